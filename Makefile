@@ -1,0 +1,47 @@
+# The README's two commands: `make serve` and `make test`. Both work on a machine that has only
+# Python and apt: they create .venv here, install the project, and (for tests) start Docker.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 50051
+
+.PHONY: serve test venv venv-full proto docker images bench clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+# Base install: what the service needs.
+$(VENV)/.base: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e .
+	touch $@
+
+# Everything: training extras (CPU torch first, so pip does not pull CUDA wheels) and dev tools.
+$(VENV)/.full: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e '.[train,dev]'
+	touch $(VENV)/.base $@
+
+venv: $(VENV)/.base
+venv-full: $(VENV)/.full
+
+# Docker daemon (installed from Debian when missing) and the sandbox images, built offline.
+docker:
+	bash scripts/ensure_docker.sh
+
+images: $(VENV)/.base docker
+	$(BIN)/verifier sandbox build
+
+serve: $(VENV)/.base
+	-bash scripts/ensure_docker.sh && $(BIN)/verifier sandbox build
+	$(BIN)/verifier serve --host $(HOST) --port $(PORT)
+
+test: $(VENV)/.full images
+	$(BIN)/python -m pytest -q -rs
+
+proto: $(VENV)/.full
+	$(BIN)/python -m grpc_tools.protoc -I proto --python_out=. --grpc_python_out=. --pyi_out=. proto/verifier/v1/verifier.proto
+
+clean:
+	rm -rf $(VENV) .pytest_cache

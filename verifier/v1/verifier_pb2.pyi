@@ -1,0 +1,217 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Verdict(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    VERDICT_UNSPECIFIED: _ClassVar[Verdict]
+    VERDICT_CORRECT: _ClassVar[Verdict]
+    VERDICT_INCORRECT: _ClassVar[Verdict]
+    VERDICT_NO_ANSWER: _ClassVar[Verdict]
+    VERDICT_INVALID_GOLD: _ClassVar[Verdict]
+    VERDICT_TIMEOUT: _ClassVar[Verdict]
+    VERDICT_ERROR: _ClassVar[Verdict]
+    VERDICT_ACCEPTED: _ClassVar[Verdict]
+    VERDICT_WRONG_ANSWER: _ClassVar[Verdict]
+    VERDICT_COMPILE_ERROR: _ClassVar[Verdict]
+    VERDICT_RUNTIME_ERROR: _ClassVar[Verdict]
+    VERDICT_TIME_LIMIT: _ClassVar[Verdict]
+    VERDICT_MEMORY_LIMIT: _ClassVar[Verdict]
+    VERDICT_OUTPUT_LIMIT: _ClassVar[Verdict]
+    VERDICT_NO_CODE: _ClassVar[Verdict]
+    VERDICT_INFRA_ERROR: _ClassVar[Verdict]
+VERDICT_UNSPECIFIED: Verdict
+VERDICT_CORRECT: Verdict
+VERDICT_INCORRECT: Verdict
+VERDICT_NO_ANSWER: Verdict
+VERDICT_INVALID_GOLD: Verdict
+VERDICT_TIMEOUT: Verdict
+VERDICT_ERROR: Verdict
+VERDICT_ACCEPTED: Verdict
+VERDICT_WRONG_ANSWER: Verdict
+VERDICT_COMPILE_ERROR: Verdict
+VERDICT_RUNTIME_ERROR: Verdict
+VERDICT_TIME_LIMIT: Verdict
+VERDICT_MEMORY_LIMIT: Verdict
+VERDICT_OUTPUT_LIMIT: Verdict
+VERDICT_NO_CODE: Verdict
+VERDICT_INFRA_ERROR: Verdict
+
+class GradeRequest(_message.Message):
+    __slots__ = ("request_id", "tasks")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    TASKS_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    tasks: _containers.RepeatedCompositeFieldContainer[Task]
+    def __init__(self, request_id: _Optional[str] = ..., tasks: _Optional[_Iterable[_Union[Task, _Mapping]]] = ...) -> None: ...
+
+class Task(_message.Message):
+    __slots__ = ("id", "math", "code", "timeout_s")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    MATH_FIELD_NUMBER: _ClassVar[int]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    math: MathTask
+    code: CodeTask
+    timeout_s: float
+    def __init__(self, id: _Optional[str] = ..., math: _Optional[_Union[MathTask, _Mapping]] = ..., code: _Optional[_Union[CodeTask, _Mapping]] = ..., timeout_s: _Optional[float] = ...) -> None: ...
+
+class MathTask(_message.Message):
+    __slots__ = ("completion", "gold", "profile", "choices")
+    COMPLETION_FIELD_NUMBER: _ClassVar[int]
+    GOLD_FIELD_NUMBER: _ClassVar[int]
+    PROFILE_FIELD_NUMBER: _ClassVar[int]
+    CHOICES_FIELD_NUMBER: _ClassVar[int]
+    completion: str
+    gold: str
+    profile: str
+    choices: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, completion: _Optional[str] = ..., gold: _Optional[str] = ..., profile: _Optional[str] = ..., choices: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class CodeTest(_message.Message):
+    __slots__ = ("stdin", "expected_stdout")
+    STDIN_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_STDOUT_FIELD_NUMBER: _ClassVar[int]
+    stdin: str
+    expected_stdout: str
+    def __init__(self, stdin: _Optional[str] = ..., expected_stdout: _Optional[str] = ...) -> None: ...
+
+class CodeTask(_message.Message):
+    __slots__ = ("language", "completion", "tests", "test_code", "checker", "compare", "float_abs_tol", "float_rel_tol", "scoring", "stop_on_first_failure", "time_limit_s", "memory_limit_mb", "checker_language")
+    LANGUAGE_FIELD_NUMBER: _ClassVar[int]
+    COMPLETION_FIELD_NUMBER: _ClassVar[int]
+    TESTS_FIELD_NUMBER: _ClassVar[int]
+    TEST_CODE_FIELD_NUMBER: _ClassVar[int]
+    CHECKER_FIELD_NUMBER: _ClassVar[int]
+    COMPARE_FIELD_NUMBER: _ClassVar[int]
+    FLOAT_ABS_TOL_FIELD_NUMBER: _ClassVar[int]
+    FLOAT_REL_TOL_FIELD_NUMBER: _ClassVar[int]
+    SCORING_FIELD_NUMBER: _ClassVar[int]
+    STOP_ON_FIRST_FAILURE_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_S_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_LIMIT_MB_FIELD_NUMBER: _ClassVar[int]
+    CHECKER_LANGUAGE_FIELD_NUMBER: _ClassVar[int]
+    language: str
+    completion: str
+    tests: _containers.RepeatedCompositeFieldContainer[CodeTest]
+    test_code: str
+    checker: str
+    compare: str
+    float_abs_tol: float
+    float_rel_tol: float
+    scoring: str
+    stop_on_first_failure: bool
+    time_limit_s: float
+    memory_limit_mb: int
+    checker_language: str
+    def __init__(self, language: _Optional[str] = ..., completion: _Optional[str] = ..., tests: _Optional[_Iterable[_Union[CodeTest, _Mapping]]] = ..., test_code: _Optional[str] = ..., checker: _Optional[str] = ..., compare: _Optional[str] = ..., float_abs_tol: _Optional[float] = ..., float_rel_tol: _Optional[float] = ..., scoring: _Optional[str] = ..., stop_on_first_failure: _Optional[bool] = ..., time_limit_s: _Optional[float] = ..., memory_limit_mb: _Optional[int] = ..., checker_language: _Optional[str] = ...) -> None: ...
+
+class TestResult(_message.Message):
+    __slots__ = ("verdict", "time_s", "detail", "exit_code")
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
+    TIME_S_FIELD_NUMBER: _ClassVar[int]
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    EXIT_CODE_FIELD_NUMBER: _ClassVar[int]
+    verdict: Verdict
+    time_s: float
+    detail: str
+    exit_code: int
+    def __init__(self, verdict: _Optional[_Union[Verdict, str]] = ..., time_s: _Optional[float] = ..., detail: _Optional[str] = ..., exit_code: _Optional[int] = ...) -> None: ...
+
+class GradeResult(_message.Message):
+    __slots__ = ("id", "verdict", "score", "detail", "extracted", "extracted_from", "queue_s", "exec_s", "tests", "retryable")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    EXTRACTED_FIELD_NUMBER: _ClassVar[int]
+    EXTRACTED_FROM_FIELD_NUMBER: _ClassVar[int]
+    QUEUE_S_FIELD_NUMBER: _ClassVar[int]
+    EXEC_S_FIELD_NUMBER: _ClassVar[int]
+    TESTS_FIELD_NUMBER: _ClassVar[int]
+    RETRYABLE_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    verdict: Verdict
+    score: float
+    detail: str
+    extracted: str
+    extracted_from: str
+    queue_s: float
+    exec_s: float
+    tests: _containers.RepeatedCompositeFieldContainer[TestResult]
+    retryable: bool
+    def __init__(self, id: _Optional[str] = ..., verdict: _Optional[_Union[Verdict, str]] = ..., score: _Optional[float] = ..., detail: _Optional[str] = ..., extracted: _Optional[str] = ..., extracted_from: _Optional[str] = ..., queue_s: _Optional[float] = ..., exec_s: _Optional[float] = ..., tests: _Optional[_Iterable[_Union[TestResult, _Mapping]]] = ..., retryable: _Optional[bool] = ...) -> None: ...
+
+class GradeResponse(_message.Message):
+    __slots__ = ("results",)
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    results: _containers.RepeatedCompositeFieldContainer[GradeResult]
+    def __init__(self, results: _Optional[_Iterable[_Union[GradeResult, _Mapping]]] = ...) -> None: ...
+
+class GetServerInfoRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class Limits(_message.Message):
+    __slots__ = ("max_tasks_per_call", "max_field_bytes", "max_request_bytes", "default_math_timeout_s", "max_math_timeout_s", "default_code_timeout_s", "max_code_timeout_s", "max_tests_per_task", "max_queued_items", "max_choices")
+    MAX_TASKS_PER_CALL_FIELD_NUMBER: _ClassVar[int]
+    MAX_FIELD_BYTES_FIELD_NUMBER: _ClassVar[int]
+    MAX_REQUEST_BYTES_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_MATH_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
+    MAX_MATH_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_CODE_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
+    MAX_CODE_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
+    MAX_TESTS_PER_TASK_FIELD_NUMBER: _ClassVar[int]
+    MAX_QUEUED_ITEMS_FIELD_NUMBER: _ClassVar[int]
+    MAX_CHOICES_FIELD_NUMBER: _ClassVar[int]
+    max_tasks_per_call: int
+    max_field_bytes: int
+    max_request_bytes: int
+    default_math_timeout_s: float
+    max_math_timeout_s: float
+    default_code_timeout_s: float
+    max_code_timeout_s: float
+    max_tests_per_task: int
+    max_queued_items: int
+    max_choices: int
+    def __init__(self, max_tasks_per_call: _Optional[int] = ..., max_field_bytes: _Optional[int] = ..., max_request_bytes: _Optional[int] = ..., default_math_timeout_s: _Optional[float] = ..., max_math_timeout_s: _Optional[float] = ..., default_code_timeout_s: _Optional[float] = ..., max_code_timeout_s: _Optional[float] = ..., max_tests_per_task: _Optional[int] = ..., max_queued_items: _Optional[int] = ..., max_choices: _Optional[int] = ...) -> None: ...
+
+class LanguageInfo(_message.Message):
+    __slots__ = ("name", "default_time_limit_s", "max_time_limit_s", "default_memory_limit_mb", "max_memory_limit_mb", "image")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_TIME_LIMIT_S_FIELD_NUMBER: _ClassVar[int]
+    MAX_TIME_LIMIT_S_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_MEMORY_LIMIT_MB_FIELD_NUMBER: _ClassVar[int]
+    MAX_MEMORY_LIMIT_MB_FIELD_NUMBER: _ClassVar[int]
+    IMAGE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    default_time_limit_s: float
+    max_time_limit_s: float
+    default_memory_limit_mb: int
+    max_memory_limit_mb: int
+    image: str
+    def __init__(self, name: _Optional[str] = ..., default_time_limit_s: _Optional[float] = ..., max_time_limit_s: _Optional[float] = ..., default_memory_limit_mb: _Optional[int] = ..., max_memory_limit_mb: _Optional[int] = ..., image: _Optional[str] = ...) -> None: ...
+
+class ServerInfo(_message.Message):
+    __slots__ = ("version", "math_verify_version", "sympy_version", "limits", "kinds", "languages", "code_available")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    MATH_VERIFY_VERSION_FIELD_NUMBER: _ClassVar[int]
+    SYMPY_VERSION_FIELD_NUMBER: _ClassVar[int]
+    LIMITS_FIELD_NUMBER: _ClassVar[int]
+    KINDS_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGES_FIELD_NUMBER: _ClassVar[int]
+    CODE_AVAILABLE_FIELD_NUMBER: _ClassVar[int]
+    version: str
+    math_verify_version: str
+    sympy_version: str
+    limits: Limits
+    kinds: _containers.RepeatedScalarFieldContainer[str]
+    languages: _containers.RepeatedCompositeFieldContainer[LanguageInfo]
+    code_available: bool
+    def __init__(self, version: _Optional[str] = ..., math_verify_version: _Optional[str] = ..., sympy_version: _Optional[str] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., kinds: _Optional[_Iterable[str]] = ..., languages: _Optional[_Iterable[_Union[LanguageInfo, _Mapping]]] = ..., code_available: _Optional[bool] = ...) -> None: ...
