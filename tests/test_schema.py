@@ -1,0 +1,102 @@
+"""Unit tests of the task schema: conversions both ways and validation naming the field."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verifier.engine import DEFAULT_LANGUAGES
+from verifier.schema import (TaskError, result_from_proto, result_to_proto, task_from_proto, task_to_proto,
+                             validate_tasks, VERDICTS)
+from verifier.v1 import verifier_pb2 as pb
+
+LIMITS = pb.Limits(max_tasks_per_call=4, max_field_bytes=100, max_request_bytes=1 << 20, max_math_timeout_s=30,
+                   max_code_timeout_s=60, max_tests_per_task=3, max_choices=5)
+
+
+def math(**kw):
+    return {"id": "a", "kind": "math", "completion": "\\boxed{1}", "gold": "1", **kw}
+
+
+def code(**kw):
+    return {"id": "c", "kind": "code", "language": "python", "completion": "print(1)",
+            "tests": [{"stdin": "", "expected_stdout": "1\n"}], **kw}
+
+
+def test_math_round_trip_fills_defaults():
+    d = task_from_proto(task_to_proto(math(choices=["x", "y"])))
+    assert d == {"id": "a", "kind": "math", "completion": "\\boxed{1}", "gold": "1", "profile": "strict",
+                 "choices": ["x", "y"], "timeout_s": 0.0}
+
+
+def test_numeric_gold_and_id_are_accepted_as_strings():
+    d = task_from_proto(task_to_proto(math(id=7, gold=0.5)))
+    assert d["id"] == "7" and d["gold"] == "0.5"
+
+
+def test_code_round_trip():
+    d = task_from_proto(task_to_proto(code(compare="lines", time_limit_s=1.5)))
+    assert d["tests"] == [{"stdin": "", "expected_stdout": "1\n"}]
+    assert d["compare"] == "lines" and d["scoring"] == "all" and d["time_limit_s"] == 1.5
+
+
+@pytest.mark.parametrize("task, field", [
+    ({"kind": "math"}, "task.id"),
+    (math(kind="poem"), "task.kind"),
+    (math(completion=3), "task.completion"),
+    (math(choices="AB"), "task.choices"),
+    (code(tests=[1]), "task.tests[0]"),
+    (code(time_limit_s="2"), "task.time_limit_s"),
+])
+def test_wrong_types_name_the_field(task, field):
+    with pytest.raises(TaskError) as err:
+        task_to_proto(task)
+    assert err.value.field == field
+
+
+@pytest.mark.parametrize("tasks, field", [
+    ([], "tasks"),
+    ([math(id=str(i)) for i in range(5)], "tasks"),
+    ([math(), math()], "tasks[1].id"),
+    ([math(completion="x" * 101)], "tasks[0].math.completion"),
+    ([math(completion="é" * 60)], "tasks[0].math.completion"),  # 120 bytes
+    ([math(profile="loose")], "tasks[0].math.profile"),
+    ([math(timeout_s=31)], "tasks[0].timeout_s"),
+    ([math(choices=list("abcdef"))], "tasks[0].math.choices"),
+    ([code(language="cobol")], "tasks[0].code.language"),
+    ([code(tests=[{"stdin": "", "expected_stdout": ""}] * 4)], "tasks[0].code.tests"),
+    ([code(tests=[], test_code="")], "tasks[0].code.tests"),
+    ([code(compare="fuzzy")], "tasks[0].code.compare"),
+    ([code(scoring="best")], "tasks[0].code.scoring"),
+    ([code(time_limit_s=31)], "tasks[0].code.time_limit_s"),
+    ([code(memory_limit_mb=4096)], "tasks[0].code.memory_limit_mb"),
+])
+def test_limits_name_the_field(tasks, field):
+    protos = [task_to_proto(t) for t in tasks]
+    with pytest.raises(TaskError) as err:
+        validate_tasks(protos, LIMITS, DEFAULT_LANGUAGES)
+    assert err.value.field == field
+
+
+def test_valid_batch_passes():
+    validate_tasks([task_to_proto(math()), task_to_proto(code())], LIMITS, DEFAULT_LANGUAGES)
+
+
+@pytest.mark.parametrize("verdict", VERDICTS)
+def test_every_verdict_survives_the_wire(verdict):
+    r = {"id": "x", "verdict": verdict, "score": 0.5, "detail": "d", "extracted": "e", "extracted_from": "boxed",
+         "queue_s": 0.1, "exec_s": 0.2, "retryable": verdict == "infra_error",
+         "tests": [{"verdict": verdict, "time_s": 0.3, "detail": "t", "exit_code": 1}]}
+    assert result_from_proto(result_to_proto(r)) == r
+
+
+def test_generated_code_is_fresh(tmp_path):
+    """The committed *_pb2 files must match what protoc makes of the .proto today."""
+    root = Path(__file__).resolve().parent.parent
+    subprocess.run([sys.executable, "-m", "grpc_tools.protoc", "-I", str(root / "proto"), f"--python_out={tmp_path}",
+                    f"--grpc_python_out={tmp_path}", f"--pyi_out={tmp_path}", "verifier/v1/verifier.proto"],
+                   check=True, cwd=root)
+    for name in ("verifier_pb2.py", "verifier_pb2_grpc.py", "verifier_pb2.pyi"):
+        fresh = (tmp_path / "verifier" / "v1" / name).read_text()
+        assert fresh == (root / "verifier" / "v1" / name).read_text(), f"{name} is stale: run `make proto`"

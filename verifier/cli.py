@@ -1,0 +1,84 @@
+"""`verifier serve | grade | sandbox ... | train`."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+
+from verifier.config import ServerConfig
+
+
+def _add_config_flags(parser: argparse.ArgumentParser) -> None:
+    """One flag per ServerConfig field; unset flags fall back to VERIFIER_* variables, then defaults."""
+    for f in dataclasses.fields(ServerConfig):
+        flag = "--" + f.name.replace("_", "-")
+        help_text = f.metadata.get("help", "") + f" [env VERIFIER_{f.name.upper()}]"
+        if f.type == "bool":
+            parser.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, default=None, help=help_text)
+        else:
+            parser.add_argument(flag, dest=f.name, type={"int": int, "float": float}.get(f.type, str),
+                                default=None, help=help_text)
+
+
+def _config(args: argparse.Namespace) -> ServerConfig:
+    names = {f.name for f in dataclasses.fields(ServerConfig)}
+    return ServerConfig.from_env(**{k: v for k, v in vars(args).items() if k in names})
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from verifier.server import serve
+
+    serve(_config(args))
+    return 0
+
+
+def _grade(args: argparse.Namespace) -> int:
+    from verifier.grade_file import grade_file
+
+    config = _config(args)
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+    try:
+        return grade_file(args.input, out, args.server, config, token=config.resolved_token())
+    finally:
+        if out is not sys.stdout:
+            out.close()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="verifier", description="Verifiable rewards for GRPO: math and sandboxed code.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the gRPC grading service")
+    _add_config_flags(serve)
+    serve.set_defaults(func=_serve)
+
+    grade = sub.add_parser("grade", help="grade a JSONL file of tasks (in-process, or via --server)")
+    grade.add_argument("input", help="JSONL file of tasks, or - for stdin")
+    grade.add_argument("-o", "--output", help="JSONL file to write (default: stdout)")
+    grade.add_argument("--server", help="HOST:PORT of a running service; grades in-process when absent")
+    _add_config_flags(grade)
+    grade.set_defaults(func=_grade)
+
+    try:
+        from sandbox.cli import add_subcommands as add_sandbox
+    except ImportError:
+        pass
+    else:
+        add_sandbox(sub)
+    try:
+        from trainer.cli import add_subcommands as add_train
+    except ImportError:
+        pass
+    else:
+        add_train(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""Configuration of the verification service: one dataclass, every field documented.
+
+Every field can also be set from the environment as ``VERIFIER_<FIELD>`` (upper case), so the same
+settings work from the command line, from compose files and from Kubernetes manifests.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, field
+
+
+def _cores() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+
+@dataclass
+class ServerConfig:
+    """Settings of `verifier serve` (and of in-process grading, which uses the same engine).
+
+    Limits are advertised by `GetServerInfo` so clients split their batches to fit.
+    """
+
+    host: str = field(default="127.0.0.1", metadata={"help": "Address to bind the gRPC port to."})
+    port: int = field(default=50051, metadata={"help": "gRPC port (0 picks a free one)."})
+    workers: int = field(default_factory=_cores, metadata={"help": "Math worker processes (default: one per core)."})
+    metrics_host: str = field(default="127.0.0.1", metadata={"help": "Address of the Prometheus metrics endpoint."})
+    metrics_port: int = field(default=9090, metadata={"help": "Prometheus metrics port; 0 disables metrics."})
+
+    max_tasks_per_call: int = field(default=1024, metadata={"help": "Most tasks in one Grade/GradeStream call."})
+    max_field_bytes: int = field(default=1 << 20, metadata={"help": "Most bytes in any one string field (completion, gold, stdin, ...)."})
+    max_request_bytes: int = field(default=64 << 20, metadata={"help": "Most bytes in one request message."})
+    max_tests_per_task: int = field(default=256, metadata={"help": "Most tests in one code task."})
+    max_choices: int = field(default=26, metadata={"help": "Most choices in one multiple-choice task."})
+    max_queued_items: int = field(default=8192, metadata={"help": "Admission bound: items queued or running; beyond it calls get RESOURCE_EXHAUSTED."})
+
+    default_math_timeout_s: float = field(default=5.0, metadata={"help": "Deadline of one math item from the moment a worker takes it."})
+    max_math_timeout_s: float = field(default=30.0, metadata={"help": "Largest per-task math deadline a client may ask for."})
+    default_code_timeout_s: float = field(default=60.0, metadata={"help": "Wall-clock budget of one code job (all its tests)."})
+    max_code_timeout_s: float = field(default=300.0, metadata={"help": "Largest per-task code budget a client may ask for."})
+    worker_max_tasks: int = field(default=1000, metadata={"help": "Recycle a math worker after this many items (bounds memory growth)."})
+    math_retries: int = field(default=1, metadata={"help": "Times an item whose worker died is retried before it is answered infra_error."})
+
+    code: bool = field(default=True, metadata={"help": "Grade code tasks in Docker sandboxes; False answers them infra_error."})
+    code_concurrency: int = field(default=0, metadata={"help": "Code jobs run at once; 0 means the sandbox pool's size."})
+
+    token: str = field(default="", metadata={"help": "Bearer token clients must send; empty disables auth."})
+    token_file: str = field(default="", metadata={"help": "File holding the bearer token (a mounted secret)."})
+    tls_cert: str = field(default="", metadata={"help": "PEM certificate chain for TLS; with tls_key enables TLS."})
+    tls_key: str = field(default="", metadata={"help": "PEM private key for TLS."})
+    allow_insecure_bind: bool = field(default=False, metadata={"help": "Allow a non-loopback bind without token or TLS."})
+
+    grace_s: float = field(default=30.0, metadata={"help": "After SIGTERM, how long in-flight calls may run before exit."})
+    max_connection_age_s: float = field(default=300.0, metadata={"help": "Close connections after this age so clients rebalance over replicas."})
+    log_level: str = field(default="INFO", metadata={"help": "Python logging level."})
+
+    def resolved_token(self) -> str:
+        """The token from `token` or, failing that, the contents of `token_file`."""
+        if self.token:
+            return self.token
+        if self.token_file:
+            with open(self.token_file, encoding="utf-8") as fh:
+                return fh.read().strip()
+        return ""
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None, **overrides) -> "ServerConfig":
+        """Defaults, then VERIFIER_* environment variables, then explicit overrides."""
+        env = os.environ if environ is None else environ
+        values = {}
+        for f in dataclasses.fields(cls):
+            raw = env.get(f"VERIFIER_{f.name.upper()}")
+            if raw is not None:
+                values[f.name] = _parse(raw, f.type)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+
+def _parse(raw: str, type_name: str):
+    if type_name == "bool":
+        return raw.strip().lower() in {"1", "true", "yes", "on"}
+    if type_name == "int":
+        return int(raw)
+    if type_name == "float":
+        return float(raw)
+    return raw

@@ -1,0 +1,244 @@
+"""The grading engine: admission, de-duplication and fan-out of tasks to math workers and sandboxes.
+
+The gRPC server and in-process `verifier grade` both drive this one class, so a file graded locally
+gets the same workers, deadlines and verdicts as one graded through the service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+from verifier import math as vmath
+from verifier.config import ServerConfig
+from verifier.metrics import Metrics
+from verifier.schema import infra_error
+from verifier.workers import MathPool
+
+log = logging.getLogger("verifier.engine")
+
+# Verdicts that depend only on (gold, answer, choices), so they may be reused across calls.
+_CACHEABLE = {"correct", "incorrect", "no_answer", "invalid_gold"}
+_RESULT_CACHE_SIZE = 65536
+DEFAULT_LANGUAGES = {
+    name: {"name": name, "default_time_limit_s": 2.0, "max_time_limit_s": 30.0,
+           "default_memory_limit_mb": 256, "max_memory_limit_mb": 2048, "image": ""}
+    for name in ("python", "c", "cpp", "javascript", "java")
+}
+
+
+class Overloaded(Exception):
+    """The admission bound is reached; retry after `retry_after_s`."""
+
+    def __init__(self, retry_after_s: float):
+        super().__init__(f"server is at capacity; retry in {retry_after_s:.1f} s")
+        self.retry_after_s = retry_after_s
+
+
+class Draining(Exception):
+    """The server is shutting down and takes no new work."""
+
+
+class Engine:
+    """Grades task dicts (see verifier.schema.task_from_proto for their shape)."""
+
+    def __init__(self, config: ServerConfig, metrics: Metrics | None = None):
+        self.config = config
+        self.metrics = metrics or Metrics()
+        self.math = MathPool(config.workers, config.worker_max_tasks,
+                             on_restart=lambda reason: self.metrics.worker_restarts.labels(reason).inc())
+        self.code: Any = None  # sandbox.CodeGrader once started
+        self._code_reason = "code grading is disabled (--no-code)"
+        self._math_slots: asyncio.Semaphore | None = None
+        self._code_slots: asyncio.Semaphore | None = None
+        self._pending = 0
+        self._throughput = 0.0  # items per second, EWMA, for retry-after hints
+        self._last_done = time.monotonic()
+        self._cache: OrderedDict[tuple, dict] = OrderedDict()
+        self.draining = False
+
+    # ------------------------------------------------------------ lifecycle
+
+    def start_workers(self) -> None:
+        """Start math workers. Call before any gRPC server exists: they fork."""
+        self.math.start()
+
+    async def start(self) -> None:
+        """Start the sandbox pool (when enabled); Docker being down is not fatal."""
+        self._math_slots = asyncio.Semaphore(self.config.workers)
+        if self.config.code:
+            try:
+                from sandbox import CodeGrader, SandboxConfig
+            except ImportError as exc:
+                self._code_reason = f"sandbox package unavailable: {exc}"
+            else:
+                self.code = CodeGrader(SandboxConfig())
+                await self.code.start()
+        slots = self.config.code_concurrency or getattr(getattr(self.code, "config", None), "pool_size", 0) or 4
+        self._code_slots = asyncio.Semaphore(slots)
+
+    async def close(self) -> None:
+        if self.code is not None:
+            await self.code.close()
+        self.math.close()
+
+    # ------------------------------------------------------------ introspection
+
+    @property
+    def code_available(self) -> bool:
+        return self.code is not None and self.code.available
+
+    def code_unavailable_reason(self) -> str:
+        if self.code is not None:
+            return self.code.unavailable_reason()
+        return self._code_reason
+
+    def languages(self) -> dict[str, dict]:
+        if self.code is not None:
+            return {lang["name"]: lang for lang in self.code.languages()}
+        return dict(DEFAULT_LANGUAGES)
+
+    # ------------------------------------------------------------ admission
+
+    def admit(self, n: int) -> None:
+        """Count n items in, or refuse the whole call: batches are admitted all or nothing."""
+        if self.draining:
+            self.metrics.rejections.labels("draining").inc()
+            raise Draining()
+        if self._pending + n > self.config.max_queued_items:
+            self.metrics.rejections.labels("queue_full").inc()
+            rate = max(self._throughput, 1.0)
+            raise Overloaded(min(60.0, max(0.5, (self._pending + n - self.config.max_queued_items) / rate)))
+        self._pending += n
+
+    def _release(self, n: int) -> None:
+        if n <= 0:
+            return
+        self._pending -= n
+        now = time.monotonic()
+        dt = max(now - self._last_done, 1e-3)
+        self._last_done = now
+        self._throughput = 0.9 * self._throughput + 0.1 * min(n / dt, 10000.0)
+
+    @property
+    def pending(self) -> int:
+        return self._pending
+
+    # ------------------------------------------------------------ grading
+
+    async def grade_stream(self, tasks: Sequence[dict]) -> AsyncIterator[dict]:
+        """Yield each task's result as it finishes; raises Overloaded or Draining before the first.
+
+        Closing the iterator early (client cancelled) cancels every unfinished item: workers running
+        them are killed and sandboxes reset.
+        """
+        self.admit(len(tasks))
+        released = 0
+        groups: dict[tuple, asyncio.Task] = {}
+        jobs = [asyncio.ensure_future(self._grade_one(task, groups)) for task in tasks]
+        try:
+            for next_done in asyncio.as_completed(jobs):
+                result = await next_done
+                released += 1
+                self._release(1)
+                yield result
+        finally:
+            self._release(len(tasks) - released)
+            for job in (*jobs, *groups.values()):
+                job.cancel()
+            await asyncio.gather(*jobs, *groups.values(), return_exceptions=True)
+
+    async def grade(self, tasks: Sequence[dict]) -> list[dict]:
+        """All results, in task order."""
+        async with contextlib.aclosing(self.grade_stream(tasks)) as stream:
+            by_id = {r["id"]: r async for r in stream}
+        return [by_id[t["id"]] for t in tasks]
+
+    async def _grade_one(self, task: dict, groups: dict[tuple, asyncio.Task]) -> dict:
+        kind = task["kind"]
+        try:
+            if kind == "math":
+                result = await self._grade_math(task, groups)
+            else:
+                result = await self._grade_code(task)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # never lose an item to a bug: answer it
+            log.exception("grading %s failed", task.get("id"))
+            result = infra_error(task["id"], f"internal error: {type(exc).__name__}")
+        self.metrics.items.labels(kind, result["verdict"]).inc()
+        return result
+
+    async def _grade_math(self, task: dict, groups: dict[tuple, asyncio.Task]) -> dict:
+        extraction = vmath.extract_answer(task["completion"], task["profile"], task["choices"] or None)
+        key = (task["gold"], tuple(task["choices"]), extraction.text, extraction.source, task["timeout_s"])
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._cache.move_to_end(key)
+            self.metrics.dedup_hits.labels("math").inc()
+            return {**cached, "id": task["id"], "queue_s": 0.0, "exec_s": 0.0}
+        shared = groups.get(key)
+        if shared is None:
+            shared = groups[key] = asyncio.ensure_future(self._run_math(task, extraction))
+        else:
+            self.metrics.dedup_hits.labels("math").inc()
+        result = await asyncio.shield(shared)
+        return {**result, "id": task["id"]}
+
+    async def _run_math(self, task: dict, extraction: vmath.Extraction) -> dict:
+        timeout = task["timeout_s"] or self.config.default_math_timeout_s
+        async with self._slot("math", self._math_slots) as queue_s:
+            for _attempt in range(self.config.math_retries + 1):
+                outcome = await self.math.run(vmath.grade_extracted, (task["gold"], extraction, task["choices"] or None), timeout)
+                if outcome.status != "crash":
+                    break
+        self.metrics.exec_seconds.labels("math").observe(outcome.seconds)
+        if outcome.status == "ok":
+            result = dict(outcome.value)
+        elif outcome.status == "crash":
+            result = infra_error(task["id"], outcome.detail)
+        else:
+            result = {"verdict": outcome.status, "score": 0.0, "detail": outcome.detail,
+                      "extracted": (extraction.text or "")[:200], "extracted_from": extraction.source}
+        result.update(queue_s=queue_s, exec_s=outcome.seconds, tests=[], retryable=result.get("verdict") == "infra_error")
+        result.setdefault("id", task["id"])
+        if result["verdict"] in _CACHEABLE:
+            key = (task["gold"], tuple(task["choices"]), extraction.text, extraction.source, task["timeout_s"])
+            self._cache[key] = result
+            if len(self._cache) > _RESULT_CACHE_SIZE:
+                self._cache.popitem(last=False)
+        return result
+
+    @contextlib.asynccontextmanager
+    async def _slot(self, kind: str, slots: asyncio.Semaphore):
+        """Wait for a worker or sandbox slot; yields the seconds waited. Keeps the gauges honest on cancel."""
+        enqueued = time.monotonic()
+        self.metrics.queue_items.labels(kind).inc()
+        try:
+            await slots.acquire()
+        finally:
+            self.metrics.queue_items.labels(kind).dec()
+        queue_s = time.monotonic() - enqueued
+        self.metrics.queue_seconds.labels(kind).observe(queue_s)
+        self.metrics.inflight_items.labels(kind).inc()
+        try:
+            yield queue_s
+        finally:
+            self.metrics.inflight_items.labels(kind).dec()
+            slots.release()
+
+    async def _grade_code(self, task: dict) -> dict:
+        if not self.code_available:
+            return infra_error(task["id"], self.code_unavailable_reason())
+        timeout = task["timeout_s"] or self.config.default_code_timeout_s
+        async with self._slot("code", self._code_slots) as queue_s:
+            started = time.monotonic()
+            result = await self.code.grade(task, timeout)
+        exec_s = time.monotonic() - started
+        self.metrics.exec_seconds.labels("code").observe(exec_s)
+        return {**result, "id": task["id"], "queue_s": queue_s, "exec_s": exec_s}

@@ -1,0 +1,170 @@
+"""`verifier grade`: grade a JSONL file of tasks, in-process or through a server.
+
+Output lines are the input objects plus `verdict`, `score`, `detail`, `extracted` (and `tests` for
+code), in input order. A malformed line is reported with its line number and skipped; the run
+still writes every other result and exits non-zero.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import IO
+
+from tqdm import tqdm
+
+from verifier.config import ServerConfig
+from verifier.schema import TaskError, task_from_proto, task_to_proto, validate_tasks
+from verifier.v1 import verifier_pb2 as pb
+
+CHUNK = 256
+
+
+@dataclass
+class Line:
+    number: int
+    obj: dict
+    task: pb.Task
+
+
+@dataclass
+class Summary:
+    """Verdict counts and scores by kind, printed at the end."""
+
+    counts: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+    scores: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    bad_lines: int = 0
+
+    def add(self, kind: str, result: dict) -> None:
+        self.counts[kind][result["verdict"]] += 1
+        self.scores[kind].append(result["score"])
+
+    def render(self) -> str:
+        rows = [f"{'kind':<6} {'verdict':<14} {'count':>7}"]
+        for kind in sorted(self.counts):
+            for verdict, n in self.counts[kind].most_common():
+                rows.append(f"{kind:<6} {verdict:<14} {n:>7}")
+            scores = self.scores[kind]
+            rows.append(f"{kind:<6} {'mean score':<14} {sum(scores) / len(scores):>7.3f}  ({len(scores)} items)")
+        if self.bad_lines:
+            rows.append(f"malformed lines: {self.bad_lines} (see messages above)")
+        return "\n".join(rows)
+
+
+def read_lines(stream: IO[str], limits: pb.Limits, languages: dict, errors: IO[str]) -> Iterator[Line | int]:
+    """Yields a Line per good line, or the line number of a bad one (after reporting it)."""
+    for number, raw in enumerate(stream, start=1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+            if not isinstance(obj, dict):
+                raise TaskError("line", "must be a JSON object")
+            task = task_to_proto({**obj, "id": str(number)}, "task")  # ids are line numbers inside
+            validate_tasks([task], limits, languages)
+        except (json.JSONDecodeError, TaskError) as exc:
+            print(f"line {number}: {str(exc).replace('tasks[0].', '').replace('task.', '')}", file=errors)
+            yield number
+            continue
+        yield Line(number, obj, task)
+
+
+def _chunks(lines: Iterator[Line | int], summary: Summary) -> Iterator[list[Line]]:
+    chunk: list[Line] = []
+    for item in lines:
+        if isinstance(item, int):
+            summary.bad_lines += 1
+            continue
+        chunk.append(item)
+        if len(chunk) >= CHUNK:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _output(line: Line, result: dict) -> dict:
+    out = {**line.obj, "verdict": result["verdict"], "score": result["score"],
+           "detail": result["detail"], "extracted": result["extracted"]}
+    if line.task.WhichOneof("payload") == "code":
+        out["tests"] = result["tests"]
+    return out
+
+
+async def _grade_chunks(chunks, grade_chunk, out: IO[str], summary: Summary, bar: tqdm) -> None:
+    for chunk in chunks:
+        results = await grade_chunk(chunk, bar)
+        for line, result in zip(chunk, results):
+            summary.add(line.task.WhichOneof("payload"), result)
+            out.write(json.dumps(_output(line, result), ensure_ascii=False) + "\n")
+        out.flush()
+
+
+def grade_file(path: str, out: IO[str], server: str | None, config: ServerConfig,
+               token: str = "", errors: IO[str] = sys.stderr) -> int:
+    """Grade `path` into `out`; returns the exit status (0 ok, 1 when any line was malformed)."""
+    summary = Summary()
+    stream = sys.stdin if path == "-" else open(path, encoding="utf-8")
+    bar = tqdm(desc="grading", unit="item", file=sys.stderr, dynamic_ncols=True)
+    try:
+        if server:
+            asyncio.run(_via_server(server, token, stream, out, summary, bar, errors))
+        else:
+            _in_process(config, stream, out, summary, bar, errors)
+    finally:
+        bar.close()
+        if stream is not sys.stdin:
+            stream.close()
+    print(summary.render(), file=errors)
+    return 1 if summary.bad_lines else 0
+
+
+def _in_process(config: ServerConfig, stream, out, summary: Summary, bar: tqdm, errors) -> None:
+    from verifier.engine import Engine
+    from verifier.server import VerifierService
+
+    engine = Engine(config)
+    engine.start_workers()
+
+    async def run() -> None:
+        await engine.start()
+        limits = VerifierService(engine).limits
+
+        async def grade_chunk(chunk: list[Line], bar: tqdm) -> list[dict]:
+            by_id = {}
+            async for r in engine.grade_stream([task_from_proto(line.task) for line in chunk]):
+                by_id[r["id"]] = r
+                bar.update(1)
+            return [by_id[line.task.id] for line in chunk]
+
+        try:
+            lines = read_lines(stream, limits, engine.languages(), errors)
+            await _grade_chunks(_chunks(lines, summary), grade_chunk, out, summary, bar)
+        finally:
+            await engine.close()
+
+    asyncio.run(run())
+
+
+async def _via_server(server: str, token: str, stream, out, summary: Summary, bar: tqdm, errors) -> None:
+    from verifier.client import AsyncVerifierClient, ClientConfig
+
+    client = AsyncVerifierClient(server, ClientConfig(token=token, timeout_s=3600))
+    info = await client.server_info()
+    languages = {lang.name: {"max_time_limit_s": lang.max_time_limit_s, "max_memory_limit_mb": lang.max_memory_limit_mb}
+                 for lang in info.languages}
+
+    async def grade_chunk(chunk: list[Line], bar: tqdm) -> list[dict]:
+        results = await client.grade([{**line.obj, "id": line.task.id} for line in chunk])
+        bar.update(len(chunk))
+        return results
+
+    try:
+        lines = read_lines(stream, info.limits, languages, errors)
+        await _grade_chunks(_chunks(lines, summary), grade_chunk, out, summary, bar)
+    finally:
+        await client.close()

@@ -1,0 +1,253 @@
+"""The gRPC front end: validation, admission, streaming, health, reflection, auth, drain on SIGTERM.
+
+One asyncio event loop holds every call; it never runs sympy or blocks on Docker (the engine hands
+math to worker processes and code to sandboxes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import importlib.metadata
+import ipaddress
+import logging
+import signal
+import sys
+
+import grpc
+from grpc_health.v1 import _async as health_aio
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from verifier.config import ServerConfig
+from verifier.engine import Draining, Engine, Overloaded
+from verifier.metrics import Metrics
+from verifier.schema import TaskError, result_to_proto, task_from_proto, validate_tasks
+from verifier.v1 import verifier_pb2 as pb
+from verifier.v1 import verifier_pb2_grpc as pb_grpc
+
+log = logging.getLogger("verifier.server")
+
+SERVICE = "verifier.v1.Verifier"
+HEALTH_MATH = SERVICE + "/math"
+HEALTH_CODE = SERVICE + "/code"
+
+
+def _version(dist: str) -> str:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+class VerifierService(pb_grpc.VerifierServicer):
+    """Implements verifier.v1.Verifier on top of the engine."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        c = engine.config
+        self.limits = pb.Limits(
+            max_tasks_per_call=c.max_tasks_per_call, max_field_bytes=c.max_field_bytes,
+            max_request_bytes=c.max_request_bytes, default_math_timeout_s=c.default_math_timeout_s,
+            max_math_timeout_s=c.max_math_timeout_s, default_code_timeout_s=c.default_code_timeout_s,
+            max_code_timeout_s=c.max_code_timeout_s, max_tests_per_task=c.max_tests_per_task,
+            max_queued_items=c.max_queued_items, max_choices=c.max_choices)
+
+    async def _tasks(self, request: pb.GradeRequest, context, method: str) -> list[dict]:
+        """Validated task dicts, or the call aborted with the status that says why."""
+        m = self.engine.metrics
+        m.batch_items.observe(len(request.tasks))
+        if self.engine.draining:
+            m.rejections.labels("draining").inc()
+            await self._abort(context, method, grpc.StatusCode.UNAVAILABLE, "server is draining; retry on another replica")
+        try:
+            validate_tasks(request.tasks, self.limits, self.engine.languages())
+        except TaskError as exc:
+            m.rejections.labels("invalid").inc()
+            await self._abort(context, method, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        return [task_from_proto(t) for t in request.tasks]
+
+    async def _abort(self, context, method: str, code: grpc.StatusCode, details: str, retry_after_s: float = 0.0):
+        self.engine.metrics.rpcs.labels(method, code.name).inc()
+        if retry_after_s:
+            ms = str(int(retry_after_s * 1000))
+            context.set_trailing_metadata((("grpc-retry-pushback-ms", ms), ("retry-after-ms", ms)))
+        await context.abort(code, details)
+
+    async def _overload(self, exc: Exception, context, method: str):
+        if isinstance(exc, Overloaded):
+            await self._abort(context, method, grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc), exc.retry_after_s)
+        await self._abort(context, method, grpc.StatusCode.UNAVAILABLE, "server is draining; retry on another replica")
+
+    async def Grade(self, request, context):
+        tasks = await self._tasks(request, context, "Grade")
+        try:
+            results = await self.engine.grade(tasks)
+        except (Overloaded, Draining) as exc:
+            await self._overload(exc, context, "Grade")
+        self.engine.metrics.rpcs.labels("Grade", "OK").inc()
+        return pb.GradeResponse(results=[result_to_proto(r) for r in results])
+
+    async def GradeStream(self, request, context):
+        tasks = await self._tasks(request, context, "GradeStream")
+        try:
+            async with contextlib.aclosing(self.engine.grade_stream(tasks)) as stream:
+                async for result in stream:
+                    yield result_to_proto(result)
+        except (Overloaded, Draining) as exc:
+            await self._overload(exc, context, "GradeStream")
+        self.engine.metrics.rpcs.labels("GradeStream", "OK").inc()
+
+    async def GetServerInfo(self, request, context):
+        langs = [pb.LanguageInfo(**lang) for lang in self.engine.languages().values()]
+        return pb.ServerInfo(
+            version=_version("grpo-verifier"), math_verify_version=_version("math-verify"),
+            sympy_version=_version("sympy"), limits=self.limits, kinds=["math", "code"],
+            languages=langs, code_available=self.engine.code_available)
+
+
+class _TokenAuth(grpc.aio.ServerInterceptor):
+    """Bearer-token check; health checks stay open so orchestrators can probe without the secret."""
+
+    def __init__(self, token: str):
+        self._expected = f"Bearer {token}".encode()
+
+        async def deny(request, context):
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong bearer token")
+
+        self._deny_unary = grpc.unary_unary_rpc_method_handler(deny)
+        self._deny_stream = grpc.unary_stream_rpc_method_handler(deny)
+
+    async def intercept_service(self, continuation, details):
+        if details.method.startswith("/grpc.health.v1.Health/"):
+            return await continuation(details)
+        sent = dict(details.invocation_metadata or ()).get("authorization", "")
+        if hmac.compare_digest(sent.encode(), self._expected):
+            return await continuation(details)
+        return self._deny_stream if details.method.endswith("/GradeStream") else self._deny_unary
+
+
+def _is_loopback(host: str) -> bool:
+    if host in ("localhost", ""):
+        return host == "localhost"
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_bind_safety(config: ServerConfig) -> None:
+    """Refuse to expose an unauthenticated, unencrypted grader beyond this machine by accident."""
+    if _is_loopback(config.host) or config.allow_insecure_bind:
+        return
+    if config.resolved_token() or (config.tls_cert and config.tls_key):
+        return
+    raise SystemExit(f"refusing to bind {config.host}: set --token/--token-file or --tls-cert/--tls-key, "
+                     "or pass --allow-insecure-bind if the network is trusted")
+
+
+def _server_options(config: ServerConfig) -> list[tuple[str, int]]:
+    return [
+        ("grpc.max_receive_message_length", config.max_request_bytes),
+        ("grpc.max_send_message_length", config.max_request_bytes),
+        ("grpc.so_reuseport", 0),
+        ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.http2.min_recv_ping_interval_without_data_ms", 10_000),
+        ("grpc.http2.max_ping_strikes", 2),
+        ("grpc.max_connection_age_ms", int(config.max_connection_age_s * 1000)),
+        ("grpc.max_connection_age_grace_ms", int(config.grace_s * 1000)),
+    ]
+
+
+class Server:
+    """The running service: gRPC port, health, metrics, and the engine behind them."""
+
+    def __init__(self, config: ServerConfig):
+        check_bind_safety(config)
+        self.config = config
+        self.metrics = Metrics()
+        self.engine = Engine(config, self.metrics)
+        self.health = health_aio.HealthServicer()
+        self.port = 0
+        self._grpc: grpc.aio.Server | None = None
+        self._metrics_http = None
+        self._stopping: asyncio.Event | None = None
+
+    async def start(self) -> None:
+        await self.engine.start()
+        token = self.config.resolved_token()
+        self._grpc = grpc.aio.server(options=_server_options(self.config),
+                                     interceptors=[_TokenAuth(token)] if token else [])
+        pb_grpc.add_VerifierServicer_to_server(VerifierService(self.engine), self._grpc)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self._grpc)
+        reflection.enable_server_reflection(
+            (pb.DESCRIPTOR.services_by_name["Verifier"].full_name, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+             reflection.SERVICE_NAME), self._grpc)
+        address = f"{self.config.host}:{self.config.port}"
+        if self.config.tls_cert and self.config.tls_key:
+            with open(self.config.tls_key, "rb") as k, open(self.config.tls_cert, "rb") as c:
+                creds = grpc.ssl_server_credentials([(k.read(), c.read())])
+            self.port = self._grpc.add_secure_port(address, creds)
+        else:
+            self.port = self._grpc.add_insecure_port(address)
+        if self.config.metrics_port:
+            self._metrics_http = self.metrics.serve(self.config.metrics_host, self.config.metrics_port)
+        self.metrics.build_info.labels(_version("grpo-verifier"), _version("math-verify"), _version("sympy")).set(1)
+        await self._grpc.start()
+        await self._update_health()
+        self._stopping = asyncio.Event()
+        asyncio.get_running_loop().create_task(self._watch_health())
+
+    async def _update_health(self) -> None:
+        serving, not_serving = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
+        draining = self.engine.draining
+        math_ok = self.engine.math.alive and not draining
+        await self.health.set(HEALTH_MATH, serving if math_ok else not_serving)
+        await self.health.set(HEALTH_CODE, serving if self.engine.code_available and not draining else not_serving)
+        await self.health.set(SERVICE, serving if math_ok else not_serving)
+        await self.health.set("", not_serving if draining else serving)
+
+    async def _watch_health(self) -> None:
+        while not self._stopping.is_set():
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), timeout=2.0)
+            if not self._stopping.is_set():
+                await self._update_health()
+
+    async def drain_and_stop(self) -> None:
+        """SIGTERM: report NOT_SERVING, refuse new calls, let in-flight calls finish (up to grace_s)."""
+        log.info("draining: new calls are refused, in-flight calls get up to %.0f s", self.config.grace_s)
+        self.engine.draining = True
+        self._stopping.set()
+        await self._update_health()
+        await self._grpc.stop(self.config.grace_s)
+        await self.engine.close()
+        if self._metrics_http is not None:
+            self._metrics_http.shutdown()
+
+    async def wait(self) -> None:
+        await self._grpc.wait_for_termination()
+
+
+async def _run(config: ServerConfig, server: Server) -> None:
+    await server.start()
+    print(f"verifier listening on {config.host}:{server.port}"
+          + (f", metrics on http://{config.metrics_host}:{config.metrics_port}/metrics" if config.metrics_port else "")
+          + (", code grading on" if server.engine.code_available else f", code grading off: {server.engine.code_unavailable_reason()}"),
+          flush=True)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    await server.drain_and_stop()
+
+
+def serve(config: ServerConfig) -> None:
+    """Start workers (before any gRPC thread exists), then serve until SIGTERM or SIGINT."""
+    logging.basicConfig(level=config.log_level, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    server = Server(config)
+    server.engine.start_workers()
+    asyncio.run(_run(config, server))

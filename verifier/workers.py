@@ -1,0 +1,99 @@
+"""Supervised math worker processes with a hard deadline per item.
+
+math-verify's own timeouts use `signal.alarm` (main thread only, whole seconds, cannot stop C
+code), so the parent enforces deadlines instead: a worker that overruns is killed and replaced.
+Workers fork from a forkserver started before the gRPC server exists (forking a process that
+runs gRPC threads is unsafe), with verifier.math preloaded so a replacement is ready quickly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import multiprocessing
+import os
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import pebble
+from pebble.common import CONSTS
+
+# A worker stuck in C code ignores SIGTERM until it returns: escalate to SIGKILL quickly.
+CONSTS.term_timeout = 0.2
+CONSTS.sleep_unit = 0.05
+
+
+@dataclass
+class Outcome:
+    """What became of one job: `status` is ok, timeout, crash or error; `value` is the return."""
+
+    status: str
+    value: Any = None
+    detail: str = ""
+    seconds: float = 0.0
+
+
+def _initialize_worker() -> None:
+    from verifier.math import warm_up
+
+    warm_up()
+
+
+def _whoami() -> int:
+    time.sleep(0.05)  # long enough that warm-up jobs land on different workers
+    return os.getpid()
+
+
+class MathPool:
+    """A fixed number of worker processes; `run` returns an Outcome and never raises but for cancellation."""
+
+    def __init__(self, workers: int, max_tasks: int = 1000, on_restart: Callable[[str], None] | None = None):
+        self.workers = workers
+        self._max_tasks = max_tasks
+        self._on_restart = on_restart or (lambda reason: None)
+        self._pool: pebble.ProcessPool | None = None
+
+    def start(self, warm: bool = True) -> None:
+        """Start the workers and, with `warm`, wait until each has imported and exercised sympy."""
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["verifier.math"])
+        self._pool = pebble.ProcessPool(max_workers=self.workers, max_tasks=self._max_tasks,
+                                        initializer=_initialize_worker, context=ctx)
+        if warm:
+            futures = [self._pool.schedule(_whoami) for _ in range(self.workers)]
+            concurrent.futures.wait(futures, timeout=120)
+
+    @property
+    def alive(self) -> bool:
+        return self._pool is not None and self._pool.active
+
+    async def run(self, fn: Callable, args: tuple, timeout_s: float) -> Outcome:
+        """Run fn(*args) in a worker; kill the worker if it takes longer than timeout_s."""
+        assert self._pool is not None, "MathPool.start() was not called"
+        started = time.monotonic()
+        future = self._pool.schedule(fn, args=args, timeout=timeout_s)
+        try:
+            value = await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            if not future.done():
+                future.cancel()  # pebble stops the worker running it
+                self._on_restart("cancel")
+            raise
+        except TimeoutError:
+            self._on_restart("timeout")
+            return Outcome("timeout", detail=f"grading took longer than {timeout_s:g} s; worker replaced",
+                           seconds=time.monotonic() - started)
+        except pebble.ProcessExpired as exc:
+            self._on_restart("crash")
+            return Outcome("crash", detail=f"worker died (exit code {exc.exitcode})",
+                           seconds=time.monotonic() - started)
+        except Exception as exc:  # a bug in the grader: report it per item, keep serving
+            return Outcome("error", detail=f"{type(exc).__name__}: {exc}"[:200], seconds=time.monotonic() - started)
+        return Outcome("ok", value=value, seconds=time.monotonic() - started)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.stop()
+            self._pool.join(timeout=5)
+            self._pool = None
