@@ -1,0 +1,74 @@
+"""Math answer grading: extraction, normalisation and comparison, as a pure library.
+
+Runs inside the server's worker processes (and the CLI's in-process grader). Nothing here uses
+`signal.alarm` or math-verify's own timeouts (`parsing_timeout=None`, `timeout_seconds=None`): the
+parent process enforces each item's deadline by killing the worker. Cheap guards keep ordinary
+adversarial inputs fast anyway (see `limits.MathLimits`).
+
+Public API::
+
+    Extraction(text, source)                         # NamedTuple
+    extract_answer(completion, profile="strict", choices=None) -> Extraction   # no sympy, linear
+    grade_extracted(gold, extraction, choices=None) -> dict                    # the sympy part
+    grade_math(task) -> dict                          # both; never raises
+    warm_up() -> None
+
+Result dict: verdict ("correct" | "incorrect" | "no_answer" | "invalid_gold" | "error"), score
+(1.0 iff correct), detail (<= 200 chars, says why), extracted (raw answer, <= 200 chars, "" when
+none), extracted_from (Extraction.source).
+
+Default profile: **strict**. A reward must not credit a truncated or rambling trace for the last
+number it happens to mention: with a "last expression" fallback, a policy under RL pressure learns
+to list candidate numbers or stop mid-derivation and still collect reward (reported against
+math-verify's rightmost-expression fallback, e.g. UniRL PR #360; TRL's reasoning reward scores a
+missing `</think>` as wrong for the same reason). Strict credits only an answer the model commits
+to. `lenient` (evaluation of models that never box) also accepts the last expression.
+
+Rules
+-----
+Extraction (`extract.py`):
+- If `</think>` occurs, only the text after the last one is graded. An opened `<think>` that is
+  never closed is a truncated trace: no_answer in strict (lenient grades the whole text).
+- strict: the answer is the content of the LAST `\\boxed{...}` / `\\fbox{...}` (balanced-brace
+  scan; several boxes: the last counts). If the last box is never closed the trace was truncated:
+  no_answer. Without a box, the text after the LAST final-answer anchor ("Final Answer", "Answer:",
+  "The answer is", "####", case-insensitive) up to the end of that line or sentence, or the math
+  segment (`$...$`, `\\(...\\)`, `\\[...\\]`) that follows it; `$`, markdown bold and a trailing
+  period are stripped. Anything else is no_answer.
+- lenient: the same, then the later of the last math segment and the last number in the tail.
+- Anchors and the lenient fallback look only at the last `tail_chars` (8192) characters.
+
+Multiple choice (`choices.py`, when the task gives `choices`; letters A, B, C, ... in order):
+- Read from the last box, else the last anchor (so "It is not B, the answer is D" reads D), else
+  (lenient) the last `(X)` / `**X**` / lone-letter line. A letter, `(A)`, `option C` or the full text
+  of a choice ("ANSWER: None of the above") all read; the gold may be a letter or a choice text.
+  math-verify's StringExtractionConfig is not used (it grabs stray letters).
+
+Golds (`parsing.py`): bare numbers, bare LaTeX, `$...$`, `\\boxed{}` and plain text are unwrapped,
+normalised and re-wrapped in `$...$`, parsed once and cached (LRU per process, keyed by the gold
+string). A gold that does not parse to a sympy object is invalid_gold, never a silent score.
+
+Normalisation (math-verify 0.9.0 gaps): `\\varnothing` -> `\\emptyset`; `3e5` -> `300000`; `i` is the
+imaginary unit (`\\frac{1}{1-i}` = `\\frac{1+i}{2}`); undelimited LaTeX (`1 - \\sqrt{2}`) and
+`sqrt(3)/3` are parsed as a whole because every answer is wrapped in `$...$` before parsing.
+
+Comparison (`compare.py`):
+- Exact when both sides are exact: rationals with Python integers (1/2004! != 1/2006!,
+  1/2^99 != 1/2^98, unlike math-verify's rounding); irrational exact numbers at 60 digits.
+- A decimal side gets a tolerance of half a unit in its last stated decimal: gold `0.333` equals
+  1/3; pred `0.33` does not equal gold `0.333`. A predicted decimal against an exact gold must be
+  that gold rounded and state >= 3 significant digits (`0.0` does not match 1/100).
+- Percent: `50\\%` equals 0.5 and 50.
+- Tuples, sets, intervals, matrices of exact numbers are compared element-wise the same way;
+  everything else (symbolic expressions, equations, relations) goes to math-verify's `verify`.
+
+Guards (`guards.py`, `limits.py`): answers over 2000 chars, brackets nested deeper than 12 or more
+than 3 opening brackets in a row are incorrect without parsing; a magnitude estimate of the parsed,
+unevaluated tree sends power towers and huge factorials to a structural comparison only; parsed
+sympy objects are never passed to `str()`/`repr()`.
+"""
+
+from .extract import Extraction, extract_answer
+from .grade import grade_extracted, grade_math, warm_up
+
+__all__ = ["Extraction", "extract_answer", "grade_extracted", "grade_math", "warm_up"]

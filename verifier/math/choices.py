@@ -1,0 +1,60 @@
+"""Multiple-choice answers: read a string as one of the lettered choices A, B, C, ...
+
+Our own reader, not math-verify's `StringExtractionConfig`, which picks stray letters
+("It is not B, the answer is D" -> B) and misses `\\boxed{B}` and `Answer: (A)`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+_WRAPPER_RE = re.compile(r"^\\(?:text|textbf|mathrm|mathbf|boxed|fbox)\s*\{(.*)\}$", re.DOTALL)
+_PREFIX_RE = re.compile(r"^(?:option|choice)\s*", re.IGNORECASE)
+_WHOLE_LETTER_RE = re.compile(r"^[(\[]?([A-Za-z])[)\]]?[.:]?$")
+_LEADING_LETTER_RE = re.compile(r"^[(\[]?([A-Z])(?:[)\]]|(?=[\s.,:;]|$))")
+_SPACE_RE = re.compile(r"\s+")
+
+
+def letters(n: int) -> str:
+    """The letters of `n` choices, in order: A, B, C, ..."""
+    return "".join(chr(ord("A") + i) for i in range(n))
+
+
+def normalise_text(text: str) -> str:
+    """Compare choice texts loosely: case, spacing, `$`, bold, wrappers and a trailing period."""
+    text = text.strip().strip("*$").strip()
+    while True:
+        m = _WRAPPER_RE.match(text)
+        if not m:
+            break
+        text = m.group(1).strip()
+    text = text.rstrip(".").strip()
+    return _SPACE_RE.sub(" ", text).lower()
+
+
+def read_choice(answer: str, choices: Sequence[str]) -> str | None:
+    """The letter `answer` designates among `choices`, or None when it designates none.
+
+    Accepted: a lone letter in any case (`B`, `(b)`, `B.`), a leading capital letter followed by a
+    boundary (`D, not B`, `(A) 42`), `option C`, or the full text of a choice.
+    """
+    valid = letters(len(choices))
+    text = answer.strip().strip("*$").strip()
+    while True:
+        m = _WRAPPER_RE.match(text)
+        if not m:
+            break
+        text = m.group(1).strip().strip("*$").strip()
+    text = _PREFIX_RE.sub("", text)
+    whole = _WHOLE_LETTER_RE.match(text)
+    if whole and whole.group(1).upper() in valid:
+        return whole.group(1).upper()
+    wanted = normalise_text(text)
+    for i, choice in enumerate(choices):
+        if wanted and wanted == normalise_text(choice):
+            return valid[i]
+    lead = _LEADING_LETTER_RE.match(text)
+    if lead and lead.group(1) in valid:
+        return lead.group(1)
+    return None

@@ -1,0 +1,239 @@
+"""Decide whether a parsed prediction equals a parsed gold.
+
+Order of checks, first definite answer wins:
+1. the same normalised text;
+2. too large to evaluate (power towers, huge factorials): structural equality only;
+3. numbers: exactly when both are exact; with a tolerance of half a unit in the last stated
+   decimal when one side is a decimal approximation (the gold's precision when the gold is the
+   decimal; a predicted decimal needs `min_sig_digits`); percent signs may be dropped;
+4. tuples, sets, intervals and matrices of exact numbers: element-wise with rule 3;
+5. everything else (symbolic expressions, equations, relations, mixed containers): math-verify's
+   `verify` with its timeout off.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import sympy
+from sympy.matrices import MatrixBase
+
+from .guards import magnitude_digits
+from .limits import DEFAULT_LIMITS, MathLimits
+from .numeric import exact_rational, has_float, is_numeric, numbers_equal, within
+from .parsing import Literal, Parsed
+
+_TEXT_NOISE_RE = re.compile(r"\s+|\\left|\\right|\\!|\\,|\\;|\\:|\\ |\\displaystyle")
+_TEXT_WRAPPER_RE = re.compile(r"^\\(?:text|textbf|textit|mathrm|mbox)\s*\{([^{}]*)\}$")
+_WORDS_RE = re.compile(r"^(?=.*[A-Za-z]{3})[A-Za-z][A-Za-z' -]*$")
+_CONTAINERS = (sympy.Tuple, sympy.FiniteSet, sympy.Interval)
+
+
+def same_text(a: str, b: str) -> bool:
+    """Equal after dropping spacing and sizing commands (`\\left`, `\\,`) and `dfrac`/`tfrac`."""
+    return _squash(a) == _squash(b)
+
+
+def _squash(text: str) -> str:
+    text = _TEXT_NOISE_RE.sub("", text)
+    return text.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
+
+
+def words(text: str) -> str | None:
+    """A word answer ("Friday", `\\text{No solution}`) in lower case, or None for math.
+
+    Words are compared as text: as LaTeX they would parse to products of single-letter symbols.
+    """
+    m = _TEXT_WRAPPER_RE.match(text.strip())
+    inner = (m.group(1) if m else text).strip().rstrip(".").strip()
+    return " ".join(inner.lower().split()) if _WORDS_RE.match(inner) else None
+
+
+def equivalent(gold: Parsed, pred: Parsed, limits: MathLimits = DEFAULT_LIMITS) -> tuple[bool, str]:
+    """(equal, short reason). Never stringifies a sympy object."""
+    if same_text(gold.text, pred.text):
+        return True, "same answer text"
+    g_words, p_words = words(gold.text), words(pred.text)
+    if g_words is not None and p_words is not None:
+        return (True, "same words") if g_words == p_words else (False, "different words")
+    g, p = gold.expr, pred.expr
+    if _too_large(gold, limits) or _too_large(pred, limits):
+        if g == p or canonical(g, limits) == canonical(p, limits):
+            return True, "structurally equal (too large to evaluate)"
+        return False, "not structurally equal; too large to evaluate exactly"
+    g_val, p_val = _unwrap_equations(g, p)
+    verdict = compare_numbers(g_val, gold.literal, p_val, pred.literal, limits)
+    if verdict is not None:
+        return verdict
+    verdict = compare_containers(g, p, limits)
+    if verdict is not None:
+        return verdict
+    return _math_verify(g, p), "math-verify symbolic comparison"
+
+
+def canonical(e: object, limits: MathLimits) -> object:
+    """`e` with every small exact subtree replaced by its value, the rest left unevaluated:
+    `(10^{6})!` and `1000000!` both become factorial(1000000). Used only for too-large answers."""
+    if not isinstance(e, sympy.Basic) or not e.args:
+        return e
+    if magnitude_digits(e, limits) <= limits.max_exact_digits:
+        value = exact_rational(e)
+        if value is not None:
+            return sympy.Rational(value.numerator, value.denominator)
+    args = [canonical(a, limits) for a in e.args]
+    try:
+        return e.func(*args, evaluate=False)
+    except TypeError:
+        return e
+
+
+def _too_large(parsed: Parsed, limits: MathLimits) -> bool:
+    bound = limits.max_symbolic_digits if parsed.symbolic else limits.max_exact_digits
+    return parsed.digits > bound
+
+
+def _unwrap_equations(g: object, p: object) -> tuple[object, object]:
+    """`x = 5` vs `5` compares 5 with 5; `x = 5` vs `x = 5` compares the right-hand sides."""
+    g_eq = isinstance(g, sympy.Eq) and isinstance(g.lhs, sympy.Symbol)
+    p_eq = isinstance(p, sympy.Eq) and isinstance(p.lhs, sympy.Symbol)
+    if g_eq and p_eq:
+        return (g.rhs, p.rhs) if g.lhs == p.lhs else (g, p)
+    if p_eq:
+        return g, p.rhs
+    if g_eq:
+        return g.rhs, p
+    return g, p
+
+
+def compare_numbers(
+    g: object, g_lit: Literal | None, p: object, p_lit: Literal | None, limits: MathLimits
+) -> tuple[bool, str] | None:
+    """Rule 3 of the module docstring; None when the two are not both numbers (or undecidable)."""
+    if not (is_numeric(g) and is_numeric(p)):
+        return None
+    g_approx = (g_lit is not None and g_lit.is_decimal) or has_float(g)
+    p_approx = (p_lit is not None and p_lit.is_decimal) or has_float(p)
+    if not g_approx and not p_approx:
+        return _exact_numbers(g, g_lit, p, p_lit, limits)
+    if g_approx and g_lit is None or p_approx and p_lit is None:
+        return None  # a decimal inside an expression: no stated precision to scale to
+    if g_approx:
+        return _against_decimal_gold(g_lit, p, p_lit, limits)
+    return _decimal_prediction(g, g_lit, p_lit, limits)
+
+
+def _exact_numbers(g, g_lit, p, p_lit, limits) -> tuple[bool, str] | None:
+    equal = numbers_equal(g, p, limits.exact_check_digits, limits.exact_match_digits)
+    if equal is None:
+        return None
+    if equal:
+        return True, "equal exactly"
+    if _percent_variant(g_lit, p_lit) is not None:
+        g_num, p_num = _percent_variant(g_lit, p_lit)
+        if g_num == p_num:
+            return True, "equal up to a percent sign"
+    return False, "different numbers (exact comparison)"
+
+
+def _percent_variant(g_lit: Literal | None, p_lit: Literal | None) -> tuple[Fraction, Fraction] | None:
+    """Both literals without their percent signs, when one of them has one."""
+    if g_lit is None or p_lit is None or not (g_lit.percent or p_lit.percent):
+        return None
+    return g_lit.value, p_lit.value
+
+
+def _scaled(lit: Literal) -> Fraction:
+    return lit.value / 100 if lit.percent else lit.value
+
+
+def _half_unit(lit: Literal, percent_scaled: bool) -> Fraction:
+    places = lit.decimals + (2 if percent_scaled and lit.percent else 0)
+    return Fraction(1, 2 * 10**places)
+
+
+def _against_decimal_gold(g_lit: Literal, p, p_lit: Literal | None, limits) -> tuple[bool, str] | None:
+    """The gold states a decimal: equal within half a unit of its last decimal."""
+    p_value: object = p
+    if p_lit is not None:
+        p_value = sympy.Rational(_scaled(p_lit).numerator, _scaled(p_lit).denominator)
+    ok = within(p_value, _scaled(g_lit), _half_unit(g_lit, True))
+    if ok is None:
+        return None
+    if not ok and p_lit is not None and (g_lit.percent or p_lit.percent):
+        ok = abs(p_lit.value - g_lit.value) <= _half_unit(g_lit, False)
+    places = g_lit.decimals
+    return (True, f"within half a unit of the gold's {places} decimals") if ok else (
+        False, f"differs from the gold's {places}-decimal value")
+
+
+def _decimal_prediction(g, g_lit: Literal | None, p_lit: Literal, limits) -> tuple[bool, str] | None:
+    """The prediction is a decimal, the gold exact: equal if the decimal is exact, or if it states
+    at least `min_sig_digits` and is the gold rounded to its decimals."""
+    p_value = _scaled(p_lit)
+    exact = exact_rational(g)
+    if exact is not None and exact == p_value:
+        return True, "decimal equals the exact gold"
+    if g_lit is not None and (g_lit.percent or p_lit.percent) and g_lit.value == p_lit.value:
+        return True, "equal up to a percent sign"
+    if p_lit.sig_digits < limits.min_sig_digits:
+        return False, f"decimal with {p_lit.sig_digits} significant digits does not equal the exact gold"
+    ok = within(g, p_value, _half_unit(p_lit, True))
+    if ok is None:
+        return None
+    return (True, "decimal is the exact gold rounded") if ok else (False, "decimal differs from the exact gold")
+
+
+def compare_containers(g: object, p: object, limits: MathLimits) -> tuple[bool, str] | None:
+    """Rule 4: same kind of container, all elements exact numbers; None otherwise."""
+    if isinstance(g, MatrixBase) and isinstance(p, MatrixBase):
+        if g.shape != p.shape:
+            return False, "matrices of different shapes"
+        return _elementwise(list(g), list(p), limits, "matrix")
+    if type(g) is not type(p) or not isinstance(g, _CONTAINERS):
+        return None
+    if isinstance(g, sympy.Interval):
+        if (g.left_open, g.right_open) != (p.left_open, p.right_open):
+            return False, "intervals differ in openness"
+        return _elementwise([g.start, g.end], [p.start, p.end], limits, "interval")
+    if isinstance(g, sympy.Tuple):
+        if len(g) != len(p):
+            return False, "tuples of different lengths"
+        return _elementwise(list(g), list(p), limits, "tuple")
+    return _set_match(list(g.args), list(p.args), limits)
+
+
+def _exact_element(a: object, b: object, limits: MathLimits) -> bool | None:
+    if not (is_numeric(a) and is_numeric(b)) or has_float(a) or has_float(b):
+        return None
+    return numbers_equal(a, b, limits.exact_check_digits, limits.exact_match_digits)
+
+
+def _elementwise(gs: list, ps: list, limits: MathLimits, kind: str) -> tuple[bool, str] | None:
+    results = [_exact_element(a, b, limits) for a, b in zip(gs, ps)]
+    if None in results:
+        return None
+    return (True, f"{kind} equal element-wise") if all(results) else (False, f"{kind} elements differ")
+
+
+def _set_match(gs: list, ps: list, limits: MathLimits) -> tuple[bool, str] | None:
+    if len(gs) != len(ps):
+        return False, "sets of different sizes"
+    unused = list(ps)
+    for a in gs:
+        for i, b in enumerate(unused):
+            r = _exact_element(a, b, limits)
+            if r is None:
+                return None
+            if r:
+                del unused[i]
+                break
+        else:
+            return False, "set elements differ"
+    return True, "sets equal element-wise"
+
+
+def _math_verify(g: object, p: object) -> bool:
+    from math_verify import verify
+
+    return bool(verify([g], [p], timeout_seconds=None, strict=True))

@@ -1,0 +1,231 @@
+"""Answer extraction: find the one string a completion offers as its final answer.
+
+Pure string work, no sympy, linear time: the server may call it in its event loop on a 1 MB
+completion. Every scan is either a C-level `str.find`/`rfind` over the text or a regex over a
+bounded window (`MathLimits.tail_chars`, `max_answer_chars`); no regex here can backtrack
+catastrophically (no nested quantifiers).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple, Sequence
+
+from .choices import read_choice
+from .limits import DEFAULT_LIMITS, MathLimits
+
+PROFILES = ("strict", "lenient")
+THINK_OPEN = "<think>"
+THINK_CLOSE = "</think>"
+_BOX_COMMANDS = ("\\boxed", "\\fbox")
+
+
+class Extraction(NamedTuple):
+    """What a completion offers as its answer, and where it was found."""
+
+    text: str | None
+    """The raw answer string (LaTeX or plain); for multiple choice the choice letter. None: no answer."""
+    source: str
+    """"boxed" | "anchor" | "last" | "choice" (a multiple-choice letter) | "none"."""
+
+
+NO_ANSWER = Extraction(None, "none")
+
+# "####", "Final Answer", "answer:", "answer**:", "answer is". Case-insensitive, no nested quantifiers.
+_ANCHOR_RE = re.compile(r"####|\b(?:final\s+answer|answer(?:\*\*)?\s*:|answer\s+is\b)", re.IGNORECASE)
+# What may sit between an anchor and the answer: spaces, bold markers, colon, "is".
+_ANCHOR_LEAD_RE = re.compile(r"[\s*:_#]*(?:is\b)?[\s*:_]*", re.IGNORECASE)
+# End of a sentence: a period (not a decimal point) followed by whitespace or the end.
+_SENTENCE_END_RE = re.compile(r"\.(?=\s|$)")
+_BRACE_RE = re.compile(r"\\[{}]|[{}]")
+# Lenient fallbacks: the last math segment and the last number.
+_MATH_SEGMENT_RE = re.compile(r"\$\$([^$]{1,4000})\$\$|\$([^$]{1,4000})\$|\\\((.{1,4000}?)\\\)|\\\[(.{1,4000}?)\\\]", re.DOTALL)
+_NUMBER_RE = re.compile(r"-?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:\s*\\?%)?|-?\.\d+")
+_MATH_DELIMS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
+
+
+def extract_answer(
+    completion: str, profile: str = "strict", choices: Sequence[str] | None = None
+) -> Extraction:
+    """Find the final answer of `completion` under `profile`; see the package docstring for the rules.
+
+    The parent uses (gold, profile, tuple(choices), extraction.text) as a dedup key for a GRPO group,
+    so equal answers must come out as equal strings (hence stripping of `$`, bold and periods).
+    """
+    return extract_with_limits(completion, profile, choices, DEFAULT_LIMITS)
+
+
+def extract_with_limits(
+    completion: str, profile: str, choices: Sequence[str] | None, limits: MathLimits
+) -> Extraction:
+    """`extract_answer` with explicit limits (tests use small ones)."""
+    if profile not in PROFILES:
+        raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
+    region = answer_region(completion, profile)
+    if region is None:
+        return NO_ANSWER
+    if choices:
+        return _extract_choice(region, profile, choices, limits)
+    found = last_box(region, limits)
+    if found is None:
+        return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
+    if found:
+        return Extraction(found, "boxed")
+    anchored = last_anchor(region, limits)
+    if anchored:
+        return Extraction(anchored, "anchor")
+    return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
+
+
+def answer_region(completion: str, profile: str) -> str | None:
+    """The part of the completion that may hold the answer: after the last `</think>` if any.
+
+    An opened but never closed `<think>` is a truncated reasoning trace: no answer in strict.
+    """
+    end = completion.rfind(THINK_CLOSE)
+    if end >= 0:
+        return completion[end + len(THINK_CLOSE):]
+    if profile == "strict" and THINK_OPEN in completion:
+        return None
+    return completion
+
+
+def last_box(text: str, limits: MathLimits) -> str | None:
+    """Content of the last `\\boxed{...}` / `\\fbox{...}`: "" when there is none, None when the last
+    one is never closed (a truncated trace; earlier boxes were not the final answer).
+
+    A box whose content exceeds `max_answer_chars` returns its first `max_answer_chars + 1`
+    characters so the grader can say "too long" instead of "no answer".
+    """
+    start = max(text.rfind(cmd) for cmd in _BOX_COMMANDS)
+    while start >= 0:
+        cmd_len = len("\\boxed") if text.startswith("\\boxed", start) else len("\\fbox")
+        pos = start + cmd_len
+        if pos < len(text) and (text[pos].isalpha()):
+            # \boxedfoo is another command; look further left.
+            start = max(text.rfind(cmd, 0, start) for cmd in _BOX_COMMANDS)
+            continue
+        return _box_content(text, pos, limits)
+    return ""
+
+
+def _box_content(text: str, pos: int, limits: MathLimits) -> str | None:
+    """Balanced-brace scan after a box command, bounded by `max_answer_chars`."""
+    while pos < len(text) and text[pos] == " ":
+        pos += 1
+    if pos >= len(text):
+        return None
+    if text[pos] != "{":  # `\boxed 5`: one token
+        end = pos
+        while end < len(text) and end - pos <= limits.max_answer_chars and not text[end].isspace() and text[end] != "$":
+            end += 1
+        return text[pos:end].strip()
+    window = text[pos + 1: pos + 2 + limits.max_answer_chars]
+    depth = 1
+    for m in _BRACE_RE.finditer(window):
+        tok = m.group()
+        if len(tok) == 2:  # escaped \{ or \}
+            continue
+        depth += 1 if tok == "{" else -1
+        if depth == 0:
+            return window[: m.start()].strip()
+    if len(window) > limits.max_answer_chars:
+        return window  # overlong, not truncated
+    return None
+
+
+def last_anchor(text: str, limits: MathLimits) -> str:
+    """The answer after the last final-answer anchor in the tail window, or ""."""
+    tail = text[-limits.tail_chars:]
+    last = None
+    for last in _ANCHOR_RE.finditer(tail):
+        pass
+    if last is None:
+        return ""
+    return anchored_text(tail, last.end(), limits)
+
+
+def anchored_text(text: str, pos: int, limits: MathLimits) -> str:
+    """The answer that starts at `pos`: a math segment, or the rest of the sentence on that line."""
+    lead = _ANCHOR_LEAD_RE.match(text, pos)
+    pos = lead.end() if lead else pos
+    rest = text[pos: pos + 2 * limits.max_answer_chars + 8]
+    for open_, close in _MATH_DELIMS:
+        if rest.startswith(open_):
+            end = rest.find(close, len(open_))
+            if end > len(open_):
+                return clean_answer(rest[len(open_): end])
+    line = rest.split("\n", 1)[0]
+    stop = _SENTENCE_END_RE.search(line)
+    if stop:
+        line = line[: stop.start()]
+    return clean_answer(line)
+
+
+def clean_answer(text: str) -> str:
+    """Strip what is not the answer: whitespace, `$`, markdown bold, a trailing period."""
+    text = text.strip()
+    prev = None
+    while text != prev:
+        prev = text
+        text = text.strip().strip("*").strip()
+        if text.startswith("\\(") and text.endswith("\\)") or text.startswith("\\[") and text.endswith("\\]"):
+            text = text[2:-2]
+        text = text.strip("$").strip()
+        if text.endswith(".") and not text.endswith(".."):
+            text = text[:-1]
+    return text
+
+
+def _last_expression(region: str, limits: MathLimits) -> Extraction:
+    """Lenient fallback: the later of the last math segment and the last number in the tail."""
+    tail = region[-limits.tail_chars:]
+    seg = None
+    for seg in _MATH_SEGMENT_RE.finditer(tail):
+        pass
+    num = None
+    for num in _NUMBER_RE.finditer(tail):
+        pass
+    if seg is not None and (num is None or seg.end() >= num.end()):
+        inner = next(g for g in seg.groups() if g is not None)
+        text = clean_answer(inner)
+        if text:
+            return Extraction(text[: limits.max_answer_chars + 1], "last")
+    if num is not None:
+        return Extraction(num.group().strip(), "last")
+    return NO_ANSWER
+
+
+def _extract_choice(region: str, profile: str, choices: Sequence[str], limits: MathLimits) -> Extraction:
+    """Multiple choice: the box, then the last anchor, then (lenient) the last marked letter.
+
+    The answer is read as a letter (A, B, ... in choice order) or as the full text of a choice; the
+    last anchor wins, which is what makes "It is not B, the answer is D" read D.
+    """
+    found = last_box(region, limits)
+    if found is None and profile == "strict":
+        return NO_ANSWER
+    if found:
+        letter = read_choice(found, choices)
+        return Extraction(letter, "choice") if letter else Extraction(found, "boxed")
+    anchored = last_anchor(region, limits)
+    if anchored:
+        letter = read_choice(anchored, choices)
+        return Extraction(letter, "choice") if letter else Extraction(anchored, "anchor")
+    if profile == "strict":
+        return NO_ANSWER
+    letter = _last_marked_letter(region[-limits.tail_chars:], len(choices))
+    return Extraction(letter, "choice") if letter else NO_ANSWER
+
+
+_MARKED_LETTER_RE = re.compile(r"\(([A-Z])\)|\*\*([A-Z])\*\*|^[ \t]*([A-Z])[.)]?[ \t]*$", re.MULTILINE)
+
+
+def _last_marked_letter(tail: str, n_choices: int) -> str | None:
+    """Lenient MCQ fallback: the last `(X)`, `**X**` or a line that is just `X` with X a valid letter."""
+    letter = None
+    for m in _MARKED_LETTER_RE.finditer(tail):
+        cand = next(g for g in m.groups() if g)
+        if ord(cand) - ord("A") < n_choices:
+            letter = cand
+    return letter

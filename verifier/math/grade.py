@@ -1,0 +1,132 @@
+"""Grade one math task: extraction (cheap) then comparison (sympy), as a result dict.
+
+`grade_math` never raises: an internal exception becomes verdict "error" naming the exception
+type. Deadlines are not handled here; the worker's parent kills a stuck process.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from .choices import letters, read_choice
+from .compare import equivalent
+from .extract import PROFILES, Extraction, extract_answer
+from .limits import DEFAULT_LIMITS
+from .parsing import Parsed, parse_gold, parse_prediction
+
+VERDICTS = ("correct", "incorrect", "no_answer", "invalid_gold", "error")
+_SHOWN_CHARS = 200
+
+
+def result(verdict: str, detail: str, extraction: Extraction) -> dict[str, Any]:
+    """The result dict every path returns."""
+    text = extraction.text or ""
+    return {
+        "verdict": verdict,
+        "score": 1.0 if verdict == "correct" else 0.0,
+        "detail": detail[:_SHOWN_CHARS],
+        "extracted": text[:_SHOWN_CHARS],
+        "extracted_from": extraction.source,
+    }
+
+
+def grade_extracted(gold: str, extraction: Extraction, choices: Sequence[str] | None = None) -> dict[str, Any]:
+    """Compare an extracted answer with `gold` (the heavy, sympy part).
+
+    An unusable gold is `invalid_gold` even when there is no answer: a broken dataset row must be
+    loud, never a silent 0 or 1.
+    """
+    if not isinstance(gold, str):
+        return result("invalid_gold", f"gold must be a string, got {type(gold).__name__}", extraction)
+    if choices:
+        return _grade_choice(gold, extraction, choices)
+    parsed_gold = parse_gold(gold)
+    if isinstance(parsed_gold, str):
+        return result("invalid_gold", f"gold not usable: {parsed_gold}", extraction)
+    if extraction.text is None:
+        return result("no_answer", "no final answer found (\\boxed{} or an answer anchor)", extraction)
+    if len(extraction.text) > DEFAULT_LIMITS.max_answer_chars:
+        return result("incorrect", f"answer longer than {DEFAULT_LIMITS.max_answer_chars} chars", extraction)
+    pred = parse_prediction(extraction.text)
+    if isinstance(pred, str):
+        return result("incorrect", f"answer not usable: {pred}", extraction)
+    return _verdict(parsed_gold, pred, extraction)
+
+
+def _verdict(gold: Parsed, pred: Parsed, extraction: Extraction) -> dict[str, Any]:
+    equal, why = equivalent(gold, pred)
+    return result("correct" if equal else "incorrect", why, extraction)
+
+
+def _grade_choice(gold: str, extraction: Extraction, choices: Sequence[str]) -> dict[str, Any]:
+    if len(choices) > DEFAULT_LIMITS.max_choices:
+        return result("invalid_gold", f"more than {DEFAULT_LIMITS.max_choices} choices", extraction)
+    if not all(isinstance(c, str) for c in choices):
+        return result("invalid_gold", "choices must be strings", extraction)
+    gold_letter = read_choice(gold, choices)
+    if gold_letter is None:
+        return result("invalid_gold", f"gold is neither a letter in {letters(len(choices))} nor a choice text", extraction)
+    if extraction.text is None:
+        return result("no_answer", "no final choice found (\\boxed{} or an answer anchor)", extraction)
+    letter = read_choice(extraction.text, choices)
+    if letter is None:
+        return result("incorrect", "answer is not one of the choices", extraction)
+    if letter == gold_letter:
+        return result("correct", f"choice {letter}", extraction)
+    return result("incorrect", f"choice {letter}, expected {gold_letter}", extraction)
+
+
+def grade_math(task: dict) -> dict[str, Any]:
+    """Extract and grade one task: completion, gold, profile ("strict" default), choices (optional).
+
+    Never raises: a bad field is verdict "error" naming the field; an internal exception is verdict
+    "error" naming the exception type (never its sympy-laden message).
+    """
+    extraction = Extraction(None, "none")
+    try:
+        bad = _bad_field(task)
+        if bad:
+            return result("error", bad, extraction)
+        choices = task.get("choices") or None
+        extraction = extract_answer(task["completion"], task.get("profile") or "strict", choices)
+        return grade_extracted(task["gold"], extraction, choices)
+    except Exception as e:  # noqa: BLE001 - the contract is "never raises"
+        return result("error", f"internal error: {type(e).__name__}{_safe_message(e)}", extraction)
+
+
+def _bad_field(task: object) -> str | None:
+    if not isinstance(task, dict):
+        return "task must be a dict"
+    if not isinstance(task.get("completion"), str):
+        return "field 'completion' must be a string"
+    if not isinstance(task.get("gold"), str):
+        return "field 'gold' must be a string"
+    profile = task.get("profile") or "strict"
+    if profile not in PROFILES:
+        return f"field 'profile' must be one of {PROFILES}"
+    choices = task.get("choices")
+    if choices is not None and (not isinstance(choices, (list, tuple)) or not all(isinstance(c, str) for c in choices)):
+        return "field 'choices' must be a list of strings"
+    return None
+
+
+def _safe_message(e: Exception) -> str:
+    """The exception's message only when its args are plain strings (a sympy arg could hang str())."""
+    if e.args and all(isinstance(a, str) for a in e.args):
+        return ": " + " ".join(e.args)[:120]
+    return ""
+
+
+def warm_up() -> None:
+    """Import and exercise math-verify and sympy once (regex compilation, ANTLR, sympy caches), so
+    a fresh worker's first real item is fast."""
+    samples = [
+        ("\\frac{1}{2}", "so the answer is \\boxed{0.5}"),
+        ("x^2+1", "Final Answer: $1 + x^2$"),
+        ("(1, 2)", "\\boxed{(1,2)}"),
+        ("\\sqrt{2}", "The answer is \\frac{2}{\\sqrt{2}}."),
+        ("x = 3", "#### 3"),
+    ]
+    for gold, completion in samples:
+        grade_math({"completion": completion, "gold": gold})
+    grade_math({"completion": "Answer: (B)", "gold": "B", "choices": ["1", "2", "3", "4"]})

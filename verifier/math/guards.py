@@ -1,0 +1,103 @@
+"""Cheap checks that keep adversarial answers away from the expensive parts (ANTLR, sympy).
+
+Two kinds: text guards run before parsing (length, bracket nesting), and a magnitude estimate
+runs on the parsed, unevaluated sympy tree before anything is evaluated (power towers, huge
+factorials). Neither evaluates or stringifies a sympy object, so neither can hang.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import sympy
+from sympy import Basic
+
+from .limits import MathLimits
+from .numeric import exact_rational
+
+_BRACKET_RE = re.compile(r"[(\[{]+|[)\]}]")
+INFINITE = math.inf
+
+
+def text_guard(text: str, limits: MathLimits) -> str | None:
+    """Why `text` must not be parsed, or None when it may. Linear in len(text)."""
+    if len(text) > limits.max_answer_chars:
+        return f"answer longer than {limits.max_answer_chars} chars"
+    depth = 0
+    deepest = 0
+    for m in _BRACKET_RE.finditer(text):
+        tok = m.group()
+        if tok[0] in ")]}":
+            depth = max(depth - 1, 0)
+            continue
+        if len(tok) > limits.max_open_run:
+            return f"{len(tok)} consecutive opening brackets (max {limits.max_open_run})"
+        depth += len(tok)
+        deepest = max(deepest, depth)
+    if deepest > limits.max_nesting:
+        return f"brackets nested {deepest} deep (max {limits.max_nesting})"
+    return None
+
+
+def magnitude_digits(expr: Basic, limits: MathLimits) -> float:
+    """Upper bound on how many decimal digits (10^N or 10^-N) any value inside `expr` can have.
+
+    Unevaluated trees are walked, never evaluated; the walk stops at `max_tree_nodes`. Returns
+    `INFINITE` for anything too large to bound (a tower's exponent, a factorial of a huge number).
+    """
+    budget = [limits.max_tree_nodes]
+    try:
+        return _digits(expr, budget)
+    except OverflowError:
+        return INFINITE
+
+
+def _digits(e: Basic, budget: list[int]) -> float:
+    budget[0] -= 1
+    if budget[0] < 0:
+        return INFINITE
+    if isinstance(e, sympy.Integer):
+        return _int_digits(int(e.p))
+    if isinstance(e, sympy.Rational):
+        return _int_digits(int(e.p)) + _int_digits(int(e.q))
+    if isinstance(e, sympy.Float):
+        _sign, man, exp, bc = e._mpf_ if len(e._mpf_) == 4 else (0, 0, 0, 0)
+        return abs(exp + bc) * 0.30103 + 1 if man else 1.0
+    if not isinstance(e, Basic) or not e.args:
+        return 1.0  # symbols, pi, E, I, oo, EmptySet, ...
+    if isinstance(e, sympy.Pow):
+        return _pow_digits(e, budget)
+    if isinstance(e, (sympy.factorial, sympy.factorial2, sympy.gamma, sympy.binomial, sympy.RisingFactorial, sympy.FallingFactorial)):
+        value = max(_bound(a, budget) for a in e.args)
+        if value > 1e8:
+            return INFINITE
+        return math.lgamma(value + 1) / math.log(10) + 1
+    if isinstance(e, sympy.exp):
+        n = _digits(e.args[0], budget)
+        return INFINITE if n > 300 else 0.4343 * 10.0 ** n + 1
+    parts = [_digits(a, budget) for a in e.args]
+    if isinstance(e, sympy.Mul):
+        return sum(parts)
+    return max(parts) + 1
+
+
+def _pow_digits(e: Basic, budget: list[int]) -> float:
+    base, exp = e.args
+    b = _digits(base, budget)
+    x = _bound(exp, budget)
+    return INFINITE if x == INFINITE else b * x + 1
+
+
+def _bound(e: Basic, budget: list[int]) -> float:
+    """Upper bound on |value of e|: exact when e is a small rational, else 10^digits."""
+    d = _digits(e, budget)
+    if d <= 18:
+        v = exact_rational(e)
+        if v is not None:
+            return float(abs(v))
+    return INFINITE if d > 300 else 10.0 ** d
+
+
+def _int_digits(n: int) -> float:
+    return n.bit_length() * 0.30103 + 1

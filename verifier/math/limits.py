@@ -1,0 +1,63 @@
+"""Size and precision limits of math grading, in one documented dataclass.
+
+Completions are written by a model under optimisation pressure, so every size the grader looks at
+is bounded here. The parent process still enforces a hard per-item deadline; these limits exist so
+that the ordinary adversarial inputs (1 MB completions, power towers, deep nesting) answer in
+milliseconds instead of waiting to be killed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class MathLimits:
+    """Bounds used by extraction, guards and comparison. Defaults are the service's policy."""
+
+    tail_chars: int = 8192
+    """Anchors ("Answer:", "####", ...) and the lenient last-expression fallback are searched only in
+    this many trailing characters of the answer region. `\\boxed` is found anywhere (one `rfind`)."""
+
+    max_answer_chars: int = 2000
+    """An extracted answer longer than this is graded `incorrect` without parsing (a 20x20 matrix
+    fits; ANTLR parse time grows with length)."""
+
+    max_gold_chars: int = 10000
+    """A gold longer than this is `invalid_gold` (datasets are trusted, but not unboundedly)."""
+
+    max_nesting: int = 12
+    """Deepest bracket nesting ((, [, {) allowed in an answer before parsing. Measured: ANTLR parse
+    time grows steeply with nesting (depth 10 of bare parentheses ~0.9 s, depth 50 never ends)."""
+
+    max_open_run: int = 3
+    """Most consecutive opening brackets (`(((`, `{{{`) allowed; redundant bare groups cost ANTLR
+    about 0.3 s per level and no real answer needs more than a few."""
+
+    max_exact_digits: int = 10000
+    """Largest magnitude (in decimal digits, either way: 10^N or 10^-N) that is evaluated exactly.
+    Beyond it the answers are only compared structurally (power towers, huge factorials)."""
+
+    max_symbolic_digits: int = 400
+    """Same bound for expressions with free symbols, where sympy's simplify would have to expand
+    (e.g. `(x+1)^{5000}`); beyond it only a structural comparison is made."""
+
+    max_tree_nodes: int = 5000
+    """Most sympy nodes walked by the magnitude guard; a larger tree counts as too large."""
+
+    exact_check_digits: int = 60
+    """Working precision (significant digits) when two exact but irrational numbers are compared
+    numerically (e.g. `\\sqrt{2}/2` vs `1/\\sqrt{2}`)."""
+
+    exact_match_digits: int = 45
+    """Two exact irrational values agreeing to this many significant digits are equal."""
+
+    min_sig_digits: int = 3
+    """A predicted decimal compared with an exact gold gets tolerance only when it states at least
+    this many significant digits (so `0.0` cannot match every small gold)."""
+
+    max_choices: int = 26
+    """Multiple-choice questions are lettered A..Z; more choices than that is an invalid gold."""
+
+
+DEFAULT_LIMITS = MathLimits()
