@@ -1,0 +1,155 @@
+"""Build the sandbox images, offline from Debian packages when no registry is reachable.
+
+Offline path (the default where `debootstrap` exists): one base rootfs from
+`debootstrap --variant=minbase` (sandbox/images/base.recipe), imported with `docker import`;
+then each language's Dockerfile runs FROM that base with `apt-get install` of its packages
+(build containers use the host network: the Debian mirror is reachable, a registry is not).
+Languages build in parallel. Every tag is a hash of its recipe (Dockerfile + runner.py + base),
+so an unchanged recipe is never rebuilt and `verifier sandbox build` is then instant.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Callable, Sequence
+
+import docker
+
+from .config import SandboxConfig
+from .languages import LANGUAGES
+
+HERE = Path(__file__).resolve().parent
+IMAGES = HERE / "images"
+RUNNER = HERE / "runner.py"
+REGISTRY_BASE = "debian:bookworm-slim"
+MIRROR = os.environ.get("SANDBOX_DEBIAN_MIRROR", "http://deb.debian.org/debian")
+DEBOOTSTRAP_TIMEOUT_S = 900
+
+
+def _digest(*parts: bytes) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(hashlib.sha256(p).digest())
+    return h.hexdigest()[:12]
+
+
+def _read_recipe() -> dict[str, str]:
+    out = {}
+    for line in (IMAGES / "base.recipe").read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            key, _, value = line.partition(" ")
+            out[key] = value.strip()
+    return out
+
+
+def base_tag(prefix: str = "grpo-sandbox") -> str:
+    """Tag of the offline base image: a hash of base.recipe and the mirror."""
+    return f"{prefix}-base:{_digest((IMAGES / 'base.recipe').read_bytes(), MIRROR.encode())}"
+
+
+def default_base() -> str:
+    """Offline debootstrap base where debootstrap exists (this machine), else the registry's."""
+    if os.environ.get("SANDBOX_BASE_IMAGE"):
+        return os.environ["SANDBOX_BASE_IMAGE"]
+    return base_tag() if shutil.which("debootstrap") else REGISTRY_BASE
+
+
+def image_tag(language: str, prefix: str = "grpo-sandbox", base: str | None = None) -> str:
+    """The tag a language's image has for the current recipe: '<prefix>-<lang>:<hash>'."""
+    base = base or default_base()
+    dockerfile = (IMAGES / f"{language}.Dockerfile").read_bytes()
+    return f"{prefix}-{language}:{_digest(dockerfile, RUNNER.read_bytes(), base.encode())}"
+
+
+def _has_image(client: docker.DockerClient, tag: str) -> bool:
+    try:
+        client.images.get(tag)
+        return True
+    except docker.errors.ImageNotFound:
+        return False
+
+
+def build_base(client: docker.DockerClient, tag: str, progress: Callable[[str], None]) -> None:
+    """debootstrap a minimal Debian into a temp dir and `docker import` it as `tag`."""
+    recipe = _read_recipe()
+    with tempfile.TemporaryDirectory(prefix="sandbox-rootfs-") as tmp:
+        rootfs = Path(tmp) / "rootfs"
+        cmd = ["debootstrap", f"--variant={recipe.get('variant', 'minbase')}"]
+        if recipe.get("include"):
+            cmd.append(f"--include={recipe['include'].replace(' ', ',')}")
+        cmd += [recipe.get("suite", "bookworm"), str(rootfs), MIRROR]
+        progress(f"sandbox build: {' '.join(cmd)} (about a minute)")
+        t0 = time.monotonic()
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=DEBOOTSTRAP_TIMEOUT_S)
+        if res.returncode != 0:
+            raise RuntimeError(f"debootstrap failed ({res.returncode}): {res.stdout[-1500:]}{res.stderr[-1500:]}")
+        for junk in ("var/cache/apt/archives", "var/lib/apt/lists"):
+            for p in (rootfs / junk).glob("*"):
+                if p.is_file():
+                    p.unlink()
+        tar = subprocess.Popen(
+            ["tar", "-C", str(rootfs), "--exclude=./proc/*", "--exclude=./sys/*", "--exclude=./dev/*",
+             "--numeric-owner", "-c", "."], stdout=subprocess.PIPE)
+        try:
+            repo, _, version = tag.rpartition(":")
+            client.api.import_image_from_stream(tar.stdout, repository=repo, tag=version)
+        finally:
+            tar.stdout.close()
+            rc = tar.wait()
+        if rc != 0 or not _has_image(client, tag):
+            raise RuntimeError(f"importing the base rootfs as {tag} failed (tar exit {rc})")
+        progress(f"sandbox build: base {tag} in {time.monotonic() - t0:.0f}s")
+
+
+def build_language(client: docker.DockerClient, language: str, base: str, tag: str,
+                   progress: Callable[[str], None]) -> None:
+    """`docker build` the language's Dockerfile FROM base, in a context of just runner.py."""
+    t0 = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix=f"sandbox-{language}-") as ctx:
+        shutil.copy(IMAGES / f"{language}.Dockerfile", Path(ctx) / "Dockerfile")
+        shutil.copy(RUNNER, Path(ctx) / "runner.py")
+        try:
+            client.images.build(path=ctx, tag=tag, buildargs={"BASE": base}, network_mode="host",
+                                rm=True, forcerm=True, pull=False)
+        except docker.errors.BuildError as e:
+            log = "".join(str(x.get("stream", x.get("error", ""))) for x in e.build_log)
+            raise RuntimeError(f"building {tag} failed: {e.msg}\n{log[-2000:]}") from e
+    progress(f"sandbox build: {tag} in {time.monotonic() - t0:.0f}s")
+
+
+def build_images(languages: Sequence[str] | None = None, force: bool = False,
+                 progress: Callable[[str], None] = print, config: SandboxConfig | None = None
+                 ) -> dict[str, str]:
+    """Build (or find) the image of each language; return language -> tag. Raises on failure.
+
+    Unchanged recipes are skipped (their hash tag exists), so this is instant after the first run.
+    """
+    config = config or SandboxConfig()
+    langs = list(languages or config.languages)
+    for lang in langs:
+        if lang not in LANGUAGES:
+            raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGUAGES)}")
+    client = docker.DockerClient(base_url=config.docker_url) if config.docker_url else docker.from_env()
+    try:
+        base = default_base()
+        tags = {lang: image_tag(lang, config.image_prefix, base) for lang in langs}
+        todo = [lang for lang in langs if force or not _has_image(client, tags[lang])]
+        if not todo:
+            progress("sandbox build: all images up to date: " + ", ".join(tags.values()))
+            return tags
+        if base != REGISTRY_BASE and base == base_tag() and (force or not _has_image(client, base)):
+            build_base(client, base, progress)
+        with ThreadPoolExecutor(max_workers=4) as ex:
+            futures = [ex.submit(build_language, client, lang, base, tags[lang], progress) for lang in todo]
+            for f in futures:
+                f.result()
+        return tags
+    finally:
+        client.close()

@@ -1,0 +1,203 @@
+"""Pure grading logic: code extraction, output comparators, per-test verdicts, scoring.
+
+No Docker here: everything takes the runner's measured facts (exit status, CPU time, OOM record,
+captured bytes) and decides. Output is untrusted bytes and is compared as bytes, so invalid
+UTF-8 can neither crash a comparison nor be "fixed up" into a match.
+"""
+from __future__ import annotations
+
+import math
+import re
+import signal
+
+from .languages import LANGUAGES, Language, alias_map
+
+VERDICTS = ("accepted", "wrong_answer", "compile_error", "runtime_error", "time_limit",
+            "memory_limit", "output_limit", "no_code", "infra_error")
+# Order used to pick the overall verdict's detail when several tests fail: first failure wins.
+COMPARATORS = ("exact", "lines", "tokens", "float")
+DETAIL_MAX = 300
+EXTRACT_MAX = 2000
+
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([^\n`]*)$", re.M)
+_THINK_END = "</think>"
+
+
+# ----------------------------------------------------------------------------- extraction
+def extract_code(completion: str, language: str) -> tuple[str, str]:
+    """Pick the program out of a model's text. Returns (code, how) where how is
+    'fenced:<language>' (last block tagged with the language or an alias), 'fenced' (last block
+    of any tag), 'raw' (no fence: the whole text) or 'none' (nothing but whitespace).
+
+    Text before a closing </think> is ignored: draft code in the reasoning is not the answer.
+    An unterminated last fence (a truncated generation) counts as a block up to the end.
+    """
+    text = completion or ""
+    if _THINK_END in text:
+        text = text.rsplit(_THINK_END, 1)[1]
+    blocks = _fenced_blocks(text)
+    aliases = alias_map()
+    tagged = [code for tag, code in blocks if aliases.get(tag) == language]
+    if tagged:
+        code, how = tagged[-1], f"fenced:{language}"
+    elif blocks:
+        code, how = blocks[-1][1], "fenced"
+    else:
+        code, how = text, "raw"
+    if not code.strip():
+        return "", "none"
+    return code, how
+
+
+def _fenced_blocks(text: str) -> list[tuple[str, str]]:
+    """[(tag, body)] for each ``` or ~~~ fenced block, in order."""
+    blocks = []
+    pos = 0
+    while True:
+        m = _FENCE.search(text, pos)
+        if not m:
+            break
+        fence, info = m.group(1), m.group(2).strip()
+        tag = info.split()[0].strip("{}.").lower() if info else ""
+        body_start = m.end() + 1
+        close = re.compile(r"^[ \t]*" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$", re.M)
+        c = close.search(text, body_start)
+        if not c:
+            blocks.append((tag, text[body_start:]))
+            break
+        blocks.append((tag, text[body_start:c.start()]))
+        pos = c.end()
+    return blocks
+
+
+# ----------------------------------------------------------------------------- comparators
+def compare(output: bytes, expected: bytes, how: str = "tokens", abs_tol: float = 1e-6,
+            rel_tol: float = 1e-6) -> tuple[bool, str]:
+    """Compare program output with the expected output. Lengths always count: a missing line or
+    token is a difference. Returns (equal, short reason)."""
+    if how == "exact":
+        return (True, "") if output == expected else (False, _first_diff(output, expected))
+    if how == "lines":
+        a, b = _lines(output), _lines(expected)
+        if len(a) != len(b):
+            return False, f"{len(a)} lines, expected {len(b)}"
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return False, f"line {i + 1}: got {_show(x)}, expected {_show(y)}"
+        return True, ""
+    a, b = output.split(), expected.split()
+    if len(a) != len(b):
+        return False, f"{len(a)} tokens, expected {len(b)}"
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x == y:
+            continue
+        if how == "float" and _floats_close(x, y, abs_tol, rel_tol):
+            continue
+        return False, f"token {i + 1}: got {_show(x)}, expected {_show(y)}"
+    return True, ""
+
+
+def _lines(data: bytes) -> list[bytes]:
+    lines = [ln.rstrip() for ln in data.replace(b"\r\n", b"\n").split(b"\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+_INT = re.compile(rb"[+-]?\d+\Z")
+
+
+def _floats_close(x: bytes, y: bytes, abs_tol: float, rel_tol: float) -> bool:
+    """Tolerance applies only when the expected token is a non-integer number: '3' must be '3'."""
+    if _INT.match(x) and _INT.match(y):
+        return int(x) == int(y)
+    try:
+        a, b = float(x), float(y)
+    except ValueError:
+        return False
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    d = abs(a - b)
+    return d <= abs_tol or d <= rel_tol * abs(b)
+
+
+def _first_diff(a: bytes, b: bytes) -> str:
+    n = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return f"differs at byte {n} (got {len(a)} bytes, expected {len(b)})"
+
+
+def _show(b: bytes, n: int = 40) -> str:
+    s = b[:n].decode("utf-8", "replace")
+    return repr(s + ("..." if len(b) > n else ""))
+
+
+# ----------------------------------------------------------------------------- verdicts
+def run_verdict(facts: dict, lang: Language, time_limit_s: float) -> tuple[str | None, str]:
+    """Verdict of one process run from the runner's facts, before any output comparison.
+    None means it ran to a clean exit 0 within limits (compare its output next)."""
+    if facts.get("spawn_error"):
+        return "infra_error", f"could not start the program: {facts['spawn_error']}"
+    stderr = facts.get("stderr_b", b"")
+    stop = facts.get("stop")
+    sig = facts.get("signal")
+    if stop in ("stdout", "stderr") or sig == signal.SIGXFSZ:
+        what = "file size" if sig == signal.SIGXFSZ and stop is None else stop
+        return "output_limit", f"{what} over its limit"
+    if facts.get("oom") or any(m in stderr for m in lang.oom_markers):
+        return "memory_limit", "memory limit exceeded"
+    if stop in ("cpu", "wall") or sig == signal.SIGXCPU or facts.get("cpu_s", 0) > time_limit_s:
+        kind = "wall-clock" if stop == "wall" else "CPU"
+        return "time_limit", f"{kind} time limit exceeded ({facts.get('cpu_s', 0):.2f}s CPU, {facts.get('wall_s', 0):.2f}s wall)"
+    if sig:
+        return "runtime_error", f"killed by {_signame(sig)}" + _tail(stderr)
+    if facts.get("exit_code") not in (0, None):
+        return "runtime_error", f"exit code {facts['exit_code']}" + _tail(stderr)
+    if facts.get("exit_code") is None:
+        return "infra_error", "the program's exit status was lost"
+    return None, ""
+
+
+def _signame(sig: int) -> str:
+    try:
+        return signal.Signals(sig).name
+    except ValueError:
+        return f"signal {sig}"
+
+
+def _tail(stderr: bytes, n: int = 200) -> str:
+    text = stderr.decode("utf-8", "replace").strip()
+    if not text:
+        return ""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return ": " + (lines[-1] if lines else text)[-n:]
+
+
+def compile_detail(facts: dict) -> str:
+    """Compiler output, first lines: what a human needs to see a compile error."""
+    out = (facts.get("stderr_b", b"") or facts.get("stdout_b", b"")).decode("utf-8", "replace")
+    return clip(out.strip() or f"compiler exit code {facts.get('exit_code')}")
+
+
+def clip(text: str, n: int = DETAIL_MAX) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def score(verdicts: list[str], total: int, scoring: str) -> float:
+    """'all': 1.0 only when every test passed; 'fraction': passed / total (unrun tests fail)."""
+    passed = sum(v == "accepted" for v in verdicts)
+    if total <= 0:
+        return 0.0
+    if scoring == "fraction":
+        return passed / total
+    return 1.0 if passed == total and len(verdicts) == total else 0.0
+
+
+def overall(verdicts: list[str]) -> str:
+    """The task's verdict: accepted when all passed, else the first failing test's verdict."""
+    return next((v for v in verdicts if v != "accepted"), "accepted") if verdicts else "accepted"
+
+
+def language(name: str) -> Language | None:
+    return LANGUAGES.get(name)

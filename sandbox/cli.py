@@ -1,0 +1,88 @@
+"""`verifier sandbox build [LANG...] [--force]` and `verifier sandbox run --language L FILE`.
+
+`add_subcommands(subparsers)` plugs these into any argparse CLI (verifier/cli.py does); run this
+module directly (`python -m sandbox.cli ...`) for the same commands standalone.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+
+from .config import SandboxConfig
+from .languages import LANGUAGES
+
+
+def add_subcommands(subparsers) -> argparse.ArgumentParser:
+    """Add `sandbox {build,run}` to an argparse subparsers object; returns the `sandbox` parser."""
+    sp = subparsers.add_parser("sandbox", help="build sandbox images, run a program in a sandbox")
+    sub = sp.add_subparsers(dest="sandbox_cmd", required=True)
+    b = sub.add_parser("build", help="build the per-language images (offline from Debian where no registry)")
+    b.add_argument("languages", nargs="*", metavar="LANG",
+                   help=f"languages to build (default: all of {', '.join(LANGUAGES)})")
+    b.add_argument("--force", action="store_true", help="rebuild even when the recipe's tag exists")
+    b.set_defaults(func=cmd_build)
+    r = sub.add_parser("run", help="run one program in a sandbox and print the verdict (debugging)")
+    r.add_argument("file", help="program source (or a model completion with a fenced block)")
+    r.add_argument("--language", "-l", required=True, choices=list(LANGUAGES))
+    r.add_argument("--stdin", help="file fed to the program's stdin")
+    r.add_argument("--expected", help="file with the expected stdout (compared with --compare)")
+    r.add_argument("--compare", default="tokens", choices=["exact", "lines", "tokens", "float"])
+    r.add_argument("--time-limit", type=float, default=None, help="CPU seconds")
+    r.add_argument("--memory-limit", type=int, default=None, help="MB")
+    r.set_defaults(func=cmd_run)
+    return sp
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from .build import build_images
+
+    try:
+        tags = build_images(args.languages or None, force=args.force,
+                            progress=lambda m: print(m, file=sys.stderr, flush=True))
+    except Exception as e:  # say what failed, exit non-zero: make stops here
+        print(f"sandbox build failed: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+    for lang, tag in tags.items():
+        print(f"{lang}\t{tag}")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from .grader import CodeGrader
+
+    def read(path: str | None) -> str | None:
+        if path is None:
+            return None
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            return f.read()
+
+    task = {"kind": "code", "language": args.language, "completion": read(args.file),
+            "tests": [{"stdin": read(args.stdin) or "", "expected_stdout": read(args.expected)}],
+            "compare": args.compare, "time_limit_s": args.time_limit, "memory_limit_mb": args.memory_limit,
+            "return_output": True}
+
+    async def go() -> dict:
+        g = CodeGrader(SandboxConfig(languages=(args.language,), pool_size=1))
+        await g.start()
+        try:
+            return await g.grade(task)
+        finally:
+            await g.close()
+
+    result = asyncio.run(go())
+    print(json.dumps(result, indent=2, ensure_ascii=False))
+    return 0 if result["verdict"] == "accepted" else 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="sandbox")
+    subs = parser.add_subparsers(dest="cmd", required=True)
+    add_subcommands(subs)
+    args = parser.parse_args(["sandbox", *(argv if argv is not None else sys.argv[1:])])
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

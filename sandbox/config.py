@@ -1,0 +1,74 @@
+"""Configuration of the code sandbox: one dataclass, every field documented (TRL-style)."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+@dataclass
+class LanguageLimits:
+    """Per-language limits. A task's own limits are clamped to the max_* values."""
+
+    default_time_limit_s: float = field(default=2.0, metadata={"help": "CPU seconds per test when the task gives none."})
+    max_time_limit_s: float = field(default=10.0, metadata={"help": "Largest CPU time per test a task may ask for."})
+    default_memory_limit_mb: int = field(default=256, metadata={"help": "Memory per test (cgroup, no swap) when the task gives none."})
+    max_memory_limit_mb: int = field(default=1024, metadata={"help": "Largest memory limit a task may ask for."})
+    compile_time_limit_s: float = field(default=10.0, metadata={"help": "CPU seconds for the compile step (compiled languages)."})
+    compile_memory_mb: int = field(default=768, metadata={"help": "Memory for the compile step; the container's limit is raised to it while compiling."})
+
+
+def default_limits() -> dict[str, LanguageLimits]:
+    """Interpreted and JIT languages start slower and need more memory than C: give them room."""
+    return {
+        "python": LanguageLimits(default_time_limit_s=4.0, max_time_limit_s=20.0),
+        "c": LanguageLimits(),
+        "cpp": LanguageLimits(),
+        "javascript": LanguageLimits(default_time_limit_s=4.0, max_time_limit_s=20.0, default_memory_limit_mb=512, max_memory_limit_mb=2048),
+        "java": LanguageLimits(default_time_limit_s=4.0, max_time_limit_s=20.0, default_memory_limit_mb=512,
+                               max_memory_limit_mb=2048, compile_time_limit_s=20.0, compile_memory_mb=1024),
+    }
+
+
+@dataclass
+class SandboxConfig:
+    """Settings of the code grader (`CodeGrader`): pool, hardening, limits, comparison defaults.
+
+    Defaults suit a 2-core machine. Every size, time and count is bounded here because completions
+    are adversarial: a model under optimisation pressure will find any limit that is missing.
+    """
+
+    docker_url: str | None = field(default=None, metadata={"help": "Docker Engine URL (e.g. unix:///var/run/docker.sock); None: docker.from_env(), which honours DOCKER_HOST."})
+    languages: tuple[str, ...] = field(default=("python", "c", "cpp", "javascript", "java"), metadata={"help": "Languages served. Each needs its image (`verifier sandbox build`)."})
+    pool_size: int = field(default=2, metadata={"help": "Warm containers per language. Also the most jobs of one language running at once."})
+    max_concurrent_jobs: int = field(default_factory=lambda: os.cpu_count() or 2, metadata={"help": "Jobs running at once over all languages; more would oversubscribe CPUs and cause false time limits."})
+    jobs_per_container: int = field(default=50, metadata={"help": "Recycle a container after this many jobs (also after any anomaly)."})
+    runtime: str | None = field(default=None, metadata={"help": "OCI runtime for sandbox containers, e.g. 'runsc' (gVisor) for a stronger boundary; None: the daemon's default (runc)."})
+    pool_name: str = field(default="default", metadata={"help": "Label value shared by this server's containers. Containers with this label left by a dead server are removed at start; servers sharing one daemon need distinct names."})
+    image_prefix: str = field(default="grpo-sandbox", metadata={"help": "Image repository prefix: images are '<prefix>-<language>:<recipe hash>'."})
+    user: str = field(default="65534:65534", metadata={"help": "uid:gid the runner and the program run as (never root)."})
+    container_cpus: float = field(default=1.0, metadata={"help": "CPU quota per container (cores)."})
+    pids_limit: int = field(default=128, metadata={"help": "Processes+threads per container (fork bombs stop here; the JVM needs ~30)."})
+    nofile_limit: int = field(default=256, metadata={"help": "Open files per process."})
+    work_tmpfs_mb: int = field(default=128, metadata={"help": "Size of /work (job files, compiled programs), a tmpfs counted in the memory limit."})
+    tmp_tmpfs_mb: int = field(default=64, metadata={"help": "Size of /tmp (noexec tmpfs)."})
+    tmpfs_inodes: int = field(default=4096, metadata={"help": "Inodes per tmpfs (file-count bombs stop here)."})
+    memory_overhead_mb: int = field(default=48, metadata={"help": "Added to a test's memory limit for the runner and its capture buffers (plus twice the stdout cap)."})
+    file_size_limit_mb: int = field(default=64, metadata={"help": "Largest file a program may write (RLIMIT_FSIZE)."})
+    output_limit_bytes: int = field(default=8 << 20, metadata={"help": "stdout kept per test; more gives output_limit (a 5 MB answer is fine)."})
+    stderr_limit_bytes: int = field(default=1 << 20, metadata={"help": "stderr a test may write before output_limit; only its head is kept."})
+    wall_factor: float = field(default=2.0, metadata={"help": "Wall-clock backstop = time limit * wall_factor + wall_extra_s (stops sleeping programs)."})
+    wall_extra_s: float = field(default=1.0, metadata={"help": "See wall_factor."})
+    checker_time_limit_s: float = field(default=5.0, metadata={"help": "CPU seconds for a special checker per test."})
+    max_tests: int = field(default=1000, metadata={"help": "Most tests in one task; more: the task is refused as infra-independent bad input (wrong_answer is never faked)."})
+    max_code_bytes: int = field(default=256 << 10, metadata={"help": "Largest extracted program."})
+    max_stdin_bytes: int = field(default=16 << 20, metadata={"help": "Largest stdin of one test."})
+    float_abs_tol: float = field(default=1e-6, metadata={"help": "Default absolute tolerance of the 'float' comparator."})
+    float_rel_tol: float = field(default=1e-6, metadata={"help": "Default relative tolerance of the 'float' comparator."})
+    default_compare: str = field(default="tokens", metadata={"help": "Comparator when the task names none: exact, lines, tokens or float."})
+    acquire_timeout_s: float = field(default=60.0, metadata={"help": "How long a job may wait for a free container before infra_error."})
+    start_timeout_s: float = field(default=30.0, metadata={"help": "Time for a new container to start and answer its first ping."})
+    health_interval_s: float = field(default=10.0, metadata={"help": "How often the daemon is pinged to keep `available` current."})
+    limits: dict[str, LanguageLimits] = field(default_factory=default_limits, metadata={"help": "Per-language time and memory limits."})
+
+    def limits_for(self, language: str) -> LanguageLimits:
+        return self.limits.get(language) or LanguageLimits()

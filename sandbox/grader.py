@@ -1,0 +1,223 @@
+"""CodeGrader: the asyncio-facing API of the sandbox (what the server, CLI and trainer use).
+
+`grade(task)` never raises (except CancelledError) and never blocks the event loop: Docker calls
+and the job itself run in threads. Sandbox failures are retried once on a fresh container and
+then reported as `infra_error` (retryable), never as a wrong answer. A cancelled grade kills the
+container its job ran in; the pool replaces it.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import docker
+
+from .build import image_tag
+from .config import SandboxConfig
+from .job import InfraFailure, Plan, make_plan, run_job
+from .languages import LANGUAGES
+from .pool import Pool, connect, reap
+
+log = logging.getLogger(__name__)
+
+
+def _infra(detail: str, retryable: bool = True, extracted: str = "", how: str = "none") -> dict:
+    return {"verdict": "infra_error", "score": 0.0, "detail": detail[:300], "extracted": extracted[:2000],
+            "extracted_from": how, "tests": [], "retryable": retryable}
+
+
+class CodeGrader:
+    """Grades code tasks in a warm pool of hardened containers.
+
+    Usage: `g = CodeGrader(config); await g.start(); r = await g.grade(task); await g.close()`.
+    """
+
+    def __init__(self, config: SandboxConfig | None = None) -> None:
+        self.config = config or SandboxConfig()
+        self._client: docker.DockerClient | None = None
+        self._pool: Pool | None = None
+        self._images: dict[str, str] = {}
+        self._available = False
+        self._reason = "not started: call `await CodeGrader.start()`"
+        self._ctl = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sandbox-health")
+        n_jobs = max(1, self.config.pool_size * len(self.config.languages))
+        self._jobs = ThreadPoolExecutor(max_workers=n_jobs, thread_name_prefix="sandbox-job")
+        self._slots = asyncio.Semaphore(max(1, self.config.max_concurrent_jobs))
+        self._health: asyncio.Task | None = None
+        self._closed = False
+        self.reaped = 0
+
+    # ------------------------------------------------------------------ lifecycle
+    def _daemon_url(self) -> str:
+        return self.config.docker_url or os.environ.get("DOCKER_HOST") or "unix:///var/run/docker.sock"
+
+    async def _call(self, fn, *args):
+        return await asyncio.get_running_loop().run_in_executor(self._ctl, fn, *args)
+
+    def _probe(self) -> tuple[dict[str, str], list[str]]:
+        """Connect, ping, reap leftovers, find each language's image (sync, in a thread)."""
+        if self._client is None:
+            self._client = connect(self.config)
+        self._client.ping()
+        self.reaped += reap(self._client, self.config.pool_name)
+        found, missing = {}, []
+        for lang in self.config.languages:
+            tag = image_tag(lang, self.config.image_prefix)
+            try:
+                self._client.images.get(tag)
+                found[lang] = tag
+            except docker.errors.ImageNotFound:
+                missing.append(lang)
+        return found, missing
+
+    async def start(self) -> None:
+        """Connect to Docker, remove containers a crashed server left, warm the pool.
+        Never raises: when Docker or the images are missing, `available` is False and
+        `unavailable_reason()` says what to do. A health loop keeps checking."""
+        await self._try_start()
+        if self._health is None:
+            self._health = asyncio.ensure_future(self._health_loop())
+
+    async def _try_start(self) -> None:
+        try:
+            found, missing = await self._call(self._probe)
+        except Exception as e:
+            self._set_down(e)
+            return
+        self._images = found
+        if missing:
+            log.warning("sandbox: no image for %s", ", ".join(missing))
+        if not found:
+            self._available = False
+            self._reason = (f"sandbox images missing for {', '.join(missing)}: run `verifier sandbox build`"
+                            " (needs a Docker daemon; scripts/ensure_docker.sh starts one)")
+            return
+        if self._pool is None:
+            self._pool = Pool(self.config, self._client, found)
+            self._pool.fill()
+        self._available = True
+        self._reason = ""
+
+    def _set_down(self, e: BaseException) -> None:
+        self._available = False
+        self._reason = (f"no Docker daemon at {self._daemon_url()} ({type(e).__name__}): run "
+                        "scripts/ensure_docker.sh, then `verifier sandbox build`")[:300]
+
+    async def _health_loop(self) -> None:
+        while not self._closed:
+            await asyncio.sleep(self.config.health_interval_s)
+            if self._pool is None or not self._available:
+                await self._try_start()
+                continue
+            try:
+                await self._call(self._client.ping)
+            except Exception as e:
+                self._set_down(e)
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._health:
+            self._health.cancel()
+        if self._pool:
+            await self._pool.close()
+        if self._client:
+            self._client.close()
+        self._ctl.shutdown(wait=False)
+        self._jobs.shutdown(wait=False)
+
+    # ------------------------------------------------------------------ info
+    @property
+    def available(self) -> bool:
+        """True when the daemon answered recently and at least one language's image exists."""
+        return self._available
+
+    def unavailable_reason(self) -> str:
+        """What is wrong and what to do about it ('' when available)."""
+        return "" if self._available else self._reason
+
+    def languages(self) -> list[dict]:
+        """Served languages with their limits and image tags (for GetServerInfo)."""
+        out = []
+        for lang in self.config.languages:
+            lim = self.config.limits_for(lang)
+            out.append({"name": lang, "default_time_limit_s": lim.default_time_limit_s,
+                        "max_time_limit_s": lim.max_time_limit_s,
+                        "default_memory_limit_mb": lim.default_memory_limit_mb,
+                        "max_memory_limit_mb": lim.max_memory_limit_mb,
+                        "image": self._images.get(lang, ""), "available": self._available and lang in self._images})
+        return out
+
+    def stats(self) -> dict:
+        p = self._pool
+        return {"containers_created": p.created if p else 0, "containers_recycled": p.recycled if p else 0,
+                "containers_reaped": self.reaped}
+
+    # ------------------------------------------------------------------ grading
+    async def grade(self, task: dict, timeout_s: float | None = None) -> dict:
+        """Grade one code task (DESIGN.md §3). Returns a result dict; see sandbox/__init__.py."""
+        try:
+            plan = make_plan(task, self.config)
+        except InfraFailure as e:
+            return _infra(str(e), retryable=e.retryable)
+        except Exception as e:  # malformed task the server did not catch: answer, do not crash
+            return _infra(f"bad task: {type(e).__name__}: {e}", retryable=False)
+        if isinstance(plan, dict):
+            return plan
+        if not self._available or self._pool is None:
+            return _infra(self.unavailable_reason(), extracted=plan.code, how=plan.extracted_from)
+        if plan.lang.name not in self._images:
+            return _infra(f"no image for {plan.lang.name}: run `verifier sandbox build {plan.lang.name}`",
+                          extracted=plan.code, how=plan.extracted_from)
+        deadline = time.monotonic() + (timeout_s if timeout_s else plan.budget_s(self.config))
+        last = ""
+        for _attempt in range(2):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            try:
+                return await self._attempt(plan, left)
+            except InfraFailure as e:
+                last = str(e)
+                if not e.retryable:
+                    return _infra(last, retryable=False, extracted=plan.code, how=plan.extracted_from)
+                log.warning("sandbox: %s", last)
+                plan.job_dir = Plan.__dataclass_fields__["job_dir"].default_factory()
+        return _infra(last or "the job's wall-clock budget ran out", extracted=plan.code, how=plan.extracted_from)
+
+    async def _attempt(self, plan: Plan, budget_s: float) -> dict:
+        pool = self._pool
+        t_end = time.monotonic() + budget_s
+        async with self._slots:
+            try:
+                box = await pool.acquire(plan.lang.name, min(self.config.acquire_timeout_s, budget_s),
+                                         ok=lambda: self._available)
+            except TimeoutError as e:
+                raise InfraFailure(str(e) if self._available else self.unavailable_reason()) from e
+            loop = asyncio.get_running_loop()
+            fut = loop.run_in_executor(self._jobs, run_job, pool, box, plan, self.config)
+            try:
+                result, healthy = await asyncio.wait_for(asyncio.shield(fut), max(0.1, t_end - time.monotonic()))
+            except asyncio.TimeoutError:
+                await loop.run_in_executor(pool.control, pool.kill, box)
+                await asyncio.wait([fut], timeout=5)
+                await pool.release(box, False)
+                raise InfraFailure("the job ran past its wall-clock budget; its container was killed") from None
+            except asyncio.CancelledError:
+                # The caller went away: stop the job now; the replacement starts in the background.
+                loop.run_in_executor(pool.control, pool.kill, box)
+
+                def _after(f: asyncio.Future) -> None:
+                    if not f.cancelled():
+                        f.exception()  # retrieved: the job's ChannelError is expected here
+                    asyncio.ensure_future(pool.release(box, False))
+
+                fut.add_done_callback(_after)
+                raise
+            except InfraFailure:
+                await pool.release(box, False)
+                raise
+            await pool.release(box, healthy)
+            return result

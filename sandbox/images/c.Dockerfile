@@ -1,0 +1,15 @@
+# Sandbox image for c. Build context: a folder holding this file and sandbox/runner.py.
+# With a registry: docker build -f c.Dockerfile .   (BASE defaults to debian:bookworm-slim)
+# Offline (this repo's default): `verifier sandbox build c` passes BASE=<debootstrap base image>.
+# To add packages (numpy, ...): append Debian package names to the install line and rebuild;
+# the tag is a hash of this file, so the new recipe gets a new image. See README.md.
+ARG BASE=debian:bookworm-slim
+FROM ${BASE}
+RUN apt-get update -q \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+      python3 gcc libc6-dev \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb
+COPY runner.py /opt/sandbox/runner.py
+USER 65534:65534
+WORKDIR /work
+CMD ["python3", "-I", "-u", "/opt/sandbox/runner.py"]

@@ -1,0 +1,294 @@
+"""One job: one completion against all its tests, in one borrowed container.
+
+`make_plan` turns a task dict into what to run (pure); `run_job` drives the runner through it
+(blocking: call it in a thread). Compile once, then each test in its own process under its
+limits; per-test verdicts come from sandbox.checks. Expected outputs never enter the container,
+except for a special checker's answer file, which the checker gets after the program is dead.
+"""
+from __future__ import annotations
+
+import math
+import secrets
+from dataclasses import dataclass, field
+
+from . import checks
+from .channel import ChannelError
+from .config import SandboxConfig
+from .languages import LANGUAGES, Language, fill, java_main_class
+
+# Runs the program, then the task's asserts, in one interpreter (as HumanEval does); reports
+# through RESULT_FD with a nonce the program never sees in its environment, so a program that
+# exits with status 0 before the asserts ran is not taken for a pass.
+HARNESS = b'''import os, sys
+def _main():
+    w, fd, nonce = os.write, int(os.environ.pop("RESULT_FD")), os.environ.pop("RESULT_NONCE").encode()
+    with open("prog.py", "rb") as f:
+        src = f.read()
+    with open("tests.py", "rb") as f:
+        tests = f.read()
+    g = {"__name__": "__main__", "__file__": "prog.py", "__builtins__": __builtins__}
+    sys.argv = ["prog.py"]
+    exec(compile(src, "prog.py", "exec"), g)
+    try:
+        exec(compile(tests, "tests.py", "exec"), g)
+    except AssertionError:
+        w(fd, b"assert")
+        raise
+    w(fd, b"ok:" + nonce)
+_main()
+'''
+PY_SYNTAX_CHECK = ("python3", "-I", "-c",
+                   "import sys; compile(open(sys.argv[1],'rb').read(), sys.argv[1], 'exec')", "prog.py")
+COMPILE_CAP = 64 << 10
+
+
+class InfraFailure(Exception):
+    """The sandbox failed (not the program): retry elsewhere, then report infra_error."""
+
+    def __init__(self, detail: str, retryable: bool = True) -> None:
+        super().__init__(detail)
+        self.retryable = retryable
+
+
+@dataclass
+class Plan:
+    """Everything a job needs, decided before a container is borrowed."""
+
+    lang: Language
+    code: str
+    extracted_from: str
+    files: dict[str, bytes]
+    compile_argv: list[str] | None
+    run_argv: list[str]
+    tests: list[tuple[bytes, bytes | None]]
+    test_code: str | None
+    checker: str | None
+    compare: str
+    abs_tol: float
+    rel_tol: float
+    scoring: str
+    stop_first: bool
+    time_limit_s: float
+    memory_mb: int
+    compile_time_s: float
+    compile_memory_mb: int
+    return_output: bool = False  # debugging (`verifier sandbox run`): heads of stdout/stderr per test
+    job_dir: str = field(default_factory=lambda: "j" + secrets.token_hex(8))
+
+    def wall(self, cpu_s: float, config: SandboxConfig) -> float:
+        return cpu_s * config.wall_factor + config.wall_extra_s
+
+    def budget_s(self, config: SandboxConfig) -> float:
+        """Outer wall-clock budget for the whole job, from its own limits (plus slack)."""
+        n = len(self.tests) + (1 if self.test_code else 0)
+        per_test = self.wall(self.time_limit_s, config) + 0.5
+        if self.checker:
+            per_test += self.wall(config.checker_time_limit_s, config)
+        compile_s = self.wall(self.compile_time_s, config) + 5 if self.compile_argv else 2.0
+        return compile_s + n * per_test + 15.0
+
+
+def make_plan(task: dict, config: SandboxConfig) -> Plan | dict:
+    """Plan for a task, or a finished result dict when there is nothing to run (no code)."""
+    lang_name = str(task.get("language") or "python").lower()
+    lang = LANGUAGES.get(lang_name)
+    if lang is None or lang_name not in config.languages:
+        raise InfraFailure(f"language {lang_name!r} is not served (served: {', '.join(config.languages)})", retryable=False)
+    code, how = checks.extract_code(str(task.get("completion") or ""), lang_name)
+    if how == "none":
+        return {"verdict": "no_code", "score": 0.0, "detail": "no code found in the completion",
+                "extracted": "", "extracted_from": "none", "tests": [], "retryable": False}
+    code_b = code.encode("utf-8", "surrogatepass")
+    if len(code_b) > config.max_code_bytes:
+        raise InfraFailure(f"program is {len(code_b)} bytes, over max_code_bytes={config.max_code_bytes}", retryable=False)
+    limits = config.limits_for(lang_name)
+    time_limit = min(float(task.get("time_limit_s") or limits.default_time_limit_s), limits.max_time_limit_s)
+    memory = min(int(task.get("memory_limit_mb") or limits.default_memory_limit_mb), limits.max_memory_limit_mb)
+    if not (time_limit > 0 and math.isfinite(time_limit)) or memory < 16:
+        raise InfraFailure("time_limit_s must be > 0 and memory_limit_mb >= 16", retryable=False)
+    main = java_main_class(code) if lang_name == "java" else ""
+    source = lang.source.format(main=main)
+    files = {source: code_b}
+    test_code = task.get("test_code") or None
+    if test_code is not None:
+        if lang_name != "python":
+            raise InfraFailure("test_code needs language python", retryable=False)
+        files["tests.py"] = str(test_code).encode("utf-8", "surrogatepass")
+        files["harness.py"] = HARNESS
+    tests = []
+    for t in task.get("tests") or []:
+        stdin = str(t.get("stdin") or "").encode("utf-8", "surrogatepass")
+        exp = t.get("expected_stdout")
+        tests.append((stdin, None if exp is None else str(exp).encode("utf-8", "surrogatepass")))
+    if len(tests) > config.max_tests:
+        raise InfraFailure(f"{len(tests)} tests, over max_tests={config.max_tests}", retryable=False)
+    if any(len(s) > config.max_stdin_bytes for s, _ in tests):
+        raise InfraFailure(f"a test's stdin is over max_stdin_bytes={config.max_stdin_bytes}", retryable=False)
+    checker = task.get("checker") or None
+    if checker and str(task.get("checker_language") or "python").lower() not in ("python", "py", "python3"):
+        raise InfraFailure("checker_language must be python (every image has python3)", retryable=False)
+    if not tests and test_code is None:
+        tests = [(b"", None)]  # no tests: the program must run cleanly on empty input
+    if lang.compile:
+        compile_argv = fill(lang.compile, main=main, mem=memory)
+    else:
+        compile_argv = list(PY_SYNTAX_CHECK) if lang_name == "python" else None
+    compare_how = str(task.get("compare") or config.default_compare)
+    if compare_how not in checks.COMPARATORS:
+        raise InfraFailure(f"compare must be one of {checks.COMPARATORS}", retryable=False)
+    return Plan(
+        lang=lang, code=code, extracted_from=how, files=files, compile_argv=compile_argv,
+        run_argv=fill(lang.run, main=main, mem=memory), tests=tests, test_code=test_code,
+        checker=str(checker) if checker else None, compare=compare_how,
+        abs_tol=float(task.get("float_abs_tol") if task.get("float_abs_tol") is not None else config.float_abs_tol),
+        rel_tol=float(task.get("float_rel_tol") if task.get("float_rel_tol") is not None else config.float_rel_tol),
+        scoring=str(task.get("scoring") or "all"), stop_first=bool(task.get("stop_on_first_failure", False)),
+        time_limit_s=time_limit, memory_mb=memory,
+        compile_time_s=limits.compile_time_limit_s,
+        compile_memory_mb=max(limits.compile_memory_mb, memory) if lang.compile else memory,
+        return_output=bool(task.get("return_output", False)),
+    )
+
+
+def run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
+    """Run the plan in `box`. Returns (result, healthy). Raises InfraFailure if the sandbox fails."""
+    try:
+        return _run_job(pool, box, plan, config)
+    except ChannelError as e:
+        raise InfraFailure(str(e)) from e
+    except InfraFailure:
+        raise
+    except Exception as e:  # docker API errors and the like: the sandbox, not the program
+        raise InfraFailure(f"sandbox failure: {type(e).__name__}: {e}") from e
+
+
+def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: bytes = b"",
+          cwd: str | None = None, stdout_max: int | None = None, env: dict | None = None,
+          fd3: bool = False) -> dict:
+    wall = plan.wall(cpu_s, config)
+    head, blobs = box.channel.request(
+        {"op": "exec", "argv": argv, "cwd": cwd or plan.job_dir, "cpu_s": cpu_s, "wall_s": wall,
+         "stdout_max": stdout_max or config.output_limit_bytes, "stderr_max": config.stderr_limit_bytes,
+         "fsize_max": config.file_size_limit_mb << 20, "env": env or {}, "fd3": fd3},
+        {"stdin": stdin} if stdin else None, timeout_s=wall + 10.0)
+    if head.get("error"):
+        raise InfraFailure(f"runner: {head['error']}")
+    head["stdout_b"], head["stderr_b"], head["fd3_b"] = blobs.get("stdout", b""), blobs.get("stderr", b""), blobs.get("fd3", b"")
+    return head
+
+
+def _files(box, name: str, files: dict[str, bytes]) -> None:
+    head, _ = box.channel.request({"op": "files", "dir": name, "files": [[k, 0o600] for k in files]}, files, timeout_s=30)
+    if not head.get("ok"):
+        raise InfraFailure(f"runner could not write files: {head.get('error')}")
+
+
+def _test_entry(verdict: str, facts: dict | None, detail: str) -> dict:
+    facts = facts or {}
+    return {"verdict": verdict, "time_s": round(float(facts.get("cpu_s") or 0.0), 4),
+            "detail": checks.clip(detail), "exit_code": facts.get("exit_code")}
+
+
+def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
+    overhead = config.memory_overhead_mb + 2 * (config.output_limit_bytes >> 20)
+    _files(box, plan.job_dir, plan.files)
+    tests: list[dict] = []
+    if plan.compile_argv:
+        pool.set_memory(box, plan.compile_memory_mb + overhead)
+        facts = _exec(box, plan.compile_argv, plan, config, plan.compile_time_s, stdout_max=COMPILE_CAP)
+        v, d = checks.run_verdict(facts, plan.lang, plan.compile_time_s)
+        if v == "infra_error":
+            raise InfraFailure(d)
+        if v is not None:
+            detail = checks.compile_detail(facts) if v == "runtime_error" else f"compiler: {d}"
+            return _finish(plan, "compile_error", 0.0, detail, []), _reset(box)
+    pool.set_memory(box, plan.memory_mb + overhead)
+    total = len(plan.tests) + (1 if plan.test_code else 0)
+    for i, (stdin, expected) in enumerate(plan.tests):
+        entry = _one_test(box, plan, config, stdin, expected)
+        tests.append(entry)
+        if plan.stop_first and entry["verdict"] != "accepted":
+            break
+    if plan.test_code and not (plan.stop_first and tests and tests[-1]["verdict"] != "accepted"):
+        tests.append(_assert_test(box, plan, config))
+    verdicts = [t["verdict"] for t in tests]
+    if "infra_error" in verdicts:
+        bad = tests[verdicts.index("infra_error")]
+        raise InfraFailure(bad["detail"], retryable=not bad["detail"].startswith("checker"))
+    verdict = checks.overall(verdicts) if len(tests) == total else next(v for v in verdicts if v != "accepted")
+    score = checks.score(verdicts, total, plan.scoring)
+    failed = next((i for i, t in enumerate(tests) if t["verdict"] != "accepted"), None)
+    if failed is None:
+        detail = f"{len(tests)} of {total} tests passed"
+    else:
+        detail = f"test {failed + 1}: {tests[failed]['detail']}"
+        if len(tests) < total:
+            detail += f" (stopped after {len(tests)} of {total} tests)"
+    return _finish(plan, verdict, score, detail, tests), _reset(box)
+
+
+def _one_test(box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes | None) -> dict:
+    facts = _exec(box, plan.run_argv, plan, config, plan.time_limit_s, stdin=stdin)
+    entry = _judge_test(box, plan, config, stdin, expected, facts)
+    if plan.return_output:
+        entry["stdout"] = facts["stdout_b"][:4096].decode("utf-8", "replace")
+        entry["stderr"] = facts["stderr_b"][:4096].decode("utf-8", "replace")
+    return entry
+
+
+def _judge_test(box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes | None, facts: dict) -> dict:
+    v, d = checks.run_verdict(facts, plan.lang, plan.time_limit_s)
+    if v is not None:
+        return _test_entry(v, facts, d)
+    if plan.checker:
+        return _checked(box, plan, config, stdin, facts, expected or b"")
+    if expected is None:
+        return _test_entry("accepted", facts, "ran cleanly")
+    ok, why = checks.compare(facts["stdout_b"], expected, plan.compare, plan.abs_tol, plan.rel_tol)
+    return _test_entry("accepted" if ok else "wrong_answer", facts, "" if ok else why)
+
+
+def _checked(box, plan: Plan, config: SandboxConfig, stdin: bytes, facts: dict, expected: bytes) -> dict:
+    """Run the task's checker (python3 checker.py input output answer) in a fresh directory, after
+    the program's processes are gone: exit 0 accepts, 1 rejects, anything else is the checker's
+    fault (infra_error, not retried)."""
+    d = "c" + secrets.token_hex(8)
+    _files(box, d, {"checker.py": plan.checker.encode("utf-8", "surrogatepass"), "input.txt": stdin,
+                    "output.txt": facts["stdout_b"], "answer.txt": expected})
+    cf = _exec(box, ["python3", "-I", "checker.py", "input.txt", "output.txt", "answer.txt"], plan, config,
+               config.checker_time_limit_s, cwd=d, stdout_max=64 << 10)
+    msg = (cf["stdout_b"] or cf["stderr_b"]).decode("utf-8", "replace").strip()
+    if cf.get("exit_code") == 0 and not cf.get("stop"):
+        return _test_entry("accepted", facts, msg)
+    if cf.get("exit_code") == 1 and not cf.get("stop"):
+        return _test_entry("wrong_answer", facts, f"checker: {msg}" if msg else "checker rejected the output")
+    v, why = checks.run_verdict(cf, LANGUAGES["python"], config.checker_time_limit_s)
+    return _test_entry("infra_error", facts, f"checker failed: {why or msg}")
+
+
+def _assert_test(box, plan: Plan, config: SandboxConfig) -> dict:
+    nonce = secrets.token_hex(16)
+    facts = _exec(box, ["python3", "-I", "harness.py"], plan, config, plan.time_limit_s,
+                  env={"RESULT_NONCE": nonce}, fd3=True)
+    v, d = checks.run_verdict(facts, plan.lang, plan.time_limit_s)
+    signal_ = facts.get("fd3_b", b"")
+    if v == "runtime_error" and signal_ == b"assert":
+        return _test_entry("wrong_answer", facts, "assertion failed" + checks._tail(facts["stderr_b"]))
+    if v is not None:
+        return _test_entry(v, facts, d)
+    if signal_ == b"ok:" + nonce.encode():
+        return _test_entry("accepted", facts, "asserts passed")
+    return _test_entry("wrong_answer", facts, "the program exited before its tests ran")
+
+
+def _reset(box) -> bool:
+    """Kill and wipe what the job left; False (recycle the container) if anything remains."""
+    box.jobs += 1
+    head, _ = box.channel.request({"op": "reset"}, timeout_s=15)
+    return bool(head.get("clean"))
+
+
+def _finish(plan: Plan, verdict: str, score: float, detail: str, tests: list[dict]) -> dict:
+    return {"verdict": verdict, "score": float(score), "detail": checks.clip(detail),
+            "extracted": plan.code[: checks.EXTRACT_MAX], "extracted_from": plan.extracted_from,
+            "tests": tests, "retryable": False}

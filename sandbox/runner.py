@@ -1,0 +1,434 @@
+"""The supervisor that runs INSIDE a sandbox container, as its PID 1. Standard library only.
+
+Why PID 1: the kernel ignores SIGKILL sent to a PID namespace's init from inside the namespace,
+so the untrusted program (same uid: every capability is dropped) cannot kill its supervisor, and
+`kill(-1, SIGKILL)` from here ends every other process of the container at once. The runner also
+marks itself non-dumpable, so the program cannot ptrace it or open its pipes via /proc/1/fd.
+
+Protocol (host <-> runner over the container's attached stdin/stdout): every message is one JSON
+header line, followed by the raw bytes of the blobs the header names in "blobs" ([name, length]
+pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
+
+    {"op": "ping"}
+    {"op": "files", "dir": NAME, "files": [[RELPATH, MODE]...], "blobs": [...]}
+        create /work/NAME (must not exist) and write the files (O_NOFOLLOW, O_EXCL).
+    {"op": "exec", "argv": [...], "cwd": NAME, "cpu_s": F, "wall_s": F, "stdout_max": N,
+     "stderr_max": N, "fsize_max": N, "env": {...}, "fd3": bool, "blobs": [["stdin", N]]}
+        run one process in its own session; drain stdout/stderr while it runs; stop it on CPU time
+        (cgroup accounting, all its processes), wall time, or output over the caps; then kill
+        every process but this one. Reply with measured facts; the host decides verdicts.
+    {"op": "reset"}
+        kill everything, wipe /work /tmp /dev/shm, and report whether the container is clean.
+
+The runner never judges output and never sees expected answers: those stay on the host.
+"""
+from __future__ import annotations
+
+import ctypes
+import json
+import math
+import os
+import resource
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+WORK = "/work"
+WIPE_DIRS = ("/work", "/tmp", "/dev/shm")
+CHUNK = 65536
+POLL_S = 0.01
+ERR_KEEP = 8192  # stderr bytes returned (head), enough for a compiler's first errors
+EXIT_GRACE_S = 0.05  # after the main process exits, how long background holders of its pipes may write
+
+BASE_ENV = {
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "HOME": "/tmp",
+    "LANG": "C.UTF-8",
+    "TMPDIR": "/tmp",
+    "OMP_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+    "NUMEXPR_NUM_THREADS": "1",
+    "PYTHONDONTWRITEBYTECODE": "1",
+}
+
+
+# ----------------------------------------------------------------------------- cgroup accounting
+def _first_readable(paths: tuple[str, ...]) -> str | None:
+    for p in paths:
+        try:
+            with open(p, "rb"):
+                return p
+        except OSError:
+            continue
+    return None
+
+
+CPU_V1 = _first_readable(("/sys/fs/cgroup/cpuacct/cpuacct.usage", "/sys/fs/cgroup/cpu,cpuacct/cpuacct.usage"))
+CPU_V2 = None if CPU_V1 else _first_readable(("/sys/fs/cgroup/cpu.stat",))
+OOM_FILE = _first_readable(("/sys/fs/cgroup/memory/memory.oom_control", "/sys/fs/cgroup/memory.events"))
+
+
+def cgroup_cpu_s() -> float | None:
+    """CPU seconds used by the whole container (every process and thread), or None."""
+    try:
+        if CPU_V1:
+            with open(CPU_V1, "rb") as f:
+                return int(f.read()) / 1e9
+        if CPU_V2:
+            with open(CPU_V2, "rb") as f:
+                for line in f:
+                    if line.startswith(b"usage_usec"):
+                        return int(line.split()[1]) / 1e6
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def oom_kills() -> int:
+    """The memory cgroup's OOM-kill counter: the only reliable memory-limit signal."""
+    if not OOM_FILE:
+        return 0
+    try:
+        with open(OOM_FILE, "rb") as f:
+            for line in f:
+                if line.startswith(b"oom_kill "):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def self_cpu_s() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+# ----------------------------------------------------------------------------- process control
+def kill_all_others() -> bool:
+    """SIGKILL every process but this one, reap them; True when none is left (bounded wait)."""
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    deadline = time.monotonic() + 2.0
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return True
+        if pid == 0:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.002)
+            try:
+                os.kill(-1, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def other_pids() -> list[int]:
+    me = os.getpid()
+    return [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) != me]
+
+
+def _limits(cpu_s: float, fsize: int):
+    """preexec_fn: CPU rlimit as a kernel-side backstop, no core dumps, OOM victim first."""
+    hard_cpu = int(math.ceil(cpu_s)) + 1
+
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (hard_cpu, hard_cpu + 1))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+        try:
+            with open("/proc/self/oom_score_adj", "w") as f:
+                f.write("1000")
+        except OSError:
+            pass
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+
+    return apply
+
+
+def run_exec(req: dict, stdin: bytes) -> tuple[dict, dict[str, bytes]]:
+    """Run one process to completion under its limits; return facts and captured output."""
+    cpu_limit = float(req["cpu_s"])
+    wall_limit = float(req["wall_s"])
+    caps = {"stdout": int(req["stdout_max"]), "stderr": int(req["stderr_max"])}
+    env = dict(BASE_ENV)
+    env.update(req.get("env") or {})
+    cwd = os.path.join(WORK, req["cwd"]) if req.get("cwd") else WORK
+    fd3_r = fd3_w = -1
+    pass_fds: tuple[int, ...] = ()
+    if req.get("fd3"):
+        fd3_r, fd3_w = os.pipe()
+        pass_fds = (fd3_w,)
+        env["RESULT_FD"] = str(fd3_w)
+
+    oom0 = oom_kills()
+    cg0, me0 = cgroup_cpu_s(), self_cpu_s()
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    try:
+        proc = subprocess.Popen(
+            req["argv"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=cwd, env=env, start_new_session=True, pass_fds=pass_fds, close_fds=True,
+            preexec_fn=_limits(cpu_limit, int(req.get("fsize_max", 64 << 20))),
+        )
+    except OSError as e:
+        for fd in (fd3_r, fd3_w):
+            if fd >= 0:
+                os.close(fd)
+        return {"spawn_error": f"{type(e).__name__}: {e}"[:300]}, {}
+    if fd3_w >= 0:
+        os.close(fd3_w)
+
+    out = {"stdout": bytearray(), "stderr": bytearray(), "fd3": bytearray()}
+    sizes = {"stdout": 0, "stderr": 0, "fd3": 0}
+    sel = selectors.DefaultSelector()
+    for name, f in (("stdout", proc.stdout), ("stderr", proc.stderr)):
+        os.set_blocking(f.fileno(), False)
+        sel.register(f.fileno(), selectors.EVENT_READ, name)
+    if fd3_r >= 0:
+        os.set_blocking(fd3_r, False)
+        sel.register(fd3_r, selectors.EVENT_READ, "fd3")
+    stdin_fd = proc.stdin.fileno()
+    os.set_blocking(stdin_fd, False)
+    stdin_pos = 0
+    if stdin:
+        sel.register(stdin_fd, selectors.EVENT_WRITE, "stdin")
+    else:
+        proc.stdin.close()
+
+    stop_reason = None  # "cpu" | "wall" | "stdout" | "stderr"
+    status = None
+    rusage = None
+    exited_at = None
+
+    def cpu_used() -> float:
+        cg = cgroup_cpu_s()
+        if cg is not None and cg0 is not None:
+            return max(0.0, (cg - cg0) - (self_cpu_s() - me0))
+        return 0.0
+
+    while True:
+        now = time.monotonic()
+        if status is None:
+            pid, st, ru = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                status, rusage, exited_at = st, ru, now
+        if status is not None and (not sel.get_map() or now - exited_at > EXIT_GRACE_S):
+            break
+        if stop_reason is None:
+            if now - t0 > wall_limit:
+                stop_reason = "wall"
+            elif cpu_used() > cpu_limit:
+                stop_reason = "cpu"
+            if stop_reason:
+                _kill_group(proc.pid)
+        if stop_reason and status is None and now - t0 > wall_limit + 2.0:
+            break  # main process did not die: give up on it, kill_all_others below
+        for key, _ in sel.select(POLL_S):
+            name = key.data
+            if name == "stdin":
+                try:
+                    n = os.write(stdin_fd, stdin[stdin_pos:stdin_pos + CHUNK])
+                    stdin_pos += n
+                except BlockingIOError:
+                    continue
+                except OSError:  # program closed its stdin: not our problem
+                    stdin_pos = len(stdin)
+                if stdin_pos >= len(stdin):
+                    sel.unregister(stdin_fd)
+                    proc.stdin.close()
+                continue
+            try:
+                data = os.read(key.fd, CHUNK)
+            except BlockingIOError:
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                sel.unregister(key.fd)
+                continue
+            sizes[name] += len(data)
+            cap = caps.get(name, 1 << 16)
+            keep = cap - len(out[name])
+            if keep > 0:
+                out[name] += data[:keep]
+            if sizes[name] > cap and stop_reason is None:
+                stop_reason = name
+                _kill_group(proc.pid)
+    wall = time.monotonic() - t0
+    cpu = cpu_used()
+    if cg0 is None:  # no cgroup accounting readable: the waited process' own rusage
+        ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
+    clean = kill_all_others()
+    if status is None:
+        try:
+            _, status, rusage = os.wait4(proc.pid, os.WNOHANG) or (0, None, None)
+        except ChildProcessError:
+            status = None
+    proc.returncode = 0  # we reaped it ourselves; keep Popen from trying again
+    for f in (proc.stdin, proc.stdout, proc.stderr):
+        try:
+            f.close()
+        except OSError:
+            pass
+    sel.close()
+    if fd3_r >= 0:
+        os.close(fd3_r)
+
+    exit_code = signo = None
+    if status is not None:
+        if os.WIFEXITED(status):
+            exit_code = os.WEXITSTATUS(status)
+        elif os.WIFSIGNALED(status):
+            signo = os.WTERMSIG(status)
+    head = {
+        "exit_code": exit_code, "signal": signo, "cpu_s": round(cpu, 4), "wall_s": round(wall, 4),
+        "stop": stop_reason, "oom": oom_kills() > oom0, "clean": clean,
+        "stdout_bytes": sizes["stdout"], "stderr_bytes": sizes["stderr"],
+        "maxrss_kb": getattr(rusage, "ru_maxrss", None),
+    }
+    blobs = {"stdout": bytes(out["stdout"]), "stderr": bytes(out["stderr"][:ERR_KEEP]),
+             "fd3": bytes(out["fd3"][:4096])}
+    return head, blobs
+
+
+def _kill_group(pid: int) -> None:
+    for target in (-pid, pid):
+        try:
+            os.kill(target, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+# ----------------------------------------------------------------------------- files and reset
+def write_files(req: dict, blobs: dict[str, bytes]) -> dict:
+    """Write job files into a fresh directory; never follow a link the program could have left."""
+    d = os.path.join(WORK, _safe_name(req["dir"]))
+    os.mkdir(d, 0o700)
+    for rel, mode in req["files"]:
+        name = _safe_name(rel)
+        fd = os.open(os.path.join(d, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+        with os.fdopen(fd, "wb") as f:
+            f.write(blobs.get(rel, b""))
+    return {"ok": True}
+
+
+def _safe_name(name: str) -> str:
+    if not name or "/" in name or name in (".", "..") or "\0" in name:
+        raise ValueError(f"bad file name {name!r}")
+    return name
+
+
+def wipe(path: str) -> None:
+    """Delete everything under path, first making every directory writable (the program may
+    have chmod-ed them; it runs as our uid, so we own them)."""
+    for root, dirs, _ in os.walk(path):
+        for d in dirs:
+            try:
+                os.chmod(os.path.join(root, d), 0o700, follow_symlinks=False)
+            except OSError:
+                pass
+    for entry in os.listdir(path):
+        p = os.path.join(path, entry)
+        if os.path.isdir(p) and not os.path.islink(p):
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            try:
+                os.unlink(p)
+            except OSError:
+                pass
+
+
+def reset() -> dict:
+    clean = kill_all_others()
+    leftovers = []
+    for d in WIPE_DIRS:
+        if not os.path.isdir(d):
+            continue
+        try:
+            os.chmod(d, 0o1777 if d != WORK else 0o700)
+        except OSError:
+            pass
+        wipe(d)
+        try:
+            leftovers += [os.path.join(d, e) for e in os.listdir(d)]
+        except OSError as e:
+            leftovers.append(f"{d}: {e}")
+    procs = other_pids()
+    return {"ok": True, "clean": clean and not leftovers and not procs,
+            "leftovers": leftovers[:10], "procs": procs[:10]}
+
+
+# ----------------------------------------------------------------------------- main loop
+def read_message(stream) -> tuple[dict, dict[str, bytes]] | None:
+    line = stream.readline()
+    if not line:
+        return None
+    head = json.loads(line)
+    blobs = {}
+    for name, n in head.get("blobs", []):
+        data = stream.read(n) if n else b""
+        if len(data) != n:
+            return None
+        blobs[name] = data
+    return head, blobs
+
+
+def write_message(stream, head: dict, blobs: dict[str, bytes] | None = None) -> None:
+    blobs = blobs or {}
+    head = dict(head, blobs=[[k, len(v)] for k, v in blobs.items()])
+    stream.write(json.dumps(head, separators=(",", ":")).encode() + b"\n")
+    for v in blobs.values():
+        stream.write(v)
+    stream.flush()
+
+
+def handle(head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:
+    op = head.get("op")
+    if op == "ping":
+        return {"ok": True, "pid": os.getpid(), "uid": os.getuid(), "cpu_acct": bool(CPU_V1 or CPU_V2),
+                "oom_acct": bool(OOM_FILE)}, {}
+    if op == "files":
+        return write_files(head, blobs), {}
+    if op == "exec":
+        return run_exec(head, blobs.get("stdin", b""))
+    if op == "reset":
+        return reset(), {}
+    return {"error": f"unknown op {op!r}"}, {}
+
+
+def make_undumpable() -> None:
+    """PR_SET_DUMPABLE=0: same-uid processes can no longer ptrace us or open /proc/1/fd/*."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(4, 0, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def main() -> None:
+    make_undumpable()
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    os.umask(0o077)
+    inp, outp = sys.stdin.buffer, sys.stdout.buffer
+    while True:
+        msg = read_message(inp)
+        if msg is None:
+            return
+        try:
+            head, blobs = handle(*msg)
+        except Exception as e:  # report, keep serving: the host decides to recycle
+            head, blobs = {"error": f"{type(e).__name__}: {e}"[:300]}, {}
+        write_message(outp, head, blobs)
+
+
+if __name__ == "__main__":
+    main()

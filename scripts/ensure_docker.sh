@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Make sure a Docker daemon answers, so the sandbox can run code.
+# Fresh machines of our kind have no daemon: install Debian's docker.io when dockerd is missing,
+# start dockerd in the background (log: /tmp/dockerd.log) and wait, bounded, until it answers.
+set -euo pipefail
+
+WAIT_S="${DOCKER_WAIT_S:-60}"
+LOG="${DOCKERD_LOG:-/tmp/dockerd.log}"
+
+if docker info >/dev/null 2>&1; then
+    exit 0
+fi
+
+if ! command -v dockerd >/dev/null 2>&1; then
+    echo "ensure_docker: installing docker.io from Debian" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -q docker.io >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q docker.io >/dev/null; }
+fi
+
+if ! pgrep -x dockerd >/dev/null 2>&1; then
+    echo "ensure_docker: starting dockerd (log: $LOG)" >&2
+    # setsid: the daemon must outlive this script and the make/CI step that ran it.
+    setsid dockerd --storage-driver=overlay2 >"$LOG" 2>&1 < /dev/null &
+fi
+
+for _ in $(seq 1 "$((WAIT_S * 2))"); do
+    if docker info >/dev/null 2>&1; then
+        echo "ensure_docker: daemon is up" >&2
+        exit 0
+    fi
+    sleep 0.5
+done
+echo "ensure_docker: dockerd did not answer within ${WAIT_S}s; see $LOG" >&2
+tail -n 20 "$LOG" >&2 || true
+exit 1
