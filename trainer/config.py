@@ -1,0 +1,86 @@
+"""Configuration of the trainer-side reward client: one dataclass, every field documented.
+
+Kept free of torch/trl imports so `verifier` (the CLI) and the reward functions stay light.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+COMPONENTS = ("accuracy", "format", "pass_rate", "compiles")
+KINDS = ("auto", "math", "code")
+
+
+@dataclass
+class RewardConfig:
+    """How TRL batches become verifier tasks, and what happens when the service misbehaves.
+
+    One `RewardConfig` gives one RPC per batch and several named reward functions (one per entry of
+    `components`), so TRL logs `rewards/<name_prefix><component>/mean` for each and `reward_weights`
+    applies per component.
+    """
+
+    target: str = field(default="127.0.0.1:50051", metadata={
+        "help": "Verifier address: 'host:port', 'dns:///svc:port' or 'h1:p1,h2:p2'."})
+    components: tuple[str, ...] = field(default=("accuracy", "format"), metadata={
+        "help": "Reward functions to expose, in order. accuracy: the task's score in [0, 1] (math 1/0; code "
+                "per `code_scoring`). format: 1 if an answer or code block was found where the profile "
+                "looks for it. pass_rate: code only, fraction of tests passed. compiles: code only, 1 unless "
+                "compile_error/no_code. A component that does not apply to a row gives None for it."})
+    name_prefix: str = field(default="verifier_", metadata={
+        "help": "Prefix of each reward function's __name__ (TRL's log key is rewards/<name>/mean)."})
+    kind: str = field(default="auto", metadata={
+        "help": "auto: a row with `verification_info`, `tests` or `test_code` is code, anything else math; "
+                "or force 'math' / 'code'."})
+    gold_columns: tuple[str, ...] = field(default=("solution", "answer", "ground_truth"), metadata={
+        "help": "Dataset columns searched, in order, for the math ground truth (TRL/open-r1 use `solution`)."})
+    math_profile: str = field(default="strict", metadata={
+        "help": "'strict' (answer only from the last \\boxed{} or a final-answer anchor) or 'lenient'. "
+                "A `profile` column overrides it per row."})
+    code_language: str = field(default="python", metadata={
+        "help": "Language of code rows that do not name one."})
+    code_scoring: str = field(default="fraction", metadata={
+        "help": "'fraction' (score = share of tests passed, like open-r1's code reward) or 'all' (binary)."})
+    code_compare: str = field(default="tokens", metadata={
+        "help": "Output comparison of code tests: exact | lines | tokens | float."})
+    task_timeout_s: float = field(default=0.0, metadata={
+        "help": "Per-item grading deadline asked of the server; 0 means the server default."})
+    max_completion_chars: int = field(default=100_000, metadata={
+        "help": "Completions longer than this are cut to their last N characters (answers sit at the end), "
+                "keeping requests under the server's field limit."})
+    max_tests_per_task: int = field(default=256, metadata={
+        "help": "Rows with more tests than this are not sent (reward None) instead of failing the batch."})
+    timeout_s: float = field(default=60.0, metadata={
+        "help": "Deadline of one batch, retries included. Keep it well below the distributed timeout "
+                "(ddp_timeout, 1800 s): TRL waits on reward functions with no timeout of its own."})
+    max_retries: int = field(default=3, metadata={
+        "help": "Retries of transient gRPC errors (UNAVAILABLE, RESOURCE_EXHAUSTED, ...) within timeout_s."})
+    backoff_initial_s: float = field(default=0.2, metadata={"help": "First retry backoff; doubles, jittered."})
+    backoff_max_s: float = field(default=5.0, metadata={"help": "Cap of one retry backoff."})
+    token: str | None = field(default=None, metadata={"help": "Bearer token, when the server requires one."})
+    breaker_threshold: float = field(default=0.5, metadata={
+        "help": "A batch counts as failed when at least this fraction of its items came back ungraded."})
+    breaker_patience: int = field(default=3, metadata={
+        "help": "Consecutive failed batches after which the reward function raises RewardServiceError "
+                "(training stops with a clear message instead of learning from nothing). 0 disables."})
+    log_samples: bool = field(default=True, metadata={
+        "help": "Send per-sample verdict, extracted answer and grading latency to TRL's log_extra."})
+
+    def __post_init__(self) -> None:
+        self.components = tuple(self.components)
+        self.gold_columns = tuple(self.gold_columns)
+        bad = [c for c in self.components if c not in COMPONENTS]
+        if bad or not self.components:
+            raise ValueError(f"components: unknown {bad or 'empty list'}; choose from {COMPONENTS}")
+        if len(set(self.components)) != len(self.components):
+            raise ValueError("components: duplicates")
+        if self.kind not in KINDS:
+            raise ValueError(f"kind: must be one of {KINDS}, got {self.kind!r}")
+        if self.math_profile not in ("strict", "lenient"):
+            raise ValueError(f"math_profile: must be 'strict' or 'lenient', got {self.math_profile!r}")
+        if self.code_scoring not in ("all", "fraction"):
+            raise ValueError(f"code_scoring: must be 'all' or 'fraction', got {self.code_scoring!r}")
+        if not 0.0 < self.breaker_threshold <= 1.0:
+            raise ValueError("breaker_threshold: must be in (0, 1]")
+        if self.timeout_s <= 0 or self.max_completion_chars <= 0:
+            raise ValueError("timeout_s and max_completion_chars: must be positive")

@@ -1,0 +1,155 @@
+"""A tiny, download-free GRPO setup: arithmetic dataset, tokenizer trained on the spot, Qwen2 model
+built from a config, and a seconds-long SFT warm-up.
+
+Used by `verifier train --tiny`, the tests and bench/learn_tiny.py. The same builders make a
+realistically sized untrained model (pass a bigger `ModelSize`) for GPU timing runs on machines
+with no model hub.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+SPECIAL_TOKENS = ["<unk>", "<pad>", "<|im_start|>", "<|im_end|>"]
+CHAT_TEMPLATE = (
+    "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
+    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
+
+
+@dataclass
+class ModelSize:
+    """Shape of the Qwen2-style model built from a config (defaults: tiny, trains on CPU in seconds)."""
+
+    hidden_size: int = field(default=64, metadata={"help": "Width; 896 with 24 layers is Qwen2-0.5B's shape."})
+    intermediate_size: int = field(default=128, metadata={"help": "MLP width."})
+    num_hidden_layers: int = field(default=2, metadata={"help": "Decoder layers."})
+    num_attention_heads: int = field(default=4, metadata={"help": "Query heads."})
+    num_key_value_heads: int = field(default=2, metadata={"help": "Key/value heads (grouped-query attention)."})
+    max_position_embeddings: int = field(default=256, metadata={"help": "Longest sequence (prompt + completion)."})
+
+
+def arithmetic_problems(max_operand: int = 9) -> list[tuple[int, int]]:
+    """Every a+b with 0 <= a, b <= max_operand: small enough to memorise, big enough to be learned."""
+    return [(a, b) for a in range(max_operand + 1) for b in range(max_operand + 1)]
+
+
+def prompt_text(a: int, b: int) -> str:
+    return f"{a}+{b}="
+
+
+def answer_text(value: int) -> str:
+    """The completion format the strict profile grades: the answer in the last \\boxed{}."""
+    return f"\\boxed{{{value}}}"
+
+
+def arithmetic_dataset(max_operand: int = 9, conversational: bool = False, repeat: int = 1, seed: int = 0) -> Any:
+    """A `datasets.Dataset` with `prompt` and `solution` columns (TRL/open-r1's ground-truth column)."""
+    from datasets import Dataset
+
+    rows = arithmetic_problems(max_operand) * repeat
+    random.Random(seed).shuffle(rows)
+    prompts: list[Any] = [prompt_text(a, b) for a, b in rows]
+    if conversational:
+        prompts = [[{"role": "user", "content": p}] for p in prompts]
+    return Dataset.from_dict({"prompt": prompts, "solution": [str(a + b) for a, b in rows]})
+
+
+def build_tokenizer(max_operand: int = 9, extra_texts: list[str] | None = None) -> Any:
+    """A byte-level BPE trained on the task's strings, with a chat template; no download."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    corpus = [prompt_text(a, b) + answer_text(a + b) for a, b in arithmetic_problems(max_operand)]
+    corpus += [answer_text(n) for n in range(2 * max_operand + 1)] + ["user\n", "assistant\n", "system\n"]
+    corpus += extra_texts or []
+    tok = Tokenizer(models.BPE(unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    tok.train_from_iterator(corpus * 4, trainers.BpeTrainer(
+        vocab_size=300, special_tokens=SPECIAL_TOKENS, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>", pad_token="<pad>",
+                                   eos_token="<|im_end|>", bos_token=None)
+    fast.chat_template = CHAT_TEMPLATE
+    fast.padding_side = "left"
+    return fast
+
+
+def build_model(tokenizer: Any, size: ModelSize | None = None, seed: int = 0) -> Any:
+    """A randomly initialised Qwen2ForCausalLM sized by `size`, ids matched to the tokenizer."""
+    import torch
+    from transformers import Qwen2Config, Qwen2ForCausalLM
+
+    torch.manual_seed(seed)
+    s = size or ModelSize()
+    cfg = Qwen2Config(vocab_size=len(tokenizer), hidden_size=s.hidden_size, intermediate_size=s.intermediate_size,
+                      num_hidden_layers=s.num_hidden_layers, num_attention_heads=s.num_attention_heads,
+                      num_key_value_heads=s.num_key_value_heads, max_position_embeddings=s.max_position_embeddings,
+                      tie_word_embeddings=True, pad_token_id=tokenizer.pad_token_id,
+                      eos_token_id=tokenizer.eos_token_id, bos_token_id=tokenizer.eos_token_id)
+    model = Qwen2ForCausalLM(cfg)
+    model.generation_config.eos_token_id = tokenizer.eos_token_id
+    model.generation_config.pad_token_id = tokenizer.pad_token_id
+    model.generation_config.bos_token_id = tokenizer.eos_token_id
+    return model
+
+
+def noisy_sft_pairs(max_operand: int = 9, n: int = 2000, p_correct: float = 0.2, seed: int = 0) -> list[tuple[str, str]]:
+    """(prompt, completion) pairs: the right answer with probability p_correct, else a random one.
+
+    Trained on these, the model learns the answer format and a weak preference for the right sum:
+    a starting accuracy near p_correct that GRPO then has to raise.
+    """
+    rng = random.Random(seed)
+    problems = arithmetic_problems(max_operand)
+    pairs = []
+    for _ in range(n):
+        a, b = rng.choice(problems)
+        value = a + b if rng.random() < p_correct else rng.randint(0, 2 * max_operand)
+        pairs.append((prompt_text(a, b), answer_text(value)))
+    return pairs
+
+
+def _prompt_ids(tokenizer: Any, prompt: str, conversational: bool) -> list[int]:
+    if conversational:
+        return list(tokenizer.apply_chat_template([{"role": "user", "content": prompt}], add_generation_prompt=True,
+                                                  tokenize=True, return_dict=True)["input_ids"])
+    return tokenizer(prompt, add_special_tokens=False)["input_ids"]
+
+
+def sft_warmup(model: Any, tokenizer: Any, pairs: list[tuple[str, str]], steps: int = 300, batch_size: int = 64,
+               lr: float = 3e-3, conversational: bool = False, seed: int = 0) -> float:
+    """A plain causal-LM loop on the completion tokens only; returns the last loss.
+
+    Prompt and completion are tokenised separately, as GRPO generation sees them (the prompt alone,
+    then sampled completion tokens, then EOS).
+    """
+    import torch
+
+    rng = random.Random(seed)
+    eos = tokenizer.eos_token_id
+    encoded = [(_prompt_ids(tokenizer, p, conversational),
+                tokenizer(c, add_special_tokens=False)["input_ids"] + [eos]) for p, c in pairs]
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
+    model.train()
+    loss_value = float("nan")
+    for _ in range(steps):
+        batch = [encoded[rng.randrange(len(encoded))] for _ in range(batch_size)]
+        width = max(len(p) + len(c) for p, c in batch)
+        ids = torch.full((batch_size, width), tokenizer.pad_token_id)
+        labels = torch.full((batch_size, width), -100)
+        mask = torch.zeros((batch_size, width), dtype=torch.long)
+        for i, (p, c) in enumerate(batch):
+            seq = p + c
+            ids[i, :len(seq)] = torch.tensor(seq)
+            labels[i, len(p):len(seq)] = torch.tensor(c)
+            mask[i, :len(seq)] = 1
+        loss = model(input_ids=ids, attention_mask=mask, labels=labels).loss
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        loss_value = loss.detach().item()
+    model.eval()
+    return loss_value
