@@ -18,6 +18,7 @@ PROFILES = ("strict", "lenient")
 THINK_OPEN = "<think>"
 THINK_CLOSE = "</think>"
 _BOX_COMMANDS = ("\\boxed", "\\fbox")
+_MAX_BOX_SKIPS = 16  # `\boxedx`-like commands skipped before giving up (keeps the scan linear)
 
 
 class Extraction(NamedTuple):
@@ -39,7 +40,6 @@ _ANCHOR_LEAD_RE = re.compile(r"[\s*:_#]*(?:is\b)?[\s*:_]*", re.IGNORECASE)
 _SENTENCE_END_RE = re.compile(r"\.(?=\s|$)")
 _BRACE_RE = re.compile(r"\\[{}]|[{}]")
 # Lenient fallbacks: the last math segment and the last number.
-_MATH_SEGMENT_RE = re.compile(r"\$\$([^$]{1,4000})\$\$|\$([^$]{1,4000})\$|\\\((.{1,4000}?)\\\)|\\\[(.{1,4000}?)\\\]", re.DOTALL)
 _NUMBER_RE = re.compile(r"-?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:\s*\\?%)?|-?\.\d+")
 _MATH_DELIMS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 
@@ -97,13 +97,15 @@ def last_box(text: str, limits: MathLimits) -> str | None:
     A box whose content exceeds `max_answer_chars` returns its first `max_answer_chars + 1`
     characters so the grader can say "too long" instead of "no answer".
     """
-    start = max(text.rfind(cmd) for cmd in _BOX_COMMANDS)
-    while start >= 0:
-        cmd_len = len("\\boxed") if text.startswith("\\boxed", start) else len("\\fbox")
-        pos = start + cmd_len
-        if pos < len(text) and (text[pos].isalpha()):
-            # \boxedfoo is another command; look further left.
-            start = max(text.rfind(cmd, 0, start) for cmd in _BOX_COMMANDS)
+    found = {cmd: text.rfind(cmd) for cmd in _BOX_COMMANDS}
+    for _ in range(_MAX_BOX_SKIPS):
+        cmd = max(found, key=found.__getitem__)
+        start = found[cmd]
+        if start < 0:
+            return ""
+        pos = start + len(cmd)
+        if pos < len(text) and text[pos].isalpha():  # \boxedfoo is another command
+            found[cmd] = text.rfind(cmd, 0, start)
             continue
         return _box_content(text, pos, limits)
     return ""
@@ -111,8 +113,8 @@ def last_box(text: str, limits: MathLimits) -> str | None:
 
 def _box_content(text: str, pos: int, limits: MathLimits) -> str | None:
     """Balanced-brace scan after a box command, bounded by `max_answer_chars`."""
-    while pos < len(text) and text[pos] == " ":
-        pos += 1
+    spaces = text[pos: pos + 16]
+    pos += len(spaces) - len(spaces.lstrip(" "))
     if pos >= len(text):
         return None
     if text[pos] != "{":  # `\boxed 5`: one token
@@ -180,20 +182,37 @@ def clean_answer(text: str) -> str:
 def _last_expression(region: str, limits: MathLimits) -> Extraction:
     """Lenient fallback: the later of the last math segment and the last number in the tail."""
     tail = region[-limits.tail_chars:]
-    seg = None
-    for seg in _MATH_SEGMENT_RE.finditer(tail):
-        pass
+    seg = last_math_segment(tail)
     num = None
     for num in _NUMBER_RE.finditer(tail):
         pass
-    if seg is not None and (num is None or seg.end() >= num.end()):
-        inner = next(g for g in seg.groups() if g is not None)
-        text = clean_answer(inner)
+    if seg is not None and (num is None or seg[0] >= num.end()):
+        text = clean_answer(seg[1])
         if text:
             return Extraction(text[: limits.max_answer_chars + 1], "last")
     if num is not None:
         return Extraction(num.group().strip(), "last")
     return NO_ANSWER
+
+
+def last_math_segment(text: str) -> tuple[int, str] | None:
+    """(end, content) of the last `$...$`, `$$...$$`, `\\(...\\)` or `\\[...\\]`; `rfind` only."""
+    best: tuple[int, str] | None = None
+    end = text.rfind("$")
+    if end > 0 and text[end - 1] == "$":
+        start = text.rfind("$$", 0, end - 1)
+        if start >= 0:
+            best = (end + 1, text[start + 2: end - 1])
+    elif end > 0:
+        start = text.rfind("$", 0, end)
+        if start >= 0:
+            best = (end + 1, text[start + 1: end])
+    for open_, close in (("\\(", "\\)"), ("\\[", "\\]")):
+        end = text.rfind(close)
+        start = text.rfind(open_, 0, end) if end > 0 else -1
+        if start >= 0 and (best is None or end + 2 > best[0]):
+            best = (end + 2, text[start + 2: end])
+    return best
 
 
 def _extract_choice(region: str, profile: str, choices: Sequence[str], limits: MathLimits) -> Extraction:
