@@ -191,7 +191,7 @@ def _last_expression(region: str, limits: MathLimits) -> Extraction:
         if text:
             return Extraction(text[: limits.max_answer_chars + 1], "last")
     if num is not None:
-        return Extraction(num.group().strip(), "last")
+        return Extraction(num.group().strip()[: limits.max_answer_chars + 1], "last")
     return NO_ANSWER
 
 
