@@ -30,6 +30,10 @@ _SCI_RE = re.compile(r"(?<![\w.\\])(\d+(?:\.\d+)?)[eE]([-+]?\d{1,3})(?![\w.])")
 _LITERAL_RE = re.compile(
     r"^(?:[a-zA-Z]\s*=\s*)?([-+]?)\s*(?:\\\$|\$)?\s*(\d{1,3}(?:,\d{3})+|\d*)(?:\.(\d+))?\s*(\\?%)?$"
 )
+# "18 dollars", "5 apples": a lone number followed by plain words (3+ letters, so `2 x` stays 2x).
+_NUMBER_WORDS_RE = re.compile(r"^([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?)\s+[A-Za-z]{3,}(?:\s+[A-Za-z]+){0,3}\.?$")
+_CURRENCY_RE = re.compile(r"\\\$\s*")
+_PY_POWER_RE = re.compile(r"(?<=[\w)\]}])\*\*(?=[\w({\[-])")
 _DELIMS = (("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$"))
 
 
@@ -90,6 +94,11 @@ def normalise(text: str) -> str:
         if text == before:
             break
     text = _EMPTYSET_RE.sub(r"\\emptyset", text)
+    text = _CURRENCY_RE.sub("", text)
+    text = _PY_POWER_RE.sub("^", text)
+    words = _NUMBER_WORDS_RE.match(text)
+    if words and any(c.isdigit() for c in words.group(1)):
+        text = words.group(1)
     return _SCI_RE.sub(_expand_sci, text)
 
 
