@@ -114,6 +114,7 @@ def test_lenient_prefers_later_of_number_and_segment():
         ("D, not B", "D"), ("(A) 12", "A"), (r"\text{C}", "C"), ("**A**", "A"),
         ("none of the above.", "D"), ("42", "B"),
         ("a number", None), ("E", None), ("the first one", None),
+        ("A or B", None), ("A, B, C, D", None), ("D, not B or C", "D"), ("C rather than A", "C"),
     ],
 )
 def test_read_choice(answer, letter):

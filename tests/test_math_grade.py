@@ -79,6 +79,16 @@ def test_internal_exception_becomes_error_verdict(monkeypatch):
     assert r["extracted"] == "1"
 
 
+def test_grade_extracted_never_raises(monkeypatch):
+    def boom(*args, **kwargs):
+        raise RecursionError("too deep")
+
+    monkeypatch.setattr("verifier.math.grade.equivalent", boom)
+    r = grade_extracted("2", Extraction("1", "boxed"))
+    assert (r["verdict"], r["extracted_from"]) == ("error", "boxed")
+    assert "RecursionError" in r["detail"]
+
+
 def test_error_detail_never_stringifies_non_string_args(monkeypatch):
     class Loud:
         def __str__(self):

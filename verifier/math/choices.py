@@ -14,6 +14,8 @@ _PREFIX_RE = re.compile(r"^(?:option|choice)\s*", re.IGNORECASE)
 _WHOLE_LETTER_RE = re.compile(r"^[(\[]?([A-Za-z])[)\]]?[.:]?$")
 _LEADING_LETTER_RE = re.compile(r"^[(\[]?([A-Z])(?:[)\]]|(?=[\s.,:;]|$))")
 _SPACE_RE = re.compile(r"\s+")
+_LONE_CAPITAL_RE = re.compile(r"(?<![A-Za-z])([A-Z])(?![A-Za-z])")
+_NEGATION_RE = re.compile(r"\b(?:not|nor|never|isn't|rather than|instead of)\b", re.IGNORECASE)
 
 
 def letters(n: int) -> str:
@@ -37,7 +39,8 @@ def read_choice(answer: str, choices: Sequence[str]) -> str | None:
     """The letter `answer` designates among `choices`, or None when it designates none.
 
     Accepted: a lone letter in any case (`B`, `(b)`, `B.`), a leading capital letter followed by a
-    boundary (`D, not B`, `(A) 42`), `option C`, or the full text of a choice.
+    boundary (`D, not B`, `(A) 42`) unless another letter follows un-negated (`A or B` is a hedge),
+    `option C`, or the full text of a choice.
     """
     valid = letters(len(choices))
     text = answer.strip().strip("*$").strip()
@@ -55,6 +58,14 @@ def read_choice(answer: str, choices: Sequence[str]) -> str | None:
         if wanted and wanted == normalise_text(choice):
             return valid[i]
     lead = _LEADING_LETTER_RE.match(text)
-    if lead and lead.group(1) in valid:
+    if lead and lead.group(1) in valid and not _hedged(text, lead.end(), lead.group(1), valid):
         return lead.group(1)
     return None
+
+
+def _hedged(text: str, start: int, letter: str, valid: str) -> bool:
+    """Whether another choice letter follows before any negation ("A or B", "A, B, C, D"): a hedge
+    that must not be credited. "D, not B or C" is not a hedge."""
+    negation = _NEGATION_RE.search(text, start)
+    end = negation.start() if negation else len(text)
+    return any(m.group(1) != letter and m.group(1) in valid for m in _LONE_CAPITAL_RE.finditer(text, start, end))

@@ -31,11 +31,18 @@ def result(verdict: str, detail: str, extraction: Extraction) -> dict[str, Any]:
 
 
 def grade_extracted(gold: str, extraction: Extraction, choices: Sequence[str] | None = None) -> dict[str, Any]:
-    """Compare an extracted answer with `gold` (the heavy, sympy part).
+    """Compare an extracted answer with `gold` (the heavy, sympy part). Never raises, like `grade_math`.
 
     An unusable gold is `invalid_gold` even when there is no answer: a broken dataset row must be
     loud, never a silent 0 or 1.
     """
+    try:
+        return _grade_extracted(gold, extraction, choices)
+    except Exception as e:  # noqa: BLE001 - the contract is "never raises"
+        return result("error", f"internal error: {type(e).__name__}{_safe_message(e)}", extraction)
+
+
+def _grade_extracted(gold: str, extraction: Extraction, choices: Sequence[str] | None) -> dict[str, Any]:
     if not isinstance(gold, str):
         return result("invalid_gold", f"gold must be a string, got {type(gold).__name__}", extraction)
     if choices:
