@@ -41,6 +41,10 @@ def grade(answer: str, gold: str, **kw) -> dict:
         (r"x^{10^{100}}", "x", "incorrect"),
         (r"\sin(10^{100})", r"\sin(10^{100})", "correct"),
         (r"\sin(10^{100})", r"\cos(10^{100})", "incorrect"),
+        (r"\begin{pmatrix} 9^{9^{9}} & 1 \end{pmatrix}", r"\begin{pmatrix} 1 & 1 \end{pmatrix}", "incorrect"),
+        (r"(9^{9^{9}}, 1)", "(1, 1)", "incorrect"),
+        (r"\{9^{9^{9}}, 1\}", r"\{1, 2\}", "incorrect"),
+        (r"x = 9^{9^{9}}", "1", "incorrect"),
     ],
 )
 def test_huge_values(answer, gold, verdict):

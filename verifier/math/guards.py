@@ -12,6 +12,7 @@ import re
 
 import sympy
 from sympy import Basic
+from sympy.matrices import MatrixBase
 
 from .limits import MathLimits
 from .numeric import exact_rational
@@ -40,7 +41,7 @@ def text_guard(text: str, limits: MathLimits) -> str | None:
     return None
 
 
-def magnitude_digits(expr: Basic, limits: MathLimits) -> float:
+def magnitude_digits(expr: Basic | MatrixBase, limits: MathLimits) -> float:
     """Upper bound on how many decimal digits (10^N or 10^-N) any value inside `expr` can have.
 
     Unevaluated trees are walked, never evaluated; the walk stops at `max_tree_nodes`. Returns
@@ -48,6 +49,8 @@ def magnitude_digits(expr: Basic, limits: MathLimits) -> float:
     """
     budget = [limits.max_tree_nodes]
     try:
+        if isinstance(expr, MatrixBase):  # not a Basic: walk its elements
+            return max((_digits(x, budget) for x in expr), default=0.0)
         return _digits(expr, budget)
     except OverflowError:
         return INFINITE

@@ -162,7 +162,7 @@ def _parse_normalised(latex: str, limits: MathLimits) -> Parsed:
     expr = _math_verify_parse(latex)
     if expr is None:
         raise ParseFailure("not parseable as math")
-    digits = magnitude_digits(expr, limits) if isinstance(expr, Basic) else 0.0
+    digits = magnitude_digits(expr, limits)
     symbolic = bool(getattr(expr, "free_symbols", None))
     if digits <= limits.max_exact_digits:
         expr = _normalise_symbols(expr)
