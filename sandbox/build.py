@@ -150,6 +150,21 @@ def build_images(languages: Sequence[str] | None = None, force: bool = False,
             futures = [ex.submit(build_language, client, lang, base, tags[lang], progress) for lang in todo]
             for f in futures:
                 f.result()
+        _prune(client, tags, progress)
         return tags
     finally:
         client.close()
+
+
+def _prune(client: docker.DockerClient, tags: dict[str, str], progress: Callable[[str], None]) -> None:
+    """Remove our images of older recipes (same repository, other hash): disk stays bounded."""
+    for tag in tags.values():
+        repo = tag.rpartition(":")[0]
+        for img in client.images.list(name=repo):
+            for old in img.tags:
+                if old.startswith(repo + ":") and old != tag:
+                    try:
+                        client.images.remove(old)
+                        progress(f"sandbox build: removed old {old}")
+                    except docker.errors.APIError:
+                        pass  # still used by a container: next build

@@ -170,14 +170,17 @@ def _tail(stderr: bytes, n: int = 200) -> str:
     text = stderr.decode("utf-8", "replace").strip()
     if not text:
         return ""
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    return ": " + (lines[-1] if lines else text)[-n:]
+    # The exception line, not the stack under it: last unindented line that is not a banner.
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln[0].isspace() and not ln.startswith("Node.js v")]
+    return ": " + (lines[-1] if lines else text.splitlines()[-1])[-n:]
 
 
 def compile_detail(facts: dict) -> str:
     """Compiler output, first lines: what a human needs to see a compile error."""
     out = (facts.get("stderr_b", b"") or facts.get("stdout_b", b"")).decode("utf-8", "replace")
-    return clip(out.strip() or f"compiler exit code {facts.get('exit_code')}")
+    lines = [ln for ln in out.strip().splitlines()
+             if not ln.startswith(("Traceback (most recent call last)", '  File "<string>"'))]
+    return clip("\n".join(lines) or f"compiler exit code {facts.get('exit_code')}")
 
 
 def clip(text: str, n: int = DETAIL_MAX) -> str:

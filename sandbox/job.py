@@ -145,7 +145,7 @@ def make_plan(task: dict, config: SandboxConfig) -> Plan | dict:
         scoring=str(task.get("scoring") or "all"), stop_first=bool(task.get("stop_on_first_failure", False)),
         time_limit_s=time_limit, memory_mb=memory,
         compile_time_s=limits.compile_time_limit_s,
-        compile_memory_mb=max(limits.compile_memory_mb, memory) if lang.compile else memory,
+        compile_memory_mb=max(limits.compile_memory_mb, memory) if lang.compile and lang.compile_memory else memory,
         return_output=bool(task.get("return_output", False)),
     )
 
@@ -229,7 +229,10 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
 
 def _one_test(box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes | None) -> dict:
     facts = _exec(box, plan.run_argv, plan, config, plan.time_limit_s, stdin=stdin)
-    entry = _judge_test(box, plan, config, stdin, expected, facts)
+    return _with_output(plan, _judge_test(box, plan, config, stdin, expected, facts), facts)
+
+
+def _with_output(plan: Plan, entry: dict, facts: dict) -> dict:
     if plan.return_output:
         entry["stdout"] = facts["stdout_b"][:4096].decode("utf-8", "replace")
         entry["stderr"] = facts["stderr_b"][:4096].decode("utf-8", "replace")
@@ -270,6 +273,10 @@ def _assert_test(box, plan: Plan, config: SandboxConfig) -> dict:
     nonce = secrets.token_hex(16)
     facts = _exec(box, ["python3", "-I", "harness.py"], plan, config, plan.time_limit_s,
                   env={"RESULT_NONCE": nonce}, fd3=True)
+    return _with_output(plan, _judge_asserts(plan, facts, nonce), facts)
+
+
+def _judge_asserts(plan: Plan, facts: dict, nonce: str) -> dict:
     v, d = checks.run_verdict(facts, plan.lang, plan.time_limit_s)
     signal_ = facts.get("fd3_b", b"")
     if v == "runtime_error" and signal_ == b"assert":

@@ -20,6 +20,7 @@ class Language:
     compile: tuple[str, ...] | None = None
     aliases: tuple[str, ...] = ()
     oom_markers: tuple[bytes, ...] = ()  # stderr text meaning the runtime's own heap cap was hit
+    compile_memory: bool = True  # the compile step needs more memory than a test (a real compiler)
 
 
 LANGUAGES: dict[str, Language] = {
@@ -40,6 +41,7 @@ LANGUAGES: dict[str, Language] = {
     ),
     "javascript": Language(
         name="javascript", source="prog.js",
+        compile=("node", "--check", "prog.js"), compile_memory=False,
         run=("node", "--max-old-space-size={mem}", "--stack-size=65500", "prog.js"),
         aliases=("javascript", "js", "node", "nodejs", "mjs", "cjs"),
         oom_markers=(b"heap out of memory",),

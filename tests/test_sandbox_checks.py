@@ -1,0 +1,136 @@
+"""Pure grading rules of the sandbox: extraction, comparators, verdict mapping, scoring, plans."""
+from __future__ import annotations
+
+import signal
+
+import pytest
+
+from sandbox.checks import compare, extract_code, overall, run_verdict, score
+from sandbox.config import SandboxConfig
+from sandbox.job import InfraFailure, make_plan
+from sandbox.languages import LANGUAGES, java_main_class
+
+PY = LANGUAGES["python"]
+
+
+# ---------------------------------------------------------------- extraction
+def test_extract_prefers_last_block_tagged_with_language():
+    text = "```python\nA\n```\ntext\n```cpp\nB\n```\n```py\nC\n```\n```js\nD\n```"
+    assert extract_code(text, "python") == ("C\n", "fenced:python")
+    assert extract_code(text, "cpp") == ("B\n", "fenced:cpp")
+    assert extract_code(text, "javascript") == ("D\n", "fenced:javascript")
+
+
+def test_extract_aliases_and_untagged_fallback():
+    assert extract_code("```c++\nint main(){}\n```", "cpp")[1] == "fenced:cpp"
+    assert extract_code("```python3\nx=1\n```", "python")[1] == "fenced:python"
+    assert extract_code("```\nfirst\n```\n```\nlast\n```", "java") == ("last\n", "fenced")
+    assert extract_code("```rust\nfn main(){}\n```", "c") == ("fn main(){}\n", "fenced")
+
+
+def test_extract_raw_none_unterminated_and_think():
+    assert extract_code("print(1)", "python") == ("print(1)", "raw")
+    assert extract_code("   \n\t", "python") == ("", "none")
+    assert extract_code("```python\n\n```", "python") == ("", "none")
+    assert extract_code("intro\n```python\nprint(2)\n", "python") == ("print(2)\n", "fenced:python")
+    draft = "<think>```python\nprint('draft')\n```</think>\n```python\nprint('final')\n```"
+    assert extract_code(draft, "python") == ("print('final')\n", "fenced:python")
+    assert extract_code("<think>```python\nx\n```</think>", "python") == ("", "none")
+
+
+def test_java_main_class():
+    assert java_main_class("public class Solution { }") == "Solution"
+    assert java_main_class("class A {}\nclass B { public static void main(String[] a){} }") == "B"
+    assert java_main_class("interface X {}") == "Main"
+
+
+# ---------------------------------------------------------------- comparators
+def test_exact_and_lines():
+    assert compare(b"1\n2\n", b"1\n2\n", "exact")[0]
+    assert not compare(b"1\n2", b"1\n2\n", "exact")[0]
+    assert compare(b"a  \nb\n\n\n", b"a\nb", "lines")[0]
+    assert compare(b"a\r\nb\r\n", b"a\nb\n", "lines")[0]
+    assert not compare(b" a\nb", b"a\nb", "lines")[0]  # leading whitespace counts
+    ok, why = compare(b"1\n", b"1\n2\n", "lines")
+    assert not ok and "1 lines, expected 2" in why  # a missing line is a wrong answer
+
+
+def test_tokens_lengths_always_compared():
+    assert compare(b"1  2\n3", b"1 2 3\n", "tokens")[0]
+    assert not compare(b"1 2", b"1 2 3", "tokens")[0]
+    assert not compare(b"1 2 3 4", b"1 2 3", "tokens")[0]
+    assert not compare(b"", b"0", "tokens")[0]
+
+
+def test_float_tolerance_abs_or_rel_and_integers_exact():
+    assert compare(b"0.3333333", b"0.333333333", "float", abs_tol=1e-6, rel_tol=0)[0]
+    assert not compare(b"0.33", b"0.333333333", "float", abs_tol=1e-6, rel_tol=1e-6)[0]
+    assert compare(b"1000000.5", b"1000000.0", "float", abs_tol=0, rel_tol=1e-6)[0]
+    assert not compare(b"3", b"4", "float", abs_tol=10, rel_tol=10)[0]  # integers compare exactly
+    assert compare(b"nan inf", b"nan inf", "float")[0]
+    assert not compare(b"inf", b"1e308", "float", abs_tol=1e-6, rel_tol=1e-6)[0]
+    assert not compare(b"abc", b"1.0", "float")[0]
+
+
+def test_invalid_utf8_is_compared_safely():
+    ok, why = compare(b"\xff\xfe\n", b"ok\n", "lines")
+    assert not ok and "\ufffd" in why
+    assert compare(b"\xff \x80", b"\xff \x80", "tokens")[0]
+
+
+# ---------------------------------------------------------------- verdicts
+@pytest.mark.parametrize("facts,verdict", [
+    ({"exit_code": 0, "cpu_s": 0.1}, None),
+    ({"exit_code": 3, "cpu_s": 0.1}, "runtime_error"),
+    ({"signal": signal.SIGSEGV, "cpu_s": 0.1}, "runtime_error"),
+    ({"signal": signal.SIGKILL, "oom": True, "cpu_s": 0.1}, "memory_limit"),
+    ({"exit_code": 1, "stderr_b": b"Traceback\n...\nMemoryError\n"}, "memory_limit"),
+    ({"signal": signal.SIGKILL, "stop": "cpu", "cpu_s": 2.01}, "time_limit"),
+    ({"signal": signal.SIGKILL, "stop": "wall", "cpu_s": 0.0}, "time_limit"),
+    ({"signal": signal.SIGXCPU, "cpu_s": 3.0}, "time_limit"),
+    ({"exit_code": 0, "cpu_s": 2.5}, "time_limit"),
+    ({"signal": signal.SIGKILL, "stop": "stdout"}, "output_limit"),
+    ({"signal": signal.SIGXFSZ}, "output_limit"),
+    ({"spawn_error": "ENOENT"}, "infra_error"),
+])
+def test_run_verdict(facts, verdict):
+    assert run_verdict(facts, PY, time_limit_s=2.0)[0] == verdict
+
+
+def test_output_limit_wins_over_time_limit():
+    assert run_verdict({"signal": 9, "stop": "stderr", "cpu_s": 5}, PY, 2.0)[0] == "output_limit"
+
+
+def test_scoring_and_overall():
+    assert score(["accepted"] * 3, 3, "all") == 1.0
+    assert score(["accepted", "wrong_answer", "accepted"], 3, "all") == 0.0
+    assert score(["accepted", "wrong_answer", "accepted"], 3, "fraction") == pytest.approx(2 / 3)
+    assert score(["accepted", "wrong_answer"], 4, "fraction") == 0.25  # unrun tests count as failed
+    assert score(["accepted"], 2, "all") == 0.0
+    assert overall(["accepted", "time_limit", "wrong_answer"]) == "time_limit"
+    assert overall(["accepted", "accepted"]) == "accepted"
+
+
+# ---------------------------------------------------------------- plans (bad input answers, never crashes)
+def test_plan_no_code_and_bad_inputs():
+    cfg = SandboxConfig()
+    r = make_plan({"language": "python", "completion": "```python\n```"}, cfg)
+    assert isinstance(r, dict) and r["verdict"] == "no_code" and r["extracted_from"] == "none"
+    with pytest.raises(InfraFailure, match="not served"):
+        make_plan({"language": "cobol", "completion": "x"}, cfg)
+    with pytest.raises(InfraFailure, match="test_code needs language python"):
+        make_plan({"language": "c", "completion": "int main(){}", "test_code": "assert 1"}, cfg)
+    with pytest.raises(InfraFailure, match="max_code_bytes"):
+        make_plan({"language": "python", "completion": "x" * (cfg.max_code_bytes + 1)}, cfg)
+    with pytest.raises(InfraFailure, match="compare"):
+        make_plan({"language": "python", "completion": "x", "compare": "set"}, cfg)
+
+
+def test_plan_clamps_limits_and_fills_commands():
+    cfg = SandboxConfig()
+    p = make_plan({"language": "java", "completion": "public class Foo { public static void main(String[] a){} }",
+                   "time_limit_s": 999, "memory_limit_mb": 99999}, cfg)
+    lim = cfg.limits_for("java")
+    assert p.time_limit_s == lim.max_time_limit_s and p.memory_mb == lim.max_memory_limit_mb
+    assert "Foo.java" in p.files and p.run_argv[-1] == "Foo" and f"-Xmx{p.memory_mb}m" in p.run_argv
+    assert p.tests == [(b"", None)]  # no tests: one clean run on empty input

@@ -1,0 +1,375 @@
+"""Real containers: every verdict in every language, hardening checked from inside the sandbox,
+isolation between jobs, output handling, asserts and checkers, cancellation, infra failures."""
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import docker
+import pytest
+
+from sandbox import CodeGrader, SandboxConfig
+from sandbox.pool import LABEL, LABEL_OWNER, LABEL_POOL
+from sandbox.sync import SyncGrader
+
+pytestmark = pytest.mark.docker
+POOL = "pytest-sandbox"
+
+
+@pytest.fixture(scope="module")
+def grader():
+    g = SyncGrader(SandboxConfig(pool_size=1, pool_name=POOL))
+    assert g.grader.available, g.grader.unavailable_reason()
+    yield g
+    g.close()
+
+
+def task(lang: str, code: str, tests=(("1 2\n", "3\n"),), **kw) -> dict:
+    return {"kind": "code", "language": lang, "completion": f"```{lang}\n{code}\n```",
+            "tests": [{"stdin": i, "expected_stdout": o} for i, o in tests], **kw}
+
+
+# ---------------------------------------------------------------- every verdict in every language
+PROGRAMS = {
+    "python": {
+        "accepted": "a, b = map(int, input().split())\nprint(a + b)",
+        "wrong_answer": "print(4)",
+        "compile_error": "def f(:\n  pass",
+        "runtime_error": "raise ValueError('boom')",
+        "time_limit": "while True: pass",
+        "memory_limit": "x = [bytearray(1 << 20) for _ in range(10000)]",
+        "output_limit": "import sys\nwhile True: sys.stdout.write('y' * 65536)",
+    },
+    "c": {
+        "accepted": '#include <stdio.h>\nint main(){int a,b;scanf("%d %d",&a,&b);printf("%d\\n",a+b);return 0;}',
+        "wrong_answer": '#include <stdio.h>\nint main(){puts("4");return 0;}',
+        "compile_error": "int main(){ return x; }",
+        "runtime_error": "#include <stdlib.h>\nint main(){abort();}",
+        "time_limit": "int main(){volatile long i=0; for(;;) i++;}",
+        "memory_limit": "#include <stdlib.h>\n#include <string.h>\nint main(){for(;;){char*p=malloc(1<<20); memset(p,1,1<<20);}}",
+        "output_limit": '#include <stdio.h>\nint main(){for(;;) puts("yyyyyyyyyyyyyyyyyyyyyyyy");}',
+    },
+    "cpp": {
+        "accepted": "#include <iostream>\nint main(){long a,b;std::cin>>a>>b;std::cout<<a+b<<std::endl;}",
+        "wrong_answer": "#include <iostream>\nint main(){std::cout<<4<<std::endl;}",
+        "compile_error": "int main(){ undefined_fn(); }",
+        "runtime_error": "#include <cstdio>\nint main(){ volatile int*p=nullptr; return *p; }",
+        "time_limit": "int main(){volatile long i=0; for(;;) i++;}",
+        "memory_limit": "#include <vector>\nint main(){std::vector<std::vector<char>> v; for(;;) v.emplace_back(1<<20, 1);}",
+        "output_limit": '#include <cstdio>\nint main(){for(;;) fputs("yyyyyyyyyyyyyyyy\\n", stdout);}',
+    },
+    "javascript": {
+        "accepted": 'const s=require("fs").readFileSync(0,"utf8").trim().split(/\\s+/).map(Number);console.log(s[0]+s[1]);',
+        "wrong_answer": "console.log(4)",
+        "compile_error": "function (",
+        "runtime_error": 'throw new Error("boom")',
+        "time_limit": "for(;;){}",
+        "memory_limit": "const a=[]; for(;;) a.push(new Array(1e6).fill(1.5));",
+        "output_limit": 'const fs=require("fs"); const s="y".repeat(65536); for(;;) fs.writeSync(1, s);',
+    },
+    "java": {
+        "accepted": "import java.util.*;\npublic class Sol { public static void main(String[] a){Scanner s=new Scanner(System.in); System.out.println(s.nextLong()+s.nextLong());}}",
+        "wrong_answer": "public class Main { public static void main(String[] a){ System.out.println(4); }}",
+        "compile_error": "public class Main { void f( }",
+        "runtime_error": 'public class Main { public static void main(String[] a){ throw new RuntimeException("x"); }}',
+        "time_limit": "public class Main { public static void main(String[] a){ long i=0; while(true){i++;} }}",
+        "memory_limit": "import java.util.*;\npublic class Main { public static void main(String[] a){ List<long[]> l=new ArrayList<>(); while(true) l.add(new long[1<<20]); }}",
+        "output_limit": 'public class Main { public static void main(String[] a){ while(true) System.out.println("yyyyyyyyyyyyyyyyyy"); }}',
+    },
+}
+CASES = [(lang, v) for lang, progs in PROGRAMS.items() for v in progs] + [(lang, "no_code") for lang in PROGRAMS]
+
+
+@pytest.fixture(scope="module")
+def verdict_results(grader):
+    """All language x verdict jobs at once: the pool runs them concurrently."""
+    tasks = [task(lang, "   " if v == "no_code" else PROGRAMS[lang][v], time_limit_s=1.0) for lang, v in CASES]
+    return dict(zip(CASES, grader.grade_many(tasks)))
+
+
+@pytest.mark.parametrize("lang,verdict", CASES)
+def test_every_verdict_in_every_language(verdict_results, lang, verdict):
+    r = verdict_results[(lang, verdict)]
+    assert r["verdict"] == verdict, r
+    assert r["score"] == (1.0 if verdict == "accepted" else 0.0)
+    assert r["retryable"] is False and len(r["detail"]) <= 300
+    if verdict not in ("compile_error", "no_code"):
+        assert len(r["tests"]) == 1 and r["tests"][0]["verdict"] == verdict
+    if verdict != "no_code":
+        assert r["extracted_from"] == f"fenced:{lang}" and r["extracted"].strip()
+
+
+# ---------------------------------------------------------------- hardening, checked from inside
+PROBE = r'''
+import json, os, socket, errno
+out = {}
+try:
+    socket.create_connection(("1.1.1.1", 53), timeout=1); out["net"] = "open"
+except OSError as e:
+    out["net"] = "blocked"
+out["ifaces"] = sorted(n for _, n in socket.if_nameindex())
+for path in ("/usr/evil", "/etc/evil", "/opt/sandbox/runner.py"):
+    try:
+        open(path, "w").write("x"); out[path] = "written"
+    except OSError as e:
+        out[path] = errno.errorcode[e.errno]
+status = dict(l.split(":\t", 1) for l in open("/proc/self/status").read().splitlines() if ":\t" in l)
+out["uid"] = os.getuid()
+out["cap_eff"] = status["CapEff"].strip()
+out["nnp"] = status["NoNewPrivs"].strip()
+out["seccomp"] = status["Seccomp"].strip()
+out["env"] = sorted(os.environ)
+out["threads_env"] = [os.environ.get(k) for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")]
+try:  # 200 MB in 20 MB files (one file is capped at 64 MB by RLIMIT_FSIZE)
+    for i in range(10):
+        with open(f"/tmp/big{i}", "wb") as f:
+            f.write(b"\0" * (20 << 20))
+    out["tmp"] = "200MB"
+except OSError as e:
+    out["tmp"] = errno.errorcode[e.errno]
+try:
+    os.kill(1, 9); out["kill1"] = "sent"
+except OSError as e:
+    out["kill1"] = errno.errorcode[e.errno]
+try:
+    os.listdir("/proc/1/fd"); out["runner_fds"] = "readable"
+except OSError as e:
+    out["runner_fds"] = errno.errorcode[e.errno]
+mounts = open("/proc/self/mounts").read()
+out["docker_sock"] = os.path.exists("/var/run/docker.sock") or "docker.sock" in mounts
+print(json.dumps(out))
+'''
+
+
+def run_stdout(grader, code: str, **kw) -> tuple[dict, str]:
+    r = grader.grade({"language": "python", "completion": code, "return_output": True, **kw})
+    return r, r["tests"][0].get("stdout", "") if r["tests"] else ""
+
+
+def test_hardening_from_inside(grader):
+    r, out = run_stdout(grader, PROBE)
+    assert r["verdict"] == "accepted", r
+    facts = json.loads(out)
+    assert facts["net"] == "blocked" and facts["ifaces"] == ["lo"]
+    assert facts["/usr/evil"] == "EROFS" and facts["/etc/evil"] == "EROFS"
+    assert facts["/opt/sandbox/runner.py"] in ("EROFS", "EACCES")
+    assert facts["uid"] != 0 and int(facts["cap_eff"], 16) == 0
+    assert facts["nnp"] == "1" and facts["seccomp"] == "2"
+    assert not facts["docker_sock"]
+    assert set(facts["env"]) <= {"PATH", "HOME", "LANG", "TMPDIR", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+                                 "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS", "PYTHONDONTWRITEBYTECODE"}
+    assert facts["threads_env"] == ["1", "1", "1"]
+    assert facts["tmp"] == "ENOSPC"  # /tmp is a size-capped tmpfs
+    assert facts["runner_fds"] == "EACCES"  # the runner is not dumpable
+    # The runner (PID 1) ignored the SIGKILL: it answered, and the next job runs.
+    assert grader.grade(task("python", "print(3)"))["verdict"] == "accepted"
+
+
+def test_container_config_from_the_engine(grader):
+    client = docker.from_env()
+    try:
+        cs = client.containers.list(filters={"label": [LABEL, f"{LABEL_POOL}={POOL}"]})
+        assert cs
+        hc = cs[0].attrs["HostConfig"]
+        assert hc["NetworkMode"] == "none" and hc["ReadonlyRootfs"] and hc["CapDrop"] == ["ALL"]
+        assert "no-new-privileges" in hc["SecurityOpt"] and not any("seccomp" in s for s in hc["SecurityOpt"])
+        assert hc["Memory"] == hc["MemorySwap"] > 0 and hc["PidsLimit"] > 0 and hc["NanoCpus"] > 0
+        assert not hc["Binds"] and not cs[0].attrs["Mounts"] and not hc["Privileged"]
+        assert cs[0].attrs["Config"]["User"] not in ("", "0", "root")
+    finally:
+        client.close()
+
+
+def test_previous_job_leaves_no_file_or_process(grader):
+    plant = ("import os, subprocess\nopen('/tmp/marker','w').write('x'); open('/work/marker','w').write('x')\n"
+             "subprocess.Popen(['sleep','1000'], start_new_session=True)\n"
+             "subprocess.Popen(['python3','-c','import os,time\\nos.setsid()\\nwhile True: time.sleep(1)'])\nprint(3)")
+    assert grader.grade(task("python", plant))["verdict"] == "accepted"
+    look = ("import os\nme=os.getpid()\nprint(sorted(p for p in os.listdir('/proc') if p.isdigit() and int(p) not in (1, me)),"
+            " os.listdir('/tmp'), [e for d in os.listdir('/work') for e in os.listdir('/work/'+d) if e=='marker'])")
+    for _ in range(2):  # pool_size=1: the same container served both jobs
+        r, out = run_stdout(grader, look)
+        assert r["verdict"] == "accepted" and out.strip() == "[] [] []", out
+
+
+def test_fork_bomb_and_memory_bomb_contained(grader):
+    bomb = "import os\nwhile True:\n    try: os.fork()\n    except OSError: pass"
+    r = grader.grade(task("python", bomb, time_limit_s=1.0))
+    assert r["verdict"] in ("time_limit", "runtime_error"), r
+    mem = "import os\nos.fork(); os.fork()\nx=[]\nwhile True: x.append(bytearray(1<<20))"
+    r = grader.grade(task("python", mem, memory_limit_mb=64))
+    assert r["verdict"] == "memory_limit", r
+    # the host and the pool are unharmed: normal jobs pass, nothing of the bombs is left
+    _, out = run_stdout(grader, "import os\nprint(len([p for p in os.listdir('/proc') if p.isdigit()]))")
+    assert out.strip() == "2"
+    assert grader.grade(task("c", PROGRAMS["c"]["accepted"]))["verdict"] == "accepted"
+
+
+# ---------------------------------------------------------------- output and input handling
+def test_large_output_accepted_and_endless_output_limited(grader):
+    big = "x" * (5 << 20)
+    r = grader.grade(task("python", "import sys\nsys.stdout.write('x' * (5 << 20))", tests=(("", big),), compare="exact"))
+    assert r["verdict"] == "accepted", r["detail"]
+    r = grader.grade(task("python", "import sys\nwhile True: sys.stderr.write('e' * 4096)", time_limit_s=5))
+    assert r["verdict"] == "output_limit", r
+
+
+def test_large_stdin_is_not_deadlocked(grader):
+    data = "".join(f"{i}\n" for i in range(300000))  # ~2 MB in, ~2 MB out
+    r = grader.grade(task("python", "import sys\nsys.stdout.write(sys.stdin.read())", tests=((data, data),), compare="exact"))
+    assert r["verdict"] == "accepted", r["detail"]
+
+
+def test_invalid_utf8_output(grader):
+    r = grader.grade(task("python", "import sys\nsys.stdout.buffer.write(b'\\xff\\xfe\\x80 3\\n')", compare="lines"))
+    assert r["verdict"] == "wrong_answer" and "\ufffd" in r["tests"][0]["detail"]
+    json.dumps(r)  # the result stays serialisable
+
+
+# ---------------------------------------------------------------- asserts, checkers, scoring
+def test_assert_tests(grader):
+    ok = {"language": "python", "completion": "def add(a, b):\n    return a + b", "test_code": "assert add(1, 2) == 3"}
+    assert grader.grade(ok)["verdict"] == "accepted"
+    bad = dict(ok, completion="def add(a, b):\n    return a - b")
+    assert grader.grade(bad)["verdict"] == "wrong_answer"
+    for escape in ("import sys\nsys.exit(0)", "import os\nos._exit(0)", "exit()"):
+        r = grader.grade(dict(ok, completion=f"def add(a, b):\n    return 0\n{escape}"))
+        assert r["verdict"] != "accepted" and r["score"] == 0.0, (escape, r)
+    r = grader.grade(dict(ok, completion="import os\nprint(os.environ.get('RESULT_NONCE'))\ndef add(a,b): return 0",
+                          return_output=True))
+    assert r["verdict"] == "wrong_answer" and r["tests"][0]["stdout"].strip() == "None"
+
+
+CHECKER = '''import sys
+inp, out, ans = (open(p).read().split() for p in sys.argv[1:4])
+n = int(inp[0])
+a, b = map(int, out[:2]) if len(out) >= 2 else (0, 0)
+if a + b == n and a > 0 and b > 0:
+    sys.exit(0)
+print("not a valid split"); sys.exit(1)
+'''
+
+
+def test_special_checker(grader):
+    t = {"language": "python", "tests": [{"stdin": "10\n", "expected_stdout": ""}, {"stdin": "7\n", "expected_stdout": ""}],
+         "checker": CHECKER, "checker_language": "python", "scoring": "fraction"}
+    assert grader.grade(dict(t, completion="n=int(input()); print(1, n-1)"))["verdict"] == "accepted"
+    r = grader.grade(dict(t, completion="n=int(input()); print(n, 0)"))
+    assert r["verdict"] == "wrong_answer" and "not a valid split" in r["tests"][0]["detail"]
+    r = grader.grade(dict(t, completion="n=int(input()); print(5, 5 if n == 10 else 0)"))
+    assert r["score"] == 0.5 and [x["verdict"] for x in r["tests"]] == ["accepted", "wrong_answer"]
+    broken = dict(t, checker="raise SystemExit(7)", completion="print(1, 9)")
+    r = grader.grade(broken)
+    assert r["verdict"] == "infra_error" and "checker" in r["detail"]
+
+
+def test_scoring_and_stop_on_first_failure(grader):
+    tests = (("1\n", "1\n"), ("2\n", "3\n"), ("3\n", "3\n"), ("4\n", "4\n"))
+    r = grader.grade(task("python", "print(input())", tests=tests, scoring="fraction"))
+    assert r["verdict"] == "wrong_answer" and r["score"] == 0.75 and len(r["tests"]) == 4
+    r = grader.grade(task("python", "print(input())", tests=tests, scoring="fraction", stop_on_first_failure=True))
+    assert r["score"] == 0.25 and len(r["tests"]) == 2 and "stopped after 2 of 4" in r["detail"]
+    r = grader.grade(task("python", "print(input())", tests=tests, scoring="all"))
+    assert r["score"] == 0.0
+
+
+def test_float_comparator_end_to_end(grader):
+    r = grader.grade(task("c", '#include <stdio.h>\nint main(){printf("%.9f\\n", 1.0/3);}', tests=(("", "0.333333"),),
+                          compare="float", float_abs_tol=1e-5))
+    assert r["verdict"] == "accepted", r
+
+
+# ---------------------------------------------------------------- cancellation, infra, reaping
+def test_cancellation_kills_the_job_and_pool_recovers(grader):
+    g: CodeGrader = grader.grader
+    before = g.stats()["containers_recycled"]
+
+    async def cancel_soon() -> None:
+        job = asyncio.ensure_future(g.grade(task("python", "import time\ntime.sleep(60)", time_limit_s=20)))
+        await asyncio.sleep(1.0)
+        job.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await job
+
+    t0 = time.monotonic()
+    grader.call(cancel_soon())
+    assert time.monotonic() - t0 < 20
+    assert grader.grade(task("python", "print(3)"))["verdict"] == "accepted"
+    assert g.stats()["containers_recycled"] > before
+
+
+def test_sandbox_failure_is_retried_not_scored(grader):
+    """Kill the container under a running job: the job is retried on a fresh one."""
+    client = docker.from_env()
+
+    async def go() -> dict:
+        job = asyncio.ensure_future(grader.grader.grade(task("python", "import time\ntime.sleep(1.5)\nprint(3)")))
+        await asyncio.sleep(0.7)
+        for c in client.containers.list(filters={"label": [f"{LABEL_POOL}={POOL}", "grpo-verifier.language=python"]}):
+            c.kill()
+        return await job
+
+    try:
+        r = grader.call(go())
+    finally:
+        client.close()
+    assert r["verdict"] == "accepted", r
+
+
+def test_docker_down_gives_infra_error_fast():
+    async def go() -> tuple[CodeGrader, dict, float]:
+        g = CodeGrader(SandboxConfig(docker_url="unix:///tmp/no-such-docker.sock", pool_name="pytest-down"))
+        await g.start()
+        t0 = time.monotonic()
+        r = await g.grade(task("python", "print(3)"))
+        dt = time.monotonic() - t0
+        await g.close()
+        return g, r, dt
+
+    g, r, dt = asyncio.run(go())
+    assert not g.available and "ensure_docker" in g.unavailable_reason()
+    assert r["verdict"] == "infra_error" and r["retryable"] is True and "ensure_docker" in r["detail"]
+    assert r["extracted"] == "print(3)\n"
+    # no-code tasks need no sandbox: still answered exactly
+    assert asyncio.run(_grade_once(g.config, {"language": "python", "completion": ""}))["verdict"] == "no_code"
+
+
+async def _grade_once(config: SandboxConfig, t: dict) -> dict:
+    g = CodeGrader(config)
+    await g.start()
+    try:
+        return await g.grade(t)
+    finally:
+        await g.close()
+
+
+def test_containers_of_a_crashed_server_are_reaped():
+    client = docker.from_env()
+    from sandbox import image_tag
+    orphan = client.containers.create(image_tag("python"), labels={LABEL: "1", LABEL_POOL: "pytest-reap",
+                                                                    LABEL_OWNER: "ghost-host:999999"})
+    try:
+        async def go() -> int:
+            g = CodeGrader(SandboxConfig(languages=("python",), pool_size=1, pool_name="pytest-reap"))
+            await g.start()
+            n = g.reaped
+            await g.close()
+            return n
+
+        assert asyncio.run(go()) >= 1
+        with pytest.raises(docker.errors.NotFound):
+            client.containers.get(orphan.id)
+        assert not client.containers.list(all=True, filters={"label": f"{LABEL_POOL}=pytest-reap"})
+    finally:
+        try:
+            orphan.remove(force=True)
+        except docker.errors.NotFound:
+            pass
+        client.close()
+
+
+def test_languages_listing(grader):
+    langs = {x["name"]: x for x in grader.grader.languages()}
+    assert set(langs) == {"python", "c", "cpp", "javascript", "java"}
+    assert all(x["image"] and x["max_time_limit_s"] >= x["default_time_limit_s"] for x in langs.values())
