@@ -42,7 +42,8 @@ Multiple choice (`choices.py`, when the task gives `choices`; letters A, B, C, .
 - Read from the last box, else the last anchor (so "It is not B, the answer is D" reads D), else
   (lenient) the last `(X)` / `**X**` / lone-letter line. A letter, `(A)`, `option C` or the full text
   of a choice ("ANSWER: None of the above") all read; the gold may be a letter or a choice text.
-  math-verify's StringExtractionConfig is not used (it grabs stray letters).
+  A hedge ("A or B", "A, B, C, D") reads as no choice; letters after a negation ("D, not B or C")
+  are ignored. math-verify's StringExtractionConfig is not used (it grabs stray letters).
 
 Golds (`parsing.py`): bare numbers, bare LaTeX, `$...$`, `\\boxed{}` and plain text are unwrapped,
 normalised and re-wrapped in `$...$`, parsed once and cached (LRU per process, keyed by the gold
@@ -51,6 +52,9 @@ string). A gold that does not parse to a sympy object is invalid_gold, never a s
 Normalisation (math-verify 0.9.0 gaps): `\\varnothing` -> `\\emptyset`; `3e5` -> `300000`; `i` is the
 imaginary unit (`\\frac{1}{1-i}` = `\\frac{1+i}{2}`); undelimited LaTeX (`1 - \\sqrt{2}`) and
 `sqrt(3)/3` are parsed as a whole because every answer is wrapped in `$...$` before parsing.
+Also: `\\$` currency signs are dropped, a lone number followed by words ("18 dollars") is that
+number, Python `**` in golds is `^`, and word answers ("Friday", `\\text{no solution}`) are compared
+as case-insensitive text (as LaTeX they would be products of one-letter symbols).
 
 Comparison (`compare.py`):
 - Exact when both sides are exact: rationals with Python integers (1/2004! != 1/2006!,
