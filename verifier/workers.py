@@ -74,10 +74,12 @@ class MathPool:
         started = time.monotonic()
         future = self._pool.schedule(fn, args=args, timeout=timeout_s)
         try:
-            value = await asyncio.wrap_future(future)
+            # shielded so that on cancellation we can still see whether a worker had started it
+            value = await asyncio.shield(asyncio.wrap_future(future))
         except asyncio.CancelledError:
-            if not future.done():
-                future.cancel()  # pebble stops the worker running it
+            running = future.running()
+            future.cancel()  # pebble stops the worker that is running it
+            if running:
                 self._on_restart("cancel")
             raise
         except TimeoutError:

@@ -1,0 +1,146 @@
+"""Math grading throughput: a plain math-verify loop vs the service, on a GRPO-shaped workload.
+
+64 problems x 8 completions (1-2k characters of reasoning each, ending in an answer), graded as 8
+training steps of 64 completions. Completions in a group repeat answers as real groups do.
+(a) baseline: an in-process loop of math-verify `verify(parse(gold), parse(completion))`, as TRL's
+    accuracy_reward does; (b) ours: `VerifierClient.grade` against `verifier serve` on loopback.
+Prints both throughputs, the ratio, p50/p99 item latency, and how adversarial items fare.
+
+    .venv/bin/python bench/math_throughput.py [--workers N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from conftest import ServerProcess  # noqa: E402  (a real `verifier serve` subprocess)
+
+from verifier.client import ClientConfig, VerifierClient  # noqa: E402
+
+WORDS = ("we", "consider", "the", "equation", "so", "then", "substituting", "gives", "hence", "note", "that",
+         "simplify", "both", "sides", "factor", "check", "case", "therefore", "value", "term")
+
+
+def _problem(rng: random.Random, i: int) -> tuple[str, list[str], list[str]]:
+    """A gold, equivalent correct forms, and wrong answers."""
+    a, b = rng.randint(1, 40), rng.randint(2, 41)
+    kind = i % 6
+    if kind == 0:
+        n = a * b
+        return str(n), [str(n), f"{n}.0"], [str(n + 1), str(n - a)]
+    if kind == 1:
+        return f"\\frac{{{a}}}{{{b}}}", [f"\\frac{{{a}}}{{{b}}}", f"\\frac{{{2 * a}}}{{{2 * b}}}", f"{a}/{b}"], [f"\\frac{{{b}}}{{{a}}}", f"\\frac{{{a + 1}}}{{{b}}}"]
+    if kind == 2:
+        return f"{a}\\sqrt{{2}}", [f"{a}\\sqrt{{2}}", f"\\sqrt{{{2 * a * a}}}"], [f"{a}\\sqrt{{3}}", f"{a + 1}\\sqrt{{2}}"]
+    if kind == 3:
+        return f"({a}, {b})", [f"({a}, {b})", f"({a},{b})"], [f"({b}, {a})", f"({a}, {b + 1})"]
+    if kind == 4:
+        return f"x^2 + {a + b}x + {a * b}", [f"x^2 + {a + b}x + {a * b}", f"(x+{a})(x+{b})"], [f"(x+{a})(x-{b})", f"x^2 + {a * b}"]
+    return f"[{-a}, {b}]", [f"[{-a}, {b}]", f"[-{a},{b}]"], [f"({-a}, {b})", f"[{-a}, {b + 1}]"]
+
+
+def _reasoning(rng: random.Random) -> str:
+    parts = []
+    while sum(map(len, parts)) < rng.randint(1000, 2000):
+        parts.append(" ".join(rng.choice(WORDS) for _ in range(12)) + f" $x_{rng.randint(1, 9)} = {rng.randint(1, 99)}$.")
+    return " ".join(parts)
+
+
+def workload(seed: int = 0) -> list[dict]:
+    rng = random.Random(seed)
+    tasks = []
+    for p in range(64):
+        gold, right, wrong = _problem(rng, p)
+        group_answers = [rng.choice(right), rng.choice(right), rng.choice(wrong)]  # a group repeats itself
+        for c in range(8):
+            text = _reasoning(rng)
+            if rng.random() < 0.1:
+                completion = text  # truncated: no final answer
+            else:
+                completion = f"{text}\n\nTherefore the final answer is $\\boxed{{{rng.choice(group_answers)}}}$."
+            tasks.append({"id": f"p{p}-c{c}", "kind": "math", "completion": completion, "gold": f"${gold}$"})
+    return tasks
+
+
+def baseline(tasks: list[dict]) -> tuple[float, list[float], list[bool]]:
+    from math_verify import parse, verify
+
+    verify(parse("$1$"), parse("$1$"))  # warm-up, as the service's workers warm up
+    latencies, verdicts = [], []
+    start = time.perf_counter()
+    for t in tasks:
+        t0 = time.perf_counter()
+        verdicts.append(bool(verify(parse(t["gold"]), parse(t["completion"]))))
+        latencies.append(time.perf_counter() - t0)
+    return time.perf_counter() - start, latencies, verdicts
+
+
+def ours(server: ServerProcess, tasks: list[dict]) -> tuple[float, list[float], list[dict]]:
+    client = VerifierClient(server.target, ClientConfig(timeout_s=600))
+    client.grade([{**tasks[0], "id": "warm", "gold": "$0$"}])  # connect and fetch limits before timing
+    results = []
+    start = time.perf_counter()
+    for step in range(0, len(tasks), 64):  # one call per training step
+        results += client.grade(tasks[step:step + 64])
+    elapsed = time.perf_counter() - start
+    client.close()
+    return elapsed, [r["queue_s"] + r["exec_s"] for r in results], results
+
+
+def pct(values: list[float], q: float) -> float:
+    return statistics.quantiles(values, n=100)[q - 1] if len(values) > 1 else values[0]
+
+
+ADVERSARIAL = {
+    "power tower 5^5^5^5^5": "\\boxed{5^{5^{5^{5^{5}}}}}",
+    "9^9^9": "\\boxed{9^{9^{9}}}",
+    "(10^6)!": "\\boxed{(10^{6})!}",
+    "50-deep parentheses": "\\boxed{" + "(" * 50 + "1" + ")" * 50 + "}",
+    "3000 nested \\frac": "\\boxed{" + "\\frac{1}{" * 3000 + "2" + "}" * 3000 + "}",
+    "1 MB completion": "x " * 500_000 + "\\boxed{1}",
+}
+
+
+def adversarial(server: ServerProcess, deadline_s: float = 2.0) -> None:
+    client = VerifierClient(server.target, ClientConfig(timeout_s=120))
+    for name, completion in ADVERSARIAL.items():
+        t0 = time.perf_counter()
+        [r] = client.grade([{"id": "x", "kind": "math", "completion": completion, "gold": "1", "timeout_s": deadline_s}])
+        took = time.perf_counter() - t0
+        flag = "ok" if took <= deadline_s + 1 else "OVER deadline+1s"
+        print(f"adversarial  {name:<24} {r['verdict']:<10} {took:6.2f} s  (deadline {deadline_s:g} s: {flag})")
+    client.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)))
+    args = parser.parse_args()
+    tasks = workload()
+    print(f"workload: {len(tasks)} completions (64 problems x 8), "
+          f"{statistics.mean(len(t['completion']) for t in tasks):.0f} chars on average; {args.workers} workers")
+    server = ServerProcess("--workers", str(args.workers), "--no-code")
+    try:
+        b_time, b_lat, b_verdicts = baseline(tasks)
+        o_time, o_lat, o_results = ours(server, tasks)
+        agree = sum((r["verdict"] == "correct") == v for r, v in zip(o_results, b_verdicts))
+        b_rate, o_rate = len(tasks) / b_time, len(tasks) / o_time
+        print(f"baseline (math-verify loop): {b_rate:8.1f} items/s  p50 {pct(b_lat, 50) * 1000:7.1f} ms  p99 {pct(b_lat, 99) * 1000:7.1f} ms")
+        print(f"ours (service, 8 calls x 64): {o_rate:7.1f} items/s  p50 {pct(o_lat, 50) * 1000:7.1f} ms  p99 {pct(o_lat, 99) * 1000:7.1f} ms")
+        print(f"ratio (ours / baseline): {o_rate / b_rate:.2f}x   (target >= 2.0)")
+        print(f"verdict agreement with math-verify: {agree}/{len(tasks)}")
+        adversarial(server)
+    finally:
+        server.kill()
+
+
+if __name__ == "__main__":
+    main()

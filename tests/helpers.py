@@ -1,0 +1,27 @@
+"""Task builders shared by the integration tests."""
+
+from __future__ import annotations
+
+import grpc
+
+from verifier.schema import task_to_proto
+from verifier.v1 import verifier_pb2 as pb
+from verifier.v1 import verifier_pb2_grpc as pb_grpc
+
+
+def math_task(task_id: str, completion: str, gold: str, **kw) -> dict:
+    return {"id": task_id, "kind": "math", "completion": completion, "gold": gold, **kw}
+
+
+def unique_batch(n: int, prefix: str = "u") -> list[dict]:
+    """n distinct, correct math items: each needs its own sympy work (no dedup, no cache)."""
+    return [math_task(f"{prefix}{i}", f"Reasoning... so the answer is $\\boxed{{\\frac{{{2 * i + 2}}}{{{4 * i + 6}}}}}$",
+                      f"\\frac{{{i + 1}}}{{{2 * i + 3}}}") for i in range(n)]
+
+
+def stub(target: str) -> pb_grpc.VerifierStub:
+    return pb_grpc.VerifierStub(grpc.insecure_channel(target))
+
+
+def request(tasks: list[dict]) -> pb.GradeRequest:
+    return pb.GradeRequest(tasks=[task_to_proto(t) for t in tasks])

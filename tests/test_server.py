@@ -1,0 +1,243 @@
+"""The service over real gRPC: a `verifier serve` subprocess on loopback, real workers, real sympy."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from helpers import math_task, request, stub, unique_batch
+from verifier.client import ClientConfig, VerifierClient, VerifierError
+from verifier.v1 import verifier_pb2 as pb
+
+
+def test_server_info_advertises_versions_limits_and_kinds(verifier_server):
+    info = stub(verifier_server.target).GetServerInfo(pb.GetServerInfoRequest(), timeout=10)
+    assert info.math_verify_version == "0.9.0"
+    assert info.sympy_version and info.version
+    assert info.limits.max_tasks_per_call > 0 and info.limits.max_field_bytes > 0
+    assert set(info.kinds) == {"math", "code"}
+    assert {lang.name for lang in info.languages} >= {"python", "c", "cpp", "javascript", "java"}
+    assert info.code_available is False  # started with --no-code
+
+
+def test_grade_returns_every_verdict_in_order(verifier_server):
+    tasks = [
+        math_task("right", "so $\\boxed{\\frac{1}{2}}$", "0.5"),
+        math_task("wrong", "so $\\boxed{3}$", "4"),
+        math_task("none", "Let me think about this for a wh", "4"),
+        math_task("badgold", "\\boxed{4}", ""),
+    ]
+    reply = stub(verifier_server.target).Grade(request(tasks), timeout=60)
+    got = {r.id: pb.Verdict.Name(r.verdict) for r in reply.results}
+    assert [r.id for r in reply.results] == ["right", "wrong", "none", "badgold"]
+    assert got == {"right": "VERDICT_CORRECT", "wrong": "VERDICT_INCORRECT", "none": "VERDICT_NO_ANSWER",
+                   "badgold": "VERDICT_INVALID_GOLD"}
+    assert [r.score for r in reply.results] == [1.0, 0.0, 0.0, 0.0]
+
+
+def test_stream_answers_every_item_once(verifier_server):
+    tasks = unique_batch(40, "s")
+    results = list(stub(verifier_server.target).GradeStream(request(tasks), timeout=120))
+    assert sorted(r.id for r in results) == sorted(t["id"] for t in tasks)
+    assert all(r.verdict == pb.VERDICT_CORRECT for r in results)
+
+
+def test_code_tasks_answer_infra_error_when_code_is_off(verifier_server):
+    task = {"id": "c", "kind": "code", "language": "python", "completion": "print(1)",
+            "tests": [{"stdin": "", "expected_stdout": "1\n"}]}
+    [r] = stub(verifier_server.target).Grade(request([task]), timeout=30).results
+    assert r.verdict == pb.VERDICT_INFRA_ERROR and r.retryable
+    assert "disabled" in r.detail
+
+
+def test_health_has_separate_math_and_code_entries(verifier_server):
+    health = health_pb2_grpc.HealthStub(grpc.insecure_channel(verifier_server.target))
+    status = {name: health.Check(health_pb2.HealthCheckRequest(service=name), timeout=5).status
+              for name in ("", "verifier.v1.Verifier", "verifier.v1.Verifier/math", "verifier.v1.Verifier/code")}
+    serving, not_serving = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
+    assert status == {"": serving, "verifier.v1.Verifier": serving, "verifier.v1.Verifier/math": serving,
+                      "verifier.v1.Verifier/code": not_serving}
+
+
+def test_reflection_lists_the_service(verifier_server):
+    from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+    refl = reflection_pb2_grpc.ServerReflectionStub(grpc.insecure_channel(verifier_server.target))
+    [reply] = list(refl.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=10))
+    assert "verifier.v1.Verifier" in {s.name for s in reply.list_services_response.service}
+
+
+@pytest.mark.parametrize("req, field", [
+    (pb.GradeRequest(), "tasks"),
+    (pb.GradeRequest(tasks=[pb.Task(id="a", math=pb.MathTask(gold="1")), pb.Task(id="a", math=pb.MathTask(gold="1"))]),
+     "tasks[1].id"),
+    (pb.GradeRequest(tasks=[pb.Task(id="a")]), "tasks[0].kind"),
+    (pb.GradeRequest(tasks=[pb.Task(math=pb.MathTask(gold="1"))]), "tasks[0].id"),
+    (pb.GradeRequest(tasks=[pb.Task(id="a", math=pb.MathTask(gold="1", completion="x" * (2 << 20)))]),
+     "tasks[0].math.completion"),
+    (pb.GradeRequest(tasks=[pb.Task(id="a", timeout_s=1e9, math=pb.MathTask(gold="1"))]), "tasks[0].timeout_s"),
+    (pb.GradeRequest(tasks=[pb.Task(id="a", code=pb.CodeTask(language="cobol"))]), "tasks[0].code.language"),
+])
+@pytest.mark.parametrize("method", ["Grade", "GradeStream"])
+def test_bad_requests_get_invalid_argument_naming_the_field(verifier_server, req, field, method):
+    call = getattr(stub(verifier_server.target), method)
+    with pytest.raises(grpc.RpcError) as err:
+        reply = call(req, timeout=10)
+        if method == "GradeStream":
+            list(reply)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert err.value.details().startswith(field + ":")
+
+
+ADVERSARIAL = {
+    "tower": "\\boxed{5^{5^{5^{5^{5}}}}}",
+    "tower9": "$\\boxed{9^{9^{9}}}$",
+    "factorial": "\\boxed{(10^{6})!}",
+    "nest50": "\\boxed{" + "(" * 50 + "1" + ")" * 50 + "}",
+    "fracs": "\\boxed{" + "\\frac{1}{" * 3000 + "2" + "}" * 3000 + "}",
+    "megabyte": "x " * 500_000 + "\\boxed{1}",
+    "bigpow": "\\boxed{2^{2^{30}}}",
+}
+
+
+def test_adversarial_inputs_are_answered_and_the_pool_stays_healthy(verifier_server):
+    """Each pathological item gets a verdict within its deadline (the RPC deadline guards hangs)."""
+    tasks = [math_task(k, v, "1", timeout_s=2) for k, v in ADVERSARIAL.items()]
+    reply = stub(verifier_server.target).Grade(request(tasks), timeout=2 * len(tasks) + 30)
+    verdicts = {r.id: pb.Verdict.Name(r.verdict) for r in reply.results}
+    assert set(verdicts) == set(ADVERSARIAL)
+    assert verdicts["megabyte"] == "VERDICT_CORRECT"
+    assert all(v in {"VERDICT_INCORRECT", "VERDICT_TIMEOUT", "VERDICT_ERROR", "VERDICT_CORRECT", "VERDICT_NO_ANSWER"}
+               for v in verdicts.values()), verdicts
+    # the pool is healthy afterwards
+    [r] = stub(verifier_server.target).Grade(request([math_task("after", "\\boxed{2}", "2")]), timeout=30).results
+    assert r.verdict == pb.VERDICT_CORRECT
+
+
+def test_deadline_kills_the_worker_and_counts_the_restart(server_factory):
+    server = server_factory("--workers", "1", "--no-code", "--max-math-timeout-s", "30")
+    before = server.metric("verifier_worker_restarts_total", reason="timeout")
+    workers_before = set(server.math_workers())
+    # sympy's simplify does not finish on this pair (sympy #27320's family): only the deadline stops it
+    task = math_task("slow", "\\boxed{\\sin(\\tan(-4x^2-3)^3)}", "1 + x", timeout_s=1)
+    [r] = stub(server.target).Grade(request([task]), timeout=30).results
+    assert r.verdict == pb.VERDICT_TIMEOUT
+    assert server.metric("verifier_worker_restarts_total", reason="timeout") == before + 1
+    [r] = stub(server.target).Grade(request([math_task("next", "\\boxed{2}", "2")]), timeout=30).results
+    assert r.verdict == pb.VERDICT_CORRECT
+    assert set(server.math_workers()) != workers_before  # the stuck worker was replaced
+
+
+def test_dedup_grades_identical_answers_once(verifier_server):
+    before = verifier_server.metric("verifier_dedup_hits_total", kind="math")
+    group = [math_task(f"g{i}", f"attempt {i} ... \\boxed{{\\frac{{7}}{{3}}}}", "7/3") for i in range(8)]
+    results = VerifierClient(verifier_server.target).grade(group)
+    assert [r["verdict"] for r in results] == ["correct"] * 8
+    assert [r["id"] for r in results] == [t["id"] for t in group]
+    assert verifier_server.metric("verifier_dedup_hits_total", kind="math") >= before + 7
+
+
+def test_metrics_count_items_by_kind_and_verdict(verifier_server):
+    before = verifier_server.metric("verifier_items_total", kind="math", verdict="incorrect")
+    VerifierClient(verifier_server.target).grade([math_task("m1", "\\boxed{5}", "6"), math_task("m2", "\\boxed{7}", "6")])
+    assert verifier_server.metric("verifier_items_total", kind="math", verdict="incorrect") == before + 2
+    assert verifier_server.metric("verifier_item_exec_seconds_count", kind="math") > 0
+    assert verifier_server.metric("verifier_queue_items", kind="math") == 0
+
+
+def test_full_queue_gets_resource_exhausted_with_retry_hint(server_factory):
+    server = server_factory("--workers", "1", "--no-code", "--max-queued-items", "50")
+    big = stub(server.target).GradeStream(request(unique_batch(50, "big")), timeout=120)
+    next(big)  # admitted and running
+    with pytest.raises(grpc.RpcError) as err:
+        stub(server.target).Grade(request(unique_batch(10, "more")), timeout=30)
+    assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert "grpc-retry-pushback-ms" in dict(err.value.trailing_metadata())
+    assert server.metric("verifier_rejections_total", reason="queue_full") == 1
+    assert len(list(big)) == 49  # the admitted call is not harmed
+
+
+def test_cancelled_call_kills_its_items(server_factory):
+    server = server_factory("--workers", "2", "--no-code")
+    call = stub(server.target).GradeStream(request(unique_batch(400, "c")), timeout=120)
+    next(call)
+    call.cancel()
+    deadline = time.monotonic() + 30
+    while server.metric("verifier_inflight_items", kind="math") > 0 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert server.metric("verifier_inflight_items", kind="math") == 0
+    assert server.metric("verifier_queue_items", kind="math") == 0
+    assert server.metric("verifier_worker_restarts_total", reason="cancel") >= 1
+    assert server.metric("verifier_items_total", kind="math") < 400  # the rest was never graded
+    [r] = stub(server.target).Grade(request([math_task("after", "\\boxed{2}", "2")]), timeout=30).results
+    assert r.verdict == pb.VERDICT_CORRECT
+
+
+def test_sigkilled_worker_mid_batch_loses_no_item(server_factory):
+    import os
+
+    server = server_factory("--workers", "2", "--no-code")
+    tasks = unique_batch(300, "k")
+    results: list = []
+    thread = threading.Thread(target=lambda: results.extend(
+        stub(server.target).GradeStream(request(tasks), timeout=180)))
+    thread.start()
+    time.sleep(0.5)
+    victims = server.math_workers()
+    assert victims
+    for pid in victims:
+        os.kill(pid, signal.SIGKILL)
+    thread.join(200)
+    assert sorted(r.id for r in results) == sorted(t["id"] for t in tasks)
+    assert all(r.verdict == pb.VERDICT_CORRECT for r in results), {pb.Verdict.Name(r.verdict) for r in results}
+    assert server.metric("verifier_worker_restarts_total", reason="crash") >= 1
+
+
+def test_sigterm_drains_in_flight_calls_and_refuses_new_ones(server_factory):
+    server = server_factory("--workers", "2", "--no-code", "--grace-s", "60")
+    tasks = unique_batch(200, "d")
+    results: list = []
+    thread = threading.Thread(target=lambda: results.extend(
+        stub(server.target).GradeStream(request(tasks), timeout=120)))
+    thread.start()
+    while not results:
+        time.sleep(0.02)
+    server.proc.send_signal(signal.SIGTERM)
+    time.sleep(0.3)
+    health = health_pb2_grpc.HealthStub(grpc.insecure_channel(server.target))
+    with pytest.raises(grpc.RpcError) as err:
+        stub(server.target).Grade(request([math_task("late", "\\boxed{1}", "1")]), timeout=10)
+    assert err.value.code() == grpc.StatusCode.UNAVAILABLE
+    try:
+        status = health.Check(health_pb2.HealthCheckRequest(service=""), timeout=5).status
+        assert status == health_pb2.HealthCheckResponse.NOT_SERVING
+    except grpc.RpcError as exc:  # the listener may already be closed: also a refusal
+        assert exc.code() == grpc.StatusCode.UNAVAILABLE
+    thread.join(120)
+    assert sorted(r.id for r in results) == sorted(t["id"] for t in tasks)
+    assert server.proc.wait(60) == 0
+
+
+def test_token_auth(server_factory):
+    server = server_factory("--workers", "1", "--no-code", "--token", "s3cret")
+    with pytest.raises(VerifierError) as err:
+        VerifierClient(server.target, ClientConfig(timeout_s=10)).grade([math_task("a", "\\boxed{1}", "1")])
+    assert err.value.code == grpc.StatusCode.UNAUTHENTICATED
+    [r] = VerifierClient(server.target, ClientConfig(token="s3cret")).grade([math_task("a", "\\boxed{1}", "1")])
+    assert r["verdict"] == "correct"
+    health = health_pb2_grpc.HealthStub(grpc.insecure_channel(server.target))
+    assert health.Check(health_pb2.HealthCheckRequest(service=""), timeout=5).status == health_pb2.HealthCheckResponse.SERVING
+
+
+def test_public_bind_without_auth_refuses_to_start():
+    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "serve", "--host", "0.0.0.0", "--port", "0",
+                           "--metrics-port", "0", "--workers", "1", "--no-code"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0
+    assert "refusing to bind 0.0.0.0" in proc.stderr
