@@ -67,6 +67,8 @@ class TrainConfig:
     output_dir: str = field(default="runs/grpo", metadata={"help": "Checkpoints, metrics.csv, reward_curve.png."})
     plot: bool = field(default=True, metadata={"help": "Write reward_curve.png at the end."})
     seed: int = field(default=0, metadata={"help": "Seed for model init, data order and sampling."})
+    print_logs: bool = field(default=True, metadata={
+        "help": "Print each log dict (transformers' PrinterCallback/progress bar); False keeps the console quiet."})
     torch_threads: int = field(default=0, metadata={
         "help": "torch intra-op threads; 0 leaves torch's default (1 is fastest for tiny models on busy CPUs)."})
 
@@ -85,6 +87,7 @@ class TrainResult:
     reward_png: str | None
     reward_stats: dict
     reward_wait_share: float | None
+    model: Any = None  # the trained model (TRL's copy when it loaded one by path)
 
 
 def load_config(path: str | os.PathLike) -> TrainConfig:
@@ -254,19 +257,21 @@ def plot_rewards(history: list[dict], path: Path, title: str = "GRPO reward") ->
 
 # ---------------------------------------------------------------------------------------- run
 
-def run_training(cfg: TrainConfig, extra_callbacks: list[Any] | None = None) -> TrainResult:
-    """Build everything from cfg, start a local server if asked, train, write metrics and the PNG."""
+def run_training(cfg: TrainConfig, extra_callbacks: list[Any] | None = None,
+                 model: Any = None, tokenizer: Any = None) -> TrainResult:
+    """Build everything from cfg (or use the given model and tokenizer), start a local server if
+    asked, train, write metrics and the PNG."""
     from trainer.local_server import LocalServer
 
     if cfg.rewards.target in ("", "local"):
         with LocalServer(workers=cfg.server_workers) as server:
             print(f"started verifier server at {server.target} (metrics {server.metrics_url})", flush=True)
             return _train(dataclasses.replace(cfg, rewards=dataclasses.replace(cfg.rewards, target=server.target)),
-                          extra_callbacks)
-    return _train(cfg, extra_callbacks)
+                          extra_callbacks, model, tokenizer)
+    return _train(cfg, extra_callbacks, model, tokenizer)
 
 
-def _train(cfg: TrainConfig, extra_callbacks: list[Any] | None) -> TrainResult:
+def _train(cfg: TrainConfig, extra_callbacks: list[Any] | None, model: Any, tok: Any) -> TrainResult:
     import torch
     from trl import GRPOTrainer
 
@@ -275,7 +280,14 @@ def _train(cfg: TrainConfig, extra_callbacks: list[Any] | None) -> TrainResult:
     torch.manual_seed(cfg.seed)
     out = Path(cfg.output_dir)
     out.mkdir(parents=True, exist_ok=True)
-    model, tok = _load_model_and_tokenizer(cfg)
+    if model is None or tok is None:
+        model, tok = _load_model_and_tokenizer(cfg)
+    if not isinstance(model, str) and float(cfg.grpo.get("beta", 0.0)) > 0:
+        # With a KL term TRL loads the reference model by path: hand it one.
+        init_dir = out / "init_model"
+        model.save_pretrained(init_dir)
+        tok.save_pretrained(init_dir)
+        model = str(init_dir)
     group = VerifierRewards(cfg.rewards)
     reward_funcs = group.reward_funcs() + [_local_reward(s) for s in cfg.local_rewards]
     peft_config = None
@@ -287,6 +299,11 @@ def _train(cfg: TrainConfig, extra_callbacks: list[Any] | None) -> TrainResult:
     trainer = GRPOTrainer(model=model, reward_funcs=reward_funcs, args=_grpo_args(cfg),
                           train_dataset=_load_dataset(cfg), processing_class=tok, peft_config=peft_config,
                           callbacks=callbacks + list(extra_callbacks or []))
+    if not cfg.print_logs:
+        from transformers import PrinterCallback, ProgressCallback
+
+        trainer.remove_callback(PrinterCallback)
+        trainer.remove_callback(ProgressCallback)
     try:
         trainer.train()
     finally:
@@ -297,7 +314,7 @@ def _train(cfg: TrainConfig, extra_callbacks: list[Any] | None) -> TrainResult:
     (out / "train_config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=2, default=str))
     png = plot_rewards(history, out / "reward_curve.png") if cfg.plot else None
     return TrainResult(history, str(out), str(csv_path), str(png) if png else None,
-                       dataclasses.asdict(group.stats), callbacks[0].share())
+                       dataclasses.asdict(group.stats), callbacks[0].share(), trainer.model)
 
 
 def _close_clients(trainer: Any, group: VerifierRewards) -> None:
