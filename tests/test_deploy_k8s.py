@@ -1,0 +1,244 @@
+"""The Kubernetes base in deploy/k8s, validated offline.
+
+Every resource kustomization.yaml lists is rendered the way kustomize would (namespace, labels,
+image tag) and validated against the Kubernetes JSON schemas shipped by `kubernetes-validate`
+(strict: unknown fields fail), at the oldest version with GA gRPC probes and at the newest the
+package ships. The ServiceMonitor CRD is validated against a vendored schema. Then the
+cross-resource facts no schema can see: selectors match the pods, probes name the server's health
+services, the shutdown budget covers preStop plus the server's grace, the HPA's custom metric is
+the one the adapter rule produces from a series the server exports.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+kubernetes_validate = pytest.importorskip("kubernetes_validate", reason="dev extra kubernetes-validate not installed")
+
+ROOT = Path(__file__).resolve().parent.parent
+K8S = ROOT / "deploy" / "k8s"
+# GA of native gRPC probes (1.27) and the newest schemas kubernetes-validate ships.
+VERSIONS = ["1.27.0", kubernetes_validate.utils.latest_version()]
+CLUSTER_SCOPED = {"Namespace"}
+CRD_SCHEMAS = {("monitoring.coreos.com/v1", "ServiceMonitor"): K8S / "schemas" / "servicemonitor-monitoring-v1.json"}
+
+
+def render(kustomization_dir: Path = K8S) -> list[dict]:
+    """The resources of a kustomization with the transforms this base uses applied.
+
+    kustomize itself cannot be installed here; an unsupported field fails loudly instead of being
+    ignored, so the base cannot silently grow a transform this test does not model.
+    """
+    kust = yaml.safe_load((kustomization_dir / "kustomization.yaml").read_text())
+    supported = {"apiVersion", "kind", "namespace", "labels", "resources", "images"}
+    assert set(kust) <= supported, f"kustomization fields not modelled by this test: {set(kust) - supported}"
+    docs: list[dict] = []
+    for name in kust["resources"]:
+        docs += [d for d in yaml.safe_load_all((kustomization_dir / name).read_text()) if d]
+    for doc in docs:
+        meta = doc.setdefault("metadata", {})
+        if kust.get("namespace") and doc["kind"] not in CLUSTER_SCOPED:
+            meta["namespace"] = kust["namespace"]
+        if doc["kind"] == "Namespace" and kust.get("namespace"):
+            meta["name"] = kust["namespace"]
+        for entry in kust.get("labels", []):
+            assert not entry.get("includeSelectors"), "selector labels are not modelled"
+            meta.setdefault("labels", {}).update(entry["pairs"])
+        for pod in _pod_specs(doc):
+            for container in pod.get("containers", []) + pod.get("initContainers", []):
+                for image in kust.get("images", []):
+                    if container["image"].split(":")[0] == image["name"]:
+                        container["image"] = f"{image.get('newName', image['name'])}:{image['newTag']}"
+    return docs
+
+
+def _pod_specs(doc: dict) -> list[dict]:
+    template = doc.get("spec", {}).get("template", {})
+    return [template["spec"]] if "spec" in template else []
+
+
+def validate(doc: dict, version: str) -> None:
+    """Raise when `doc` breaks its schema: CRDs against the vendored one, the rest Kubernetes'."""
+    crd = CRD_SCHEMAS.get((doc["apiVersion"], doc["kind"]))
+    if crd:
+        jsonschema.validate(doc, json.loads(crd.read_text()))
+    else:
+        kubernetes_validate.validate(doc, version, strict=True)
+
+
+def by_kind(docs: list[dict], kind: str) -> list[dict]:
+    return [d for d in docs if d["kind"] == kind]
+
+
+@pytest.fixture(scope="module")
+def docs() -> list[dict]:
+    return render()
+
+
+@pytest.fixture(scope="module")
+def deployment(docs) -> dict:
+    (dep,) = by_kind(docs, "Deployment")
+    return dep
+
+
+def _container(deployment: dict) -> dict:
+    return deployment["spec"]["template"]["spec"]["containers"][0]
+
+
+def _env(deployment: dict) -> dict[str, str]:
+    return {e["name"]: e.get("value") for e in _container(deployment).get("env", [])}
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_every_resource_matches_the_kubernetes_schema(docs, version):
+    kinds = set()
+    for doc in docs:
+        validate(doc, version)
+        kinds.add(doc["kind"])
+    assert {"Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget",
+            "NetworkPolicy", "ServiceMonitor"} <= kinds
+
+
+def test_every_manifest_file_is_listed_in_the_kustomization():
+    listed = set(yaml.safe_load((K8S / "kustomization.yaml").read_text())["resources"])
+    on_disk = {p.name for p in K8S.glob("*.yaml")} - {"kustomization.yaml"}
+    assert on_disk == listed
+
+
+@pytest.mark.parametrize("mutate, why", [
+    (lambda d: _container(d)["readinessProbe"]["grpc"].update(port="grpc"), "grpc probe port must be an integer"),
+    (lambda d: _container(d).update(imagePullPolcy="Always"), "typo in a field name"),
+    (lambda d: d["spec"].update(replicas="two"), "wrong type"),
+    (lambda d: d["spec"].pop("selector"), "missing required field"),
+])
+def test_the_validator_rejects_broken_manifests(deployment, mutate, why):
+    broken = copy.deepcopy(deployment)
+    mutate(broken)
+    with pytest.raises((kubernetes_validate.ValidationError, jsonschema.ValidationError)):
+        validate(broken, VERSIONS[-1])
+
+
+def test_the_vendored_servicemonitor_schema_rejects_a_typo(docs):
+    (monitor,) = by_kind(docs, "ServiceMonitor")
+    broken = copy.deepcopy(monitor)
+    broken["spec"]["endpoints"][0]["intervall"] = "15s"
+    with pytest.raises(jsonschema.ValidationError):
+        validate(broken, VERSIONS[-1])
+
+
+def test_selectors_reach_the_pods(docs, deployment):
+    pod_labels = deployment["spec"]["template"]["metadata"]["labels"]
+    assert deployment["spec"]["selector"]["matchLabels"].items() <= pod_labels.items()
+    for doc in by_kind(docs, "Service"):
+        assert doc["spec"]["selector"].items() <= pod_labels.items(), doc["metadata"]["name"]
+    for kind in ("PodDisruptionBudget",):
+        for doc in by_kind(docs, kind):
+            assert doc["spec"]["selector"]["matchLabels"].items() <= pod_labels.items()
+    for doc in by_kind(docs, "NetworkPolicy"):
+        assert doc["spec"]["podSelector"]["matchLabels"].items() <= pod_labels.items()
+    (hpa,) = by_kind(docs, "HorizontalPodAutoscaler")
+    assert hpa["spec"]["scaleTargetRef"] == {"apiVersion": "apps/v1", "kind": "Deployment",
+                                             "name": deployment["metadata"]["name"]}
+
+
+def test_headless_service_serves_client_side_round_robin(docs):
+    headless = [s for s in by_kind(docs, "Service") if s["spec"].get("clusterIP") == "None"]
+    assert len(headless) == 1
+    (port,) = headless[0]["spec"]["ports"]
+    assert port["name"] == "grpc" and port["appProtocol"] == "grpc" and port["port"] == 50051
+
+
+def test_probes_use_native_grpc_health_with_the_servers_service_names(deployment):
+    container = _container(deployment)
+    grpc_port = next(p["containerPort"] for p in container["ports"] if p["name"] == "grpc")
+    assert str(grpc_port) == _env(deployment)["VERIFIER_PORT"]
+    probes = {name: container[name]["grpc"] for name in ("startupProbe", "readinessProbe", "livenessProbe")}
+    assert all(p["port"] == grpc_port for p in probes.values())
+    # Readiness: math pool up and not draining. Liveness: the process answers (a liveness failure
+    # restarts the pod and drops in-flight work, so it must not follow readiness).
+    assert probes["readinessProbe"]["service"] == "verifier.v1.Verifier"
+    assert probes["livenessProbe"]["service"] == ""
+    assert container["livenessProbe"]["failureThreshold"] * container["livenessProbe"]["periodSeconds"] >= 30
+
+
+def test_shutdown_budget_lets_in_flight_batches_finish(deployment):
+    pod = deployment["spec"]["template"]["spec"]
+    command = _container(deployment)["lifecycle"]["preStop"]["exec"]["command"]
+    assert command[0] == "sleep"
+    pre_stop_s = float(command[1])
+    grace_s = float(_env(deployment)["VERIFIER_GRACE_S"])
+    assert pod["terminationGracePeriodSeconds"] >= pre_stop_s + grace_s + 10
+    strategy = deployment["spec"]["strategy"]["rollingUpdate"]
+    assert strategy["maxUnavailable"] == 0
+
+
+def test_pod_runs_non_root_with_the_images_uid(deployment):
+    pod = deployment["spec"]["template"]["spec"]
+    container = _container(deployment)
+    dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
+    uid = re.search(r"^USER (\d+):(\d+)$", dockerfile, re.M)
+    assert uid and pod["securityContext"]["runAsUser"] == int(uid.group(1))
+    assert pod["securityContext"]["runAsNonRoot"] is True
+    assert container["securityContext"]["allowPrivilegeEscalation"] is False
+    assert container["securityContext"]["readOnlyRootFilesystem"] is True
+    assert container["securityContext"]["capabilities"]["drop"] == ["ALL"]
+    assert pod["automountServiceAccountToken"] is False
+    resources = container["resources"]
+    assert resources["requests"]["cpu"] == resources["limits"]["cpu"], "Guaranteed QoS: pool size = CPU limit"
+
+
+def test_env_names_are_server_config_fields(deployment):
+    from verifier.config import ServerConfig
+
+    fields = {f"VERIFIER_{name.upper()}" for name in ServerConfig.__dataclass_fields__}
+    names = {n for n in _env(deployment) if n.startswith("VERIFIER_")}
+    assert names <= fields, names - fields
+
+
+def test_hpa_scales_on_cpu_and_on_the_adapters_queue_wait_metric(docs):
+    (hpa,) = by_kind(docs, "HorizontalPodAutoscaler")
+    metrics = hpa["spec"]["metrics"]
+    assert any(m["type"] == "Resource" and m["resource"]["name"] == "cpu" for m in metrics)
+    custom = [m["pods"]["metric"]["name"] for m in metrics if m["type"] == "Pods"]
+    adapter = yaml.safe_load((K8S / "addons" / "prometheus-adapter-rules.yaml").read_text())
+    produced = {r["name"]["as"]: r for r in adapter["rules"]["custom"]}
+    assert custom and set(custom) <= set(produced)
+    for rule in produced.values():
+        series = re.match(r"(\w+)\{", rule["seriesQuery"]).group(1)
+        assert series.startswith("verifier_item_queue_seconds")
+        assert re.match(rule["name"]["matches"], series)
+    assert hpa["spec"]["minReplicas"] >= 2
+    assert hpa["spec"]["behavior"]["scaleDown"]["stabilizationWindowSeconds"] >= 300
+
+
+def test_the_server_exports_the_series_the_adapter_reads():
+    from prometheus_client import generate_latest
+
+    from verifier.metrics import Metrics
+
+    metrics = Metrics()
+    metrics.queue_seconds.labels("math").observe(0.5)
+    text = generate_latest(metrics.registry).decode()
+    assert 'verifier_item_queue_seconds_bucket{kind="math",le="1.0"} 1.0' in text
+    assert 'verifier_item_queue_seconds_count{kind="math"} 1.0' in text
+
+
+def test_servicemonitor_and_networkpolicy_name_real_ports(docs, deployment):
+    container_ports = {p["name"] for p in _container(deployment)["ports"]}
+    (monitor,) = by_kind(docs, "ServiceMonitor")
+    selected = [s for s in by_kind(docs, "Service")
+                if monitor["spec"]["selector"]["matchLabels"].items() <= s["metadata"].get("labels", {}).items()]
+    assert len(selected) == 1, "exactly one Service is scraped (the headless one would double count)"
+    service_ports = {p["name"] for p in selected[0]["spec"]["ports"]}
+    assert {e["port"] for e in monitor["spec"]["endpoints"]} <= service_ports
+    (policy,) = by_kind(docs, "NetworkPolicy")
+    for rule in policy["spec"]["ingress"]:
+        assert {p["port"] for p in rule["ports"]} <= container_ports
+    assert policy["spec"]["egress"] == []
