@@ -182,3 +182,11 @@ def test_train_on_gpu(verifier_server, tmp_path):
         pytest.skip("needs a CUDA GPU: runs the training entry point on the device with bf16")
     result = run_training(tiny_cfg(verifier_server.target, tmp_path))
     assert [r["step"] for r in step_logs(result)] == [1, 2] and result.reward_stats["ungraded"] == 0
+
+
+def test_lora_run_trains_adapters(verifier_server, tmp_path):
+    cfg = tiny_cfg(verifier_server.target, tmp_path, steps=1)
+    cfg.lora = {"r": 4, "lora_alpha": 8, "target_modules": ["q_proj", "v_proj"]}
+    result = run_training(cfg)
+    assert type(result.model).__name__.startswith("Peft")
+    assert [r["step"] for r in step_logs(result)] == [1] and result.reward_stats["ungraded"] == 0

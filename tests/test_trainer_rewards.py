@@ -240,3 +240,13 @@ def test_config_errors_name_the_field():
         config_from_dict({"rewards": {"taget": "x"}})
     cfg = config_from_dict({"rewards": {"target": "h:1", "components": ["accuracy"]}, "grpo": {"max_steps": 3}})
     assert cfg.rewards.components == ("accuracy",) and cfg.grpo["max_steps"] == 3
+
+
+@pytest.mark.parametrize("name", ["train_tiny.yaml", "gpu_0p5b_from_config.yaml", "qwen_math_vllm.yaml"])
+def test_example_configs_load(name):
+    from pathlib import Path
+
+    from trainer.train import load_config
+
+    cfg = load_config(Path(__file__).resolve().parent.parent / "examples" / name)
+    assert cfg.rewards.components == ("accuracy", "format") and cfg.grpo["max_completion_length"] > 0
