@@ -55,7 +55,7 @@ class BatchOutcome:
     error: str = ""
 
 
-@dataclass
+@dataclass(eq=False)  # entries are compared by identity
 class _Pending:
     future: asyncio.Future
     consumed: set[str] = field(default_factory=set)
