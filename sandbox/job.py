@@ -37,8 +37,6 @@ def _main():
     w(fd, b"ok:" + nonce)
 _main()
 '''
-PY_SYNTAX_CHECK = ("python3", "-I", "-c",
-                   "import sys; compile(open(sys.argv[1],'rb').read(), sys.argv[1], 'exec')", "prog.py")
 COMPILE_CAP = 64 << 10
 
 
@@ -129,10 +127,7 @@ def make_plan(task: dict, config: SandboxConfig) -> Plan | dict:
         raise InfraFailure("checker_language must be python (every image has python3)", retryable=False)
     if not tests and test_code is None:
         tests = [(b"", None)]  # no tests: the program must run cleanly on empty input
-    if lang.compile:
-        compile_argv = fill(lang.compile, main=main, mem=memory)
-    else:
-        compile_argv = list(PY_SYNTAX_CHECK) if lang_name == "python" else None
+    compile_argv = fill(lang.compile, main=main, mem=memory) if lang.compile else None
     compare_how = str(task.get("compare") or config.default_compare)
     if compare_how not in checks.COMPARATORS:
         raise InfraFailure(f"compare must be one of {checks.COMPARATORS}", retryable=False)
@@ -193,6 +188,12 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     overhead = config.memory_overhead_mb + 2 * (config.output_limit_bytes >> 20)
     _files(box, plan.job_dir, plan.files)
     tests: list[dict] = []
+    if plan.lang.name == "python":  # syntax check inside the runner: no extra interpreter start
+        head, _ = box.channel.request({"op": "pycheck", "dir": plan.job_dir, "file": plan.lang.source}, timeout_s=30)
+        if head.get("error"):
+            raise InfraFailure(f"runner: {head['error']}")
+        if not head.get("ok"):
+            return _finish(plan, "compile_error", 0.0, checks.clip(head.get("error_text", "").strip()), []), _reset(box)
     if plan.compile_argv:
         pool.set_memory(box, plan.compile_memory_mb + overhead)
         facts = _exec(box, plan.compile_argv, plan, config, plan.compile_time_s, stdout_max=COMPILE_CAP)

@@ -209,6 +209,11 @@ def run_exec(req: dict, stdin: bytes) -> tuple[dict, dict[str, bytes]]:
     else:
         proc.stdin.close()
 
+    try:  # readable when the process exits: no polling delay between its exit and our reply
+        pidfd = os.pidfd_open(proc.pid)
+        sel.register(pidfd, selectors.EVENT_READ, "exit")
+    except (OSError, AttributeError):
+        pidfd = -1
     stop_reason = None  # "cpu" | "wall" | "stdout" | "stderr"
     status = None
     rusage = None
@@ -226,7 +231,7 @@ def run_exec(req: dict, stdin: bytes) -> tuple[dict, dict[str, bytes]]:
             pid, st, ru = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 status, rusage, exited_at = st, ru, now
-        if status is not None and (not sel.get_map() or now - exited_at > EXIT_GRACE_S):
+        if status is not None and (len(sel.get_map()) == 0 or now - exited_at > EXIT_GRACE_S):
             break
         if stop_reason is None:
             if now - t0 > wall_limit:
@@ -239,6 +244,9 @@ def run_exec(req: dict, stdin: bytes) -> tuple[dict, dict[str, bytes]]:
             break  # main process did not die: give up on it, kill_all_others below
         for key, _ in sel.select(POLL_S):
             name = key.data
+            if name == "exit":
+                sel.unregister(pidfd)
+                continue
             if name == "stdin":
                 try:
                     n = os.write(stdin_fd, stdin[stdin_pos:stdin_pos + CHUNK])
@@ -286,6 +294,8 @@ def run_exec(req: dict, stdin: bytes) -> tuple[dict, dict[str, bytes]]:
         except OSError:
             pass
     sel.close()
+    if pidfd >= 0:
+        os.close(pidfd)
     if fd3_r >= 0:
         os.close(fd3_r)
 
@@ -373,6 +383,21 @@ def reset() -> dict:
             "leftovers": leftovers[:10], "procs": procs[:10]}
 
 
+def pycheck(req: dict) -> dict:
+    """Python syntax check in-process (this interpreter is the one that runs the program):
+    saves an interpreter start per job. compile() only parses; it runs nothing of the code."""
+    path = os.path.join(WORK, _safe_name(req["dir"]), _safe_name(req["file"]))
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    with os.fdopen(fd, "rb") as f:
+        src = f.read(1 << 20)
+    try:
+        compile(src, req["file"], "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as e:
+        import traceback
+        return {"ok": False, "error_text": "".join(traceback.format_exception_only(type(e), e))[-2000:]}
+    return {"ok": True}
+
+
 # ----------------------------------------------------------------------------- main loop
 def read_message(stream) -> tuple[dict, dict[str, bytes]] | None:
     line = stream.readline()
@@ -408,6 +433,8 @@ def handle(head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]
         return run_exec(head, blobs.get("stdin", b""))
     if op == "reset":
         return reset(), {}
+    if op == "pycheck":
+        return pycheck(head), {}
     return {"error": f"unknown op {op!r}"}, {}
 
 
