@@ -59,7 +59,7 @@ class SandboxConfig:
     wall_factor: float = field(default=2.0, metadata={"help": "Wall-clock backstop = time limit * wall_factor + wall_extra_s (stops sleeping programs)."})
     wall_extra_s: float = field(default=1.0, metadata={"help": "See wall_factor."})
     checker_time_limit_s: float = field(default=5.0, metadata={"help": "CPU seconds for a special checker per test."})
-    max_tests: int = field(default=1000, metadata={"help": "Most tests in one task; more: the task is refused as infra-independent bad input (wrong_answer is never faked)."})
+    max_tests: int = field(default=1000, metadata={"help": "Most tests in one task; a task with more gets infra_error (retryable=False) naming the limit."})
     max_code_bytes: int = field(default=256 << 10, metadata={"help": "Largest extracted program."})
     max_stdin_bytes: int = field(default=16 << 20, metadata={"help": "Largest stdin of one test."})
     float_abs_tol: float = field(default=1e-6, metadata={"help": "Default absolute tolerance of the 'float' comparator."})
