@@ -124,14 +124,14 @@ class AsyncVerifierClient:
     def _metadata(self) -> tuple[tuple[str, str], ...]:
         return (("authorization", f"Bearer {self.config.token}"),) if self.config.token else ()
 
-    async def server_info(self, timeout_s: float = 10.0) -> pb.ServerInfo:
+    async def server_info(self, timeout_s: float = 10.0, wait_for_ready: bool = True) -> pb.ServerInfo:
         return await self._stub().GetServerInfo(pb.GetServerInfoRequest(), timeout=timeout_s,
-                                                metadata=self._metadata(), wait_for_ready=True)
+                                                metadata=self._metadata(), wait_for_ready=wait_for_ready)
 
     async def _limits_or_fallback(self, timeout_s: float) -> pb.Limits:
         if self._limits is None:
             try:
-                self._limits = (await self.server_info(timeout_s)).limits
+                self._limits = (await self.server_info(timeout_s, wait_for_ready=False)).limits
             except grpc.aio.AioRpcError as exc:
                 if exc.code() not in TRANSIENT:
                     raise VerifierError(exc.code(), exc.details() or "") from exc

@@ -43,7 +43,9 @@ class ServerConfig:
     math_retries: int = field(default=1, metadata={"help": "Times an item whose worker died is retried before it is answered infra_error."})
 
     code: bool = field(default=True, metadata={"help": "Grade code tasks in Docker sandboxes; False answers them infra_error."})
-    code_concurrency: int = field(default=0, metadata={"help": "Code jobs run at once; 0 means the sandbox pool's size."})
+    code_concurrency: int = field(default=0, metadata={"help": "Code jobs run at once; 0 means the sandbox's max_concurrent_jobs."})
+    sandbox_pool_size: int = field(default=2, metadata={"help": "Warm sandbox containers per language."})
+    sandbox_runtime: str = field(default="", metadata={"help": "OCI runtime for sandboxes, e.g. runsc (gVisor); empty: the daemon's default."})
 
     token: str = field(default="", metadata={"help": "Bearer token clients must send; empty disables auth."})
     token_file: str = field(default="", metadata={"help": "File holding the bearer token (a mounted secret)."})

@@ -77,10 +77,10 @@ class Engine:
             except ImportError as exc:
                 self._code_reason = f"sandbox package unavailable: {exc}"
             else:
-                self.code = CodeGrader(SandboxConfig())
+                sandbox = SandboxConfig(pool_size=self.config.sandbox_pool_size, runtime=self.config.sandbox_runtime or None)
+                self.code = CodeGrader(sandbox)
                 await self.code.start()
-        slots = self.config.code_concurrency or getattr(getattr(self.code, "config", None), "pool_size", 0) or 4
-        self._code_slots = asyncio.Semaphore(slots)
+                self._code_slots = asyncio.Semaphore(self.config.code_concurrency or sandbox.max_concurrent_jobs)
 
     async def close(self) -> None:
         if self.code is not None:

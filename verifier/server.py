@@ -100,7 +100,8 @@ class VerifierService(pb_grpc.VerifierServicer):
         self.engine.metrics.rpcs.labels("GradeStream", "OK").inc()
 
     async def GetServerInfo(self, request, context):
-        langs = [pb.LanguageInfo(**lang) for lang in self.engine.languages().values()]
+        fields = set(pb.LanguageInfo.DESCRIPTOR.fields_by_name)
+        langs = [pb.LanguageInfo(**{k: v for k, v in lang.items() if k in fields}) for lang in self.engine.languages().values()]
         return pb.ServerInfo(
             version=_version("grpo-verifier"), math_verify_version=_version("math-verify"),
             sympy_version=_version("sympy"), limits=self.limits, kinds=["math", "code"],

@@ -34,12 +34,6 @@ class Outcome:
     seconds: float = 0.0
 
 
-def _initialize_worker() -> None:
-    from verifier.math import warm_up
-
-    warm_up()
-
-
 def _whoami() -> int:
     time.sleep(0.05)  # long enough that warm-up jobs land on different workers
     return os.getpid()
@@ -55,11 +49,10 @@ class MathPool:
         self._pool: pebble.ProcessPool | None = None
 
     def start(self, warm: bool = True) -> None:
-        """Start the workers and, with `warm`, wait until each has imported and exercised sympy."""
+        """Start the workers and, with `warm`, wait until each answers."""
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["verifier.math"])
-        self._pool = pebble.ProcessPool(max_workers=self.workers, max_tasks=self._max_tasks,
-                                        initializer=_initialize_worker, context=ctx)
+        ctx.set_forkserver_preload(["verifier.worker_preload"])
+        self._pool = pebble.ProcessPool(max_workers=self.workers, max_tasks=self._max_tasks, context=ctx)
         if warm:
             futures = [self._pool.schedule(_whoami) for _ in range(self.workers)]
             concurrent.futures.wait(futures, timeout=120)

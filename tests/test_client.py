@@ -1,0 +1,82 @@
+"""VerifierClient against real servers: splitting, retries, resubmission, pickling, balancing."""
+
+from __future__ import annotations
+
+import asyncio
+import pickle
+import threading
+import time
+
+import grpc
+import pytest
+
+from helpers import math_task, unique_batch
+from verifier.client import AsyncVerifierClient, ClientConfig, VerifierClient, VerifierError, normalize_target
+
+
+def test_batches_are_split_by_the_server_limits(server_factory):
+    server = server_factory("--workers", "1", "--no-code", "--max-tasks-per-call", "5")
+    tasks = [math_task(f"t{i}", f"\\boxed{{{i}}}", str(i if i % 3 else i + 1)) for i in range(23)]
+    with VerifierClient(server.target) as client:
+        results = client.grade(tasks)
+    assert [r["id"] for r in results] == [t["id"] for t in tasks]
+    assert [r["verdict"] for r in results] == ["incorrect" if i % 3 == 0 else "correct" for i in range(23)]
+    assert server.metric("verifier_rpcs_total", method="GradeStream", code="OK") == 5
+
+
+def test_bad_request_raises_naming_the_field(verifier_server):
+    with VerifierClient(verifier_server.target) as client:
+        with pytest.raises(VerifierError) as err:
+            client.grade([math_task("a", "x", "1", profile="loose")])
+    assert err.value.code == grpc.StatusCode.INVALID_ARGUMENT and "tasks[0].math.profile" in err.value.message
+    with pytest.raises(ValueError, match="tasks\\[0\\].kind"):
+        VerifierClient(verifier_server.target).grade([{"id": "x", "kind": "poem"}])
+
+
+def test_no_server_gives_infra_error_results_not_exceptions():
+    client = VerifierClient("127.0.0.1:1", ClientConfig(timeout_s=2, backoff_initial_s=0.05))
+    report = client.grade_detailed([math_task("a", "\\boxed{1}", "1"), math_task("b", "\\boxed{2}", "2")])
+    client.close()
+    assert [r["verdict"] for r in report.results] == ["infra_error", "infra_error"]
+    assert all(r["retryable"] for r in report.results)
+    assert report.ungraded == 2 and report.retries >= 1
+
+
+def test_server_restarted_mid_call_loses_nothing(server_factory):
+    server = server_factory("--workers", "2", "--no-code")
+    tasks = unique_batch(1000, "r")
+    box: dict = {}
+    client = VerifierClient(server.target, ClientConfig(timeout_s=180, backoff_initial_s=0.2))
+    thread = threading.Thread(target=lambda: box.update(report=client.grade_detailed(tasks)))
+    thread.start()
+    while server.metric("verifier_items_total", kind="math") < 20:  # mid-call
+        time.sleep(0.01)
+    server.kill()  # SIGKILL: the stream breaks mid-call
+    server.start()
+    thread.join(200)
+    client.close()
+    report = box["report"]
+    assert [r["id"] for r in report.results] == [t["id"] for t in tasks]
+    assert {r["verdict"] for r in report.results} == {"correct"}
+    assert report.retries >= 1 and report.ungraded == 0
+
+
+def test_async_client_pickles_and_works_across_event_loops(verifier_server):
+    client = pickle.loads(pickle.dumps(AsyncVerifierClient(verifier_server.target)))
+    for _ in range(2):  # two asyncio.run calls: the channel is rebuilt for the new loop
+        [r] = asyncio.run(client.grade([math_task("a", "\\boxed{3}", "3")]))
+        assert r["verdict"] == "correct"
+    sync = pickle.loads(pickle.dumps(VerifierClient(verifier_server.target)))
+    assert sync.grade([math_task("b", "\\boxed{3}", "4")])[0]["verdict"] == "incorrect"
+    sync.close()
+
+
+def test_multi_address_target_spreads_calls_over_replicas(server_factory):
+    a = server_factory("--workers", "1", "--no-code")
+    b = server_factory("--workers", "1", "--no-code")
+    assert normalize_target(f"{a.target},{b.target}") == f"ipv4:{a.target},{b.target}"
+    with VerifierClient(f"{a.target},{b.target}") as client:
+        for i in range(6):
+            assert client.grade([math_task(f"x{i}", "\\boxed{1}", "1")])[0]["verdict"] == "correct"
+    assert a.metric("verifier_items_total", kind="math") >= 1
+    assert b.metric("verifier_items_total", kind="math") >= 1

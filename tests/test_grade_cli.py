@@ -1,0 +1,59 @@
+"""`verifier grade`: a JSONL file graded in-process and through a server."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+LINES = [
+    json.dumps({"id": "a", "kind": "math", "completion": "so \\boxed{\\frac{1}{2}}", "gold": "0.5", "problem": "p1"}),
+    json.dumps({"kind": "math", "completion": "The answer is 7.", "gold": 8}),
+    "{not json",
+    json.dumps({"id": "c", "kind": "math", "completion": "\\boxed{1}", "gold": "1", "profile": "loose"}),
+    "",
+    json.dumps({"id": "a", "kind": "math", "completion": "Answer: (C)", "gold": "C", "choices": ["1", "2", "3", "4"]}),
+]
+
+
+def _run(tmp_path: Path, *extra: str) -> tuple[subprocess.CompletedProcess, list[dict]]:
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text("\n".join(LINES) + "\n")
+    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "-o", str(out), *extra],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    return proc, [json.loads(line) for line in out.read_text().splitlines()]
+
+
+def _check(proc: subprocess.CompletedProcess, rows: list[dict]) -> None:
+    assert proc.returncode == 1  # malformed lines make the run fail ...
+    assert "line 3:" in proc.stderr and "line 4: math.profile" in proc.stderr
+    # ... without losing the other results, which keep their input fields, in input order
+    assert [(r.get("id"), r["verdict"]) for r in rows] == [("a", "correct"), (None, "incorrect"), ("a", "correct")]
+    assert rows[0]["problem"] == "p1" and rows[0]["score"] == 1.0 and rows[0]["extracted"] == "\\frac{1}{2}"
+    assert rows[1]["detail"] and rows[1]["extracted"] == "7"
+    assert "mean score" in proc.stderr and "malformed lines: 2" in proc.stderr
+    assert "grading" in proc.stderr  # the progress bar
+
+
+def test_grade_in_process(tmp_path):
+    proc, rows = _run(tmp_path, "--workers", "1", "--no-code", "--metrics-port", "0")
+    _check(proc, rows)
+
+
+def test_grade_through_server(tmp_path, verifier_server):
+    before = verifier_server.metric("verifier_items_total", kind="math")
+    proc, rows = _run(tmp_path, "--server", verifier_server.target)
+    _check(proc, rows)
+    assert verifier_server.metric("verifier_items_total", kind="math") == before + 3
+
+
+def test_clean_file_exits_zero(tmp_path):
+    src = tmp_path / "ok.jsonl"
+    src.write_text(LINES[0] + "\n")
+    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "--workers", "1", "--no-code"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["verdict"] == "correct"

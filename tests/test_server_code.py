@@ -1,0 +1,49 @@
+"""Code tasks through the service: real server, real Docker sandboxes (and none)."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from helpers import math_task
+from verifier.client import VerifierClient
+
+PY_SUM = {"id": "sum", "kind": "code", "language": "python",
+          "completion": "Here:\n```python\na, b = map(int, input().split())\nprint(a + b)\n```",
+          "tests": [{"stdin": "1 2\n", "expected_stdout": "3\n"}, {"stdin": "5 5\n", "expected_stdout": "10\n"}]}
+
+
+def _health(target: str, name: str) -> int:
+    stub = health_pb2_grpc.HealthStub(grpc.insecure_channel(target))
+    return stub.Check(health_pb2.HealthCheckRequest(service=name), timeout=5).status
+
+
+@pytest.mark.docker
+def test_code_and_math_in_one_call(server_factory):
+    server = server_factory("--workers", "1")
+    wrong = {**PY_SUM, "id": "wrong", "completion": "```python\nprint(3)\n```", "scoring": "fraction"}
+    with VerifierClient(server.target) as client:
+        info = client.server_info()
+        results = client.grade([PY_SUM, wrong, math_task("m", "\\boxed{4}", "4")])
+    assert info.code_available
+    assert [r["verdict"] for r in results] == ["accepted", "wrong_answer", "correct"]
+    assert [t["verdict"] for t in results[0]["tests"]] == ["accepted", "accepted"]
+    assert [t["verdict"] for t in results[1]["tests"]] == ["accepted", "wrong_answer"]
+    assert results[1]["score"] == 0.5
+    assert results[0]["extracted_from"].startswith("fenced")
+    assert _health(server.target, "verifier.v1.Verifier/code") == health_pb2.HealthCheckResponse.SERVING
+    assert server.metric("verifier_items_total", kind="code", verdict="accepted") == 1
+
+
+def test_no_docker_daemon_means_infra_error_for_code_and_math_keeps_working(server_factory):
+    server = server_factory("--workers", "1", env={"DOCKER_HOST": "unix:///nonexistent/docker.sock"})
+    with VerifierClient(server.target) as client:
+        info = client.server_info()
+        code, math = client.grade([PY_SUM, math_task("m", "\\boxed{4}", "4")])
+    assert not info.code_available
+    assert code["verdict"] == "infra_error" and code["retryable"]
+    assert "docker" in code["detail"].lower()
+    assert math["verdict"] == "correct"
+    assert _health(server.target, "verifier.v1.Verifier/code") == health_pb2.HealthCheckResponse.NOT_SERVING
+    assert _health(server.target, "verifier.v1.Verifier/math") == health_pb2.HealthCheckResponse.SERVING
