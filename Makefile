@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 50051
 
-.PHONY: serve test venv venv-full proto docker images bench clean
+.PHONY: serve test venv venv-full proto docker images image load bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -42,6 +42,18 @@ test: $(VENV)/.full images
 
 proto: $(VENV)/.full
 	$(BIN)/python -m grpc_tools.protoc -I proto --python_out=. --grpc_python_out=. --pyi_out=. proto/verifier/v1/verifier.proto
+
+# The service's own image (offline from Debian packages), and the load-and-fault harness.
+image: docker
+	bash deploy/build_offline.sh
+
+load: $(VENV)/.base
+	$(BIN)/python bench/load.py
+
+bench: $(VENV)/.full images
+	$(BIN)/python bench/math_throughput.py
+	$(BIN)/python bench/code_throughput.py
+	$(BIN)/python bench/learn_tiny.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -204,6 +204,19 @@ def test_sigkilled_worker_mid_batch_loses_no_item(server_factory):
     assert server.metric("verifier_worker_restarts_total", reason="crash") >= 1
 
 
+def test_idle_workers_killed_are_replaced(server_factory):
+    """pebble declares the whole pool broken when an idle worker dies; the server must heal it."""
+    import os
+
+    server = server_factory("--workers", "2", "--no-code")
+    for pid in server.math_workers():
+        os.kill(pid, signal.SIGKILL)
+    time.sleep(0.5)
+    results = VerifierClient(server.target).grade(unique_batch(20, "h"))
+    assert {r["verdict"] for r in results} == {"correct"}
+    assert server.metric("verifier_worker_restarts_total", reason="pool_broken") >= 1
+
+
 def test_sigterm_drains_in_flight_calls_and_refuses_new_ones(server_factory):
     server = server_factory("--workers", "2", "--no-code", "--grace-s", "60")
     tasks = unique_batch(1000, "d")

@@ -46,6 +46,7 @@ class ServerConfig:
     code_concurrency: int = field(default=0, metadata={"help": "Code jobs run at once; 0 means the sandbox's max_concurrent_jobs."})
     sandbox_pool_size: int = field(default=2, metadata={"help": "Warm sandbox containers per language."})
     sandbox_runtime: str = field(default="", metadata={"help": "OCI runtime for sandboxes, e.g. runsc (gVisor); empty: the daemon's default."})
+    sandbox_pool_name: str = field(default="default", metadata={"help": "Label of this server's sandbox containers; servers sharing a Docker daemon need distinct names (e.g. the pod name)."})
 
     token: str = field(default="", metadata={"help": "Bearer token clients must send; empty disables auth."})
     token_file: str = field(default="", metadata={"help": "File holding the bearer token (a mounted secret)."})

@@ -77,7 +77,8 @@ class Engine:
             except ImportError as exc:
                 self._code_reason = f"sandbox package unavailable: {exc}"
             else:
-                sandbox = SandboxConfig(pool_size=self.config.sandbox_pool_size, runtime=self.config.sandbox_runtime or None)
+                sandbox = SandboxConfig(pool_size=self.config.sandbox_pool_size, runtime=self.config.sandbox_runtime or None,
+                                        pool_name=self.config.sandbox_pool_name)
                 self.code = CodeGrader(sandbox)
                 await self.code.start()
                 self._code_slots = asyncio.Semaphore(self.config.code_concurrency or sandbox.max_concurrent_jobs)
@@ -193,7 +194,7 @@ class Engine:
     async def _run_math(self, task: dict, extraction: vmath.Extraction) -> dict:
         timeout = task["timeout_s"] or self.config.default_math_timeout_s
         async with self._slot("math", self._math_slots) as queue_s:
-            for _attempt in range(self.config.math_retries + 1):
+            for _attempt in range(self.config.math_retries + 2):  # +1: a broken pool is replaced first
                 outcome = await self.math.run(vmath.grade_extracted, (task["gold"], extraction, task["choices"] or None), timeout)
                 if outcome.status != "crash":
                     break

@@ -214,6 +214,7 @@ class Server:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._stopping.wait(), timeout=2.0)
             if not self._stopping.is_set():
+                self.engine.math.heal()
                 await self._update_health()
 
     async def drain_and_stop(self) -> None:

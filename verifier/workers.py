@@ -12,7 +12,9 @@ import asyncio
 import concurrent.futures
 import multiprocessing
 import os
+import threading
 import time
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -61,11 +63,27 @@ class MathPool:
     def alive(self) -> bool:
         return self._pool is not None and self._pool.active
 
+    def heal(self) -> None:
+        """Replace a broken pool (pebble gives up on the whole pool when an idle worker dies).
+
+        Safe while gRPC runs: new workers fork from the forkserver started before it.
+        """
+        if self._pool is None or self._pool.active:
+            return
+        broken, self._pool = self._pool, None
+        threading.Thread(target=broken.stop, daemon=True).start()
+        self._on_restart("pool_broken")
+        self.start(warm=False)
+
     async def run(self, fn: Callable, args: tuple, timeout_s: float) -> Outcome:
         """Run fn(*args) in a worker; kill the worker if it takes longer than timeout_s."""
         assert self._pool is not None, "MathPool.start() was not called"
         started = time.monotonic()
-        future = self._pool.schedule(fn, args=args, timeout=timeout_s)
+        self.heal()
+        try:
+            future = self._pool.schedule(fn, args=args, timeout=timeout_s)
+        except RuntimeError:  # the pool broke since heal(): report a crash, the engine retries
+            return Outcome("crash", detail="worker pool was broken; replaced")
         try:
             # shielded so that on cancellation we can still see whether a worker had started it
             value = await asyncio.shield(asyncio.wrap_future(future))
@@ -83,6 +101,8 @@ class MathPool:
             self._on_restart("crash")
             return Outcome("crash", detail=f"worker died (exit code {exc.exitcode})",
                            seconds=time.monotonic() - started)
+        except BrokenProcessPool:
+            return Outcome("crash", detail="worker pool broke", seconds=time.monotonic() - started)
         except Exception as exc:  # a bug in the grader: report it per item, keep serving
             return Outcome("error", detail=f"{type(exc).__name__}: {exc}"[:200], seconds=time.monotonic() - started)
         return Outcome("ok", value=value, seconds=time.monotonic() - started)
