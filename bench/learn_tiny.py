@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from trainer.config import RewardConfig  # noqa: E402
-from trainer.local_server import LocalServer  # noqa: E402
+from verifier.local_server import LocalServer  # noqa: E402
 from trainer.train import TrainConfig, run_training  # noqa: E402
 
 
@@ -100,7 +100,7 @@ def main() -> int:
     torch.manual_seed(args.seed)
     t0 = time.monotonic()
     with contextlib.ExitStack() as stack:
-        target = args.server or stack.enter_context(LocalServer(workers=2)).target
+        target = args.server or stack.enter_context(LocalServer("--workers", "2", "--no-code")).target
         client = stack.enter_context(VerifierClient(target))
         tok = tiny.build_tokenizer(args.max_operand)
         model = tiny.build_model(tok, seed=args.seed)

@@ -26,10 +26,8 @@ import argparse
 import asyncio
 import os
 import signal
-import statistics
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from collections import Counter
@@ -42,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from verifier.client import AsyncVerifierClient, ClientConfig  # noqa: E402
+from verifier.local_server import LocalServer  # noqa: E402
 from verifier.schema import task_to_proto  # noqa: E402
 from verifier.v1 import verifier_pb2 as pb  # noqa: E402
 from verifier.v1 import verifier_pb2_grpc as pb_grpc  # noqa: E402
@@ -49,70 +48,24 @@ from verifier.v1 import verifier_pb2_grpc as pb_grpc  # noqa: E402
 MAX_OUTSTANDING = 512  # calls in flight at once; arrivals beyond it are counted as overrun
 
 
-@dataclass
-class Server:
+class Server(LocalServer):
     """One `verifier serve` child in its own process group (a kill takes its workers too)."""
 
-    host: str
-    port: int
-    metrics_port: int
-    proc: subprocess.Popen
-    log: list[str] = field(default_factory=list)
-
-    @property
-    def target(self) -> str:
-        return f"{self.host}:{self.port}"
-
     def metric(self, name: str) -> float:
-        """Sum of one metric's samples (0 when metrics are off or unreachable)."""
-        if not self.metrics_port:
-            return 0.0
+        """Sum of one metric's samples (0 when unreachable)."""
         try:
-            text = urllib.request.urlopen(f"http://{self.host}:{self.metrics_port}/metrics", timeout=5).read().decode()
+            text = urllib.request.urlopen(self.metrics_url, timeout=5).read().decode()
         except OSError:
             return 0.0
         return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
                    if line.startswith(name) and not line.startswith("#") and line[len(name)] in " {")
 
-    def kill(self, sig: int = signal.SIGKILL) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, sig)
-            self.proc.wait(timeout=60)
 
-
-def _free_port(host: str) -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
-
-
-def start_server(host: str, args: argparse.Namespace, metrics: bool = True) -> Server:
+def start_server(host: str, args: argparse.Namespace) -> Server:
     """Start `verifier serve` on a loopback address and wait (bounded) until it listens."""
     assert host.startswith("127."), "loopback only"
-    port, mport = _free_port(host), (_free_port(host) if metrics else 0)
-    cmd = [sys.executable, "-m", "verifier.cli", "serve", "--host", host, "--port", str(port),
-           "--metrics-host", host, "--metrics-port", str(mport), "--workers", str(args.workers),
-           "--max-queued-items", str(args.max_queued_items)]
-    cmd += [] if args.code else ["--no-code"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    server = Server(host, port, mport, proc)
-    ready = threading.Event()
-
-    def pump() -> None:
-        for line in proc.stdout:
-            server.log.append(line)
-            del server.log[:-200]
-            if "verifier listening on" in line:
-                ready.set()
-
-    threading.Thread(target=pump, daemon=True).start()
-    if not ready.wait(120):
-        server.kill()
-        raise RuntimeError(f"server on {host} did not start:\n{''.join(server.log[-20:])}")
-    return server
+    flags = ["--workers", str(args.workers), "--max-queued-items", str(args.max_queued_items)]
+    return Server(*flags, *([] if args.code else ["--no-code"]), host=host)
 
 
 _SERIAL = iter(range(1, 1 << 62))
@@ -273,7 +226,7 @@ async def scenario_steady(args) -> str:
         s = await drive([server.target], args, "steady", args.rate)
         return s.line("steady", s.elapsed)
     finally:
-        server.kill(signal.SIGTERM)
+        server.stop()
 
 
 async def scenario_kill_worker(args) -> str:
@@ -291,20 +244,20 @@ async def scenario_kill_worker(args) -> str:
         restarts = server.metric("verifier_worker_restarts_total")
         return s.line("kill-worker", s.elapsed, f" killed_pids={killed} worker_restarts={restarts:.0f}")
     finally:
-        server.kill(signal.SIGTERM)
+        server.stop()
 
 
 async def scenario_kill_replica(args) -> str:
     a, b = start_server("127.0.0.2", args), start_server("127.0.0.3", args)
 
     async def fault() -> None:
-        await asyncio.to_thread(b.kill, signal.SIGKILL)
+        await asyncio.to_thread(b.kill)
 
     try:
         s = await drive([a.target, b.target], args, "kill-replica", args.rate, fault, use_client=True)
         return s.line("kill-replica", s.elapsed, f" survivor_items={a.metric('verifier_items_total'):.0f}")
     finally:
-        a.kill(signal.SIGTERM)
+        a.stop()
         b.kill()
 
 
@@ -333,7 +286,7 @@ async def scenario_cancel(args) -> str:
         queued = server.metric("verifier_queue_items") + server.metric("verifier_inflight_items")
         return s.line("cancel", s.elapsed, f" cancelled_calls={cancelled} queued_after={queued:.0f}")
     finally:
-        server.kill(signal.SIGTERM)
+        server.stop()
 
 
 async def scenario_docker_restart(args) -> str:
@@ -349,7 +302,7 @@ async def scenario_docker_restart(args) -> str:
         s = await drive([server.target], args, "docker-restart", args.rate, fault, use_client=True)
         return s.line("docker-restart", s.elapsed)
     finally:
-        server.kill(signal.SIGTERM)
+        server.stop()
 
 
 async def scenario_knee(args) -> str:
@@ -366,7 +319,7 @@ async def scenario_knee(args) -> str:
                      f"(max_queued_items={args.max_queued_items}, workers={args.workers})")
         return "\n".join(lines)
     finally:
-        server.kill(signal.SIGTERM)
+        server.stop()
 
 
 SCENARIOS = {"steady": scenario_steady, "kill-worker": scenario_kill_worker, "kill-replica": scenario_kill_replica,

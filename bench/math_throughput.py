@@ -15,15 +15,10 @@ import argparse
 import os
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from conftest import ServerProcess  # noqa: E402  (a real `verifier serve` subprocess)
-
-from verifier.client import ClientConfig, VerifierClient  # noqa: E402
+from verifier.client import ClientConfig, VerifierClient
+from verifier.local_server import LocalServer
 
 WORDS = ("we", "consider", "the", "equation", "so", "then", "substituting", "gives", "hence", "note", "that",
          "simplify", "both", "sides", "factor", "check", "case", "therefore", "value", "term")
@@ -83,7 +78,7 @@ def baseline(tasks: list[dict]) -> tuple[float, list[float], list[bool]]:
     return time.perf_counter() - start, latencies, verdicts
 
 
-def ours(server: ServerProcess, tasks: list[dict]) -> tuple[float, list[float], list[dict]]:
+def ours(server: LocalServer, tasks: list[dict]) -> tuple[float, list[float], list[dict]]:
     client = VerifierClient(server.target, ClientConfig(timeout_s=600))
     client.grade([{**tasks[0], "id": "warm", "gold": "$0$"}])  # connect and fetch limits before timing
     results = []
@@ -109,7 +104,7 @@ ADVERSARIAL = {
 }
 
 
-def adversarial(server: ServerProcess, deadline_s: float = 2.0) -> None:
+def adversarial(server: LocalServer, deadline_s: float = 2.0) -> None:
     client = VerifierClient(server.target, ClientConfig(timeout_s=120))
     for name, completion in ADVERSARIAL.items():
         t0 = time.perf_counter()
@@ -127,7 +122,7 @@ def main() -> None:
     tasks = workload()
     print(f"workload: {len(tasks)} completions (64 problems x 8), "
           f"{statistics.mean(len(t['completion']) for t in tasks):.0f} chars on average; {args.workers} workers")
-    server = ServerProcess("--workers", str(args.workers), "--no-code")
+    server = LocalServer("--workers", str(args.workers), "--no-code")
     try:
         b_time, b_lat, b_verdicts = baseline(tasks)
         o_time, o_lat, o_results = ours(server, tasks)

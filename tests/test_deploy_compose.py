@@ -106,7 +106,7 @@ def _docker_run_args(svc: dict, env: dict[str, str], name: str) -> list[str]:
 @pytest.mark.docker
 @pytest.mark.slow
 def test_image_serves_grades_reports_health_and_drains_on_sigterm(image):
-    from conftest import free_port
+    from verifier.local_server import free_port
 
     from verifier.client import ClientConfig, VerifierClient
 

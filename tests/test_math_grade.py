@@ -141,3 +141,14 @@ def test_grades_off_the_main_thread():
 def test_warm_up_runs():
     warm_up()
     assert grade_math({"completion": "#### 3", "gold": "3"})["verdict"] == "correct"
+
+
+def test_answer_written_like_the_gold_is_correct_without_parsing():
+    from verifier.math import Extraction, grade_extracted
+
+    r = grade_extracted("$(3,5)$", Extraction("( 3, 5 )", "boxed"))
+    assert r["verdict"] == "correct" and r["detail"] == "identical to the gold"
+    # spacing between word characters matters: "3 5" is not "35" by text, it is parsed
+    assert grade_extracted("35", Extraction("3 5", "boxed"))["detail"] != "identical to the gold"
+    # a copy of an unusable gold is still loud
+    assert grade_extracted("\\frac{", Extraction("\\frac{", "boxed"))["verdict"] == "invalid_gold"

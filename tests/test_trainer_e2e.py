@@ -22,17 +22,12 @@ import pytest
 from trainer.config import RewardConfig
 from trainer.rewards import RewardServiceError, VerifierRewards
 from trainer.train import TINY_GRPO, TrainConfig, run_training
+from verifier.local_server import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 BATCH_PER_STEP = TINY_GRPO["per_device_train_batch_size"]  # completions graded per step
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def tiny_cfg(target: str, out: Path, steps: int = 2, **reward_kw) -> TrainConfig:
@@ -83,6 +78,7 @@ def test_server_not_running_gives_none_and_training_goes_on(tmp_path):
         assert value is None or math.isnan(value)  # every reward None (logged as NaN/None), never a fake 0.0
         assert row["verifier/ungraded_frac"] == 1.0 and row["verifier/ungraded"] == BATCH_PER_STEP
     assert result.reward_stats["ungraded"] == 2 * BATCH_PER_STEP
+    assert result.reward_stats["retries"] >= 2  # each step's call retried before giving up
 
 
 def test_circuit_breaker_stops_training_with_a_clear_error(tmp_path):

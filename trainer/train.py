@@ -261,10 +261,10 @@ def run_training(cfg: TrainConfig, extra_callbacks: list[Any] | None = None,
                  model: Any = None, tokenizer: Any = None) -> TrainResult:
     """Build everything from cfg (or use the given model and tokenizer), start a local server if
     asked, train, write metrics and the PNG."""
-    from trainer.local_server import LocalServer
+    from verifier.local_server import LocalServer
 
     if cfg.rewards.target in ("", "local"):
-        with LocalServer(workers=cfg.server_workers) as server:
+        with LocalServer("--workers", str(cfg.server_workers), "--no-code") as server:
             print(f"started verifier server at {server.target} (metrics {server.metrics_url})", flush=True)
             return _train(dataclasses.replace(cfg, rewards=dataclasses.replace(cfg.rewards, target=server.target)),
                           extra_callbacks, model, tokenizer)

@@ -6,16 +6,19 @@ type. Deadlines are not handled here; the worker's parent kills a stuck process.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Sequence
 
 from .choices import letters, read_choice
 from .compare import equivalent
 from .extract import PROFILES, Extraction, extract_answer
 from .limits import DEFAULT_LIMITS
-from .parsing import Parsed, parse_gold, parse_prediction
+from .parsing import Parsed, normalise, parse_gold, parse_prediction
 
 VERDICTS = ("correct", "incorrect", "no_answer", "invalid_gold", "error")
 _SHOWN_CHARS = 200
+# Whitespace that LaTeX ignores: any run not between two word characters ("3 5" keeps its space).
+_IGNORABLE_SPACE_RE = re.compile(r"(?<!\w)\s+|\s+(?!\w)")
 
 
 def result(verdict: str, detail: str, extraction: Extraction) -> dict[str, Any]:
@@ -54,10 +57,21 @@ def _grade_extracted(gold: str, extraction: Extraction, choices: Sequence[str] |
         return result("no_answer", "no final answer found (\\boxed{} or an answer anchor)", extraction)
     if len(extraction.text) > DEFAULT_LIMITS.max_answer_chars:
         return result("incorrect", f"answer longer than {DEFAULT_LIMITS.max_answer_chars} chars", extraction)
+    if _same_text(parsed_gold.text, extraction.text):
+        return result("correct", "identical to the gold", extraction)
     pred = parse_prediction(extraction.text)
     if isinstance(pred, str):
         return result("incorrect", f"answer not usable: {pred}", extraction)
     return _verdict(parsed_gold, pred, extraction)
+
+
+def _same_text(gold_latex: str, answer: str) -> bool:
+    """The answer is written exactly as the (valid) gold, up to spacing: equal without parsing it.
+
+    A GRPO group's right answers are mostly written like the gold, and parsing is the costly part.
+    """
+    squash = lambda text: _IGNORABLE_SPACE_RE.sub("", text.strip())  # noqa: E731
+    return squash(normalise(answer)) == squash(gold_latex)
 
 
 def _verdict(gold: Parsed, pred: Parsed, extraction: Extraction) -> dict[str, Any]:

@@ -1,0 +1,105 @@
+"""A `verifier serve` child process on free loopback ports.
+
+For `verifier train --tiny`, the benchmarks and the tests: everything that needs a real server
+started for it, and stopped for sure afterwards (its own process group, killed as a whole).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+
+READY_LINE = "verifier listening on"
+MAX_LOG_LINES = 500
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+class LocalServer:
+    """`verifier serve ARGS` on `host`, with its gRPC and metrics ports picked free at creation."""
+
+    def __init__(self, *args: str, host: str = "127.0.0.1", port: int | None = None, env: dict | None = None,
+                 start_timeout_s: float = 120.0):
+        self.host = host
+        self.port = port or free_port(host)
+        self.metrics_port = free_port(host)
+        self.args = ["--host", host, "--port", str(self.port), "--metrics-host", host,
+                     "--metrics-port", str(self.metrics_port), *args]
+        self.env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
+        self.start_timeout_s = start_timeout_s
+        self.output: deque[str] = deque(maxlen=MAX_LOG_LINES)  # bounded: a chatty server cannot fill memory
+        self.proc: subprocess.Popen | None = None
+        self.start()
+
+    @property
+    def target(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    @property
+    def metrics_url(self) -> str:
+        return f"http://{self.host}:{self.metrics_port}/metrics"
+
+    def start(self) -> None:
+        """Start (again, on the same ports) and wait until it listens."""
+        self.output.clear()
+        self.proc = subprocess.Popen([sys.executable, "-m", "verifier.cli", "serve", *self.args], env=self.env,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                     start_new_session=True)
+        ready = threading.Event()
+
+        def pump(proc: subprocess.Popen) -> None:
+            for line in proc.stdout:
+                self.output.append(line)
+                if READY_LINE in line:
+                    ready.set()
+
+        threading.Thread(target=pump, args=(self.proc,), daemon=True, name="verifier-server-log").start()
+        deadline = time.monotonic() + self.start_timeout_s
+        while not ready.wait(0.1):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.kill()
+                raise RuntimeError("verifier server did not start:\n" + "".join(self.output))
+
+    def stop(self, sig: int = signal.SIGTERM, timeout_s: float = 60.0) -> int:
+        """Signal (SIGTERM drains gracefully) and wait; SIGKILL the whole group if it lingers."""
+        if self.proc is None or self.proc.poll() is not None:
+            return self.proc.returncode if self.proc else 0
+        self.proc.send_signal(sig)
+        try:
+            return self.proc.wait(timeout_s)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise
+
+    def kill(self) -> None:
+        """SIGKILL the server and everything it started (forkserver, workers)."""
+        if self.proc is None:
+            return
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait(10)
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def __enter__(self) -> "LocalServer":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            self.stop(timeout_s=30)
+        finally:
+            self.kill()
