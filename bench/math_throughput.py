@@ -94,21 +94,22 @@ def pct(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100)[q - 1] if len(values) > 1 else values[0]
 
 
-ADVERSARIAL = {
-    "power tower 5^5^5^5^5": "\\boxed{5^{5^{5^{5^{5}}}}}",
-    "9^9^9": "\\boxed{9^{9^{9}}}",
-    "(10^6)!": "\\boxed{(10^{6})!}",
-    "50-deep parentheses": "\\boxed{" + "(" * 50 + "1" + ")" * 50 + "}",
-    "3000 nested \\frac": "\\boxed{" + "\\frac{1}{" * 3000 + "2" + "}" * 3000 + "}",
-    "1 MB completion": "x " * 500_000 + "\\boxed{1}",
+ADVERSARIAL = {  # name: (completion, gold)
+    "power tower 5^5^5^5^5": ("\\boxed{5^{5^{5^{5^{5}}}}}", "1"),
+    "9^9^9": ("\\boxed{9^{9^{9}}}", "1"),
+    "(10^6)!": ("\\boxed{(10^{6})!}", "1"),
+    "50-deep parentheses": ("\\boxed{" + "(" * 50 + "1" + ")" * 50 + "}", "1"),
+    "3000 nested \\frac": ("\\boxed{" + "\\frac{1}{" * 3000 + "2" + "}" * 3000 + "}", "1"),
+    "1 MB completion": ("x " * 500_000 + "\\boxed{1}", "1"),
+    "sympy simplify loop": ("\\boxed{\\sin(\\tan(-4x^2-3)^3)}", "1 + x"),  # sympy #27320's family
 }
 
 
 def adversarial(server: LocalServer, deadline_s: float = 2.0) -> None:
     client = VerifierClient(server.target, ClientConfig(timeout_s=120))
-    for name, completion in ADVERSARIAL.items():
+    for name, (completion, gold) in ADVERSARIAL.items():
         t0 = time.perf_counter()
-        [r] = client.grade([{"id": "x", "kind": "math", "completion": completion, "gold": "1", "timeout_s": deadline_s}])
+        [r] = client.grade([{"id": "x", "kind": "math", "completion": completion, "gold": gold, "timeout_s": deadline_s}])
         took = time.perf_counter() - t0
         flag = "ok" if took <= deadline_s + 1 else "OVER deadline+1s"
         print(f"adversarial  {name:<24} {r['verdict']:<10} {took:6.2f} s  (deadline {deadline_s:g} s: {flag})")
