@@ -1,8 +1,19 @@
 #!/usr/bin/env bash
-# Make sure a Docker daemon answers, so the sandbox can run code.
-# Fresh machines of our kind have no daemon: install Debian's docker.io when dockerd is missing,
-# start dockerd in the background (log: /tmp/dockerd.log) and wait, bounded, until it answers.
+# Make sure a Docker daemon answers, so the sandbox can run code, and that debootstrap exists, so
+# its images can be built offline. Fresh machines of our kind have neither: install Debian's
+# docker.io and debootstrap when missing, start dockerd in the background (log: /tmp/dockerd.log)
+# and wait, bounded, until it answers.
 set -euo pipefail
+
+apt_install() {
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -q "$@" >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q "$@" >/dev/null; }
+}
+
+if ! command -v debootstrap >/dev/null 2>&1; then
+    echo "ensure_docker: installing debootstrap from Debian (offline image builds)" >&2
+    apt_install debootstrap
+fi
 
 WAIT_S="${DOCKER_WAIT_S:-60}"
 LOG="${DOCKERD_LOG:-/tmp/dockerd.log}"
@@ -13,8 +24,7 @@ fi
 
 if ! command -v dockerd >/dev/null 2>&1; then
     echo "ensure_docker: installing docker.io from Debian" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get install -y -q docker.io >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q docker.io >/dev/null; }
+    apt_install docker.io
 fi
 
 if ! pgrep -x dockerd >/dev/null 2>&1; then

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 LINES = [
@@ -57,3 +59,18 @@ def test_clean_file_exits_zero(tmp_path):
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["verdict"] == "correct"
+
+
+@pytest.mark.docker
+def test_grade_code_in_process(tmp_path):
+    src = tmp_path / "code.jsonl"
+    src.write_text(json.dumps({"id": "c1", "kind": "code", "language": "python",
+                               "completion": "```python\nprint(int(input()) * 2)\n```",
+                               "tests": [{"stdin": "4\n", "expected_stdout": "8\n"}, {"stdin": "5\n", "expected_stdout": "11\n"}],
+                               "scoring": "fraction"}) + "\n")
+    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "--workers", "1",
+                           "--sandbox-pool-name", "grade-cli-test"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    row = json.loads(proc.stdout)
+    assert row["verdict"] == "wrong_answer" and row["score"] == 0.5
+    assert [t["verdict"] for t in row["tests"]] == ["accepted", "wrong_answer"]

@@ -258,3 +258,26 @@ def test_public_bind_without_auth_refuses_to_start():
                            "--metrics-port", "0", "--workers", "1", "--no-code"], capture_output=True, text=True, timeout=60)
     assert proc.returncode != 0
     assert "refusing to bind 0.0.0.0" in proc.stderr
+
+
+def test_tls(server_factory, tmp_path):
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True)
+    server = server_factory("--workers", "1", "--no-code", "--tls-cert", str(cert), "--tls-key", str(key))
+    with VerifierClient(server.target, ClientConfig(tls=True, root_cert=str(cert))) as client:
+        assert client.grade([math_task("a", "\\boxed{1}", "1")])[0]["verdict"] == "correct"
+    plain = VerifierClient(server.target, ClientConfig(timeout_s=2, max_retries=1))
+    assert plain.grade([math_task("a", "\\boxed{1}", "1")])[0]["verdict"] == "infra_error"  # no plaintext
+    plain.close()
+
+
+def test_every_setting_reads_from_the_environment():
+    from verifier.config import ServerConfig
+
+    config = ServerConfig.from_env({"VERIFIER_PORT": "6000", "VERIFIER_CODE": "false", "VERIFIER_GRACE_S": "2.5",
+                                    "VERIFIER_HOST": "::1"}, workers=3)
+    assert (config.port, config.code, config.grace_s, config.host, config.workers) == (6000, False, 2.5, "::1", 3)
+    # flags beat the environment, the environment beats defaults
+    assert ServerConfig.from_env({"VERIFIER_WORKERS": "5"}, workers=None).workers == 5
