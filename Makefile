@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 50051
 
-.PHONY: serve test venv venv-full proto docker images image load bench clean
+.PHONY: serve test venv venv-full proto docker images gvisor image load bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -33,11 +33,15 @@ docker:
 images: $(VENV)/.base docker
 	$(BIN)/verifier sandbox build
 
+# gVisor's runsc registered as an optional Docker runtime (the gVisor tests use it).
+gvisor: docker
+	bash scripts/ensure_gvisor.sh
+
 serve: $(VENV)/.base
 	-bash scripts/ensure_docker.sh && $(BIN)/verifier sandbox build
 	$(BIN)/verifier serve --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.full images
+test: $(VENV)/.full images gvisor
 	$(BIN)/python -m pytest -q -rs
 
 proto: $(VENV)/.full

@@ -205,12 +205,18 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
             return _finish(plan, "compile_error", 0.0, detail, []), _reset(box)
     pool.set_memory(box, plan.memory_mb + overhead)
     total = len(plan.tests) + (1 if plan.test_code else 0)
+    alive = True
     for i, (stdin, expected) in enumerate(plan.tests):
-        entry = _one_test(box, plan, config, stdin, expected)
+        try:
+            entry = _one_test(box, plan, config, stdin, expected)
+        except ChannelError:
+            if not pool.oom_killed(box):
+                raise
+            entry, alive = _test_entry("memory_limit", None, "memory limit exceeded (the sandbox was OOM-killed)"), False
         tests.append(entry)
-        if plan.stop_first and entry["verdict"] != "accepted":
+        if not alive or (plan.stop_first and entry["verdict"] != "accepted"):
             break
-    if plan.test_code and not (plan.stop_first and tests and tests[-1]["verdict"] != "accepted"):
+    if alive and plan.test_code and not (plan.stop_first and tests and tests[-1]["verdict"] != "accepted"):
         tests.append(_assert_test(box, plan, config))
     verdicts = [t["verdict"] for t in tests]
     if "infra_error" in verdicts:
@@ -225,7 +231,7 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
         detail = f"test {failed + 1}: {tests[failed]['detail']}"
         if len(tests) < total:
             detail += f" (stopped after {len(tests)} of {total} tests)"
-    return _finish(plan, verdict, score, detail, tests), _reset(box)
+    return _finish(plan, verdict, score, detail, tests), alive and _reset(box)
 
 
 def _one_test(box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes | None) -> dict:

@@ -165,6 +165,15 @@ class Pool:
             pass
         box.channel.close()
 
+    def oom_killed(self, box: Box, wait_s: float = 3.0) -> bool:
+        """Whether the OOM killer ended the whole container. Under gVisor (runsc) a program over its
+        memory limit takes the sandbox's kernel with it, so its death is the program's verdict."""
+        try:
+            self.client.api.wait(box.container.id, timeout=wait_s)
+            return bool(self.client.api.inspect_container(box.container.id)["State"].get("OOMKilled"))
+        except Exception:  # still running, gone, or the daemon is down: not a known OOM
+            return False
+
     def set_memory(self, box: Box, mb: int) -> None:
         """Set the container's memory limit (= memory+swap: no swap) for the next step."""
         if box.mem_mb == mb:
