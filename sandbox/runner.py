@@ -43,6 +43,7 @@ CHUNK = 1 << 20
 F_SETPIPE_SZ = 1031
 POLL_S = 0.01
 ERR_KEEP = 8192  # stderr bytes returned (head), enough for a compiler's first errors
+HANDLED_SIGNALS = (signal.SIGINT, signal.SIGPIPE)  # every signal Python would handle or we ignore
 EXIT_GRACE_S = 0.05  # after the main process exits, how long background holders of its pipes may write
 
 BASE_ENV = {
@@ -150,7 +151,8 @@ def _limits(cpu_s: float, fsize: int):
                 f.write("1000")
         except OSError:
             pass
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        for sig in HANDLED_SIGNALS:  # ignored by PID 1, default for the program
+            signal.signal(sig, signal.SIG_DFL)
 
     return apply
 
@@ -449,7 +451,10 @@ def make_undumpable() -> None:
 
 def main() -> None:
     make_undumpable()
-    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    # The kernel delivers a signal from inside the namespace to init only when init has a handler:
+    # Python's SIGINT handler would let the program raise KeyboardInterrupt here. Ignore them all.
+    for sig in HANDLED_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
     os.umask(0o077)
     inp, outp = sys.stdin.buffer, sys.stdout.buffer
     while True:
@@ -458,7 +463,7 @@ def main() -> None:
             return
         try:
             head, blobs = handle(*msg)
-        except Exception as e:  # report, keep serving: the host decides to recycle
+        except BaseException as e:  # report, keep serving: the host decides to recycle
             head, blobs = {"error": f"{type(e).__name__}: {e}"[:300]}, {}
         write_message(outp, head, blobs)
 

@@ -1,0 +1,37 @@
+"""Real containers: what a program may do to PID 1, the container and the harness, and what
+reaches the next job. Each case is a finding of the sandbox security review (issue 3): a program
+does the attack, then an innocent job in the same container must be unaffected (or the container
+must have been recycled)."""
+from __future__ import annotations
+
+import pytest
+
+from sandbox import SandboxConfig
+from sandbox.sync import SyncGrader
+
+pytestmark = pytest.mark.docker
+
+
+@pytest.fixture(scope="module")
+def grader():
+    g = SyncGrader(SandboxConfig(pool_size=1, pool_name="pytest-sandbox-sec", languages=("python",)))
+    assert g.grader.available, g.grader.unavailable_reason()
+    yield g
+    g.close()
+
+
+def py(code: str, tests=(("1 2\n", "3\n"),), **kw) -> dict:
+    return {"kind": "code", "language": "python", "completion": f"```python\n{code}\n```",
+            "tests": [{"stdin": i, "expected_stdout": o} for i, o in tests], **kw}
+
+
+INNOCENT = py("a, b = map(int, input().split())\nx = bytearray(150 << 20)\nprint(a + b)")
+
+
+# ---------------------------------------------------------------- F3: signals to PID 1
+def test_sigint_to_pid1_is_ignored(grader):
+    before = grader.grader.stats()["containers_recycled"]
+    r = grader.grade(py("import os, signal\nos.kill(1, signal.SIGINT)\nprint(4)"))
+    assert r["verdict"] == "wrong_answer", r
+    assert grader.grade(INNOCENT)["verdict"] == "accepted"
+    assert grader.grader.stats()["containers_recycled"] == before  # the runner survived it
