@@ -17,6 +17,7 @@ VERDICTS = ("accepted", "wrong_answer", "compile_error", "runtime_error", "time_
 # Order used to pick the overall verdict's detail when several tests fail: first failure wins.
 COMPARATORS = ("exact", "lines", "tokens", "float")
 DETAIL_MAX = 300
+TAMPERED = "the program changed the sandbox supervisor's limits, CPU affinity or priority"
 EXTRACT_MAX = 2000
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([^\n`]*)$", re.M)
@@ -137,6 +138,8 @@ def _show(b: bytes, n: int = 40) -> str:
 def run_verdict(facts: dict, lang: Language, time_limit_s: float) -> tuple[str | None, str]:
     """Verdict of one process run from the runner's facts, before any output comparison.
     None means it ran to a clean exit 0 within limits (compare its output next)."""
+    if facts.get("tampered"):
+        return "runtime_error", TAMPERED
     if facts.get("spawn_error"):
         return "infra_error", f"could not start the program: {facts['spawn_error']}"
     stderr = facts.get("stderr_b", b"")

@@ -166,7 +166,9 @@ def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: byt
          "stdout_max": stdout_max or config.output_limit_bytes, "stderr_max": config.stderr_limit_bytes,
          "fsize_max": config.file_size_limit_mb << 20, "env": env or {}, "fd3": fd3},
         {"stdin": stdin} if stdin else None, timeout_s=wall + 10.0)
-    if head.get("error"):
+    if head.get("tampered"):  # the program's fault, not the sandbox's: its verdict, then recycle
+        box.tainted = True
+    elif head.get("error"):
         raise InfraFailure(f"runner: {head['error']}")
     head["stdout_b"], head["stderr_b"], head["fd3_b"] = blobs.get("stdout", b""), blobs.get("stderr", b""), blobs.get("fd3", b"")
     return head
@@ -214,9 +216,9 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
                 raise
             entry, alive = _test_entry("memory_limit", None, "memory limit exceeded (the sandbox was OOM-killed)"), False
         tests.append(entry)
-        if not alive or (plan.stop_first and entry["verdict"] != "accepted"):
+        if not alive or box.tainted or (plan.stop_first and entry["verdict"] != "accepted"):
             break
-    if alive and plan.test_code and not (plan.stop_first and tests and tests[-1]["verdict"] != "accepted"):
+    if alive and not box.tainted and plan.test_code and not (plan.stop_first and tests and tests[-1]["verdict"] != "accepted"):
         tests.append(_assert_test(box, plan, config))
     verdicts = [t["verdict"] for t in tests]
     if "infra_error" in verdicts:
@@ -231,7 +233,7 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
         detail = f"test {failed + 1}: {tests[failed]['detail']}"
         if len(tests) < total:
             detail += f" (stopped after {len(tests)} of {total} tests)"
-    return _finish(plan, verdict, score, detail, tests), alive and _reset(box)
+    return _finish(plan, verdict, score, detail, tests), alive and not box.tainted and _reset(box)
 
 
 def _one_test(box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes | None) -> dict:

@@ -49,6 +49,7 @@ class Box:
     mem_mb: int
     jobs: int = 0
     dead: bool = False
+    tainted: bool = False  # a program changed PID 1's limits: finish the job's verdict, then recycle
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property

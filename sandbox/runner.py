@@ -138,6 +138,25 @@ def other_pids() -> list[int]:
     return [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) != me]
 
 
+def supervisor_state() -> tuple:
+    """PID 1's own rlimits, CPU affinity and nice value. The program runs as our uid, so prlimit(2),
+    sched_setaffinity(2) and setpriority(2) let it lower them (not raise them back), and every
+    later process would inherit them: a changed state means the container must be recycled."""
+    names = sorted(n for n in dir(resource) if n.startswith("RLIMIT_"))
+    return (tuple(resource.getrlimit(getattr(resource, n)) for n in names),
+            tuple(sorted(os.sched_getaffinity(0))), os.getpriority(os.PRIO_PROCESS, 0))
+
+
+START_STATE: tuple = ()
+
+
+def tampered() -> bool:
+    try:
+        return supervisor_state() != START_STATE
+    except Exception:  # cannot even read it (e.g. no memory left under a lowered RLIMIT_AS)
+        return True
+
+
 def _limits(cpu_s: float, fsize: int):
     """preexec_fn: CPU rlimit as a kernel-side backstop, no core dumps, OOM victim first."""
     hard_cpu = int(math.ceil(cpu_s)) + 1
@@ -309,7 +328,7 @@ def run_exec(req: dict, stdin: bytes) -> tuple[dict, dict[str, bytes]]:
             signo = os.WTERMSIG(status)
     head = {
         "exit_code": exit_code, "signal": signo, "cpu_s": round(cpu, 4), "wall_s": round(wall, 4),
-        "stop": stop_reason, "oom": oom_kills() > oom0, "clean": clean,
+        "stop": stop_reason, "oom": oom_kills() > oom0, "clean": clean, "tampered": tampered(),
         "stdout_bytes": sizes["stdout"], "stderr_bytes": sizes["stderr"],
         "maxrss_kb": getattr(rusage, "ru_maxrss", None),
     }
@@ -381,8 +400,9 @@ def reset() -> dict:
         except OSError as e:
             leftovers.append(f"{d}: {e}")
     procs = other_pids()
-    return {"ok": True, "clean": clean and not leftovers and not procs,
-            "leftovers": leftovers[:10], "procs": procs[:10]}
+    bad = tampered()
+    return {"ok": True, "clean": clean and not leftovers and not procs and not bad,
+            "leftovers": leftovers[:10], "procs": procs[:10], "tampered": bad}
 
 
 def pycheck(req: dict) -> dict:
@@ -450,7 +470,9 @@ def make_undumpable() -> None:
 
 
 def main() -> None:
+    global START_STATE
     make_undumpable()
+    START_STATE = supervisor_state()
     # The kernel delivers a signal from inside the namespace to init only when init has a handler:
     # Python's SIGINT handler would let the program raise KeyboardInterrupt here. Ignore them all.
     for sig in HANDLED_SIGNALS:
@@ -464,7 +486,7 @@ def main() -> None:
         try:
             head, blobs = handle(*msg)
         except BaseException as e:  # report, keep serving: the host decides to recycle
-            head, blobs = {"error": f"{type(e).__name__}: {e}"[:300]}, {}
+            head, blobs = {"error": f"{type(e).__name__}: {e}"[:300], "tampered": tampered()}, {}
         write_message(outp, head, blobs)
 
 

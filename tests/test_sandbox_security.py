@@ -4,6 +4,8 @@ does the attack, then an innocent job in the same container must be unaffected (
 must have been recycled)."""
 from __future__ import annotations
 
+import resource
+
 import pytest
 
 from sandbox import SandboxConfig
@@ -35,3 +37,20 @@ def test_sigint_to_pid1_is_ignored(grader):
     assert r["verdict"] == "wrong_answer", r
     assert grader.grade(INNOCENT)["verdict"] == "accepted"
     assert grader.grader.stats()["containers_recycled"] == before  # the runner survived it
+
+
+# ---------------------------------------------------------------- F1: PID 1's limits, affinity, nice
+@pytest.mark.parametrize("attack", [
+    "resource.prlimit(1, resource.RLIMIT_AS, (120 << 20, 120 << 20))",
+    "resource.prlimit(1, resource.RLIMIT_NOFILE, (16, 16))",
+    "os.sched_setaffinity(1, {min(os.sched_getaffinity(1))})",
+    "os.setpriority(os.PRIO_PROCESS, 1, 19)",
+])
+def test_pid1_limits_changed_by_a_program_do_not_reach_the_next_job(grader, attack):
+    r = grader.grade(py(f"import os, resource\n{attack}\nprint(3)"))
+    assert r["verdict"] == "runtime_error" and "supervisor" in r["detail"], r
+    probe = py("import os, resource\nprint(resource.getrlimit(resource.RLIMIT_AS)[0], resource.getrlimit(resource.RLIMIT_NOFILE)[0],"
+               " len(os.sched_getaffinity(0)) == os.cpu_count(), os.getpriority(os.PRIO_PROCESS, 0))",
+               tests=(("", f"{resource.RLIM_INFINITY} 256 True 0\n"),))
+    assert grader.grade(probe)["verdict"] == "accepted"
+    assert grader.grade(INNOCENT)["verdict"] == "accepted"
