@@ -18,7 +18,8 @@ pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
         (cgroup accounting, all its processes), wall time, or output over the caps; then kill
         every process but this one. Reply with measured facts; the host decides verdicts.
     {"op": "reset"}
-        kill everything, wipe /work /tmp /dev/shm, and report whether the container is clean.
+        kill everything, wipe /work /tmp /dev/shm /dev/mqueue, remove SysV IPC objects, and report
+        whether the container is clean (PID 1's limits included).
 
 The runner never judges output and never sees expected answers: those stay on the host.
 """
@@ -38,7 +39,7 @@ import sys
 import time
 
 WORK = "/work"
-WIPE_DIRS = ("/work", "/tmp", "/dev/shm")
+WIPE_DIRS = ("/work", "/tmp", "/dev/shm", "/dev/mqueue")
 CHUNK = 1 << 20
 F_SETPIPE_SZ = 1031
 POLL_S = 0.01
@@ -384,6 +385,32 @@ def wipe(path: str) -> None:
                 pass
 
 
+def sysv_ipc() -> list[tuple[str, int]]:
+    """SysV shared memory, queues and semaphores of the container's IPC namespace: they outlive
+    their processes, so a program could pass data or hold memory across jobs."""
+    found = []
+    for kind in ("shm", "msg", "sem"):
+        try:
+            with open(f"/proc/sysvipc/{kind}", "rb") as f:
+                found += [(kind, int(line.split()[1])) for line in f.readlines()[1:] if line.strip()]
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def remove_sysv_ipc() -> list[str]:
+    """IPC_RMID every SysV object (all are ours: one uid); return those still there."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        rm = {"shm": lambda i: libc.shmctl(i, 0, None), "msg": lambda i: libc.msgctl(i, 0, None),
+              "sem": lambda i: libc.semctl(i, 0, 0)}
+        for kind, ident in sysv_ipc():
+            rm[kind](ident)
+    except (OSError, AttributeError):
+        pass
+    return [f"sysv {kind} {ident}" for kind, ident in sysv_ipc()]
+
+
 def reset() -> dict:
     clean = kill_all_others()
     leftovers = []
@@ -399,6 +426,7 @@ def reset() -> dict:
             leftovers += [os.path.join(d, e) for e in os.listdir(d)]
         except OSError as e:
             leftovers.append(f"{d}: {e}")
+    leftovers += remove_sysv_ipc()
     procs = other_pids()
     bad = tampered()
     return {"ok": True, "clean": clean and not leftovers and not procs and not bad,

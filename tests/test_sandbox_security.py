@@ -54,3 +54,23 @@ def test_pid1_limits_changed_by_a_program_do_not_reach_the_next_job(grader, atta
                tests=(("", f"{resource.RLIM_INFINITY} 256 True 0\n"),))
     assert grader.grade(probe)["verdict"] == "accepted"
     assert grader.grade(INNOCENT)["verdict"] == "accepted"
+
+
+# ---------------------------------------------------------------- F2: SysV IPC and POSIX queues
+SHM_PLANT = r'''import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+sid = libc.shmget(0x1234, 200 << 20, 0o1666)
+ctypes.memset(libc.shmat(sid, None, 0), 7, 200 << 20)
+libc.msgget(0x1235, 0o1666); libc.semget(0x1236, 1, 0o1666)
+os.close(os.open("/dev/mqueue/leak", os.O_CREAT | os.O_WRONLY, 0o666))
+print(3)'''
+
+
+def test_ipc_objects_do_not_survive_the_job(grader):
+    assert grader.grade(py(SHM_PLANT, tests=(("", "3\n"),)))["verdict"] == "accepted"
+    look = py("import os\nprint(sum(len(open('/proc/sysvipc/' + k).readlines()) - 1 for k in ('shm', 'msg', 'sem')),"
+              " os.listdir('/dev/mqueue'))", tests=(("", "0 []\n"),))
+    r = grader.grade(look)
+    assert r["verdict"] == "accepted", r
+    assert grader.grade(INNOCENT)["verdict"] == "accepted"
