@@ -64,7 +64,8 @@ class Server(LocalServer):
 def start_server(host: str, args: argparse.Namespace) -> Server:
     """Start `verifier serve` on a loopback address and wait (bounded) until it listens."""
     assert host.startswith("127."), "loopback only"
-    flags = ["--workers", str(args.workers), "--max-queued-items", str(args.max_queued_items)]
+    flags = ["--workers", str(args.workers), "--max-queued-items", str(args.max_queued_items),
+             "--max-tasks-per-call", str(min(1024, args.max_queued_items))]
     return Server(*flags, *([] if args.code else ["--no-code"]), host=host)
 
 

@@ -80,3 +80,32 @@ def test_multi_address_target_spreads_calls_over_replicas(server_factory):
             assert client.grade([math_task(f"x{i}", "\\boxed{1}", "1")])[0]["verdict"] == "correct"
     assert a.metric("verifier_items_total", kind="math") >= 1
     assert b.metric("verifier_items_total", kind="math") >= 1
+
+
+def test_on_invalid_result_answers_bad_tasks_alone(verifier_server):
+    tasks = [math_task("ok", "\\boxed{2}", "2"),
+             {"id": "lang", "kind": "code", "language": "rust", "completion": "x", "tests": [{"stdin": "", "expected_stdout": ""}]},
+             math_task("big", "\\boxed{2}", "2" * (2 << 20)),
+             math_task("type", 5, "2"),
+             math_task("ok2", "\\boxed{3}", "2")]
+    with VerifierClient(verifier_server.target, ClientConfig(on_invalid="result")) as client:
+        results = client.grade(tasks)
+    assert [r["id"] for r in results] == ["ok", "lang", "big", "type", "ok2"]
+    assert [r["verdict"] for r in results] == ["correct", "error", "error", "error", "incorrect"]
+    assert results[1]["detail"].startswith("tasks[1].code.language")
+    assert results[2]["detail"].startswith("tasks[2].math.gold: exceeds")
+    assert results[3]["detail"].startswith("tasks[3].completion")
+    assert not any(r["retryable"] for r in results)
+    with VerifierClient(verifier_server.target) as client:  # the default still refuses the call
+        with pytest.raises(VerifierError, match="tasks\\[1\\].code.language"):
+            client.grade(tasks[:2])
+
+
+def test_limits_that_could_never_admit_a_full_call_refuse_to_start():
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "serve", "--port", "0", "--metrics-port", "0",
+                           "--workers", "1", "--no-code", "--max-tasks-per-call", "500", "--max-queued-items", "100"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0 and "must not exceed --max-queued-items" in proc.stderr

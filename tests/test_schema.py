@@ -48,6 +48,10 @@ def test_code_round_trip():
     (math(choices="AB"), "task.choices"),
     (code(tests=[1]), "task.tests[0]"),
     (code(time_limit_s="2"), "task.time_limit_s"),
+    (math(completion="\ud800"), "task.completion"),  # a lone surrogate cannot go on the wire
+    (math(choices=["A", "\udfff"]), "task.choices"),
+    (code(memory_limit_mb=float("inf")), "task.memory_limit_mb"),
+    (math(timeout_s=float("nan")), "task.timeout_s"),
 ])
 def test_wrong_types_name_the_field(task, field):
     with pytest.raises(TaskError) as err:

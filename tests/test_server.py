@@ -155,7 +155,7 @@ def test_metrics_count_items_by_kind_and_verdict(verifier_server):
 
 
 def test_full_queue_gets_resource_exhausted_with_retry_hint(server_factory):
-    server = server_factory("--workers", "1", "--no-code", "--max-queued-items", "50")
+    server = server_factory("--workers", "1", "--no-code", "--max-queued-items", "50", "--max-tasks-per-call", "50")
     big = stub(server.target).GradeStream(request(unique_batch(50, "big")), timeout=120)
     next(big)  # admitted and running
     with pytest.raises(grpc.RpcError) as err:
@@ -201,7 +201,9 @@ def test_sigkilled_worker_mid_batch_loses_no_item(server_factory):
     thread.join(200)
     assert sorted(r.id for r in results) == sorted(t["id"] for t in tasks)
     assert all(r.verdict == pb.VERDICT_CORRECT for r in results), {pb.Verdict.Name(r.verdict) for r in results}
-    assert server.metric("verifier_worker_restarts_total", reason="crash") >= 1
+    # a worker killed mid-item is a crash; one killed between items makes pebble give up the pool
+    assert (server.metric("verifier_worker_restarts_total", reason="crash")
+            + server.metric("verifier_worker_restarts_total", reason="pool_broken")) >= 1
 
 
 def test_idle_workers_killed_are_replaced(server_factory):
@@ -218,7 +220,7 @@ def test_idle_workers_killed_are_replaced(server_factory):
 
 
 def test_sigterm_drains_in_flight_calls_and_refuses_new_ones(server_factory):
-    server = server_factory("--workers", "2", "--no-code", "--grace-s", "60")
+    server = server_factory("--workers", "2", "--no-code", "--grace-s", "60", "--drain-delay-s", "3")
     tasks = unique_batch(1000, "d")
     results: list = []
     thread = threading.Thread(target=lambda: results.extend(
@@ -232,11 +234,10 @@ def test_sigterm_drains_in_flight_calls_and_refuses_new_ones(server_factory):
     with pytest.raises(grpc.RpcError) as err:
         stub(server.target).Grade(request([math_task("late", "\\boxed{1}", "1")]), timeout=10)
     assert err.value.code() == grpc.StatusCode.UNAVAILABLE
-    try:
-        status = health.Check(health_pb2.HealthCheckRequest(service=""), timeout=5).status
+    assert "draining" in err.value.details()  # refused by the server itself, not by a closed port
+    for name in ("", "verifier.v1.Verifier"):
+        status = health.Check(health_pb2.HealthCheckRequest(service=name), timeout=5).status
         assert status == health_pb2.HealthCheckResponse.NOT_SERVING
-    except grpc.RpcError as exc:  # the listener may already be closed: also a refusal
-        assert exc.code() == grpc.StatusCode.UNAVAILABLE
     thread.join(120)
     assert sorted(r.id for r in results) == sorted(t["id"] for t in tasks)
     assert server.proc.wait(60) == 0

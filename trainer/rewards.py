@@ -78,7 +78,7 @@ def default_client_factory(cfg: RewardConfig) -> Any:
 
     return AsyncVerifierClient(cfg.target, ClientConfig(
         timeout_s=cfg.timeout_s, max_retries=cfg.max_retries, backoff_initial_s=cfg.backoff_initial_s,
-        backoff_max_s=cfg.backoff_max_s, token=cfg.token or ""))
+        backoff_max_s=cfg.backoff_max_s, token=cfg.token or "", on_invalid="result"))  # one bad row costs one reward
 
 
 class VerifierRewards:

@@ -16,7 +16,7 @@ from trainer.config import RewardConfig
 CODE_COLUMNS = ("verification_info", "tests", "test_code")
 NOT_EXTRACTED = {"no_answer", "no_code"}
 NO_COMPILE = {"compile_error", "no_code"}
-UNGRADED = {"infra_error"}
+UNGRADED = {"infra_error", "error"}  # not graded (infra) or not gradable (malformed row, grader fault): None, never 0.0
 # Extraction sites that are a deliberate answer format (vs. lenient fallbacks "last"/"raw").
 FORMAT_SITES = ("boxed", "anchor", "choice", "fenced")
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import grpc
 
-from verifier.schema import infra_error, result_from_proto, task_to_proto
+from verifier.schema import TaskError, infra_error, result_from_proto, task_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
@@ -49,6 +49,9 @@ class ClientConfig:
     tls: bool = field(default=False, metadata={"help": "Use TLS (system roots unless root_cert is given)."})
     root_cert: str = field(default="", metadata={"help": "PEM file of the CA that signed the server's certificate."})
     max_message_bytes: int = field(default=64 << 20, metadata={"help": "Largest message the channel sends or receives."})
+    on_invalid: str = field(default="raise", metadata={"help": "A task the server would refuse (bad field, over a limit): 'raise' "
+                            "VerifierError for the call, or 'result': answer that task alone with verdict 'error' naming the "
+                            "field and grade the rest (what a trainer wants: one bad row must not cost a batch)."})
 
 
 @dataclass
@@ -100,7 +103,7 @@ class AsyncVerifierClient:
         self.config = config or ClientConfig()
         self._channel: grpc.aio.Channel | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._limits: pb.Limits | None = None
+        self._info: pb.ServerInfo | None = None
 
     def __getstate__(self) -> dict:
         return {"target": self.target, "config": self.config}
@@ -118,7 +121,7 @@ class AsyncVerifierClient:
                 self._channel = grpc.aio.secure_channel(target, grpc.ssl_channel_credentials(root), options=options)
             else:
                 self._channel = grpc.aio.insecure_channel(target, options=options)
-            self._loop, self._limits = loop, None
+            self._loop, self._info = loop, None
         return pb_grpc.VerifierStub(self._channel)
 
     def _metadata(self) -> tuple[tuple[str, str], ...]:
@@ -128,15 +131,22 @@ class AsyncVerifierClient:
         return await self._stub().GetServerInfo(pb.GetServerInfoRequest(), timeout=timeout_s,
                                                 metadata=self._metadata(), wait_for_ready=wait_for_ready)
 
-    async def _limits_or_fallback(self, timeout_s: float) -> pb.Limits:
-        if self._limits is None:
+    async def _info_or_none(self, timeout_s: float) -> pb.ServerInfo | None:
+        """The server's limits and languages (cached per channel); None while it cannot be reached."""
+        if self._info is None:
             try:
-                self._limits = (await self.server_info(timeout_s, wait_for_ready=False)).limits
+                self._info = await self.server_info(timeout_s, wait_for_ready=False)
             except grpc.aio.AioRpcError as exc:
                 if exc.code() not in TRANSIENT:
                     raise VerifierError(exc.code(), exc.details() or "") from exc
-                return _FALLBACK_LIMITS
-        return self._limits
+        return self._info
+
+    def _refuse(self, index: int, task_id: str, exc: TaskError, results: dict) -> None:
+        """A task the server would refuse: raise, or answer it alone (config.on_invalid)."""
+        message = str(exc).replace("tasks[0]", f"tasks[{index}]", 1)
+        if self.config.on_invalid != "result":
+            raise VerifierError(grpc.StatusCode.INVALID_ARGUMENT, message)
+        results[task_id] = {**infra_error(task_id, message), "verdict": "error", "retryable": False}
 
     async def grade(self, tasks: Sequence[Mapping[str, Any]], timeout_s: float | None = None) -> list[dict]:
         """One result per task, in input order."""
@@ -146,11 +156,21 @@ class AsyncVerifierClient:
         """Like grade(), with retry and timing figures for logs. Raises VerifierError on a bad request."""
         started = time.monotonic()
         deadline = started + (timeout_s or self.config.timeout_s)
-        protos = [task_to_proto(t, f"tasks[{i}]") for i, t in enumerate(tasks)]
-        ids = [p.id for p in protos]
+        results: dict[str, dict] = {}  # final answers
+        protos: list[pb.Task] = []
+        for i, t in enumerate(tasks):
+            try:
+                protos.append(task_to_proto(t, f"tasks[{i}]"))
+            except TaskError as exc:
+                if self.config.on_invalid != "result" or not isinstance(t, Mapping) or not t.get("id"):
+                    raise
+                self._refuse(i, str(t["id"]), exc, results)
+        ids = [p.id for p in protos] + list(results)
         if len(set(ids)) != len(ids):
             raise VerifierError(grpc.StatusCode.INVALID_ARGUMENT, "tasks: ids must be unique within one call")
-        results: dict[str, dict] = {}  # final answers
+        ids = [str(t["id"]) for t in tasks]
+        positions = {task_id: i for i, task_id in enumerate(ids)}
+        checked = False
         retryable: dict[str, dict] = {}  # infra_error answers, kept in case nothing better comes
         last_error = "deadline passed before the first attempt"
         retries = 0
@@ -161,7 +181,13 @@ class AsyncVerifierClient:
             if attempt:
                 retries += 1
                 await asyncio.sleep(min(self._backoff(attempt), max(0.0, deadline - time.monotonic())))
-            limits = await self._limits_or_fallback(max(0.1, min(10.0, deadline - time.monotonic())))
+            info = await self._info_or_none(max(0.1, min(10.0, deadline - time.monotonic())))
+            if info is not None and not checked:  # the server's own limits, checked per task
+                protos, checked = self._check(protos, positions, info, results), True
+                missing = [p for p in protos if p.id not in results]
+                if not missing:
+                    break
+            limits = info.limits if info is not None else _FALLBACK_LIMITS
             got: dict[str, dict] = {}
             last_error = await self._round(missing, limits, deadline, got)
             for task_id, r in got.items():
@@ -171,6 +197,21 @@ class AsyncVerifierClient:
         ordered = [results.get(i) or retryable.get(i) or infra_error(i, f"not graded: {last_error}") for i in ids]
         ungraded = sum(r["verdict"] == "infra_error" for r in ordered)
         return GradeReport(ordered, retries=retries, rpc_s=time.monotonic() - started, ungraded=ungraded)
+
+    def _check(self, protos: list[pb.Task], positions: dict[str, int], info: pb.ServerInfo,
+               results: dict) -> list[pb.Task]:
+        """The tasks that fit the server's limits; the others are refused one by one."""
+        languages = {lang.name: {"max_time_limit_s": lang.max_time_limit_s, "max_memory_limit_mb": lang.max_memory_limit_mb}
+                     for lang in info.languages}
+        fit = []
+        for p in protos:
+            try:
+                validate_tasks([p], info.limits, languages)
+            except TaskError as exc:
+                self._refuse(positions[p.id], p.id, exc, results)
+            else:
+                fit.append(p)
+        return fit
 
     def _backoff(self, attempt: int) -> float:
         base = min(self.config.backoff_max_s, self.config.backoff_initial_s * 2 ** (attempt - 1))
@@ -191,7 +232,12 @@ class AsyncVerifierClient:
                     errors.append(f"{exc.code().name}: {exc.details()}")
                     await self._pushback(exc, deadline)
 
-        await asyncio.gather(*(one(b) for b in _split(missing, limits)))
+        calls = [asyncio.ensure_future(one(b)) for b in _split(missing, limits)]
+        try:
+            await asyncio.gather(*calls)
+        finally:  # a permanent failure of one sub-batch must not leave the others running
+            for call in calls:
+                call.cancel()
         return errors[-1] if errors else "retryable result"
 
     async def _stream(self, batch: list[pb.Task], deadline: float, results: dict) -> None:
@@ -200,12 +246,12 @@ class AsyncVerifierClient:
         async for r in call:
             results[r.id] = result_from_proto(r)
 
-    @staticmethod
-    async def _pushback(exc: grpc.aio.AioRpcError, deadline: float) -> None:
-        """Honour the server's retry-after hint (RESOURCE_EXHAUSTED), within our deadline."""
+    async def _pushback(self, exc: grpc.aio.AioRpcError, deadline: float) -> None:
+        """Honour the server's retry-after hint (RESOURCE_EXHAUSTED), leaving time for a retry."""
         for key, value in exc.trailing_metadata() or ():
             if key == "grpc-retry-pushback-ms":
-                await asyncio.sleep(min(int(value) / 1000, max(0.0, deadline - time.monotonic())))
+                left = max(0.0, deadline - time.monotonic())
+                await asyncio.sleep(min(int(value) / 1000, self.config.backoff_max_s, left / 2))
 
     async def close(self) -> None:
         if self._channel is not None:
@@ -215,10 +261,12 @@ class AsyncVerifierClient:
 
 def _split(tasks: list[pb.Task], limits: pb.Limits) -> list[list[pb.Task]]:
     """Sub-batches that respect the server's task-count and request-size limits."""
-    max_n = max(1, limits.max_tasks_per_call or 256)
+    max_n = max(1, min(limits.max_tasks_per_call or 256, limits.max_queued_items or 1 << 30))
     max_bytes = max(1 << 16, int((limits.max_request_bytes or 4 << 20) * 0.9))
     batches: list[list[pb.Task]] = [[]]
     size = 0
+    if not tasks:
+        return []
     for task in tasks:
         n = task.ByteSize() + 8
         if batches[-1] and (len(batches[-1]) >= max_n or size + n > max_bytes):

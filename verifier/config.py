@@ -54,6 +54,7 @@ class ServerConfig:
     tls_key: str = field(default="", metadata={"help": "PEM private key for TLS."})
     allow_insecure_bind: bool = field(default=False, metadata={"help": "Allow a non-loopback bind without token or TLS."})
 
+    drain_delay_s: float = field(default=2.0, metadata={"help": "After SIGTERM, how long health says NOT_SERVING and new calls get UNAVAILABLE before the port closes (lets balancers notice)."})
     grace_s: float = field(default=30.0, metadata={"help": "After SIGTERM, how long in-flight calls may run before exit."})
     max_connection_age_s: float = field(default=300.0, metadata={"help": "Close connections after this age so clients rebalance over replicas."})
     log_level: str = field(default="INFO", metadata={"help": "Python logging level."})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import time
 from collections import OrderedDict
@@ -30,6 +31,15 @@ DEFAULT_LANGUAGES = {
            "default_memory_limit_mb": 256, "max_memory_limit_mb": 2048, "image": ""}
     for name in ("python", "c", "cpp", "javascript", "java")
 }
+
+
+def _math_key(task: dict, extraction: vmath.Extraction) -> tuple:
+    """What a math verdict depends on, hashed: golds and answers may be a megabyte each, and the
+    cross-call cache must stay small in bytes, not just in entries."""
+    digest = hashlib.blake2b(digest_size=16)
+    for part in (task["gold"], "\0".join(task["choices"]), extraction.text or "\0none", extraction.source):
+        digest.update(part.encode("utf-8", "surrogatepass") + b"\1")
+    return digest.digest(), task["timeout_s"]
 
 
 class Overloaded(Exception):
@@ -113,7 +123,7 @@ class Engine:
             raise Draining()
         if self._pending + n > self.config.max_queued_items:
             self.metrics.rejections.labels("queue_full").inc()
-            rate = max(self._throughput, 1.0)
+            rate = max(self._throughput, 10.0 * self.config.workers)  # no history yet: a modest guess
             raise Overloaded(min(60.0, max(0.5, (self._pending + n - self.config.max_queued_items) / rate)))
         self._pending += n
 
@@ -177,7 +187,7 @@ class Engine:
 
     async def _grade_math(self, task: dict, groups: dict[tuple, asyncio.Task]) -> dict:
         extraction = vmath.extract_answer(task["completion"], task["profile"], task["choices"] or None)
-        key = (task["gold"], tuple(task["choices"]), extraction.text, extraction.source, task["timeout_s"])
+        key = _math_key(task, extraction)
         cached = self._cache.get(key)
         if cached is not None:
             self._cache.move_to_end(key)
@@ -209,8 +219,7 @@ class Engine:
         result.update(queue_s=queue_s, exec_s=outcome.seconds, tests=[], retryable=result.get("verdict") == "infra_error")
         result.setdefault("id", task["id"])
         if result["verdict"] in _CACHEABLE:
-            key = (task["gold"], tuple(task["choices"]), extraction.text, extraction.source, task["timeout_s"])
-            self._cache[key] = result
+            self._cache[_math_key(task, extraction)] = result
             if len(self._cache) > _RESULT_CACHE_SIZE:
                 self._cache.popitem(last=False)
         return result

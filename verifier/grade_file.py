@@ -66,7 +66,7 @@ def read_lines(stream: IO[str], limits: pb.Limits, languages: dict, errors: IO[s
                 raise TaskError("line", "must be a JSON object")
             task = task_to_proto({**obj, "id": str(number)}, "task")  # ids are line numbers inside
             validate_tasks([task], limits, languages)
-        except (json.JSONDecodeError, TaskError) as exc:
+        except (ValueError, OverflowError, TypeError) as exc:  # JSON, TaskError, protobuf range errors
             print(f"line {number}: {str(exc).replace('tasks[0].', '').replace('task.', '')}", file=errors)
             yield number
             continue

@@ -6,6 +6,7 @@ trainer) goes through this module, so a rule about what a valid task is lives he
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -47,6 +48,10 @@ def _str(task: Mapping, key: str, where: str, default: str = "") -> str:
         return default
     if not isinstance(value, str):
         raise TaskError(f"{where}.{key}", f"must be a string, got {type(value).__name__}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise TaskError(f"{where}.{key}", "is not valid UTF-8 (lone surrogate)") from None
     return value
 
 
@@ -54,6 +59,8 @@ def _num(task: Mapping, key: str, where: str) -> float:
     value = task.get(key) or 0
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TaskError(f"{where}.{key}", f"must be a number, got {type(value).__name__}")
+    if not math.isfinite(value) or abs(value) > 1e9:
+        raise TaskError(f"{where}.{key}", f"must be a finite number of sensible size, got {value!r}")
     return value
 
 
@@ -79,6 +86,7 @@ def task_to_proto(task: Mapping[str, Any], where: str = "task") -> pb.Task:
         choices = _list(task, "choices", where)
         if not all(isinstance(c, str) for c in choices):
             raise TaskError(f"{where}.choices", "must be a list of strings")
+        choices = [_str({"choices": c}, "choices", where) for c in choices]
         gold = task.get("gold")
         if isinstance(gold, (int, float)) and not isinstance(gold, bool):
             gold = str(gold)  # datasets often store numeric golds as numbers

@@ -166,6 +166,9 @@ class Server:
 
     def __init__(self, config: ServerConfig):
         check_bind_safety(config)
+        if config.max_tasks_per_call > config.max_queued_items:
+            raise SystemExit(f"--max-tasks-per-call ({config.max_tasks_per_call}) must not exceed --max-queued-items "
+                             f"({config.max_queued_items}): a full-size call could never be admitted")
         self.config = config
         self.metrics = Metrics()
         self.engine = Engine(config, self.metrics)
@@ -223,6 +226,7 @@ class Server:
         self.engine.draining = True
         self._stopping.set()
         await self._update_health()
+        await asyncio.sleep(self.config.drain_delay_s)  # still listening: new calls get UNAVAILABLE from us
         await self._grpc.stop(self.config.grace_s)
         await self.engine.close()
         if self._metrics_http is not None:

@@ -86,14 +86,16 @@ class MathPool:
             return Outcome("crash", detail="worker pool was broken; replaced")
         try:
             # shielded so that on cancellation we can still see whether a worker had started it
-            value = await asyncio.shield(asyncio.wrap_future(future))
+            # the outer bound is a backstop: pebble itself kills the worker at timeout_s
+            value = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), timeout_s + 5)
         except asyncio.CancelledError:
             running = future.running()
             future.cancel()  # pebble stops the worker that is running it
             if running:
                 self._on_restart("cancel")
             raise
-        except TimeoutError:
+        except (TimeoutError, asyncio.TimeoutError):
+            future.cancel()
             self._on_restart("timeout")
             return Outcome("timeout", detail=f"grading took longer than {timeout_s:g} s; worker replaced",
                            seconds=time.monotonic() - started)
