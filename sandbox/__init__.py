@@ -12,6 +12,20 @@ Public API (everything else is private):
 [{"verdict", "time_s", "detail", "exit_code"}], "retryable"}. Verdicts: accepted, wrong_answer,
 compile_error, runtime_error, time_limit, memory_limit, output_limit, no_code, infra_error.
 This package imports nothing of the server.
+
+Known limits (security review, issue 3):
+
+- test_code tasks run the program and its asserts in ONE interpreter (as HumanEval does), so the
+  verdict rests on in-process defences: the nonce and tests arrive on stdin before the program
+  starts, the tests run with saved exec/compile and a pristine builtins copy, and an audit hook
+  blocks frames, tracing, gc, ctypes, code objects, /proc, directory fds, symlinks and new
+  processes (so programs that use subprocess, ctypes, traceback's frame walking or
+  sys._getframe fail there). Not closed: an interpreter memory-safety bug reachable from pure
+  Python, code objects built by marshal.loads (imports need it), and what the asserts
+  themselves allow (an object whose __eq__ is always True, a monkeypatched module the tests
+  import). Prefer stdin/stdout tests where reward hacking matters.
+- A program may lower PID 1's rlimits, CPU affinity or nice value (same uid): it gets
+  runtime_error, its later tests are not run, and the container is recycled.
 """
 from .build import build_images, image_tag
 from .checks import VERDICTS, compare, extract_code

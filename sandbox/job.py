@@ -16,25 +16,76 @@ from .channel import ChannelError
 from .config import SandboxConfig
 from .languages import LANGUAGES, Language, fill, java_main_class
 
-# Runs the program, then the task's asserts, in one interpreter (as HumanEval does); reports
-# through RESULT_FD with a nonce the program never sees in its environment, so a program that
-# exits with status 0 before the asserts ran is not taken for a pass.
-HARNESS = b'''import os, sys
+# Runs the program, then the task's asserts, in one interpreter (as HumanEval does). The nonce and
+# the tests come on stdin and are read before the program starts (never in env or on disk); the
+# verdict is "ok:<nonce>" on RESULT_FD, written with functions saved before the program ran, and
+# the tests run with a copy of builtins taken before it. While the program runs, an audit hook
+# (unreachable from Python once installed) blocks the ways to reach the nonce: frames (sys._getframe,
+# tb_frame, gi_frame...), tracing, gc, ctypes, code objects, /proc, directory fds, symlinks and new
+# processes. It narrows, does not close, what one interpreter allows: see "Known limits" in
+# sandbox/__init__.py. The hook and everything it calls are locals (closure cells), so patching
+# builtins or modules cannot switch it off.
+HARNESS = b'''import builtins, os, sys, types  # types reads tb_frame when imported: before the hook
 def _main():
-    w, fd, nonce = os.write, int(os.environ.pop("RESULT_FD")), os.environ.pop("RESULT_NONCE").encode()
+    read, write, stat, fsencode, type_, bytes_, str_ = os.read, os.write, os.stat, os.fsencode, type, bytes, str
+    compile_, exec_, AE, PE, VE = compile, exec, AssertionError, PermissionError, ValueError
+    chunks = []
+    while True:
+        chunk = read(0, 1 << 20)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    nonce, _, tests = b"".join(chunks).partition(b"\\n")
+    del chunks, chunk
+    null = os.open("/dev/null", os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    fd = int(os.environ.pop("RESULT_FD"))
+    os.set_inheritable(fd, False)
     with open("prog.py", "rb") as f:
         src = f.read()
-    with open("tests.py", "rb") as f:
-        tests = f.read()
-    g = {"__name__": "__main__", "__file__": "prog.py", "__builtins__": __builtins__}
+    prog_code, tests_code = compile_(src, "prog.py", "exec"), compile_(tests, "tests.py", "exec")
+    del src, tests
+    pristine = dict(builtins.__dict__)
+    proc_dev = stat("/proc").st_dev
+    blocked = frozenset(("sys._current_frames", "sys._current_exceptions", "sys.settrace", "sys.setprofile",
+                         "gc.get_objects", "gc.get_referrers", "gc.get_referents", "code.__new__",
+                         "os.fork", "os.forkpty", "os.exec", "os.posix_spawn", "os.spawn", "os.system",
+                         "subprocess.Popen", "os.symlink", "os.link", "function.__new__"))
+    blocked_imports = frozenset(("_ctypes", "ctypes", "_posixsubprocess", "_testcapi", "_testinternalcapi"))
+    frame_attrs = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back", "gi_yieldfrom"))
+
+    def guard(event, args):
+        if event in blocked or event.startswith("ctypes."):
+            raise PE("blocked in the test harness: " + event)
+        if event == "sys._getframe":
+            raise VE("sys._getframe is not available in the test harness")
+        if event == "import" and args[0] in blocked_imports:
+            raise PE("blocked in the test harness: import " + args[0])
+        if event == "object.__getattr__" and args[1] in frame_attrs:
+            raise PE("blocked in the test harness: " + args[1])
+        if event == "object.__setattr__" and args[1] == "__code__":
+            raise PE("blocked in the test harness: __code__")
+        if event == "open" and type_(args[0]) in (str_, bytes_):
+            try:
+                st = stat(args[0])
+            except OSError:
+                return
+            if st.st_dev == proc_dev or (st.st_mode & 0o170000) == 0o040000:
+                raise PE("blocked in the test harness: /proc and directories")
+
+    g = {"__name__": "__main__", "__file__": "prog.py", "__builtins__": builtins}
     sys.argv = ["prog.py"]
-    exec(compile(src, "prog.py", "exec"), g)
+    sys.addaudithook(guard)
+    del guard
+    exec_(prog_code, g)
+    g["__builtins__"] = pristine
     try:
-        exec(compile(tests, "tests.py", "exec"), g)
-    except AssertionError:
-        w(fd, b"assert")
+        exec_(tests_code, g)
+    except AE:
+        write(fd, b"assert")
         raise
-    w(fd, b"ok:" + nonce)
+    write(fd, b"ok:" + nonce)
 _main()
 '''
 COMPILE_CAP = 64 << 10
@@ -111,7 +162,6 @@ def make_plan(task: dict, config: SandboxConfig) -> Plan | dict:
     if test_code is not None:
         if lang_name != "python":
             raise InfraFailure("test_code needs language python", retryable=False)
-        files["tests.py"] = str(test_code).encode("utf-8", "surrogatepass")
         files["harness.py"] = HARNESS
     tests = []
     for t in task.get("tests") or []:
@@ -280,8 +330,8 @@ def _checked(box, plan: Plan, config: SandboxConfig, stdin: bytes, facts: dict, 
 
 def _assert_test(box, plan: Plan, config: SandboxConfig) -> dict:
     nonce = secrets.token_hex(16)
-    facts = _exec(box, ["python3", "-I", "harness.py"], plan, config, plan.time_limit_s,
-                  env={"RESULT_NONCE": nonce}, fd3=True)
+    stdin = nonce.encode() + b"\n" + str(plan.test_code).encode("utf-8", "surrogatepass")
+    facts = _exec(box, ["python3", "-I", "harness.py"], plan, config, plan.time_limit_s, stdin=stdin, fd3=True)
     return _with_output(plan, _judge_asserts(plan, facts, nonce), facts)
 
 

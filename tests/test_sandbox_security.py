@@ -74,3 +74,51 @@ def test_ipc_objects_do_not_survive_the_job(grader):
     r = grader.grade(look)
     assert r["verdict"] == "accepted", r
     assert grader.grade(INNOCENT)["verdict"] == "accepted"
+
+
+# ---------------------------------------------------------------- F4: forging the test_code harness
+ADD_TESTS = "assert add(1, 2) == 3\nassert add(2, 2) == 4\n"
+FORGERIES = {
+    "exec_replaced": "import builtins\ndef add(a, b): return 0\nbuiltins.exec = lambda *a, **k: None",
+    "nonce_from_environ": (
+        "import os\nenv = dict(e.split(b'=', 1) for e in open('/proc/self/environ', 'rb').read().split(b'\\0') if b'=' in e)\n"
+        "os.write(int(env[b'RESULT_FD']), b'ok:' + env[b'RESULT_NONCE']); os._exit(0)"),
+    "nonce_from_caller_frame": (
+        "import sys, os\nf = sys._getframe(1).f_locals\nos.write(f['fd'], b'ok:' + f['nonce']); os._exit(0)"),
+    "nonce_from_generator_frame": (
+        "import os\ndef g():\n    yield\nit = g(); next(it)\nf = it.gi_frame.f_back.f_back\n"
+        "os.write(f.f_locals['fd'], b'ok:' + f.f_locals['nonce']); os._exit(0)"),
+    "nonce_from_traceback_frame": (
+        "import os\ntry:\n    1 / 0\nexcept ZeroDivisionError as e:\n    f = e.__traceback__.tb_frame.f_back\n"
+        "os.write(f.f_locals['fd'], b'ok:' + f.f_locals['nonce']); os._exit(0)"),
+    "nonce_from_gc": (
+        "import gc, os\nn = [o for o in gc.get_objects() if type(o) is dict and 'nonce' in o]\n"
+        "os.write(3, b'ok:' + n[0]['nonce']); os._exit(0)"),
+    # the following programs are correct: they fail only because the harness blocks what they do
+    "proc_mem_opened": "open('/proc/self/mem', 'rb')\ndef add(a, b): return a + b",
+    "proc_mem_via_dev_fd": "open('/dev/fd/../mem', 'rb')\ndef add(a, b): return a + b",
+    "proc_dir_fd": "import os\nos.open('/', os.O_RDONLY)\ndef add(a, b): return a + b",
+    "subprocess": "import subprocess\nsubprocess.run(['true'])\ndef add(a, b): return a + b",
+    "symlink": "import os\nos.symlink('/proc/self/mem', 'm')\ndef add(a, b): return a + b",
+    "ctypes": "import ctypes\nctypes.string_at(id(1), 8)\ndef add(a, b): return a + b",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORGERIES))
+def test_harness_cannot_be_forged(grader, name):
+    r = grader.grade({"language": "python", "completion": FORGERIES[name], "test_code": ADD_TESTS})
+    assert r["verdict"] != "accepted" and r["score"] == 0.0, r
+
+
+def test_harness_still_runs_ordinary_programs(grader):
+    code = ("import collections, typing, dataclasses, enum, itertools, math, re, functools\n"
+            "P = collections.namedtuple('P', 'a b')\nclass C(enum.Enum):\n    X = 1\n"
+            "@dataclasses.dataclass\nclass D:\n    x: int\n"
+            "def add(a: int, b: int) -> int:\n    return P(a, b).a + D(b).x\n"
+            "try:\n    raise ValueError\nexcept ValueError as e:\n    str(e.__traceback__.tb_lineno)\n"
+            "import os\nassert not os.path.exists('tests.py')  # the tests never are in the program's files\n"
+            "print(input.__name__, open('prog.py').read(3))")
+    r = grader.grade({"language": "python", "completion": code, "test_code": ADD_TESTS, "return_output": True})
+    assert r["verdict"] == "accepted", r
+    bad = grader.grade({"language": "python", "completion": "def add(a, b): return a - b", "test_code": ADD_TESTS})
+    assert bad["verdict"] == "wrong_answer", bad
