@@ -44,6 +44,7 @@ class CodeGrader:
         self._reason = "not started: call `await CodeGrader.start()`"
         self._ctl = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sandbox-health")
         n_jobs = max(1, self.config.pool_size * len(self.config.languages))
+        self._plan = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sandbox-plan")
         self._jobs = ThreadPoolExecutor(max_workers=n_jobs, thread_name_prefix="sandbox-job")
         self._slots = asyncio.Semaphore(max(1, self.config.max_concurrent_jobs))
         self._health: asyncio.Task | None = None
@@ -127,6 +128,7 @@ class CodeGrader:
             self._client.close()
         self._ctl.shutdown(wait=False)
         self._jobs.shutdown(wait=False)
+        self._plan.shutdown(wait=False)
 
     # ------------------------------------------------------------------ info
     @property
@@ -158,8 +160,8 @@ class CodeGrader:
     # ------------------------------------------------------------------ grading
     async def grade(self, task: dict, timeout_s: float | None = None) -> dict:
         """Grade one code task (DESIGN.md §3). Returns a result dict; see sandbox/__init__.py."""
-        try:
-            plan = make_plan(task, self.config)
+        try:  # in a thread: extraction and parsing of a large completion must not stall the event loop
+            plan = await asyncio.get_running_loop().run_in_executor(self._plan, make_plan, task, self.config)
         except InfraFailure as e:
             return _infra(str(e), retryable=e.retryable)
         except Exception as e:  # malformed task the server did not catch: answer, do not crash

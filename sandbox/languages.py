@@ -58,8 +58,10 @@ LANGUAGES: dict[str, Language] = {
 }
 
 _JAVA_PUBLIC_CLASS = re.compile(r"public\s+(?:final\s+|abstract\s+)*class\s+([A-Za-z_$][A-Za-z0-9_$]*)")
+# The header between a class name and its "{" is bounded: unbounded, "class a class a ..." without
+# a brace made every "class" scan to the end (quadratic; seconds for 256 KB).
 _JAVA_MAIN_CLASS = re.compile(
-    r"class\s+([A-Za-z_$][A-Za-z0-9_$]*)[^{]*\{(?:(?!\bclass\b).)*?public\s+static\s+void\s+main\s*\(",
+    r"class\s+([A-Za-z_$][A-Za-z0-9_$]*)[^{]{0,1000}\{(?:(?!\bclass\b).)*?public\s+static\s+void\s+main\s*\(",
     re.S)
 
 

@@ -134,3 +134,13 @@ def test_plan_clamps_limits_and_fills_commands():
     assert p.time_limit_s == lim.max_time_limit_s and p.memory_mb == lim.max_memory_limit_mb
     assert "Foo.java" in p.files and p.run_argv[-1] == "Foo" and f"-Xmx{p.memory_mb}m" in p.run_argv
     assert p.tests == [(b"", None)]  # no tests: one clean run on empty input
+
+
+def test_java_main_class_is_linear_on_adversarial_code():
+    """F7: 'class a ' repeated (no '{') made the main-class regex quadratic (11 s for 256 KB, on the
+    server's event loop). A hang guard, not a timing: 1 MiB took minutes before the fix."""
+    import subprocess
+    import sys
+    code = "from sandbox.languages import java_main_class as f\nprint(f('class a ' * 131072), f('public ' + 'final ' * 170000))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["Main", "Main"], out.stderr
