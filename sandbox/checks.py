@@ -109,9 +109,10 @@ _INT = re.compile(rb"[+-]?\d+\Z")
 
 
 def _floats_close(x: bytes, y: bytes, abs_tol: float, rel_tol: float) -> bool:
-    """Tolerance applies only when the expected token is a non-integer number: '3' must be '3'."""
-    if _INT.match(x) and _INT.match(y):
-        return int(x) == int(y)
+    """Tolerance applies only when the expected token is a non-integer number: an integer answer
+    needs an integer token of the same value ('3.0' is not '3', '1000000000.0' not 1000000007)."""
+    if _INT.match(y):
+        return bool(_INT.match(x)) and _int_digits(x) == _int_digits(y)
     try:
         a, b = float(x), float(y)
     except ValueError:
@@ -122,6 +123,13 @@ def _floats_close(x: bytes, y: bytes, abs_tol: float, rel_tol: float) -> bool:
         return a == b
     d = abs(a - b)
     return d <= abs_tol or d <= rel_tol * abs(b)
+
+
+def _int_digits(t: bytes) -> tuple[bool, bytes]:
+    """(negative, digits without leading zeros) of an integer token; no int(): a 5000-digit token
+    would raise ValueError (the interpreter's int-string limit)."""
+    digits = t.lstrip(b"+-").lstrip(b"0") or b"0"
+    return t.startswith(b"-") and digits != b"0", digits
 
 
 def _first_diff(a: bytes, b: bytes) -> str:

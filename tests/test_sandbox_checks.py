@@ -144,3 +144,12 @@ def test_java_main_class_is_linear_on_adversarial_code():
     code = "from sandbox.languages import java_main_class as f\nprint(f('class a ' * 131072), f('public ' + 'final ' * 170000))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.split() == ["Main", "Main"], out.stderr
+
+
+def test_float_tolerance_never_applies_to_an_integer_answer():
+    """F5: '1000000000.0' was within rel_tol 1e-6 of 1000000007 and accepted."""
+    assert not compare(b"1000000000.0", b"1000000007", "float")[0]
+    assert not compare(b"3.0", b"3", "float")[0]
+    assert not compare(b"1000000006", b"1000000007", "float")[0]
+    assert compare(b"+7", b"7", "float")[0] and compare(b"-0", b"0", "float")[0] and compare(b"007", b"7", "float")[0]
+    assert compare(b"1000000000", b"1000000000.0000001", "float")[0]  # a non-integer answer keeps its tolerance
