@@ -224,10 +224,15 @@ def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: byt
     return head
 
 
-def _files(box, name: str, files: dict[str, bytes]) -> None:
+def _files(box, name: str, files: dict[str, bytes], full_ok: bool = False) -> bool:
+    """Write files into /work/name. With full_ok (after the program ran), a full /work is reported
+    (False): what filled it is the program's leftovers, its verdict and not the sandbox's fault."""
     head, _ = box.channel.request({"op": "files", "dir": name, "files": [[k, 0o600] for k in files]}, files, timeout_s=30)
+    if head.get("full") and full_ok:
+        return False
     if not head.get("ok"):
         raise InfraFailure(f"runner could not write files: {head.get('error')}")
+    return True
 
 
 def _test_entry(verdict: str, facts: dict | None, detail: str) -> dict:
@@ -315,8 +320,9 @@ def _checked(box, plan: Plan, config: SandboxConfig, stdin: bytes, facts: dict, 
     the program's processes are gone: exit 0 accepts, 1 rejects, anything else is the checker's
     fault (infra_error, not retried)."""
     d = "c" + secrets.token_hex(8)
-    _files(box, d, {"checker.py": plan.checker.encode("utf-8", "surrogatepass"), "input.txt": stdin,
-                    "output.txt": facts["stdout_b"], "answer.txt": expected})
+    if not _files(box, d, {"checker.py": plan.checker.encode("utf-8", "surrogatepass"), "input.txt": stdin,
+                           "output.txt": facts["stdout_b"], "answer.txt": expected}, full_ok=True):
+        return _test_entry("output_limit", facts, "the program's files filled the sandbox: no room left for the checker")
     cf = _exec(box, ["python3", "-I", "checker.py", "input.txt", "output.txt", "answer.txt"], plan, config,
                config.checker_time_limit_s, cwd=d, stdout_max=64 << 10)
     msg = (cf["stdout_b"] or cf["stderr_b"]).decode("utf-8", "replace").strip()

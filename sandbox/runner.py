@@ -26,6 +26,7 @@ The runner never judges output and never sees expected answers: those stay on th
 from __future__ import annotations
 
 import ctypes
+import errno
 import fcntl
 import json
 import math
@@ -350,12 +351,17 @@ def _kill_group(pid: int) -> None:
 def write_files(req: dict, blobs: dict[str, bytes]) -> dict:
     """Write job files into a fresh directory; never follow a link the program could have left."""
     d = os.path.join(WORK, _safe_name(req["dir"]))
-    os.mkdir(d, 0o700)
-    for rel, mode in req["files"]:
-        name = _safe_name(rel)
-        fd = os.open(os.path.join(d, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
-        with os.fdopen(fd, "wb") as f:
-            f.write(blobs.get(rel, b""))
+    try:
+        os.mkdir(d, 0o700)
+        for rel, mode in req["files"]:
+            name = _safe_name(rel)
+            fd = os.open(os.path.join(d, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+            with os.fdopen(fd, "wb") as f:
+                f.write(blobs.get(rel, b""))
+    except OSError as e:  # no space or inodes left: the host knows whether a program filled /work
+        if e.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        return {"ok": False, "full": True, "error": f"{type(e).__name__}: {e}"[:300]}
     return {"ok": True}
 
 

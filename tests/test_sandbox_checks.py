@@ -153,3 +153,10 @@ def test_float_tolerance_never_applies_to_an_integer_answer():
     assert not compare(b"1000000006", b"1000000007", "float")[0]
     assert compare(b"+7", b"7", "float")[0] and compare(b"-0", b"0", "float")[0] and compare(b"007", b"7", "float")[0]
     assert compare(b"1000000000", b"1000000000.0000001", "float")[0]  # a non-integer answer keeps its tolerance
+
+
+def test_float_comparator_survives_huge_integer_tokens():
+    """F8b: int('1' * 5000) raised ValueError (int-string limit), an infra_error for a wrong answer."""
+    assert not compare(b"1" * 5000, b"3", "float")[0]
+    assert compare(b"1" * 5000, b"1" * 5000 + b" ", "float")[0]
+    assert not compare(b"1" * 5000, b"0.5", "float")[0]

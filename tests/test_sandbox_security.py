@@ -122,3 +122,16 @@ def test_harness_still_runs_ordinary_programs(grader):
     assert r["verdict"] == "accepted", r
     bad = grader.grade({"language": "python", "completion": "def add(a, b): return a - b", "test_code": ADD_TESTS})
     assert bad["verdict"] == "wrong_answer", bad
+
+
+# ---------------------------------------------------------------- F6, F8, F9: checkers
+CHECKER = ("import sys\nout = open(sys.argv[2]).read().split(); ans = open(sys.argv[3]).read().split()\n"
+           "sys.exit(0 if out == ans else 1)\n")
+CHECKED = (("1 2\n", "3\n"), ("5 5\n", "10\n"), ("7 8\n", "15\n"))
+
+
+def test_program_filling_the_disk_is_its_own_verdict(grader):
+    fill = "import os\nfor i in range(5000):\n    try: open('f%d' % i, 'w').close()\n    except OSError: break\nprint(4)"
+    r = grader.grade(py(fill, tests=CHECKED, checker=CHECKER))
+    assert r["verdict"] == "output_limit" and not r["retryable"], r
+    assert grader.grade(py("a, b = map(int, input().split())\nprint(a + b)", tests=CHECKED, checker=CHECKER))["verdict"] == "accepted"
