@@ -209,12 +209,12 @@ def run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
 
 def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: bytes = b"",
           cwd: str | None = None, stdout_max: int | None = None, env: dict | None = None,
-          fd3: bool = False) -> dict:
+          fd3: bool = False, rm_cwd: bool = False) -> dict:
     wall = plan.wall(cpu_s, config)
     head, blobs = box.channel.request(
         {"op": "exec", "argv": argv, "cwd": cwd or plan.job_dir, "cpu_s": cpu_s, "wall_s": wall,
          "stdout_max": stdout_max or config.output_limit_bytes, "stderr_max": config.stderr_limit_bytes,
-         "fsize_max": config.file_size_limit_mb << 20, "env": env or {}, "fd3": fd3},
+         "fsize_max": config.file_size_limit_mb << 20, "env": env or {}, "fd3": fd3, "rm_cwd": rm_cwd},
         {"stdin": stdin} if stdin else None, timeout_s=wall + 10.0)
     if head.get("tampered"):  # the program's fault, not the sandbox's: its verdict, then recycle
         box.tainted = True
@@ -324,7 +324,7 @@ def _checked(box, plan: Plan, config: SandboxConfig, stdin: bytes, facts: dict, 
                            "output.txt": facts["stdout_b"], "answer.txt": expected}, full_ok=True):
         return _test_entry("output_limit", facts, "the program's files filled the sandbox: no room left for the checker")
     cf = _exec(box, ["python3", "-I", "checker.py", "input.txt", "output.txt", "answer.txt"], plan, config,
-               config.checker_time_limit_s, cwd=d, stdout_max=64 << 10)
+               config.checker_time_limit_s, cwd=d, stdout_max=64 << 10, rm_cwd=True)
     msg = (cf["stdout_b"] or cf["stderr_b"]).decode("utf-8", "replace").strip()
     if cf.get("exit_code") == 0 and not cf.get("stop"):
         return _test_entry("accepted", facts, msg)

@@ -13,7 +13,7 @@ pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
     {"op": "files", "dir": NAME, "files": [[RELPATH, MODE]...], "blobs": [...]}
         create /work/NAME (must not exist) and write the files (O_NOFOLLOW, O_EXCL).
     {"op": "exec", "argv": [...], "cwd": NAME, "cpu_s": F, "wall_s": F, "stdout_max": N,
-     "stderr_max": N, "fsize_max": N, "env": {...}, "fd3": bool, "blobs": [["stdin", N]]}
+     "stderr_max": N, "fsize_max": N, "env": {...}, "fd3": bool, "rm_cwd": bool, "blobs": [["stdin", N]]}
         run one process in its own session; drain stdout/stderr while it runs; stop it on CPU time
         (cgroup accounting, all its processes), wall time, or output over the caps; then kill
         every process but this one. Reply with measured facts; the host decides verdicts.
@@ -305,6 +305,12 @@ def run_exec(req: dict, stdin: bytes) -> tuple[dict, dict[str, bytes]]:
         ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
     clean = kill_all_others()
+    if req.get("rm_cwd") and req.get("cwd"):  # a checker's dir: its answer must not reach later tests
+        wipe(cwd)
+        try:
+            os.rmdir(cwd)
+        except OSError:
+            clean = False
     if status is None:
         try:
             _, status, rusage = os.wait4(proc.pid, os.WNOHANG) or (0, None, None)

@@ -135,3 +135,10 @@ def test_program_filling_the_disk_is_its_own_verdict(grader):
     r = grader.grade(py(fill, tests=CHECKED, checker=CHECKER))
     assert r["verdict"] == "output_limit" and not r["retryable"], r
     assert grader.grade(py("a, b = map(int, input().split())\nprint(a + b)", tests=CHECKED, checker=CHECKER))["verdict"] == "accepted"
+
+
+def test_checker_answers_are_gone_before_the_next_test(grader):
+    """F6: answer.txt of an earlier test stayed in /work/c*/ for the program's later tests."""
+    peek = "import glob\na = glob.glob('/work/c*/*')\nprint(open(a[0]).read() if a else 0)"
+    r = grader.grade(py(peek, tests=(("", "3\n"),) * 3, checker=CHECKER, scoring="fraction"))
+    assert r["score"] == 0.0, r
