@@ -88,6 +88,19 @@ def _main():
     write(fd, b"ok:" + nonce)
 _main()
 '''
+# Runs a special checker: an uncaught exception (not SystemExit) exits 3, the checker's own failure
+# (infra_error, not retried), instead of Python's exit 1, which would read as "rejected".
+CHECKER_WRAPPER = b'''import runpy, sys
+sys.argv = sys.argv[1:]
+try:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+except SystemExit:
+    raise
+except BaseException:
+    import traceback
+    traceback.print_exc()
+    sys.exit(3)
+'''
 COMPILE_CAP = 64 << 10
 
 
@@ -317,13 +330,15 @@ def _judge_test(box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: 
 
 def _checked(box, plan: Plan, config: SandboxConfig, stdin: bytes, facts: dict, expected: bytes) -> dict:
     """Run the task's checker (python3 checker.py input output answer) in a fresh directory, after
-    the program's processes are gone: exit 0 accepts, 1 rejects, anything else is the checker's
+    the program's processes are gone: exit 0 accepts, 1 rejects, anything else (an uncaught exception
+    included, via CHECKER_WRAPPER) is the checker's
     fault (infra_error, not retried)."""
     d = "c" + secrets.token_hex(8)
     if not _files(box, d, {"checker.py": plan.checker.encode("utf-8", "surrogatepass"), "input.txt": stdin,
-                           "output.txt": facts["stdout_b"], "answer.txt": expected}, full_ok=True):
+                           "output.txt": facts["stdout_b"], "answer.txt": expected, "wrap.py": CHECKER_WRAPPER},
+                  full_ok=True):
         return _test_entry("output_limit", facts, "the program's files filled the sandbox: no room left for the checker")
-    cf = _exec(box, ["python3", "-I", "checker.py", "input.txt", "output.txt", "answer.txt"], plan, config,
+    cf = _exec(box, ["python3", "-I", "wrap.py", "checker.py", "input.txt", "output.txt", "answer.txt"], plan, config,
                config.checker_time_limit_s, cwd=d, stdout_max=64 << 10, rm_cwd=True)
     msg = (cf["stdout_b"] or cf["stderr_b"]).decode("utf-8", "replace").strip()
     if cf.get("exit_code") == 0 and not cf.get("stop"):

@@ -142,3 +142,12 @@ def test_checker_answers_are_gone_before_the_next_test(grader):
     peek = "import glob\na = glob.glob('/work/c*/*')\nprint(open(a[0]).read() if a else 0)"
     r = grader.grade(py(peek, tests=(("", "3\n"),) * 3, checker=CHECKER, scoring="fraction"))
     assert r["score"] == 0.0, r
+
+
+def test_a_crashing_checker_is_infra_error_not_a_rejection(grader):
+    """F9: an uncaught exception in the checker exited 1, which read as "rejected"."""
+    buggy = "import sys\nout = open(sys.argv[2]).read().split(); ans = open(sys.argv[3]).read().split()\nsys.exit(0 if int(out[0]) == int(ans[0]) else 1)\n"
+    r = grader.grade(py("print('3.0')", checker=buggy))
+    assert r["verdict"] == "infra_error" and "checker failed" in r["detail"] and "ValueError" in r["detail"], r
+    assert not r["retryable"]
+    assert grader.grade(py("print(4)", checker=buggy))["verdict"] == "wrong_answer"  # exit 1 still rejects
