@@ -21,9 +21,19 @@ Known limits (security review, issue 3):
   blocks frames, tracing, gc, ctypes, code objects, /proc, directory fds, symlinks and new
   processes (so programs that use subprocess, ctypes, traceback's frame walking or
   sys._getframe fail there). Not closed: an interpreter memory-safety bug reachable from pure
-  Python, code objects built by marshal.loads (imports need it), and what the asserts
-  themselves allow (an object whose __eq__ is always True, a monkeypatched module the tests
-  import). Prefer stdin/stdout tests where reward hacking matters.
+  Python, and code objects built by marshal.loads (imports need it).
+- Asserts compare plain data (STRICT_ASSERTS in sandbox/job.py): inside assert statements,
+  comparisons, arithmetic and a bare asserted value read exact builtin data (subclasses of
+  int/float/str/list/tuple/set/dict by their builtin content, so an always-true __eq__, __ne__,
+  __lt__, __contains__, __sub__ or __bool__ does not pass); a non-plain value facing a plain one
+  fails the assert. Honest programs that return numpy integers or bools (np.float64 is a float),
+  Fraction, Decimal, bytes or complex subclasses, or a re.Match to a bare `assert f(x)`, fail too. Still open: comparisons where
+  neither side is plain data (tests comparing custom objects, or f(x) == f(y)) run the program's
+  __eq__; a conversion the test applies runs the program's method (str(f(x)) == "3",
+  abs(f(x)) < 1e-6, sorted(f(x)), len(f(x))); checks outside assert statements (`if f(x) != y:
+  raise`, unittest's assertEqual); and names the tests share with the program (a program may
+  define `abs` or patch a module the tests import, or redefine a helper the prompt gave it).
+  Prefer stdin/stdout tests where reward hacking matters.
 - A program may lower PID 1's rlimits, CPU affinity or nice value (same uid): it gets
   runtime_error, its later tests are not run, and the container is recycled.
 """

@@ -25,7 +25,171 @@ from .languages import LANGUAGES, Language, fill, java_main_class
 # processes. It narrows, does not close, what one interpreter allows: see "Known limits" in
 # sandbox/__init__.py. The hook and everything it calls are locals (closure cells), so patching
 # builtins or modules cannot switch it off.
-HARNESS = b'''import builtins, os, sys, types  # types reads tb_frame when imported: before the hook
+#
+# STRICT_ASSERTS (compiled into the tests before the program runs): the program is untrusted, the
+# tests are not, and a model under RL learns to return an object whose __eq__ is always True (or a
+# subclass of int/str/list overriding it, __ne__, __lt__, __contains__, __sub__, __bool__...).
+# Inside assert statements the tests' AST is rewritten: every comparison (==, !=, <, <=, >, >=, in,
+# not in; chained ones lazily, as Python does), every arithmetic operator and the truth of a bare
+# value (`assert f(x)`, `assert not f(x)`, operands of and/or) call helpers that read both values as
+# plain data: exact int, float, complex, bool, str, bytes, None and lists, tuples, sets, frozensets,
+# dicts of them, at most 100 deep and 10**6 values ("..." % x is left alone: it formats). A subclass of int, float, str, list, tuple,
+# set, frozenset or dict counts as its builtin content, read from the builtin storage (int.__int__,
+# list.__iter__, dict.items...), so no method of the program runs and Counter, namedtuple or IntEnum
+# results compare as Python would. If one side is plain data and the other is not, the assert fails
+# (AssertionError, so `not` or != cannot turn it around); if neither is (tests comparing custom
+# objects), the original operator runs. A bare asserted value must be plain data (`assert f(x)`
+# with f returning a custom object or a re.Match fails). The helpers reach the code as constants
+# patched into the code objects (no name the program could rebind) and use only closure cells.
+STRICT_ASSERTS = b'''def _strict_asserts(tests, tag):
+    """Compile the task's tests so that inside assert statements, comparisons, arithmetic and the
+    truth of a bare value read plain data only: see STRICT_ASSERTS in sandbox/job.py."""
+    type_, id_, issub, bool_, zip_, AE, TE = type, id, issubclass, bool, zip, AssertionError, TypeError
+    int_, float_, str_, list_, dict_ = int, float, str, list, dict
+    atoms = frozenset(map(id, (int, float, complex, bool, str, bytes, type(None))))
+    as_int, as_float, as_str, items = int.__int__, float.__float__, str.__str__, dict.items
+    seqs = ((list, list.__iter__), (tuple, tuple.__iter__), (set, set.__iter__), (frozenset, frozenset.__iter__))
+    o = operator
+    ops = {"==": o.eq, "!=": o.ne, "<": o.lt, "<=": o.le, ">": o.gt, ">=": o.ge, "is": o.is_, "is not": o.is_not,
+           "in": lambda a, b: a in b, "not in": lambda a, b: a not in b, "+": o.add, "-": o.sub, "*": o.mul,
+           "/": o.truediv, "//": o.floordiv, "%": o.mod, "**": o.pow, "@": o.matmul, "<<": o.lshift,
+           ">>": o.rshift, "|": o.or_, "^": o.xor, "&": o.and_}
+    NOT = object()
+
+    def data(x, depth, left):
+        # x as exact builtin data, read from the builtin storage (no method of x runs); NOT if it is
+        # anything else, deeper than 100 or over 10**6 values
+        t = type_(x)
+        left[0] -= 1
+        if left[0] < 0 or depth > 100:
+            return NOT
+        if id_(t) in atoms:
+            return x
+        if issub(t, int_):  # bool has no subclasses: it is an atom
+            return as_int(x)
+        if issub(t, float_):
+            return as_float(x)
+        if issub(t, str_):
+            return as_str(x)
+        for base, raw_iter in seqs:
+            if issub(t, base):
+                out = []
+                for e in raw_iter(x):
+                    e = data(e, depth + 1, left)
+                    if e is NOT:
+                        return NOT
+                    out.append(e)
+                try:
+                    return out if base is list_ else base(out)
+                except TE:  # an unhashable element once plain
+                    return NOT
+        if issub(t, dict_):
+            out = {}
+            for k, v in items(x):
+                k, v = data(k, depth + 1, left), data(v, depth + 1, left)
+                if k is NOT or v is NOT:
+                    return NOT
+                try:
+                    out[k] = v
+                except TE:
+                    return NOT
+            return out
+        return NOT
+
+    def plain(a, b):
+        # both as plain data; both unchanged if neither is; AssertionError if only one is
+        da, db = data(a, 0, [1000000]), data(b, 0, [1000000])
+        if da is NOT and db is NOT:
+            return a, b
+        if da is NOT or db is NOT:
+            raise AE("a value in the assert is not plain data (exact int, float, str, list, dict...)")
+        return da, db
+
+    def cmp(op, a, b):
+        a, b = plain(a, b)
+        return ops[op](a, b)
+
+    def chain(names, a, *thunks):
+        for op, thunk in zip_(names, thunks):
+            b = thunk()
+            if op not in ("is", "is not"):
+                a, b = plain(a, b)
+            if not ops[op](a, b):
+                return False
+            a = b
+        return True
+
+    def truth(x):
+        d = data(x, 0, [1000000])
+        if d is NOT:
+            raise AE("the asserted value is not plain data (exact bool, int, str, list...)")
+        return bool_(d)
+
+    helpers = {"<strict cmp " + tag: cmp, "<strict chain " + tag: chain, "<strict binop " + tag: cmp,
+               "<strict truth " + tag: truth}
+    CMP, CHAIN, BIN, TRUTH = helpers
+    names = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
+             ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not", ast.Add: "+",
+             ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",
+             ast.MatMult: "@", ast.LShift: "<<", ast.RShift: ">>", ast.BitOr: "|", ast.BitXor: "^",
+             ast.BitAnd: "&"}
+
+    def call(helper, *args):
+        return ast.Call(func=ast.Constant(helper), args=list(args), keywords=[])
+
+    class Ops(ast.NodeTransformer):
+        def visit_Compare(self, node):
+            self.generic_visit(node)
+            ops_ = [names[type(op)] for op in node.ops]
+            if all(op in ("is", "is not") for op in ops_):
+                return node
+            if len(ops_) == 1:
+                return call(CMP, ast.Constant(ops_[0]), node.left, node.comparators[0])
+            none = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
+            return call(CHAIN, ast.Constant(tuple(ops_)), node.left,
+                        *[ast.Lambda(args=none, body=c) for c in node.comparators])
+
+        def visit_BinOp(self, node):
+            self.generic_visit(node)
+            if type(node.op) is ast.Mod and type(node.left) is ast.Constant and type(node.left.value) in (str, bytes):
+                return node  # "%s" % x formats, it does not compare
+            return call(BIN, ast.Constant(names[type(node.op)]), node.left, node.right)
+
+    def truth_of(e):
+        if type(e) is ast.BoolOp:
+            e.values = [truth_of(v) for v in e.values]
+            return e
+        if type(e) is ast.UnaryOp and type(e.op) is ast.Not:
+            e.operand = truth_of(e.operand)
+            return e
+        if type(e) in (ast.Constant, ast.Compare) or (type(e) is ast.Call and type(e.func) is ast.Constant
+                                                      and e.func.value in (CMP, CHAIN)):
+            return e
+        return call(TRUTH, e)
+
+    class Asserts(ast.NodeTransformer):
+        def visit_Assert(self, node):
+            node.test = truth_of(Ops().visit(node.test))
+            return node
+
+    def patch(code):
+        consts = []
+        for c in code.co_consts:
+            if type(c) is types.CodeType:
+                c = patch(c)
+            elif type(c) is str and c in helpers:
+                c = helpers[c]
+            consts.append(c)
+        return code.replace(co_consts=tuple(consts))
+
+    tree = ast.fix_missing_locations(Asserts().visit(ast.parse(tests, "tests.py")))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "'str' object is not callable": the helpers are str constants until patched
+        return patch(compile(tree, "tests.py", "exec"))
+'''
+HARNESS = b'''import ast, builtins, operator, os, sys, types, warnings  # types reads tb_frame when imported: before the hook
+''' + STRICT_ASSERTS + b'''
+
 def _main():
     read, write, stat, fsencode, type_, bytes_, str_ = os.read, os.write, os.stat, os.fsencode, type, bytes, str
     compile_, exec_, AE, PE, VE = compile, exec, AssertionError, PermissionError, ValueError
@@ -44,7 +208,7 @@ def _main():
     os.set_inheritable(fd, False)
     with open("prog.py", "rb") as f:
         src = f.read()
-    prog_code, tests_code = compile_(src, "prog.py", "exec"), compile_(tests, "tests.py", "exec")
+    prog_code, tests_code = compile_(src, "prog.py", "exec"), _strict_asserts(tests, os.urandom(8).hex())
     del src, tests
     pristine = dict(builtins.__dict__)
     proc_dev = stat("/proc").st_dev

@@ -4,11 +4,14 @@ does the attack, then an innocent job in the same container must be unaffected (
 must have been recycled)."""
 from __future__ import annotations
 
+import dis
 import resource
+import types
 
 import pytest
 
 from sandbox import SandboxConfig
+from sandbox.job import HARNESS
 from sandbox.sync import SyncGrader
 
 pytestmark = pytest.mark.docker
@@ -151,3 +154,87 @@ def test_a_crashing_checker_is_infra_error_not_a_rejection(grader):
     assert r["verdict"] == "infra_error" and "checker failed" in r["detail"] and "ValueError" in r["detail"], r
     assert not r["retryable"]
     assert grader.grade(py("print(4)", checker=buggy))["verdict"] == "wrong_answer"  # exit 1 still rejects
+
+
+# ---------------------------------------------------------------- F10: reward hacks in the asserts
+# A program under RL learns to return a value that passes `assert f(x) == y` without being y. Inside
+# assert statements the harness compares plain data only (sandbox.job.STRICT_ASSERTS).
+ALWAYS_EQ = "class T:\n    def __eq__(self, o): return True\n    def __ne__(self, o): return False\n    __hash__ = object.__hash__\n"
+CHEATS = {
+    "always_equal_object": (ALWAYS_EQ + "def add(a, b): return T()", ADD_TESTS),
+    "int_subclass_eq": ("class I(int):\n    def __eq__(self, o): return True\n    __hash__ = int.__hash__\n"
+                        "def add(a, b): return I(0)", ADD_TESTS),
+    "list_subclass_eq": ("class L(list):\n    def __eq__(self, o): return True\ndef rev(x): return L()",
+                         "assert rev([1, 2]) == [2, 1]\n"),
+    "str_subclass_eq": ("class S(str):\n    def __eq__(self, o): return True\n    __hash__ = str.__hash__\n"
+                        "def up(s): return S('')", "assert up('ab') == 'AB'\n"),
+    "ne_false": ("class T:\n    def __ne__(self, o): return False\ndef add(a, b): return T()",
+                 "assert not add(1, 2) != 3\n"),
+    "eq_nested_in_bool_ops": (ALWAYS_EQ + "def add(a, b): return T()",
+                              "assert add(1, 2) == 3 and not (add(2, 2) != 4) or add(0, 0) == 1\n"),
+    "sub_abs_lt": ("class T:\n    def __sub__(self, o): return self\n    def __abs__(self): return self\n"
+                   "    def __lt__(self, o): return True\ndef frac(x): return T()",
+                   "assert abs(frac(1.33) - 0.33) < 1e-6\n"),
+    "float_subclass_sub": ("class F(float):\n    def __sub__(self, o): return 0.0\ndef frac(x): return F(9)",
+                           "assert abs(frac(1.33) - 0.33) < 1e-6\n"),
+    "ordering_chain": ("class T:\n    def __le__(self, o): return True\n    def __ge__(self, o): return True\n"
+                       "    def __lt__(self, o): return True\n    def __gt__(self, o): return True\ndef f(x): return T()",
+                       "assert 5 <= f(1) < 6\n"),
+    "contains_always": ("class T:\n    def __contains__(self, o): return True\ndef f(x): return T()",
+                        "assert 3 in f(1)\n"),
+    "eq_inside_generator": (ALWAYS_EQ + "def add(a, b): return T()",
+                            "assert all(add(i, i) == 2 * i + 1 for i in range(3))\n"),
+    "truthy_object": ("class T:\n    def __bool__(self): return True\ndef ok(x): return T()", "assert ok(-1)\n"),
+    "falsy_object": ("class T:\n    def __bool__(self): return False\ndef ok(x): return T()", "assert not ok(1)\n"),
+    "self_referential_list": ("def rev(x):\n    a = []\n    a.append(a)\n    return a", "assert rev([1]) == [[1]]\n"),
+    "helper_names_overwritten": ("def add(a, b):\n    globals().update({k: (lambda *a, **k: True) for k in list(globals())"
+                                 " if not k.startswith('__')})\n    return 0", ADD_TESTS),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHEATS))
+def test_assert_cheats_are_not_accepted(grader, name):
+    prog, tests = CHEATS[name]
+    r = grader.grade({"language": "python", "completion": prog, "test_code": tests})
+    assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
+
+
+HONEST = {
+    "ints_and_bools": ("def add(a, b): return a + b\ndef pos(x): return x > 0",
+                       ADD_TESTS + "assert pos(1)\nassert not pos(-1)\nassert pos(2) is True\nassert add(1, 1) != 3\n"),
+    "tuple_where_tuple_expected": ("def pair(x): return (x, x)", "assert pair(1) == (1, 1)\nassert pair(1) != [1, 1]\n"),
+    "nested_dict": ("def f(): return {'a': [1, {2, 3}], 'b': (None, 1.5, 'x', b'y'), 'c': {'d': frozenset({1})}}",
+                    "assert f() == {'c': {'d': frozenset({1})}, 'b': (None, 1.5, 'x', b'y'), 'a': [1, {3, 2}]}\n"),
+    "float_tolerance": ("def frac(x): return x - int(x)", "assert abs(frac(1.33) - 0.33) < 1e-6\nassert 0 <= frac(2.5) < 1\n"),
+    "stdlib_subclasses_by_content": (
+        "import collections, enum\nP = collections.namedtuple('P', 'x y')\nclass C(enum.IntEnum):\n    RED = 1\n"
+        "def count(s): return collections.Counter(s)\ndef point(): return P(1, 2)\ndef red(): return C.RED",
+        "assert count('aab') == {'a': 2, 'b': 1}\nassert point() == (1, 2)\nassert red() == 1\n"),
+    "custom_objects_on_both_sides": (
+        "class P:\n    def __init__(self, v): self.v = v\n    def __eq__(self, o): return self.v == o.v\ndef make(v): return P(v)",
+        "class Q:\n    def __init__(self, v): self.v = v\nassert make(3) == Q(3)\nassert not make(3) == Q(4)\n"),
+    "check_function_and_nan": ("def inc(x): return x + 1\ndef nan(): return float('nan')",
+                               "import math\ndef check(candidate):\n    for i in range(3):\n        assert candidate(i) - 1 == i\n"
+                               "    assert nan() != nan() and math.isnan(nan())\ncheck(inc)\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HONEST))
+def test_honest_programs_pass_the_strict_asserts(grader, name):
+    prog, tests = HONEST[name]
+    r = grader.grade({"language": "python", "completion": prog, "test_code": tests})
+    assert r["verdict"] == "accepted", r
+
+
+def test_strict_assert_helpers_look_up_no_globals():
+    """The helpers run after the program, which may rebind any builtin or harness global: every
+    name they use must be a closure variable bound before the program starts."""
+    ns: dict = {}
+    exec(HARNESS.split(b"\ndef _main")[0], ns)
+    code = ns["_strict_asserts"].__code__
+    helpers = [c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name in ("data", "plain", "cmp", "chain", "truth")]
+    assert len(helpers) == 5
+    lambdas = [c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name == "<lambda>"]
+    loads = [(c.co_name, i.argval) for c in helpers + lambdas for i in dis.get_instructions(c)
+             if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")]
+    assert not loads, loads
