@@ -27,12 +27,27 @@ Known limits (security review, issue 3):
   int/float/str/list/tuple/set/dict by their builtin content, so an always-true __eq__, __ne__,
   __lt__, __contains__, __sub__ or __bool__ does not pass); a non-plain value facing a plain one
   fails the assert. Honest programs that return numpy integers or bools (np.float64 is a float),
-  Fraction, Decimal, bytes or complex subclasses, or a re.Match to a bare `assert f(x)`, fail too. Still open: comparisons where
-  neither side is plain data (tests comparing custom objects, or f(x) == f(y)) run the program's
-  __eq__; a conversion the test applies runs the program's method (str(f(x)) == "3",
-  abs(f(x)) < 1e-6, sorted(f(x)), len(f(x))); checks outside assert statements (`if f(x) != y:
-  raise`, unittest's assertEqual); and names the tests share with the program (a program may
-  define `abs` or patch a module the tests import, or redefine a helper the prompt gave it).
+  Fraction, Decimal, bytes or complex subclasses, or a re.Match to a bare `assert f(x)`, fail too.
+- Names the tests share with the program are pinned (sandbox/job.py): every builtin the tests
+  load but never bind is the real builtin (a program's `def abs(x): return 0`, or one rebinding
+  `len`/`sorted` in globals() mid-test, changes nothing), and modules the tests import from a
+  stdlib list (math, re, collections, itertools, functools, random, string, copy...) plus their
+  attributes one level deep (`math.isclose`, `from math import isclose`) are the objects read
+  before the program ran (monkeypatching or replacing sys.modules['math'] changes nothing). The
+  function under test keeps the program's binding if it has a builtin's name: a builtin whose
+  every load is `f(literals)` as an asserted value or a comparison's left side, or a bare name
+  passed to a call statement (`check(sum)`); so a test computing an expected value that way
+  (`assert sorted([2, 1]) == f(x)`) could be steered, and a test calling a builtin-named function
+  under test on variables (`assert max(xs) == 3`) gets the builtin (an honest `max` fails).
+- Still open: comparisons where neither side is plain data (tests comparing custom objects, or
+  f(x) == f(y)) run the program's __eq__; a conversion the test applies runs the program's method
+  (the real str, abs, len, sorted still call f(x)'s __str__, __abs__, __len__, __iter__/__lt__:
+  str(f(x)) == "3", abs(f(x)) < 1e-6, len(f(x)) == 2); checks outside assert statements (`if f(x) != y:
+  raise`, unittest's assertEqual); a builtin the tests bind anywhere (then never pinned), modules
+  not on the list or reached deeper (`os.path.join`, `collections.Counter.__eq__`, re.match's own
+  module globals such as re._compile), which the program can still patch; module names the tests
+  use without importing them (then the program's); and helpers the prompt gave the program
+  (they are the program's, and it may redefine them).
   Prefer stdin/stdout tests where reward hacking matters.
 - A program may lower PID 1's rlimits, CPU affinity or nice value (same uid): it gets
   runtime_error, its later tests are not run, and the container is recycled.

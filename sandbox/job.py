@@ -41,6 +41,13 @@ from .languages import LANGUAGES, Language, fill, java_main_class
 # objects), the original operator runs. A bare asserted value must be plain data (`assert f(x)`
 # with f returning a custom object or a re.Match fails). The helpers reach the code as constants
 # patched into the code objects (no name the program could rebind) and use only closure cells.
+# The tests run in the program's globals, so names they share are pinned the same way (everywhere
+# in the tests, not only in asserts): a builtin the tests load but never bind (abs, len, sorted,
+# isinstance...) is the builtin itself, and a module of PIN_MODULES the tests import (import math,
+# from math import isclose), and its attributes one level deep (math.isclose), are the objects read
+# before the program ran. Except the function under test, when it has a builtin's name: a builtin
+# whose every load is `f(literals)` as an asserted value or a comparison's left side, or a bare
+# name handed to a call statement (check(sum)), comes from the program.
 STRICT_ASSERTS = b'''def _strict_asserts(tests, tag):
     """Compile the task's tests so that inside assert statements, comparisons, arithmetic and the
     truth of a bare value read plain data only: see STRICT_ASSERTS in sandbox/job.py."""
@@ -55,6 +62,10 @@ STRICT_ASSERTS = b'''def _strict_asserts(tests, tag):
            "/": o.truediv, "//": o.floordiv, "%": o.mod, "**": o.pow, "@": o.matmul, "<<": o.lshift,
            ">>": o.rshift, "|": o.or_, "^": o.xor, "&": o.and_}
     NOT = object()
+    PIN_MODULES = frozenset(("math", "cmath", "re", "collections", "itertools", "functools", "operator", "string",
+                             "heapq", "bisect", "fractions", "decimal", "statistics", "random", "copy", "json"))
+    LITERAL = frozenset((ast.Constant, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.UnaryOp, ast.USub, ast.UAdd,
+                         ast.Load))
 
     def data(x, depth, left):
         # x as exact builtin data, read from the builtin storage (no method of x runs); NOT if it is
@@ -151,7 +162,8 @@ STRICT_ASSERTS = b'''def _strict_asserts(tests, tag):
 
         def visit_BinOp(self, node):
             self.generic_visit(node)
-            if type(node.op) is ast.Mod and type(node.left) is ast.Constant and type(node.left.value) in (str, bytes):
+            if (type(node.op) is ast.Mod and type(node.left) is ast.Constant and type(node.left.value) in (str, bytes)
+                    and node.left.value not in helpers):
                 return node  # "%s" % x formats, it does not compare
             return call(BIN, ast.Constant(names[type(node.op)]), node.left, node.right)
 
@@ -172,17 +184,108 @@ STRICT_ASSERTS = b'''def _strict_asserts(tests, tag):
             node.test = truth_of(Ops().visit(node.test))
             return node
 
-    def patch(code):
-        consts = []
-        for c in code.co_consts:
-            if type(c) is types.CodeType:
-                c = patch(c)
-            elif type(c) is str and c in helpers:
-                c = helpers[c]
-            consts.append(c)
-        return code.replace(co_consts=tuple(consts))
+    def literal(e):
+        return all(type(x) in LITERAL for x in ast.walk(e))
 
-    tree = ast.fix_missing_locations(Asserts().visit(ast.parse(tests, "tests.py")))
+    def entry_names(tree):
+        # Name nodes that are the function under test: f(literals) as an asserted value or a
+        # comparison's left side, or a bare name handed to a test's call statement (check(f))
+        out = set()
+        for n in ast.walk(tree):
+            if type(n) is ast.Expr and type(n.value) is ast.Call:
+                out.update(id(a) for a in n.value.args + [k.value for k in n.value.keywords] if type(a) is ast.Name)
+            if type(n) is not ast.Assert:
+                continue
+            todo = [n.test]
+            while todo:
+                e = todo.pop()
+                if type(e) is ast.BoolOp:
+                    todo.extend(e.values)
+                    continue
+                if type(e) is ast.UnaryOp and type(e.op) is ast.Not:
+                    todo.append(e.operand)
+                    continue
+                e = e.left if type(e) is ast.Compare else e
+                if type(e) is ast.Call and type(e.func) is ast.Name and all(
+                        literal(a) for a in e.args + [k.value for k in e.keywords]):
+                    out.add(id(e.func))
+        return out
+
+    def pins(tree):
+        # name -> the object every load of it in the tests must get: a builtin the tests do not bind
+        # (unless it is the function under test), or a module / module attribute the tests import
+        # from PIN_MODULES and bind to that name only; read now, before the program runs
+        binds, loads, bi = {}, {}, builtins.__dict__
+        for n in ast.walk(tree):
+            t = type(n)
+            if t is ast.Name:
+                (loads if type(n.ctx) is ast.Load else binds).setdefault(n.id, []).append(n if type(n.ctx) is ast.Load else NOT)
+            elif t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+                binds.setdefault(n.name, []).append(NOT)
+            elif t is ast.arg:
+                binds.setdefault(n.arg, []).append(NOT)
+            elif t in (ast.ExceptHandler, ast.MatchAs, ast.MatchStar) and n.name:
+                binds.setdefault(n.name, []).append(NOT)
+            elif t is ast.MatchMapping and n.rest:
+                binds.setdefault(n.rest, []).append(NOT)
+            elif t in (ast.Global, ast.Nonlocal):
+                for name in n.names:
+                    binds.setdefault(name, []).append(NOT)
+            elif t is ast.Import:
+                for a in n.names:
+                    mod = __import__(a.name) if a.name in PIN_MODULES else NOT
+                    binds.setdefault((a.asname or a.name).partition(".")[0], []).append(mod)
+            elif t is ast.ImportFrom:
+                mod = __import__(n.module) if n.level == 0 and n.module in PIN_MODULES else NOT
+                for a in n.names:
+                    binds.setdefault(a.asname or a.name, []).append(getattr(mod, a.name, NOT))
+        out = {}
+        for name, vals in binds.items():
+            if vals[0] is not NOT and all(v is vals[0] for v in vals):
+                out[name] = vals[0]
+        entry = entry_names(tree)
+        for name, nodes in loads.items():
+            if (name in bi and name not in binds and not name.startswith("__")
+                    and not all(id(n) in entry for n in nodes)):
+                out[name] = bi[name]
+        return out
+
+    class Pin(ast.NodeTransformer):
+        def __init__(self, pinned):
+            self.pinned = pinned
+
+        def const(self, value):
+            key = "<strict pin " + tag + " " + str(len(helpers))
+            helpers[key] = value
+            return ast.Constant(key)
+
+        def visit_Name(self, node):
+            if type(node.ctx) is ast.Load and node.id in self.pinned:
+                return ast.copy_location(self.const(self.pinned[node.id]), node)
+            return node
+
+        def visit_Attribute(self, node):
+            v = node.value
+            if (type(node.ctx) is ast.Load and type(v) is ast.Name and v.id in self.pinned
+                    and type(self.pinned[v.id]) is types.ModuleType and hasattr(self.pinned[v.id], node.attr)):
+                return ast.copy_location(self.const(getattr(self.pinned[v.id], node.attr)), node)
+            self.generic_visit(node)
+            return node
+
+    def patch(code):
+        return code.replace(co_consts=tuple(sub(c) for c in code.co_consts))
+
+    def sub(c):
+        # the compiler folds constants into tuples and frozensets: isinstance(x, (int, float))
+        t = type(c)
+        if t is types.CodeType:
+            return patch(c)
+        if t is str:
+            return helpers.get(c, c)
+        return t(sub(e) for e in c) if t in (tuple, frozenset) else c
+
+    tree = ast.parse(tests, "tests.py")
+    tree = ast.fix_missing_locations(Asserts().visit(Pin(pins(tree)).visit(tree)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "'str' object is not callable": the helpers are str constants until patched
         return patch(compile(tree, "tests.py", "exec"))
