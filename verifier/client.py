@@ -23,7 +23,7 @@ from typing import Any
 
 import grpc
 
-from verifier.schema import TaskError, infra_error, result_from_proto, task_to_proto, validate_tasks
+from verifier.schema import TaskError, infra_error, languages_from_info, result_from_proto, task_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
@@ -165,10 +165,9 @@ class AsyncVerifierClient:
                 if self.config.on_invalid != "result" or not isinstance(t, Mapping) or not t.get("id"):
                     raise
                 self._refuse(i, str(t["id"]), exc, results)
-        ids = [p.id for p in protos] + list(results)
+        ids = [str(t["id"]) for t in tasks]
         if len(set(ids)) != len(ids):
             raise VerifierError(grpc.StatusCode.INVALID_ARGUMENT, "tasks: ids must be unique within one call")
-        ids = [str(t["id"]) for t in tasks]
         positions = {task_id: i for i, task_id in enumerate(ids)}
         checked = False
         retryable: dict[str, dict] = {}  # infra_error answers, kept in case nothing better comes
@@ -201,8 +200,7 @@ class AsyncVerifierClient:
     def _check(self, protos: list[pb.Task], positions: dict[str, int], info: pb.ServerInfo,
                results: dict) -> list[pb.Task]:
         """The tasks that fit the server's limits; the others are refused one by one."""
-        languages = {lang.name: {"max_time_limit_s": lang.max_time_limit_s, "max_memory_limit_mb": lang.max_memory_limit_mb}
-                     for lang in info.languages}
+        languages = languages_from_info(info)
         fit = []
         for p in protos:
             try:

@@ -18,7 +18,7 @@ from typing import IO
 from tqdm import tqdm
 
 from verifier.config import ServerConfig
-from verifier.schema import TaskError, task_from_proto, task_to_proto, validate_tasks
+from verifier.schema import TaskError, languages_from_info, limits_from_config, task_from_proto, task_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
 
 CHUNK = 256
@@ -125,14 +125,13 @@ def grade_file(path: str, out: IO[str], server: str | None, config: ServerConfig
 
 def _in_process(config: ServerConfig, stream, out, summary: Summary, bar: tqdm, errors) -> None:
     from verifier.engine import Engine
-    from verifier.server import VerifierService
 
     engine = Engine(config)
     engine.start_workers()
 
     async def run() -> None:
         await engine.start()
-        limits = VerifierService(engine).limits
+        limits = limits_from_config(config)
 
         async def grade_chunk(chunk: list[Line], bar: tqdm) -> list[dict]:
             by_id = {}
@@ -155,8 +154,7 @@ async def _via_server(server: str, token: str, stream, out, summary: Summary, ba
 
     client = AsyncVerifierClient(server, ClientConfig(token=token, timeout_s=3600))
     info = await client.server_info()
-    languages = {lang.name: {"max_time_limit_s": lang.max_time_limit_s, "max_memory_limit_mb": lang.max_memory_limit_mb}
-                 for lang in info.languages}
+    languages = languages_from_info(info)
 
     async def grade_chunk(chunk: list[Line], bar: tqdm) -> list[dict]:
         results = await client.grade([{**line.obj, "id": line.task.id} for line in chunk])

@@ -185,6 +185,22 @@ def _validate_code(c: pb.CodeTask, where: str, limits: pb.Limits, languages: Map
         raise TaskError(f"{where}.memory_limit_mb", f"must be in [0, {lang['max_memory_limit_mb']}]")
 
 
+def limits_from_config(c) -> pb.Limits:
+    """The limits a server with ServerConfig `c` advertises and enforces."""
+    return pb.Limits(
+        max_tasks_per_call=c.max_tasks_per_call, max_field_bytes=c.max_field_bytes,
+        max_request_bytes=c.max_request_bytes, default_math_timeout_s=c.default_math_timeout_s,
+        max_math_timeout_s=c.max_math_timeout_s, default_code_timeout_s=c.default_code_timeout_s,
+        max_code_timeout_s=c.max_code_timeout_s, max_tests_per_task=c.max_tests_per_task,
+        max_queued_items=c.max_queued_items, max_choices=c.max_choices)
+
+
+def languages_from_info(info: pb.ServerInfo) -> dict[str, dict]:
+    """A server's advertised languages in the shape validate_tasks takes."""
+    return {lang.name: {"max_time_limit_s": lang.max_time_limit_s, "max_memory_limit_mb": lang.max_memory_limit_mb}
+            for lang in info.languages}
+
+
 # ---------------------------------------------------------------- proto -> dict (server side)
 
 def task_from_proto(task: pb.Task) -> dict:

@@ -23,7 +23,7 @@ from grpc_reflection.v1alpha import reflection
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.metrics import Metrics
-from verifier.schema import TaskError, result_to_proto, task_from_proto, validate_tasks
+from verifier.schema import TaskError, limits_from_config, result_to_proto, task_from_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
@@ -46,13 +46,7 @@ class VerifierService(pb_grpc.VerifierServicer):
 
     def __init__(self, engine: Engine):
         self.engine = engine
-        c = engine.config
-        self.limits = pb.Limits(
-            max_tasks_per_call=c.max_tasks_per_call, max_field_bytes=c.max_field_bytes,
-            max_request_bytes=c.max_request_bytes, default_math_timeout_s=c.default_math_timeout_s,
-            max_math_timeout_s=c.max_math_timeout_s, default_code_timeout_s=c.default_code_timeout_s,
-            max_code_timeout_s=c.max_code_timeout_s, max_tests_per_task=c.max_tests_per_task,
-            max_queued_items=c.max_queued_items, max_choices=c.max_choices)
+        self.limits = limits_from_config(engine.config)
 
     async def _tasks(self, request: pb.GradeRequest, context, method: str) -> list[dict]:
         """Validated task dicts, or the call aborted with the status that says why."""
