@@ -45,8 +45,19 @@ def _grade(args: argparse.Namespace) -> int:
             out.close()
 
 
+def _version() -> str:
+    """The installed distribution's version (what `pip show grpo-verifier` says)."""
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version("grpo-verifier")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="verifier", description="Verifiable rewards for GRPO: math and sandboxed code.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="run the gRPC grading service")

@@ -1,0 +1,7 @@
+"""`python -m verifier ...`: the same CLI as the `verifier` console script."""
+
+import sys
+
+from verifier.cli import main
+
+sys.exit(main())
