@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 
-from verifier.config import ServerConfig
+from verifier.config import ConfigError, ServerConfig
 
 
 def _add_config_flags(parser: argparse.ArgumentParser) -> None:
@@ -36,6 +37,8 @@ def _serve(args: argparse.Namespace) -> int:
 def _grade(args: argparse.Namespace) -> int:
     from verifier.grade_file import grade_file
 
+    if args.input != "-" and not os.path.isfile(args.input):
+        raise ConfigError(f"input file {args.input!r} does not exist or is not a file")
     config = _config(args)
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
     try:
@@ -87,8 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return args.func(args) or 0
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args) or 0
+    except ConfigError as e:
+        parser.exit(2, f"verifier: error: {e}\n")
 
 
 if __name__ == "__main__":

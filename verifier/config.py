@@ -11,6 +11,10 @@ import os
 from dataclasses import dataclass, field
 
 
+class ConfigError(ValueError):
+    """A setting that cannot be used as given; the message names it (shown as one line by the CLI)."""
+
+
 def _cores() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
@@ -64,8 +68,11 @@ class ServerConfig:
         if self.token:
             return self.token
         if self.token_file:
-            with open(self.token_file, encoding="utf-8") as fh:
-                return fh.read().strip()
+            try:
+                with open(self.token_file, encoding="utf-8") as fh:
+                    return fh.read().strip()
+            except OSError as e:
+                raise ConfigError(f"token file {self.token_file!r} cannot be read ({e.strerror})") from None
         return ""
 
     @classmethod
@@ -76,14 +83,20 @@ class ServerConfig:
         for f in dataclasses.fields(cls):
             raw = env.get(f"VERIFIER_{f.name.upper()}")
             if raw is not None:
-                values[f.name] = _parse(raw, f.type)
+                try:
+                    values[f.name] = _parse(raw, f.type)
+                except ValueError:
+                    raise ConfigError(f"VERIFIER_{f.name.upper()}={raw!r} is not a valid {f.type}") from None
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 
 
 def _parse(raw: str, type_name: str):
     if type_name == "bool":
-        return raw.strip().lower() in {"1", "true", "yes", "on"}
+        value = raw.strip().lower()
+        if value not in {"1", "true", "yes", "on", "0", "false", "no", "off", ""}:
+            raise ValueError(raw)
+        return value in {"1", "true", "yes", "on"}
     if type_name == "int":
         return int(raw)
     if type_name == "float":

@@ -182,20 +182,36 @@ class Server:
         reflection.enable_server_reflection(
             (pb.DESCRIPTOR.services_by_name["Verifier"].full_name, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
              reflection.SERVICE_NAME), self._grpc)
-        address = f"{self.config.host}:{self.config.port}"
-        if self.config.tls_cert and self.config.tls_key:
-            with open(self.config.tls_key, "rb") as k, open(self.config.tls_cert, "rb") as c:
-                creds = grpc.ssl_server_credentials([(k.read(), c.read())])
-            self.port = self._grpc.add_secure_port(address, creds)
-        else:
-            self.port = self._grpc.add_insecure_port(address)
-        if self.config.metrics_port:
-            self._metrics_http = self.metrics.serve(self.config.metrics_host, self.config.metrics_port)
+        try:
+            self._bind_ports()
+        except (OSError, RuntimeError) as e:
+            await self.engine.close()
+            raise SystemExit(f"verifier: {e}") from None
         self.metrics.build_info.labels(_version("grpo-verifier"), _version("math-verify"), _version("sympy")).set(1)
         await self._grpc.start()
         await self._update_health()
         self._stopping = asyncio.Event()
         asyncio.get_running_loop().create_task(self._watch_health())
+
+    def _bind_ports(self) -> None:
+        """Bind gRPC and metrics; a port that is taken is one line naming it, not a traceback."""
+        address = f"{self.config.host}:{self.config.port}"
+        try:
+            if self.config.tls_cert and self.config.tls_key:
+                with open(self.config.tls_key, "rb") as k, open(self.config.tls_cert, "rb") as c:
+                    creds = grpc.ssl_server_credentials([(k.read(), c.read())])
+                self.port = self._grpc.add_secure_port(address, creds)
+            else:
+                self.port = self._grpc.add_insecure_port(address)
+        except RuntimeError:
+            raise RuntimeError(f"cannot listen on {address} (port taken or address not local); pass --port") from None
+        if self.config.metrics_port:
+            where = f"{self.config.metrics_host}:{self.config.metrics_port}"
+            try:
+                self._metrics_http = self.metrics.serve(self.config.metrics_host, self.config.metrics_port)
+            except OSError as e:
+                raise OSError(f"cannot serve metrics on {where} ({e.strerror}); pass --metrics-port "
+                              "with a free port, or 0 to disable metrics") from None
 
     async def _update_health(self) -> None:
         serving, not_serving = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
