@@ -48,6 +48,16 @@ def _grade(args: argparse.Namespace) -> int:
             out.close()
 
 
+def _report(args: argparse.Namespace) -> int:
+    from verifier.report import write_report
+
+    if args.input != "-" and not os.path.isfile(args.input):
+        raise ConfigError(f"input file {args.input!r} does not exist or is not a file")
+    stats = write_report(args.input, args.output, args.group_by)
+    print(f"report: {stats.rows} graded rows, {stats.bad} malformed lines -> {args.output}", file=sys.stderr)
+    return 0
+
+
 def _version() -> str:
     """The installed distribution's version (what `pip show grpo-verifier` says)."""
     import importlib.metadata
@@ -73,6 +83,14 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--server", help="HOST:PORT of a running service; grades in-process when absent")
     _add_config_flags(grade)
     grade.set_defaults(func=_grade)
+
+    report = sub.add_parser("report", help="graded JSONL -> a static HTML page (verdicts, pass@k, scores, slowest)")
+    report.add_argument("input", help="JSONL written by `verifier grade`, or - for stdin")
+    report.add_argument("-o", "--output", default="report.html", help="HTML file to write (default: report.html)")
+    report.add_argument("--group-by", default="auto",
+                        help="column naming the problem, for pass@k (default auto: problem_id, problem, prompt, "
+                             "question, else the id up to its last '-')")
+    report.set_defaults(func=_report)
 
     try:
         from sandbox.cli import add_subcommands as add_sandbox

@@ -1,7 +1,7 @@
 """`verifier grade`: grade a JSONL file of tasks, in-process or through a server.
 
-Output lines are the input objects plus `verdict`, `score`, `detail`, `extracted` (and `tests` for
-code), in input order. A malformed line is reported with its line number and skipped; the run
+Output lines are the input objects plus `verdict`, `score`, `detail`, `extracted`, `queue_s`, `exec_s`
+(and `tests` for code), in input order. A malformed line is reported with its line number and skipped; the run
 still writes every other result and exits non-zero.
 """
 
@@ -89,7 +89,8 @@ def _chunks(lines: Iterator[Line | int], summary: Summary) -> Iterator[list[Line
 
 def _output(line: Line, result: dict) -> dict:
     out = {**line.obj, "verdict": result["verdict"], "score": result["score"],
-           "detail": result["detail"], "extracted": result["extracted"]}
+           "detail": result["detail"], "extracted": result["extracted"],
+           "queue_s": result.get("queue_s", 0.0), "exec_s": result.get("exec_s", 0.0)}
     if line.task.WhichOneof("payload") == "code":
         out["tests"] = result["tests"]
     return out
