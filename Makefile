@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 50051
 
-.PHONY: serve test venv venv-full proto docker images gvisor image load bench clean
+.PHONY: serve test venv venv-full proto docker images gvisor chromium image load bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -37,11 +37,15 @@ images: $(VENV)/.base docker
 gvisor: docker
 	bash scripts/ensure_gvisor.sh
 
+# Debian's chromium (headless) for the browser test of `verifier report`.
+chromium:
+	bash scripts/ensure_chromium.sh
+
 serve: $(VENV)/.base
 	-bash scripts/ensure_docker.sh && $(BIN)/verifier sandbox build
 	$(BIN)/verifier serve --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.full images gvisor
+test: $(VENV)/.full images gvisor chromium
 	$(BIN)/python -m pytest -q -rs
 
 proto: $(VENV)/.full

@@ -60,14 +60,12 @@ def ks_for(max_n: int) -> list[int]:
 
 
 def id_prefix(row_id: Any) -> str | None:
-    """`q17-3` -> `q17`: the convention of one id per sample, `<problem>-<sample>` (README, task schema)."""
+    """`q17-3` -> `q17`, `gsm8k/12:0` -> `gsm8k/12`: the convention of one id per sample, `<problem>-<sample>` (README, task schema)."""
     if not isinstance(row_id, (str, int)) or isinstance(row_id, bool):
         return None
     text = str(row_id)
-    for sep in ("-", "_", "/", ":"):
-        if sep in text:
-            return text.rsplit(sep, 1)[0]
-    return None
+    cut = max(text.rfind(sep) for sep in "-_/:")  # the sample number is the last component
+    return text[:cut] if cut > 0 else None
 
 
 def choose_group_by(row: dict) -> str:
