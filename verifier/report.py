@@ -296,8 +296,9 @@ def bar_chart(title: str, bars: list[tuple[str, float, str]], width: int = 480, 
     return "".join(parts)
 
 
-def column_chart(title: str, labels: list[str], values: list[int], width: int = 480, height: int = 200) -> str:
-    """Vertical columns (a histogram): one per label."""
+def column_chart(title: str, labels: list[str], values: list[int], end_label: str = "", width: int = 480,
+                 height: int = 200) -> str:
+    """Vertical columns (a histogram): one per bin, `labels` at their left edges, `end_label` at the right."""
     left, bottom, top_pad = 40, 34, 24
     plot_w, plot_h = width - left - 10, height - bottom - top_pad
     top = max(values, default=0) or 1
@@ -312,8 +313,10 @@ def column_chart(title: str, labels: list[str], values: list[int], width: int = 
         x = left + i * col_w
         parts.append(f'<rect x="{x + 1:.1f}" y="{top_pad + plot_h - h:.1f}" width="{col_w - 2:.1f}" height="{h:.1f}" '
                      f'fill="#3b6ea8"><title>{esc(label)}: {value}</title></rect>')
-        if i % 2 == 0 or len(values) <= 6:
-            parts.append(f'<text x="{x + col_w / 2:.1f}" y="{height - bottom + 14}" text-anchor="middle">{esc(label)}</text>')
+        if i % 2 == 0 or len(values) <= 6:  # labels sit on the bins' left edges
+            parts.append(f'<text x="{x:.1f}" y="{height - bottom + 14}" text-anchor="middle">{esc(label)}</text>')
+    if end_label:
+        parts.append(f'<text x="{left + plot_w:.1f}" y="{height - bottom + 14}" text-anchor="middle">{esc(end_label)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -367,7 +370,7 @@ def _section_verdicts(stats: Stats) -> str:
 
 def _section_scores(stats: Stats) -> str:
     labels = [f"{i / 10:.1f}" for i in range(10)]
-    charts = [column_chart(f"{kind}: score histogram (bins of 0.1; 1.0 in the last)", labels, stats.score_bins[kind])
+    charts = [column_chart(f"{kind}: score histogram (bins of 0.1; 1.0 in the last)", labels, stats.score_bins[kind], "1.0")
               for kind in sorted(stats.score_bins)]
     return f'<h2>Scores</h2><div class="charts">{"".join(charts)}</div>'
 
