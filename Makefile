@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 50051
 
-.PHONY: serve test venv venv-full proto docker images gvisor chromium image load bench clean
+.PHONY: serve test venv venv-full proto docker images gvisor chromium promtool image load bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -41,11 +41,15 @@ gvisor: docker
 chromium:
 	bash scripts/ensure_chromium.sh
 
+# promtool, taken out of Debian's prometheus package, for the alert-rule tests.
+promtool: | $(BIN)/python
+	bash scripts/ensure_promtool.sh $(BIN)
+
 serve: $(VENV)/.base
 	-bash scripts/ensure_docker.sh && $(BIN)/verifier sandbox build
 	$(BIN)/verifier serve --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.full images gvisor chromium
+test: $(VENV)/.full images gvisor chromium promtool
 	$(BIN)/python -m pytest -q -rs
 
 proto: $(VENV)/.full

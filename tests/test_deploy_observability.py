@@ -12,6 +12,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 import urllib.request
 from collections import Counter
 from pathlib import Path
@@ -24,7 +25,7 @@ from verifier.client import VerifierClient
 ROOT = Path(__file__).resolve().parent.parent
 DASHBOARD = ROOT / "deploy" / "grafana" / "verifier-dashboard.json"
 ALERTS = ROOT / "deploy" / "prometheus" / "alerts.yaml"
-PROMTOOL = shutil.which("promtool")
+PROMTOOL = shutil.which("promtool") or shutil.which("promtool", path=str(Path(sys.executable).parent))
 PROMETHEUS_OWN = {"up"}  # series Prometheus itself writes for each target
 SUFFIXES = {"counter": ("_total", "_created"), "histogram": ("_bucket", "_sum", "_count", "_created"),
             "summary": ("_sum", "_count", "_created"), "gauge": ("",), "info": ("_info",)}
@@ -178,7 +179,7 @@ def test_prometheus_config_loads_the_rules():
     assert {(ROOT / "deploy" / mounts[path]).resolve() for path in config["rule_files"]} == {ALERTS.resolve()}
 
 
-needs_promtool = pytest.mark.skipif(PROMTOOL is None, reason="no promtool (apt-get install prometheus)")
+needs_promtool = pytest.mark.skipif(PROMTOOL is None, reason="no promtool: run scripts/ensure_promtool.sh (make test does)")
 
 
 @needs_promtool
