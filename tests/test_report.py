@@ -107,10 +107,23 @@ def test_malformed_lines_are_counted_not_fatal():
     data = (json.dumps(_row("p", "correct")) + "\n{not json\n[1]\n\n"
             + json.dumps({"kind": "math", "score": 1}) + "\n"
             + json.dumps({"kind": "math", "verdict": "correct", "score": "1"}) + "\n"
-            + json.dumps({"kind": "math", "verdict": "correct", "score": float("nan")}) + "\n")
+            + json.dumps({"kind": "math", "verdict": "correct", "score": float("nan")}) + "\n"
+            + json.dumps({"kind": "math", "verdict": "correct", "score": 1e308}) + "\n"
+            + json.dumps({"kind": "math", "verdict": "incorrect", "score": -0.5}) + "\n"
+            + '{"kind": "math", "verdict": "correct", "score": 1, "id": ' + "[" * 100_000 + "]" * 100_000 + "}\n"
+            + json.dumps(_row("p", "incorrect")) + "\n")
     stats = collect(io.BytesIO(data.encode()), progress=False)
-    assert stats.rows == 1 and stats.blank == 1 and stats.bad == 5
-    assert [line for line, _ in stats.bad_examples] == [2, 3, 5, 6, 7]
+    assert stats.rows == 2 and stats.blank == 1 and stats.bad == 8
+    assert [line for line, _ in stats.bad_examples] == [2, 3, 5, 6, 7, 8, 9, 10]
+
+
+def test_stdin(tmp_path):
+    out = tmp_path / "r.html"
+    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "report", "-", "-o", str(out)],
+                          input=json.dumps(_row("p", "correct")) + "\n", check=False, capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert '<span id="row-count">1</span>' in out.read_text()
 
 
 def test_an_enormous_line_is_skipped_in_bounded_memory(monkeypatch):

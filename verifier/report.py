@@ -133,8 +133,8 @@ class Stats:
             return self.malformed(line, "no kind")
         if not isinstance(verdict, str) or not verdict:
             return self.malformed(line, "no verdict (not a graded row?)")
-        if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
-            return self.malformed(line, "score is not a number")
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0.0 <= score <= 1.0:
+            return self.malformed(line, "score is not a number in [0, 1]")
         kind, verdict = short(kind, 40), short(verdict, 40)
         self.rows += 1
         self.verdicts[kind][verdict] += 1
