@@ -159,14 +159,15 @@ def test_alert_rules_structure():
     rules = _alert_rules()
     names = [r["alert"] for r in rules]
     assert len(names) == len(set(names))
-    assert {"VerifierTargetDown", "VerifierHighInfraErrorShare", "VerifierQueueWaitP99High", "VerifierWorkerRestarts",
+    assert {"VerifierTargetDown", "VerifierNoTargetUp", "VerifierHighInfraErrorShare", "VerifierQueueWaitP99High", "VerifierWorkerRestarts",
             "VerifierRejections"} <= set(names)
     for rule in rules:
         assert set(rule) <= {"alert", "expr", "for", "labels", "annotations", "keep_firing_for"}, rule["alert"]
         assert re.fullmatch(r"(\d+[smhd])+", rule["for"]), rule["alert"]
         assert rule["labels"]["severity"] in ("warning", "critical"), rule["alert"]
         assert rule["annotations"]["summary"] and rule["annotations"]["description"], rule["alert"]
-        assert re.search(r"[<>=]=?\s*[\d.]+\s*$", rule["expr"].strip()), f"{rule['alert']}: no threshold"
+        expr = rule["expr"].strip()
+        assert re.search(r"[<>=]=?\s*[\d.]+$", expr) or expr.startswith("absent("), f"{rule['alert']}: no threshold"
 
 
 def test_prometheus_config_loads_the_rules():
@@ -240,9 +241,13 @@ def test_alerts_fire_on_trouble_and_not_on_near_misses(tmp_path):
     tests = [{"expr": f"count by ({label}) ({rules[alert]})", "eval_time": "25m",
               "exp_samples": [{"labels": f'{{{label}="{v}"}}', "value": 1} for v in values]}
              for alert, (label, values) in expect.items()]
+    # one replica up: not "no target up"; none up: it is
+    tests.append({"expr": rules["VerifierNoTargetUp"], "eval_time": "25m", "exp_samples": []})
+    all_down = {"expr": rules["VerifierNoTargetUp"], "eval_time": "25m", "exp_samples": [{"labels": "{}", "value": 1}]}
     path = tmp_path / "alerts_test.yaml"
     path.write_text(yaml.safe_dump({"rule_files": [str(ALERTS)], "evaluation_interval": "1m", "tests": [
-        {"interval": "1m", "input_series": series, "promql_expr_test": tests}]}))
+        {"interval": "1m", "input_series": series, "promql_expr_test": tests},
+        {"interval": "1m", "input_series": [_series("up", "0x30")], "promql_expr_test": [all_down]}]}))
     proc = subprocess.run([PROMTOOL, "test", "rules", str(path)], check=False, capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr
