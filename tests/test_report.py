@@ -169,6 +169,15 @@ def test_cli_missing_input_is_one_line(tmp_path):
     assert proc.returncode == 2 and "does not exist" in proc.stderr and "Traceback" not in proc.stderr
 
 
+def test_cli_unwritable_output_is_one_line(tmp_path):
+    src = tmp_path / "graded.jsonl"
+    src.write_text(json.dumps(_row("p", "correct")) + "\n")
+    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "report", str(src), "-o",
+                           str(tmp_path / "no" / "such" / "dir" / "r.html")],
+                          check=False, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 2 and "No such file or directory" in proc.stderr and "Traceback" not in proc.stderr
+
+
 def test_empty_input_says_so():
     page = render(collect(io.BytesIO(b""), progress=False), "empty.jsonl")
     assert 'id="empty"' in page and '<span id="row-count">0</span>' in page

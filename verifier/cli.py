@@ -53,7 +53,11 @@ def _report(args: argparse.Namespace) -> int:
 
     if args.input != "-" and not os.path.isfile(args.input):
         raise ConfigError(f"input file {args.input!r} does not exist or is not a file")
-    stats = write_report(args.input, args.output, args.group_by)
+    try:
+        stats = write_report(args.input, args.output, args.group_by)
+    except OSError as e:  # unreadable input, output directory missing or read-only
+        where = args.input if e.filename == args.input else args.output
+        raise ConfigError(f"cannot {'read' if where == args.input else 'write'} {where}: {e.strerror or e}") from None
     print(f"report: {stats.rows} graded rows, {stats.bad} malformed lines -> {args.output}", file=sys.stderr)
     return 0
 
