@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from verifier import report
-from verifier.report import choose_group_by, collect, id_prefix, ks_for, pass_at_k, render
+from verifier.report import LogHistogram, choose_group_by, collect, id_prefix, ks_for, pass_at_k, render
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -181,3 +181,17 @@ def test_cli_unwritable_output_is_one_line(tmp_path):
 def test_empty_input_says_so():
     page = render(collect(io.BytesIO(b""), progress=False), "empty.jsonl")
     assert 'id="empty"' in page and '<span id="row-count">0</span>' in page
+
+
+def test_latency_quantiles_are_close_to_exact_in_fixed_memory():
+    rng = random.Random(1)
+    values = [rng.lognormvariate(-3, 2) for _ in range(20_000)] + [0.0] * 50
+    hist = LogHistogram()
+    for v in values:
+        hist.add(v)
+    ordered = sorted(values)
+    for q in (0.5, 0.9, 0.99):
+        exact = ordered[math.ceil(q * len(ordered)) - 1]
+        assert exact <= hist.quantile(q) <= exact * 1.07, q  # the bin's upper edge: never below the truth
+    assert hist.max == max(values) and hist.n == len(values) and len(hist.counts) == LogHistogram.BINS + 2
+    assert LogHistogram().quantile(0.5) is None

@@ -4,7 +4,7 @@ The page is self-contained (inline CSS and SVG, no scripts, no external assets) 
 attached to a run or opened offline. Its inputs are model completions, which are adversarial: every
 string is truncated and HTML-escaped, and a Content-Security-Policy forbids scripts outright.
 Memory is bounded: the file is streamed, over-long lines are skipped, groups are keyed by a hash,
-and only the slowest items are kept.
+latencies go into fixed log-spaced bins, and only the slowest items are kept.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import json
 import math
 import os
 import sys
-from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -95,6 +94,40 @@ def short(value: Any, limit: int = MAX_TEXT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+class LogHistogram:
+    """Seconds in log-spaced bins (about 6% wide): quantiles in fixed memory, however many rows."""
+
+    LOW, HIGH, BINS = 1e-6, 1e5, 400
+
+    def __init__(self) -> None:
+        self.counts = [0] * (self.BINS + 2)  # [under LOW] + bins + [over HIGH]
+        self.n = 0
+        self.max = 0.0
+
+    def add(self, value: float) -> None:
+        if value < self.LOW:
+            i = 0
+        elif value >= self.HIGH:
+            i = self.BINS + 1
+        else:
+            i = 1 + int(math.log(value / self.LOW) / math.log(self.HIGH / self.LOW) * self.BINS)
+        self.counts[min(i, self.BINS)] += 1
+        self.n += 1
+        self.max = max(self.max, value)
+
+    def quantile(self, q: float) -> float | None:
+        """The upper edge of the bin holding the q-quantile (never above the largest value seen)."""
+        if not self.n:
+            return None
+        rank, seen = q * self.n, 0
+        for i, count in enumerate(self.counts):
+            seen += count
+            if seen >= rank and count:
+                edge = self.LOW * (self.HIGH / self.LOW) ** (i / self.BINS) if i else self.LOW
+                return min(edge, self.max)
+        return self.max
+
+
 @dataclass
 class Group:
     label: str
@@ -118,8 +151,8 @@ class Stats:
     score_sum: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     groups: dict[bytes, Group] = field(default_factory=dict)
     ungrouped: int = 0
-    exec_s: dict[str, array] = field(default_factory=lambda: defaultdict(lambda: array("d")))
-    queue_s: dict[str, array] = field(default_factory=lambda: defaultdict(lambda: array("d")))
+    exec_s: dict[str, LogHistogram] = field(default_factory=lambda: defaultdict(LogHistogram))
+    queue_s: dict[str, LogHistogram] = field(default_factory=lambda: defaultdict(LogHistogram))
     slowest: list[tuple[float, int, dict]] = field(default_factory=list)  # min-heap of the top SLOWEST
 
     def malformed(self, line: int, why: str) -> None:
@@ -166,9 +199,9 @@ class Stats:
         if exec_s is None and queue_s is None:
             return
         if exec_s is not None:
-            self.exec_s[kind].append(exec_s)
+            self.exec_s[kind].add(exec_s)
         if queue_s is not None:
-            self.queue_s[kind].append(queue_s)
+            self.queue_s[kind].add(queue_s)
         total = (exec_s or 0.0) + (queue_s or 0.0)
         if len(self.slowest) == SLOWEST and total <= self.slowest[0][0]:
             return
@@ -321,13 +354,6 @@ def column_chart(title: str, labels: list[str], values: list[int], end_label: st
     return "".join(parts)
 
 
-def _quantile(values: array, q: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def pass_at_k_summary(stats: Stats) -> dict[str, list[tuple[int, float, int]]]:
     """Per kind: (k, mean pass@k over groups with n >= k, how many groups) for each k."""
     out: dict[str, list[tuple[int, float, int]]] = {}
@@ -410,10 +436,10 @@ def _section_timing(stats: Stats) -> str:
         return '<h2>Slowest items</h2><p class="meta">No queue_s/exec_s fields in the input.</p>'
     rows = []
     for kind in sorted(set(stats.exec_s) | set(stats.queue_s)):
-        for name, values in (("exec_s", stats.exec_s[kind]), ("queue_s", stats.queue_s[kind])):
-            if values:
-                cells = [(kind, ""), (name, ""), (str(len(values)), "num")]
-                cells += [(_num(_quantile(values, q)), "num") for q in (0.5, 0.9, 0.99)] + [(_num(max(values)), "num")]
+        for name, hist in (("exec_s", stats.exec_s[kind]), ("queue_s", stats.queue_s[kind])):
+            if hist.n:
+                cells = [(kind, ""), (name, ""), (str(hist.n), "num")]
+                cells += [(_num(hist.quantile(q)), "num") for q in (0.5, 0.9, 0.99)] + [(_num(hist.max), "num")]
                 rows.append(({"kind": kind, "field": name}, cells))
     slow_rows = []
     for total, _neg_line, item in sorted(stats.slowest, key=lambda t: (-t[0], -t[1])):
@@ -421,7 +447,8 @@ def _section_timing(stats: Stats) -> str:
             (str(item["line"]), "num"), (item["id"], "text"), (item["kind"], ""), (item["verdict"], ""),
             (_num(item["queue_s"]), "num"), (_num(item["exec_s"]), "num"), (_num(total), "num"),
             (item["detail"], "text"), (item["completion"], "text")]))
-    return ("<h2>Latency</h2>" + _table("latency", ["kind", "field", "items", "p50", "p90", "p99", "max"], rows)
+    return ('<h2>Latency</h2><p class="meta">Quantiles from log-spaced bins (within about 7%).</p>'
+            + _table("latency", ["kind", "field", "items", "p50", "p90", "p99", "max"], rows)
             + f"<h2>Slowest items (top {SLOWEST} by queue_s + exec_s)</h2>"
             + _table("slowest", ["line", "id", "kind", "verdict", "queue_s", "exec_s", "total", "detail", "completion"],
                      slow_rows))
