@@ -31,6 +31,7 @@ class ServerConfig:
     workers: int = field(default_factory=_cores, metadata={"help": "Math worker processes (default: one per core)."})
     metrics_host: str = field(default="127.0.0.1", metadata={"help": "Address of the Prometheus metrics endpoint."})
     metrics_port: int = field(default=9090, metadata={"help": "Prometheus metrics port; 0 disables metrics."})
+    http_port: int = field(default=8080, metadata={"help": "HTTP/JSON port on --host (same engine, token and TLS as gRPC); 0 disables it."})
 
     max_tasks_per_call: int = field(default=1024, metadata={"help": "Most tasks in one Grade/GradeStream call."})
     max_field_bytes: int = field(default=1 << 20, metadata={"help": "Most bytes in any one string field (completion, gold, stdin, ...)."})

@@ -26,15 +26,16 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 class LocalServer:
-    """`verifier serve ARGS` on `host`, with its gRPC and metrics ports picked free at creation."""
+    """`verifier serve ARGS` on `host`, with its gRPC, metrics and HTTP ports picked free at creation."""
 
     def __init__(self, *args: str, host: str = "127.0.0.1", port: int | None = None, env: dict | None = None,
                  start_timeout_s: float = 120.0):
         self.host = host
         self.port = port or free_port(host)
         self.metrics_port = free_port(host)
+        self.http_port = free_port(host)  # never the default 8080: servers started side by side must not collide
         self.args = ["--host", host, "--port", str(self.port), "--metrics-host", host,
-                     "--metrics-port", str(self.metrics_port), *args]
+                     "--metrics-port", str(self.metrics_port), "--http-port", str(self.http_port), *args]
         self.env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
         self.start_timeout_s = start_timeout_s
         self.output: deque[str] = deque(maxlen=MAX_LOG_LINES)  # bounded: a chatty server cannot fill memory
@@ -48,6 +49,11 @@ class LocalServer:
     @property
     def metrics_url(self) -> str:
         return f"http://{self.host}:{self.metrics_port}/metrics"
+
+    @property
+    def http_url(self) -> str:
+        """Base URL of the HTTP/JSON port (http; a test passing --tls-cert uses https itself)."""
+        return f"http://{self.host}:{self.http_port}"
 
     def start(self) -> None:
         """Start (again, on the same ports) and wait until it listens."""

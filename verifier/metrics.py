@@ -28,6 +28,8 @@ class Metrics:
         self.dedup_hits = Counter("verifier_dedup_hits", "Items answered from an identical item (same gold and answer).",
                                   ["kind"], registry=r)
         self.rpcs = Counter("verifier_rpcs", "Calls handled, by method and gRPC status code.", ["method", "code"], registry=r)
+        self.http_requests = Counter("verifier_http_requests", "HTTP/JSON requests handled, by route and status code.",
+                                     ["route", "code"], registry=r)
         self.batch_items = Histogram("verifier_batch_items", "Tasks per call.",
                                      buckets=(1, 4, 16, 64, 256, 1024, 4096), registry=r)
         self.build_info = Gauge("verifier_build_info", "Versions of the service and its graders.",

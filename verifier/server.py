@@ -170,6 +170,7 @@ class Server:
         self.port = 0
         self._grpc: grpc.aio.Server | None = None
         self._metrics_http = None
+        self.http = None  # verifier.http.HttpFrontEnd when --http-port is set
         self._stopping: asyncio.Event | None = None
 
     async def start(self) -> None:
@@ -184,6 +185,11 @@ class Server:
              reflection.SERVICE_NAME), self._grpc)
         try:
             self._bind_ports()
+            if self.config.http_port:
+                from verifier.http import HttpFrontEnd
+
+                self.http = HttpFrontEnd(self.engine, self.config, token)
+                await self.http.start()
         except (OSError, RuntimeError) as e:
             await self.engine.close()
             raise SystemExit(f"verifier: {e}") from None
@@ -237,7 +243,7 @@ class Server:
         self._stopping.set()
         await self._update_health()
         await asyncio.sleep(self.config.drain_delay_s)  # still listening: new calls get UNAVAILABLE from us
-        await self._grpc.stop(self.config.grace_s)
+        await asyncio.gather(self._grpc.stop(self.config.grace_s), *([self.http.stop()] if self.http else []))
         await self.engine.close()
         if self._metrics_http is not None:
             self._metrics_http.shutdown()
@@ -250,6 +256,7 @@ async def _run(config: ServerConfig, server: Server) -> None:
     await server.start()
     print(f"verifier listening on {config.host}:{server.port}"
           + (f", metrics on http://{config.metrics_host}:{config.metrics_port}/metrics" if config.metrics_port else "")
+          + (f", HTTP/JSON on {server.http.scheme}://{config.host}:{server.http.port}" if server.http else "")
           + (", code grading on" if server.engine.code_available else f", code grading off: {server.engine.code_unavailable_reason()}"),
           flush=True)
     loop = asyncio.get_running_loop()

@@ -1,0 +1,415 @@
+"""The HTTP/JSON front end: the same engine, admission, limits, token and TLS as the gRPC port.
+
+Runs in the gRPC server's own asyncio loop (uvicorn driven by hand, so it installs no signal
+handlers of its own), so both ports share one engine: one admission bound, one result cache, one
+set of workers and sandboxes. Routes (README "HTTP/JSON"):
+
+- ``POST /v1/grade``: ``{"tasks": [...]}`` -> ``{"results": [...]}``, in order.
+- ``POST /get_reward``: OpenRLHF's ``--remote_rm_url`` shape.
+- ``POST /slime/remote_rm``: slime's ``--rm-type remote_rm`` shape.
+- ``GET /healthz``, ``GET /readyz``: the gRPC health statuses, as HTTP codes.
+
+Trainer-facing routes (``/get_reward``, ``/slime/remote_rm``) need one float per item, so an item
+that cannot be graded (no usable label, ``infra_error``, ``error``, ``invalid_gold``) gets reward
+0.0 and is flagged (``verifier_ungraded`` = 1.0 in OpenRLHF's ``extra_logs``), never dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import contextlib
+import hmac
+import json
+import logging
+import math
+import socket
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from verifier.config import ServerConfig
+from verifier.engine import Draining, Engine, Overloaded
+from verifier.schema import (
+    PROFILES,
+    TaskError,
+    limits_from_config,
+    result_from_proto,
+    result_to_proto,
+    task_from_proto,
+    task_to_proto,
+    validate_tasks,
+)
+from verifier.v1 import verifier_pb2 as pb
+
+log = logging.getLogger("verifier.http")
+
+# Keys a JSON task may carry: the proto's fields, so the two front ends accept the same tasks.
+_COMMON_KEYS = {"id", "kind", "timeout_s"}
+TASK_KEYS = {"math": _COMMON_KEYS | set(pb.MathTask.DESCRIPTOR.fields_by_name),
+             "code": _COMMON_KEYS | set(pb.CodeTask.DESCRIPTOR.fields_by_name)}
+TEST_KEYS = set(pb.CodeTest.DESCRIPTOR.fields_by_name)
+# Verdicts that say "not graded" rather than "wrong": the trainer routes give them 0.0 and a flag.
+UNGRADED = {"infra_error", "error", "invalid_gold"}
+# Keep the tail of very long responses, as the TRL reward functions do (trainer.config.RewardConfig).
+MAX_RESPONSE_CHARS = 100_000
+_LARGE_BODY = 1 << 20  # parse bodies beyond this off the event loop
+
+
+class HttpError(Exception):
+    """An error answer: status code, message, and the field it is about (when one is)."""
+
+    def __init__(self, status: int, message: str, field: str = "", headers: Mapping[str, str] | None = None):
+        super().__init__(message)
+        self.status, self.message, self.field, self.headers = status, message, field, dict(headers or {})
+
+    def response(self) -> JSONResponse:
+        body: dict[str, Any] = {"error": self.message}
+        if self.field:
+            body["field"] = self.field
+        return JSONResponse(body, status_code=self.status, headers=self.headers)
+
+
+# ---------------------------------------------------------------- requests -> tasks
+
+def check_task_keys(task: Any, where: str) -> None:
+    """A typo'd key (``glod``) would otherwise grade against an empty gold: refuse it, naming it."""
+    if not isinstance(task, Mapping):
+        return  # task_to_proto names the type error
+    allowed = TASK_KEYS.get(task.get("kind"))
+    if allowed is None:
+        return  # task_to_proto names the bad kind
+    for key in task:
+        if key not in allowed:
+            raise TaskError(f"{where}.{key}", f"unknown field for a {task['kind']} task")
+    if task["kind"] == "code" and isinstance(task.get("tests"), list):
+        for j, test in enumerate(task["tests"]):
+            for key in test if isinstance(test, Mapping) else ():
+                if key not in TEST_KEYS:
+                    raise TaskError(f"{where}.tests[{j}].{key}", "unknown field of a test")
+
+
+def strip_prompt(query: str, prompt: Any) -> str | None:
+    """The response part of an OpenRLHF query (prompt + response), or None when the prompt is not in it.
+
+    The prompt is never graded: a few-shot prompt's own ``\\boxed{}`` answers would otherwise be
+    extracted from a response that has none. A prefix (BOS) that the tokenizer's decode adds before
+    the prompt is tolerated by taking the text after the prompt's first occurrence.
+    """
+    if prompt is None:
+        return query
+    if not isinstance(prompt, str):
+        return None
+    if query.startswith(prompt):
+        return query[len(prompt):]
+    at = query.find(prompt) if prompt else 0
+    return None if at < 0 else query[at + len(prompt):]
+
+
+def label_task(label: Any, response: str, profile: str) -> dict | str:
+    """The task grading `response` against one trainer label, or why it cannot be graded.
+
+    A label is a gold answer (string or number: a math task), or a JSON object (or its text): a
+    task of the README schema when it has ``kind`` (its ``completion`` is replaced by the
+    response), else a dataset row read as the TRL reward functions read one (``solution`` /
+    ``answer`` / ``ground_truth``, or ``verification_info`` / ``tests`` / ``test_code`` for code).
+    """
+    response = response[-MAX_RESPONSE_CHARS:]
+    if isinstance(label, str) and label.lstrip().startswith("{"):
+        with contextlib.suppress(ValueError):
+            parsed = json.loads(label)
+            if isinstance(parsed, dict):
+                label = parsed
+    if isinstance(label, bool) or label is None or label == "":
+        return "no label (gold answer or task) for this item"
+    if isinstance(label, (int, float)):
+        label = str(label)
+    if isinstance(label, str):
+        return {"kind": "math", "gold": label, "profile": profile, "completion": response}
+    if not isinstance(label, Mapping):
+        return f"label must be a string, a number or a JSON object, got {type(label).__name__}"
+    if "kind" in label:
+        return {**label, "completion": response}
+    from trainer.config import RewardConfig
+    from trainer.tasks import build_tasks
+
+    row_task = build_tasks([response], {k: [v] for k, v in label.items()}, RewardConfig(math_profile=profile))[0]
+    return row_task if row_task is not None else "the label row has no gold answer nor tests"
+
+
+# ---------------------------------------------------------------- the app
+
+class HttpFrontEnd:
+    """The Starlette app over an engine, and the uvicorn server that serves it."""
+
+    def __init__(self, engine: Engine, config: ServerConfig, token: str = ""):
+        self.engine = engine
+        self.config = config
+        self.limits = limits_from_config(config)
+        self._token = token.encode()
+        self.port = 0
+        self._server: uvicorn.Server | None = None
+        self._socket: socket.socket | None = None
+        self._loop_task: asyncio.Task | None = None
+        routes = [("/v1/grade", "POST", self.grade, True), ("/get_reward", "POST", self.get_reward, True),
+                  ("/slime/remote_rm", "POST", self.slime_remote_rm, True),
+                  ("/healthz", "GET", self.healthz, False), ("/readyz", "GET", self.readyz, False)]
+        self.app = Starlette(
+            routes=[Route(path, self._endpoint(path, fn, auth), methods=[method]) for path, method, fn, auth in routes],
+            exception_handlers={HTTPException: self._http_exception})
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        """Bind (a taken port is one line naming it) and serve in the running loop."""
+        host, where = self.config.host.strip("[]"), f"{self.config.host}:{self.config.http_port}"
+        try:
+            family = socket.getaddrinfo(host, self.config.http_port, type=socket.SOCK_STREAM)[0][0]
+            self._socket = socket.create_server((host, self.config.http_port), family=family)
+        except OSError as e:
+            raise OSError(f"cannot serve HTTP on {where} ({e.strerror or e}); pass --http-port with a free port, "
+                          "or 0 to disable the HTTP/JSON port") from None
+        self.port = self._socket.getsockname()[1]
+        tls = bool(self.config.tls_cert and self.config.tls_key)
+        uv_config = uvicorn.Config(
+            self.app, lifespan="off", log_config=None, access_log=False, server_header=False,
+            timeout_graceful_shutdown=max(1, math.ceil(self.config.grace_s)),
+            ssl_certfile=self.config.tls_cert if tls else None, ssl_keyfile=self.config.tls_key if tls else None)
+        uv_config.load()
+        self._server = uvicorn.Server(uv_config)
+        self._server.lifespan = uv_config.lifespan_class(uv_config)
+        await self._server.startup(sockets=[self._socket])
+        self._loop_task = asyncio.get_running_loop().create_task(self._server.main_loop())
+
+    @property
+    def scheme(self) -> str:
+        return "https" if self.config.tls_cert and self.config.tls_key else "http"
+
+    async def stop(self) -> None:
+        """Stop accepting; in-flight requests get up to grace_s (draining answers new ones 503 before)."""
+        if self._server is None:
+            return
+        self._server.should_exit = True
+        if self._loop_task is not None:
+            await self._loop_task
+        await self._server.shutdown(sockets=[self._socket])
+
+    # ------------------------------------------------------------ plumbing
+
+    def _endpoint(self, route: str, fn: Callable[[Request], Awaitable[Response]], auth: bool):
+        """Auth, error answers and the per-route request counter around one handler."""
+        async def endpoint(request: Request) -> Response:
+            try:
+                if auth:
+                    self._authorize(request)
+                response = await fn(request)
+            except HttpError as e:
+                response = e.response()
+            except Exception:  # a bug must not drop the connection without an answer
+                log.exception("HTTP %s failed", route)
+                response = HttpError(500, "internal error; see the server log").response()
+            self.engine.metrics.http_requests.labels(route, str(response.status_code)).inc()
+            return response
+        return endpoint
+
+    async def _http_exception(self, request: Request, exc: HTTPException) -> Response:
+        """Unknown paths and methods: counted under one label, so the label set stays bounded."""
+        self.engine.metrics.http_requests.labels("other", str(exc.status_code)).inc()
+        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+
+    def _authorize(self, request: Request) -> None:
+        """The gRPC port's bearer token. Also as the password of HTTP Basic auth, because OpenRLHF's and
+        slime's clients send no headers but do send ``http://user:TOKEN@host/...`` URL credentials."""
+        if not self._token:
+            return
+        sent = request.headers.get("authorization", "")
+        scheme, _, value = sent.partition(" ")
+        if scheme.lower() == "basic":
+            try:
+                value = base64.b64decode(value, validate=True).decode("utf-8").partition(":")[2]
+            except (binascii.Error, UnicodeDecodeError):
+                value = ""
+        elif scheme.lower() != "bearer":
+            value = ""
+        if not (value and hmac.compare_digest(value.encode(), self._token)):
+            raise HttpError(401, "missing or wrong bearer token", headers={"WWW-Authenticate": 'Bearer realm="verifier"'})
+
+    async def _json(self, request: Request) -> Any:
+        """The request body as JSON, bounded by max_request_bytes before it is all read."""
+        cap = self.config.max_request_bytes
+        too_big = HttpError(413, f"request body exceeds {cap} bytes (--max-request-bytes); split the batch")
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > cap:
+            raise too_big
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > cap:
+                raise too_big
+        try:
+            if len(body) > _LARGE_BODY:
+                return await asyncio.to_thread(json.loads, bytes(body))
+            return json.loads(body)
+        except (ValueError, RecursionError) as e:
+            raise HttpError(400, f"request body is not valid JSON: {e}", "body") from None
+
+    def _check_serving(self) -> None:
+        if self.engine.draining:
+            self.engine.metrics.rejections.labels("draining").inc()
+            raise HttpError(503, "server is draining; retry on another replica", headers={"Retry-After": "1"})
+
+    def _invalid(self, exc: TaskError) -> HttpError:
+        self.engine.metrics.rejections.labels("invalid").inc()
+        return HttpError(400, str(exc), exc.field)
+
+    def _protos(self, tasks: Sequence[Any]) -> list[pb.Task]:
+        """Tasks checked exactly as the gRPC port checks them; raises TaskError naming the field."""
+        if len(tasks) > self.limits.max_tasks_per_call:  # before converting a huge list
+            raise TaskError("tasks", f"{len(tasks)} tasks exceed the limit of {self.limits.max_tasks_per_call} per call")
+        protos = []
+        for i, task in enumerate(tasks):
+            where = f"tasks[{i}]"
+            check_task_keys(task, where)
+            try:
+                protos.append(task_to_proto(task, where))
+            except (ValueError, TypeError, OverflowError) as e:  # TaskError, or protobuf's range errors
+                raise e if isinstance(e, TaskError) else TaskError(where, str(e)) from None
+        validate_tasks(protos, self.limits, self.engine.languages())
+        return protos
+
+    async def _grade(self, request: Request, tasks: list[dict]) -> list[dict]:
+        """Grade through the shared admission; cancelled (items freed) if the client hangs up."""
+        self.engine.metrics.batch_items.observe(len(tasks))
+        job = asyncio.ensure_future(self.engine.grade(tasks))
+        hangup = asyncio.ensure_future(_disconnected(request))
+        try:
+            await asyncio.wait({job, hangup}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            hangup.cancel()
+            if not job.done():
+                job.cancel()
+        try:
+            results = await job
+        except asyncio.CancelledError:
+            raise HttpError(499, "client closed the request") from None
+        except Overloaded as e:
+            raise HttpError(429, str(e), headers={"Retry-After": str(max(1, math.ceil(e.retry_after_s)))}) from None
+        except Draining:
+            raise HttpError(503, "server is draining; retry on another replica", headers={"Retry-After": "1"}) from None
+        return [result_from_proto(result_to_proto(r)) for r in results]
+
+    # ------------------------------------------------------------ routes
+
+    async def grade(self, request: Request) -> Response:
+        """``{"tasks": [...]}`` -> ``{"results": [...]}``; a missing task id defaults to its index."""
+        self._check_serving()
+        body = await self._json(request)
+        if not isinstance(body, dict) or not isinstance(body.get("tasks"), list):
+            raise HttpError(400, 'body must be a JSON object {"tasks": [...]}', "tasks")
+        for key in body:
+            if key != "tasks":
+                raise HttpError(400, "unknown field", key)
+        tasks = [{"id": str(i), **t} if isinstance(t, dict) and "id" not in t else t for i, t in enumerate(body["tasks"])]
+        try:
+            protos = self._protos(tasks)
+        except TaskError as e:
+            raise self._invalid(e) from None
+        return JSONResponse({"results": await self._grade(request, [task_from_proto(p) for p in protos])})
+
+    async def get_reward(self, request: Request) -> Response:
+        """OpenRLHF: ``{"query", "prompts", "labels"}`` -> ``{"rewards", "scores", "extra_logs"}``."""
+        self._check_serving()
+        body = await self._json(request)
+        if not isinstance(body, dict) or not isinstance(body.get("query"), list):
+            raise HttpError(400, 'body must be a JSON object with "query": [...] (and "prompts", "labels")', "query")
+        queries = body["query"]
+        columns = {}
+        for key in ("prompts", "labels"):
+            column = body.get(key)
+            if column is None:
+                column = [None] * len(queries)
+            if not isinstance(column, list) or len(column) != len(queries):
+                raise HttpError(400, f"must be a list as long as query ({len(queries)})", key)
+            columns[key] = column
+        responses = [strip_prompt(q, p) if isinstance(q, str) else None for q, p in zip(queries, columns["prompts"])]
+        graded = await self._grade_labels(request, responses, columns["labels"], "query")
+        rewards = [reward for reward, _, _ in graded]
+        return JSONResponse({
+            "rewards": rewards, "scores": rewards,
+            # per-sample values: OpenRLHF concatenates extra_logs per sample and logs their mean
+            "extra_logs": {"verifier_ungraded": [1.0 if ungraded else 0.0 for _, ungraded, _ in graded]},
+            "verdicts": [verdict for _, _, verdict in graded],
+        })
+
+    async def slime_remote_rm(self, request: Request) -> Response:
+        """slime: ``{"prompt", "response", "label"}`` -> the reward as a bare JSON number (what
+        ``sample.reward`` becomes), or with ``?detail=1`` an object for ``--reward-key reward``."""
+        self._check_serving()
+        body = await self._json(request)
+        if not isinstance(body, dict) or not isinstance(body.get("response"), str):
+            raise HttpError(400, 'body must be a JSON object with "response": "..." (and "label")', "response")
+        (reward, ungraded, verdict), = await self._grade_labels(request, [body["response"]], [body.get("label")], "response")
+        if request.query_params.get("detail") in ("1", "true"):
+            return JSONResponse({"reward": reward, "verdict": verdict, "ungraded": ungraded})
+        return JSONResponse(reward)
+
+    async def _grade_labels(self, request: Request, responses: Sequence[str | None], labels: Sequence[Any],
+                            field: str) -> list[tuple[float, bool, str]]:
+        """(reward, ungraded, verdict) per item; an item that cannot become a valid task is ungraded, not an error."""
+        if len(responses) > self.limits.max_tasks_per_call:
+            raise self._invalid(TaskError(field, f"{len(responses)} items exceed the limit of "
+                                                 f"{self.limits.max_tasks_per_call} per call (--max-tasks-per-call)"))
+        profile = request.query_params.get("profile", "strict")
+        if profile not in PROFILES:
+            raise HttpError(400, f"must be one of {PROFILES}, got {profile!r}", "profile")
+        out: list[tuple[float, bool, str]] = [(0.0, True, "error")] * len(responses)
+        tasks, slots = [], []
+        for i, (response, label) in enumerate(zip(responses, labels)):
+            task = label_task(label, response, profile) if response is not None else "the prompt is not in the query"
+            if isinstance(task, dict):
+                task = {**task, "id": str(i)}
+                try:
+                    check_task_keys(task, "label")
+                    validate_tasks([task_to_proto(task, "label")], self.limits, self.engine.languages())
+                except (ValueError, TypeError, OverflowError) as e:
+                    task = str(e)
+            if isinstance(task, str):
+                log.warning("%s[%d] not graded: %s", field, i, task)
+                continue
+            tasks.append(task_from_proto(task_to_proto(task)))
+            slots.append(i)
+        if tasks:
+            for i, result in zip(slots, await self._grade(request, tasks)):
+                ungraded = result["verdict"] in UNGRADED
+                out[i] = (0.0 if ungraded else float(result["score"]), ungraded, result["verdict"])
+        return out
+
+    async def healthz(self, request: Request) -> Response:
+        """Liveness, as gRPC health's overall ("") status: 503 only while draining."""
+        serving = not self.engine.draining
+        return JSONResponse({"status": "SERVING" if serving else "NOT_SERVING"}, status_code=200 if serving else 503)
+
+    async def readyz(self, request: Request) -> Response:
+        """Readiness, as gRPC health's per-service statuses: 200 while math can be graded."""
+        draining = self.engine.draining
+        math_ok = self.engine.math.alive and not draining
+        code_ok = self.engine.code_available and not draining
+        body = {"status": _status(math_ok), "math": _status(math_ok), "code": _status(code_ok)}
+        return JSONResponse(body, status_code=200 if math_ok else 503)
+
+
+def _status(ok: bool) -> str:
+    return "SERVING" if ok else "NOT_SERVING"
+
+
+async def _disconnected(request: Request) -> None:
+    """Returns when the client hangs up (the body is read by then, so only a disconnect can arrive)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
