@@ -12,7 +12,6 @@ import urllib.error
 import urllib.request
 
 import pytest
-
 from helpers import math_task, request, stub, unique_batch
 
 FEW_SHOT = "Example: 1+1 = \\boxed{2}.\nNow: what is 3-1?\n"
