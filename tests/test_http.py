@@ -234,3 +234,30 @@ def test_code_through_http(server_factory):
                            {"query": ["Q" + PY_SUM["completion"], "Q```python\nprint(0)\n```"],
                             "prompts": ["Q", "Q"], "labels": [label, label]})
     assert status == 200 and body["rewards"] == [1.0, 0.0] and body["verdicts"] == ["accepted", "wrong_answer"]
+
+
+def test_client_hangup_cancels_its_items(server_factory):
+    import socket
+
+    from test_server import SLOW_COMPLETION, SLOW_GOLD
+
+    server = server_factory("--workers", "2", "--no-code")
+    hang = math_task("hang", SLOW_COMPLETION, SLOW_GOLD, timeout_s=30)  # never finishes on its own in time
+    body = json.dumps({"tasks": [hang, *unique_batch(500, "c")]}).encode()
+    with socket.create_connection(("127.0.0.1", server.http_port)) as conn:
+        conn.sendall(b"POST /v1/grade HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        for _ in range(300):  # bounded: wait until grading is under way
+            if server.metric("verifier_items_total", kind="math") >= 1:
+                break
+            time.sleep(0.05)
+    for _ in range(300):  # the hang-up reaches the engine: everything still queued or running is cancelled
+        if server.metric("verifier_inflight_items", kind="math") == 0 and server.metric("verifier_queue_items", kind="math") == 0:
+            break
+        time.sleep(0.1)
+    assert server.metric("verifier_inflight_items", kind="math") == 0
+    assert server.metric("verifier_queue_items", kind="math") == 0
+    assert server.metric("verifier_worker_restarts_total", reason="cancel") >= 1  # the stuck item's worker was killed
+    assert server.metric("verifier_items_total", kind="math") < 501
+    assert server.metric("verifier_http_requests_total", route="/v1/grade", code="499") == 1
+    assert grade(server, [math_task("after", "\\boxed{2}", "2")])[2]["results"][0]["verdict"] == "correct"
