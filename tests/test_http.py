@@ -261,3 +261,8 @@ def test_client_hangup_cancels_its_items(server_factory):
     assert server.metric("verifier_items_total", kind="math") < 501
     assert server.metric("verifier_http_requests_total", route="/v1/grade", code="499") == 1
     assert grade(server, [math_task("after", "\\boxed{2}", "2")])[2]["results"][0]["verdict"] == "correct"
+
+
+def test_get_reward_non_string_query_is_400(verifier_server):
+    status, _, body = call(verifier_server.http_url + "/get_reward", {"query": ["\\boxed{1}", 5], "labels": ["1", "1"]})
+    assert status == 400 and body["field"] == "query[1]"

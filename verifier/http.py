@@ -31,7 +31,7 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
@@ -249,10 +249,13 @@ class HttpFrontEnd:
         if declared.isdigit() and int(declared) > cap:
             raise too_big
         body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > cap:
-                raise too_big
+        try:
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > cap:
+                    raise too_big
+        except ClientDisconnect:
+            raise HttpError(499, "client closed the request") from None
         try:
             if len(body) > _LARGE_BODY:
                 return await asyncio.to_thread(json.loads, bytes(body))
@@ -338,7 +341,10 @@ class HttpFrontEnd:
             if not isinstance(column, list) or len(column) != len(queries):
                 raise HttpError(400, f"must be a list as long as query ({len(queries)})", key)
             columns[key] = column
-        responses = [strip_prompt(q, p) if isinstance(q, str) else None for q, p in zip(queries, columns["prompts"])]
+        for i, query in enumerate(queries):
+            if not isinstance(query, str):
+                raise HttpError(400, f"must be a string, got {type(query).__name__}", f"query[{i}]")
+        responses = [strip_prompt(q, p) for q, p in zip(queries, columns["prompts"])]
         graded = await self._grade_labels(request, responses, columns["labels"], "query")
         rewards = [reward for reward, _, _ in graded]
         return JSONResponse({
