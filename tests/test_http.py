@@ -161,15 +161,28 @@ def test_http_requests_are_counted(verifier_server):
 
 
 def test_full_queue_is_429_with_retry_after_shared_with_grpc(server_factory):
+    from test_server import SLOW_COMPLETION, SLOW_GOLD
+
     server = server_factory("--workers", "1", "--no-code", "--max-queued-items", "50", "--max-tasks-per-call", "50")
-    big = stub(server.target).GradeStream(request(unique_batch(50, "big")), timeout=120)
-    next(big)  # admitted over gRPC and running: the HTTP call meets the same admission bound
+    hang = math_task("hang", SLOW_COMPLETION, SLOW_GOLD, timeout_s=30)  # holds the only worker
+    big = stub(server.target).GradeStream(request([hang, *unique_batch(49, "big")]), timeout=120)
+    for _ in range(300):  # bounded: until the gRPC call is admitted and its items queue behind the hang
+        if server.metric("verifier_queue_items", kind="math") == 49:
+            break
+        time.sleep(0.05)
+    # the HTTP port meets the same admission bound as gRPC
     status, headers, body = grade(server, unique_batch(10, "more"))
     assert status == 429 and int(headers["retry-after"]) >= 1 and "capacity" in body["error"]
     status, _, body = call(server.http_url + "/get_reward", {"query": ["\\boxed{1}"] * 10, "labels": ["1"] * 10})
     assert status == 429
-    assert len(list(big)) == 49  # the admitted call is not harmed
-    assert grade(server, unique_batch(10, "after"))[0] == 200
+    assert server.metric("verifier_rejections_total", reason="queue_full") == 2
+    big.cancel()  # frees the queue (the stuck worker is killed)
+    for _ in range(300):
+        status, _, body = grade(server, unique_batch(10, "after"))
+        if status != 429:
+            break
+        time.sleep(0.1)
+    assert status == 200 and {r["verdict"] for r in body["results"]} == {"correct"}
 
 
 def test_draining_is_503(server_factory):
