@@ -376,7 +376,7 @@ class HttpFrontEnd:
         if profile not in PROFILES:
             raise HttpError(400, f"must be one of {PROFILES}, got {profile!r}", "profile")
         out: list[tuple[float, bool, str]] = [(0.0, True, "error")] * len(responses)
-        tasks, slots = [], []
+        tasks, slots, skipped = [], [], []
         for i, (response, label) in enumerate(zip(responses, labels)):
             task = label_task(label, response, profile) if response is not None else "the prompt is not in the query"
             if isinstance(task, dict):
@@ -387,10 +387,12 @@ class HttpFrontEnd:
                 except (ValueError, TypeError, OverflowError) as e:
                     task = str(e)
             if isinstance(task, str):
-                log.warning("%s[%d] not graded: %s", field, i, task)
+                skipped.append(f"{field}[{i}]: {task}")
                 continue
             tasks.append(task_from_proto(task_to_proto(task)))
             slots.append(i)
+        if skipped:  # one line per request, not per item: a dataset without labels would flood the log
+            log.warning("%d of %d items not graded (reward 0.0), first: %s", len(skipped), len(responses), skipped[0])
         if tasks:
             for i, result in zip(slots, await self._grade(request, tasks)):
                 ungraded = result["verdict"] in UNGRADED
