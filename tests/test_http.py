@@ -279,3 +279,14 @@ def test_client_hangup_cancels_its_items(server_factory):
 def test_get_reward_non_string_query_is_400(verifier_server):
     status, _, body = call(verifier_server.http_url + "/get_reward", {"query": ["\\boxed{1}", 5], "labels": ["1", "1"]})
     assert status == 400 and body["field"] == "query[1]"
+
+
+def test_listening_socket_is_tcp_so_asyncio_disables_nagle():
+    """asyncio sets TCP_NODELAY only on sockets whose proto is IPPROTO_TCP; without it each kept-alive
+    request stalls on Nagle vs delayed ACK (bench/http_overhead.py shows the per-call cost)."""
+    import socket
+
+    from verifier.http import _listen
+
+    with _listen("127.0.0.1", 0) as sock:
+        assert sock.proto == socket.IPPROTO_TCP and sock.type == socket.SOCK_STREAM
