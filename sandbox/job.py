@@ -402,6 +402,7 @@ class Plan:
     compile_time_s: float
     compile_memory_mb: int
     return_output: bool = False  # debugging (`verifier sandbox run`): heads of stdout/stderr per test
+    output_head_bytes: int = 4096  # how much of each the heads keep (the HTTP port's /run_code: all of stdout)
     job_dir: str = field(default_factory=lambda: "j" + secrets.token_hex(8))
 
     def wall(self, cpu_s: float, config: SandboxConfig) -> float:
@@ -472,6 +473,7 @@ def make_plan(task: dict, config: SandboxConfig) -> Plan | dict:
         compile_time_s=limits.compile_time_limit_s,
         compile_memory_mb=max(limits.compile_memory_mb, memory) if lang.compile and lang.compile_memory else memory,
         return_output=bool(task.get("return_output", False)),
+        output_head_bytes=min(int(task.get("output_head_bytes") or 4096), config.output_limit_bytes),
     )
 
 
@@ -578,8 +580,8 @@ def _one_test(box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: by
 
 def _with_output(plan: Plan, entry: dict, facts: dict) -> dict:
     if plan.return_output:
-        entry["stdout"] = facts["stdout_b"][:4096].decode("utf-8", "replace")
-        entry["stderr"] = facts["stderr_b"][:4096].decode("utf-8", "replace")
+        entry["stdout"] = facts["stdout_b"][:plan.output_head_bytes].decode("utf-8", "replace")
+        entry["stderr"] = facts["stderr_b"][:plan.output_head_bytes].decode("utf-8", "replace")
     return entry
 
 

@@ -290,3 +290,37 @@ def test_listening_socket_is_tcp_so_asyncio_disables_nagle():
 
     with _listen("127.0.0.1", 0) as sock:
         assert sock.proto == socket.IPPROTO_TCP and sock.type == socket.SOCK_STREAM
+
+
+def test_run_code_bad_requests_and_no_sandbox(verifier_server):
+    url = verifier_server.http_url + "/run_code"
+    assert call(url, {"code": "print(1)", "language": "rust"})[2]["field"] == "language"
+    assert call(url, {"code": "  "})[2]["field"] == "code"
+    assert call(url, {"code": "print('```')"})[2]["field"] == "code"  # would be cut to a fenced block
+    assert call(url, {"code": "print(1)", "run_timeout": "5"})[2]["field"] == "run_timeout"
+    assert call(url, {"code": "print(1)", "files": {"a.txt": "eA=="}})[2]["field"] == "files"
+    status, _, body = call(url, {"code": "print(1)", "language": "python"})  # --no-code: no sandbox to run it
+    assert status == 200 and body["status"] == "SandboxError" and body["run_result"] is None
+
+
+@pytest.mark.docker
+def test_run_code_sandbox_fusion_shape(server_factory):
+    """What verl's sandbox_fusion reward reads: status, then compile_result or run_result."""
+    server = server_factory("--workers", "1")
+    url = server.http_url + "/run_code"
+    verl = {"compile_timeout": 10, "run_timeout": 5, "memory_limit_MB": 1024, "language": "python",
+            "files": {}, "fetch_files": []}
+    status, _, body = call(url, {**verl, "code": "print(input()[::-1])", "stdin": "abc\n"})
+    assert status == 200 and body["status"] == "Success"
+    assert body["run_result"]["status"] == "Finished" and body["run_result"]["return_code"] == 0
+    assert body["run_result"]["stdout"] == "cba\n"
+    big = call(url, {**verl, "code": "import sys\nprint('x' * 20000)\nsys.exit(3)"})[2]
+    assert big["status"] == "Failed" and big["run_result"]["return_code"] == 3
+    assert big["run_result"]["stdout"] == "x" * 20000 + "\n"  # all of it: verl compares it to the expected output
+    slow = call(url, {**verl, "code": "while True:\n    pass", "run_timeout": 1})[2]
+    assert slow["status"] == "Failed" and slow["run_result"]["status"] == "TimeLimitExceeded"
+    broken = call(url, {**verl, "language": "cpp", "code": "int main( { return 0; }"})[2]
+    assert broken["status"] == "Failed" and broken["run_result"] is None
+    assert broken["compile_result"]["return_code"] != 0 and "error" in broken["compile_result"]["stderr"]
+    node = call(url, {**verl, "language": "nodejs", "code": "console.log(1 + 1)"})[2]
+    assert node["status"] == "Success" and node["run_result"]["stdout"] == "2\n"

@@ -7,6 +7,7 @@ set of workers and sandboxes. Routes (README "HTTP/JSON"):
 - ``POST /v1/grade``: ``{"tasks": [...]}`` -> ``{"results": [...]}``, in order.
 - ``POST /get_reward``: OpenRLHF's ``--remote_rm_url`` shape.
 - ``POST /slime/remote_rm``: slime's ``--rm-type remote_rm`` shape.
+- ``POST /run_code``: the subset of SandboxFusion's API that verl's ``sandbox_fusion`` reward uses.
 - ``GET /healthz``, ``GET /readyz``: the gRPC health statuses, as HTTP codes.
 
 Trainer-facing routes (``/get_reward``, ``/slime/remote_rm``) need one float per item, so an item
@@ -61,6 +62,9 @@ UNGRADED = {"infra_error", "error", "invalid_gold"}
 # Keep the tail of very long responses, as the TRL reward functions do (trainer.config.RewardConfig).
 MAX_RESPONSE_CHARS = 100_000
 _LARGE_BODY = 1 << 20  # parse bodies beyond this off the event loop
+# SandboxFusion language names (as verl sends them) -> ours.
+RUN_CODE_LANGUAGES = {"python": "python", "python3": "python", "cpp": "cpp", "c": "c", "nodejs": "javascript",
+                      "javascript": "javascript", "java": "java"}
 
 
 class HttpError(Exception):
@@ -159,7 +163,7 @@ class HttpFrontEnd:
         self._socket: socket.socket | None = None
         self._loop_task: asyncio.Task | None = None
         routes = [("/v1/grade", "POST", self.grade, True), ("/get_reward", "POST", self.get_reward, True),
-                  ("/slime/remote_rm", "POST", self.slime_remote_rm, True),
+                  ("/slime/remote_rm", "POST", self.slime_remote_rm, True), ("/run_code", "POST", self.run_code, True),
                   ("/healthz", "GET", self.healthz, False), ("/readyz", "GET", self.readyz, False)]
         self.app = Starlette(
             routes=[Route(path, self._endpoint(path, fn, auth), methods=[method]) for path, method, fn, auth in routes],
@@ -286,7 +290,7 @@ class HttpFrontEnd:
         validate_tasks(protos, self.limits, self.engine.languages())
         return protos
 
-    async def _grade(self, request: Request, tasks: list[dict]) -> list[dict]:
+    async def _grade(self, request: Request, tasks: list[dict], raw: bool = False) -> list[dict]:
         """Grade through the shared admission; cancelled (items freed) if the client hangs up."""
         self.engine.metrics.batch_items.observe(len(tasks))
         job = asyncio.ensure_future(self.engine.grade(tasks))
@@ -305,7 +309,7 @@ class HttpFrontEnd:
             raise HttpError(429, str(e), headers={"Retry-After": str(max(1, math.ceil(e.retry_after_s)))}) from None
         except Draining:
             raise HttpError(503, "server is draining; retry on another replica", headers={"Retry-After": "1"}) from None
-        return [result_from_proto(result_to_proto(r)) for r in results]
+        return results if raw else [result_from_proto(result_to_proto(r)) for r in results]
 
     # ------------------------------------------------------------ routes
 
@@ -398,6 +402,49 @@ class HttpFrontEnd:
                 out[i] = (0.0 if ungraded else float(result["score"]), ungraded, result["verdict"])
         return out
 
+    async def run_code(self, request: Request) -> Response:
+        """SandboxFusion ``/run_code`` as verl's sandbox_fusion reward calls it (one program, one stdin) -> its
+        ``status`` / ``compile_result`` / ``run_result`` shape. Runs in the same hardened sandboxes and admission
+        as code grading; run_timeout and memory_limit_MB are capped at the language's limits (GetServerInfo)."""
+        self._check_serving()
+        body = await self._json(request)
+        if not isinstance(body, dict):
+            raise HttpError(400, "body must be a JSON object", "body")
+        task = self._run_code_task(body)
+        [result] = await self._grade(request, [task], raw=True)
+        return JSONResponse(sandbox_fusion_answer(result))
+
+    def _run_code_task(self, body: Mapping[str, Any]) -> dict:
+        code, stdin = body.get("code"), body.get("stdin") or ""
+        if not isinstance(code, str) or not code.strip():
+            raise HttpError(400, "must be a non-empty string", "code")
+        if "```" in code or "</think>" in code:  # the sandbox would take a fenced block out of it, not run it whole
+            raise HttpError(400, "code containing ``` or </think> is not supported", "code")
+        if not isinstance(stdin, str):
+            raise HttpError(400, "must be a string", "stdin")
+        for name, value in (("code", code), ("stdin", stdin)):
+            if len(value.encode("utf-8", "surrogatepass")) > self.config.max_field_bytes:
+                raise HttpError(413, f"exceeds {self.config.max_field_bytes} bytes (--max-field-bytes)", name)
+        if body.get("files") or body.get("fetch_files"):
+            raise HttpError(400, "files are not supported", "files")
+        language = RUN_CODE_LANGUAGES.get(str(body.get("language") or "python"))
+        limits = self.engine.languages().get(language or "")
+        if limits is None:
+            raise HttpError(400, f"must be one of {sorted(RUN_CODE_LANGUAGES)}", "language")
+        numbers = {}
+        for name in ("run_timeout", "memory_limit_MB"):
+            value = body.get(name) or 0
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1e6:
+                raise HttpError(400, "must be a non-negative number", name)
+            numbers[name] = value
+        return {"id": "0", "kind": "code", "language": language, "completion": code,
+                "tests": [{"stdin": stdin, "expected_stdout": None}], "test_code": None, "checker": None,
+                "checker_language": "python", "compare": "exact", "float_abs_tol": 0.0, "float_rel_tol": 0.0,
+                "scoring": "all", "stop_on_first_failure": True, "timeout_s": 0.0,
+                "time_limit_s": min(float(numbers["run_timeout"]), limits["max_time_limit_s"]) or None,
+                "memory_limit_mb": int(min(numbers["memory_limit_MB"], limits["max_memory_limit_mb"])) or None,
+                "return_output": True, "output_head_bytes": self.config.max_field_bytes}
+
     async def healthz(self, request: Request) -> Response:
         """Liveness, as gRPC health's overall ("") status: 503 only while draining."""
         serving = not self.engine.draining
@@ -410,6 +457,29 @@ class HttpFrontEnd:
         code_ok = self.engine.code_available and not draining
         body = {"status": _status(math_ok), "math": _status(math_ok), "code": _status(code_ok)}
         return JSONResponse(body, status_code=200 if math_ok else 503)
+
+
+def sandbox_fusion_answer(result: Mapping[str, Any]) -> dict:
+    """One run's result in SandboxFusion's shape: verl reads ``status`` (Success / Failed / SandboxError),
+    then ``compile_result`` or ``run_result`` (``status`` Finished / TimeLimitExceeded, ``return_code``, ...)."""
+    answer: dict[str, Any] = {"status": "Failed", "message": "", "compile_result": None, "run_result": None,
+                              "executor_pod_name": None, "files": {}}
+    verdict = result["verdict"]
+    if verdict == "infra_error" or (verdict != "compile_error" and not result.get("tests")):
+        return {**answer, "status": "SandboxError", "message": str(result.get("detail") or verdict)}
+    if verdict == "compile_error":
+        answer["compile_result"] = {"status": "Finished", "execution_time": result.get("exec_s", 0.0), "return_code": 1,
+                                    "stdout": "", "stderr": str(result.get("detail") or "")}
+        return answer
+    test = result["tests"][0]
+    exit_code = test.get("exit_code")
+    if test["verdict"] != "accepted" and not exit_code:
+        exit_code = 1  # killed for memory or output: not a clean exit, whatever the kernel reported
+    answer["run_result"] = {"status": "TimeLimitExceeded" if test["verdict"] == "time_limit" else "Finished",
+                            "execution_time": test.get("time_s", 0.0), "return_code": exit_code or 0,
+                            "stdout": test.get("stdout", ""), "stderr": test.get("stderr", "")}
+    answer["status"] = "Success" if test["verdict"] == "accepted" else "Failed"
+    return answer
 
 
 def _listen(host: str | None, port: int) -> socket.socket:
