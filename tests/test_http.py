@@ -324,3 +324,13 @@ def test_run_code_sandbox_fusion_shape(server_factory):
     assert broken["compile_result"]["return_code"] != 0 and "error" in broken["compile_result"]["stderr"]
     node = call(url, {**verl, "language": "nodejs", "code": "console.log(1 + 1)"})[2]
     assert node["status"] == "Success" and node["run_result"]["stdout"] == "2\n"
+
+
+def test_get_reward_with_special_tokens_left_in_by_the_decode(verifier_server):
+    """OpenRLHF decodes with skip_special_tokens=False: the end-of-turn token trails the answer."""
+    prompt = "<|im_start|>user\nWhat is 3-1?<|im_end|>\n<|im_start|>assistant\n"
+    responses = ["The answer is 2<|im_end|>", "The answer is 3<|im_end|>", "\\boxed{2}<|endoftext|>",
+                 "\\boxed{12}<|endoftext|>"]
+    status, _, body = call(verifier_server.http_url + "/get_reward",
+                           {"query": [prompt + r for r in responses], "prompts": [prompt] * 4, "labels": ["2"] * 4})
+    assert status == 200 and body["rewards"] == [1.0, 0.0, 1.0, 0.0]
