@@ -29,8 +29,14 @@ def items(n: int, prefix: str, k: int = 2) -> list[dict]:
 
 
 def http_post(conn: http.client.HTTPConnection, tasks: list[dict]) -> list[dict]:
-    conn.request("POST", "/v1/grade", json.dumps({"tasks": tasks}), {"Content-Type": "application/json"})
-    resp = conn.getresponse()
+    body = json.dumps({"tasks": tasks})
+    try:
+        conn.request("POST", "/v1/grade", body, {"Content-Type": "application/json"})
+        resp = conn.getresponse()
+    except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):  # idle past keep-alive
+        conn.close()
+        conn.request("POST", "/v1/grade", body, {"Content-Type": "application/json"})
+        resp = conn.getresponse()
     body = json.loads(resp.read())
     assert resp.status == 200, body
     return body["results"]
@@ -47,17 +53,16 @@ def main() -> None:
         client.grade(items(8, "warm-g"))
         http_post(conn, items(8, "warm-h"))
 
-        t0 = time.perf_counter()
+        # chunks alternate between the ports, so both see the same machine load (this box is shared)
         grpc_tasks = items(args.n, "g")
-        for i in range(0, args.n, 256):
-            assert {r["verdict"] for r in client.grade(grpc_tasks[i:i + 256])} == {"correct"}
-        grpc_s = time.perf_counter() - t0
         http_tasks = items(args.n, "h", k=3)  # not the gRPC run's answers: nothing from the result cache
-        conn.close()  # idle past the server's keep-alive during the gRPC run: open a fresh one
-        t0 = time.perf_counter()
+        grpc_s = http_s = 0.0
         for i in range(0, args.n, 256):
+            t0 = time.perf_counter()
+            assert {r["verdict"] for r in client.grade(grpc_tasks[i:i + 256])} == {"correct"}
+            t1 = time.perf_counter()
             assert {r["verdict"] for r in http_post(conn, http_tasks[i:i + 256])} == {"correct"}
-        http_s = time.perf_counter() - t0
+            grpc_s, http_s = grpc_s + t1 - t0, http_s + time.perf_counter() - t1
         print(f"throughput, {args.n} fresh items: gRPC {args.n / grpc_s:.0f} items/s, "
               f"HTTP {args.n / http_s:.0f} items/s, HTTP/gRPC time ratio {http_s / grpc_s:.2f} (target <= 1.2)")
 
@@ -67,7 +72,6 @@ def main() -> None:
         for _ in range(args.calls):
             client.grade(cached)
         grpc_call = (time.perf_counter() - t0) / args.calls
-        conn.close()
         http_post(conn, cached)
         t0 = time.perf_counter()
         for _ in range(args.calls):
