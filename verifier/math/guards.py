@@ -15,7 +15,7 @@ from sympy import Basic
 from sympy.matrices import MatrixBase
 
 from .limits import MathLimits
-from .numeric import exact_rational
+from .numeric import exact_rational, is_numeric
 
 _BRACKET_RE = re.compile(r"[(\[{]+|[)\]}]")
 INFINITE = math.inf
@@ -108,7 +108,7 @@ def _bound(e: Basic, budget: list[int]) -> float:
 
 def _small_value(e: Basic) -> float | None:
     """|e| to 15 digits for a number whose digit estimate is small (so evaluating it is cheap)."""
-    if not isinstance(e, sympy.Expr) or e.free_symbols:
+    if not is_numeric(e):  # no symbols, integrals, sums or limits (evaluating those is not cheap)
         return None
     value = e.evalf(15)
     if not isinstance(value, sympy.Float):

@@ -168,12 +168,16 @@ def drop_unit(text: str) -> str:
 
 
 def _cases_as_list(text: str) -> str:
-    """A `cases` environment (a system's solution) is the list of its lines: `x = 1, y = 2`."""
+    """A `cases` environment of equations (a system's solution) is the list of its lines:
+    `x = 1, y = 2`."""
     m = _CASES_RE.match(text)
     if not m:
         return text
-    lines = [line.replace("&", " ").strip() for line in m.group(1).split("\\\\")]
-    return ", ".join(line for line in lines if line)
+    lines = [line.replace("&=", "=").strip() for line in m.group(1).split("\\\\")]
+    lines = [line for line in lines if line]
+    if not lines or any("&" in line or "=" not in line for line in lines):
+        return text  # a piecewise definition (`2x & x > 0`), not a system's solution
+    return ", ".join(lines)
 
 
 def _sequence_with_ellipsis(text: str) -> str:
