@@ -39,8 +39,9 @@ _NUMBER_WORDS_RE = re.compile(
 _CURRENCY_RE = re.compile(r"\\\$\s*")
 _PY_POWER_RE = re.compile(r"(?<=[\w)\]}])\*\*(?=[\w({\[-])")
 _DELIMS = (("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$"))
-# Euler's number written upright: math-verify's unit stripping eats `\mathrm{e}` (1 - 1/\mathrm{e} read as 1).
-_UPRIGHT_E_RE = re.compile(r"\\(?:mathrm|mathit|textrm|operatorname)\s*\{\s*e\s*\}")
+# Euler's number and the imaginary unit written upright: math-verify's unit stripping eats
+# `\mathrm{e}` (1 - 1/\mathrm{e} read as 1), and as a trailing unit `3 + 2\mathrm{i}` would read 5.
+_UPRIGHT_E_RE = re.compile(r"\\(?:mathrm|mathit|textrm|operatorname|text)\s*\{\s*([ei])\s*\}")
 # `\sqrt(2)`: math-verify reads `4\sqrt(2)` as 4; a flat parenthesised argument becomes a braced one.
 _SQRT_PAREN_RE = re.compile(r"\\sqrt\s*\(([^()]*)\)")
 # A mixed number with a slash fraction, `1 1/2` or `-2 3/4` (the whole answer; LaTeX `1\frac{1}{2}`
@@ -141,7 +142,7 @@ def normalise(text: str) -> str:
     text = _EMPTYSET_RE.sub(r"\\emptyset", text)
     text = _CURRENCY_RE.sub("", text)
     text = _PY_POWER_RE.sub("^", text)
-    text = _UPRIGHT_E_RE.sub("e", text)
+    text = _UPRIGHT_E_RE.sub(r"\1", text)
     text = _SQRT_PAREN_RE.sub(r"\\sqrt{\1}", text)
     text = drop_unit(text)
     mixed = _MIXED_RE.match(text)
