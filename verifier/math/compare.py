@@ -3,7 +3,8 @@
 Order of checks, first definite answer wins:
 1. the same normalised text;
 2. too large to evaluate (power towers, huge factorials): structural equality only;
-3. relations: `x = 5` is unwrapped to 5 (a lone variable); any other relation never equals a value;
+3. relations: `x = 5` is unwrapped to 5 (one side a name: `x`, `f(x)`, `(p, q)`, `A:B`); any other
+   relation (`x + z = 1`) never equals a value;
 4. numbers: exactly when both are exact; with a tolerance of half a unit in the last stated
    decimal when one side is a decimal approximation (the gold's precision when the gold is the
    decimal; a predicted decimal that only approximates an exact gold needs `approx_sig_digits`);
@@ -19,6 +20,7 @@ import re
 from fractions import Fraction
 
 import sympy
+from sympy.core.function import AppliedUndef
 from sympy.matrices import MatrixBase
 
 from .guards import magnitude_digits
@@ -98,17 +100,39 @@ def _too_large(parsed: Parsed, limits: MathLimits) -> bool:
 
 
 def lone_variable(e: object) -> tuple[object, object] | None:
-    """(variable, value) when `e` is `x = value` or `value = x` with `x` not in the value; else None."""
+    """(name, value) when `e` is `name = value` or `value = name` and the value does not use the
+    name; else None. A name is what a question asks for: a variable (`x`), a function (`f(x)`), a
+    tuple of variables (`(p, q)`), or a ratio or product of named quantities (`A:B`, `\\frac{NO}{BO}`,
+    `|AB|`). A sum (`x + z`), a power (`x^2`) or a multiple (`2x`) is a constraint, not a name."""
     if not isinstance(e, sympy.Eq):
         return None
-    for var, value in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
-        if isinstance(var, sympy.Symbol) and var not in getattr(value, "free_symbols", ()):
-            return var, value
+    for name, value in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+        if not _is_name(name):
+            continue
+        if isinstance(name, AppliedUndef):
+            if not value.has(name.func):
+                return name, value
+        elif not (getattr(name, "free_symbols", set()) & getattr(value, "free_symbols", set())):
+            return name, value
     return None
 
 
+def _is_name(e: object) -> bool:
+    if isinstance(e, (sympy.Symbol, AppliedUndef)):
+        return True
+    if isinstance(e, sympy.Tuple):
+        return len(e) > 0 and all(isinstance(a, sympy.Symbol) for a in e)
+    if isinstance(e, sympy.Abs):
+        return _is_name(e.args[0])
+    if isinstance(e, sympy.Pow):
+        return e.exp == -1 and _is_name(e.base)
+    if isinstance(e, sympy.Mul):
+        return all(_is_name(a) for a in e.args)
+    return False
+
+
 def unwrap_relations(g: object, p: object) -> tuple[object, object, str]:
-    """Relations stay relations unless one side is a lone variable (README, math section).
+    """Relations stay relations unless one side is a name (`lone_variable`; README, math section).
 
     `x = 5` vs `5` compares 5 with 5; `x = 5` vs `x = 5` compares the values; a relation such as
     `x + z = 1` never equals a bare value (its right-hand side `1` is not the answer). Returns the

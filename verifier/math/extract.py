@@ -44,7 +44,7 @@ _BRACE_RE = re.compile(r"\\[{}]|[{}]")
 # Lenient fallbacks: the last math segment and the last number, never digits inside a word
 # (`AZYUK2A`); a plain fraction `2/3` is one number.
 _NUMBER_RE = re.compile(
-    r"(?<![\w.])(?:-?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:\s*/\s*\d+(?![\d.]))?(?:\s*\\?%)?|-?\.\d+)(?![A-Za-z_])"
+    r"(?<![\w.])(?:-?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:\s*/\s*\d+(?![\d.]))?(?:\s*\\?%)?|-?\.\d+)"
 )
 _MATH_DELIMS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 # A plain word (`\sqrt`, `\frac` are commands, not words): a bare expression has at most one.
@@ -225,6 +225,9 @@ def anchored_text(text: str, pos: int, limits: MathLimits) -> str:
     stop = _SENTENCE_END_RE.search(line)
     if stop:
         line = line[: stop.start()]
+    stated = line.rfind(" is ")
+    if stated >= 0 and not any(c.isdigit() for c in line[:stated]):
+        line = line[stated + 4:]  # "Final Answer: The largest $n$ is 34" states 34
     return clean_answer(line)
 
 

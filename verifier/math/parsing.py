@@ -47,6 +47,8 @@ _SQRT_PAREN_RE = re.compile(r"\\sqrt\s*\(([^()]*)\)")
 # A mixed number with a slash fraction, `1 1/2` or `-2 3/4` (the whole answer; LaTeX `1\frac{1}{2}`
 # already reads as 3/2).
 _MIXED_RE = re.compile(r"^([-+]?)(\d+)\s+(\d+)\s*/\s*(\d+)$")
+# A trailing LaTeX line break or stray backslash: `185\\`.
+_TRAILING_BREAK_RE = re.compile(r"\s*\\+$")
 _CASES_RE = re.compile(r"^\\begin\{cases\}(.*)\\end\{cases\}$", re.DOTALL)
 # An ellipsis item of a list: `1, 3, \ldots, 2n-1`.
 _ELLIPSIS_RE = re.compile(r"^(?:\\[lc]?dots|\\dotsc|\.\.\.|…)$")
@@ -127,8 +129,8 @@ def normalise(text: str) -> str:
         before = text
         if text.startswith(("\\boxed", "\\fbox")):
             inner = last_box(text, DEFAULT_LIMITS)
-            if inner and text.rstrip().endswith("}") and text.count("\\boxed") + text.count("\\fbox") == 1:
-                text = inner.strip()
+            if inner and text.rstrip().endswith("}"):
+                text = inner.strip()  # several boxes (`\\boxed{1} no \\boxed{2}`): one answer, the last
         for open_, close in _DELIMS:
             if text.startswith(open_) and text.endswith(close) and len(text) >= len(open_) + len(close):
                 inner = text[len(open_): len(text) - len(close)]
@@ -137,6 +139,7 @@ def normalise(text: str) -> str:
                     break
         if text == before:
             break
+    text = _TRAILING_BREAK_RE.sub("", text)
     if _CLOCK_RE.match(text):
         return text  # a clock time: `p.m.` is not a unit (see `clock_seconds`)
     text = _EMPTYSET_RE.sub(r"\\emptyset", text)
