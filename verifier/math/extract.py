@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Sequence
 
-from .choices import read_choice
+from .choices import NEGATION_RE, read_choice
 from .limits import DEFAULT_LIMITS, MathLimits
 
 PROFILES = ("strict", "lenient")
@@ -44,7 +44,7 @@ _BRACE_RE = re.compile(r"\\[{}]|[{}]")
 # Lenient fallbacks: the last math segment and the last number, never digits inside a word
 # (`AZYUK2A`); a plain fraction `2/3` is one number.
 _NUMBER_RE = re.compile(
-    r"(?<![\w.])(?:-?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:\s*/\s*\d+(?![\d.]))?(?:\s*\\?%)?|-?\.\d+)"
+    r"(?<![\w.])(?:-?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:\s*/\s*\d+(?!\d|\.\d))?(?:\s*\\?%)?|-?\.\d+)"
 )
 _MATH_DELIMS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 # A plain word (`\sqrt`, `\frac` are commands, not words): a bare expression has at most one.
@@ -152,34 +152,46 @@ def last_boxes(text: str, limits: MathLimits, most: int | None = None) -> list[t
     return boxes
 
 
-def box_parts(extraction_text: str) -> list[str]:
-    """The box contents of a `boxed:several` extraction, in order of appearance."""
-    parts = []
+def box_parts(text: str) -> list[str]:
+    """The contents of the boxes in `text`, in order of appearance (a `boxed:several` extraction,
+    or a gold written as several boxes); stops at a box never closed. Bounded scans, linear."""
+    parts: list[str] = []
     pos = 0
+    ahead = {cmd: text.find(cmd) for cmd in _BOX_COMMANDS}
     while True:
-        start = extraction_text.find("\\boxed", pos)
-        if start < 0:
+        for cmd, at in ahead.items():  # refresh only positions we have passed: each scan is new text
+            if 0 <= at < pos:
+                ahead[cmd] = text.find(cmd, pos)
+        found = [(at, cmd) for cmd, at in ahead.items() if at >= 0]
+        if not found:
             return parts
-        content = _box_content(extraction_text, start + len("\\boxed"), DEFAULT_LIMITS)
+        start, cmd = min(found)
+        pos = start + len(cmd)
+        if pos < len(text) and text[pos].isalpha():  # \boxedfoo is another command
+            continue
+        content, pos = _box_span(text, pos, DEFAULT_LIMITS)
         if content is None:
             return parts
-        parts.append(content)
-        pos = extraction_text.find("}", start + len("\\boxed") + len(content)) + 1
-        if pos <= 0:
-            return parts
+        if content:
+            parts.append(content)
 
 
 def _box_content(text: str, pos: int, limits: MathLimits) -> str | None:
     """Balanced-brace scan after a box command, bounded by `max_answer_chars`."""
+    return _box_span(text, pos, limits)[0]
+
+
+def _box_span(text: str, pos: int, limits: MathLimits) -> tuple[str | None, int]:
+    """(content, end) of the box whose command ends at `pos`; content None when never closed."""
     spaces = text[pos: pos + 16]
     pos += len(spaces) - len(spaces.lstrip(" "))
     if pos >= len(text):
-        return None
+        return None, pos
     if text[pos] != "{":  # `\boxed 5`: one token
         end = pos
         while end < len(text) and end - pos <= limits.max_answer_chars and not text[end].isspace() and text[end] != "$":
             end += 1
-        return text[pos:end].strip()
+        return text[pos:end].strip(), end
     window = text[pos + 1: pos + 2 + limits.max_answer_chars]
     depth = 1
     for m in _BRACE_RE.finditer(window):
@@ -188,10 +200,10 @@ def _box_content(text: str, pos: int, limits: MathLimits) -> str | None:
             continue
         depth += 1 if tok == "{" else -1
         if depth == 0:
-            return window[: m.start()].strip()
+            return window[: m.start()].strip(), pos + 1 + m.end()
     if len(window) > limits.max_answer_chars:
-        return window  # overlong, not truncated
-    return None
+        return window, pos + 1 + len(window)  # overlong, not truncated
+    return None, len(text)
 
 
 def last_anchor(text: str, limits: MathLimits) -> str:
@@ -228,7 +240,17 @@ def anchored_text(text: str, pos: int, limits: MathLimits) -> str:
     stated = line.rfind(" is ")
     if stated >= 0 and not any(c.isdigit() for c in line[:stated]):
         line = line[stated + 4:]  # "Final Answer: The largest $n$ is 34" states 34
-    return clean_answer(line)
+    return clean_answer(_lone_number_in_prose(line))
+
+
+def _lone_number_in_prose(line: str) -> str:
+    """A prose sentence without math markup that states exactly one number is that number:
+    "Jane started growing Sphere 3 hours ago" -> 3. Two numbers ("3 or 4") or a negation ("not 3
+    hours") stay prose."""
+    if "$" in line or "\\" in line or len(_WORD_RE.findall(line)) < 2 or NEGATION_RE.search(line):
+        return line
+    numbers = _NUMBER_RE.findall(line)
+    return numbers[0] if len(numbers) == 1 else line
 
 
 def clean_answer(text: str) -> str:

@@ -19,7 +19,7 @@ import sympy
 from sympy import Basic
 from sympy.matrices import MatrixBase
 
-from .extract import last_box
+from .extract import box_parts
 from .guards import magnitude_digits, text_guard
 from .limits import DEFAULT_LIMITS, MathLimits
 
@@ -128,9 +128,9 @@ def normalise(text: str) -> str:
     for _ in range(3):
         before = text
         if text.startswith(("\\boxed", "\\fbox")):
-            inner = last_box(text, DEFAULT_LIMITS)
-            if inner and text.rstrip().endswith("}"):
-                text = inner.strip()  # several boxes (`\\boxed{1} no \\boxed{2}`): one answer, the last
+            parts = box_parts(text)
+            if parts and text.rstrip().endswith("}"):
+                text = ", ".join(parts)  # several boxes (`\\boxed{1}, \\boxed{-2}`): the list of them
         for open_, close in _DELIMS:
             if text.startswith(open_) and text.endswith(close) and len(text) >= len(open_) + len(close):
                 inner = text[len(open_): len(text) - len(close)]
