@@ -155,7 +155,12 @@ def last_boxes(text: str, limits: MathLimits, most: int | None = None) -> list[t
 def box_parts(text: str) -> list[str]:
     """The contents of the boxes in `text`, in order of appearance (a `boxed:several` extraction,
     or a gold written as several boxes); stops at a box never closed. Bounded scans, linear."""
-    parts: list[str] = []
+    return [content for _, _, content in box_spans(text)]
+
+
+def box_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, content) of each non-empty closed box in `text`, in order; see `box_parts`."""
+    spans: list[tuple[int, int, str]] = []
     pos = 0
     ahead = {cmd: text.find(cmd) for cmd in _BOX_COMMANDS}
     while True:
@@ -164,16 +169,16 @@ def box_parts(text: str) -> list[str]:
                 ahead[cmd] = text.find(cmd, pos)
         found = [(at, cmd) for cmd, at in ahead.items() if at >= 0]
         if not found:
-            return parts
+            return spans
         start, cmd = min(found)
         pos = start + len(cmd)
         if pos < len(text) and text[pos].isalpha():  # \boxedfoo is another command
             continue
         content, pos = _box_span(text, pos, DEFAULT_LIMITS)
         if content is None:
-            return parts
+            return spans
         if content:
-            parts.append(content)
+            spans.append((start, pos, content))
 
 
 def _box_content(text: str, pos: int, limits: MathLimits) -> str | None:

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import lru_cache
+from itertools import pairwise
 
 import sympy
 from sympy import Basic
 from sympy.matrices import MatrixBase
 
-from .extract import box_parts
+from .extract import box_spans
 from .guards import magnitude_digits, text_guard
 from .limits import DEFAULT_LIMITS, MathLimits
 
@@ -47,6 +48,8 @@ _SQRT_PAREN_RE = re.compile(r"\\sqrt\s*\(([^()]*)\)")
 # A mixed number with a slash fraction, `1 1/2` or `-2 3/4` (the whole answer; LaTeX `1\frac{1}{2}`
 # already reads as 3/2).
 _MIXED_RE = re.compile(r"^([-+]?)(\d+)\s+(\d+)\s*/\s*(\d+)$")
+# What may join boxes that together are one list: `\\boxed{1}, \\boxed{2}`, `\\(\\boxed{1}\\) and \\(\\boxed{2}\\)`.
+_BOX_JOINER_RE = re.compile(r"^[\s,;$]*(?:\\[()\[\]][\s,;$]*)*(?:(?:and|or)[\s,;$]*(?:\\[()\[\]][\s,;$]*)*)?$")
 # A trailing LaTeX line break or stray backslash: `185\\`.
 _TRAILING_BREAK_RE = re.compile(r"\s*\\+$")
 _CASES_RE = re.compile(r"^\\begin\{cases\}(.*)\\end\{cases\}$", re.DOTALL)
@@ -127,10 +130,8 @@ def normalise(text: str) -> str:
     text = text.strip()
     for _ in range(3):
         before = text
-        if text.startswith(("\\boxed", "\\fbox")):
-            parts = box_parts(text)
-            if parts and text.rstrip().endswith("}"):
-                text = ", ".join(parts)  # several boxes (`\\boxed{1}, \\boxed{-2}`): the list of them
+        if text.startswith(("\\boxed", "\\fbox")) and text.rstrip().endswith("}"):
+            text = _boxes_as_answer(text) or text
         for open_, close in _DELIMS:
             if text.startswith(open_) and text.endswith(close) and len(text) >= len(open_) + len(close):
                 inner = text[len(open_): len(text) - len(close)]
@@ -156,6 +157,19 @@ def normalise(text: str) -> str:
     text = _sequence_with_ellipsis(text)
     text = collapse_parentheses(text)
     return _SCI_RE.sub(_expand_sci, text)
+
+
+def _boxes_as_answer(text: str) -> str | None:
+    """A text written as boxes: one box is its content; several boxes joined only by commas, `and`
+    or `or` (`\\boxed{1}, \\boxed{-2}`) are the list of them, as math-verify reads them; boxes with
+    other text between (`\\boxed{1} no no \\boxed{2}`) are the last one."""
+    spans = box_spans(text)
+    if not spans:
+        return None
+    gaps = [text[end:start] for (_, end, _), (start, _, _) in pairwise(spans)]
+    if all(_BOX_JOINER_RE.match(gap) for gap in gaps):
+        return ", ".join(content for _, _, content in spans)
+    return spans[-1][2]
 
 
 def drop_unit(text: str) -> str:
