@@ -24,6 +24,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from verifier.math import grade_math
+from verifier.math.compare import equivalent
+from verifier.math.limits import MathLimits
+from verifier.math.parsing import parse_answer
 
 
 @dataclass(frozen=True)
@@ -429,3 +432,19 @@ def test_every_family_generates_both_kinds() -> None:
         kinds = {c.correct for c in cases if c.family == family}
         assert kinds == {True, False}, family
     assert len({c.family for c in cases}) == len(FAMILIES)
+
+
+@pytest.mark.parametrize(
+    "gold, answer, digits, equal",
+    [
+        ("\\pi", "3.14", 6, False),
+        ("\\pi", "3.14", 3, True),
+        ("\\pi", "3.15", 3, False),
+        ("\\frac{1}{3}", "0.333", 3, True),
+        ("\\frac{1}{2}", "0.5", 6, True),
+    ],
+)
+def test_approx_sig_digits_is_the_precision_option(gold: str, answer: str, digits: int, equal: bool) -> None:
+    """`MathLimits.approx_sig_digits` decides how many digits an approximating decimal must state."""
+    got, _why = equivalent(parse_answer(gold), parse_answer(answer), MathLimits(approx_sig_digits=digits))
+    assert got is equal
