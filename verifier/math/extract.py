@@ -53,6 +53,9 @@ _WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
 # ("So \boxed{12}. Checking: the answer is consistent." keeps 12).
 _MATHY_RE = re.compile(r"[\d\\^=+*/()\[\]{}-]")
 _BARE_MAX_CHARS = 200
+_FUNCTION_WORDS = frozenset(
+    {"sqrt", "sin", "cos", "tan", "cot", "sec", "csc", "log", "ln", "exp", "pi", "infty", "inf", "oo", "arcsin", "arccos", "arctan"}
+)
 
 
 def extract_answer(
@@ -294,15 +297,16 @@ def _last_expression(region: str, limits: MathLimits) -> Extraction:
 
 
 def bare_expression(region: str) -> str | None:
-    """The whole completion when it is one short line of math (no `$`, at most one plain word):
+    """The whole completion when it is one short line of math (no `$`; plain words only function
+    names such as `sqrt`, unless the completion is one word):
     `2^{10}`, `1 - \\sqrt{2}`, `Friday`. A chain of equalities without variables (`6 * 7 = 42`)
     is read as its last side."""
     text = region.replace(THINK_OPEN, " ").strip()
     if not text or len(text) > _BARE_MAX_CHARS or "\n" in text or "$" in text or "\\(" in text or "\\[" in text:
         return None
     words = _WORD_RE.findall(text)
-    if len(words) > 1:
-        return None
+    if words and text != words[0] and not set(words) <= _FUNCTION_WORDS:
+        return None  # prose around math ("so 1/2"): the number fallbacks read it
     first, eq, _ = text.partition("=")
     if eq and not words and not any(c.isalpha() for c in first):
         text = text.rsplit("=", 1)[1]
