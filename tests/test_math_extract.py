@@ -150,5 +150,5 @@ def test_megabyte_completions_extract(name, completion):
     for profile in ("strict", "lenient"):
         for choices in (None, ["a", "b", "c"]):
             e = extract_answer(completion, profile, choices)
-            assert e.source in ("boxed", "anchor", "last", "choice", "none")
+            assert e.source in ("boxed", "boxed:several", "anchor", "last", "choice", "none")
             assert e.text is None or len(e.text) <= 2 * MathLimits().max_answer_chars + 8

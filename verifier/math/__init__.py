@@ -26,16 +26,22 @@ to. `lenient` (evaluation of models that never box) also accepts the last expres
 
 Rules
 -----
+The README's "Math grading rules" section gives an example of each.
+
 Extraction (`extract.py`):
 - If `</think>` occurs, only the text after the last one is graded. An opened `<think>` that is
   never closed is a truncated trace: no_answer in strict (lenient grades the whole text).
 - strict: the answer is the content of the LAST `\\boxed{...}` / `\\fbox{...}` (balanced-brace
-  scan; several boxes: the last counts). If the last box is never closed the trace was truncated:
-  no_answer. Without a box, the text after the LAST final-answer anchor ("Final Answer", "Answer:",
-  "The answer is", "####", case-insensitive) up to the end of that line or sentence, or the math
-  segment (`$...$`, `\\(...\\)`, `\\[...\\]`) that follows it; `$`, markdown bold and a trailing
-  period are stripped. Anything else is no_answer.
-- lenient: the same, then the later of the last math segment and the last number in the tail.
+  scan). If the last box is never closed the trace was truncated: no_answer. Several boxes come
+  back as source "boxed:several": a one-part gold reads the last one; a gold of several parts (a
+  tuple or set) may read all of them as one answer (`grade.py`). The text after the LAST
+  final-answer anchor ("Final Answer", "Answer:", "The answer is", "####", case-insensitive) up to
+  the end of that line or sentence, or the math segment (`$...$`, `\\(...\\)`, `\\[...\\]`) that
+  follows it, is the answer when there is no box, or when it comes after the last box and states
+  math. `$`, markdown bold and a trailing period are stripped. Anything else is no_answer.
+- lenient: the same, then a completion that is one bare expression is read whole; else the later
+  of the last math segment (an escaped `\\$` is no delimiter) and the last number in the tail
+  (never digits inside a word; `2/3` is one number).
 - Anchors and the lenient fallback look only at the last `tail_chars` (8192) characters.
 
 Multiple choice (`choices.py`, when the task gives `choices`; letters A, B, C, ... in order):
@@ -49,8 +55,10 @@ Golds (`parsing.py`): bare numbers, bare LaTeX, `$...$`, `\\boxed{}` and plain t
 normalised and re-wrapped in `$...$`, parsed once and cached (LRU per process, keyed by the gold
 string). A gold that does not parse to a sympy object is invalid_gold, never a silent score.
 
-Normalisation (math-verify 0.9.0 gaps): `\\varnothing` -> `\\emptyset`; `3e5` -> `300000`; `i` is the
-imaginary unit (`\\frac{1}{1-i}` = `\\frac{1+i}{2}`); undelimited LaTeX (`1 - \\sqrt{2}`) and
+Normalisation (math-verify 0.9.0 gaps): `\\varnothing` -> `\\emptyset`; `3e5` -> `300000`;
+`\\mathrm{e}` -> `e`; `\\sqrt(2)` -> `\\sqrt{2}`; `1 1/2` is a mixed number; a `cases` list of equations
+is a comma list; `1, 3, \\ldots, 2n-1` is an ordered tuple; a trailing unit is dropped (gold and
+answer alike); `20:34` is a clock time; `((1))` -> `(1)`; `i` is the imaginary unit (`\\frac{1}{1-i}` = `\\frac{1+i}{2}`); undelimited LaTeX (`1 - \\sqrt{2}`) and
 `sqrt(3)/3` are parsed as a whole because every answer is wrapped in `$...$` before parsing.
 Also: `\\$` currency signs are dropped, a lone number followed by words ("18 dollars") is that
 number, Python `**` in golds is `^`, and word answers ("Friday", `\\text{no solution}`) are compared
@@ -59,16 +67,19 @@ as case-insensitive text (as LaTeX they would be products of one-letter symbols)
 Comparison (`compare.py`):
 - Exact when both sides are exact: rationals with Python integers (1/2004! != 1/2006!,
   1/2^99 != 1/2^98, unlike math-verify's rounding); irrational exact numbers at 60 digits.
+- Relations stay relations unless one side is a lone variable (`x = 5` vs `5`).
 - A decimal side gets a tolerance of half a unit in its last stated decimal: gold `0.333` equals
-  1/3; pred `0.33` does not equal gold `0.333`. A predicted decimal against an exact gold must be
-  that gold rounded and state >= 3 significant digits (`0.0` does not match 1/100).
+  1/3; pred `0.33` does not equal gold `0.333`. A predicted decimal against an exact gold counts
+  when exactly equal, else only when it is that gold rounded to >= `approx_sig_digits` (6)
+  significant digits (`3.141593` for pi, not `3.14`).
 - Percent: `50\\%` equals 0.5 and 50.
-- Tuples, sets, intervals, matrices of exact numbers are compared element-wise the same way;
+- Tuples, sets, intervals, matrices of numbers (decimals included) are compared element-wise the same way;
   everything else (symbolic expressions, equations, relations) goes to math-verify's `verify`.
 
 Guards (`guards.py`, `limits.py`): answers over 2000 chars, brackets nested deeper than 12 or more
-than 3 opening brackets in a row are incorrect without parsing; a magnitude estimate of the parsed,
-unevaluated tree sends power towers and huge factorials to a structural comparison only; parsed
+than 3 opening brackets in a row are incorrect without parsing (redundant parentheses collapsed
+first); a magnitude estimate of the parsed, unevaluated tree (small irrational exponents evaluated)
+sends power towers and huge factorials to a structural comparison only; parsed
 sympy objects are never passed to `str()`/`repr()`.
 """
 

@@ -15,7 +15,7 @@ _WHOLE_LETTER_RE = re.compile(r"^[(\[]?([A-Za-z])[)\]]?[.:]?$")
 _LEADING_LETTER_RE = re.compile(r"^[(\[]?([A-Z])(?:[)\]]|(?=[\s.,:;]|$))")
 _SPACE_RE = re.compile(r"\s+")
 _LONE_CAPITAL_RE = re.compile(r"(?<![A-Za-z])([A-Z])(?![A-Za-z])")
-_NEGATION_RE = re.compile(r"\b(?:not|nor|never|isn't|rather than|instead of)\b", re.IGNORECASE)
+NEGATION_RE = re.compile(r"\b(?:not|nor|never|isn't|rather than|instead of)\b", re.IGNORECASE)
 
 
 def letters(n: int) -> str:
@@ -66,6 +66,6 @@ def read_choice(answer: str, choices: Sequence[str]) -> str | None:
 def _hedged(text: str, start: int, letter: str, valid: str) -> bool:
     """Whether another choice letter follows before any negation ("A or B", "A, B, C, D"): a hedge
     that must not be credited. "D, not B or C" is not a hedge."""
-    negation = _NEGATION_RE.search(text, start)
+    negation = NEGATION_RE.search(text, start)
     end = negation.start() if negation else len(text)
     return any(m.group(1) != letter and m.group(1) in valid for m in _LONE_CAPITAL_RE.finditer(text, start, end))

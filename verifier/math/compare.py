@@ -3,11 +3,14 @@
 Order of checks, first definite answer wins:
 1. the same normalised text;
 2. too large to evaluate (power towers, huge factorials): structural equality only;
-3. numbers: exactly when both are exact; with a tolerance of half a unit in the last stated
+3. relations: `x = 5` is unwrapped to 5 (one side a name: `x`, `f(x)`, `(p, q)`, `A:B`); any other
+   relation (`x + z = 1`) never equals a value;
+4. numbers: exactly when both are exact; with a tolerance of half a unit in the last stated
    decimal when one side is a decimal approximation (the gold's precision when the gold is the
-   decimal; a predicted decimal needs `min_sig_digits`); percent signs may be dropped;
-4. tuples, sets, intervals and matrices of exact numbers: element-wise with rule 3;
-5. everything else (symbolic expressions, equations, relations, mixed containers): math-verify's
+   decimal; a predicted decimal that only approximates an exact gold needs `approx_sig_digits`);
+   percent signs may be dropped;
+5. tuples, sets, intervals and matrices of numbers: element-wise with rule 4;
+6. everything else (symbolic expressions, equations, relations, mixed containers): math-verify's
    `verify` with its timeout off.
 """
 
@@ -17,12 +20,13 @@ import re
 from fractions import Fraction
 
 import sympy
+from sympy.core.function import AppliedUndef
 from sympy.matrices import MatrixBase
 
 from .guards import magnitude_digits
 from .limits import DEFAULT_LIMITS, MathLimits
 from .numeric import exact_rational, has_float, is_numeric, numbers_equal, within
-from .parsing import Literal, Parsed
+from .parsing import Literal, Parsed, read_literal
 
 _TEXT_NOISE_RE = re.compile(r"\s+|\\left|\\right|\\!|\\,|\\;|\\:|\\ |\\displaystyle")
 _TEXT_WRAPPER_RE = re.compile(r"^\\(?:text|textbf|textit|mathrm|mbox)\s*\{([^{}]*)\}$")
@@ -62,8 +66,10 @@ def equivalent(gold: Parsed, pred: Parsed, limits: MathLimits = DEFAULT_LIMITS) 
         if g == p or canonical(g, limits) == canonical(p, limits):
             return True, "structurally equal (too large to evaluate)"
         return False, "not structurally equal; too large to evaluate exactly"
-    g_val, p_val = _unwrap_equations(g, p)
-    verdict = compare_numbers(g_val, gold.literal, p_val, pred.literal, limits)
+    g, p, why = unwrap_relations(g, p)
+    if why:
+        return False, why
+    verdict = compare_numbers(g, gold.literal, p, pred.literal, limits)
     if verdict is not None:
         return verdict
     verdict = compare_containers(g, p, limits)
@@ -93,23 +99,63 @@ def _too_large(parsed: Parsed, limits: MathLimits) -> bool:
     return parsed.digits > bound
 
 
-def _unwrap_equations(g: object, p: object) -> tuple[object, object]:
-    """`x = 5` vs `5` compares 5 with 5; `x = 5` vs `x = 5` compares the right-hand sides."""
-    g_eq = isinstance(g, sympy.Eq) and isinstance(g.lhs, sympy.Symbol)
-    p_eq = isinstance(p, sympy.Eq) and isinstance(p.lhs, sympy.Symbol)
-    if g_eq and p_eq:
-        return (g.rhs, p.rhs) if g.lhs == p.lhs else (g, p)
-    if p_eq:
-        return g, p.rhs
-    if g_eq:
-        return g.rhs, p
-    return g, p
+def lone_variable(e: object) -> tuple[object, object] | None:
+    """(name, value) when `e` is `name = value` or `value = name` and the value does not use the
+    name; else None. A name is what a question asks for: a variable (`x`), a function (`f(x)`), a
+    tuple of variables (`(p, q)`), or a ratio or product of named quantities (`A:B`, `\\frac{NO}{BO}`,
+    `|AB|`). A sum (`x + z`), a power (`x^2`) or a multiple (`2x`) is a constraint, not a name."""
+    if not isinstance(e, sympy.Eq):
+        return None
+    for name, value in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+        if not _is_name(name):
+            continue
+        if isinstance(name, AppliedUndef):
+            if not value.has(name.func):
+                return name, value
+        elif not (getattr(name, "free_symbols", set()) & getattr(value, "free_symbols", set())):
+            return name, value
+    return None
+
+
+def _is_name(e: object) -> bool:
+    if isinstance(e, (sympy.Symbol, AppliedUndef)):
+        return True
+    if isinstance(e, sympy.Tuple):
+        return len(e) > 0 and all(isinstance(a, sympy.Symbol) for a in e)
+    if isinstance(e, sympy.Abs):
+        return _is_name(e.args[0])
+    if isinstance(e, sympy.Pow):
+        return e.exp == -1 and _is_name(e.base)
+    if isinstance(e, sympy.Mul):
+        return all(_is_name(a) for a in e.args)
+    return False
+
+
+def unwrap_relations(g: object, p: object) -> tuple[object, object, str]:
+    """Relations stay relations unless one side is a name (`lone_variable`; README, math section).
+
+    `x = 5` vs `5` compares 5 with 5; `x = 5` vs `x = 5` compares the values; a relation such as
+    `x + z = 1` never equals a bare value (its right-hand side `1` is not the answer). Returns the
+    two objects to compare and, when they can never be equal, the reason.
+    """
+    g_var, p_var = lone_variable(g), lone_variable(p)
+    if g_var and p_var:
+        return (g_var[1], p_var[1], "") if g_var[0] == p_var[0] else (g, p, "")
+    if g_var and not isinstance(p, sympy.core.relational.Relational):
+        return g_var[1], p, ""
+    if p_var and not isinstance(g, sympy.core.relational.Relational):
+        return g, p_var[1], ""
+    g_rel = isinstance(g, sympy.core.relational.Relational)
+    p_rel = isinstance(p, sympy.core.relational.Relational)
+    if g_rel != p_rel:
+        return g, p, "a relation and a value are never equal" + (" (gold is a relation)" if g_rel else "")
+    return g, p, ""
 
 
 def compare_numbers(
     g: object, g_lit: Literal | None, p: object, p_lit: Literal | None, limits: MathLimits
 ) -> tuple[bool, str] | None:
-    """Rule 3 of the module docstring; None when the two are not both numbers (or undecidable)."""
+    """Rule 4 of the module docstring; None when the two are not both numbers (or undecidable)."""
     if not (is_numeric(g) and is_numeric(p)):
         return None
     g_approx = (g_lit is not None and g_lit.is_decimal) or has_float(g)
@@ -169,15 +215,15 @@ def _against_decimal_gold(g_lit: Literal, p, p_lit: Literal | None, limits) -> t
 
 def _decimal_prediction(g, g_lit: Literal | None, p_lit: Literal, limits) -> tuple[bool, str] | None:
     """The prediction is a decimal, the gold exact: equal if the decimal is exact, or if it states
-    at least `min_sig_digits` and is the gold rounded to its decimals."""
+    at least `approx_sig_digits` and is the gold rounded to its decimals."""
     p_value = _scaled(p_lit)
     exact = exact_rational(g)
     if exact is not None and exact == p_value:
         return True, "decimal equals the exact gold"
     if g_lit is not None and (g_lit.percent or p_lit.percent) and g_lit.value == p_lit.value:
         return True, "equal up to a percent sign"
-    if p_lit.sig_digits < limits.min_sig_digits:
-        return False, f"decimal with {p_lit.sig_digits} significant digits does not equal the exact gold"
+    if p_lit.sig_digits < limits.approx_sig_digits:
+        return False, f"decimal with {p_lit.sig_digits} significant digits only approximates the exact gold"
     ok = within(g, p_value, _half_unit(p_lit, True))
     if ok is None:
         return None
@@ -185,7 +231,7 @@ def _decimal_prediction(g, g_lit: Literal | None, p_lit: Literal, limits) -> tup
 
 
 def compare_containers(g: object, p: object, limits: MathLimits) -> tuple[bool, str] | None:
-    """Rule 4: same kind of container, all elements exact numbers; None otherwise."""
+    """Rule 5: same kind of container, all elements numbers; None otherwise."""
     if isinstance(g, MatrixBase) and isinstance(p, MatrixBase):
         if g.shape != p.shape:
             return False, "matrices of different shapes"
@@ -204,9 +250,31 @@ def compare_containers(g: object, p: object, limits: MathLimits) -> tuple[bool, 
 
 
 def _exact_element(a: object, b: object, limits: MathLimits) -> bool | None:
-    if not (is_numeric(a) and is_numeric(b)) or has_float(a) or has_float(b):
+    """Two elements compared as lone numbers are (rule 3, decimals included); None: not numbers."""
+    if not (is_numeric(a) and is_numeric(b)):
         return None
-    return numbers_equal(a, b, limits.exact_check_digits, limits.exact_match_digits)
+    if not (has_float(a) or has_float(b)):
+        return numbers_equal(a, b, limits.exact_check_digits, limits.exact_match_digits)
+    a_lit, b_lit = float_literal(a), float_literal(b)
+    if has_float(a) and a_lit is None or has_float(b) and b_lit is None:
+        return None
+    verdict = compare_numbers(a, a_lit, b, b_lit, limits)
+    return None if verdict is None else verdict[0]
+
+
+def float_literal(e: object) -> Literal | None:
+    """The decimal a parsed element states (`0.25`, `-1.5`), read back from its shortest float form.
+
+    Elements of a tuple, interval or matrix have no written text of their own; the shortest repr of
+    the parsed float is the decimal as written for up to 15 significant digits.
+    """
+    sign = 1
+    if isinstance(e, sympy.Mul) and len(e.args) == 2 and e.args[0] == -1:
+        sign, e = -1, e.args[1]
+    if not isinstance(e, sympy.Float):
+        return None
+    written = repr(sign * float(e))
+    return read_literal(written) if "e" not in written and "inf" not in written else None
 
 
 def _elementwise(gs: list, ps: list, limits: MathLimits, kind: str) -> tuple[bool, str] | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Sequence
 
-from .choices import read_choice
+from .choices import NEGATION_RE, read_choice
 from .limits import DEFAULT_LIMITS, MathLimits
 
 PROFILES = ("strict", "lenient")
@@ -25,12 +25,14 @@ class Extraction(NamedTuple):
     """What a completion offers as its answer, and where it was found."""
 
     text: str | None
-    """The raw answer string (LaTeX or plain); for multiple choice the choice letter. None: no answer."""
+    """The raw answer string (LaTeX or plain); for multiple choice the choice letter; for several
+    boxes `\\boxed{a}, \\boxed{b}` (see `box_parts`). None: no answer."""
     source: str
-    """"boxed" | "anchor" | "last" | "choice" (a multiple-choice letter) | "none"."""
+    """"boxed" | "boxed:several" | "anchor" | "last" | "choice" (a multiple-choice letter) | "none"."""
 
 
 NO_ANSWER = Extraction(None, "none")
+SEVERAL_BOXES = "boxed:several"
 
 # "####", "Final Answer", "answer:", "answer**:", "answer is". Case-insensitive, no nested quantifiers.
 _ANCHOR_RE = re.compile(r"####|\b(?:final\s+answer|answer(?:\*\*)?\s*:|answer\s+is\b)", re.IGNORECASE)
@@ -39,9 +41,21 @@ _ANCHOR_LEAD_RE = re.compile(r"[\s*:_#]*(?:is\b)?[\s*:_]*", re.IGNORECASE)
 # End of a sentence: a period (not a decimal point) followed by whitespace or the end.
 _SENTENCE_END_RE = re.compile(r"\.(?=\s|$)")
 _BRACE_RE = re.compile(r"\\[{}]|[{}]")
-# Lenient fallbacks: the last math segment and the last number.
-_NUMBER_RE = re.compile(r"-?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:\s*\\?%)?|-?\.\d+")
+# Lenient fallbacks: the last math segment and the last number, never digits inside a word
+# (`AZYUK2A`); a plain fraction `2/3` is one number.
+_NUMBER_RE = re.compile(
+    r"(?<![\w.])(?:-?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:\s*/\s*\d+(?!\d|\.\d))?(?:\s*\\?%)?|-?\.\d+)"
+)
 _MATH_DELIMS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
+# A plain word (`\sqrt`, `\frac` are commands, not words): a bare expression has at most one.
+_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
+# An anchor after the last box overrides it only when what follows looks like math, not prose
+# ("So \boxed{12}. Checking: the answer is consistent." keeps 12).
+_MATHY_RE = re.compile(r"[\d\\^=+*/()\[\]{}-]")
+_BARE_MAX_CHARS = 200
+_FUNCTION_WORDS = frozenset(
+    {"sqrt", "sin", "cos", "tan", "cot", "sec", "csc", "log", "ln", "exp", "pi", "infty", "inf", "oo", "arcsin", "arccos", "arctan"}
+)
 
 
 def extract_answer(
@@ -66,15 +80,30 @@ def extract_with_limits(
         return NO_ANSWER
     if choices:
         return _extract_choice(region, profile, choices, limits)
-    found = last_box(region, limits)
-    if found is None:
+    boxes = last_boxes(region, limits)
+    anchor_at, anchored = last_anchor_at(region, limits)
+    if anchored and (not boxes or anchor_at > boxes[0][0] and _MATHY_RE.search(anchored)):
+        return Extraction(anchored, "anchor")  # a math answer stated after the last box wins
+    if boxes and boxes[0][1] is None:
         return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
-    if found:
-        return Extraction(found, "boxed")
-    anchored = last_anchor(region, limits)
-    if anchored:
-        return Extraction(anchored, "anchor")
+    parts = _joinable([content for _, content in boxes if content], limits)
+    if len(parts) > 1:
+        return Extraction(", ".join(f"\\boxed{{{part}}}" for part in parts), SEVERAL_BOXES)
+    if parts:
+        return Extraction(parts[0], "boxed")
     return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
+
+
+def _joinable(parts_last_first: list[str], limits: MathLimits) -> list[str]:
+    """The trailing box contents, in order, that fit in `max_answer_chars` together (at least one)."""
+    kept: list[str] = []
+    total = 0
+    for part in parts_last_first:
+        total += len(part) + 10
+        if kept and total > limits.max_answer_chars:
+            break
+        kept.append(part)
+    return kept[::-1]
 
 
 def answer_region(completion: str, profile: str) -> str | None:
@@ -97,31 +126,80 @@ def last_box(text: str, limits: MathLimits) -> str | None:
     A box whose content exceeds `max_answer_chars` returns its first `max_answer_chars + 1`
     characters so the grader can say "too long" instead of "no answer".
     """
+    boxes = last_boxes(text, limits, 1)
+    return boxes[0][1] if boxes else ""
+
+
+def last_boxes(text: str, limits: MathLimits, most: int | None = None) -> list[tuple[int, str | None]]:
+    """(start, content) of the last `most` (default `max_boxes`) boxes, the last first; content is
+    None for a box never closed, and the scan stops there. `rfind` walks disjoint stretches
+    backwards, and each content scan is bounded by `max_answer_chars`: linear in len(text)."""
+    most = limits.max_boxes if most is None else most
     found = {cmd: text.rfind(cmd) for cmd in _BOX_COMMANDS}
-    for _ in range(_MAX_BOX_SKIPS):
+    boxes: list[tuple[int, str | None]] = []
+    skips = 0
+    while len(boxes) < most and skips < _MAX_BOX_SKIPS:
         cmd = max(found, key=found.__getitem__)
         start = found[cmd]
         if start < 0:
-            return ""
+            break
+        found[cmd] = text.rfind(cmd, 0, start) if start > 0 else -1
         pos = start + len(cmd)
         if pos < len(text) and text[pos].isalpha():  # \boxedfoo is another command
-            found[cmd] = text.rfind(cmd, 0, start)
+            skips += 1
             continue
-        return _box_content(text, pos, limits)
-    return ""
+        content = _box_content(text, pos, limits)
+        boxes.append((start, content))
+        if content is None:
+            break
+    return boxes
+
+
+def box_parts(text: str) -> list[str]:
+    """The contents of the boxes in `text`, in order of appearance (a `boxed:several` extraction,
+    or a gold written as several boxes); stops at a box never closed. Bounded scans, linear."""
+    return [content for _, _, content in box_spans(text)]
+
+
+def box_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, content) of each non-empty closed box in `text`, in order; see `box_parts`."""
+    spans: list[tuple[int, int, str]] = []
+    pos = 0
+    ahead = {cmd: text.find(cmd) for cmd in _BOX_COMMANDS}
+    while True:
+        for cmd, at in ahead.items():  # refresh only positions we have passed: each scan is new text
+            if 0 <= at < pos:
+                ahead[cmd] = text.find(cmd, pos)
+        found = [(at, cmd) for cmd, at in ahead.items() if at >= 0]
+        if not found:
+            return spans
+        start, cmd = min(found)
+        pos = start + len(cmd)
+        if pos < len(text) and text[pos].isalpha():  # \boxedfoo is another command
+            continue
+        content, pos = _box_span(text, pos, DEFAULT_LIMITS)
+        if content is None:
+            return spans
+        if content:
+            spans.append((start, pos, content))
 
 
 def _box_content(text: str, pos: int, limits: MathLimits) -> str | None:
     """Balanced-brace scan after a box command, bounded by `max_answer_chars`."""
+    return _box_span(text, pos, limits)[0]
+
+
+def _box_span(text: str, pos: int, limits: MathLimits) -> tuple[str | None, int]:
+    """(content, end) of the box whose command ends at `pos`; content None when never closed."""
     spaces = text[pos: pos + 16]
     pos += len(spaces) - len(spaces.lstrip(" "))
     if pos >= len(text):
-        return None
+        return None, pos
     if text[pos] != "{":  # `\boxed 5`: one token
         end = pos
         while end < len(text) and end - pos <= limits.max_answer_chars and not text[end].isspace() and text[end] != "$":
             end += 1
-        return text[pos:end].strip()
+        return text[pos:end].strip(), end
     window = text[pos + 1: pos + 2 + limits.max_answer_chars]
     depth = 1
     for m in _BRACE_RE.finditer(window):
@@ -130,21 +208,27 @@ def _box_content(text: str, pos: int, limits: MathLimits) -> str | None:
             continue
         depth += 1 if tok == "{" else -1
         if depth == 0:
-            return window[: m.start()].strip()
+            return window[: m.start()].strip(), pos + 1 + m.end()
     if len(window) > limits.max_answer_chars:
-        return window  # overlong, not truncated
-    return None
+        return window, pos + 1 + len(window)  # overlong, not truncated
+    return None, len(text)
 
 
 def last_anchor(text: str, limits: MathLimits) -> str:
     """The answer after the last final-answer anchor in the tail window, or ""."""
-    tail = text[-limits.tail_chars:]
+    return last_anchor_at(text, limits)[1]
+
+
+def last_anchor_at(text: str, limits: MathLimits) -> tuple[int, str]:
+    """(position in `text`, answer) of the last final-answer anchor in the tail window; (-1, "")."""
+    offset = max(len(text) - limits.tail_chars, 0)
+    tail = text[offset:]
     last = None
     for last in _ANCHOR_RE.finditer(tail):
         pass
     if last is None:
-        return ""
-    return anchored_text(tail, last.end(), limits)
+        return -1, ""
+    return offset + last.start(), anchored_text(tail, last.end(), limits)
 
 
 def anchored_text(text: str, pos: int, limits: MathLimits) -> str:
@@ -161,7 +245,20 @@ def anchored_text(text: str, pos: int, limits: MathLimits) -> str:
     stop = _SENTENCE_END_RE.search(line)
     if stop:
         line = line[: stop.start()]
-    return clean_answer(line)
+    stated = line.rfind(" is ")
+    if stated >= 0 and not any(c.isdigit() for c in line[:stated]):
+        line = line[stated + 4:]  # "Final Answer: The largest $n$ is 34" states 34
+    return clean_answer(_lone_number_in_prose(line))
+
+
+def _lone_number_in_prose(line: str) -> str:
+    """A prose sentence without math markup that states exactly one number is that number:
+    "Jane started growing Sphere 3 hours ago" -> 3. Two numbers ("3 or 4") or a negation ("not 3
+    hours") stay prose."""
+    if "$" in line or "\\" in line or len(_WORD_RE.findall(line)) < 2 or NEGATION_RE.search(line):
+        return line
+    numbers = _NUMBER_RE.findall(line)
+    return numbers[0] if len(numbers) == 1 else line
 
 
 def clean_answer(text: str) -> str:
@@ -180,7 +277,11 @@ def clean_answer(text: str) -> str:
 
 
 def _last_expression(region: str, limits: MathLimits) -> Extraction:
-    """Lenient fallback: the later of the last math segment and the last number in the tail."""
+    """Lenient fallback: a completion that is one bare expression is read whole (`2^{10}`,
+    `sqrt(3)/3`, `Friday`); else the later of the last math segment and the last number in the tail."""
+    bare = bare_expression(region)
+    if bare:
+        return Extraction(bare, "last")
     tail = region[-limits.tail_chars:]
     seg = last_math_segment(tail)
     num = None
@@ -195,16 +296,42 @@ def _last_expression(region: str, limits: MathLimits) -> Extraction:
     return NO_ANSWER
 
 
+def bare_expression(region: str) -> str | None:
+    """The whole completion when it is one short line of math (no `$`; plain words only function
+    names such as `sqrt`, unless the completion is one word):
+    `2^{10}`, `1 - \\sqrt{2}`, `Friday`. A chain of equalities without variables (`6 * 7 = 42`)
+    is read as its last side."""
+    text = region.replace(THINK_OPEN, " ").strip()
+    if not text or len(text) > _BARE_MAX_CHARS or "\n" in text or "$" in text or "\\(" in text or "\\[" in text:
+        return None
+    words = _WORD_RE.findall(text)
+    if words and text != words[0] and not set(words) <= _FUNCTION_WORDS:
+        return None  # prose around math ("so 1/2"): the number fallbacks read it
+    first, eq, _ = text.partition("=")
+    if eq and not words and not any(c.isalpha() for c in first):
+        text = text.rsplit("=", 1)[1]
+    return clean_answer(text) or None
+
+
+def _rfind_dollar(text: str, end: int) -> int:
+    """Position of the last `$` before `end` that is not an escaped `\\$` (a currency sign); -1."""
+    pos = text.rfind("$", 0, end)
+    while pos > 0 and text[pos - 1] == "\\":
+        pos = text.rfind("$", 0, pos - 1)
+    return pos
+
+
 def last_math_segment(text: str) -> tuple[int, str] | None:
-    """(end, content) of the last `$...$`, `$$...$$`, `\\(...\\)` or `\\[...\\]`; `rfind` only."""
+    """(end, content) of the last `$...$`, `$$...$$`, `\\(...\\)` or `\\[...\\]`; `rfind` only.
+    An escaped `\\$` is a currency sign, not a delimiter."""
     best: tuple[int, str] | None = None
-    end = text.rfind("$")
+    end = _rfind_dollar(text, len(text))
     if end > 0 and text[end - 1] == "$":
         start = text.rfind("$$", 0, end - 1)
         if start >= 0:
             best = (end + 1, text[start + 2: end - 1])
     elif end > 0:
-        start = text.rfind("$", 0, end)
+        start = _rfind_dollar(text, end)
         if start >= 0:
             best = (end + 1, text[start + 1: end])
     for open_, close in (("\\(", "\\)"), ("\\[", "\\]")):

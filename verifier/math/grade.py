@@ -9,11 +9,13 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
+import sympy
+
 from .choices import letters, read_choice
-from .compare import equivalent
-from .extract import PROFILES, Extraction, extract_answer
+from .compare import equivalent, lone_variable
+from .extract import PROFILES, SEVERAL_BOXES, Extraction, box_parts, extract_answer
 from .limits import DEFAULT_LIMITS
-from .parsing import Parsed, normalise, parse_gold, parse_prediction
+from .parsing import Parsed, clock_seconds, normalise, parse_gold, parse_prediction
 
 VERDICTS = ("correct", "incorrect", "no_answer", "invalid_gold", "error")
 _SHOWN_CHARS = 200
@@ -50,19 +52,71 @@ def _grade_extracted(gold: str, extraction: Extraction, choices: Sequence[str] |
         return result("invalid_gold", f"gold must be a string, got {type(gold).__name__}", extraction)
     if choices:
         return _grade_choice(gold, extraction, choices)
+    if clock_seconds(normalise(gold)) is not None:
+        return _grade_clock(gold, extraction)
     parsed_gold = parse_gold(gold)
     if isinstance(parsed_gold, str):
         return result("invalid_gold", f"gold not usable: {parsed_gold}", extraction)
     if extraction.text is None:
         return result("no_answer", "no final answer found (\\boxed{} or an answer anchor)", extraction)
-    if len(extraction.text) > DEFAULT_LIMITS.max_answer_chars:
+    if extraction.source == SEVERAL_BOXES:
+        return _grade_boxes(parsed_gold, extraction)
+    return _grade_text(parsed_gold, extraction.text, extraction)
+
+
+def _grade_text(gold: Parsed, answer: str, extraction: Extraction) -> dict[str, Any]:
+    if len(answer) > DEFAULT_LIMITS.max_answer_chars:
         return result("incorrect", f"answer longer than {DEFAULT_LIMITS.max_answer_chars} chars", extraction)
-    if _same_text(parsed_gold.text, extraction.text):
+    if _same_text(gold.text, answer):
         return result("correct", "identical to the gold", extraction)
-    pred = parse_prediction(extraction.text)
+    pred = parse_prediction(answer)
     if isinstance(pred, str):
         return result("incorrect", f"answer not usable: {pred}", extraction)
-    return _verdict(parsed_gold, pred, extraction)
+    return _verdict(gold, pred, extraction)
+
+
+def _grade_boxes(gold: Parsed, extraction: Extraction) -> dict[str, Any]:
+    """Several boxes: the last one is the answer; when the gold has several parts (a tuple or set)
+    and the last box alone is not it, all boxes together are read as one answer (README, math
+    section). A set holding the gold plus extras is wrong, so spraying boxes never pays."""
+    parts = box_parts(extraction.text or "")
+    last = _grade_text(gold, parts[-1], extraction) if parts else None
+    if last is not None and last["verdict"] == "correct" or len(parts) < 2:
+        return last or result("no_answer", "no final answer found", extraction)
+    kind = gold_parts_kind(gold)
+    if kind is None:
+        return last
+    joined = ", ".join(parts)
+    union = f"({joined})" if kind == "tuple" else f"\\{{{joined}\\}}" if kind == "set" else joined
+    graded = _grade_text(gold, union, extraction)
+    graded["detail"] = f"{len(parts)} boxes read together: {graded['detail']}"[:_SHOWN_CHARS]
+    return graded
+
+
+def gold_parts_kind(gold: Parsed) -> str | None:
+    """"tuple" or "set" when the gold has several parts (so several boxes may answer it), else None."""
+    expr = gold.expr
+    unwrapped = lone_variable(expr)
+    if unwrapped:
+        expr = unwrapped[1]
+    if isinstance(expr, sympy.Tuple) and len(expr) > 1:
+        return "tuple"
+    if isinstance(expr, sympy.Interval) and expr.left_open and expr.right_open:
+        return "tuple"  # `(1, 2)` parses as an open interval: a pair all the same
+    if isinstance(expr, sympy.FiniteSet) and len(expr) > 1:
+        return "set"
+    return None
+
+
+def _grade_clock(gold: str, extraction: Extraction) -> dict[str, Any]:
+    """A clock-time gold (`20:34`): the answer must be the same time (`8:34 PM`), 12- or 24-hour."""
+    if extraction.text is None:
+        return result("no_answer", "no final answer found (\\boxed{} or an answer anchor)", extraction)
+    want = clock_seconds(normalise(gold))
+    got = clock_seconds(normalise(extraction.text))
+    if got is None:
+        return result("incorrect", "gold is a clock time, the answer is not", extraction)
+    return result("correct" if got == want else "incorrect", "clock times " + ("equal" if got == want else "differ"), extraction)
 
 
 def _same_text(gold_latex: str, answer: str) -> bool:

@@ -15,7 +15,7 @@ from sympy import Basic
 from sympy.matrices import MatrixBase
 
 from .limits import MathLimits
-from .numeric import exact_rational
+from .numeric import exact_rational, is_numeric
 
 _BRACKET_RE = re.compile(r"[(\[{]+|[)\]}]")
 INFINITE = math.inf
@@ -93,13 +93,30 @@ def _pow_digits(e: Basic, budget: list[int]) -> float:
 
 
 def _bound(e: Basic, budget: list[int]) -> float:
-    """Upper bound on |value of e|: exact when e is a small rational, else 10^digits."""
+    """Upper bound on |value of e|: its value when e is a small number (rational or not, so that
+    `2^{\\sqrt{2}}` is not "too large"), else 10^digits."""
     d = _digits(e, budget)
     if d <= 18:
         v = exact_rational(e)
         if v is not None:
             return float(abs(v))
+        small = _small_value(e)
+        if small is not None:
+            return small
     return INFINITE if d > 300 else 10.0 ** d
+
+
+def _small_value(e: Basic) -> float | None:
+    """|e| to 15 digits for a number whose digit estimate is small (so evaluating it is cheap)."""
+    if not is_numeric(e):  # no symbols, integrals, sums or limits (evaluating those is not cheap)
+        return None
+    value = e.evalf(15)
+    if not isinstance(value, sympy.Float):
+        re_part, im_part = value.as_real_imag()
+        if not (isinstance(re_part, sympy.Number) and isinstance(im_part, sympy.Number)):
+            return None
+        return float(abs(complex(re_part, im_part))) + 1.0
+    return abs(float(value))
 
 
 def _int_digits(n: int) -> float:

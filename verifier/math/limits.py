@@ -19,6 +19,10 @@ class MathLimits:
     """Anchors ("Answer:", "####", ...) and the lenient last-expression fallback are searched only in
     this many trailing characters of the answer region. `\\boxed` is found anywhere (one `rfind`)."""
 
+    max_boxes: int = 8
+    """Most trailing `\\boxed{}` read together when the gold has several parts (a tuple or set
+    answered one box per part); a one-part gold always reads only the last box."""
+
     max_answer_chars: int = 2000
     """An extracted answer longer than this is graded `incorrect` without parsing (a 20x20 matrix
     fits; ANTLR parse time grows with length)."""
@@ -52,9 +56,11 @@ class MathLimits:
     exact_match_digits: int = 45
     """Two exact irrational values agreeing to this many significant digits are equal."""
 
-    min_sig_digits: int = 3
-    """A predicted decimal compared with an exact gold gets tolerance only when it states at least
-    this many significant digits (so `0.0` cannot match every small gold)."""
+    approx_sig_digits: int = 6
+    """A predicted decimal that only approximates an exact gold counts when it states at least this
+    many significant digits and is the gold rounded to them: math-verify's precision. `3.141593` and
+    `3.14159` for `\\pi` count, `3.14` does not, nor `0.333` for `\\frac{1}{3}`. A decimal exactly
+    equal to the gold (`0.5` for `\\frac{1}{2}`) always counts. Lower it to pay coarser roundings."""
 
     max_choices: int = 26
     """Multiple-choice questions are lettered A..Z; more choices than that is an invalid gold."""

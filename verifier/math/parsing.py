@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import lru_cache
+from itertools import pairwise
 
 import sympy
 from sympy import Basic
 from sympy.matrices import MatrixBase
 
-from .extract import last_box
+from .extract import box_spans
 from .guards import magnitude_digits, text_guard
 from .limits import DEFAULT_LIMITS, MathLimits
 
@@ -30,11 +31,59 @@ _SCI_RE = re.compile(r"(?<![\w.\\])(\d+(?:\.\d+)?)[eE]([-+]?\d{1,3})(?![\w.])")
 _LITERAL_RE = re.compile(
     r"^(?:[a-zA-Z]\s*=\s*)?([-+]?)\s*(?:\\\$|\$)?\s*(\d{1,3}(?:,\d{3})+|\d*)(?:\.(\d+))?\s*(\\?%)?$"
 )
+# Two-letter unit words (single letters stay: `2 m` may be 2m).
+_UNITS_2 = "cm|mm|km|kg|mg|ml|mL|ft|yd|mi|oz|lb|hr|in"
 # "18 dollars", "5 apples": a lone number followed by plain words (3+ letters, so `2 x` stays 2x).
-_NUMBER_WORDS_RE = re.compile(r"^([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?)\s+[A-Za-z]{3,}(?:\s+[A-Za-z]+){0,3}\.?$")
+_NUMBER_WORDS_RE = re.compile(
+    rf"^([-+]?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)?(?:\.\d+)?)\s+(?:[A-Za-z]{{3,}}|(?:{_UNITS_2})\b)(?:\s+[A-Za-z]+){{0,3}}(?:\^[23])?\.?$"
+)
 _CURRENCY_RE = re.compile(r"\\\$\s*")
 _PY_POWER_RE = re.compile(r"(?<=[\w)\]}])\*\*(?=[\w({\[-])")
 _DELIMS = (("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$"))
+# Euler's number and the imaginary unit written upright: math-verify's unit stripping eats
+# `\mathrm{e}` (1 - 1/\mathrm{e} read as 1), and as a trailing unit `3 + 2\mathrm{i}` would read 5.
+_UPRIGHT_E_RE = re.compile(r"\\(?:mathrm|mathit|textrm|operatorname|text)\s*\{\s*([ei])\s*\}")
+# `\sqrt(2)`: math-verify reads `4\sqrt(2)` as 4; a flat parenthesised argument becomes a braced one.
+_SQRT_PAREN_RE = re.compile(r"\\sqrt\s*\(([^()]*)\)")
+# A mixed number with a slash fraction, `1 1/2` or `-2 3/4` (the whole answer; LaTeX `1\frac{1}{2}`
+# already reads as 3/2).
+_MIXED_RE = re.compile(r"^([-+]?)(\d+)\s+(\d+)\s*/\s*(\d+)$")
+# What may join boxes that together are one list: `\\boxed{1}, \\boxed{2}`, `\\(\\boxed{1}\\) and \\(\\boxed{2}\\)`.
+_BOX_JOINER_RE = re.compile(r"^[\s,;$]*(?:\\[()\[\]][\s,;$]*)*(?:(?:and|or)[\s,;$]*(?:\\[()\[\]][\s,;$]*)*)?$")
+# A trailing LaTeX line break or stray backslash: `185\\`.
+_TRAILING_BREAK_RE = re.compile(r"\s*\\+$")
+_CASES_RE = re.compile(r"^\\begin\{cases\}(.*)\\end\{cases\}$", re.DOTALL)
+# An ellipsis item of a list: `1, 3, \ldots, 2n-1`.
+_ELLIPSIS_RE = re.compile(r"^(?:\\[lc]?dots|\\dotsc|\.\.\.|…)$")
+ELLIPSIS = "\\Omega_{ldots}"
+"""What an ellipsis item becomes: one symbol no answer writes, so sequences compare term by term."""
+# A trailing unit: `\text{ cm}`, `\mathrm{kg}`, `\,\text{m}^2` after the answer.
+_UNIT_TEXT_RE = re.compile(r"(?<=[\d}\s)])\s*(?:\\[,;:! ]|\\q?quad|~)*\s*\\(?:text|mathrm|textrm|mbox)\s*\{\s*[A-Za-z][A-Za-z. ]*\}(?:\^\{?[23]\}?)?$")
+
+
+# A clock time: `20:34`, `8:34 PM`, `8:34\\text{ p.m.}`, `08:34:10`.
+_CLOCK_RE = re.compile(
+    r"^(\d{1,2}):([0-5]\d)(?::([0-5]\d))?\s*(?:\\(?:text|mathrm)\s*\{\s*)?(?:([ap])\.?\s*m\.?)?\s*\}?$",
+    re.IGNORECASE,
+)
+
+
+def clock_seconds(text: str) -> int | None:
+    """Seconds after midnight of a clock time (12-hour with AM/PM, or 24-hour); None otherwise.
+
+    `20:34` and `8:34 PM` are the same time; as LaTeX `20:34` would be the ratio 10/17.
+    """
+    m = _CLOCK_RE.match(text.strip())
+    if not m:
+        return None
+    hours, minutes, seconds, half = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0), m.group(4)
+    if half:
+        if not 1 <= hours <= 12:
+            return None
+        hours = hours % 12 + (12 if half.lower() == "p" else 0)
+    elif hours > 23:
+        return None
+    return hours * 3600 + minutes * 60 + seconds
 
 
 @dataclass(frozen=True)
@@ -81,10 +130,8 @@ def normalise(text: str) -> str:
     text = text.strip()
     for _ in range(3):
         before = text
-        if text.startswith(("\\boxed", "\\fbox")):
-            inner = last_box(text, DEFAULT_LIMITS)
-            if inner and text.rstrip().endswith("}") and text.count("\\boxed") + text.count("\\fbox") == 1:
-                text = inner.strip()
+        if text.startswith(("\\boxed", "\\fbox")) and text.rstrip().endswith("}"):
+            text = _boxes_as_answer(text) or text
         for open_, close in _DELIMS:
             if text.startswith(open_) and text.endswith(close) and len(text) >= len(open_) + len(close):
                 inner = text[len(open_): len(text) - len(close)]
@@ -93,13 +140,99 @@ def normalise(text: str) -> str:
                     break
         if text == before:
             break
+    text = _TRAILING_BREAK_RE.sub("", text)
+    if _CLOCK_RE.match(text):
+        return text  # a clock time: `p.m.` is not a unit (see `clock_seconds`)
     text = _EMPTYSET_RE.sub(r"\\emptyset", text)
     text = _CURRENCY_RE.sub("", text)
     text = _PY_POWER_RE.sub("^", text)
+    text = _UPRIGHT_E_RE.sub(r"\1", text)
+    text = _SQRT_PAREN_RE.sub(r"\\sqrt{\1}", text)
+    text = drop_unit(text)
+    mixed = _MIXED_RE.match(text)
+    if mixed and int(mixed.group(3)) < int(mixed.group(4)):
+        sign, whole, num, den = mixed.groups()
+        text = f"{sign}{whole}\\frac{{{num}}}{{{den}}}"
+    text = _cases_as_list(text)
+    text = _sequence_with_ellipsis(text)
+    text = collapse_parentheses(text)
+    return _SCI_RE.sub(_expand_sci, text)
+
+
+def _boxes_as_answer(text: str) -> str | None:
+    """A text written as boxes: one box is its content; several boxes joined only by commas, `and`
+    or `or` (`\\boxed{1}, \\boxed{-2}`) are the list of them, as math-verify reads them; boxes with
+    other text between (`\\boxed{1} no no \\boxed{2}`) are the last one."""
+    spans = box_spans(text)
+    if not spans:
+        return None
+    gaps = [text[end:start] for (_, end, _), (start, _, _) in pairwise(spans)]
+    if all(_BOX_JOINER_RE.match(gap) for gap in gaps):
+        return ", ".join(content for _, _, content in spans)
+    return spans[-1][2]
+
+
+def drop_unit(text: str) -> str:
+    """The one unit rule, applied alike to gold and answer: a unit after the answer is dropped.
+
+    `10 cm`, `10\\text{ cm}`, `10\\,\\mathrm{kg}`, `18 dollars` all read as 10 (or 18). Units are
+    not compared: the question fixes them, and math-verify already drops the common ones.
+    """
+    text = _UNIT_TEXT_RE.sub("", text).strip() or text
     words = _NUMBER_WORDS_RE.match(text)
     if words and any(c.isdigit() for c in words.group(1)):
         text = words.group(1)
-    return _SCI_RE.sub(_expand_sci, text)
+    return text
+
+
+def _cases_as_list(text: str) -> str:
+    """A `cases` environment of equations (a system's solution) is the list of its lines:
+    `x = 1, y = 2`."""
+    m = _CASES_RE.match(text)
+    if not m:
+        return text
+    lines = [line.replace("&=", "=").strip() for line in m.group(1).split("\\\\")]
+    lines = [line for line in lines if line]
+    if not lines or any("&" in line or "=" not in line for line in lines):
+        return text  # a piecewise definition (`2x & x > 0`), not a system's solution
+    return ", ".join(lines)
+
+
+def _sequence_with_ellipsis(text: str) -> str:
+    """`1, 3, 5, \\ldots, 2n-1` -> an ordered tuple with the ellipsis as one placeholder symbol.
+
+    math-verify drops `\\ldots` and keeps a fragment (`2`), which made any two such sequences equal.
+    """
+    if "," not in text or ("dots" not in text and "..." not in text and "…" not in text):
+        return text
+    opened = text[:1] in "([" or text.startswith("\\{")
+    items = [item.strip() for item in text.split(",")]
+    marks = [bool(_ELLIPSIS_RE.match(item)) for item in items]
+    if not any(marks):
+        return text
+    items = [ELLIPSIS if mark else item for item, mark in zip(items, marks)]
+    joined = ", ".join(items)
+    return joined if opened else f"({joined})"
+
+
+def collapse_parentheses(text: str) -> str:
+    """Drop redundant parentheses: `((1))` -> `(1)`. Linear (one stack pass).
+
+    A pair is redundant when it wraps exactly another pair; such nests cost ANTLR a lot and mean
+    nothing, so the nesting guard then sees the real depth of the answer.
+    """
+    if "((" not in text:
+        return text
+    match: dict[int, int] = {}
+    stack: list[int] = []
+    for i, c in enumerate(text):
+        if c == "(":
+            stack.append(i)
+        elif c == ")" and stack:
+            match[stack.pop()] = i
+    drop = {i for i, j in match.items() if match.get(i + 1) == j - 1}
+    drop |= {match[i] for i in drop}
+    return "".join(c for i, c in enumerate(text) if i not in drop)
 
 
 def _expand_sci(m: re.Match) -> str:
@@ -175,11 +308,19 @@ def _math_verify_parse(latex: str) -> object | None:
     from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
 
     source = latex if "$" in latex else f"${latex}$"
-    config = [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()]
-    for item in parse(source, extraction_config=config, parsing_timeout=None):
-        if isinstance(item, (Basic, MatrixBase)):
-            return item
+    found = parse(source, extraction_config=[LatexExtractionConfig(boxed_match_priority=0)], parsing_timeout=None)
+    if found and isinstance(found[0], (Basic, MatrixBase)):
+        return found[0]
+    # The plain-expression reader finds a number anywhere (`4\\sqrt(2)` -> 4): use it only when what
+    # it read is the whole answer.
+    found = parse(source, extraction_config=[ExprExtractionConfig()], parsing_timeout=None)
+    if len(found) == 2 and isinstance(found[0], Basic) and _squash(found[1]) == _squash(latex):
+        return found[0]
     return None
+
+
+def _squash(text: str) -> str:
+    return "".join(text.split()).strip("$")
 
 
 def _normalise_symbols(expr: object) -> object:

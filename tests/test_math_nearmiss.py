@@ -1,0 +1,450 @@
+"""False-positive discipline: generated near misses must never score, equivalent rewrites must.
+
+For each answer family (integers, fractions, surds, the constants e and pi, expressions, equations,
+intervals, sets, tuples, matrices, sequences, percents, degrees, multiple choice) a Hypothesis
+strategy draws a gold and returns cases built from it: perturbations of a right answer (sign, +-1,
+swapped constants, a dropped factor or term, a changed exponent, interval openness, one set
+element, tuple order, sequence terms, relation vs value, a rounded decimal of an exact gold) that
+must grade `incorrect`, and equivalent rewrites (scaled fractions, `\\left(`, reordered sets,
+expanded forms, `\\mathrm{e}`, `\\sqrt(2)`, slash fractions, percent and degree marks) that must
+grade `correct`. Everything goes through the real grader (math-verify and sympy).
+
+Seeded (`derandomize=True`) with a bounded number of examples, so `make test` sees the same cases
+every run. `generated_cases()` lists them for reports (see the README's math section).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import gcd
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from verifier.math import grade_math
+from verifier.math.compare import equivalent
+from verifier.math.limits import MathLimits
+from verifier.math.parsing import parse_answer
+
+
+@dataclass(frozen=True)
+class Case:
+    """One (gold, answer) pair and the verdict it must get."""
+
+    family: str
+    gold: str
+    answer: str
+    correct: bool
+    why: str
+    choices: tuple[str, ...] | None = None
+
+
+def near(family: str, gold: str, answer: str, why: str, **kw) -> Case:
+    return Case(family, gold, answer, False, why, **kw)
+
+
+def same(family: str, gold: str, answer: str, why: str, **kw) -> Case:
+    return Case(family, gold, answer, True, why, **kw)
+
+
+SMALL = st.integers(min_value=2, max_value=40)
+SIGNED = st.integers(min_value=-60, max_value=60).filter(lambda n: n not in (0, 1, -1))
+SQUAREFREE = st.sampled_from([2, 3, 5, 6, 7, 10, 11, 13])
+
+
+def frac(p: int, q: int) -> str:
+    return f"-\\frac{{{-p}}}{{{q}}}" if p < 0 else f"\\frac{{{p}}}{{{q}}}"
+
+
+def rounded(value: float, places: int) -> str:
+    return f"{value:.{places}f}"
+
+
+@st.composite
+def integers(draw) -> list[Case]:
+    n = draw(SIGNED)
+    f = "integer"
+    return [
+        near(f, str(n), str(-n), "sign"),
+        near(f, str(n), str(n + 1), "plus one"),
+        near(f, str(n), str(n - 1), "minus one"),
+        near(f, str(n), str(10 * n), "extra digit"),
+        near(f, str(n), f"x = {n + 1}", "relation with a wrong value"),
+        same(f, str(n), f"{n}.0", "exact decimal"),
+        same(f, str(n), f"\\left({n}\\right)", "\\left( \\right)"),
+        same(f, str(n), f"x = {n}", "lone variable = value"),
+    ]
+
+
+@st.composite
+def fractions(draw) -> list[Case]:
+    q = draw(st.integers(min_value=3, max_value=30))
+    p = draw(st.integers(min_value=1, max_value=4 * q).filter(lambda p: gcd(p, q) == 1 and p % q))
+    k = draw(st.integers(min_value=2, max_value=9))
+    gold = frac(p, q)
+    f = "fraction"
+    cases = [
+        near(f, gold, frac(-p, q), "sign"),
+        near(f, gold, frac(p + 1, q), "numerator plus one"),
+        near(f, gold, frac(p, q + 1), "denominator plus one"),
+        near(f, gold, frac(q, p) if p != 1 else str(q), "reciprocal"),
+        near(f, gold, str(p), "dropped denominator"),
+        same(f, gold, frac(k * p, k * q), "scaled fraction"),
+        same(f, gold, f"{p}/{q}", "slash fraction"),
+        same(f, gold, f"\\dfrac{{{p}}}{{{q}}}", "dfrac"),
+    ]
+    value = Fraction(p, q)
+    if 10**6 % q:  # not a terminating decimal: rounding it is an approximation
+        cases.append(near(f, gold, rounded(p / q, 2), "rounded to 2 decimals"))
+        cases.append(near(f, gold, rounded(p / q, 3), "rounded to 3 decimals"))
+    else:
+        cases.append(same(f, gold, str(float(value)), "exact decimal"))
+    return cases
+
+
+@st.composite
+def surds(draw) -> list[Case]:
+    n = draw(SQUAREFREE)
+    a = draw(st.integers(min_value=2, max_value=9))
+    gold = f"{a}\\sqrt{{{n}}}"
+    f = "surd"
+    value = a * n**0.5
+    return [
+        near(f, gold, f"-{a}\\sqrt{{{n}}}", "sign"),
+        near(f, gold, f"{a + 1}\\sqrt{{{n}}}", "coefficient plus one"),
+        near(f, gold, f"{a}\\sqrt{{{n + 1}}}", "radicand plus one"),
+        near(f, gold, str(a), "dropped factor"),
+        near(f, gold, f"\\sqrt{{{n}}}", "dropped coefficient"),
+        near(f, gold, f"{a}\\sqrt({n + 1})", "\\sqrt() with a wrong radicand"),
+        near(f, gold, f"{a}\\sqrt[3]{{{n}}}", "changed root"),
+        near(f, gold, rounded(value, 2), "rounded to 2 decimals"),
+        near(f, gold, f"{value:.3g}", "rounded to 3 significant digits"),
+        same(f, gold, f"\\sqrt{{{a * a * n}}}", "radicand absorbed"),
+        same(f, gold, f"{a}\\sqrt({n})", "\\sqrt() parentheses"),
+        same(f, gold, f"\\sqrt{{{n}}} \\cdot {a}", "reordered product"),
+    ] + ([same(f, gold, f"{a}\\sqrt {n}", "\\sqrt without braces")] if n < 10 else [])
+
+
+@st.composite
+def constants(draw) -> list[Case]:
+    a = draw(st.integers(min_value=1, max_value=9))
+    b = draw(st.integers(min_value=2, max_value=9))
+    c = draw(st.sampled_from(["e", "\\pi"]))
+    other = "\\pi" if c == "e" else "e"
+    written = draw(st.sampled_from(["e", "\\mathrm{e}"])) if c == "e" else c
+    gold = f"{a} - \\frac{{{b}}}{{{written}}}"
+    f = "constant"
+    swap = "\\mathrm{e}" if written == "e" else "e"
+    import math
+
+    value = a - b / (math.e if c == "e" else math.pi)
+    cases = [
+        near(f, gold, f"{a} + \\frac{{{b}}}{{{written}}}", "sign"),
+        near(f, gold, f"{a} - \\frac{{{b}}}{{{other}}}", "swapped constant"),
+        near(f, gold, f"{a} - \\frac{{{b + 1}}}{{{written}}}", "numerator plus one"),
+        near(f, gold, f"{a} - \\frac{{{b}}}{{{written}^{{2}}}}", "changed exponent"),
+        near(f, gold, str(a), "dropped term"),
+        near(f, gold, f"\\frac{{{b}}}{{{written}}}", "dropped term"),
+        near(f, gold, rounded(value, 2), "rounded to 2 decimals"),
+        same(f, gold, f"{a} - \\frac{{{b}}}{{{swap if c == 'e' else c}}}", "\\mathrm{e} = e"),
+        same(f, gold, f"\\frac{{{a}{written} - {b}}}{{{written}}}", "one fraction"),
+        same(f, gold, f"-\\frac{{{b}}}{{{written}}} + {a}", "reordered terms"),
+    ]
+    if c == "\\pi":
+        cases.append(near(f, "\\pi", "3.14", "rounded pi"))
+        cases.append(same(f, "\\pi", "3.141593", "pi at 6 decimals"))
+    return cases
+
+
+@st.composite
+def expressions(draw) -> list[Case]:
+    a = draw(st.integers(min_value=1, max_value=9))
+    b = draw(st.integers(min_value=1, max_value=9).filter(lambda b: b != a))
+    gold = f"(x+{a})(x-{b})"
+    f = "expression"
+    return [
+        near(f, gold, f"(x-{a})(x-{b})", "sign"),
+        near(f, gold, f"(x+{a})(x+{b})", "sign"),
+        near(f, gold, f"(x+{a + 1})(x-{b})", "plus one"),
+        near(f, gold, f"x^2 + {a - b}x", "dropped term"),
+        near(f, gold, f"(x+{a})^2(x-{b})", "changed exponent"),
+        near(f, gold, f"x+{a}", "dropped factor"),
+        near(f, gold, f"(y+{a})(y-{b})", "swapped variable"),
+        same(f, gold, f"x^2 + {a - b}x - {a * b}".replace("+ -", "- "), "expanded"),
+        same(f, gold, f"(x-{b})(x+{a})", "reordered factors"),
+        same(f, gold, f"\\left(x+{a}\\right)\\left(x-{b}\\right)", "\\left( \\right)"),
+    ]
+
+
+@st.composite
+def equations(draw) -> list[Case]:
+    a = draw(st.integers(min_value=2, max_value=9))
+    b = draw(st.integers(min_value=1, max_value=9))
+    f = "equation"
+    gold = f"y = {a}x + {b}"
+    rel = f"x + z = {b}"
+    return [
+        near(f, gold, f"y = {a}x - {b}", "sign"),
+        near(f, gold, f"y = {a + 1}x + {b}", "plus one"),
+        near(f, gold, f"y = {a}x", "dropped term"),
+        near(f, gold, f"{a}x + {b + 1}", "relation vs value, plus one"),
+        near(f, gold, f"y = {a}x^2 + {b}", "changed exponent"),
+        near(f, rel, str(b), "relation gold vs its right-hand side"),
+        near(f, rel, f"x + z = {b + 1}", "relation plus one"),
+        near(f, f"x = {b}", str(b + 1), "lone variable, wrong value"),
+        same(f, gold, f"y = {b} + {a}x", "reordered terms"),
+        same(f, f"x = {b}", str(b), "lone variable = value"),
+        same(f, gold, f"{a}x + {b}", "lone variable = expression"),
+        same(f, rel, f"z + x = {b}", "reordered relation"),
+    ]
+
+
+def interval(lo: int, hi: int, left_open: bool, right_open: bool, sized: bool = False) -> str:
+    left, right = "(" if left_open else "[", ")" if right_open else "]"
+    if sized:
+        return f"\\left{left}{lo}, {hi}\\right{right}"
+    return f"{left}{lo}, {hi}{right}"
+
+
+@st.composite
+def intervals(draw) -> list[Case]:
+    lo = draw(st.integers(min_value=-20, max_value=20))
+    hi = lo + draw(st.integers(min_value=1, max_value=20))
+    lo_open, hi_open = draw(st.booleans()), draw(st.booleans())
+    if lo_open and hi_open:
+        hi_open = False  # (a, b) would read as a tuple
+    gold = interval(lo, hi, lo_open, hi_open)
+    f = "interval"
+    return [
+        near(f, gold, interval(lo, hi, not lo_open, hi_open), "left openness"),
+        near(f, gold, interval(lo, hi, lo_open, not hi_open), "right openness") if lo_open is False or hi_open
+        else near(f, gold, interval(lo, hi + 1, lo_open, hi_open), "upper plus one"),
+        near(f, gold, interval(lo - 1, hi, lo_open, hi_open), "lower minus one"),
+        near(f, gold, interval(-hi, -lo, lo_open, hi_open) if lo != -hi else interval(lo, hi + 2, lo_open, hi_open), "sign"),
+        same(f, gold, interval(lo, hi, lo_open, hi_open, sized=True), "\\left[ \\right)"),
+    ]
+
+
+def latex_set(items: list[str]) -> str:
+    return "\\{" + ", ".join(items) + "\\}"
+
+
+@st.composite
+def sets(draw) -> list[Case]:
+    items = draw(st.lists(st.integers(min_value=-30, max_value=30), min_size=2, max_size=4, unique=True))
+    extra = draw(st.integers(min_value=31, max_value=60))
+    gold = latex_set([str(i) for i in items])
+    f = "set"
+    perm = draw(st.permutations(items))
+    return [
+        near(f, gold, latex_set([str(i) for i in items[:-1]] + [str(extra)]), "one element replaced"),
+        near(f, gold, latex_set([str(i) for i in items[:-1]]), "one element dropped"),
+        near(f, gold, latex_set([str(i) for i in items] + [str(extra)]), "one element added"),
+        near(f, gold, latex_set([str(i) for i in items[1:]] + [str(items[0] + 1) if items[0] + 1 not in items else str(extra)]), "element plus one"),
+        same(f, gold, latex_set([str(i) for i in perm]), "reordered"),
+        same(f, gold, ", ".join(str(i) for i in perm), "bare list"),
+    ]
+
+
+@st.composite
+def tuples(draw) -> list[Case]:
+    a, b = draw(st.lists(st.integers(min_value=-30, max_value=30), min_size=2, max_size=2, unique=True))
+    q = draw(st.integers(min_value=3, max_value=9))
+    gold = f"({a}, {frac(b, q)})"
+    f = "tuple"
+    return [
+        near(f, gold, f"({frac(b, q)}, {a})", "order"),
+        near(f, gold, f"({a + 1}, {frac(b, q)})", "plus one"),
+        near(f, gold, f"({a}, {frac(b + 1, q)})", "second plus one"),
+        near(f, gold, f"({a})", "dropped element"),
+        near(f, gold, f"({a}, {frac(b, q)}, 0)", "extra element"),
+        near(f, gold, f"({-a if a else 1}, {frac(b, q)})", "sign"),
+        same(f, gold, f"\\left({a}, {frac(2 * b, 2 * q)}\\right)", "\\left( and a scaled fraction"),
+        same(f, gold, f"({a}, {b}/{q})", "slash fraction"),
+    ]
+
+
+def pmatrix(rows: list[list[int]]) -> str:
+    body = " \\\\ ".join(" & ".join(str(x) for x in row) for row in rows)
+    return f"\\begin{{pmatrix}} {body} \\end{{pmatrix}}"
+
+
+@st.composite
+def matrices(draw) -> list[Case]:
+    cells = draw(st.lists(st.integers(min_value=-9, max_value=9), min_size=4, max_size=4))
+    rows = [cells[:2], cells[2:]]
+    gold = pmatrix(rows)
+    f = "matrix"
+    bumped = [[rows[0][0] + 1, rows[0][1]], rows[1]]
+    cases = [
+        near(f, gold, pmatrix(bumped), "one entry plus one"),
+        near(f, gold, pmatrix([[-x for x in r] for r in rows]) if any(cells) else pmatrix(bumped), "sign"),
+        near(f, gold, pmatrix([rows[0]]), "dropped row"),
+        same(f, gold, gold.replace("pmatrix", "bmatrix"), "bmatrix"),
+    ]
+    if rows[0][1] != rows[1][0]:
+        cases.append(near(f, gold, pmatrix([[rows[0][0], rows[1][0]], [rows[0][1], rows[1][1]]]), "transposed"))
+    return cases
+
+
+@st.composite
+def sequences(draw) -> list[Case]:
+    a = draw(st.integers(min_value=1, max_value=5))
+    d = draw(st.integers(min_value=2, max_value=5))
+    terms = [a + i * d for i in range(4)]
+    gold = ", ".join(str(t) for t in terms)
+    f = "sequence"
+    general = f"{a}, {a + d}, \\ldots, {d}n{a - d:+d}" if a != d else f"{a}, {a + d}, \\ldots, {d}n"
+    return [
+        near(f, gold, ", ".join(str(t) for t in terms[:-1]), "dropped term"),
+        near(f, gold, ", ".join(str(t) for t in terms[:-1] + [terms[-1] + 1]), "last term plus one"),
+        near(f, general, f"{a + d}, {a}, \\ldots, {d}n{a - d:+d}", "\\ldots sequence, swapped terms"),
+        near(f, general, f"{a}, {a + 1}, \\ldots, n", "\\ldots sequence with another step"),
+        near(f, general, f"{a}, {a + d + 1}, \\ldots, {d}n{a - d:+d}", "\\ldots sequence, second term plus one"),
+        same(f, gold, f"{terms[0]},{terms[1]},{terms[2]},{terms[3]}", "spacing"),
+        same(f, general, general.replace(", ", ","), "\\ldots sequence spacing"),
+    ]
+
+
+@st.composite
+def percents(draw) -> list[Case]:
+    p = draw(st.integers(min_value=1, max_value=99))
+    gold = f"{p}\\%"
+    f = "percent"
+    return [
+        near(f, gold, f"{p + 1}\\%", "plus one"),
+        near(f, gold, f"{p / 10:g}\\%", "shifted decimal"),
+        near(f, gold, str(p + 1), "plus one without the mark"),
+        same(f, gold, str(p), "without the mark"),
+        same(f, gold, f"{p}%", "unescaped mark"),
+        same(f, gold, f"{p / 100:g}", "as a fraction of one"),
+    ]
+
+
+@st.composite
+def degrees(draw) -> list[Case]:
+    a = draw(st.integers(min_value=1, max_value=359))
+    gold = f"{a}^\\circ"
+    f = "degree"
+    return [
+        near(f, gold, f"{a + 1}^\\circ", "plus one"),
+        near(f, gold, f"{a + 180}^\\circ", "plus 180"),
+        near(f, gold, f"-{a}^\\circ", "sign"),
+        same(f, gold, str(a), "without the mark"),
+        same(f, gold, f"{a}^{{\\circ}}", "braced mark"),
+        same(f, str(a), f"{a}^\\circ", "mark on the answer only"),
+    ]
+
+
+@st.composite
+def multiple_choice(draw) -> list[Case]:
+    n = draw(st.integers(min_value=3, max_value=6))
+    choices = tuple(f"{10 * i + 7}" for i in range(n))
+    gold_i = draw(st.integers(min_value=0, max_value=n - 1))
+    other = (gold_i + draw(st.integers(min_value=1, max_value=n - 1))) % n
+    gold, wrong = chr(65 + gold_i), chr(65 + other)
+    f = "choice"
+    kw = {"choices": choices}
+    return [
+        near(f, gold, wrong, "another letter", **kw),
+        near(f, gold, f"{gold} or {wrong}", "hedge", **kw),
+        near(f, gold, choices[other], "another choice's text", **kw),
+        same(f, gold, f"({gold})", "parenthesised letter", **kw),
+        same(f, gold, choices[gold_i], "choice text", **kw),
+        same(f, gold, f"\\text{{{gold}}}", "\\text letter", **kw),
+    ]
+
+
+FAMILIES = {
+    "integers": integers(),
+    "fractions": fractions(),
+    "surds": surds(),
+    "constants": constants(),
+    "expressions": expressions(),
+    "equations": equations(),
+    "intervals": intervals(),
+    "sets": sets(),
+    "tuples": tuples(),
+    "matrices": matrices(),
+    "sequences": sequences(),
+    "percents": percents(),
+    "degrees": degrees(),
+    "multiple_choice": multiple_choice(),
+}
+EXAMPLES_PER_FAMILY = 12
+WRAPPERS = ("\\boxed{{{}}}", "The final answer is ${}$.")
+
+
+def grade_case(case: Case, wrapper: str = WRAPPERS[0]) -> dict:
+    task = {"completion": "We compute. " + wrapper.format(case.answer), "gold": case.gold}
+    if case.choices:
+        task["choices"] = list(case.choices)
+    return grade_math(task)
+
+
+def check(cases: list[Case], wrapper: str) -> list[str]:
+    """The cases whose verdict is wrong, described; a rewrite may not be invalid_gold either."""
+    wrong = []
+    for case in cases:
+        verdict = grade_case(case, wrapper)["verdict"]
+        if (verdict == "correct") != case.correct:
+            wrong.append(f"{case.family}/{case.why}: gold {case.gold!r} answer {case.answer!r} -> {verdict}")
+    return wrong
+
+
+def seeded(examples: int = EXAMPLES_PER_FAMILY):
+    return settings(
+        max_examples=examples, derandomize=True, deadline=None, database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_near_misses_never_score_and_rewrites_do(family: str) -> None:
+    @seeded()
+    @given(cases=FAMILIES[family], wrapper=st.sampled_from(WRAPPERS))
+    def run(cases: list[Case], wrapper: str) -> None:
+        wrong = check(cases, wrapper)
+        assert not wrong, "\n".join(wrong)
+
+    run()
+
+
+def generated_cases(examples: int = EXAMPLES_PER_FAMILY) -> list[Case]:
+    """Every case the seeded run draws (for reports: counts of near misses scored correct)."""
+    drawn: list[Case] = []
+    for strategy in FAMILIES.values():
+        @seeded(examples)
+        @given(cases=strategy)
+        def collect(cases: list[Case]) -> None:
+            drawn.extend(cases)
+
+        collect()
+    return list(dict.fromkeys(drawn))
+
+
+def test_every_family_generates_both_kinds() -> None:
+    cases = generated_cases(3)
+    for family in {c.family for c in cases}:
+        kinds = {c.correct for c in cases if c.family == family}
+        assert kinds == {True, False}, family
+    assert len({c.family for c in cases}) == len(FAMILIES)
+
+
+@pytest.mark.parametrize(
+    "gold, answer, digits, equal",
+    [
+        ("\\pi", "3.14", 6, False),
+        ("\\pi", "3.14", 3, True),
+        ("\\pi", "3.15", 3, False),
+        ("\\frac{1}{3}", "0.333", 3, True),
+        ("\\frac{1}{2}", "0.5", 6, True),
+    ],
+)
+def test_approx_sig_digits_is_the_precision_option(gold: str, answer: str, digits: int, equal: bool) -> None:
+    """`MathLimits.approx_sig_digits` decides how many digits an approximating decimal must state."""
+    got, _why = equivalent(parse_answer(gold), parse_answer(answer), MathLimits(approx_sig_digits=digits))
+    assert got is equal
