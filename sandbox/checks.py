@@ -11,11 +11,9 @@ import re
 import signal
 
 from .languages import LANGUAGES, Language, alias_map
+from .spec import CODE_VERDICTS, DEFAULT_FLOAT_TOL
 
-VERDICTS = ("accepted", "wrong_answer", "compile_error", "runtime_error", "time_limit",
-            "memory_limit", "output_limit", "no_code", "infra_error")
-# Order used to pick the overall verdict's detail when several tests fail: first failure wins.
-COMPARATORS = ("exact", "lines", "tokens", "float")
+VERDICTS = (*CODE_VERDICTS, "infra_error")
 DETAIL_MAX = 300
 TAMPERED = "the program changed the sandbox supervisor's limits, CPU affinity or priority"
 EXTRACT_MAX = 2000
@@ -72,8 +70,8 @@ def _fenced_blocks(text: str) -> list[tuple[str, str]]:
 
 
 # ----------------------------------------------------------------------------- comparators
-def compare(output: bytes, expected: bytes, how: str = "tokens", abs_tol: float = 1e-6,
-            rel_tol: float = 1e-6) -> tuple[bool, str]:
+def compare(output: bytes, expected: bytes, how: str = "tokens", abs_tol: float = DEFAULT_FLOAT_TOL,
+            rel_tol: float = DEFAULT_FLOAT_TOL) -> tuple[bool, str]:
     """Compare program output with the expected output. Lengths always count: a missing line or
     token is a difference. Returns (equal, short reason)."""
     if how == "exact":

@@ -23,7 +23,7 @@ from grpc_reflection.v1alpha import reflection
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.metrics import Metrics
-from verifier.schema import TaskError, limits_from_config, result_to_proto, task_from_proto, validate_tasks
+from verifier.schema import TaskError, limits_from_config, result_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
@@ -56,11 +56,11 @@ class VerifierService(pb_grpc.VerifierServicer):
             m.rejections.labels("draining").inc()
             await self._abort(context, method, grpc.StatusCode.UNAVAILABLE, "server is draining; retry on another replica")
         try:
-            validate_tasks(request.tasks, self.limits, self.engine.languages())
+            models = validate_tasks(request.tasks, self.limits, self.engine.languages())
         except TaskError as exc:
             m.rejections.labels("invalid").inc()
             await self._abort(context, method, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
-        return [task_from_proto(t) for t in request.tasks]
+        return [model.to_dict() for model in models]
 
     async def _abort(self, context, method: str, code: grpc.StatusCode, details: str, retry_after_s: float = 0.0):
         self.engine.metrics.rpcs.labels(method, code.name).inc()
