@@ -206,9 +206,9 @@ class CodeTask:
         if self.timeout_s < 0:
             raise TaskError(f"{where}.timeout_s", "must not be negative")
 
-    def to_dict(self) -> dict:
-        """The plain dict the graders take (every default filled in)."""
-        d = dataclasses.asdict(self)
+    def to_dict(self, wire: bool = False) -> dict:
+        """The plain dict the graders take (every default filled in); wire=True: only wire keys."""
+        d = {k: v for k, v in dataclasses.asdict(self).items() if k in self.keys(wire)}
         d["kind"] = "code"
         d["tests"] = [dataclasses.asdict(t) for t in self.tests]
         return d

@@ -8,10 +8,14 @@ turned into a task of the README's task schema (verifier/schema.py checks it), o
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from trainer.config import RewardConfig
+from verifier.schema import TaskError, parse_task
+
+log = logging.getLogger(__name__)
 
 CODE_COLUMNS = ("verification_info", "tests", "test_code")
 NOT_EXTRACTED = {"no_answer", "no_code"}
@@ -118,8 +122,20 @@ def build_tasks(completions: Sequence[Any], columns: Mapping[str, Sequence[Any]]
     for i, completion in enumerate(completions):
         row = {k: v[i] for k, v in columns.items() if isinstance(v, (list, tuple)) and i < len(v)}
         text = completion_text(completion)[-cfg.max_completion_chars:]
-        tasks.append(_task(str(i), text, row, cfg))
+        tasks.append(_checked(_task(str(i), text, row, cfg)))
     return tasks
+
+
+def _checked(task: dict | None) -> dict | None:
+    """The task as the schema (verifier/schema.py) normalises it, or None with a warning when the row
+    is malformed: the same rules as the server's, so a bad row costs one reward, not a batch."""
+    if task is None:
+        return None
+    try:
+        return parse_task(task).to_dict(wire=True)
+    except TaskError as exc:
+        log.warning("row %s cannot be graded: %s", task["id"], exc)
+        return None
 
 
 def _task(task_id: str, text: str, row: Mapping[str, Any], cfg: RewardConfig) -> dict | None:

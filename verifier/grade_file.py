@@ -64,6 +64,10 @@ class Summary:
         return "\n".join(rows)
 
 
+def _task_fields(obj: dict) -> dict:
+    return {k: v for k, v in obj.items() if k != META}
+
+
 def read_lines(stream: IO[str], limits: pb.Limits, languages: dict, errors: IO[str]) -> Iterator[Line | int]:
     """Yields a Line per good line, or the line number of a bad one (after reporting it)."""
     for number, raw in enumerate(stream, start=1):
@@ -74,7 +78,7 @@ def read_lines(stream: IO[str], limits: pb.Limits, languages: dict, errors: IO[s
             if not isinstance(obj, dict):
                 raise TaskError("line", "must be a JSON object")
             # ids are line numbers inside; "meta" (anything) is carried to the output, never graded
-            task = task_to_proto({**{k: v for k, v in obj.items() if k != META}, "id": str(number)}, "task")
+            task = task_to_proto({**_task_fields(obj), "id": str(number)}, "task")
             (model,) = validate_tasks([task], limits, languages)
         except (ValueError, OverflowError, TypeError) as exc:  # JSON, TaskError, protobuf range errors
             print(f"line {number}: {str(exc).replace('tasks[0].code.', '').replace('tasks[0].math.', '').replace('tasks[0].', '').replace('task.', '').replace('task: ', '')}", file=errors)
@@ -168,7 +172,7 @@ async def _via_server(server: str, token: str, stream, out, summary: Summary, ba
     languages = languages_from_info(info)
 
     async def grade_chunk(chunk: list[Line], bar: tqdm) -> list[dict]:
-        results = await client.grade([{**line.obj, "id": line.task.id} for line in chunk])
+        results = await client.grade([{**_task_fields(line.obj), "id": line.task.id} for line in chunk])
         bar.update(len(chunk))
         return results
 

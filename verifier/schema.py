@@ -97,7 +97,7 @@ class MathTask:
         if self.timeout_s < 0:
             raise TaskError(f"{where}.timeout_s", "must not be negative")
 
-    def to_dict(self) -> dict:
+    def to_dict(self, wire: bool = False) -> dict:
         return {"id": self.id, "kind": "math", "completion": self.completion, "gold": self.gold,
                 "profile": self.profile, "choices": list(self.choices), "timeout_s": self.timeout_s}
 
@@ -230,6 +230,7 @@ def _check_math(m: MathTask, where: str, limits: pb.Limits) -> None:
 
 
 def _check_code(c: CodeTask, where: str, limits: pb.Limits, languages: Mapping[str, LanguageLimits]) -> None:
+    c.validate(where, languages)
     for name in ("completion", "test_code", "checker"):
         _check_bytes(getattr(c, name) or "", f"{where}.{name}", limits.max_field_bytes)
     if len(c.tests) > limits.max_tests_per_task:
@@ -239,7 +240,6 @@ def _check_code(c: CodeTask, where: str, limits: pb.Limits, languages: Mapping[s
     for j, t in enumerate(c.tests):
         _check_bytes(t.stdin, f"{where}.tests[{j}].stdin", limits.max_field_bytes)
         _check_bytes(t.expected_stdout, f"{where}.tests[{j}].expected_stdout", limits.max_field_bytes)
-    c.validate(where, languages)
 
 
 def limits_from_config(c) -> pb.Limits:
