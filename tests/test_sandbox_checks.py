@@ -43,6 +43,38 @@ def test_java_main_class():
     assert java_main_class("public class Solution { }") == "Solution"
     assert java_main_class("class A {}\nclass B { public static void main(String[] a){} }") == "B"
     assert java_main_class("interface X {}") == "Main"
+    assert java_main_class("public final class Sol<T> extends B implements C { }") == "Sol"
+    assert java_main_class("public interface Shape {}\nclass Main { public static void main(String[] a){} }") == "Shape"
+
+
+@pytest.mark.parametrize("code, name", [
+    # comments, strings, text blocks and char literals are not code
+    ("/* public class Solution {} */ class Main { public static void main(String[] a){} }", "Main"),
+    ("// public class Solution\nclass Main { public static void main(String[] a){} }", "Main"),
+    ('class A { String s = "public class X {"; public static void main(String[] a){} }', "A"),
+    ('class A { String s = """\n  public class X {\n  """; static public void main(String[] a){} }', "A"),
+    ("class A { char c = '{'; public static void main(String[] a){} }", "A"),
+    ('class A { String s = "\\"public class X"; public static void main(String[] a){} }', "A"),
+    # Foo.class is an expression, main in a later class, nested classes, an unterminated comment
+    ("class A { Object o = String.class; }\nclass B { public static void main(String[] a){} }", "B"),
+    ("class Outer { static class In { } public static void main(String[] a){} }", "Outer"),
+    ("class A { void main() {} }\nclass B { public static void main(String... a){} }", "B"),
+    ("class A { public static void main(String[] a){} } /* public class Z {", "A"),
+    ("public class " + "X" * 300 + " {}", "Main"),  # too long for a file name: javac says so (compile_error)
+])
+def test_java_main_class_reads_code_not_comments_or_strings(code, name):
+    assert java_main_class(code) == name
+
+
+def test_extract_code_is_linear_on_adversarial_text():
+    """A fence, 256 KB of spaces and a backtick made the fence regex quadratic: 11 minutes holding
+    the GIL (so the whole server). A hang guard, not a timing: the fix takes milliseconds."""
+    import subprocess
+    import sys
+    code = ("from sandbox.checks import extract_code as f\n"
+            "print(f('```' + ' ' * 262144 + '`', 'python')[1], f(('```' + ' ' * 2000 + '`\\n') * 128, 'java')[1])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["raw", "raw"], out.stderr
 
 
 # ---------------------------------------------------------------- comparators
