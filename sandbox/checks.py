@@ -10,7 +10,7 @@ import math
 import re
 import signal
 
-from .languages import LANGUAGES, Language, alias_map
+from .languages import Language, alias_map
 from .spec import CODE_VERDICTS, DEFAULT_FLOAT_TOL
 
 VERDICTS = (*CODE_VERDICTS, "infra_error")
@@ -235,7 +235,3 @@ def score(verdicts: list[str], total: int, scoring: str) -> float:
 def overall(verdicts: list[str]) -> str:
     """The task's verdict: accepted when all passed, else the first failing test's verdict."""
     return next((v for v in verdicts if v != "accepted"), "accepted") if verdicts else "accepted"
-
-
-def language(name: str) -> Language | None:
-    return LANGUAGES.get(name)
