@@ -2,7 +2,7 @@
 
 Output lines are the input objects plus `verdict`, `score`, `detail`, `extracted`, `queue_s`, `exec_s`
 (and `tests` for code), in input order. A line is a task (README "Task schema") plus, optionally,
-"meta": any JSON carried to the output; any other unknown key is an error naming it. A malformed
+PASS_THROUGH keys carried to the output; any other unknown key is an error naming it. A malformed
 line is reported with its line number and skipped; the run
 still writes every other result and exits non-zero.
 """
@@ -20,12 +20,15 @@ from typing import IO
 from tqdm import tqdm
 
 from verifier.config import ServerConfig
+from verifier.report import GROUP_CANDIDATES
 from verifier.schema import (MathTask, Task, TaskError, languages_from_info, limits_from_config, task_to_proto,
                              validate_tasks)
 from verifier.v1 import verifier_pb2 as pb
 
 CHUNK = 256
-META = "meta"  # the one key a line may add to a task: copied to its output line untouched
+# What a line may carry besides the task, copied to its output line untouched: "meta" (anything) and
+# the problem columns `verifier report` groups by. Any other unknown key is a line error naming it.
+PASS_THROUGH = frozenset(("meta", *GROUP_CANDIDATES))
 
 
 @dataclass
@@ -65,7 +68,7 @@ class Summary:
 
 
 def _task_fields(obj: dict) -> dict:
-    return {k: v for k, v in obj.items() if k != META}
+    return {k: v for k, v in obj.items() if k not in PASS_THROUGH}
 
 
 def read_lines(stream: IO[str], limits: pb.Limits, languages: dict, errors: IO[str]) -> Iterator[Line | int]:
@@ -77,7 +80,7 @@ def read_lines(stream: IO[str], limits: pb.Limits, languages: dict, errors: IO[s
             obj = json.loads(raw)
             if not isinstance(obj, dict):
                 raise TaskError("line", "must be a JSON object")
-            # ids are line numbers inside; "meta" (anything) is carried to the output, never graded
+            # ids are line numbers inside; PASS_THROUGH keys go to the output, never graded
             task = task_to_proto({**_task_fields(obj), "id": str(number)}, "task")
             (model,) = validate_tasks([task], limits, languages)
         except (ValueError, OverflowError, TypeError) as exc:  # JSON, TaskError, protobuf range errors
