@@ -446,7 +446,8 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
     if task.test_code is not None:
         files["harness.py"] = HARNESS
     tests: list[tuple[bytes, bytes | None]] = [
-        (t.stdin.encode("utf-8", "surrogatepass"), t.expected_stdout.encode("utf-8", "surrogatepass"))
+        (t.stdin.encode("utf-8", "surrogatepass"),
+         None if t.expected_stdout is None else t.expected_stdout.encode("utf-8", "surrogatepass"))
         for t in task.tests]
     if len(tests) > config.max_tests:
         raise InfraFailure(f"{len(tests)} tests, over max_tests={config.max_tests}", retryable=False)

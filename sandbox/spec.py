@@ -92,17 +92,20 @@ def one_of(value: str, choices: tuple[str, ...], where: str) -> str:
 
 @dataclass(frozen=True)
 class CodeTest:
-    """One stdin/stdout test; a missing expected_stdout means the program must print nothing."""
+    """One stdin/stdout test; a missing expected_stdout means the program must print nothing.
+    None (the sandbox's own API only, e.g. the HTTP port's /run_code): run it, compare nothing."""
 
     stdin: str = ""
-    expected_stdout: str = ""
+    expected_stdout: str | None = ""
 
     @classmethod
-    def from_dict(cls, obj: Any, where: str) -> CodeTest:
+    def from_dict(cls, obj: Any, where: str, wire: bool = True) -> CodeTest:
         if not isinstance(obj, Mapping):
             raise TaskError(where, "must be an object with stdin and expected_stdout")
         # {"input", "output"} (APPS, open-r1 style) would otherwise run with empty stdin and expect nothing
         check_keys(obj, {"stdin", "expected_stdout"}, where)
+        if not wire and "expected_stdout" in obj and obj["expected_stdout"] is None:
+            return cls(stdin=get_str(obj, "stdin", where), expected_stdout=None)
         return cls(stdin=get_str(obj, "stdin", where), expected_stdout=get_str(obj, "expected_stdout", where))
 
 
@@ -164,7 +167,7 @@ class CodeTask:
             raise TaskError(f"{where}.id", "must be a string")
         task = cls(
             language=get_str(obj, "language", where, "python"), completion=get_str(obj, "completion", where),
-            tests=tuple(CodeTest.from_dict(t, f"{where}.tests[{i}]") for i, t in enumerate(raw_tests)),
+            tests=tuple(CodeTest.from_dict(t, f"{where}.tests[{i}]", wire) for i, t in enumerate(raw_tests)),
             test_code=get_str(obj, "test_code", where) or None, checker=get_str(obj, "checker", where) or None,
             checker_language=get_str(obj, "checker_language", where) or "python",
             compare=get_str(obj, "compare", where) or "tokens",

@@ -140,7 +140,7 @@ def task_to_proto(task: Mapping[str, Any] | Task, where: str = "task") -> pb.Tas
         return out
     out.code.CopyFrom(pb.CodeTask(
         language=model.language, completion=model.completion,
-        tests=[pb.CodeTest(stdin=t.stdin, expected_stdout=t.expected_stdout) for t in model.tests],
+        tests=[pb.CodeTest(stdin=t.stdin, expected_stdout=t.expected_stdout or "") for t in model.tests],
         test_code=model.test_code or "", checker=model.checker or "", checker_language=model.checker_language,
         compare=model.compare, float_abs_tol=model.float_abs_tol, float_rel_tol=model.float_rel_tol,
         scoring=model.scoring, stop_on_first_failure=model.stop_on_first_failure,
@@ -239,7 +239,7 @@ def _check_code(c: CodeTask, where: str, limits: pb.Limits, languages: Mapping[s
         raise TaskError(f"{where}.tests", "a code task needs tests or test_code")
     for j, t in enumerate(c.tests):
         _check_bytes(t.stdin, f"{where}.tests[{j}].stdin", limits.max_field_bytes)
-        _check_bytes(t.expected_stdout, f"{where}.tests[{j}].expected_stdout", limits.max_field_bytes)
+        _check_bytes(t.expected_stdout or "", f"{where}.tests[{j}].expected_stdout", limits.max_field_bytes)
 
 
 def limits_from_config(c) -> pb.Limits:
