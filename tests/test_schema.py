@@ -188,3 +188,8 @@ def test_generated_code_is_fresh(tmp_path):
     for name in ("verifier_pb2.py", "verifier_pb2_grpc.py", "verifier_pb2.pyi"):
         fresh = (tmp_path / "verifier" / "v1" / name).read_text()
         assert fresh == (root / "verifier" / "v1" / name).read_text(), f"{name} is stale: run `make proto`"
+
+
+def test_a_missing_language_means_python_on_the_wire_and_from_a_dict():
+    bare = {k: v for k, v in code().items() if k != "language"}
+    assert task_from_proto(wire(bare))["language"] == parse_task(bare).language == "python"

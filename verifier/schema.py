@@ -157,7 +157,7 @@ def model_from_proto(task: pb.Task) -> Task:
     c = task.code
     default = CodeTask.__dataclass_fields__["float_abs_tol"].default
     return CodeTask(
-        id=task.id, language=c.language, completion=c.completion,
+        id=task.id, language=c.language or "python", completion=c.completion,
         tests=tuple(CodeTest(t.stdin, t.expected_stdout) for t in c.tests),
         test_code=c.test_code or None, checker=c.checker or None, checker_language=c.checker_language or "python",
         compare=c.compare or "tokens",
