@@ -103,7 +103,9 @@ class Stats:
 
     def line(self, name: str, seconds: float, extra: str = "") -> str:
         lat = sorted(self.latencies)
-        pct = (lambda q: 1000 * lat[min(len(lat) - 1, int(q * len(lat)))] if lat else float("nan"))
+
+        def pct(q: float) -> float:
+            return 1000 * lat[min(len(lat) - 1, int(q * len(lat)))] if lat else float("nan")
         return (f"load scenario={name} sent_items={self.sent} done_items={self.done} "
                 f"items_per_s={self.done / seconds:.1f} p50_ms={pct(0.50):.0f} p99_ms={pct(0.99):.0f} "
                 f"rejected_items={self.codes['RESOURCE_EXHAUSTED']} unavailable_items={self.codes['UNAVAILABLE']} "

@@ -18,7 +18,7 @@ from typing import Any
 from verifier import math as vmath
 from verifier.config import ServerConfig
 from verifier.metrics import Metrics
-from verifier.schema import infra_error
+from verifier.schema import default_languages, infra_error
 from verifier.workers import MathPool
 
 log = logging.getLogger("verifier.engine")
@@ -26,11 +26,6 @@ log = logging.getLogger("verifier.engine")
 # Verdicts that depend only on (gold, answer, choices), so they may be reused across calls.
 _CACHEABLE = {"correct", "incorrect", "no_answer", "invalid_gold"}
 _RESULT_CACHE_SIZE = 65536
-DEFAULT_LANGUAGES = {
-    name: {"name": name, "default_time_limit_s": 2.0, "max_time_limit_s": 30.0,
-           "default_memory_limit_mb": 256, "max_memory_limit_mb": 2048, "image": ""}
-    for name in ("python", "c", "cpp", "javascript", "java")
-}
 
 
 def _math_key(task: dict, extraction: vmath.Extraction) -> tuple:
@@ -112,7 +107,7 @@ class Engine:
     def languages(self) -> dict[str, dict]:
         if self.code is not None:
             return {lang["name"]: lang for lang in self.code.languages()}
-        return dict(DEFAULT_LANGUAGES)
+        return default_languages()
 
     # ------------------------------------------------------------ admission
 
@@ -135,10 +130,6 @@ class Engine:
         dt = max(now - self._last_done, 1e-3)
         self._last_done = now
         self._throughput = 0.9 * self._throughput + 0.1 * min(n / dt, 10000.0)
-
-    @property
-    def pending(self) -> int:
-        return self._pending
 
     # ------------------------------------------------------------ grading
 
