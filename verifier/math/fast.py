@@ -1,0 +1,156 @@
+"""Grade simple answers (numbers, fractions, small tuples, intervals and sets of them) without
+math-verify's ANTLR LaTeX parser, which costs 1-50 ms per answer while these need microseconds.
+
+Only the parse is replaced: a simple string becomes the same `Parsed` value math-verify's parse
+would give (sympy Rationals in the same container types, the same `read_literal` facts), and
+`compare.equivalent` decides with the same rules as the full path. Anything this module does not
+recognise exactly, or whose two sides are not the same kind of value, returns None and takes the
+full path. The differential test (tests/test_math_fast.py) runs both paths over generated pairs.
+
+Everything here is bounded (short strings, linear regexes, small integers), so the server may run
+it in its own process, outside the workers and their deadlines.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Any, Sequence
+
+import sympy
+
+from .compare import equivalent
+from .extract import Extraction
+from .guards import magnitude_digits
+from .limits import DEFAULT_LIMITS
+from .parsing import Parsed, normalise, read_literal
+
+MAX_CHARS = 80
+"""Longer golds or answers take the full path (a bound on the work done here, not a rule)."""
+_MAX_DIGITS = 18
+_MAX_ELEMENTS = 8
+
+_INT = r"(?:0|[1-9]\d*)"
+_FRAC = rf"\\[dt]?frac\{{({_INT})\}}\{{({_INT})\}}"
+# A lone number: sign, then an integer (thousands commas allowed), a decimal or a percent of
+# either (all read by `read_literal`), or a fraction \frac{a}{b} or a/b of unsigned integers.
+_NUMBER_RE = re.compile(
+    rf"([-+]?)\s*(?:(?P<lit>(?:[1-9]\d{{0,2}}(?:,\d{{3}})+|{_INT})(?:\.\d+)?|{_INT}?\.\d+)(?P<pct>\\?%)?"
+    rf"|{_FRAC}|({_INT})/({_INT}))"
+)
+# An element of a container: a signed integer or \frac of integers (no decimals, no commas).
+_ELEMENT_RE = re.compile(rf"([-+]?)\s*(?:({_INT})|{_FRAC})")
+_CONTAINER_RE = re.compile(r"(\(|\[|\\\{)(.*)(\)|\]|\\\})")
+
+
+def grade_simple(gold: object, extraction: Extraction, choices: Sequence[str] | None = None) -> dict[str, Any] | None:
+    """The full path's result for a simple gold and answer, or None when either is not simple."""
+    if choices or not isinstance(gold, str) or extraction.text is None:
+        return None
+    verdict = decide(gold, extraction.text)
+    if verdict is None:
+        return None
+    from .grade import result  # grade.py imports this module
+
+    equal, why = verdict
+    return result("correct" if equal else "incorrect", why, extraction)
+
+
+def decide(gold: str, answer: str) -> tuple[bool, str] | None:
+    """(equal, reason) as `compare.equivalent` gives it, or None when this module cannot tell."""
+    if len(gold) > MAX_CHARS or len(answer) > MAX_CHARS:
+        return None
+    g, p = read_simple(gold), read_simple(answer)
+    if g is None or p is None or not _same_kind(g.expr, p.expr):
+        return None
+    return equivalent(g, p)
+
+
+def read_simple(text: str) -> Parsed | None:
+    """`text` parsed as the full path parses it, when it is a simple number or container."""
+    latex = normalise(text)
+    if len(latex) > MAX_CHARS or sum(c.isdigit() for c in latex) > _MAX_DIGITS * 2:
+        return None
+    expr = _number(latex)
+    if expr is None:
+        expr = _container(latex)
+    if expr is None:
+        return None
+    return Parsed(expr, latex, read_literal(latex), magnitude_digits(expr, DEFAULT_LIMITS), False)
+
+
+def _same_kind(g: object, p: object) -> bool:
+    """Both numbers, or both the same container type (mixed kinds take the full path)."""
+    if isinstance(g, sympy.Rational) and isinstance(p, sympy.Rational):
+        return True
+    return type(g) is type(p) and isinstance(g, (sympy.Tuple, sympy.Interval, sympy.FiniteSet))
+
+
+def _number(latex: str) -> sympy.Rational | None:
+    m = _NUMBER_RE.fullmatch(latex)
+    if not m or _too_long(m):
+        return None
+    sign = -1 if m.group(1) == "-" else 1
+    if m.group("lit") is not None:
+        literal = read_literal(latex)
+        if literal is None:
+            return None
+        return _rational(literal.value / 100 if literal.percent else literal.value)
+    num, den = (m.group(4), m.group(5)) if m.group(4) is not None else (m.group(6), m.group(7))
+    return _ratio(sign, num, den)
+
+
+def _container(latex: str) -> sympy.Basic | None:
+    """A tuple, interval or set of exact numbers, with the type latex2sympy gives it."""
+    m = _CONTAINER_RE.fullmatch(latex)
+    if not m:
+        return None
+    opening, body, closing = m.groups()
+    parts = body.split(",")
+    if not 2 <= len(parts) <= _MAX_ELEMENTS:
+        return None
+    values = [_element(part.strip()) for part in parts]
+    if any(v is None for v in values):
+        return None
+    if (opening == "\\{") != (closing == "\\}"):
+        return None
+    if opening == "\\{":
+        return sympy.FiniteSet(*values)
+    if len(values) == 2:
+        return _pair(opening, closing, *values)
+    return sympy.Tuple(*values) if (opening, closing) == ("(", ")") else None
+
+
+def _pair(opening: str, closing: str, a: sympy.Rational, b: sympy.Rational) -> sympy.Basic | None:
+    """latex2sympy's reading of `(a, b)`, `[a, b]`, `(a, b]`, `[a, b)`: an interval, or a tuple
+    when a both-open or both-closed interval would be empty."""
+    left_open, right_open = opening == "(", closing == ")"
+    if (left_open and right_open and b <= a) or (not left_open and not right_open and b < a):
+        return sympy.Tuple(a, b)
+    if b <= a:
+        return None  # a point or an empty half-open interval: sympy changes its type
+    return sympy.Interval(a, b, left_open=left_open, right_open=right_open)
+
+
+def _element(text: str) -> sympy.Rational | None:
+    m = _ELEMENT_RE.fullmatch(text)
+    if not m or _too_long(m):
+        return None
+    sign = -1 if m.group(1) == "-" else 1
+    if m.group(2) is not None:
+        return sympy.Integer(sign * int(m.group(2)))
+    return _ratio(sign, m.group(3), m.group(4))
+
+
+def _ratio(sign: int, num: str, den: str) -> sympy.Rational | None:
+    if int(den) == 0:
+        return None
+    return _rational(Fraction(sign * int(num), int(den)))
+
+
+def _rational(value: Fraction) -> sympy.Rational:
+    return sympy.Rational(value.numerator, value.denominator)
+
+
+def _too_long(m: re.Match) -> bool:
+    return any(g is not None and len(g) > _MAX_DIGITS for g in m.groups())
