@@ -87,6 +87,28 @@ def generated_pairs(seed: int, count: int) -> list[tuple[str, str]]:
     return pairs
 
 
+def _poly_forms(a: int, b: int, var: str) -> list[str]:
+    """x^2 + (a+b)x + ab written expanded and factored, and its near misses."""
+    def signed(k: int) -> str:
+        return f"+ {k}" if k >= 0 else f"- {-k}"
+
+    return [f"{var}^2 {signed(a + b)}{var} {signed(a * b)}", f"({var}{signed(a)})({var}{signed(b)})",
+            f"({var}{signed(b)})\\cdot({var}{signed(a)})", f"{var}^{{2}}{signed(a * b)}{signed(a + b)}{var}",
+            f"({var}{signed(a)})^2", f"{var}^2 {signed(a * b)}", f"2({var}{signed(a)})({var}{signed(b)})",
+            f"{a * b} + {var}({var} {signed(a + b)})", f"-({var}{signed(-a)})({var}{signed(b)})"]
+
+
+def generated_polynomial_pairs(seed: int, count: int) -> list[tuple[str, str]]:
+    rng = random.Random(seed)
+    pairs = []
+    while len(pairs) < count:
+        a, b = rng.randint(-9, 9), rng.randint(-9, 9)
+        forms = _poly_forms(a, b, "x")
+        other = rng.choice([forms, forms, _poly_forms(a, b + rng.choice([-1, 1]), "x"), _poly_forms(a, b, "y")])
+        pairs.append((rng.choice(forms), rng.choice(other)))
+    return pairs
+
+
 NEAR_MISSES = [  # (gold, answer, full path's verdict is correct)
     ("\\frac{1}{2}", "\\frac{1}{3}", False), ("0.5", "0.50001", None), ("12", "12.0", True),
     ("-3", "3", False), ("1,000", "1000", True), ("1000", "1,000", True), ("1,000", "1001", False),
@@ -94,6 +116,9 @@ NEAR_MISSES = [  # (gold, answer, full path's verdict is correct)
     ("50\\%", "0.5", None), ("50\\%", "50", None), ("(1, 2)", "(2, 1)", None), ("[1, 2]", "(1, 2)", False),
     ("\\{1, 2\\}", "\\{2, 1\\}", True), ("(1, 2, 3)", "(1, 2, 4)", False), ("[3, 1]", "(3, 1)", None),
     ("1/2", "\\dfrac{2}{4}", True), ("-\\frac{3}{4}", "\\frac{-3}{4}", None), ("7", "\\frac{14}{2}", True),
+    ("(3, 7)", "(7, 3)", False), ("[3, 7]", "[7, 3]", False), ("x^2 + 13x + 36", "(x+4)(x+9)", True),
+    ("x^2 + 13x + 36", "(x+4)(x-9)", False), ("x^2 + 13x + 36", "x^2 + 36", False), ("x+1", "y+1", False),
+    ("x", "x(x+1) - x^2", None), ("2x", "x + x", True), ("x^2", "x^{2}", True), ("x - 1", "1 - x", False),
 ]
 
 
@@ -117,6 +142,18 @@ def test_fast_path_agrees_with_full_path_on_generated_pairs() -> None:
         decided += 1
         assert fast[0] is full_path(gold, answer), (gold, answer, fast)
     assert decided >= 0.6 * len(pairs)  # the fast path must actually take the simple pairs
+
+
+def test_fast_path_agrees_with_full_path_on_generated_polynomials() -> None:
+    pairs = generated_polynomial_pairs(seed=8, count=120)
+    decided = 0
+    for gold, answer in pairs:
+        fast = decide(gold, answer)
+        if fast is None:
+            continue
+        decided += 1
+        assert fast[0] is full_path(gold, answer), (gold, answer, fast)
+    assert decided >= 0.6 * len(pairs)
 
 
 @pytest.mark.parametrize("text", ["x", "2x", "\\sqrt{2}", "1, 2", "1,00", "(1)", "5.", "007", "\\frac{1}{0}", "1/0",

@@ -84,6 +84,7 @@ sympy objects are never passed to `str()`/`repr()`.
 """
 
 from .extract import Extraction, extract_answer
+from .fast import grade_simple
 from .grade import grade_extracted, grade_math, warm_up
 
-__all__ = ["Extraction", "extract_answer", "grade_extracted", "grade_math", "warm_up"]
+__all__ = ["Extraction", "extract_answer", "grade_extracted", "grade_math", "grade_simple", "warm_up"]

@@ -21,7 +21,8 @@ import sympy
 
 from .compare import equivalent
 from .extract import Extraction
-from .guards import magnitude_digits
+from .fast_poly import VARIABLES, read_polynomial
+from .guards import magnitude_digits, text_guard
 from .limits import DEFAULT_LIMITS
 from .parsing import Parsed, normalise, read_literal
 
@@ -61,7 +62,12 @@ def decide(gold: str, answer: str) -> tuple[bool, str] | None:
     if len(gold) > MAX_CHARS or len(answer) > MAX_CHARS:
         return None
     g, p = read_simple(gold), read_simple(answer)
-    if g is None or p is None or not _same_kind(g.expr, p.expr):
+    if g is None or p is None:
+        return _polynomials(gold, answer)
+    if _interval_and_pair(g.expr, p.expr):
+        # latex2sympy reads (a, b) as a tuple only when b <= a: never the same pair as an interval's
+        return False, "an interval against a pair in the other order"
+    if not _same_kind(g.expr, p.expr):
         return None
     return equivalent(g, p)
 
@@ -69,7 +75,7 @@ def decide(gold: str, answer: str) -> tuple[bool, str] | None:
 def read_simple(text: str) -> Parsed | None:
     """`text` parsed as the full path parses it, when it is a simple number or container."""
     latex = normalise(text)
-    if len(latex) > MAX_CHARS or sum(c.isdigit() for c in latex) > _MAX_DIGITS * 2:
+    if text_guard(latex, DEFAULT_LIMITS) or len(latex) > MAX_CHARS or sum(c.isdigit() for c in latex) > _MAX_DIGITS * 2:
         return None
     expr = _number(latex)
     if expr is None:
@@ -77,6 +83,30 @@ def read_simple(text: str) -> Parsed | None:
     if expr is None:
         return None
     return Parsed(expr, latex, read_literal(latex), magnitude_digits(expr, DEFAULT_LIMITS), False)
+
+
+def _polynomials(gold: str, answer: str) -> tuple[bool, str] | None:
+    """Both sides polynomials (at least one with a variable, neither a lone variable, which
+    math-verify compares by name): equal exactly when their expansions are."""
+    g_text, p_text = normalise(gold), normalise(answer)
+    if not any(c in VARIABLES for c in g_text + p_text):
+        return None
+    if text_guard(g_text, DEFAULT_LIMITS) or text_guard(p_text, DEFAULT_LIMITS):
+        return None
+    g, p = read_polynomial(g_text), read_polynomial(p_text)
+    if g is None or p is None or _lone_variable(g) or _lone_variable(p):
+        return None
+    return (True, "equal polynomials (expanded exactly)") if g == p else (False, "different polynomials")
+
+
+def _lone_variable(poly: dict) -> bool:
+    [(mono, coeff)] = poly.items() if len(poly) == 1 else [((), 0)]
+    return coeff == 1 and len(mono) == 1 and mono[0][1] == 1
+
+
+def _interval_and_pair(g: object, p: object) -> bool:
+    pair = lambda e: isinstance(e, sympy.Tuple) and len(e) == 2  # noqa: E731
+    return isinstance(g, sympy.Interval) and pair(p) or isinstance(p, sympy.Interval) and pair(g)
 
 
 def _same_kind(g: object, p: object) -> bool:
