@@ -109,6 +109,23 @@ def generated_polynomial_pairs(seed: int, count: int) -> list[tuple[str, str]]:
     return pairs
 
 
+def _surd_forms(a: int, b: int) -> list[str]:
+    """a*sqrt(b) written several ways (an integer when b is a square)."""
+    forms = [f"{a}\\sqrt{{{b}}}", f"{a} \\sqrt{{{b}}}", f"\\sqrt{{{a * a * b}}}" if a >= 0 else f"-\\sqrt{{{a * a * b}}}"]
+    root = int(b**0.5)
+    return forms + ([str(a * root)] if root * root == b else [])
+
+
+def generated_surd_pairs(seed: int, count: int) -> list[tuple[str, str]]:
+    rng = random.Random(seed)
+    pairs = []
+    while len(pairs) < count:
+        a, b = rng.randint(-12, 40), rng.choice([2, 3, 4, 5, 8, 9, 12, 18])
+        near = rng.choice([(a, b), (a, b), (a + 1, b), (-a, b), (a, b + 1), (a, 2 * b), (2 * a, b)])
+        pairs.append((rng.choice(_surd_forms(a, b)), rng.choice(_surd_forms(*near))))
+    return pairs
+
+
 NEAR_MISSES = [  # (gold, answer, full path's verdict is correct)
     ("\\frac{1}{2}", "\\frac{1}{3}", False), ("0.5", "0.50001", None), ("12", "12.0", True),
     ("-3", "3", False), ("1,000", "1000", True), ("1000", "1,000", True), ("1,000", "1001", False),
@@ -118,7 +135,8 @@ NEAR_MISSES = [  # (gold, answer, full path's verdict is correct)
     ("1/2", "\\dfrac{2}{4}", True), ("-\\frac{3}{4}", "\\frac{-3}{4}", None), ("7", "\\frac{14}{2}", True),
     ("(3, 7)", "(7, 3)", False), ("[3, 7]", "[7, 3]", False), ("x^2 + 13x + 36", "(x+4)(x+9)", True),
     ("x^2 + 13x + 36", "(x+4)(x-9)", False), ("x^2 + 13x + 36", "x^2 + 36", False), ("x+1", "y+1", False),
-    ("x", "x(x+1) - x^2", None), ("2x", "x + x", True), ("x^2", "x^{2}", True), ("x - 1", "1 - x", False),
+    ("x", "x(x+1) - x^2", None), ("39\\sqrt{2}", "\\sqrt{3042}", True), ("39\\sqrt{2}", "\\sqrt{3041}", False),
+    ("2\\sqrt{2}", "-2\\sqrt{2}", False), ("\\sqrt{9}", "3", True), ("2\\sqrt{3}", "3\\sqrt{2}", False), ("2x", "x + x", True), ("x^2", "x^{2}", True), ("x - 1", "1 - x", False),
 ]
 
 
@@ -133,7 +151,7 @@ def test_fast_path_agrees_on_named_near_misses(gold: str, answer: str, expected:
 
 
 def test_fast_path_agrees_with_full_path_on_generated_pairs() -> None:
-    pairs = generated_pairs(seed=8, count=500)
+    pairs = generated_pairs(seed=8, count=300)
     decided = 0
     for gold, answer in pairs:
         fast = decide(gold, answer)
@@ -144,8 +162,9 @@ def test_fast_path_agrees_with_full_path_on_generated_pairs() -> None:
     assert decided >= 0.6 * len(pairs)  # the fast path must actually take the simple pairs
 
 
-def test_fast_path_agrees_with_full_path_on_generated_polynomials() -> None:
-    pairs = generated_polynomial_pairs(seed=8, count=120)
+@pytest.mark.parametrize("generate", [generated_polynomial_pairs, generated_surd_pairs])
+def test_fast_path_agrees_with_full_path_on_generated_expressions(generate) -> None:
+    pairs = generate(seed=8, count=80)
     decided = 0
     for gold, answer in pairs:
         fast = decide(gold, answer)
@@ -168,3 +187,11 @@ def test_grade_extracted_uses_the_fast_path_with_the_same_result_shape() -> None
     assert r["verdict"] == "correct" and r["score"] == 1.0 and r["extracted"] == "0.5"
     assert set(r) == {"verdict", "score", "detail", "extracted", "extracted_from"}
     assert grade_extracted("$\\frac{1}{2}$", Extraction("0.6", "boxed"))["verdict"] == "incorrect"
+
+
+@pytest.mark.parametrize("gold", ["$12$", "\\frac{1}{2}", "(1, 2)"])
+def test_no_answer_with_a_simple_gold_matches_the_full_path(gold: str) -> None:
+    none = Extraction(None, "none")
+    fast = grade_extracted(gold, none)
+    assert fast["verdict"] == "no_answer"
+    assert fast == _grade_extracted(gold, none, None)

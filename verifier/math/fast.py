@@ -41,13 +41,20 @@ _NUMBER_RE = re.compile(
 )
 # An element of a container: a signed integer or \frac of integers (no decimals, no commas).
 _ELEMENT_RE = re.compile(rf"([-+]?)\s*(?:({_INT})|{_FRAC})")
+_SURD_RE = re.compile(rf"([-+]?)\s*({_INT})?\s*(?:\\sqrt\{{({_INT})\}})?")
 _CONTAINER_RE = re.compile(r"(\(|\[|\\\{)(.*)(\)|\]|\\\})")
 
 
 def grade_simple(gold: object, extraction: Extraction, choices: Sequence[str] | None = None) -> dict[str, Any] | None:
     """The full path's result for a simple gold and answer, or None when either is not simple."""
-    if choices or not isinstance(gold, str) or extraction.text is None:
+    if choices or not isinstance(gold, str):
         return None
+    if extraction.text is None:  # a simple gold is a valid one: the full path answers no_answer
+        if len(gold) > MAX_CHARS or read_simple(gold) is None:
+            return None
+        from .grade import result
+
+        return result("no_answer", "no final answer found (\\boxed{} or an answer anchor)", extraction)
     verdict = decide(gold, extraction.text)
     if verdict is None:
         return None
@@ -63,7 +70,7 @@ def decide(gold: str, answer: str) -> tuple[bool, str] | None:
         return None
     g, p = read_simple(gold), read_simple(answer)
     if g is None or p is None:
-        return _polynomials(gold, answer)
+        return _surds(gold, answer) or _polynomials(gold, answer)
     if _interval_and_pair(g.expr, p.expr):
         # latex2sympy reads (a, b) as a tuple only when b <= a: never the same pair as an interval's
         return False, "an interval against a pair in the other order"
@@ -83,6 +90,27 @@ def read_simple(text: str) -> Parsed | None:
     if expr is None:
         return None
     return Parsed(expr, latex, read_literal(latex), magnitude_digits(expr, DEFAULT_LIMITS), False)
+
+
+def _surds(gold: str, answer: str) -> tuple[bool, str] | None:
+    """Integers and `a\\sqrt{b}` on both sides, a surd on one at least: a*sqrt(b) = c*sqrt(d)
+    exactly when the signs agree and a^2 b = c^2 d (the full path compares them at 60 digits)."""
+    g, p = _surd(normalise(gold)), _surd(normalise(answer))
+    if g is None or p is None or not (g[1] or p[1]):
+        return None
+    return (True, "equal exactly") if g[0] == p[0] else (False, "different numbers (exact comparison)")
+
+
+def _surd(latex: str) -> tuple[int, bool] | None:
+    """(sign * a^2 * b, whether a root is written) for `[-]a\\sqrt{b}`, `\\sqrt{b}` or an integer."""
+    m = _SURD_RE.fullmatch(latex)
+    if not m or any(g is not None and len(g) > 8 for g in m.groups()):
+        return None
+    sign = -1 if m.group(1) == "-" else 1
+    if m.group(3) is None:  # an integer
+        return (sign * int(m.group(2)) ** 2, False) if m.group(2) else None
+    coeff = int(m.group(2)) if m.group(2) else 1
+    return sign * coeff**2 * int(m.group(3)), True
 
 
 def _polynomials(gold: str, answer: str) -> tuple[bool, str] | None:
