@@ -11,6 +11,7 @@ Public API::
     extract_answer(completion, profile="strict", choices=None) -> Extraction   # no sympy, linear
     grade_extracted(gold, extraction, choices=None) -> dict                    # the sympy part
     grade_math(task) -> dict                          # both; never raises
+    grade_simple(gold, extraction, choices=None) -> dict | None   # bounded fast path, or None
     warm_up() -> None
 
 Result dict: verdict ("correct" | "incorrect" | "no_answer" | "invalid_gold" | "error"), score

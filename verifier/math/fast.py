@@ -55,12 +55,17 @@ def grade_simple(gold: object, extraction: Extraction, choices: Sequence[str] | 
         from .grade import result
 
         return result("no_answer", "no final answer found (\\boxed{} or an answer anchor)", extraction)
-    verdict = decide(gold, extraction.text)
+    try:
+        verdict = decide(gold, extraction.text)
+    except Exception:  # noqa: BLE001 - a bug here must not cost the item: the full path decides
+        return None
     if verdict is None:
         return None
-    from .grade import result  # grade.py imports this module
+    from .grade import _same_text, result  # grade.py imports this module
 
     equal, why = verdict
+    if equal and _same_text(normalise(gold), extraction.text):
+        why = "identical to the gold"  # the full path's wording for this case
     return result("correct" if equal else "incorrect", why, extraction)
 
 
