@@ -14,8 +14,9 @@ it in its own process, outside the workers and their deadlines.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 import sympy
 
@@ -138,7 +139,9 @@ def _lone_variable(poly: dict) -> bool:
 
 
 def _interval_and_pair(g: object, p: object) -> bool:
-    pair = lambda e: isinstance(e, sympy.Tuple) and len(e) == 2  # noqa: E731
+    def pair(e: object) -> bool:
+        return isinstance(e, sympy.Tuple) and len(e) == 2
+
     return isinstance(g, sympy.Interval) and pair(p) or isinstance(p, sympy.Interval) and pair(g)
 
 
@@ -156,7 +159,7 @@ def _number(latex: str) -> sympy.Rational | None:
     sign = -1 if m.group(1) == "-" else 1
     if m.group("lit") is not None:
         literal = read_literal(latex)
-        if literal is None:
+        if literal is None or literal.percent and "," in latex:  # math-verify reads `1,000\%` otherwise
             return None
         return _rational(literal.value / 100 if literal.percent else literal.value)
     num, den = (m.group(4), m.group(5)) if m.group(4) is not None else (m.group(6), m.group(7))
