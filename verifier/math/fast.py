@@ -22,7 +22,7 @@ import sympy
 
 from .compare import equivalent
 from .extract import Extraction
-from .fast_poly import VARIABLES, read_polynomial
+from .fast_poly import read_polynomial
 from .guards import magnitude_digits, text_guard
 from .limits import DEFAULT_LIMITS
 from .parsing import Parsed, normalise, read_literal
@@ -123,18 +123,21 @@ def _polynomials(gold: str, answer: str) -> tuple[bool, str] | None:
     """Both sides polynomials (at least one with a variable, neither a lone variable, which
     math-verify compares by name): equal exactly when their expansions are."""
     g_text, p_text = normalise(gold), normalise(answer)
-    if not any(c in VARIABLES for c in g_text + p_text):
-        return None
     if text_guard(g_text, DEFAULT_LIMITS) or text_guard(p_text, DEFAULT_LIMITS):
         return None
     g, p = read_polynomial(g_text), read_polynomial(p_text)
-    if g is None or p is None or _lone_variable(g) or _lone_variable(p):
+    if g is None or p is None or not any(g) and not any(p):  # constants only: the number rules decide
+        return None
+    if _lone_variable(g) or _lone_variable(p):
         return None
     return (True, "equal polynomials (expanded exactly)") if g == p else (False, "different polynomials")
 
 
 def _lone_variable(poly: dict) -> bool:
-    [(mono, coeff)] = poly.items() if len(poly) == 1 else [((), 0)]
+    """`x` itself (math-verify compares a lone symbol by name, not by value)."""
+    if len(poly) != 1:
+        return False
+    [(mono, coeff)] = poly.items()
     return coeff == 1 and len(mono) == 1 and mono[0][1] == 1
 
 
