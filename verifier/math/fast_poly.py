@@ -20,6 +20,8 @@ _MAX_INT_DIGITS = 4
 _MAX_DENOMINATOR = 1000
 _MAX_EXPONENT = 12
 _MAX_TERMS = 64
+_MAX_PRODUCTS = 1000
+"""Coefficient products one reading may compute (bounds its time to about a millisecond)."""
 _TOKEN_RE = re.compile(
     rf"\s*(?:(?P<int>\d+)|(?P<var>[{VARIABLES}])(?![A-Za-z])|\\frac\{{(?P<fn>\d+)\}}\{{(?P<fd>\d+)\}}"
     r"|\^(?:\{(?P<braced>\d+)\}|(?P<digit>\d)(?!\d))|(?P<op>[-+()*])|(?P<times>\\cdot|\\times)(?![A-Za-z]))"
@@ -85,6 +87,13 @@ class _Parser:
     def __init__(self, tokens: list[tuple[str, object]]):
         self.tokens = tokens
         self.i = 0
+        self.budget = _MAX_PRODUCTS
+
+    def mul(self, a: Poly, b: Poly) -> Poly:
+        self.budget -= len(a) * len(b)
+        if self.budget < 0:
+            raise _Reject()
+        return _mul(a, b)
 
     def peek(self) -> tuple[str, object] | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -114,7 +123,7 @@ class _Parser:
                 self.take()
             elif tok is None or not _juxtaposes(prev, tok):
                 return result
-            result = _mul(result, self.power())
+            result = self.mul(result, self.power())
 
     def power(self) -> Poly:
         kind, value = self.take()
@@ -135,7 +144,7 @@ class _Parser:
                 raise _Reject()
             result: Poly = {(): Fraction(1)}
             for _ in range(tok[1]):
-                result = _mul(result, base)
+                result = self.mul(result, base)
             return result
         return base
 
