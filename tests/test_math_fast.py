@@ -181,7 +181,7 @@ def test_fast_path_agrees_with_full_path_on_generated_expressions(generate) -> N
 
 @pytest.mark.parametrize("text", ["x", "2x", "\\sqrt{2}", "1, 2", "1,00", "(1)", "5.", "007", "\\frac{1}{0}", "1/0",
                                   "\\frac12", "(1, 2", "[5, 5]", "(5, 5]", "2^{10}", "\\pi", "3\\frac{1}{2}",
-                                  "1" * 40, "(" + ", ".join(["1"] * 9) + ")"])
+                                  "1" * 40, "(" + ", ".join(["1"] * 9) + ")", "\\boxed{1}, \\boxed{2}", "20:34"])
 def test_fast_path_leaves_other_answers_to_the_full_path(text: str) -> None:
     assert read_simple(text) is None
 
