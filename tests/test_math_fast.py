@@ -139,8 +139,8 @@ NEAR_MISSES = [  # (gold, answer, full path's verdict is correct)
     ("(3, 7)", "(7, 3)", False), ("[3, 7]", "[7, 3]", False), ("x^2 + 13x + 36", "(x+4)(x+9)", True),
     ("x^2 + 13x + 36", "(x+4)(x-9)", False), ("x^2 + 13x + 36", "x^2 + 36", False), ("x+1", "y+1", False),
     ("1,000\\%", "1000", False), ("1,000\\%", "10", False), ("1,000.5", "1000.5", True), ("-1,000", "-1000", True),
-    ("x", "x(x+1) - x^2", None), ("39\\sqrt{2}", "\\sqrt{3042}", True), ("39\\sqrt{2}", "\\sqrt{3041}", False),
-    ("2\\sqrt{2}", "-2\\sqrt{2}", False), ("\\sqrt{9}", "3", True), ("2\\sqrt{3}", "3\\sqrt{2}", False), ("2x", "x + x", True), ("x^2", "x^{2}", True), ("x - 1", "1 - x", False),
+    ("x", "x(x+1) - x^2", None), ("10m", "10", None), ("2x", "x + x", True), ("x + 1", "5", False), ("39\\sqrt{2}", "\\sqrt{3042}", True), ("39\\sqrt{2}", "\\sqrt{3041}", False),
+    ("2\\sqrt{2}", "-2\\sqrt{2}", False), ("\\sqrt{9}", "3", True), ("2\\sqrt{3}", "3\\sqrt{2}", False), ("x^2 + 1", "x^{2}+1", True), ("x - 1", "1 - x", False),
 ]
 
 

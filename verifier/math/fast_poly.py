@@ -14,8 +14,9 @@ from fractions import Fraction
 Monomial = tuple[tuple[str, int], ...]
 Poly = dict[Monomial, Fraction]
 
-VARIABLES = "abckmnpqrstuvwxyz"
-"""Letters read as variables (not e, i, d, f, ... which LaTeX parsers treat specially)."""
+VARIABLES = "abcknpqruvwxyz"
+"""Letters read as variables (not e, i, d, f, ... which LaTeX parsers treat specially, nor the unit
+letters m, s, t)."""
 _MAX_INT_DIGITS = 4
 _MAX_DENOMINATOR = 1000
 _MAX_EXPONENT = 12
