@@ -19,7 +19,7 @@ from verifier import math as vmath
 from verifier.config import ServerConfig
 from verifier.metrics import Metrics
 from verifier.schema import default_languages, infra_error
-from verifier.workers import MathPool
+from verifier.workers import MathPool, Outcome
 
 log = logging.getLogger("verifier.engine")
 
@@ -194,11 +194,16 @@ class Engine:
 
     async def _run_math(self, task: dict, extraction: vmath.Extraction) -> dict:
         timeout = task["timeout_s"] or self.config.default_math_timeout_s
-        async with self._slot("math", self._math_slots) as queue_s:
-            for _attempt in range(self.config.math_retries + 2):  # +1: a broken pool is replaced first
-                outcome = await self.math.run(vmath.grade_extracted, (task["gold"], extraction, task["choices"] or None), timeout)
-                if outcome.status != "crash":
-                    break
+        started = time.monotonic()
+        simple = vmath.grade_simple(task["gold"], extraction, task["choices"] or None)
+        if simple is not None:  # bounded work (verifier/math/fast.py): no worker round trip
+            queue_s, outcome = 0.0, Outcome("ok", simple, seconds=time.monotonic() - started)
+        else:
+            async with self._slot("math", self._math_slots) as queue_s:
+                for _attempt in range(self.config.math_retries + 2):  # +1: a broken pool is replaced first
+                    outcome = await self.math.run(vmath.grade_extracted, (task["gold"], extraction, task["choices"] or None), timeout)
+                    if outcome.status != "crash":
+                        break
         self.metrics.exec_seconds.labels("math").observe(outcome.seconds)
         if outcome.status == "ok":
             result = dict(outcome.value)

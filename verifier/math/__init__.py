@@ -11,6 +11,7 @@ Public API::
     extract_answer(completion, profile="strict", choices=None) -> Extraction   # no sympy, linear
     grade_extracted(gold, extraction, choices=None) -> dict                    # the sympy part
     grade_math(task) -> dict                          # both; never raises
+    grade_simple(gold, extraction, choices=None) -> dict | None   # bounded fast path, or None
     warm_up() -> None
 
 Result dict: verdict ("correct" | "incorrect" | "no_answer" | "invalid_gold" | "error"), score
@@ -76,6 +77,11 @@ Comparison (`compare.py`):
 - Tuples, sets, intervals, matrices of numbers (decimals included) are compared element-wise the same way;
   everything else (symbolic expressions, equations, relations) goes to math-verify's `verify`.
 
+Fast path (`fast.py`, `fast_poly.py`): simple golds and answers (numbers, fractions, percents,
+small tuples/intervals/sets of exact numbers, integer surds, small polynomials) are read without
+math-verify's parser and decided with the rules above; anything else returns None and takes the
+full path. The server runs it in its own process (bounded work), the workers in `grade_extracted`.
+
 Guards (`guards.py`, `limits.py`): answers over 2000 chars, brackets nested deeper than 12 or more
 than 3 opening brackets in a row are incorrect without parsing (redundant parentheses collapsed
 first); a magnitude estimate of the parsed, unevaluated tree (small irrational exponents evaluated)
@@ -84,6 +90,7 @@ sympy objects are never passed to `str()`/`repr()`.
 """
 
 from .extract import Extraction, extract_answer
+from .fast import grade_simple
 from .grade import grade_extracted, grade_math, warm_up
 
-__all__ = ["Extraction", "extract_answer", "grade_extracted", "grade_math", "warm_up"]
+__all__ = ["Extraction", "extract_answer", "grade_extracted", "grade_math", "grade_simple", "warm_up"]
