@@ -27,6 +27,8 @@ from .limits import DEFAULT_LIMITS, MathLimits
 _EMPTYSET_RE = re.compile(r"\\varnothing\b|\\empty\b(?!set)|\\O\b")
 # 3e5, 1.5E-3: not preceded by a letter/backslash (so not a variable or \exp), exponent <= 3 digits.
 _SCI_RE = re.compile(r"(?<![\w.\\])(\d+(?:\.\d+)?)[eE]([-+]?\d{1,3})(?![\w.])")
+# A whole answer in LaTeX scientific notation: 2.5 \times 10^{-3}, 3\cdot10^8 (exponent <= 3 digits).
+_LATEX_SCI_RE = re.compile(r"^([-+]?)\s*(\d+(?:\.\d+)?)\s*\\(?:times|cdot)\s*10\s*\^\s*(?:\{\s*([-+]?\d{1,3})\s*\}|(\d))$")
 # A lone number as written: optional "x =", sign, currency, thousands commas, decimals, percent.
 _LITERAL_RE = re.compile(
     r"^(?:[a-zA-Z]\s*=\s*)?([-+]?)\s*(?:\\\$|\$)?\s*(\d{1,3}(?:,\d{3})+|\d*)(?:\.(\d+))?\s*(\\?%)?$"
@@ -156,7 +158,7 @@ def normalise(text: str) -> str:
     text = _cases_as_list(text)
     text = _sequence_with_ellipsis(text)
     text = collapse_parentheses(text)
-    return _SCI_RE.sub(_expand_sci, text)
+    return _latex_sci_literal(_SCI_RE.sub(_expand_sci, text))
 
 
 def _boxes_as_answer(text: str) -> str | None:
@@ -233,6 +235,18 @@ def collapse_parentheses(text: str) -> str:
     drop = {i for i, j in match.items() if match.get(i + 1) == j - 1}
     drop |= {match[i] for i in drop}
     return "".join(c for i, c in enumerate(text) if i not in drop)
+
+
+def _latex_sci_literal(text: str) -> str:
+    """A lone number in scientific notation as the decimal it states, so that it gets the decimal
+    rules (README: a decimal gold compares at its own precision): `2.314814814815 \\times 10^{-3}`
+    is 0.002314814814815, stated to 15 decimals."""
+    m = _LATEX_SCI_RE.match(text)
+    if not m:
+        return text
+    sign, mantissa, exp_braced, exp_digit = m.groups()
+    value = Decimal(mantissa).scaleb(int(exp_braced or exp_digit))
+    return ("-" if sign == "-" else "") + format(value, "f")
 
 
 def _expand_sci(m: re.Match) -> str:

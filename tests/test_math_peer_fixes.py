@@ -1,0 +1,44 @@
+"""Fixes found with the peers' suites (tests/data/peers/): each rule with the rewrites it must accept
+and the near misses (a perturbed right answer) it must still refuse."""
+
+from __future__ import annotations
+
+import pytest
+
+from verifier.math import Extraction, grade_extracted
+
+
+def verdict(gold: str, answer: str) -> str:
+    return grade_extracted(gold, Extraction(answer, "boxed"))["verdict"]
+
+
+# MARIO_EVAL test_is_equiv_scinot: a number in LaTeX scientific notation is the decimal it states.
+@pytest.mark.parametrize(
+    "gold,answer",
+    [
+        ("2.314814814815 \\times 10^{-3}", "\\frac{1}{432}"),  # decimal gold, at its 15 decimals
+        ("\\frac{1}{432}", "2.31481 \\times 10^{-3}"),  # the exact gold rounded
+        ("1500", "1.5 \\times 10^{3}"),
+        ("1500", "1.5\\cdot10^3"),
+        ("3 \\times 10^{8}", "300000000"),
+        ("-2.5 \\times 10^{-2}", "-\\frac{1}{40}"),
+    ],
+)
+def test_scientific_notation_rewrites(gold: str, answer: str) -> None:
+    assert verdict(gold, answer) == "correct"
+
+
+@pytest.mark.parametrize(
+    "gold,answer",
+    [
+        ("2.314814814815 \\times 10^{-3}", "\\frac{1}{433}"),  # a different fraction
+        ("2.314814814815 \\times 10^{-3}", "0.00231481"),  # fewer decimals than the gold states
+        ("2.314814814815 \\times 10^{-3}", "2.314814814815 \\times 10^{-2}"),  # exponent off by one
+        ("-2.5 \\times 10^{-2}", "\\frac{1}{40}"),  # sign
+        ("1500", "1.5 \\times 10^{4}"),
+        ("1500", "1.6 \\times 10^{3}"),
+        ("\\frac{1}{432}", "2.32 \\times 10^{-3}"),  # not the gold rounded
+    ],
+)
+def test_scientific_notation_near_misses(gold: str, answer: str) -> None:
+    assert verdict(gold, answer) == "incorrect"
