@@ -42,3 +42,34 @@ def test_scientific_notation_rewrites(gold: str, answer: str) -> None:
 )
 def test_scientific_notation_near_misses(gold: str, answer: str) -> None:
     assert verdict(gold, answer) == "incorrect"
+
+
+# MARIO_EVAL test_is_equiv_trigonometric: a degree mark inside a trig function's answer means degrees.
+@pytest.mark.parametrize(
+    "gold,answer",
+    [
+        ("\\sin(90^{\\circ}-x)", "\\cos(x)"),
+        ("\\cos(x)", "\\sin(90^{\\circ}-x)"),
+        ("\\frac{1}{2}", "\\sin 30^\\circ"),
+        ("\\frac{\\sqrt{3}}{2}", "\\cos(30^{\\circ})"),
+        ("1", "\\tan 45^{\\circ}"),
+        ("90^\\circ", "90"),  # no trig function: the mark is only a mark
+    ],
+)
+def test_trig_degrees_rewrites(gold: str, answer: str) -> None:
+    assert verdict(gold, answer) == "correct"
+
+
+@pytest.mark.parametrize(
+    "gold,answer",
+    [
+        ("\\sin(90^{\\circ}-x)", "\\sin(x)"),  # the function swapped back
+        ("\\cos(x)", "\\sin(90-x)"),  # no degree mark: 90 radians
+        ("\\frac{1}{2}", "\\sin 60^\\circ"),  # a different angle
+        ("\\frac{1}{2}", "\\cos 30^\\circ"),  # a different function
+        ("\\frac{1}{2}", "\\sin 30"),  # radians
+        ("1", "\\tan 46^{\\circ}"),
+    ],
+)
+def test_trig_degrees_near_misses(gold: str, answer: str) -> None:
+    assert verdict(gold, answer) == "incorrect"

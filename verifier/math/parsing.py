@@ -29,6 +29,9 @@ _EMPTYSET_RE = re.compile(r"\\varnothing\b|\\empty\b(?!set)|\\O\b")
 _SCI_RE = re.compile(r"(?<![\w.\\])(\d+(?:\.\d+)?)[eE]([-+]?\d{1,3})(?![\w.])")
 # A whole answer in LaTeX scientific notation: 2.5 \times 10^{-3}, 3\cdot10^8 (exponent <= 3 digits).
 _LATEX_SCI_RE = re.compile(r"^([-+]?)\s*(\d+(?:\.\d+)?)\s*\\(?:times|cdot)\s*10\s*\^\s*(?:\{\s*([-+]?\d{1,3})\s*\}|(\d))$")
+# Degrees in an answer that applies a trig function: sin(90^{\circ} - x), \cos 60^\circ.
+_TRIG_RE = re.compile(r"\\(?:sin|cos|tan|cot|sec|csc)(?![a-zA-Z])")
+_DEGREE_RE = re.compile(r"(\d+(?:\.\d+)?)\s*\^\s*(?:\{\s*\\circ\s*\}|\\circ(?![a-zA-Z]))")
 # A lone number as written: optional "x =", sign, currency, thousands commas, decimals, percent.
 _LITERAL_RE = re.compile(
     r"^(?:[a-zA-Z]\s*=\s*)?([-+]?)\s*(?:\\\$|\$)?\s*(\d{1,3}(?:,\d{3})+|\d*)(?:\.(\d+))?\s*(\\?%)?$"
@@ -158,7 +161,7 @@ def normalise(text: str) -> str:
     text = _cases_as_list(text)
     text = _sequence_with_ellipsis(text)
     text = collapse_parentheses(text)
-    return _latex_sci_literal(_SCI_RE.sub(_expand_sci, text))
+    return _trig_degrees(_latex_sci_literal(_SCI_RE.sub(_expand_sci, text)))
 
 
 def _boxes_as_answer(text: str) -> str | None:
@@ -237,9 +240,18 @@ def collapse_parentheses(text: str) -> str:
     return "".join(c for i, c in enumerate(text) if i not in drop)
 
 
+def _trig_degrees(text: str) -> str:
+    """Degree marks as radians when the answer applies a trig function (package docstring), so
+    `\\sin(90^{\\circ}-x)` is `\\cos(x)`; math-verify drops the mark, reading sin(90 - x) in radians.
+    Elsewhere a degree mark stays a unit mark: `90^\\circ` is 90."""
+    if not _TRIG_RE.search(text):
+        return text
+    return _DEGREE_RE.sub(r"(\1\\cdot\\frac{\\pi}{180})", text)
+
+
 def _latex_sci_literal(text: str) -> str:
     """A lone number in scientific notation as the decimal it states, so that it gets the decimal
-    rules (README: a decimal gold compares at its own precision): `2.314814814815 \\times 10^{-3}`
+    rules (package docstring: a decimal gold compares at its own precision): `2.314814814815 \\times 10^{-3}`
     is 0.002314814814815, stated to 15 decimals."""
     m = _LATEX_SCI_RE.match(text)
     if not m:
