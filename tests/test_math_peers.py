@@ -8,7 +8,9 @@ listed case that no longer disagrees must be taken off the list (it would hide a
 Cases listed as "label believed wrong: ..." leave the denominator; "our policy: ..." and "known bug:
 ..." ones stay in (they count as disagreements).
 
-Run as a script for the per-suite report: `python tests/test_math_peers.py`.
+Run as a script for the per-suite report: `python tests/test_math_peers.py`; with `--prune` it
+also drops listed cases that now agree from disagreements.jsonl (it never adds one: a new
+disagreement needs a written reason).
 """
 
 from __future__ import annotations
@@ -157,5 +159,20 @@ def report() -> None:
                     print(describe(c, r) + f"\n    listed: {listed.get(c['source'], {}).get('reason', 'NO')}")
 
 
+def prune() -> None:
+    """Rewrite disagreements.jsonl without the entries that no longer disagree."""
+    current = {c["source"] for suite in SUITES for c, _ in disagreements(suite)}
+    path = PEERS_DIR / "disagreements.jsonl"
+    kept = [d for d in load_jsonl(path) if d["source"] in current]
+    with path.open("w", encoding="utf-8") as f:
+        f.writelines(json.dumps(d, ensure_ascii=False) + "\n" for d in kept)
+    print(f"pruned {len(known_disagreements()) - len(kept)} stale entries")
+    known_disagreements.cache_clear()
+
+
 if __name__ == "__main__":
+    import sys
+
+    if "--prune" in sys.argv[1:]:
+        prune()
     report()
