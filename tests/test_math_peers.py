@@ -3,7 +3,8 @@ our real grader: agreement per suite, and every disagreement accounted for.
 
 A case labelled false (a wrong answer) that we grade correct is a false positive: the worst bug a
 reward can have. Any such case not listed, with a reason, in tests/data/peers/disagreements.jsonl
-fails `test_no_unlisted_false_positive` first. Every other disagreement must be listed too, and a
+fails `test_no_unlisted_false_positive` first; so does a case labelled true whose label we list as
+wrong (a peer pinning its own bug, e.g. 1 + 1/e "equal" to 1 - 1/e) when we grade it correct. Every other disagreement must be listed too, and a
 listed case that no longer disagrees must be taken off the list (it would hide a regression).
 Cases listed as "label believed wrong: ..." leave the denominator; "our policy: ..." and "known bug:
 ..." ones stay in (they count as disagreements).
@@ -108,10 +109,18 @@ def test_corpus_is_well_formed() -> None:
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("suite", SUITES)
 def test_no_unlisted_false_positive(suite: str) -> None:
-    """A wrong answer (label false) that we grade correct must never go unnoticed."""
+    """A wrong answer that we grade correct must never go unnoticed: a case labelled false that is
+    not listed, or a case whose "equivalent" label we believe wrong (listed) that we grade correct."""
     listed = known_disagreements()
     fps = [(c, r) for c, r in disagreements(suite) if not c["label"] and c["source"] not in listed]
+    fps += [(c, r) for c, r in graded(suite) if wrong_true_label(c) and r["verdict"] == "correct"]
     assert not fps, "FALSE POSITIVES (wrong answers graded correct):\n" + "\n".join(describe(c, r) for c, r in fps)
+
+
+def wrong_true_label(case: dict[str, Any]) -> bool:
+    """Labelled equivalent, but listed as a label we believe wrong: the answer is a wrong one."""
+    reason = known_disagreements().get(case["source"], {}).get("reason", "")
+    return case["label"] and reason.startswith(LABEL_WRONG)
 
 
 @pytest.mark.timeout(600)
@@ -127,6 +136,7 @@ def test_every_disagreement_is_listed(suite: str) -> None:
 def test_listed_disagreements_still_disagree(suite: str) -> None:
     """A stale entry would excuse a future regression on that case: take it off the list."""
     current = {c["source"] for c, _ in disagreements(suite)}
+    current |= {c["source"] for c in suite_cases(suite) if wrong_true_label(c)}  # test_no_unlisted_false_positive
     stale = [s for s in known_disagreements() if s.startswith(_ref(suite)) and s not in current]
     assert not stale, "now agreeing, remove from disagreements.jsonl:\n  " + "\n  ".join(stale)
 
@@ -151,6 +161,11 @@ def report() -> None:
         total = len(suite_cases(suite))
         raw = sum((r["verdict"] == "correct") == c["label"] for c, r in graded(suite))
         print(f"{suite}: {ratio:.3f} ({agreeing}/{counted} counted; raw {raw}/{total} = {raw / total:.3f})")
+    print("\n== FALSE POSITIVES behind a wrong 'equivalent' label (listed as label believed wrong)")
+    for suite in SUITES:
+        for c, r in graded(suite):
+            if wrong_true_label(c) and r["verdict"] == "correct":
+                print(describe(c, r))
     for kind, label in (("FALSE POSITIVES (label false, ours correct)", False), ("false negatives", True)):
         print(f"\n== {kind}")
         for suite in SUITES:
