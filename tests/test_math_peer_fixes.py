@@ -73,3 +73,34 @@ def test_trig_degrees_rewrites(gold: str, answer: str) -> None:
 )
 def test_trig_degrees_near_misses(gold: str, answer: str) -> None:
     assert verdict(gold, answer) == "incorrect"
+
+
+# Found by perturbing MARIO_EVAL's test_is_equiv_real_or_list[2] (4210_{7} = 4210_7): math-verify
+# drops a base subscript, so 4210_8 equalled 4210_{7}. Two numerals that state bases compare by value.
+@pytest.mark.parametrize(
+    "gold,answer",
+    [
+        ("4210_{7}", "4210_7"),
+        ("4210_{7}", "1477_{10}"),
+        ("10001_2", "10001_{2}"),
+        ("A3_{16}", "163_{10}"),
+        ("4210_{7}", "4210"),  # the base left off: digits compared, as before
+    ],
+)
+def test_base_numeral_rewrites(gold: str, answer: str) -> None:
+    assert verdict(gold, answer) == "correct"
+
+
+@pytest.mark.parametrize(
+    "gold,answer",
+    [
+        ("4210_{7}", "4210_8"),  # another base
+        ("4210_{7}", "4210_{10}"),
+        ("4210_{7}", "4211_7"),  # another digit
+        ("10001_2", "10011_{2}"),
+        ("10001_2", "17"),  # the value in decimal, without a base: not what was asked
+        ("A3_{16}", "A4_{16}"),
+    ],
+)
+def test_base_numeral_near_misses(gold: str, answer: str) -> None:
+    assert verdict(gold, answer) == "incorrect"

@@ -77,6 +77,8 @@ Comparison (`compare.py`):
   when exactly equal, else only when it is that gold rounded to >= `approx_sig_digits` (6)
   significant digits (`3.141593` for pi, not `3.14`).
 - Percent: `50\\%` equals 0.5 and 50.
+- Numerals with a base: when both sides state one (`4210_{7}`, `4210_8`), they are compared by
+  value (math-verify drops the subscript); a bare `4210` against `4210_{7}` compares the digits.
 - Tuples, sets, intervals, matrices of numbers (decimals included) are compared element-wise the same way;
   everything else (symbolic expressions, equations, relations) goes to math-verify's `verify`.
 
