@@ -17,6 +17,7 @@ disagreement needs a written reason).
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -146,6 +147,38 @@ def test_listed_disagreements_still_disagree(suite: str) -> None:
 def test_agreement(suite: str) -> None:
     ratio, agreeing, counted = agreement(suite)
     assert ratio >= MIN_AGREEMENT, f"{suite}: {agreeing}/{counted} = {ratio:.3f} < {MIN_AGREEMENT}"
+
+
+_NEAR_MISS_MAX_CHARS = 80  # longer completions may end with digits that are not the answer's
+
+
+def near_miss(prediction: str) -> str | None:
+    """The prediction with its last digit changed (before any `\\approx`, whose right side is ignored)."""
+    head = prediction.split("\\approx", 1)[0]
+    last = None
+    for last in re.finditer(r"\d", head):
+        pass
+    if last is None:
+        return None
+    digit = int(last.group())
+    return prediction[: last.start()] + str(digit + 1 if digit < 9 else 8) + prediction[last.end():]
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("suite", SUITES)
+def test_perturbed_right_answers_fail(suite: str) -> None:
+    """Every short prediction we grade correct, with its last digit changed, must not be correct."""
+    fps = []
+    for case, res in graded(suite):
+        pred = case["prediction"]
+        if res["verdict"] != "correct" or pred is None or len(pred) > _NEAR_MISS_MAX_CHARS:
+            continue
+        perturbed = near_miss(pred)
+        if perturbed is not None:
+            res2 = grade_case({**case, "prediction": perturbed})
+            if res2["verdict"] == "correct":
+                fps.append((dict(case, prediction=perturbed), res2))
+    assert not fps, "FALSE POSITIVES (perturbed answers graded correct):\n" + "\n".join(describe(c, r) for c, r in fps)
 
 
 def _ref(suite: str) -> str:
