@@ -1,7 +1,7 @@
 """Convert peers' labelled math-equivalence test suites into tests/data/peers/<suite>.jsonl.
 
 Reads local copies of the upstream files (nothing is fetched here) and writes only data: one case a
-line, {"gold", "prediction", "label", "source", "prediction_is", "gold_is", "options"}. See
+line, {"gold", "prediction", "label", "source", "prediction_is", "options"}. See
 tests/data/peers/README.md for what each suite's fields mean and how tests/test_math_peers.py grades
 them. Usage:
 
@@ -31,8 +31,6 @@ MV_REF = "huggingface/Math-Verify@0.9.0"
 MARIO_REF = "MARIO-Math-Reasoning/MARIO_EVAL@13584f20b71ffc6e9873e86481054849ed015065"
 NEMO_REF = "NVIDIA-NeMo/Skills@8b18f3992854bcb668095228a146e214c567b370"
 HENDRYCKS_REF = "hendrycks/math@985bdc1696e88e8643f081a0ff4719da39f2ae2a"
-# A gold longer than this that is not one `$...$` segment is a whole solution (see `is_solution`).
-_SOLUTION_CHARS = 60
 
 
 def evaluate(node: ast.expr) -> Any:
@@ -87,17 +85,6 @@ def mv_call(fn: str, params: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
-def is_solution(gold: str) -> bool:
-    """Whether a math-verify gold is a whole solution text (math-verify extracts its answer) rather
-    than an answer: text around a box, several boxes, or long text that is not one `$...$` segment."""
-    text = gold.strip()
-    boxes = text.count("\\boxed")
-    if boxes:
-        return boxes > 1 or not text.lstrip("$").startswith("\\boxed")
-    one_segment = text.startswith("$") and text.endswith("$") and text.strip("$").count("$") == 0
-    return len(text) > _SOLUTION_CHARS and not one_segment
-
-
 def math_verify_cases(tests_dir: Path) -> list[dict[str, Any]]:
     cases = []
     for name in MV_FILES:
@@ -111,7 +98,6 @@ def math_verify_cases(tests_dir: Path) -> list[dict[str, Any]]:
                 "label": bool(label),
                 "source": f"{MV_REF}:tests/{name}::{fn}[{counts[fn] - 1}]",
                 "prediction_is": "completion",
-                "gold_is": "completion" if is_solution(params["gold"]) else "answer",
                 "options": mv_call(fn, params),
             })
     return cases
@@ -162,7 +148,7 @@ def assertion(stmt: ast.stmt) -> tuple[bool, str]:
 
 def case(gold: str, pred: str, label: bool, source: str, call: str) -> dict[str, Any]:
     return {"gold": gold, "prediction": pred, "label": label, "source": source,
-            "prediction_is": "answer", "gold_is": "answer", "options": {"grader": call}}
+            "prediction_is": "answer", "options": {"grader": call}}
 
 
 def mario_cases(path: Path) -> list[dict[str, Any]]:
@@ -190,7 +176,7 @@ def nemo_cases(path: Path) -> list[dict[str, Any]]:
             cases.append({
                 "gold": str(gold), "prediction": None if pred is None else str(pred), "label": label,
                 "source": f"{NEMO_REF}:tests/test_math_equal.py::{fn}[{(a, b)}]::{direction}",
-                "prediction_is": "answer", "gold_is": "answer", "options": {},
+                "prediction_is": "answer", "options": {},
             })
     return cases
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from verifier.math import Extraction, grade_extracted
+from verifier.math import Extraction, grade_extracted, grade_math
 
 
 def verdict(gold: str, answer: str) -> str:
@@ -104,3 +104,23 @@ def test_base_numeral_rewrites(gold: str, answer: str) -> None:
 )
 def test_base_numeral_near_misses(gold: str, answer: str) -> None:
     assert verdict(gold, answer) == "incorrect"
+
+
+# math-verify's multi-box golds (test_open_thoughts[0], test_all additional_cases[27], numina[13]):
+# a gold that boxes several values states all of them. Reading it as its last box would pay the
+# last value alone, a wrong answer.
+MULTI_BOX_GOLDS = [
+    ("$$\\boxed{2}, \\boxed{3}, \\boxed{5}, \\boxed{7}, \\boxed{13}$$", "2, 3, 5, 7, 13", "13"),
+    ("$\\boxed{1}\\boxed{2}$", "1, 2", "2"),
+    ("\\(\\boxed{1}\\) and \\(\\boxed{-2}\\).", "-2, 1", "-2"),
+]
+
+
+@pytest.mark.parametrize("gold,whole,last", MULTI_BOX_GOLDS)
+def test_multi_box_gold_is_all_its_boxes(gold: str, whole: str, last: str) -> None:
+    assert grade_math({"completion": f"\\boxed{{{whole}}}", "gold": gold})["verdict"] == "correct"
+
+
+@pytest.mark.parametrize("gold,whole,last", MULTI_BOX_GOLDS)
+def test_multi_box_gold_does_not_pay_its_last_box(gold: str, whole: str, last: str) -> None:
+    assert grade_math({"completion": f"\\boxed{{{last}}}", "gold": gold})["verdict"] == "incorrect"

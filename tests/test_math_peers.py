@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from verifier.math import Extraction, extract_answer, grade_extracted, grade_math
+from verifier.math import Extraction, grade_extracted, grade_math
 
 PEERS_DIR = Path(__file__).parent / "data" / "peers"
 SUITES = ("math_verify", "mario_eval", "nemo_skills", "hendrycks_math")
@@ -54,19 +54,14 @@ def grade_case(case: dict[str, Any]) -> dict[str, Any]:
 
     An extracted answer goes to `grade_extracted` as if it were the content of a `\\boxed{}`; a
     completion (math-verify parses whole texts) goes through `grade_math` with the lenient profile,
-    whose last-expression fallback is what math-verify's parse does. A gold that is a whole solution
-    is first read with the same lenient extraction.
+    whose last-expression fallback is what math-verify's parse does. The gold is always given as it
+    is, as a dataset gold reaches the service: our gold parser reads a solution text's boxes itself.
     """
-    gold = case["gold"]
-    if case["gold_is"] == "completion":
-        gold = extract_answer(gold, "lenient").text
-        if gold is None:
-            return {"verdict": "invalid_gold", "detail": "no answer found in the gold text"}
     pred = case["prediction"]
     if case["prediction_is"] == "completion":
-        return grade_math({"completion": pred, "gold": gold, "profile": "lenient"})
+        return grade_math({"completion": pred, "gold": case["gold"], "profile": "lenient"})
     extraction = Extraction(None, "none") if pred is None else Extraction(pred, "boxed")
-    return grade_extracted(gold, extraction)
+    return grade_extracted(case["gold"], extraction)
 
 
 @cache
@@ -101,7 +96,7 @@ def test_corpus_is_well_formed() -> None:
         for c in suite_cases(suite):
             assert isinstance(c["gold"], str) and isinstance(c["label"], bool), c
             assert c["prediction"] is None or isinstance(c["prediction"], str), c
-            assert c["prediction_is"] in ("answer", "completion") and c["gold_is"] in ("answer", "completion"), c
+            assert c["prediction_is"] in ("answer", "completion"), c
     for d in known_disagreements().values():
         assert d["reason"].startswith((LABEL_WRONG, OUR_POLICY, KNOWN_BUG)) and len(d["reason"]) > len(OUR_POLICY) + 10, d
         assert d["source"] in sources, f"listed disagreement is not in the corpus: {d['source']}"
@@ -211,10 +206,11 @@ def prune() -> None:
     """Rewrite disagreements.jsonl without the entries that no longer disagree."""
     current = {c["source"] for suite in SUITES for c, _ in disagreements(suite)}
     path = PEERS_DIR / "disagreements.jsonl"
-    kept = [d for d in load_jsonl(path) if d["source"] in current]
+    listed = load_jsonl(path)
+    kept = [d for d in listed if d["source"] in current or wrong_true_label(d)]
     with path.open("w", encoding="utf-8") as f:
         f.writelines(json.dumps(d, ensure_ascii=False) + "\n" for d in kept)
-    print(f"pruned {len(known_disagreements()) - len(kept)} stale entries")
+    print(f"pruned {len(listed) - len(kept)} stale entries")
     known_disagreements.cache_clear()
 
 
