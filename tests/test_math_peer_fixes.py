@@ -124,3 +124,21 @@ def test_multi_box_gold_is_all_its_boxes(gold: str, whole: str, last: str) -> No
 @pytest.mark.parametrize("gold,whole,last", MULTI_BOX_GOLDS)
 def test_multi_box_gold_does_not_pay_its_last_box(gold: str, whole: str, last: str) -> None:
     assert grade_math({"completion": f"\\boxed{{{last}}}", "gold": gold})["verdict"] == "incorrect"
+
+
+# MARIO_EVAL test_is_equiv_units[5]: a unit word glued to the number ("10weeks") is the number, as
+# "10 weeks" is; only listed unit words may be glued ("5abc" stays a product).
+@pytest.mark.parametrize(
+    "gold,answer",
+    [("10weeks", "10"), ("10", "10weeks"), ("2days", "2"), ("10 weeks", "10weeks")],
+)
+def test_glued_unit_rewrites(gold: str, answer: str) -> None:
+    assert verdict(gold, answer) == "correct"
+
+
+@pytest.mark.parametrize(
+    "gold,answer",
+    [("10weeks", "11"), ("11weeks", "10"), ("100", "10weeks"), ("5abc", "5"), ("3unitsx", "3")],
+)
+def test_glued_unit_near_misses(gold: str, answer: str) -> None:
+    assert verdict(gold, answer) == "incorrect"

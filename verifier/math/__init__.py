@@ -61,7 +61,7 @@ is a comma list; `1, 3, \\ldots, 2n-1` is an ordered tuple; a trailing unit is d
 answer alike); `20:34` is a clock time; `((1))` -> `(1)`; `i` is the imaginary unit (`\\frac{1}{1-i}` = `\\frac{1+i}{2}`); undelimited LaTeX (`1 - \\sqrt{2}`) and
 `sqrt(3)/3` are parsed as a whole because every answer is wrapped in `$...$` before parsing.
 Also: `\\$` currency signs are dropped, a lone number followed by words ("18 dollars") is that
-number, Python `**` in golds is `^`, and word answers ("Friday", `\\text{no solution}`) are compared
+number (time, money, degree and `unit` words may be glued on: "10weeks"), Python `**` in golds is `^`, and word answers ("Friday", `\\text{no solution}`) are compared
 as case-insensitive text (as LaTeX they would be products of one-letter symbols).
 A lone number in LaTeX scientific notation (`2.5 \\times 10^{-3}`) is the decimal it states (0.0025,
 with that decimal's precision). In an answer that applies a trig function, a degree mark means

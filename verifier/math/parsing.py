@@ -39,8 +39,12 @@ _LITERAL_RE = re.compile(
 # Two-letter unit words (single letters stay: `2 m` may be 2m).
 _UNITS_2 = "cm|mm|km|kg|mg|ml|mL|ft|yd|mi|oz|lb|hr|in"
 # "18 dollars", "5 apples": a lone number followed by plain words (3+ letters, so `2 x` stays 2x).
+# Unit words that may be written glued to the number ("10weeks"); other words need a space ("5abc"
+# is a product).
+_GLUED_UNITS = "(?:second|minute|hour|day|week|month|year|unit|meter|metre|dollar|cent|degree)s?"
 _NUMBER_WORDS_RE = re.compile(
-    rf"^([-+]?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)?(?:\.\d+)?)\s+(?:[A-Za-z]{{3,}}|(?:{_UNITS_2})\b)(?:\s+[A-Za-z]+){{0,3}}(?:\^[23])?\.?$"
+    rf"^([-+]?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)?(?:\.\d+)?)(?:\s+(?:[A-Za-z]{{3,}}|(?:{_UNITS_2})\b)|{_GLUED_UNITS}\b)"
+    rf"(?:\s+[A-Za-z]+){{0,3}}(?:\^[23])?\.?$"
 )
 _CURRENCY_RE = re.compile(r"\\\$\s*")
 _PY_POWER_RE = re.compile(r"(?<=[\w)\]}])\*\*(?=[\w({\[-])")
