@@ -142,3 +142,39 @@ def test_glued_unit_rewrites(gold: str, answer: str) -> None:
 )
 def test_glued_unit_near_misses(gold: str, answer: str) -> None:
     assert verdict(gold, answer) == "incorrect"
+
+
+# math-verify test_open_thoughts[7]: a gold with one \pm inside a fraction was invalid_gold. One
+# \pm stands for its two values (in a list, only the element holding it is doubled).
+ROOTS = "\\frac{-1 \\pm \\sqrt{13}}{4}"
+
+
+@pytest.mark.parametrize(
+    "gold,answer",
+    [
+        (ROOTS, "\\frac{-1 + \\sqrt{13}}{4}, \\frac{-1 - \\sqrt{13}}{4}"),
+        (ROOTS, "\\frac{-1 - \\sqrt{13}}{4}, \\frac{-1 + \\sqrt{13}}{4}"),
+        (ROOTS, ROOTS),
+        ("\\frac{-1 + \\sqrt{13}}{4}, \\frac{-1 - \\sqrt{13}}{4}", ROOTS),
+        ("x = \\frac{1}{2}, x = " + ROOTS, "\\frac{1}{2}, \\frac{-1 + \\sqrt{13}}{4}, \\frac{-1 - \\sqrt{13}}{4}"),
+        ("\\pm 2021", "-2021, 2021"),
+    ],
+)
+def test_plus_minus_rewrites(gold: str, answer: str) -> None:
+    assert verdict(gold, answer) == "correct"
+
+
+@pytest.mark.parametrize(
+    "gold,answer",
+    [
+        (ROOTS, "\\frac{-1 + \\sqrt{13}}{4}"),  # one of the two values
+        ("\\frac{-1 + \\sqrt{13}}{4}", ROOTS),  # both values for a one-value gold
+        (ROOTS, "\\frac{1 \\pm \\sqrt{13}}{4}"),  # sign of the constant
+        (ROOTS, "\\frac{-1 \\pm \\sqrt{13}}{2}"),  # denominator
+        (ROOTS, "\\frac{-1 \\pm \\sqrt{11}}{4}"),
+        ("x = \\frac{1}{2}, x = " + ROOTS, ROOTS),  # a root dropped
+        ("\\pm 2021", "2021"),
+    ],
+)
+def test_plus_minus_near_misses(gold: str, answer: str) -> None:
+    assert verdict(gold, answer) == "incorrect"

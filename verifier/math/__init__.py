@@ -63,6 +63,8 @@ answer alike); `20:34` is a clock time; `((1))` -> `(1)`; `i` is the imaginary u
 Also: `\\$` currency signs are dropped, a lone number followed by words ("18 dollars") is that
 number (time, money, degree and `unit` words may be glued on: "10weeks"), Python `**` in golds is `^`, and word answers ("Friday", `\\text{no solution}`) are compared
 as case-insensitive text (as LaTeX they would be products of one-letter symbols).
+One `\\pm` stands for its two values (`\\frac{-1 \\pm \\sqrt{13}}{4}` is a list of two; in a list only
+the element holding it is doubled); several signs are left to math-verify.
 A lone number in LaTeX scientific notation (`2.5 \\times 10^{-3}`) is the decimal it states (0.0025,
 with that decimal's precision). In an answer that applies a trig function, a degree mark means
 degrees (`\\sin(90^{\\circ}-x)` = `\\cos(x)`, `\\sin 30^\\circ` = 1/2); elsewhere it is only a mark

@@ -164,6 +164,7 @@ def normalise(text: str) -> str:
         text = f"{sign}{whole}\\frac{{{num}}}{{{den}}}"
     text = _cases_as_list(text)
     text = _sequence_with_ellipsis(text)
+    text = expand_plus_minus(text)
     text = collapse_parentheses(text)
     return _trig_degrees(_latex_sci_literal(_SCI_RE.sub(_expand_sci, text)))
 
@@ -242,6 +243,37 @@ def collapse_parentheses(text: str) -> str:
     drop = {i for i, j in match.items() if match.get(i + 1) == j - 1}
     drop |= {match[i] for i in drop}
     return "".join(c for i, c in enumerate(text) if i not in drop)
+
+
+def expand_plus_minus(text: str) -> str:
+    """One `\\pm` is the two values it stands for: `\\frac{-1 \\pm \\sqrt{13}}{4}` is the list
+    `\\frac{-1 + \\sqrt{13}}{4}, \\frac{-1 - \\sqrt{13}}{4}` (math-verify cannot parse a `\\pm` inside
+    a fraction). In a comma list only the element holding it is doubled. Several signs are left
+    alone: whether they vary together is not written."""
+    if text.count("\\pm") != 1 or "\\mp" in text:
+        return text
+    out: list[str] = []
+    for part in _top_level_items(text):
+        if "\\pm" in part:
+            out += [part.replace("\\pm", "+"), part.replace("\\pm", "-")]
+        else:
+            out.append(part)
+    return ", ".join(p.strip() for p in out)
+
+
+def _top_level_items(text: str) -> list[str]:
+    """`text` split at the commas outside any bracket."""
+    items, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            items.append(text[start:i])
+            start = i + 1
+    items.append(text[start:])
+    return items
 
 
 def _trig_degrees(text: str) -> str:
