@@ -137,8 +137,18 @@ def test_listed_disagreements_still_disagree(suite: str) -> None:
     assert not stale, "now agreeing, remove from disagreements.jsonl:\n  " + "\n  ".join(stale)
 
 
+# Suites known to stay below MIN_AGREEMENT, and why. Strict: reaching it fails, to drop the entry.
+# A regression there still fails test_every_disagreement_is_listed.
+BELOW_MIN = {
+    "mario_eval": "4 of 53 counted cases disagree by our policy or a sympy limit (tests/data/peers/README.md)",
+}
+
+
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("suite", SUITES)
+@pytest.mark.parametrize(
+    "suite",
+    [pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=BELOW_MIN[s])) if s in BELOW_MIN else s for s in SUITES],
+)
 def test_agreement(suite: str) -> None:
     ratio, agreeing, counted = agreement(suite)
     assert ratio >= MIN_AGREEMENT, f"{suite}: {agreeing}/{counted} = {ratio:.3f} < {MIN_AGREEMENT}"
