@@ -27,7 +27,22 @@ def _config(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig.from_env(**{k: v for k, v in vars(args).items() if k in names})
 
 
+# Top-level modules of the `server` extra (pyproject.toml): a client-only install lacks them.
+SERVER_MODULES = ("math_verify", "sympy", "pebble", "prometheus_client", "grpc_health", "grpc_reflection", "docker")
+SERVER_HINT = "pip install 'grpo-verifier[server]'"
+
+
+def _require_server(what: str) -> None:
+    """Fail in one line, before starting anything, when the grading engine's packages are missing."""
+    import importlib.util
+
+    missing = [m for m in SERVER_MODULES if importlib.util.find_spec(m) is None]
+    if missing:
+        raise ConfigError(f"{what} needs the grading engine ({', '.join(missing)} not installed): {SERVER_HINT}")
+
+
 def _serve(args: argparse.Namespace) -> int:
+    _require_server("verifier serve")
     from verifier.server import serve
 
     serve(_config(args))
@@ -39,6 +54,8 @@ def _grade(args: argparse.Namespace) -> int:
 
     if args.input != "-" and not os.path.isfile(args.input):
         raise ConfigError(f"input file {args.input!r} does not exist or is not a file")
+    if not args.server:
+        _require_server("verifier grade without --server (in-process grading)")
     config = _config(args)
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
     try:
@@ -118,6 +135,11 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args) or 0
     except ConfigError as e:
         parser.exit(2, f"verifier: error: {e}\n")
+    except ModuleNotFoundError as e:  # a server-only command (e.g. `sandbox build`) on a client-only install
+        if (e.name or "").split(".")[0] not in SERVER_MODULES:
+            raise
+        parser.exit(2, f"verifier: error: `verifier {args.command}` needs {e.name}, which is not installed: "
+                       f"{SERVER_HINT}\n")
 
 
 if __name__ == "__main__":
