@@ -1,0 +1,168 @@
+"""Framework adapters (verl, OpenRLHF, slime, TRL sync) against a real server on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import importlib.util
+import inspect
+import math
+import os
+import threading
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from trainer import verl
+from trainer.remote import env_config
+from verifier.local_server import free_port
+
+from trainer import trl_sync
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def target(verifier_server, monkeypatch) -> str:
+    monkeypatch.setenv("VERIFIER_TARGET", verifier_server.target)
+    monkeypatch.setattr(verl, "_BATCHER", None)
+    trl_sync._STATE.clear()  # adapters read VERIFIER_* when first used in a process
+    return verifier_server.target
+
+
+@pytest.fixture
+def dead_target(monkeypatch) -> str:
+    """An address nobody listens on, with a short deadline: every item comes back ungraded."""
+    addr = f"127.0.0.1:{free_port()}"
+    monkeypatch.setenv("VERIFIER_TARGET", addr)
+    monkeypatch.setenv("VERIFIER_TIMEOUT_S", "1")
+    monkeypatch.setattr(verl, "_BATCHER", None)
+    trl_sync._STATE.clear()
+    return addr
+
+
+# ---------------------------------------------------------------- verl
+
+
+def test_verl_compute_score_right_wrong_rewrite(target):
+    assert verl.compute_score("math", "so \\boxed{\\frac{1}{2}}", "0.5")["score"] == 1.0  # rewrite passes
+    assert verl.compute_score("math", "so \\boxed{\\frac{1}{3}}", "0.5")["score"] == 0.0  # near miss fails
+    out = verl.compute_score("math", "the answer is \\boxed{B}", "B", {"choices": ["1", "2", "3", "4"]})
+    assert out == {"score": 1.0, "verifier_ungraded": 0.0}
+
+
+def test_verl_concurrent_calls_become_one_rpc(target, monkeypatch):
+    """16 threads call compute_score at once (as verl's thread pool does): one grade call answers all."""
+    b = verl.MicroBatcher(env_config(), linger_s=60.0, max_batch=16)  # closes on size, not on time
+    monkeypatch.setattr(verl, "_BATCHER", (os.getpid(), b))
+    out: dict[int, dict] = {}
+
+    def call(i: int) -> None:
+        answer = i if i % 2 else i + 1  # odd rows right, even rows off by one
+        out[i] = verl.compute_score("math", f"\\boxed{{{answer}}}", str(i))
+
+    threads = [threading.Thread(target=call, args=(i,)) for i in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert b.calls == 1
+    assert [out[i]["score"] for i in range(16)] == [float(i % 2) for i in range(16)]
+
+
+def test_verl_batch_form(target):
+    out = verl.compute_score_batch(
+        ["gsm8k"] * 4, ["\\boxed{12}", "\\boxed{13}", "\\boxed{x^2+2x+1}", "\\boxed{1}"],
+        ["12", "12", "(x+1)^2", None], [None, {}, {"split": "train"}, None])
+    assert [o["score"] for o in out] == [1.0, 0.0, 1.0, 0.0]
+    assert [o["verifier_ungraded"] for o in out] == [0.0, 0.0, 0.0, 1.0]  # no ground truth: ungraded, not wrong
+
+
+def test_verl_ground_truth_as_json_task(target):
+    task = '{"kind": "math", "gold": "\\\\frac{2}{4}", "profile": "lenient"}'
+    assert verl.compute_score("x", "final answer: 0.5", task)["score"] == 1.0
+    assert verl.compute_score("x", "final answer: 0.25", task)["score"] == 0.0
+
+
+def test_verl_server_down_is_ungraded_not_wrong(dead_target, monkeypatch):
+    out = verl.compute_score_batch(["m"], ["\\boxed{2}"], ["2"], None)
+    assert out == [{"score": 0.0, "verifier_ungraded": 1.0}]
+    monkeypatch.setenv("VERIFIER_UNGRADED_REWARD", "nan")
+    assert math.isnan(verl.compute_score("m", "\\boxed{2}", "2")["score"])
+
+
+# ---------------------------------------------------------------- OpenRLHF
+
+
+def _load_openrlhf_file(path):
+    """What OpenRLHF does with --remote_rm_url *.py."""
+    spec = importlib.util.spec_from_file_location("reward_func", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.reward_func
+
+
+@pytest.mark.parametrize("path", ["trainer/openrlhf.py", "examples/openrlhf_reward_func.py"])
+def test_openrlhf_reward_func_file(target, path):
+    reward_func = _load_openrlhf_file(ROOT / path)
+    prompt = "<|user|>Worked example: \\boxed{7}. Now compute 3+4.<|assistant|>"
+    queries = [prompt + "It is \\boxed{7}", prompt + "I am not sure.", prompt + "\\boxed{8}", prompt + "\\boxed{0.5}"]
+    labels = ["7", "7", "7", '{"kind": "math", "gold": "1/2"}']
+    out = reward_func(queries, [prompt] * 4, labels)
+    assert out["rewards"].tolist() == [1.0, 0.0, 0.0, 1.0]  # the prompt's \boxed{7} never scores
+    assert out["scores"].tolist() == out["rewards"].tolist()
+    assert out["extra_logs"]["verifier_ungraded"].tolist() == [0.0] * 4
+
+
+def test_openrlhf_server_down(dead_target):
+    from trainer.openrlhf import reward_func
+
+    out = reward_func(["q \\boxed{1}"], ["q "], ["1"], datasources=["x"])  # newer releases pass extra kwargs
+    assert out["rewards"].tolist() == [0.0]
+    assert out["extra_logs"]["verifier_ungraded"].tolist() == [1.0]
+
+
+# ---------------------------------------------------------------- slime
+
+
+def test_slime_group_and_single(target):
+    from trainer.slime import reward_func
+
+    samples = [SimpleNamespace(prompt="p", response="\\boxed{3}", label="3", metadata={}),
+               SimpleNamespace(prompt="p", response="\\boxed{4}", label="3", metadata=None),
+               SimpleNamespace(prompt="p", response="answer: \\boxed{C}", label="C",
+                               metadata={"choices": ["a", "b", "c", "d"]})]
+    assert asyncio.run(reward_func(SimpleNamespace(), samples)) == [1.0, 0.0, 1.0]
+    assert asyncio.run(reward_func(SimpleNamespace(), samples[1])) == 0.0
+    assert inspect.iscoroutinefunction(reward_func)
+
+
+def test_slime_server_down(dead_target):
+    from trainer.slime import reward_func
+
+    sample = SimpleNamespace(prompt="p", response="\\boxed{3}", label="3", metadata={})
+    assert asyncio.run(reward_func(SimpleNamespace(), [sample])) == [0.0]
+
+
+# ---------------------------------------------------------------- TRL (sync, command line)
+
+
+def test_trl_sync_functions_by_dotted_path(target):
+    """Resolved the way TRL's `trl grpo --reward_funcs a.b.c` does (import_module + getattr)."""
+    funcs = []
+    for name in ("trainer.trl_sync.accuracy", "trainer.trl_sync.format"):
+        module_path, func_name = name.rsplit(".", 1)
+        funcs.append(getattr(importlib.import_module(module_path), func_name))
+    assert not any(inspect.iscoroutinefunction(f) for f in funcs)
+    assert [f.__name__ for f in funcs] == ["accuracy", "format"]
+    completions = [[{"role": "assistant", "content": "\\boxed{5}"}], [{"role": "assistant", "content": "5"}],
+                   [{"role": "assistant", "content": "\\boxed{6}"}]]
+    kwargs = {"prompts": ["p"] * 3, "completions": completions, "solution": ["5", "5", "5"]}
+    assert funcs[0](**kwargs) == [1.0, 0.0, 0.0]  # strict profile: a bare 5 is not an answer
+    assert funcs[1](**kwargs) == [1.0, 0.0, 1.0]
+
+
+def test_trl_sync_ungraded_is_none(dead_target):
+    assert trl_sync.accuracy(prompts=["p"], completions=["\\boxed{1}"], solution=["1"]) == [None]
+    trl_sync._STATE.clear()

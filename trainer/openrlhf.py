@@ -1,0 +1,50 @@
+"""OpenRLHF reward function backed by the verifier service: pass this file to `--remote_rm_url`.
+
+    --remote_rm_url "$(python -c 'import trainer.openrlhf as m; print(m.__file__)')" --label_key answer
+
+OpenRLHF loads `reward_func` from a `.py` path and calls `reward_func(queries, prompts, labels)`
+(newer releases add keyword arguments, accepted and ignored). `queries` are prompt + response as
+templated; the prompt is cut off before grading, so an answer inside the prompt never scores.
+Labels are gold answers, JSON tasks, or JSON dataset rows (trainer/remote.py). One RPC per call.
+
+Returns OpenRLHF's dict: `rewards` (for the advantage), `scores` (for dynamic filtering) and
+`extra_logs` (`verifier_ungraded` per sample), as torch tensors when torch is installed. Ungraded
+items get VERIFIER_UNGRADED_REWARD (0.0 by default) in both and are counted in `extra_logs`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from trainer.remote import env_config, floats, grade, label_task, reward_of
+
+
+def response_of(query: str, prompt: str) -> str:
+    """The response part of a templated query: what follows the prompt (its last occurrence when
+    the template wraps it), or the whole query when the prompt cannot be found."""
+    if prompt and query.startswith(prompt):
+        return query[len(prompt):]
+    at = query.rfind(prompt) if prompt else -1
+    return query[at + len(prompt):] if at >= 0 else query
+
+
+def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any] | None = None,
+                **kwargs: Any) -> dict[str, Any]:
+    cfg = env_config()
+    labels = list(labels) if labels is not None else [None] * len(queries)
+    tasks = [label_task(str(i), response_of(q, p), label, None, cfg)
+             for i, (q, p, label) in enumerate(zip(queries, prompts, labels, strict=True))]
+    results = grade(tasks, cfg)
+    rewards, _ = floats([reward_of(r, t) for r, t in zip(results, tasks)], "openrlhf reward_func")
+    ungraded = [float(reward_of(r, t) is None) for r, t in zip(results, tasks)]
+    return {"rewards": _tensor(rewards), "scores": _tensor(rewards),
+            "extra_logs": {"verifier_ungraded": _tensor(ungraded)}}
+
+
+def _tensor(values: list[float]) -> Any:
+    try:
+        import torch
+    except ImportError:  # a client-only environment: plain lists
+        return values
+    return torch.tensor(values, dtype=torch.float32)

@@ -1,0 +1,143 @@
+"""What the framework adapters (trainer/verl.py, openrlhf.py, slime.py, trl_sync.py) share.
+
+Frameworks load our reward functions by module path or file path and call them with no config
+object of ours, so settings come from the environment (README "Framework adapters"):
+
+    VERIFIER_TARGET            host:port of the service (default 127.0.0.1:50051; 'h1:p1,h2:p2' spreads)
+    VERIFIER_TOKEN / _FILE     bearer token, or a file holding it
+    VERIFIER_TIMEOUT_S         deadline of one batch, retries included (default 60)
+    VERIFIER_UNGRADED_REWARD   the float an ungraded item gets where the framework needs one (default 0.0;
+                               'nan' where the framework masks NaN)
+
+Only `verifier.client` is imported (lazily): adapters work on a client-only install.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from trainer.config import RewardConfig
+from trainer.tasks import build_tasks, component_value
+
+log = logging.getLogger(__name__)
+
+# ground_truth first: verl and OpenRLHF hand the label separately from the row's other columns.
+GOLD_COLUMNS = ("ground_truth", "gold", "solution", "answer")
+
+
+def env_config(environ: Mapping[str, str] | None = None, **overrides: Any) -> RewardConfig:
+    """A RewardConfig from VERIFIER_* variables (see the module docstring), then overrides."""
+    env = os.environ if environ is None else environ
+    token = env.get("VERIFIER_TOKEN") or ""
+    if not token and env.get("VERIFIER_TOKEN_FILE"):
+        with open(env["VERIFIER_TOKEN_FILE"], encoding="utf-8") as fh:
+            token = fh.read().strip()
+    values: dict[str, Any] = {"target": env.get("VERIFIER_TARGET") or "127.0.0.1:50051", "token": token or None,
+                              "gold_columns": GOLD_COLUMNS}
+    if env.get("VERIFIER_TIMEOUT_S"):
+        values["timeout_s"] = float(env["VERIFIER_TIMEOUT_S"])
+    values.update(overrides)
+    return RewardConfig(**values)
+
+
+def ungraded_reward(environ: Mapping[str, str] | None = None) -> float:
+    """The float that stands in for an ungraded item (VERIFIER_UNGRADED_REWARD, default 0.0)."""
+    raw = (os.environ if environ is None else environ).get("VERIFIER_UNGRADED_REWARD", "0")
+    try:
+        return float(raw)
+    except ValueError:
+        raise ValueError(f"VERIFIER_UNGRADED_REWARD={raw!r} is not a float (use e.g. 0, -1 or nan)") from None
+
+
+def _as_mapping(label: Any) -> Mapping[str, Any] | None:
+    """A label that is a dict, or a JSON object in a string; None for a plain gold answer."""
+    if isinstance(label, Mapping):
+        return label
+    if isinstance(label, str) and label.lstrip().startswith("{"):
+        try:
+            value = json.loads(label)
+        except ValueError:
+            return None
+        return value if isinstance(value, Mapping) else None
+    return None
+
+
+def label_task(task_id: str, completion: str, label: Any, extra: Mapping[str, Any] | None,
+               cfg: RewardConfig) -> dict | None:
+    """One task from a framework's (completion, label, extra columns), or None when nothing can grade it.
+
+    The label is a gold answer (string or number), a whole task in the JSON task schema (it has
+    `kind`; its `completion` and `id` are replaced), or a dataset
+    row whose columns the TRL rules read (`solution`, `verification_info`, `choices`, ...).
+    """
+    row = dict(extra or {})
+    mapping = _as_mapping(label)
+    if mapping is not None and "kind" in mapping:
+        return {**mapping, "id": task_id, "completion": completion[-cfg.max_completion_chars:]}
+    if mapping is not None:
+        row.update(mapping)
+    elif label is not None:
+        row["ground_truth"] = label
+    task = build_tasks([completion], {k: [v] for k, v in row.items()}, cfg)[0]
+    if task is not None:
+        task["id"] = task_id
+    return task
+
+
+def reward_of(result: Mapping[str, Any] | None, task: Mapping[str, Any] | None) -> float | None:
+    """The accuracy reward of one item; None when it was not graded (see trainer/tasks.py)."""
+    return component_value("accuracy", result, task.get("kind") if task else None)
+
+
+class _Client:
+    """One VerifierClient per process (re-made after a fork), shared by every adapter call."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pid = -1
+        self._key: tuple | None = None
+        self._client: Any = None
+
+    def get(self, cfg: RewardConfig) -> Any:
+        from verifier.client import ClientConfig, VerifierClient
+
+        key = (cfg.target, cfg.token, cfg.timeout_s, cfg.max_retries)
+        with self._lock:
+            if self._client is None or self._pid != os.getpid() or self._key != key:
+                self._client = VerifierClient(cfg.target, ClientConfig(
+                    timeout_s=cfg.timeout_s, max_retries=cfg.max_retries, backoff_initial_s=cfg.backoff_initial_s,
+                    backoff_max_s=cfg.backoff_max_s, token=cfg.token or "", on_invalid="result"))
+                self._pid, self._key = os.getpid(), key
+            return self._client
+
+
+_CLIENT = _Client()
+
+
+def grade(tasks: Sequence[dict | None], cfg: RewardConfig) -> list[dict | None]:
+    """Results aligned with tasks (None where the task is None or nothing came back). Never raises
+    for the service's faults: a batch that could not be graded is all None, logged."""
+    sendable = [t for t in tasks if t is not None]
+    if not sendable:
+        return [None] * len(tasks)
+    try:
+        results = _CLIENT.get(cfg).grade(sendable)
+    except Exception as exc:  # server down past the deadline, refused call: ungraded, never wrong
+        log.warning("verifier batch of %d items not graded: %s: %s", len(sendable), type(exc).__name__, exc)
+        return [None] * len(tasks)
+    by_id = {str(r.get("id")): r for r in results}
+    return [by_id.get(str(t["id"])) if t is not None else None for t in tasks]
+
+
+def floats(rewards: Sequence[float | None], where: str) -> tuple[list[float], int]:
+    """Rewards with ungraded items (None) replaced by VERIFIER_UNGRADED_REWARD, and how many there were."""
+    fill = ungraded_reward()
+    missing = sum(r is None for r in rewards)
+    if missing:
+        log.warning("%s: %d of %d items ungraded, given reward %s", where, missing, len(rewards), fill)
+    return [fill if r is None else float(r) for r in rewards], missing
