@@ -14,11 +14,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from trainer import verl
+from trainer import trl_sync, verl
 from trainer.remote import env_config
 from verifier.local_server import free_port
-
-from trainer import trl_sync
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -52,7 +52,7 @@ def accuracy(prompts: Sequence[Any] | None = None, completions: Sequence[Any] | 
     return _rewards("accuracy", completions, kwargs)
 
 
-def format(prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,  # noqa: A001
+def format(prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
            **kwargs: Any) -> list[float | None]:
     """1.0 when an answer or code block was found where the profile looks for it."""
     return _rewards("format", completions, kwargs)

@@ -78,7 +78,7 @@ class MicroBatcher:
     def _send(self, batch: list[tuple[dict, Future]]) -> None:
         try:
             results = grade([t for t, _ in batch], self.cfg)
-        except BaseException as exc:  # never leave a caller waiting
+        except BaseException as exc:  # noqa: BLE001 -- never leave a caller waiting
             for _, future in batch:
                 future.set_exception(exc)
             return
