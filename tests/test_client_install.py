@@ -16,13 +16,13 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ("math_verify", "sympy", "docker", "pebble", "prometheus_client")
 
-CHECK = """
+CHECK = f"""
 import importlib.util, json, sys
 import verifier.client, verifier.cli, trainer.remote, trainer.verl, trainer.openrlhf, trainer.slime, trainer.trl_sync
-engine = %r
-print(json.dumps({"installed": [m for m in engine if importlib.util.find_spec(m)],
-                  "loaded": sorted(m for m in sys.modules if m.split(".")[0] in engine)}))
-""" % (ENGINE,)
+engine = {ENGINE!r}
+print(json.dumps({{"installed": [m for m in engine if importlib.util.find_spec(m)],
+                  "loaded": sorted(m for m in sys.modules if m.split(".")[0] in engine)}}))
+"""
 
 
 @pytest.fixture(scope="module")
@@ -36,14 +36,14 @@ def client_venv(tmp_path_factory) -> Path:
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     proc = subprocess.run([str(venv / "bin/python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                           str(src)], capture_output=True, text=True, env=env, timeout=900)
+                           str(src)], capture_output=True, text=True, env=env, timeout=900, check=False)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return venv
 
 
 def _run(venv: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    return subprocess.run(args, capture_output=True, text=True, timeout=120, cwd=venv.parent,
+    return subprocess.run(args, capture_output=True, text=True, timeout=120, cwd=venv.parent, check=False,
                           env={**clean, "PATH": f"{venv / 'bin'}:{clean.get('PATH', '')}", **env})
 
 
