@@ -69,6 +69,21 @@ def test_verl_concurrent_calls_become_one_rpc(target, monkeypatch):
     assert [out[i]["score"] for i in range(16)] == [float(i % 2) for i in range(16)]
 
 
+def test_verl_async_form_gathers_a_step(target, monkeypatch):
+    """verl's reward loop awaits every item of a step at once: one grade call for all of them."""
+    b = verl.MicroBatcher(env_config(), linger_s=60.0, max_batch=12)
+    monkeypatch.setattr(verl, "_BATCHER", (os.getpid(), b))
+
+    async def step() -> list[dict]:
+        return await asyncio.gather(*(verl.compute_score_async("math", f"\\boxed{{{i * i}}}", str(i * i if i < 6 else i))
+                                      for i in range(12)))
+
+    out = asyncio.run(step())
+    assert inspect.iscoroutinefunction(verl.compute_score_async)
+    assert b.calls == 1
+    assert [o["score"] for o in out] == [1.0] * 6 + [0.0] * 6  # from 6 on the gold is i, not i*i
+
+
 def test_verl_batch_form(target):
     out = verl.compute_score_batch(
         ["gsm8k"] * 4, ["\\boxed{12}", "\\boxed{13}", "\\boxed{x^2+2x+1}", "\\boxed{1}"],

@@ -6,8 +6,14 @@ verl's reward managers call a `compute_score` named in `custom_reward_function.p
   ground_truth, extra_info=None, **kwargs)`, often from many threads or a process pool. A
   per-process micro-batcher turns concurrent calls into one RPC: the first call waits up to
   `LINGER_S` (or until `MAX_BATCH` calls are queued), then one grade call answers them all.
+- verl's reward loop (async managers) awaits a coroutine function directly:
+  `compute_score_async`, same arguments, same batcher, so every item of a step shares one RPC.
 - batch manager: `compute_score_batch(data_sources, solution_strs, ground_truths, extra_infos)`,
   lists in, list out, one RPC.
+
+The classic naive manager calls `compute_score` one sample at a time from one thread: nothing to
+gather there, so each call costs one RPC plus the linger; prefer the batch manager or the reward
+loop, or set VERIFIER_LINGER_MS=0.
 
 Both return verl's dict form, `{"score": float, "verifier_ungraded": 0 or 1}`: verl reads
 `score` as the reward and logs the other key per sample. `ground_truth` is a gold answer, a JSON
@@ -19,12 +25,14 @@ scores and a NaN would poison the advantages), and `verifier_ungraded` counts th
 
 from __future__ import annotations
 
+import asyncio
 import os
 import queue
 import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from trainer.config import RewardConfig
@@ -99,14 +107,36 @@ def batcher() -> MicroBatcher:
         return _BATCHER[1]
 
 
+def _submit(solution_str: str, ground_truth: Any, extra_info: dict | None) -> tuple[dict | None, Future | None]:
+    b = batcher()
+    task = label_task("0", solution_str or "", ground_truth, extra_info, b.cfg)
+    return task, (b.submit(task) if task is not None else None)
+
+
+def _wait_s() -> float:
+    """How long a caller waits for its batch: the client's own deadline gives up first."""
+    return batcher().cfg.timeout_s + 30
+
+
 def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: dict | None = None,
                   **kwargs: Any) -> dict[str, float]:
     """verl's per-sample reward: `{"score", "verifier_ungraded"}`; concurrent calls share one RPC."""
-    b = batcher()
-    task = label_task("0", solution_str or "", ground_truth, extra_info, b.cfg)
-    if task is None:
-        return _score(None)
-    result = b.submit(task).result(timeout=b.cfg.timeout_s + 30)
+    task, future = _submit(solution_str, ground_truth, extra_info)
+    try:
+        result = future.result(timeout=_wait_s()) if future is not None else None
+    except FutureTimeout:
+        result = None
+    return _score(reward_of(result, task))
+
+
+async def compute_score_async(data_source: str, solution_str: str, ground_truth: Any,
+                              extra_info: dict | None = None, **kwargs: Any) -> dict[str, float]:
+    """The same as compute_score, for verl's reward loop, which awaits every item of a step at once."""
+    task, future = _submit(solution_str, ground_truth, extra_info)
+    try:
+        result = await asyncio.wait_for(asyncio.wrap_future(future), _wait_s()) if future is not None else None
+    except asyncio.TimeoutError:
+        result = None
     return _score(reward_of(result, task))
 
 
