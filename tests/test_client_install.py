@@ -60,7 +60,7 @@ def test_server_commands_say_what_to_install(client_venv, tmp_path):
     assert _run(client_venv, "verifier", "--version").stdout.startswith("verifier 0.")
     tasks = tmp_path / "tasks.jsonl"
     tasks.write_text('{"id": "1", "kind": "math", "completion": "\\\\boxed{2}", "gold": "2"}\n')
-    for args in (("serve",), ("grade", str(tasks))):
+    for args in (("serve",), ("grade", str(tasks)), ("sandbox", "build")):
         proc = _run(client_venv, "verifier", *args)
         assert proc.returncode == 2
         assert "grpo-verifier[server]" in proc.stderr and "Traceback" not in proc.stderr
