@@ -60,10 +60,11 @@ def test_server_commands_say_what_to_install(client_venv, tmp_path):
     assert _run(client_venv, "verifier", "--version").stdout.startswith("verifier 0.")
     tasks = tmp_path / "tasks.jsonl"
     tasks.write_text('{"id": "1", "kind": "math", "completion": "\\\\boxed{2}", "gold": "2"}\n')
-    for args in (("serve",), ("grade", str(tasks)), ("sandbox", "build")):
+    for args in (("serve",), ("grade", str(tasks)), ("sandbox", "build"), ("train", "--tiny")):
         proc = _run(client_venv, "verifier", *args)
         assert proc.returncode == 2
-        assert "grpo-verifier[server]" in proc.stderr and "Traceback" not in proc.stderr
+        extra = "train" if args[0] == "train" else "server"
+        assert f"grpo-verifier[{extra}]" in proc.stderr and "Traceback" not in proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
 

@@ -30,6 +30,8 @@ def _config(args: argparse.Namespace) -> ServerConfig:
 # Top-level modules of the `server` extra (pyproject.toml): a client-only install lacks them.
 SERVER_MODULES = ("math_verify", "sympy", "pebble", "prometheus_client", "grpc_health", "grpc_reflection", "docker")
 SERVER_HINT = "pip install 'grpo-verifier[server]'"
+TRAIN_MODULES = ("torch", "transformers", "trl", "peft", "datasets", "matplotlib")
+TRAIN_HINT = "pip install 'grpo-verifier[train]'"
 
 
 def _require_server(what: str) -> None:
@@ -135,11 +137,12 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args) or 0
     except ConfigError as e:
         parser.exit(2, f"verifier: error: {e}\n")
-    except ModuleNotFoundError as e:  # a server-only command (e.g. `sandbox build`) on a client-only install
-        if (e.name or "").split(".")[0] not in SERVER_MODULES:
+    except ModuleNotFoundError as e:  # a server or training command on a client-only install
+        root = (e.name or "").split(".")[0]
+        hint = SERVER_HINT if root in SERVER_MODULES else TRAIN_HINT if root in TRAIN_MODULES else None
+        if hint is None:
             raise
-        parser.exit(2, f"verifier: error: `verifier {args.command}` needs {e.name}, which is not installed: "
-                       f"{SERVER_HINT}\n")
+        parser.exit(2, f"verifier: error: `verifier {args.command}` needs {root}, which is not installed: {hint}\n")
 
 
 if __name__ == "__main__":
