@@ -14,8 +14,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from trainer import trl_sync, verl
+from trainer import remote, trl_sync, verl
 from trainer.remote import env_config
+from trainer.rewards import RewardServiceError
 from verifier.local_server import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,6 +27,7 @@ def target(verifier_server, monkeypatch) -> str:
     monkeypatch.setenv("VERIFIER_TARGET", verifier_server.target)
     monkeypatch.setattr(verl, "_BATCHER", None)
     trl_sync._STATE.clear()  # adapters read VERIFIER_* when first used in a process
+    monkeypatch.setattr(remote.BREAKER, "streak", 0)
     return verifier_server.target
 
 
@@ -37,6 +39,7 @@ def dead_target(monkeypatch) -> str:
     monkeypatch.setenv("VERIFIER_TIMEOUT_S", "1")
     monkeypatch.setattr(verl, "_BATCHER", None)
     trl_sync._STATE.clear()
+    monkeypatch.setattr(remote.BREAKER, "streak", 0)
     return addr
 
 
@@ -103,6 +106,22 @@ def test_verl_server_down_is_ungraded_not_wrong(dead_target, monkeypatch):
     assert out == [{"score": 0.0, "verifier_ungraded": 1.0}]
     monkeypatch.setenv("VERIFIER_UNGRADED_REWARD", "nan")
     assert math.isnan(verl.compute_score("m", "\\boxed{2}", "2")["score"])
+
+
+def test_a_service_that_stays_down_stops_the_run(dead_target):
+    """One dead batch gives flagged zeros; three in a row raise instead of training on zeros."""
+    for _ in range(2):
+        assert verl.compute_score_batch(["m"], ["\\boxed{2}"], ["2"], None)[0]["verifier_ungraded"] == 1.0
+    with pytest.raises(RewardServiceError, match="3 batches in a row"):
+        verl.compute_score_batch(["m"], ["\\boxed{2}"], ["2"], None)
+
+
+def test_client_config_tls_from_env(tmp_path):
+    cfg = env_config({"VERIFIER_TARGET": "h:1"})
+    assert remote.client_config(cfg, {}).tls is False
+    conf = remote.client_config(cfg, {"VERIFIER_CA_CERT": str(tmp_path / "ca.pem")})
+    assert conf.tls is True and conf.root_cert == str(tmp_path / "ca.pem")
+    assert remote.client_config(cfg, {"VERIFIER_TLS": "1"}).tls is True
 
 
 # ---------------------------------------------------------------- OpenRLHF

@@ -5,9 +5,15 @@ object of ours, so settings come from the environment (README "Framework adapter
 
     VERIFIER_TARGET            host:port of the service (default 127.0.0.1:50051; 'h1:p1,h2:p2' spreads)
     VERIFIER_TOKEN / _FILE     bearer token, or a file holding it
+    VERIFIER_CA_CERT           PEM of the CA that signed the server's certificate (turns TLS on)
+    VERIFIER_TLS               1: TLS with the system's roots
     VERIFIER_TIMEOUT_S         deadline of one batch, retries included (default 60)
     VERIFIER_UNGRADED_REWARD   the float an ungraded item gets where the framework needs one (default 0.0;
                                'nan' where the framework masks NaN)
+
+Ungraded items get a float where the framework needs one, but a service that stays down does not
+train a run on zeros: after `breaker_patience` (3) batches in a row with at least half their items
+ungraded, the adapter raises RewardServiceError, as the TRL functions do (trainer/rewards.py).
 
 Only `verifier.client` is imported (lazily): adapters work on a client-only install.
 """
@@ -22,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from trainer.config import RewardConfig
+from trainer.rewards import RewardServiceError
 from trainer.tasks import build_tasks, component_value
 
 log = logging.getLogger(__name__)
@@ -94,44 +101,85 @@ def reward_of(result: Mapping[str, Any] | None, task: Mapping[str, Any] | None) 
     return component_value("accuracy", result, task.get("kind") if task else None)
 
 
+def client_config(cfg: RewardConfig, environ: Mapping[str, str] | None = None) -> Any:
+    """The ClientConfig for cfg, with TLS from VERIFIER_CA_CERT / VERIFIER_TLS."""
+    from verifier.client import ClientConfig
+
+    env = os.environ if environ is None else environ
+    root_cert = env.get("VERIFIER_CA_CERT") or ""
+    tls = bool(root_cert) or env.get("VERIFIER_TLS", "").strip().lower() in ("1", "true", "yes", "on")
+    return ClientConfig(timeout_s=cfg.timeout_s, max_retries=cfg.max_retries, backoff_initial_s=cfg.backoff_initial_s,
+                        backoff_max_s=cfg.backoff_max_s, token=cfg.token or "", tls=tls, root_cert=root_cert,
+                        on_invalid="result")  # one bad row costs one reward, not the batch
+
+
+def async_client(cfg: RewardConfig) -> Any:
+    """A client factory for VerifierRewards (picklable: a module-level function)."""
+    from verifier.client import AsyncVerifierClient
+
+    return AsyncVerifierClient(cfg.target, client_config(cfg))
+
+
 class _Client:
     """One VerifierClient per process (re-made after a fork), shared by every adapter call."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._pid = -1
-        self._key: tuple | None = None
+        self._config: Any = None
         self._client: Any = None
 
     def get(self, cfg: RewardConfig) -> Any:
-        from verifier.client import ClientConfig, VerifierClient
+        from verifier.client import VerifierClient
 
-        key = (cfg.target, cfg.token, cfg.timeout_s, cfg.max_retries)
+        config = client_config(cfg)
         with self._lock:
-            if self._client is None or self._pid != os.getpid() or self._key != key:
-                self._client = VerifierClient(cfg.target, ClientConfig(
-                    timeout_s=cfg.timeout_s, max_retries=cfg.max_retries, backoff_initial_s=cfg.backoff_initial_s,
-                    backoff_max_s=cfg.backoff_max_s, token=cfg.token or "", on_invalid="result"))
-                self._pid, self._key = os.getpid(), key
+            if self._client is None or self._pid != os.getpid() or self._config != (cfg.target, config):
+                self._client = VerifierClient(cfg.target, config)
+                self._pid, self._config = os.getpid(), (cfg.target, config)
             return self._client
 
 
+class _Breaker:
+    """Counts batches in a row that came back mostly ungraded; raises at cfg.breaker_patience."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.streak = 0
+
+    def record(self, sent: int, ungraded: int, cfg: RewardConfig) -> None:
+        with self._lock:
+            failed = sent > 0 and ungraded / sent >= cfg.breaker_threshold
+            self.streak = self.streak + 1 if failed else 0
+            if not (cfg.breaker_patience and self.streak >= cfg.breaker_patience):
+                return
+            self.streak = 0
+        raise RewardServiceError(
+            f"verifier at {cfg.target}: {ungraded}/{sent} items ungraded, >= {cfg.breaker_threshold:.0%} of the "
+            f"batch for {cfg.breaker_patience} batches in a row. Training stopped rather than learn from rewards "
+            f"no grader produced; check the service (metrics, logs) and resume from the last checkpoint.")
+
+
 _CLIENT = _Client()
+BREAKER = _Breaker()
 
 
 def grade(tasks: Sequence[dict | None], cfg: RewardConfig) -> list[dict | None]:
-    """Results aligned with tasks (None where the task is None or nothing came back). Never raises
-    for the service's faults: a batch that could not be graded is all None, logged."""
+    """Results aligned with tasks (None where the task is None or nothing came back). A batch the
+    service could not grade is all None, logged; repeated ones raise RewardServiceError (BREAKER)."""
     sendable = [t for t in tasks if t is not None]
     if not sendable:
         return [None] * len(tasks)
     try:
         results = _CLIENT.get(cfg).grade(sendable)
-    except Exception as exc:  # noqa: BLE001 -- server down past the deadline, refused call: ungraded, never wrong
+    except Exception as exc:  # noqa: BLE001 -- a refused call: ungraded, never wrong
         log.warning("verifier batch of %d items not graded: %s: %s", len(sendable), type(exc).__name__, exc)
-        return [None] * len(tasks)
+        results = []
     by_id = {str(r.get("id")): r for r in results}
-    return [by_id.get(str(t["id"])) if t is not None else None for t in tasks]
+    out = [by_id.get(str(t["id"])) if t is not None else None for t in tasks]
+    ungraded = sum(1 for t, r in zip(tasks, out) if t is not None and (r is None or r.get("verdict") == "infra_error"))
+    BREAKER.record(len(sendable), ungraded, cfg)
+    return out
 
 
 def floats(rewards: Sequence[float | None], where: str) -> tuple[list[float], int]:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from trainer.config import COMPONENTS
-from trainer.remote import env_config
+from trainer.remote import async_client, env_config
 from trainer.rewards import VerifierRewards
 
 _STATE: dict[str, Any] = {}
@@ -33,7 +33,8 @@ def _group_and_loop() -> tuple[VerifierRewards, asyncio.AbstractEventLoop]:
         if _STATE.get("pid") != os.getpid():
             loop = asyncio.new_event_loop()
             threading.Thread(target=loop.run_forever, name="verifier-trl-sync", daemon=True).start()
-            group = VerifierRewards(env_config(components=COMPONENTS, gold_columns=("solution", "answer", "ground_truth")))
+            cfg = env_config(components=COMPONENTS, gold_columns=("solution", "answer", "ground_truth"))
+            group = VerifierRewards(cfg, client_factory=async_client)  # async_client adds VERIFIER_CA_CERT's TLS
             _STATE.update(pid=os.getpid(), loop=loop, group=group)
         return _STATE["group"], _STATE["loop"]
 

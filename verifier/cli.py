@@ -28,7 +28,8 @@ def _config(args: argparse.Namespace) -> ServerConfig:
 
 
 # Top-level modules of the `server` extra (pyproject.toml): a client-only install lacks them.
-SERVER_MODULES = ("math_verify", "sympy", "pebble", "prometheus_client", "grpc_health", "grpc_reflection", "docker")
+SERVER_MODULES = ("math_verify", "sympy", "pebble", "prometheus_client", "grpc_health", "grpc_reflection", "docker",
+                  "starlette", "uvicorn")
 SERVER_HINT = "pip install 'grpo-verifier[server]'"
 TRAIN_MODULES = ("torch", "transformers", "trl", "peft", "datasets", "matplotlib")
 TRAIN_HINT = "pip install 'grpo-verifier[train]'"
