@@ -5,6 +5,12 @@
 for its batch manager. VERIFIER_TARGET names the service.
 """
 
+import importlib.util
+import os
+import sys
+
+if importlib.util.find_spec("trainer") is None:  # a checkout that is not installed
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from trainer.verl import compute_score, compute_score_async, compute_score_batch
 
 __all__ = ["compute_score", "compute_score_async", "compute_score_batch"]

@@ -95,6 +95,16 @@ def test_verl_batch_form(target):
     assert [o["verifier_ungraded"] for o in out] == [0.0, 0.0, 0.0, 1.0]  # no ground truth: ungraded, not wrong
 
 
+def test_verl_example_file_loads_as_verl_loads_it(target):
+    """verl's custom_reward_function.path: spec_from_file_location + getattr(module, name)."""
+    spec = importlib.util.spec_from_file_location("custom_module", ROOT / "examples" / "verl_reward.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = module.compute_score_batch(["m"] * 2, ["\\boxed{9}", "\\boxed{-9}"], ["9", "9"], [None, None])
+    assert [o["score"] for o in out] == [1.0, 0.0]
+    assert inspect.iscoroutinefunction(module.compute_score_async)
+
+
 def test_verl_ground_truth_as_json_task(target):
     task = '{"kind": "math", "gold": "\\\\frac{2}{4}", "profile": "lenient"}'
     assert verl.compute_score("x", "final answer: 0.5", task)["score"] == 1.0

@@ -14,9 +14,14 @@ items get VERIFIER_UNGRADED_REWARD (0.0 by default) in both and are counted in `
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import sys
 from collections.abc import Sequence
 from typing import Any
 
+if importlib.util.find_spec("trainer") is None:  # loaded by path from a checkout that is not installed
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from trainer.remote import env_config, floats, grade, label_task, reward_of
 
 
