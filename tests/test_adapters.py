@@ -6,6 +6,7 @@ import asyncio
 import importlib
 import importlib.util
 import inspect
+import json
 import math
 import os
 import threading
@@ -155,6 +156,31 @@ def test_openrlhf_reward_func_file(target, path):
     assert out["rewards"].tolist() == [1.0, 0.0, 0.0, 1.0]  # the prompt's \boxed{7} never scores
     assert out["scores"].tolist() == out["rewards"].tolist()
     assert out["extra_logs"]["verifier_ungraded"].tolist() == [0.0] * 4
+
+
+def test_openrlhf_prompt_not_in_query_is_ungraded(target):
+    from trainer.openrlhf import reward_func
+
+    out = reward_func(["<s>Q: \\boxed{7}? A: \\boxed{7}", "Q2 (reworded) \\boxed{7}"],
+                      ["Q: \\boxed{7}? A:", "Q2: what is 3+4?"], ["7", "7"])
+    assert out["rewards"].tolist() == [1.0, 0.0]  # a BOS before the prompt is fine; a prompt not found is not graded
+    assert out["extra_logs"]["verifier_ungraded"].tolist() == [0.0, 1.0]
+
+
+def test_label_forms():
+    """Gold answers, JSON tasks, JSON dataset rows (math and code), and labels nothing can grade."""
+    cfg = env_config({})
+    assert remote.label_task("a", "x", 42, None, cfg)["gold"] == "42"
+    assert remote.label_task("a", "x", "7", {"answer": "8"}, cfg)["gold"] == "7"  # the label outranks extra columns
+    task = remote.label_task("a", "x", '{"kind": "math", "gold": "1", "completion": "ignored", "id": "z"}', None, cfg)
+    assert (task["id"], task["completion"], task["gold"]) == ("a", "x", "1")
+    row = remote.label_task("a", "x", {"solution": "3", "choices": ["p", "q"]}, None, cfg)
+    assert (row["kind"], row["gold"], row["choices"]) == ("math", "3", ["p", "q"])
+    code = remote.label_task("a", "```python\nprint(1)\n```", json.dumps(
+        {"verification_info": {"language": "python", "test_cases": [{"input": "", "output": "1\n"}]}}), None, cfg)
+    assert code["kind"] == "code" and code["tests"][0]["expected_stdout"] == "1\n"
+    assert remote.label_task("a", "x", None, None, cfg) is None
+    assert remote.label_task("a", "x", True, None, cfg) is None  # a bool is no gold answer
 
 
 def test_openrlhf_server_down(dead_target):
