@@ -234,3 +234,24 @@ def test_trl_sync_functions_by_dotted_path(target):
 def test_trl_sync_ungraded_is_none(dead_target):
     assert trl_sync.accuracy(prompts=["p"], completions=["\\boxed{1}"], solution=["1"]) == [None]
     trl_sync._STATE.clear()
+
+
+@pytest.mark.slow
+def test_trl_sync_function_in_a_real_grpo_trainer(target, verifier_server, tmp_path):
+    """TRL's GRPOTrainer calls trainer.trl_sync.accuracy (loaded by dotted path) with its real
+    arguments: it scores exactly what the async verifier_accuracy scores on the same completions."""
+    pytest.importorskip("trl")
+    from trainer.config import RewardConfig
+    from trainer.train import TINY_GRPO, TrainConfig, run_training
+
+    cfg = TrainConfig(model="tiny", dataset="tiny", sft_steps=60, torch_threads=1, print_logs=False,
+                      output_dir=str(tmp_path), rewards=RewardConfig(target=target, components=("accuracy",)),
+                      local_rewards=["trainer.trl_sync:accuracy"], grpo={**TINY_GRPO, "max_steps": 2})
+    before = verifier_server.metric("verifier_items_total", kind="math")
+    rows = [r for r in run_training(cfg).log_history if "reward" in r]
+    graded = verifier_server.metric("verifier_items_total", kind="math") - before
+    assert len(rows) == 2
+    assert graded == 2 * 2 * TINY_GRPO["per_device_train_batch_size"]  # each function sent its own items
+    for row in rows:
+        assert row["rewards/accuracy/mean"] == row["rewards/verifier_accuracy/mean"]
+    assert any(row["rewards/accuracy/mean"] > 0 for row in rows)  # the SFT warm-up gets some right
