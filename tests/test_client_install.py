@@ -31,7 +31,7 @@ def client_venv(tmp_path_factory) -> Path:
     """A venv with `pip install <copy of this repo>` (no extras); the copy keeps build files out of the tree."""
     base = tmp_path_factory.mktemp("client-install")
     src = base / "src"
-    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info", "build",
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info", "build", "wheels", "runs",
                                                              ".pytest_cache", "dist"))
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
