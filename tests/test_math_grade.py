@@ -9,7 +9,7 @@ import pytest
 
 import verifier.math as vm
 from verifier.math import Extraction, extract_answer, grade_extracted, grade_math, warm_up
-from verifier.math.parsing import parse_gold
+from verifier.math.parsing import parse_gold, unescape_gold
 
 KEYS = {"verdict", "score", "detail", "extracted", "extracted_from"}
 
@@ -155,3 +155,27 @@ def test_answer_written_like_the_gold_is_correct_without_parsing():
     assert grade_extracted("35", Extraction("3 5", "boxed"))["detail"] != "identical to the gold"
     # a copy of an unusable gold is still loud
     assert grade_extracted("\\frac{", Extraction("\\frac{", "boxed"))["verdict"] == "invalid_gold"
+
+
+@pytest.mark.parametrize(
+    ("gold", "repaired"),
+    [
+        ("\\\\begin{matrix} 1 \\\\\\\\ 2 \\\\end{matrix}", "\\begin{matrix} 1 \\\\ 2 \\end{matrix}"),
+        ("\\\\frac{3}{4}", "\\frac{3}{4}"),
+        ("\\begin{matrix} 1 \\\\ 2 \\end{matrix}", None),  # single-escaped: a command behind one backslash
+        ("1 \\\\ 2", None),  # no command behind a doubled backslash
+        ("\\\\\\frac{3}{4}", None),  # an odd run
+        ("42", None),
+    ],
+)
+def test_unescape_gold(gold: str, repaired: str | None) -> None:
+    """The data repair halves backslash runs only in text that is doubly escaped throughout."""
+    assert unescape_gold(gold) == repaired
+
+
+def test_escaped_gold_is_repaired_only_when_unparseable() -> None:
+    """A doubly escaped gold parses as its repair; a wrong answer against it still fails."""
+    gold = "\\\\begin{matrix} x \\\\\\\\ \\\\frac12 \\\\end{matrix}"
+    assert parse_gold(gold).text == "\\begin{matrix} x \\\\ \\frac12 \\end{matrix}"
+    assert grade_extracted(gold, Extraction("\\begin{matrix} x \\\\ 0.5 \\end{matrix}", "boxed"))["verdict"] == "correct"
+    assert grade_extracted(gold, Extraction("\\begin{matrix} x \\\\ 0.4 \\end{matrix}", "boxed"))["verdict"] == "incorrect"

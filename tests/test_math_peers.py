@@ -139,9 +139,7 @@ def test_listed_disagreements_still_disagree(suite: str) -> None:
 
 # Suites known to stay below MIN_AGREEMENT, and why. Strict: reaching it fails, to drop the entry.
 # A regression there still fails test_every_disagreement_is_listed.
-BELOW_MIN = {
-    "mario_eval": "4 of 53 counted cases disagree by our policy or a sympy limit (tests/data/peers/README.md)",
-}
+BELOW_MIN: dict[str, str] = {}
 
 
 @pytest.mark.timeout(600)

@@ -3,13 +3,15 @@
 Order of checks, first definite answer wins:
 1. the same normalised text; two numerals that both state a base (`4210_{7}`, `1477_{10}`) by value;
 2. too large to evaluate (power towers, huge factorials): structural equality only;
-3. relations: `x = 5` is unwrapped to 5 (one side a name: `x`, `f(x)`, `(p, q)`, `A:B`); any other
-   relation (`x + z = 1`) never equals a value;
+3. relations: `x = 5` is unwrapped to 5 (one side a name: `x`, `f(x)`, `(p, q)`, `A:B`); two such
+   relations compare their values when the names are the same or both single (`f(x) = 2x + 3`
+   and `y = 2x + 3`); any other relation (`x + z = 1`) never equals a value;
 4. numbers: exactly when both are exact; with a tolerance of half a unit in the last stated
    decimal when one side is a decimal approximation (the gold's precision when the gold is the
    decimal; a predicted decimal that only approximates an exact gold needs `approx_sig_digits`);
    percent signs may be dropped;
-5. tuples, sets, intervals and matrices of numbers: element-wise with rule 4;
+5. tuples, sets, intervals and matrices of numbers: element-wise with rule 4; a vector (n x 1 or
+   1 x n matrix) equals the list of its elements in order (`[0.5, 1]`);
 6. everything else (symbolic expressions, equations, relations, mixed containers): math-verify's
    `verify` with its timeout off.
 """
@@ -161,7 +163,7 @@ def unwrap_relations(g: object, p: object) -> tuple[object, object, str]:
     """
     g_var, p_var = lone_variable(g), lone_variable(p)
     if g_var and p_var:
-        return (g_var[1], p_var[1], "") if g_var[0] == p_var[0] else (g, p, "")
+        return (g_var[1], p_var[1], "") if g_var[0] == p_var[0] or _renamed(g_var, p_var) else (g, p, "")
     if g_var and not isinstance(p, sympy.core.relational.Relational):
         return g_var[1], p, ""
     if p_var and not isinstance(g, sympy.core.relational.Relational):
@@ -171,6 +173,23 @@ def unwrap_relations(g: object, p: object) -> tuple[object, object, str]:
     if g_rel != p_rel:
         return g, p, "a relation and a value are never equal" + (" (gold is a relation)" if g_rel else "")
     return g, p, ""
+
+
+def _renamed(g_var: tuple[object, object], p_var: tuple[object, object]) -> bool:
+    """`f(x) = 2x + 3` and `y = 2x + 3`: two single names (a variable or `f(x)`) that name the
+    same value, as a bare `2x + 3` answers `f(x) = 2x + 3`. Not for tuples of names (`(q, p) = (1, 2)`
+    swaps the values of `(p, q) = (1, 2)`), nor when one name appears in the other's value
+    (`x = y` against `y = x` is the same relation, left to the relation comparison)."""
+    (g_name, g_value), (p_name, p_value) = g_var, p_var
+    if not all(isinstance(n, (sympy.Symbol, AppliedUndef)) for n in (g_name, p_name)):
+        return False
+    return not (_mentions(g_value, p_name) or _mentions(p_value, g_name))
+
+
+def _mentions(value: object, name: object) -> bool:
+    if not isinstance(value, sympy.Basic):
+        return False
+    return value.has(name.func) if isinstance(name, AppliedUndef) else value.has(name)
 
 
 def compare_numbers(
@@ -257,6 +276,9 @@ def compare_containers(g: object, p: object, limits: MathLimits) -> tuple[bool, 
         if g.shape != p.shape:
             return False, "matrices of different shapes"
         return _elementwise(list(g), list(p), limits, "matrix")
+    vector = _vector_and_list(g, p)
+    if vector is not None:
+        return _vector_elementwise(*vector, limits)
     if type(g) is not type(p) or not isinstance(g, _CONTAINERS):
         return None
     if isinstance(g, sympy.Interval):
@@ -268,6 +290,38 @@ def compare_containers(g: object, p: object, limits: MathLimits) -> tuple[bool, 
             return False, "tuples of different lengths"
         return _elementwise(list(g), list(p), limits, "tuple")
     return _set_match(list(g.args), list(p.args), limits)
+
+
+def _vector_and_list(g: object, p: object) -> tuple[list, list] | None:
+    """The elements of a vector (an n x 1 or 1 x n matrix) and of a list answering it, in order,
+    or None. `\\begin{pmatrix} 1/2 \\\\ 1 \\end{pmatrix}` and `[0.5, 1]` or `(0.5, 1)` are one vector
+    (README, math section). A two-element list parses as an interval (closed or open at both ends;
+    `[1, 2)` is no list); that reading is taken only for a vector gold: an interval gold is an
+    interval, never a vector answer."""
+    if isinstance(g, MatrixBase) and 1 in g.shape:
+        vec, other = g, p
+    elif isinstance(p, MatrixBase) and 1 in p.shape and isinstance(g, sympy.Tuple):
+        vec, other = p, g
+    else:
+        return None
+    if isinstance(other, sympy.Tuple):
+        items = list(other)
+    elif isinstance(other, sympy.Interval) and other.left_open == other.right_open and vec is g:
+        items = [other.start, other.end]
+    else:
+        return None
+    return (list(vec), items) if vec is g else (items, list(vec))
+
+
+def _vector_elementwise(gs: list, ps: list, limits: MathLimits) -> tuple[bool, str]:
+    """A vector against a list: same length, each pair equal as numbers (rule 4) or by math-verify."""
+    if len(gs) != len(ps):
+        return False, "vector and list of different lengths"
+    for a, b in zip(gs, ps):
+        same = _exact_element(a, b, limits)
+        if not (_math_verify(a, b) if same is None else same):
+            return False, "vector elements differ"
+    return True, "vector equal to the list element-wise"
 
 
 def _exact_element(a: object, b: object, limits: MathLimits) -> bool | None:

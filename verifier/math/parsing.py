@@ -61,6 +61,9 @@ _MIXED_RE = re.compile(r"^([-+]?)(\d+)\s+(\d+)\s*/\s*(\d+)$")
 _BOX_JOINER_RE = re.compile(r"^[\s,;$]*(?:\\[()\[\]][\s,;$]*)*(?:(?:and|or)[\s,;$]*(?:\\[()\[\]][\s,;$]*)*)?$")
 # A trailing LaTeX line break or stray backslash: `185\\`.
 _TRAILING_BREAK_RE = re.compile(r"\s*\\+$")
+_BACKSLASH_RUN_RE = re.compile(r"\\+")
+# A command behind a doubled backslash: `\\begin`, `\\frac` in a doubly escaped gold.
+_ESCAPED_COMMAND_RE = re.compile(r"(?<!\\)\\\\[A-Za-z]")
 _CASES_RE = re.compile(r"^\\begin\{cases\}(.*)\\end\{cases\}$", re.DOTALL)
 # An ellipsis item of a list: `1, 3, \ldots, 2n-1`.
 _ELLIPSIS_RE = re.compile(r"^(?:\\[lc]?dots|\\dotsc|\.\.\.|…)$")
@@ -341,7 +344,27 @@ def parse_gold(gold: str) -> Parsed | str:
     try:
         return parse_answer(gold, DEFAULT_LIMITS)
     except ParseFailure as e:
-        return str(e)
+        reason, repaired = str(e), unescape_gold(gold)
+    if repaired is None:
+        return reason
+    try:
+        return parse_answer(repaired, DEFAULT_LIMITS)
+    except ParseFailure:
+        return reason
+
+
+def unescape_gold(gold: str) -> str | None:
+    """A doubly escaped gold (`\\\\frac12`, rows split by four backslashes) with every backslash
+    run halved, or None when it does not look doubly escaped.
+
+    A data repair, tried only on a gold that does not parse as given (README, math section): every
+    backslash run has even length (a single-backslash command means the text is not escaped twice)
+    and a doubled one starts a command (`\\\\begin`). Answers are never repaired.
+    """
+    runs = _BACKSLASH_RUN_RE.findall(gold)
+    if not runs or any(len(r) % 2 for r in runs) or not _ESCAPED_COMMAND_RE.search(gold):
+        return None
+    return _BACKSLASH_RUN_RE.sub(lambda m: m.group()[: len(m.group()) // 2], gold)
 
 
 @lru_cache(maxsize=2048)
