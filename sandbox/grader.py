@@ -17,7 +17,7 @@ import docker
 
 from .build import image_tag
 from .config import SandboxConfig
-from .job import InfraFailure, Plan, make_plan, run_job
+from .job import InfraFailure, Plan, make_plan, out_of_budget, run_job
 from .languages import LANGUAGES
 from .pool import Pool, connect, reap
 
@@ -173,6 +173,8 @@ class CodeGrader:
         if plan.lang.name not in self._images:
             return _infra(f"no image for {plan.lang.name}: run `verifier sandbox build {plan.lang.name}`",
                           extracted=plan.code, how=plan.extracted_from)
+        # No timeout_s: a budget from the task's own tests x time limit (a fixed one would let a slow
+        # program on many tests run it out); an explicit one is the caller's deadline.
         deadline = time.monotonic() + (timeout_s if timeout_s else plan.budget_s(self.config))
         last = ""
         for _attempt in range(2):
@@ -206,7 +208,12 @@ class CodeGrader:
                 await loop.run_in_executor(pool.control, pool.kill, box)
                 await asyncio.wait([fut], timeout=5)
                 await pool.release(box, False)
-                raise InfraFailure("the job ran past its wall-clock budget; its container was killed") from None
+                try:  # the host answers: the time went to the program (its tests x its time limit)
+                    await self._call(self._client.ping)
+                except Exception as e:
+                    self._set_down(e)
+                    raise InfraFailure("the job ran past its wall-clock budget and the Docker daemon does not answer") from None
+                return out_of_budget(plan)
             except asyncio.CancelledError:
                 # The caller went away: stop the job now; the replacement starts in the background.
                 loop.run_in_executor(pool.control, pool.kill, box)

@@ -369,6 +369,7 @@ except BaseException:
     sys.exit(3)
 '''
 COMPILE_CAP = 64 << 10
+NAME_MAX = 255  # longest file name on Linux file systems
 
 
 class InfraFailure(Exception):
@@ -404,6 +405,8 @@ class Plan:
     return_output: bool = False  # debugging (`verifier sandbox run`): heads of stdout/stderr per test
     output_head_bytes: int = 4096  # how much of each the heads keep (the HTTP port's /run_code: all of stdout)
     job_dir: str = field(default_factory=lambda: "j" + secrets.token_hex(8))
+    ran: bool = False  # the program has run in this attempt: a later spawn failure is its doing
+    done: list[dict] = field(default_factory=list)  # per-test entries so far (kept if the budget runs out)
 
     def wall(self, cpu_s: float, config: SandboxConfig) -> float:
         return cpu_s * config.wall_factor + config.wall_extra_s
@@ -429,8 +432,8 @@ def make_plan(task: dict, config: SandboxConfig) -> Plan | dict:
         return {"verdict": "no_code", "score": 0.0, "detail": "no code found in the completion",
                 "extracted": "", "extracted_from": "none", "tests": [], "retryable": False}
     code_b = code.encode("utf-8", "surrogatepass")
-    if len(code_b) > config.max_code_bytes:
-        raise InfraFailure(f"program is {len(code_b)} bytes, over max_code_bytes={config.max_code_bytes}", retryable=False)
+    if len(code_b) > config.max_code_bytes:  # the program's size is the program's fault
+        return _refused(code, how, f"program is {len(code_b)} bytes, over the limit of {config.max_code_bytes} bytes")
     limits = config.limits_for(lang_name)
     time_limit = min(float(task.get("time_limit_s") or limits.default_time_limit_s), limits.max_time_limit_s)
     memory = min(int(task.get("memory_limit_mb") or limits.default_memory_limit_mb), limits.max_memory_limit_mb)
@@ -438,6 +441,8 @@ def make_plan(task: dict, config: SandboxConfig) -> Plan | dict:
         raise InfraFailure("time_limit_s must be > 0 and memory_limit_mb >= 16", retryable=False)
     main = java_main_class(code) if lang_name == "java" else ""
     source = lang.source.format(main=main)
+    if len(source.encode()) > NAME_MAX:  # javac wants the file named after the class
+        return _refused(code, how, f"class name of {len(main)} characters is too long for a file name")
     files = {source: code_b}
     test_code = task.get("test_code") or None
     if test_code is not None:
@@ -477,6 +482,24 @@ def make_plan(task: dict, config: SandboxConfig) -> Plan | dict:
     )
 
 
+def _refused(code: str, how: str, detail: str) -> dict:
+    """A program the sandbox will not build: compile_error, its own fault (never infra_error)."""
+    return {"verdict": "compile_error", "score": 0.0, "detail": detail, "extracted": code[: checks.EXTRACT_MAX],
+            "extracted_from": how, "tests": [], "retryable": False}
+
+
+def out_of_budget(plan: Plan) -> dict:
+    """The job's wall-clock budget ran out while the host was healthy: the tests the program did not
+    finish get time_limit, the finished ones keep their verdicts."""
+    total = len(plan.tests) + (1 if plan.test_code else 0)
+    tests = list(plan.done[:total])
+    tests += [_test_entry("time_limit", None, "not finished within the job's wall-clock budget")] * (total - len(tests))
+    verdicts = [t["verdict"] for t in tests]
+    failed = next(i for i, v in enumerate(verdicts) if v != "accepted")
+    return _finish(plan, checks.overall(verdicts), checks.score(verdicts, total, plan.scoring),
+                   f"test {failed + 1}: {tests[failed]['detail']}", tests)
+
+
 def run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     """Run the plan in `box`. Returns (result, healthy). Raises InfraFailure if the sandbox fails."""
     try:
@@ -508,8 +531,11 @@ def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: byt
 
 def _files(box, name: str, files: dict[str, bytes], full_ok: bool = False) -> bool:
     """Write files into /work/name. With full_ok (after the program ran), a full /work is reported
-    (False): what filled it is the program's leftovers, its verdict and not the sandbox's fault."""
+    (False): what filled it is the program's leftovers, its verdict and not the sandbox's fault.
+    The runner removes a half-written dir; if it could not, the container is not reused."""
     head, _ = box.channel.request({"op": "files", "dir": name, "files": [[k, 0o600] for k in files]}, files, timeout_s=30)
+    if head.get("full") and not head.get("removed", True):
+        box.tainted = True
     if head.get("full") and full_ok:
         return False
     if not head.get("ok"):
@@ -526,7 +552,8 @@ def _test_entry(verdict: str, facts: dict | None, detail: str) -> dict:
 def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     overhead = config.memory_overhead_mb + 2 * (config.output_limit_bytes >> 20)
     _files(box, plan.job_dir, plan.files)
-    tests: list[dict] = []
+    plan.ran, plan.done = False, []
+    tests = plan.done
     if plan.lang.name == "python":  # syntax check inside the runner: no extra interpreter start
         head, _ = box.channel.request({"op": "pycheck", "dir": plan.job_dir, "file": plan.lang.source}, timeout_s=30)
         if head.get("error"):
@@ -575,7 +602,19 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
 
 def _one_test(box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes | None) -> dict:
     facts = _exec(box, plan.run_argv, plan, config, plan.time_limit_s, stdin=stdin)
-    return _with_output(plan, _judge_test(box, plan, config, stdin, expected, facts), facts)
+    return _with_output(plan, _judge_test(box, plan, config, stdin, expected, _blame_spawn(plan, facts)), facts)
+
+
+def _blame_spawn(plan: Plan, facts: dict) -> dict:
+    """A program that cannot start after it already ran once removed or changed its own files
+    (binary, job dir): its runtime_error, not the sandbox's infra_error. The runner gives /work and
+    the job dir their modes back before each run, so chmod alone does not get here."""
+    if facts.get("spawn_error") and plan.ran:
+        facts = dict(facts, spawn_error=None, exit_code=127,
+                     stderr_b=b"could not start the program after its earlier run changed its own files: "
+                     + facts["spawn_error"].encode())
+    plan.ran = True
+    return facts
 
 
 def _with_output(plan: Plan, entry: dict, facts: dict) -> dict:
@@ -614,14 +653,25 @@ def _checked(box, plan: Plan, config: SandboxConfig, stdin: bytes, facts: dict, 
         return _test_entry("accepted", facts, msg)
     if cf.get("exit_code") == 1 and not cf.get("stop"):
         return _test_entry("wrong_answer", facts, f"checker: {msg}" if msg else "checker rejected the output")
+    if not _is_utf8(facts["stdout_b"]):  # a checker reading text fails on it: the program's output is at fault
+        return _test_entry("wrong_answer", facts, "output is not valid UTF-8 text (the checker failed on it)")
     v, why = checks.run_verdict(cf, LANGUAGES["python"], config.checker_time_limit_s)
     return _test_entry("infra_error", facts, f"checker failed: {why or msg}")
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
 
 
 def _assert_test(box, plan: Plan, config: SandboxConfig) -> dict:
     nonce = secrets.token_hex(16)
     stdin = nonce.encode() + b"\n" + str(plan.test_code).encode("utf-8", "surrogatepass")
     facts = _exec(box, ["python3", "-I", "harness.py"], plan, config, plan.time_limit_s, stdin=stdin, fd3=True)
+    facts = _blame_spawn(plan, facts)
     return _with_output(plan, _judge_asserts(plan, facts, nonce), facts)
 
 

@@ -159,6 +159,16 @@ def tampered() -> bool:
         return True
 
 
+def restore_modes(cwd: str) -> None:
+    """Give /work and the job dir back their mode (the program may have chmod-ed them; we own
+    them): its next test or the checker then starts, and only its own output judges it."""
+    for d in (WORK, cwd):
+        try:
+            os.chmod(d, 0o700, follow_symlinks=False)
+        except OSError:
+            pass
+
+
 def _limits(cpu_s: float, fsize: int):
     """preexec_fn: CPU rlimit as a kernel-side backstop, no core dumps, OOM victim first."""
     hard_cpu = int(math.ceil(cpu_s)) + 1
@@ -193,6 +203,7 @@ def run_exec(req: dict, stdin: bytes) -> tuple[dict, dict[str, bytes]]:
         pass_fds = (fd3_w,)
         env["RESULT_FD"] = str(fd3_w)
 
+    restore_modes(cwd)
     oom0 = oom_kills()
     cg0, me0 = cgroup_cpu_s(), self_cpu_s()
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -357,6 +368,7 @@ def _kill_group(pid: int) -> None:
 def write_files(req: dict, blobs: dict[str, bytes]) -> dict:
     """Write job files into a fresh directory; never follow a link the program could have left."""
     d = os.path.join(WORK, _safe_name(req["dir"]))
+    restore_modes(WORK)
     try:
         os.mkdir(d, 0o700)
         for rel, mode in req["files"]:
