@@ -5,6 +5,8 @@ must have been recycled)."""
 from __future__ import annotations
 
 import dis
+import os
+import platform
 import resource
 import types
 
@@ -48,14 +50,20 @@ def test_sigint_to_pid1_is_ignored(grader):
     "resource.prlimit(1, resource.RLIMIT_NOFILE, (16, 16))",
     "os.sched_setaffinity(1, {min(os.sched_getaffinity(1))})",
     "os.setpriority(os.PRIO_PROCESS, 1, 19)",
+    "os.sched_setscheduler(1, os.SCHED_IDLE, os.sched_param(0))",  # issue 9: scheduling policy
+    "ctypes.CDLL(None).syscall(251, 1, 1, 3 << 13)",  # issue 9: ioprio_set(PROCESS, 1, IDLE class)
 ])
 def test_pid1_limits_changed_by_a_program_do_not_reach_the_next_job(grader, attack):
-    r = grader.grade(py(f"import os, resource\n{attack}\nprint(3)"))
+    if "syscall(251" in attack and platform.machine() != "x86_64":
+        pytest.skip("ioprio_set syscall number is x86_64's")
+    look = ("import ctypes, os, resource\nprint(resource.getrlimit(resource.RLIMIT_AS)[0], resource.getrlimit(resource.RLIMIT_NOFILE)[0],"
+            " len(os.sched_getaffinity(0)) == os.cpu_count(), os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0),"
+            " ctypes.CDLL(None).syscall(252, 1, 0))")
+    first = grader.grade(py(look, tests=(("", ""),), return_output=True))["tests"][0]["stdout"]
+    assert first.startswith(f"{resource.RLIM_INFINITY} 256 True 0 {os.SCHED_OTHER} "), first
+    r = grader.grade(py(f"import ctypes, os, resource\n{attack}\nprint(3)"))
     assert r["verdict"] == "runtime_error" and "supervisor" in r["detail"], r
-    probe = py("import os, resource\nprint(resource.getrlimit(resource.RLIMIT_AS)[0], resource.getrlimit(resource.RLIMIT_NOFILE)[0],"
-               " len(os.sched_getaffinity(0)) == os.cpu_count(), os.getpriority(os.PRIO_PROCESS, 0))",
-               tests=(("", f"{resource.RLIM_INFINITY} 256 True 0\n"),))
-    assert grader.grade(probe)["verdict"] == "accepted"
+    assert grader.grade(py(look, tests=(("", first),)))["verdict"] == "accepted"
     assert grader.grade(INNOCENT)["verdict"] == "accepted"
 
 
@@ -263,3 +271,44 @@ def test_strict_assert_helpers_look_up_no_globals():
     loads = [(c.co_name, i.argval) for c in helpers + lambdas for i in dis.get_instructions(c)
              if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")]
     assert not loads, loads
+
+
+# ---------------------------------------------------------------- issue 9: reset means reset
+def test_syntax_checking_a_large_program_leaves_the_runner_small(grader):
+    """The runner kept tens of MB (~140 MB in the review) after compile() of a 240 KB program, in
+    every later job's memory limit. The check now runs in a forked child that takes it away."""
+    big = "def f():\n" + "\n".join(f" if a{i}:\n  if b:\n   c = {i}" for i in range(8000)) + "\nprint(3)"  # 245 KB
+    look = "print([int(l.split()[1]) < 40000 for l in open('/proc/1/status') if l.startswith('VmRSS')])"
+    assert grader.grade(py(look, tests=(("", "[True]\n"),)))["verdict"] == "accepted"
+    assert grader.grade(py(big, tests=(("", "3\n"),)))["verdict"] == "accepted"
+    r = grader.grade(py(look, tests=(("", "[True]\n"),)))
+    assert r["verdict"] == "accepted", r
+
+
+FILL_THEN_PEEK = '''import glob, os
+for name in glob.glob('f*'):
+    os.unlink(name)
+seen = glob.glob('/work/c*/answer.txt')
+if seen:
+    print(open(seen[0]).read())
+else:
+    keep = int(input())
+    made = []
+    try:
+        while True:
+            made.append('f%d' % len(made))
+            open(made[-1], 'w').close()
+    except OSError:
+        made.pop()
+    for name in made[-keep:]:
+        os.unlink(name)
+    print(0)'''
+
+
+def test_a_half_written_checker_dir_is_removed(grader):
+    """A program that fills /work's inodes so that answer.txt fits but the next file does not left
+    a checker dir with answer.txt behind, readable by its next tests (score 0.6 where 0 is right)."""
+    tests = [(f"{k}\n", "3\n") for k in range(1, 12)] + [("", "3\n")] * 3
+    r = grader.grade(py(FILL_THEN_PEEK, tests=tests, checker=CHECKER, scoring="fraction"))
+    assert r["score"] == 0.0, r
+    assert grader.grade(py("a, b = map(int, input().split())\nprint(a + b)", tests=CHECKED, checker=CHECKER))["verdict"] == "accepted"
