@@ -13,7 +13,7 @@ import types
 import pytest
 
 from sandbox import SandboxConfig
-from sandbox.job import HARNESS
+from sandbox.build import HARNESS
 from sandbox.sync import SyncGrader
 
 pytestmark = pytest.mark.docker
@@ -89,6 +89,7 @@ def test_ipc_objects_do_not_survive_the_job(grader):
 
 # ---------------------------------------------------------------- F4: forging the test_code harness
 ADD_TESTS = "assert add(1, 2) == 3\nassert add(2, 2) == 4\n"
+JUDGES = ("process", "shared")  # how test_code runs: sandbox.job.JUDGE_MODES
 FORGERIES = {
     "exec_replaced": "import builtins\ndef add(a, b): return 0\nbuiltins.exec = lambda *a, **k: None",
     "nonce_from_environ": (
@@ -105,7 +106,10 @@ FORGERIES = {
     "nonce_from_gc": (
         "import gc, os\nn = [o for o in gc.get_objects() if type(o) is dict and 'nonce' in o]\n"
         "os.write(3, b'ok:' + n[0]['nonce']); os._exit(0)"),
-    # the following programs are correct: they fail only because the harness blocks what they do
+}
+# Correct programs that fail in the shared mode only, because its audit hook blocks what they do; in
+# the default mode the program's process holds no secret, so they may.
+BLOCKED_IN_SHARED = {
     "proc_mem_opened": "open('/proc/self/mem', 'rb')\ndef add(a, b): return a + b",
     "proc_mem_via_dev_fd": "open('/dev/fd/../mem', 'rb')\ndef add(a, b): return a + b",
     "proc_dir_fd": "import os\nos.open('/', os.O_RDONLY)\ndef add(a, b): return a + b",
@@ -115,10 +119,20 @@ FORGERIES = {
 }
 
 
+@pytest.mark.parametrize("judge", JUDGES)
 @pytest.mark.parametrize("name", sorted(FORGERIES))
-def test_harness_cannot_be_forged(grader, name):
-    r = grader.grade({"language": "python", "completion": FORGERIES[name], "test_code": ADD_TESTS})
+def test_harness_cannot_be_forged(grader, name, judge):
+    r = grader.grade({"language": "python", "completion": FORGERIES[name], "test_code": ADD_TESTS, "judge": judge})
     assert r["verdict"] != "accepted" and r["score"] == 0.0, r
+
+
+@pytest.mark.parametrize("name", sorted(BLOCKED_IN_SHARED))
+def test_what_the_shared_mode_blocks_the_process_mode_allows(grader, name):
+    task = {"language": "python", "completion": BLOCKED_IN_SHARED[name], "test_code": ADD_TESTS}
+    r = grader.grade(dict(task, judge="shared"))
+    assert r["verdict"] != "accepted" and r["score"] == 0.0, r
+    if "proc_mem" not in name:  # /proc/self/mem stays closed: the program's process is forked non-dumpable
+        assert grader.grade(task)["verdict"] == "accepted"
 
 
 def test_harness_still_runs_ordinary_programs(grader):
@@ -215,12 +229,14 @@ CHEATS = {
 
 
 @pytest.mark.parametrize("name", sorted(CHEATS))
-def test_assert_cheats_are_not_accepted(grader, name):
+@pytest.mark.parametrize("judge", JUDGES)
+def test_assert_cheats_are_not_accepted(grader, name, judge):
     prog, tests = CHEATS[name]
-    r = grader.grade({"language": "python", "completion": prog, "test_code": tests})
+    r = grader.grade({"language": "python", "completion": prog, "test_code": tests, "judge": judge})
     assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
 
 
+NEEDS_SHARED = {"custom_objects_on_both_sides"}
 HONEST = {
     "ints_and_bools": ("def add(a, b): return a + b\ndef pos(x): return x > 0",
                        ADD_TESTS + "assert pos(1)\nassert not pos(-1)\nassert pos(2) is True\nassert add(1, 1) != 3\n"),
@@ -253,17 +269,21 @@ HONEST = {
 
 
 @pytest.mark.parametrize("name", sorted(HONEST))
-def test_honest_programs_pass_the_strict_asserts(grader, name):
+@pytest.mark.parametrize("judge", JUDGES)
+def test_honest_programs_pass_the_strict_asserts(grader, name, judge):
     prog, tests = HONEST[name]
-    r = grader.grade({"language": "python", "completion": prog, "test_code": tests})
-    assert r["verdict"] == "accepted", r
+    r = grader.grade({"language": "python", "completion": prog, "test_code": tests, "judge": judge})
+    if name in NEEDS_SHARED and judge == "process":  # the program's objects cannot cross the channel
+        assert r["verdict"] == "wrong_answer" and "not plain data" in r["detail"], r
+    else:
+        assert r["verdict"] == "accepted", r
 
 
 def test_strict_assert_helpers_look_up_no_globals():
     """The helpers run after the program, which may rebind any builtin or harness global: every
     name they use must be a closure variable bound before the program starts."""
     ns: dict = {}
-    exec(HARNESS.split(b"\ndef _main")[0], ns)
+    exec((HARNESS / "shared.py").read_text().split("\ndef _main")[0], ns)
     code = ns["_strict_asserts"].__code__
     helpers = [c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name in ("data", "plain", "cmp", "chain", "truth")]
     assert len(helpers) == 5
@@ -312,3 +332,105 @@ def test_a_half_written_checker_dir_is_removed(grader):
     r = grader.grade(py(FILL_THEN_PEEK, tests=tests, checker=CHECKER, scoring="fraction"))
     assert r["score"] == 0.0, r
     assert grader.grade(py("a, b = map(int, input().split())\nprint(a + b)", tests=CHECKED, checker=CHECKER))["verdict"] == "accepted"
+
+
+# ---------------------------------------------------------------- issue 9: the judge outside the program
+# Four ways a wrong program got `accepted` while the harness kept its nonce in the program's own
+# interpreter. In the default mode the tests run in a separate judge process: each must now fail.
+WRONG_ADD = "def add(a, b):\n    return 0\n"
+SIGNAL_FRAME = '''import os, signal, time
+def grab(sig, frame):
+    while frame is not None:
+        loc = frame.f_locals
+        if 'nonce' in loc and 'fd' in loc:
+            os.write(loc['fd'], b'ok:' + loc['nonce'])
+            os._exit(0)
+        frame = frame.f_back
+signal.signal(signal.SIGALRM, grab)
+signal.setitimer(signal.ITIMER_REAL, 0.05)
+def add(a, b):
+    time.sleep(1)
+    return 0
+'''
+PROC_MEM_PATHLIKE = '''import os, re
+class P:
+    def __init__(self, p): self.p = p
+    def __fspath__(self): return self.p
+def read(path):
+    fd = os.open(P(path), os.O_RDONLY)
+    return fd
+maps = os.read(read('/proc/self/maps'), 1 << 20).decode()
+mem = read('/proc/self/mem')
+for line in maps.splitlines():
+    lo, hi = (int(x, 16) for x in line.split()[0].split('-'))
+    if 'rw' not in line.split()[1] or hi - lo > 1 << 28:
+        continue
+    try:
+        data = os.pread(mem, hi - lo, lo)
+    except OSError:
+        continue
+    m = re.search(rb'([0-9a-f]{32})\\nassert add', data)
+    if m:
+        os.write(3, b'ok:' + m.group(1))
+        os._exit(0)
+def add(a, b):
+    return 0
+'''
+HARNESS_REWRITE = '''import os
+open('harness.py', 'w').write("import os, sys\\nn = sys.stdin.buffer.read().split(b'\\\\n')[0]\\nos.write(int(os.environ['RESULT_FD']), b'ok:' + n)\\n")
+print(3)
+def add(a, b):
+    return 0
+'''
+NATIVE_EXT = r'''
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <frameobject.h>
+#include <unistd.h>
+static struct PyModuleDef mod = {PyModuleDef_HEAD_INIT, "grab", NULL, -1, NULL};
+PyMODINIT_FUNC PyInit_grab(void) {
+    PyFrameObject *f = PyEval_GetFrame();
+    while (f) {
+        PyObject *loc = PyFrame_GetLocals(f);
+        PyObject *n = loc ? PyDict_GetItemString(loc, "nonce") : NULL, *fd = loc ? PyDict_GetItemString(loc, "fd") : NULL;
+        if (n && fd && PyBytes_Check(n)) {
+            int d = (int)PyLong_AsLong(fd);
+            write(d, "ok:", 3); write(d, PyBytes_AsString(n), PyBytes_Size(n)); _exit(0);
+        }
+        f = PyFrame_GetBack(f);
+    }
+    return PyModule_Create(&mod);
+}
+'''
+
+
+def native_extension_program(tmp_path) -> str:
+    """A program that writes a native extension (built here for the image's Python 3.11) into /work
+    and imports it: native code reads the harness's frames without any audit event."""
+    import base64
+    import shutil
+    import subprocess
+    import sysconfig
+    if not shutil.which("gcc") or sysconfig.get_python_version() != "3.11":
+        pytest.skip("needs gcc and Python 3.11 headers on the host to build the extension")
+    (tmp_path / "grab.c").write_text(NATIVE_EXT)
+    so = tmp_path / "grab.so"
+    subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-s", f"-I{sysconfig.get_paths()['include']}",
+                    "-o", str(so), str(tmp_path / "grab.c")], check=True)
+    blob = base64.b64encode(so.read_bytes()).decode()
+    return (f"import base64, sys\nopen('grab.so', 'wb').write(base64.b64decode('{blob}'))\n"
+            "sys.path.insert(0, '.')\nimport grab\ndef add(a, b):\n    return 0\n")
+
+
+@pytest.mark.parametrize("attack", ["signal_handler_frame", "proc_mem_pathlike", "native_extension", "harness_rewrite"])
+def test_a_wrong_program_cannot_win_the_judge(grader, attack, tmp_path):
+    prog = {"signal_handler_frame": SIGNAL_FRAME, "proc_mem_pathlike": PROC_MEM_PATHLIKE,
+            "harness_rewrite": HARNESS_REWRITE}.get(attack) or native_extension_program(tmp_path)
+    task = {"language": "python", "completion": prog, "test_code": ADD_TESTS}
+    if attack == "harness_rewrite":  # stdin tests run first, then the asserts
+        task["tests"] = [{"stdin": "", "expected_stdout": "3\n"}]
+    r = grader.grade(task)
+    assert r["verdict"] != "accepted" and r["score"] == 0.0, r
+    right = task["completion"].replace("    return 0\n", "    return a + b\n")
+    if attack in ("signal_handler_frame", "harness_rewrite"):  # the right program still passes
+        assert grader.grade(dict(task, completion=right))["verdict"] == "accepted"
