@@ -100,9 +100,8 @@ def make_plan(task: dict, config: SandboxConfig) -> Plan | dict:
         return _refused(code, how, f"class name of {len(main)} characters is too long for a file name")
     files = {source: code_b}
     test_code = task.get("test_code") or None
-    if test_code is not None:
-        if lang_name != "python":
-            raise InfraFailure("test_code needs language python", retryable=False)
+    if test_code is not None and lang_name != "python":
+        raise InfraFailure("test_code needs language python", retryable=False)
     tests = []
     for t in task.get("tests") or []:
         stdin = str(t.get("stdin") or "").encode("utf-8", "surrogatepass")
@@ -312,7 +311,7 @@ def _checked(box, plan: Plan, config: SandboxConfig, stdin: bytes, facts: dict, 
         return _test_entry("wrong_answer", facts, f"checker: {msg}" if msg else "checker rejected the output")
     if not _is_utf8(facts["stdout_b"]):  # a checker reading text fails on it: the program's output is at fault
         return _test_entry("wrong_answer", facts, "output is not valid UTF-8 text (the checker failed on it)")
-    v, why = checks.run_verdict(cf, LANGUAGES["python"], config.checker_time_limit_s)
+    _, why = checks.run_verdict(cf, LANGUAGES["python"], config.checker_time_limit_s)
     return _test_entry("infra_error", facts, f"checker failed: {why or msg}")
 
 

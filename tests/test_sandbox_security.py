@@ -352,15 +352,12 @@ def add(a, b):
     time.sleep(1)
     return 0
 '''
-PROC_MEM_PATHLIKE = '''import os, re
+PROC_MEM_PATHLIKE = '''import io, os, re
 class P:
     def __init__(self, p): self.p = p
     def __fspath__(self): return self.p
-def read(path):
-    fd = os.open(P(path), os.O_RDONLY)
-    return fd
-maps = os.read(read('/proc/self/maps'), 1 << 20).decode()
-mem = read('/proc/self/mem')
+maps = io.FileIO(P('/proc/self/maps')).read().decode()  # a PathLike reaches the audit hook as is
+mem = os.open(bytearray(b'/proc/self/mem'), os.O_RDONLY)  # and so does a bytearray
 for line in maps.splitlines():
     lo, hi = (int(x, 16) for x in line.split()[0].split('-'))
     if 'rw' not in line.split()[1] or hi - lo > 1 << 28:
@@ -369,10 +366,16 @@ for line in maps.splitlines():
         data = os.pread(mem, hi - lo, lo)
     except OSError:
         continue
-    m = re.search(rb'([0-9a-f]{32})\\nassert add', data)
+    m = re.search(rb' \\x00{7}.{8}([0-9a-f]{32})\\x00', data, re.S)  # a 32-byte bytes object of hex digits
     if m:
-        os.write(3, b'ok:' + m.group(1))
-        os._exit(0)
+        import fcntl, stat
+        for fd in range(3, 64):  # the result pipe: the one write-only FIFO past stderr
+            try:
+                if stat.S_ISFIFO(os.fstat(fd).st_mode) and fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_WRONLY:
+                    os.write(fd, b'ok:' + m.group(1))
+                    os._exit(0)
+            except OSError:
+                pass
 def add(a, b):
     return 0
 '''
@@ -431,6 +434,9 @@ def test_a_wrong_program_cannot_win_the_judge(grader, attack, tmp_path):
         task["tests"] = [{"stdin": "", "expected_stdout": "3\n"}]
     r = grader.grade(task)
     assert r["verdict"] != "accepted" and r["score"] == 0.0, r
+    if attack != "signal_handler_frame":  # closed in the shared mode too (README.md: its residual risks)
+        r = grader.grade(dict(task, judge="shared"))
+        assert r["verdict"] != "accepted" and r["score"] == 0.0, r
     right = task["completion"].replace("    return 0\n", "    return a + b\n")
     if attack in ("signal_handler_frame", "harness_rewrite"):  # the right program still passes
         assert grader.grade(dict(task, completion=right))["verdict"] == "accepted"

@@ -21,8 +21,8 @@ import sys
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves our own (read-only) dir out
-import serve  # noqa: E402
-import wire  # noqa: E402
+import serve
+import wire
 
 
 def undumpable() -> None:
