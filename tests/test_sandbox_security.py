@@ -180,7 +180,7 @@ def test_a_crashing_checker_is_infra_error_not_a_rejection(grader):
 
 # ---------------------------------------------------------------- F10: reward hacks in the asserts
 # A program under RL learns to return a value that passes `assert f(x) == y` without being y. Inside
-# assert statements the harness compares plain data only (sandbox.job.STRICT_ASSERTS).
+# assert statements the harness compares plain data only (sandbox/harness/shared.py; the process mode sends plain data only).
 ALWAYS_EQ = "class T:\n    def __eq__(self, o): return True\n    def __ne__(self, o): return False\n    __hash__ = object.__hash__\n"
 CHEATS = {
     "always_equal_object": (ALWAYS_EQ + "def add(a, b): return T()", ADD_TESTS),
