@@ -151,9 +151,9 @@ def out_of_budget(plan: Plan) -> dict:
     tests = list(plan.done[:total])
     tests += [_test_entry("time_limit", None, "not finished within the job's wall-clock budget")] * (total - len(tests))
     verdicts = [t["verdict"] for t in tests]
-    failed = next(i for i, v in enumerate(verdicts) if v != "accepted")
-    return _finish(plan, checks.overall(verdicts), checks.score(verdicts, total, plan.scoring),
-                   f"test {failed + 1}: {tests[failed]['detail']}", tests)
+    failed = next((i for i, v in enumerate(verdicts) if v != "accepted"), None)
+    detail = f"{total} of {total} tests passed" if failed is None else f"test {failed + 1}: {tests[failed]['detail']}"
+    return _finish(plan, checks.overall(verdicts), checks.score(verdicts, total, plan.scoring), detail, tests)
 
 
 def run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:

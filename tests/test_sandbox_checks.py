@@ -120,8 +120,10 @@ def test_plan_no_code_and_bad_inputs():
         make_plan({"language": "cobol", "completion": "x"}, cfg)
     with pytest.raises(InfraFailure, match="test_code needs language python"):
         make_plan({"language": "c", "completion": "int main(){}", "test_code": "assert 1"}, cfg)
-    with pytest.raises(InfraFailure, match="max_code_bytes"):
-        make_plan({"language": "python", "completion": "x" * (cfg.max_code_bytes + 1)}, cfg)
+    big = make_plan({"language": "python", "completion": "x" * (cfg.max_code_bytes + 1)}, cfg)
+    assert isinstance(big, dict) and big["verdict"] == "compile_error" and not big["retryable"]  # the program's fault
+    with pytest.raises(InfraFailure, match="judge must be one of"):
+        make_plan({"language": "python", "completion": "x", "test_code": "assert 1", "judge": "other"}, cfg)
     with pytest.raises(InfraFailure, match="compare"):
         make_plan({"language": "python", "completion": "x", "compare": "set"}, cfg)
 
