@@ -425,18 +425,26 @@ def native_extension_program(tmp_path) -> str:
             "sys.path.insert(0, '.')\nimport grab\ndef add(a, b):\n    return 0\n")
 
 
-@pytest.mark.parametrize("attack", ["signal_handler_frame", "proc_mem_pathlike", "native_extension", "harness_rewrite"])
+SIGNAL_VIA_FRESH_MODULE = SIGNAL_FRAME.replace("signal.signal(signal.SIGALRM, grab)", (
+    "import _imp, importlib.machinery, sys\nsys.modules.pop('_signal', None)\n"
+    "fresh = _imp.create_builtin(importlib.machinery.ModuleSpec('_signal', None))\nfresh.signal(signal.SIGALRM, grab)"))
+SIGNAL_VIA_REIMPORT = SIGNAL_FRAME.replace("signal.signal(signal.SIGALRM, grab)", (
+    "import sys\nsys.modules.pop('_signal', None)\nimport _signal\n_signal.signal(signal.SIGALRM, grab)"))
+
+
+@pytest.mark.parametrize("attack", ["signal_handler_frame", "signal_fresh_module", "signal_reimport", "proc_mem_pathlike",
+                                    "native_extension", "harness_rewrite"])
 def test_a_wrong_program_cannot_win_the_judge(grader, attack, tmp_path):
-    prog = {"signal_handler_frame": SIGNAL_FRAME, "proc_mem_pathlike": PROC_MEM_PATHLIKE,
+    prog = {"signal_handler_frame": SIGNAL_FRAME, "signal_fresh_module": SIGNAL_VIA_FRESH_MODULE,
+            "signal_reimport": SIGNAL_VIA_REIMPORT, "proc_mem_pathlike": PROC_MEM_PATHLIKE,
             "harness_rewrite": HARNESS_REWRITE}.get(attack) or native_extension_program(tmp_path)
     task = {"language": "python", "completion": prog, "test_code": ADD_TESTS}
     if attack == "harness_rewrite":  # stdin tests run first, then the asserts
         task["tests"] = [{"stdin": "", "expected_stdout": "3\n"}]
     r = grader.grade(task)
     assert r["verdict"] != "accepted" and r["score"] == 0.0, r
-    if attack != "signal_handler_frame":  # closed in the shared mode too (README.md: its residual risks)
-        r = grader.grade(dict(task, judge="shared"))
-        assert r["verdict"] != "accepted" and r["score"] == 0.0, r
+    r = grader.grade(dict(task, judge="shared"))  # closed in the shared mode too
+    assert r["verdict"] != "accepted" and r["score"] == 0.0, r
     right = task["completion"].replace("    return 0\n", "    return a + b\n")
     if attack in ("signal_handler_frame", "harness_rewrite"):  # the right program still passes
         assert grader.grade(dict(task, completion=right))["verdict"] == "accepted"

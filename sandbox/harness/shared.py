@@ -287,6 +287,30 @@ def _strict_asserts(tests, tag):
         return patch(compile(tree, "tests.py", "exec"))
 
 
+def no_signal_handlers():
+    """A Python signal handler receives the interrupted frame, and Python 3.11 audits neither
+    f_back nor f_locals: from there a handler reaches _main's locals. So the program may install
+    none. signal.signal is replaced in _signal (the wrapper in signal.py looks it up there at each
+    call); a fresh _signal could come from a new import (blocked by the audit hook once _signal
+    leaves sys.modules) or from _imp.create_builtin, which is wrapped to refuse it."""
+    import _imp
+    import _signal
+    import signal
+
+    def refuse(*args, **kwargs):
+        raise PermissionError("blocked in the test harness: signal handlers")
+
+    create_builtin = _imp.create_builtin
+
+    def create(spec):
+        if getattr(spec, "name", None) == "_signal":
+            refuse()
+        return create_builtin(spec)
+
+    _signal.signal = signal.signal = refuse
+    _imp.create_builtin = create
+
+
 def _main():
     read, write, stat, type_, bytes_, str_, int_ = os.read, os.write, os.stat, type, bytes, str, int
     compile_, exec_, AE, PE, VE = compile, exec, AssertionError, PermissionError, ValueError
@@ -313,7 +337,8 @@ def _main():
                          "gc.get_objects", "gc.get_referrers", "gc.get_referents", "code.__new__",
                          "os.fork", "os.forkpty", "os.exec", "os.posix_spawn", "os.spawn", "os.system",
                          "subprocess.Popen", "os.symlink", "os.link", "function.__new__"))
-    blocked_imports = frozenset(("_ctypes", "ctypes", "_posixsubprocess", "_testcapi", "_testinternalcapi"))
+    blocked_imports = frozenset(("_ctypes", "ctypes", "_posixsubprocess", "_testcapi", "_testinternalcapi", "_signal"))
+    no_signal_handlers()
     frame_attrs = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back", "gi_yieldfrom"))
 
     def guard(event, args):
