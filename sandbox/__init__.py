@@ -22,8 +22,8 @@ Known limits (security review, issue 3):
   in-process defences: the nonce and tests arrive on stdin before the program starts, the tests
   run with saved exec/compile and a pristine builtins copy, and an audit hook blocks frames,
   tracing, gc, ctypes, code objects, /proc, directory fds, non-str/bytes paths, symlinks and new
-  processes. Not closed there: a signal handler's frame argument, an interpreter memory-safety
-  bug reachable from pure Python, and code objects built by marshal.loads (imports need it).
+  processes, and signal handlers (their frame argument). Not closed there: an interpreter
+  memory-safety bug reachable from pure Python, and code objects built by marshal.loads.
 - Asserts compare plain data (sandbox/harness/shared.py): inside assert statements,
   comparisons, arithmetic and a bare asserted value read exact builtin data (subclasses of
   int/float/str/list/tuple/set/dict by their builtin content, so an always-true __eq__, __ne__,
