@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from sandbox import SandboxConfig
-from sandbox.job import Plan
+from sandbox.job import Plan, make_plan
 from sandbox.sync import SyncGrader
 
 pytestmark = pytest.mark.docker
@@ -99,7 +99,6 @@ MANY = [{"stdin": "1 2\n", "expected_stdout": "3\n"}] + [{"stdin": "5 5\n", "exp
 
 def test_the_job_budget_scales_with_tests_times_time_limit():
     """21 x 3 s ran past the server's fixed 60 s budget: the default budget now covers every test."""
-    from sandbox.job import make_plan
     config = SandboxConfig()
     plan = make_plan({"language": "python", "completion": HANG_AFTER_FIRST, "tests": MANY, "time_limit_s": 3}, config)
     assert isinstance(plan, Plan) and plan.budget_s(config) > 21 * plan.wall(3, config)
@@ -120,3 +119,18 @@ def test_a_hung_program_on_many_tests_gets_time_limit_not_infra_error():
         assert r["score"] == 0.0
         frac = g.grade(dict(task, scoring="fraction"), timeout_s=4.0)
         assert abs(frac["score"] - 1 / 21) < 1e-9, frac
+
+
+def test_time_waiting_for_a_container_is_never_the_programs():
+    """A job's budget counts from when it has its container: a quick program queued behind a slow
+    one is accepted (it was infra_error, or time_limit once unfinished tests were charged)."""
+    config = SandboxConfig(pool_size=1, max_concurrent_jobs=1, pool_name="pytest-sandbox-queue", languages=("python",),
+                           wall_factor=1.0, wall_extra_s=0.3)
+    slow = {"language": "python", "completion": "import time\ntime.sleep(100)", "time_limit_s": 8,
+            "tests": [{"stdin": "", "expected_stdout": ""}] * 3}
+    quick = {"language": "python", "completion": "import time\ntime.sleep(0.3)\nprint(3)", "time_limit_s": 0.5,
+             "tests": [{"stdin": "", "expected_stdout": "3\n"}] * 2}
+    with SyncGrader(config) as g:
+        assert make_plan(quick, config).budget_s(config) < 25  # less than the slow job ahead of it takes
+        rs = g.grade_many([slow, quick])
+    assert [r["verdict"] for r in rs] == ["time_limit", "accepted"], rs
