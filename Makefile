@@ -50,6 +50,7 @@ serve: $(VENV)/.base
 	$(BIN)/verifier serve --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.full images gvisor chromium promtool
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -rs
 
 proto: $(VENV)/.full

@@ -74,13 +74,14 @@ _SERIAL = iter(range(1, 1 << 62))
 
 def make_batch(prefix: str, n: int, code_fraction: float) -> list[dict]:
     """Distinct tasks, also across batches (the server dedups and caches identical ones, which
-    would measure its cache): mostly math, some code."""
+    would measure its cache): mostly math, some code. The math carries \\pi, so workers grade it
+    (plain fractions take the server's in-process fast path and would not load the workers)."""
     n_code = int(round(n * code_fraction))
     tasks = []
     for i in range(n - n_code):
         k = next(_SERIAL)
-        tasks.append({"id": f"{prefix}-m{i}", "kind": "math", "gold": f"\\frac{{{k}}}{{{2 * k + 1}}}",
-                      "completion": f"... so the answer is $\\boxed{{\\frac{{{2 * k}}}{{{4 * k + 2}}}}}$"})
+        tasks.append({"id": f"{prefix}-m{i}", "kind": "math", "gold": f"\\frac{{{k}}}{{{2 * k + 1}}}\\pi",
+                      "completion": f"... so the answer is $\\boxed{{\\frac{{{2 * k}}}{{{4 * k + 2}}}\\pi}}$"})
     tasks += [{"id": f"{prefix}-c{i}", "kind": "code", "language": "python",
                "completion": f"```python\na, b = map(int, input().split())\nprint(a + b + {i} - {i})\n```",
                "tests": [{"stdin": f"{i} 2\n", "expected_stdout": f"{i + 2}\n"}]} for i in range(n_code)]
@@ -103,7 +104,9 @@ class Stats:
 
     def line(self, name: str, seconds: float, extra: str = "") -> str:
         lat = sorted(self.latencies)
-        pct = (lambda q: 1000 * lat[min(len(lat) - 1, int(q * len(lat)))] if lat else float("nan"))
+
+        def pct(q: float) -> float:
+            return 1000 * lat[min(len(lat) - 1, int(q * len(lat)))] if lat else float("nan")
         return (f"load scenario={name} sent_items={self.sent} done_items={self.done} "
                 f"items_per_s={self.done / seconds:.1f} p50_ms={pct(0.50):.0f} p99_ms={pct(0.99):.0f} "
                 f"rejected_items={self.codes['RESOURCE_EXHAUSTED']} unavailable_items={self.codes['UNAVAILABLE']} "

@@ -7,6 +7,9 @@ Public API (everything else is private):
   `await grade(task, timeout_s=None)`, `await close()`.
 - `build_images(languages=None, force=False, progress=print) -> {language: tag}`.
 - `extract_code`, `compare`: the pure rules, for callers that want them without Docker.
+- `CodeTask`, `TaskError`: the task model (sandbox/spec.py); `grade` parses a dict through it, so an
+  unknown key or a value the sandbox cannot honour is answered infra_error (retryable False) naming
+  the field.
 
 `grade(task)` result: {"verdict", "score", "detail", "extracted", "extracted_from", "tests":
 [{"verdict", "time_s", "detail", "exit_code"}], "retryable"}. Verdicts: accepted, wrong_answer,
@@ -58,6 +61,7 @@ from .build import build_images, image_tag
 from .checks import VERDICTS, compare, extract_code
 from .config import LanguageLimits, SandboxConfig
 from .grader import CodeGrader
+from .spec import CodeTask, TaskError
 
 __all__ = ["CodeGrader", "SandboxConfig", "LanguageLimits", "build_images", "image_tag",
-           "extract_code", "compare", "VERDICTS"]
+           "extract_code", "compare", "VERDICTS", "CodeTask", "TaskError"]

@@ -31,7 +31,8 @@ def default_limits() -> dict[str, LanguageLimits]:
 
 @dataclass
 class SandboxConfig:
-    """Settings of the code grader (`CodeGrader`): pool, hardening, limits, comparison defaults.
+    """Settings of the code grader (`CodeGrader`): pool, hardening, limits. A task's own defaults
+    (comparator, tolerances) are in sandbox/spec.py.
 
     Defaults suit a 2-core machine. Every size, time and count is bounded here because completions
     are adversarial: a model under optimisation pressure will find any limit that is missing.
@@ -62,9 +63,6 @@ class SandboxConfig:
     max_tests: int = field(default=1000, metadata={"help": "Most tests in one task; a task with more gets infra_error (retryable=False) naming the limit."})
     max_code_bytes: int = field(default=256 << 10, metadata={"help": "Largest extracted program."})
     max_stdin_bytes: int = field(default=16 << 20, metadata={"help": "Largest stdin of one test."})
-    float_abs_tol: float = field(default=1e-6, metadata={"help": "Default absolute tolerance of the 'float' comparator."})
-    float_rel_tol: float = field(default=1e-6, metadata={"help": "Default relative tolerance of the 'float' comparator."})
-    default_compare: str = field(default="tokens", metadata={"help": "Comparator when the task names none: exact, lines, tokens or float."})
     acquire_timeout_s: float = field(default=60.0, metadata={"help": "How long a job may wait for a free container before infra_error."})
     start_timeout_s: float = field(default=30.0, metadata={"help": "Time for a new container to start and answer its first ping."})
     health_interval_s: float = field(default=10.0, metadata={"help": "How often the daemon is pinged to keep `available` current."})

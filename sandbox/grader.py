@@ -19,7 +19,6 @@ import docker
 from .build import image_tag
 from .config import SandboxConfig
 from .job import InfraFailure, Plan, make_plan, out_of_budget, run_job
-from .languages import LANGUAGES
 from .pool import Pool, connect, reap
 
 log = logging.getLogger(__name__)
@@ -160,7 +159,8 @@ class CodeGrader:
 
     # ------------------------------------------------------------------ grading
     async def grade(self, task: dict, timeout_s: float | None = None) -> dict:
-        """Grade one code task (DESIGN.md §3). Returns a result dict; see sandbox/__init__.py."""
+        """Grade one code task (sandbox/spec.py, docs/architecture.md). Returns a result dict; see
+        sandbox/__init__.py. An invalid task is answered infra_error (retryable False) naming the field."""
         try:  # in a thread: extraction and parsing of a large completion must not stall the event loop
             plan = await asyncio.get_running_loop().run_in_executor(self._plan, make_plan, task, self.config)
         except InfraFailure as e:

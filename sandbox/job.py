@@ -7,7 +7,6 @@ except for a special checker's answer file, which the checker gets after the pro
 """
 from __future__ import annotations
 
-import math
 import secrets
 from dataclasses import dataclass, field
 
@@ -15,6 +14,7 @@ from . import checks
 from .channel import ChannelError
 from .config import SandboxConfig
 from .languages import LANGUAGES, Language, fill, java_main_class
+from .spec import CodeTask
 
 COMPILE_CAP = 64 << 10
 # Container-side programs: sandbox/harness/*.py, copied read-only into every image (sandbox/build.py).
@@ -22,7 +22,7 @@ HARNESS_DIR = "/opt/sandbox/harness"
 # How assert-style tests (test_code) run (README.md, "How assert-style tests are judged"):
 # "process": the tests in a judge process, the program's functions called over plain data (default);
 # "shared": program and tests in one interpreter, for tests that need the program's own objects.
-JUDGE_MODES = {"process": "judge.py", "shared": "shared.py"}
+JUDGE_FILES = {"process": "judge.py", "shared": "shared.py"}  # one per sandbox.spec.JUDGE_MODES
 NAME_MAX = 255  # longest file name on Linux file systems
 
 
@@ -76,65 +76,52 @@ class Plan:
         return compile_s + n * per_test + 15.0
 
 
-def make_plan(task: dict, config: SandboxConfig) -> Plan | dict:
-    """Plan for a task, or a finished result dict when there is nothing to run (no code)."""
-    lang_name = str(task.get("language") or "python").lower()
-    lang = LANGUAGES.get(lang_name)
-    if lang is None or lang_name not in config.languages:
+def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
+    """Plan for a task, or a finished result dict when the program is to blame before it runs (no
+    code, too large). Raises TaskError naming the field when the task itself is invalid: the rules
+    are sandbox/spec.py's, the same on every path."""
+    if not isinstance(task, CodeTask):
+        task = CodeTask.from_dict(task, limits=config.limits)
+    lang_name = task.language
+    lang = LANGUAGES[lang_name]
+    if lang_name not in config.languages:
         raise InfraFailure(f"language {lang_name!r} is not served (served: {', '.join(config.languages)})", retryable=False)
-    code, how = checks.extract_code(str(task.get("completion") or ""), lang_name)
+    code, how = checks.extract_code(task.completion, lang_name)
     if how == "none":
         return {"verdict": "no_code", "score": 0.0, "detail": "no code found in the completion",
                 "extracted": "", "extracted_from": "none", "tests": [], "retryable": False}
     code_b = code.encode("utf-8", "surrogatepass")
-    if len(code_b) > config.max_code_bytes:  # the program's size is the program's fault
-        return _refused(code, how, f"program is {len(code_b)} bytes, over the limit of {config.max_code_bytes} bytes")
+    if len(code_b) > config.max_code_bytes:  # the program's fault, like an oversized math answer: it scores 0
+        return _refused(code, how, f"program is {len(code_b)} bytes, over the {config.max_code_bytes}-byte limit")
     limits = config.limits_for(lang_name)
-    time_limit = min(float(task.get("time_limit_s") or limits.default_time_limit_s), limits.max_time_limit_s)
-    memory = min(int(task.get("memory_limit_mb") or limits.default_memory_limit_mb), limits.max_memory_limit_mb)
-    if not (time_limit > 0 and math.isfinite(time_limit)) or memory < 16:
-        raise InfraFailure("time_limit_s must be > 0 and memory_limit_mb >= 16", retryable=False)
+    time_limit = task.time_limit_s or limits.default_time_limit_s
+    memory = task.memory_limit_mb or limits.default_memory_limit_mb
     main = java_main_class(code) if lang_name == "java" else ""
     source = lang.source.format(main=main)
     if len(source.encode()) > NAME_MAX:  # javac wants the file named after the class
         return _refused(code, how, f"class name of {len(main)} characters is too long for a file name")
     files = {source: code_b}
-    test_code = task.get("test_code") or None
-    if test_code is not None and lang_name != "python":
-        raise InfraFailure("test_code needs language python", retryable=False)
-    tests = []
-    for t in task.get("tests") or []:
-        stdin = str(t.get("stdin") or "").encode("utf-8", "surrogatepass")
-        exp = t.get("expected_stdout")
-        tests.append((stdin, None if exp is None else str(exp).encode("utf-8", "surrogatepass")))
+    tests: list[tuple[bytes, bytes | None]] = [
+        (t.stdin.encode("utf-8", "surrogatepass"),
+         None if t.expected_stdout is None else t.expected_stdout.encode("utf-8", "surrogatepass"))
+        for t in task.tests]
     if len(tests) > config.max_tests:
         raise InfraFailure(f"{len(tests)} tests, over max_tests={config.max_tests}", retryable=False)
     if any(len(s) > config.max_stdin_bytes for s, _ in tests):
         raise InfraFailure(f"a test's stdin is over max_stdin_bytes={config.max_stdin_bytes}", retryable=False)
-    checker = task.get("checker") or None
-    if checker and str(task.get("checker_language") or "python").lower() not in ("python", "py", "python3"):
-        raise InfraFailure("checker_language must be python (every image has python3)", retryable=False)
-    judge = str(task.get("judge") or "process")
-    if judge not in JUDGE_MODES:
-        raise InfraFailure(f"judge must be one of {', '.join(JUDGE_MODES)}", retryable=False)
-    if not tests and test_code is None:
+    if not tests and task.test_code is None:
         tests = [(b"", None)]  # no tests: the program must run cleanly on empty input
     compile_argv = fill(lang.compile, main=main, mem=memory) if lang.compile else None
-    compare_how = str(task.get("compare") or config.default_compare)
-    if compare_how not in checks.COMPARATORS:
-        raise InfraFailure(f"compare must be one of {checks.COMPARATORS}", retryable=False)
     return Plan(
         lang=lang, code=code, extracted_from=how, files=files, compile_argv=compile_argv,
-        run_argv=fill(lang.run, main=main, mem=memory), tests=tests, test_code=test_code, judge=judge,
-        checker=str(checker) if checker else None, compare=compare_how,
-        abs_tol=float(task.get("float_abs_tol") if task.get("float_abs_tol") is not None else config.float_abs_tol),
-        rel_tol=float(task.get("float_rel_tol") if task.get("float_rel_tol") is not None else config.float_rel_tol),
-        scoring=str(task.get("scoring") or "all"), stop_first=bool(task.get("stop_on_first_failure", False)),
+        run_argv=fill(lang.run, main=main, mem=memory), tests=tests, test_code=task.test_code, judge=task.judge,
+        checker=task.checker, compare=task.compare, abs_tol=task.float_abs_tol, rel_tol=task.float_rel_tol,
+        scoring=task.scoring, stop_first=task.stop_on_first_failure,
         time_limit_s=time_limit, memory_mb=memory,
         compile_time_s=limits.compile_time_limit_s,
         compile_memory_mb=max(limits.compile_memory_mb, memory) if lang.compile and lang.compile_memory else memory,
-        return_output=bool(task.get("return_output", False)),
-        output_head_bytes=min(int(task.get("output_head_bytes") or 4096), config.output_limit_bytes),
+        return_output=task.return_output,
+        output_head_bytes=min(task.output_head_bytes, config.output_limit_bytes),
     )
 
 
@@ -326,7 +313,7 @@ def _is_utf8(data: bytes) -> bool:
 def _assert_test(box, plan: Plan, config: SandboxConfig) -> dict:
     nonce = secrets.token_hex(16)
     stdin = nonce.encode() + b"\n" + str(plan.test_code).encode("utf-8", "surrogatepass")
-    harness = f"{HARNESS_DIR}/{JUDGE_MODES[plan.judge]}"
+    harness = f"{HARNESS_DIR}/{JUDGE_FILES[plan.judge]}"
     facts = _exec(box, ["python3", "-I", harness], plan, config, plan.time_limit_s, stdin=stdin, fd3=True)
     facts = _blame_spawn(plan, facts)
     return _with_output(plan, _judge_asserts(plan, facts, nonce), facts)

@@ -58,18 +58,63 @@ LANGUAGES: dict[str, Language] = {
     ),
 }
 
-_JAVA_PUBLIC_CLASS = re.compile(r"public\s+(?:final\s+|abstract\s+)*class\s+([A-Za-z_$][A-Za-z0-9_$]*)")
-# The header between a class name and its "{" is bounded: unbounded, "class a class a ..." without
-# a brace made every "class" scan to the end (quadratic; seconds for 256 KB).
-_JAVA_MAIN_CLASS = re.compile(
-    r"class\s+([A-Za-z_$][A-Za-z0-9_$]*)[^{]{0,1000}\{(?:(?!\bclass\b).)*?public\s+static\s+void\s+main\s*\(",
-    re.S)
+# One pass over Java source: comments, string, text-block and char literals are matched whole (and
+# skipped), so "public class Solution" inside them is not code. Every alternative either matches or
+# fails on its first character, and unterminated comments or literals run to the end (of the text
+# or the line) instead of failing after a scan: linear time on any input.
+_JAVA_TOKEN = re.compile(
+    r'//[^\n]*|/\*[\s\S]*?(?:\*/|\Z)|"""[\s\S]*?(?:"""|\Z)|"(?:[^"\\\n]|\\.)*"?|\'(?:[^\'\\\n]|\\.)*\'?'
+    r"|([A-Za-z_$][A-Za-z0-9_$]*)|([{}();.])")
+_JAVA_TYPES = frozenset(("class", "interface", "enum"))
+_MODIFIERS = frozenset(("public", "static", "void"))
+_MAIN_HEAD = frozenset(("static", "void"))
+MAX_CLASS_NAME = 200  # file names are at most 255 bytes; a longer name is the program's compile error
 
 
 def java_main_class(code: str) -> str:
-    """The class javac wants the file named after: the public class, else the one with main()."""
-    m = _JAVA_PUBLIC_CLASS.search(code) or _JAVA_MAIN_CLASS.search(code)
-    return m.group(1) if m else "Main"
+    """The class javac wants the file named after: the public top-level type, else the class whose
+    body holds `static void main(`, else "Main" (javac then reports what is wrong)."""
+    depth = 0
+    classes: list[tuple[str, int]] = []  # enclosing classes: (name, depth of their body)
+    head: set[str] = set()  # modifier words since the last { } or ; (of the declaration at hand)
+    prev = ""  # the previous token
+    naming = False  # the last word was class/interface/enum: the next word is a type name
+    pending = ""  # a type named, its body not yet opened
+    with_main = ""
+    for m in _JAVA_TOKEN.finditer(code):
+        word, punct = m.group(1), m.group(2)
+        if word:
+            if naming:
+                naming = False
+                if depth == 0 and "public" in head and len(word) <= MAX_CLASS_NAME:
+                    return word
+                pending = word
+            elif word in _JAVA_TYPES and prev != ".":  # Foo.class is an expression
+                naming = True
+            elif word in _MODIFIERS:
+                head.add(word)
+            prev = word
+            continue
+        if not punct:  # a comment or a literal
+            continue
+        naming = False
+        if punct == "(" and prev == "main" and not with_main and classes and _MAIN_HEAD <= head:
+            with_main = classes[-1][0]
+        elif punct == "{":
+            depth += 1
+            if pending:
+                classes.append((pending, depth))
+                pending = ""
+            head = set()
+        elif punct == "}":
+            if classes and classes[-1][1] == depth:
+                classes.pop()
+            depth = max(0, depth - 1)
+            head = set()
+        elif punct == ";":
+            pending, head = "", set()
+        prev = punct
+    return with_main if with_main and len(with_main) <= MAX_CLASS_NAME else "Main"
 
 
 def alias_map() -> dict[str, str]:

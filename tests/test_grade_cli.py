@@ -12,11 +12,13 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 LINES = [
-    json.dumps({"id": "a", "kind": "math", "completion": "so \\boxed{\\frac{1}{2}}", "gold": "0.5", "problem": "p1"}),
+    json.dumps({"id": "a", "kind": "math", "completion": "so \\boxed{\\frac{1}{2}}", "gold": "0.5", "problem": "p1",
+                "meta": {"source": "s1"}}),
     json.dumps({"kind": "math", "completion": "The answer is 7.", "gold": 8}),
     "{not json",
     json.dumps({"id": "c", "kind": "math", "completion": "\\boxed{1}", "gold": "1", "profile": "loose"}),
     "",
+    json.dumps({"id": "d", "kind": "math", "completion": "\\boxed{1}", "gold": "1", "expected_answer": "1"}),
     json.dumps({"id": "a", "kind": "math", "completion": "Answer: (C)", "gold": "C", "choices": ["1", "2", "3", "4"]}),
 ]
 
@@ -31,12 +33,13 @@ def _run(tmp_path: Path, *extra: str) -> tuple[subprocess.CompletedProcess, list
 
 def _check(proc: subprocess.CompletedProcess, rows: list[dict]) -> None:
     assert proc.returncode == 1  # malformed lines make the run fail ...
-    assert "line 3:" in proc.stderr and "line 4: math.profile" in proc.stderr
+    assert "line 3:" in proc.stderr and "line 4: profile" in proc.stderr
+    assert "line 6: unknown keys ['expected_answer']" in proc.stderr  # a misspelt or extra key is never ignored
     # ... without losing the other results, which keep their input fields, in input order
     assert [(r.get("id"), r["verdict"]) for r in rows] == [("a", "correct"), (None, "incorrect"), ("a", "correct")]
-    assert rows[0]["problem"] == "p1" and rows[0]["score"] == 1.0 and rows[0]["extracted"] == "\\frac{1}{2}"
+    assert rows[0]["problem"] == "p1" and rows[0]["meta"] == {"source": "s1"} and rows[0]["score"] == 1.0 and rows[0]["extracted"] == "\\frac{1}{2}"
     assert rows[1]["detail"] and rows[1]["extracted"] == "7"
-    assert "mean score" in proc.stderr and "malformed lines: 2" in proc.stderr
+    assert "mean score" in proc.stderr and "malformed lines: 3" in proc.stderr
     assert "grading" in proc.stderr  # the progress bar
 
 

@@ -15,7 +15,7 @@ KEYS = {"verdict", "score", "detail", "extracted", "extracted_from"}
 
 
 def test_public_api_is_exported():
-    assert set(vm.__all__) == {"Extraction", "extract_answer", "grade_extracted", "grade_math", "warm_up"}
+    assert set(vm.__all__) == {"Extraction", "extract_answer", "grade_extracted", "grade_math", "grade_simple", "warm_up"}
 
 
 def test_docstring_names_the_default_profile():
@@ -74,6 +74,7 @@ def test_internal_exception_becomes_error_verdict(monkeypatch):
         raise ZeroDivisionError("kaboom")
 
     monkeypatch.setattr("verifier.math.grade.equivalent", boom)
+    monkeypatch.setattr("verifier.math.fast.equivalent", boom)  # the fast path then leaves it to the full path
     r = grade_math({"completion": r"\boxed{1}", "gold": "2"})
     assert r["verdict"] == "error" and "ZeroDivisionError" in r["detail"]
     assert r["extracted"] == "1"
@@ -84,6 +85,7 @@ def test_grade_extracted_never_raises(monkeypatch):
         raise RecursionError("too deep")
 
     monkeypatch.setattr("verifier.math.grade.equivalent", boom)
+    monkeypatch.setattr("verifier.math.fast.equivalent", boom)
     r = grade_extracted("2", Extraction("1", "boxed"))
     assert (r["verdict"], r["extracted_from"]) == ("error", "boxed")
     assert "RecursionError" in r["detail"]
@@ -98,6 +100,7 @@ def test_error_detail_never_stringifies_non_string_args(monkeypatch):
         raise ValueError(Loud())
 
     monkeypatch.setattr("verifier.math.grade.equivalent", boom)
+    monkeypatch.setattr("verifier.math.fast.equivalent", boom)  # the fast path then leaves it to the full path
     r = grade_math({"completion": r"\boxed{1}", "gold": "2"})
     assert r["detail"] == "internal error: ValueError"
 

@@ -7,7 +7,8 @@ swapped constants, a dropped factor or term, a changed exponent, interval openne
 element, tuple order, sequence terms, relation vs value, a rounded decimal of an exact gold) that
 must grade `incorrect`, and equivalent rewrites (scaled fractions, `\\left(`, reordered sets,
 expanded forms, `\\mathrm{e}`, `\\sqrt(2)`, slash fractions, percent and degree marks) that must
-grade `correct`. Everything goes through the real grader (math-verify and sympy).
+grade `correct`. Each answer is written boxed, after an answer anchor, or (lenient profile) as the
+whole completion; everything goes through the real grader (math-verify and sympy).
 
 Seeded (`derandomize=True`) with a bounded number of examples, so `make test` sees the same cases
 every run. `generated_cases()` lists them for reports (see the README's math section).
@@ -374,11 +375,15 @@ FAMILIES = {
     "multiple_choice": multiple_choice(),
 }
 EXAMPLES_PER_FAMILY = 12
-WRAPPERS = ("\\boxed{{{}}}", "The final answer is ${}$.")
+WRAPPERS = ("\\boxed{{{}}}", "The final answer is ${}$.", "lenient:{}")
+"""How the answer is written: boxed, after an anchor (strict), or as the whole completion (lenient)."""
 
 
 def grade_case(case: Case, wrapper: str = WRAPPERS[0]) -> dict:
-    task = {"completion": "We compute. " + wrapper.format(case.answer), "gold": case.gold}
+    if wrapper.startswith("lenient:"):
+        task = {"completion": wrapper[len("lenient:"):].format(case.answer), "gold": case.gold, "profile": "lenient"}
+    else:
+        task = {"completion": "We compute. " + wrapper.format(case.answer), "gold": case.gold}
     if case.choices:
         task["choices"] = list(case.choices)
     return grade_math(task)

@@ -7,7 +7,8 @@ import pytest
 
 from sandbox.checks import compare, extract_code, overall, run_verdict, score
 from sandbox.config import SandboxConfig
-from sandbox.job import InfraFailure, make_plan
+from sandbox.job import InfraFailure, Plan, make_plan
+from sandbox.spec import TaskError
 from sandbox.languages import LANGUAGES, java_main_class
 
 PY = LANGUAGES["python"]
@@ -42,6 +43,38 @@ def test_java_main_class():
     assert java_main_class("public class Solution { }") == "Solution"
     assert java_main_class("class A {}\nclass B { public static void main(String[] a){} }") == "B"
     assert java_main_class("interface X {}") == "Main"
+    assert java_main_class("public final class Sol<T> extends B implements C { }") == "Sol"
+    assert java_main_class("public interface Shape {}\nclass Main { public static void main(String[] a){} }") == "Shape"
+
+
+@pytest.mark.parametrize("code, name", [
+    # comments, strings, text blocks and char literals are not code
+    ("/* public class Solution {} */ class Main { public static void main(String[] a){} }", "Main"),
+    ("// public class Solution\nclass Main { public static void main(String[] a){} }", "Main"),
+    ('class A { String s = "public class X {"; public static void main(String[] a){} }', "A"),
+    ('class A { String s = """\n  public class X {\n  """; static public void main(String[] a){} }', "A"),
+    ("class A { char c = '{'; public static void main(String[] a){} }", "A"),
+    ('class A { String s = "\\"public class X"; public static void main(String[] a){} }', "A"),
+    # Foo.class is an expression, main in a later class, nested classes, an unterminated comment
+    ("class A { Object o = String.class; }\nclass B { public static void main(String[] a){} }", "B"),
+    ("class Outer { static class In { } public static void main(String[] a){} }", "Outer"),
+    ("class A { void main() {} }\nclass B { public static void main(String... a){} }", "B"),
+    ("class A { public static void main(String[] a){} } /* public class Z {", "A"),
+    ("public class " + "X" * 300 + " {}", "Main"),  # too long for a file name: javac says so (compile_error)
+])
+def test_java_main_class_reads_code_not_comments_or_strings(code, name):
+    assert java_main_class(code) == name
+
+
+def test_extract_code_is_linear_on_adversarial_text():
+    """A fence, 256 KB of spaces and a backtick made the fence regex quadratic: 11 minutes holding
+    the GIL (so the whole server). A hang guard, not a timing: the fix takes milliseconds."""
+    import subprocess
+    import sys
+    code = ("from sandbox.checks import extract_code as f\n"
+            "print(f('```' + ' ' * 262144 + '`', 'python')[1], f(('```' + ' ' * 2000 + '`\\n') * 128, 'java')[1])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["raw", "raw"], out.stderr
 
 
 # ---------------------------------------------------------------- comparators
@@ -116,23 +149,36 @@ def test_plan_no_code_and_bad_inputs():
     cfg = SandboxConfig()
     r = make_plan({"language": "python", "completion": "```python\n```"}, cfg)
     assert isinstance(r, dict) and r["verdict"] == "no_code" and r["extracted_from"] == "none"
-    with pytest.raises(InfraFailure, match="not served"):
+    with pytest.raises(TaskError, match="task.language: must be one of"):
         make_plan({"language": "cobol", "completion": "x"}, cfg)
-    with pytest.raises(InfraFailure, match="test_code needs language python"):
+    with pytest.raises(InfraFailure, match="not served"):
+        make_plan({"language": "c", "completion": "x"}, SandboxConfig(languages=("python",)))
+    with pytest.raises(TaskError, match="task.test_code: needs language"):
         make_plan({"language": "c", "completion": "int main(){}", "test_code": "assert 1"}, cfg)
-    big = make_plan({"language": "python", "completion": "x" * (cfg.max_code_bytes + 1)}, cfg)
-    assert isinstance(big, dict) and big["verdict"] == "compile_error" and not big["retryable"]  # the program's fault
-    with pytest.raises(InfraFailure, match="judge must be one of"):
+    with pytest.raises(TaskError, match="task.judge: must be one of"):
         make_plan({"language": "python", "completion": "x", "test_code": "assert 1", "judge": "other"}, cfg)
-    with pytest.raises(InfraFailure, match="compare"):
+    with pytest.raises(TaskError, match="task.compare"):
         make_plan({"language": "python", "completion": "x", "compare": "set"}, cfg)
+    for key, value in (("time_limit_s", 999), ("memory_limit_mb", 99999)):  # refused, not silently clamped
+        with pytest.raises(TaskError, match=f"task.{key}: must be in"):
+            make_plan({"language": "java", "completion": "class A {}", key: value}, cfg)
 
 
-def test_plan_clamps_limits_and_fills_commands():
+def test_oversized_program_is_the_programs_fault():
+    """Over max_code_bytes is a verdict that blames the program (score 0), as an oversized math answer
+    gets 0: not infra_error (which the trainer maps to no reward) and not a whole-request error."""
     cfg = SandboxConfig()
-    p = make_plan({"language": "java", "completion": "public class Foo { public static void main(String[] a){} }",
-                   "time_limit_s": 999, "memory_limit_mb": 99999}, cfg)
+    r = make_plan({"language": "python", "completion": "x" * (cfg.max_code_bytes + 1)}, cfg)
+    assert isinstance(r, dict) and r["verdict"] == "compile_error" and r["score"] == 0.0
+    assert f"over the {cfg.max_code_bytes}-byte limit" in r["detail"] and r["retryable"] is False
+    assert isinstance(make_plan({"language": "python", "completion": "x" * cfg.max_code_bytes}, cfg), Plan)
+
+
+def test_plan_fills_limits_and_commands():
+    cfg = SandboxConfig()
     lim = cfg.limits_for("java")
+    p = make_plan({"language": "java", "completion": "public class Foo { public static void main(String[] a){} }",
+                   "time_limit_s": lim.max_time_limit_s, "memory_limit_mb": lim.max_memory_limit_mb}, cfg)
     assert p.time_limit_s == lim.max_time_limit_s and p.memory_mb == lim.max_memory_limit_mb
     assert "Foo.java" in p.files and p.run_argv[-1] == "Foo" and f"-Xmx{p.memory_mb}m" in p.run_argv
     assert p.tests == [(b"", None)]  # no tests: one clean run on empty input

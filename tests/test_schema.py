@@ -6,10 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from verifier.engine import DEFAULT_LANGUAGES
-from verifier.schema import (TaskError, result_from_proto, result_to_proto, task_from_proto, task_to_proto,
-                             validate_tasks, VERDICTS)
+from sandbox.job import make_plan
+from sandbox.config import SandboxConfig
+from verifier.schema import (VERDICTS, TaskError, default_languages, parse_task, result_from_proto, result_to_proto,
+                             task_from_proto, task_to_proto, validate_tasks)
 from verifier.v1 import verifier_pb2 as pb
+
+DEFAULT_LANGUAGES = default_languages()
 
 LIMITS = pb.Limits(max_tasks_per_call=4, max_field_bytes=100, max_request_bytes=1 << 20, max_math_timeout_s=30,
                    max_code_timeout_s=60, max_tests_per_task=3, max_choices=5)
@@ -77,10 +80,91 @@ def test_wrong_types_name_the_field(task, field):
     ([code(memory_limit_mb=4096)], "tasks[0].code.memory_limit_mb"),
 ])
 def test_limits_name_the_field(tasks, field):
-    protos = [task_to_proto(t) for t in tasks]
+    protos = [wire(t) for t in tasks]
     with pytest.raises(TaskError) as err:
         validate_tasks(protos, LIMITS, DEFAULT_LANGUAGES)
     assert err.value.field == field
+
+
+def wire(task: dict) -> pb.Task:
+    """A task as another client (any language) may put it on the wire: no client-side checks."""
+    out = pb.Task(id=str(task.get("id", "")), timeout_s=task.get("timeout_s", 0))
+    if task["kind"] == "math":
+        out.math.CopyFrom(pb.MathTask(**{k: v for k, v in task.items() if k in ("completion", "gold", "profile", "choices")}))
+    else:
+        fields = set(pb.CodeTask.DESCRIPTOR.fields_by_name) - {"tests"}
+        out.code.CopyFrom(pb.CodeTask(tests=[pb.CodeTest(**t) for t in task.get("tests", [])],
+                                      **{k: v for k, v in task.items() if k in fields}))
+    return out
+
+
+# Values the sandbox cannot honour are refused up front, on the wire and from a dict, naming the
+# field (they used to pass the server and come back infra_error), and the float comparator has one
+# default tolerance on every path.
+BAD_CODE = [
+    (code(compare="float", float_abs_tol=float("inf")), "float_abs_tol"),
+    (code(compare="float", float_rel_tol=float("nan")), "float_rel_tol"),
+    (code(compare="float", float_abs_tol=-1e-9), "float_abs_tol"),
+    (code(checker="print(1)", checker_language="c"), "checker_language"),
+    (code(checker_language="java"), "checker_language"),
+    (code(language="c", completion="int main(){}", tests=[], test_code="assert True"), "test_code"),
+    (code(memory_limit_mb=8), "memory_limit_mb"),
+    (code(time_limit_s=-1), "time_limit_s"),
+]
+
+
+@pytest.mark.parametrize("task, field", BAD_CODE)
+def test_unhonourable_values_are_refused_on_the_wire(task, field):
+    with pytest.raises(TaskError) as err:
+        validate_tasks([wire(task)], LIMITS, DEFAULT_LANGUAGES)
+    assert err.value.field == f"tasks[0].code.{field}"
+
+
+@pytest.mark.parametrize("task, field", BAD_CODE)
+def test_unhonourable_values_are_refused_from_a_dict(task, field):
+    with pytest.raises(TaskError) as err:
+        parse_task(task)
+    assert err.value.field == f"task.{field}"
+    with pytest.raises(TaskError) as err:  # the sandbox's own API: the same rule, the same field
+        make_plan(task, SandboxConfig())
+    assert err.value.field == f"task.{field}"
+
+
+@pytest.mark.parametrize("task, where, named", [
+    (code(tests=[{"input": "1\n", "output": "2\n"}]), "task.tests[0]", "['input', 'output']"),  # APPS / open-r1
+    (code(expected_output="3"), "task", "['expected_output']"),
+    (code(float_tol=1e-3), "task", "['float_tol']"),
+    (math(answer="2"), "task", "['answer']"),
+    (code(return_output=True), "task", "['return_output']"),  # a sandbox debugging option, not on the wire
+])
+def test_unknown_keys_are_refused_naming_them(task, where, named):
+    with pytest.raises(TaskError) as err:
+        task_to_proto(task)
+    assert err.value.field == where and f"unknown keys {named}" in str(err.value)
+
+
+def test_input_output_tests_never_reach_the_sandbox_empty():
+    with pytest.raises(TaskError, match=r"tests\[0\]: unknown keys \['input', 'output'\]"):
+        make_plan(code(tests=[{"input": "1\n", "output": "2\n"}]), SandboxConfig())
+
+
+def test_float_tolerance_defaults_to_1e6_on_every_path():
+    t = code(compare="float")
+    sent = task_to_proto(t)
+    bare = wire(t)  # a client that never set the optional tolerance fields
+    assert not bare.code.HasField("float_abs_tol")
+    for d in (task_from_proto(sent), task_from_proto(bare), parse_task(t).to_dict()):
+        assert d["float_abs_tol"] == d["float_rel_tol"] == 1e-6
+    plan = make_plan(t, SandboxConfig())
+    assert plan.abs_tol == plan.rel_tol == 1e-6
+    zero = task_from_proto(task_to_proto(code(compare="float", float_abs_tol=0.0, float_rel_tol=0.0)))
+    assert zero["float_abs_tol"] == zero["float_rel_tol"] == 0.0  # an explicit 0 stays 0
+
+
+def test_language_limits_are_the_sandboxes():
+    from sandbox.config import default_limits
+    assert {n: (d["max_time_limit_s"], d["max_memory_limit_mb"]) for n, d in DEFAULT_LANGUAGES.items()} == \
+        {n: (lim.max_time_limit_s, lim.max_memory_limit_mb) for n, lim in default_limits().items()}
 
 
 def test_valid_batch_passes():
@@ -104,3 +188,8 @@ def test_generated_code_is_fresh(tmp_path):
     for name in ("verifier_pb2.py", "verifier_pb2_grpc.py", "verifier_pb2.pyi"):
         fresh = (tmp_path / "verifier" / "v1" / name).read_text()
         assert fresh == (root / "verifier" / "v1" / name).read_text(), f"{name} is stale: run `make proto`"
+
+
+def test_a_missing_language_means_python_on_the_wire_and_from_a_dict():
+    bare = {k: v for k, v in code().items() if k != "language"}
+    assert task_from_proto(wire(bare))["language"] == parse_task(bare).language == "python"

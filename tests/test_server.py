@@ -74,6 +74,33 @@ def test_reflection_lists_the_service(verifier_server):
     assert "verifier.v1.Verifier" in {s.name for s in reply.list_services_response.service}
 
 
+def _code(**kw) -> pb.GradeRequest:
+    tests = [pb.CodeTest(stdin="", expected_stdout="1\n")]
+    return pb.GradeRequest(tasks=[pb.Task(id="c", code=pb.CodeTask(**{"language": "python", "completion": "print(1)",
+                                                                          "tests": tests, **kw}))])
+
+
+@pytest.mark.parametrize("raw", [
+    b"\x12\x03\x0a\x01\xff",  # tasks[0].id = b"\xff": not UTF-8
+    b"\x12\xff\xff",  # a length past the end
+    b"garbage\xff\x00",
+])
+@pytest.mark.parametrize("method", ["Grade", "GradeStream"])
+def test_malformed_wire_data_gets_invalid_argument(verifier_server, raw, method):
+    """Bytes that are not a GradeRequest: INVALID_ARGUMENT saying so (it was UNKNOWN and a traceback)."""
+    channel = grpc.insecure_channel(verifier_server.target)
+    kind = channel.unary_stream if method == "GradeStream" else channel.unary_unary
+    call = kind(f"/verifier.v1.Verifier/{method}", request_serializer=bytes, response_deserializer=bytes)
+    with pytest.raises(grpc.RpcError) as err:
+        reply = call(raw, timeout=10)
+        if method == "GradeStream":
+            list(reply)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert err.value.details().startswith("request: malformed message")
+    assert stub(verifier_server.target).Grade(request([{"id": "ok", "kind": "math", "completion": "\\boxed{1}",
+                                                        "gold": "1"}]), timeout=30).results[0].verdict
+
+
 @pytest.mark.parametrize("req, field", [
     (pb.GradeRequest(), "tasks"),
     (pb.GradeRequest(tasks=[pb.Task(id="a", math=pb.MathTask(gold="1")), pb.Task(id="a", math=pb.MathTask(gold="1"))]),
@@ -84,6 +111,12 @@ def test_reflection_lists_the_service(verifier_server):
      "tasks[0].math.completion"),
     (pb.GradeRequest(tasks=[pb.Task(id="a", timeout_s=1e9, math=pb.MathTask(gold="1"))]), "tasks[0].timeout_s"),
     (pb.GradeRequest(tasks=[pb.Task(id="a", code=pb.CodeTask(language="cobol"))]), "tasks[0].code.language"),
+    # values the sandbox cannot honour: refused here, not answered infra_error after a container ran
+    (_code(compare="float", float_abs_tol=float("inf")), "tasks[0].code.float_abs_tol"),
+    (_code(compare="float", float_rel_tol=float("nan")), "tasks[0].code.float_rel_tol"),
+    (_code(checker="print(1)", checker_language="c"), "tasks[0].code.checker_language"),
+    (_code(language="c", test_code="assert True"), "tasks[0].code.test_code"),
+    (_code(memory_limit_mb=8), "tasks[0].code.memory_limit_mb"),
 ])
 @pytest.mark.parametrize("method", ["Grade", "GradeStream"])
 def test_bad_requests_get_invalid_argument_naming_the_field(verifier_server, req, field, method):
@@ -119,8 +152,8 @@ def test_adversarial_inputs_are_answered_and_the_pool_stays_healthy(verifier_ser
     assert verdicts["megabyte"] == "VERDICT_CORRECT"
     assert all(v in {"VERDICT_INCORRECT", "VERDICT_TIMEOUT", "VERDICT_ERROR", "VERDICT_CORRECT", "VERDICT_NO_ANSWER"}
                for v in verdicts.values()), verdicts
-    # the pool is healthy afterwards
-    [r] = stub(verifier_server.target).Grade(request([math_task("after", "\\boxed{2}", "2")]), timeout=30).results
+    # the pool is healthy afterwards (\pi: an item a worker grades, not the server's fast path)
+    [r] = stub(verifier_server.target).Grade(request([math_task("after", "\\boxed{2\\pi}", "2\\pi")]), timeout=30).results
     assert r.verdict == pb.VERDICT_CORRECT
 
 
@@ -132,7 +165,7 @@ def test_deadline_kills_the_worker_and_counts_the_restart(server_factory):
     [r] = stub(server.target).Grade(request([task]), timeout=30).results
     assert r.verdict == pb.VERDICT_TIMEOUT
     assert server.metric("verifier_worker_restarts_total", reason="timeout") == before + 1
-    [r] = stub(server.target).Grade(request([math_task("next", "\\boxed{2}", "2")]), timeout=30).results
+    [r] = stub(server.target).Grade(request([math_task("next", "\\boxed{2\\pi}", "2\\pi")]), timeout=30).results
     assert r.verdict == pb.VERDICT_CORRECT
     assert set(server.math_workers()) != workers_before  # the stuck worker was replaced
 
@@ -179,7 +212,7 @@ def test_cancelled_call_kills_its_items(server_factory):
     assert server.metric("verifier_queue_items", kind="math") == 0
     assert server.metric("verifier_worker_restarts_total", reason="cancel") >= 1
     assert server.metric("verifier_items_total", kind="math") < 1001  # the rest was never graded
-    [r] = stub(server.target).Grade(request([math_task("after", "\\boxed{2}", "2")]), timeout=30).results
+    [r] = stub(server.target).Grade(request([math_task("after", "\\boxed{2\\pi}", "2\\pi")]), timeout=30).results
     assert r.verdict == pb.VERDICT_CORRECT
 
 

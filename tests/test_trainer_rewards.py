@@ -87,7 +87,7 @@ def test_math_gold_columns_profile_choices_and_missing_gold():
         "profile": [None, "strict", "bogus", None, None], "choices": [None, None, ["A", "B"], None, None]}, cfg)
     assert [t and t["gold"] for t in tasks] == ["7", "9", "x", "3", None]
     assert [t and t["profile"] for t in tasks][:4] == ["lenient", "strict", "lenient", "lenient"]
-    assert tasks[2]["choices"] == ["A", "B"] and "choices" not in tasks[0]
+    assert tasks[2]["choices"] == ["A", "B"] and tasks[0]["choices"] == []
     assert [t and t["id"] for t in tasks][:4] == ["0", "1", "2", "3"]
 
 
@@ -103,6 +103,20 @@ def test_code_rows_from_open_r1_and_our_schema():
     assert tasks[1]["tests"] == tasks[0]["tests"]
     assert tasks[2]["language"] == "python" and tasks[2]["tests"] == [{"stdin": "a", "expected_stdout": "b"}]
     assert tasks[3] is None  # more tests than allowed: not sent, reward None
+
+
+def test_malformed_code_rows_are_none_not_run_empty(caplog):
+    """A `tests` column in APPS / DeepCoder style ({"input", "output"}) used to become tests with empty
+    stdin and empty expected output (a program printing nothing was accepted); now the schema refuses
+    the row naming the keys, and it gets no reward. Values the sandbox cannot honour likewise."""
+    rows = {"tests": [[{"input": "1\n", "output": "2\n"}], [{"stdin": "1\n", "expected_stdout": "2\n"}],
+                      [{"stdin": "1\n", "expected_stdout": "2\n"}]],
+            "memory_limit_mb": [None, None, 8]}
+    with caplog.at_level("WARNING"):
+        tasks = build_tasks(["```python\n```", "```python\nprint(2)\n```", "x"], rows, RewardConfig(kind="code"))
+    assert tasks[0] is None and "tests[0]: unknown keys ['input', 'output']" in caplog.text
+    assert tasks[1]["tests"] == [{"stdin": "1\n", "expected_stdout": "2\n"}]
+    assert tasks[1]["float_abs_tol"] == 1e-6 and tasks[1]["compare"] == "tokens"  # the schema's defaults
 
 
 def test_long_completion_keeps_its_tail():
@@ -171,7 +185,7 @@ def test_empty_batch_and_trl_kwargs_are_not_columns():
     kwargs = {**BATCH, "trainer_state": object(), "log_extra": lambda c, v: logged.setdefault(c, v),
               "log_metric": lambda n, v: logged.setdefault(n, v)}
     call_all(funcs, **kwargs)
-    assert set(FakeClient.calls[0][0]) == {"id", "kind", "completion", "gold", "profile"}
+    assert set(FakeClient.calls[0][0]) == {"id", "kind", "completion", "gold", "profile", "choices", "timeout_s"}
     assert logged["verifier_verdict"] == ["correct", "incorrect", "correct", "incorrect"]
     assert len(logged["verifier_extracted"]) == 4 and logged["verifier/retries"] == 1.0
 

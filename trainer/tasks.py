@@ -1,17 +1,21 @@
 """TRL batch -> verifier tasks, and verifier results -> per-component rewards. Pure logic, no I/O.
 
 TRL hands reward functions one list per dataset column, aligned with `completions`. Each row is
-turned into a task of the DESIGN.md section 3 schema, or into `None` when it cannot be graded
+turned into a task of the README's task schema (verifier/schema.py checks it), or into `None` when it cannot be graded
 (no ground truth, too many tests): such rows get reward None, never 0.0.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from trainer.config import RewardConfig
+from verifier.schema import TaskError, parse_task
+
+log = logging.getLogger(__name__)
 
 CODE_COLUMNS = ("verification_info", "tests", "test_code")
 NOT_EXTRACTED = {"no_answer", "no_code"}
@@ -92,9 +96,9 @@ def code_spec(row: Mapping[str, Any], cfg: RewardConfig) -> dict | None:
         if isinstance(case, Mapping) and isinstance(case.get("input"), str) and isinstance(case.get("output"), str):
             tests.append({"stdin": case["input"], "expected_stdout": case["output"]})
     raw_tests = _load_json(source.get("tests")) or []
-    for case in raw_tests if isinstance(raw_tests, list) else []:
-        if isinstance(case, Mapping):
-            tests.append({"stdin": str(case.get("stdin", "")), "expected_stdout": str(case.get("expected_stdout", ""))})
+    # As given: the schema (verifier/schema.py) rejects a case that is not {"stdin", "expected_stdout"},
+    # naming its keys, so an {"input", "output"} row is an error, never a test run with empty stdin.
+    tests.extend(raw_tests if isinstance(raw_tests, list) else [raw_tests])
     test_code = source.get("test_code") if isinstance(source.get("test_code"), str) else None
     if (not tests and not test_code) or len(tests) > cfg.max_tests_per_task:
         return None
@@ -118,8 +122,20 @@ def build_tasks(completions: Sequence[Any], columns: Mapping[str, Sequence[Any]]
     for i, completion in enumerate(completions):
         row = {k: v[i] for k, v in columns.items() if isinstance(v, (list, tuple)) and i < len(v)}
         text = completion_text(completion)[-cfg.max_completion_chars:]
-        tasks.append(_task(str(i), text, row, cfg))
+        tasks.append(_checked(_task(str(i), text, row, cfg)))
     return tasks
+
+
+def _checked(task: dict | None) -> dict | None:
+    """The task as the schema (verifier/schema.py) normalises it, or None with a warning when the row
+    is malformed: the same rules as the server's, so a bad row costs one reward, not a batch."""
+    if task is None:
+        return None
+    try:
+        return parse_task(task).to_dict(wire=True)
+    except TaskError as exc:
+        log.warning("row %s cannot be graded: %s", task["id"], exc)
+        return None
 
 
 def _task(task_id: str, text: str, row: Mapping[str, Any], cfg: RewardConfig) -> dict | None:

@@ -163,7 +163,7 @@ class AsyncVerifierClient:
                 protos.append(task_to_proto(t, f"tasks[{i}]"))
             except TaskError as exc:
                 if self.config.on_invalid != "result" or not isinstance(t, Mapping) or not t.get("id"):
-                    raise
+                    raise VerifierError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from exc
                 self._refuse(i, str(t["id"]), exc, results)
         ids = [str(t["id"]) for t in tasks]
         if len(set(ids)) != len(ids):

@@ -18,19 +18,14 @@ from typing import Any
 from verifier import math as vmath
 from verifier.config import ServerConfig
 from verifier.metrics import Metrics
-from verifier.schema import infra_error
-from verifier.workers import MathPool
+from verifier.schema import default_languages, infra_error
+from verifier.workers import MathPool, Outcome
 
 log = logging.getLogger("verifier.engine")
 
 # Verdicts that depend only on (gold, answer, choices), so they may be reused across calls.
 _CACHEABLE = {"correct", "incorrect", "no_answer", "invalid_gold"}
 _RESULT_CACHE_SIZE = 65536
-DEFAULT_LANGUAGES = {
-    name: {"name": name, "default_time_limit_s": 2.0, "max_time_limit_s": 30.0,
-           "default_memory_limit_mb": 256, "max_memory_limit_mb": 2048, "image": ""}
-    for name in ("python", "c", "cpp", "javascript", "java")
-}
 
 
 def _math_key(task: dict, extraction: vmath.Extraction) -> tuple:
@@ -112,7 +107,7 @@ class Engine:
     def languages(self) -> dict[str, dict]:
         if self.code is not None:
             return {lang["name"]: lang for lang in self.code.languages()}
-        return dict(DEFAULT_LANGUAGES)
+        return default_languages()
 
     # ------------------------------------------------------------ admission
 
@@ -135,10 +130,6 @@ class Engine:
         dt = max(now - self._last_done, 1e-3)
         self._last_done = now
         self._throughput = 0.9 * self._throughput + 0.1 * min(n / dt, 10000.0)
-
-    @property
-    def pending(self) -> int:
-        return self._pending
 
     # ------------------------------------------------------------ grading
 
@@ -203,11 +194,16 @@ class Engine:
 
     async def _run_math(self, task: dict, extraction: vmath.Extraction) -> dict:
         timeout = task["timeout_s"] or self.config.default_math_timeout_s
-        async with self._slot("math", self._math_slots) as queue_s:
-            for _attempt in range(self.config.math_retries + 2):  # +1: a broken pool is replaced first
-                outcome = await self.math.run(vmath.grade_extracted, (task["gold"], extraction, task["choices"] or None), timeout)
-                if outcome.status != "crash":
-                    break
+        started = time.monotonic()
+        simple = vmath.grade_simple(task["gold"], extraction, task["choices"] or None)
+        if simple is not None:  # bounded work (verifier/math/fast.py): no worker round trip
+            queue_s, outcome = 0.0, Outcome("ok", simple, seconds=time.monotonic() - started)
+        else:
+            async with self._slot("math", self._math_slots) as queue_s:
+                for _attempt in range(self.config.math_retries + 2):  # +1: a broken pool is replaced first
+                    outcome = await self.math.run(vmath.grade_extracted, (task["gold"], extraction, task["choices"] or None), timeout)
+                    if outcome.status != "crash":
+                        break
         self.metrics.exec_seconds.labels("math").observe(outcome.seconds)
         if outcome.status == "ok":
             result = dict(outcome.value)

@@ -1,7 +1,9 @@
 """`verifier grade`: grade a JSONL file of tasks, in-process or through a server.
 
 Output lines are the input objects plus `verdict`, `score`, `detail`, `extracted`, `queue_s`, `exec_s`
-(and `tests` for code), in input order. A malformed line is reported with its line number and skipped; the run
+(and `tests` for code), in input order. A line is a task (README "Task schema") plus, optionally,
+PASS_THROUGH keys carried to the output; any other unknown key is an error naming it. A malformed
+line is reported with its line number and skipped; the run
 still writes every other result and exits non-zero.
 """
 
@@ -18,10 +20,15 @@ from typing import IO
 from tqdm import tqdm
 
 from verifier.config import ServerConfig
-from verifier.schema import TaskError, languages_from_info, limits_from_config, task_from_proto, task_to_proto, validate_tasks
+from verifier.report import GROUP_CANDIDATES
+from verifier.schema import (MathTask, Task, TaskError, languages_from_info, limits_from_config, task_to_proto,
+                             validate_tasks)
 from verifier.v1 import verifier_pb2 as pb
 
 CHUNK = 256
+# What a line may carry besides the task, copied to its output line untouched: "meta" (anything) and
+# the problem columns `verifier report` groups by. Any other unknown key is a line error naming it.
+PASS_THROUGH = frozenset(("meta", *GROUP_CANDIDATES))
 
 
 @dataclass
@@ -29,6 +36,11 @@ class Line:
     number: int
     obj: dict
     task: pb.Task
+    model: Task
+
+    @property
+    def kind(self) -> str:
+        return "math" if isinstance(self.model, MathTask) else "code"
 
 
 @dataclass
@@ -55,6 +67,10 @@ class Summary:
         return "\n".join(rows)
 
 
+def _task_fields(obj: dict) -> dict:
+    return {k: v for k, v in obj.items() if k not in PASS_THROUGH}
+
+
 def read_lines(stream: IO[str], limits: pb.Limits, languages: dict, errors: IO[str]) -> Iterator[Line | int]:
     """Yields a Line per good line, or the line number of a bad one (after reporting it)."""
     for number, raw in enumerate(stream, start=1):
@@ -64,13 +80,14 @@ def read_lines(stream: IO[str], limits: pb.Limits, languages: dict, errors: IO[s
             obj = json.loads(raw)
             if not isinstance(obj, dict):
                 raise TaskError("line", "must be a JSON object")
-            task = task_to_proto({**obj, "id": str(number)}, "task")  # ids are line numbers inside
-            validate_tasks([task], limits, languages)
+            # ids are line numbers inside; PASS_THROUGH keys go to the output, never graded
+            task = task_to_proto({**_task_fields(obj), "id": str(number)}, "task")
+            (model,) = validate_tasks([task], limits, languages)
         except (ValueError, OverflowError, TypeError) as exc:  # JSON, TaskError, protobuf range errors
-            print(f"line {number}: {str(exc).replace('tasks[0].', '').replace('task.', '')}", file=errors)
+            print(f"line {number}: {str(exc).replace('tasks[0].code.', '').replace('tasks[0].math.', '').replace('tasks[0].', '').replace('task.', '').replace('task: ', '')}", file=errors)
             yield number
             continue
-        yield Line(number, obj, task)
+        yield Line(number, obj, task, model)
 
 
 def _chunks(lines: Iterator[Line | int], summary: Summary) -> Iterator[list[Line]]:
@@ -91,7 +108,7 @@ def _output(line: Line, result: dict) -> dict:
     out = {**line.obj, "verdict": result["verdict"], "score": result["score"],
            "detail": result["detail"], "extracted": result["extracted"],
            "queue_s": result.get("queue_s", 0.0), "exec_s": result.get("exec_s", 0.0)}
-    if line.task.WhichOneof("payload") == "code":
+    if line.kind == "code":
         out["tests"] = result["tests"]
     return out
 
@@ -100,7 +117,7 @@ async def _grade_chunks(chunks, grade_chunk, out: IO[str], summary: Summary, bar
     for chunk in chunks:
         results = await grade_chunk(chunk, bar)
         for line, result in zip(chunk, results):
-            summary.add(line.task.WhichOneof("payload"), result)
+            summary.add(line.kind, result)
             out.write(json.dumps(_output(line, result), ensure_ascii=False) + "\n")
         out.flush()
 
@@ -136,7 +153,7 @@ def _in_process(config: ServerConfig, stream, out, summary: Summary, bar: tqdm, 
 
         async def grade_chunk(chunk: list[Line], bar: tqdm) -> list[dict]:
             by_id = {}
-            async for r in engine.grade_stream([task_from_proto(line.task) for line in chunk]):
+            async for r in engine.grade_stream([line.model.to_dict() for line in chunk]):
                 by_id[r["id"]] = r
                 bar.update(1)
             return [by_id[line.task.id] for line in chunk]
@@ -158,7 +175,7 @@ async def _via_server(server: str, token: str, stream, out, summary: Summary, ba
     languages = languages_from_info(info)
 
     async def grade_chunk(chunk: list[Line], bar: tqdm) -> list[dict]:
-        results = await client.grade([{**line.obj, "id": line.task.id} for line in chunk])
+        results = await client.grade([{**_task_fields(line.obj), "id": line.task.id} for line in chunk])
         bar.update(len(chunk))
         return results
 

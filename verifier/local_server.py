@@ -97,10 +97,6 @@ class LocalServer:
             pass
         self.proc.wait(10)
 
-    def restart(self) -> None:
-        self.stop()
-        self.start()
-
     def __enter__(self) -> "LocalServer":
         return self
 

@@ -18,12 +18,13 @@ import sys
 import grpc
 from grpc_health.v1 import _async as health_aio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from google.protobuf.message import DecodeError
 from grpc_reflection.v1alpha import reflection
 
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.metrics import Metrics
-from verifier.schema import TaskError, limits_from_config, result_to_proto, task_from_proto, validate_tasks
+from verifier.schema import TaskError, limits_from_config, result_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
@@ -41,6 +42,41 @@ def _version(dist: str) -> str:
         return "unknown"
 
 
+class Malformed:
+    """A request whose bytes are not a valid message (bad UTF-8, corrupt wire format)."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+
+def _lenient(message_type):
+    """A request deserializer that never raises: gRPC would answer UNKNOWN and log a traceback for a
+    client's malformed bytes, where the client deserves INVALID_ARGUMENT saying what is wrong."""
+    def parse(data: bytes):
+        try:
+            return message_type.FromString(data)
+        except DecodeError as exc:
+            return Malformed(str(exc).split(": ", 1)[-1][:200])
+    return parse
+
+
+def add_service(servicer: pb_grpc.VerifierServicer, server: grpc.aio.Server) -> None:
+    """verifier_pb2_grpc.add_VerifierServicer_to_server with lenient request deserializers."""
+    handlers = {
+        "Grade": grpc.unary_unary_rpc_method_handler(
+            servicer.Grade, request_deserializer=_lenient(pb.GradeRequest),
+            response_serializer=pb.GradeResponse.SerializeToString),
+        "GradeStream": grpc.unary_stream_rpc_method_handler(
+            servicer.GradeStream, request_deserializer=_lenient(pb.GradeRequest),
+            response_serializer=pb.GradeResult.SerializeToString),
+        "GetServerInfo": grpc.unary_unary_rpc_method_handler(
+            servicer.GetServerInfo, request_deserializer=_lenient(pb.GetServerInfoRequest),
+            response_serializer=pb.ServerInfo.SerializeToString),
+    }
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
+    server.add_registered_method_handlers(SERVICE, handlers)
+
+
 class VerifierService(pb_grpc.VerifierServicer):
     """Implements verifier.v1.Verifier on top of the engine."""
 
@@ -51,16 +87,19 @@ class VerifierService(pb_grpc.VerifierServicer):
     async def _tasks(self, request: pb.GradeRequest, context, method: str) -> list[dict]:
         """Validated task dicts, or the call aborted with the status that says why."""
         m = self.engine.metrics
+        if isinstance(request, Malformed):
+            m.rejections.labels("invalid").inc()
+            await self._abort(context, method, grpc.StatusCode.INVALID_ARGUMENT, f"request: malformed message: {request.reason}")
         m.batch_items.observe(len(request.tasks))
         if self.engine.draining:
             m.rejections.labels("draining").inc()
             await self._abort(context, method, grpc.StatusCode.UNAVAILABLE, "server is draining; retry on another replica")
         try:
-            validate_tasks(request.tasks, self.limits, self.engine.languages())
+            models = validate_tasks(request.tasks, self.limits, self.engine.languages())
         except TaskError as exc:
             m.rejections.labels("invalid").inc()
             await self._abort(context, method, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
-        return [task_from_proto(t) for t in request.tasks]
+        return [model.to_dict() for model in models]
 
     async def _abort(self, context, method: str, code: grpc.StatusCode, details: str, retry_after_s: float = 0.0):
         self.engine.metrics.rpcs.labels(method, code.name).inc()
@@ -178,7 +217,7 @@ class Server:
         token = self.config.resolved_token()
         self._grpc = grpc.aio.server(options=_server_options(self.config),
                                      interceptors=[_TokenAuth(token)] if token else [])
-        pb_grpc.add_VerifierServicer_to_server(VerifierService(self.engine), self._grpc)
+        add_service(VerifierService(self.engine), self._grpc)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self._grpc)
         reflection.enable_server_reflection(
             (pb.DESCRIPTOR.services_by_name["Verifier"].full_name, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,

@@ -11,6 +11,7 @@ Public API::
     extract_answer(completion, profile="strict", choices=None) -> Extraction   # no sympy, linear
     grade_extracted(gold, extraction, choices=None) -> dict                    # the sympy part
     grade_math(task) -> dict                          # both; never raises
+    grade_simple(gold, extraction, choices=None) -> dict | None   # bounded fast path, or None
     warm_up() -> None
 
 Result dict: verdict ("correct" | "incorrect" | "no_answer" | "invalid_gold" | "error"), score
@@ -61,8 +62,14 @@ is a comma list; `1, 3, \\ldots, 2n-1` is an ordered tuple; a trailing unit is d
 answer alike); `20:34` is a clock time; `((1))` -> `(1)`; `i` is the imaginary unit (`\\frac{1}{1-i}` = `\\frac{1+i}{2}`); undelimited LaTeX (`1 - \\sqrt{2}`) and
 `sqrt(3)/3` are parsed as a whole because every answer is wrapped in `$...$` before parsing.
 Also: `\\$` currency signs are dropped, a lone number followed by words ("18 dollars") is that
-number, Python `**` in golds is `^`, and word answers ("Friday", `\\text{no solution}`) are compared
+number (time, money, degree and `unit` words may be glued on: "10weeks"), Python `**` in golds is `^`, and word answers ("Friday", `\\text{no solution}`) are compared
 as case-insensitive text (as LaTeX they would be products of one-letter symbols).
+One `\\pm` stands for its two values (`\\frac{-1 \\pm \\sqrt{13}}{4}` is a list of two; in a list only
+the element holding it is doubled); several signs are left to math-verify.
+A lone number in LaTeX scientific notation (`2.5 \\times 10^{-3}`) is the decimal it states (0.0025,
+with that decimal's precision). In an answer that applies a trig function, a degree mark means
+degrees (`\\sin(90^{\\circ}-x)` = `\\cos(x)`, `\\sin 30^\\circ` = 1/2); elsewhere it is only a mark
+(`90^\\circ` = 90).
 
 Comparison (`compare.py`):
 - Exact when both sides are exact: rationals with Python integers (1/2004! != 1/2006!,
@@ -73,8 +80,15 @@ Comparison (`compare.py`):
   when exactly equal, else only when it is that gold rounded to >= `approx_sig_digits` (6)
   significant digits (`3.141593` for pi, not `3.14`).
 - Percent: `50\\%` equals 0.5 and 50.
+- Numerals with a base: when both sides state one (`4210_{7}`, `4210_8`), they are compared by
+  value (math-verify drops the subscript); a bare `4210` against `4210_{7}` compares the digits.
 - Tuples, sets, intervals, matrices of numbers (decimals included) are compared element-wise the same way;
   everything else (symbolic expressions, equations, relations) goes to math-verify's `verify`.
+
+Fast path (`fast.py`, `fast_poly.py`): simple golds and answers (numbers, fractions, percents,
+small tuples/intervals/sets of exact numbers, integer surds, small polynomials) are read without
+math-verify's parser and decided with the rules above; anything else returns None and takes the
+full path. The server runs it in its own process (bounded work), the workers in `grade_extracted`.
 
 Guards (`guards.py`, `limits.py`): answers over 2000 chars, brackets nested deeper than 12 or more
 than 3 opening brackets in a row are incorrect without parsing (redundant parentheses collapsed
@@ -84,6 +98,7 @@ sympy objects are never passed to `str()`/`repr()`.
 """
 
 from .extract import Extraction, extract_answer
+from .fast import grade_simple
 from .grade import grade_extracted, grade_math, warm_up
 
-__all__ = ["Extraction", "extract_answer", "grade_extracted", "grade_math", "warm_up"]
+__all__ = ["Extraction", "extract_answer", "grade_extracted", "grade_math", "grade_simple", "warm_up"]

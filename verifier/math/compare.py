@@ -1,7 +1,7 @@
 """Decide whether a parsed prediction equals a parsed gold.
 
 Order of checks, first definite answer wins:
-1. the same normalised text;
+1. the same normalised text; two numerals that both state a base (`4210_{7}`, `1477_{10}`) by value;
 2. too large to evaluate (power towers, huge factorials): structural equality only;
 3. relations: `x = 5` is unwrapped to 5 (one side a name: `x`, `f(x)`, `(p, q)`, `A:B`); any other
    relation (`x + z = 1`) never equals a value;
@@ -32,6 +32,8 @@ _TEXT_NOISE_RE = re.compile(r"\s+|\\left|\\right|\\!|\\,|\\;|\\:|\\ |\\displayst
 _TEXT_WRAPPER_RE = re.compile(r"^\\(?:text|textbf|textit|mathrm|mbox)\s*\{([^{}]*)\}$")
 _WORDS_RE = re.compile(r"^(?=.*[A-Za-z]{3})[A-Za-z][A-Za-z' -]*$")
 _CONTAINERS = (sympy.Tuple, sympy.FiniteSet, sympy.Interval)
+# A numeral with a base subscript: 4210_7, 10001_{2}, A3_{16} (math-verify drops the subscript).
+_BASE_NUMERAL_RE = re.compile(r"^([0-9A-Za-z]*[0-9][0-9A-Za-z]*)_\{?(\d{1,2})\}?$")
 
 
 def same_text(a: str, b: str) -> bool:
@@ -42,6 +44,22 @@ def same_text(a: str, b: str) -> bool:
 def _squash(text: str) -> str:
     text = _TEXT_NOISE_RE.sub("", text)
     return text.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
+
+
+def base_numeral(text: str) -> int | None:
+    """The value of a numeral written with its base (`4210_{7}` is 1477), else None.
+
+    math-verify parses `4210_7` as 4210, so `4210_8` would equal it. Only when both sides state a
+    base are values compared; a bare `4210` against `4210_{7}` keeps the digit comparison (a model
+    that leaves the base off an answer the question asked in base 7).
+    """
+    m = _BASE_NUMERAL_RE.match(text.strip())
+    if not m or not 2 <= int(m.group(2)) <= 36:
+        return None
+    try:
+        return int(m.group(1), int(m.group(2)))
+    except ValueError:  # a digit not valid in that base
+        return None
 
 
 def words(text: str) -> str | None:
@@ -61,6 +79,9 @@ def equivalent(gold: Parsed, pred: Parsed, limits: MathLimits = DEFAULT_LIMITS) 
     g_words, p_words = words(gold.text), words(pred.text)
     if g_words is not None and p_words is not None:
         return (True, "same words") if g_words == p_words else (False, "different words")
+    g_base, p_base = base_numeral(gold.text), base_numeral(pred.text)
+    if g_base is not None and p_base is not None:
+        return (True, "same number in base notation") if g_base == p_base else (False, "different numbers in base notation")
     g, p = gold.expr, pred.expr
     if _too_large(gold, limits) or _too_large(pred, limits):
         if g == p or canonical(g, limits) == canonical(p, limits):

@@ -53,6 +53,7 @@ _WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
 # ("So \boxed{12}. Checking: the answer is consistent." keeps 12).
 _MATHY_RE = re.compile(r"[\d\\^=+*/()\[\]{}-]")
 _BARE_MAX_CHARS = 200
+_ENVIRONMENT_RE = re.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}")  # `\begin{pmatrix}` holds no words
 _FUNCTION_WORDS = frozenset(
     {"sqrt", "sin", "cos", "tan", "cot", "sec", "csc", "log", "ln", "exp", "pi", "infty", "inf", "oo", "arcsin", "arccos", "arctan"}
 )
@@ -304,7 +305,7 @@ def bare_expression(region: str) -> str | None:
     text = region.replace(THINK_OPEN, " ").strip()
     if not text or len(text) > _BARE_MAX_CHARS or "\n" in text or "$" in text or "\\(" in text or "\\[" in text:
         return None
-    words = _WORD_RE.findall(text)
+    words = _WORD_RE.findall(_ENVIRONMENT_RE.sub(" ", text))
     if words and text != words[0] and not set(words) <= _FUNCTION_WORDS:
         return None  # prose around math ("so 1/2"): the number fallbacks read it
     first, eq, _ = text.partition("=")
@@ -343,7 +344,8 @@ def last_math_segment(text: str) -> tuple[int, str] | None:
 
 
 def _extract_choice(region: str, profile: str, choices: Sequence[str], limits: MathLimits) -> Extraction:
-    """Multiple choice: the box, then the last anchor, then (lenient) the last marked letter.
+    """Multiple choice: the box, then the last anchor, then (lenient) a completion that is one bare
+    answer (`7`, `\\text{B}`) or the last marked letter.
 
     The answer is read as a letter (A, B, ... in choice order) or as the full text of a choice; the
     last anchor wins, which is what makes "It is not B, the answer is D" read D.
@@ -360,7 +362,10 @@ def _extract_choice(region: str, profile: str, choices: Sequence[str], limits: M
         return Extraction(letter, "choice") if letter else Extraction(anchored, "anchor")
     if profile == "strict":
         return NO_ANSWER
-    letter = _last_marked_letter(region[-limits.tail_chars:], len(choices))
+    bare = bare_expression(region)
+    letter = read_choice(bare, choices) if bare else None
+    if letter is None:
+        letter = _last_marked_letter(region[-limits.tail_chars:], len(choices))
     return Extraction(letter, "choice") if letter else NO_ANSWER
 
 

@@ -14,6 +14,7 @@ import sympy
 from .choices import letters, read_choice
 from .compare import equivalent, lone_variable
 from .extract import PROFILES, SEVERAL_BOXES, Extraction, box_parts, extract_answer
+from .fast import grade_simple
 from .limits import DEFAULT_LIMITS
 from .parsing import Parsed, clock_seconds, normalise, parse_gold, parse_prediction
 
@@ -42,7 +43,7 @@ def grade_extracted(gold: str, extraction: Extraction, choices: Sequence[str] | 
     loud, never a silent 0 or 1.
     """
     try:
-        return _grade_extracted(gold, extraction, choices)
+        return grade_simple(gold, extraction, choices) or _grade_extracted(gold, extraction, choices)
     except Exception as e:  # noqa: BLE001 - the contract is "never raises"
         return result("error", f"internal error: {type(e).__name__}{_safe_message(e)}", extraction)
 

@@ -27,6 +27,11 @@ from .limits import DEFAULT_LIMITS, MathLimits
 _EMPTYSET_RE = re.compile(r"\\varnothing\b|\\empty\b(?!set)|\\O\b")
 # 3e5, 1.5E-3: not preceded by a letter/backslash (so not a variable or \exp), exponent <= 3 digits.
 _SCI_RE = re.compile(r"(?<![\w.\\])(\d+(?:\.\d+)?)[eE]([-+]?\d{1,3})(?![\w.])")
+# A whole answer in LaTeX scientific notation: 2.5 \times 10^{-3}, 3\cdot10^8 (exponent <= 3 digits).
+_LATEX_SCI_RE = re.compile(r"^([-+]?)\s*(\d+(?:\.\d+)?)\s*\\(?:times|cdot)\s*10\s*\^\s*(?:\{\s*([-+]?\d{1,3})\s*\}|(\d))$")
+# Degrees in an answer that applies a trig function: sin(90^{\circ} - x), \cos 60^\circ.
+_TRIG_RE = re.compile(r"\\(?:sin|cos|tan|cot|sec|csc)(?![a-zA-Z])")
+_DEGREE_RE = re.compile(r"(\d+(?:\.\d+)?)\s*\^\s*(?:\{\s*\\circ\s*\}|\\circ(?![a-zA-Z]))")
 # A lone number as written: optional "x =", sign, currency, thousands commas, decimals, percent.
 _LITERAL_RE = re.compile(
     r"^(?:[a-zA-Z]\s*=\s*)?([-+]?)\s*(?:\\\$|\$)?\s*(\d{1,3}(?:,\d{3})+|\d*)(?:\.(\d+))?\s*(\\?%)?$"
@@ -34,8 +39,12 @@ _LITERAL_RE = re.compile(
 # Two-letter unit words (single letters stay: `2 m` may be 2m).
 _UNITS_2 = "cm|mm|km|kg|mg|ml|mL|ft|yd|mi|oz|lb|hr|in"
 # "18 dollars", "5 apples": a lone number followed by plain words (3+ letters, so `2 x` stays 2x).
+# Unit words that may be written glued to the number ("10weeks"); other words need a space ("5abc"
+# is a product).
+_GLUED_UNITS = "(?:second|minute|hour|day|week|month|year|unit|meter|metre|dollar|cent|degree)s?"
 _NUMBER_WORDS_RE = re.compile(
-    rf"^([-+]?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)?(?:\.\d+)?)\s+(?:[A-Za-z]{{3,}}|(?:{_UNITS_2})\b)(?:\s+[A-Za-z]+){{0,3}}(?:\^[23])?\.?$"
+    rf"^([-+]?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)?(?:\.\d+)?)(?:\s+(?:[A-Za-z]{{3,}}|(?:{_UNITS_2})\b)|{_GLUED_UNITS}\b)"
+    rf"(?:\s+[A-Za-z]+){{0,3}}(?:\^[23])?\.?$"
 )
 _CURRENCY_RE = re.compile(r"\\\$\s*")
 _PY_POWER_RE = re.compile(r"(?<=[\w)\]}])\*\*(?=[\w({\[-])")
@@ -155,8 +164,9 @@ def normalise(text: str) -> str:
         text = f"{sign}{whole}\\frac{{{num}}}{{{den}}}"
     text = _cases_as_list(text)
     text = _sequence_with_ellipsis(text)
+    text = expand_plus_minus(text)
     text = collapse_parentheses(text)
-    return _SCI_RE.sub(_expand_sci, text)
+    return _trig_degrees(_latex_sci_literal(_SCI_RE.sub(_expand_sci, text)))
 
 
 def _boxes_as_answer(text: str) -> str | None:
@@ -233,6 +243,58 @@ def collapse_parentheses(text: str) -> str:
     drop = {i for i, j in match.items() if match.get(i + 1) == j - 1}
     drop |= {match[i] for i in drop}
     return "".join(c for i, c in enumerate(text) if i not in drop)
+
+
+def expand_plus_minus(text: str) -> str:
+    """One `\\pm` is the two values it stands for: `\\frac{-1 \\pm \\sqrt{13}}{4}` is the list
+    `\\frac{-1 + \\sqrt{13}}{4}, \\frac{-1 - \\sqrt{13}}{4}` (math-verify cannot parse a `\\pm` inside
+    a fraction). In a comma list only the element holding it is doubled. Several signs are left
+    alone: whether they vary together is not written."""
+    if text.count("\\pm") != 1 or "\\mp" in text:
+        return text
+    out: list[str] = []
+    for part in _top_level_items(text):
+        if "\\pm" in part:
+            out += [part.replace("\\pm", "+"), part.replace("\\pm", "-")]
+        else:
+            out.append(part)
+    return ", ".join(p.strip() for p in out)
+
+
+def _top_level_items(text: str) -> list[str]:
+    """`text` split at the commas outside any bracket."""
+    items, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            items.append(text[start:i])
+            start = i + 1
+    items.append(text[start:])
+    return items
+
+
+def _trig_degrees(text: str) -> str:
+    """Degree marks as radians when the answer applies a trig function (package docstring), so
+    `\\sin(90^{\\circ}-x)` is `\\cos(x)`; math-verify drops the mark, reading sin(90 - x) in radians.
+    Elsewhere a degree mark stays a unit mark: `90^\\circ` is 90."""
+    if not _TRIG_RE.search(text):
+        return text
+    return _DEGREE_RE.sub(r"(\1\\cdot\\frac{\\pi}{180})", text)
+
+
+def _latex_sci_literal(text: str) -> str:
+    """A lone number in scientific notation as the decimal it states, so that it gets the decimal
+    rules (package docstring: a decimal gold compares at its own precision): `2.314814814815 \\times 10^{-3}`
+    is 0.002314814814815, stated to 15 decimals."""
+    m = _LATEX_SCI_RE.match(text)
+    if not m:
+        return text
+    sign, mantissa, exp_braced, exp_digit = m.groups()
+    value = Decimal(mantissa).scaleb(int(exp_braced or exp_digit))
+    return ("-" if sign == "-" else "") + format(value, "f")
 
 
 def _expand_sci(m: re.Match) -> str:

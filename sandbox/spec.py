@@ -1,0 +1,223 @@
+"""The code task model: every default, limit and validation rule of a code task, in one place.
+
+The sandbox is the lowest layer that needs them, so they live here, and verifier/schema.py (server,
+client, CLI, trainer) imports them: a rule changed here changes on every path at once.
+
+Why dataclasses and hand-written checks rather than pydantic v2: no new dependency for a package
+the trainer also imports, errors that name the exact field path (`tasks[3].code.tests[0]: unknown
+keys ['input', 'output']`) in the same words on every path, and no silent coercion: pydantic's lax
+mode would turn "1" into 1 or a float 2.0 into an int, where we want a wrong type to be an error.
+
+Nothing here imports Docker: the trainer and the client import it without a daemon.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .config import LanguageLimits, default_limits
+from .languages import LANGUAGES
+
+LANGUAGE_NAMES: tuple[str, ...] = tuple(LANGUAGES)
+COMPARATORS = ("exact", "lines", "tokens", "float")
+SCORINGS = ("all", "fraction")
+CODE_VERDICTS = ("accepted", "wrong_answer", "compile_error", "runtime_error", "time_limit",
+                 "memory_limit", "output_limit", "no_code")
+# Every image has python3, and the assert harness is Python: other languages cannot be honoured.
+CHECKER_LANGUAGES = ("python",)
+TEST_CODE_LANGUAGES = ("python",)
+# How test_code runs (README.md, "How assert-style tests are judged"): a separate judge process
+# (default), or one interpreter shared with the program, for tests that need its objects.
+JUDGE_MODES = ("process", "shared")
+# One default tolerance on every path, as common judges use (Codeforces, Kattis: 1e-6).
+DEFAULT_FLOAT_TOL = 1e-6
+MIN_MEMORY_MB = 16  # below this no runtime starts: the program could not fail on its own merits
+MAX_TOLERANCE = 1e9
+
+
+class TaskError(ValueError):
+    """A task that cannot be graded as given; `field` names the offending field."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+def check_keys(obj: Mapping, allowed: frozenset[str] | set[str], where: str) -> None:
+    """Unknown keys are an error naming them: a misspelt field must not be silently ignored."""
+    unknown = sorted(str(k) for k in obj if k not in allowed)
+    if unknown:
+        raise TaskError(where, f"unknown keys {unknown} (allowed: {sorted(allowed)})")
+
+
+def get_str(obj: Mapping, key: str, where: str, default: str = "") -> str:
+    value = obj.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise TaskError(f"{where}.{key}", f"must be a string, got {type(value).__name__}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise TaskError(f"{where}.{key}", "is not valid UTF-8 (lone surrogate)") from None
+    return value
+
+
+def get_num(obj: Mapping, key: str, where: str) -> float | None:
+    """A finite number of sensible size, or None when absent."""
+    value = obj.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TaskError(f"{where}.{key}", f"must be a number, got {type(value).__name__}")
+    if not math.isfinite(value) or abs(value) > 1e9:
+        raise TaskError(f"{where}.{key}", f"must be a finite number of sensible size, got {value!r}")
+    return value
+
+
+def get_bool(obj: Mapping, key: str, where: str) -> bool:
+    value = obj.get(key)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise TaskError(f"{where}.{key}", f"must be true or false, got {type(value).__name__}")
+    return value
+
+
+def one_of(value: str, choices: tuple[str, ...], where: str) -> str:
+    if value not in choices:
+        raise TaskError(where, f"must be one of {list(choices)}, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class CodeTest:
+    """One stdin/stdout test; a missing expected_stdout means the program must print nothing.
+    None (the sandbox's own API only, e.g. the HTTP port's /run_code): run it, compare nothing."""
+
+    stdin: str = ""
+    expected_stdout: str | None = ""
+
+    @classmethod
+    def from_dict(cls, obj: Any, where: str, wire: bool = True) -> CodeTest:
+        if not isinstance(obj, Mapping):
+            raise TaskError(where, "must be an object with stdin and expected_stdout")
+        # {"input", "output"} (APPS, open-r1 style) would otherwise run with empty stdin and expect nothing
+        check_keys(obj, {"stdin", "expected_stdout"}, where)
+        if not wire and "expected_stdout" in obj and obj["expected_stdout"] is None:
+            return cls(stdin=get_str(obj, "stdin", where), expected_stdout=None)
+        return cls(stdin=get_str(obj, "stdin", where), expected_stdout=get_str(obj, "expected_stdout", where))
+
+
+@dataclass(frozen=True)
+class CodeTask:
+    """A code task with every default filled in; `from_dict` is the only way in from untrusted data.
+
+    `time_limit_s` / `memory_limit_mb` None mean the language's default (sandbox/config.py).
+    """
+
+    language: str
+    completion: str = ""
+    tests: tuple[CodeTest, ...] = ()
+    test_code: str | None = None
+    checker: str | None = None
+    checker_language: str = "python"
+    compare: str = "tokens"
+    float_abs_tol: float = DEFAULT_FLOAT_TOL
+    float_rel_tol: float = DEFAULT_FLOAT_TOL
+    scoring: str = "all"
+    stop_on_first_failure: bool = False
+    time_limit_s: float | None = None
+    memory_limit_mb: int | None = None
+    id: str = ""
+    timeout_s: float = 0.0  # wall-clock budget of the whole job; 0: the server's default
+    # sandbox-only options, not on the wire: heads of stdout/stderr per test (`verifier sandbox run`,
+    # the HTTP port's /run_code) and how many bytes of each the heads keep
+    return_output: bool = field(default=False, metadata={"wire": False})
+    output_head_bytes: int = field(default=4096, metadata={"wire": False})
+    judge: str = field(default="process", metadata={"wire": False})
+
+    @classmethod
+    def keys(cls, wire: bool = True) -> frozenset[str]:
+        """Allowed dict keys ('kind' included); wire=True leaves out sandbox-only debug options."""
+        names = {f.name for f in dataclasses.fields(cls) if not wire or f.metadata.get("wire", True)}
+        return frozenset(names | {"kind"})
+
+    @classmethod
+    def from_dict(cls, obj: Any, where: str = "task", wire: bool = False,
+                  limits: Mapping[str, LanguageLimits] | None = None) -> CodeTask:
+        """Parse and validate a task dict; raises TaskError naming the first bad field."""
+        if not isinstance(obj, Mapping):
+            raise TaskError(where, f"must be an object, got {type(obj).__name__}")
+        check_keys(obj, cls.keys(wire), where)
+        if obj.get("kind", "code") != "code":
+            raise TaskError(f"{where}.kind", f"must be 'code', got {obj.get('kind')!r}")
+        raw_tests = obj.get("tests")
+        if raw_tests is None:
+            raw_tests = []
+        if not isinstance(raw_tests, (list, tuple)):
+            raise TaskError(f"{where}.tests", f"must be a list, got {type(raw_tests).__name__}")
+        abs_tol, rel_tol = get_num(obj, "float_abs_tol", where), get_num(obj, "float_rel_tol", where)
+        memory = get_num(obj, "memory_limit_mb", where)
+        if memory is not None and memory != int(memory):
+            raise TaskError(f"{where}.memory_limit_mb", f"must be a whole number, got {memory!r}")
+        task_id = obj.get("id", "")
+        if isinstance(task_id, int) and not isinstance(task_id, bool):
+            task_id = str(task_id)
+        if not isinstance(task_id, str):
+            raise TaskError(f"{where}.id", "must be a string")
+        task = cls(
+            language=get_str(obj, "language", where, "python"), completion=get_str(obj, "completion", where),
+            tests=tuple(CodeTest.from_dict(t, f"{where}.tests[{i}]", wire) for i, t in enumerate(raw_tests)),
+            test_code=get_str(obj, "test_code", where) or None, checker=get_str(obj, "checker", where) or None,
+            checker_language=get_str(obj, "checker_language", where) or "python",
+            compare=get_str(obj, "compare", where) or "tokens",
+            float_abs_tol=DEFAULT_FLOAT_TOL if abs_tol is None else abs_tol,
+            float_rel_tol=DEFAULT_FLOAT_TOL if rel_tol is None else rel_tol,
+            scoring=get_str(obj, "scoring", where) or "all",
+            stop_on_first_failure=get_bool(obj, "stop_on_first_failure", where),
+            time_limit_s=get_num(obj, "time_limit_s", where) or None,
+            memory_limit_mb=int(memory) if memory else None, id=task_id,
+            timeout_s=get_num(obj, "timeout_s", where) or 0.0,
+            return_output=get_bool(obj, "return_output", where) if not wire else False,
+            output_head_bytes=int(get_num(obj, "output_head_bytes", where) or 4096) if not wire else 4096,
+            judge=(get_str(obj, "judge", where) or "process") if not wire else "process")
+        task.validate(where, limits)
+        return task
+
+    def validate(self, where: str, limits: Mapping[str, LanguageLimits] | None = None) -> None:
+        """The value rules: what the sandbox can honour. `limits`: per-language maxima."""
+        limits = default_limits() if limits is None else limits
+        one_of(self.language, tuple(limits), f"{where}.language")
+        one_of(self.compare, COMPARATORS, f"{where}.compare")
+        one_of(self.scoring, SCORINGS, f"{where}.scoring")
+        one_of(self.judge, JUDGE_MODES, f"{where}.judge")
+        if self.checker:
+            one_of(self.checker_language, CHECKER_LANGUAGES, f"{where}.checker_language")
+        elif self.checker_language not in CHECKER_LANGUAGES:
+            raise TaskError(f"{where}.checker_language", f"must be one of {list(CHECKER_LANGUAGES)}")
+        if self.test_code and self.language not in TEST_CODE_LANGUAGES:
+            raise TaskError(f"{where}.test_code", f"needs language one of {list(TEST_CODE_LANGUAGES)}, "
+                                                  f"got {self.language!r}")
+        for name in ("float_abs_tol", "float_rel_tol"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and 0 <= value <= MAX_TOLERANCE):
+                raise TaskError(f"{where}.{name}", f"must be a finite number >= 0, got {value!r}")
+        lim = limits[self.language]
+        if self.time_limit_s is not None and not 0 < self.time_limit_s <= lim.max_time_limit_s:
+            raise TaskError(f"{where}.time_limit_s", f"must be in (0, {lim.max_time_limit_s}] for {self.language}")
+        if self.memory_limit_mb is not None and not MIN_MEMORY_MB <= self.memory_limit_mb <= lim.max_memory_limit_mb:
+            raise TaskError(f"{where}.memory_limit_mb",
+                            f"must be in [{MIN_MEMORY_MB}, {lim.max_memory_limit_mb}] for {self.language}")
+        if self.timeout_s < 0:
+            raise TaskError(f"{where}.timeout_s", "must not be negative")
+
+    def to_dict(self, wire: bool = False) -> dict:
+        """The plain dict the graders take (every default filled in); wire=True: only wire keys."""
+        d = {k: v for k, v in dataclasses.asdict(self).items() if k in self.keys(wire)}
+        d["kind"] = "code"
+        d["tests"] = [dataclasses.asdict(t) for t in self.tests]
+        return d

@@ -1,0 +1,135 @@
+"""One task, one verdict, whichever way it is sent: the sandbox's (and math's) direct API, in-process
+`verifier grade`, gRPC through the client, and the trainer's reward function.
+
+Each path used to carry its own defaults (a float comparator without tolerances got 0 tolerance
+through the server, CLI and trainer but 1e-6 through the sandbox) and its own validation; the
+schema (verifier/schema.py, sandbox/spec.py) now decides for all of them. The tasks cover right and
+wrong answers and several verdicts of each kind, with near misses next to their right answers.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sandbox import SandboxConfig
+from sandbox.sync import SyncGrader
+from trainer.config import RewardConfig
+from trainer.rewards import VerifierRewards
+from verifier.client import VerifierClient
+from verifier.math.grade import grade_math
+from verifier.schema import parse_task
+
+pytestmark = pytest.mark.docker
+ROOT = Path(__file__).resolve().parent.parent
+POOL = "pytest-same-verdict"
+
+ADD = "a, b = map(int, input().split())\nprint(a + b)"
+ADD_TESTS = [{"stdin": "1 2\n", "expected_stdout": "3\n"}, {"stdin": "5 -7\n", "expected_stdout": "-2\n"}]
+THIRD = [{"stdin": "", "expected_stdout": "0.33333333\n"}]
+
+
+def _math(task_id: str, completion: str, gold: str, **kw) -> dict:
+    return {"id": task_id, "kind": "math", "completion": completion, "gold": gold, **kw}
+
+
+def _code(task_id: str, program: str, tests=ADD_TESTS, **kw) -> dict:
+    return {"id": task_id, "kind": "code", "language": "python", "completion": f"```python\n{program}\n```",
+            "tests": tests, **kw}
+
+
+# (task, the verdict it must get on every path)
+CASES = [
+    (_math("m-right", "so the answer is \\boxed{\\frac{1}{2}}", "0.5"), "correct"),
+    (_math("m-near", "so the answer is \\boxed{\\frac{1}{3}}", "0.5"), "incorrect"),
+    (_math("m-none", "it is one half, probably", "0.5"), "no_answer"),
+    (_math("m-choice", "Answer: (C)", "C", choices=["1", "2", "3", "4"]), "correct"),
+    (_code("c-right", ADD), "accepted"),
+    (_code("c-near", "a, b = map(int, input().split())\nprint(a + b + (a == 5))"), "wrong_answer"),
+    (_code("c-crash", "raise SystemExit(3)"), "runtime_error"),
+    (_code("c-syntax", "def f(:\n    pass"), "compile_error"),
+    (_code("c-empty", ""), "no_code"),
+    (_code("c-slow", "while True:\n    pass", time_limit_s=1.0), "time_limit"),
+    # the float comparator's one default tolerance (1e-6): 0.3333333 passes, 0.3334 does not
+    (_code("c-float", "print('0.3333333')", THIRD, compare="float"), "accepted"),
+    (_code("c-float-far", "print('0.3334')", THIRD, compare="float"), "wrong_answer"),
+    (_code("c-asserts", "def add(a, b):\n    return a + b", [], test_code="assert add(1, 2) == 3"), "accepted"),
+    (_code("c-asserts-wrong", "def add(a, b):\n    return a - b", [], test_code="assert add(1, 2) == 3"),
+     "wrong_answer"),
+    # a program over the sandbox's 256 KiB limit (the field allows 1 MiB) is its own fault: 0, not infra_error
+    (_code("c-huge", ADD + "\n#" + "x" * (300 << 10)), "compile_error"),
+]
+TASKS = [task for task, _ in CASES]
+
+
+def _verdicts(results: list[dict]) -> dict[str, tuple[str, float]]:
+    return {r["id"]: (r["verdict"], r["score"]) for r in results}
+
+
+@pytest.fixture(scope="module")
+def direct() -> dict[str, tuple[str, float]]:
+    """The libraries called directly: sandbox.CodeGrader for code, verifier.math for math."""
+    grader = SyncGrader(SandboxConfig(pool_size=1, pool_name=POOL, languages=("python",)))
+    assert grader.grader.available, grader.grader.unavailable_reason()
+    try:
+        code = [t for t in TASKS if t["kind"] == "code"]
+        results = [{**r, "id": t["id"]} for t, r in zip(code, grader.grade_many(code))]
+    finally:
+        grader.close()
+    results += [{**grade_math(parse_task(t).to_dict()), "id": t["id"]} for t in TASKS if t["kind"] == "math"]
+    return _verdicts(results)
+
+
+def test_expected_verdicts_directly(direct):
+    assert direct == {t["id"]: (v, 1.0 if v in ("correct", "accepted") else 0.0) for t, v in CASES}
+
+
+def test_in_process_cli_gives_the_same_verdicts(direct, tmp_path):
+    src = tmp_path / "tasks.jsonl"
+    src.write_text("".join(json.dumps(t) + "\n" for t in TASKS))
+    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "--workers", "1",
+                           "--metrics-port", "0", "--sandbox-pool-size", "1", "--sandbox-pool-name", POOL + "-cli"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert _verdicts([json.loads(line) for line in proc.stdout.splitlines()]) == direct
+
+
+@pytest.fixture(scope="module")
+def code_server():
+    from conftest import ServerProcess
+
+    server = ServerProcess("--workers", "1", "--sandbox-pool-size", "1", "--sandbox-pool-name", POOL + "-grpc")
+    yield server
+    server.kill()
+
+
+def test_grpc_gives_the_same_verdicts(direct, code_server):
+    with VerifierClient(code_server.target) as client:
+        assert _verdicts(client.grade(TASKS)) == direct
+
+
+def test_trainer_reward_function_gives_the_same_verdicts(direct, code_server):
+    """The trainer builds its tasks from dataset columns; the columns here hold the same tasks."""
+    logged: dict[str, list] = {}
+    cols: dict[str, list] = {name: [t.get(name) for t in TASKS]
+                             for name in ("tests", "test_code", "language", "compare", "time_limit_s", "profile", "choices")}
+    cols["solution"] = [t.get("gold") for t in TASKS]
+    cols["tests"] = [t.get("tests") or None for t in TASKS]
+    group = VerifierRewards(RewardConfig(target=code_server.target, components=("accuracy",), code_scoring="all",
+                                         max_completion_chars=1 << 20, timeout_s=300))
+    [accuracy] = group.reward_funcs()
+
+    async def run():
+        try:
+            return await accuracy(prompts=[""] * len(TASKS), completions=[t["completion"] for t in TASKS],
+                                  completion_ids=[[0]] * len(TASKS), log_extra=logged.__setitem__, **cols)
+        finally:
+            await group.aclose()
+
+    rewards = asyncio.run(run())
+    got = {t["id"]: (v, r) for t, v, r in zip(TASKS, logged["verifier_verdict"], rewards)}
+    assert got == direct
