@@ -12,15 +12,15 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
-# Base install: what the service needs.
+# The service: the base (client) install plus the `server` extra (math-verify, sympy, docker, ...).
 $(VENV)/.base: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e .
+	$(BIN)/pip install -q -e '.[server]'
 	touch $@
 
 # Everything: training extras (CPU torch first, so pip does not pull CUDA wheels) and dev tools.
 $(VENV)/.full: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e '.[train,dev]'
+	$(BIN)/pip install -q -e '.[server,train,dev]'
 	touch $(VENV)/.base $@
 
 venv: $(VENV)/.base

@@ -67,7 +67,7 @@ t1="$(now)"
 WHEELS="$ROOT/deploy/wheels"
 rm -rf "$WHEELS"
 mkdir -p "$WHEELS"
-"$PY" -m pip wheel -q --wheel-dir "$WHEELS" "$ROOT" 2>&1 | grep -v '^WARNING: Location' >&2 || true
+"$PY" -m pip wheel -q --wheel-dir "$WHEELS" "$ROOT[server]" 2>&1 | grep -v '^WARNING: Location' >&2 || true
 ls "$WHEELS"/grpo_verifier-*.whl >/dev/null 2>&1 || { echo "build_offline: pip wheel failed" >&2; exit 1; }
 t2="$(now)"
 

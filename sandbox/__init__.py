@@ -57,11 +57,23 @@ Known limits (security review, issue 3):
 - A program may lower PID 1's rlimits, CPU affinity, nice value, scheduling policy or I/O priority (same uid): it gets
   runtime_error, its later tests are not run, and the container is recycled.
 """
-from .build import build_images, image_tag
-from .checks import VERDICTS, compare, extract_code
-from .config import LanguageLimits, SandboxConfig
-from .grader import CodeGrader
-from .spec import CodeTask, TaskError
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# Loaded on first use, so that `sandbox.config`, `sandbox.spec` and the task schema import
+# without the docker package (a client-only install has none; README "Install").
+_EXPORTS = {"build_images": ".build", "image_tag": ".build", "VERDICTS": ".checks", "compare": ".checks",
+            "extract_code": ".checks", "LanguageLimits": ".config", "SandboxConfig": ".config",
+            "CodeGrader": ".grader", "CodeTask": ".spec", "TaskError": ".spec"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'sandbox' has no attribute {name!r}")
+    return getattr(importlib.import_module(_EXPORTS[name], __name__), name)
+
 
 __all__ = ["CodeGrader", "SandboxConfig", "LanguageLimits", "build_images", "image_tag",
            "extract_code", "compare", "VERDICTS", "CodeTask", "TaskError"]

@@ -22,7 +22,13 @@ def add_subcommands(subparsers: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     import dataclasses
+    import importlib.util
 
+    from verifier.config import ConfigError
+
+    missing = [m for m in ("torch", "transformers", "trl") if importlib.util.find_spec(m) is None]
+    if missing:  # before a local server is started for the run (README "Install")
+        raise ConfigError(f"verifier train needs {', '.join(missing)}: pip install 'grpo-verifier[train]'")
     from trainer.train import load_config, run_training, tiny_config
 
     cfg = tiny_config(target=args.server or "") if args.tiny else load_config(args.config)

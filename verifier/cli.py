@@ -27,7 +27,25 @@ def _config(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig.from_env(**{k: v for k, v in vars(args).items() if k in names})
 
 
+# Top-level modules of the `server` extra (pyproject.toml): a client-only install lacks them.
+SERVER_MODULES = ("math_verify", "sympy", "pebble", "prometheus_client", "grpc_health", "grpc_reflection", "docker",
+                  "starlette", "uvicorn")
+SERVER_HINT = "pip install 'grpo-verifier[server]'"
+TRAIN_MODULES = ("torch", "transformers", "trl", "peft", "datasets", "matplotlib")
+TRAIN_HINT = "pip install 'grpo-verifier[train]'"
+
+
+def _require_server(what: str) -> None:
+    """Fail in one line, before starting anything, when the grading engine's packages are missing."""
+    import importlib.util
+
+    missing = [m for m in SERVER_MODULES if importlib.util.find_spec(m) is None]
+    if missing:
+        raise ConfigError(f"{what} needs the grading engine ({', '.join(missing)} not installed): {SERVER_HINT}")
+
+
 def _serve(args: argparse.Namespace) -> int:
+    _require_server("verifier serve")
     from verifier.server import serve
 
     serve(_config(args))
@@ -39,6 +57,8 @@ def _grade(args: argparse.Namespace) -> int:
 
     if args.input != "-" and not os.path.isfile(args.input):
         raise ConfigError(f"input file {args.input!r} does not exist or is not a file")
+    if not args.server:
+        _require_server("verifier grade without --server (in-process grading)")
     config = _config(args)
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
     try:
@@ -118,6 +138,12 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args) or 0
     except ConfigError as e:
         parser.exit(2, f"verifier: error: {e}\n")
+    except ModuleNotFoundError as e:  # a server or training command on a client-only install
+        root = (e.name or "").split(".")[0]
+        hint = SERVER_HINT if root in SERVER_MODULES else TRAIN_HINT if root in TRAIN_MODULES else None
+        if hint is None:
+            raise
+        parser.exit(2, f"verifier: error: `verifier {args.command}` needs {root}, which is not installed: {hint}\n")
 
 
 if __name__ == "__main__":

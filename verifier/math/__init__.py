@@ -97,8 +97,21 @@ sends power towers and huge factorials to a structural comparison only; parsed
 sympy objects are never passed to `str()`/`repr()`.
 """
 
-from .extract import Extraction, extract_answer
-from .fast import grade_simple
-from .grade import grade_extracted, grade_math, warm_up
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# Loaded on first use: `verifier.math.extract` (used by the task schema) needs no sympy, so a
+# client-only install can import it (README "Install").
+_EXPORTS = {"Extraction": ".extract", "extract_answer": ".extract", "grade_simple": ".fast",
+            "grade_extracted": ".grade", "grade_math": ".grade", "warm_up": ".grade"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'verifier.math' has no attribute {name!r}")
+    return getattr(importlib.import_module(_EXPORTS[name], __name__), name)
+
 
 __all__ = ["Extraction", "extract_answer", "grade_extracted", "grade_math", "grade_simple", "warm_up"]

@@ -1,0 +1,210 @@
+"""What the framework adapters (trainer/verl.py, openrlhf.py, slime.py, trl_sync.py) share.
+
+Frameworks load our reward functions by module path or file path and call them with no config
+object of ours, so settings come from the environment (README "Framework adapters"):
+
+    VERIFIER_TARGET            host:port of the service (default 127.0.0.1:50051; 'h1:p1,h2:p2' spreads)
+    VERIFIER_TOKEN / _FILE     bearer token, or a file holding it
+    VERIFIER_CA_CERT           PEM of the CA that signed the server's certificate (turns TLS on)
+    VERIFIER_TLS               1: TLS with the system's roots
+    VERIFIER_TIMEOUT_S         deadline of one batch, retries included (default 60)
+    VERIFIER_UNGRADED_REWARD   the float an ungraded item gets where the framework needs one (default 0.0;
+                               'nan' where the framework masks NaN)
+
+Ungraded items get a float where the framework needs one, but a service that stays down does not
+train a run on zeros: after `breaker_patience` (3) batches in a row with at least half their items
+ungraded, the adapter raises RewardServiceError, as the TRL functions do (trainer/rewards.py).
+
+Only `verifier.client` is imported (lazily): adapters work on a client-only install.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from trainer.config import RewardConfig
+from trainer.rewards import RewardServiceError
+from trainer.tasks import build_tasks, component_value
+
+log = logging.getLogger(__name__)
+
+# ground_truth first: verl and OpenRLHF hand the label separately from the row's other columns.
+GOLD_COLUMNS = ("ground_truth", "gold", "solution", "answer")
+
+
+def env_config(environ: Mapping[str, str] | None = None, **overrides: Any) -> RewardConfig:
+    """A RewardConfig from VERIFIER_* variables (see the module docstring), then overrides."""
+    env = os.environ if environ is None else environ
+    token = env.get("VERIFIER_TOKEN") or ""
+    if not token and env.get("VERIFIER_TOKEN_FILE"):
+        with open(env["VERIFIER_TOKEN_FILE"], encoding="utf-8") as fh:
+            token = fh.read().strip()
+    values: dict[str, Any] = {"target": env.get("VERIFIER_TARGET") or "127.0.0.1:50051", "token": token or None,
+                              "gold_columns": GOLD_COLUMNS}
+    if env.get("VERIFIER_TIMEOUT_S"):
+        values["timeout_s"] = float(env["VERIFIER_TIMEOUT_S"])
+    values.update(overrides)
+    return RewardConfig(**values)
+
+
+def ungraded_reward(environ: Mapping[str, str] | None = None) -> float:
+    """The float that stands in for an ungraded item (VERIFIER_UNGRADED_REWARD, default 0.0)."""
+    raw = (os.environ if environ is None else environ).get("VERIFIER_UNGRADED_REWARD", "0")
+    try:
+        return float(raw)
+    except ValueError:
+        raise ValueError(f"VERIFIER_UNGRADED_REWARD={raw!r} is not a float (use e.g. 0, -1 or nan)") from None
+
+
+def _as_mapping(label: Any) -> Mapping[str, Any] | None:
+    """A label that is a dict, or a JSON object in a string; None for a plain gold answer."""
+    if isinstance(label, Mapping):
+        return label
+    if isinstance(label, str) and label.lstrip().startswith("{"):
+        try:
+            value = json.loads(label)
+        except ValueError:
+            return None
+        return value if isinstance(value, Mapping) else None
+    return None
+
+
+def label_task(task_id: str, completion: str, label: Any, extra: Mapping[str, Any] | None,
+               cfg: RewardConfig) -> dict | None:
+    """One task from a framework's (completion, label, extra columns), or None when nothing can grade it.
+
+    The label is a gold answer (string or number), a whole task in the JSON task schema (it has
+    `kind`; its `completion` and `id` are replaced), verl's code ground truth (`{"inputs": [...],
+    "outputs": [...]}`, stdin/stdout pairs), or a dataset
+    row whose columns the TRL rules read (`solution`, `verification_info`, `choices`, ...).
+    """
+    row = dict(extra or {})
+    mapping = _as_mapping(label)
+    if mapping is not None and "kind" in mapping:
+        return {**mapping, "id": task_id, "completion": completion[-cfg.max_completion_chars:]}
+    if mapping is not None and "inputs" in mapping and "outputs" in mapping:
+        return _io_task(task_id, completion, mapping, row, cfg)
+    if mapping is not None:
+        row.update(mapping)
+    elif label is not None:
+        row["ground_truth"] = label
+    task = build_tasks([completion], {k: [v] for k, v in row.items()}, cfg)[0]
+    if task is not None:
+        task["id"] = task_id
+    return task
+
+
+def _io_task(task_id: str, completion: str, spec: Mapping[str, Any], row: Mapping[str, Any],
+             cfg: RewardConfig) -> dict | None:
+    """verl's code ground truth as stdin/stdout tests. Call-based problems (`fn_name`) are not
+    stdin/stdout programs: ungraded (None) rather than run against the wrong harness."""
+    inputs, outputs = spec.get("inputs"), spec.get("outputs")
+    if spec.get("fn_name") or not isinstance(inputs, list) or not isinstance(outputs, list) \
+            or len(inputs) != len(outputs) or not all(isinstance(x, str) for x in inputs + outputs):
+        log.warning("code ground truth for item %s cannot be graded as stdin/stdout tests", task_id)
+        return None
+    tests = [{"stdin": i, "expected_stdout": o} for i, o in zip(inputs, outputs)]
+    task = build_tasks([completion], {**{k: [v] for k, v in row.items()}, "tests": [tests]}, cfg)[0]
+    if task is not None:
+        task["id"] = task_id
+    return task
+
+
+def reward_of(result: Mapping[str, Any] | None, task: Mapping[str, Any] | None) -> float | None:
+    """The accuracy reward of one item; None when it was not graded (see trainer/tasks.py)."""
+    return component_value("accuracy", result, task.get("kind") if task else None)
+
+
+def client_config(cfg: RewardConfig, environ: Mapping[str, str] | None = None) -> Any:
+    """The ClientConfig for cfg, with TLS from VERIFIER_CA_CERT / VERIFIER_TLS."""
+    from verifier.client import ClientConfig
+
+    env = os.environ if environ is None else environ
+    root_cert = env.get("VERIFIER_CA_CERT") or ""
+    tls = bool(root_cert) or env.get("VERIFIER_TLS", "").strip().lower() in ("1", "true", "yes", "on")
+    return ClientConfig(timeout_s=cfg.timeout_s, max_retries=cfg.max_retries, backoff_initial_s=cfg.backoff_initial_s,
+                        backoff_max_s=cfg.backoff_max_s, token=cfg.token or "", tls=tls, root_cert=root_cert,
+                        on_invalid="result")  # one bad row costs one reward, not the batch
+
+
+def async_client(cfg: RewardConfig) -> Any:
+    """A client factory for VerifierRewards (picklable: a module-level function)."""
+    from verifier.client import AsyncVerifierClient
+
+    return AsyncVerifierClient(cfg.target, client_config(cfg))
+
+
+class _Client:
+    """One VerifierClient per process (re-made after a fork), shared by every adapter call."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pid = -1
+        self._config: Any = None
+        self._client: Any = None
+
+    def get(self, cfg: RewardConfig) -> Any:
+        from verifier.client import VerifierClient
+
+        config = client_config(cfg)
+        with self._lock:
+            if self._client is None or self._pid != os.getpid() or self._config != (cfg.target, config):
+                self._client = VerifierClient(cfg.target, config)
+                self._pid, self._config = os.getpid(), (cfg.target, config)
+            return self._client
+
+
+class _Breaker:
+    """Counts batches in a row that came back mostly ungraded; raises at cfg.breaker_patience."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.streak = 0
+
+    def record(self, sent: int, ungraded: int, cfg: RewardConfig) -> None:
+        with self._lock:
+            failed = sent > 0 and ungraded / sent >= cfg.breaker_threshold
+            self.streak = self.streak + 1 if failed else 0
+            if not (cfg.breaker_patience and self.streak >= cfg.breaker_patience):
+                return
+            self.streak = 0
+        raise RewardServiceError(
+            f"verifier at {cfg.target}: {ungraded}/{sent} items ungraded, >= {cfg.breaker_threshold:.0%} of the "
+            f"batch for {cfg.breaker_patience} batches in a row. Training stopped rather than learn from rewards "
+            f"no grader produced; check the service (metrics, logs) and resume from the last checkpoint.")
+
+
+_CLIENT = _Client()
+BREAKER = _Breaker()
+
+
+def grade(tasks: Sequence[dict | None], cfg: RewardConfig) -> list[dict | None]:
+    """Results aligned with tasks (None where the task is None or nothing came back). A batch the
+    service could not grade is all None, logged; repeated ones raise RewardServiceError (BREAKER)."""
+    sendable = [t for t in tasks if t is not None]
+    if not sendable:
+        return [None] * len(tasks)
+    try:
+        results = _CLIENT.get(cfg).grade(sendable)
+    except Exception as exc:  # noqa: BLE001 -- a refused call: ungraded, never wrong
+        log.warning("verifier batch of %d items not graded: %s: %s", len(sendable), type(exc).__name__, exc)
+        results = []
+    by_id = {str(r.get("id")): r for r in results}
+    out = [by_id.get(str(t["id"])) if t is not None else None for t in tasks]
+    ungraded = sum(1 for t, r in zip(tasks, out) if t is not None and (r is None or r.get("verdict") == "infra_error"))
+    BREAKER.record(len(sendable), ungraded, cfg)
+    return out
+
+
+def floats(rewards: Sequence[float | None], where: str) -> tuple[list[float], int]:
+    """Rewards with ungraded items (None) replaced by VERIFIER_UNGRADED_REWARD, and how many there were."""
+    fill = ungraded_reward()
+    missing = sum(r is None for r in rewards)
+    if missing:
+        log.warning("%s: %d of %d items ungraded, given reward %s", where, missing, len(rewards), fill)
+    return [fill if r is None else float(r) for r in rewards], missing
