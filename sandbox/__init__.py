@@ -18,20 +18,22 @@ This package imports nothing of the server.
 
 Known limits (security review, issue 3):
 
-- test_code tasks run the program and its asserts in ONE interpreter (as HumanEval does), so the
-  verdict rests on in-process defences: the nonce and tests arrive on stdin before the program
-  starts, the tests run with saved exec/compile and a pristine builtins copy, and an audit hook
-  blocks frames, tracing, gc, ctypes, code objects, /proc, directory fds, symlinks and new
-  processes (so programs that use subprocess, ctypes, traceback's frame walking or
-  sys._getframe fail there). Not closed: an interpreter memory-safety bug reachable from pure
-  Python, and code objects built by marshal.loads (imports need it).
-- Asserts compare plain data (STRICT_ASSERTS in sandbox/job.py): inside assert statements,
+- test_code tasks run in a separate judge process by default (README.md, "How assert-style tests
+  are judged"): the program's functions are called over plain data, and no secret exists in the
+  program's process. The rest of this list is about `judge: "shared"` (sandbox/harness/shared.py),
+  where program and asserts share ONE interpreter (as HumanEval does) and the verdict rests on
+  in-process defences: the nonce and tests arrive on stdin before the program starts, the tests
+  run with saved exec/compile and a pristine builtins copy, and an audit hook blocks frames,
+  tracing, gc, ctypes, code objects, /proc, directory fds, non-str/bytes paths, symlinks and new
+  processes, and signal handlers (their frame argument). Not closed there: an interpreter
+  memory-safety bug reachable from pure Python, and code objects built by marshal.loads.
+- Asserts compare plain data (sandbox/harness/shared.py): inside assert statements,
   comparisons, arithmetic and a bare asserted value read exact builtin data (subclasses of
   int/float/str/list/tuple/set/dict by their builtin content, so an always-true __eq__, __ne__,
   __lt__, __contains__, __sub__ or __bool__ does not pass); a non-plain value facing a plain one
   fails the assert. Honest programs that return numpy integers or bools (np.float64 is a float),
   Fraction, Decimal, bytes or complex subclasses, or a re.Match to a bare `assert f(x)`, fail too.
-- Names the tests share with the program are pinned (sandbox/job.py): every builtin the tests
+- Names the tests share with the program are pinned (sandbox/harness/shared.py): every builtin the tests
   load but never bind is the real builtin (a program's `def abs(x): return 0`, or one rebinding
   `len`/`sorted` in globals() mid-test, changes nothing), and modules the tests import from a
   stdlib list (math, re, collections, itertools, functools, random, string, copy...) plus their
@@ -52,7 +54,7 @@ Known limits (security review, issue 3):
   use without importing them (then the program's); and helpers the prompt gave the program
   (they are the program's, and it may redefine them).
   Prefer stdin/stdout tests where reward hacking matters.
-- A program may lower PID 1's rlimits, CPU affinity or nice value (same uid): it gets
+- A program may lower PID 1's rlimits, CPU affinity, nice value, scheduling policy or I/O priority (same uid): it gets
   runtime_error, its later tests are not run, and the container is recycled.
 """
 from __future__ import annotations

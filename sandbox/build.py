@@ -4,7 +4,7 @@ Offline path (the default where `debootstrap` exists): one base rootfs from
 `debootstrap --variant=minbase` (sandbox/images/base.recipe), imported with `docker import`;
 then each language's Dockerfile runs FROM that base with `apt-get install` of its packages
 (build containers use the host network: the Debian mirror is reachable, a registry is not).
-Languages build in parallel. Every tag is a hash of its recipe (Dockerfile + runner.py + base),
+Languages build in parallel. Every tag is a hash of its recipe (Dockerfile + runner.py + sandbox/harness/*.py + base),
 so an unchanged recipe is never rebuilt and `verifier sandbox build` is then instant.
 """
 from __future__ import annotations
@@ -27,6 +27,11 @@ from .languages import LANGUAGES
 HERE = Path(__file__).resolve().parent
 IMAGES = HERE / "images"
 RUNNER = HERE / "runner.py"
+HARNESS = HERE / "harness"  # container-side Python besides the runner: copied to /opt/sandbox/harness
+
+
+def harness_files() -> list[Path]:
+    return sorted(HARNESS.glob("*.py"))
 REGISTRY_BASE = "debian:bookworm-slim"
 MIRROR = os.environ.get("SANDBOX_DEBIAN_MIRROR", "http://deb.debian.org/debian")
 DEBOOTSTRAP_TIMEOUT_S = 900
@@ -65,7 +70,8 @@ def image_tag(language: str, prefix: str = "grpo-sandbox", base: str | None = No
     """The tag a language's image has for the current recipe: '<prefix>-<lang>:<hash>'."""
     base = base or default_base()
     dockerfile = (IMAGES / f"{language}.Dockerfile").read_bytes()
-    return f"{prefix}-{language}:{_digest(dockerfile, RUNNER.read_bytes(), base.encode())}"
+    harness = [p.name.encode() + b"\0" + p.read_bytes() for p in harness_files()]
+    return f"{prefix}-{language}:{_digest(dockerfile, RUNNER.read_bytes(), *harness, base.encode())}"
 
 
 def _has_image(client: docker.DockerClient, tag: str) -> bool:
@@ -115,6 +121,9 @@ def build_language(client: docker.DockerClient, language: str, base: str, tag: s
     with tempfile.TemporaryDirectory(prefix=f"sandbox-{language}-") as ctx:
         shutil.copy(IMAGES / f"{language}.Dockerfile", Path(ctx) / "Dockerfile")
         shutil.copy(RUNNER, Path(ctx) / "runner.py")
+        (Path(ctx) / "harness").mkdir()
+        for p in harness_files():
+            shutil.copy(p, Path(ctx) / "harness" / p.name)
         try:
             client.images.build(path=ctx, tag=tag, buildargs={"BASE": base}, network_mode="host",
                                 rm=True, forcerm=True, pull=False)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -17,7 +18,7 @@ import docker
 
 from .build import image_tag
 from .config import SandboxConfig
-from .job import InfraFailure, Plan, make_plan, run_job
+from .job import InfraFailure, Plan, make_plan, out_of_budget, run_job
 from .pool import Pool, connect, reap
 
 log = logging.getLogger(__name__)
@@ -173,14 +174,17 @@ class CodeGrader:
         if plan.lang.name not in self._images:
             return _infra(f"no image for {plan.lang.name}: run `verifier sandbox build {plan.lang.name}`",
                           extracted=plan.code, how=plan.extracted_from)
-        deadline = time.monotonic() + (timeout_s if timeout_s else plan.budget_s(self.config))
+        # The run time a job is owed: its own tests x time limit (a fixed budget would let a slow
+        # program on many tests run it out), or less when the caller gives a deadline. It counts
+        # from when the job has its container: waiting in the queue is never the program's time.
+        owed = min(timeout_s, plan.budget_s(self.config)) if timeout_s else plan.budget_s(self.config)
+        deadline = time.monotonic() + timeout_s if timeout_s else math.inf
         last = ""
         for _attempt in range(2):
-            left = deadline - time.monotonic()
-            if left <= 0:
+            if deadline - time.monotonic() <= 0:
                 break
             try:
-                return await self._attempt(plan, left)
+                return await self._attempt(plan, owed, deadline)
             except InfraFailure as e:
                 last = str(e)
                 if not e.retryable:
@@ -189,24 +193,35 @@ class CodeGrader:
                 plan.job_dir = Plan.__dataclass_fields__["job_dir"].default_factory()
         return _infra(last or "the job's wall-clock budget ran out", extracted=plan.code, how=plan.extracted_from)
 
-    async def _attempt(self, plan: Plan, budget_s: float) -> dict:
+    async def _attempt(self, plan: Plan, owed_s: float, deadline: float) -> dict:
         pool = self._pool
-        t_end = time.monotonic() + budget_s
         async with self._slots:
             try:
-                box = await pool.acquire(plan.lang.name, min(self.config.acquire_timeout_s, budget_s),
+                box = await pool.acquire(plan.lang.name, min(self.config.acquire_timeout_s, deadline - time.monotonic()),
                                          ok=lambda: self._available)
             except TimeoutError as e:
                 raise InfraFailure(str(e) if self._available else self.unavailable_reason()) from e
+            started = time.monotonic()
+            t_end = min(started + owed_s, deadline)
             loop = asyncio.get_running_loop()
             fut = loop.run_in_executor(self._jobs, run_job, pool, box, plan, self.config)
             try:
                 result, healthy = await asyncio.wait_for(asyncio.shield(fut), max(0.1, t_end - time.monotonic()))
             except asyncio.TimeoutError:
+                ran = time.monotonic() - started
                 await loop.run_in_executor(pool.control, pool.kill, box)
                 await asyncio.wait([fut], timeout=5)
+                if fut.done() and not fut.cancelled():
+                    fut.exception()  # retrieved: the killed job's ChannelError is expected here
                 await pool.release(box, False)
-                raise InfraFailure("the job ran past its wall-clock budget; its container was killed") from None
+                if ran < owed_s - 1.0:  # the caller's deadline, shortened by queueing
+                    raise InfraFailure("the caller's deadline ran out: the job waited for a container") from None
+                try:  # the host answers: the time went to the program (its tests x its time limit)
+                    await self._call(self._client.ping)
+                except Exception as e:
+                    self._set_down(e)
+                    raise InfraFailure("the job ran past its wall-clock budget and the Docker daemon does not answer") from None
+                return out_of_budget(plan)
             except asyncio.CancelledError:
                 # The caller went away: stop the job now; the replacement starts in the background.
                 loop.run_in_executor(pool.control, pool.kill, box)

@@ -21,6 +21,7 @@ class Language:
     aliases: tuple[str, ...] = ()
     oom_markers: tuple[bytes, ...] = ()  # stderr text meaning the runtime's own heap cap was hit
     compile_memory: bool = True  # the compile step needs more memory than a test (a real compiler)
+    exec_work: bool = False  # the program is a binary in /work; elsewhere /work is noexec (no native code of its own)
 
 
 LANGUAGES: dict[str, Language] = {
@@ -32,12 +33,12 @@ LANGUAGES: dict[str, Language] = {
     "c": Language(
         name="c", source="prog.c",
         compile=("gcc", "-O2", "-std=gnu17", "-pipe", "-o", "prog", "prog.c", "-lm"),
-        run=("./prog",), aliases=("c", "h", "gcc", "c17", "c11"),
+        run=("./prog",), aliases=("c", "h", "gcc", "c17", "c11"), exec_work=True,
     ),
     "cpp": Language(
         name="cpp", source="prog.cpp",
         compile=("g++", "-O2", "-std=gnu++17", "-pipe", "-o", "prog", "prog.cpp"),
-        run=("./prog",), aliases=("cpp", "c++", "cxx", "cc", "hpp", "g++", "cpp17", "c++17"),
+        run=("./prog",), aliases=("cpp", "c++", "cxx", "cc", "hpp", "g++", "cpp17", "c++17"), exec_work=True,
     ),
     "javascript": Language(
         name="javascript", source="prog.js",

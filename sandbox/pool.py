@@ -24,6 +24,7 @@ from docker.types import Ulimit
 
 from .channel import Channel, ChannelError
 from .config import SandboxConfig
+from .languages import LANGUAGES
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,8 @@ class Box:
 
 
 def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: int) -> dict:
-    """The hardening, in one place: no network, read-only root, capped tmpfs, no capabilities,
+    """The hardening, in one place: no network, read-only root, capped tmpfs (/work noexec unless
+    the language's program is a binary there), no capabilities,
     no-new-privileges, default seccomp, non-root, pids/memory(=memory+swap)/CPU limits,
     single-threaded math libraries, no host mounts, a clean environment."""
     tmpfs_opts = f"nosuid,nodev,nr_inodes={config.tmpfs_inodes}"
@@ -66,7 +68,7 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
         image=image, detach=True, stdin_open=True, tty=False,
         network_mode="none", read_only=True, ipc_mode="none",
         tmpfs={
-            "/work": f"rw,exec,{tmpfs_opts},size={config.work_tmpfs_mb}m,mode=0700,uid={config.user.split(':')[0]},gid={config.user.split(':')[-1]}",
+            "/work": f"rw,{'exec' if LANGUAGES[language].exec_work else 'noexec'},{tmpfs_opts},size={config.work_tmpfs_mb}m,mode=0700,uid={config.user.split(':')[0]},gid={config.user.split(':')[-1]}",
             "/tmp": f"rw,noexec,{tmpfs_opts},size={config.tmp_tmpfs_mb}m,mode=1777",
         },
         cap_drop=["ALL"], security_opt=["no-new-privileges"], user=config.user,

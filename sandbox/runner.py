@@ -140,16 +140,42 @@ def other_pids() -> list[int]:
     return [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) != me]
 
 
+IOPRIO_GET = {"x86_64": 252, "aarch64": 31}.get(os.uname().machine)  # ioprio_get(2) syscall number
+RSS_GROWTH_MAX_KB = 64 << 10  # the runner grew this much since it started: recycle (a later job's memory)
+
+
+def io_priority() -> int:
+    """PID 1's I/O priority (ioprio_get(IOPRIO_WHO_PROCESS, 0)); -1 where it cannot be read."""
+    if IOPRIO_GET is None:
+        return -1
+    try:
+        return ctypes.CDLL(None, use_errno=True).syscall(IOPRIO_GET, 1, 0)
+    except (OSError, AttributeError):
+        return -1
+
+
+def rss_kb() -> int:
+    """The runner's resident memory now (VmRSS), in KiB."""
+    with open("/proc/self/status", "rb") as f:
+        for line in f:
+            if line.startswith(b"VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
 def supervisor_state() -> tuple:
-    """PID 1's own rlimits, CPU affinity and nice value. The program runs as our uid, so prlimit(2),
-    sched_setaffinity(2) and setpriority(2) let it lower them (not raise them back), and every
-    later process would inherit them: a changed state means the container must be recycled."""
+    """PID 1's own rlimits, CPU affinity, nice value, scheduling policy and I/O priority. The program
+    runs as our uid, so prlimit(2), sched_setaffinity(2), setpriority(2), sched_setscheduler(2) and
+    ioprio_set(2) let it lower them (not raise them back), and every later process would inherit
+    them: a changed state means the container must be recycled."""
     names = sorted(n for n in dir(resource) if n.startswith("RLIMIT_"))
     return (tuple(resource.getrlimit(getattr(resource, n)) for n in names),
-            tuple(sorted(os.sched_getaffinity(0))), os.getpriority(os.PRIO_PROCESS, 0))
+            tuple(sorted(os.sched_getaffinity(0))), os.getpriority(os.PRIO_PROCESS, 0),
+            os.sched_getscheduler(0), os.sched_getparam(0).sched_priority, io_priority())
 
 
 START_STATE: tuple = ()
+START_RSS_KB = 0
 
 
 def tampered() -> bool:
@@ -157,6 +183,24 @@ def tampered() -> bool:
         return supervisor_state() != START_STATE
     except Exception:  # cannot even read it (e.g. no memory left under a lowered RLIMIT_AS)
         return True
+
+
+def grown() -> bool:
+    """The runner holds much more memory than at start: it counts in every later job's limit."""
+    try:
+        return rss_kb() - START_RSS_KB > RSS_GROWTH_MAX_KB
+    except (OSError, ValueError):
+        return True
+
+
+def restore_modes(cwd: str) -> None:
+    """Give /work and the job dir back their mode (the program may have chmod-ed them; we own
+    them): its next test or the checker then starts, and only its own output judges it."""
+    for d in (WORK, cwd):
+        try:
+            os.chmod(d, 0o700, follow_symlinks=False)
+        except OSError:
+            pass
 
 
 def _limits(cpu_s: float, fsize: int):
@@ -193,6 +237,7 @@ def run_exec(req: dict, stdin: bytes) -> tuple[dict, dict[str, bytes]]:
         pass_fds = (fd3_w,)
         env["RESULT_FD"] = str(fd3_w)
 
+    restore_modes(cwd)
     oom0 = oom_kills()
     cg0, me0 = cgroup_cpu_s(), self_cpu_s()
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -306,11 +351,7 @@ def run_exec(req: dict, stdin: bytes) -> tuple[dict, dict[str, bytes]]:
         cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
     clean = kill_all_others()
     if req.get("rm_cwd") and req.get("cwd"):  # a checker's dir: its answer must not reach later tests
-        wipe(cwd)
-        try:
-            os.rmdir(cwd)
-        except OSError:
-            clean = False
+        clean = remove_dir(cwd) and clean
     if status is None:
         try:
             _, status, rusage = os.wait4(proc.pid, os.WNOHANG) or (0, None, None)
@@ -357,6 +398,7 @@ def _kill_group(pid: int) -> None:
 def write_files(req: dict, blobs: dict[str, bytes]) -> dict:
     """Write job files into a fresh directory; never follow a link the program could have left."""
     d = os.path.join(WORK, _safe_name(req["dir"]))
+    restore_modes(WORK)
     try:
         os.mkdir(d, 0o700)
         for rel, mode in req["files"]:
@@ -365,10 +407,23 @@ def write_files(req: dict, blobs: dict[str, bytes]) -> dict:
             with os.fdopen(fd, "wb") as f:
                 f.write(blobs.get(rel, b""))
     except OSError as e:  # no space or inodes left: the host knows whether a program filled /work
+        removed = remove_dir(d)  # a half-written checker dir holds answer.txt: never leave it
         if e.errno not in (errno.ENOSPC, errno.EDQUOT):
             raise
-        return {"ok": False, "full": True, "error": f"{type(e).__name__}: {e}"[:300]}
+        return {"ok": False, "full": True, "removed": removed, "error": f"{type(e).__name__}: {e}"[:300]}
     return {"ok": True}
+
+
+def remove_dir(d: str) -> bool:
+    """Delete d and everything in it; True when it is gone."""
+    if not os.path.lexists(d):
+        return True
+    wipe(d)
+    try:
+        os.rmdir(d)
+    except OSError:
+        return not os.path.lexists(d)
+    return True
 
 
 def _safe_name(name: str) -> str:
@@ -440,20 +495,41 @@ def reset() -> dict:
             leftovers.append(f"{d}: {e}")
     leftovers += remove_sysv_ipc()
     procs = other_pids()
-    bad = tampered()
-    return {"ok": True, "clean": clean and not leftovers and not procs and not bad,
-            "leftovers": leftovers[:10], "procs": procs[:10], "tampered": bad}
+    bad, fat = tampered(), grown()
+    return {"ok": True, "clean": clean and not leftovers and not procs and not bad and not fat,
+            "leftovers": leftovers[:10], "procs": procs[:10], "tampered": bad, "grown": fat}
 
 
 def pycheck(req: dict) -> dict:
-    """Python syntax check in-process (this interpreter is the one that runs the program):
-    saves an interpreter start per job. compile() only parses; it runs nothing of the code."""
+    """Python syntax check in a forked child (this interpreter is the one that runs the program):
+    a fork saves an interpreter start per job, and what compile() allocates (~140 MB for 240 KB
+    of source) dies with the child instead of staying in PID 1. compile() only parses."""
     path = os.path.join(WORK, _safe_name(req["dir"]), _safe_name(req["file"]))
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
     with os.fdopen(fd, "rb") as f:
         src = f.read(1 << 20)
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child: answer on the pipe, then leave without running any cleanup of PID 1
+        code = 0
+        try:
+            os.close(r)
+            os.write(w, json.dumps(_compile_check(src, req["file"])).encode())
+        except BaseException:
+            code = 1
+        os._exit(code)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        data = f.read()
+    _, status = os.waitpid(pid, 0)
+    if not data:  # killed (out of memory on a huge program): the program's doing
+        return {"ok": False, "error_text": f"the syntax check did not finish (wait status {status})"}
+    return json.loads(data)
+
+
+def _compile_check(src: bytes, name: str) -> dict:
     try:
-        compile(src, req["file"], "exec", dont_inherit=True)
+        compile(src, name, "exec", dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as e:
         import traceback
         return {"ok": False, "error_text": "".join(traceback.format_exception_only(type(e), e))[-2000:]}
@@ -510,9 +586,10 @@ def make_undumpable() -> None:
 
 
 def main() -> None:
-    global START_STATE
+    global START_STATE, START_RSS_KB
     make_undumpable()
     START_STATE = supervisor_state()
+    START_RSS_KB = rss_kb()
     # The kernel delivers a signal from inside the namespace to init only when init has a handler:
     # Python's SIGINT handler would let the program raise KeyboardInterrupt here. Ignore them all.
     for sig in HANDLED_SIGNALS:

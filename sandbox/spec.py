@@ -29,6 +29,9 @@ CODE_VERDICTS = ("accepted", "wrong_answer", "compile_error", "runtime_error", "
 # Every image has python3, and the assert harness is Python: other languages cannot be honoured.
 CHECKER_LANGUAGES = ("python",)
 TEST_CODE_LANGUAGES = ("python",)
+# How test_code runs (README.md, "How assert-style tests are judged"): a separate judge process
+# (default), or one interpreter shared with the program, for tests that need its objects.
+JUDGE_MODES = ("process", "shared")
 # One default tolerance on every path, as common judges use (Codeforces, Kattis: 1e-6).
 DEFAULT_FLOAT_TOL = 1e-6
 MIN_MEMORY_MB = 16  # below this no runtime starts: the program could not fail on its own merits
@@ -135,6 +138,7 @@ class CodeTask:
     # the HTTP port's /run_code) and how many bytes of each the heads keep
     return_output: bool = field(default=False, metadata={"wire": False})
     output_head_bytes: int = field(default=4096, metadata={"wire": False})
+    judge: str = field(default="process", metadata={"wire": False})
 
     @classmethod
     def keys(cls, wire: bool = True) -> frozenset[str]:
@@ -179,7 +183,8 @@ class CodeTask:
             memory_limit_mb=int(memory) if memory else None, id=task_id,
             timeout_s=get_num(obj, "timeout_s", where) or 0.0,
             return_output=get_bool(obj, "return_output", where) if not wire else False,
-            output_head_bytes=int(get_num(obj, "output_head_bytes", where) or 4096) if not wire else 4096)
+            output_head_bytes=int(get_num(obj, "output_head_bytes", where) or 4096) if not wire else 4096,
+            judge=(get_str(obj, "judge", where) or "process") if not wire else "process")
         task.validate(where, limits)
         return task
 
@@ -189,6 +194,7 @@ class CodeTask:
         one_of(self.language, tuple(limits), f"{where}.language")
         one_of(self.compare, COMPARATORS, f"{where}.compare")
         one_of(self.scoring, SCORINGS, f"{where}.scoring")
+        one_of(self.judge, JUDGE_MODES, f"{where}.judge")
         if self.checker:
             one_of(self.checker_language, CHECKER_LANGUAGES, f"{where}.checker_language")
         elif self.checker_language not in CHECKER_LANGUAGES:

@@ -155,6 +155,8 @@ def test_plan_no_code_and_bad_inputs():
         make_plan({"language": "c", "completion": "x"}, SandboxConfig(languages=("python",)))
     with pytest.raises(TaskError, match="task.test_code: needs language"):
         make_plan({"language": "c", "completion": "int main(){}", "test_code": "assert 1"}, cfg)
+    with pytest.raises(TaskError, match="task.judge: must be one of"):
+        make_plan({"language": "python", "completion": "x", "test_code": "assert 1", "judge": "other"}, cfg)
     with pytest.raises(TaskError, match="task.compare"):
         make_plan({"language": "python", "completion": "x", "compare": "set"}, cfg)
     for key, value in (("time_limit_s", 999), ("memory_limit_mb", 99999)):  # refused, not silently clamped

@@ -5,13 +5,15 @@ must have been recycled)."""
 from __future__ import annotations
 
 import dis
+import os
+import platform
 import resource
 import types
 
 import pytest
 
 from sandbox import SandboxConfig
-from sandbox.job import HARNESS
+from sandbox.build import HARNESS
 from sandbox.sync import SyncGrader
 
 pytestmark = pytest.mark.docker
@@ -48,14 +50,20 @@ def test_sigint_to_pid1_is_ignored(grader):
     "resource.prlimit(1, resource.RLIMIT_NOFILE, (16, 16))",
     "os.sched_setaffinity(1, {min(os.sched_getaffinity(1))})",
     "os.setpriority(os.PRIO_PROCESS, 1, 19)",
+    "os.sched_setscheduler(1, os.SCHED_IDLE, os.sched_param(0))",  # issue 9: scheduling policy
+    "ctypes.CDLL(None).syscall(251, 1, 1, 3 << 13)",  # issue 9: ioprio_set(PROCESS, 1, IDLE class)
 ])
 def test_pid1_limits_changed_by_a_program_do_not_reach_the_next_job(grader, attack):
-    r = grader.grade(py(f"import os, resource\n{attack}\nprint(3)"))
+    if "syscall(251" in attack and platform.machine() != "x86_64":
+        pytest.skip("ioprio_set syscall number is x86_64's")
+    look = ("import ctypes, os, resource\nprint(resource.getrlimit(resource.RLIMIT_AS)[0], resource.getrlimit(resource.RLIMIT_NOFILE)[0],"
+            " len(os.sched_getaffinity(0)) == os.cpu_count(), os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0),"
+            " ctypes.CDLL(None).syscall(252, 1, 0))")
+    first = grader.grade(py(look, tests=(("", ""),), return_output=True))["tests"][0]["stdout"]
+    assert first.startswith(f"{resource.RLIM_INFINITY} 256 True 0 {os.SCHED_OTHER} "), first
+    r = grader.grade(py(f"import ctypes, os, resource\n{attack}\nprint(3)"))
     assert r["verdict"] == "runtime_error" and "supervisor" in r["detail"], r
-    probe = py("import os, resource\nprint(resource.getrlimit(resource.RLIMIT_AS)[0], resource.getrlimit(resource.RLIMIT_NOFILE)[0],"
-               " len(os.sched_getaffinity(0)) == os.cpu_count(), os.getpriority(os.PRIO_PROCESS, 0))",
-               tests=(("", f"{resource.RLIM_INFINITY} 256 True 0\n"),))
-    assert grader.grade(probe)["verdict"] == "accepted"
+    assert grader.grade(py(look, tests=(("", first),)))["verdict"] == "accepted"
     assert grader.grade(INNOCENT)["verdict"] == "accepted"
 
 
@@ -81,6 +89,7 @@ def test_ipc_objects_do_not_survive_the_job(grader):
 
 # ---------------------------------------------------------------- F4: forging the test_code harness
 ADD_TESTS = "assert add(1, 2) == 3\nassert add(2, 2) == 4\n"
+JUDGES = ("process", "shared")  # how test_code runs: sandbox.job.JUDGE_MODES
 FORGERIES = {
     "exec_replaced": "import builtins\ndef add(a, b): return 0\nbuiltins.exec = lambda *a, **k: None",
     "nonce_from_environ": (
@@ -97,7 +106,10 @@ FORGERIES = {
     "nonce_from_gc": (
         "import gc, os\nn = [o for o in gc.get_objects() if type(o) is dict and 'nonce' in o]\n"
         "os.write(3, b'ok:' + n[0]['nonce']); os._exit(0)"),
-    # the following programs are correct: they fail only because the harness blocks what they do
+}
+# Correct programs that fail in the shared mode only, because its audit hook blocks what they do; in
+# the default mode the program's process holds no secret, so they may.
+BLOCKED_IN_SHARED = {
     "proc_mem_opened": "open('/proc/self/mem', 'rb')\ndef add(a, b): return a + b",
     "proc_mem_via_dev_fd": "open('/dev/fd/../mem', 'rb')\ndef add(a, b): return a + b",
     "proc_dir_fd": "import os\nos.open('/', os.O_RDONLY)\ndef add(a, b): return a + b",
@@ -107,10 +119,20 @@ FORGERIES = {
 }
 
 
+@pytest.mark.parametrize("judge", JUDGES)
 @pytest.mark.parametrize("name", sorted(FORGERIES))
-def test_harness_cannot_be_forged(grader, name):
-    r = grader.grade({"language": "python", "completion": FORGERIES[name], "test_code": ADD_TESTS})
+def test_harness_cannot_be_forged(grader, name, judge):
+    r = grader.grade({"language": "python", "completion": FORGERIES[name], "test_code": ADD_TESTS, "judge": judge})
     assert r["verdict"] != "accepted" and r["score"] == 0.0, r
+
+
+@pytest.mark.parametrize("name", sorted(BLOCKED_IN_SHARED))
+def test_what_the_shared_mode_blocks_the_process_mode_allows(grader, name):
+    task = {"language": "python", "completion": BLOCKED_IN_SHARED[name], "test_code": ADD_TESTS}
+    r = grader.grade(dict(task, judge="shared"))
+    assert r["verdict"] != "accepted" and r["score"] == 0.0, r
+    if "proc_mem" not in name:  # /proc/self/mem stays closed: the program's process is forked non-dumpable
+        assert grader.grade(task)["verdict"] == "accepted"
 
 
 def test_harness_still_runs_ordinary_programs(grader):
@@ -158,7 +180,7 @@ def test_a_crashing_checker_is_infra_error_not_a_rejection(grader):
 
 # ---------------------------------------------------------------- F10: reward hacks in the asserts
 # A program under RL learns to return a value that passes `assert f(x) == y` without being y. Inside
-# assert statements the harness compares plain data only (sandbox.job.STRICT_ASSERTS).
+# assert statements the harness compares plain data only (sandbox/harness/shared.py; the process mode sends plain data only).
 ALWAYS_EQ = "class T:\n    def __eq__(self, o): return True\n    def __ne__(self, o): return False\n    __hash__ = object.__hash__\n"
 CHEATS = {
     "always_equal_object": (ALWAYS_EQ + "def add(a, b): return T()", ADD_TESTS),
@@ -207,12 +229,14 @@ CHEATS = {
 
 
 @pytest.mark.parametrize("name", sorted(CHEATS))
-def test_assert_cheats_are_not_accepted(grader, name):
+@pytest.mark.parametrize("judge", JUDGES)
+def test_assert_cheats_are_not_accepted(grader, name, judge):
     prog, tests = CHEATS[name]
-    r = grader.grade({"language": "python", "completion": prog, "test_code": tests})
+    r = grader.grade({"language": "python", "completion": prog, "test_code": tests, "judge": judge})
     assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
 
 
+NEEDS_SHARED = {"custom_objects_on_both_sides"}
 HONEST = {
     "ints_and_bools": ("def add(a, b): return a + b\ndef pos(x): return x > 0",
                        ADD_TESTS + "assert pos(1)\nassert not pos(-1)\nassert pos(2) is True\nassert add(1, 1) != 3\n"),
@@ -245,17 +269,21 @@ HONEST = {
 
 
 @pytest.mark.parametrize("name", sorted(HONEST))
-def test_honest_programs_pass_the_strict_asserts(grader, name):
+@pytest.mark.parametrize("judge", JUDGES)
+def test_honest_programs_pass_the_strict_asserts(grader, name, judge):
     prog, tests = HONEST[name]
-    r = grader.grade({"language": "python", "completion": prog, "test_code": tests})
-    assert r["verdict"] == "accepted", r
+    r = grader.grade({"language": "python", "completion": prog, "test_code": tests, "judge": judge})
+    if name in NEEDS_SHARED and judge == "process":  # the program's objects cannot cross the channel
+        assert r["verdict"] == "wrong_answer" and "not plain data" in r["detail"], r
+    else:
+        assert r["verdict"] == "accepted", r
 
 
 def test_strict_assert_helpers_look_up_no_globals():
     """The helpers run after the program, which may rebind any builtin or harness global: every
     name they use must be a closure variable bound before the program starts."""
     ns: dict = {}
-    exec(HARNESS.split(b"\ndef _main")[0], ns)
+    exec((HARNESS / "shared.py").read_text().split("\ndef _main")[0], ns)
     code = ns["_strict_asserts"].__code__
     helpers = [c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name in ("data", "plain", "cmp", "chain", "truth")]
     assert len(helpers) == 5
@@ -263,3 +291,160 @@ def test_strict_assert_helpers_look_up_no_globals():
     loads = [(c.co_name, i.argval) for c in helpers + lambdas for i in dis.get_instructions(c)
              if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")]
     assert not loads, loads
+
+
+# ---------------------------------------------------------------- issue 9: reset means reset
+def test_syntax_checking_a_large_program_leaves_the_runner_small(grader):
+    """The runner kept tens of MB (~140 MB in the review) after compile() of a 240 KB program, in
+    every later job's memory limit. The check now runs in a forked child that takes it away."""
+    big = "def f():\n" + "\n".join(f" if a{i}:\n  if b:\n   c = {i}" for i in range(8000)) + "\nprint(3)"  # 245 KB
+    look = "print([int(l.split()[1]) < 40000 for l in open('/proc/1/status') if l.startswith('VmRSS')])"
+    assert grader.grade(py(look, tests=(("", "[True]\n"),)))["verdict"] == "accepted"
+    assert grader.grade(py(big, tests=(("", "3\n"),)))["verdict"] == "accepted"
+    r = grader.grade(py(look, tests=(("", "[True]\n"),)))
+    assert r["verdict"] == "accepted", r
+
+
+FILL_THEN_PEEK = '''import glob, os
+for name in glob.glob('f*'):
+    os.unlink(name)
+seen = glob.glob('/work/c*/answer.txt')
+if seen:
+    print(open(seen[0]).read())
+else:
+    keep = int(input())
+    made = []
+    try:
+        while True:
+            made.append('f%d' % len(made))
+            open(made[-1], 'w').close()
+    except OSError:
+        made.pop()
+    for name in made[-keep:]:
+        os.unlink(name)
+    print(0)'''
+
+
+def test_a_half_written_checker_dir_is_removed(grader):
+    """A program that fills /work's inodes so that answer.txt fits but the next file does not left
+    a checker dir with answer.txt behind, readable by its next tests (score 0.6 where 0 is right)."""
+    tests = [(f"{k}\n", "3\n") for k in range(1, 12)] + [("", "3\n")] * 3
+    r = grader.grade(py(FILL_THEN_PEEK, tests=tests, checker=CHECKER, scoring="fraction"))
+    assert r["score"] == 0.0, r
+    assert grader.grade(py("a, b = map(int, input().split())\nprint(a + b)", tests=CHECKED, checker=CHECKER))["verdict"] == "accepted"
+
+
+# ---------------------------------------------------------------- issue 9: the judge outside the program
+# Four ways a wrong program got `accepted` while the harness kept its nonce in the program's own
+# interpreter. In the default mode the tests run in a separate judge process: each must now fail.
+WRONG_ADD = "def add(a, b):\n    return 0\n"
+SIGNAL_FRAME = '''import os, signal, time
+def grab(sig, frame):
+    while frame is not None:
+        loc = frame.f_locals
+        if 'nonce' in loc and 'fd' in loc:
+            os.write(loc['fd'], b'ok:' + loc['nonce'])
+            os._exit(0)
+        frame = frame.f_back
+signal.signal(signal.SIGALRM, grab)
+signal.setitimer(signal.ITIMER_REAL, 0.05)
+def add(a, b):
+    time.sleep(1)
+    return 0
+'''
+PROC_MEM_PATHLIKE = '''import io, os, re
+class P:
+    def __init__(self, p): self.p = p
+    def __fspath__(self): return self.p
+maps = io.FileIO(P('/proc/self/maps')).read().decode()  # a PathLike reaches the audit hook as is
+mem = os.open(bytearray(b'/proc/self/mem'), os.O_RDONLY)  # and so does a bytearray
+for line in maps.splitlines():
+    lo, hi = (int(x, 16) for x in line.split()[0].split('-'))
+    if 'rw' not in line.split()[1] or hi - lo > 1 << 28:
+        continue
+    try:
+        data = os.pread(mem, hi - lo, lo)
+    except OSError:
+        continue
+    m = re.search(rb' \\x00{7}.{8}([0-9a-f]{32})\\x00', data, re.S)  # a 32-byte bytes object of hex digits
+    if m:
+        import fcntl, stat
+        for fd in range(3, 64):  # the result pipe: the one write-only FIFO past stderr
+            try:
+                if stat.S_ISFIFO(os.fstat(fd).st_mode) and fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_WRONLY:
+                    os.write(fd, b'ok:' + m.group(1))
+                    os._exit(0)
+            except OSError:
+                pass
+def add(a, b):
+    return 0
+'''
+HARNESS_REWRITE = '''import os
+open('harness.py', 'w').write("import os, sys\\nn = sys.stdin.buffer.read().split(b'\\\\n')[0]\\nos.write(int(os.environ['RESULT_FD']), b'ok:' + n)\\n")
+print(3)
+def add(a, b):
+    return 0
+'''
+NATIVE_EXT = r'''
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <frameobject.h>
+#include <unistd.h>
+static struct PyModuleDef mod = {PyModuleDef_HEAD_INIT, "grab", NULL, -1, NULL};
+PyMODINIT_FUNC PyInit_grab(void) {
+    PyFrameObject *f = PyEval_GetFrame();
+    while (f) {
+        PyObject *loc = PyFrame_GetLocals(f);
+        PyObject *n = loc ? PyDict_GetItemString(loc, "nonce") : NULL, *fd = loc ? PyDict_GetItemString(loc, "fd") : NULL;
+        if (n && fd && PyBytes_Check(n)) {
+            int d = (int)PyLong_AsLong(fd);
+            write(d, "ok:", 3); write(d, PyBytes_AsString(n), PyBytes_Size(n)); _exit(0);
+        }
+        f = PyFrame_GetBack(f);
+    }
+    return PyModule_Create(&mod);
+}
+'''
+
+
+def native_extension_program(tmp_path) -> str:
+    """A program that writes a native extension (built here for the image's Python 3.11) into /work
+    and imports it: native code reads the harness's frames without any audit event."""
+    import base64
+    import shutil
+    import subprocess
+    import sysconfig
+    if not shutil.which("gcc") or sysconfig.get_python_version() != "3.11":
+        pytest.skip("needs gcc and Python 3.11 headers on the host to build the extension")
+    (tmp_path / "grab.c").write_text(NATIVE_EXT)
+    so = tmp_path / "grab.so"
+    subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-s", f"-I{sysconfig.get_paths()['include']}",
+                    "-o", str(so), str(tmp_path / "grab.c")], check=True)
+    blob = base64.b64encode(so.read_bytes()).decode()
+    return (f"import base64, sys\nopen('grab.so', 'wb').write(base64.b64decode('{blob}'))\n"
+            "sys.path.insert(0, '.')\nimport grab\ndef add(a, b):\n    return 0\n")
+
+
+SIGNAL_VIA_FRESH_MODULE = SIGNAL_FRAME.replace("signal.signal(signal.SIGALRM, grab)", (
+    "import _imp, importlib.machinery, sys\nsys.modules.pop('_signal', None)\n"
+    "fresh = _imp.create_builtin(importlib.machinery.ModuleSpec('_signal', None))\nfresh.signal(signal.SIGALRM, grab)"))
+SIGNAL_VIA_REIMPORT = SIGNAL_FRAME.replace("signal.signal(signal.SIGALRM, grab)", (
+    "import sys\nsys.modules.pop('_signal', None)\nimport _signal\n_signal.signal(signal.SIGALRM, grab)"))
+
+
+@pytest.mark.parametrize("attack", ["signal_handler_frame", "signal_fresh_module", "signal_reimport", "proc_mem_pathlike",
+                                    "native_extension", "harness_rewrite"])
+def test_a_wrong_program_cannot_win_the_judge(grader, attack, tmp_path):
+    prog = {"signal_handler_frame": SIGNAL_FRAME, "signal_fresh_module": SIGNAL_VIA_FRESH_MODULE,
+            "signal_reimport": SIGNAL_VIA_REIMPORT, "proc_mem_pathlike": PROC_MEM_PATHLIKE,
+            "harness_rewrite": HARNESS_REWRITE}.get(attack) or native_extension_program(tmp_path)
+    task = {"language": "python", "completion": prog, "test_code": ADD_TESTS}
+    if attack == "harness_rewrite":  # stdin tests run first, then the asserts
+        task["tests"] = [{"stdin": "", "expected_stdout": "3\n"}]
+    r = grader.grade(task)
+    assert r["verdict"] != "accepted" and r["score"] == 0.0, r
+    r = grader.grade(dict(task, judge="shared"))  # closed in the shared mode too
+    assert r["verdict"] != "accepted" and r["score"] == 0.0, r
+    right = task["completion"].replace("    return 0\n", "    return a + b\n")
+    if attack in ("signal_handler_frame", "harness_rewrite"):  # the right program still passes
+        assert grader.grade(dict(task, completion=right))["verdict"] == "accepted"

@@ -47,3 +47,20 @@ def test_no_docker_daemon_means_infra_error_for_code_and_math_keeps_working(serv
     assert math["verdict"] == "correct"
     assert _health(server.target, "verifier.v1.Verifier/code") == health_pb2.HealthCheckResponse.NOT_SERVING
     assert _health(server.target, "verifier.v1.Verifier/math") == health_pb2.HealthCheckResponse.SERVING
+
+
+@pytest.mark.docker
+@pytest.mark.slow
+def test_a_hung_program_on_21_tests_gets_time_limit_through_the_server(server_factory):
+    """Issue 9: 21 tests x 3 s of wall clock each ran past the server's fixed 60 s job budget and
+    came back infra_error (retried, containers destroyed). The budget now scales with the task."""
+    server = server_factory("--workers", "1")
+    hang = {"id": "hang", "kind": "code", "language": "python", "time_limit_s": 1, "scoring": "fraction",
+            "completion": "```python\nimport time\na, b = map(int, input().split())\nif a != 1:\n"
+                          "    time.sleep(100)\nprint(a + b)\n```",
+            "tests": [{"stdin": "1 2\n", "expected_stdout": "3\n"}] + [{"stdin": "5 5\n", "expected_stdout": "10\n"}] * 20}
+    with VerifierClient(server.target) as client:
+        (r,) = client.grade([hang], timeout_s=300)
+    assert r["verdict"] == "time_limit" and not r["retryable"], r
+    assert [t["verdict"] for t in r["tests"]] == ["accepted"] + ["time_limit"] * 20
+    assert abs(r["score"] - 1 / 21) < 1e-9

@@ -241,7 +241,7 @@ class Engine:
     async def _grade_code(self, task: dict) -> dict:
         if not self.code_available:
             return infra_error(task["id"], self.code_unavailable_reason())
-        timeout = task["timeout_s"] or self.config.default_code_timeout_s
+        timeout = task["timeout_s"] or None  # None: the sandbox's budget scales with tests x time limit
         async with self._slot("code", self._code_slots) as queue_s:
             started = time.monotonic()
             result = await self.code.grade(task, timeout)

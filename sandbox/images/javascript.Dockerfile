@@ -1,4 +1,5 @@
-# Sandbox image for javascript. Build context: a folder holding this file and sandbox/runner.py.
+# Sandbox image for javascript. Build context: a folder holding this file, sandbox/runner.py
+# and sandbox/harness/ (as harness/).
 # With a registry: docker build -f javascript.Dockerfile .   (BASE defaults to debian:bookworm-slim)
 # Offline (this repo's default): `verifier sandbox build javascript` passes BASE=<debootstrap base image>.
 # To add packages (numpy, ...): append Debian package names to the install line and rebuild;
@@ -10,6 +11,7 @@ RUN apt-get update -q \
       python3 nodejs \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb
 COPY runner.py /opt/sandbox/runner.py
+COPY harness/ /opt/sandbox/harness/
 USER 65534:65534
 WORKDIR /work
 CMD ["python3", "-I", "-u", "/opt/sandbox/runner.py"]

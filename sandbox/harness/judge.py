@@ -1,0 +1,160 @@
+"""The judge of assert-style tests (test_code): trusted, in its own process (README.md, "How
+assert-style tests are judged"). Standard library only; runs as `python3 -I judge.py` in the job dir.
+
+Before it reads anything, the judge makes itself non-dumpable (the program, same uid, can then
+neither ptrace it nor open /proc/<judge>/fd or mem) and forks the program's process. That child
+closes the result fd, takes /dev/null as stdin, runs prog.py and then only answers calls on a pipe
+(serve.py). Only then does the judge read the nonce and the tests from stdin: the tests, the
+nonce and the result fd never exist in the program's process. The tests run here, in a fresh
+namespace where each function of the program is a proxy: arguments and results cross as plain
+data (wire.py), exceptions by builtin type, mutated arguments come back. "ok:<nonce>" on the
+result fd when every assert passed, "assert" when one failed.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import ctypes
+import importlib
+import os
+import sys
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves our own (read-only) dir out
+import serve
+import wire
+
+
+def undumpable() -> None:
+    """PR_SET_DUMPABLE=0: a same-uid process can no longer ptrace us or open /proc/<pid>/*."""
+    ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)
+
+
+def start_program(result_fd: int) -> tuple[int, int, int]:
+    """Fork the program's process; return (pid, fd to it, fd from it)."""
+    to_r, to_w = os.pipe()
+    from_r, from_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            for fd in (result_fd, to_w, from_r):
+                os.close(fd)
+            null = os.open("/dev/null", os.O_RDONLY)
+            os.dup2(null, 0)
+            os.close(null)
+            serve.main(to_r, from_w)
+        finally:
+            os._exit(1)
+    os.close(to_r)
+    os.close(from_w)
+    return pid, to_w, from_r
+
+
+class Program:
+    """The judge's side of the channel: calls by name, plain data both ways."""
+
+    def __init__(self, to_fd: int, from_fd: int) -> None:
+        self.to_fd, self.from_fd = to_fd, from_fd
+
+    def call(self, name: str, args: tuple, kwargs: dict) -> object:
+        try:
+            enc = {"call": name, "args": wire.encode(list(args)), "kwargs": wire.encode(kwargs)}
+        except TypeError as e:
+            raise TypeError(f"argument to {name}() must be plain data ({e})") from None
+        wire.send(self.to_fd, enc)
+        reply = wire.recv(self.from_fd)
+        if "exc" in reply:
+            raise exception(reply.get("exc"), reply.get("msg"))
+        if "bad" in reply:
+            raise AssertionError(f"{name}() returned {str(reply['bad'])[:200]}")
+        if "ok" not in reply:
+            raise wire.WireError("bad reply")
+        after = wire.decode(reply.get("args", ["N"]))
+        if type(after) is list and len(after) == len(args):
+            for old, new in zip(args, after):
+                update_in_place(old, new)
+        return wire.decode(reply["ok"])
+
+
+def exception(name: object, msg: object) -> BaseException:
+    """The builtin exception the program raised (by name), never one of its own classes."""
+    cls = getattr(builtins, name, None) if type(name) is str else None
+    if not (isinstance(cls, type) and issubclass(cls, Exception)):
+        cls = Exception
+    return cls(str(msg)[:1000])
+
+
+def update_in_place(old: object, new: object) -> None:
+    """An argument the program mutated (a list it sorted, a dict it filled) changes here too."""
+    if type(old) is list and type(new) is list:
+        old[:] = new
+    elif type(old) is type(new) and type(old) in (dict, set):
+        old.clear()
+        old.update(new)
+
+
+def proxy(program: Program, name: str):
+    def call(*args, **kwargs):
+        return program.call(name, args, kwargs)
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def loaded_names(tests: bytes) -> set[str]:
+    """The names the tests read that the program may supply: not a builtin's name (a program's
+    `def abs(x): return 0` must not change the tests' abs), except a name handed bare to a call
+    statement, the function under test (`check(sum)`)."""
+    tree = ast.parse(tests, "tests.py")
+    entry = {a.id for n in ast.walk(tree) if type(n) is ast.Expr and type(n.value) is ast.Call
+             for a in n.value.args if type(a) is ast.Name}
+    return {n.id for n in ast.walk(tree) if type(n) is ast.Name
+            and (n.id in entry or not hasattr(builtins, n.id))}
+
+
+def namespace(program: Program, names: dict, wanted: set[str]) -> dict:
+    """The tests' globals: the program's functions as proxies, the standard-library modules it
+    imported (imported again here, from the image: -I keeps /work off sys.path) and its
+    plain-data constants; only the names the tests read."""
+    g = {"__name__": "__main__", "__builtins__": builtins}
+    for name, what in names.items():
+        if name not in wanted or type(what) is not list or not what:
+            continue
+        if what[0] == "call":
+            g[name] = proxy(program, name)
+        elif what[0] == "module" and type(what[1]) is str and what[1].partition(".")[0] in sys.stdlib_module_names:
+            try:
+                g[name] = importlib.import_module(what[1])
+            except ImportError:
+                continue
+        elif what[0] == "data":
+            g[name] = wire.decode(what[1])
+    return g
+
+
+def main() -> None:
+    result_fd = int(os.environ.pop("RESULT_FD"))
+    undumpable()
+    pid, to_fd, from_fd = start_program(result_fd)
+    data = sys.stdin.buffer.read()
+    nonce, _, tests = data.partition(b"\n")
+    del data
+    hello = wire.recv(from_fd)
+    if "load_error" in hello:  # the program itself failed (exception, exit): its runtime error
+        sys.stderr.write(str(hello["load_error"])[-4000:])
+        sys.exit(1)
+    names = hello.get("names")
+    code = compile(tests, "tests.py", "exec")
+    g = namespace(Program(to_fd, from_fd), names if type(names) is dict else {}, loaded_names(tests))
+    try:
+        exec(code, g)  # noqa: S102 - the task's tests: trusted code, in this trusted process
+    except AssertionError:
+        os.write(result_fd, b"assert")
+        traceback.print_exc()
+        sys.exit(1)
+    os.write(result_fd, b"ok:" + nonce)
+    os.close(to_fd)  # the program's process sees EOF and leaves
+    os.waitpid(pid, 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""Real containers: failures a program causes are the program's verdict, never infra_error (issue 9).
+
+infra_error means "no reward, retry elsewhere": a program that can turn its own failure into one
+escapes its 0 and makes the server destroy and resubmit containers. Each case below was infra_error
+before; each must now blame the program (or, where the runner undoes the damage, judge its output)."""
+from __future__ import annotations
+
+import pytest
+
+from sandbox import SandboxConfig
+from sandbox.job import Plan, make_plan
+from sandbox.sync import SyncGrader
+
+pytestmark = pytest.mark.docker
+
+LANGS = ("python", "c", "cpp", "javascript", "java")
+ADD = [{"stdin": "1 2\n", "expected_stdout": "3\n"}, {"stdin": "2 2\n", "expected_stdout": "4\n"}]
+
+
+@pytest.fixture(scope="module")
+def grader():
+    g = SyncGrader(SandboxConfig(pool_size=1, pool_name="pytest-sandbox-faults", languages=LANGS))
+    assert g.grader.available, g.grader.unavailable_reason()
+    yield g
+    g.close()
+
+
+# Each program reads "a b", prints a+b, and first does something to its own files.
+C_MAIN = ("#include <stdio.h>\n#include <stdlib.h>\n#include <unistd.h>\n#include <sys/stat.h>\n"
+          "int main(){int a,b;%s;if(scanf(\"%%d %%d\",&a,&b)!=2)return 1;printf(\"%%d\\n\",a+b);return 0;}")
+JAVA_MAIN = ("import java.nio.file.*;import java.util.*;public class Main{public static void main(String[] x)throws Exception{"
+             "%s;Scanner s=new Scanner(System.in);System.out.println(s.nextInt()+s.nextInt());}}")
+JS_MAIN = "const fs=require('fs');%s;const [a,b]=fs.readFileSync(0,'utf8').trim().split(/\\s+/).map(Number);console.log(a+b);"
+PY_MAIN = "import os, shutil\n%s\na, b = map(int, input().split())\nprint(a + b)"
+SELF = {
+    "python": (PY_MAIN, {"rm_binary": "os.unlink('prog.py')", "rm_dir": "shutil.rmtree(os.getcwd())",
+                         "chmod_dir": "os.chmod('.', 0)", "chmod_work": "os.chmod('/work', 0)"}),
+    "c": (C_MAIN, {"rm_binary": "unlink(\"prog\")", "rm_dir": "system(\"rm -rf \\\"$PWD\\\"\")",
+                   "chmod_dir": "chmod(\".\",0)", "chmod_work": "chmod(\"/work\",0)"}),
+    "javascript": (JS_MAIN, {"rm_binary": "fs.unlinkSync('prog.js')", "rm_dir": "fs.rmSync(process.cwd(),{recursive:true})",
+                             "chmod_dir": "fs.chmodSync('.',0)", "chmod_work": "fs.chmodSync('/work',0)"}),
+    "java": (JAVA_MAIN, {"rm_binary": "Files.delete(Paths.get(\"Main.class\"))",
+                         "rm_dir": "for(String f:new String[]{\"Main.class\",\"Main.java\"})Files.delete(Paths.get(f));"
+                                   "Files.delete(Paths.get(System.getProperty(\"user.dir\")))",
+                         "chmod_dir": "Files.setPosixFilePermissions(Paths.get(\".\"),Set.of())",
+                         "chmod_work": "Files.setPosixFilePermissions(Paths.get(\"/work\"),Set.of())"}),
+}
+SELF["cpp"] = (C_MAIN.replace("stdio.h", "cstdio").replace("stdlib.h", "cstdlib"), SELF["c"][1])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("attack", ["rm_binary", "rm_dir", "chmod_dir", "chmod_work"])
+def test_a_program_breaking_its_own_files_in_test_1_gets_its_own_verdict(grader, lang, attack):
+    template, attacks = SELF[lang]
+    r = grader.grade({"language": lang, "completion": template % attacks[attack], "tests": ADD})
+    if attack.startswith("chmod"):  # the runner gives the modes back: its output judges it
+        assert r["verdict"] == "accepted", r
+    else:  # it cannot run again: test 2 is its runtime error, test 1 its own verdict
+        assert r["verdict"] == "runtime_error" and not r["retryable"], r
+        assert [t["verdict"] for t in r["tests"]] == ["accepted", "runtime_error"], r
+
+
+CHECKER = ("import sys\nout = open(sys.argv[2]).read().split(); ans = open(sys.argv[3]).read().split()\n"
+           "sys.exit(0 if out == ans else 1)\n")
+
+
+def test_chmod_work_before_a_checker_is_judged_by_the_output(grader):
+    right = {"language": "python", "completion": PY_MAIN % "os.chmod('/work', 0)", "tests": ADD, "checker": CHECKER}
+    assert grader.grade(right)["verdict"] == "accepted"
+    wrong = dict(right, completion=PY_MAIN.replace("a + b", "a - b") % "os.chmod('/work', 0)")
+    r = grader.grade(wrong)
+    assert r["verdict"] == "wrong_answer" and not r["retryable"], r
+
+
+def test_invalid_utf8_to_a_text_checker_is_a_wrong_answer(grader):
+    r = grader.grade({"language": "python", "completion": "import sys\nsys.stdout.buffer.write(b'\\xff\\xfe3\\n')",
+                      "tests": ADD[:1], "checker": CHECKER})
+    assert r["verdict"] == "wrong_answer" and "UTF-8" in r["detail"] and not r["retryable"], r
+
+
+def test_a_java_class_name_too_long_for_a_file_is_a_compile_error(grader):
+    code = "public class " + "A" * 300 + "{public static void main(String[] a){System.out.println(3);}}"
+    r = grader.grade({"language": "java", "completion": code, "tests": ADD[:1]})
+    assert r["verdict"] == "compile_error" and not r["retryable"], r
+    ok = "public class " + "A" * 200 + "{public static void main(String[] a){System.out.println(3);}}"
+    assert grader.grade({"language": "java", "completion": ok, "tests": ADD[:1]})["verdict"] == "accepted"
+
+
+def test_a_program_over_the_size_limit_is_its_own_fault(grader):
+    big = "x = 1\n" * (100 << 10)  # 600 KiB: over max_code_bytes (256 KiB), under the server's field limit
+    r = grader.grade({"language": "python", "completion": big + "print(3)", "tests": ADD[:1]})
+    assert r["verdict"] == "compile_error" and "bytes" in r["detail"] and not r["retryable"], r
+
+
+HANG_AFTER_FIRST = ("import os, time\na, b = map(int, input().split())\n"
+                    "if a != 1:\n    time.sleep(1000)\nprint(a + b)")
+MANY = [{"stdin": "1 2\n", "expected_stdout": "3\n"}] + [{"stdin": "5 5\n", "expected_stdout": "10\n"}] * 20
+
+
+def test_the_job_budget_scales_with_tests_times_time_limit():
+    """21 x 3 s ran past the server's fixed 60 s budget: the default budget now covers every test."""
+    config = SandboxConfig()
+    plan = make_plan({"language": "python", "completion": HANG_AFTER_FIRST, "tests": MANY, "time_limit_s": 3}, config)
+    assert isinstance(plan, Plan) and plan.budget_s(config) > 21 * plan.wall(3, config)
+
+
+def test_a_hung_program_on_many_tests_gets_time_limit_not_infra_error():
+    config = SandboxConfig(pool_size=1, pool_name="pytest-sandbox-hang", languages=("python",), wall_factor=1.0,
+                           wall_extra_s=0.3)
+    task = {"language": "python", "completion": HANG_AFTER_FIRST, "tests": MANY, "time_limit_s": 0.5}
+    with SyncGrader(config) as g:
+        r = g.grade(task)  # no timeout: the budget covers 21 tests at 0.8 s wall each
+        assert r["verdict"] == "time_limit" and not r["retryable"], r
+        assert [t["verdict"] for t in r["tests"]] == ["accepted"] + ["time_limit"] * 20
+        r = g.grade(task, timeout_s=4.0)  # a caller's deadline shorter than the tests need
+        assert r["verdict"] == "time_limit" and not r["retryable"], r
+        verdicts = [t["verdict"] for t in r["tests"]]
+        assert len(verdicts) == 21 and verdicts[0] == "accepted" and set(verdicts[1:]) == {"time_limit"}, r
+        assert r["score"] == 0.0
+        frac = g.grade(dict(task, scoring="fraction"), timeout_s=4.0)
+        assert abs(frac["score"] - 1 / 21) < 1e-9, frac
+
+
+def test_time_waiting_for_a_container_is_never_the_programs():
+    """A job's budget counts from when it has its container: a quick program queued behind a slow
+    one is accepted (it was infra_error, or time_limit once unfinished tests were charged)."""
+    config = SandboxConfig(pool_size=1, max_concurrent_jobs=1, pool_name="pytest-sandbox-queue", languages=("python",),
+                           wall_factor=1.0, wall_extra_s=0.3)
+    slow = {"language": "python", "completion": "import time\ntime.sleep(100)", "time_limit_s": 8,
+            "tests": [{"stdin": "", "expected_stdout": ""}] * 3}
+    quick = {"language": "python", "completion": "import time\ntime.sleep(0.3)\nprint(3)", "time_limit_s": 0.5,
+             "tests": [{"stdin": "", "expected_stdout": "3\n"}] * 2}
+    with SyncGrader(config) as g:
+        assert make_plan(quick, config).budget_s(config) < 25  # less than the slow job ahead of it takes
+        rs = g.grade_many([slow, quick])
+    assert [r["verdict"] for r in rs] == ["time_limit", "accepted"], rs
