@@ -15,7 +15,8 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 SUITE="${DEBIAN_SUITE:-bookworm}"
-MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+# The mirror: DEBIAN_MIRROR, else the machine's own apt source for the suite, else debootstrap's default.
+MIRROR="${DEBIAN_MIRROR:-$(SANDBOX_DEBIAN_MIRROR= python3 "$ROOT/sandbox/apt_sources.py" "$SUITE")}"
 PACKAGES="python3,python3-venv,tini,ca-certificates"
 BASE=""
 TAG=""
@@ -49,7 +50,7 @@ if [ -z "$BASE" ]; then
         rootfs="$(mktemp -d /tmp/verifier-rootfs.XXXXXX)"
         trap 'rm -rf "$rootfs"' EXIT
         echo "build_offline: debootstrap $SUITE ($PACKAGES)" >&2
-        debootstrap --variant=minbase --include="$PACKAGES" "$SUITE" "$rootfs" "$MIRROR" >/tmp/verifier-debootstrap.log 2>&1 \
+        debootstrap --variant=minbase --include="$PACKAGES" "$SUITE" "$rootfs" ${MIRROR:+"$MIRROR"} >/tmp/verifier-debootstrap.log 2>&1 \
             || { tail -n 20 /tmp/verifier-debootstrap.log >&2; exit 1; }
         # What a running service never reads: package lists, caches, docs, man pages, locales.
         rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/* "$rootfs"/usr/share/doc/* \

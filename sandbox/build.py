@@ -21,6 +21,7 @@ from typing import Callable, Sequence
 
 import docker
 
+from .apt_sources import debian_mirror
 from .config import SandboxConfig
 from .languages import LANGUAGES
 
@@ -33,7 +34,6 @@ HARNESS = HERE / "harness"  # container-side Python besides the runner: copied t
 def harness_files() -> list[Path]:
     return sorted(HARNESS.glob("*.py"))
 REGISTRY_BASE = "debian:bookworm-slim"
-MIRROR = os.environ.get("SANDBOX_DEBIAN_MIRROR", "http://deb.debian.org/debian")
 DEBOOTSTRAP_TIMEOUT_S = 900
 
 
@@ -55,8 +55,8 @@ def _read_recipe() -> dict[str, str]:
 
 
 def base_tag(prefix: str = "grpo-sandbox") -> str:
-    """Tag of the offline base image: a hash of base.recipe and the mirror."""
-    return f"{prefix}-base:{_digest((IMAGES / 'base.recipe').read_bytes(), MIRROR.encode())}"
+    """Tag of the offline base image: a hash of base.recipe (the mirror does not change what is built)."""
+    return f"{prefix}-base:{_digest((IMAGES / 'base.recipe').read_bytes())}"
 
 
 def default_base() -> str:
@@ -90,7 +90,9 @@ def build_base(client: docker.DockerClient, tag: str, progress: Callable[[str], 
         cmd = ["debootstrap", f"--variant={recipe.get('variant', 'minbase')}"]
         if recipe.get("include"):
             cmd.append(f"--include={recipe['include'].replace(' ', ',')}")
-        cmd += [recipe.get("suite", "bookworm"), str(rootfs), MIRROR]
+        suite = recipe.get("suite", "bookworm")
+        mirror = debian_mirror(suite)  # the machine's own apt source; "" = debootstrap's default
+        cmd += [suite, str(rootfs)] + ([mirror] if mirror else [])
         progress(f"sandbox build: {' '.join(cmd)} (about a minute)")
         t0 = time.monotonic()
         res = subprocess.run(cmd, capture_output=True, text=True, timeout=DEBOOTSTRAP_TIMEOUT_S)
