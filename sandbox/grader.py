@@ -158,9 +158,10 @@ class CodeGrader:
                 "containers_reaped": self.reaped}
 
     # ------------------------------------------------------------------ grading
-    async def grade(self, task: dict, timeout_s: float | None = None) -> dict:
+    async def grade(self, task: dict, timeout_s: float | None = None, files: dict[str, bytes] | None = None) -> dict:
         """Grade one code task (sandbox/spec.py, docs/architecture.md). Returns a result dict; see
-        sandbox/__init__.py. An invalid task is answered infra_error (retryable False) naming the field."""
+        sandbox/__init__.py. An invalid task is answered infra_error (retryable False) naming the field.
+        `files` (Execute, README "Execute"): more plain-named files in the job dir; the program's own win."""
         try:  # in a thread: extraction and parsing of a large completion must not stall the event loop
             plan = await asyncio.get_running_loop().run_in_executor(self._plan, make_plan, task, self.config)
         except InfraFailure as e:
@@ -169,6 +170,7 @@ class CodeGrader:
             return _infra(f"bad task: {type(e).__name__}: {e}", retryable=False)
         if isinstance(plan, dict):
             return plan
+        plan.files = {**(files or {}), **plan.files}
         if not self._available or self._pool is None:
             return _infra(self.unavailable_reason(), extracted=plan.code, how=plan.extracted_from)
         if plan.lang.name not in self._images:

@@ -264,6 +264,10 @@ def _with_output(plan: Plan, entry: dict, facts: dict) -> dict:
     if plan.return_output:
         entry["stdout"] = facts["stdout_b"][:plan.output_head_bytes].decode("utf-8", "replace")
         entry["stderr"] = facts["stderr_b"][:plan.output_head_bytes].decode("utf-8", "replace")
+        for name in ("stdout", "stderr"):  # the runner counts every byte written, beyond what it keeps
+            written = max(len(facts[f"{name}_b"]), facts.get(f"{name}_bytes") or 0)
+            entry[f"{name}_truncated"] = written > plan.output_head_bytes
+        entry.update(signal=facts.get("signal"), wall_s=facts.get("wall_s"), max_rss_kb=facts.get("maxrss_kb"))
     return entry
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import grpc
 
+from verifier.execute import response_from_proto
 from verifier.schema import TaskError, infra_error, languages_from_info, result_from_proto, task_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
@@ -251,6 +252,30 @@ class AsyncVerifierClient:
                 left = max(0.0, deadline - time.monotonic())
                 await asyncio.sleep(min(int(value) / 1000, self.config.backoff_max_s, left / 2))
 
+    async def execute(self, code: str, language: str = "python", stdin: str = "", files: Mapping[str, str] | None = None,
+                      time_limit_s: float = 0.0, memory_limit_mb: int = 0, max_output_bytes: int = 0,
+                      timeout_s: float | None = None) -> dict:
+        """Run one program in the server's sandbox (README "Execute"): stdout, stderr, status, exit_code,
+        signal, cpu_s, wall_s, peak_memory_kb. A full or draining server is retried with backoff until
+        the deadline (running a program twice is harmless: it has no effect outside its sandbox);
+        a refused request raises VerifierError."""
+        request = pb.ExecuteRequest(language=language, code=code, stdin=stdin, files=dict(files or {}),
+                                    time_limit_s=time_limit_s, memory_limit_mb=memory_limit_mb,
+                                    max_output_bytes=max_output_bytes)
+        deadline = time.monotonic() + (timeout_s or self.config.timeout_s)
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                reply = await self._stub().Execute(request, timeout=max(0.05, deadline - time.monotonic()),
+                                                   metadata=self._metadata())
+                return response_from_proto(reply)
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() not in TRANSIENT or attempt > self.config.max_retries or time.monotonic() >= deadline:
+                    raise VerifierError(exc.code(), exc.details() or "") from exc
+                await self._pushback(exc, deadline)
+                await asyncio.sleep(min(self._backoff(attempt), max(0.0, deadline - time.monotonic())))
+
     async def close(self) -> None:
         if self._channel is not None:
             await self._channel.close()
@@ -315,6 +340,13 @@ class VerifierClient:
 
     def server_info(self, timeout_s: float = 10.0) -> pb.ServerInfo:
         return self._run(self._async.server_info(timeout_s))
+
+    def execute(self, code: str, language: str = "python", stdin: str = "", files: Mapping[str, str] | None = None,
+                time_limit_s: float = 0.0, memory_limit_mb: int = 0, max_output_bytes: int = 0,
+                timeout_s: float | None = None) -> dict:
+        """See AsyncVerifierClient.execute."""
+        return self._run(self._async.execute(code, language, stdin, files, time_limit_s, memory_limit_mb,
+                                             max_output_bytes, timeout_s))
 
     def close(self) -> None:
         if self._loop is not None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from verifier import math as vmath
 from verifier.config import ServerConfig
+from verifier.execute import execute_response
 from verifier.metrics import Metrics
 from verifier.schema import default_languages, infra_error
 from verifier.workers import MathPool, Outcome
@@ -237,6 +238,22 @@ class Engine:
         finally:
             self.metrics.inflight_items.labels(kind).dec()
             slots.release()
+
+    async def execute(self, task: dict, files: dict[str, bytes]) -> dict:
+        """Run one program (verifier/execute.py) as one code item: the same admission, slots and sandboxes.
+        Raises Overloaded or Draining before it starts; the answer is an Execute response dict."""
+        self.admit(1)
+        try:
+            if not self.code_available:
+                return execute_response(infra_error("execute", self.code_unavailable_reason()))
+            async with self._slot("code", self._code_slots) as queue_s:
+                started = time.monotonic()
+                result = await self.code.grade(task, None, files=files)  # None: the budget its own limits give
+            exec_s = time.monotonic() - started
+            self.metrics.exec_seconds.labels("code").observe(exec_s)
+            return execute_response(result, queue_s, exec_s)
+        finally:
+            self._release(1)
 
     async def _grade_code(self, task: dict) -> dict:
         if not self.code_available:

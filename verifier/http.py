@@ -7,6 +7,7 @@ set of workers and sandboxes. Routes (README "HTTP/JSON"):
 - ``POST /v1/grade``: ``{"tasks": [...]}`` -> ``{"results": [...]}``, in order.
 - ``POST /get_reward``: OpenRLHF's ``--remote_rm_url`` shape.
 - ``POST /slime/remote_rm``: slime's ``--rm-type remote_rm`` shape.
+- ``POST /v1/execute``: run one program with stdin and files (README "Execute").
 - ``POST /run_code``: the subset of SandboxFusion's API that verl's ``sandbox_fusion`` reward uses.
 - ``GET /healthz``, ``GET /readyz``: the gRPC health statuses, as HTTP codes.
 
@@ -38,6 +39,7 @@ from starlette.routing import Route
 
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
+from verifier.execute import execute_task
 from verifier.schema import (
     PROFILES,
     TaskError,
@@ -164,6 +166,7 @@ class HttpFrontEnd:
         self._loop_task: asyncio.Task | None = None
         routes = [("/v1/grade", "POST", self.grade, True), ("/get_reward", "POST", self.get_reward, True),
                   ("/slime/remote_rm", "POST", self.slime_remote_rm, True), ("/run_code", "POST", self.run_code, True),
+                  ("/v1/execute", "POST", self.execute, True),
                   ("/healthz", "GET", self.healthz, False), ("/readyz", "GET", self.readyz, False)]
         self.app = Starlette(
             routes=[Route(path, self._endpoint(path, fn, auth), methods=[method]) for path, method, fn, auth in routes],
@@ -290,10 +293,10 @@ class HttpFrontEnd:
         validate_tasks(protos, self.limits, self.engine.languages())
         return protos
 
-    async def _grade(self, request: Request, tasks: list[dict], raw: bool = False) -> list[dict]:
-        """Grade through the shared admission; cancelled (items freed) if the client hangs up."""
-        self.engine.metrics.batch_items.observe(len(tasks))
-        job = asyncio.ensure_future(self.engine.grade(tasks))
+    async def _admitted(self, request: Request, work: Awaitable[Any]) -> Any:
+        """Await engine work through the shared admission (429 full, 503 draining); cancelled (items
+        freed) if the client hangs up."""
+        job = asyncio.ensure_future(work)
         hangup = asyncio.ensure_future(_disconnected(request))
         try:
             await asyncio.wait({job, hangup}, return_when=asyncio.FIRST_COMPLETED)
@@ -302,13 +305,18 @@ class HttpFrontEnd:
             if not job.done():
                 job.cancel()
         try:
-            results = await job
+            return await job
         except asyncio.CancelledError:
             raise HttpError(499, "client closed the request") from None
         except Overloaded as e:
             raise HttpError(429, str(e), headers={"Retry-After": str(max(1, math.ceil(e.retry_after_s)))}) from None
         except Draining:
             raise HttpError(503, "server is draining; retry on another replica", headers={"Retry-After": "1"}) from None
+
+    async def _grade(self, request: Request, tasks: list[dict], raw: bool = False) -> list[dict]:
+        """Grade through the shared admission; cancelled (items freed) if the client hangs up."""
+        self.engine.metrics.batch_items.observe(len(tasks))
+        results = await self._admitted(request, self.engine.grade(tasks))
         return results if raw else [result_from_proto(result_to_proto(r)) for r in results]
 
     # ------------------------------------------------------------ routes
@@ -413,6 +421,17 @@ class HttpFrontEnd:
         task = self._run_code_task(body)
         [result] = await self._grade(request, [task], raw=True)
         return JSONResponse(sandbox_fusion_answer(result))
+
+    async def execute(self, request: Request) -> Response:
+        """README "Execute": one program, stdin and files -> stdout, stderr, exit status, time, memory.
+        The gRPC Execute's request and response as JSON (verifier/execute.py), on the same admission."""
+        self._check_serving()
+        body = await self._json(request)
+        try:
+            task, files = execute_task(body, self.engine.languages(), self.config.max_field_bytes)
+        except TaskError as e:
+            raise self._invalid(e) from None
+        return JSONResponse(await self._admitted(request, self.engine.execute(task, files)))
 
     def _run_code_task(self, body: Mapping[str, Any]) -> dict:
         code, stdin = body.get("code"), body.get("stdin") or ""

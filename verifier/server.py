@@ -23,6 +23,7 @@ from grpc_reflection.v1alpha import reflection
 
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
+from verifier.execute import execute_task, request_from_proto, response_to_proto
 from verifier.metrics import Metrics
 from verifier.schema import TaskError, limits_from_config, result_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
@@ -72,6 +73,9 @@ def add_service(servicer: pb_grpc.VerifierServicer, server: grpc.aio.Server) -> 
         "GetServerInfo": grpc.unary_unary_rpc_method_handler(
             servicer.GetServerInfo, request_deserializer=_lenient(pb.GetServerInfoRequest),
             response_serializer=pb.ServerInfo.SerializeToString),
+        "Execute": grpc.unary_unary_rpc_method_handler(
+            servicer.Execute, request_deserializer=_lenient(pb.ExecuteRequest),
+            response_serializer=pb.ExecuteResponse.SerializeToString),
     }
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
     server.add_registered_method_handlers(SERVICE, handlers)
@@ -131,6 +135,27 @@ class VerifierService(pb_grpc.VerifierServicer):
         except (Overloaded, Draining) as exc:
             await self._overload(exc, context, "GradeStream")
         self.engine.metrics.rpcs.labels("GradeStream", "OK").inc()
+
+    async def Execute(self, request, context):
+        """Run one program (README "Execute"); a bad field is INVALID_ARGUMENT naming it."""
+        m = self.engine.metrics
+        if isinstance(request, Malformed):
+            m.rejections.labels("invalid").inc()
+            await self._abort(context, "Execute", grpc.StatusCode.INVALID_ARGUMENT, f"request: malformed message: {request.reason}")
+        if self.engine.draining:
+            m.rejections.labels("draining").inc()
+            await self._abort(context, "Execute", grpc.StatusCode.UNAVAILABLE, "server is draining; retry on another replica")
+        try:
+            task, files = execute_task(request_from_proto(request), self.engine.languages(), self.limits.max_field_bytes)
+        except TaskError as exc:
+            m.rejections.labels("invalid").inc()
+            await self._abort(context, "Execute", grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        try:
+            response = await self.engine.execute(task, files)
+        except (Overloaded, Draining) as exc:
+            await self._overload(exc, context, "Execute")
+        m.rpcs.labels("Execute", "OK").inc()
+        return response_to_proto(response)
 
     async def GetServerInfo(self, request, context):
         fields = set(pb.LanguageInfo.DESCRIPTOR.fields_by_name)

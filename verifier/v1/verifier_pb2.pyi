@@ -215,3 +215,60 @@ class ServerInfo(_message.Message):
     languages: _containers.RepeatedCompositeFieldContainer[LanguageInfo]
     code_available: bool
     def __init__(self, version: _Optional[str] = ..., math_verify_version: _Optional[str] = ..., sympy_version: _Optional[str] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., kinds: _Optional[_Iterable[str]] = ..., languages: _Optional[_Iterable[_Union[LanguageInfo, _Mapping]]] = ..., code_available: _Optional[bool] = ...) -> None: ...
+
+class ExecuteRequest(_message.Message):
+    __slots__ = ("request_id", "language", "code", "stdin", "files", "time_limit_s", "memory_limit_mb", "max_output_bytes")
+    class FilesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGE_FIELD_NUMBER: _ClassVar[int]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    STDIN_FIELD_NUMBER: _ClassVar[int]
+    FILES_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_S_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_LIMIT_MB_FIELD_NUMBER: _ClassVar[int]
+    MAX_OUTPUT_BYTES_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    language: str
+    code: str
+    stdin: str
+    files: _containers.ScalarMap[str, str]
+    time_limit_s: float
+    memory_limit_mb: int
+    max_output_bytes: int
+    def __init__(self, request_id: _Optional[str] = ..., language: _Optional[str] = ..., code: _Optional[str] = ..., stdin: _Optional[str] = ..., files: _Optional[_Mapping[str, str]] = ..., time_limit_s: _Optional[float] = ..., memory_limit_mb: _Optional[int] = ..., max_output_bytes: _Optional[int] = ...) -> None: ...
+
+class ExecuteResponse(_message.Message):
+    __slots__ = ("status", "stdout", "stderr", "stdout_truncated", "stderr_truncated", "exit_code", "signal", "cpu_s", "wall_s", "peak_memory_kb", "detail", "queue_s", "exec_s")
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    STDOUT_FIELD_NUMBER: _ClassVar[int]
+    STDERR_FIELD_NUMBER: _ClassVar[int]
+    STDOUT_TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    STDERR_TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    EXIT_CODE_FIELD_NUMBER: _ClassVar[int]
+    SIGNAL_FIELD_NUMBER: _ClassVar[int]
+    CPU_S_FIELD_NUMBER: _ClassVar[int]
+    WALL_S_FIELD_NUMBER: _ClassVar[int]
+    PEAK_MEMORY_KB_FIELD_NUMBER: _ClassVar[int]
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    QUEUE_S_FIELD_NUMBER: _ClassVar[int]
+    EXEC_S_FIELD_NUMBER: _ClassVar[int]
+    status: str
+    stdout: str
+    stderr: str
+    stdout_truncated: bool
+    stderr_truncated: bool
+    exit_code: int
+    signal: int
+    cpu_s: float
+    wall_s: float
+    peak_memory_kb: int
+    detail: str
+    queue_s: float
+    exec_s: float
+    def __init__(self, status: _Optional[str] = ..., stdout: _Optional[str] = ..., stderr: _Optional[str] = ..., stdout_truncated: _Optional[bool] = ..., stderr_truncated: _Optional[bool] = ..., exit_code: _Optional[int] = ..., signal: _Optional[int] = ..., cpu_s: _Optional[float] = ..., wall_s: _Optional[float] = ..., peak_memory_kb: _Optional[int] = ..., detail: _Optional[str] = ..., queue_s: _Optional[float] = ..., exec_s: _Optional[float] = ...) -> None: ...

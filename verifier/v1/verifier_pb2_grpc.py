@@ -49,6 +49,11 @@ class VerifierStub:
                 request_serializer=verifier_dot_v1_dot_verifier__pb2.GetServerInfoRequest.SerializeToString,
                 response_deserializer=verifier_dot_v1_dot_verifier__pb2.ServerInfo.FromString,
                 _registered_method=True)
+        self.Execute = channel.unary_unary(
+                '/verifier.v1.Verifier/Execute',
+                request_serializer=verifier_dot_v1_dot_verifier__pb2.ExecuteRequest.SerializeToString,
+                response_deserializer=verifier_dot_v1_dot_verifier__pb2.ExecuteResponse.FromString,
+                _registered_method=True)
 
 
 class VerifierServicer:
@@ -75,6 +80,14 @@ class VerifierServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Execute(self, request, context):
+        """Runs one program on one stdin (with files beside it) in a warm sandbox and returns what it
+        printed: for tool-using rollouts. Same limits, hardening and admission as a code task.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_VerifierServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -92,6 +105,11 @@ def add_VerifierServicer_to_server(servicer, server):
                     servicer.GetServerInfo,
                     request_deserializer=verifier_dot_v1_dot_verifier__pb2.GetServerInfoRequest.FromString,
                     response_serializer=verifier_dot_v1_dot_verifier__pb2.ServerInfo.SerializeToString,
+            ),
+            'Execute': grpc.unary_unary_rpc_method_handler(
+                    servicer.Execute,
+                    request_deserializer=verifier_dot_v1_dot_verifier__pb2.ExecuteRequest.FromString,
+                    response_serializer=verifier_dot_v1_dot_verifier__pb2.ExecuteResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -175,6 +193,33 @@ class Verifier:
             '/verifier.v1.Verifier/GetServerInfo',
             verifier_dot_v1_dot_verifier__pb2.GetServerInfoRequest.SerializeToString,
             verifier_dot_v1_dot_verifier__pb2.ServerInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Execute(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/verifier.v1.Verifier/Execute',
+            verifier_dot_v1_dot_verifier__pb2.ExecuteRequest.SerializeToString,
+            verifier_dot_v1_dot_verifier__pb2.ExecuteResponse.FromString,
             options,
             channel_credentials,
             insecure,
