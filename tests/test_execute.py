@@ -141,6 +141,13 @@ def test_path_traversal_and_reserved_names_in_files_are_refused(server, client, 
     assert client.execute(request_["code"], files={"ok.txt": "fine"})["stdout"] == "fine\n"
 
 
+def test_compiled_languages_keep_their_own_file_names(server):
+    for language, name in (("c", "prog"), ("c", "prog.c"), ("cpp", "prog.cpp"), ("java", "Main.java")):
+        status, answer = http(server, {"code": "x", "language": language, "files": {name: "x"}})
+        assert status == 400 and answer["field"] == f"files[{name!r}]"
+    assert http(server, {"code": "int main(){return 0;}", "language": "c", "files": {"prog.txt": "x"}})[1]["status"] == "ok"
+
+
 def test_files_are_bounded(server):
     status, answer = http(server, {"code": "print(1)", "files": {f"f{i}": "" for i in range(65)}})
     assert status == 400 and answer["field"] == "files"
