@@ -92,6 +92,9 @@ def test_memory_limit(server, client):
     assert out["status"] == "memory_limit"
     fits = client.execute("x = bytearray(16 << 20)\nprint(len(x))", memory_limit_mb=256)
     assert fits["status"] == "ok" and fits["stdout"] == f"{16 << 20}\n"
+    big = client.execute("x = b'x' * (100 << 20)\nprint(len(x))", memory_limit_mb=512)  # pages written: resident
+    small = client.execute("print(1)")
+    assert big["status"] == "ok" and big["peak_memory_kb"] > 100 << 10 > small["peak_memory_kb"]
 
 
 def test_output_cap_sets_truncated(server, client):
