@@ -23,22 +23,24 @@ def _cores() -> int:
 class ServerConfig:
     """Settings of `verifier serve` (and of in-process grading, which uses the same engine).
 
-    Limits are advertised by `GetServerInfo` so clients split their batches to fit.
+    Limits are advertised by `GetServerInfo` so clients split their batches to fit. Fields marked
+    ``server_only`` (ports, listeners, shutdown, server TLS) mean nothing to in-process grading, so
+    `verifier grade` does not offer them.
     """
 
-    host: str = field(default="127.0.0.1", metadata={"help": "Address to bind the gRPC port to."})
-    port: int = field(default=50051, metadata={"help": "gRPC port (0 picks a free one)."})
+    host: str = field(default="127.0.0.1", metadata={"server_only": True, "help": "Address to bind the gRPC port to."})
+    port: int = field(default=50051, metadata={"server_only": True, "help": "gRPC port (0 picks a free one)."})
     workers: int = field(default_factory=_cores, metadata={"help": "Math worker processes (default: one per core)."})
-    metrics_host: str = field(default="127.0.0.1", metadata={"help": "Address of the Prometheus metrics endpoint."})
-    metrics_port: int = field(default=9090, metadata={"help": "Prometheus metrics port; 0 disables metrics."})
-    http_port: int = field(default=8080, metadata={"help": "HTTP/JSON port on --host (same engine, token and TLS as gRPC); 0 disables it."})
+    metrics_host: str = field(default="127.0.0.1", metadata={"server_only": True, "help": "Address of the Prometheus metrics endpoint."})
+    metrics_port: int = field(default=9090, metadata={"server_only": True, "help": "Prometheus metrics port; 0 disables metrics."})
+    http_port: int = field(default=8080, metadata={"server_only": True, "help": "HTTP/JSON port on --host (same engine, token and TLS as gRPC); 0 disables it."})
 
-    max_tasks_per_call: int = field(default=1024, metadata={"help": "Most tasks in one Grade/GradeStream call."})
+    max_tasks_per_call: int = field(default=1024, metadata={"server_only": True, "help": "Most tasks in one Grade/GradeStream call."})
     max_field_bytes: int = field(default=1 << 20, metadata={"help": "Most bytes in any one string field (completion, gold, stdin, ...)."})
-    max_request_bytes: int = field(default=64 << 20, metadata={"help": "Most bytes in one request message."})
+    max_request_bytes: int = field(default=64 << 20, metadata={"server_only": True, "help": "Most bytes in one request message."})
     max_tests_per_task: int = field(default=256, metadata={"help": "Most tests in one code task."})
     max_choices: int = field(default=26, metadata={"help": "Most choices in one multiple-choice task."})
-    max_queued_items: int = field(default=8192, metadata={"help": "Admission bound: items queued or running; beyond it calls get RESOURCE_EXHAUSTED."})
+    max_queued_items: int = field(default=8192, metadata={"server_only": True, "help": "Admission bound: items queued or running; beyond it calls get RESOURCE_EXHAUSTED."})
 
     default_math_timeout_s: float = field(default=5.0, metadata={"help": "Deadline of one math item from the moment a worker takes it."})
     max_math_timeout_s: float = field(default=30.0, metadata={"help": "Largest per-task math deadline a client may ask for."})
@@ -55,13 +57,13 @@ class ServerConfig:
 
     token: str = field(default="", metadata={"help": "Bearer token clients must send; empty disables auth."})
     token_file: str = field(default="", metadata={"help": "File holding the bearer token (a mounted secret)."})
-    tls_cert: str = field(default="", metadata={"help": "PEM certificate chain for TLS; with tls_key enables TLS."})
-    tls_key: str = field(default="", metadata={"help": "PEM private key for TLS."})
-    allow_insecure_bind: bool = field(default=False, metadata={"help": "Allow a non-loopback bind without token or TLS."})
+    tls_cert: str = field(default="", metadata={"server_only": True, "help": "PEM certificate chain for TLS; with tls_key enables TLS."})
+    tls_key: str = field(default="", metadata={"server_only": True, "help": "PEM private key for TLS."})
+    allow_insecure_bind: bool = field(default=False, metadata={"server_only": True, "help": "Allow a non-loopback bind without token or TLS."})
 
-    drain_delay_s: float = field(default=2.0, metadata={"help": "After SIGTERM, how long health says NOT_SERVING and new calls get UNAVAILABLE before the port closes (lets balancers notice)."})
-    grace_s: float = field(default=30.0, metadata={"help": "After SIGTERM, how long in-flight calls may run before exit."})
-    max_connection_age_s: float = field(default=300.0, metadata={"help": "Close connections after this age so clients rebalance over replicas."})
+    drain_delay_s: float = field(default=2.0, metadata={"server_only": True, "help": "After SIGTERM, how long health says NOT_SERVING and new calls get UNAVAILABLE before the port closes (lets balancers notice)."})
+    grace_s: float = field(default=30.0, metadata={"server_only": True, "help": "After SIGTERM, how long in-flight calls may run before exit."})
+    max_connection_age_s: float = field(default=300.0, metadata={"server_only": True, "help": "Close connections after this age so clients rebalance over replicas."})
     log_level: str = field(default="INFO", metadata={"help": "Python logging level."})
 
     def resolved_token(self) -> str:

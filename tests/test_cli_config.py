@@ -1,0 +1,117 @@
+"""The CLI and its configuration: `verifier grade` offers only the flags that apply, its exit codes
+tell an outage from a run, and every VERIFIER_* name in deploy/ and examples/ is a real setting."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verifier.cli import build_parser
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVER_ONLY = ("--host", "--port", "--http-port", "--metrics-port", "--metrics-host", "--drain-delay-s", "--grace-s",
+               "--max-connection-age-s", "--allow-insecure-bind", "--tls-cert", "--tls-key", "--max-queued-items")
+CLIENT = ("--server", "--ca-cert", "--tls", "--token", "--token-file", "--timeout-s")
+ENGINE = ("--workers", "--default-math-timeout-s", "--default-code-timeout-s", "--code", "--no-code",
+          "--code-concurrency", "--sandbox-pool-size", "--sandbox-runtime")
+
+MATH_OK = {"id": "m", "kind": "math", "completion": "\\boxed{2}", "gold": "2"}
+CODE = {"id": "c", "kind": "code", "language": "python", "completion": "```python\nprint(1)\n```",
+        "tests": [{"stdin": "", "expected_stdout": "1\n"}]}
+
+
+def _help(command: str) -> str:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    return sub.choices[command].format_help()
+
+
+def _flags(text: str) -> set[str]:
+    return {word.rstrip(",") for word in text.split() if word.startswith("--")}
+
+
+def test_grade_help_shows_client_and_engine_flags_only():
+    flags = _flags(_help("grade"))
+    assert not flags & set(SERVER_ONLY), sorted(flags & set(SERVER_ONLY))
+    assert set(CLIENT) <= flags and set(ENGINE) <= flags
+    assert "client (with --server)" in _help("grade") and "in-process engine (without --server)" in _help("grade")
+
+
+def test_serve_help_keeps_every_server_flag():
+    assert set(SERVER_ONLY) | set(ENGINE) <= _flags(_help("serve"))
+
+
+def test_grade_refuses_a_server_only_flag(tmp_path):
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps(MATH_OK) + "\n")
+    proc = _grade(src, "--metrics-port", "0")
+    assert proc.returncode == 2 and "unrecognized arguments: --metrics-port" in proc.stderr
+
+
+def _grade(src: Path, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "verifier", "grade", str(src), *extra], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300)
+
+
+def _write(tmp_path: Path, *rows: dict) -> Path:
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return src
+
+
+def test_nothing_graded_exits_4(tmp_path):
+    """Code tasks with code grading off all come back infra_error: an outage, not a run."""
+    proc = _grade(_write(tmp_path, CODE, {**CODE, "id": "c2"}), "--workers", "1", "--no-code")
+    assert proc.returncode == 4, proc.stderr
+    assert "nothing could be graded" in proc.stderr
+    assert [json.loads(line)["verdict"] for line in proc.stdout.splitlines()] == ["infra_error", "infra_error"]
+
+
+def test_nothing_graded_through_an_unreachable_server_exits_4(tmp_path):
+    proc = _grade(_write(tmp_path, MATH_OK), "--server", "127.0.0.1:1", "--timeout-s", "2")
+    assert proc.returncode == 4, proc.stderr
+
+
+def test_fail_on_infra_error(tmp_path):
+    src = _write(tmp_path, MATH_OK, CODE)
+    assert _grade(src, "--workers", "1", "--no-code").returncode == 0  # one item graded: a run
+    proc = _grade(src, "--workers", "1", "--no-code", "--fail-on", "timeout,infra_error")
+    assert proc.returncode == 3, proc.stderr
+    assert "--fail-on: 1 infra_error" in proc.stderr
+
+
+def test_fail_on_repeatable_and_only_on_named_verdicts(tmp_path):
+    src = _write(tmp_path, MATH_OK, {**MATH_OK, "id": "w", "completion": "\\boxed{3}"})
+    assert _grade(src, "--workers", "1", "--no-code", "--fail-on", "infra_error", "--fail-on", "timeout").returncode == 0
+    proc = _grade(src, "--workers", "1", "--no-code", "--fail-on", "infra_error", "--fail-on", "incorrect")
+    assert proc.returncode == 3 and "1 incorrect" in proc.stderr
+
+
+def test_fail_on_unknown_verdict_is_one_line(tmp_path):
+    proc = _grade(_write(tmp_path, MATH_OK), "--fail-on", "infra-error")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "unknown verdict(s) infra-error" in proc.stderr
+
+
+def test_grade_through_tls_server_with_ca_cert(server_factory, tmp_path):
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True)
+    server = server_factory("--workers", "1", "--no-code", "--tls-cert", str(cert), "--tls-key", str(key))
+    src = _write(tmp_path, MATH_OK)
+    proc = _grade(src, "--server", server.target, "--ca-cert", str(cert))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["verdict"] == "correct"
+    # without the CA the handshake fails: nothing graded, and the exit says so
+    assert _grade(src, "--server", server.target, "--timeout-s", "3").returncode == 4
+
+
+@pytest.mark.parametrize("flag", ["--ca-cert"])
+def test_missing_ca_cert_is_one_line(tmp_path, flag):
+    proc = _grade(_write(tmp_path, MATH_OK), "--server", "127.0.0.1:1", flag, str(tmp_path / "nope.pem"))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and "nope.pem" in proc.stderr
