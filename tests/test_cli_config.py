@@ -115,3 +115,44 @@ def test_grade_through_tls_server_with_ca_cert(server_factory, tmp_path):
 def test_missing_ca_cert_is_one_line(tmp_path, flag):
     proc = _grade(_write(tmp_path, MATH_OK), "--server", "127.0.0.1:1", flag, str(tmp_path / "nope.pem"))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and "nope.pem" in proc.stderr
+
+
+# ---------------------------------------------------------------- trainer: token and TLS, never in a config
+
+def test_reward_config_holds_a_client_config_and_no_token(tmp_path):
+    from trainer.config import RewardConfig
+    from verifier.client_config import ClientConfig
+
+    cfg = RewardConfig(client={"timeout_s": 9.0, "root_cert": "ca.pem"})  # as YAML gives it
+    assert isinstance(cfg.client, ClientConfig) and cfg.client.timeout_s == 9.0
+    with pytest.raises(ValueError, match="client.token: put the token in VERIFIER_TOKEN"):
+        RewardConfig(client=ClientConfig(token="s3cret"))
+    with pytest.raises(ValueError, match=r"client: unknown key\(s\) \['retries'\]"):
+        RewardConfig(client={"retries": 2})
+
+
+def test_reward_client_config_resolves_token_and_tls_late(tmp_path):
+    from trainer.config import RewardConfig
+
+    secret = tmp_path / "token"
+    secret.write_text("from-file\n")
+    cfg = RewardConfig(token_file=str(secret), client={"root_cert": "ca.pem"})
+    resolved = cfg.client_config({})
+    assert (resolved.token, resolved.tls, resolved.root_cert, resolved.on_invalid) == ("from-file", True, "ca.pem", "result")
+    assert cfg.client_config({"VERIFIER_TOKEN": "from-env"}).token == "from-env"  # the variable wins
+    assert cfg.client.token == "" and "from-file" not in repr(cfg)  # resolved, never stored
+    assert RewardConfig().client_config({"VERIFIER_TOKEN_FILE": str(secret)}).token == "from-file"
+    with pytest.raises(ValueError, match="nope"):
+        RewardConfig(token_file=str(tmp_path / "nope")).client_config({})
+
+
+@pytest.mark.parametrize("rewards,message", [
+    ({"token": "s3cret"}, "rewards.token: set VERIFIER_TOKEN or rewards.token_file"),
+    ({"timeout_s": 120}, r"rewards: \['timeout_s'\] moved to rewards.client"),
+])
+def test_train_config_refuses_a_token_and_points_moved_keys(rewards, message):
+    pytest.importorskip("yaml")
+    from trainer.train import config_from_dict
+
+    with pytest.raises(ValueError, match=message):
+        config_from_dict({"model": "tiny", "rewards": rewards})

@@ -20,7 +20,7 @@ from sandbox import SandboxConfig
 from sandbox.sync import SyncGrader
 from trainer.config import RewardConfig
 from trainer.rewards import VerifierRewards
-from verifier.client import VerifierClient
+from verifier.client import ClientConfig, VerifierClient
 from verifier.math.grade import grade_math
 from verifier.schema import parse_task
 
@@ -120,7 +120,8 @@ def test_trainer_reward_function_gives_the_same_verdicts(direct, code_server):
     cols["solution"] = [t.get("gold") for t in TASKS]
     cols["tests"] = [t.get("tests") or None for t in TASKS]
     group = VerifierRewards(RewardConfig(target=code_server.target, components=("accuracy",), code_scoring="all",
-                                         max_completion_chars=1 << 20, timeout_s=300))
+                                         max_completion_chars=1 << 20,
+                                         client=ClientConfig(timeout_s=300, max_retries=3)))
     [accuracy] = group.reward_funcs()
 
     async def run():
