@@ -156,3 +156,58 @@ def test_train_config_refuses_a_token_and_points_moved_keys(rewards, message):
 
     with pytest.raises(ValueError, match=message):
         config_from_dict({"model": "tiny", "rewards": rewards})
+
+
+# ---------------------------------------------------------------- deploy/ and examples/ name real settings
+
+def _deploy_and_example_files() -> list[Path]:
+    return [p for d in ("deploy", "examples") for p in sorted((ROOT / d).rglob("*"))
+            if p.is_file() and p.suffix in {".yaml", ".yml", ".sh", ".py", ".md", ""} and "schemas" not in p.parts]
+
+
+def test_every_verifier_variable_in_deploy_and_examples_is_a_setting():
+    import dataclasses
+    import re
+
+    from trainer.remote import ENVIRONMENT
+    from verifier.config import ServerConfig
+
+    known = {f"VERIFIER_{f.name.upper()}" for f in dataclasses.fields(ServerConfig)} | set(ENVIRONMENT)
+    used = {(p.relative_to(ROOT).as_posix(), name) for p in _deploy_and_example_files()
+            for name in re.findall(r"VERIFIER_[A-Z0-9_]+", p.read_text(errors="replace"))}
+    assert len({name for _, name in used}) >= 10  # the scan sees the manifests
+    assert sorted((where, name) for where, name in used if name not in known) == []
+
+
+def test_every_cli_flag_in_deploy_examples_and_readme_exists():
+    import re
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    checked = 0
+    for path in [*_deploy_and_example_files(), ROOT / "README.md"]:
+        for line in path.read_text(errors="replace").splitlines():
+            for command, rest in re.findall(r"verifier (serve|grade)\b([^`#|;]*)", line):
+                known = {s for a in sub.choices[command]._actions for s in a.option_strings}
+                for flag in re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", rest):
+                    checked += 1
+                    assert flag in known, f"{path.name}: `verifier {command} {flag}` is not a flag"
+    assert checked >= 5
+
+
+def test_example_kubernetes_targets_name_a_deployed_service():
+    import re
+
+    import yaml
+
+    services = set()
+    for path in (ROOT / "deploy" / "k8s").glob("*.yaml"):
+        for doc in yaml.safe_load_all(path.read_text()):
+            if doc and doc.get("kind") == "Service":
+                services.add(doc["metadata"]["name"])
+    namespace = yaml.safe_load((ROOT / "deploy" / "k8s" / "kustomization.yaml").read_text())["namespace"]
+    hosts = [h for p in (ROOT / "examples").glob("*") for h in re.findall(r"([\w.-]+)\.svc\.cluster\.local", p.read_text())]
+    assert hosts
+    for host in hosts:
+        name, ns = host.split(".")[:2]
+        assert (name in services, ns) == (True, namespace), host

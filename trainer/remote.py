@@ -34,6 +34,10 @@ from trainer.tasks import build_tasks, component_value
 
 log = logging.getLogger(__name__)
 
+# The adapters' VERIFIER_* variables (module docstring; trainer/verl.py adds the micro-batcher's two).
+ENVIRONMENT = ("VERIFIER_TARGET", "VERIFIER_TOKEN", "VERIFIER_TOKEN_FILE", "VERIFIER_CA_CERT", "VERIFIER_TLS",
+               "VERIFIER_TIMEOUT_S", "VERIFIER_UNGRADED_REWARD", "VERIFIER_LINGER_MS", "VERIFIER_MAX_BATCH")
+
 # ground_truth first: verl and OpenRLHF hand the label separately from the row's other columns.
 GOLD_COLUMNS = ("ground_truth", "gold", "solution", "answer")
 
