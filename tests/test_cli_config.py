@@ -17,7 +17,7 @@ SERVER_ONLY = ("--host", "--port", "--http-port", "--metrics-port", "--metrics-h
                "--max-connection-age-s", "--allow-insecure-bind", "--tls-cert", "--tls-key", "--max-queued-items")
 CLIENT = ("--server", "--ca-cert", "--tls", "--token", "--token-file", "--timeout-s")
 ENGINE = ("--workers", "--default-math-timeout-s", "--default-code-timeout-s", "--code", "--no-code",
-          "--code-concurrency", "--sandbox-pool-size", "--sandbox-runtime")
+          "--sandbox-max-concurrent-jobs", "--sandbox-pool-size", "--sandbox-runtime", "--sandbox-limits")
 
 MATH_OK = {"id": "m", "kind": "math", "completion": "\\boxed{2}", "gold": "2"}
 CODE = {"id": "c", "kind": "code", "language": "python", "completion": "```python\nprint(1)\n```",
@@ -166,13 +166,12 @@ def _deploy_and_example_files() -> list[Path]:
 
 
 def test_every_verifier_variable_in_deploy_and_examples_is_a_setting():
-    import dataclasses
     import re
 
     from trainer.remote import ENVIRONMENT
-    from verifier.config import ServerConfig
+    from verifier.config import flat_fields
 
-    known = {f"VERIFIER_{f.name.upper()}" for f in dataclasses.fields(ServerConfig)} | set(ENVIRONMENT)
+    known = {f.env for f in flat_fields()} | set(ENVIRONMENT)
     used = {(p.relative_to(ROOT).as_posix(), name) for p in _deploy_and_example_files()
             for name in re.findall(r"VERIFIER_[A-Z0-9_]+", p.read_text(errors="replace"))}
     assert len({name for _, name in used}) >= 10  # the scan sees the manifests
@@ -211,3 +210,74 @@ def test_example_kubernetes_targets_name_a_deployed_service():
     for host in hosts:
         name, ns = host.split(".")[:2]
         assert (name in services, ns) == (True, namespace), host
+
+
+# ---------------------------------------------------------------- one configuration tree
+
+SAMPLES = {"int": ("7", 7), "float": ("2.5", 2.5), "str": ("x-1", "x-1"), "bool": ("false", False),
+           "str | None": ("unix:///tmp/d.sock", "unix:///tmp/d.sock"), "tuple[str, ...]": ("python, c", ("python", "c"))}
+
+
+def _sandbox_fields():
+    import dataclasses
+
+    from sandbox.config import SandboxConfig
+
+    return dataclasses.fields(SandboxConfig)
+
+
+@pytest.mark.parametrize("field", _sandbox_fields(), ids=lambda f: f.name)
+def test_every_sandbox_setting_is_a_serve_flag_and_a_variable(field):
+    from verifier.config import ServerConfig
+
+    flags = _flags(_help("serve"))
+    assert f"--sandbox-{field.name.replace('_', '-')}" in flags
+    if field.type.startswith("dict["):
+        raw, check = '{"python": {"max_time_limit_s": 30}}', lambda v: v["python"].max_time_limit_s == 30 and "java" in v
+    else:
+        raw, want = SAMPLES[field.type]
+        check = want.__eq__
+    from_env = ServerConfig.from_env({f"VERIFIER_SANDBOX_{field.name.upper()}": raw})
+    assert check(getattr(from_env.sandbox, field.name))
+    args = build_parser().parse_args(["serve", f"--sandbox-{field.name.replace('_', '-')}", raw])
+    from verifier.cli import _config
+
+    assert check(getattr(_config(args).sandbox, field.name))
+
+
+def test_one_code_concurrency_limit():
+    """--sandbox-max-concurrent-jobs is the one bound: past the CPU count it reaches the grader."""
+    import os
+
+    from sandbox.grader import CodeGrader
+    from verifier.cli import _config
+    from verifier.config import ServerConfig
+
+    assert not hasattr(ServerConfig(), "code_concurrency")
+    wanted = (os.cpu_count() or 2) * 4
+    config = _config(build_parser().parse_args(["serve", "--sandbox-max-concurrent-jobs", str(wanted)]))
+    assert config.sandbox.max_concurrent_jobs == wanted
+    grader = CodeGrader(config.sandbox)
+    try:
+        assert grader._slots._value == wanted
+    finally:
+        grader._jobs.shutdown()
+        grader._plan.shutdown()
+        grader._ctl.shutdown()
+
+
+@pytest.mark.parametrize("name,value,words", [
+    ("VERIFIER_SANDBOX_LIMITS", "{bad", ["VERIFIER_SANDBOX_LIMITS", "not JSON"]),
+    ("VERIFIER_SANDBOX_LIMITS", '{"python": {"cpu": 1}}', ["sandbox limits for 'python'", "max_time_limit_s"]),
+    ("VERIFIER_SANDBOX_PIDS_LIMIT", "many", ["VERIFIER_SANDBOX_PIDS_LIMIT", "'many'"]),
+])
+def test_bad_sandbox_setting_is_one_line(tmp_path, name, value, words):
+    import os
+
+    src = _write(tmp_path, MATH_OK)
+    proc = subprocess.run([sys.executable, "-m", "verifier", "grade", str(src), "--workers", "1"], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120, env={**os.environ, name: value})
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert proc.returncode == 2 and len(lines) == 1, proc.stderr
+    for word in words:
+        assert word in lines[0]

@@ -3,41 +3,55 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import sys
 
-from verifier.config import ConfigError, ServerConfig
+from verifier.config import ConfigError, FlatField, ServerConfig, flat_fields, parse
 
 
 # Fields of ServerConfig that `verifier grade` offers as client flags (sent to --server), not engine flags.
 CLIENT_FIELDS = ("token", "token_file")
 
 
-def _add_field_flag(parser, f: dataclasses.Field) -> None:
-    """One flag for one ServerConfig field; unset, it falls back to VERIFIER_<NAME>, then the default."""
-    flag = "--" + f.name.replace("_", "-")
-    help_text = f.metadata.get("help", "") + f" [env VERIFIER_{f.name.upper()}]"
+# How a value of a structured type is written on the command line or in VERIFIER_* (verifier/config.py parse).
+FORMAT_HINTS = {"tuple": " A comma list.", "str | None": " Empty: none.",
+                "dict": ' JSON; only the languages and fields named change, e.g. {"python": {"max_time_limit_s": 30}}.'}
+
+
+def _add_field_flag(parser, f: FlatField) -> None:
+    """One flag for one setting; unset, it falls back to VERIFIER_<NAME>, then the default."""
+    help_text = f"{f.help}{FORMAT_HINTS.get(f.type.split('[')[0], '')} [env {f.env}]".replace("%", "%%")
     if f.type == "bool":
-        parser.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, default=None, help=help_text)
+        parser.add_argument(f.flag, dest=f.name, action=argparse.BooleanOptionalAction, default=None, help=help_text)
     else:
-        parser.add_argument(flag, dest=f.name, type={"int": int, "float": float}.get(f.type, str),
-                            default=None, help=help_text)
+        parser.add_argument(f.flag, dest=f.name, type=_parser_of(f), default=None, help=help_text,
+                            metavar=f.name.upper())
+
+
+def _parser_of(f: FlatField):
+    """argparse type for a setting: the shared parser, its ValueError shown as argparse's one-line error."""
+    def convert(raw: str):
+        try:
+            return parse(raw, f.type)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(f"not a valid {f.type}: {raw!r}") from e
+    return convert
 
 
 def _add_config_flags(parser: argparse.ArgumentParser, server: bool = True) -> None:
-    """Flags of the ServerConfig fields: all of them for `serve`; for `grade`, the client's token flags
-    and the engine flags in-process grading uses (no ports, listeners, shutdown or server TLS)."""
+    """Flags of every setting (verifier/config.py `flat_fields`): all of them for `serve`; for `grade`, the
+    client's token flags and the engine flags in-process grading uses (no ports, listeners, shutdown or
+    server TLS)."""
     if server:
-        for f in dataclasses.fields(ServerConfig):
+        for f in flat_fields():
             _add_field_flag(parser, f)
         return
     client = parser.add_argument_group("client (with --server)")
     engine = parser.add_argument_group("in-process engine (without --server)")
-    for f in dataclasses.fields(ServerConfig):
+    for f in flat_fields():
         if f.name in CLIENT_FIELDS:
             _add_field_flag(client, f)
-        elif not f.metadata.get("server_only"):
+        elif not f.server_only:
             _add_field_flag(engine, f)
     client.add_argument("--tls", action=argparse.BooleanOptionalAction, default=None,
                         help="Connect with TLS (system roots unless --ca-cert); implied by --ca-cert.")
@@ -47,7 +61,7 @@ def _add_config_flags(parser: argparse.ArgumentParser, server: bool = True) -> N
 
 
 def _config(args: argparse.Namespace) -> ServerConfig:
-    names = {f.name for f in dataclasses.fields(ServerConfig)}
+    names = {f.name for f in flat_fields()}
     return ServerConfig.from_env(**{k: v for k, v in vars(args).items() if k in names})
 
 
