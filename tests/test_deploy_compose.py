@@ -112,7 +112,7 @@ def test_image_serves_grades_reports_health_and_drains_on_sigterm(image):
 
     port = free_port()
     env = {"VERIFIER_TOKEN": "t0ken-for-test", "DOCKER_GID": str(os.stat("/var/run/docker.sock").st_gid),
-           "VERIFIER_PUBLISH_PORT": str(port), "VERIFIER_PUBLISH_METRICS_PORT": str(free_port())}
+           "PUBLISH_PORT": str(port), "PUBLISH_METRICS_PORT": str(free_port())}
     name = f"grpo-verifier-test-{os.getpid()}"
     svc = _compose()["services"]["verifier"]
     started = subprocess.run(_docker_run_args(svc, env, name), capture_output=True, text=True)

@@ -44,7 +44,7 @@ def _check(proc: subprocess.CompletedProcess, rows: list[dict]) -> None:
 
 
 def test_grade_in_process(tmp_path):
-    proc, rows = _run(tmp_path, "--workers", "1", "--no-code", "--metrics-port", "0")
+    proc, rows = _run(tmp_path, "--workers", "1", "--no-code")
     _check(proc, rows)
 
 

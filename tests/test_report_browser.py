@@ -62,7 +62,7 @@ def graded(tmp_path_factory) -> tuple[Path, list[dict]]:
     src, out = tmp / "tasks.jsonl", tmp / "graded.jsonl"
     src.write_text("".join(json.dumps(t) + "\n" for t in _tasks()))
     proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "-o", str(out), "--workers", "1",
-                           "--no-code", "--metrics-port", "0"], check=False, capture_output=True, text=True, cwd=ROOT, timeout=300)
+                           "--no-code"], check=False, capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stderr
     rows = [json.loads(line) for line in out.read_text().splitlines()] + _code_rows()
     out.write_text("".join(json.dumps(r) + "\n" for r in rows) + "{truncated\n[]\n")

@@ -20,7 +20,7 @@ from sandbox import SandboxConfig
 from sandbox.sync import SyncGrader
 from trainer.config import RewardConfig
 from trainer.rewards import VerifierRewards
-from verifier.client import VerifierClient
+from verifier.client import ClientConfig, VerifierClient
 from verifier.math.grade import grade_math
 from verifier.schema import parse_task
 
@@ -92,7 +92,7 @@ def test_in_process_cli_gives_the_same_verdicts(direct, tmp_path):
     src = tmp_path / "tasks.jsonl"
     src.write_text("".join(json.dumps(t) + "\n" for t in TASKS))
     proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "--workers", "1",
-                           "--metrics-port", "0", "--sandbox-pool-size", "1", "--sandbox-pool-name", POOL + "-cli"],
+                           "--sandbox-pool-size", "1", "--sandbox-pool-name", POOL + "-cli"],
                           capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert _verdicts([json.loads(line) for line in proc.stdout.splitlines()]) == direct
@@ -120,7 +120,8 @@ def test_trainer_reward_function_gives_the_same_verdicts(direct, code_server):
     cols["solution"] = [t.get("gold") for t in TASKS]
     cols["tests"] = [t.get("tests") or None for t in TASKS]
     group = VerifierRewards(RewardConfig(target=code_server.target, components=("accuracy",), code_scoring="all",
-                                         max_completion_chars=1 << 20, timeout_s=300))
+                                         max_completion_chars=1 << 20,
+                                         client=ClientConfig(timeout_s=300, max_retries=3)))
     [accuracy] = group.reward_funcs()
 
     async def run():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import dataclasses
 import math
 import os
 import pickle
@@ -22,6 +23,7 @@ import pytest
 from trainer.config import RewardConfig
 from trainer.rewards import RewardServiceError, VerifierRewards
 from trainer.train import TINY_GRPO, TrainConfig, run_training
+from verifier.client_config import ClientConfig
 from verifier.local_server import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,9 +32,18 @@ BATCH_PER_STEP = TINY_GRPO["per_device_train_batch_size"]  # completions graded 
 
 
 
+CLIENT_KEYS = {f.name for f in dataclasses.fields(ClientConfig)}
+
+
+def reward_cfg(target: str, **kw) -> RewardConfig:
+    """A RewardConfig; client settings (timeout_s, max_retries, backoff_*) go into its ClientConfig."""
+    client = {k: kw.pop(k) for k in list(kw) if k in CLIENT_KEYS}
+    return RewardConfig(target=target, client=ClientConfig(**{"max_retries": 3, **client}), **kw)
+
+
 def tiny_cfg(target: str, out: Path, steps: int = 2, **reward_kw) -> TrainConfig:
     return TrainConfig(model="tiny", dataset="tiny", conversational=True, torch_threads=1, print_logs=False,
-                       output_dir=str(out), rewards=RewardConfig(target=target, **reward_kw),
+                       output_dir=str(out), rewards=reward_cfg(target, **reward_kw),
                        grpo={**TINY_GRPO, "max_steps": steps})
 
 
@@ -113,7 +124,7 @@ def test_server_restarted_mid_run(server_factory, tmp_path):
 
 def test_server_slower_than_the_deadline(server_factory):
     server = server_factory("--workers", "1", "--no-code")
-    group = VerifierRewards(RewardConfig(target=server.target, timeout_s=1.0, max_retries=1, breaker_patience=0))
+    group = VerifierRewards(reward_cfg(server.target, timeout_s=1.0, max_retries=1, breaker_patience=0))
     funcs = group.reward_funcs()
     os.kill(server.proc.pid, signal.SIGSTOP)  # frozen: accepts connections, answers nothing
     try:
@@ -186,3 +197,29 @@ def test_lora_run_trains_adapters(verifier_server, tmp_path):
     result = run_training(cfg)
     assert type(result.model).__name__.startswith("Peft")
     assert [r["step"] for r in step_logs(result)] == [1] and result.reward_stats["ungraded"] == 0
+
+
+def test_token_and_tls_from_env_never_saved(server_factory, tmp_path, monkeypatch):
+    """A run against a server that wants a token and TLS: the token comes from VERIFIER_TOKEN, the CA from
+    the client config, and nothing the run writes (config dump, TRL's checkpoint and training args) holds it."""
+    secret = "tok-5f3a9c1e-never-on-disk"
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True)
+    server = server_factory("--workers", "1", "--no-code", "--token", secret, "--tls-cert", str(cert),
+                            "--tls-key", str(key))
+    monkeypatch.setenv("VERIFIER_TOKEN", secret)
+    out = tmp_path / "run"
+    cfg = tiny_cfg(server.target, out, steps=1, root_cert=str(cert))
+    cfg.grpo.update(save_strategy="steps", save_steps=1)
+    result = run_training(cfg)
+    assert result.reward_stats["ungraded"] == 0 and result.reward_stats["items"] == BATCH_PER_STEP  # authorised
+    saved = [p for p in out.rglob("*") if p.is_file()]
+    assert any(p.name == "training_args.bin" for p in saved) and (out / "train_config.json").is_file()
+    assert [str(p) for p in saved if secret.encode() in p.read_bytes()] == []
+    # the same run without the token is refused by the server: every item ungraded
+    monkeypatch.delenv("VERIFIER_TOKEN")
+    cfg = tiny_cfg(server.target, tmp_path / "anon", steps=1, root_cert=str(cert), timeout_s=5.0, max_retries=1,
+                   breaker_patience=0)
+    assert run_training(cfg).reward_stats["ungraded"] == BATCH_PER_STEP

@@ -1,11 +1,18 @@
 """Configuration of the trainer-side reward client: one dataclass, every field documented.
 
-Kept free of torch/trl imports so `verifier` (the CLI) and the reward functions stay light.
+Kept free of torch/trl/grpc imports so `verifier` (the CLI) and the reward functions stay light.
+The bearer token is never a field: it is read from VERIFIER_TOKEN or `token_file` when a client is
+made (`RewardConfig.client_config`), so saved configs cannot leak it.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+
+from verifier.client_config import ClientConfig
 
 COMPONENTS = ("accuracy", "format", "pass_rate", "compiles")
 KINDS = ("auto", "math", "code")
@@ -50,14 +57,14 @@ class RewardConfig:
                 "keeping requests under the server's field limit."})
     max_tests_per_task: int = field(default=256, metadata={
         "help": "Rows with more tests than this are not sent (reward None) instead of failing the batch."})
-    timeout_s: float = field(default=60.0, metadata={
-        "help": "Deadline of one batch, retries included. Keep it well below the distributed timeout "
-                "(ddp_timeout, 1800 s): TRL waits on reward functions with no timeout of its own."})
-    max_retries: int = field(default=3, metadata={
-        "help": "Retries of transient gRPC errors (UNAVAILABLE, RESOURCE_EXHAUSTED, ...) within timeout_s."})
-    backoff_initial_s: float = field(default=0.2, metadata={"help": "First retry backoff; doubles, jittered."})
-    backoff_max_s: float = field(default=5.0, metadata={"help": "Cap of one retry backoff."})
-    token: str | None = field(default=None, metadata={"help": "Bearer token, when the server requires one."})
+    client: ClientConfig = field(default_factory=lambda: ClientConfig(timeout_s=60.0, max_retries=3), metadata={
+        "help": "The verifier client's settings (verifier.client.ClientConfig): timeout_s (deadline of one batch, "
+                "retries included; keep it well below ddp_timeout, 1800 s: TRL waits on reward functions with no "
+                "timeout of its own), max_retries, backoff, tls and root_cert (the CA of the server's certificate). "
+                "Put no token here: it comes from VERIFIER_TOKEN or token_file when the client is made."})
+    token_file: str = field(default="", metadata={
+        "help": "File holding the bearer token (a mounted secret); VERIFIER_TOKEN, when set, wins. Read when "
+                "the client is made, so the token never sits in this config or in anything saved from it."})
     breaker_threshold: float = field(default=0.5, metadata={
         "help": "A batch counts as failed when at least this fraction of its items came back ungraded."})
     breaker_patience: int = field(default=3, metadata={
@@ -67,6 +74,14 @@ class RewardConfig:
         "help": "Send per-sample verdict, extracted answer and grading latency to TRL's log_extra."})
 
     def __post_init__(self) -> None:
+        if isinstance(self.client, Mapping):  # from YAML
+            unknown = sorted(set(self.client) - {f.name for f in dataclasses.fields(ClientConfig)})
+            if unknown:
+                raise ValueError(f"client: unknown key(s) {unknown}")
+            self.client = ClientConfig(**self.client)
+        if self.client.token:
+            raise ValueError("client.token: put the token in VERIFIER_TOKEN or a token_file, not in the config "
+                             "(configs are saved with the run)")
         self.components = tuple(self.components)
         self.gold_columns = tuple(self.gold_columns)
         bad = [c for c in self.components if c not in COMPONENTS]
@@ -82,5 +97,23 @@ class RewardConfig:
             raise ValueError(f"code_scoring: must be 'all' or 'fraction', got {self.code_scoring!r}")
         if not 0.0 < self.breaker_threshold <= 1.0:
             raise ValueError("breaker_threshold: must be in (0, 1]")
-        if self.timeout_s <= 0 or self.max_completion_chars <= 0:
-            raise ValueError("timeout_s and max_completion_chars: must be positive")
+        if self.client.timeout_s <= 0 or self.max_completion_chars <= 0:
+            raise ValueError("client.timeout_s and max_completion_chars: must be positive")
+
+    def client_config(self, environ: Mapping[str, str] | None = None) -> ClientConfig:
+        """The client settings with the token (VERIFIER_TOKEN, else token_file, else VERIFIER_TOKEN_FILE) and
+        TLS (VERIFIER_CA_CERT / VERIFIER_TLS add to `client`), resolved now, in the process that connects.
+        A task the server would refuse answers that row alone (on_invalid="result"): one bad row costs one
+        reward, not the batch."""
+        env = os.environ if environ is None else environ
+        token = env.get("VERIFIER_TOKEN", "").strip()
+        token_file = self.token_file or env.get("VERIFIER_TOKEN_FILE", "")
+        if not token and token_file:
+            try:
+                with open(token_file, encoding="utf-8") as fh:
+                    token = fh.read().strip()
+            except OSError as e:
+                raise ValueError(f"token_file {token_file!r} cannot be read ({e.strerror})") from None
+        root_cert = self.client.root_cert or env.get("VERIFIER_CA_CERT", "")
+        tls = self.client.tls or bool(root_cert) or env.get("VERIFIER_TLS", "").strip().lower() in ("1", "true", "yes", "on")
+        return dataclasses.replace(self.client, token=token, tls=tls, root_cert=root_cert, on_invalid="result")

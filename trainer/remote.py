@@ -28,26 +28,27 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from trainer.config import RewardConfig
+from verifier.client_config import ClientConfig
 from trainer.rewards import RewardServiceError
 from trainer.tasks import build_tasks, component_value
 
 log = logging.getLogger(__name__)
+
+# The adapters' VERIFIER_* variables (module docstring; trainer/verl.py adds the micro-batcher's two).
+ENVIRONMENT = ("VERIFIER_TARGET", "VERIFIER_TOKEN", "VERIFIER_TOKEN_FILE", "VERIFIER_CA_CERT", "VERIFIER_TLS",
+               "VERIFIER_TIMEOUT_S", "VERIFIER_UNGRADED_REWARD", "VERIFIER_LINGER_MS", "VERIFIER_MAX_BATCH")
 
 # ground_truth first: verl and OpenRLHF hand the label separately from the row's other columns.
 GOLD_COLUMNS = ("ground_truth", "gold", "solution", "answer")
 
 
 def env_config(environ: Mapping[str, str] | None = None, **overrides: Any) -> RewardConfig:
-    """A RewardConfig from VERIFIER_* variables (see the module docstring), then overrides."""
+    """A RewardConfig from VERIFIER_* variables (see the module docstring), then overrides. The token and
+    TLS settings are read when the client is made (RewardConfig.client_config), not stored here."""
     env = os.environ if environ is None else environ
-    token = env.get("VERIFIER_TOKEN") or ""
-    if not token and env.get("VERIFIER_TOKEN_FILE"):
-        with open(env["VERIFIER_TOKEN_FILE"], encoding="utf-8") as fh:
-            token = fh.read().strip()
-    values: dict[str, Any] = {"target": env.get("VERIFIER_TARGET") or "127.0.0.1:50051", "token": token or None,
-                              "gold_columns": GOLD_COLUMNS}
+    values: dict[str, Any] = {"target": env.get("VERIFIER_TARGET") or "127.0.0.1:50051", "gold_columns": GOLD_COLUMNS}
     if env.get("VERIFIER_TIMEOUT_S"):
-        values["timeout_s"] = float(env["VERIFIER_TIMEOUT_S"])
+        values["client"] = ClientConfig(timeout_s=float(env["VERIFIER_TIMEOUT_S"]), max_retries=3)
     values.update(overrides)
     return RewardConfig(**values)
 
@@ -121,15 +122,9 @@ def reward_of(result: Mapping[str, Any] | None, task: Mapping[str, Any] | None) 
 
 
 def client_config(cfg: RewardConfig, environ: Mapping[str, str] | None = None) -> Any:
-    """The ClientConfig for cfg, with TLS from VERIFIER_CA_CERT / VERIFIER_TLS."""
-    from verifier.client import ClientConfig
-
-    env = os.environ if environ is None else environ
-    root_cert = env.get("VERIFIER_CA_CERT") or ""
-    tls = bool(root_cert) or env.get("VERIFIER_TLS", "").strip().lower() in ("1", "true", "yes", "on")
-    return ClientConfig(timeout_s=cfg.timeout_s, max_retries=cfg.max_retries, backoff_initial_s=cfg.backoff_initial_s,
-                        backoff_max_s=cfg.backoff_max_s, token=cfg.token or "", tls=tls, root_cert=root_cert,
-                        on_invalid="result")  # one bad row costs one reward, not the batch
+    """The ClientConfig for cfg: token from VERIFIER_TOKEN / VERIFIER_TOKEN_FILE, TLS from VERIFIER_CA_CERT /
+    VERIFIER_TLS (RewardConfig.client_config)."""
+    return cfg.client_config(environ)
 
 
 def async_client(cfg: RewardConfig) -> Any:

@@ -74,11 +74,9 @@ class GroupStats:
 
 def default_client_factory(cfg: RewardConfig) -> Any:
     """An AsyncVerifierClient for cfg; imported here so unpickling needs no gRPC until first use."""
-    from verifier.client import AsyncVerifierClient, ClientConfig
+    from verifier.client import AsyncVerifierClient
 
-    return AsyncVerifierClient(cfg.target, ClientConfig(
-        timeout_s=cfg.timeout_s, max_retries=cfg.max_retries, backoff_initial_s=cfg.backoff_initial_s,
-        backoff_max_s=cfg.backoff_max_s, token=cfg.token or "", on_invalid="result"))  # one bad row costs one reward
+    return AsyncVerifierClient(cfg.target, cfg.client_config())
 
 
 class VerifierRewards:
@@ -185,7 +183,7 @@ class VerifierRewards:
         try:
             client = self._client()
             report = await asyncio.wait_for(client.grade_detailed(sendable),
-                                            self.config.timeout_s + DEADLINE_GRACE_S)
+                                            self.config.client.timeout_s + DEADLINE_GRACE_S)
             by_id = {str(r.get("id")): r for r in report.results}
             outcome.results = [by_id.get(t["id"]) if t is not None else None for t in tasks]
             outcome.retries = int(getattr(report, "retries", 0))

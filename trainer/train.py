@@ -103,10 +103,20 @@ def config_from_dict(data: dict) -> TrainConfig:
         raise ValueError("config: must be a mapping")
     _check_keys("config", data, TrainConfig)
     if isinstance(data.get("rewards"), dict):
+        _check_moved(data["rewards"])
         _check_keys("rewards", data["rewards"], RewardConfig)
     if isinstance(data.get("model_size"), dict):
         _check_keys("model_size", data["model_size"], ModelSize)
     return TrainConfig(**data)
+
+
+def _check_moved(rewards: dict) -> None:
+    """Keys of older configs that now live in rewards.client, or nowhere (the token): say where."""
+    if "token" in rewards:
+        raise ValueError("rewards.token: set VERIFIER_TOKEN or rewards.token_file instead (configs are saved with the run)")
+    moved = sorted(set(rewards) & {"timeout_s", "max_retries", "backoff_initial_s", "backoff_max_s"})
+    if moved:
+        raise ValueError(f"rewards: {moved} moved to rewards.client (e.g. rewards.client.{moved[0]})")
 
 
 def _check_keys(where: str, data: dict, cls: type) -> None:

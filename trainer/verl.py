@@ -115,7 +115,7 @@ def _submit(solution_str: str, ground_truth: Any, extra_info: dict | None) -> tu
 
 def _wait_s() -> float:
     """How long a caller waits for its batch: the client's own deadline gives up first."""
-    return batcher().cfg.timeout_s + 30
+    return batcher().cfg.client.timeout_s + 30
 
 
 def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: dict | None = None,

@@ -3,27 +3,65 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import sys
 
-from verifier.config import ConfigError, ServerConfig
+from verifier.config import ConfigError, FlatField, ServerConfig, flat_fields, parse
 
 
-def _add_config_flags(parser: argparse.ArgumentParser) -> None:
-    """One flag per ServerConfig field; unset flags fall back to VERIFIER_* variables, then defaults."""
-    for f in dataclasses.fields(ServerConfig):
-        flag = "--" + f.name.replace("_", "-")
-        help_text = f.metadata.get("help", "") + f" [env VERIFIER_{f.name.upper()}]"
-        if f.type == "bool":
-            parser.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, default=None, help=help_text)
-        else:
-            parser.add_argument(flag, dest=f.name, type={"int": int, "float": float}.get(f.type, str),
-                                default=None, help=help_text)
+# Fields of ServerConfig that `verifier grade` offers as client flags (sent to --server), not engine flags.
+CLIENT_FIELDS = ("token", "token_file")
+
+
+# How a value of a structured type is written on the command line or in VERIFIER_* (verifier/config.py parse).
+FORMAT_HINTS = {"tuple": " A comma list.", "str | None": " Empty: none.",
+                "dict": ' JSON; only the languages and fields named change, e.g. {"python": {"max_time_limit_s": 30}}.'}
+
+
+def _add_field_flag(parser, f: FlatField) -> None:
+    """One flag for one setting; unset, it falls back to VERIFIER_<NAME>, then the default."""
+    help_text = f"{f.help}{FORMAT_HINTS.get(f.type.split('[')[0], '')} [env {f.env}]".replace("%", "%%")
+    if f.type == "bool":
+        parser.add_argument(f.flag, dest=f.name, action=argparse.BooleanOptionalAction, default=None, help=help_text)
+    else:
+        parser.add_argument(f.flag, dest=f.name, type=_parser_of(f), default=None, help=help_text,
+                            metavar=f.name.upper())
+
+
+def _parser_of(f: FlatField):
+    """argparse type for a setting: the shared parser, its ValueError shown as argparse's one-line error."""
+    def convert(raw: str):
+        try:
+            return parse(raw, f.type)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(f"not a valid {f.type}: {raw!r}") from e
+    return convert
+
+
+def _add_config_flags(parser: argparse.ArgumentParser, server: bool = True) -> None:
+    """Flags of every setting (verifier/config.py `flat_fields`): all of them for `serve`; for `grade`, the
+    client's token flags and the engine flags in-process grading uses (no ports, listeners, shutdown or
+    server TLS)."""
+    if server:
+        for f in flat_fields():
+            _add_field_flag(parser, f)
+        return
+    client = parser.add_argument_group("client (with --server)")
+    engine = parser.add_argument_group("in-process engine (without --server)")
+    for f in flat_fields():
+        if f.name in CLIENT_FIELDS:
+            _add_field_flag(client, f)
+        elif not f.server_only:
+            _add_field_flag(engine, f)
+    client.add_argument("--tls", action=argparse.BooleanOptionalAction, default=None,
+                        help="Connect with TLS (system roots unless --ca-cert); implied by --ca-cert.")
+    client.add_argument("--ca-cert", default="", help="PEM file of the CA that signed the server's certificate.")
+    client.add_argument("--timeout-s", type=float, default=3600.0,
+                        help="Deadline of one batch of the file, retries included (default 3600).")
 
 
 def _config(args: argparse.Namespace) -> ServerConfig:
-    names = {f.name for f in dataclasses.fields(ServerConfig)}
+    names = {f.name for f in flat_fields()}
     return ServerConfig.from_env(**{k: v for k, v in vars(args).items() if k in names})
 
 
@@ -59,13 +97,33 @@ def _grade(args: argparse.Namespace) -> int:
         raise ConfigError(f"input file {args.input!r} does not exist or is not a file")
     if not args.server:
         _require_server("verifier grade without --server (in-process grading)")
+    fail_on = _fail_on(args.fail_on)
     config = _config(args)
+    client = None
+    if args.server:
+        from verifier.client import ClientConfig
+
+        if args.ca_cert and not os.path.isfile(args.ca_cert):
+            raise ConfigError(f"CA certificate {args.ca_cert!r} does not exist or is not a file")
+        client = ClientConfig(token=config.resolved_token(), tls=bool(args.tls or args.ca_cert), root_cert=args.ca_cert,
+                              timeout_s=args.timeout_s)
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
     try:
-        return grade_file(args.input, out, args.server, config, token=config.resolved_token())
+        return grade_file(args.input, out, args.server, config, client=client, fail_on=fail_on)
     finally:
         if out is not sys.stdout:
             out.close()
+
+
+def _fail_on(values: list[str]) -> frozenset[str]:
+    """--fail-on a,b --fail-on c -> {a, b, c}, each a verdict the service can answer."""
+    from verifier.schema import VERDICTS
+
+    verdicts = frozenset(v.strip() for value in values for v in value.split(",") if v.strip())
+    unknown = sorted(verdicts - set(VERDICTS))
+    if unknown:
+        raise ConfigError(f"--fail-on: unknown verdict(s) {', '.join(unknown)}; choose from {', '.join(VERDICTS)}")
+    return verdicts
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -105,7 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("input", help="JSONL file of tasks, or - for stdin")
     grade.add_argument("-o", "--output", help="JSONL file to write (default: stdout)")
     grade.add_argument("--server", help="HOST:PORT of a running service; grades in-process when absent")
-    _add_config_flags(grade)
+    grade.add_argument("--fail-on", action="append", default=[], metavar="VERDICT[,VERDICT...]",
+                       help="exit 3 when any item gets one of these verdicts (repeatable), e.g. infra_error")
+    _add_config_flags(grade, server=False)
     grade.set_defaults(func=_grade)
 
     report = sub.add_parser("report", help="graded JSONL -> a static HTML page (verdicts, pass@k, scores, slowest)")

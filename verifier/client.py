@@ -18,11 +18,12 @@ import random
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
 
+from verifier.client_config import ClientConfig
 from verifier.execute import response_from_proto
 from verifier.schema import TaskError, infra_error, languages_from_info, result_from_proto, task_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
@@ -35,24 +36,6 @@ TRANSIENT = {
     grpc.StatusCode.DEADLINE_EXCEEDED,
 }
 _FALLBACK_LIMITS = pb.Limits(max_tasks_per_call=256, max_request_bytes=4 << 20)
-
-
-@dataclass
-class ClientConfig:
-    """Settings of VerifierClient / AsyncVerifierClient."""
-
-    timeout_s: float = field(default=120.0, metadata={"help": "Deadline of one grade() call, retries included."})
-    max_retries: int = field(default=5, metadata={"help": "Rounds of resubmission of items not yet graded."})
-    backoff_initial_s: float = field(default=0.2, metadata={"help": "First retry delay; doubles each round, with jitter."})
-    backoff_max_s: float = field(default=5.0, metadata={"help": "Cap of one retry delay."})
-    max_inflight_calls: int = field(default=8, metadata={"help": "Sub-batches in flight at once per grade() call."})
-    token: str = field(default="", metadata={"help": "Bearer token sent as `authorization` metadata."})
-    tls: bool = field(default=False, metadata={"help": "Use TLS (system roots unless root_cert is given)."})
-    root_cert: str = field(default="", metadata={"help": "PEM file of the CA that signed the server's certificate."})
-    max_message_bytes: int = field(default=64 << 20, metadata={"help": "Largest message the channel sends or receives."})
-    on_invalid: str = field(default="raise", metadata={"help": "A task the server would refuse (bad field, over a limit): 'raise' "
-                            "VerifierError for the call, or 'result': answer that task alone with verdict 'error' naming the "
-                            "field and grade the rest (what a trainer wants: one bad row must not cost a batch)."})
 
 
 @dataclass

@@ -1,14 +1,21 @@
 """Configuration of the verification service: one dataclass, every field documented.
 
 Every field can also be set from the environment as ``VERIFIER_<FIELD>`` (upper case), so the same
-settings work from the command line, from compose files and from Kubernetes manifests.
+settings work from the command line, from compose files and from Kubernetes manifests. Nested
+dataclasses (``sandbox``) are flattened: ``sandbox.pool_size`` is ``--sandbox-pool-size`` and
+``VERIFIER_SANDBOX_POOL_SIZE``; `flat_fields` is the one list the CLI and the environment both read.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
+
+from sandbox.config import LanguageLimits, SandboxConfig
 
 
 class ConfigError(ValueError):
@@ -23,22 +30,24 @@ def _cores() -> int:
 class ServerConfig:
     """Settings of `verifier serve` (and of in-process grading, which uses the same engine).
 
-    Limits are advertised by `GetServerInfo` so clients split their batches to fit.
+    Limits are advertised by `GetServerInfo` so clients split their batches to fit. Fields marked
+    ``server_only`` (ports, listeners, shutdown, server TLS) mean nothing to in-process grading, so
+    `verifier grade` does not offer them.
     """
 
-    host: str = field(default="127.0.0.1", metadata={"help": "Address to bind the gRPC port to."})
-    port: int = field(default=50051, metadata={"help": "gRPC port (0 picks a free one)."})
+    host: str = field(default="127.0.0.1", metadata={"server_only": True, "help": "Address to bind the gRPC port to."})
+    port: int = field(default=50051, metadata={"server_only": True, "help": "gRPC port (0 picks a free one)."})
     workers: int = field(default_factory=_cores, metadata={"help": "Math worker processes (default: one per core)."})
-    metrics_host: str = field(default="127.0.0.1", metadata={"help": "Address of the Prometheus metrics endpoint."})
-    metrics_port: int = field(default=9090, metadata={"help": "Prometheus metrics port; 0 disables metrics."})
-    http_port: int = field(default=8080, metadata={"help": "HTTP/JSON port on --host (same engine, token and TLS as gRPC); 0 disables it."})
+    metrics_host: str = field(default="127.0.0.1", metadata={"server_only": True, "help": "Address of the Prometheus metrics endpoint."})
+    metrics_port: int = field(default=9090, metadata={"server_only": True, "help": "Prometheus metrics port; 0 disables metrics."})
+    http_port: int = field(default=8080, metadata={"server_only": True, "help": "HTTP/JSON port on --host (same engine, token and TLS as gRPC); 0 disables it."})
 
-    max_tasks_per_call: int = field(default=1024, metadata={"help": "Most tasks in one Grade/GradeStream call."})
+    max_tasks_per_call: int = field(default=1024, metadata={"server_only": True, "help": "Most tasks in one Grade/GradeStream call."})
     max_field_bytes: int = field(default=1 << 20, metadata={"help": "Most bytes in any one string field (completion, gold, stdin, ...)."})
-    max_request_bytes: int = field(default=64 << 20, metadata={"help": "Most bytes in one request message."})
+    max_request_bytes: int = field(default=64 << 20, metadata={"server_only": True, "help": "Most bytes in one request message."})
     max_tests_per_task: int = field(default=256, metadata={"help": "Most tests in one code task."})
     max_choices: int = field(default=26, metadata={"help": "Most choices in one multiple-choice task."})
-    max_queued_items: int = field(default=8192, metadata={"help": "Admission bound: items queued or running; beyond it calls get RESOURCE_EXHAUSTED."})
+    max_queued_items: int = field(default=8192, metadata={"server_only": True, "help": "Admission bound: items queued or running; beyond it calls get RESOURCE_EXHAUSTED."})
 
     default_math_timeout_s: float = field(default=5.0, metadata={"help": "Deadline of one math item from the moment a worker takes it."})
     max_math_timeout_s: float = field(default=30.0, metadata={"help": "Largest per-task math deadline a client may ask for."})
@@ -48,20 +57,19 @@ class ServerConfig:
     math_retries: int = field(default=1, metadata={"help": "Times an item whose worker died is retried before it is answered infra_error."})
 
     code: bool = field(default=True, metadata={"help": "Grade code tasks in Docker sandboxes; False answers them infra_error."})
-    code_concurrency: int = field(default=0, metadata={"help": "Code jobs run at once; 0 means the sandbox's max_concurrent_jobs."})
-    sandbox_pool_size: int = field(default=2, metadata={"help": "Warm sandbox containers per language."})
-    sandbox_runtime: str = field(default="", metadata={"help": "OCI runtime for sandboxes, e.g. runsc (gVisor); empty: the daemon's default."})
-    sandbox_pool_name: str = field(default="default", metadata={"help": "Label of this server's sandbox containers; servers sharing a Docker daemon need distinct names (e.g. the pod name)."})
+    sandbox: SandboxConfig = field(default_factory=SandboxConfig, metadata={
+        "help": "The code sandbox (sandbox/config.py), every field a flag --sandbox-<name> and VERIFIER_SANDBOX_<NAME>; "
+                "sandbox.max_concurrent_jobs is the one limit of code jobs running at once."})
 
     token: str = field(default="", metadata={"help": "Bearer token clients must send; empty disables auth."})
     token_file: str = field(default="", metadata={"help": "File holding the bearer token (a mounted secret)."})
-    tls_cert: str = field(default="", metadata={"help": "PEM certificate chain for TLS; with tls_key enables TLS."})
-    tls_key: str = field(default="", metadata={"help": "PEM private key for TLS."})
-    allow_insecure_bind: bool = field(default=False, metadata={"help": "Allow a non-loopback bind without token or TLS."})
+    tls_cert: str = field(default="", metadata={"server_only": True, "help": "PEM certificate chain for TLS; with tls_key enables TLS."})
+    tls_key: str = field(default="", metadata={"server_only": True, "help": "PEM private key for TLS."})
+    allow_insecure_bind: bool = field(default=False, metadata={"server_only": True, "help": "Allow a non-loopback bind without token or TLS."})
 
-    drain_delay_s: float = field(default=2.0, metadata={"help": "After SIGTERM, how long health says NOT_SERVING and new calls get UNAVAILABLE before the port closes (lets balancers notice)."})
-    grace_s: float = field(default=30.0, metadata={"help": "After SIGTERM, how long in-flight calls may run before exit."})
-    max_connection_age_s: float = field(default=300.0, metadata={"help": "Close connections after this age so clients rebalance over replicas."})
+    drain_delay_s: float = field(default=2.0, metadata={"server_only": True, "help": "After SIGTERM, how long health says NOT_SERVING and new calls get UNAVAILABLE before the port closes (lets balancers notice)."})
+    grace_s: float = field(default=30.0, metadata={"server_only": True, "help": "After SIGTERM, how long in-flight calls may run before exit."})
+    max_connection_age_s: float = field(default=300.0, metadata={"server_only": True, "help": "Close connections after this age so clients rebalance over replicas."})
     log_level: str = field(default="INFO", metadata={"help": "Python logging level."})
 
     def resolved_token(self) -> str:
@@ -78,21 +86,73 @@ class ServerConfig:
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides) -> "ServerConfig":
-        """Defaults, then VERIFIER_* environment variables, then explicit overrides."""
+        """Defaults, then VERIFIER_* environment variables, then explicit overrides (flat names, as the
+        CLI's flags: workers=3, sandbox_pool_size=4)."""
         env = os.environ if environ is None else environ
-        values = {}
-        for f in dataclasses.fields(cls):
-            raw = env.get(f"VERIFIER_{f.name.upper()}")
+        values: dict[str, Any] = {}
+        for flat in flat_fields():
+            raw = env.get(flat.env)
             if raw is not None:
                 try:
-                    values[f.name] = _parse(raw, f.type)
-                except ValueError:
-                    raise ConfigError(f"VERIFIER_{f.name.upper()}={raw!r} is not a valid {f.type}") from None
+                    values[flat.name] = parse(raw, flat.type)
+                except ValueError as e:
+                    raise ConfigError(f"{flat.env}={raw!r} is not a valid {flat.type}{_why(e)}") from None
         values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**values)
+        unknown = sorted(set(values) - {flat.name for flat in flat_fields()})
+        if unknown:
+            raise ConfigError(f"unknown setting(s) {unknown}")
+        sandbox = {f.name: values.pop(f"sandbox_{f.name}") for f in dataclasses.fields(SandboxConfig)
+                   if f"sandbox_{f.name}" in values}
+        if "limits" in sandbox:  # a partial table: only the languages and fields it names change
+            sandbox["limits"] = _merge_limits(SandboxConfig().limits, sandbox["limits"])
+        return cls(**values, sandbox=SandboxConfig(**sandbox))
 
 
-def _parse(raw: str, type_name: str):
+@dataclass(frozen=True)
+class FlatField:
+    """One setting as the CLI and the environment see it: `sandbox.pool_size` is name `sandbox_pool_size`."""
+
+    name: str
+    type: str
+    help: str
+    server_only: bool
+
+    @property
+    def env(self) -> str:
+        return f"VERIFIER_{self.name.upper()}"
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+def flat_fields(cls: type = ServerConfig, prefix: str = "") -> Iterator[FlatField]:
+    """Every leaf setting of `cls`, nested dataclasses flattened with their field name as prefix."""
+    nested = {"SandboxConfig": SandboxConfig}
+    for f in dataclasses.fields(cls):
+        if f.type in nested:
+            yield from flat_fields(nested[f.type], f"{prefix}{f.name}_")
+        else:
+            yield FlatField(prefix + f.name, f.type, f.metadata.get("help", ""), bool(f.metadata.get("server_only")))
+
+
+def _why(exc: ValueError) -> str:
+    return f" ({exc})" if str(exc) and not str(exc).startswith(("invalid literal", "could not convert")) else ""
+
+
+def _merge_limits(base: dict[str, LanguageLimits], table: dict) -> dict[str, LanguageLimits]:
+    """`{"python": {"max_time_limit_s": 30}}` over the default per-language limits."""
+    merged = dict(base)
+    for language, changes in table.items():
+        names = {f.name for f in dataclasses.fields(LanguageLimits)}
+        if not isinstance(changes, dict) or set(changes) - names:
+            raise ConfigError(f"sandbox limits for {language!r}: expected an object with keys from {sorted(names)}")
+        merged[language] = dataclasses.replace(merged.get(language, LanguageLimits()), **changes)
+    return merged
+
+
+def parse(raw: str, type_name: str) -> Any:
+    """A setting's text (a flag or an environment value) as its field's type."""
     if type_name == "bool":
         value = raw.strip().lower()
         if value not in {"1", "true", "yes", "on", "0", "false", "no", "off", ""}:
@@ -102,4 +162,16 @@ def _parse(raw: str, type_name: str):
         return int(raw)
     if type_name == "float":
         return float(raw)
+    if type_name == "str | None":  # empty: None (the library's default, e.g. the daemon's runtime)
+        return raw or None
+    if type_name == "tuple[str, ...]":  # a comma list
+        return tuple(item.strip() for item in raw.split(",") if item.strip())
+    if type_name.startswith("dict["):  # JSON object
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"not JSON: {e.msg}") from None
+        if not isinstance(value, dict):
+            raise ValueError("expected a JSON object")
+        return value
     return raw

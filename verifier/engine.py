@@ -79,15 +79,14 @@ class Engine:
         self._math_slots = asyncio.Semaphore(self.config.workers)
         if self.config.code:
             try:
-                from sandbox import CodeGrader, SandboxConfig
+                from sandbox import CodeGrader
             except ImportError as exc:
                 self._code_reason = f"sandbox package unavailable: {exc}"
             else:
-                sandbox = SandboxConfig(pool_size=self.config.sandbox_pool_size, runtime=self.config.sandbox_runtime or None,
-                                        pool_name=self.config.sandbox_pool_name)
+                sandbox = self.config.sandbox
                 self.code = CodeGrader(sandbox)
                 await self.code.start()
-                self._code_slots = asyncio.Semaphore(self.config.code_concurrency or sandbox.max_concurrent_jobs)
+                self._code_slots = asyncio.Semaphore(max(1, sandbox.max_concurrent_jobs))  # the grader's own bound too
 
     async def close(self) -> None:
         if self.code is not None:

@@ -5,6 +5,10 @@ Output lines are the input objects plus `verdict`, `score`, `detail`, `extracted
 PASS_THROUGH keys carried to the output; any other unknown key is an error naming it. A malformed
 line is reported with its line number and skipped; the run
 still writes every other result and exits non-zero.
+
+Exit status (README "CLI"): 0 every line graded; 1 some lines malformed; 3 an item got a verdict named
+by --fail-on; 4 nothing could be graded (every item infra_error or error: a dead sandbox, an engine
+failure), so a script never mistakes an outage for a run.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from tqdm import tqdm
 
@@ -25,10 +29,20 @@ from verifier.schema import (MathTask, Task, TaskError, languages_from_info, lim
                              validate_tasks)
 from verifier.v1 import verifier_pb2 as pb
 
+if TYPE_CHECKING:
+    from verifier.client import ClientConfig
+
 CHUNK = 256
+EXIT_MALFORMED, EXIT_FAIL_ON, EXIT_NOTHING_GRADED = 1, 3, 4
+# Verdicts that say the item was not graded (the engine or the sandbox failed), not how good it was.
+UNGRADED = frozenset(("infra_error", "error"))
 # What a line may carry besides the task, copied to its output line untouched: "meta" (anything) and
 # the problem columns `verifier report` groups by. Any other unknown key is a line error naming it.
 PASS_THROUGH = frozenset(("meta", *GROUP_CANDIDATES))
+
+
+class Unreachable(Exception):
+    """The server did not answer GetServerInfo: nothing was sent, nothing graded."""
 
 
 @dataclass
@@ -65,6 +79,22 @@ class Summary:
         if self.bad_lines:
             rows.append(f"malformed lines: {self.bad_lines} (see messages above)")
         return "\n".join(rows)
+
+    def verdicts(self) -> Counter:
+        """Verdict counts over all kinds."""
+        return sum(self.counts.values(), Counter())
+
+    def exit_status(self, fail_on: frozenset[str]) -> tuple[int, str]:
+        """The run's exit status and, when not 0, the reason (module docstring)."""
+        verdicts = self.verdicts()
+        if verdicts and set(verdicts) <= UNGRADED:
+            return EXIT_NOTHING_GRADED, f"nothing could be graded: all {sum(verdicts.values())} items are infra_error or error"
+        hit = sorted(v for v in fail_on if verdicts[v])
+        if hit:
+            return EXIT_FAIL_ON, "--fail-on: " + ", ".join(f"{verdicts[v]} {v}" for v in hit)
+        if self.bad_lines:
+            return EXIT_MALFORMED, ""
+        return 0, ""
 
 
 def _task_fields(obj: dict) -> dict:
@@ -123,22 +153,31 @@ async def _grade_chunks(chunks, grade_chunk, out: IO[str], summary: Summary, bar
 
 
 def grade_file(path: str, out: IO[str], server: str | None, config: ServerConfig,
-               token: str = "", errors: IO[str] = sys.stderr) -> int:
-    """Grade `path` into `out`; returns the exit status (0 ok, 1 when any line was malformed)."""
+               client: ClientConfig | None = None, fail_on: frozenset[str] = frozenset(),
+               errors: IO[str] = sys.stderr) -> int:
+    """Grade `path` into `out` (through `server` with `client` settings, else in-process with `config`);
+    returns the exit status (module docstring)."""
     summary = Summary()
     stream = sys.stdin if path == "-" else open(path, encoding="utf-8")
     bar = tqdm(desc="grading", unit="item", file=sys.stderr, dynamic_ncols=True)
     try:
         if server:
-            asyncio.run(_via_server(server, token, stream, out, summary, bar, errors))
+            asyncio.run(_via_server(server, client, stream, out, summary, bar, errors))
         else:
             _in_process(config, stream, out, summary, bar, errors)
+    except Unreachable as e:
+        bar.close()
+        print(f"exit {EXIT_NOTHING_GRADED}: nothing could be graded: {e}", file=errors)
+        return EXIT_NOTHING_GRADED
     finally:
         bar.close()
         if stream is not sys.stdin:
             stream.close()
     print(summary.render(), file=errors)
-    return 1 if summary.bad_lines else 0
+    status, reason = summary.exit_status(fail_on)
+    if reason:
+        print(f"exit {status}: {reason}", file=errors)
+    return status
 
 
 def _in_process(config: ServerConfig, stream, out, summary: Summary, bar: tqdm, errors) -> None:
@@ -167,11 +206,19 @@ def _in_process(config: ServerConfig, stream, out, summary: Summary, bar: tqdm, 
     asyncio.run(run())
 
 
-async def _via_server(server: str, token: str, stream, out, summary: Summary, bar: tqdm, errors) -> None:
+async def _via_server(server: str, settings: ClientConfig | None, stream, out, summary: Summary, bar: tqdm,
+                      errors) -> None:
     from verifier.client import AsyncVerifierClient, ClientConfig
 
-    client = AsyncVerifierClient(server, ClientConfig(token=token, timeout_s=3600))
-    info = await client.server_info()
+    import grpc
+
+    settings = settings or ClientConfig(timeout_s=3600)
+    client = AsyncVerifierClient(server, settings)
+    try:
+        info = await client.server_info(timeout_s=min(10.0, settings.timeout_s))
+    except grpc.aio.AioRpcError as e:
+        await client.close()
+        raise Unreachable(f"cannot reach {server}: {e.code().name} {e.details() or ''}".strip()) from None
     languages = languages_from_info(info)
 
     async def grade_chunk(chunk: list[Line], bar: tqdm) -> list[dict]:
