@@ -448,3 +448,19 @@ def test_a_wrong_program_cannot_win_the_judge(grader, attack, tmp_path):
     right = task["completion"].replace("    return 0\n", "    return a + b\n")
     if attack in ("signal_handler_frame", "harness_rewrite"):  # the right program still passes
         assert grader.grade(dict(task, completion=right))["verdict"] == "accepted"
+
+
+# ---------------------------------------------------------------- the judge's channel (red-team round)
+STOP_ITERATION = "def f(x):\n    raise StopIteration\n"
+MAP_LOOP_TESTS = "for got, want in zip(map(f, [1, 2, 3]), [2, 4, 6]):\n    assert got == want\n"
+
+
+@pytest.mark.parametrize("exc", ["StopIteration", "StopAsyncIteration"])
+def test_stop_iteration_from_the_program_does_not_end_the_tests_loop(grader, exc):
+    """Crossing the channel, a StopIteration would end the tests' map() loop as if all passed."""
+    r = grader.grade({"language": "python", "completion": STOP_ITERATION.replace("StopIteration", exc),
+                      "test_code": MAP_LOOP_TESTS})
+    assert r["verdict"] == "runtime_error" and r["score"] == 0.0, r
+    right = grader.grade({"language": "python", "completion": "def f(x):\n    return 2 * x\n",
+                          "test_code": MAP_LOOP_TESTS})
+    assert right["verdict"] == "accepted", right

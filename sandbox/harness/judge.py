@@ -77,10 +77,14 @@ class Program:
 
 
 def exception(name: object, msg: object) -> BaseException:
-    """The builtin exception the program raised (by name), never one of its own classes."""
+    """The builtin exception the program raised (by name), never one of its own classes. A
+    StopIteration (or StopAsyncIteration) becomes RuntimeError, as PEP 479 does for generators:
+    raised through the tests' map() or next(), it would end their loop early, as if passed."""
     cls = getattr(builtins, name, None) if type(name) is str else None
     if not (isinstance(cls, type) and issubclass(cls, Exception)):
         cls = Exception
+    if issubclass(cls, (StopIteration, StopAsyncIteration)):
+        return RuntimeError(f"{name} raised by the program: {str(msg)[:1000]}")
     return cls(str(msg)[:1000])
 
 
