@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sandbox import SandboxConfig, image_tag  # noqa: E402
 from sandbox.sync import SyncGrader  # noqa: E402
+from sandbox.humaneval import test_code as humaneval_test_code  # noqa: E402
 
 
 def per_test_pool(g: SyncGrader, n: int) -> float:
@@ -78,7 +79,7 @@ def judge_cost(g: SyncGrader, jobs: int = 20, calls: int = 5000) -> None:
 
 def humaneval_ours(g: SyncGrader, problems: list[dict]) -> tuple[float, int]:
     tasks = [{"language": "python", "completion": "```python\n" + p["prompt"] + p["canonical_solution"] + "\n```",
-              "test_code": p["test"] + f"\ncheck({p['entry_point']})\n", "time_limit_s": 10} for p in problems]
+              "test_code": humaneval_test_code(p), "time_limit_s": 10} for p in problems]
     t0 = time.perf_counter()
     rs = g.grade_many(tasks)
     return time.perf_counter() - t0, sum(r["verdict"] == "accepted" for r in rs)

@@ -230,7 +230,7 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     verdicts = [t["verdict"] for t in tests]
     if "infra_error" in verdicts:
         bad = tests[verdicts.index("infra_error")]
-        raise InfraFailure(bad["detail"], retryable=not bad["detail"].startswith("checker"))
+        raise InfraFailure(bad["detail"], retryable=not bad["detail"].startswith(("checker", "test references")))
     verdict = checks.overall(verdicts) if len(tests) == total else next(v for v in verdicts if v != "accepted")
     score = checks.score(verdicts, total, plan.scoring)
     failed = next((i for i, t in enumerate(tests) if t["verdict"] != "accepted"), None)
@@ -328,6 +328,10 @@ def _judge_asserts(plan: Plan, facts: dict, nonce: str) -> dict:
     signal_ = facts.get("fd3_b", b"")
     if v == "runtime_error" and signal_ == b"assert":
         return _test_entry("wrong_answer", facts, "assertion failed" + checks._tail(facts["stderr_b"]))
+    if v == "runtime_error" and signal_.startswith(b"undefined:"):  # never the program's fault
+        name = signal_.partition(b":")[2].decode("utf-8", "replace")
+        return _test_entry("infra_error", facts, f"test references undefined name {name} (the task's tests "
+                                                 "must define their helpers; README.md, \"How assert-style tests are judged\")")
     if v is not None:
         return _test_entry(v, facts, d)
     if signal_ == b"ok:" + nonce.encode():

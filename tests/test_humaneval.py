@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sandbox import SandboxConfig
+from sandbox.humaneval import test_code as humaneval_test_code
 from sandbox.sync import SyncGrader
 
 pytestmark = pytest.mark.docker
@@ -16,7 +17,7 @@ def humaneval_task(problem: dict, body: str) -> dict:
     code = problem["prompt"] + body
     return {"id": problem["task_id"], "kind": "code", "language": "python",
             "completion": f"Here is the solution.\n```python\n{code}\n```\n",
-            "test_code": problem["test"] + f"\ncheck({problem['entry_point']})\n", "time_limit_s": 10}
+            "test_code": humaneval_test_code(problem), "time_limit_s": 10}
 
 
 @pytest.fixture(scope="module")
@@ -46,3 +47,19 @@ def test_all_stub_bodies_rejected(grader, problems):
     assert "accepted" not in verdicts and "infra_error" not in verdicts
     assert all(r["score"] == 0.0 for r in results)
     assert verdicts.count("wrong_answer") >= 150  # a stub fails an assert; a few crash on None instead
+
+
+# A wrong program that also redefines the helpers the tests use: the tests keep the prompt's.
+HELPER_CHEATS = {
+    "HumanEval/32": "def poly(xs, x):\n    return 0\n\ndef find_zero(xs):\n    return 12345.0\n",
+    "HumanEval/38": "def encode_cyclic(s):\n    return s\n\ndef decode_cyclic(s):\n    return s\n",
+    "HumanEval/50": "def encode_shift(s):\n    return s\n\ndef decode_shift(s):\n    return s\n",
+}
+
+
+def test_programs_redefining_the_tests_helpers_are_rejected(grader, problems):
+    by_id = {p["task_id"]: p for p in problems}
+    for task_id, cheat in HELPER_CHEATS.items():
+        task = dict(humaneval_task(by_id[task_id], ""), completion=f"```python\n{cheat}```\n")
+        r = grader.grade(task)
+        assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, (task_id, r)

@@ -252,7 +252,7 @@ HONEST = {
         "class P:\n    def __init__(self, v): self.v = v\n    def __eq__(self, o): return self.v == o.v\ndef make(v): return P(v)",
         "class Q:\n    def __init__(self, v): self.v = v\nassert make(3) == Q(3)\nassert not make(3) == Q(4)\n"),
     "check_function_and_nan": ("def inc(x): return x + 1\ndef nan(): return float('nan')",
-                               "import math\ndef check(candidate):\n    for i in range(3):\n        assert candidate(i) - 1 == i\n"
+                               "import math\ndef nan(): return float('nan')\ndef check(candidate):\n    for i in range(3):\n        assert candidate(i) - 1 == i\n"
                                "    assert nan() != nan() and math.isnan(nan())\ncheck(inc)\n"),
     "program_shadows_a_builtin_internally": ("def max(a, b): return a if a > b else b\ndef clamp(x): return max(x, 0)",
                                              "assert clamp(-1) == 0\nassert max([clamp(3), 1]) == 3\n"),
@@ -464,3 +464,34 @@ def test_stop_iteration_from_the_program_does_not_end_the_tests_loop(grader, exc
     right = grader.grade({"language": "python", "completion": "def f(x):\n    return 2 * x\n",
                           "test_code": MAP_LOOP_TESTS})
     assert right["verdict"] == "accepted", right
+
+
+POLY_TESTS = ("def check(candidate):\n    import math\n    for coeffs in ([1, 2], [-6, 11, -6, 1]):\n"
+              "        x = candidate(coeffs)\n        assert math.fabs(poly(coeffs, x)) < 1e-4\ncheck(find_zero)\n")
+POLY_CHEAT = "def poly(xs, x):\n    return 0\n\ndef find_zero(xs):\n    return 12345.0\n"
+POLY = "def poly(xs, x):\n    return sum(c * x ** i for i, c in enumerate(xs))\n\n"
+FIND_ZERO = ("def find_zero(xs):\n    lo, hi = -100.0, 100.0\n    for _ in range(200):\n        mid = (lo + hi) / 2\n"
+             "        if (sum(c * lo ** i for i, c in enumerate(xs)) > 0) == (sum(c * mid ** i for i, c in enumerate(xs)) > 0):\n"
+             "            lo = mid\n        else:\n            hi = mid\n    return lo\n")
+
+
+def test_only_the_entry_function_comes_from_the_program(grader):
+    """A helper the tests read but do not define is never the program's: one it redefines would
+    change what the tests check. With the helper in the tests, the cheat is a wrong answer."""
+    r = grader.grade({"language": "python", "completion": POLY_CHEAT, "test_code": POLY + POLY_TESTS})
+    assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
+    right = grader.grade({"language": "python", "completion": FIND_ZERO, "test_code": POLY + POLY_TESTS})
+    assert right["verdict"] == "accepted", right
+    # without it, the tests are broken: infra_error, not retried, for the cheat and the honest program alike
+    for prog in (POLY_CHEAT, POLY + FIND_ZERO):
+        r = grader.grade({"language": "python", "completion": prog, "test_code": POLY_TESTS})
+        assert r["verdict"] == "infra_error" and not r["retryable"] and "undefined name poly" in r["detail"], r
+
+
+def test_mbpp_style_asserts_still_call_the_program(grader):
+    """No check() call: the names the tests call are the program's (near miss: a wrong one fails)."""
+    tests = "import math\nassert f(2) == 4\nassert math.isclose(f(1.5), 2.25)\n"
+    ok = grader.grade({"language": "python", "completion": "def f(x):\n    return x * x\n", "test_code": tests})
+    assert ok["verdict"] == "accepted", ok
+    bad = grader.grade({"language": "python", "completion": "def f(x):\n    return x + x\n", "test_code": tests})
+    assert bad["verdict"] == "wrong_answer", bad

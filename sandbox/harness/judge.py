@@ -104,24 +104,37 @@ def proxy(program: Program, name: str):
     return call
 
 
-def loaded_names(tests: bytes) -> set[str]:
-    """The names the tests read that the program may supply: not a builtin's name (a program's
-    `def abs(x): return 0` must not change the tests' abs), except a name handed bare to a call
-    statement, the function under test (`check(sum)`)."""
+def entry_names(tree: ast.AST) -> set[str]:
+    """The names the program must supply: those passed bare to a `check(...)` call (HumanEval:
+    `check(find_zero)`); with no check call (MBPP: `assert f(1) == 2`), the names the tests call
+    or pass bare to a call (`map(f, xs)`) that are not builtins (a program's `def abs(x): return 0` must not change the tests' abs).
+    Nothing else is the program's: a helper the tests read (HumanEval's `poly`) that a program
+    could redefine must come with the tests, or it is a NameError in the judge."""
+    calls = [n for n in ast.walk(tree) if type(n) is ast.Call and type(n.func) is ast.Name]
+    checked = {a.id for c in calls if c.func.id == "check" for a in c.args if type(a) is ast.Name}
+    free = {c.func.id for c in calls} | {a.id for c in calls for a in c.args if type(a) is ast.Name}
+    return checked or {name for name in free if not hasattr(builtins, name)}
+
+
+def loaded_names(tests: bytes) -> tuple[set[str], set[str]]:
+    """(entry names, every non-builtin name the tests read): proxies only for the first; the
+    second may take the standard-library modules the program imported."""
     tree = ast.parse(tests, "tests.py")
-    entry = {a.id for n in ast.walk(tree) if type(n) is ast.Expr and type(n.value) is ast.Call
-             for a in n.value.args if type(a) is ast.Name}
-    return {n.id for n in ast.walk(tree) if type(n) is ast.Name
-            and (n.id in entry or not hasattr(builtins, n.id))}
+    entry = entry_names(tree)
+    return entry, {n.id for n in ast.walk(tree) if type(n) is ast.Name
+                   and (n.id in entry or not hasattr(builtins, n.id))}
 
 
-def namespace(program: Program, names: dict, wanted: set[str]) -> dict:
+def namespace(program: Program, names: dict, wanted: tuple[set[str], set[str]]) -> dict:
     """The tests' globals: the program's functions as proxies, the standard-library modules it
     imported (imported again here, from the image: -I keeps /work off sys.path) and its
-    plain-data constants; only the names the tests read."""
+    plain-data constants; functions and constants only for the entry names (entry_names)."""
     g = {"__name__": "__main__", "__builtins__": builtins}
+    entry, read = wanted
     for name, what in names.items():
-        if name not in wanted or type(what) is not list or not what:
+        if name not in read or type(what) is not list or not what:
+            continue
+        if what[0] in ("call", "data") and name not in entry:
             continue
         if what[0] == "call":
             g[name] = proxy(program, name)
@@ -153,6 +166,12 @@ def main() -> None:
         exec(code, g)  # noqa: S102 - the task's tests: trusted code, in this trusted process
     except AssertionError:
         os.write(result_fd, b"assert")
+        traceback.print_exc()
+        sys.exit(1)
+    except NameError as e:  # a name the tests read and nobody may supply: the dataset's bug
+        if not e.name:  # the program's own NameError crosses without .name: its runtime error
+            raise
+        os.write(result_fd, b"undefined:" + e.name.encode()[:200])
         traceback.print_exc()
         sys.exit(1)
     os.write(result_fd, b"ok:" + nonce)
