@@ -495,3 +495,30 @@ def test_mbpp_style_asserts_still_call_the_program(grader):
     assert ok["verdict"] == "accepted", ok
     bad = grader.grade({"language": "python", "completion": "def f(x):\n    return x + x\n", "test_code": tests})
     assert bad["verdict"] == "wrong_answer", bad
+
+
+# Shared mode: native code walks frames without an audit event. /work and /tmp are noexec, but an
+# extension loaded through /proc/self/fd/N (a memfd, or any fd) is not: each such load must raise.
+FOREIGN_EXTENSION = '''import importlib.machinery, importlib.util, os, sys
+so = '/usr/lib/python3.11/lib-dynload/_bz2.cpython-311-x86_64-linux-gnu.so'
+fd = os.open(so, os.O_RDONLY)
+refused = []
+for path in ('/proc/self/fd/%d' % fd, '/proc/%d/fd/%d' % (os.getpid(), fd)):
+    spec = importlib.util.spec_from_file_location('_bz2', path,
+                                                  loader=importlib.machinery.ExtensionFileLoader('_bz2', path))
+    sys.modules.pop('_bz2', None)
+    try:
+        importlib.util.module_from_spec(spec)
+    except PermissionError:
+        refused.append(path)
+stdlib_ok = importlib.import_module('_bz2') is not None  # the image's own extensions still load
+no_memfd = not hasattr(os, 'memfd_create') and not hasattr(__import__('posix'), 'memfd_create')
+def add(a, b):
+    return a + b if len(refused) == 2 and no_memfd and stdlib_ok else 0
+'''
+
+
+def test_shared_mode_loads_native_extensions_only_from_the_image(grader):
+    r = grader.grade({"language": "python", "completion": FOREIGN_EXTENSION, "test_code": ADD_TESTS,
+                      "judge": "shared"})
+    assert r["verdict"] == "accepted", r  # each foreign load raised, memfd_create is gone, _bz2 loads

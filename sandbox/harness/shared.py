@@ -303,12 +303,40 @@ def no_signal_handlers():
     create_builtin = _imp.create_builtin
 
     def create(spec):
-        if getattr(spec, "name", None) == "_signal":
+        if getattr(spec, "name", None) in ("_signal", "_imp", "posix"):
             refuse()
         return create_builtin(spec)
 
     _signal.signal = signal.signal = refuse
     _imp.create_builtin = create
+
+
+def no_foreign_extensions():
+    """Native code reads frames without any audit event, so an extension may load only from the
+    image's read-only stdlib and site-packages: /work and /tmp are noexec, but a memfd
+    (os.memfd_create, then ExtensionFileLoader on /proc/self/fd/N) is not. _imp.create_dynamic
+    (the dlopen behind every extension import, looked up on _imp at each call) is wrapped to refuse
+    any other origin, memfd_create is removed, and a fresh _imp is refused (create_builtin)."""
+    import _imp
+    import importlib.machinery
+    import posix
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    allowed = tuple(os.path.realpath(paths[k]) + "/" for k in ("stdlib", "platstdlib", "purelib", "platlib"))
+    create_dynamic, realpath, ModuleSpec = _imp.create_dynamic, os.path.realpath, importlib.machinery.ModuleSpec
+
+    def create(spec, *args):
+        name, origin = spec.name, spec.origin  # read once: a property could answer differently twice
+        if type(name) is not str or type(origin) is not str or origin.startswith("/proc") \
+                or not realpath(origin).startswith(allowed):
+            raise PermissionError(f"blocked in the test harness: a native extension from {origin!r}")
+        return create_dynamic(ModuleSpec(name, None, origin=origin), *args)
+
+    _imp.create_dynamic = create
+    for mod in (os, posix):
+        if hasattr(mod, "memfd_create"):
+            delattr(mod, "memfd_create")
 
 
 def _main():
@@ -337,8 +365,10 @@ def _main():
                          "gc.get_objects", "gc.get_referrers", "gc.get_referents", "code.__new__",
                          "os.fork", "os.forkpty", "os.exec", "os.posix_spawn", "os.spawn", "os.system",
                          "subprocess.Popen", "os.symlink", "os.link", "function.__new__"))
-    blocked_imports = frozenset(("_ctypes", "ctypes", "_posixsubprocess", "_testcapi", "_testinternalcapi", "_signal"))
+    blocked_imports = frozenset(("_ctypes", "ctypes", "_posixsubprocess", "_testcapi", "_testinternalcapi", "_signal",
+                                 "_imp", "posix"))
     no_signal_handlers()
+    no_foreign_extensions()
     frame_attrs = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back", "gi_yieldfrom"))
 
     def guard(event, args):
