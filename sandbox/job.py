@@ -328,7 +328,9 @@ def _judge_asserts(plan: Plan, facts: dict, nonce: str) -> dict:
     signal_ = facts.get("fd3_b", b"")
     if v == "runtime_error" and signal_ == b"assert":
         return _test_entry("wrong_answer", facts, "assertion failed" + checks._tail(facts["stderr_b"]))
-    if v == "runtime_error" and signal_.startswith(b"undefined:"):  # never the program's fault
+    # Only the process judge reports undefined names, on an fd the program's process never holds; in
+    # shared mode the program could write this report itself to turn its failure into infra_error.
+    if v == "runtime_error" and plan.judge == "process" and signal_.startswith(b"undefined:"):
         name = signal_.partition(b":")[2].decode("utf-8", "replace")
         return _test_entry("infra_error", facts, f"test references undefined name {name} (the task's tests "
                                                  "must define their helpers; README.md, \"How assert-style tests are judged\")")

@@ -522,3 +522,23 @@ def test_shared_mode_loads_native_extensions_only_from_the_image(grader):
     r = grader.grade({"language": "python", "completion": FOREIGN_EXTENSION, "test_code": ADD_TESTS,
                       "judge": "shared"})
     assert r["verdict"] == "accepted", r  # each foreign load raised, memfd_create is gone, _bz2 loads
+
+
+# A failing program writes the judge's "undefined name" report on every fd it can reach, then
+# fails: the report must not turn its failure into infra_error (reward None instead of 0).
+FORGED_UNDEFINED = '''
+import os
+for fd in range(3, 64):
+    try:
+        os.write(fd, b"undefined:helper")
+    except OSError:
+        pass
+def add(a, b):
+    raise ValueError("wrong")
+'''
+
+
+@pytest.mark.parametrize("judge", JUDGES)
+def test_a_program_cannot_forge_the_undefined_name_report(grader, judge):
+    r = grader.grade({"language": "python", "completion": FORGED_UNDEFINED, "test_code": ADD_TESTS, "judge": judge})
+    assert r["verdict"] == "runtime_error" and not r["retryable"], r
