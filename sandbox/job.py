@@ -245,19 +245,31 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
 
 def _one_test(box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes | None) -> dict:
     facts = _exec(box, plan.run_argv, plan, config, plan.time_limit_s, stdin=stdin)
-    return _with_output(plan, _judge_test(box, plan, config, stdin, expected, _blame_spawn(plan, facts)), facts)
+    facts = _blame_spawn(plan, facts, lambda: _own_binary_unrunnable(box, plan, config))
+    return _with_output(plan, _judge_test(box, plan, config, stdin, expected, facts), facts)
 
 
-def _blame_spawn(plan: Plan, facts: dict) -> dict:
-    """A program that cannot start after it already ran once removed or changed its own files
-    (binary, job dir): its runtime_error, not the sandbox's infra_error. The runner gives /work and
-    the job dir their modes back before each run, so chmod alone does not get here."""
-    if facts.get("spawn_error") and plan.ran:
+def _blame_spawn(plan: Plan, facts: dict, own_binary_unrunnable=lambda: False) -> dict:
+    """A program that cannot start is its own runtime_error, not the sandbox's infra_error, when
+    it already ran once (it removed or changed its own files: binary, job dir; the runner gives
+    /work and the job dir their modes back before each run, so chmod alone does not get here), or
+    when what failed to start is its own compiled output and the container still starts programs
+    (a binary the kernel refuses, e.g. a forged .interp section: ENOEXEC)."""
+    if facts.get("spawn_error") and (plan.ran or own_binary_unrunnable()):
         facts = dict(facts, spawn_error=None, exit_code=127,
-                     stderr_b=b"could not start the program after its earlier run changed its own files: "
+                     stderr_b=b"could not start the program (its own binary or files): "
                      + facts["spawn_error"].encode())
     plan.ran = True
     return facts
+
+
+def _own_binary_unrunnable(box, plan: Plan, config: SandboxConfig) -> bool:
+    """The program's first run failed to spawn: is that its compiled output's fault? Only for a
+    binary in its job dir, and only once a probe shows the container still starts programs."""
+    if not plan.run_argv or not plan.run_argv[0].startswith("./"):
+        return False  # an interpreter from the read-only image: the sandbox's fault
+    probe = _exec(box, ["/bin/true"], plan, config, 1.0)
+    return not probe.get("spawn_error") and probe.get("exit_code") == 0
 
 
 def _with_output(plan: Plan, entry: dict, facts: dict) -> dict:

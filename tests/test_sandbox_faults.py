@@ -48,6 +48,25 @@ SELF = {
 SELF["cpp"] = (C_MAIN.replace("stdio.h", "cstdio").replace("stdlib.h", "cstdlib"), SELF["c"][1])
 
 
+# A binary the kernel refuses to exec (ENOEXEC): the linker puts this byte after ld's interpreter
+# path, leaving .interp without its NUL. It fails before it ever ran, which used to be infra_error.
+UNEXECUTABLE = {
+    "c": "#include <stdio.h>\nconst char no_nul[1] __attribute__((section(\".interp\"), used)) = {'x'};\n"
+         "int main(void) { puts(\"3\"); return 0; }\n",
+    "cpp": "#include <cstdio>\nextern const char no_nul[1] __attribute__((section(\".interp\"), used)) = {'x'};\n"
+           "int main() { std::puts(\"3\"); return 0; }\n",
+}
+
+
+@pytest.mark.parametrize("lang", sorted(UNEXECUTABLE))
+def test_a_compiled_program_the_kernel_refuses_is_its_runtime_error(grader, lang):
+    r = grader.grade({"language": lang, "completion": UNEXECUTABLE[lang], "tests": ADD[:1]})
+    assert r["verdict"] == "runtime_error" and not r["retryable"], r
+    assert "could not start the program" in r["tests"][0]["detail"] + r["detail"], r
+    honest = UNEXECUTABLE[lang].replace("__attribute__((section(\".interp\"), used))", "")
+    assert grader.grade({"language": lang, "completion": honest, "tests": ADD[:1]})["verdict"] == "accepted"
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("attack", ["rm_binary", "rm_dir", "chmod_dir", "chmod_work"])
 def test_a_program_breaking_its_own_files_in_test_1_gets_its_own_verdict(grader, lang, attack):
