@@ -297,16 +297,13 @@ def _judge_test(box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: 
 
 def _checked(box, plan: Plan, config: SandboxConfig, stdin: bytes, facts: dict, expected: bytes) -> dict:
     """Run the task's checker (python3 checker.py input output answer) in a fresh directory, after
-    the program's processes are gone: exit 0 accepts, 1 rejects, anything else (an uncaught exception
-    included, via sandbox/harness/checker_wrap.py) is the checker's
-    fault (infra_error, not retried)."""
-    d = "c" + secrets.token_hex(8)
-    if not _files(box, d, {"checker.py": plan.checker.encode("utf-8", "surrogatepass"), "input.txt": stdin,
-                           "output.txt": facts["stdout_b"], "answer.txt": expected},
-                  full_ok=True):
+    the program's processes are gone: exit 0 accepts, 1 rejects. A checker that fails otherwise (an
+    uncaught exception included, via sandbox/harness/checker_wrap.py) is run once more on the
+    reference answer as the output: if it accepts that, the program's output made it fail
+    (wrong_answer); if it fails there too, it is the dataset's checker (infra_error, not retried)."""
+    cf = _run_checker(box, plan, config, stdin, facts["stdout_b"], expected)
+    if cf is None:
         return _test_entry("output_limit", facts, "the program's files filled the sandbox: no room left for the checker")
-    cf = _exec(box, ["python3", "-I", f"{HARNESS_DIR}/checker_wrap.py", "checker.py", "input.txt", "output.txt", "answer.txt"], plan, config,
-               config.checker_time_limit_s, cwd=d, stdout_max=64 << 10, rm_cwd=True)
     msg = (cf["stdout_b"] or cf["stderr_b"]).decode("utf-8", "replace").strip()
     if cf.get("exit_code") == 0 and not cf.get("stop"):
         return _test_entry("accepted", facts, msg)
@@ -315,7 +312,22 @@ def _checked(box, plan: Plan, config: SandboxConfig, stdin: bytes, facts: dict, 
     if not _is_utf8(facts["stdout_b"]):  # a checker reading text fails on it: the program's output is at fault
         return _test_entry("wrong_answer", facts, "output is not valid UTF-8 text (the checker failed on it)")
     _, why = checks.run_verdict(cf, LANGUAGES["python"], config.checker_time_limit_s)
+    ref = _run_checker(box, plan, config, stdin, expected, expected)
+    if ref is not None and ref.get("exit_code") == 0 and not ref.get("stop"):
+        return _test_entry("wrong_answer", facts, checks.clip(f"the checker failed on this output ({why or msg}) "
+                                                             "and accepts the reference answer"))
     return _test_entry("infra_error", facts, f"checker failed: {why or msg}")
+
+
+def _run_checker(box, plan: Plan, config: SandboxConfig, stdin: bytes, output: bytes, expected: bytes) -> dict | None:
+    """One checker run on `output` in a fresh directory removed afterwards; None if /work is full."""
+    d = "c" + secrets.token_hex(8)
+    if not _files(box, d, {"checker.py": plan.checker.encode("utf-8", "surrogatepass"), "input.txt": stdin,
+                           "output.txt": output, "answer.txt": expected},
+                  full_ok=True):
+        return None
+    return _exec(box, ["python3", "-I", f"{HARNESS_DIR}/checker_wrap.py", "checker.py", "input.txt", "output.txt", "answer.txt"],
+                 plan, config, config.checker_time_limit_s, cwd=d, stdout_max=64 << 10, rm_cwd=True)
 
 
 def _is_utf8(data: bytes) -> bool:

@@ -170,12 +170,27 @@ def test_checker_answers_are_gone_before_the_next_test(grader):
 
 
 def test_a_crashing_checker_is_infra_error_not_a_rejection(grader):
-    """F9: an uncaught exception in the checker exited 1, which read as "rejected"."""
-    buggy = "import sys\nout = open(sys.argv[2]).read().split(); ans = open(sys.argv[3]).read().split()\nsys.exit(0 if int(out[0]) == int(ans[0]) else 1)\n"
-    r = grader.grade(py("print('3.0')", checker=buggy))
-    assert r["verdict"] == "infra_error" and "checker failed" in r["detail"] and "ValueError" in r["detail"], r
+    """F9: an uncaught exception in the checker exited 1, which read as "rejected". A checker that
+    fails on the reference answer too is the dataset's fault: infra_error, not retried."""
+    broken = "import sys\nout = open(sys.argv[2]).read().split(); ans = open(sys.argv[3]).read().split()\nsys.exit(0 if int(out[0]) == int(ans[0]) + int(sys.argv[4]) else 1)\n"
+    r = grader.grade(py("print(3)", checker=broken))
+    assert r["verdict"] == "infra_error" and "checker failed" in r["detail"] and "IndexError" in r["detail"], r
     assert not r["retryable"]
-    assert grader.grade(py("print(4)", checker=buggy))["verdict"] == "wrong_answer"  # exit 1 still rejects
+
+
+STRICT_INT_CHECKER = ("import sys\nout = open(sys.argv[2]).read().split(); ans = open(sys.argv[3]).read().split()\n"
+                      "sys.exit(0 if int(out[0]) == int(ans[0]) else 1)\n")
+
+
+@pytest.mark.parametrize("output", ["'3.0'", "'not a number'", "'9' * 7_000_000", "''"])
+def test_a_checker_crashing_on_the_programs_output_is_a_wrong_answer(grader, output):
+    """The checker fails on this output (int() of garbage, Python's digit limit, nothing printed)
+    but accepts the reference answer: the output is at fault, not the checker (was infra_error,
+    reward None instead of 0)."""
+    r = grader.grade(py(f"print({output})", checker=STRICT_INT_CHECKER))
+    assert r["verdict"] == "wrong_answer" and not r["retryable"], r
+    assert grader.grade(py("print(4)", checker=STRICT_INT_CHECKER))["verdict"] == "wrong_answer"  # exit 1 rejects
+    assert grader.grade(py("print(3)", checker=STRICT_INT_CHECKER))["verdict"] == "accepted"
 
 
 # ---------------------------------------------------------------- F10: reward hacks in the asserts
