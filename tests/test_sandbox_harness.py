@@ -89,8 +89,14 @@ def test_frames_round_trip_and_eof_is_a_wire_error():
 
 def test_builtin_names_come_from_the_program_only_for_the_function_under_test():
     tests = b"def check(candidate):\n    assert abs(candidate(1)) == sorted([1])[0]\ncheck(sum)\nassert helper(2)\n"
-    names = judge.loaded_names(tests)
-    assert {"sum", "helper", "candidate"} <= names and not {"abs", "sorted"} & names
+    entry, read = judge.loaded_names(tests)
+    assert entry == {"sum"}  # handed to check(): a helper the tests call is never the program's
+    assert {"sum", "helper", "candidate"} <= read and not {"abs", "sorted"} & read
+
+
+def test_without_check_the_called_names_are_the_entry():
+    entry, read = judge.loaded_names(b"assert f(1) == 2\nassert all(map(g, [1]))\nx = CONST\n")
+    assert entry == {"f", "g"} and "CONST" in read and "CONST" not in entry
 
 
 def test_exceptions_cross_by_builtin_type_only():
