@@ -252,3 +252,11 @@ def test_a_program_cannot_make_a_test_file_pass(grader, judge, kind, attack):
     r = grader.grade(framework(attack + wrong, kind, judge, scoring="fraction"))
     assert r["verdict"] != "accepted" and r["score"] == 0.0, r
     assert r["verdict"] not in ("infra_error", "error"), r  # the program's doing: its 0, not "ungraded"
+
+
+def test_a_program_that_tampers_with_the_runner_is_not_accepted(grader):
+    """Lowering PID 1's nice value during a call taints the container; the calls all return right,
+    yet the job must not pass (as a stdin test would not)."""
+    prog = "import os\ndef f(xs):\n    os.setpriority(os.PRIO_PROCESS, 1, 19)\n    return sorted(xs)"
+    r = grader.grade(calls(prog, PAIRS))
+    assert r["verdict"] == "runtime_error" and r["score"] == 0.0, r
