@@ -146,7 +146,7 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
         (t.stdin.encode("utf-8", "surrogatepass"),
          None if t.expected_stdout is None else t.expected_stdout.encode("utf-8", "surrogatepass"))
         for t in task.tests]
-    if len(tests) > config.max_tests:
+    if len(tests) > config.max_tests or len(task.call_tests) > config.max_tests:
         raise InfraFailure(f"{len(tests)} tests, over max_tests={config.max_tests}", retryable=False)
     if any(len(s) > config.max_stdin_bytes for s, _ in tests):
         raise InfraFailure(f"a test's stdin is over max_stdin_bytes={config.max_stdin_bytes}", retryable=False)

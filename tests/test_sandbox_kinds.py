@@ -238,6 +238,8 @@ ATTACKS = [
     "class TestMore(unittest.TestCase):\n    def test_y(self):\n        pass\n    def test_z(self):\n        pass",
     "class E(int):\n    def __eq__(self, o):\n        return True\n    __hash__ = int.__hash__\nclass L(list):\n    def __eq__(self, o):\n        return True\n"
     "_inc = lambda x: E(-99)\n_task = lambda x: E(-99)",
+    "import unittest, pytest\ndef _skip():\n    try:\n        pytest.skip('no')\n    finally:\n        raise unittest.SkipTest('no')\n"
+    "_inc = _task = lambda x: _skip()",
     "import os\nfor fd in range(3, 30):\n    try:\n        os.write(fd, b'ok\\n{\"test\": {\"verdict\": \"accepted\"}}\\n{\"done\": 9}\\n')\n    except OSError:\n        pass",
 ]
 
@@ -247,7 +249,7 @@ ATTACKS = [
 @pytest.mark.parametrize("attack", ATTACKS, ids=range(len(ATTACKS)))
 def test_a_program_cannot_make_a_test_file_pass(grader, judge, kind, attack):
     wrong = "\ndef inc(x):\n    return -99\ndef task_func(x):\n    return -99\n"
-    if "_inc = " in attack:
+    if "_inc = " in attack or "_inc = _task" in attack:
         wrong = "\ndef inc(x):\n    return _inc(x)\ndef task_func(x):\n    return _task(x)\n"
     r = grader.grade(framework(attack + wrong, kind, judge, scoring="fraction"))
     assert r["verdict"] != "accepted" and r["score"] == 0.0, r

@@ -173,7 +173,8 @@ def prepare(kind, tests, nonce, fd, write, strict_compile):
             self.failed = ("wrong_answer", "unexpected success")
 
         def addSkip(self, test, reason):
-            self.failed = ("skipped", reason)
+            # the program may raise SkipTest itself for a test it would fail: a skip is a failure here
+            self.failed = ("runtime_error", "skipped (the program shares the interpreter): " + str_(reason)[:200])
 
         def stopTest(self, test):
             TestResult.stopTest(self, test)
@@ -260,8 +261,8 @@ def prepare(kind, tests, nonce, fd, write, strict_compile):
                 nid = report.nodeid
                 self.state.setdefault(nid, None)
                 self.time[nid] = self.time.get(nid, 0.0) + report.duration
-                if report.skipped and self.state[nid] is None:
-                    self.state[nid] = ("skipped", "")
+                if report.skipped and self.state[nid] is None:  # pytest.skip() may be the program's
+                    self.state[nid] = ("runtime_error", "skipped (the program shares the interpreter)")
                 elif report.failed and (self.state[nid] is None or self.state[nid][0] == "skipped"):
                     self.state[nid] = verdict_of(self.exc.get(nid) or AE("failed"))
                 if report.when == "teardown" and (self.state[nid] or ("",))[0] != "skipped":
