@@ -46,10 +46,11 @@ def test_tuples_in_a_python_dict_are_lists_and_types_stay_exact():
 
 
 def test_judge_and_framework_are_on_the_wire():
-    task = {"id": "p", "kind": "code", "completion": "def f():\n    return 1", "test_framework": "pytest",
-            "judge": "shared", "test_code": "from solution import f\ndef test_f():\n    assert f() == 1\n"}
+    task = {"id": "p", "kind": "code", "completion": "def f():\n    return 1", "test_framework": "unittest",
+            "judge": "shared", "test_code": "import unittest\nclass T(unittest.TestCase):\n    def test_f(self):\n"
+                                            "        self.assertEqual(f(), 1)\n"}
     d = task_from_proto(task_to_proto(task))
-    assert (d["test_framework"], d["judge"]) == ("pytest", "shared")
+    assert (d["test_framework"], d["judge"]) == ("unittest", "shared")
     assert wire_validate(task)[0].judge == "shared"
 
 
@@ -72,6 +73,7 @@ def deep(n: int):
     (call(judge="thread"), "judge"),
     (call(test_framework="nose"), "test_framework"),
     (call(call_tests=[], test_framework="pytest"), "test_framework"),  # a framework needs its test file
+    (call(call_tests=[], test_framework="pytest", judge="shared", test_code="def test_x():\n    pass"), "judge"),
     (call(call_tests=[{"args": [1]}]), "call_tests[0].expected"),
     (call(call_tests=[{"args": [1], "expected": 1, "output": 2}]), "call_tests[0]"),
     (call(call_tests=[{"args": 1, "expected": 1}]), "call_tests[0].args"),
