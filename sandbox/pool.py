@@ -259,6 +259,8 @@ class Pool:
                     getter = asyncio.ensure_future(self._idle[lang].get())
                     continue
                 now = time.monotonic()
+                if self._closed:
+                    raise TimeoutError("the sandbox pool is closing")
                 if not ok():
                     raise TimeoutError(self.last_error or "the Docker daemon does not answer")
                 if now >= deadline:

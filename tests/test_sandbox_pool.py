@@ -136,3 +136,16 @@ def test_a_replaced_container_serves_the_queue():
         await pool.close()
 
     run(main())
+
+
+def test_closing_the_pool_ends_the_wait():
+    async def main() -> None:
+        pool = await _filled(FakePool(SandboxConfig(pool_size=1, acquire_timeout_s=600)))
+        await pool.acquire("python")
+        waiter = asyncio.ensure_future(pool.acquire("python"))
+        await asyncio.sleep(0.1)
+        await pool.close()
+        with pytest.raises(TimeoutError, match="closing"):
+            await waiter
+
+    run(main())
