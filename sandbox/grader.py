@@ -2,8 +2,10 @@
 
 `grade(task)` never raises (except CancelledError) and never blocks the event loop: Docker calls
 and the job itself run in threads. Sandbox failures are retried once on a fresh container and
-then reported as `infra_error` (retryable), never as a wrong answer. A cancelled grade kills the
-container its job ran in; the pool replaces it.
+then reported as `infra_error` (retryable), never as a wrong answer. Jobs queue for a container of
+their language (Pool.acquire), then for a CPU slot, until their caller's deadline: waiting behind a
+slow program is never the waiting job's infra_error. A cancelled grade kills the container its
+job ran in; the pool replaces it.
 """
 from __future__ import annotations
 
