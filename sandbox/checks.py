@@ -99,7 +99,9 @@ def _closes(line: str, fence: str) -> bool:
 def compare(output: bytes, expected: bytes, how: str = "tokens", abs_tol: float = DEFAULT_FLOAT_TOL,
             rel_tol: float = DEFAULT_FLOAT_TOL) -> tuple[bool, str]:
     """Compare program output with the expected output. Lengths always count: a missing line or
-    token is a difference. Returns (equal, short reason)."""
+    token is a difference. 'tokens_ci' folds ASCII letters only (YES = yes; bytes.lower() leaves
+    every other byte as it is, so no locale or Unicode folding can make two answers equal).
+    Returns (equal, short reason)."""
     if how == "exact":
         return (True, "") if output == expected else (False, _first_diff(output, expected))
     if how == "lines":
@@ -117,6 +119,8 @@ def compare(output: bytes, expected: bytes, how: str = "tokens", abs_tol: float 
         if x == y:
             continue
         if how == "float" and _floats_close(x, y, abs_tol, rel_tol):
+            continue
+        if how == "tokens_ci" and x.lower() == y.lower():
             continue
         return False, f"token {i + 1}: got {_show(x)}, expected {_show(y)}"
     return True, ""

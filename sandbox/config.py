@@ -26,6 +26,9 @@ def default_limits() -> dict[str, LanguageLimits]:
         "javascript": LanguageLimits(default_time_limit_s=4.0, max_time_limit_s=20.0, default_memory_limit_mb=512, max_memory_limit_mb=2048),
         "java": LanguageLimits(default_time_limit_s=4.0, max_time_limit_s=20.0, default_memory_limit_mb=512,
                                max_memory_limit_mb=2048, compile_time_limit_s=20.0, compile_memory_mb=1024),
+        # rustc -O and the Go toolchain need time and memory to compile; the programs are native
+        "rust": LanguageLimits(compile_time_limit_s=20.0, compile_memory_mb=1024),
+        "go": LanguageLimits(compile_time_limit_s=20.0, compile_memory_mb=1024),
     }
 
 
@@ -39,7 +42,7 @@ class SandboxConfig:
     """
 
     docker_url: str | None = field(default=None, metadata={"help": "Docker Engine URL (e.g. unix:///var/run/docker.sock); None: docker.from_env(), which honours DOCKER_HOST."})
-    languages: tuple[str, ...] = field(default=("python", "c", "cpp", "javascript", "java"), metadata={"help": "Languages served. Each needs its image (`verifier sandbox build`)."})
+    languages: tuple[str, ...] = field(default=("python", "c", "cpp", "javascript", "java", "rust", "go"), metadata={"help": "Languages served. Each needs its image (`verifier sandbox build`)."})
     pool_size: int = field(default=2, metadata={"help": "Warm containers per language. Also the most jobs of one language running at once."})
     max_concurrent_jobs: int = field(default_factory=lambda: os.cpu_count() or 2, metadata={"help": "Jobs running at once over all languages; more would oversubscribe CPUs and cause false time limits."})
     jobs_per_container: int = field(default=50, metadata={"help": "Recycle a container after this many jobs (also after any anomaly)."})
