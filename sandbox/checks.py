@@ -181,7 +181,7 @@ def run_verdict(facts: dict, lang: Language, time_limit_s: float) -> tuple[str |
     stderr = facts.get("stderr_b", b"")
     stop = facts.get("stop")
     sig = facts.get("signal")
-    if stop in ("stdout", "stderr") or sig == signal.SIGXFSZ:
+    if stop == "stdout" or sig == signal.SIGXFSZ:  # stderr is drained, never a stop (README.md)
         what = "file size" if sig == signal.SIGXFSZ and stop is None else stop
         return "output_limit", f"{what} over its limit"
     if facts.get("oom") or any(m in stderr for m in lang.oom_markers):
@@ -209,9 +209,15 @@ def _tail(stderr: bytes, n: int = 200) -> str:
     text = stderr.decode("utf-8", "replace").strip()
     if not text:
         return ""
-    # The exception line, not the stack under it: last unindented line that is not a banner.
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln[0].isspace() and not ln.startswith("Node.js v")]
-    return ": " + (lines[-1] if lines else text.splitlines()[-1])[-n:]
+    # The exception line, not the stack under it: last unindented line that is not a banner, or the
+    # panic line of Go ("panic: ...", above its goroutine dump) and Rust ("thread 'main' panicked").
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln[0].isspace() and not ln.startswith(_BANNERS)]
+    panic = next((ln for ln in lines if ln.startswith(_PANICS)), None)
+    return ": " + (panic or (lines[-1] if lines else text.splitlines()[-1]))[-n:]
+
+
+_BANNERS = ("Node.js v", "note: run with `RUST_BACKTRACE=1`")
+_PANICS = ("panic: ", "fatal error: ", "thread 'main' panicked")
 
 
 def compile_detail(facts: dict) -> str:

@@ -59,7 +59,7 @@ class SandboxConfig:
     memory_overhead_mb: int = field(default=48, metadata={"help": "Added to a test's memory limit for the runner and its capture buffers (plus twice the stdout cap)."})
     file_size_limit_mb: int = field(default=64, metadata={"help": "Largest file a program may write (RLIMIT_FSIZE)."})
     output_limit_bytes: int = field(default=8 << 20, metadata={"help": "stdout kept per test; more gives output_limit (a 5 MB answer is fine)."})
-    stderr_limit_bytes: int = field(default=1 << 20, metadata={"help": "stderr a test may write before output_limit; only its head is kept."})
+    stderr_limit_bytes: int = field(default=64 << 10, metadata={"help": "stderr kept per run (its head and tail, half each). The rest is read and dropped as the program writes: stderr is never a verdict by itself, and the runner's reading is charged to the container's CPU quota."})
     wall_factor: float = field(default=2.0, metadata={"help": "Wall-clock backstop = time limit * wall_factor + wall_extra_s (stops sleeping programs)."})
     wall_extra_s: float = field(default=1.0, metadata={"help": "See wall_factor."})
     checker_time_limit_s: float = field(default=5.0, metadata={"help": "CPU seconds for a special checker per test."})

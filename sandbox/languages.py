@@ -71,9 +71,10 @@ LANGUAGES: dict[str, Language] = {
         run=("./prog",), aliases=("go", "golang"), exec_work=True,
         oom_markers=(b"runtime: out of memory",),
         # The root is read-only: the build cache and temp files go to /tmp (wiped after every job);
-        # GOPATH mode and no proxy, as there is no network and only the standard library.
+        # GOPATH mode and no proxy, as there is no network and only the standard library. No
+        # -trimpath: it makes the image's precompiled standard library stale (8 s, not 0.3 s, a build).
         env=(("GOCACHE", "/tmp/go-cache"), ("GOTMPDIR", "/tmp"), ("GOPATH", "/tmp/go"),
-             ("GO111MODULE", "off"), ("GOPROXY", "off"), ("CGO_ENABLED", "0"), ("GOFLAGS", "-trimpath")),
+             ("GO111MODULE", "off"), ("GOPROXY", "off"), ("CGO_ENABLED", "0")),
     ),
 }
 

@@ -147,7 +147,7 @@ def test_run_verdict(facts, verdict):
 
 
 def test_output_limit_wins_over_time_limit():
-    assert run_verdict({"signal": 9, "stop": "stderr", "cpu_s": 5}, PY, 2.0)[0] == "output_limit"
+    assert run_verdict({"signal": 9, "stop": "stdout", "cpu_s": 5}, PY, 2.0)[0] == "output_limit"
 
 
 def test_scoring_and_overall():
