@@ -29,7 +29,7 @@ JUDGE_FILES = {"process": "judge.py", "shared": "shared.py"}  # one per sandbox.
 NAME_MAX = 255  # longest file name on Linux file systems
 # C++ checkers (README.md, "Special checkers"): compiled with the support files beside them, as the
 # testlib convention expects (`#include "testlib.h"`), then run from memory on each test.
-CHECKER_COMPILE = ["g++", "-O2", "-std=gnu++17", "-pipe", "-o", "checker", "checker.cpp"]
+CHECKER_COMPILE = ["g++", "-O2", "-std=gnu++17", "-pipe", "-s", "-o", "checker", "checker.cpp"]  # -s: sent each test
 CHECKER_COMPILE_S = 30.0  # CPU seconds: testlib.h alone takes several at -O2
 MAX_CHECKER_BYTES = 32 << 20
 CHECKER_ARGS = ["input.txt", "output.txt", "answer.txt"]
