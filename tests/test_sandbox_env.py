@@ -161,6 +161,19 @@ def test_output_file_tricks_are_wrong_answers(grader, trick):
     assert r["verdict"] == "wrong_answer" and not r["retryable"], r
 
 
+def test_file_io_failures_the_program_causes_are_its_own(grader):
+    io = {"input_file": "input.txt", "output_file": "output.txt"}
+    # test 1 fills /work: test 2's (bigger) input file cannot be written; the program's leftovers did it
+    fill = ("a, b = map(int, open('input.txt').read().split())\nopen('output.txt', 'w').write(str(a + b))\n"
+            "for i in range(4):\n    try:\n        with open(f'fill{i}', 'wb') as f:\n"
+            "            for _ in range(60):\n                f.write(b'x' * (1 << 20))\n    except OSError:\n        pass")
+    r = grade(grader, task("python", fill, [("1 2\n", "3\n"), ("5" + " " * (4 << 20) + "-7\n", "-2\n")], **io))
+    assert [t["verdict"] for t in r["tests"]] == ["accepted", "runtime_error"] and not r["retryable"], r
+    # an output file over the stdout cap is output_limit, as stdout would be
+    big = grade(grader, task("python", "open('output.txt', 'w').write('3' * (9 << 20))", **io))
+    assert big["verdict"] == "output_limit", big
+
+
 def test_input_file_holds_each_tests_stdin_for_native_code(grader):
     code = ('use std::fs;\nfn main() { let s = fs::read_to_string("in.txt").unwrap();\n'
             '  let v: Vec<i64> = s.split_whitespace().map(|x| x.parse().unwrap()).collect();\n'
