@@ -27,7 +27,7 @@ HARNESS_DIR = "/opt/sandbox/harness"
 # "shared": program and tests in one interpreter, for tests that need the program's own objects.
 JUDGE_FILES = {"process": "judge.py", "shared": "shared.py"}  # one per sandbox.spec.JUDGE_MODES
 NAME_MAX = 255  # longest file name on Linux file systems
-# C++ checkers (README.md, "Special checkers"): compiled with the support files beside them, as the
+# C++ checkers (README.md, "Code sandboxes"): compiled with the support files beside them, as the
 # testlib convention expects (`#include "testlib.h"`), then run from memory on each test.
 CHECKER_COMPILE = ["g++", "-O2", "-std=gnu++17", "-pipe", "-s", "-o", "checker", "checker.cpp"]  # -s: sent each test
 CHECKER_COMPILE_S = 30.0  # CPU seconds: testlib.h alone takes several at -O2
