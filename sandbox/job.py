@@ -321,7 +321,8 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
                 return _finish(plan, "error", 0.0, "the test file defines no test (test_framework "
                                f"{plan.test_framework}): nothing to run", list(tests)), _reset(box)
             tests.extend(judged)
-            total = len(plan.tests) + len(judged)
+            # call tests not run (stopped at a failure) count as failed; a file has the tests it ran
+            total = len(plan.tests) + (len(plan.call_tests) if plan.call_tests else len(judged))
     verdicts = [t["verdict"] for t in tests]
     if "infra_error" in verdicts:
         bad = tests[verdicts.index("infra_error")]
@@ -545,12 +546,13 @@ def _judged_tests(box, plan: Plan, config: SandboxConfig) -> list[dict] | None:
     v, d = checks.run_verdict(facts, LANGUAGES["python"], cpu)
     if load is not None:  # the program failed before any test ran (or the test file could not load)
         why = "time_limit" if load.get("time_limit") else "runtime_error"
-        entries = [_test_entry(why, None, f"before the tests: {load['load_error']}")] * max(1, len(plan.call_tests))
+        n = 1 if plan.stop_first else max(1, len(plan.call_tests))
+        entries = [_test_entry(why, None, f"before the tests: {load['load_error']}")] * n
     elif not done or v is not None:  # the judge stopped early: unfinished tests get its verdict
         why, d = (v, d) if v is not None else ("runtime_error", "the judge stopped before its tests ended")
         # call tests: each unfinished one; a test file: one more entry, as its remaining tests are
         # unknown; at least one either way (a run that ended badly, tampering included, never passes)
-        left = len(plan.call_tests) - len(entries) if plan.call_tests else 1
+        left = len(plan.call_tests) - len(entries) if plan.call_tests and not plan.stop_first else 1
         entries += [_test_entry(why, facts, d)] * max(1, left)
     elif not entries and not plan.call_tests:
         if static_test_count(plan.test_code or "") == 0:

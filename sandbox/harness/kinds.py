@@ -99,9 +99,9 @@ def run_calls(program, names: dict, spec: dict, emit: Emitter) -> None:
     missing = not _is_call(names.get(ep)) and not method
     for test in spec["calls"]:
         if missing:
-            emit.test("runtime_error", f"the program defines no function {ep} (nor a class Solution with it)")
-            continue
-        verdict, detail, secs = one_call(program, ep, method, test, tol)
+            verdict, detail, secs = "runtime_error", f"the program defines no function {ep} (nor a class Solution with it)", 0.0
+        else:
+            verdict, detail, secs = one_call(program, ep, method, test, tol)
         emit.test(verdict, detail, secs)
         if verdict != "accepted" and spec.get("stop_first"):
             return  # scoring "all" (or stop_on_first_failure): the later calls cannot change the score
