@@ -25,7 +25,7 @@ from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute import execute_task, request_from_proto, response_to_proto
 from verifier.metrics import Metrics
-from verifier.schema import TaskError, limits_from_config, result_to_proto, validate_tasks
+from verifier.schema import TaskError, grader_dict, limits_from_config, result_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
@@ -95,15 +95,17 @@ class VerifierService(pb_grpc.VerifierServicer):
             m.rejections.labels("invalid").inc()
             await self._abort(context, method, grpc.StatusCode.INVALID_ARGUMENT, f"request: malformed message: {request.reason}")
         m.batch_items.observe(len(request.tasks))
+        m.request_bytes.observe(request.ByteSize())
         if self.engine.draining:
             m.rejections.labels("draining").inc()
             await self._abort(context, method, grpc.StatusCode.UNAVAILABLE, "server is draining; retry on another replica")
         try:
-            models = validate_tasks(request.tasks, self.limits, self.engine.languages())
+            models = validate_tasks(request.tasks, self.limits, self.engine.languages(), request.test_sets)
         except TaskError as exc:
             m.rejections.labels("invalid").inc()
             await self._abort(context, method, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
-        return [model.to_dict() for model in models]
+        m.test_sets.inc(len(request.test_sets))
+        return [grader_dict(model) for model in models]
 
     async def _abort(self, context, method: str, code: grpc.StatusCode, details: str, retry_after_s: float = 0.0):
         self.engine.metrics.rpcs.labels(method, code.name).inc()
