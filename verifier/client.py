@@ -25,7 +25,7 @@ import grpc
 
 from verifier.client_config import ClientConfig
 from verifier.execute import response_from_proto
-from verifier.schema import (CodeTask, MathTask, TaskError, TestSets, infra_error, inline_test_sets, languages_from_info,
+from verifier.schema import (CodeTask, MathTask, TaskError, WireTestSets, infra_error, inline_test_sets, languages_from_info,
                              parse_task, protos_with_test_sets, result_from_proto, validate_tasks)
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
@@ -189,7 +189,7 @@ class AsyncVerifierClient:
                results: dict, test_sets: Mapping[str, pb.TestSet]) -> list[pb.Task]:
         """The tasks that fit the server's limits; the others are refused one by one."""
         languages = languages_from_info(info)
-        sets = TestSets(test_sets, info.limits)  # each set checked once, not once per task
+        sets = WireTestSets(test_sets, info.limits)  # each set checked once, not once per task
         fit = []
         for p in protos:
             try:

@@ -24,7 +24,7 @@ from verifier.math.extract import PROFILES
 from verifier.v1 import verifier_pb2 as pb
 
 __all__ = ["CODE_VERDICTS", "MATH_VERDICTS", "VERDICTS", "PROFILES", "CodeTask", "MathTask", "Result",
-           "TaskError", "TestSets", "protos_with_test_sets", "parse_task", "task_to_proto", "task_from_proto", "validate_tasks"]
+           "TaskError", "WireTestSets", "protos_with_test_sets", "parse_task", "task_to_proto", "task_from_proto", "validate_tasks"]
 
 MATH_VERDICTS = ("correct", "incorrect", "no_answer", "invalid_gold", "timeout", "error")
 VERDICTS = MATH_VERDICTS + CODE_VERDICTS + ("infra_error",)
@@ -226,7 +226,7 @@ def _language_limits(languages: Mapping[str, Mapping]) -> dict[str, LanguageLimi
             for name, lang in languages.items()}
 
 
-class TestSets:
+class WireTestSets:
     """The test sets of one request (README "The service": test sets), each expanded and checked
     against the limits once, however many tasks name it; the tasks share its tuple of tests."""
 
@@ -253,11 +253,11 @@ class TestSets:
 
 
 def validate_tasks(tasks: Sequence[pb.Task], limits: pb.Limits, languages: Mapping[str, Mapping],
-                   test_sets: TestSets | Mapping[str, pb.TestSet] | None = None) -> list[Task]:
+                   test_sets: WireTestSets | Mapping[str, pb.TestSet] | None = None) -> list[Task]:
     """The models of wire tasks that fit the limits a server advertises; raises TaskError for the first
-    one that does not. `test_sets`: the request's (GradeRequest.test_sets), or a TestSets to share
+    one that does not. `test_sets`: the request's (GradeRequest.test_sets), or a WireTestSets to share
     the checks of each set over several calls."""
-    sets = test_sets if isinstance(test_sets, TestSets) else TestSets(test_sets or {}, limits)
+    sets = test_sets if isinstance(test_sets, WireTestSets) else WireTestSets(test_sets or {}, limits)
     if not tasks:
         raise TaskError("tasks", "must not be empty")
     if len(tasks) > limits.max_tasks_per_call:
