@@ -185,3 +185,17 @@ def test_1000_tests_are_graded_within_the_scaled_budget(server_factory):
                                 timeout_s=600)
     assert ok["verdict"] == "accepted" and len(ok["tests"]) == MAX_TESTS
     assert miss["verdict"] == "wrong_answer" and miss["score"] == pytest.approx(999 / 1000)
+
+
+def test_trainer_batch_fingerprint_hashes_shared_tests_once_and_sees_a_one_character_change():
+    """Components share one RPC per batch by content hash (trainer/rewards.py): equal copies of a
+    group's tests give the same hash, a change in one expected output anywhere gives another."""
+    from trainer.rewards import _fingerprint
+
+    def batch(last: str = "9\n") -> list[dict]:
+        return [code(str(i), cases(*[(f"{j}\n", f"{j}\n") for j in range(9)], ("9\n", last))) for i in range(8)]
+
+    changed = batch()
+    changed[5]["tests"][-1]["expected_stdout"] = "8\n"
+    assert _fingerprint(batch()) == _fingerprint(batch())
+    assert len({_fingerprint(batch()), _fingerprint(changed), _fingerprint(batch("8\n"))}) == 3
