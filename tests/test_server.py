@@ -107,7 +107,7 @@ def test_malformed_wire_data_gets_invalid_argument(verifier_server, raw, method)
      "tasks[1].id"),
     (pb.GradeRequest(tasks=[pb.Task(id="a")]), "tasks[0].kind"),
     (pb.GradeRequest(tasks=[pb.Task(math=pb.MathTask(gold="1"))]), "tasks[0].id"),
-    (pb.GradeRequest(tasks=[pb.Task(id="a", math=pb.MathTask(gold="1", completion="x" * (17 << 20)))]),
+    (pb.GradeRequest(tasks=[pb.Task(id="a", math=pb.MathTask(gold="1", completion="x" * (2 << 20)))]),
      "tasks[0].math.completion"),
     (pb.GradeRequest(tasks=[pb.Task(id="a", timeout_s=1e9, math=pb.MathTask(gold="1"))]), "tasks[0].timeout_s"),
     (pb.GradeRequest(tasks=[pb.Task(id="a", code=pb.CodeTask(language="cobol"))]), "tasks[0].code.language"),

@@ -94,7 +94,8 @@ def test_bad_test_sets_get_invalid_argument_naming_the_field(verifier_server, re
 
 
 def test_too_many_inline_tests_and_too_big_a_set_are_refused_naming_the_field(server_factory):
-    server = server_factory("--workers", "1", "--no-code", "--max-test-set-bytes", "100000")
+    server = server_factory("--workers", "1", "--no-code", "--max-test-set-bytes", "100000",
+                            "--max-test-field-bytes", "70000")
     with VerifierClient(server.target) as client:
         info = client.server_info()
         assert info.limits.max_tests_per_task == MAX_TESTS == 1000 and info.limits.max_test_set_bytes == 100000
@@ -109,6 +110,10 @@ def test_too_many_inline_tests_and_too_big_a_set_are_refused_naming_the_field(se
         raw.Grade(pb.GradeRequest(tasks=[pb.Task(id="a", code=pb.CodeTask(
             language="python", completion="x", tests=[pb.CodeTest(stdin="x" * 60000)] * 2))]), timeout=30)
     assert err.value.details().startswith("tasks[0].code.tests: 120000 bytes of tests exceed")
+    with pytest.raises(grpc.RpcError) as err:
+        raw.Grade(pb.GradeRequest(tasks=[pb.Task(id="a", code=pb.CodeTask(
+            language="python", completion="x", tests=[pb.CodeTest(stdin="1", expected_stdout="x" * 70001)]))]), timeout=30)
+    assert err.value.details() == "tasks[0].code.tests[0].expected_stdout: exceeds 70000 bytes"
     # the test count goes through the server's check unchanged at exactly the limit (no code: infra_error)
     exactly = [code(f"k{i}", cases(*[(f"{j}\n", f"{j}\n") for j in range(MAX_TESTS)])) for i in range(2)]
     before = server.metric("verifier_request_bytes_count")

@@ -329,7 +329,7 @@ def _check_tests(tests: Sequence[CodeTest], where: str, limits: pb.Limits) -> No
     for j, t in enumerate(tests):
         for name in ("stdin", "expected_stdout"):
             value = getattr(t, name) or ""
-            _check_bytes(value, f"{where}[{j}].{name}", limits.max_field_bytes)
+            _check_bytes(value, f"{where}[{j}].{name}", limits.max_test_field_bytes or limits.max_field_bytes)
             total += len(value) if value.isascii() else len(value.encode("utf-8", "surrogatepass"))
     if limits.max_test_set_bytes and total > limits.max_test_set_bytes:
         raise TaskError(where, f"{total} bytes of tests exceed the limit of {limits.max_test_set_bytes}")
@@ -342,7 +342,8 @@ def limits_from_config(c) -> pb.Limits:
         max_request_bytes=c.max_request_bytes, default_math_timeout_s=c.default_math_timeout_s,
         max_math_timeout_s=c.max_math_timeout_s, default_code_timeout_s=c.default_code_timeout_s,
         max_code_timeout_s=c.max_code_timeout_s, max_tests_per_task=c.sandbox.max_tests,
-        max_queued_items=c.max_queued_items, max_choices=c.max_choices, max_test_set_bytes=c.max_test_set_bytes)
+        max_queued_items=c.max_queued_items, max_choices=c.max_choices, max_test_set_bytes=c.max_test_set_bytes,
+        max_test_field_bytes=c.max_test_field_bytes)
 
 
 def default_languages() -> dict[str, dict]:
