@@ -93,6 +93,16 @@ def test_bad_test_sets_get_invalid_argument_naming_the_field(verifier_server, re
     assert err.value.details().startswith(field) and says in err.value.details()
 
 
+@pytest.mark.parametrize("method", ["Grade", "GradeStream"])
+def test_grade_and_grade_stream_take_a_request_with_test_sets(verifier_server, method):
+    """Both methods accept tasks that name a set (no sandbox here: each is answered, infra_error)."""
+    call = getattr(stub(verifier_server.target), method)
+    reply = call(_request(), timeout=30)
+    results = list(reply) if method == "GradeStream" else list(reply.results)
+    assert sorted(r.id for r in results) == ["a", "b"]
+    assert {r.verdict for r in results} == {pb.VERDICT_INFRA_ERROR}
+
+
 def test_too_many_inline_tests_and_too_big_a_set_are_refused_naming_the_field(server_factory):
     server = server_factory("--workers", "1", "--no-code", "--max-test-set-bytes", "100000",
                             "--max-test-field-bytes", "70000")
