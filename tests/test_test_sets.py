@@ -11,7 +11,8 @@ import pytest
 from trainer.config import RewardConfig
 from trainer.rewards import VerifierRewards
 from sandbox.config import MAX_TESTS
-from verifier.client import VerifierClient
+from helpers import math_task
+from verifier.client import ClientConfig, VerifierClient
 from verifier.schema import WireTestSets, parse_task, protos_with_test_sets, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
@@ -113,8 +114,12 @@ def test_too_many_inline_tests_and_too_big_a_set_are_refused_naming_the_field(se
         with pytest.raises(Exception, match=r"tasks\[0\]\.code\.tests: 1001 tests, more than 1000"):
             client.grade([over])
         big = cases(("x" * 60000, ""), ("y" * 60000, ""))
-        with pytest.raises(Exception, match=r"tasks\[0\]\.code\.test_set: test set '\w+': tests: 120000 bytes"):
-            client.grade([code("g0", big), code("g1", big)])
+        with pytest.raises(Exception, match=r"tasks\[0\]\.code\.tests: 120000 bytes of tests exceed"):
+            client.grade([code("g0", big), code("g1", big)])  # the client names the tests the user wrote
+    with VerifierClient(server.target, ClientConfig(on_invalid="result")) as client:
+        results = client.grade([code("g0", big), math_task("m", "\\boxed{2}", "2"), code("g1", big)])
+    assert [r["verdict"] for r in results] == ["error", "correct", "error"]
+    assert results[2]["detail"].startswith("tasks[2].code.tests: 120000 bytes")
     raw = stub(server.target)
     with pytest.raises(grpc.RpcError) as err:
         raw.Grade(pb.GradeRequest(tasks=[pb.Task(id="a", code=pb.CodeTask(

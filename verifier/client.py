@@ -189,7 +189,7 @@ class AsyncVerifierClient:
                results: dict, test_sets: Mapping[str, pb.TestSet]) -> list[pb.Task]:
         """The tasks that fit the server's limits; the others are refused one by one."""
         languages = languages_from_info(info)
-        sets = WireTestSets(test_sets, info.limits)  # each set checked once, not once per task
+        sets = WireTestSets(test_sets, info.limits, as_inline=True)  # each set checked once, not once per task
         fit = []
         for p in protos:
             try:

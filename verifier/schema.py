@@ -228,10 +228,12 @@ def _language_limits(languages: Mapping[str, Mapping]) -> dict[str, LanguageLimi
 
 class WireTestSets:
     """The test sets of one request (README "The service": test sets), each expanded and checked
-    against the limits once, however many tasks name it; the tasks share its tuple of tests."""
+    against the limits once, however many tasks name it; the tasks share its tuple of tests.
+    `as_inline` (the client, whose user wrote inline tests and never saw a set): a set over a limit
+    is reported as the task's own tests (`tasks[3].code.tests[0].stdin: exceeds ...`)."""
 
-    def __init__(self, sets: Mapping[str, pb.TestSet], limits: pb.Limits):
-        self.sets, self.limits = sets, limits
+    def __init__(self, sets: Mapping[str, pb.TestSet], limits: pb.Limits, as_inline: bool = False):
+        self.sets, self.limits, self.as_inline = sets, limits, as_inline
         self._done: dict[str, tuple[CodeTest, ...] | TaskError] = {}
 
     def tests(self, name: str, where: str) -> tuple[CodeTest, ...]:
@@ -247,6 +249,8 @@ class WireTestSets:
             except TaskError as exc:
                 self._done[name] = exc
         found = self._done[name]
+        if isinstance(found, TaskError) and self.as_inline:
+            raise TaskError(where.removesuffix("test_set") + found.field, str(found).removeprefix(found.field + ": "))
         if isinstance(found, TaskError):
             raise TaskError(where, f"test set {name!r}: {found}")
         return found
