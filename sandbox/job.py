@@ -109,6 +109,9 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
         raise InfraFailure(f"{len(tests)} tests, over max_tests={config.max_tests}", retryable=False)
     if any(len(s) > config.max_stdin_bytes for s, _ in tests):
         raise InfraFailure(f"a test's stdin is over max_stdin_bytes={config.max_stdin_bytes}", retryable=False)
+    if any(e is not None and len(e) > config.output_limit_bytes for _, e in tests):  # no program could match it
+        raise InfraFailure(f"a test's expected output is over output_limit_bytes={config.output_limit_bytes}",
+                           retryable=False)
     if not tests and task.test_code is None:
         tests = [(b"", None)]  # no tests: the program must run cleanly on empty input
     compile_argv = fill(lang.compile, main=main, mem=memory) if lang.compile else None

@@ -219,3 +219,16 @@ def test_trainer_batch_fingerprint_hashes_shared_tests_once_and_sees_a_one_chara
     changed[5]["tests"][-1]["expected_stdout"] = "8\n"
     assert _fingerprint(batch()) == _fingerprint(batch())
     assert len({_fingerprint(batch()), _fingerprint(changed), _fingerprint(batch("8\n"))}) == 3
+
+
+def test_an_expected_output_no_program_could_print_is_the_datasets_error_not_the_programs():
+    """An expected output over the sandbox's stdout cap could only ever get output_limit: answered
+    infra_error (retryable False) naming the limit, never a verdict against the program."""
+    from sandbox.config import SandboxConfig
+    from sandbox.job import InfraFailure, make_plan
+
+    task = code("big", cases(("1\n", "a" * 101 + "\n")), "```python\nprint('a' * 101)\n```")
+    with pytest.raises(InfraFailure, match="expected output is over output_limit_bytes=100") as err:
+        make_plan(task, SandboxConfig(output_limit_bytes=100))
+    assert not err.value.retryable
+    assert make_plan(task, SandboxConfig(output_limit_bytes=102)).tests  # at the cap: graded
