@@ -232,3 +232,21 @@ def test_an_expected_output_no_program_could_print_is_the_datasets_error_not_the
         make_plan(task, SandboxConfig(output_limit_bytes=100))
     assert not err.value.retryable
     assert make_plan(task, SandboxConfig(output_limit_bytes=102)).tests  # at the cap: graded
+
+
+def test_grpc_receive_limit_follows_max_request_bytes_and_the_client_fits_sets_under_it(server_factory):
+    server = server_factory("--workers", "1", "--no-code", "--max-request-bytes", "200000")
+    raw = stub(server.target)
+    with pytest.raises(grpc.RpcError) as err:
+        raw.Grade(pb.GradeRequest(tasks=[pb.Task(id="a", math=pb.MathTask(gold="1", completion="x" * 300_000))]),
+                  timeout=30)
+    assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    shared = cases(*[("7" * 30_000, "") for _ in range(4)])  # 120 KB: once fits, twice would not
+    tasks = [code(f"g{i}", shared) for i in range(6)] + [code(f"h{i}", cases(("1" * 30_000, "1"))) for i in range(2)]
+    count, total = server.metric("verifier_request_bytes_count"), server.metric("verifier_request_bytes_sum")
+    with VerifierClient(server.target) as client:
+        results = client.grade(tasks)
+    assert [r["verdict"] for r in results] == ["infra_error"] * 8  # answered (no sandbox), none lost
+    requests = server.metric("verifier_request_bytes_count") - count
+    sent = server.metric("verifier_request_bytes_sum") - total
+    assert requests >= 2 and sent / requests < 200_000  # split, each under the limit with its set once
