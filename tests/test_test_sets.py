@@ -40,12 +40,17 @@ def test_identical_test_lists_are_sent_once_and_near_misses_are_not_merged():
     a = cases(("1\n", "1\n"), ("2\n", "2\n"))
     a_copy = cases(("1\n", "1\n"), ("2\n", "2\n"))  # equal, distinct objects (rows loaded one by one)
     b = cases(("1\n", "1\n"), ("2\n", "3\n"))  # one expected output differs
-    models = [parse_task(code(str(i), t)) for i, t in enumerate([a, a_copy, b, b, cases(("x", "x"))])]
+    long = "1 " * 100 + "\n"
+    c = cases((long, "x\n"))
+    c_mid = cases((long[:100] + "2" + long[101:], "x\n"))  # same length and ends, one character apart
+    models = [parse_task(code(str(i), t)) for i, t in enumerate([a, a_copy, b, b, cases(("x", "x")), c, c_mid, c_mid])]
     protos, sets = protos_with_test_sets(models)
-    assert len(sets) == 2
+    assert len(sets) == 3
     names = [p.code.test_set for p in protos]
-    assert names[0] == names[1] != names[2] == names[3] and names[4] == ""
-    assert [len(p.code.tests) for p in protos] == [0, 0, 0, 0, 1]  # shared tests are not inline
+    assert names[0] == names[1] != names[2] == names[3] and names[4] == names[5] == ""
+    assert names[6] == names[7] not in ("", names[0], names[2])
+    assert [len(p.code.tests) for p in protos] == [0, 0, 0, 0, 1, 1, 0, 0]  # shared tests are not inline
+    assert sets[names[6]].tests[0].stdin[100] == "2"
     assert [t.expected_stdout for t in sets[names[2]].tests] == ["1\n", "3\n"]
     back = validate_tasks(protos, LIMITS, LANGS, sets)
     assert [m.tests for m in back] == [m.tests for m in models]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
@@ -159,16 +158,35 @@ def protos_with_test_sets(models: Sequence[Task]) -> tuple[list[pb.Task], dict[s
     """Wire tasks, with each list of tests that two or more tasks share sent once as a TestSet they
     name (a GRPO group: 8-64 completions of one problem, megabytes of the same tests each). The set's
     id is a hash of its contents; a task whose tests nobody shares keeps them inline."""
-    uses = Counter(m.tests for m in models if isinstance(m, CodeTask) and m.tests)
-    names: dict[tuple[CodeTest, ...], str] = {}
+    groups = _equal_test_lists(models)
     sets: dict[str, pb.TestSet] = {}
-    for tests, n in uses.items():
-        if n > 1:
-            test_set = pb.TestSet(tests=tests_to_proto(tests))
+    names: dict[int, str] = {}  # position of a model -> its set
+    for members in groups:
+        if len(members) > 1:
+            test_set = pb.TestSet(tests=tests_to_proto(models[members[0]].tests))
             name = hashlib.sha256(test_set.SerializeToString(deterministic=True)).hexdigest()[:16]
-            names[tests], sets[name] = name, test_set
-    protos = [task_to_proto(m, test_set=names.get(m.tests, "") if isinstance(m, CodeTask) else "") for m in models]
-    return protos, sets
+            sets[name] = test_set
+            names.update(dict.fromkeys(members, name))
+    return [task_to_proto(m, test_set=names.get(i, "")) for i, m in enumerate(models)], sets
+
+
+def _equal_test_lists(models: Sequence[Task]) -> list[list[int]]:
+    """Positions of the code tasks, grouped by equal tests. Candidates are found by a cheap signature
+    (lengths and ends of every string) and confirmed by comparing the strings (memcmp), not by hashing
+    megabytes per task: the rows of a group are equal copies, not the same objects."""
+    buckets: dict[tuple, list[list[int]]] = {}
+    for i, m in enumerate(models):
+        if not isinstance(m, CodeTask) or not m.tests:
+            continue
+        sig = tuple((len(t.stdin), t.stdin[:16], t.stdin[-16:], len(t.expected_stdout or ""),
+                     (t.expected_stdout or "")[-16:]) for t in m.tests)
+        bucket = buckets.setdefault(sig, [])
+        group = next((g for g in bucket if models[g[0]].tests == m.tests), None)
+        if group is None:
+            bucket.append([i])
+        else:
+            group.append(i)
+    return [g for bucket in buckets.values() for g in bucket]
 
 
 def inline_test_sets(protos: Sequence[pb.Task], sets: Mapping[str, pb.TestSet]) -> None:
