@@ -1,4 +1,4 @@
-"""`verifier sandbox build [LANG...] [--force]` and `verifier sandbox run --language L FILE`.
+"""`verifier sandbox build [LANG...] [--force] [--prune]` and `verifier sandbox run --language L FILE`.
 
 `add_subcommands(subparsers)` plugs these into any argparse CLI (verifier/cli.py does); run this
 module directly (`python -m sandbox.cli ...`) for the same commands standalone.
@@ -22,6 +22,10 @@ def add_subcommands(subparsers) -> argparse.ArgumentParser:
     b.add_argument("languages", nargs="*", metavar="LANG",
                    help=f"languages to build (default: all of {', '.join(LANGUAGES)})")
     b.add_argument("--force", action="store_true", help="rebuild even when the recipe's tag exists")
+    b.add_argument("--prune", action="store_true",
+                   help="also remove older images of the same repositories (other recipe tags created before "
+                        "the current ones and used by no container). Off by default: checkouts with different "
+                        "recipes on one Docker daemon need each other's images")
     b.set_defaults(func=cmd_build)
     r = sub.add_parser("run", help="run one program in a sandbox and print the verdict (debugging)")
     r.add_argument("file", help="program source (or a model completion with a fenced block)")
@@ -39,7 +43,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     from .build import build_images
 
     try:
-        tags = build_images(args.languages or None, force=args.force,
+        tags = build_images(args.languages or None, force=args.force, prune=args.prune,
                             progress=lambda m: print(m, file=sys.stderr, flush=True))
     except Exception as e:  # say what failed, exit non-zero: make stops here
         print(f"sandbox build failed: {type(e).__name__}: {e}", file=sys.stderr)

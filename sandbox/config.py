@@ -44,7 +44,7 @@ class SandboxConfig:
 
     docker_url: str | None = field(default=None, metadata={"help": "Docker Engine URL (e.g. unix:///var/run/docker.sock); None: docker.from_env(), which honours DOCKER_HOST."})
     languages: tuple[str, ...] = field(default=("python", "c", "cpp", "javascript", "java"), metadata={"help": "Languages served. Each needs its image (`verifier sandbox build`)."})
-    pool_size: int = field(default=2, metadata={"help": "Warm containers per language. Also the most jobs of one language running at once."})
+    pool_size: int = field(default=2, metadata={"help": "Warm containers per language. Also the most jobs of one language running at once; more queue for a container in arrival order, until the caller's deadline (none: they wait their turn)."})
     max_concurrent_jobs: int = field(default_factory=lambda: os.cpu_count() or 2, metadata={"help": "Jobs running at once over all languages; more would oversubscribe CPUs and cause false time limits."})
     jobs_per_container: int = field(default=50, metadata={"help": "Recycle a container after this many jobs (also after any anomaly)."})
     runtime: str | None = field(default=None, metadata={"help": "OCI runtime for sandbox containers, e.g. 'runsc' (gVisor) for a stronger boundary; None: the daemon's default (runc)."})
@@ -67,7 +67,7 @@ class SandboxConfig:
     max_tests: int = field(default=MAX_TESTS, metadata={"help": "Most tests in one code task, the one limit on every path: the server refuses more with INVALID_ARGUMENT naming the field; the sandbox's own API answers infra_error (retryable=False)."})
     max_code_bytes: int = field(default=256 << 10, metadata={"help": "Largest extracted program."})
     max_stdin_bytes: int = field(default=16 << 20, metadata={"help": "Largest stdin of one test."})
-    acquire_timeout_s: float = field(default=60.0, metadata={"help": "How long a job may wait for a free container before infra_error."})
+    acquire_timeout_s: float = field(default=60.0, metadata={"help": "How long a job waits while NO container of its language is alive (all starting, starts hanging) before infra_error. Waiting behind busy containers is never cut short by this (only by the caller's deadline); a start that fails with none alive, or a daemon found down, ends the wait at once."})
     start_timeout_s: float = field(default=30.0, metadata={"help": "Time for a new container to start and answer its first ping."})
     health_interval_s: float = field(default=10.0, metadata={"help": "How often the daemon is pinged to keep `available` current."})
     limits: dict[str, LanguageLimits] = field(default_factory=default_limits, metadata={"help": "Per-language time and memory limits."})

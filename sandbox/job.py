@@ -52,7 +52,7 @@ class Plan:
     abs_tol: float
     rel_tol: float
     scoring: str
-    stop_first: bool
+    stop_first: bool  # stop at the first failing test: asked for, or implied by scoring "all" (make_plan)
     time_limit_s: float
     memory_mb: int
     compile_time_s: float
@@ -119,7 +119,10 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
         lang=lang, code=code, extracted_from=how, files=files, compile_argv=compile_argv,
         run_argv=fill(lang.run, main=main, mem=memory), tests=tests, test_code=task.test_code, judge=task.judge,
         checker=task.checker, compare=task.compare, abs_tol=task.float_abs_tol, rel_tol=task.float_rel_tol,
-        scoring=task.scoring, stop_first=task.stop_on_first_failure,
+        # Under "all" the first failure already decides the score (0) and the verdict (its own), so
+        # the rest is not run: a program that hangs on every test holds its container one test's
+        # wall clock, not tests x wall clock, while other jobs wait for it (README "Code sandboxes").
+        scoring=task.scoring, stop_first=task.stop_on_first_failure or task.scoring == "all",
         time_limit_s=time_limit, memory_mb=memory,
         compile_time_s=limits.compile_time_limit_s,
         compile_memory_mb=max(limits.compile_memory_mb, memory) if lang.compile and lang.compile_memory else memory,
@@ -136,13 +139,20 @@ def _refused(code: str, how: str, detail: str) -> dict:
 
 def out_of_budget(plan: Plan) -> dict:
     """The job's wall-clock budget ran out while the host was healthy: the tests the program did not
-    finish get time_limit, the finished ones keep their verdicts."""
+    finish get time_limit, the finished ones keep their verdicts. A job that stops at its first
+    failure lists only the test it was in (the later ones would not have run)."""
     total = len(plan.tests) + (1 if plan.test_code else 0)
     tests = list(plan.done[:total])
-    tests += [_test_entry("time_limit", None, "not finished within the job's wall-clock budget")] * (total - len(tests))
+    if plan.stop_first and any(t["verdict"] != "accepted" for t in tests):
+        missing = 0
+    else:
+        missing = min(1, total - len(tests)) if plan.stop_first else total - len(tests)
+    tests += [_test_entry("time_limit", None, "not finished within the job's wall-clock budget")] * missing
     verdicts = [t["verdict"] for t in tests]
     failed = next((i for i, v in enumerate(verdicts) if v != "accepted"), None)
     detail = f"{total} of {total} tests passed" if failed is None else f"test {failed + 1}: {tests[failed]['detail']}"
+    if failed is not None and len(tests) < total:
+        detail += f" (stopped after {len(tests)} of {total} tests)"
     return _finish(plan, checks.overall(verdicts), checks.score(verdicts, total, plan.scoring), detail, tests)
 
 

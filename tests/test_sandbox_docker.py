@@ -270,8 +270,13 @@ def test_scoring_and_stop_on_first_failure(grader):
     assert r["verdict"] == "wrong_answer" and r["score"] == 0.75 and len(r["tests"]) == 4
     r = grader.grade(task("python", "print(input())", tests=tests, scoring="fraction", stop_on_first_failure=True))
     assert r["score"] == 0.25 and len(r["tests"]) == 2 and "stopped after 2 of 4" in r["detail"]
+    # "all" stops at the first failure: its verdict is the task's, the later tests are not run or listed
     r = grader.grade(task("python", "print(input())", tests=tests, scoring="all"))
-    assert r["score"] == 0.0
+    assert r["verdict"] == "wrong_answer" and r["score"] == 0.0 and len(r["tests"]) == 2, r
+    assert [t["verdict"] for t in r["tests"]] == ["accepted", "wrong_answer"] and "stopped after 2 of 4" in r["detail"]
+    late = task("python", "x = input()\nprint(x if x != '4' else 5)", tests=tests[:1] + tests[2:], scoring="all")
+    r = grader.grade(late)  # the failure is the last test: every test ran
+    assert r["verdict"] == "wrong_answer" and len(r["tests"]) == 3 and "stopped" not in r["detail"], r
 
 
 def test_float_comparator_end_to_end(grader):

@@ -362,10 +362,9 @@ def limits_from_config(c) -> pb.Limits:
     return pb.Limits(
         max_tasks_per_call=c.max_tasks_per_call, max_field_bytes=c.max_field_bytes,
         max_request_bytes=c.max_request_bytes, default_math_timeout_s=c.default_math_timeout_s,
-        max_math_timeout_s=c.max_math_timeout_s, default_code_timeout_s=c.default_code_timeout_s,
-        max_code_timeout_s=c.max_code_timeout_s, max_tests_per_task=c.sandbox.max_tests,
-        max_queued_items=c.max_queued_items, max_choices=c.max_choices, max_test_set_bytes=c.max_test_set_bytes,
-        max_test_field_bytes=c.max_test_field_bytes)
+        max_math_timeout_s=c.max_math_timeout_s, max_code_timeout_s=c.max_code_timeout_s,
+        max_tests_per_task=c.sandbox.max_tests, max_queued_items=c.max_queued_items, max_choices=c.max_choices,
+        max_test_set_bytes=c.max_test_set_bytes, max_test_field_bytes=c.max_test_field_bytes)
 
 
 def default_languages() -> dict[str, dict]:

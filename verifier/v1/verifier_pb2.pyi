@@ -176,13 +176,12 @@ class GetServerInfoRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class Limits(_message.Message):
-    __slots__ = ("max_tasks_per_call", "max_field_bytes", "max_request_bytes", "default_math_timeout_s", "max_math_timeout_s", "default_code_timeout_s", "max_code_timeout_s", "max_tests_per_task", "max_queued_items", "max_choices", "max_test_set_bytes", "max_test_field_bytes")
+    __slots__ = ("max_tasks_per_call", "max_field_bytes", "max_request_bytes", "default_math_timeout_s", "max_math_timeout_s", "max_code_timeout_s", "max_tests_per_task", "max_queued_items", "max_choices", "max_test_set_bytes", "max_test_field_bytes")
     MAX_TASKS_PER_CALL_FIELD_NUMBER: _ClassVar[int]
     MAX_FIELD_BYTES_FIELD_NUMBER: _ClassVar[int]
     MAX_REQUEST_BYTES_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_MATH_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
     MAX_MATH_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
-    DEFAULT_CODE_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
     MAX_CODE_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
     MAX_TESTS_PER_TASK_FIELD_NUMBER: _ClassVar[int]
     MAX_QUEUED_ITEMS_FIELD_NUMBER: _ClassVar[int]
@@ -194,14 +193,13 @@ class Limits(_message.Message):
     max_request_bytes: int
     default_math_timeout_s: float
     max_math_timeout_s: float
-    default_code_timeout_s: float
     max_code_timeout_s: float
     max_tests_per_task: int
     max_queued_items: int
     max_choices: int
     max_test_set_bytes: int
     max_test_field_bytes: int
-    def __init__(self, max_tasks_per_call: _Optional[int] = ..., max_field_bytes: _Optional[int] = ..., max_request_bytes: _Optional[int] = ..., default_math_timeout_s: _Optional[float] = ..., max_math_timeout_s: _Optional[float] = ..., default_code_timeout_s: _Optional[float] = ..., max_code_timeout_s: _Optional[float] = ..., max_tests_per_task: _Optional[int] = ..., max_queued_items: _Optional[int] = ..., max_choices: _Optional[int] = ..., max_test_set_bytes: _Optional[int] = ..., max_test_field_bytes: _Optional[int] = ...) -> None: ...
+    def __init__(self, max_tasks_per_call: _Optional[int] = ..., max_field_bytes: _Optional[int] = ..., max_request_bytes: _Optional[int] = ..., default_math_timeout_s: _Optional[float] = ..., max_math_timeout_s: _Optional[float] = ..., max_code_timeout_s: _Optional[float] = ..., max_tests_per_task: _Optional[int] = ..., max_queued_items: _Optional[int] = ..., max_choices: _Optional[int] = ..., max_test_set_bytes: _Optional[int] = ..., max_test_field_bytes: _Optional[int] = ...) -> None: ...
 
 class LanguageInfo(_message.Message):
     __slots__ = ("name", "default_time_limit_s", "max_time_limit_s", "default_memory_limit_mb", "max_memory_limit_mb", "image")
