@@ -12,6 +12,7 @@ import sys
 
 from .config import SandboxConfig
 from .languages import LANGUAGES
+from .spec import COMPARATORS
 
 
 def add_subcommands(subparsers) -> argparse.ArgumentParser:
@@ -32,7 +33,11 @@ def add_subcommands(subparsers) -> argparse.ArgumentParser:
     r.add_argument("--language", "-l", required=True, choices=list(LANGUAGES))
     r.add_argument("--stdin", help="file fed to the program's stdin")
     r.add_argument("--expected", help="file with the expected stdout (compared with --compare)")
-    r.add_argument("--compare", default="tokens", choices=["exact", "lines", "tokens", "float"])
+    r.add_argument("--compare", default="tokens", choices=list(COMPARATORS))
+    r.add_argument("--file", action="append", default=[], metavar="NAME=PATH", dest="files",
+                   help="a support file beside the program (repeatable), e.g. --file testlib.h=./testlib.h")
+    r.add_argument("--input-file", default="", help="also write stdin to this file in the program's dir")
+    r.add_argument("--output-file", default="", help="read the answer from this file instead of stdout")
     r.add_argument("--time-limit", type=float, default=None, help="CPU seconds")
     r.add_argument("--memory-limit", type=int, default=None, help="MB")
     r.set_defaults(func=cmd_run)
@@ -65,7 +70,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     task = {"kind": "code", "language": args.language, "completion": read(args.file),
             "tests": [{"stdin": read(args.stdin) or "", "expected_stdout": read(args.expected)}],
             "compare": args.compare, "time_limit_s": args.time_limit, "memory_limit_mb": args.memory_limit,
-            "return_output": True}
+            "return_output": True, "input_file": args.input_file, "output_file": args.output_file,
+            "files": {name: read(path) for name, _, path in (f.partition("=") for f in args.files)}}
 
     async def go() -> dict:
         g = CodeGrader(SandboxConfig(languages=(args.language,), pool_size=1))

@@ -114,7 +114,7 @@ def test_multi_address_target_spreads_calls_over_replicas(server_factory):
 
 def test_on_invalid_result_answers_bad_tasks_alone(verifier_server):
     tasks = [math_task("ok", "\\boxed{2}", "2"),
-             {"id": "lang", "kind": "code", "language": "rust", "completion": "x", "tests": [{"stdin": "", "expected_stdout": ""}]},
+             {"id": "lang", "kind": "code", "language": "cobol", "completion": "x", "tests": [{"stdin": "", "expected_stdout": ""}]},
              math_task("big", "\\boxed{2}", "2" * (2 << 20)),
              math_task("type", 5, "2"),
              math_task("ok2", "\\boxed{3}", "2")]

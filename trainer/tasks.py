@@ -105,7 +105,8 @@ def code_spec(row: Mapping[str, Any], cfg: RewardConfig) -> dict | None:
     language = source.get("language") or row.get("language") or cfg.code_language
     spec = {"language": str(language), "tests": tests, "test_code": test_code,
             "compare": cfg.code_compare, "scoring": cfg.code_scoring}
-    for key in ("checker", "checker_language", "compare", "time_limit_s", "memory_limit_mb"):
+    for key in ("checker", "checker_language", "compare", "time_limit_s", "memory_limit_mb", "files", "input_file",
+                "output_file"):
         if source.get(key) not in (None, ""):
             spec[key] = source[key]
     return spec

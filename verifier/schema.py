@@ -150,7 +150,8 @@ def task_to_proto(task: Mapping[str, Any] | Task, where: str = "task", test_set:
         test_code=model.test_code or "", checker=model.checker or "", checker_language=model.checker_language,
         compare=model.compare, float_abs_tol=model.float_abs_tol, float_rel_tol=model.float_rel_tol,
         scoring=model.scoring, stop_on_first_failure=model.stop_on_first_failure,
-        time_limit_s=model.time_limit_s or 0.0, memory_limit_mb=model.memory_limit_mb or 0))
+        time_limit_s=model.time_limit_s or 0.0, memory_limit_mb=model.memory_limit_mb or 0,
+        files=dict(model.files), input_file=model.input_file, output_file=model.output_file))
     return out
 
 
@@ -215,7 +216,8 @@ def model_from_proto(task: pb.Task, tests: tuple[CodeTest, ...] | None = None) -
         float_abs_tol=c.float_abs_tol if c.HasField("float_abs_tol") else default,
         float_rel_tol=c.float_rel_tol if c.HasField("float_rel_tol") else default,
         scoring=c.scoring or "all", stop_on_first_failure=c.stop_on_first_failure,
-        time_limit_s=c.time_limit_s or None, memory_limit_mb=c.memory_limit_mb or None, timeout_s=task.timeout_s)
+        time_limit_s=c.time_limit_s or None, memory_limit_mb=c.memory_limit_mb or None, timeout_s=task.timeout_s,
+        files=dict(c.files), input_file=c.input_file, output_file=c.output_file)
 
 
 def tests_from_proto(tests: Sequence[pb.CodeTest]) -> tuple[CodeTest, ...]:
@@ -339,6 +341,8 @@ def _check_code(c: CodeTask, where: str, limits: pb.Limits, languages: Mapping[s
         _check_bytes(getattr(c, name) or "", f"{where}.{name}", limits.max_field_bytes)
     if not c.tests and not c.test_code:
         raise TaskError(f"{where}.tests", "a code task needs tests or test_code")
+    for name, text in c.files.items():
+        _check_bytes(text, f"{where}.files[{name!r}]", limits.max_field_bytes)
     if not tests_checked:
         _check_tests(c.tests, f"{where}.tests", limits)
 

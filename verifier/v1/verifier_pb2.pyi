@@ -98,7 +98,14 @@ class CodeTest(_message.Message):
     def __init__(self, stdin: _Optional[str] = ..., expected_stdout: _Optional[str] = ...) -> None: ...
 
 class CodeTask(_message.Message):
-    __slots__ = ("language", "completion", "tests", "test_code", "checker", "compare", "float_abs_tol", "float_rel_tol", "scoring", "stop_on_first_failure", "time_limit_s", "memory_limit_mb", "checker_language", "test_set")
+    __slots__ = ("language", "completion", "tests", "test_code", "checker", "compare", "float_abs_tol", "float_rel_tol", "scoring", "stop_on_first_failure", "time_limit_s", "memory_limit_mb", "checker_language", "files", "input_file", "output_file", "test_set")
+    class FilesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     COMPLETION_FIELD_NUMBER: _ClassVar[int]
     TESTS_FIELD_NUMBER: _ClassVar[int]
@@ -112,6 +119,9 @@ class CodeTask(_message.Message):
     TIME_LIMIT_S_FIELD_NUMBER: _ClassVar[int]
     MEMORY_LIMIT_MB_FIELD_NUMBER: _ClassVar[int]
     CHECKER_LANGUAGE_FIELD_NUMBER: _ClassVar[int]
+    FILES_FIELD_NUMBER: _ClassVar[int]
+    INPUT_FILE_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_FILE_FIELD_NUMBER: _ClassVar[int]
     TEST_SET_FIELD_NUMBER: _ClassVar[int]
     language: str
     completion: str
@@ -126,8 +136,11 @@ class CodeTask(_message.Message):
     time_limit_s: float
     memory_limit_mb: int
     checker_language: str
+    files: _containers.ScalarMap[str, str]
+    input_file: str
+    output_file: str
     test_set: str
-    def __init__(self, language: _Optional[str] = ..., completion: _Optional[str] = ..., tests: _Optional[_Iterable[_Union[CodeTest, _Mapping]]] = ..., test_code: _Optional[str] = ..., checker: _Optional[str] = ..., compare: _Optional[str] = ..., float_abs_tol: _Optional[float] = ..., float_rel_tol: _Optional[float] = ..., scoring: _Optional[str] = ..., stop_on_first_failure: _Optional[bool] = ..., time_limit_s: _Optional[float] = ..., memory_limit_mb: _Optional[int] = ..., checker_language: _Optional[str] = ..., test_set: _Optional[str] = ...) -> None: ...
+    def __init__(self, language: _Optional[str] = ..., completion: _Optional[str] = ..., tests: _Optional[_Iterable[_Union[CodeTest, _Mapping]]] = ..., test_code: _Optional[str] = ..., checker: _Optional[str] = ..., compare: _Optional[str] = ..., float_abs_tol: _Optional[float] = ..., float_rel_tol: _Optional[float] = ..., scoring: _Optional[str] = ..., stop_on_first_failure: _Optional[bool] = ..., time_limit_s: _Optional[float] = ..., memory_limit_mb: _Optional[int] = ..., checker_language: _Optional[str] = ..., files: _Optional[_Mapping[str, str]] = ..., input_file: _Optional[str] = ..., output_file: _Optional[str] = ..., test_set: _Optional[str] = ...) -> None: ...
 
 class TestResult(_message.Message):
     __slots__ = ("verdict", "time_s", "detail", "exit_code")
