@@ -557,3 +557,21 @@ def add(a, b):
 def test_a_program_cannot_forge_the_undefined_name_report(grader, judge):
     r = grader.grade({"language": "python", "completion": FORGED_UNDEFINED, "test_code": ADD_TESTS, "judge": judge})
     assert r["verdict"] == "runtime_error" and not r["retryable"], r
+
+
+# Red team (issue 9): the function under test is the program's to define. A program without it
+# (none, deleted, or hidden as a module the judge will not import) must fail as the program's
+# runtime_error, not as the tests' "undefined name" (infra_error, reward None instead of 0).
+MISSING_ENTRY = {"none": "print(1)\n", "deleted": "def add(a, b):\n    return 0\ndel add\n",
+                 "foreign_module": "import types\nadd = types.ModuleType('not_stdlib')\n",
+                 "renamed": "def add_numbers(a, b):\n    return a + b\n"}
+CHECK_ADD = "def check(candidate):\n    assert candidate(1, 2) == 3\ncheck(add)\n"
+
+
+@pytest.mark.parametrize("tests", [ADD_TESTS, CHECK_ADD])
+@pytest.mark.parametrize("name", sorted(MISSING_ENTRY))
+def test_a_program_without_the_entry_function_is_its_own_failure(grader, name, tests):
+    r = grader.grade({"language": "python", "completion": MISSING_ENTRY[name], "test_code": tests})
+    assert r["verdict"] == "runtime_error" and r["score"] == 0.0 and not r["retryable"], r
+    right = grader.grade({"language": "python", "completion": "def add(a, b):\n    return a + b\n", "test_code": tests})
+    assert right["verdict"] == "accepted", right
