@@ -217,7 +217,7 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     alive = True
     for i, (stdin, expected) in enumerate(plan.tests):
         try:
-            entry = _one_test(box, plan, config, stdin, expected)
+            entry = _one_test(pool, box, plan, config, stdin, expected)
         except ChannelError:
             if not pool.oom_killed(box):
                 raise
@@ -243,10 +243,10 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     return _finish(plan, verdict, score, detail, tests), alive and not box.tainted and _reset(box)
 
 
-def _one_test(box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes | None) -> dict:
+def _one_test(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes | None) -> dict:
     facts = _exec(box, plan.run_argv, plan, config, plan.time_limit_s, stdin=stdin)
     facts = _blame_spawn(plan, facts, lambda: _own_binary_unrunnable(box, plan, config))
-    return _with_output(plan, _judge_test(box, plan, config, stdin, expected, facts), facts)
+    return _with_output(plan, _judge_test(pool, box, plan, config, stdin, expected, facts), facts)
 
 
 def _blame_spawn(plan: Plan, facts: dict, own_binary_unrunnable=lambda: False) -> dict:
@@ -283,24 +283,25 @@ def _with_output(plan: Plan, entry: dict, facts: dict) -> dict:
     return entry
 
 
-def _judge_test(box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes | None, facts: dict) -> dict:
+def _judge_test(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes | None, facts: dict) -> dict:
     v, d = checks.run_verdict(facts, plan.lang, plan.time_limit_s)
     if v is not None:
         return _test_entry(v, facts, d)
     if plan.checker:
-        return _checked(box, plan, config, stdin, facts, expected or b"")
+        return _checked(pool, box, plan, config, stdin, facts, expected or b"")
     if expected is None:
         return _test_entry("accepted", facts, "ran cleanly")
     ok, why = checks.compare(facts["stdout_b"], expected, plan.compare, plan.abs_tol, plan.rel_tol)
     return _test_entry("accepted" if ok else "wrong_answer", facts, "" if ok else why)
 
 
-def _checked(box, plan: Plan, config: SandboxConfig, stdin: bytes, facts: dict, expected: bytes) -> dict:
+def _checked(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, facts: dict, expected: bytes) -> dict:
     """Run the task's checker (python3 checker.py input output answer) in a fresh directory, after
     the program's processes are gone: exit 0 accepts, 1 rejects. A checker that fails otherwise (an
     uncaught exception included, via sandbox/harness/checker_wrap.py) is run once more on the
     reference answer as the output: if it accepts that, the program's output made it fail
-    (wrong_answer); if it fails there too, it is the dataset's checker (infra_error, not retried)."""
+    (wrong_answer); if it fails there too, it is the dataset's checker (infra_error, not retried).
+    The re-run must not be starved by what the program left (_reference_run)."""
     cf = _run_checker(box, plan, config, stdin, facts["stdout_b"], expected)
     if cf is None:
         return _test_entry("output_limit", facts, "the program's files filled the sandbox: no room left for the checker")
@@ -312,11 +313,26 @@ def _checked(box, plan: Plan, config: SandboxConfig, stdin: bytes, facts: dict, 
     if not _is_utf8(facts["stdout_b"]):  # a checker reading text fails on it: the program's output is at fault
         return _test_entry("wrong_answer", facts, "output is not valid UTF-8 text (the checker failed on it)")
     _, why = checks.run_verdict(cf, LANGUAGES["python"], config.checker_time_limit_s)
-    ref = _run_checker(box, plan, config, stdin, expected, expected)
-    if ref is not None and ref.get("exit_code") == 0 and not ref.get("stop"):
+    ref = _reference_run(pool, box, plan, config, stdin, expected)
+    if ref is None:  # the reference fit where the program's output did: its leftover files took the room
+        return _test_entry("wrong_answer", facts, "the checker failed on this output and the program's files "
+                                                  "left no room to check the reference answer")
+    if ref.get("exit_code") == 0 and not ref.get("stop"):
         return _test_entry("wrong_answer", facts, checks.clip(f"the checker failed on this output ({why or msg}) "
                                                              "and accepts the reference answer"))
     return _test_entry("infra_error", facts, f"checker failed: {why or msg}")
+
+
+def _reference_run(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes) -> dict | None:
+    """The checker on the reference answer, with memory the program cannot have taken: what it left
+    behind (tmpfs files, SysV shared memory) is charged to the container and was allocated under the
+    current limit, so doubling the limit for this run gives the checker at least a whole limit."""
+    mb = box.mem_mb
+    pool.set_memory(box, 2 * mb)
+    try:
+        return _run_checker(box, plan, config, stdin, expected, expected)
+    finally:
+        pool.set_memory(box, mb)
 
 
 def _run_checker(box, plan: Plan, config: SandboxConfig, stdin: bytes, output: bytes, expected: bytes) -> dict | None:

@@ -193,6 +193,61 @@ def test_a_checker_crashing_on_the_programs_output_is_a_wrong_answer(grader, out
     assert grader.grade(py("print(3)", checker=STRICT_INT_CHECKER))["verdict"] == "accepted"
 
 
+# Red team (issue 9): what a program leaves behind (SysV shared memory, tmpfs files: charged to the
+# container's memory; a nearly full /work) outlives it and starved the checker on its output AND on
+# the reference answer, so its own failure came back infra_error "checker failed" (reward None).
+HOLD_MEMORY = """import ctypes, os, sys, time
+def rd(*paths):
+    for p in paths:
+        try:
+            return int(open(p).read().split()[0])
+        except (OSError, ValueError):
+            pass
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+def hold(key, leave):
+    n = rd('/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes') - rd(
+        '/sys/fs/cgroup/memory.current', '/sys/fs/cgroup/memory/memory.usage_in_bytes') - leave
+    if n > 0:
+        ctypes.memset(libc.shmat(libc.shmget(key, n, 0o1600), None, 0), 7, n)
+hold(0x5eed, 40 << 20)
+sys.stdout.write('ANSWER\\n')
+sys.stdout.flush()
+parent = os.getpid()
+if os.fork() == 0:  # once the program has exited (its memory freed), hold that too
+    while os.getppid() == parent:
+        pass
+    hold(0x5eee, 10 << 20)
+    time.sleep(5)
+os._exit(0)"""
+HUNGRY_CHECKER = "x = bytearray(30 << 20)\n" + STRICT_INT_CHECKER
+FILL_WORK = """import os
+st = os.statvfs('/work')
+left = st.f_bavail * st.f_frsize - (1536 << 10)
+for i in range(1000):
+    if left <= 0:
+        break
+    with open('/work/fill%d' % i, 'wb') as f:
+        left -= f.write(b'x' * min(left, 8 << 20))"""
+
+
+def test_memory_a_program_leaves_does_not_make_the_checker_infra_error(grader):
+    for answer, verdict in (("4", "wrong_answer"), ("3", "wrong_answer")):  # it starved the checker: its fault
+        r = grader.grade(py(HOLD_MEMORY.replace("ANSWER", answer), checker=HUNGRY_CHECKER))
+        assert r["verdict"] in (verdict, "memory_limit") and not r["retryable"], r  # or the runner went too
+    assert grader.grade(py("print(3)", checker=HUNGRY_CHECKER))["verdict"] == "accepted"
+    assert grader.grade(py("print(4)", checker=HUNGRY_CHECKER))["verdict"] == "wrong_answer"
+
+
+def test_a_full_work_dir_on_the_checkers_rerun_is_the_programs_fault(grader):
+    """Nothing printed (0 pages) fits beside a 1 MB answer; the re-run with that answer as the
+    output does not fit: no room is the program's doing (its files), never the checker's."""
+    big = "3\n" + "0" * (1 << 20) + "\n"
+    r = grader.grade(py(FILL_WORK, tests=(("", big),), checker=STRICT_INT_CHECKER))
+    assert r["verdict"] == "wrong_answer" and not r["retryable"], r
+    assert grader.grade(py("print(3)", tests=(("", big),), checker=STRICT_INT_CHECKER))["verdict"] == "accepted"
+
+
 # ---------------------------------------------------------------- F10: reward hacks in the asserts
 # A program under RL learns to return a value that passes `assert f(x) == y` without being y. Inside
 # assert statements the harness compares plain data only (sandbox/harness/shared.py; the process mode sends plain data only).
