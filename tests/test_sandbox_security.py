@@ -107,6 +107,51 @@ FORGERIES = {
         "import gc, os\nn = [o for o in gc.get_objects() if type(o) is dict and 'nonce' in o]\n"
         "os.write(3, b'ok:' + n[0]['nonce']); os._exit(0)"),
 }
+# Red team (issue 9), shared mode: the nonce found in the interpreter's memory, read from a place
+# the audit hook does not watch: a process started by the built-in _posixsubprocess (fetched with
+# _imp.create_builtin, no "import" event) reading /proc/<ppid>/mem, or a subinterpreter (no audit
+# hook there) reading /proc/self/mem.
+SCAN_FOR_NONCE = r"""
+import os, re, struct, sys
+pid, bt = int(sys.argv[1]), int(sys.argv[2])
+pat = re.compile(re.escape(struct.pack('<Qq', bt, 32)) + rb'.{8}([0-9a-f]{32})\x00', re.S)
+mem, found = open('/proc/%d/mem' % pid, 'rb', 0), []
+for line in open('/proc/%d/maps' % pid):
+    a, b = (int(x, 16) for x in line.split()[0].split('-'))
+    if 'r' in line.split()[1] and b - a < 1 << 30 and '[v' not in line:
+        try:
+            mem.seek(a)
+            found += [m.group(1) for m in pat.finditer(mem.read(b - a))]
+        except OSError:
+            pass
+if found:
+    for fd in range(1, 30):
+        try:
+            os.write(fd, b'ok:' + found[0])
+        except OSError:
+            pass
+    os._exit(0)
+"""
+FORGERIES["nonce_from_memory_via_fork_exec"] = f"""import _imp, importlib.machinery, os
+ps = _imp.create_builtin(importlib.machinery.ModuleSpec('_posixsubprocess', None))
+args = [b'/usr/bin/python3', b'-c', {SCAN_FOR_NONCE!r}.encode(), str(os.getpid()).encode(), str(id(bytes)).encode()]
+(r, w), (er, ew) = os.pipe(), os.pipe()
+ps.fork_exec(args, [args[0]], True, (), None, [b'PATH=/usr/bin'], -1, -1, -1, w, -1, -1, er, ew,
+             True, False, -1, None, None, None, -1, None, False)
+os.close(w)
+os.close(ew)
+got = b''.join(iter(lambda: os.read(r, 1 << 16), b''))
+for fd in range(3, 30):
+    try:
+        os.write(fd, got[:35])
+    except OSError:
+        pass
+os._exit(0)"""
+FORGERIES["nonce_from_memory_via_subinterpreter"] = f"""import _xxsubinterpreters as interpreters, os
+code = {SCAN_FOR_NONCE!r}.replace('int(sys.argv[1])', str(os.getpid())).replace('int(sys.argv[2])', str(id(bytes)))
+interpreters.run_string(interpreters.create(), code)
+def add(a, b):
+    return 0"""
 # Correct programs that fail in the shared mode only, because its audit hook blocks what they do; in
 # the default mode the program's process holds no secret, so they may.
 BLOCKED_IN_SHARED = {

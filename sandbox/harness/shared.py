@@ -43,6 +43,10 @@ import sys
 import types  # reads tb_frame when imported: before the hook
 import warnings
 
+# Stdlib extensions that run code outside this interpreter's audit hook (_xxsubinterpreters: a
+# subinterpreter has no hook and shares the process's memory) or poke at the C API (_testcapi...).
+BLOCKED_PREFIXES = ("_test", "_xx", "xxlimited", "xxsubtype", "_ctypes_test")
+
 
 def _strict_asserts(tests, tag):
     """Compile the task's tests so that inside assert statements, comparisons, arithmetic and the
@@ -287,12 +291,14 @@ def _strict_asserts(tests, tag):
         return patch(compile(tree, "tests.py", "exec"))
 
 
-def no_signal_handlers():
+def no_signal_handlers(blocked_imports):
     """A Python signal handler receives the interrupted frame, and Python 3.11 audits neither
     f_back nor f_locals: from there a handler reaches _main's locals. So the program may install
     none. signal.signal is replaced in _signal (the wrapper in signal.py looks it up there at each
     call); a fresh _signal could come from a new import (blocked by the audit hook once _signal
-    leaves sys.modules) or from _imp.create_builtin, which is wrapped to refuse it."""
+    leaves sys.modules) or from _imp.create_builtin, which is wrapped to refuse it. create_builtin
+    raises no "import" audit event, so it refuses every blocked import: a built-in
+    _posixsubprocess (fork_exec) started a process that read this one's memory."""
     import _imp
     import _signal
     import signal
@@ -303,7 +309,8 @@ def no_signal_handlers():
     create_builtin = _imp.create_builtin
 
     def create(spec):
-        if getattr(spec, "name", None) in ("_signal", "_imp", "posix"):
+        name = getattr(spec, "name", None)
+        if type(name) is not str or name in blocked_imports or name.startswith(BLOCKED_PREFIXES):
             refuse()
         return create_builtin(spec)
 
@@ -339,7 +346,18 @@ def no_foreign_extensions():
             delattr(mod, "memfd_create")
 
 
+def undumpable():
+    """PR_SET_DUMPABLE=0 before the secret is read: another process of the program's (one it
+    starts by any path the hook misses) can then neither ptrace this one nor read /proc/<pid>/mem.
+    ctypes leaves sys.modules again, so a later `import ctypes` still raises the blocked event."""
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)
+    for name in [m for m in sys.modules if m == "ctypes" or m.startswith(("ctypes.", "_ctypes"))]:
+        del sys.modules[name]
+
+
 def _main():
+    undumpable()
     read, write, stat, type_, bytes_, str_, int_ = os.read, os.write, os.stat, type, bytes, str, int
     compile_, exec_, AE, PE, VE = compile, exec, AssertionError, PermissionError, ValueError
     chunks = []
@@ -367,7 +385,7 @@ def _main():
                          "subprocess.Popen", "os.symlink", "os.link", "function.__new__"))
     blocked_imports = frozenset(("_ctypes", "ctypes", "_posixsubprocess", "_testcapi", "_testinternalcapi", "_signal",
                                  "_imp", "posix"))
-    no_signal_handlers()
+    no_signal_handlers(blocked_imports)
     no_foreign_extensions()
     frame_attrs = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back", "gi_yieldfrom"))
 
@@ -376,7 +394,7 @@ def _main():
             raise PE("blocked in the test harness: " + event)
         if event == "sys._getframe":
             raise VE("sys._getframe is not available in the test harness")
-        if event == "import" and args[0] in blocked_imports:
+        if event == "import" and (args[0] in blocked_imports or str_(args[0]).startswith(BLOCKED_PREFIXES)):
             raise PE("blocked in the test harness: import " + args[0])
         if event == "object.__getattr__" and args[1] in frame_attrs:
             raise PE("blocked in the test harness: " + args[1])
