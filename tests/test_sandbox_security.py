@@ -675,3 +675,18 @@ def test_a_program_without_the_entry_function_is_its_own_failure(grader, name, t
     assert r["verdict"] == "runtime_error" and r["score"] == 0.0 and not r["retryable"], r
     right = grader.grade({"language": "python", "completion": "def add(a, b):\n    return a + b\n", "test_code": tests})
     assert right["verdict"] == "accepted", right
+
+
+
+MATH_TESTS = "assert math.isclose(root(2.0), 1.4142135623730951)\nassert root(9.0) == 3.0\n"
+
+
+def test_a_program_cannot_make_the_tests_stdlib_module_undefined(grader):
+    """Tests that read `math` without importing it (HumanEval's prompts import it) got it only from
+    the program's imports: a wrong program that left `import math` out got infra_error
+    ("undefined name math", reward None) instead of its wrong answer."""
+    for prog, verdict in (("def root(x):\n    return x / 2\n", "wrong_answer"),
+                          ("def root(x):\n    return x ** 0.5\n", "accepted"),
+                          ("import math\ndef root(x):\n    return math.sqrt(x)\n", "accepted")):
+        r = grader.grade({"language": "python", "completion": prog, "test_code": MATH_TESTS})
+        assert r["verdict"] == verdict and not r["retryable"], r
