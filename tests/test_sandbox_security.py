@@ -690,3 +690,30 @@ def test_a_program_cannot_make_the_tests_stdlib_module_undefined(grader):
                           ("import math\ndef root(x):\n    return math.sqrt(x)\n", "accepted")):
         r = grader.grade({"language": "python", "completion": prog, "test_code": MATH_TESTS})
         assert r["verdict"] == verdict and not r["retryable"], r
+
+
+
+# Red team (issue 9), shared mode: a program patches a pure-Python class of a stdlib module the
+# tests import, and the tests' comparison runs the patch (neither side is plain data).
+PATCHED_STDLIB = {
+    "fraction_eq": ("import fractions\nfractions.Fraction.__eq__ = lambda a, b: True\n"
+                    "def half(x):\n    return fractions.Fraction(7, 9)\n",
+                    "from fractions import Fraction\nassert half(1) == Fraction(1, 2)\n"),
+    "counter_init": ("import collections\ncollections.Counter.__init__ = lambda self, *a, **k: None\n"
+                     "def hist(s):\n    return {}\n",
+                     "from collections import Counter\nassert Counter(hist('aab')) == Counter({'a': 2, 'b': 1})\n"),
+    "module_global": ("import fractions\nfractions.Fraction = lambda *a: 0\ndef half(x):\n    return 0\n",
+                      "import fractions\nassert half(1) == fractions.Fraction(1, 2)\n"),
+}
+RIGHT_STDLIB = {"fraction_eq": "from fractions import Fraction\ndef half(x):\n    return Fraction(x, 2)\n",
+                "counter_init": "def hist(s):\n    return {c: s.count(c) for c in s}\n",
+                "module_global": "from fractions import Fraction\ndef half(x):\n    return Fraction(x, 2)\n"}
+
+
+@pytest.mark.parametrize("name", sorted(PATCHED_STDLIB))
+def test_shared_mode_undoes_what_the_program_patched_in_stdlib_modules(grader, name):
+    prog, tests = PATCHED_STDLIB[name]
+    r = grader.grade({"language": "python", "completion": prog, "test_code": tests, "judge": "shared"})
+    assert r["verdict"] != "accepted" and r["score"] == 0.0, r
+    right = grader.grade({"language": "python", "completion": RIGHT_STDLIB[name], "test_code": tests, "judge": "shared"})
+    assert right["verdict"] == "accepted", right

@@ -346,6 +346,63 @@ def no_foreign_extensions():
             delattr(mod, "memfd_create")
 
 
+def snapshot_modules():
+    """Return a function that puts back every module loaded now (the PIN_MODULES the tests import
+    among them) as it is: its attributes, its Python classes' attributes and bases, and the defaults
+    of its functions. A program could otherwise patch what the tests run, e.g.
+    `fractions.Fraction.__eq__ = lambda a, b: True` or `collections.Counter.__init__`, and pass
+    `assert f(x) == Fraction(1, 2)`. Attributes it added are removed, except submodules it imported.
+    Only closure cells are used: the program may have patched builtins."""
+    type_, vars_, setattr_, delattr_, list_, ModuleType, FunctionType = type, vars, setattr, delattr, list, \
+        types.ModuleType, types.FunctionType
+    immutable = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: C types cannot be patched anyway
+    mods, classes, funcs, seen = [], [], [], set()
+
+    def look(value):
+        if id(value) in seen:
+            return
+        seen.add(id(value))
+        if type_(value) is FunctionType:
+            funcs.append((value, value.__defaults__, value.__kwdefaults__))
+        elif isinstance(value, type) and not value.__flags__ & immutable:
+            classes.append((value, dict(vars_(value)), value.__bases__))
+            for v in list_(vars_(value).values()):
+                if type_(v) in (staticmethod, classmethod):
+                    v = v.__func__
+                look(v)
+
+    for mod in list(sys.modules.values()):
+        if type(mod) is ModuleType:
+            mods.append((mod, dict(vars_(mod))))
+            for v in list_(vars_(mod).values()):
+                look(v)
+
+    def put_back(obj, now, before, cls):
+        for k in list_(now):
+            if k not in before and type_(now[k]) is not ModuleType:
+                delattr_(obj, k)
+        for k, v in before.items():
+            if now.get(k, NOTHING) is not v:
+                if cls:
+                    setattr_(obj, k, v)
+                else:
+                    now[k] = v
+
+    NOTHING = object()
+
+    def restore():
+        for mod, before in mods:
+            put_back(mod, vars_(mod), before, False)
+        for cls, before, bases in classes:
+            if cls.__bases__ is not bases:
+                cls.__bases__ = bases
+            put_back(cls, vars_(cls), before, True)
+        for f, defaults, kwdefaults in funcs:
+            f.__defaults__, f.__kwdefaults__ = defaults, kwdefaults
+
+    return restore
+
+
 def undumpable():
     """PR_SET_DUMPABLE=0 before the secret is read: another process of the program's (one it
     starts by any path the hook misses) can then neither ptrace this one nor read /proc/<pid>/mem.
@@ -417,9 +474,11 @@ def _main():
 
     g = {"__name__": "__main__", "__file__": "prog.py", "__builtins__": builtins}
     sys.argv = ["prog.py"]
+    restore = snapshot_modules()
     sys.addaudithook(guard)
     del guard
     exec_(prog_code, g)
+    restore()
     g["__builtins__"] = pristine
     try:
         exec_(tests_code, g)
