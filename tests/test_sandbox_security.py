@@ -693,6 +693,18 @@ def test_a_program_cannot_make_the_tests_stdlib_module_undefined(grader):
 
 
 
+def test_the_programs_module_aliases_do_not_decide_between_a_verdict_and_infra_error(grader):
+    """Tests reading `dt` took it from the program's `import datetime as dt`: a wrong program that
+    left the import out got infra_error (reward None). Now no program supplies it: the tests are
+    broken for every program alike (infra_error, not retried)."""
+    tests = "assert days(dt.date(2020, 3, 1)) == 60\n"
+    for prog in ("import datetime as dt\ndef days(d):\n    return 0\n", "def days(d):\n    return 0\n",
+                 "import datetime as dt\ndef days(d):\n    return d.timetuple().tm_yday - 1\n"):
+        r = grader.grade({"language": "python", "completion": prog, "test_code": tests})
+        assert r["verdict"] == "infra_error" and not r["retryable"] and "undefined name dt" in r["detail"], r
+
+
+
 # Red team (issue 9), shared mode: a program patches a pure-Python class of a stdlib module the
 # tests import, and the tests' comparison runs the patch (neither side is plain data).
 PATCHED_STDLIB = {

@@ -126,9 +126,12 @@ def loaded_names(tests: bytes) -> tuple[set[str], set[str]]:
 
 
 def namespace(program: Program, names: dict, wanted: tuple[set[str], set[str]]) -> dict:
-    """The tests' globals: the program's functions as proxies, the standard-library modules it
-    imported (imported again here, from the image: -I keeps /work off sys.path) and its
-    plain-data constants; functions and constants only for the entry names (entry_names)."""
+    """The tests' globals: the program's functions as proxies and its plain-data constants, only
+    for the entry names (entry_names), and each standard-library module the tests read by its own
+    name (`math`; imported here, from the image: -I keeps /work off sys.path). Nothing else comes
+    from the program, not even its module aliases (`import datetime as dt`): a name the tests read
+    that only the program's import supplied let a wrong program leave the import out and turn
+    its failure into the tests' "undefined name" (infra_error, reward None)."""
     g = {"__name__": "__main__", "__builtins__": builtins}
     entry, read = wanted
     for name, what in names.items():
@@ -138,14 +141,9 @@ def namespace(program: Program, names: dict, wanted: tuple[set[str], set[str]]) 
             continue
         if what[0] == "call":
             g[name] = proxy(program, name)
-        elif what[0] == "module" and type(what[1]) is str and what[1].partition(".")[0] in sys.stdlib_module_names:
-            try:
-                g[name] = importlib.import_module(what[1])
-            except ImportError:
-                continue
         elif what[0] == "data":
             g[name] = wire.decode(what[1])
-    for name in read - g.keys() - entry:  # `math` read but not imported by the tests: never the program's choice
+    for name in read - g.keys() - entry:
         if name in sys.stdlib_module_names:
             try:
                 g[name] = importlib.import_module(name)
