@@ -729,3 +729,29 @@ def test_shared_mode_undoes_what_the_program_patched_in_stdlib_modules(grader, n
     assert r["verdict"] != "accepted" and r["score"] == 0.0, r
     right = grader.grade({"language": "python", "completion": RIGHT_STDLIB[name], "test_code": tests, "judge": "shared"})
     assert right["verdict"] == "accepted", right
+
+
+
+# Shared mode: marshal.loads builds code objects with any bytecode (crafted bytecode reads and
+# writes the interpreter's memory, frames and the nonce included); only the image's own .pyc
+# files may be unmarshalled (imports), not data of the program's, nor a .pyc it wrote to /work.
+MARSHAL_CODE = {
+    "loads": "import marshal\ncode = marshal.loads(marshal.dumps(compile('x = 1', 'x', 'exec')))\n",
+    "sourceless_import": ("import importlib.util, marshal, sys\n"
+                          "open('evil.pyc', 'wb').write(importlib.util.MAGIC_NUMBER + bytes(12)"
+                          " + marshal.dumps(compile('x = 1', 'evil', 'exec')))\n"
+                          "sys.path.insert(0, '.')\nimport evil\n"),
+    "load_from_file": "import marshal\nopen('c', 'wb').write(marshal.dumps(1))\nmarshal.load(open('c', 'rb'))\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(MARSHAL_CODE))
+def test_shared_mode_unmarshals_only_the_images_own_code(grader, name):
+    prog = MARSHAL_CODE[name] + "def add(a, b):\n    return a + b\n"
+    r = grader.grade({"language": "python", "completion": prog, "test_code": ADD_TESTS, "judge": "shared"})
+    assert r["verdict"] == "runtime_error" and "marshal" in r["detail"], r
+    assert grader.grade({"language": "python", "completion": prog, "test_code": ADD_TESTS})["verdict"] == "accepted"
+    imports = ("import fractions, decimal, statistics, json, dataclasses, heapq, bisect, datetime, email.message, "
+               "xml.dom.minidom, unittest, typing, difflib\ndef add(a, b):\n    return a + b\n")
+    ok = grader.grade({"language": "python", "completion": imports, "test_code": ADD_TESTS, "judge": "shared"})
+    assert ok["verdict"] == "accepted", ok  # stdlib imports unmarshal the image's .pyc files

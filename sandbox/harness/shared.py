@@ -7,8 +7,8 @@ the tests come on stdin and are read before the program starts (never in env or 
 verdict is "ok:<nonce>" on RESULT_FD, written with functions saved before the program ran, and
 the tests run with a copy of builtins taken before it. While the program runs, an audit hook
 (unreachable from Python once installed) blocks the ways to reach the nonce: frames (sys._getframe,
-tb_frame, gi_frame...), tracing, gc, ctypes, code objects, /proc, directory fds, symlinks and new
-processes. It narrows, does not close, what one interpreter allows: see "Known limits" in
+tb_frame, gi_frame...), tracing, gc, ctypes, code objects (marshal.loads of anything but the
+image's own .pyc files), /proc, directory fds, symlinks, new processes and subinterpreters. It narrows, does not close, what one interpreter allows: see "Known limits" in
 sandbox/__init__.py and README.md. The hook and everything it calls are locals (closure cells), so patching
 builtins or modules cannot switch it off.
 
@@ -344,6 +344,7 @@ def no_foreign_extensions():
     for mod in (os, posix):
         if hasattr(mod, "memfd_create"):
             delattr(mod, "memfd_create")
+    return allowed
 
 
 def snapshot_modules():
@@ -443,7 +444,25 @@ def _main():
     blocked_imports = frozenset(("_ctypes", "ctypes", "_posixsubprocess", "_testcapi", "_testinternalcapi", "_signal",
                                  "_imp", "posix"))
     no_signal_handlers(blocked_imports)
-    no_foreign_extensions()
+    allowed = no_foreign_extensions()
+    realpath, open_, close, join = os.path.realpath, os.open, os.close, b"".join
+    last_pyc = [None]
+
+    def image_code(path, data):
+        # marshal.loads builds code objects with any bytecode, and crafted bytecode reads and writes
+        # memory (frames, the nonce). Imports need it for the image's own .pyc files only: the
+        # data must be the code in the .pyc the importer just opened from the read-only image.
+        fd, chunks = open_(path, 0), []
+        try:
+            while True:
+                chunk = read(fd, 1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        finally:
+            close(fd)
+        return join(chunks)[16:] == data
+
     frame_attrs = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back", "gi_yieldfrom"))
 
     def guard(event, args):
@@ -471,6 +490,14 @@ def _main():
                 return
             if st.st_dev == proc_dev or (st.st_mode & 0o170000) == 0o040000:
                 raise PE("blocked in the test harness: /proc and directories")
+            if type_(path) is str_ and path.endswith(".pyc") and realpath(path).startswith(allowed):
+                last_pyc[0] = path
+        if event == "marshal.load":
+            raise PE("blocked in the test harness: marshal.load")
+        if event == "marshal.loads":
+            path, last_pyc[0] = last_pyc[0], None
+            if path is None or not image_code(path, bytes_(args[0])):
+                raise PE("blocked in the test harness: marshal.loads of data that is not the image's own .pyc")
 
     g = {"__name__": "__main__", "__file__": "prog.py", "__builtins__": builtins}
     sys.argv = ["prog.py"]
