@@ -717,7 +717,11 @@ PATCHED_STDLIB = {
     "module_global": ("import fractions\nfractions.Fraction = lambda *a: 0\ndef half(x):\n    return 0\n",
                       "import fractions\nassert half(1) == fractions.Fraction(1, 2)\n"),
 }
-RIGHT_STDLIB = {"fraction_eq": "from fractions import Fraction\ndef half(x):\n    return Fraction(x, 2)\n",
+PATCHED_STDLIB["module_first_loaded_by_the_program"] = (
+    "import unittest\nunittest.TestCase.assertEqual = lambda *a, **k: None\ndef add(a, b):\n    return 0\n",
+    "import unittest\nunittest.TestCase().assertEqual(add(1, 2), 3)\n")
+RIGHT_STDLIB = {"module_first_loaded_by_the_program": "def add(a, b):\n    return a + b\n",
+                "fraction_eq": "from fractions import Fraction\ndef half(x):\n    return Fraction(x, 2)\n",
                 "counter_init": "def hist(s):\n    return {c: s.count(c) for c in s}\n",
                 "module_global": "from fractions import Fraction\ndef half(x):\n    return Fraction(x, 2)\n"}
 

@@ -347,6 +347,24 @@ def no_foreign_extensions():
     return allowed
 
 
+def preload(tests):
+    """Import what the tests import now, before the program runs (from the image only: -I keeps
+    /work off sys.path), so that snapshot_modules covers it: a program could otherwise patch a
+    module the tests use (`unittest.TestCase.assertEqual`, `pandas.testing.assert_frame_equal`)."""
+    for node in ast.walk(ast.parse(tests, "tests.py")):
+        if type(node) is ast.Import:
+            names = [a.name for a in node.names]
+        elif type(node) is ast.ImportFrom and node.level == 0 and node.module:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        else:
+            continue
+        for name in names:
+            try:
+                __import__(name)
+            except Exception:  # noqa: BLE001, S110 - not a module (a name in one), or the tests' own error later
+                pass
+
+
 def snapshot_modules():
     """Return a function that puts back every module loaded now (the PIN_MODULES the tests import
     among them) as it is: its attributes, its Python classes' attributes and bases, and the defaults
@@ -434,6 +452,7 @@ def _main():
     with open("prog.py", "rb") as f:
         src = f.read()
     prog_code, tests_code = compile_(src, "prog.py", "exec"), _strict_asserts(tests, os.urandom(8).hex())
+    preload(tests)
     del src, tests
     pristine = dict(builtins.__dict__)
     proc_dev = stat("/proc").st_dev
