@@ -720,7 +720,12 @@ PATCHED_STDLIB = {
 PATCHED_STDLIB["module_first_loaded_by_the_program"] = (
     "import unittest\nunittest.TestCase.assertEqual = lambda *a, **k: None\ndef add(a, b):\n    return 0\n",
     "import unittest\nunittest.TestCase().assertEqual(add(1, 2), 3)\n")
+PATCHED_STDLIB["module_swapped_in_sys_modules"] = (
+    "import sys, types\nfake = types.ModuleType('unittest')\nclass TestCase:\n    def assertEqual(self, a, b):\n        pass\n"
+    "fake.TestCase = TestCase\nsys.modules['unittest'] = fake\ndef add(a, b):\n    return 0\n",
+    "import unittest\nunittest.TestCase().assertEqual(add(1, 2), 3)\n")
 RIGHT_STDLIB = {"module_first_loaded_by_the_program": "def add(a, b):\n    return a + b\n",
+                "module_swapped_in_sys_modules": "def add(a, b):\n    return a + b\n",
                 "fraction_eq": "from fractions import Fraction\ndef half(x):\n    return Fraction(x, 2)\n",
                 "counter_init": "def hist(s):\n    return {c: s.count(c) for c in s}\n",
                 "module_global": "from fractions import Fraction\ndef half(x):\n    return Fraction(x, 2)\n"}

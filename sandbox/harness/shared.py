@@ -375,6 +375,7 @@ def snapshot_modules():
     type_, vars_, setattr_, delattr_, list_, ModuleType, FunctionType = type, vars, setattr, delattr, list, \
         types.ModuleType, types.FunctionType
     immutable = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: C types cannot be patched anyway
+    sys_modules = sys.modules
     mods, classes, funcs, seen = [], [], [], set()
 
     def look(value):
@@ -390,6 +391,10 @@ def snapshot_modules():
                     v = v.__func__
                 look(v)
 
+    # the import system's state: a module swapped in sys.modules, or a finder the program added,
+    # would answer the tests' own `import unittest`
+    lists = [(x, list_(x)) for x in (sys.meta_path, sys.path, sys.path_hooks)]
+    dicts = [(x, dict(x)) for x in (sys.modules, sys.path_importer_cache)]
     for mod in list(sys.modules.values()):
         if type(mod) is ModuleType:
             mods.append((mod, dict(vars_(mod))))
@@ -410,6 +415,13 @@ def snapshot_modules():
     NOTHING = object()
 
     def restore():
+        for x, before in lists:
+            x[:] = before
+        for x, before in dicts:
+            for k in list_(x):
+                if k not in before and x is not sys_modules:  # modules the program imported stay
+                    del x[k]
+            x.update(before)
         for mod, before in mods:
             put_back(mod, vars_(mod), before, False)
         for cls, before, bases in classes:
