@@ -157,12 +157,13 @@ def run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
 
 def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: bytes = b"",
           cwd: str | None = None, stdout_max: int | None = None, env: dict | None = None,
-          fd3: bool = False, rm_cwd: bool = False) -> dict:
+          fd3: bool = False, rm_cwd: bool = False, scrub: bool = False) -> dict:
     wall = plan.wall(cpu_s, config)
     head, blobs = box.channel.request(
         {"op": "exec", "argv": argv, "cwd": cwd or plan.job_dir, "cpu_s": cpu_s, "wall_s": wall,
          "stdout_max": stdout_max or config.output_limit_bytes, "stderr_max": config.stderr_limit_bytes,
-         "fsize_max": config.file_size_limit_mb << 20, "env": env or {}, "fd3": fd3, "rm_cwd": rm_cwd},
+         "fsize_max": config.file_size_limit_mb << 20, "env": env or {}, "fd3": fd3, "rm_cwd": rm_cwd,
+         "scrub": scrub},
         {"stdin": stdin} if stdin else None, timeout_s=wall + 10.0)
     if head.get("tampered"):  # the program's fault, not the sandbox's: its verdict, then recycle
         box.tainted = True
@@ -343,7 +344,7 @@ def _run_checker(box, plan: Plan, config: SandboxConfig, stdin: bytes, output: b
                   full_ok=True):
         return None
     return _exec(box, ["python3", "-I", f"{HARNESS_DIR}/checker_wrap.py", "checker.py", "input.txt", "output.txt", "answer.txt"],
-                 plan, config, config.checker_time_limit_s, cwd=d, stdout_max=64 << 10, rm_cwd=True)
+                 plan, config, config.checker_time_limit_s, cwd=d, stdout_max=64 << 10, rm_cwd=True, scrub=True)
 
 
 def _is_utf8(data: bytes) -> bool:

@@ -13,7 +13,8 @@ pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
     {"op": "files", "dir": NAME, "files": [[RELPATH, MODE]...], "blobs": [...]}
         create /work/NAME (must not exist) and write the files (O_NOFOLLOW, O_EXCL).
     {"op": "exec", "argv": [...], "cwd": NAME, "cpu_s": F, "wall_s": F, "stdout_max": N,
-     "stderr_max": N, "fsize_max": N, "env": {...}, "fd3": bool, "rm_cwd": bool, "blobs": [["stdin", N]]}
+     "stderr_max": N, "fsize_max": N, "env": {...}, "fd3": bool, "rm_cwd": bool, "scrub": bool,
+     "blobs": [["stdin", N]]}
         run one process in its own session; drain stdout/stderr while it runs; stop it on CPU time
         (cgroup accounting, all its processes), wall time, or output over the caps; then kill
         every process but this one. Reply with measured facts; the host decides verdicts.
@@ -238,6 +239,8 @@ def run_exec(req: dict, stdin: bytes) -> tuple[dict, dict[str, bytes]]:
         env["RESULT_FD"] = str(fd3_w)
 
     restore_modes(cwd)
+    if req.get("scrub"):  # a checker: what the program left in the shared dirs must not change how it runs
+        scrub()
     oom0 = oom_kills()
     cg0, me0 = cgroup_cpu_s(), self_cpu_s()
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -476,6 +479,16 @@ def remove_sysv_ipc() -> list[str]:
     except (OSError, AttributeError):
         pass
     return [f"sysv {kind} {ident}" for kind, ident in sysv_ipc()]
+
+
+def scrub() -> None:
+    """Empty /tmp, /dev/shm and /dev/mqueue and remove SysV IPC objects (not /work: the job's files
+    are there). Before a checker: a program could leave a directory where the checker writes a
+    fixed /tmp path, failing it on its output and on the reference answer alike (infra_error)."""
+    for d in WIPE_DIRS[1:]:
+        if os.path.isdir(d):
+            wipe(d)
+    remove_sysv_ipc()
 
 
 def reset() -> dict:

@@ -277,11 +277,40 @@ for i in range(1000):
 
 
 def test_memory_a_program_leaves_does_not_make_the_checker_infra_error(grader):
-    for answer, verdict in (("4", "wrong_answer"), ("3", "wrong_answer")):  # it starved the checker: its fault
+    # SysV memory is removed before the checker runs (the runner's scrub); what /work holds is
+    # covered by the re-run's doubled limit. Starved, the checker's failure would be the program's.
+    for answer, verdict in (("4", "wrong_answer"), ("3", "accepted")):
         r = grader.grade(py(HOLD_MEMORY.replace("ANSWER", answer), checker=HUNGRY_CHECKER))
         assert r["verdict"] in (verdict, "memory_limit") and not r["retryable"], r  # or the runner went too
     assert grader.grade(py("print(3)", checker=HUNGRY_CHECKER))["verdict"] == "accepted"
     assert grader.grade(py("print(4)", checker=HUNGRY_CHECKER))["verdict"] == "wrong_answer"
+
+
+FILL_WORK_MEMORY = """import os
+for i in range(2):
+    with open('/work/hold%d' % i, 'wb') as f:
+        f.write(b'x' * (60 << 20))
+print(ANSWER)"""
+
+
+def test_memory_held_in_work_does_not_make_the_checker_infra_error(grader):
+    """/work (a tmpfs, kept for the program's next tests) counts in the memory limit: 120 MB there
+    starves a checker that needs 200 MB on the output and, without the doubled limit, on the
+    reference answer too (infra_error)."""
+    checker = "x = bytearray(200 << 20)\n" + STRICT_INT_CHECKER
+    r = grader.grade(py(FILL_WORK_MEMORY.replace("ANSWER", "3"), checker=checker))
+    assert r["verdict"] == "wrong_answer" and not r["retryable"], r
+    assert grader.grade(py("print(3)", checker=checker))["verdict"] == "accepted"
+    assert grader.grade(py("print(4)", checker=checker))["verdict"] == "wrong_answer"
+
+
+def test_what_a_program_leaves_in_tmp_does_not_fail_the_checker(grader):
+    """A checker writing a fixed /tmp path found the program's directory there, failed on the
+    output and on the reference answer alike: infra_error (reward None). /tmp is emptied first."""
+    checker = "open('/tmp/checker.log', 'w').write('ran')\n" + STRICT_INT_CHECKER
+    plant = "import os\nos.makedirs('/tmp/checker.log/x')\nos.chmod('/tmp/checker.log', 0o500)\nprint(%s)"
+    assert grader.grade(py(plant % 4, checker=checker))["verdict"] == "wrong_answer"
+    assert grader.grade(py(plant % 3, checker=checker))["verdict"] == "accepted"
 
 
 def test_a_full_work_dir_on_the_checkers_rerun_is_the_programs_fault(grader):
