@@ -375,6 +375,9 @@ def _judge_asserts(plan: Plan, facts: dict, nonce: str) -> dict:
         name = signal_.partition(b":")[2].decode("utf-8", "replace")
         return _test_entry("infra_error", facts, f"test references undefined name {name} (the task's tests "
                                                  "must define their helpers; README.md, \"How assert-style tests are judged\")")
+    if v == "runtime_error" and plan.judge == "process" and signal_ == b"unused":
+        return _test_entry("infra_error", facts, "test references no function of the program: any program "
+                                                 "would pass them (README.md, \"How assert-style tests are judged\")")
     if v is not None:
         return _test_entry(v, facts, d)
     if signal_ == b"ok:" + nonce.encode():

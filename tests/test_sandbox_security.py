@@ -793,3 +793,37 @@ def test_shared_mode_unmarshals_only_the_images_own_code(grader, name):
                "xml.dom.minidom, unittest, typing, difflib\ndef add(a, b):\n    return a + b\n")
     ok = grader.grade({"language": "python", "completion": imports, "test_code": ADD_TESTS, "judge": "shared"})
     assert ok["verdict"] == "accepted", ok  # stdlib imports unmarshal the image's .pyc files
+
+
+
+# Red team (issue 9): a task whose function has a builtin's name (MBPP-style `assert max(1, 2) == 2`)
+# was checked against the builtin, not the program: any program passed. And tests that never reach
+# the program accepted any program.
+BUILTIN_NAMED = {
+    "max": ("assert max(1, 2) == 2\nassert max(5, 3) == 5\n", "def max(a, b):\n    return a if a > b else b\n",
+            "def max(a, b):\n    return 0\n"),
+    "sum": ("assert sum([1, 2, 3]) == 6\nassert not sum([])\n", "def sum(xs):\n    t = 0\n    for x in xs:\n        t += x\n    return t\n",
+            "def sum(xs):\n    return -1\n"),
+    "check_sum": ("def check(candidate):\n    assert candidate([1, 2]) == 3\ncheck(sum)\n",
+                  "def sum(xs):\n    return xs[0] + xs[1]\n", "def sum(xs):\n    return 0\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_NAMED))
+def test_a_function_named_like_a_builtin_is_the_programs(grader, name):
+    tests, right, wrong = BUILTIN_NAMED[name]
+    r = grader.grade({"language": "python", "completion": wrong, "test_code": tests})
+    assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
+    r = grader.grade({"language": "python", "completion": "print('no function')\n", "test_code": tests})
+    assert r["verdict"] == "runtime_error" and r["score"] == 0.0, r
+    assert grader.grade({"language": "python", "completion": right, "test_code": tests})["verdict"] == "accepted"
+    # a builtin the tests only use around the program's value stays the builtin
+    around = {"language": "python", "completion": "def f(x):\n    return -x\n", "test_code": "assert abs(f(2)) == 2\n"}
+    assert grader.grade(around)["verdict"] == "accepted"
+
+
+def test_tests_that_never_reach_the_program_accept_nothing(grader):
+    r = grader.grade({"language": "python", "completion": "def add(a, b):\n    return 0\n", "test_code": "assert 1 + 1 == 2\n"})
+    assert r["verdict"] == "infra_error" and not r["retryable"] and "no function of the program" in r["detail"], r
+    data = {"language": "python", "completion": "PRIMES = [2, 3, 5]\n", "test_code": "assert len(PRIMES) == 3\n"}
+    assert grader.grade(data)["verdict"] == "accepted"  # the program's data read by the tests counts
