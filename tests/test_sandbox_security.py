@@ -152,9 +152,31 @@ code = {SCAN_FOR_NONCE!r}.replace('int(sys.argv[1])', str(os.getpid())).replace(
 interpreters.run_string(interpreters.create(), code)
 def add(a, b):
     return 0"""
+SUBINTERPRETER_SCAN = """
+interpreters.run_string(interpreters.create(), "import ctypes\\nctypes.CDLL(None).prctl(4, 1, 0, 0, 0)\\n" + {scan!r}
+                        .replace('int(sys.argv[1])', str(os.getpid())).replace('int(sys.argv[2])', str(id(bytes))))
+def add(a, b):
+    return 0"""
+FORGERIES["nonce_via_subinterpreter_under_another_name"] = (
+    "import _imp, glob, importlib.machinery, os\n"
+    "so = glob.glob('/usr/lib/python3.11/lib-dynload/_xxsubinterpreters*')[0]\n"
+    "interpreters = _imp.create_dynamic(importlib.machinery.ModuleSpec('x._xxsubinterpreters', None, origin=so))"
+    + SUBINTERPRETER_SCAN.format(scan=SCAN_FOR_NONCE))
+FORGERIES["nonce_via_harness_state_switched_off"] = (  # closure cells and module globals are writable
+    "import _imp, os, sys\n"
+    "for wrapper in (_imp.create_builtin, _imp.create_dynamic):\n"
+    "    for cell in wrapper.__closure__ or ():\n"
+    "        if type(cell.cell_contents) is frozenset:\n"
+    "            cell.cell_contents = frozenset()\n"
+    "sys.modules['__main__'].BLOCKED_PREFIXES = ('zzz',)\n"
+    "import _xxsubinterpreters as interpreters" + SUBINTERPRETER_SCAN.format(scan=SCAN_FOR_NONCE))
+BLOCKED_IN_SHARED = {
+    "fresh_posix": ("import _imp, importlib.machinery\n_imp.create_builtin(importlib.machinery.ModuleSpec('posix', None))\n"
+                    "def add(a, b): return a + b"),
+}
 # Correct programs that fail in the shared mode only, because its audit hook blocks what they do; in
 # the default mode the program's process holds no secret, so they may.
-BLOCKED_IN_SHARED = {
+BLOCKED_IN_SHARED |= {
     "proc_mem_opened": "open('/proc/self/mem', 'rb')\ndef add(a, b): return a + b",
     "proc_mem_via_dev_fd": "open('/dev/fd/../mem', 'rb')\ndef add(a, b): return a + b",
     "proc_dir_fd": "import os\nos.open('/', os.O_RDONLY)\ndef add(a, b): return a + b",

@@ -291,14 +291,15 @@ def _strict_asserts(tests, tag):
         return patch(compile(tree, "tests.py", "exec"))
 
 
-def no_signal_handlers(blocked_imports):
+def no_signal_handlers(refused):
     """A Python signal handler receives the interrupted frame, and Python 3.11 audits neither
     f_back nor f_locals: from there a handler reaches _main's locals. So the program may install
     none. signal.signal is replaced in _signal (the wrapper in signal.py looks it up there at each
     call); a fresh _signal could come from a new import (blocked by the audit hook once _signal
-    leaves sys.modules) or from _imp.create_builtin, which is wrapped to refuse it. create_builtin
-    raises no "import" audit event, so it refuses every blocked import: a built-in
-    _posixsubprocess (fork_exec) started a process that read this one's memory."""
+    leaves sys.modules) or from _imp.create_builtin, which raises no "import" audit event (a fresh
+    posix has memfd_create back, a _posixsubprocess starts processes). So every harmless built-in
+    module is imported now and create_builtin then refuses everything: a wrapper that kept the
+    names it refuses in a closure could be switched off (cell_contents is writable)."""
     import _imp
     import _signal
     import signal
@@ -306,16 +307,14 @@ def no_signal_handlers(blocked_imports):
     def refuse(*args, **kwargs):
         raise PermissionError("blocked in the test harness: signal handlers")
 
-    create_builtin = _imp.create_builtin
+    def no_builtin(*args, **kwargs):
+        raise PermissionError("blocked in the test harness: _imp.create_builtin")
 
-    def create(spec):
-        name = getattr(spec, "name", None)
-        if type(name) is not str or name in blocked_imports or name.startswith(BLOCKED_PREFIXES):
-            refuse()
-        return create_builtin(spec)
-
+    for name in sys.builtin_module_names:
+        if name not in sys.modules and not refused(name):
+            __import__(name)
     _signal.signal = signal.signal = refuse
-    _imp.create_builtin = create
+    _imp.create_builtin = no_builtin
 
 
 def no_foreign_extensions():
@@ -474,7 +473,16 @@ def _main():
                          "subprocess.Popen", "os.symlink", "os.link", "function.__new__"))
     blocked_imports = frozenset(("_ctypes", "ctypes", "_posixsubprocess", "_testcapi", "_testinternalcapi", "_signal",
                                  "_imp", "posix"))
-    no_signal_handlers(blocked_imports)
+    prefixes, rpartition, startswith = BLOCKED_PREFIXES, str.rpartition, str.startswith  # locals: globals can be patched
+
+    def refused(name):
+        # `x._xxsubinterpreters` loads the same extension (its init function is named by the last part)
+        if type_(name) is not str_:
+            return True
+        last = rpartition(name, ".")[2]
+        return name in blocked_imports or last in blocked_imports or startswith(last, prefixes)
+
+    no_signal_handlers(refused)
     allowed = no_foreign_extensions()
     realpath, open_, close, join = os.path.realpath, os.open, os.close, b"".join
     last_pyc = [None]
@@ -501,8 +509,13 @@ def _main():
             raise PE("blocked in the test harness: " + event)
         if event == "sys._getframe":
             raise VE("sys._getframe is not available in the test harness")
-        if event == "import" and (args[0] in blocked_imports or str_(args[0]).startswith(BLOCKED_PREFIXES)):
-            raise PE("blocked in the test harness: import " + args[0])
+        if event == "import":
+            if refused(args[0]):
+                raise PE("blocked in the test harness: import " + str_(args[0]))
+            origin = args[1]  # _imp.create_dynamic's file: checked here too (the wrapper's cells are writable)
+            if origin is not None and (type_(origin) is not str_ or startswith(origin, "/proc")
+                                       or not startswith(realpath(origin), allowed)):
+                raise PE("blocked in the test harness: a native extension from outside the image")
         if event == "object.__getattr__" and args[1] in frame_attrs:
             raise PE("blocked in the test harness: " + args[1])
         if event == "object.__setattr__" and args[1] == "__code__":
