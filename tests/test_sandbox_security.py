@@ -654,6 +654,17 @@ def test_only_the_entry_function_comes_from_the_program(grader):
         assert r["verdict"] == "infra_error" and not r["retryable"] and "undefined name poly" in r["detail"], r
 
 
+@pytest.mark.parametrize("judge", JUDGES)
+def test_the_program_cannot_rebind_the_tests_helpers_while_called(grader, judge):
+    """Shared mode ran the tests in the program's globals: its function, once called, rebound the
+    tests' own `poly` there and the cheat passed."""
+    cheat = "def find_zero(xs):\n    globals()['poly'] = lambda xs, x: 0\n    return 12345.0\n"
+    r = grader.grade({"language": "python", "completion": cheat, "test_code": POLY + POLY_TESTS, "judge": judge})
+    assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
+    right = grader.grade({"language": "python", "completion": FIND_ZERO, "test_code": POLY + POLY_TESTS, "judge": judge})
+    assert right["verdict"] == "accepted", right
+
+
 def test_mbpp_style_asserts_still_call_the_program(grader):
     """No check() call: the names the tests call are the program's (near miss: a wrong one fails)."""
     tests = "import math\nassert f(2) == 4\nassert math.isclose(f(1.5), 2.25)\n"
