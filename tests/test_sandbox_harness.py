@@ -130,3 +130,42 @@ def test_the_program_side_answers_calls_with_plain_data():
     assert call("boom") == {"exc": "ZeroDivisionError", "msg": "division by zero"}
     assert "not plain data" in call("obj")["bad"]
     assert call("missing")["exc"] == "NameError"
+
+
+SHIFTING_SPEC = """
+import sys, _imp
+sys.path.insert(0, {harness!r})
+import shared
+shared.no_signal_handlers(lambda name: name in ("_signal", "_imp", "posix"))
+harmless = next(n for n in ("_symtable", "_tokenize", "xxsubtype", "_stat") if n in sys.builtin_module_names)
+
+class Shifting:  # a harmless builtin to the check, "_signal" to the load
+    reads = 0
+    @property
+    def name(self):
+        Shifting.reads += 1
+        return harmless if Shifting.reads == 1 else "_signal"
+
+for spec in (Shifting(), type("S", (), {{"name": harmless}})()):
+    try:
+        _imp.create_builtin(spec)
+    except PermissionError:
+        print("refused")
+    else:
+        print("loaded")
+print(harmless in sys.modules, __import__(harmless).__name__ == harmless)
+"""
+
+
+def test_create_builtin_refuses_every_spec():
+    """A spec whose name changes between reads must not pass the check as one module and load
+    another (a fresh _signal would give back signal handlers); nor may a check whose state a program
+    can rewrite (closure cells) decide: the harmless built-ins are imported first, then
+    create_builtin refuses every spec. Run in a child: it changes the interpreter it runs in."""
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-I", "-c", SHIFTING_SPEC.format(harness=str(HARNESS))],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    # both refused; the harmless built-in was imported beforehand and imports as usual
+    assert out.stdout.split() == ["refused", "refused", "True", "True"], out.stdout
