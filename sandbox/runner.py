@@ -13,7 +13,7 @@ pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
     {"op": "files", "dir": NAME, "files": [[RELPATH, MODE]...], "blobs": [...]}
         create /work/NAME (must not exist) and write the files (O_NOFOLLOW, O_EXCL).
     {"op": "exec", "argv": [...], "cwd": NAME, "cpu_s": F, "wall_s": F, "stdout_max": N,
-     "stderr_max": N, "fsize_max": N, "env": {...}, "fd3": bool, "rm_cwd": bool,
+     "stderr_max": N, "fsize_max": N, "env": {...}, "fd3": bool, "rm_cwd": bool, "scrub": bool,
      "put": [RELPATH...], "fresh": [RELPATH...], "collect": [RELPATH, N],
      "blobs": [["stdin", N], ["exe", N], ["put:RELPATH", N]...]}
         run one process in its own session; drain stdout/stderr while it runs; stop it on CPU time
@@ -243,6 +243,8 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     cwd = os.path.join(WORK, req["cwd"]) if req.get("cwd") else WORK
     argv = list(req["argv"])
     restore_modes(cwd)
+    if req.get("scrub"):  # a checker: what the program left in the shared dirs must not change how it runs
+        scrub()
     try:
         prepare_files(cwd, req, blobs)
     except OSError as e:  # the program filled /work or left something in the way: the host decides
@@ -566,6 +568,16 @@ def remove_sysv_ipc() -> list[str]:
     except (OSError, AttributeError):
         pass
     return [f"sysv {kind} {ident}" for kind, ident in sysv_ipc()]
+
+
+def scrub() -> None:
+    """Empty /tmp, /dev/shm and /dev/mqueue and remove SysV IPC objects (not /work: the job's files
+    are there). Before a checker: a program could leave a directory where the checker writes a
+    fixed /tmp path, failing it on its output and on the reference answer alike (infra_error)."""
+    for d in WIPE_DIRS[1:]:
+        if os.path.isdir(d):
+            wipe(d)
+    remove_sysv_ipc()
 
 
 def reset() -> dict:
