@@ -860,3 +860,18 @@ def test_tests_that_never_reach_the_program_accept_nothing(grader):
     assert r["verdict"] == "infra_error" and not r["retryable"] and "no function of the program" in r["detail"], r
     data = {"language": "python", "completion": "PRIMES = [2, 3, 5]\n", "test_code": "assert len(PRIMES) == 3\n"}
     assert grader.grade(data)["verdict"] == "accepted"  # the program's data read by the tests counts
+
+
+
+IO_URING = """import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+for nr in (425, 426, 427):  # io_uring_setup, io_uring_enter, io_uring_register
+    ctypes.set_errno(0)
+    print(libc.syscall(nr, 1, 0, 0, 0, 0), ctypes.get_errno())"""
+
+
+def test_io_uring_is_refused(grader):
+    """Docker's default seccomp profile allows io_uring (io_uring_setup answered EFAULT to a null
+    params pointer: the kernel code ran). The runner's own filter answers EPERM before it does."""
+    result = grader.grade(py(IO_URING, tests=(("", "-1 1\n-1 1\n-1 1\n"),), compare="exact"))
+    assert result["verdict"] == "accepted", result
