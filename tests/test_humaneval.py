@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sandbox import SandboxConfig
-from sandbox.humaneval import test_code as humaneval_test_code
+from verifier.formats.humaneval import test_code as humaneval_test_code
 from sandbox.sync import SyncGrader
 
 pytestmark = pytest.mark.docker
