@@ -114,16 +114,19 @@ def test_verl_ground_truth_as_json_task(target):
 
 @pytest.mark.docker
 def test_verl_code_ground_truth_runs_in_the_sandbox(server_factory, monkeypatch):
-    """verl's code rows carry {"inputs", "outputs"}: stdin/stdout tests in the real sandbox."""
+    """verl's code rows carry {"inputs", "outputs"}: stdin/stdout tests in the real sandbox; with
+    `fn_name`, call-based tests (verifier/formats/verl.py), never stdin tests and never ungraded."""
     server = server_factory("--workers", "1")
     monkeypatch.setenv("VERIFIER_TARGET", server.target)
     monkeypatch.setattr(remote.BREAKER, "streak", 0)
     truth = json.dumps({"inputs": ["2 3\n", "10 -4\n"], "outputs": ["5\n", "6\n"]})
     right = "```python\na, b = map(int, input().split())\nprint(a + b)\n```"
     near = "```python\na, b = map(int, input().split())\nprint(a + b + (a > 5))\n```"  # passes one test of two
-    out = verl.compute_score_batch(["code"] * 3, [right, near, right], [truth, truth, '{"inputs": ["1"], "outputs": ["1"], "fn_name": "f"}'], None)
-    assert [o["score"] for o in out] == [1.0, 0.5, 0.0]  # fraction of tests passed (RewardConfig.code_scoring)
-    assert [o["verifier_ungraded"] for o in out] == [0.0, 0.0, 1.0]  # call-based: not run against stdin
+    call = json.dumps({"inputs": [[1, 2], [3, 4]], "outputs": [[3], [7]], "fn_name": "f"})
+    fn = "```python\ndef f(a, b):\n    return a + b\n```"
+    out = verl.compute_score_batch(["code"] * 4, [right, near, right, fn], [truth, truth, call, call], None)
+    assert [o["score"] for o in out] == [1.0, 0.5, 0.0, 1.0]  # fraction of tests passed (RewardConfig.code_scoring)
+    assert [o["verifier_ungraded"] for o in out] == [0.0, 0.0, 0.0, 0.0]
 
 
 def test_verl_server_down_is_ungraded_not_wrong(dead_target, monkeypatch):

@@ -12,7 +12,12 @@ NAME = "open-r1"
 
 
 def detect(row: Mapping[str, Any]) -> bool:
-    return row.get("verification_info") not in (None, "", {})
+    """verification_info with test_cases (ours, with `tests` / `test_code` inside, is the trainer's own)."""
+    try:
+        info = load_json(row.get("verification_info"), "verification_info")
+    except FormatError:
+        return False
+    return isinstance(info, Mapping) and "test_cases" in info
 
 
 def to_task(row: Mapping[str, Any], completion: str) -> dict:
