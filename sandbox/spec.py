@@ -13,6 +13,8 @@ Nothing here imports Docker: the trainer and the client import it without a daem
 from __future__ import annotations
 
 import dataclasses
+import json
+import keyword
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -34,6 +36,14 @@ TEST_CODE_LANGUAGES = ("python",)
 JUDGE_MODES = ("process", "shared")
 # One default tolerance on every path, as common judges use (Codeforces, Kattis: 1e-6).
 DEFAULT_FLOAT_TOL = 1e-6
+# What test_code is (README.md, "Task schema"): top-level asserts / check(), or a test file that a
+# framework collects and runs, the program importable as the module `solution`.
+TEST_FRAMEWORKS = ("assert", "pytest", "unittest")
+CALL_TEST_LANGUAGES = ("python",)
+# Call tests' values are JSON values; the judge's wire (sandbox/harness/wire.py) takes 100 levels
+# of nesting, so a value is at most that deep, and at most MAX_CALL_VALUE_BYTES as JSON text.
+MAX_CALL_DEPTH = 90
+MAX_CALL_VALUE_BYTES = 16 << 20
 MIN_MEMORY_MB = 16  # below this no runtime starts: the program could not fail on its own merits
 MAX_TOLERANCE = 1e9
 
@@ -112,6 +122,98 @@ class CodeTest:
         return cls(stdin=get_str(obj, "stdin", where), expected_stdout=get_str(obj, "expected_stdout", where))
 
 
+def json_value(value: Any, where: str, depth: int = 0) -> Any:
+    """A JSON value (None, bool, int, float, str, list, dict with string keys), tuples read as lists;
+    anything else is an error naming the field. Floats must be finite (JSON has no NaN)."""
+    if depth > MAX_CALL_DEPTH:
+        raise TaskError(where, f"nested deeper than {MAX_CALL_DEPTH} levels")
+    if value is None or type(value) in (bool, str):
+        return value
+    if type(value) is int:
+        return value
+    if type(value) is float:
+        if not math.isfinite(value):
+            raise TaskError(where, f"must be a finite number (JSON has no {value!r})")
+        return value
+    if type(value) in (list, tuple):
+        return [json_value(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
+    if type(value) is dict:
+        out = {}
+        for k, v in value.items():
+            if type(k) is not str:
+                raise TaskError(where, f"object keys must be strings, got {type(k).__name__}")
+            out[k] = json_value(v, f"{where}.{k}", depth + 1)
+        return out
+    raise TaskError(where, f"must be a JSON value, got {type(value).__name__}")
+
+
+def json_size(value: Any, where: str) -> int:
+    """Bytes of the value as JSON text; an error naming the field when it is over the bound (or an
+    int too long to write as text)."""
+    try:
+        n = len(json.dumps(value, allow_nan=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
+    except (ValueError, RecursionError) as e:
+        raise TaskError(where, f"cannot be written as JSON: {e}") from None
+    if n > MAX_CALL_VALUE_BYTES:
+        raise TaskError(where, f"is {n} bytes as JSON, over {MAX_CALL_VALUE_BYTES}")
+    return n
+
+
+def load_json(text: str, where: str) -> Any:
+    """A JSON text from the wire as a value (NaN, Infinity and over-deep nesting refused)."""
+    def refuse(name: str) -> None:
+        raise TaskError(where, f"{name} is not a JSON value")
+    if len(text) > MAX_CALL_VALUE_BYTES:
+        raise TaskError(where, f"is over {MAX_CALL_VALUE_BYTES} bytes")
+    try:
+        value = json.loads(text, parse_constant=refuse)
+    except (ValueError, RecursionError) as e:
+        raise TaskError(where, f"is not valid JSON: {str(e)[:200]}") from None
+    return json_value(value, where)
+
+
+@dataclass(frozen=True)
+class CallTest:
+    """One call-based test: `entry_point(*args, **kwargs)` must equal `expected` (README.md, "Task
+    schema": tuples equal lists, ints equal floats of the same value, bools are not numbers)."""
+
+    args: tuple = ()
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    expected: Any = None
+
+    @classmethod
+    def from_dict(cls, obj: Any, where: str) -> CallTest:
+        if not isinstance(obj, Mapping):
+            raise TaskError(where, "must be an object with args, kwargs (optional) and expected")
+        check_keys(obj, {"args", "kwargs", "expected"}, where)
+        if "expected" not in obj:
+            raise TaskError(f"{where}.expected", "is missing (use null for a function that returns None)")
+        args = obj.get("args")
+        args = [] if args is None else args
+        if type(args) not in (list, tuple):
+            raise TaskError(f"{where}.args", f"must be a list of arguments, got {type(args).__name__}")
+        kwargs = obj.get("kwargs")
+        kwargs = {} if kwargs is None else kwargs
+        if type(kwargs) is not dict:
+            raise TaskError(f"{where}.kwargs", f"must be an object, got {type(kwargs).__name__}")
+        for k in kwargs:
+            if type(k) is not str or not k.isidentifier():
+                raise TaskError(f"{where}.kwargs", f"keys must be argument names, got {k!r}")
+        return cls(args=tuple(json_value(list(args), f"{where}.args")),
+                   kwargs=json_value(kwargs, f"{where}.kwargs"),
+                   expected=json_value(obj["expected"], f"{where}.expected"))
+
+    def validate(self, where: str) -> None:
+        """Values built without from_dict (the wire) get the same checks."""
+        json_value(list(self.args), f"{where}.args")
+        json_value(dict(self.kwargs), f"{where}.kwargs")
+        json_value(self.expected, f"{where}.expected")
+        json_size([list(self.args), dict(self.kwargs), self.expected], where)
+
+    def to_dict(self) -> dict:
+        return {"args": list(self.args), "kwargs": dict(self.kwargs), "expected": self.expected}
+
+
 @dataclass(frozen=True)
 class CodeTask:
     """A code task with every default filled in; `from_dict` is the only way in from untrusted data.
@@ -134,11 +236,14 @@ class CodeTask:
     memory_limit_mb: int | None = None
     id: str = ""
     timeout_s: float = 0.0  # wall-clock budget of the whole job; 0: the server's default
+    entry_point: str = ""  # the function under test (call_tests; with test_code: the only name taken)
+    call_tests: tuple[CallTest, ...] = ()
+    test_framework: str = "assert"
+    judge: str = "process"  # README.md, "How assert-style tests are judged"
     # sandbox-only options, not on the wire: heads of stdout/stderr per test (`verifier sandbox run`,
     # the HTTP port's /run_code) and how many bytes of each the heads keep
     return_output: bool = field(default=False, metadata={"wire": False})
     output_head_bytes: int = field(default=4096, metadata={"wire": False})
-    judge: str = field(default="process", metadata={"wire": False})
 
     @classmethod
     def keys(cls, wire: bool = True) -> frozenset[str]:
@@ -155,11 +260,8 @@ class CodeTask:
         check_keys(obj, cls.keys(wire), where)
         if obj.get("kind", "code") != "code":
             raise TaskError(f"{where}.kind", f"must be 'code', got {obj.get('kind')!r}")
-        raw_tests = obj.get("tests")
-        if raw_tests is None:
-            raw_tests = []
-        if not isinstance(raw_tests, (list, tuple)):
-            raise TaskError(f"{where}.tests", f"must be a list, got {type(raw_tests).__name__}")
+        raw_tests = _list(obj, "tests", where)
+        raw_calls = _list(obj, "call_tests", where)
         abs_tol, rel_tol = get_num(obj, "float_abs_tol", where), get_num(obj, "float_rel_tol", where)
         memory = get_num(obj, "memory_limit_mb", where)
         if memory is not None and memory != int(memory):
@@ -182,9 +284,12 @@ class CodeTask:
             time_limit_s=get_num(obj, "time_limit_s", where) or None,
             memory_limit_mb=int(memory) if memory else None, id=task_id,
             timeout_s=get_num(obj, "timeout_s", where) or 0.0,
+            entry_point=get_str(obj, "entry_point", where),
+            call_tests=tuple(CallTest.from_dict(t, f"{where}.call_tests[{i}]") for i, t in enumerate(raw_calls)),
+            test_framework=get_str(obj, "test_framework", where) or "assert",
+            judge=get_str(obj, "judge", where) or "process",
             return_output=get_bool(obj, "return_output", where) if not wire else False,
-            output_head_bytes=int(get_num(obj, "output_head_bytes", where) or 4096) if not wire else 4096,
-            judge=(get_str(obj, "judge", where) or "process") if not wire else "process")
+            output_head_bytes=int(get_num(obj, "output_head_bytes", where) or 4096) if not wire else 4096)
         task.validate(where, limits)
         return task
 
@@ -202,6 +307,7 @@ class CodeTask:
         if self.test_code and self.language not in TEST_CODE_LANGUAGES:
             raise TaskError(f"{where}.test_code", f"needs language one of {list(TEST_CODE_LANGUAGES)}, "
                                                   f"got {self.language!r}")
+        self._validate_kinds(where)
         for name in ("float_abs_tol", "float_rel_tol"):
             value = getattr(self, name)
             if not (math.isfinite(value) and 0 <= value <= MAX_TOLERANCE):
@@ -215,9 +321,43 @@ class CodeTask:
         if self.timeout_s < 0:
             raise TaskError(f"{where}.timeout_s", "must not be negative")
 
+    def _validate_kinds(self, where: str) -> None:
+        """Which test kinds go together (README.md, "Task schema"): stdin tests (with test_code
+        too), or call_tests alone; a framework needs its test file; entry_point is a name."""
+        one_of(self.test_framework, TEST_FRAMEWORKS, f"{where}.test_framework")
+        if self.entry_point and not (self.entry_point.isidentifier() and not keyword.iskeyword(self.entry_point)):
+            raise TaskError(f"{where}.entry_point", f"must be a Python identifier, got {self.entry_point[:100]!r}")
+        if self.test_framework != "assert" and not self.test_code:
+            raise TaskError(f"{where}.test_framework", f"{self.test_framework!r} needs test_code (the test file)")
+        if not self.call_tests:
+            return
+        if self.language not in CALL_TEST_LANGUAGES:
+            raise TaskError(f"{where}.call_tests", f"needs language one of {list(CALL_TEST_LANGUAGES)}, "
+                                                   f"got {self.language!r}")
+        if not self.entry_point:
+            raise TaskError(f"{where}.entry_point", "is needed with call_tests (the function to call)")
+        if self.tests or self.test_code:
+            raise TaskError(f"{where}.call_tests", "cannot be combined with stdin tests or test_code")
+        if self.checker:
+            raise TaskError(f"{where}.checker", "does not apply to call_tests (they compare return values)")
+        if self.judge != "process":
+            raise TaskError(f"{where}.judge", "call_tests always run in the process judge: must be 'process'")
+        for i, t in enumerate(self.call_tests):
+            t.validate(f"{where}.call_tests[{i}]")
+
     def to_dict(self, wire: bool = False) -> dict:
         """The plain dict the graders take (every default filled in); wire=True: only wire keys."""
-        d = {k: v for k, v in dataclasses.asdict(self).items() if k in self.keys(wire)}
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name in self.keys(wire)}
         d["kind"] = "code"
         d["tests"] = [dataclasses.asdict(t) for t in self.tests]
+        d["call_tests"] = [t.to_dict() for t in self.call_tests]
         return d
+
+
+def _list(obj: Mapping, key: str, where: str) -> list | tuple:
+    value = obj.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, (list, tuple)):
+        raise TaskError(f"{where}.{key}", f"must be a list, got {type(value).__name__}")
+    return value

@@ -23,7 +23,7 @@ from verifier.schema import TaskError, parse_task
 
 log = logging.getLogger(__name__)
 
-CODE_COLUMNS = ("verification_info", "tests", "test_code")
+CODE_COLUMNS = ("verification_info", "tests", "test_code", "call_tests")
 NOT_EXTRACTED = {"no_answer", "no_code"}
 NO_COMPILE = {"compile_error", "no_code"}
 UNGRADED = {"infra_error", "error"}  # not graded (infra) or not gradable (malformed row, grader fault): None, never 0.0
@@ -108,12 +108,16 @@ def code_spec(row: Mapping[str, Any], cfg: RewardConfig) -> dict | None:
     # naming its keys, so an {"input", "output"} row is an error, never a test run with empty stdin.
     tests.extend(raw_tests if isinstance(raw_tests, list) else [raw_tests])
     test_code = source.get("test_code") if isinstance(source.get("test_code"), str) else None
-    if (not tests and not test_code) or len(tests) > cfg.max_tests_per_task:
+    call_tests = _load_json(source.get("call_tests")) or []
+    if (not tests and not test_code and not call_tests) or len(tests) > cfg.max_tests_per_task:
         return None
     language = source.get("language") or row.get("language") or cfg.code_language
     spec = {"language": str(language), "tests": tests, "test_code": test_code,
             "compare": cfg.code_compare, "scoring": cfg.code_scoring}
-    for key in ("checker", "checker_language", "compare", "time_limit_s", "memory_limit_mb"):
+    if call_tests:
+        spec["call_tests"] = call_tests  # as given: the schema names what is wrong with a case
+    for key in ("checker", "checker_language", "compare", "time_limit_s", "memory_limit_mb", "entry_point",
+                "test_framework", "judge", "float_abs_tol", "float_rel_tol"):
         if source.get(key) not in (None, ""):
             spec[key] = source[key]
     return spec

@@ -11,13 +11,14 @@ places, they are typed without a conversion). Why dataclasses and not pydantic: 
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from sandbox.config import LanguageLimits, default_limits
-from sandbox.spec import (CODE_VERDICTS, CodeTask, CodeTest, TaskError, check_keys, get_num, get_str,
-                          one_of)
+from sandbox.spec import (CODE_VERDICTS, CallTest, CodeTask, CodeTest, TaskError, check_keys, get_num, get_str,
+                          load_json, one_of)
 from verifier.math.extract import PROFILES
 from verifier.v1 import verifier_pb2 as pb
 
@@ -30,11 +31,15 @@ MAX_ID_BYTES = 256
 MAX_CHOICE_BYTES = 4096
 
 
-class TestResult(TypedDict):
+class _TestFacts(TypedDict):
     verdict: str
     time_s: float
     detail: str
     exit_code: int
+
+
+class TestResult(_TestFacts, total=False):
+    name: str  # a pytest / unittest test's name; absent for other tests
 
 
 class Result(TypedDict):
@@ -144,12 +149,39 @@ def task_to_proto(task: Mapping[str, Any] | Task, where: str = "task") -> pb.Tas
         test_code=model.test_code or "", checker=model.checker or "", checker_language=model.checker_language,
         compare=model.compare, float_abs_tol=model.float_abs_tol, float_rel_tol=model.float_rel_tol,
         scoring=model.scoring, stop_on_first_failure=model.stop_on_first_failure,
-        time_limit_s=model.time_limit_s or 0.0, memory_limit_mb=model.memory_limit_mb or 0))
+        time_limit_s=model.time_limit_s or 0.0, memory_limit_mb=model.memory_limit_mb or 0,
+        entry_point=model.entry_point, call_tests=[_call_to_proto(t) for t in model.call_tests],
+        test_framework=model.test_framework, judge=model.judge))
     return out
 
 
-def model_from_proto(task: pb.Task) -> Task:
-    """A proto task as a model, defaults filled in (not yet validated: see validate_tasks)."""
+def _json(value: Any) -> str:
+    return json.dumps(value, allow_nan=False, separators=(",", ":"))
+
+
+def _call_to_proto(t: CallTest) -> pb.CallTest:
+    return pb.CallTest(args_json=_json(list(t.args)), expected_json=_json(t.expected),
+                       kwargs_json=_json(dict(t.kwargs)) if t.kwargs else "")
+
+
+def _call_from_proto(t: pb.CallTest, where: str) -> CallTest:
+    """A wire call test as a model; JSON that does not parse (or is not an array / object where one
+    is needed) is an error naming the field."""
+    args = load_json(t.args_json or "[]", f"{where}.args_json")
+    if type(args) is not list:
+        raise TaskError(f"{where}.args_json", f"must be a JSON array, got {type(args).__name__}")
+    if not t.expected_json:
+        raise TaskError(f"{where}.expected_json", "is missing (null for a function that returns None)")
+    kwargs = load_json(t.kwargs_json, f"{where}.kwargs_json") if t.kwargs_json else {}
+    if type(kwargs) is not dict:
+        raise TaskError(f"{where}.kwargs_json", f"must be a JSON object, got {type(kwargs).__name__}")
+    return CallTest.from_dict({"args": args, "kwargs": kwargs,
+                               "expected": load_json(t.expected_json, f"{where}.expected_json")}, where)
+
+
+def model_from_proto(task: pb.Task, where: str = "task") -> Task:
+    """A proto task as a model, defaults filled in (not yet validated: see validate_tasks). Raises
+    TaskError for call tests whose JSON does not parse."""
     if task.WhichOneof("payload") == "math":
         m = task.math
         return MathTask(id=task.id, completion=m.completion, gold=m.gold, profile=m.profile or "strict",
@@ -164,7 +196,9 @@ def model_from_proto(task: pb.Task) -> Task:
         float_abs_tol=c.float_abs_tol if c.HasField("float_abs_tol") else default,
         float_rel_tol=c.float_rel_tol if c.HasField("float_rel_tol") else default,
         scoring=c.scoring or "all", stop_on_first_failure=c.stop_on_first_failure,
-        time_limit_s=c.time_limit_s or None, memory_limit_mb=c.memory_limit_mb or None, timeout_s=task.timeout_s)
+        time_limit_s=c.time_limit_s or None, memory_limit_mb=c.memory_limit_mb or None, timeout_s=task.timeout_s,
+        entry_point=c.entry_point, test_framework=c.test_framework or "assert", judge=c.judge or "process",
+        call_tests=tuple(_call_from_proto(t, f"{where}.code.call_tests[{j}]") for j, t in enumerate(c.call_tests)))
 
 
 def task_from_proto(task: pb.Task) -> dict:
@@ -205,7 +239,9 @@ def validate_tasks(tasks: Sequence[pb.Task], limits: pb.Limits, languages: Mappi
         max_timeout = limits.max_math_timeout_s if kind == "math" else limits.max_code_timeout_s
         if not 0 <= task.timeout_s <= max_timeout:
             raise TaskError(f"{where}.timeout_s", f"must be in [0, {max_timeout}]")
-        model = model_from_proto(task)
+        if kind == "code":
+            _check_call_sizes(task.code, f"{where}.code", limits)
+        model = model_from_proto(task, where)
         if isinstance(model, MathTask):
             _check_math(model, f"{where}.math", limits)
         else:
@@ -217,6 +253,15 @@ def validate_tasks(tasks: Sequence[pb.Task], limits: pb.Limits, languages: Mappi
 def _check_bytes(value: str, where: str, limit: int) -> None:
     if len(value) > limit or len(value.encode("utf-8", "surrogatepass")) > limit:
         raise TaskError(where, f"exceeds {limit} bytes")
+
+
+def _check_call_sizes(c: pb.CodeTask, where: str, limits: pb.Limits) -> None:
+    """Call tests are bounded like stdin tests, before any JSON is parsed."""
+    if len(c.call_tests) > limits.max_tests_per_task:
+        raise TaskError(f"{where}.call_tests", f"more than {limits.max_tests_per_task} tests")
+    for j, t in enumerate(c.call_tests):
+        for name in ("args_json", "expected_json", "kwargs_json"):
+            _check_bytes(getattr(t, name), f"{where}.call_tests[{j}].{name}", limits.max_field_bytes)
 
 
 def _check_math(m: MathTask, where: str, limits: pb.Limits) -> None:
@@ -231,12 +276,14 @@ def _check_math(m: MathTask, where: str, limits: pb.Limits) -> None:
 
 def _check_code(c: CodeTask, where: str, limits: pb.Limits, languages: Mapping[str, LanguageLimits]) -> None:
     c.validate(where, languages)
-    for name in ("completion", "test_code", "checker"):
+    for name in ("completion", "test_code", "checker", "entry_point"):
         _check_bytes(getattr(c, name) or "", f"{where}.{name}", limits.max_field_bytes)
     if len(c.tests) > limits.max_tests_per_task:
         raise TaskError(f"{where}.tests", f"more than {limits.max_tests_per_task} tests")
-    if not c.tests and not c.test_code:
-        raise TaskError(f"{where}.tests", "a code task needs tests or test_code")
+    if len(c.call_tests) > limits.max_tests_per_task:
+        raise TaskError(f"{where}.call_tests", f"more than {limits.max_tests_per_task} tests")
+    if not c.tests and not c.test_code and not c.call_tests:
+        raise TaskError(f"{where}.tests", "a code task needs tests, call_tests or test_code")
     for j, t in enumerate(c.tests):
         _check_bytes(t.stdin, f"{where}.tests[{j}].stdin", limits.max_field_bytes)
         _check_bytes(t.expected_stdout or "", f"{where}.tests[{j}].expected_stdout", limits.max_field_bytes)
@@ -268,7 +315,8 @@ def languages_from_info(info: pb.ServerInfo) -> dict[str, dict]:
 def result_to_proto(result: Mapping[str, Any]) -> pb.GradeResult:
     """A result dict on the wire; an unknown verdict is a bug here, not something to send."""
     tests = [pb.TestResult(verdict=verdict_to_proto(t["verdict"]), time_s=float(t.get("time_s") or 0),
-                           detail=str(t.get("detail") or ""), exit_code=int(t.get("exit_code") or 0))
+                           detail=str(t.get("detail") or ""), exit_code=int(t.get("exit_code") or 0),
+                           name=str(t.get("name") or ""))
              for t in result.get("tests") or ()]
     return pb.GradeResult(
         id=result["id"], verdict=verdict_to_proto(result["verdict"]), score=float(result.get("score") or 0),
@@ -282,9 +330,16 @@ def result_from_proto(r: pb.GradeResult) -> Result:
         "id": r.id, "verdict": verdict_from_proto(r.verdict), "score": r.score, "detail": r.detail,
         "extracted": r.extracted, "extracted_from": r.extracted_from, "queue_s": r.queue_s,
         "exec_s": r.exec_s, "retryable": r.retryable,
-        "tests": [{"verdict": verdict_from_proto(t.verdict), "time_s": t.time_s, "detail": t.detail,
-                   "exit_code": t.exit_code} for t in r.tests],
+        "tests": [_test_from_proto(t) for t in r.tests],
     }
+
+
+def _test_from_proto(t: pb.TestResult) -> TestResult:
+    out: TestResult = {"verdict": verdict_from_proto(t.verdict), "time_s": t.time_s, "detail": t.detail,
+                       "exit_code": t.exit_code}
+    if t.name:
+        out["name"] = t.name
+    return out
 
 
 def infra_error(task_id: str, detail: str) -> Result:

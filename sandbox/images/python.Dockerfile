@@ -9,6 +9,7 @@ FROM ${BASE}
 RUN apt-get update -q \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
       python3 \
+      python3-pytest \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb
 COPY runner.py /opt/sandbox/runner.py
 COPY harness/ /opt/sandbox/harness/

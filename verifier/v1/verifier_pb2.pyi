@@ -82,8 +82,18 @@ class CodeTest(_message.Message):
     expected_stdout: str
     def __init__(self, stdin: _Optional[str] = ..., expected_stdout: _Optional[str] = ...) -> None: ...
 
+class CallTest(_message.Message):
+    __slots__ = ("args_json", "expected_json", "kwargs_json")
+    ARGS_JSON_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_JSON_FIELD_NUMBER: _ClassVar[int]
+    KWARGS_JSON_FIELD_NUMBER: _ClassVar[int]
+    args_json: str
+    expected_json: str
+    kwargs_json: str
+    def __init__(self, args_json: _Optional[str] = ..., expected_json: _Optional[str] = ..., kwargs_json: _Optional[str] = ...) -> None: ...
+
 class CodeTask(_message.Message):
-    __slots__ = ("language", "completion", "tests", "test_code", "checker", "compare", "float_abs_tol", "float_rel_tol", "scoring", "stop_on_first_failure", "time_limit_s", "memory_limit_mb", "checker_language")
+    __slots__ = ("language", "completion", "tests", "test_code", "checker", "compare", "float_abs_tol", "float_rel_tol", "scoring", "stop_on_first_failure", "time_limit_s", "memory_limit_mb", "checker_language", "entry_point", "call_tests", "test_framework", "judge")
     LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     COMPLETION_FIELD_NUMBER: _ClassVar[int]
     TESTS_FIELD_NUMBER: _ClassVar[int]
@@ -97,6 +107,10 @@ class CodeTask(_message.Message):
     TIME_LIMIT_S_FIELD_NUMBER: _ClassVar[int]
     MEMORY_LIMIT_MB_FIELD_NUMBER: _ClassVar[int]
     CHECKER_LANGUAGE_FIELD_NUMBER: _ClassVar[int]
+    ENTRY_POINT_FIELD_NUMBER: _ClassVar[int]
+    CALL_TESTS_FIELD_NUMBER: _ClassVar[int]
+    TEST_FRAMEWORK_FIELD_NUMBER: _ClassVar[int]
+    JUDGE_FIELD_NUMBER: _ClassVar[int]
     language: str
     completion: str
     tests: _containers.RepeatedCompositeFieldContainer[CodeTest]
@@ -110,19 +124,25 @@ class CodeTask(_message.Message):
     time_limit_s: float
     memory_limit_mb: int
     checker_language: str
-    def __init__(self, language: _Optional[str] = ..., completion: _Optional[str] = ..., tests: _Optional[_Iterable[_Union[CodeTest, _Mapping]]] = ..., test_code: _Optional[str] = ..., checker: _Optional[str] = ..., compare: _Optional[str] = ..., float_abs_tol: _Optional[float] = ..., float_rel_tol: _Optional[float] = ..., scoring: _Optional[str] = ..., stop_on_first_failure: _Optional[bool] = ..., time_limit_s: _Optional[float] = ..., memory_limit_mb: _Optional[int] = ..., checker_language: _Optional[str] = ...) -> None: ...
+    entry_point: str
+    call_tests: _containers.RepeatedCompositeFieldContainer[CallTest]
+    test_framework: str
+    judge: str
+    def __init__(self, language: _Optional[str] = ..., completion: _Optional[str] = ..., tests: _Optional[_Iterable[_Union[CodeTest, _Mapping]]] = ..., test_code: _Optional[str] = ..., checker: _Optional[str] = ..., compare: _Optional[str] = ..., float_abs_tol: _Optional[float] = ..., float_rel_tol: _Optional[float] = ..., scoring: _Optional[str] = ..., stop_on_first_failure: _Optional[bool] = ..., time_limit_s: _Optional[float] = ..., memory_limit_mb: _Optional[int] = ..., checker_language: _Optional[str] = ..., entry_point: _Optional[str] = ..., call_tests: _Optional[_Iterable[_Union[CallTest, _Mapping]]] = ..., test_framework: _Optional[str] = ..., judge: _Optional[str] = ...) -> None: ...
 
 class TestResult(_message.Message):
-    __slots__ = ("verdict", "time_s", "detail", "exit_code")
+    __slots__ = ("verdict", "time_s", "detail", "exit_code", "name")
     VERDICT_FIELD_NUMBER: _ClassVar[int]
     TIME_S_FIELD_NUMBER: _ClassVar[int]
     DETAIL_FIELD_NUMBER: _ClassVar[int]
     EXIT_CODE_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
     verdict: Verdict
     time_s: float
     detail: str
     exit_code: int
-    def __init__(self, verdict: _Optional[_Union[Verdict, str]] = ..., time_s: _Optional[float] = ..., detail: _Optional[str] = ..., exit_code: _Optional[int] = ...) -> None: ...
+    name: str
+    def __init__(self, verdict: _Optional[_Union[Verdict, str]] = ..., time_s: _Optional[float] = ..., detail: _Optional[str] = ..., exit_code: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
 
 class GradeResult(_message.Message):
     __slots__ = ("id", "verdict", "score", "detail", "extracted", "extracted_from", "queue_s", "exec_s", "tests", "retryable")
