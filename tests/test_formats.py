@@ -143,7 +143,9 @@ def test_verl_ground_truths():
 
 def test_mbpp_setup_and_imports():
     row = {"test_list": ["assert f() == 1"], "test_setup_code": "X = 1", "test_imports": ["import math"]}
-    assert to_task(row, completion="x")["test_code"] == "import math\nX = 1\nassert f() == 1\n"
+    task = to_task(row, completion="x")
+    assert task["test_code"] == "import math\nX = 1\nassert f() == 1\n" and task["judge"] == "shared"
+    assert "judge" not in to_task({"test_list": ["assert f() == 1"], "test_setup_code": ""}, completion="x")
 
 
 def test_humaneval_body_only_completion_continues_the_prompt():

@@ -19,7 +19,9 @@ FILES = sorted(CORPUS.glob("*.jsonl"))
 
 
 def _rows() -> list[dict]:
-    return [json.loads(line) for f in FILES for line in f.read_text().splitlines() if line.strip()]
+    """Every corpus row, tagged `corpus_row` = file:line (a column that passes through)."""
+    return [{**json.loads(line), "corpus_row": f"{f.stem}:{n}"}
+            for f in FILES for n, line in enumerate(f.read_text().splitlines(), start=1) if line.strip()]
 
 
 def test_every_corpus_row_is_detected_as_its_file_names_it():
@@ -45,11 +47,12 @@ def test_corpus_graded_through_format_auto(tmp_path):
     src = tmp_path / "corpus.jsonl"
     src.write_text("".join(json.dumps(r) + "\n" for r in rows))
     proc, graded = _grade(src, tmp_path / "graded.jsonl")
-    assert len(graded) == len(rows), proc.stderr[-3000:]
-    got = [(r.get("problem_id") or r.get("task_id") or r.get("id") or r.get("question_title") or r.get("problem", "")[:30],
-            r["case"], r["verdict"], r["detail"][:200]) for r in graded]
-    bad = [g for g, r in zip(got, graded) if r["verdict"] != r["expect"]]
-    assert not bad, "\n".join(f"{g} expected {r['expect']}" for g, r in zip(got, graded) if r["verdict"] != r["expect"])
+    by_row = {r["corpus_row"]: r for r in graded}
+    wrong = [f"{r['corpus_row']} ({r['case']}): expected {r['expect']}, got {by_row[r['corpus_row']]['verdict']}: "
+             f"{by_row[r['corpus_row']]['detail'][:150]}" for r in rows
+             if r["corpus_row"] in by_row and by_row[r["corpus_row"]]["verdict"] != r["expect"]]
+    refused = [line for line in proc.stderr.splitlines() if line.startswith("line ")]
+    assert not wrong and not refused, "\n".join(wrong + refused)
     for row, out in zip(rows, graded):
         assert {k: out[k] for k in row} == row  # every column passes through untouched
         assert isinstance(out["verifier_tests"], list) and all("verdict" in t for t in out["verifier_tests"])
