@@ -7,6 +7,8 @@ except for a special checker's answer file, which the checker gets after the pro
 """
 from __future__ import annotations
 
+import ast
+import json
 import secrets
 from dataclasses import dataclass, field
 
@@ -14,7 +16,7 @@ from . import checks
 from .channel import ChannelError
 from .config import SandboxConfig
 from .languages import LANGUAGES, Language, fill, java_main_class
-from .spec import CodeTask
+from .spec import CODE_VERDICTS, CodeTask
 
 COMPILE_CAP = 64 << 10
 # Container-side programs: sandbox/harness/*.py, copied read-only into every image (sandbox/build.py).
@@ -24,6 +26,8 @@ HARNESS_DIR = "/opt/sandbox/harness"
 # "shared": program and tests in one interpreter, for tests that need the program's own objects.
 JUDGE_FILES = {"process": "judge.py", "shared": "shared.py"}  # one per sandbox.spec.JUDGE_MODES
 NAME_MAX = 255  # longest file name on Linux file systems
+JUDGE_START_S = 5.0  # CPU for the judge itself (interpreter, pytest import) on top of the tests' limits
+RESULTS_MAX = 4 << 20  # the judge's result lines, one per test
 
 
 class InfraFailure(Exception):
@@ -57,6 +61,9 @@ class Plan:
     memory_mb: int
     compile_time_s: float
     compile_memory_mb: int
+    entry_point: str = ""
+    call_tests: list[dict] = field(default_factory=list)
+    test_framework: str = "assert"
     return_output: bool = False  # debugging (`verifier sandbox run`): heads of stdout/stderr per test
     output_head_bytes: int = 4096  # how much of each the heads keep (the HTTP port's /run_code: all of stdout)
     job_dir: str = field(default_factory=lambda: "j" + secrets.token_hex(8))
@@ -68,12 +75,45 @@ class Plan:
 
     def budget_s(self, config: SandboxConfig) -> float:
         """Outer wall-clock budget for the whole job, from its own limits (plus slack)."""
-        n = len(self.tests) + (1 if self.test_code else 0)
+        n = len(self.tests) + self.judged_tests()
         per_test = self.wall(self.time_limit_s, config) + 0.5
         if self.checker:
             per_test += self.wall(config.checker_time_limit_s, config)
         compile_s = self.wall(self.compile_time_s, config) + 5 if self.compile_argv else 2.0
         return compile_s + n * per_test + 15.0
+
+
+    def judged_tests(self) -> int:
+        """How many tests the judge runs: each call test, each test function of a test file (as
+        written: parametrized ones count once), or the asserts as one."""
+        if self.call_tests:
+            return len(self.call_tests)
+        if self.test_framework != "assert":
+            return max(1, static_test_count(self.test_code or ""))
+        return 1 if self.test_code else 0
+
+    def uses_kinds(self) -> bool:
+        """Tests the judge runs with per-test results (kinds.py in the harness)."""
+        return bool(self.call_tests) or self.test_framework != "assert" or (bool(self.entry_point) and bool(self.test_code))
+
+
+def static_test_count(test_code: str) -> int:
+    """Test functions and methods the file defines (`test*`), read from its syntax on the host: a
+    framework that collects none where some are defined is the program's doing, not the task's."""
+    try:
+        tree = ast.parse(test_code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return 0
+    return sum(type(n) in (ast.FunctionDef, ast.AsyncFunctionDef) and n.name.startswith("test")
+               for n in ast.walk(tree))
+
+
+def _parses(source: str) -> bool:
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
 
 
 def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
@@ -82,8 +122,6 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
     are sandbox/spec.py's, the same on every path."""
     if not isinstance(task, CodeTask):
         task = CodeTask.from_dict(task, limits=config.limits)
-    if task.call_tests or task.test_framework != "assert":  # never run them as a bare program: it would pass
-        raise InfraFailure("call_tests and test frameworks are not implemented yet", retryable=False)
     lang_name = task.language
     lang = LANGUAGES[lang_name]
     if lang_name not in config.languages:
@@ -111,7 +149,10 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
         raise InfraFailure(f"{len(tests)} tests, over max_tests={config.max_tests}", retryable=False)
     if any(len(s) > config.max_stdin_bytes for s, _ in tests):
         raise InfraFailure(f"a test's stdin is over max_stdin_bytes={config.max_stdin_bytes}", retryable=False)
-    if not tests and task.test_code is None:
+    if task.test_framework != "assert" and not _parses(task.test_code or ""):
+        return {"verdict": "error", "score": 0.0, "detail": "test_code (the test file) is not valid Python",
+                "extracted": code[: checks.EXTRACT_MAX], "extracted_from": how, "tests": [], "retryable": False}
+    if not tests and task.test_code is None and not task.call_tests:
         tests = [(b"", None)]  # no tests: the program must run cleanly on empty input
     compile_argv = fill(lang.compile, main=main, mem=memory) if lang.compile else None
     return Plan(
@@ -122,7 +163,8 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
         time_limit_s=time_limit, memory_mb=memory,
         compile_time_s=limits.compile_time_limit_s,
         compile_memory_mb=max(limits.compile_memory_mb, memory) if lang.compile and lang.compile_memory else memory,
-        return_output=task.return_output,
+        entry_point=task.entry_point, call_tests=[t.to_dict() for t in task.call_tests],
+        test_framework=task.test_framework, return_output=task.return_output,
         output_head_bytes=min(task.output_head_bytes, config.output_limit_bytes),
     )
 
@@ -136,7 +178,7 @@ def _refused(code: str, how: str, detail: str) -> dict:
 def out_of_budget(plan: Plan) -> dict:
     """The job's wall-clock budget ran out while the host was healthy: the tests the program did not
     finish get time_limit, the finished ones keep their verdicts."""
-    total = len(plan.tests) + (1 if plan.test_code else 0)
+    total = len(plan.tests) + plan.judged_tests()
     tests = list(plan.done[:total])
     tests += [_test_entry("time_limit", None, "not finished within the job's wall-clock budget")] * (total - len(tests))
     verdicts = [t["verdict"] for t in tests]
@@ -159,12 +201,12 @@ def run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
 
 def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: bytes = b"",
           cwd: str | None = None, stdout_max: int | None = None, env: dict | None = None,
-          fd3: bool = False, rm_cwd: bool = False) -> dict:
+          fd3: bool = False, rm_cwd: bool = False, fd3_max: int = 4096) -> dict:
     wall = plan.wall(cpu_s, config)
     head, blobs = box.channel.request(
         {"op": "exec", "argv": argv, "cwd": cwd or plan.job_dir, "cpu_s": cpu_s, "wall_s": wall,
          "stdout_max": stdout_max or config.output_limit_bytes, "stderr_max": config.stderr_limit_bytes,
-         "fsize_max": config.file_size_limit_mb << 20, "env": env or {}, "fd3": fd3, "rm_cwd": rm_cwd},
+         "fsize_max": config.file_size_limit_mb << 20, "env": env or {}, "fd3": fd3, "fd3_max": fd3_max, "rm_cwd": rm_cwd},
         {"stdin": stdin} if stdin else None, timeout_s=wall + 10.0)
     if head.get("tampered"):  # the program's fault, not the sandbox's: its verdict, then recycle
         box.tainted = True
@@ -215,7 +257,7 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
             detail = checks.compile_detail(facts) if v == "runtime_error" else f"compiler: {d}"
             return _finish(plan, "compile_error", 0.0, detail, []), _reset(box)
     pool.set_memory(box, plan.memory_mb + overhead)
-    total = len(plan.tests) + (1 if plan.test_code else 0)
+    total = len(plan.tests) + plan.judged_tests()
     alive = True
     for i, (stdin, expected) in enumerate(plan.tests):
         try:
@@ -227,8 +269,17 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
         tests.append(entry)
         if not alive or box.tainted or (plan.stop_first and entry["verdict"] != "accepted"):
             break
-    if alive and not box.tainted and plan.test_code and not (plan.stop_first and tests and tests[-1]["verdict"] != "accepted"):
-        tests.append(_assert_test(box, plan, config))
+    if alive and not box.tainted and (plan.test_code or plan.call_tests) and not (
+            plan.stop_first and tests and tests[-1]["verdict"] != "accepted"):
+        if not plan.uses_kinds():
+            tests.append(_assert_test(box, plan, config))
+        else:
+            judged = _judged_tests(box, plan, config)
+            if judged is None:  # a test file that defines no test: the task's error, never a pass
+                return _finish(plan, "error", 0.0, "the test file defines no test (test_framework "
+                               f"{plan.test_framework}): nothing to run", list(tests)), _reset(box)
+            tests.extend(judged)
+            total = len(plan.tests) + len(judged)
     verdicts = [t["verdict"] for t in tests]
     if "infra_error" in verdicts:
         bad = tests[verdicts.index("infra_error")]
@@ -347,6 +398,72 @@ def _assert_test(box, plan: Plan, config: SandboxConfig) -> dict:
     facts = _exec(box, ["python3", "-I", harness], plan, config, plan.time_limit_s, stdin=stdin, fd3=True)
     facts = _blame_spawn(plan, facts)
     return _with_output(plan, _judge_asserts(plan, facts, nonce), facts)
+
+
+def _judged_tests(box, plan: Plan, config: SandboxConfig) -> list[dict] | None:
+    """Call tests, a test file, or asserts with entry_point, in the judge (README.md, "How assert-style
+    tests are judged"): one entry per test from its result lines; None for a test file that
+    defines and collects no test."""
+    kind = "call" if plan.call_tests else plan.test_framework if plan.test_framework != "assert" else "assert"
+    nonce = secrets.token_hex(16)
+    spec = {"entry_point": plan.entry_point, "calls": plan.call_tests, "compare": plan.compare,
+            "abs_tol": plan.abs_tol, "rel_tol": plan.rel_tol, "time_limit_s": plan.time_limit_s,
+            "call_wall_s": plan.wall(plan.time_limit_s, config)}
+    stdin = (nonce + "\n" + json.dumps(spec, separators=(",", ":")) + "\n").encode() + \
+        (plan.test_code or "").encode("utf-8", "surrogatepass")
+    expected = plan.judged_tests()
+    cpu = plan.time_limit_s * expected + JUDGE_START_S
+    harness = f"{HARNESS_DIR}/{JUDGE_FILES[plan.judge]}"
+    facts = _exec(box, ["python3", "-I", harness, kind], plan, config, cpu, stdin=stdin, fd3=True,
+                  fd3_max=RESULTS_MAX)
+    facts = _blame_spawn(plan, facts)
+    lines = _result_lines(facts.get("fd3_b", b""), nonce)
+    entries = [_judged_entry(x["test"]) for x in lines if type(x.get("test")) is dict]
+    done = any("done" in x for x in lines)
+    load = next((x for x in lines if "load_error" in x), None)
+    undefined = next((x["undefined"] for x in lines if "undefined" in x), None)
+    if undefined is not None and plan.judge == "process":
+        return [_test_entry("infra_error", facts, f"test references undefined name {str(undefined)[:200]} (the "
+                            "task's tests must define their helpers; README.md, \"How assert-style tests are judged\")")]
+    v, d = checks.run_verdict(facts, LANGUAGES["python"], cpu)
+    if load is not None:  # the program failed before any test ran (or the test file could not load)
+        why = "time_limit" if load.get("time_limit") else "runtime_error"
+        entries = [_test_entry(why, None, f"before the tests: {load['load_error']}")] * max(1, len(plan.call_tests))
+    elif not done or v is not None:  # the judge stopped early: unfinished tests get its verdict
+        why, d = (v, d) if v is not None else ("runtime_error", "the judge stopped before its tests ended")
+        # call tests: each unfinished one; a test file: one more entry, as its remaining tests are unknown
+        left = len(plan.call_tests) - len(entries) if plan.call_tests else 1
+        entries += [_test_entry(why, facts, d)] * max(0, left)
+    elif not entries and not plan.call_tests:
+        if static_test_count(plan.test_code or "") == 0:
+            return None
+        entries = [_test_entry("runtime_error", facts, "the framework ran none of the tests the file defines")]
+    return [_with_output(plan, dict(e), facts) for e in entries]
+
+
+def _result_lines(data: bytes, nonce: str) -> list[dict]:
+    """The judge's result lines: only those carrying the nonce (in shared mode the program could
+    write others on the same fd), each a JSON object."""
+    out, prefix = [], nonce.encode() + b" "
+    for line in data.split(b"\n"):
+        if not line.startswith(prefix):
+            continue
+        try:
+            obj = json.loads(line[len(prefix):])
+        except ValueError:
+            continue
+        if type(obj) is dict:
+            out.append(obj)
+    return out
+
+
+def _judged_entry(t: dict) -> dict:
+    verdict = t.get("verdict") if t.get("verdict") in CODE_VERDICTS else "runtime_error"
+    entry = {"verdict": verdict, "time_s": round(float(t.get("time_s") or 0.0), 4),
+             "detail": checks.clip(str(t.get("detail") or "")), "exit_code": None}
+    if t.get("name"):
+        entry["name"] = str(t["name"])[:200]
+    return entry
 
 
 def _judge_asserts(plan: Plan, facts: dict, nonce: str) -> dict:

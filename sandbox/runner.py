@@ -13,7 +13,7 @@ pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
     {"op": "files", "dir": NAME, "files": [[RELPATH, MODE]...], "blobs": [...]}
         create /work/NAME (must not exist) and write the files (O_NOFOLLOW, O_EXCL).
     {"op": "exec", "argv": [...], "cwd": NAME, "cpu_s": F, "wall_s": F, "stdout_max": N,
-     "stderr_max": N, "fsize_max": N, "env": {...}, "fd3": bool, "rm_cwd": bool, "blobs": [["stdin", N]]}
+     "stderr_max": N, "fsize_max": N, "env": {...}, "fd3": bool, "fd3_max": N, "rm_cwd": bool, "blobs": [["stdin", N]]}
         run one process in its own session; drain stdout/stderr while it runs; stop it on CPU time
         (cgroup accounting, all its processes), wall time, or output over the caps; then kill
         every process but this one. Reply with measured facts; the host decides verdicts.
@@ -226,7 +226,8 @@ def run_exec(req: dict, stdin: bytes) -> tuple[dict, dict[str, bytes]]:
     """Run one process to completion under its limits; return facts and captured output."""
     cpu_limit = float(req["cpu_s"])
     wall_limit = float(req["wall_s"])
-    caps = {"stdout": int(req["stdout_max"]), "stderr": int(req["stderr_max"])}
+    caps = {"stdout": int(req["stdout_max"]), "stderr": int(req["stderr_max"]),
+            "fd3": int(req.get("fd3_max") or 4096)}  # the judge's result lines (one per test)
     env = dict(BASE_ENV)
     env.update(req.get("env") or {})
     cwd = os.path.join(WORK, req["cwd"]) if req.get("cwd") else WORK
@@ -382,7 +383,7 @@ def run_exec(req: dict, stdin: bytes) -> tuple[dict, dict[str, bytes]]:
         "maxrss_kb": getattr(rusage, "ru_maxrss", None),
     }
     blobs = {"stdout": bytes(out["stdout"]), "stderr": bytes(out["stderr"][:ERR_KEEP]),
-             "fd3": bytes(out["fd3"][:4096])}
+             "fd3": bytes(out["fd3"])}
     return head, blobs
 
 

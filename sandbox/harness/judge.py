@@ -9,6 +9,11 @@ nonce and the result fd never exist in the program's process. The tests run here
 namespace where each function of the program is a proxy: arguments and results cross as plain
 data (wire.py), exceptions by builtin type, mutated arguments come back. "ok:<nonce>" on the
 result fd when every assert passed, "assert" when one failed.
+
+`judge.py KIND` (KIND: call, pytest, unittest, or assert with the task's entry_point) reads a JSON
+spec line after the nonce and runs those tests here too (kinds.py), one result line per test; each
+call then has a time limit, and a program process that timed out or died is replaced by a fresh
+one (serve.py started as a new interpreter: nothing of the judge's memory reaches it).
 """
 from __future__ import annotations
 
@@ -16,13 +21,22 @@ import ast
 import builtins
 import ctypes
 import importlib
+import json
 import os
+import select
+import signal
+import subprocess
 import sys
+import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves our own (read-only) dir out
-import serve
-import wire
+import kinds  # noqa: E402
+import serve  # noqa: E402
+import wire  # noqa: E402
+
+
+POLL_S = 0.05  # how often a running call's CPU time is read
 
 
 def undumpable() -> None:
@@ -51,22 +65,39 @@ def start_program(result_fd: int) -> tuple[int, int, int]:
 
 
 class Program:
-    """The judge's side of the channel: calls by name, plain data both ways."""
+    """The judge's side of the channel: calls by name, plain data both ways. With limits (cpu_s,
+    wall_s > 0), a call past them raises kinds.CallTimeout and the program's process is killed;
+    the next call starts a fresh one."""
 
-    def __init__(self, to_fd: int, from_fd: int) -> None:
-        self.to_fd, self.from_fd = to_fd, from_fd
+    def __init__(self, to_fd: int, from_fd: int, pid: int = 0, cpu_s: float = 0.0, wall_s: float = 0.0) -> None:
+        self.to_fd, self.from_fd, self.pid = to_fd, from_fd, pid
+        self.cpu_s, self.wall_s, self.dead, self.last_s = cpu_s, wall_s, False, 0.0
 
-    def call(self, name: str, args: tuple, kwargs: dict) -> object:
+    def call(self, name: str, args: tuple, kwargs: dict, method: bool = False) -> object:
         try:
             enc = {"call": name, "args": wire.encode(list(args)), "kwargs": wire.encode(kwargs)}
         except TypeError as e:
             raise TypeError(f"argument to {name}() must be plain data ({e})") from None
-        wire.send(self.to_fd, enc)
-        reply = wire.recv(self.from_fd)
+        if method:
+            enc["method"] = True
+        if self.dead:
+            self.restart()
+        cpu0, t0 = self.cpu(), time.monotonic()
+        try:
+            wire.send(self.to_fd, enc)
+            reply = self.recv()
+        except (wire.WireError, OSError) as e:  # its process ended (os._exit, a crash): a fresh one next
+            self.last_s = time.monotonic() - t0
+            self.kill()
+            raise wire.WireError(str(e)) from None
+        self.last_s = time.monotonic() - t0
+        used = self.cpu() - cpu0
+        if self.cpu_s and used > self.cpu_s:
+            raise kinds.CallTimeout(f"{name}() used {used:.2f}s CPU, over the {self.cpu_s:g}s limit")
         if "exc" in reply:
             raise exception(reply.get("exc"), reply.get("msg"))
         if "bad" in reply:
-            raise AssertionError(f"{name}() returned {str(reply['bad'])[:200]}")
+            raise kinds.NotPlain(f"{name}() returned {str(reply['bad'])[:200]}")
         if "ok" not in reply:
             raise wire.WireError("bad reply")
         after = wire.decode(reply.get("args", ["N"]))
@@ -75,6 +106,56 @@ class Program:
                 update_in_place(old, new)
         return wire.decode(reply["ok"])
 
+    def recv(self) -> dict:
+        """The next frame, within the limits of a call when there are: its wall-clock backstop,
+        and its CPU time (polled while it runs, as the runner does for a whole program)."""
+        if self.wall_s:
+            t0, cpu0 = time.monotonic(), self.cpu()
+            while not select.select([self.from_fd], [], [], POLL_S)[0]:
+                wall, cpu = time.monotonic() - t0, self.cpu() - cpu0
+                if wall > self.wall_s or (self.cpu_s and cpu > self.cpu_s):
+                    self.last_s = wall
+                    self.kill()
+                    raise kinds.CallTimeout(f"time limit exceeded ({cpu:.2f}s CPU, {wall:.2f}s wall)")
+        return wire.recv(self.from_fd)
+
+    def cpu(self) -> float:
+        """CPU seconds of the program's process (its threads; waited children), from /proc."""
+        try:
+            with open(f"/proc/{self.pid}/stat", "rb") as f:
+                fields = f.read().rpartition(b")")[2].split()
+            return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return 0.0
+
+    def kill(self) -> None:
+        self.dead = True
+        for fd in (self.to_fd, self.from_fd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except (OSError, ChildProcessError):
+            pass
+
+    def restart(self) -> None:
+        """A fresh program process: a new interpreter (never a fork of this one, whose memory
+        holds the tests) running serve.py; its load failure is the program's."""
+        to_r, to_w = os.pipe()
+        from_r, from_w = os.pipe()
+        proc = subprocess.Popen([sys.executable, "-I", serve.__file__, str(to_r), str(from_w)],
+                                stdin=subprocess.DEVNULL, pass_fds=(to_r, from_w), close_fds=True)
+        proc.returncode = 0  # reaped by kill(), not by Popen
+        os.close(to_r)
+        os.close(from_w)
+        self.pid, self.to_fd, self.from_fd, self.dead = proc.pid, to_w, from_r, False
+        hello = self.recv()
+        if "load_error" in hello:
+            self.kill()
+            raise wire.WireError("the program failed when started again")
 
 def exception(name: object, msg: object) -> BaseException:
     """The builtin exception the program raised (by name), never one of its own classes. A
@@ -101,6 +182,7 @@ def proxy(program: Program, name: str):
     def call(*args, **kwargs):
         return program.call(name, args, kwargs)
     call.__name__ = call.__qualname__ = name
+    call.__test__ = False  # a program's `def test_x` is never collected as one of the task's tests
     return call
 
 
@@ -155,6 +237,10 @@ def main() -> None:
     data = sys.stdin.buffer.read()
     nonce, _, tests = data.partition(b"\n")
     del data
+    if len(sys.argv) > 1:
+        spec_line, _, tests = tests.partition(b"\n")
+        return run_kind(sys.argv[1], json.loads(spec_line), tests, kinds.Emitter(result_fd, nonce), pid,
+                        to_fd, from_fd)
     hello = wire.recv(from_fd)
     if "load_error" in hello:  # the program itself failed (exception, exit): its runtime error
         sys.stderr.write(str(hello["load_error"])[-4000:])
@@ -177,6 +263,54 @@ def main() -> None:
     os.write(result_fd, b"ok:" + nonce)
     os.close(to_fd)  # the program's process sees EOF and leaves
     os.waitpid(pid, 0)
+
+
+def run_kind(kind: str, spec: dict, tests: bytes, emit: kinds.Emitter, pid: int, to_fd: int, from_fd: int) -> None:
+    """Call tests, a test file, or asserts taking only the task's entry_point from the program."""
+    limit = spec.get("time_limit_s") or 0.0
+    program = Program(to_fd, from_fd, pid, cpu_s=limit, wall_s=spec.get("call_wall_s") or 0.0)
+    try:
+        hello = program.recv()
+    except kinds.CallTimeout:
+        emit.line({"load_error": "the program did not finish loading within the time limit", "time_limit": True})
+        return emit.done()
+    if "load_error" in hello:  # the program itself failed (exception, exit): its runtime error
+        emit.line({"load_error": str(hello["load_error"])[-kinds.DETAIL:]})
+        return emit.done()
+    names = hello.get("names") if type(hello.get("names")) is dict else {}
+    ep = spec.get("entry_point") or ""
+    if kind == "call":
+        kinds.run_calls(program, names, spec, emit)
+    elif kind in ("pytest", "unittest"):
+        g = kinds.framework_globals(names, program, ep, namespace)
+        (kinds.run_pytest if kind == "pytest" else kinds.run_unittest)(tests, g, emit)
+    else:
+        program.cpu_s = program.wall_s = 0.0  # asserts: the job's own limit, as without entry_point
+        run_asserts(program, names, ep, tests, emit)
+    emit.done()
+    program.kill()
+
+
+def run_asserts(program: Program, names: dict, ep: str, tests: bytes, emit: kinds.Emitter) -> None:
+    """Assert-style tests with the task's entry_point as the only name taken from the program (a
+    method of a fresh Solution() when the program defines no such function)."""
+    read = loaded_names(tests)[1]
+    g = namespace(program, names, ({ep}, read))
+    if ep not in g and kinds._is_call(names.get("Solution")):
+        g[ep] = lambda *args, **kwargs: program.call(ep, args, kwargs, method=True)
+    t0 = time.monotonic()
+    try:
+        exec(compile(tests, "tests.py", "exec"), g)  # noqa: S102 - the task's tests: trusted code
+    except NameError as e:
+        if e.name and e.name != ep:  # a helper nobody supplies: the task's bug
+            emit.line({"undefined": e.name[:200]})
+            return
+        emit.test("runtime_error", f"NameError: {e}", time.monotonic() - t0)
+        return
+    except BaseException as e:  # noqa: BLE001 - the verdict of the one test the asserts are
+        emit.test(*kinds.verdict_of(e), time.monotonic() - t0)
+        return
+    emit.test("accepted", "asserts passed", time.monotonic() - t0)
 
 
 if __name__ == "__main__":

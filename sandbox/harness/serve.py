@@ -1,17 +1,22 @@
 """The program's side of the judge's channel: runs in the forked child of judge.py, which holds
 no secret (standard library only). It runs prog.py as __main__, reports its top-level names, then
 answers calls: {"call": name, "args": [...], "kwargs": {...}} -> {"ok": result, "args": [...]},
-{"exc": builtin exception name, "msg": text} or {"bad": why}. Everything here is the program's
+{"exc": builtin exception name, "msg": text} or {"bad": why}. With "method": true, the call is
+`Solution().<name>(...)` on a fresh instance (LeetCode-style programs; README.md, "Task schema").
+Run as a script (`serve.py IN_FD OUT_FD`), it is a fresh program process that the judge starts
+after the first one timed out or died. Everything here is the program's
 to change; the judge trusts none of it beyond plain data (wire.py).
 """
 from __future__ import annotations
 
 import builtins
+import os
 import sys
 import traceback
 import types
 
-import wire
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # run as a script under -I
+import wire  # noqa: E402
 
 
 def describe(g: dict) -> dict:
@@ -41,14 +46,24 @@ def builtin_name(e: BaseException) -> str:
     return "Exception"
 
 
+def target(g: dict, name: object, method: bool):
+    """The function to call: a top-level one, or a method of a fresh Solution instance."""
+    if type(name) is not str:
+        return None
+    if not method:
+        return g.get(name)
+    cls = g.get("Solution")
+    return getattr(cls(), name, None) if isinstance(cls, type) else None
+
+
 def answer(g: dict, message: dict) -> dict:
     name = message.get("call")
-    fn = g.get(name) if type(name) is str else None
-    if fn is None:
-        return {"exc": "NameError", "msg": f"name {name!r} is not defined"}
     args = wire.decode(message.get("args"))
     kwargs = wire.decode(message.get("kwargs"))
     try:
+        fn = target(g, name, message.get("method") is True)
+        if fn is None:
+            return {"exc": "NameError", "msg": f"name {name!r} is not defined"}
         result = fn(*args, **kwargs)
     except Exception as e:  # noqa: BLE001 - any exception of the program's goes back by builtin type
         return {"exc": builtin_name(e), "msg": str(e)[:1000]}
@@ -84,3 +99,7 @@ def main(in_fd: int, out_fd: int) -> None:
             return
         wire.send(out_fd, answer(g, message))
         sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]), int(sys.argv[2]))
