@@ -10,6 +10,8 @@ import zlib
 
 import pytest
 
+from trainer.config import RewardConfig
+from trainer.tasks import build_tasks
 from verifier.formats import FormatError, detect, to_task
 from verifier.formats.codeforces import CHECKER_WRAPPER
 from verifier.formats.common import lcb_private_tests
@@ -178,3 +180,18 @@ def test_open_r1_verification_info_both_kinds():
     task = _valid(to_task(calls, "primeintellect", completion="def f(x):\n    return x\n"))
     assert task["entry_point"] == "f" and task["call_tests"][0]["args"] == [1]
     assert detect({"verification_info": {"tests": [], "language": "python"}}) is None  # ours: the trainer's columns
+
+
+def test_trainer_reads_every_corpus_row():
+    """The trainer's column detection uses the formats: every corpus row (TRL columns, conversational
+    completions) becomes a code task, none is None and none is math."""
+    from test_formats_corpus import _rows
+
+    rows = _rows()
+    names = {k for r in rows for k in r if k not in ("completion", "expect", "case")}
+    columns = {k: [r.get(k) for r in rows] for k in names}
+    completions = [[{"role": "assistant", "content": r["completion"]}] for r in rows]
+    tasks = build_tasks(completions, columns, RewardConfig())
+    missing = [r["corpus_row"] for r, t in zip(rows, tasks) if t is None]
+    assert not missing
+    assert {t["kind"] for t in tasks} == {"code"}

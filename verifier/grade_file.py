@@ -109,7 +109,7 @@ def _task_fields(obj: dict, fmt: str = "task") -> dict:
     """The task a line asks for: the line itself less PASS_THROUGH and RESULT_KEYS (our schema), or
     what the dataset format makes of the row (--format; a row with `kind` under auto is our schema)."""
     row = {k: v for k, v in obj.items() if k not in RESULT_KEYS}
-    if fmt == "task" or (fmt == "auto" and "kind" in row):
+    if fmt == "task" or (fmt == "auto" and row.get("kind") is not None):
         return {k: v for k, v in row.items() if k not in PASS_THROUGH}
     return formats.to_task(row, fmt)
 

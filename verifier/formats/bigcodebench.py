@@ -17,7 +17,7 @@ TIME_LIMIT_S = 20.0  # BigCodeBench's tests plot and fit models; its own harness
 def detect(row: Mapping[str, Any]) -> bool:
     test = row.get("test")
     return isinstance(test, str) and isinstance(row.get("entry_point"), str) \
-        and ("complete_prompt" in row or "instruct_prompt" in row or "unittest" in test)
+        and (row.get("complete_prompt") is not None or row.get("instruct_prompt") is not None or "unittest" in test)
 
 
 def to_task(row: Mapping[str, Any], completion: str) -> dict:

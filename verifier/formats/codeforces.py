@@ -36,7 +36,8 @@ sys.exit(0 if code == 0 and printed == "1" else 1)
 
 
 def detect(row: Mapping[str, Any]) -> bool:
-    return "official_tests" in row or ("generated_checker" in row and "input_mode" in row)
+    return row.get("official_tests") is not None \
+        or (row.get("generated_checker") is not None and row.get("input_mode") is not None)
 
 
 def to_task(row: Mapping[str, Any], completion: str) -> dict:

@@ -29,9 +29,11 @@ class FormatError(ValueError):
     """A row that cannot be read in the format asked for; the message names what is wrong."""
 
 
-def columns_seen(row: Mapping[str, Any]) -> str:
-    """The row's column names, for an error that says what was there."""
-    return ", ".join(sorted(str(k) for k in row)) or "(none)"
+def columns_seen(row: Mapping[str, Any], most: int = 40) -> str:
+    """The row's column names (the first `most`, sorted), for an error that says what was there."""
+    names = sorted(str(k) for k in row)
+    more = f", ... ({len(names) - most} more)" if len(names) > most else ""
+    return ", ".join(names[:most]) + more if names else "(none)"
 
 
 def completion_text(completion: Any) -> str:

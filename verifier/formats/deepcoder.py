@@ -19,7 +19,7 @@ NAME = "deepcoder"
 
 
 def detect(row: Mapping[str, Any]) -> bool:
-    if "kind" in row:  # our own schema's `tests`
+    if row.get("kind") is not None:  # our own schema's `tests`
         return False
     tests = row.get("tests")
     if isinstance(tests, str):

@@ -13,7 +13,7 @@ NAME = "kodcode"
 
 def detect(row: Mapping[str, Any]) -> bool:
     test = row.get("test")
-    return isinstance(test, str) and ("test_info" in row or "from solution import" in test
+    return isinstance(test, str) and (row.get("test_info") is not None or "from solution import" in test
                                       or "import solution" in test)
 
 

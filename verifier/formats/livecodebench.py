@@ -13,7 +13,7 @@ NAME = "livecodebench"
 
 
 def detect(row: Mapping[str, Any]) -> bool:
-    return "public_test_cases" in row or "private_test_cases" in row
+    return row.get("public_test_cases") is not None or row.get("private_test_cases") is not None
 
 
 def lcb_tests_task(tests: list, func_name: Any, completion: str, where: str) -> dict:

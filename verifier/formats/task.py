@@ -8,7 +8,7 @@ NAME = "task"
 
 
 def detect(row: Mapping[str, Any]) -> bool:
-    return "kind" in row
+    return row.get("kind") is not None
 
 
 def to_task(row: Mapping[str, Any], completion: str) -> dict:
