@@ -94,7 +94,8 @@ class Plan:
 
     def uses_kinds(self) -> bool:
         """Tests the judge runs with per-test results (kinds.py in the harness)."""
-        return bool(self.call_tests) or self.test_framework != "assert" or (bool(self.entry_point) and bool(self.test_code))
+        return bool(self.call_tests) or self.test_framework != "assert" or (
+            bool(self.entry_point) and bool(self.test_code) and self.judge == "process")
 
 
 def static_test_count(test_code: str) -> int:
