@@ -63,3 +63,16 @@ def test_programs_redefining_the_tests_helpers_are_rejected(grader, problems):
         task = dict(humaneval_task(by_id[task_id], ""), completion=f"```python\n{cheat}```\n")
         r = grader.grade(task)
         assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, (task_id, r)
+
+
+def test_body_only_completions_through_the_format(grader, problems):
+    """verifier/formats/humaneval.py: the canonical bodies alone, as HumanEval is sampled (continuing the
+    prompt), are all accepted; the prompt alone with a stub body is not."""
+    from verifier.formats import to_task
+
+    results = grader.grade_many({**to_task(p, "humaneval", completion=p["canonical_solution"]), "id": p["task_id"],
+                                 "time_limit_s": 10} for p in problems)
+    bad = [(p["task_id"], r["verdict"], r["detail"]) for p, r in zip(problems, results) if r["verdict"] != "accepted"]
+    assert not bad, bad
+    stubs = grader.grade_many({**to_task(p, "humaneval", completion="    pass\n"), "id": p["task_id"]} for p in problems)
+    assert "accepted" not in [r["verdict"] for r in stubs]
