@@ -14,7 +14,7 @@ from trainer.config import RewardConfig
 from trainer.tasks import build_tasks
 from verifier.formats import FormatError, detect, to_task
 from verifier.formats.codeforces import CHECKER_WRAPPER
-from verifier.formats.common import lcb_private_tests
+from verifier.formats.common import MAX_INFLATED_BYTES, lcb_private_tests
 from verifier.schema import parse_task
 
 
@@ -85,6 +85,9 @@ def test_lcb_private_tests_never_unpickle_objects(capsys):
     assert "unpickled code ran" not in capsys.readouterr().out
     with pytest.raises(FormatError, match="not JSON and not base64"):
         lcb_private_tests("not base64 !!", "private_test_cases")
+    bomb = base64.b64encode(zlib.compress(b"\0" * (MAX_INFLATED_BYTES + 1), 9)).decode()
+    with pytest.raises(FormatError, match="decompresses to more than 256 MB"):
+        lcb_private_tests(bomb, "private_test_cases")
     plain = base64.b64encode(zlib.compress(pickle.dumps(json.dumps([{"input": "1", "output": "1"}])))).decode()
     assert lcb_private_tests(plain, "p") == [{"input": "1", "output": "1"}]
 

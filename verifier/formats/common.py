@@ -147,18 +147,38 @@ def lcb_private_tests(value: Any, where: str) -> list:
     if not isinstance(value, str) or not value.strip():
         return []
     try:
-        return json.loads(value)
+        decoded = json.loads(value)
     except ValueError:
-        pass
-    try:
-        raw = zlib.decompress(base64.b64decode(value.encode("ascii"), validate=True), bufsize=1 << 20)
-        data = _DataOnly(io.BytesIO(raw)).load()
-    except Exception as e:  # noqa: BLE001 -- any failure here is the row's: name it
-        raise FormatError(f"{where}: not JSON and not base64(zlib(pickle)) of plain data ({e})") from None
-    decoded = load_json(data, where) if isinstance(data, (str, bytes)) else data
+        decoded = _unpickled(value, where)
     if not isinstance(decoded, list):
         raise FormatError(f"{where}: decoded to {type(decoded).__name__}, expected a list of tests")
     return decoded
+
+
+def _unpickled(value: str, where: str) -> Any:
+    """base64 of zlib of a pickle of plain data (a JSON string, as LiveCodeBench stores it), decoded."""
+    try:
+        raw = _inflate(base64.b64decode(value.encode("ascii"), validate=True), where)
+        data = _DataOnly(io.BytesIO(raw)).load()
+    except FormatError:
+        raise
+    except Exception as e:  # noqa: BLE001 -- any failure here is the row's: name it
+        raise FormatError(f"{where}: not JSON and not base64(zlib(pickle)) of plain data ({e})") from None
+    return load_json(data, where) if isinstance(data, (str, bytes)) else data
+
+
+# The largest decompressed test set read from one row: a few kilobytes of zlib can inflate to
+# gigabytes, which would take the CLI's or a trainer's memory, not a sandbox's.
+MAX_INFLATED_BYTES = 256 << 20
+
+
+def _inflate(data: bytes, where: str) -> bytes:
+    """zlib-decompress at most MAX_INFLATED_BYTES; more is the row's error, never an allocation."""
+    inflater = zlib.decompressobj()
+    raw = inflater.decompress(data, MAX_INFLATED_BYTES)
+    if inflater.unconsumed_tail:
+        raise FormatError(f"{where}: decompresses to more than {MAX_INFLATED_BYTES >> 20} MB")
+    return raw
 
 
 def defines(code: str, name: str) -> bool:
