@@ -61,3 +61,18 @@ def test_corpus_graded_through_format_auto(tmp_path):
     again.write_text((tmp_path / "graded.jsonl").read_text())
     _, regraded = _grade(again, tmp_path / "regraded.jsonl")
     assert [r["verdict"] for r in regraded] == [r["verdict"] for r in graded]
+
+
+@pytest.mark.docker
+def test_formats_through_a_server(tmp_path, server_factory):
+    """--format with --server sends the tasks the formats made (stdin, call and pytest kinds)."""
+    rows = [r for r in _rows() if r["corpus_row"].split(":")[0] in ("apps", "livecodebench", "kodcode")
+            and r["case"] != "edge"]
+    server = server_factory("--workers", "1", "--sandbox-pool-size", "1", "--sandbox-pool-name", "formats-server")
+    src, out = tmp_path / "rows.jsonl", tmp_path / "out.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "-o", str(out), "--format", "auto",
+                           "--server", server.target], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    graded = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["corpus_row"], r["verdict"]) for r in graded] == [(r["corpus_row"], r["expect"]) for r in rows]
