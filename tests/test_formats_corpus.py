@@ -76,3 +76,34 @@ def test_formats_through_a_server(tmp_path, server_factory):
     assert proc.returncode == 0, proc.stderr[-2000:]
     graded = [json.loads(line) for line in out.read_text().splitlines()]
     assert [(r["corpus_row"], r["verdict"]) for r in graded] == [(r["corpus_row"], r["expect"]) for r in rows]
+
+
+@pytest.mark.docker
+def test_trl_reward_function_on_dataset_rows(server_factory):
+    """The trainer's reward function reads the rows through the same formats: a correct completion
+    scores 1, a wrong one 0, none is None (TRL columns, conversational completions)."""
+    import asyncio
+
+    from trainer.config import RewardConfig
+    from trainer.rewards import VerifierRewards
+    from verifier.client import ClientConfig
+
+    rows = [r for r in _rows() if r["corpus_row"].split(":")[0] in ("open-r1", "humaneval", "mbpp", "verl", "deepcoder")
+            and r["case"] != "edge"]
+    server = server_factory("--workers", "1", "--sandbox-pool-size", "1", "--sandbox-pool-name", "formats-trl")
+    names = {k for r in rows for k in r if k not in ("completion", "expect", "case")}
+    columns = {k: [r.get(k) for r in rows] for k in names}
+    group = VerifierRewards(RewardConfig(target=server.target, components=("accuracy",), code_scoring="all",
+                                         client=ClientConfig(timeout_s=300, max_retries=3)))
+    [accuracy] = group.reward_funcs()
+
+    async def run():
+        try:
+            return await accuracy(prompts=[""] * len(rows), completion_ids=[[0]] * len(rows),
+                                  completions=[[{"role": "assistant", "content": r["completion"]}] for r in rows],
+                                  **columns)
+        finally:
+            await group.aclose()
+
+    rewards = asyncio.run(run())
+    assert rewards == [1.0 if r["expect"] == "accepted" else 0.0 for r in rows]
