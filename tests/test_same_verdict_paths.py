@@ -31,6 +31,11 @@ POOL = "pytest-same-verdict"
 ADD = "a, b = map(int, input().split())\nprint(a + b)"
 ADD_TESTS = [{"stdin": "1 2\n", "expected_stdout": "3\n"}, {"stdin": "5 -7\n", "expected_stdout": "-2\n"}]
 THIRD = [{"stdin": "", "expected_stdout": "0.33333333\n"}]
+CALLS = [{"args": [1, 2], "expected": [3, 1]}, {"args": [2, 5], "kwargs": {}, "expected": [7, 2]}]
+PYTEST = ("import pytest\nfrom solution import inc\n\n@pytest.mark.parametrize('x', [1, 5])\n"
+          "def test_inc(x):\n    assert inc(x) == x + 1\n")
+UNITTEST = ("import unittest\n\nclass T(unittest.TestCase):\n    def test_one(self):\n"
+            "        self.assertEqual(task_func(1), 2)\n")
 
 
 def _math(task_id: str, completion: str, gold: str, **kw) -> dict:
@@ -60,14 +65,31 @@ CASES = [
     (_code("c-asserts", "def add(a, b):\n    return a + b", [], test_code="assert add(1, 2) == 3"), "accepted"),
     (_code("c-asserts-wrong", "def add(a, b):\n    return a - b", [], test_code="assert add(1, 2) == 3"),
      "wrong_answer"),
+    # call-based tests (README "Task schema"): a tuple for a list and a LeetCode Solution class are
+    # rewrites, True for 1 and a wrong element near misses; a pytest file per collected test
+    (_code("k-call", "def f(a, b):\n    return (a + b, a)", [], entry_point="f", call_tests=CALLS), "accepted"),
+    (_code("k-call-solution", "class Solution:\n    def f(self, a, b):\n        return [a + b, a]", [],
+           entry_point="f", call_tests=CALLS), "accepted"),
+    (_code("k-call-near", "def f(a, b):\n    return [a + b, a + (a == 2)]", [], entry_point="f", call_tests=CALLS),
+     "wrong_answer"),
+    (_code("k-call-bool", "def f(a, b):\n    return [a + b, a == 1 or a]", [], entry_point="f", call_tests=CALLS),
+     "wrong_answer"),
+    (_code("k-pytest", "def inc(x):\n    return x + 1", [], test_framework="pytest", test_code=PYTEST), "accepted"),
+    (_code("k-pytest-near", "def inc(x):\n    return x + (x < 5)", [], test_framework="pytest", test_code=PYTEST),
+     "wrong_answer"),
+    (_code("k-unittest-shared", "def task_func(x):\n    return x + 1", [], test_framework="unittest", judge="shared",
+           test_code=UNITTEST), "accepted"),
+    (_code("k-no-tests", "def inc(x):\n    return x + 1", [], test_framework="pytest", test_code="import os\n"), "error"),
     # a program over the sandbox's 256 KiB limit (the field allows 1 MiB) is its own fault: 0, not infra_error
     (_code("c-huge", ADD + "\n#" + "x" * (300 << 10)), "compile_error"),
 ]
 TASKS = [task for task, _ in CASES]
 
 
-def _verdicts(results: list[dict]) -> dict[str, tuple[str, float]]:
-    return {r["id"]: (r["verdict"], r["score"]) for r in results}
+def _verdicts(results: list[dict]) -> dict[str, tuple[str, float, tuple[str, ...]]]:
+    """Verdict, score and the per-test names (pytest / unittest tests) of each result."""
+    return {r["id"]: (r["verdict"], r["score"], tuple(t.get("name", "") for t in r.get("tests") or ()))
+            for r in results}
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +107,10 @@ def direct() -> dict[str, tuple[str, float]]:
 
 
 def test_expected_verdicts_directly(direct):
-    assert direct == {t["id"]: (v, 1.0 if v in ("correct", "accepted") else 0.0) for t, v in CASES}
+    assert {k: v[:2] for k, v in direct.items()} == {t["id"]: (v, 1.0 if v in ("correct", "accepted") else 0.0)
+                                                     for t, v in CASES}
+    assert direct["k-pytest"][2] == ("test_inc[1]", "test_inc[5]")
+    assert direct["k-unittest-shared"][2] == ("T.test_one",)
 
 
 def test_in_process_cli_gives_the_same_verdicts(direct, tmp_path):
@@ -116,7 +141,8 @@ def test_trainer_reward_function_gives_the_same_verdicts(direct, code_server):
     """The trainer builds its tasks from dataset columns; the columns here hold the same tasks."""
     logged: dict[str, list] = {}
     cols: dict[str, list] = {name: [t.get(name) for t in TASKS]
-                             for name in ("tests", "test_code", "language", "compare", "time_limit_s", "profile", "choices")}
+                             for name in ("tests", "test_code", "language", "compare", "time_limit_s", "profile", "choices",
+                                          "entry_point", "call_tests", "test_framework", "judge")}
     cols["solution"] = [t.get("gold") for t in TASKS]
     cols["tests"] = [t.get("tests") or None for t in TASKS]
     group = VerifierRewards(RewardConfig(target=code_server.target, components=("accuracy",), code_scoring="all",
@@ -133,4 +159,5 @@ def test_trainer_reward_function_gives_the_same_verdicts(direct, code_server):
 
     rewards = asyncio.run(run())
     got = {t["id"]: (v, r) for t, v, r in zip(TASKS, logged["verifier_verdict"], rewards)}
-    assert got == direct
+    # the trainer gives no reward (None) for what could not be graded, as for infra_error
+    assert got == {k: (v, None if v == "error" else score) for k, (v, score, _) in direct.items()}

@@ -58,6 +58,7 @@ def prepare(kind, tests, nonce, fd, write, strict_compile):
     import unittest.case  # noqa: F401
     import unittest.loader  # noqa: F401
     import unittest.result  # noqa: F401
+    issubclass_ = issubclass
     for name in _test_imports(tests):  # the test's own tools, genuine before the program runs
         try:
             importlib.import_module(name)
@@ -143,7 +144,7 @@ def prepare(kind, tests, nonce, fd, write, strict_compile):
                  and not a.startswith("assertWarns") and not a.startswith("assertLogs")
                  and not a.startswith("assertNoLogs")]:
         setattr(TestCase, attr, strict(getattr(TestCase, attr)))
-    TestLoader, TestResult = unittest.TestLoader, unittest.TestResult
+    TestLoader, TestResult, TestSuite = unittest.TestLoader, unittest.TestResult, unittest.TestSuite
     code = strict_compile(tests) if kind == "pytest" else compile(tests, "tests.py", "exec")
 
     class Results(TestResult):
@@ -198,16 +199,23 @@ def prepare(kind, tests, nonce, fd, write, strict_compile):
         mod.__dict__.update(g)
         mod.__name__, mod.__builtins__ = "tests", pristine
         exec_(code, mod.__dict__)
-        TestLoader().loadTestsFromModule(mod).run(Results())
+        loader, suite = TestLoader(), TestSuite()
+        for name, obj in list(mod.__dict__.items()):  # the file's own TestCases, never the program's
+            if isinstance_(obj, type) and issubclass_(obj, TestCase) and g.get(name, MISSING) is not obj:
+                suite.addTests(loader.loadTestsFromTestCase(obj))
+        suite.run(Results())
 
     def run_pytest(prog_code):
         import pytest
         here = os.path.abspath(__file__)
         got = {"ok": False}
 
+        injected = {}
+
         class InMemory(pytest.Module):
             def _getobj(self):
-                g = load(prog_code)  # after pytest's own start-up: it imports nothing the program planted
+                g = load(prog_code)
+                injected.update(g)  # after pytest's own start-up: it imports nothing the program planted
                 mod = ModuleType("test_solution")
                 mod.__dict__.update(g)
                 mod.__name__, mod.__file__, mod.__builtins__ = "test_solution", here, pristine
@@ -222,6 +230,12 @@ def prepare(kind, tests, nonce, fd, write, strict_compile):
             @pytest.hookimpl(tryfirst=True)
             def pytest_pycollect_makemodule(self, module_path, parent):
                 return InMemory.from_parent(parent, path=module_path)
+
+            @pytest.hookimpl(tryfirst=True)
+            def pytest_pycollect_makeitem(self, collector, name, obj):
+                if injected.get(name, MISSING) is obj:
+                    return []  # the program's own test_* functions and Test* classes are not the file's tests
+                return None
 
             def pytest_collectreport(self, report):
                 if report.failed:

@@ -1,0 +1,254 @@
+"""Real containers: call-based tests, pytest and unittest test files, and entry_point with asserts
+(README.md, "Task schema"). Every grading rule has near misses (a right program perturbed: it must
+fail) next to rewrites (an equivalent program: it must pass), and every way a program could try to
+make a test file pass without passing its tests is tried in both judge modes."""
+from __future__ import annotations
+
+import pytest
+
+from sandbox import SandboxConfig
+from sandbox.sync import SyncGrader
+
+pytestmark = pytest.mark.docker
+
+
+@pytest.fixture(scope="module")
+def grader():
+    g = SyncGrader(SandboxConfig(pool_size=1, pool_name="pytest-sandbox-kinds", languages=("python",)))
+    assert g.grader.available, g.grader.unavailable_reason()
+    yield g
+    g.close()
+
+
+def task(program: str, **kw) -> dict:
+    return {"kind": "code", "language": "python", "completion": f"```python\n{program}\n```", **kw}
+
+
+def calls(program: str, tests: list[tuple], entry_point: str = "f", **kw) -> dict:
+    return task(program, entry_point=entry_point,
+                call_tests=[{"args": list(a), "expected": e} for a, e in tests], **kw)
+
+
+PAIRS = [([[3, 1, 2]], [1, 2, 3]), ([[]], []), ([[5, 5, -1]], [-1, 5, 5])]
+RIGHT = "def f(xs):\n    return sorted(xs)"
+
+# program, the verdict of the task over PAIRS
+CALL_CASES = [
+    (RIGHT, "accepted"),
+    ("def f(xs):\n    return tuple(sorted(xs))", "accepted"),  # a tuple for a list: the datasets' graders accept it
+    ("class Solution:\n    def f(self, xs):\n        return sorted(xs)", "accepted"),  # LeetCode style
+    ("def f(xs):\n    return sorted(xs)[:-1]", "wrong_answer"),  # a missing element
+    ("def f(xs):\n    return sorted(xs, reverse=True)", "wrong_answer"),  # list order
+    ("def f(xs):\n    return [str(x) for x in sorted(xs)]", "wrong_answer"),  # "1" for 1
+    ("def f(xs):\n    return set(xs)", "wrong_answer"),  # a set is not a list
+    ("def f(xs):\n    return sorted(xs) or None", "wrong_answer"),  # None for []
+    ("def f(xs):\n    raise ValueError('no')", "runtime_error"),
+    ("def g(xs):\n    return sorted(xs)", "runtime_error"),  # no such entry point: the program's fault
+    ("import sys\nsys.exit(0)\ndef f(xs):\n    return sorted(xs)", "runtime_error"),  # exits before the calls
+    ("def f(xs):\n    return iter(sorted(xs))", "wrong_answer"),  # not plain data
+]
+
+
+@pytest.mark.parametrize("program, verdict", CALL_CASES, ids=range(len(CALL_CASES)))
+def test_call_tests_near_misses_and_rewrites(grader, program, verdict):
+    r = grader.grade(calls(program, PAIRS))
+    assert (r["verdict"], r["score"]) == (verdict, 1.0 if verdict == "accepted" else 0.0), r
+    assert len(r["tests"]) == len(PAIRS)
+
+
+@pytest.mark.parametrize("program, expected, verdict", [
+    ("def f():\n    return 1", 1, "accepted"),
+    ("def f():\n    return 1.0", 1, "accepted"),  # int and float by value
+    ("def f():\n    return 2", 1, "wrong_answer"),  # off by one
+    ("def f():\n    return True", 1, "wrong_answer"),  # a bool is not a number
+    ("def f():\n    return 1", True, "wrong_answer"),
+    ("def f():\n    return 0", False, "wrong_answer"),
+    ("def f():\n    return '1'", 1, "wrong_answer"),
+    ("def f():\n    return {'a': [1, (2, 3)]}", {"a": [1, [2, 3]]}, "accepted"),
+    ("def f():\n    return {'a': [1, (2, 4)]}", {"a": [1, [2, 3]]}, "wrong_answer"),
+    ("def f():\n    return {1: 2}", {"1": 2}, "wrong_answer"),  # keys are compared exactly
+    ("def f():\n    return 0.1 + 0.2", 0.3, "wrong_answer"),  # exact without compare: float
+    ("def f():\n    return None", None, "accepted"),
+])
+def test_call_values(grader, program, expected, verdict):
+    r = grader.grade(calls(program, [((), expected)]))
+    assert r["verdict"] == verdict, r
+
+
+@pytest.mark.parametrize("got, verdict", [
+    ("[0.1 + 0.2, {'x': 1.0000001}]", "accepted"),  # within 1e-6, nested
+    ("[0.3, {'x': 1.00001}]", "wrong_answer"),  # outside the tolerance
+    ("[0.3, {'x': True}]", "wrong_answer"),  # a bool is still not a number
+    ("(0.30000001, {'x': 1})", "accepted"),
+])
+def test_float_compare_applies_anywhere_in_nested_values(grader, got, verdict):
+    r = grader.grade(calls(f"def f():\n    return {got}", [((), [0.3, {"x": 1.0}])], compare="float"))
+    assert r["verdict"] == verdict, r
+
+
+def test_float_tolerance_is_the_tasks(grader):
+    prog = "def f():\n    return 1.01"
+    assert grader.grade(calls(prog, [((), 1.0)], compare="float"))["verdict"] == "wrong_answer"
+    assert grader.grade(calls(prog, [((), 1.0)], compare="float", float_abs_tol=0.05))["verdict"] == "accepted"
+
+
+def test_kwargs_and_a_fresh_solution_per_test(grader):
+    """State kept on the instance must not leak from one test to the next (module state does, as in
+    the datasets' own graders, which import the program once)."""
+    prog = ("class Solution:\n    def __init__(self):\n        self.seen = 0\n"
+            "    def count(self, x, step=1):\n        self.seen += step\n        return self.seen")
+    t = task(prog, entry_point="count", call_tests=[{"args": [0], "kwargs": {"step": 2}, "expected": 2}] * 3)
+    assert grader.grade(t)["verdict"] == "accepted"
+
+
+def test_a_top_level_function_wins_over_solution(grader):
+    prog = "def f():\n    return 1\nclass Solution:\n    def f(self):\n        return 2"
+    assert grader.grade(calls(prog, [((), 1)]))["verdict"] == "accepted"
+
+
+def test_per_call_verdicts_and_fraction_scoring(grader):
+    """A hung call is time_limit, a crash runtime_error, and the program is started afresh for the
+    next call: the other tests keep their verdicts."""
+    prog = ("import os\ndef f(x):\n    if x == 1:\n        while True: pass\n    if x == 2:\n        os._exit(0)\n"
+            "    if x == 3:\n        raise KeyError(x)\n    return x")
+    t = calls(prog, [((0,), 0), ((1,), 1), ((2,), 2), ((3,), 3), ((4,), 4), ((5,), 6)], scoring="fraction",
+              time_limit_s=1.0)
+    r = grader.grade(t)
+    assert [x["verdict"] for x in r["tests"]] == ["accepted", "time_limit", "runtime_error", "runtime_error",
+                                                  "accepted", "wrong_answer"], r
+    assert r["score"] == pytest.approx(2 / 6) and r["verdict"] == "time_limit"
+    assert "expected 6, got 5" in r["tests"][5]["detail"]
+
+
+def test_a_sleeping_call_is_a_time_limit(grader):
+    r = grader.grade(calls("import time\ndef f():\n    time.sleep(30)", [((), None)], time_limit_s=1.0))
+    assert r["verdict"] == "time_limit", r
+
+
+def test_an_always_equal_object_cannot_cross(grader):
+    prog = "class E(list):\n    def __eq__(self, o):\n        return True\ndef f(xs):\n    return E([0])"
+    assert grader.grade(calls(prog, PAIRS))["verdict"] == "wrong_answer"
+
+
+def test_the_program_cannot_read_the_expected_values(grader):
+    """Expected values live only in the judge: a program that searches its own memory and files
+    for them finds nothing (its process was forked before the judge read the tests)."""
+    prog = ("import gc, os\ndef f(xs):\n    for o in gc.get_objects():\n"
+            "        if isinstance(o, dict) and 'expected' in o:\n            return o['expected']\n"
+            "    for d in ('.', '/tmp'):\n        for n in os.listdir(d):\n            if 'expected' in open(os.path.join(d, n), errors='replace').read():\n"
+            "                return 'found'\n    return None")
+    assert grader.grade(calls(prog, [(([4, 1],), [1, 4])]))["verdict"] == "wrong_answer"
+
+
+# ---------------------------------------------------------------- entry_point with asserts
+
+def test_entry_point_is_the_only_name_asserts_take(grader):
+    """MBPP-style tests that read a helper: with entry_point, the program's own helper is never
+    taken (it could make the asserts check nothing); the tests' own name error is the task's."""
+    prog = "def add(a, b):\n    return a + b\ndef expect(x):\n    return x + 1"
+    t = task(prog, entry_point="add", test_code="assert add(1, 2) == 3\n")
+    assert grader.grade(t)["verdict"] == "accepted"
+    t = task(prog, entry_point="add", test_code="assert add(1, 2) == expect(2)\n")
+    assert grader.grade(t)["verdict"] == "infra_error"  # the task's tests use a helper nobody supplies
+    r = grader.grade(task("def add(a, b):\n    return a - b", entry_point="add", test_code="assert add(1, 2) == 3\n"))
+    assert r["verdict"] == "wrong_answer", r
+    r = grader.grade(task("def plus(a, b):\n    return a + b", entry_point="add", test_code="assert add(1, 2) == 3\n"))
+    assert r["verdict"] == "runtime_error", r
+    r = grader.grade(task("class Solution:\n    def add(self, a, b):\n        return a + b", entry_point="add",
+                          test_code="assert add(1, 2) == 3\n"))
+    assert r["verdict"] == "accepted", r
+
+
+# ---------------------------------------------------------------- pytest / unittest
+
+INC = "def inc(x):\n    return x + 1"
+PYTEST = ("import pytest\nfrom solution import inc\n\ndef test_one():\n    assert inc(1) == 2\n\n"
+          "@pytest.mark.parametrize('x', [0, 5])\ndef test_many(x):\n    assert inc(x) == x + 1\n\n"
+          "class TestGroup:\n    def test_neg(self):\n        assert inc(-1) == 0\n\n"
+          "def test_raises():\n    with pytest.raises(TypeError):\n        inc('a')\n")
+PYTEST_NAMES = ["test_one", "test_many[0]", "test_many[5]", "TestGroup::test_neg", "test_raises"]
+UNITTEST = ("import unittest\n\nclass TestCases(unittest.TestCase):\n    def test_one(self):\n"
+            "        self.assertEqual(task_func(1), 2)\n    def test_list(self):\n"
+            "        self.assertListEqual([task_func(x) for x in (0, 5)], [1, 6])\n    def test_sub(self):\n"
+            "        for x in (1, 2):\n            with self.subTest(x=x):\n                self.assertEqual(task_func(x), x + 1)\n\n"
+            "if __name__ == '__main__':\n    unittest.main()\n")
+UNITTEST_NAMES = ["TestCases.test_list", "TestCases.test_one", "TestCases.test_sub"]
+TASK_FUNC = "def task_func(x):\n    return x + 1"
+MODES = ["process", "shared"]
+
+
+def framework(program: str, kind: str, judge: str, test_code: str | None = None, **kw) -> dict:
+    test_code = test_code if test_code is not None else PYTEST if kind == "pytest" else UNITTEST
+    return task(program, test_framework=kind, test_code=test_code, judge=judge, **kw)
+
+
+@pytest.mark.parametrize("judge", MODES)
+def test_pytest_file_per_test_names_and_verdicts(grader, judge):
+    r = grader.grade(framework(INC, "pytest", judge))
+    assert r["verdict"] == "accepted", r
+    assert [t["name"] for t in r["tests"]] == PYTEST_NAMES and all(t["verdict"] == "accepted" for t in r["tests"])
+    # near miss: right except at 5
+    r = grader.grade(framework("def inc(x):\n    return x + 1 if x != 5 else 5", "pytest", judge, scoring="fraction"))
+    assert [t["verdict"] for t in r["tests"]] == ["accepted", "accepted", "wrong_answer", "accepted", "accepted"], r
+    assert r["verdict"] == "wrong_answer" and r["score"] == pytest.approx(0.8)
+    r = grader.grade(framework("def inc(x):\n    return int(x) + 1", "pytest", judge))  # raises ValueError, not TypeError
+    assert r["verdict"] != "accepted" and r["tests"][-1]["verdict"] != "accepted", r
+
+
+@pytest.mark.parametrize("judge", MODES)
+def test_unittest_file_per_test_names_and_verdicts(grader, judge):
+    r = grader.grade(framework(TASK_FUNC, "unittest", judge))
+    assert r["verdict"] == "accepted", r
+    assert [t["name"] for t in r["tests"]] == UNITTEST_NAMES
+    r = grader.grade(framework("def task_func(x):\n    return x + 1 if x != 2 else 2", "unittest", judge))
+    assert [t["verdict"] for t in r["tests"]] == ["accepted", "accepted", "wrong_answer"], r  # a failing subTest
+    r = grader.grade(framework("def task_func(x):\n    return str(x + 1)", "unittest", judge))
+    assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
+
+
+@pytest.mark.parametrize("judge", MODES)
+@pytest.mark.parametrize("kind, test_code", [
+    ("pytest", "from solution import inc\n\ndef helper():\n    assert inc(1) == 2\n"),
+    ("unittest", "import unittest\nfrom solution import inc\n"),
+    ("pytest", "# nothing here\n"),
+])
+def test_a_file_with_no_tests_is_an_error_never_accepted(grader, judge, kind, test_code):
+    r = grader.grade(framework(INC, kind, judge, test_code))
+    assert (r["verdict"], r["score"]) == ("error", 0.0), r
+
+
+def test_a_test_file_that_does_not_parse_is_an_error(grader):
+    r = grader.grade(framework(INC, "pytest", "process", "def test_x(:\n"))
+    assert (r["verdict"], r["score"]) == ("error", 0.0), r
+
+
+# What a program may try so that a test file passes without passing its tests (inc is wrong: 0).
+ATTACKS = [
+    "import sys\nsys.exit(0)",
+    "import os\nos._exit(0)",
+    "import _pytest.assertion.rewrite as r\nr.rewrite_asserts = lambda *a, **k: None\nimport builtins\nbuiltins.AssertionError = type('X', (Exception,), {})",
+    "import unittest\nunittest.TestCase.assertEqual = lambda *a, **k: None\nunittest.TestCase.assertListEqual = lambda *a, **k: None",
+    "import unittest.case\nclass O:\n    def __init__(self, *a): self.success = True; self.expectedFailure = None; self.result_supports_subtests = True; self.expecting_failure = False; self.errors = []; self.skipped = []\n"
+    "    def testPartExecutor(self, *a, **k):\n        import contextlib\n        return contextlib.suppress(BaseException)\nunittest.case._Outcome = O",
+    "open('junit.xml', 'w').write('<testsuite tests=\"5\" failures=\"0\"/>')\nopen('.pytest_cache', 'w').close()",
+    "open('solution.py', 'w').write('def inc(x):\\n    return x + 1\\ndef task_func(x):\\n    return x + 1\\n')\n"
+    "open('conftest.py', 'w').write('import pytest\\n@pytest.hookimpl(hookwrapper=True)\\ndef pytest_runtest_makereport(item, call):\\n    o = yield\\n    o.get_result().outcome = \"passed\"\\n')\n"
+    "open('pytest.ini', 'w').write('[pytest]\\naddopts = -p no:python\\n')",
+    "import unittest\ndef test_fake_1():\n    pass\ndef test_fake_2():\n    pass\nclass TestFake:\n    def test_x(self):\n        pass\n"
+    "class TestMore(unittest.TestCase):\n    def test_y(self):\n        pass\n    def test_z(self):\n        pass",
+    "class E(int):\n    def __eq__(self, o):\n        return True\n    __hash__ = int.__hash__\nclass L(list):\n    def __eq__(self, o):\n        return True\n"
+    "_inc = lambda x: E(-99)\n_task = lambda x: E(-99)",
+    "import os\nfor fd in range(3, 30):\n    try:\n        os.write(fd, b'ok\\n{\"test\": {\"verdict\": \"accepted\"}}\\n{\"done\": 9}\\n')\n    except OSError:\n        pass",
+]
+
+
+@pytest.mark.parametrize("judge", MODES)
+@pytest.mark.parametrize("kind", ["pytest", "unittest"])
+@pytest.mark.parametrize("attack", ATTACKS, ids=range(len(ATTACKS)))
+def test_a_program_cannot_make_a_test_file_pass(grader, judge, kind, attack):
+    wrong = "\ndef inc(x):\n    return -99\ndef task_func(x):\n    return -99\n"
+    if "_inc = " in attack:
+        wrong = "\ndef inc(x):\n    return _inc(x)\ndef task_func(x):\n    return _task(x)\n"
+    r = grader.grade(framework(attack + wrong, kind, judge, scoring="fraction"))
+    assert r["verdict"] != "accepted" and r["score"] == 0.0, r
+    assert r["verdict"] not in ("infra_error", "error"), r  # the program's doing: its 0, not "ungraded"
