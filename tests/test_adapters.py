@@ -51,7 +51,7 @@ def test_verl_compute_score_right_wrong_rewrite(target):
     assert verl.compute_score("math", "so \\boxed{\\frac{1}{2}}", "0.5")["score"] == 1.0  # rewrite passes
     assert verl.compute_score("math", "so \\boxed{\\frac{1}{3}}", "0.5")["score"] == 0.0  # near miss fails
     out = verl.compute_score("math", "the answer is \\boxed{B}", "B", {"choices": ["1", "2", "3", "4"]})
-    assert out == {"score": 1.0, "verifier_ungraded": 0.0}
+    assert out == {"score": 1.0, "verifier_ungraded": 0.0, "verifier_unreadable": 0.0}
 
 
 def test_verl_concurrent_calls_become_one_rpc(target, monkeypatch):
@@ -94,6 +94,7 @@ def test_verl_batch_form(target):
         ["12", "12", "(x+1)^2", None], [None, {}, {"split": "train"}, None])
     assert [o["score"] for o in out] == [1.0, 0.0, 1.0, 0.0]
     assert [o["verifier_ungraded"] for o in out] == [0.0, 0.0, 0.0, 1.0]  # no ground truth: ungraded, not wrong
+    assert [o["verifier_unreadable"] for o in out] == [0.0, 0.0, 0.0, 1.0]  # ... because nothing reads the row
 
 
 def test_verl_example_file_loads_as_verl_loads_it(target):
@@ -131,7 +132,7 @@ def test_verl_code_ground_truth_runs_in_the_sandbox(server_factory, monkeypatch)
 
 def test_verl_server_down_is_ungraded_not_wrong(dead_target, monkeypatch):
     out = verl.compute_score_batch(["m"], ["\\boxed{2}"], ["2"], None)
-    assert out == [{"score": 0.0, "verifier_ungraded": 1.0}]
+    assert out == [{"score": 0.0, "verifier_ungraded": 1.0, "verifier_unreadable": 0.0}]
     monkeypatch.setenv("VERIFIER_UNGRADED_REWARD", "nan")
     assert math.isnan(verl.compute_score("m", "\\boxed{2}", "2")["score"])
 
@@ -182,6 +183,7 @@ def test_openrlhf_prompt_not_in_query_is_ungraded(target):
                       ["Q: \\boxed{7}? A:", "Q2: what is 3+4?"], ["7", "7"])
     assert out["rewards"].tolist() == [1.0, 0.0]  # a BOS before the prompt is fine; a prompt not found is not graded
     assert out["extra_logs"]["verifier_ungraded"].tolist() == [0.0, 1.0]
+    assert out["extra_logs"]["verifier_unreadable"].tolist() == [0.0, 0.0]  # the row is read; the query is not
 
 
 def test_label_forms():
