@@ -135,6 +135,9 @@ def test_deepcoder_shapes():
     taco = {"tests": json.dumps({"inputs": ["1\n"], "outputs": ["2\n"]})}
     assert detect(taco) == "deepcoder" and _valid(to_task(taco, completion="x"))["tests"][0]["stdin"] == "1\n"
     assert detect({"kind": "code", "tests": [{"stdin": "", "expected_stdout": ""}]}) == "task"
+    # our own tests column, decoded or as JSON text (the trainer reads those itself), is not DeepCoder's
+    assert detect({"tests": [{"stdin": "", "expected_stdout": ""}]}) is None
+    assert detect({"tests": json.dumps([{"stdin": "", "expected_stdout": ""}])}) is None
 
 
 def test_verl_ground_truths():

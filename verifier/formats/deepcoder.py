@@ -19,11 +19,17 @@ NAME = "deepcoder"
 
 
 def detect(row: Mapping[str, Any]) -> bool:
-    if row.get("kind") is not None:  # our own schema's `tests`
+    """`tests` with input/output keys (as JSON text or decoded); ours ({"stdin", "expected_stdout"}) is not."""
+    if row.get("kind") is not None:
         return False
     tests = row.get("tests")
     if isinstance(tests, str):
-        return tests.lstrip()[:1] in ("[", "{")
+        if tests.lstrip()[:1] not in ("[", "{"):
+            return False
+        try:
+            tests = load_json(tests, "tests")
+        except FormatError:
+            return True  # named as DeepCoder's: its error says what is wrong with the JSON
     if isinstance(tests, Mapping):
         return "inputs" in tests
     return isinstance(tests, list) and bool(tests) and isinstance(tests[0], Mapping) and "input" in tests[0]
