@@ -26,6 +26,8 @@ def _valid(task: dict) -> dict:
 def test_a_row_no_format_reads_names_its_columns():
     with pytest.raises(FormatError, match=r"no dataset format reads this row \(columns: answer, question\)"):
         to_task({"question": "1+1?", "answer": "2"})
+    with pytest.raises(FormatError, match="completion: missing"):
+        to_task({"input_output": json.dumps({"inputs": ["1"], "outputs": ["1"]})})
     with pytest.raises(FormatError, match="unknown format 'appz'"):
         to_task({"input_output": "{}"}, format="appz")
 
@@ -51,9 +53,9 @@ def test_apps_stdin_and_call_based():
     assert [t["expected"] for t in task["call_tests"]] == [3, [1, 2]]
     assert task["completion"].startswith("from typing import *")  # raw stays raw, with the graders' imports
     with pytest.raises(FormatError, match="apps: input_output: 2 inputs but 1 outputs"):
-        to_task({"input_output": json.dumps({"inputs": ["1", "2"], "outputs": ["1"]})})
+        to_task({"input_output": json.dumps({"inputs": ["1", "2"], "outputs": ["1"]})}, completion="x")
     with pytest.raises(FormatError, match="apps: input_output: not valid JSON"):
-        to_task({"input_output": "{inputs"})
+        to_task({"input_output": "{inputs"}, completion="x")
 
 
 def test_livecodebench_public_and_compressed_private_tests():
@@ -69,7 +71,7 @@ def test_livecodebench_public_and_compressed_private_tests():
              "private_test_cases": json.dumps([{"input": "2\n", "output": "3\n", "testtype": "stdin"}]), "metadata": "{}"}
     assert len(_valid(to_task(stdin, completion="print(int(input()) + 1)"))["tests"]) == 2
     with pytest.raises(FormatError, match="functional tests need metadata.func_name"):
-        to_task({**row, "metadata": "{}"})
+        to_task({**row, "metadata": "{}"}, completion="x")
 
 
 class _Boom:
@@ -100,7 +102,7 @@ def test_codeforces_limits_file_mode_and_checker():
     assert (task["input_file"], task["output_file"]) == ("input.txt", "output.txt")
     assert "SOURCE = 'print(1)'" in task["checker"]
     with pytest.raises(FormatError, match="interactive"):
-        to_task({**row, "interaction_format": "Interact with the jury."})
+        to_task({**row, "interaction_format": "Interact with the jury."}, completion="x")
 
 
 @pytest.mark.parametrize(("printed", "exit_code", "accepted"), [("1", 0, True), ("0", 0, False), ("1", 3, False),

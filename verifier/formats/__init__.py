@@ -60,6 +60,8 @@ def to_task(row: Mapping[str, Any], format: str = "auto", completion: Any = None
         if found is None:
             raise FormatError(f"no dataset format reads this row (columns: {columns_seen(row)})")
         name = found
+    if completion is None and row.get("completion") is None:
+        raise FormatError("completion: missing (the model's output goes in a `completion` column)")
     text = completion_text(row.get("completion") if completion is None else completion)
     try:
         return FORMATS[name].to_task(row, text)
