@@ -150,6 +150,9 @@ rows += three(lcb_fn, [
     ("wrong", fence("class Solution:\n    def sumOfSquares(self, nums: List[int], k: int) -> int:\n        return sum(x * x for x in nums)"), "wrong_answer"),
     # a float result equal in value: LiveCodeBench's == accepts 14.0 for 14
     ("edge", fence("class Solution:\n    def sumOfSquares(self, nums, k):\n        return float(k * sum(x * x for x in nums))"), "accepted"),
+    # a main block reading stdin: LiveCodeBench loads the program as a module, so it does not run
+    ("edge", fence("class Solution:\n    def sumOfSquares(self, nums: List[int], k: int) -> int:\n        return k * sum(x * x for x in nums)\n\n"
+                   "if __name__ == '__main__':\n    print(Solution().sumOfSquares(eval(input()), int(input())))"), "accepted"),
 ])
 write("livecodebench", rows)
 
