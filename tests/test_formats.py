@@ -165,8 +165,12 @@ def test_humaneval_body_only_completion_continues_the_prompt():
     task = _valid(to_task(row, completion=body))
     assert task["completion"] == row["prompt"] + body and task["entry_point"] == "f"
     assert "def helper" in task["test_code"] and "def f" not in task["test_code"]  # the prompt's helpers, trusted
-    whole = "```python\ndef f(x):\n    return 2\n```"
-    assert to_task(row, completion=whole)["completion"] == whole  # a whole function is graded as written
+    # a whole function gets the prompt's imports and helpers before it (HumanEval runs prompt + completion)
+    whole = "```python\ndef f(x):\n    return helper(int(math.sqrt(x)))\n```"
+    program = to_task(row, completion=whole)["completion"]
+    assert program.startswith("```python\nimport math\n\ndef helper(x):") and "def f(x):\n    return helper(int(math.sqrt(x)))\n" in program
+    no_helpers = {**row, "prompt": "def f(x):\n    \"\"\"doc\"\"\"\n"}
+    assert to_task(no_helpers, completion=whole)["completion"] == whole  # nothing to add: graded as written
     fenced_body = f"```python\n{body}```"
     assert to_task(row, completion=fenced_body)["completion"] == f"```python\n{row['prompt']}{body}\n```\n"
 
@@ -174,9 +178,12 @@ def test_humaneval_body_only_completion_continues_the_prompt():
 def test_bigcodebench_is_unittest_in_the_shared_judge():
     row = {"test": "import unittest\nclass TestCases(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(task_func(), 1)\n",
            "entry_point": "task_func", "complete_prompt": "def task_func():\n    \"\"\"One.\"\"\"\n", "instruct_prompt": "Write it."}
+    row["complete_prompt"] = "import os\n\n" + row["complete_prompt"]
     task = _valid(to_task(row, completion="    return 1\n"))
     assert (task["test_framework"], task["judge"], task["entry_point"]) == ("unittest", "shared", "task_func")
     assert task["completion"] == row["complete_prompt"] + "    return 1\n"
+    whole = to_task(row, completion="```python\ndef task_func():\n    return len(os.sep)\n```")["completion"]
+    assert whole.startswith("```python\nimport os\n\ndef task_func():")  # the prompt's imports, as BigCodeBench runs it
 
 
 def test_open_r1_verification_info_both_kinds():

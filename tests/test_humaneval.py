@@ -76,3 +76,24 @@ def test_body_only_completions_through_the_format(grader, problems):
     assert not bad, bad
     stubs = grader.grade_many({**to_task(p, "humaneval", completion="    pass\n"), "id": p["task_id"]} for p in problems)
     assert "accepted" not in [r["verdict"] for r in stubs]
+
+
+def _entry_function(problem: dict) -> str:
+    """The prompt's entry function alone (signature and docstring), without its imports and helpers."""
+    import ast
+
+    node = next(n for n in ast.parse(problem["prompt"]).body
+                if isinstance(n, ast.FunctionDef) and n.name == problem["entry_point"])
+    return ast.get_source_segment(problem["prompt"], node)
+
+
+def test_whole_functions_get_the_prompts_helpers_through_the_format(grader, problems):
+    """A completion that writes the whole entry function but not the prompt's imports and helpers
+    (problem 32's `poly`, `math`) is accepted, as HumanEval's prompt + completion runs it."""
+    from verifier.formats import to_task
+
+    tasks = [{**to_task(p, "humaneval", completion=f"```python\n{_entry_function(p)}\n{p['canonical_solution']}```"),
+              "id": p["task_id"], "time_limit_s": 10} for p in problems]
+    results = grader.grade_many(tasks)
+    bad = [(p["task_id"], r["verdict"], r["detail"]) for p, r in zip(problems, results) if r["verdict"] != "accepted"]
+    assert not bad, bad

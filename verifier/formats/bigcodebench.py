@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .common import FormatError, continued
+from .humaneval import prelude
 
 NAME = "bigcodebench"
 TIME_LIMIT_S = 20.0  # BigCodeBench's tests plot and fit models; its own harness allows far more
@@ -27,6 +28,10 @@ def to_task(row: Mapping[str, Any], completion: str) -> dict:
     prompt = row.get("complete_prompt") or row.get("code_prompt") or ""
     if prompt and not isinstance(prompt, str):
         raise FormatError("complete_prompt: expected a string")
+    try:
+        helpers = prelude(prompt, entry) if prompt else ""
+    except SyntaxError as e:
+        raise FormatError(f"complete_prompt: not valid Python ({e.msg}, line {e.lineno})") from None
     return {"kind": "code", "language": "python", "entry_point": entry, "test_code": row["test"],
             "test_framework": "unittest", "judge": "shared", "time_limit_s": TIME_LIMIT_S,
-            "completion": continued(completion, prompt, entry) if prompt else completion}
+            "completion": continued(completion, prompt, entry, helpers) if prompt else completion}

@@ -208,14 +208,17 @@ def _longest_backticks(text: str) -> int:
     return best
 
 
-def continued(completion: str, prompt: str, entry_point: str) -> str:
+def continued(completion: str, prompt: str, entry_point: str, prelude: str = "") -> str:
     """A completion that continues the prompt (a function body only, as HumanEval and BigCodeBench's
     `complete` split are sampled), made into the whole program: prompt + body. A completion that
-    defines `entry_point` itself is left alone, as is one that does not parse either way (it fails
-    on its own merits, as compile_error)."""
+    defines `entry_point` itself gets `prelude` (the prompt's imports and helpers) before it, as the
+    dataset's harness runs prompt + completion; one that does not parse either way is left alone (it
+    fails on its own merits, as compile_error)."""
     code, how = extract_code(completion, "python")
-    if how == "none" or defines(code, entry_point):
+    if how == "none":
         return completion
+    if defines(code, entry_point):
+        return rewrap(completion, f"{prelude}\n\n{code}", how) if prelude.strip() else completion
     joined = prompt + code if prompt.endswith("\n") else f"{prompt}\n{code}"
     if not defines(joined, entry_point):
         return completion

@@ -1,7 +1,8 @@
 """HumanEval: `prompt` (signature and docstring), `test` (defines check(candidate)), `entry_point`.
 
 A completion that continues the prompt (the body only, as HumanEval is sampled) is graded as
-prompt + body; one that writes the whole function is graded as written.
+prompt + body; one that writes the whole function gets the prompt's imports and helpers before it,
+as HumanEval's harness (prompt + completion) gives it.
 
 A prompt can hold helpers the tests use (problem 32's `poly`, 38's `encode_cyclic`, 50's
 `encode_shift`). The judge hands the tests only the entry function from the program (README.md,
@@ -41,8 +42,8 @@ def to_task(row: Mapping[str, Any], completion: str) -> dict:
         if not isinstance(row.get(column), str) or not row[column].strip():
             raise FormatError(f"{column}: expected a non-empty string")
     try:
-        tests = test_code(row)
+        helpers = prelude(row["prompt"], row["entry_point"])
     except SyntaxError as e:
         raise FormatError(f"prompt: not valid Python ({e.msg}, line {e.lineno})") from None
-    return {"kind": "code", "language": "python", "entry_point": row["entry_point"], "test_code": tests,
-            "completion": continued(completion, row["prompt"], row["entry_point"])}
+    return {"kind": "code", "language": "python", "entry_point": row["entry_point"], "test_code": test_code(row),
+            "completion": continued(completion, row["prompt"], row["entry_point"], helpers)}
