@@ -136,6 +136,8 @@ rows = three(lcb_stdin, [
     # passes the public test, fails the private ones (they are decoded and run)
     ("wrong", fence("a, b, c = map(int, input().split())\nprint(b)"), "wrong_answer"),
     ("edge", fence("import sys\nxs = sys.stdin.read().split()\nsys.stdout.write('  %d  \\n\\n' % max(map(int, xs)))"), "accepted"),
+    # `reduce` and `sys` used without importing them: LiveCodeBench's grader imports them first
+    ("edge", fence("print(reduce(max, map(int, sys.stdin.read().split())))"), "accepted"),
 ])
 lcb_fn = {"question_title": "Sum of squares", "question_content": "Return the sum of squares of nums.", "platform": "leetcode",
           "question_id": "9999", "contest_id": "weekly-contest-999", "contest_date": "2025-01-05T00:00:00",

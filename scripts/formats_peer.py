@@ -61,7 +61,7 @@ def main(peer_dir: str) -> None:
             if task.get("language") != "python" or task.get("input_file") \
                     or not (task.get("tests") or task.get("call_tests")):
                 continue  # the peer runs Python stdin and call-based programs only
-            code, _ = extract_code(task["completion"], "python")
+            code, _ = extract_code(row["completion"], "python")  # the program as written: the peer adds its own imports
             print(json.dumps({"row": f"{Path(f).stem}:{n}", "case": row["case"], "ours": row["expect"],
                               "peer": peer_verdict(peer_dir, peer_io(task), code),
                               "kind": "call" if task.get("call_tests") else "stdin"}), flush=True)

@@ -210,3 +210,15 @@ def test_trainer_reads_every_corpus_row():
     missing = [r["corpus_row"] for r, t in zip(rows, tasks) if t is None]
     assert not missing
     assert {t["kind"] for t in tasks} == {"code"}
+
+
+def test_preamble_goes_after_docstring_and_future_imports():
+    """The graders' imports go before the program, but after what must come first in a module."""
+    from verifier.formats.common import PREAMBLE, with_preamble
+
+    code = '"""doc"""\nfrom __future__ import annotations\nprint(Counter("aab")["a"])\n'
+    program = with_preamble(code)
+    assert program == '"""doc"""\nfrom __future__ import annotations\n' + PREAMBLE + 'print(Counter("aab")["a"])\n'
+    compile(program, "prog.py", "exec")  # still a valid module
+    assert with_preamble("print(1)") == PREAMBLE + "print(1)"
+    assert with_preamble("   ") == "   "  # no code: as is (no_code, not a preamble graded as the program)

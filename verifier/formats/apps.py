@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .common import CALL_PREAMBLE, FormatError, apps_call_tests, load_json, stdin_tests, with_preamble
+from .common import FormatError, apps_call_tests, load_json, stdin_tests, with_preamble
 
 NAME = "apps"
 
@@ -26,11 +26,11 @@ def io_task(spec: Any, completion: str, where: str) -> dict:
     if fn_name:
         if not isinstance(fn_name, str):
             raise FormatError(f"{where}.fn_name: must be a string")
-        return {"kind": "code", "language": "python", "completion": with_preamble(completion, CALL_PREAMBLE),
+        return {"kind": "code", "language": "python", "completion": with_preamble(completion),
                 "entry_point": fn_name, "call_tests": apps_call_tests(spec["inputs"], spec["outputs"], where)}
     # APPS compares stdout leniently (floats with a tolerance among other rules): float, which is
     # exact for integer tokens (README "Dataset formats")
-    return {"kind": "code", "language": "python", "completion": completion, "compare": "float",
+    return {"kind": "code", "language": "python", "completion": with_preamble(completion), "compare": "float",
             "tests": stdin_tests(spec["inputs"], spec["outputs"], where)}
 
 

@@ -17,10 +17,10 @@ from typing import Any
 from sandbox.checks import _fenced_blocks, extract_code
 from sandbox.languages import alias_map
 
-# Names LiveCodeBench's and APPS's graders import before running a call-based program
+# Names LiveCodeBench's and APPS's graders import before running a program, stdin or call-based
 # (LeetCode's own environment has them too): a `def f(self, nums: List[int])` without
 # `from typing import List` is accepted there, so it must not be a runtime_error here.
-CALL_PREAMBLE = ("from typing import *\nfrom collections import *\nfrom heapq import *\nfrom bisect import *\n"
+PREAMBLE = ("from typing import *\nfrom collections import *\nfrom heapq import *\nfrom bisect import *\n"
                  "from itertools import *\nfrom functools import *\nfrom math import *\nfrom builtins import *\n"
                  "import collections, heapq, bisect, itertools, functools, math, string, re, sys\n")
 
@@ -225,9 +225,30 @@ def continued(completion: str, prompt: str, entry_point: str, prelude: str = "")
     return rewrap(completion, joined, how)
 
 
-def with_preamble(completion: str, preamble: str) -> str:
-    """The completion's program with `preamble` before it (extraction as before); no code: as is."""
+def with_preamble(completion: str, preamble: str = PREAMBLE) -> str:
+    """The completion's program with `preamble` before it (extraction as before; after the program's
+    docstring and `from __future__` imports, which must come first); no code: as is."""
     code, how = extract_code(completion, "python")
     if how == "none":
         return completion
-    return rewrap(completion, preamble + code, how)
+    lines = code.splitlines(keepends=True)
+    at = _future_end(code)
+    return rewrap(completion, "".join(lines[:at]) + ("\n" if at and not lines[at - 1].endswith("\n") else "")
+                  + preamble + "".join(lines[at:]), how)
+
+
+def _future_end(code: str) -> int:
+    """How many leading lines hold the module docstring and `from __future__` imports (0 if none,
+    or if the code does not parse: it fails on its own then)."""
+    try:
+        body = ast.parse(code).body
+    except (SyntaxError, ValueError):
+        return 0
+    end = 0
+    for i, node in enumerate(body):
+        docstring = i == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) \
+            and isinstance(node.value.value, str)
+        if not (docstring or (isinstance(node, ast.ImportFrom) and node.module == "__future__")):
+            break
+        end = node.end_lineno or end
+    return end

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .common import CALL_PREAMBLE, FormatError, lcb_call_test, lcb_private_tests, load_json, stdin_tests, with_preamble
+from .common import FormatError, lcb_call_test, lcb_private_tests, load_json, stdin_tests, with_preamble
 
 NAME = "livecodebench"
 
@@ -27,13 +27,13 @@ def lcb_tests_task(tests: list, func_name: Any, completion: str, where: str) -> 
     if kinds == {"functional"}:
         if not isinstance(func_name, str) or not func_name:
             raise FormatError(f"{where}: functional tests need metadata.func_name")
-        return {"kind": "code", "language": "python", "completion": with_preamble(completion, CALL_PREAMBLE),
+        return {"kind": "code", "language": "python", "completion": with_preamble(completion),
                 "entry_point": func_name,
                 "call_tests": [lcb_call_test(t["input"], t["output"], f"{where}[{n}]") for n, t in enumerate(tests)]}
     if kinds != {"stdin"}:
         raise FormatError(f"{where}: testtype must be all 'stdin' or all 'functional', got {sorted(map(str, kinds))}")
     # LiveCodeBench compares stripped lines, then the lines' numbers as Decimals: float is our nearest
-    return {"kind": "code", "language": "python", "completion": completion, "compare": "float",
+    return {"kind": "code", "language": "python", "completion": with_preamble(completion), "compare": "float",
             "tests": stdin_tests([t["input"] for t in tests], [t["output"] for t in tests], where)}
 
 

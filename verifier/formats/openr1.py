@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .common import CALL_PREAMBLE, FormatError, apps_call_tests, language_of, load_json, stdin_tests, with_preamble
+from .common import FormatError, apps_call_tests, language_of, load_json, stdin_tests, with_preamble
 
 NAME = "open-r1"
 
@@ -39,7 +39,7 @@ def to_task(row: Mapping[str, Any], completion: str) -> dict:
         names = {c.get("fn_name") for c in calls}
         if len(names) != 1 or not isinstance(next(iter(names)), str):
             raise FormatError("verification_info.test_cases: function_call cases need one fn_name")
-        return {**task, "completion": with_preamble(completion, CALL_PREAMBLE), "entry_point": names.pop(),
+        return {**task, "completion": with_preamble(completion), "entry_point": names.pop(),
                 "call_tests": apps_call_tests([c["input"] for c in calls], [c["output"] for c in calls],
                                               "verification_info.test_cases")}
     return {**task, "completion": completion,
