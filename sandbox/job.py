@@ -146,7 +146,7 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
         (t.stdin.encode("utf-8", "surrogatepass"),
          None if t.expected_stdout is None else t.expected_stdout.encode("utf-8", "surrogatepass"))
         for t in task.tests]
-    if len(tests) > config.max_tests:
+    if len(tests) > config.max_tests or len(task.call_tests) > config.max_tests:
         raise InfraFailure(f"{len(tests)} tests, over max_tests={config.max_tests}", retryable=False)
     if any(len(s) > config.max_stdin_bytes for s, _ in tests):
         raise InfraFailure(f"a test's stdin is over max_stdin_bytes={config.max_stdin_bytes}", retryable=False)
@@ -432,9 +432,10 @@ def _judged_tests(box, plan: Plan, config: SandboxConfig) -> list[dict] | None:
         entries = [_test_entry(why, None, f"before the tests: {load['load_error']}")] * max(1, len(plan.call_tests))
     elif not done or v is not None:  # the judge stopped early: unfinished tests get its verdict
         why, d = (v, d) if v is not None else ("runtime_error", "the judge stopped before its tests ended")
-        # call tests: each unfinished one; a test file: one more entry, as its remaining tests are unknown
+        # call tests: each unfinished one; a test file: one more entry, as its remaining tests are
+        # unknown; at least one either way (a run that ended badly, tampering included, never passes)
         left = len(plan.call_tests) - len(entries) if plan.call_tests else 1
-        entries += [_test_entry(why, facts, d)] * max(0, left)
+        entries += [_test_entry(why, facts, d)] * max(1, left)
     elif not entries and not plan.call_tests:
         if static_test_count(plan.test_code or "") == 0:
             return None

@@ -329,6 +329,10 @@ class CodeTask:
             raise TaskError(f"{where}.entry_point", f"must be a Python identifier, got {self.entry_point[:100]!r}")
         if self.test_framework != "assert" and not self.test_code:
             raise TaskError(f"{where}.test_framework", f"{self.test_framework!r} needs test_code (the test file)")
+        if self.test_framework == "pytest" and self.judge != "process":
+            # pytest keeps its plugins reachable from module globals: a program sharing its
+            # interpreter could rewrite the outcomes (sandbox/harness/shared_frameworks.py)
+            raise TaskError(f"{where}.judge", "pytest files run in the process judge only: must be 'process'")
         if not self.call_tests:
             return
         if self.language not in CALL_TEST_LANGUAGES:

@@ -65,6 +65,18 @@ def test_programs_redefining_the_tests_helpers_are_rejected(grader, problems):
         assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, (task_id, r)
 
 
+def test_with_entry_point_canonical_accepted_and_stubs_rejected(grader, problems):
+    """The same problems with the dataset's entry_point given (as a dataset adapter does): the
+    entry point is then the only name the tests take from the program, on the per-test judge path."""
+    def task(p, body):
+        return {**humaneval_task(p, body), "entry_point": p["entry_point"]}
+    results = grader.grade_many(task(p, p["canonical_solution"]) for p in problems)
+    bad = [(p["task_id"], r["verdict"], r["detail"]) for p, r in zip(problems, results) if r["verdict"] != "accepted"]
+    assert not bad, bad
+    results = grader.grade_many(task(p, "    pass\n") for p in problems)
+    assert all(r["verdict"] not in ("accepted", "infra_error") and r["score"] == 0.0 for r in results)
+
+
 def test_body_only_completions_through_the_format(grader, problems):
     """verifier/formats/humaneval.py: the canonical bodies alone, as HumanEval is sampled (continuing the
     prompt), are all accepted; the prompt alone with a stub body is not."""

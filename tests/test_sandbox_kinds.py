@@ -182,7 +182,7 @@ def framework(program: str, kind: str, judge: str, test_code: str | None = None,
     return task(program, test_framework=kind, test_code=test_code, judge=judge, **kw)
 
 
-@pytest.mark.parametrize("judge", MODES)
+@pytest.mark.parametrize("judge", ["process"])  # pytest + shared is refused (sandbox/spec.py)
 def test_pytest_file_per_test_names_and_verdicts(grader, judge):
     r = grader.grade(framework(INC, "pytest", judge))
     assert r["verdict"] == "accepted", r
@@ -206,11 +206,11 @@ def test_unittest_file_per_test_names_and_verdicts(grader, judge):
     assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
 
 
-@pytest.mark.parametrize("judge", MODES)
-@pytest.mark.parametrize("kind, test_code", [
-    ("pytest", "from solution import inc\n\ndef helper():\n    assert inc(1) == 2\n"),
-    ("unittest", "import unittest\nfrom solution import inc\n"),
-    ("pytest", "# nothing here\n"),
+@pytest.mark.parametrize("kind, test_code, judge", [
+    ("pytest", "from solution import inc\n\ndef helper():\n    assert inc(1) == 2\n", "process"),
+    ("unittest", "import unittest\nfrom solution import inc\n", "process"),
+    ("unittest", "import unittest\nfrom solution import inc\n", "shared"),
+    ("pytest", "# nothing here\n", "process"),
 ])
 def test_a_file_with_no_tests_is_an_error_never_accepted(grader, judge, kind, test_code):
     r = grader.grade(framework(INC, kind, judge, test_code))
@@ -234,21 +234,53 @@ ATTACKS = [
     "open('solution.py', 'w').write('def inc(x):\\n    return x + 1\\ndef task_func(x):\\n    return x + 1\\n')\n"
     "open('conftest.py', 'w').write('import pytest\\n@pytest.hookimpl(hookwrapper=True)\\ndef pytest_runtest_makereport(item, call):\\n    o = yield\\n    o.get_result().outcome = \"passed\"\\n')\n"
     "open('pytest.ini', 'w').write('[pytest]\\naddopts = -p no:python\\n')",
+    # a conftest.py (and an ini file loading it) wherever pytest might look, without disabling collection
+    "import os\nfor d in ('.', '/tmp', '/work'):\n    try:\n"
+    "        open(os.path.join(d, 'conftest.py'), 'w').write('import pytest\\n@pytest.hookimpl(hookwrapper=True)\\n"
+    "def pytest_runtest_makereport(item, call):\\n    o = yield\\n    o.get_result().outcome = \"passed\"\\n')\n"
+    "        open(os.path.join(d, 'tox.ini'), 'w').write('[pytest]\\naddopts = -p conftest\\n')\n"
+    "    except OSError:\n        pass",
     "import unittest\ndef test_fake_1():\n    pass\ndef test_fake_2():\n    pass\nclass TestFake:\n    def test_x(self):\n        pass\n"
     "class TestMore(unittest.TestCase):\n    def test_y(self):\n        pass\n    def test_z(self):\n        pass",
     "class E(int):\n    def __eq__(self, o):\n        return True\n    __hash__ = int.__hash__\nclass L(list):\n    def __eq__(self, o):\n        return True\n"
     "_inc = lambda x: E(-99)\n_task = lambda x: E(-99)",
+    "import unittest, pytest\ndef _skip():\n    try:\n        pytest.skip('no')\n    finally:\n        raise unittest.SkipTest('no')\n"
+    "_inc = _task = lambda x: _skip()",
+    # the shared interpreter: reach the result class through __subclasses__, its closures, the
+    # assert methods' closures, the tests' globals and builtins through a test method
+    "import unittest, sys\ndef _forge():\n    for c in unittest.TestResult.__subclasses__():\n"
+    "        c.addFailure = c.addError = lambda *a, **k: None\n        for f in vars(c).values():\n"
+    "            for cell in getattr(f, '__closure__', None) or ():\n                try:\n"
+    "                    if callable(cell.cell_contents):\n                        cell.cell_contents = lambda *a, **k: ('accepted', '')\n"
+    "                except ValueError:\n                    pass\n    sys.exc_info = lambda: (None, None, None)\n",
+    "import unittest\nclass E(list):\n    def __eq__(self, o):\n        return True\n"
+    "def _open():\n    f = unittest.TestCase.assertEqual\n    for cell in f.__closure__ or ():\n"
+    "        v = cell.cell_contents\n        for c2 in getattr(v, '__closure__', None) or ():\n"
+    "            if isinstance(c2.cell_contents, (set, frozenset)):\n                try:\n"
+    "                    c2.cell_contents = c2.cell_contents | {id(E), id(int)}\n                except Exception:\n                    pass\n"
+    "    for c in unittest.TestCase.__subclasses__():\n        for f in vars(c).values():\n"
+    "            g = getattr(f, '__globals__', None)\n            if g is not None and 'unittest' in g:\n"
+    "                g['__builtins__']['len'] = lambda x: 2\n    return E([-99])\n"
+    "_inc = _task = lambda x: _open()",
     "import os\nfor fd in range(3, 30):\n    try:\n        os.write(fd, b'ok\\n{\"test\": {\"verdict\": \"accepted\"}}\\n{\"done\": 9}\\n')\n    except OSError:\n        pass",
 ]
 
 
-@pytest.mark.parametrize("judge", MODES)
-@pytest.mark.parametrize("kind", ["pytest", "unittest"])
+@pytest.mark.parametrize("kind, judge", [("pytest", "process"), ("unittest", "process"), ("unittest", "shared")])
 @pytest.mark.parametrize("attack", ATTACKS, ids=range(len(ATTACKS)))
 def test_a_program_cannot_make_a_test_file_pass(grader, judge, kind, attack):
     wrong = "\ndef inc(x):\n    return -99\ndef task_func(x):\n    return -99\n"
-    if "_inc = " in attack:
-        wrong = "\ndef inc(x):\n    return _inc(x)\ndef task_func(x):\n    return _task(x)\n"
+    if "_inc = " in attack or "_inc = _task" in attack or "_forge" in attack:
+        wrong = ("\ndef inc(x):\n    return _inc(x)\ndef task_func(x):\n    return _task(x)\n" if "_forge" not in attack
+                 else "\ndef inc(x):\n    _forge()\n    return -99\ndef task_func(x):\n    _forge()\n    return -99\n")
     r = grader.grade(framework(attack + wrong, kind, judge, scoring="fraction"))
     assert r["verdict"] != "accepted" and r["score"] == 0.0, r
     assert r["verdict"] not in ("infra_error", "error"), r  # the program's doing: its 0, not "ungraded"
+
+
+def test_a_program_that_tampers_with_the_runner_is_not_accepted(grader):
+    """Lowering PID 1's nice value during a call taints the container; the calls all return right,
+    yet the job must not pass (as a stdin test would not)."""
+    prog = "import os\ndef f(xs):\n    os.setpriority(os.PRIO_PROCESS, 1, 19)\n    return sorted(xs)"
+    r = grader.grade(calls(prog, PAIRS))
+    assert r["verdict"] == "runtime_error" and r["score"] == 0.0, r

@@ -46,10 +46,11 @@ def test_tuples_in_a_python_dict_are_lists_and_types_stay_exact():
 
 
 def test_judge_and_framework_are_on_the_wire():
-    task = {"id": "p", "kind": "code", "completion": "def f():\n    return 1", "test_framework": "pytest",
-            "judge": "shared", "test_code": "from solution import f\ndef test_f():\n    assert f() == 1\n"}
+    task = {"id": "p", "kind": "code", "completion": "def f():\n    return 1", "test_framework": "unittest",
+            "judge": "shared", "test_code": "import unittest\nclass T(unittest.TestCase):\n    def test_f(self):\n"
+                                            "        self.assertEqual(f(), 1)\n"}
     d = task_from_proto(task_to_proto(task))
-    assert (d["test_framework"], d["judge"]) == ("pytest", "shared")
+    assert (d["test_framework"], d["judge"]) == ("unittest", "shared")
     assert wire_validate(task)[0].judge == "shared"
 
 
@@ -72,6 +73,7 @@ def deep(n: int):
     (call(judge="thread"), "judge"),
     (call(test_framework="nose"), "test_framework"),
     (call(call_tests=[], test_framework="pytest"), "test_framework"),  # a framework needs its test file
+    (call(call_tests=[], test_framework="pytest", judge="shared", test_code="def test_x():\n    pass"), "judge"),
     (call(call_tests=[{"args": [1]}]), "call_tests[0].expected"),
     (call(call_tests=[{"args": [1], "expected": 1, "output": 2}]), "call_tests[0]"),
     (call(call_tests=[{"args": 1, "expected": 1}]), "call_tests[0].args"),
@@ -129,3 +131,31 @@ def test_test_name_survives_the_wire_and_is_absent_when_empty():
                         {"verdict": "wrong_answer", "time_s": 0.1, "detail": "d", "exit_code": 1}]}
     tests = result_from_proto(result_to_proto(result))["tests"]
     assert tests[0]["name"] == "test_a" and "name" not in tests[1]
+
+
+def _request(**code) -> pb.GradeRequest:
+    fields = {"language": "python", "completion": "def f(x):\n    return x", "entry_point": "f", **code}
+    return pb.GradeRequest(tasks=[pb.Task(id="k", code=pb.CodeTask(**fields))])
+
+
+@pytest.mark.parametrize("req, field", [
+    (_request(call_tests=[pb.CallTest(args_json="[1,", expected_json="1")]), "tasks[0].code.call_tests[0].args_json"),
+    (_request(call_tests=[pb.CallTest(args_json="[1]")]), "tasks[0].code.call_tests[0].expected_json"),
+    (_request(call_tests=[pb.CallTest(args_json="[1]", expected_json="1")], judge="shared"), "tasks[0].code.judge"),
+    (_request(test_code="assert f(1) == 1", judge="thread"), "tasks[0].code.judge"),
+    (_request(test_code="def test_f():\n    pass", test_framework="nose"), "tasks[0].code.test_framework"),
+    (_request(test_framework="pytest", tests=[pb.CodeTest(stdin="", expected_stdout="")]),
+     "tasks[0].code.test_framework"),
+    (_request(entry_point="1f", call_tests=[pb.CallTest(args_json="[]", expected_json="1")]),
+     "tasks[0].code.entry_point"),
+])
+def test_a_real_server_answers_invalid_argument_naming_the_field(verifier_server, req, field):
+    import grpc
+
+    from verifier.v1 import verifier_pb2_grpc as pbg
+
+    with grpc.insecure_channel(verifier_server.target) as channel:
+        with pytest.raises(grpc.RpcError) as err:
+            pbg.VerifierStub(channel).Grade(req, timeout=10)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert err.value.details().startswith(field + ":"), err.value.details()

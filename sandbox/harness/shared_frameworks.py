@@ -1,27 +1,34 @@
-"""Test files (pytest, unittest) in shared mode (judge="shared"): the program is the real module
-`solution` in the judge's own interpreter, for tests that need its objects (BigCodeBench: DataFrames,
-plots). Imported by shared.py before the program runs; residual risks: README.md ("How assert-style
-tests are judged").
+"""unittest files in shared mode (judge="shared", test_framework="unittest"): the program is the real
+module `solution` in the judge's own interpreter, for tests that need its objects (BigCodeBench:
+DataFrames, plots). Used by shared.py before the program runs; residual risks: README.md ("How
+assert-style tests are judged").
 
-`prepare` runs before the program: it imports the framework and the modules the test file imports,
-takes a snapshot of the framework's module and class dictionaries, and returns `run`, which shared.py
-calls under its audit hook. Result lines are `<nonce> {...}` on the result fd, written with
-functions saved in closures before the program ran, so patching json, os or this module changes
-nothing; before each result the snapshot is checked, and a test during which the program changed the
-framework (unittest.case._Outcome, TestCase.assertEqual, pytest's runner...) is not accepted. The
-test file never exists on disk (pytest gets it as the module of this read-only file), and its
-asserts are strict (shared.py's rewrite: plain data compared, pinned builtins). unittest's assert
-methods refuse values whose class the program defined (an object whose __eq__ is always True).
+In one interpreter the program can reach any object that a class or module refers to (a class's
+subclasses, a function's closure cells, a module's globals) and change it, so nothing that decides
+a verdict may be reachable that way: the nonce, the result fd and the writing of result lines stay
+in shared.py's frame (frames are refused by its audit hook); results are kept on a TestResult
+instance only that frame holds; the framework (unittest's module and class dictionaries, the
+closure cells of their functions, and the result class here) is compared with a snapshot taken
+before the program ran, by functions only that frame holds, and if anything changed no test
+passes. unittest's assert methods refuse values of classes the program defined (an always-true
+__eq__), a skipped test counts as failed (the program could raise SkipTest), the tests get the
+builtins as they were before the program ran, and only the test file's own TestCases run.
+
+pytest files always run in the process judge (sandbox/spec.py refuses judge="shared" for them):
+pytest keeps its configuration and plugins reachable from module globals, so a program sharing
+its interpreter could reach the plugin that records outcomes.
 """
 import ast
 import builtins
-import os
 import sys
 import time
 import types
 
-FRAMEWORK_PREFIXES = ("unittest", "_pytest", "pytest", "pluggy", "iniconfig", "json", "types", "time",
-                      "shared_frameworks", "builtins")
+# Modules whose dictionaries decide how unittest records an outcome: unittest itself, the context
+# managers its test runs go through, and sys.exc_info / sys.exception (the only sys keys watched:
+# programs legitimately rebind sys.stdout and the like).
+WATCHED = ("unittest", "shared_frameworks", "contextlib")
+SYS_KEYS = ("exc_info", "exception")
 
 
 def _test_imports(tests):
@@ -39,80 +46,102 @@ def _test_imports(tests):
     return [m for m in names if m.partition(".")[0] != "solution"]
 
 
-def prepare(kind, tests, nonce, fd, write, strict_compile):
-    """Everything that must exist before the program runs; returns run(prog_code)."""
-    import json
-    import importlib
-    dumps, ModuleType, modules, exec_, monotonic = json.dumps, types.ModuleType, sys.modules, exec, time.monotonic
-    type_, id_, isinstance_, str_ = type, id, isinstance, str
+def make_checker():
+    """(snapshot, changed): what the watched modules and classes hold now, and the first thing that
+    differs later. Closures over builtins read now; no state of their own (the caller holds it)."""
+    isinstance_, type_, str_, list_, dict_, getattr_, id_ = isinstance, type, str, list, dict, getattr, id
     class_dict = type.__dict__["__dict__"].__get__
-    BE, AE = BaseException, AssertionError
-    if kind == "pytest":
-        os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-        import pytest  # noqa: F401
-        import _pytest.python  # noqa: F401
-        import _pytest.runner  # noqa: F401
-        import _pytest.reports  # noqa: F401
-        import _pytest.main  # noqa: F401
+    function, sm, cm = types.FunctionType, staticmethod, classmethod
+    MISSING = object()
+
+    def add_cells(label, f, cells, seen, depth=0):
+        # a function's defaults and closure cells, and those of the functions in its cells
+        if isinstance_(f, (sm, cm)):
+            f = f.__func__
+        if type_(f) is not function or id_(f) in seen or depth > 20:
+            return
+        seen.add(id_(f))
+        cells.append((label + ".__defaults__", f, "d", f.__defaults__))
+        cells.append((label + ".__kwdefaults__", f, "k", f.__kwdefaults__))
+        for cell in f.__closure__ or ():
+            try:
+                v = cell.cell_contents
+            except ValueError:
+                continue
+            cells.append((label + " (closure)", cell, "c", v))
+            add_cells(label, v, cells, seen, depth + 1)
+
+    def snapshot(modules, classes, extra=()):
+        dicts, cells, seen = [], [], set()
+        for name, d in extra:
+            dicts.append((name, d.get, dict_(d)))
+        sys_ = modules.get("sys")
+        dicts.append(("sys", sys_.__dict__.get, {k: sys_.__dict__[k] for k in SYS_KEYS if k in sys_.__dict__}))
+        for name, mod in list_(modules.items()):
+            if not isinstance_(name, str_) or not name.startswith(WATCHED):
+                continue
+            d = getattr_(mod, "__dict__", None)
+            if type_(d) is not dict_:
+                continue
+            dicts.append((name, d.get, dict_(d)))
+            for k, v in list_(d.items()):
+                if isinstance_(v, type_):
+                    classes = classes + (v,)
+                else:
+                    add_cells(name + "." + str_(k), v, cells, seen)
+        for cls in classes:
+            cd = class_dict(cls)
+            label = getattr_(cls, "__qualname__", "class")
+            dicts.append((label, cd.get, dict_(cd)))
+            for k, v in list_(cd.items()):
+                add_cells(label + "." + str_(k), v, cells, seen)
+        return dicts, cells
+
+    def changed(snap):
+        dicts, cells = snap
+        for name, get, copy in dicts:
+            for k, v in copy.items():
+                if get(k, MISSING) is not v:
+                    return name + "." + str_(k)
+        for label, obj, what, v in cells:
+            if what == "c":
+                try:
+                    now = obj.cell_contents
+                except ValueError:
+                    now = MISSING
+            else:
+                now = obj.__defaults__ if what == "d" else obj.__kwdefaults__
+            if now is not v:
+                return label
+        return ""
+
+    return snapshot, changed
+
+
+def prepare(tests):
+    """Everything that must exist before the program runs; returns run(prog_code) -> (results,
+    load_error, changed): results are (verdict, detail, seconds, name) tuples."""
+    import importlib
     import unittest
     import unittest.case  # noqa: F401
     import unittest.loader  # noqa: F401
     import unittest.result  # noqa: F401
-    issubclass_ = issubclass
+    import unittest.suite  # noqa: F401
     for name in _test_imports(tests):  # the test's own tools, genuine before the program runs
         try:
             importlib.import_module(name)
         except BaseException:  # noqa: BLE001 - not installed, or failing: the test file will say so
             pass
-    known = {id_(t) for t in vars(builtins).values() if isinstance_(t, type)}
+    isinstance_, issubclass_, type_, id_, str_, tuple_, any_ = isinstance, issubclass, type, id, str, tuple, any
+    ModuleType, modules, exec_, monotonic = types.ModuleType, sys.modules, exec, time.monotonic
+    BE, AE = BaseException, AssertionError
+    known = {id_(t) for t in vars(builtins).values() if isinstance_(t, type_)}
     for mod in list(modules.values()):
         for v in list(getattr(mod, "__dict__", {}).values()):
-            if isinstance_(v, type):
+            if isinstance_(v, type_):
                 known.add(id_(v))
-    state = {"count": 0, "changed": ""}
+    known = frozenset(known)  # reachable through the assert methods' closures: must not grow
     pristine = dict(vars(builtins))  # the tests' builtins: the program may patch the module's
-
-    def snapshot():
-        out = []
-        for name, mod in list(modules.items()):
-            if not isinstance_(name, str_) or not name.startswith(FRAMEWORK_PREFIXES):
-                continue
-            d = getattr(mod, "__dict__", None)
-            if type_(d) is not dict:
-                continue
-            out.append((name, d.get, dict(d)))
-            for k, v in list(d.items()):
-                if isinstance_(v, type):
-                    cd = class_dict(v)
-                    out.append((name + "." + k, cd.get, dict(cd)))
-        return out
-
-    VOLATILE = frozenset(("_reprcompare", "_assertion_pass", "_config", "__warningregistry__"))
-
-    def changed():
-        if state["changed"]:
-            return state["changed"]
-        for name, get, copy in snap:
-            for k, v in copy.items():
-                if get(k, MISSING) is not v and k not in VOLATILE:
-                    state["changed"] = name + "." + str_(k)
-                    return state["changed"]
-        return ""
-
-    MISSING = object()
-
-    def line(obj):
-        data = nonce + b" " + dumps(obj, separators=(",", ":")).encode() + b"\n"
-        while data:
-            data = data[write(fd, data):]
-
-    def emit(verdict, detail, secs, name):
-        bad = changed()
-        if bad:
-            verdict, detail = "runtime_error", "the program changed the test framework: " + bad
-        state["count"] += 1
-        line({"test": {"verdict": verdict, "detail": str_(detail)[:300], "time_s": round(secs, 4),
-                       "name": str_(name)[:200]}})
 
     def program_defined(x, depth=0):
         # a value of a class the program defined (anything not known before it ran), anywhere in
@@ -121,33 +150,31 @@ def prepare(kind, tests, nonce, fd, write, strict_compile):
             return True
         t = type_(x)
         if t in (list, tuple, set, frozenset):
-            return any(program_defined(e, depth + 1) for e in x)
+            return any_(program_defined(e, depth + 1) for e in x)
         if t is dict:
-            return any(program_defined(k, depth + 1) or program_defined(v, depth + 1) for k, v in x.items())
+            return any_(program_defined(k, depth + 1) or program_defined(v, depth + 1) for k, v in x.items())
         return id_(t) not in known
-
-    def verdict_of(e):
-        if isinstance_(e, AE):
-            return "wrong_answer", type_(e).__name__ + ": " + str_(e)
-        return "runtime_error", type_(e).__name__ + ": " + str_(e)
 
     def strict(method):
         def check(self, *args, **kwargs):
-            for a in args + tuple(kwargs.values()):
+            for a in args + tuple_(kwargs.values()):
                 if program_defined(a):
                     raise AE("a value in the assert is of a class the program defined")
             return method(self, *args, **kwargs)
         return check
 
-    TestCase = unittest.TestCase
-    for attr in [a for a in vars(TestCase) if a.startswith("assert") and not a.startswith("assertRaises")
-                 and not a.startswith("assertWarns") and not a.startswith("assertLogs")
-                 and not a.startswith("assertNoLogs")]:
+    TestCase, TestLoader, TestResult, TestSuite = unittest.TestCase, unittest.TestLoader, unittest.TestResult, unittest.TestSuite
+    for attr in [a for a in vars(TestCase) if a.startswith("assert") and not a.startswith(
+            ("assertRaises", "assertWarns", "assertLogs", "assertNoLogs"))]:
         setattr(TestCase, attr, strict(getattr(TestCase, attr)))
-    TestLoader, TestResult, TestSuite = unittest.TestLoader, unittest.TestResult, unittest.TestSuite
-    code = strict_compile(tests) if kind == "pytest" else compile(tests, "tests.py", "exec")
+
+    def verdict_of(e):
+        kind = "wrong_answer" if isinstance_(e, AE) else "runtime_error"
+        return kind, type_(e).__name__ + ": " + str_(e)[:300]
 
     class Results(TestResult):
+        """Outcomes on the instance (which only the frame running the tests holds)."""
+
         def startTest(self, test):
             TestResult.startTest(self, test)
             self.failed, self.t0 = None, monotonic()
@@ -160,8 +187,8 @@ def prepare(kind, tests, nonce, fd, write, strict_compile):
             self._fail(err)
 
         def addError(self, test, err):
-            if not hasattr(test, "_testMethodName"):
-                emit(*verdict_of(err[1]), 0.0, str_(test))
+            if not hasattr(test, "_testMethodName"):  # setUpClass / setUpModule failed: one line for it
+                self.out.append((*verdict_of(err[1]), 0.0, str_(test)))
                 return
             self._fail(err)
 
@@ -172,113 +199,41 @@ def prepare(kind, tests, nonce, fd, write, strict_compile):
         def addUnexpectedSuccess(self, test):
             self.failed = ("wrong_answer", "unexpected success")
 
-        def addSkip(self, test, reason):
-            self.failed = ("skipped", reason)
+        def addSkip(self, test, reason):  # the program may raise SkipTest for a test it would fail
+            self.failed = ("runtime_error", "skipped (the program shares the interpreter): " + str_(reason)[:200])
 
         def stopTest(self, test):
             TestResult.stopTest(self, test)
-            if self.failed is not None and self.failed[0] == "skipped":
-                return
             verdict, detail = self.failed or ("accepted", "")
-            emit(verdict, detail, monotonic() - self.t0, test.id().removeprefix("tests."))
+            self.out.append((verdict, detail, monotonic() - self.t0, test.id().removeprefix("tests.")))
 
-    snap = []
+    code = compile(tests, "tests.py", "exec")
+    snapshot, changed = make_checker()
+    snap = snapshot(modules, (Results,))
 
-    def load(prog_code):
-        # the framework as it is now (pytest has started: its own changes are done) is what the
-        # program must leave alone
-        snap[:] = snapshot()
+    def run(prog_code):
         sol = ModuleType("solution")
         sol.__file__ = "prog.py"
         modules["solution"] = sol
-        exec_(prog_code, sol.__dict__)  # the program, as the module `solution`
-        return {k: v for k, v in sol.__dict__.items() if not k.startswith("__")}
-
-    def run_unittest(g):
-        mod = ModuleType("tests")
-        mod.__dict__.update(g)
-        mod.__name__, mod.__builtins__ = "tests", pristine
-        exec_(code, mod.__dict__)
-        loader, suite = TestLoader(), TestSuite()
-        for name, obj in list(mod.__dict__.items()):  # the file's own TestCases, never the program's
-            if isinstance_(obj, type) and issubclass_(obj, TestCase) and g.get(name, MISSING) is not obj:
-                suite.addTests(loader.loadTestsFromTestCase(obj))
-        suite.run(Results())
-
-    def run_pytest(prog_code):
-        import pytest
-        here = os.path.abspath(__file__)
-        got = {"ok": False}
-
-        injected = {}
-
-        class InMemory(pytest.Module):
-            def _getobj(self):
-                g = load(prog_code)
-                injected.update(g)  # after pytest's own start-up: it imports nothing the program planted
-                mod = ModuleType("test_solution")
-                mod.__dict__.update(g)
-                mod.__name__, mod.__file__, mod.__builtins__ = "test_solution", here, pristine
-                exec_(code, mod.__dict__)
-                got["ok"] = True
-                return mod
-
-        class Plugin:
-            def __init__(self):
-                self.exc, self.state, self.time = {}, {}, {}
-
-            @pytest.hookimpl(tryfirst=True)
-            def pytest_pycollect_makemodule(self, module_path, parent):
-                return InMemory.from_parent(parent, path=module_path)
-
-            @pytest.hookimpl(tryfirst=True)
-            def pytest_pycollect_makeitem(self, collector, name, obj):
-                if injected.get(name, MISSING) is obj:
-                    return []  # the program's own test_* functions and Test* classes are not the file's tests
-                return None
-
-            def pytest_collectreport(self, report):
-                if report.failed:
-                    line({"load_error": str_(report.longrepr)[-300:]})
-
-            @pytest.hookimpl(tryfirst=True)
-            def pytest_runtest_makereport(self, item, call):
-                # our own report: pytest's would render the traceback's frames, which the audit
-                # hook refuses (the program must not reach a frame)
-                from _pytest.reports import TestReport
-                outcome, longrepr, exc = "passed", None, call.excinfo.value if call.excinfo else None
-                if exc is not None:
-                    if isinstance_(exc, pytest.skip.Exception):
-                        outcome, longrepr = "skipped", ("", 0, str_(exc))
-                    else:
-                        outcome, longrepr = "failed", type_(exc).__name__ + ": " + str_(exc)[:300]
-                        self.exc.setdefault(item.nodeid, exc)
-                return TestReport(nodeid=item.nodeid, location=item.location, keywords={}, outcome=outcome,
-                                  longrepr=longrepr, when=call.when, duration=call.duration)
-
-            def pytest_runtest_logreport(self, report):
-                nid = report.nodeid
-                self.state.setdefault(nid, None)
-                self.time[nid] = self.time.get(nid, 0.0) + report.duration
-                if report.skipped and self.state[nid] is None:
-                    self.state[nid] = ("skipped", "")
-                elif report.failed and (self.state[nid] is None or self.state[nid][0] == "skipped"):
-                    self.state[nid] = verdict_of(self.exc.get(nid) or AE("failed"))
-                if report.when == "teardown" and (self.state[nid] or ("",))[0] != "skipped":
-                    verdict, detail = self.state[nid] or ("accepted", "")
-                    emit(verdict, detail, self.time[nid], nid.partition("::")[2] or nid)
-
-        pytest.main([here, "-q", "-s", "-p", "no:cacheprovider", "--noconftest", "--rootdir",
-                     os.path.dirname(here), "-W", "ignore", "--tb=no"], plugins=[Plugin()])
-
-    def run(prog_code):
         try:
-            if kind == "pytest":
-                run_pytest(prog_code)
-            else:
-                run_unittest(load(prog_code))
+            exec_(prog_code, sol.__dict__)  # the program, as the module `solution`
+            g = {k: v for k, v in sol.__dict__.items() if not k.startswith("__")}
+            mod = ModuleType("tests")
+            mod.__dict__.update(g)
+            mod.__name__, mod.__builtins__ = "tests", pristine  # not __main__: its unittest.main() must not run
+            exec_(code, mod.__dict__)
         except BE as e:  # noqa: BLE001 - the program failed at import (or exited): its runtime error
-            line({"load_error": type_(e).__name__ + ": " + str_(e)[:300]})
-        line({"done": state["count"]})
+            return [], verdict_of(e)[1], changed(snap)
+        loader, suite, result, own = TestLoader(), TestSuite(), Results(), ()
+        result.out = []
+        for name, obj in list(mod.__dict__.items()):  # the file's own TestCases, never the program's
+            if isinstance_(obj, type_) and issubclass_(obj, TestCase) and g.get(name) is not obj:
+                suite.addTests(loader.loadTestsFromTestCase(obj))
+                own += (obj,)
+        # the tests' globals, builtins and classes as the test file left them: the program reaches
+        # them through a test method's __globals__ and must not change them either
+        tests_snap = snapshot({"sys": modules["sys"]}, own, (("tests", mod.__dict__), ("builtins", pristine)))
+        suite.run(result)
+        return result.out, None, changed(snap) or changed(tests_snap)
 
     return run
