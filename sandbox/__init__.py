@@ -5,7 +5,7 @@ Public API (everything else is private):
 - `SandboxConfig`: every setting, documented field by field.
 - `CodeGrader`: `await start()`, `available`, `unavailable_reason()`, `languages()`,
   `await grade(task, timeout_s=None)`, `await close()`.
-- `build_images(languages=None, force=False, progress=print) -> {language: tag}`.
+- `build_images(languages=None, force=False, progress=print, prune=False) -> {language: tag}`.
 - `extract_code`, `compare`: the pure rules, for callers that want them without Docker.
 - `CodeTask`, `TaskError`: the task model (sandbox/spec.py); `grade` parses a dict through it, so an
   unknown key or a value the sandbox cannot honour is answered infra_error (retryable False) naming

@@ -136,11 +136,13 @@ def build_language(client: docker.DockerClient, language: str, base: str, tag: s
 
 
 def build_images(languages: Sequence[str] | None = None, force: bool = False,
-                 progress: Callable[[str], None] = print, config: SandboxConfig | None = None
-                 ) -> dict[str, str]:
+                 progress: Callable[[str], None] = print, config: SandboxConfig | None = None,
+                 prune: bool = False) -> dict[str, str]:
     """Build (or find) the image of each language; return language -> tag. Raises on failure.
 
     Unchanged recipes are skipped (their hash tag exists), so this is instant after the first run.
+    With `prune`, older images of the same repositories go (stale_tags); never by default, since
+    checkouts with different recipes may share one daemon and need each other's images.
     """
     config = config or SandboxConfig()
     langs = list(languages or config.languages)
@@ -154,6 +156,8 @@ def build_images(languages: Sequence[str] | None = None, force: bool = False,
         todo = [lang for lang in langs if force or not _has_image(client, tags[lang])]
         if not todo:
             progress("sandbox build: all images up to date: " + ", ".join(tags.values()))
+            if prune:
+                _prune(client, tags, progress)
             return tags
         if base != REGISTRY_BASE and base == base_tag() and (force or not _has_image(client, base)):
             build_base(client, base, progress)
@@ -161,21 +165,39 @@ def build_images(languages: Sequence[str] | None = None, force: bool = False,
             futures = [ex.submit(build_language, client, lang, base, tags[lang], progress) for lang in todo]
             for f in futures:
                 f.result()
-        _prune(client, tags, progress)
+        if prune:
+            _prune(client, tags, progress)
         return tags
     finally:
         client.close()
 
 
+def stale_tags(keep: dict[str, str], images: list[dict], used: set[str]) -> list[str]:
+    """The tags `--prune` removes: other tags of the repositories in `keep` (language -> the tag
+    just built or found) on images created before that repository's kept image and used by no
+    container, running or stopped. Images of newer recipes stay: another checkout on the same
+    daemon (a worktree with other recipes) may be using them. `images` rows are the Engine API's
+    image list (Id, RepoTags, Created in epoch seconds); `used` holds image ids containers use."""
+    kept = set(keep.values())
+    kept_created = {t.rpartition(":")[0]: img["Created"] for img in images for t in img.get("RepoTags") or () if t in kept}
+    out = []
+    for img in images:
+        if img["Id"] in used:
+            continue
+        for t in img.get("RepoTags") or ():
+            repo = t.rpartition(":")[0]
+            if t not in kept and repo in kept_created and img["Created"] < kept_created[repo]:
+                out.append(t)
+    return out
+
+
 def _prune(client: docker.DockerClient, tags: dict[str, str], progress: Callable[[str], None]) -> None:
-    """Remove our images of older recipes (same repository, other hash): disk stays bounded."""
-    for tag in tags.values():
-        repo = tag.rpartition(":")[0]
-        for img in client.images.list(name=repo):
-            for old in img.tags:
-                if old.startswith(repo + ":") and old != tag:
-                    try:
-                        client.images.remove(old)
-                        progress(f"sandbox build: removed old {old}")
-                    except docker.errors.APIError:
-                        pass  # still used by a container: next build
+    """Remove our images of older recipes (see stale_tags): disk stays bounded when asked to."""
+    images = [img for repo in {t.rpartition(":")[0] for t in tags.values()} for img in client.api.images(name=repo)]
+    used = {c["ImageID"] for c in client.api.containers(all=True)}
+    for old in stale_tags(tags, images, used):
+        try:
+            client.images.remove(old)
+            progress(f"sandbox build: removed old {old}")
+        except docker.errors.APIError:
+            pass  # a container started meanwhile, or another build removed it: next time

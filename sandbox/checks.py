@@ -99,7 +99,9 @@ def _closes(line: str, fence: str) -> bool:
 def compare(output: bytes, expected: bytes, how: str = "tokens", abs_tol: float = DEFAULT_FLOAT_TOL,
             rel_tol: float = DEFAULT_FLOAT_TOL) -> tuple[bool, str]:
     """Compare program output with the expected output. Lengths always count: a missing line or
-    token is a difference. Returns (equal, short reason)."""
+    token is a difference. 'tokens_ci' folds ASCII letters only (YES = yes; bytes.lower() leaves
+    every other byte as it is, so no locale or Unicode folding can make two answers equal).
+    Returns (equal, short reason)."""
     if how == "exact":
         return (True, "") if output == expected else (False, _first_diff(output, expected))
     if how == "lines":
@@ -117,6 +119,8 @@ def compare(output: bytes, expected: bytes, how: str = "tokens", abs_tol: float 
         if x == y:
             continue
         if how == "float" and _floats_close(x, y, abs_tol, rel_tol):
+            continue
+        if how == "tokens_ci" and x.lower() == y.lower():
             continue
         return False, f"token {i + 1}: got {_show(x)}, expected {_show(y)}"
     return True, ""
@@ -177,7 +181,7 @@ def run_verdict(facts: dict, lang: Language, time_limit_s: float) -> tuple[str |
     stderr = facts.get("stderr_b", b"")
     stop = facts.get("stop")
     sig = facts.get("signal")
-    if stop in ("stdout", "stderr") or sig == signal.SIGXFSZ:
+    if stop == "stdout" or sig == signal.SIGXFSZ:  # stderr is drained, never a stop (README.md)
         what = "file size" if sig == signal.SIGXFSZ and stop is None else stop
         return "output_limit", f"{what} over its limit"
     if facts.get("oom") or any(m in stderr for m in lang.oom_markers):
@@ -205,9 +209,15 @@ def _tail(stderr: bytes, n: int = 200) -> str:
     text = stderr.decode("utf-8", "replace").strip()
     if not text:
         return ""
-    # The exception line, not the stack under it: last unindented line that is not a banner.
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln[0].isspace() and not ln.startswith("Node.js v")]
-    return ": " + (lines[-1] if lines else text.splitlines()[-1])[-n:]
+    # The exception line, not the stack under it: last unindented line that is not a banner, or the
+    # panic line of Go ("panic: ...", above its goroutine dump) and Rust ("thread 'main' panicked").
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln[0].isspace() and not ln.startswith(_BANNERS)]
+    panic = next((ln for ln in lines if ln.startswith(_PANICS)), None)
+    return ": " + (panic or (lines[-1] if lines else text.splitlines()[-1]))[-n:]
+
+
+_BANNERS = ("Node.js v", "note: run with `RUST_BACKTRACE=1`")
+_PANICS = ("panic: ", "fatal error: ", "thread 'main' panicked")
 
 
 def compile_detail(facts: dict) -> str:

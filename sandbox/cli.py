@@ -1,4 +1,4 @@
-"""`verifier sandbox build [LANG...] [--force]` and `verifier sandbox run --language L FILE`.
+"""`verifier sandbox build [LANG...] [--force] [--prune]` and `verifier sandbox run --language L FILE`.
 
 `add_subcommands(subparsers)` plugs these into any argparse CLI (verifier/cli.py does); run this
 module directly (`python -m sandbox.cli ...`) for the same commands standalone.
@@ -12,6 +12,7 @@ import sys
 
 from .config import SandboxConfig
 from .languages import LANGUAGES
+from .spec import COMPARATORS
 
 
 def add_subcommands(subparsers) -> argparse.ArgumentParser:
@@ -22,13 +23,21 @@ def add_subcommands(subparsers) -> argparse.ArgumentParser:
     b.add_argument("languages", nargs="*", metavar="LANG",
                    help=f"languages to build (default: all of {', '.join(LANGUAGES)})")
     b.add_argument("--force", action="store_true", help="rebuild even when the recipe's tag exists")
+    b.add_argument("--prune", action="store_true",
+                   help="also remove older images of the same repositories (other recipe tags created before "
+                        "the current ones and used by no container). Off by default: checkouts with different "
+                        "recipes on one Docker daemon need each other's images")
     b.set_defaults(func=cmd_build)
     r = sub.add_parser("run", help="run one program in a sandbox and print the verdict (debugging)")
     r.add_argument("file", help="program source (or a model completion with a fenced block)")
     r.add_argument("--language", "-l", required=True, choices=list(LANGUAGES))
     r.add_argument("--stdin", help="file fed to the program's stdin")
     r.add_argument("--expected", help="file with the expected stdout (compared with --compare)")
-    r.add_argument("--compare", default="tokens", choices=["exact", "lines", "tokens", "float"])
+    r.add_argument("--compare", default="tokens", choices=list(COMPARATORS))
+    r.add_argument("--file", action="append", default=[], metavar="NAME=PATH", dest="files",
+                   help="a support file beside the program (repeatable), e.g. --file testlib.h=./testlib.h")
+    r.add_argument("--input-file", default="", help="also write stdin to this file in the program's dir")
+    r.add_argument("--output-file", default="", help="read the answer from this file instead of stdout")
     r.add_argument("--time-limit", type=float, default=None, help="CPU seconds")
     r.add_argument("--memory-limit", type=int, default=None, help="MB")
     r.set_defaults(func=cmd_run)
@@ -39,7 +48,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     from .build import build_images
 
     try:
-        tags = build_images(args.languages or None, force=args.force,
+        tags = build_images(args.languages or None, force=args.force, prune=args.prune,
                             progress=lambda m: print(m, file=sys.stderr, flush=True))
     except Exception as e:  # say what failed, exit non-zero: make stops here
         print(f"sandbox build failed: {type(e).__name__}: {e}", file=sys.stderr)
@@ -61,7 +70,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     task = {"kind": "code", "language": args.language, "completion": read(args.file),
             "tests": [{"stdin": read(args.stdin) or "", "expected_stdout": read(args.expected)}],
             "compare": args.compare, "time_limit_s": args.time_limit, "memory_limit_mb": args.memory_limit,
-            "return_output": True}
+            "return_output": True, "input_file": args.input_file, "output_file": args.output_file,
+            "files": {name: read(path) for name, _, path in (f.partition("=") for f in args.files)}}
 
     async def go() -> dict:
         g = CodeGrader(SandboxConfig(languages=(args.language,), pool_size=1))

@@ -26,6 +26,9 @@ def default_limits() -> dict[str, LanguageLimits]:
         "javascript": LanguageLimits(default_time_limit_s=4.0, max_time_limit_s=20.0, default_memory_limit_mb=512, max_memory_limit_mb=2048),
         "java": LanguageLimits(default_time_limit_s=4.0, max_time_limit_s=20.0, default_memory_limit_mb=512,
                                max_memory_limit_mb=2048, compile_time_limit_s=20.0, compile_memory_mb=1024),
+        # rustc -O and the Go toolchain need time and memory to compile; the programs are native
+        "rust": LanguageLimits(compile_time_limit_s=20.0, compile_memory_mb=1024),
+        "go": LanguageLimits(compile_time_limit_s=20.0, compile_memory_mb=1024),
     }
 
 
@@ -39,8 +42,8 @@ class SandboxConfig:
     """
 
     docker_url: str | None = field(default=None, metadata={"help": "Docker Engine URL (e.g. unix:///var/run/docker.sock); None: docker.from_env(), which honours DOCKER_HOST."})
-    languages: tuple[str, ...] = field(default=("python", "c", "cpp", "javascript", "java"), metadata={"help": "Languages served. Each needs its image (`verifier sandbox build`)."})
-    pool_size: int = field(default=2, metadata={"help": "Warm containers per language. Also the most jobs of one language running at once."})
+    languages: tuple[str, ...] = field(default=("python", "c", "cpp", "javascript", "java", "rust", "go"), metadata={"help": "Languages served. Each needs its image (`verifier sandbox build`)."})
+    pool_size: int = field(default=2, metadata={"help": "Warm containers per language. Also the most jobs of one language running at once; more queue for a container in arrival order, until the caller's deadline (none: they wait their turn)."})
     max_concurrent_jobs: int = field(default_factory=lambda: os.cpu_count() or 2, metadata={"help": "Jobs running at once over all languages; more would oversubscribe CPUs and cause false time limits."})
     jobs_per_container: int = field(default=50, metadata={"help": "Recycle a container after this many jobs (also after any anomaly)."})
     runtime: str | None = field(default=None, metadata={"help": "OCI runtime for sandbox containers, e.g. 'runsc' (gVisor) for a stronger boundary; None: the daemon's default (runc)."})
@@ -56,14 +59,14 @@ class SandboxConfig:
     memory_overhead_mb: int = field(default=48, metadata={"help": "Added to a test's memory limit for the runner and its capture buffers (plus twice the stdout cap)."})
     file_size_limit_mb: int = field(default=64, metadata={"help": "Largest file a program may write (RLIMIT_FSIZE)."})
     output_limit_bytes: int = field(default=8 << 20, metadata={"help": "stdout kept per test; more gives output_limit (a 5 MB answer is fine)."})
-    stderr_limit_bytes: int = field(default=1 << 20, metadata={"help": "stderr a test may write before output_limit; only its head is kept."})
+    stderr_limit_bytes: int = field(default=64 << 10, metadata={"help": "stderr kept per run (its head and tail, half each). The rest is read and dropped as the program writes: stderr is never a verdict by itself, and the runner's reading is charged to the container's CPU quota."})
     wall_factor: float = field(default=2.0, metadata={"help": "Wall-clock backstop = time limit * wall_factor + wall_extra_s (stops sleeping programs)."})
     wall_extra_s: float = field(default=1.0, metadata={"help": "See wall_factor."})
     checker_time_limit_s: float = field(default=5.0, metadata={"help": "CPU seconds for a special checker per test."})
     max_tests: int = field(default=1000, metadata={"help": "Most tests in one task; a task with more gets infra_error (retryable=False) naming the limit."})
     max_code_bytes: int = field(default=256 << 10, metadata={"help": "Largest extracted program."})
     max_stdin_bytes: int = field(default=16 << 20, metadata={"help": "Largest stdin of one test."})
-    acquire_timeout_s: float = field(default=60.0, metadata={"help": "How long a job may wait for a free container before infra_error."})
+    acquire_timeout_s: float = field(default=60.0, metadata={"help": "How long a job waits while NO container of its language is alive (all starting, starts hanging) before infra_error. Waiting behind busy containers is never cut short by this (only by the caller's deadline); a start that fails with none alive, or a daemon found down, ends the wait at once."})
     start_timeout_s: float = field(default=30.0, metadata={"help": "Time for a new container to start and answer its first ping."})
     health_interval_s: float = field(default=10.0, metadata={"help": "How often the daemon is pinged to keep `available` current."})
     limits: dict[str, LanguageLimits] = field(default_factory=default_limits, metadata={"help": "Per-language time and memory limits."})

@@ -2,8 +2,10 @@
 
 `grade(task)` never raises (except CancelledError) and never blocks the event loop: Docker calls
 and the job itself run in threads. Sandbox failures are retried once on a fresh container and
-then reported as `infra_error` (retryable), never as a wrong answer. A cancelled grade kills the
-container its job ran in; the pool replaces it.
+then reported as `infra_error` (retryable), never as a wrong answer. Jobs queue for a container of
+their language (Pool.acquire), then for a CPU slot, until their caller's deadline: waiting behind a
+slow program is never the waiting job's infra_error. A cancelled grade kills the container its
+job ran in; the pool replaces it.
 """
 from __future__ import annotations
 
@@ -197,46 +199,60 @@ class CodeGrader:
 
     async def _attempt(self, plan: Plan, owed_s: float, deadline: float) -> dict:
         pool = self._pool
-        async with self._slots:
-            try:
-                box = await pool.acquire(plan.lang.name, min(self.config.acquire_timeout_s, deadline - time.monotonic()),
-                                         ok=lambda: self._available)
-            except TimeoutError as e:
-                raise InfraFailure(str(e) if self._available else self.unavailable_reason()) from e
-            started = time.monotonic()
-            t_end = min(started + owed_s, deadline)
-            loop = asyncio.get_running_loop()
-            fut = loop.run_in_executor(self._jobs, run_job, pool, box, plan, self.config)
-            try:
-                result, healthy = await asyncio.wait_for(asyncio.shield(fut), max(0.1, t_end - time.monotonic()))
-            except asyncio.TimeoutError:
-                ran = time.monotonic() - started
-                await loop.run_in_executor(pool.control, pool.kill, box)
-                await asyncio.wait([fut], timeout=5)
-                if fut.done() and not fut.cancelled():
-                    fut.exception()  # retrieved: the killed job's ChannelError is expected here
-                await pool.release(box, False)
-                if ran < owed_s - 1.0:  # the caller's deadline, shortened by queueing
-                    raise InfraFailure("the caller's deadline ran out: the job waited for a container") from None
-                try:  # the host answers: the time went to the program (its tests x its time limit)
-                    await self._call(self._client.ping)
-                except Exception as e:
-                    self._set_down(e)
-                    raise InfraFailure("the job ran past its wall-clock budget and the Docker daemon does not answer") from None
-                return out_of_budget(plan)
-            except asyncio.CancelledError:
-                # The caller went away: stop the job now; the replacement starts in the background.
-                loop.run_in_executor(pool.control, pool.kill, box)
+        # A container of the job's language first (its queue: README "Code sandboxes"), then a CPU
+        # slot: a job queued for a busy language must not hold a slot another language could use.
+        try:
+            box = await pool.acquire(plan.lang.name, deadline, ok=lambda: self._available)
+        except TimeoutError as e:
+            raise InfraFailure(str(e) if self._available else self.unavailable_reason()) from e
+        try:
+            await asyncio.wait_for(self._slots.acquire(), None if math.isinf(deadline) else max(0.0, deadline - time.monotonic()))
+        except BaseException as e:  # the deadline, or the caller went away: the box was not used
+            await pool.release(box, True)
+            if isinstance(e, asyncio.TimeoutError):
+                raise InfraFailure("the caller's deadline ran out while the job waited for a CPU slot") from None
+            raise
+        try:
+            return await self._run(pool, box, plan, owed_s, deadline)
+        finally:
+            self._slots.release()
 
-                def _after(f: asyncio.Future) -> None:
-                    if not f.cancelled():
-                        f.exception()  # retrieved: the job's ChannelError is expected here
-                    asyncio.ensure_future(pool.release(box, False))
+    async def _run(self, pool: Pool, box, plan: Plan, owed_s: float, deadline: float) -> dict:
+        """Run the job in its container within what it is owed; release the container after."""
+        started = time.monotonic()
+        t_end = min(started + owed_s, deadline)
+        loop = asyncio.get_running_loop()
+        fut = loop.run_in_executor(self._jobs, run_job, pool, box, plan, self.config)
+        try:
+            result, healthy = await asyncio.wait_for(asyncio.shield(fut), max(0.1, t_end - time.monotonic()))
+        except asyncio.TimeoutError:
+            ran = time.monotonic() - started
+            await loop.run_in_executor(pool.control, pool.kill, box)
+            await asyncio.wait([fut], timeout=5)
+            if fut.done() and not fut.cancelled():
+                fut.exception()  # retrieved: the killed job's ChannelError is expected here
+            await pool.release(box, False)
+            if ran < owed_s - 1.0:  # the caller's deadline, shortened by queueing
+                raise InfraFailure("the caller's deadline ran out: the job waited for a container") from None
+            try:  # the host answers: the time went to the program (its tests x its time limit)
+                await self._call(self._client.ping)
+            except Exception as e:
+                self._set_down(e)
+                raise InfraFailure("the job ran past its wall-clock budget and the Docker daemon does not answer") from None
+            return out_of_budget(plan)
+        except asyncio.CancelledError:
+            # The caller went away: stop the job now; the replacement starts in the background.
+            loop.run_in_executor(pool.control, pool.kill, box)
 
-                fut.add_done_callback(_after)
-                raise
-            except InfraFailure:
-                await pool.release(box, False)
-                raise
-            await pool.release(box, healthy)
-            return result
+            def _after(f: asyncio.Future) -> None:
+                if not f.cancelled():
+                    f.exception()  # retrieved: the job's ChannelError is expected here
+                asyncio.ensure_future(pool.release(box, False))
+
+            fut.add_done_callback(_after)
+            raise
+        except InfraFailure:
+            await pool.release(box, False)
+            raise
+        await pool.release(box, healthy)
+        return result

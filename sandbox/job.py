@@ -8,8 +8,11 @@ except for a special checker's answer file, which the checker gets after the pro
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import secrets
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from . import checks
@@ -28,6 +31,12 @@ JUDGE_FILES = {"process": "judge.py", "shared": "shared.py"}  # one per sandbox.
 NAME_MAX = 255  # longest file name on Linux file systems
 JUDGE_START_S = 5.0  # CPU for the judge itself (interpreter, pytest import) on top of the tests' limits
 RESULTS_MAX = 4 << 20  # the judge's result lines, one per test
+# C++ checkers (README.md, "Code sandboxes"): compiled with the support files beside them, as the
+# testlib convention expects (`#include "testlib.h"`), then run from memory on each test.
+CHECKER_COMPILE = ["g++", "-O2", "-std=gnu++17", "-pipe", "-s", "-o", "checker", "checker.cpp"]  # -s: sent each test
+CHECKER_COMPILE_S = 30.0  # CPU seconds: testlib.h alone takes several at -O2
+MAX_CHECKER_BYTES = 32 << 20
+CHECKER_ARGS = ["input.txt", "output.txt", "answer.txt"]
 
 
 class InfraFailure(Exception):
@@ -56,7 +65,7 @@ class Plan:
     abs_tol: float
     rel_tol: float
     scoring: str
-    stop_first: bool
+    stop_first: bool  # stop at the first failing test: asked for, or implied by scoring "all" (make_plan)
     time_limit_s: float
     memory_mb: int
     compile_time_s: float
@@ -64,6 +73,12 @@ class Plan:
     entry_point: str = ""
     call_tests: list[dict] = field(default_factory=list)
     test_framework: str = "assert"
+    support: dict[str, bytes] = field(default_factory=dict)  # the task's files: read-only for the program
+    input_file: str = ""
+    output_file: str = ""
+    checker_language: str = "python"
+    env: dict[str, str] = field(default_factory=dict)  # the language's own settings, compile and run
+    checker_exe: bytes | None = None  # the compiled C++ checker of this job
     return_output: bool = False  # debugging (`verifier sandbox run`): heads of stdout/stderr per test
     output_head_bytes: int = 4096  # how much of each the heads keep (the HTTP port's /run_code: all of stdout)
     job_dir: str = field(default_factory=lambda: "j" + secrets.token_hex(8))
@@ -80,6 +95,8 @@ class Plan:
         if self.checker:
             per_test += self.wall(config.checker_time_limit_s, config)
         compile_s = self.wall(self.compile_time_s, config) + 5 if self.compile_argv else 2.0
+        if self.checker and self.checker_language == "cpp":
+            compile_s += self.wall(CHECKER_COMPILE_S, config) + 5
         return compile_s + n * per_test + 15.0
 
 
@@ -160,13 +177,19 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
         lang=lang, code=code, extracted_from=how, files=files, compile_argv=compile_argv,
         run_argv=fill(lang.run, main=main, mem=memory), tests=tests, test_code=task.test_code, judge=task.judge,
         checker=task.checker, compare=task.compare, abs_tol=task.float_abs_tol, rel_tol=task.float_rel_tol,
-        scoring=task.scoring, stop_first=task.stop_on_first_failure,
+        # Under "all" the first failure already decides the score (0) and the verdict (its own), so
+        # the rest is not run: a program that hangs on every test holds its container one test's
+        # wall clock, not tests x wall clock, while other jobs wait for it (README "Code sandboxes").
+        scoring=task.scoring, stop_first=task.stop_on_first_failure or task.scoring == "all",
         time_limit_s=time_limit, memory_mb=memory,
         compile_time_s=limits.compile_time_limit_s,
         compile_memory_mb=max(limits.compile_memory_mb, memory) if lang.compile and lang.compile_memory else memory,
         entry_point=task.entry_point, call_tests=[t.to_dict() for t in task.call_tests],
         test_framework=task.test_framework, return_output=task.return_output,
         output_head_bytes=min(task.output_head_bytes, config.output_limit_bytes),
+        support={k: v.encode("utf-8", "surrogatepass") for k, v in task.files.items()},
+        input_file=task.input_file, output_file=task.output_file, checker_language=task.checker_language,
+        env=dict(lang.env),
     )
 
 
@@ -178,13 +201,20 @@ def _refused(code: str, how: str, detail: str) -> dict:
 
 def out_of_budget(plan: Plan) -> dict:
     """The job's wall-clock budget ran out while the host was healthy: the tests the program did not
-    finish get time_limit, the finished ones keep their verdicts."""
+    finish get time_limit, the finished ones keep their verdicts. A job that stops at its first
+    failure lists only the test it was in (the later ones would not have run)."""
     total = len(plan.tests) + plan.judged_tests()
     tests = list(plan.done[:total])
-    tests += [_test_entry("time_limit", None, "not finished within the job's wall-clock budget")] * (total - len(tests))
+    if plan.stop_first and any(t["verdict"] != "accepted" for t in tests):
+        missing = 0
+    else:
+        missing = min(1, total - len(tests)) if plan.stop_first else total - len(tests)
+    tests += [_test_entry("time_limit", None, "not finished within the job's wall-clock budget")] * missing
     verdicts = [t["verdict"] for t in tests]
     failed = next((i for i, v in enumerate(verdicts) if v != "accepted"), None)
     detail = f"{total} of {total} tests passed" if failed is None else f"test {failed + 1}: {tests[failed]['detail']}"
+    if failed is not None and len(tests) < total:
+        detail += f" (stopped after {len(tests)} of {total} tests)"
     return _finish(plan, checks.overall(verdicts), checks.score(verdicts, total, plan.scoring), detail, tests)
 
 
@@ -202,26 +232,35 @@ def run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
 
 def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: bytes = b"",
           cwd: str | None = None, stdout_max: int | None = None, env: dict | None = None,
-          fd3: bool = False, rm_cwd: bool = False, fd3_max: int = 4096) -> dict:
+          fd3: bool = False, rm_cwd: bool = False, fd3_max: int = 4096, put: dict[str, bytes] | None = None,
+          fresh: list[str] | None = None, collect: tuple[str, int] | None = None, exe: bytes | None = None) -> dict:
+    """One run in the runner (its protocol: sandbox/runner.py); the facts, with the kept bytes as *_b."""
     wall = plan.wall(cpu_s, config)
+    blobs = {"stdin": stdin} if stdin else {}
+    if exe is not None:
+        blobs["exe"] = exe
+    blobs.update({f"put:{name}": data for name, data in (put or {}).items()})
     head, blobs = box.channel.request(
         {"op": "exec", "argv": argv, "cwd": cwd or plan.job_dir, "cpu_s": cpu_s, "wall_s": wall,
          "stdout_max": stdout_max or config.output_limit_bytes, "stderr_max": config.stderr_limit_bytes,
-         "fsize_max": config.file_size_limit_mb << 20, "env": env or {}, "fd3": fd3, "fd3_max": fd3_max, "rm_cwd": rm_cwd},
-        {"stdin": stdin} if stdin else None, timeout_s=wall + 10.0)
+         "fsize_max": config.file_size_limit_mb << 20, "env": env or {}, "fd3": fd3, "fd3_max": fd3_max, "rm_cwd": rm_cwd,
+         "put": list(put or ()), "fresh": fresh or [], "collect": list(collect) if collect else None},
+        blobs or None, timeout_s=wall + 10.0)
     if head.get("tampered"):  # the program's fault, not the sandbox's: its verdict, then recycle
         box.tainted = True
     elif head.get("error"):
         raise InfraFailure(f"runner: {head['error']}")
     head["stdout_b"], head["stderr_b"], head["fd3_b"] = blobs.get("stdout", b""), blobs.get("stderr", b""), blobs.get("fd3", b"")
+    head["collected_b"] = blobs.get("collected", b"")
     return head
 
 
-def _files(box, name: str, files: dict[str, bytes], full_ok: bool = False) -> bool:
+def _files(box, name: str, files: dict[str, bytes], full_ok: bool = False, readonly=()) -> bool:
     """Write files into /work/name. With full_ok (after the program ran), a full /work is reported
     (False): what filled it is the program's leftovers, its verdict and not the sandbox's fault.
     The runner removes a half-written dir; if it could not, the container is not reused."""
-    head, _ = box.channel.request({"op": "files", "dir": name, "files": [[k, 0o600] for k in files]}, files, timeout_s=30)
+    modes = [[k, 0o400 if k in readonly else 0o600] for k in files]
+    head, _ = box.channel.request({"op": "files", "dir": name, "files": modes}, files, timeout_s=30)
     if head.get("full") and not head.get("removed", True):
         box.tainted = True
     if head.get("full") and full_ok:
@@ -239,8 +278,10 @@ def _test_entry(verdict: str, facts: dict | None, detail: str) -> dict:
 
 def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     overhead = config.memory_overhead_mb + 2 * (config.output_limit_bytes >> 20)
-    _files(box, plan.job_dir, plan.files)
+    _files(box, plan.job_dir, {**plan.support, **plan.files}, readonly=plan.support)
     plan.ran, plan.done = False, []
+    if plan.checker and plan.checker_language == "cpp" and plan.checker_exe is None:
+        plan.checker_exe = _compiled_checker(pool, box, plan, config, overhead)
     tests = plan.done
     if plan.lang.name == "python":  # syntax check inside the runner: no extra interpreter start
         head, _ = box.channel.request({"op": "pycheck", "dir": plan.job_dir, "file": plan.lang.source}, timeout_s=30)
@@ -250,7 +291,7 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
             return _finish(plan, "compile_error", 0.0, checks.clip(head.get("error_text", "").strip()), []), _reset(box)
     if plan.compile_argv:
         pool.set_memory(box, plan.compile_memory_mb + overhead)
-        facts = _exec(box, plan.compile_argv, plan, config, plan.compile_time_s, stdout_max=COMPILE_CAP)
+        facts = _exec(box, plan.compile_argv, plan, config, plan.compile_time_s, stdout_max=COMPILE_CAP, env=plan.env)
         v, d = checks.run_verdict(facts, plan.lang, plan.compile_time_s)
         if v == "infra_error":
             raise InfraFailure(d)
@@ -280,7 +321,8 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
                 return _finish(plan, "error", 0.0, "the test file defines no test (test_framework "
                                f"{plan.test_framework}): nothing to run", list(tests)), _reset(box)
             tests.extend(judged)
-            total = len(plan.tests) + len(judged)
+            # call tests not run (stopped at a failure) count as failed; a file has the tests it ran
+            total = len(plan.tests) + (len(plan.call_tests) if plan.call_tests else len(judged))
     verdicts = [t["verdict"] for t in tests]
     if "infra_error" in verdicts:
         bad = tests[verdicts.index("infra_error")]
@@ -297,8 +339,53 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     return _finish(plan, verdict, score, detail, tests), alive and not box.tainted and _reset(box)
 
 
+_CHECKERS: OrderedDict[str, bytes] = OrderedDict()  # sha256 of checker + support files -> binary
+_CHECKERS_MAX = 32
+_CHECKERS_LOCK = threading.Lock()
+
+
+def _compiled_checker(pool, box, plan: Plan, config: SandboxConfig, overhead: int) -> bytes:
+    """The task's C++ checker, compiled before the program runs (nothing of the program can touch the
+    build) and kept on the host: every test runs this binary from memory. A group of completions of
+    one problem shares it (a small cache keyed by the checker and its files). A checker that does
+    not compile is the dataset's: infra_error, not retried, as for a Python checker that fails on the
+    reference answer."""
+    key = hashlib.sha256(repr((plan.checker, sorted(plan.support.items()))).encode("utf-8", "surrogatepass")).hexdigest()
+    with _CHECKERS_LOCK:
+        if key in _CHECKERS:
+            _CHECKERS.move_to_end(key)
+            return _CHECKERS[key]
+    d = "k" + secrets.token_hex(8)
+    _files(box, d, {**plan.support, "checker.cpp": plan.checker.encode("utf-8", "surrogatepass")})
+    pool.set_memory(box, config.limits_for("cpp").compile_memory_mb + overhead)
+    facts = _exec(box, CHECKER_COMPILE, plan, config, CHECKER_COMPILE_S, cwd=d, stdout_max=COMPILE_CAP,
+                  rm_cwd=True, collect=("checker", MAX_CHECKER_BYTES))
+    v, why = checks.run_verdict(facts, LANGUAGES["cpp"], CHECKER_COMPILE_S)
+    if v == "infra_error":
+        raise InfraFailure(f"compiling the checker: {why}")
+    got = facts.get("collected") or {}
+    if v is not None or got.get("error") or not facts["collected_b"] or got.get("bytes", 0) > MAX_CHECKER_BYTES:
+        detail = checks.compile_detail(facts) if v == "runtime_error" else why or got.get("error") or "no binary"
+        raise InfraFailure(checks.clip(f"checker failed to compile: {detail}"), retryable=False)
+    with _CHECKERS_LOCK:
+        _CHECKERS[key] = facts["collected_b"]
+        while len(_CHECKERS) > _CHECKERS_MAX:
+            _CHECKERS.popitem(last=False)
+    return facts["collected_b"]
+
+
 def _one_test(box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes | None) -> dict:
-    facts = _exec(box, plan.run_argv, plan, config, plan.time_limit_s, stdin=stdin)
+    """Run the program on one test: stdin piped (and written to input_file), its answer from stdout
+    or output_file (removed before the run: a file left by an earlier test is not this run's answer)."""
+    facts = _exec(box, plan.run_argv, plan, config, plan.time_limit_s, stdin=stdin, env=plan.env,
+                  put={plan.input_file: stdin} if plan.input_file else None,
+                  fresh=[plan.output_file] if plan.output_file else None,
+                  collect=(plan.output_file, config.output_limit_bytes) if plan.output_file else None)
+    if facts.get("put_error"):
+        if not plan.ran:  # nothing of the program has run yet in this job dir: the sandbox failed
+            raise InfraFailure(f"runner could not write the input file: {facts['put_error']}")
+        return _test_entry("runtime_error", None, "could not write the input file where the program's earlier "
+                                                  f"runs left their files: {facts['put_error']}")
     facts = _blame_spawn(plan, facts, lambda: _own_binary_unrunnable(box, plan, config))
     return _with_output(plan, _judge_test(box, plan, config, stdin, expected, facts), facts)
 
@@ -341,31 +428,57 @@ def _judge_test(box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: 
     v, d = checks.run_verdict(facts, plan.lang, plan.time_limit_s)
     if v is not None:
         return _test_entry(v, facts, d)
+    output = facts["stdout_b"]
+    if plan.output_file and expected is not None:
+        got = facts.get("collected") or {}
+        if not got.get("exists"):
+            return _test_entry("wrong_answer", facts, f"the program did not write its output file {plan.output_file}")
+        if got.get("error"):
+            return _test_entry("wrong_answer", facts, f"output file {plan.output_file}: {got['error']}")
+        if got.get("bytes", 0) > config.output_limit_bytes:
+            return _test_entry("output_limit", facts, f"output file {plan.output_file} over its limit")
+        output = facts["collected_b"]
     if plan.checker:
-        return _checked(box, plan, config, stdin, facts, expected or b"")
-    if expected is None:
-        return _test_entry("accepted", facts, "ran cleanly")
-    ok, why = checks.compare(facts["stdout_b"], expected, plan.compare, plan.abs_tol, plan.rel_tol)
-    return _test_entry("accepted" if ok else "wrong_answer", facts, "" if ok else why)
+        entry = _checked(box, plan, config, stdin, output, facts, expected or b"")
+    elif expected is None:
+        entry = _test_entry("accepted", facts, "ran cleanly")
+    else:
+        ok, why = checks.compare(output, expected, plan.compare, plan.abs_tol, plan.rel_tol)
+        entry = _test_entry("accepted" if ok else "wrong_answer", facts, "" if ok else why)
+    if entry["verdict"] in ("accepted", "wrong_answer"):
+        entry["detail"] = checks.clip((entry["detail"] + _stderr_note(facts)).strip())
+    return entry
 
 
-def _checked(box, plan: Plan, config: SandboxConfig, stdin: bytes, facts: dict, expected: bytes) -> dict:
-    """Run the task's checker (python3 checker.py input output answer) in a fresh directory, after
-    the program's processes are gone: exit 0 accepts, 1 rejects. A checker that fails otherwise (an
-    uncaught exception included, via sandbox/harness/checker_wrap.py) is run once more on the
-    reference answer as the output: if it accepts that, the program's output made it fail
-    (wrong_answer); if it fails there too, it is the dataset's checker (infra_error, not retried)."""
-    cf = _run_checker(box, plan, config, stdin, facts["stdout_b"], expected)
+def _stderr_note(facts: dict, n: int = 120) -> str:
+    """The end of what the program wrote to stderr, for a human reading the result: stderr never
+    decides a verdict (README.md, "Code sandboxes")."""
+    err = facts.get("stderr_b") or b""
+    if not err.strip():
+        return ""
+    text = err.decode("utf-8", "replace").strip()
+    return f" [stderr, {facts.get('stderr_bytes') or len(err)} bytes, ends: {text[-n:]!r}]"
+
+
+def _checked(box, plan: Plan, config: SandboxConfig, stdin: bytes, output: bytes, facts: dict, expected: bytes) -> dict:
+    """Run the task's checker (checker input output answer) in a fresh directory, after the
+    program's processes are gone: exit 0 accepts, 1 rejects (a C++ checker's 2, testlib's
+    presentation error, too). A checker that fails otherwise (an uncaught Python exception included,
+    via sandbox/harness/checker_wrap.py) is run once more on the reference answer as the output: if
+    it accepts that, the program's output made it fail (wrong_answer); if it fails there too, it is
+    the dataset's checker (infra_error, not retried)."""
+    cf = _run_checker(box, plan, config, stdin, output, expected)
     if cf is None:
         return _test_entry("output_limit", facts, "the program's files filled the sandbox: no room left for the checker")
     msg = (cf["stdout_b"] or cf["stderr_b"]).decode("utf-8", "replace").strip()
     if cf.get("exit_code") == 0 and not cf.get("stop"):
         return _test_entry("accepted", facts, msg)
-    if cf.get("exit_code") == 1 and not cf.get("stop"):
+    rejects = (1, 2) if plan.checker_language == "cpp" else (1,)
+    if cf.get("exit_code") in rejects and not cf.get("stop"):
         return _test_entry("wrong_answer", facts, f"checker: {msg}" if msg else "checker rejected the output")
-    if not _is_utf8(facts["stdout_b"]):  # a checker reading text fails on it: the program's output is at fault
+    if not _is_utf8(output):  # a checker reading text fails on it: the program's output is at fault
         return _test_entry("wrong_answer", facts, "output is not valid UTF-8 text (the checker failed on it)")
-    _, why = checks.run_verdict(cf, LANGUAGES["python"], config.checker_time_limit_s)
+    _, why = checks.run_verdict(cf, LANGUAGES[plan.checker_language], config.checker_time_limit_s)
     ref = _run_checker(box, plan, config, stdin, expected, expected)
     if ref is not None and ref.get("exit_code") == 0 and not ref.get("stop"):
         return _test_entry("wrong_answer", facts, checks.clip(f"the checker failed on this output ({why or msg}) "
@@ -376,11 +489,15 @@ def _checked(box, plan: Plan, config: SandboxConfig, stdin: bytes, facts: dict, 
 def _run_checker(box, plan: Plan, config: SandboxConfig, stdin: bytes, output: bytes, expected: bytes) -> dict | None:
     """One checker run on `output` in a fresh directory removed afterwards; None if /work is full."""
     d = "c" + secrets.token_hex(8)
-    if not _files(box, d, {"checker.py": plan.checker.encode("utf-8", "surrogatepass"), "input.txt": stdin,
-                           "output.txt": output, "answer.txt": expected},
-                  full_ok=True):
+    files = {**plan.support, "input.txt": stdin, "output.txt": output, "answer.txt": expected}
+    if plan.checker_language == "python":
+        files["checker.py"] = plan.checker.encode("utf-8", "surrogatepass")
+    if not _files(box, d, files, full_ok=True, readonly=plan.support):
         return None
-    return _exec(box, ["python3", "-I", f"{HARNESS_DIR}/checker_wrap.py", "checker.py", "input.txt", "output.txt", "answer.txt"],
+    if plan.checker_language == "cpp":
+        return _exec(box, ["checker", *CHECKER_ARGS], plan, config, config.checker_time_limit_s, cwd=d,
+                     stdout_max=64 << 10, rm_cwd=True, exe=plan.checker_exe)
+    return _exec(box, ["python3", "-I", f"{HARNESS_DIR}/checker_wrap.py", "checker.py", *CHECKER_ARGS],
                  plan, config, config.checker_time_limit_s, cwd=d, stdout_max=64 << 10, rm_cwd=True)
 
 
@@ -409,7 +526,7 @@ def _judged_tests(box, plan: Plan, config: SandboxConfig) -> list[dict] | None:
     nonce = secrets.token_hex(16)
     spec = {"entry_point": plan.entry_point, "calls": plan.call_tests, "compare": plan.compare,
             "abs_tol": plan.abs_tol, "rel_tol": plan.rel_tol, "time_limit_s": plan.time_limit_s,
-            "call_wall_s": plan.wall(plan.time_limit_s, config)}
+            "call_wall_s": plan.wall(plan.time_limit_s, config), "stop_first": plan.stop_first}
     stdin = (nonce + "\n" + json.dumps(spec, separators=(",", ":")) + "\n").encode() + \
         (plan.test_code or "").encode("utf-8", "surrogatepass")
     expected = plan.judged_tests()
@@ -429,12 +546,13 @@ def _judged_tests(box, plan: Plan, config: SandboxConfig) -> list[dict] | None:
     v, d = checks.run_verdict(facts, LANGUAGES["python"], cpu)
     if load is not None:  # the program failed before any test ran (or the test file could not load)
         why = "time_limit" if load.get("time_limit") else "runtime_error"
-        entries = [_test_entry(why, None, f"before the tests: {load['load_error']}")] * max(1, len(plan.call_tests))
+        n = 1 if plan.stop_first else max(1, len(plan.call_tests))
+        entries = [_test_entry(why, None, f"before the tests: {load['load_error']}")] * n
     elif not done or v is not None:  # the judge stopped early: unfinished tests get its verdict
         why, d = (v, d) if v is not None else ("runtime_error", "the judge stopped before its tests ended")
         # call tests: each unfinished one; a test file: one more entry, as its remaining tests are
         # unknown; at least one either way (a run that ended badly, tampering included, never passes)
-        left = len(plan.call_tests) - len(entries) if plan.call_tests else 1
+        left = len(plan.call_tests) - len(entries) if plan.call_tests and not plan.stop_first else 1
         entries += [_test_entry(why, facts, d)] * max(1, left)
     elif not entries and not plan.call_tests:
         if static_test_count(plan.test_code or "") == 0:

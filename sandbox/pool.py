@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 import socket
 import threading
@@ -120,7 +121,7 @@ def _pid_alive(pid: int) -> bool:
 
 
 class Pool:
-    """Warm containers per language; `acquire` waits for a free one, `release` recycles."""
+    """Warm containers per language; `acquire` queues for a free one, `release` recycles."""
 
     def __init__(self, config: SandboxConfig, client: docker.DockerClient, images: dict[str, str]) -> None:
         self.config = config
@@ -128,7 +129,9 @@ class Pool:
         self.images = images
         self.control = ThreadPoolExecutor(max_workers=4, thread_name_prefix="sandbox-ctl")
         self._idle: dict[str, asyncio.Queue[Box]] = {lang: asyncio.Queue() for lang in images}
-        self._count: dict[str, int] = {lang: 0 for lang in images}
+        self._count: dict[str, int] = {lang: 0 for lang in images}  # slots: alive or starting
+        self._alive: dict[str, int] = {lang: 0 for lang in images}  # started and not yet given up
+        self._failing: dict[str, bool] = {lang: False for lang in images}  # the last start failed
         self._tasks: set[asyncio.Task] = set()
         self._closed = False
         self.last_error = ""
@@ -221,6 +224,7 @@ class Pool:
             box = await self._run(self.create, lang)
         except Exception as e:  # daemon down, image gone: retry later, say why meanwhile
             self.last_error = f"starting a {lang} container failed: {type(e).__name__}: {e}"[:300]
+            self._failing[lang] = True
             log.warning("sandbox: %s", self.last_error)
             self._spawn(lang, delay=min(30.0, max(1.0, delay * 2)))
             return
@@ -228,29 +232,57 @@ class Pool:
             await self._run(self.destroy, box)
             return
         self.last_error = ""
+        self._failing[lang] = False
+        self._alive[lang] += 1
         self._idle[lang].put_nowait(box)
 
-    async def acquire(self, lang: str, timeout_s: float, ok=lambda: True) -> Box:
-        """A warm container of `lang`; waits (bounded) while all are busy or starting.
-        `ok()` is polled so a daemon found down ends the wait early."""
-        deadline = time.monotonic() + timeout_s
-        q = self._idle[lang]
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0 or not ok():
-                raise TimeoutError(self.last_error or f"no {lang} container became free in {timeout_s:.0f}s")
-            try:
-                box = await asyncio.wait_for(q.get(), timeout=min(left, 0.5))
-            except asyncio.TimeoutError:
-                continue
-            if not box.dead:
-                return box
+    async def acquire(self, lang: str, deadline: float = math.inf, ok=lambda: True) -> Box:
+        """A warm container of `lang`. Jobs of one language queue for its containers in arrival
+        order (the idle queue is the per-language semaphore, sized pool_size), so a slow program
+        delays later jobs but never turns them into infra_error: the wait ends only at the
+        caller's `deadline` (time.monotonic(); inf: none). It ends early, raising TimeoutError,
+        when the host is at fault: `ok()` false (the daemon is down), or no container of the
+        language is alive and starting one failed, or none has been alive for
+        `acquire_timeout_s` (starts keep failing or hang)."""
+        getter = asyncio.ensure_future(self._idle[lang].get())
+        taken = False
+        empty_since: float | None = None
+        try:
+            while True:
+                now = time.monotonic()
+                await asyncio.wait({getter}, timeout=max(0.0, min(0.5, deadline - now)))
+                if getter.done():
+                    box = getter.result()
+                    if not box.dead:
+                        taken = True
+                        return box
+                    getter = asyncio.ensure_future(self._idle[lang].get())
+                    continue
+                now = time.monotonic()
+                if self._closed:
+                    raise TimeoutError("the sandbox pool is closing")
+                if not ok():
+                    raise TimeoutError(self.last_error or "the Docker daemon does not answer")
+                if now >= deadline:
+                    raise TimeoutError(f"the caller's deadline ran out while the job waited for a {lang} container")
+                if self._alive[lang] > 0:
+                    empty_since = None
+                    continue
+                empty_since = empty_since or now
+                if self._failing[lang] or now - empty_since > self.config.acquire_timeout_s:
+                    raise TimeoutError(self.last_error or f"no {lang} container started in {self.config.acquire_timeout_s:.0f}s")
+        finally:
+            if not getter.done():
+                getter.cancel()
+            elif not taken and not getter.cancelled() and getter.exception() is None:
+                self._idle[lang].put_nowait(getter.result())  # won in a race with our exit: give it back
 
     async def release(self, box: Box, healthy: bool) -> None:
         """Return a container after its job: reuse when clean and young, else replace it."""
         if healthy and not box.dead and not self._closed and box.jobs < self.config.jobs_per_container:
             self._idle[box.language].put_nowait(box)
             return
+        self._alive[box.language] -= 1
         self.recycled += 1
         self._spawn(box.language)  # the replacement counts in the same slot
         await self._run(self.destroy, box)

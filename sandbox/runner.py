@@ -13,10 +13,17 @@ pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
     {"op": "files", "dir": NAME, "files": [[RELPATH, MODE]...], "blobs": [...]}
         create /work/NAME (must not exist) and write the files (O_NOFOLLOW, O_EXCL).
     {"op": "exec", "argv": [...], "cwd": NAME, "cpu_s": F, "wall_s": F, "stdout_max": N,
-     "stderr_max": N, "fsize_max": N, "env": {...}, "fd3": bool, "fd3_max": N, "rm_cwd": bool, "blobs": [["stdin", N]]}
+     "stderr_max": N, "fsize_max": N, "env": {...}, "fd3": bool, "fd3_max": N, "rm_cwd": bool,
+     "put": [RELPATH...], "fresh": [RELPATH...], "collect": [RELPATH, N],
+     "blobs": [["stdin", N], ["exe", N], ["put:RELPATH", N]...]}
         run one process in its own session; drain stdout/stderr while it runs; stop it on CPU time
-        (cgroup accounting, all its processes), wall time, or output over the caps; then kill
-        every process but this one. Reply with measured facts; the host decides verdicts.
+        (cgroup accounting, all its processes), wall time, or stdout over its cap (stderr is read
+        to the end but only its head and tail, stderr_max bytes in all, are kept: never a stop);
+        then kill every process but this one. Reply with measured facts; the host decides verdicts.
+        put: write these files into cwd first (a test's input file); fresh: remove these first (an
+        output file must be written by this run); collect: after the run, return this file of
+        cwd (at most N+1 bytes, a regular file only); exe: run this binary (a compiled checker)
+        from memory, as argv[0]: it needs no exec-mounted dir and nothing on disk can replace it.
     {"op": "reset"}
         kill everything, wipe /work /tmp /dev/shm /dev/mqueue, remove SysV IPC objects, and report
         whether the container is clean (PID 1's limits included).
@@ -35,6 +42,7 @@ import resource
 import selectors
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -44,7 +52,6 @@ WIPE_DIRS = ("/work", "/tmp", "/dev/shm", "/dev/mqueue")
 CHUNK = 1 << 20
 F_SETPIPE_SZ = 1031
 POLL_S = 0.01
-ERR_KEEP = 8192  # stderr bytes returned (head), enough for a compiler's first errors
 HANDLED_SIGNALS = (signal.SIGINT, signal.SIGPIPE)  # every signal Python would handle or we ignore
 EXIT_GRACE_S = 0.05  # after the main process exits, how long background holders of its pipes may write
 
@@ -115,6 +122,8 @@ def self_cpu_s() -> float:
 # ----------------------------------------------------------------------------- process control
 def kill_all_others() -> bool:
     """SIGKILL every process but this one, reap them; True when none is left (bounded wait)."""
+    if os.getpid() != 1:  # kill(-1) outside a container's PID namespace reaches every process of the uid
+        raise RuntimeError("the runner kills every other process: it only runs as a container's PID 1")
     try:
         os.kill(-1, signal.SIGKILL)
     except ProcessLookupError:
@@ -222,46 +231,60 @@ def _limits(cpu_s: float, fsize: int):
     return apply
 
 
-def run_exec(req: dict, stdin: bytes) -> tuple[dict, dict[str, bytes]]:
+def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:
     """Run one process to completion under its limits; return facts and captured output."""
+    stdin = blobs.get("stdin", b"")
     cpu_limit = float(req["cpu_s"])
     wall_limit = float(req["wall_s"])
-    caps = {"stdout": int(req["stdout_max"]), "stderr": int(req["stderr_max"]),
+    caps = {"stdout": int(req["stdout_max"]),
             "fd3": int(req.get("fd3_max") or 4096)}  # the judge's result lines (one per test)
+    err_half = max(0, int(req["stderr_max"])) // 2
     env = dict(BASE_ENV)
     env.update(req.get("env") or {})
     cwd = os.path.join(WORK, req["cwd"]) if req.get("cwd") else WORK
-    fd3_r = fd3_w = -1
+    argv = list(req["argv"])
+    restore_modes(cwd)
+    try:
+        prepare_files(cwd, req, blobs)
+    except OSError as e:  # the program filled /work or left something in the way: the host decides
+        return {"put_error": f"{type(e).__name__}: {e}"[:300]}, {}
+    fd3_r = fd3_w = exe_fd = -1
     pass_fds: tuple[int, ...] = ()
     if req.get("fd3"):
         fd3_r, fd3_w = os.pipe()
         pass_fds = (fd3_w,)
         env["RESULT_FD"] = str(fd3_w)
+    if "exe" in blobs:
+        exe_fd = memfd_with(blobs["exe"])
+        pass_fds += (exe_fd,)
+        argv[0] = f"/proc/self/fd/{exe_fd}"
 
-    restore_modes(cwd)
     oom0 = oom_kills()
     cg0, me0 = cgroup_cpu_s(), self_cpu_s()
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     try:
         proc = subprocess.Popen(
-            req["argv"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             cwd=cwd, env=env, start_new_session=True, pass_fds=pass_fds, close_fds=True,
             preexec_fn=_limits(cpu_limit, int(req.get("fsize_max", 64 << 20))),
         )
     except OSError as e:
-        for fd in (fd3_r, fd3_w):
+        for fd in (fd3_r, fd3_w, exe_fd):
             if fd >= 0:
                 os.close(fd)
         return {"spawn_error": f"{type(e).__name__}: {e}"[:300]}, {}
-    if fd3_w >= 0:
-        os.close(fd3_w)
+    for fd in (fd3_w, exe_fd):
+        if fd >= 0:
+            os.close(fd)
 
-    try:  # a 1 MiB pipe: fewer wake-ups for both sides when a program prints a lot
-        fcntl.fcntl(proc.stdout.fileno(), F_SETPIPE_SZ, 1 << 20)
-    except OSError:
-        pass
+    for f in (proc.stdout, proc.stderr):  # 1 MiB pipes: fewer wake-ups for both sides when a program prints a lot
+        try:
+            fcntl.fcntl(f.fileno(), F_SETPIPE_SZ, 1 << 20)
+        except OSError:
+            pass
     out = {"stdout": bytearray(), "stderr": bytearray(), "fd3": bytearray()}
+    err_tail = b""  # the last err_half bytes of stderr beyond its head
     sizes = {"stdout": 0, "stderr": 0, "fd3": 0}
     sel = selectors.DefaultSelector()
     for name, f in (("stdout", proc.stdout), ("stderr", proc.stderr)):
@@ -283,7 +306,8 @@ def run_exec(req: dict, stdin: bytes) -> tuple[dict, dict[str, bytes]]:
         sel.register(pidfd, selectors.EVENT_READ, "exit")
     except (OSError, AttributeError):
         pidfd = -1
-    stop_reason = None  # "cpu" | "wall" | "stdout" | "stderr"
+    stop_reason = None  # "cpu" | "wall" | "stdout" | "fd3"
+    next_check = 0.0  # the CPU clock is read at most every POLL_S: a flood of reads must not pay for it each time
     status = None
     rusage = None
     exited_at = None
@@ -302,7 +326,8 @@ def run_exec(req: dict, stdin: bytes) -> tuple[dict, dict[str, bytes]]:
                 status, rusage, exited_at = st, ru, now
         if status is not None and (len(sel.get_map()) == 0 or now - exited_at > EXIT_GRACE_S):
             break
-        if stop_reason is None:
+        if stop_reason is None and now >= next_check:
+            next_check = now + POLL_S
             if now - t0 > wall_limit:
                 stop_reason = "wall"
             elif cpu_used() > cpu_limit:
@@ -338,7 +363,15 @@ def run_exec(req: dict, stdin: bytes) -> tuple[dict, dict[str, bytes]]:
                 sel.unregister(key.fd)
                 continue
             sizes[name] += len(data)
-            cap = caps.get(name, 1 << 16)
+            if name == "stderr":  # drained to the end, never a stop: keep its head and its tail
+                keep = err_half - len(out["stderr"])
+                if keep > 0:
+                    out["stderr"] += data[:keep]
+                    data = data[keep:]
+                if data and err_half:  # copy at most err_half bytes per read, however big the read
+                    err_tail = data[-err_half:] if len(data) >= err_half else (err_tail + data)[-err_half:]
+                continue
+            cap = caps[name]
             keep = cap - len(out[name])
             if keep > 0:
                 out[name] += data[:keep]
@@ -351,6 +384,7 @@ def run_exec(req: dict, stdin: bytes) -> tuple[dict, dict[str, bytes]]:
         ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
     clean = kill_all_others()
+    collected = collect_file(cwd, req["collect"]) if req.get("collect") else None
     if req.get("rm_cwd") and req.get("cwd"):  # a checker's dir: its answer must not reach later tests
         clean = remove_dir(cwd) and clean
     if status is None:
@@ -382,9 +416,65 @@ def run_exec(req: dict, stdin: bytes) -> tuple[dict, dict[str, bytes]]:
         "stdout_bytes": sizes["stdout"], "stderr_bytes": sizes["stderr"],
         "maxrss_kb": getattr(rusage, "ru_maxrss", None),
     }
-    blobs = {"stdout": bytes(out["stdout"]), "stderr": bytes(out["stderr"][:ERR_KEEP]),
+    dropped = sizes["stderr"] - len(out["stderr"]) - len(err_tail)
+    gap = f"\n[... {dropped} bytes of stderr not kept ...]\n".encode() if dropped > 0 else b""
+    blobs = {"stdout": bytes(out["stdout"]), "stderr": bytes(out["stderr"]) + gap + err_tail,
              "fd3": bytes(out["fd3"])}
+    if collected is not None:
+        head["collected"], blobs["collected"] = collected
     return head, blobs
+
+
+def memfd_with(data: bytes) -> int:
+    """An anonymous in-memory file holding data, for exec through /proc/self/fd (not close-on-exec:
+    the child needs it across fork; the parent closes its copy once the child started)."""
+    fd = os.memfd_create("exe", 0)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    return fd
+
+
+def prepare_files(cwd: str, req: dict, blobs: dict[str, bytes]) -> None:
+    """Before a run: remove the `fresh` names and write the `put` files into cwd, replacing
+    whatever the program left under those names (a file, a link, a dir): never followed."""
+    for rel in list(req.get("fresh") or ()) + list(req.get("put") or ()):
+        path = os.path.join(cwd, _safe_name(rel))
+        if os.path.isdir(path) and not os.path.islink(path):
+            remove_dir(path)
+        elif os.path.lexists(path):
+            os.unlink(path)
+    for rel in req.get("put") or ():
+        fd = os.open(os.path.join(cwd, rel), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o400)
+        with os.fdopen(fd, "wb") as f:
+            f.write(blobs.get("put:" + rel, b""))
+
+
+def collect_file(cwd: str, spec: list) -> tuple[dict, bytes]:
+    """A file the process left in cwd (a program's output file, a compiled checker): at most max+1
+    bytes of a regular file, opened without following links or blocking on a FIFO. What is wrong
+    with it is reported, not raised: it is the process's doing, for the host to judge."""
+    rel, limit = _safe_name(spec[0]), int(spec[1])
+    try:
+        fd = os.open(os.path.join(cwd, rel), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as e:
+        missing = e.errno == errno.ENOENT
+        return {"exists": not missing, "error": "" if missing else f"{type(e).__name__}: {e}"[:200]}, b""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return {"exists": True, "error": "not a regular file"}, b""
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(CHUNK, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return {"exists": True, "error": "", "bytes": size}, b"".join(chunks)
+    except OSError as e:
+        return {"exists": True, "error": f"{type(e).__name__}: {e}"[:200]}, b""
+    finally:
+        os.close(fd)
 
 
 def _kill_group(pid: int) -> None:
@@ -569,7 +659,7 @@ def handle(head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]
     if op == "files":
         return write_files(head, blobs), {}
     if op == "exec":
-        return run_exec(head, blobs.get("stdin", b""))
+        return run_exec(head, blobs)
     if op == "reset":
         return reset(), {}
     if op == "pycheck":

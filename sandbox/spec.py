@@ -16,6 +16,7 @@ import dataclasses
 import json
 import keyword
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,12 +25,13 @@ from .config import LanguageLimits, default_limits
 from .languages import LANGUAGES
 
 LANGUAGE_NAMES: tuple[str, ...] = tuple(LANGUAGES)
-COMPARATORS = ("exact", "lines", "tokens", "float")
+COMPARATORS = ("exact", "lines", "tokens", "float", "tokens_ci")
 SCORINGS = ("all", "fraction")
 CODE_VERDICTS = ("accepted", "wrong_answer", "compile_error", "runtime_error", "time_limit",
                  "memory_limit", "output_limit", "no_code")
-# Every image has python3, and the assert harness is Python: other languages cannot be honoured.
-CHECKER_LANGUAGES = ("python",)
+# Every image has python3, and the assert harness is Python. A C++ checker needs g++ in the
+# program's image (sandbox/languages.py, `cpp_checker`).
+CHECKER_LANGUAGES = ("python", "cpp")
 TEST_CODE_LANGUAGES = ("python",)
 # How test_code runs (README.md, "How assert-style tests are judged"): a separate judge process
 # (default), or one interpreter shared with the program, for tests that need its objects.
@@ -46,6 +48,13 @@ MAX_CALL_DEPTH = 90
 MAX_CALL_VALUE_BYTES = 16 << 20
 MIN_MEMORY_MB = 16  # below this no runtime starts: the program could not fail on its own merits
 MAX_TOLERANCE = 1e9
+# Support files (README.md, "Task schema"): flat names, so nothing can point outside the job's dir.
+MAX_FILES = 16
+MAX_FILES_BYTES = 4 << 20  # all of them together; they are written for the program and each checker run
+FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]{0,99}\Z")
+# Names the sandbox itself writes: the program's source and binary (prog, prog.<ext>, Java's
+# <Class>.java/.class) and the checker's dir (checker source, input/output/answer files).
+CHECKER_FILES = frozenset(("checker.py", "checker.cpp", "checker", "input.txt", "output.txt", "answer.txt"))
 
 
 class TaskError(ValueError):
@@ -240,6 +249,9 @@ class CodeTask:
     call_tests: tuple[CallTest, ...] = ()
     test_framework: str = "assert"
     judge: str = "process"  # README.md, "How assert-style tests are judged"
+    files: Mapping[str, str] = field(default_factory=dict)  # support files: name -> text, read-only
+    input_file: str = ""  # each test's stdin is also written to this file in the program's dir
+    output_file: str = ""  # the answer is read from this file instead of stdout
     # sandbox-only options, not on the wire: heads of stdout/stderr per test (`verifier sandbox run`,
     # the HTTP port's /run_code) and how many bytes of each the heads keep
     return_output: bool = field(default=False, metadata={"wire": False})
@@ -288,6 +300,8 @@ class CodeTask:
             call_tests=tuple(CallTest.from_dict(t, f"{where}.call_tests[{i}]") for i, t in enumerate(raw_calls)),
             test_framework=get_str(obj, "test_framework", where) or "assert",
             judge=get_str(obj, "judge", where) or "process",
+            files=get_files(obj, where), input_file=get_str(obj, "input_file", where),
+            output_file=get_str(obj, "output_file", where),
             return_output=get_bool(obj, "return_output", where) if not wire else False,
             output_head_bytes=int(get_num(obj, "output_head_bytes", where) or 4096) if not wire else 4096)
         task.validate(where, limits)
@@ -320,6 +334,41 @@ class CodeTask:
                             f"must be in [{MIN_MEMORY_MB}, {lim.max_memory_limit_mb}] for {self.language}")
         if self.timeout_s < 0:
             raise TaskError(f"{where}.timeout_s", "must not be negative")
+        if self.checker_language == "cpp" and not LANGUAGES[self.language].cpp_checker:
+            ok = [n for n, lang in LANGUAGES.items() if lang.cpp_checker]
+            raise TaskError(f"{where}.checker_language", f"'cpp' needs g++ in the program's image: language one "
+                                                         f"of {ok}, got {self.language!r}")
+        self.validate_files(where)
+
+    def validate_files(self, where: str) -> None:
+        """Support files and file I/O names: flat, bounded, and never a file the sandbox writes itself."""
+        if len(self.files) > MAX_FILES:
+            raise TaskError(f"{where}.files", f"more than {MAX_FILES} files")
+        total = sum(len(v.encode("utf-8", "surrogatepass")) for v in self.files.values())
+        if total > MAX_FILES_BYTES:
+            raise TaskError(f"{where}.files", f"{total} bytes, over the {MAX_FILES_BYTES}-byte limit")
+        for name in self.files:
+            self._check_name(name, f"{where}.files[{name!r}]")
+            if name in CHECKER_FILES:
+                raise TaskError(f"{where}.files[{name!r}]", f"is a name the checker's dir uses ({sorted(CHECKER_FILES)})")
+            if name in (self.input_file, self.output_file):
+                raise TaskError(f"{where}.files[{name!r}]", "is also the input_file or output_file")
+        for key in ("input_file", "output_file"):
+            name = getattr(self, key)
+            if name:
+                self._check_name(name, f"{where}.{key}")
+                if not self.tests:
+                    raise TaskError(f"{where}.{key}", "needs stdin tests (`tests`)")
+        if self.input_file and self.input_file == self.output_file:
+            raise TaskError(f"{where}.output_file", "must differ from input_file")
+
+    def _check_name(self, name: str, where: str) -> None:
+        if not FILE_NAME.match(name) or name in (".", ".."):
+            raise TaskError(where, "must be a plain file name (letters, digits, _ . + -; no '/', "
+                                   "not starting with '.', at most 100 characters)")
+        stem, _, ext = name.partition(".")
+        if stem == "prog" or (self.language == "java" and ext.rpartition(".")[2] in ("java", "class")):
+            raise TaskError(where, "clashes with the program's own source or binary (prog, prog.*, *.java, *.class)")
 
     def _validate_kinds(self, where: str) -> None:
         """Which test kinds go together (README.md, "Task schema"): stdin tests (with test_code
@@ -355,6 +404,8 @@ class CodeTask:
         d["kind"] = "code"
         d["tests"] = [dataclasses.asdict(t) for t in self.tests]
         d["call_tests"] = [t.to_dict() for t in self.call_tests]
+        if "files" in d:
+            d["files"] = dict(self.files)
         return d
 
 
@@ -365,3 +416,22 @@ def _list(obj: Mapping, key: str, where: str) -> list | tuple:
     if not isinstance(value, (list, tuple)):
         raise TaskError(f"{where}.{key}", f"must be a list, got {type(value).__name__}")
     return value
+
+
+def get_files(obj: Mapping, where: str) -> dict[str, str]:
+    """`files`: an object of name -> text (validated by CodeTask.validate_files)."""
+    value = obj.get("files")
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise TaskError(f"{where}.files", f"must be an object of file name -> text, got {type(value).__name__}")
+    for name, text in value.items():
+        if not isinstance(name, str):
+            raise TaskError(f"{where}.files", f"file names must be strings, got {type(name).__name__}")
+        if not isinstance(text, str):
+            raise TaskError(f"{where}.files[{name!r}]", f"must be a string, got {type(text).__name__}")
+        try:
+            (name + text).encode("utf-8")
+        except UnicodeEncodeError:
+            raise TaskError(f"{where}.files[{name!r}]", "is not valid UTF-8 (lone surrogate)") from None
+    return dict(value)

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SERVER_ONLY = ("--host", "--port", "--http-port", "--metrics-port", "--metrics-host", "--drain-delay-s", "--grace-s",
                "--max-connection-age-s", "--allow-insecure-bind", "--tls-cert", "--tls-key", "--max-queued-items")
 CLIENT = ("--server", "--ca-cert", "--tls", "--token", "--token-file", "--timeout-s")
-ENGINE = ("--workers", "--default-math-timeout-s", "--default-code-timeout-s", "--code", "--no-code",
+ENGINE = ("--workers", "--default-math-timeout-s", "--code", "--no-code",
           "--sandbox-max-concurrent-jobs", "--sandbox-pool-size", "--sandbox-runtime", "--sandbox-limits")
 
 MATH_OK = {"id": "m", "kind": "math", "completion": "\\boxed{2}", "gold": "2"}

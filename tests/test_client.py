@@ -61,6 +61,36 @@ def test_server_restarted_mid_call_loses_nothing(server_factory):
     assert report.retries >= 1 and report.ungraded == 0
 
 
+def test_a_server_down_longer_than_five_retries_is_waited_for_until_the_deadline(server_factory):
+    """The retry budget is time, not a count: five quick rounds of backoff (about 1.5 s here) used
+    to give up on a server that came back a few seconds later (flaky under load)."""
+    server = server_factory("--workers", "1", "--no-code")
+    server.kill()
+    box: dict = {}
+    client = VerifierClient(server.target, ClientConfig(timeout_s=120, backoff_initial_s=0.05, backoff_max_s=0.3))
+    thread = threading.Thread(target=lambda: box.update(report=client.grade_detailed([math_task("a", "\\boxed{1}", "1")])))
+    thread.start()
+    time.sleep(3.0)  # down through more than max_retries (5) rounds of backoff
+    server.start()
+    thread.join(150)
+    client.close()
+    report = box["report"]
+    assert report.results[0]["verdict"] == "correct" and report.ungraded == 0, report.results
+    assert report.retries > ClientConfig().max_retries
+
+
+def test_items_a_live_server_answers_infra_error_are_resubmitted_max_retries_times(server_factory):
+    """A server that answers (here: code disabled, infra_error retryable) is not hammered until the
+    deadline: its answers are resubmitted max_retries times, then returned."""
+    server = server_factory("--workers", "1", "--no-code")
+    code = {"id": "c", "kind": "code", "language": "python", "completion": "```python\nprint(1)\n```",
+            "tests": [{"stdin": "", "expected_stdout": "1\n"}]}
+    with VerifierClient(server.target, ClientConfig(timeout_s=120, max_retries=2, backoff_initial_s=0.01)) as client:
+        report = client.grade_detailed([code])
+    assert report.results[0]["verdict"] == "infra_error" and report.results[0]["retryable"], report.results
+    assert report.retries == 2
+
+
 def test_async_client_pickles_and_works_across_event_loops(verifier_server):
     client = pickle.loads(pickle.dumps(AsyncVerifierClient(verifier_server.target)))
     for _ in range(2):  # two asyncio.run calls: the channel is rebuilt for the new loop
@@ -84,7 +114,7 @@ def test_multi_address_target_spreads_calls_over_replicas(server_factory):
 
 def test_on_invalid_result_answers_bad_tasks_alone(verifier_server):
     tasks = [math_task("ok", "\\boxed{2}", "2"),
-             {"id": "lang", "kind": "code", "language": "rust", "completion": "x", "tests": [{"stdin": "", "expected_stdout": ""}]},
+             {"id": "lang", "kind": "code", "language": "cobol", "completion": "x", "tests": [{"stdin": "", "expected_stdout": ""}]},
              math_task("big", "\\boxed{2}", "2" * (2 << 20)),
              math_task("type", 5, "2"),
              math_task("ok2", "\\boxed{3}", "2")]

@@ -145,7 +145,8 @@ def test_path_traversal_and_reserved_names_in_files_are_refused(server, client, 
 
 
 def test_compiled_languages_keep_their_own_file_names(server):
-    for language, name in (("c", "prog"), ("c", "prog.c"), ("cpp", "prog.cpp"), ("java", "Main.java")):
+    for language, name in (("c", "prog"), ("c", "prog.c"), ("cpp", "prog.cpp"), ("java", "Main.java"), ("rust", "prog"),
+                           ("rust", "prog.rs"), ("go", "prog"), ("go", "prog.go")):
         status, answer = http(server, {"code": "x", "language": language, "files": {name: "x"}})
         assert status == 400 and answer["field"] == f"files[{name!r}]"
     assert http(server, {"code": "int main(){return 0;}", "language": "c", "files": {"prog.txt": "x"}})[1]["status"] == "ok"

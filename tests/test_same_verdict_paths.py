@@ -36,14 +36,24 @@ PYTEST = ("import pytest\nfrom solution import inc\n\n@pytest.mark.parametrize('
           "def test_inc(x):\n    assert inc(x) == x + 1\n")
 UNITTEST = ("import unittest\n\nclass T(unittest.TestCase):\n    def test_one(self):\n"
             "        self.assertEqual(task_func(1), 2)\n")
+FILE_IO = {"input_file": "input.txt", "output_file": "output.txt", "files": {"scale.txt": "1\n"}}
+IO_ADD = ("a, b = map(int, open('input.txt').read().split())\nk = int(open('scale.txt').read())\n"
+          "open('output.txt', 'w').write(str(k * (a + b)OFF))")
+CPP_CHECKER = {"checker_language": "cpp", "checker": "#include <fstream>\nint main(int c, char** v) {\n"
+               "  std::ifstream in(v[1]), out(v[2]); long long a, b, x;\n  in >> a >> b;\n"
+               "  if (!(out >> x)) return 1;\n  return x == a + b ? 0 : 1;\n}\n"}
+YES = [{"stdin": "", "expected_stdout": "YES\n"}]
+RUST_ADD = ("use std::io::Read;\nfn main() { let mut s = String::new(); std::io::stdin().read_to_string(&mut s).unwrap();\n"
+            "  let v: Vec<i64> = s.split_whitespace().map(|x| x.parse().unwrap()).collect(); println!(\"{}\", v[0] + v[1]OFF); }")
+GO_ADD = "package main\nimport \"fmt\"\nfunc main() { var a, b int\n fmt.Scan(&a, &b)\n fmt.Println(a + bOFF) }"
 
 
 def _math(task_id: str, completion: str, gold: str, **kw) -> dict:
     return {"id": task_id, "kind": "math", "completion": completion, "gold": gold, **kw}
 
 
-def _code(task_id: str, program: str, tests=ADD_TESTS, **kw) -> dict:
-    return {"id": task_id, "kind": "code", "language": "python", "completion": f"```python\n{program}\n```",
+def _code(task_id: str, program: str, tests=ADD_TESTS, language: str = "python", **kw) -> dict:
+    return {"id": task_id, "kind": "code", "language": language, "completion": f"```{language}\n{program}\n```",
             "tests": tests, **kw}
 
 
@@ -82,6 +92,17 @@ CASES = [
     (_code("k-no-tests", "def inc(x):\n    return x + 1", [], test_framework="pytest", test_code="import os\n"), "error"),
     # a program over the sandbox's 256 KiB limit (the field allows 1 MiB) is its own fault: 0, not infra_error
     (_code("c-huge", ADD + "\n#" + "x" * (300 << 10)), "compile_error"),
+    # support files and file I/O (input.txt / output.txt), a C++ checker, tokens_ci, Rust and Go
+    (_code("c-files-io", IO_ADD.replace("OFF", ""), **FILE_IO), "accepted"),
+    (_code("c-files-io-near", IO_ADD.replace("OFF", " + (a == 5)"), **FILE_IO), "wrong_answer"),
+    (_code("c-files-stdout", ADD, **FILE_IO), "wrong_answer"),  # the answer must be in output.txt
+    (_code("c-cpp-checker", "a, b = map(int, input().split())\nprint('%+d' % (a + b))", **CPP_CHECKER), "accepted"),
+    (_code("c-cpp-checker-near", "a, b = map(int, input().split())\nprint(a + b + (a == 5))", **CPP_CHECKER),
+     "wrong_answer"),
+    (_code("c-ci", "print('yes')", YES, compare="tokens_ci"), "accepted"),
+    (_code("c-ci-near", "print('yes!')", YES, compare="tokens_ci"), "wrong_answer"),
+    (_code("c-rust", RUST_ADD.replace("OFF", ""), language="rust"), "accepted"),
+    (_code("c-go-near", GO_ADD.replace("OFF", " + a/5"), language="go"), "wrong_answer"),
 ]
 TASKS = [task for task, _ in CASES]
 
@@ -95,7 +116,7 @@ def _verdicts(results: list[dict]) -> dict[str, tuple[str, float, tuple[str, ...
 @pytest.fixture(scope="module")
 def direct() -> dict[str, tuple[str, float]]:
     """The libraries called directly: sandbox.CodeGrader for code, verifier.math for math."""
-    grader = SyncGrader(SandboxConfig(pool_size=1, pool_name=POOL, languages=("python",)))
+    grader = SyncGrader(SandboxConfig(pool_size=1, pool_name=POOL, languages=("python", "rust", "go")))
     assert grader.grader.available, grader.grader.unavailable_reason()
     try:
         code = [t for t in TASKS if t["kind"] == "code"]
@@ -144,7 +165,8 @@ def test_trainer_reward_function_gives_the_same_verdicts(direct, code_server):
     logged: dict[str, list] = {}
     cols: dict[str, list] = {name: [t.get(name) for t in TASKS]
                              for name in ("tests", "test_code", "language", "compare", "time_limit_s", "profile", "choices",
-                                          "entry_point", "call_tests", "test_framework", "judge")}
+                                          "entry_point", "call_tests", "test_framework", "judge",
+                                          "checker", "checker_language", "files", "input_file", "output_file")}
     cols["solution"] = [t.get("gold") for t in TASKS]
     cols["tests"] = [t.get("tests") or None for t in TASKS]
     group = VerifierRewards(RewardConfig(target=code_server.target, components=("accuracy",), code_scoring="all",

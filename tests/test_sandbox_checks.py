@@ -95,6 +95,22 @@ def test_tokens_lengths_always_compared():
     assert not compare(b"", b"0", "tokens")[0]
 
 
+@pytest.mark.parametrize("output", [b"YES\n", b"yes", b"Yes\n", b"yEs \n"])
+def test_tokens_ci_accepts_any_ascii_case(output):
+    assert compare(output, b"YES\n", "tokens_ci")[0]
+    assert compare(b"Yes 3 nO", b"YES 3 NO", "tokens_ci")[0]
+
+
+@pytest.mark.parametrize("output, expected", [
+    (b"NO", b"YES"), (b"yes!", b"yes"), (b"yes", b"yes yes"), (b"YES YES", b"YES"), (b"ye s", b"yes"),
+    (b"", b"yes"), (b"\xc3\x89T\xc3\x89", b"\xc3\xa9t\xc3\xa9"),  # ASCII only: no Unicode folding
+    (b"yes", b"YES\nNO"),
+])
+def test_tokens_ci_near_misses_fail(output, expected):
+    assert not compare(output, expected, "tokens_ci")[0]
+    assert not compare(output, expected, "tokens")[0]  # case-sensitive tokens stay strict
+
+
 def test_float_tolerance_abs_or_rel_and_integers_exact():
     assert compare(b"0.3333333", b"0.333333333", "float", abs_tol=1e-6, rel_tol=0)[0]
     assert not compare(b"0.33", b"0.333333333", "float", abs_tol=1e-6, rel_tol=1e-6)[0]
@@ -131,7 +147,7 @@ def test_run_verdict(facts, verdict):
 
 
 def test_output_limit_wins_over_time_limit():
-    assert run_verdict({"signal": 9, "stop": "stderr", "cpu_s": 5}, PY, 2.0)[0] == "output_limit"
+    assert run_verdict({"signal": 9, "stop": "stdout", "cpu_s": 5}, PY, 2.0)[0] == "output_limit"
 
 
 def test_scoring_and_overall():

@@ -211,8 +211,9 @@ def test_large_output_accepted_and_endless_output_limited(grader):
     big = "x" * (5 << 20)
     r = grader.grade(task("python", "import sys\nsys.stdout.write('x' * (5 << 20))", tests=(("", big),), compare="exact"))
     assert r["verdict"] == "accepted", r["detail"]
-    r = grader.grade(task("python", "import sys\nwhile True: sys.stderr.write('e' * 4096)", time_limit_s=5))
-    assert r["verdict"] == "output_limit", r
+    # endless stderr is drained, never an output limit: the program's time limit stops it
+    r = grader.grade(task("python", "import sys\nwhile True: sys.stderr.write('e' * 4096)", time_limit_s=2))
+    assert r["verdict"] == "time_limit", r
 
 
 def test_large_stdin_is_not_deadlocked(grader):
@@ -270,8 +271,13 @@ def test_scoring_and_stop_on_first_failure(grader):
     assert r["verdict"] == "wrong_answer" and r["score"] == 0.75 and len(r["tests"]) == 4
     r = grader.grade(task("python", "print(input())", tests=tests, scoring="fraction", stop_on_first_failure=True))
     assert r["score"] == 0.25 and len(r["tests"]) == 2 and "stopped after 2 of 4" in r["detail"]
+    # "all" stops at the first failure: its verdict is the task's, the later tests are not run or listed
     r = grader.grade(task("python", "print(input())", tests=tests, scoring="all"))
-    assert r["score"] == 0.0
+    assert r["verdict"] == "wrong_answer" and r["score"] == 0.0 and len(r["tests"]) == 2, r
+    assert [t["verdict"] for t in r["tests"]] == ["accepted", "wrong_answer"] and "stopped after 2 of 4" in r["detail"]
+    late = task("python", "x = input()\nprint(x if x != '4' else 5)", tests=tests[:1] + tests[2:], scoring="all")
+    r = grader.grade(late)  # the failure is the last test: every test ran
+    assert r["verdict"] == "wrong_answer" and len(r["tests"]) == 3 and "stopped" not in r["detail"], r
 
 
 def test_float_comparator_end_to_end(grader):
@@ -371,5 +377,5 @@ def test_containers_of_a_crashed_server_are_reaped():
 
 def test_languages_listing(grader):
     langs = {x["name"]: x for x in grader.grader.languages()}
-    assert set(langs) == {"python", "c", "cpp", "javascript", "java"}
+    assert set(langs) == {"python", "c", "cpp", "javascript", "java", "rust", "go"}
     assert all(x["image"] and x["max_time_limit_s"] >= x["default_time_limit_s"] for x in langs.values())

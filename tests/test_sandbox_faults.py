@@ -128,16 +128,23 @@ def test_a_hung_program_on_many_tests_gets_time_limit_not_infra_error():
                            wall_extra_s=0.3)
     task = {"language": "python", "completion": HANG_AFTER_FIRST, "tests": MANY, "time_limit_s": 0.5}
     with SyncGrader(config) as g:
-        r = g.grade(task)  # no timeout: the budget covers 21 tests at 0.8 s wall each
+        frac = dict(task, scoring="fraction")
+        r = g.grade(frac)  # no timeout: the budget covers 21 tests at 0.8 s wall each
         assert r["verdict"] == "time_limit" and not r["retryable"], r
         assert [t["verdict"] for t in r["tests"]] == ["accepted"] + ["time_limit"] * 20
-        r = g.grade(task, timeout_s=4.0)  # a caller's deadline shorter than the tests need
+        r = g.grade(frac, timeout_s=4.0)  # a caller's deadline shorter than the tests need
         assert r["verdict"] == "time_limit" and not r["retryable"], r
         verdicts = [t["verdict"] for t in r["tests"]]
         assert len(verdicts) == 21 and verdicts[0] == "accepted" and set(verdicts[1:]) == {"time_limit"}, r
-        assert r["score"] == 0.0
-        frac = g.grade(dict(task, scoring="fraction"), timeout_s=4.0)
-        assert abs(frac["score"] - 1 / 21) < 1e-9, frac
+        assert abs(r["score"] - 1 / 21) < 1e-9, r
+        r = g.grade(task)  # scoring "all": test 2 decides, the other 19 are not run
+        assert r["verdict"] == "time_limit" and r["score"] == 0.0 and not r["retryable"], r
+        assert [t["verdict"] for t in r["tests"]] == ["accepted", "time_limit"], r
+        slow_ok = dict(task, completion="import time\ntime.sleep(0.3)\na, b = map(int, input().split())\nprint(a + b)")
+        r = g.grade(slow_ok, timeout_s=4.0)  # "all", deadline out while passing: only the test it was in is charged
+        verdicts = [t["verdict"] for t in r["tests"]]
+        assert r["verdict"] == "time_limit" and r["score"] == 0.0 and not r["retryable"], r
+        assert 2 <= len(verdicts) < 21 and verdicts == ["accepted"] * (len(verdicts) - 1) + ["time_limit"], r
 
 
 def test_time_waiting_for_a_container_is_never_the_programs():
@@ -153,3 +160,31 @@ def test_time_waiting_for_a_container_is_never_the_programs():
         assert make_plan(quick, config).budget_s(config) < 25  # less than the slow job ahead of it takes
         rs = g.grade_many([slow, quick])
     assert [r["verdict"] for r in rs] == ["time_limit", "accepted"], rs
+
+
+def test_slow_programs_do_not_starve_innocent_jobs_of_containers():
+    """More jobs at once than containers: jobs queued for a container waited at most
+    acquire_timeout_s (twice, with the retry) and came back infra_error (retryable, no reward),
+    so a program sleeping through its tests denied grading to others. Now they queue for the
+    language's containers until their turn; under scoring "all" a slow program also stops at its
+    first failing test instead of holding its container for every test."""
+    config = SandboxConfig(pool_size=1, max_concurrent_jobs=6, pool_name="pytest-sandbox-starve", languages=("python",),
+                           wall_factor=1.0, wall_extra_s=0.3, acquire_timeout_s=3.0)
+    sleeper = {"language": "python", "completion": "import time\ntime.sleep(100)", "time_limit_s": 1,
+               "tests": [{"stdin": "", "expected_stdout": "1\n"}] * 4, "scoring": "fraction"}  # 4 x 1.3 s each
+    sleeper_all = dict(sleeper, tests=sleeper["tests"] * 5, scoring="all")  # 20 tests: 26 s if all were run
+    innocent = {"language": "python", "completion": "print(int(input()) * 2)",
+                "tests": [{"stdin": "2\n", "expected_stdout": "4\n"}, {"stdin": "5\n", "expected_stdout": "10\n"}]}
+    tasks = [sleeper, sleeper, sleeper_all, innocent, sleeper, innocent, sleeper_all, innocent]
+    with SyncGrader(config) as g:
+        rs = g.grade_many(tasks)
+    for task, r in zip(tasks, rs):
+        if task is innocent:
+            assert r["verdict"] == "accepted" and r["score"] == 1.0, r
+        elif task is sleeper:
+            assert r["verdict"] == "time_limit" and not r["retryable"], r
+            assert [t["verdict"] for t in r["tests"]] == ["time_limit"] * 4, r
+        else:  # "all": the first failure decides; the other 19 tests are not run
+            assert r["verdict"] == "time_limit" and r["score"] == 0.0 and not r["retryable"], r
+            assert [t["verdict"] for t in r["tests"]] == ["time_limit"], r
+            assert "stopped after 1 of 20 tests" in r["detail"], r

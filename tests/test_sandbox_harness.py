@@ -130,3 +130,40 @@ def test_the_program_side_answers_calls_with_plain_data():
     assert call("boom") == {"exc": "ZeroDivisionError", "msg": "division by zero"}
     assert "not plain data" in call("obj")["bad"]
     assert call("missing")["exc"] == "NameError"
+
+
+SHIFTING_SPEC = """
+import sys, _imp
+sys.path.insert(0, {harness!r})
+import shared
+shared.no_signal_handlers()
+harmless = next(n for n in ("_symtable", "_tokenize", "xxsubtype", "_stat") if n in sys.builtin_module_names)
+
+class Shifting:  # a harmless builtin to the check, "_signal" to the load
+    reads = 0
+    @property
+    def name(self):
+        Shifting.reads += 1
+        return harmless if Shifting.reads == 1 else "_signal"
+
+try:
+    mod = _imp.create_builtin(Shifting())
+except PermissionError:
+    print("refused")
+else:
+    print("loaded", mod.__name__ == harmless, Shifting.reads)
+print(_imp.create_builtin(type("S", (), {{"name": harmless}})()).__name__ == harmless)
+"""
+
+
+def test_create_builtin_reads_the_spec_name_once():
+    """A spec whose name changes between reads must not pass the check as one module and load
+    another (a fresh _signal would give back signal handlers). Run in a child: the wrapper
+    changes the interpreter it runs in."""
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-I", "-c", SHIFTING_SPEC.format(harness=str(HARNESS))],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    # the name checked is the one loaded, read once; an honest spec still loads
+    assert out.stdout.split() == ["loaded", "True", "1", "True"], out.stdout

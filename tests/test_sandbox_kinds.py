@@ -53,7 +53,11 @@ CALL_CASES = [
 def test_call_tests_near_misses_and_rewrites(grader, program, verdict):
     r = grader.grade(calls(program, PAIRS))
     assert (r["verdict"], r["score"]) == (verdict, 1.0 if verdict == "accepted" else 0.0), r
-    assert len(r["tests"]) == len(PAIRS)
+    # scoring "all" stops at the first failing test, as for stdin tests
+    assert len(r["tests"]) == (len(PAIRS) if verdict == "accepted" else 1 + next(
+        i for i, t in enumerate(r["tests"]) if t["verdict"] != "accepted")), r
+    r = grader.grade(calls(program, PAIRS, scoring="fraction"))  # every test runs
+    assert len(r["tests"]) == len(PAIRS) and r["verdict"] == verdict, r
 
 
 @pytest.mark.parametrize("program, expected, verdict", [

@@ -38,6 +38,28 @@ def test_numeric_gold_and_id_are_accepted_as_strings():
     assert d["id"] == "7" and d["gold"] == "0.5"
 
 
+def test_files_and_file_io_round_trip():
+    t = code(files={"testlib.h": "// header\n", "grader.txt": "é"}, input_file="input.txt", output_file="output.txt",
+             checker="int main() { return 0; }", checker_language="cpp", compare="tokens_ci", language="cpp",
+             completion="int main() {}")
+    sent = task_to_proto(t)
+    assert dict(sent.code.files) == t["files"]
+    for d in (task_from_proto(sent), task_from_proto(wire(t)), parse_task(t).to_dict()):
+        assert (d["files"], d["input_file"], d["output_file"], d["checker_language"], d["compare"]) == (
+            t["files"], "input.txt", "output.txt", "cpp", "tokens_ci")
+    validate_tasks([sent], pb.Limits(max_tasks_per_call=1, max_field_bytes=100, max_tests_per_task=3,
+                                     max_code_timeout_s=60), DEFAULT_LANGUAGES)
+    plain = task_from_proto(task_to_proto(code()))
+    assert (plain["files"], plain["input_file"], plain["output_file"]) == ({}, "", "")
+
+
+@pytest.mark.parametrize("language", ["rust", "go"])
+def test_rust_and_go_are_languages_on_every_path(language):
+    t = code(language=language, completion="fn main() {}")
+    assert task_from_proto(task_to_proto(t))["language"] == parse_task(t).language == language
+    validate_tasks([wire(t)], LIMITS, DEFAULT_LANGUAGES)
+
+
 def test_code_round_trip():
     d = task_from_proto(task_to_proto(code(compare="lines", time_limit_s=1.5)))
     assert d["tests"] == [{"stdin": "", "expected_stdout": "1\n"}]
@@ -54,6 +76,10 @@ def test_code_round_trip():
     (math(completion="\ud800"), "task.completion"),  # a lone surrogate cannot go on the wire
     (math(choices=["A", "\udfff"]), "task.choices"),
     (code(memory_limit_mb=float("inf")), "task.memory_limit_mb"),
+    (code(files=["testlib.h"]), "task.files"),
+    (code(files={"testlib.h": 3}), "task.files['testlib.h']"),
+    (code(files={"a.h": "\ud800"}), "task.files['a.h']"),
+    (code(input_file=1), "task.input_file"),
     (math(timeout_s=float("nan")), "task.timeout_s"),
 ])
 def test_wrong_types_name_the_field(task, field):
@@ -78,6 +104,7 @@ def test_wrong_types_name_the_field(task, field):
     ([code(scoring="best")], "tasks[0].code.scoring"),
     ([code(time_limit_s=31)], "tasks[0].code.time_limit_s"),
     ([code(memory_limit_mb=4096)], "tasks[0].code.memory_limit_mb"),
+    ([code(files={"big.txt": "x" * 101})], "tasks[0].code.files['big.txt']"),  # each file within max_field_bytes
 ])
 def test_limits_name_the_field(tasks, field):
     protos = [wire(t) for t in tasks]
@@ -110,6 +137,27 @@ BAD_CODE = [
     (code(language="c", completion="int main(){}", tests=[], test_code="assert True"), "test_code"),
     (code(memory_limit_mb=8), "memory_limit_mb"),
     (code(time_limit_s=-1), "time_limit_s"),
+    # support files and file I/O (README.md, "Task schema"): flat names, never the sandbox's own files
+    (code(files={"a/b.h": "x"}), "files['a/b.h']"),
+    (code(files={"..": "x"}), "files['..']"),
+    (code(files={"/etc/passwd": "x"}), "files['/etc/passwd']"),
+    (code(files={".hidden": "x"}), "files['.hidden']"),
+    (code(files={"prog.py": "print(2)"}), "files['prog.py']"),
+    (code(files={"prog": "x"}), "files['prog']"),
+    (code(files={"answer.txt": "1"}), "files['answer.txt']"),
+    (code(files={"checker.py": "x"}), "files['checker.py']"),
+    (code(files={f"f{i}.txt": "" for i in range(17)}), "files"),
+    (code(files={f"f{i}.txt": "x" * (1 << 20) for i in range(5)}), "files"),
+    (code(language="java", completion="class Main {}", files={"Main.java": "x"}), "files['Main.java']"),
+    (code(files={"in.txt": "x"}, input_file="in.txt"), "files['in.txt']"),
+    (code(input_file="../input.txt"), "input_file"),
+    (code(output_file="/tmp/out"), "output_file"),
+    (code(output_file="prog.py"), "output_file"),
+    (code(input_file="io.txt", output_file="io.txt"), "output_file"),
+    (code(tests=[], test_code="assert True", input_file="input.txt"), "input_file"),
+    (code(language="java", completion="class Main {}", checker="int main(){}", checker_language="cpp"),
+     "checker_language"),
+    (code(checker="int main(){}", checker_language="rust"), "checker_language"),
 ]
 
 

@@ -146,6 +146,10 @@ def test_component_values():
     code = {"verdict": "wrong_answer", "score": 0.5, "extracted_from": "fenced:python",
             "tests": [{"verdict": "accepted"}, {"verdict": "wrong_answer"}]}
     assert component_value("pass_rate", code, "code") == 0.5
+    # scoring "all" stops at the first failure: the tests not run count as failed, not as absent
+    task = {"kind": "code", "tests": [{"stdin": "", "expected_stdout": ""}] * 4, "scoring": "all"}
+    assert component_value("pass_rate", code, "code", task) == 0.25
+    assert component_value("pass_rate", dict(code, tests=code["tests"] * 3), "code", task) == 0.5  # more listed: theirs
     assert component_value("compiles", code, "code") == 1.0 and component_value("format", code, "code") == 1.0
     assert component_value("compiles", {"verdict": "compile_error"}, "code") == 0.0
     assert component_value("accuracy", {"verdict": "accepted", "score": 7}, "code") == 1.0  # clipped to [0, 1]

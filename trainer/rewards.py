@@ -124,7 +124,7 @@ class VerifierRewards:
         key = (id(loop), _fingerprint(tasks))
         pending, owner = self._claim(key, component, loop)
         outcome = await (self._run_owner(pending, tasks, kwargs) if owner else asyncio.shield(pending.future))
-        return [component_value(component, r, t["kind"] if t else None)
+        return [component_value(component, r, t["kind"] if t else None, t)
                 for r, t in zip(outcome.results, outcome.tasks, strict=True)]
 
     def _claim(self, key: tuple, component: str, loop: asyncio.AbstractEventLoop) -> tuple[_Pending, bool]:

@@ -117,7 +117,7 @@ def code_spec(row: Mapping[str, Any], cfg: RewardConfig) -> dict | None:
     if call_tests:
         spec["call_tests"] = call_tests  # as given: the schema names what is wrong with a case
     for key in ("checker", "checker_language", "compare", "time_limit_s", "memory_limit_mb", "entry_point",
-                "test_framework", "judge", "float_abs_tol", "float_rel_tol"):
+                "test_framework", "judge", "float_abs_tol", "float_rel_tol", "files", "input_file", "output_file"):
         if source.get(key) not in (None, ""):
             spec[key] = source[key]
     return spec
@@ -192,8 +192,11 @@ def _task(task_id: str, text: str, row: Mapping[str, Any], cfg: RewardConfig) ->
     return task
 
 
-def component_value(component: str, result: Mapping[str, Any] | None, kind: str | None) -> float | None:
+def component_value(component: str, result: Mapping[str, Any] | None, kind: str | None,
+                    task: Mapping[str, Any] | None = None) -> float | None:
     """The reward of one component for one graded item; None = not graded or not applicable.
+    `task` (the dict sent) gives pass_rate its denominator: under scoring "all" the sandbox stops
+    at the first failing test and lists only the tests it ran (README "Results and verdicts").
 
     A wrong answer is 0.0; infra_error (could not grade) and invalid_gold (the dataset's fault,
     not the model's) are None, as TRL's own accuracy_reward does for unparsable golds.
@@ -212,10 +215,18 @@ def component_value(component: str, result: Mapping[str, Any] | None, kind: str 
         return 0.0 if verdict in NO_COMPILE else 1.0
     if component == "pass_rate":
         tests = result.get("tests") or []
-        if not tests:
+        total = max(len(tests), _declared_tests(task))  # tests not run (after the first failure) count as failed
+        if not total:
             return 1.0 if verdict == "accepted" else 0.0
-        return sum(1 for t in tests if t.get("verdict") == "accepted") / len(tests)
+        return sum(1 for t in tests if t.get("verdict") == "accepted") / total
     raise ValueError(f"unknown component {component!r}")
+
+
+def _declared_tests(task: Mapping[str, Any] | None) -> int:
+    """How many tests a code task declares (stdin tests, call tests, one for test_code); 0 unknown."""
+    if not task:
+        return 0
+    return len(task.get("tests") or ()) + len(task.get("call_tests") or ()) + (1 if task.get("test_code") else 0)
 
 
 def _clip(score: Any) -> float:

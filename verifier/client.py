@@ -13,6 +13,7 @@ not answer, so every task gets exactly one result. Items it could not get graded
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import random
 import threading
@@ -156,12 +157,19 @@ class AsyncVerifierClient:
         checked = False
         retryable: dict[str, dict] = {}  # infra_error answers, kept in case nothing better comes
         last_error = "deadline passed before the first attempt"
-        retries = 0
-        for attempt in range(self.config.max_retries + 1):
+        retries = answered_rounds = 0
+        broken = False  # the last round lost items to the transport (server down, restarting, stream cut)
+        for attempt in itertools.count():
             missing = [p for p in protos if p.id not in results]
             if not missing or time.monotonic() >= deadline:
                 break
             if attempt:
+                # A server that cannot be reached is retried until the deadline (a restart takes
+                # as long as it takes); one that answered infra_error, max_retries times.
+                if not broken:
+                    if answered_rounds >= self.config.max_retries:
+                        break
+                    answered_rounds += 1
                 retries += 1
                 await asyncio.sleep(min(self._backoff(attempt), max(0.0, deadline - time.monotonic())))
             info = await self._info_or_none(max(0.1, min(10.0, deadline - time.monotonic())))
@@ -172,7 +180,9 @@ class AsyncVerifierClient:
                     break
             limits = info.limits if info is not None else _FALLBACK_LIMITS
             got: dict[str, dict] = {}
-            last_error = await self._round(missing, limits, deadline, got)
+            transport_error = await self._round(missing, limits, deadline, got)
+            broken = transport_error is not None
+            last_error = transport_error or "retryable result"
             for task_id, r in got.items():
                 (retryable if r["retryable"] else results)[task_id] = r
                 if r["retryable"]:
@@ -196,11 +206,12 @@ class AsyncVerifierClient:
         return fit
 
     def _backoff(self, attempt: int) -> float:
-        base = min(self.config.backoff_max_s, self.config.backoff_initial_s * 2 ** (attempt - 1))
+        base = min(self.config.backoff_max_s, self.config.backoff_initial_s * 2 ** min(attempt - 1, 30))
         return base * (0.5 + random.random() / 2)
 
-    async def _round(self, missing: list[pb.Task], limits: pb.Limits, deadline: float, results: dict) -> str:
-        """Send the missing tasks in sub-batches; record what comes back. Returns the last error seen."""
+    async def _round(self, missing: list[pb.Task], limits: pb.Limits, deadline: float, results: dict) -> str | None:
+        """Send the missing tasks in sub-batches; record what comes back. Returns the last transport
+        error seen (a sub-batch lost to it), None when every call completed."""
         errors: list[str] = []
         gate = asyncio.Semaphore(self.config.max_inflight_calls)
 
@@ -220,7 +231,7 @@ class AsyncVerifierClient:
         finally:  # a permanent failure of one sub-batch must not leave the others running
             for call in calls:
                 call.cancel()
-        return errors[-1] if errors else "retryable result"
+        return errors[-1] if errors else None
 
     async def _stream(self, batch: list[pb.Task], deadline: float, results: dict) -> None:
         call = self._stub().GradeStream(pb.GradeRequest(tasks=batch), timeout=max(0.05, deadline - time.monotonic()),
@@ -254,7 +265,7 @@ class AsyncVerifierClient:
                                                    metadata=self._metadata())
                 return response_from_proto(reply)
             except grpc.aio.AioRpcError as exc:
-                if exc.code() not in TRANSIENT or attempt > self.config.max_retries or time.monotonic() >= deadline:
+                if exc.code() not in TRANSIENT or time.monotonic() >= deadline:
                     raise VerifierError(exc.code(), exc.details() or "") from exc
                 await self._pushback(exc, deadline)
                 await asyncio.sleep(min(self._backoff(attempt), max(0.0, deadline - time.monotonic())))

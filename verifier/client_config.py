@@ -10,8 +10,12 @@ from dataclasses import dataclass, field
 class ClientConfig:
     """Settings of VerifierClient / AsyncVerifierClient."""
 
-    timeout_s: float = field(default=120.0, metadata={"help": "Deadline of one grade() call, retries included."})
-    max_retries: int = field(default=5, metadata={"help": "Rounds of resubmission of items not yet graded."})
+    timeout_s: float = field(default=120.0, metadata={"help": "Deadline of one grade() call, retries included. "
+                             "It is also the retry budget: a server that cannot be reached (down, restarting, a "
+                             "stream cut mid-call) is retried with backoff until it passes."})
+    max_retries: int = field(default=5, metadata={"help": "Times items the server answered infra_error (retryable) "
+                             "are resubmitted, within timeout_s. Transport failures are not counted: they are "
+                             "retried until the deadline."})
     backoff_initial_s: float = field(default=0.2, metadata={"help": "First retry delay; doubles each round, with jitter."})
     backoff_max_s: float = field(default=5.0, metadata={"help": "Cap of one retry delay."})
     max_inflight_calls: int = field(default=8, metadata={"help": "Sub-batches in flight at once per grade() call."})

@@ -51,7 +51,8 @@ class ServerConfig:
 
     default_math_timeout_s: float = field(default=5.0, metadata={"help": "Deadline of one math item from the moment a worker takes it."})
     max_math_timeout_s: float = field(default=30.0, metadata={"help": "Largest per-task math deadline a client may ask for."})
-    default_code_timeout_s: float = field(default=60.0, metadata={"help": "Wall-clock budget of one code job (all its tests)."})
+    # No default code budget: a code task without timeout_s gets one from its own tests x time
+    # limit (README "Code sandboxes"); a fixed default let a slow program on many tests run it out.
     max_code_timeout_s: float = field(default=300.0, metadata={"help": "Largest per-task code budget a client may ask for."})
     worker_max_tasks: int = field(default=1000, metadata={"help": "Recycle a math worker after this many items (bounds memory growth)."})
     math_retries: int = field(default=1, metadata={"help": "Times an item whose worker died is retried before it is answered infra_error."})

@@ -66,7 +66,7 @@ def check_files(files: Any, language: str, max_bytes: int) -> dict[str, bytes]:
             raise TaskError(where, "must be a plain file name: relative, no directories, not '.' or '..'")
         if len(name.encode("utf-8", "surrogatepass")) > MAX_FILE_NAME_BYTES:
             raise TaskError(where, f"name exceeds {MAX_FILE_NAME_BYTES} bytes")
-        compiled = language in ("c", "cpp") and name == "prog"  # the compiler's output
+        compiled = LANGUAGES[language].run == ("./prog",) and name == "prog"  # the compiler's output (c, cpp, rust, go)
         if name in _RESERVED or name == source or compiled or (language == "java" and name.endswith(".java")):
             raise TaskError(where, "is the program's own file name; pick another")
         if not isinstance(content, str):

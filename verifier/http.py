@@ -66,7 +66,7 @@ MAX_RESPONSE_CHARS = 100_000
 _LARGE_BODY = 1 << 20  # parse bodies beyond this off the event loop
 # SandboxFusion language names (as verl sends them) -> ours.
 RUN_CODE_LANGUAGES = {"python": "python", "python3": "python", "cpp": "cpp", "c": "c", "nodejs": "javascript",
-                      "javascript": "javascript", "java": "java"}
+                      "javascript": "javascript", "java": "java", "rust": "rust", "go": "go"}
 
 
 class HttpError(Exception):

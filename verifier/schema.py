@@ -151,7 +151,8 @@ def task_to_proto(task: Mapping[str, Any] | Task, where: str = "task") -> pb.Tas
         scoring=model.scoring, stop_on_first_failure=model.stop_on_first_failure,
         time_limit_s=model.time_limit_s or 0.0, memory_limit_mb=model.memory_limit_mb or 0,
         entry_point=model.entry_point, call_tests=[_call_to_proto(t) for t in model.call_tests],
-        test_framework=model.test_framework, judge=model.judge))
+        test_framework=model.test_framework, judge=model.judge,
+        files=dict(model.files), input_file=model.input_file, output_file=model.output_file))
     return out
 
 
@@ -198,7 +199,8 @@ def model_from_proto(task: pb.Task, where: str = "task") -> Task:
         scoring=c.scoring or "all", stop_on_first_failure=c.stop_on_first_failure,
         time_limit_s=c.time_limit_s or None, memory_limit_mb=c.memory_limit_mb or None, timeout_s=task.timeout_s,
         entry_point=c.entry_point, test_framework=c.test_framework or "assert", judge=c.judge or "process",
-        call_tests=tuple(_call_from_proto(t, f"{where}.code.call_tests[{j}]") for j, t in enumerate(c.call_tests)))
+        call_tests=tuple(_call_from_proto(t, f"{where}.code.call_tests[{j}]") for j, t in enumerate(c.call_tests)),
+        files=dict(c.files), input_file=c.input_file, output_file=c.output_file)
 
 
 def task_from_proto(task: pb.Task) -> dict:
@@ -284,6 +286,8 @@ def _check_code(c: CodeTask, where: str, limits: pb.Limits, languages: Mapping[s
         raise TaskError(f"{where}.call_tests", f"more than {limits.max_tests_per_task} tests")
     if not c.tests and not c.test_code and not c.call_tests:
         raise TaskError(f"{where}.tests", "a code task needs tests, call_tests or test_code")
+    for name, text in c.files.items():
+        _check_bytes(text, f"{where}.files[{name!r}]", limits.max_field_bytes)
     for j, t in enumerate(c.tests):
         _check_bytes(t.stdin, f"{where}.tests[{j}].stdin", limits.max_field_bytes)
         _check_bytes(t.expected_stdout or "", f"{where}.tests[{j}].expected_stdout", limits.max_field_bytes)
@@ -294,8 +298,7 @@ def limits_from_config(c) -> pb.Limits:
     return pb.Limits(
         max_tasks_per_call=c.max_tasks_per_call, max_field_bytes=c.max_field_bytes,
         max_request_bytes=c.max_request_bytes, default_math_timeout_s=c.default_math_timeout_s,
-        max_math_timeout_s=c.max_math_timeout_s, default_code_timeout_s=c.default_code_timeout_s,
-        max_code_timeout_s=c.max_code_timeout_s, max_tests_per_task=c.max_tests_per_task,
+        max_math_timeout_s=c.max_math_timeout_s, max_code_timeout_s=c.max_code_timeout_s, max_tests_per_task=c.max_tests_per_task,
         max_queued_items=c.max_queued_items, max_choices=c.max_choices)
 
 

@@ -283,7 +283,7 @@ def run_kind(kind: str, spec: dict, tests: bytes, emit: kinds.Emitter, pid: int,
         kinds.run_calls(program, names, spec, emit)
     elif kind in ("pytest", "unittest"):
         g = kinds.framework_globals(names, program, ep, namespace)
-        (kinds.run_pytest if kind == "pytest" else kinds.run_unittest)(tests, g, emit)
+        (kinds.run_pytest if kind == "pytest" else kinds.run_unittest)(tests, g, emit, bool(spec.get("stop_first")))
     else:
         program.cpu_s = program.wall_s = 0.0  # asserts: the job's own limit, as without entry_point
         run_asserts(program, names, ep, tests, emit)

@@ -99,10 +99,12 @@ def run_calls(program, names: dict, spec: dict, emit: Emitter) -> None:
     missing = not _is_call(names.get(ep)) and not method
     for test in spec["calls"]:
         if missing:
-            emit.test("runtime_error", f"the program defines no function {ep} (nor a class Solution with it)")
-            continue
-        verdict, detail, secs = one_call(program, ep, method, test, tol)
+            verdict, detail, secs = "runtime_error", f"the program defines no function {ep} (nor a class Solution with it)", 0.0
+        else:
+            verdict, detail, secs = one_call(program, ep, method, test, tol)
         emit.test(verdict, detail, secs)
+        if verdict != "accepted" and spec.get("stop_first"):
+            return  # scoring "all" (or stop_on_first_failure): the later calls cannot change the score
 
 
 def _is_call(what: object) -> bool:
@@ -148,7 +150,7 @@ def solution_module(g: dict) -> types.ModuleType:
     return mod
 
 
-def run_unittest(test_code: bytes, g: dict, emit: Emitter) -> None:
+def run_unittest(test_code: bytes, g: dict, emit: Emitter, stop_first: bool = False) -> None:
     """The test file's TestCase classes, loaded from memory (never from a file the program could
     read or rewrite), one result per test method (and per failing subTest's test)."""
     import unittest
@@ -162,7 +164,9 @@ def run_unittest(test_code: bytes, g: dict, emit: Emitter) -> None:
         emit.line({"load_error": verdict_of(e)[1][:DETAIL]})
         return
     suite = unittest.TestLoader().loadTestsFromModule(mod)
-    suite.run(Results(emit))
+    result = Results(emit)
+    result.stop_first = stop_first
+    suite.run(result)
 
 
 def _unittest_name(test) -> str:
@@ -213,6 +217,8 @@ def make_results():
                 return  # not run: neither passed nor failed
             verdict, detail = self.failed or ("accepted", "")
             self.emit.test(verdict, detail, time.monotonic() - self.t0, name=_unittest_name(test))
+            if verdict != "accepted" and getattr(self, "stop_first", False):
+                self.stop()  # scoring "all": the later tests cannot change the score
 
     return Results
 
@@ -221,7 +227,7 @@ def Results(emit: Emitter):  # noqa: N802 - built on first use: unittest is impo
     return make_results()(emit)
 
 
-def run_pytest(test_code: bytes, g: dict, emit: Emitter) -> None:
+def run_pytest(test_code: bytes, g: dict, emit: Emitter, stop_first: bool = False) -> None:
     """pytest in the judge: the test file is compiled from memory with pytest's assert rewriting
     and given to pytest as the module of this (read-only) file, so nothing the program can write
     (a file in /work or /tmp, a conftest.py, an ini file, a plugin) is ever read; one result per
@@ -284,7 +290,8 @@ def run_pytest(test_code: bytes, g: dict, emit: Emitter) -> None:
 
     here = os.path.abspath(__file__)
     pytest.main([here, "-q", "-s", "-p", "no:cacheprovider", "--noconftest", "--rootdir",
-                 os.path.dirname(here), "-o", "python_files=*.py", "-W", "ignore"], plugins=[Plugin()])
+                 os.path.dirname(here), "-o", "python_files=*.py", "-W", "ignore", *(["-x"] if stop_first else [])],
+                plugins=[Plugin()])
 
 
 def framework_globals(names: dict, program, entry_point: str, namespace) -> dict:

@@ -295,17 +295,20 @@ def no_signal_handlers():
     leaves sys.modules) or from _imp.create_builtin, which is wrapped to refuse it."""
     import _imp
     import _signal
+    import importlib.machinery
     import signal
 
     def refuse(*args, **kwargs):
         raise PermissionError("blocked in the test harness: signal handlers")
 
-    create_builtin = _imp.create_builtin
+    create_builtin, ModuleSpec = _imp.create_builtin, importlib.machinery.ModuleSpec
+    BuiltinImporter = importlib.machinery.BuiltinImporter
 
     def create(spec):
-        if getattr(spec, "name", None) in ("_signal", "_imp", "posix"):
+        name = spec.name  # read once, as no_foreign_extensions does: a property could answer differently twice
+        if type(name) is not str or name in ("_signal", "_imp", "posix"):
             refuse()
-        return create_builtin(spec)
+        return create_builtin(ModuleSpec(name, BuiltinImporter, origin="built-in"))
 
     _signal.signal = signal.signal = refuse
     _imp.create_builtin = create

@@ -2,7 +2,8 @@
 # and sandbox/harness/ (as harness/).
 # With a registry: docker build -f python.Dockerfile .   (BASE defaults to debian:bookworm-slim)
 # Offline (this repo's default): `verifier sandbox build python` passes BASE=<debootstrap base image>.
-# To add packages (numpy, ...): append Debian package names to the install line and rebuild;
+# Packages: one per line (numpy, scipy, pandas, sympy for programs; g++ compiles C++ checkers);
+# to add one, add a line and rebuild;
 # the tag is a hash of this file, so the new recipe gets a new image. See README.md.
 ARG BASE=debian:bookworm-slim
 FROM ${BASE}
@@ -10,6 +11,11 @@ RUN apt-get update -q \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
       python3 \
       python3-pytest \
+      python3-numpy \
+      python3-scipy \
+      python3-pandas \
+      python3-sympy \
+      g++ \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb
 COPY runner.py /opt/sandbox/runner.py
 COPY harness/ /opt/sandbox/harness/

@@ -93,7 +93,14 @@ class CallTest(_message.Message):
     def __init__(self, args_json: _Optional[str] = ..., expected_json: _Optional[str] = ..., kwargs_json: _Optional[str] = ...) -> None: ...
 
 class CodeTask(_message.Message):
-    __slots__ = ("language", "completion", "tests", "test_code", "checker", "compare", "float_abs_tol", "float_rel_tol", "scoring", "stop_on_first_failure", "time_limit_s", "memory_limit_mb", "checker_language", "entry_point", "call_tests", "test_framework", "judge")
+    __slots__ = ("language", "completion", "tests", "test_code", "checker", "compare", "float_abs_tol", "float_rel_tol", "scoring", "stop_on_first_failure", "time_limit_s", "memory_limit_mb", "checker_language", "entry_point", "call_tests", "test_framework", "judge", "files", "input_file", "output_file")
+    class FilesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     COMPLETION_FIELD_NUMBER: _ClassVar[int]
     TESTS_FIELD_NUMBER: _ClassVar[int]
@@ -111,6 +118,9 @@ class CodeTask(_message.Message):
     CALL_TESTS_FIELD_NUMBER: _ClassVar[int]
     TEST_FRAMEWORK_FIELD_NUMBER: _ClassVar[int]
     JUDGE_FIELD_NUMBER: _ClassVar[int]
+    FILES_FIELD_NUMBER: _ClassVar[int]
+    INPUT_FILE_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_FILE_FIELD_NUMBER: _ClassVar[int]
     language: str
     completion: str
     tests: _containers.RepeatedCompositeFieldContainer[CodeTest]
@@ -128,7 +138,10 @@ class CodeTask(_message.Message):
     call_tests: _containers.RepeatedCompositeFieldContainer[CallTest]
     test_framework: str
     judge: str
-    def __init__(self, language: _Optional[str] = ..., completion: _Optional[str] = ..., tests: _Optional[_Iterable[_Union[CodeTest, _Mapping]]] = ..., test_code: _Optional[str] = ..., checker: _Optional[str] = ..., compare: _Optional[str] = ..., float_abs_tol: _Optional[float] = ..., float_rel_tol: _Optional[float] = ..., scoring: _Optional[str] = ..., stop_on_first_failure: _Optional[bool] = ..., time_limit_s: _Optional[float] = ..., memory_limit_mb: _Optional[int] = ..., checker_language: _Optional[str] = ..., entry_point: _Optional[str] = ..., call_tests: _Optional[_Iterable[_Union[CallTest, _Mapping]]] = ..., test_framework: _Optional[str] = ..., judge: _Optional[str] = ...) -> None: ...
+    files: _containers.ScalarMap[str, str]
+    input_file: str
+    output_file: str
+    def __init__(self, language: _Optional[str] = ..., completion: _Optional[str] = ..., tests: _Optional[_Iterable[_Union[CodeTest, _Mapping]]] = ..., test_code: _Optional[str] = ..., checker: _Optional[str] = ..., compare: _Optional[str] = ..., float_abs_tol: _Optional[float] = ..., float_rel_tol: _Optional[float] = ..., scoring: _Optional[str] = ..., stop_on_first_failure: _Optional[bool] = ..., time_limit_s: _Optional[float] = ..., memory_limit_mb: _Optional[int] = ..., checker_language: _Optional[str] = ..., entry_point: _Optional[str] = ..., call_tests: _Optional[_Iterable[_Union[CallTest, _Mapping]]] = ..., test_framework: _Optional[str] = ..., judge: _Optional[str] = ..., files: _Optional[_Mapping[str, str]] = ..., input_file: _Optional[str] = ..., output_file: _Optional[str] = ...) -> None: ...
 
 class TestResult(_message.Message):
     __slots__ = ("verdict", "time_s", "detail", "exit_code", "name")
@@ -179,13 +192,12 @@ class GetServerInfoRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class Limits(_message.Message):
-    __slots__ = ("max_tasks_per_call", "max_field_bytes", "max_request_bytes", "default_math_timeout_s", "max_math_timeout_s", "default_code_timeout_s", "max_code_timeout_s", "max_tests_per_task", "max_queued_items", "max_choices")
+    __slots__ = ("max_tasks_per_call", "max_field_bytes", "max_request_bytes", "default_math_timeout_s", "max_math_timeout_s", "max_code_timeout_s", "max_tests_per_task", "max_queued_items", "max_choices")
     MAX_TASKS_PER_CALL_FIELD_NUMBER: _ClassVar[int]
     MAX_FIELD_BYTES_FIELD_NUMBER: _ClassVar[int]
     MAX_REQUEST_BYTES_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_MATH_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
     MAX_MATH_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
-    DEFAULT_CODE_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
     MAX_CODE_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
     MAX_TESTS_PER_TASK_FIELD_NUMBER: _ClassVar[int]
     MAX_QUEUED_ITEMS_FIELD_NUMBER: _ClassVar[int]
@@ -195,12 +207,11 @@ class Limits(_message.Message):
     max_request_bytes: int
     default_math_timeout_s: float
     max_math_timeout_s: float
-    default_code_timeout_s: float
     max_code_timeout_s: float
     max_tests_per_task: int
     max_queued_items: int
     max_choices: int
-    def __init__(self, max_tasks_per_call: _Optional[int] = ..., max_field_bytes: _Optional[int] = ..., max_request_bytes: _Optional[int] = ..., default_math_timeout_s: _Optional[float] = ..., max_math_timeout_s: _Optional[float] = ..., default_code_timeout_s: _Optional[float] = ..., max_code_timeout_s: _Optional[float] = ..., max_tests_per_task: _Optional[int] = ..., max_queued_items: _Optional[int] = ..., max_choices: _Optional[int] = ...) -> None: ...
+    def __init__(self, max_tasks_per_call: _Optional[int] = ..., max_field_bytes: _Optional[int] = ..., max_request_bytes: _Optional[int] = ..., default_math_timeout_s: _Optional[float] = ..., max_math_timeout_s: _Optional[float] = ..., max_code_timeout_s: _Optional[float] = ..., max_tests_per_task: _Optional[int] = ..., max_queued_items: _Optional[int] = ..., max_choices: _Optional[int] = ...) -> None: ...
 
 class LanguageInfo(_message.Message):
     __slots__ = ("name", "default_time_limit_s", "max_time_limit_s", "default_memory_limit_mb", "max_memory_limit_mb", "image")

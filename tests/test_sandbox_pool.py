@@ -1,0 +1,151 @@
+"""Pool.acquire's queue, without Docker: containers are fakes, the waiting logic is the real one.
+
+A job waiting for a busy container must wait its turn (in arrival order) until its caller's
+deadline, never a fixed time after which it becomes infra_error; a job waiting for a pool that
+cannot start containers (daemon down, image gone) must be answered promptly, never hang."""
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from sandbox import SandboxConfig
+from sandbox.pool import Box, Pool
+
+
+class FakePool(Pool):
+    """Pool whose containers are plain objects; `fail` makes every start raise."""
+
+    def __init__(self, config: SandboxConfig, fail: bool = False) -> None:
+        super().__init__(config, client=None, images={"python": "fake"})
+        self.fail = fail
+
+    def create(self, language: str) -> Box:
+        if self.fail:
+            raise ConnectionError("no daemon here")
+        self.created += 1
+        return Box(language=language, container=object(), channel=None, mem_mb=0)
+
+    def destroy(self, box: Box) -> None:
+        box.dead = True
+
+    def _remove_own(self) -> None:
+        pass
+
+
+async def _filled(pool: FakePool) -> FakePool:
+    pool.fill()
+    while pool._alive["python"] < pool.config.pool_size:
+        await asyncio.sleep(0.01)
+    return pool
+
+
+def run(coro):
+    return asyncio.run(asyncio.wait_for(coro, 30))  # a hang fails the test instead of stalling the suite
+
+
+def test_waiters_get_a_busy_container_in_arrival_order_past_acquire_timeout():
+    async def main() -> list[int]:
+        pool = await _filled(FakePool(SandboxConfig(pool_size=1, acquire_timeout_s=0.2)))
+        box = await pool.acquire("python")
+        order: list[int] = []
+
+        async def waiter(i: int) -> None:
+            b = await pool.acquire("python")  # no deadline: wait for the turn
+            order.append(i)
+            await asyncio.sleep(0.05)
+            await pool.release(b, True)
+
+        waiters = [asyncio.ensure_future(waiter(i)) for i in range(4)]
+        await asyncio.sleep(1.0)  # held five times longer than acquire_timeout_s
+        assert order == []
+        await pool.release(box, True)
+        await asyncio.gather(*waiters)
+        await pool.close()
+        return order
+
+    assert run(main()) == [0, 1, 2, 3]
+
+
+def test_the_callers_deadline_ends_the_wait_and_the_container_stays_in_the_pool():
+    async def main() -> None:
+        pool = await _filled(FakePool(SandboxConfig(pool_size=1)))
+        box = await pool.acquire("python")
+        with pytest.raises(TimeoutError, match="deadline"):
+            await pool.acquire("python", time.monotonic() + 0.3)
+        await pool.release(box, True)
+        assert await pool.acquire("python", time.monotonic() + 1) is box  # no waiter kept it
+        await pool.close()
+
+    run(main())
+
+
+def test_a_cancelled_waiter_does_not_swallow_a_container():
+    async def main() -> None:
+        pool = await _filled(FakePool(SandboxConfig(pool_size=1)))
+        box = await pool.acquire("python")
+        gone = asyncio.ensure_future(pool.acquire("python"))
+        await asyncio.sleep(0.1)
+        gone.cancel()
+        await pool.release(box, True)
+        assert await pool.acquire("python", time.monotonic() + 1) is box
+        await pool.close()
+
+    run(main())
+
+
+def test_a_pool_that_cannot_start_containers_answers_at_once():
+    async def main() -> None:
+        pool = FakePool(SandboxConfig(pool_size=1, acquire_timeout_s=600), fail=True)
+        pool.fill()
+        with pytest.raises(TimeoutError, match="no daemon here"):
+            await pool.acquire("python")  # no deadline, a long acquire_timeout_s: the failure ends it
+        await pool.close()
+
+    run(main())
+
+
+def test_a_daemon_found_down_ends_the_wait_for_a_busy_container():
+    async def main() -> None:
+        pool = await _filled(FakePool(SandboxConfig(pool_size=1, acquire_timeout_s=600)))
+        box = await pool.acquire("python")
+        up = [True]
+        waiter = asyncio.ensure_future(pool.acquire("python", ok=lambda: up[0]))
+        await asyncio.sleep(0.3)
+        assert not waiter.done()
+        up[0] = False
+        with pytest.raises(TimeoutError):
+            await waiter
+        await pool.release(box, True)
+        await pool.close()
+
+    run(main())
+
+
+def test_a_replaced_container_serves_the_queue():
+    """A container that died (recycled) is replaced in the background; waiters get the new one."""
+    async def main() -> None:
+        pool = await _filled(FakePool(SandboxConfig(pool_size=1, acquire_timeout_s=5)))
+        box = await pool.acquire("python")
+        waiter = asyncio.ensure_future(pool.acquire("python"))
+        await pool.release(box, False)
+        new = await waiter
+        assert new is not box and box.dead and not new.dead and pool.created == 2
+        await pool.release(new, True)
+        await pool.close()
+
+    run(main())
+
+
+def test_closing_the_pool_ends_the_wait():
+    async def main() -> None:
+        pool = await _filled(FakePool(SandboxConfig(pool_size=1, acquire_timeout_s=600)))
+        await pool.acquire("python")
+        waiter = asyncio.ensure_future(pool.acquire("python"))
+        await asyncio.sleep(0.1)
+        await pool.close()
+        with pytest.raises(TimeoutError, match="closing"):
+            await waiter
+
+    run(main())
