@@ -288,3 +288,24 @@ def test_a_program_that_tampers_with_the_runner_is_not_accepted(grader):
     prog = "import os\ndef f(xs):\n    os.setpriority(os.PRIO_PROCESS, 1, 19)\n    return sorted(xs)"
     r = grader.grade(calls(prog, PAIRS))
     assert r["verdict"] == "runtime_error" and r["score"] == 0.0, r
+
+
+BCB_TESTS = ("import unittest\nimport pandas as pd\nimport numpy as np\n\nclass TestCases(unittest.TestCase):\n"
+             "    def test_frame(self):\n        df = task_func([1, 2, 3])\n        self.assertIsInstance(df, pd.DataFrame)\n"
+             "        self.assertEqual(df.shape, (3, 2))\n"
+             "        pd.testing.assert_frame_equal(df, pd.DataFrame({'x': [1, 2, 3], 'y': [1, 4, 9]}))\n"
+             "    def test_total(self):\n        self.assertEqual(task_func([2])['y'].sum(), 4)\n"
+             "        self.assertTrue(np.allclose(task_func([0.5])['y'], [0.25]))\n")
+
+
+@pytest.mark.parametrize("body, verdict", [
+    ("return pd.DataFrame({'x': xs, 'y': [x * x for x in xs]})", "accepted"),
+    ("return pd.DataFrame({'x': xs, 'y': [x ** 2 for x in xs]}, index=range(len(xs)))", "accepted"),
+    ("return pd.DataFrame({'x': xs, 'y': [x * x + (x == 3) for x in xs]})", "wrong_answer"),  # one cell off
+    ("return pd.DataFrame({'y': [x * x for x in xs], 'x': xs})", "wrong_answer"),  # column order
+    ("return {'x': xs, 'y': [x * x for x in xs]}", "wrong_answer"),  # not a DataFrame
+])
+def test_bigcodebench_style_unittest_with_dataframes_in_shared_mode(grader, body, verdict):
+    program = f"import pandas as pd\n\ndef task_func(xs):\n    {body}\n"
+    r = grader.grade(framework(program, "unittest", "shared", BCB_TESTS, time_limit_s=10, memory_limit_mb=512))
+    assert r["verdict"] == verdict, r
