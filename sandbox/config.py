@@ -4,6 +4,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+# Most tests in one code task (CodeContests-size problems): the one limit, here in the lowest layer
+# that needs it; the server advertises it (Limits.max_tests_per_task) and the trainer skips rows over it.
+MAX_TESTS = 1000
+
 
 @dataclass
 class LanguageLimits:
@@ -63,7 +67,7 @@ class SandboxConfig:
     wall_factor: float = field(default=2.0, metadata={"help": "Wall-clock backstop = time limit * wall_factor + wall_extra_s (stops sleeping programs)."})
     wall_extra_s: float = field(default=1.0, metadata={"help": "See wall_factor."})
     checker_time_limit_s: float = field(default=5.0, metadata={"help": "CPU seconds for a special checker per test."})
-    max_tests: int = field(default=1000, metadata={"help": "Most tests in one task; a task with more gets infra_error (retryable=False) naming the limit."})
+    max_tests: int = field(default=MAX_TESTS, metadata={"help": "Most tests in one code task, the one limit on every path: the server refuses more with INVALID_ARGUMENT naming the field; the sandbox's own API answers infra_error (retryable=False)."})
     max_code_bytes: int = field(default=256 << 10, metadata={"help": "Largest extracted program."})
     max_stdin_bytes: int = field(default=16 << 20, metadata={"help": "Largest stdin of one test."})
     acquire_timeout_s: float = field(default=60.0, metadata={"help": "How long a job waits while NO container of its language is alive (all starting, starts hanging) before infra_error. Waiting behind busy containers is never cut short by this (only by the caller's deadline); a start that fails with none alive, or a daemon found down, ends the wait at once."})

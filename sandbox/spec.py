@@ -122,6 +122,8 @@ class CodeTest:
 
     @classmethod
     def from_dict(cls, obj: Any, where: str, wire: bool = True) -> CodeTest:
+        if isinstance(obj, CodeTest):  # already checked: a server's shared test set (verifier/schema.py)
+            return obj
         if not isinstance(obj, Mapping):
             raise TaskError(where, "must be an object with stdin and expected_stdout")
         # {"input", "output"} (APPS, open-r1 style) would otherwise run with empty stdin and expect nothing

@@ -309,3 +309,14 @@ def test_bigcodebench_style_unittest_with_dataframes_in_shared_mode(grader, body
     program = f"import pandas as pd\n\ndef task_func(xs):\n    {body}\n"
     r = grader.grade(framework(program, "unittest", "shared", BCB_TESTS, time_limit_s=10, memory_limit_mb=512))
     assert r["verdict"] == verdict, r
+
+
+@pytest.mark.parametrize("kind, test_code", [
+    ("pytest", "def test_nothing():\n    assert 1 + 1 == 2\n"),
+    ("unittest", "import unittest\nclass T(unittest.TestCase):\n    def test_nothing(self):\n        self.assertTrue(True)\n"),
+])
+def test_a_test_file_that_never_calls_the_program_is_the_tasks_fault(grader, kind, test_code):
+    """Any program would pass it: never accepted, and not the program's 0 either (infra_error, not
+    retried, as for assert-style tests that reach no function of the program)."""
+    r = grader.grade(framework("def inc(x):\n    return -99", kind, "process", test_code))
+    assert r["verdict"] == "infra_error" and not r["retryable"], r

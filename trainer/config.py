@@ -12,6 +12,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from sandbox.config import MAX_TESTS
 from verifier.client_config import ClientConfig
 
 COMPONENTS = ("accuracy", "format", "pass_rate", "compiles")
@@ -55,7 +56,7 @@ class RewardConfig:
     max_completion_chars: int = field(default=100_000, metadata={
         "help": "Completions longer than this are cut to their last N characters (answers sit at the end), "
                 "keeping requests under the server's field limit."})
-    max_tests_per_task: int = field(default=256, metadata={
+    max_tests_per_task: int = field(default=MAX_TESTS, metadata={
         "help": "Rows with more tests than this are not sent (reward None) instead of failing the batch."})
     client: ClientConfig = field(default_factory=lambda: ClientConfig(timeout_s=60.0, max_retries=3), metadata={
         "help": "The verifier client's settings (verifier.client.ClientConfig): timeout_s (deadline of one batch, "

@@ -265,9 +265,26 @@ def _log_batch(outcome: BatchOutcome, log_extra: Callable | None, log_metric: Ca
 
 
 def _fingerprint(tasks: list[dict | None]) -> str:
-    """Content hash of a batch: the same completions and golds are the same batch for every component."""
-    blob = json.dumps(tasks, sort_keys=True, default=str).encode()
-    return hashlib.blake2b(blob, digest_size=16).hexdigest()
+    """Content hash of a batch: the same completions and golds are the same batch for every component.
+    Each distinct test list is hashed once: a GRPO group repeats megabytes of the same tests per
+    completion, and JSON of every copy took seconds per call (bench/wire_size.py)."""
+    h = hashlib.blake2b(digest_size=16)
+    seen: list[tuple[list, str]] = []
+    for task in tasks:
+        tests = task.get("tests") if isinstance(task, dict) else None
+        if isinstance(tests, list) and tests:
+            task = {**task, "tests": _tests_digest(tests, seen)}
+        h.update(json.dumps(task, sort_keys=True, default=str).encode() + b"\0")
+    return h.hexdigest()
+
+
+def _tests_digest(tests: list, seen: list[tuple[list, str]]) -> str:
+    for other, digest in seen:
+        if other == tests:  # equal copies compare at memory speed, not JSON speed
+            return digest
+    digest = "tests:" + hashlib.blake2b(json.dumps(tests, sort_keys=True, default=str).encode(), digest_size=16).hexdigest()
+    seen.append((tests, digest))
+    return digest
 
 
 class RewardComponent:

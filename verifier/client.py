@@ -26,7 +26,8 @@ import grpc
 
 from verifier.client_config import ClientConfig
 from verifier.execute import response_from_proto
-from verifier.schema import TaskError, infra_error, languages_from_info, result_from_proto, task_to_proto, validate_tasks
+from verifier.schema import (CodeTask, MathTask, TaskError, WireTestSets, infra_error, inline_test_sets, languages_from_info,
+                             parse_task, protos_with_test_sets, result_from_proto, validate_tasks)
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
@@ -142,15 +143,16 @@ class AsyncVerifierClient:
         started = time.monotonic()
         deadline = started + (timeout_s or self.config.timeout_s)
         results: dict[str, dict] = {}  # final answers
-        protos: list[pb.Task] = []
+        models = []
         for i, t in enumerate(tasks):
             try:
-                protos.append(task_to_proto(t, f"tasks[{i}]"))
+                models.append(t if isinstance(t, (MathTask, CodeTask)) else parse_task(t, f"tasks[{i}]"))
             except TaskError as exc:
                 if self.config.on_invalid != "result" or not isinstance(t, Mapping) or not t.get("id"):
                     raise VerifierError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from exc
                 self._refuse(i, str(t["id"]), exc, results)
-        ids = [str(t["id"]) for t in tasks]
+        protos, test_sets = protos_with_test_sets(models)  # identical test lists: sent once per call
+        ids = [str(t.id if isinstance(t, (MathTask, CodeTask)) else t["id"]) for t in tasks]
         if len(set(ids)) != len(ids):
             raise VerifierError(grpc.StatusCode.INVALID_ARGUMENT, "tasks: ids must be unique within one call")
         positions = {task_id: i for i, task_id in enumerate(ids)}
@@ -174,13 +176,15 @@ class AsyncVerifierClient:
                 await asyncio.sleep(min(self._backoff(attempt), max(0.0, deadline - time.monotonic())))
             info = await self._info_or_none(max(0.1, min(10.0, deadline - time.monotonic())))
             if info is not None and not checked:  # the server's own limits, checked per task
-                protos, checked = self._check(protos, positions, info, results), True
+                if not info.limits.max_test_set_bytes:  # a server that predates test sets
+                    inline_test_sets(protos, test_sets)
+                protos, checked = self._check(protos, positions, info, results, test_sets), True
                 missing = [p for p in protos if p.id not in results]
                 if not missing:
                     break
             limits = info.limits if info is not None else _FALLBACK_LIMITS
             got: dict[str, dict] = {}
-            transport_error = await self._round(missing, limits, deadline, got)
+            transport_error = await self._round(missing, test_sets, limits, deadline, got)
             broken = transport_error is not None
             last_error = transport_error or "retryable result"
             for task_id, r in got.items():
@@ -192,13 +196,14 @@ class AsyncVerifierClient:
         return GradeReport(ordered, retries=retries, rpc_s=time.monotonic() - started, ungraded=ungraded)
 
     def _check(self, protos: list[pb.Task], positions: dict[str, int], info: pb.ServerInfo,
-               results: dict) -> list[pb.Task]:
+               results: dict, test_sets: Mapping[str, pb.TestSet]) -> list[pb.Task]:
         """The tasks that fit the server's limits; the others are refused one by one."""
         languages = languages_from_info(info)
+        sets = WireTestSets(test_sets, info.limits, as_inline=True)  # each set checked once, not once per task
         fit = []
         for p in protos:
             try:
-                validate_tasks([p], info.limits, languages)
+                validate_tasks([p], info.limits, languages, sets)
             except TaskError as exc:
                 self._refuse(positions[p.id], p.id, exc, results)
             else:
@@ -209,7 +214,8 @@ class AsyncVerifierClient:
         base = min(self.config.backoff_max_s, self.config.backoff_initial_s * 2 ** min(attempt - 1, 30))
         return base * (0.5 + random.random() / 2)
 
-    async def _round(self, missing: list[pb.Task], limits: pb.Limits, deadline: float, results: dict) -> str | None:
+    async def _round(self, missing: list[pb.Task], test_sets: Mapping[str, pb.TestSet], limits: pb.Limits,
+                     deadline: float, results: dict) -> str | None:
         """Send the missing tasks in sub-batches; record what comes back. Returns the last transport
         error seen (a sub-batch lost to it), None when every call completed."""
         errors: list[str] = []
@@ -218,14 +224,15 @@ class AsyncVerifierClient:
         async def one(batch: list[pb.Task]) -> None:
             async with gate:
                 try:
-                    await self._stream(batch, deadline, results)
+                    await self._stream(batch, test_sets, deadline, results)
                 except grpc.aio.AioRpcError as exc:
                     if exc.code() not in TRANSIENT:
                         raise VerifierError(exc.code(), exc.details() or "") from exc
                     errors.append(f"{exc.code().name}: {exc.details()}")
                     await self._pushback(exc, deadline)
 
-        calls = [asyncio.ensure_future(one(b)) for b in _split(missing, limits)]
+        max_bytes = min(limits.max_request_bytes or 4 << 20, self.config.max_message_bytes)
+        calls = [asyncio.ensure_future(one(b)) for b in _split(missing, test_sets, limits, max_bytes)]
         try:
             await asyncio.gather(*calls)
         finally:  # a permanent failure of one sub-batch must not leave the others running
@@ -233,9 +240,12 @@ class AsyncVerifierClient:
                 call.cancel()
         return errors[-1] if errors else None
 
-    async def _stream(self, batch: list[pb.Task], deadline: float, results: dict) -> None:
-        call = self._stub().GradeStream(pb.GradeRequest(tasks=batch), timeout=max(0.05, deadline - time.monotonic()),
-                                        metadata=self._metadata())
+    async def _stream(self, batch: list[pb.Task], test_sets: Mapping[str, pb.TestSet], deadline: float,
+                      results: dict) -> None:
+        request = pb.GradeRequest(tasks=batch)
+        for name in dict.fromkeys(p.code.test_set for p in batch if p.WhichOneof("payload") == "code" and p.code.test_set):
+            request.test_sets[name].CopyFrom(test_sets[name])  # each set once per call, however many tasks name it
+        call = self._stub().GradeStream(request, timeout=max(0.05, deadline - time.monotonic()), metadata=self._metadata())
         async for r in call:
             results[r.id] = result_from_proto(r)
 
@@ -276,21 +286,29 @@ class AsyncVerifierClient:
             self._channel = None
 
 
-def _split(tasks: list[pb.Task], limits: pb.Limits) -> list[list[pb.Task]]:
-    """Sub-batches that respect the server's task-count and request-size limits."""
+def _split(tasks: list[pb.Task], test_sets: Mapping[str, pb.TestSet], limits: pb.Limits,
+           max_request_bytes: int) -> list[list[pb.Task]]:
+    """Sub-batches that respect the server's task-count and request-size limits; a sub-batch's size
+    counts each test set it names once (it is sent once per call)."""
     max_n = max(1, min(limits.max_tasks_per_call or 256, limits.max_queued_items or 1 << 30))
-    max_bytes = max(1 << 16, int((limits.max_request_bytes or 4 << 20) * 0.9))
+    max_bytes = max(1 << 16, int(max_request_bytes * 0.9))
+    set_bytes = {name: s.ByteSize() + len(name) + 16 for name, s in test_sets.items()}
     batches: list[list[pb.Task]] = [[]]
     size = 0
+    names: set[str] = set()
     if not tasks:
         return []
     for task in tasks:
-        n = task.ByteSize() + 8
+        name = task.code.test_set if task.WhichOneof("payload") == "code" else ""
+        n = task.ByteSize() + 8 + (set_bytes[name] if name and name not in names else 0)
         if batches[-1] and (len(batches[-1]) >= max_n or size + n > max_bytes):
             batches.append([])
-            size = 0
+            size, names = 0, set()
+            n = task.ByteSize() + 8 + (set_bytes[name] if name else 0)
         batches[-1].append(task)
         size += n
+        if name:
+            names.add(name)
     return batches
 
 

@@ -43,9 +43,10 @@ class ServerConfig:
     http_port: int = field(default=8080, metadata={"server_only": True, "help": "HTTP/JSON port on --host (same engine, token and TLS as gRPC); 0 disables it."})
 
     max_tasks_per_call: int = field(default=1024, metadata={"server_only": True, "help": "Most tasks in one Grade/GradeStream call."})
-    max_field_bytes: int = field(default=1 << 20, metadata={"help": "Most bytes in any one string field (completion, gold, stdin, ...)."})
-    max_request_bytes: int = field(default=64 << 20, metadata={"server_only": True, "help": "Most bytes in one request message."})
-    max_tests_per_task: int = field(default=256, metadata={"help": "Most tests in one code task."})
+    max_field_bytes: int = field(default=1 << 20, metadata={"help": "Most bytes in any one string field but a test's (completion, gold, test_code, checker, ...)."})
+    max_test_field_bytes: int = field(default=16 << 20, metadata={"help": "Most bytes in one test's stdin or expected output (CodeContests-size inputs)."})
+    max_test_set_bytes: int = field(default=32 << 20, metadata={"help": "Most bytes of all tests of one code task (stdin and expected output; inline or its test set). The count of tests is --sandbox-max-tests."})
+    max_request_bytes: int = field(default=64 << 20, metadata={"server_only": True, "help": "Most bytes in one request message (gRPC's receive limit follows it; the HTTP body too)."})
     max_choices: int = field(default=26, metadata={"help": "Most choices in one multiple-choice task."})
     max_queued_items: int = field(default=8192, metadata={"server_only": True, "help": "Admission bound: items queued or running; beyond it calls get RESOURCE_EXHAUSTED."})
 

@@ -32,6 +32,10 @@ class Metrics:
                                      ["route", "code"], registry=r)
         self.batch_items = Histogram("verifier_batch_items", "Tasks per call.",
                                      buckets=(1, 4, 16, 64, 256, 1024, 4096), registry=r)
+        self.test_sets = Counter("verifier_test_sets", "Test sets received (GradeRequest.test_sets: each sent once per call "
+                                 "however many tasks name it).", registry=r)
+        self.request_bytes = Histogram("verifier_request_bytes", "Bytes of each Grade/GradeStream request.",
+                                       buckets=tuple(4 ** k for k in range(5, 15)), registry=r)
         self.build_info = Gauge("verifier_build_info", "Versions of the service and its graders.",
                                 ["version", "math_verify", "sympy"], registry=r)
         for kind in ("math", "code"):

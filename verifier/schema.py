@@ -11,6 +11,7 @@ places, they are typed without a conversion). Why dataclasses and not pydantic: 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from verifier.math.extract import PROFILES
 from verifier.v1 import verifier_pb2 as pb
 
 __all__ = ["CODE_VERDICTS", "MATH_VERDICTS", "VERDICTS", "PROFILES", "CodeTask", "MathTask", "Result",
-           "TaskError", "parse_task", "task_to_proto", "task_from_proto", "validate_tasks"]
+           "TaskError", "WireTestSets", "protos_with_test_sets", "parse_task", "task_to_proto", "task_from_proto", "validate_tasks"]
 
 MATH_VERDICTS = ("correct", "incorrect", "no_answer", "invalid_gold", "timeout", "error")
 VERDICTS = MATH_VERDICTS + CODE_VERDICTS + ("infra_error",)
@@ -135,8 +136,13 @@ def parse_task(obj: Any, where: str = "task") -> Task:
 
 # ---------------------------------------------------------------- model <-> proto
 
-def task_to_proto(task: Mapping[str, Any] | Task, where: str = "task") -> pb.Task:
-    """A task (dict or model) as a proto message; raises TaskError naming the field."""
+def tests_to_proto(tests: Sequence[CodeTest]) -> list[pb.CodeTest]:
+    return [pb.CodeTest(stdin=t.stdin, expected_stdout=t.expected_stdout or "") for t in tests]
+
+
+def task_to_proto(task: Mapping[str, Any] | Task, where: str = "task", test_set: str = "") -> pb.Task:
+    """A task (dict or model) as a proto message; raises TaskError naming the field. `test_set`: the
+    id of the request's TestSet that carries the task's tests, which are then left out here."""
     model = task if isinstance(task, (MathTask, CodeTask)) else parse_task(task, where)
     out = pb.Task(id=model.id, timeout_s=model.timeout_s)
     if isinstance(model, MathTask):
@@ -145,7 +151,7 @@ def task_to_proto(task: Mapping[str, Any] | Task, where: str = "task") -> pb.Tas
         return out
     out.code.CopyFrom(pb.CodeTask(
         language=model.language, completion=model.completion,
-        tests=[pb.CodeTest(stdin=t.stdin, expected_stdout=t.expected_stdout or "") for t in model.tests],
+        tests=[] if test_set else tests_to_proto(model.tests), test_set=test_set,
         test_code=model.test_code or "", checker=model.checker or "", checker_language=model.checker_language,
         compare=model.compare, float_abs_tol=model.float_abs_tol, float_rel_tol=model.float_rel_tol,
         scoring=model.scoring, stop_on_first_failure=model.stop_on_first_failure,
@@ -154,6 +160,50 @@ def task_to_proto(task: Mapping[str, Any] | Task, where: str = "task") -> pb.Tas
         test_framework=model.test_framework, judge=model.judge,
         files=dict(model.files), input_file=model.input_file, output_file=model.output_file))
     return out
+
+
+def protos_with_test_sets(models: Sequence[Task]) -> tuple[list[pb.Task], dict[str, pb.TestSet]]:
+    """Wire tasks, with each list of tests that two or more tasks share sent once as a TestSet they
+    name (a GRPO group: 8-64 completions of one problem, megabytes of the same tests each). The set's
+    id is a hash of its contents; a task whose tests nobody shares keeps them inline."""
+    groups = _equal_test_lists(models)
+    sets: dict[str, pb.TestSet] = {}
+    names: dict[int, str] = {}  # position of a model -> its set
+    for members in groups:
+        if len(members) > 1:
+            test_set = pb.TestSet(tests=tests_to_proto(models[members[0]].tests))
+            name = hashlib.sha256(test_set.SerializeToString(deterministic=True)).hexdigest()[:16]
+            sets[name] = test_set
+            names.update(dict.fromkeys(members, name))
+    return [task_to_proto(m, test_set=names.get(i, "")) for i, m in enumerate(models)], sets
+
+
+def _equal_test_lists(models: Sequence[Task]) -> list[list[int]]:
+    """Positions of the code tasks, grouped by equal tests. Candidates are found by a cheap signature
+    (lengths and ends of every string) and confirmed by comparing the strings (memcmp), not by hashing
+    megabytes per task: the rows of a group are equal copies, not the same objects."""
+    buckets: dict[tuple, list[list[int]]] = {}
+    for i, m in enumerate(models):
+        if not isinstance(m, CodeTask) or not m.tests:
+            continue
+        sig = tuple((len(t.stdin), t.stdin[:16], t.stdin[-16:], len(t.expected_stdout or ""),
+                     (t.expected_stdout or "")[-16:]) for t in m.tests)
+        bucket = buckets.setdefault(sig, [])
+        group = next((g for g in bucket if models[g[0]].tests == m.tests), None)
+        if group is None:
+            bucket.append([i])
+        else:
+            group.append(i)
+    return [g for bucket in buckets.values() for g in bucket]
+
+
+def inline_test_sets(protos: Sequence[pb.Task], sets: Mapping[str, pb.TestSet]) -> None:
+    """Put each set's tests back into the tasks that name it: for a server that predates test sets
+    (its Limits.max_test_set_bytes is 0)."""
+    for p in protos:
+        if p.WhichOneof("payload") == "code" and p.code.test_set:
+            p.code.tests.extend(sets[p.code.test_set].tests)
+            p.code.test_set = ""
 
 
 def _json(value: Any) -> str:
@@ -180,9 +230,10 @@ def _call_from_proto(t: pb.CallTest, where: str) -> CallTest:
                                "expected": load_json(t.expected_json, f"{where}.expected_json")}, where)
 
 
-def model_from_proto(task: pb.Task, where: str = "task") -> Task:
-    """A proto task as a model, defaults filled in (not yet validated: see validate_tasks). Raises
-    TaskError for call tests whose JSON does not parse."""
+def model_from_proto(task: pb.Task, tests: tuple[CodeTest, ...] | None = None, where: str = "task") -> Task:
+    """A proto task as a model, defaults filled in (not yet validated: see validate_tasks). `tests`:
+    its test set's tests, one tuple shared by every task that names the set (never copied per task).
+    Raises TaskError for call tests whose JSON does not parse."""
     if task.WhichOneof("payload") == "math":
         m = task.math
         return MathTask(id=task.id, completion=m.completion, gold=m.gold, profile=m.profile or "strict",
@@ -191,7 +242,7 @@ def model_from_proto(task: pb.Task, where: str = "task") -> Task:
     default = CodeTask.__dataclass_fields__["float_abs_tol"].default
     return CodeTask(
         id=task.id, language=c.language or "python", completion=c.completion,
-        tests=tuple(CodeTest(t.stdin, t.expected_stdout) for t in c.tests),
+        tests=tests_from_proto(c.tests) if tests is None else tests,
         test_code=c.test_code or None, checker=c.checker or None, checker_language=c.checker_language or "python",
         compare=c.compare or "tokens",
         float_abs_tol=c.float_abs_tol if c.HasField("float_abs_tol") else default,
@@ -203,9 +254,22 @@ def model_from_proto(task: pb.Task, where: str = "task") -> Task:
         files=dict(c.files), input_file=c.input_file, output_file=c.output_file)
 
 
+def tests_from_proto(tests: Sequence[pb.CodeTest]) -> tuple[CodeTest, ...]:
+    return tuple(CodeTest(t.stdin, t.expected_stdout) for t in tests)
+
+
 def task_from_proto(task: pb.Task) -> dict:
     """A proto task as the plain dict the graders take, defaults filled in."""
     return model_from_proto(task).to_dict()
+
+
+def grader_dict(model: Task) -> dict:
+    """A validated model as the dict the engine takes. A code task's tests stay its (possibly shared)
+    tuple of CodeTest: a test set named by 64 tasks is not turned into 64 lists of dicts, and the
+    sandbox takes CodeTest items as they are (sandbox/spec.py)."""
+    if isinstance(model, MathTask) or not model.tests:
+        return model.to_dict()
+    return {**dataclasses.replace(model, tests=()).to_dict(), "tests": model.tests}
 
 
 # ---------------------------------------------------------------- validation against a server's limits
@@ -216,9 +280,42 @@ def _language_limits(languages: Mapping[str, Mapping]) -> dict[str, LanguageLimi
             for name, lang in languages.items()}
 
 
-def validate_tasks(tasks: Sequence[pb.Task], limits: pb.Limits, languages: Mapping[str, Mapping]) -> list[Task]:
+class WireTestSets:
+    """The test sets of one request (README "The service": test sets), each expanded and checked
+    against the limits once, however many tasks name it; the tasks share its tuple of tests.
+    `as_inline` (the client, whose user wrote inline tests and never saw a set): a set over a limit
+    is reported as the task's own tests (`tasks[3].code.tests[0].stdin: exceeds ...`)."""
+
+    def __init__(self, sets: Mapping[str, pb.TestSet], limits: pb.Limits, as_inline: bool = False):
+        self.sets, self.limits, self.as_inline = sets, limits, as_inline
+        self._done: dict[str, tuple[CodeTest, ...] | TaskError] = {}
+
+    def tests(self, name: str, where: str) -> tuple[CodeTest, ...]:
+        """The tests of set `name`; TaskError naming `where` (the task's test_set field) if it is
+        unknown or over a limit."""
+        if name not in self._done:
+            if name not in self.sets:
+                raise TaskError(where, f"unknown test set {name!r} (not in the request's test_sets)")
+            try:
+                tests = tests_from_proto(self.sets[name].tests)
+                _check_tests(tests, "tests", self.limits)
+                self._done[name] = tests
+            except TaskError as exc:
+                self._done[name] = exc
+        found = self._done[name]
+        if isinstance(found, TaskError) and self.as_inline:
+            raise TaskError(where.removesuffix("test_set") + found.field, str(found).removeprefix(found.field + ": "))
+        if isinstance(found, TaskError):
+            raise TaskError(where, f"test set {name!r}: {found}")
+        return found
+
+
+def validate_tasks(tasks: Sequence[pb.Task], limits: pb.Limits, languages: Mapping[str, Mapping],
+                   test_sets: WireTestSets | Mapping[str, pb.TestSet] | None = None) -> list[Task]:
     """The models of wire tasks that fit the limits a server advertises; raises TaskError for the first
-    one that does not."""
+    one that does not. `test_sets`: the request's (GradeRequest.test_sets), or a WireTestSets to share
+    the checks of each set over several calls."""
+    sets = test_sets if isinstance(test_sets, WireTestSets) else WireTestSets(test_sets or {}, limits)
     if not tasks:
         raise TaskError("tasks", "must not be empty")
     if len(tasks) > limits.max_tasks_per_call:
@@ -243,17 +340,23 @@ def validate_tasks(tasks: Sequence[pb.Task], limits: pb.Limits, languages: Mappi
             raise TaskError(f"{where}.timeout_s", f"must be in [0, {max_timeout}]")
         if kind == "code":
             _check_call_sizes(task.code, f"{where}.code", limits)
-        model = model_from_proto(task, where)
-        if isinstance(model, MathTask):
-            _check_math(model, f"{where}.math", limits)
+        if kind == "code" and task.code.test_set:
+            if task.code.tests:
+                raise TaskError(f"{where}.code.test_set", "a task has inline tests or a test_set, not both")
+            model = model_from_proto(task, sets.tests(task.code.test_set, f"{where}.code.test_set"), where)
+            _check_code(model, f"{where}.code", limits, lang_limits, tests_checked=True)
         else:
-            _check_code(model, f"{where}.code", limits, lang_limits)
+            model = model_from_proto(task, where=where)
+            if isinstance(model, MathTask):
+                _check_math(model, f"{where}.math", limits)
+            else:
+                _check_code(model, f"{where}.code", limits, lang_limits)
         models.append(model)
     return models
 
 
 def _check_bytes(value: str, where: str, limit: int) -> None:
-    if len(value) > limit or len(value.encode("utf-8", "surrogatepass")) > limit:
+    if len(value) > limit or (not value.isascii() and len(value.encode("utf-8", "surrogatepass")) > limit):
         raise TaskError(where, f"exceeds {limit} bytes")
 
 
@@ -276,21 +379,33 @@ def _check_math(m: MathTask, where: str, limits: pb.Limits) -> None:
         _check_bytes(choice, f"{where}.choices[{j}]", MAX_CHOICE_BYTES)
 
 
-def _check_code(c: CodeTask, where: str, limits: pb.Limits, languages: Mapping[str, LanguageLimits]) -> None:
+def _check_code(c: CodeTask, where: str, limits: pb.Limits, languages: Mapping[str, LanguageLimits],
+                tests_checked: bool = False) -> None:
     c.validate(where, languages)
     for name in ("completion", "test_code", "checker", "entry_point"):
         _check_bytes(getattr(c, name) or "", f"{where}.{name}", limits.max_field_bytes)
-    if len(c.tests) > limits.max_tests_per_task:
-        raise TaskError(f"{where}.tests", f"more than {limits.max_tests_per_task} tests")
     if len(c.call_tests) > limits.max_tests_per_task:
         raise TaskError(f"{where}.call_tests", f"more than {limits.max_tests_per_task} tests")
     if not c.tests and not c.test_code and not c.call_tests:
         raise TaskError(f"{where}.tests", "a code task needs tests, call_tests or test_code")
     for name, text in c.files.items():
         _check_bytes(text, f"{where}.files[{name!r}]", limits.max_field_bytes)
-    for j, t in enumerate(c.tests):
-        _check_bytes(t.stdin, f"{where}.tests[{j}].stdin", limits.max_field_bytes)
-        _check_bytes(t.expected_stdout or "", f"{where}.tests[{j}].expected_stdout", limits.max_field_bytes)
+    if not tests_checked:
+        _check_tests(c.tests, f"{where}.tests", limits)
+
+
+def _check_tests(tests: Sequence[CodeTest], where: str, limits: pb.Limits) -> None:
+    """Count (sandbox.max_tests, the one limit), bytes per field and bytes of them all."""
+    if len(tests) > limits.max_tests_per_task:
+        raise TaskError(where, f"{len(tests)} tests, more than {limits.max_tests_per_task}")
+    total = 0
+    for j, t in enumerate(tests):
+        for name in ("stdin", "expected_stdout"):
+            value = getattr(t, name) or ""
+            _check_bytes(value, f"{where}[{j}].{name}", limits.max_test_field_bytes or limits.max_field_bytes)
+            total += len(value) if value.isascii() else len(value.encode("utf-8", "surrogatepass"))
+    if limits.max_test_set_bytes and total > limits.max_test_set_bytes:
+        raise TaskError(where, f"{total} bytes of tests exceed the limit of {limits.max_test_set_bytes}")
 
 
 def limits_from_config(c) -> pb.Limits:
@@ -298,8 +413,9 @@ def limits_from_config(c) -> pb.Limits:
     return pb.Limits(
         max_tasks_per_call=c.max_tasks_per_call, max_field_bytes=c.max_field_bytes,
         max_request_bytes=c.max_request_bytes, default_math_timeout_s=c.default_math_timeout_s,
-        max_math_timeout_s=c.max_math_timeout_s, max_code_timeout_s=c.max_code_timeout_s, max_tests_per_task=c.max_tests_per_task,
-        max_queued_items=c.max_queued_items, max_choices=c.max_choices)
+        max_math_timeout_s=c.max_math_timeout_s, max_code_timeout_s=c.max_code_timeout_s,
+        max_tests_per_task=c.sandbox.max_tests, max_queued_items=c.max_queued_items, max_choices=c.max_choices,
+        max_test_set_bytes=c.max_test_set_bytes, max_test_field_bytes=c.max_test_field_bytes)
 
 
 def default_languages() -> dict[str, dict]:

@@ -25,7 +25,7 @@ from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute import execute_task, request_from_proto, response_to_proto
 from verifier.metrics import Metrics
-from verifier.schema import TaskError, limits_from_config, result_to_proto, validate_tasks
+from verifier.schema import TaskError, grader_dict, limits_from_config, result_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
@@ -50,10 +50,14 @@ class Malformed:
         self.reason = reason
 
 
-def _lenient(message_type):
+def _lenient(message_type, observe_size=None):
     """A request deserializer that never raises: gRPC would answer UNKNOWN and log a traceback for a
-    client's malformed bytes, where the client deserves INVALID_ARGUMENT saying what is wrong."""
+    client's malformed bytes, where the client deserves INVALID_ARGUMENT saying what is wrong.
+    `observe_size` gets the request's byte count (free here; ByteSize() on a parsed 64 MiB request
+    would serialize it again on the event loop)."""
     def parse(data: bytes):
+        if observe_size is not None:
+            observe_size(len(data))
         try:
             return message_type.FromString(data)
         except DecodeError as exc:
@@ -63,12 +67,14 @@ def _lenient(message_type):
 
 def add_service(servicer: pb_grpc.VerifierServicer, server: grpc.aio.Server) -> None:
     """verifier_pb2_grpc.add_VerifierServicer_to_server with lenient request deserializers."""
+    engine = getattr(servicer, "engine", None)
+    sizes = engine.metrics.request_bytes.observe if engine is not None else None
     handlers = {
         "Grade": grpc.unary_unary_rpc_method_handler(
-            servicer.Grade, request_deserializer=_lenient(pb.GradeRequest),
+            servicer.Grade, request_deserializer=_lenient(pb.GradeRequest, sizes),
             response_serializer=pb.GradeResponse.SerializeToString),
         "GradeStream": grpc.unary_stream_rpc_method_handler(
-            servicer.GradeStream, request_deserializer=_lenient(pb.GradeRequest),
+            servicer.GradeStream, request_deserializer=_lenient(pb.GradeRequest, sizes),
             response_serializer=pb.GradeResult.SerializeToString),
         "GetServerInfo": grpc.unary_unary_rpc_method_handler(
             servicer.GetServerInfo, request_deserializer=_lenient(pb.GetServerInfoRequest),
@@ -99,11 +105,12 @@ class VerifierService(pb_grpc.VerifierServicer):
             m.rejections.labels("draining").inc()
             await self._abort(context, method, grpc.StatusCode.UNAVAILABLE, "server is draining; retry on another replica")
         try:
-            models = validate_tasks(request.tasks, self.limits, self.engine.languages())
+            models = validate_tasks(request.tasks, self.limits, self.engine.languages(), request.test_sets)
         except TaskError as exc:
             m.rejections.labels("invalid").inc()
             await self._abort(context, method, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
-        return [model.to_dict() for model in models]
+        m.test_sets.inc(len(request.test_sets))
+        return [grader_dict(model) for model in models]
 
     async def _abort(self, context, method: str, code: grpc.StatusCode, details: str, retry_after_s: float = 0.0):
         self.engine.metrics.rpcs.labels(method, code.name).inc()

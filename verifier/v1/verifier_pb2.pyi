@@ -43,12 +43,27 @@ VERDICT_NO_CODE: Verdict
 VERDICT_INFRA_ERROR: Verdict
 
 class GradeRequest(_message.Message):
-    __slots__ = ("request_id", "tasks")
+    __slots__ = ("request_id", "tasks", "test_sets")
+    class TestSetsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: TestSet
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[TestSet, _Mapping]] = ...) -> None: ...
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     TASKS_FIELD_NUMBER: _ClassVar[int]
+    TEST_SETS_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     tasks: _containers.RepeatedCompositeFieldContainer[Task]
-    def __init__(self, request_id: _Optional[str] = ..., tasks: _Optional[_Iterable[_Union[Task, _Mapping]]] = ...) -> None: ...
+    test_sets: _containers.MessageMap[str, TestSet]
+    def __init__(self, request_id: _Optional[str] = ..., tasks: _Optional[_Iterable[_Union[Task, _Mapping]]] = ..., test_sets: _Optional[_Mapping[str, TestSet]] = ...) -> None: ...
+
+class TestSet(_message.Message):
+    __slots__ = ("tests",)
+    TESTS_FIELD_NUMBER: _ClassVar[int]
+    tests: _containers.RepeatedCompositeFieldContainer[CodeTest]
+    def __init__(self, tests: _Optional[_Iterable[_Union[CodeTest, _Mapping]]] = ...) -> None: ...
 
 class Task(_message.Message):
     __slots__ = ("id", "math", "code", "timeout_s")
@@ -93,7 +108,7 @@ class CallTest(_message.Message):
     def __init__(self, args_json: _Optional[str] = ..., expected_json: _Optional[str] = ..., kwargs_json: _Optional[str] = ...) -> None: ...
 
 class CodeTask(_message.Message):
-    __slots__ = ("language", "completion", "tests", "test_code", "checker", "compare", "float_abs_tol", "float_rel_tol", "scoring", "stop_on_first_failure", "time_limit_s", "memory_limit_mb", "checker_language", "entry_point", "call_tests", "test_framework", "judge", "files", "input_file", "output_file")
+    __slots__ = ("language", "completion", "tests", "test_code", "checker", "compare", "float_abs_tol", "float_rel_tol", "scoring", "stop_on_first_failure", "time_limit_s", "memory_limit_mb", "checker_language", "entry_point", "call_tests", "test_framework", "judge", "files", "input_file", "output_file", "test_set")
     class FilesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -121,6 +136,7 @@ class CodeTask(_message.Message):
     FILES_FIELD_NUMBER: _ClassVar[int]
     INPUT_FILE_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_FILE_FIELD_NUMBER: _ClassVar[int]
+    TEST_SET_FIELD_NUMBER: _ClassVar[int]
     language: str
     completion: str
     tests: _containers.RepeatedCompositeFieldContainer[CodeTest]
@@ -141,7 +157,8 @@ class CodeTask(_message.Message):
     files: _containers.ScalarMap[str, str]
     input_file: str
     output_file: str
-    def __init__(self, language: _Optional[str] = ..., completion: _Optional[str] = ..., tests: _Optional[_Iterable[_Union[CodeTest, _Mapping]]] = ..., test_code: _Optional[str] = ..., checker: _Optional[str] = ..., compare: _Optional[str] = ..., float_abs_tol: _Optional[float] = ..., float_rel_tol: _Optional[float] = ..., scoring: _Optional[str] = ..., stop_on_first_failure: _Optional[bool] = ..., time_limit_s: _Optional[float] = ..., memory_limit_mb: _Optional[int] = ..., checker_language: _Optional[str] = ..., entry_point: _Optional[str] = ..., call_tests: _Optional[_Iterable[_Union[CallTest, _Mapping]]] = ..., test_framework: _Optional[str] = ..., judge: _Optional[str] = ..., files: _Optional[_Mapping[str, str]] = ..., input_file: _Optional[str] = ..., output_file: _Optional[str] = ...) -> None: ...
+    test_set: str
+    def __init__(self, language: _Optional[str] = ..., completion: _Optional[str] = ..., tests: _Optional[_Iterable[_Union[CodeTest, _Mapping]]] = ..., test_code: _Optional[str] = ..., checker: _Optional[str] = ..., compare: _Optional[str] = ..., float_abs_tol: _Optional[float] = ..., float_rel_tol: _Optional[float] = ..., scoring: _Optional[str] = ..., stop_on_first_failure: _Optional[bool] = ..., time_limit_s: _Optional[float] = ..., memory_limit_mb: _Optional[int] = ..., checker_language: _Optional[str] = ..., entry_point: _Optional[str] = ..., call_tests: _Optional[_Iterable[_Union[CallTest, _Mapping]]] = ..., test_framework: _Optional[str] = ..., judge: _Optional[str] = ..., files: _Optional[_Mapping[str, str]] = ..., input_file: _Optional[str] = ..., output_file: _Optional[str] = ..., test_set: _Optional[str] = ...) -> None: ...
 
 class TestResult(_message.Message):
     __slots__ = ("verdict", "time_s", "detail", "exit_code", "name")
@@ -192,7 +209,7 @@ class GetServerInfoRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class Limits(_message.Message):
-    __slots__ = ("max_tasks_per_call", "max_field_bytes", "max_request_bytes", "default_math_timeout_s", "max_math_timeout_s", "max_code_timeout_s", "max_tests_per_task", "max_queued_items", "max_choices")
+    __slots__ = ("max_tasks_per_call", "max_field_bytes", "max_request_bytes", "default_math_timeout_s", "max_math_timeout_s", "max_code_timeout_s", "max_tests_per_task", "max_queued_items", "max_choices", "max_test_set_bytes", "max_test_field_bytes")
     MAX_TASKS_PER_CALL_FIELD_NUMBER: _ClassVar[int]
     MAX_FIELD_BYTES_FIELD_NUMBER: _ClassVar[int]
     MAX_REQUEST_BYTES_FIELD_NUMBER: _ClassVar[int]
@@ -202,6 +219,8 @@ class Limits(_message.Message):
     MAX_TESTS_PER_TASK_FIELD_NUMBER: _ClassVar[int]
     MAX_QUEUED_ITEMS_FIELD_NUMBER: _ClassVar[int]
     MAX_CHOICES_FIELD_NUMBER: _ClassVar[int]
+    MAX_TEST_SET_BYTES_FIELD_NUMBER: _ClassVar[int]
+    MAX_TEST_FIELD_BYTES_FIELD_NUMBER: _ClassVar[int]
     max_tasks_per_call: int
     max_field_bytes: int
     max_request_bytes: int
@@ -211,7 +230,9 @@ class Limits(_message.Message):
     max_tests_per_task: int
     max_queued_items: int
     max_choices: int
-    def __init__(self, max_tasks_per_call: _Optional[int] = ..., max_field_bytes: _Optional[int] = ..., max_request_bytes: _Optional[int] = ..., default_math_timeout_s: _Optional[float] = ..., max_math_timeout_s: _Optional[float] = ..., max_code_timeout_s: _Optional[float] = ..., max_tests_per_task: _Optional[int] = ..., max_queued_items: _Optional[int] = ..., max_choices: _Optional[int] = ...) -> None: ...
+    max_test_set_bytes: int
+    max_test_field_bytes: int
+    def __init__(self, max_tasks_per_call: _Optional[int] = ..., max_field_bytes: _Optional[int] = ..., max_request_bytes: _Optional[int] = ..., default_math_timeout_s: _Optional[float] = ..., max_math_timeout_s: _Optional[float] = ..., max_code_timeout_s: _Optional[float] = ..., max_tests_per_task: _Optional[int] = ..., max_queued_items: _Optional[int] = ..., max_choices: _Optional[int] = ..., max_test_set_bytes: _Optional[int] = ..., max_test_field_bytes: _Optional[int] = ...) -> None: ...
 
 class LanguageInfo(_message.Message):
     __slots__ = ("name", "default_time_limit_s", "max_time_limit_s", "default_memory_limit_mb", "max_memory_limit_mb", "image")
