@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import grpo_batch  # noqa: E402
 from sandbox import SandboxConfig, image_tag  # noqa: E402
 from sandbox.sync import SyncGrader  # noqa: E402
-from sandbox.humaneval import test_code as humaneval_test_code  # noqa: E402
+from verifier.formats.humaneval import test_code as humaneval_test_code  # noqa: E402
 
 
 def per_test_pool(g: SyncGrader, n: int) -> float:

@@ -51,7 +51,7 @@ def test_verl_compute_score_right_wrong_rewrite(target):
     assert verl.compute_score("math", "so \\boxed{\\frac{1}{2}}", "0.5")["score"] == 1.0  # rewrite passes
     assert verl.compute_score("math", "so \\boxed{\\frac{1}{3}}", "0.5")["score"] == 0.0  # near miss fails
     out = verl.compute_score("math", "the answer is \\boxed{B}", "B", {"choices": ["1", "2", "3", "4"]})
-    assert out == {"score": 1.0, "verifier_ungraded": 0.0}
+    assert out == {"score": 1.0, "verifier_ungraded": 0.0, "verifier_unreadable": 0.0}
 
 
 def test_verl_concurrent_calls_become_one_rpc(target, monkeypatch):
@@ -94,6 +94,7 @@ def test_verl_batch_form(target):
         ["12", "12", "(x+1)^2", None], [None, {}, {"split": "train"}, None])
     assert [o["score"] for o in out] == [1.0, 0.0, 1.0, 0.0]
     assert [o["verifier_ungraded"] for o in out] == [0.0, 0.0, 0.0, 1.0]  # no ground truth: ungraded, not wrong
+    assert [o["verifier_unreadable"] for o in out] == [0.0, 0.0, 0.0, 1.0]  # ... because nothing reads the row
 
 
 def test_verl_example_file_loads_as_verl_loads_it(target):
@@ -114,21 +115,24 @@ def test_verl_ground_truth_as_json_task(target):
 
 @pytest.mark.docker
 def test_verl_code_ground_truth_runs_in_the_sandbox(server_factory, monkeypatch):
-    """verl's code rows carry {"inputs", "outputs"}: stdin/stdout tests in the real sandbox."""
+    """verl's code rows carry {"inputs", "outputs"}: stdin/stdout tests in the real sandbox; with
+    `fn_name`, call-based tests (verifier/formats/verl.py), never stdin tests and never ungraded."""
     server = server_factory("--workers", "1")
     monkeypatch.setenv("VERIFIER_TARGET", server.target)
     monkeypatch.setattr(remote.BREAKER, "streak", 0)
     truth = json.dumps({"inputs": ["2 3\n", "10 -4\n"], "outputs": ["5\n", "6\n"]})
     right = "```python\na, b = map(int, input().split())\nprint(a + b)\n```"
     near = "```python\na, b = map(int, input().split())\nprint(a + b + (a > 5))\n```"  # passes one test of two
-    out = verl.compute_score_batch(["code"] * 3, [right, near, right], [truth, truth, '{"inputs": ["1"], "outputs": ["1"], "fn_name": "f"}'], None)
-    assert [o["score"] for o in out] == [1.0, 0.5, 0.0]  # fraction of tests passed (RewardConfig.code_scoring)
-    assert [o["verifier_ungraded"] for o in out] == [0.0, 0.0, 1.0]  # call-based: not run against stdin
+    call = json.dumps({"inputs": [[1, 2], [3, 4]], "outputs": [[3], [7]], "fn_name": "f"})
+    fn = "```python\ndef f(a, b):\n    return a + b\n```"
+    out = verl.compute_score_batch(["code"] * 4, [right, near, right, fn], [truth, truth, call, call], None)
+    assert [o["score"] for o in out] == [1.0, 0.5, 0.0, 1.0]  # fraction of tests passed (RewardConfig.code_scoring)
+    assert [o["verifier_ungraded"] for o in out] == [0.0, 0.0, 0.0, 0.0]
 
 
 def test_verl_server_down_is_ungraded_not_wrong(dead_target, monkeypatch):
     out = verl.compute_score_batch(["m"], ["\\boxed{2}"], ["2"], None)
-    assert out == [{"score": 0.0, "verifier_ungraded": 1.0}]
+    assert out == [{"score": 0.0, "verifier_ungraded": 1.0, "verifier_unreadable": 0.0}]
     monkeypatch.setenv("VERIFIER_UNGRADED_REWARD", "nan")
     assert math.isnan(verl.compute_score("m", "\\boxed{2}", "2")["score"])
 
@@ -179,6 +183,7 @@ def test_openrlhf_prompt_not_in_query_is_ungraded(target):
                       ["Q: \\boxed{7}? A:", "Q2: what is 3+4?"], ["7", "7"])
     assert out["rewards"].tolist() == [1.0, 0.0]  # a BOS before the prompt is fine; a prompt not found is not graded
     assert out["extra_logs"]["verifier_ungraded"].tolist() == [0.0, 1.0]
+    assert out["extra_logs"]["verifier_unreadable"].tolist() == [0.0, 0.0]  # the row is read; the query is not
 
 
 def test_label_forms():

@@ -76,4 +76,29 @@ def test_grade_code_in_process(tmp_path):
     assert proc.returncode == 0, proc.stderr
     row = json.loads(proc.stdout)
     assert row["verdict"] == "wrong_answer" and row["score"] == 0.5
-    assert [t["verdict"] for t in row["tests"]] == ["accepted", "wrong_answer"]
+    assert [t["verdict"] for t in row["verifier_tests"]] == ["accepted", "wrong_answer"]
+    assert row["tests"][1] == {"stdin": "5\n", "expected_stdout": "11\n"}  # the input's own tests, untouched
+    # the graded file graded again gives the same verdicts (results never overwrite the task)
+    again = tmp_path / "again.jsonl"
+    again.write_text(proc.stdout)
+    proc2 = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(again), "--workers", "1",
+                            "--sandbox-pool-name", "grade-cli-test"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc2.returncode == 0, proc2.stderr
+    row2 = json.loads(proc2.stdout)
+    assert (row2["verdict"], row2["score"], [t["verdict"] for t in row2["verifier_tests"]]) == \
+        ("wrong_answer", 0.5, ["accepted", "wrong_answer"])
+
+
+def test_format_flag_reads_dataset_rows_and_names_unread_columns(tmp_path):
+    """--format auto: a row no format reads is a line error naming its columns; --format NAME must exist."""
+    src = tmp_path / "rows.jsonl"
+    src.write_text(json.dumps({"question": "q", "answer": "2", "completion": "x"}) + "\n"
+                   + json.dumps({"input_output": "{bad json", "completion": "x"}) + "\n")
+    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "--format", "auto", "--workers", "1",
+                           "--no-code"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert "line 1: no dataset format reads this row (columns: answer, completion, question)" in proc.stderr
+    assert "line 2: apps: input_output: not valid JSON" in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "--format", "appz"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 2 and "--format: unknown format 'appz'" in proc.stderr

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sandbox import SandboxConfig
-from sandbox.humaneval import test_code as humaneval_test_code
+from verifier.formats.humaneval import test_code as humaneval_test_code
 from sandbox.sync import SyncGrader
 
 pytestmark = pytest.mark.docker
@@ -75,3 +75,37 @@ def test_with_entry_point_canonical_accepted_and_stubs_rejected(grader, problems
     assert not bad, bad
     results = grader.grade_many(task(p, "    pass\n") for p in problems)
     assert all(r["verdict"] not in ("accepted", "infra_error") and r["score"] == 0.0 for r in results)
+
+
+def test_body_only_completions_through_the_format(grader, problems):
+    """verifier/formats/humaneval.py: the canonical bodies alone, as HumanEval is sampled (continuing the
+    prompt), are all accepted; the prompt alone with a stub body is not."""
+    from verifier.formats import to_task
+
+    results = grader.grade_many({**to_task(p, "humaneval", completion=p["canonical_solution"]), "id": p["task_id"],
+                                 "time_limit_s": 10} for p in problems)
+    bad = [(p["task_id"], r["verdict"], r["detail"]) for p, r in zip(problems, results) if r["verdict"] != "accepted"]
+    assert not bad, bad
+    stubs = grader.grade_many({**to_task(p, "humaneval", completion="    pass\n"), "id": p["task_id"]} for p in problems)
+    assert "accepted" not in [r["verdict"] for r in stubs]
+
+
+def _entry_function(problem: dict) -> str:
+    """The prompt's entry function alone (signature and docstring), without its imports and helpers."""
+    import ast
+
+    node = next(n for n in ast.parse(problem["prompt"]).body
+                if isinstance(n, ast.FunctionDef) and n.name == problem["entry_point"])
+    return ast.get_source_segment(problem["prompt"], node)
+
+
+def test_whole_functions_get_the_prompts_helpers_through_the_format(grader, problems):
+    """A completion that writes the whole entry function but not the prompt's imports and helpers
+    (problem 32's `poly`, `math`) is accepted, as HumanEval's prompt + completion runs it."""
+    from verifier.formats import to_task
+
+    tasks = [{**to_task(p, "humaneval", completion=f"```python\n{_entry_function(p)}\n{p['canonical_solution']}```"),
+              "id": p["task_id"], "time_limit_s": 10} for p in problems]
+    results = grader.grade_many(tasks)
+    bad = [(p["task_id"], r["verdict"], r["detail"]) for p, r in zip(problems, results) if r["verdict"] != "accepted"]
+    assert not bad, bad

@@ -13,7 +13,7 @@ import pytest
 
 from trainer.config import RewardConfig
 from trainer.rewards import RewardComponent, RewardServiceError, VerifierRewards, verifier_rewards
-from trainer.tasks import build_tasks, completion_text, component_value
+from trainer.tasks import UNREADABLE, build_tasks, completion_text, component_value
 from trainer.train import config_from_dict
 
 
@@ -106,17 +106,26 @@ def test_code_rows_from_open_r1_and_our_schema():
 
 
 def test_malformed_code_rows_are_none_not_run_empty(caplog):
-    """A `tests` column in APPS / DeepCoder style ({"input", "output"}) used to become tests with empty
-    stdin and empty expected output (a program printing nothing was accepted); now the schema refuses
-    the row naming the keys, and it gets no reward. Values the sandbox cannot honour likewise."""
+    """A `tests` column in DeepCoder style ({"input", "output"}) used to become tests with empty stdin
+    and empty expected output (a program printing nothing was accepted); now it is read as DeepCoder's
+    (verifier/formats), and one with no output is refused naming the columns: no reward, counted.
+    Values the sandbox cannot honour likewise."""
     rows = {"tests": [[{"input": "1\n", "output": "2\n"}], [{"stdin": "1\n", "expected_stdout": "2\n"}],
-                      [{"stdin": "1\n", "expected_stdout": "2\n"}]],
-            "memory_limit_mb": [None, None, 8]}
+                      [{"stdin": "1\n", "expected_stdout": "2\n"}], [{"input": "1\n"}]],
+            "memory_limit_mb": [None, None, 8, None], "malformed_rows_test": [0, 0, 0, 0]}
+    before = UNREADABLE.total
     with caplog.at_level("WARNING"):
-        tasks = build_tasks(["```python\n```", "```python\nprint(2)\n```", "x"], rows, RewardConfig(kind="code"))
-    assert tasks[0] is None and "tests[0]: unknown keys ['input', 'output']" in caplog.text
+        tasks = build_tasks(["```python\n```", "```python\nprint(2)\n```", "x", "x"], rows, RewardConfig(kind="code"))
+    assert tasks[0]["tests"] == [{"stdin": "1\n", "expected_stdout": "2\n"}]  # never empty stdin / output
     assert tasks[1]["tests"] == [{"stdin": "1\n", "expected_stdout": "2\n"}]
     assert tasks[1]["float_abs_tol"] == 1e-6 and tasks[1]["compare"] == "tokens"  # the schema's defaults
+    assert tasks[2] is None and tasks[3] is None and UNREADABLE.total == before + 2
+    # logged once for this set of columns, naming them; the second is only counted
+    assert "memory_limit_mb: must be in [16" in caplog.text and "deepcoder" not in caplog.text
+    assert caplog.text.count("(columns: malformed_rows_test, memory_limit_mb, tests)") == 1
+    with caplog.at_level("WARNING"):
+        assert build_tasks(["x"], {"tests": [[{"input": "1\n"}]], "other_rows_test": [0]}, RewardConfig()) == [None]
+    assert "deepcoder: tests.outputs[0]" in caplog.text and "(columns: other_rows_test, tests)" in caplog.text
 
 
 def test_long_completion_keeps_its_tail():
@@ -199,7 +208,8 @@ def test_logging_hooks_called_once_per_batch_with_aligned_lengths():
     call_all(group().reward_funcs(), **BATCH, log_extra=lambda c, v: extra.append((c, len(v))),
              log_metric=lambda n, v: metrics.append(n))
     assert sorted(extra) == [("verifier_extracted", 4), ("verifier_grade_s", 4), ("verifier_verdict", 4)]
-    assert sorted(metrics) == ["verifier/retries", "verifier/rpc_s", "verifier/ungraded", "verifier/ungraded_frac"]
+    assert sorted(metrics) == ["verifier/retries", "verifier/rpc_s", "verifier/ungraded", "verifier/ungraded_frac",
+                              "verifier/unreadable"]
 
 
 def test_infra_error_is_none_never_zero():

@@ -9,7 +9,8 @@ query that does not contain its prompt is ungraded).
 Labels are gold answers, JSON tasks, or JSON dataset rows (trainer/remote.py). One RPC per call.
 
 Returns OpenRLHF's dict: `rewards` (for the advantage), `scores` (for dynamic filtering) and
-`extra_logs` (`verifier_ungraded` per sample), as torch tensors when torch is installed. Ungraded
+`extra_logs` (`verifier_ungraded` per sample, and `verifier_unreadable`: a label no format reads,
+trainer/tasks.py), as torch tensors when torch is installed. Ungraded
 items get VERIFIER_UNGRADED_REWARD (0.0 by default) in both and are counted in `extra_logs`.
 """
 
@@ -48,8 +49,9 @@ def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence
     results = grade(tasks, cfg)
     rewards, _ = floats([reward_of(r, t) for r, t in zip(results, tasks)], "openrlhf reward_func")
     ungraded = [float(reward_of(r, t) is None) for r, t in zip(results, tasks)]
+    unreadable = [float(r is not None and t is None) for r, t in zip(responses, tasks)]
     return {"rewards": _tensor(rewards), "scores": _tensor(rewards),
-            "extra_logs": {"verifier_ungraded": _tensor(ungraded)}}
+            "extra_logs": {"verifier_ungraded": _tensor(ungraded), "verifier_unreadable": _tensor(unreadable)}}
 
 
 def _tensor(values: list[float]) -> Any:

@@ -80,37 +80,23 @@ def label_task(task_id: str, completion: str, label: Any, extra: Mapping[str, An
     """One task from a framework's (completion, label, extra columns), or None when nothing can grade it.
 
     The label is a gold answer (string or number), a whole task in the JSON task schema (it has
-    `kind`; its `completion` and `id` are replaced), verl's code ground truth (`{"inputs": [...],
-    "outputs": [...]}`, stdin/stdout pairs), or a dataset
-    row whose columns the TRL rules read (`solution`, `verification_info`, `choices`, ...).
+    `kind`; its `completion` and `id` are replaced), verl's code ground truth (`{"inputs", "outputs",
+    "fn_name"?}` or `{"assert_case"}`: stdin/stdout or call-based tests, verifier/formats/verl.py), or
+    a dataset row whose columns the TRL rules read (a public dataset's columns, `solution`,
+    `verification_info`, `choices`, ...). A row nothing reads is None, counted and logged once
+    (trainer/tasks.py UNREADABLE).
     """
     row = dict(extra or {})
     mapping = _as_mapping(label)
     if mapping is not None and "kind" in mapping:
         return {**mapping, "id": task_id, "completion": completion[-cfg.max_completion_chars:]}
-    if mapping is not None and "inputs" in mapping and "outputs" in mapping:
-        return _io_task(task_id, completion, mapping, row, cfg)
-    if mapping is not None:
+    if mapping is not None and (("inputs" in mapping and "outputs" in mapping) or "assert_case" in mapping):
+        row["ground_truth"] = dict(mapping)  # verl's code ground truth: verifier/formats/verl.py reads it
+    elif mapping is not None:
         row.update(mapping)
     elif label is not None:
         row["ground_truth"] = label
     task = build_tasks([completion], {k: [v] for k, v in row.items()}, cfg)[0]
-    if task is not None:
-        task["id"] = task_id
-    return task
-
-
-def _io_task(task_id: str, completion: str, spec: Mapping[str, Any], row: Mapping[str, Any],
-             cfg: RewardConfig) -> dict | None:
-    """verl's code ground truth as stdin/stdout tests. Call-based problems (`fn_name`) are not
-    stdin/stdout programs: ungraded (None) rather than run against the wrong harness."""
-    inputs, outputs = spec.get("inputs"), spec.get("outputs")
-    if spec.get("fn_name") or not isinstance(inputs, list) or not isinstance(outputs, list) \
-            or len(inputs) != len(outputs) or not all(isinstance(x, str) for x in inputs + outputs):
-        log.warning("code ground truth for item %s cannot be graded as stdin/stdout tests", task_id)
-        return None
-    tests = [{"stdin": i, "expected_stdout": o} for i, o in zip(inputs, outputs)]
-    task = build_tasks([completion], {**{k: [v] for k, v in row.items()}, "tests": [tests]}, cfg)[0]
     if task is not None:
         task["id"] = task_id
     return task

@@ -260,6 +260,8 @@ def _log_batch(outcome: BatchOutcome, log_extra: Callable | None, log_metric: Ca
         log_metric("verifier/retries", float(outcome.retries))
         log_metric("verifier/ungraded", float(outcome.ungraded))
         log_metric("verifier/ungraded_frac", outcome.ungraded / outcome.sent if outcome.sent else 0.0)
+        # rows no format reads (trainer/tasks.py UNREADABLE logs the first of each set of columns)
+        log_metric("verifier/unreadable", float(sum(t is None for t in outcome.tasks)))
 
 
 def _fingerprint(tasks: list[dict | None]) -> str:

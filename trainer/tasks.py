@@ -1,18 +1,24 @@
 """TRL batch -> verifier tasks, and verifier results -> per-component rewards. Pure logic, no I/O.
 
 TRL hands reward functions one list per dataset column, aligned with `completions`. Each row is
-turned into a task of the README's task schema (verifier/schema.py checks it), or into `None` when it cannot be graded
-(no ground truth, too many tests): such rows get reward None, never 0.0.
+turned into a task of the README's task schema (verifier/schema.py checks it): a public code dataset's
+row through its format (verifier/formats, README "Dataset formats"), our own `tests` / `test_code` /
+`verification_info` columns, else a math row with a gold answer. A row none of these reads is `None`
+(reward None, never 0.0), counted in UNREADABLE and logged once per set of columns, naming them.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import threading
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from trainer.config import RewardConfig
+from verifier import formats
+from verifier.formats.common import columns_seen, completion_text
 from verifier.schema import TaskError, parse_task
 
 log = logging.getLogger(__name__)
@@ -25,39 +31,46 @@ UNGRADED = {"infra_error", "error"}  # not graded (infra) or not gradable (malfo
 FORMAT_SITES = ("boxed", "anchor", "choice", "fenced")
 
 
-def completion_text(completion: Any) -> str:
-    """The text to grade: a string as is; for a message list the last assistant message's content.
+class UnreadableRows:
+    """Rows the trainer could not turn into a task, counted by their set of columns. The first row of
+    each set is logged with its reason and columns; the rest are counted (TRL's `verifier/unreadable`
+    metric, and `total` here), so a dataset the trainer does not read is never a silent None."""
 
-    Tool-using and multi-turn completions hold several messages; the answer is in the last
-    assistant turn. Content given as parts ([{"type": "text", "text": ...}]) is joined.
-    """
-    if isinstance(completion, str):
-        return completion
-    if isinstance(completion, Mapping):
-        return _content(completion.get("content"))
-    if isinstance(completion, Sequence):
-        messages = [m for m in completion if isinstance(m, Mapping)]
-        for message in reversed(messages):
-            if message.get("role", "assistant") == "assistant":
-                return _content(message.get("content"))
-        return _content(messages[-1].get("content")) if messages else ""
-    return ""
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.by_columns: Counter[str] = Counter()
+
+    @property
+    def total(self) -> int:
+        return sum(self.by_columns.values())
+
+    def record(self, task_id: str, row: Mapping[str, Any], reason: str) -> None:
+        columns = columns_seen(row)
+        with self._lock:
+            self.by_columns[columns] += 1
+            first = self.by_columns[columns] == 1
+        if first:
+            log.warning("row %s cannot be graded: %s (columns: %s); later rows with these columns are only "
+                        "counted (verifier/unreadable)", task_id, reason, columns)
 
 
-def _content(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, Sequence):
-        parts = [p.get("text", "") for p in content if isinstance(p, Mapping) and p.get("type") == "text"]
-        return "".join(p for p in parts if isinstance(p, str))
-    return ""
+UNREADABLE = UnreadableRows()
+
+
+def dataset_format(row: Mapping[str, Any]) -> str | None:
+    """The public dataset format that reads this row (verifier/formats), or None."""
+    name = formats.detect(row)
+    return None if name == "task" else name
 
 
 def row_kind(row: Mapping[str, Any], cfg: RewardConfig) -> str:
-    """'math' or 'code' for one row: forced by cfg.kind, else code when a code column is filled."""
+    """'math' or 'code' for one row: forced by cfg.kind, else code when a dataset format reads the row
+    or a code column is filled (a KodCode row, whose `solution` is code, is never math)."""
     if cfg.kind != "auto":
         return cfg.kind
-    return "code" if any(row.get(c) not in (None, "", [], {}) for c in CODE_COLUMNS) else "math"
+    if dataset_format(row) or any(row.get(c) not in (None, "", [], {}) for c in CODE_COLUMNS):
+        return "code"
+    return "math"
 
 
 def math_gold(row: Mapping[str, Any], cfg: RewardConfig) -> str | None:
@@ -84,17 +97,12 @@ def _load_json(value: Any) -> Any:
 
 
 def code_spec(row: Mapping[str, Any], cfg: RewardConfig) -> dict | None:
-    """Language and tests of a code row, from open-r1's `verification_info` or our own columns.
-
-    open-r1: {"language": ..., "test_cases": [{"input": ..., "output": ...}]}. Ours: `tests`
-    ([{"stdin", "expected_stdout"}]) and/or `test_code`, at top level or inside verification_info.
-    """
+    """Language and tests of a code row in our own columns: `tests` ([{"stdin", "expected_stdout"}])
+    and/or `test_code`, at top level or inside `verification_info` (open-r1's own shape, with
+    `test_cases`, is read by verifier/formats)."""
     info = _load_json(row.get("verification_info"))
     source = info if isinstance(info, Mapping) else row
     tests: list[dict] = []
-    for case in source.get("test_cases") or []:
-        if isinstance(case, Mapping) and isinstance(case.get("input"), str) and isinstance(case.get("output"), str):
-            tests.append({"stdin": case["input"], "expected_stdout": case["output"]})
     raw_tests = _load_json(source.get("tests")) or []
     # As given: the schema (verifier/schema.py) rejects a case that is not {"stdin", "expected_stdout"},
     # naming its keys, so an {"input", "output"} row is an error, never a test run with empty stdin.
@@ -126,32 +134,56 @@ def build_tasks(completions: Sequence[Any], columns: Mapping[str, Sequence[Any]]
     for i, completion in enumerate(completions):
         row = {k: v[i] for k, v in columns.items() if isinstance(v, (list, tuple)) and i < len(v)}
         text = completion_text(completion)[-cfg.max_completion_chars:]
-        tasks.append(_checked(_task(str(i), text, row, cfg)))
+        tasks.append(_checked(str(i), _task(str(i), text, row, cfg), row))
     return tasks
 
 
-def _checked(task: dict | None) -> dict | None:
-    """The task as the schema (verifier/schema.py) normalises it, or None with a warning when the row
-    is malformed: the same rules as the server's, so a bad row costs one reward, not a batch."""
-    if task is None:
+def _checked(task_id: str, task: dict | str, row: Mapping[str, Any]) -> dict | None:
+    """The task as the schema (verifier/schema.py) normalises it, or None, counted in UNREADABLE, when
+    the row is malformed (`task` is then the reason): the same rules as the server's, so a bad row
+    costs one reward, not a batch."""
+    if isinstance(task, str):
+        UNREADABLE.record(task_id, row, task)
         return None
     try:
         return parse_task(task).to_dict(wire=True)
     except TaskError as exc:
-        log.warning("row %s cannot be graded: %s", task["id"], exc)
+        UNREADABLE.record(task_id, row, str(exc))
         return None
 
 
-def _task(task_id: str, text: str, row: Mapping[str, Any], cfg: RewardConfig) -> dict | None:
+def _format_task(name: str, text: str, row: Mapping[str, Any], cfg: RewardConfig) -> dict | str:
+    """A public dataset's row as a task (verifier/formats), with the trainer's scoring; a reason if not."""
+    try:
+        task = formats.to_task(row, name, completion=text)
+    except formats.FormatError as exc:
+        return str(exc)
+    n = len(task.get("tests") or task.get("call_tests") or [])
+    if n > cfg.max_tests_per_task:
+        return f"{n} tests, more than max_tests_per_task={cfg.max_tests_per_task}"
+    task.setdefault("compare", cfg.code_compare)
+    return {**task, "scoring": cfg.code_scoring}
+
+
+def _task(task_id: str, text: str, row: Mapping[str, Any], cfg: RewardConfig) -> dict | str:
+    """The row's task, or the reason it has none."""
     base: dict[str, Any] = {"id": task_id, "completion": text}
     if cfg.task_timeout_s:
         base["timeout_s"] = cfg.task_timeout_s
-    if row_kind(row, cfg) == "code":
+    name = dataset_format(row)
+    kind = row_kind(row, cfg)
+    if kind == "code" and name:
+        task = _format_task(name, text, row, cfg)  # its completion may continue the row's prompt
+        return task if isinstance(task, str) else {**task, **{k: v for k, v in base.items() if k != "completion"}}
+    if kind == "code":
         spec = code_spec(row, cfg)
-        return None if spec is None else {**base, "kind": "code", **spec}
+        return (f"no tests (or more than max_tests_per_task={cfg.max_tests_per_task}) in columns "
+                f"{', '.join(CODE_COLUMNS)}") if spec is None else {**base, "kind": "code", **spec}
+    if name:
+        return f"a {name} code row, but kind is forced to {cfg.kind!r}"
     gold = math_gold(row, cfg)
     if gold is None:
-        return None
+        return f"no code format, and no math gold answer in columns {', '.join(cfg.gold_columns)}"
     profile = row.get("profile") if row.get("profile") in ("strict", "lenient") else cfg.math_profile
     task = {**base, "kind": "math", "gold": gold, "profile": profile}
     choices = row.get("choices")

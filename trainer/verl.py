@@ -15,8 +15,9 @@ The classic naive manager calls `compute_score` one sample at a time from one th
 gather there, so each call costs one RPC plus the linger; prefer the batch manager or the reward
 loop, or set VERIFIER_LINGER_MS=0.
 
-Both return verl's dict form, `{"score": float, "verifier_ungraded": 0 or 1}`: verl reads
-`score` as the reward and logs the other key per sample. `ground_truth` is a gold answer, a JSON
+Both return verl's dict form, `{"score": float, "verifier_ungraded": 0 or 1, "verifier_unreadable":
+0 or 1}`: verl reads `score` as the reward and logs the other keys per sample (unreadable: no format
+read the row, trainer/tasks.py; it is ungraded too). `ground_truth` is a gold answer, a JSON
 task, or a JSON dataset row; `extra_info` columns (`verification_info`, `tests`, `choices`,
 `profile`) are read as TRL rows are (trainer/tasks.py). Ungraded items (service down, infra_error,
 a malformed row) score VERIFIER_UNGRADED_REWARD (0.0 by default: verl sums rewards into token
@@ -43,8 +44,9 @@ MAX_BATCH = int(os.environ.get("VERIFIER_MAX_BATCH", "256"))
 MAX_INFLIGHT = 4  # batches graded at once while the next one gathers
 
 
-def _score(reward: float | None) -> dict[str, float]:
-    return {"score": ungraded_reward() if reward is None else reward, "verifier_ungraded": float(reward is None)}
+def _score(reward: float | None, task: dict | None) -> dict[str, float]:
+    return {"score": ungraded_reward() if reward is None else reward, "verifier_ungraded": float(reward is None),
+            "verifier_unreadable": float(task is None)}
 
 
 class MicroBatcher:
@@ -120,13 +122,14 @@ def _wait_s() -> float:
 
 def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: dict | None = None,
                   **kwargs: Any) -> dict[str, float]:
-    """verl's per-sample reward: `{"score", "verifier_ungraded"}`; concurrent calls share one RPC."""
+    """verl's per-sample reward: `{"score", "verifier_ungraded", "verifier_unreadable"}`; concurrent calls
+    share one RPC."""
     task, future = _submit(solution_str, ground_truth, extra_info)
     try:
         result = future.result(timeout=_wait_s()) if future is not None else None
     except FutureTimeout:
         result = None
-    return _score(reward_of(result, task))
+    return _score(reward_of(result, task), task)
 
 
 async def compute_score_async(data_source: str, solution_str: str, ground_truth: Any,
@@ -137,7 +140,7 @@ async def compute_score_async(data_source: str, solution_str: str, ground_truth:
         result = await asyncio.wait_for(asyncio.wrap_future(future), _wait_s()) if future is not None else None
     except asyncio.TimeoutError:
         result = None
-    return _score(reward_of(result, task))
+    return _score(reward_of(result, task), task)
 
 
 def compute_score_batch(data_sources: Sequence[str], solution_strs: Sequence[str], ground_truths: Sequence[Any],
@@ -148,4 +151,4 @@ def compute_score_batch(data_sources: Sequence[str], solution_strs: Sequence[str
     tasks = [label_task(str(i), s or "", g, e, cfg)
              for i, (s, g, e) in enumerate(zip(solution_strs, ground_truths, infos, strict=True))]
     results = grade(tasks, cfg)
-    return [_score(reward_of(r, t)) for r, t in zip(results, tasks)]
+    return [_score(reward_of(r, t), t) for r, t in zip(results, tasks)]

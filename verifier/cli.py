@@ -98,6 +98,7 @@ def _grade(args: argparse.Namespace) -> int:
     if not args.server:
         _require_server("verifier grade without --server (in-process grading)")
     fail_on = _fail_on(args.fail_on)
+    fmt = _format(args.format)
     config = _config(args)
     client = None
     if args.server:
@@ -109,10 +110,20 @@ def _grade(args: argparse.Namespace) -> int:
                               timeout_s=args.timeout_s)
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
     try:
-        return grade_file(args.input, out, args.server, config, client=client, fail_on=fail_on)
+        return grade_file(args.input, out, args.server, config, client=client, fail_on=fail_on, fmt=fmt)
     finally:
         if out is not sys.stdout:
             out.close()
+
+
+def _format(name: str) -> str:
+    """--format NAME -> the canonical format name (verifier/formats; `task`: our own schema)."""
+    from verifier.formats import FormatError, resolve
+
+    try:
+        return resolve(name)
+    except FormatError as e:
+        raise ConfigError(f"--format: {e}") from None
 
 
 def _fail_on(values: list[str]) -> frozenset[str]:
@@ -163,6 +174,10 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("input", help="JSONL file of tasks, or - for stdin")
     grade.add_argument("-o", "--output", help="JSONL file to write (default: stdout)")
     grade.add_argument("--server", help="HOST:PORT of a running service; grades in-process when absent")
+    grade.add_argument("--format", default="task", metavar="NAME",
+                       help="how lines are read: task (our schema, default), auto (detect each row's dataset "
+                            "format from its columns), or a dataset format: open-r1, codeforces, apps (taco), "
+                            "livecodebench, code_contests, deepcoder, verl, kodcode, mbpp, humaneval, bigcodebench")
     grade.add_argument("--fail-on", action="append", default=[], metavar="VERDICT[,VERDICT...]",
                        help="exit 3 when any item gets one of these verdicts (repeatable), e.g. infra_error")
     _add_config_flags(grade, server=False)

@@ -1,10 +1,14 @@
 """`verifier grade`: grade a JSONL file of tasks, in-process or through a server.
 
 Output lines are the input objects plus `verdict`, `score`, `detail`, `extracted`, `queue_s`, `exec_s`
-(and `tests` for code), in input order. A line is a task (README "Task schema") plus, optionally,
-PASS_THROUGH keys carried to the output; any other unknown key is an error naming it. A malformed
-line is reported with its line number and skipped; the run
-still writes every other result and exits non-zero.
+(and `verifier_tests`, the per-test results, for code), in input order; the input's own columns are
+never overwritten, so a graded file graded again gives the same verdicts (RESULT_KEYS are dropped
+from an input line before it is read). With `--format task` (the default) a line is a task (README
+"Task schema") plus, optionally, PASS_THROUGH keys carried to the output; any other unknown key is an
+error naming it. With a dataset format (`--format apps`, `--format auto`; README "Dataset formats") a
+line is a dataset row plus `completion`: verifier/formats makes the task, every column passes through.
+A malformed line is reported with its line number and skipped; the run still writes every other
+result and exits non-zero.
 
 Exit status (README "CLI"): 0 every line graded; 1 some lines malformed; 3 an item got a verdict named
 by --fail-on; 4 nothing could be graded (every item infra_error or error: a dead sandbox, an engine
@@ -23,6 +27,7 @@ from typing import IO, TYPE_CHECKING
 
 from tqdm import tqdm
 
+from verifier import formats
 from verifier.config import ServerConfig
 from verifier.report import GROUP_CANDIDATES
 from verifier.schema import (MathTask, Task, TaskError, languages_from_info, limits_from_config, task_to_proto,
@@ -39,6 +44,8 @@ UNGRADED = frozenset(("infra_error", "error"))
 # What a line may carry besides the task, copied to its output line untouched: "meta" (anything) and
 # the problem columns `verifier report` groups by. Any other unknown key is a line error naming it.
 PASS_THROUGH = frozenset(("meta", *GROUP_CANDIDATES))
+# What this command adds to a line: dropped from an input line, so its own output can be graded again.
+RESULT_KEYS = frozenset(("verdict", "score", "detail", "extracted", "queue_s", "exec_s", "verifier_tests"))
 
 
 class Unreachable(Exception):
@@ -51,6 +58,7 @@ class Line:
     obj: dict
     task: pb.Task
     model: Task
+    send: dict  # the task dict a server gets
 
     @property
     def kind(self) -> str:
@@ -97,11 +105,17 @@ class Summary:
         return 0, ""
 
 
-def _task_fields(obj: dict) -> dict:
-    return {k: v for k, v in obj.items() if k not in PASS_THROUGH}
+def _task_fields(obj: dict, fmt: str = "task") -> dict:
+    """The task a line asks for: the line itself less PASS_THROUGH and RESULT_KEYS (our schema), or
+    what the dataset format makes of the row (--format; a row with `kind` under auto is our schema)."""
+    row = {k: v for k, v in obj.items() if k not in RESULT_KEYS}
+    if fmt == "task" or (fmt == "auto" and row.get("kind") is not None):
+        return {k: v for k, v in row.items() if k not in PASS_THROUGH}
+    return formats.to_task(row, fmt)
 
 
-def read_lines(stream: IO[str], limits: pb.Limits, languages: dict, errors: IO[str]) -> Iterator[Line | int]:
+def read_lines(stream: IO[str], limits: pb.Limits, languages: dict, errors: IO[str],
+               fmt: str = "task") -> Iterator[Line | int]:
     """Yields a Line per good line, or the line number of a bad one (after reporting it)."""
     for number, raw in enumerate(stream, start=1):
         if not raw.strip():
@@ -111,13 +125,14 @@ def read_lines(stream: IO[str], limits: pb.Limits, languages: dict, errors: IO[s
             if not isinstance(obj, dict):
                 raise TaskError("line", "must be a JSON object")
             # ids are line numbers inside; PASS_THROUGH keys go to the output, never graded
-            task = task_to_proto({**_task_fields(obj), "id": str(number)}, "task")
+            send = {**_task_fields(obj, fmt), "id": str(number)}
+            task = task_to_proto(send, "task")
             (model,) = validate_tasks([task], limits, languages)
-        except (ValueError, OverflowError, TypeError) as exc:  # JSON, TaskError, protobuf range errors
+        except (ValueError, OverflowError, TypeError) as exc:  # JSON, TaskError, FormatError, protobuf range errors
             print(f"line {number}: {str(exc).replace('tasks[0].code.', '').replace('tasks[0].math.', '').replace('tasks[0].', '').replace('task.', '').replace('task: ', '')}", file=errors)
             yield number
             continue
-        yield Line(number, obj, task, model)
+        yield Line(number, obj, task, model, send)
 
 
 def _chunks(lines: Iterator[Line | int], summary: Summary) -> Iterator[list[Line]]:
@@ -139,7 +154,7 @@ def _output(line: Line, result: dict) -> dict:
            "detail": result["detail"], "extracted": result["extracted"],
            "queue_s": result.get("queue_s", 0.0), "exec_s": result.get("exec_s", 0.0)}
     if line.kind == "code":
-        out["tests"] = result["tests"]
+        out["verifier_tests"] = result["tests"]
     return out
 
 
@@ -154,17 +169,17 @@ async def _grade_chunks(chunks, grade_chunk, out: IO[str], summary: Summary, bar
 
 def grade_file(path: str, out: IO[str], server: str | None, config: ServerConfig,
                client: ClientConfig | None = None, fail_on: frozenset[str] = frozenset(),
-               errors: IO[str] = sys.stderr) -> int:
-    """Grade `path` into `out` (through `server` with `client` settings, else in-process with `config`);
-    returns the exit status (module docstring)."""
+               errors: IO[str] = sys.stderr, fmt: str = "task") -> int:
+    """Grade `path` into `out` (through `server` with `client` settings, else in-process with `config`),
+    reading lines in format `fmt` (module docstring); returns the exit status (module docstring)."""
     summary = Summary()
     stream = sys.stdin if path == "-" else open(path, encoding="utf-8")
     bar = tqdm(desc="grading", unit="item", file=sys.stderr, dynamic_ncols=True)
     try:
         if server:
-            asyncio.run(_via_server(server, client, stream, out, summary, bar, errors))
+            asyncio.run(_via_server(server, client, stream, out, summary, bar, errors, fmt))
         else:
-            _in_process(config, stream, out, summary, bar, errors)
+            _in_process(config, stream, out, summary, bar, errors, fmt)
     except Unreachable as e:
         bar.close()
         print(f"exit {EXIT_NOTHING_GRADED}: nothing could be graded: {e}", file=errors)
@@ -180,7 +195,7 @@ def grade_file(path: str, out: IO[str], server: str | None, config: ServerConfig
     return status
 
 
-def _in_process(config: ServerConfig, stream, out, summary: Summary, bar: tqdm, errors) -> None:
+def _in_process(config: ServerConfig, stream, out, summary: Summary, bar: tqdm, errors, fmt: str) -> None:
     from verifier.engine import Engine
 
     engine = Engine(config)
@@ -198,7 +213,7 @@ def _in_process(config: ServerConfig, stream, out, summary: Summary, bar: tqdm, 
             return [by_id[line.task.id] for line in chunk]
 
         try:
-            lines = read_lines(stream, limits, engine.languages(), errors)
+            lines = read_lines(stream, limits, engine.languages(), errors, fmt)
             await _grade_chunks(_chunks(lines, summary), grade_chunk, out, summary, bar)
         finally:
             await engine.close()
@@ -207,7 +222,7 @@ def _in_process(config: ServerConfig, stream, out, summary: Summary, bar: tqdm, 
 
 
 async def _via_server(server: str, settings: ClientConfig | None, stream, out, summary: Summary, bar: tqdm,
-                      errors) -> None:
+                      errors, fmt: str) -> None:
     from verifier.client import AsyncVerifierClient, ClientConfig
 
     import grpc
@@ -222,12 +237,12 @@ async def _via_server(server: str, settings: ClientConfig | None, stream, out, s
     languages = languages_from_info(info)
 
     async def grade_chunk(chunk: list[Line], bar: tqdm) -> list[dict]:
-        results = await client.grade([{**_task_fields(line.obj), "id": line.task.id} for line in chunk])
+        results = await client.grade([line.send for line in chunk])
         bar.update(len(chunk))
         return results
 
     try:
-        lines = read_lines(stream, info.limits, languages, errors)
+        lines = read_lines(stream, info.limits, languages, errors, fmt)
         await _grade_chunks(_chunks(lines, summary), grade_chunk, out, summary, bar)
     finally:
         await client.close()

@@ -1,0 +1,37 @@
+"""BigCodeBench: `test` (a unittest file with `class TestCases`), `entry_point` (`task_func`),
+`complete_prompt` (imports, signature and docstring: the `complete` split continues it) and
+`instruct_prompt`. The tests use the program's own objects (DataFrames, figures) and call
+`task_func` without importing it: unittest in the shared judge (README "How assert-style tests
+are judged"), with the libraries of the python image."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .common import FormatError, continued
+from .humaneval import prelude
+
+NAME = "bigcodebench"
+TIME_LIMIT_S = 20.0  # BigCodeBench's tests plot and fit models; its own harness allows far more
+
+
+def detect(row: Mapping[str, Any]) -> bool:
+    test = row.get("test")
+    return isinstance(test, str) and isinstance(row.get("entry_point"), str) \
+        and (row.get("complete_prompt") is not None or row.get("instruct_prompt") is not None or "unittest" in test)
+
+
+def to_task(row: Mapping[str, Any], completion: str) -> dict:
+    entry = row.get("entry_point") or "task_func"
+    if not isinstance(row.get("test"), str) or not row["test"].strip():
+        raise FormatError("test: expected the unittest file as a string")
+    prompt = row.get("complete_prompt") or row.get("code_prompt") or ""
+    if prompt and not isinstance(prompt, str):
+        raise FormatError("complete_prompt: expected a string")
+    try:
+        helpers = prelude(prompt, entry) if prompt else ""
+    except SyntaxError as e:
+        raise FormatError(f"complete_prompt: not valid Python ({e.msg}, line {e.lineno})") from None
+    return {"kind": "code", "language": "python", "entry_point": entry, "test_code": row["test"],
+            "test_framework": "unittest", "judge": "shared", "time_limit_s": TIME_LIMIT_S,
+            "completion": continued(completion, prompt, entry, helpers) if prompt else completion}
