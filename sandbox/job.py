@@ -330,10 +330,12 @@ def _one_test(box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: by
                   fresh=[plan.output_file] if plan.output_file else None,
                   collect=(plan.output_file, config.output_limit_bytes) if plan.output_file else None)
     if facts.get("put_error"):
-        if not plan.ran:  # nothing of the program has run yet in this job dir: the sandbox failed
+        # Nothing of the program has touched this job dir yet: the sandbox failed. Its compile has:
+        # what the compiler wrote from its source (javac: a .class file per class) fills /work too.
+        if not plan.ran and not plan.compile_argv:
             raise InfraFailure(f"runner could not write the input file: {facts['put_error']}")
-        return _test_entry("runtime_error", None, "could not write the input file where the program's earlier "
-                                                  f"runs left their files: {facts['put_error']}")
+        return _test_entry("runtime_error", None, "could not write the input file where the program's build or "
+                                                  f"earlier runs left their files: {facts['put_error']}")
     facts = _blame_spawn(plan, facts, lambda: _own_binary_unrunnable(box, plan, config))
     return _with_output(plan, _judge_test(box, plan, config, stdin, expected, facts), facts)
 

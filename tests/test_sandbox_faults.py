@@ -188,3 +188,17 @@ def test_slow_programs_do_not_starve_innocent_jobs_of_containers():
             assert r["verdict"] == "time_limit" and r["score"] == 0.0 and not r["retryable"], r
             assert [t["verdict"] for t in r["tests"]] == ["time_limit"], r
             assert "stopped after 1 of 20 tests" in r["detail"], r
+
+
+def test_a_compile_that_fills_work_is_the_programs_fault(grader):
+    """javac writes one .class file per class: a program of 4,092 empty classes uses every inode of
+    /work (the tmpfs's 4,096 less /work, the job dir, Main.java and Main.class), so test 1's input
+    file cannot be written. That was infra_error (retried, containers recycled): its build did it."""
+    n = SandboxConfig().tmpfs_inodes - 4
+    code = ("public class Main { public static void main(String[] a) { System.out.println(3); } }\n"
+            + "".join(f"class A{i} {{}}\n" for i in range(n)))
+    t = {"kind": "code", "language": "java", "completion": f"```java\n{code}\n```", "input_file": "input.txt",
+         "tests": ADD}
+    r = grader.grade_many([t])[0]
+    assert r["verdict"] == "runtime_error" and not r["retryable"], r
+    assert "input file" in r["tests"][0]["detail"], r
