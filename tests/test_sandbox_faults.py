@@ -202,3 +202,23 @@ def test_a_compile_that_fills_work_is_the_programs_fault(grader):
     r = grader.grade_many([t])[0]
     assert r["verdict"] == "runtime_error" and not r["retryable"], r
     assert "input file" in r["tests"][0]["detail"], r
+
+
+def test_a_directory_tree_thousands_deep_is_removed_not_infra_error(grader):
+    """Test 1 replaces its input file with a directory 2,500 levels deep (paths past PATH_MAX). The
+    runner removes it before test 2 writes the input file again; its recursive walk once raised
+    RecursionError there (infra_error, retried). Test 2 must run, and the next job must reuse the
+    container (the reset removed the tree left under /work and /tmp)."""
+    code = ("import os\na, b = map(int, open('input.txt').read().split())\nprint(a + b)\n"
+            "for top in ('input.txt', '/tmp/deep') if not os.path.exists('/tmp/deep') else ():\n"
+            "    if top == 'input.txt':\n        os.unlink(top)\n"
+            "    os.mkdir(top)\n    os.chdir(top)\n    for _ in range(2500):\n        os.mkdir('a')\n        os.chdir('a')\n"
+            "    os.chmod('.', 0)")
+    t = {"kind": "code", "language": "python", "completion": f"```python\n{code}\n```", "input_file": "input.txt",
+         "tests": ADD}
+    before = grader.grader.stats()["containers_recycled"]
+    r = grader.grade_many([t])[0]
+    assert r["verdict"] == "accepted" and [x["verdict"] for x in r["tests"]] == ["accepted", "accepted"], r
+    assert grader.grader.stats()["containers_recycled"] == before
+    wrong = grader.grade_many([dict(t, completion=t["completion"].replace("print(a + b)", "print(a * b)"))])[0]
+    assert wrong["verdict"] == "wrong_answer" and not wrong["retryable"], wrong
