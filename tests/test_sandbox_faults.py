@@ -222,3 +222,35 @@ def test_a_directory_tree_thousands_deep_is_removed_not_infra_error(grader):
     assert grader.grader.stats()["containers_recycled"] == before
     wrong = grader.grade_many([dict(t, completion=t["completion"].replace("print(a + b)", "print(a * b)"))])[0]
     assert wrong["verdict"] == "wrong_answer" and not wrong["retryable"], wrong
+
+
+def test_jobs_queued_for_a_busy_language_leave_the_other_languages_their_slots():
+    """The server's code slots (max_concurrent_jobs) were one bound over all languages, held while a
+    job waited for a container of its language: python jobs queued behind one sleeping through its
+    tests held every slot, and a C job with its container and a CPU slot idle waited for them (a
+    program denying grading to others). Slots are per language now: the C job finishes first."""
+    import asyncio
+
+    from verifier.config import ServerConfig
+    from verifier.engine import Engine
+
+    sandbox = SandboxConfig(pool_size=1, max_concurrent_jobs=2, pool_name="pytest-engine-slots", languages=("python", "c"),
+                            wall_factor=1.0, wall_extra_s=0.3)
+    sleeper = {"kind": "code", "language": "python", "completion": "import time\ntime.sleep(100)", "time_limit_s": 2,
+               "tests": [{"stdin": "", "expected_stdout": "1\n"}] * 3, "scoring": "fraction", "timeout_s": 0}
+    c = {"kind": "code", "language": "c", "id": "c", "timeout_s": 0, "tests": ADD,
+         "completion": "```c\n#include <stdio.h>\nint main(){int a,b;scanf(\"%d %d\",&a,&b);printf(\"%d\\n\",a+b);}\n```"}
+    tasks = [dict(sleeper, id="s1"), dict(sleeper, id="s2"), c]
+
+    async def run() -> list[dict]:
+        engine = Engine(ServerConfig(workers=1, sandbox=sandbox))
+        engine.start_workers()
+        await engine.start()
+        try:
+            return [r async for r in engine.grade_stream(tasks)]
+        finally:
+            await engine.close()
+
+    results = asyncio.run(run())
+    assert [r["id"] for r in results][0] == "c", results
+    assert {r["id"]: r["verdict"] for r in results} == {"c": "accepted", "s1": "time_limit", "s2": "time_limit"}, results

@@ -61,7 +61,11 @@ class Engine:
         self.code: Any = None  # sandbox.CodeGrader once started
         self._code_reason = "code grading is disabled (--no-code)"
         self._math_slots: asyncio.Semaphore | None = None
-        self._code_slots: asyncio.Semaphore | None = None
+        # Code slots per language: a job waits in its slot for a container of its language (the
+        # sandbox's queue), so one shared bound let jobs queued behind a busy language (programs
+        # sleeping through their tests) hold every slot and stall the other languages' idle containers.
+        # Per language, the plans in memory stay bounded (languages x max_concurrent_jobs).
+        self._code_slots: dict[str, asyncio.Semaphore] = {}
         self._pending = 0
         self._throughput = 0.0  # items per second, EWMA, for retry-after hints
         self._last_done = time.monotonic()
@@ -86,7 +90,8 @@ class Engine:
                 sandbox = self.config.sandbox
                 self.code = CodeGrader(sandbox)
                 await self.code.start()
-                self._code_slots = asyncio.Semaphore(max(1, sandbox.max_concurrent_jobs))  # the grader's own bound too
+                self._code_slots = {lang: asyncio.Semaphore(max(1, sandbox.max_concurrent_jobs))  # the grader's own bound too
+                                    for lang in sandbox.languages}
 
     async def close(self) -> None:
         if self.code is not None:
@@ -220,6 +225,11 @@ class Engine:
                 self._cache.popitem(last=False)
         return result
 
+    def _code_slot(self, task: dict) -> asyncio.Semaphore:
+        """The slots of the task's language (a language not served shares one: the sandbox answers it)."""
+        lang = task.get("language") or ""
+        return self._code_slots[lang] if lang in self._code_slots else self._code_slots.setdefault("", asyncio.Semaphore(1))
+
     @contextlib.asynccontextmanager
     async def _slot(self, kind: str, slots: asyncio.Semaphore):
         """Wait for a worker or sandbox slot; yields the seconds waited. Keeps the gauges honest on cancel."""
@@ -245,7 +255,7 @@ class Engine:
         try:
             if not self.code_available:
                 return execute_response(infra_error("execute", self.code_unavailable_reason()))
-            async with self._slot("code", self._code_slots) as queue_s:
+            async with self._slot("code", self._code_slot(task)) as queue_s:
                 started = time.monotonic()
                 result = await self.code.grade(task, None, files=files)  # None: the budget its own limits give
             exec_s = time.monotonic() - started
@@ -258,7 +268,7 @@ class Engine:
         if not self.code_available:
             return infra_error(task["id"], self.code_unavailable_reason())
         timeout = task["timeout_s"] or None  # None: the sandbox's budget scales with tests x time limit
-        async with self._slot("code", self._code_slots) as queue_s:
+        async with self._slot("code", self._code_slot(task)) as queue_s:
             started = time.monotonic()
             result = await self.code.grade(task, timeout)
         exec_s = time.monotonic() - started
