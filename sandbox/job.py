@@ -430,7 +430,10 @@ def _checked(box, plan: Plan, config: SandboxConfig, stdin: bytes, output: bytes
         return _test_entry("wrong_answer", facts, "output is not valid UTF-8 text (the checker failed on it)")
     _, why = checks.run_verdict(cf, LANGUAGES[plan.checker_language], config.checker_time_limit_s)
     ref = _run_checker(box, plan, config, stdin, expected, expected)
-    if ref is not None and ref.get("exit_code") == 0 and not ref.get("stop"):
+    if ref is None:  # the reference's dir did not fit beside the files the program left: its doing
+        return _test_entry("wrong_answer", facts, checks.clip(f"the checker failed on this output ({why or msg}); "
+                                                             "the program's files left no room to run it on the reference"))
+    if ref.get("exit_code") == 0 and not ref.get("stop"):
         return _test_entry("wrong_answer", facts, checks.clip(f"the checker failed on this output ({why or msg}) "
                                                              "and accepts the reference answer"))
     return _test_entry("infra_error", facts, f"checker failed: {why or msg}")
