@@ -207,8 +207,8 @@ def restore_modes(cwd: str) -> None:
     for d in (WORK, cwd):
         try:
             os.chmod(d, 0o700, follow_symlinks=False)
-        except OSError:
-            pass
+        except (OSError, NotImplementedError):  # a link in its place: Linux cannot chmod one (Python raises
+            pass                                # NotImplementedError), and what it points to is the program's
 
 
 def _limits(cpu_s: float, fsize: int):
@@ -534,7 +534,7 @@ def wipe(path: str) -> None:
             return
         try:
             os.chmod(path, 0o700, follow_symlinks=False)
-        except OSError:
+        except (OSError, NotImplementedError):
             pass  # not ours (/tmp is root's, mode 1777): writable as it is
         os.chdir(path)
     except OSError:
@@ -548,7 +548,7 @@ def wipe(path: str) -> None:
                     os.chdir(sub)
                     names.append(sub)
                     continue
-                except OSError:
+                except (OSError, NotImplementedError):
                     stuck.add(_dev_ino(sub))
                     continue
             if not names:

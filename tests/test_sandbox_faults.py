@@ -254,3 +254,16 @@ def test_jobs_queued_for_a_busy_language_leave_the_other_languages_their_slots()
     results = asyncio.run(run())
     assert [r["id"] for r in results][0] == "c", results
     assert {r["id"]: r["verdict"] for r in results} == {"c": "accepted", "s1": "time_limit", "s2": "time_limit"}, results
+
+
+def test_a_job_dir_replaced_by_a_link_is_judged_by_the_output(grader):
+    """Test 1 renames its job dir and leaves a symlink to it under the old name. Before test 2 the
+    runner gives the job dir its mode back, without following links: Python raises
+    NotImplementedError for a link (Linux cannot chmod one), which came back infra_error."""
+    move = ("import os\nd = os.getcwd()\nif not d.endswith('x'):\n    os.rename(d, d + 'x')\n    os.symlink(d + 'x', d)\n"
+            "a, b = map(int, input().split())\nprint(a + b)")
+    t = {"kind": "code", "language": "python", "completion": f"```python\n{move}\n```", "tests": ADD}
+    r = grader.grade_many([t])[0]
+    assert r["verdict"] == "accepted" and len(r["tests"]) == 2, r
+    near = grader.grade_many([dict(t, completion=t["completion"].replace("print(a + b)", "print(a + b + (a == 2))"))])[0]
+    assert [x["verdict"] for x in near["tests"]] == ["accepted", "wrong_answer"] and not near["retryable"], near
