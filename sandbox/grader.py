@@ -14,6 +14,7 @@ import logging
 import math
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import docker
@@ -160,10 +161,13 @@ class CodeGrader:
                 "containers_reaped": self.reaped}
 
     # ------------------------------------------------------------------ grading
-    async def grade(self, task: dict, timeout_s: float | None = None, files: dict[str, bytes] | None = None) -> dict:
+    async def grade(self, task: dict, timeout_s: float | None = None, files: dict[str, bytes] | None = None,
+                    on_start: Callable[[], None] | None = None) -> dict:
         """Grade one code task (sandbox/spec.py, docs/architecture.md). Returns a result dict; see
         sandbox/__init__.py. An invalid task is answered infra_error (retryable False) naming the field.
-        `files` (Execute, README "Execute"): more plain-named files in the job dir; the program's own win."""
+        `files` (Execute, README "Execute"): more plain-named files in the job dir; the program's own win.
+        `on_start` is called when the job leaves the queue (has its container and a CPU slot): the
+        server's queue metrics, since the queueing itself happens here, per language."""
         try:  # in a thread: extraction and parsing of a large completion must not stall the event loop
             plan = await asyncio.get_running_loop().run_in_executor(self._plan, make_plan, task, self.config)
         except InfraFailure as e:
@@ -188,7 +192,7 @@ class CodeGrader:
             if deadline - time.monotonic() <= 0:
                 break
             try:
-                return await self._attempt(plan, owed, deadline)
+                return await self._attempt(plan, owed, deadline, on_start)
             except InfraFailure as e:
                 last = str(e)
                 if not e.retryable:
@@ -197,7 +201,8 @@ class CodeGrader:
                 plan.job_dir = Plan.__dataclass_fields__["job_dir"].default_factory()
         return _infra(last or "the job's wall-clock budget ran out", extracted=plan.code, how=plan.extracted_from)
 
-    async def _attempt(self, plan: Plan, owed_s: float, deadline: float) -> dict:
+    async def _attempt(self, plan: Plan, owed_s: float, deadline: float,
+                       on_start: Callable[[], None] | None = None) -> dict:
         pool = self._pool
         # A container of the job's language first (its queue: README "Code sandboxes"), then a CPU
         # slot: a job queued for a busy language must not hold a slot another language could use.
@@ -213,6 +218,8 @@ class CodeGrader:
                 raise InfraFailure("the caller's deadline ran out while the job waited for a CPU slot") from None
             raise
         try:
+            if on_start is not None:
+                on_start()
             return await self._run(pool, box, plan, owed_s, deadline)
         finally:
             self._slots.release()

@@ -191,7 +191,8 @@ def run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
 def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: bytes = b"",
           cwd: str | None = None, stdout_max: int | None = None, env: dict | None = None,
           fd3: bool = False, rm_cwd: bool = False, put: dict[str, bytes] | None = None,
-          fresh: list[str] | None = None, collect: tuple[str, int] | None = None, exe: bytes | None = None) -> dict:
+          fresh: list[str] | None = None, collect: tuple[str, int] | None = None, exe: bytes | None = None,
+          scrub: bool = False) -> dict:
     """One run in the runner (its protocol: sandbox/runner.py); the facts, with the kept bytes as *_b."""
     wall = plan.wall(cpu_s, config)
     blobs = {"stdin": stdin} if stdin else {}
@@ -202,7 +203,8 @@ def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: byt
         {"op": "exec", "argv": argv, "cwd": cwd or plan.job_dir, "cpu_s": cpu_s, "wall_s": wall,
          "stdout_max": stdout_max or config.output_limit_bytes, "stderr_max": config.stderr_limit_bytes,
          "fsize_max": config.file_size_limit_mb << 20, "env": env or {}, "fd3": fd3, "rm_cwd": rm_cwd,
-         "put": list(put or ()), "fresh": fresh or [], "collect": list(collect) if collect else None},
+         "put": list(put or ()), "fresh": fresh or [], "collect": list(collect) if collect else None,
+         "scrub": scrub},
         blobs or None, timeout_s=wall + 10.0)
     if head.get("tampered"):  # the program's fault, not the sandbox's: its verdict, then recycle
         box.tainted = True
@@ -261,7 +263,7 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     alive = True
     for i, (stdin, expected) in enumerate(plan.tests):
         try:
-            entry = _one_test(box, plan, config, stdin, expected)
+            entry = _one_test(pool, box, plan, config, stdin, expected)
         except ChannelError:
             if not pool.oom_killed(box):
                 raise
@@ -322,7 +324,7 @@ def _compiled_checker(pool, box, plan: Plan, config: SandboxConfig, overhead: in
     return facts["collected_b"]
 
 
-def _one_test(box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes | None) -> dict:
+def _one_test(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes | None) -> dict:
     """Run the program on one test: stdin piped (and written to input_file), its answer from stdout
     or output_file (removed before the run: a file left by an earlier test is not this run's answer)."""
     facts = _exec(box, plan.run_argv, plan, config, plan.time_limit_s, stdin=stdin, env=plan.env,
@@ -337,7 +339,7 @@ def _one_test(box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: by
         return _test_entry("runtime_error", None, "could not write the input file where the program's build or "
                                                   f"earlier runs left their files: {facts['put_error']}")
     facts = _blame_spawn(plan, facts, lambda: _own_binary_unrunnable(box, plan, config))
-    return _with_output(plan, _judge_test(box, plan, config, stdin, expected, facts), facts)
+    return _with_output(plan, _judge_test(pool, box, plan, config, stdin, expected, facts), facts)
 
 
 def _blame_spawn(plan: Plan, facts: dict, own_binary_unrunnable=lambda: False) -> dict:
@@ -374,7 +376,7 @@ def _with_output(plan: Plan, entry: dict, facts: dict) -> dict:
     return entry
 
 
-def _judge_test(box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes | None, facts: dict) -> dict:
+def _judge_test(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes | None, facts: dict) -> dict:
     v, d = checks.run_verdict(facts, plan.lang, plan.time_limit_s)
     if v is not None:
         return _test_entry(v, facts, d)
@@ -389,7 +391,7 @@ def _judge_test(box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: 
             return _test_entry("output_limit", facts, f"output file {plan.output_file} over its limit")
         output = facts["collected_b"]
     if plan.checker:
-        entry = _checked(box, plan, config, stdin, output, facts, expected or b"")
+        entry = _checked(pool, box, plan, config, stdin, output, facts, expected or b"")
     elif expected is None:
         entry = _test_entry("accepted", facts, "ran cleanly")
     else:
@@ -410,13 +412,15 @@ def _stderr_note(facts: dict, n: int = 120) -> str:
     return f" [stderr, {facts.get('stderr_bytes') or len(err)} bytes, ends: {text[-n:]!r}]"
 
 
-def _checked(box, plan: Plan, config: SandboxConfig, stdin: bytes, output: bytes, facts: dict, expected: bytes) -> dict:
+def _checked(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, output: bytes, facts: dict,
+             expected: bytes) -> dict:
     """Run the task's checker (checker input output answer) in a fresh directory, after the
     program's processes are gone: exit 0 accepts, 1 rejects (a C++ checker's 2, testlib's
     presentation error, too). A checker that fails otherwise (an uncaught Python exception included,
     via sandbox/harness/checker_wrap.py) is run once more on the reference answer as the output: if
     it accepts that, the program's output made it fail (wrong_answer); if it fails there too, it is
-    the dataset's checker (infra_error, not retried)."""
+    the dataset's checker (infra_error, not retried). The re-run must not be starved by what the
+    program left (_reference_run)."""
     cf = _run_checker(box, plan, config, stdin, output, expected)
     if cf is None:
         return _test_entry("output_limit", facts, "the program's files filled the sandbox: no room left for the checker")
@@ -429,14 +433,26 @@ def _checked(box, plan: Plan, config: SandboxConfig, stdin: bytes, output: bytes
     if not _is_utf8(output):  # a checker reading text fails on it: the program's output is at fault
         return _test_entry("wrong_answer", facts, "output is not valid UTF-8 text (the checker failed on it)")
     _, why = checks.run_verdict(cf, LANGUAGES[plan.checker_language], config.checker_time_limit_s)
-    ref = _run_checker(box, plan, config, stdin, expected, expected)
-    if ref is None:  # the reference's dir did not fit beside the files the program left: its doing
-        return _test_entry("wrong_answer", facts, checks.clip(f"the checker failed on this output ({why or msg}); "
-                                                             "the program's files left no room to run it on the reference"))
+    ref = _reference_run(pool, box, plan, config, stdin, expected)
+    if ref is None:  # the reference fit where the program's output did: its leftover files took the room
+        return _test_entry("wrong_answer", facts, "the checker failed on this output and the program's files "
+                                                  "left no room to check the reference answer")
     if ref.get("exit_code") == 0 and not ref.get("stop"):
         return _test_entry("wrong_answer", facts, checks.clip(f"the checker failed on this output ({why or msg}) "
                                                              "and accepts the reference answer"))
     return _test_entry("infra_error", facts, f"checker failed: {why or msg}")
+
+
+def _reference_run(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes) -> dict | None:
+    """The checker on the reference answer, with memory the program cannot have taken: what it left
+    behind in /work (a tmpfs kept for its next tests) is charged to the container and was allocated
+    under the current limit, so doubling the limit for this run gives the checker at least a whole limit."""
+    mb = box.mem_mb
+    pool.set_memory(box, 2 * mb)
+    try:
+        return _run_checker(box, plan, config, stdin, expected, expected)
+    finally:
+        pool.set_memory(box, mb)
 
 
 def _run_checker(box, plan: Plan, config: SandboxConfig, stdin: bytes, output: bytes, expected: bytes) -> dict | None:
@@ -449,9 +465,9 @@ def _run_checker(box, plan: Plan, config: SandboxConfig, stdin: bytes, output: b
         return None
     if plan.checker_language == "cpp":
         return _exec(box, ["checker", *CHECKER_ARGS], plan, config, config.checker_time_limit_s, cwd=d,
-                     stdout_max=64 << 10, rm_cwd=True, exe=plan.checker_exe)
+                     stdout_max=64 << 10, rm_cwd=True, exe=plan.checker_exe, scrub=True)
     return _exec(box, ["python3", "-I", f"{HARNESS_DIR}/checker_wrap.py", "checker.py", *CHECKER_ARGS],
-                 plan, config, config.checker_time_limit_s, cwd=d, stdout_max=64 << 10, rm_cwd=True)
+                 plan, config, config.checker_time_limit_s, cwd=d, stdout_max=64 << 10, rm_cwd=True, scrub=True)
 
 
 def _is_utf8(data: bytes) -> bool:
@@ -482,6 +498,9 @@ def _judge_asserts(plan: Plan, facts: dict, nonce: str) -> dict:
         name = signal_.partition(b":")[2].decode("utf-8", "replace")
         return _test_entry("infra_error", facts, f"test references undefined name {name} (the task's tests "
                                                  "must define their helpers; README.md, \"How assert-style tests are judged\")")
+    if v == "runtime_error" and plan.judge == "process" and signal_ == b"unused":
+        return _test_entry("infra_error", facts, "test references no function of the program: any program "
+                                                 "would pass them (README.md, \"How assert-style tests are judged\")")
     if v is not None:
         return _test_entry(v, facts, d)
     if signal_ == b"ok:" + nonce.encode():

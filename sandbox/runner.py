@@ -13,7 +13,7 @@ pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
     {"op": "files", "dir": NAME, "files": [[RELPATH, MODE]...], "blobs": [...]}
         create /work/NAME (must not exist) and write the files (O_NOFOLLOW, O_EXCL).
     {"op": "exec", "argv": [...], "cwd": NAME, "cpu_s": F, "wall_s": F, "stdout_max": N,
-     "stderr_max": N, "fsize_max": N, "env": {...}, "fd3": bool, "rm_cwd": bool,
+     "stderr_max": N, "fsize_max": N, "env": {...}, "fd3": bool, "rm_cwd": bool, "scrub": bool,
      "put": [RELPATH...], "fresh": [RELPATH...], "collect": [RELPATH, N],
      "blobs": [["stdin", N], ["exe", N], ["put:RELPATH", N]...]}
         run one process in its own session; drain stdout/stderr while it runs; stop it on CPU time
@@ -242,6 +242,8 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     cwd = os.path.join(WORK, req["cwd"]) if req.get("cwd") else WORK
     argv = list(req["argv"])
     restore_modes(cwd)
+    if req.get("scrub"):  # a checker: what the program left in the shared dirs must not change how it runs
+        scrub()
     try:
         prepare_files(cwd, req, blobs)
     except OSError as e:  # the program filled /work or left something in the way: the host decides
@@ -614,6 +616,16 @@ def remove_sysv_ipc() -> list[str]:
     return [f"sysv {kind} {ident}" for kind, ident in sysv_ipc()]
 
 
+def scrub() -> None:
+    """Empty /tmp, /dev/shm and /dev/mqueue and remove SysV IPC objects (not /work: the job's files
+    are there). Before a checker: a program could leave a directory where the checker writes a
+    fixed /tmp path, failing it on its output and on the reference answer alike (infra_error)."""
+    for d in WIPE_DIRS[1:]:
+        if os.path.isdir(d):
+            wipe(d)
+    remove_sysv_ipc()
+
+
 def reset() -> dict:
     clean = kill_all_others()
     leftovers = []
@@ -721,9 +733,45 @@ def make_undumpable() -> None:
         pass
 
 
+# io_uring_setup, io_uring_enter, io_uring_register: 425-427 on every architecture (the unified
+# syscall table; x32 sets bit 30, masked off below). Docker's default seccomp profile allows them,
+# and io_uring is a large kernel attack surface no judged program needs.
+IO_URING_SYSCALLS = (425, 427)
+
+
+def deny_io_uring() -> bool:
+    """Install a seccomp filter on the runner (inherited by every program it starts) that answers
+    the io_uring syscalls EPERM. Returns False where the kernel refuses the filter."""
+    class Insn(ctypes.Structure):
+        _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte),
+                    ("k", ctypes.c_uint)]
+
+    class Prog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Insn))]
+
+    lo, hi = IO_URING_SYSCALLS
+    insns = (Insn * 6)(
+        Insn(0x20, 0, 0, 0),           # A = seccomp_data.nr
+        Insn(0x54, 0, 0, 0xBFFFFFFF),  # A &= ~x32 bit
+        Insn(0x35, 0, 2, lo),          # A >= lo ? next : allow
+        Insn(0x25, 1, 0, hi),          # A > hi ? allow : deny
+        Insn(0x06, 0, 0, 0x00050000 | errno.EPERM),  # SECCOMP_RET_ERRNO | EPERM
+        Insn(0x06, 0, 0, 0x7FFF0000),  # SECCOMP_RET_ALLOW
+    )
+    prog = Prog(len(insns), insns)
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS (Docker sets it already)
+            return False
+        return libc.prctl(22, 2, ctypes.byref(prog), 0, 0) == 0  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
+    except (OSError, AttributeError):
+        return False
+
+
 def main() -> None:
     global START_STATE, START_RSS_KB
     make_undumpable()
+    deny_io_uring()
     START_STATE = supervisor_state()
     START_RSS_KB = rss_kb()
     # The kernel delivers a signal from inside the namespace to init only when init has a handler:

@@ -107,9 +107,76 @@ FORGERIES = {
         "import gc, os\nn = [o for o in gc.get_objects() if type(o) is dict and 'nonce' in o]\n"
         "os.write(3, b'ok:' + n[0]['nonce']); os._exit(0)"),
 }
+# Red team (issue 9), shared mode: the nonce found in the interpreter's memory, read from a place
+# the audit hook does not watch: a process started by the built-in _posixsubprocess (fetched with
+# _imp.create_builtin, no "import" event) reading /proc/<ppid>/mem, or a subinterpreter (no audit
+# hook there) reading /proc/self/mem.
+SCAN_FOR_NONCE = r"""
+import os, re, struct, sys
+pid, bt = int(sys.argv[1]), int(sys.argv[2])
+pat = re.compile(re.escape(struct.pack('<Qq', bt, 32)) + rb'.{8}([0-9a-f]{32})\x00', re.S)
+mem, found = open('/proc/%d/mem' % pid, 'rb', 0), []
+for line in open('/proc/%d/maps' % pid):
+    a, b = (int(x, 16) for x in line.split()[0].split('-'))
+    if 'r' in line.split()[1] and b - a < 1 << 30 and '[v' not in line:
+        try:
+            mem.seek(a)
+            found += [m.group(1) for m in pat.finditer(mem.read(b - a))]
+        except OSError:
+            pass
+if found:
+    for fd in range(1, 30):
+        try:
+            os.write(fd, b'ok:' + found[0])
+        except OSError:
+            pass
+    os._exit(0)
+"""
+FORGERIES["nonce_from_memory_via_fork_exec"] = f"""import _imp, importlib.machinery, os
+ps = _imp.create_builtin(importlib.machinery.ModuleSpec('_posixsubprocess', None))
+args = [b'/usr/bin/python3', b'-c', {SCAN_FOR_NONCE!r}.encode(), str(os.getpid()).encode(), str(id(bytes)).encode()]
+(r, w), (er, ew) = os.pipe(), os.pipe()
+ps.fork_exec(args, [args[0]], True, (), None, [b'PATH=/usr/bin'], -1, -1, -1, w, -1, -1, er, ew,
+             True, False, -1, None, None, None, -1, None, False)
+os.close(w)
+os.close(ew)
+got = b''.join(iter(lambda: os.read(r, 1 << 16), b''))
+for fd in range(3, 30):
+    try:
+        os.write(fd, got[:35])
+    except OSError:
+        pass
+os._exit(0)"""
+FORGERIES["nonce_from_memory_via_subinterpreter"] = f"""import _xxsubinterpreters as interpreters, os
+code = {SCAN_FOR_NONCE!r}.replace('int(sys.argv[1])', str(os.getpid())).replace('int(sys.argv[2])', str(id(bytes)))
+interpreters.run_string(interpreters.create(), code)
+def add(a, b):
+    return 0"""
+SUBINTERPRETER_SCAN = """
+interpreters.run_string(interpreters.create(), "import ctypes\\nctypes.CDLL(None).prctl(4, 1, 0, 0, 0)\\n" + {scan!r}
+                        .replace('int(sys.argv[1])', str(os.getpid())).replace('int(sys.argv[2])', str(id(bytes))))
+def add(a, b):
+    return 0"""
+FORGERIES["nonce_via_subinterpreter_under_another_name"] = (
+    "import _imp, glob, importlib.machinery, os\n"
+    "so = glob.glob('/usr/lib/python3.11/lib-dynload/_xxsubinterpreters*')[0]\n"
+    "interpreters = _imp.create_dynamic(importlib.machinery.ModuleSpec('x._xxsubinterpreters', None, origin=so))"
+    + SUBINTERPRETER_SCAN.format(scan=SCAN_FOR_NONCE))
+FORGERIES["nonce_via_harness_state_switched_off"] = (  # closure cells and module globals are writable
+    "import _imp, os, sys\n"
+    "for wrapper in (_imp.create_builtin, _imp.create_dynamic):\n"
+    "    for cell in wrapper.__closure__ or ():\n"
+    "        if type(cell.cell_contents) is frozenset:\n"
+    "            cell.cell_contents = frozenset()\n"
+    "sys.modules['__main__'].BLOCKED_PREFIXES = ('zzz',)\n"
+    "import _xxsubinterpreters as interpreters" + SUBINTERPRETER_SCAN.format(scan=SCAN_FOR_NONCE))
+BLOCKED_IN_SHARED = {
+    "fresh_posix": ("import _imp, importlib.machinery\n_imp.create_builtin(importlib.machinery.ModuleSpec('posix', None))\n"
+                    "def add(a, b): return a + b"),
+}
 # Correct programs that fail in the shared mode only, because its audit hook blocks what they do; in
 # the default mode the program's process holds no secret, so they may.
-BLOCKED_IN_SHARED = {
+BLOCKED_IN_SHARED |= {
     "proc_mem_opened": "open('/proc/self/mem', 'rb')\ndef add(a, b): return a + b",
     "proc_mem_via_dev_fd": "open('/dev/fd/../mem', 'rb')\ndef add(a, b): return a + b",
     "proc_dir_fd": "import os\nos.open('/', os.O_RDONLY)\ndef add(a, b): return a + b",
@@ -206,6 +273,90 @@ def test_no_room_to_confirm_the_checker_on_the_reference_is_the_programs_fault(g
     assert r["verdict"] == "wrong_answer" and not r["retryable"], r
     right = grader.grade(py(fill.replace("OUT", "3"), tests=(("1 2\n", answer),), checker=STRICT_INT_CHECKER))
     assert right["verdict"] == "accepted", right
+
+
+# Red team (issue 9): what a program leaves behind (SysV shared memory, tmpfs files: charged to the
+# container's memory; a nearly full /work) outlives it and starved the checker on its output AND on
+# the reference answer, so its own failure came back infra_error "checker failed" (reward None).
+HOLD_MEMORY = """import ctypes, os, sys, time
+def rd(*paths):
+    for p in paths:
+        try:
+            return int(open(p).read().split()[0])
+        except (OSError, ValueError):
+            pass
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+def hold(key, leave):
+    n = rd('/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes') - rd(
+        '/sys/fs/cgroup/memory.current', '/sys/fs/cgroup/memory/memory.usage_in_bytes') - leave
+    if n > 0:
+        ctypes.memset(libc.shmat(libc.shmget(key, n, 0o1600), None, 0), 7, n)
+hold(0x5eed, 40 << 20)
+sys.stdout.write('ANSWER\\n')
+sys.stdout.flush()
+parent = os.getpid()
+if os.fork() == 0:  # once the program has exited (its memory freed), hold that too
+    while os.getppid() == parent:
+        pass
+    hold(0x5eee, 10 << 20)
+    time.sleep(5)
+os._exit(0)"""
+HUNGRY_CHECKER = "x = bytearray(30 << 20)\n" + STRICT_INT_CHECKER
+FILL_WORK = """import os
+st = os.statvfs('/work')
+left = st.f_bavail * st.f_frsize - (1536 << 10)
+for i in range(1000):
+    if left <= 0:
+        break
+    with open('/work/fill%d' % i, 'wb') as f:
+        left -= f.write(b'x' * min(left, 8 << 20))"""
+
+
+def test_memory_a_program_leaves_does_not_make_the_checker_infra_error(grader):
+    # SysV memory is removed before the checker runs (the runner's scrub); what /work holds is
+    # covered by the re-run's doubled limit. Starved, the checker's failure would be the program's.
+    for answer, verdict in (("4", "wrong_answer"), ("3", "accepted")):
+        r = grader.grade(py(HOLD_MEMORY.replace("ANSWER", answer), checker=HUNGRY_CHECKER))
+        assert r["verdict"] in (verdict, "memory_limit") and not r["retryable"], r  # or the runner went too
+    assert grader.grade(py("print(3)", checker=HUNGRY_CHECKER))["verdict"] == "accepted"
+    assert grader.grade(py("print(4)", checker=HUNGRY_CHECKER))["verdict"] == "wrong_answer"
+
+
+FILL_WORK_MEMORY = """import os
+for i in range(2):
+    with open('/work/hold%d' % i, 'wb') as f:
+        f.write(b'x' * (60 << 20))
+print(ANSWER)"""
+
+
+def test_memory_held_in_work_does_not_make_the_checker_infra_error(grader):
+    """/work (a tmpfs, kept for the program's next tests) counts in the memory limit: 120 MB there
+    starves a checker that needs 200 MB on the output and, without the doubled limit, on the
+    reference answer too (infra_error)."""
+    checker = "x = bytearray(200 << 20)\n" + STRICT_INT_CHECKER
+    r = grader.grade(py(FILL_WORK_MEMORY.replace("ANSWER", "3"), checker=checker))
+    assert r["verdict"] == "wrong_answer" and not r["retryable"], r
+    assert grader.grade(py("print(3)", checker=checker))["verdict"] == "accepted"
+    assert grader.grade(py("print(4)", checker=checker))["verdict"] == "wrong_answer"
+
+
+def test_what_a_program_leaves_in_tmp_does_not_fail_the_checker(grader):
+    """A checker writing a fixed /tmp path found the program's directory there, failed on the
+    output and on the reference answer alike: infra_error (reward None). /tmp is emptied first."""
+    checker = "open('/tmp/checker.log', 'w').write('ran')\n" + STRICT_INT_CHECKER
+    plant = "import os\nos.makedirs('/tmp/checker.log/x')\nos.chmod('/tmp/checker.log', 0o500)\nprint(%s)"
+    assert grader.grade(py(plant % 4, checker=checker))["verdict"] == "wrong_answer"
+    assert grader.grade(py(plant % 3, checker=checker))["verdict"] == "accepted"
+
+
+def test_a_full_work_dir_on_the_checkers_rerun_is_the_programs_fault(grader):
+    """Nothing printed (0 pages) fits beside a 1 MB answer; the re-run with that answer as the
+    output does not fit: no room is the program's doing (its files), never the checker's."""
+    big = "3\n" + "0" * (1 << 20) + "\n"
+    r = grader.grade(py(FILL_WORK, tests=(("", big),), checker=STRICT_INT_CHECKER))
+    assert r["verdict"] == "wrong_answer" and not r["retryable"], r
+    assert grader.grade(py("print(3)", tests=(("", big),), checker=STRICT_INT_CHECKER))["verdict"] == "accepted"
 
 
 # ---------------------------------------------------------------- F10: reward hacks in the asserts
@@ -518,6 +669,17 @@ def test_only_the_entry_function_comes_from_the_program(grader):
         assert r["verdict"] == "infra_error" and not r["retryable"] and "undefined name poly" in r["detail"], r
 
 
+@pytest.mark.parametrize("judge", JUDGES)
+def test_the_program_cannot_rebind_the_tests_helpers_while_called(grader, judge):
+    """Shared mode ran the tests in the program's globals: its function, once called, rebound the
+    tests' own `poly` there and the cheat passed."""
+    cheat = "def find_zero(xs):\n    globals()['poly'] = lambda xs, x: 0\n    return 12345.0\n"
+    r = grader.grade({"language": "python", "completion": cheat, "test_code": POLY + POLY_TESTS, "judge": judge})
+    assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
+    right = grader.grade({"language": "python", "completion": FIND_ZERO, "test_code": POLY + POLY_TESTS, "judge": judge})
+    assert right["verdict"] == "accepted", right
+
+
 def test_mbpp_style_asserts_still_call_the_program(grader):
     """No check() call: the names the tests call are the program's (near miss: a wrong one fails)."""
     tests = "import math\nassert f(2) == 4\nassert math.isclose(f(1.5), 2.25)\n"
@@ -572,3 +734,159 @@ def add(a, b):
 def test_a_program_cannot_forge_the_undefined_name_report(grader, judge):
     r = grader.grade({"language": "python", "completion": FORGED_UNDEFINED, "test_code": ADD_TESTS, "judge": judge})
     assert r["verdict"] == "runtime_error" and not r["retryable"], r
+
+
+# Red team (issue 9): the function under test is the program's to define. A program without it
+# (none, deleted, or hidden as a module the judge will not import) must fail as the program's
+# runtime_error, not as the tests' "undefined name" (infra_error, reward None instead of 0).
+MISSING_ENTRY = {"none": "print(1)\n", "deleted": "def add(a, b):\n    return 0\ndel add\n",
+                 "foreign_module": "import types\nadd = types.ModuleType('not_stdlib')\n",
+                 "renamed": "def add_numbers(a, b):\n    return a + b\n"}
+CHECK_ADD = "def check(candidate):\n    assert candidate(1, 2) == 3\ncheck(add)\n"
+
+
+@pytest.mark.parametrize("tests", [ADD_TESTS, CHECK_ADD])
+@pytest.mark.parametrize("name", sorted(MISSING_ENTRY))
+def test_a_program_without_the_entry_function_is_its_own_failure(grader, name, tests):
+    r = grader.grade({"language": "python", "completion": MISSING_ENTRY[name], "test_code": tests})
+    assert r["verdict"] == "runtime_error" and r["score"] == 0.0 and not r["retryable"], r
+    right = grader.grade({"language": "python", "completion": "def add(a, b):\n    return a + b\n", "test_code": tests})
+    assert right["verdict"] == "accepted", right
+
+
+
+MATH_TESTS = "assert math.isclose(root(2.0), 1.4142135623730951)\nassert root(9.0) == 3.0\n"
+
+
+def test_a_program_cannot_make_the_tests_stdlib_module_undefined(grader):
+    """Tests that read `math` without importing it (HumanEval's prompts import it) got it only from
+    the program's imports: a wrong program that left `import math` out got infra_error
+    ("undefined name math", reward None) instead of its wrong answer."""
+    for prog, verdict in (("def root(x):\n    return x / 2\n", "wrong_answer"),
+                          ("def root(x):\n    return x ** 0.5\n", "accepted"),
+                          ("import math\ndef root(x):\n    return math.sqrt(x)\n", "accepted")):
+        r = grader.grade({"language": "python", "completion": prog, "test_code": MATH_TESTS})
+        assert r["verdict"] == verdict and not r["retryable"], r
+
+
+
+def test_the_programs_module_aliases_do_not_decide_between_a_verdict_and_infra_error(grader):
+    """Tests reading `dt` took it from the program's `import datetime as dt`: a wrong program that
+    left the import out got infra_error (reward None). Now no program supplies it: the tests are
+    broken for every program alike (infra_error, not retried)."""
+    tests = "assert days(dt.date(2020, 3, 1)) == 60\n"
+    for prog in ("import datetime as dt\ndef days(d):\n    return 0\n", "def days(d):\n    return 0\n",
+                 "import datetime as dt\ndef days(d):\n    return d.timetuple().tm_yday - 1\n"):
+        r = grader.grade({"language": "python", "completion": prog, "test_code": tests})
+        assert r["verdict"] == "infra_error" and not r["retryable"] and "undefined name dt" in r["detail"], r
+
+
+
+# Red team (issue 9), shared mode: a program patches a pure-Python class of a stdlib module the
+# tests import, and the tests' comparison runs the patch (neither side is plain data).
+PATCHED_STDLIB = {
+    "fraction_eq": ("import fractions\nfractions.Fraction.__eq__ = lambda a, b: True\n"
+                    "def half(x):\n    return fractions.Fraction(7, 9)\n",
+                    "from fractions import Fraction\nassert half(1) == Fraction(1, 2)\n"),
+    "counter_init": ("import collections\ncollections.Counter.__init__ = lambda self, *a, **k: None\n"
+                     "def hist(s):\n    return {}\n",
+                     "from collections import Counter\nassert Counter(hist('aab')) == Counter({'a': 2, 'b': 1})\n"),
+    "module_global": ("import fractions\nfractions.Fraction = lambda *a: 0\ndef half(x):\n    return 0\n",
+                      "import fractions\nassert half(1) == fractions.Fraction(1, 2)\n"),
+}
+PATCHED_STDLIB["module_first_loaded_by_the_program"] = (
+    "import unittest\nunittest.TestCase.assertEqual = lambda *a, **k: None\ndef add(a, b):\n    return 0\n",
+    "import unittest\nunittest.TestCase().assertEqual(add(1, 2), 3)\n")
+PATCHED_STDLIB["module_swapped_in_sys_modules"] = (
+    "import sys, types\nfake = types.ModuleType('unittest')\nclass TestCase:\n    def assertEqual(self, a, b):\n        pass\n"
+    "fake.TestCase = TestCase\nsys.modules['unittest'] = fake\ndef add(a, b):\n    return 0\n",
+    "import unittest\nunittest.TestCase().assertEqual(add(1, 2), 3)\n")
+RIGHT_STDLIB = {"module_first_loaded_by_the_program": "def add(a, b):\n    return a + b\n",
+                "module_swapped_in_sys_modules": "def add(a, b):\n    return a + b\n",
+                "fraction_eq": "from fractions import Fraction\ndef half(x):\n    return Fraction(x, 2)\n",
+                "counter_init": "def hist(s):\n    return {c: s.count(c) for c in s}\n",
+                "module_global": "from fractions import Fraction\ndef half(x):\n    return Fraction(x, 2)\n"}
+
+
+@pytest.mark.parametrize("name", sorted(PATCHED_STDLIB))
+def test_shared_mode_undoes_what_the_program_patched_in_stdlib_modules(grader, name):
+    prog, tests = PATCHED_STDLIB[name]
+    r = grader.grade({"language": "python", "completion": prog, "test_code": tests, "judge": "shared"})
+    assert r["verdict"] != "accepted" and r["score"] == 0.0, r
+    right = grader.grade({"language": "python", "completion": RIGHT_STDLIB[name], "test_code": tests, "judge": "shared"})
+    assert right["verdict"] == "accepted", right
+
+
+
+# Shared mode: marshal.loads builds code objects with any bytecode (crafted bytecode reads and
+# writes the interpreter's memory, frames and the nonce included); only the image's own .pyc
+# files may be unmarshalled (imports), not data of the program's, nor a .pyc it wrote to /work.
+MARSHAL_CODE = {
+    "loads": "import marshal\ncode = marshal.loads(marshal.dumps(compile('x = 1', 'x', 'exec')))\n",
+    "sourceless_import": ("import importlib.util, marshal, sys\n"
+                          "open('evil.pyc', 'wb').write(importlib.util.MAGIC_NUMBER + bytes(12)"
+                          " + marshal.dumps(compile('x = 1', 'evil', 'exec')))\n"
+                          "sys.path.insert(0, '.')\nimport evil\n"),
+    "load_from_file": "import marshal\nopen('c', 'wb').write(marshal.dumps(1))\nmarshal.load(open('c', 'rb'))\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(MARSHAL_CODE))
+def test_shared_mode_unmarshals_only_the_images_own_code(grader, name):
+    prog = MARSHAL_CODE[name] + "def add(a, b):\n    return a + b\n"
+    r = grader.grade({"language": "python", "completion": prog, "test_code": ADD_TESTS, "judge": "shared"})
+    assert r["verdict"] == "runtime_error" and "marshal" in r["detail"], r
+    assert grader.grade({"language": "python", "completion": prog, "test_code": ADD_TESTS})["verdict"] == "accepted"
+    imports = ("import fractions, decimal, statistics, json, dataclasses, heapq, bisect, datetime, email.message, "
+               "xml.dom.minidom, unittest, typing, difflib\ndef add(a, b):\n    return a + b\n")
+    ok = grader.grade({"language": "python", "completion": imports, "test_code": ADD_TESTS, "judge": "shared"})
+    assert ok["verdict"] == "accepted", ok  # stdlib imports unmarshal the image's .pyc files
+
+
+
+# Red team (issue 9): a task whose function has a builtin's name (MBPP-style `assert max(1, 2) == 2`)
+# was checked against the builtin, not the program: any program passed. And tests that never reach
+# the program accepted any program.
+BUILTIN_NAMED = {
+    "max": ("assert max(1, 2) == 2\nassert max(5, 3) == 5\n", "def max(a, b):\n    return a if a > b else b\n",
+            "def max(a, b):\n    return 0\n"),
+    "sum": ("assert sum([1, 2, 3]) == 6\nassert not sum([])\n", "def sum(xs):\n    t = 0\n    for x in xs:\n        t += x\n    return t\n",
+            "def sum(xs):\n    return -1\n"),
+    "check_sum": ("def check(candidate):\n    assert candidate([1, 2]) == 3\ncheck(sum)\n",
+                  "def sum(xs):\n    return xs[0] + xs[1]\n", "def sum(xs):\n    return 0\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_NAMED))
+def test_a_function_named_like_a_builtin_is_the_programs(grader, name):
+    tests, right, wrong = BUILTIN_NAMED[name]
+    r = grader.grade({"language": "python", "completion": wrong, "test_code": tests})
+    assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
+    r = grader.grade({"language": "python", "completion": "print('no function')\n", "test_code": tests})
+    assert r["verdict"] == "runtime_error" and r["score"] == 0.0, r
+    assert grader.grade({"language": "python", "completion": right, "test_code": tests})["verdict"] == "accepted"
+    # a builtin the tests only use around the program's value stays the builtin
+    around = {"language": "python", "completion": "def f(x):\n    return -x\n", "test_code": "assert abs(f(2)) == 2\n"}
+    assert grader.grade(around)["verdict"] == "accepted"
+
+
+def test_tests_that_never_reach_the_program_accept_nothing(grader):
+    r = grader.grade({"language": "python", "completion": "def add(a, b):\n    return 0\n", "test_code": "assert 1 + 1 == 2\n"})
+    assert r["verdict"] == "infra_error" and not r["retryable"] and "no function of the program" in r["detail"], r
+    data = {"language": "python", "completion": "PRIMES = [2, 3, 5]\n", "test_code": "assert len(PRIMES) == 3\n"}
+    assert grader.grade(data)["verdict"] == "accepted"  # the program's data read by the tests counts
+
+
+
+IO_URING = """import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+for nr in (425, 426, 427):  # io_uring_setup, io_uring_enter, io_uring_register
+    ctypes.set_errno(0)
+    print(libc.syscall(nr, 1, 0, 0, 0, 0), ctypes.get_errno())"""
+
+
+def test_io_uring_is_refused(grader):
+    """Docker's default seccomp profile allows io_uring (io_uring_setup answered EFAULT to a null
+    params pointer: the kernel code ran). The runner's own filter answers EPERM before it does."""
+    result = grader.grade(py(IO_URING, tests=(("", "-1 1\n-1 1\n-1 1\n"),), compare="exact"))
+    assert result["verdict"] == "accepted", result

@@ -6,7 +6,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from helpers import math_task
+from helpers import math_task, request, stub
 from verifier.client import VerifierClient
 
 PY_SUM = {"id": "sum", "kind": "code", "language": "python",
@@ -64,3 +64,24 @@ def test_a_hung_program_on_21_tests_gets_time_limit_through_the_server(server_fa
     assert r["verdict"] == "time_limit" and not r["retryable"], r
     assert [t["verdict"] for t in r["tests"]] == ["accepted"] + ["time_limit"] * 20
     assert abs(r["score"] - 1 / 21) < 1e-9
+
+
+@pytest.mark.docker
+def test_slow_jobs_of_one_language_do_not_hold_the_server_from_another(server_factory):
+    """Issue 9, starvation: the server capped code items at max_concurrent_jobs before the sandbox's
+    per-language queue, so Python jobs waiting for the one Python container held every server slot
+    and a C job waited behind all of them while its own container sat idle. Streamed results come in
+    the order they finish: the C job must not be behind the queued Python jobs."""
+    server = server_factory("--workers", "1", "--sandbox-pool-size", "1", "--sandbox-max-concurrent-jobs", "2",
+                            "--sandbox-languages", "python,c")
+    slow = {"kind": "code", "language": "python", "time_limit_s": 5, "scoring": "fraction",
+            "completion": "```python\nimport time\ntime.sleep(1.5)\nprint(int(input()) * 2)\n```",
+            "tests": [{"stdin": "2\n", "expected_stdout": "4\n"}]}
+    c_sum = {"id": "c", "kind": "code", "language": "c",
+             "completion": "```c\n#include <stdio.h>\nint main(){int a,b;scanf(\"%d %d\",&a,&b);"
+                           "printf(\"%d\\n\",a+b);}\n```",
+             "tests": [{"stdin": "1 2\n", "expected_stdout": "3\n"}]}
+    tasks = [{**slow, "id": f"py{i}"} for i in range(4)] + [c_sum]
+    order = [r.id for r in stub(server.target).GradeStream(request(tasks), timeout=120)]
+    assert sorted(order) == sorted(t["id"] for t in tasks)
+    assert order.index("c") < 2, order  # before the second Python job: it never queued behind them

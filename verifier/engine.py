@@ -61,11 +61,6 @@ class Engine:
         self.code: Any = None  # sandbox.CodeGrader once started
         self._code_reason = "code grading is disabled (--no-code)"
         self._math_slots: asyncio.Semaphore | None = None
-        # Code slots per language: a job waits in its slot for a container of its language (the
-        # sandbox's queue), so one shared bound let jobs queued behind a busy language (programs
-        # sleeping through their tests) hold every slot and stall the other languages' idle containers.
-        # Per language, the plans in memory stay bounded (languages x max_concurrent_jobs).
-        self._code_slots: dict[str, asyncio.Semaphore] = {}
         self._pending = 0
         self._throughput = 0.0  # items per second, EWMA, for retry-after hints
         self._last_done = time.monotonic()
@@ -90,8 +85,6 @@ class Engine:
                 sandbox = self.config.sandbox
                 self.code = CodeGrader(sandbox)
                 await self.code.start()
-                self._code_slots = {lang: asyncio.Semaphore(max(1, sandbox.max_concurrent_jobs))  # the grader's own bound too
-                                    for lang in sandbox.languages}
 
     async def close(self) -> None:
         if self.code is not None:
@@ -225,11 +218,6 @@ class Engine:
                 self._cache.popitem(last=False)
         return result
 
-    def _code_slot(self, task: dict) -> asyncio.Semaphore:
-        """The slots of the task's language (a language not served shares one: the sandbox answers it)."""
-        lang = task.get("language") or ""
-        return self._code_slots[lang] if lang in self._code_slots else self._code_slots.setdefault("", asyncio.Semaphore(1))
-
     @contextlib.asynccontextmanager
     async def _slot(self, kind: str, slots: asyncio.Semaphore):
         """Wait for a worker or sandbox slot; yields the seconds waited. Keeps the gauges honest on cancel."""
@@ -248,6 +236,17 @@ class Engine:
             self.metrics.inflight_items.labels(kind).dec()
             slots.release()
 
+    @contextlib.asynccontextmanager
+    async def _code_queue(self):
+        """Queue metrics of one code item. The queue itself is the sandbox's (per language, until the
+        caller's deadline: README "Code sandboxes"); a server-wide slot here would let slow jobs of
+        one language hold every slot while another language's containers sit idle."""
+        mark = _CodeStart(self.metrics)
+        try:
+            yield mark
+        finally:
+            mark.finish()
+
     async def execute(self, task: dict, files: dict[str, bytes]) -> dict:
         """Run one program (verifier/execute.py) as one code item: the same admission, slots and sandboxes.
         Raises Overloaded or Draining before it starts; the answer is an Execute response dict."""
@@ -255,11 +254,9 @@ class Engine:
         try:
             if not self.code_available:
                 return execute_response(infra_error("execute", self.code_unavailable_reason()))
-            async with self._slot("code", self._code_slot(task)) as queue_s:
-                started = time.monotonic()
-                result = await self.code.grade(task, None, files=files)  # None: the budget its own limits give
-            exec_s = time.monotonic() - started
-            self.metrics.exec_seconds.labels("code").observe(exec_s)
+            async with self._code_queue() as started:
+                result = await self.code.grade(task, None, files=files, on_start=started)  # None: its own limits
+            queue_s, exec_s = started.waited()
             return execute_response(result, queue_s, exec_s)
         finally:
             self._release(1)
@@ -268,9 +265,41 @@ class Engine:
         if not self.code_available:
             return infra_error(task["id"], self.code_unavailable_reason())
         timeout = task["timeout_s"] or None  # None: the sandbox's budget scales with tests x time limit
-        async with self._slot("code", self._code_slot(task)) as queue_s:
-            started = time.monotonic()
-            result = await self.code.grade(task, timeout)
-        exec_s = time.monotonic() - started
-        self.metrics.exec_seconds.labels("code").observe(exec_s)
+        async with self._code_queue() as started:
+            result = await self.code.grade(task, timeout, on_start=started)
+        queue_s, exec_s = started.waited()
         return {**result, "id": task["id"], "queue_s": queue_s, "exec_s": exec_s}
+
+
+class _CodeStart:
+    """Moves one code item from the queue gauge to the in-flight gauge when the sandbox starts it."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+        self.enqueued = time.monotonic()
+        self.started: float | None = None
+        self.ended: float | None = None
+        metrics.queue_items.labels("code").inc()
+
+    def __call__(self) -> None:
+        if self.started is not None:  # a retried attempt: still one item
+            return
+        self.started = time.monotonic()
+        self.metrics.queue_items.labels("code").dec()
+        self.metrics.queue_seconds.labels("code").observe(self.started - self.enqueued)
+        self.metrics.inflight_items.labels("code").inc()
+
+    def finish(self) -> None:
+        self.ended = time.monotonic()
+        if self.started is None:
+            self.metrics.queue_items.labels("code").dec()
+        else:
+            self.metrics.inflight_items.labels("code").dec()
+            self.metrics.exec_seconds.labels("code").observe(self.ended - self.started)
+
+    def waited(self) -> tuple[float, float]:
+        """(seconds queued, seconds running); an item answered before it started only queued."""
+        end = self.ended or time.monotonic()
+        if self.started is None:
+            return end - self.enqueued, 0.0
+        return self.started - self.enqueued, end - self.started

@@ -55,8 +55,10 @@ class Program:
 
     def __init__(self, to_fd: int, from_fd: int) -> None:
         self.to_fd, self.from_fd = to_fd, from_fd
+        self.used = False  # the tests called a function of the program or read its data
 
     def call(self, name: str, args: tuple, kwargs: dict) -> object:
+        self.used = True
         try:
             enc = {"call": name, "args": wire.encode(list(args)), "kwargs": wire.encode(kwargs)}
         except TypeError as e:
@@ -113,7 +115,45 @@ def entry_names(tree: ast.AST) -> set[str]:
     calls = [n for n in ast.walk(tree) if type(n) is ast.Call and type(n.func) is ast.Name]
     checked = {a.id for c in calls if c.func.id == "check" for a in c.args if type(a) is ast.Name}
     free = {c.func.id for c in calls} | {a.id for c in calls for a in c.args if type(a) is ast.Name}
-    return checked or {name for name in free if not hasattr(builtins, name)}
+    return checked or {name for name in free if not hasattr(builtins, name)} | builtins_under_test(tree)
+
+
+LITERAL = (ast.Constant, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.UnaryOp, ast.USub, ast.UAdd, ast.Load)
+
+
+def builtins_under_test(tree: ast.AST) -> set[str]:
+    """Builtin names the tests use only as the function under test: every load is `f(literals)`
+    as an asserted value or a comparison's left side (MBPP's `assert max(1, 2) == 2` for a task
+    whose function is named max). Left to the builtin, the tests passed without calling the
+    program at all: any program was accepted. The same rule as sandbox/harness/shared.py."""
+    shaped, loads = set(), {}
+    for n in ast.walk(tree):
+        if type(n) is ast.Name and type(n.ctx) is ast.Load:
+            loads.setdefault(n.id, []).append(id(n))
+        if type(n) is not ast.Assert:
+            continue
+        todo = [n.test]
+        while todo:
+            e = todo.pop()
+            if type(e) is ast.BoolOp:
+                todo.extend(e.values)
+                continue
+            if type(e) is ast.UnaryOp and type(e.op) is ast.Not:
+                todo.append(e.operand)
+                continue
+            e = e.left if type(e) is ast.Compare else e
+            if type(e) is ast.Call and type(e.func) is ast.Name and all(
+                    type(x) in LITERAL for a in e.args + [k.value for k in e.keywords] for x in ast.walk(a)):
+                shaped.add(id(e.func))
+    return {name for name, ids in loads.items() if hasattr(builtins, name) and all(i in shaped for i in ids)}
+
+
+def missing(name: str):
+    """An entry name the program does not define: calling it fails as the program's error (a
+    builtin of that name must not answer for it)."""
+    def call(*args, **kwargs):
+        raise NameError(f"name {name!r} is not defined (the program defines no {name})")
+    return call
 
 
 def loaded_names(tests: bytes) -> tuple[set[str], set[str]]:
@@ -126,9 +166,12 @@ def loaded_names(tests: bytes) -> tuple[set[str], set[str]]:
 
 
 def namespace(program: Program, names: dict, wanted: tuple[set[str], set[str]]) -> dict:
-    """The tests' globals: the program's functions as proxies, the standard-library modules it
-    imported (imported again here, from the image: -I keeps /work off sys.path) and its
-    plain-data constants; functions and constants only for the entry names (entry_names)."""
+    """The tests' globals: the program's functions as proxies and its plain-data constants, only
+    for the entry names (entry_names), and each standard-library module the tests read by its own
+    name (`math`; imported here, from the image: -I keeps /work off sys.path). Nothing else comes
+    from the program, not even its module aliases (`import datetime as dt`): a name the tests read
+    that only the program's import supplied let a wrong program leave the import out and turn
+    its failure into the tests' "undefined name" (infra_error, reward None)."""
     g = {"__name__": "__main__", "__builtins__": builtins}
     entry, read = wanted
     for name, what in names.items():
@@ -138,13 +181,18 @@ def namespace(program: Program, names: dict, wanted: tuple[set[str], set[str]]) 
             continue
         if what[0] == "call":
             g[name] = proxy(program, name)
-        elif what[0] == "module" and type(what[1]) is str and what[1].partition(".")[0] in sys.stdlib_module_names:
-            try:
-                g[name] = importlib.import_module(what[1])
-            except ImportError:
-                continue
         elif what[0] == "data":
             g[name] = wire.decode(what[1])
+            program.used = True
+    for name in entry - g.keys():
+        if hasattr(builtins, name):
+            g[name] = missing(name)
+    for name in read - g.keys() - entry:
+        if name in sys.stdlib_module_names:
+            try:
+                g[name] = importlib.import_module(name)
+            except ImportError:
+                continue
     return g
 
 
@@ -161,7 +209,9 @@ def main() -> None:
         sys.exit(1)
     names = hello.get("names")
     code = compile(tests, "tests.py", "exec")
-    g = namespace(Program(to_fd, from_fd), names if type(names) is dict else {}, loaded_names(tests))
+    wanted = loaded_names(tests)
+    program = Program(to_fd, from_fd)
+    g = namespace(program, names if type(names) is dict else {}, wanted)
     try:
         exec(code, g)  # noqa: S102 - the task's tests: trusted code, in this trusted process
     except AssertionError:
@@ -169,10 +219,16 @@ def main() -> None:
         traceback.print_exc()
         sys.exit(1)
     except NameError as e:  # a name the tests read and nobody may supply: the dataset's bug
-        if not e.name:  # the program's own NameError crosses without .name: its runtime error
+        # The program's own NameError crosses without .name; an entry name (the function under
+        # test) is the program's to define: a program that lacks it fails (runtime error), or any
+        # wrong program could delete its function and get infra_error (reward None) instead of 0.
+        if not e.name or e.name in wanted[0]:
             raise
         os.write(result_fd, b"undefined:" + e.name.encode()[:200])
         traceback.print_exc()
+        sys.exit(1)
+    if not program.used:  # tests that never reach the program would accept any program
+        os.write(result_fd, b"unused")
         sys.exit(1)
     os.write(result_fd, b"ok:" + nonce)
     os.close(to_fd)  # the program's process sees EOF and leaves

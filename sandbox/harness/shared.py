@@ -7,8 +7,8 @@ the tests come on stdin and are read before the program starts (never in env or 
 verdict is "ok:<nonce>" on RESULT_FD, written with functions saved before the program ran, and
 the tests run with a copy of builtins taken before it. While the program runs, an audit hook
 (unreachable from Python once installed) blocks the ways to reach the nonce: frames (sys._getframe,
-tb_frame, gi_frame...), tracing, gc, ctypes, code objects, /proc, directory fds, symlinks and new
-processes. It narrows, does not close, what one interpreter allows: see "Known limits" in
+tb_frame, gi_frame...), tracing, gc, ctypes, code objects (marshal.loads of anything but the
+image's own .pyc files), /proc, directory fds, symlinks, new processes and subinterpreters. It narrows, does not close, what one interpreter allows: see "Known limits" in
 sandbox/__init__.py and README.md. The hook and everything it calls are locals (closure cells), so patching
 builtins or modules cannot switch it off.
 
@@ -42,6 +42,10 @@ import os
 import sys
 import types  # reads tb_frame when imported: before the hook
 import warnings
+
+# Stdlib extensions that run code outside this interpreter's audit hook (_xxsubinterpreters: a
+# subinterpreter has no hook and shares the process's memory) or poke at the C API (_testcapi...).
+BLOCKED_PREFIXES = ("_test", "_xx", "xxlimited", "xxsubtype", "_ctypes_test")
 
 
 def _strict_asserts(tests, tag):
@@ -287,31 +291,30 @@ def _strict_asserts(tests, tag):
         return patch(compile(tree, "tests.py", "exec"))
 
 
-def no_signal_handlers():
+def no_signal_handlers(refused):
     """A Python signal handler receives the interrupted frame, and Python 3.11 audits neither
     f_back nor f_locals: from there a handler reaches _main's locals. So the program may install
     none. signal.signal is replaced in _signal (the wrapper in signal.py looks it up there at each
     call); a fresh _signal could come from a new import (blocked by the audit hook once _signal
-    leaves sys.modules) or from _imp.create_builtin, which is wrapped to refuse it."""
+    leaves sys.modules) or from _imp.create_builtin, which raises no "import" audit event (a fresh
+    posix has memfd_create back, a _posixsubprocess starts processes). So every harmless built-in
+    module is imported now and create_builtin then refuses everything: a wrapper that kept the
+    names it refuses in a closure could be switched off (cell_contents is writable)."""
     import _imp
     import _signal
-    import importlib.machinery
     import signal
 
     def refuse(*args, **kwargs):
         raise PermissionError("blocked in the test harness: signal handlers")
 
-    create_builtin, ModuleSpec = _imp.create_builtin, importlib.machinery.ModuleSpec
-    BuiltinImporter = importlib.machinery.BuiltinImporter
+    def no_builtin(*args, **kwargs):
+        raise PermissionError("blocked in the test harness: _imp.create_builtin")
 
-    def create(spec):
-        name = spec.name  # read once, as no_foreign_extensions does: a property could answer differently twice
-        if type(name) is not str or name in ("_signal", "_imp", "posix"):
-            refuse()
-        return create_builtin(ModuleSpec(name, BuiltinImporter, origin="built-in"))
-
+    for name in sys.builtin_module_names:
+        if name not in sys.modules and not refused(name):
+            __import__(name)
     _signal.signal = signal.signal = refuse
-    _imp.create_builtin = create
+    _imp.create_builtin = no_builtin
 
 
 def no_foreign_extensions():
@@ -340,9 +343,108 @@ def no_foreign_extensions():
     for mod in (os, posix):
         if hasattr(mod, "memfd_create"):
             delattr(mod, "memfd_create")
+    return allowed
+
+
+def preload(tests):
+    """Import what the tests import now, before the program runs (from the image only: -I keeps
+    /work off sys.path), so that snapshot_modules covers it: a program could otherwise patch a
+    module the tests use (`unittest.TestCase.assertEqual`, `pandas.testing.assert_frame_equal`)."""
+    for node in ast.walk(ast.parse(tests, "tests.py")):
+        if type(node) is ast.Import:
+            names = [a.name for a in node.names]
+        elif type(node) is ast.ImportFrom and node.level == 0 and node.module:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        else:
+            continue
+        for name in names:
+            try:
+                __import__(name)
+            except Exception:  # noqa: BLE001, S110 - not a module (a name in one), or the tests' own error later
+                pass
+
+
+def snapshot_modules():
+    """Return a function that puts back every module loaded now (the PIN_MODULES the tests import
+    among them) as it is: its attributes, its Python classes' attributes and bases, and the defaults
+    of its functions. A program could otherwise patch what the tests run, e.g.
+    `fractions.Fraction.__eq__ = lambda a, b: True` or `collections.Counter.__init__`, and pass
+    `assert f(x) == Fraction(1, 2)`. Attributes it added are removed, except submodules it imported.
+    Only closure cells are used: the program may have patched builtins."""
+    type_, vars_, setattr_, delattr_, list_, ModuleType, FunctionType = type, vars, setattr, delattr, list, \
+        types.ModuleType, types.FunctionType
+    immutable = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: C types cannot be patched anyway
+    sys_modules = sys.modules
+    mods, classes, funcs, seen = [], [], [], set()
+
+    def look(value):
+        if id(value) in seen:
+            return
+        seen.add(id(value))
+        if type_(value) is FunctionType:
+            funcs.append((value, value.__defaults__, value.__kwdefaults__))
+        elif isinstance(value, type) and not value.__flags__ & immutable:
+            classes.append((value, dict(vars_(value)), value.__bases__))
+            for v in list_(vars_(value).values()):
+                if type_(v) in (staticmethod, classmethod):
+                    v = v.__func__
+                look(v)
+
+    # the import system's state: a module swapped in sys.modules, or a finder the program added,
+    # would answer the tests' own `import unittest`
+    lists = [(x, list_(x)) for x in (sys.meta_path, sys.path, sys.path_hooks)]
+    dicts = [(x, dict(x)) for x in (sys.modules, sys.path_importer_cache)]
+    for mod in list(sys.modules.values()):
+        if type(mod) is ModuleType:
+            mods.append((mod, dict(vars_(mod))))
+            for v in list_(vars_(mod).values()):
+                look(v)
+
+    def put_back(obj, now, before, cls):
+        for k in list_(now):
+            if k not in before and type_(now[k]) is not ModuleType:
+                delattr_(obj, k)
+        for k, v in before.items():
+            if now.get(k, NOTHING) is not v:
+                if cls:
+                    setattr_(obj, k, v)
+                else:
+                    now[k] = v
+
+    NOTHING = object()
+
+    def restore():
+        for x, before in lists:
+            x[:] = before
+        for x, before in dicts:
+            for k in list_(x):
+                if k not in before and x is not sys_modules:  # modules the program imported stay
+                    del x[k]
+            x.update(before)
+        for mod, before in mods:
+            put_back(mod, vars_(mod), before, False)
+        for cls, before, bases in classes:
+            if cls.__bases__ is not bases:
+                cls.__bases__ = bases
+            put_back(cls, vars_(cls), before, True)
+        for f, defaults, kwdefaults in funcs:
+            f.__defaults__, f.__kwdefaults__ = defaults, kwdefaults
+
+    return restore
+
+
+def undumpable():
+    """PR_SET_DUMPABLE=0 before the secret is read: another process of the program's (one it
+    starts by any path the hook misses) can then neither ptrace this one nor read /proc/<pid>/mem.
+    ctypes leaves sys.modules again, so a later `import ctypes` still raises the blocked event."""
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)
+    for name in [m for m in sys.modules if m == "ctypes" or m.startswith(("ctypes.", "_ctypes"))]:
+        del sys.modules[name]
 
 
 def _main():
+    undumpable()
     read, write, stat, type_, bytes_, str_, int_ = os.read, os.write, os.stat, type, bytes, str, int
     compile_, exec_, AE, PE, VE = compile, exec, AssertionError, PermissionError, ValueError
     chunks = []
@@ -361,6 +463,7 @@ def _main():
     with open("prog.py", "rb") as f:
         src = f.read()
     prog_code, tests_code = compile_(src, "prog.py", "exec"), _strict_asserts(tests, os.urandom(8).hex())
+    preload(tests)
     del src, tests
     pristine = dict(builtins.__dict__)
     proc_dev = stat("/proc").st_dev
@@ -370,8 +473,35 @@ def _main():
                          "subprocess.Popen", "os.symlink", "os.link", "function.__new__"))
     blocked_imports = frozenset(("_ctypes", "ctypes", "_posixsubprocess", "_testcapi", "_testinternalcapi", "_signal",
                                  "_imp", "posix"))
-    no_signal_handlers()
-    no_foreign_extensions()
+    prefixes, rpartition, startswith = BLOCKED_PREFIXES, str.rpartition, str.startswith  # locals: globals can be patched
+
+    def refused(name):
+        # `x._xxsubinterpreters` loads the same extension (its init function is named by the last part)
+        if type_(name) is not str_:
+            return True
+        last = rpartition(name, ".")[2]
+        return name in blocked_imports or last in blocked_imports or startswith(last, prefixes)
+
+    no_signal_handlers(refused)
+    allowed = no_foreign_extensions()
+    realpath, open_, close, join = os.path.realpath, os.open, os.close, b"".join
+    last_pyc = [None]
+
+    def image_code(path, data):
+        # marshal.loads builds code objects with any bytecode, and crafted bytecode reads and writes
+        # memory (frames, the nonce). Imports need it for the image's own .pyc files only: the
+        # data must be the code in the .pyc the importer just opened from the read-only image.
+        fd, chunks = open_(path, 0), []
+        try:
+            while True:
+                chunk = read(fd, 1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        finally:
+            close(fd)
+        return join(chunks)[16:] == data
+
     frame_attrs = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back", "gi_yieldfrom"))
 
     def guard(event, args):
@@ -379,8 +509,13 @@ def _main():
             raise PE("blocked in the test harness: " + event)
         if event == "sys._getframe":
             raise VE("sys._getframe is not available in the test harness")
-        if event == "import" and args[0] in blocked_imports:
-            raise PE("blocked in the test harness: import " + args[0])
+        if event == "import":
+            if refused(args[0]):
+                raise PE("blocked in the test harness: import " + str_(args[0]))
+            origin = args[1]  # _imp.create_dynamic's file: checked here too (the wrapper's cells are writable)
+            if origin is not None and (type_(origin) is not str_ or startswith(origin, "/proc")
+                                       or not startswith(realpath(origin), allowed)):
+                raise PE("blocked in the test harness: a native extension from outside the image")
         if event == "object.__getattr__" and args[1] in frame_attrs:
             raise PE("blocked in the test harness: " + args[1])
         if event == "object.__setattr__" and args[1] == "__code__":
@@ -399,15 +534,28 @@ def _main():
                 return
             if st.st_dev == proc_dev or (st.st_mode & 0o170000) == 0o040000:
                 raise PE("blocked in the test harness: /proc and directories")
+            if type_(path) is str_ and path.endswith(".pyc") and realpath(path).startswith(allowed):
+                last_pyc[0] = path
+        if event == "marshal.load":
+            raise PE("blocked in the test harness: marshal.load")
+        if event == "marshal.loads":
+            path, last_pyc[0] = last_pyc[0], None
+            if path is None or not image_code(path, bytes_(args[0])):
+                raise PE("blocked in the test harness: marshal.loads of data that is not the image's own .pyc")
 
     g = {"__name__": "__main__", "__file__": "prog.py", "__builtins__": builtins}
     sys.argv = ["prog.py"]
+    restore = snapshot_modules()
     sys.addaudithook(guard)
     del guard
     exec_(prog_code, g)
-    g["__builtins__"] = pristine
+    restore()
+    # The tests get a copy of the program's globals: the program's functions keep theirs, so one
+    # the tests call cannot rebind a helper the tests defined (globals()['poly'] = lambda *a: 0).
+    t = dict(g)
+    t["__builtins__"] = pristine
     try:
-        exec_(tests_code, g)
+        exec_(tests_code, t)
     except AE:
         write(fd, b"assert")
         raise
