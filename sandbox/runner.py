@@ -575,8 +575,12 @@ def _dev_ino(name: str) -> tuple[int, int]:
 
 def _empty_files_find_dir(stuck: set[tuple[int, int]]) -> str | None:
     """Unlink every non-directory in the current dir; return a subdirectory to descend into (None:
-    none left but those already found stuck)."""
-    with os.scandir(".") as it:
+    none left but those already found stuck, or the dir cannot be read: the caller sees what is left)."""
+    try:
+        it = os.scandir(".")
+    except OSError:
+        return None
+    with it:
         for e in it:
             try:
                 if e.is_dir(follow_symlinks=False):
