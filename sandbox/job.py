@@ -11,13 +11,14 @@ import hashlib
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from . import checks
 from .channel import ChannelError
 from .config import SandboxConfig
 from .languages import LANGUAGES, Language, fill, java_main_class
-from .spec import CodeTask
+from .spec import CodeTask, CodeTest
 
 COMPILE_CAP = 64 << 10
 # Container-side programs: sandbox/harness/*.py, copied read-only into every image (sandbox/build.py).
@@ -53,7 +54,7 @@ class Plan:
     files: dict[str, bytes]
     compile_argv: list[str] | None
     run_argv: list[str]
-    tests: list[tuple[bytes, bytes | None]]
+    tests: Sequence[tuple[bytes, bytes | None]]
     test_code: str | None
     judge: str
     checker: str | None
@@ -118,17 +119,14 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
     if len(source.encode()) > NAME_MAX:  # javac wants the file named after the class
         return _refused(code, how, f"class name of {len(main)} characters is too long for a file name")
     files = {source: code_b}
-    tests: list[tuple[bytes, bytes | None]] = [
-        (t.stdin.encode("utf-8", "surrogatepass"),
-         None if t.expected_stdout is None else t.expected_stdout.encode("utf-8", "surrogatepass"))
-        for t in task.tests]
+    tests: Sequence[tuple[bytes, bytes | None]] = EncodedTests(task.tests)
     if len(tests) > config.max_tests:
         raise InfraFailure(f"{len(tests)} tests, over max_tests={config.max_tests}", retryable=False)
-    if any(len(s) > config.max_stdin_bytes for s, _ in tests):
+    if any(_utf8_len(t.stdin) > config.max_stdin_bytes for t in task.tests):
         raise InfraFailure(f"a test's stdin is over max_stdin_bytes={config.max_stdin_bytes}", retryable=False)
-    if any(e is not None and len(e) > config.output_limit_bytes for _, e in tests):  # no program could match it
+    if any(e is not None and _utf8_len(e) > config.output_limit_bytes for e in (t.expected_stdout for t in task.tests)):
         raise InfraFailure(f"a test's expected output is over output_limit_bytes={config.output_limit_bytes}",
-                           retryable=False)
+                           retryable=False)  # no program could match it
     if not tests and task.test_code is None:
         tests = [(b"", None)]  # no tests: the program must run cleanly on empty input
     compile_argv = fill(lang.compile, main=main, mem=memory) if lang.compile else None
@@ -149,6 +147,30 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
         input_file=task.input_file, output_file=task.output_file, checker_language=task.checker_language,
         env=dict(lang.env),
     )
+
+
+class EncodedTests(Sequence):
+    """A task's tests as bytes, each encoded when its test runs. The server queues every code job of
+    a call at once (per-language queues, README "Code sandboxes") and the tasks of a GRPO group share
+    one test set's strings: bytes copied per plan held tasks x set size (64 x 10 MB) while queued."""
+
+    def __init__(self, tests: Sequence[CodeTest]) -> None:
+        self._tests = tests
+
+    def __len__(self) -> int:
+        return len(self._tests)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        t = self._tests[i]
+        return (t.stdin.encode("utf-8", "surrogatepass"),
+                None if t.expected_stdout is None else t.expected_stdout.encode("utf-8", "surrogatepass"))
+
+
+def _utf8_len(text: str) -> int:
+    """Bytes of text in UTF-8 without keeping a copy (ASCII, the usual case, needs none at all)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
 def _refused(code: str, how: str, detail: str) -> dict:
