@@ -13,13 +13,14 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from . import checks
 from .channel import ChannelError
 from .config import SandboxConfig
 from .languages import LANGUAGES, Language, fill, java_main_class
-from .spec import CODE_VERDICTS, CodeTask
+from .spec import CODE_VERDICTS, CodeTask, CodeTest
 
 COMPILE_CAP = 64 << 10
 # Container-side programs: sandbox/harness/*.py, copied read-only into every image (sandbox/build.py).
@@ -57,7 +58,7 @@ class Plan:
     files: dict[str, bytes]
     compile_argv: list[str] | None
     run_argv: list[str]
-    tests: list[tuple[bytes, bytes | None]]
+    tests: Sequence[tuple[bytes, bytes | None]]
     test_code: str | None
     judge: str
     checker: str | None
@@ -159,17 +160,14 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
     if len(source.encode()) > NAME_MAX:  # javac wants the file named after the class
         return _refused(code, how, f"class name of {len(main)} characters is too long for a file name")
     files = {source: code_b}
-    tests: list[tuple[bytes, bytes | None]] = [
-        (t.stdin.encode("utf-8", "surrogatepass"),
-         None if t.expected_stdout is None else t.expected_stdout.encode("utf-8", "surrogatepass"))
-        for t in task.tests]
+    tests: Sequence[tuple[bytes, bytes | None]] = EncodedTests(task.tests)
     if len(tests) > config.max_tests or len(task.call_tests) > config.max_tests:
         raise InfraFailure(f"{len(tests)} tests, over max_tests={config.max_tests}", retryable=False)
-    if any(len(s) > config.max_stdin_bytes for s, _ in tests):
+    if any(_utf8_len(t.stdin) > config.max_stdin_bytes for t in task.tests):
         raise InfraFailure(f"a test's stdin is over max_stdin_bytes={config.max_stdin_bytes}", retryable=False)
-    if any(e is not None and len(e) > config.output_limit_bytes for _, e in tests):  # no program could match it
+    if any(e is not None and _utf8_len(e) > config.output_limit_bytes for e in (t.expected_stdout for t in task.tests)):
         raise InfraFailure(f"a test's expected output is over output_limit_bytes={config.output_limit_bytes}",
-                           retryable=False)
+                           retryable=False)  # no program could match it
     if task.test_framework != "assert" and not _parses(task.test_code or ""):
         return {"verdict": "error", "score": 0.0, "detail": "test_code (the test file) is not valid Python",
                 "extracted": code[: checks.EXTRACT_MAX], "extracted_from": how, "tests": [], "retryable": False}
@@ -194,6 +192,30 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
         input_file=task.input_file, output_file=task.output_file, checker_language=task.checker_language,
         env=dict(lang.env),
     )
+
+
+class EncodedTests(Sequence):
+    """A task's tests as bytes, each encoded when its test runs. The server queues every code job of
+    a call at once (per-language queues, README "Code sandboxes") and the tasks of a GRPO group share
+    one test set's strings: bytes copied per plan held tasks x set size (64 x 10 MB) while queued."""
+
+    def __init__(self, tests: Sequence[CodeTest]) -> None:
+        self._tests = tests
+
+    def __len__(self) -> int:
+        return len(self._tests)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        t = self._tests[i]
+        return (t.stdin.encode("utf-8", "surrogatepass"),
+                None if t.expected_stdout is None else t.expected_stdout.encode("utf-8", "surrogatepass"))
+
+
+def _utf8_len(text: str) -> int:
+    """Bytes of text in UTF-8 without keeping a copy (ASCII, the usual case, needs none at all)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
 def _refused(code: str, how: str, detail: str) -> dict:
@@ -387,10 +409,12 @@ def _one_test(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, expect
                   fresh=[plan.output_file] if plan.output_file else None,
                   collect=(plan.output_file, config.output_limit_bytes) if plan.output_file else None)
     if facts.get("put_error"):
-        if not plan.ran:  # nothing of the program has run yet in this job dir: the sandbox failed
+        # Nothing of the program has touched this job dir yet: the sandbox failed. Its compile has:
+        # what the compiler wrote from its source (javac: a .class file per class) fills /work too.
+        if not plan.ran and not plan.compile_argv:
             raise InfraFailure(f"runner could not write the input file: {facts['put_error']}")
-        return _test_entry("runtime_error", None, "could not write the input file where the program's earlier "
-                                                  f"runs left their files: {facts['put_error']}")
+        return _test_entry("runtime_error", None, "could not write the input file where the program's build or "
+                                                  f"earlier runs left their files: {facts['put_error']}")
     facts = _blame_spawn(plan, facts, lambda: _own_binary_unrunnable(box, plan, config))
     return _with_output(plan, _judge_test(pool, box, plan, config, stdin, expected, facts), facts)
 

@@ -40,7 +40,6 @@ import math
 import os
 import resource
 import selectors
-import shutil
 import signal
 import stat
 import subprocess
@@ -208,8 +207,8 @@ def restore_modes(cwd: str) -> None:
     for d in (WORK, cwd):
         try:
             os.chmod(d, 0o700, follow_symlinks=False)
-        except OSError:
-            pass
+        except (OSError, NotImplementedError):  # a link in its place: Linux cannot chmod one (Python raises
+            pass                                # NotImplementedError), and what it points to is the program's
 
 
 def _limits(cpu_s: float, fsize: int):
@@ -527,22 +526,73 @@ def _safe_name(name: str) -> str:
 
 def wipe(path: str) -> None:
     """Delete everything under path, first making every directory writable (the program may
-    have chmod-ed them; it runs as our uid, so we own them)."""
-    for root, dirs, _ in os.walk(path):
-        for d in dirs:
+    have chmod-ed them; it runs as our uid, so we own them). Iterative, one directory at a time
+    by chdir: a program's tree thousands of levels deep (one inode each) neither recurses past
+    Python's limit (os.walk, shutil.rmtree: RecursionError, once infra_error) nor builds paths
+    past PATH_MAX. Only ever called when no process of the program is left to move things."""
+    names: list[str] = []  # the directories we are in below path
+    stuck: set[tuple[int, int]] = set()  # directories that could not be emptied: never re-entered
+    try:
+        if not stat.S_ISDIR(os.lstat(path).st_mode):
+            return
+        try:
+            os.chmod(path, 0o700, follow_symlinks=False)
+        except (OSError, NotImplementedError):
+            pass  # not ours (/tmp is root's, mode 1777): writable as it is
+        os.chdir(path)
+    except OSError:
+        return  # the caller sees what is left
+    try:
+        while True:
+            sub = _empty_files_find_dir(stuck)
+            if sub is not None:
+                try:
+                    os.chmod(sub, 0o700, follow_symlinks=False)
+                    os.chdir(sub)
+                    names.append(sub)
+                    continue
+                except (OSError, NotImplementedError):
+                    stuck.add(_dev_ino(sub))
+                    continue
+            if not names:
+                return
+            here = _dev_ino(".")
+            os.chdir("..")
             try:
-                os.chmod(os.path.join(root, d), 0o700, follow_symlinks=False)
+                os.rmdir(names.pop())
+            except OSError:
+                stuck.add(here)
+    finally:
+        os.chdir("/")
+
+
+def _dev_ino(name: str) -> tuple[int, int]:
+    try:
+        st = os.lstat(name)
+    except OSError:
+        return -1, -1
+    return st.st_dev, st.st_ino
+
+
+def _empty_files_find_dir(stuck: set[tuple[int, int]]) -> str | None:
+    """Unlink every non-directory in the current dir; return a subdirectory to descend into (None:
+    none left but those already found stuck, or the dir cannot be read: the caller sees what is left)."""
+    try:
+        it = os.scandir(".")
+    except OSError:
+        return None
+    with it:
+        for e in it:
+            try:
+                if e.is_dir(follow_symlinks=False):
+                    st = e.stat(follow_symlinks=False)
+                    if (st.st_dev, st.st_ino) not in stuck:
+                        return e.name
+                else:
+                    os.unlink(e.name)
             except OSError:
                 pass
-    for entry in os.listdir(path):
-        p = os.path.join(path, entry)
-        if os.path.isdir(p) and not os.path.islink(p):
-            shutil.rmtree(p, ignore_errors=True)
-        else:
-            try:
-                os.unlink(p)
-            except OSError:
-                pass
+    return None
 
 
 def sysv_ipc() -> list[tuple[str, int]]:

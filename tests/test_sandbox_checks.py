@@ -224,3 +224,25 @@ def test_float_comparator_survives_huge_integer_tokens():
     assert not compare(b"1" * 5000, b"3", "float")[0]
     assert compare(b"1" * 5000, b"1" * 5000 + b" ", "float")[0]
     assert not compare(b"1" * 5000, b"0.5", "float")[0]
+
+
+def test_plans_of_a_group_share_its_test_set_instead_of_copying_it():
+    """The server queues every code job of a call at once (per-language queues), each with its plan:
+    plans that held their own bytes copy of the tests held tasks x set size while they waited (a
+    GRPO group of 64 on a 10 MB set: 640 MB; a 64 MB request of 1,024 tasks on one 32 MB set: 32 GB).
+    Plans now encode each test when it runs: 40 plans of one 4 MB set hold less than one copy more."""
+    import tracemalloc
+
+    stdin, expected = "1 2\n" + "7 " * (1 << 20), "3\n" + "0 " * (1 << 20)  # 2 MB each, shared by every task
+    tests = [{"stdin": stdin, "expected_stdout": expected}]
+    config = SandboxConfig(languages=("python",))
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        plans = [make_plan({"language": "python", "completion": f"print({i})", "tests": tests}, config) for i in range(40)]
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held < (4 << 20), f"{held} bytes held by 40 plans of one 4 MB test set"
+    assert plans[7].tests[0] == (stdin.encode(), expected.encode()) and len(plans[7].tests) == 1
+    assert [t for t in plans[0].tests] == [(stdin.encode(), expected.encode())]

@@ -188,3 +188,82 @@ def test_slow_programs_do_not_starve_innocent_jobs_of_containers():
             assert r["verdict"] == "time_limit" and r["score"] == 0.0 and not r["retryable"], r
             assert [t["verdict"] for t in r["tests"]] == ["time_limit"], r
             assert "stopped after 1 of 20 tests" in r["detail"], r
+
+
+def test_a_compile_that_fills_work_is_the_programs_fault(grader):
+    """javac writes one .class file per class: a program of 4,092 empty classes uses every inode of
+    /work (the tmpfs's 4,096 less /work, the job dir, Main.java and Main.class), so test 1's input
+    file cannot be written. That was infra_error (retried, containers recycled): its build did it."""
+    n = SandboxConfig().tmpfs_inodes - 4
+    code = ("public class Main { public static void main(String[] a) { System.out.println(3); } }\n"
+            + "".join(f"class A{i} {{}}\n" for i in range(n)))
+    t = {"kind": "code", "language": "java", "completion": f"```java\n{code}\n```", "input_file": "input.txt",
+         "tests": ADD}
+    r = grader.grade_many([t])[0]
+    assert r["verdict"] == "runtime_error" and not r["retryable"], r
+    assert "input file" in r["tests"][0]["detail"], r
+
+
+def test_a_directory_tree_thousands_deep_is_removed_not_infra_error(grader):
+    """Test 1 replaces its input file with a directory 2,500 levels deep (paths past PATH_MAX). The
+    runner removes it before test 2 writes the input file again; its recursive walk once raised
+    RecursionError there (infra_error, retried). Test 2 must run, and the next job must reuse the
+    container (the reset removed the tree left under /work and /tmp)."""
+    code = ("import os\na, b = map(int, open('input.txt').read().split())\nprint(a + b)\n"
+            "for top in ('input.txt', '/tmp/deep') if not os.path.exists('/tmp/deep') else ():\n"
+            "    if top == 'input.txt':\n        os.unlink(top)\n"
+            "    os.mkdir(top)\n    os.chdir(top)\n    for _ in range(2500):\n        os.mkdir('a')\n        os.chdir('a')\n"
+            "    os.chmod('.', 0)")
+    t = {"kind": "code", "language": "python", "completion": f"```python\n{code}\n```", "input_file": "input.txt",
+         "tests": ADD}
+    before = grader.grader.stats()["containers_recycled"]
+    r = grader.grade_many([t])[0]
+    assert r["verdict"] == "accepted" and [x["verdict"] for x in r["tests"]] == ["accepted", "accepted"], r
+    assert grader.grader.stats()["containers_recycled"] == before
+    wrong = grader.grade_many([dict(t, completion=t["completion"].replace("print(a + b)", "print(a * b)"))])[0]
+    assert wrong["verdict"] == "wrong_answer" and not wrong["retryable"], wrong
+
+
+def test_jobs_queued_for_a_busy_language_leave_the_other_languages_their_slots():
+    """The server's code slots (max_concurrent_jobs) were one bound over all languages, held while a
+    job waited for a container of its language: python jobs queued behind one sleeping through its
+    tests held every slot, and a C job with its container and a CPU slot idle waited for them (a
+    program denying grading to others). Slots are per language now: the C job finishes first."""
+    import asyncio
+
+    from verifier.config import ServerConfig
+    from verifier.engine import Engine
+
+    sandbox = SandboxConfig(pool_size=1, max_concurrent_jobs=2, pool_name="pytest-engine-slots", languages=("python", "c"),
+                            wall_factor=1.0, wall_extra_s=0.3)
+    sleeper = {"kind": "code", "language": "python", "completion": "import time\ntime.sleep(100)", "time_limit_s": 2,
+               "tests": [{"stdin": "", "expected_stdout": "1\n"}] * 3, "scoring": "fraction", "timeout_s": 0}
+    c = {"kind": "code", "language": "c", "id": "c", "timeout_s": 0, "tests": ADD,
+         "completion": "```c\n#include <stdio.h>\nint main(){int a,b;scanf(\"%d %d\",&a,&b);printf(\"%d\\n\",a+b);}\n```"}
+    tasks = [dict(sleeper, id="s1"), dict(sleeper, id="s2"), c]
+
+    async def run() -> list[dict]:
+        engine = Engine(ServerConfig(workers=1, sandbox=sandbox))
+        engine.start_workers()
+        await engine.start()
+        try:
+            return [r async for r in engine.grade_stream(tasks)]
+        finally:
+            await engine.close()
+
+    results = asyncio.run(run())
+    assert [r["id"] for r in results][0] == "c", results
+    assert {r["id"]: r["verdict"] for r in results} == {"c": "accepted", "s1": "time_limit", "s2": "time_limit"}, results
+
+
+def test_a_job_dir_replaced_by_a_link_is_judged_by_the_output(grader):
+    """Test 1 renames its job dir and leaves a symlink to it under the old name. Before test 2 the
+    runner gives the job dir its mode back, without following links: Python raises
+    NotImplementedError for a link (Linux cannot chmod one), which came back infra_error."""
+    move = ("import os\nd = os.getcwd()\nif not d.endswith('x'):\n    os.rename(d, d + 'x')\n    os.symlink(d + 'x', d)\n"
+            "a, b = map(int, input().split())\nprint(a + b)")
+    t = {"kind": "code", "language": "python", "completion": f"```python\n{move}\n```", "tests": ADD}
+    r = grader.grade_many([t])[0]
+    assert r["verdict"] == "accepted" and len(r["tests"]) == 2, r
+    near = grader.grade_many([dict(t, completion=t["completion"].replace("print(a + b)", "print(a + b + (a == 2))"))])[0]
+    assert [x["verdict"] for x in near["tests"]] == ["accepted", "wrong_answer"] and not near["retryable"], near

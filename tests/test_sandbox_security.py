@@ -260,6 +260,21 @@ def test_a_checker_crashing_on_the_programs_output_is_a_wrong_answer(grader, out
     assert grader.grade(py("print(3)", checker=STRICT_INT_CHECKER))["verdict"] == "accepted"
 
 
+def test_no_room_to_confirm_the_checker_on_the_reference_is_the_programs_fault(grader):
+    """The checker fails on the program's output ('x' is no int) and is then run on the reference
+    answer, whose dir holds the 200 KB answer twice (as output.txt and answer.txt). The program
+    filled /work but for 300 KB: room for the first dir, not the second. That was infra_error (the
+    dataset's checker blamed, reward None); the program's own files made the room short."""
+    fill = ("import os\ni = 0\ntry:\n    while True:\n        with open(f'f{i}', 'wb') as f:\n"
+            "            for _ in range(60):\n                f.write(b'x' * (1 << 20))\n        i += 1\n"
+            "except OSError:\n    pass\nos.truncate('f0', os.path.getsize('f0') - 300 * 1024)\nprint(OUT)")
+    answer = "3\n" + "0\n" * 100_000
+    r = grader.grade(py(fill.replace("OUT", "'x'"), tests=(("1 2\n", answer),), checker=STRICT_INT_CHECKER))
+    assert r["verdict"] == "wrong_answer" and not r["retryable"], r
+    right = grader.grade(py(fill.replace("OUT", "3"), tests=(("1 2\n", answer),), checker=STRICT_INT_CHECKER))
+    assert right["verdict"] == "accepted", right
+
+
 # Red team (issue 9): what a program leaves behind (SysV shared memory, tmpfs files: charged to the
 # container's memory; a nearly full /work) outlives it and starved the checker on its output AND on
 # the reference answer, so its own failure came back infra_error "checker failed" (reward None).
