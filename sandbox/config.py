@@ -70,6 +70,7 @@ class SandboxConfig:
     max_tests: int = field(default=MAX_TESTS, metadata={"help": "Most tests in one code task, the one limit on every path: the server refuses more with INVALID_ARGUMENT naming the field; the sandbox's own API answers infra_error (retryable=False)."})
     max_code_bytes: int = field(default=256 << 10, metadata={"help": "Largest extracted program."})
     max_stdin_bytes: int = field(default=16 << 20, metadata={"help": "Largest stdin of one test."})
+    max_job_s: float = field(default=600.0, metadata={"help": "Most wall-clock seconds one job may hold its container, whatever its tests x time limit come to: a program looping on 1,000 tests under scoring 'fraction' would hold it for hours while the language's other jobs queue. Tests not finished by then get time_limit."})
     acquire_timeout_s: float = field(default=60.0, metadata={"help": "How long a job waits while NO container of its language is alive (all starting, starts hanging) before infra_error. Waiting behind busy containers is never cut short by this (only by the caller's deadline); a start that fails with none alive, or a daemon found down, ends the wait at once."})
     start_timeout_s: float = field(default=30.0, metadata={"help": "Time for a new container to start and answer its first ping."})
     health_interval_s: float = field(default=10.0, metadata={"help": "How often the daemon is pinged to keep `available` current."})

@@ -90,7 +90,8 @@ class Plan:
         return cpu_s * config.wall_factor + config.wall_extra_s
 
     def budget_s(self, config: SandboxConfig) -> float:
-        """Outer wall-clock budget for the whole job, from its own limits (plus slack)."""
+        """Outer wall-clock budget for the whole job, from its own limits (plus slack), at most
+        `config.max_job_s`: one job must not hold its container for hours."""
         n = len(self.tests) + self.judged_tests()
         per_test = self.wall(self.time_limit_s, config) + 0.5
         if self.checker:
@@ -98,7 +99,7 @@ class Plan:
         compile_s = self.wall(self.compile_time_s, config) + 5 if self.compile_argv else 2.0
         if self.checker and self.checker_language == "cpp":
             compile_s += self.wall(CHECKER_COMPILE_S, config) + 5
-        return compile_s + n * per_test + 15.0
+        return min(compile_s + n * per_test + 15.0, config.max_job_s)
 
 
     def judged_tests(self) -> int:

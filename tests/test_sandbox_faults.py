@@ -123,6 +123,23 @@ def test_the_job_budget_scales_with_tests_times_time_limit():
     assert isinstance(plan, Plan) and plan.budget_s(config) > 21 * plan.wall(3, config)
 
 
+def test_a_job_holds_its_container_at_most_max_job_s():
+    """A looping program on 1,000 tests under 'fraction' was owed tests x wall limit (hours) while
+    its language's other jobs queued. The budget is capped; the unfinished tests get time_limit."""
+    config = SandboxConfig(max_job_s=120.0)
+    big = {"language": "python", "completion": HANG_AFTER_FIRST, "scoring": "fraction",
+           "tests": [{"stdin": "1 2\n", "expected_stdout": "3\n"}] * 1000, "time_limit_s": 2}
+    assert make_plan(big, config).budget_s(config) == 120.0
+    config = SandboxConfig(pool_size=1, pool_name="pytest-sandbox-cap", languages=("python",), max_job_s=4.0)
+    with SyncGrader(config) as g:
+        r = g.grade({"language": "python", "completion": HANG_AFTER_FIRST, "tests": MANY, "time_limit_s": 0.5,
+                     "scoring": "fraction"})
+    verdicts = [t["verdict"] for t in r["tests"]]
+    assert r["verdict"] == "time_limit" and not r["retryable"], r
+    assert len(verdicts) == 21 and verdicts[0] == "accepted" and set(verdicts[1:]) == {"time_limit"}, r
+    assert "wall-clock budget" in r["tests"][-1]["detail"], r  # the cap ended it, not its own tests
+
+
 def test_a_hung_program_on_many_tests_gets_time_limit_not_infra_error():
     config = SandboxConfig(pool_size=1, pool_name="pytest-sandbox-hang", languages=("python",), wall_factor=1.0,
                            wall_extra_s=0.3)
