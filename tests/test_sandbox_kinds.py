@@ -340,3 +340,37 @@ def test_a_main_block_does_not_run_when_the_program_is_imported(grader, make):
     assert grader.grade(t)["verdict"] == "accepted"
     wrong = MAIN_DEMO.replace("sorted(xs)", "sorted(xs, reverse=True)")
     assert grader.grade({**t, "completion": f"```python\n{wrong}\n```"})["verdict"] == "wrong_answer"
+
+
+SHADOW_PYTEST = "from solution import *\n\ndef test_inc():\n    assert abs(inc(1) - 2) < 1e-9\n"
+SHADOW_UNITTEST = ("import unittest\nclass T(unittest.TestCase):\n    def test_len(self):\n"
+                   "        self.assertEqual(len(task_func([1, 2])), 2)\n")
+
+
+@pytest.mark.parametrize("kind, judge", [("pytest", "process"), ("unittest", "process"), ("unittest", "shared")])
+def test_a_program_cannot_answer_for_a_builtin_the_tests_use(grader, kind, judge):
+    """The program's top-level names reach the test file (BigCodeBench calls task_func without
+    importing it; `from solution import *`), but never a builtin's: a wrong program defining
+    `abs` or `len` that returns what the test wants was accepted."""
+    test_code = SHADOW_PYTEST if kind == "pytest" else SHADOW_UNITTEST
+    wrong = ("def inc(x):\n    return 0\ndef task_func(x):\n    return 0\n"
+             "def abs(x):\n    return 0\ndef len(x):\n    return 2\n")
+    r = grader.grade(framework(wrong, kind, judge, test_code))
+    assert r["verdict"] in ("wrong_answer", "runtime_error") and r["score"] == 0.0, r
+    # rewrite: a right program with a helper of a builtin's name still passes
+    right = "def inc(x):\n    return x + 1\ndef task_func(x):\n    return list(x)\ndef len(x):\n    return 0\n"
+    r = grader.grade(framework(right, kind, judge, test_code))
+    assert r["verdict"] == "accepted", r
+
+
+@pytest.mark.parametrize("kind, test_code, entry_point", [
+    ("pytest", "def test_inc():\n    assert inc(1) == 2\n", "inc"),
+    ("pytest", "def test_inc():\n    assert task_func(1) == 2\n", ""),
+    ("unittest", "import unittest\nclass T(unittest.TestCase):\n    def test_inc(self):\n"
+                 "        self.assertEqual(task_func(1), 2)\n", ""),
+])
+def test_a_program_that_lacks_the_tested_function_gets_its_0_not_infra_error(grader, kind, test_code, entry_point):
+    """Nothing reached the program because it defines none of the names the tests call: its
+    failure (runtime_error, 0), not "tests that reach no function" (infra_error, reward None)."""
+    r = grader.grade(framework("def other(x):\n    return x + 1", kind, "process", test_code, entry_point=entry_point))
+    assert (r["verdict"], r["score"]) == ("runtime_error", 0.0), r

@@ -340,7 +340,10 @@ def run_kind(kind: str, spec: dict, tests: bytes, emit: kinds.Emitter, pid: int,
     elif kind in ("pytest", "unittest"):
         g = kinds.framework_globals(names, program, ep, namespace)
         (kinds.run_pytest if kind == "pytest" else kinds.run_unittest)(tests, g, emit, bool(spec.get("stop_first")))
-        if not program.used and emit.count:  # tests ran that never reach the program: any program would pass
+        # tests that all passed without reaching the program: any program would pass (the task's
+        # fault). A failing test is the program's 0: a program that defines none of the names the
+        # tests call (so nothing reached it) must not turn its failure into infra_error.
+        if not program.used and emit.count and not emit.failed:
             emit.line({"unused": True})
     else:
         program.cpu_s = program.wall_s = 0.0  # asserts: the job's own limit, as without entry_point

@@ -9,6 +9,7 @@ README.md, "Task schema" and "How assert-style tests are judged", says what each
 from __future__ import annotations
 
 import ast
+import builtins
 import json
 import os
 import sys
@@ -32,7 +33,7 @@ class Emitter:
     """The result lines, on an fd the program's process never holds."""
 
     def __init__(self, fd: int, nonce: bytes) -> None:
-        self.fd, self.nonce, self.count = fd, nonce, 0
+        self.fd, self.nonce, self.count, self.failed = fd, nonce, 0, 0
 
     def line(self, obj: dict) -> None:
         data = self.nonce + b" " + json.dumps(obj, separators=(",", ":")).encode() + b"\n"
@@ -44,6 +45,7 @@ class Emitter:
         if name:
             entry["name"] = name[:200]
         self.count += 1
+        self.failed += verdict != "accepted"
         self.line({"test": entry})
 
     def done(self) -> None:
@@ -147,6 +149,9 @@ def solution_module(g: dict) -> types.ModuleType:
     (functions are proxies, constants plain data, standard-library modules imported again)."""
     mod = types.ModuleType("solution")
     mod.__dict__.update({k: v for k, v in g.items() if not k.startswith("__")})
+    # `from solution import *` takes no builtin's name (see framework_globals); an explicit
+    # `from solution import max` still gets the program's max
+    mod.__all__ = [k for k in mod.__dict__ if not k.startswith("_") and not hasattr(builtins, k)]
     return mod
 
 
@@ -296,10 +301,12 @@ def run_pytest(test_code: bytes, g: dict, emit: Emitter, stop_first: bool = Fals
 
 def framework_globals(names: dict, program, entry_point: str, namespace) -> dict:
     """The test file's globals: the program's top-level names (BigCodeBench calls task_func without
-    importing it), or only entry_point when the task gives one; `solution` is importable."""
+    importing it), or only entry_point when the task gives one; `solution` is importable. Never a
+    builtin's name: a program's `def abs(x): return 0` (or len, all, sorted) would answer for the
+    builtin in the tests' `assert abs(f(1) - 2) < 1e-9` and any wrong program passed."""
     everything = set(names)
     g = namespace(program, names, (everything, everything))
     sys.modules["solution"] = solution_module(g)
     if entry_point:
-        g = {k: v for k, v in g.items() if k == entry_point or k.startswith("__")}
-    return g
+        return {k: v for k, v in g.items() if k == entry_point or k.startswith("__")}
+    return {k: v for k, v in g.items() if k.startswith("__") or not hasattr(builtins, k)}

@@ -134,6 +134,7 @@ def prepare(tests):
             pass
     isinstance_, issubclass_, type_, id_, str_, tuple_, any_ = isinstance, issubclass, type, id, str, tuple, any
     ModuleType, modules, exec_, monotonic = types.ModuleType, sys.modules, exec, time.monotonic
+    set_ = types.ModuleType.__setattr__
     BE, AE = BaseException, AssertionError
     known = {id_(t) for t in vars(builtins).values() if isinstance_(t, type_)}
     for mod in list(modules.values()):
@@ -217,7 +218,12 @@ def prepare(tests):
         modules["solution"] = sol
         try:
             exec_(prog_code, sol.__dict__)  # the program, as the module `solution`
-            g = {k: v for k, v in sol.__dict__.items() if not k.startswith("__")}
+            modules["solution"] = sol  # the tests import this module, not one the program put there
+            set_(sol, "__class__", ModuleType)  # nor a subclass of the program's (its own __setattr__)
+            # never a builtin's name (a program's `def len(x): return 2` answering for the tests'
+            # len); `from solution import *` neither: an explicit `from solution import max` still can
+            g = {k: v for k, v in sol.__dict__.items() if not k.startswith("__") and k not in pristine}
+            set_(sol, "__all__", [k for k in g if not k.startswith("_")])
             mod = ModuleType("tests")
             mod.__dict__.update(g)
             mod.__name__, mod.__builtins__ = "tests", pristine  # not __main__: its unittest.main() must not run
