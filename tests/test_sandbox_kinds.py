@@ -374,3 +374,20 @@ def test_a_program_that_lacks_the_tested_function_gets_its_0_not_infra_error(gra
     failure (runtime_error, 0), not "tests that reach no function" (infra_error, reward None)."""
     r = grader.grade(framework("def other(x):\n    return x + 1", kind, "process", test_code, entry_point=entry_point))
     assert (r["verdict"], r["score"]) == ("runtime_error", 0.0), r
+
+
+SETUP_CLASS = ("import unittest\nclass A(unittest.TestCase):\n    @classmethod\n    def setUpClass(cls):\n"
+               "        cls.v = task_func(0)\n    def test_a0(self):\n        self.assertEqual(self.v, 1)\n"
+               "    def test_a1(self):\n        self.assertEqual(task_func(1), 2)\n"
+               "    def test_a2(self):\n        self.assertEqual(task_func(2), 3)\n"
+               "class B(unittest.TestCase):\n    def test_b(self):\n        self.assertEqual(task_func(5), 6)\n")
+
+
+def test_a_failed_setupclass_fails_every_test_of_its_class(grader):
+    """A program that raises in setUpClass fails the class's 3 tests, not 1 line (1 of 2 passed,
+    0.5, where 1 of 4 is right: wrong code scoring more by failing earlier)."""
+    wrong = "def task_func(x):\n    if x == 0:\n        raise ValueError\n    return 6 if x == 5 else -99"
+    r = grader.grade(framework(wrong, "unittest", "process", SETUP_CLASS, scoring="fraction"))
+    assert r["score"] == pytest.approx(0.25) and [t["verdict"] for t in r["tests"]].count("runtime_error") == 3, r
+    r = grader.grade(framework("def task_func(x):\n    return x + 1", "unittest", "process", SETUP_CLASS))
+    assert r["verdict"] == "accepted" and len(r["tests"]) == 4, r
