@@ -391,3 +391,37 @@ def test_a_failed_setupclass_fails_every_test_of_its_class(grader):
     assert r["score"] == pytest.approx(0.25) and [t["verdict"] for t in r["tests"]].count("runtime_error") == 3, r
     r = grader.grade(framework("def task_func(x):\n    return x + 1", "unittest", "process", SETUP_CLASS))
     assert r["verdict"] == "accepted" and len(r["tests"]) == 4, r
+
+
+RAISES_PYTEST = ("import pytest\nfrom solution import f\n\ndef test_bad_input():\n    with pytest.raises({exc}):\n"
+                 "        f(-1)\n\ndef test_square():\n    assert f(2) == 4\n")
+RAISES_UNITTEST = ("import unittest\nfrom solution import f\nclass T(unittest.TestCase):\n    def test_bad_input(self):\n"
+                   "        with self.assertRaises({exc}):\n            f(-1)\n    def test_square(self):\n"
+                   "        self.assertEqual(f(2), 4)\n")
+RAISES_ASSERTS = "try:\n    f(-1)\n    raised = False\nexcept {exc}:\n    raised = True\nassert raised\nassert f(2) == 4\n"
+
+
+@pytest.mark.parametrize("make", ["pytest", "unittest", "asserts", "asserts+entry_point"])
+@pytest.mark.parametrize("exc, wrong", [
+    ("Exception", "return iter([]) if x < 0 else x * x"),  # not plain data: a wrong answer, not an exception
+    ("AssertionError", "return object() if x < 0 else x * x"),
+    ("TypeError", "b'\\xff'.decode() if x < 0 else None\n    return x * x"),  # UnicodeDecodeError is no TypeError
+    ("TypeError", "if x < 0:\n        raise ExceptionGroup('g', [ValueError()])\n    return x * x"),
+])
+def test_the_program_cannot_fake_the_exception_a_test_expects(grader, make, exc, wrong):
+    """A returned value that is not plain data failed in the judge as an AssertionError (an
+    Exception), and an exception class that takes more than a message (UnicodeDecodeError,
+    ExceptionGroup) was rebuilt as the TypeError of the failed build: both passed tests
+    expecting that exception from bad input, so wrong code was accepted."""
+    program = f"def f(x):\n    {wrong}"
+    right = f"def f(x):\n    if x < 0:\n        raise {exc}('bad input')\n    return x * x"
+    for prog, ok in ((program, False), (right, True)):
+        if make == "pytest":
+            t = task(prog, test_framework="pytest", test_code=RAISES_PYTEST.format(exc=exc))
+        elif make == "unittest":
+            t = task(prog, test_framework="unittest", test_code=RAISES_UNITTEST.format(exc=exc))
+        else:
+            t = task(prog, test_code=RAISES_ASSERTS.format(exc=exc),
+                     **({"entry_point": "f"} if make.endswith("entry_point") else {}))
+        r = grader.grade(t)
+        assert (r["verdict"] == "accepted") is ok and r["verdict"] not in ("infra_error", "error"), (prog, r)

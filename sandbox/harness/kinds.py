@@ -25,8 +25,10 @@ class CallTimeout(BaseException):
     `pytest.raises(Exception)`) cannot take a hung program for one that raised."""
 
 
-class NotPlain(AssertionError):
-    """The program returned something that is not plain data: never equal to anything."""
+class NotPlain(BaseException):
+    """The program returned something that is not plain data: never equal to anything, and a
+    wrong answer. A BaseException, so a test's `pytest.raises(Exception)` / `assertRaises`
+    (or `except Exception:`) cannot take a returned iterator or object() for the error it expects."""
 
 
 class Emitter:
@@ -137,7 +139,7 @@ def verdict_of(exc: BaseException | None) -> tuple[str, str]:
     limit a time limit, anything else (the program's exception, its process ending) a runtime error."""
     if isinstance(exc, CallTimeout):
         return "time_limit", str(exc)
-    if isinstance(exc, AssertionError):
+    if isinstance(exc, (AssertionError, NotPlain)):
         return "wrong_answer", f"{type(exc).__name__}: {exc}"
     if isinstance(exc, wire.WireError):
         return "runtime_error", f"the program's process ended ({exc})"
