@@ -425,3 +425,29 @@ def test_the_program_cannot_fake_the_exception_a_test_expects(grader, make, exc,
                      **({"entry_point": "f"} if make.endswith("entry_point") else {}))
         r = grader.grade(t)
         assert (r["verdict"] == "accepted") is ok and r["verdict"] not in ("infra_error", "error"), (prog, r)
+
+
+SETUP_MODULE = ("import unittest\nR = None\ndef setUpModule():\n    global R\n    R = task_func(1)\n"
+                "class T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(R, 2)\n"
+                "    def test_b(self):\n        self.assertEqual(task_func(2), 3)\n")
+
+
+def test_a_unittest_files_setupmodule_runs(grader):
+    """The file's setUpModule never ran (the module was not in sys.modules): a right program failed.
+    A program failing in it fails every test of the module, not one line."""
+    r = grader.grade(framework("def task_func(x):\n    return x + 1", "unittest", "process", SETUP_MODULE))
+    assert r["verdict"] == "accepted" and len(r["tests"]) == 2, r
+    r = grader.grade(framework("def task_func(x):\n    if x == 1:\n        raise ValueError\n    return x + 1",
+                               "unittest", "process", SETUP_MODULE, scoring="fraction"))
+    assert r["score"] == 0.0 and r["verdict"] == "runtime_error" and len(r["tests"]) == 2, r
+
+
+@pytest.mark.parametrize("kind, test_code", [
+    ("pytest", "def test_nothing():\n    assert 1 + 1 == 2\n"),
+    ("unittest", "import unittest\nclass T(unittest.TestCase):\n    def test_nothing(self):\n        self.assertTrue(True)\n"),
+])
+def test_a_constant_does_not_make_tests_that_never_call_the_program_pass(grader, kind, test_code):
+    """The program's constants were handed to the test file and counted as the tests reaching the
+    program: a wrong program with `X = 1` was accepted where any other got infra_error."""
+    r = grader.grade(framework("X = 1\ndef inc(x):\n    return -99", kind, "process", test_code))
+    assert r["verdict"] == "infra_error" and not r["retryable"], r

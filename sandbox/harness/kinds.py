@@ -165,6 +165,7 @@ def run_unittest(test_code: bytes, g: dict, emit: Emitter, stop_first: bool = Fa
     mod = types.ModuleType("tests")
     mod.__dict__.update(g)
     mod.__name__ = "tests"  # not __main__: a file's own `unittest.main()` must not run (and exit) here
+    sys.modules["tests"] = mod  # unittest finds setUpModule / tearDownModule there (else never run)
     try:
         exec(compile(test_code, "tests.py", "exec"), mod.__dict__)  # noqa: S102 - the task's tests: trusted
     except BaseException as e:  # noqa: BLE001 - importing solution failed, the program died, ...
@@ -332,6 +333,10 @@ def framework_globals(names: dict, program, entry_point: str, namespace) -> dict
     builtin in the tests' `assert abs(f(1) - 2) < 1e-9` and any wrong program passed."""
     everything = set(names)
     g = namespace(program, names, (everything, everything))
+    # only a call reaches the program here: its constants are handed over whether or not a test
+    # reads them, and a wrong program defining `X = 1` passed tests that never call it (where any
+    # other program got "tests that reach no function", infra_error)
+    program.used = False
     sys.modules["solution"] = solution_module(g)
     if entry_point:
         return {k: v for k, v in g.items() if k == entry_point or k.startswith("__")}
