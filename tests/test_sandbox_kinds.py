@@ -451,3 +451,17 @@ def test_a_constant_does_not_make_tests_that_never_call_the_program_pass(grader,
     program: a wrong program with `X = 1` was accepted where any other got infra_error."""
     r = grader.grade(framework("X = 1\ndef inc(x):\n    return -99", kind, "process", test_code))
     assert r["verdict"] == "infra_error" and not r["retryable"], r
+
+
+@pytest.mark.parametrize("raise_it", [
+    "import unittest.case\n    raise unittest.case._ShouldStop()",
+    "for c in Exception.__subclasses__():\n        if c.__name__ == '_ShouldStop':\n            raise c()",
+])
+def test_a_program_cannot_end_a_shared_test_with_shouldstop(grader, raise_it):
+    """unittest swallows _ShouldStop inside a test part and records a success: in the shared
+    judge a program raising it from task_func passed every test (wrong code accepted)."""
+    r = grader.grade(framework(f"def task_func(x):\n    {raise_it}\n    return -99", "unittest", "shared",
+                               scoring="fraction"))
+    assert r["score"] == 0.0 and r["verdict"] == "runtime_error", r
+    r = grader.grade(framework(TASK_FUNC, "unittest", "shared"))  # with the fix in place, right still passes
+    assert r["verdict"] == "accepted", r
