@@ -465,3 +465,29 @@ def test_a_program_cannot_end_a_shared_test_with_shouldstop(grader, raise_it):
     assert r["score"] == 0.0 and r["verdict"] == "runtime_error", r
     r = grader.grade(framework(TASK_FUNC, "unittest", "shared"))  # with the fix in place, right still passes
     assert r["verdict"] == "accepted", r
+
+
+FAKE_RUN = "def _run(self, result=None):\n    result.startTest(self)\n    result.stopTest(self)\n    return result\n"
+
+
+@pytest.mark.parametrize("patch", [
+    "for c in unittest.TestCase.__subclasses__():\n        c.run = _run",  # a method shadowing TestCase.run
+    "class Fake(unittest.TestCase):\n        run = _run\n    for c in unittest.TestCase.__subclasses__():\n"
+    "        if c is not Fake:\n            try:\n                c.__bases__ = (Fake,)\n            except TypeError:\n                pass",
+])
+def test_a_program_cannot_replace_how_later_shared_tests_run(grader, patch):
+    """From inside task_func, the program reached the test class (TestCase.__subclasses__()) and
+    gave it its own run() (a new key, which the snapshot did not compare) or new bases: every
+    later test passed (1 of 2 under fraction scoring, n-1 of n in general)."""
+    program = f"import unittest\n{FAKE_RUN}def task_func(x):\n    {patch}\n    return -99\n"
+    r = grader.grade(framework(program, "unittest", "shared", scoring="fraction"))
+    assert r["score"] == 0.0 and r["verdict"] not in ("accepted", "infra_error", "error"), r
+
+
+def test_setupclass_data_is_not_taken_for_tampering_in_shared_mode(grader):
+    """Rewrite: a setUpClass storing a value (and a DataFrame-like object) on its class still passes."""
+    test_code = ("import unittest\nclass T(unittest.TestCase):\n    @classmethod\n    def setUpClass(cls):\n"
+                 "        cls.v = task_func(1)\n        cls.maxDiff = None\n    def test_a(self):\n"
+                 "        self.assertEqual(self.v, 2)\n    def test_b(self):\n        self.assertEqual(task_func(2), 3)\n")
+    r = grader.grade(framework(TASK_FUNC, "unittest", "shared", test_code))
+    assert r["verdict"] == "accepted", r

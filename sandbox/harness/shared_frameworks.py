@@ -51,6 +51,8 @@ def make_checker():
     differs later. Closures over builtins read now; no state of their own (the caller holds it)."""
     isinstance_, type_, str_, list_, dict_, getattr_, id_ = isinstance, type, str, list, dict, getattr, id
     class_dict = type.__dict__["__dict__"].__get__
+    mro_of = type.__dict__["__mro__"].__get__
+    callable_, hasattr_, tuple_, len_, any_, zip_ = callable, hasattr, tuple, len, any, zip
     function, sm, cm = types.FunctionType, staticmethod, classmethod
     MISSING = object()
 
@@ -89,16 +91,40 @@ def make_checker():
                     classes = classes + (v,)
                 else:
                     add_cells(name + "." + str_(k), v, cells, seen)
+        grown = []
         for cls in classes:
             cd = class_dict(cls)
             label = getattr_(cls, "__qualname__", "class")
             dicts.append((label, cd.get, dict_(cd)))
+            grown.append((label, cls, cd, dict_(cd), tuple_(mro_of(cls))))
             for k, v in list_(cd.items()):
                 add_cells(label + "." + str_(k), v, cells, seen)
-        return dicts, cells
+        return dicts, cells, grown
+
+    def grew(grown):
+        # A class whose bases were swapped (`T.__bases__ = (Fake,)`), or that gained a method
+        # shadowing one it inherited (`T.run = ...` from inside task_func, through
+        # TestCase.__subclasses__()): the later tests ran the program's run() and passed. Data
+        # a setUpClass stores (cls.df = ...) is neither.
+        for label, cls, cd, copy, mro in grown:
+            now = tuple_(mro_of(cls))
+            if len_(now) != len_(mro) or any_(a is not b for a, b in zip_(now, mro)):
+                return label + ".__bases__"
+            for k in list_(cd.keys()):
+                if k in copy:
+                    continue
+                v = cd.get(k)
+                if not (callable_(v) or hasattr_(type_(v), "__get__")):
+                    continue
+                if any_(k in class_dict(base) for base in mro[1:]):
+                    return label + "." + str_(k) + " (added)"
+        return ""
 
     def changed(snap):
-        dicts, cells = snap
+        dicts, cells, grown = snap
+        added = grew(grown)
+        if added:
+            return added
         for name, get, copy in dicts:
             for k, v in copy.items():
                 if get(k, MISSING) is not v:
