@@ -491,3 +491,17 @@ def test_setupclass_data_is_not_taken_for_tampering_in_shared_mode(grader):
                  "        self.assertEqual(self.v, 2)\n    def test_b(self):\n        self.assertEqual(task_func(2), 3)\n")
     r = grader.grade(framework(TASK_FUNC, "unittest", "shared", test_code))
     assert r["verdict"] == "accepted", r
+
+
+def test_a_program_cannot_add_a_builtin_to_the_shared_tests_globals(grader):
+    """Through a test method's __globals__ the program added `len` (a new key: the snapshot compared
+    only those it had seen), and the later tests' len was the program's."""
+    test_code = ("import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(len(task_func(1)), 2)\n"
+                 "    def test_b(self):\n        self.assertEqual(len(task_func(2)), 3)\n")
+    program = ("import unittest\ndef task_func(x):\n    for c in unittest.TestCase.__subclasses__():\n"
+               "        for v in list(vars(c).values()):\n            g = getattr(v, '__globals__', None)\n"
+               "            if g is not None and 'T' in g:\n                g['len'] = lambda v: 3\n    return []\n")
+    r = grader.grade(framework(program, "unittest", "shared", test_code, scoring="fraction"))
+    assert r["score"] == 0.0 and r["verdict"] not in ("accepted", "infra_error", "error"), r
+    r = grader.grade(framework("def task_func(x):\n    return list(range(x + 1))", "unittest", "shared", test_code))
+    assert r["verdict"] == "accepted", r

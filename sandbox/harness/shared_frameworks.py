@@ -52,6 +52,7 @@ def make_checker():
     isinstance_, type_, str_, list_, dict_, getattr_, id_ = isinstance, type, str, list, dict, getattr, id
     class_dict = type.__dict__["__dict__"].__get__
     mro_of = type.__dict__["__mro__"].__get__
+    BUILTIN_NAMES = frozenset(vars(builtins))  # read before the program runs
     callable_, hasattr_, tuple_, len_, any_, zip_ = callable, hasattr, tuple, len, any, zip
     function, sm, cm = types.FunctionType, staticmethod, classmethod
     MISSING = object()
@@ -74,9 +75,10 @@ def make_checker():
             add_cells(label, v, cells, seen, depth + 1)
 
     def snapshot(modules, classes, extra=()):
-        dicts, cells, seen = [], [], set()
+        dicts, cells, seen, grown = [], [], set(), []
         for name, d in extra:
             dicts.append((name, d.get, dict_(d)))
+            grown.append((name, None, d, dict_(d), ()))
         sys_ = modules.get("sys")
         dicts.append(("sys", sys_.__dict__.get, {k: sys_.__dict__[k] for k in SYS_KEYS if k in sys_.__dict__}))
         for name, mod in list_(modules.items()):
@@ -91,7 +93,6 @@ def make_checker():
                     classes = classes + (v,)
                 else:
                     add_cells(name + "." + str_(k), v, cells, seen)
-        grown = []
         for cls in classes:
             cd = class_dict(cls)
             label = getattr_(cls, "__qualname__", "class")
@@ -107,6 +108,11 @@ def make_checker():
         # TestCase.__subclasses__()): the later tests ran the program's run() and passed. Data
         # a setUpClass stores (cls.df = ...) is neither.
         for label, cls, cd, copy, mro in grown:
+            if cls is None:  # the tests' globals (or builtins): a new name hiding a builtin (`len`)
+                for k in list_(cd.keys()):
+                    if k not in copy and k in BUILTIN_NAMES:
+                        return label + "." + str_(k) + " (added)"
+                continue
             now = tuple_(mro_of(cls))
             if len_(now) != len_(mro) or any_(a is not b for a, b in zip_(now, mro)):
                 return label + ".__bases__"
