@@ -505,3 +505,18 @@ def test_a_program_cannot_add_a_builtin_to_the_shared_tests_globals(grader):
     assert r["score"] == 0.0 and r["verdict"] not in ("accepted", "infra_error", "error"), r
     r = grader.grade(framework("def task_func(x):\n    return list(range(x + 1))", "unittest", "shared", test_code))
     assert r["verdict"] == "accepted", r
+
+
+GETATTR_NOOP = ("import builtins\n_ga = builtins.getattr\ndef _fake(o, n, *d):\n"
+                "    if isinstance(n, str) and n.startswith('test_'):\n        return lambda *a, **k: None\n"
+                "    return _ga(o, n, *d)\n")
+
+
+@pytest.mark.parametrize("where", ["builtins", "unittest.case"])
+def test_a_program_cannot_patch_the_builtins_unittest_reads(grader, where):
+    """unittest's code reads getattr from its module globals, then from the builtins module: a
+    program rebinding builtins.getattr (or adding unittest.case.getattr, a key the snapshot had
+    not seen) so that test methods came back as no-ops passed every test."""
+    program = f"{GETATTR_NOOP}import unittest.case\n{where}.getattr = _fake\ndef task_func(x):\n    return -99\n"
+    r = grader.grade(framework(program, "unittest", "shared", scoring="fraction"))
+    assert r["score"] == 0.0 and r["verdict"] not in ("accepted", "infra_error", "error"), r

@@ -88,6 +88,7 @@ def make_checker():
             if type_(d) is not dict_:
                 continue
             dicts.append((name, d.get, dict_(d)))
+            grown.append((name, None, d, dict_(d), ()))  # `unittest.case.getattr = ...` hides the builtin
             for k, v in list_(d.items()):
                 if isinstance_(v, type_):
                     classes = classes + (v,)
@@ -108,7 +109,7 @@ def make_checker():
         # TestCase.__subclasses__()): the later tests ran the program's run() and passed. Data
         # a setUpClass stores (cls.df = ...) is neither.
         for label, cls, cd, copy, mro in grown:
-            if cls is None:  # the tests' globals (or builtins): a new name hiding a builtin (`len`)
+            if cls is None:  # a module's or the tests' globals: a new name hiding a builtin (`len`)
                 for k in list_(cd.keys()):
                     if k not in copy and k in BUILTIN_NAMES:
                         return label + "." + str_(k) + " (added)"
@@ -248,7 +249,9 @@ def prepare(tests):
 
     code = compile(tests, "tests.py", "exec")
     snapshot, changed = make_checker()
-    snap = snapshot(modules, (Results,))
+    # the builtins module too: unittest's own code reads getattr, isinstance... from it, and a
+    # program's `builtins.getattr` returning a no-op for test_* names passed every test
+    snap = snapshot(modules, (Results,), (("builtins", vars(builtins)),))
 
     def run(prog_code):
         sol = ModuleType("solution")
