@@ -520,3 +520,14 @@ def test_a_program_cannot_patch_the_builtins_unittest_reads(grader, where):
     program = f"{GETATTR_NOOP}import unittest.case\n{where}.getattr = _fake\ndef task_func(x):\n    return -99\n"
     r = grader.grade(framework(program, "unittest", "shared", scoring="fraction"))
     assert r["score"] == 0.0 and r["verdict"] not in ("accepted", "infra_error", "error"), r
+
+
+def test_a_program_cannot_swap_the_module_the_shared_tests_import(grader):
+    """`sys.modules["unittest"] = fake`, whose TestCase (a real subclass) has the program's run():
+    the test file's `import unittest` took it, and every test passed."""
+    program = ("import sys, types, unittest\nclass _TC(unittest.TestCase):\n    def run(self, result=None):\n"
+               "        result.startTest(self)\n        result.stopTest(self)\n        return result\n"
+               "_fake = types.ModuleType('unittest')\n_fake.__dict__.update(vars(unittest))\n_fake.TestCase = _TC\n"
+               "sys.modules['unittest'] = _fake\ndef task_func(x):\n    return -99\n")
+    r = grader.grade(framework(program, "unittest", "shared", scoring="fraction"))
+    assert r["score"] == 0.0 and r["verdict"] not in ("accepted", "infra_error", "error"), r

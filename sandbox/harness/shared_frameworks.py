@@ -167,6 +167,7 @@ def prepare(tests):
             pass
     isinstance_, issubclass_, type_, id_, str_, tuple_, any_ = isinstance, issubclass, type, id, str, tuple, any
     ModuleType, modules, exec_, monotonic = types.ModuleType, sys.modules, exec, time.monotonic
+    dict_ = dict
     set_ = types.ModuleType.__setattr__
     BE, AE = BaseException, AssertionError
     known = {id_(t) for t in vars(builtins).values() if isinstance_(t, type_)}
@@ -257,9 +258,15 @@ def prepare(tests):
         sol = ModuleType("solution")
         sol.__file__ = "prog.py"
         modules["solution"] = sol
+        loaded = dict_(modules)
         try:
             exec_(prog_code, sol.__dict__)  # the program, as the module `solution`
             modules["solution"] = sol  # the tests import this module, not one the program put there
+            # nor a module the program swapped in (`sys.modules["unittest"] = fake` whose TestCase
+            # has the program's run(): every test passed): each one loaded before it ran is put back
+            for name, m in loaded.items():
+                if modules.get(name) is not m:
+                    modules[name] = m
             set_(sol, "__class__", ModuleType)  # nor a subclass of the program's (its own __setattr__)
             # never a builtin's name (a program's `def len(x): return 2` answering for the tests'
             # len); `from solution import *` neither: an explicit `from solution import max` still can
