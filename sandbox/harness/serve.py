@@ -83,7 +83,10 @@ def main(in_fd: int, out_fd: int) -> None:
     try:
         with open("prog.py", "rb") as f:
             code = compile(f.read(), "prog.py", "exec")
-        g = {"__name__": "solution", "__file__": "prog.py", "__builtins__": builtins}
+        mod = types.ModuleType("solution")  # a real module: dataclasses, pickle, typing look it up
+        mod.__file__, mod.__builtins__ = "prog.py", builtins
+        sys.modules["solution"] = mod
+        g = mod.__dict__
         sys.argv = ["prog.py"]
         exec(code, g)  # noqa: S102 - the program, in its own process
         hello = {"names": describe(g)}
