@@ -531,3 +531,30 @@ def test_a_program_cannot_swap_the_module_the_shared_tests_import(grader):
                "sys.modules['unittest'] = _fake\ndef task_func(x):\n    return -99\n")
     r = grader.grade(framework(program, "unittest", "shared", scoring="fraction"))
     assert r["score"] == 0.0 and r["verdict"] not in ("accepted", "infra_error", "error"), r
+
+
+ALWAYS_EQ = ("class E:\n    def __eq__(self, o):\n        return True\n    def __ne__(self, o):\n        return False\n"
+             "    def __bool__(self):\n        return True\n    __hash__ = object.__hash__\n")
+CMP_TESTS = ("import unittest\nimport pandas as pd\nclass T(unittest.TestCase):\n"
+             "    def test_true(self):\n        self.assertTrue(task_func(1) == 2)\n"
+             "    def test_assert(self):\n        assert task_func(2) == 3\n"
+             "    def test_ne(self):\n        self.assertFalse(task_func(3) != 4)\n"
+             "    def test_bare(self):\n        assert task_func(4)\n"
+             "    def test_frame(self):\n        df = pd.DataFrame({'a': [task_func(1)]})\n"
+             "        self.assertTrue((df == pd.DataFrame({'a': [2]})).all().all())\n")
+
+
+@pytest.mark.parametrize("program, verdict, score", [
+    (ALWAYS_EQ + "def task_func(x):\n    return E()\n", "wrong_answer", 0.0),
+    (ALWAYS_EQ + "def task_func(x):\n    return [E()]\n", "wrong_answer", 0.0),
+    ("def task_func(x):\n    return x + 1\n", "accepted", 1.0),
+    ("import numpy as np\ndef task_func(x):\n    return np.int64(x + 1)\n", "accepted", 1.0),
+    ("def task_func(x):\n    return x + 2\n", "wrong_answer", 0.2),  # only test_bare passes
+])
+def test_shared_unittest_comparisons_never_trust_the_programs_eq(grader, program, verdict, score):
+    """The shared unittest judge refused program-defined values in assert methods only: an always-
+    true __eq__ passed `assertTrue(f(x) == y)` and `assert f(x) == y` (BigCodeBench rows scored 1.0
+    with wrong code). Comparisons and assert conditions in the test file are guarded too."""
+    r = grader.grade(framework(program, "unittest", "shared", CMP_TESTS, scoring="fraction",
+                               time_limit_s=10, memory_limit_mb=512))
+    assert r["verdict"] == verdict and abs(r["score"] - score) < 1e-9, r

@@ -31,6 +31,37 @@ WATCHED = ("unittest", "shared_frameworks", "contextlib")
 SYS_KEYS = ("exc_info", "exception")
 
 
+GUARD = "__verifier_guard__"  # a name no test file uses; the tests' globals are watched
+
+
+class _GuardOperands(ast.NodeTransformer):
+    """Every operand of an ==/!= comparison and every `assert` condition in the test file goes
+    through GUARD, which refuses a value of a class the program defined: the program's always-true
+    __eq__ (or __bool__) decided `self.assertTrue(f(x) == y)` and a plain `assert f(x) == y`, which
+    the assert methods' own check never saw (they received True)."""
+
+    def _wrap(self, node):
+        return ast.copy_location(ast.Call(ast.Name(GUARD, ast.Load()), [node], []), node)
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        if any(type(op) in (ast.Eq, ast.NotEq) for op in node.ops):
+            node.left = self._wrap(node.left)
+            node.comparators = [self._wrap(c) for c in node.comparators]
+        return node
+
+    def visit_Assert(self, node):
+        self.generic_visit(node)
+        node.test = self._wrap(node.test)
+        return node
+
+
+def _guarded(tests):
+    """The test file compiled with its comparisons and assert conditions guarded."""
+    tree = _GuardOperands().visit(ast.parse(tests, "tests.py"))
+    return compile(ast.fix_missing_locations(tree), "tests.py", "exec")
+
+
 def _test_imports(tests):
     """Top-level module names the test file imports (not `solution`)."""
     try:
@@ -188,7 +219,20 @@ def prepare(tests):
             return any_(program_defined(e, depth + 1) for e in x)
         if t is dict:
             return any_(program_defined(k, depth + 1) or program_defined(v, depth + 1) for k, v in x.items())
-        return id_(t) not in known
+        if id_(t) not in known:
+            return True
+        return program_in_array(x, depth)
+
+    def program_in_array(x, depth):
+        # numpy / pandas values of object dtype hold arbitrary objects: `df == expected` on a frame
+        # of the program's always-equal objects compared element-wise with their __eq__
+        if not str_(getattr(type_(x), "__module__", "")).startswith(("numpy", "pandas")):
+            return False
+        vals = x.to_numpy() if hasattr(x, "to_numpy") else x
+        if getattr(getattr(vals, "dtype", None), "kind", "") != "O":
+            return False
+        flat = vals.ravel() if hasattr(vals, "ravel") else ()
+        return len(flat) > 10**6 or any_(program_defined(e, depth + 1) for e in flat)
 
     def strict(method):
         def check(self, *args, **kwargs):
@@ -248,7 +292,13 @@ def prepare(tests):
             verdict, detail = self.failed or ("accepted", "")
             self.out.append((verdict, detail, monotonic() - self.t0, test.id().removeprefix("tests.")))
 
-    code = compile(tests, "tests.py", "exec")
+    code = _guarded(tests)
+
+    def guard(x):
+        if program_defined(x):
+            raise AE("a value compared or asserted is of a class the program defined")
+        return x
+
     snapshot, changed = make_checker()
     # the builtins module too: unittest's own code reads getattr, isinstance... from it, and a
     # program's `builtins.getattr` returning a no-op for test_* names passed every test
@@ -275,6 +325,7 @@ def prepare(tests):
             mod = ModuleType("tests")
             mod.__dict__.update(g)
             mod.__name__, mod.__builtins__ = "tests", pristine  # not __main__: its unittest.main() must not run
+            mod.__dict__[GUARD] = guard
             exec_(code, mod.__dict__)
         except BE as e:  # noqa: BLE001 - the program failed at import (or exited): its runtime error
             return [], verdict_of(e)[1], changed(snap)
