@@ -236,17 +236,6 @@ class Engine:
             self.metrics.inflight_items.labels(kind).dec()
             slots.release()
 
-    @contextlib.asynccontextmanager
-    async def _code_queue(self):
-        """Queue metrics of one code item. The queue itself is the sandbox's (per language, until the
-        caller's deadline: README "Code sandboxes"); a server-wide slot here would let slow jobs of
-        one language hold every slot while another language's containers sit idle."""
-        mark = _CodeStart(self.metrics)
-        try:
-            yield mark
-        finally:
-            mark.finish()
-
     async def execute(self, task: dict, files: dict[str, bytes]) -> dict:
         """Run one program (verifier/execute.py) as one code item: the same admission, slots and sandboxes.
         Raises Overloaded or Draining before it starts; the answer is an Execute response dict."""
@@ -254,7 +243,7 @@ class Engine:
         try:
             if not self.code_available:
                 return execute_response(infra_error("execute", self.code_unavailable_reason()))
-            async with self._code_queue() as started:
+            with _CodeStart(self.metrics) as started:
                 result = await self.code.grade(task, None, files=files, on_start=started)  # None: its own limits
             queue_s, exec_s = started.waited()
             return execute_response(result, queue_s, exec_s)
@@ -265,14 +254,18 @@ class Engine:
         if not self.code_available:
             return infra_error(task["id"], self.code_unavailable_reason())
         timeout = task["timeout_s"] or None  # None: the sandbox's budget scales with tests x time limit
-        async with self._code_queue() as started:
+        with _CodeStart(self.metrics) as started:
             result = await self.code.grade(task, timeout, on_start=started)
         queue_s, exec_s = started.waited()
         return {**result, "id": task["id"], "queue_s": queue_s, "exec_s": exec_s}
 
 
 class _CodeStart:
-    """Moves one code item from the queue gauge to the in-flight gauge when the sandbox starts it."""
+    """Queue metrics of one code item (`with _CodeStart(metrics) as started`; pass `started` to
+    CodeGrader.grade as on_start): it moves from the queue gauge to the in-flight gauge when the
+    sandbox starts it. The queue itself is the sandbox's, per language, until the caller's deadline
+    (README "Code sandboxes"); a server-wide slot in front of it would let slow jobs of one language
+    hold every slot while another language's containers sit idle."""
 
     def __init__(self, metrics: Metrics) -> None:
         self.metrics = metrics
@@ -289,7 +282,10 @@ class _CodeStart:
         self.metrics.queue_seconds.labels("code").observe(self.started - self.enqueued)
         self.metrics.inflight_items.labels("code").inc()
 
-    def finish(self) -> None:
+    def __enter__(self) -> _CodeStart:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
         self.ended = time.monotonic()
         if self.started is None:
             self.metrics.queue_items.labels("code").dec()
