@@ -260,8 +260,10 @@ def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: byt
           cwd: str | None = None, stdout_max: int | None = None, env: dict | None = None,
           fd3: bool = False, rm_cwd: bool = False, fd3_max: int = 4096, put: dict[str, bytes] | None = None,
           fresh: list[str] | None = None, collect: tuple[str, int] | None = None, exe: bytes | None = None,
-          scrub: bool = False) -> dict:
-    """One run in the runner (its protocol: sandbox/runner.py); the facts, with the kept bytes as *_b."""
+          scrub: bool = False, judge: bool = False) -> dict:
+    """One run in the runner (its protocol: sandbox/runner.py); the facts, with the kept bytes as *_b.
+    judge: argv is harness/judge.py, which keeps the judge's uid (the program's process it starts
+    takes the program's)."""
     wall = plan.wall(cpu_s, config)
     blobs = {"stdin": stdin} if stdin else {}
     if exe is not None:
@@ -272,7 +274,7 @@ def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: byt
          "stdout_max": stdout_max or config.output_limit_bytes, "stderr_max": config.stderr_limit_bytes,
          "fsize_max": config.file_size_limit_mb << 20, "env": env or {}, "fd3": fd3, "fd3_max": fd3_max, "rm_cwd": rm_cwd,
          "put": list(put or ()), "fresh": fresh or [], "collect": list(collect) if collect else None,
-         "scrub": scrub},
+         "scrub": scrub, "judge": judge},
         blobs or None, timeout_s=wall + 10.0)
     if head.get("tampered"):  # the program's fault, not the sandbox's: its verdict, then recycle
         box.tainted = True
@@ -560,7 +562,8 @@ def _assert_test(box, plan: Plan, config: SandboxConfig) -> dict:
     nonce = secrets.token_hex(16)
     stdin = nonce.encode() + b"\n" + str(plan.test_code).encode("utf-8", "surrogatepass")
     harness = f"{HARNESS_DIR}/{JUDGE_FILES[plan.judge]}"
-    facts = _exec(box, ["python3", "-I", harness], plan, config, plan.time_limit_s, stdin=stdin, fd3=True)
+    facts = _exec(box, ["python3", "-I", harness], plan, config, plan.time_limit_s, stdin=stdin, fd3=True,
+                  judge=plan.judge == "process")
     facts = _blame_spawn(plan, facts)
     return _with_output(plan, _judge_asserts(plan, facts, nonce), facts)
 
@@ -580,7 +583,7 @@ def _judged_tests(box, plan: Plan, config: SandboxConfig) -> list[dict] | None:
     cpu = plan.time_limit_s * expected + JUDGE_START_S
     harness = f"{HARNESS_DIR}/{JUDGE_FILES[plan.judge]}"
     facts = _exec(box, ["python3", "-I", harness, kind], plan, config, cpu, stdin=stdin, fd3=True,
-                  fd3_max=RESULTS_MAX)
+                  fd3_max=RESULTS_MAX, judge=plan.judge == "process")
     facts = _blame_spawn(plan, facts)
     lines = _result_lines(facts.get("fd3_b", b""), nonce)
     entries = [_judged_entry(x["test"]) for x in lines if type(x.get("test")) is dict]

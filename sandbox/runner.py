@@ -1,9 +1,18 @@
 """The supervisor that runs INSIDE a sandbox container, as its PID 1. Standard library only.
 
 Why PID 1: the kernel ignores SIGKILL sent to a PID namespace's init from inside the namespace,
-so the untrusted program (same uid: every capability is dropped) cannot kill its supervisor, and
-`kill(-1, SIGKILL)` from here ends every other process of the container at once. The runner also
-marks itself non-dumpable, so the program cannot ptrace it or open its pipes via /proc/1/fd.
+so the untrusted program cannot kill its supervisor, and `kill(-1, SIGKILL)` from here ends every
+other process of the container at once. The runner also marks itself non-dumpable, so the program
+cannot ptrace it or open its pipes via /proc/1/fd.
+
+Two uids (docs/architecture.md, "Trust boundaries"): the container starts as root with only
+CAP_SETUID and CAP_SETGID, and before reading anything the runner becomes real uid JUDGE, effective
+uid PROGRAM (SANDBOX_IDS="PROGRAM:GID:JUDGE", set by sandbox/pool.py), which leaves it no
+capability at all. Every process it starts drops to PROGRAM for all three uids, except a judge
+(harness/judge.py), which keeps real and saved uid JUDGE: the kernel lets a process signal,
+prlimit or ptrace another only when its uids match the other's real or saved uid, so a program can
+reach neither the judge nor this runner, while both can still kill every process of the program
+(kill(-1)) and own its files (effective uid PROGRAM).
 
 Protocol (host <-> runner over the container's attached stdin/stdout): every message is one JSON
 header line, followed by the raw bytes of the blobs the header names in "blobs" ([name, length]
@@ -14,7 +23,7 @@ pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
         create /work/NAME (must not exist) and write the files (O_NOFOLLOW, O_EXCL).
     {"op": "exec", "argv": [...], "cwd": NAME, "cpu_s": F, "wall_s": F, "stdout_max": N,
      "stderr_max": N, "fsize_max": N, "env": {...}, "fd3": bool, "fd3_max": N, "rm_cwd": bool, "scrub": bool,
-     "put": [RELPATH...], "fresh": [RELPATH...], "collect": [RELPATH, N],
+     "put": [RELPATH...], "fresh": [RELPATH...], "collect": [RELPATH, N], "judge": bool,
      "blobs": [["stdin", N], ["exe", N], ["put:RELPATH", N]...]}
         run one process in its own session; drain stdout/stderr while it runs; stop it on CPU time
         (cgroup accounting, all its processes), wall time, or stdout over its cap (stderr is read
@@ -24,6 +33,7 @@ pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
         output file must be written by this run); collect: after the run, return this file of
         cwd (at most N+1 bytes, a regular file only); exe: run this binary (a compiled checker)
         from memory, as argv[0]: it needs no exec-mounted dir and nothing on disk can replace it.
+        judge: the process is harness/judge.py and keeps the judge's uid (see above).
     {"op": "reset"}
         kill everything, wipe /work /tmp /dev/shm /dev/mqueue, remove SysV IPC objects, and report
         whether the container is clean (PID 1's limits included).
@@ -47,6 +57,7 @@ import sys
 import time
 
 WORK = "/work"
+IDS_ENV = "SANDBOX_IDS"  # "PROGRAM_UID:GID:JUDGE_UID" (sandbox/pool.py)
 WIPE_DIRS = ("/work", "/tmp", "/dev/shm", "/dev/mqueue")
 CHUNK = 1 << 20
 F_SETPIPE_SZ = 1031
@@ -211,11 +222,48 @@ def restore_modes(cwd: str) -> None:
             pass                                # NotImplementedError), and what it points to is the program's
 
 
-def _limits(cpu_s: float, fsize: int):
-    """preexec_fn: CPU rlimit as a kernel-side backstop, no core dumps, OOM victim first."""
+APART = False  # the runner holds two uids (drop_privileges): judges are out of the program's reach
+
+
+def drop_privileges() -> bool:
+    """Started as root (sandbox/pool.py): become real uid JUDGE, effective uid PROGRAM, with no
+    capability left; True when done. Started as anyone else: nothing to do (False: every process
+    then shares one uid, as in a container not started by our pool). Root without SANDBOX_IDS, or a
+    drop that leaves any uid 0, never serves: SystemExit."""
+    if os.getuid() != 0:
+        return os.getuid() != os.geteuid()
+    try:
+        prog, gid, judge = (int(x) for x in os.environ.get(IDS_ENV, "").split(":"))
+    except ValueError:
+        raise SystemExit(f"runner started as root without {IDS_ENV}=PROGRAM_UID:GID:JUDGE_UID") from None
+    if 0 in (prog, gid, judge) or prog == judge:
+        raise SystemExit(f"{IDS_ENV}: three non-root ids, the judge's not the program's")
+    os.setgroups([])
+    os.setresgid(gid, gid, gid)
+    os.setresuid(judge, prog, judge)
+    if 0 in os.getresuid() + os.getresgid() or cap_eff() != 0:
+        raise SystemExit("the runner kept root or a capability")
+    return True
+
+
+def cap_eff() -> int:
+    """This process's effective capabilities (/proc/self/status)."""
+    with open("/proc/self/status", "rb") as f:
+        for line in f:
+            if line.startswith(b"CapEff:"):
+                return int(line.split()[1], 16)
+    return -1
+
+
+def _limits(cpu_s: float, fsize: int, judge: bool = False):
+    """preexec_fn: CPU rlimit as a kernel-side backstop, no core dumps, OOM victim first; every
+    uid the program's (a judge keeps its real and saved uid: module docstring)."""
     hard_cpu = int(math.ceil(cpu_s)) + 1
 
     def apply() -> None:
+        if APART and not judge:
+            uid = os.geteuid()
+            os.setresuid(uid, uid, uid)
         resource.setrlimit(resource.RLIMIT_CPU, (hard_cpu, hard_cpu + 1))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
@@ -268,7 +316,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         proc = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             cwd=cwd, env=env, start_new_session=True, pass_fds=pass_fds, close_fds=True,
-            preexec_fn=_limits(cpu_limit, int(req.get("fsize_max", 64 << 20))),
+            preexec_fn=_limits(cpu_limit, int(req.get("fsize_max", 64 << 20)), req.get("judge") is True),
         )
     except OSError as e:
         for fd in (fd3_r, fd3_w, exe_fd):
@@ -716,7 +764,7 @@ def write_message(stream, head: dict, blobs: dict[str, bytes] | None = None) -> 
 def handle(head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:
     op = head.get("op")
     if op == "ping":
-        return {"ok": True, "pid": os.getpid(), "uid": os.getuid(), "cpu_acct": bool(CPU_V1 or CPU_V2),
+        return {"ok": True, "pid": os.getpid(), "uid": os.geteuid(), "apart": APART, "cpu_acct": bool(CPU_V1 or CPU_V2),
                 "oom_acct": bool(OOM_FILE)}, {}
     if op == "files":
         return write_files(head, blobs), {}
@@ -774,7 +822,8 @@ def deny_io_uring() -> bool:
 
 
 def main() -> None:
-    global START_STATE, START_RSS_KB
+    global START_STATE, START_RSS_KB, APART
+    APART = drop_privileges()
     make_undumpable()
     deny_io_uring()
     START_STATE = supervisor_state()
