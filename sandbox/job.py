@@ -470,7 +470,11 @@ def _judge_test(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, expe
         if got.get("bytes", 0) > config.output_limit_bytes:
             return _test_entry("output_limit", facts, f"output file {plan.output_file} over its limit")
         output = facts["collected_b"]
-    if plan.checker:
+    bad = checks.non_finite(output) if plan.checker and checks.non_finite(expected or b"") is None else None
+    if bad is not None:  # a checker's `abs(a - b) > eps` passes nan: never asked (README.md, "Code sandboxes")
+        entry = _test_entry("wrong_answer", facts, f"output token {checks._show(bad)} is not a finite number "
+                                                   "and the expected output has none")
+    elif plan.checker:
         entry = _checked(pool, box, plan, config, stdin, output, facts, expected or b"")
     elif expected is None:
         entry = _test_entry("accepted", facts, "ran cleanly")
