@@ -9,7 +9,7 @@ Two uids (docs/architecture.md, "Trust boundaries"): the container starts as roo
 CAP_SETUID and CAP_SETGID, and before reading anything the runner becomes real uid JUDGE, effective
 uid PROGRAM (SANDBOX_IDS="PROGRAM:GID:JUDGE", set by sandbox/pool.py), which leaves it no
 capability at all. Every process it starts drops to PROGRAM for all three uids, except a judge
-(harness/judge.py), which keeps real and saved uid JUDGE: the kernel lets a process signal,
+(harness/judge.py, started as a fork of the runner: fork_judge), which keeps real and saved uid JUDGE: the kernel lets a process signal,
 prlimit or ptrace another only when its uids match the other's real or saved uid, so a program can
 reach neither the judge nor this runner, while both can still kill every process of the program
 (kill(-1)) and own its files (effective uid PROGRAM).
@@ -312,13 +312,15 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     cg0, me0 = cgroup_cpu_s(), self_cpu_s()
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
+    limits = _limits(cpu_limit, int(req.get("fsize_max", 64 << 20)), req.get("judge") is True)
     try:
-        proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=cwd, env=env, start_new_session=True, pass_fds=pass_fds, close_fds=True,
-            preexec_fn=_limits(cpu_limit, int(req.get("fsize_max", 64 << 20)), req.get("judge") is True),
-        )
-    except OSError as e:
+        if req.get("judge") is True and APART:
+            proc = fork_judge(argv, cwd, env, pass_fds, limits)
+        else:
+            proc = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                cwd=cwd, env=env, start_new_session=True, pass_fds=pass_fds, close_fds=True, preexec_fn=limits)
+    except (OSError, ValueError) as e:
         for fd in (fd3_r, fd3_w, exe_fd):
             if fd >= 0:
                 os.close(fd)
@@ -472,6 +474,72 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     if collected is not None:
         head["collected"], blobs["collected"] = collected
     return head, blobs
+
+
+class Forked:
+    """What run_exec uses of a Popen, for a judge started by fork_judge."""
+
+    def __init__(self, pid: int, stdin: int, stdout: int, stderr: int) -> None:
+        self.pid, self.returncode = pid, None
+        self.stdin = os.fdopen(stdin, "wb", buffering=0)
+        self.stdout = os.fdopen(stdout, "rb", buffering=0)
+        self.stderr = os.fdopen(stderr, "rb", buffering=0)
+
+
+KEEP_ALIVE: list = []  # this interpreter's own std streams in a forked judge: never finalized (they close fds 0-2)
+
+
+def fork_judge(argv: list[str], cwd: str, env: dict, pass_fds: tuple[int, ...], limits) -> Forked:
+    """Start harness/judge.py (argv: python3 -I JUDGE [ARGS]) in a fork of this interpreter, never
+    through execve: an exec by a process whose real and effective uids differ, under
+    no_new_privs, keeps both on Linux but sets the effective uid to the real one under gVisor
+    (runsc), and the judge needs both (module docstring). Same interpreter flags (-I), its own
+    session, limits, std streams, environment and argv; nothing of the runner's fds but pass_fds."""
+    if argv[:2] != ["python3", "-I"] or len(argv) < 3 or not argv[2].endswith("/judge.py"):
+        raise ValueError(f"not a judge: {argv[:3]!r}")
+    pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr
+    pid = os.fork()
+    if pid:
+        for fd in (pipes[0][0], pipes[1][1], pipes[2][1]):
+            os.close(fd)
+        return Forked(pid, pipes[0][1], pipes[1][0], pipes[2][0])
+    code = 1
+    try:  # the child: never returns into the runner's loop
+        for target, fd in ((0, pipes[0][0]), (1, pipes[1][1]), (2, pipes[2][1])):
+            os.dup2(fd, target)
+        last = 2
+        for fd in sorted(pass_fds) + [resource.getrlimit(resource.RLIMIT_NOFILE)[0]]:
+            os.closerange(last + 1, fd)
+            last = fd
+        os.chdir(cwd)
+        os.setsid()
+        limits()
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # as a fresh interpreter has them: a write to a
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # dead program's pipe raises
+        KEEP_ALIVE.extend((sys.stdin, sys.stdout, sys.stderr))
+        sys.stdin = open(0, "r", closefd=False)  # noqa: SIM115 - for the process' life
+        sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115
+        sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
+        os.environ.clear()
+        os.environ.update(env)
+        sys.argv = argv[2:]
+        import runpy
+        runpy.run_path(argv[2], run_name="__main__")
+        code = 0
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except BaseException:  # noqa: BLE001 - the judge's failure, reported as a non-zero exit
+        try:
+            import traceback
+            traceback.print_exc()
+        except BaseException:  # noqa: BLE001
+            pass
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
 
 
 def memfd_with(data: bytes) -> int:
