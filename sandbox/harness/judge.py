@@ -1,11 +1,12 @@
 """The judge of assert-style tests (test_code): trusted, in its own process (README.md, "How
-assert-style tests are judged"). Standard library only; runs as `python3 -I judge.py` in the job dir.
+assert-style tests are judged"). Standard library only; runs as `python3 -I judge.py` in the job dir
+(started by the runner as a fork of itself: sandbox/runner.py, fork_judge).
 
 Before it reads anything, the judge sets its saved uid to its real uid, the judge's (the runner
 started it with the program's uid as effective uid only: sandbox/runner.py), makes itself
 non-dumpable, and forks the program's process. That child takes the program's uid for all three
-(so it can signal, prlimit or ptrace no process of the judge's uid), closes the result fd, takes /dev/null as stdin, runs prog.py and then only answers calls on a pipe
-(serve.py). Only then does the judge read the nonce and the tests from stdin: the tests, the
+(so it can signal, prlimit or ptrace no process of the judge's uid), closes the result fd, takes
+/dev/null as stdin, runs prog.py and then only answers calls on a pipe (serve.py). Only then does the judge read the nonce and the tests from stdin: the tests, the
 nonce and the result fd never exist in the program's process. The tests run here, in a fresh
 namespace where each function of the program is a proxy: arguments and results cross as plain
 data (wire.py), exceptions by builtin type, mutated arguments come back. "ok:<nonce>" on the
