@@ -184,9 +184,10 @@ def rss_kb() -> int:
 
 def supervisor_state() -> tuple:
     """PID 1's own rlimits, CPU affinity, nice value, scheduling policy and I/O priority. The program
-    runs as our uid, so prlimit(2), sched_setaffinity(2), setpriority(2), sched_setscheduler(2) and
-    ioprio_set(2) let it lower them (not raise them back), and every later process would inherit
-    them: a changed state means the container must be recycled."""
+    runs as our effective uid, so sched_setaffinity(2), setpriority(2) and sched_setscheduler(2) let
+    it lower them (not raise them back; prlimit(2) and ioprio_set(2) need our real uid too, and are
+    watched all the same), and every later process would inherit them: a changed state means the
+    container must be recycled."""
     names = sorted(n for n in dir(resource) if n.startswith("RLIMIT_"))
     return (tuple(resource.getrlimit(getattr(resource, n)) for n in names),
             tuple(sorted(os.sched_getaffinity(0))), os.getpriority(os.PRIO_PROCESS, 0),
@@ -642,7 +643,7 @@ def _safe_name(name: str) -> str:
 
 def wipe(path: str) -> None:
     """Delete everything under path, first making every directory writable (the program may
-    have chmod-ed them; it runs as our uid, so we own them). Iterative, one directory at a time
+    have chmod-ed them; it runs as our effective uid, so we own them). Iterative, one directory at a time
     by chdir: a program's tree thousands of levels deep (one inode each) neither recurses past
     Python's limit (os.walk, shutil.rmtree: RecursionError, once infra_error) nor builds paths
     past PATH_MAX. Only ever called when no process of the program is left to move things."""
