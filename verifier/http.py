@@ -64,6 +64,9 @@ UNGRADED = {"infra_error", "error", "invalid_gold"}
 # Keep the tail of very long responses, as the TRL reward functions do (trainer.config.RewardConfig).
 MAX_RESPONSE_CHARS = 100_000
 _LARGE_BODY = 1 << 20  # parse bodies beyond this off the event loop
+# /run_code returns all of stdout, up to the sandbox's output limit (output_limit_bytes, 8 MiB; more is
+# output_limit): verl compares it whole, so a cut head would score a right program wrong (README "HTTP/JSON").
+RUN_CODE_OUTPUT_BYTES = 1 << 30
 # SandboxFusion language names (as verl sends them) -> ours.
 RUN_CODE_LANGUAGES = {"python": "python", "python3": "python", "cpp": "cpp", "c": "c", "nodejs": "javascript",
                       "javascript": "javascript", "java": "java", "rust": "rust", "go": "go"}
@@ -437,8 +440,6 @@ class HttpFrontEnd:
         code, stdin = body.get("code"), body.get("stdin") or ""
         if not isinstance(code, str) or not code.strip():
             raise HttpError(400, "must be a non-empty string", "code")
-        if "```" in code or "</think>" in code:  # the sandbox would take a fenced block out of it, not run it whole
-            raise HttpError(400, "code containing ``` or </think> is not supported", "code")
         if not isinstance(stdin, str):
             raise HttpError(400, "must be a string", "stdin")
         for name, value in (("code", code), ("stdin", stdin)):
@@ -462,7 +463,7 @@ class HttpFrontEnd:
                 "scoring": "all", "stop_on_first_failure": True, "timeout_s": 0.0,
                 "time_limit_s": min(float(numbers["run_timeout"]), limits["max_time_limit_s"]) or None,
                 "memory_limit_mb": int(min(numbers["memory_limit_MB"], limits["max_memory_limit_mb"])) or None,
-                "return_output": True, "output_head_bytes": self.config.max_field_bytes}
+                "return_output": True, "output_head_bytes": RUN_CODE_OUTPUT_BYTES, "as_given": True}
 
     async def healthz(self, request: Request) -> Response:
         """Liveness, as gRPC health's overall ("") status: 503 only while draining."""
