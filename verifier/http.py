@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
-import contextlib
 import hmac
 import json
 import logging
@@ -40,6 +39,7 @@ from starlette.routing import Route
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute import execute_task
+from verifier.formats.rows import RowRules, label_task
 from verifier.schema import (
     PROFILES,
     TaskError,
@@ -62,6 +62,7 @@ TEST_KEYS = set(pb.CodeTest.DESCRIPTOR.fields_by_name)
 # Verdicts that say "not graded" rather than "wrong": the trainer routes give them 0.0 and a flag.
 UNGRADED = {"infra_error", "error", "invalid_gold"}
 # Keep the tail of very long responses, as the TRL reward functions do (trainer.config.RewardConfig).
+# A label is read by the trainer adapters' reader (verifier/formats/rows.py label_task).
 MAX_RESPONSE_CHARS = 100_000
 _LARGE_BODY = 1 << 20  # parse bodies beyond this off the event loop
 # /run_code returns all of stdout, up to the sandbox's output limit (output_limit_bytes, 8 MiB; more is
@@ -120,37 +121,6 @@ def strip_prompt(query: str, prompt: Any) -> str | None:
         return query[len(prompt):]
     at = query.find(prompt) if prompt else 0
     return None if at < 0 else query[at + len(prompt):]
-
-
-def label_task(label: Any, response: str, profile: str) -> dict | str:
-    """The task grading `response` against one trainer label, or why it cannot be graded.
-
-    A label is a gold answer (string or number: a math task), or a JSON object (or its text): a
-    task of the README schema when it has ``kind`` (its ``completion`` is replaced by the
-    response), else a dataset row read as the TRL reward functions read one (``solution`` /
-    ``answer`` / ``ground_truth``, or ``verification_info`` / ``tests`` / ``test_code`` for code).
-    """
-    response = response[-MAX_RESPONSE_CHARS:]
-    if isinstance(label, str) and label.lstrip().startswith("{"):
-        with contextlib.suppress(ValueError):
-            parsed = json.loads(label)
-            if isinstance(parsed, dict):
-                label = parsed
-    if isinstance(label, bool) or label is None or label == "":
-        return "no label (gold answer or task) for this item"
-    if isinstance(label, (int, float)):
-        label = str(label)
-    if isinstance(label, str):
-        return {"kind": "math", "gold": label, "profile": profile, "completion": response}
-    if not isinstance(label, Mapping):
-        return f"label must be a string, a number or a JSON object, got {type(label).__name__}"
-    if "kind" in label:
-        return {**label, "completion": response}
-    from trainer.config import RewardConfig
-    from trainer.tasks import build_tasks
-
-    row_task = build_tasks([response], {k: [v] for k, v in label.items()}, RewardConfig(math_profile=profile))[0]
-    return row_task if row_task is not None else "the label row has no gold answer nor tests"
 
 
 # ---------------------------------------------------------------- the app
@@ -389,12 +359,13 @@ class HttpFrontEnd:
         profile = request.query_params.get("profile", "strict")
         if profile not in PROFILES:
             raise HttpError(400, f"must be one of {PROFILES}, got {profile!r}", "profile")
+        rules = RowRules(math_profile=profile)  # the trainer adapters' defaults (verifier/formats/rows.py)
         out: list[tuple[float, bool, str]] = [(0.0, True, "error")] * len(responses)
         tasks, slots, skipped = [], [], []
         for i, (response, label) in enumerate(zip(responses, labels)):
-            task = label_task(label, response, profile) if response is not None else "the prompt is not in the query"
+            task = label_task(str(i), response[-MAX_RESPONSE_CHARS:], label, rules)[0] if response is not None \
+                else "the prompt is not in the query"
             if isinstance(task, dict):
-                task = {**task, "id": str(i)}
                 try:
                     check_task_keys(task, "label")
                     validate_tasks([task_to_proto(task, "label")], self.limits, self.engine.languages())
