@@ -173,9 +173,13 @@ def test_full_queue_is_429_with_retry_after_shared_with_grpc(server_factory):
     # the HTTP port meets the same admission bound as gRPC
     status, headers, body = grade(server, unique_batch(10, "more"))
     assert status == 429 and int(headers["retry-after"]) >= 1 and "capacity" in body["error"]
-    status, _, body = call(server.http_url + "/get_reward", {"query": ["\\boxed{1}"] * 10, "labels": ["1"] * 10})
-    assert status == 429
-    assert server.metric("verifier_rejections_total", reason="queue_full") == 2
+    # the trainer dialects wait for admission instead (their clients cannot chunk), up to the client's deadline:
+    # then 504, which OpenRLHF retries (issue 18; tests/test_framework_clients.py)
+    status, headers, body = call(server.http_url + "/get_reward?client_timeout_s=2",
+                                 {"query": ["\\boxed{1}"] * 10, "labels": ["1"] * 10})
+    assert status == 504 and headers["retry-after"] == "1" and "same request" in body["error"]
+    assert server.metric("verifier_rejections_total", reason="queue_full") >= 2
+    assert server.metric("verifier_rejections_total", reason="client_deadline") == 1
     big.cancel()  # frees the queue (the stuck worker is killed)
     for _ in range(300):
         status, _, body = grade(server, unique_batch(10, "after"))
