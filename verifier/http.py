@@ -66,9 +66,6 @@ UNGRADED = {"infra_error", "error", "invalid_gold"}
 # A label is read by the trainer adapters' reader (verifier/formats/rows.py label_task).
 MAX_RESPONSE_CHARS = 100_000
 _LARGE_BODY = 1 << 20  # parse bodies beyond this off the event loop
-# /run_code returns all of stdout, up to the sandbox's output limit (output_limit_bytes, 8 MiB; more is
-# output_limit): verl compares it whole, so a cut head would score a right program wrong (README "HTTP/JSON").
-RUN_CODE_OUTPUT_BYTES = 1 << 30
 # The trainer clients' own deadlines per request (README's adapter table): OpenRLHF's aiohttp and requests
 # clients (total=180; OpenRLHF/OpenRLHF 3c3be623 openrlhf/utils/agent.py, v0.8.0 remote_rm_utils.py),
 # slime's shared session (total=120; THUDM/slime 624b824a slime/rollout/rm_hub/__init__.py), verl: 2 x timeout + 10.
@@ -283,7 +280,7 @@ class HttpFrontEnd:
         ready before it is a 504, which every trainer client retries, and the work goes on, parked: the retry
         (the same request) joins it instead of queueing again (README "HTTP/JSON", the adapter table)."""
         key = getattr(request.state, "digest", None) if deadline_s else None
-        job = self.parking.take(key) if key else None
+        job = self.parking.get(key) if key else None
         if job is None:
             job = asyncio.ensure_future(work())
         hangup = asyncio.ensure_future(_disconnected(request))
@@ -294,7 +291,8 @@ class HttpFrontEnd:
             hung_up = hangup.done()
         finally:
             hangup.cancel()
-            if not job.done() and (hung_up or not (key and self.parking.park(key, job))):
+            parked = bool(key) and self.parking.holds(key, job)  # others may wait on it: it goes on
+            if not job.done() and not parked and (hung_up or not (key and self.parking.park(key, job))):
                 job.cancel()
         if hung_up and not job.done():
             raise HttpError(499, "client closed the request")
@@ -488,7 +486,10 @@ class HttpFrontEnd:
                 "scoring": "all", "stop_on_first_failure": True, "timeout_s": 0.0,
                 "time_limit_s": min(float(numbers["run_timeout"]), limits["max_time_limit_s"]) or None,
                 "memory_limit_mb": int(min(numbers["memory_limit_MB"], limits["max_memory_limit_mb"])) or None,
-                "return_output": True, "output_head_bytes": RUN_CODE_OUTPUT_BYTES, "as_given": True}
+                "return_output": True, "as_given": True,
+                # all of stdout, up to the sandbox's output limit (more is output_limit): verl compares it whole,
+                # so a 1 MiB head (SandboxFusion's) would score a right program wrong (README "HTTP/JSON")
+                "output_head_bytes": self.config.sandbox.output_limit_bytes}
 
     async def healthz(self, request: Request) -> Response:
         """Liveness, as gRPC health's overall ("") status: 503 only while draining."""
@@ -558,23 +559,36 @@ def _deadline_margin(deadline_s: float) -> float:
 
 class Parking:
     """Work whose client got a 504 at its deadline, kept running so the client's retry (the same request)
-    collects it in its place instead of queueing again behind everything. Bounded: at most `most` jobs,
-    each kept `keep_s` after it finishes; a job that does not fit is cancelled (the 504 still goes out)."""
+    collects it in its place instead of queueing again behind everything. Identical requests (the same
+    route, query and body: one program on one stdin) share one parked job and its answer, kept `keep_s`
+    after it finishes. Bounded: at most `most` jobs; a job that does not fit is cancelled (the 504 still
+    goes out, and the retry queues again)."""
 
-    def __init__(self, most: int = 256, keep_s: float = 120.0):
+    def __init__(self, most: int = 256, keep_s: float = 30.0):
         self.most, self.keep_s = most, keep_s
         self._jobs: dict[str, asyncio.Future] = {}
 
     def __len__(self) -> int:
         return len(self._jobs)
 
-    def take(self, key: str) -> asyncio.Future | None:
-        """The parked job for this request, now the caller's (removed), or None."""
-        return self._jobs.pop(key, None)
+    def get(self, key: str) -> asyncio.Future | None:
+        """The parked job (running, or finished with an answer) for this request, or None."""
+        job = self._jobs.get(key)
+        if job is not None and job.done() and (job.cancelled() or job.exception() is not None):
+            del self._jobs[key]  # a refusal (full, draining) is not an answer to hand out again
+            return None
+        return job
+
+    def holds(self, key: str, job: asyncio.Future) -> bool:
+        return self._jobs.get(key) is job
 
     def park(self, key: str, job: asyncio.Future) -> bool:
-        """Keep `job` for a retry of `key`; False when full (the caller cancels it)."""
-        if len(self._jobs) >= self.most and key not in self._jobs:
+        """Keep `job` for a retry of `key`; False when it cannot be (full, or an identical job is already
+        parked and running: the retry joins that one), and the caller cancels it."""
+        held = self._jobs.get(key)
+        if held is job:
+            return True
+        if (held is not None and not held.done()) or (held is None and len(self._jobs) >= self.most):
             return False
         self._jobs[key] = job
         job.add_done_callback(lambda done: self._expire_later(key, done))
