@@ -237,6 +237,28 @@ def test_verifier_does_not_import_trainer():
     assert out.strip() == "[]"
 
 
+def test_parking_is_bounded_and_shares_one_job_per_request():
+    """At most `most` parked jobs; an identical running job is kept (the retry joins it), not replaced;
+    a finished one stays keep_s, and a refusal (an exception) is never handed out again."""
+    from verifier.http import Parking
+
+    async def run() -> None:
+        parking = Parking(most=2, keep_s=0.05)
+        loop = asyncio.get_running_loop()
+        a, b, c = loop.create_future(), loop.create_future(), loop.create_future()
+        assert parking.park("k1", a) and parking.park("k1", a) and parking.park("k2", b)
+        assert not parking.park("k3", c)  # full
+        assert not parking.park("k1", c) and parking.get("k1") is a  # the running identical job stays
+        a.set_result(["done"])
+        b.set_exception(RuntimeError("full"))
+        await asyncio.sleep(0)
+        assert parking.get("k1").result() == ["done"] and parking.get("k2") is None
+        await asyncio.sleep(0.2)
+        assert parking.get("k1") is None and len(parking) == 0
+
+    asyncio.run(run())
+
+
 def test_openrlhf_v08_whole_rollout_batch_in_one_post(verifier_server):
     """2,048 items in one POST (the per-call item limit is 1,024): answered in full, in order."""
     n = 2048

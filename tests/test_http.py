@@ -54,6 +54,8 @@ def test_grade_math_right_wrong_and_rewritten_in_order(verifier_server):
     ([math_task("a", "\\boxed{1}", "1"), math_task("a", "\\boxed{1}", "1")], "tasks[1].id"),
     ([math_task("a", "\\boxed{1}", "1", profile="sloppy")], "tasks[0]"),
     ([math_task("a", "\\boxed{1}", "1", glod="1")], "tasks[0].glod"),  # a typo'd key is refused, not ignored
+    ([{"id": "c", "kind": "code", "language": "python", "completion": "print(1)", "as_given": True,
+       "tests": [{"stdin": "", "expected_stdout": "1"}]}], "tasks[0].as_given"),  # Execute's, not a grading option
     ([{"id": "c", "kind": "code", "language": "python", "completion": "print(1)",
        "tests": [{"stdin": "", "expected": "1"}]}], "tasks[0].tests[0].expected"),
     ([], "tasks"),
