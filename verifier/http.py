@@ -241,12 +241,13 @@ class HttpFrontEnd:
                     raise too_big
         except ClientDisconnect:
             raise HttpError(499, "client closed the request") from None
-        request.state.digest = hashlib.sha256(b"%s?%s\n%s" % (request.url.path.encode(), request.url.query.encode(),
-                                                               bytes(body))).hexdigest()
+        head = b"%s?%s\n" % (request.url.path.encode(), request.url.query.encode())
         try:
             if len(body) > _LARGE_BODY:
-                return await asyncio.to_thread(json.loads, bytes(body))
-            return json.loads(body)
+                request.state.digest, parsed = await asyncio.to_thread(_digest_and_parse, head, bytes(body))
+                return parsed
+            request.state.digest, parsed = _digest_and_parse(head, bytes(body))
+            return parsed
         except (ValueError, RecursionError) as e:
             raise HttpError(400, f"request body is not valid JSON: {e}", "body") from None
 
@@ -526,6 +527,13 @@ def sandbox_fusion_answer(result: Mapping[str, Any]) -> dict:
                             "stdout": test.get("stdout", ""), "stderr": test.get("stderr", "")}
     answer["status"] = "Success" if test["verdict"] == "accepted" else "Failed"
     return answer
+
+
+def _digest_and_parse(head: bytes, body: bytes) -> tuple[str, Any]:
+    """(the request's identity for Parking: route, query and body; the body as JSON)."""
+    digest = hashlib.sha256(head)
+    digest.update(body)
+    return digest.hexdigest(), json.loads(body)
 
 
 def verl_deadline_s(body: Mapping[str, Any]) -> float | None:
