@@ -28,6 +28,7 @@ _THINK_END = "</think>"
 END_TOKENS = ("<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|eom_id|>", "<|end_of_text|>", "<|eot|>",
               "<|finetune_right_pad_id|>", "</s>", "<end_of_turn>", "<eos>", "<pad>", "<|end|>", "<|return|>",
               "<\uff5cend\u2581of\u2581sentence\uff5c>", "<|EOT|>", "<|pad|>", "[PAD]")
+_END_TOKEN_SET = frozenset(END_TOKENS)
 _END_TOKEN_MAX = max(map(len, END_TOKENS))
 
 
@@ -37,15 +38,19 @@ def strip_end_tokens(completion: str) -> str:
     whitespace between them. One home for every reader of a completion (code here, math in
     verifier/math/extract.py): a token anywhere but the very end is text and stays, so it cannot
     change what an answer says, only stop a closing fence or a boxed answer from being read.
-    Linear: each step removes one token or whitespace run from the end."""
-    end = len(completion)
+    Linear, and C-level string work per step (the server reads math answers on its event loop):
+    each step moves one index back past one token and the whitespace before it."""
+    end = len(completion.rstrip())
+    stripped = False
     while True:
-        trimmed = completion[:end].rstrip()
-        tail = trimmed[-_END_TOKEN_MAX:]
-        token = next((t for t in END_TOKENS if tail.endswith(t)), None)
-        if token is None:
-            return completion if end == len(completion) else trimmed
-        end = len(trimmed) - len(token)
+        window = max(0, end - _END_TOKEN_MAX)
+        start = max(completion.rfind("<", window, end), completion.rfind("[", window, end))
+        if start < 0 or completion[start:end] not in _END_TOKEN_SET:
+            return completion[:end] if stripped else completion
+        end = start
+        while end and completion[end - 1].isspace():  # whitespace between tokens: short in practice
+            end -= 1
+        stripped = True
 
 
 def extract_code(completion: str, language: str) -> tuple[str, str]:
