@@ -4,8 +4,11 @@ A session owns one container of its own, started with the grading pool's hardeni
 (sandbox/pool.py `container_kwargs`: no network, read-only root, capped tmpfs, no capabilities,
 non-root, pids/memory/CPU limits) and its own PID 1, sandbox/harness/session_box.py, which runs
 the interpreter (session_kernel.py) and frames every reply. So a session never shares a process,
-a file or memory with another session or with a grading job, and removing the container ends
-every process a cell started. A cell that runs out of time or memory, or kills the interpreter,
+a file or memory with another session or with a grading job. When a session ends between cells,
+its container is reset as the grading pool resets a container between jobs (every process killed,
+/work /tmp /dev/shm wiped, SysV IPC removed, PID 1 checked untampered) and kept, up to `spares`,
+for a later session: a container start costs ~0.3 CPU-seconds of the Docker daemon, a reset a few
+milliseconds. Ended mid-cell, lost, or not clean, the container is removed. A cell that runs out of time or memory, or kills the interpreter,
 ends only its own session: the reply says so, and later cells answer "lost" -- unless the
 session was opened with `replay`, in which case a fresh container re-runs the cells that
 finished before, and the session goes on (`restored` in the reply).
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -54,14 +58,17 @@ class SessionLimits:
 
 
 class SessionBox:
-    """One session's container and its channel (blocking: call from a thread)."""
+    """One session's container and its channel (blocking: call from a thread). After its session
+    the container is reset and may serve a later one (SessionHost.give_back), never two at once."""
 
     def __init__(self, client: docker.DockerClient, config: SandboxConfig, image: str, language: str,
-                 limits: SessionLimits, files: dict[str, bytes]) -> None:
+                 limits: SessionLimits) -> None:
         kwargs = container_kwargs(config, image, language, limits.memory_limit_mb)
         kwargs.update(command=COMMAND, pids_limit=limits.pids_limit)
         kwargs["labels"] = {**kwargs["labels"], LABEL_SESSION: "1"}
-        self.client, self.limits = client, limits
+        self.client, self.limits, self.language = client, limits, language
+        self.mem_mb, self.sessions = limits.memory_limit_mb, 0
+        self.start_timeout_s = config.start_timeout_s
         self.container = client.containers.create(**kwargs)
         try:
             sock = client.api.attach_socket(self.container.id, params={"stdin": 1, "stdout": 1, "stream": 1})
@@ -70,13 +77,30 @@ class SessionBox:
             head, _ = self.channel.request({"op": "ping"}, timeout_s=config.start_timeout_s)
             if head.get("pid") != 1:
                 raise ChannelError(f"session supervisor answered {head!r}")
-            head, _ = self.channel.request({"op": "start", "files": list(files)},
-                                           {f"file:{k}": v for k, v in files.items()}, timeout_s=config.start_timeout_s)
-            if not head.get("ok"):
-                raise ChannelError(f"session start failed: {head.get('error')}")
         except BaseException:
             self.destroy()
             raise
+
+    def start(self, limits: SessionLimits, files: dict[str, bytes]) -> None:
+        """Begin a session here: its memory limit, its files, a fresh interpreter. Raises on failure."""
+        if limits.memory_limit_mb != self.mem_mb:
+            self.client.api.update_container(self.container.id, mem_limit=f"{limits.memory_limit_mb}m",
+                                             memswap_limit=f"{limits.memory_limit_mb}m")
+            self.mem_mb = limits.memory_limit_mb
+        self.limits = limits
+        self.sessions += 1
+        head, _ = self.channel.request({"op": "start", "files": list(files)},
+                                       {f"file:{k}": v for k, v in files.items()}, timeout_s=self.start_timeout_s)
+        if not head.get("ok"):
+            raise ChannelError(f"session start failed: {head.get('error')}")
+
+    def reset(self) -> bool:
+        """End the session in place (sandbox/runner.py's reset); True when the container is clean."""
+        try:
+            head, _ = self.channel.request({"op": "reset"}, timeout_s=30.0)
+        except ChannelError:
+            return False
+        return bool(head.get("clean"))
 
     def cell(self, code: str) -> dict:
         """Run one cell; a broken channel (the container died) is the session's loss, not a crash here."""
@@ -169,7 +193,7 @@ class Session:
     async def _restore(self) -> str:
         """A fresh box re-runs the finished cells (their output dropped); '' when it worked."""
         try:
-            self.box = await self.host.call(self.host.new_box, self.language, self.limits, self.files)
+            self.box = await self.host.call(self.host.take_box, self.language, self.limits, self.files)
         except Exception as e:
             self.lost = f"the session could not be restarted for replay: {type(e).__name__}"
             return self.lost
@@ -189,28 +213,69 @@ class Session:
             return await self.host.call(self.box.read, path, max_bytes)
 
     async def close(self) -> None:
-        """End the session at once (even mid-cell): removing the container kills its every process."""
+        """End the session at once. Mid-cell, the container is removed (every process dies with it);
+        between cells it is reset (every process killed, every file wiped) and kept for reuse."""
         box, self.box = self.box, None
         self.lost = self.lost or "the session was closed"
-        if box is not None:
+        if box is None:
+            return
+        if self.lock.locked():
             await self.host.call(box.destroy)
+        else:
+            await self.host.call(self.host.give_back, box)
 
 
 class SessionHost:
     """Starts session boxes: the Docker client, the images, and the threads blocking calls run in."""
 
-    def __init__(self, config: SandboxConfig, max_sessions: int) -> None:
+    def __init__(self, config: SandboxConfig, max_sessions: int, spares: int = 8) -> None:
         self.config = config
+        self.max_spares = max(0, min(spares, max_sessions))
         self._client: docker.DockerClient | None = None
         self._threads = ThreadPoolExecutor(max_workers=max(4, max_sessions + 4), thread_name_prefix="session")
+        self._spares: list[SessionBox] = []  # reset containers of ended sessions, newest last
+        self._lock = threading.Lock()
+        self._closed = False
 
     async def call(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
 
-    def new_box(self, language: str, limits: SessionLimits, files: dict[str, bytes]) -> SessionBox:
+    def take_box(self, language: str, limits: SessionLimits, files: dict[str, bytes]) -> SessionBox:
+        """A started box: a reset one of an ended session when there is one (a container start costs
+        ~0.3 CPU-seconds of the Docker daemon; a reset a few milliseconds), else a new container."""
+        while True:
+            with self._lock:
+                box = next((b for b in reversed(self._spares) if b.language == language), None)
+                if box is not None:
+                    self._spares.remove(box)
+            if box is None:
+                break
+            try:
+                box.start(limits, files)
+                return box
+            except Exception as e:  # a spare that went bad: drop it, try the next
+                log.info("session: a spare container failed to start a session (%s)", e)
+                box.destroy()
         if self._client is None:
             self._client = connect(self.config)
-        return SessionBox(self._client, self.config, image_tag(language, self.config.image_prefix), language, limits, files)
+        box = SessionBox(self._client, self.config, image_tag(language, self.config.image_prefix), language, limits)
+        try:
+            box.start(limits, files)
+        except BaseException:
+            box.destroy()
+            raise
+        return box
+
+    def give_back(self, box: SessionBox) -> None:
+        """After a session: keep the container for a later session when it resets clean, has served
+        fewer than jobs_per_container sessions and spares are wanted; else remove it."""
+        if (not self._closed and box.sessions < self.config.jobs_per_container and len(self._spares) < self.max_spares
+                and box.reset()):
+            with self._lock:
+                if len(self._spares) < self.max_spares and not self._closed:
+                    self._spares.append(box)
+                    return
+        box.destroy()
 
     async def open(self, language: str, limits: SessionLimits, files: dict[str, bytes], replay: bool) -> Session:
         """A started session; raises (docker or channel errors) when its container cannot start."""
@@ -218,7 +283,7 @@ class SessionHost:
             raise ValueError(f"sessions support {', '.join(LANGUAGES)}, not {language!r}")
         session = Session(self, language, limits, files, replay)
         t0 = time.monotonic()
-        session.box = await self.call(self.new_box, language, limits, files)
+        session.box = await self.call(self.take_box, language, limits, files)
         log.debug("session started in %.2f s", time.monotonic() - t0)
         return session
 
@@ -234,6 +299,11 @@ class SessionHost:
             log.warning("session: listing own containers failed: %s", e)
 
     async def close(self) -> None:
+        self._closed = True
+        with self._lock:
+            spares, self._spares = self._spares, []
+        for box in spares:
+            box.channel.close()
         await self.call(self.remove_all)
         self._threads.shutdown(wait=False)
 

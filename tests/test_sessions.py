@@ -259,6 +259,26 @@ def test_close_kills_every_process_of_the_session(client):
     assert host_pids_with(f"sleep\0{marker}") == []
 
 
+def test_a_reused_container_keeps_nothing_of_the_previous_session(client):
+    """Closed between cells, a session's container is reset and serves the next session (README
+    "Sessions"): no process, file, variable or shared memory of the first session reaches the second."""
+    marker = str(6_000_000 + secrets.randbelow(999_999))
+    boot = "open('/proc/1/stat').read().rsplit(')', 1)[1].split()[19]"  # PID 1's start time: which container
+    with client.session("python") as a:
+        first_boot = a.run(boot).value
+        left = a.run("import os, subprocess\nfor d in ('/work', '/tmp'):\n    open(d + '/left.txt', 'w').write('A')\n"
+                     f"os.mkdir('deep'); os.chmod('deep', 0); p = subprocess.Popen(['sleep', '{marker}'], start_new_session=True)\n"
+                     "secret = 'A'\nsorted(os.listdir('/work'))")
+        assert left.value == "['deep', 'left.txt']"
+        assert host_pids_with(f"sleep\0{marker}")
+    with client.session("python") as b:
+        assert b.run(boot).value == first_boot  # the same container, reused
+        assert b.run("import os; [d for d in ('/work', '/tmp', '/dev/shm') if os.path.isdir(d) and os.listdir(d)]").value == "[]"
+        assert b.run("secret").error["ename"] == "NameError"
+        assert b.run("len([p for p in os.listdir('/proc') if p.isdigit()])").value == "2"  # PID 1 and this interpreter
+    assert host_pids_with(f"sleep\0{marker}") == []
+
+
 def test_idle_sessions_are_reaped_with_their_processes(client):
     marker = str(8_000_000 + secrets.randbelow(999_999))
     s = client.session("python", idle_ttl_s=1)

@@ -19,6 +19,10 @@ Requests:
         ends the session: every process but this one is killed, and later cells answer "lost".
     {"op": "read", "path": NAME, "max": N}
         a regular file below /work (no symlinks), at most N bytes.
+    {"op": "reset"}
+        the session is over: the runner's reset (sandbox/runner.py: every other process killed,
+        /work /tmp /dev/shm /dev/mqueue wiped, SysV IPC removed, PID 1 untampered), so the
+        container can serve a later session as the grading pool's serve later jobs.
 """
 from __future__ import annotations
 
@@ -68,6 +72,16 @@ class Kernel:
         for fd in (self.out, self.err):
             os.set_blocking(fd, False)
         self.cells = 0
+
+    def close(self) -> None:
+        """Close our ends of its pipes (after it was killed): a reused container must not run out of fds."""
+        for fd in (self.req, self.res):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.proc.stdout.close()
+        self.proc.stderr.close()
 
 
 def drain(fd: int) -> None:
@@ -231,6 +245,7 @@ def main() -> None:
     for sig in runner.HANDLED_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
     os.umask(0o077)
+    runner.START_STATE, runner.START_RSS_KB = runner.supervisor_state(), runner.rss_kb()  # what reset checks
     inp, outp = sys.stdin.buffer, sys.stdout.buffer
     kernel: Kernel | None = None
     lost = ""
@@ -245,6 +260,8 @@ def main() -> None:
             if op == "ping":
                 reply = {"ok": True, "pid": os.getpid()}, {}
             elif op == "start":
+                if kernel is not None:
+                    raise ValueError("the session is already started")
                 write_files(head, blobs)
                 kernel = Kernel()
                 reply = {"ok": True}, {}
@@ -255,9 +272,15 @@ def main() -> None:
                     reply = run_cell(kernel, head, blobs.get("code", b""))
                     if reply[0].get("lost"):
                         runner.kill_all_others()
+                        kernel.close()
                         kernel, lost = None, f"an earlier cell ended the session ({reply[0]['status']})"
             elif op == "read":
                 reply = read_file(head)
+            elif op == "reset":
+                reply = runner.reset(), {}
+                if kernel is not None:
+                    kernel.close()
+                kernel, lost = None, ""
             else:
                 reply = {"error": f"unknown op {op!r}"}, {}
         except Exception as e:  # report and keep serving: the host decides
