@@ -14,7 +14,8 @@ Printed, each line with the load average (the machine may be shared):
    Both measured after one untimed round (steady state: ended sessions' containers are reset and
    reused; the first session on a fresh server pays a container start, ~0.3 daemon CPU-seconds).
 2. Latency of trivial cells at --sessions concurrent sessions of 10-30 cells each: cells/s, p50,
-   p99, with --think-ms of "generation" between a session's cells (0: closed loop).
+   p99, with a uniform 0..2x --think-ms of "generation" between a session's cells, then 10x that
+   (the client runs on the same cores as the server: it competes for them).
 3. Memory per idle session (its container's memory cgroup).
 
 Targets (issue 22): >= 5x fewer CPU-seconds per rollout than stateless at 20 turns; p99 < 100 ms
@@ -159,7 +160,8 @@ async def stateless_rollouts(client: AsyncVerifierClient, rollouts: int, plan: l
     return meter.delta(before, meter.read())
 
 
-async def latency(client: AsyncVerifierClient, n: int, think_s: float, dc: docker.DockerClient, owner: int) -> None:
+async def latency(client: AsyncVerifierClient, n: int, think_s: float, dc: docker.DockerClient, owner: int,
+                  memory: bool) -> None:
     """Trivial cells at n concurrent sessions of 10-30 cells; then memory per idle session."""
     t0 = time.monotonic()
     sessions = await asyncio.gather(*(client.session("python") for _ in range(n)))
@@ -185,6 +187,9 @@ async def latency(client: AsyncVerifierClient, n: int, think_s: float, dc: docke
     print(f"latency: {n} sessions, {len(lat)} trivial cells, think {think_s * 1000:.0f} ms: {len(lat) / wall:.0f} cells/s, "
           f"p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, mean {statistics.mean(lat) * 1000:.1f} ms "
           f"(target p99 < 100 ms); {n} sessions opened in {open_s:.1f} s | {load()}", flush=True)
+    if not memory:
+        await asyncio.gather(*(s.close() for s in sessions))
+        return
     await asyncio.sleep(1.0)
     mem = []
     owner_label = f"grpo-verifier.owner={os.uname().nodename}:{owner}"
@@ -220,12 +225,14 @@ async def main(args: argparse.Namespace) -> None:
             base = await stateless_rollouts(client, args.rollouts, plan, meter)
             o, b = sum(ours) / args.rollouts, sum(base) / args.rollouts
             mix = "numpy" if heavy else "light"
+            no_daemon = (base[0] + base[2]) / max(1e-9, ours[0] + ours[2])
             print(f"cpu per rollout, {args.turns} turns, {mix} cells, {args.rollouts} concurrent: sessions {o:.3f} s "
                   f"(server {ours[0] / args.rollouts:.3f}, daemon {ours[1] / args.rollouts:.3f}, containers "
                   f"{ours[2] / args.rollouts:.3f}), stateless {b:.3f} s (server {base[0] / args.rollouts:.3f}, daemon "
                   f"{base[1] / args.rollouts:.3f}, containers {base[2] / args.rollouts:.3f}); stateless/sessions "
-                  f"{b / o:.1f}x (target >= 5x) | {load()}", flush=True)
-        await latency(client, args.sessions, args.think_ms / 1000, dc, server.proc.pid)
+                  f"{b / o:.1f}x, {no_daemon:.1f}x without the daemon's share (target >= 5x) | {load()}", flush=True)
+        for think_ms in (args.think_ms, 10 * args.think_ms):
+            await latency(client, args.sessions, think_ms / 1000, dc, server.proc.pid, memory=think_ms != args.think_ms)
         await client.close()
 
 

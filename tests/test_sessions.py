@@ -182,6 +182,8 @@ def test_a_cell_cannot_forge_the_next_replys_framing(client):
         for i in range(5):
             nxt = s.run(f"{i} + 1000")
             assert nxt.status == "ok" and nxt.value == str(i + 1000)
+        s.run("import builtins; builtins.repr = lambda v: '999'; json.dumps = lambda *a, **k: '{}'")
+        assert s.run("7 * 6").value == "42"
     with client.session("python") as s:
         r = s.run("open('/proc/1/fd/1', 'wb')")
         assert r.status == "error" and r.error["ename"] == "PermissionError"

@@ -39,6 +39,12 @@ def _str_ok(exc: BaseException) -> bool:
         return False
 
 
+# Bound here: a cell rebinding builtins.repr or json.dumps does not change how later values are shown.
+_repr, _str, _len, _isinstance, _dumps, _loads = repr, str, len, isinstance, json.dumps, json.loads
+# Defence in depth only: a cell can change anything in this process
+# (README "Sessions": a session's values and output are the policy's own, never a trusted check's).
+
+
 def run_cell(ns: dict, code: str, name: str, value_max: int) -> dict:
     """Run one cell in the session's namespace; the last expression's value comes back as repr."""
     linecache.cache[name] = (len(code), None, code.splitlines(True), name)  # tracebacks show cell lines
@@ -52,8 +58,10 @@ def run_cell(ns: dict, code: str, name: str, value_max: int) -> dict:
         if value is None:
             return {"ok": True, "value": None}
         ns["_"] = value
-        text = repr(value)
-        return {"ok": True, "value": text[:value_max], "value_truncated": len(text) > value_max}
+        text = _repr(value)
+        if not _isinstance(text, _str):  # a __repr__ returning a str subclass: its own str() could lie
+            text = _str.__str__(text)
+        return {"ok": True, "value": text[:value_max], "value_truncated": _len(text) > value_max}
     except BaseException as exc:  # SystemExit and KeyboardInterrupt too: IPython reports them, the session lives
         return {"ok": False, "error": _error(exc)}
     finally:
@@ -79,11 +87,11 @@ def main() -> None:
                 return
             buf += chunk
         line, _, buf = buf.partition(b"\n")
-        request = json.loads(line)
+        request = _loads(line)
         count += 1
         reply = run_cell(module.__dict__, request["code"], f"<cell-{count}>", int(request["value_max"]))
         reply["nonce"] = request["nonce"]
-        results.write(json.dumps(reply).encode() + b"\n")
+        results.write(_dumps(reply).encode() + b"\n")
 
 
 if __name__ == "__main__":
