@@ -383,3 +383,33 @@ def test_draining_ends_sessions_and_removes_their_containers(server_factory):
         assert docker_client.containers.list(all=True, filters=mine) == []
     finally:
         client.close()
+
+
+def test_replica_affinity_and_a_dead_replica_loses_the_session(server_factory):
+    """Two replicas behind the client's round robin, each advertising its address: every call of a
+    session reaches the replica that owns it; when that replica dies the session is lost, loudly."""
+    from verifier.local_server import free_port
+
+    ports = [free_port(), free_port()]
+    replicas = [server_factory(*SERVER_ARGS, "--advertise-address", f"127.0.0.1:{p}", port=p) for p in ports]
+    with VerifierClient(",".join(r.target for r in replicas)) as client:
+        sessions = [client.session("python") for _ in range(4)]
+        owners = {s._inner.info.replica for s in sessions}
+        for i, s in enumerate(sessions):
+            s.run(f"v = {i}")
+            for _ in range(3):  # round robin would send every other call to the wrong replica
+                assert s.run("v").value == str(i)
+        assert owners <= {r.target for r in replicas}
+        victim = next(r for r in replicas if r.target == sessions[0]._inner.info.replica)
+        mine = [s for s in sessions if s._inner.info.replica == victim.target]
+        victim.kill()
+        leftovers = {"label": [f"grpo-verifier.owner={os.uname().nodename}:{victim.proc.pid}"]}
+        for c in docker.from_env().containers.list(all=True, filters=leftovers):  # a restart would reap them
+            c.remove(force=True)
+        for s in mine:
+            with pytest.raises(SessionLost) as err:
+                s.run("v")
+            assert err.value.code == grpc.StatusCode.UNAVAILABLE
+        for s in sessions:
+            if s not in mine:
+                s.close()
