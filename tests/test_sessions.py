@@ -342,6 +342,7 @@ def test_sessions_past_the_limit_are_resource_exhausted_and_429(server_factory):
     full = server_factory(*SERVER_ARGS, "--max-sessions", "1")
     with VerifierClient(full.target) as client, client.session("python") as held:
         held.run("1")
+        assert full.metric("verifier_sessions") == 1 and full.metric("verifier_session_cells_total", status="ok") == 1
         with pytest.raises(grpc.RpcError) as err:
             stub(full.target).CreateSession(pb.CreateSessionRequest(language="python"), timeout=30)
         assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED

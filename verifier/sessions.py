@@ -131,6 +131,7 @@ class SessionRegistry:
             self._creating -= 1
         sid = secrets.token_urlsafe(24)
         self._sessions[sid] = Entry(session, _owner(token), ttl)
+        self.engine.metrics.sessions.set(len(self._sessions))
         self._ensure_reaper()
         return {"session_id": sid, "time_limit_s": limits.time_limit_s, "memory_limit_mb": limits.memory_limit_mb,
                 "idle_ttl_s": ttl, "replica": self.config.advertise_address}
@@ -152,11 +153,14 @@ class SessionRegistry:
         if entry.session.lost:
             raise SessionLost(f"session lost: {entry.session.lost}")
         entry.busy += 1
+        started = time.monotonic()
         try:
             reply = await entry.session.run(code)
         finally:
             entry.busy -= 1
             entry.last_used = time.monotonic()
+        self.engine.metrics.cells.labels(reply["status"]).inc()
+        self.engine.metrics.cell_seconds.observe(entry.last_used - started)
         if reply["status"] == "lost":
             raise SessionLost(f"session lost: {reply.get('detail', '')}")
         return reply
@@ -193,6 +197,7 @@ class SessionRegistry:
         if entry is None:
             return
         self.engine.unadmit(1)
+        self.engine.metrics.sessions.set(len(self._sessions))
         self._lifetime = 0.8 * self._lifetime + 0.2 * (time.monotonic() - entry.created)
         await entry.session.close()
 
