@@ -191,6 +191,16 @@ def test_a_cell_cannot_forge_the_next_replys_framing(client):
         assert r.value == "'alive'" and s.run("1 + 1").value == "2"  # PID 1 ignores a kill from inside
 
 
+def test_a_background_writer_cannot_stall_the_next_cell(client):
+    with client.session("python", max_output_bytes=100) as s:
+        s.run("import os, threading\nchunk = b'x' * 65536\n"
+              "def flood():\n    while True:\n        os.write(1, chunk); os.write(2, chunk)\n"
+              "threading.Thread(target=flood, daemon=True).start()")
+        for i in range(3):
+            r = s.run(f"{i} * 2")
+            assert r.status == "ok" and r.value == str(i * 2) and r.stdout_truncated and len(r.stdout) == 100
+
+
 # ---------------------------------------------------------------- a cell that ends its session
 
 def test_a_hanging_cell_loses_only_its_session(client):

@@ -84,11 +84,16 @@ class Kernel:
         self.proc.stderr.close()
 
 
+DRAIN_MAX = 4 << 20
+
+
 def drain(fd: int) -> None:
-    """Drop what is waiting in a pipe (bytes written between cells by a background process)."""
+    """Drop what is waiting in a pipe (bytes written between cells by a background process); at most
+    DRAIN_MAX bytes: a process writing without pause must not hold PID 1 here."""
+    dropped = 0
     try:
-        while os.read(fd, 1 << 16):
-            pass
+        while dropped < DRAIN_MAX and (chunk := os.read(fd, 1 << 16)):
+            dropped += len(chunk)
     except (BlockingIOError, OSError):
         pass
 
@@ -163,11 +168,13 @@ def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]
                 why = f"crashed: the interpreter exited ({'signal ' + str(-code_) if code_ < 0 else 'status ' + str(code_)})"
             if why:
                 break
-        if result is not None:
+        if result is not None:  # what the cell wrote before its result line is in the pipes now
             for cap, fd in ((out, k.out), (err, k.err)):
+                taken = 0
                 try:
-                    while chunk := os.read(fd, 1 << 16):
+                    while taken < DRAIN_MAX and (chunk := os.read(fd, 1 << 16)):
                         cap.add(chunk)
+                        taken += len(chunk)
                 except (BlockingIOError, OSError):
                     pass
     finally:
