@@ -57,7 +57,11 @@ def test_verl_tool_without_a_trajectory_id_owns_its_session(server):
 
 
 def test_trl_environment_runs_tools_and_grades_the_last_value(server):
+    from transformers.utils import get_json_schema
+
     env = PythonSessionEnv({"target": server.target})
+    schema = get_json_schema(env.run_python)["function"]  # what TRL renders into the prompt
+    assert schema["name"] == "run_python" and schema["parameters"]["required"] == ["code"]
     env.reset(prompt="what is 6*7?", answer="42")
     assert env.run_python("x = 6") == ""
     assert env.run_python("print('x is', x); x * 7") == "x is 6\n42"
