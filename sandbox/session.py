@@ -167,50 +167,71 @@ class Session:
         self.cells = 0
         self.lock = asyncio.Lock()  # one cell at a time: a session is one interpreter
 
+    async def _exclusive(self, work):
+        """Run `work()` under the session's lock and to its end even when the caller is cancelled
+        (deadline, hang-up): its thread holds the container's channel, so the next call waits for
+        it instead of interleaving with it, and a finished cell still counts for replay."""
+        await self.lock.acquire()
+        task = asyncio.ensure_future(work())
+        task.add_done_callback(lambda _t: self.lock.release())
+        return await asyncio.shield(task)
+
     async def run(self, code: str) -> dict:
         """Run a cell; the reply's `status` is one of CELL_STATUSES (README "Sessions")."""
-        async with self.lock:
-            if self.lost or self.box is None:
-                return {"status": "lost", "detail": self.lost or "the session is closed", "lost": True,
-                        "stdout": "", "stderr": ""}
-            if self.cells >= self.limits.max_cells:
-                return {"status": "error", "stdout": "", "stderr": "", "error": {
-                    "ename": "SessionLimit", "evalue": f"the session ran its {self.limits.max_cells} cells", "traceback": ""}}
-            self.cells += 1
-            reply = await self.host.call(self.box.cell, code)
-            if not reply.get("lost"):
-                self.history.append(code)
-                return reply
-            await self.host.call(self.box.destroy)
+        return await self._exclusive(lambda: self._run(code))
+
+    async def _run(self, code: str) -> dict:
+        box = self.box
+        if self.lost or box is None:
+            return {"status": "lost", "detail": self.lost or "the session is closed", "lost": True,
+                    "stdout": "", "stderr": ""}
+        if self.cells >= self.limits.max_cells:
+            return {"status": "error", "stdout": "", "stderr": "", "error": {
+                "ename": "SessionLimit", "evalue": f"the session ran its {self.limits.max_cells} cells", "traceback": ""}}
+        self.cells += 1
+        reply = await self.host.call(box.cell, code)
+        if not reply.get("lost"):
+            self.history.append(code)
+            return reply
+        await self._drop(box)
+        if not self.replay or self.lost:  # closed while the cell ran: nothing to restore
+            self.lost = self.lost or f"an earlier cell ended the session ({reply['status']}: {reply.get('detail', '')})"
+            return reply
+        why = await self._restore()
+        return {**reply, "lost": bool(why), "restored": not why,
+                "detail": reply.get("detail", "") + (f"; replay failed: {why}" if why else "; restored by replaying its cells")}
+
+    async def _drop(self, box: SessionBox) -> None:
+        """Remove a box that a cell ended (it may already be gone: closed meanwhile)."""
+        if self.box is box:
             self.box = None
-            if not self.replay:
-                self.lost = f"an earlier cell ended the session ({reply['status']}: {reply.get('detail', '')})"
-                return reply
-            why = await self._restore()
-            return {**reply, "lost": bool(why), "restored": not why,
-                    "detail": reply.get("detail", "") + (f"; replay failed: {why}" if why else "; restored by replaying its cells")}
+        await self.host.call(box.destroy)
 
     async def _restore(self) -> str:
         """A fresh box re-runs the finished cells (their output dropped); '' when it worked."""
         try:
-            self.box = await self.host.call(self.host.take_box, self.language, self.limits, self.files)
+            box = await self.host.call(self.host.take_box, self.language, self.limits, self.files)
         except Exception as e:
             self.lost = f"the session could not be restarted for replay: {type(e).__name__}"
             return self.lost
         for code in self.history:
-            reply = await self.host.call(self.box.cell, code)
+            reply = await self.host.call(box.cell, code)
             if reply.get("lost"):
-                await self.host.call(self.box.destroy)
-                self.box = None
+                await self.host.call(box.destroy)
                 self.lost = f"replaying the session's cells ended it again ({reply['status']})"
                 return self.lost
+        if self.lost:  # closed while replaying
+            await self.host.call(box.destroy)
+            return self.lost
+        self.box = box
         return ""
 
     async def read(self, path: str, max_bytes: int) -> dict:
-        async with self.lock:
+        async def work() -> dict:
             if self.lost or self.box is None:
                 return {"ok": False, "detail": self.lost or "the session is closed", "lost": True}
             return await self.host.call(self.box.read, path, max_bytes)
+        return await self._exclusive(work)
 
     async def close(self) -> None:
         """End the session at once. Mid-cell, the container is removed (every process dies with it);

@@ -201,6 +201,18 @@ def test_a_background_writer_cannot_stall_the_next_cell(client):
             assert r.status == "ok" and r.value == str(i * 2) and r.stdout_truncated and len(r.stdout) == 100
 
 
+def test_a_cell_whose_caller_gave_up_still_finishes_before_the_next(client):
+    """A RunCell cancelled by its deadline: the cell runs to its end and the next call waits for it
+    (its reply never goes to the next call, and its effects are the session's)."""
+    with client.session("python") as s:
+        with pytest.raises(VerifierError) as err:
+            s.run("import time; time.sleep(1.5); y = 5; 'late'", timeout_s=0.3)
+        assert err.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
+        r = s.run("y")
+        assert r.status == "ok" and r.value == "5"
+        assert s.run("y + 1").value == "6"
+
+
 # ---------------------------------------------------------------- a cell that ends its session
 
 def test_a_hanging_cell_loses_only_its_session(client):
