@@ -306,7 +306,8 @@ def test_a_reused_container_keeps_nothing_of_the_previous_session(client):
 def test_idle_sessions_are_reaped_with_their_processes(client):
     marker = str(8_000_000 + secrets.randbelow(999_999))
     s = client.session("python", idle_ttl_s=1)
-    s.run(f"import subprocess; subprocess.Popen(['sleep', '{marker}'])")
+    started = s.run(f"import subprocess; subprocess.Popen(['sleep', '{marker}'])")
+    assert started.ok, started
     assert host_pids_with(f"sleep\0{marker}")
     time.sleep(4)
     with pytest.raises(SessionLost) as err:
