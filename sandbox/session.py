@@ -64,7 +64,11 @@ class SessionBox:
     def __init__(self, client: docker.DockerClient, config: SandboxConfig, image: str, language: str,
                  limits: SessionLimits) -> None:
         kwargs = container_kwargs(config, image, language, limits.memory_limit_mb)
-        kwargs.update(command=COMMAND, pids_limit=limits.pids_limit)
+        # The session supervisor needs no second uid (sandbox/pool.py starts grading runners as root
+        # with SETUID/SETGID only to split judge and program): a session runs as the program's uid,
+        # with no capability at all.
+        kwargs.update(command=COMMAND, pids_limit=limits.pids_limit, user=config.user, cap_add=[])
+        kwargs["environment"] = {k: v for k, v in kwargs["environment"].items() if k != "SANDBOX_IDS"}
         kwargs["labels"] = {**kwargs["labels"], LABEL_SESSION: "1"}
         self.client, self.limits, self.language = client, limits, language
         self.mem_mb, self.sessions = limits.memory_limit_mb, 0

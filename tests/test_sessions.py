@@ -437,3 +437,15 @@ def test_replica_affinity_and_a_dead_replica_loses_the_session(server_factory):
         for s in sessions:
             if s not in mine:
                 s.close()
+
+
+def test_a_cell_runs_as_the_program_uid_with_no_capability(client):
+    """Grading runners start as root to split the judge's uid from the program's; a session must not
+    inherit that: its cells run as the sandbox user with every capability set empty."""
+    with client.session("python") as s:
+        r = s.run("import os\nst = open('/proc/self/status').read()\n"
+                  "caps = [l.split()[1] for l in st.splitlines() if l.startswith('Cap')]\n"
+                  "print(os.getuid(), os.geteuid(), os.getgid(), sorted(set(caps)))")
+        uid, euid, gid, caps = r.stdout.split(" ", 3)
+        assert uid == euid != "0" and gid != "0", r.stdout
+        assert caps.strip() == "['0000000000000000']", r.stdout
