@@ -392,7 +392,7 @@ def stated_numbers(draw) -> list[Case]:
     f = "stated_number"
     money = f"{n:,}"
     sentences = [
-        f"The answer is Maria's savings were ${{}}.",
+        "The answer is Maria's savings were ${}.",
         "The answer is {} apples!",
         "The answer is y equals {}.",
         "The answer is {} MB.",
