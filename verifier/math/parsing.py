@@ -87,6 +87,7 @@ _ORDINAL_RE = re.compile(
     r"^(\d+)\s*(?:\^\s*\{?\s*)?(?:\\(?:mathrm|text|textrm|rm)\s*\{\s*)?(?:st|nd|rd|th)\s*\}?\s*\}?"
     r"(?:\s+(?:\\text\s*\{[A-Za-z ]*\}|[A-Za-z]+)){0,3}$"
 )
+_DOMAIN_TAIL_CHARS = 80
 # A general solution's parameter domain: `, k \\in \\mathbb{Z}`, `(n \\in \\mathbb{Z})`, `\\text{ for integer } k`.
 _PARAMETER_DOMAIN_RE = re.compile(
     r"(?:[,;]|\\quad|\\text\s*\{[^{}]*\})*\s*\(?\s*[kmn]\s*\\in\s*\\mathbb\s*\{?\s*Z\s*\}?\s*\)?\s*$"
@@ -191,7 +192,8 @@ def normalise(text: str) -> str:
     if ordinal:
         text = ordinal.group(1)
     if "\\in" in text or "integer" in text:
-        text = _PARAMETER_DOMAIN_RE.sub("", text).strip() or text
+        domain = _PARAMETER_DOMAIN_RE.search(text, max(len(text) - _DOMAIN_TAIL_CHARS, 0))  # bounded scan
+        text = text[: domain.start()].strip() or text if domain else text
     text = _EMPTYSET_RE.sub(r"\\emptyset", text)
     text = _CURRENCY_RE.sub("", text)
     text = _PY_POWER_RE.sub("^", text)
@@ -225,6 +227,7 @@ _SET_BUILDER_RE = re.compile(
     re.DOTALL,
 )
 _COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+_MAX_UNION_PARTS = 8
 _NAME_RE = re.compile(r"^[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?$")
 
 
@@ -238,6 +241,8 @@ def inequalities_as_intervals(text: str) -> str:
     builder = _SET_BUILDER_RE.match(text)
     body = builder.group(2) if builder else text
     parts = _OR_RE.split(body)
+    if len(parts) > _MAX_UNION_PARTS:
+        return text  # a long union costs the parser far more than it is worth reading
     intervals = [_interval(part.strip()) for part in parts]
     if any(i is None for i in intervals) or len({i[0] for i in intervals}) != 1:
         return text
