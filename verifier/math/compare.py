@@ -97,36 +97,14 @@ def equivalent(gold: Parsed, pred: Parsed, limits: MathLimits = DEFAULT_LIMITS) 
     g, p, why = unwrap_relations(g, p)
     if why:
         return False, why
+    g, p = same_parameter(g, p)
     verdict = compare_numbers(g, gold.literal, p, pred.literal, limits)
     if verdict is not None:
         return verdict
     verdict = compare_containers(g, p, limits)
     if verdict is not None:
         return verdict
-    g, p = same_parameter(g, p)
     return _math_verify(g, p), "math-verify symbolic comparison"
-
-
-def _has_relation(e: object) -> bool:
-    return isinstance(e, sympy.Basic) and bool(e.atoms(sympy.core.relational.Relational))
-
-
-_PARAMETERS = frozenset({"k", "n", "m"})
-
-
-def same_parameter(g: object, p: object) -> tuple[object, object]:
-    """A general solution's integer parameter may have any name: `\\frac{\\pi}{6} + k\\pi` and
-    `\\frac{\\pi}{6} + n\\pi` are one answer (README, math section). Only for expressions with
-    `\\pi` (trigonometric solutions) whose free symbols differ by one of k, n, m on each side."""
-    if not (isinstance(g, sympy.Basic) and isinstance(p, sympy.Basic)):
-        return g, p
-    only_g, only_p = g.free_symbols - p.free_symbols, p.free_symbols - g.free_symbols
-    if len(only_g) != 1 or len(only_p) != 1:
-        return g, p
-    (a,), (b,) = only_g, only_p
-    if {getattr(a, "name", ""), getattr(b, "name", "")} <= _PARAMETERS and g.has(sympy.pi) and p.has(sympy.pi):
-        return g, p.xreplace({b: a})
-    return g, p
 
 
 def canonical(e: object, limits: MathLimits) -> object:
@@ -218,6 +196,29 @@ def _mentions(value: object, name: object) -> bool:
     if not isinstance(value, sympy.Basic):
         return False
     return value.has(name.func) if isinstance(name, AppliedUndef) else value.has(name)
+
+
+def _has_relation(e: object) -> bool:
+    return isinstance(e, sympy.Basic) and bool(e.atoms(sympy.core.relational.Relational))
+
+
+_PARAMETERS = frozenset({"k", "n", "m"})
+
+
+def same_parameter(g: object, p: object) -> tuple[object, object]:
+    """A general solution's integer parameter may have any name: `\\frac{\\pi}{6} + k\\pi` and
+    `\\frac{\\pi}{6} + n\\pi` are one answer (README, math section). Only for expressions with
+    `\\pi` (trigonometric solutions) whose free symbols differ by one of k, n, m on each side; the
+    answer's name is replaced by the gold's before any comparison (a sample point would differ)."""
+    if not (isinstance(g, sympy.Basic) and isinstance(p, sympy.Basic)):
+        return g, p
+    only_g, only_p = g.free_symbols - p.free_symbols, p.free_symbols - g.free_symbols
+    if len(only_g) != 1 or len(only_p) != 1:
+        return g, p
+    (a,), (b,) = only_g, only_p
+    if {getattr(a, "name", ""), getattr(b, "name", "")} <= _PARAMETERS and g.has(sympy.pi) and p.has(sympy.pi):
+        return g, p.xreplace({b: a})
+    return g, p
 
 
 def compare_numbers(
