@@ -41,9 +41,9 @@ SEVERAL_BOXES = "boxed:several"
 _ANCHOR_RE = re.compile(r"####|\b(?:final\s+answer|answer(?:\*\*)?\s*:|answer\s+is\b)", re.IGNORECASE)
 # What may sit between an anchor and the answer: spaces, bold markers, colon, "is".
 _ANCHOR_LEAD_RE = re.compile(r"[\s*:_#]*(?:is\b)?[\s*:_]*", re.IGNORECASE)
-# End of a sentence: a period (not a decimal point, not an ellipsis), `!` or `?`, then whitespace
-# or the end.
-_SENTENCE_END_RE = re.compile(r"(?<!\.)\.(?!\.)(?=\s|$)|[!?](?=\s|$)")
+# End of a sentence: a period (not a decimal point, not an ellipsis), `?`, or `!` not after a digit
+# (`5!` is a factorial), then whitespace or the end.
+_SENTENCE_END_RE = re.compile(r"(?<!\.)\.(?!\.)(?=\s|$)|\?(?=\s|$)|(?<!\d)!(?=\s|$)")
 _BRACE_RE = re.compile(r"\\[{}]|[{}]")
 # Lenient fallbacks: the last math segment and the last number, never digits inside a word
 # (`AZYUK2A`); a plain fraction `2/3` is one number.
@@ -72,7 +72,7 @@ _LIST_RE = re.compile(r",(?!\d{3}(?!\d))|;|\band\b", re.IGNORECASE)
 # (`9th`). Never a piece of a longer numeral (`1.000.000`, `4,50`) or a coefficient (`2x`).
 _PROSE_NUMBER_RE = re.compile(
     r"(?<![\w.,^/])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?(?:\s*%)?(?:st|nd|rd|th)?"
-    r"(?![.,]?\d|[A-Za-z](?![A-Za-z])|\s*[\^*/(])"
+    r"(?![.,]?\d|[A-Za-z](?![A-Za-z])|\s*[\^*/(!])"
 )
 _ORDINAL_SUFFIX_RE = re.compile(r"(?<=\d)(?:st|nd|rd|th)$")
 _LETTER_RE = re.compile(r"(?<![A-Za-z'])[B-HJ-Zb-z](?![A-Za-z'])")  # a one-letter name (not `a`, `I`)
@@ -83,7 +83,8 @@ NUMBER_CHANGING_WORDS = _FUNCTION_WORDS | frozenset({
     "hundred", "hundreds", "thousand", "thousands", "million", "millions", "billion", "billions", "trillion",
     "dozen", "dozens", "half", "halves", "third", "thirds", "quarter", "quarters", "fourth", "fourths",
     "fifth", "fifths", "tenth", "tenths", "less", "more", "than", "below", "above", "under", "least",
-    "most", "factorial", "not", "no", "none", "without", "except",
+    "most", "factorial", "not", "no", "none", "without", "except", "lower", "higher", "fewer", "greater",
+    "larger", "smaller", "bigger", "shorter", "longer", "extra", "additional",
 })
 """Also refused as units by `parsing.drop_unit`: `4 thousand` is not 4."""
 
@@ -291,7 +292,7 @@ def _prose_answer(line: str) -> str:
     beside the number that changes it ("4 thousand", "2 pi", "negative 12") stays prose: it is
     graded as written and never pays the first value.
     """
-    text = _CURRENCY_RE.sub("", line.strip().strip("*").rstrip("!?.,;: *"))
+    text = _CURRENCY_RE.sub("", line.strip().strip("*").rstrip("?.,;: *"))
     if text.count("$") == 1 and line.lstrip().startswith("$"):
         text = text.replace("$", "")  # `$y = $90`: the opening `$` of a segment the amount closed
     if "$" in text or "\\" in text or _HEDGE_RE.search(text) or NEGATION_RE.search(text):
