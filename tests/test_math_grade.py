@@ -176,6 +176,6 @@ def test_unescape_gold(gold: str, repaired: str | None) -> None:
 def test_escaped_gold_is_repaired_only_when_unparseable() -> None:
     """A doubly escaped gold parses as its repair; a wrong answer against it still fails."""
     gold = "\\\\begin{matrix} x \\\\\\\\ \\\\frac12 \\\\end{matrix}"
-    assert parse_gold(gold).text == "\\begin{matrix} x \\\\ \\frac12 \\end{matrix}"
+    assert parse_gold(gold).text == "\\begin{matrix} x \\\\ \\frac{1}{2} \\end{matrix}"
     assert grade_extracted(gold, Extraction("\\begin{matrix} x \\\\ 0.5 \\end{matrix}", "boxed"))["verdict"] == "correct"
     assert grade_extracted(gold, Extraction("\\begin{matrix} x \\\\ 0.4 \\end{matrix}", "boxed"))["verdict"] == "incorrect"

@@ -28,7 +28,7 @@ from sympy.matrices import MatrixBase
 from .guards import magnitude_digits
 from .limits import DEFAULT_LIMITS, MathLimits
 from .numeric import exact_rational, has_float, is_numeric, numbers_equal, within
-from .parsing import Literal, Parsed, read_literal
+from .parsing import Literal, Parsed, parse_gold, read_literal
 
 _TEXT_NOISE_RE = re.compile(r"\s+|\\left|\\right|\\!|\\,|\\;|\\:|\\ |\\displaystyle")
 _TEXT_WRAPPER_RE = re.compile(r"^\\(?:text|textbf|textit|mathrm|mbox)\s*\{([^{}]*)\}$")
@@ -84,6 +84,11 @@ def equivalent(gold: Parsed, pred: Parsed, limits: MathLimits = DEFAULT_LIMITS) 
     g_base, p_base = base_numeral(gold.text), base_numeral(pred.text)
     if g_base is not None and p_base is not None:
         return (True, "same number in base notation") if g_base == p_base else (False, "different numbers in base notation")
+    if gold.named and not _has_relation(pred.expr):
+        # `p = -3, q = 1` answered by `-3, 1`: the values in order, unless the answer is a set `\{...\}`
+        values = parse_gold(f"\\{{{gold.named}\\}}" if pred.text.startswith("\\{") else f"({gold.named})")
+        if not isinstance(values, str):
+            return equivalent(values, pred, limits)
     g, p = gold.expr, pred.expr
     if _too_large(gold, limits) or _too_large(pred, limits):
         if g == p or canonical(g, limits) == canonical(p, limits):
@@ -92,6 +97,7 @@ def equivalent(gold: Parsed, pred: Parsed, limits: MathLimits = DEFAULT_LIMITS) 
     g, p, why = unwrap_relations(g, p)
     if why:
         return False, why
+    g, p = same_parameter(g, p)
     verdict = compare_numbers(g, gold.literal, p, pred.literal, limits)
     if verdict is not None:
         return verdict
@@ -190,6 +196,29 @@ def _mentions(value: object, name: object) -> bool:
     if not isinstance(value, sympy.Basic):
         return False
     return value.has(name.func) if isinstance(name, AppliedUndef) else value.has(name)
+
+
+def _has_relation(e: object) -> bool:
+    return isinstance(e, sympy.Basic) and bool(e.atoms(sympy.core.relational.Relational))
+
+
+_PARAMETERS = frozenset({"k", "n", "m"})
+
+
+def same_parameter(g: object, p: object) -> tuple[object, object]:
+    """A general solution's integer parameter may have any name: `\\frac{\\pi}{6} + k\\pi` and
+    `\\frac{\\pi}{6} + n\\pi` are one answer (README, math section). Only for expressions with
+    `\\pi` (trigonometric solutions) whose free symbols differ by one of k, n, m on each side; the
+    answer's name is replaced by the gold's before any comparison (a sample point would differ)."""
+    if not (isinstance(g, sympy.Basic) and isinstance(p, sympy.Basic)):
+        return g, p
+    only_g, only_p = g.free_symbols - p.free_symbols, p.free_symbols - g.free_symbols
+    if len(only_g) != 1 or len(only_p) != 1:
+        return g, p
+    (a,), (b,) = only_g, only_p
+    if {getattr(a, "name", ""), getattr(b, "name", "")} <= _PARAMETERS and g.has(sympy.pi) and p.has(sympy.pi):
+        return g, p.xreplace({b: a})
+    return g, p
 
 
 def compare_numbers(
