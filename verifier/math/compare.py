@@ -24,10 +24,11 @@ from fractions import Fraction
 import sympy
 from sympy.core.function import AppliedUndef
 from sympy.matrices import MatrixBase
+from sympy.matrices.expressions import MatrixExpr
 
 from .guards import magnitude_digits
 from .limits import DEFAULT_LIMITS, MathLimits
-from .numeric import exact_rational, has_float, is_numeric, numbers_equal, within
+from .numeric import INFINITIES, exact_rational, has_float, is_numeric, numbers_equal, settled, within
 from .parsing import Literal, Parsed, read_literal
 
 _TEXT_NOISE_RE = re.compile(r"\s+|\\left|\\right|\\!|\\,|\\;|\\:|\\ |\\displaystyle")
@@ -89,9 +90,17 @@ def equivalent(gold: Parsed, pred: Parsed, limits: MathLimits = DEFAULT_LIMITS) 
         if g == p or canonical(g, limits) == canonical(p, limits):
             return True, "structurally equal (too large to evaluate)"
         return False, "not structurally equal; too large to evaluate exactly"
+    g, p = settled(g), settled(p)
+    if g is None or p is None:
+        return False, "the " + ("gold" if g is None else "answer") + " has no value (arithmetic on an infinity, or a pole)"
     g, p, why = unwrap_relations(g, p)
     if why:
         return False, why
+    verdict = compare_infinities(g, p)
+    if verdict is not None:
+        return verdict
+    if not same_nesting(g, p):
+        return False, "containers nested differently"
     verdict = compare_numbers(g, gold.literal, p, pred.literal, limits)
     if verdict is not None:
         return verdict
@@ -115,6 +124,12 @@ def canonical(e: object, limits: MathLimits) -> object:
         return e.func(*args, evaluate=False)
     except TypeError:
         return e
+
+
+def has_no_value(parsed: Parsed, limits: MathLimits = DEFAULT_LIMITS) -> bool:
+    """Whether a parsed answer is arithmetic on an infinity or a pole (`numeric.settled`); a
+    too-large one is never evaluated, so it is not judged here."""
+    return not _too_large(parsed, limits) and settled(parsed.expr) is None
 
 
 def _too_large(parsed: Parsed, limits: MathLimits) -> bool:
@@ -190,6 +205,60 @@ def _mentions(value: object, name: object) -> bool:
     if not isinstance(value, sympy.Basic):
         return False
     return value.has(name.func) if isinstance(name, AppliedUndef) else value.has(name)
+
+
+def compare_infinities(g: object, p: object) -> tuple[bool, str] | None:
+    """An infinity (settled: `\\infty^2` is `oo`) equals only the same infinity; None when neither
+    side is one."""
+    if g in INFINITIES or p in INFINITIES:
+        return (True, "the same infinity") if g == p else (False, "an infinity equals only the same infinity")
+    return None
+
+
+def shape(e: object) -> str | None:
+    """How `e` nests containers, e.g. `set(seq(.,.))` for `\\{(1, 2)\\}`; "." for a value; None
+    for what has no fixed nesting (relations, unions and other sets), which is not checked.
+    A set's members are sorted, so the shape does not depend on their order."""
+    if isinstance(e, MatrixBase) or isinstance(e, sympy.Tuple):
+        kind, kids = "seq", list(e)
+    elif isinstance(e, sympy.Interval):
+        kind, kids = "seq", [e.start, e.end]
+    elif isinstance(e, (sympy.FiniteSet, sympy.sets.sets.EmptySet)):
+        kind, kids = "set", list(e.args)
+    elif isinstance(e, sympy.Expr) and not isinstance(e, MatrixExpr):
+        return "."
+    else:
+        return None  # relations, unions, matrix sums and products: no fixed nesting
+    shapes = [shape(k) for k in kids]
+    if None in shapes:
+        return None
+    return f"{kind}({','.join(sorted(shapes) if kind == 'set' else shapes)})"
+
+
+def same_nesting(g: object, p: object) -> bool:
+    """Containers keep their nesting (README, math section): a set of sets never equals the set of
+    their elements, nor a set holding one pair the pair (math-verify wraps a lone value in a set
+    at every level, so it flattens them). Only the outer container's kind may differ, as
+    math-verify's `(1, 2)` / `1, 2` / `\\{1, 2\\}` readings of a list do, and a lone value equals
+    the set of it (`5` and `\\{5\\}`)."""
+    sg, sp = shape(g), shape(p)
+    if sg is None or sp is None or sg == sp:
+        return True
+    if "." in (sg, sp):
+        return {sg, sp} == {".", "set(.)"}
+    return set(_members(sg)) == set(_members(sp))
+
+
+def _members(s: str) -> list[str]:
+    """The shapes of a container shape's members: `seq(.,set(.))` -> [".", "set(.)"]."""
+    inner, out, depth, start = s[s.index("(") + 1:-1], [], 0, 0
+    for i, c in enumerate(inner):
+        depth += c == "("
+        depth -= c == ")"
+        if c == "," and depth == 0:
+            out.append(inner[start:i])
+            start = i + 1
+    return out + [inner[start:]] if inner else out
 
 
 def compare_numbers(

@@ -77,6 +77,8 @@ def _digits(e: Basic, budget: list[int]) -> float:
             return INFINITE
         return math.lgamma(value + 1) / math.log(10) + 1
     if isinstance(e, sympy.exp):
+        if e.args[0].free_symbols:
+            return _digits(e.args[0], budget) + 1  # see _pow_digits
         n = _digits(e.args[0], budget)
         return INFINITE if n > 300 else 0.4343 * 10.0 ** n + 1
     parts = [_digits(a, budget) for a in e.args]
@@ -86,8 +88,13 @@ def _digits(e: Basic, budget: list[int]) -> float:
 
 
 def _pow_digits(e: Basic, budget: list[int]) -> float:
+    """A power with a symbol in its exponent (`e^{10x}`, `2^{x^2}`) is never evaluated nor expanded:
+    it costs what its parts cost. Bounding it by its value at `x = 10` refused `e^{10x}(10x + 1)`
+    against `10x e^{10x} + e^{10x}` (and `e^{x^2}`) as too large, an identity math-verify proves."""
     base, exp = e.args
     b = _digits(base, budget)
+    if exp.free_symbols:
+        return b + _digits(exp, budget) + 1
     x = _bound(exp, budget)
     return INFINITE if x == INFINITE else b * x + 1
 
