@@ -190,3 +190,18 @@ def test_verdicts_do_not_depend_on_hash_seed_or_order() -> None:
     paid = [k for k, v in first.items() if v == "correct" and "infty" in k and k.split(" || ")[1].isdigit()]
     assert not paid, paid
     assert first[r"\infty^2 || \infty"] == "correct" and first["e^{10x}(10x+1) || 10x e^{10x} + e^{10x}"] == "correct"
+
+
+@pytest.mark.parametrize(("answer", "gold", "verdict"), [
+    (r"\dfrac{2k(2k+1)(k-2)}{3}", r"\binom{2k+1}{3} - k(2k+1)", "correct"),
+    (r"\dfrac{2k(2k+1)(k-1)}{3}", r"\binom{2k+1}{3} - k(2k+1)", "incorrect"),
+    (r"\dbinom{m+n-1}{n-1}^{2}", r"\binom{n+m-1}{m}^{2}", "correct"),
+    (r"\dbinom{m+n}{n-1}^{2}", r"\binom{n+m-1}{m}^{2}", "incorrect"),
+    (r"\dfrac{n!}{(k!)^{n/k} (n/k)!}", r"\frac{n!}{(n / k)!(k!)^{n / k}}", "correct"),
+    (r"\dfrac{n!}{(k!)^{n/k} (n/k+1)!}", r"\frac{n!}{(n / k)!(k!)^{n / k}}", "incorrect"),
+    (r"\binom{n}{3000}", r"\binom{n}{3000}+1", "incorrect"),
+])
+def test_symbolic_factorials_are_not_too_large(answer: str, gold: str, verdict: str) -> None:
+    """Omni-MATH rows (tests/data/peer_outputs) refused as "too large to evaluate exactly": the
+    guard bounded `\\binom{2k+1}{3}` by its value at k = 10."""
+    assert grade(answer, gold)["verdict"] == verdict

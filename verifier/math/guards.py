@@ -72,6 +72,8 @@ def _digits(e: Basic, budget: list[int]) -> float:
     if isinstance(e, sympy.Pow):
         return _pow_digits(e, budget)
     if isinstance(e, (sympy.factorial, sympy.factorial2, sympy.gamma, sympy.binomial, sympy.RisingFactorial, sympy.FallingFactorial)):
+        if e.free_symbols:
+            return _symbolic_factorial_digits(e, budget)
         value = max(_bound(a, budget) for a in e.args)
         if value > 1e8:
             return INFINITE
@@ -85,6 +87,16 @@ def _digits(e: Basic, budget: list[int]) -> float:
     if isinstance(e, sympy.Mul):
         return sum(parts)
     return max(parts) + 1
+
+
+def _symbolic_factorial_digits(e: Basic, budget: list[int]) -> float:
+    """`\\binom{2k+1}{3}`, `(n/k)!`: never evaluated; simplify may expand one into a product of as
+    many factors as its numeric argument (`\\binom{n}{3}` has 3), so it costs like a power of that
+    degree: the symbolic arguments' digits times the largest numeric argument. Bounding it by its
+    value at `k = 10` refused `\\binom{2k+1}{3} - k(2k+1)` against `\\frac{2k(2k+1)(k-2)}{3}`."""
+    symbolic = [_digits(a, budget) for a in e.args if a.free_symbols]
+    degree = max((_bound(a, budget) for a in e.args if not a.free_symbols), default=1.0)
+    return INFINITE if degree == INFINITE else sum(symbolic) * max(degree, 1.0) + 1
 
 
 def _pow_digits(e: Basic, budget: list[int]) -> float:
