@@ -80,11 +80,13 @@ def disagreements(suite: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
 
 def agreement(suite: str) -> tuple[float, int, int]:
     """(agreement, agreeing, counted): cases listed as "label believed wrong" are not counted."""
-    listed = known_disagreements()
-    counted = [(c, r) for c, r in graded(suite)
-               if not listed.get(c["source"], {}).get("reason", "").startswith(LABEL_WRONG)]
+    counted = [(c, r) for c, r in graded(suite) if not _label_wrong(c)]
     agreeing = sum((r["verdict"] == "correct") == c["label"] for c, r in counted)
     return agreeing / len(counted), agreeing, len(counted)
+
+
+def _label_wrong(case: dict[str, Any]) -> bool:
+    return known_disagreements().get(case["source"], {}).get("reason", "").startswith(LABEL_WRONG)
 
 
 def describe(case: dict[str, Any], res: dict[str, Any]) -> str:
@@ -203,9 +205,11 @@ def report() -> None:
         ratio, agreeing, counted = agreement(suite)
         total = len(suite_cases(suite))
         raw = sum((r["verdict"] == "correct") == c["label"] for c, r in graded(suite))
-        mv = sum(math_verify_correct(c) == c["label"] for c in suite_cases(suite))
-        print(f"{suite}: {ratio:.3f} ({agreeing}/{counted} counted; raw {raw}/{total} = {raw / total:.3f};"
-              f" plain math-verify raw {mv}/{total} = {mv / total:.3f})")
+        mv = {c["source"]: math_verify_correct(c) == c["label"] for c in suite_cases(suite)}
+        mv_counted = sum(mv[c["source"]] for c in suite_cases(suite) if not _label_wrong(c))
+        print(f"{suite}: {ratio:.3f} ({agreeing}/{counted} counted; raw {raw}/{total} = {raw / total:.3f});"
+              f" plain math-verify {mv_counted / counted:.3f} ({mv_counted}/{counted} counted;"
+              f" raw {sum(mv.values())}/{total} = {sum(mv.values()) / total:.3f})")
     print("\n== FALSE POSITIVES behind a wrong 'equivalent' label (listed as label believed wrong)")
     for suite in SUITES:
         for c, r in graded(suite):

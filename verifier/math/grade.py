@@ -1,7 +1,10 @@
 """Grade one math task: extraction (cheap) then comparison (sympy), as a result dict.
 
-`grade_math` never raises: an internal exception becomes verdict "error" naming the exception
-type. Deadlines are not handled here; the worker's parent kills a stuck process.
+`grade_math` never raises. An exception while parsing or comparing an answer is that answer's
+`incorrect`, one while parsing the gold is `invalid_gold` (README, "Exceptions and determinism":
+`error` is ungraded, so it must not be a way out of a zero); any other internal exception becomes
+verdict "error" naming the exception type. Deadlines are not handled here; the worker's parent
+kills a stuck process.
 """
 
 from __future__ import annotations
