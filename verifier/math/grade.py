@@ -10,6 +10,7 @@ kills a stuck process.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from typing import Any, Sequence
 
 import sympy
@@ -86,6 +87,26 @@ def _grade_text(gold: Parsed, answer: str, extraction: Extraction) -> dict[str, 
         return result("incorrect", f"answer longer than {DEFAULT_LIMITS.max_answer_chars} chars", extraction)
     if _same_text(gold.text, answer):
         return result("correct", "identical to the gold", extraction)
+    key = (gold.text, answer)
+    if key in _COMPARED:
+        _COMPARED.move_to_end(key)
+        return result(*_COMPARED[key], extraction)
+    graded = _compare_text(gold, answer, extraction)
+    _COMPARED[key] = (graded["verdict"], graded["detail"])
+    if len(_COMPARED) > _MAX_COMPARED:
+        _COMPARED.popitem(last=False)
+    return graded
+
+
+# Verdicts by (parsed gold text, answer text), most recent last. A GRPO group writes the same answer
+# in several completions, and sympy's simplify is most of a symbolic item's cost (bench/
+# math_throughput.py, second workload); a verdict depends only on the two texts (README,
+# "Exceptions and determinism"), so reusing it changes nothing but the time.
+_COMPARED: OrderedDict[tuple[str, str], tuple[str, str]] = OrderedDict()
+_MAX_COMPARED = 2048
+
+
+def _compare_text(gold: Parsed, answer: str, extraction: Extraction) -> dict[str, Any]:
     try:
         pred = parse_prediction(answer)
     except Exception as e:  # noqa: BLE001 - the gold parsed: the answer is at fault
