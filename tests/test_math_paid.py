@@ -205,3 +205,32 @@ def test_symbolic_factorials_are_not_too_large(answer: str, gold: str, verdict: 
     """Omni-MATH rows (tests/data/peer_outputs) refused as "too large to evaluate exactly": the
     guard bounded `\\binom{2k+1}{3}` by its value at k = 10."""
     assert grade(answer, gold)["verdict"] == verdict
+
+
+def test_a_repeated_answer_is_compared_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A GRPO group repeats its answers: the second completion with the same answer reuses the
+    verdict (bench/math_throughput.py, second workload), with the same detail."""
+    import verifier.math.grade as grade_module
+
+    calls = []
+    real = grade_module.equivalent
+    monkeypatch.setattr(grade_module, "equivalent", lambda g, p: calls.append(1) or real(g, p))
+    first = grade_math({"completion": r"so \boxed{2\sin(3x)\cos(3x)}", "gold": r"\sin(6x)"})
+    again = grade_math({"completion": r"other words, \boxed{2\sin(3x)\cos(3x)}", "gold": r"\sin(6x)"})
+    assert first == again and first["verdict"] == "correct" and len(calls) == 1
+
+
+@pytest.mark.parametrize(("answer", "gold", "verdict"), [
+    (r"2\sin(3x)\cos(3x)", r"\sin(6x)", "correct"), (r"\sin(3x)\cos(3x)", r"\sin(6x)", "incorrect"),
+    (r"\frac{x^2 + 5x + 6}{(x - 4)(x + 3)}", r"\frac{x + 2}{x - 4}", "correct"),
+    (r"\frac{x^2 + 5x + 6}{(x + 4)(x + 3)}", r"\frac{x + 2}{x - 4}", "incorrect"),
+    (r"\sqrt{x^2}", r"|x|", "correct"), (r"\sqrt{x^2}", "x", "incorrect"), (r"\ln(x^2)", r"2\ln(x)", "incorrect"),
+    (r"\frac{1}{x}", r"x^{-1}", "correct"), (r"0.5x", r"\frac{x}{2}", "correct"), (r"0.333x", r"\frac{x}{3}", "incorrect"),
+    (r"e^{100x}(100x+1)", r"100x e^{100x} + e^{100x}", "correct"), (r"\frac{1}{x-\frac{37}{101}}", r"\frac{1}{x-\frac{37}{101}}+1", "incorrect"),
+    (r"\tan(x)", r"\frac{\sin x}{\cos x}", "correct"), (r"x^2 y", r"y x^2", "correct"), (r"x^2 y", r"x y^2", "incorrect"),
+])
+def test_sample_point_disproof_keeps_verdicts(answer: str, gold: str, verdict: str) -> None:
+    """Two expressions that differ at a sample point are not equal without asking simplify; equal
+    values decide nothing, so identities still reach math-verify (and domain subtleties such as
+    `\\ln(x^2)` against `2\\ln(x)` keep its verdict)."""
+    assert grade(answer, gold)["verdict"] == verdict

@@ -28,7 +28,7 @@ from sympy.matrices.expressions import MatrixExpr
 
 from .guards import magnitude_digits
 from .limits import DEFAULT_LIMITS, MathLimits
-from .numeric import INFINITIES, exact_rational, has_float, is_numeric, numbers_equal, settled, within
+from .numeric import INFINITIES, exact_rational, has_float, high_precision, is_numeric, numbers_equal, settled, within
 from .parsing import Literal, Parsed, read_literal
 
 _TEXT_NOISE_RE = re.compile(r"\s+|\\left|\\right|\\!|\\,|\\;|\\:|\\ |\\displaystyle")
@@ -107,7 +107,49 @@ def equivalent(gold: Parsed, pred: Parsed, limits: MathLimits = DEFAULT_LIMITS) 
     verdict = compare_containers(g, p, limits)
     if verdict is not None:
         return verdict
+    if differs_at_a_point(g, p):
+        return False, "differs at a sample point"
     return _math_verify(g, p), "math-verify symbolic comparison"
+
+
+# Sample values for the free symbols (sorted by name): positive, irregular, below 1 so that
+# exponentials stay small and principal branches agree.
+_SAMPLES = ((sympy.Rational(37, 101), sympy.Rational(59, 97), sympy.Rational(71, 103), sympy.Rational(29, 89)),
+            (sympy.Rational(83, 107), sympy.Rational(17, 79), sympy.Rational(43, 61), sympy.Rational(67, 113)))
+_SAMPLE_DIGITS = 30
+
+
+def differs_at_a_point(g: object, p: object) -> bool:
+    """Whether two symbolic expressions take clearly different values at a sample point: then no
+    simplification can make them equal, and math-verify's simplify, which costs ~0.2 s exactly when
+    it fails (bench/math_throughput.py, second workload), is skipped. Only ever a disproof: equal
+    values decide nothing. Plain expressions of real symbols only (no bare symbol, which math-verify
+    compares by name, no function, matrix, relation or container)."""
+    if not (isinstance(g, sympy.Expr) and isinstance(p, sympy.Expr)) or isinstance(g, MatrixExpr) or isinstance(p, MatrixExpr):
+        return False
+    if isinstance(g, sympy.Symbol) or isinstance(p, sympy.Symbol):
+        return False
+    names = sorted(g.free_symbols | p.free_symbols, key=lambda s: s.name)
+    if not names or len(names) > len(_SAMPLES[0]) or g.has(AppliedUndef) or p.has(AppliedUndef):
+        return False
+    if not all(isinstance(s, sympy.Symbol) and s.is_real for s in names):
+        return False
+    # A decimal in either side carries only its own ~15 digits: a gap below that decides nothing.
+    tolerance = sympy.Rational(1, 10**10) if has_float(g) or has_float(p) else sympy.Rational(1, 10**20)
+    for values in _SAMPLES:
+        point = dict(zip(names, values))
+        try:
+            a = high_precision(g.xreplace(point), _SAMPLE_DIGITS)
+            b = high_precision(p.xreplace(point), _SAMPLE_DIGITS)
+        except (ValueError, TypeError, ZeroDivisionError, ArithmeticError):
+            return False
+        if a is None or b is None:
+            continue  # a pole or no number at this point
+        diff = max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+        scale = max(abs(a[0]), abs(a[1]), abs(b[0]), abs(b[1]), 1)
+        if diff > scale * tolerance:
+            return True
+    return False
 
 
 def canonical(e: object, limits: MathLimits) -> object:
