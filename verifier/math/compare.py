@@ -3,6 +3,8 @@
 Order of checks, first definite answer wins:
 1. the same normalised text; two numerals that both state a base (`4210_{7}`, `1477_{10}`) by value;
 2. too large to evaluate (power towers, huge factorials): structural equality only;
+   then arithmetic on an infinity or at a pole is settled (`numeric.settled`): `\\infty^2` is `oo`,
+   `\\infty - \\infty` and `(-3)!` have no value (never equal); an infinity equals only itself;
 3. relations: `x = 5` is unwrapped to 5 (one side a name: `x`, `f(x)`, `(p, q)`, `A:B`); two such
    relations compare their values when the names are the same or both single (`f(x) = 2x + 3`
    and `y = 2x + 3`); any other relation (`x + z = 1`) never equals a value;
@@ -10,10 +12,12 @@ Order of checks, first definite answer wins:
    decimal when one side is a decimal approximation (the gold's precision when the gold is the
    decimal; a predicted decimal that only approximates an exact gold needs `approx_sig_digits`);
    percent signs may be dropped;
-5. tuples, sets, intervals and matrices of numbers: element-wise with rule 4; a vector (n x 1 or
-   1 x n matrix) equals the list of its elements in order (`[0.5, 1]`);
+5. containers keep their nesting (`same_nesting`); tuples, sets, intervals and matrices of
+   numbers: element-wise with rule 4; a vector (n x 1 or 1 x n matrix) equals the list of its
+   elements in order (`[0.5, 1]`);
 6. everything else (symbolic expressions, equations, relations, mixed containers): math-verify's
-   `verify` with its timeout off.
+   `verify` with its timeout off, unless two expressions differ at a sample point
+   (`differs_at_a_point`, a disproof only).
 """
 
 from __future__ import annotations
