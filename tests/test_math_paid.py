@@ -228,6 +228,8 @@ def test_a_repeated_answer_is_compared_once(monkeypatch: pytest.MonkeyPatch) -> 
     (r"\frac{1}{x}", r"x^{-1}", "correct"), (r"0.5x", r"\frac{x}{2}", "correct"), (r"0.333x", r"\frac{x}{3}", "incorrect"),
     (r"e^{100x}(100x+1)", r"100x e^{100x} + e^{100x}", "correct"), (r"\frac{1}{x-\frac{37}{101}}", r"\frac{1}{x-\frac{37}{101}}+1", "incorrect"),
     (r"\tan(x)", r"\frac{\sin x}{\cos x}", "correct"), (r"x^2 y", r"y x^2", "correct"), (r"x^2 y", r"x y^2", "incorrect"),
+    (r"\sum_{k=1}^{n} k", r"\frac{n(n+1)}{2}", "correct"), (r"\int_0^x 2t\,dt", "x^2", "correct"),
+    (r"\frac{d}{dx} x^3", "3x^2", "correct"), (r"\sum_{k=1}^{n} k", r"\frac{n(n-1)}{2}", "incorrect"),
 ])
 def test_sample_point_disproof_keeps_verdicts(answer: str, gold: str, verdict: str) -> None:
     """Two expressions that differ at a sample point are not equal without asking simplify; equal

@@ -32,7 +32,7 @@ from sympy.matrices.expressions import MatrixExpr
 
 from .guards import magnitude_digits
 from .limits import DEFAULT_LIMITS, MathLimits
-from .numeric import INFINITIES, exact_rational, has_float, high_precision, is_numeric, numbers_equal, settled, within
+from .numeric import INFINITIES, NON_VALUES, exact_rational, has_float, high_precision, is_numeric, numbers_equal, settled, within
 from .parsing import Literal, Parsed, read_literal
 
 _TEXT_NOISE_RE = re.compile(r"\s+|\\left|\\right|\\!|\\,|\\;|\\:|\\ |\\displaystyle")
@@ -128,14 +128,14 @@ def differs_at_a_point(g: object, p: object) -> bool:
     simplification can make them equal, and math-verify's simplify, which costs ~0.2 s exactly when
     it fails (bench/math_throughput.py, second workload), is skipped. Only ever a disproof: equal
     values decide nothing. Plain expressions of real symbols only (no bare symbol, which math-verify
-    compares by name, no function, matrix, relation or container)."""
+    compares by name, no function, sum, integral, limit, matrix, relation or container)."""
     if not (isinstance(g, sympy.Expr) and isinstance(p, sympy.Expr)) or isinstance(g, MatrixExpr) or isinstance(p, MatrixExpr):
         return False
     if isinstance(g, sympy.Symbol) or isinstance(p, sympy.Symbol):
         return False
     names = sorted(g.free_symbols | p.free_symbols, key=lambda s: s.name)
-    if not names or len(names) > len(_SAMPLES[0]) or g.has(AppliedUndef) or p.has(AppliedUndef):
-        return False
+    if not names or len(names) > len(_SAMPLES[0]) or g.has(AppliedUndef, *NON_VALUES) or p.has(AppliedUndef, *NON_VALUES):
+        return False  # an unevaluated sum or integral at a non-integer point is no sample of it
     if not all(isinstance(s, sympy.Symbol) and s.is_real for s in names):
         return False
     # A decimal in either side carries only its own ~15 digits: a gap below that decides nothing.

@@ -15,7 +15,7 @@ import sympy
 from sympy import Basic
 from sympy.matrices import MatrixBase
 
-_NON_VALUES = (sympy.Integral, sympy.Sum, sympy.Product, sympy.Limit, sympy.Derivative)
+NON_VALUES = (sympy.Integral, sympy.Sum, sympy.Product, sympy.Limit, sympy.Derivative)
 _INFINITIES = (sympy.oo, -sympy.oo, sympy.zoo, sympy.nan)
 
 
@@ -25,7 +25,7 @@ def is_numeric(e: object) -> bool:
         return False
     if e.free_symbols or not e.is_number:
         return False
-    return not e.has(*_NON_VALUES, *_INFINITIES)
+    return not e.has(*NON_VALUES, *_INFINITIES)
 
 
 def has_float(e: Basic) -> bool:
@@ -191,13 +191,13 @@ def _arithmetic_hazards(e: Basic) -> tuple[bool, bool]:
             infinite = True
         elif isinstance(node, _POLE_FUNCS) or (isinstance(node, sympy.Pow) and node.args[0] == 0):
             poles = True
-        if not isinstance(node, _NON_VALUES):
+        if not isinstance(node, NON_VALUES):
             stack.extend(node.args)
     return infinite, poles
 
 
 def _evaluated(e: Basic) -> Basic:
     """`e` rebuilt bottom-up with sympy's evaluation on (the parser built it with evaluation off)."""
-    if not e.args or isinstance(e, _NON_VALUES):
+    if not e.args or isinstance(e, NON_VALUES):
         return e
     return e.func(*[_evaluated(a) for a in e.args])
