@@ -54,7 +54,8 @@ Known limits (security review, issue 3):
   use without importing them (then the program's); and helpers the prompt gave the program
   (they are the program's, and it may redefine them).
   Prefer stdin/stdout tests where reward hacking matters.
-- A program may lower PID 1's rlimits, CPU affinity, nice value, scheduling policy or I/O priority (same uid): it gets
+- A program may lower PID 1's CPU affinity, nice value or scheduling policy (Linux checks only the
+  effective uid, which PID 1 shares with it; rlimits and I/O priority are out of its reach): it gets
   runtime_error, its later tests are not run, and the container is recycled.
 """
 from __future__ import annotations
