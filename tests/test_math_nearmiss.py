@@ -490,6 +490,59 @@ def interval_unions(draw) -> list[Case]:
     ]
 
 
+@st.composite
+def decimal_commas(draw) -> list[Case]:
+    """A European decimal comma (`1000,99`) is read only where it cannot be a thousands grouping or
+    a list, and only against a single number (README, math section)."""
+    w = draw(st.integers(min_value=1, max_value=999))
+    d = draw(st.integers(min_value=1, max_value=99).filter(lambda n: n % 10))
+    t = draw(st.integers(min_value=101, max_value=999).filter(lambda n: n % 10))
+    f = "decimal_comma"
+    dec, comma = f"{w}.{d}", f"{w},{d}"
+    other = f"{w},{d + 1 if d % 10 != 9 else d - 1}"
+    return [
+        near(f, dec, other, "decimal comma, another last digit"),
+        near(f, dec, f"-{comma}", "decimal comma, sign"),
+        near(f, dec, f"{w},{d}0" if d >= 10 else f"{w},{d}00", "three digits after the comma: a thousands grouping"),
+        near(f, str(int(f"{w}{d}")), comma, "decimal comma against the digits run together"),
+        near(f, comma, str(int(f"{w}{d}")), "decimal comma gold against the digits run together"),
+        near(f, dec, f"{w}, {d}", "a comma and a space: a list"),
+        near(f, dec, f"({w},{d})", "a pair"),
+        near(f, f"({w}, {d})", dec, "a pair gold"),
+        near(f, f"{w}, {d}", dec, "a list gold"),
+        near(f, f"0,{t}", str(t), "zero integer part, not a grouping"),
+        near(f, str(t), f"0,{t}", "zero integer part against the grouped number"),
+        same(f, dec, comma, "decimal comma"),
+        same(f, comma, dec, "decimal comma gold"),
+        same(f, f"0.{t}", f"0,{t}", "zero integer part, three decimals"),
+        same(f, f"{w}, {d}", comma, "a list written without a space"),
+        same(f, f"({w}, {d})", f"({w},{d})", "a pair written without a space"),
+    ]
+
+
+@st.composite
+def set_relations(draw) -> list[Case]:
+    """`x \\in [a, b]` and the chain `a \\le x \\le b` are one interval (README, math section)."""
+    a, b = sorted(draw(st.lists(st.integers(min_value=-30, max_value=30), min_size=2, max_size=2, unique=True)))
+    f = "set_relation"
+    gold = f"x \\in [{a}, {b}]"
+    return [
+        near(f, gold, f"{a} < x \\le {b}", "left endpoint opened"),
+        near(f, gold, f"{a} \\le x < {b}", "right endpoint opened"),
+        near(f, gold, f"{a} \\\\le x \\\\lt {b}", "doubled backslashes, right endpoint opened"),
+        near(f, gold, f"{a} \\le x \\le {b + 1}", "right endpoint plus one"),
+        near(f, gold, f"x \\ge {a}", "one-sided"),
+        near(f, f"x \\in ({a}, {b}]", f"{a} \\le x \\le {b}", "half-open gold, closed chain"),
+        near(f, f"{a} \\le x \\le {b}", f"x \\in ({a}, {b}]", "closed chain gold, half-open set"),
+        same(f, gold, f"{a} \\le x \\le {b}", "chain"),
+        same(f, gold, f"{a} \\\\le x \\\\le {b}", "chain with doubled backslashes"),
+        same(f, f"x \\in ({a}, {b}]", f"{a} < x \\leq {b}", "half-open"),
+        same(f, f"{a} \\le x \\le {b}", gold, "chain gold"),
+        same(f, gold, f"{b} \\ge x \\ge {a}", "reversed chain"),
+        same(f, gold, f"{a} \\le y \\le {b}", "another name (names are not compared: x = 5 answers y = 5)"),
+    ]
+
+
 FAMILIES = {
     "integers": integers(),
     "fractions": fractions(),
@@ -511,6 +564,8 @@ FAMILIES = {
     "separators": separators(),
     "ordinals": ordinals(),
     "interval_unions": interval_unions(),
+    "decimal_commas": decimal_commas(),
+    "set_relations": set_relations(),
 }
 EXAMPLES_PER_FAMILY = 12
 WRAPPERS = ("\\boxed{{{}}}", "The final answer is ${}$.", "lenient:{}")

@@ -33,7 +33,7 @@ from sympy.matrices.expressions import MatrixExpr
 from .guards import magnitude_digits
 from .limits import DEFAULT_LIMITS, MathLimits
 from .numeric import INFINITIES, NON_VALUES, exact_rational, has_float, high_precision, is_numeric, numbers_equal, settled, within
-from .parsing import Literal, Parsed, parse_gold, read_literal
+from .parsing import Literal, Parsed, decimal_comma, parse_gold, parse_prediction, read_literal
 
 _TEXT_NOISE_RE = re.compile(r"\s+|\\left|\\right|\\!|\\,|\\;|\\:|\\ |\\displaystyle")
 _TEXT_WRAPPER_RE = re.compile(r"^\\(?:text|textbf|textit|mathrm|mbox)\s*\{([^{}]*)\}$")
@@ -89,6 +89,7 @@ def equivalent(gold: Parsed, pred: Parsed, limits: MathLimits = DEFAULT_LIMITS) 
     g_base, p_base = base_numeral(gold.text), base_numeral(pred.text)
     if g_base is not None and p_base is not None:
         return (True, "same number in base notation") if g_base == p_base else (False, "different numbers in base notation")
+    gold, pred = decimal_comma_readings(gold, pred)
     if gold.named and not _has_relation(pred.expr):
         # `p = -3, q = 1` answered by `-3, 1`: the values in order, unless the answer is a set `\{...\}`
         values = parse_gold(f"\\{{{gold.named}\\}}" if pred.text.startswith("\\{") else f"({gold.named})")
@@ -120,6 +121,26 @@ def equivalent(gold: Parsed, pred: Parsed, limits: MathLimits = DEFAULT_LIMITS) 
     if differs_at_a_point(g, p):
         return False, "differs at a sample point"
     return _math_verify(g, p), "math-verify symbolic comparison"
+
+
+def decimal_comma_readings(gold: Parsed, pred: Parsed) -> tuple[Parsed, Parsed]:
+    """A lone `1,22` or `0,111` (`parsing.decimal_comma`) read as its decimal, 1.22 or 0.111, when
+    the other side is a single number, the same way for gold and answer (README, math section).
+    Against anything else it keeps math-verify's reading: `1,22` answers the list `1, 22` or the pair
+    `(1, 22)`, the pair never answers the gold 1.22, and `1,5` never equals `1,50` (as lists they
+    differ). math-verify itself reads `0,5` as 0.5, a number."""
+    g_number, p_number = is_numeric(gold.expr), is_numeric(pred.expr)
+    if p_number:
+        gold = _decimal_reading(gold, parse_gold)
+    if g_number:
+        pred = _decimal_reading(pred, parse_prediction)
+    return gold, pred
+
+
+def _decimal_reading(side: Parsed, parse) -> Parsed:
+    written = decimal_comma(side.text)
+    reading = parse(written) if written else None
+    return reading if isinstance(reading, Parsed) else side
 
 
 # Sample values for the free symbols (sorted by name): positive, irregular, below 1 so that

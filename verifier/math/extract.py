@@ -48,7 +48,8 @@ _BRACE_RE = re.compile(r"\\[{}]|[{}]")
 # Lenient fallbacks: the last math segment and the last number, never digits inside a word
 # (`AZYUK2A`); a plain fraction `2/3` is one number.
 _NUMBER_RE = re.compile(
-    r"(?<![\w.^])(?:-?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:\s*/\s*\d+(?!\d|\.\d))?(?:\s*\\?%)?|-?\.\d+)"
+    r"(?<![\w.^,])-?(?:\d+,(?!\d{3}(?![\d,]))|0,)\d+(?![\w,]|\.\d)"  # a decimal comma, `2,74` (parsing.decimal_comma)
+    r"|(?<![\w.^])(?:-?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:\s*/\s*\d+(?!\d|\.\d))?(?:\s*\\?%)?|-?\.\d+)"
 )
 _MATH_DELIMS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 # A plain word (`\sqrt`, `\frac` are commands, not words): a bare expression has at most one.

@@ -35,8 +35,11 @@ _TRIG_RE = re.compile(r"\\(?:sin|cos|tan|cot|sec|csc)(?![a-zA-Z])")
 _DEGREE_RE = re.compile(r"(\d+(?:\.\d+)?)\s*\^\s*(?:\{\s*\\circ\s*\}|\\circ(?![a-zA-Z]))")
 # A lone number as written: optional "x =", sign, currency, thousands commas, decimals, percent.
 _LITERAL_RE = re.compile(
-    r"^(?:[a-zA-Z]\s*=\s*)?([-+]?)\s*(?:\\\$|\$)?\s*(\d{1,3}(?:,\d{3})+|\d*)(?:\.(\d+))?\s*(\\?%)?$"
+    r"^(?:[a-zA-Z]\s*=\s*)?([-+]?)\s*(?:\\\$|\$)?\s*([1-9]\d{0,2}(?:,\d{3})+|\d*)(?:\.(\d+))?\s*(\\?%)?$"
 )
+# A number written with a decimal comma, `1000,99`, `0,111`, `-2,5`: one comma, no space, never a
+# thousands grouping (exactly three digits after the comma) unless the integer part is 0.
+_DECIMAL_COMMA_RE = re.compile(r"^([-+]?)(\d{1,18}),(\d{1,18})$")
 # Two-letter unit words (single letters stay: `2 m` may be 2m).
 _UNITS_2 = "cm|mm|km|kg|mg|ml|mL|ft|yd|mi|oz|lb|hr|in|nm|ms|Hz|kW|kB|KB|MB|GB|TB"
 # "18 dollars", "5 apples": a lone number followed by plain words (3+ letters, so `2 x` stays 2x).
@@ -220,7 +223,8 @@ def _braced_frac(m: re.Match) -> str:
 
 
 # Inequalities: `<`, `\\le`, ... split a chain; `\\text{ or }`, `\\lor`, `\\cup` join the parts of a union.
-_INEQUALITY_RE = re.compile(r"(<|>|\\(?:leqslant|geqslant|leq|geq|le|ge|lt|gt)(?![A-Za-z]))")
+# A doubled backslash (`-2 \\le x`, an escaping slip math-verify reads as `\\le`) is the same command.
+_INEQUALITY_RE = re.compile(r"(<|>|\\+(?:leqslant|geqslant|leq|geq|le|ge|lt|gt)(?![A-Za-z]))")
 _OR_RE = re.compile(r"\\text\s*\{\s*or\s*\}|\\(?:lor|vee|cup)(?![A-Za-z])|\bor\b")
 _SET_BUILDER_RE = re.compile(
     r"^(?:\\left)?\\\{\s*([A-Za-z])\s*(?:\\in\s*\\mathbb\s*\{?\s*R\s*\}?\s*)?(?:\\mid|\\vert|\||:)(.*?)(?:\\right)?\\\}$",
@@ -256,7 +260,7 @@ def _interval(part: str) -> tuple[str, str, bool] | None:
     tokens = [t.strip() for t in _INEQUALITY_RE.split(part)]
     if len(tokens) not in (3, 5):
         return None
-    terms, ops = tokens[::2], tokens[1::2]
+    terms, ops = tokens[::2], [_BACKSLASH_RUN_RE.sub(r"\\", op) for op in tokens[1::2]]
     ups = {op in ("<", "\\lt", "\\le", "\\leq", "\\leqslant") for op in ops}
     if len(ups) != 1:
         return None
@@ -454,6 +458,19 @@ def _expand_sci(m: re.Match) -> str:
     except InvalidOperation:
         return m.group(0)
     return format(value, "f")
+
+
+def decimal_comma(text: str) -> str | None:
+    """`1000,99` -> `1000.99`, `0,111` -> `0.111`: the European decimal a lone `d,d` may be, or None.
+
+    Only where it cannot be a thousands grouping (`1,220` is 1220) and only as the whole answer:
+    `1, 22` (with a space) and `(1,22)` are lists. A bare `1,22` could still be a list, so the
+    caller reads it as a decimal only against a single number (`compare.decimal_comma_readings`).
+    """
+    m = _DECIMAL_COMMA_RE.match(text)
+    if not m or (len(m.group(3)) == 3 and m.group(2) != "0"):
+        return None
+    return f"{m.group(1)}{m.group(2)}.{m.group(3)}"
 
 
 def read_literal(text: str) -> Literal | None:
