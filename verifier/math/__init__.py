@@ -45,7 +45,7 @@ Extraction (`extract.py`):
   negation, several values or a word that changes the number ("4 thousand") stay prose.
 - lenient: the same, then a completion that is one bare expression is read whole; else the later
   of the last math segment (an escaped `\\$` is no delimiter) and the last number in the tail
-  (never digits inside a word; `2/3` is one number).
+  (never digits inside a word; `2/3` and a decimal comma `2,74` are one number).
 - Anchors and the lenient fallback look only at the last `tail_chars` (8192) characters.
 
 Multiple choice (`choices.py`, when the task gives `choices`; letters A, B, C, ... in order):
@@ -91,6 +91,8 @@ Comparison (`compare.py`):
   1/3; pred `0.33` does not equal gold `0.333`. A predicted decimal against an exact gold counts
   when exactly equal, else only when it is that gold rounded to >= `approx_sig_digits` (6)
   significant digits (`3.141593` for pi, not `3.14`).
+- A European decimal comma (`1000,99`, `0,111`: one comma, no space, not a thousands grouping,
+  `parsing.decimal_comma`) is the decimal against a single number; against a list it stays a list.
 - Percent: `50\\%` equals 0.5 and 50.
 - Numerals with a base: when both sides state one (`4210_{7}`, `4210_8`), they are compared by
   value (math-verify drops the subscript); a bare `4210` against `4210_{7}` compares the digits.

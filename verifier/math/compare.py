@@ -23,6 +23,7 @@ Order of checks, first definite answer wins:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from fractions import Fraction
 
 import sympy
@@ -128,7 +129,9 @@ def decimal_comma_readings(gold: Parsed, pred: Parsed) -> tuple[Parsed, Parsed]:
     the other side is a single number, the same way for gold and answer (README, math section).
     Against anything else it keeps math-verify's reading: `1,22` answers the list `1, 22` or the pair
     `(1, 22)`, the pair never answers the gold 1.22, and `1,5` never equals `1,50` (as lists they
-    differ). math-verify itself reads `0,5` as 0.5, a number."""
+    differ; math-verify reads `0,111`, not `0,5`, as a number)."""
+    if decimal_comma(gold.text) is None and decimal_comma(pred.text) is None:
+        return gold, pred
     g_number, p_number = is_numeric(gold.expr), is_numeric(pred.expr)
     if p_number:
         gold = _decimal_reading(gold, parse_gold)
@@ -137,7 +140,8 @@ def decimal_comma_readings(gold: Parsed, pred: Parsed) -> tuple[Parsed, Parsed]:
     return gold, pred
 
 
-def _decimal_reading(side: Parsed, parse) -> Parsed:
+def _decimal_reading(side: Parsed, parse: Callable[[str], Parsed | str]) -> Parsed:
+    """`side` read with its decimal comma as a point, or `side` itself when it has none."""
     written = decimal_comma(side.text)
     reading = parse(written) if written else None
     return reading if isinstance(reading, Parsed) else side
