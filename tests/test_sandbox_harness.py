@@ -42,13 +42,13 @@ def test_subclasses_cross_as_their_builtin_content_without_running_their_methods
 
     P = collections.namedtuple("P", "a b")
     back = wire.decode(wire.encode([Cheat(0), Color.RED, P(1, 2), collections.Counter("aa")]))
-    assert back == [0, 1, (1, 2), {"a": 2}] and [type(x) for x in back] == [int, int, tuple, dict]
+    assert back == [0, 1, (1, 2), {"a": 2}] and [type(x) for x in back] == [int, int, tuple, collections.Counter]
     assert back[0] != 5  # the always-equal int is a plain 0 on the judge's side
 
 
 @pytest.mark.parametrize("value", [object(), len, [1, object()], iter([1]), bytearray(b"x")], ids=lambda v: type(v).__name__)
 def test_anything_else_is_refused(value):
-    with pytest.raises(TypeError, match="not plain data"):
+    with pytest.raises(TypeError, match="cannot cross the judge boundary"):
         wire.encode(value)
 
 
@@ -128,7 +128,7 @@ def test_the_program_side_answers_calls_with_plain_data():
     assert wire.decode(call("add", 1, 2)["ok"]) == 3
     assert wire.decode(call("sort_in_place", [2, 1])["args"]) == [[1, 2]]
     assert call("boom") == {"exc": "ZeroDivisionError", "msg": "division by zero"}
-    assert "not plain data" in call("obj")["bad"]
+    assert "cannot cross the judge boundary" in call("obj")["bad"]
     assert call("missing")["exc"] == "NameError"
 
 
