@@ -79,7 +79,7 @@ class Program:
         try:
             enc = {"call": name, "args": wire.encode(list(args)), "kwargs": wire.encode(kwargs)}
         except TypeError as e:
-            raise TypeError(f"argument to {name}() must be plain data ({e})") from None
+            raise TypeError(f"an argument to {name}() {e}") from None
         if method:
             enc["method"] = True
         if self.dead:
@@ -99,7 +99,7 @@ class Program:
         if "exc" in reply:
             raise exception(reply.get("exc"), reply.get("msg"))
         if "bad" in reply:
-            raise kinds.NotPlain(f"{name}() returned {str(reply['bad'])[:200]}")
+            raise kinds.NotPlain(f"{name}() returned a value that {str(reply['bad'])[:200]}")
         if "ok" not in reply:
             raise wire.WireError("bad reply")
         after = wire.decode(reply.get("args", ["N"]))
@@ -212,7 +212,7 @@ def builtins_under_test(tree: ast.AST) -> set[str]:
     """Builtin names the tests use only as the function under test: every load is `f(literals)`
     as an asserted value or a comparison's left side (MBPP's `assert max(1, 2) == 2` for a task
     whose function is named max). Left to the builtin, the tests passed without calling the
-    program at all: any program was accepted. The same rule as sandbox/harness/shared.py."""
+    program at all: any program was accepted."""
     shaped, loads = set(), {}
     for n in ast.walk(tree):
         if type(n) is ast.Name and type(n.ctx) is ast.Load:

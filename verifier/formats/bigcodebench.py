@@ -1,8 +1,11 @@
 """BigCodeBench: `test` (a unittest file with `class TestCases`), `entry_point` (`task_func`),
 `complete_prompt` (imports, signature and docstring: the `complete` split continues it) and
-`instruct_prompt`. The tests use the program's own objects (DataFrames, figures) and call
-`task_func` without importing it: unittest in the shared judge (README "How assert-style tests
-are judged"), with the libraries of the python image."""
+`instruct_prompt`. The tests call `task_func` without importing it and read the prompt's imports
+and constants (`pd`, `np`, `OUTPUT_DIR`), as BigCodeBench runs them in the solution's module: the
+prompt's own prelude (the dataset's, never the program's) goes before the test file, which runs
+with unittest in the process judge; every call of `task_func` crosses to the program's process
+with its DataFrames, arrays and other values as typed data (README "How assert-style tests are
+judged"), with the libraries of the python image."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -32,6 +35,7 @@ def to_task(row: Mapping[str, Any], completion: str) -> dict:
         helpers = prelude(prompt, entry) if prompt else ""
     except SyntaxError as e:
         raise FormatError(f"complete_prompt: not valid Python ({e.msg}, line {e.lineno})") from None
-    return {"kind": "code", "language": "python", "entry_point": entry, "test_code": row["test"],
-            "test_framework": "unittest", "judge": "shared", "time_limit_s": TIME_LIMIT_S,
+    test_code = f"{helpers}\n{row['test']}" if helpers.strip() else row["test"]
+    return {"kind": "code", "language": "python", "entry_point": entry, "test_code": test_code,
+            "test_framework": "unittest", "time_limit_s": TIME_LIMIT_S,
             "completion": continued(completion, prompt, entry, helpers) if prompt else completion}
