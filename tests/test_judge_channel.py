@@ -204,3 +204,255 @@ def test_the_judge_side_imports_numpy_and_pandas_only_when_such_a_value_crosses(
             "assert 'numpy' not in sys.modules and 'pandas' not in sys.modules, 'imported early'\n"
             "wire.decode(['a', '<i1', [1], 'AA=='])\nassert 'numpy' in sys.modules\n")
     subprocess.run([sys.executable, "-I", "-c", code], check=True)
+
+
+# ---------------------------------------------------------------- real containers: BigCodeBench style
+
+@pytest.fixture(scope="module")
+def grader():
+    from sandbox import SandboxConfig
+    from sandbox.sync import SyncGrader
+    g = SyncGrader(SandboxConfig(pool_size=1, pool_name="pytest-judge-channel", languages=("python",)))
+    assert g.grader.available, g.grader.unavailable_reason()
+    yield g
+    g.close()
+
+
+def bcb(program: str, test: str, prompt: str = "import pandas as pd\nimport numpy as np\n", **kw) -> dict:
+    """A BigCodeBench row through its format adapter: the prompt's prelude, unittest, task_func."""
+    from verifier.formats.bigcodebench import to_task
+    row = {"task_id": "BigCodeBench/t", "entry_point": "task_func", "test": test,
+           "complete_prompt": prompt + "\ndef task_func(*args):\n    \"\"\"Doc.\"\"\"\n", "instruct_prompt": "Write it."}
+    return {**to_task(row, f"```python\n{program}\n```"), "time_limit_s": 10, "memory_limit_mb": 768, **kw}
+
+
+FRAME_TESTS = """import unittest
+class TestCases(unittest.TestCase):
+    def test_frame(self):
+        df = task_func(pd.DataFrame({'g': ['a', 'b', 'a'], 'v': [1, 2, 3]}))
+        expect = pd.DataFrame({'v': [4, 2]}, index=pd.Index(['a', 'b'], name='g'))
+        pd.testing.assert_frame_equal(df, expect)
+    def test_series(self):
+        s = task_func(pd.DataFrame({'g': ['x'], 'v': [5]}))['v']
+        pd.testing.assert_series_equal(s, pd.Series([5], index=pd.Index(['x'], name='g'), name='v'))
+"""
+FRAME_RIGHT = "import pandas as pd\ndef task_func(df):\n    return df.groupby('g').sum()"
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("program, verdict", [
+    (FRAME_RIGHT, "accepted"),
+    ("import pandas as pd\ndef task_func(df):\n    return df.groupby('g', sort=True).agg({'v': 'sum'})", "accepted"),
+    ("import pandas as pd\ndef task_func(df):\n    r = df.groupby('g').sum()\n    r.iloc[0, 0] += 1\n    return r",
+     "wrong_answer"),  # one cell
+    ("import pandas as pd\ndef task_func(df):\n    return df.groupby('g').sum().astype('float64')", "wrong_answer"),  # dtype
+    ("import pandas as pd\ndef task_func(df):\n    return df.groupby('g').sum().reset_index(drop=True)", "wrong_answer"),
+    ("import pandas as pd\ndef task_func(df):\n    return df.groupby('g').sum().rename_axis('G')", "wrong_answer"),  # index name
+])
+def test_dataframes_cross_and_compare_in_the_judge(grader, program, verdict):
+    r = grader.grade(bcb(program, FRAME_TESTS))
+    assert r["verdict"] == verdict, r
+    assert r["score"] == (1.0 if verdict == "accepted" else 0.0), r
+
+
+TYPES_TESTS = """import unittest, datetime, decimal
+class TestCases(unittest.TestCase):
+    def test_array(self):
+        a = task_func('array')
+        self.assertIsInstance(a, np.ndarray)
+        self.assertEqual(a.dtype, np.float64)
+        np.testing.assert_array_equal(a, np.array([[0.0, 0.5], [1.0, 1.5]]))
+    def test_scalar(self):
+        x = task_func('scalar')
+        self.assertIsInstance(x, np.integer)
+        self.assertEqual(x, 7)
+    def test_set(self):
+        self.assertEqual(task_func('set'), {1, 2, 3})
+    def test_datetime(self):
+        self.assertEqual(task_func('datetime'), datetime.datetime(2024, 2, 29, 12, 30))
+    def test_decimal(self):
+        d = task_func('decimal')
+        self.assertIsInstance(d, decimal.Decimal)
+        self.assertEqual(str(d), '1.10')
+    def test_bytes(self):
+        self.assertEqual(task_func('bytes'), b'\\x00\\xffab')
+    def test_timestamps(self):
+        s = task_func('timestamps')
+        self.assertEqual(str(s.dtype), 'datetime64[ns, UTC]')
+        self.assertEqual(s.iloc[1], pd.Timestamp('2024-01-02', tz='UTC'))
+"""
+TYPES_RIGHT = """import numpy as np, pandas as pd, datetime, decimal
+def task_func(kind):
+    return {'array': lambda: np.arange(4).reshape(2, 2) / 2, 'scalar': lambda: np.int64(7), 'set': lambda: {3, 2, 1},
+            'datetime': lambda: datetime.datetime(2024, 2, 29, 12, 30), 'decimal': lambda: decimal.Decimal('1.10'),
+            'bytes': lambda: bytes([0, 255]) + b'ab',
+            'timestamps': lambda: pd.Series(pd.date_range('2024-01-01', periods=2, tz='UTC'))}[kind]()
+"""
+TYPES_NEAR = {  # one value of one kind changed: that test, and only it, fails
+    "array": ("np.arange(4).reshape(2, 2) / 2", "np.arange(4).reshape(2, 2) // 2"),  # an int array
+    "scalar": ("np.int64(7)", "7.0"),
+    "set": ("{3, 2, 1}", "[1, 2, 3]"),
+    "datetime": ("datetime.datetime(2024, 2, 29, 12, 30)", "datetime.datetime(2024, 2, 29, 12, 31)"),
+    "decimal": ("decimal.Decimal('1.10')", "decimal.Decimal('1.1')"),
+    "bytes": ("bytes([0, 255]) + b'ab'", "'\\\\x00\\\\xffab'"),
+    "timestamps": ("tz='UTC'", "tz='Europe/London'"),
+}
+
+
+@pytest.mark.docker
+def test_arrays_scalars_sets_datetimes_decimals_and_bytes_cross(grader):
+    r = grader.grade(bcb(TYPES_RIGHT, TYPES_TESTS, scoring="fraction"))
+    assert r["verdict"] == "accepted" and len(r["tests"]) == 7, r
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("kind", sorted(TYPES_NEAR))
+def test_a_near_miss_of_each_type_fails_its_test(grader, kind):
+    old, new = TYPES_NEAR[kind]
+    r = grader.grade(bcb(TYPES_RIGHT.replace(old, new), TYPES_TESTS, scoring="fraction"))
+    failed = [t["name"] for t in r["tests"] if t["verdict"] != "accepted"]
+    assert failed == [f"TestCases.test_{kind}"], r
+    assert r["verdict"] == "wrong_answer", r
+
+
+AXES_TESTS = """import unittest
+class TestCases(unittest.TestCase):
+    def test_plot(self):
+        df, ax = task_func([1, 2])
+        self.assertEqual(list(df['x']), [1, 2])
+        self.assertEqual(ax.get_title(), 'x')
+"""
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("returned, type_name", [
+    ("(pd.DataFrame({'x': xs}), Axes())", "solution.Axes"),
+    ("(pd.DataFrame({'x': xs}), open('prog.py'))", "_io.TextIOWrapper"),
+    ("(pd.DataFrame({'x': xs}), np.array([Axes()]))", "solution.Axes"),
+])
+def test_a_value_that_cannot_cross_is_a_wrong_answer_naming_its_type(grader, returned, type_name):
+    """A matplotlib Axes (not in the image), an open file, a program-defined object: never accepted,
+    never infra_error, not retried; the detail names the type."""
+    program = f"import pandas as pd, numpy as np\nclass Axes:\n    def get_title(self):\n        return 'x'\n" \
+              f"def task_func(xs):\n    return {returned}\n"
+    r = grader.grade(bcb(program, AXES_TESTS))
+    assert r["verdict"] == "wrong_answer" and not r["retryable"] and r["score"] == 0.0, r
+    assert f"cannot cross the judge boundary: {type_name}" in r["tests"][0]["detail"], r
+
+
+# ---------------------------------------------------------------- right programs the shared judge refused
+
+RAISES_TESTS = """import unittest
+class TestCases(unittest.TestCase):
+    def test_value(self):
+        np.testing.assert_allclose(task_func(np.array([0.0, 1.0])), [1.0, 0.7651976865579666])
+    def test_type_error(self):
+        with self.assertRaises(TypeError):
+            task_func(None)
+"""
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("program", [
+    "from scipy import special\nimport numpy as np\ndef task_func(x):\n    if x is None:\n        raise TypeError('x')\n"
+    "    return special.j0(x)",  # scipy.special while the tests import only numpy (marshal was blocked)
+    "import numpy as np\nimport scipy.special\ndef task_func(x):\n    return scipy.special.j0(np.array(x) + 0.0)",
+])
+def test_right_programs_the_shared_judge_refused_are_accepted(grader, program):
+    """scipy.special, numpy imported by the program, and `assertRaises(TypeError): task_func(None)`
+    (np.array(None) + 0.0 raises TypeError in the program's process; it crosses as one)."""
+    r = grader.grade(bcb(program, RAISES_TESTS))
+    assert r["verdict"] == "accepted", r
+    wrong = grader.grade(bcb(program.replace("j0", "j1"), RAISES_TESTS, scoring="fraction"))
+    assert wrong["verdict"] == "wrong_answer" and wrong["score"] == 0.5, wrong
+
+
+# ---------------------------------------------------------------- the shared judge's attacks (issue 16)
+
+ATTACK_TESTS = """import unittest
+class TestCases(unittest.TestCase):
+    def test_sum(self):
+        self.assertEqual(task_func([1, 2]), 3)
+    def test_frame(self):
+        pd.testing.assert_frame_equal(task_func(pd.DataFrame({'a': [1]})), pd.DataFrame({'a': [2]}))
+"""
+WRONG = "def task_func(x):\n    return _answer(x)\n"
+ATTACKS = {
+    # a pipe dup'ed over every fd at import, and a non-daemon thread and an atexit hook writing
+    # result lines on all of them during shutdown
+    "result_fd_rewrite": """import os, threading, atexit, json
+r, w = os.pipe()
+for fd in range(3, 64):
+    if fd not in (r, w):
+        try:
+            os.dup2(w, fd)
+        except OSError:
+            pass
+def _forge():
+    for fd in range(0, 64):
+        for word in ('ok', 'done'):
+            try:
+                os.write(fd, b'{"test": {"verdict": "accepted"}}\\n{"done": 2}\\n')
+            except OSError:
+                pass
+threading.Thread(target=lambda: (__import__('time').sleep(0.2), _forge())).start()
+atexit.register(_forge)
+def _answer(x):
+    _forge()
+    return -99
+""",
+    "stoptest_clears_failures": """import unittest
+_orig = unittest.TestResult.stopTest
+def _stop(self, test):
+    self.failures.clear(); self.errors.clear()
+    unittest.TestResult.stopTest = _orig
+    return _orig(self, test)
+def _answer(x):
+    unittest.TestResult.stopTest = _stop
+    return -99
+""",
+    "noop_asserts_restored_from_docleanups": """import unittest
+_saved = {k: v for k, v in vars(unittest.TestCase).items() if k.startswith('assert')}
+def _answer(x):
+    for k in _saved:
+        setattr(unittest.TestCase, k, lambda *a, **k: None)
+    _dc = unittest.TestCase.doCleanups
+    def _restore(self):
+        for k, v in _saved.items():
+            setattr(unittest.TestCase, k, v)
+        return _dc(self)
+    unittest.TestCase.doCleanups = _restore
+    return -99
+""",
+    "expected_literals_from_test_bytecode": """import unittest, pandas as pd
+def _answer(x):
+    for c in unittest.TestCase.__subclasses__():
+        for f in vars(c).values():
+            consts = getattr(getattr(f, '__code__', None), 'co_consts', ())
+            ints = [k for k in consts if type(k) is int and k not in (1, 2)]
+            if ints:
+                return ints[0]
+    return -99
+""",
+    "assert_frame_equal_replaced": """import pandas as pd, pandas.testing
+pd.testing.assert_frame_equal = lambda *a, **k: None
+pandas.testing.assert_frame_equal = lambda *a, **k: None
+import unittest
+unittest.TestCase.assertEqual = lambda *a, **k: None
+def _answer(x):
+    return pd.DataFrame({'a': [-99]}) if isinstance(x, pd.DataFrame) else -99
+""",
+}
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("name", sorted(ATTACKS))
+def test_the_shared_judges_attacks_score_zero_across_the_channel(grader, name):
+    """Each scored 1.0 against the shared judge (issue 16). The tests run in the judge's process:
+    what the program patches, forges or reads stays in its own."""
+    r = grader.grade(bcb(ATTACKS[name] + WRONG, ATTACK_TESTS, scoring="fraction"))
+    assert r["score"] == 0.0 and r["verdict"] not in ("accepted", "infra_error", "error"), r
+    right = ATTACKS[name] + "def task_func(x):\n    _answer(x)\n    return x + 1 if isinstance(x, pd.DataFrame) else sum(x)\n"
+    if name != "result_fd_rewrite":  # the attack's own patches do not break a right answer either
+        r = grader.grade(bcb(right.replace("import unittest", "import unittest, pandas as pd"), ATTACK_TESTS))
+        assert r["verdict"] == "accepted", r
