@@ -14,6 +14,7 @@ import base64
 import collections
 import datetime
 import decimal
+import fractions
 import json
 import sys
 import zoneinfo
@@ -57,7 +58,7 @@ def test_numpy_scalars_round_trip_as_numpy_scalars(x):
     assert type(back) is type(x) and back == x
 
 
-STDLIB = [datetime.datetime(2020, 1, 2, 3, 4, 5, 6), datetime.date(2021, 2, 3), datetime.time(4, 5, 6, 7),
+STDLIB = [fractions.Fraction(-7, 3), datetime.datetime(2020, 1, 2, 3, 4, 5, 6), datetime.date(2021, 2, 3), datetime.time(4, 5, 6, 7),
           datetime.timedelta(days=-1, seconds=5), decimal.Decimal("1.10"), decimal.Decimal("NaN"),
           datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone(datetime.timedelta(hours=-5))),
           datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc),
@@ -174,6 +175,7 @@ CRAFTED = {
     "time zone path": ["dt", [2020, 1, 1, 0, 0, 0, 0], 0, ["zone", "../../etc/passwd"]],
     "unhashable name": ["R", ["l", []], ["P", "range", ["N"], [0, 0, 1]], ["a", "<i1", [0], ""]],
     "defaultdict factory": ["dd", "eval", []],
+    "fraction over zero": ["frac", "1", "0"],
 }
 
 

@@ -462,8 +462,9 @@ def test_a_program_cannot_end_a_test_with_shouldstop(grader, raise_it):
     channel it arrives as a plain Exception."""
     r = grader.grade(framework(f"def task_func(x):\n    {raise_it}\n    return -99", "unittest", "process",
                                scoring="fraction"))
-    assert r["score"] == 0.0 and r["verdict"] == "runtime_error", r
-    r = grader.grade(framework(TASK_FUNC, "unittest", "process"))  # with the fix in place, right still passes
+    # raised (runtime_error), or not found in the program's process, where unittest was never loaded (-99)
+    assert r["score"] == 0.0 and r["verdict"] in ("runtime_error", "wrong_answer"), r
+    r = grader.grade(framework(TASK_FUNC, "unittest", "process"))  # right still passes
     assert r["verdict"] == "accepted", r
 
 

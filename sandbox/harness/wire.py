@@ -2,7 +2,7 @@
 
 The judge (sandbox/harness/judge.py) runs the task's tests; the program runs in another process and
 answers calls. Only data crosses: None, bool, int, float, complex, str, bytes, list, tuple, dict,
-set, frozenset, Counter, OrderedDict, defaultdict (of a builtin factory), deque, Decimal, datetime,
+set, frozenset, Counter, OrderedDict, defaultdict (of a builtin factory), deque, Decimal, Fraction, datetime,
 date, time, timedelta, and (wire_rich.py) numpy arrays and scalars and pandas DataFrame, Series, Index,
 Timestamp; nested, at most MAX_DEPTH deep and MAX_VALUES values, in frames of at most MAX_FRAME
 bytes. The decoder builds exact builtin, standard-library, numpy or pandas types from tagged JSON
@@ -16,6 +16,7 @@ from __future__ import annotations
 import collections
 import datetime
 import decimal
+import fractions
 import json
 import os
 import struct
@@ -84,6 +85,8 @@ def encode(x: object, depth: int = 0, left: list[int] | None = None) -> list:
         return ["d", items]
     if issubclass(t, collections.deque):
         return ["dq", x.maxlen, [encode(e, depth + 1, left) for e in collections.deque.__iter__(x)]]
+    if issubclass(t, fractions.Fraction):
+        return ["frac", format(int.__int__(x.numerator), "x"), format(int.__int__(x.denominator), "x")]
     if issubclass(t, decimal.Decimal):
         return ["dec", decimal.Decimal.__str__(x)]
     if issubclass(t, datetime.datetime):
@@ -183,6 +186,8 @@ def decode(v: object, depth: int = 0, left: list[int] | None = None) -> object:
             if v[1] is not None and type(v[1]) is not int:
                 raise WireError("malformed deque")
             return collections.deque((decode(e, depth + 1, left) for e in _items(v[2])), v[1])
+        if tag == "frac":
+            return fractions.Fraction(int(_text(v[1]), 16), int(_text(v[2]), 16))
         if tag == "dec":
             return decimal.Decimal(_text(v[1]))
         if tag == "dt":
@@ -195,7 +200,7 @@ def decode(v: object, depth: int = 0, left: list[int] | None = None) -> object:
             return datetime.timedelta(*ints(v[1], 3))
         if tag in RICH_TAGS:
             return rich_decode(v, depth, left)
-    except (ValueError, TypeError, IndexError, OverflowError, decimal.InvalidOperation) as e:  # unhashable keys, bad numbers
+    except (ValueError, TypeError, IndexError, OverflowError, ZeroDivisionError, decimal.InvalidOperation) as e:  # unhashable keys, bad numbers
         raise WireError(f"malformed value: {type(e).__name__}") from None
     raise WireError(f"unknown tag {tag!r}")
 
