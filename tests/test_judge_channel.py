@@ -144,6 +144,31 @@ def test_the_refusal_names_the_type():
         wire.encode((pd.DataFrame(), Axes()))
 
 
+class Node:  # a tests' class, as MBPP's setup code defines one
+    def __init__(self, left=None, right=None):
+        self.left, self.right = left, right
+
+
+def test_the_tests_objects_cross_to_the_program_by_attributes_and_never_back(monkeypatch):
+    tree = Node(Node(), None)
+    with pytest.raises(TypeError, match="cannot cross the judge boundary"):  # the program's side: never
+        wire.encode(tree)
+    monkeypatch.setattr(wire, "TEST_MODULES", frozenset({__name__}))  # the judge's side
+    sent = json.loads(json.dumps(wire.encode([tree])))
+    with pytest.raises(wire.WireError):  # the judge never decodes one (CLASSES is None there)
+        wire.decode(sent)
+
+    class ProgramNode:
+        def __init__(self):
+            raise AssertionError("not run")
+    monkeypatch.setattr(wire, "CLASSES", {"Node": ProgramNode})  # the program's side
+    (back,) = wire.decode(sent)
+    assert type(back) is ProgramNode and type(back.left) is ProgramNode and back.right is None
+    monkeypatch.setattr(wire, "CLASSES", {})
+    (back,) = wire.decode(sent)
+    assert (back.left.left, back.right) == (None, None)  # a SimpleNamespace with the attributes
+
+
 def b64(raw: bytes) -> str:
     return base64.b64encode(raw).decode()
 

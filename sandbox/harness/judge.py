@@ -287,6 +287,8 @@ def main() -> None:
     result_fd = int(os.environ.pop("RESULT_FD"))
     undumpable()
     pid, to_fd, from_fd = start_program(result_fd)
+    # after the fork: the tests' own objects may cross to the program (wire.test_object), never back
+    wire.TEST_MODULES = frozenset({"__main__", "tests", "test_solution"})
     data = sys.stdin.buffer.read()
     nonce, _, tests = data.partition(b"\n")
     del data

@@ -87,6 +87,7 @@ def main(in_fd: int, out_fd: int) -> None:
         mod.__file__, mod.__builtins__ = "prog.py", builtins
         sys.modules["solution"] = mod
         g = mod.__dict__
+        wire.CLASSES = g  # where a tests' object finds its class (wire.test_object)
         sys.argv = ["prog.py"]
         exec(code, g)  # noqa: S102 - the program, in its own process
         hello = {"names": describe(g)}

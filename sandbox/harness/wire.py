@@ -8,7 +8,10 @@ Timestamp; nested, at most MAX_DEPTH deep and MAX_VALUES values, in frames of at
 bytes. The decoder builds exact builtin, standard-library, numpy or pandas types from tagged JSON
 (never pickle; nothing in a frame is run), so no method of the program's ever runs on the judge's
 side: an object whose __eq__ is always True cannot cross. Anything else gets "cannot cross the
-judge boundary: <type>". Standard library only at import: numpy and pandas are imported (wire_rich.py)
+judge boundary: <type>". One way only, from the tests to the program: an instance of a class the
+tests define (MBPP's setup code builds tree nodes) crosses as its class name and attributes, and the
+program's process rebuilds it as its own class of that name or a SimpleNamespace (the judge never
+decodes one). Standard library only at import: numpy and pandas are imported (wire_rich.py)
 only when such a value crosses. See README.md ("How assert-style tests are judged").
 """
 from __future__ import annotations
@@ -32,6 +35,12 @@ SEQS = (("l", list, list.__iter__), ("t", tuple, tuple.__iter__), ("S", set, set
 BUILD = {"l": list, "t": tuple, "S": set, "F": frozenset}
 # defaultdict factories that cross (by name): a program's lambda would have to run in the judge
 FACTORIES = {f.__name__: f for f in (int, float, str, list, dict, set, tuple, bool)}
+# Set by the judge (judge.py): modules whose classes are the tests' own, so their instances may
+# cross to the program by attributes. Empty in the program's process: its objects never cross.
+TEST_MODULES: frozenset[str] = frozenset()
+# Set by the program's side (serve.py) to its globals: where a test object's class is looked up.
+# None in the judge, which therefore refuses every "obj" value.
+CLASSES: dict | None = None
 RICH_TAGS = frozenset("a ao n P R D ts tdp nat na".split())  # decoded by wire_rich.py (numpy, pandas)
 
 
@@ -98,7 +107,23 @@ def encode(x: object, depth: int = 0, left: list[int] | None = None) -> list:
         return ["time", [x.hour, x.minute, x.second, x.microsecond], x.fold, tz(x.tzinfo)]
     if issubclass(t, datetime.timedelta):
         return ["td", [x.days, x.seconds, x.microseconds]]
+    if t.__module__ in TEST_MODULES and type(getattr(x, "__dict__", None)) is dict:
+        return ["obj", t.__name__, [[encode(k, depth + 1, left), encode(v, depth + 1, left)] for k, v in vars(x).items()]]
     raise TypeError(f"{NOT_PLAIN}: {type_name(x)}")
+
+
+def test_object(name: object, attrs: dict) -> object:
+    """A tests' object in the program's process: an instance of the program's class of that name
+    (made without running its __init__), else a SimpleNamespace with the same attributes."""
+    import types
+    if CLASSES is None:
+        raise WireError("objects cross only from the tests to the program")
+    cls = CLASSES.get(name) if type(name) is str else None
+    obj = object.__new__(cls) if isinstance(cls, type) and cls.__new__ is object.__new__ else types.SimpleNamespace()
+    if any(type(k) is not str for k in attrs):
+        raise WireError("malformed object")
+    obj.__dict__.update(attrs)
+    return obj
 
 
 def type_name(x: object) -> str:
@@ -186,6 +211,9 @@ def decode(v: object, depth: int = 0, left: list[int] | None = None) -> object:
             if v[1] is not None and type(v[1]) is not int:
                 raise WireError("malformed deque")
             return collections.deque((decode(e, depth + 1, left) for e in _items(v[2])), v[1])
+        if tag == "obj":
+            attrs = decode(["d", v[2]], depth, left)
+            return test_object(v[1], attrs)
         if tag == "frac":
             return fractions.Fraction(int(_text(v[1]), 16), int(_text(v[2]), 16))
         if tag == "dec":
