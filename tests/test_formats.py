@@ -181,9 +181,11 @@ def test_bigcodebench_is_unittest_in_the_process_judge_after_the_prompts_prelude
     task = _valid(to_task(row, completion="    return 1\n"))
     assert (task["test_framework"], task.get("judge", "process"), task["entry_point"]) == ("unittest", "process", "task_func")
     assert task["test_code"] == "import os\n" + row["test"]  # the prompt's imports and constants, never the program's
-    assert task["completion"] == row["complete_prompt"] + "    return 1\n"
+    # the test's imports run after the program, as in BigCodeBench's shared module
+    assert task["completion"] == row["complete_prompt"] + "    return 1\n\nimport unittest\n"
     whole = to_task(row, completion="```python\ndef task_func():\n    return len(os.sep)\n```")["completion"]
     assert whole.startswith("```python\nimport os\n\ndef task_func():")  # the prompt's imports, as BigCodeBench runs it
+    assert whole.endswith("return len(os.sep)\n\nimport unittest\n\n```\n")
 
 
 def test_open_r1_verification_info_both_kinds():

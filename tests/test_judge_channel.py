@@ -483,3 +483,38 @@ def test_the_shared_judges_attacks_score_zero_across_the_channel(grader, name):
     if name != "result_fd_rewrite":  # the attack's own patches do not break a right answer either
         r = grader.grade(bcb(right.replace("import unittest", "import unittest, pandas as pd"), ATTACK_TESTS))
         assert r["verdict"] == "accepted", r
+
+
+SEED_TESTS = """import unittest, random
+class TestCases(unittest.TestCase):
+    def test_random(self):
+        random.seed(42)
+        self.assertEqual(task_func('random'), 0.6394267984578837)
+    def test_numpy(self):
+        np.random.seed(0)
+        first = task_func('numpy')
+        np.random.seed(0)
+        self.assertEqual(task_func('numpy'), first)
+        self.assertAlmostEqual(first, 0.5488135039273248)
+"""
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("program, verdict", [
+    ("import random\nimport numpy as np\ndef task_func(k):\n    return random.random() if k == 'random' else float(np.random.rand())",
+     "accepted"),
+    ("import random\nimport numpy as np\ndef task_func(k):\n    random.random()\n"
+     "    return random.random() if k == 'random' else float(np.random.rand(2)[1])", "wrong_answer"),  # a later draw
+])
+def test_the_tests_seeds_reach_the_programs_rng(grader, program, verdict):
+    """BigCodeBench seeds the global RNG in the test and compares what task_func draws."""
+    r = grader.grade(bcb(program, SEED_TESTS, scoring="fraction"))
+    assert r["verdict"] == verdict and r["score"] == (1.0 if verdict == "accepted" else 0.0), r
+
+
+@pytest.mark.docker
+def test_seeding_alone_is_not_reaching_the_program(grader):
+    tests = "import unittest, random\nclass T(unittest.TestCase):\n    def test_a(self):\n        random.seed(1)\n" \
+            "        self.assertTrue(True)\n"
+    r = grader.grade(bcb("def task_func():\n    return 0", tests))
+    assert r["verdict"] == "infra_error" and not r["retryable"] and "no function of the program" in r["detail"], r

@@ -346,6 +346,7 @@ def run_kind(kind: str, spec: dict, tests: bytes, emit: kinds.Emitter, pid: int,
         kinds.run_calls(program, names, spec, emit)
     elif kind in ("pytest", "unittest"):
         g = kinds.framework_globals(names, program, ep, namespace)
+        kinds.forward_seeds(program, tests)
         (kinds.run_pytest if kind == "pytest" else kinds.run_unittest)(tests, g, emit, bool(spec.get("stop_first")))
         # tests that all passed without reaching the program: any program would pass (the task's
         # fault). A failing test is the program's 0: a program that defines none of the names the

@@ -11,6 +11,7 @@ to change; the judge trusts none of it beyond plain data (wire.py).
 from __future__ import annotations
 
 import builtins
+import importlib
 import os
 import sys
 import traceback
@@ -47,10 +48,16 @@ def builtin_name(e: BaseException) -> str:
     return "Exception"
 
 
+SEEDS = ("random.seed", "numpy.random.seed")  # the tests seeded their RNG: seed ours too (kinds.forward_seeds)
+
+
 def target(g: dict, name: object, method: bool):
-    """The function to call: a top-level one, or a method of a fresh Solution instance."""
+    """The function to call: a top-level one, a method of a fresh Solution instance, or a global
+    RNG's seed (SEEDS: not identifiers, so never one of the program's names)."""
     if type(name) is not str:
         return None
+    if name in SEEDS:
+        return importlib.import_module(name.rpartition(".")[0]).seed
     if not method:
         return g.get(name)
     cls = g.get("Solution")
