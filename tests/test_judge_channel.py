@@ -10,6 +10,7 @@ shared judge (issue 16) tried against the process judge.
 """
 from __future__ import annotations
 
+import array
 import base64
 import collections
 import datetime
@@ -58,7 +59,7 @@ def test_numpy_scalars_round_trip_as_numpy_scalars(x):
     assert type(back) is type(x) and back == x
 
 
-STDLIB = [fractions.Fraction(-7, 3), datetime.datetime(2020, 1, 2, 3, 4, 5, 6), datetime.date(2021, 2, 3), datetime.time(4, 5, 6, 7),
+STDLIB = [array.array("d", [1.5, -2.0]), array.array("u", "hé"), fractions.Fraction(-7, 3), datetime.datetime(2020, 1, 2, 3, 4, 5, 6), datetime.date(2021, 2, 3), datetime.time(4, 5, 6, 7),
           datetime.timedelta(days=-1, seconds=5), decimal.Decimal("1.10"), decimal.Decimal("NaN"),
           datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone(datetime.timedelta(hours=-5))),
           datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc),
@@ -201,6 +202,8 @@ CRAFTED = {
     "unhashable name": ["R", ["l", []], ["P", "range", ["N"], [0, 0, 1]], ["a", "<i1", [0], ""]],
     "defaultdict factory": ["dd", "eval", []],
     "fraction over zero": ["frac", "1", "0"],
+    "array.array typecode": ["arr", "O", ""],
+    "array.array partial item": ["arr", "d", b64(b"\0" * 5)],
 }
 
 

@@ -2,7 +2,7 @@
 
 The judge (sandbox/harness/judge.py) runs the task's tests; the program runs in another process and
 answers calls. Only data crosses: None, bool, int, float, complex, str, bytes, list, tuple, dict,
-set, frozenset, Counter, OrderedDict, defaultdict (of a builtin factory), deque, Decimal, Fraction, datetime,
+set, frozenset, Counter, OrderedDict, defaultdict (of a builtin factory), deque, array.array, Decimal, Fraction, datetime,
 date, time, timedelta, and (wire_rich.py) numpy arrays and scalars and pandas DataFrame, Series, Index,
 Timestamp; nested, at most MAX_DEPTH deep and MAX_VALUES values, in frames of at most MAX_FRAME
 bytes. The decoder builds exact builtin, standard-library, numpy or pandas types from tagged JSON
@@ -16,6 +16,8 @@ only when such a value crosses. See README.md ("How assert-style tests are judge
 """
 from __future__ import annotations
 
+import array
+import base64
 import collections
 import datetime
 import decimal
@@ -35,6 +37,7 @@ SEQS = (("l", list, list.__iter__), ("t", tuple, tuple.__iter__), ("S", set, set
 BUILD = {"l": list, "t": tuple, "S": set, "F": frozenset}
 # defaultdict factories that cross (by name): a program's lambda would have to run in the judge
 FACTORIES = {f.__name__: f for f in (int, float, str, list, dict, set, tuple, bool)}
+ARRAY_CODES = frozenset("bBuhHiIlLqQfd")  # array.array's typecodes
 # Set by the judge (judge.py): modules whose classes are the tests' own, so their instances may
 # cross to the program by attributes. Empty in the program's process: its objects never cross.
 TEST_MODULES: frozenset[str] = frozenset()
@@ -94,6 +97,8 @@ def encode(x: object, depth: int = 0, left: list[int] | None = None) -> list:
         return ["d", items]
     if issubclass(t, collections.deque):
         return ["dq", x.maxlen, [encode(e, depth + 1, left) for e in collections.deque.__iter__(x)]]
+    if issubclass(t, array.array):
+        return ["arr", x.typecode, base64.b64encode(array.array.tobytes(x)).decode("ascii")]
     if issubclass(t, fractions.Fraction):
         return ["frac", format(int.__int__(x.numerator), "x"), format(int.__int__(x.denominator), "x")]
     if issubclass(t, decimal.Decimal):
@@ -214,6 +219,12 @@ def decode(v: object, depth: int = 0, left: list[int] | None = None) -> object:
         if tag == "obj":
             attrs = decode(["d", v[2]], depth, left)
             return test_object(v[1], attrs)
+        if tag == "arr":
+            if v[1] not in ARRAY_CODES:
+                raise WireError("malformed array.array")
+            out = array.array(v[1])
+            out.frombytes(base64.b64decode(_text(v[2]), validate=True))  # ValueError: not whole items
+            return out
         if tag == "frac":
             return fractions.Fraction(int(_text(v[1]), 16), int(_text(v[2]), 16))
         if tag == "dec":
