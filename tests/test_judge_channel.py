@@ -521,3 +521,43 @@ def test_seeding_alone_is_not_reaching_the_program(grader):
             "        self.assertTrue(True)\n"
     r = grader.grade(bcb("def task_func():\n    return 0", tests))
     assert r["verdict"] == "infra_error" and not r["retryable"] and "no function of the program" in r["detail"], r
+
+
+def test_library_exceptions_come_back_as_their_class_framework_ones_never():
+    import subprocess
+    import unittest
+
+    import judge
+    e = judge.exception("ValueError", "Expecting value", ["json.decoder", "JSONDecodeError"])
+    assert isinstance(e, json.JSONDecodeError) and str(e) == "Expecting value"
+    e = judge.exception("Exception", "failed", ["subprocess", "CalledProcessError"])
+    assert isinstance(e, subprocess.CalledProcessError) and str(e) == "failed"
+    assert not isinstance(judge.exception("Exception", "x", ["unittest.case", "SkipTest"]), unittest.SkipTest)
+    for cls in (["solution", "MyError"], ["os", "system"], ["not_loaded_module", "E"], "json.JSONDecodeError", None):
+        assert type(judge.exception("ValueError", "x", cls)) is ValueError
+
+
+RAISES_LIB_TESTS = """import unittest, json
+class TestCases(unittest.TestCase):
+    def test_json(self):
+        with self.assertRaises(json.JSONDecodeError):
+            task_func('json')
+    def test_linalg(self):
+        with self.assertRaises(np.linalg.LinAlgError):
+            task_func('linalg')
+    def test_value(self):
+        self.assertEqual(task_func('ok'), 1)
+"""
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("program, verdict, score", [
+    ("import json\nimport numpy as np\ndef task_func(k):\n    if k == 'json':\n        return json.loads('x')\n"
+     "    if k == 'linalg':\n        return np.linalg.inv(np.zeros((2, 2)))\n    return 1", "accepted", 1.0),
+    ("def task_func(k):\n    if k != 'ok':\n        raise ValueError(k)\n    return 1", "runtime_error", 1 / 3),
+    # unittest.SkipTest from the program never skips the judge's test (skipped tests do not count)
+    ("import unittest\ndef task_func(k):\n    raise unittest.SkipTest('no')", "runtime_error", 0.0),
+])
+def test_library_exceptions_cross_by_class(grader, program, verdict, score):
+    r = grader.grade(bcb(program, RAISES_LIB_TESTS, scoring="fraction"))
+    assert r["verdict"] == verdict and abs(r["score"] - score) < 1e-9 and len(r["tests"]) == 3, r

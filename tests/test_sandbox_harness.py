@@ -127,7 +127,7 @@ def test_the_program_side_answers_calls_with_plain_data():
 
     assert wire.decode(call("add", 1, 2)["ok"]) == 3
     assert wire.decode(call("sort_in_place", [2, 1])["args"]) == [[1, 2]]
-    assert call("boom") == {"exc": "ZeroDivisionError", "msg": "division by zero"}
+    assert call("boom") == {"exc": "ZeroDivisionError", "msg": "division by zero", "cls": ["builtins", "ZeroDivisionError"]}
     assert "cannot cross the judge boundary" in call("obj")["bad"]
     assert call("missing")["exc"] == "NameError"
 

@@ -74,7 +74,8 @@ def answer(g: dict, message: dict) -> dict:
             return {"exc": "NameError", "msg": f"name {name!r} is not defined"}
         result = fn(*args, **kwargs)
     except Exception as e:  # noqa: BLE001 - any exception of the program's goes back by builtin type
-        return {"exc": builtin_name(e), "msg": str(e)[:1000]}
+        cls = type(e)
+        return {"exc": builtin_name(e), "msg": str(e)[:1000], "cls": [str(cls.__module__), str(cls.__qualname__)]}
     try:
         reply = {"ok": wire.encode(result)}
     except TypeError as e:
