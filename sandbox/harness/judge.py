@@ -6,8 +6,9 @@ neither ptrace it nor open /proc/<judge>/fd or mem) and forks the program's proc
 closes the result fd, takes /dev/null as stdin, runs prog.py and then only answers calls on a pipe
 (serve.py). Only then does the judge read the nonce and the tests from stdin: the tests, the
 nonce and the result fd never exist in the program's process. The tests run here, in a fresh
-namespace where each function of the program is a proxy: arguments and results cross as plain
-data (wire.py), exceptions by builtin type, mutated arguments come back. "ok:<nonce>" on the
+namespace where each function of the program is a proxy: arguments and results cross as typed
+data (wire.py, wire_rich.py), exceptions by builtin type (or a loaded library's class:
+library_exception), mutated arguments come back. "ok:<nonce>" on the
 result fd when every assert passed, "assert" when one failed.
 
 `judge.py KIND` (KIND: call, pytest, unittest, or assert with the task's entry_point) reads a JSON
