@@ -24,7 +24,8 @@ Known limits (security review, issue 3):
   library, numpy and pandas values, never pickle), and no secret exists in the program's process.
   A value that cannot cross (a matplotlib Axes, an open file, a program-defined object) is a
   wrong_answer naming its type. There is no shared-interpreter mode (`judge: "shared"` is refused).
-- A program may lower PID 1's rlimits, CPU affinity, nice value, scheduling policy or I/O priority (same uid): it gets
+- A program may lower PID 1's CPU affinity, nice value or scheduling policy (Linux checks only the
+  effective uid, which PID 1 shares with it; rlimits and I/O priority are out of its reach): it gets
   runtime_error, its later tests are not run, and the container is recycled.
 """
 from __future__ import annotations

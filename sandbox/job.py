@@ -145,7 +145,10 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
     lang = LANGUAGES[lang_name]
     if lang_name not in config.languages:
         raise InfraFailure(f"language {lang_name!r} is not served (served: {', '.join(config.languages)})", retryable=False)
-    code, how = checks.extract_code(task.completion, lang_name)
+    if task.as_given:  # Execute / /run_code: the program is the code sent (sandbox/spec.py)
+        code, how = task.completion, ("raw" if task.completion.strip() else "none")
+    else:
+        code, how = checks.extract_code(task.completion, lang_name)
     if how == "none":
         return {"verdict": "no_code", "score": 0.0, "detail": "no code found in the completion",
                 "extracted": "", "extracted_from": "none", "tests": [], "retryable": False}
@@ -259,8 +262,10 @@ def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: byt
           cwd: str | None = None, stdout_max: int | None = None, env: dict | None = None,
           fd3: bool = False, rm_cwd: bool = False, fd3_max: int = 4096, put: dict[str, bytes] | None = None,
           fresh: list[str] | None = None, collect: tuple[str, int] | None = None, exe: bytes | None = None,
-          scrub: bool = False) -> dict:
-    """One run in the runner (its protocol: sandbox/runner.py); the facts, with the kept bytes as *_b."""
+          scrub: bool = False, judge: bool = False) -> dict:
+    """One run in the runner (its protocol: sandbox/runner.py); the facts, with the kept bytes as *_b.
+    judge: argv is harness/judge.py, which keeps the judge's uid (the program's process it starts
+    takes the program's)."""
     wall = plan.wall(cpu_s, config)
     blobs = {"stdin": stdin} if stdin else {}
     if exe is not None:
@@ -271,7 +276,7 @@ def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: byt
          "stdout_max": stdout_max or config.output_limit_bytes, "stderr_max": config.stderr_limit_bytes,
          "fsize_max": config.file_size_limit_mb << 20, "env": env or {}, "fd3": fd3, "fd3_max": fd3_max, "rm_cwd": rm_cwd,
          "put": list(put or ()), "fresh": fresh or [], "collect": list(collect) if collect else None,
-         "scrub": scrub},
+         "scrub": scrub, "judge": judge},
         blobs or None, timeout_s=wall + 10.0)
     if head.get("tampered"):  # the program's fault, not the sandbox's: its verdict, then recycle
         box.tainted = True
@@ -467,7 +472,11 @@ def _judge_test(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, expe
         if got.get("bytes", 0) > config.output_limit_bytes:
             return _test_entry("output_limit", facts, f"output file {plan.output_file} over its limit")
         output = facts["collected_b"]
-    if plan.checker:
+    bad = checks.non_finite(output) if plan.checker and checks.non_finite(expected or b"") is None else None
+    if bad is not None:  # a checker's `abs(a - b) > eps` passes nan: never asked (README.md, "Code sandboxes")
+        entry = _test_entry("wrong_answer", facts, f"output token {checks._show(bad)} is not a finite number "
+                                                   "and the expected output has none")
+    elif plan.checker:
         entry = _checked(pool, box, plan, config, stdin, output, facts, expected or b"")
     elif expected is None:
         entry = _test_entry("accepted", facts, "ran cleanly")
@@ -558,7 +567,8 @@ def _is_utf8(data: bytes) -> bool:
 def _assert_test(box, plan: Plan, config: SandboxConfig) -> dict:
     nonce = secrets.token_hex(16)
     stdin = nonce.encode() + b"\n" + str(plan.test_code).encode("utf-8", "surrogatepass")
-    facts = _exec(box, ["python3", "-I", JUDGE], plan, config, plan.time_limit_s, stdin=stdin, fd3=True)
+    facts = _exec(box, ["python3", "-I", JUDGE], plan, config, plan.time_limit_s, stdin=stdin, fd3=True,
+                  judge=True)
     facts = _blame_spawn(plan, facts)
     return _with_output(plan, _judge_asserts(plan, facts, nonce), facts)
 
@@ -577,7 +587,7 @@ def _judged_tests(box, plan: Plan, config: SandboxConfig) -> list[dict] | None:
     expected = plan.judged_tests()
     cpu = plan.time_limit_s * expected + JUDGE_START_S
     facts = _exec(box, ["python3", "-I", JUDGE, kind], plan, config, cpu, stdin=stdin, fd3=True,
-                  fd3_max=RESULTS_MAX)
+                  fd3_max=RESULTS_MAX, judge=True)
     facts = _blame_spawn(plan, facts)
     lines = _result_lines(facts.get("fd3_b", b""), nonce)
     entries = [_judged_entry(x["test"]) for x in lines if type(x.get("test")) is dict]

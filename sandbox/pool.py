@@ -61,7 +61,7 @@ class Box:
 
 def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: int) -> dict:
     """The hardening, in one place: no network, read-only root, capped tmpfs (/work noexec unless
-    the language's program is a binary there), no capabilities,
+    the language's program is a binary there), no capabilities once the runner runs, two uids,
     no-new-privileges, default seccomp, non-root, pids/memory(=memory+swap)/CPU limits,
     single-threaded math libraries, no host mounts, a clean environment."""
     tmpfs_opts = f"nosuid,nodev,nr_inodes={config.tmpfs_inodes}"
@@ -72,12 +72,14 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
             "/work": f"rw,{'exec' if LANGUAGES[language].exec_work else 'noexec'},{tmpfs_opts},size={config.work_tmpfs_mb}m,mode=0700,uid={config.user.split(':')[0]},gid={config.user.split(':')[-1]}",
             "/tmp": f"rw,noexec,{tmpfs_opts},size={config.tmp_tmpfs_mb}m,mode=1777",
         },
-        cap_drop=["ALL"], security_opt=["no-new-privileges"], user=config.user,
+        # root with CAP_SETUID and CAP_SETGID only until the runner's first lines: it takes two
+        # non-root uids (the judge's and the program's) and drops both (sandbox/runner.py)
+        cap_drop=["ALL"], cap_add=["SETUID", "SETGID"], security_opt=["no-new-privileges"], user="0:0",
         pids_limit=config.pids_limit, mem_limit=f"{mem_mb}m", memswap_limit=f"{mem_mb}m",
         nano_cpus=int(config.container_cpus * 1e9), oom_score_adj=500,
         ulimits=[Ulimit(name="nofile", soft=config.nofile_limit, hard=config.nofile_limit),
                  Ulimit(name="core", soft=0, hard=0)],
-        environment=dict(CONTAINER_ENV), hostname="sandbox", working_dir="/work",
+        environment={**CONTAINER_ENV, "SANDBOX_IDS": f"{config.user}:{config.judge_uid}"}, hostname="sandbox", working_dir="/work",
         labels={LABEL: "1", LABEL_POOL: config.pool_name, LABEL_OWNER: OWNER, LABEL_LANG: language},
         init=False, auto_remove=False, log_config={"type": "none"},
     )
@@ -149,7 +151,7 @@ class Pool:
             ch = Channel(sock)
             c.start()
             head, _ = ch.request({"op": "ping"}, timeout_s=self.config.start_timeout_s)
-            if not head.get("ok") or head.get("pid") != 1:
+            if not head.get("ok") or head.get("pid") != 1 or head.get("apart") is not True:
                 raise ChannelError(f"runner answered {head!r}")
         except BaseException:
             self._remove(c)

@@ -10,6 +10,7 @@ import zlib
 
 import pytest
 
+from sandbox.checks import compare
 from trainer.config import RewardConfig
 from trainer.tasks import build_tasks
 from verifier.formats import FormatError, detect, to_task
@@ -103,6 +104,30 @@ def test_codeforces_limits_file_mode_and_checker():
     assert "SOURCE = 'print(1)'" in task["checker"]
     with pytest.raises(FormatError, match="interactive"):
         to_task({**row, "interaction_format": "Interact with the jury."}, completion="x")
+
+
+@pytest.mark.parametrize(("outputs", "compare"), [
+    (["YES\n", "NO\n"], "tokens_ci"), (["Yes\nno\nYES\n"], "tokens_ci"), (["yes"], "tokens_ci"),
+    (["YES\n", "3\n"], None), (["YES 3\n"], None), (["YESS\n"], None), (["\n"], None), (["Y\n"], None),
+    (["ＹＥＳ\n"], None),
+])
+def test_codeforces_yes_no_rows_compare_in_any_case(outputs, compare):
+    """testlib's yes/no checker reads YES/NO in any case; only rows whose every expected token is
+    yes or no get it (README.md, "Dataset formats")."""
+    row = {"official_tests": [{"input": "1\n", "output": o} for o in outputs]}
+    task = to_task(row, completion="```python\nprint('YES')\n```")
+    assert task.get("compare") == compare
+    assert "compare" not in to_task({**row, "generated_checker": "print(1)"}, completion="```python\nx\n```")
+    _valid(task)
+
+
+@pytest.mark.parametrize(("got", "expected", "equal"), [
+    (b"Yes\n", b"YES\n", True), (b"yEs nO\n", b"YES\nNO\n", True), (b"No\n", b"YES\n", False),
+    (b"YES NO\n", b"yes yes\n", False), (b"YES YES\n", b"YES\n", False), (b"YES\n", b"YES NO\n", False),
+    (b"YESS\n", b"YES\n", False), (b"Y\n", b"YES\n", False),
+])
+def test_yes_no_near_misses_stay_wrong(got, expected, equal):
+    assert compare(got, expected, "tokens_ci")[0] is equal
 
 
 @pytest.mark.parametrize(("printed", "exit_code", "accepted"), [("1", 0, True), ("0", 0, False), ("1", 3, False),

@@ -36,7 +36,8 @@ INNOCENT = py("a, b = map(int, input().split())\nx = bytearray(150 << 20)\nprint
 def test_sigint_to_pid1_is_ignored(grader):
     before = grader.grader.stats()["containers_recycled"]
     r = grader.grade(py("import os, signal\nos.kill(1, signal.SIGINT)\nprint(4)"))
-    assert r["verdict"] == "wrong_answer", r
+    # the runner's real uid is not the program's (sandbox/runner.py): no signal reaches it
+    assert r["verdict"] == "runtime_error" and "PermissionError" in r["detail"], r
     assert grader.grade(INNOCENT)["verdict"] == "accepted"
     assert grader.grader.stats()["containers_recycled"] == before  # the runner survived it
 
@@ -59,7 +60,12 @@ def test_pid1_limits_changed_by_a_program_do_not_reach_the_next_job(grader, atta
     first = grader.grade(py(look, tests=(("", ""),), return_output=True))["tests"][0]["stdout"]
     assert first.startswith(f"{resource.RLIM_INFINITY} 256 True 0 {os.SCHED_OTHER} "), first
     r = grader.grade(py(f"import ctypes, os, resource\n{attack}\nprint(3)"))
-    assert r["verdict"] == "runtime_error" and "supervisor" in r["detail"], r
+    if "prlimit" in attack:  # the runner's real uid is not the program's: EPERM
+        assert r["verdict"] == "runtime_error" and "PermissionError" in r["detail"], r
+    elif "syscall(251" in attack:  # EPERM too, which a raw syscall returns rather than raises
+        assert r["verdict"] == "accepted", r
+    else:  # Linux checks only the effective uid here: done, seen, the container recycled
+        assert r["verdict"] == "runtime_error" and "supervisor" in r["detail"], r
     assert grader.grade(py(look, tests=(("", first),)))["verdict"] == "accepted"
     assert grader.grade(INNOCENT)["verdict"] == "accepted"
 
@@ -837,3 +843,124 @@ def test_io_uring_is_refused(grader):
     params pointer: the kernel code ran). The runner's own filter answers EPERM before it does."""
     result = grader.grade(py(IO_URING, tests=(("", "-1 1\n-1 1\n-1 1\n"),), compare="exact"))
     assert result["verdict"] == "accepted", result
+
+
+# ---------------------------------------------------------------- issue 16: limits out of the program's reach
+def calls(program: str, args: list, expected: list, time_limit_s: float = 1.0, **kw) -> dict:
+    return {"kind": "code", "language": "python", "completion": f"```python\n{program}\n```", "entry_point": "f",
+            "call_tests": [{"args": [a], "expected": e} for a, e in zip(args, expected)],
+            "time_limit_s": time_limit_s, **kw}
+
+
+BURN = "def burn(s):\n    t = time.process_time()\n    while time.process_time() - t < s:\n        pass\n"
+
+
+def test_a_program_cannot_stop_its_judge_to_hide_work_in_a_child(grader):
+    # the red team's attack: SIGSTOP the judge (the parent), do 4 s of work in a child never waited
+    # for, then SIGCONT the judge once the answer is in the pipe (limit 1 s): time_limit
+    attack = ("import os, signal, time\n" + BURN +
+              "def f(x):\n    judge = os.getppid()\n    try:\n        os.kill(judge, signal.SIGSTOP)\n"
+              "    except OSError:\n        pass\n    r, w = os.pipe()\n    if os.fork() == 0:\n        burn(4)\n"
+              "        os.write(w, b'x')\n        os._exit(0)\n    os.read(r, 1)\n    try:\n"
+              "        os.kill(judge, signal.SIGCONT)\n    except OSError:\n        pass\n    return 2 * x")
+    r = grader.grade(calls(attack, [1], [2]))
+    assert [t["verdict"] for t in r["tests"]] == ["time_limit"], r
+
+
+def test_the_cpu_of_a_child_the_program_never_waited_for_counts(grader):
+    # the answer is computed by a child (3.5 s CPU, limit 2 s, inside the 5 s wall backstop) that
+    # the program never waits for: its CPU is the call's
+    child = ("import os, time\n" + BURN +
+             "def f(x):\n    r, w = os.pipe()\n    if os.fork() == 0:\n        burn(3.5)\n"
+             "        os.write(w, b'x')\n        os._exit(0)\n    os.read(r, 1)\n    return 2 * x")
+    r = grader.grade(calls(child, [1], [2], time_limit_s=2.0))
+    assert [t["verdict"] for t in r["tests"]] == ["time_limit"], r
+
+
+def test_a_child_left_burning_after_an_answer_is_charged_and_killed(grader):
+    # call 1 answers at once and leaves a child burning CPU; call 2 sleeps (no CPU of its own)
+    # until that child has used 1.5 s: the child's CPU is call 2's (limit 1 s), and killing call 2
+    # kills the child, so call 3 (a fresh process) is on time
+    left = ("import os, time\n" + BURN + "child = 0\n"
+            "def used(pid):\n    f = open(f'/proc/{pid}/stat').read().rpartition(')')[2].split()\n"
+            "    return (int(f[11]) + int(f[12])) / os.sysconf('SC_CLK_TCK')\n"
+            "def f(x):\n    global child\n    if x == 1:\n        child = os.fork()\n        if child == 0:\n"
+            "            burn(100)\n            os._exit(0)\n"
+            "    if x == 2:\n        start = used(child)\n        while used(child) - start < 1.5:\n"
+            "            time.sleep(0.05)\n    return 2 * x")
+    r = grader.grade(calls(left, [1, 2, 3], [2, 4, 6], scoring="fraction"))
+    assert [t["verdict"] for t in r["tests"]] == ["accepted", "time_limit", "accepted"], r
+
+
+KILL_JUDGE = ("import os, signal\nsent = []\n"
+              "def f(x):\n    for p in os.listdir('/proc'):\n        if not p.isdigit() or int(p) == os.getpid():\n"
+              "            continue\n        try:\n            cmd = open(f'/proc/{p}/cmdline', 'rb').read()\n"
+              "        except OSError:\n            continue\n        if b'judge.py' in cmd or int(p) == 1:\n"
+              "            for sig in (signal.SIGSTOP, signal.SIGKILL):\n                try:\n"
+              "                    os.kill(int(p), sig)\n                    sent.append(p)\n"
+              "                except OSError:\n                    pass\n    return 2 * x")
+
+
+def test_a_program_cannot_kill_or_stop_its_judge(grader):
+    # found by pid in /proc: the judge is of another uid, so the signals fail and the right
+    # answers are graded (before, the judge died and the tests ended as runtime_error)
+    r = grader.grade(calls(KILL_JUDGE, [1, 2], [2, 4]))
+    assert r["verdict"] == "accepted" and len(r["tests"]) == 2, r
+    probe = "import os\ndef f(x):\n    return [list(os.getresuid()), os.getppid() > 1, os.getuid() == x]"
+    r = grader.grade(calls(probe, [65534], [[[65534, 65534, 65534], True, True]]))
+    assert r["verdict"] == "accepted", r  # every uid of the program's process is the program's
+
+
+def test_a_stdin_program_holds_only_its_own_uid(grader):
+    r = grader.grade(py("import os\nprint(*os.getresuid(), *os.getresgid())",
+                        tests=(("", "65534 65534 65534 65534 65534 65534\n"),)))
+    assert r["verdict"] == "accepted", r
+
+
+def test_a_half_written_reply_ends_at_the_calls_limit(grader):
+    # call 1 writes the start of a frame on every pipe it holds and hangs: that call is a
+    # time_limit at its own limit, and the later calls (a fresh process) are graded
+    half = ("import os, time\n"
+            "def f(x):\n    if x == 1:\n        for fd in range(3, 64):\n            try:\n"
+            "                os.write(fd, b'\\x00\\x00\\x00\\x64{\"ok\"')\n            except OSError:\n"
+            "                pass\n        time.sleep(1000)\n    return 2 * x")
+    n = 6
+    r = grader.grade(calls(half, list(range(1, n + 1)), [2 * i for i in range(1, n + 1)], scoring="fraction"))
+    assert [t["verdict"] for t in r["tests"]] == ["time_limit"] + ["accepted"] * (n - 1), r
+    assert grader.grade(INNOCENT)["verdict"] == "accepted"
+
+
+# a Codeforces generated checker of the usual form: rejects when abs(a - b) > eps, so every
+# comparison with nan is False and nan would pass (issue 16)
+EPS_CHECKER = ("import sys\ninp, correct, out = sys.argv[1:4]\n"
+               "a = [float(x) for x in open(out).read().split()]\nb = [float(x) for x in open(correct).read().split()]\n"
+               "if len(a) != len(b):\n    print(0)\n    sys.exit()\n"
+               "for x, y in zip(a, b):\n    if abs(x - y) > 1e-6:\n        print(0)\n        sys.exit()\nprint(1)\n")
+
+
+def codeforces(printed: str, expected: str = "2.5\n", checker: str | None = EPS_CHECKER) -> dict:
+    from verifier.formats import to_task  # the dataset's row as open-r1/codeforces stores it
+    row = {"official_tests": [{"input": "1\n", "output": expected}], "time_limit": 2.0, "memory_limit": 256.0,
+           "input_mode": "stdio", "generated_checker": checker}
+    return to_task(row, completion=f"```python\nprint({printed!r})\n```")
+
+
+@pytest.mark.parametrize("printed", ["nan", "NaN", "-nan", "inf", "-Infinity", "1e999", "2.5 nan"])
+def test_nan_or_inf_never_passes_a_checker_whose_answer_has_none(grader, printed):
+    r = grader.grade(codeforces(printed))
+    assert r["verdict"] == "wrong_answer" and "not a finite number" in r["tests"][0]["detail"], r
+
+
+def test_the_checker_still_decides_finite_answers_and_expected_nan(grader):
+    assert grader.grade(codeforces("2.5000001"))["verdict"] == "accepted"  # within its eps
+    assert grader.grade(codeforces("2.6"))["verdict"] == "wrong_answer"
+    assert grader.grade(codeforces("nan", expected="nan\n"))["verdict"] == "accepted"  # the checker's say
+
+
+@pytest.mark.parametrize("printed, verdict", [
+    ("Yes\nno", "accepted"), ("YES\nNO", "accepted"), ("yEs NO", "accepted"),
+    ("No\nno", "wrong_answer"), ("yes yes", "wrong_answer"), ("YES\nNO\nYES", "wrong_answer"), ("YES", "wrong_answer"),
+    ("YESS\nNO", "wrong_answer"),
+])
+def test_codeforces_yes_no_answers_in_any_case(grader, printed, verdict):
+    assert grader.grade(codeforces(printed, expected="YES\nNO\n", checker=None))["verdict"] == verdict
