@@ -543,6 +543,30 @@ def set_relations(draw) -> list[Case]:
     ]
 
 
+@st.composite
+def yes_no(draw) -> list[Case]:
+    """A Yes/No gold against a sentence that opens with a bare Yes or No (README, math section)."""
+    word = draw(st.sampled_from(["Yes", "No"]))
+    other = "No" if word == "Yes" else "Yes"
+    reason = draw(st.sampled_from(["such integers exist", "it is not always possible", "there are 3 of them"]))
+    f = "yes_no"
+    gold = f"\\text{{{word}}}"
+
+    def boxed(answer: str, why: str) -> Case:  # a sentence is an answer only where the model commits to it
+        return Case(f, gold, "", True, why, completion=f"So \\boxed{{{answer}}}")
+
+    return [
+        near(f, gold, f"\\text{{{other}, {reason}.}}", "the other word, then a reason"),
+        near(f, gold, f"\\text{{{word}, or {other.lower()}}}", "a hedge after the word"),
+        near(f, gold, f"\\text{{{word}, but {reason}}}", "a but after the word"),
+        near(f, gold, f"\\text{{{word} such {reason}}}", "no bare opening word"),
+        near(f, f"\\text{{{word}, {reason}.}}", other, "sentence gold, the other word"),
+        boxed(f"\\text{{{word}, {reason}.}}", "the word, then a reason"),
+        boxed(f"\\text{{{word.lower()}. {reason}}}", "lower case, a period"),
+        same(f, f"\\text{{{word}, {reason}.}}", word, "sentence gold, the bare word"),
+    ]
+
+
 FAMILIES = {
     "integers": integers(),
     "fractions": fractions(),
@@ -566,6 +590,7 @@ FAMILIES = {
     "interval_unions": interval_unions(),
     "decimal_commas": decimal_commas(),
     "set_relations": set_relations(),
+    "yes_no": yes_no(),
 }
 EXAMPLES_PER_FAMILY = 12
 WRAPPERS = ("\\boxed{{{}}}", "The final answer is ${}$.", "lenient:{}")

@@ -93,6 +93,8 @@ Comparison (`compare.py`):
   significant digits (`3.141593` for pi, not `3.14`).
 - A European decimal comma (`1000,99`, `0,111`: one comma, no space, not a thousands grouping,
   `parsing.decimal_comma`) is the decimal against a single number; against a list it stays a list.
+- A bare Yes/No against a sentence opening with a bare Yes/No and its reason (`\\text{No, it is
+  not possible}`): the opening word decides, unless the sentence hedges or says the other word.
 - Percent: `50\\%` equals 0.5 and 50.
 - Numerals with a base: when both sides state one (`4210_{7}`, `4210_8`), they are compared by
   value (math-verify drops the subscript); a bare `4210` against `4210_{7}` compares the digits.

@@ -80,6 +80,29 @@ def words(text: str) -> str | None:
     return " ".join(inner.lower().split()) if _WORDS_RE.match(inner) else None
 
 
+# A sentence that opens with a bare Yes or No: `\\text{Yes, such integers exist.}`, `No. It is not`.
+_YES_NO_OPENING_RE = re.compile(r"^(?:\\text(?:bf|it)?\s*\{\s*)?(yes|no)\s*[,.;:]", re.IGNORECASE)
+_YES_NO_RE = re.compile(r"^(?:\\text(?:bf|it)?\s*\{\s*)?(yes|no)\s*\.?\s*\}?$", re.IGNORECASE)
+_YES_NO_HEDGE_RE = re.compile(r"\b(?:yes|no|or|either|neither|nor|maybe|perhaps|possibly|unless|but)\b", re.IGNORECASE)
+
+
+def yes_or_no(answer: str, sentence: str) -> tuple[bool, str] | None:
+    """A bare Yes or No (`\\text{No}`, `yes`) against a sentence that opens with a bare Yes or No and
+    then says why (`\\text{Yes, such n exist.}`): the opening decides (README, math section).
+    None unless the sentence opens that way: `No such n exists` or `No matter how ...` have no bare
+    opening word, and a sentence that also hedges or says the other word (`Yes, or no`, `No, but`)
+    decides nothing."""
+    bare = _YES_NO_RE.match(answer.strip())
+    if not bare:
+        return None
+    word = bare.group(1).lower()
+    m = _YES_NO_OPENING_RE.match(sentence.strip())
+    if not m or _YES_NO_HEDGE_RE.search(sentence, m.end()):
+        return None
+    said = m.group(1).lower()
+    return (True, "the same yes/no, then its reason") if said == word else (False, "the other yes/no")
+
+
 def equivalent(gold: Parsed, pred: Parsed, limits: MathLimits = DEFAULT_LIMITS) -> tuple[bool, str]:
     """(equal, short reason). Never stringifies a sympy object."""
     if same_text(gold.text, pred.text):
@@ -87,6 +110,9 @@ def equivalent(gold: Parsed, pred: Parsed, limits: MathLimits = DEFAULT_LIMITS) 
     g_words, p_words = words(gold.text), words(pred.text)
     if g_words is not None and p_words is not None:
         return (True, "same words") if g_words == p_words else (False, "different words")
+    verdict = yes_or_no(gold.text, pred.text) or yes_or_no(pred.text, gold.text)
+    if verdict is not None:
+        return verdict
     g_base, p_base = base_numeral(gold.text), base_numeral(pred.text)
     if g_base is not None and p_base is not None:
         return (True, "same number in base notation") if g_base == p_base else (False, "different numbers in base notation")
