@@ -1,0 +1,70 @@
+"""Red-team attacks on sessions (issue 22 item 5; README "Sessions"): a real server on loopback,
+real session containers. Each test is an attack that once worked; see the commit that fixed it."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+
+import docker
+import grpc
+import pytest
+
+from conftest import ServerProcess
+from helpers import stub
+from test_sessions import SERVER_ARGS
+from verifier.client import ClientConfig, VerifierClient
+from verifier.v1 import verifier_pb2 as pb
+
+pytestmark = pytest.mark.docker
+
+TOKEN = "attack-token"
+AUTH = (("authorization", f"Bearer {TOKEN}"),)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[ServerProcess]:
+    with ServerProcess(*SERVER_ARGS, "--token", TOKEN, "--max-sessions", "2") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def client(server) -> Iterator[VerifierClient]:
+    with VerifierClient(server.target, ClientConfig(token=TOKEN, timeout_s=120)) as c:
+        yield c
+
+
+def session_containers(server: ServerProcess) -> list[str]:
+    """Ids of the server's session containers (the low-level list: no inspect of one being removed)."""
+    mine = {"label": ["grpo-verifier.session", f"grpo-verifier.owner={os.uname().nodename}:{server.proc.pid}"]}
+    return [c["Id"][:12] for c in docker.from_env().api.containers(all=True, filters=mine)]
+
+
+def wait_until(check, timeout_s: float = 60.0) -> bool:
+    """Poll `check` until true or the bound passes (a bounded wait, never a timing assertion)."""
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def test_a_create_whose_caller_hung_up_leaves_no_container(server):
+    """CreateSession with a deadline shorter than a container start: the caller is gone before the
+    session exists. Its container must not live on outside admission (max_sessions=2 here, so at
+    most 2 reset spares may stay), else hanging up is a way around the session limit."""
+    for _ in range(5):
+        try:
+            made = stub(server.target).CreateSession(pb.CreateSessionRequest(language="python"), metadata=AUTH,
+                                                     timeout=0.25)
+            stub(server.target).CloseSession(pb.CloseSessionRequest(session_id=made.session_id), metadata=AUTH,
+                                             timeout=60)
+        except grpc.RpcError as e:  # (a create that finished just as the deadline passed is a session the
+            # caller never learnt of: admitted, and reaped after its idle TTL; it may fill the limit)
+            assert e.code() in (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.RESOURCE_EXHAUSTED)
+
+    def only_sessions_and_spares() -> bool:
+        return len(session_containers(server)) <= 2 + server.metric("verifier_sessions")
+    assert wait_until(only_sessions_and_spares), session_containers(server)
