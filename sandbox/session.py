@@ -219,6 +219,8 @@ class Session:
             self.lost = f"the session could not be restarted for replay: {type(e).__name__}"
             return self.lost
         for code in self.history:
+            if self.lost:  # closed while replaying: it no longer counts toward admission (red-team finding)
+                break
             reply = await self.host.call(box.cell, code)
             if reply.get("lost"):
                 await self.host.call(box.destroy)

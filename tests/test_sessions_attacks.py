@@ -4,6 +4,8 @@ real session containers. Each test is an attack that once worked; see the commit
 from __future__ import annotations
 
 import os
+import secrets
+import threading
 import time
 from collections.abc import Iterator
 
@@ -13,7 +15,7 @@ import pytest
 
 from conftest import ServerProcess
 from helpers import stub
-from test_sessions import SERVER_ARGS
+from test_sessions import SERVER_ARGS, host_pids_with
 from verifier.client import ClientConfig, VerifierClient
 from verifier.v1 import verifier_pb2 as pb
 
@@ -68,3 +70,39 @@ def test_a_create_whose_caller_hung_up_leaves_no_container(server):
     def only_sessions_and_spares() -> bool:
         return len(session_containers(server)) <= 2 + server.metric("verifier_sessions")
     assert wait_until(only_sessions_and_spares), session_containers(server)
+
+
+def test_a_session_closed_during_its_replay_stops_replaying(client):
+    """A replay session's crash makes the server re-run its history in a fresh container; closed
+    meanwhile, the session no longer counts toward admission, so that replay must stop at once.
+    Each history cell leaves a `sleep MARKER+i` process: after the close, no later cell may start."""
+    base = 5_000_000 + secrets.randbelow(900_000) * 2
+    cells = 25
+    s = client.session("python", replay=True, idle_ttl_s=600)
+    s.run("import subprocess, time")
+    for i in range(cells):
+        s.run(f"time.sleep(0.4); subprocess.Popen(['sleep', '{base + i}'])")
+
+    def replayed() -> list[int]:
+        return [i for i in range(cells) if host_pids_with(f"sleep\0{base + i}")]
+
+    crash = threading.Thread(target=_run_quietly, args=(s, "import os; os._exit(1)"), daemon=True)
+    crash.start()
+    assert wait_until(lambda: len(replayed()) >= 2 + cells // 3 or not crash.is_alive(), timeout_s=120)
+    assert crash.is_alive(), "the replay finished before the test could close the session"
+    s.close()
+    at_close = max(replayed(), default=-1)
+    seen = set(replayed())
+    while crash.is_alive():
+        seen.update(replayed())
+        time.sleep(0.1)
+    crash.join()
+    assert max(seen, default=-1) <= at_close + 1, (at_close, sorted(seen))
+    assert wait_until(lambda: not replayed())
+
+
+def _run_quietly(session, code: str) -> None:
+    try:
+        session.run(code)
+    except Exception:
+        pass
