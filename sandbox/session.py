@@ -93,7 +93,7 @@ class SessionBox:
             self.mem_mb = limits.memory_limit_mb
         self.limits = limits
         self.sessions += 1
-        head, _ = self.channel.request({"op": "start", "files": list(files)},
+        head, _ = self.channel.request({"op": "start", "files": list(files), "cpu_s": limits.time_limit_s},
                                        {f"file:{k}": v for k, v in files.items()}, timeout_s=self.start_timeout_s)
         if not head.get("ok"):
             raise ChannelError(f"session start failed: {head.get('error')}")

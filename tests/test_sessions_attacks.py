@@ -16,7 +16,7 @@ import pytest
 from conftest import ServerProcess
 from helpers import stub
 from test_sessions import SERVER_ARGS, host_pids_with
-from verifier.client import ClientConfig, VerifierClient
+from verifier.client import ClientConfig, SessionLost, VerifierClient
 from verifier.v1 import verifier_pb2 as pb
 
 pytestmark = pytest.mark.docker
@@ -106,3 +106,29 @@ def _run_quietly(session, code: str) -> None:
         session.run(code)
     except Exception:
         pass
+
+
+def test_a_process_burning_cpu_between_cells_ends_its_session(client):
+    """A cell leaves a busy process behind and the caller goes quiet: no cell runs, so no cell's time
+    limit applies. Between cells the session may use one cell's CPU limit in all, then it ends (its
+    processes killed) instead of burning a core until its idle TTL (up to an hour)."""
+    marker = f"burn{secrets.token_hex(6)}"
+    s = client.session("python", time_limit_s=1, idle_ttl_s=600)
+    try:
+        r = s.run(f"import subprocess, sys\nsubprocess.Popen([sys.executable, '-c', 'while True: pass  # {marker}'])")
+        assert r.ok, r
+        assert wait_until(lambda: host_pids_with(marker))
+        assert wait_until(lambda: not host_pids_with(marker), timeout_s=120), "the burner outlived its budget"
+        with pytest.raises(SessionLost) as err:
+            s.run("1")
+        assert "between cells" in err.value.message
+    finally:
+        s.close()
+
+
+def test_a_quiet_background_process_keeps_its_session(client):
+    """The rewrite: a process left sleeping between cells uses no CPU and the session goes on."""
+    with client.session("python", time_limit_s=1) as s:
+        s.run("import subprocess; p = subprocess.Popen(['sleep', '600'])")
+        time.sleep(3)
+        assert s.run("p.poll() is None").value == "True"
