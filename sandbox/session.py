@@ -310,24 +310,9 @@ class SessionHost:
             raise ValueError(f"sessions support {', '.join(LANGUAGES)}, not {language!r}")
         session = Session(self, language, limits, files, replay)
         t0 = time.monotonic()
-        job = asyncio.ensure_future(self.call(self.take_box, language, limits, files))
-        try:
-            session.box = await asyncio.shield(job)
-        except asyncio.CancelledError:  # the caller hung up: the box its thread still starts is no session's
-            job.add_done_callback(self._orphan)
-            raise
+        session.box = await self.call(self.take_box, language, limits, files)
         log.debug("session started in %.2f s", time.monotonic() - t0)
         return session
-
-    def _orphan(self, job: asyncio.Future) -> None:
-        """A box started for a caller that gave up: reset it into a spare or remove it, never leave it
-        running outside admission (red-team finding: hanging up on CreateSession leaked containers)."""
-        if job.cancelled() or job.exception() is not None:
-            return
-        try:
-            self._threads.submit(self.give_back, job.result())
-        except RuntimeError:  # shutting down: remove_all has run or will
-            threading.Thread(target=job.result().destroy, daemon=True).start()
 
     def remove_all(self) -> None:
         """Remove every session container this server started (shutdown; a crashed server's are

@@ -132,3 +132,27 @@ def test_a_quiet_background_process_keeps_its_session(client):
         s.run("import subprocess; p = subprocess.Popen(['sleep', '600'])")
         time.sleep(3)
         assert s.run("p.poll() is None").value == "True"
+
+
+def test_a_hung_up_create_holds_its_admission_slot_until_its_container_is_back(server_factory):
+    """Admission counts a session from the create until its container is back: a caller that hangs
+    up at once must not free the slot while its container still starts, else a flood of creates
+    with a 1 ms deadline queues unbounded container starts past --max-sessions."""
+    srv = server_factory(*SERVER_ARGS, "--max-sessions", "1")
+    with pytest.raises(grpc.RpcError) as err:  # a fresh container takes far longer than 0.1 s to start
+        stub(srv.target).CreateSession(pb.CreateSessionRequest(language="python"), timeout=0.1)
+    assert err.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    with pytest.raises(grpc.RpcError) as err:
+        stub(srv.target).CreateSession(pb.CreateSessionRequest(language="python"), timeout=30)
+    assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+
+    def slot_free() -> bool:
+        try:
+            made = stub(srv.target).CreateSession(pb.CreateSessionRequest(language="python"), timeout=60)
+        except grpc.RpcError as e:
+            assert e.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            return False
+        stub(srv.target).CloseSession(pb.CloseSessionRequest(session_id=made.session_id), timeout=60)
+        return True
+    assert wait_until(slot_free)  # the started container came back as a spare: the slot is free again
+    assert len(session_containers(srv)) <= 1
