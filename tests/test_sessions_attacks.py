@@ -3,6 +3,7 @@ real session containers. Each test is an attack that once worked; see the commit
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import threading
@@ -156,3 +157,37 @@ def test_a_hung_up_create_holds_its_admission_slot_until_its_container_is_back(s
         return True
     assert wait_until(slot_free)  # the started container came back as a spare: the slot is free again
     assert len(session_containers(srv)) <= 1
+
+
+def test_cell_source_is_kept_only_for_replay_and_bounded(server):
+    """The server kept every finished cell's source for replay, replay or not: 1,000 cells of 1 MiB
+    were a GiB of the server's memory per session. Now only a replay session keeps them, up to
+    HISTORY_MAX_CHARS; its cell past that is refused with a SessionLimit error (and not run)."""
+    from sandbox.session import HISTORY_MAX_CHARS
+    from verifier.config import ServerConfig
+    from verifier.engine import Engine
+    from verifier.sessions import SessionRegistry
+
+    big = "#" * ((1 << 20) - 100) + "\nnone = None"
+
+    async def main() -> None:
+        config = ServerConfig.from_env({}, sandbox_languages=("python",), sandbox_pool_size=1)
+        engine = Engine(config)
+        await engine.start()
+        registry = SessionRegistry(engine, config)
+        try:
+            plain = (await registry.create("t", {"language": "python"}))["session_id"]
+            for _ in range(3):
+                assert (await registry.run("t", plain, big))["status"] == "ok"
+            assert registry._sessions[plain].session.history == []
+            replay = (await registry.create("t", {"language": "python", "replay": True}))["session_id"]
+            replies = [await registry.run("t", replay, big) for _ in range(HISTORY_MAX_CHARS // len(big) + 1)]
+            assert all(r["status"] == "ok" for r in replies[:-1])
+            assert replies[-1]["status"] == "error" and replies[-1]["error"]["ename"] == "SessionLimit"
+            assert sum(map(len, registry._sessions[replay].session.history)) <= HISTORY_MAX_CHARS
+            assert (await registry.run("t", replay, "1 + 1"))["value"] == "2"  # the session goes on
+        finally:
+            await registry.close_all()
+            await engine.close()
+
+    asyncio.run(main())
