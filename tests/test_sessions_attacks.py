@@ -9,6 +9,7 @@ import secrets
 import threading
 import time
 from collections.abc import Iterator
+from urllib.parse import quote
 
 import docker
 import grpc
@@ -17,6 +18,7 @@ import pytest
 from conftest import ServerProcess
 from helpers import stub
 from test_sessions import SERVER_ARGS, host_pids_with
+from test_sessions import http as http_call
 from verifier.client import ClientConfig, SessionLost, VerifierClient
 from verifier.v1 import verifier_pb2 as pb
 
@@ -191,3 +193,16 @@ def test_cell_source_is_kept_only_for_replay_and_bounded(server):
             await engine.close()
 
     asyncio.run(main())
+
+
+def test_http_read_with_a_unicode_digit_max_bytes_is_a_400(server, client):
+    """'²'.isdigit() is True but int('²') raises: the route answered 500 (an internal error) for
+    a bad query string instead of 400 naming the field."""
+    with client.session("python") as s:
+        s.run("open('f.txt', 'w').write('hi')")
+        for raw in ("²", "١٢", "-1", "1e3"):
+            path = f"/v1/sessions/{s.id}/files?path=f.txt&max_bytes={quote(raw)}"
+            status, _, body = http_call(server, "GET", path, token=TOKEN)
+            assert status == 400 and body["field"] == "max_bytes", (raw, status, body)
+        status, _, body = http_call(server, "GET", f"/v1/sessions/{s.id}/files?path=f.txt&max_bytes=1", token=TOKEN)
+        assert status == 200 and body == {"data": "aA==", "truncated": True}
