@@ -25,10 +25,9 @@ from .spec import CODE_VERDICTS, CodeTask, CodeTest
 COMPILE_CAP = 64 << 10
 # Container-side programs: sandbox/harness/*.py, copied read-only into every image (sandbox/build.py).
 HARNESS_DIR = "/opt/sandbox/harness"
-# How assert-style tests (test_code) run (README.md, "How assert-style tests are judged"):
-# "process": the tests in a judge process, the program's functions called over plain data (default);
-# "shared": program and tests in one interpreter, for tests that need the program's own objects.
-JUDGE_FILES = {"process": "judge.py", "shared": "shared.py"}  # one per sandbox.spec.JUDGE_MODES
+# How assert-style tests (test_code) run (README.md, "How assert-style tests are judged"): the tests
+# in a judge process, the program's functions called over the typed data channel (wire.py).
+JUDGE = f"{HARNESS_DIR}/judge.py"
 NAME_MAX = 255  # longest file name on Linux file systems
 JUDGE_START_S = 5.0  # CPU for the judge itself (interpreter, pytest import) on top of the tests' limits
 RESULTS_MAX = 4 << 20  # the judge's result lines, one per test
@@ -114,7 +113,7 @@ class Plan:
     def uses_kinds(self) -> bool:
         """Tests the judge runs with per-test results (kinds.py in the harness)."""
         return bool(self.call_tests) or self.test_framework != "assert" or (
-            bool(self.entry_point) and bool(self.test_code) and self.judge == "process")
+            bool(self.entry_point) and bool(self.test_code))
 
 
 def static_test_count(test_code: str) -> int:
@@ -568,9 +567,8 @@ def _is_utf8(data: bytes) -> bool:
 def _assert_test(box, plan: Plan, config: SandboxConfig) -> dict:
     nonce = secrets.token_hex(16)
     stdin = nonce.encode() + b"\n" + str(plan.test_code).encode("utf-8", "surrogatepass")
-    harness = f"{HARNESS_DIR}/{JUDGE_FILES[plan.judge]}"
-    facts = _exec(box, ["python3", "-I", harness], plan, config, plan.time_limit_s, stdin=stdin, fd3=True,
-                  judge=plan.judge == "process")
+    facts = _exec(box, ["python3", "-I", JUDGE], plan, config, plan.time_limit_s, stdin=stdin, fd3=True,
+                  judge=True)
     facts = _blame_spawn(plan, facts)
     return _with_output(plan, _judge_asserts(plan, facts, nonce), facts)
 
@@ -588,19 +586,18 @@ def _judged_tests(box, plan: Plan, config: SandboxConfig) -> list[dict] | None:
         (plan.test_code or "").encode("utf-8", "surrogatepass")
     expected = plan.judged_tests()
     cpu = plan.time_limit_s * expected + JUDGE_START_S
-    harness = f"{HARNESS_DIR}/{JUDGE_FILES[plan.judge]}"
-    facts = _exec(box, ["python3", "-I", harness, kind], plan, config, cpu, stdin=stdin, fd3=True,
-                  fd3_max=RESULTS_MAX, judge=plan.judge == "process")
+    facts = _exec(box, ["python3", "-I", JUDGE, kind], plan, config, cpu, stdin=stdin, fd3=True,
+                  fd3_max=RESULTS_MAX, judge=True)
     facts = _blame_spawn(plan, facts)
     lines = _result_lines(facts.get("fd3_b", b""), nonce)
     entries = [_judged_entry(x["test"]) for x in lines if type(x.get("test")) is dict]
     done = any("done" in x for x in lines)
     load = next((x for x in lines if "load_error" in x), None)
     undefined = next((x["undefined"] for x in lines if "undefined" in x), None)
-    if undefined is not None and plan.judge == "process":
+    if undefined is not None:
         return [_test_entry("infra_error", facts, f"test references undefined name {str(undefined)[:200]} (the "
                             "task's tests must define their helpers; README.md, \"How assert-style tests are judged\")")]
-    if any(x.get("unused") is True for x in lines) and plan.judge == "process":
+    if any(x.get("unused") is True for x in lines):
         return [_test_entry("infra_error", facts, "test references no function of the program: any program "
                             "would pass them (README.md, \"How assert-style tests are judged\")")]
     v, d = checks.run_verdict(facts, LANGUAGES["python"], cpu)
@@ -622,8 +619,7 @@ def _judged_tests(box, plan: Plan, config: SandboxConfig) -> list[dict] | None:
 
 
 def _result_lines(data: bytes, nonce: str) -> list[dict]:
-    """The judge's result lines: only those carrying the nonce (in shared mode the program could
-    write others on the same fd), each a JSON object."""
+    """The judge's result lines: only those carrying the nonce, each a JSON object."""
     out, prefix = [], nonce.encode() + b" "
     for line in data.split(b"\n"):
         if not line.startswith(prefix):
@@ -651,13 +647,12 @@ def _judge_asserts(plan: Plan, facts: dict, nonce: str) -> dict:
     signal_ = facts.get("fd3_b", b"")
     if v == "runtime_error" and signal_ == b"assert":
         return _test_entry("wrong_answer", facts, "assertion failed" + checks._tail(facts["stderr_b"]))
-    # Only the process judge reports undefined names, on an fd the program's process never holds; in
-    # shared mode the program could write this report itself to turn its failure into infra_error.
-    if v == "runtime_error" and plan.judge == "process" and signal_.startswith(b"undefined:"):
+    # The judge reports undefined names on an fd the program's process never holds.
+    if v == "runtime_error" and signal_.startswith(b"undefined:"):
         name = signal_.partition(b":")[2].decode("utf-8", "replace")
         return _test_entry("infra_error", facts, f"test references undefined name {name} (the task's tests "
                                                  "must define their helpers; README.md, \"How assert-style tests are judged\")")
-    if v == "runtime_error" and plan.judge == "process" and signal_ == b"unused":
+    if v == "runtime_error" and signal_ == b"unused":
         return _test_entry("infra_error", facts, "test references no function of the program: any program "
                                                  "would pass them (README.md, \"How assert-style tests are judged\")")
     if v is not None:

@@ -4,16 +4,13 @@ does the attack, then an innocent job in the same container must be unaffected (
 must have been recycled)."""
 from __future__ import annotations
 
-import dis
 import os
 import platform
 import resource
-import types
 
 import pytest
 
 from sandbox import SandboxConfig
-from sandbox.build import HARNESS
 from sandbox.sync import SyncGrader
 
 pytestmark = pytest.mark.docker
@@ -95,7 +92,7 @@ def test_ipc_objects_do_not_survive_the_job(grader):
 
 # ---------------------------------------------------------------- F4: forging the test_code harness
 ADD_TESTS = "assert add(1, 2) == 3\nassert add(2, 2) == 4\n"
-JUDGES = ("process", "shared")  # how test_code runs: sandbox.job.JUDGE_MODES
+JUDGES = ("process",)  # how test_code runs: sandbox.spec.JUDGE_MODES ("shared" was removed, issue 16)
 FORGERIES = {
     "exec_replaced": "import builtins\ndef add(a, b): return 0\nbuiltins.exec = lambda *a, **k: None",
     "nonce_from_environ": (
@@ -180,8 +177,8 @@ BLOCKED_IN_SHARED = {
     "fresh_posix": ("import _imp, importlib.machinery\n_imp.create_builtin(importlib.machinery.ModuleSpec('posix', None))\n"
                     "def add(a, b): return a + b"),
 }
-# Correct programs that fail in the shared mode only, because its audit hook blocks what they do; in
-# the default mode the program's process holds no secret, so they may.
+# Correct programs the removed shared mode refused, because its audit hook blocked what they do; the
+# program's process holds no secret, so they may.
 BLOCKED_IN_SHARED |= {
     "proc_mem_opened": "open('/proc/self/mem', 'rb')\ndef add(a, b): return a + b",
     "proc_mem_via_dev_fd": "open('/dev/fd/../mem', 'rb')\ndef add(a, b): return a + b",
@@ -200,10 +197,8 @@ def test_harness_cannot_be_forged(grader, name, judge):
 
 
 @pytest.mark.parametrize("name", sorted(BLOCKED_IN_SHARED))
-def test_what_the_shared_mode_blocks_the_process_mode_allows(grader, name):
+def test_what_the_shared_mode_blocked_the_process_judge_allows(grader, name):
     task = {"language": "python", "completion": BLOCKED_IN_SHARED[name], "test_code": ADD_TESTS}
-    r = grader.grade(dict(task, judge="shared"))
-    assert r["verdict"] != "accepted" and r["score"] == 0.0, r
     if "proc_mem" not in name:  # /proc/self/mem stays closed: the program's process is forked non-dumpable
         assert grader.grade(task)["verdict"] == "accepted"
 
@@ -367,7 +362,7 @@ def test_a_full_work_dir_on_the_checkers_rerun_is_the_programs_fault(grader):
 
 # ---------------------------------------------------------------- F10: reward hacks in the asserts
 # A program under RL learns to return a value that passes `assert f(x) == y` without being y. Inside
-# assert statements the harness compares plain data only (sandbox/harness/shared.py; the process mode sends plain data only).
+# assert statements the harness compares plain data only (the judge's wire sends data only: sandbox/harness/wire.py).
 ALWAYS_EQ = "class T:\n    def __eq__(self, o): return True\n    def __ne__(self, o): return False\n    __hash__ = object.__hash__\n"
 CHEATS = {
     "always_equal_object": (ALWAYS_EQ + "def add(a, b): return T()", ADD_TESTS),
@@ -461,23 +456,9 @@ def test_honest_programs_pass_the_strict_asserts(grader, name, judge):
     prog, tests = HONEST[name]
     r = grader.grade({"language": "python", "completion": prog, "test_code": tests, "judge": judge})
     if name in NEEDS_SHARED and judge == "process":  # the program's objects cannot cross the channel
-        assert r["verdict"] == "wrong_answer" and "not plain data" in r["detail"], r
+        assert r["verdict"] == "wrong_answer" and "cannot cross the judge boundary" in r["detail"], r
     else:
         assert r["verdict"] == "accepted", r
-
-
-def test_strict_assert_helpers_look_up_no_globals():
-    """The helpers run after the program, which may rebind any builtin or harness global: every
-    name they use must be a closure variable bound before the program starts."""
-    ns: dict = {}
-    exec((HARNESS / "shared.py").read_text().split("\ndef _main")[0], ns)
-    code = ns["_strict_asserts"].__code__
-    helpers = [c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name in ("data", "plain", "cmp", "chain", "truth")]
-    assert len(helpers) == 5
-    lambdas = [c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name == "<lambda>"]
-    loads = [(c.co_name, i.argval) for c in helpers + lambdas for i in dis.get_instructions(c)
-             if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")]
-    assert not loads, loads
 
 
 # ---------------------------------------------------------------- issue 9: reset means reset
@@ -630,8 +611,6 @@ def test_a_wrong_program_cannot_win_the_judge(grader, attack, tmp_path):
         task["tests"] = [{"stdin": "", "expected_stdout": "3\n"}]
     r = grader.grade(task)
     assert r["verdict"] != "accepted" and r["score"] == 0.0, r
-    r = grader.grade(dict(task, judge="shared"))  # closed in the shared mode too
-    assert r["verdict"] != "accepted" and r["score"] == 0.0, r
     right = task["completion"].replace("    return 0\n", "    return a + b\n")
     if attack in ("signal_handler_frame", "harness_rewrite"):  # the right program still passes
         assert grader.grade(dict(task, completion=right))["verdict"] == "accepted"
@@ -693,33 +672,6 @@ def test_mbpp_style_asserts_still_call_the_program(grader):
     assert ok["verdict"] == "accepted", ok
     bad = grader.grade({"language": "python", "completion": "def f(x):\n    return x + x\n", "test_code": tests})
     assert bad["verdict"] == "wrong_answer", bad
-
-
-# Shared mode: native code walks frames without an audit event. /work and /tmp are noexec, but an
-# extension loaded through /proc/self/fd/N (a memfd, or any fd) is not: each such load must raise.
-FOREIGN_EXTENSION = '''import importlib.machinery, importlib.util, os, sys
-so = '/usr/lib/python3.11/lib-dynload/_bz2.cpython-311-x86_64-linux-gnu.so'
-fd = os.open(so, os.O_RDONLY)
-refused = []
-for path in ('/proc/self/fd/%d' % fd, '/proc/%d/fd/%d' % (os.getpid(), fd)):
-    spec = importlib.util.spec_from_file_location('_bz2', path,
-                                                  loader=importlib.machinery.ExtensionFileLoader('_bz2', path))
-    sys.modules.pop('_bz2', None)
-    try:
-        importlib.util.module_from_spec(spec)
-    except PermissionError:
-        refused.append(path)
-stdlib_ok = importlib.import_module('_bz2') is not None  # the image's own extensions still load
-no_memfd = not hasattr(os, 'memfd_create') and not hasattr(__import__('posix'), 'memfd_create')
-def add(a, b):
-    return a + b if len(refused) == 2 and no_memfd and stdlib_ok else 0
-'''
-
-
-def test_shared_mode_loads_native_extensions_only_from_the_image(grader):
-    r = grader.grade({"language": "python", "completion": FOREIGN_EXTENSION, "test_code": ADD_TESTS,
-                      "judge": "shared"})
-    assert r["verdict"] == "accepted", r  # each foreign load raised, memfd_create is gone, _bz2 loads
 
 
 # A failing program writes the judge's "undefined name" report on every fd it can reach, then
@@ -788,8 +740,8 @@ def test_the_programs_module_aliases_do_not_decide_between_a_verdict_and_infra_e
 
 
 
-# Red team (issue 9), shared mode: a program patches a pure-Python class of a stdlib module the
-# tests import, and the tests' comparison runs the patch (neither side is plain data).
+# Red team (issue 9), against the removed shared mode: a program patches a pure-Python class of a
+# stdlib module the tests import. In the process judge the patch stays in the program's process.
 PATCHED_STDLIB = {
     "fraction_eq": ("import fractions\nfractions.Fraction.__eq__ = lambda a, b: True\n"
                     "def half(x):\n    return fractions.Fraction(7, 9)\n",
@@ -815,18 +767,17 @@ RIGHT_STDLIB = {"module_first_loaded_by_the_program": "def add(a, b):\n    retur
 
 
 @pytest.mark.parametrize("name", sorted(PATCHED_STDLIB))
-def test_shared_mode_undoes_what_the_program_patched_in_stdlib_modules(grader, name):
+def test_what_the_program_patches_in_stdlib_modules_never_reaches_the_judge(grader, name):
     prog, tests = PATCHED_STDLIB[name]
-    r = grader.grade({"language": "python", "completion": prog, "test_code": tests, "judge": "shared"})
+    r = grader.grade({"language": "python", "completion": prog, "test_code": tests})
     assert r["verdict"] != "accepted" and r["score"] == 0.0, r
-    right = grader.grade({"language": "python", "completion": RIGHT_STDLIB[name], "test_code": tests, "judge": "shared"})
+    right = grader.grade({"language": "python", "completion": RIGHT_STDLIB[name], "test_code": tests})
     assert right["verdict"] == "accepted", right
 
 
 
-# Shared mode: marshal.loads builds code objects with any bytecode (crafted bytecode reads and
-# writes the interpreter's memory, frames and the nonce included); only the image's own .pyc
-# files may be unmarshalled (imports), not data of the program's, nor a .pyc it wrote to /work.
+# The removed shared mode refused marshal.loads (crafted bytecode reads the interpreter's memory)
+# and with it right programs (issue 16). The program's process holds nothing to read: all run.
 MARSHAL_CODE = {
     "loads": "import marshal\ncode = marshal.loads(marshal.dumps(compile('x = 1', 'x', 'exec')))\n",
     "sourceless_import": ("import importlib.util, marshal, sys\n"
@@ -838,15 +789,11 @@ MARSHAL_CODE = {
 
 
 @pytest.mark.parametrize("name", sorted(MARSHAL_CODE))
-def test_shared_mode_unmarshals_only_the_images_own_code(grader, name):
+def test_a_program_may_unmarshal_code_in_its_own_process(grader, name):
     prog = MARSHAL_CODE[name] + "def add(a, b):\n    return a + b\n"
-    r = grader.grade({"language": "python", "completion": prog, "test_code": ADD_TESTS, "judge": "shared"})
-    assert r["verdict"] == "runtime_error" and "marshal" in r["detail"], r
     assert grader.grade({"language": "python", "completion": prog, "test_code": ADD_TESTS})["verdict"] == "accepted"
-    imports = ("import fractions, decimal, statistics, json, dataclasses, heapq, bisect, datetime, email.message, "
-               "xml.dom.minidom, unittest, typing, difflib\ndef add(a, b):\n    return a + b\n")
-    ok = grader.grade({"language": "python", "completion": imports, "test_code": ADD_TESTS, "judge": "shared"})
-    assert ok["verdict"] == "accepted", ok  # stdlib imports unmarshal the image's .pyc files
+    wrong = MARSHAL_CODE[name] + "def add(a, b):\n    return a - b\n"
+    assert grader.grade({"language": "python", "completion": wrong, "test_code": ADD_TESTS})["verdict"] == "wrong_answer"
 
 
 

@@ -8,8 +8,9 @@ non-dumpable, and forks the program's process. That child takes the program's ui
 (so it can signal, prlimit or ptrace no process of the judge's uid), closes the result fd, takes
 /dev/null as stdin, runs prog.py and then only answers calls on a pipe (serve.py). Only then does the judge read the nonce and the tests from stdin: the tests, the
 nonce and the result fd never exist in the program's process. The tests run here, in a fresh
-namespace where each function of the program is a proxy: arguments and results cross as plain
-data (wire.py), exceptions by builtin type, mutated arguments come back. "ok:<nonce>" on the
+namespace where each function of the program is a proxy: arguments and results cross as typed
+data (wire.py, wire_rich.py), exceptions by builtin type (or a loaded library's class:
+library_exception), mutated arguments come back. "ok:<nonce>" on the
 result fd when every assert passed, "assert" when one failed.
 
 `judge.py KIND` (KIND: call, pytest, unittest, or assert with the task's entry_point) reads a JSON
@@ -148,7 +149,7 @@ class Program:
         try:
             enc = {"call": name, "args": wire.encode(list(args)), "kwargs": wire.encode(kwargs)}
         except TypeError as e:
-            raise TypeError(f"argument to {name}() must be plain data ({e})") from None
+            raise TypeError(f"an argument to {name}() {e}") from None
         if method:
             enc["method"] = True
         if self.dead:
@@ -170,9 +171,9 @@ class Program:
             self.kill()
             raise kinds.CallTimeout(f"{name}() took {self.last_s:.2f}s, over the {self.wall_s:g}s wall-clock limit")
         if "exc" in reply:
-            raise exception(reply.get("exc"), reply.get("msg"))
+            raise exception(reply.get("exc"), reply.get("msg"), reply.get("cls"))
         if "bad" in reply:
-            raise kinds.NotPlain(f"{name}() returned {str(reply['bad'])[:200]}")
+            raise kinds.NotPlain(f"{name}() returned a value that {str(reply['bad'])[:200]}")
         if "ok" not in reply:
             raise wire.WireError("bad reply")
         after = wire.decode(reply.get("args", ["N"]))
@@ -264,10 +265,49 @@ class Program:
             self.kill()
             raise wire.WireError("the program failed when started again")
 
-def exception(name: object, msg: object) -> BaseException:
-    """The builtin exception the program raised (by name), never one of its own classes. A
+# Library exception classes the tests may expect (`assertRaises(json.JSONDecodeError)`,
+# `np.linalg.LinAlgError`), found by name among modules the judge has already loaded; never a
+# framework's (unittest.SkipTest would skip the test the program fails, and skipped tests do not count).
+LIBRARY_ROOTS = (set(sys.stdlib_module_names) - {"unittest", "doctest", "test", "builtins"}) | {"numpy", "pandas", "scipy"}
+
+
+def library_exception(cls_name: object) -> type | None:
+    """The exception class [module, qualname] names, if it is an Exception of a library module the
+    judge loaded itself (trusted code; nothing is imported here), else None."""
+    if type(cls_name) is not list or len(cls_name) != 2 or not all(type(x) is str for x in cls_name):
+        return None
+    module, qualname = cls_name
+    mod = sys.modules.get(module)
+    if mod is None or module.partition(".")[0] not in LIBRARY_ROOTS or len(qualname) > 200:
+        return None
+    obj = mod
+    for part in qualname.split("."):
+        obj = getattr(obj, part, None)
+    skip = getattr(sys.modules.get("unittest"), "SkipTest", ())
+    if not (isinstance(obj, type) and issubclass(obj, Exception)) or (skip and issubclass(obj, skip)):
+        return None
+    return obj
+
+
+def exception(name: object, msg: object, cls_name: object = None) -> BaseException:
+    """The exception the program raised: its own class if a library's the judge has loaded
+    (library_exception), else the builtin one by name, never one of the program's own classes. A
     StopIteration (or StopAsyncIteration) becomes RuntimeError, as PEP 479 does for generators:
     raised through the tests' map() or next(), it would end their loop early, as if passed."""
+    lib = library_exception(cls_name)
+    if lib is not None and not issubclass(lib, (StopIteration, StopAsyncIteration)):
+        try:
+            e = lib.__new__(lib)  # without __init__: JSONDecodeError, CalledProcessError take more than a message
+            e.args = (str(msg)[:1000],)
+            try:
+                str(e)
+            except Exception:  # noqa: BLE001 - its __str__ reads what __init__ sets (CalledProcessError.returncode)
+                plain = type(lib.__name__, (lib,), {"__str__": BaseException.__str__, "__module__": lib.__module__})
+                e = plain.__new__(plain)
+                e.args = (str(msg)[:1000],)
+            return e
+        except Exception:  # noqa: BLE001 - a library class that cannot be made this way: the builtin one
+            pass
     cls = getattr(builtins, name, None) if type(name) is str else None
     if not (isinstance(cls, type) and issubclass(cls, Exception)):
         cls = Exception
@@ -317,7 +357,7 @@ def builtins_under_test(tree: ast.AST) -> set[str]:
     """Builtin names the tests use only as the function under test: every load is `f(literals)`
     as an asserted value or a comparison's left side (MBPP's `assert max(1, 2) == 2` for a task
     whose function is named max). Left to the builtin, the tests passed without calling the
-    program at all: any program was accepted. The same rule as sandbox/harness/shared.py."""
+    program at all: any program was accepted."""
     shaped, loads = set(), {}
     for n in ast.walk(tree):
         if type(n) is ast.Name and type(n.ctx) is ast.Load:
@@ -394,6 +434,8 @@ def main() -> None:
     result_fd = int(os.environ.pop("RESULT_FD"))
     undumpable()
     pid, to_fd, from_fd = start_program(result_fd)
+    # after the fork: the tests' own objects may cross to the program (wire.test_object), never back
+    wire.TEST_MODULES = frozenset({"__main__", "tests", "test_solution"})
     data = sys.stdin.buffer.read()
     nonce, _, tests = data.partition(b"\n")
     del data
@@ -451,6 +493,7 @@ def run_kind(kind: str, spec: dict, tests: bytes, emit: kinds.Emitter, pid: int,
         kinds.run_calls(program, names, spec, emit)
     elif kind in ("pytest", "unittest"):
         g = kinds.framework_globals(names, program, ep, namespace)
+        kinds.forward_seeds(program, tests)
         (kinds.run_pytest if kind == "pytest" else kinds.run_unittest)(tests, g, emit, bool(spec.get("stop_first")))
         # tests that all passed without reaching the program: any program would pass (the task's
         # fault). A failing test is the program's 0: a program that defines none of the names the
