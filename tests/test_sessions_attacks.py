@@ -19,7 +19,7 @@ from conftest import ServerProcess
 from helpers import stub
 from test_sessions import SERVER_ARGS, host_pids_with
 from test_sessions import http as http_call
-from verifier.client import ClientConfig, SessionLost, VerifierClient
+from verifier.client import ClientConfig, SessionLost, VerifierClient, VerifierError
 from verifier.v1 import verifier_pb2 as pb
 
 pytestmark = pytest.mark.docker
@@ -206,3 +206,33 @@ def test_http_read_with_a_unicode_digit_max_bytes_is_a_400(server, client):
             assert status == 400 and body["field"] == "max_bytes", (raw, status, body)
         status, _, body = http_call(server, "GET", f"/v1/sessions/{s.id}/files?path=f.txt&max_bytes=1", token=TOKEN)
         assert status == 200 and body == {"data": "aA==", "truncated": True}
+
+
+# ---------------------------------------------------------------- attacks that held (kept as regressions)
+
+def test_reading_special_files_and_links_is_refused(client):
+    """ReadSessionFile on a FIFO (would block PID 1), links to /dev/zero and /proc/1/environ, a
+    directory, a path through a linked directory, and '..': each a clear error, never data."""
+    with client.session("python") as s:
+        s.run("import os\nos.mkfifo('pipe')\nos.symlink('/dev/zero', 'zero')\nos.symlink('/proc/1/environ', 'env')\n"
+              "os.symlink('/proc/1', 'one')\nos.mkdir('d')")
+        for path in ("pipe", "zero", "env", "one/environ", "d", "../etc/passwd", "d/../../etc/passwd"):
+            with pytest.raises(VerifierError) as err:
+                s.read_file(path)
+            assert err.value.code == grpc.StatusCode.INVALID_ARGUMENT, (path, err.value)
+        assert s.run("1 + 1").value == "2"  # PID 1 still answers: the FIFO did not hold it
+
+
+def test_a_cell_that_lowers_pid1_limits_loses_the_container_not_the_next_session(client):
+    """prlimit(2) and setpriority(2) reach PID 1 (same uid): its state changed, the container is
+    not reused, and the next session starts with PID 1's limits intact."""
+    boot = "open('/proc/1/stat').read().rsplit(')', 1)[1].split()[19]"
+    with client.session("python") as a:
+        first = a.run(boot).value
+        r = a.run("import os, resource\nresource.prlimit(1, resource.RLIMIT_NOFILE, (64, 64))\n"
+                  "os.setpriority(os.PRIO_PROCESS, 1, 15)\nresource.prlimit(1, resource.RLIMIT_NOFILE)")
+        assert r.value == "(64, 64)"
+    with client.session("python") as b:
+        assert b.run(boot).value != first
+        assert b.run("import os, resource; resource.prlimit(1, resource.RLIMIT_NOFILE)[0] > 64 "
+                     "and os.getpriority(os.PRIO_PROCESS, 1) == 0").value == "True"
