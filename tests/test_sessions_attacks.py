@@ -236,3 +236,18 @@ def test_a_cell_that_lowers_pid1_limits_loses_the_container_not_the_next_session
         assert b.run(boot).value != first
         assert b.run("import os, resource; resource.prlimit(1, resource.RLIMIT_NOFILE)[0] > 64 "
                      "and os.getpriority(os.PRIO_PROCESS, 1) == 0").value == "True"
+
+
+def test_a_replay_session_ended_between_cells_is_restored_not_reported_lost(client):
+    """The idle watch ends a replay session between cells; the next call restores it. Its reply must
+    say so (status lost: this cell did not run; restored) instead of a SessionLost error that
+    contradicts itself ('session lost ... restored by replaying its cells')."""
+    marker = f"burn{secrets.token_hex(6)}"
+    with client.session("python", time_limit_s=1, replay=True, idle_ttl_s=600) as s:
+        s.run("v = 5")
+        s.run(f"import subprocess, sys\np = subprocess.Popen([sys.executable, '-c', 'while True: pass  # {marker}'])")
+        assert wait_until(lambda: host_pids_with(marker))
+        assert wait_until(lambda: not host_pids_with(marker), timeout_s=120)
+        r = s.run("w = v + 1; w")
+        assert r.status == "lost" and r.restored and not r.session_lost and "between cells" in r.detail, r
+        assert s.run("p.kill(); v").value == "5"  # the state came back (and the replayed burner is stopped)

@@ -178,7 +178,7 @@ class SessionRegistry:
             entry.last_used = time.monotonic()
         self.engine.metrics.cells.labels(reply["status"]).inc()
         self.engine.metrics.cell_seconds.observe(entry.last_used - started)
-        if reply["status"] == "lost":
+        if reply["status"] == "lost" and not reply.get("restored"):  # restored: the reply says the cell did not run
             raise SessionLost(f"session lost: {reply.get('detail', '')}")
         return reply
 
