@@ -273,7 +273,13 @@ class Box:
 
     def idle(self) -> None:
         """A cell (or the start) ended with the session alive: the idle clock starts now."""
-        self.idle_cpu0 = runner.cgroup_cpu_s() if self.kernel is not None else None
+        cpu = runner.cgroup_cpu_s()
+        self.idle_cpu0 = None if self.kernel is None or cpu is None else cpu - runner.self_cpu_s()
+
+    def idle_cpu_s(self) -> float:
+        """CPU the session's processes used since the idle clock started; PID 1's own (this watch
+        polls for as long as the idle TTL, up to an hour) is not theirs."""
+        return (runner.cgroup_cpu_s() or 0.0) - runner.self_cpu_s() - (self.idle_cpu0 or 0.0)
 
 
 def watch_idle(box: Box) -> None:
@@ -282,7 +288,7 @@ def watch_idle(box: Box) -> None:
         with box.lock:
             if box.idle_cpu0 is None:
                 continue
-            used = (runner.cgroup_cpu_s() or 0.0) - box.idle_cpu0
+            used = box.idle_cpu_s()
             if used > box.idle_cpu_max:
                 box.end(f"time_limit: processes left by a cell used {used:.1f} s of CPU between cells "
                         f"(limit {box.idle_cpu_max:g} s)")
