@@ -251,3 +251,27 @@ def test_a_replay_session_ended_between_cells_is_restored_not_reported_lost(clie
         r = s.run("w = v + 1; w")
         assert r.status == "lost" and r.restored and not r.session_lost and "between cells" in r.detail, r
         assert s.run("p.kill(); v").value == "5"  # the state came back (and the replayed burner is stopped)
+
+
+def test_a_reused_container_drops_what_was_left_on_work_itself(client):
+    """The reset wiped /work's contents, but /work itself is the program's: a user.* extended
+    attribute (or its times) set by one session was read by the next session in the container,
+    another caller's. Reset removes them."""
+    boot = "open('/proc/1/stat').read().rsplit(')', 1)[1].split()[19]"
+    with client.session("python") as a:
+        first = a.run(boot).value
+        r = a.run("import os\nos.setxattr('/work', 'user.leak', b'SECRET')\nos.utime('/work', (12345, 12345))\n"
+                  "os.getxattr('/work', 'user.leak')")
+        assert r.value == "b'SECRET'", r
+    with client.session("python") as b:
+        assert b.run(boot).value == first  # the same container, reset and reused
+        assert b.run("import os; os.listxattr('/work'), os.stat('/work').st_mtime == 12345").value == "([], False)"
+
+
+def test_a_grading_job_leaves_nothing_on_work_for_the_next_job(client):
+    """The same reset serves the grading pool (one pool container here, --sandbox-pool-size 1): a
+    program's xattr on /work must not reach the next job, another caller's."""
+    leave = "import os\nos.setxattr('/work', 'user.leak', b'SECRET')\nprint(os.listxattr('/work'))"
+    assert client.execute(leave)["stdout"] == "['user.leak']\n"
+    seen = client.execute("import os\nprint(os.listxattr('/work'))")
+    assert seen["stdout"] == "[]\n", seen
