@@ -276,9 +276,14 @@ class GvisorBackend(Backend):
     # -- memory
     def _memory_file(self, sid: str) -> str:
         """The sandbox process's handle on gVisor's memory file (a memfd named runsc-memory)."""
-        out = subprocess.run([self.runsc, "--rootless", f"--root={self.root / 'state'}", "state", sid],
-                             capture_output=True, text=True, timeout=30)
-        pid = json.loads(out.stdout)["pid"]
+        pid = -1
+        for _ in range(50):  # the state file can still say -1 just after start
+            out = subprocess.run([self.runsc, "--rootless", f"--root={self.root / 'state'}", "state", sid],
+                                 capture_output=True, text=True, timeout=30)
+            pid = json.loads(out.stdout or "{}").get("pid", -1)
+            if pid > 0:
+                break
+            time.sleep(0.05)
         for fd in os.listdir(f"/proc/{pid}/fd"):
             try:
                 if os.readlink(f"/proc/{pid}/fd/{fd}").startswith("/memfd:runsc-memory"):

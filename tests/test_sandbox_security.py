@@ -15,6 +15,7 @@ import pytest
 from sandbox import SandboxConfig
 from sandbox.build import HARNESS
 from sandbox.sync import SyncGrader
+from tests.helpers import sandbox_config
 
 pytestmark = pytest.mark.docker
 
@@ -22,6 +23,15 @@ pytestmark = pytest.mark.docker
 @pytest.fixture(scope="module")
 def grader():
     g = SyncGrader(SandboxConfig(pool_size=1, pool_name="pytest-sandbox-sec", languages=("python",)))
+    assert g.grader.available, g.grader.unavailable_reason()
+    yield g
+    g.close()
+
+
+@pytest.fixture(scope="module")
+def gvisor_grader():
+    """The same pool under the gVisor backend: tests taking `any_grader` run on both."""
+    g = SyncGrader(sandbox_config("gvisor", pool_size=1, pool_name="pytest-sandbox-sec", languages=("python",)))
     assert g.grader.available, g.grader.unavailable_reason()
     yield g
     g.close()
@@ -36,12 +46,12 @@ INNOCENT = py("a, b = map(int, input().split())\nx = bytearray(150 << 20)\nprint
 
 
 # ---------------------------------------------------------------- F3: signals to PID 1
-def test_sigint_to_pid1_is_ignored(grader):
-    before = grader.grader.stats()["containers_recycled"]
-    r = grader.grade(py("import os, signal\nos.kill(1, signal.SIGINT)\nprint(4)"))
+def test_sigint_to_pid1_is_ignored(any_grader):
+    before = any_grader.any_grader.stats()["containers_recycled"]
+    r = any_grader.grade(py("import os, signal\nos.kill(1, signal.SIGINT)\nprint(4)"))
     assert r["verdict"] == "wrong_answer", r
-    assert grader.grade(INNOCENT)["verdict"] == "accepted"
-    assert grader.grader.stats()["containers_recycled"] == before  # the runner survived it
+    assert any_grader.grade(INNOCENT)["verdict"] == "accepted"
+    assert any_grader.any_grader.stats()["containers_recycled"] == before  # the runner survived it
 
 
 # ---------------------------------------------------------------- F1: PID 1's limits, affinity, nice
@@ -53,18 +63,18 @@ def test_sigint_to_pid1_is_ignored(grader):
     "os.sched_setscheduler(1, os.SCHED_IDLE, os.sched_param(0))",  # issue 9: scheduling policy
     "ctypes.CDLL(None).syscall(251, 1, 1, 3 << 13)",  # issue 9: ioprio_set(PROCESS, 1, IDLE class)
 ])
-def test_pid1_limits_changed_by_a_program_do_not_reach_the_next_job(grader, attack):
+def test_pid1_limits_changed_by_a_program_do_not_reach_the_next_job(any_grader, attack):
     if "syscall(251" in attack and platform.machine() != "x86_64":
         pytest.skip("ioprio_set syscall number is x86_64's")
     look = ("import ctypes, os, resource\nprint(resource.getrlimit(resource.RLIMIT_AS)[0], resource.getrlimit(resource.RLIMIT_NOFILE)[0],"
             " len(os.sched_getaffinity(0)) == os.cpu_count(), os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0),"
             " ctypes.CDLL(None).syscall(252, 1, 0))")
-    first = grader.grade(py(look, tests=(("", ""),), return_output=True))["tests"][0]["stdout"]
+    first = any_grader.grade(py(look, tests=(("", ""),), return_output=True))["tests"][0]["stdout"]
     assert first.startswith(f"{resource.RLIM_INFINITY} 256 True 0 {os.SCHED_OTHER} "), first
-    r = grader.grade(py(f"import ctypes, os, resource\n{attack}\nprint(3)"))
+    r = any_grader.grade(py(f"import ctypes, os, resource\n{attack}\nprint(3)"))
     assert r["verdict"] == "runtime_error" and "supervisor" in r["detail"], r
-    assert grader.grade(py(look, tests=(("", first),)))["verdict"] == "accepted"
-    assert grader.grade(INNOCENT)["verdict"] == "accepted"
+    assert any_grader.grade(py(look, tests=(("", first),)))["verdict"] == "accepted"
+    assert any_grader.grade(INNOCENT)["verdict"] == "accepted"
 
 
 # ---------------------------------------------------------------- F2: SysV IPC and POSIX queues
@@ -78,13 +88,13 @@ os.close(os.open("/dev/mqueue/leak", os.O_CREAT | os.O_WRONLY, 0o666))
 print(3)'''
 
 
-def test_ipc_objects_do_not_survive_the_job(grader):
-    assert grader.grade(py(SHM_PLANT, tests=(("", "3\n"),)))["verdict"] == "accepted"
+def test_ipc_objects_do_not_survive_the_job(any_grader):
+    assert any_grader.grade(py(SHM_PLANT, tests=(("", "3\n"),)))["verdict"] == "accepted"
     look = py("import os\nprint(sum(len(open('/proc/sysvipc/' + k).readlines()) - 1 for k in ('shm', 'msg', 'sem')),"
               " os.listdir('/dev/mqueue'))", tests=(("", "0 []\n"),))
-    r = grader.grade(look)
+    r = any_grader.grade(look)
     assert r["verdict"] == "accepted", r
-    assert grader.grade(INNOCENT)["verdict"] == "accepted"
+    assert any_grader.grade(INNOCENT)["verdict"] == "accepted"
 
 
 # ---------------------------------------------------------------- F4: forging the test_code harness
@@ -202,7 +212,7 @@ def test_what_the_shared_mode_blocks_the_process_mode_allows(grader, name):
         assert grader.grade(task)["verdict"] == "accepted"
 
 
-def test_harness_still_runs_ordinary_programs(grader):
+def test_harness_still_runs_ordinary_programs(any_grader):
     code = ("import collections, typing, dataclasses, enum, itertools, math, re, functools\n"
             "P = collections.namedtuple('P', 'a b')\nclass C(enum.Enum):\n    X = 1\n"
             "@dataclasses.dataclass\nclass D:\n    x: int\n"
@@ -210,9 +220,9 @@ def test_harness_still_runs_ordinary_programs(grader):
             "try:\n    raise ValueError\nexcept ValueError as e:\n    str(e.__traceback__.tb_lineno)\n"
             "import os\nassert not os.path.exists('tests.py')  # the tests never are in the program's files\n"
             "print(input.__name__, open('prog.py').read(3))")
-    r = grader.grade({"language": "python", "completion": code, "test_code": ADD_TESTS, "return_output": True})
+    r = any_grader.grade({"language": "python", "completion": code, "test_code": ADD_TESTS, "return_output": True})
     assert r["verdict"] == "accepted", r
-    bad = grader.grade({"language": "python", "completion": "def add(a, b): return a - b", "test_code": ADD_TESTS})
+    bad = any_grader.grade({"language": "python", "completion": "def add(a, b): return a - b", "test_code": ADD_TESTS})
     assert bad["verdict"] == "wrong_answer", bad
 
 
@@ -222,11 +232,11 @@ CHECKER = ("import sys\nout = open(sys.argv[2]).read().split(); ans = open(sys.a
 CHECKED = (("1 2\n", "3\n"), ("5 5\n", "10\n"), ("7 8\n", "15\n"))
 
 
-def test_program_filling_the_disk_is_its_own_verdict(grader):
+def test_program_filling_the_disk_is_its_own_verdict(any_grader):
     fill = "import os\nfor i in range(5000):\n    try: open('f%d' % i, 'w').close()\n    except OSError: break\nprint(4)"
-    r = grader.grade(py(fill, tests=CHECKED, checker=CHECKER))
+    r = any_grader.grade(py(fill, tests=CHECKED, checker=CHECKER))
     assert r["verdict"] == "output_limit" and not r["retryable"], r
-    assert grader.grade(py("a, b = map(int, input().split())\nprint(a + b)", tests=CHECKED, checker=CHECKER))["verdict"] == "accepted"
+    assert any_grader.grade(py("a, b = map(int, input().split())\nprint(a + b)", tests=CHECKED, checker=CHECKER))["verdict"] == "accepted"
 
 
 def test_checker_answers_are_gone_before_the_next_test(grader):
@@ -313,14 +323,14 @@ for i in range(1000):
         left -= f.write(b'x' * min(left, 8 << 20))"""
 
 
-def test_memory_a_program_leaves_does_not_make_the_checker_infra_error(grader):
+def test_memory_a_program_leaves_does_not_make_the_checker_infra_error(any_grader):
     # SysV memory is removed before the checker runs (the runner's scrub); what /work holds is
     # covered by the re-run's doubled limit. Starved, the checker's failure would be the program's.
     for answer, verdict in (("4", "wrong_answer"), ("3", "accepted")):
-        r = grader.grade(py(HOLD_MEMORY.replace("ANSWER", answer), checker=HUNGRY_CHECKER))
+        r = any_grader.grade(py(HOLD_MEMORY.replace("ANSWER", answer), checker=HUNGRY_CHECKER))
         assert r["verdict"] in (verdict, "memory_limit") and not r["retryable"], r  # or the runner went too
-    assert grader.grade(py("print(3)", checker=HUNGRY_CHECKER))["verdict"] == "accepted"
-    assert grader.grade(py("print(4)", checker=HUNGRY_CHECKER))["verdict"] == "wrong_answer"
+    assert any_grader.grade(py("print(3)", checker=HUNGRY_CHECKER))["verdict"] == "accepted"
+    assert any_grader.grade(py("print(4)", checker=HUNGRY_CHECKER))["verdict"] == "wrong_answer"
 
 
 FILL_WORK_MEMORY = """import os
@@ -330,15 +340,15 @@ for i in range(2):
 print(ANSWER)"""
 
 
-def test_memory_held_in_work_does_not_make_the_checker_infra_error(grader):
+def test_memory_held_in_work_does_not_make_the_checker_infra_error(any_grader):
     """/work (a tmpfs, kept for the program's next tests) counts in the memory limit: 120 MB there
     starves a checker that needs 200 MB on the output and, without the doubled limit, on the
     reference answer too (infra_error)."""
     checker = "x = bytearray(200 << 20)\n" + STRICT_INT_CHECKER
-    r = grader.grade(py(FILL_WORK_MEMORY.replace("ANSWER", "3"), checker=checker))
+    r = any_grader.grade(py(FILL_WORK_MEMORY.replace("ANSWER", "3"), checker=checker))
     assert r["verdict"] == "wrong_answer" and not r["retryable"], r
-    assert grader.grade(py("print(3)", checker=checker))["verdict"] == "accepted"
-    assert grader.grade(py("print(4)", checker=checker))["verdict"] == "wrong_answer"
+    assert any_grader.grade(py("print(3)", checker=checker))["verdict"] == "accepted"
+    assert any_grader.grade(py("print(4)", checker=checker))["verdict"] == "wrong_answer"
 
 
 def test_what_a_program_leaves_in_tmp_does_not_fail_the_checker(grader):
@@ -475,14 +485,14 @@ def test_strict_assert_helpers_look_up_no_globals():
 
 
 # ---------------------------------------------------------------- issue 9: reset means reset
-def test_syntax_checking_a_large_program_leaves_the_runner_small(grader):
+def test_syntax_checking_a_large_program_leaves_the_runner_small(any_grader):
     """The runner kept tens of MB (~140 MB in the review) after compile() of a 240 KB program, in
     every later job's memory limit. The check now runs in a forked child that takes it away."""
     big = "def f():\n" + "\n".join(f" if a{i}:\n  if b:\n   c = {i}" for i in range(8000)) + "\nprint(3)"  # 245 KB
     look = "print([int(l.split()[1]) < 40000 for l in open('/proc/1/status') if l.startswith('VmRSS')])"
-    assert grader.grade(py(look, tests=(("", "[True]\n"),)))["verdict"] == "accepted"
-    assert grader.grade(py(big, tests=(("", "3\n"),)))["verdict"] == "accepted"
-    r = grader.grade(py(look, tests=(("", "[True]\n"),)))
+    assert any_grader.grade(py(look, tests=(("", "[True]\n"),)))["verdict"] == "accepted"
+    assert any_grader.grade(py(big, tests=(("", "3\n"),)))["verdict"] == "accepted"
+    r = any_grader.grade(py(look, tests=(("", "[True]\n"),)))
     assert r["verdict"] == "accepted", r
 
 
@@ -885,8 +895,8 @@ for nr in (425, 426, 427):  # io_uring_setup, io_uring_enter, io_uring_register
     print(libc.syscall(nr, 1, 0, 0, 0, 0), ctypes.get_errno())"""
 
 
-def test_io_uring_is_refused(grader):
+def test_io_uring_is_refused(any_grader):
     """Docker's default seccomp profile allows io_uring (io_uring_setup answered EFAULT to a null
     params pointer: the kernel code ran). The runner's own filter answers EPERM before it does."""
-    result = grader.grade(py(IO_URING, tests=(("", "-1 1\n-1 1\n-1 1\n"),), compare="exact"))
+    result = any_grader.grade(py(IO_URING, tests=(("", "-1 1\n-1 1\n-1 1\n"),), compare="exact"))
     assert result["verdict"] == "accepted", result
