@@ -173,11 +173,13 @@ class GvisorBackend(Backend):
             self._watch.start()
 
     def find_images(self, languages: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
-        from .build import image_tag, rootfs_name
+        from .build import REGISTRY_BASE, base_tag, default_base, image_tag, rootfs_name
         found, missing = {}, []
-        for lang in languages:
-            path = Path(self.config.rootfs_dir) / rootfs_name(image_tag(lang, self.config.image_prefix))
-            if (path / "opt/sandbox/runner.py").is_file():
+        bases = dict.fromkeys((default_base(), base_tag(self.config.image_prefix), REGISTRY_BASE))
+        for lang in languages:  # built offline or from the registry: a host without debootstrap takes either
+            paths = [Path(self.config.rootfs_dir) / rootfs_name(image_tag(lang, self.config.image_prefix, b)) for b in bases]
+            path = next((p for p in paths if (p / "opt/sandbox/runner.py").is_file()), None)
+            if path:
                 found[lang] = str(path)
             else:
                 missing.append(lang)
