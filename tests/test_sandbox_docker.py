@@ -85,7 +85,8 @@ PROGRAMS = {
         "runtime_error": 'public class Main { public static void main(String[] a){ throw new RuntimeException("x"); }}',
         "time_limit": "public class Main { public static void main(String[] a){ long i=0; while(true){i++;} }}",
         "memory_limit": "import java.util.*;\npublic class Main { public static void main(String[] a){ List<long[]> l=new ArrayList<>(); while(true) l.add(new long[1<<20]); }}",
-        "output_limit": 'public class Main { public static void main(String[] a){ while(true) System.out.println("yyyyyyyyyyyyyyyyyy"); }}',
+        # buffered: a write per line costs a system call, which gVisor's ptrace platform makes slow
+        "output_limit": 'import java.io.*; public class Main { public static void main(String[] a){ PrintStream o = new PrintStream(new BufferedOutputStream(System.out, 1 << 16)); while(true) o.println("yyyyyyyyyyyyyyyyyy"); }}',
     },
 }
 CASES = [(lang, v) for lang, progs in PROGRAMS.items() for v in progs] + [(lang, "no_code") for lang in PROGRAMS]
@@ -169,7 +170,9 @@ def test_hardening_from_inside(any_grader):
     assert r["verdict"] == "accepted", r
     facts = json.loads(out)
     assert facts["net"] == "blocked" and facts["ifaces"] == ["lo"]
-    assert facts["/usr/evil"] == "EROFS" and facts["/etc/evil"] == "EROFS"
+    # gVisor checks the directory's owner before the read-only mount: EACCES there, EROFS under Linux
+    denied = ("EROFS",) if any_grader.grader.config.backend == "docker" else ("EROFS", "EACCES")
+    assert facts["/usr/evil"] in denied and facts["/etc/evil"] in denied
     assert facts["/opt/sandbox/runner.py"] in ("EROFS", "EACCES")
     assert facts["uid"] != 0 and int(facts["cap_eff"], 16) == 0
     if any_grader.grader.config.backend == "docker":
