@@ -141,6 +141,11 @@ class GvisorBackend(Backend):
     """Rootless runsc sandboxes (module docstring)."""
 
     name = "gvisor"
+    # Debian's runsc (20221219) ignores PR_SET_DUMPABLE in /proc: a program can open the runner's
+    # and a judge's pipes through /proc/<pid>/fd (the same uid), read a judge's nonce and forge
+    # its result. Tasks judged inside the sandbox are refused until the program runs as a uid of
+    # its own; stdin/stdout tests and checkers (run after the program is gone) are judged as ever.
+    judge_safe = False
 
     def __init__(self, config: SandboxConfig) -> None:
         self.config = config
@@ -195,12 +200,13 @@ class GvisorBackend(Backend):
         mine, theirs = socket.socketpair()
         log_path = bundle / "runsc.log"
         try:
-            with open(log_path, "wb") as err:
-                proc = subprocess.Popen(
-                    [self.runsc, "--rootless", "--network=none", "--ignore-cgroups", f"--root={self.root / 'state'}",
-                     "run", "--bundle", str(bundle), sid],
-                    stdin=theirs, stdout=theirs, stderr=err, preexec_fn=_pdeathsig, start_new_session=True,
-                    close_fds=True, cwd=str(bundle))
+            proc = subprocess.Popen(
+                # runsc's own messages go to its log; the runner's stderr (the same fd as runsc's,
+                # reachable by a program through /proc/1/fd/2) goes nowhere.
+                [self.runsc, "--rootless", "--network=none", "--ignore-cgroups", f"--root={self.root / 'state'}",
+                 f"--log={log_path}", "run", "--bundle", str(bundle), sid],
+                stdin=theirs, stdout=theirs, stderr=subprocess.DEVNULL, preexec_fn=_pdeathsig, start_new_session=True,
+                close_fds=True, cwd=str(bundle))
         except BaseException:
             mine.close()
             shutil.rmtree(bundle, ignore_errors=True)

@@ -217,7 +217,7 @@ def test_slow_programs_do_not_starve_innocent_jobs_of_containers():
             assert "stopped after 1 of 20 tests" in r["detail"], r
 
 
-def test_a_compile_that_fills_work_is_the_programs_fault(any_grader):
+def test_a_compile_that_fills_work_is_the_programs_fault(grader):
     """javac writes one .class file per class: a program of 4,092 empty classes uses every inode of
     /work (the tmpfs's 4,096 less /work, the job dir, Main.java and Main.class), so test 1's input
     file cannot be written. That was infra_error (retried, containers recycled): its build did it."""
@@ -226,12 +226,12 @@ def test_a_compile_that_fills_work_is_the_programs_fault(any_grader):
             + "".join(f"class A{i} {{}}\n" for i in range(n)))
     t = {"kind": "code", "language": "java", "completion": f"```java\n{code}\n```", "input_file": "input.txt",
          "tests": ADD}
-    r = any_grader.grade_many([t])[0]
+    r = grader.grade_many([t])[0]
     assert r["verdict"] == "runtime_error" and not r["retryable"], r
     assert "input file" in r["tests"][0]["detail"], r
 
 
-def test_a_directory_tree_thousands_deep_is_removed_not_infra_error(any_grader):
+def test_a_directory_tree_thousands_deep_is_removed_not_infra_error(grader):
     """Test 1 replaces its input file with a directory 2,500 levels deep (paths past PATH_MAX). The
     runner removes it before test 2 writes the input file again; its recursive walk once raised
     RecursionError there (infra_error, retried). Test 2 must run, and the next job must reuse the
@@ -243,11 +243,11 @@ def test_a_directory_tree_thousands_deep_is_removed_not_infra_error(any_grader):
             "    os.chmod('.', 0)")
     t = {"kind": "code", "language": "python", "completion": f"```python\n{code}\n```", "input_file": "input.txt",
          "tests": ADD}
-    before = any_grader.any_grader.stats()["containers_recycled"]
-    r = any_grader.grade_many([t])[0]
+    before = grader.grader.stats()["containers_recycled"]
+    r = grader.grade_many([t])[0]
     assert r["verdict"] == "accepted" and [x["verdict"] for x in r["tests"]] == ["accepted", "accepted"], r
-    assert any_grader.any_grader.stats()["containers_recycled"] == before
-    wrong = any_grader.grade_many([dict(t, completion=t["completion"].replace("print(a + b)", "print(a * b)"))])[0]
+    assert grader.grader.stats()["containers_recycled"] == before
+    wrong = grader.grade_many([dict(t, completion=t["completion"].replace("print(a + b)", "print(a * b)"))])[0]
     assert wrong["verdict"] == "wrong_answer" and not wrong["retryable"], wrong
 
 

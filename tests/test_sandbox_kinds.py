@@ -8,7 +8,6 @@ import pytest
 
 from sandbox import SandboxConfig
 from sandbox.sync import SyncGrader
-from tests.helpers import sandbox_config
 
 pytestmark = pytest.mark.docker
 
@@ -16,15 +15,6 @@ pytestmark = pytest.mark.docker
 @pytest.fixture(scope="module")
 def grader():
     g = SyncGrader(SandboxConfig(pool_size=1, pool_name="pytest-sandbox-kinds", languages=("python",)))
-    assert g.grader.available, g.grader.unavailable_reason()
-    yield g
-    g.close()
-
-
-@pytest.fixture(scope="module")
-def gvisor_grader():
-    """The same pool under the gVisor backend: tests taking `any_grader` run on both."""
-    g = SyncGrader(sandbox_config("gvisor", pool_size=1, pool_name="pytest-sandbox-kinds", languages=("python",)))
     assert g.grader.available, g.grader.unavailable_reason()
     yield g
     g.close()
@@ -134,8 +124,8 @@ def test_per_call_verdicts_and_fraction_scoring(grader):
     assert "expected 6, got 5" in r["tests"][5]["detail"]
 
 
-def test_a_sleeping_call_is_a_time_limit(any_grader):
-    r = any_grader.grade(calls("import time\ndef f():\n    time.sleep(30)", [((), None)], time_limit_s=1.0))
+def test_a_sleeping_call_is_a_time_limit(grader):
+    r = grader.grade(calls("import time\ndef f():\n    time.sleep(30)", [((), None)], time_limit_s=1.0))
     assert r["verdict"] == "time_limit", r
 
 
@@ -210,13 +200,13 @@ def test_pytest_file_per_test_names_and_verdicts(grader, judge):
 
 
 @pytest.mark.parametrize("judge", MODES)
-def test_unittest_file_per_test_names_and_verdicts(any_grader, judge):
-    r = any_grader.grade(framework(TASK_FUNC, "unittest", judge))
+def test_unittest_file_per_test_names_and_verdicts(grader, judge):
+    r = grader.grade(framework(TASK_FUNC, "unittest", judge))
     assert r["verdict"] == "accepted", r
     assert [t["name"] for t in r["tests"]] == UNITTEST_NAMES
-    r = any_grader.grade(framework("def task_func(x):\n    return x + 1 if x != 2 else 2", "unittest", judge))
+    r = grader.grade(framework("def task_func(x):\n    return x + 1 if x != 2 else 2", "unittest", judge))
     assert [t["verdict"] for t in r["tests"]] == ["accepted", "accepted", "wrong_answer"], r  # a failing subTest
-    r = any_grader.grade(framework("def task_func(x):\n    return str(x + 1)", "unittest", judge))
+    r = grader.grade(framework("def task_func(x):\n    return str(x + 1)", "unittest", judge))
     assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
 
 
@@ -292,11 +282,11 @@ def test_a_program_cannot_make_a_test_file_pass(grader, judge, kind, attack):
     assert r["verdict"] not in ("infra_error", "error"), r  # the program's doing: its 0, not "ungraded"
 
 
-def test_a_program_that_tampers_with_the_runner_is_not_accepted(any_grader):
+def test_a_program_that_tampers_with_the_runner_is_not_accepted(grader):
     """Lowering PID 1's nice value during a call taints the container; the calls all return right,
     yet the job must not pass (as a stdin test would not)."""
     prog = "import os\ndef f(xs):\n    os.setpriority(os.PRIO_PROCESS, 1, 19)\n    return sorted(xs)"
-    r = any_grader.grade(calls(prog, PAIRS))
+    r = grader.grade(calls(prog, PAIRS))
     assert r["verdict"] == "runtime_error" and r["score"] == 0.0, r
 
 

@@ -46,12 +46,12 @@ INNOCENT = py("a, b = map(int, input().split())\nx = bytearray(150 << 20)\nprint
 
 
 # ---------------------------------------------------------------- F3: signals to PID 1
-def test_sigint_to_pid1_is_ignored(any_grader):
-    before = any_grader.any_grader.stats()["containers_recycled"]
-    r = any_grader.grade(py("import os, signal\nos.kill(1, signal.SIGINT)\nprint(4)"))
+def test_sigint_to_pid1_is_ignored(grader):
+    before = grader.grader.stats()["containers_recycled"]
+    r = grader.grade(py("import os, signal\nos.kill(1, signal.SIGINT)\nprint(4)"))
     assert r["verdict"] == "wrong_answer", r
-    assert any_grader.grade(INNOCENT)["verdict"] == "accepted"
-    assert any_grader.any_grader.stats()["containers_recycled"] == before  # the runner survived it
+    assert grader.grade(INNOCENT)["verdict"] == "accepted"
+    assert grader.grader.stats()["containers_recycled"] == before  # the runner survived it
 
 
 # ---------------------------------------------------------------- F1: PID 1's limits, affinity, nice
@@ -63,18 +63,18 @@ def test_sigint_to_pid1_is_ignored(any_grader):
     "os.sched_setscheduler(1, os.SCHED_IDLE, os.sched_param(0))",  # issue 9: scheduling policy
     "ctypes.CDLL(None).syscall(251, 1, 1, 3 << 13)",  # issue 9: ioprio_set(PROCESS, 1, IDLE class)
 ])
-def test_pid1_limits_changed_by_a_program_do_not_reach_the_next_job(any_grader, attack):
+def test_pid1_limits_changed_by_a_program_do_not_reach_the_next_job(grader, attack):
     if "syscall(251" in attack and platform.machine() != "x86_64":
         pytest.skip("ioprio_set syscall number is x86_64's")
     look = ("import ctypes, os, resource\nprint(resource.getrlimit(resource.RLIMIT_AS)[0], resource.getrlimit(resource.RLIMIT_NOFILE)[0],"
             " len(os.sched_getaffinity(0)) == os.cpu_count(), os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0),"
             " ctypes.CDLL(None).syscall(252, 1, 0))")
-    first = any_grader.grade(py(look, tests=(("", ""),), return_output=True))["tests"][0]["stdout"]
+    first = grader.grade(py(look, tests=(("", ""),), return_output=True))["tests"][0]["stdout"]
     assert first.startswith(f"{resource.RLIM_INFINITY} 256 True 0 {os.SCHED_OTHER} "), first
-    r = any_grader.grade(py(f"import ctypes, os, resource\n{attack}\nprint(3)"))
+    r = grader.grade(py(f"import ctypes, os, resource\n{attack}\nprint(3)"))
     assert r["verdict"] == "runtime_error" and "supervisor" in r["detail"], r
-    assert any_grader.grade(py(look, tests=(("", first),)))["verdict"] == "accepted"
-    assert any_grader.grade(INNOCENT)["verdict"] == "accepted"
+    assert grader.grade(py(look, tests=(("", first),)))["verdict"] == "accepted"
+    assert grader.grade(INNOCENT)["verdict"] == "accepted"
 
 
 # ---------------------------------------------------------------- F2: SysV IPC and POSIX queues
@@ -88,13 +88,13 @@ os.close(os.open("/dev/mqueue/leak", os.O_CREAT | os.O_WRONLY, 0o666))
 print(3)'''
 
 
-def test_ipc_objects_do_not_survive_the_job(any_grader):
-    assert any_grader.grade(py(SHM_PLANT, tests=(("", "3\n"),)))["verdict"] == "accepted"
+def test_ipc_objects_do_not_survive_the_job(grader):
+    assert grader.grade(py(SHM_PLANT, tests=(("", "3\n"),)))["verdict"] == "accepted"
     look = py("import os\nprint(sum(len(open('/proc/sysvipc/' + k).readlines()) - 1 for k in ('shm', 'msg', 'sem')),"
               " os.listdir('/dev/mqueue'))", tests=(("", "0 []\n"),))
-    r = any_grader.grade(look)
+    r = grader.grade(look)
     assert r["verdict"] == "accepted", r
-    assert any_grader.grade(INNOCENT)["verdict"] == "accepted"
+    assert grader.grade(INNOCENT)["verdict"] == "accepted"
 
 
 # ---------------------------------------------------------------- F4: forging the test_code harness
@@ -212,7 +212,7 @@ def test_what_the_shared_mode_blocks_the_process_mode_allows(grader, name):
         assert grader.grade(task)["verdict"] == "accepted"
 
 
-def test_harness_still_runs_ordinary_programs(any_grader):
+def test_harness_still_runs_ordinary_programs(grader):
     code = ("import collections, typing, dataclasses, enum, itertools, math, re, functools\n"
             "P = collections.namedtuple('P', 'a b')\nclass C(enum.Enum):\n    X = 1\n"
             "@dataclasses.dataclass\nclass D:\n    x: int\n"
@@ -220,9 +220,9 @@ def test_harness_still_runs_ordinary_programs(any_grader):
             "try:\n    raise ValueError\nexcept ValueError as e:\n    str(e.__traceback__.tb_lineno)\n"
             "import os\nassert not os.path.exists('tests.py')  # the tests never are in the program's files\n"
             "print(input.__name__, open('prog.py').read(3))")
-    r = any_grader.grade({"language": "python", "completion": code, "test_code": ADD_TESTS, "return_output": True})
+    r = grader.grade({"language": "python", "completion": code, "test_code": ADD_TESTS, "return_output": True})
     assert r["verdict"] == "accepted", r
-    bad = any_grader.grade({"language": "python", "completion": "def add(a, b): return a - b", "test_code": ADD_TESTS})
+    bad = grader.grade({"language": "python", "completion": "def add(a, b): return a - b", "test_code": ADD_TESTS})
     assert bad["verdict"] == "wrong_answer", bad
 
 
@@ -232,11 +232,11 @@ CHECKER = ("import sys\nout = open(sys.argv[2]).read().split(); ans = open(sys.a
 CHECKED = (("1 2\n", "3\n"), ("5 5\n", "10\n"), ("7 8\n", "15\n"))
 
 
-def test_program_filling_the_disk_is_its_own_verdict(any_grader):
+def test_program_filling_the_disk_is_its_own_verdict(grader):
     fill = "import os\nfor i in range(5000):\n    try: open('f%d' % i, 'w').close()\n    except OSError: break\nprint(4)"
-    r = any_grader.grade(py(fill, tests=CHECKED, checker=CHECKER))
+    r = grader.grade(py(fill, tests=CHECKED, checker=CHECKER))
     assert r["verdict"] == "output_limit" and not r["retryable"], r
-    assert any_grader.grade(py("a, b = map(int, input().split())\nprint(a + b)", tests=CHECKED, checker=CHECKER))["verdict"] == "accepted"
+    assert grader.grade(py("a, b = map(int, input().split())\nprint(a + b)", tests=CHECKED, checker=CHECKER))["verdict"] == "accepted"
 
 
 def test_checker_answers_are_gone_before_the_next_test(grader):
@@ -323,14 +323,14 @@ for i in range(1000):
         left -= f.write(b'x' * min(left, 8 << 20))"""
 
 
-def test_memory_a_program_leaves_does_not_make_the_checker_infra_error(any_grader):
+def test_memory_a_program_leaves_does_not_make_the_checker_infra_error(grader):
     # SysV memory is removed before the checker runs (the runner's scrub); what /work holds is
     # covered by the re-run's doubled limit. Starved, the checker's failure would be the program's.
     for answer, verdict in (("4", "wrong_answer"), ("3", "accepted")):
-        r = any_grader.grade(py(HOLD_MEMORY.replace("ANSWER", answer), checker=HUNGRY_CHECKER))
+        r = grader.grade(py(HOLD_MEMORY.replace("ANSWER", answer), checker=HUNGRY_CHECKER))
         assert r["verdict"] in (verdict, "memory_limit") and not r["retryable"], r  # or the runner went too
-    assert any_grader.grade(py("print(3)", checker=HUNGRY_CHECKER))["verdict"] == "accepted"
-    assert any_grader.grade(py("print(4)", checker=HUNGRY_CHECKER))["verdict"] == "wrong_answer"
+    assert grader.grade(py("print(3)", checker=HUNGRY_CHECKER))["verdict"] == "accepted"
+    assert grader.grade(py("print(4)", checker=HUNGRY_CHECKER))["verdict"] == "wrong_answer"
 
 
 FILL_WORK_MEMORY = """import os
@@ -340,15 +340,15 @@ for i in range(2):
 print(ANSWER)"""
 
 
-def test_memory_held_in_work_does_not_make_the_checker_infra_error(any_grader):
+def test_memory_held_in_work_does_not_make_the_checker_infra_error(grader):
     """/work (a tmpfs, kept for the program's next tests) counts in the memory limit: 120 MB there
     starves a checker that needs 200 MB on the output and, without the doubled limit, on the
     reference answer too (infra_error)."""
     checker = "x = bytearray(200 << 20)\n" + STRICT_INT_CHECKER
-    r = any_grader.grade(py(FILL_WORK_MEMORY.replace("ANSWER", "3"), checker=checker))
+    r = grader.grade(py(FILL_WORK_MEMORY.replace("ANSWER", "3"), checker=checker))
     assert r["verdict"] == "wrong_answer" and not r["retryable"], r
-    assert any_grader.grade(py("print(3)", checker=checker))["verdict"] == "accepted"
-    assert any_grader.grade(py("print(4)", checker=checker))["verdict"] == "wrong_answer"
+    assert grader.grade(py("print(3)", checker=checker))["verdict"] == "accepted"
+    assert grader.grade(py("print(4)", checker=checker))["verdict"] == "wrong_answer"
 
 
 def test_what_a_program_leaves_in_tmp_does_not_fail_the_checker(grader):
