@@ -86,7 +86,20 @@ def _runsc_pids() -> set[int]:
     return out
 
 
-def test_an_unprivileged_pod_grades_code_with_gvisor(tmp_path):
+GVISOR = "--sandbox-backend gvisor --sandbox-rootfs-dir /rootfs --sandbox-languages python,c --sandbox-pool-size 1"
+# In-process (`verifier grade`), and `verifier serve` as that ordinary user with a client beside it
+# (the HPC case: no Docker, no root): the same verdicts.
+MODES = {
+    "grade": f"exec /opt/py/bin/python3 -m verifier grade /data/tasks.jsonl {GVISOR}",
+    "serve": (f"(/opt/py/bin/python3 -m verifier serve --host 127.0.0.1 --port 50051 --workers 1 {GVISOR} "
+              "> /tmp/serve.log 2>&1 &) && for i in $(seq 180); do VERIFIER_PORT=50051 /opt/py/bin/python3 "
+              "/repo/deploy/healthcheck.py >/dev/null 2>&1 && break; sleep 1; done && "
+              "exec /opt/py/bin/python3 -m verifier grade --server 127.0.0.1:50051 /data/tasks.jsonl"),
+}
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_an_unprivileged_pod_grades_code_with_gvisor(tmp_path, mode):
     config = sandbox_config("gvisor", languages=("python", "c"))  # root filesystems exported
     venv = Path(sys.prefix)
     python = Path(os.path.realpath(sys.executable)).parent.parent  # the interpreter's prefix
@@ -95,8 +108,7 @@ def test_an_unprivileged_pod_grades_code_with_gvisor(tmp_path):
     (tmp_path / "tasks.jsonl").chmod(0o644)
     name = f"pytest-pod-{os.getpid()}"
     before = _runsc_pids()
-    script = (f"echo {CANARY} > /tmp/pod-canary && exec /opt/py/bin/python3 -m verifier grade /data/tasks.jsonl "
-              "--sandbox-backend gvisor --sandbox-rootfs-dir /rootfs --sandbox-languages python,c --sandbox-pool-size 1")
+    script = f"echo {CANARY} > /tmp/pod-canary && {MODES[mode]}"
     proc = subprocess.run(
         ["docker", "run", "--rm", "--name", name, *POD_SECURITY,
          "-v", f"{python}:/opt/py:ro", "-v", f"{venv}:/opt/venv:ro", "-v", f"{ROOT}:/repo:ro",
