@@ -20,17 +20,49 @@ EXTRACT_MAX = 2000
 
 _THINK_END = "</think>"
 
+# End-of-turn, end-of-text and padding tokens of the chat templates trainers decode with special tokens
+# kept (OpenRLHF: skip_special_tokens=False): ChatML / Qwen / Phi-4 / OLMo (<|im_end|>, <|endoftext|>),
+# Llama 3 and 4 (<|eot_id|>, <|eom_id|>, <|end_of_text|>, <|eot|>, <|finetune_right_pad_id|>),
+# Llama 2 / Mistral (</s>), Gemma (<end_of_turn>, <eos>, <pad>), Phi-3 (<|end|>), gpt-oss (<|return|>),
+# DeepSeek V2/V3/R1 (<｜end▁of▁sentence｜>, fullwidth bars), DeepSeek-Coder (<|EOT|>), pad tokens.
+END_TOKENS = ("<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|eom_id|>", "<|end_of_text|>", "<|eot|>",
+              "<|finetune_right_pad_id|>", "</s>", "<end_of_turn>", "<eos>", "<pad>", "<|end|>", "<|return|>",
+              "<\uff5cend\u2581of\u2581sentence\uff5c>", "<|EOT|>", "<|pad|>", "[PAD]")
+_END_TOKEN_SET = frozenset(END_TOKENS)
+_END_TOKEN_MAX = max(map(len, END_TOKENS))
+
 
 # ----------------------------------------------------------------------------- extraction
+def strip_end_tokens(completion: str) -> str:
+    """The completion without the end and padding tokens (END_TOKENS) that trail it, repeated, with the
+    whitespace between them. One home for every reader of a completion (code here, math in
+    verifier/math/extract.py): a token anywhere but the very end is text and stays, so it cannot
+    change what an answer says, only stop a closing fence or a boxed answer from being read.
+    Linear, and C-level string work per step (the server reads math answers on its event loop):
+    each step moves one index back past one token and the whitespace before it."""
+    end = len(completion.rstrip())
+    stripped = False
+    while True:
+        window = max(0, end - _END_TOKEN_MAX)
+        start = max(completion.rfind("<", window, end), completion.rfind("[", window, end))
+        if start < 0 or completion[start:end] not in _END_TOKEN_SET:
+            return completion[:end] if stripped else completion
+        end = start
+        while end and completion[end - 1].isspace():  # whitespace between tokens: short in practice
+            end -= 1
+        stripped = True
+
+
 def extract_code(completion: str, language: str) -> tuple[str, str]:
     """Pick the program out of a model's text. Returns (code, how) where how is
     'fenced:<language>' (last block tagged with the language or an alias), 'fenced' (last block
     of any tag), 'raw' (no fence: the whole text) or 'none' (nothing but whitespace).
 
     Text before a closing </think> is ignored: draft code in the reasoning is not the answer.
+    End-of-turn tokens after the answer (strip_end_tokens) are not part of it.
     An unterminated last fence (a truncated generation) counts as a block up to the end.
     """
-    text = completion or ""
+    text = strip_end_tokens(completion or "")
     if _THINK_END in text:
         text = text.rsplit(_THINK_END, 1)[1]
     blocks = _fenced_blocks(text)

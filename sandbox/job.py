@@ -146,7 +146,10 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
     lang = LANGUAGES[lang_name]
     if lang_name not in config.languages:
         raise InfraFailure(f"language {lang_name!r} is not served (served: {', '.join(config.languages)})", retryable=False)
-    code, how = checks.extract_code(task.completion, lang_name)
+    if task.as_given:  # Execute / /run_code: the program is the code sent (sandbox/spec.py)
+        code, how = task.completion, ("raw" if task.completion.strip() else "none")
+    else:
+        code, how = checks.extract_code(task.completion, lang_name)
     if how == "none":
         return {"verdict": "no_code", "score": 0.0, "detail": "no code found in the completion",
                 "extracted": "", "extracted_from": "none", "tests": [], "retryable": False}

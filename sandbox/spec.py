@@ -258,6 +258,9 @@ class CodeTask:
     # the HTTP port's /run_code) and how many bytes of each the heads keep
     return_output: bool = field(default=False, metadata={"wire": False})
     output_head_bytes: int = field(default=4096, metadata={"wire": False})
+    # Execute and /run_code run `completion` as the program it is (fences or </think> inside string
+    # literals are common in tool calls); only a graded completion has its program picked out of it.
+    as_given: bool = field(default=False, metadata={"wire": False})
 
     @classmethod
     def keys(cls, wire: bool = True) -> frozenset[str]:
@@ -305,7 +308,8 @@ class CodeTask:
             files=get_files(obj, where), input_file=get_str(obj, "input_file", where),
             output_file=get_str(obj, "output_file", where),
             return_output=get_bool(obj, "return_output", where) if not wire else False,
-            output_head_bytes=int(get_num(obj, "output_head_bytes", where) or 4096) if not wire else 4096)
+            output_head_bytes=int(get_num(obj, "output_head_bytes", where) or 4096) if not wire else 4096,
+            as_given=get_bool(obj, "as_given", where) if not wire else False)
         task.validate(where, limits)
         return task
 

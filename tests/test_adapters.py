@@ -125,9 +125,14 @@ def test_verl_code_ground_truth_runs_in_the_sandbox(server_factory, monkeypatch)
     near = "```python\na, b = map(int, input().split())\nprint(a + b + (a > 5))\n```"  # passes one test of two
     call = json.dumps({"inputs": [[1, 2], [3, 4]], "outputs": [[3], [7]], "fn_name": "f"})
     fn = "```python\ndef f(a, b):\n    return a + b\n```"
-    out = verl.compute_score_batch(["code"] * 4, [right, near, right, fn], [truth, truth, call, call], None)
-    assert [o["score"] for o in out] == [1.0, 0.5, 0.0, 1.0]  # fraction of tests passed (RewardConfig.code_scoring)
-    assert [o["verifier_ungraded"] for o in out] == [0.0, 0.0, 0.0, 0.0]
+    # verl's LiveCodeBench style (issue 18): one JSON argument per line, the output JSON text
+    lines = json.dumps({"inputs": ["[1, 2, 3]\n2", "[5]\n1"], "outputs": ["[2, 3]", "[]"], "fn_name": "drop"})
+    drop = "```python\nclass Solution:\n    def drop(self, nums: List[int], k: int) -> List[int]:\n        return nums[1:k + 1]\n```"
+    near_drop = "```python\nclass Solution:\n    def drop(self, nums, k):\n        return nums[1:k]\n```"
+    out = verl.compute_score_batch(["code"] * 6, [right, near, right, fn, drop, near_drop],
+                                   [truth, truth, call, call, lines, lines], None)
+    assert [o["score"] for o in out] == [1.0, 0.5, 0.0, 1.0, 1.0, 0.5]  # fraction of tests passed (code_scoring)
+    assert [o["verifier_ungraded"] for o in out] == [0.0] * 6
 
 
 def test_verl_server_down_is_ungraded_not_wrong(dead_target, monkeypatch):
@@ -184,6 +189,20 @@ def test_openrlhf_prompt_not_in_query_is_ungraded(target):
     assert out["rewards"].tolist() == [1.0, 0.0]  # a BOS before the prompt is fine; a prompt not found is not graded
     assert out["extra_logs"]["verifier_ungraded"].tolist() == [0.0, 1.0]
     assert out["extra_logs"]["verifier_unreadable"].tolist() == [0.0, 0.0]  # the row is read; the query is not
+
+
+def test_verl_fn_name_inputs_are_json_lines_when_strings():
+    """verl reads a string input of a fn_name row as one JSON argument per line and its output as JSON (prime_code's
+    testing_util and its sandbox_fusion wrapper, volcengine/verl b178a3cd); a list input stays APPS's argument list."""
+    from verifier.formats import to_task
+
+    row = {"reward_model": {"ground_truth": json.dumps(
+        {"inputs": ["[1, 2]\n\"ab\"", [3, "c"]], "outputs": ["{\"n\": 3}", ["c3"]], "fn_name": "f"})}}
+    task = to_task(row, "verl", completion="def f(a, b):\n    pass")
+    assert [(t["args"], t["expected"]) for t in task["call_tests"]] == [([[1, 2], "ab"], {"n": 3}), ([3, "c"], "c3")]
+    bad = {"reward_model": {"ground_truth": json.dumps({"inputs": ["not json"], "outputs": ["1"], "fn_name": "f"})}}
+    with pytest.raises(ValueError, match="JSON"):  # the row's fault, named: ungraded, never a one-string call
+        to_task(bad, "verl", completion="def f(a): pass")
 
 
 def test_label_forms():

@@ -97,6 +97,16 @@ def test_memory_limit(server, client):
     assert big["status"] == "ok" and big["peak_memory_kb"] > 100 << 10 > small["peak_memory_kb"]
 
 
+def test_code_is_run_as_given(server, client):
+    """Tool calls send the policy's code verbatim: a fence or </think> in a string literal is the program's
+    (issue 18), not a completion to pick a block out of."""
+    code = 'print("```python")\nprint("x = 1")\nprint("```")\nprint("</think>done")\n'
+    for out in both(server, client, code=code):
+        assert out["status"] == "ok" and out["stdout"] == "```python\nx = 1\n```\n</think>done\n", out
+    fenced = client.execute("```python\nprint(1)\n```")  # near miss: a fenced text is not a program
+    assert fenced["status"] == "compile_error"
+
+
 def test_output_cap_sets_truncated(server, client):
     code = "import sys\nprint('x' * 100000)\nsys.stderr.write('e' * 5000)"
     for out in both(server, client, code=code, max_output_bytes=1000):

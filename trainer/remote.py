@@ -20,7 +20,6 @@ Only `verifier.client` is imported (lazily): adapters work on a client-only inst
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import threading
@@ -30,7 +29,8 @@ from typing import Any
 from trainer.config import RewardConfig
 from verifier.client_config import ClientConfig
 from trainer.rewards import RewardServiceError
-from trainer.tasks import build_tasks, component_value
+from trainer.tasks import checked, completion_text, component_value
+from verifier.formats import rows
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +38,7 @@ log = logging.getLogger(__name__)
 ENVIRONMENT = ("VERIFIER_TARGET", "VERIFIER_TOKEN", "VERIFIER_TOKEN_FILE", "VERIFIER_CA_CERT", "VERIFIER_TLS",
                "VERIFIER_TIMEOUT_S", "VERIFIER_UNGRADED_REWARD", "VERIFIER_LINGER_MS", "VERIFIER_MAX_BATCH")
 
-# ground_truth first: verl and OpenRLHF hand the label separately from the row's other columns.
-GOLD_COLUMNS = ("ground_truth", "gold", "solution", "answer")
+GOLD_COLUMNS = rows.LABEL_GOLD_COLUMNS  # ground_truth first: verl and OpenRLHF hand the label separately
 
 
 def env_config(environ: Mapping[str, str] | None = None, **overrides: Any) -> RewardConfig:
@@ -62,44 +61,18 @@ def ungraded_reward(environ: Mapping[str, str] | None = None) -> float:
         raise ValueError(f"VERIFIER_UNGRADED_REWARD={raw!r} is not a float (use e.g. 0, -1 or nan)") from None
 
 
-def _as_mapping(label: Any) -> Mapping[str, Any] | None:
-    """A label that is a dict, or a JSON object in a string; None for a plain gold answer."""
-    if isinstance(label, Mapping):
-        return label
-    if isinstance(label, str) and label.lstrip().startswith("{"):
-        try:
-            value = json.loads(label)
-        except ValueError:
-            return None
-        return value if isinstance(value, Mapping) else None
-    return None
-
-
 def label_task(task_id: str, completion: str, label: Any, extra: Mapping[str, Any] | None,
                cfg: RewardConfig) -> dict | None:
     """One task from a framework's (completion, label, extra columns), or None when nothing can grade it.
 
-    The label is a gold answer (string or number), a whole task in the JSON task schema (it has
-    `kind`; its `completion` and `id` are replaced), verl's code ground truth (`{"inputs", "outputs",
-    "fn_name"?}` or `{"assert_case"}`: stdin/stdout or call-based tests, verifier/formats/verl.py), or
-    a dataset row whose columns the TRL rules read (a public dataset's columns, `solution`,
-    `verification_info`, `choices`, ...). A row nothing reads is None, counted and logged once
-    (trainer/tasks.py UNREADABLE).
+    Read by the one label reader the HTTP dialects use too (verifier/formats/rows.py label_task): a
+    gold answer, a whole JSON task (`kind`), verl's code ground truth (`{"inputs", "outputs",
+    "fn_name"?}` or `{"assert_case"}`), or a dataset row's columns. A row nothing reads is None,
+    counted and logged once (trainer/tasks.py UNREADABLE).
     """
-    row = dict(extra or {})
-    mapping = _as_mapping(label)
-    if mapping is not None and "kind" in mapping:
-        return {**mapping, "id": task_id, "completion": completion[-cfg.max_completion_chars:]}
-    if mapping is not None and (("inputs" in mapping and "outputs" in mapping) or "assert_case" in mapping):
-        row["ground_truth"] = dict(mapping)  # verl's code ground truth: verifier/formats/verl.py reads it
-    elif mapping is not None:
-        row.update(mapping)
-    elif label is not None:
-        row["ground_truth"] = label
-    task = build_tasks([completion], {k: [v] for k, v in row.items()}, cfg)[0]
-    if task is not None:
-        task["id"] = task_id
-    return task
+    text = completion_text(completion)[-cfg.max_completion_chars:]
+    task, row = rows.label_task(task_id, text, label, cfg, extra)
+    return checked(task_id, task, row)
 
 
 def reward_of(result: Mapping[str, Any] | None, task: Mapping[str, Any] | None) -> float | None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
-import contextlib
+import hashlib
 import hmac
 import json
 import logging
@@ -40,6 +40,7 @@ from starlette.routing import Route
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute import execute_task
+from verifier.formats.rows import RowRules, label_task
 from verifier.schema import (
     PROFILES,
     TaskError,
@@ -62,8 +63,16 @@ TEST_KEYS = set(pb.CodeTest.DESCRIPTOR.fields_by_name)
 # Verdicts that say "not graded" rather than "wrong": the trainer routes give them 0.0 and a flag.
 UNGRADED = {"infra_error", "error", "invalid_gold"}
 # Keep the tail of very long responses, as the TRL reward functions do (trainer.config.RewardConfig).
+# A label is read by the trainer adapters' reader (verifier/formats/rows.py label_task).
 MAX_RESPONSE_CHARS = 100_000
 _LARGE_BODY = 1 << 20  # parse bodies beyond this off the event loop
+# The trainer clients' own deadlines per request (README's adapter table): OpenRLHF's aiohttp and requests
+# clients (total=180; OpenRLHF/OpenRLHF 3c3be623 openrlhf/utils/agent.py, v0.8.0 remote_rm_utils.py),
+# slime's shared session (total=120; THUDM/slime 624b824a slime/rollout/rm_hub/__init__.py), verl: 2 x timeout + 10.
+OPENRLHF_DEADLINE_S = 180.0
+SLIME_DEADLINE_S = 120.0
+VERL_API_TIMEOUT_S = 10.0
+_ADMISSION_PATIENCE = 3  # client deadlines a parked batch waits for admission (verl retries a 504 twice)
 # SandboxFusion language names (as verl sends them) -> ours.
 RUN_CODE_LANGUAGES = {"python": "python", "python3": "python", "cpp": "cpp", "c": "c", "nodejs": "javascript",
                       "javascript": "javascript", "java": "java", "rust": "rust", "go": "go"}
@@ -119,37 +128,6 @@ def strip_prompt(query: str, prompt: Any) -> str | None:
     return None if at < 0 else query[at + len(prompt):]
 
 
-def label_task(label: Any, response: str, profile: str) -> dict | str:
-    """The task grading `response` against one trainer label, or why it cannot be graded.
-
-    A label is a gold answer (string or number: a math task), or a JSON object (or its text): a
-    task of the README schema when it has ``kind`` (its ``completion`` is replaced by the
-    response), else a dataset row read as the TRL reward functions read one (``solution`` /
-    ``answer`` / ``ground_truth``, or ``verification_info`` / ``tests`` / ``test_code`` for code).
-    """
-    response = response[-MAX_RESPONSE_CHARS:]
-    if isinstance(label, str) and label.lstrip().startswith("{"):
-        with contextlib.suppress(ValueError):
-            parsed = json.loads(label)
-            if isinstance(parsed, dict):
-                label = parsed
-    if isinstance(label, bool) or label is None or label == "":
-        return "no label (gold answer or task) for this item"
-    if isinstance(label, (int, float)):
-        label = str(label)
-    if isinstance(label, str):
-        return {"kind": "math", "gold": label, "profile": profile, "completion": response}
-    if not isinstance(label, Mapping):
-        return f"label must be a string, a number or a JSON object, got {type(label).__name__}"
-    if "kind" in label:
-        return {**label, "completion": response}
-    from trainer.config import RewardConfig
-    from trainer.tasks import build_tasks
-
-    row_task = build_tasks([response], {k: [v] for k, v in label.items()}, RewardConfig(math_profile=profile))[0]
-    return row_task if row_task is not None else "the label row has no gold answer nor tests"
-
-
 # ---------------------------------------------------------------- the app
 
 class HttpFrontEnd:
@@ -164,6 +142,7 @@ class HttpFrontEnd:
         self._server: uvicorn.Server | None = None
         self._socket: socket.socket | None = None
         self._loop_task: asyncio.Task | None = None
+        self.parking = Parking()
         routes = [("/v1/grade", "POST", self.grade, True), ("/get_reward", "POST", self.get_reward, True),
                   ("/slime/remote_rm", "POST", self.slime_remote_rm, True), ("/run_code", "POST", self.run_code, True),
                   ("/v1/execute", "POST", self.execute, True),
@@ -262,10 +241,13 @@ class HttpFrontEnd:
                     raise too_big
         except ClientDisconnect:
             raise HttpError(499, "client closed the request") from None
+        head = b"%s?%s\n" % (request.url.path.encode(), request.url.query.encode())
         try:
             if len(body) > _LARGE_BODY:
-                return await asyncio.to_thread(json.loads, bytes(body))
-            return json.loads(body)
+                request.state.digest, parsed = await asyncio.to_thread(_digest_and_parse, head, bytes(body))
+                return parsed
+            request.state.digest, parsed = _digest_and_parse(head, bytes(body))
+            return parsed
         except (ValueError, RecursionError) as e:
             raise HttpError(400, f"request body is not valid JSON: {e}", "body") from None
 
@@ -293,17 +275,32 @@ class HttpFrontEnd:
         validate_tasks(protos, self.limits, self.engine.languages())
         return protos
 
-    async def _admitted(self, request: Request, work: Awaitable[Any]) -> Any:
-        """Await engine work through the shared admission (429 full, 503 draining); cancelled (items
-        freed) if the client hangs up."""
-        job = asyncio.ensure_future(work)
+    async def _admitted(self, request: Request, work: Callable[[], Awaitable[Any]], deadline_s: float | None = None) -> Any:
+        """Await engine work through the shared admission (429 full, 503 draining); cancelled (items freed) if
+        the client hangs up. With `deadline_s` (the client's own deadline, client_deadline_s), an answer not
+        ready before it is a 504, which every trainer client retries, and the work goes on, parked: the retry
+        (the same request) joins it instead of queueing again (README "HTTP/JSON", the adapter table)."""
+        key = getattr(request.state, "digest", None) if deadline_s else None
+        job = self.parking.get(key) if key else None
+        if job is None:
+            job = asyncio.ensure_future(work())
         hangup = asyncio.ensure_future(_disconnected(request))
+        answer_in = None if deadline_s is None else max(0.5, deadline_s - _deadline_margin(deadline_s))
+        hung_up = False
         try:
-            await asyncio.wait({job, hangup}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({job, hangup}, timeout=answer_in, return_when=asyncio.FIRST_COMPLETED)
+            hung_up = hangup.done()
         finally:
             hangup.cancel()
-            if not job.done():
+            parked = bool(key) and self.parking.holds(key, job)  # others may wait on it: it goes on
+            if not job.done() and not parked and (hung_up or not (key and self.parking.park(key, job))):
                 job.cancel()
+        if hung_up and not job.done():
+            raise HttpError(499, "client closed the request")
+        if not job.done():
+            self.engine.metrics.rejections.labels("client_deadline").inc()
+            raise HttpError(504, f"not done within this client's deadline ({deadline_s:.0f} s); the work goes on: "
+                                 "send the same request again to collect it", headers={"Retry-After": "1"})
         try:
             return await job
         except asyncio.CancelledError:
@@ -313,11 +310,39 @@ class HttpFrontEnd:
         except Draining:
             raise HttpError(503, "server is draining; retry on another replica", headers={"Retry-After": "1"}) from None
 
-    async def _grade(self, request: Request, tasks: list[dict], raw: bool = False) -> list[dict]:
-        """Grade through the shared admission; cancelled (items freed) if the client hangs up."""
-        self.engine.metrics.batch_items.observe(len(tasks))
-        results = await self._admitted(request, self.engine.grade(tasks))
+    async def _grade(self, request: Request, tasks: list[dict], raw: bool = False,
+                     deadline_s: float | None = None) -> list[dict]:
+        """Grade through the shared admission; cancelled (items freed) if the client hangs up. With a
+        client deadline (the trainer dialects), any number of tasks: they go in chunks of max_tasks_per_call,
+        each waiting for admission rather than refused, for up to `_ADMISSION_PATIENCE` client deadlines."""
+        if deadline_s is None:
+            self.engine.metrics.batch_items.observe(len(tasks))
+            results = await self._admitted(request, lambda: self.engine.grade(tasks))
+        else:
+            results = await self._admitted(request, lambda: self._grade_chunks(tasks, deadline_s * _ADMISSION_PATIENCE),
+                                           deadline_s)
         return results if raw else [result_from_proto(result_to_proto(r)) for r in results]
+
+    async def _grade_chunks(self, tasks: list[dict], patience_s: float) -> list[dict]:
+        """All results in order, the tasks admitted in chunks of max_tasks_per_call (the engine's per-call
+        bound), each chunk waiting out Overloaded for up to `patience_s` rather than failing the call."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + patience_s
+        size = self.limits.max_tasks_per_call
+
+        async def chunk(part: list[dict]) -> list[dict]:
+            self.engine.metrics.batch_items.observe(len(part))
+            while True:
+                try:
+                    return await self.engine.grade(part)
+                except Overloaded as e:
+                    if loop.time() + e.retry_after_s > until:
+                        raise
+                    await asyncio.sleep(e.retry_after_s)
+
+        async with asyncio.TaskGroup() as group:  # one chunk failing cancels the rest
+            parts = [group.create_task(chunk(tasks[i:i + size])) for i in range(0, len(tasks), size)]
+        return [r for part in parts for r in part.result()]
 
     # ------------------------------------------------------------ routes
 
@@ -356,7 +381,8 @@ class HttpFrontEnd:
             if not isinstance(query, str):
                 raise HttpError(400, f"must be a string, got {type(query).__name__}", f"query[{i}]")
         responses = [strip_prompt(q, p) for q, p in zip(queries, columns["prompts"])]
-        graded = await self._grade_labels(request, responses, columns["labels"], "query")
+        graded = await self._grade_labels(request, responses, columns["labels"], "query",
+                                          client_deadline_s(request, OPENRLHF_DEADLINE_S))
         rewards = [reward for reward, _, _ in graded]
         return JSONResponse({
             "rewards": rewards, "scores": rewards,
@@ -372,26 +398,27 @@ class HttpFrontEnd:
         body = await self._json(request)
         if not isinstance(body, dict) or not isinstance(body.get("response"), str):
             raise HttpError(400, 'body must be a JSON object with "response": "..." (and "label")', "response")
-        (reward, ungraded, verdict), = await self._grade_labels(request, [body["response"]], [body.get("label")], "response")
+        (reward, ungraded, verdict), = await self._grade_labels(request, [body["response"]], [body.get("label")], "response",
+                                                                client_deadline_s(request, SLIME_DEADLINE_S))
         if request.query_params.get("detail") in ("1", "true"):
             return JSONResponse({"reward": reward, "verdict": verdict, "ungraded": ungraded})
         return JSONResponse(reward)
 
     async def _grade_labels(self, request: Request, responses: Sequence[str | None], labels: Sequence[Any],
-                            field: str) -> list[tuple[float, bool, str]]:
-        """(reward, ungraded, verdict) per item; an item that cannot become a valid task is ungraded, not an error."""
-        if len(responses) > self.limits.max_tasks_per_call:
-            raise self._invalid(TaskError(field, f"{len(responses)} items exceed the limit of "
-                                                 f"{self.limits.max_tasks_per_call} per call (--max-tasks-per-call)"))
+                            field: str, deadline_s: float) -> list[tuple[float, bool, str]]:
+        """(reward, ungraded, verdict) per item; an item that cannot become a valid task is ungraded, not an error.
+        As many items as the client sends in one body (bounded by --max-request-bytes, not by a count the
+        client cannot know: OpenRLHF v0.8 posts a whole rollout batch); chunked through admission (_grade)."""
         profile = request.query_params.get("profile", "strict")
         if profile not in PROFILES:
             raise HttpError(400, f"must be one of {PROFILES}, got {profile!r}", "profile")
+        rules = RowRules(math_profile=profile)  # the trainer adapters' defaults (verifier/formats/rows.py)
         out: list[tuple[float, bool, str]] = [(0.0, True, "error")] * len(responses)
         tasks, slots, skipped = [], [], []
         for i, (response, label) in enumerate(zip(responses, labels)):
-            task = label_task(label, response, profile) if response is not None else "the prompt is not in the query"
+            task = label_task(str(i), response[-MAX_RESPONSE_CHARS:], label, rules)[0] if response is not None \
+                else "the prompt is not in the query"
             if isinstance(task, dict):
-                task = {**task, "id": str(i)}
                 try:
                     check_task_keys(task, "label")
                     validate_tasks([task_to_proto(task, "label")], self.limits, self.engine.languages())
@@ -405,7 +432,7 @@ class HttpFrontEnd:
         if skipped:  # one line per request, not per item: a dataset without labels would flood the log
             log.warning("%d of %d items not graded (reward 0.0), first: %s", len(skipped), len(responses), skipped[0])
         if tasks:
-            for i, result in zip(slots, await self._grade(request, tasks)):
+            for i, result in zip(slots, await self._grade(request, tasks, deadline_s=deadline_s)):
                 ungraded = result["verdict"] in UNGRADED
                 out[i] = (0.0 if ungraded else float(result["score"]), ungraded, result["verdict"])
         return out
@@ -419,7 +446,7 @@ class HttpFrontEnd:
         if not isinstance(body, dict):
             raise HttpError(400, "body must be a JSON object", "body")
         task = self._run_code_task(body)
-        [result] = await self._grade(request, [task], raw=True)
+        [result] = await self._grade(request, [task], raw=True, deadline_s=client_deadline_s(request, verl_deadline_s(body)))
         return JSONResponse(sandbox_fusion_answer(result))
 
     async def execute(self, request: Request) -> Response:
@@ -431,14 +458,12 @@ class HttpFrontEnd:
             task, files = execute_task(body, self.engine.languages(), self.config.max_field_bytes)
         except TaskError as e:
             raise self._invalid(e) from None
-        return JSONResponse(await self._admitted(request, self.engine.execute(task, files)))
+        return JSONResponse(await self._admitted(request, lambda: self.engine.execute(task, files)))
 
     def _run_code_task(self, body: Mapping[str, Any]) -> dict:
         code, stdin = body.get("code"), body.get("stdin") or ""
         if not isinstance(code, str) or not code.strip():
             raise HttpError(400, "must be a non-empty string", "code")
-        if "```" in code or "</think>" in code:  # the sandbox would take a fenced block out of it, not run it whole
-            raise HttpError(400, "code containing ``` or </think> is not supported", "code")
         if not isinstance(stdin, str):
             raise HttpError(400, "must be a string", "stdin")
         for name, value in (("code", code), ("stdin", stdin)):
@@ -462,7 +487,10 @@ class HttpFrontEnd:
                 "scoring": "all", "stop_on_first_failure": True, "timeout_s": 0.0,
                 "time_limit_s": min(float(numbers["run_timeout"]), limits["max_time_limit_s"]) or None,
                 "memory_limit_mb": int(min(numbers["memory_limit_MB"], limits["max_memory_limit_mb"])) or None,
-                "return_output": True, "output_head_bytes": self.config.max_field_bytes}
+                "return_output": True, "as_given": True,
+                # all of stdout, up to the sandbox's output limit (more is output_limit): verl compares it whole,
+                # so a 1 MiB head (SandboxFusion's) would score a right program wrong (README "HTTP/JSON")
+                "output_head_bytes": self.config.sandbox.output_limit_bytes}
 
     async def healthz(self, request: Request) -> Response:
         """Liveness, as gRPC health's overall ("") status: 503 only while draining."""
@@ -499,6 +527,89 @@ def sandbox_fusion_answer(result: Mapping[str, Any]) -> dict:
                             "stdout": test.get("stdout", ""), "stderr": test.get("stderr", "")}
     answer["status"] = "Success" if test["verdict"] == "accepted" else "Failed"
     return answer
+
+
+def _digest_and_parse(head: bytes, body: bytes) -> tuple[str, Any]:
+    """(the request's identity for Parking: route, query and body; the body as JSON)."""
+    digest = hashlib.sha256(head)
+    digest.update(body)
+    return digest.hexdigest(), json.loads(body)
+
+
+def verl_deadline_s(body: Mapping[str, Any]) -> float | None:
+    """How long verl's call_sandbox_api waits for one /run_code answer: compile_timeout + run_timeout + 10 s
+    (its API_TIMEOUT; volcengine/verl b178a3cd verl/utils/reward_score/sandbox_fusion/utils.py). It retries a
+    504 (3 attempts, 1 s then 2 s apart) and nothing else. None when the body names neither timeout."""
+    values = [body.get(k) for k in ("compile_timeout", "run_timeout")]
+    numbers = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < 1e6]
+    return sum(numbers) + VERL_API_TIMEOUT_S if numbers else None
+
+
+def client_deadline_s(request: Request, default: float | None) -> float | None:
+    """The calling client's own deadline: `?client_timeout_s=` when the client was configured otherwise,
+    else the route's default (the adapter table in the README)."""
+    raw = request.query_params.get("client_timeout_s")
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not 1 <= value <= 86_400:
+        raise HttpError(400, "must be a number of seconds in [1, 86400]", "client_timeout_s")
+    return value
+
+
+def _deadline_margin(deadline_s: float) -> float:
+    """How long before the client's deadline the 504 leaves: enough for the answer to arrive first."""
+    return min(5.0, max(1.0, deadline_s / 10))
+
+
+class Parking:
+    """Work whose client got a 504 at its deadline, kept running so the client's retry (the same request)
+    collects it in its place instead of queueing again behind everything. Identical requests (the same
+    route, query and body: one program on one stdin) share one parked job and its answer, kept `keep_s`
+    after it finishes. Bounded: at most `most` jobs; a job that does not fit is cancelled (the 504 still
+    goes out, and the retry queues again)."""
+
+    def __init__(self, most: int = 256, keep_s: float = 30.0):
+        self.most, self.keep_s = most, keep_s
+        self._jobs: dict[str, asyncio.Future] = {}
+
+    def __len__(self) -> int:
+        return len(self._jobs)
+
+    def get(self, key: str) -> asyncio.Future | None:
+        """The parked job (running, or finished with an answer) for this request, or None."""
+        job = self._jobs.get(key)
+        if job is not None and job.done() and (job.cancelled() or job.exception() is not None):
+            del self._jobs[key]  # a refusal (full, draining) is not an answer to hand out again
+            return None
+        return job
+
+    def holds(self, key: str, job: asyncio.Future) -> bool:
+        return self._jobs.get(key) is job
+
+    def park(self, key: str, job: asyncio.Future) -> bool:
+        """Keep `job` for a retry of `key`; False when it cannot be (full, or an identical job is already
+        parked and running: the retry joins that one), and the caller cancels it."""
+        held = self._jobs.get(key)
+        if held is job:
+            return True
+        if (held is not None and not held.done()) or (held is None and len(self._jobs) >= self.most):
+            return False
+        self._jobs[key] = job
+        job.add_done_callback(lambda done: self._expire_later(key, done))
+        return True
+
+    def _expire_later(self, key: str, job: asyncio.Future) -> None:
+        if not job.cancelled():
+            job.exception()  # retrieved: an unclaimed failure is not logged as "never retrieved"
+        asyncio.get_running_loop().call_later(self.keep_s, self._expire, key, job)
+
+    def _expire(self, key: str, job: asyncio.Future) -> None:
+        if self._jobs.get(key) is job:
+            del self._jobs[key]
 
 
 def _listen(host: str | None, port: int) -> socket.socket:

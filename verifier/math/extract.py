@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Sequence
 
+from sandbox.checks import strip_end_tokens
+
 from .choices import NEGATION_RE, read_choice
 from .limits import DEFAULT_LIMITS, MathLimits
 
@@ -76,7 +78,7 @@ def extract_with_limits(
     """`extract_answer` with explicit limits (tests use small ones)."""
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
-    region = answer_region(completion, profile)
+    region = answer_region(strip_end_tokens(completion), profile)  # trailing <|im_end|> etc. (sandbox/checks.py)
     if region is None:
         return NO_ANSWER
     if choices:
