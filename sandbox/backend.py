@@ -318,22 +318,18 @@ class DockerBackend(Backend):
             log.warning("sandbox: could not remove %s: %s", c.id[:12], e)
 
     def reap(self) -> int:
+        """One listing call (rows, not per-container look-ups: other servers on the daemon remove
+        containers meanwhile); a container gone before we get to it is not an error."""
         removed = 0
-        for c in self.client.containers.list(all=True, filters={"label": [LABEL]}):
-            running = c.status in ("running", "restarting", "paused", "created")
-            age = None
-            if not running:
-                try:
-                    age = _age_s(self.client.api.inspect_container(c.id)["State"].get("FinishedAt", ""))
-                except docker.errors.DockerException:
-                    continue
-            if not reap_decision(c.labels, running, age, self.config.pool_name):
-                continue
+        for row in self.client.api.containers(all=True, filters={"label": [LABEL]}):
+            running = row.get("State") in ("running", "restarting", "paused", "created")
             try:
-                c.remove(force=True)
-                removed += 1
-            except docker.errors.APIError:
-                pass
+                age = None if running else _age_s(self.client.api.inspect_container(row["Id"])["State"].get("FinishedAt", ""))
+                if reap_decision(row.get("Labels") or {}, running, age, self.config.pool_name):
+                    self.client.api.remove_container(row["Id"], force=True)
+                    removed += 1
+            except docker.errors.APIError:  # gone meanwhile, or being removed by its owner
+                continue
         return removed
 
     def remove_own(self) -> None:
