@@ -309,6 +309,8 @@ def test_the_docker_socket_overlay_uses_the_nodes_daemon(docker_overlay, deploym
     assert {"name": "docker-sock", "hostPath": {"path": "/var/run/docker.sock", "type": "Socket"}} in pod["volumes"]
     assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"} and pod["hostUsers"] is True
     assert pod["nodeSelector"] == {"grpo-verifier.io/sandbox": "true"}
+    # the base runs the image that carries runsc and the root filesystems; the overlay the plain one
+    assert _container(deployment)["image"].endswith("-gvisor") and not container["image"].endswith("-gvisor")
     # everything else is the base's: the same probes, limits and the other env settings
     assert container["readinessProbe"] == _container(deployment)["readinessProbe"]
     changed = ("VERIFIER_SANDBOX_BACKEND", "DOCKER_HOST")
