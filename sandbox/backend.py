@@ -27,6 +27,7 @@ LABEL = "grpo-verifier.sandbox"
 LABEL_POOL = "grpo-verifier.pool"
 LABEL_OWNER = "grpo-verifier.owner"
 LABEL_LANG = "grpo-verifier.language"
+LABEL_STARTED = "grpo-verifier.owner-started"  # the owner's start time: a reused pid is not the owner
 CONTAINER_ENV = {
     "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
     "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
@@ -46,28 +47,27 @@ def _start_ticks(pid: int) -> str:
 
 
 def owner_id(pid: int | None = None) -> str:
-    """'host:pid:start': the server that owns a sandbox (its label)."""
-    pid = pid or os.getpid()
-    return f"{socket.gethostname()}:{pid}:{_start_ticks(pid)}"
+    """'host:pid': the server that owns a sandbox (its owner label; the format older servers read)."""
+    return f"{socket.gethostname()}:{pid or os.getpid()}"
 
 
 OWNER = owner_id()
+STARTED = _start_ticks(os.getpid())  # with OWNER, names this process (label LABEL_STARTED)
 
 
-def owner_alive(owner: str) -> bool | None:
-    """Whether the server named by an owner label still runs: None when it is on another host
-    (this host cannot tell). Labels of older servers ('host:pid') count as alive while the pid is."""
-    parts = owner.split(":")
-    if len(parts) < 2 or parts[0] != socket.gethostname() or not parts[1].isdigit():
+def owner_alive(owner: str, started: str = "") -> bool | None:
+    """Whether the server named by an owner label (and its start time, when labelled) still runs:
+    None when it is on another host (this host cannot tell)."""
+    host, _, pid = owner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
         return None
-    pid = int(parts[1])
     try:
-        os.kill(pid, 0)
+        os.kill(int(pid), 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         pass
-    return len(parts) < 3 or not parts[2] or _start_ticks(pid) == parts[2]
+    return not started or _start_ticks(int(pid)) == started
 
 
 @dataclass
@@ -185,7 +185,8 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
         ulimits=[Ulimit(name="nofile", soft=config.nofile_limit, hard=config.nofile_limit),
                  Ulimit(name="core", soft=0, hard=0)],
         environment=dict(CONTAINER_ENV), hostname="sandbox", working_dir="/work",
-        labels={LABEL: "1", LABEL_POOL: config.pool_name, LABEL_OWNER: OWNER, LABEL_LANG: language},
+        labels={LABEL: "1", LABEL_POOL: config.pool_name, LABEL_OWNER: OWNER, LABEL_STARTED: STARTED,
+                LABEL_LANG: language},
         init=False, auto_remove=False, log_config={"type": "none"},
     )
     if config.runtime:
@@ -199,10 +200,10 @@ def reap_decision(labels: dict, running: bool, finished_age_s: float | None, poo
     and from another host (today's rule: a restarted pod reuses its name), or when it exited long
     enough ago (a live owner removes its dead boxes within seconds; a dead owner's runner exits
     when the attach connection closes: stdin_once)."""
-    owner = labels.get(LABEL_OWNER, "")
-    if owner == OWNER:
+    owner, started = labels.get(LABEL_OWNER, ""), labels.get(LABEL_STARTED, "")
+    if owner == OWNER and started in ("", STARTED):
         return False
-    alive = owner_alive(owner)
+    alive = owner_alive(owner, started)
     if alive is False:
         return True
     if alive is None and labels.get(LABEL_POOL) == pool_name:

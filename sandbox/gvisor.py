@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .backend import CONTAINER_ENV, Backend, Box, owner_alive, owner_id
+from .backend import CONTAINER_ENV, STARTED, Backend, Box, owner_alive, owner_id
 from .channel import Channel, ChannelError
 from .config import SandboxConfig
 from .languages import LANGUAGES
@@ -150,8 +150,7 @@ class GvisorBackend(Backend):
     def __init__(self, config: SandboxConfig) -> None:
         self.config = config
         self.runsc = shutil.which("runsc") or ""
-        _host, pid, ticks = owner_id().rsplit(":", 2)
-        self.root = state_base() / f"{pid}-{ticks}"  # state_base() is this host's: pid and start time name the server
+        self.root = state_base() / f"{os.getpid()}-{STARTED}"  # state_base() is this host's: pid and start time name the server
         self._boxes: dict[str, Box] = {}
         self._lock = threading.Lock()
         self._seq = 0
@@ -265,7 +264,7 @@ class GvisorBackend(Backend):
             pid, _, ticks = d.name.partition("-")
             if d == self.root or not pid.isdigit():
                 continue
-            if owner_alive(f"{socket.gethostname()}:{pid}:{ticks}") is False:
+            if owner_alive(owner_id(int(pid)), ticks) is False:
                 shutil.rmtree(d, ignore_errors=True)
                 removed += 1
         return removed

@@ -788,9 +788,10 @@ SIGNAL_SYSCALLS = {"x86_64": (0xC000003E, (62, 200, 234, 129, 297, 434)),
 
 
 def deny_signals_to_init() -> bool:
-    """A seccomp filter (inherited by every program) answering EPERM to signals aimed at PID 1.
-    Linux already ignores them from inside the namespace; gVisor's kernel (Debian's runsc) delivers
-    them, and a program that killed the runner would turn its own run into infra_error."""
+    """A seccomp filter (inherited by every program) making signals aimed at PID 1 succeed without
+    effect, as Linux has them from inside the namespace (the program sees no difference under
+    Docker); gVisor's kernel (Debian's runsc) delivers them, and a program that killed the runner
+    would turn its own run into infra_error."""
     arch, numbers = SIGNAL_SYSCALLS.get(os.uname().machine, (0, ()))
     if not numbers:
         return False
@@ -809,8 +810,8 @@ def deny_signals_to_init() -> bool:
     code += [Insn(0x15, n - i, 0, nr) for i, nr in enumerate(numbers)]  # one of them: check its target
     code += [Insn(0x06, 0, 0, 0x7FFF0000),      # allow
              Insn(0x20, 0, 0, 16),              # A = low 32 bits of args[0] (the target pid)
-             Insn(0x15, 0, 1, 1),               # pid 1 ? deny : allow
-             Insn(0x06, 0, 0, 0x00050000 | errno.EPERM),
+             Insn(0x15, 0, 1, 1),               # pid 1 ? skip it : allow
+             Insn(0x06, 0, 0, 0x00050000),      # SECCOMP_RET_ERRNO with 0: "done", nothing sent
              Insn(0x06, 0, 0, 0x7FFF0000)]
     insns = (Insn * len(code))(*code)
     try:

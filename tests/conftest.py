@@ -23,7 +23,7 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     try:
         import docker
 
-        from sandbox.backend import LABEL, LABEL_OWNER, owner_alive
+        from sandbox.backend import LABEL, LABEL_OWNER, LABEL_STARTED, owner_alive
         client = docker.from_env(timeout=30)
         containers = client.containers.list(all=True, filters={"label": [LABEL]})
     except Exception:  # no Docker here: nothing of ours can be left in it
@@ -31,7 +31,7 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     leaked = []
     for c in containers:
         created = c.attrs.get("Created", "")
-        if owner_alive(c.labels.get(LABEL_OWNER, "")) is not False or created[:19] < time.strftime(
+        if owner_alive(c.labels.get(LABEL_OWNER, ""), c.labels.get(LABEL_STARTED, "")) is not False or created[:19] < time.strftime(
                 "%Y-%m-%dT%H:%M:%S", time.gmtime(SESSION_START)):
             continue
         if c.status == "running":

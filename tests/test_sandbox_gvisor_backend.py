@@ -45,8 +45,9 @@ def test_stdin_tests_and_checkers_are_judged(gvisor):
 
 @pytest.mark.parametrize("sig", [9, 15, 2])
 def test_a_program_cannot_signal_the_runner(gvisor, sig):
-    """gVisor delivers signals to PID 1 that Linux ignores; the runner's filter refuses them."""
-    code = f"import os\ntry:\n    os.kill(1, {sig})\n    print('sent')\nexcept PermissionError:\n    print('3')"
+    """gVisor delivers signals to PID 1 that Linux ignores; the runner's filter drops them (the
+    call succeeds, nothing is sent: Linux's behaviour for init)."""
+    code = f"import os\nos.kill(1, {sig})\nprint(3)"
     assert gvisor.grade(py(code))["verdict"] == "accepted"
     assert gvisor.grade(py("print(3)"))["verdict"] == "accepted"  # the runner answered: same sandbox
 

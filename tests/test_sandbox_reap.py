@@ -16,7 +16,7 @@ import docker
 import pytest
 
 from sandbox import CodeGrader, SandboxConfig
-from sandbox.backend import LABEL, LABEL_OWNER, LABEL_POOL, OWNER, owner_alive, owner_id, reap_decision
+from sandbox.backend import LABEL, LABEL_OWNER, LABEL_POOL, LABEL_STARTED, OWNER, STARTED, owner_alive, owner_id, reap_decision
 from tests.helpers import sandbox_config
 
 pytestmark = pytest.mark.docker
@@ -46,20 +46,21 @@ def _child(backend: str, pool: str) -> subprocess.Popen:
 
 
 def test_owner_labels_name_one_process():
-    assert owner_alive(OWNER) is True
-    assert owner_alive(f"{HOST}:{os.getpid()}:1") is False  # same pid, another start time: a reused pid
-    assert owner_alive(f"{HOST}:999999999:5") is False
-    assert owner_alive("other-host:1:5") is None  # another host's process: not ours to judge
-    assert owner_alive(f"{HOST}:{os.getpid()}") is True  # an older server's label ('host:pid')
+    assert owner_alive(OWNER, STARTED) is True
+    assert owner_alive(OWNER, "1") is False  # same pid, another start time: a reused pid
+    assert owner_alive(f"{HOST}:999999999", "5") is False
+    assert owner_alive("other-host:1", "5") is None  # another host's process: not ours to judge
+    assert owner_alive(OWNER) is True  # an older server's labels: no start time
 
 
 @pytest.mark.parametrize("labels, running, age, pool, reap", [
-    ({LABEL_OWNER: OWNER, LABEL_POOL: "p"}, False, 999.0, "p", False),  # ours: never
-    ({LABEL_OWNER: f"{HOST}:999999999:5", LABEL_POOL: "other"}, True, None, "p", True),  # dead here, any pool
-    ({LABEL_OWNER: "gone-pod:7:5", LABEL_POOL: "p"}, True, None, "p", True),  # our pool, another host
-    ({LABEL_OWNER: "live-pod:7:5", LABEL_POOL: "other"}, True, None, "p", False),  # another host's: cannot tell
-    ({LABEL_OWNER: "live-pod:7:5", LABEL_POOL: "other"}, False, 5.0, "p", False),  # just exited: its owner may read it
-    ({LABEL_OWNER: "dead-pod:7:5", LABEL_POOL: "other"}, False, 120.0, "p", True),  # exited long ago: nobody's
+    ({LABEL_OWNER: OWNER, LABEL_STARTED: STARTED, LABEL_POOL: "p"}, False, 999.0, "p", False),  # ours: never
+    ({LABEL_OWNER: OWNER, LABEL_STARTED: "1", LABEL_POOL: "other"}, True, None, "p", True),  # our pid, reused
+    ({LABEL_OWNER: f"{HOST}:999999999", LABEL_POOL: "other"}, True, None, "p", True),  # dead here, any pool
+    ({LABEL_OWNER: "gone-pod:7", LABEL_POOL: "p"}, True, None, "p", True),  # our pool, another host
+    ({LABEL_OWNER: "live-pod:7", LABEL_POOL: "other"}, True, None, "p", False),  # another host's: cannot tell
+    ({LABEL_OWNER: "live-pod:7", LABEL_POOL: "other"}, False, 5.0, "p", False),  # just exited: its owner may read it
+    ({LABEL_OWNER: "dead-pod:7", LABEL_POOL: "other"}, False, 120.0, "p", True),  # exited long ago: nobody's
     ({LABEL_OWNER: owner_id(os.getppid()), LABEL_POOL: "other"}, True, None, "p", False),  # a live server here
 ])
 def test_reap_decision(labels, running, age, pool, reap):
