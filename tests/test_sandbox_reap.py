@@ -73,6 +73,9 @@ def test_containers_of_a_killed_server_stop_and_are_reaped_whatever_their_pool()
     client = docker.from_env()
     try:
         mine = {"label": [LABEL, f"{LABEL_POOL}={pool}"]}
+        deadline = time.monotonic() + 60  # the pool's second container starts in the background
+        while len(client.containers.list(filters=mine)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.5)
         assert len(client.containers.list(filters=mine)) == 2
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(10)
