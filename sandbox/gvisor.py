@@ -132,6 +132,25 @@ class Sandbox:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
+def _descendants(root: int) -> list[int]:
+    """Every process below `root` (from /proc's parent links)."""
+    children: dict[int, list[int]] = {}
+    for stat in os.listdir("/proc"):
+        if stat.isdigit():
+            try:
+                with open(f"/proc/{stat}/stat", "rb") as f:
+                    ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(stat))
+    out, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
 def _pdeathsig() -> None:
     """preexec_fn: runsc (and so its sandbox) gets SIGKILL when the server dies."""
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -219,7 +238,7 @@ class GvisorBackend(Backend):
             head, _ = ch.request({"op": "ping"}, timeout_s=self.config.start_timeout_s)
             if not head.get("ok") or head.get("pid") != 1:
                 raise ChannelError(f"runner answered {head!r}")
-            sb.mem_file = self._memory_file(sid)
+            sb.mem_file = self._memory_file(sb)
         except BaseException as e:
             self.remove(box)
             raise ChannelError(f"{e}; runsc said: {self._runsc_log(log_path)}") from e
@@ -281,23 +300,20 @@ class GvisorBackend(Backend):
         shutil.rmtree(self.root, ignore_errors=True)
 
     # -- memory
-    def _memory_file(self, sid: str) -> str:
-        """The sandbox process's handle on gVisor's memory file (a memfd named runsc-memory)."""
-        pid = -1
-        for _ in range(50):  # the state file can still say -1 just after start
-            out = subprocess.run([self.runsc, "--rootless", f"--root={self.root / 'state'}", "state", sid],
-                                 capture_output=True, text=True, timeout=30)
-            pid = json.loads(out.stdout or "{}").get("pid", -1)
-            if pid > 0:
-                break
+    def _memory_file(self, sb: Sandbox) -> str:
+        """The sandbox process's handle on gVisor's memory file (a memfd named runsc-memory): found
+        among the descendants of our runsc process (`runsc state` can still say pid -1 then)."""
+        deadline = time.monotonic() + self.config.start_timeout_s
+        while time.monotonic() < deadline:
+            for pid in _descendants(sb.proc.pid):
+                try:
+                    for fd in os.listdir(f"/proc/{pid}/fd"):
+                        if os.readlink(f"/proc/{pid}/fd/{fd}").startswith("/memfd:runsc-memory"):
+                            return f"/proc/{pid}/fd/{fd}"
+                except OSError:
+                    continue
             time.sleep(0.05)
-        for fd in os.listdir(f"/proc/{pid}/fd"):
-            try:
-                if os.readlink(f"/proc/{pid}/fd/{fd}").startswith("/memfd:runsc-memory"):
-                    return f"/proc/{pid}/fd/{fd}"
-            except OSError:
-                continue
-        raise ChannelError(f"gVisor's memory file of sandbox {sid} (pid {pid}) not found: memory cannot be limited")
+        raise ChannelError(f"gVisor's memory file of sandbox {sb.id} not found: memory cannot be limited")
 
     @staticmethod
     def _used_mb(sb: Sandbox) -> int:
