@@ -301,11 +301,17 @@ class GvisorBackend(Backend):
 
     # -- memory
     def _memory_file(self, sb: Sandbox) -> str:
-        """The sandbox process's handle on gVisor's memory file (a memfd named runsc-memory): found
-        among the descendants of our runsc process (`runsc state` can still say pid -1 then)."""
+        """The sandbox process's handle on gVisor's memory file (a memfd named runsc-memory): the
+        process `runsc state` names, or one below our runsc process (the state can say pid -1)."""
         deadline = time.monotonic() + self.config.start_timeout_s
         while time.monotonic() < deadline:
-            for pid in _descendants(sb.proc.pid):
+            out = subprocess.run([self.runsc, "--rootless", f"--root={self.root / 'state'}", "state", sb.id],
+                                 capture_output=True, text=True, timeout=30)
+            try:
+                named = int(json.loads(out.stdout).get("pid", -1))
+            except (ValueError, AttributeError):
+                named = -1
+            for pid in ([named] if named > 0 else []) + _descendants(sb.proc.pid):
                 try:
                     for fd in os.listdir(f"/proc/{pid}/fd"):
                         if os.readlink(f"/proc/{pid}/fd/{fd}").startswith("/memfd:runsc-memory"):
