@@ -334,11 +334,11 @@ class GvisorBackend(Backend):
                 sb: Sandbox = box.container
                 try:
                     used = self._used_mb(sb)
-                except OSError:
-                    continue  # gone: its channel says so
-                if used > box.mem_mb and not sb.killing:
-                    sb.killing = True
-                    threading.Thread(target=self._over_limit, args=(box,), daemon=True).start()
+                    if used > box.mem_mb and not sb.killing:
+                        sb.killing = True
+                        threading.Thread(target=self._over_limit, args=(box,), daemon=True).start()
+                except Exception as e:  # gone (its channel says so), or no thread to spare: next period
+                    log.debug("sandbox: memory watch of %s: %s", sb.id, e)
 
     def _over_limit(self, box: Box) -> None:
         """Kill every process of the sandbox but the runner (it answers with `oom`); if memory does
@@ -359,7 +359,8 @@ class GvisorBackend(Backend):
                 time.sleep(WATCH_S)
             if self._used_mb(sb) > box.mem_mb:
                 raise RuntimeError("memory did not come back")
-        except Exception:
+        except Exception as e:
+            log.info("sandbox: %s over its memory limit, killed whole: %s", sb.id, e)
             sb.oom = True
             self._kill_sandbox(sb)
         finally:

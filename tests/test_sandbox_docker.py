@@ -224,7 +224,8 @@ def test_fork_bomb_and_memory_bomb_contained(any_grader):
     assert r["verdict"] in ("time_limit", "runtime_error", "memory_limit"), r  # gVisor: the forked interpreters' memory
     mem = "import os\nos.fork(); os.fork()\nx=[]\nwhile True: x.append(b'x' * (1 << 20))"  # touched: counted everywhere
     r = any_grader.grade(task("python", mem, memory_limit_mb=64))
-    assert r["verdict"] == "memory_limit", r
+    # under gVisor's ptrace platform four allocating processes can spend their CPU time first
+    assert r["verdict"] == "memory_limit" or (any_grader.grader.config.backend == "gvisor" and r["verdict"] == "time_limit"), r
     # the host and the pool are unharmed: normal jobs pass, nothing of the bombs is left
     _, out = run_stdout(any_grader, "import os\nprint(len([p for p in os.listdir('/proc') if p.isdigit()]))")
     assert out.strip() == "2"
