@@ -1,13 +1,16 @@
 """What each test kind costs per test, against stdin tests measured in the same run.
 
 One job of N tests of each kind (README.md, "Task schema"): stdin/stdout (one process per test),
-call_tests (one judge, calls over its channel), a pytest file and a unittest file in the process
-judge, and the unittest file in the shared judge. Prints ms per job, ms per test and the ratio to
-stdin tests. Usage: python bench/code_kinds.py [--n 20] [--repeat 3]
+call_tests (one judge, calls over its channel), a pytest file and a unittest file in the judge, and
+a BigCodeBench-style unittest file whose task_func returns a 100-row DataFrame compared with
+pandas.testing.assert_frame_equal (it crosses the judge's typed channel: sandbox/harness/wire_rich.py).
+Prints ms per job, ms per test, the ratio to stdin tests and the load average on each line.
+Usage: python bench/code_kinds.py [--n 20] [--repeat 3]
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -18,6 +21,8 @@ from sandbox import SandboxConfig  # noqa: E402
 from sandbox.sync import SyncGrader  # noqa: E402
 
 ADD = "def f(a, b):\n    return a + b"
+FRAME = ("import pandas as pd\ndef task_func(k):\n"
+         "    return pd.DataFrame({'i': range(100), 'v': [i * k / 7 for i in range(100)], 's': [str(i) for i in range(100)]})")
 
 
 def tasks(n: int) -> dict[str, dict]:
@@ -33,8 +38,12 @@ def tasks(n: int) -> dict[str, dict]:
                    "test_code": "import pytest\nfrom solution import f\n@pytest.mark.parametrize('i', range(%d))\n"
                                 "def test_f(i):\n    assert f(i, i) == 2 * i\n" % n},
         "unittest": {**base, "completion": ADD, "test_framework": "unittest", "test_code": unittest_file},
-        "unittest shared": {**base, "completion": ADD, "test_framework": "unittest", "judge": "shared",
-                            "test_code": unittest_file},
+        "unittest frames": {**base, "completion": FRAME, "test_framework": "unittest", "entry_point": "task_func",
+                            "time_limit_s": 10, "memory_limit_mb": 512,
+                            "test_code": "import unittest\nimport pandas as pd\nclass T(unittest.TestCase):\n" + "".join(
+                                f"    def test_{i}(self):\n        pd.testing.assert_frame_equal(task_func({i}), pd.DataFrame("
+                                f"{{'i': range(100), 'v': [j * {i} / 7 for j in range(100)], 's': [str(j) for j in range(100)]}}))\n"
+                                for i in range(n))},
     }
 
 
@@ -58,7 +67,7 @@ def main() -> None:
             best[name] = min(times)
         for name, s in best.items():
             print(f"{name:16s} {args.n} tests: {s * 1000:6.0f} ms per job, {s * 1000 / args.n:5.1f} ms per test, "
-                  f"{s / best['stdin']:.2f}x stdin tests")
+                  f"{s / best['stdin']:.2f}x stdin tests, load {os.getloadavg()[0]:.1f}")
     finally:
         g.close()
 

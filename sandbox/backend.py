@@ -88,6 +88,16 @@ class Box:
         return str(getattr(self.container, "id", ""))[:12]
 
 
+def sandbox_env(config: SandboxConfig) -> dict[str, str]:
+    """The runner's environment: the clean one, and the two uids it takes (sandbox/runner.py)."""
+    return {**CONTAINER_ENV, "SANDBOX_IDS": f"{config.user}:{config.judge_uid}"}
+
+
+def runner_ready(head: dict) -> bool:
+    """A first ping's answer from a runner that is PID 1 and runs apart from the programs' uid."""
+    return bool(head.get("ok")) and head.get("pid") == 1 and head.get("apart") is True
+
+
 def box_memory_mb(config: SandboxConfig, language: str) -> int:
     """A new sandbox's memory limit: a test's default plus the runner's room (sandbox/config.py)."""
     limits = config.limits_for(language)
@@ -165,7 +175,7 @@ def make_backend(config: SandboxConfig) -> Backend:
 # ----------------------------------------------------------------------------- Docker
 def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: int) -> dict:
     """The hardening, in one place: no network, read-only root, capped tmpfs (/work noexec unless
-    the language's program is a binary there), no capabilities,
+    the language's program is a binary there), no capabilities once the runner runs, two uids,
     no-new-privileges, default seccomp, non-root, pids/memory(=memory+swap)/CPU limits,
     single-threaded math libraries, no host mounts, a clean environment. stdin_once: the runner's
     stdin closes when the server's attach connection does, so a server that dies without a graceful
@@ -179,12 +189,14 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
             "/work": f"rw,{'exec' if LANGUAGES[language].exec_work else 'noexec'},{tmpfs_opts},size={config.work_tmpfs_mb}m,mode=0700,uid={config.user.split(':')[0]},gid={config.user.split(':')[-1]}",
             "/tmp": f"rw,noexec,{tmpfs_opts},size={config.tmp_tmpfs_mb}m,mode=1777",
         },
-        cap_drop=["ALL"], security_opt=["no-new-privileges"], user=config.user,
+        # root with CAP_SETUID and CAP_SETGID only until the runner's first lines: it takes two
+        # non-root uids (the judge's and the program's) and drops both (sandbox/runner.py)
+        cap_drop=["ALL"], cap_add=["SETUID", "SETGID"], security_opt=["no-new-privileges"], user="0:0",
         pids_limit=config.pids_limit, mem_limit=f"{mem_mb}m", memswap_limit=f"{mem_mb}m",
         nano_cpus=int(config.container_cpus * 1e9), oom_score_adj=500,
         ulimits=[Ulimit(name="nofile", soft=config.nofile_limit, hard=config.nofile_limit),
                  Ulimit(name="core", soft=0, hard=0)],
-        environment=dict(CONTAINER_ENV), hostname="sandbox", working_dir="/work",
+        environment=sandbox_env(config), hostname="sandbox", working_dir="/work",
         labels={LABEL: "1", LABEL_POOL: config.pool_name, LABEL_OWNER: OWNER, LABEL_STARTED: STARTED,
                 LABEL_LANG: language},
         init=False, auto_remove=False, log_config={"type": "none"},
@@ -192,6 +204,13 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
     if config.runtime:
         kwargs["runtime"] = config.runtime
     return kwargs
+
+
+def connect(config: SandboxConfig) -> docker.DockerClient:
+    """A client with a short timeout: a hung daemon must not hang grading."""
+    if config.docker_url:
+        return docker.DockerClient(base_url=config.docker_url, timeout=30)
+    return docker.from_env(timeout=30)
 
 
 def reap_decision(labels: dict, running: bool, finished_age_s: float | None, pool_name: str) -> bool:
@@ -233,12 +252,9 @@ class DockerBackend(Backend):
 
     @property
     def client(self):
-        """A client with a short timeout: a hung daemon must not hang grading."""
+        """The daemon's client, made on first use (connect)."""
         if self._client is None:
-            if self.config.docker_url:
-                self._client = docker.DockerClient(base_url=self.config.docker_url, timeout=30)
-            else:
-                self._client = docker.from_env(timeout=30)
+            self._client = connect(self.config)
         return self._client
 
     def describe(self) -> str:
@@ -275,7 +291,7 @@ class DockerBackend(Backend):
             ch = Channel(sock)
             c.start()
             head, _ = ch.request({"op": "ping"}, timeout_s=self.config.start_timeout_s)
-            if not head.get("ok") or head.get("pid") != 1:
+            if not runner_ready(head):
                 raise ChannelError(f"runner answered {head!r}")
         except BaseException:
             self._remove(c)

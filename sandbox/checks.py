@@ -185,6 +185,24 @@ def _floats_close(x: bytes, y: bytes, abs_tol: float, rel_tol: float) -> bool:
     return d <= abs_tol or d <= rel_tol * abs(b)
 
 
+def non_finite(data: bytes) -> bytes | None:
+    """The first token that parses as a number but not a finite one (nan, -NaN, +inf, Infinity,
+    1e999: any case, any sign), or None. A checker's usual test `abs(a - b) > eps` is False for
+    nan, so it would accept one; the sandbox refuses such a token before asking the checker when
+    the expected output has none (README.md, "Code sandboxes"). Linear: only tokens holding an
+    n or an e (every spelling of nan, inf and an exponent does) are parsed."""
+    for t in data.split():
+        if not (b"n" in t or b"N" in t or b"e" in t or b"E" in t):
+            continue
+        try:
+            x = float(t)
+        except ValueError:
+            continue
+        if not math.isfinite(x):
+            return t
+    return None
+
+
 def _int_digits(t: bytes) -> tuple[bool, bytes]:
     """(negative, digits without leading zeros) of an integer token; no int(): a 5000-digit token
     would raise ValueError (the interpreter's int-string limit)."""

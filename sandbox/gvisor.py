@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .backend import CONTAINER_ENV, STARTED, Backend, Box, owner_alive, owner_id
+from .backend import STARTED, Backend, Box, owner_alive, owner_id, runner_ready, sandbox_env
 from .channel import Channel, ChannelError
 from .config import SandboxConfig
 from .languages import LANGUAGES
@@ -61,9 +61,11 @@ def oci_spec(config: SandboxConfig, language: str, rootfs: str) -> dict:
     return {
         "ociVersion": "1.0.0",
         "process": {
-            "user": {"uid": uid_i, "gid": gid_i}, "args": RUNNER_ARGV, "cwd": "/work",
-            "env": [f"{k}={v}" for k, v in CONTAINER_ENV.items()],
-            "capabilities": {k: [] for k in ("bounding", "effective", "inheritable", "permitted", "ambient")},
+            # root with CAP_SETUID/SETGID (of gVisor's kernel) until the runner takes its two uids
+            "user": {"uid": 0, "gid": 0}, "args": RUNNER_ARGV, "cwd": "/work",
+            "env": [f"{k}={v}" for k, v in sandbox_env(config).items()],
+            "capabilities": {k: ([] if k in ("inheritable", "ambient") else ["CAP_SETUID", "CAP_SETGID"])
+                             for k in ("bounding", "effective", "inheritable", "permitted", "ambient")},
             "rlimits": [{"type": "RLIMIT_NOFILE", "hard": config.nofile_limit, "soft": config.nofile_limit},
                         {"type": "RLIMIT_CORE", "hard": 0, "soft": 0},
                         {"type": "RLIMIT_NPROC", "hard": config.pids_limit, "soft": config.pids_limit}],
@@ -236,7 +238,7 @@ class GvisorBackend(Backend):
         box = Box(language=language, container=sb, channel=ch, mem_mb=mem_mb)
         try:
             head, _ = ch.request({"op": "ping"}, timeout_s=self.config.start_timeout_s)
-            if not head.get("ok") or head.get("pid") != 1:
+            if not runner_ready(head):
                 raise ChannelError(f"runner answered {head!r}")
             sb.mem_file = self._memory_file(sb)
         except BaseException as e:

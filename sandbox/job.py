@@ -25,10 +25,9 @@ from .spec import CODE_VERDICTS, CodeTask, CodeTest
 COMPILE_CAP = 64 << 10
 # Container-side programs: sandbox/harness/*.py, copied read-only into every image (sandbox/build.py).
 HARNESS_DIR = "/opt/sandbox/harness"
-# How assert-style tests (test_code) run (README.md, "How assert-style tests are judged"):
-# "process": the tests in a judge process, the program's functions called over plain data (default);
-# "shared": program and tests in one interpreter, for tests that need the program's own objects.
-JUDGE_FILES = {"process": "judge.py", "shared": "shared.py"}  # one per sandbox.spec.JUDGE_MODES
+# How assert-style tests (test_code) run (README.md, "How assert-style tests are judged"): the tests
+# in a judge process, the program's functions called over the typed data channel (wire.py).
+JUDGE = f"{HARNESS_DIR}/judge.py"
 NAME_MAX = 255  # longest file name on Linux file systems
 JUDGE_START_S = 5.0  # CPU for the judge itself (interpreter, pytest import) on top of the tests' limits
 RESULTS_MAX = 4 << 20  # the judge's result lines, one per test
@@ -114,7 +113,7 @@ class Plan:
     def uses_kinds(self) -> bool:
         """Tests the judge runs with per-test results (kinds.py in the harness)."""
         return bool(self.call_tests) or self.test_framework != "assert" or (
-            bool(self.entry_point) and bool(self.test_code) and self.judge == "process")
+            bool(self.entry_point) and bool(self.test_code))
 
 
 def static_test_count(test_code: str) -> int:
@@ -263,8 +262,10 @@ def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: byt
           cwd: str | None = None, stdout_max: int | None = None, env: dict | None = None,
           fd3: bool = False, rm_cwd: bool = False, fd3_max: int = 4096, put: dict[str, bytes] | None = None,
           fresh: list[str] | None = None, collect: tuple[str, int] | None = None, exe: bytes | None = None,
-          scrub: bool = False) -> dict:
-    """One run in the runner (its protocol: sandbox/runner.py); the facts, with the kept bytes as *_b."""
+          scrub: bool = False, judge: bool = False) -> dict:
+    """One run in the runner (its protocol: sandbox/runner.py); the facts, with the kept bytes as *_b.
+    judge: argv is harness/judge.py, which keeps the judge's uid (the program's process it starts
+    takes the program's)."""
     wall = plan.wall(cpu_s, config)
     blobs = {"stdin": stdin} if stdin else {}
     if exe is not None:
@@ -275,7 +276,7 @@ def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: byt
          "stdout_max": stdout_max or config.output_limit_bytes, "stderr_max": config.stderr_limit_bytes,
          "fsize_max": config.file_size_limit_mb << 20, "env": env or {}, "fd3": fd3, "fd3_max": fd3_max, "rm_cwd": rm_cwd,
          "put": list(put or ()), "fresh": fresh or [], "collect": list(collect) if collect else None,
-         "scrub": scrub},
+         "scrub": scrub, "judge": judge},
         blobs or None, timeout_s=wall + 10.0)
     if head.get("tampered"):  # the program's fault, not the sandbox's: its verdict, then recycle
         box.tainted = True
@@ -471,7 +472,11 @@ def _judge_test(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, expe
         if got.get("bytes", 0) > config.output_limit_bytes:
             return _test_entry("output_limit", facts, f"output file {plan.output_file} over its limit")
         output = facts["collected_b"]
-    if plan.checker:
+    bad = checks.non_finite(output) if plan.checker and checks.non_finite(expected or b"") is None else None
+    if bad is not None:  # a checker's `abs(a - b) > eps` passes nan: never asked (README.md, "Code sandboxes")
+        entry = _test_entry("wrong_answer", facts, f"output token {checks._show(bad)} is not a finite number "
+                                                   "and the expected output has none")
+    elif plan.checker:
         entry = _checked(pool, box, plan, config, stdin, output, facts, expected or b"")
     elif expected is None:
         entry = _test_entry("accepted", facts, "ran cleanly")
@@ -562,8 +567,8 @@ def _is_utf8(data: bytes) -> bool:
 def _assert_test(box, plan: Plan, config: SandboxConfig) -> dict:
     nonce = secrets.token_hex(16)
     stdin = nonce.encode() + b"\n" + str(plan.test_code).encode("utf-8", "surrogatepass")
-    harness = f"{HARNESS_DIR}/{JUDGE_FILES[plan.judge]}"
-    facts = _exec(box, ["python3", "-I", harness], plan, config, plan.time_limit_s, stdin=stdin, fd3=True)
+    facts = _exec(box, ["python3", "-I", JUDGE], plan, config, plan.time_limit_s, stdin=stdin, fd3=True,
+                  judge=True)
     facts = _blame_spawn(plan, facts)
     return _with_output(plan, _judge_asserts(plan, facts, nonce), facts)
 
@@ -581,19 +586,18 @@ def _judged_tests(box, plan: Plan, config: SandboxConfig) -> list[dict] | None:
         (plan.test_code or "").encode("utf-8", "surrogatepass")
     expected = plan.judged_tests()
     cpu = plan.time_limit_s * expected + JUDGE_START_S
-    harness = f"{HARNESS_DIR}/{JUDGE_FILES[plan.judge]}"
-    facts = _exec(box, ["python3", "-I", harness, kind], plan, config, cpu, stdin=stdin, fd3=True,
-                  fd3_max=RESULTS_MAX)
+    facts = _exec(box, ["python3", "-I", JUDGE, kind], plan, config, cpu, stdin=stdin, fd3=True,
+                  fd3_max=RESULTS_MAX, judge=True)
     facts = _blame_spawn(plan, facts)
     lines = _result_lines(facts.get("fd3_b", b""), nonce)
     entries = [_judged_entry(x["test"]) for x in lines if type(x.get("test")) is dict]
     done = any("done" in x for x in lines)
     load = next((x for x in lines if "load_error" in x), None)
     undefined = next((x["undefined"] for x in lines if "undefined" in x), None)
-    if undefined is not None and plan.judge == "process":
+    if undefined is not None:
         return [_test_entry("infra_error", facts, f"test references undefined name {str(undefined)[:200]} (the "
                             "task's tests must define their helpers; README.md, \"How assert-style tests are judged\")")]
-    if any(x.get("unused") is True for x in lines) and plan.judge == "process":
+    if any(x.get("unused") is True for x in lines):
         return [_test_entry("infra_error", facts, "test references no function of the program: any program "
                             "would pass them (README.md, \"How assert-style tests are judged\")")]
     v, d = checks.run_verdict(facts, LANGUAGES["python"], cpu)
@@ -615,8 +619,7 @@ def _judged_tests(box, plan: Plan, config: SandboxConfig) -> list[dict] | None:
 
 
 def _result_lines(data: bytes, nonce: str) -> list[dict]:
-    """The judge's result lines: only those carrying the nonce (in shared mode the program could
-    write others on the same fd), each a JSON object."""
+    """The judge's result lines: only those carrying the nonce, each a JSON object."""
     out, prefix = [], nonce.encode() + b" "
     for line in data.split(b"\n"):
         if not line.startswith(prefix):
@@ -644,13 +647,12 @@ def _judge_asserts(plan: Plan, facts: dict, nonce: str) -> dict:
     signal_ = facts.get("fd3_b", b"")
     if v == "runtime_error" and signal_ == b"assert":
         return _test_entry("wrong_answer", facts, "assertion failed" + checks._tail(facts["stderr_b"]))
-    # Only the process judge reports undefined names, on an fd the program's process never holds; in
-    # shared mode the program could write this report itself to turn its failure into infra_error.
-    if v == "runtime_error" and plan.judge == "process" and signal_.startswith(b"undefined:"):
+    # The judge reports undefined names on an fd the program's process never holds.
+    if v == "runtime_error" and signal_.startswith(b"undefined:"):
         name = signal_.partition(b":")[2].decode("utf-8", "replace")
         return _test_entry("infra_error", facts, f"test references undefined name {name} (the task's tests "
                                                  "must define their helpers; README.md, \"How assert-style tests are judged\")")
-    if v == "runtime_error" and plan.judge == "process" and signal_ == b"unused":
+    if v == "runtime_error" and signal_ == b"unused":
         return _test_entry("infra_error", facts, "test references no function of the program: any program "
                                                  "would pass them (README.md, \"How assert-style tests are judged\")")
     if v is not None:

@@ -17,13 +17,13 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from .backend import (CONTAINER_ENV, LABEL, LABEL_LANG, LABEL_OWNER, LABEL_POOL, OWNER, Backend, Box,
-                      box_memory_mb, container_kwargs)
+                      box_memory_mb, connect, container_kwargs)
 from .config import SandboxConfig
 
 log = logging.getLogger(__name__)
 
 __all__ = ["CONTAINER_ENV", "LABEL", "LABEL_LANG", "LABEL_OWNER", "LABEL_POOL", "OWNER", "Box", "Pool",
-           "container_kwargs"]
+           "connect", "container_kwargs"]
 
 
 class Pool:

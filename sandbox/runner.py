@@ -1,9 +1,18 @@
 """The supervisor that runs INSIDE a sandbox container, as its PID 1. Standard library only.
 
 Why PID 1: the kernel ignores SIGKILL sent to a PID namespace's init from inside the namespace,
-so the untrusted program (same uid: every capability is dropped) cannot kill its supervisor, and
-`kill(-1, SIGKILL)` from here ends every other process of the container at once. The runner also
-marks itself non-dumpable, so the program cannot ptrace it or open its pipes via /proc/1/fd.
+so the untrusted program cannot kill its supervisor, and `kill(-1, SIGKILL)` from here ends every
+other process of the container at once. The runner also marks itself non-dumpable, so the program
+cannot ptrace it or open its pipes via /proc/1/fd.
+
+Two uids (docs/architecture.md, "Trust boundaries"): the container starts as root with only
+CAP_SETUID and CAP_SETGID, and before reading anything the runner becomes real uid JUDGE, effective
+uid PROGRAM (SANDBOX_IDS="PROGRAM:GID:JUDGE", set by sandbox/pool.py), which leaves it no
+capability at all. Every process it starts drops to PROGRAM for all three uids, except a judge
+(harness/judge.py, started as a fork of the runner: fork_judge), which keeps real and saved uid JUDGE: the kernel lets a process signal,
+prlimit or ptrace another only when its uids match the other's real or saved uid, so a program can
+reach neither the judge nor this runner, while both can still kill every process of the program
+(kill(-1)) and own its files (effective uid PROGRAM).
 
 Protocol (host <-> runner over the container's attached stdin/stdout): every message is one JSON
 header line, followed by the raw bytes of the blobs the header names in "blobs" ([name, length]
@@ -14,7 +23,7 @@ pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
         create /work/NAME (must not exist) and write the files (O_NOFOLLOW, O_EXCL).
     {"op": "exec", "argv": [...], "cwd": NAME, "cpu_s": F, "wall_s": F, "stdout_max": N,
      "stderr_max": N, "fsize_max": N, "env": {...}, "fd3": bool, "fd3_max": N, "rm_cwd": bool, "scrub": bool,
-     "put": [RELPATH...], "fresh": [RELPATH...], "collect": [RELPATH, N],
+     "put": [RELPATH...], "fresh": [RELPATH...], "collect": [RELPATH, N], "judge": bool,
      "blobs": [["stdin", N], ["exe", N], ["put:RELPATH", N]...]}
         run one process in its own session; drain stdout/stderr while it runs; stop it on CPU time
         (cgroup accounting, all its processes), wall time, or stdout over its cap (stderr is read
@@ -24,6 +33,7 @@ pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
         output file must be written by this run); collect: after the run, return this file of
         cwd (at most N+1 bytes, a regular file only); exe: run this binary (a compiled checker)
         from memory, as argv[0]: it needs no exec-mounted dir and nothing on disk can replace it.
+        judge: the process is harness/judge.py and keeps the judge's uid (see above).
     {"op": "reset"}
         kill everything, wipe /work /tmp /dev/shm /dev/mqueue, remove SysV IPC objects, and report
         whether the container is clean (PID 1's limits included).
@@ -47,6 +57,7 @@ import sys
 import time
 
 WORK = "/work"
+IDS_ENV = "SANDBOX_IDS"  # "PROGRAM_UID:GID:JUDGE_UID" (sandbox/pool.py)
 WIPE_DIRS = ("/work", "/tmp", "/dev/shm", "/dev/mqueue")
 CHUNK = 1 << 20
 F_SETPIPE_SZ = 1031
@@ -173,9 +184,10 @@ def rss_kb() -> int:
 
 def supervisor_state() -> tuple:
     """PID 1's own rlimits, CPU affinity, nice value, scheduling policy and I/O priority. The program
-    runs as our uid, so prlimit(2), sched_setaffinity(2), setpriority(2), sched_setscheduler(2) and
-    ioprio_set(2) let it lower them (not raise them back), and every later process would inherit
-    them: a changed state means the container must be recycled."""
+    runs as our effective uid, so sched_setaffinity(2), setpriority(2) and sched_setscheduler(2) let
+    it lower them (not raise them back; prlimit(2) and ioprio_set(2) need our real uid too, and are
+    watched all the same), and every later process would inherit them: a changed state means the
+    container must be recycled."""
     names = sorted(n for n in dir(resource) if n.startswith("RLIMIT_"))
     return (tuple(resource.getrlimit(getattr(resource, n)) for n in names),
             tuple(sorted(os.sched_getaffinity(0))), os.getpriority(os.PRIO_PROCESS, 0),
@@ -211,11 +223,48 @@ def restore_modes(cwd: str) -> None:
             pass                                # NotImplementedError), and what it points to is the program's
 
 
-def _limits(cpu_s: float, fsize: int):
-    """preexec_fn: CPU rlimit as a kernel-side backstop, no core dumps, OOM victim first."""
+APART = False  # the runner holds two uids (drop_privileges): judges are out of the program's reach
+
+
+def drop_privileges() -> bool:
+    """Started as root (sandbox/pool.py): become real uid JUDGE, effective uid PROGRAM, with no
+    capability left; True when done. Started as anyone else: nothing to do (False: every process
+    then shares one uid, as in a container not started by our pool). Root without SANDBOX_IDS, or a
+    drop that leaves any uid 0, never serves: SystemExit."""
+    if os.getuid() != 0:
+        return os.getuid() != os.geteuid()
+    try:
+        prog, gid, judge = (int(x) for x in os.environ.get(IDS_ENV, "").split(":"))
+    except ValueError:
+        raise SystemExit(f"runner started as root without {IDS_ENV}=PROGRAM_UID:GID:JUDGE_UID") from None
+    if 0 in (prog, gid, judge) or prog == judge:
+        raise SystemExit(f"{IDS_ENV}: three non-root ids, the judge's not the program's")
+    os.setgroups([])
+    os.setresgid(gid, gid, gid)
+    os.setresuid(judge, prog, judge)
+    if 0 in os.getresuid() + os.getresgid() or cap_eff() != 0:
+        raise SystemExit("the runner kept root or a capability")
+    return True
+
+
+def cap_eff() -> int:
+    """This process's effective capabilities (/proc/self/status)."""
+    with open("/proc/self/status", "rb") as f:
+        for line in f:
+            if line.startswith(b"CapEff:"):
+                return int(line.split()[1], 16)
+    return -1
+
+
+def _limits(cpu_s: float, fsize: int, judge: bool = False):
+    """preexec_fn: CPU rlimit as a kernel-side backstop, no core dumps, OOM victim first; every
+    uid the program's (a judge keeps its real and saved uid: module docstring)."""
     hard_cpu = int(math.ceil(cpu_s)) + 1
 
     def apply() -> None:
+        if APART and not judge:
+            uid = os.geteuid()
+            os.setresuid(uid, uid, uid)
         resource.setrlimit(resource.RLIMIT_CPU, (hard_cpu, hard_cpu + 1))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
@@ -264,13 +313,15 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     cg0, me0 = cgroup_cpu_s(), self_cpu_s()
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
+    limits = _limits(cpu_limit, int(req.get("fsize_max", 64 << 20)), req.get("judge") is True)
     try:
-        proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=cwd, env=env, start_new_session=True, pass_fds=pass_fds, close_fds=True,
-            preexec_fn=_limits(cpu_limit, int(req.get("fsize_max", 64 << 20))),
-        )
-    except OSError as e:
+        if req.get("judge") is True and APART:
+            proc = fork_judge(argv, cwd, env, pass_fds, limits)
+        else:
+            proc = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                cwd=cwd, env=env, start_new_session=True, pass_fds=pass_fds, close_fds=True, preexec_fn=limits)
+    except (OSError, ValueError) as e:
         for fd in (fd3_r, fd3_w, exe_fd):
             if fd >= 0:
                 os.close(fd)
@@ -426,6 +477,72 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     return head, blobs
 
 
+class Forked:
+    """What run_exec uses of a Popen, for a judge started by fork_judge."""
+
+    def __init__(self, pid: int, stdin: int, stdout: int, stderr: int) -> None:
+        self.pid, self.returncode = pid, None
+        self.stdin = os.fdopen(stdin, "wb", buffering=0)
+        self.stdout = os.fdopen(stdout, "rb", buffering=0)
+        self.stderr = os.fdopen(stderr, "rb", buffering=0)
+
+
+KEEP_ALIVE: list = []  # this interpreter's own std streams in a forked judge: never finalized (they close fds 0-2)
+
+
+def fork_judge(argv: list[str], cwd: str, env: dict, pass_fds: tuple[int, ...], limits) -> Forked:
+    """Start harness/judge.py (argv: python3 -I JUDGE [ARGS]) in a fork of this interpreter, never
+    through execve: an exec by a process whose real and effective uids differ, under
+    no_new_privs, keeps both on Linux but sets the effective uid to the real one under gVisor
+    (runsc), and the judge needs both (module docstring). Same interpreter flags (-I), its own
+    session, limits, std streams, environment and argv; nothing of the runner's fds but pass_fds."""
+    if argv[:2] != ["python3", "-I"] or len(argv) < 3 or not argv[2].endswith("/judge.py"):
+        raise ValueError(f"not a judge: {argv[:3]!r}")
+    pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr
+    pid = os.fork()
+    if pid:
+        for fd in (pipes[0][0], pipes[1][1], pipes[2][1]):
+            os.close(fd)
+        return Forked(pid, pipes[0][1], pipes[1][0], pipes[2][0])
+    code = 1
+    try:  # the child: never returns into the runner's loop
+        for target, fd in ((0, pipes[0][0]), (1, pipes[1][1]), (2, pipes[2][1])):
+            os.dup2(fd, target)
+        last = 2
+        for fd in sorted(pass_fds) + [resource.getrlimit(resource.RLIMIT_NOFILE)[0]]:
+            os.closerange(last + 1, fd)
+            last = fd
+        os.chdir(cwd)
+        os.setsid()
+        limits()
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # as a fresh interpreter has them: a write to a
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # dead program's pipe raises
+        KEEP_ALIVE.extend((sys.stdin, sys.stdout, sys.stderr))
+        sys.stdin = open(0, "r", closefd=False)  # noqa: SIM115 - for the process' life
+        sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115
+        sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
+        os.environ.clear()
+        os.environ.update(env)
+        sys.argv = argv[2:]
+        import runpy
+        runpy.run_path(argv[2], run_name="__main__")
+        code = 0
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except BaseException:  # noqa: BLE001 - the judge's failure, reported as a non-zero exit
+        try:
+            import traceback
+            traceback.print_exc()
+        except BaseException:  # noqa: BLE001
+            pass
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+
+
 def memfd_with(data: bytes) -> int:
     """An anonymous in-memory file holding data, for exec through /proc/self/fd (not close-on-exec:
     the child needs it across fork; the parent closes its copy once the child started)."""
@@ -526,7 +643,7 @@ def _safe_name(name: str) -> str:
 
 def wipe(path: str) -> None:
     """Delete everything under path, first making every directory writable (the program may
-    have chmod-ed them; it runs as our uid, so we own them). Iterative, one directory at a time
+    have chmod-ed them; it runs as our effective uid, so we own them). Iterative, one directory at a time
     by chdir: a program's tree thousands of levels deep (one inode each) neither recurses past
     Python's limit (os.walk, shutil.rmtree: RecursionError, once infra_error) nor builds paths
     past PATH_MAX. Only ever called when no process of the program is left to move things."""
@@ -724,7 +841,7 @@ def write_all(stream, data: bytes) -> None:
 def handle(head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:
     op = head.get("op")
     if op == "ping":
-        return {"ok": True, "pid": os.getpid(), "uid": os.getuid(), "cpu_acct": bool(CPU_V1 or CPU_V2),
+        return {"ok": True, "pid": os.getpid(), "uid": os.geteuid(), "apart": APART, "cpu_acct": bool(CPU_V1 or CPU_V2),
                 "oom_acct": bool(OOM_FILE)}, {}
     if op == "files":
         return write_files(head, blobs), {}
@@ -824,7 +941,8 @@ def deny_signals_to_init() -> bool:
 
 
 def main() -> None:
-    global START_STATE, START_RSS_KB
+    global START_STATE, START_RSS_KB, APART
+    APART = drop_privileges()
     make_undumpable()
     deny_io_uring()
     deny_signals_to_init()

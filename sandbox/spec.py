@@ -33,9 +33,10 @@ CODE_VERDICTS = ("accepted", "wrong_answer", "compile_error", "runtime_error", "
 # program's image (sandbox/languages.py, `cpp_checker`).
 CHECKER_LANGUAGES = ("python", "cpp")
 TEST_CODE_LANGUAGES = ("python",)
-# How test_code runs (README.md, "How assert-style tests are judged"): a separate judge process
-# (default), or one interpreter shared with the program, for tests that need its objects.
-JUDGE_MODES = ("process", "shared")
+# How test_code runs (README.md, "How assert-style tests are judged"): in a judge process apart from
+# the program's, always. "shared" (program and tests in one interpreter) was removed (issue 16):
+# no patch made it safe, so a task naming it is refused rather than graded another way.
+JUDGE_MODES = ("process",)
 # One default tolerance on every path, as common judges use (Codeforces, Kattis: 1e-6).
 DEFAULT_FLOAT_TOL = 1e-6
 # What test_code is (README.md, "Task schema"): top-level asserts / check(), or a test file that a
@@ -319,6 +320,9 @@ class CodeTask:
         one_of(self.language, tuple(limits), f"{where}.language")
         one_of(self.compare, COMPARATORS, f"{where}.compare")
         one_of(self.scoring, SCORINGS, f"{where}.scoring")
+        if self.judge == "shared":
+            raise TaskError(f"{where}.judge", "'shared' was removed: tests never run in the program's interpreter "
+                                              "(README.md, \"How assert-style tests are judged\"); use 'process'")
         one_of(self.judge, JUDGE_MODES, f"{where}.judge")
         if self.checker:
             one_of(self.checker_language, CHECKER_LANGUAGES, f"{where}.checker_language")
@@ -384,10 +388,6 @@ class CodeTask:
             raise TaskError(f"{where}.entry_point", f"must be a Python identifier, got {self.entry_point[:100]!r}")
         if self.test_framework != "assert" and not self.test_code:
             raise TaskError(f"{where}.test_framework", f"{self.test_framework!r} needs test_code (the test file)")
-        if self.test_framework == "pytest" and self.judge != "process":
-            # pytest keeps its plugins reachable from module globals: a program sharing its
-            # interpreter could rewrite the outcomes (sandbox/harness/shared_frameworks.py)
-            raise TaskError(f"{where}.judge", "pytest files run in the process judge only: must be 'process'")
         if not self.call_tests:
             return
         if self.language not in CALL_TEST_LANGUAGES:
@@ -399,8 +399,6 @@ class CodeTask:
             raise TaskError(f"{where}.call_tests", "cannot be combined with stdin tests or test_code")
         if self.checker:
             raise TaskError(f"{where}.checker", "does not apply to call_tests (they compare return values)")
-        if self.judge != "process":
-            raise TaskError(f"{where}.judge", "call_tests always run in the process judge: must be 'process'")
         for i, t in enumerate(self.call_tests):
             t.validate(f"{where}.call_tests[{i}]")
 

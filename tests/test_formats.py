@@ -10,6 +10,7 @@ import zlib
 
 import pytest
 
+from sandbox.checks import compare
 from trainer.config import RewardConfig
 from trainer.tasks import build_tasks
 from verifier.formats import FormatError, detect, to_task
@@ -105,6 +106,30 @@ def test_codeforces_limits_file_mode_and_checker():
         to_task({**row, "interaction_format": "Interact with the jury."}, completion="x")
 
 
+@pytest.mark.parametrize(("outputs", "compare"), [
+    (["YES\n", "NO\n"], "tokens_ci"), (["Yes\nno\nYES\n"], "tokens_ci"), (["yes"], "tokens_ci"),
+    (["YES\n", "3\n"], None), (["YES 3\n"], None), (["YESS\n"], None), (["\n"], None), (["Y\n"], None),
+    (["ＹＥＳ\n"], None),
+])
+def test_codeforces_yes_no_rows_compare_in_any_case(outputs, compare):
+    """testlib's yes/no checker reads YES/NO in any case; only rows whose every expected token is
+    yes or no get it (README.md, "Dataset formats")."""
+    row = {"official_tests": [{"input": "1\n", "output": o} for o in outputs]}
+    task = to_task(row, completion="```python\nprint('YES')\n```")
+    assert task.get("compare") == compare
+    assert "compare" not in to_task({**row, "generated_checker": "print(1)"}, completion="```python\nx\n```")
+    _valid(task)
+
+
+@pytest.mark.parametrize(("got", "expected", "equal"), [
+    (b"Yes\n", b"YES\n", True), (b"yEs nO\n", b"YES\nNO\n", True), (b"No\n", b"YES\n", False),
+    (b"YES NO\n", b"yes yes\n", False), (b"YES YES\n", b"YES\n", False), (b"YES\n", b"YES NO\n", False),
+    (b"YESS\n", b"YES\n", False), (b"Y\n", b"YES\n", False),
+])
+def test_yes_no_near_misses_stay_wrong(got, expected, equal):
+    assert compare(got, expected, "tokens_ci")[0] is equal
+
+
 @pytest.mark.parametrize(("printed", "exit_code", "accepted"), [("1", 0, True), ("0", 0, False), ("1", 3, False),
                                                                  ("1.0", 0, False), ("", 0, False)])
 def test_codeforces_checker_wrapper_follows_open_r1(tmp_path, printed, exit_code, accepted):
@@ -154,8 +179,7 @@ def test_verl_ground_truths():
 def test_mbpp_setup_and_imports():
     row = {"test_list": ["assert f() == 1"], "test_setup_code": "X = 1", "test_imports": ["import math"]}
     task = to_task(row, completion="x")
-    assert task["test_code"] == "import math\nX = 1\nassert f() == 1\n" and task["judge"] == "shared"
-    assert "judge" not in to_task({"test_list": ["assert f() == 1"], "test_setup_code": ""}, completion="x")
+    assert task["test_code"] == "import math\nX = 1\nassert f() == 1\n" and "judge" not in task  # the process judge
 
 
 def test_humaneval_body_only_completion_continues_the_prompt():
@@ -175,15 +199,18 @@ def test_humaneval_body_only_completion_continues_the_prompt():
     assert to_task(row, completion=fenced_body)["completion"] == f"```python\n{row['prompt']}{body}\n```\n"
 
 
-def test_bigcodebench_is_unittest_in_the_shared_judge():
+def test_bigcodebench_is_unittest_in_the_process_judge_after_the_prompts_prelude():
     row = {"test": "import unittest\nclass TestCases(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(task_func(), 1)\n",
            "entry_point": "task_func", "complete_prompt": "def task_func():\n    \"\"\"One.\"\"\"\n", "instruct_prompt": "Write it."}
     row["complete_prompt"] = "import os\n\n" + row["complete_prompt"]
     task = _valid(to_task(row, completion="    return 1\n"))
-    assert (task["test_framework"], task["judge"], task["entry_point"]) == ("unittest", "shared", "task_func")
-    assert task["completion"] == row["complete_prompt"] + "    return 1\n"
+    assert (task["test_framework"], task.get("judge", "process"), task["entry_point"]) == ("unittest", "process", "task_func")
+    assert task["test_code"] == "import os\n" + row["test"]  # the prompt's imports and constants, never the program's
+    # the test's imports run after the program, as in BigCodeBench's shared module
+    assert task["completion"] == row["complete_prompt"] + "    return 1\n\nimport unittest\n"
     whole = to_task(row, completion="```python\ndef task_func():\n    return len(os.sep)\n```")["completion"]
     assert whole.startswith("```python\nimport os\n\ndef task_func():")  # the prompt's imports, as BigCodeBench runs it
+    assert whole.endswith("return len(os.sep)\n\nimport unittest\n\n```\n")
 
 
 def test_open_r1_verification_info_both_kinds():

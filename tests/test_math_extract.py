@@ -8,6 +8,7 @@ from verifier.math import Extraction, extract_answer
 from verifier.math.choices import read_choice
 from verifier.math.extract import clean_answer, extract_with_limits, last_box, last_math_segment
 from verifier.math.limits import MathLimits
+from verifier.math.unicode_math import to_ascii_math
 
 SMALL = MathLimits(tail_chars=64, max_answer_chars=10)
 
@@ -152,3 +153,33 @@ def test_megabyte_completions_extract(name, completion):
             e = extract_answer(completion, profile, choices)
             assert e.source in ("boxed", "boxed:several", "anchor", "last", "choice", "none")
             assert e.text is None or len(e.text) <= 2 * MathLimits().max_answer_chars + 8
+
+
+@pytest.mark.parametrize("text, ascii_form", [
+    ("\u221212", "-12"), ("x\u00b2 + y\u00b9\u00b2", "x^2 + y^{12}"), ("1\u00bd", "1\\frac{1}{2}"), ("\u221a2", "\\sqrt{2}"),
+    ("\u221a(x+1)", "\\sqrt(x+1)"), ("45\u00b0", "45^{\\circ}"), ("45\u00b0C", "45^{\\circ}"), ("\uff11\uff12", "12"),
+    ("1\u00a0000", "1 000"), ("1\u2009000", "1 000"), ("2\u03c0r", "2\\pi r"), ("3\u20135", "3\u20135"),
+    ("(-\u221e, 3) \u222a (4, \u221e)", "(-\\infty , 3)  \\cup  (4, \\infty )"), ("a\u00b7b", "a \\cdot b"), ("42", "42"),
+])
+def test_unicode_math_reads_as_ascii_latex(text: str, ascii_form: str) -> None:
+    """One mapping for gold, answer and prose (README, math section); the en dash stays a dash."""
+    assert to_ascii_math(text) == ascii_form
+
+
+@pytest.mark.parametrize("completion, answer", [
+    ("The answer is Maria's savings were $4,500.", "4,500"),
+    ("The answer is y equals 7.", "7"),
+    ("The answer is 350 MB.", "350"),
+    ("The answer is 42 apples!", "42"),
+    ("The answer is: Total = ($3.25 * 4) + ... = $31.", "31"),
+    ("The answer is $y = $90.", "90"),
+    ("The answer is \u221212 degrees Celsius.", "-12"),
+    ("The answer is the 9th day.", "9"),
+    ("The answer is either 3 or 4.", "either 3 or 4"),
+    ("The answer is not 5 but 6.", "not 5 but 6"),
+    ("The answer is x = 5, y = 6.", "x = 5, y = 6"),
+    ("The answer is 4 thousand.", "4 thousand"),
+    ("The answer is 5!", "5!"),
+])
+def test_anchored_prose_states_one_number_or_stays_prose(completion: str, answer: str) -> None:
+    assert extract_answer(completion) == Extraction(answer, "anchor")

@@ -168,11 +168,20 @@ def test_fast_path_agrees_with_full_path_on_generated_pairs(generate, count) -> 
     assert decided >= 0.6 * len(pairs)  # the fast path must actually take the simple pairs
 
 
-@pytest.mark.parametrize("text", ["x", "2x", "\\sqrt{2}", "1, 2", "1,00", "(1)", "5.", "007", "\\frac{1}{0}", "1/0",
-                                  "\\frac12", "(1, 2", "[5, 5]", "(5, 5]", "2^{10}", "\\pi", "3\\frac{1}{2}",
+@pytest.mark.parametrize("text", ["x", "2x", "\\sqrt{2}", "1, 2", "1,00", "(1)", "5..", "007", "\\frac{1}{0}", "1/0",
+                                  "\\frac1x", "(1, 2", "[5, 5]", "(5, 5]", "2^{10}", "\\pi", "3\\frac{1}{2}",
                                   "1" * 40, "(" + ", ".join(["1"] * 9) + ")", "\\boxed{1}, \\boxed{2}", "20:34"])
 def test_fast_path_leaves_other_answers_to_the_full_path(text: str) -> None:
     assert read_simple(text) is None
+
+
+@pytest.mark.parametrize("text, gold", [("5.", "5"), ("\\frac12", "\\frac{1}{2}"), ("\u2212\u00bd", "-\\frac{1}{2}"),
+                                        ("\uff11\uff12", "12")])
+def test_fast_path_reads_normalised_forms_as_the_full_path(text: str, gold: str) -> None:
+    """Normalisation (a trailing period, `\\frac12` braced, Unicode as ASCII) runs before the fast
+    path reads: the normalised form is simple, and both paths agree on it."""
+    assert read_simple(text) is not None
+    assert decide(gold, text)[0] is full_path(gold, text) is True
 
 
 def test_grade_extracted_uses_the_fast_path_with_the_same_result_shape() -> None:

@@ -69,14 +69,16 @@ def test_bad_fields_are_errors_naming_the_field(task, field):
     assert set(r) == KEYS
 
 
-def test_internal_exception_becomes_error_verdict(monkeypatch):
+def test_comparison_exception_is_the_answers_fault(monkeypatch):
+    """Issue 17: `error` is ungraded (reward None), a way out of a zero; a comparison that raises
+    on a gold that parsed is the answer's fault."""
     def boom(*args, **kwargs):
         raise ZeroDivisionError("kaboom")
 
     monkeypatch.setattr("verifier.math.grade.equivalent", boom)
     monkeypatch.setattr("verifier.math.fast.equivalent", boom)  # the fast path then leaves it to the full path
     r = grade_math({"completion": r"\boxed{1}", "gold": "2"})
-    assert r["verdict"] == "error" and "ZeroDivisionError" in r["detail"]
+    assert r["verdict"] == "incorrect" and "ZeroDivisionError: kaboom" in r["detail"]
     assert r["extracted"] == "1"
 
 
@@ -87,7 +89,7 @@ def test_grade_extracted_never_raises(monkeypatch):
     monkeypatch.setattr("verifier.math.grade.equivalent", boom)
     monkeypatch.setattr("verifier.math.fast.equivalent", boom)
     r = grade_extracted("2", Extraction("1", "boxed"))
-    assert (r["verdict"], r["extracted_from"]) == ("error", "boxed")
+    assert (r["verdict"], r["extracted_from"]) == ("incorrect", "boxed")
     assert "RecursionError" in r["detail"]
 
 
@@ -102,7 +104,7 @@ def test_error_detail_never_stringifies_non_string_args(monkeypatch):
     monkeypatch.setattr("verifier.math.grade.equivalent", boom)
     monkeypatch.setattr("verifier.math.fast.equivalent", boom)  # the fast path then leaves it to the full path
     r = grade_math({"completion": r"\boxed{1}", "gold": "2"})
-    assert r["detail"] == "internal error: ValueError"
+    assert r["detail"] == "comparison failed on the answer: ValueError"
 
 
 def test_gold_is_parsed_once_and_cached():
@@ -176,6 +178,6 @@ def test_unescape_gold(gold: str, repaired: str | None) -> None:
 def test_escaped_gold_is_repaired_only_when_unparseable() -> None:
     """A doubly escaped gold parses as its repair; a wrong answer against it still fails."""
     gold = "\\\\begin{matrix} x \\\\\\\\ \\\\frac12 \\\\end{matrix}"
-    assert parse_gold(gold).text == "\\begin{matrix} x \\\\ \\frac12 \\end{matrix}"
+    assert parse_gold(gold).text == "\\begin{matrix} x \\\\ \\frac{1}{2} \\end{matrix}"
     assert grade_extracted(gold, Extraction("\\begin{matrix} x \\\\ 0.5 \\end{matrix}", "boxed"))["verdict"] == "correct"
     assert grade_extracted(gold, Extraction("\\begin{matrix} x \\\\ 0.4 \\end{matrix}", "boxed"))["verdict"] == "incorrect"

@@ -40,6 +40,8 @@ class Case:
     correct: bool
     why: str
     choices: tuple[str, ...] | None = None
+    completion: str | None = None
+    """The whole completion (strict profile), for prose; None: the answer is wrapped (`WRAPPERS`)."""
 
 
 def near(family: str, gold: str, answer: str, why: str, **kw) -> Case:
@@ -358,6 +360,136 @@ def multiple_choice(draw) -> list[Case]:
     ]
 
 
+MINUS = "\u2212"  # U+2212 MINUS SIGN
+
+
+def prose(family: str, gold: str, completion: str, correct: bool, why: str) -> Case:
+    """A case whose completion is a whole sentence (anchored prose), graded as written."""
+    return Case(family, gold, "", correct, why, completion=completion)
+
+
+@st.composite
+def unicode_minus(draw) -> list[Case]:
+    n = draw(st.integers(min_value=1, max_value=500))
+    f = "unicode_minus"
+    return [
+        near(f, str(n), f"{MINUS}{n}", "sign dropped through U+2212"),
+        near(f, f"-{n}", f"{MINUS}{n + 1}", "U+2212, minus one"),
+        near(f, f"\\frac{{{n}}}{{{n + 1}}}", f"{MINUS}\\frac{{{n}}}{{{n + 1}}}", "U+2212 before a fraction"),
+        prose(f, str(n), f"The answer is {MINUS}{n} degrees Celsius.", False, "prose, sign dropped"),
+        prose(f, str(n), f"The answer is the temperature fell to {MINUS}{n} degrees.", False, "prose sentence, sign dropped"),
+        same(f, f"-{n}", f"{MINUS}{n}", "U+2212 is a minus"),
+        same(f, f"{MINUS}{n}", f"-{n}", "U+2212 in the gold"),
+        prose(f, f"-{n}", f"The answer is {MINUS}{n} degrees Celsius.", True, "prose with U+2212"),
+    ]
+
+
+@st.composite
+def stated_numbers(draw) -> list[Case]:
+    n = draw(st.integers(min_value=2, max_value=9999))
+    a = draw(st.integers(min_value=1, max_value=n - 1))
+    k = draw(st.integers(min_value=1, max_value=9))
+    f = "stated_number"
+    money = f"{n:,}"
+    sentences = [
+        "The answer is Maria's savings were ${}.",
+        "The answer is {} apples!",
+        "The answer is y equals {}.",
+        "The answer is {} MB.",
+        f"The answer is: Total = ${a} + ${n - a} = ${{}}.",
+        "The answer is the class has {} students in total.",
+    ]
+    cases = []
+    for sentence in sentences:
+        cases.append(prose(f, str(n), sentence.format(money), True, "the stated number"))
+        cases.append(prose(f, str(n), sentence.format(f"{n + k:,}"), False, "another number after is"))
+        cases.append(prose(f, str(n), sentence.format(f"{n} thousand"), False, "a word that changes the number"))
+    cases.append(prose(f, str(a), f"The answer is: Total = ${a} + ${n - a} = ${money}.", False, "an earlier side of the chain"))
+    cases.append(prose(f, str(n), f"The answer is negative {n}.", False, "negative in words"))
+    cases.append(prose(f, str(n), f"The answer is {n}x apples.", False, "a coefficient"))
+    return cases
+
+
+@st.composite
+def hedges(draw) -> list[Case]:
+    n, m = draw(st.lists(st.integers(min_value=1, max_value=999), min_size=2, max_size=2, unique=True))
+    f = "hedge"
+    cases = []
+    for sentence in ("The answer is {n} or {m}.", "The answer is either {n} or {m}.", "The answer is {n}, or maybe {m}.",
+                     "The answer is x = {n} or x = {m}.", "The answer is {n} apples or {m} apples.",
+                     "The answer is neither {n} nor {m}.", "The answer is {n} and {m}."):
+        cases.append(prose(f, str(n), sentence.format(n=n, m=m), False, "hedge, first value"))
+        cases.append(prose(f, str(m), sentence.format(n=n, m=m), False, "hedge, second value"))
+    cases.append(prose(f, str(n), f"The answer is not {n} but {m}.", False, "negated value"))
+    cases.append(prose(f, str(n), f"The answer is x = {n}, y = {m}.", False, "the first of several values"))
+    cases.append(prose(f, str(m), f"The answer is x = {n}, y = {m}.", False, "the last of several values"))
+    cases.append(prose(f, str(m), f"It is not {n}. The answer is {m}.", True, "a correction, then one value"))
+    return cases
+
+
+@st.composite
+def separators(draw) -> list[Case]:
+    k = draw(st.integers(min_value=1, max_value=999))
+    f = "separator"
+    thousand = str(k * 1000)
+    return [
+        near(f, thousand, f"{k}.000", "decimal point for a thousands separator"),
+        near(f, str(k), f"{k},000", "thousands comma against the small gold"),
+        near(f, str(k), f"{k}000", "three zeros added"),
+        near(f, str(k), f"{k}.000.000", "a longer numeral"),
+        prose(f, thousand, f"The answer is ${k}.000.", False, "prose, decimal point"),
+        prose(f, str(k), f"The answer is ${k},000.", False, "prose, thousands comma"),
+        prose(f, str(k), f"The answer is {k}.000.000 dollars.", False, "prose, a longer numeral"),
+        same(f, thousand, f"{k},000", "thousands comma"),
+        same(f, thousand, f"\\${k},000", "currency and thousands comma"),
+        prose(f, thousand, f"The answer is ${k},000.", True, "prose amount"),
+        same(f, thousand, f"{k}\u00a0000", "non-breaking space separator"),
+        near(f, str(k), f"{k}\u2009000", "thin space separator against the small gold"),
+    ]
+
+
+@st.composite
+def ordinals(draw) -> list[Case]:
+    n = draw(st.integers(min_value=4, max_value=20))
+    f = "ordinal"
+    return [
+        near(f, str(n), f"{n + 1}th", "plus one"),
+        near(f, str(n), f"{n - 1}^{{\\mathrm{{th}}}}", "minus one, superscript suffix"),
+        near(f, f"{n}^{{\\mathrm{{th}}}}", str(n + 1), "ordinal gold, plus one"),
+        near(f, str(n), f"{n + 1}th Day", "plus one, with a noun"),
+        prose(f, str(n), f"The answer is the {n + 1}th day.", False, "prose, plus one"),
+        same(f, str(n), f"{n}th", "suffix"),
+        same(f, str(n), f"{n}th Day", "suffix and noun"),
+        same(f, f"{n}^{{\\mathrm{{th}}}}", str(n), "ordinal gold"),
+        same(f, str(n), f"{n}^{{\\text{{th}}}}", "superscript suffix"),
+        prose(f, str(n), f"The answer is the {n}th day.", True, "prose ordinal"),
+    ]
+
+
+@st.composite
+def interval_unions(draw) -> list[Case]:
+    a, b, c, d = sorted(draw(st.lists(st.integers(min_value=-30, max_value=30), min_size=4, max_size=4, unique=True)))
+    f = "interval_union"
+    gold = f"({a}, {b}] \\cup [{c}, {d})"
+
+    def boxed(answer: str, correct: bool, why: str) -> Case:
+        return Case(f, gold, "", correct, why, completion=f"We solve. \\boxed{{{answer}}}")
+
+    return [
+        near(f, gold, f"({a}, {b}) \\cup [{c}, {d})", "one endpoint opened"),
+        near(f, gold, f"({a}, {b}] \\cup ({c}, {d})", "one endpoint opened"),
+        near(f, gold, f"[{a}, {b}] \\cup [{c}, {d})", "one endpoint closed"),
+        near(f, gold, f"({a}, {b}]", "one part"),
+        boxed(f"{a} < t < {b} \\text{{ or }} {c} \\le t < {d}", False, "inequalities, one endpoint opened"),
+        boxed(f"{a} < t \\le {b} \\text{{ or }} {c} < t < {d}", False, "inequalities, one endpoint opened"),
+        boxed(f"({a}, {b}) \u222a [{c}, {d})", False, "Unicode union, one endpoint opened"),
+        boxed(f"{a} < t \\le {b}", False, "one inequality"),
+        same(f, gold, f"[{c}, {d}) \\cup ({a}, {b}]", "reordered union"),
+        boxed(f"{a} < t \\le {b} \\text{{ or }} {c} \\le t < {d}", True, "inequalities"),
+        boxed(f"({a}, {b}] \u222a [{c}, {d})", True, "Unicode union"),
+    ]
+
+
 FAMILIES = {
     "integers": integers(),
     "fractions": fractions(),
@@ -373,6 +505,12 @@ FAMILIES = {
     "percents": percents(),
     "degrees": degrees(),
     "multiple_choice": multiple_choice(),
+    "unicode_minus": unicode_minus(),
+    "stated_numbers": stated_numbers(),
+    "hedges": hedges(),
+    "separators": separators(),
+    "ordinals": ordinals(),
+    "interval_unions": interval_unions(),
 }
 EXAMPLES_PER_FAMILY = 12
 WRAPPERS = ("\\boxed{{{}}}", "The final answer is ${}$.", "lenient:{}")
@@ -380,7 +518,9 @@ WRAPPERS = ("\\boxed{{{}}}", "The final answer is ${}$.", "lenient:{}")
 
 
 def grade_case(case: Case, wrapper: str = WRAPPERS[0]) -> dict:
-    if wrapper.startswith("lenient:"):
+    if case.completion is not None:
+        task = {"completion": case.completion, "gold": case.gold}
+    elif wrapper.startswith("lenient:"):
         task = {"completion": wrapper[len("lenient:"):].format(case.answer), "gold": case.gold, "profile": "lenient"}
     else:
         task = {"completion": "We compute. " + wrapper.format(case.answer), "gold": case.gold}
@@ -395,7 +535,7 @@ def check(cases: list[Case], wrapper: str) -> list[str]:
     for case in cases:
         verdict = grade_case(case, wrapper)["verdict"]
         if (verdict == "correct") != case.correct:
-            wrong.append(f"{case.family}/{case.why}: gold {case.gold!r} answer {case.answer!r} -> {verdict}")
+            wrong.append(f"{case.family}/{case.why}: gold {case.gold!r} answer {case.answer or case.completion!r} -> {verdict}")
     return wrong
 
 

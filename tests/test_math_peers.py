@@ -1,5 +1,6 @@
-"""Peers' labelled equivalence suites (tests/data/peers/, provenance in its README.md), graded by
-our real grader: agreement per suite, and every disagreement accounted for.
+"""Peers' labelled equivalence suites (tests/data/peers/) and public labelled model outputs
+(tests/data/peer_outputs/; provenance in each folder's README.md), graded by our real grader:
+agreement per suite, and every disagreement accounted for.
 
 A case labelled false (a wrong answer) that we grade correct is a false positive: the worst bug a
 reward can have. Any such case not listed, with a reason, in tests/data/peers/disagreements.jsonl
@@ -27,7 +28,10 @@ import pytest
 from verifier.math import Extraction, grade_extracted, grade_math
 
 PEERS_DIR = Path(__file__).parent / "data" / "peers"
-SUITES = ("math_verify", "mario_eval", "nemo_skills", "hendrycks_math")
+OUTPUTS_DIR = Path(__file__).parent / "data" / "peer_outputs"
+SUITE_DIRS = {"math_verify": PEERS_DIR, "mario_eval": PEERS_DIR, "nemo_skills": PEERS_DIR, "hendrycks_math": PEERS_DIR,
+              "gsm8k_gpt3": OUTPUTS_DIR, "omni_math_judge": OUTPUTS_DIR}
+SUITES = tuple(SUITE_DIRS)
 MIN_AGREEMENT = 0.97
 LABEL_WRONG = "label believed wrong: "
 OUR_POLICY = "our policy: "
@@ -41,25 +45,25 @@ def load_jsonl(path: Path) -> list[dict[str, Any]]:
 
 @cache
 def suite_cases(suite: str) -> tuple[dict[str, Any], ...]:
-    return tuple(load_jsonl(PEERS_DIR / f"{suite}.jsonl"))
+    return tuple(load_jsonl(SUITE_DIRS[suite] / f"{suite}.jsonl"))
 
 
 @cache
 def known_disagreements() -> dict[str, dict[str, Any]]:
-    return {d["source"]: d for d in load_jsonl(PEERS_DIR / "disagreements.jsonl")}
+    return {d["source"]: d for folder in (PEERS_DIR, OUTPUTS_DIR) for d in load_jsonl(folder / "disagreements.jsonl")}
 
 
 def grade_case(case: dict[str, Any]) -> dict[str, Any]:
     """Our verdict on one peer case, seen as the peer's grader sees it (README: "How cases are graded").
 
     An extracted answer goes to `grade_extracted` as if it were the content of a `\\boxed{}`; a
-    completion (math-verify parses whole texts) goes through `grade_math` with the lenient profile,
-    whose last-expression fallback is what math-verify's parse does. The gold is always given as it
+    completion (math-verify parses whole texts) goes through `grade_math` with the case's profile,
+    lenient unless it says otherwise (its last-expression fallback is what math-verify's parse does). The gold is always given as it
     is, as a dataset gold reaches the service: our gold parser reads a solution text's boxes itself.
     """
     pred = case["prediction"]
     if case["prediction_is"] == "completion":
-        return grade_math({"completion": pred, "gold": case["gold"], "profile": "lenient"})
+        return grade_math({"completion": pred, "gold": case["gold"], "profile": case.get("profile", "lenient")})
     extraction = Extraction(None, "none") if pred is None else Extraction(pred, "boxed")
     return grade_extracted(case["gold"], extraction)
 
@@ -76,11 +80,13 @@ def disagreements(suite: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
 
 def agreement(suite: str) -> tuple[float, int, int]:
     """(agreement, agreeing, counted): cases listed as "label believed wrong" are not counted."""
-    listed = known_disagreements()
-    counted = [(c, r) for c, r in graded(suite)
-               if not listed.get(c["source"], {}).get("reason", "").startswith(LABEL_WRONG)]
+    counted = [(c, r) for c, r in graded(suite) if not _label_wrong(c)]
     agreeing = sum((r["verdict"] == "correct") == c["label"] for c, r in counted)
     return agreeing / len(counted), agreeing, len(counted)
+
+
+def _label_wrong(case: dict[str, Any]) -> bool:
+    return known_disagreements().get(case["source"], {}).get("reason", "").startswith(LABEL_WRONG)
 
 
 def describe(case: dict[str, Any], res: dict[str, Any]) -> str:
@@ -139,7 +145,10 @@ def test_listed_disagreements_still_disagree(suite: str) -> None:
 
 # Suites known to stay below MIN_AGREEMENT, and why. Strict: reaching it fails, to drop the entry.
 # A regression there still fails test_every_disagreement_is_listed.
-BELOW_MIN: dict[str, str] = {}
+BELOW_MIN: dict[str, str] = {
+    "omni_math_judge": "rows where an LLM judge and a rule grader disagree, by construction: prose golds "
+                       "(invalid_gold) and free-text answers; math-verify is lower still (README)",
+}
 
 
 @pytest.mark.timeout(600)
@@ -196,7 +205,11 @@ def report() -> None:
         ratio, agreeing, counted = agreement(suite)
         total = len(suite_cases(suite))
         raw = sum((r["verdict"] == "correct") == c["label"] for c, r in graded(suite))
-        print(f"{suite}: {ratio:.3f} ({agreeing}/{counted} counted; raw {raw}/{total} = {raw / total:.3f})")
+        mv = {c["source"]: math_verify_correct(c) == c["label"] for c in suite_cases(suite)}
+        mv_counted = sum(mv[c["source"]] for c in suite_cases(suite) if not _label_wrong(c))
+        print(f"{suite}: {ratio:.3f} ({agreeing}/{counted} counted; raw {raw}/{total} = {raw / total:.3f});"
+              f" plain math-verify {mv_counted / counted:.3f} ({mv_counted}/{counted} counted;"
+              f" raw {sum(mv.values())}/{total} = {sum(mv.values()) / total:.3f})")
     print("\n== FALSE POSITIVES behind a wrong 'equivalent' label (listed as label believed wrong)")
     for suite in SUITES:
         for c, r in graded(suite):
@@ -211,15 +224,33 @@ def report() -> None:
 
 
 def prune() -> None:
-    """Rewrite disagreements.jsonl without the entries that no longer disagree."""
+    """Rewrite each disagreements.jsonl without the entries that no longer disagree."""
     current = {c["source"] for suite in SUITES for c, _ in disagreements(suite)}
-    path = PEERS_DIR / "disagreements.jsonl"
-    listed = load_jsonl(path)
-    kept = [d for d in listed if d["source"] in current or wrong_true_label(d)]
-    with path.open("w", encoding="utf-8") as f:
-        f.writelines(json.dumps(d, ensure_ascii=False) + "\n" for d in kept)
-    print(f"pruned {len(listed) - len(kept)} stale entries")
+    for folder in (PEERS_DIR, OUTPUTS_DIR):
+        path = folder / "disagreements.jsonl"
+        listed = load_jsonl(path)
+        kept = [d for d in listed if d["source"] in current or wrong_true_label(d)]
+        with path.open("w", encoding="utf-8") as f:
+            f.writelines(json.dumps(d, ensure_ascii=False) + "\n" for d in kept)
+        print(f"{path.parent.name}: pruned {len(listed) - len(kept)} stale entries")
     known_disagreements.cache_clear()
+
+
+def math_verify_correct(case: dict[str, Any]) -> bool:
+    """Plain math-verify on the same case, as TRL's accuracy reward calls it: `verify(parse(gold),
+    parse(prediction))`, the gold wrapped in `$...$` when it has no delimiters."""
+    from math_verify import parse, verify
+
+    if case["prediction"] is None:
+        return False
+    gold = case["gold"] if "$" in case["gold"] else f"${case['gold']}$"
+    pred = case["prediction"]
+    if case["prediction_is"] == "answer" and "$" not in pred:
+        pred = f"${pred}$"
+    try:
+        return bool(verify(parse(gold), parse(pred)))
+    except Exception:  # noqa: BLE001 - a crash is a refusal, as in a reward loop
+        return False
 
 
 if __name__ == "__main__":

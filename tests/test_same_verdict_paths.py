@@ -87,7 +87,7 @@ CASES = [
     (_code("k-pytest", "def inc(x):\n    return x + 1", [], test_framework="pytest", test_code=PYTEST), "accepted"),
     (_code("k-pytest-near", "def inc(x):\n    return x + (x < 5)", [], test_framework="pytest", test_code=PYTEST),
      "wrong_answer"),
-    (_code("k-unittest-shared", "def task_func(x):\n    return x + 1", [], test_framework="unittest", judge="shared",
+    (_code("k-unittest", "def task_func(x):\n    return x + 1", [], test_framework="unittest",
            test_code=UNITTEST), "accepted"),
     (_code("k-no-tests", "def inc(x):\n    return x + 1", [], test_framework="pytest", test_code="import os\n"), "error"),
     # a program over the sandbox's 256 KiB limit (the field allows 1 MiB) is its own fault: 0, not infra_error
@@ -131,7 +131,7 @@ def test_expected_verdicts_directly(direct):
     assert {k: v[:2] for k, v in direct.items()} == {t["id"]: (v, 1.0 if v in ("correct", "accepted") else 0.0)
                                                      for t, v in CASES}
     assert direct["k-pytest"][2] == ("test_inc[1]", "test_inc[5]")
-    assert direct["k-unittest-shared"][2] == ("T.test_one",)
+    assert direct["k-unittest"][2] == ("T.test_one",)
 
 
 def test_in_process_cli_gives_the_same_verdicts(direct, tmp_path):

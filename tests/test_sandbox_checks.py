@@ -5,7 +5,7 @@ import signal
 
 import pytest
 
-from sandbox.checks import compare, extract_code, overall, run_verdict, score
+from sandbox.checks import compare, extract_code, non_finite, overall, run_verdict, score
 from sandbox.config import SandboxConfig
 from sandbox.job import InfraFailure, Plan, make_plan
 from sandbox.spec import TaskError
@@ -208,6 +208,23 @@ def test_java_main_class_is_linear_on_adversarial_code():
     code = "from sandbox.languages import java_main_class as f\nprint(f('class a ' * 131072), f('public ' + 'final ' * 170000))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.split() == ["Main", "Main"], out.stderr
+
+
+@pytest.mark.parametrize("got", [b"nan", b"NaN", b"-nan", b"+NAN", b"inf", b"-Inf", b"Infinity", b"-INFINITY",
+                                 b"1e999", b"-1E400"])
+def test_float_compare_never_takes_a_non_finite_token_for_a_finite_answer(got):
+    """Our `compare: "float"` (issue 16): nan or inf, in any spelling, is no finite expected value."""
+    for expected in (b"0.5", b"1.0", b"1e308", b"-1e308", b"0", b"3"):
+        assert not compare(got, expected, "float", abs_tol=1e9, rel_tol=1e9)[0], (got, expected)
+
+
+@pytest.mark.parametrize("data, token", [
+    (b"nan", b"nan"), (b"1.5 -NaN\n", b"-NaN"), (b"0.1\n+inf", b"+inf"), (b"Infinity", b"Infinity"),
+    (b"1 2 1e999", b"1e999"), (b"iNfInItY 3", b"iNfInItY"),
+    (b"0.5 1e308 -2.5e-7", None), (b"YES banana none inf1 e5 nano", None), (b"", None), (b"1_0 3e2", None),
+])
+def test_non_finite_finds_every_spelling_of_nan_and_inf(data, token):
+    assert non_finite(data) == token
 
 
 def test_float_tolerance_never_applies_to_an_integer_answer():

@@ -133,6 +133,9 @@ for path in ("/usr/evil", "/etc/evil", "/opt/sandbox/runner.py"):
         out[path] = errno.errorcode[e.errno]
 status = dict(l.split(":\t", 1) for l in open("/proc/self/status").read().splitlines() if ":\t" in l)
 out["uid"] = os.getuid()
+runner = dict(l.split(":\t", 1) for l in open("/proc/1/status").read().splitlines() if ":\t" in l)
+out["runner_uids"] = [int(x) for x in runner["Uid"].split()[:3]]
+out["runner_cap_eff"] = runner["CapEff"].strip()
 out["cap_eff"] = status["CapEff"].strip()
 out["nnp"] = status.get("NoNewPrivs", "").strip()  # gVisor's /proc shows neither
 out["seccomp"] = status.get("Seccomp", "").strip()
@@ -175,6 +178,9 @@ def test_hardening_from_inside(any_grader):
     assert facts["/usr/evil"] in denied and facts["/etc/evil"] in denied
     assert facts["/opt/sandbox/runner.py"] in ("EROFS", "EACCES")
     assert facts["uid"] != 0 and int(facts["cap_eff"], 16) == 0
+    # the runner (started as root with CAP_SETUID/SETGID only) kept neither: real and saved uid the
+    # judge's, effective uid the program's (sandbox/runner.py)
+    assert facts["runner_uids"] == [65533, 65534, 65533] and int(facts["runner_cap_eff"], 16) == 0
     if any_grader.grader.config.backend == "docker":
         assert facts["nnp"] == "1" and facts["seccomp"] == "2"
     else:  # every system call goes to gVisor's kernel (which reports 4.4.0), never to the host's
@@ -201,7 +207,9 @@ def test_container_config_from_the_engine(grader):
         assert "no-new-privileges" in hc["SecurityOpt"] and not any("seccomp" in s for s in hc["SecurityOpt"])
         assert hc["Memory"] == hc["MemorySwap"] > 0 and hc["PidsLimit"] > 0 and hc["NanoCpus"] > 0
         assert not hc["Binds"] and not cs[0].attrs["Mounts"] and not hc["Privileged"]
-        assert cs[0].attrs["Config"]["User"] not in ("", "0", "root")
+        # root only until the runner's first lines, with CAP_SETUID and CAP_SETGID alone (sandbox/pool.py)
+        assert cs[0].attrs["Config"]["User"] == "0:0"
+        assert sorted(c.removeprefix("CAP_") for c in hc["CapAdd"]) == ["SETGID", "SETUID"]
     finally:
         client.close()
 

@@ -62,3 +62,21 @@ def test_code_runs_under_gvisor_and_not_under_runc(gvisor):
 def test_verdicts_and_hardening_under_gvisor(gvisor, code, verdict):
     result = gvisor.grade(_task(code, time_limit_s=1, memory_limit_mb=256))
     assert result["verdict"] == verdict, result["detail"]
+
+
+# issue 16 under gVisor: the Sentry keeps the runner's two uids (sandbox/runner.py), so the judge
+# stays out of the program's reach and a call's CPU counts a child it never waited for
+STOP_JUDGE = ("import os, signal, time\n"
+              "def f(x):\n    judge = os.getppid()\n    for sig in (signal.SIGSTOP, signal.SIGKILL):\n        try:\n"
+              "            os.kill(judge, sig)\n        except OSError:\n            pass\n"
+              "    if x == 2:\n        r, w = os.pipe()\n        if os.fork() == 0:\n            t = time.process_time()\n"
+              "            while time.process_time() - t < 3:\n                pass\n            os.write(w, b'x')\n"
+              "            os._exit(0)\n        os.read(r, 1)\n    return [list(os.getresuid()), 2 * x]")
+
+
+def test_the_judge_is_out_of_the_programs_reach_under_gvisor(gvisor):
+    task = {"id": "g", "kind": "code", "language": "python", "completion": STOP_JUDGE, "entry_point": "f",
+            "time_limit_s": 1, "scoring": "fraction",
+            "call_tests": [{"args": [x], "expected": [[65534] * 3, 2 * x]} for x in (1, 2, 3)]}
+    result = gvisor.grade(task)
+    assert [t["verdict"] for t in result["tests"]] == ["accepted", "time_limit", "accepted"], result

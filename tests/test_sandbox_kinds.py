@@ -1,7 +1,7 @@
 """Real containers: call-based tests, pytest and unittest test files, and entry_point with asserts
 (README.md, "Task schema"). Every grading rule has near misses (a right program perturbed: it must
 fail) next to rewrites (an equivalent program: it must pass), and every way a program could try to
-make a test file pass without passing its tests is tried in both judge modes."""
+make a test file pass without passing its tests is tried against the judge."""
 from __future__ import annotations
 
 import pytest
@@ -178,7 +178,7 @@ UNITTEST = ("import unittest\n\nclass TestCases(unittest.TestCase):\n    def tes
             "if __name__ == '__main__':\n    unittest.main()\n")
 UNITTEST_NAMES = ["TestCases.test_list", "TestCases.test_one", "TestCases.test_sub"]
 TASK_FUNC = "def task_func(x):\n    return x + 1"
-MODES = ["process", "shared"]
+MODES = ["process"]  # "shared" was removed (issue 16): no judge shares the program's interpreter
 
 
 def framework(program: str, kind: str, judge: str, test_code: str | None = None, **kw) -> dict:
@@ -186,7 +186,7 @@ def framework(program: str, kind: str, judge: str, test_code: str | None = None,
     return task(program, test_framework=kind, test_code=test_code, judge=judge, **kw)
 
 
-@pytest.mark.parametrize("judge", ["process"])  # pytest + shared is refused (sandbox/spec.py)
+@pytest.mark.parametrize("judge", ["process"])
 def test_pytest_file_per_test_names_and_verdicts(grader, judge):
     r = grader.grade(framework(INC, "pytest", judge))
     assert r["verdict"] == "accepted", r
@@ -213,7 +213,6 @@ def test_unittest_file_per_test_names_and_verdicts(grader, judge):
 @pytest.mark.parametrize("kind, test_code, judge", [
     ("pytest", "from solution import inc\n\ndef helper():\n    assert inc(1) == 2\n", "process"),
     ("unittest", "import unittest\nfrom solution import inc\n", "process"),
-    ("unittest", "import unittest\nfrom solution import inc\n", "shared"),
     ("pytest", "# nothing here\n", "process"),
 ])
 def test_a_file_with_no_tests_is_an_error_never_accepted(grader, judge, kind, test_code):
@@ -250,7 +249,7 @@ ATTACKS = [
     "_inc = lambda x: E(-99)\n_task = lambda x: E(-99)",
     "import unittest, pytest\ndef _skip():\n    try:\n        pytest.skip('no')\n    finally:\n        raise unittest.SkipTest('no')\n"
     "_inc = _task = lambda x: _skip()",
-    # the shared interpreter: reach the result class through __subclasses__, its closures, the
+    # as against the removed shared judge: reach the result class through __subclasses__, its closures, the
     # assert methods' closures, the tests' globals and builtins through a test method
     "import unittest, sys\ndef _forge():\n    for c in unittest.TestResult.__subclasses__():\n"
     "        c.addFailure = c.addError = lambda *a, **k: None\n        for f in vars(c).values():\n"
@@ -270,7 +269,7 @@ ATTACKS = [
 ]
 
 
-@pytest.mark.parametrize("kind, judge", [("pytest", "process"), ("unittest", "process"), ("unittest", "shared")])
+@pytest.mark.parametrize("kind, judge", [("pytest", "process"), ("unittest", "process")])
 @pytest.mark.parametrize("attack", ATTACKS, ids=range(len(ATTACKS)))
 def test_a_program_cannot_make_a_test_file_pass(grader, judge, kind, attack):
     wrong = "\ndef inc(x):\n    return -99\ndef task_func(x):\n    return -99\n"
@@ -305,9 +304,9 @@ BCB_TESTS = ("import unittest\nimport pandas as pd\nimport numpy as np\n\nclass 
     ("return pd.DataFrame({'y': [x * x for x in xs], 'x': xs})", "wrong_answer"),  # column order
     ("return {'x': xs, 'y': [x * x for x in xs]}", "wrong_answer"),  # not a DataFrame
 ])
-def test_bigcodebench_style_unittest_with_dataframes_in_shared_mode(grader, body, verdict):
+def test_bigcodebench_style_unittest_with_dataframes(grader, body, verdict):
     program = f"import pandas as pd\n\ndef task_func(xs):\n    {body}\n"
-    r = grader.grade(framework(program, "unittest", "shared", BCB_TESTS, time_limit_s=10, memory_limit_mb=512))
+    r = grader.grade(framework(program, "unittest", "process", BCB_TESTS, time_limit_s=10, memory_limit_mb=512))
     assert r["verdict"] == verdict, r
 
 
@@ -347,7 +346,7 @@ SHADOW_UNITTEST = ("import unittest\nclass T(unittest.TestCase):\n    def test_l
                    "        self.assertEqual(len(task_func([1, 2])), 2)\n")
 
 
-@pytest.mark.parametrize("kind, judge", [("pytest", "process"), ("unittest", "process"), ("unittest", "shared")])
+@pytest.mark.parametrize("kind, judge", [("pytest", "process"), ("unittest", "process")])
 def test_a_program_cannot_answer_for_a_builtin_the_tests_use(grader, kind, judge):
     """The program's top-level names reach the test file (BigCodeBench calls task_func without
     importing it; `from solution import *`), but never a builtin's: a wrong program defining
@@ -457,13 +456,15 @@ def test_a_constant_does_not_make_tests_that_never_call_the_program_pass(grader,
     "import unittest.case\n    raise unittest.case._ShouldStop()",
     "for c in Exception.__subclasses__():\n        if c.__name__ == '_ShouldStop':\n            raise c()",
 ])
-def test_a_program_cannot_end_a_shared_test_with_shouldstop(grader, raise_it):
-    """unittest swallows _ShouldStop inside a test part and records a success: in the shared
-    judge a program raising it from task_func passed every test (wrong code accepted)."""
-    r = grader.grade(framework(f"def task_func(x):\n    {raise_it}\n    return -99", "unittest", "shared",
+def test_a_program_cannot_end_a_test_with_shouldstop(grader, raise_it):
+    """unittest swallows _ShouldStop inside a test part and records a success: in the removed shared
+    judge a program raising it from task_func passed every test (wrong code accepted). Across the
+    channel it arrives as a plain Exception."""
+    r = grader.grade(framework(f"def task_func(x):\n    {raise_it}\n    return -99", "unittest", "process",
                                scoring="fraction"))
-    assert r["score"] == 0.0 and r["verdict"] == "runtime_error", r
-    r = grader.grade(framework(TASK_FUNC, "unittest", "shared"))  # with the fix in place, right still passes
+    # raised (runtime_error), or not found in the program's process, where unittest was never loaded (-99)
+    assert r["score"] == 0.0 and r["verdict"] in ("runtime_error", "wrong_answer"), r
+    r = grader.grade(framework(TASK_FUNC, "unittest", "process"))  # right still passes
     assert r["verdict"] == "accepted", r
 
 
@@ -475,25 +476,25 @@ FAKE_RUN = "def _run(self, result=None):\n    result.startTest(self)\n    result
     "class Fake(unittest.TestCase):\n        run = _run\n    for c in unittest.TestCase.__subclasses__():\n"
     "        if c is not Fake:\n            try:\n                c.__bases__ = (Fake,)\n            except TypeError:\n                pass",
 ])
-def test_a_program_cannot_replace_how_later_shared_tests_run(grader, patch):
+def test_a_program_cannot_replace_how_later_tests_run(grader, patch):
     """From inside task_func, the program reached the test class (TestCase.__subclasses__()) and
     gave it its own run() (a new key, which the snapshot did not compare) or new bases: every
     later test passed (1 of 2 under fraction scoring, n-1 of n in general)."""
     program = f"import unittest\n{FAKE_RUN}def task_func(x):\n    {patch}\n    return -99\n"
-    r = grader.grade(framework(program, "unittest", "shared", scoring="fraction"))
+    r = grader.grade(framework(program, "unittest", "process", scoring="fraction"))
     assert r["score"] == 0.0 and r["verdict"] not in ("accepted", "infra_error", "error"), r
 
 
-def test_setupclass_data_is_not_taken_for_tampering_in_shared_mode(grader):
+def test_setupclass_data_passes(grader):
     """Rewrite: a setUpClass storing a value (and a DataFrame-like object) on its class still passes."""
     test_code = ("import unittest\nclass T(unittest.TestCase):\n    @classmethod\n    def setUpClass(cls):\n"
                  "        cls.v = task_func(1)\n        cls.maxDiff = None\n    def test_a(self):\n"
                  "        self.assertEqual(self.v, 2)\n    def test_b(self):\n        self.assertEqual(task_func(2), 3)\n")
-    r = grader.grade(framework(TASK_FUNC, "unittest", "shared", test_code))
+    r = grader.grade(framework(TASK_FUNC, "unittest", "process", test_code))
     assert r["verdict"] == "accepted", r
 
 
-def test_a_program_cannot_add_a_builtin_to_the_shared_tests_globals(grader):
+def test_a_program_cannot_add_a_builtin_to_the_tests_globals(grader):
     """Through a test method's __globals__ the program added `len` (a new key: the snapshot compared
     only those it had seen), and the later tests' len was the program's."""
     test_code = ("import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(len(task_func(1)), 2)\n"
@@ -501,9 +502,9 @@ def test_a_program_cannot_add_a_builtin_to_the_shared_tests_globals(grader):
     program = ("import unittest\ndef task_func(x):\n    for c in unittest.TestCase.__subclasses__():\n"
                "        for v in list(vars(c).values()):\n            g = getattr(v, '__globals__', None)\n"
                "            if g is not None and 'T' in g:\n                g['len'] = lambda v: 3\n    return []\n")
-    r = grader.grade(framework(program, "unittest", "shared", test_code, scoring="fraction"))
+    r = grader.grade(framework(program, "unittest", "process", test_code, scoring="fraction"))
     assert r["score"] == 0.0 and r["verdict"] not in ("accepted", "infra_error", "error"), r
-    r = grader.grade(framework("def task_func(x):\n    return list(range(x + 1))", "unittest", "shared", test_code))
+    r = grader.grade(framework("def task_func(x):\n    return list(range(x + 1))", "unittest", "process", test_code))
     assert r["verdict"] == "accepted", r
 
 
@@ -518,18 +519,18 @@ def test_a_program_cannot_patch_the_builtins_unittest_reads(grader, where):
     program rebinding builtins.getattr (or adding unittest.case.getattr, a key the snapshot had
     not seen) so that test methods came back as no-ops passed every test."""
     program = f"{GETATTR_NOOP}import unittest.case\n{where}.getattr = _fake\ndef task_func(x):\n    return -99\n"
-    r = grader.grade(framework(program, "unittest", "shared", scoring="fraction"))
+    r = grader.grade(framework(program, "unittest", "process", scoring="fraction"))
     assert r["score"] == 0.0 and r["verdict"] not in ("accepted", "infra_error", "error"), r
 
 
-def test_a_program_cannot_swap_the_module_the_shared_tests_import(grader):
+def test_a_program_cannot_swap_the_module_the_tests_import(grader):
     """`sys.modules["unittest"] = fake`, whose TestCase (a real subclass) has the program's run():
     the test file's `import unittest` took it, and every test passed."""
     program = ("import sys, types, unittest\nclass _TC(unittest.TestCase):\n    def run(self, result=None):\n"
                "        result.startTest(self)\n        result.stopTest(self)\n        return result\n"
                "_fake = types.ModuleType('unittest')\n_fake.__dict__.update(vars(unittest))\n_fake.TestCase = _TC\n"
                "sys.modules['unittest'] = _fake\ndef task_func(x):\n    return -99\n")
-    r = grader.grade(framework(program, "unittest", "shared", scoring="fraction"))
+    r = grader.grade(framework(program, "unittest", "process", scoring="fraction"))
     assert r["score"] == 0.0 and r["verdict"] not in ("accepted", "infra_error", "error"), r
 
 
@@ -551,10 +552,10 @@ CMP_TESTS = ("import unittest\nimport pandas as pd\nclass T(unittest.TestCase):\
     ("import numpy as np\ndef task_func(x):\n    return np.int64(x + 1)\n", "accepted", 1.0),
     ("def task_func(x):\n    return x + 2\n", "wrong_answer", 0.2),  # only test_bare passes
 ])
-def test_shared_unittest_comparisons_never_trust_the_programs_eq(grader, program, verdict, score):
-    """The shared unittest judge refused program-defined values in assert methods only: an always-
-    true __eq__ passed `assertTrue(f(x) == y)` and `assert f(x) == y` (BigCodeBench rows scored 1.0
-    with wrong code). Comparisons and assert conditions in the test file are guarded too."""
-    r = grader.grade(framework(program, "unittest", "shared", CMP_TESTS, scoring="fraction",
+def test_unittest_comparisons_never_trust_the_programs_eq(grader, program, verdict, score):
+    """The removed shared unittest judge let an always-true __eq__ pass `assertTrue(f(x) == y)` and
+    `assert f(x) == y` (BigCodeBench rows scored 1.0 with wrong code). Across the channel a
+    program-defined value cannot cross at all; a numpy int crosses as one."""
+    r = grader.grade(framework(program, "unittest", "process", CMP_TESTS, scoring="fraction",
                                time_limit_s=10, memory_limit_mb=512))
     assert r["verdict"] == verdict and abs(r["score"] - score) < 1e-9, r

@@ -4,16 +4,13 @@ does the attack, then an innocent job in the same container must be unaffected (
 must have been recycled)."""
 from __future__ import annotations
 
-import dis
 import os
 import platform
 import resource
-import types
 
 import pytest
 
 from sandbox import SandboxConfig
-from sandbox.build import HARNESS
 from sandbox.sync import SyncGrader
 from tests.helpers import sandbox_config
 
@@ -49,7 +46,8 @@ INNOCENT = py("a, b = map(int, input().split())\nx = bytearray(150 << 20)\nprint
 def test_sigint_to_pid1_is_ignored(grader):
     before = grader.grader.stats()["containers_recycled"]
     r = grader.grade(py("import os, signal\nos.kill(1, signal.SIGINT)\nprint(4)"))
-    assert r["verdict"] == "wrong_answer", r
+    # the runner's real uid is not the program's (sandbox/runner.py): no signal reaches it
+    assert r["verdict"] == "runtime_error" and "PermissionError" in r["detail"], r
     assert grader.grade(INNOCENT)["verdict"] == "accepted"
     assert grader.grader.stats()["containers_recycled"] == before  # the runner survived it
 
@@ -72,7 +70,12 @@ def test_pid1_limits_changed_by_a_program_do_not_reach_the_next_job(grader, atta
     first = grader.grade(py(look, tests=(("", ""),), return_output=True))["tests"][0]["stdout"]
     assert first.startswith(f"{resource.RLIM_INFINITY} 256 True 0 {os.SCHED_OTHER} "), first
     r = grader.grade(py(f"import ctypes, os, resource\n{attack}\nprint(3)"))
-    assert r["verdict"] == "runtime_error" and "supervisor" in r["detail"], r
+    if "prlimit" in attack:  # the runner's real uid is not the program's: EPERM
+        assert r["verdict"] == "runtime_error" and "PermissionError" in r["detail"], r
+    elif "syscall(251" in attack:  # EPERM too, which a raw syscall returns rather than raises
+        assert r["verdict"] == "accepted", r
+    else:  # Linux checks only the effective uid here: done, seen, the container recycled
+        assert r["verdict"] == "runtime_error" and "supervisor" in r["detail"], r
     assert grader.grade(py(look, tests=(("", first),)))["verdict"] == "accepted"
     assert grader.grade(INNOCENT)["verdict"] == "accepted"
 
@@ -99,7 +102,7 @@ def test_ipc_objects_do_not_survive_the_job(grader):
 
 # ---------------------------------------------------------------- F4: forging the test_code harness
 ADD_TESTS = "assert add(1, 2) == 3\nassert add(2, 2) == 4\n"
-JUDGES = ("process", "shared")  # how test_code runs: sandbox.job.JUDGE_MODES
+JUDGES = ("process",)  # how test_code runs: sandbox.spec.JUDGE_MODES ("shared" was removed, issue 16)
 FORGERIES = {
     "exec_replaced": "import builtins\ndef add(a, b): return 0\nbuiltins.exec = lambda *a, **k: None",
     "nonce_from_environ": (
@@ -184,8 +187,8 @@ BLOCKED_IN_SHARED = {
     "fresh_posix": ("import _imp, importlib.machinery\n_imp.create_builtin(importlib.machinery.ModuleSpec('posix', None))\n"
                     "def add(a, b): return a + b"),
 }
-# Correct programs that fail in the shared mode only, because its audit hook blocks what they do; in
-# the default mode the program's process holds no secret, so they may.
+# Correct programs the removed shared mode refused, because its audit hook blocked what they do; the
+# program's process holds no secret, so they may.
 BLOCKED_IN_SHARED |= {
     "proc_mem_opened": "open('/proc/self/mem', 'rb')\ndef add(a, b): return a + b",
     "proc_mem_via_dev_fd": "open('/dev/fd/../mem', 'rb')\ndef add(a, b): return a + b",
@@ -204,10 +207,8 @@ def test_harness_cannot_be_forged(grader, name, judge):
 
 
 @pytest.mark.parametrize("name", sorted(BLOCKED_IN_SHARED))
-def test_what_the_shared_mode_blocks_the_process_mode_allows(grader, name):
+def test_what_the_shared_mode_blocked_the_process_judge_allows(grader, name):
     task = {"language": "python", "completion": BLOCKED_IN_SHARED[name], "test_code": ADD_TESTS}
-    r = grader.grade(dict(task, judge="shared"))
-    assert r["verdict"] != "accepted" and r["score"] == 0.0, r
     if "proc_mem" not in name:  # /proc/self/mem stays closed: the program's process is forked non-dumpable
         assert grader.grade(task)["verdict"] == "accepted"
 
@@ -371,7 +372,7 @@ def test_a_full_work_dir_on_the_checkers_rerun_is_the_programs_fault(grader):
 
 # ---------------------------------------------------------------- F10: reward hacks in the asserts
 # A program under RL learns to return a value that passes `assert f(x) == y` without being y. Inside
-# assert statements the harness compares plain data only (sandbox/harness/shared.py; the process mode sends plain data only).
+# assert statements the harness compares plain data only (the judge's wire sends data only: sandbox/harness/wire.py).
 ALWAYS_EQ = "class T:\n    def __eq__(self, o): return True\n    def __ne__(self, o): return False\n    __hash__ = object.__hash__\n"
 CHEATS = {
     "always_equal_object": (ALWAYS_EQ + "def add(a, b): return T()", ADD_TESTS),
@@ -465,23 +466,9 @@ def test_honest_programs_pass_the_strict_asserts(grader, name, judge):
     prog, tests = HONEST[name]
     r = grader.grade({"language": "python", "completion": prog, "test_code": tests, "judge": judge})
     if name in NEEDS_SHARED and judge == "process":  # the program's objects cannot cross the channel
-        assert r["verdict"] == "wrong_answer" and "not plain data" in r["detail"], r
+        assert r["verdict"] == "wrong_answer" and "cannot cross the judge boundary" in r["detail"], r
     else:
         assert r["verdict"] == "accepted", r
-
-
-def test_strict_assert_helpers_look_up_no_globals():
-    """The helpers run after the program, which may rebind any builtin or harness global: every
-    name they use must be a closure variable bound before the program starts."""
-    ns: dict = {}
-    exec((HARNESS / "shared.py").read_text().split("\ndef _main")[0], ns)
-    code = ns["_strict_asserts"].__code__
-    helpers = [c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name in ("data", "plain", "cmp", "chain", "truth")]
-    assert len(helpers) == 5
-    lambdas = [c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name == "<lambda>"]
-    loads = [(c.co_name, i.argval) for c in helpers + lambdas for i in dis.get_instructions(c)
-             if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")]
-    assert not loads, loads
 
 
 # ---------------------------------------------------------------- issue 9: reset means reset
@@ -634,8 +621,6 @@ def test_a_wrong_program_cannot_win_the_judge(grader, attack, tmp_path):
         task["tests"] = [{"stdin": "", "expected_stdout": "3\n"}]
     r = grader.grade(task)
     assert r["verdict"] != "accepted" and r["score"] == 0.0, r
-    r = grader.grade(dict(task, judge="shared"))  # closed in the shared mode too
-    assert r["verdict"] != "accepted" and r["score"] == 0.0, r
     right = task["completion"].replace("    return 0\n", "    return a + b\n")
     if attack in ("signal_handler_frame", "harness_rewrite"):  # the right program still passes
         assert grader.grade(dict(task, completion=right))["verdict"] == "accepted"
@@ -697,33 +682,6 @@ def test_mbpp_style_asserts_still_call_the_program(grader):
     assert ok["verdict"] == "accepted", ok
     bad = grader.grade({"language": "python", "completion": "def f(x):\n    return x + x\n", "test_code": tests})
     assert bad["verdict"] == "wrong_answer", bad
-
-
-# Shared mode: native code walks frames without an audit event. /work and /tmp are noexec, but an
-# extension loaded through /proc/self/fd/N (a memfd, or any fd) is not: each such load must raise.
-FOREIGN_EXTENSION = '''import importlib.machinery, importlib.util, os, sys
-so = '/usr/lib/python3.11/lib-dynload/_bz2.cpython-311-x86_64-linux-gnu.so'
-fd = os.open(so, os.O_RDONLY)
-refused = []
-for path in ('/proc/self/fd/%d' % fd, '/proc/%d/fd/%d' % (os.getpid(), fd)):
-    spec = importlib.util.spec_from_file_location('_bz2', path,
-                                                  loader=importlib.machinery.ExtensionFileLoader('_bz2', path))
-    sys.modules.pop('_bz2', None)
-    try:
-        importlib.util.module_from_spec(spec)
-    except PermissionError:
-        refused.append(path)
-stdlib_ok = importlib.import_module('_bz2') is not None  # the image's own extensions still load
-no_memfd = not hasattr(os, 'memfd_create') and not hasattr(__import__('posix'), 'memfd_create')
-def add(a, b):
-    return a + b if len(refused) == 2 and no_memfd and stdlib_ok else 0
-'''
-
-
-def test_shared_mode_loads_native_extensions_only_from_the_image(grader):
-    r = grader.grade({"language": "python", "completion": FOREIGN_EXTENSION, "test_code": ADD_TESTS,
-                      "judge": "shared"})
-    assert r["verdict"] == "accepted", r  # each foreign load raised, memfd_create is gone, _bz2 loads
 
 
 # A failing program writes the judge's "undefined name" report on every fd it can reach, then
@@ -792,8 +750,8 @@ def test_the_programs_module_aliases_do_not_decide_between_a_verdict_and_infra_e
 
 
 
-# Red team (issue 9), shared mode: a program patches a pure-Python class of a stdlib module the
-# tests import, and the tests' comparison runs the patch (neither side is plain data).
+# Red team (issue 9), against the removed shared mode: a program patches a pure-Python class of a
+# stdlib module the tests import. In the process judge the patch stays in the program's process.
 PATCHED_STDLIB = {
     "fraction_eq": ("import fractions\nfractions.Fraction.__eq__ = lambda a, b: True\n"
                     "def half(x):\n    return fractions.Fraction(7, 9)\n",
@@ -819,18 +777,17 @@ RIGHT_STDLIB = {"module_first_loaded_by_the_program": "def add(a, b):\n    retur
 
 
 @pytest.mark.parametrize("name", sorted(PATCHED_STDLIB))
-def test_shared_mode_undoes_what_the_program_patched_in_stdlib_modules(grader, name):
+def test_what_the_program_patches_in_stdlib_modules_never_reaches_the_judge(grader, name):
     prog, tests = PATCHED_STDLIB[name]
-    r = grader.grade({"language": "python", "completion": prog, "test_code": tests, "judge": "shared"})
+    r = grader.grade({"language": "python", "completion": prog, "test_code": tests})
     assert r["verdict"] != "accepted" and r["score"] == 0.0, r
-    right = grader.grade({"language": "python", "completion": RIGHT_STDLIB[name], "test_code": tests, "judge": "shared"})
+    right = grader.grade({"language": "python", "completion": RIGHT_STDLIB[name], "test_code": tests})
     assert right["verdict"] == "accepted", right
 
 
 
-# Shared mode: marshal.loads builds code objects with any bytecode (crafted bytecode reads and
-# writes the interpreter's memory, frames and the nonce included); only the image's own .pyc
-# files may be unmarshalled (imports), not data of the program's, nor a .pyc it wrote to /work.
+# The removed shared mode refused marshal.loads (crafted bytecode reads the interpreter's memory)
+# and with it right programs (issue 16). The program's process holds nothing to read: all run.
 MARSHAL_CODE = {
     "loads": "import marshal\ncode = marshal.loads(marshal.dumps(compile('x = 1', 'x', 'exec')))\n",
     "sourceless_import": ("import importlib.util, marshal, sys\n"
@@ -842,15 +799,11 @@ MARSHAL_CODE = {
 
 
 @pytest.mark.parametrize("name", sorted(MARSHAL_CODE))
-def test_shared_mode_unmarshals_only_the_images_own_code(grader, name):
+def test_a_program_may_unmarshal_code_in_its_own_process(grader, name):
     prog = MARSHAL_CODE[name] + "def add(a, b):\n    return a + b\n"
-    r = grader.grade({"language": "python", "completion": prog, "test_code": ADD_TESTS, "judge": "shared"})
-    assert r["verdict"] == "runtime_error" and "marshal" in r["detail"], r
     assert grader.grade({"language": "python", "completion": prog, "test_code": ADD_TESTS})["verdict"] == "accepted"
-    imports = ("import fractions, decimal, statistics, json, dataclasses, heapq, bisect, datetime, email.message, "
-               "xml.dom.minidom, unittest, typing, difflib\ndef add(a, b):\n    return a + b\n")
-    ok = grader.grade({"language": "python", "completion": imports, "test_code": ADD_TESTS, "judge": "shared"})
-    assert ok["verdict"] == "accepted", ok  # stdlib imports unmarshal the image's .pyc files
+    wrong = MARSHAL_CODE[name] + "def add(a, b):\n    return a - b\n"
+    assert grader.grade({"language": "python", "completion": wrong, "test_code": ADD_TESTS})["verdict"] == "wrong_answer"
 
 
 
@@ -900,3 +853,124 @@ def test_io_uring_is_refused(any_grader):
     params pointer: the kernel code ran). The runner's own filter answers EPERM before it does."""
     result = any_grader.grade(py(IO_URING, tests=(("", "-1 1\n-1 1\n-1 1\n"),), compare="exact"))
     assert result["verdict"] == "accepted", result
+
+
+# ---------------------------------------------------------------- issue 16: limits out of the program's reach
+def calls(program: str, args: list, expected: list, time_limit_s: float = 1.0, **kw) -> dict:
+    return {"kind": "code", "language": "python", "completion": f"```python\n{program}\n```", "entry_point": "f",
+            "call_tests": [{"args": [a], "expected": e} for a, e in zip(args, expected)],
+            "time_limit_s": time_limit_s, **kw}
+
+
+BURN = "def burn(s):\n    t = time.process_time()\n    while time.process_time() - t < s:\n        pass\n"
+
+
+def test_a_program_cannot_stop_its_judge_to_hide_work_in_a_child(grader):
+    # the red team's attack: SIGSTOP the judge (the parent), do 4 s of work in a child never waited
+    # for, then SIGCONT the judge once the answer is in the pipe (limit 1 s): time_limit
+    attack = ("import os, signal, time\n" + BURN +
+              "def f(x):\n    judge = os.getppid()\n    try:\n        os.kill(judge, signal.SIGSTOP)\n"
+              "    except OSError:\n        pass\n    r, w = os.pipe()\n    if os.fork() == 0:\n        burn(4)\n"
+              "        os.write(w, b'x')\n        os._exit(0)\n    os.read(r, 1)\n    try:\n"
+              "        os.kill(judge, signal.SIGCONT)\n    except OSError:\n        pass\n    return 2 * x")
+    r = grader.grade(calls(attack, [1], [2]))
+    assert [t["verdict"] for t in r["tests"]] == ["time_limit"], r
+
+
+def test_the_cpu_of_a_child_the_program_never_waited_for_counts(grader):
+    # the answer is computed by a child (3.5 s CPU, limit 2 s, inside the 5 s wall backstop) that
+    # the program never waits for: its CPU is the call's
+    child = ("import os, time\n" + BURN +
+             "def f(x):\n    r, w = os.pipe()\n    if os.fork() == 0:\n        burn(3.5)\n"
+             "        os.write(w, b'x')\n        os._exit(0)\n    os.read(r, 1)\n    return 2 * x")
+    r = grader.grade(calls(child, [1], [2], time_limit_s=2.0))
+    assert [t["verdict"] for t in r["tests"]] == ["time_limit"], r
+
+
+def test_a_child_left_burning_after_an_answer_is_charged_and_killed(grader):
+    # call 1 answers at once and leaves a child burning CPU; call 2 sleeps (no CPU of its own)
+    # until that child has used 1.5 s: the child's CPU is call 2's (limit 1 s), and killing call 2
+    # kills the child, so call 3 (a fresh process) is on time
+    left = ("import os, time\n" + BURN + "child = 0\n"
+            "def used(pid):\n    f = open(f'/proc/{pid}/stat').read().rpartition(')')[2].split()\n"
+            "    return (int(f[11]) + int(f[12])) / os.sysconf('SC_CLK_TCK')\n"
+            "def f(x):\n    global child\n    if x == 1:\n        child = os.fork()\n        if child == 0:\n"
+            "            burn(100)\n            os._exit(0)\n"
+            "    if x == 2:\n        start = used(child)\n        while used(child) - start < 1.5:\n"
+            "            time.sleep(0.05)\n    return 2 * x")
+    r = grader.grade(calls(left, [1, 2, 3], [2, 4, 6], scoring="fraction"))
+    assert [t["verdict"] for t in r["tests"]] == ["accepted", "time_limit", "accepted"], r
+
+
+KILL_JUDGE = ("import os, signal\nsent = []\n"
+              "def f(x):\n    for p in os.listdir('/proc'):\n        if not p.isdigit() or int(p) == os.getpid():\n"
+              "            continue\n        try:\n            cmd = open(f'/proc/{p}/cmdline', 'rb').read()\n"
+              "        except OSError:\n            continue\n        if b'judge.py' in cmd or int(p) == 1:\n"
+              "            for sig in (signal.SIGSTOP, signal.SIGKILL):\n                try:\n"
+              "                    os.kill(int(p), sig)\n                    sent.append(p)\n"
+              "                except OSError:\n                    pass\n    return 2 * x")
+
+
+def test_a_program_cannot_kill_or_stop_its_judge(grader):
+    # found by pid in /proc: the judge is of another uid, so the signals fail and the right
+    # answers are graded (before, the judge died and the tests ended as runtime_error)
+    r = grader.grade(calls(KILL_JUDGE, [1, 2], [2, 4]))
+    assert r["verdict"] == "accepted" and len(r["tests"]) == 2, r
+    probe = "import os\ndef f(x):\n    return [list(os.getresuid()), os.getppid() > 1, os.getuid() == x]"
+    r = grader.grade(calls(probe, [65534], [[[65534, 65534, 65534], True, True]]))
+    assert r["verdict"] == "accepted", r  # every uid of the program's process is the program's
+
+
+def test_a_stdin_program_holds_only_its_own_uid(grader):
+    r = grader.grade(py("import os\nprint(*os.getresuid(), *os.getresgid())",
+                        tests=(("", "65534 65534 65534 65534 65534 65534\n"),)))
+    assert r["verdict"] == "accepted", r
+
+
+def test_a_half_written_reply_ends_at_the_calls_limit(grader):
+    # call 1 writes the start of a frame on every pipe it holds and hangs: that call is a
+    # time_limit at its own limit, and the later calls (a fresh process) are graded
+    half = ("import os, time\n"
+            "def f(x):\n    if x == 1:\n        for fd in range(3, 64):\n            try:\n"
+            "                os.write(fd, b'\\x00\\x00\\x00\\x64{\"ok\"')\n            except OSError:\n"
+            "                pass\n        time.sleep(1000)\n    return 2 * x")
+    n = 6
+    r = grader.grade(calls(half, list(range(1, n + 1)), [2 * i for i in range(1, n + 1)], scoring="fraction"))
+    assert [t["verdict"] for t in r["tests"]] == ["time_limit"] + ["accepted"] * (n - 1), r
+    assert grader.grade(INNOCENT)["verdict"] == "accepted"
+
+
+# a Codeforces generated checker of the usual form: rejects when abs(a - b) > eps, so every
+# comparison with nan is False and nan would pass (issue 16)
+EPS_CHECKER = ("import sys\ninp, correct, out = sys.argv[1:4]\n"
+               "a = [float(x) for x in open(out).read().split()]\nb = [float(x) for x in open(correct).read().split()]\n"
+               "if len(a) != len(b):\n    print(0)\n    sys.exit()\n"
+               "for x, y in zip(a, b):\n    if abs(x - y) > 1e-6:\n        print(0)\n        sys.exit()\nprint(1)\n")
+
+
+def codeforces(printed: str, expected: str = "2.5\n", checker: str | None = EPS_CHECKER) -> dict:
+    from verifier.formats import to_task  # the dataset's row as open-r1/codeforces stores it
+    row = {"official_tests": [{"input": "1\n", "output": expected}], "time_limit": 2.0, "memory_limit": 256.0,
+           "input_mode": "stdio", "generated_checker": checker}
+    return to_task(row, completion=f"```python\nprint({printed!r})\n```")
+
+
+@pytest.mark.parametrize("printed", ["nan", "NaN", "-nan", "inf", "-Infinity", "1e999", "2.5 nan"])
+def test_nan_or_inf_never_passes_a_checker_whose_answer_has_none(grader, printed):
+    r = grader.grade(codeforces(printed))
+    assert r["verdict"] == "wrong_answer" and "not a finite number" in r["tests"][0]["detail"], r
+
+
+def test_the_checker_still_decides_finite_answers_and_expected_nan(grader):
+    assert grader.grade(codeforces("2.5000001"))["verdict"] == "accepted"  # within its eps
+    assert grader.grade(codeforces("2.6"))["verdict"] == "wrong_answer"
+    assert grader.grade(codeforces("nan", expected="nan\n"))["verdict"] == "accepted"  # the checker's say
+
+
+@pytest.mark.parametrize("printed, verdict", [
+    ("Yes\nno", "accepted"), ("YES\nNO", "accepted"), ("yEs NO", "accepted"),
+    ("No\nno", "wrong_answer"), ("yes yes", "wrong_answer"), ("YES\nNO\nYES", "wrong_answer"), ("YES", "wrong_answer"),
+    ("YESS\nNO", "wrong_answer"),
+])
+def test_codeforces_yes_no_answers_in_any_case(grader, printed, verdict):
+    assert grader.grade(codeforces(printed, expected="YES\nNO\n", checker=None))["verdict"] == verdict

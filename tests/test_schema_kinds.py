@@ -47,11 +47,20 @@ def test_tuples_in_a_python_dict_are_lists_and_types_stay_exact():
 
 def test_judge_and_framework_are_on_the_wire():
     task = {"id": "p", "kind": "code", "completion": "def f():\n    return 1", "test_framework": "unittest",
-            "judge": "shared", "test_code": "import unittest\nclass T(unittest.TestCase):\n    def test_f(self):\n"
-                                            "        self.assertEqual(f(), 1)\n"}
+            "judge": "process", "test_code": "import unittest\nclass T(unittest.TestCase):\n    def test_f(self):\n"
+                                             "        self.assertEqual(f(), 1)\n"}
     d = task_from_proto(task_to_proto(task))
-    assert (d["test_framework"], d["judge"]) == ("unittest", "shared")
-    assert wire_validate(task)[0].judge == "shared"
+    assert (d["test_framework"], d["judge"]) == ("unittest", "process")
+    assert wire_validate(task)[0].judge == "process"
+
+
+def test_the_shared_judge_is_refused_by_name():
+    """No judge shares the program's interpreter (issue 16): a task asking for one is refused,
+    never graded another way."""
+    task = {"id": "s", "kind": "code", "completion": "def f():\n    return 1", "test_code": "assert f() == 1", "judge": "shared"}
+    with pytest.raises(TaskError, match="'shared' was removed") as e:
+        parse_task(task)
+    assert e.value.field.endswith("judge")
 
 
 def deep(n: int):
@@ -73,7 +82,6 @@ def deep(n: int):
     (call(judge="thread"), "judge"),
     (call(test_framework="nose"), "test_framework"),
     (call(call_tests=[], test_framework="pytest"), "test_framework"),  # a framework needs its test file
-    (call(call_tests=[], test_framework="pytest", judge="shared", test_code="def test_x():\n    pass"), "judge"),
     (call(call_tests=[{"args": [1]}]), "call_tests[0].expected"),
     (call(call_tests=[{"args": [1], "expected": 1, "output": 2}]), "call_tests[0]"),
     (call(call_tests=[{"args": 1, "expected": 1}]), "call_tests[0].args"),

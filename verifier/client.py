@@ -26,6 +26,7 @@ import grpc
 
 from verifier.client_config import ClientConfig
 from verifier.execute import response_from_proto
+from verifier.session_wire import cell_from_proto
 from verifier.schema import (CodeTask, MathTask, TaskError, WireTestSets, infra_error, inline_test_sets, languages_from_info,
                              parse_task, protos_with_test_sets, result_from_proto, validate_tasks)
 from verifier.v1 import verifier_pb2 as pb
@@ -90,6 +91,7 @@ class AsyncVerifierClient:
         self._channel: grpc.aio.Channel | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._info: pb.ServerInfo | None = None
+        self._replicas: dict[str, AsyncVerifierClient] = {}  # session owners (README "Sessions")
 
     def __getstate__(self) -> dict:
         return {"target": self.target, "config": self.config}
@@ -280,10 +282,135 @@ class AsyncVerifierClient:
                 await self._pushback(exc, deadline)
                 await asyncio.sleep(min(self._backoff(attempt), max(0.0, deadline - time.monotonic())))
 
+    def session(self, language: str = "python", files: Mapping[str, str] | None = None, time_limit_s: float = 0.0,
+                memory_limit_mb: int = 0, max_output_bytes: int = 0, idle_ttl_s: float = 0.0, replay: bool = False,
+                timeout_s: float | None = None) -> AsyncSession:
+        """A persistent interpreter on the server (README "Sessions"): ``async with client.session() as s:
+        r = await s.run("x = 1")``, or ``s = await client.session()`` ... ``await s.close()``. Limits of 0
+        are the server's defaults."""
+        request = pb.CreateSessionRequest(language=language, files=dict(files or {}), time_limit_s=time_limit_s,
+                                          memory_limit_mb=memory_limit_mb, max_output_bytes=max_output_bytes,
+                                          idle_ttl_s=idle_ttl_s, replay=replay)
+        return AsyncSession(self, request, timeout_s)
+
+    async def _create_session(self, request: pb.CreateSessionRequest, timeout_s: float | None) -> pb.CreateSessionResponse:
+        """CreateSession, retried with backoff while the server is full or draining (nothing ran yet)."""
+        deadline = time.monotonic() + (timeout_s or self.config.timeout_s)
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                return await self._stub().CreateSession(request, timeout=max(0.05, deadline - time.monotonic()),
+                                                        metadata=self._metadata())
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() not in TRANSIENT or time.monotonic() >= deadline:
+                    raise VerifierError(exc.code(), exc.details() or "") from exc
+                await self._pushback(exc, deadline)
+                await asyncio.sleep(min(self._backoff(attempt), max(0.0, deadline - time.monotonic())))
+
+    def _replica(self, address: str) -> AsyncVerifierClient:
+        """The client for the replica that owns a session (CreateSessionResponse.replica), one per address."""
+        if not address or address == self.target:
+            return self
+        if address not in self._replicas:
+            self._replicas[address] = AsyncVerifierClient(address, self.config)
+        return self._replicas[address]
+
     async def close(self) -> None:
+        replicas, self._replicas = self._replicas, {}
+        for replica in replicas.values():
+            await replica.close()
         if self._channel is not None:
             await self._channel.close()
             self._channel = None
+
+
+class SessionLost(VerifierError):
+    """The session is gone: an earlier cell ended it, it was closed or reaped, or its replica died.
+    Sessions are never recreated empty behind the caller's back: open a new one (README "Sessions")."""
+
+
+@dataclass
+class CellResult:
+    """One cell's reply (RunCellResponse): ``status`` is ok | error | time_limit | memory_limit | crashed."""
+
+    status: str
+    stdout: str = ""
+    stderr: str = ""
+    value: str | None = None
+    error: dict | None = None
+    session_lost: bool = False
+    restored: bool = False
+    detail: str = ""
+    cpu_s: float = 0.0
+    wall_s: float = 0.0
+    stdout_truncated: bool = False
+    stderr_truncated: bool = False
+    value_truncated: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+class AsyncSession:
+    """A session of AsyncVerifierClient.session: one interpreter on one replica; cells run in order."""
+
+    def __init__(self, client: AsyncVerifierClient, request: pb.CreateSessionRequest, timeout_s: float | None):
+        self._client, self._request, self._timeout_s = client, request, timeout_s
+        self.id = ""
+        self.info: pb.CreateSessionResponse | None = None
+
+    async def open(self) -> AsyncSession:
+        if not self.id:
+            self.info = await self._client._create_session(self._request, self._timeout_s)
+            self.id = self.info.session_id
+            self._client = self._client._replica(self.info.replica)
+        return self
+
+    def __await__(self):
+        return self.open().__await__()
+
+    async def __aenter__(self) -> AsyncSession:
+        return await self.open()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def _call(self, method: str, request, timeout_s: float | None):
+        """One session call, never retried (a cell's side effects must not run twice). A session the
+        server no longer has, or a replica that is gone, raises SessionLost."""
+        if not self.id:
+            await self.open()
+        try:
+            return await getattr(self._client._stub(), method)(request, timeout=timeout_s or self._client.config.timeout_s,
+                                                               metadata=self._client._metadata())
+        except grpc.aio.AioRpcError as exc:
+            code = exc.code()
+            if code in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.UNAVAILABLE):
+                raise SessionLost(code, exc.details() or "") from exc
+            raise VerifierError(code, exc.details() or "") from exc
+
+    async def run(self, code: str, timeout_s: float | None = None) -> CellResult:
+        """Run one cell. A cell that ends the session returns normally (session_lost, or restored);
+        the next call raises SessionLost."""
+        reply = await self._call("RunCell", pb.RunCellRequest(session_id=self.id, code=code), timeout_s)
+        return CellResult(**cell_from_proto(reply))
+
+    async def read_file(self, path: str, max_bytes: int = 0) -> bytes:
+        """A file below the session's working directory (at most max_bytes; 0: 1 MiB)."""
+        reply = await self._call("ReadSessionFile", pb.ReadSessionFileRequest(session_id=self.id, path=path,
+                                                                             max_bytes=max_bytes), None)
+        return reply.data
+
+    async def close(self) -> None:
+        """End the session (idempotent; a session already lost is fine)."""
+        if not self.id:
+            return
+        try:
+            await self._call("CloseSession", pb.CloseSessionRequest(session_id=self.id), 30.0)
+        except SessionLost:
+            pass
 
 
 def _split(tasks: list[pb.Task], test_sets: Mapping[str, pb.TestSet], limits: pb.Limits,
@@ -360,6 +487,14 @@ class VerifierClient:
         return self._run(self._async.execute(code, language, stdin, files, time_limit_s, memory_limit_mb,
                                              max_output_bytes, timeout_s))
 
+    def session(self, language: str = "python", files: Mapping[str, str] | None = None, time_limit_s: float = 0.0,
+                memory_limit_mb: int = 0, max_output_bytes: int = 0, idle_ttl_s: float = 0.0, replay: bool = False,
+                timeout_s: float | None = None) -> Session:
+        """See AsyncVerifierClient.session: ``with client.session("python") as s: s.run("x = 41")``."""
+        inner = self._async.session(language, files, time_limit_s, memory_limit_mb, max_output_bytes, idle_ttl_s,
+                                    replay, timeout_s)
+        return Session(self, inner)
+
     def close(self) -> None:
         if self._loop is not None:
             self._run(self._async.close())
@@ -372,4 +507,31 @@ class VerifierClient:
         return self
 
     def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class Session:
+    """The synchronous form of AsyncSession, on its VerifierClient's event-loop thread."""
+
+    def __init__(self, client: VerifierClient, inner: AsyncSession):
+        self._client, self._inner = client, inner
+        client._run(inner.open())
+
+    @property
+    def id(self) -> str:
+        return self._inner.id
+
+    def run(self, code: str, timeout_s: float | None = None) -> CellResult:
+        return self._client._run(self._inner.run(code, timeout_s))
+
+    def read_file(self, path: str, max_bytes: int = 0) -> bytes:
+        return self._client._run(self._inner.read_file(path, max_bytes))
+
+    def close(self) -> None:
+        self._client._run(self._inner.close())
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
         self.close()

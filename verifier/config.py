@@ -63,6 +63,13 @@ class ServerConfig:
         "help": "The code sandbox (sandbox/config.py), every field a flag --sandbox-<name> and VERIFIER_SANDBOX_<NAME>; "
                 "sandbox.max_concurrent_jobs is the one limit of code jobs running at once."})
 
+    max_sessions: int = field(default=64, metadata={"server_only": True, "help": "Most sessions open at once (README \"Sessions\"); each holds a container and counts as one item of admission. Beyond it CreateSession gets RESOURCE_EXHAUSTED (HTTP 429) with a retry hint."})
+    session_idle_ttl_s: float = field(default=300.0, metadata={"server_only": True, "help": "A session with no call for this long is closed (its default; a session may ask for less or more, up to session_max_idle_ttl_s)."})
+    session_max_idle_ttl_s: float = field(default=3600.0, metadata={"server_only": True, "help": "Largest idle TTL a session may ask for."})
+    session_max_time_limit_s: float = field(default=60.0, metadata={"server_only": True, "help": "Largest CPU time per cell a session may ask for (default 10 s)."})
+    session_max_memory_limit_mb: int = field(default=2048, metadata={"server_only": True, "help": "Largest memory a session may ask for (default 512 MB)."})
+    advertise_address: str = field(default="", metadata={"server_only": True, "help": "host:port clients reach this replica at (e.g. the pod IP): sent with each new session so the client sends its calls to the replica that owns it. Empty: one replica, or a balancer with affinity."})
+
     token: str = field(default="", metadata={"help": "Bearer token clients must send; empty disables auth."})
     token_file: str = field(default="", metadata={"help": "File holding the bearer token (a mounted secret)."})
     tls_cert: str = field(default="", metadata={"server_only": True, "help": "PEM certificate chain for TLS; with tls_key enables TLS."})

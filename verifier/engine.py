@@ -120,6 +120,10 @@ class Engine:
             raise Overloaded(min(60.0, max(0.5, (self._pending + n - self.config.max_queued_items) / rate)))
         self._pending += n
 
+    def unadmit(self, n: int) -> None:
+        """Give back n items admitted by `admit` that ended outside grading (a closed session)."""
+        self._release(n)
+
     def _release(self, n: int) -> None:
         if n <= 0:
             return

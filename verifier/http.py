@@ -10,6 +10,8 @@ set of workers and sandboxes. Routes (README "HTTP/JSON"):
 - ``POST /v1/execute``: run one program with stdin and files (README "Execute").
 - ``POST /run_code``: the subset of SandboxFusion's API that verl's ``sandbox_fusion`` reward uses.
 - ``GET /healthz``, ``GET /readyz``: the gRPC health statuses, as HTTP codes.
+- ``POST /v1/sessions``, ``POST /v1/sessions/{id}/cells``, ``GET /v1/sessions/{id}/files?path=``,
+  ``DELETE /v1/sessions/{id}``: sessions (README "Sessions"), the gRPC session calls as JSON.
 
 Trainer-facing routes (``/get_reward``, ``/slime/remote_rm``) need one float per item, so an item
 that cannot be graded (no usable label, ``infra_error``, ``error``, ``invalid_gold``) gets reward
@@ -41,6 +43,8 @@ from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute import execute_task
 from verifier.formats.rows import RowRules, label_task
+from verifier.session_wire import cell_json
+from verifier.sessions import SessionLost, SessionNotFound, SessionRegistry
 from verifier.schema import (
     PROFILES,
     TaskError,
@@ -146,7 +150,12 @@ class HttpFrontEnd:
         routes = [("/v1/grade", "POST", self.grade, True), ("/get_reward", "POST", self.get_reward, True),
                   ("/slime/remote_rm", "POST", self.slime_remote_rm, True), ("/run_code", "POST", self.run_code, True),
                   ("/v1/execute", "POST", self.execute, True),
-                  ("/healthz", "GET", self.healthz, False), ("/readyz", "GET", self.readyz, False)]
+                  ("/healthz", "GET", self.healthz, False), ("/readyz", "GET", self.readyz, False),
+                  ("/v1/sessions", "POST", self.session_create, True),
+                  ("/v1/sessions/{session_id}/cells", "POST", self.session_run, True),
+                  ("/v1/sessions/{session_id}/files", "GET", self.session_read, True),
+                  ("/v1/sessions/{session_id}", "DELETE", self.session_close, True)]
+        self.sessions: SessionRegistry | None = None  # set by the server when it serves sessions
         self.app = Starlette(
             routes=[Route(path, self._endpoint(path, fn, auth), methods=[method]) for path, method, fn, auth in routes],
             exception_handlers={HTTPException: self._http_exception})
@@ -214,15 +223,7 @@ class HttpFrontEnd:
         slime's clients send no headers but do send ``http://user:TOKEN@host/...`` URL credentials."""
         if not self._token:
             return
-        sent = request.headers.get("authorization", "")
-        scheme, _, value = sent.partition(" ")
-        if scheme.lower() == "basic":
-            try:
-                value = base64.b64decode(value, validate=True).decode("utf-8").partition(":")[2]
-            except (binascii.Error, UnicodeDecodeError):
-                value = ""
-        elif scheme.lower() != "bearer":
-            value = ""
+        value = _presented_token(request)
         if not (value and hmac.compare_digest(value.encode(), self._token)):
             raise HttpError(401, "missing or wrong bearer token", headers={"WWW-Authenticate": 'Bearer realm="verifier"'})
 
@@ -504,6 +505,72 @@ class HttpFrontEnd:
         code_ok = self.engine.code_available and not draining
         body = {"status": _status(math_ok), "math": _status(math_ok), "code": _status(code_ok)}
         return JSONResponse(body, status_code=200 if math_ok else 503)
+
+
+    # ------------------------------------------------------------ sessions (README "Sessions")
+
+    async def _session(self, work: Awaitable[Any]) -> Any:
+        """A session call's failures as HTTP answers (the gRPC port's codes: verifier/server.py)."""
+        try:
+            return await work
+        except TaskError as e:
+            raise self._invalid(e) from None
+        except Overloaded as e:
+            raise HttpError(429, str(e), headers={"Retry-After": str(max(1, math.ceil(e.retry_after_s)))}) from None
+        except Draining:
+            raise HttpError(503, "server is draining; retry on another replica", headers={"Retry-After": "1"}) from None
+        except SessionNotFound as e:
+            raise HttpError(404, str(e), "session_id") from None
+        except SessionLost as e:
+            raise HttpError(410, str(e), "session_id") from None
+        except RuntimeError as e:
+            raise HttpError(503, str(e), headers={"Retry-After": "1"}) from None
+
+    def _sessions(self) -> SessionRegistry:
+        if self.sessions is None:
+            raise HttpError(501, "sessions are not served here (code execution is off)")
+        return self.sessions
+
+    async def session_create(self, request: Request) -> Response:
+        """``{"language", "files", "time_limit_s", ...}`` (the CreateSessionRequest fields) -> ``{"session_id", ...}``."""
+        body = await self._json(request)
+        if not isinstance(body, dict):
+            raise HttpError(400, "body must be a JSON object", "body")
+        return JSONResponse(await self._session(self._sessions().create(_presented_token(request), body)))
+
+    async def session_run(self, request: Request) -> Response:
+        """``{"code": "..."}`` -> the RunCellResponse fields; 410 once the session is lost, 404 for an unknown id."""
+        body = await self._json(request)
+        if not isinstance(body, dict) or set(body) - {"code"}:
+            raise HttpError(400, 'body must be a JSON object {"code": "..."}', "code")
+        reply = await self._session(self._sessions().run(_presented_token(request), request.path_params["session_id"],
+                                                         body.get("code")))
+        return JSONResponse(cell_json(reply))
+
+    async def session_read(self, request: Request) -> Response:
+        """``?path=NAME[&max_bytes=N]`` -> ``{"data": base64, "truncated"}`` (protobuf's JSON form of bytes)."""
+        raw = request.query_params.get("max_bytes", "0")
+        if not raw.isdigit():
+            raise HttpError(400, "must be a whole number", "max_bytes")
+        reply = await self._session(self._sessions().read(_presented_token(request), request.path_params["session_id"],
+                                                          request.query_params.get("path", ""), int(raw[:12])))
+        return JSONResponse({"data": base64.b64encode(reply["data"]).decode(), "truncated": reply["truncated"]})
+
+    async def session_close(self, request: Request) -> Response:
+        closed = await self._session(self._sessions().close(_presented_token(request), request.path_params["session_id"]))
+        return JSONResponse({"closed": closed})
+
+
+def _presented_token(request: Request) -> str:
+    """The bearer token a request carries: ``Authorization: Bearer T``, or T as HTTP Basic auth's password
+    (OpenRLHF and slime send ``http://user:TOKEN@host/...`` URL credentials); "" when none."""
+    scheme, _, value = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "basic":
+        try:
+            return base64.b64decode(value, validate=True).decode("utf-8").partition(":")[2]
+        except (binascii.Error, UnicodeDecodeError):
+            return ""
+    return value if scheme.lower() == "bearer" else ""
 
 
 def sandbox_fusion_answer(result: Mapping[str, Any]) -> dict:

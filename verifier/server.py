@@ -25,6 +25,8 @@ from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute import execute_task, request_from_proto, response_to_proto
 from verifier.metrics import Metrics
+from verifier.session_wire import cell_to_proto
+from verifier.sessions import SessionLost, SessionNotFound, SessionRegistry
 from verifier.schema import TaskError, grader_dict, limits_from_config, result_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
@@ -83,6 +85,12 @@ def add_service(servicer: pb_grpc.VerifierServicer, server: grpc.aio.Server) -> 
             servicer.Execute, request_deserializer=_lenient(pb.ExecuteRequest),
             response_serializer=pb.ExecuteResponse.SerializeToString),
     }
+    for name, request, response in (("CreateSession", pb.CreateSessionRequest, pb.CreateSessionResponse),
+                                    ("RunCell", pb.RunCellRequest, pb.RunCellResponse),
+                                    ("ReadSessionFile", pb.ReadSessionFileRequest, pb.ReadSessionFileResponse),
+                                    ("CloseSession", pb.CloseSessionRequest, pb.CloseSessionResponse)):
+        handlers[name] = grpc.unary_unary_rpc_method_handler(
+            getattr(servicer, name), request_deserializer=_lenient(request), response_serializer=response.SerializeToString)
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
     server.add_registered_method_handlers(SERVICE, handlers)
 
@@ -90,9 +98,10 @@ def add_service(servicer: pb_grpc.VerifierServicer, server: grpc.aio.Server) -> 
 class VerifierService(pb_grpc.VerifierServicer):
     """Implements verifier.v1.Verifier on top of the engine."""
 
-    def __init__(self, engine: Engine):
+    def __init__(self, engine: Engine, sessions: SessionRegistry | None = None):
         self.engine = engine
         self.limits = limits_from_config(engine.config)
+        self.sessions = sessions
 
     async def _tasks(self, request: pb.GradeRequest, context, method: str) -> list[dict]:
         """Validated task dicts, or the call aborted with the status that says why."""
@@ -164,6 +173,55 @@ class VerifierService(pb_grpc.VerifierServicer):
         m.rpcs.labels("Execute", "OK").inc()
         return response_to_proto(response)
 
+    # ------------------------------------------------------------ sessions (README "Sessions")
+
+    async def _session_call(self, method: str, context, request, work):
+        """Run a session call; map its failures to status codes (verifier/sessions.py says which)."""
+        m = self.engine.metrics
+        if isinstance(request, Malformed):
+            m.rejections.labels("invalid").inc()
+            await self._abort(context, method, grpc.StatusCode.INVALID_ARGUMENT, f"request: malformed message: {request.reason}")
+        if self.sessions is None:
+            await self._abort(context, method, grpc.StatusCode.UNIMPLEMENTED, "sessions are not served here")
+        try:
+            reply = await work(_caller_token(context))
+        except TaskError as exc:
+            m.rejections.labels("invalid").inc()
+            await self._abort(context, method, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        except (Overloaded, Draining) as exc:
+            await self._overload(exc, context, method)
+        except SessionNotFound as exc:
+            await self._abort(context, method, grpc.StatusCode.NOT_FOUND, str(exc))
+        except SessionLost as exc:
+            await self._abort(context, method, grpc.StatusCode.FAILED_PRECONDITION, str(exc))
+        except RuntimeError as exc:
+            await self._abort(context, method, grpc.StatusCode.UNAVAILABLE, str(exc))
+        m.rpcs.labels(method, "OK").inc()
+        return reply
+
+    async def CreateSession(self, request, context):
+        def body() -> dict:
+            fields = {f.name: getattr(request, f.name) for f in pb.CreateSessionRequest.DESCRIPTOR.fields}
+            return {**fields, "files": dict(request.files)}
+        created = await self._session_call("CreateSession", context, request,
+                                           lambda token: self.sessions.create(token, body()))
+        return pb.CreateSessionResponse(**created)
+
+    async def RunCell(self, request, context):
+        reply = await self._session_call("RunCell", context, request,
+                                         lambda token: self.sessions.run(token, request.session_id, request.code))
+        return cell_to_proto(reply)
+
+    async def ReadSessionFile(self, request, context):
+        reply = await self._session_call("ReadSessionFile", context, request, lambda token: self.sessions.read(
+            token, request.session_id, request.path, request.max_bytes))
+        return pb.ReadSessionFileResponse(data=reply["data"], truncated=reply["truncated"])
+
+    async def CloseSession(self, request, context):
+        closed = await self._session_call("CloseSession", context, request,
+                                          lambda token: self.sessions.close(token, request.session_id))
+        return pb.CloseSessionResponse(closed=closed)
+
     async def GetServerInfo(self, request, context):
         fields = set(pb.LanguageInfo.DESCRIPTOR.fields_by_name)
         langs = [pb.LanguageInfo(**{k: v for k, v in lang.items() if k in fields}) for lang in self.engine.languages().values()]
@@ -171,6 +229,12 @@ class VerifierService(pb_grpc.VerifierServicer):
             version=_version("grpo-verifier"), math_verify_version=_version("math-verify"),
             sympy_version=_version("sympy"), limits=self.limits, kinds=["math", "code"],
             languages=langs, code_available=self.engine.code_available)
+
+
+def _caller_token(context) -> str:
+    """The caller's bearer token (sessions are bound to it); empty when it sent none."""
+    sent = dict(context.invocation_metadata() or ()).get("authorization", "")
+    return sent.partition(" ")[2] if sent.lower().startswith("bearer ") else ""
 
 
 class _TokenAuth(grpc.aio.ServerInterceptor):
@@ -242,6 +306,7 @@ class Server:
         self._grpc: grpc.aio.Server | None = None
         self._metrics_http = None
         self.http = None  # verifier.http.HttpFrontEnd when --http-port is set
+        self.sessions: SessionRegistry | None = None
         self._stopping: asyncio.Event | None = None
 
     async def start(self) -> None:
@@ -249,7 +314,9 @@ class Server:
         token = self.config.resolved_token()
         self._grpc = grpc.aio.server(options=_server_options(self.config),
                                      interceptors=[_TokenAuth(token)] if token else [])
-        add_service(VerifierService(self.engine), self._grpc)
+        if self.config.code:
+            self.sessions = SessionRegistry(self.engine, self.config)
+        add_service(VerifierService(self.engine, self.sessions), self._grpc)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self._grpc)
         reflection.enable_server_reflection(
             (pb.DESCRIPTOR.services_by_name["Verifier"].full_name, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
@@ -260,6 +327,7 @@ class Server:
                 from verifier.http import HttpFrontEnd
 
                 self.http = HttpFrontEnd(self.engine, self.config, token)
+                self.http.sessions = self.sessions
                 await self.http.start()
         except (OSError, RuntimeError) as e:
             await self.engine.close()
@@ -315,6 +383,8 @@ class Server:
         await self._update_health()
         await asyncio.sleep(self.config.drain_delay_s)  # still listening: new calls get UNAVAILABLE from us
         await asyncio.gather(self._grpc.stop(self.config.grace_s), *([self.http.stop()] if self.http else []))
+        if self.sessions is not None:  # after in-flight cells finished: end every session, containers removed
+            await self.sessions.close_all()
         await self.engine.close()
         if self._metrics_http is not None:
             self._metrics_http.shutdown()

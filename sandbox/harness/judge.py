@@ -1,19 +1,25 @@
 """The judge of assert-style tests (test_code): trusted, in its own process (README.md, "How
-assert-style tests are judged"). Standard library only; runs as `python3 -I judge.py` in the job dir.
+assert-style tests are judged"). Standard library only; runs as `python3 -I judge.py` in the job dir
+(started by the runner as a fork of itself: sandbox/runner.py, fork_judge).
 
-Before it reads anything, the judge makes itself non-dumpable (the program, same uid, can then
-neither ptrace it nor open /proc/<judge>/fd or mem) and forks the program's process. That child
-closes the result fd, takes /dev/null as stdin, runs prog.py and then only answers calls on a pipe
-(serve.py). Only then does the judge read the nonce and the tests from stdin: the tests, the
+Before it reads anything, the judge sets its saved uid to its real uid, the judge's (the runner
+started it with the program's uid as effective uid only: sandbox/runner.py), makes itself
+non-dumpable, and forks the program's process. That child takes the program's uid for all three
+(so it can signal, prlimit or ptrace no process of the judge's uid), closes the result fd, takes
+/dev/null as stdin, runs prog.py and then only answers calls on a pipe (serve.py). Only then does the judge read the nonce and the tests from stdin: the tests, the
 nonce and the result fd never exist in the program's process. The tests run here, in a fresh
-namespace where each function of the program is a proxy: arguments and results cross as plain
-data (wire.py), exceptions by builtin type, mutated arguments come back. "ok:<nonce>" on the
+namespace where each function of the program is a proxy: arguments and results cross as typed
+data (wire.py, wire_rich.py), exceptions by builtin type (or a loaded library's class:
+library_exception), mutated arguments come back. "ok:<nonce>" on the
 result fd when every assert passed, "assert" when one failed.
 
 `judge.py KIND` (KIND: call, pytest, unittest, or assert with the task's entry_point) reads a JSON
 spec line after the nonce and runs those tests here too (kinds.py), one result line per test; each
 call then has a time limit, and a program process that timed out or died is replaced by a fresh
-one (serve.py started as a new interpreter: nothing of the judge's memory reaches it).
+one (serve.py started as a new interpreter: nothing of the judge's memory reaches it). A call's
+CPU time is the container's less the judge's own, so children the program never waited for count;
+its wall-clock limit bounds a reply begun and never finished too; at either limit every process of
+the program's uid is killed (README.md, "How assert-style tests are judged").
 """
 from __future__ import annotations
 
@@ -23,6 +29,7 @@ import ctypes
 import importlib
 import json
 import os
+import resource
 import select
 import signal
 import subprocess
@@ -37,6 +44,68 @@ import wire  # noqa: E402
 
 
 POLL_S = 0.05  # how often a running call's CPU time is read
+CGROUP_CPU = ("/sys/fs/cgroup/cpuacct/cpuacct.usage", "/sys/fs/cgroup/cpu,cpuacct/cpuacct.usage",
+              "/sys/fs/cgroup/cpu.stat")  # the container's CPU time, as the runner reads it (v1, v2)
+PROGRAM_UID = -1  # the program's uid when the judge holds another (keep_apart); -1: one uid for both
+
+
+def keep_apart() -> int:
+    """Real and saved uid the judge's, effective uid the program's (for its files and to kill its
+    processes): return the program's uid, or -1 when the runner gave us one uid only."""
+    ruid, euid, _ = os.getresuid()
+    if ruid == euid:
+        return -1
+    os.setresuid(-1, -1, ruid)
+    return euid
+
+
+def as_program() -> None:
+    """In a child that becomes the program's process: every uid the program's."""
+    if PROGRAM_UID >= 0:
+        os.setresuid(PROGRAM_UID, PROGRAM_UID, PROGRAM_UID)
+
+
+def container_cpu() -> float | None:
+    """CPU seconds of every process of the container (its cgroup), or None where none is readable."""
+    for path in CGROUP_CPU:
+        try:
+            with open(path, "rb") as f:
+                if not path.endswith("cpu.stat"):
+                    return int(f.read()) / 1e9
+                for line in f:
+                    if line.startswith(b"usage_usec"):
+                        return int(line.split()[1]) / 1e6
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def uid_cpu(uid: int) -> float:
+    """Without cgroup accounting: CPU seconds of every live process of uid but this one (those it
+    waited for included), from /proc."""
+    total, me = 0, os.getpid()
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == me:
+            continue
+        try:
+            with open(f"/proc/{name}/status", "rb") as f:
+                real = next(int(line.split()[1]) for line in f if line.startswith(b"Uid:"))
+            if real != uid:
+                continue
+            with open(f"/proc/{name}/stat", "rb") as f:
+                fields = f.read().rpartition(b")")[2].split()
+            total += sum(int(x) for x in fields[11:15])
+        except (OSError, ValueError, IndexError, StopIteration):
+            continue
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+class Late(BaseException):
+    """The call's wall-clock limit passed while a reply was being read (signal.setitimer)."""
+
+
+def _late(signum, frame) -> None:
+    raise Late
 
 
 def undumpable() -> None:
@@ -51,6 +120,7 @@ def start_program(result_fd: int) -> tuple[int, int, int]:
     pid = os.fork()
     if pid == 0:
         try:
+            as_program()
             for fd in (result_fd, to_w, from_r):
                 os.close(fd)
             null = os.open("/dev/null", os.O_RDONLY)
@@ -66,7 +136,7 @@ def start_program(result_fd: int) -> tuple[int, int, int]:
 
 class Program:
     """The judge's side of the channel: calls by name, plain data both ways. With limits (cpu_s,
-    wall_s > 0), a call past them raises kinds.CallTimeout and the program's process is killed;
+    wall_s > 0), a call past them raises kinds.CallTimeout and the program's processes are killed;
     the next call starts a fresh one."""
 
     def __init__(self, to_fd: int, from_fd: int, pid: int = 0, cpu_s: float = 0.0, wall_s: float = 0.0) -> None:
@@ -79,7 +149,7 @@ class Program:
         try:
             enc = {"call": name, "args": wire.encode(list(args)), "kwargs": wire.encode(kwargs)}
         except TypeError as e:
-            raise TypeError(f"argument to {name}() must be plain data ({e})") from None
+            raise TypeError(f"an argument to {name}() {e}") from None
         if method:
             enc["method"] = True
         if self.dead:
@@ -95,11 +165,15 @@ class Program:
         self.last_s = time.monotonic() - t0
         used = self.cpu() - cpu0
         if self.cpu_s and used > self.cpu_s:
+            self.kill()  # its children too: one left working would be charged to the next call
             raise kinds.CallTimeout(f"{name}() used {used:.2f}s CPU, over the {self.cpu_s:g}s limit")
+        if self.wall_s and self.last_s > self.wall_s:
+            self.kill()
+            raise kinds.CallTimeout(f"{name}() took {self.last_s:.2f}s, over the {self.wall_s:g}s wall-clock limit")
         if "exc" in reply:
-            raise exception(reply.get("exc"), reply.get("msg"))
+            raise exception(reply.get("exc"), reply.get("msg"), reply.get("cls"))
         if "bad" in reply:
-            raise kinds.NotPlain(f"{name}() returned {str(reply['bad'])[:200]}")
+            raise kinds.NotPlain(f"{name}() returned a value that {str(reply['bad'])[:200]}")
         if "ok" not in reply:
             raise wire.WireError("bad reply")
         after = wire.decode(reply.get("args", ["N"]))
@@ -110,19 +184,44 @@ class Program:
 
     def recv(self) -> dict:
         """The next frame, within the limits of a call when there are: its wall-clock backstop,
-        and its CPU time (polled while it runs, as the runner does for a whole program)."""
-        if self.wall_s:
-            t0, cpu0 = time.monotonic(), self.cpu()
-            while not select.select([self.from_fd], [], [], POLL_S)[0]:
-                wall, cpu = time.monotonic() - t0, self.cpu() - cpu0
-                if wall > self.wall_s or (self.cpu_s and cpu > self.cpu_s):
-                    self.last_s = wall
-                    self.kill()
-                    raise kinds.CallTimeout(f"time limit exceeded ({cpu:.2f}s CPU, {wall:.2f}s wall)")
-        return wire.recv(self.from_fd)
+        and its CPU time (polled while it runs, as the runner does for a whole program). A frame
+        begun in time must end in time too: a program that writes half a reply and hangs meets
+        the same wall-clock limit (an interval timer interrupts the read)."""
+        if not self.wall_s:
+            return wire.recv(self.from_fd)
+        t0, cpu0 = time.monotonic(), self.cpu()
+        while not select.select([self.from_fd], [], [], POLL_S)[0]:
+            wall, cpu = time.monotonic() - t0, self.cpu() - cpu0
+            if wall > self.wall_s or (self.cpu_s and cpu > self.cpu_s):
+                self.timeout(wall, f"time limit exceeded ({cpu:.2f}s CPU, {wall:.2f}s wall)")
+        old = signal.signal(signal.SIGALRM, _late)
+        try:
+            try:
+                signal.setitimer(signal.ITIMER_REAL, max(0.001, self.wall_s - (time.monotonic() - t0)))
+                return wire.recv(self.from_fd)
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        except Late:
+            wall = time.monotonic() - t0
+            self.timeout(wall, f"time limit exceeded (a reply begun and not finished in {wall:.2f}s wall)")
+        finally:
+            signal.signal(signal.SIGALRM, old)
+
+    def timeout(self, wall: float, why: str) -> None:
+        self.last_s = wall
+        self.kill()
+        raise kinds.CallTimeout(why)
 
     def cpu(self) -> float:
-        """CPU seconds of the program's process (its threads; waited children), from /proc."""
+        """CPU seconds of the program: every process of the container but this judge (the runner's
+        few milliseconds of polling included), so a child it never waited for counts; without
+        cgroup accounting, every process of the program's uid (or, with one uid, its process)."""
+        total = container_cpu()
+        if total is not None:
+            me = resource.getrusage(resource.RUSAGE_SELF)
+            return total - me.ru_utime - me.ru_stime
+        if PROGRAM_UID >= 0:
+            return uid_cpu(PROGRAM_UID)
         try:
             with open(f"/proc/{self.pid}/stat", "rb") as f:
                 fields = f.read().rpartition(b")")[2].split()
@@ -131,6 +230,9 @@ class Program:
             return 0.0
 
     def kill(self) -> None:
+        """End the program's process and, with two uids, every other process of the program's uid
+        (children it started, waited for or not; kill(-1) spares this judge, and the runner is the
+        container's init, which a signal from inside cannot kill)."""
         self.dead = True
         for fd in (self.to_fd, self.from_fd):
             try:
@@ -138,7 +240,10 @@ class Program:
             except OSError:
                 pass
         try:
-            os.kill(self.pid, signal.SIGKILL)
+            os.kill(-1 if PROGRAM_UID >= 0 else self.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        try:
             os.waitpid(self.pid, 0)
         except (OSError, ChildProcessError):
             pass
@@ -149,7 +254,8 @@ class Program:
         to_r, to_w = os.pipe()
         from_r, from_w = os.pipe()
         proc = subprocess.Popen([sys.executable, "-I", serve.__file__, str(to_r), str(from_w)],
-                                stdin=subprocess.DEVNULL, pass_fds=(to_r, from_w), close_fds=True)
+                                stdin=subprocess.DEVNULL, pass_fds=(to_r, from_w), close_fds=True,
+                                preexec_fn=as_program)
         proc.returncode = 0  # reaped by kill(), not by Popen
         os.close(to_r)
         os.close(from_w)
@@ -159,10 +265,49 @@ class Program:
             self.kill()
             raise wire.WireError("the program failed when started again")
 
-def exception(name: object, msg: object) -> BaseException:
-    """The builtin exception the program raised (by name), never one of its own classes. A
+# Library exception classes the tests may expect (`assertRaises(json.JSONDecodeError)`,
+# `np.linalg.LinAlgError`), found by name among modules the judge has already loaded; never a
+# framework's (unittest.SkipTest would skip the test the program fails, and skipped tests do not count).
+LIBRARY_ROOTS = (set(sys.stdlib_module_names) - {"unittest", "doctest", "test", "builtins"}) | {"numpy", "pandas", "scipy"}
+
+
+def library_exception(cls_name: object) -> type | None:
+    """The exception class [module, qualname] names, if it is an Exception of a library module the
+    judge loaded itself (trusted code; nothing is imported here), else None."""
+    if type(cls_name) is not list or len(cls_name) != 2 or not all(type(x) is str for x in cls_name):
+        return None
+    module, qualname = cls_name
+    mod = sys.modules.get(module)
+    if mod is None or module.partition(".")[0] not in LIBRARY_ROOTS or len(qualname) > 200:
+        return None
+    obj = mod
+    for part in qualname.split("."):
+        obj = getattr(obj, part, None)
+    skip = getattr(sys.modules.get("unittest"), "SkipTest", ())
+    if not (isinstance(obj, type) and issubclass(obj, Exception)) or (skip and issubclass(obj, skip)):
+        return None
+    return obj
+
+
+def exception(name: object, msg: object, cls_name: object = None) -> BaseException:
+    """The exception the program raised: its own class if a library's the judge has loaded
+    (library_exception), else the builtin one by name, never one of the program's own classes. A
     StopIteration (or StopAsyncIteration) becomes RuntimeError, as PEP 479 does for generators:
     raised through the tests' map() or next(), it would end their loop early, as if passed."""
+    lib = library_exception(cls_name)
+    if lib is not None and not issubclass(lib, (StopIteration, StopAsyncIteration)):
+        try:
+            e = lib.__new__(lib)  # without __init__: JSONDecodeError, CalledProcessError take more than a message
+            e.args = (str(msg)[:1000],)
+            try:
+                str(e)
+            except Exception:  # noqa: BLE001 - its __str__ reads what __init__ sets (CalledProcessError.returncode)
+                plain = type(lib.__name__, (lib,), {"__str__": BaseException.__str__, "__module__": lib.__module__})
+                e = plain.__new__(plain)
+                e.args = (str(msg)[:1000],)
+            return e
+        except Exception:  # noqa: BLE001 - a library class that cannot be made this way: the builtin one
+            pass
     cls = getattr(builtins, name, None) if type(name) is str else None
     if not (isinstance(cls, type) and issubclass(cls, Exception)):
         cls = Exception
@@ -212,7 +357,7 @@ def builtins_under_test(tree: ast.AST) -> set[str]:
     """Builtin names the tests use only as the function under test: every load is `f(literals)`
     as an asserted value or a comparison's left side (MBPP's `assert max(1, 2) == 2` for a task
     whose function is named max). Left to the builtin, the tests passed without calling the
-    program at all: any program was accepted. The same rule as sandbox/harness/shared.py."""
+    program at all: any program was accepted."""
     shaped, loads = set(), {}
     for n in ast.walk(tree):
         if type(n) is ast.Name and type(n.ctx) is ast.Load:
@@ -284,9 +429,13 @@ def namespace(program: Program, names: dict, wanted: tuple[set[str], set[str]]) 
 
 
 def main() -> None:
+    global PROGRAM_UID
+    PROGRAM_UID = keep_apart()
     result_fd = int(os.environ.pop("RESULT_FD"))
     undumpable()
     pid, to_fd, from_fd = start_program(result_fd)
+    # after the fork: the tests' own objects may cross to the program (wire.test_object), never back
+    wire.TEST_MODULES = frozenset({"__main__", "tests", "test_solution"})
     data = sys.stdin.buffer.read()
     nonce, _, tests = data.partition(b"\n")
     del data
@@ -301,7 +450,7 @@ def main() -> None:
     names = hello.get("names")
     code = compile(tests, "tests.py", "exec")
     wanted = loaded_names(tests)
-    program = Program(to_fd, from_fd)
+    program = Program(to_fd, from_fd, pid)
     g = namespace(program, names if type(names) is dict else {}, wanted)
     try:
         exec(code, g)  # noqa: S102 - the task's tests: trusted code, in this trusted process
@@ -344,6 +493,7 @@ def run_kind(kind: str, spec: dict, tests: bytes, emit: kinds.Emitter, pid: int,
         kinds.run_calls(program, names, spec, emit)
     elif kind in ("pytest", "unittest"):
         g = kinds.framework_globals(names, program, ep, namespace)
+        kinds.forward_seeds(program, tests)
         (kinds.run_pytest if kind == "pytest" else kinds.run_unittest)(tests, g, emit, bool(spec.get("stop_first")))
         # tests that all passed without reaching the program: any program would pass (the task's
         # fault). A failing test is the program's 0: a program that defines none of the names the

@@ -5,6 +5,11 @@ open-r1 runs the checker as `python checker.py input.txt correct_output.txt solu
 and takes the test as passed when it prints "1". Our checker convention (README "Task schema") is
 `checker.py input output answer`, exit 0 accepts: the checker we send runs the generated one with
 open-r1's argument order and turns its printed "1" into exit 0.
+
+A row without a checker whose expected outputs are all yes/no words is compared with `tokens_ci`:
+Codeforces judges such answers with testlib's case-insensitive yes/no checker ("you may print
+each letter in any case"), so `Yes` is right for `YES`; a wrong word, a missing or an extra one
+stays wrong (README.md, "Dataset formats").
 """
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from typing import Any
 from .common import FormatError, language_of, stdin_tests
 
 NAME = "codeforces"
+YES_NO = {b"yes", b"no"}
 
 # Runs the dataset's checker source (embedded below as a string literal) with open-r1's arguments:
 # input, correct output, the program's output. A crash propagates: our checker convention then
@@ -64,4 +70,14 @@ def to_task(row: Mapping[str, Any], completion: str) -> dict:
     checker = row.get("generated_checker")
     if isinstance(checker, str) and checker.strip():
         task["checker"] = CHECKER_WRAPPER.format(source=checker)
+    elif yes_no_only([t["expected_stdout"] for t in task["tests"]]):
+        task["compare"] = "tokens_ci"
     return task
+
+
+def yes_no_only(outputs: list[str]) -> bool:
+    """Every expected output is one or more yes/no tokens, in any ASCII case (split as the
+    comparators split: sandbox/checks.py)."""
+    def words(o: str) -> list[bytes]:
+        return o.encode("utf-8", "surrogatepass").lower().split()
+    return all(words(o) and all(w in YES_NO for w in words(o)) for o in outputs)

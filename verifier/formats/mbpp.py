@@ -1,8 +1,9 @@
 """MBPP (full and sanitized): `test_list` (assert statements), `test_setup_code`, and in the sanitized
 split `test_imports`. Graded as MBPP's harness does: setup, then the asserts (challenge tests not).
-Setup code builds objects the asserts hand to the program (problem 902's tree nodes): those cannot
-cross the process judge's plain-data wire, so such rows run in the shared judge (README "How
-assert-style tests are judged")."""
+Setup code runs in the process judge before the asserts; objects it builds that the asserts hand to
+the program (problem 902's tree nodes) cannot cross the judge's typed wire, and such a call fails
+naming the type (README "How assert-style tests are judged": no judge shares the program's
+interpreter)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -26,5 +27,4 @@ def to_task(row: Mapping[str, Any], completion: str) -> dict:
     if not isinstance(imports, list) or not all(isinstance(i, str) for i in imports) or not isinstance(setup, str):
         raise FormatError("test_imports / test_setup_code: expected a list of strings / a string")
     test_code = "\n".join([*imports, setup, *asserts]).strip() + "\n"
-    task = {"kind": "code", "language": "python", "completion": completion, "test_code": test_code}
-    return {**task, "judge": "shared"} if setup.strip() else task
+    return {"kind": "code", "language": "python", "completion": completion, "test_code": test_code}

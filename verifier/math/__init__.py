@@ -40,6 +40,9 @@ Extraction (`extract.py`):
   the end of that line or sentence, or the math segment (`$...$`, `\\(...\\)`, `\\[...\\]`) that
   follows it, is the answer when there is no box, or when it comes after the last box and states
   math. `$`, markdown bold and a trailing period are stripped. Anything else is no_answer.
+  An anchored prose sentence is read by `extract._prose_answer`: a currency sign, thousands commas,
+  unit words, `equals` and the last side of an `=` chain ("Total = ... = $31" -> 31); a hedge, a
+  negation, several values or a word that changes the number ("4 thousand") stay prose.
 - lenient: the same, then a completion that is one bare expression is read whole; else the later
   of the last math segment (an escaped `\\$` is no delimiter) and the last number in the tail
   (never digits inside a word; `2/3` is one number).
@@ -56,7 +59,14 @@ Golds (`parsing.py`): bare numbers, bare LaTeX, `$...$`, `\\boxed{}` and plain t
 normalised and re-wrapped in `$...$`, parsed once and cached (LRU per process, keyed by the gold
 string). A gold that does not parse to a sympy object is invalid_gold, never a silent score.
 
-Normalisation (math-verify 0.9.0 gaps): `\\varnothing` -> `\\emptyset`; `3e5` -> `300000`;
+Unicode math (`unicode_math.py`, one function, gold and answer alike, and the prose windows
+extraction reads): `−` is a minus, `½` is `\\frac{1}{2}`, `x²` is `x^2`, `√2`, `π`, `∞`, `∪`, `≤`, ...
+as their LaTeX; then NFKC (full-width digits, non-breaking and thin spaces).
+
+Normalisation (math-verify 0.9.0 gaps): inequalities on one variable are intervals (`1 < t \\le 3
+\\text{ or } 5 \\le t < 9`, a set-builder `\\{x \\mid -1<x<4\\}`); a chain of names `q < p < s` is the
+ordering `(q, p, s)`; `9th`, `7^{\\mathrm{th}}` are 7 and 9; `\\frac{1+a}b` gets its braces; a trailing
+period, a `k \\in \\mathbb{Z}` suffix are dropped; `m_{\\max}` and `\\textcirc` are read; `\\varnothing` -> `\\emptyset`; `3e5` -> `300000`;
 `\\mathrm{e}` -> `e`; `\\sqrt(2)` -> `\\sqrt{2}`; `1 1/2` is a mixed number; a `cases` list of equations
 is a comma list; `1, 3, \\ldots, 2n-1` is an ordered tuple; a trailing unit is dropped (gold and
 answer alike); `20:34` is a clock time; `((1))` -> `(1)`; `i` is the imaginary unit (`\\frac{1}{1-i}` = `\\frac{1+i}{2}`); undelimited LaTeX (`1 - \\sqrt{2}`) and
@@ -74,7 +84,9 @@ degrees (`\\sin(90^{\\circ}-x)` = `\\cos(x)`, `\\sin 30^\\circ` = 1/2); elsewher
 Comparison (`compare.py`):
 - Exact when both sides are exact: rationals with Python integers (1/2004! != 1/2006!,
   1/2^99 != 1/2^98, unlike math-verify's rounding); irrational exact numbers at 60 digits.
-- Relations stay relations unless one side is a lone variable (`x = 5` vs `5`).
+- Relations stay relations unless one side is a lone variable (`x = 5` vs `5`). A gold listing
+  named values (`p = -3, q = 1`) is answered by its values in order (`-3, 1`); a trigonometric
+  general solution's integer parameter may be named k, n or m.
 - A decimal side gets a tolerance of half a unit in its last stated decimal: gold `0.333` equals
   1/3; pred `0.33` does not equal gold `0.333`. A predicted decimal against an exact gold counts
   when exactly equal, else only when it is that gold rounded to >= `approx_sig_digits` (6)

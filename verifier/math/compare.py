@@ -3,6 +3,8 @@
 Order of checks, first definite answer wins:
 1. the same normalised text; two numerals that both state a base (`4210_{7}`, `1477_{10}`) by value;
 2. too large to evaluate (power towers, huge factorials): structural equality only;
+   then arithmetic on an infinity or at a pole is settled (`numeric.settled`): `\\infty^2` is `oo`,
+   `\\infty - \\infty` and `(-3)!` have no value (never equal); an infinity equals only itself;
 3. relations: `x = 5` is unwrapped to 5 (one side a name: `x`, `f(x)`, `(p, q)`, `A:B`); two such
    relations compare their values when the names are the same or both single (`f(x) = 2x + 3`
    and `y = 2x + 3`); any other relation (`x + z = 1`) never equals a value;
@@ -10,10 +12,12 @@ Order of checks, first definite answer wins:
    decimal when one side is a decimal approximation (the gold's precision when the gold is the
    decimal; a predicted decimal that only approximates an exact gold needs `approx_sig_digits`);
    percent signs may be dropped;
-5. tuples, sets, intervals and matrices of numbers: element-wise with rule 4; a vector (n x 1 or
-   1 x n matrix) equals the list of its elements in order (`[0.5, 1]`);
+5. containers keep their nesting (`same_nesting`); tuples, sets, intervals and matrices of
+   numbers: element-wise with rule 4; a vector (n x 1 or 1 x n matrix) equals the list of its
+   elements in order (`[0.5, 1]`);
 6. everything else (symbolic expressions, equations, relations, mixed containers): math-verify's
-   `verify` with its timeout off.
+   `verify` with its timeout off, unless two expressions differ at a sample point
+   (`differs_at_a_point`, a disproof only).
 """
 
 from __future__ import annotations
@@ -24,11 +28,12 @@ from fractions import Fraction
 import sympy
 from sympy.core.function import AppliedUndef
 from sympy.matrices import MatrixBase
+from sympy.matrices.expressions import MatrixExpr
 
 from .guards import magnitude_digits
 from .limits import DEFAULT_LIMITS, MathLimits
-from .numeric import exact_rational, has_float, is_numeric, numbers_equal, within
-from .parsing import Literal, Parsed, read_literal
+from .numeric import INFINITIES, NON_VALUES, exact_rational, has_float, high_precision, is_numeric, numbers_equal, settled, within
+from .parsing import Literal, Parsed, parse_gold, read_literal
 
 _TEXT_NOISE_RE = re.compile(r"\s+|\\left|\\right|\\!|\\,|\\;|\\:|\\ |\\displaystyle")
 _TEXT_WRAPPER_RE = re.compile(r"^\\(?:text|textbf|textit|mathrm|mbox)\s*\{([^{}]*)\}$")
@@ -84,21 +89,77 @@ def equivalent(gold: Parsed, pred: Parsed, limits: MathLimits = DEFAULT_LIMITS) 
     g_base, p_base = base_numeral(gold.text), base_numeral(pred.text)
     if g_base is not None and p_base is not None:
         return (True, "same number in base notation") if g_base == p_base else (False, "different numbers in base notation")
+    if gold.named and not _has_relation(pred.expr):
+        # `p = -3, q = 1` answered by `-3, 1`: the values in order, unless the answer is a set `\{...\}`
+        values = parse_gold(f"\\{{{gold.named}\\}}" if pred.text.startswith("\\{") else f"({gold.named})")
+        if not isinstance(values, str):
+            return equivalent(values, pred, limits)
     g, p = gold.expr, pred.expr
     if _too_large(gold, limits) or _too_large(pred, limits):
         if g == p or canonical(g, limits) == canonical(p, limits):
             return True, "structurally equal (too large to evaluate)"
         return False, "not structurally equal; too large to evaluate exactly"
+    g, p = settled(g), settled(p)
+    if g is None or p is None:
+        return False, "the " + ("gold" if g is None else "answer") + " has no value (arithmetic on an infinity, or a pole)"
     g, p, why = unwrap_relations(g, p)
     if why:
         return False, why
+    g, p = same_parameter(g, p)
+    verdict = compare_infinities(g, p)
+    if verdict is not None:
+        return verdict
+    if not same_nesting(g, p):
+        return False, "containers nested differently"
     verdict = compare_numbers(g, gold.literal, p, pred.literal, limits)
     if verdict is not None:
         return verdict
     verdict = compare_containers(g, p, limits)
     if verdict is not None:
         return verdict
+    if differs_at_a_point(g, p):
+        return False, "differs at a sample point"
     return _math_verify(g, p), "math-verify symbolic comparison"
+
+
+# Sample values for the free symbols (sorted by name): positive, irregular, below 1 so that
+# exponentials stay small and principal branches agree.
+_SAMPLES = ((sympy.Rational(37, 101), sympy.Rational(59, 97), sympy.Rational(71, 103), sympy.Rational(29, 89)),
+            (sympy.Rational(83, 107), sympy.Rational(17, 79), sympy.Rational(43, 61), sympy.Rational(67, 113)))
+_SAMPLE_DIGITS = 30
+
+
+def differs_at_a_point(g: object, p: object) -> bool:
+    """Whether two symbolic expressions take clearly different values at a sample point: then no
+    simplification can make them equal, and math-verify's simplify, which costs ~0.2 s exactly when
+    it fails (bench/math_throughput.py, second workload), is skipped. Only ever a disproof: equal
+    values decide nothing. Plain expressions of real symbols only (no bare symbol, which math-verify
+    compares by name, no function, sum, integral, limit, matrix, relation or container)."""
+    if not (isinstance(g, sympy.Expr) and isinstance(p, sympy.Expr)) or isinstance(g, MatrixExpr) or isinstance(p, MatrixExpr):
+        return False
+    if isinstance(g, sympy.Symbol) or isinstance(p, sympy.Symbol):
+        return False
+    names = sorted(g.free_symbols | p.free_symbols, key=lambda s: s.name)
+    if not names or len(names) > len(_SAMPLES[0]) or g.has(AppliedUndef, *NON_VALUES) or p.has(AppliedUndef, *NON_VALUES):
+        return False  # an unevaluated sum or integral at a non-integer point is no sample of it
+    if not all(isinstance(s, sympy.Symbol) and s.is_real for s in names):
+        return False
+    # A decimal in either side carries only its own ~15 digits: a gap below that decides nothing.
+    tolerance = sympy.Rational(1, 10**10) if has_float(g) or has_float(p) else sympy.Rational(1, 10**20)
+    for values in _SAMPLES:
+        point = dict(zip(names, values))
+        try:
+            a = high_precision(g.xreplace(point), _SAMPLE_DIGITS)
+            b = high_precision(p.xreplace(point), _SAMPLE_DIGITS)
+        except (ValueError, TypeError, ZeroDivisionError, ArithmeticError):
+            return False
+        if a is None or b is None:
+            continue  # a pole or no number at this point
+        diff = max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+        scale = max(abs(a[0]), abs(a[1]), abs(b[0]), abs(b[1]), 1)
+        if diff > scale * tolerance:
+            return True
+    return False
 
 
 def canonical(e: object, limits: MathLimits) -> object:
@@ -115,6 +176,12 @@ def canonical(e: object, limits: MathLimits) -> object:
         return e.func(*args, evaluate=False)
     except TypeError:
         return e
+
+
+def has_no_value(parsed: Parsed, limits: MathLimits = DEFAULT_LIMITS) -> bool:
+    """Whether a parsed answer is arithmetic on an infinity or a pole (`numeric.settled`); a
+    too-large one is never evaluated, so it is not judged here."""
+    return not _too_large(parsed, limits) and settled(parsed.expr) is None
 
 
 def _too_large(parsed: Parsed, limits: MathLimits) -> bool:
@@ -190,6 +257,81 @@ def _mentions(value: object, name: object) -> bool:
     if not isinstance(value, sympy.Basic):
         return False
     return value.has(name.func) if isinstance(name, AppliedUndef) else value.has(name)
+
+
+def _has_relation(e: object) -> bool:
+    return isinstance(e, sympy.Basic) and bool(e.atoms(sympy.core.relational.Relational))
+
+
+_PARAMETERS = frozenset({"k", "n", "m"})
+
+
+def same_parameter(g: object, p: object) -> tuple[object, object]:
+    """A general solution's integer parameter may have any name: `\\frac{\\pi}{6} + k\\pi` and
+    `\\frac{\\pi}{6} + n\\pi` are one answer (README, math section). Only for expressions with
+    `\\pi` (trigonometric solutions) whose free symbols differ by one of k, n, m on each side; the
+    answer's name is replaced by the gold's before any comparison (a sample point would differ)."""
+    if not (isinstance(g, sympy.Basic) and isinstance(p, sympy.Basic)):
+        return g, p
+    only_g, only_p = g.free_symbols - p.free_symbols, p.free_symbols - g.free_symbols
+    if len(only_g) != 1 or len(only_p) != 1:
+        return g, p
+    (a,), (b,) = only_g, only_p
+    if {getattr(a, "name", ""), getattr(b, "name", "")} <= _PARAMETERS and g.has(sympy.pi) and p.has(sympy.pi):
+        return g, p.xreplace({b: a})
+    return g, p
+def compare_infinities(g: object, p: object) -> tuple[bool, str] | None:
+    """An infinity (settled: `\\infty^2` is `oo`) equals only the same infinity; None when neither
+    side is one."""
+    if g in INFINITIES or p in INFINITIES:
+        return (True, "the same infinity") if g == p else (False, "an infinity equals only the same infinity")
+    return None
+
+
+def shape(e: object) -> str | None:
+    """How `e` nests containers, e.g. `set(seq(.,.))` for `\\{(1, 2)\\}`; "." for a value; None
+    for what has no fixed nesting (relations, unions and other sets), which is not checked.
+    A set's members are sorted, so the shape does not depend on their order."""
+    if isinstance(e, MatrixBase) or isinstance(e, sympy.Tuple):
+        kind, kids = "seq", list(e)
+    elif isinstance(e, sympy.Interval):
+        kind, kids = "seq", [e.start, e.end]
+    elif isinstance(e, (sympy.FiniteSet, sympy.sets.sets.EmptySet)):
+        kind, kids = "set", list(e.args)
+    elif isinstance(e, sympy.Expr) and not isinstance(e, MatrixExpr):
+        return "."
+    else:
+        return None  # relations, unions, matrix sums and products: no fixed nesting
+    shapes = [shape(k) for k in kids]
+    if None in shapes:
+        return None
+    return f"{kind}({','.join(sorted(shapes) if kind == 'set' else shapes)})"
+
+
+def same_nesting(g: object, p: object) -> bool:
+    """Containers keep their nesting (README, math section): a set of sets never equals the set of
+    their elements, nor a set holding one pair the pair (math-verify wraps a lone value in a set
+    at every level, so it flattens them). Only the outer container's kind may differ, as
+    math-verify's `(1, 2)` / `1, 2` / `\\{1, 2\\}` readings of a list do, and a lone value equals
+    the set of it (`5` and `\\{5\\}`)."""
+    sg, sp = shape(g), shape(p)
+    if sg is None or sp is None or sg == sp:
+        return True
+    if "." in (sg, sp):
+        return {sg, sp} == {".", "set(.)"}
+    return set(_members(sg)) == set(_members(sp))
+
+
+def _members(s: str) -> list[str]:
+    """The shapes of a container shape's members: `seq(.,set(.))` -> [".", "set(.)"]."""
+    inner, out, depth, start = s[s.index("(") + 1:-1], [], 0, 0
+    for i, c in enumerate(inner):
+        depth += c == "("
+        depth -= c == ")"
+        if c == "," and depth == 0:
+            out.append(inner[start:i])
+            start = i + 1
+    return out + [inner[start:]] if inner else out
 
 
 def compare_numbers(

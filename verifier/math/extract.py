@@ -15,6 +15,7 @@ from sandbox.checks import strip_end_tokens
 
 from .choices import NEGATION_RE, read_choice
 from .limits import DEFAULT_LIMITS, MathLimits
+from .unicode_math import to_ascii_math
 
 PROFILES = ("strict", "lenient")
 THINK_OPEN = "<think>"
@@ -40,13 +41,14 @@ SEVERAL_BOXES = "boxed:several"
 _ANCHOR_RE = re.compile(r"####|\b(?:final\s+answer|answer(?:\*\*)?\s*:|answer\s+is\b)", re.IGNORECASE)
 # What may sit between an anchor and the answer: spaces, bold markers, colon, "is".
 _ANCHOR_LEAD_RE = re.compile(r"[\s*:_#]*(?:is\b)?[\s*:_]*", re.IGNORECASE)
-# End of a sentence: a period (not a decimal point) followed by whitespace or the end.
-_SENTENCE_END_RE = re.compile(r"\.(?=\s|$)")
+# End of a sentence: a period (not a decimal point, not an ellipsis), `?`, or `!` not after a digit
+# (`5!` is a factorial), then whitespace or the end.
+_SENTENCE_END_RE = re.compile(r"(?<!\.)\.(?!\.)(?=\s|$)|\?(?=\s|$)|(?<!\d)!(?=\s|$)")
 _BRACE_RE = re.compile(r"\\[{}]|[{}]")
 # Lenient fallbacks: the last math segment and the last number, never digits inside a word
 # (`AZYUK2A`); a plain fraction `2/3` is one number.
 _NUMBER_RE = re.compile(
-    r"(?<![\w.])(?:-?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:\s*/\s*\d+(?!\d|\.\d))?(?:\s*\\?%)?|-?\.\d+)"
+    r"(?<![\w.^])(?:-?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:\s*/\s*\d+(?!\d|\.\d))?(?:\s*\\?%)?|-?\.\d+)"
 )
 _MATH_DELIMS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 # A plain word (`\sqrt`, `\frac` are commands, not words): a bare expression has at most one.
@@ -59,6 +61,32 @@ _ENVIRONMENT_RE = re.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}")  # `\begin{pmatri
 _FUNCTION_WORDS = frozenset(
     {"sqrt", "sin", "cos", "tan", "cot", "sec", "csc", "log", "ln", "exp", "pi", "infty", "inf", "oo", "arcsin", "arccos", "arctan"}
 )
+# Prose answers (`_prose_answer`). A currency sign before an amount: `$4,500`, `\$31`, `-$5`, `€3`.
+_CURRENCY_RE = re.compile(r"\\?\$(?=\s?-?\d)|[€£¥](?=\s?-?\d)")
+_EQUALS_WORDS_RE = re.compile(r"\s+(?:equals|is\s+equal\s+to)\s+", re.IGNORECASE)
+# Two values offered, or one negated: never the first value (README, math section).
+_HEDGE_RE = re.compile(r"\b(?:or|either|neither|nor|maybe|perhaps|possibly|and/or)\b", re.IGNORECASE)
+# Several stated values (`x = 5, y = 6`, `x = 5 and y = 6`); a comma inside `4,500` is no list.
+_LIST_RE = re.compile(r",(?!\d{3}(?!\d))|;|\band\b", re.IGNORECASE)
+# A number in prose: thousands commas, decimals, a slash fraction, a percent, an ordinal suffix
+# (`9th`). Never a piece of a longer numeral (`1.000.000`, `4,50`) or a coefficient (`2x`).
+_PROSE_NUMBER_RE = re.compile(
+    r"(?<![\w.,^/])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?(?:\s*%)?(?:st|nd|rd|th)?"
+    r"(?![.,]?\d|[A-Za-z](?![A-Za-z])|\s*[\^*/(!])"
+)
+_ORDINAL_SUFFIX_RE = re.compile(r"(?<=\d)(?:st|nd|rd|th)$")
+_LETTER_RE = re.compile(r"(?<![A-Za-z'])[B-HJ-Zb-z](?![A-Za-z'])")  # a one-letter name (not `a`, `I`)
+# Words that change the number they stand by: it is not the answer alone (`4 thousand`, `2 pi`,
+# `negative 12`, `12 below zero`, `at least 5`).
+NUMBER_CHANGING_WORDS = _FUNCTION_WORDS | frozenset({
+    "times", "plus", "minus", "negative", "over", "divided", "power", "squared", "cubed", "root", "roots",
+    "hundred", "hundreds", "thousand", "thousands", "million", "millions", "billion", "billions", "trillion",
+    "dozen", "dozens", "half", "halves", "third", "thirds", "quarter", "quarters", "fourth", "fourths",
+    "fifth", "fifths", "tenth", "tenths", "less", "more", "than", "below", "above", "under", "least",
+    "most", "factorial", "not", "no", "none", "without", "except", "lower", "higher", "fewer", "greater",
+    "larger", "smaller", "bigger", "shorter", "longer", "extra", "additional",
+})
+"""Also refused as units by `parsing.drop_unit`: `4 thousand` is not 4."""
 
 
 def extract_answer(
@@ -238,11 +266,12 @@ def anchored_text(text: str, pos: int, limits: MathLimits) -> str:
     """The answer that starts at `pos`: a math segment, or the rest of the sentence on that line."""
     lead = _ANCHOR_LEAD_RE.match(text, pos)
     pos = lead.end() if lead else pos
-    rest = text[pos: pos + 2 * limits.max_answer_chars + 8]
+    rest = to_ascii_math(text[pos: pos + 2 * limits.max_answer_chars + 8])
     for open_, close in _MATH_DELIMS:
         if rest.startswith(open_):
             end = rest.find(close, len(open_))
-            if end > len(open_):
+            closes_amount = close == "$" and rest[end + 1: end + 2].isdigit()  # `$y = $90`
+            if end > len(open_) and not closes_amount:
                 return clean_answer(rest[len(open_): end])
     line = rest.split("\n", 1)[0]
     stop = _SENTENCE_END_RE.search(line)
@@ -251,17 +280,44 @@ def anchored_text(text: str, pos: int, limits: MathLimits) -> str:
     stated = line.rfind(" is ")
     if stated >= 0 and not any(c.isdigit() for c in line[:stated]):
         line = line[stated + 4:]  # "Final Answer: The largest $n$ is 34" states 34
-    return clean_answer(_lone_number_in_prose(line))
+    return clean_answer(_prose_answer(line))
 
 
-def _lone_number_in_prose(line: str) -> str:
-    """A prose sentence without math markup that states exactly one number is that number:
-    "Jane started growing Sphere 3 hours ago" -> 3. Two numbers ("3 or 4") or a negation ("not 3
-    hours") stay prose."""
-    if "$" in line or "\\" in line or len(_WORD_RE.findall(line)) < 2 or NEGATION_RE.search(line):
+def _prose_answer(line: str) -> str:
+    """The number an anchored prose sentence states, or the sentence itself (README, math section).
+
+    "Maria's savings were $4,500" -> 4,500; "350 MB" -> 350; "y equals 7" -> 7; the last side of an
+    `=` chain, "Total = ($3.25 * 4) + ... = $31" -> 31. A sentence that hedges or negates ("5 or
+    6", "either 3 or 4", "not 5 but 6"), states several values ("x = 5, y = 6"), or puts a word
+    beside the number that changes it ("4 thousand", "2 pi", "negative 12") stays prose: it is
+    graded as written and never pays the first value.
+    """
+    text = _CURRENCY_RE.sub("", line.strip().strip("*").rstrip("?.,;: *"))
+    if text.count("$") == 1 and line.lstrip().startswith("$"):
+        text = text.replace("$", "")  # `$y = $90`: the opening `$` of a segment the amount closed
+    if "$" in text or "\\" in text or _HEDGE_RE.search(text) or NEGATION_RE.search(text):
         return line
-    numbers = _NUMBER_RE.findall(line)
-    return numbers[0] if len(numbers) == 1 else line
+    text = _EQUALS_WORDS_RE.sub(" = ", text)
+    if "=" in text:
+        if _LIST_RE.search(text):
+            return line
+        return _lone_number(text.rsplit("=", 1)[1], True) or line
+    return _lone_number(text, len(_WORD_RE.findall(text)) >= 2) or line
+
+
+def _lone_number(text: str, in_sentence: bool) -> str | None:
+    """The one number in `text` when nothing else there is math: in a sentence ("Jane started
+    Sphere 3 hours ago"), or first and followed by unit words only ("350 MB", "42 apples")."""
+    numbers = list(_PROSE_NUMBER_RE.finditer(text))
+    if len(numbers) != 1 or _LETTER_RE.search(text) or any(c in text for c in "+*^()[]{}<>|"):
+        return None
+    words = {w.lower() for w in _WORD_RE.findall(text)}
+    if words & NUMBER_CHANGING_WORDS:
+        return None
+    number = numbers[0]
+    if not in_sentence and text[: number.start()].strip():
+        return None
+    return _ORDINAL_SUFFIX_RE.sub("", number.group().replace(" ", ""))
 
 
 def clean_answer(text: str) -> str:
@@ -285,7 +341,7 @@ def _last_expression(region: str, limits: MathLimits) -> Extraction:
     bare = bare_expression(region)
     if bare:
         return Extraction(bare, "last")
-    tail = region[-limits.tail_chars:]
+    tail = to_ascii_math(region[-limits.tail_chars:])  # `−5` is -5 here too
     seg = last_math_segment(tail)
     num = None
     for num in _NUMBER_RE.finditer(tail):

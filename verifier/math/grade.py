@@ -1,18 +1,22 @@
 """Grade one math task: extraction (cheap) then comparison (sympy), as a result dict.
 
-`grade_math` never raises: an internal exception becomes verdict "error" naming the exception
-type. Deadlines are not handled here; the worker's parent kills a stuck process.
+`grade_math` never raises. An exception while parsing or comparing an answer is that answer's
+`incorrect`, one while parsing the gold is `invalid_gold` (README, "Exceptions and determinism":
+`error` is ungraded, so it must not be a way out of a zero); any other internal exception becomes
+verdict "error" naming the exception type. Deadlines are not handled here; the worker's parent
+kills a stuck process.
 """
 
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from typing import Any, Sequence
 
 import sympy
 
 from .choices import letters, read_choice
-from .compare import equivalent, lone_variable
+from .compare import equivalent, has_no_value, lone_variable
 from .extract import PROFILES, SEVERAL_BOXES, Extraction, box_parts, extract_answer
 from .fast import grade_simple
 from .limits import DEFAULT_LIMITS
@@ -43,9 +47,17 @@ def grade_extracted(gold: str, extraction: Extraction, choices: Sequence[str] | 
     loud, never a silent 0 or 1.
     """
     try:
-        return grade_simple(gold, extraction, choices) or _grade_extracted(gold, extraction, choices)
+        return _grade_simple(gold, extraction, choices) or _grade_extracted(gold, extraction, choices)
     except Exception as e:  # noqa: BLE001 - the contract is "never raises"
         return result("error", f"internal error: {type(e).__name__}{_safe_message(e)}", extraction)
+
+
+def _grade_simple(gold: str, extraction: Extraction, choices: Sequence[str] | None) -> dict[str, Any] | None:
+    """The fast path; an exception there hands the item to the full path, which answers for it."""
+    try:
+        return grade_simple(gold, extraction, choices)
+    except Exception:  # noqa: BLE001 - the full path grades it (and turns its own failures into verdicts)
+        return None
 
 
 def _grade_extracted(gold: str, extraction: Extraction, choices: Sequence[str] | None) -> dict[str, Any]:
@@ -55,7 +67,12 @@ def _grade_extracted(gold: str, extraction: Extraction, choices: Sequence[str] |
         return _grade_choice(gold, extraction, choices)
     if clock_seconds(normalise(gold)) is not None:
         return _grade_clock(gold, extraction)
-    parsed_gold = parse_gold(gold)
+    try:
+        parsed_gold = parse_gold(gold)
+    except Exception as e:  # noqa: BLE001 - a gold that breaks the parser is the dataset's fault
+        parsed_gold = f"internal {_exception(e)}"
+    if not isinstance(parsed_gold, str) and has_no_value(parsed_gold):
+        parsed_gold = "it has no value (arithmetic on an infinity, or a pole)"
     if isinstance(parsed_gold, str):
         return result("invalid_gold", f"gold not usable: {parsed_gold}", extraction)
     if extraction.text is None:
@@ -70,7 +87,30 @@ def _grade_text(gold: Parsed, answer: str, extraction: Extraction) -> dict[str, 
         return result("incorrect", f"answer longer than {DEFAULT_LIMITS.max_answer_chars} chars", extraction)
     if _same_text(gold.text, answer):
         return result("correct", "identical to the gold", extraction)
-    pred = parse_prediction(answer)
+    key = (gold.text, answer)
+    if key in _COMPARED:
+        _COMPARED.move_to_end(key)
+        return result(*_COMPARED[key], extraction)
+    graded = _compare_text(gold, answer, extraction)
+    _COMPARED[key] = (graded["verdict"], graded["detail"])
+    if len(_COMPARED) > _MAX_COMPARED:
+        _COMPARED.popitem(last=False)
+    return graded
+
+
+# Verdicts by (parsed gold text, answer text), most recent last. A GRPO group writes the same answer
+# in several completions, and sympy's simplify is most of a symbolic item's cost (bench/
+# math_throughput.py, second workload); a verdict depends only on the two texts (README,
+# "Exceptions and determinism"), so reusing it changes nothing but the time.
+_COMPARED: OrderedDict[tuple[str, str], tuple[str, str]] = OrderedDict()
+_MAX_COMPARED = 2048
+
+
+def _compare_text(gold: Parsed, answer: str, extraction: Extraction) -> dict[str, Any]:
+    try:
+        pred = parse_prediction(answer)
+    except Exception as e:  # noqa: BLE001 - the gold parsed: the answer is at fault
+        pred = f"internal {_exception(e)}"
     if isinstance(pred, str):
         return result("incorrect", f"answer not usable: {pred}", extraction)
     return _verdict(gold, pred, extraction)
@@ -130,7 +170,13 @@ def _same_text(gold_latex: str, answer: str) -> bool:
 
 
 def _verdict(gold: Parsed, pred: Parsed, extraction: Extraction) -> dict[str, Any]:
-    equal, why = equivalent(gold, pred)
+    """Every exception a comparison raises is a verdict: the gold parsed and has a value, so what
+    breaks sympy is the answer (`(-3)!` raised "gamma function pole", and `error` is ungraded,
+    reward None: a way out of a zero)."""
+    try:
+        equal, why = equivalent(gold, pred)
+    except Exception as e:  # noqa: BLE001
+        equal, why = False, f"comparison failed on the answer: {_exception(e)}"
     return result("correct" if equal else "incorrect", why, extraction)
 
 
@@ -184,6 +230,10 @@ def _bad_field(task: object) -> str | None:
     if choices is not None and (not isinstance(choices, (list, tuple)) or not all(isinstance(c, str) for c in choices)):
         return "field 'choices' must be a list of strings"
     return None
+
+
+def _exception(e: Exception) -> str:
+    return f"{type(e).__name__}{_safe_message(e)}"
 
 
 def _safe_message(e: Exception) -> str:

@@ -72,11 +72,15 @@ def _digits(e: Basic, budget: list[int]) -> float:
     if isinstance(e, sympy.Pow):
         return _pow_digits(e, budget)
     if isinstance(e, (sympy.factorial, sympy.factorial2, sympy.gamma, sympy.binomial, sympy.RisingFactorial, sympy.FallingFactorial)):
+        if e.free_symbols:
+            return _symbolic_factorial_digits(e, budget)
         value = max(_bound(a, budget) for a in e.args)
         if value > 1e8:
             return INFINITE
         return math.lgamma(value + 1) / math.log(10) + 1
     if isinstance(e, sympy.exp):
+        if e.args[0].free_symbols:
+            return _digits(e.args[0], budget) + 1  # see _pow_digits
         n = _digits(e.args[0], budget)
         return INFINITE if n > 300 else 0.4343 * 10.0 ** n + 1
     parts = [_digits(a, budget) for a in e.args]
@@ -85,9 +89,24 @@ def _digits(e: Basic, budget: list[int]) -> float:
     return max(parts) + 1
 
 
+def _symbolic_factorial_digits(e: Basic, budget: list[int]) -> float:
+    """`\\binom{2k+1}{3}`, `(n/k)!`: never evaluated; simplify may expand one into a product of as
+    many factors as its numeric argument (`\\binom{n}{3}` has 3), so it costs like a power of that
+    degree: the symbolic arguments' digits times the largest numeric argument. Bounding it by its
+    value at `k = 10` refused `\\binom{2k+1}{3} - k(2k+1)` against `\\frac{2k(2k+1)(k-2)}{3}`."""
+    symbolic = [_digits(a, budget) for a in e.args if a.free_symbols]
+    degree = max((_bound(a, budget) for a in e.args if not a.free_symbols), default=1.0)
+    return INFINITE if degree == INFINITE else sum(symbolic) * max(degree, 1.0) + 1
+
+
 def _pow_digits(e: Basic, budget: list[int]) -> float:
+    """A power with a symbol in its exponent (`e^{10x}`, `2^{x^2}`) is never evaluated nor expanded:
+    it costs what its parts cost. Bounding it by its value at `x = 10` refused `e^{10x}(10x + 1)`
+    against `10x e^{10x} + e^{10x}` (and `e^{x^2}`) as too large, an identity math-verify proves."""
     base, exp = e.args
     b = _digits(base, budget)
+    if exp.free_symbols:
+        return b + _digits(exp, budget) + 1
     x = _bound(exp, budget)
     return INFINITE if x == INFINITE else b * x + 1
 

@@ -13,8 +13,9 @@ from fractions import Fraction
 
 import sympy
 from sympy import Basic
+from sympy.matrices import MatrixBase
 
-_NON_VALUES = (sympy.Integral, sympy.Sum, sympy.Product, sympy.Limit, sympy.Derivative)
+NON_VALUES = (sympy.Integral, sympy.Sum, sympy.Product, sympy.Limit, sympy.Derivative)
 _INFINITIES = (sympy.oo, -sympy.oo, sympy.zoo, sympy.nan)
 
 
@@ -24,7 +25,7 @@ def is_numeric(e: object) -> bool:
         return False
     if e.free_symbols or not e.is_number:
         return False
-    return not e.has(*_NON_VALUES, *_INFINITIES)
+    return not e.has(*NON_VALUES, *_INFINITIES)
 
 
 def has_float(e: Basic) -> bool:
@@ -117,3 +118,86 @@ def within(a: Basic, target: Fraction, tol: Fraction, digits: int = 40) -> bool 
     if va[1] != 0 and abs(va[1]) > sympy.Rational(1, 10**30):
         return False
     return bool(abs(va[0] - sympy.Rational(target.numerator, target.denominator)) <= sympy.Rational(tol.numerator, tol.denominator))
+
+
+INFINITIES = (sympy.oo, sympy.S.NegativeInfinity)
+_NO_VALUE = (sympy.zoo, sympy.nan)
+# Functions that sympy evaluates to zoo at a pole (`(-3)!`, `\Gamma(0)`, `\log 0`, `\tan\frac{\pi}{2}`);
+# left unevaluated by the parser, their evalf raises ("gamma function pole").
+_POLE_FUNCS = (sympy.factorial, sympy.factorial2, sympy.gamma, sympy.binomial, sympy.RisingFactorial,
+               sympy.FallingFactorial, sympy.log, sympy.tan, sympy.cot, sympy.sec, sympy.csc)
+
+
+def settled(e: object) -> object | None:
+    """`e` with every arithmetic on an infinity or at a pole evaluated; None when one has no value.
+
+    The parser keeps `\\infty^2` as an unevaluated `Pow(oo, 2)`, and sympy's simplify of `N - oo**2`
+    then gives 0 or not depending on the hash seed and its cache: a finite gold was paid for an
+    infinity. The rule (README, math section): an expression holding an infinity is evaluated, and
+    it stands for `oo` or `-oo` only when that is its value (`2\\infty`, `-\\infty`, `\\infty^2`);
+    any other value (`\\infty - \\infty`, `0 \\cdot \\infty`, `\\frac{1}{\\infty}`, `x \\cdot \\infty`) is
+    no value at all, and neither is a pole (`(-3)!`, `\\frac{1}{0}`). Infinities as bounds of
+    integrals, sums and limits are not arithmetic and are left alone, as are containers (an
+    interval's endpoint `\\infty` is kept; its elements are settled one by one). Runs after the
+    magnitude guard, so evaluating is bounded.
+    """
+    if isinstance(e, MatrixBase):
+        items = [settled(x) for x in e]
+        if any(x is None for x in items):
+            return None
+        return e if all(a is b for a, b in zip(items, e)) else e.__class__(e.rows, e.cols, items)
+    if not isinstance(e, Basic):
+        return e
+    if e in _NO_VALUE:
+        return None
+    if not e.args:
+        return e
+    if isinstance(e, sympy.Expr):
+        return _settled_expr(e)
+    args = [settled(a) for a in e.args]
+    if any(a is None for a in args):
+        return None
+    if all(a is b for a, b in zip(args, e.args)):
+        return e
+    try:
+        return e.func(*args, evaluate=False)
+    except TypeError:
+        return e.func(*args)
+
+
+def _settled_expr(e: sympy.Expr) -> object | None:
+    infinite, poles = _arithmetic_hazards(e)
+    if not (infinite or poles):
+        return e
+    try:
+        value = _evaluated(e)
+    except (ValueError, ZeroDivisionError, ArithmeticError):
+        return None
+    if value in INFINITIES:
+        return value if infinite else None  # a pole is no value, even one sympy calls oo
+    if infinite or not isinstance(value, Basic) or value.has(*_NO_VALUE, *INFINITIES):
+        return None
+    return e
+
+
+def _arithmetic_hazards(e: Basic) -> tuple[bool, bool]:
+    """(an infinity or undefined atom is an operand, a function with poles or a division by a
+    literal 0 occurs), outside integrals, sums and limits."""
+    infinite = poles = False
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if node in INFINITIES or node in _NO_VALUE:
+            infinite = True
+        elif isinstance(node, _POLE_FUNCS) or (isinstance(node, sympy.Pow) and node.args[0] == 0):
+            poles = True
+        if not isinstance(node, NON_VALUES):
+            stack.extend(node.args)
+    return infinite, poles
+
+
+def _evaluated(e: Basic) -> Basic:
+    """`e` rebuilt bottom-up with sympy's evaluation on (the parser built it with evaluation off)."""
+    if not e.args or isinstance(e, NON_VALUES):
+        return e
+    return e.func(*[_evaluated(a) for a in e.args])

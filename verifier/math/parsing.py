@@ -20,9 +20,10 @@ import sympy
 from sympy import Basic
 from sympy.matrices import MatrixBase
 
-from .extract import box_spans
+from .extract import NUMBER_CHANGING_WORDS, box_spans
 from .guards import magnitude_digits, text_guard
 from .limits import DEFAULT_LIMITS, MathLimits
+from .unicode_math import to_ascii_math
 
 _EMPTYSET_RE = re.compile(r"\\varnothing\b|\\empty\b(?!set)|\\O\b")
 # 3e5, 1.5E-3: not preceded by a letter/backslash (so not a variable or \exp), exponent <= 3 digits.
@@ -37,7 +38,7 @@ _LITERAL_RE = re.compile(
     r"^(?:[a-zA-Z]\s*=\s*)?([-+]?)\s*(?:\\\$|\$)?\s*(\d{1,3}(?:,\d{3})+|\d*)(?:\.(\d+))?\s*(\\?%)?$"
 )
 # Two-letter unit words (single letters stay: `2 m` may be 2m).
-_UNITS_2 = "cm|mm|km|kg|mg|ml|mL|ft|yd|mi|oz|lb|hr|in"
+_UNITS_2 = "cm|mm|km|kg|mg|ml|mL|ft|yd|mi|oz|lb|hr|in|nm|ms|Hz|kW|kB|KB|MB|GB|TB"
 # "18 dollars", "5 apples": a lone number followed by plain words (3+ letters, so `2 x` stays 2x).
 # Unit words that may be written glued to the number ("10weeks"); other words need a space ("5abc"
 # is a product).
@@ -71,6 +72,27 @@ ELLIPSIS = "\\Omega_{ldots}"
 """What an ellipsis item becomes: one symbol no answer writes, so sequences compare term by term."""
 # A trailing unit: `\text{ cm}`, `\mathrm{kg}`, `\,\text{m}^2` after the answer.
 _UNIT_TEXT_RE = re.compile(r"(?<=[\d}\s)])\s*(?:\\[,;:! ]|\\q?quad|~)*\s*\\(?:text|mathrm|textrm|mbox)\s*\{\s*[A-Za-z][A-Za-z. ]*\}(?:\^\{?[23]\}?)?$")
+
+
+# `\\textcirc`, `\\textdegree`: a degree mark written in text mode.
+_TEXT_DEGREE_RE = re.compile(r"\s*\\text(?:circ|degree)(?![A-Za-z])\s*(?:\{\s*\})?")
+# `m_{\\max}`: a named extremum; math-verify cannot parse an operator inside a subscript.
+_SUBSCRIPT_OPERATOR_RE = re.compile(r"_\s*(?:\{\s*\\(max|min)\s*\}|\\(max|min)(?![A-Za-z]))")
+# `\\frac{1+a}b`, `\\frac ab`: a one-token argument without braces (flat braced arguments only).
+_FRAC_ARG = r"(\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9])"
+_FRAC_SHORTHAND_RE = re.compile(rf"\\([dt]?frac)\s*{_FRAC_ARG}\s*{_FRAC_ARG}")
+# An ordinal: `9th`, `7^{\\mathrm{th}}`, `3\\text{rd}`, `9th Day` (the number, as the question asks
+# which one).
+_ORDINAL_RE = re.compile(
+    r"^(\d+)\s*(?:\^\s*\{?\s*)?(?:\\(?:mathrm|text|textrm|rm)\s*\{\s*)?(?:st|nd|rd|th)\s*\}?\s*\}?"
+    r"(?:\s+(?:\\text\s*\{[A-Za-z ]*\}|[A-Za-z]+)){0,3}$"
+)
+_DOMAIN_TAIL_CHARS = 80
+# A general solution's parameter domain: `, k \\in \\mathbb{Z}`, `(n \\in \\mathbb{Z})`, `\\text{ for integer } k`.
+_PARAMETER_DOMAIN_RE = re.compile(
+    r"(?:[,;]|\\quad|\\text\s*\{[^{}]*\})*\s*\(?\s*[kmn]\s*\\in\s*\\mathbb\s*\{?\s*Z\s*\}?\s*\)?\s*$"
+    r"|\s*,?\s*\\text\s*\{\s*(?:for|where)\s+(?:any\s+|all\s+|some\s+)?integers?\s*\}\s*[kmn]\s*$"
+)
 
 
 # A clock time: `20:34`, `8:34 PM`, `8:34\\text{ p.m.}`, `08:34:10`.
@@ -130,6 +152,8 @@ class Parsed:
     """Magnitude estimate in decimal digits (see `guards.magnitude_digits`)."""
     symbolic: bool
     """Whether `expr` has free symbols."""
+    named: str | None = None
+    """For a list of named values (`p = -3, q = 1`), the values in order (`named_values`)."""
 
 
 class ParseFailure(Exception):
@@ -137,9 +161,9 @@ class ParseFailure(Exception):
 
 
 def normalise(text: str) -> str:
-    """Clean a raw answer string into the LaTeX we parse: unwrap `\\boxed{}` and math delimiters,
-    and apply the math-verify gap rewrites."""
-    text = text.strip()
+    """Clean a raw answer string into the LaTeX we parse: Unicode math as LaTeX (`unicode_math`),
+    unwrap `\\boxed{}` and math delimiters, and apply the math-verify gap rewrites."""
+    text = (text if text.isascii() else to_ascii_math(text)).strip()
     for _ in range(3):
         before = text
         if text.startswith(("\\boxed", "\\fbox")) and text.rstrip().endswith("}"):
@@ -155,6 +179,21 @@ def normalise(text: str) -> str:
     text = _TRAILING_BREAK_RE.sub("", text)
     if _CLOCK_RE.match(text):
         return text  # a clock time: `p.m.` is not a unit (see `clock_seconds`)
+    if text.endswith(".") and not text.endswith(".."):
+        text = text[:-1].rstrip()  # an equation gold ending its sentence: `y = 2x + 1.`
+    # Each rewrite below first checks for a marker with `in` (C speed): common answers skip them all.
+    if "\\text" in text:
+        text = _TEXT_DEGREE_RE.sub("^{\\\\circ}", text)
+    if "\\max" in text or "\\min" in text:
+        text = _SUBSCRIPT_OPERATOR_RE.sub(lambda m: "_{" + (m.group(1) or m.group(2)) + "}", text)
+    if "frac" in text:
+        text = _FRAC_SHORTHAND_RE.sub(_braced_frac, text)
+    ordinal = _ORDINAL_RE.match(text) if text[:1].isdigit() else None
+    if ordinal:
+        text = ordinal.group(1)
+    if "\\in" in text or "integer" in text:
+        domain = _PARAMETER_DOMAIN_RE.search(text, max(len(text) - _DOMAIN_TAIL_CHARS, 0))  # bounded scan
+        text = text[: domain.start()].strip() or text if domain else text
     text = _EMPTYSET_RE.sub(r"\\emptyset", text)
     text = _CURRENCY_RE.sub("", text)
     text = _PY_POWER_RE.sub("^", text)
@@ -166,10 +205,111 @@ def normalise(text: str) -> str:
         sign, whole, num, den = mixed.groups()
         text = f"{sign}{whole}\\frac{{{num}}}{{{den}}}"
     text = _cases_as_list(text)
+    if "<" in text or ">" in text or "\\l" in text or "\\g" in text:
+        text = _ordering_as_tuple(inequalities_as_intervals(text))
     text = _sequence_with_ellipsis(text)
     text = expand_plus_minus(text)
     text = collapse_parentheses(text)
     return _trig_degrees(_latex_sci_literal(_SCI_RE.sub(_expand_sci, text)))
+
+
+def _braced_frac(m: re.Match) -> str:
+    """`\\frac{1+a}b` -> `\\frac{1+a}{b}`: LaTeX takes one token as an argument; math-verify wants braces."""
+    args = [a[1:-1] if a.startswith("{") else a for a in (m.group(2), m.group(3))]
+    return f"\\{m.group(1)}{{{args[0]}}}{{{args[1]}}}"
+
+
+# Inequalities: `<`, `\\le`, ... split a chain; `\\text{ or }`, `\\lor`, `\\cup` join the parts of a union.
+_INEQUALITY_RE = re.compile(r"(<|>|\\(?:leqslant|geqslant|leq|geq|le|ge|lt|gt)(?![A-Za-z]))")
+_OR_RE = re.compile(r"\\text\s*\{\s*or\s*\}|\\(?:lor|vee|cup)(?![A-Za-z])|\bor\b")
+_SET_BUILDER_RE = re.compile(
+    r"^(?:\\left)?\\\{\s*([A-Za-z])\s*(?:\\in\s*\\mathbb\s*\{?\s*R\s*\}?\s*)?(?:\\mid|\\vert|\||:)(.*?)(?:\\right)?\\\}$",
+    re.DOTALL,
+)
+_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+_MAX_UNION_PARTS = 8
+_NAME_RE = re.compile(r"^[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?$")
+
+
+def inequalities_as_intervals(text: str) -> str:
+    """Inequalities on one variable as the intervals they describe (README, math section):
+    `1 < t \\le 3 \\text{ or } 5 \\le t < 9` -> `(1, 3] \\cup [5, 9)`; a set-builder gold
+    `\\{x \\mid -1<x<4\\}` -> `(-1, 4)`. A lone one-sided `x > 3` stays a relation (README: a
+    relation never equals a value), as does anything with a bound that is not a number."""
+    if "<" not in text and ">" not in text and "\\l" not in text and "\\g" not in text:
+        return text
+    builder = _SET_BUILDER_RE.match(text)
+    body = builder.group(2) if builder else text
+    parts = _OR_RE.split(body)
+    if len(parts) > _MAX_UNION_PARTS:
+        return text  # a long union costs the parser far more than it is worth reading
+    intervals = [_interval(part.strip()) for part in parts]
+    if any(i is None for i in intervals) or len({i[0] for i in intervals}) != 1:
+        return text
+    if not builder and len(parts) == 1 and not intervals[0][2]:
+        return text
+    return " \\cup ".join(i[1] for i in intervals)
+
+
+def _interval(part: str) -> tuple[str, str, bool] | None:
+    """(variable, interval, two-sided) for `a < x \\le b`, `x > a` or `a \\ge x`; None otherwise."""
+    tokens = [t.strip() for t in _INEQUALITY_RE.split(part)]
+    if len(tokens) not in (3, 5):
+        return None
+    terms, ops = tokens[::2], tokens[1::2]
+    ups = {op in ("<", "\\lt", "\\le", "\\leq", "\\leqslant") for op in ops}
+    if len(ups) != 1:
+        return None
+    up = ups.pop()
+    strict = [op in ("<", ">", "\\lt", "\\gt") for op in ops]
+    if len(terms) == 3:
+        var, (lo, lo_open), (hi, hi_open) = terms[1], (terms[0], strict[0]), (terms[2], strict[1])
+        if not up:
+            (lo, lo_open), (hi, hi_open) = (hi, hi_open), (lo, lo_open)
+    elif _NAME_RE.match(terms[0]):
+        var, bound = terms[0], terms[1]
+        (lo, lo_open), (hi, hi_open) = (("-\\infty", True), (bound, strict[0])) if up else ((bound, strict[0]), ("\\infty", True))
+    else:
+        var, bound = terms[1], terms[0]
+        (lo, lo_open), (hi, hi_open) = ((bound, strict[0]), ("\\infty", True)) if up else (("-\\infty", True), (bound, strict[0]))
+    if not _NAME_RE.match(var) or not all(_is_bound(b) for b in (lo, hi)):
+        return None
+    return var, f"{'(' if lo_open else '['}{lo}, {hi}{')' if hi_open else ']'}", len(terms) == 3
+
+
+def _is_bound(text: str) -> bool:
+    """A number as a bound: digits and LaTeX commands (`\\frac`, `\\sqrt`, `\\infty`), no variable."""
+    return bool(text) and not any(c.isalpha() for c in _COMMAND_RE.sub("", text)) and "=" not in text
+
+
+def _ordering_as_tuple(text: str) -> str:
+    """A chain of one comparison among three or more names is the ordering it states, as written:
+    `q < p < s < r` -> `(q, p, s, r)` (answered by the list `q, p, s, r`; not reversed for `>`)."""
+    if "<" not in text and ">" not in text:
+        return text
+    tokens = [t.strip() for t in _INEQUALITY_RE.split(text)]
+    terms, ops = tokens[::2], tokens[1::2]
+    if len(terms) < 3 or len(set(ops)) != 1 or not all(_NAME_RE.match(t) for t in terms):
+        return text
+    return "(" + ", ".join(terms) + ")"
+
+
+def named_values(text: str) -> str | None:
+    """The values of a list of named values, in the order written: `p = -3, q = 1` -> `-3, 1`,
+    `S(1)=5, S(2)=7, S(3)=6` -> `5, 7, 6`; None for anything else (distinct names required: the
+    solutions `x = 2, x = 3` are a set). An answer that lists bare values answers it in that order."""
+    if "=" not in text or "," not in text:
+        return None
+    items = [item.split("=") for item in _top_level_items(text)]
+    if len(items) < 2 or any(len(item) != 2 for item in items):
+        return None
+    names = [name.strip() for name, _ in items]
+    if len(set(names)) != len(names) or not all(_VALUE_NAME_RE.match(n) for n in names):
+        return None
+    return ", ".join(value.strip() for _, value in items)
+
+
+_VALUE_NAME_RE = re.compile(r"^[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?(?:\([^()=,]*\))?$")
 
 
 def _boxes_as_answer(text: str) -> str | None:
@@ -193,9 +333,17 @@ def drop_unit(text: str) -> str:
     """
     text = _UNIT_TEXT_RE.sub("", text).strip() or text
     words = _NUMBER_WORDS_RE.match(text)
-    if words and any(c.isdigit() for c in words.group(1)):
+    if words and any(c.isdigit() for c in words.group(1)) and not _changes_number(text[words.end(1):]):
         text = words.group(1)
     return text
+
+
+def _changes_number(words: str) -> bool:
+    """Whether a word after the number changes it (`4 thousand`, `12 degrees below zero`): no unit."""
+    return any(w.lower() in NUMBER_CHANGING_WORDS for w in _UNIT_WORD_RE.findall(words))
+
+
+_UNIT_WORD_RE = re.compile(r"[A-Za-z]+")
 
 
 def _cases_as_list(text: str) -> str:
@@ -385,7 +533,7 @@ def _parse_normalised(latex: str, limits: MathLimits) -> Parsed:
     if digits <= limits.max_exact_digits:
         expr = _normalise_symbols(expr)
         symbolic = bool(getattr(expr, "free_symbols", None))
-    return Parsed(expr, latex, read_literal(latex), digits, symbolic)
+    return Parsed(expr, latex, read_literal(latex), digits, symbolic, named_values(latex))
 
 
 def _math_verify_parse(latex: str) -> object | None:

@@ -324,3 +324,120 @@ class ExecuteResponse(_message.Message):
     queue_s: float
     exec_s: float
     def __init__(self, status: _Optional[str] = ..., stdout: _Optional[str] = ..., stderr: _Optional[str] = ..., stdout_truncated: _Optional[bool] = ..., stderr_truncated: _Optional[bool] = ..., exit_code: _Optional[int] = ..., signal: _Optional[int] = ..., cpu_s: _Optional[float] = ..., wall_s: _Optional[float] = ..., peak_memory_kb: _Optional[int] = ..., detail: _Optional[str] = ..., queue_s: _Optional[float] = ..., exec_s: _Optional[float] = ...) -> None: ...
+
+class CreateSessionRequest(_message.Message):
+    __slots__ = ("language", "files", "time_limit_s", "memory_limit_mb", "max_output_bytes", "idle_ttl_s", "replay")
+    class FilesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    LANGUAGE_FIELD_NUMBER: _ClassVar[int]
+    FILES_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_S_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_LIMIT_MB_FIELD_NUMBER: _ClassVar[int]
+    MAX_OUTPUT_BYTES_FIELD_NUMBER: _ClassVar[int]
+    IDLE_TTL_S_FIELD_NUMBER: _ClassVar[int]
+    REPLAY_FIELD_NUMBER: _ClassVar[int]
+    language: str
+    files: _containers.ScalarMap[str, str]
+    time_limit_s: float
+    memory_limit_mb: int
+    max_output_bytes: int
+    idle_ttl_s: float
+    replay: bool
+    def __init__(self, language: _Optional[str] = ..., files: _Optional[_Mapping[str, str]] = ..., time_limit_s: _Optional[float] = ..., memory_limit_mb: _Optional[int] = ..., max_output_bytes: _Optional[int] = ..., idle_ttl_s: _Optional[float] = ..., replay: _Optional[bool] = ...) -> None: ...
+
+class CreateSessionResponse(_message.Message):
+    __slots__ = ("session_id", "time_limit_s", "memory_limit_mb", "idle_ttl_s", "replica")
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_S_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_LIMIT_MB_FIELD_NUMBER: _ClassVar[int]
+    IDLE_TTL_S_FIELD_NUMBER: _ClassVar[int]
+    REPLICA_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    time_limit_s: float
+    memory_limit_mb: int
+    idle_ttl_s: float
+    replica: str
+    def __init__(self, session_id: _Optional[str] = ..., time_limit_s: _Optional[float] = ..., memory_limit_mb: _Optional[int] = ..., idle_ttl_s: _Optional[float] = ..., replica: _Optional[str] = ...) -> None: ...
+
+class RunCellRequest(_message.Message):
+    __slots__ = ("session_id", "code")
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    code: str
+    def __init__(self, session_id: _Optional[str] = ..., code: _Optional[str] = ...) -> None: ...
+
+class CellError(_message.Message):
+    __slots__ = ("ename", "evalue", "traceback")
+    ENAME_FIELD_NUMBER: _ClassVar[int]
+    EVALUE_FIELD_NUMBER: _ClassVar[int]
+    TRACEBACK_FIELD_NUMBER: _ClassVar[int]
+    ename: str
+    evalue: str
+    traceback: str
+    def __init__(self, ename: _Optional[str] = ..., evalue: _Optional[str] = ..., traceback: _Optional[str] = ...) -> None: ...
+
+class RunCellResponse(_message.Message):
+    __slots__ = ("status", "stdout", "stderr", "stdout_truncated", "stderr_truncated", "value", "value_truncated", "error", "session_lost", "restored", "detail", "cpu_s", "wall_s")
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    STDOUT_FIELD_NUMBER: _ClassVar[int]
+    STDERR_FIELD_NUMBER: _ClassVar[int]
+    STDOUT_TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    STDERR_TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    VALUE_TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    SESSION_LOST_FIELD_NUMBER: _ClassVar[int]
+    RESTORED_FIELD_NUMBER: _ClassVar[int]
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    CPU_S_FIELD_NUMBER: _ClassVar[int]
+    WALL_S_FIELD_NUMBER: _ClassVar[int]
+    status: str
+    stdout: str
+    stderr: str
+    stdout_truncated: bool
+    stderr_truncated: bool
+    value: str
+    value_truncated: bool
+    error: CellError
+    session_lost: bool
+    restored: bool
+    detail: str
+    cpu_s: float
+    wall_s: float
+    def __init__(self, status: _Optional[str] = ..., stdout: _Optional[str] = ..., stderr: _Optional[str] = ..., stdout_truncated: _Optional[bool] = ..., stderr_truncated: _Optional[bool] = ..., value: _Optional[str] = ..., value_truncated: _Optional[bool] = ..., error: _Optional[_Union[CellError, _Mapping]] = ..., session_lost: _Optional[bool] = ..., restored: _Optional[bool] = ..., detail: _Optional[str] = ..., cpu_s: _Optional[float] = ..., wall_s: _Optional[float] = ...) -> None: ...
+
+class ReadSessionFileRequest(_message.Message):
+    __slots__ = ("session_id", "path", "max_bytes")
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    MAX_BYTES_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    path: str
+    max_bytes: int
+    def __init__(self, session_id: _Optional[str] = ..., path: _Optional[str] = ..., max_bytes: _Optional[int] = ...) -> None: ...
+
+class ReadSessionFileResponse(_message.Message):
+    __slots__ = ("data", "truncated")
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    data: bytes
+    truncated: bool
+    def __init__(self, data: _Optional[bytes] = ..., truncated: _Optional[bool] = ...) -> None: ...
+
+class CloseSessionRequest(_message.Message):
+    __slots__ = ("session_id",)
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    def __init__(self, session_id: _Optional[str] = ...) -> None: ...
+
+class CloseSessionResponse(_message.Message):
+    __slots__ = ("closed",)
+    CLOSED_FIELD_NUMBER: _ClassVar[int]
+    closed: bool
+    def __init__(self, closed: _Optional[bool] = ...) -> None: ...

@@ -54,6 +54,26 @@ class VerifierStub:
                 request_serializer=verifier_dot_v1_dot_verifier__pb2.ExecuteRequest.SerializeToString,
                 response_deserializer=verifier_dot_v1_dot_verifier__pb2.ExecuteResponse.FromString,
                 _registered_method=True)
+        self.CreateSession = channel.unary_unary(
+                '/verifier.v1.Verifier/CreateSession',
+                request_serializer=verifier_dot_v1_dot_verifier__pb2.CreateSessionRequest.SerializeToString,
+                response_deserializer=verifier_dot_v1_dot_verifier__pb2.CreateSessionResponse.FromString,
+                _registered_method=True)
+        self.RunCell = channel.unary_unary(
+                '/verifier.v1.Verifier/RunCell',
+                request_serializer=verifier_dot_v1_dot_verifier__pb2.RunCellRequest.SerializeToString,
+                response_deserializer=verifier_dot_v1_dot_verifier__pb2.RunCellResponse.FromString,
+                _registered_method=True)
+        self.ReadSessionFile = channel.unary_unary(
+                '/verifier.v1.Verifier/ReadSessionFile',
+                request_serializer=verifier_dot_v1_dot_verifier__pb2.ReadSessionFileRequest.SerializeToString,
+                response_deserializer=verifier_dot_v1_dot_verifier__pb2.ReadSessionFileResponse.FromString,
+                _registered_method=True)
+        self.CloseSession = channel.unary_unary(
+                '/verifier.v1.Verifier/CloseSession',
+                request_serializer=verifier_dot_v1_dot_verifier__pb2.CloseSessionRequest.SerializeToString,
+                response_deserializer=verifier_dot_v1_dot_verifier__pb2.CloseSessionResponse.FromString,
+                _registered_method=True)
 
 
 class VerifierServicer:
@@ -88,6 +108,36 @@ class VerifierServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateSession(self, request, context):
+        """Sessions (README "Sessions"): a persistent interpreter per caller, for multi-turn tool use.
+        Unary calls, not one stream per session: a session outlives connections (rollouts pause for
+        minutes of generation; connections are recycled by max_connection_age), and each call maps
+        to one HTTP route (docs/architecture.md "Sessions").
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RunCell(self, request, context):
+        """A cell that ends its session answers normally, with session_lost (or restored); later calls
+        on a lost session get FAILED_PRECONDITION, and an unknown id NOT_FOUND.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReadSessionFile(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CloseSession(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_VerifierServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -110,6 +160,26 @@ def add_VerifierServicer_to_server(servicer, server):
                     servicer.Execute,
                     request_deserializer=verifier_dot_v1_dot_verifier__pb2.ExecuteRequest.FromString,
                     response_serializer=verifier_dot_v1_dot_verifier__pb2.ExecuteResponse.SerializeToString,
+            ),
+            'CreateSession': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateSession,
+                    request_deserializer=verifier_dot_v1_dot_verifier__pb2.CreateSessionRequest.FromString,
+                    response_serializer=verifier_dot_v1_dot_verifier__pb2.CreateSessionResponse.SerializeToString,
+            ),
+            'RunCell': grpc.unary_unary_rpc_method_handler(
+                    servicer.RunCell,
+                    request_deserializer=verifier_dot_v1_dot_verifier__pb2.RunCellRequest.FromString,
+                    response_serializer=verifier_dot_v1_dot_verifier__pb2.RunCellResponse.SerializeToString,
+            ),
+            'ReadSessionFile': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReadSessionFile,
+                    request_deserializer=verifier_dot_v1_dot_verifier__pb2.ReadSessionFileRequest.FromString,
+                    response_serializer=verifier_dot_v1_dot_verifier__pb2.ReadSessionFileResponse.SerializeToString,
+            ),
+            'CloseSession': grpc.unary_unary_rpc_method_handler(
+                    servicer.CloseSession,
+                    request_deserializer=verifier_dot_v1_dot_verifier__pb2.CloseSessionRequest.FromString,
+                    response_serializer=verifier_dot_v1_dot_verifier__pb2.CloseSessionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -220,6 +290,114 @@ class Verifier:
             '/verifier.v1.Verifier/Execute',
             verifier_dot_v1_dot_verifier__pb2.ExecuteRequest.SerializeToString,
             verifier_dot_v1_dot_verifier__pb2.ExecuteResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/verifier.v1.Verifier/CreateSession',
+            verifier_dot_v1_dot_verifier__pb2.CreateSessionRequest.SerializeToString,
+            verifier_dot_v1_dot_verifier__pb2.CreateSessionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RunCell(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/verifier.v1.Verifier/RunCell',
+            verifier_dot_v1_dot_verifier__pb2.RunCellRequest.SerializeToString,
+            verifier_dot_v1_dot_verifier__pb2.RunCellResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReadSessionFile(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/verifier.v1.Verifier/ReadSessionFile',
+            verifier_dot_v1_dot_verifier__pb2.ReadSessionFileRequest.SerializeToString,
+            verifier_dot_v1_dot_verifier__pb2.ReadSessionFileResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CloseSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/verifier.v1.Verifier/CloseSession',
+            verifier_dot_v1_dot_verifier__pb2.CloseSessionRequest.SerializeToString,
+            verifier_dot_v1_dot_verifier__pb2.CloseSessionResponse.FromString,
             options,
             channel_credentials,
             insecure,

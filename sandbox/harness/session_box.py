@@ -1,0 +1,299 @@
+"""PID 1 of a session container (README "Sessions"). Standard library only.
+
+A session owns one container; this supervisor runs its persistent interpreter (session_kernel.py)
+as a child and talks to the host with the runner's framing (sandbox/runner.py: one JSON header
+line, then the raw blobs it names). Only this process writes to the host: it is non-dumpable
+(no ptrace, no /proc/1/fd for the same uid), and the interpreter's stdout, stderr and result
+line reach it over pipes, so nothing a cell prints or writes can forge a reply or shift the
+framing. A result line counts only with the nonce sent with that cell; bytes left in the pipes
+between cells (a background process of an earlier cell) are dropped before the next cell starts.
+
+Requests:
+    {"op": "ping"}
+    {"op": "start", "files": [NAME...], "blobs": [["file:NAME", N]...]}
+        write support files into /work, then start the interpreter.
+    {"op": "cell", "cpu_s": F, "wall_s": F, "out_max": N, "err_max": N, "value_max": N,
+     "blobs": [["code", N]]}
+        run one cell. A cell over its CPU time (cgroup accounting: every process of the
+        container) or wall time, or an interpreter that dies (memory limit, os._exit, a crash),
+        ends the session: every process but this one is killed, and later cells answer "lost".
+    {"op": "read", "path": NAME, "max": N}
+        a regular file below /work (no symlinks), at most N bytes.
+    {"op": "reset"}
+        the session is over: the runner's reset (sandbox/runner.py: every other process killed,
+        /work /tmp /dev/shm /dev/mqueue wiped, SysV IPC removed, PID 1 untampered), so the
+        container can serve a later session as the grading pool's serve later jobs.
+"""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import resource
+import selectors
+import stat
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, "/opt/sandbox")  # the runner's helpers (-I leaves the script's dir off the path)
+import runner  # noqa: E402
+
+KERNEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "session_kernel.py")
+RESULT_MAX = 8 << 20  # one result line (value repr and traceback are capped well below this)
+FSIZE_MAX = 64 << 20
+
+
+class Kernel:
+    """The interpreter child and the four pipes that are all it shares with us."""
+
+    def __init__(self) -> None:
+        req_r, self.req = os.pipe()
+        self.res, res_w = os.pipe()
+        for fd in (self.req, self.res):
+            os.set_blocking(fd, False)
+        try:
+            fcntl.fcntl(self.req, runner.F_SETPIPE_SZ, 1 << 20)
+        except OSError:
+            pass
+
+        def child() -> None:
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            resource.setrlimit(resource.RLIMIT_FSIZE, (FSIZE_MAX, FSIZE_MAX))
+
+        self.proc = subprocess.Popen(
+            [sys.executable, "-I", KERNEL, str(req_r), str(res_w)], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, pass_fds=(req_r, res_w),
+            cwd=runner.WORK, env=dict(runner.BASE_ENV), start_new_session=True, preexec_fn=child)
+        os.close(req_r)
+        os.close(res_w)
+        self.out, self.err = self.proc.stdout.fileno(), self.proc.stderr.fileno()
+        for fd in (self.out, self.err):
+            os.set_blocking(fd, False)
+        self.cells = 0
+
+    def close(self) -> None:
+        """Close our ends of its pipes (after it was killed): a reused container must not run out of fds."""
+        for fd in (self.req, self.res):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+
+
+DRAIN_MAX = 4 << 20
+
+
+def drain(fd: int) -> None:
+    """Drop what is waiting in a pipe (bytes written between cells by a background process); at most
+    DRAIN_MAX bytes: a process writing without pause must not hold PID 1 here."""
+    dropped = 0
+    try:
+        while dropped < DRAIN_MAX and (chunk := os.read(fd, 1 << 16)):
+            dropped += len(chunk)
+    except (BlockingIOError, OSError):
+        pass
+
+
+class Capture:
+    """The first `cap` bytes of a stream; the rest is read and counted, never kept."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap, self.data, self.total = cap, bytearray(), 0
+
+    def add(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        room = self.cap - len(self.data)
+        if room > 0:
+            self.data += chunk[:room]
+
+
+def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]]:
+    """Send one cell, collect its output and result within its limits; see the module docstring."""
+    for fd in (k.out, k.err, k.res):
+        drain(fd)
+    nonce = os.urandom(16).hex()
+    k.cells += 1
+    pending = memoryview(json.dumps({"nonce": nonce, "code": code.decode("utf-8", "replace"),
+                                     "value_max": int(head["value_max"])}).encode() + b"\n")
+    out, err = Capture(int(head["out_max"])), Capture(int(head["err_max"]))
+    res = bytearray()
+    cpu0, oom0, t0 = runner.cgroup_cpu_s(), runner.oom_kills(), time.monotonic()
+    sel = selectors.DefaultSelector()
+    sel.register(k.out, selectors.EVENT_READ, out)
+    sel.register(k.err, selectors.EVENT_READ, err)
+    sel.register(k.res, selectors.EVENT_READ, res)
+    sel.register(k.req, selectors.EVENT_WRITE, None)
+    result, why = None, ""
+    try:
+        while result is None:
+            for key, _ in sel.select(timeout=runner.POLL_S):
+                if key.data is None:
+                    try:
+                        pending = pending[os.write(k.req, pending):]
+                    except BlockingIOError:
+                        continue
+                    except OSError:
+                        pending = pending[:0]
+                    if not pending:
+                        sel.unregister(k.req)
+                    continue
+                try:
+                    chunk = os.read(key.fd, 1 << 16)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    sel.unregister(key.fd)
+                    continue
+                if key.data is res:
+                    res += chunk
+                    result = _result(res, nonce)
+                    if len(res) > RESULT_MAX and result is None:
+                        why = "crashed: the interpreter's result was too large"
+                        break
+                else:
+                    key.data.add(chunk)
+            if why:
+                break
+            used = (runner.cgroup_cpu_s() or 0.0) - (cpu0 or 0.0)
+            if cpu0 is not None and used > float(head["cpu_s"]):
+                why = f"time_limit: the cell used {used:.1f} s of CPU (limit {head['cpu_s']} s)"
+            elif time.monotonic() - t0 > float(head["wall_s"]):
+                why = f"time_limit: the cell ran {time.monotonic() - t0:.1f} s (wall limit {head['wall_s']} s)"
+            elif result is None and k.proc.poll() is not None:
+                code_ = k.proc.returncode
+                why = f"crashed: the interpreter exited ({'signal ' + str(-code_) if code_ < 0 else 'status ' + str(code_)})"
+            if why:
+                break
+        if result is not None:  # what the cell wrote before its result line is in the pipes now
+            for cap, fd in ((out, k.out), (err, k.err)):
+                taken = 0
+                try:
+                    while taken < DRAIN_MAX and (chunk := os.read(fd, 1 << 16)):
+                        cap.add(chunk)
+                        taken += len(chunk)
+                except (BlockingIOError, OSError):
+                    pass
+    finally:
+        sel.close()
+    wall = time.monotonic() - t0
+    cpu = (runner.cgroup_cpu_s() or 0.0) - (cpu0 or 0.0)
+    facts = {"cpu_s": round(max(cpu, 0.0), 6), "wall_s": round(wall, 6), "stdout_bytes": out.total,
+             "stderr_bytes": err.total}
+    blobs = {"stdout": bytes(out.data), "stderr": bytes(err.data)}
+    if result is None:
+        if runner.oom_kills() > oom0:
+            why = "memory_limit: the session went over its memory limit"
+        status, _, detail = why.partition(": ")
+        return {**facts, "status": status, "detail": detail, "lost": True}, blobs
+    if result.get("ok"):
+        return {**facts, "status": "ok", "value": result.get("value"),
+                "value_truncated": bool(result.get("value_truncated"))}, blobs
+    return {**facts, "status": "error", "error": result.get("error") or {}}, blobs
+
+
+def _result(buf: bytearray, nonce: str) -> dict | None:
+    """The result line carrying this cell's nonce; lines without it (forged, or stale) are dropped."""
+    while b"\n" in buf:
+        line, _, rest = bytes(buf).partition(b"\n")
+        del buf[:len(line) + 1]
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(msg, dict) and msg.get("nonce") == nonce:
+            return msg
+    return None
+
+
+def write_files(head: dict, blobs: dict[str, bytes]) -> None:
+    """Support files: plain names (the host checked them), created new, never through a link."""
+    for name in head.get("files", []):
+        if "/" in name or name in ("", ".", ".."):
+            raise ValueError(f"bad file name {name!r}")
+        fd = os.open(os.path.join(runner.WORK, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(blobs.get(f"file:{name}", b""))
+
+
+def read_file(head: dict) -> tuple[dict, dict[str, bytes]]:
+    """A regular file below /work, opened without following links at any step."""
+    parts = [p for p in str(head.get("path", "")).split("/") if p not in ("", ".")]
+    if not parts or ".." in parts:
+        return {"ok": False, "detail": "path must name a file below the working dir, without '..'"}, {}
+    fd = os.open(runner.WORK, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for i, part in enumerate(parts):
+            last = i == len(parts) - 1
+            flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | (0 if last else os.O_DIRECTORY)
+            try:
+                nfd = os.open(part, flags, dir_fd=fd)
+            except OSError as e:
+                return {"ok": False, "detail": f"cannot open {'/'.join(parts[:i + 1])}: {e.strerror}"}, {}
+            os.close(fd)
+            fd = nfd
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return {"ok": False, "detail": "not a regular file"}, {}
+        cap = int(head.get("max", 1 << 20))
+        data = bytearray()
+        while len(data) <= cap and (chunk := os.read(fd, min(1 << 16, cap + 1 - len(data)))):
+            data += chunk
+        return {"ok": True, "truncated": len(data) > cap}, {"data": bytes(data[:cap])}
+    finally:
+        os.close(fd)
+
+
+def main() -> None:
+    runner.make_undumpable()
+    runner.deny_io_uring()
+    for sig in runner.HANDLED_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+    os.umask(0o077)
+    runner.START_STATE, runner.START_RSS_KB = runner.supervisor_state(), runner.rss_kb()  # what reset checks
+    inp, outp = sys.stdin.buffer, sys.stdout.buffer
+    kernel: Kernel | None = None
+    lost = ""
+    while True:
+        msg = runner.read_message(inp)
+        if msg is None:
+            return
+        head, blobs = msg
+        op = head.get("op")
+        reply: tuple[dict, dict[str, bytes]]
+        try:
+            if op == "ping":
+                reply = {"ok": True, "pid": os.getpid()}, {}
+            elif op == "start":
+                if kernel is not None:
+                    raise ValueError("the session is already started")
+                write_files(head, blobs)
+                kernel = Kernel()
+                reply = {"ok": True}, {}
+            elif op == "cell":
+                if kernel is None:
+                    reply = {"status": "lost", "detail": lost or "the session has no interpreter", "lost": True}, {}
+                else:
+                    reply = run_cell(kernel, head, blobs.get("code", b""))
+                    if reply[0].get("lost"):
+                        runner.kill_all_others()
+                        kernel.close()
+                        kernel, lost = None, f"an earlier cell ended the session ({reply[0]['status']})"
+            elif op == "read":
+                reply = read_file(head)
+            elif op == "reset":
+                reply = runner.reset(), {}
+                if kernel is not None:
+                    kernel.close()
+                kernel, lost = None, ""
+            else:
+                reply = {"error": f"unknown op {op!r}"}, {}
+        except Exception as e:  # report and keep serving: the host decides
+            reply = {"error": f"{type(e).__name__}: {e}"[:300]}, {}
+        runner.write_message(outp, *reply)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,336 @@
+"""Sessions: a persistent interpreter per caller, for multi-turn tool use (README "Sessions").
+
+A session owns one container of its own, started with the grading pool's hardening
+(sandbox/pool.py `container_kwargs`: no network, read-only root, capped tmpfs, no capabilities,
+non-root, pids/memory/CPU limits) and its own PID 1, sandbox/harness/session_box.py, which runs
+the interpreter (session_kernel.py) and frames every reply. So a session never shares a process,
+a file or memory with another session or with a grading job. When a session ends between cells,
+its container is reset as the grading pool resets a container between jobs (every process killed,
+/work /tmp /dev/shm wiped, SysV IPC removed, PID 1 checked untampered) and kept, up to `spares`,
+for a later session: a container start costs ~0.3 CPU-seconds of the Docker daemon, a reset a few
+milliseconds. Ended mid-cell, lost, or not clean, the container is removed. A cell that runs out of time or memory, or kills the interpreter,
+ends only its own session: the reply says so, and later cells answer "lost" -- unless the
+session was opened with `replay`, in which case a fresh container re-runs the cells that
+finished before, and the session goes on (`restored` in the reply).
+
+Blocking Docker and channel calls run in this module's thread pool; nothing here blocks the loop.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import docker
+
+from .build import image_tag
+from .channel import Channel, ChannelError
+from .config import SandboxConfig
+from .pool import LABEL_OWNER, OWNER, connect, container_kwargs
+
+log = logging.getLogger(__name__)
+
+LABEL_SESSION = "grpo-verifier.session"
+COMMAND = ["python3", "-I", "/opt/sandbox/harness/session_box.py"]
+LANGUAGES = ("python",)  # others later: each needs its own kernel program (README "Sessions")
+# Statuses of a cell reply. ok and error leave the session alive; time_limit, memory_limit and
+# crashed end it (then `lost` or `restored`); lost: it had ended before this cell.
+CELL_STATUSES = ("ok", "error", "time_limit", "memory_limit", "crashed", "lost")
+
+
+@dataclass(frozen=True)
+class SessionLimits:
+    """What one session may use; the registry clamps a caller's values to the server's maxima."""
+
+    time_limit_s: float = 10.0  # CPU seconds per cell (every process of the session)
+    memory_limit_mb: int = 512  # the whole session: interpreter, its children, /work
+    pids_limit: int = 64  # processes + threads of the session
+    max_output_bytes: int = 64 << 10  # stdout and stderr kept per cell, each; more is cut and flagged
+    max_value_bytes: int = 64 << 10  # characters of the last expression's repr
+    max_cells: int = 1000  # cells per session (bounds the replay history too)
+
+    @property
+    def wall_s(self) -> float:
+        return self.time_limit_s * 2 + 1.0
+
+
+class SessionBox:
+    """One session's container and its channel (blocking: call from a thread). After its session
+    the container is reset and may serve a later one (SessionHost.give_back), never two at once."""
+
+    def __init__(self, client: docker.DockerClient, config: SandboxConfig, image: str, language: str,
+                 limits: SessionLimits) -> None:
+        kwargs = container_kwargs(config, image, language, limits.memory_limit_mb)
+        # The session supervisor needs no second uid (sandbox/pool.py starts grading runners as root
+        # with SETUID/SETGID only to split judge and program): a session runs as the program's uid,
+        # with no capability at all.
+        kwargs.update(command=COMMAND, pids_limit=limits.pids_limit, user=config.user, cap_add=[])
+        kwargs["environment"] = {k: v for k, v in kwargs["environment"].items() if k != "SANDBOX_IDS"}
+        kwargs["labels"] = {**kwargs["labels"], LABEL_SESSION: "1"}
+        self.client, self.limits, self.language = client, limits, language
+        self.mem_mb, self.sessions = limits.memory_limit_mb, 0
+        self.start_timeout_s = config.start_timeout_s
+        self.container = client.containers.create(**kwargs)
+        try:
+            sock = client.api.attach_socket(self.container.id, params={"stdin": 1, "stdout": 1, "stream": 1})
+            self.channel = Channel(sock)
+            self.container.start()
+            head, _ = self.channel.request({"op": "ping"}, timeout_s=config.start_timeout_s)
+            if head.get("pid") != 1:
+                raise ChannelError(f"session supervisor answered {head!r}")
+        except BaseException:
+            self.destroy()
+            raise
+
+    def start(self, limits: SessionLimits, files: dict[str, bytes]) -> None:
+        """Begin a session here: its memory limit, its files, a fresh interpreter. Raises on failure."""
+        if limits.memory_limit_mb != self.mem_mb:
+            self.client.api.update_container(self.container.id, mem_limit=f"{limits.memory_limit_mb}m",
+                                             memswap_limit=f"{limits.memory_limit_mb}m")
+            self.mem_mb = limits.memory_limit_mb
+        self.limits = limits
+        self.sessions += 1
+        head, _ = self.channel.request({"op": "start", "files": list(files)},
+                                       {f"file:{k}": v for k, v in files.items()}, timeout_s=self.start_timeout_s)
+        if not head.get("ok"):
+            raise ChannelError(f"session start failed: {head.get('error')}")
+
+    def reset(self) -> bool:
+        """End the session in place (sandbox/runner.py's reset); True when the container is clean."""
+        try:
+            head, _ = self.channel.request({"op": "reset"}, timeout_s=30.0)
+        except ChannelError:
+            return False
+        return bool(head.get("clean"))
+
+    def cell(self, code: str) -> dict:
+        """Run one cell; a broken channel (the container died) is the session's loss, not a crash here."""
+        lim = self.limits
+        head = {"op": "cell", "cpu_s": lim.time_limit_s, "wall_s": lim.wall_s, "out_max": lim.max_output_bytes,
+                "err_max": lim.max_output_bytes, "value_max": lim.max_value_bytes}
+        try:
+            reply, blobs = self.channel.request(head, {"code": code.encode("utf-8", "surrogatepass")},
+                                                timeout_s=lim.wall_s + 10.0)
+        except ChannelError as e:
+            return {"status": "crashed", "detail": f"the session's container stopped answering ({e})", "lost": True,
+                    "stdout": "", "stderr": ""}
+        if "error" in reply and "status" not in reply:
+            return {"status": "crashed", "detail": f"session supervisor: {reply['error']}", "lost": True,
+                    "stdout": "", "stderr": ""}
+        out = {k: v for k, v in reply.items() if k != "blobs"}
+        for name in ("stdout", "stderr"):
+            out[name] = blobs.get(name, b"").decode("utf-8", "replace")
+            out[f"{name}_truncated"] = int(reply.get(f"{name}_bytes", 0)) > lim.max_output_bytes
+        return out
+
+    def read(self, path: str, max_bytes: int) -> dict:
+        try:
+            reply, blobs = self.channel.request({"op": "read", "path": path, "max": max_bytes}, timeout_s=30.0)
+        except ChannelError as e:
+            return {"ok": False, "detail": f"the session's container stopped answering ({e})"}
+        return {"ok": bool(reply.get("ok")), "detail": str(reply.get("detail") or reply.get("error") or ""),
+                "truncated": bool(reply.get("truncated")), "data": blobs.get("data", b"")}
+
+    def memory_bytes(self) -> int:
+        """The container's memory cgroup usage (cgroup v1 or v2 layout of the host), 0 when unknown."""
+        cid = self.container.id
+        for path in (f"/sys/fs/cgroup/memory/docker/{cid}/memory.usage_in_bytes",
+                     f"/sys/fs/cgroup/system.slice/docker-{cid}.scope/memory.current"):
+            try:
+                with open(path) as f:
+                    return int(f.read())
+            except (OSError, ValueError):
+                continue
+        return 0
+
+    def destroy(self) -> None:
+        """Remove the container: every process of the session dies with it."""
+        channel = getattr(self, "channel", None)
+        if channel is not None:
+            channel.close()
+        try:
+            self.container.remove(force=True)
+        except docker.errors.NotFound:
+            pass
+        except docker.errors.APIError as e:
+            log.warning("session: could not remove %s: %s", self.container.id[:12], e)
+
+
+class Session:
+    """One caller's session: its box, the cells that finished (for replay) and whether it is lost."""
+
+    def __init__(self, host: SessionHost, language: str, limits: SessionLimits, files: dict[str, bytes],
+                 replay: bool) -> None:
+        self.host, self.language, self.limits, self.files, self.replay = host, language, limits, files, replay
+        self.box: SessionBox | None = None
+        self.history: list[str] = []
+        self.lost = ""
+        self.cells = 0
+        self.lock = asyncio.Lock()  # one cell at a time: a session is one interpreter
+
+    async def _exclusive(self, work):
+        """Run `work()` under the session's lock and to its end even when the caller is cancelled
+        (deadline, hang-up): its thread holds the container's channel, so the next call waits for
+        it instead of interleaving with it, and a finished cell still counts for replay."""
+        await self.lock.acquire()
+        task = asyncio.ensure_future(work())
+        task.add_done_callback(lambda _t: self.lock.release())
+        return await asyncio.shield(task)
+
+    async def run(self, code: str) -> dict:
+        """Run a cell; the reply's `status` is one of CELL_STATUSES (README "Sessions")."""
+        return await self._exclusive(lambda: self._run(code))
+
+    async def _run(self, code: str) -> dict:
+        box = self.box
+        if self.lost or box is None:
+            return {"status": "lost", "detail": self.lost or "the session is closed", "lost": True,
+                    "stdout": "", "stderr": ""}
+        if self.cells >= self.limits.max_cells:
+            return {"status": "error", "stdout": "", "stderr": "", "error": {
+                "ename": "SessionLimit", "evalue": f"the session ran its {self.limits.max_cells} cells", "traceback": ""}}
+        self.cells += 1
+        reply = await self.host.call(box.cell, code)
+        if not reply.get("lost"):
+            self.history.append(code)
+            return reply
+        await self._drop(box)
+        if not self.replay or self.lost:  # closed while the cell ran: nothing to restore
+            self.lost = self.lost or f"an earlier cell ended the session ({reply['status']}: {reply.get('detail', '')})"
+            return reply
+        why = await self._restore()
+        return {**reply, "lost": bool(why), "restored": not why,
+                "detail": reply.get("detail", "") + (f"; replay failed: {why}" if why else "; restored by replaying its cells")}
+
+    async def _drop(self, box: SessionBox) -> None:
+        """Remove a box that a cell ended (it may already be gone: closed meanwhile)."""
+        if self.box is box:
+            self.box = None
+        await self.host.call(box.destroy)
+
+    async def _restore(self) -> str:
+        """A fresh box re-runs the finished cells (their output dropped); '' when it worked."""
+        try:
+            box = await self.host.call(self.host.take_box, self.language, self.limits, self.files)
+        except Exception as e:
+            self.lost = f"the session could not be restarted for replay: {type(e).__name__}"
+            return self.lost
+        for code in self.history:
+            reply = await self.host.call(box.cell, code)
+            if reply.get("lost"):
+                await self.host.call(box.destroy)
+                self.lost = f"replaying the session's cells ended it again ({reply['status']})"
+                return self.lost
+        if self.lost:  # closed while replaying
+            await self.host.call(box.destroy)
+            return self.lost
+        self.box = box
+        return ""
+
+    async def read(self, path: str, max_bytes: int) -> dict:
+        async def work() -> dict:
+            if self.lost or self.box is None:
+                return {"ok": False, "detail": self.lost or "the session is closed", "lost": True}
+            return await self.host.call(self.box.read, path, max_bytes)
+        return await self._exclusive(work)
+
+    async def close(self) -> None:
+        """End the session at once. Mid-cell, the container is removed (every process dies with it);
+        between cells it is reset (every process killed, every file wiped) and kept for reuse."""
+        box, self.box = self.box, None
+        self.lost = self.lost or "the session was closed"
+        if box is None:
+            return
+        if self.lock.locked():
+            await self.host.call(box.destroy)
+        else:
+            await self.host.call(self.host.give_back, box)
+
+
+class SessionHost:
+    """Starts session boxes: the Docker client, the images, and the threads blocking calls run in."""
+
+    def __init__(self, config: SandboxConfig, max_sessions: int, spares: int = 8) -> None:
+        self.config = config
+        self.max_spares = max(0, min(spares, max_sessions))
+        self._client: docker.DockerClient | None = None
+        self._threads = ThreadPoolExecutor(max_workers=max(4, max_sessions + 4), thread_name_prefix="session")
+        self._spares: list[SessionBox] = []  # reset containers of ended sessions, newest last
+        self._lock = threading.Lock()
+        self._closed = False
+
+    async def call(self, fn, *args):
+        return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
+
+    def take_box(self, language: str, limits: SessionLimits, files: dict[str, bytes]) -> SessionBox:
+        """A started box: a reset one of an ended session when there is one (a container start costs
+        ~0.3 CPU-seconds of the Docker daemon; a reset a few milliseconds), else a new container."""
+        while True:
+            with self._lock:
+                box = next((b for b in reversed(self._spares) if b.language == language), None)
+                if box is not None:
+                    self._spares.remove(box)
+            if box is None:
+                break
+            try:
+                box.start(limits, files)
+                return box
+            except Exception as e:  # a spare that went bad: drop it, try the next
+                log.info("session: a spare container failed to start a session (%s)", e)
+                box.destroy()
+        if self._client is None:
+            self._client = connect(self.config)
+        box = SessionBox(self._client, self.config, image_tag(language, self.config.image_prefix), language, limits)
+        try:
+            box.start(limits, files)
+        except BaseException:
+            box.destroy()
+            raise
+        return box
+
+    def give_back(self, box: SessionBox) -> None:
+        """After a session: keep the container for a later session when it resets clean, has served
+        fewer than jobs_per_container sessions and spares are wanted; else remove it."""
+        if (not self._closed and box.sessions < self.config.jobs_per_container and len(self._spares) < self.max_spares
+                and box.reset()):
+            with self._lock:
+                if len(self._spares) < self.max_spares and not self._closed:
+                    self._spares.append(box)
+                    return
+        box.destroy()
+
+    async def open(self, language: str, limits: SessionLimits, files: dict[str, bytes], replay: bool) -> Session:
+        """A started session; raises (docker or channel errors) when its container cannot start."""
+        if language not in LANGUAGES:
+            raise ValueError(f"sessions support {', '.join(LANGUAGES)}, not {language!r}")
+        session = Session(self, language, limits, files, replay)
+        t0 = time.monotonic()
+        session.box = await self.call(self.take_box, language, limits, files)
+        log.debug("session started in %.2f s", time.monotonic() - t0)
+        return session
+
+    def remove_all(self) -> None:
+        """Remove every session container this server started (shutdown; a crashed server's are
+        removed by the pool's reap at the next start: they carry the pool's owner labels)."""
+        if self._client is None:
+            return
+        try:
+            for c in self._client.containers.list(all=True, filters={"label": [f"{LABEL_OWNER}={OWNER}", LABEL_SESSION]}):
+                c.remove(force=True)
+        except docker.errors.DockerException as e:
+            log.warning("session: listing own containers failed: %s", e)
+
+    async def close(self) -> None:
+        self._closed = True
+        with self._lock:
+            spares, self._spares = self._spares, []
+        for box in spares:
+            box.channel.close()
+        await self.call(self.remove_all)
+        self._threads.shutdown(wait=False)
+
+
+__all__ = ["CELL_STATUSES", "Session", "SessionHost", "SessionLimits"]

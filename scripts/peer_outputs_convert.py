@@ -1,0 +1,78 @@
+"""Convert public labelled model outputs into tests/data/peer_outputs/<suite>.jsonl.
+
+Reads local copies of the upstream files (nothing is fetched here) and writes only data: one case a
+line, {"gold", "prediction", "label", "source", "prediction_is", "profile"}. See
+tests/data/peer_outputs/README.md for provenance, licences and how tests/test_math_peers.py grades
+them. Usage:
+
+    python scripts/peer_outputs_convert.py --gsm8k example_model_solutions.jsonl \
+        --omni-a inconsistent_case_A.jsonl --omni-b inconsistent_case_B.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+OUT_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "peer_outputs"
+GSM8K_REF = "openai/grade-school-math@3101c7d5072418e28b9008a6636bde82a006892c:grade_school_math/data/example_model_solutions.jsonl"
+OMNI_REF = "KbsdJames/omni-math-rule@7c5fe7ddf5a4753ef021fc3d6ff27f27e74b2c96:evaluation/data/math"
+GSM8K_PROBLEMS = 50  # x 4 models = 200 rows
+OMNI_B_ROWS = 100  # all 66 rows of case A, the first 100 of case B
+GSM8K_MODELS = ("6b_finetuning", "6b_verification", "175b_finetuning", "175b_verification")
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    with path.open(encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def gsm8k(path: Path) -> list[dict[str, Any]]:
+    """GPT-3 solutions to GSM8K test problems, each with OpenAI's `is_correct`. The gold is the
+    number after the reference solution's last `A:`, without thousands commas (GSM8K's own `####`
+    answers have none; this file's `A:` lines sometimes do). Solutions end in `A: N`, which no
+    strict anchor reads: graded with the lenient profile."""
+    rows = []
+    for line_no, row in enumerate(read_jsonl(path)[:GSM8K_PROBLEMS], start=1):
+        gold = row["ground_truth"].rsplit("A:", 1)[1].strip().replace(",", "")
+        for model in GSM8K_MODELS:
+            rows.append({"gold": gold, "prediction": row[model]["solution"], "label": bool(row[model]["is_correct"]),
+                         "source": f"{GSM8K_REF}::line{line_no}/{model}", "prediction_is": "completion",
+                         "profile": "lenient"})
+    return rows
+
+
+def omni(path_a: Path, path_b: Path) -> list[dict[str, Any]]:
+    """Omni-MATH model generations whose judge label (`correctness`) and rule-based score disagree:
+    case A, judged wrong but scored right; case B, judged right but scored wrong. Hard cases by
+    construction, and the judge's labels are not always right. Boxed answers: strict profile."""
+    rows = []
+    for name, path, limit in (("inconsistent_case_A.jsonl", path_a, None), ("inconsistent_case_B.jsonl", path_b, OMNI_B_ROWS)):
+        for line_no, row in enumerate(read_jsonl(path)[:limit], start=1):
+            rows.append({"gold": row["answer"], "prediction": row["generation"], "label": bool(row["correctness"]),
+                         "source": f"{OMNI_REF}/{name}::line{line_no}", "prediction_is": "completion",
+                         "profile": "strict"})
+    return rows
+
+
+def write(name: str, rows: list[dict[str, Any]]) -> None:
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    with (OUT_DIR / f"{name}.jsonl").open("w", encoding="utf-8") as f:
+        f.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    print(f"{name}: {len(rows)} rows, {sum(r['label'] for r in rows)} labelled correct")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--gsm8k", type=Path, required=True)
+    parser.add_argument("--omni-a", type=Path, required=True)
+    parser.add_argument("--omni-b", type=Path, required=True)
+    args = parser.parse_args()
+    write("gsm8k_gpt3", gsm8k(args.gsm8k))
+    write("omni_math_judge", omni(args.omni_a, args.omni_b))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,451 @@
+"""Sessions (README "Sessions"): a real server on loopback, real session containers, gRPC and HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import signal
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import docker
+import grpc
+import pytest
+
+from helpers import stub
+from verifier.client import AsyncVerifierClient, ClientConfig, SessionLost, VerifierClient, VerifierError
+from verifier.local_server import LocalServer
+from verifier.v1 import verifier_pb2 as pb
+
+pytestmark = pytest.mark.docker
+
+TOKEN = "session-test-token"
+AUTH = (("authorization", f"Bearer {TOKEN}"),)
+SERVER_ARGS = ("--workers", "1", "--sandbox-languages", "python", "--sandbox-pool-size", "1")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LocalServer]:
+    with LocalServer(*SERVER_ARGS, "--token", TOKEN, "--max-sessions", "8") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def client(server) -> Iterator[VerifierClient]:
+    with VerifierClient(server.target, ClientConfig(token=TOKEN, timeout_s=60)) as c:
+        yield c
+
+
+def http(server, method: str, path: str, body: dict | None = None, token: str = TOKEN) -> tuple[int, dict, dict]:
+    """(status, headers, JSON body) of one HTTP call; error answers are answers, not exceptions."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(server.http_url + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+    try:
+        with urllib.request.urlopen(req, timeout=120) as resp:
+            return resp.status, dict(resp.headers), json.loads(resp.read())
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), json.loads(e.read())
+
+
+def host_pids_with(marker: str) -> list[int]:
+    """PIDs on this host whose command line holds marker (a session's processes are host processes too)."""
+    out = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if marker.encode() in cmdline.read_bytes():
+                out.append(int(cmdline.parent.name))
+        except OSError:
+            pass
+    return [p for p in out if p != os.getpid()]
+
+
+# ---------------------------------------------------------------- the interpreter
+
+def test_state_survives_between_cells_the_readme_example(client):
+    with client.session("python") as s:
+        s.run("x = 41")
+        r = s.run("print(x + 1)")
+        assert r.stdout == "42\n" and r.status == "ok" and r.value is None
+        assert s.run("x * 2").value == "82"
+        assert s.run("import math\ndef f(n):\n    return math.factorial(n)").ok
+        assert s.run("f(5)").value == "120"
+        assert s.run("_ + 1").value == "121"  # IPython's _: the last value
+
+
+def test_errors_come_back_with_their_traceback_and_the_session_lives(client):
+    with client.session("python") as s:
+        r = s.run("def g():\n    return 1 / 0\ny = 7\ng()")
+        assert r.status == "error" and r.error["ename"] == "ZeroDivisionError"
+        assert "division by zero" in r.error["evalue"] and "line 2, in g" in r.error["traceback"]
+        assert "session_kernel" not in r.error["traceback"]  # the cell's frames only
+        assert s.run("y").value == "7"  # statements before the error ran
+        syntax = s.run("def (")
+        assert syntax.status == "error" and syntax.error["ename"] == "SyntaxError"
+        exit_ = s.run("import sys; sys.exit(3)")  # IPython reports SystemExit; the session goes on
+        assert exit_.status == "error" and exit_.error["ename"] == "SystemExit"
+        err = s.run("import sys; print('to stderr', file=sys.stderr); input()")
+        assert err.stderr == "to stderr\n" and err.error["ename"] == "EOFError"  # no stdin: never the next request
+        assert s.run("y + 1").value == "8"
+
+
+def test_support_files_and_reading_files_back(server, client):
+    with client.session("python", files={"data.txt": "3 4\n"}) as s:
+        assert s.run("a, b = map(int, open('data.txt').read().split()); a * b").value == "12"
+        s.run("import os; os.makedirs('out', exist_ok=True); open('out/r.txt', 'w').write('done')")
+        assert s.read_file("out/r.txt") == b"done"
+        assert s.read_file("data.txt", max_bytes=2) == b"3 "
+        s.run("os.symlink('/etc/passwd', 'link')")
+        for path in ("../etc/passwd", "link", "/etc/passwd", "out"):
+            with pytest.raises(VerifierError) as err:
+                s.read_file(path)
+            assert err.value.code == grpc.StatusCode.INVALID_ARGUMENT, path
+
+
+def test_output_is_capped_and_flagged(client):
+    with client.session("python", max_output_bytes=1000) as s:
+        r = s.run("print('x' * 100000)")
+        assert r.ok and len(r.stdout) == 1000 and r.stdout_truncated
+        r = s.run("'y' * 10**6")
+        assert r.value_truncated and len(r.value) < 10**6
+
+
+def test_async_forms(server):
+    async def main() -> tuple[str, str]:
+        client = AsyncVerifierClient(server.target, ClientConfig(token=TOKEN))
+        try:
+            async with client.session("python") as s:
+                await s.run("x = 41")
+                first = (await s.run("print(x + 1)")).stdout
+            s2 = await client.session("python")
+            try:
+                second = (await s2.run("6 * 7")).value
+            finally:
+                await s2.close()
+            return first, second
+        finally:
+            await client.close()
+
+    assert asyncio.run(main()) == ("42\n", "42")
+
+
+def test_http_routes_mirror_the_grpc_calls(server):
+    status, _, created = http(server, "POST", "/v1/sessions", {"language": "python", "files": {"a.txt": "hi"}})
+    assert status == 200 and len(created["session_id"]) >= 32
+    sid = created["session_id"]
+    status, _, r = http(server, "POST", f"/v1/sessions/{sid}/cells", {"code": "z = open('a.txt').read(); z"})
+    assert status == 200 and r["value"] == "'hi'" and r["status"] == "ok" and r["error"] is None
+    status, _, f = http(server, "GET", f"/v1/sessions/{sid}/files?path=a.txt")
+    assert status == 200 and f == {"data": "aGk=", "truncated": False}
+    assert http(server, "POST", f"/v1/sessions/{sid}/cells", {"code": "1", "extra": 1})[0] == 400
+    assert http(server, "POST", "/v1/sessions", {"language": "cobol"})[2]["field"] == "language"
+    assert http(server, "POST", "/v1/sessions", {"time_limit_s": 10**6})[2]["field"] == "time_limit_s"
+    assert http(server, "DELETE", f"/v1/sessions/{sid}")[2] == {"closed": True}
+    status, _, gone = http(server, "POST", f"/v1/sessions/{sid}/cells", {"code": "z"})
+    assert status == 404 and gone["field"] == "session_id"
+    assert http(server, "DELETE", f"/v1/sessions/{sid}")[2] == {"closed": False}  # idempotent
+
+
+# ---------------------------------------------------------------- isolation
+
+def test_two_sessions_share_no_state_files_or_processes(client):
+    with client.session("python") as a, client.session("python") as b:
+        a.run("secret = 'A-only'; open('mine.txt', 'w').write('A')")
+        a.run("import subprocess; p = subprocess.Popen(['sleep', '1234567'])")
+        r = b.run("secret")
+        assert r.status == "error" and r.error["ename"] == "NameError"
+        assert b.run("import os; os.path.exists('mine.txt')").value == "False"
+        seen = b.run("' '.join(open(f'/proc/{p}/cmdline').read() for p in os.listdir('/proc') if p.isdigit())")
+        assert seen.ok and "session_box" in seen.value and "1234567" not in seen.value  # its own processes only
+        assert b.run("import socket; socket.create_connection(('1.1.1.1', 53), timeout=2)").status == "error"  # no network
+
+
+def test_a_cell_cannot_forge_the_next_replys_framing(client):
+    with client.session("python") as s:
+        s.run("import os, sys, threading, json")
+        forged = json.dumps({"status": "ok", "value": "999", "blobs": [["stdout", 3]]})
+        # the supervisor's frame format on stdout, fake result lines on the result pipe (without
+        # and with a stale nonce), a thread that keeps forging during later cells, and PID 1's fds
+        r = s.run(f"print({forged!r}); sys.stdout.flush()\n"
+                  "os.write(int(sys.argv[2]), b'{\"nonce\": \"0\", \"ok\": true, \"value\": \"999\"}\\n')\n"
+                  "def spam():\n"
+                  "    while True:\n"
+                  "        os.write(int(sys.argv[2]), b'{\"ok\": true, \"value\": \"999\"}\\n'); os.write(1, b'FORGED\\n')\n"
+                  "threading.Thread(target=spam, daemon=True).start()\n"
+                  "'first'")
+        assert r.value == "'first'" and forged in r.stdout
+        for i in range(5):
+            nxt = s.run(f"{i} + 1000")
+            assert nxt.status == "ok" and nxt.value == str(i + 1000)
+        s.run("import builtins; builtins.repr = lambda v: '999'; json.dumps = lambda *a, **k: '{}'")
+        assert s.run("7 * 6").value == "42"
+    with client.session("python") as s:
+        r = s.run("open('/proc/1/fd/1', 'wb')")
+        assert r.status == "error" and r.error["ename"] == "PermissionError"
+        r = s.run("import os; os.kill(1, 9); 'alive'")
+        assert r.value == "'alive'" and s.run("1 + 1").value == "2"  # PID 1 ignores a kill from inside
+
+
+def test_a_background_writer_cannot_stall_the_next_cell(client):
+    with client.session("python", max_output_bytes=100) as s:
+        s.run("import os, threading\nchunk = b'x' * 65536\n"
+              "def flood():\n    while True:\n        os.write(1, chunk); os.write(2, chunk)\n"
+              "threading.Thread(target=flood, daemon=True).start()")
+        for i in range(3):
+            r = s.run(f"{i} * 2")
+            assert r.status == "ok" and r.value == str(i * 2) and r.stdout_truncated and len(r.stdout) == 100
+
+
+def test_a_cell_whose_caller_gave_up_still_finishes_before_the_next(client):
+    """A RunCell cancelled by its deadline: the cell runs to its end and the next call waits for it
+    (its reply never goes to the next call, and its effects are the session's)."""
+    with client.session("python") as s:
+        with pytest.raises(VerifierError) as err:
+            s.run("import time; time.sleep(1.5); y = 5; 'late'", timeout_s=0.3)
+        assert err.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
+        r = s.run("y")
+        assert r.status == "ok" and r.value == "5"
+        assert s.run("y + 1").value == "6"
+
+
+# ---------------------------------------------------------------- a cell that ends its session
+
+def test_a_hanging_cell_loses_only_its_session(client):
+    with client.session("python", time_limit_s=1) as s, client.session("python") as other:
+        other.run("kept = 5")
+        s.run("x = 1")
+        r = s.run("while True:\n    pass")
+        assert r.status == "time_limit" and r.session_lost and not r.restored
+        with pytest.raises(SessionLost) as err:
+            s.run("x")
+        assert err.value.code == grpc.StatusCode.FAILED_PRECONDITION and "time_limit" in err.value.message
+        assert other.run("kept").value == "5"
+
+
+def test_a_sleeping_cell_hits_the_wall_limit(client):
+    with client.session("python", time_limit_s=0.5) as s:
+        r = s.run("import time; time.sleep(60)")
+        assert r.status == "time_limit" and r.session_lost and "wall" in r.detail
+
+
+def test_replay_restores_the_session_after_a_hang(client):
+    with client.session("python", time_limit_s=1, replay=True) as s:
+        s.run("x = 41")
+        s.run("import itertools; counter = itertools.count()")
+        r = s.run("while True:\n    pass")
+        assert r.status == "time_limit" and r.restored and not r.session_lost
+        assert s.run("x + 1").value == "42"  # state rebuilt by re-running the cells before the hang
+        assert s.run("next(counter)").value == "0"
+
+
+def test_a_crashing_interpreter_loses_its_session(client):
+    with client.session("python") as s:
+        r = s.run("import os; os._exit(3)")
+        assert r.status == "crashed" and r.session_lost and "status 3" in r.detail
+        with pytest.raises(SessionLost):
+            s.run("1")
+
+
+def test_memory_bomb_kills_only_its_session(client):
+    with client.session("python", memory_limit_mb=128) as bomb, client.session("python") as other:
+        other.run("kept = 'yes'")
+        r = bomb.run("x = b'x' * (1 << 30)")
+        assert r.status == "memory_limit" and r.session_lost
+        assert other.run("kept").value == "'yes'"
+
+
+def test_fork_bomb_kills_only_its_session(client):
+    with client.session("python", time_limit_s=2) as bomb, client.session("python") as other:
+        other.run("kept = 'yes'")
+        r = bomb.run("import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass")
+        assert r.session_lost and r.status == "time_limit"
+        assert other.run("kept").value == "'yes'"
+        assert other.run("import os; len([p for p in os.listdir('/proc') if p.isdigit()])").value == "2"
+
+
+def test_close_kills_every_process_of_the_session(client):
+    marker = str(7_000_000 + secrets.randbelow(999_999))
+    with client.session("python") as s:
+        s.run(f"import subprocess, os\np = subprocess.Popen(['sleep', '{marker}'], start_new_session=True)\n"
+              f"if os.fork() == 0:\n    os.setsid()\n    os.execvp('sleep', ['sleep', '{marker}'])")
+        deadline = time.monotonic() + 10
+        while len(host_pids_with(f"sleep\0{marker}")) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(host_pids_with(f"sleep\0{marker}")) == 2
+    deadline = time.monotonic() + 10
+    while host_pids_with(f"sleep\0{marker}") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert host_pids_with(f"sleep\0{marker}") == []
+
+
+def test_a_reused_container_keeps_nothing_of_the_previous_session(client):
+    """Closed between cells, a session's container is reset and serves the next session (README
+    "Sessions"): no process, file, variable or shared memory of the first session reaches the second."""
+    marker = str(6_000_000 + secrets.randbelow(999_999))
+    boot = "open('/proc/1/stat').read().rsplit(')', 1)[1].split()[19]"  # PID 1's start time: which container
+    with client.session("python") as a:
+        first_boot = a.run(boot).value
+        left = a.run("import os, subprocess\nfor d in ('/work', '/tmp'):\n    open(d + '/left.txt', 'w').write('A')\n"
+                     f"os.mkdir('deep'); os.chmod('deep', 0); p = subprocess.Popen(['sleep', '{marker}'], start_new_session=True)\n"
+                     "secret = 'A'\nsorted(os.listdir('/work'))")
+        assert left.value == "['deep', 'left.txt']"
+        assert host_pids_with(f"sleep\0{marker}")
+    with client.session("python") as b:
+        assert b.run(boot).value == first_boot  # the same container, reused
+        assert b.run("import os; [d for d in ('/work', '/tmp', '/dev/shm') if os.path.isdir(d) and os.listdir(d)]").value == "[]"
+        assert b.run("secret").error["ename"] == "NameError"
+        assert b.run("len([p for p in os.listdir('/proc') if p.isdigit()])").value == "2"  # PID 1 and this interpreter
+    assert host_pids_with(f"sleep\0{marker}") == []
+
+
+def test_idle_sessions_are_reaped_with_their_processes(client):
+    marker = str(8_000_000 + secrets.randbelow(999_999))
+    s = client.session("python", idle_ttl_s=1)
+    started = s.run(f"import subprocess; subprocess.Popen(['sleep', '{marker}'])")
+    assert started.ok, started
+    assert host_pids_with(f"sleep\0{marker}")
+    time.sleep(4)
+    with pytest.raises(SessionLost) as err:
+        s.run("1")
+    assert err.value.code == grpc.StatusCode.NOT_FOUND and "idle TTL" in err.value.message
+    assert host_pids_with(f"sleep\0{marker}") == []
+
+
+# ---------------------------------------------------------------- ids, tokens, admission, drain
+
+def test_session_ids_are_bound_to_the_token_and_unguessable(server, client):
+    with client.session("python") as s:
+        assert len(s.id) >= 32
+        for sid in (s.id[:-1] + ("A" if s.id[-1] != "A" else "B"), secrets.token_urlsafe(24), "", "../" + s.id):
+            with pytest.raises(grpc.RpcError) as err:
+                stub(server.target).RunCell(pb.RunCellRequest(session_id=sid, code="1"), metadata=AUTH, timeout=30)
+            assert err.value.code() == grpc.StatusCode.NOT_FOUND
+        with pytest.raises(grpc.RpcError) as err:  # the right id with another token
+            stub(server.target).RunCell(pb.RunCellRequest(session_id=s.id, code="1"),
+                                        metadata=(("authorization", "Bearer other"),), timeout=30)
+        assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        assert http(server, "POST", f"/v1/sessions/{s.id}/cells", {"code": "1"}, token="other")[0] == 401
+        assert http(server, "POST", f"/v1/sessions/{s.id}/cells", {"code": "2"})[2]["value"] == "2"  # same token, other port
+
+
+def test_registry_refuses_a_session_id_sent_with_another_token():
+    """Two callers with two tokens (the registry binds each id to its creator's token)."""
+    from verifier.config import ServerConfig
+    from verifier.engine import Engine
+    from verifier.sessions import SessionNotFound, SessionRegistry
+
+    async def main() -> None:
+        config = ServerConfig.from_env({}, sandbox_languages=("python",), sandbox_pool_size=1)
+        engine = Engine(config)
+        await engine.start()
+        registry = SessionRegistry(engine, config)
+        try:
+            created = await registry.create("token-a", {"language": "python"})
+            sid = created["session_id"]
+            assert (await registry.run("token-a", sid, "v = 3; v"))["value"] == "3"
+            with pytest.raises(SessionNotFound):
+                await registry.run("token-b", sid, "v")
+            with pytest.raises(SessionNotFound):
+                await registry.read("token-b", sid, "x", 0)
+            assert await registry.close("token-b", sid) is False  # cannot close another caller's session
+            assert (await registry.run("token-a", sid, "v + 1"))["value"] == "4"
+        finally:
+            await registry.close_all()
+            await engine.close()
+
+    asyncio.run(main())
+
+
+def test_sessions_past_the_limit_are_resource_exhausted_and_429(server_factory):
+    full = server_factory(*SERVER_ARGS, "--max-sessions", "1")
+    with VerifierClient(full.target) as client, client.session("python") as held:
+        held.run("1")
+        assert full.metric("verifier_sessions") == 1 and full.metric("verifier_session_cells_total", status="ok") == 1
+        with pytest.raises(grpc.RpcError) as err:
+            stub(full.target).CreateSession(pb.CreateSessionRequest(language="python"), timeout=30)
+        assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert int(dict(err.value.trailing_metadata())["retry-after-ms"]) > 0
+        status, headers, body = http(full, "POST", "/v1/sessions", {})
+        assert status == 429 and int(headers["retry-after"]) >= 1 and "capacity" in body["error"]
+        with pytest.raises(VerifierError) as verr:  # the client retries a full server until its deadline
+            client.session("python", timeout_s=2)
+        assert verr.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    with client_session(full) as again:  # closing gave the slot back
+        assert again.run("2").value == "2"
+
+
+def client_session(server):
+    client = VerifierClient(server.target)
+    session = client.session("python")
+
+    class Both:
+        def __enter__(self):
+            return session
+
+        def __exit__(self, *exc):
+            session.close()
+            client.close()
+    return Both()
+
+
+def test_draining_ends_sessions_and_removes_their_containers(server_factory):
+    srv = server_factory(*SERVER_ARGS, "--drain-delay-s", "0.5", "--grace-s", "5")
+    client = VerifierClient(srv.target)
+    try:
+        s = client.session("python")
+        s.run("import subprocess; subprocess.Popen(['sleep', '600'])")
+        docker_client = docker.from_env()
+        mine = {"label": ["grpo-verifier.session", f"grpo-verifier.owner={os.uname().nodename}:{srv.proc.pid}"]}
+        assert len(docker_client.containers.list(all=True, filters=mine)) == 1
+        srv.proc.send_signal(signal.SIGTERM)
+        assert srv.proc.wait(60) == 0
+        assert docker_client.containers.list(all=True, filters=mine) == []
+    finally:
+        client.close()
+
+
+def test_replica_affinity_and_a_dead_replica_loses_the_session(server_factory):
+    """Two replicas behind the client's round robin, each advertising its address: every call of a
+    session reaches the replica that owns it; when that replica dies the session is lost, loudly."""
+    from verifier.local_server import free_port
+
+    ports = [free_port(), free_port()]
+    replicas = [server_factory(*SERVER_ARGS, "--advertise-address", f"127.0.0.1:{p}", port=p) for p in ports]
+    with VerifierClient(",".join(r.target for r in replicas)) as client:
+        sessions = [client.session("python") for _ in range(4)]
+        owners = {s._inner.info.replica for s in sessions}
+        for i, s in enumerate(sessions):
+            s.run(f"v = {i}")
+            for _ in range(3):  # round robin would send every other call to the wrong replica
+                assert s.run("v").value == str(i)
+        assert owners <= {r.target for r in replicas}
+        victim = next(r for r in replicas if r.target == sessions[0]._inner.info.replica)
+        mine = [s for s in sessions if s._inner.info.replica == victim.target]
+        victim.kill()
+        leftovers = {"label": [f"grpo-verifier.owner={os.uname().nodename}:{victim.proc.pid}"]}
+        for c in docker.from_env().containers.list(all=True, filters=leftovers):  # a restart would reap them
+            c.remove(force=True)
+        for s in mine:
+            with pytest.raises(SessionLost) as err:
+                s.run("v")
+            assert err.value.code == grpc.StatusCode.UNAVAILABLE
+        for s in sessions:
+            if s not in mine:
+                s.close()
+
+
+def test_a_cell_runs_as_the_program_uid_with_no_capability(client):
+    """Grading runners start as root to split the judge's uid from the program's; a session must not
+    inherit that: its cells run as the sandbox user with every capability set empty."""
+    with client.session("python") as s:
+        r = s.run("import os\nst = open('/proc/self/status').read()\n"
+                  "caps = [l.split()[1] for l in st.splitlines() if l.startswith('Cap')]\n"
+                  "print(os.getuid(), os.geteuid(), os.getgid(), sorted(set(caps)))")
+        uid, euid, gid, caps = r.stdout.split(" ", 3)
+        assert uid == euid != "0" and gid != "0", r.stdout
+        assert caps.strip() == "['0000000000000000']", r.stdout

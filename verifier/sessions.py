@@ -1,0 +1,238 @@
+"""The service's sessions (README "Sessions"): ids, owners, admission, idle TTL, drain.
+
+Both front ends (gRPC CreateSession/RunCell/ReadSessionFile/CloseSession and the HTTP
+``/v1/sessions`` routes) call one `SessionRegistry`, so a request means the same thing on each;
+the sandbox side (containers, cells, replay) is sandbox/session.py.
+
+- Ids are `secrets.token_urlsafe(24)` (192 random bits) and bound to the caller's credential (a
+  digest of its bearer token): an id used with another token is answered exactly as an unknown id.
+- A live session is one admitted item of the engine (`Engine.admit`), within `max_sessions`;
+  beyond either, CreateSession raises Overloaded with a retry hint from how long sessions last.
+- A session with no call for its idle TTL is closed by a reaper; draining refuses new sessions and
+  `close()` ends every session (its containers removed: no process survives).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import math
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sandbox.session import LANGUAGES, Session, SessionHost, SessionLimits
+from sandbox.spec import TaskError
+from verifier.config import ServerConfig
+from verifier.engine import Draining, Engine, Overloaded
+from verifier.execute import DEFAULT_OUTPUT_BYTES, check_files
+from verifier.session_wire import CREATE_KEYS
+
+log = logging.getLogger("verifier.sessions")
+
+REAP_INTERVAL_S = 1.0
+MAX_READ_BYTES = 1 << 20
+
+
+
+class SessionNotFound(Exception):
+    """No session with this id for this caller (never existed, closed, reaped, other replica, other token)."""
+
+
+class SessionLost(Exception):
+    """The session exists but an earlier cell ended it (time, memory, crash) and it was not restored."""
+
+
+@dataclass
+class Entry:
+    session: Session
+    owner: bytes
+    ttl_s: float
+    created: float = field(default_factory=time.monotonic)
+    last_used: float = field(default_factory=time.monotonic)
+    busy: int = 0  # calls in progress: a running cell is never idle
+
+
+def _owner(token: str) -> bytes:
+    return hashlib.blake2b(token.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def _number(body: Mapping, key: str, kind: type, low: float, high: float) -> Any:
+    """A bounded number from a request (0 / missing: the server default); TaskError names the field."""
+    value = body.get(key) or 0
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (kind is int and not float(value).is_integer()):
+        raise TaskError(key, f"must be a {'whole ' if kind is int else ''}number")
+    if not math.isfinite(value) or value < 0 or (value and not low <= value <= high):
+        raise TaskError(key, f"must be between {low:g} and {high:g} (0: the default)")
+    return kind(value)
+
+
+class SessionRegistry:
+    """Every session of this replica."""
+
+    def __init__(self, engine: Engine, config: ServerConfig) -> None:
+        self.engine, self.config = engine, config
+        self.host = SessionHost(config.sandbox, config.max_sessions)
+        self._sessions: dict[str, Entry] = {}
+        self._creating = 0
+        self._lifetime = 60.0  # seconds a session lasts, EWMA, for retry hints
+        self._reaper: asyncio.Task | None = None
+
+    # ------------------------------------------------------------ requests
+
+    def limits(self, body: Mapping[str, Any]) -> tuple[str, SessionLimits, dict[str, bytes], float, bool]:
+        """A create request (gRPC fields or HTTP JSON, the same names) checked; TaskError names the field."""
+        for key in body:
+            if key not in CREATE_KEYS:
+                raise TaskError(key, "unknown field")
+        language = body.get("language") or "python"
+        if not isinstance(language, str) or language not in LANGUAGES or language not in self.engine.languages():
+            raise TaskError("language", f"sessions support {', '.join(LANGUAGES)}")
+        files = check_files(body.get("files"), language, self.config.max_field_bytes)
+        c, d = self.config, SessionLimits()
+        limits = SessionLimits(
+            time_limit_s=_number(body, "time_limit_s", float, 0.1, c.session_max_time_limit_s) or d.time_limit_s,
+            memory_limit_mb=_number(body, "memory_limit_mb", int, 64, c.session_max_memory_limit_mb) or d.memory_limit_mb,
+            max_output_bytes=_number(body, "max_output_bytes", int, 1, c.max_field_bytes) or DEFAULT_OUTPUT_BYTES,
+            pids_limit=min(d.pids_limit, c.sandbox.pids_limit))
+        ttl = _number(body, "idle_ttl_s", float, 1.0, c.session_max_idle_ttl_s) or c.session_idle_ttl_s
+        replay = body.get("replay", False)
+        if not isinstance(replay, bool):
+            raise TaskError("replay", "must be true or false")
+        return language, limits, files, ttl, replay
+
+    # ------------------------------------------------------------ lifecycle of sessions
+
+    async def create(self, token: str, body: Mapping[str, Any]) -> dict:
+        """A new session: {"session_id", limits, "replica"}. Raises TaskError, Overloaded, Draining,
+        or RuntimeError when its container cannot start (the host's fault: UNAVAILABLE)."""
+        language, limits, files, ttl, replay = self.limits(body)
+        if self.engine.draining:
+            raise Draining()
+        if not self.engine.code_available:
+            raise RuntimeError(f"sessions are unavailable: {self.engine.code_unavailable_reason()}")
+        if len(self._sessions) + self._creating >= self.config.max_sessions:
+            self.engine.metrics.rejections.labels("queue_full").inc()
+            raise Overloaded(self._retry_after())
+        self.engine.admit(1)  # a session is one item of the shared admission bound
+        self._creating += 1
+        try:
+            session = await self.host.open(language, limits, files, replay)
+        except BaseException as exc:
+            self.engine.unadmit(1)
+            if isinstance(exc, Exception):
+                log.warning("session: container did not start: %s", exc)
+                raise RuntimeError(f"the session's sandbox did not start ({type(exc).__name__}); retry") from None
+            raise
+        finally:
+            self._creating -= 1
+        sid = secrets.token_urlsafe(24)
+        self._sessions[sid] = Entry(session, _owner(token), ttl)
+        self.engine.metrics.sessions.set(len(self._sessions))
+        self._ensure_reaper()
+        return {"session_id": sid, "time_limit_s": limits.time_limit_s, "memory_limit_mb": limits.memory_limit_mb,
+                "idle_ttl_s": ttl, "replica": self.config.advertise_address}
+
+    def _entry(self, token: str, sid: Any) -> Entry:
+        entry = self._sessions.get(sid) if isinstance(sid, str) else None
+        if entry is None or not secrets.compare_digest(entry.owner, _owner(token)):
+            raise SessionNotFound("no such session: it was closed, reaped after its idle TTL, belongs to "
+                                  "another caller, or lived on a replica that restarted (sessions are never recreated)")
+        return entry
+
+    async def run(self, token: str, sid: Any, code: Any) -> dict:
+        """One cell's reply (sandbox/session.py); SessionLost when an earlier cell ended the session."""
+        if not isinstance(code, str):
+            raise TaskError("code", "must be a string")
+        if len(code.encode("utf-8", "surrogatepass")) > self.config.max_field_bytes:
+            raise TaskError("code", f"exceeds {self.config.max_field_bytes} bytes (--max-field-bytes)")
+        entry = self._entry(token, sid)
+        if entry.session.lost:
+            raise SessionLost(f"session lost: {entry.session.lost}")
+        entry.busy += 1
+        started = time.monotonic()
+        try:
+            reply = await entry.session.run(code)
+        finally:
+            entry.busy -= 1
+            entry.last_used = time.monotonic()
+        self.engine.metrics.cells.labels(reply["status"]).inc()
+        self.engine.metrics.cell_seconds.observe(entry.last_used - started)
+        if reply["status"] == "lost":
+            raise SessionLost(f"session lost: {reply.get('detail', '')}")
+        return reply
+
+    async def read(self, token: str, sid: Any, path: Any, max_bytes: Any) -> dict:
+        if not isinstance(path, str) or not path:
+            raise TaskError("path", "must be a non-empty string")
+        if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or not 0 <= max_bytes <= self.config.max_field_bytes:
+            raise TaskError("max_bytes", f"must be a whole number from 0 to {self.config.max_field_bytes}")
+        entry = self._entry(token, sid)
+        entry.busy += 1
+        try:
+            reply = await entry.session.read(path, max_bytes or min(MAX_READ_BYTES, self.config.max_field_bytes))
+        finally:
+            entry.busy -= 1
+            entry.last_used = time.monotonic()
+        if reply.get("lost"):
+            raise SessionLost(f"session lost: {reply.get('detail', '')}")
+        if not reply["ok"]:
+            raise TaskError("path", reply["detail"])
+        return reply
+
+    async def close(self, token: str, sid: Any) -> bool:
+        """End a session now (even mid-cell); False when the id is unknown to this caller (idempotent)."""
+        try:
+            self._entry(token, sid)
+        except SessionNotFound:
+            return False
+        await self._end(sid)
+        return True
+
+    async def _end(self, sid: str) -> None:
+        entry = self._sessions.pop(sid, None)
+        if entry is None:
+            return
+        self.engine.unadmit(1)
+        self.engine.metrics.sessions.set(len(self._sessions))
+        self._lifetime = 0.8 * self._lifetime + 0.2 * (time.monotonic() - entry.created)
+        await entry.session.close()
+
+    def _retry_after(self) -> float:
+        """Sessions end one by one: roughly a session's lifetime over how many there are."""
+        return min(60.0, max(1.0, self._lifetime / max(1, self.config.max_sessions)))
+
+    @property
+    def count(self) -> int:
+        return len(self._sessions)
+
+    # ------------------------------------------------------------ reaping and shutdown
+
+    def _ensure_reaper(self) -> None:
+        if self._reaper is None or self._reaper.done():
+            self._reaper = asyncio.ensure_future(self._reap_loop())
+
+    async def _reap_loop(self) -> None:
+        while self._sessions:
+            await asyncio.sleep(REAP_INTERVAL_S)
+            await self.reap()
+
+    async def reap(self) -> int:
+        """Close sessions idle past their TTL; how many."""
+        now = time.monotonic()
+        idle = [sid for sid, e in self._sessions.items() if not e.busy and now - e.last_used > e.ttl_s]
+        for sid in idle:
+            log.info("session: closed after %.0f s idle", self._sessions[sid].ttl_s)
+            await self._end(sid)
+        return len(idle)
+
+    async def close_all(self) -> None:
+        """Drain: end every session (containers removed), then stop the reaper and the host."""
+        await asyncio.gather(*(self._end(sid) for sid in list(self._sessions)), return_exceptions=True)
+        if self._reaper is not None:
+            self._reaper.cancel()
+        await self.host.close()
+
