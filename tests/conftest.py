@@ -19,7 +19,8 @@ SESSION_START = time.time()
 def pytest_sessionfinish(session, exitstatus) -> None:
     """The suite leaves no sandbox running (issue 19): a Docker container still running whose
     server, started by this session, is gone fails the run. Stopped ones (a killed server's runner
-    ends when its stdin closes) are removed here, as the next server on the host would."""
+    ends when its stdin closes) are removed here, as the next server on the host would. Containers
+    without the owner's start time are older checkouts' (a daemon shared with them): not judged."""
     try:
         import docker
 
@@ -31,7 +32,7 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     leaked = []
     for c in containers:
         created = c.attrs.get("Created", "")
-        if owner_alive(c.labels.get(LABEL_OWNER, ""), c.labels.get(LABEL_STARTED, "")) is not False or created[:19] < time.strftime(
+        if LABEL_STARTED not in c.labels or owner_alive(c.labels.get(LABEL_OWNER, ""), c.labels[LABEL_STARTED]) is not False or created[:19] < time.strftime(
                 "%Y-%m-%dT%H:%M:%S", time.gmtime(SESSION_START)):
             continue
         if c.status == "running":
