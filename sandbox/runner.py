@@ -898,54 +898,11 @@ def deny_io_uring() -> bool:
         return False
 
 
-# Signal syscalls whose first argument names the target process, by machine (kill, tkill, tgkill,
-# rt_sigqueueinfo, rt_tgsigqueueinfo, pidfd_open), and the seccomp arch of that machine.
-SIGNAL_SYSCALLS = {"x86_64": (0xC000003E, (62, 200, 234, 129, 297, 434)),
-                   "aarch64": (0xC00000B7, (129, 130, 131, 138, 240, 434))}
-
-
-def deny_signals_to_init() -> bool:
-    """A seccomp filter (inherited by every program) making signals aimed at PID 1 succeed without
-    effect, as Linux has them from inside the namespace (the program sees no difference under
-    Docker); gVisor's kernel (Debian's runsc) delivers them, and a program that killed the runner
-    would turn its own run into infra_error."""
-    arch, numbers = SIGNAL_SYSCALLS.get(os.uname().machine, (0, ()))
-    if not numbers:
-        return False
-
-    class Insn(ctypes.Structure):
-        _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte),
-                    ("k", ctypes.c_uint)]
-
-    class Prog(ctypes.Structure):
-        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Insn))]
-
-    n = len(numbers)
-    code = [Insn(0x20, 0, 0, 4),                # A = seccomp_data.arch
-            Insn(0x15, 0, n + 1, arch),         # another ABI: allow
-            Insn(0x20, 0, 0, 0)]                # A = seccomp_data.nr
-    code += [Insn(0x15, n - i, 0, nr) for i, nr in enumerate(numbers)]  # one of them: check its target
-    code += [Insn(0x06, 0, 0, 0x7FFF0000),      # allow
-             Insn(0x20, 0, 0, 16),              # A = low 32 bits of args[0] (the target pid)
-             Insn(0x15, 0, 1, 1),               # pid 1 ? skip it : allow
-             Insn(0x06, 0, 0, 0x00050000),      # SECCOMP_RET_ERRNO with 0: "done", nothing sent
-             Insn(0x06, 0, 0, 0x7FFF0000)]
-    insns = (Insn * len(code))(*code)
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS
-            return False
-        return libc.prctl(22, 2, ctypes.byref(Prog(len(code), insns)), 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
-
-
 def main() -> None:
     global START_STATE, START_RSS_KB, APART
     APART = drop_privileges()
     make_undumpable()
     deny_io_uring()
-    deny_signals_to_init()
     START_STATE = supervisor_state()
     START_RSS_KB = rss_kb()
     # The kernel delivers a signal from inside the namespace to init only when init has a handler:

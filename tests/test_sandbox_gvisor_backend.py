@@ -45,10 +45,10 @@ def test_stdin_tests_and_checkers_are_judged(gvisor):
 
 @pytest.mark.parametrize("sig", [9, 15, 2])
 def test_a_program_cannot_signal_the_runner(gvisor, sig):
-    """gVisor delivers signals to PID 1 that Linux ignores; the runner's filter drops them (the
-    call succeeds, nothing is sent: Linux's behaviour for init)."""
-    code = f"import os\nos.kill(1, {sig})\nprint(3)"
-    assert gvisor.grade(py(code))["verdict"] == "accepted"
+    """gVisor delivers a signal to PID 1 that Linux would ignore; the runner's uid being another
+    than the program's (sandbox/runner.py) makes it EPERM there too, and the runner stays."""
+    r = gvisor.grade(py(f"import os\nos.kill(1, {sig})\nprint(3)"))
+    assert r["verdict"] == "runtime_error" and "PermissionError" in r["detail"], r
     assert gvisor.grade(py("print(3)"))["verdict"] == "accepted"  # the runner answered: same sandbox
 
 
