@@ -121,6 +121,10 @@ class RawChannel(Channel):
         self._buf += got
 
 
+class MemoryFileMissing(ChannelError):
+    """The sandbox started but its memory cannot be watched (GvisorBackend._memory_file)."""
+
+
 @dataclass
 class Sandbox:
     """One runsc sandbox: its process, bundle, and what the watchdog found."""
@@ -211,6 +215,14 @@ class GvisorBackend(Backend):
         return found, missing
 
     def start(self, language: str, image: str, mem_mb: int) -> Box:
+        """One sandbox; a second try when the first's memory file was not found (seen now and then
+        right after a kill, cause not known: a sandbox without it cannot be limited, so never used)."""
+        try:
+            return self._start_once(language, image, mem_mb)
+        except MemoryFileMissing:
+            return self._start_once(language, image, mem_mb)
+
+    def _start_once(self, language: str, image: str, mem_mb: int) -> Box:
         with self._lock:
             self._seq += 1
             sid = f"{language}-{self._seq}"
@@ -241,6 +253,9 @@ class GvisorBackend(Backend):
             if not runner_ready(head):
                 raise ChannelError(f"runner answered {head!r}")
             sb.mem_file = self._memory_file(sb)
+        except MemoryFileMissing:
+            self.remove(box)
+            raise
         except BaseException as e:
             self.remove(box)
             raise ChannelError(f"{e}; runsc said: {self._runsc_log(log_path)}") from e
@@ -305,7 +320,7 @@ class GvisorBackend(Backend):
     def _memory_file(self, sb: Sandbox) -> str:
         """The sandbox process's handle on gVisor's memory file (a memfd named runsc-memory): the
         process `runsc state` names, or one below our runsc process (the state can say pid -1)."""
-        deadline = time.monotonic() + self.config.start_timeout_s
+        deadline = time.monotonic() + self.config.start_timeout_s / 3
         while time.monotonic() < deadline:
             out = subprocess.run([self.runsc, "--rootless", f"--root={self.root / 'state'}", "state", sb.id],
                                  capture_output=True, text=True, timeout=30)
@@ -321,7 +336,7 @@ class GvisorBackend(Backend):
                 except OSError:
                     continue
             time.sleep(0.05)
-        raise ChannelError(f"gVisor's memory file of sandbox {sb.id} not found: memory cannot be limited")
+        raise MemoryFileMissing(f"gVisor's memory file of sandbox {sb.id} not found: memory cannot be limited")
 
     @staticmethod
     def _used_mb(sb: Sandbox) -> int:
