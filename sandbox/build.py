@@ -135,12 +135,51 @@ def build_language(client: docker.DockerClient, language: str, base: str, tag: s
     progress(f"sandbox build: {tag} in {time.monotonic() - t0:.0f}s")
 
 
+def rootfs_name(tag: str) -> str:
+    """The root filesystem folder of an image tag: '<prefix>-<language>:<hash>' -> '<prefix>-<language>-<hash>'."""
+    return tag.replace(":", "-").replace("/", "_")
+
+
+def export_rootfs(client: docker.DockerClient, tag: str, rootfs_dir: str | Path,
+                  progress: Callable[[str], None]) -> Path:
+    """The image's filesystem as a folder `rootfs_dir/rootfs_name(tag)` (the gVisor backend's root,
+    sandbox/gvisor.py): a created, never started container, exported into a temp folder renamed
+    into place, so a folder that exists is whole. Kept when it exists: the name is the recipe's hash."""
+    dest = Path(rootfs_dir) / rootfs_name(tag)
+    if (dest / "opt/sandbox/runner.py").is_file():
+        return dest
+    t0 = time.monotonic()
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
+    c = client.containers.create(tag, command=["true"], network_mode="none")
+    try:
+        tar = subprocess.Popen(["tar", "-C", str(tmp), "-x", "--no-same-owner", "--exclude=dev/*"],
+                               stdin=subprocess.PIPE)
+        try:
+            for chunk in c.export():
+                tar.stdin.write(chunk)
+        finally:
+            tar.stdin.close()
+            rc = tar.wait()
+        if rc != 0:
+            raise RuntimeError(f"extracting {tag} into {tmp} failed (tar exit {rc})")
+        tmp.chmod(0o755)
+        tmp.rename(dest)
+    finally:
+        c.remove(force=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+    progress(f"sandbox build: root filesystem {dest} in {time.monotonic() - t0:.0f}s")
+    return dest
+
+
 def build_images(languages: Sequence[str] | None = None, force: bool = False,
                  progress: Callable[[str], None] = print, config: SandboxConfig | None = None,
-                 prune: bool = False) -> dict[str, str]:
+                 prune: bool = False, rootfs_dir: str | None = None) -> dict[str, str]:
     """Build (or find) the image of each language; return language -> tag. Raises on failure.
 
     Unchanged recipes are skipped (their hash tag exists), so this is instant after the first run.
+    With `rootfs_dir`, each image's filesystem is also exported there (export_rootfs) for the gVisor
+    backend: the same recipe is the single source of both.
     With `prune`, older images of the same repositories go (stale_tags); never by default, since
     checkouts with different recipes may share one daemon and need each other's images.
     """
@@ -156,15 +195,15 @@ def build_images(languages: Sequence[str] | None = None, force: bool = False,
         todo = [lang for lang in langs if force or not _has_image(client, tags[lang])]
         if not todo:
             progress("sandbox build: all images up to date: " + ", ".join(tags.values()))
-            if prune:
-                _prune(client, tags, progress)
-            return tags
-        if base != REGISTRY_BASE and base == base_tag() and (force or not _has_image(client, base)):
+        elif base != REGISTRY_BASE and base == base_tag() and (force or not _has_image(client, base)):
             build_base(client, base, progress)
         with ThreadPoolExecutor(max_workers=4) as ex:
             futures = [ex.submit(build_language, client, lang, base, tags[lang], progress) for lang in todo]
             for f in futures:
                 f.result()
+        if rootfs_dir:
+            for lang in langs:
+                export_rootfs(client, tags[lang], rootfs_dir, progress)
         if prune:
             _prune(client, tags, progress)
         return tags

@@ -1,4 +1,4 @@
-"""`verifier sandbox build [LANG...] [--force] [--prune]` and `verifier sandbox run --language L FILE`.
+"""`verifier sandbox build [LANG...] [--force] [--prune] [--rootfs [DIR]]` and `verifier sandbox run --language L FILE`.
 
 `add_subcommands(subparsers)` plugs these into any argparse CLI (verifier/cli.py does); run this
 module directly (`python -m sandbox.cli ...`) for the same commands standalone.
@@ -27,6 +27,10 @@ def add_subcommands(subparsers) -> argparse.ArgumentParser:
                    help="also remove older images of the same repositories (other recipe tags created before "
                         "the current ones and used by no container). Off by default: checkouts with different "
                         "recipes on one Docker daemon need each other's images")
+    b.add_argument("--rootfs", nargs="?", const=SandboxConfig().rootfs_dir, default=None, metavar="DIR",
+                   help="also export each image's filesystem into DIR/<image>-<hash> for the gVisor backend "
+                        "(`--sandbox-backend gvisor --sandbox-rootfs-dir DIR`; copy DIR to hosts without Docker). "
+                        f"DIR defaults to {SandboxConfig().rootfs_dir}")
     b.set_defaults(func=cmd_build)
     r = sub.add_parser("run", help="run one program in a sandbox and print the verdict (debugging)")
     r.add_argument("file", help="program source (or a model completion with a fenced block)")
@@ -48,7 +52,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     from .build import build_images
 
     try:
-        tags = build_images(args.languages or None, force=args.force, prune=args.prune,
+        tags = build_images(args.languages or None, force=args.force, prune=args.prune, rootfs_dir=args.rootfs,
                             progress=lambda m: print(m, file=sys.stderr, flush=True))
     except Exception as e:  # say what failed, exit non-zero: make stops here
         print(f"sandbox build failed: {type(e).__name__}: {e}", file=sys.stderr)

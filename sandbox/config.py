@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 # Most tests in one code task (CodeContests-size problems): the one limit, here in the lowest layer
 # that needs it; the server advertises it (Limits.max_tests_per_task) and the trainer skips rows over it.
 MAX_TESTS = 1000
+BACKENDS = ("docker", "gvisor")  # sandbox/backend.py and sandbox/gvisor.py
 
 
 @dataclass
@@ -45,6 +46,8 @@ class SandboxConfig:
     are adversarial: a model under optimisation pressure will find any limit that is missing.
     """
 
+    backend: str = field(default="docker", metadata={"help": "Sandbox backend, one of: docker | gvisor. 'docker': hardened containers of a Docker daemon. 'gvisor': rootless gVisor (runsc) sandboxes the server starts itself, from root filesystems in rootfs_dir: no daemon, no root, no privileges (unprivileged Kubernetes pods, HPC nodes; README \"Sandbox backends\")."})
+    rootfs_dir: str = field(default_factory=lambda: os.path.expanduser("~/.cache/grpo-verifier/rootfs"), metadata={"help": "Backend gvisor: the folder of the sandboxes' root filesystems, one '<prefix>-<language>-<recipe hash>' folder per language, made by `verifier sandbox build --rootfs DIR` (ship that folder to hosts without Docker)."})
     docker_url: str | None = field(default=None, metadata={"help": "Docker Engine URL (e.g. unix:///var/run/docker.sock); None: docker.from_env(), which honours DOCKER_HOST."})
     languages: tuple[str, ...] = field(default=("python", "c", "cpp", "javascript", "java", "rust", "go"), metadata={"help": "Languages served. Each needs its image (`verifier sandbox build`)."})
     pool_size: int = field(default=2, metadata={"help": "Warm containers per language. Also the most jobs of one language running at once; more queue for a container in arrival order, until the caller's deadline (none: they wait their turn)."})
@@ -76,6 +79,10 @@ class SandboxConfig:
     start_timeout_s: float = field(default=30.0, metadata={"help": "Time for a new container to start and answer its first ping."})
     health_interval_s: float = field(default=10.0, metadata={"help": "How often the daemon is pinged to keep `available` current."})
     limits: dict[str, LanguageLimits] = field(default_factory=default_limits, metadata={"help": "Per-language time and memory limits."})
+
+    def __post_init__(self) -> None:
+        if self.backend not in BACKENDS:
+            raise ValueError(f"sandbox backend {self.backend!r}: expected one of {', '.join(BACKENDS)}")
 
     def limits_for(self, language: str) -> LanguageLimits:
         return self.limits.get(language) or LanguageLimits()

@@ -12,19 +12,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-import docker
-
-from .build import image_tag
+from .backend import Backend, make_backend
 from .config import SandboxConfig
 from .job import InfraFailure, Plan, make_plan, out_of_budget, run_job
-from .pool import Pool, connect, reap
+from .pool import Pool
 
 log = logging.getLogger(__name__)
+
+
+JUDGE_UNSAFE = ("assert-style, call-based and test-file tests are judged inside the sandbox, which this "
+                "backend's gVisor cannot protect from the program (README \"Sandbox backends\"): use the docker "
+                "backend for them")
 
 
 def _infra(detail: str, retryable: bool = True, extracted: str = "", how: str = "none") -> dict:
@@ -40,7 +42,7 @@ class CodeGrader:
 
     def __init__(self, config: SandboxConfig | None = None) -> None:
         self.config = config or SandboxConfig()
-        self._client: docker.DockerClient | None = None
+        self._backend: Backend = make_backend(self.config)
         self._pool: Pool | None = None
         self._images: dict[str, str] = {}
         self._available = False
@@ -55,27 +57,14 @@ class CodeGrader:
         self.reaped = 0
 
     # ------------------------------------------------------------------ lifecycle
-    def _daemon_url(self) -> str:
-        return self.config.docker_url or os.environ.get("DOCKER_HOST") or "unix:///var/run/docker.sock"
-
     async def _call(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self._ctl, fn, *args)
 
     def _probe(self) -> tuple[dict[str, str], list[str]]:
         """Connect, ping, reap leftovers, find each language's image (sync, in a thread)."""
-        if self._client is None:
-            self._client = connect(self.config)
-        self._client.ping()
-        self.reaped += reap(self._client, self.config.pool_name)
-        found, missing = {}, []
-        for lang in self.config.languages:
-            tag = image_tag(lang, self.config.image_prefix)
-            try:
-                self._client.images.get(tag)
-                found[lang] = tag
-            except docker.errors.ImageNotFound:
-                missing.append(lang)
-        return found, missing
+        self._backend.probe()
+        self.reaped += self._backend.reap()
+        return self._backend.find_images(self.config.languages)
 
     async def start(self) -> None:
         """Connect to Docker, remove containers a crashed server left, warm the pool.
@@ -96,19 +85,17 @@ class CodeGrader:
             log.warning("sandbox: no image for %s", ", ".join(missing))
         if not found:
             self._available = False
-            self._reason = (f"sandbox images missing for {', '.join(missing)}: run `verifier sandbox build`"
-                            " (needs a Docker daemon; scripts/ensure_docker.sh starts one)")
+            self._reason = f"sandbox images missing for {', '.join(missing)}: {self._backend.build_hint()}"
             return
         if self._pool is None:
-            self._pool = Pool(self.config, self._client, found)
+            self._pool = Pool(self.config, self._backend, found)
             self._pool.fill()
         self._available = True
         self._reason = ""
 
     def _set_down(self, e: BaseException) -> None:
         self._available = False
-        self._reason = (f"no Docker daemon at {self._daemon_url()} ({type(e).__name__}): run "
-                        "scripts/ensure_docker.sh, then `verifier sandbox build`")[:300]
+        self._reason = self._backend.down_reason(e)[:300]
 
     async def _health_loop(self) -> None:
         while not self._closed:
@@ -117,7 +104,7 @@ class CodeGrader:
                 await self._try_start()
                 continue
             try:
-                await self._call(self._client.ping)
+                await self._call(self._backend.probe)
             except Exception as e:
                 self._set_down(e)
 
@@ -127,8 +114,7 @@ class CodeGrader:
             self._health.cancel()
         if self._pool:
             await self._pool.close()
-        if self._client:
-            self._client.close()
+        self._backend.close()
         self._ctl.shutdown(wait=False)
         self._jobs.shutdown(wait=False)
         self._plan.shutdown(wait=False)
@@ -177,6 +163,8 @@ class CodeGrader:
         if isinstance(plan, dict):
             return plan
         plan.files = {**(files or {}), **plan.files}
+        if plan.judged_tests() and not self._backend.judge_safe:
+            return _infra(JUDGE_UNSAFE, retryable=False, extracted=plan.code, how=plan.extracted_from)
         if not self._available or self._pool is None:
             return _infra(self.unavailable_reason(), extracted=plan.code, how=plan.extracted_from)
         if plan.lang.name not in self._images:
@@ -242,10 +230,10 @@ class CodeGrader:
             if ran < owed_s - 1.0:  # the caller's deadline, shortened by queueing
                 raise InfraFailure("the caller's deadline ran out: the job waited for a container") from None
             try:  # the host answers: the time went to the program (its tests x its time limit)
-                await self._call(self._client.ping)
+                await self._call(self._backend.probe)
             except Exception as e:
                 self._set_down(e)
-                raise InfraFailure("the job ran past its wall-clock budget and the Docker daemon does not answer") from None
+                raise InfraFailure(f"the job ran past its wall-clock budget and {self._backend.describe()} does not answer") from None
             return out_of_budget(plan)
         except asyncio.CancelledError:
             # The caller went away: stop the job now; the replacement starts in the background.

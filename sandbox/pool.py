@@ -1,133 +1,37 @@
-"""Warm pool of hardened sandbox containers, driven through the Docker Engine API.
+"""Warm pool of hardened sandboxes, one queue per language, over a backend (sandbox/backend.py).
 
-Each container runs sandbox/runner.py as its PID 1 and is talked to over one attach socket
-(sandbox/channel.py). A job borrows a container, the container is reset (every process killed,
-every work dir wiped) after the job and recycled after `jobs_per_container` jobs or any anomaly;
-replacements start in the background. Containers carry labels, so the ones a crashed server left
-behind are found and removed at start.
+Each sandbox runs sandbox/runner.py as its PID 1 and is talked to over one channel
+(sandbox/channel.py). A job borrows a sandbox, the sandbox is reset (every process killed, every
+work dir wiped) after the job and recycled after `jobs_per_container` jobs or any anomaly;
+replacements start in the background. Sandboxes carry their owner, so the ones a crashed server
+left behind are found and removed at start (Backend.reap).
 
-Blocking Docker calls run in a thread pool; nothing here blocks the event loop.
+Blocking backend calls run in a thread pool; nothing here blocks the event loop.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import math
-import os
-import socket
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 
-import docker
-from docker.types import Ulimit
-
-from .channel import Channel, ChannelError
+from .backend import (CONTAINER_ENV, LABEL, LABEL_LANG, LABEL_OWNER, LABEL_POOL, OWNER, Backend, Box,
+                      box_memory_mb, connect, container_kwargs)
 from .config import SandboxConfig
-from .languages import LANGUAGES
 
 log = logging.getLogger(__name__)
 
-LABEL = "grpo-verifier.sandbox"
-LABEL_POOL = "grpo-verifier.pool"
-LABEL_OWNER = "grpo-verifier.owner"
-LABEL_LANG = "grpo-verifier.language"
-OWNER = f"{socket.gethostname()}:{os.getpid()}"
-CONTAINER_ENV = {
-    "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
-    "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-    "NUMEXPR_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1",
-}
-
-
-@dataclass
-class Box:
-    """One warm container and its runner channel."""
-
-    language: str
-    container: object  # docker.models.containers.Container
-    channel: Channel
-    mem_mb: int
-    jobs: int = 0
-    dead: bool = False
-    tainted: bool = False  # a program changed PID 1's limits: finish the job's verdict, then recycle
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    @property
-    def id(self) -> str:
-        return self.container.id[:12]
-
-
-def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: int) -> dict:
-    """The hardening, in one place: no network, read-only root, capped tmpfs (/work noexec unless
-    the language's program is a binary there), no capabilities once the runner runs, two uids,
-    no-new-privileges, default seccomp, non-root, pids/memory(=memory+swap)/CPU limits,
-    single-threaded math libraries, no host mounts, a clean environment."""
-    tmpfs_opts = f"nosuid,nodev,nr_inodes={config.tmpfs_inodes}"
-    kwargs = dict(
-        image=image, detach=True, stdin_open=True, tty=False,
-        network_mode="none", read_only=True, ipc_mode="none",
-        tmpfs={
-            "/work": f"rw,{'exec' if LANGUAGES[language].exec_work else 'noexec'},{tmpfs_opts},size={config.work_tmpfs_mb}m,mode=0700,uid={config.user.split(':')[0]},gid={config.user.split(':')[-1]}",
-            "/tmp": f"rw,noexec,{tmpfs_opts},size={config.tmp_tmpfs_mb}m,mode=1777",
-        },
-        # root with CAP_SETUID and CAP_SETGID only until the runner's first lines: it takes two
-        # non-root uids (the judge's and the program's) and drops both (sandbox/runner.py)
-        cap_drop=["ALL"], cap_add=["SETUID", "SETGID"], security_opt=["no-new-privileges"], user="0:0",
-        pids_limit=config.pids_limit, mem_limit=f"{mem_mb}m", memswap_limit=f"{mem_mb}m",
-        nano_cpus=int(config.container_cpus * 1e9), oom_score_adj=500,
-        ulimits=[Ulimit(name="nofile", soft=config.nofile_limit, hard=config.nofile_limit),
-                 Ulimit(name="core", soft=0, hard=0)],
-        environment={**CONTAINER_ENV, "SANDBOX_IDS": f"{config.user}:{config.judge_uid}"}, hostname="sandbox", working_dir="/work",
-        labels={LABEL: "1", LABEL_POOL: config.pool_name, LABEL_OWNER: OWNER, LABEL_LANG: language},
-        init=False, auto_remove=False, log_config={"type": "none"},
-    )
-    if config.runtime:
-        kwargs["runtime"] = config.runtime
-    return kwargs
-
-
-def connect(config: SandboxConfig) -> docker.DockerClient:
-    """A client with a short timeout: a hung daemon must not hang grading."""
-    if config.docker_url:
-        return docker.DockerClient(base_url=config.docker_url, timeout=30)
-    return docker.from_env(timeout=30)
-
-
-def reap(client: docker.DockerClient, pool_name: str) -> int:
-    """Remove containers of this pool whose owning server is gone (crashed or restarted)."""
-    removed = 0
-    host = socket.gethostname()
-    for c in client.containers.list(all=True, filters={"label": [LABEL, f"{LABEL_POOL}={pool_name}"]}):
-        owner = c.labels.get(LABEL_OWNER, "")
-        o_host, _, o_pid = owner.rpartition(":")
-        if owner == OWNER or (o_host == host and o_pid.isdigit() and _pid_alive(int(o_pid))):
-            continue
-        try:
-            c.remove(force=True)
-            removed += 1
-        except docker.errors.APIError:
-            pass
-    return removed
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-        return True
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
+__all__ = ["CONTAINER_ENV", "LABEL", "LABEL_LANG", "LABEL_OWNER", "LABEL_POOL", "OWNER", "Box", "Pool",
+           "connect", "container_kwargs"]
 
 
 class Pool:
-    """Warm containers per language; `acquire` queues for a free one, `release` recycles."""
+    """Warm sandboxes per language; `acquire` queues for a free one, `release` recycles."""
 
-    def __init__(self, config: SandboxConfig, client: docker.DockerClient, images: dict[str, str]) -> None:
+    def __init__(self, config: SandboxConfig, backend: Backend | None, images: dict[str, str]) -> None:
         self.config = config
-        self.client = client
+        self.backend = backend
         self.images = images
         self.control = ThreadPoolExecutor(max_workers=4, thread_name_prefix="sandbox-ctl")
         self._idle: dict[str, asyncio.Queue[Box]] = {lang: asyncio.Queue() for lang in images}
@@ -140,62 +44,27 @@ class Pool:
         self.created = 0
         self.recycled = 0
 
-    # -- sync parts (threads)
+    # -- sync parts (threads): the backend's
     def create(self, language: str) -> Box:
-        """Create, attach, start, and ping one container. Raises on any failure."""
-        limits = self.config.limits_for(language)
-        mem = limits.default_memory_limit_mb + self.config.memory_overhead_mb + 2 * (self.config.output_limit_bytes >> 20)
-        c = self.client.containers.create(**container_kwargs(self.config, self.images[language], language, mem))
-        try:
-            sock = self.client.api.attach_socket(c.id, params={"stdin": 1, "stdout": 1, "stream": 1})
-            ch = Channel(sock)
-            c.start()
-            head, _ = ch.request({"op": "ping"}, timeout_s=self.config.start_timeout_s)
-            if not head.get("ok") or head.get("pid") != 1 or head.get("apart") is not True:
-                raise ChannelError(f"runner answered {head!r}")
-        except BaseException:
-            self._remove(c)
-            raise
+        """Start one sandbox whose runner answered a ping. Raises on any failure."""
+        box = self.backend.start(language, self.images[language], box_memory_mb(self.config, language))
         self.created += 1
-        return Box(language=language, container=c, channel=ch, mem_mb=mem)
+        return box
 
     def destroy(self, box: Box) -> None:
-        box.dead = True
-        box.channel.close()
-        self._remove(box.container)
+        self.backend.remove(box)
 
     def kill(self, box: Box) -> None:
         """Stop a box at once (a cancelled job): the job thread then sees its channel close."""
-        box.dead = True
-        try:
-            box.container.kill()
-        except docker.errors.APIError:
-            pass
-        box.channel.close()
+        self.backend.kill(box)
 
     def oom_killed(self, box: Box, wait_s: float = 3.0) -> bool:
-        """Whether the OOM killer ended the whole container. Under gVisor (runsc) a program over its
-        memory limit takes the sandbox's kernel with it, so its death is the program's verdict."""
-        try:
-            self.client.api.wait(box.container.id, timeout=wait_s)
-            return bool(self.client.api.inspect_container(box.container.id)["State"].get("OOMKilled"))
-        except Exception:  # still running, gone, or the daemon is down: not a known OOM
-            return False
+        """Whether the box died of its memory limit: the program's verdict (Backend.oom_killed)."""
+        return self.backend.oom_killed(box, wait_s)
 
     def set_memory(self, box: Box, mb: int) -> None:
-        """Set the container's memory limit (= memory+swap: no swap) for the next step."""
-        if box.mem_mb == mb:
-            return
-        self.client.api.update_container(box.container.id, mem_limit=f"{mb}m", memswap_limit=f"{mb}m")
-        box.mem_mb = mb
-
-    def _remove(self, c) -> None:
-        try:
-            c.remove(force=True)
-        except docker.errors.NotFound:
-            pass
-        except docker.errors.APIError as e:
-            log.warning("sandbox: could not remove %s: %s", c.id[:12], e)
+        """The box's memory limit (= memory+swap: no swap) for the next step."""
+        self.backend.set_memory(box, mb)
 
     # -- async parts
     async def _run(self, fn, *args):
@@ -303,8 +172,4 @@ class Pool:
         self.control.shutdown(wait=False)
 
     def _remove_own(self) -> None:
-        try:
-            for c in self.client.containers.list(all=True, filters={"label": [f"{LABEL_OWNER}={OWNER}", f"{LABEL_POOL}={self.config.pool_name}"]}):
-                self._remove(c)
-        except docker.errors.DockerException as e:
-            log.warning("sandbox: listing own containers failed: %s", e)
+        self.backend.remove_own()

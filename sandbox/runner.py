@@ -845,10 +845,18 @@ def read_message(stream) -> tuple[dict, dict[str, bytes]] | None:
 def write_message(stream, head: dict, blobs: dict[str, bytes] | None = None) -> None:
     blobs = blobs or {}
     head = dict(head, blobs=[[k, len(v)] for k, v in blobs.items()])
-    stream.write(json.dumps(head, separators=(",", ":")).encode() + b"\n")
+    write_all(stream, json.dumps(head, separators=(",", ":")).encode() + b"\n")
     for v in blobs.values():
-        stream.write(v)
+        write_all(stream, v)
     stream.flush()
+
+
+def write_all(stream, data: bytes) -> None:
+    """Write every byte: under `python3 -u` stdout is a raw FileIO whose write() may be partial
+    (gVisor returns a pipe's or socket's capacity; the rest would be lost and the host wait forever)."""
+    view = memoryview(data)
+    while view:
+        view = view[stream.write(view) or 0:]
 
 
 def handle(head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:

@@ -31,3 +31,19 @@ def stub(target: str) -> pb_grpc.VerifierStub:
 
 def request(tasks: list[dict]) -> pb.GradeRequest:
     return pb.GradeRequest(tasks=[task_to_proto(t) for t in tasks])
+
+
+# The sandbox backends the core verdict, limit and security tests run against (README "Sandbox backends").
+BACKENDS = ("docker", "gvisor")
+
+
+def sandbox_config(backend: str = "docker", **kw):
+    """A SandboxConfig for `backend`. For gvisor the languages' root filesystems are exported from
+    their images first (`verifier sandbox build --rootfs`: instant when they exist)."""
+    from sandbox import SandboxConfig
+    from sandbox.build import build_images
+
+    config = SandboxConfig(backend=backend, **kw)
+    if backend == "gvisor":
+        build_images(config.languages, config=config, rootfs_dir=config.rootfs_dir, progress=lambda _m: None)
+    return config

@@ -235,7 +235,7 @@ def test_every_sandbox_setting_is_a_serve_flag_and_a_variable(field):
     if field.type.startswith("dict["):
         raw, check = '{"python": {"max_time_limit_s": 30}}', lambda v: v["python"].max_time_limit_s == 30 and "java" in v
     else:
-        raw, want = SAMPLES[field.type]
+        raw, want = ("gvisor", "gvisor") if field.name == "backend" else SAMPLES[field.type]
         check = want.__eq__
     from_env = ServerConfig.from_env({f"VERIFIER_SANDBOX_{field.name.upper()}": raw})
     assert check(getattr(from_env.sandbox, field.name))
@@ -243,6 +243,12 @@ def test_every_sandbox_setting_is_a_serve_flag_and_a_variable(field):
     from verifier.cli import _config
 
     assert check(getattr(_config(args).sandbox, field.name))
+
+
+def test_an_unknown_sandbox_backend_is_refused_naming_the_choices():
+    proc = subprocess.run([sys.executable, "-m", "verifier", "serve", "--sandbox-backend", "podman"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode != 0 and "docker, gvisor" in proc.stderr and "podman" in proc.stderr, proc.stderr[-500:]
 
 
 def test_one_code_concurrency_limit():

@@ -24,8 +24,10 @@ kubernetes_validate = pytest.importorskip("kubernetes_validate", reason="dev ext
 
 ROOT = Path(__file__).resolve().parent.parent
 K8S = ROOT / "deploy" / "k8s"
-# GA of native gRPC probes (1.27) and the newest schemas kubernetes-validate ships.
-VERSIONS = ["1.27.0", kubernetes_validate.utils.latest_version()]
+# The pod's appArmorProfile field (GA in 1.30; native gRPC probes are GA since 1.27) and the newest
+# schemas kubernetes-validate ships.
+VERSIONS = ["1.30.0", kubernetes_validate.utils.latest_version()]
+DOCKER_OVERLAY = ROOT / "deploy" / "k8s-docker-socket"
 CLUSTER_SCOPED = {"Namespace"}
 CRD_SCHEMAS = {("monitoring.coreos.com/v1", "ServiceMonitor"): K8S / "schemas" / "servicemonitor-monitoring-v1.json"}
 
@@ -37,11 +39,19 @@ def render(kustomization_dir: Path = K8S) -> list[dict]:
     ignored, so the base cannot silently grow a transform this test does not model.
     """
     kust = yaml.safe_load((kustomization_dir / "kustomization.yaml").read_text())
-    supported = {"apiVersion", "kind", "namespace", "labels", "resources", "images"}
+    supported = {"apiVersion", "kind", "namespace", "labels", "resources", "images", "patches"}
     assert set(kust) <= supported, f"kustomization fields not modelled by this test: {set(kust) - supported}"
     docs: list[dict] = []
     for name in kust["resources"]:
+        if (kustomization_dir / name).is_dir():  # an overlay's base, rendered with its own transforms
+            docs += render((kustomization_dir / name).resolve())
+            continue
         docs += [d for d in yaml.safe_load_all((kustomization_dir / name).read_text()) if d]
+    for patch in kust.get("patches", []):
+        assert set(patch) == {"path"}, "only strategic-merge patch files are modelled"
+        change = yaml.safe_load((kustomization_dir / patch["path"]).read_text())
+        (target,) = [d for d in docs if d["kind"] == change["kind"] and d["metadata"]["name"] == change["metadata"]["name"]]
+        _merge(target, change)
     for doc in docs:
         meta = doc.setdefault("metadata", {})
         if kust.get("namespace") and doc["kind"] not in CLUSTER_SCOPED:
@@ -57,6 +67,24 @@ def render(kustomization_dir: Path = K8S) -> list[dict]:
                     if container["image"].split(":")[0] == image["name"]:
                         container["image"] = f"{image.get('newName', image['name'])}:{image['newTag']}"
     return docs
+
+
+def _merge(into: dict, change: dict) -> None:
+    """Strategic merge as kustomize does it for these fields: maps merge, lists of named items
+    merge by name (new names are appended), anything else is replaced."""
+    for key, value in change.items():
+        old = into.get(key)
+        if isinstance(old, dict) and isinstance(value, dict):
+            _merge(old, value)
+        elif isinstance(old, list) and value and all(isinstance(v, dict) and "name" in v for v in old + value):
+            named = {item["name"]: item for item in old}
+            for item in value:
+                if item["name"] in named:
+                    _merge(named[item["name"]], item)
+                else:
+                    old.append(item)
+        else:
+            into[key] = value
 
 
 def _pod_specs(doc: dict) -> list[dict]:
@@ -242,3 +270,71 @@ def test_servicemonitor_and_networkpolicy_name_real_ports(docs, deployment):
     for rule in policy["spec"]["ingress"]:
         assert {p["port"] for p in rule["ports"]} <= container_ports
     assert policy["spec"]["egress"] == []
+
+
+def test_the_base_grades_code_without_docker_or_privileges(deployment):
+    """Issue 19: gVisor by default; nothing of the node's, no privilege, no added capability. runsc
+    needs exactly seccomp and AppArmor unconfined and an unmasked /proc (with user namespaces)."""
+    pod = deployment["spec"]["template"]["spec"]
+    container = _container(deployment)
+    text = json.dumps(deployment)
+    assert "docker" not in text.lower() and "hostPath" not in text
+    assert _env(deployment)["VERIFIER_SANDBOX_BACKEND"] == "gvisor"
+    assert _env(deployment)["VERIFIER_SANDBOX_ROOTFS_DIR"].startswith("/")
+    sc = container["securityContext"]
+    assert not sc.get("privileged") and sc["allowPrivilegeEscalation"] is False
+    assert sc["capabilities"] == {"drop": ["ALL"]} and sc["procMount"] == "Unmasked"
+    assert pod["hostUsers"] is False  # Kubernetes allows an unmasked /proc only in a user namespace
+    assert pod["securityContext"]["seccompProfile"] == {"type": "Unconfined"}
+    assert pod["securityContext"]["appArmorProfile"] == {"type": "Unconfined"}
+    assert not any(pod.get(k) for k in ("hostNetwork", "hostPID", "hostIPC", "nodeSelector"))
+
+
+@pytest.fixture(scope="module")
+def docker_overlay() -> list[dict]:
+    return render(DOCKER_OVERLAY)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_the_docker_socket_overlay_matches_the_schema(docker_overlay, version):
+    for doc in docker_overlay:
+        validate(doc, version)
+
+
+def test_the_docker_socket_overlay_uses_the_nodes_daemon(docker_overlay, deployment):
+    (dep,) = by_kind(docker_overlay, "Deployment")
+    pod, container = dep["spec"]["template"]["spec"], _container(dep)
+    assert _env(dep)["VERIFIER_SANDBOX_BACKEND"] == "docker"
+    assert {"name": "docker-sock", "mountPath": "/var/run/docker.sock"} in container["volumeMounts"]
+    assert {"name": "docker-sock", "hostPath": {"path": "/var/run/docker.sock", "type": "Socket"}} in pod["volumes"]
+    assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"} and pod["hostUsers"] is True
+    assert pod["nodeSelector"] == {"grpo-verifier.io/sandbox": "true"}
+    # the base runs the image that carries runsc and the root filesystems; the overlay the plain one
+    assert _container(deployment)["image"].endswith("-gvisor") and not container["image"].endswith("-gvisor")
+    # everything else is the base's: the same probes, limits and the other env settings
+    assert container["readinessProbe"] == _container(deployment)["readinessProbe"]
+    changed = ("VERIFIER_SANDBOX_BACKEND", "DOCKER_HOST")
+    assert {k: v for k, v in _env(dep).items() if k not in changed} == {k: v for k, v in _env(deployment).items() if k not in changed}
+    assert len(docker_overlay) == len(render())
+
+
+def test_the_strategic_merge_model_agrees_with_kubectl(docker_overlay):
+    """Where kubectl (with its built-in kustomize) is installed, our rendering of the overlay is its."""
+    import shutil
+    import subprocess
+    if not shutil.which("kubectl"):
+        pytest.skip("kubectl is not installed: the model above stands alone")
+    out = subprocess.run(["kubectl", "kustomize", str(DOCKER_OVERLAY)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    (theirs,) = [d for d in yaml.safe_load_all(out.stdout) if d and d["kind"] == "Deployment"]
+    (ours,) = by_kind(docker_overlay, "Deployment")
+    assert _by_name(theirs["spec"]["template"]) == _by_name(ours["spec"]["template"])
+
+
+def _by_name(value):
+    """Lists of named items as maps: kustomize puts a patch's new items first, we append them."""
+    if isinstance(value, dict):
+        return {k: _by_name(v) for k, v in value.items()}
+    if isinstance(value, list) and value and all(isinstance(v, dict) and "name" in v for v in value):
+        return {v["name"]: _by_name(v) for v in value}
+    return [_by_name(v) for v in value] if isinstance(value, list) else value

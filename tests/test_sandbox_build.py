@@ -46,7 +46,9 @@ def test_build_prunes_only_when_asked():
     assert parser.parse_args(["sandbox", "build"]).prune is False
     assert parser.parse_args(["sandbox", "build", "--prune", "python"]).prune is True
     build = parser._subparsers._group_actions[0].choices["sandbox"]._subparsers._group_actions[0].choices["build"]
-    assert "--prune" in build.format_help() and "no container" in build.format_help()
+    text = " ".join(build.format_help().split())  # argparse wraps lines at the widest option
+    assert "--prune" in text and "no container" in text
+    assert "--rootfs" in text and "gVisor" in text
 
 
 @pytest.mark.docker

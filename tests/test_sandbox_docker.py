@@ -12,6 +12,7 @@ import pytest
 from sandbox import CodeGrader, SandboxConfig
 from sandbox.pool import LABEL, LABEL_OWNER, LABEL_POOL
 from sandbox.sync import SyncGrader
+from tests.helpers import sandbox_config
 
 pytestmark = pytest.mark.docker
 POOL = "pytest-sandbox"
@@ -20,6 +21,15 @@ POOL = "pytest-sandbox"
 @pytest.fixture(scope="module")
 def grader():
     g = SyncGrader(SandboxConfig(pool_size=1, pool_name=POOL))
+    assert g.grader.available, g.grader.unavailable_reason()
+    yield g
+    g.close()
+
+
+@pytest.fixture(scope="module")
+def gvisor_grader():
+    """The same pool under the gVisor backend: tests taking `any_grader` run on both."""
+    g = SyncGrader(sandbox_config("gvisor", pool_size=1, pool_name=POOL))
     assert g.grader.available, g.grader.unavailable_reason()
     yield g
     g.close()
@@ -38,7 +48,7 @@ PROGRAMS = {
         "compile_error": "def f(:\n  pass",
         "runtime_error": "raise ValueError('boom')",
         "time_limit": "while True: pass",
-        "memory_limit": "x = [bytearray(1 << 20) for _ in range(10000)]",
+        "memory_limit": "x = [b'x' * (1 << 20) for _ in range(10000)]",  # touched: gVisor reserves untouched memory freely
         "output_limit": "import sys\nwhile True: sys.stdout.write('y' * 65536)",
     },
     "c": {
@@ -75,22 +85,29 @@ PROGRAMS = {
         "runtime_error": 'public class Main { public static void main(String[] a){ throw new RuntimeException("x"); }}',
         "time_limit": "public class Main { public static void main(String[] a){ long i=0; while(true){i++;} }}",
         "memory_limit": "import java.util.*;\npublic class Main { public static void main(String[] a){ List<long[]> l=new ArrayList<>(); while(true) l.add(new long[1<<20]); }}",
-        "output_limit": 'public class Main { public static void main(String[] a){ while(true) System.out.println("yyyyyyyyyyyyyyyyyy"); }}',
+        # buffered: a write per line costs a system call, which gVisor's ptrace platform makes slow
+        "output_limit": 'import java.io.*; public class Main { public static void main(String[] a){ PrintStream o = new PrintStream(new BufferedOutputStream(System.out, 1 << 16)); while(true) o.println("yyyyyyyyyyyyyyyyyy"); }}',
     },
 }
 CASES = [(lang, v) for lang, progs in PROGRAMS.items() for v in progs] + [(lang, "no_code") for lang in PROGRAMS]
 
 
 @pytest.fixture(scope="module")
-def verdict_results(grader):
-    """All language x verdict jobs at once: the pool runs them concurrently."""
-    tasks = [task(lang, "   " if v == "no_code" else PROGRAMS[lang][v], time_limit_s=1.0) for lang, v in CASES]
-    return dict(zip(CASES, grader.grade_many(tasks)))
+def verdict_results() -> dict:
+    """Per backend, all language x verdict jobs at once (the pool runs them concurrently)."""
+    return {}
 
 
 @pytest.mark.parametrize("lang,verdict", CASES)
-def test_every_verdict_in_every_language(verdict_results, lang, verdict):
-    r = verdict_results[(lang, verdict)]
+def test_every_verdict_in_every_language(verdict_results, any_grader, lang, verdict):
+    key = any_grader.grader.config.backend
+    if key not in verdict_results:
+        # gVisor's ptrace platform charges process starts and page faults to the program (node prints a
+        # line in 0.7 s CPU there): limits that leave the other verdicts their room (README "Sandbox backends")
+        limit = 1.0 if key == "docker" else 6.0
+        tasks = [task(lang, "   " if v == "no_code" else PROGRAMS[lang][v], time_limit_s=limit) for lang, v in CASES]
+        verdict_results[key] = dict(zip(CASES, any_grader.grade_many(tasks)))
+    r = verdict_results[key][(lang, verdict)]
     assert r["verdict"] == verdict, r
     assert r["score"] == (1.0 if verdict == "accepted" else 0.0)
     assert r["retryable"] is False and len(r["detail"]) <= 300
@@ -120,8 +137,9 @@ runner = dict(l.split(":\t", 1) for l in open("/proc/1/status").read().splitline
 out["runner_uids"] = [int(x) for x in runner["Uid"].split()[:3]]
 out["runner_cap_eff"] = runner["CapEff"].strip()
 out["cap_eff"] = status["CapEff"].strip()
-out["nnp"] = status["NoNewPrivs"].strip()
-out["seccomp"] = status["Seccomp"].strip()
+out["nnp"] = status.get("NoNewPrivs", "").strip()  # gVisor's /proc shows neither
+out["seccomp"] = status.get("Seccomp", "").strip()
+out["kernel"] = os.uname().release
 out["env"] = sorted(os.environ)
 out["threads_env"] = [os.environ.get(k) for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")]
 try:  # 200 MB in 20 MB files (one file is capped at 64 MB by RLIMIT_FSIZE)
@@ -150,26 +168,33 @@ def run_stdout(grader, code: str, **kw) -> tuple[dict, str]:
     return r, r["tests"][0].get("stdout", "") if r["tests"] else ""
 
 
-def test_hardening_from_inside(grader):
-    r, out = run_stdout(grader, PROBE)
+def test_hardening_from_inside(any_grader):
+    r, out = run_stdout(any_grader, PROBE)
     assert r["verdict"] == "accepted", r
     facts = json.loads(out)
     assert facts["net"] == "blocked" and facts["ifaces"] == ["lo"]
-    assert facts["/usr/evil"] == "EROFS" and facts["/etc/evil"] == "EROFS"
+    # gVisor checks the directory's owner before the read-only mount: EACCES there, EROFS under Linux
+    denied = ("EROFS",) if any_grader.grader.config.backend == "docker" else ("EROFS", "EACCES")
+    assert facts["/usr/evil"] in denied and facts["/etc/evil"] in denied
     assert facts["/opt/sandbox/runner.py"] in ("EROFS", "EACCES")
     assert facts["uid"] != 0 and int(facts["cap_eff"], 16) == 0
     # the runner (started as root with CAP_SETUID/SETGID only) kept neither: real and saved uid the
     # judge's, effective uid the program's (sandbox/runner.py)
     assert facts["runner_uids"] == [65533, 65534, 65533] and int(facts["runner_cap_eff"], 16) == 0
-    assert facts["nnp"] == "1" and facts["seccomp"] == "2"
+    if any_grader.grader.config.backend == "docker":
+        assert facts["nnp"] == "1" and facts["seccomp"] == "2"
+    else:  # every system call goes to gVisor's kernel (which reports 4.4.0), never to the host's
+        assert facts["kernel"] == "4.4.0"
     assert not facts["docker_sock"]
     assert set(facts["env"]) <= {"PATH", "HOME", "LANG", "TMPDIR", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                                  "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS", "PYTHONDONTWRITEBYTECODE"}
     assert facts["threads_env"] == ["1", "1", "1"]
     assert facts["tmp"] == "ENOSPC"  # /tmp is a size-capped tmpfs
-    assert facts["runner_fds"] == "EACCES"  # the runner is not dumpable
+    # the runner is not dumpable; Debian's gVisor ignores that, so that backend refuses tasks judged
+    # inside the sandbox (tests/test_sandbox_gvisor_backend.py)
+    assert facts["runner_fds"] == "EACCES" or not any_grader.grader._backend.judge_safe
     # The runner (PID 1) ignored the SIGKILL: it answered, and the next job runs.
-    assert grader.grade(task("python", "print(3)"))["verdict"] == "accepted"
+    assert any_grader.grade(task("python", "print(3)"))["verdict"] == "accepted"
 
 
 def test_container_config_from_the_engine(grader):
@@ -189,44 +214,45 @@ def test_container_config_from_the_engine(grader):
         client.close()
 
 
-def test_previous_job_leaves_no_file_or_process(grader):
+def test_previous_job_leaves_no_file_or_process(any_grader):
     plant = ("import os, subprocess\nopen('/tmp/marker','w').write('x'); open('/work/marker','w').write('x')\n"
              "subprocess.Popen(['sleep','1000'], start_new_session=True)\n"
              "subprocess.Popen(['python3','-c','import os,time\\nos.setsid()\\nwhile True: time.sleep(1)'])\nprint(3)")
-    assert grader.grade(task("python", plant))["verdict"] == "accepted"
+    assert any_grader.grade(task("python", plant))["verdict"] == "accepted"
     look = ("import os\nme=os.getpid()\nprint(sorted(p for p in os.listdir('/proc') if p.isdigit() and int(p) not in (1, me)),"
             " os.listdir('/tmp'), [e for d in os.listdir('/work') for e in os.listdir('/work/'+d) if e=='marker'])")
     for _ in range(2):  # pool_size=1: the same container served both jobs
-        r, out = run_stdout(grader, look)
+        r, out = run_stdout(any_grader, look)
         assert r["verdict"] == "accepted" and out.strip() == "[] [] []", out
 
 
-def test_fork_bomb_and_memory_bomb_contained(grader):
+def test_fork_bomb_and_memory_bomb_contained(any_grader):
     bomb = "import os\nwhile True:\n    try: os.fork()\n    except OSError: pass"
-    r = grader.grade(task("python", bomb, time_limit_s=1.0))
-    assert r["verdict"] in ("time_limit", "runtime_error"), r
-    mem = "import os\nos.fork(); os.fork()\nx=[]\nwhile True: x.append(bytearray(1<<20))"
-    r = grader.grade(task("python", mem, memory_limit_mb=64))
-    assert r["verdict"] == "memory_limit", r
+    r = any_grader.grade(task("python", bomb, time_limit_s=1.0))
+    assert r["verdict"] in ("time_limit", "runtime_error", "memory_limit"), r  # gVisor: the forked interpreters' memory
+    mem = "import os\nos.fork(); os.fork()\nx=[]\nwhile True: x.append(b'x' * (1 << 20))"  # touched: counted everywhere
+    r = any_grader.grade(task("python", mem, memory_limit_mb=64))
+    # under gVisor's ptrace platform four allocating processes can spend their CPU time first
+    assert r["verdict"] == "memory_limit" or (any_grader.grader.config.backend == "gvisor" and r["verdict"] == "time_limit"), r
     # the host and the pool are unharmed: normal jobs pass, nothing of the bombs is left
-    _, out = run_stdout(grader, "import os\nprint(len([p for p in os.listdir('/proc') if p.isdigit()]))")
+    _, out = run_stdout(any_grader, "import os\nprint(len([p for p in os.listdir('/proc') if p.isdigit()]))")
     assert out.strip() == "2"
-    assert grader.grade(task("c", PROGRAMS["c"]["accepted"]))["verdict"] == "accepted"
+    assert any_grader.grade(task("c", PROGRAMS["c"]["accepted"]))["verdict"] == "accepted"
 
 
 # ---------------------------------------------------------------- output and input handling
-def test_large_output_accepted_and_endless_output_limited(grader):
+def test_large_output_accepted_and_endless_output_limited(any_grader):
     big = "x" * (5 << 20)
-    r = grader.grade(task("python", "import sys\nsys.stdout.write('x' * (5 << 20))", tests=(("", big),), compare="exact"))
+    r = any_grader.grade(task("python", "import sys\nsys.stdout.write('x' * (5 << 20))", tests=(("", big),), compare="exact"))
     assert r["verdict"] == "accepted", r["detail"]
     # endless stderr is drained, never an output limit: the program's time limit stops it
-    r = grader.grade(task("python", "import sys\nwhile True: sys.stderr.write('e' * 4096)", time_limit_s=2))
+    r = any_grader.grade(task("python", "import sys\nwhile True: sys.stderr.write('e' * 4096)", time_limit_s=2))
     assert r["verdict"] == "time_limit", r
 
 
-def test_large_stdin_is_not_deadlocked(grader):
+def test_large_stdin_is_not_deadlocked(any_grader):
     data = "".join(f"{i}\n" for i in range(300000))  # ~2 MB in, ~2 MB out
-    r = grader.grade(task("python", "import sys\nsys.stdout.write(sys.stdin.read())", tests=((data, data),), compare="exact"))
+    r = any_grader.grade(task("python", "import sys\nsys.stdout.write(sys.stdin.read())", tests=((data, data),), compare="exact"))
     assert r["verdict"] == "accepted", r["detail"]
 
 
@@ -295,8 +321,8 @@ def test_float_comparator_end_to_end(grader):
 
 
 # ---------------------------------------------------------------- cancellation, infra, reaping
-def test_cancellation_kills_the_job_and_pool_recovers(grader):
-    g: CodeGrader = grader.grader
+def test_cancellation_kills_the_job_and_pool_recovers(any_grader):
+    g: CodeGrader = any_grader.grader
     before = g.stats()["containers_recycled"]
 
     async def cancel_soon() -> None:
@@ -307,9 +333,9 @@ def test_cancellation_kills_the_job_and_pool_recovers(grader):
             await job
 
     t0 = time.monotonic()
-    grader.call(cancel_soon())
+    any_grader.call(cancel_soon())
     assert time.monotonic() - t0 < 20
-    assert grader.grade(task("python", "print(3)"))["verdict"] == "accepted"
+    assert any_grader.grade(task("python", "print(3)"))["verdict"] == "accepted"
     assert g.stats()["containers_recycled"] > before
 
 

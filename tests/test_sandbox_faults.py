@@ -10,6 +10,7 @@ import pytest
 from sandbox import SandboxConfig
 from sandbox.job import Plan, make_plan
 from sandbox.sync import SyncGrader
+from tests.helpers import sandbox_config
 
 pytestmark = pytest.mark.docker
 
@@ -20,6 +21,15 @@ ADD = [{"stdin": "1 2\n", "expected_stdout": "3\n"}, {"stdin": "2 2\n", "expecte
 @pytest.fixture(scope="module")
 def grader():
     g = SyncGrader(SandboxConfig(pool_size=1, pool_name="pytest-sandbox-faults", languages=LANGS))
+    assert g.grader.available, g.grader.unavailable_reason()
+    yield g
+    g.close()
+
+
+@pytest.fixture(scope="module")
+def gvisor_grader():
+    """The same pool under the gVisor backend: tests taking `any_grader` run on both."""
+    g = SyncGrader(sandbox_config("gvisor", pool_size=1, pool_name="pytest-sandbox-faults", languages=LANGS))
     assert g.grader.available, g.grader.unavailable_reason()
     yield g
     g.close()
@@ -59,19 +69,19 @@ UNEXECUTABLE = {
 
 
 @pytest.mark.parametrize("lang", sorted(UNEXECUTABLE))
-def test_a_compiled_program_the_kernel_refuses_is_its_runtime_error(grader, lang):
-    r = grader.grade({"language": lang, "completion": UNEXECUTABLE[lang], "tests": ADD[:1]})
+def test_a_compiled_program_the_kernel_refuses_is_its_runtime_error(any_grader, lang):
+    r = any_grader.grade({"language": lang, "completion": UNEXECUTABLE[lang], "tests": ADD[:1]})
     assert r["verdict"] == "runtime_error" and not r["retryable"], r
     assert "could not start the program" in r["tests"][0]["detail"] + r["detail"], r
     honest = UNEXECUTABLE[lang].replace("__attribute__((section(\".interp\"), used))", "")
-    assert grader.grade({"language": lang, "completion": honest, "tests": ADD[:1]})["verdict"] == "accepted"
+    assert any_grader.grade({"language": lang, "completion": honest, "tests": ADD[:1]})["verdict"] == "accepted"
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("attack", ["rm_binary", "rm_dir", "chmod_dir", "chmod_work"])
-def test_a_program_breaking_its_own_files_in_test_1_gets_its_own_verdict(grader, lang, attack):
+def test_a_program_breaking_its_own_files_in_test_1_gets_its_own_verdict(any_grader, lang, attack):
     template, attacks = SELF[lang]
-    r = grader.grade({"language": lang, "completion": template % attacks[attack], "tests": ADD})
+    r = any_grader.grade({"language": lang, "completion": template % attacks[attack], "tests": ADD})
     if attack.startswith("chmod"):  # the runner gives the modes back: its output judges it
         assert r["verdict"] == "accepted", r
     else:  # it cannot run again: test 2 is its runtime error, test 1 its own verdict
@@ -105,9 +115,9 @@ def test_a_java_class_name_too_long_for_a_file_is_a_compile_error(grader):
     assert grader.grade({"language": "java", "completion": ok, "tests": ADD[:1]})["verdict"] == "accepted"
 
 
-def test_a_program_over_the_size_limit_is_its_own_fault(grader):
+def test_a_program_over_the_size_limit_is_its_own_fault(any_grader):
     big = "x = 1\n" * (100 << 10)  # 600 KiB: over max_code_bytes (256 KiB), under the server's field limit
-    r = grader.grade({"language": "python", "completion": big + "print(3)", "tests": ADD[:1]})
+    r = any_grader.grade({"language": "python", "completion": big + "print(3)", "tests": ADD[:1]})
     assert r["verdict"] == "compile_error" and "bytes" in r["detail"] and not r["retryable"], r
 
 

@@ -18,7 +18,7 @@ class FakePool(Pool):
     """Pool whose containers are plain objects; `fail` makes every start raise."""
 
     def __init__(self, config: SandboxConfig, fail: bool = False) -> None:
-        super().__init__(config, client=None, images={"python": "fake"})
+        super().__init__(config, backend=None, images={"python": "fake"})
         self.fail = fail
 
     def create(self, language: str) -> Box:

@@ -1,0 +1,361 @@
+"""The seam under the pool: how a sandbox is started, talked to, killed, wiped and reaped.
+
+Two implementations: `DockerBackend` (hardened containers through the Docker Engine API) and
+`GvisorBackend` (sandbox/gvisor.py: rootless `runsc` sandboxes the server starts itself, for hosts
+with no Docker daemon). The pool (sandbox/pool.py) and the job (sandbox/job.py) see only a `Box`
+and these methods; every call here blocks, so the pool runs them in threads.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+import docker
+from docker.types import Ulimit
+
+from .channel import Channel, ChannelError
+from .config import SandboxConfig
+from .languages import LANGUAGES
+
+log = logging.getLogger(__name__)
+
+LABEL = "grpo-verifier.sandbox"
+LABEL_POOL = "grpo-verifier.pool"
+LABEL_OWNER = "grpo-verifier.owner"
+LABEL_LANG = "grpo-verifier.language"
+LABEL_STARTED = "grpo-verifier.owner-started"  # the owner's start time: a reused pid is not the owner
+CONTAINER_ENV = {
+    "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
+    "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+    "NUMEXPR_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1",
+}
+EXITED_GRACE_S = 60.0  # an exited sandbox of a live owner may still be read (its OOM state) this long
+
+
+def _start_ticks(pid: int) -> str:
+    """The process's start time in clock ticks since boot (/proc/PID/stat field 22): with the pid
+    it names one process for the host's uptime, so a reused pid is not taken for the owner."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[19].decode()
+    except (OSError, IndexError):
+        return ""
+
+
+def owner_id(pid: int | None = None) -> str:
+    """'host:pid': the server that owns a sandbox (its owner label; the format older servers read)."""
+    return f"{socket.gethostname()}:{pid or os.getpid()}"
+
+
+OWNER = owner_id()
+STARTED = _start_ticks(os.getpid())  # with OWNER, names this process (label LABEL_STARTED)
+
+
+def owner_alive(owner: str, started: str = "") -> bool | None:
+    """Whether the server named by an owner label (and its start time, when labelled) still runs:
+    None when it is on another host (this host cannot tell)."""
+    host, _, pid = owner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return None
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return not started or _start_ticks(int(pid)) == started
+
+
+@dataclass
+class Box:
+    """One warm sandbox and its runner channel. `container` is the backend's handle."""
+
+    language: str
+    container: object
+    channel: Channel
+    mem_mb: int
+    jobs: int = 0
+    dead: bool = False
+    tainted: bool = False  # a program changed PID 1's limits: finish the job's verdict, then recycle
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def id(self) -> str:
+        return str(getattr(self.container, "id", ""))[:12]
+
+
+def sandbox_env(config: SandboxConfig) -> dict[str, str]:
+    """The runner's environment: the clean one, and the two uids it takes (sandbox/runner.py)."""
+    return {**CONTAINER_ENV, "SANDBOX_IDS": f"{config.user}:{config.judge_uid}"}
+
+
+def runner_ready(head: dict) -> bool:
+    """A first ping's answer from a runner that is PID 1 and runs apart from the programs' uid."""
+    return bool(head.get("ok")) and head.get("pid") == 1 and head.get("apart") is True
+
+
+def box_memory_mb(config: SandboxConfig, language: str) -> int:
+    """A new sandbox's memory limit: a test's default plus the runner's room (sandbox/config.py)."""
+    limits = config.limits_for(language)
+    return limits.default_memory_limit_mb + config.memory_overhead_mb + 2 * (config.output_limit_bytes >> 20)
+
+
+class Backend:
+    """start, talk (Box.channel), kill, wipe (remove), reap: what the pool needs of a sandbox."""
+
+    name = ""
+    # Whether a program cannot reach the runner's or a judge's pipes: tasks judged inside the
+    # sandbox (asserts, call tests, test files) trust that (README "Sandbox backends").
+    judge_safe = True
+
+    def probe(self) -> None:
+        """Raise when the backend cannot start sandboxes at all (no daemon, no runsc)."""
+        raise NotImplementedError
+
+    def find_images(self, languages: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
+        """language -> image (tag or root filesystem) for those that exist; the missing ones."""
+        raise NotImplementedError
+
+    def start(self, language: str, image: str, mem_mb: int) -> Box:
+        """Start one sandbox and check its runner answers a ping as PID 1. Raises on any failure."""
+        raise NotImplementedError
+
+    def kill(self, box: Box) -> None:
+        """Stop a box at once (a cancelled job): the job thread then sees its channel close."""
+        raise NotImplementedError
+
+    def remove(self, box: Box) -> None:
+        """Stop a box and wipe everything of it (its processes, files, state)."""
+        raise NotImplementedError
+
+    def oom_killed(self, box: Box, wait_s: float = 3.0) -> bool:
+        """Whether the box died because its memory went over its limit (the program's verdict)."""
+        raise NotImplementedError
+
+    def set_memory(self, box: Box, mb: int) -> None:
+        """The box's memory limit (no swap) for its next step."""
+        raise NotImplementedError
+
+    def reap(self) -> int:
+        """Remove sandboxes whose owning server is gone; how many."""
+        raise NotImplementedError
+
+    def remove_own(self) -> None:
+        """Remove every sandbox this server still owns (at close)."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release the backend's own resources (clients, state dirs)."""
+
+    def describe(self) -> str:
+        """Where sandboxes come from, for messages ('the Docker daemon at ...')."""
+        return self.name
+
+    def build_hint(self) -> str:
+        """What to run when no language has its image."""
+        return "run `verifier sandbox build`"
+
+    def down_reason(self, e: BaseException) -> str:
+        """`unavailable_reason()` when probe() failed: what is wrong and what to do."""
+        return f"{self.describe()} failed ({type(e).__name__}: {e})"
+
+
+def make_backend(config: SandboxConfig) -> Backend:
+    """The backend `config.backend` names."""
+    if config.backend == "gvisor":
+        from .gvisor import GvisorBackend
+        return GvisorBackend(config)
+    return DockerBackend(config)
+
+
+# ----------------------------------------------------------------------------- Docker
+def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: int) -> dict:
+    """The hardening, in one place: no network, read-only root, capped tmpfs (/work noexec unless
+    the language's program is a binary there), no capabilities once the runner runs, two uids,
+    no-new-privileges, default seccomp, non-root, pids/memory(=memory+swap)/CPU limits,
+    single-threaded math libraries, no host mounts, a clean environment. stdin_once: the runner's
+    stdin closes when the server's attach connection does, so a server that dies without a graceful
+    stop leaves exited containers (the runner ends on EOF), which any later server reaps. docker-py
+    sets StdinOnce from detach=False with stdin_open (create() starts nothing either way)."""
+    tmpfs_opts = f"nosuid,nodev,nr_inodes={config.tmpfs_inodes}"
+    kwargs = dict(
+        image=image, detach=False, stdin_open=True, tty=False,
+        network_mode="none", read_only=True, ipc_mode="none",
+        tmpfs={
+            "/work": f"rw,{'exec' if LANGUAGES[language].exec_work else 'noexec'},{tmpfs_opts},size={config.work_tmpfs_mb}m,mode=0700,uid={config.user.split(':')[0]},gid={config.user.split(':')[-1]}",
+            "/tmp": f"rw,noexec,{tmpfs_opts},size={config.tmp_tmpfs_mb}m,mode=1777",
+        },
+        # root with CAP_SETUID and CAP_SETGID only until the runner's first lines: it takes two
+        # non-root uids (the judge's and the program's) and drops both (sandbox/runner.py)
+        cap_drop=["ALL"], cap_add=["SETUID", "SETGID"], security_opt=["no-new-privileges"], user="0:0",
+        pids_limit=config.pids_limit, mem_limit=f"{mem_mb}m", memswap_limit=f"{mem_mb}m",
+        nano_cpus=int(config.container_cpus * 1e9), oom_score_adj=500,
+        ulimits=[Ulimit(name="nofile", soft=config.nofile_limit, hard=config.nofile_limit),
+                 Ulimit(name="core", soft=0, hard=0)],
+        environment=sandbox_env(config), hostname="sandbox", working_dir="/work",
+        labels={LABEL: "1", LABEL_POOL: config.pool_name, LABEL_OWNER: OWNER, LABEL_STARTED: STARTED,
+                LABEL_LANG: language},
+        init=False, auto_remove=False, log_config={"type": "none"},
+    )
+    if config.runtime:
+        kwargs["runtime"] = config.runtime
+    return kwargs
+
+
+def connect(config: SandboxConfig) -> docker.DockerClient:
+    """A client with a short timeout: a hung daemon must not hang grading."""
+    if config.docker_url:
+        return docker.DockerClient(base_url=config.docker_url, timeout=30)
+    return docker.from_env(timeout=30)
+
+
+def reap_decision(labels: dict, running: bool, finished_age_s: float | None, pool_name: str) -> bool:
+    """Whether a labelled container is a dead server's leftover to remove. Never our own. Yes when
+    its owner is a process of this host that is gone (whatever its pool), when it is of our pool
+    and from another host (today's rule: a restarted pod reuses its name), or when it exited long
+    enough ago (a live owner removes its dead boxes within seconds; a dead owner's runner exits
+    when the attach connection closes: stdin_once)."""
+    owner, started = labels.get(LABEL_OWNER, ""), labels.get(LABEL_STARTED, "")
+    if owner == OWNER and started in ("", STARTED):
+        return False
+    alive = owner_alive(owner, started)
+    if alive is False:
+        return True
+    if alive is None and labels.get(LABEL_POOL) == pool_name:
+        return True
+    return not running and finished_age_s is not None and finished_age_s > EXITED_GRACE_S
+
+
+def _age_s(iso: str) -> float | None:
+    """Seconds since a Docker timestamp ('2026-11-26T09:41:22.123456789Z'); None if unreadable."""
+    try:
+        t = datetime.fromisoformat(iso[:26].rstrip("Z") + "+00:00") if iso else None
+    except ValueError:
+        return None
+    return None if t is None or t.year < 2000 else (datetime.now(timezone.utc) - t).total_seconds()
+
+
+class DockerBackend(Backend):
+    """Sandboxes as hardened containers of the Docker daemon (README "Code sandboxes")."""
+
+    name = "docker"
+
+    def __init__(self, config: SandboxConfig) -> None:
+        self.config = config
+        self._client = None
+        # runsc as Docker's runtime has gVisor's /proc (sandbox/gvisor.py GvisorBackend.judge_safe)
+        self.judge_safe = (config.runtime or "") != "runsc"
+
+    @property
+    def client(self):
+        """The daemon's client, made on first use (connect)."""
+        if self._client is None:
+            self._client = connect(self.config)
+        return self._client
+
+    def describe(self) -> str:
+        url = self.config.docker_url or os.environ.get("DOCKER_HOST") or "unix:///var/run/docker.sock"
+        return f"the Docker daemon at {url}"
+
+    def probe(self) -> None:
+        self.client.ping()
+
+    def build_hint(self) -> str:
+        return "run `verifier sandbox build` (needs a Docker daemon; scripts/ensure_docker.sh starts one)"
+
+    def down_reason(self, e: BaseException) -> str:
+        url = self.config.docker_url or os.environ.get("DOCKER_HOST") or "unix:///var/run/docker.sock"
+        return (f"no Docker daemon at {url} ({type(e).__name__}): run "
+                "scripts/ensure_docker.sh, then `verifier sandbox build`")
+
+    def find_images(self, languages: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
+        from .build import image_tag
+        found, missing = {}, []
+        for lang in languages:
+            tag = image_tag(lang, self.config.image_prefix)
+            try:
+                self.client.images.get(tag)
+                found[lang] = tag
+            except docker.errors.ImageNotFound:
+                missing.append(lang)
+        return found, missing
+
+    def start(self, language: str, image: str, mem_mb: int) -> Box:
+        c = self.client.containers.create(**container_kwargs(self.config, image, language, mem_mb))
+        try:
+            sock = self.client.api.attach_socket(c.id, params={"stdin": 1, "stdout": 1, "stream": 1})
+            ch = Channel(sock)
+            c.start()
+            head, _ = ch.request({"op": "ping"}, timeout_s=self.config.start_timeout_s)
+            if not runner_ready(head):
+                raise ChannelError(f"runner answered {head!r}")
+        except BaseException:
+            self._remove(c)
+            raise
+        return Box(language=language, container=c, channel=ch, mem_mb=mem_mb)
+
+    def remove(self, box: Box) -> None:
+        box.dead = True
+        box.channel.close()
+        self._remove(box.container)
+
+    def kill(self, box: Box) -> None:
+        box.dead = True
+        try:
+            box.container.kill()
+        except docker.errors.APIError:
+            pass
+        box.channel.close()
+
+    def oom_killed(self, box: Box, wait_s: float = 3.0) -> bool:
+        """Under gVisor as Docker's runtime (runsc) a program over its memory limit takes the
+        sandbox's kernel with it, so its death is the program's verdict."""
+        try:
+            self.client.api.wait(box.container.id, timeout=wait_s)
+            return bool(self.client.api.inspect_container(box.container.id)["State"].get("OOMKilled"))
+        except Exception:  # still running, gone, or the daemon is down: not a known OOM
+            return False
+
+    def set_memory(self, box: Box, mb: int) -> None:
+        if box.mem_mb == mb:
+            return
+        self.client.api.update_container(box.container.id, mem_limit=f"{mb}m", memswap_limit=f"{mb}m")
+        box.mem_mb = mb
+
+    def _remove(self, c) -> None:
+        try:
+            c.remove(force=True)
+        except docker.errors.NotFound:
+            pass
+        except docker.errors.APIError as e:
+            log.warning("sandbox: could not remove %s: %s", c.id[:12], e)
+
+    def reap(self) -> int:
+        """One listing call (rows, not per-container look-ups: other servers on the daemon remove
+        containers meanwhile); a container gone before we get to it is not an error."""
+        removed = 0
+        for row in self.client.api.containers(all=True, filters={"label": [LABEL]}):
+            running = row.get("State") in ("running", "restarting", "paused", "created")
+            try:
+                age = None if running else _age_s(self.client.api.inspect_container(row["Id"])["State"].get("FinishedAt", ""))
+                if reap_decision(row.get("Labels") or {}, running, age, self.config.pool_name):
+                    self.client.api.remove_container(row["Id"], force=True)
+                    removed += 1
+            except docker.errors.APIError:  # gone meanwhile, or being removed by its owner
+                continue
+        return removed
+
+    def remove_own(self) -> None:
+        try:
+            for c in self.client.containers.list(all=True, filters={"label": [f"{LABEL_OWNER}={OWNER}", f"{LABEL_POOL}={self.config.pool_name}"]}):
+                self._remove(c)
+        except docker.errors.DockerException as e:
+            log.warning("sandbox: listing own containers failed: %s", e)
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()

@@ -1,0 +1,400 @@
+"""The gVisor backend: rootless `runsc` sandboxes the server starts itself (no Docker daemon, no root).
+
+Each sandbox is `runsc --rootless --network=none run` of an OCI bundle whose root is a language's
+root filesystem folder (made by `verifier sandbox build --rootfs DIR` from the same recipes as the
+Docker images), read-only, with the same tmpfs /work and /tmp, user, rlimits and no capabilities as
+the Docker containers. The runner (sandbox/runner.py) is PID 1 of gVisor's user-space kernel and
+talks over a socket pair given to runsc as its stdin and stdout: the same protocol, without
+Docker's frame headers. deploy/gvisor.md has the measurements behind these choices.
+
+Without cgroups (rootless), the limits hold as follows (README "Sandbox backends"):
+- memory: a watchdog reads how much of gVisor's memory file the sandbox has committed (every
+  anonymous page and tmpfs byte of the sandbox, what the cgroup counts under Docker) every
+  WATCH_S while a request runs; over the limit, every process but the runner is killed and the run
+  reports `oom` (memory_limit). Weaker than a cgroup: the program can overshoot for one period.
+- pids: RLIMIT_NPROC in the sandbox, which gVisor enforces on processes and threads.
+- CPU time: the runner's RLIMIT_CPU and the run's CPU usage (no cgroup CPU clock inside gVisor);
+  the CPU share (container_cpus) is not capped.
+Sandboxes die with their server: runsc gets PR_SET_PDEATHSIG, and the runner exits when its stdin
+(the socket) closes.
+"""
+from __future__ import annotations
+
+import ctypes
+import json
+import logging
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .backend import STARTED, Backend, Box, owner_alive, owner_id, runner_ready, sandbox_env
+from .channel import Channel, ChannelError
+from .config import SandboxConfig
+from .languages import LANGUAGES
+
+log = logging.getLogger(__name__)
+
+RUNNER_ARGV = ["python3", "-I", "-u", "/opt/sandbox/runner.py"]  # every recipe's CMD (sandbox/images/*.Dockerfile)
+WATCH_S = 0.02  # memory watchdog period while a request runs
+PR_SET_PDEATHSIG = 1
+RUNSC_LOG_MAX = 64 << 10
+
+
+def state_base() -> Path:
+    """Where runsc keeps sandbox state: a folder of this user (one subfolder per server)."""
+    run = os.environ.get("XDG_RUNTIME_DIR")
+    return Path(run) / "grpo-verifier-runsc" if run and os.access(run, os.W_OK) else Path(f"/tmp/grpo-verifier-runsc-{os.getuid()}")
+
+
+def oci_spec(config: SandboxConfig, language: str, rootfs: str) -> dict:
+    """The sandbox's OCI config: Docker's hardening (sandbox/backend.py container_kwargs) in OCI terms."""
+    uid, _, gid = config.user.partition(":")
+    uid_i, gid_i = int(uid), int(gid or uid)
+    tmpfs = ["nosuid", "nodev", f"nr_inodes={config.tmpfs_inodes}"]
+    work_exec = "exec" if LANGUAGES[language].exec_work else "noexec"
+    return {
+        "ociVersion": "1.0.0",
+        "process": {
+            # root with CAP_SETUID/SETGID (of gVisor's kernel) until the runner takes its two uids
+            "user": {"uid": 0, "gid": 0}, "args": RUNNER_ARGV, "cwd": "/work",
+            "env": [f"{k}={v}" for k, v in sandbox_env(config).items()],
+            "capabilities": {k: ([] if k in ("inheritable", "ambient") else ["CAP_SETUID", "CAP_SETGID"])
+                             for k in ("bounding", "effective", "inheritable", "permitted", "ambient")},
+            "rlimits": [{"type": "RLIMIT_NOFILE", "hard": config.nofile_limit, "soft": config.nofile_limit},
+                        {"type": "RLIMIT_CORE", "hard": 0, "soft": 0},
+                        {"type": "RLIMIT_NPROC", "hard": config.pids_limit, "soft": config.pids_limit}],
+            "noNewPrivileges": True,
+        },
+        "root": {"path": rootfs, "readonly": True},
+        "hostname": "sandbox",
+        "mounts": [
+            {"destination": "/proc", "type": "proc", "source": "proc"},
+            {"destination": "/dev", "type": "tmpfs", "source": "tmpfs", "options": ["nosuid", "noexec"]},
+            {"destination": "/sys", "type": "sysfs", "source": "sysfs", "options": ["nosuid", "noexec", "nodev", "ro"]},
+            {"destination": "/work", "type": "tmpfs", "source": "tmpfs",
+             "options": [*tmpfs, work_exec, f"size={config.work_tmpfs_mb}m", "mode=0700", f"uid={uid_i}", f"gid={gid_i}"]},
+            {"destination": "/tmp", "type": "tmpfs", "source": "tmpfs",
+             "options": [*tmpfs, "noexec", f"size={config.tmp_tmpfs_mb}m", "mode=1777"]},
+        ],
+        "linux": {"namespaces": [{"type": t} for t in ("pid", "network", "ipc", "uts", "mount")]},
+    }
+
+
+class RawChannel(Channel):
+    """The runner protocol over a plain socket (no Docker frame headers). While a request runs it
+    is `busy` (the memory watchdog looks only then); a request during which the watchdog killed
+    the program for memory answers with `oom` set, as the cgroup counter does under Docker."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        super().__init__(sock)
+        self.busy = False
+        self.oom_hit = False
+
+    def request(self, head: dict, blobs: dict[str, bytes] | None = None, timeout_s: float = 30.0):
+        self.oom_hit = False
+        self.busy = True
+        try:
+            reply, out = super().request(head, blobs, timeout_s)
+        finally:
+            self.busy = False
+        if self.oom_hit and head.get("op") == "exec":
+            reply["oom"] = True
+        return reply, out
+
+    def _fill(self) -> None:
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise ChannelError("runner did not answer in time")
+        self._sock.settimeout(left)
+        try:
+            got = self._sock.recv(1 << 20)
+        except socket.timeout as e:
+            raise ChannelError("runner did not answer in time") from e
+        if not got:
+            raise ChannelError("runner channel closed (sandbox gone?)")
+        self._buf += got
+
+
+class MemoryFileMissing(ChannelError):
+    """The sandbox started but its memory cannot be watched (GvisorBackend._memory_file)."""
+
+
+@dataclass
+class Sandbox:
+    """One runsc sandbox: its process, bundle, and what the watchdog found."""
+
+    id: str
+    proc: subprocess.Popen
+    bundle: Path
+    mem_file: str = ""  # /proc/<sandbox pid>/fd/N: gVisor's memory file, whose blocks are the sandbox's memory
+    oom: bool = False  # killed whole for memory: the program's verdict
+    killing: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def _descendants(root: int) -> list[int]:
+    """Every process below `root` (from /proc's parent links)."""
+    children: dict[int, list[int]] = {}
+    for stat in os.listdir("/proc"):
+        if stat.isdigit():
+            try:
+                with open(f"/proc/{stat}/stat", "rb") as f:
+                    ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(stat))
+    out, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def _pdeathsig() -> None:
+    """preexec_fn: runsc (and so its sandbox) gets SIGKILL when the server dies."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+class GvisorBackend(Backend):
+    """Rootless runsc sandboxes (module docstring)."""
+
+    name = "gvisor"
+    # Debian's runsc (20221219) ignores PR_SET_DUMPABLE in /proc: a program can open the runner's
+    # and a judge's pipes through /proc/<pid>/fd (owned by their effective uid, the program's),
+    # read a judge's nonce and forge its result. Tasks judged inside the sandbox are refused;
+    # stdin/stdout tests and checkers (run after the program is gone) are judged as ever.
+    judge_safe = False
+
+    def __init__(self, config: SandboxConfig) -> None:
+        self.config = config
+        self.runsc = shutil.which("runsc") or ""
+        self.root = state_base() / f"{os.getpid()}-{STARTED}"  # state_base() is this host's: pid and start time name the server
+        self._boxes: dict[str, Box] = {}
+        self._lock = threading.Lock()
+        self._seq = 0
+        self._stop = threading.Event()
+        self._watch: threading.Thread | None = None
+
+    # -- the seam
+    def describe(self) -> str:
+        return f"gVisor (runsc at {self.runsc or 'nowhere: not installed'})"
+
+    def build_hint(self) -> str:
+        return (f"no root filesystem in {self.config.rootfs_dir}: run `verifier sandbox build --rootfs "
+                f"{self.config.rootfs_dir}` where Docker is, and copy that folder here")
+
+    def down_reason(self, e: BaseException) -> str:
+        return f"gVisor sandboxes cannot start: {e} (install runsc: Debian package `runsc`, `make gvisor`)"
+
+    def probe(self) -> None:
+        if not self.runsc:
+            raise RuntimeError("runsc is not on PATH")
+        self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if self._watch is None:
+            self._watch = threading.Thread(target=self._watchdog, name="sandbox-memwatch", daemon=True)
+            self._watch.start()
+
+    def find_images(self, languages: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
+        from .build import REGISTRY_BASE, base_tag, default_base, image_tag, rootfs_name
+        found, missing = {}, []
+        bases = dict.fromkeys((default_base(), base_tag(self.config.image_prefix), REGISTRY_BASE))
+        for lang in languages:  # built offline or from the registry: a host without debootstrap takes either
+            paths = [Path(self.config.rootfs_dir) / rootfs_name(image_tag(lang, self.config.image_prefix, b)) for b in bases]
+            path = next((p for p in paths if (p / "opt/sandbox/runner.py").is_file()), None)
+            if path:
+                found[lang] = str(path)
+            else:
+                missing.append(lang)
+        return found, missing
+
+    def start(self, language: str, image: str, mem_mb: int) -> Box:
+        """One sandbox; a second try when the first's memory file was not found (seen now and then
+        right after a kill, cause not known: a sandbox without it cannot be limited, so never used)."""
+        try:
+            return self._start_once(language, image, mem_mb)
+        except MemoryFileMissing:
+            return self._start_once(language, image, mem_mb)
+
+    def _start_once(self, language: str, image: str, mem_mb: int) -> Box:
+        with self._lock:
+            self._seq += 1
+            sid = f"{language}-{self._seq}"
+        bundle = self.root / "bundles" / sid
+        bundle.mkdir(parents=True, mode=0o700)
+        (bundle / "config.json").write_text(json.dumps(oci_spec(self.config, language, image)))
+        mine, theirs = socket.socketpair()
+        log_path = bundle / "runsc.log"
+        try:
+            proc = subprocess.Popen(
+                # runsc's own messages go to its log; the runner's stderr (the same fd as runsc's,
+                # reachable by a program through /proc/1/fd/2) goes nowhere.
+                [self.runsc, "--rootless", "--network=none", "--ignore-cgroups", f"--root={self.root / 'state'}",
+                 f"--log={log_path}", "run", "--bundle", str(bundle), sid],
+                stdin=theirs, stdout=theirs, stderr=subprocess.DEVNULL, preexec_fn=_pdeathsig, start_new_session=True,
+                close_fds=True, cwd=str(bundle))
+        except BaseException:
+            mine.close()
+            shutil.rmtree(bundle, ignore_errors=True)
+            raise
+        finally:
+            theirs.close()
+        sb = Sandbox(id=sid, proc=proc, bundle=bundle)
+        ch = RawChannel(mine)
+        box = Box(language=language, container=sb, channel=ch, mem_mb=mem_mb)
+        try:
+            head, _ = ch.request({"op": "ping"}, timeout_s=self.config.start_timeout_s)
+            if not runner_ready(head):
+                raise ChannelError(f"runner answered {head!r}")
+            sb.mem_file = self._memory_file(sb)
+        except MemoryFileMissing:
+            self.remove(box)
+            raise
+        except BaseException as e:
+            self.remove(box)
+            raise ChannelError(f"{e}; runsc said: {self._runsc_log(log_path)}") from e
+        with self._lock:
+            self._boxes[sid] = box
+        return box
+
+    def kill(self, box: Box) -> None:
+        box.dead = True
+        self._kill_sandbox(box.container)
+        box.channel.close()
+
+    def remove(self, box: Box) -> None:
+        sb: Sandbox = box.container
+        self.kill(box)
+        try:
+            sb.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            log.warning("sandbox: runsc %s did not exit", sb.id)
+        subprocess.run([self.runsc, "--rootless", f"--root={self.root / 'state'}", "delete", "--force", sb.id],
+                       capture_output=True, timeout=30)
+        shutil.rmtree(sb.bundle, ignore_errors=True)
+        with self._lock:
+            self._boxes.pop(sb.id, None)
+
+    def oom_killed(self, box: Box, wait_s: float = 3.0) -> bool:
+        sb: Sandbox = box.container
+        try:
+            sb.proc.wait(timeout=wait_s)
+        except subprocess.TimeoutExpired:
+            pass
+        return sb.oom
+
+    def set_memory(self, box: Box, mb: int) -> None:
+        box.mem_mb = mb  # the watchdog reads it
+
+    def reap(self) -> int:
+        """State folders of this user's dead servers (their sandboxes died with them)."""
+        removed = 0
+        base = state_base()
+        for d in base.iterdir() if base.is_dir() else ():
+            pid, _, ticks = d.name.partition("-")
+            if d == self.root or not pid.isdigit():
+                continue
+            if owner_alive(owner_id(int(pid)), ticks) is False:
+                shutil.rmtree(d, ignore_errors=True)
+                removed += 1
+        return removed
+
+    def remove_own(self) -> None:
+        with self._lock:
+            boxes = list(self._boxes.values())
+        for box in boxes:
+            self.remove(box)
+
+    def close(self) -> None:
+        self._stop.set()
+        self.remove_own()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    # -- memory
+    def _memory_file(self, sb: Sandbox) -> str:
+        """The sandbox process's handle on gVisor's memory file (a memfd named runsc-memory): the
+        process `runsc state` names, or one below our runsc process (the state can say pid -1)."""
+        deadline = time.monotonic() + self.config.start_timeout_s / 3
+        while time.monotonic() < deadline:
+            out = subprocess.run([self.runsc, "--rootless", f"--root={self.root / 'state'}", "state", sb.id],
+                                 capture_output=True, text=True, timeout=30)
+            try:
+                named = int(json.loads(out.stdout).get("pid", -1))
+            except (ValueError, AttributeError):
+                named = -1
+            for pid in ([named] if named > 0 else []) + _descendants(sb.proc.pid):
+                try:
+                    for fd in os.listdir(f"/proc/{pid}/fd"):
+                        if os.readlink(f"/proc/{pid}/fd/{fd}").startswith("/memfd:runsc-memory"):
+                            return f"/proc/{pid}/fd/{fd}"
+                except OSError:
+                    continue
+            time.sleep(0.05)
+        raise MemoryFileMissing(f"gVisor's memory file of sandbox {sb.id} not found: memory cannot be limited")
+
+    @staticmethod
+    def _used_mb(sb: Sandbox) -> int:
+        return (os.stat(sb.mem_file).st_blocks * 512) >> 20
+
+    def _watchdog(self) -> None:
+        """Every WATCH_S, each busy sandbox's committed memory against its limit."""
+        while not self._stop.wait(WATCH_S):
+            with self._lock:
+                boxes = [b for b in self._boxes.values() if b.channel.busy and not b.dead]
+            for box in boxes:
+                sb: Sandbox = box.container
+                try:
+                    used = self._used_mb(sb)
+                    if used > box.mem_mb and not sb.killing:
+                        sb.killing = True
+                        threading.Thread(target=self._over_limit, args=(box,), daemon=True).start()
+                except Exception as e:  # gone (its channel says so), or no thread to spare: next period
+                    log.debug("sandbox: memory watch of %s: %s", sb.id, e)
+
+    def _over_limit(self, box: Box) -> None:
+        """Kill every process of the sandbox but the runner (it answers with `oom`); if memory does
+        not come back under the limit at once, the whole sandbox (oom_killed then says so)."""
+        sb: Sandbox = box.container
+        ch: RawChannel = box.channel
+        try:
+            ch.oom_hit = True
+            state = f"--root={self.root / 'state'}"
+            ps = subprocess.run([self.runsc, "--rootless", state, "ps", "--format", "json", sb.id],
+                                capture_output=True, text=True, timeout=10)
+            pids = [p for p in json.loads(ps.stdout or "[]") if p != 1]  # a list of pids in the sandbox
+            for pid in pids:
+                subprocess.run([self.runsc, "--rootless", state, "kill", "--pid", str(pid), sb.id, "KILL"],
+                               capture_output=True, timeout=10)
+            deadline = time.monotonic() + 1.0
+            while time.monotonic() < deadline and self._used_mb(sb) > box.mem_mb:
+                time.sleep(WATCH_S)
+            if self._used_mb(sb) > box.mem_mb:
+                raise RuntimeError("memory did not come back")
+        except Exception as e:
+            log.info("sandbox: %s over its memory limit, killed whole: %s", sb.id, e)
+            sb.oom = True
+            self._kill_sandbox(sb)
+        finally:
+            sb.killing = False
+
+    def _kill_sandbox(self, sb: Sandbox) -> None:
+        with sb.lock:
+            if sb.proc.poll() is None:
+                try:
+                    os.killpg(sb.proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+
+    @staticmethod
+    def _runsc_log(path: Path) -> str:
+        try:
+            with open(path, "rb") as f:
+                return f.read()[-RUNSC_LOG_MAX:].decode(errors="replace")[-500:].strip() or "nothing"
+        except OSError:
+            return "nothing"
