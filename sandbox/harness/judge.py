@@ -272,8 +272,9 @@ LIBRARY_ROOTS = (set(sys.stdlib_module_names) - {"unittest", "doctest", "test", 
 
 
 def library_exception(cls_name: object) -> type | None:
-    """The exception class [module, qualname] names, if it is an Exception of a library module the
-    judge loaded itself (trusted code; nothing is imported here), else None."""
+    """The exception class [module, qualname] names, if it is an Exception defined in (its own
+    __module__ and __qualname__) a library module the judge loaded itself (trusted code; nothing is
+    imported here), else None."""
     if type(cls_name) is not list or len(cls_name) != 2 or not all(type(x) is str for x in cls_name):
         return None
     module, qualname = cls_name
@@ -285,6 +286,11 @@ def library_exception(cls_name: object) -> type | None:
         obj = getattr(obj, part, None)
     skip = getattr(sys.modules.get("unittest"), "SkipTest", ())
     if not (isinstance(obj, type) and issubclass(obj, Exception)) or (skip and issubclass(obj, skip)):
+        return None
+    # only at its own home: a path through a library's attributes reached other modules' classes
+    # (numpy.testing's utils imports unittest: unittest.case._ShouldStop, which unittest swallows
+    # inside a test, so the test passed). The program's side sends the class's own names (serve.py).
+    if getattr(obj, "__module__", None) != module or getattr(obj, "__qualname__", None) != qualname:
         return None
     return obj
 
