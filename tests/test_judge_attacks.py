@@ -64,3 +64,62 @@ def test_a_library_exception_is_found_only_at_its_own_home():
 def test_a_program_raising_unittests_should_stop_fails_the_tests(grader):
     r = grader.grade(bcb(SHOULD_STOP, TWO_TESTS, scoring="fraction"))
     assert r["score"] == 0.0 and r["verdict"] == "runtime_error", r
+
+
+# ---------------------------------------------------------------- decoding costs the judge's CPU
+
+# The program's process encodes its replies: patching its own wire.encode, it sends any frame.
+CRAFT = """import sys
+_w = sys.modules["wire"]
+_enc = _w.encode
+M = 2**61 - 1  # ints k*M + 1 all hash to 1: a set of n of them costs n**2/2 comparisons to build
+def _crafted(x, *a, **k):
+    if type(x) is str and x == "SET":
+        return ["S", [["i", format(k * M + 1, "x")] for k in range(200_000)]]
+    if type(x) is str and x == "FRAC":
+        n = 1 << (4 * 4_000_000)
+        return ["frac", format(n * 3 + 1, "x"), format(n * 5 + 7, "x")]
+    return _enc(x, *a, **k)
+_w.encode = _crafted
+"""
+SET_TESTS = """import unittest
+class T(unittest.TestCase):
+    def test_a(self):
+        self.assertEqual(task_func(1), {1})
+"""
+
+
+@pytest.mark.docker
+def test_a_reply_that_costs_quadratic_time_to_decode_ends_at_the_calls_limit(grader):
+    """Decoding runs in the judge, where the program's CPU limit does not count it: the call's
+    wall-clock limit covers the decoding too (before: the job's whole budget went on it)."""
+    r = grader.grade(bcb(CRAFT + "def task_func(x):\n    return 'SET'\n", SET_TESTS, time_limit_s=1))
+    assert r["verdict"] == "time_limit" and r["score"] == 0.0, r
+    assert "decoding its reply" in r["tests"][0]["detail"], r
+
+
+@pytest.mark.docker
+def test_a_constant_that_costs_quadratic_time_to_decode_is_the_programs_time_limit(grader):
+    # (3 s: loading pandas, the BigCodeBench prelude, takes about 1 s under load)
+    r = grader.grade(bcb(CRAFT + "S = 'SET'\ndef task_func(x):\n    return {1}\n", SET_TESTS, time_limit_s=3))
+    assert r["verdict"] == "time_limit" and r["score"] == 0.0, r
+    assert "constants did not decode" in r["tests"][0]["detail"], r
+
+
+@pytest.mark.docker
+def test_a_fraction_with_huge_parts_is_refused_not_reduced(grader):
+    r = grader.grade(bcb(CRAFT + "def task_func(x):\n    return 'FRAC'\n", SET_TESTS, time_limit_s=1))
+    assert r["verdict"] == "runtime_error" and "Fraction" in r["tests"][0]["detail"], r
+
+
+def test_fraction_parts_are_bounded_both_ways():
+    import fractions
+
+    import wire
+    big = fractions.Fraction(3 << wire.MAX_FRACTION_BITS, 7)
+    with pytest.raises(TypeError, match="cannot cross"):
+        wire.encode(big)
+    with pytest.raises(wire.WireError, match="Fraction"):
+        wire.decode(["frac", format(big.numerator, "x"), "7"])
+    edge = fractions.Fraction(-(1 << wire.MAX_FRACTION_BITS) + 1, (1 << wire.MAX_FRACTION_BITS) - 2)
+    assert wire.decode(wire.encode(edge)) == edge
