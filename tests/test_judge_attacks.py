@@ -123,3 +123,23 @@ def test_fraction_parts_are_bounded_both_ways():
         wire.decode(["frac", format(big.numerator, "x"), "7"])
     edge = fractions.Fraction(-(1 << wire.MAX_FRACTION_BITS) + 1, (1 << wire.MAX_FRACTION_BITS) - 2)
     assert wire.decode(wire.encode(edge)) == edge
+
+
+# ---------------------------------------------------------------- tests that never reach the program
+
+NOTHING = {"pytest": "def test_nothing():\n    assert 1 + 1 == 2\n",
+           "unittest": "import unittest\nclass T(unittest.TestCase):\n    def test_nothing(self):\n        self.assertTrue(True)\n"}
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("kind, fixture", [
+    ("unittest", "setUpModule"), ("unittest", "tearDownModule"), ("pytest", "setup_module"),
+    ("pytest", "setup_function"), ("pytest", "teardown_module"), ("pytest", "setUpModule"), ("pytest", "setup"),
+])
+def test_a_fixture_the_program_defines_is_no_call_from_the_tests(grader, kind, fixture):
+    """The frameworks call module-level fixtures by name: were they the program's proxies, the
+    program was "reached" and tests any program passes (infra_error, unpaid) paid it 1.0."""
+    program = f"def inc(x):\n    return -99\ndef {fixture}():\n    pass\n"
+    r = grader.grade({"kind": "code", "language": "python", "completion": f"```python\n{program}\n```",
+                      "test_framework": kind, "test_code": NOTHING[kind]})
+    assert r["verdict"] == "infra_error" and not r["retryable"] and r["score"] == 0.0, r
