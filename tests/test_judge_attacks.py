@@ -143,3 +143,17 @@ def test_a_fixture_the_program_defines_is_no_call_from_the_tests(grader, kind, f
     r = grader.grade({"kind": "code", "language": "python", "completion": f"```python\n{program}\n```",
                       "test_framework": kind, "test_code": NOTHING[kind]})
     assert r["verdict"] == "infra_error" and not r["retryable"] and r["score"] == 0.0, r
+
+
+def test_a_crafted_hello_sets_no_dunder_of_the_tests_module():
+    """serve.describe sends no dunder, but the program's process writes its own hello: its
+    `__builtins__` became the test module's builtins, its `__test__ = False` hid every pytest test."""
+    import builtins
+
+    import judge
+    import kinds
+    program = judge.Program(-1, -1)
+    names = {"__builtins__": ["data", ["d", []]], "__test__": ["data", ["b", 0]], "f": ["call"]}
+    g = kinds.framework_globals(names, program, "", judge.namespace)
+    assert g["__builtins__"] is builtins and "__test__" not in g and callable(g["f"])
+    assert "__test__" not in vars(sys.modules["solution"])

@@ -366,7 +366,9 @@ def framework_globals(names: dict, program, entry_point: str, namespace) -> dict
     importing it), or only entry_point when the task gives one; `solution` is importable. Never a
     builtin's name: a program's `def abs(x): return 0` (or len, all, sorted) would answer for the
     builtin in the tests' `assert abs(f(1) - 2) < 1e-9` and any wrong program passed."""
-    names = {k: v for k, v in names.items() if k not in FRAMEWORK_NAMES}
+    # nor a dunder (serve.describe sends none): a crafted hello set the tests' module's
+    # __builtins__ or pytest's __test__ (red-team finding)
+    names = {k: v for k, v in names.items() if k not in FRAMEWORK_NAMES and not k.startswith("__")}
     everything = set(names)
     g = namespace(program, names, (everything, everything))
     # only a call reaches the program here: its constants are handed over whether or not a test
