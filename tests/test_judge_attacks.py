@@ -157,3 +157,32 @@ def test_a_crafted_hello_sets_no_dunder_of_the_tests_module():
     g = kinds.framework_globals(names, program, "", judge.namespace)
     assert g["__builtins__"] is builtins and "__test__" not in g and callable(g["f"])
     assert "__test__" not in vars(sys.modules["solution"])
+
+
+# pandas checks categories (and MultiIndex levels) for uniqueness in one C loop, quadratic when
+# the values share a hash; no Python-level timer interrupts it
+CRAFT_CAT = """import sys, base64
+_w = sys.modules["wire"]
+_enc = _w.encode
+M = 2**61 - 1
+def _crafted(x, *a, **k):
+    if type(x) is str and x == "CAT":
+        cats = ["P", "plain", ["N"], ["ao", [300_000], [["i", format(k * M + 1, "x")] for k in range(300_000)]], None]
+        codes = ["a", "<i8", [1], base64.b64encode(bytes(8)).decode()]
+        return ["R", ["N"], ["P", "range", ["N"], [0, 1, 1]], ["cat", cats, codes, False]]
+    return _enc(x, *a, **k)
+_w.encode = _crafted
+def task_func(x):
+    return "CAT"
+"""
+
+
+@pytest.mark.docker
+def test_a_categorical_that_costs_quadratic_time_in_pandas_ends_the_judge_not_the_jobs_budget(grader):
+    """Before: the judge sat in pandas' loop until the job's whole budget ran out (the job's
+    wall-clock verdict); now its own CPU timer ends it, a failure of the program's."""
+    tests = "import unittest\nclass T(unittest.TestCase):\n" + "".join(
+        f"    def test_{i}(self):\n        self.assertEqual(task_func({i}), {i})\n" for i in range(12))
+    r = grader.grade(bcb(CRAFT_CAT, tests, time_limit_s=1, scoring="fraction"))
+    assert r["score"] == 0.0 and r["verdict"] in ("runtime_error", "time_limit"), r
+    assert "wall-clock time limit exceeded" not in str(r["tests"]), r
