@@ -748,6 +748,26 @@ def scrub() -> None:
     remove_sysv_ipc()
 
 
+def clear_root_attrs(path: str) -> list[str]:
+    """Remove the extended attributes (user.*, POSIX ACLs) of a wiped directory itself and set its
+    times to now: they outlive its contents, and /work is the program's, so a job could leave data
+    there for the next job or session (red-team finding: os.setxattr('/work', 'user.x', data)).
+    Returns the attributes still there."""
+    try:
+        for name in os.listxattr(path, follow_symlinks=False):
+            try:
+                os.removexattr(path, name, follow_symlinks=False)
+            except OSError:
+                pass
+        try:
+            os.utime(path, follow_symlinks=False)
+        except OSError:
+            pass
+        return [f"{path}: xattr {name}" for name in os.listxattr(path, follow_symlinks=False)]
+    except OSError:  # no xattr support there: nothing could be left on it
+        return []
+
+
 def reset() -> dict:
     clean = kill_all_others()
     leftovers = []
@@ -759,6 +779,7 @@ def reset() -> dict:
         except OSError:
             pass
         wipe(d)
+        leftovers += clear_root_attrs(d)
         try:
             leftovers += [os.path.join(d, e) for e in os.listdir(d)]
         except OSError as e:

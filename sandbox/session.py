@@ -39,6 +39,9 @@ LANGUAGES = ("python",)  # others later: each needs its own kernel program (READ
 # Statuses of a cell reply. ok and error leave the session alive; time_limit, memory_limit and
 # crashed end it (then `lost` or `restored`); lost: it had ended before this cell.
 CELL_STATUSES = ("ok", "error", "time_limit", "memory_limit", "crashed", "lost")
+# The cells a replay session keeps in the server's memory to re-run: 1,000 cells of 1 MiB each
+# were a GiB per session (red-team finding); past this a replay session's cell is refused.
+HISTORY_MAX_CHARS = 8 << 20
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,7 @@ class SessionBox:
             self.mem_mb = limits.memory_limit_mb
         self.limits = limits
         self.sessions += 1
-        head, _ = self.channel.request({"op": "start", "files": list(files)},
+        head, _ = self.channel.request({"op": "start", "files": list(files), "cpu_s": limits.time_limit_s},
                                        {f"file:{k}": v for k, v in files.items()}, timeout_s=self.start_timeout_s)
         if not head.get("ok"):
             raise ChannelError(f"session start failed: {head.get('error')}")
@@ -166,7 +169,8 @@ class Session:
                  replay: bool) -> None:
         self.host, self.language, self.limits, self.files, self.replay = host, language, limits, files, replay
         self.box: SessionBox | None = None
-        self.history: list[str] = []
+        self.history: list[str] = []  # replay sessions only: the cells that finished, to re-run
+        self.history_chars = 0
         self.lost = ""
         self.cells = 0
         self.lock = asyncio.Lock()  # one cell at a time: a session is one interpreter
@@ -192,10 +196,16 @@ class Session:
         if self.cells >= self.limits.max_cells:
             return {"status": "error", "stdout": "", "stderr": "", "error": {
                 "ename": "SessionLimit", "evalue": f"the session ran its {self.limits.max_cells} cells", "traceback": ""}}
+        if self.replay and self.history_chars + len(code) > HISTORY_MAX_CHARS:
+            return {"status": "error", "stdout": "", "stderr": "", "error": {
+                "ename": "SessionLimit", "traceback": "",
+                "evalue": f"a replay session keeps at most {HISTORY_MAX_CHARS} characters of cells to re-run"}}
         self.cells += 1
         reply = await self.host.call(box.cell, code)
         if not reply.get("lost"):
-            self.history.append(code)
+            if self.replay:
+                self.history.append(code)
+                self.history_chars += len(code)
             return reply
         await self._drop(box)
         if not self.replay or self.lost:  # closed while the cell ran: nothing to restore
@@ -219,6 +229,8 @@ class Session:
             self.lost = f"the session could not be restarted for replay: {type(e).__name__}"
             return self.lost
         for code in self.history:
+            if self.lost:  # closed while replaying: it no longer counts toward admission (red-team finding)
+                break
             reply = await self.host.call(box.cell, code)
             if reply.get("lost"):
                 await self.host.call(box.destroy)

@@ -8,6 +8,11 @@ from verifier.schema import task_to_proto
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
+# A math item that keeps a worker busy past any test's deadline: an infinite sum is outside the
+# sample-point check and math-verify's sympy runs for minutes on it (a finite expression that
+# merely differs is refused at once).
+SLOW_COMPLETION, SLOW_GOLD = "\\boxed{\\sum_{k=1}^{\\infty} \\sin(\\tan(k^2)^3)}", "1 + x"
+
 
 def math_task(task_id: str, completion: str, gold: str, **kw) -> dict:
     return {"id": task_id, "kind": "math", "completion": completion, "gold": gold, **kw}

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import pytest
 
-from helpers import math_task, request, stub
+from helpers import SLOW_COMPLETION, SLOW_GOLD, math_task, request, stub
 from verifier.math import Extraction, grade_extracted
 from verifier.math.fast import decide, read_simple
 from verifier.math.grade import _grade_extracted
@@ -203,7 +203,7 @@ def test_server_answers_simple_items_without_waiting_for_a_worker(server_factory
     """One worker, busy with a sympy item that runs into its deadline: the simple item behind it is
     answered first, by the server itself (through a worker it would come second)."""
     server = server_factory("--workers", "1", "--no-code")
-    slow = math_task("slow", "\\boxed{\\sin(\\tan(-4x^2-3)^3)}", "1 + x", timeout_s=3)
+    slow = math_task("slow", SLOW_COMPLETION, SLOW_GOLD, timeout_s=3)
     simple = math_task("simple", "so \\boxed{\\frac{2}{4}}", "0.5")
     stream = stub(server.target).GradeStream(request([slow, simple]), timeout=60)
     first = next(stream)

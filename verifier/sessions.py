@@ -119,22 +119,39 @@ class SessionRegistry:
             raise Overloaded(self._retry_after())
         self.engine.admit(1)  # a session is one item of the shared admission bound
         self._creating += 1
+        job = asyncio.ensure_future(self.host.open(language, limits, files, replay))
         try:
-            session = await self.host.open(language, limits, files, replay)
-        except BaseException as exc:
-            self.engine.unadmit(1)
-            if isinstance(exc, Exception):
-                log.warning("session: container did not start: %s", exc)
-                raise RuntimeError(f"the session's sandbox did not start ({type(exc).__name__}); retry") from None
+            session = await asyncio.shield(job)
+        except asyncio.CancelledError:  # the caller hung up: the slot is held until its container is back
+            job.add_done_callback(lambda _: asyncio.ensure_future(self._orphaned(job)))
             raise
-        finally:
-            self._creating -= 1
+        except Exception as exc:
+            self._release_slot()
+            log.warning("session: container did not start: %s", exc)
+            raise RuntimeError(f"the session's sandbox did not start ({type(exc).__name__}); retry") from None
+        self._creating -= 1
         sid = secrets.token_urlsafe(24)
         self._sessions[sid] = Entry(session, _owner(token), ttl)
         self.engine.metrics.sessions.set(len(self._sessions))
         self._ensure_reaper()
         return {"session_id": sid, "time_limit_s": limits.time_limit_s, "memory_limit_mb": limits.memory_limit_mb,
                 "idle_ttl_s": ttl, "replica": self.config.advertise_address}
+
+    def _release_slot(self) -> None:
+        self._creating -= 1
+        self.engine.unadmit(1)
+
+    async def _orphaned(self, job: asyncio.Future) -> None:
+        """A session started for a caller that hung up: close it (its container reset into a spare or
+        removed), then free its admission slot (red-team finding: the container ran on outside
+        admission, and a flood of hung-up creates queued container starts without bound)."""
+        try:
+            if not job.cancelled() and job.exception() is None:
+                await job.result().close()
+        except Exception as e:  # shutting down: the host's remove_all takes the container
+            log.info("session: closing a session nobody waited for failed: %s", e)
+        finally:
+            self._release_slot()
 
     def _entry(self, token: str, sid: Any) -> Entry:
         entry = self._sessions.get(sid) if isinstance(sid, str) else None
@@ -161,7 +178,7 @@ class SessionRegistry:
             entry.last_used = time.monotonic()
         self.engine.metrics.cells.labels(reply["status"]).inc()
         self.engine.metrics.cell_seconds.observe(entry.last_used - started)
-        if reply["status"] == "lost":
+        if reply["status"] == "lost" and not reply.get("restored"):  # restored: the reply says the cell did not run
             raise SessionLost(f"session lost: {reply.get('detail', '')}")
         return reply
 

@@ -10,8 +10,10 @@ between cells (a background process of an earlier cell) are dropped before the n
 
 Requests:
     {"op": "ping"}
-    {"op": "start", "files": [NAME...], "blobs": [["file:NAME", N]...]}
-        write support files into /work, then start the interpreter.
+    {"op": "start", "files": [NAME...], "cpu_s": F, "blobs": [["file:NAME", N]...]}
+        write support files into /work, then start the interpreter. Between cells, processes a
+        cell left running may use at most max(cpu_s, 1) CPU-seconds in all (cgroup accounting, checked
+        every IDLE_POLL_S); past that the session ends as a cell over its time limit does.
     {"op": "cell", "cpu_s": F, "wall_s": F, "out_max": N, "err_max": N, "value_max": N,
      "blobs": [["code", N]]}
         run one cell. A cell over its CPU time (cgroup accounting: every process of the
@@ -35,6 +37,7 @@ import stat
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, "/opt/sandbox")  # the runner's helpers (-I leaves the script's dir off the path)
@@ -246,6 +249,51 @@ def read_file(head: dict) -> tuple[dict, dict[str, bytes]]:
         os.close(fd)
 
 
+IDLE_POLL_S = 0.5
+
+
+class Box:
+    """The session's interpreter and what the idle watch needs, shared by the two threads of PID 1.
+    The watch ends a session whose background processes burn CPU while no cell runs (red-team
+    finding: a busy thread left by a cell ran unbounded until the idle TTL, up to an hour)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()  # held by the main thread for every request, by the watch to act
+        self.kernel: Kernel | None = None
+        self.lost = ""
+        self.idle_cpu0: float | None = None  # the container's CPU clock when the last cell ended
+        self.idle_cpu_max = 0.0
+
+    def end(self, why: str) -> None:
+        """Kill the interpreter and everything it started; later cells answer "lost" with `why`."""
+        runner.kill_all_others()
+        if self.kernel is not None:
+            self.kernel.close()
+        self.kernel, self.lost, self.idle_cpu0 = None, why, None
+
+    def idle(self) -> None:
+        """A cell (or the start) ended with the session alive: the idle clock starts now."""
+        cpu = runner.cgroup_cpu_s()
+        self.idle_cpu0 = None if self.kernel is None or cpu is None else cpu - runner.self_cpu_s()
+
+    def idle_cpu_s(self) -> float:
+        """CPU the session's processes used since the idle clock started; PID 1's own (this watch
+        polls for as long as the idle TTL, up to an hour) is not theirs."""
+        return (runner.cgroup_cpu_s() or 0.0) - runner.self_cpu_s() - (self.idle_cpu0 or 0.0)
+
+
+def watch_idle(box: Box) -> None:
+    while True:
+        time.sleep(IDLE_POLL_S)
+        with box.lock:
+            if box.idle_cpu0 is None:
+                continue
+            used = box.idle_cpu_s()
+            if used > box.idle_cpu_max:
+                box.end(f"time_limit: processes left by a cell used {used:.1f} s of CPU between cells "
+                        f"(limit {box.idle_cpu_max:g} s)")
+
+
 def main() -> None:
     runner.make_undumpable()
     runner.deny_io_uring()
@@ -254,46 +302,53 @@ def main() -> None:
     os.umask(0o077)
     runner.START_STATE, runner.START_RSS_KB = runner.supervisor_state(), runner.rss_kb()  # what reset checks
     inp, outp = sys.stdin.buffer, sys.stdout.buffer
-    kernel: Kernel | None = None
-    lost = ""
+    box = Box()
+    threading.Thread(target=watch_idle, args=(box,), daemon=True, name="idle-watch").start()
     while True:
         msg = runner.read_message(inp)
         if msg is None:
             return
         head, blobs = msg
-        op = head.get("op")
-        reply: tuple[dict, dict[str, bytes]]
-        try:
-            if op == "ping":
-                reply = {"ok": True, "pid": os.getpid()}, {}
-            elif op == "start":
-                if kernel is not None:
-                    raise ValueError("the session is already started")
-                write_files(head, blobs)
-                kernel = Kernel()
-                reply = {"ok": True}, {}
-            elif op == "cell":
-                if kernel is None:
-                    reply = {"status": "lost", "detail": lost or "the session has no interpreter", "lost": True}, {}
-                else:
-                    reply = run_cell(kernel, head, blobs.get("code", b""))
-                    if reply[0].get("lost"):
-                        runner.kill_all_others()
-                        kernel.close()
-                        kernel, lost = None, f"an earlier cell ended the session ({reply[0]['status']})"
-            elif op == "read":
-                reply = read_file(head)
-            elif op == "reset":
-                reply = runner.reset(), {}
-                if kernel is not None:
-                    kernel.close()
-                kernel, lost = None, ""
-            else:
-                reply = {"error": f"unknown op {op!r}"}, {}
-        except Exception as e:  # report and keep serving: the host decides
-            reply = {"error": f"{type(e).__name__}: {e}"[:300]}, {}
+        with box.lock:
+            reply = serve(box, head, blobs)
         runner.write_message(outp, *reply)
 
+
+def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:
+    """One request (the module docstring), under box.lock."""
+    op = head.get("op")
+    try:
+        if op == "ping":
+            return {"ok": True, "pid": os.getpid()}, {}
+        if op == "start":
+            if box.kernel is not None:
+                raise ValueError("the session is already started")
+            write_files(head, blobs)
+            box.kernel, box.lost = Kernel(), ""
+            box.idle_cpu_max = max(float(head.get("cpu_s") or 10.0), 1.0)  # the interpreter's own start fits
+            box.idle()
+            return {"ok": True}, {}
+        if op == "cell":
+            if box.kernel is None:
+                return {"status": "lost", "detail": box.lost or "the session has no interpreter", "lost": True}, {}
+            box.idle_cpu0 = None
+            reply = run_cell(box.kernel, head, blobs.get("code", b""))
+            if reply[0].get("lost"):
+                box.end(f"an earlier cell ended the session ({reply[0]['status']})")
+            else:
+                box.idle()
+            return reply
+        if op == "read":
+            return read_file(head)
+        if op == "reset":
+            reply = runner.reset(), {}
+            if box.kernel is not None:
+                box.kernel.close()
+            box.kernel, box.lost, box.idle_cpu0 = None, "", None
+            return reply
+        return {"error": f"unknown op {op!r}"}, {}
+    except Exception as e:  # report and keep serving: the host decides
+        return {"error": f"{type(e).__name__}: {e}"[:300]}, {}
 
 if __name__ == "__main__":
     main()

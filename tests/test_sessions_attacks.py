@@ -1,0 +1,277 @@
+"""Red-team attacks on sessions (issue 22 item 5; README "Sessions"): a real server on loopback,
+real session containers. Each test is an attack that once worked; see the commit that fixed it."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from urllib.parse import quote
+
+import docker
+import grpc
+import pytest
+
+from conftest import ServerProcess
+from helpers import stub
+from test_sessions import SERVER_ARGS, host_pids_with
+from test_sessions import http as http_call
+from verifier.client import ClientConfig, SessionLost, VerifierClient, VerifierError
+from verifier.v1 import verifier_pb2 as pb
+
+pytestmark = pytest.mark.docker
+
+TOKEN = "attack-token"
+AUTH = (("authorization", f"Bearer {TOKEN}"),)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[ServerProcess]:
+    with ServerProcess(*SERVER_ARGS, "--token", TOKEN, "--max-sessions", "2") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def client(server) -> Iterator[VerifierClient]:
+    with VerifierClient(server.target, ClientConfig(token=TOKEN, timeout_s=120)) as c:
+        yield c
+
+
+def session_containers(server: ServerProcess) -> list[str]:
+    """Ids of the server's session containers (the low-level list: no inspect of one being removed)."""
+    mine = {"label": ["grpo-verifier.session", f"grpo-verifier.owner={os.uname().nodename}:{server.proc.pid}"]}
+    return [c["Id"][:12] for c in docker.from_env().api.containers(all=True, filters=mine)]
+
+
+def wait_until(check, timeout_s: float = 60.0) -> bool:
+    """Poll `check` until true or the bound passes (a bounded wait, never a timing assertion)."""
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def test_a_create_whose_caller_hung_up_leaves_no_container(server):
+    """CreateSession with a deadline shorter than a container start: the caller is gone before the
+    session exists. Its container must not live on outside admission (max_sessions=2 here, so at
+    most 2 reset spares may stay), else hanging up is a way around the session limit."""
+    for _ in range(5):
+        try:
+            made = stub(server.target).CreateSession(pb.CreateSessionRequest(language="python"), metadata=AUTH,
+                                                     timeout=0.25)
+            stub(server.target).CloseSession(pb.CloseSessionRequest(session_id=made.session_id), metadata=AUTH,
+                                             timeout=60)
+        except grpc.RpcError as e:  # (a create that finished just as the deadline passed is a session the
+            # caller never learnt of: admitted, and reaped after its idle TTL; it may fill the limit)
+            assert e.code() in (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.RESOURCE_EXHAUSTED)
+
+    def only_sessions_and_spares() -> bool:
+        return len(session_containers(server)) <= 2 + server.metric("verifier_sessions")
+    assert wait_until(only_sessions_and_spares), session_containers(server)
+
+
+def test_a_session_closed_during_its_replay_stops_replaying(client):
+    """A replay session's crash makes the server re-run its history in a fresh container; closed
+    meanwhile, the session no longer counts toward admission, so that replay must stop at once.
+    Each history cell leaves a `sleep MARKER+i` process: after the close, no later cell may start."""
+    base = 5_000_000 + secrets.randbelow(900_000) * 2
+    cells = 25
+    s = client.session("python", replay=True, idle_ttl_s=600)
+    s.run("import subprocess, time")
+    for i in range(cells):
+        s.run(f"time.sleep(0.4); subprocess.Popen(['sleep', '{base + i}'])")
+
+    def replayed() -> list[int]:
+        return [i for i in range(cells) if host_pids_with(f"sleep\0{base + i}")]
+
+    crash = threading.Thread(target=_run_quietly, args=(s, "import os; os._exit(1)"), daemon=True)
+    crash.start()
+    assert wait_until(lambda: len(replayed()) >= 2 + cells // 3 or not crash.is_alive(), timeout_s=120)
+    assert crash.is_alive(), "the replay finished before the test could close the session"
+    s.close()
+    at_close = max(replayed(), default=-1)
+    seen = set(replayed())
+    while crash.is_alive():
+        seen.update(replayed())
+        time.sleep(0.1)
+    crash.join()
+    assert max(seen, default=-1) <= at_close + 1, (at_close, sorted(seen))
+    assert wait_until(lambda: not replayed())
+
+
+def _run_quietly(session, code: str) -> None:
+    try:
+        session.run(code)
+    except Exception:
+        pass
+
+
+def test_a_process_burning_cpu_between_cells_ends_its_session(client):
+    """A cell leaves a busy process behind and the caller goes quiet: no cell runs, so no cell's time
+    limit applies. Between cells the session may use one cell's CPU limit in all, then it ends (its
+    processes killed) instead of burning a core until its idle TTL (up to an hour)."""
+    marker = f"burn{secrets.token_hex(6)}"
+    s = client.session("python", time_limit_s=1, idle_ttl_s=600)
+    try:
+        r = s.run(f"import subprocess, sys\nsubprocess.Popen([sys.executable, '-c', 'while True: pass  # {marker}'])")
+        assert r.ok, r
+        assert wait_until(lambda: host_pids_with(marker))
+        assert wait_until(lambda: not host_pids_with(marker), timeout_s=120), "the burner outlived its budget"
+        with pytest.raises(SessionLost) as err:
+            s.run("1")
+        assert "between cells" in err.value.message
+    finally:
+        s.close()
+
+
+def test_a_quiet_background_process_keeps_its_session(client):
+    """The rewrite: a process left sleeping between cells uses no CPU and the session goes on."""
+    with client.session("python", time_limit_s=1) as s:
+        s.run("import subprocess; p = subprocess.Popen(['sleep', '600'])")
+        time.sleep(3)
+        assert s.run("p.poll() is None").value == "True"
+
+
+def test_a_hung_up_create_holds_its_admission_slot_until_its_container_is_back(server_factory):
+    """Admission counts a session from the create until its container is back: a caller that hangs
+    up at once must not free the slot while its container still starts, else a flood of creates
+    with a 1 ms deadline queues unbounded container starts past --max-sessions."""
+    srv = server_factory(*SERVER_ARGS, "--max-sessions", "1")
+    with pytest.raises(grpc.RpcError) as err:  # a fresh container takes far longer than 0.1 s to start
+        stub(srv.target).CreateSession(pb.CreateSessionRequest(language="python"), timeout=0.1)
+    assert err.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    with pytest.raises(grpc.RpcError) as err:
+        stub(srv.target).CreateSession(pb.CreateSessionRequest(language="python"), timeout=30)
+    assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+
+    def slot_free() -> bool:
+        try:
+            made = stub(srv.target).CreateSession(pb.CreateSessionRequest(language="python"), timeout=60)
+        except grpc.RpcError as e:
+            assert e.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            return False
+        stub(srv.target).CloseSession(pb.CloseSessionRequest(session_id=made.session_id), timeout=60)
+        return True
+    assert wait_until(slot_free)  # the started container came back as a spare: the slot is free again
+    assert len(session_containers(srv)) <= 1
+
+
+def test_cell_source_is_kept_only_for_replay_and_bounded(server):
+    """The server kept every finished cell's source for replay, replay or not: 1,000 cells of 1 MiB
+    were a GiB of the server's memory per session. Now only a replay session keeps them, up to
+    HISTORY_MAX_CHARS; its cell past that is refused with a SessionLimit error (and not run)."""
+    from sandbox.session import HISTORY_MAX_CHARS
+    from verifier.config import ServerConfig
+    from verifier.engine import Engine
+    from verifier.sessions import SessionRegistry
+
+    big = "#" * ((1 << 20) - 100) + "\nnone = None"
+
+    async def main() -> None:
+        config = ServerConfig.from_env({}, sandbox_languages=("python",), sandbox_pool_size=1)
+        engine = Engine(config)
+        await engine.start()
+        registry = SessionRegistry(engine, config)
+        try:
+            plain = (await registry.create("t", {"language": "python"}))["session_id"]
+            for _ in range(3):
+                assert (await registry.run("t", plain, big))["status"] == "ok"
+            assert registry._sessions[plain].session.history == []
+            replay = (await registry.create("t", {"language": "python", "replay": True}))["session_id"]
+            replies = [await registry.run("t", replay, big) for _ in range(HISTORY_MAX_CHARS // len(big) + 1)]
+            assert all(r["status"] == "ok" for r in replies[:-1])
+            assert replies[-1]["status"] == "error" and replies[-1]["error"]["ename"] == "SessionLimit"
+            assert sum(map(len, registry._sessions[replay].session.history)) <= HISTORY_MAX_CHARS
+            assert (await registry.run("t", replay, "1 + 1"))["value"] == "2"  # the session goes on
+        finally:
+            await registry.close_all()
+            await engine.close()
+
+    asyncio.run(main())
+
+
+def test_http_read_with_a_unicode_digit_max_bytes_is_a_400(server, client):
+    """'²'.isdigit() is True but int('²') raises: the route answered 500 (an internal error) for
+    a bad query string instead of 400 naming the field."""
+    with client.session("python") as s:
+        s.run("open('f.txt', 'w').write('hi')")
+        for raw in ("²", "١٢", "-1", "1e3"):
+            path = f"/v1/sessions/{s.id}/files?path=f.txt&max_bytes={quote(raw)}"
+            status, _, body = http_call(server, "GET", path, token=TOKEN)
+            assert status == 400 and body["field"] == "max_bytes", (raw, status, body)
+        status, _, body = http_call(server, "GET", f"/v1/sessions/{s.id}/files?path=f.txt&max_bytes=1", token=TOKEN)
+        assert status == 200 and body == {"data": "aA==", "truncated": True}
+
+
+# ---------------------------------------------------------------- attacks that held (kept as regressions)
+
+def test_reading_special_files_and_links_is_refused(client):
+    """ReadSessionFile on a FIFO (would block PID 1), links to /dev/zero and /proc/1/environ, a
+    directory, a path through a linked directory, and '..': each a clear error, never data."""
+    with client.session("python") as s:
+        s.run("import os\nos.mkfifo('pipe')\nos.symlink('/dev/zero', 'zero')\nos.symlink('/proc/1/environ', 'env')\n"
+              "os.symlink('/proc/1', 'one')\nos.mkdir('d')")
+        for path in ("pipe", "zero", "env", "one/environ", "d", "../etc/passwd", "d/../../etc/passwd"):
+            with pytest.raises(VerifierError) as err:
+                s.read_file(path)
+            assert err.value.code == grpc.StatusCode.INVALID_ARGUMENT, (path, err.value)
+        assert s.run("1 + 1").value == "2"  # PID 1 still answers: the FIFO did not hold it
+
+
+def test_a_cell_that_lowers_pid1_limits_loses_the_container_not_the_next_session(client):
+    """prlimit(2) and setpriority(2) reach PID 1 (same uid): its state changed, the container is
+    not reused, and the next session starts with PID 1's limits intact."""
+    boot = "open('/proc/1/stat').read().rsplit(')', 1)[1].split()[19]"
+    with client.session("python") as a:
+        first = a.run(boot).value
+        r = a.run("import os, resource\nresource.prlimit(1, resource.RLIMIT_NOFILE, (64, 64))\n"
+                  "os.setpriority(os.PRIO_PROCESS, 1, 15)\nresource.prlimit(1, resource.RLIMIT_NOFILE)")
+        assert r.value == "(64, 64)"
+    with client.session("python") as b:
+        assert b.run(boot).value != first
+        assert b.run("import os, resource; resource.prlimit(1, resource.RLIMIT_NOFILE)[0] > 64 "
+                     "and os.getpriority(os.PRIO_PROCESS, 1) == 0").value == "True"
+
+
+def test_a_replay_session_ended_between_cells_is_restored_not_reported_lost(client):
+    """The idle watch ends a replay session between cells; the next call restores it. Its reply must
+    say so (status lost: this cell did not run; restored) instead of a SessionLost error that
+    contradicts itself ('session lost ... restored by replaying its cells')."""
+    marker = f"burn{secrets.token_hex(6)}"
+    with client.session("python", time_limit_s=1, replay=True, idle_ttl_s=600) as s:
+        s.run("v = 5")
+        s.run(f"import subprocess, sys\np = subprocess.Popen([sys.executable, '-c', 'while True: pass  # {marker}'])")
+        assert wait_until(lambda: host_pids_with(marker))
+        assert wait_until(lambda: not host_pids_with(marker), timeout_s=120)
+        r = s.run("w = v + 1; w")
+        assert r.status == "lost" and r.restored and not r.session_lost and "between cells" in r.detail, r
+        assert s.run("p.kill(); v").value == "5"  # the state came back (and the replayed burner is stopped)
+
+
+def test_a_reused_container_drops_what_was_left_on_work_itself(client):
+    """The reset wiped /work's contents, but /work itself is the program's: a user.* extended
+    attribute (or its times) set by one session was read by the next session in the container,
+    another caller's. Reset removes them."""
+    boot = "open('/proc/1/stat').read().rsplit(')', 1)[1].split()[19]"
+    with client.session("python") as a:
+        first = a.run(boot).value
+        r = a.run("import os\nos.setxattr('/work', 'user.leak', b'SECRET')\nos.utime('/work', (12345, 12345))\n"
+                  "os.getxattr('/work', 'user.leak')")
+        assert r.value == "b'SECRET'", r
+    with client.session("python") as b:
+        assert b.run(boot).value == first  # the same container, reset and reused
+        assert b.run("import os; os.listxattr('/work'), os.stat('/work').st_mtime == 12345").value == "([], False)"
+
+
+def test_a_grading_job_leaves_nothing_on_work_for_the_next_job(client):
+    """The same reset serves the grading pool (one pool container here, --sandbox-pool-size 1): a
+    program's xattr on /work must not reach the next job, another caller's."""
+    leave = "import os\nos.setxattr('/work', 'user.leak', b'SECRET')\nprint(os.listxattr('/work'))"
+    assert client.execute(leave)["stdout"] == "['user.leak']\n"
+    seen = client.execute("import os\nprint(os.listxattr('/work'))")
+    assert seen["stdout"] == "[]\n", seen
