@@ -60,6 +60,16 @@ def test_a_library_exception_is_found_only_at_its_own_home():
     assert isinstance(judge.exception("Exception", "x", ["numpy.linalg", "LinAlgError"]), np.linalg.LinAlgError)
 
 
+def test_naming_a_class_imports_nothing_in_the_judge():
+    """numpy's (and scipy's) module __getattr__ imports submodules: a program naming
+    ['numpy', 'testing.X'] or ['scipy', 'stats.X'] made the judge import them (seconds each, on
+    the job's budget, and code the tests never asked for)."""
+    import subprocess
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import numpy, judge; "
+            "judge.exception('Exception', 'x', ['numpy', 'testing.X']); assert 'numpy.testing' not in sys.modules")
+    subprocess.run([sys.executable, "-I", "-c", code, str(HARNESS)], check=True)
+
+
 @pytest.mark.docker
 def test_a_program_raising_unittests_should_stop_fails_the_tests(grader):
     r = grader.grade(bcb(SHOULD_STOP, TWO_TESTS, scoring="fraction"))

@@ -303,8 +303,9 @@ def library_exception(cls_name: object) -> type | None:
     mod = sys.modules.get(module)
     if mod is None or module.partition(".")[0] not in LIBRARY_ROOTS or len(qualname) > 200:
         return None
-    obj = mod
-    for part in qualname.split("."):
+    first, _, rest = qualname.partition(".")
+    obj = vars(mod).get(first)  # never the module's __getattr__ (numpy's and scipy's import submodules)
+    for part in rest.split(".") if rest else ():
         obj = getattr(obj, part, None)
     skip = getattr(sys.modules.get("unittest"), "SkipTest", ())
     if not (isinstance(obj, type) and issubclass(obj, Exception)) or (skip and issubclass(obj, skip)):
