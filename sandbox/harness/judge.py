@@ -176,11 +176,29 @@ class Program:
             raise kinds.NotPlain(f"{name}() returned a value that {str(reply['bad'])[:200]}")
         if "ok" not in reply:
             raise wire.WireError("bad reply")
-        after = wire.decode(reply.get("args", ["N"]))
+        after, result = self.decode([reply.get("args", ["N"]), reply["ok"]], t0)
         if type(after) is list and len(after) == len(args):
             for old, new in zip(args, after):
                 update_in_place(old, new)
-        return wire.decode(reply["ok"])
+        return result
+
+    def decode(self, values: list, t0: float) -> list:
+        """The reply's values, decoded within what is left of the call's wall-clock limit: decoding
+        is the judge's CPU, which no CPU limit of the program counts, and crafted data (a set of
+        ints sharing one hash) costs quadratic time. Red-team finding: the job's whole budget went
+        on one reply."""
+        if not self.wall_s:
+            return [wire.decode(v) for v in values]
+        # pandas' uniqueness checks (categories, MultiIndex levels) are one C loop each, quadratic
+        # on crafted hashes, which no Python-level timer interrupts: past this much CPU of the
+        # judge's own, SIGVTALRM's default action ends the judge (the unfinished tests are the
+        # program's failure: sandbox/job.py)
+        signal.signal(signal.SIGVTALRM, signal.SIG_DFL)
+        signal.setitimer(signal.ITIMER_VIRTUAL, self.wall_s + 1.0)
+        try:
+            return self.within(t0, lambda: [wire.decode(v) for v in values], "decoding its reply")
+        finally:
+            signal.setitimer(signal.ITIMER_VIRTUAL, 0)
 
     def recv(self) -> dict:
         """The next frame, within the limits of a call when there are: its wall-clock backstop,
@@ -194,16 +212,20 @@ class Program:
             wall, cpu = time.monotonic() - t0, self.cpu() - cpu0
             if wall > self.wall_s or (self.cpu_s and cpu > self.cpu_s):
                 self.timeout(wall, f"time limit exceeded ({cpu:.2f}s CPU, {wall:.2f}s wall)")
+        return self.within(t0, lambda: wire.recv(self.from_fd), "a reply begun and not finished")
+
+    def within(self, t0: float, work, what: str):
+        """work(), interrupted (an interval timer) once the call's wall-clock limit from t0 passes."""
         old = signal.signal(signal.SIGALRM, _late)
         try:
             try:
                 signal.setitimer(signal.ITIMER_REAL, max(0.001, self.wall_s - (time.monotonic() - t0)))
-                return wire.recv(self.from_fd)
+                return work()
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
         except Late:
             wall = time.monotonic() - t0
-            self.timeout(wall, f"time limit exceeded (a reply begun and not finished in {wall:.2f}s wall)")
+            self.timeout(wall, f"time limit exceeded ({what} in {wall:.2f}s wall)")
         finally:
             signal.signal(signal.SIGALRM, old)
 
@@ -272,19 +294,26 @@ LIBRARY_ROOTS = (set(sys.stdlib_module_names) - {"unittest", "doctest", "test", 
 
 
 def library_exception(cls_name: object) -> type | None:
-    """The exception class [module, qualname] names, if it is an Exception of a library module the
-    judge loaded itself (trusted code; nothing is imported here), else None."""
+    """The exception class [module, qualname] names, if it is an Exception defined in (its own
+    __module__ and __qualname__) a library module the judge loaded itself (trusted code; nothing is
+    imported here), else None."""
     if type(cls_name) is not list or len(cls_name) != 2 or not all(type(x) is str for x in cls_name):
         return None
     module, qualname = cls_name
     mod = sys.modules.get(module)
     if mod is None or module.partition(".")[0] not in LIBRARY_ROOTS or len(qualname) > 200:
         return None
-    obj = mod
-    for part in qualname.split("."):
+    first, _, rest = qualname.partition(".")
+    obj = vars(mod).get(first)  # never the module's __getattr__ (numpy's and scipy's import submodules)
+    for part in rest.split(".") if rest else ():
         obj = getattr(obj, part, None)
     skip = getattr(sys.modules.get("unittest"), "SkipTest", ())
     if not (isinstance(obj, type) and issubclass(obj, Exception)) or (skip and issubclass(obj, skip)):
+        return None
+    # only at its own home: a path through a library's attributes reached other modules' classes
+    # (numpy.testing's utils imports unittest: unittest.case._ShouldStop, which unittest swallows
+    # inside a test, so the test passed). The program's side sends the class's own names (serve.py).
+    if getattr(obj, "__module__", None) != module or getattr(obj, "__qualname__", None) != qualname:
         return None
     return obj
 
@@ -406,6 +435,7 @@ def namespace(program: Program, names: dict, wanted: tuple[set[str], set[str]]) 
     its failure into the tests' "undefined name" (infra_error, reward None)."""
     g = {"__name__": "__main__", "__builtins__": builtins}
     entry, read = wanted
+    t0 = time.monotonic()  # its constants decode within one call's wall-clock limit (Program.decode)
     for name, what in names.items():
         if name not in read or type(what) is not list or not what:
             continue
@@ -414,7 +444,7 @@ def namespace(program: Program, names: dict, wanted: tuple[set[str], set[str]]) 
         if what[0] == "call":
             g[name] = proxy(program, name)
         elif what[0] == "data":
-            g[name] = wire.decode(what[1])
+            g[name] = program.decode([what[1]], t0)[0]
             program.used = True
     for name in entry - g.keys():
         if hasattr(builtins, name):
@@ -492,7 +522,11 @@ def run_kind(kind: str, spec: dict, tests: bytes, emit: kinds.Emitter, pid: int,
     if kind == "call":
         kinds.run_calls(program, names, spec, emit)
     elif kind in ("pytest", "unittest"):
-        g = kinds.framework_globals(names, program, ep, namespace)
+        try:
+            g = kinds.framework_globals(names, program, ep, namespace)
+        except kinds.CallTimeout:
+            emit.line({"load_error": "the program's constants did not decode within the time limit", "time_limit": True})
+            return emit.done()
         kinds.forward_seeds(program, tests)
         (kinds.run_pytest if kind == "pytest" else kinds.run_unittest)(tests, g, emit, bool(spec.get("stop_first")))
         # tests that all passed without reaching the program: any program would pass (the task's

@@ -353,11 +353,22 @@ def forward_seeds(program, tests: bytes) -> None:
         mod.seed = seed
 
 
+# Module-level names unittest and pytest (7.x, with its nose plugin) call by themselves, with no
+# test asking: never the program's. Red-team finding: a program defining `def setUpModule(): pass`
+# was "reached" by the framework, so tests that never call it (any program passes them: infra_error,
+# unpaid) accepted it and paid 1.0.
+FRAMEWORK_NAMES = frozenset({"setUpModule", "tearDownModule", "load_tests", "setup_module", "teardown_module",
+                             "setup_function", "teardown_function", "setup", "teardown", "pytest_generate_tests"})
+
+
 def framework_globals(names: dict, program, entry_point: str, namespace) -> dict:
     """The test file's globals: the program's top-level names (BigCodeBench calls task_func without
     importing it), or only entry_point when the task gives one; `solution` is importable. Never a
     builtin's name: a program's `def abs(x): return 0` (or len, all, sorted) would answer for the
     builtin in the tests' `assert abs(f(1) - 2) < 1e-9` and any wrong program passed."""
+    # nor a dunder (serve.describe sends none): a crafted hello set the tests' module's
+    # __builtins__ or pytest's __test__ (red-team finding)
+    names = {k: v for k, v in names.items() if k not in FRAMEWORK_NAMES and not k.startswith("__")}
     everything = set(names)
     g = namespace(program, names, (everything, everything))
     # only a call reaches the program here: its constants are handed over whether or not a test

@@ -30,6 +30,9 @@ import sys
 MAX_DEPTH = 100
 MAX_VALUES = 1_000_000
 MAX_FRAME = 64 << 20
+# A Fraction's parts: building one takes their gcd, quadratic in their size and one uninterruptible
+# C call (2**20 bits: seconds). Red-team finding: a crafted fraction held the judge for hours.
+MAX_FRACTION_BITS = 1 << 18
 
 NOT_PLAIN = "cannot cross the judge boundary"
 SEQS = (("l", list, list.__iter__), ("t", tuple, tuple.__iter__), ("S", set, set.__iter__),
@@ -100,6 +103,8 @@ def encode(x: object, depth: int = 0, left: list[int] | None = None) -> list:
     if issubclass(t, array.array):
         return ["arr", x.typecode, base64.b64encode(array.array.tobytes(x)).decode("ascii")]
     if issubclass(t, fractions.Fraction):
+        if max(int.bit_length(x.numerator), int.bit_length(x.denominator)) > MAX_FRACTION_BITS:
+            raise TypeError(f"{NOT_PLAIN}: a Fraction with parts over {MAX_FRACTION_BITS} bits")
         return ["frac", format(int.__int__(x.numerator), "x"), format(int.__int__(x.denominator), "x")]
     if issubclass(t, decimal.Decimal):
         return ["dec", decimal.Decimal.__str__(x)]
@@ -226,6 +231,8 @@ def decode(v: object, depth: int = 0, left: list[int] | None = None) -> object:
             out.frombytes(base64.b64decode(_text(v[2]), validate=True))  # ValueError: not whole items
             return out
         if tag == "frac":
+            if max(len(_text(v[1]).lstrip("-")), len(_text(v[2]).lstrip("-"))) > MAX_FRACTION_BITS // 4:
+                raise WireError("malformed value: a Fraction's parts over the size limit")
             return fractions.Fraction(int(_text(v[1]), 16), int(_text(v[2]), 16))
         if tag == "dec":
             return decimal.Decimal(_text(v[1]))
