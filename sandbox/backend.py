@@ -164,14 +164,6 @@ class Backend:
         return f"{self.describe()} failed ({type(e).__name__}: {e})"
 
 
-def make_backend(config: SandboxConfig) -> Backend:
-    """The backend `config.backend` names."""
-    if config.backend == "gvisor":
-        from .gvisor import GvisorBackend
-        return GvisorBackend(config)
-    return DockerBackend(config)
-
-
 # ----------------------------------------------------------------------------- Docker
 def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: int) -> dict:
     """The hardening, in one place: no network, read-only root, capped tmpfs (/work noexec unless
