@@ -34,6 +34,8 @@ pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
         cwd (at most N+1 bytes, a regular file only); exe: run this binary (a compiled checker)
         from memory, as argv[0]: it needs no exec-mounted dir and nothing on disk can replace it.
         judge: the process is harness/judge.py and keeps the judge's uid (see above).
+        warm: a `python3 -I NAME.py` program or the judge starts as a fork of the warm interpreter
+        (harness/zygote.py; README.md, "The warm interpreter") instead of an exec, where there is one.
     {"op": "reset"}
         kill everything, wipe /work /tmp /dev/shm /dev/mqueue, remove SysV IPC objects, and report
         whether the container is clean (PID 1's limits included).
@@ -51,6 +53,7 @@ import os
 import resource
 import selectors
 import signal
+import socket
 import stat
 import subprocess
 import sys
@@ -131,9 +134,13 @@ def self_cpu_s() -> float:
 
 # ----------------------------------------------------------------------------- process control
 def kill_all_others() -> bool:
-    """SIGKILL every process but this one, reap them; True when none is left (bounded wait)."""
+    """SIGKILL every process but this one (and the warm interpreter's two: Warm.spared), reap them;
+    True when none is left (bounded wait)."""
     if os.getpid() != 1:  # kill(-1) outside a container's PID namespace reaches every process of the uid
         raise RuntimeError("the runner kills every other process: it only runs as a container's PID 1")
+    spared = WARM.spared()
+    if spared:
+        return kill_sparing(spared)
     try:
         os.kill(-1, signal.SIGKILL)
     except ProcessLookupError:
@@ -152,6 +159,48 @@ def kill_all_others() -> bool:
                 os.kill(-1, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+def kill_sparing(spared: set[int]) -> bool:
+    """kill_all_others with the warm interpreter alive: kill(-1) with our real uid set to the
+    program's reaches exactly the processes whose real or saved uid is the program's (kill(2)),
+    not the mother and the zygote (real and saved uid the judge's); a judge, and anything else
+    /proc shows, is then killed by pid. Repeated until /proc shows only the spared."""
+    deadline = time.monotonic() + 2.0
+    judge_uid = os.getuid()
+    while True:
+        os.setresuid(os.geteuid(), -1, -1)
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        finally:
+            os.setresuid(judge_uid, -1, -1)
+        left = [p for p in other_pids() if p not in spared]
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        reap_children(spared)
+        if not left:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.001)
+
+
+def reap_children(spared: set[int]) -> None:
+    """Wait for every dead child of ours (the mother is one: never waited for while alive)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        if pid in spared:
+            WARM.lost(pid)
 
 
 def other_pids() -> list[int]:
@@ -199,8 +248,9 @@ START_RSS_KB = 0
 
 
 def tampered() -> bool:
+    """PID 1's state changed, or the warm interpreter's mother's (Warm.check): recycle."""
     try:
-        return supervisor_state() != START_STATE
+        return supervisor_state() != START_STATE or (WARM.mother_pid != 0 and WARM.mother_tampered())
     except Exception:  # cannot even read it (e.g. no memory left under a lowered RLIMIT_AS)
         return True
 
@@ -309,13 +359,25 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         pass_fds += (exe_fd,)
         argv[0] = f"/proc/self/fd/{exe_fd}"
 
+    kind = warm_kind(argv, req.get("judge") is True) if req.get("warm") is True else None
+    if kind and not WARM.wait_ready():  # before the CPU clock starts: its imports are not the program's
+        kind = None
     oom0 = oom_kills()
     cg0, me0 = cgroup_cpu_s(), self_cpu_s()
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     limits = _limits(cpu_limit, int(req.get("fsize_max", 64 << 20)), req.get("judge") is True)
+    fsize = int(req.get("fsize_max", 64 << 20))
+    proc = None
+    if kind:
+        try:
+            proc = fork_warm(kind, argv, cwd, env, pass_fds, cpu_limit, fsize)
+        except OSError:  # the zygote failed (it is replaced): this run starts as ever
+            proc = None
     try:
-        if req.get("judge") is True and APART:
+        if proc is not None:
+            pass
+        elif req.get("judge") is True and APART:
             proc = fork_judge(argv, cwd, env, pass_fds, limits)
         else:
             proc = subprocess.Popen(
@@ -329,6 +391,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     for fd in (fd3_w, exe_fd):
         if fd >= 0:
             os.close(fd)
+    proc_warm = getattr(proc, "warm", False)
 
     for f in (proc.stdout, proc.stderr):  # 1 MiB pipes: fewer wake-ups for both sides when a program prints a lot
         try:
@@ -436,6 +499,8 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
     clean = kill_all_others()
+    if kind:
+        WARM.check()
     collected = collect_file(cwd, req["collect"]) if req.get("collect") else None
     if req.get("rm_cwd") and req.get("cwd"):  # a checker's dir: its answer must not reach later tests
         clean = remove_dir(cwd) and clean
@@ -466,7 +531,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         "exit_code": exit_code, "signal": signo, "cpu_s": round(cpu, 4), "wall_s": round(wall, 4),
         "stop": stop_reason, "oom": oom_kills() > oom0, "clean": clean, "tampered": tampered(),
         "stdout_bytes": sizes["stdout"], "stderr_bytes": sizes["stderr"],
-        "maxrss_kb": getattr(rusage, "ru_maxrss", None),
+        "maxrss_kb": getattr(rusage, "ru_maxrss", None), "warm": proc_warm,
     }
     dropped = sizes["stderr"] - len(out["stderr"]) - len(err_tail)
     gap = f"\n[... {dropped} bytes of stderr not kept ...]\n".encode() if dropped > 0 else b""
@@ -477,11 +542,231 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     return head, blobs
 
 
+HARNESS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "harness")
+WARM_FORKS_MAX = 500  # forks of one zygote before it is replaced (README.md, "The warm interpreter")
+WARM_RSS_GROWTH_KB = 16 << 10  # a zygote grown this much since it was ready is replaced
+WARM_WAIT_S = 20.0  # how long a zygote may take to import WARM (a loaded machine)
+
+
+def _recv_json(sock: socket.socket, timeout: float) -> dict:
+    sock.settimeout(timeout)
+    data = sock.recv(1 << 16)
+    if not data:
+        raise OSError("the warm interpreter is gone")
+    return json.loads(data)
+
+
+def proc_state(pid: int) -> tuple:
+    """What a program could change of a process it shares an effective uid with (sched_setaffinity,
+    setpriority, sched_setscheduler: supervisor_state) and what says it is intact: uids, gids,
+    tracer, seccomp, no_new_privs, limits."""
+    keep = (b"Uid:", b"Gid:", b"TracerPid:", b"NoNewPrivs:", b"Seccomp:", b"Cpus_allowed_list:")
+    with open(f"/proc/{pid}/status", "rb") as f:
+        status = tuple(line for line in f if line.startswith(keep))
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        fields = f.read().rpartition(b")")[2].split()
+    with open(f"/proc/{pid}/limits", "rb") as f:
+        limits = f.read()
+    ioprio = -1
+    if IOPRIO_GET is not None:
+        try:
+            ioprio = ctypes.CDLL(None, use_errno=True).syscall(IOPRIO_GET, 1, pid)
+        except (OSError, AttributeError):
+            pass
+    return status, fields[15:17] + fields[37:39], limits, ioprio  # priority, nice, rt_priority, policy
+
+
+def proc_rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status", "rb") as f:
+        for line in f:
+            if line.startswith(b"VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+class Warm:
+    """The runner's side of the warm interpreter (harness/zygote.py): the mother, forked at start
+    before any request, and the current zygote, each checked after every job and the zygote
+    replaced when a check fails or after WARM_FORKS_MAX forks. Absent (every run an exec) where
+    the runner holds one uid (a program could then signal them) or the image has no harness."""
+
+    def __init__(self) -> None:
+        self.mother: socket.socket | None = None
+        self.mother_pid = 0
+        self.mother_state: tuple = ()
+        self.sock: socket.socket | None = None
+        self.pid = 0
+        self.ready = False
+        self.state: tuple = ()
+        self.rss_kb = 0
+        self.forks = 0
+        self.replaced = 0
+
+    def spared(self) -> set[int]:
+        return {p for p in (self.mother_pid, self.pid) if p}
+
+    def start(self) -> None:
+        """Fork the mother (nothing read yet: it holds no request's data) and ask for a zygote."""
+        a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            run = None
+            try:
+                a.close()
+                keep = b.fileno()
+                os.closerange(3, keep)
+                os.closerange(keep + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+                sys.path.insert(0, HARNESS_DIR)
+                import zygote
+                sys.path.remove(HARNESS_DIR)
+                run = zygote.mother(b)
+            except BaseException:  # noqa: BLE001 - never back into the runner's loop
+                os._exit(1)
+            run()  # a forked program or judge: ends the interpreter (SystemExit)
+            os._exit(1)
+        b.close()
+        self.mother, self.mother_pid = a, pid
+        self.mother_state = proc_state(pid)
+        self.spawn()
+
+    def spawn(self) -> None:
+        """A fresh zygote from the mother; it imports while we go on (wait_ready before a run)."""
+        self.drop()
+        if self.mother is None:
+            return
+        a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            socket.send_fds(self.mother, [b"spawn"], [b.fileno()])
+            reply = _recv_json(self.mother, 5.0)
+            self.sock, self.pid, self.ready, self.forks = a, int(reply["pid"]), False, 0
+        except (OSError, ValueError, KeyError):
+            a.close()
+            self.lose_mother()
+        finally:
+            b.close()
+
+    def wait_ready(self) -> bool:
+        """True when a zygote is ready for a fork (its imports done before any run's CPU clock starts)."""
+        if self.sock is None or not self.pid:
+            return False
+        if self.ready:
+            return True
+        try:
+            if _recv_json(self.sock, WARM_WAIT_S).get("ready") is not True:
+                raise OSError("not ready")
+            self.state, self.rss_kb, self.ready = proc_state(self.pid), proc_rss_kb(self.pid), True
+        except (OSError, ValueError):
+            self.drop()
+        return self.ready
+
+    def fork(self, kind: str, argv: list[str], cwd: str, env: dict, fds: list[int], pass_fds: tuple[int, ...],
+             cpu_s: float, fsize: int) -> int:
+        """A forked process (kind: program or judge), PID 1's child; its pid. OSError when the zygote
+        failed (it is then replaced; the caller execs instead)."""
+        job = {"kind": kind, "argv": argv, "cwd": cwd, "env": env, "pass": list(pass_fds), "apart": APART,
+               "cpu_hard": int(math.ceil(cpu_s)) + 1, "fsize": fsize}
+        try:
+            socket.send_fds(self.sock, [json.dumps(job).encode()], list(fds) + list(pass_fds))
+            reply = _recv_json(self.sock, 5.0)
+            self.forks += 1
+            return int(reply["pid"])
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            self.spawn()
+            raise OSError(f"warm fork failed: {e}") from None
+
+    def check(self) -> None:
+        """After a job: a zygote that changed (uids, limits, affinity, priority, a tracer, grown) or
+        served WARM_FORKS_MAX forks is replaced; a changed mother ends the warm path (tampered)."""
+        if self.mother_pid and self.mother_tampered():
+            self.lose_mother()
+            return
+        if not (self.pid and self.ready):
+            return
+        try:
+            bad = (proc_state(self.pid) != self.state or proc_rss_kb(self.pid) - self.rss_kb > WARM_RSS_GROWTH_KB
+                   or self.forks >= WARM_FORKS_MAX)
+        except (OSError, ValueError, IndexError):
+            bad = True
+        if bad:
+            self.replaced += 1
+            self.spawn()
+
+    def mother_tampered(self) -> bool:
+        try:
+            return proc_state(self.mother_pid) != self.mother_state
+        except (OSError, ValueError, IndexError):
+            return True
+
+    def drop(self) -> None:
+        """End the zygote (the mother waits for it: SIGCHLD ignored there)."""
+        if self.sock is not None:
+            self.sock.close()
+        if self.pid:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        self.sock, self.pid, self.ready = None, 0, False
+
+    def lose_mother(self) -> None:
+        self.drop()
+        if self.mother is not None:
+            self.mother.close()
+        if self.mother_pid:
+            try:
+                os.kill(self.mother_pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        self.mother, self.mother_pid, self.mother_state = None, 0, ()
+
+    def lost(self, pid: int) -> None:
+        """A spared process died (reaped by the runner: the mother)."""
+        if pid == self.mother_pid:
+            self.mother_pid = 0
+            self.lose_mother()
+
+    def info(self) -> dict:
+        return {"warm": bool(self.mother_pid), "warm_pid": self.pid, "warm_forks": self.forks,
+                "warm_replaced": self.replaced}
+
+
+WARM = Warm()
+
+
+def warm_kind(argv: list[str], judge: bool) -> str | None:
+    """"program" for `python3 -I NAME.py` (NAME in the job dir), "judge" for harness/judge.py
+    [KIND]; None for anything else (an exec, as ever)."""
+    if argv[:2] != ["python3", "-I"] or len(argv) < 3:
+        return None
+    if judge:
+        return "judge" if argv[2] == os.path.join(HARNESS_DIR, "judge.py") and len(argv) <= 4 else None
+    name = argv[2]
+    ok = len(argv) == 3 and name.endswith(".py") and "/" not in name and not name.startswith("-")
+    return "program" if ok else None
+
+
+def fork_warm(kind: str, argv: list[str], cwd: str, env: dict, pass_fds: tuple[int, ...], cpu_s: float,
+              fsize: int) -> Forked:
+    """Start the run as a fork of the zygote (harness/zygote.py) with fresh pipes as std streams."""
+    pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr
+    theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
+    try:
+        pid = WARM.fork(kind, argv, cwd, env, theirs, pass_fds, cpu_s, fsize)
+    except OSError:
+        for r, w in pipes:
+            os.close(r)
+            os.close(w)
+        raise
+    for fd in theirs:
+        os.close(fd)
+    return Forked(pid, pipes[0][1], pipes[1][0], pipes[2][0], warm=True)
+
+
 class Forked:
     """What run_exec uses of a Popen, for a judge started by fork_judge."""
 
-    def __init__(self, pid: int, stdin: int, stdout: int, stderr: int) -> None:
-        self.pid, self.returncode = pid, None
+    def __init__(self, pid: int, stdin: int, stdout: int, stderr: int, warm: bool = False) -> None:
+        self.pid, self.returncode, self.warm = pid, None, warm
         self.stdin = os.fdopen(stdin, "wb", buffering=0)
         self.stdout = os.fdopen(stdout, "rb", buffering=0)
         self.stderr = os.fdopen(stderr, "rb", buffering=0)
@@ -785,7 +1070,9 @@ def reset() -> dict:
         except OSError as e:
             leftovers.append(f"{d}: {e}")
     leftovers += remove_sysv_ipc()
-    procs = other_pids()
+    WARM.check()
+    spared = WARM.spared()
+    procs = [p for p in other_pids() if p not in spared]
     bad, fat = tampered(), grown()
     return {"ok": True, "clean": clean and not leftovers and not procs and not bad and not fat,
             "leftovers": leftovers[:10], "procs": procs[:10], "tampered": bad, "grown": fat}
@@ -863,7 +1150,7 @@ def handle(head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]
     op = head.get("op")
     if op == "ping":
         return {"ok": True, "pid": os.getpid(), "uid": os.geteuid(), "apart": APART, "cpu_acct": bool(CPU_V1 or CPU_V2),
-                "oom_acct": bool(OOM_FILE)}, {}
+                "oom_acct": bool(OOM_FILE), **WARM.info()}, {}
     if op == "files":
         return write_files(head, blobs), {}
     if op == "exec":
@@ -924,13 +1211,17 @@ def main() -> None:
     APART = drop_privileges()
     make_undumpable()
     deny_io_uring()
-    START_STATE = supervisor_state()
-    START_RSS_KB = rss_kb()
     # The kernel delivers a signal from inside the namespace to init only when init has a handler:
     # Python's SIGINT handler would let the program raise KeyboardInterrupt here. Ignore them all.
     for sig in HANDLED_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
     os.umask(0o077)
+    # The warm interpreter's mother: forked before the first request is read (it must never hold a
+    # job's data), after the uids, dumpability, seccomp filter and signals every process inherits
+    if APART and os.path.isfile(os.path.join(HARNESS_DIR, "zygote.py")):
+        WARM.start()
+    START_STATE = supervisor_state()
+    START_RSS_KB = rss_kb()
     inp, outp = sys.stdin.buffer, sys.stdout.buffer
     while True:
         msg = read_message(inp)

@@ -1,0 +1,334 @@
+"""The warm interpreter (README.md, "The warm interpreter"): a Python program or a judge starts
+as a fork of a process that has already imported what tests need, not as a new interpreter
+(about 1 ms instead of 30-60). Standard library only.
+
+Two processes, both forked by the runner at container start, before it reads its first request
+(sandbox/runner.py, start_mother), so neither ever held a request's data:
+
+- the mother imports nothing and only forks zygotes (`spawn`), each with a fresh socket;
+- a zygote imports WARM, the judge and the wire, then only forks: it receives argv, cwd, env and
+  limits as JSON, and the process's std streams and passed fds with SCM_RIGHTS, on a SOCK_SEQPACKET
+  socket (never a pipe: gVisor lets a same-uid process open another's pipes through /proc/PID/fd,
+  not its sockets). Test data and expected outputs reach the forked process through those fds only,
+  never the zygote: a program that reads its whole memory finds no other job's data there.
+
+Both keep the runner's uids (real and saved the judge's, effective the program's): a program can
+neither signal nor ptrace them. Each fork goes through a short-lived middle process, so the program
+is the runner's child (orphans go to PID 1): the runner waits for it, kills it and counts its CPU
+time exactly as for a process it started itself. The forked process then takes the program's uid,
+limits, session, std streams, environment and argv as an exec of `python3 -I prog.py` would
+(become_program); what cannot be the same is listed in README.md.
+"""
+from __future__ import annotations
+
+import builtins
+import io
+import json
+import os
+import resource
+import signal
+import socket
+import sys
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# What programs and tests commonly import (and the judge's own imports): a forked process finds
+# them loaded. numpy, pandas, pytest are not: bench/code_throughput.py measured their import at
+# 0.2-1 s and 20-60 MB of memory the container's limit would count in every test.
+WARM = ("typing", "collections", "collections.abc", "itertools", "math", "cmath", "re", "functools",
+        "heapq", "bisect", "string", "dataclasses", "fractions", "decimal", "statistics", "copy",
+        "operator", "array", "random", "datetime", "enum", "json", "ast", "traceback", "unittest",
+        "io", "textwrap", "queue", "struct", "hashlib", "base64", "abc", "contextlib", "numbers",
+        "inspect", "importlib", "select", "subprocess", "ctypes", "threading", "atexit", "locale",
+        "tempfile", "pickle", "types")
+HARNESS = ("judge", "kinds", "serve", "wire", "wire_rich", "zygote")  # never in a program's sys.modules
+MAX_MSG = 1 << 16
+MAX_FDS = 8
+STREAM_NAMES = ("<stdin>", "<stdout>", "<stderr>")
+
+
+def mother(sock: socket.socket) -> object:
+    """Fork a zygote per `spawn` message (its socket comes with it); reply with its pid. Returns
+    only in a forked program or judge (the object to run)."""
+    quiet_std_fds()
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # a zygote the runner killed leaves no zombie
+    while True:
+        try:
+            msg, fds, _, _ = socket.recv_fds(sock, MAX_MSG, 1)
+        except OSError:
+            os._exit(0)
+        if not msg:
+            os._exit(0)  # the runner is gone
+        if len(fds) != 1:
+            for fd in fds:
+                os.close(fd)
+            sock.send(b'{"error": "spawn takes one socket"}')
+            continue
+        pid = os.fork()
+        if pid == 0:
+            sock.close()
+            return zygote(socket.socket(fileno=fds[0]))
+        os.close(fds[0])
+        sock.send(json.dumps({"pid": pid}).encode())
+
+
+def quiet_std_fds() -> None:
+    """fds 0-2 are the container's channel to the host: /dev/null here, and every fd of the
+    runner's closed but the socket (which the caller keeps above 2)."""
+    null = os.open("/dev/null", os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+
+
+def warm_up() -> None:
+    """Import WARM, the judge and the wire (judge.py puts its own dir on sys.path; a program's
+    sys.path must not have it: become_program)."""
+    import importlib
+    for name in WARM:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
+    sys.path.insert(0, HERE)
+    import judge  # noqa: F401
+    import wire_rich  # noqa: F401
+    while HERE in sys.path:
+        sys.path.remove(HERE)
+    import gc
+    gc.collect()
+    gc.freeze()  # forked processes share these pages instead of touching them at their first collection
+
+
+def zygote(sock: socket.socket) -> object:
+    """Warm up, say so, then fork a process per message. Returns only in a forked process."""
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # waits for its middle processes
+    warm_up()
+    sock.send(json.dumps({"ready": True, "pid": os.getpid()}).encode())
+    while True:
+        try:
+            msg, fds, _, _ = socket.recv_fds(sock, MAX_MSG, MAX_FDS)
+        except OSError:
+            os._exit(0)
+        if not msg:
+            os._exit(0)
+        try:
+            job = json.loads(msg)
+            pid, run = fork_one(sock, job, fds)
+        except Exception as e:  # noqa: BLE001 - a bad request: say so, keep serving
+            for fd in fds:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+            sock.send(json.dumps({"error": f"{type(e).__name__}: {e}"[:300]}).encode())
+            continue
+        if run is not None:
+            return run
+        sock.send(json.dumps({"pid": pid}).encode())
+
+
+def fork_one(sock: socket.socket, job: dict, fds: list[int]) -> tuple[int, object]:
+    """Fork the process through a middle one that exits at once, so that it becomes PID 1's child.
+    Returns (its pid, None) here, or (0, what to run) in the forked process."""
+    if len(fds) != 3 + len(job.get("pass") or ()):
+        raise ValueError("the std streams and each passed fd, in order")
+    r, w = os.pipe()
+    mid = os.fork()
+    if mid == 0:  # the middle process: fork, say the pid, leave (never back into the zygote's loop)
+        pid = -1
+        try:
+            os.close(r)
+            pid = os.fork()
+            if pid:
+                os.write(w, str(pid).encode())
+        except BaseException:  # noqa: BLE001
+            os._exit(1)
+        if pid:
+            os._exit(0)
+        os.close(w)
+        sock.close()
+        return 0, lambda: become(job, fds)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        pid = int(f.read() or b"0")
+    os.waitpid(mid, 0)
+    for fd in fds:
+        os.close(fd)
+    if not pid:
+        raise OSError("the fork failed")
+    return pid, None
+
+
+def place_fds(fds: list[int], targets: list[int]) -> None:
+    """Give each received fd its number in the new process, and close every other fd."""
+    import fcntl
+    high = max(targets) + 1  # above every target: no dup2 below lands on a received fd still needed
+    tmp = [fcntl.fcntl(fd, fcntl.F_DUPFD, high) for fd in fds]
+    for fd in fds:
+        os.close(fd)
+    for src, dst in zip(tmp, targets):
+        os.dup2(src, dst)
+    keep = sorted(set(targets))
+    last = -1
+    for fd in keep + [resource.getrlimit(resource.RLIMIT_NOFILE)[0]]:
+        if fd > last + 1:  # os.closerange(0, 0) closes every fd: close_range(0, -1 as unsigned)
+            os.closerange(last + 1, fd)
+        last = fd
+
+
+def std_streams() -> None:
+    """sys.stdin/stdout/stderr as a fresh `python3 -I` makes them for pipes under LANG=C.UTF-8:
+    UTF-8, surrogateescape (stderr backslashreplace), no newline translation, stdout block-buffered,
+    stderr line-buffered (CPython's create_stdio)."""
+    streams = []
+    for fd, name in enumerate(STREAM_NAMES):
+        raw = io.FileIO(fd, "rb" if fd == 0 else "wb", closefd=False)
+        raw.name = name
+        buf = io.BufferedReader(raw) if fd == 0 else io.BufferedWriter(raw)
+        text = io.TextIOWrapper(buf, encoding="utf-8", errors="backslashreplace" if fd == 2 else "surrogateescape",
+                                newline="\n", line_buffering=fd == 2)
+        text.mode = "r" if fd == 0 else "w"
+        streams.append(text)
+    KEEP_ALIVE.extend((sys.stdin, sys.stdout, sys.stderr, sys.__stdin__, sys.__stdout__, sys.__stderr__))
+    sys.stdin, sys.stdout, sys.stderr = streams
+    sys.__stdin__, sys.__stdout__, sys.__stderr__ = streams
+
+
+KEEP_ALIVE: list = []  # the zygote's own std stream objects: never finalized in a forked process
+
+
+def become(job: dict, fds: list[int]) -> None:
+    """The forked process: fds, cwd, session, uids, limits, signals, environment, std streams;
+    then the program (become_program) or the judge (become_judge). Never returns: SystemExit ends
+    the interpreter as a script's end would (threads joined, atexit, streams flushed)."""
+    place_fds(fds, [0, 1, 2] + [int(t) for t in job.get("pass") or ()])
+    os.chdir(job["cwd"])
+    os.setsid()
+    judge = job.get("kind") == "judge"
+    if job.get("apart") and not judge:
+        uid = os.geteuid()
+        os.setresuid(uid, uid, uid)
+    cpu = int(job["cpu_hard"])
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    fsize = int(job["fsize"])
+    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    try:
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write("1000")
+    except OSError:
+        pass
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # as a fresh interpreter has them
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    os.environ.clear()
+    os.environ.update(job["env"])
+    std_streams()
+    argv = list(job["argv"])
+    sys.orig_argv = argv
+    sys.argv = argv[2:]
+    if judge:
+        raise SystemExit(become_judge())
+    become_program(argv[2])
+
+
+def become_judge() -> int:
+    """harness/judge.py's main, already compiled and imported (fork_judge ran it as a script)."""
+    sys.path.insert(0, HERE)
+    judge = sys.modules["judge"]
+    sys.modules["__main__"] = judge
+    code = 0
+    try:
+        judge.main()
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except BaseException:  # noqa: BLE001 - the judge's failure: a traceback and a non-zero exit
+        import traceback
+        traceback.print_exc()
+        code = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
+def become_program(script: str) -> None:
+    """Run the script as `python3 -I script` runs it: a fresh __main__ module, the absolute path as
+    __file__ and in tracebacks, no harness module loaded, the recursion depth of a fresh interpreter."""
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(4, 1, 0, 0, 0)  # dumpable, as after an exec (the runner is not)
+    for name in HARNESS + ("__main__",):
+        sys.modules.pop(name, None)
+    path = os.path.abspath(script)
+    mod = types.ModuleType("__main__")
+    import importlib.machinery
+    mod.__dict__.update(__file__=path, __cached__=None, __builtins__=builtins, __annotations__={},
+                        __loader__=importlib.machinery.SourceFileLoader("__main__", path), __spec__=None,
+                        __package__=None)
+    sys.modules["__main__"] = mod
+    depth = 0
+    frame = sys._getframe()
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    sys.setrecursionlimit(sys.getrecursionlimit() + depth)  # this frame and those below it
+    interrupted = False
+    try:
+        try:
+            with open(path, "rb") as f:
+                code = compile(f.read(), path, "exec", dont_inherit=True)
+            exec(code, mod.__dict__)  # noqa: S102 - the program, in its own process
+        except SystemExit:
+            raise
+        except BaseException as e:  # noqa: BLE001 - as the interpreter reports an uncaught exception
+            tb = e.__traceback__.tb_next if e.__traceback__ is not None else None  # not this frame
+            e.__traceback__ = tb  # what the default hook prints (not its tb argument)
+            sys.excepthook(type(e), e, tb)
+            interrupted = isinstance(e, KeyboardInterrupt)
+            raise SystemExit(1) from None
+        raise SystemExit(0)
+    except SystemExit as e:
+        status = exit_status(e.code)
+    finish(mod, status, interrupted)
+
+
+def exit_status(code: object) -> int:
+    """The status SystemExit(code) gives at a script's end: None 0, an int itself (as a C int),
+    anything else printed to stderr and 1."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        import ctypes
+        return ctypes.c_int(code).value if -(1 << 63) <= code < (1 << 63) else -1
+    try:
+        sys.stderr.write(f"{code}\n")
+    except Exception:  # noqa: BLE001
+        pass
+    return 1
+
+
+def finish(mod: types.ModuleType, status: int, interrupted: bool) -> None:
+    """End as the interpreter ends a script (Py_FinalizeEx): wait for non-daemon threads, run atexit
+    functions, let the program's globals go (their __del__ runs), flush stdout and stderr (a failed
+    flush: status 120); then _exit without tearing down the preloaded modules, which would cost more
+    than the fork saved. An uncaught KeyboardInterrupt ends by SIGINT, as CPython does."""
+    try:
+        threading = sys.modules.get("threading")
+        if threading is not None:
+            threading._shutdown()
+        import atexit
+        atexit._run_exitfuncs()
+        mod.__dict__.clear()
+        import gc
+        gc.collect()
+    except BaseException:  # noqa: BLE001 - the program's own exit code stands
+        pass
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001
+            status = 120
+    if interrupted:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
+    os._exit(status & 0xFF)
