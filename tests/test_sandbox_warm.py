@@ -1,0 +1,259 @@
+"""Real containers: the warm interpreter (README.md, "The warm interpreter"; sandbox/harness/zygote.py).
+A forked program must see what an exec of `python3 -I prog.py` sees, find no other job's data in its
+memory, leave nothing to the next test, and reach neither the zygote nor its mother."""
+from __future__ import annotations
+
+import json
+import re
+import secrets
+
+import pytest
+
+from sandbox.sync import SyncGrader
+from tests.helpers import sandbox_config
+
+pytestmark = pytest.mark.docker
+POOL = "pytest-sandbox-warm"
+
+
+def _grader(backend: str, warm: bool):
+    g = SyncGrader(sandbox_config(backend, pool_size=1, pool_name=f"{POOL}-{backend}-{int(warm)}",
+                                  languages=("python",), warm_fork=warm))
+    assert g.grader.available, g.grader.unavailable_reason()
+    return g
+
+
+@pytest.fixture(scope="module")
+def grader():
+    g = _grader("docker", True)
+    yield g
+    g.close()
+
+
+@pytest.fixture(scope="module")
+def gvisor_grader():
+    g = _grader("gvisor", True)
+    yield g
+    g.close()
+
+
+@pytest.fixture(scope="module")
+def exec_graders():
+    """Graders that start every run as an interpreter of its own (warm_fork off), per backend."""
+    made: dict = {}
+
+    def get(backend: str):
+        if backend not in made:
+            made[backend] = _grader(backend, False)
+        return made[backend]
+
+    yield get
+    for g in made.values():
+        g.close()
+
+
+def py(code: str, tests=(("1 2\n", "3\n"),), **kw) -> dict:
+    return {"kind": "code", "language": "python", "completion": f"```python\n{code}\n```",
+            "tests": [{"stdin": i, "expected_stdout": o} for i, o in tests], **kw}
+
+
+def outputs(grader, code: str, stdins=("",), **kw) -> list[str]:
+    r = grader.grade(py(code, [(s, "") for s in stdins], return_output=True, scoring="fraction", **kw))
+    assert len(r["tests"]) == len(stdins), r
+    return [t.get("stdout", "") for t in r["tests"]]
+
+
+# What a program can observe of its process: the exec path and the fork path must print the same.
+PROBE = r'''
+import ctypes, io, os, resource, signal, sys, threading, atexit
+facts = {}
+facts["flags"] = str(sys.flags)
+facts["streams"] = [(s.name, s.mode, s.encoding, s.errors, s.line_buffering, s.write_through, type(s.buffer).__name__)
+                    for s in (sys.stdin, sys.stdout, sys.stderr)]
+facts["same_std"] = [sys.stdin is sys.__stdin__, sys.stdout is sys.__stdout__, sys.stderr is sys.__stderr__]
+facts["stdin"] = repr(sys.stdin.read())
+facts["main"] = [__name__, os.path.basename(__file__), os.path.dirname(__file__) == os.getcwd(), __spec__, __package__,
+                 __cached__, type(__loader__).__name__, sorted(globals()), sys.modules["__main__"] is sys.modules[__name__]]
+facts["argv"] = [sys.argv, sys.orig_argv, sys.path, sys.executable]
+facts["ids"] = [os.getresuid(), os.getresgid(), os.getgroups()]
+facts["session"] = [os.getsid(0) == os.getpid(), os.getpgid(0) == os.getpid()]
+facts["limits"] = [(n, resource.getrlimit(getattr(resource, n))) for n in sorted(dir(resource)) if n.startswith("RLIMIT_")]
+status = dict(line.split(":", 1) for line in open("/proc/self/status").read().splitlines())
+facts["status"] = [status[k].strip() for k in ("NoNewPrivs", "Seccomp", "CapEff", "CapPrm", "CapBnd", "SigBlk", "SigIgn", "SigCgt", "Cpus_allowed_list")]
+facts["oom"] = open("/proc/self/oom_score_adj").read()
+facts["dumpable"] = ctypes.CDLL(None).prctl(3, 0, 0, 0, 0)
+facts["umask"] = os.umask(0o22)
+facts["env"] = sorted(os.environ.items())
+facts["cwd"] = os.path.basename(os.getcwd()) != ""
+facts["fds"] = sorted(os.listdir("/proc/self/fd"))
+facts["signals"] = [(s.name, str(signal.getsignal(s))) for s in signal.Signals if s not in (signal.SIGKILL, signal.SIGSTOP)]
+facts["nice"] = [os.getpriority(os.PRIO_PROCESS, 0), sorted(os.sched_getaffinity(0)), os.sched_getscheduler(0)]
+facts["threads"] = threading.active_count()
+facts["encoding"] = [sys.getdefaultencoding(), sys.getfilesystemencoding(), open(os.devnull).encoding]
+def depth(n=0):
+    try:
+        return depth(n + 1)
+    except RecursionError:
+        return n
+facts["depth"] = depth()
+class Late:
+    def __del__(self):
+        print("del ran")
+late = Late()
+atexit.register(lambda: print("atexit ran"))
+threading.Thread(target=lambda: (__import__("time").sleep(0.1), print("thread ran"))).start()
+print(__import__("json").dumps(facts, sort_keys=True, default=str))
+'''
+
+
+def test_a_forked_program_sees_what_an_exec_sees(any_grader, exec_graders):
+    backend = any_grader.grader.config.backend
+    stdin = "x\r\ny \xff\n"  # no newline translation, and the same decoding of bytes that are not UTF-8
+    warm = outputs(any_grader, PROBE, [stdin])[0]
+    cold = outputs(exec_graders(backend), PROBE, [stdin])[0]
+    assert warm.splitlines()[1:] == ["thread ran", "atexit ran", "del ran"], warm
+    got, want = json.loads(warm.splitlines()[0]), json.loads(cold.splitlines()[0])
+    assert want["depth"] > 900 and want["ids"][0][0] == want["ids"][0][2]
+    assert got == want
+
+
+@pytest.mark.parametrize("code", [
+    "raise ValueError('boom')", "import sys; sys.exit('bye')", "import sys; sys.exit(3)", "x = (",
+    "raise KeyboardInterrupt", "import sys; sys.stdout.write('no newline')", "import wire",
+    "import sys; print(sys.stdin.read().encode())", "def f(): return f()\nf()",
+])
+def test_exits_and_errors_are_the_same_as_under_exec(any_grader, exec_graders, code):
+    backend = any_grader.grader.config.backend
+
+    def facts(g):
+        r = g.grade(py(code, [("a\xff\n", "z\n")], return_output=True))
+        t = r["tests"][0] if r["tests"] else {}  # a syntax error never runs: compile_error
+        return (r["verdict"], t.get("exit_code"), t.get("signal"), t.get("stdout"),
+                re.sub(r"/work/[^/]+/", "/work/JOB/", t.get("detail", "")))
+
+    assert facts(any_grader) == facts(exec_graders(backend))
+
+
+def test_a_program_finds_no_other_jobs_data_in_its_memory(any_grader):
+    """Job A's stdin, expected output and tests pass through the runner; job B (a stdin program and
+    a judged one) reads every readable page of its own memory for them."""
+    tag = secrets.token_hex(8)
+    stdin, expected, tests = f"IN{tag}\n", f"OUT{tag}\n", f"assert f(1) == 'TST{tag}'"
+    assert any_grader.grade(py("print('OUT' + input()[2:])", [(stdin, expected)]))["verdict"] == "accepted"
+    r = any_grader.grade({"kind": "code", "language": "python", "test_code": tests,
+                          "completion": f"```python\ndef f(x):\n    return 'TST{tag}'\n```"})
+    assert r["verdict"] == "accepted", r
+    scan = SCAN.replace("TAG_REVERSED", tag[::-1])
+    r = any_grader.grade(py(scan, [("", "clean found-own-copy\n")]))
+    assert r["verdict"] == "accepted", r
+    r = any_grader.grade({"kind": "code", "language": "python", "completion": f"```python\n{scan}\n```",
+                          "test_code": "assert found() == 'clean found-own-copy'"})
+    assert r["verdict"] == "accepted", r
+
+
+# Reads every readable anonymous page of its own memory (heap, stack, mmap) into one buffer,
+# allocated once (hits inside it are the scan's own), through /proc/self/mem (made ours first: a
+# judged program is not dumpable, so the file is root's). The full needles (IN/OUT/TST + tag) never exist in this
+# process but in `planted`, which proves that the scan sees the heap: the regex holds a prefix of
+# the tag, the rest of the tag is compared piecewise.
+SCAN = r'''
+import ctypes, os, re
+def found():
+    tag = "TAG_REVERSED"[::-1]
+    pattern = re.compile(rb"(IN|OUT|TST)" + tag[:6].encode())
+    rest = tag[6:].encode()
+    planted = bytearray(3 + len(tag))
+    planted[:3] = b"OUT"
+    planted[3:] = tag.encode()
+    at_planted = ctypes.addressof((ctypes.c_char * len(planted)).from_buffer(planted))
+    buf = bytearray(1 << 20)
+    view = memoryview(buf)
+    at_buf = ctypes.addressof((ctypes.c_char * len(buf)).from_buffer(buf))
+    ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE
+    fd = os.open("/proc/self/mem", os.O_RDONLY)
+    hits, seen, read = 0, False, 0
+    for line in open("/proc/self/maps").read().splitlines():
+        parts = line.split()
+        if parts[1][0] != "r" or (len(parts) > 5 and not parts[5].startswith("[")) or parts[-1] in ("[vvar]", "[vsyscall]", "[vdso]"):
+            continue
+        lo, hi = (int(x, 16) for x in parts[0].split("-"))
+        at = lo
+        while at < hi:
+            try:
+                n = os.preadv(fd, [view[:min(len(buf), hi - at)]], at)
+            except OSError:
+                n = 0
+            read += n
+            for m in pattern.finditer(view[:n]):
+                where = at + m.start()
+                if bytes(view[m.end():m.end() + len(rest)]) != rest or at_buf <= where < at_buf + len(buf):
+                    continue
+                if where == at_planted:
+                    seen = True
+                else:
+                    hits += 1
+            at += max(1, n - 64) if n > 64 else 4096
+    return ("clean" if not hits else f"found {hits}") + (" found-own-copy" if seen else f" scan-blind {read}")
+if __name__ == "__main__":
+    print(found())
+'''
+
+
+def test_what_a_test_changes_in_a_preloaded_module_is_gone_in_the_next(any_grader):
+    code = ("import math, json, typing, collections\n"
+            "print(math.pi, json.dumps([1]), typing.List[int], collections.Counter('aab')['a'])\n"
+            "math.pi = 3; json.dumps = lambda x: 'forged'; typing.List = None; collections.Counter = dict\n")
+    want = "3.141592653589793 [1] typing.List[int] 2\n"
+    assert any_grader.grade(py(code, [("", want)] * 3))["verdict"] == "accepted"
+
+
+def test_each_test_draws_fresh_random_numbers(any_grader):
+    got = outputs(any_grader, "import random, uuid\nprint(random.random(), random.getrandbits(64), uuid.uuid4())",
+                  ["", "", "", ""])
+    assert len({line.split()[0] for line in got}) == 4 and len({line.split()[1] for line in got}) == 4, got
+
+
+# Run in job 1: lower the priority and the CPU set of every process this uid can reach (sched_setaffinity
+# and setpriority only need an effective uid in common: the warm interpreter's two processes), and try
+# what needs more (signals, ptrace, their fds). Job 2 then shows what its own process inherited.
+ATTACK = r'''
+import os, signal
+me = os.getuid()
+reached = []
+for p in os.listdir("/proc"):
+    if not p.isdigit() or int(p) in (os.getpid(), 1):
+        continue
+    pid = int(p)
+    try:
+        uids = [int(x) for x in open(f"/proc/{p}/status").read().split("Uid:")[1].split("\n")[0].split()]
+    except OSError:
+        continue
+    if uids[0] == me:
+        continue
+    for sig in (signal.SIGKILL, signal.SIGSTOP, signal.SIGTERM):
+        try:
+            os.kill(pid, sig)
+            reached.append(f"kill {sig.name}")
+        except PermissionError:
+            pass
+    for what in ("mem", "environ", "fd/0", "fd/3", "fd/4", "fd/5", "fd/6"):
+        try:
+            open(f"/proc/{p}/{what}", "rb").close()
+            reached.append(what)
+        except OSError:
+            pass
+    for change in (lambda: os.setpriority(os.PRIO_PROCESS, pid, 19), lambda: os.sched_setaffinity(pid, {min(os.sched_getaffinity(0))})):
+        try:
+            change()
+        except OSError:
+            pass
+print(sorted(set(reached)))
+'''
+
+
+def test_the_warm_processes_are_out_of_reach(any_grader):
+    r = any_grader.grade(py(ATTACK, [("", "[]\n")]))
+    assert r["verdict"] == "accepted", r
+    look = "import os\nprint(os.getpriority(os.PRIO_PROCESS, 0), len(os.sched_getaffinity(0)) == os.cpu_count())"
+    assert outputs(any_grader, look, ["", ""]) == ["0 True\n", "0 True\n"]
+    assert any_grader.grade(py("print(int(input()) + 1)", [("1\n", "2\n")]))["verdict"] == "accepted"
