@@ -565,8 +565,11 @@ def proc_state(pid: int) -> tuple:
         status = tuple(line for line in f if line.startswith(keep))
     with open(f"/proc/{pid}/stat", "rb") as f:
         fields = f.read().rpartition(b")")[2].split()
-    with open(f"/proc/{pid}/limits", "rb") as f:
-        limits = f.read()
+    try:  # a program cannot prlimit() them (it needs all their uids), so this is defense in depth
+        with open(f"/proc/{pid}/limits", "rb") as f:
+            limits = f.read()
+    except FileNotFoundError:  # gVisor has no /proc/PID/limits
+        limits = b""
     ioprio = -1
     if IOPRIO_GET is not None:
         try:
@@ -601,6 +604,7 @@ class Warm:
         self.rss_kb = 0
         self.forks = 0
         self.replaced = 0
+        self.error = ""  # why there is none, if it failed to start
 
     def spared(self) -> set[int]:
         return {p for p in (self.mother_pid, self.pid) if p}
@@ -727,7 +731,7 @@ class Warm:
 
     def info(self) -> dict:
         return {"warm": bool(self.mother_pid), "warm_pid": self.pid, "warm_forks": self.forks,
-                "warm_replaced": self.replaced}
+                "warm_replaced": self.replaced, "warm_error": self.error}
 
 
 WARM = Warm()
@@ -1219,7 +1223,11 @@ def main() -> None:
     # The warm interpreter's mother: forked before the first request is read (it must never hold a
     # job's data), after the uids, dumpability, seccomp filter and signals every process inherits
     if APART and os.path.isfile(os.path.join(HARNESS_DIR, "zygote.py")):
-        WARM.start()
+        try:
+            WARM.start()
+        except Exception as e:  # noqa: BLE001 - no warm interpreter: every run an exec, as before it
+            WARM.lose_mother()
+            WARM.error = f"{type(e).__name__}: {e}"[:300]
     START_STATE = supervisor_state()
     START_RSS_KB = rss_kb()
     inp, outp = sys.stdin.buffer, sys.stdout.buffer
