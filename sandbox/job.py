@@ -276,7 +276,7 @@ def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: byt
          "stdout_max": stdout_max or config.output_limit_bytes, "stderr_max": config.stderr_limit_bytes,
          "fsize_max": config.file_size_limit_mb << 20, "env": env or {}, "fd3": fd3, "fd3_max": fd3_max, "rm_cwd": rm_cwd,
          "put": list(put or ()), "fresh": fresh or [], "collect": list(collect) if collect else None,
-         "scrub": scrub, "judge": judge, "warm": config.warm_fork},
+         "scrub": scrub, "judge": judge, "warm": config.warm(plan.lang.name)},
         blobs or None, timeout_s=wall + 10.0)
     if head.get("tampered"):  # the program's fault, not the sandbox's: its verdict, then recycle
         box.tainted = True
@@ -309,7 +309,7 @@ def _test_entry(verdict: str, facts: dict | None, detail: str) -> dict:
 
 
 def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
-    overhead = config.memory_overhead_mb + 2 * (config.output_limit_bytes >> 20)
+    overhead = config.overhead_mb(plan.lang.name)
     _files(box, plan.job_dir, {**plan.support, **plan.files}, readonly=plan.support)
     plan.ran, plan.done = False, []
     if plan.checker and plan.checker_language == "cpp" and plan.checker_exe is None:

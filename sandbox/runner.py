@@ -61,6 +61,7 @@ import time
 
 WORK = "/work"
 IDS_ENV = "SANDBOX_IDS"  # "PROGRAM_UID:GID:JUDGE_UID" (sandbox/pool.py)
+WARM_ENV = "SANDBOX_WARM"  # "1": start the warm interpreter (Warm; sandbox/backend.py sandbox_env)
 WIPE_DIRS = ("/work", "/tmp", "/dev/shm", "/dev/mqueue")
 CHUNK = 1 << 20
 F_SETPIPE_SZ = 1031
@@ -605,6 +606,7 @@ class Warm:
         self.forks = 0
         self.replaced = 0
         self.error = ""  # why there is none, if it failed to start
+        self.broken = False  # the mother died or changed: the container is recycled at its reset
 
     def spared(self) -> set[int]:
         return {p for p in (self.mother_pid, self.pid) if p}
@@ -713,6 +715,7 @@ class Warm:
         self.sock, self.pid, self.ready = None, 0, False
 
     def lose_mother(self) -> None:
+        self.broken = self.broken or self.mother_pid != 0
         self.drop()
         if self.mother is not None:
             self.mother.close()
@@ -1078,7 +1081,7 @@ def reset() -> dict:
     spared = WARM.spared()
     procs = [p for p in other_pids() if p not in spared]
     bad, fat = tampered(), grown()
-    return {"ok": True, "clean": clean and not leftovers and not procs and not bad and not fat,
+    return {"ok": True, "clean": clean and not leftovers and not procs and not bad and not fat and not WARM.broken,
             "leftovers": leftovers[:10], "procs": procs[:10], "tampered": bad, "grown": fat}
 
 
@@ -1222,12 +1225,12 @@ def main() -> None:
     os.umask(0o077)
     # The warm interpreter's mother: forked before the first request is read (it must never hold a
     # job's data), after the uids, dumpability, seccomp filter and signals every process inherits
-    if APART and os.path.isfile(os.path.join(HARNESS_DIR, "zygote.py")):
+    if APART and os.environ.get(WARM_ENV) == "1" and os.path.isfile(os.path.join(HARNESS_DIR, "zygote.py")):
         try:
             WARM.start()
         except Exception as e:  # noqa: BLE001 - no warm interpreter: every run an exec, as before it
             WARM.lose_mother()
-            WARM.error = f"{type(e).__name__}: {e}"[:300]
+            WARM.broken, WARM.error = False, f"{type(e).__name__}: {e}"[:300]
     START_STATE = supervisor_state()
     START_RSS_KB = rss_kb()
     inp, outp = sys.stdin.buffer, sys.stdout.buffer

@@ -18,7 +18,7 @@ POOL = "pytest-sandbox-warm"
 
 def _grader(backend: str, warm: bool):
     g = SyncGrader(sandbox_config(backend, pool_size=1, pool_name=f"{POOL}-{backend}-{int(warm)}",
-                                  languages=("python",), warm_fork=warm))
+                                  languages=("python",), warm_fork="on" if warm else "off"))
     assert g.grader.available, g.grader.unavailable_reason()
     return g
 
