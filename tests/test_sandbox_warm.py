@@ -138,7 +138,8 @@ def test_a_program_finds_no_other_jobs_data_in_its_memory(any_grader):
     """Job A's stdin, expected output and tests pass through the runner; job B (a stdin program and
     a judged one) reads every readable page of its own memory for them."""
     tag = secrets.token_hex(8)
-    stdin, expected, tests = f"IN{tag}\n", f"OUT{tag}\n", f"assert f(1) == 'TST{tag}'"
+    # a few KB each: freed, they stay in the runner's heap (a mother forked after them showed 121 hits)
+    stdin, expected, tests = f"IN{tag}\n" * 400, f"OUT{tag}\n", f"assert f(1) == 'TST{tag}'\n" * 200
     judged = any_grader.grader._backend.judge_safe  # gVisor refuses judged tasks (sandbox/gvisor.py)
     assert any_grader.grade(py("print('OUT' + input()[2:])", [(stdin, expected)]))["verdict"] == "accepted"
     if judged:
@@ -262,3 +263,13 @@ def test_the_warm_processes_are_out_of_reach(any_grader):
     look = "import os\nprint(os.getpriority(os.PRIO_PROCESS, 0), len(os.sched_getaffinity(0)) == os.cpu_count())"
     assert outputs(any_grader, look, ["", ""]) == ["0 True\n", "0 True\n"]
     assert any_grader.grade(py("print(int(input()) + 1)", [("1\n", "2\n")]))["verdict"] == "accepted"
+
+
+@pytest.mark.parametrize("mb", [40, 80, 200])
+def test_memory_verdicts_are_the_same_as_under_exec(any_grader, exec_graders, mb):
+    """The warm processes' memory is added to the container's limit (SandboxConfig.overhead_mb): a
+    program holding as much as before gets the verdict it got before, under and over its 64 MB."""
+    code = f"x = bytearray({mb} << 20)\nfor i in range(0, len(x), 4096):\n    x[i] = 1\nprint(3)"
+    task = py(code, memory_limit_mb=64)
+    verdicts = {any_grader.grade(task)["verdict"], exec_graders(any_grader.grader.config.backend).grade(task)["verdict"]}
+    assert len(verdicts) == 1, verdicts
