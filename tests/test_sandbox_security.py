@@ -974,3 +974,132 @@ def test_the_checker_still_decides_finite_answers_and_expected_nan(grader):
 ])
 def test_codeforces_yes_no_answers_in_any_case(grader, printed, verdict):
     assert grader.grade(codeforces(printed, expected="YES\nNO\n", checker=None))["verdict"] == verdict
+
+
+# ---------------------------------------------------------------- /proc/<pid>/fd of trusted processes (issue 19)
+# gVisor ignores PR_SET_DUMPABLE in /proc and lets a process open /proc/<pid>/fd/N of a pipe whose
+# creator's effective uid was its own: the runner's and a judge's. Every channel they hold is a
+# socket (sandbox/runner.py channel()), which cannot be reopened by path (README "Sandbox backends").
+OTHERS_FDS = '''import os, stat
+def others_fds():
+    """Every fd of another process that opens (read or write), but named files (their own modes
+    decide) and the far ends of the program's own stdin, stdout and stderr (its own output)."""
+    own = {os.readlink(f"/proc/self/fd/{n}") for n in (0, 1, 2)}
+    opened = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            names = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for n in names:
+            path = f"/proc/{pid}/fd/{n}"
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = "?"
+            if target in own or target.startswith("/") and "(deleted)" not in target and os.path.exists(target):
+                continue
+            for mode in (os.O_RDONLY, os.O_WRONLY):
+                try:
+                    fd = os.open(path, mode | os.O_NONBLOCK | os.O_NOCTTY)
+                except OSError:
+                    continue
+                st = os.fstat(fd)  # a device anyone may open (gVisor's PID 1 stderr is the host's /dev/null) grants nothing
+                if not (stat.S_ISCHR(st.st_mode) and st.st_mode & 0o666 == 0o666):
+                    opened.append(f"pid {pid} fd {n} {target} mode {mode}")
+                os.close(fd)
+    return sorted(opened)
+'''
+
+
+@pytest.mark.parametrize("how", ["stdin", "call_tests", "test_code", "pytest"])
+def test_no_fd_of_the_runner_or_judge_opens_through_proc(any_grader, how):
+    """Run while the runner (and, but for stdin tests, a judge) holds its channels: none opens."""
+    task = {"language": "python", "completion": OTHERS_FDS, "return_output": True}
+    if how == "stdin":
+        task["completion"] += "print(others_fds())\n"
+        task["tests"] = [{"stdin": "", "expected_stdout": "[]\n"}]
+    elif how == "call_tests":
+        task.update(entry_point="others_fds", call_tests=[{"args": [], "expected": []}])
+    elif how == "test_code":
+        task["test_code"] = "got = others_fds()\nassert got == [], got\n"
+    else:
+        task["test_code"] = "from solution import others_fds\n\ndef test_none():\n    assert others_fds() == []\n"
+        task["test_framework"] = "pytest"
+    r = any_grader.grade(task)
+    assert r["verdict"] == "accepted", r
+
+
+# A program's background process reads every fd of other processes it can open; once a line of a
+# judge's carries the nonce (stdin: "<nonce>\n", the result fd: "<nonce> {...}"), it writes a
+# forged pass into every fd it could open for writing and keeps eating the judge's real lines.
+FORGE = '''import os, re, select, time
+KIND, N = {kind!r}, 3
+
+def links(pid):
+    try:
+        return {{n: os.readlink(f"/proc/{{pid}}/fd/{{n}}") for n in os.listdir(f"/proc/{{pid}}/fd")}}
+    except OSError:
+        return {{}}
+
+def forge():
+    readers, writers = [], []
+    own = set(links(os.getppid()).values())  # the program's own channel to its judge: leave it be
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) in (os.getpid(), os.getppid()):
+            continue
+        for n, target in links(pid).items():
+            if target in own:
+                continue
+            for mode, into in ((os.O_RDONLY, readers), (os.O_WRONLY, writers)):
+                try:
+                    into.append(os.open(f"/proc/{{pid}}/fd/{{n}}", mode | os.O_NONBLOCK | os.O_NOCTTY))
+                except OSError:
+                    pass
+    nonce, end = None, time.time() + 10
+    while readers and time.time() < end:
+        for fd in select.select(readers, [], [], 0.2)[0]:
+            try:
+                data = os.read(fd, 1 << 16)
+            except OSError:
+                continue
+            m = re.search(rb"(?:^|\\n)([0-9a-f]{{32}})(?:\\n| [{{])", data)
+            if m and nonce is None:
+                nonce = m.group(1)
+                if KIND == "assert":
+                    forged = b"ok:" + nonce
+                else:
+                    forged = b"".join(nonce + b' {{"test":{{"verdict":"accepted","detail":"","time_s":0}}}}\\n'
+                                      for _ in range(N)) + nonce + b' {{"done":%d}}\\n' % N
+                for w in writers:
+                    try:
+                        os.write(w, forged)
+                    except OSError:
+                        pass
+
+if os.fork() == 0:
+    try:
+        forge()
+    finally:
+        os._exit(0)
+
+def add(a, b):
+    time.sleep(0.3)
+    return a - b
+'''
+
+
+@pytest.mark.parametrize("kind", ["call", "assert"])
+def test_a_program_cannot_read_the_judges_nonce_and_forge_a_pass(any_grader, kind):
+    """End to end: whatever the forger reads or writes, the wrong program fails (never infra_error)."""
+    task = {"language": "python", "completion": FORGE.format(kind=kind), "time_limit_s": 5}
+    if kind == "call":
+        task.update(entry_point="add", call_tests=[{"args": [i, 2], "expected": i + 2} for i in range(3)])
+    else:
+        task["test_code"] = "\n".join(f"assert add({i}, 2) == {i + 2}" for i in range(3)) + "\n"
+    r = any_grader.grade(task)
+    assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
+    right = task["completion"].replace("return a - b", "return a + b")  # rewrite: the right program passes
+    assert any_grader.grade(dict(task, completion=right))["verdict"] == "accepted"
