@@ -82,3 +82,19 @@ def test_the_judge_is_out_of_the_programs_reach_under_gvisor(gvisor):
             "call_tests": [{"args": [x], "expected": [[65534] * 3, 2 * x]} for x in (1, 2, 3)]}
     result = gvisor.grade(task)
     assert [t["verdict"] for t in result["tests"]] == ["accepted", "time_limit", "accepted"], result
+
+
+@pytest.mark.parametrize("how", ["stdin", "call_tests"])
+def test_no_fd_of_the_runner_or_judge_opens_through_proc_under_runsc(gvisor, how):
+    """Docker's attached stdio reaches the runner as host FIFOs (root's, mode 0600) and every other
+    channel is a socket (sandbox/runner.py channel()): a program opens none of them, so it can
+    neither read a request (a checker's carries the expected output) nor write a reply."""
+    from tests.test_sandbox_security import OTHERS_FDS
+    task = {"id": "g", "kind": "code", "language": "python", "completion": OTHERS_FDS, "return_output": True}
+    if how == "stdin":
+        task["completion"] += "print(others_fds())\n"
+        task["tests"] = [{"stdin": "", "expected_stdout": "[]\n"}]
+    else:
+        task.update(entry_point="others_fds", call_tests=[{"args": [], "expected": []}])
+    result = gvisor.grade(task)
+    assert result["verdict"] == "accepted", result
