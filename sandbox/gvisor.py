@@ -21,6 +21,7 @@ Sandboxes die with their server: runsc gets PR_SET_PDEATHSIG, and the runner exi
 from __future__ import annotations
 
 import ctypes
+import itertools
 import json
 import logging
 import os
@@ -40,6 +41,7 @@ from .languages import LANGUAGES
 
 log = logging.getLogger(__name__)
 
+SANDBOX_SEQ = itertools.count(1)  # per process, as the state dir is: two backends in one process never share a name
 RUNNER_ARGV = ["python3", "-I", "-u", "/opt/sandbox/runner.py"]  # every recipe's CMD (sandbox/images/*.Dockerfile)
 WATCH_S = 0.02  # memory watchdog period while a request runs
 PR_SET_PDEATHSIG = 1
@@ -173,7 +175,6 @@ class GvisorBackend(Backend):
         self.root = state_base() / f"{os.getpid()}-{STARTED}"  # state_base() is this host's: pid and start time name the server
         self._boxes: dict[str, Box] = {}
         self._lock = threading.Lock()
-        self._seq = 0
         self._stop = threading.Event()
         self._watch: threading.Thread | None = None
 
@@ -219,8 +220,7 @@ class GvisorBackend(Backend):
 
     def _start_once(self, language: str, image: str, mem_mb: int) -> Box:
         with self._lock:
-            self._seq += 1
-            sid = f"{language}-{self._seq}"
+            sid = f"{language}-{next(SANDBOX_SEQ)}"
         bundle = self.root / "bundles" / sid
         bundle.mkdir(parents=True, mode=0o700)
         (bundle / "config.json").write_text(json.dumps(oci_spec(self.config, language, image)))

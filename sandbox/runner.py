@@ -755,8 +755,9 @@ def warm_kind(argv: list[str], judge: bool) -> str | None:
 
 def fork_warm(kind: str, argv: list[str], cwd: str, env: dict, pass_fds: tuple[int, ...], cpu_s: float,
               fsize: int) -> Forked:
-    """Start the run as a fork of the zygote (harness/zygote.py) with fresh pipes as std streams."""
-    pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr
+    """Start the run as a fork of the zygote (harness/zygote.py): a program's std streams are pipes,
+    as Popen gives it; a judge's are sockets, as fork_judge gives it (its stdin carries the tests)."""
+    pipes = [channel() if kind == "judge" else os.pipe() for _ in range(3)]  # stdin, stdout, stderr
     theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
     try:
         pid = WARM.fork(kind, argv, cwd, env, theirs, pass_fds, cpu_s, fsize)

@@ -140,18 +140,15 @@ def test_a_program_finds_no_other_jobs_data_in_its_memory(any_grader):
     tag = secrets.token_hex(8)
     # a few KB each: freed, they stay in the runner's heap (a mother forked after them showed 121 hits)
     stdin, expected, tests = f"IN{tag}\n" * 400, f"OUT{tag}\n", f"assert f(1) == 'TST{tag}'\n" * 200
-    judged = any_grader.grader._backend.judge_safe  # gVisor refuses judged tasks (sandbox/gvisor.py)
     assert any_grader.grade(py("print('OUT' + input()[2:])", [(stdin, expected)]))["verdict"] == "accepted"
-    if judged:
-        r = any_grader.grade({"kind": "code", "language": "python", "test_code": tests,
-                              "completion": f"```python\ndef f(x):\n    return 'TST{tag}'\n```"})
-        assert r["verdict"] == "accepted", r
+    r = any_grader.grade({"kind": "code", "language": "python", "test_code": tests,
+                          "completion": f"```python\ndef f(x):\n    return 'TST{tag}'\n```"})
+    assert r["verdict"] == "accepted", r
     scan = SCAN.replace("TAG_REVERSED", tag[::-1])
     assert outputs(any_grader, scan) == ["clean found-own-copy\n"]
-    if judged:
-        r = any_grader.grade({"kind": "code", "language": "python", "completion": f"```python\n{scan}\n```",
-                              "test_code": "assert found() == 'clean found-own-copy', found()"})
-        assert r["verdict"] == "accepted", r
+    r = any_grader.grade({"kind": "code", "language": "python", "completion": f"```python\n{scan}\n```",
+                          "test_code": "assert found() == 'clean found-own-copy', found()"})
+    assert r["verdict"] == "accepted", r
 
 
 # Reads every readable anonymous page of its own memory (heap, stack, mmap) into one buffer,
