@@ -68,7 +68,7 @@ class SandboxConfig:
     work_tmpfs_mb: int = field(default=128, metadata={"help": "Size of /work (job files, compiled programs), a tmpfs counted in the memory limit."})
     tmp_tmpfs_mb: int = field(default=64, metadata={"help": "Size of /tmp (noexec tmpfs)."})
     tmpfs_inodes: int = field(default=4096, metadata={"help": "Inodes per tmpfs (file-count bombs stop here)."})
-    warm_fork: str = field(default="auto", metadata={"help": "Start Python programs and judges as forks of a warm interpreter in each container (README.md, \"The warm interpreter\"): on | off | auto (on with Docker; off with gVisor, whose fork of the warm process measured slower than an interpreter start)."})
+    warm_fork: str = field(default="auto", metadata={"help": "Start Python programs and judges as forks of a warm interpreter in each container (README.md, \"The warm interpreter\"): on | off | auto (on with Docker; with gVisor, judges only: its fork of the warm process measured slower than a program's interpreter start)."})
     memory_overhead_mb: int = field(default=48, metadata={"help": "Added to a test's memory limit for the runner and its capture buffers (plus twice the stdout cap)."})
     file_size_limit_mb: int = field(default=64, metadata={"help": "Largest file a program may write (RLIMIT_FSIZE)."})
     output_limit_bytes: int = field(default=8 << 20, metadata={"help": "stdout kept per test; more gives output_limit (a 5 MB answer is fine)."})
@@ -91,14 +91,19 @@ class SandboxConfig:
         if self.warm_fork not in WARM_FORK:
             raise ValueError(f"sandbox warm_fork {self.warm_fork!r}: expected one of {', '.join(WARM_FORK)}")
 
-    def warm(self, language: str) -> bool:
+    def warm_container(self, language: str) -> bool:
         """Whether the language's containers run the warm interpreter (warm_fork; Python only)."""
-        return language == "python" and (self.warm_fork == "on" or (self.warm_fork == "auto" and self.backend == "docker"))
+        return language == "python" and self.warm_fork != "off"
+
+    def warm(self, language: str, judge: bool = False) -> bool:
+        """Whether a run starts as a fork of it: a judge wherever it runs (else the judge is a fork of
+        the runner, whose memory holds earlier jobs' data), a program with Docker or when on."""
+        return self.warm_container(language) and (judge or self.warm_fork == "on" or self.backend == "docker")
 
     def overhead_mb(self, language: str) -> int:
         """What a container holds beside a test's memory: the runner and its capture buffers, and
         the warm interpreter's two processes (measured 24 MB: WARM_MB)."""
-        return self.memory_overhead_mb + 2 * (self.output_limit_bytes >> 20) + (WARM_MB if self.warm(language) else 0)
+        return self.memory_overhead_mb + 2 * (self.output_limit_bytes >> 20) + (WARM_MB if self.warm_container(language) else 0)
 
     def limits_for(self, language: str) -> LanguageLimits:
         return self.limits.get(language) or LanguageLimits()
