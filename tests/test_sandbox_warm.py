@@ -121,6 +121,7 @@ def test_a_forked_program_sees_what_an_exec_sees(any_grader, exec_graders):
     "raise ValueError('boom')", "import sys; sys.exit('bye')", "import sys; sys.exit(3)", "x = (",
     "raise KeyboardInterrupt", "import sys; sys.stdout.write('no newline')", "import wire",
     "import sys; print(sys.stdin.read().encode())", "def f(): return f()\nf()",
+    "import sys; print(3); sys.stdout.close()", "import os; print(3, end=''); os.close(1)",
 ])
 def test_exits_and_errors_are_the_same_as_under_exec(any_grader, exec_graders, code):
     backend = any_grader.grader.config.backend

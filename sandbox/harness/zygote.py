@@ -324,9 +324,18 @@ def finish(mod: types.ModuleType, status: int, interrupted: bool) -> None:
     except BaseException:  # noqa: BLE001 - the program's own exit code stands
         pass
     for stream in (sys.stdout, sys.stderr):
+        if stream is None or getattr(stream, "closed", False):  # as CPython's flush_std_files skips it
+            continue
         try:
             stream.flush()
-        except Exception:  # noqa: BLE001
+        except Exception as e:  # noqa: BLE001 - reported as CPython reports it, and exit status 120
+            try:
+                import traceback
+                sys.stderr.write(f"Exception ignored in: {stream!r}\n")
+                traceback.print_exception(type(e), e, None, file=sys.stderr)
+                sys.stderr.flush()
+            except Exception:  # noqa: BLE001
+                pass
             status = 120
     if interrupted:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
