@@ -456,3 +456,23 @@ def test_a_cell_runs_as_the_program_uid_with_no_capability(client):
         uid, euid, gid, caps = r.stdout.split(" ", 3)
         assert uid == euid != "0" and gid != "0", r.stdout
         assert caps.strip() == "['0000000000000000']", r.stdout
+
+
+def test_a_lost_session_frees_its_admission_slot_at_once(server_factory):
+    """A server at its session limit: one session's cell hangs and ends it; a new session is
+    admitted at once (not after close or the idle TTL), and the lost id still answers "session
+    lost" (gRPC FAILED_PRECONDITION, HTTP 410), never a new empty session."""
+    full = server_factory(*SERVER_ARGS, "--token", TOKEN, "--max-sessions", "1")
+    with VerifierClient(full.target, ClientConfig(token=TOKEN, timeout_s=60)) as client:
+        lost = client.session("python", time_limit_s=0.5)
+        lost.run("x = 1")
+        assert lost.run("while True:\n    pass").session_lost
+        assert full.metric("verifier_sessions") == 0
+        with client.session("python", timeout_s=5) as fresh:  # no retry wait: the slot is free now
+            assert fresh.run("2 + 2").value == "4"
+            with pytest.raises(SessionLost) as err:
+                lost.run("x")
+            assert err.value.code == grpc.StatusCode.FAILED_PRECONDITION and "time_limit" in err.value.message
+            status, _, body = http(full, "POST", f"/v1/sessions/{lost._inner.info.session_id}/cells", {"code": "x"})
+            assert status == 410 and "session lost" in body["error"]
+        lost.close()

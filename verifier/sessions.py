@@ -10,6 +10,8 @@ the sandbox side (containers, cells, replay) is sandbox/session.py.
   beyond either, CreateSession raises Overloaded with a retry hint from how long sessions last.
 - A session with no call for its idle TTL is closed by a reaper; draining refuses new sessions and
   `close()` ends every session (its containers removed: no process survives).
+- A session that a cell ended (time, memory, crash) frees its admission slot at once; its id keeps
+  answering "session lost" until its idle TTL from a small tombstone (owner digest, reason, expiry).
 """
 
 from __future__ import annotations
@@ -35,7 +37,9 @@ log = logging.getLogger("verifier.sessions")
 
 REAP_INTERVAL_S = 1.0
 MAX_READ_BYTES = 1 << 20
-
+# Lost sessions remembered for their "session lost" answer; past this the oldest answer "not found"
+# instead (still never a new session): a flood of lost sessions must not grow the server's memory.
+TOMBSTONES_MAX = 10_000
 
 
 class SessionNotFound(Exception):
@@ -54,6 +58,15 @@ class Entry:
     created: float = field(default_factory=time.monotonic)
     last_used: float = field(default_factory=time.monotonic)
     busy: int = 0  # calls in progress: a running cell is never idle
+
+
+@dataclass(frozen=True)
+class Tombstone:
+    """What is left of a lost session: enough to answer its id with "session lost" until expiry."""
+
+    owner: bytes
+    why: str
+    expires: float
 
 
 def _owner(token: str) -> bytes:
@@ -77,6 +90,7 @@ class SessionRegistry:
         self.engine, self.config = engine, config
         self.host = SessionHost(config.sandbox, config.max_sessions)
         self._sessions: dict[str, Entry] = {}
+        self._lost: dict[str, Tombstone] = {}  # insertion order: oldest first
         self._creating = 0
         self._lifetime = 60.0  # seconds a session lasts, EWMA, for retry hints
         self._reaper: asyncio.Task | None = None
@@ -155,6 +169,9 @@ class SessionRegistry:
 
     def _entry(self, token: str, sid: Any) -> Entry:
         entry = self._sessions.get(sid) if isinstance(sid, str) else None
+        if entry is None and isinstance(sid, str) and (stone := self._lost.get(sid)) is not None:
+            if stone.expires > time.monotonic() and secrets.compare_digest(stone.owner, _owner(token)):
+                raise SessionLost(f"session lost: {stone.why}")
         if entry is None or not secrets.compare_digest(entry.owner, _owner(token)):
             raise SessionNotFound("no such session: it was closed, reaped after its idle TTL, belongs to "
                                   "another caller, or lived on a replica that restarted (sessions are never recreated)")
@@ -168,6 +185,7 @@ class SessionRegistry:
             raise TaskError("code", f"exceeds {self.config.max_field_bytes} bytes (--max-field-bytes)")
         entry = self._entry(token, sid)
         if entry.session.lost:
+            await self._lose(sid, entry)
             raise SessionLost(f"session lost: {entry.session.lost}")
         entry.busy += 1
         started = time.monotonic()
@@ -178,6 +196,8 @@ class SessionRegistry:
             entry.last_used = time.monotonic()
         self.engine.metrics.cells.labels(reply["status"]).inc()
         self.engine.metrics.cell_seconds.observe(entry.last_used - started)
+        if reply.get("lost") and not reply.get("restored"):
+            await self._lose(sid, entry)
         if reply["status"] == "lost" and not reply.get("restored"):  # restored: the reply says the cell did not run
             raise SessionLost(f"session lost: {reply.get('detail', '')}")
         return reply
@@ -195,6 +215,7 @@ class SessionRegistry:
             entry.busy -= 1
             entry.last_used = time.monotonic()
         if reply.get("lost"):
+            await self._lose(sid, entry)
             raise SessionLost(f"session lost: {reply.get('detail', '')}")
         if not reply["ok"]:
             raise TaskError("path", reply["detail"])
@@ -206,8 +227,23 @@ class SessionRegistry:
             self._entry(token, sid)
         except SessionNotFound:
             return False
+        except SessionLost:  # a lost session's id: closing forgets it
+            self._lost.pop(sid, None)
+            return True
         await self._end(sid)
         return True
+
+    async def _lose(self, sid: str, entry: Entry) -> None:
+        """A cell ended the session: free its admission slot now and leave a tombstone that answers
+        its id with "session lost" until its idle TTL (a lost session holds no container: nothing
+        else to wait for)."""
+        if self._sessions.get(sid) is not entry:  # already ended (closed, reaped, lost by a parallel call)
+            return
+        self._lost[sid] = Tombstone(entry.owner, entry.session.lost or "an earlier cell ended the session",
+                                    time.monotonic() + entry.ttl_s)
+        while len(self._lost) > TOMBSTONES_MAX:
+            del self._lost[next(iter(self._lost))]
+        await self._end(sid)
 
     async def _end(self, sid: str) -> None:
         entry = self._sessions.pop(sid, None)
@@ -233,13 +269,15 @@ class SessionRegistry:
             self._reaper = asyncio.ensure_future(self._reap_loop())
 
     async def _reap_loop(self) -> None:
-        while self._sessions:
+        while self._sessions or self._lost:
             await asyncio.sleep(REAP_INTERVAL_S)
             await self.reap()
 
     async def reap(self) -> int:
         """Close sessions idle past their TTL; how many."""
         now = time.monotonic()
+        for sid in [sid for sid, stone in self._lost.items() if stone.expires <= now]:
+            del self._lost[sid]
         idle = [sid for sid, e in self._sessions.items() if not e.busy and now - e.last_used > e.ttl_s]
         for sid in idle:
             log.info("session: closed after %.0f s idle", self._sessions[sid].ttl_s)
