@@ -476,3 +476,67 @@ def test_a_lost_session_frees_its_admission_slot_at_once(server_factory):
             status, _, body = http(full, "POST", f"/v1/sessions/{lost._inner.info.session_id}/cells", {"code": "x"})
             assert status == 410 and "session lost" in body["error"]
         lost.close()
+
+
+def test_calls_to_the_wrong_replica_reach_the_owner_and_a_dead_owner_is_lost(server_factory):
+    """A Service that balances per request sends a session's HTTP and plain-gRPC calls to any
+    replica: the one that does not own it forwards to the owner its id names (signed with the shared
+    token), a forged route is answered as unknown without a connection, and a dead owner is "session
+    lost" (HTTP 410, gRPC FAILED_PRECONDITION)."""
+    import socket
+
+    from verifier.local_server import free_port
+
+    ports = [free_port(), free_port()]
+    owner, other = (server_factory(*SERVER_ARGS, "--token", TOKEN, "--advertise-address", f"127.0.0.1:{p}", port=p)
+                    for p in ports)
+    status, _, created = http(owner, "POST", "/v1/sessions", {})
+    assert status == 200 and created["replica"] == owner.target
+    sid = created["session_id"]
+    cells = f"/v1/sessions/{sid}/cells"
+    assert http(other, "POST", cells, {"code": "x = 41\nopen('f.txt', 'w').write('hi')"})[0] == 200
+    for srv in (owner, other, other, owner):
+        status, _, reply = http(srv, "POST", cells, {"code": "x += 1; x"})
+        assert status == 200 and reply["status"] == "ok", reply
+    assert reply["value"] == "45"  # four cells ran, in one interpreter, whichever replica took them
+    status, _, read = http(other, "GET", f"/v1/sessions/{sid}/files?path=f.txt")
+    assert status == 200 and read["data"] == "aGk="
+    plain = stub(other.target)  # a plain stub, no client-side routing: the call lands on the wrong replica
+    assert plain.RunCell(pb.RunCellRequest(session_id=sid, code="x"), metadata=AUTH, timeout=60).value == "45"
+    assert plain.ReadSessionFile(pb.ReadSessionFileRequest(session_id=sid, path="f.txt"), metadata=AUTH,
+                                 timeout=60).data == b"hi"
+    assert http(other, "POST", cells, {"code": "1"}, token="wrong")[0] == 401  # auth before forwarding
+
+    # A route to a host of the caller's choosing, with the MAC of a real id: refused, never connected to.
+    trap = socket.socket()
+    trap.bind(("127.0.0.1", 0))
+    trap.listen(1)
+    trap.settimeout(0.5)
+    rand, _, mac = sid.split(".")
+    import base64
+    forged_route = base64.urlsafe_b64encode(f"127.0.0.1:1|{trap.getsockname()[1]}".encode()).rstrip(b"=").decode()
+    for forged in (f"{rand}.{forged_route}.{mac}", f"{rand}.{forged_route}.{'A' * len(mac)}"):
+        status, _, body = http(other, "POST", f"/v1/sessions/{forged}/cells", {"code": "1"})
+        assert status == 404 and "does not check" in body["error"], body
+    with pytest.raises(socket.timeout):
+        trap.accept()
+    trap.close()
+
+    # A session closed through the wrong replica is closed on its owner.
+    for close in (lambda i: http(other, "DELETE", f"/v1/sessions/{i}")[2]["closed"],
+                  lambda i: plain.CloseSession(pb.CloseSessionRequest(session_id=i), metadata=AUTH, timeout=60).closed):
+        status, _, second = http(owner, "POST", "/v1/sessions", {})
+        assert close(second["session_id"]) is True
+        assert http(owner, "POST", f"/v1/sessions/{second['session_id']}/cells", {"code": "1"})[0] == 404
+
+    owner.kill()
+    leftovers = {"label": [f"grpo-verifier.owner={os.uname().nodename}:{owner.proc.pid}"]}
+    for c in docker.from_env().containers.list(all=True, filters=leftovers):
+        c.remove(force=True)
+    status, _, body = http(other, "POST", cells, {"code": "x"})
+    assert status == 410 and "session lost" in body["error"] and owner.target in body["error"], body
+    with pytest.raises(grpc.RpcError) as err:
+        plain.RunCell(pb.RunCellRequest(session_id=sid, code="x"), metadata=AUTH, timeout=60)
+    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "session lost" in err.value.details()
+    status, _, created = http(other, "POST", "/v1/sessions", {})  # the survivor still serves new sessions
+    assert status == 200 and created["session_id"].split(".")[1] != sid.split(".")[1]

@@ -6,6 +6,11 @@ the sandbox side (containers, cells, replay) is sandbox/session.py.
 
 - Ids are `secrets.token_urlsafe(24)` (192 random bits) and bound to the caller's credential (a
   digest of its bearer token): an id used with another token is answered exactly as an unknown id.
+- With `--advertise-address` and a token, an id also names the replica that owns it:
+  ``RANDOM.ROUTE.MAC``, ROUTE that replica's gRPC address and HTTP port, MAC an HMAC of both under a
+  key derived from the token all replicas share. Another replica forwards the session's HTTP calls
+  there (verifier/http.py), and only when the MAC checks: a caller cannot make a replica connect to
+  a host of its choosing (docs/architecture.md "Sessions").
 - A live session is one admitted item of the engine (`Engine.admit`), within `max_sessions`;
   beyond either, CreateSession raises Overloaded with a retry hint from how long sessions last.
 - A session with no call for its idle TTL is closed by a reaper; draining refuses new sessions and
@@ -17,7 +22,9 @@ the sandbox side (containers, cells, replay) is sandbox/session.py.
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
+import hmac
 import logging
 import math
 import secrets
@@ -40,6 +47,14 @@ MAX_READ_BYTES = 1 << 20
 # Lost sessions remembered for their "session lost" answer; past this the oldest answer "not found"
 # instead (still never a new session): a flood of lost sessions must not grow the server's memory.
 TOMBSTONES_MAX = 10_000
+ROUTE_KEY_LABEL = b"grpo-verifier session route v1"
+# A forwarded session call carries this HTTP header / gRPC metadata key; its receiver answers it
+# itself and never forwards it again, so two replicas cannot bounce a call between them.
+FORWARDED_KEY = "x-verifier-forwarded"
+# Bounds only an owner that hangs: the owner bounds every session call itself (cells by their wall
+# time, a replay by its cells), so this is the longest of those plus margin, not a cell limit.
+FORWARD_TIMEOUT_S = 900.0
+MAC_BYTES = 18  # 144 bits: a forged route must guess it
 
 
 class SessionNotFound(Exception):
@@ -69,6 +84,22 @@ class Tombstone:
     expires: float
 
 
+@dataclass(frozen=True)
+class Route:
+    """The replica that owns a session, as its id names it."""
+
+    grpc_address: str  # its --advertise-address, host:port
+    http_port: int
+
+    @property
+    def http_host(self) -> str:
+        return self.grpc_address.rpartition(":")[0].strip("[]")
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
 def _owner(token: str) -> bytes:
     return hashlib.blake2b(token.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
@@ -86,8 +117,12 @@ def _number(body: Mapping, key: str, kind: type, low: float, high: float) -> Any
 class SessionRegistry:
     """Every session of this replica."""
 
-    def __init__(self, engine: Engine, config: ServerConfig) -> None:
+    def __init__(self, engine: Engine, config: ServerConfig, token: str = "") -> None:
         self.engine, self.config = engine, config
+        # Routing ids (module docstring) need an address to name and a secret to sign it with.
+        self._route_key = (hmac.new(token.encode("utf-8", "surrogatepass"), ROUTE_KEY_LABEL, hashlib.sha256).digest()
+                           if token and config.advertise_address else None)
+        self._route = _b64(f"{config.advertise_address}|{config.http_port}".encode())
         self.host = SessionHost(config.sandbox, config.max_sessions)
         self._sessions: dict[str, Entry] = {}
         self._lost: dict[str, Tombstone] = {}  # insertion order: oldest first
@@ -144,12 +179,38 @@ class SessionRegistry:
             log.warning("session: container did not start: %s", exc)
             raise RuntimeError(f"the session's sandbox did not start ({type(exc).__name__}); retry") from None
         self._creating -= 1
-        sid = secrets.token_urlsafe(24)
+        sid = self._new_id()
         self._sessions[sid] = Entry(session, _owner(token), ttl)
         self.engine.metrics.sessions.set(len(self._sessions))
         self._ensure_reaper()
         return {"session_id": sid, "time_limit_s": limits.time_limit_s, "memory_limit_mb": limits.memory_limit_mb,
                 "idle_ttl_s": ttl, "replica": self.config.advertise_address}
+
+    def _mac(self, head: str) -> str:
+        assert self._route_key is not None
+        return _b64(hmac.new(self._route_key, head.encode(), hashlib.sha256).digest()[:MAC_BYTES])
+
+    def _new_id(self) -> str:
+        """192 random bits; with routing on, followed by this replica's route and their MAC."""
+        rand = secrets.token_urlsafe(24)
+        if self._route_key is None:
+            return rand
+        return f"{rand}.{self._route}.{self._mac(f'{rand}.{self._route}')}"
+
+    def owner(self, sid: Any) -> Route | None:
+        """The other replica a session id names, for a front end to forward the call to; None when
+        this replica answers it (its own id, an id without a route, routing off). A route whose MAC
+        does not check is SessionNotFound, never a destination: forwarding to whatever an id names
+        would let any caller make this replica open connections to hosts of its choosing (SSRF)."""
+        if self._route_key is None or not isinstance(sid, str) or sid.count(".") != 2:
+            return None
+        rand, route, mac = sid.split(".")
+        if route == self._route:
+            return None
+        if not hmac.compare_digest(mac.encode(), self._mac(f"{rand}.{route}").encode()):
+            raise SessionNotFound("no such session: its id does not check (not issued by this service)")
+        address, _, port = base64.urlsafe_b64decode(route + "=" * (-len(route) % 4)).decode().rpartition("|")
+        return Route(address, int(port))
 
     def _release_slot(self) -> None:
         self._creating -= 1
