@@ -269,7 +269,9 @@ def test_servicemonitor_and_networkpolicy_name_real_ports(docs, deployment):
     (policy,) = by_kind(docs, "NetworkPolicy")
     for rule in policy["spec"]["ingress"]:
         assert {p["port"] for p in rule["ports"]} <= container_ports
-    assert policy["spec"]["egress"] == []
+    own = policy["spec"]["podSelector"]
+    (egress,) = policy["spec"]["egress"]  # only to the other replicas, for forwarded session calls
+    assert egress["to"] == [{"podSelector": own}] and {p["port"] for p in egress["ports"]} == {"grpc", "http"}
 
 
 def test_the_base_grades_code_without_docker_or_privileges(deployment):
