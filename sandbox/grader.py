@@ -62,6 +62,11 @@ class CodeGrader:
         self._closed = False
         self.reaped = 0
 
+    @property
+    def backend(self) -> Backend:
+        """The backend the pool starts sandboxes with; sessions start theirs with it too (sandbox/session.py)."""
+        return self._backend
+
     # ------------------------------------------------------------------ lifecycle
     async def _call(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self._ctl, fn, *args)

@@ -33,7 +33,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .backend import STARTED, Backend, Box, owner_alive, owner_id, runner_ready, sandbox_env
+from .backend import (SESSION_ARGV, STARTED, Backend, Box, owner_alive, owner_id, runner_ready, sandbox_env,
+                      session_ready)
 from .channel import Channel, ChannelError
 from .config import SandboxConfig
 from .languages import LANGUAGES
@@ -217,18 +218,43 @@ class GvisorBackend(Backend):
     def start(self, language: str, image: str, mem_mb: int) -> Box:
         """One sandbox; a second try when the first's memory file was not found (seen now and then
         right after a kill, cause not known: a sandbox without it cannot be limited, so never used)."""
+        spec = oci_spec(self.config, language, image)
         try:
-            return self._start_once(language, image, mem_mb)
+            return self._start_once(language, spec, mem_mb, runner_ready)
         except MemoryFileMissing:
-            return self._start_once(language, image, mem_mb)
+            return self._start_once(language, spec, mem_mb, runner_ready)
 
-    def _start_once(self, language: str, image: str, mem_mb: int) -> Box:
+    def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int) -> Box:
+        """A session's sandbox: its host channel is the same socket pair as the runner's (never a
+        pipe: gVisor lets a same-uid process open pipes through /proc, not sockets), and the memory
+        watchdog watches it between requests too (a cell's background process runs then)."""
+        spec = oci_spec(self.config, language, image)
+        uid, _, gid = self.config.user.partition(":")
+        process = spec["process"]
+        process.update(user={"uid": int(uid), "gid": int(gid or uid)}, args=SESSION_ARGV,
+                       capabilities={k: [] for k in process["capabilities"]},
+                       env=[e for e in process["env"] if not e.startswith("SANDBOX_IDS=")])
+        process["rlimits"] = [r if r["type"] != "RLIMIT_NPROC" else {**r, "hard": pids_limit, "soft": pids_limit}
+                              for r in process["rlimits"]]
+        try:
+            box = self._start_once(language, spec, mem_mb, session_ready, session=True)
+        except MemoryFileMissing:
+            box = self._start_once(language, spec, mem_mb, session_ready, session=True)
+        return box
+
+    def memory_bytes(self, box: Box) -> int:
+        try:
+            return os.stat(box.container.mem_file).st_blocks * 512
+        except OSError:
+            return 0
+
+    def _start_once(self, language: str, spec: dict, mem_mb: int, ready, session: bool = False) -> Box:
         with self._lock:
             self._seq += 1
             sid = f"{language}-{self._seq}"
         bundle = self.root / "bundles" / sid
         bundle.mkdir(parents=True, mode=0o700)
-        (bundle / "config.json").write_text(json.dumps(oci_spec(self.config, language, image)))
+        (bundle / "config.json").write_text(json.dumps(spec))
         mine, theirs = socket.socketpair()
         log_path = bundle / "runsc.log"
         try:
@@ -247,11 +273,11 @@ class GvisorBackend(Backend):
             theirs.close()
         sb = Sandbox(id=sid, proc=proc, bundle=bundle)
         ch = RawChannel(mine)
-        box = Box(language=language, container=sb, channel=ch, mem_mb=mem_mb)
+        box = Box(language=language, container=sb, channel=ch, mem_mb=mem_mb, session=session)
         try:
             head, _ = ch.request({"op": "ping"}, timeout_s=self.config.start_timeout_s)
-            if not runner_ready(head):
-                raise ChannelError(f"runner answered {head!r}")
+            if not ready(head):
+                raise ChannelError(f"sandbox PID 1 answered {head!r}")
             sb.mem_file = self._memory_file(sb)
         except MemoryFileMissing:
             self.remove(box)
@@ -346,7 +372,7 @@ class GvisorBackend(Backend):
         """Every WATCH_S, each busy sandbox's committed memory against its limit."""
         while not self._stop.wait(WATCH_S):
             with self._lock:
-                boxes = [b for b in self._boxes.values() if b.channel.busy and not b.dead]
+                boxes = [b for b in self._boxes.values() if (b.channel.busy or b.session) and not b.dead]
             for box in boxes:
                 sb: Sandbox = box.container
                 try:

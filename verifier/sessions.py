@@ -123,7 +123,8 @@ class SessionRegistry:
         self._route_key = (hmac.new(token.encode("utf-8", "surrogatepass"), ROUTE_KEY_LABEL, hashlib.sha256).digest()
                            if token and config.advertise_address else None)
         self._route = _b64(f"{config.advertise_address}|{config.http_port}".encode())
-        self.host = SessionHost(config.sandbox, config.max_sessions)
+        grader = getattr(engine, "code", None)
+        self.host = SessionHost(config.sandbox, config.max_sessions, backend=getattr(grader, "backend", None))
         self._sessions: dict[str, Entry] = {}
         self._lost: dict[str, Tombstone] = {}  # insertion order: oldest first
         self._creating = 0
@@ -177,7 +178,8 @@ class SessionRegistry:
         except Exception as exc:
             self._release_slot()
             log.warning("session: container did not start: %s", exc)
-            raise RuntimeError(f"the session's sandbox did not start ({type(exc).__name__}); retry") from None
+            why = f": {str(exc)[:300]}" if type(exc) is RuntimeError else ""  # our own words (sandbox/backend.py)
+            raise RuntimeError(f"the session's sandbox did not start ({type(exc).__name__}{why}); retry") from None
         self._creating -= 1
         sid = self._new_id()
         self._sessions[sid] = Entry(session, _owner(token), ttl)
