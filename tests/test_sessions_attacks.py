@@ -275,3 +275,81 @@ def test_a_grading_job_leaves_nothing_on_work_for_the_next_job(client):
     assert client.execute(leave)["stdout"] == "['user.leak']\n"
     seen = client.execute("import os\nprint(os.listxattr('/work'))")
     assert seen["stdout"] == "[]\n", seen
+
+
+# ---------------------------------------------------------------- both backends (issue 22: sessions under gVisor)
+
+OPEN_EVERY_FD = r"""
+import json, os, stat
+got = []
+for pid in (p for p in os.listdir('/proc') if p.isdigit() and int(p) != os.getpid()):
+    try:
+        fds = os.listdir(f'/proc/{pid}/fd')
+    except OSError:
+        continue
+    for fd in fds:
+        for mode in (os.O_RDONLY, os.O_WRONLY, os.O_RDWR):
+            try:
+                f = os.open(f'/proc/{pid}/fd/{fd}', mode | os.O_NONBLOCK)
+            except OSError:
+                continue
+            m = os.fstat(f).st_mode
+            kind = 'fifo' if stat.S_ISFIFO(m) else 'socket' if stat.S_ISSOCK(m) else 'chr' if stat.S_ISCHR(m) else 'file'
+            got.append([pid, fd, mode, kind])
+            try:  # a forged reply: the framing of sandbox/runner.py, a header line saying the next cell printed 'forged'
+                if mode == os.O_RDONLY:
+                    os.read(f, 1 << 16)
+                else:
+                    os.write(f, b'{"status": "ok", "stdout_bytes": 7, "blobs": [["stdout", 7]]}\nforged\n' * 4)
+            except OSError:
+                pass
+            os.close(f)
+print(json.dumps(got))
+"""
+
+
+@pytest.fixture(scope="module", params=["docker", "gvisor"])
+def any_backend(request) -> Iterator[VerifierClient]:
+    """A server whose sessions run on each backend in turn (`--sandbox-backend`)."""
+    if request.param == "gvisor":
+        from helpers import sandbox_config
+        sandbox_config("gvisor", languages=("python",))  # its root filesystem, exported from the image
+    with ServerProcess(*SERVER_ARGS, "--sandbox-backend", request.param, "--token", TOKEN, "--max-sessions", "2") as s, \
+            VerifierClient(s.target, ClientConfig(token=TOKEN, timeout_s=120)) as c:
+        yield c
+
+
+def test_a_cell_opening_every_fd_of_every_other_process_gets_nothing_it_can_use(any_backend):
+    """gVisor ignores PR_SET_DUMPABLE: a cell can list the supervisor's fds and open its pipes
+    through /proc/1/fd (sockets there are ENXIO). The supervisor holds only socket pairs, so a cell
+    opens no channel of it, and the forged replies it tried to write change nothing."""
+    import json
+
+    with any_backend.session("python") as s:
+        s.run("import subprocess; bg = subprocess.Popen(['sleep', '60'])")  # one more process to try
+        r = s.run(OPEN_EVERY_FD)
+        assert r.ok, r
+        first, *forged = r.stdout.splitlines()  # a pipe opened for writing would carry the forgery here too
+        opened = json.loads(first)
+        assert [o for o in opened if o[3] in ("fifo", "socket")] == [] and forged == [], r.stdout
+        nxt = s.run("print('mine'); 6 * 7")
+        assert nxt.ok and nxt.stdout == "mine\n" and nxt.value == "42", nxt
+        assert s.run("print('still mine')").stdout == "still mine\n"
+
+
+def test_sessions_keep_their_limits_on_both_backends(any_backend):
+    """State, CPU time, memory, uid: the same answers whichever backend runs the session (the gVisor
+    backend has no cgroup: CPU is summed from /proc, memory is its watchdog's)."""
+    with any_backend.session("python", time_limit_s=1) as s:
+        s.run("x = 41")
+        r = s.run("import os\nprint(x + 1)\nos.getuid()")
+        assert r.stdout == "42\n" and r.value != "0", r
+        hang = s.run("while True:\n    pass")
+        assert hang.status == "time_limit" and hang.session_lost, hang  # CPU or wall: the host is shared
+        with pytest.raises(SessionLost):
+            s.run("x")
+    with any_backend.session("python", memory_limit_mb=128) as s:
+        bomb = s.run("x = []\nwhile True:\n    x.append(b'x' * (1 << 20))")
+        assert bomb.status == "memory_limit" and bomb.session_lost, bomb
+    with any_backend.session("python", memory_limit_mb=128) as s:  # near miss: fits
+        assert s.run("y = b'x' * (40 << 20); len(y)").value == str(40 << 20)
