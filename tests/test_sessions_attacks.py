@@ -353,3 +353,15 @@ def test_sessions_keep_their_limits_on_both_backends(any_backend):
         assert bomb.status == "memory_limit" and bomb.session_lost, bomb
     with any_backend.session("python", memory_limit_mb=128) as s:  # near miss: fits
         assert s.run("y = b'x' * (40 << 20); len(y)").value == str(40 << 20)
+
+
+def test_dockers_runsc_runtime_refuses_sessions_plainly():
+    """Under Docker's runsc runtime the session supervisor's host channel is the attach stream's
+    pipes, which gVisor's /proc lets a same-uid cell open: no session starts there, and the reason
+    says which backend to use instead (nothing reaches the daemon)."""
+    from sandbox.backend import DockerBackend
+    from sandbox.config import SandboxConfig
+
+    with pytest.raises(RuntimeError, match="runsc runtime.*--sandbox-backend gvisor"):
+        DockerBackend(SandboxConfig(runtime="runsc", docker_url="unix:///nonexistent")).start_session(
+            "python", "grpo-sandbox-python:x", 256, 64)
