@@ -40,6 +40,12 @@ CELL_STATUSES = ("ok", "error", "time_limit", "memory_limit", "crashed", "lost")
 # The cells a replay session keeps in the server's memory to re-run: 1,000 cells of 1 MiB each
 # were a GiB per session (red-team finding); past this a replay session's cell is refused.
 HISTORY_MAX_CHARS = 8 << 20
+# A replay (up to max_cells cells in the one call that restores the session) may take twice the
+# wall time its cells took the first time plus REPLAY_SLACK_S, at most REPLAY_MAX_S: cells that
+# ran fast once but hang when re-run (they read the clock, the network is gone...) must not hold
+# the caller for max_cells times a cell's wall limit. Past it the session is lost, and says why.
+REPLAY_SLACK_S = 10.0
+REPLAY_MAX_S = 300.0
 
 
 @dataclass(frozen=True)
@@ -141,6 +147,7 @@ class Session:
         self.box: SessionBox | None = None
         self.history: list[str] = []  # replay sessions only: the cells that finished, to re-run
         self.history_chars = 0
+        self.history_wall_s = 0.0  # what the history's cells took the first time (the replay's budget)
         self.lost = ""
         self.cells = 0
         self.lock = asyncio.Lock()  # one cell at a time: a session is one interpreter
@@ -176,6 +183,7 @@ class Session:
             if self.replay:
                 self.history.append(code)
                 self.history_chars += len(code)
+                self.history_wall_s += float(reply.get("wall_s") or 0.0)
             return reply
         await self._drop(box)
         if not self.replay or self.lost:  # closed while the cell ran: nothing to restore
@@ -183,7 +191,8 @@ class Session:
             return reply
         why = await self._restore()
         return {**reply, "lost": bool(why), "restored": not why,
-                "detail": reply.get("detail", "") + (f"; replay failed: {why}" if why else "; restored by replaying its cells")}
+                "detail": reply.get("detail", "") + (f"; replay failed: {why}" if why else
+                                                     f"; restored by replaying its {len(self.history)} cells")}
 
     async def _drop(self, box: SessionBox) -> None:
         """Remove a box that a cell ended (it may already be gone: closed meanwhile)."""
@@ -192,19 +201,28 @@ class Session:
         await self.host.call(self.host.destroy, box)
 
     async def _restore(self) -> str:
-        """A fresh box re-runs the finished cells (their output dropped); '' when it worked."""
+        """A fresh box re-runs the finished cells (their output dropped) within the replay budget
+        (REPLAY_MAX_S); '' when it worked."""
         try:
             box = await self.host.call(self.host.take_box, self.language, self.limits, self.files)
         except Exception as e:
             self.lost = f"the session could not be restarted for replay: {type(e).__name__}"
             return self.lost
-        for code in self.history:
+        budget = min(REPLAY_MAX_S, 2 * self.history_wall_s + REPLAY_SLACK_S)
+        deadline = time.monotonic() + budget
+        for i, code in enumerate(self.history):
             if self.lost:  # closed while replaying: it no longer counts toward admission (red-team finding)
                 break
             reply = await self.host.call(box.cell, code)
             if reply.get("lost"):
                 await self.host.call(self.host.destroy, box)
-                self.lost = f"replaying the session's cells ended it again ({reply['status']})"
+                self.lost = f"replaying the session's cells ended it again ({reply['status']} at cell {i + 1})"
+                return self.lost
+            if time.monotonic() > deadline and i + 1 < len(self.history):
+                await self.host.call(self.host.destroy, box)
+                self.lost = (f"replaying the session's {len(self.history)} cells took more than {budget:.0f} s "
+                             f"(twice their first run plus {REPLAY_SLACK_S:g} s, at most {REPLAY_MAX_S:g} s); "
+                             f"stopped after {i + 1}")
                 return self.lost
         if self.lost:  # closed while replaying
             await self.host.call(self.host.destroy, box)

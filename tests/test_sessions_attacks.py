@@ -277,6 +277,37 @@ def test_a_grading_job_leaves_nothing_on_work_for_the_next_job(client):
     assert seen["stdout"] == "[]\n", seen
 
 
+def test_a_replay_of_a_thousand_cells_restores_the_session(client):
+    """A replay session at its cell limit: the crash's one call re-runs 998 cells, says so, and the
+    session goes on with their state (their source is bounded by HISTORY_MAX_CHARS)."""
+    with client.session("python", replay=True) as s:
+        s.run("x = 0")
+        for _ in range(997):
+            s.run("x += 1")
+        crash = s.run("import os; os._exit(1)")
+        assert crash.restored and not crash.session_lost and "replaying its 998 cells" in crash.detail, crash
+        assert s.run("x").value == "997"  # the 1000th cell
+        over = s.run("x")
+        assert over.status == "error" and over.error["ename"] == "SessionLimit"
+
+
+def test_a_replay_past_its_budget_is_lost_and_says_why(client):
+    """Cells that were fast once but sleep when re-run: the replay stops at its budget (twice the
+    cells' first wall time plus REPLAY_SLACK_S) instead of taking every cell's wall limit, and the
+    session is lost with the reason, never half restored."""
+    later = time.time() + 5
+    with client.session("python", replay=True) as s:
+        s.run("x = 1")
+        for _ in range(3):
+            assert s.run(f"import time\nif time.time() > {later}:\n    time.sleep(6)").ok
+        time.sleep(max(0.0, later - time.time()) + 0.5)
+        crash = s.run("import os; os._exit(1)")
+        assert crash.session_lost and not crash.restored, crash
+        assert "took more than" in crash.detail and "stopped after" in crash.detail, crash.detail
+        with pytest.raises(SessionLost):
+            s.run("x")
+
+
 # ---------------------------------------------------------------- both backends (issue 22: sessions under gVisor)
 
 OPEN_EVERY_FD = r"""
