@@ -4,21 +4,18 @@ real session containers. Each test is an attack that once worked; see the commit
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 import threading
 import time
 from collections.abc import Iterator
 from urllib.parse import quote
 
-import docker
 import grpc
 import pytest
 
 from conftest import ServerProcess
-from helpers import stub
-from test_sessions import SERVER_ARGS, host_pids_with
-from test_sessions import http as http_call
+from helpers import SESSION_SERVER_ARGS as SERVER_ARGS
+from helpers import host_pids_with, http_call, session_containers, stub, wait_until
 from verifier.client import ClientConfig, SessionLost, VerifierClient, VerifierError
 from verifier.v1 import verifier_pb2 as pb
 
@@ -38,22 +35,6 @@ def server() -> Iterator[ServerProcess]:
 def client(server) -> Iterator[VerifierClient]:
     with VerifierClient(server.target, ClientConfig(token=TOKEN, timeout_s=120)) as c:
         yield c
-
-
-def session_containers(server: ServerProcess) -> list[str]:
-    """Ids of the server's session containers (the low-level list: no inspect of one being removed)."""
-    mine = {"label": ["grpo-verifier.session", f"grpo-verifier.owner={os.uname().nodename}:{server.proc.pid}"]}
-    return [c["Id"][:12] for c in docker.from_env().api.containers(all=True, filters=mine)]
-
-
-def wait_until(check, timeout_s: float = 60.0) -> bool:
-    """Poll `check` until true or the bound passes (a bounded wait, never a timing assertion)."""
-    deadline = time.monotonic() + timeout_s
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.2)
-    return True
 
 
 def test_a_create_whose_caller_hung_up_leaves_no_container(server):
@@ -302,7 +283,7 @@ def test_a_replay_past_its_budget_is_lost_and_says_why(client):
             assert s.run(f"import time\nif time.time() > {later}:\n    time.sleep(6)").ok
         time.sleep(max(0.0, later - time.time()) + 0.5)
         crash = s.run("import os; os._exit(1)")
-        assert crash.session_lost and not crash.restored, crash
+        assert crash.session_lost and not crash.restored, crash.detail
         assert "took more than" in crash.detail and "stopped after" in crash.detail, crash.detail
         with pytest.raises(SessionLost):
             s.run("x")
