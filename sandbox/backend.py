@@ -117,9 +117,6 @@ class Backend:
     """start, talk (Box.channel), kill, wipe (remove), reap: what the pool needs of a sandbox."""
 
     name = ""
-    # Whether a program cannot reach the runner's or a judge's pipes: tasks judged inside the
-    # sandbox (asserts, call tests, test files) trust that (README "Sandbox backends").
-    judge_safe = True
 
     def probe(self) -> None:
         """Raise when the backend cannot start sandboxes at all (no daemon, no runsc)."""
@@ -258,8 +255,6 @@ class DockerBackend(Backend):
     def __init__(self, config: SandboxConfig) -> None:
         self.config = config
         self._client = None
-        # runsc as Docker's runtime has gVisor's /proc (sandbox/gvisor.py GvisorBackend.judge_safe)
-        self.judge_safe = (config.runtime or "") != "runsc"
 
     @property
     def client(self):
@@ -299,10 +294,6 @@ class DockerBackend(Backend):
         return self._start(language, container_kwargs(self.config, image, language, mem_mb), mem_mb, runner_ready)
 
     def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int) -> Box:
-        if not self.judge_safe:  # runsc as Docker's runtime: PID 1's attach pipes are open to a cell
-            raise RuntimeError("sessions cannot run under Docker's runsc runtime: gVisor lets a cell open the session "
-                               "supervisor's pipes to the host (docs/architecture.md \"Sessions\"); use "
-                               "--sandbox-backend gvisor or the runc runtime")
         kwargs = container_kwargs(self.config, image, language, mem_mb)
         kwargs.update(command=SESSION_ARGV, pids_limit=pids_limit, user=self.config.user, cap_add=[])
         kwargs["environment"] = {k: v for k, v in kwargs["environment"].items() if k != "SANDBOX_IDS"}

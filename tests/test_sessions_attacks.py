@@ -320,13 +320,16 @@ print(json.dumps(got))
 """
 
 
-@pytest.fixture(scope="module", params=["docker", "gvisor"])
+@pytest.fixture(scope="module", params=["docker", "gvisor", "docker-runsc"])
 def any_backend(request) -> Iterator[VerifierClient]:
-    """A server whose sessions run on each backend in turn (`--sandbox-backend`)."""
+    """A server whose sessions run on each backend in turn (`--sandbox-backend`), and under Docker
+    with gVisor as its runtime (`--sandbox-runtime runsc`: gVisor's /proc, Docker's attach FIFOs)."""
     if request.param == "gvisor":
         from helpers import sandbox_config
         sandbox_config("gvisor", languages=("python",))  # its root filesystem, exported from the image
-    with ServerProcess(*SERVER_ARGS, "--sandbox-backend", request.param, "--token", TOKEN, "--max-sessions", "2") as s, \
+    backend, _, runtime = request.param.partition("-")
+    flags = ("--sandbox-backend", backend, *(("--sandbox-runtime", runtime) if runtime else ()))
+    with ServerProcess(*SERVER_ARGS, *flags, "--token", TOKEN, "--max-sessions", "2") as s, \
             VerifierClient(s.target, ClientConfig(token=TOKEN, timeout_s=120)) as c:
         yield c
 
@@ -366,14 +369,3 @@ def test_sessions_keep_their_limits_on_both_backends(any_backend):
     with any_backend.session("python", memory_limit_mb=128) as s:  # near miss: fits
         assert s.run("y = b'x' * (40 << 20); len(y)").value == str(40 << 20)
 
-
-def test_dockers_runsc_runtime_refuses_sessions_plainly():
-    """Under Docker's runsc runtime the session supervisor's host channel is the attach stream's
-    pipes, which gVisor's /proc lets a same-uid cell open: no session starts there, and the reason
-    says which backend to use instead (nothing reaches the daemon)."""
-    from sandbox.backend import DockerBackend
-    from sandbox.config import SandboxConfig
-
-    with pytest.raises(RuntimeError, match="runsc runtime.*--sandbox-backend gvisor"):
-        DockerBackend(SandboxConfig(runtime="runsc", docker_url="unix:///nonexistent")).start_session(
-            "python", "grpo-sandbox-python:x", 256, 64)

@@ -40,7 +40,6 @@ import os
 import resource
 import selectors
 import signal
-import socket
 import stat
 import subprocess
 import sys
@@ -55,25 +54,18 @@ RESULT_MAX = 8 << 20  # one result line (value repr and traceback are capped wel
 FSIZE_MAX = 64 << 20
 
 
-def channel() -> tuple[socket.socket, socket.socket]:
-    """One socket pair: ours, and the interpreter's (module docstring: never a pipe)."""
-    ours, theirs = socket.socketpair()
-    ours.setblocking(False)
-    for sock in (ours, theirs):
-        try:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 20)
-        except OSError:
-            pass
-    return ours, theirs
-
-
 class Kernel:
-    """The interpreter child and the four socket pairs that are all it shares with us."""
+    """The interpreter child and the four socket pairs (runner.channel: never a pipe, module
+    docstring) that are all it shares with us."""
 
     def __init__(self) -> None:
-        pairs = [channel() for _ in range(4)]  # requests, results, stdout, stderr
-        self.socks = [ours for ours, _ in pairs]
-        req_k, res_k, out_k, err_k = (theirs for _, theirs in pairs)
+        req_k, self.req = runner.channel()
+        self.res, res_k = runner.channel()
+        self.out, out_k = runner.channel()
+        self.err, err_k = runner.channel()
+        self.fds = (self.req, self.res, self.out, self.err)
+        for fd in self.fds:
+            os.set_blocking(fd, False)
 
         def child() -> None:
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -81,22 +73,24 @@ class Kernel:
 
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-I", KERNEL, str(req_k.fileno()), str(res_k.fileno())], stdin=subprocess.DEVNULL,
-                stdout=out_k.fileno(), stderr=err_k.fileno(), pass_fds=(req_k.fileno(), res_k.fileno()),
-                cwd=runner.WORK, env=dict(runner.BASE_ENV), start_new_session=True, preexec_fn=child)
+                [sys.executable, "-I", KERNEL, str(req_k), str(res_k)], stdin=subprocess.DEVNULL, stdout=out_k,
+                stderr=err_k, pass_fds=(req_k, res_k), cwd=runner.WORK, env=dict(runner.BASE_ENV),
+                start_new_session=True, preexec_fn=child)
         except BaseException:
             self.close()
             raise
         finally:
-            for _, theirs in pairs:
-                theirs.close()
-        self.req, self.res, self.out, self.err = (sock.fileno() for sock in self.socks)
+            for fd in (req_k, res_k, out_k, err_k):
+                os.close(fd)
         self.cells = 0
 
     def close(self) -> None:
         """Close our ends (after it was killed): a reused container must not run out of fds."""
-        for sock in self.socks:
-            sock.close()
+        for fd in self.fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
 
 DRAIN_MAX = 4 << 20
