@@ -140,6 +140,10 @@ class Backend:
         """Memory the box uses now (what its limit counts); 0 when unknown."""
         raise NotImplementedError
 
+    def sessions_refused(self) -> str:
+        """Why sessions cannot run safely on this backend; '' when they can."""
+        return ""
+
     def kill(self, box: Box) -> None:
         """Stop a box at once (a cancelled job): the job thread then sees its channel close."""
         raise NotImplementedError
@@ -293,7 +297,21 @@ class DockerBackend(Backend):
     def start(self, language: str, image: str, mem_mb: int) -> Box:
         return self._start(language, container_kwargs(self.config, image, language, mem_mb), mem_mb, runner_ready)
 
+    def sessions_refused(self) -> str:
+        """Under Docker's runsc runtime the session supervisor's attach FIFOs show its uid, the
+        cells' (it never runs as root, unlike the runner, whose FIFOs are root's), and gVisor's
+        /proc lets a cell open them: a cell wrote the host a forged reply for the next cell
+        (measured; tests/test_sessions_attacks.py). The fix would be a supervisor that starts as
+        root and drops to the program's uid, as the runner does."""
+        if (self.config.runtime or "") == "runsc":
+            return ("sessions do not run under Docker's runsc runtime: gVisor lets a cell open the session "
+                    "supervisor's attach FIFOs and forge its replies (docs/architecture.md \"Sessions\"); "
+                    "use --sandbox-backend gvisor, or Docker's default runtime")
+        return ""
+
     def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int) -> Box:
+        if why := self.sessions_refused():
+            raise RuntimeError(why)
         kwargs = container_kwargs(self.config, image, language, mem_mb)
         kwargs.update(command=SESSION_ARGV, pids_limit=pids_limit, user=self.config.user, cap_add=[])
         kwargs["environment"] = {k: v for k, v in kwargs["environment"].items() if k != "SANDBOX_IDS"}

@@ -164,6 +164,8 @@ class SessionRegistry:
             raise Draining()
         if not self.engine.code_available:
             raise RuntimeError(f"sessions are unavailable: {self.engine.code_unavailable_reason()}")
+        if why := self.host.backend.sessions_refused():
+            raise RuntimeError(why)
         if len(self._sessions) + self._creating >= self.config.max_sessions:
             self.engine.metrics.rejections.labels("queue_full").inc()
             raise Overloaded(self._retry_after())
