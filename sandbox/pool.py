@@ -3,7 +3,9 @@
 Each sandbox runs sandbox/runner.py as its PID 1 and is talked to over one channel
 (sandbox/channel.py). A job borrows a sandbox, the sandbox is reset (every process killed, every
 work dir wiped) after the job and recycled after `jobs_per_container` jobs or any anomaly;
-replacements start in the background. Sandboxes carry their owner, so the ones a crashed server
+replacements start in the background. A sandbox near its last job has its successor started ahead
+and held in standby, and a retired one is removed after its job's answer, not before: a recycle
+costs no request a container start or a removal (issue 20's p99 stall at concurrency 2). Sandboxes carry their owner, so the ones a crashed server
 left behind are found and removed at start (Backend.reap).
 
 Blocking backend calls run in a thread pool; nothing here blocks the event loop.
@@ -38,7 +40,12 @@ class Pool:
         self._count: dict[str, int] = {lang: 0 for lang in images}  # slots: alive or starting
         self._alive: dict[str, int] = {lang: 0 for lang in images}  # started and not yet given up
         self._failing: dict[str, bool] = {lang: False for lang in images}  # the last start failed
+        # successors started ahead (Pool.release): boxes wait in standby while their predecessors serve,
+        # so no more than pool_size boxes of a language take jobs at once
+        self._standby: dict[str, list[Box]] = {lang: [] for lang in images}
+        self._ahead: dict[str, int] = {lang: 0 for lang in images}  # predecessors serving with a successor started
         self._tasks: set[asyncio.Task] = set()
+        self._removing: set[asyncio.Task] = set()  # retired boxes being removed (not cancelled at close)
         self._closed = False
         self.last_error = ""
         self.created = 0
@@ -105,7 +112,10 @@ class Pool:
         self.last_error = ""
         self._failing[lang] = False
         self._alive[lang] += 1
-        self._idle[lang].put_nowait(box)
+        if len(self._standby[lang]) < self._ahead[lang]:
+            self._standby[lang].append(box)  # its predecessor still serves
+        else:
+            self._idle[lang].put_nowait(box)
 
     async def acquire(self, lang: str, deadline: float = math.inf, ok=lambda: True) -> Box:
         """A warm container of `lang`. Jobs of one language queue for its containers in arrival
@@ -148,15 +158,36 @@ class Pool:
             elif not taken and not getter.cancelled() and getter.exception() is None:
                 self._idle[lang].put_nowait(getter.result())  # won in a race with our exit: give it back
 
+    def prewarm_at(self) -> int:
+        """Jobs after which a box's successor starts: a fifth of its life before the end, so a start
+        (about a second; more under load) is done before the box retires."""
+        n = self.config.jobs_per_container
+        return max(1, n - max(1, n // 5))
+
     async def release(self, box: Box, healthy: bool) -> None:
-        """Return a container after its job: reuse when clean and young, else replace it."""
+        """Return a container after its job: reuse when clean and young, else replace it. Never
+        waits for the removal: the job's answer must not (the removal runs in the background)."""
+        lang = box.language
         if healthy and not box.dead and not self._closed and box.jobs < self.config.jobs_per_container:
-            self._idle[box.language].put_nowait(box)
+            if box.jobs >= self.prewarm_at() and not box.successor:
+                box.successor = True
+                self._ahead[lang] += 1
+                self._count[lang] += 1
+                self._spawn(lang)
+            self._idle[lang].put_nowait(box)
             return
-        self._alive[box.language] -= 1
+        self._alive[lang] -= 1
         self.recycled += 1
-        self._spawn(box.language)  # the replacement counts in the same slot
-        await self._run(self.destroy, box)
+        if box.successor:  # started ahead: in standby now, or sent straight to work when it is up
+            self._ahead[lang] -= 1
+            self._count[lang] -= 1
+            if self._standby[lang]:
+                self._idle[lang].put_nowait(self._standby[lang].pop())
+        else:
+            self._spawn(lang)  # the replacement counts in the same slot
+        task = asyncio.ensure_future(self._run(self.destroy, box))
+        self._removing.add(task)
+        task.add_done_callback(self._removing.discard)
 
     async def close(self) -> None:
         self._closed = True
@@ -166,8 +197,13 @@ class Pool:
         for q in self._idle.values():
             while not q.empty():
                 boxes.append(q.get_nowait())
+        for standby in self._standby.values():
+            boxes += standby
+            standby.clear()
         for b in boxes:
             await self._run(self.destroy, b)
+        if self._removing:
+            await asyncio.gather(*self._removing, return_exceptions=True)
         await self._run(self._remove_own)  # boxes still lent to jobs: those jobs end as infra_error
         self.control.shutdown(wait=False)
 

@@ -6,6 +6,7 @@ cannot start containers (daemon down, image gone) must be answered promptly, nev
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 
 import pytest
@@ -147,5 +148,91 @@ def test_closing_the_pool_ends_the_wait():
         await pool.close()
         with pytest.raises(TimeoutError, match="closing"):
             await waiter
+
+    run(main())
+
+
+class SlowRemovePool(FakePool):
+    """Removal blocks until the test lets it go (a Docker remove takes 0.2-1 s)."""
+
+    def __init__(self, config: SandboxConfig) -> None:
+        super().__init__(config)
+        self.go = threading.Event()
+        self.removed: list[Box] = []
+
+    def destroy(self, box: Box) -> None:
+        self.go.wait(20)
+        box.dead = True
+        self.removed.append(box)
+
+
+def test_a_recycle_does_not_wait_for_the_old_container_to_be_removed():
+    """Issue 20's p99 stall: release awaited the Docker removal of a retired container before the
+    job's answer went out. It returns with the removal still under way (a release that waited
+    would hang here until the 30 s guard)."""
+    async def main() -> None:
+        pool = await _filled(SlowRemovePool(SandboxConfig(pool_size=1)))
+        box = await pool.acquire("python")
+        await pool.release(box, False)
+        assert pool.removed == [] and pool.recycled == 1
+        pool.go.set()
+        new = await pool.acquire("python", time.monotonic() + 10)
+        assert new is not box
+        while not pool.removed:
+            await asyncio.sleep(0.01)
+        assert pool.removed == [box]
+        await pool.release(new, True)
+        await pool.close()
+
+    run(main())
+
+
+def test_a_retiring_container_has_its_successor_started_ahead_and_held_in_standby():
+    """The replacement of a box near jobs_per_container starts before the box retires and waits in
+    standby (never more than pool_size boxes take jobs); at retirement it takes over at once, so
+    no job waits for a container start."""
+    async def main() -> None:
+        pool = await _filled(FakePool(SandboxConfig(pool_size=1, jobs_per_container=10)))
+        assert pool.prewarm_at() == 8
+        box = await pool.acquire("python")
+        box.jobs = 7
+        await pool.release(box, True)
+        assert pool.created == 1  # not yet
+        box = await pool.acquire("python")
+        box.jobs = 8
+        await pool.release(box, True)
+        while not pool._standby["python"]:
+            await asyncio.sleep(0.01)
+        assert pool.created == 2 and pool._idle["python"].qsize() == 1  # the successor waits aside
+        assert await pool.acquire("python") is box
+        box.jobs = 9
+        await pool.release(box, True)  # once only: no second successor
+        box = await pool.acquire("python")
+        box.jobs = 10
+        await pool.release(box, True)  # retires
+        assert pool._idle["python"].qsize() == 1 and not pool._standby["python"]
+        successor = await pool.acquire("python")
+        assert successor is not box and not successor.dead and pool.created == 2
+        await pool.release(successor, True)
+        await asyncio.sleep(0.05)
+        assert pool.created == 2 and pool._count["python"] == 1 and pool._alive["python"] == 1
+        await pool.close()
+
+    run(main())
+
+
+def test_a_successor_still_starting_at_retirement_goes_straight_to_work():
+    async def main() -> None:
+        pool = await _filled(FakePool(SandboxConfig(pool_size=1, jobs_per_container=5)))
+        box = await pool.acquire("python")
+        box.jobs = 4
+        await pool.release(box, True)  # successor spawned; not started yet (no await in between)
+        box = await pool.acquire("python")
+        box.jobs = 5
+        await pool.release(box, False)
+        successor = await pool.acquire("python", time.monotonic() + 10)
+        assert successor is not box and pool.created == 2 and not pool._standby["python"]
+        await pool.release(successor, True)
+        await pool.close()
 
     run(main())
