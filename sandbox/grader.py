@@ -13,7 +13,7 @@ import asyncio
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from .backend import Backend, DockerBackend
@@ -38,6 +38,34 @@ def make_backend(config: SandboxConfig) -> Backend:
 def _infra(detail: str, retryable: bool = True, extracted: str = "", how: str = "none") -> dict:
     return {"verdict": "infra_error", "score": 0.0, "detail": detail[:300], "extracted": extracted[:2000],
             "extracted_from": how, "tests": [], "retryable": retryable}
+
+
+class SharedRuns:
+    """The jobs of one call by what decides their verdict (Plan.share_key): identical programs in a
+    call, whatever prose surrounds them in the completions, are compiled and run once (issue 20; a
+    GRPO group's completions often repeat one program). Per-item fields stay per item. The caller
+    makes one per call (CodeGrader.shared_runs) and cancels its futures when the call ends."""
+
+    def __init__(self) -> None:
+        self._runs: dict[tuple, list[tuple[tuple, asyncio.Future]]] = {}
+        self.hits = 0  # items answered by another item's run
+
+    def run(self, plan: Plan, timeout_s: float | None, start: Callable[[], Awaitable[dict]]) -> asyncio.Future:
+        """The run of an identical plan already started in this call, or a new one from `start()`."""
+        cheap, whole = plan.share_key()
+        whole = (whole, timeout_s)  # a shorter deadline can end a run sooner: its own key
+        bucket = self._runs.setdefault(cheap, [])
+        for key, fut in bucket:
+            if key == whole:
+                self.hits += 1
+                return fut
+        fut = asyncio.ensure_future(start())
+        bucket.append((whole, fut))
+        return fut
+
+    def futures(self) -> list[asyncio.Future]:
+        return [fut for bucket in self._runs.values() for _, fut in bucket]
+
 
 
 class CodeGrader:
@@ -153,13 +181,19 @@ class CodeGrader:
                 "containers_reaped": self.reaped}
 
     # ------------------------------------------------------------------ grading
+    def shared_runs(self) -> SharedRuns:
+        """A new registry for one call's tasks (pass it to every `grade` of the call)."""
+        return SharedRuns()
+
     async def grade(self, task: dict, timeout_s: float | None = None, files: dict[str, bytes] | None = None,
-                    on_start: Callable[[], None] | None = None) -> dict:
+                    on_start: Callable[[], None] | None = None, shared: SharedRuns | None = None) -> dict:
         """Grade one code task (sandbox/spec.py, docs/architecture.md). Returns a result dict; see
         sandbox/__init__.py. An invalid task is answered infra_error (retryable False) naming the field.
         `files` (Execute, README "Execute"): more plain-named files in the job dir; the program's own win.
         `on_start` is called when the job leaves the queue (has its container and a CPU slot): the
-        server's queue metrics, since the queueing itself happens here, per language."""
+        server's queue metrics, since the queueing itself happens here, per language.
+        `shared`: the call's SharedRuns; an identical program already run or running in the call
+        answers this task too (its own `extracted_from` kept)."""
         try:  # in a thread: extraction and parsing of a large completion must not stall the event loop
             plan = await asyncio.get_running_loop().run_in_executor(self._plan, make_plan, task, self.config)
         except InfraFailure as e:
@@ -176,6 +210,13 @@ class CodeGrader:
         if plan.lang.name not in self._images:
             return _infra(f"no image for {plan.lang.name}: run `verifier sandbox build {plan.lang.name}`",
                           extracted=plan.code, how=plan.extracted_from)
+        if shared is None or files:
+            return await self._grade_plan(plan, timeout_s, on_start)
+        result = await asyncio.shield(shared.run(plan, timeout_s, lambda: self._grade_plan(plan, timeout_s, on_start)))
+        return {**result, "extracted_from": plan.extracted_from, "tests": [dict(t) for t in result["tests"]]}
+
+    async def _grade_plan(self, plan: Plan, timeout_s: float | None, on_start: Callable[[], None] | None) -> dict:
+        """Run a checked plan in a container, with one retry on a fresh one (see `grade`)."""
         # The run time a job is owed: its own tests x time limit (a fixed budget would let a slow
         # program on many tests run it out), or less when the caller gives a deadline. It counts
         # from when the job has its container: waiting in the queue is never the program's time.

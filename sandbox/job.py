@@ -14,7 +14,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from . import checks
 from .channel import ChannelError
@@ -101,6 +101,15 @@ class Plan:
         return min(compile_s + n * per_test + 15.0, config.max_job_s)
 
 
+    def share_key(self) -> tuple[tuple, tuple]:
+        """(a cheap hashable part, the whole) of what decides this job's verdict: every field but the
+        per-attempt and per-item ones (where the code came from in the completion, the job dir, run
+        state). Two plans with equal keys run the same program on the same tests under the same
+        limits, so one run answers both (issue 20: identical programs in a call run once). The whole
+        is compared with ==, never hashed: tests of a GRPO group are one shared list (identity)."""
+        whole = tuple(getattr(self, f.name) for f in fields(self) if f.name not in _PER_ITEM)
+        return (self.lang.name, self.code, self.time_limit_s, self.memory_mb, len(self.tests)), whole
+
     def judged_tests(self) -> int:
         """How many tests the judge runs: each call test, each test function of a test file (as
         written: parametrized ones count once), or the asserts as one."""
@@ -114,6 +123,11 @@ class Plan:
         """Tests the judge runs with per-test results (kinds.py in the harness)."""
         return bool(self.call_tests) or self.test_framework != "assert" or (
             bool(self.entry_point) and bool(self.test_code))
+
+
+# Plan fields that do not change a verdict: where the code was found in the completion (kept per item),
+# the attempt's job dir and run state, the C++ checker compiled from `checker` (which is in the key).
+_PER_ITEM = frozenset(("extracted_from", "job_dir", "ran", "done", "checker_exe"))
 
 
 def static_test_count(test_code: str) -> int:
@@ -207,6 +221,11 @@ class EncodedTests(Sequence):
 
     def __len__(self) -> int:
         return len(self._tests)
+
+    def __eq__(self, other: object) -> bool:  # Plan.share_key: the same tests (shared lists compare by identity first)
+        return isinstance(other, EncodedTests) and self._tests == other._tests
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):

@@ -1,0 +1,55 @@
+"""Plan.share_key: identical programs of one call run once (issue 20), keyed on what decides the
+verdict (language, extracted code, tests, limits, comparison, scoring ...), never on the raw
+completion. Pure: make_plan needs no Docker. Through the server with real containers:
+tests/test_server_code.py::test_identical_programs_of_a_call_run_once_and_near_misses_do_not."""
+from __future__ import annotations
+
+import pytest
+
+from sandbox import SandboxConfig
+from sandbox.job import make_plan
+
+CODE = "a, b = map(int, input().split())\nprint(a + b)\n"
+TESTS = [{"stdin": "1 2\n", "expected_stdout": "3\n"}, {"stdin": "5 5\n", "expected_stdout": "10\n"}]
+BASE = {"language": "python", "completion": f"Here:\n```python\n{CODE}```", "tests": TESTS}
+
+
+def key(**change) -> tuple:
+    plan = make_plan({**BASE, **change}, SandboxConfig())
+    assert not isinstance(plan, dict), plan
+    return plan.share_key()
+
+
+def test_the_same_code_in_other_prose_shares_a_key():
+    rewrites = [f"Let me think.\n\nSo:\n```python\n{CODE}```\nThat's it.",
+                f"<think>sum</think>```py\n{CODE}```",
+                f"```python\n{CODE}```"]
+    for completion in rewrites:
+        assert key(completion=completion) == key(), completion
+
+
+@pytest.mark.parametrize("change", [
+    {"completion": f"```python\n{CODE.replace('a + b', 'a - b')}```"},  # one character
+    {"completion": f"```python\n{CODE.replace('a + b', 'a +b')}```"},  # one space: another program
+    {"tests": [TESTS[0], {"stdin": "5 5\n", "expected_stdout": "11\n"}]},
+    {"tests": [TESTS[0], {"stdin": "5 6\n", "expected_stdout": "10\n"}]},
+    {"tests": TESTS[:1]},
+    {"time_limit_s": 2.0},
+    {"memory_limit_mb": 128},
+    {"compare": "exact"},
+    {"compare": "float", "float_abs_tol": 0.5},
+    {"scoring": "fraction"},
+    {"stop_on_first_failure": True, "scoring": "fraction"},
+    {"language": "cpp", "completion": f"```cpp\n{CODE}```"},
+    {"checker": "import sys\nsys.exit(0)\n"},
+    {"files": {"data.txt": "1"}},
+])
+def test_anything_that_can_change_the_verdict_changes_the_key(change):
+    assert key(**change) != key()
+
+
+def test_where_the_code_came_from_stays_per_item():
+    fenced = make_plan(BASE, SandboxConfig())
+    raw = make_plan({**BASE, "completion": CODE}, SandboxConfig())
+    assert fenced.share_key() == raw.share_key()
+    assert fenced.extracted_from != raw.extracted_from  # per item: the grader keeps each its own
