@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from .backend import Backend, DockerBackend
 from .config import SandboxConfig
 from .gvisor import GvisorBackend
-from .job import InfraFailure, Plan, make_plan, out_of_budget, run_job
+from .job import InfraFailure, Plan, make_plan, out_of_budget, reset_box, run_job
 from .pool import Pool
 
 log = logging.getLogger(__name__)
@@ -87,6 +87,7 @@ class CodeGrader:
         self._jobs = ThreadPoolExecutor(max_workers=n_jobs, thread_name_prefix="sandbox-job")
         self._slots = asyncio.Semaphore(max(1, self.config.max_concurrent_jobs))
         self._health: asyncio.Task | None = None
+        self._resets: set[asyncio.Task] = set()  # boxes being reset after their job's answer
         self._closed = False
         self.reaped = 0
 
@@ -146,6 +147,7 @@ class CodeGrader:
         self._closed = True
         if self._health:
             self._health.cancel()
+        await self.settled()
         if self._pool:
             await self._pool.close()
         self._backend.close()
@@ -174,6 +176,13 @@ class CodeGrader:
                         "max_memory_limit_mb": lim.max_memory_limit_mb,
                         "image": self._images.get(lang, ""), "available": self._available and lang in self._images})
         return out
+
+    async def settled(self) -> None:
+        """Wait until the boxes of finished jobs are reset and back in the pool (or replaced): the
+        resets run after each job's answer (_run), so stats() right after an answer may not count
+        a recycle yet. For tests and scripts; the server never waits for it."""
+        while self._resets:
+            await asyncio.gather(*self._resets, return_exceptions=True)
 
     def stats(self) -> dict:
         p = self._pool
@@ -296,5 +305,21 @@ class CodeGrader:
         except InfraFailure:
             await pool.release(box, False)
             raise
-        await pool.release(box, healthy)
+        if not healthy:
+            await pool.release(box, False)
+            return result
+        task = asyncio.ensure_future(self._reset_then_release(pool, box))
+        self._resets.add(task)
+        task.add_done_callback(self._resets.discard)
         return result
+
+    async def _reset_then_release(self, pool: Pool, box) -> None:
+        """The box back to the pool once the runner has killed and wiped what the job left (clean), or
+        replaced (anything left, or the runner failed): after the job's answer, not before it. The
+        box takes no job until this is done, so no program sees another's leftovers."""
+        try:
+            clean = await asyncio.get_running_loop().run_in_executor(self._jobs, reset_box, box)
+        except Exception as e:  # the runner failed to reset: the verdict stands, the box goes
+            log.warning("sandbox: reset failed: %s: %s", type(e).__name__, e)
+            clean = False
+        await pool.release(box, clean)

@@ -193,13 +193,13 @@ def test_a_retiring_container_has_its_successor_started_ahead_and_held_in_standb
     no job waits for a container start."""
     async def main() -> None:
         pool = await _filled(FakePool(SandboxConfig(pool_size=1, jobs_per_container=10)))
-        assert pool.prewarm_at() == 8
+        assert pool.prewarm_at() == 5
         box = await pool.acquire("python")
-        box.jobs = 7
+        box.jobs = 4
         await pool.release(box, True)
         assert pool.created == 1  # not yet
         box = await pool.acquire("python")
-        box.jobs = 8
+        box.jobs = 5
         await pool.release(box, True)
         while not pool._standby["python"]:
             await asyncio.sleep(0.01)
@@ -225,7 +225,7 @@ def test_a_successor_still_starting_at_retirement_goes_straight_to_work():
     async def main() -> None:
         pool = await _filled(FakePool(SandboxConfig(pool_size=1, jobs_per_container=5)))
         box = await pool.acquire("python")
-        box.jobs = 4
+        box.jobs = 3
         await pool.release(box, True)  # successor spawned; not started yet (no await in between)
         box = await pool.acquire("python")
         box.jobs = 5

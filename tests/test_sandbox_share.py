@@ -53,3 +53,47 @@ def test_where_the_code_came_from_stays_per_item():
     raw = make_plan({**BASE, "completion": CODE}, SandboxConfig())
     assert fenced.share_key() == raw.share_key()
     assert fenced.extracted_from != raw.extracted_from  # per item: the grader keeps each its own
+
+
+@pytest.mark.docker
+def test_the_answer_does_not_wait_for_the_reset_and_the_box_waits_for_it(monkeypatch):
+    """Issue 20's p99 hunt: the reset (kill and wipe what the job left) ran on the request's path.
+    The answer now leaves first; the box takes no job until its reset is done. Here the reset is
+    held: the grade returns anyway (a reset on the path would hang until the 60 s guard), the only
+    box stays out of the pool, and comes back once the reset is let go."""
+    import asyncio
+    import threading
+
+    from sandbox import grader as grader_mod
+    from sandbox.grader import CodeGrader
+
+    held, go = threading.Event(), threading.Event()
+    real = grader_mod.reset_box
+
+    def slow_reset(box) -> bool:
+        held.set()
+        go.wait(30)
+        return real(box)
+
+    monkeypatch.setattr(grader_mod, "reset_box", slow_reset)
+
+    async def main() -> None:
+        g = CodeGrader(SandboxConfig(pool_size=1, languages=("python",), pool_name="pytest-share-reset"))
+        await g.start()
+        try:
+            r = await g.grade({**BASE, "completion": f"```python\n{CODE}```"})
+            assert r["verdict"] == "accepted", r
+            assert await asyncio.to_thread(held.wait, 20)  # the reset started after the answer
+            assert g._pool._idle["python"].qsize() == 0  # in its reset, not lent
+            waiter = asyncio.ensure_future(g.grade({**BASE, "completion": f"```python\n{CODE}# 2\n```"}))
+            await asyncio.sleep(0.5)
+            assert not waiter.done()  # no box until the reset is done
+            go.set()
+            assert (await waiter)["verdict"] == "accepted"
+            await g.settled()
+            assert g._pool._idle["python"].qsize() == 1 and g.stats()["containers_recycled"] == 0
+        finally:
+            go.set()
+            await g.close()
+
+    asyncio.run(asyncio.wait_for(main(), 60))
