@@ -6,7 +6,9 @@ The batch (bench/grpo_batch.py): P problems x 16 completions, 8 stdin tests each
 1 hang (time limit on every test: 8 of them under "fraction"), 2 crashing. Two shapes: `distinct`
 (every program differs by a comment: every one runs) and `repeats` (the completions of one kind in a
 group are the same program, as a policy that has converged writes them; the prose around each
-differs). `--before TREE` runs a second server from another checkout (e.g. /work/main); the two
+differs), and `sizes`: three problems with 2, 4 and 24 tests, the largest last in the call (no
+hanging program: the tail is the large problem's group), as a batch mixing datasets has them.
+`--before TREE` runs a second server from another checkout (e.g. /work/main); the two
 alternate, round by round, so both see the same load. Each line: time to the last result, items/s,
 unexpected verdicts, the load average. Usage: python bench/grpo_tail.py [--problems 4] [--rounds 2]
 [--before /work/main]
@@ -38,6 +40,19 @@ def shaped(problems: int, distinct: bool, salt: int) -> list[grpo_batch.Item]:
     return items
 
 
+MIX_SIZES = ("right",) * 10 + ("wrong",) * 4 + ("slow", "crash")
+
+
+def sized(salt: int) -> list[grpo_batch.Item]:
+    """Problems of 2, 4 and 24 tests (16 distinct completions each), the largest last."""
+    items = []
+    for p, n in enumerate((2, 4, 24)):
+        for item in grpo_batch.batch(problems=1, tests=n, mix=MIX_SIZES, seed=salt * 10 + p):
+            item.task = dict(item.task, id=f"s{salt}-{p}-{item.task['id']}")
+            items.append(item)
+    return items
+
+
 def one(server: LocalServer, items: list[grpo_batch.Item]) -> tuple[float, int]:
     with VerifierClient(server.target, ClientConfig(timeout_s=1800, max_retries=0)) as client:
         t0 = time.perf_counter()
@@ -61,11 +76,11 @@ def main() -> None:
     try:
         for s in servers.values():
             one(s, shaped(1, True, 999)[:4])  # warm
-        for shape in ("distinct", "repeats"):
+        for shape in ("distinct", "repeats", "sizes"):
             walls: dict[str, list[float]] = {name: [] for name in servers}
             for r in range(args.rounds):
                 for name, s in servers.items():
-                    items = shaped(args.problems, shape == "distinct", r)
+                    items = sized(r) if shape == "sizes" else shaped(args.problems, shape == "distinct", r)
                     wall, wrong = one(s, items)
                     walls[name].append(wall)
                     print(f"grpo-tail {shape} round {r} {name}: last result {wall:.2f} s, {len(items) / wall:.1f} items/s, "

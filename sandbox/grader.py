@@ -20,7 +20,7 @@ from .backend import Backend, DockerBackend
 from .config import SandboxConfig
 from .gvisor import GvisorBackend
 from .job import InfraFailure, Plan, make_plan, out_of_budget, reset_box, run_job
-from .pool import Pool
+from .pool import Pool, arrival
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,7 @@ class SharedRuns:
     def __init__(self) -> None:
         self._runs: dict[tuple, list[tuple[tuple, asyncio.Future]]] = {}
         self.hits = 0  # items answered by another item's run
+        self.order = arrival()  # the call's place in the container queues (pool.IdleBoxes)
 
     def run(self, plan: Plan, timeout_s: float | None, start: Callable[[], Awaitable[dict]]) -> asyncio.Future:
         """The run of an identical plan already started in this call, or a new one from `start()`."""
@@ -220,12 +221,14 @@ class CodeGrader:
             return _infra(f"no image for {plan.lang.name}: run `verifier sandbox build {plan.lang.name}`",
                           extracted=plan.code, how=plan.extracted_from)
         if shared is None or files:
-            return await self._grade_plan(plan, timeout_s, on_start)
-        result = await asyncio.shield(shared.run(plan, timeout_s, lambda: self._grade_plan(plan, timeout_s, on_start)))
+            return await self._grade_plan(plan, timeout_s, on_start, arrival())
+        result = await asyncio.shield(shared.run(plan, timeout_s, lambda: self._grade_plan(plan, timeout_s, on_start, shared.order)))
         return {**result, "extracted_from": plan.extracted_from, "tests": [dict(t) for t in result["tests"]]}
 
-    async def _grade_plan(self, plan: Plan, timeout_s: float | None, on_start: Callable[[], None] | None) -> dict:
-        """Run a checked plan in a container, with one retry on a fresh one (see `grade`)."""
+    async def _grade_plan(self, plan: Plan, timeout_s: float | None, on_start: Callable[[], None] | None,
+                          order: int) -> dict:
+        """Run a checked plan in a container, with one retry on a fresh one (see `grade`). `order`:
+        its call's place in the queue; within a call, the job owed the most time goes first."""
         # The run time a job is owed: its own tests x time limit (a fixed budget would let a slow
         # program on many tests run it out), or less when the caller gives a deadline. It counts
         # from when the job has its container: waiting in the queue is never the program's time.
@@ -236,7 +239,7 @@ class CodeGrader:
             if deadline - time.monotonic() <= 0:
                 break
             try:
-                return await self._attempt(plan, owed, deadline, on_start)
+                return await self._attempt(plan, owed, deadline, on_start, (order, -owed))
             except InfraFailure as e:
                 last = str(e)
                 if not e.retryable:
@@ -246,12 +249,12 @@ class CodeGrader:
         return _infra(last or "the job's wall-clock budget ran out", extracted=plan.code, how=plan.extracted_from)
 
     async def _attempt(self, plan: Plan, owed_s: float, deadline: float,
-                       on_start: Callable[[], None] | None = None) -> dict:
+                       on_start: Callable[[], None] | None = None, key: tuple = ()) -> dict:
         pool = self._pool
         # A container of the job's language first (its queue: README "Code sandboxes"), then a CPU
         # slot: a job queued for a busy language must not hold a slot another language could use.
         try:
-            box = await pool.acquire(plan.lang.name, deadline, ok=lambda: self._available)
+            box = await pool.acquire(plan.lang.name, deadline, ok=lambda: self._available, key=key)
         except TimeoutError as e:
             raise InfraFailure(str(e) if self._available else self.unavailable_reason()) from e
         try:

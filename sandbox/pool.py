@@ -13,9 +13,12 @@ Blocking backend calls run in a thread pool; nothing here blocks the event loop.
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import logging
 import math
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
 from .backend import (CONTAINER_ENV, LABEL, LABEL_LANG, LABEL_OWNER, LABEL_POOL, OWNER, Backend, Box,
@@ -28,6 +31,54 @@ __all__ = ["CONTAINER_ENV", "LABEL", "LABEL_LANG", "LABEL_OWNER", "LABEL_POOL", 
            "connect", "container_kwargs"]
 
 
+_ARRIVALS = itertools.count()  # tie-break: equal keys are served in arrival order
+
+
+def arrival() -> int:
+    """The next arrival number: a call's place in the queues (IdleBoxes keys start with it)."""
+    return next(_ARRIVALS)
+
+
+class IdleBoxes:
+    """The idle boxes of one language and the jobs waiting for one, the lowest key served first.
+    Keys are (call order, -job budget): calls first come first served, and within a call the
+    longest job first (issue 20: a batch is done when its slowest item is; a long job started last
+    is the batch's tail). A job with no key waits in arrival order."""
+
+    def __init__(self) -> None:
+        self._boxes: deque[Box] = deque()
+        self._waiters: list[tuple[tuple, int, asyncio.Future]] = []
+
+    def qsize(self) -> int:
+        return len(self._boxes)
+
+    def empty(self) -> bool:
+        return not self._boxes
+
+    def get_nowait(self) -> Box:
+        return self._boxes.popleft()
+
+    def put_nowait(self, box: Box) -> None:
+        """A box to the best waiting job still waiting, or to the idle boxes."""
+        while self._waiters:
+            fut = heapq.heappop(self._waiters)[2]
+            if not fut.done():
+                fut.set_result(box)
+                return
+        self._boxes.append(box)
+
+    def get(self, key: tuple = ()) -> asyncio.Future:
+        """A future for a box: done at once when one is idle (then nobody waits), else in key order.
+        Cancel it to stop waiting; a box it got meanwhile must be put back (Pool.acquire does)."""
+        fut = asyncio.get_running_loop().create_future()
+        if self._boxes:
+            fut.set_result(self._boxes.popleft())
+        else:
+            n = arrival()
+            heapq.heappush(self._waiters, (key or (n, 0.0), n, fut))
+        return fut
+
+
 class Pool:
     """Warm sandboxes per language; `acquire` queues for a free one, `release` recycles."""
 
@@ -36,7 +87,7 @@ class Pool:
         self.backend = backend
         self.images = images
         self.control = ThreadPoolExecutor(max_workers=4, thread_name_prefix="sandbox-ctl")
-        self._idle: dict[str, asyncio.Queue[Box]] = {lang: asyncio.Queue() for lang in images}
+        self._idle: dict[str, IdleBoxes] = {lang: IdleBoxes() for lang in images}
         self._count: dict[str, int] = {lang: 0 for lang in images}  # slots: alive or starting
         self._alive: dict[str, int] = {lang: 0 for lang in images}  # started and not yet given up
         self._failing: dict[str, bool] = {lang: False for lang in images}  # the last start failed
@@ -117,15 +168,16 @@ class Pool:
         else:
             self._idle[lang].put_nowait(box)
 
-    async def acquire(self, lang: str, deadline: float = math.inf, ok=lambda: True) -> Box:
-        """A warm container of `lang`. Jobs of one language queue for its containers in arrival
-        order (the idle queue is the per-language semaphore, sized pool_size), so a slow program
+    async def acquire(self, lang: str, deadline: float = math.inf, ok=lambda: True, key: tuple = ()) -> Box:
+        """A warm container of `lang`. Jobs of one language queue for its containers in `key` order,
+        arrival order among equal keys (IdleBoxes; the idle boxes are the per-language semaphore,
+        sized pool_size), so a slow program
         delays later jobs but never turns them into infra_error: the wait ends only at the
         caller's `deadline` (time.monotonic(); inf: none). It ends early, raising TimeoutError,
         when the host is at fault: `ok()` false (the daemon is down), or no container of the
         language is alive and starting one failed, or none has been alive for
         `acquire_timeout_s` (starts keep failing or hang)."""
-        getter = asyncio.ensure_future(self._idle[lang].get())
+        getter = self._idle[lang].get(key)
         taken = False
         empty_since: float | None = None
         try:
@@ -137,7 +189,7 @@ class Pool:
                     if not box.dead:
                         taken = True
                         return box
-                    getter = asyncio.ensure_future(self._idle[lang].get())
+                    getter = self._idle[lang].get(key)
                     continue
                 now = time.monotonic()
                 if self._closed:

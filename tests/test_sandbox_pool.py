@@ -236,3 +236,48 @@ def test_a_successor_still_starting_at_retirement_goes_straight_to_work():
         await pool.close()
 
     run(main())
+
+
+def test_within_a_call_the_longest_job_gets_a_box_first_and_calls_keep_their_order():
+    """Issue 20 item 3: a batch is done when its slowest item is, so within a call the job owed the
+    most time starts first (key (call, -budget)); an earlier call still goes before a later one,
+    and jobs without a key keep arrival order."""
+    async def main() -> list[str]:
+        pool = await _filled(FakePool(SandboxConfig(pool_size=1)))
+        box = await pool.acquire("python")
+        order: list[str] = []
+
+        async def waiter(name: str, key: tuple) -> None:
+            b = await pool.acquire("python", key=key)
+            order.append(name)
+            await pool.release(b, True)
+
+        keys = {"a-short": (1, -2.0), "a-long": (1, -60.0), "a-mid": (1, -10.0), "b-longest": (2, -600.0),
+                "z-earlier-call": (0, -1.0)}
+        waiters = []
+        for name, key in keys.items():
+            waiters.append(asyncio.ensure_future(waiter(name, key)))
+            await asyncio.sleep(0.01)  # arrival order: the dict's
+        await pool.release(box, True)
+        await asyncio.gather(*waiters)
+        await pool.close()
+        return order
+
+    assert run(main()) == ["z-earlier-call", "a-long", "a-mid", "a-short", "b-longest"]
+
+
+def test_a_waiter_that_gave_up_is_skipped_and_loses_no_box():
+    async def main() -> None:
+        pool = await _filled(FakePool(SandboxConfig(pool_size=1)))
+        box = await pool.acquire("python")
+        first = asyncio.ensure_future(pool.acquire("python", key=(0, -5.0)))
+        second = asyncio.ensure_future(pool.acquire("python", key=(0, -1.0)))
+        await asyncio.sleep(0.05)
+        first.cancel()
+        await pool.release(box, True)
+        assert await second is box
+        await pool.release(box, True)
+        assert pool._idle["python"].qsize() == 1
+        await pool.close()
+
+    run(main())
