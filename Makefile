@@ -56,6 +56,7 @@ serve: $(VENV)/.base
 
 test: $(VENV)/.full images rootfs gvisor chromium promtool
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -rs
 
 proto: $(VENV)/.full
