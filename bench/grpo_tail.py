@@ -65,6 +65,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--problems", type=int, default=4)
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--shapes", default="distinct,repeats,sizes")
     ap.add_argument("--before", default="", help="a checkout whose code runs the comparison server")
     args = ap.parse_args()
     trees = {"ours": str(ROOT)}
@@ -76,7 +77,7 @@ def main() -> None:
     try:
         for s in servers.values():
             one(s, shaped(1, True, 999)[:4])  # warm
-        for shape in ("distinct", "repeats", "sizes"):
+        for shape in args.shapes.split(","):
             walls: dict[str, list[float]] = {name: [] for name in servers}
             for r in range(args.rounds):
                 for name, s in servers.items():

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from .backend import Backend, DockerBackend
 from .config import SandboxConfig
 from .gvisor import GvisorBackend
-from .job import InfraFailure, Plan, make_plan, out_of_budget, reset_box, run_job
+from .job import InfraFailure, Plan, make_plan, merge_parts, out_of_budget, reset_box, run_job, split_plan
 from .pool import Pool, arrival
 
 log = logging.getLogger(__name__)
@@ -226,9 +226,18 @@ class CodeGrader:
         return {**result, "extracted_from": plan.extracted_from, "tests": [dict(t) for t in result["tests"]]}
 
     async def _grade_plan(self, plan: Plan, timeout_s: float | None, on_start: Callable[[], None] | None,
-                          order: int) -> dict:
+                          order: int, split: bool = True) -> dict:
         """Run a checked plan in a container, with one retry on a fresh one (see `grade`). `order`:
-        its call's place in the queue; within a call, the job owed the most time goes first."""
+        its call's place in the queue; within a call, the job owed the most time goes first. A job
+        scored "fraction" on several stdin tests runs in parts, one per container (job.split_plan)."""
+        parts = split_plan(plan, self.config.pool_size) if split else [plan]
+        if len(parts) > 1:
+            runs = [asyncio.ensure_future(self._grade_plan(p, timeout_s, on_start, order, split=False)) for p in parts]
+            try:
+                return merge_parts(plan, list(await asyncio.gather(*runs)))
+            finally:
+                for run in runs:
+                    run.cancel()
         # The run time a job is owed: its own tests x time limit (a fixed budget would let a slow
         # program on many tests run it out), or less when the caller gives a deadline. It counts
         # from when the job has its container: waiting in the queue is never the program's time.

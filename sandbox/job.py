@@ -14,7 +14,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 
 from . import checks
 from .channel import ChannelError
@@ -222,6 +222,10 @@ class EncodedTests(Sequence):
     def __len__(self) -> int:
         return len(self._tests)
 
+    def part(self, start: int, stop: int) -> EncodedTests:
+        """Tests start..stop, still encoded only when each runs (split_plan)."""
+        return EncodedTests(self._tests[start:stop])
+
     def __eq__(self, other: object) -> bool:  # Plan.share_key: the same tests (shared lists compare by identity first)
         return isinstance(other, EncodedTests) and self._tests == other._tests
 
@@ -244,6 +248,43 @@ def _refused(code: str, how: str, detail: str) -> dict:
     """A program the sandbox will not build: compile_error, its own fault (never infra_error)."""
     return {"verdict": "compile_error", "score": 0.0, "detail": detail, "extracted": code[: checks.EXTRACT_MAX],
             "extracted_from": how, "tests": [], "retryable": False}
+
+
+SPLIT_MIN_TESTS = 4  # fewer: a second container's job setup (files, syntax check, reset) costs more than it saves
+
+
+def split_plan(plan: Plan, parts: int) -> list[Plan]:
+    """The plan as up to `parts` plans of consecutive tests, to run in as many containers at once
+    (issue 20: under "fraction" every test runs, so a program that runs into the time limit on each
+    holds one container tests x wall clock; split, the batch's tail shrinks by the parts). Only
+    stdin tests of an interpreted program scored "fraction" without stopping at a failure: nothing
+    else in the job (a compile, a judge, a C++ checker's compile) is done once for all its tests.
+    [plan] when it does not qualify. merge_parts puts the results back together."""
+    n = len(plan.tests)
+    if (parts < 2 or n < SPLIT_MIN_TESTS or plan.scoring != "fraction" or plan.stop_first or plan.compile_argv
+            or plan.test_code is not None or plan.call_tests or not isinstance(plan.tests, EncodedTests)
+            or (plan.checker and plan.checker_language == "cpp")):
+        return [plan]
+    parts = min(parts, n // 2)
+    bounds = [n * i // parts for i in range(parts + 1)]
+    return [replace(plan, tests=plan.tests.part(a, b), job_dir="j" + secrets.token_hex(8), done=[])
+            for a, b in zip(bounds, bounds[1:])]
+
+
+def merge_parts(plan: Plan, results: list[dict]) -> dict:
+    """One result from the results of split_plan's parts, as the whole plan in one container would
+    have given it: the tests in order, the first failing one's verdict and detail, the fraction
+    score over all tests. A part that did not run its tests (the program did not parse, the
+    sandbox failed) answers for the whole."""
+    for r in results:
+        if r["verdict"] == "infra_error" or not r["tests"]:
+            return r
+    tests = [t for r in results for t in r["tests"]]
+    total = len(plan.tests)
+    verdicts = [t["verdict"] for t in tests]
+    failed = next((i for i, v in enumerate(verdicts) if v != "accepted"), None)
+    detail = f"{len(tests)} of {total} tests passed" if failed is None else f"test {failed + 1}: {tests[failed]['detail']}"
+    return _finish(plan, checks.overall(verdicts), checks.score(verdicts, total, plan.scoring), detail, tests)
 
 
 def out_of_budget(plan: Plan) -> dict:

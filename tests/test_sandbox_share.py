@@ -97,3 +97,39 @@ def test_the_answer_does_not_wait_for_the_reset_and_the_box_waits_for_it(monkeyp
             await g.close()
 
     asyncio.run(asyncio.wait_for(main(), 60))
+
+
+# ---------------------------------------------------------------- a "fraction" job in parts (split_plan)
+SIX = [{"stdin": f"{i} {i}\n", "expected_stdout": f"{2 * i}\n"} for i in range(6)]
+
+
+def test_only_fraction_stdin_jobs_of_interpreted_programs_are_split():
+    from sandbox.job import split_plan
+
+    def parts(**change) -> list:
+        return split_plan(make_plan({**BASE, "tests": SIX, "scoring": "fraction", **change}, SandboxConfig()), 2)
+    two = parts()
+    assert [len(p.tests) for p in two] == [3, 3] and two[0].job_dir != two[1].job_dir
+    assert [p.tests[0] for p in two] == [(b"0 0\n", b"0\n"), (b"3 3\n", b"6\n")]
+    assert len(parts(scoring="all")) == 1  # stops at the first failure: the rest may never run
+    assert len(parts(stop_on_first_failure=True)) == 1
+    assert len(parts(tests=SIX[:3])) == 1
+    assert len(parts(language="cpp", completion=f"```cpp\n{CODE}```")) == 1  # a compile is done once
+    assert len(parts(test_code="assert True")) == 1
+
+
+def test_a_job_in_parts_scores_as_it_would_in_one_container():
+    """Failures in both parts: the merged result lists every test in order, takes the first failing
+    test's verdict and detail, and scores the fraction over all six (a near miss of the right one)."""
+    from sandbox.sync import SyncGrader
+
+    code = ("a, b = map(int, input().split())\nif a == 1:\n    print(0)\nelif a == 4:\n    while True:\n        pass\n"
+            "else:\n    print(a + b)\n")
+    task = {**BASE, "tests": SIX, "scoring": "fraction", "time_limit_s": 1, "completion": f"```python\n{code}```"}
+    with SyncGrader(SandboxConfig(pool_size=2, languages=("python",), pool_name="pytest-share-split")) as g:
+        r = g.grade(task)
+        right = g.grade({**task, "completion": f"```python\n{CODE}```"})
+    assert [t["verdict"] for t in r["tests"]] == ["accepted", "wrong_answer", "accepted", "accepted", "time_limit",
+                                                  "accepted"], r
+    assert r["verdict"] == "wrong_answer" and r["detail"].startswith("test 2:") and r["score"] == 4 / 6
+    assert right["verdict"] == "accepted" and right["score"] == 1.0 and len(right["tests"]) == 6
