@@ -17,6 +17,7 @@ PROBLEMS = [("sum(xs) * {k}", "sum(xs) * {k} + (n > 3)"), ("max(xs) - min(xs) + 
 SLOW = ("import sys\nw = sys.stdin.read().split()\nn = int(w[0]); xs = list(map(int, w[1:n + 1]))\n"
         "if n > 500:\n    while True:\n        pass\nprint({expr})\n")  # right on small inputs, TLE on the large one
 HANG = "while True:\n    pass\n"  # time_limit on every test: under "fraction" it runs them all
+SLEEP = "import time\ntime.sleep(100)\n"  # blocked, not burning CPU: the wall-clock backstop ends each test
 CRASH = "import sys\nw = sys.stdin.read().split()\nprint(w[10 ** 6])\n"  # IndexError: runtime_error
 MIX = ("right",) * 8 + ("wrong",) * 4 + ("slow",) * 2 + ("crash",) * 2  # per group of 16
 
@@ -46,9 +47,9 @@ def batch(problems: int = 16, group: int = 16, tests: int = 8, seed: int = 0, di
             stdin = f"{n}\n{' '.join(map(str, xs))}\n"
             cases.append({"stdin": stdin, "expected_stdout": _run(right, n, xs) + "\n"})
         programs = {"right": RIGHT.format(expr=right), "wrong": RIGHT.format(expr=wrong),
-                    "slow": SLOW.format(expr=right), "crash": CRASH, "hang": HANG}
+                    "slow": SLOW.format(expr=right), "crash": CRASH, "hang": HANG, "sleep": SLEEP}
         verdicts = {"right": "accepted", "wrong": "wrong_answer", "slow": "time_limit", "crash": "runtime_error",
-                    "hang": "time_limit"}
+                    "hang": "time_limit", "sleep": "time_limit"}
         for g in range(group):
             kind = mix[g % len(mix)]
             program = programs[kind] + (f"# completion {g}\n" if distinct else "")

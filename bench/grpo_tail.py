@@ -6,7 +6,9 @@ The batch (bench/grpo_batch.py): P problems x 16 completions, 8 stdin tests each
 1 hang (time limit on every test: 8 of them under "fraction"), 2 crashing. Two shapes: `distinct`
 (every program differs by a comment: every one runs) and `repeats` (the completions of one kind in a
 group are the same program, as a policy that has converged writes them; the prose around each
-differs), and `sizes`: three problems with 2, 4 and 24 tests, the largest last in the call (no
+differs), `straggler`: one group of 16 whose last completion sleeps on every test (the batch's
+tail is that one job, 8 x the wall-clock backstop, not the total work: as on a machine with more
+containers than long jobs), and `sizes`: three problems with 2, 4 and 24 tests, the largest last in the call (no
 hanging program: the tail is the large problem's group), as a batch mixing datasets has them.
 `--before TREE` runs a second server from another checkout (e.g. /work/main); the two
 alternate, round by round, so both see the same load. Each line: time to the last result, items/s,
@@ -53,6 +55,9 @@ def sized(salt: int) -> list[grpo_batch.Item]:
     return items
 
 
+MIX_STRAGGLER = ("right",) * 13 + ("wrong", "crash", "sleep")
+
+
 def one(server: LocalServer, items: list[grpo_batch.Item]) -> tuple[float, int]:
     with VerifierClient(server.target, ClientConfig(timeout_s=1800, max_retries=0)) as client:
         t0 = time.perf_counter()
@@ -65,7 +70,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--problems", type=int, default=4)
     ap.add_argument("--rounds", type=int, default=2)
-    ap.add_argument("--shapes", default="distinct,repeats,sizes")
+    ap.add_argument("--shapes", default="distinct,repeats,straggler,sizes")
     ap.add_argument("--before", default="", help="a checkout whose code runs the comparison server")
     args = ap.parse_args()
     trees = {"ours": str(ROOT)}
@@ -81,7 +86,10 @@ def main() -> None:
             walls: dict[str, list[float]] = {name: [] for name in servers}
             for r in range(args.rounds):
                 for name, s in servers.items():
-                    items = sized(r) if shape == "sizes" else shaped(args.problems, shape == "distinct", r)
+                    if shape == "straggler":
+                        items = grpo_batch.batch(problems=1, mix=MIX_STRAGGLER, seed=r)
+                    else:
+                        items = sized(r) if shape == "sizes" else shaped(args.problems, shape == "distinct", r)
                     wall, wrong = one(s, items)
                     walls[name].append(wall)
                     print(f"grpo-tail {shape} round {r} {name}: last result {wall:.2f} s, {len(items) / wall:.1f} items/s, "
