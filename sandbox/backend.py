@@ -85,6 +85,7 @@ class Box:
     dead: bool = False
     tainted: bool = False  # a program changed PID 1's limits: finish the job's verdict, then recycle
     session: bool = False  # a session's sandbox: its processes run between requests too
+    successor: bool = False  # its replacement was started ahead (Pool.release)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
