@@ -181,6 +181,7 @@ class GvisorBackend(Backend):
         self._seq = 0
         self._stop = threading.Event()
         self._watch: threading.Thread | None = None
+        self._held: dict[str, int] = {}  # root filesystem folder -> its locked fd (find_images)
 
     # -- the seam
     def describe(self) -> str:
@@ -202,14 +203,19 @@ class GvisorBackend(Backend):
             self._watch.start()
 
     def find_images(self, languages: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
-        from .build import REGISTRY_BASE, base_tag, default_base, image_tag, rootfs_name
+        """Each language's root filesystem folder, held (build.hold_rootfs) until close so that
+        `verifier sandbox build --rootfs --prune` leaves it."""
+        from .build import REGISTRY_BASE, base_tag, default_base, hold_rootfs, image_tag, rootfs_name
         found, missing = {}, []
         bases = dict.fromkeys((default_base(), base_tag(self.config.image_prefix), REGISTRY_BASE))
         for lang in languages:  # built offline or from the registry: a host without debootstrap takes either
-            paths = [Path(self.config.rootfs_dir) / rootfs_name(image_tag(lang, self.config.image_prefix, b)) for b in bases]
-            path = next((p for p in paths if (p / "opt/sandbox/runner.py").is_file()), None)
+            paths = [str(Path(self.config.rootfs_dir) / rootfs_name(image_tag(lang, self.config.image_prefix, b))) for b in bases]
+            for p in paths:
+                if p not in self._held and (fd := hold_rootfs(p)) is not None:
+                    self._held[p] = fd
+            path = next((p for p in paths if p in self._held), None)
             if path:
-                found[lang] = str(path)
+                found[lang] = path
             else:
                 missing.append(lang)
         return found, missing
@@ -315,6 +321,9 @@ class GvisorBackend(Backend):
         self._stop.set()
         self.remove_own()
         shutil.rmtree(self.root, ignore_errors=True)
+        for fd in self._held.values():
+            os.close(fd)
+        self._held.clear()
 
     # -- memory
     def _memory_file(self, sb: Sandbox) -> str:
