@@ -57,6 +57,7 @@ serve: $(VENV)/.base
 
 test: $(VENV)/.full images rootfs gvisor chromium promtool image
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -rs
 
 proto: $(VENV)/.full

@@ -5,9 +5,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from importlib.metadata import entry_points
 
 from verifier.config import ConfigError, FlatField, ServerConfig, flat_fields, parse
 
+
+# Subcommands of the other parts (`sandbox`, `train`) register here as entry points (pyproject.toml), so
+# this CLI imports neither: verifier never imports trainer (docs/architecture.md, Dependency direction).
+COMMANDS_GROUP = "verifier.commands"
 
 # Fields of ServerConfig that `verifier grade` offers as client flags (sent to --server), not engine flags.
 CLIENT_FIELDS = ("token", "token_file")
@@ -191,18 +196,12 @@ def build_parser() -> argparse.ArgumentParser:
                              "question, else the id up to its last '-')")
     report.set_defaults(func=_report)
 
-    try:
-        from sandbox.cli import add_subcommands as add_sandbox
-    except ImportError:
-        pass
-    else:
-        add_sandbox(sub)
-    try:
-        from trainer.cli import add_subcommands as add_train
-    except ImportError:
-        pass
-    else:
-        add_train(sub)
+    for plugin in entry_points(group=COMMANDS_GROUP):
+        try:
+            add = plugin.load()
+        except ImportError:  # a part that is not installed (a client-only install has no sandbox)
+            continue
+        add(sub)
     return parser
 
 

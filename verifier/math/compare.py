@@ -105,17 +105,9 @@ def yes_or_no(answer: str, sentence: str) -> tuple[bool, str] | None:
 
 def equivalent(gold: Parsed, pred: Parsed, limits: MathLimits = DEFAULT_LIMITS) -> tuple[bool, str]:
     """(equal, short reason). Never stringifies a sympy object."""
-    if same_text(gold.text, pred.text):
-        return True, "same answer text"
-    g_words, p_words = words(gold.text), words(pred.text)
-    if g_words is not None and p_words is not None:
-        return (True, "same words") if g_words == p_words else (False, "different words")
-    verdict = yes_or_no(gold.text, pred.text) or yes_or_no(pred.text, gold.text)
+    verdict = _by_text(gold.text, pred.text)
     if verdict is not None:
         return verdict
-    g_base, p_base = base_numeral(gold.text), base_numeral(pred.text)
-    if g_base is not None and p_base is not None:
-        return (True, "same number in base notation") if g_base == p_base else (False, "different numbers in base notation")
     gold, pred = decimal_comma_readings(gold, pred)
     if gold.named and not _has_relation(pred.expr):
         # `p = -3, q = 1` answered by `-3, 1`: the values in order, unless the answer is a set `\{...\}`
@@ -148,6 +140,23 @@ def equivalent(gold: Parsed, pred: Parsed, limits: MathLimits = DEFAULT_LIMITS) 
     if differs_at_a_point(g, p):
         return False, "differs at a sample point"
     return _math_verify(g, p), "math-verify symbolic comparison"
+
+
+def _by_text(gold: str, pred: str) -> tuple[bool, str] | None:
+    """The readings decided on the written text alone (same text, words, yes/no, base numerals),
+    before any value is computed; None when the text cannot tell."""
+    if same_text(gold, pred):
+        return True, "same answer text"
+    g_words, p_words = words(gold), words(pred)
+    if g_words is not None and p_words is not None:
+        return (True, "same words") if g_words == p_words else (False, "different words")
+    verdict = yes_or_no(gold, pred) or yes_or_no(pred, gold)
+    if verdict is not None:
+        return verdict
+    g_base, p_base = base_numeral(gold), base_numeral(pred)
+    if g_base is not None and p_base is not None:
+        return (True, "same number in base notation") if g_base == p_base else (False, "different numbers in base notation")
+    return None
 
 
 def decimal_comma_readings(gold: Parsed, pred: Parsed) -> tuple[Parsed, Parsed]:

@@ -26,6 +26,7 @@ from .fast_poly import read_polynomial
 from .guards import magnitude_digits, text_guard
 from .limits import DEFAULT_LIMITS
 from .parsing import Parsed, normalise, read_literal
+from .result import result, same_text
 
 MAX_CHARS = 80
 """Longer golds or answers take the full path (a bound on the work done here, not a rule)."""
@@ -53,8 +54,6 @@ def grade_simple(gold: object, extraction: Extraction, choices: Sequence[str] | 
     if extraction.text is None:  # a simple gold is a valid one: the full path answers no_answer
         if len(gold) > MAX_CHARS or read_simple(gold) is None:
             return None
-        from .grade import result
-
         return result("no_answer", "no final answer found (\\boxed{} or an answer anchor)", extraction)
     try:
         verdict = decide(gold, extraction.text)
@@ -62,10 +61,8 @@ def grade_simple(gold: object, extraction: Extraction, choices: Sequence[str] | 
         return None
     if verdict is None:
         return None
-    from .grade import _same_text, result  # grade.py imports this module
-
     equal, why = verdict
-    if equal and _same_text(normalise(gold), extraction.text):
+    if equal and same_text(normalise(gold), extraction.text):
         why = "identical to the gold"  # the full path's wording for this case
     return result("correct" if equal else "incorrect", why, extraction)
 

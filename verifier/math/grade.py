@@ -9,7 +9,6 @@ kills a stuck process.
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from typing import Any, Sequence
 
@@ -21,23 +20,9 @@ from .extract import PROFILES, SEVERAL_BOXES, Extraction, box_parts, extract_ans
 from .fast import grade_simple
 from .limits import DEFAULT_LIMITS
 from .parsing import Parsed, clock_seconds, normalise, parse_gold, parse_prediction
+from .result import SHOWN_CHARS, result, same_text
 
 VERDICTS = ("correct", "incorrect", "no_answer", "invalid_gold", "error")
-_SHOWN_CHARS = 200
-# Whitespace that LaTeX ignores: any run not between two word characters ("3 5" keeps its space).
-_IGNORABLE_SPACE_RE = re.compile(r"(?<!\w)\s+|\s+(?!\w)")
-
-
-def result(verdict: str, detail: str, extraction: Extraction) -> dict[str, Any]:
-    """The result dict every path returns."""
-    text = extraction.text or ""
-    return {
-        "verdict": verdict,
-        "score": 1.0 if verdict == "correct" else 0.0,
-        "detail": detail[:_SHOWN_CHARS],
-        "extracted": text[:_SHOWN_CHARS],
-        "extracted_from": extraction.source,
-    }
 
 
 def grade_extracted(gold: str, extraction: Extraction, choices: Sequence[str] | None = None) -> dict[str, Any]:
@@ -85,7 +70,7 @@ def _grade_extracted(gold: str, extraction: Extraction, choices: Sequence[str] |
 def _grade_text(gold: Parsed, answer: str, extraction: Extraction) -> dict[str, Any]:
     if len(answer) > DEFAULT_LIMITS.max_answer_chars:
         return result("incorrect", f"answer longer than {DEFAULT_LIMITS.max_answer_chars} chars", extraction)
-    if _same_text(gold.text, answer):
+    if same_text(gold.text, answer):
         return result("correct", "identical to the gold", extraction)
     key = (gold.text, answer)
     if key in _COMPARED:
@@ -130,7 +115,7 @@ def _grade_boxes(gold: Parsed, extraction: Extraction) -> dict[str, Any]:
     joined = ", ".join(parts)
     union = f"({joined})" if kind == "tuple" else f"\\{{{joined}\\}}" if kind == "set" else joined
     graded = _grade_text(gold, union, extraction)
-    graded["detail"] = f"{len(parts)} boxes read together: {graded['detail']}"[:_SHOWN_CHARS]
+    graded["detail"] = f"{len(parts)} boxes read together: {graded['detail']}"[:SHOWN_CHARS]
     return graded
 
 
@@ -158,15 +143,6 @@ def _grade_clock(gold: str, extraction: Extraction) -> dict[str, Any]:
     if got is None:
         return result("incorrect", "gold is a clock time, the answer is not", extraction)
     return result("correct" if got == want else "incorrect", "clock times " + ("equal" if got == want else "differ"), extraction)
-
-
-def _same_text(gold_latex: str, answer: str) -> bool:
-    """The answer is written exactly as the (valid) gold, up to spacing: equal without parsing it.
-
-    A GRPO group's right answers are mostly written like the gold, and parsing is the costly part.
-    """
-    squash = lambda text: _IGNORABLE_SPACE_RE.sub("", text.strip())  # noqa: E731
-    return squash(normalise(answer)) == squash(gold_latex)
 
 
 def _verdict(gold: Parsed, pred: Parsed, extraction: Extraction) -> dict[str, Any]:

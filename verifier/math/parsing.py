@@ -163,10 +163,8 @@ class ParseFailure(Exception):
     """The string could not be turned into a sympy object; the message says why."""
 
 
-def normalise(text: str) -> str:
-    """Clean a raw answer string into the LaTeX we parse: Unicode math as LaTeX (`unicode_math`),
-    unwrap `\\boxed{}` and math delimiters, and apply the math-verify gap rewrites."""
-    text = (text if text.isascii() else to_ascii_math(text)).strip()
+def _unwrapped(text: str) -> str:
+    """`text` without its `\\boxed{}` and math delimiters, up to three layers deep."""
     for _ in range(3):
         before = text
         if text.startswith(("\\boxed", "\\fbox")) and text.rstrip().endswith("}"):
@@ -179,6 +177,13 @@ def normalise(text: str) -> str:
                     break
         if text == before:
             break
+    return text
+
+
+def normalise(text: str) -> str:
+    """Clean a raw answer string into the LaTeX we parse: Unicode math as LaTeX (`unicode_math`),
+    unwrap `\\boxed{}` and math delimiters, and apply the math-verify gap rewrites."""
+    text = _unwrapped((text if text.isascii() else to_ascii_math(text)).strip())
     text = _TRAILING_BREAK_RE.sub("", text)
     if _CLOCK_RE.match(text):
         return text  # a clock time: `p.m.` is not a unit (see `clock_seconds`)
