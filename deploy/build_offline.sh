@@ -90,7 +90,7 @@ t1="$(now)"
 # (2) The sandboxes' root filesystems, one layer per language, from the images `verifier sandbox
 # build` makes from the same recipes (no export to disk: COPY --from reads the local image).
 # shellcheck disable=SC2086
-TAGS="$("$PY" -m verifier.cli sandbox build $LANGS)"
+TAGS="$("$PY" -m sandbox.cli build $LANGS)"
 SANDBOXES="grpo-verifier-sandboxes:$(printf '%s\n%s\n' "$BASE" "$TAGS" | sha256sum | cut -c1-12)"
 if ! docker image inspect "$SANDBOXES" >/dev/null 2>&1; then
     {
