@@ -108,9 +108,6 @@ class Backend:
     """start, talk (Box.channel), kill, wipe (remove), reap: what the pool needs of a sandbox."""
 
     name = ""
-    # Whether a program cannot reach the runner's or a judge's pipes: tasks judged inside the
-    # sandbox (asserts, call tests, test files) trust that (README "Sandbox backends").
-    judge_safe = True
 
     def probe(self) -> None:
         """Raise when the backend cannot start sandboxes at all (no daemon, no runsc)."""
@@ -239,8 +236,6 @@ class DockerBackend(Backend):
     def __init__(self, config: SandboxConfig) -> None:
         self.config = config
         self._client = None
-        # runsc as Docker's runtime has gVisor's /proc (sandbox/gvisor.py GvisorBackend.judge_safe)
-        self.judge_safe = (config.runtime or "") != "runsc"
 
     @property
     def client(self):

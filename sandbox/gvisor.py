@@ -166,11 +166,6 @@ class GvisorBackend(Backend):
     """Rootless runsc sandboxes (module docstring)."""
 
     name = "gvisor"
-    # Debian's runsc (20221219) ignores PR_SET_DUMPABLE in /proc: a program can open the runner's
-    # and a judge's pipes through /proc/<pid>/fd (owned by their effective uid, the program's),
-    # read a judge's nonce and forge its result. Tasks judged inside the sandbox are refused;
-    # stdin/stdout tests and checkers (run after the program is gone) are judged as ever.
-    judge_safe = False
 
     def __init__(self, config: SandboxConfig) -> None:
         self.config = config

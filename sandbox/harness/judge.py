@@ -6,7 +6,7 @@ Before it reads anything, the judge sets its saved uid to its real uid, the judg
 started it with the program's uid as effective uid only: sandbox/runner.py), makes itself
 non-dumpable, and forks the program's process. That child takes the program's uid for all three
 (so it can signal, prlimit or ptrace no process of the judge's uid), closes the result fd, takes
-/dev/null as stdin, runs prog.py and then only answers calls on a pipe (serve.py). Only then does the judge read the nonce and the tests from stdin: the tests, the
+/dev/null as stdin, runs prog.py and then only answers calls on a socket (serve.py: channel()). Only then does the judge read the nonce and the tests from stdin: the tests, the
 nonce and the result fd never exist in the program's process. The tests run here, in a fresh
 namespace where each function of the program is a proxy: arguments and results cross as typed
 data (wire.py, wire_rich.py), exceptions by builtin type (or a loaded library's class:
@@ -32,6 +32,7 @@ import os
 import resource
 import select
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -113,10 +114,20 @@ def undumpable() -> None:
     ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)
 
 
+def channel() -> tuple[int, int]:
+    """(read end, write end) of a socket pair where a pipe would do, as sandbox/runner.py's channel():
+    under gVisor a program could reopen the judge's end of a pipe through /proc/<pid>/fd; a socket
+    cannot be reopened by path (README "Sandbox backends")."""
+    r, w = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    r.shutdown(socket.SHUT_WR)
+    w.shutdown(socket.SHUT_RD)
+    return r.detach(), w.detach()
+
+
 def start_program(result_fd: int) -> tuple[int, int, int]:
     """Fork the program's process; return (pid, fd to it, fd from it)."""
-    to_r, to_w = os.pipe()
-    from_r, from_w = os.pipe()
+    to_r, to_w = channel()
+    from_r, from_w = channel()
     pid = os.fork()
     if pid == 0:
         try:
@@ -273,8 +284,8 @@ class Program:
     def restart(self) -> None:
         """A fresh program process: a new interpreter (never a fork of this one, whose memory
         holds the tests) running serve.py; its load failure is the program's."""
-        to_r, to_w = os.pipe()
-        from_r, from_w = os.pipe()
+        to_r, to_w = channel()
+        from_r, from_w = channel()
         proc = subprocess.Popen([sys.executable, "-I", serve.__file__, str(to_r), str(from_w)],
                                 stdin=subprocess.DEVNULL, pass_fds=(to_r, from_w), close_fds=True,
                                 preexec_fn=as_program)
