@@ -47,8 +47,3 @@ def sandbox_config(backend: str = "docker", **kw):
     if backend == "gvisor":
         build_images(config.languages, config=config, rootfs_dir=config.rootfs_dir, progress=lambda _m: None)
     return config
-
-# Whether the gVisor backend still refuses tasks judged inside the sandbox (asserts, call tests,
-# test files: sandbox/grader.py JUDGE_UNSAFE). While True, tests that grade such tasks under gVisor
-# accept that refusal, and only it; set it False when the runner's channels let gVisor judge them.
-GVISOR_REFUSES_JUDGED = True

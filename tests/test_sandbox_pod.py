@@ -25,9 +25,7 @@ import yaml
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from sandbox import SandboxConfig
-from sandbox.grader import JUDGE_UNSAFE
 from sandbox.job import make_plan
-from tests.helpers import GVISOR_REFUSES_JUDGED
 from verifier.formats import detect, to_task
 
 pytestmark = pytest.mark.docker
@@ -199,18 +197,11 @@ def test_the_servers_image_grades_code_in_an_unprivileged_pod(tmp_path, server_i
         src = tmp_path / "corpus.jsonl"
         src.write_text("".join(json.dumps(r) + "\n" for r in rows))
         graded = {r["corpus_row"]: r for r in _grade(target, src, "--format", "auto")}
-        wrong, refused = [], 0
-        for row in rows:
-            got = graded[row["corpus_row"]]
-            if got["verdict"] == row["expect"]:
-                continue
-            if GVISOR_REFUSES_JUDGED and judged(row) and got["verdict"] == "infra_error" and got["detail"] == JUDGE_UNSAFE:
-                refused += 1
-                continue
-            wrong.append(f"{row['corpus_row']} ({row['case']}): expected {row['expect']}, got {got['verdict']}: {got['detail'][:200]}")
+        wrong = [f"{row['corpus_row']} ({row['case']}): expected {row['expect']}, got {got['verdict']}: {got['detail'][:200]}"
+                 for row in rows if (got := graded[row["corpus_row"]])["verdict"] != row["expect"]]
         assert not wrong, "\n".join(wrong)
-        assert sum(not judged(r) for r in rows) >= 25  # the stdin/stdout rows, graded as under Docker
-        assert refused <= sum(judged(r) for r in rows)
+        # both kinds are in it: stdin/stdout tests compared on the host, and tests judged inside the sandbox
+        assert sum(not judged(r) for r in rows) >= 25 and sum(judged(r) for r in rows) >= 40
         # attacks on the pod and the canary
         src = tmp_path / "tasks.jsonl"
         src.write_text("".join(json.dumps(t) + "\n" for t, _ in TASKS))
