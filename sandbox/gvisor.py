@@ -21,6 +21,7 @@ Sandboxes die with their server: runsc gets PR_SET_PDEATHSIG, and the runner exi
 from __future__ import annotations
 
 import ctypes
+import itertools
 import json
 import logging
 import os
@@ -43,6 +44,7 @@ log = logging.getLogger(__name__)
 RUNNER_ARGV = ["python3", "-I", "-u", "/opt/sandbox/runner.py"]  # every recipe's CMD (sandbox/images/*.Dockerfile)
 WATCH_S = 0.02  # memory watchdog period while a request runs
 PR_SET_PDEATHSIG = 1
+_BACKENDS = itertools.count(1)  # GvisorBackends of this process: each gets its own state folder
 RUNSC_LOG_MAX = 64 << 10
 
 
@@ -170,7 +172,8 @@ class GvisorBackend(Backend):
     def __init__(self, config: SandboxConfig) -> None:
         self.config = config
         self.runsc = shutil.which("runsc") or ""
-        self.root = state_base() / f"{os.getpid()}-{STARTED}"  # state_base() is this host's: pid and start time name the server
+        # state_base() is this host's: pid, start time and a count name the server (a process may hold two)
+        self.root = state_base() / f"{os.getpid()}-{STARTED}-{next(_BACKENDS)}"
         self._boxes: dict[str, Box] = {}
         self._lock = threading.Lock()
         self._seq = 0
@@ -226,7 +229,9 @@ class GvisorBackend(Backend):
     def _start_once(self, language: str, image: str, mem_mb: int) -> Box:
         with self._lock:
             self._seq += 1
-            sid = f"{language}-{self._seq}"
+            # runsc names the sandbox's control socket after its id, in the host's network
+            # namespace: the id is unique on the host (this server's state folder: pid and start time)
+            sid = f"{language}-{self.root.name}-{self._seq}"  # e.g. python-4242-977113-1-3
         bundle = self.root / "bundles" / sid
         bundle.mkdir(parents=True, mode=0o700)
         (bundle / "config.json").write_text(json.dumps(oci_spec(self.config, language, image)))
@@ -299,6 +304,7 @@ class GvisorBackend(Backend):
         base = state_base()
         for d in base.iterdir() if base.is_dir() else ():
             pid, _, ticks = d.name.partition("-")
+            ticks = ticks.partition("-")[0]  # '<pid>-<start ticks>-<backend count>'
             if d == self.root or not pid.isdigit():
                 continue
             if owner_alive(owner_id(int(pid)), ticks) is False:
