@@ -81,6 +81,7 @@ class Box:
     jobs: int = 0
     dead: bool = False
     tainted: bool = False  # a program changed PID 1's limits: finish the job's verdict, then recycle
+    successor: bool = False  # its replacement was started ahead (Pool.release)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
