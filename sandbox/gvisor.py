@@ -21,6 +21,7 @@ Sandboxes die with their server: runsc gets PR_SET_PDEATHSIG, and the runner exi
 from __future__ import annotations
 
 import ctypes
+import itertools
 import json
 import logging
 import os
@@ -44,6 +45,7 @@ log = logging.getLogger(__name__)
 RUNNER_ARGV = ["python3", "-I", "-u", "/opt/sandbox/runner.py"]  # every recipe's CMD (sandbox/images/*.Dockerfile)
 WATCH_S = 0.02  # memory watchdog period while a request runs
 PR_SET_PDEATHSIG = 1
+_BACKENDS = itertools.count(1)  # GvisorBackends of this process: each gets its own state folder
 RUNSC_LOG_MAX = 64 << 10
 
 
@@ -171,12 +173,14 @@ class GvisorBackend(Backend):
     def __init__(self, config: SandboxConfig) -> None:
         self.config = config
         self.runsc = shutil.which("runsc") or ""
-        self.root = state_base() / f"{os.getpid()}-{STARTED}"  # state_base() is this host's: pid and start time name the server
+        # state_base() is this host's: pid, start time and a count name the server (a process may hold two)
+        self.root = state_base() / f"{os.getpid()}-{STARTED}-{next(_BACKENDS)}"
         self._boxes: dict[str, Box] = {}
         self._lock = threading.Lock()
         self._seq = 0
         self._stop = threading.Event()
         self._watch: threading.Thread | None = None
+        self._held: dict[str, int] = {}  # root filesystem folder -> its locked fd (find_images)
 
     # -- the seam
     def describe(self) -> str:
@@ -198,14 +202,19 @@ class GvisorBackend(Backend):
             self._watch.start()
 
     def find_images(self, languages: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
-        from .build import REGISTRY_BASE, base_tag, default_base, image_tag, rootfs_name
+        """Each language's root filesystem folder, held (build.hold_rootfs) until close so that
+        `verifier sandbox build --rootfs --prune` leaves it."""
+        from .build import REGISTRY_BASE, base_tag, default_base, hold_rootfs, image_tag, rootfs_name
         found, missing = {}, []
         bases = dict.fromkeys((default_base(), base_tag(self.config.image_prefix), REGISTRY_BASE))
         for lang in languages:  # built offline or from the registry: a host without debootstrap takes either
-            paths = [Path(self.config.rootfs_dir) / rootfs_name(image_tag(lang, self.config.image_prefix, b)) for b in bases]
-            path = next((p for p in paths if (p / "opt/sandbox/runner.py").is_file()), None)
+            paths = [str(Path(self.config.rootfs_dir) / rootfs_name(image_tag(lang, self.config.image_prefix, b))) for b in bases]
+            for p in paths:
+                if p not in self._held and (fd := hold_rootfs(p)) is not None:
+                    self._held[p] = fd
+            path = next((p for p in paths if p in self._held), None)
             if path:
-                found[lang] = str(path)
+                found[lang] = path
             else:
                 missing.append(lang)
         return found, missing
@@ -246,7 +255,9 @@ class GvisorBackend(Backend):
     def _start_once(self, language: str, spec: dict, mem_mb: int, ready, session: bool = False) -> Box:
         with self._lock:
             self._seq += 1
-            sid = f"{language}-{self._seq}"
+            # runsc names the sandbox's control socket after its id, in the host's network
+            # namespace: the id is unique on the host (this server's state folder: pid and start time)
+            sid = f"{language}-{self.root.name}-{self._seq}"  # e.g. python-4242-977113-1-3
         bundle = self.root / "bundles" / sid
         bundle.mkdir(parents=True, mode=0o700)
         (bundle / "config.json").write_text(json.dumps(spec))
@@ -319,6 +330,7 @@ class GvisorBackend(Backend):
         base = state_base()
         for d in base.iterdir() if base.is_dir() else ():
             pid, _, ticks = d.name.partition("-")
+            ticks = ticks.partition("-")[0]  # '<pid>-<start ticks>-<backend count>'
             if d == self.root or not pid.isdigit():
                 continue
             if owner_alive(owner_id(int(pid)), ticks) is False:
@@ -336,6 +348,9 @@ class GvisorBackend(Backend):
         self._stop.set()
         self.remove_own()
         shutil.rmtree(self.root, ignore_errors=True)
+        for fd in self._held.values():
+            os.close(fd)
+        self._held.clear()
 
     # -- memory
     def _memory_file(self, sb: Sandbox) -> str:
