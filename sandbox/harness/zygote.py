@@ -133,12 +133,14 @@ def fork_one(sock: socket.socket, job: dict, fds: list[int]) -> tuple[int, objec
     Returns (its pid, None) here, or (0, what to run) in the forked process."""
     if len(fds) != 3 + len(job.get("pass") or ()):
         raise ValueError("the std streams and each passed fd, in order")
-    r, w = os.pipe()
+    r, w = os.pipe()  # the middle process says the pid on it
+    go_r, go_w = os.pipe()  # closed here once the middle process is reaped: the process starts then
     mid = os.fork()
     if mid == 0:  # the middle process: fork, say the pid, leave (never back into the zygote's loop)
         pid = -1
         try:
             os.close(r)
+            os.close(go_w)
             pid = os.fork()
             if pid:
                 os.write(w, str(pid).encode())
@@ -148,11 +150,17 @@ def fork_one(sock: socket.socket, job: dict, fds: list[int]) -> tuple[int, objec
             os._exit(0)
         os.close(w)
         sock.close()
+        os.read(go_r, 1)  # EOF when the zygote has reaped the middle process: /proc shows neither
+        os.close(go_r)
         return 0, lambda: become(job, fds)
     os.close(w)
-    with os.fdopen(r, "rb") as f:
-        pid = int(f.read() or b"0")
-    os.waitpid(mid, 0)
+    os.close(go_r)
+    try:
+        with os.fdopen(r, "rb") as f:
+            pid = int(f.read() or b"0")
+        os.waitpid(mid, 0)
+    finally:
+        os.close(go_w)
     for fd in fds:
         os.close(fd)
     if not pid:
