@@ -221,10 +221,11 @@ def test_previous_job_leaves_no_file_or_process(any_grader):
     assert any_grader.grade(task("python", plant))["verdict"] == "accepted"
     look = (OTHERS + "print(sorted(mine), os.listdir('/tmp'), [e for d in os.listdir('/work') for e in os.listdir('/work/'+d) if e=='marker'],"
             " len(theirs))")
-    theirs = 3 if any_grader.grader.config.warm_container("python") else 1  # PID 1, the warm interpreter's two
+    # PID 1, and the warm interpreter's two (a container whose warm interpreter is gone runs without)
+    theirs = ("[] [] [] 1", "[] [] [] 3") if any_grader.grader.config.warm_container("python") else ("[] [] [] 1",)
     for _ in range(2):  # pool_size=1: the same container served both jobs
         r, out = run_stdout(any_grader, look)
-        assert r["verdict"] == "accepted" and out.strip() == f"[] [] [] {theirs}", out
+        assert r["verdict"] == "accepted" and out.strip() in theirs, out
 
 
 # The other processes a program sees: its uid's, and the others' (PID 1, and the warm interpreter's
@@ -246,7 +247,7 @@ def test_fork_bomb_and_memory_bomb_contained(any_grader):
     assert r["verdict"] == "memory_limit" or (any_grader.grader.config.backend == "gvisor" and r["verdict"] == "time_limit"), r
     # the host and the pool are unharmed: normal jobs pass, nothing of the bombs is left
     _, out = run_stdout(any_grader, OTHERS + "print(len(mine), len(theirs))")
-    assert out.strip() == f"0 {3 if any_grader.grader.config.warm_container('python') else 1}", out
+    assert out.strip() in (("0 1", "0 3") if any_grader.grader.config.warm_container("python") else ("0 1",)), out
     assert any_grader.grade(task("c", PROGRAMS["c"]["accepted"]))["verdict"] == "accepted"
 
 
