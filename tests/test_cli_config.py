@@ -184,7 +184,7 @@ def test_every_cli_flag_in_deploy_examples_and_readme_exists():
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
     checked = 0
-    for path in [*_deploy_and_example_files(), ROOT / "README.md"]:
+    for path in [*_deploy_and_example_files(), ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
         for line in path.read_text(errors="replace").splitlines():
             for command, rest in re.findall(r"verifier (serve|grade)\b([^`#|;]*)", line):
                 known = {s for a in sub.choices[command]._actions for s in a.option_strings}

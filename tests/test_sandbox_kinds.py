@@ -1,5 +1,5 @@
 """Real containers: call-based tests, pytest and unittest test files, and entry_point with asserts
-(README.md, "Task schema"). Every grading rule has near misses (a right program perturbed: it must
+(docs/tasks.md "Task schema"). Every grading rule has near misses (a right program perturbed: it must
 fail) next to rewrites (an equivalent program: it must pass), and every way a program could try to
 make a test file pass without passing its tests is tried against the judge."""
 from __future__ import annotations

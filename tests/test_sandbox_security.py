@@ -979,7 +979,7 @@ def test_codeforces_yes_no_answers_in_any_case(grader, printed, verdict):
 # ---------------------------------------------------------------- /proc/<pid>/fd of trusted processes (issue 19)
 # gVisor ignores PR_SET_DUMPABLE in /proc and lets a process open /proc/<pid>/fd/N of a pipe whose
 # creator's effective uid was its own: the runner's and a judge's. Every channel they hold is a
-# socket (sandbox/runner.py channel()), which cannot be reopened by path (README "Sandbox backends").
+# socket (sandbox/runner.py channel()), which cannot be reopened by path (docs/sandboxes.md "Sandbox backends").
 OTHERS_FDS = '''import os, stat
 def others_fds():
     """Every fd of another process that opens (read or write), but named files (their own modes

@@ -1,4 +1,4 @@
-"""The judge of assert-style tests (test_code): trusted, in its own process (README.md, "How
+"""The judge of assert-style tests (test_code): trusted, in its own process (docs/sandboxes.md "How
 assert-style tests are judged"). Standard library only; runs as `python3 -I judge.py` in the job dir
 (started by the runner as a fork of itself: sandbox/runner.py, fork_judge).
 
@@ -19,7 +19,7 @@ call then has a time limit, and a program process that timed out or died is repl
 one (serve.py started as a new interpreter: nothing of the judge's memory reaches it). A call's
 CPU time is the container's less the judge's own, so children the program never waited for count;
 its wall-clock limit bounds a reply begun and never finished too; at either limit every process of
-the program's uid is killed (README.md, "How assert-style tests are judged").
+the program's uid is killed (docs/sandboxes.md "How assert-style tests are judged").
 """
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ def undumpable() -> None:
 def channel() -> tuple[int, int]:
     """(read end, write end) of a socket pair where a pipe would do, as sandbox/runner.py's channel():
     under gVisor a program could reopen the judge's end of a pipe through /proc/<pid>/fd; a socket
-    cannot be reopened by path (README "Sandbox backends")."""
+    cannot be reopened by path (docs/sandboxes.md "Sandbox backends")."""
     r, w = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     r.shutdown(socket.SHUT_WR)
     w.shutdown(socket.SHUT_RD)

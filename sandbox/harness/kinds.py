@@ -4,7 +4,7 @@ in the program's interpreter. Standard library only, except pytest, imported whe
 Each test's result is one line on the result fd, `<nonce> {"test": {...}}`, written as soon as the
 test ends (a job that runs out of time keeps the finished ones), then `<nonce> {"done": n}`. The host
 (sandbox/job.py) reads only lines with the nonce and trusts no result without the "done" line.
-README.md, "Task schema" and "How assert-style tests are judged", says what each kind means.
+docs/tasks.md "Task schema" and docs/sandboxes.md "How assert-style tests are judged" say what each kind means.
 """
 from __future__ import annotations
 

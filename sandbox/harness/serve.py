@@ -3,7 +3,7 @@ no secret (standard library only). It runs prog.py as the module `solution`, as 
 graders import it (an `if __name__ == "__main__":` block, often a demo reading stdin, does not
 run), reports its top-level names, then answers calls: {"call": name, "args": [...],
 "kwargs": {...}} -> {"ok": result, "args": [...]}, {"exc": builtin exception name, "msg": text} or {"bad": why}. With "method": true, the call is
-`Solution().<name>(...)` on a fresh instance (LeetCode-style programs; README.md, "Task schema").
+`Solution().<name>(...)` on a fresh instance (LeetCode-style programs; docs/tasks.md "Task schema").
 Run as a script (`serve.py IN_FD OUT_FD`), it is a fresh program process that the judge starts
 after the first one timed out or died. Everything here is the program's
 to change; the judge trusts none of it beyond plain data (wire.py).

@@ -1,4 +1,4 @@
-"""PID 1 of a session container (README "Sessions"). Standard library only.
+"""PID 1 of a session container (docs/sessions.md "Sessions"). Standard library only.
 
 A session owns one container; this supervisor runs its persistent interpreter (session_kernel.py)
 as a child and talks to the host with the runner's framing (sandbox/runner.py: one JSON header

@@ -12,7 +12,7 @@ judge boundary: <type>". One way only, from the tests to the program: an instanc
 tests define (MBPP's setup code builds tree nodes) crosses as its class name and attributes, and the
 program's process rebuilds it as its own class of that name or a SimpleNamespace (the judge never
 decodes one). Standard library only at import: numpy and pandas are imported (wire_rich.py)
-only when such a value crosses. See README.md ("How assert-style tests are judged").
+only when such a value crosses. See docs/sandboxes.md "How assert-style tests are judged".
 """
 from __future__ import annotations
 
