@@ -205,7 +205,7 @@ def test_example_kubernetes_targets_name_a_deployed_service():
             if doc and doc.get("kind") == "Service":
                 services.add(doc["metadata"]["name"])
     namespace = yaml.safe_load((ROOT / "deploy" / "k8s" / "kustomization.yaml").read_text())["namespace"]
-    hosts = [h for p in (ROOT / "examples").glob("*") for h in re.findall(r"([\w.-]+)\.svc\.cluster\.local", p.read_text())]
+    hosts = [h for p in (ROOT / "examples").glob("*") if p.is_file() for h in re.findall(r"([\w.-]+)\.svc\.cluster\.local", p.read_text())]
     assert hosts
     for host in hosts:
         name, ns = host.split(".")[:2]
