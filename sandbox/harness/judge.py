@@ -141,6 +141,10 @@ def start_program() -> tuple[int, int, int]:
     proc.returncode = 0  # reaped by Program.kill(), not by Popen
     os.close(to_r)
     os.close(from_w)
+    try:  # the interpreter's start, before any of the program runs: never charged to the program's limits
+        wire.recv(from_r)
+    except wire.WireError:
+        pass  # it died before (the next read says so, as the program's failure)
     return proc.pid, to_w, from_r
 
 
