@@ -1197,3 +1197,57 @@ def test_no_byte_of_the_tests_is_in_the_programs_memory(any_grader, kind):
                     f"    got = leaks()\n    assert got == [], got\n    assert got != [{MARKER!r}]\n")
     r = any_grader.grade(task)
     assert r["tests"][0]["verdict"] == "accepted", r
+
+
+# Held under attack (issue 19 red team): gVisor ignores PR_SET_DUMPABLE in /proc, so the runner's
+# and a judge's environ, maps, smaps, auxv, stat and fdinfo are readable by the program there; their
+# mem (any thread's) is not, nor process_vm_readv or pidfd_getfd. Whatever opens, none holds a byte
+# of the tests.
+PROC_LEAKS = r'''import os, re
+
+def proc_leaks():
+    """Each /proc file of another process that opens and holds the tests' marker (mem read at
+    every readable mapping)."""
+    found, pattern = [], re.compile(rb"S3CR3T" + rb"-[0-9a-f]{16}")
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        tasks = [f"/proc/{pid}"]
+        try:
+            tasks += [f"/proc/{pid}/task/{t}" for t in os.listdir(f"/proc/{pid}/task")]
+        except OSError:
+            pass
+        for base in tasks:
+            for name in ("environ", "cmdline", "maps", "smaps", "stat", "status", "auxv", "io", "syscall", "stack"):
+                try:
+                    with open(f"{base}/{name}", "rb") as f:
+                        if pattern.search(f.read(1 << 22)):
+                            found.append(f"{base}/{name}")
+                except OSError:
+                    pass
+            try:
+                spans = [line.split()[0] for line in open(f"{base}/maps") if line.split()[1].startswith("r")]
+                with open(f"{base}/mem", "rb", buffering=0) as mem:
+                    for span in spans:
+                        a, b = (int(x, 16) for x in span.split("-"))
+                        try:
+                            mem.seek(a)
+                            if pattern.search(mem.read(min(b - a, 1 << 26))):
+                                found.append(f"{base}/mem")
+                        except (OSError, ValueError, OverflowError):
+                            continue
+            except OSError:
+                pass
+    return sorted(set(found))
+'''
+
+
+@pytest.mark.parametrize("kind", ["call", "assert"])
+def test_no_proc_file_of_the_runner_or_judge_holds_the_tests(any_grader, kind):
+    task = {"language": "python", "completion": PROC_LEAKS, "time_limit_s": 10}
+    if kind == "call":
+        task.update(entry_point="proc_leaks", call_tests=[{"args": [], "expected": []}, {"args": [], "expected": [MARKER]}])
+    else:
+        task["test_code"] = f"got = proc_leaks()\nassert got == [], got\nassert got != [{MARKER!r}]\n"
+    r = any_grader.grade(task)
+    assert r["tests"][0]["verdict"] == "accepted", r
