@@ -33,7 +33,8 @@ docker:
 images: $(VENV)/.base docker
 	$(BIN)/verifier sandbox build
 
-# The same images as root filesystems for the gVisor backend (~/.cache/grpo-verifier/rootfs).
+# The same images as root filesystems for the gVisor backend (~/.cache/grpo-verifier/rootfs;
+# `verifier sandbox build --rootfs --prune` removes older recipes' folders).
 rootfs: $(VENV)/.base docker
 	$(BIN)/verifier sandbox build --rootfs
 
@@ -54,7 +55,7 @@ serve: $(VENV)/.base
 	-bash scripts/ensure_docker.sh && $(BIN)/verifier sandbox build
 	$(BIN)/verifier serve --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.full images rootfs gvisor chromium promtool
+test: $(VENV)/.full images rootfs gvisor chromium promtool image
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -rs
@@ -62,8 +63,10 @@ test: $(VENV)/.full images rootfs gvisor chromium promtool
 proto: $(VENV)/.full
 	$(BIN)/python -m grpc_tools.protoc -I proto --python_out=. --grpc_python_out=. --pyi_out=. proto/verifier/v1/verifier.proto
 
-# The service's own image (offline from Debian packages), and the load-and-fault harness.
-image: docker
+# The service's own image, offline from Debian packages: runsc and the sandboxes' root filesystems
+# inside, so it grades code with no Docker daemon (README "Deploy"). The tests run it
+# (tests/test_sandbox_pod.py, tests/test_deploy_compose.py). Then the load-and-fault harness.
+image: $(VENV)/.base docker
 	bash deploy/build_offline.sh
 
 load: $(VENV)/.base

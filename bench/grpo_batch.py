@@ -16,6 +16,8 @@ PROBLEMS = [("sum(xs) * {k}", "sum(xs) * {k} + (n > 3)"), ("max(xs) - min(xs) + 
             ("sum(x % {m} for x in xs)", "sum(x % {m} for x in xs[1:])"), ("len(set(xs)) + {k}", "len(xs) + {k}")]
 SLOW = ("import sys\nw = sys.stdin.read().split()\nn = int(w[0]); xs = list(map(int, w[1:n + 1]))\n"
         "if n > 500:\n    while True:\n        pass\nprint({expr})\n")  # right on small inputs, TLE on the large one
+HANG = "while True:\n    pass\n"  # time_limit on every test: under "fraction" it runs them all
+SLEEP = "import time\ntime.sleep(100)\n"  # blocked, not burning CPU: the wall-clock backstop ends each test
 CRASH = "import sys\nw = sys.stdin.read().split()\nprint(w[10 ** 6])\n"  # IndexError: runtime_error
 MIX = ("right",) * 8 + ("wrong",) * 4 + ("slow",) * 2 + ("crash",) * 2  # per group of 16
 
@@ -26,9 +28,12 @@ class Item:
     expect: str  # the verdict the item must get
 
 
-def batch(problems: int = 16, group: int = 16, tests: int = 8, seed: int = 0) -> list[Item]:
+def batch(problems: int = 16, group: int = 16, tests: int = 8, seed: int = 0, distinct: bool = True,
+          mix: tuple[str, ...] = MIX) -> list[Item]:
     """problems x group items; each problem's tests are one list shared by its group (as a trainer
-    sends them), the last test the large input that the slow programs time out on."""
+    sends them), the last test the large input that the slow programs time out on. `distinct`: each
+    completion's program carries its own comment, so no two are identical and every one runs (the
+    server runs identical programs of a call once: that would measure the dedup, not the sandbox)."""
     rng = random.Random(seed)
     items = []
     for p in range(problems):
@@ -42,12 +47,14 @@ def batch(problems: int = 16, group: int = 16, tests: int = 8, seed: int = 0) ->
             stdin = f"{n}\n{' '.join(map(str, xs))}\n"
             cases.append({"stdin": stdin, "expected_stdout": _run(right, n, xs) + "\n"})
         programs = {"right": RIGHT.format(expr=right), "wrong": RIGHT.format(expr=wrong),
-                    "slow": SLOW.format(expr=right), "crash": CRASH}
-        verdicts = {"right": "accepted", "wrong": "wrong_answer", "slow": "time_limit", "crash": "runtime_error"}
+                    "slow": SLOW.format(expr=right), "crash": CRASH, "hang": HANG, "sleep": SLEEP}
+        verdicts = {"right": "accepted", "wrong": "wrong_answer", "slow": "time_limit", "crash": "runtime_error",
+                    "hang": "time_limit", "sleep": "time_limit"}
         for g in range(group):
-            kind = MIX[g % len(MIX)]
+            kind = mix[g % len(mix)]
+            program = programs[kind] + (f"# completion {g}\n" if distinct else "")
             task = {"id": f"p{p}c{g}", "kind": "code", "language": "python", "scoring": "fraction",
-                    "time_limit_s": 1.0, "completion": f"Solution:\n```python\n{programs[kind]}```", "tests": cases}
+                    "time_limit_s": 1.0, "completion": f"Solution:\n```python\n{program}```", "tests": cases}
             items.append(Item(task, verdicts[kind] if kind != "wrong" or _differs(right, wrong, cases) else "accepted"))
     return items
 

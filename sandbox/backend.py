@@ -28,6 +28,9 @@ LABEL_POOL = "grpo-verifier.pool"
 LABEL_OWNER = "grpo-verifier.owner"
 LABEL_LANG = "grpo-verifier.language"
 LABEL_STARTED = "grpo-verifier.owner-started"  # the owner's start time: a reused pid is not the owner
+LABEL_SESSION = "grpo-verifier.session"
+# PID 1 of a session's sandbox (sandbox/session.py), in every image and root filesystem
+SESSION_ARGV = ["python3", "-I", "/opt/sandbox/harness/session_box.py"]
 CONTAINER_ENV = {
     "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
     "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
@@ -81,6 +84,8 @@ class Box:
     jobs: int = 0
     dead: bool = False
     tainted: bool = False  # a program changed PID 1's limits: finish the job's verdict, then recycle
+    session: bool = False  # a session's sandbox: its processes run between requests too
+    successor: bool = False  # its replacement was started ahead (Pool.release)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -96,6 +101,11 @@ def sandbox_env(config: SandboxConfig) -> dict[str, str]:
 def runner_ready(head: dict) -> bool:
     """A first ping's answer from a runner that is PID 1 and runs apart from the programs' uid."""
     return bool(head.get("ok")) and head.get("pid") == 1 and head.get("apart") is True
+
+
+def session_ready(head: dict) -> bool:
+    """A first ping's answer from a session supervisor that is PID 1."""
+    return bool(head.get("ok")) and head.get("pid") == 1
 
 
 def box_memory_mb(config: SandboxConfig, language: str) -> int:
@@ -120,6 +130,20 @@ class Backend:
     def start(self, language: str, image: str, mem_mb: int) -> Box:
         """Start one sandbox and check its runner answers a ping as PID 1. Raises on any failure."""
         raise NotImplementedError
+
+    def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int) -> Box:
+        """Start a session's sandbox (sandbox/session.py): the same hardening, but PID 1 is the
+        session supervisor (SESSION_ARGV) run as the program's uid with no capability at all (it
+        needs no second uid), and pids_limit processes. Raises on any failure."""
+        raise NotImplementedError
+
+    def memory_bytes(self, box: Box) -> int:
+        """Memory the box uses now (what its limit counts); 0 when unknown."""
+        raise NotImplementedError
+
+    def sessions_refused(self) -> str:
+        """Why sessions cannot run safely on this backend; '' when they can."""
+        return ""
 
     def kill(self, box: Box) -> None:
         """Stop a box at once (a cancelled job): the job thread then sees its channel close."""
@@ -272,18 +296,56 @@ class DockerBackend(Backend):
         return found, missing
 
     def start(self, language: str, image: str, mem_mb: int) -> Box:
-        c = self.client.containers.create(**container_kwargs(self.config, image, language, mem_mb))
+        return self._start(language, container_kwargs(self.config, image, language, mem_mb), mem_mb, runner_ready)
+
+    def sessions_refused(self) -> str:
+        """Under Docker's runsc runtime the session supervisor's attach FIFOs show its uid, the
+        cells' (it never runs as root, unlike the runner, whose FIFOs are root's), and gVisor's
+        /proc lets a cell open them: a cell wrote the host a forged reply for the next cell
+        (measured; tests/test_sessions_attacks.py). The fix would be a supervisor that starts as
+        root and drops to the program's uid, as the runner does."""
+        if (self.config.runtime or "") == "runsc":
+            return ("sessions do not run under Docker's runsc runtime: gVisor lets a cell open the session "
+                    "supervisor's attach FIFOs and forge its replies (docs/architecture.md \"Sessions\"); "
+                    "use --sandbox-backend gvisor, or Docker's default runtime")
+        return ""
+
+    def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int) -> Box:
+        if why := self.sessions_refused():
+            raise RuntimeError(why)
+        kwargs = container_kwargs(self.config, image, language, mem_mb)
+        kwargs.update(command=SESSION_ARGV, pids_limit=pids_limit, user=self.config.user, cap_add=[])
+        kwargs["environment"] = {k: v for k, v in kwargs["environment"].items() if k != "SANDBOX_IDS"}
+        kwargs["labels"] = {**kwargs["labels"], LABEL_SESSION: "1"}
+        box = self._start(language, kwargs, mem_mb, session_ready)
+        box.session = True
+        return box
+
+    def _start(self, language: str, kwargs: dict, mem_mb: int, ready) -> Box:
+        c = self.client.containers.create(**kwargs)
         try:
             sock = self.client.api.attach_socket(c.id, params={"stdin": 1, "stdout": 1, "stream": 1})
             ch = Channel(sock)
             c.start()
             head, _ = ch.request({"op": "ping"}, timeout_s=self.config.start_timeout_s)
-            if not runner_ready(head):
-                raise ChannelError(f"runner answered {head!r}")
+            if not ready(head):
+                raise ChannelError(f"sandbox PID 1 answered {head!r}")
         except BaseException:
             self._remove(c)
             raise
         return Box(language=language, container=c, channel=ch, mem_mb=mem_mb)
+
+    def memory_bytes(self, box: Box) -> int:
+        """The container's memory cgroup usage (cgroup v1 or v2 layout of the host)."""
+        cid = box.container.id
+        for path in (f"/sys/fs/cgroup/memory/docker/{cid}/memory.usage_in_bytes",
+                     f"/sys/fs/cgroup/system.slice/docker-{cid}.scope/memory.current"):
+            try:
+                with open(path) as f:
+                    return int(f.read())
+            except (OSError, ValueError):
+                continue
+        return 0
 
     def remove(self, box: Box) -> None:
         box.dead = True

@@ -9,8 +9,10 @@ so an unchanged recipe is never rebuilt and `verifier sandbox build` is then ins
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -172,6 +174,57 @@ def export_rootfs(client: docker.DockerClient, tag: str, rootfs_dir: str | Path,
     return dest
 
 
+def hold_rootfs(path: str | Path) -> int | None:
+    """Open a root filesystem folder and take a shared lock on it, held (the fd kept open) while a
+    server uses the folder, so that `--prune` (prune_rootfs) leaves it. None when the folder is
+    gone or incomplete, or is being pruned this very moment."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        os.stat("opt/sandbox/runner.py", dir_fd=fd)  # after the lock: a pruned folder is empty by now
+        return fd
+    except OSError:
+        os.close(fd)
+        return None
+
+
+def prune_rootfs(rootfs_dir: str | Path, keep: dict[str, str], progress: Callable[[str], None] = print) -> list[str]:
+    """Remove the root filesystem folders of older recipes of the languages in `keep` (language ->
+    the tag just built or found): the same '<prefix>-<language>-<hash>' name, modified before the
+    kept folder (as stale_tags takes images created before), and held by no server on this host
+    (hold_rootfs: an exclusive lock that fails while any server holds its shared one). Each goes
+    by a rename to a hidden name first, so no server finds a half-deleted folder. Returns the names."""
+    base = Path(rootfs_dir)
+    removed = []
+    for tag in keep.values():
+        kept = base / rootfs_name(tag)
+        stem = rootfs_name(tag.rpartition(":")[0] + ":")  # '<prefix>-<language>-'
+        try:
+            kept_mtime = kept.stat().st_mtime
+        except FileNotFoundError:
+            continue
+        for d in sorted(base.iterdir()):
+            if (d == kept or not d.name.startswith(stem) or not re.fullmatch(r"[0-9a-f]{12}", d.name[len(stem):])
+                    or d.stat().st_mtime >= kept_mtime):
+                continue
+            fd = os.open(d, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            try:  # the lock goes when the fd closes, after the folder is gone
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                trash = d.with_name(f".{d.name}.pruned")
+                d.rename(trash)
+                shutil.rmtree(trash)
+                removed.append(d.name)
+                progress(f"sandbox build: removed old root filesystem {d.name}")
+            except BlockingIOError:
+                progress(f"sandbox build: kept old root filesystem {d.name}: a running server uses it")
+            finally:
+                os.close(fd)
+    return removed
+
+
 def build_images(languages: Sequence[str] | None = None, force: bool = False,
                  progress: Callable[[str], None] = print, config: SandboxConfig | None = None,
                  prune: bool = False, rootfs_dir: str | None = None) -> dict[str, str]:
@@ -180,8 +233,9 @@ def build_images(languages: Sequence[str] | None = None, force: bool = False,
     Unchanged recipes are skipped (their hash tag exists), so this is instant after the first run.
     With `rootfs_dir`, each image's filesystem is also exported there (export_rootfs) for the gVisor
     backend: the same recipe is the single source of both.
-    With `prune`, older images of the same repositories go (stale_tags); never by default, since
-    checkouts with different recipes may share one daemon and need each other's images.
+    With `prune`, older images of the same repositories go (stale_tags), and with `rootfs_dir` older
+    root filesystems of the same languages too (prune_rootfs); never by default, since checkouts
+    with different recipes may share one daemon and one rootfs folder and need each other's.
     """
     config = config or SandboxConfig()
     langs = list(languages or config.languages)
@@ -206,6 +260,8 @@ def build_images(languages: Sequence[str] | None = None, force: bool = False,
                 export_rootfs(client, tags[lang], rootfs_dir, progress)
         if prune:
             _prune(client, tags, progress)
+            if rootfs_dir:
+                prune_rootfs(rootfs_dir, tags, progress)
         return tags
     finally:
         client.close()

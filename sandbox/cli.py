@@ -25,8 +25,9 @@ def add_subcommands(subparsers) -> argparse.ArgumentParser:
     b.add_argument("--force", action="store_true", help="rebuild even when the recipe's tag exists")
     b.add_argument("--prune", action="store_true",
                    help="also remove older images of the same repositories (other recipe tags created before "
-                        "the current ones and used by no container). Off by default: checkouts with different "
-                        "recipes on one Docker daemon need each other's images")
+                        "the current ones and used by no container) and, with --rootfs, older root filesystems "
+                        "of the same languages that no server on this host holds. Off by default: checkouts "
+                        "with different recipes on one Docker daemon need each other's images")
     b.add_argument("--rootfs", nargs="?", const=SandboxConfig().rootfs_dir, default=None, metavar="DIR",
                    help="also export each image's filesystem into DIR/<image>-<hash> for the gVisor backend "
                         "(`--sandbox-backend gvisor --sandbox-rootfs-dir DIR`; copy DIR to hosts without Docker). "

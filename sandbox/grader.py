@@ -13,14 +13,14 @@ import asyncio
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from .backend import Backend, DockerBackend
 from .config import SandboxConfig
 from .gvisor import GvisorBackend
-from .job import InfraFailure, Plan, make_plan, out_of_budget, run_job
-from .pool import Pool
+from .job import InfraFailure, Plan, make_plan, merge_parts, out_of_budget, reset_box, run_job, split_plan
+from .pool import Pool, arrival
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +33,35 @@ def make_backend(config: SandboxConfig) -> Backend:
 def _infra(detail: str, retryable: bool = True, extracted: str = "", how: str = "none") -> dict:
     return {"verdict": "infra_error", "score": 0.0, "detail": detail[:300], "extracted": extracted[:2000],
             "extracted_from": how, "tests": [], "retryable": retryable}
+
+
+class SharedRuns:
+    """The jobs of one call by what decides their verdict (Plan.share_key): identical programs in a
+    call, whatever prose surrounds them in the completions, are compiled and run once (issue 20; a
+    GRPO group's completions often repeat one program). Per-item fields stay per item. The caller
+    makes one per call (CodeGrader.shared_runs) and cancels its futures when the call ends."""
+
+    def __init__(self) -> None:
+        self._runs: dict[tuple, list[tuple[tuple, asyncio.Future]]] = {}
+        self.hits = 0  # items answered by another item's run
+        self.order = arrival()  # the call's place in the container queues (pool.IdleBoxes)
+
+    def run(self, plan: Plan, timeout_s: float | None, start: Callable[[], Awaitable[dict]]) -> asyncio.Future:
+        """The run of an identical plan already started in this call, or a new one from `start()`."""
+        cheap, whole = plan.share_key()
+        whole = (whole, timeout_s)  # a shorter deadline can end a run sooner: its own key
+        bucket = self._runs.setdefault(cheap, [])
+        for key, fut in bucket:
+            if key == whole:
+                self.hits += 1
+                return fut
+        fut = asyncio.ensure_future(start())
+        bucket.append((whole, fut))
+        return fut
+
+    def futures(self) -> list[asyncio.Future]:
+        return [fut for bucket in self._runs.values() for _, fut in bucket]
+
 
 
 class CodeGrader:
@@ -54,8 +83,14 @@ class CodeGrader:
         self._jobs = ThreadPoolExecutor(max_workers=n_jobs, thread_name_prefix="sandbox-job")
         self._slots = asyncio.Semaphore(max(1, self.config.max_concurrent_jobs))
         self._health: asyncio.Task | None = None
+        self._resets: set[asyncio.Task] = set()  # boxes being reset after their job's answer
         self._closed = False
         self.reaped = 0
+
+    @property
+    def backend(self) -> Backend:
+        """The backend the pool starts sandboxes with; sessions start theirs with it too (sandbox/session.py)."""
+        return self._backend
 
     # ------------------------------------------------------------------ lifecycle
     async def _call(self, fn, *args):
@@ -113,6 +148,7 @@ class CodeGrader:
         self._closed = True
         if self._health:
             self._health.cancel()
+        await self.settled()
         if self._pool:
             await self._pool.close()
         self._backend.close()
@@ -142,19 +178,32 @@ class CodeGrader:
                         "image": self._images.get(lang, ""), "available": self._available and lang in self._images})
         return out
 
+    async def settled(self) -> None:
+        """Wait until the boxes of finished jobs are reset and back in the pool (or replaced): the
+        resets run after each job's answer (_run), so stats() right after an answer may not count
+        a recycle yet. For tests and scripts; the server never waits for it."""
+        while self._resets:
+            await asyncio.gather(*self._resets, return_exceptions=True)
+
     def stats(self) -> dict:
         p = self._pool
         return {"containers_created": p.created if p else 0, "containers_recycled": p.recycled if p else 0,
                 "containers_reaped": self.reaped}
 
     # ------------------------------------------------------------------ grading
+    def shared_runs(self) -> SharedRuns:
+        """A new registry for one call's tasks (pass it to every `grade` of the call)."""
+        return SharedRuns()
+
     async def grade(self, task: dict, timeout_s: float | None = None, files: dict[str, bytes] | None = None,
-                    on_start: Callable[[], None] | None = None) -> dict:
+                    on_start: Callable[[], None] | None = None, shared: SharedRuns | None = None) -> dict:
         """Grade one code task (sandbox/spec.py, docs/architecture.md). Returns a result dict; see
         sandbox/__init__.py. An invalid task is answered infra_error (retryable False) naming the field.
         `files` (Execute, README "Execute"): more plain-named files in the job dir; the program's own win.
         `on_start` is called when the job leaves the queue (has its container and a CPU slot): the
-        server's queue metrics, since the queueing itself happens here, per language."""
+        server's queue metrics, since the queueing itself happens here, per language.
+        `shared`: the call's SharedRuns; an identical program already run or running in the call
+        answers this task too (its own `extracted_from` kept)."""
         try:  # in a thread: extraction and parsing of a large completion must not stall the event loop
             plan = await asyncio.get_running_loop().run_in_executor(self._plan, make_plan, task, self.config)
         except InfraFailure as e:
@@ -169,6 +218,24 @@ class CodeGrader:
         if plan.lang.name not in self._images:
             return _infra(f"no image for {plan.lang.name}: run `verifier sandbox build {plan.lang.name}`",
                           extracted=plan.code, how=plan.extracted_from)
+        if shared is None or files:
+            return await self._grade_plan(plan, timeout_s, on_start, arrival())
+        result = await asyncio.shield(shared.run(plan, timeout_s, lambda: self._grade_plan(plan, timeout_s, on_start, shared.order)))
+        return {**result, "extracted_from": plan.extracted_from, "tests": [dict(t) for t in result["tests"]]}
+
+    async def _grade_plan(self, plan: Plan, timeout_s: float | None, on_start: Callable[[], None] | None,
+                          order: int, split: bool = True) -> dict:
+        """Run a checked plan in a container, with one retry on a fresh one (see `grade`). `order`:
+        its call's place in the queue; within a call, the job owed the most time goes first. A job
+        scored "fraction" on several stdin tests runs in parts, one per container (job.split_plan)."""
+        parts = split_plan(plan, self.config.pool_size) if split else [plan]
+        if len(parts) > 1:
+            runs = [asyncio.ensure_future(self._grade_plan(p, timeout_s, on_start, order, split=False)) for p in parts]
+            try:
+                return merge_parts(plan, list(await asyncio.gather(*runs)))
+            finally:
+                for run in runs:
+                    run.cancel()
         # The run time a job is owed: its own tests x time limit (a fixed budget would let a slow
         # program on many tests run it out), or less when the caller gives a deadline. It counts
         # from when the job has its container: waiting in the queue is never the program's time.
@@ -179,7 +246,7 @@ class CodeGrader:
             if deadline - time.monotonic() <= 0:
                 break
             try:
-                return await self._attempt(plan, owed, deadline, on_start)
+                return await self._attempt(plan, owed, deadline, on_start, (order, -owed))
             except InfraFailure as e:
                 last = str(e)
                 if not e.retryable:
@@ -189,12 +256,12 @@ class CodeGrader:
         return _infra(last or "the job's wall-clock budget ran out", extracted=plan.code, how=plan.extracted_from)
 
     async def _attempt(self, plan: Plan, owed_s: float, deadline: float,
-                       on_start: Callable[[], None] | None = None) -> dict:
+                       on_start: Callable[[], None] | None = None, key: tuple = ()) -> dict:
         pool = self._pool
         # A container of the job's language first (its queue: README "Code sandboxes"), then a CPU
         # slot: a job queued for a busy language must not hold a slot another language could use.
         try:
-            box = await pool.acquire(plan.lang.name, deadline, ok=lambda: self._available)
+            box = await pool.acquire(plan.lang.name, deadline, ok=lambda: self._available, key=key)
         except TimeoutError as e:
             raise InfraFailure(str(e) if self._available else self.unavailable_reason()) from e
         try:
@@ -248,5 +315,21 @@ class CodeGrader:
         except InfraFailure:
             await pool.release(box, False)
             raise
-        await pool.release(box, healthy)
+        if not healthy:
+            await pool.release(box, False)
+            return result
+        task = asyncio.ensure_future(self._reset_then_release(pool, box))
+        self._resets.add(task)
+        task.add_done_callback(self._resets.discard)
         return result
+
+    async def _reset_then_release(self, pool: Pool, box) -> None:
+        """The box back to the pool once the runner has killed and wiped what the job left (clean), or
+        replaced (anything left, or the runner failed): after the job's answer, not before it. The
+        box takes no job until this is done, so no program sees another's leftovers."""
+        try:
+            clean = await asyncio.get_running_loop().run_in_executor(self._jobs, reset_box, box)
+        except Exception as e:  # the runner failed to reset: the verdict stands, the box goes
+            log.warning("sandbox: reset failed: %s: %s", type(e).__name__, e)
+            clean = False
+        await pool.release(box, clean)

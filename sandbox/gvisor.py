@@ -21,6 +21,7 @@ Sandboxes die with their server: runsc gets PR_SET_PDEATHSIG, and the runner exi
 from __future__ import annotations
 
 import ctypes
+import itertools
 import json
 import logging
 import os
@@ -33,7 +34,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .backend import STARTED, Backend, Box, owner_alive, owner_id, runner_ready, sandbox_env
+from .backend import (SESSION_ARGV, STARTED, Backend, Box, owner_alive, owner_id, runner_ready, sandbox_env,
+                      session_ready)
 from .channel import Channel, ChannelError
 from .config import SandboxConfig
 from .languages import LANGUAGES
@@ -43,6 +45,7 @@ log = logging.getLogger(__name__)
 RUNNER_ARGV = ["python3", "-I", "-u", "/opt/sandbox/runner.py"]  # every recipe's CMD (sandbox/images/*.Dockerfile)
 WATCH_S = 0.02  # memory watchdog period while a request runs
 PR_SET_PDEATHSIG = 1
+_BACKENDS = itertools.count(1)  # GvisorBackends of this process: each gets its own state folder
 RUNSC_LOG_MAX = 64 << 10
 
 
@@ -170,12 +173,14 @@ class GvisorBackend(Backend):
     def __init__(self, config: SandboxConfig) -> None:
         self.config = config
         self.runsc = shutil.which("runsc") or ""
-        self.root = state_base() / f"{os.getpid()}-{STARTED}"  # state_base() is this host's: pid and start time name the server
+        # state_base() is this host's: pid, start time and a count name the server (a process may hold two)
+        self.root = state_base() / f"{os.getpid()}-{STARTED}-{next(_BACKENDS)}"
         self._boxes: dict[str, Box] = {}
         self._lock = threading.Lock()
         self._seq = 0
         self._stop = threading.Event()
         self._watch: threading.Thread | None = None
+        self._held: dict[str, int] = {}  # root filesystem folder -> its locked fd (find_images)
 
     # -- the seam
     def describe(self) -> str:
@@ -197,14 +202,19 @@ class GvisorBackend(Backend):
             self._watch.start()
 
     def find_images(self, languages: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
-        from .build import REGISTRY_BASE, base_tag, default_base, image_tag, rootfs_name
+        """Each language's root filesystem folder, held (build.hold_rootfs) until close so that
+        `verifier sandbox build --rootfs --prune` leaves it."""
+        from .build import REGISTRY_BASE, base_tag, default_base, hold_rootfs, image_tag, rootfs_name
         found, missing = {}, []
         bases = dict.fromkeys((default_base(), base_tag(self.config.image_prefix), REGISTRY_BASE))
         for lang in languages:  # built offline or from the registry: a host without debootstrap takes either
-            paths = [Path(self.config.rootfs_dir) / rootfs_name(image_tag(lang, self.config.image_prefix, b)) for b in bases]
-            path = next((p for p in paths if (p / "opt/sandbox/runner.py").is_file()), None)
+            paths = [str(Path(self.config.rootfs_dir) / rootfs_name(image_tag(lang, self.config.image_prefix, b))) for b in bases]
+            for p in paths:
+                if p not in self._held and (fd := hold_rootfs(p)) is not None:
+                    self._held[p] = fd
+            path = next((p for p in paths if p in self._held), None)
             if path:
-                found[lang] = str(path)
+                found[lang] = path
             else:
                 missing.append(lang)
         return found, missing
@@ -212,18 +222,45 @@ class GvisorBackend(Backend):
     def start(self, language: str, image: str, mem_mb: int) -> Box:
         """One sandbox; a second try when the first's memory file was not found (seen now and then
         right after a kill, cause not known: a sandbox without it cannot be limited, so never used)."""
+        spec = oci_spec(self.config, language, image)
         try:
-            return self._start_once(language, image, mem_mb)
+            return self._start_once(language, spec, mem_mb, runner_ready)
         except MemoryFileMissing:
-            return self._start_once(language, image, mem_mb)
+            return self._start_once(language, spec, mem_mb, runner_ready)
 
-    def _start_once(self, language: str, image: str, mem_mb: int) -> Box:
+    def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int) -> Box:
+        """A session's sandbox: its host channel is the same socket pair as the runner's (never a
+        pipe: gVisor lets a same-uid process open pipes through /proc, not sockets), and the memory
+        watchdog watches it between requests too (a cell's background process runs then)."""
+        spec = oci_spec(self.config, language, image)
+        uid, _, gid = self.config.user.partition(":")
+        process = spec["process"]
+        process.update(user={"uid": int(uid), "gid": int(gid or uid)}, args=SESSION_ARGV,
+                       capabilities={k: [] for k in process["capabilities"]},
+                       env=[e for e in process["env"] if not e.startswith("SANDBOX_IDS=")])
+        process["rlimits"] = [r if r["type"] != "RLIMIT_NPROC" else {**r, "hard": pids_limit, "soft": pids_limit}
+                              for r in process["rlimits"]]
+        try:
+            box = self._start_once(language, spec, mem_mb, session_ready, session=True)
+        except MemoryFileMissing:
+            box = self._start_once(language, spec, mem_mb, session_ready, session=True)
+        return box
+
+    def memory_bytes(self, box: Box) -> int:
+        try:
+            return os.stat(box.container.mem_file).st_blocks * 512
+        except OSError:
+            return 0
+
+    def _start_once(self, language: str, spec: dict, mem_mb: int, ready, session: bool = False) -> Box:
         with self._lock:
             self._seq += 1
-            sid = f"{language}-{self._seq}"
+            # runsc names the sandbox's control socket after its id, in the host's network
+            # namespace: the id is unique on the host (this server's state folder: pid and start time)
+            sid = f"{language}-{self.root.name}-{self._seq}"  # e.g. python-4242-977113-1-3
         bundle = self.root / "bundles" / sid
         bundle.mkdir(parents=True, mode=0o700)
-        (bundle / "config.json").write_text(json.dumps(oci_spec(self.config, language, image)))
+        (bundle / "config.json").write_text(json.dumps(spec))
         mine, theirs = socket.socketpair()
         log_path = bundle / "runsc.log"
         try:
@@ -242,11 +279,11 @@ class GvisorBackend(Backend):
             theirs.close()
         sb = Sandbox(id=sid, proc=proc, bundle=bundle)
         ch = RawChannel(mine)
-        box = Box(language=language, container=sb, channel=ch, mem_mb=mem_mb)
+        box = Box(language=language, container=sb, channel=ch, mem_mb=mem_mb, session=session)
         try:
             head, _ = ch.request({"op": "ping"}, timeout_s=self.config.start_timeout_s)
-            if not runner_ready(head):
-                raise ChannelError(f"runner answered {head!r}")
+            if not ready(head):
+                raise ChannelError(f"sandbox PID 1 answered {head!r}")
             sb.mem_file = self._memory_file(sb)
         except MemoryFileMissing:
             self.remove(box)
@@ -293,6 +330,7 @@ class GvisorBackend(Backend):
         base = state_base()
         for d in base.iterdir() if base.is_dir() else ():
             pid, _, ticks = d.name.partition("-")
+            ticks = ticks.partition("-")[0]  # '<pid>-<start ticks>-<backend count>'
             if d == self.root or not pid.isdigit():
                 continue
             if owner_alive(owner_id(int(pid)), ticks) is False:
@@ -310,6 +348,9 @@ class GvisorBackend(Backend):
         self._stop.set()
         self.remove_own()
         shutil.rmtree(self.root, ignore_errors=True)
+        for fd in self._held.values():
+            os.close(fd)
+        self._held.clear()
 
     # -- memory
     def _memory_file(self, sb: Sandbox) -> str:
@@ -341,7 +382,7 @@ class GvisorBackend(Backend):
         """Every WATCH_S, each busy sandbox's committed memory against its limit."""
         while not self._stop.wait(WATCH_S):
             with self._lock:
-                boxes = [b for b in self._boxes.values() if b.channel.busy and not b.dead]
+                boxes = [b for b in self._boxes.values() if (b.channel.busy or b.session) and not b.dead]
             for box in boxes:
                 sb: Sandbox = box.container
                 try:

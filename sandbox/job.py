@@ -14,7 +14,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 
 from . import checks
 from .channel import ChannelError
@@ -101,6 +101,15 @@ class Plan:
         return min(compile_s + n * per_test + 15.0, config.max_job_s)
 
 
+    def share_key(self) -> tuple[tuple, tuple]:
+        """(a cheap hashable part, the whole) of what decides this job's verdict: every field but the
+        per-attempt and per-item ones (where the code came from in the completion, the job dir, run
+        state). Two plans with equal keys run the same program on the same tests under the same
+        limits, so one run answers both (issue 20: identical programs in a call run once). The whole
+        is compared with ==, never hashed: tests of a GRPO group are one shared list (identity)."""
+        whole = tuple(getattr(self, f.name) for f in fields(self) if f.name not in _PER_ITEM)
+        return (self.lang.name, self.code, self.time_limit_s, self.memory_mb, len(self.tests)), whole
+
     def judged_tests(self) -> int:
         """How many tests the judge runs: each call test, each test function of a test file (as
         written: parametrized ones count once), or the asserts as one."""
@@ -114,6 +123,11 @@ class Plan:
         """Tests the judge runs with per-test results (kinds.py in the harness)."""
         return bool(self.call_tests) or self.test_framework != "assert" or (
             bool(self.entry_point) and bool(self.test_code))
+
+
+# Plan fields that do not change a verdict: where the code was found in the completion (kept per item),
+# the attempt's job dir and run state, the C++ checker compiled from `checker` (which is in the key).
+_PER_ITEM = frozenset(("extracted_from", "job_dir", "ran", "done", "checker_exe"))
 
 
 def static_test_count(test_code: str) -> int:
@@ -208,6 +222,15 @@ class EncodedTests(Sequence):
     def __len__(self) -> int:
         return len(self._tests)
 
+    def part(self, start: int, stop: int) -> EncodedTests:
+        """Tests start..stop, still encoded only when each runs (split_plan)."""
+        return EncodedTests(self._tests[start:stop])
+
+    def __eq__(self, other: object) -> bool:  # Plan.share_key: the same tests (shared lists compare by identity first)
+        return isinstance(other, EncodedTests) and self._tests == other._tests
+
+    __hash__ = None  # type: ignore[assignment]
+
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
@@ -225,6 +248,43 @@ def _refused(code: str, how: str, detail: str) -> dict:
     """A program the sandbox will not build: compile_error, its own fault (never infra_error)."""
     return {"verdict": "compile_error", "score": 0.0, "detail": detail, "extracted": code[: checks.EXTRACT_MAX],
             "extracted_from": how, "tests": [], "retryable": False}
+
+
+SPLIT_MIN_TESTS = 4  # fewer: a second container's job setup (files, syntax check, reset) costs more than it saves
+
+
+def split_plan(plan: Plan, parts: int) -> list[Plan]:
+    """The plan as up to `parts` plans of consecutive tests, to run in as many containers at once
+    (issue 20: under "fraction" every test runs, so a program that runs into the time limit on each
+    holds one container tests x wall clock; split, the batch's tail shrinks by the parts). Only
+    stdin tests of an interpreted program scored "fraction" without stopping at a failure: nothing
+    else in the job (a compile, a judge, a C++ checker's compile) is done once for all its tests.
+    [plan] when it does not qualify. merge_parts puts the results back together."""
+    n = len(plan.tests)
+    if (parts < 2 or n < SPLIT_MIN_TESTS or plan.scoring != "fraction" or plan.stop_first or plan.compile_argv
+            or plan.test_code is not None or plan.call_tests or not isinstance(plan.tests, EncodedTests)
+            or (plan.checker and plan.checker_language == "cpp")):
+        return [plan]
+    parts = min(parts, n // 2)
+    bounds = [n * i // parts for i in range(parts + 1)]
+    return [replace(plan, tests=plan.tests.part(a, b), job_dir="j" + secrets.token_hex(8), done=[])
+            for a, b in zip(bounds, bounds[1:])]
+
+
+def merge_parts(plan: Plan, results: list[dict]) -> dict:
+    """One result from the results of split_plan's parts, as the whole plan in one container would
+    have given it: the tests in order, the first failing one's verdict and detail, the fraction
+    score over all tests. A part that did not run its tests (the program did not parse, the
+    sandbox failed) answers for the whole."""
+    for r in results:
+        if r["verdict"] == "infra_error" or not r["tests"]:
+            return r
+    tests = [t for r in results for t in r["tests"]]
+    total = len(plan.tests)
+    verdicts = [t["verdict"] for t in tests]
+    failed = next((i for i, v in enumerate(verdicts) if v != "accepted"), None)
+    detail = f"{len(tests)} of {total} tests passed" if failed is None else f"test {failed + 1}: {tests[failed]['detail']}"
+    return _finish(plan, checks.overall(verdicts), checks.score(verdicts, total, plan.scoring), detail, tests)
 
 
 def out_of_budget(plan: Plan) -> dict:
@@ -247,7 +307,9 @@ def out_of_budget(plan: Plan) -> dict:
 
 
 def run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
-    """Run the plan in `box`. Returns (result, healthy). Raises InfraFailure if the sandbox fails."""
+    """Run the plan in `box`. Returns (result, reusable): reusable when the box may serve again once
+    `reset_box` finds it clean (the caller resets it after the answer is out: issue 20, a reset on
+    the request's path cost up to 30-130 ms at p99). Raises InfraFailure if the sandbox fails."""
     try:
         return _run_job(pool, box, plan, config)
     except ChannelError as e:
@@ -320,7 +382,7 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
         if head.get("error"):
             raise InfraFailure(f"runner: {head['error']}")
         if not head.get("ok"):
-            return _finish(plan, "compile_error", 0.0, checks.clip(head.get("error_text", "").strip()), []), _reset(box)
+            return _finish(plan, "compile_error", 0.0, checks.clip(head.get("error_text", "").strip()), []), True
     if plan.compile_argv:
         pool.set_memory(box, plan.compile_memory_mb + overhead)
         facts = _exec(box, plan.compile_argv, plan, config, plan.compile_time_s, stdout_max=COMPILE_CAP, env=plan.env)
@@ -329,7 +391,7 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
             raise InfraFailure(d)
         if v is not None:
             detail = checks.compile_detail(facts) if v == "runtime_error" else f"compiler: {d}"
-            return _finish(plan, "compile_error", 0.0, detail, []), _reset(box)
+            return _finish(plan, "compile_error", 0.0, detail, []), True
     pool.set_memory(box, plan.memory_mb + overhead)
     total = len(plan.tests) + plan.judged_tests()
     alive = True
@@ -351,7 +413,7 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
             judged = _judged_tests(box, plan, config)
             if judged is None:  # a test file that defines no test: the task's error, never a pass
                 return _finish(plan, "error", 0.0, "the test file defines no test (test_framework "
-                               f"{plan.test_framework}): nothing to run", list(tests)), _reset(box)
+                               f"{plan.test_framework}): nothing to run", list(tests)), True
             tests.extend(judged)
             # call tests not run (stopped at a failure) count as failed; a file has the tests it ran
             total = len(plan.tests) + (len(plan.call_tests) if plan.call_tests else len(judged))
@@ -368,7 +430,7 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
         detail = f"test {failed + 1}: {tests[failed]['detail']}"
         if len(tests) < total:
             detail += f" (stopped after {len(tests)} of {total} tests)"
-    return _finish(plan, verdict, score, detail, tests), alive and not box.tainted and _reset(box)
+    return _finish(plan, verdict, score, detail, tests), alive and not box.tainted
 
 
 _CHECKERS: OrderedDict[str, bytes] = OrderedDict()  # sha256 of checker + support files -> binary
@@ -664,8 +726,9 @@ def _judge_asserts(plan: Plan, facts: dict, nonce: str) -> dict:
     return _test_entry("wrong_answer", facts, "the program exited before its tests ran")
 
 
-def _reset(box) -> bool:
-    """Kill and wipe what the job left; False (recycle the container) if anything remains."""
+def reset_box(box) -> bool:
+    """Kill and wipe what the job left; False (recycle the container) if anything remains. Blocking:
+    call it in a thread, after the job's answer (CodeGrader._run)."""
     box.jobs += 1
     head, _ = box.channel.request({"op": "reset"}, timeout_s=15)
     return bool(head.get("clean"))

@@ -3,7 +3,9 @@
 Each sandbox runs sandbox/runner.py as its PID 1 and is talked to over one channel
 (sandbox/channel.py). A job borrows a sandbox, the sandbox is reset (every process killed, every
 work dir wiped) after the job and recycled after `jobs_per_container` jobs or any anomaly;
-replacements start in the background. Sandboxes carry their owner, so the ones a crashed server
+replacements start in the background. A sandbox near its last job has its successor started ahead
+and held in standby, and a retired one is removed after its job's answer, not before: a recycle
+costs no request a container start or a removal (issue 20's p99 stall at concurrency 2). Sandboxes carry their owner, so the ones a crashed server
 left behind are found and removed at start (Backend.reap).
 
 Blocking backend calls run in a thread pool; nothing here blocks the event loop.
@@ -11,9 +13,12 @@ Blocking backend calls run in a thread pool; nothing here blocks the event loop.
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import logging
 import math
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
 from .backend import (CONTAINER_ENV, LABEL, LABEL_LANG, LABEL_OWNER, LABEL_POOL, OWNER, Backend, Box,
@@ -26,6 +31,54 @@ __all__ = ["CONTAINER_ENV", "LABEL", "LABEL_LANG", "LABEL_OWNER", "LABEL_POOL", 
            "connect", "container_kwargs"]
 
 
+_ARRIVALS = itertools.count()  # tie-break: equal keys are served in arrival order
+
+
+def arrival() -> int:
+    """The next arrival number: a call's place in the queues (IdleBoxes keys start with it)."""
+    return next(_ARRIVALS)
+
+
+class IdleBoxes:
+    """The idle boxes of one language and the jobs waiting for one, the lowest key served first.
+    Keys are (call order, -job budget): calls first come first served, and within a call the
+    longest job first (issue 20: a batch is done when its slowest item is; a long job started last
+    is the batch's tail). A job with no key waits in arrival order."""
+
+    def __init__(self) -> None:
+        self._boxes: deque[Box] = deque()
+        self._waiters: list[tuple[tuple, int, asyncio.Future]] = []
+
+    def qsize(self) -> int:
+        return len(self._boxes)
+
+    def empty(self) -> bool:
+        return not self._boxes
+
+    def get_nowait(self) -> Box:
+        return self._boxes.popleft()
+
+    def put_nowait(self, box: Box) -> None:
+        """A box to the best waiting job still waiting, or to the idle boxes."""
+        while self._waiters:
+            fut = heapq.heappop(self._waiters)[2]
+            if not fut.done():
+                fut.set_result(box)
+                return
+        self._boxes.append(box)
+
+    def get(self, key: tuple = ()) -> asyncio.Future:
+        """A future for a box: done at once when one is idle (then nobody waits), else in key order.
+        Cancel it to stop waiting; a box it got meanwhile must be put back (Pool.acquire does)."""
+        fut = asyncio.get_running_loop().create_future()
+        if self._boxes:
+            fut.set_result(self._boxes.popleft())
+        else:
+            n = arrival()
+            heapq.heappush(self._waiters, (key or (n, 0.0), n, fut))
+        return fut
+
+
 class Pool:
     """Warm sandboxes per language; `acquire` queues for a free one, `release` recycles."""
 
@@ -34,11 +87,16 @@ class Pool:
         self.backend = backend
         self.images = images
         self.control = ThreadPoolExecutor(max_workers=4, thread_name_prefix="sandbox-ctl")
-        self._idle: dict[str, asyncio.Queue[Box]] = {lang: asyncio.Queue() for lang in images}
+        self._idle: dict[str, IdleBoxes] = {lang: IdleBoxes() for lang in images}
         self._count: dict[str, int] = {lang: 0 for lang in images}  # slots: alive or starting
         self._alive: dict[str, int] = {lang: 0 for lang in images}  # started and not yet given up
         self._failing: dict[str, bool] = {lang: False for lang in images}  # the last start failed
+        # successors started ahead (Pool.release): boxes wait in standby while their predecessors serve,
+        # so no more than pool_size boxes of a language take jobs at once
+        self._standby: dict[str, list[Box]] = {lang: [] for lang in images}
+        self._ahead: dict[str, int] = {lang: 0 for lang in images}  # predecessors serving with a successor started
         self._tasks: set[asyncio.Task] = set()
+        self._removing: set[asyncio.Task] = set()  # retired boxes being removed (not cancelled at close)
         self._closed = False
         self.last_error = ""
         self.created = 0
@@ -105,17 +163,21 @@ class Pool:
         self.last_error = ""
         self._failing[lang] = False
         self._alive[lang] += 1
-        self._idle[lang].put_nowait(box)
+        if len(self._standby[lang]) < self._ahead[lang]:
+            self._standby[lang].append(box)  # its predecessor still serves
+        else:
+            self._idle[lang].put_nowait(box)
 
-    async def acquire(self, lang: str, deadline: float = math.inf, ok=lambda: True) -> Box:
-        """A warm container of `lang`. Jobs of one language queue for its containers in arrival
-        order (the idle queue is the per-language semaphore, sized pool_size), so a slow program
+    async def acquire(self, lang: str, deadline: float = math.inf, ok=lambda: True, key: tuple = ()) -> Box:
+        """A warm container of `lang`. Jobs of one language queue for its containers in `key` order,
+        arrival order among equal keys (IdleBoxes; the idle boxes are the per-language semaphore,
+        sized pool_size), so a slow program
         delays later jobs but never turns them into infra_error: the wait ends only at the
         caller's `deadline` (time.monotonic(); inf: none). It ends early, raising TimeoutError,
         when the host is at fault: `ok()` false (the daemon is down), or no container of the
         language is alive and starting one failed, or none has been alive for
         `acquire_timeout_s` (starts keep failing or hang)."""
-        getter = asyncio.ensure_future(self._idle[lang].get())
+        getter = self._idle[lang].get(key)
         taken = False
         empty_since: float | None = None
         try:
@@ -127,7 +189,7 @@ class Pool:
                     if not box.dead:
                         taken = True
                         return box
-                    getter = asyncio.ensure_future(self._idle[lang].get())
+                    getter = self._idle[lang].get(key)
                     continue
                 now = time.monotonic()
                 if self._closed:
@@ -148,15 +210,36 @@ class Pool:
             elif not taken and not getter.cancelled() and getter.exception() is None:
                 self._idle[lang].put_nowait(getter.result())  # won in a race with our exit: give it back
 
+    def prewarm_at(self) -> int:
+        """Jobs after which a box's successor starts: half its life, so the start (1-2 s on a loaded
+        2-core machine; a fifth of the life, about 0.5 s of trivial jobs, was too short) is done
+        before the box retires. The cost: one idle container per box for its second half."""
+        return max(1, self.config.jobs_per_container // 2)
+
     async def release(self, box: Box, healthy: bool) -> None:
-        """Return a container after its job: reuse when clean and young, else replace it."""
+        """Return a container after its job: reuse when clean and young, else replace it. Never
+        waits for the removal: the job's answer must not (the removal runs in the background)."""
+        lang = box.language
         if healthy and not box.dead and not self._closed and box.jobs < self.config.jobs_per_container:
-            self._idle[box.language].put_nowait(box)
+            if box.jobs >= self.prewarm_at() and not box.successor:
+                box.successor = True
+                self._ahead[lang] += 1
+                self._count[lang] += 1
+                self._spawn(lang)
+            self._idle[lang].put_nowait(box)
             return
-        self._alive[box.language] -= 1
+        self._alive[lang] -= 1
         self.recycled += 1
-        self._spawn(box.language)  # the replacement counts in the same slot
-        await self._run(self.destroy, box)
+        if box.successor:  # started ahead: in standby now, or sent straight to work when it is up
+            self._ahead[lang] -= 1
+            self._count[lang] -= 1
+            if self._standby[lang]:
+                self._idle[lang].put_nowait(self._standby[lang].pop())
+        else:
+            self._spawn(lang)  # the replacement counts in the same slot
+        task = asyncio.ensure_future(self._run(self.destroy, box))
+        self._removing.add(task)
+        task.add_done_callback(self._removing.discard)
 
     async def close(self) -> None:
         self._closed = True
@@ -166,8 +249,13 @@ class Pool:
         for q in self._idle.values():
             while not q.empty():
                 boxes.append(q.get_nowait())
+        for standby in self._standby.values():
+            boxes += standby
+            standby.clear()
         for b in boxes:
             await self._run(self.destroy, b)
+        if self._removing:
+            await asyncio.gather(*self._removing, return_exceptions=True)
         await self._run(self._remove_own)  # boxes still lent to jobs: those jobs end as infra_error
         self.control.shutdown(wait=False)
 

@@ -1,8 +1,9 @@
 """Sessions: a persistent interpreter per caller, for multi-turn tool use (README "Sessions").
 
-A session owns one container of its own, started with the grading pool's hardening
-(sandbox/pool.py `container_kwargs`: no network, read-only root, capped tmpfs, no capabilities,
-non-root, pids/memory/CPU limits) and its own PID 1, sandbox/harness/session_box.py, which runs
+A session owns one sandbox of its own, started by the grading pool's backend (sandbox/backend.py
+`start_session`: a Docker container, or a runsc sandbox under `--sandbox-backend gvisor`) with the
+pool's hardening (no network, read-only root, capped tmpfs, no capabilities, non-root,
+pids/memory/CPU limits) and its own PID 1, sandbox/harness/session_box.py, which runs
 the interpreter (session_kernel.py) and frames every reply. So a session never shares a process,
 a file or memory with another session or with a grading job. When a session ends between cells,
 its container is reset as the grading pool resets a container between jobs (every process killed,
@@ -26,15 +27,12 @@ from dataclasses import dataclass
 
 import docker
 
-from .build import image_tag
-from .channel import Channel, ChannelError
+from .backend import LABEL_OWNER, LABEL_SESSION, OWNER, Backend, Box, DockerBackend
+from .channel import ChannelError
 from .config import SandboxConfig
-from .pool import LABEL_OWNER, OWNER, connect, container_kwargs
 
 log = logging.getLogger(__name__)
 
-LABEL_SESSION = "grpo-verifier.session"
-COMMAND = ["python3", "-I", "/opt/sandbox/harness/session_box.py"]
 LANGUAGES = ("python",)  # others later: each needs its own kernel program (README "Sessions")
 # Statuses of a cell reply. ok and error leave the session alive; time_limit, memory_limit and
 # crashed end it (then `lost` or `restored`); lost: it had ended before this cell.
@@ -42,6 +40,12 @@ CELL_STATUSES = ("ok", "error", "time_limit", "memory_limit", "crashed", "lost")
 # The cells a replay session keeps in the server's memory to re-run: 1,000 cells of 1 MiB each
 # were a GiB per session (red-team finding); past this a replay session's cell is refused.
 HISTORY_MAX_CHARS = 8 << 20
+# A replay (up to max_cells cells in the one call that restores the session) may take twice the
+# wall time its cells took the first time plus REPLAY_SLACK_S, at most REPLAY_MAX_S: cells that
+# ran fast once but hang when re-run (they read the clock, the network is gone...) must not hold
+# the caller for max_cells times a cell's wall limit. Past it the session is lost, and says why.
+REPLAY_SLACK_S = 10.0
+REPLAY_MAX_S = 300.0
 
 
 @dataclass(frozen=True)
@@ -61,38 +65,20 @@ class SessionLimits:
 
 
 class SessionBox:
-    """One session's container and its channel (blocking: call from a thread). After its session
-    the container is reset and may serve a later one (SessionHost.give_back), never two at once."""
+    """One session's sandbox and its channel (blocking: call from a thread). After its session
+    the sandbox is reset and may serve a later one (SessionHost.give_back), never two at once."""
 
-    def __init__(self, client: docker.DockerClient, config: SandboxConfig, image: str, language: str,
-                 limits: SessionLimits) -> None:
-        kwargs = container_kwargs(config, image, language, limits.memory_limit_mb)
-        # The session supervisor needs no second uid (sandbox/pool.py starts grading runners as root
-        # with SETUID/SETGID only to split judge and program): a session runs as the program's uid,
-        # with no capability at all.
-        kwargs.update(command=COMMAND, pids_limit=limits.pids_limit, user=config.user, cap_add=[])
-        kwargs["environment"] = {k: v for k, v in kwargs["environment"].items() if k != "SANDBOX_IDS"}
-        kwargs["labels"] = {**kwargs["labels"], LABEL_SESSION: "1"}
-        self.client, self.limits, self.language = client, limits, language
+    def __init__(self, backend: Backend, image: str, language: str, limits: SessionLimits, start_timeout_s: float) -> None:
+        self.backend, self.limits, self.language = backend, limits, language
         self.mem_mb, self.sessions = limits.memory_limit_mb, 0
-        self.start_timeout_s = config.start_timeout_s
-        self.container = client.containers.create(**kwargs)
-        try:
-            sock = client.api.attach_socket(self.container.id, params={"stdin": 1, "stdout": 1, "stream": 1})
-            self.channel = Channel(sock)
-            self.container.start()
-            head, _ = self.channel.request({"op": "ping"}, timeout_s=config.start_timeout_s)
-            if head.get("pid") != 1:
-                raise ChannelError(f"session supervisor answered {head!r}")
-        except BaseException:
-            self.destroy()
-            raise
+        self.start_timeout_s = start_timeout_s
+        self.box: Box = backend.start_session(language, image, limits.memory_limit_mb, limits.pids_limit)
+        self.channel = self.box.channel
 
     def start(self, limits: SessionLimits, files: dict[str, bytes]) -> None:
         """Begin a session here: its memory limit, its files, a fresh interpreter. Raises on failure."""
         if limits.memory_limit_mb != self.mem_mb:
-            self.client.api.update_container(self.container.id, mem_limit=f"{limits.memory_limit_mb}m",
-                                             memswap_limit=f"{limits.memory_limit_mb}m")
+            self.backend.set_memory(self.box, limits.memory_limit_mb)
             self.mem_mb = limits.memory_limit_mb
         self.limits = limits
         self.sessions += 1
@@ -118,8 +104,11 @@ class SessionBox:
             reply, blobs = self.channel.request(head, {"code": code.encode("utf-8", "surrogatepass")},
                                                 timeout_s=lim.wall_s + 10.0)
         except ChannelError as e:
-            return {"status": "crashed", "detail": f"the session's container stopped answering ({e})", "lost": True,
-                    "stdout": "", "stderr": ""}
+            reply, blobs = {"status": "crashed", "detail": f"the session's container stopped answering ({e})",
+                            "lost": True}, {}
+        if reply.get("lost") and (getattr(self.channel, "oom_hit", False) or getattr(self.box.container, "oom", False)):
+            # the gVisor backend's memory watchdog killed it (no cgroup to count an OOM kill there)
+            reply = {**reply, "status": "memory_limit", "detail": "the session went over its memory limit"}
         if "error" in reply and "status" not in reply:
             return {"status": "crashed", "detail": f"session supervisor: {reply['error']}", "lost": True,
                     "stdout": "", "stderr": ""}
@@ -138,28 +127,15 @@ class SessionBox:
                 "truncated": bool(reply.get("truncated")), "data": blobs.get("data", b"")}
 
     def memory_bytes(self) -> int:
-        """The container's memory cgroup usage (cgroup v1 or v2 layout of the host), 0 when unknown."""
-        cid = self.container.id
-        for path in (f"/sys/fs/cgroup/memory/docker/{cid}/memory.usage_in_bytes",
-                     f"/sys/fs/cgroup/system.slice/docker-{cid}.scope/memory.current"):
-            try:
-                with open(path) as f:
-                    return int(f.read())
-            except (OSError, ValueError):
-                continue
-        return 0
+        """What the sandbox's memory limit counts now, 0 when unknown."""
+        return self.backend.memory_bytes(self.box)
 
     def destroy(self) -> None:
-        """Remove the container: every process of the session dies with it."""
-        channel = getattr(self, "channel", None)
-        if channel is not None:
-            channel.close()
+        """Remove the sandbox: every process of the session dies with it."""
         try:
-            self.container.remove(force=True)
-        except docker.errors.NotFound:
-            pass
-        except docker.errors.APIError as e:
-            log.warning("session: could not remove %s: %s", self.container.id[:12], e)
+            self.backend.remove(self.box)
+        except Exception as e:  # already gone, or the daemon is down: the reap at the next start takes it
+            log.warning("session: could not remove %s: %s", self.box.id, e)
 
 
 class Session:
@@ -171,6 +147,7 @@ class Session:
         self.box: SessionBox | None = None
         self.history: list[str] = []  # replay sessions only: the cells that finished, to re-run
         self.history_chars = 0
+        self.history_wall_s = 0.0  # what the history's cells took the first time (the replay's budget)
         self.lost = ""
         self.cells = 0
         self.lock = asyncio.Lock()  # one cell at a time: a session is one interpreter
@@ -206,6 +183,7 @@ class Session:
             if self.replay:
                 self.history.append(code)
                 self.history_chars += len(code)
+                self.history_wall_s += float(reply.get("wall_s") or 0.0)
             return reply
         await self._drop(box)
         if not self.replay or self.lost:  # closed while the cell ran: nothing to restore
@@ -213,31 +191,41 @@ class Session:
             return reply
         why = await self._restore()
         return {**reply, "lost": bool(why), "restored": not why,
-                "detail": reply.get("detail", "") + (f"; replay failed: {why}" if why else "; restored by replaying its cells")}
+                "detail": reply.get("detail", "") + (f"; replay failed: {why}" if why else
+                                                     f"; restored by replaying its {len(self.history)} cells")}
 
     async def _drop(self, box: SessionBox) -> None:
         """Remove a box that a cell ended (it may already be gone: closed meanwhile)."""
         if self.box is box:
             self.box = None
-        await self.host.call(box.destroy)
+        await self.host.call(self.host.destroy, box)
 
     async def _restore(self) -> str:
-        """A fresh box re-runs the finished cells (their output dropped); '' when it worked."""
+        """A fresh box re-runs the finished cells (their output dropped) within the replay budget
+        (REPLAY_MAX_S); '' when it worked."""
         try:
             box = await self.host.call(self.host.take_box, self.language, self.limits, self.files)
         except Exception as e:
             self.lost = f"the session could not be restarted for replay: {type(e).__name__}"
             return self.lost
-        for code in self.history:
+        budget = min(REPLAY_MAX_S, 2 * self.history_wall_s + REPLAY_SLACK_S)
+        deadline = time.monotonic() + budget
+        for i, code in enumerate(self.history):
             if self.lost:  # closed while replaying: it no longer counts toward admission (red-team finding)
                 break
             reply = await self.host.call(box.cell, code)
             if reply.get("lost"):
-                await self.host.call(box.destroy)
-                self.lost = f"replaying the session's cells ended it again ({reply['status']})"
+                await self.host.call(self.host.destroy, box)
+                self.lost = f"replaying the session's cells ended it again ({reply['status']} at cell {i + 1})"
+                return self.lost
+            if time.monotonic() > deadline and i + 1 < len(self.history):
+                await self.host.call(self.host.destroy, box)
+                self.lost = (f"replaying the session's {len(self.history)} cells took more than {budget:.0f} s "
+                             f"(twice their first run plus {REPLAY_SLACK_S:g} s, at most {REPLAY_MAX_S:g} s); "
+                             f"stopped after {i + 1}")
                 return self.lost
         if self.lost:  # closed while replaying
-            await self.host.call(box.destroy)
+            await self.host.call(self.host.destroy, box)
             return self.lost
         self.box = box
         return ""
@@ -257,7 +245,7 @@ class Session:
         if box is None:
             return
         if self.lock.locked():
-            await self.host.call(box.destroy)
+            await self.host.call(self.host.destroy, box)
         else:
             await self.host.call(self.host.give_back, box)
 
@@ -265,21 +253,41 @@ class Session:
 class SessionHost:
     """Starts session boxes: the Docker client, the images, and the threads blocking calls run in."""
 
-    def __init__(self, config: SandboxConfig, max_sessions: int, spares: int = 8) -> None:
+    def __init__(self, config: SandboxConfig, max_sessions: int, spares: int = 8, backend: Backend | None = None) -> None:
+        """`backend`: the grading pool's (sandbox/grader.py CodeGrader.backend), so one server has one
+        runsc state folder and one Docker client; a backend of its own when there is none."""
         self.config = config
         self.max_spares = max(0, min(spares, max_sessions))
-        self._client: docker.DockerClient | None = None
+        self._backend = backend
+        self._images: dict[str, str] = {}
         self._threads = ThreadPoolExecutor(max_workers=max(4, max_sessions + 4), thread_name_prefix="session")
-        self._spares: list[SessionBox] = []  # reset containers of ended sessions, newest last
+        self._spares: list[SessionBox] = []  # reset sandboxes of ended sessions, newest last
+        self._live: set[SessionBox] = set()  # every box this host started and has not removed
         self._lock = threading.Lock()
         self._closed = False
+
+    @property
+    def backend(self) -> Backend:
+        if self._backend is None:
+            from .grader import make_backend
+            self._backend = make_backend(self.config)
+        return self._backend
+
+    def _image(self, language: str) -> str:
+        """The language's image (Docker) or root filesystem (gVisor), as the pool finds them."""
+        if language not in self._images:
+            found, _ = self.backend.find_images((language,))
+            if language not in found:
+                raise RuntimeError(f"no sandbox image for {language}: {self.backend.build_hint()}")
+            self._images[language] = found[language]
+        return self._images[language]
 
     async def call(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
 
     def take_box(self, language: str, limits: SessionLimits, files: dict[str, bytes]) -> SessionBox:
         """A started box: a reset one of an ended session when there is one (a container start costs
-        ~0.3 CPU-seconds of the Docker daemon; a reset a few milliseconds), else a new container."""
+        ~0.3 CPU-seconds of the Docker daemon; a reset a few milliseconds), else a new sandbox."""
         while True:
             with self._lock:
                 box = next((b for b in reversed(self._spares) if b.language == language), None)
@@ -291,17 +299,23 @@ class SessionHost:
                 box.start(limits, files)
                 return box
             except Exception as e:  # a spare that went bad: drop it, try the next
-                log.info("session: a spare container failed to start a session (%s)", e)
-                box.destroy()
-        if self._client is None:
-            self._client = connect(self.config)
-        box = SessionBox(self._client, self.config, image_tag(language, self.config.image_prefix), language, limits)
+                log.info("session: a spare sandbox failed to start a session (%s)", e)
+                self.destroy(box)
+        box = SessionBox(self.backend, self._image(language), language, limits, self.config.start_timeout_s)
+        with self._lock:
+            self._live.add(box)
         try:
             box.start(limits, files)
         except BaseException:
-            box.destroy()
+            self.destroy(box)
             raise
         return box
+
+    def destroy(self, box: SessionBox) -> None:
+        """Remove a box (its every process dies with it) and forget it."""
+        with self._lock:
+            self._live.discard(box)
+        box.destroy()
 
     def give_back(self, box: SessionBox) -> None:
         """After a session: keep the container for a later session when it resets clean, has served
@@ -312,7 +326,7 @@ class SessionHost:
                 if len(self._spares) < self.max_spares and not self._closed:
                     self._spares.append(box)
                     return
-        box.destroy()
+        self.destroy(box)
 
     async def open(self, language: str, limits: SessionLimits, files: dict[str, bytes], replay: bool) -> Session:
         """A started session; raises (docker or channel errors) when its container cannot start."""
@@ -325,12 +339,17 @@ class SessionHost:
         return session
 
     def remove_all(self) -> None:
-        """Remove every session container this server started (shutdown; a crashed server's are
-        removed by the pool's reap at the next start: they carry the pool's owner labels)."""
-        if self._client is None:
+        """Remove every session sandbox this server started (shutdown). Under Docker, also any the
+        daemon lists with our owner label (a start that raced the shutdown); a crashed server's
+        are removed by the pool's reap at the next start: they carry the pool's owner labels."""
+        with self._lock:
+            live, self._live = list(self._live), set()
+        for box in live:
+            box.destroy()
+        if not isinstance(self._backend, DockerBackend):
             return
         try:
-            for c in self._client.containers.list(all=True, filters={"label": [f"{LABEL_OWNER}={OWNER}", LABEL_SESSION]}):
+            for c in self._backend.client.containers.list(all=True, filters={"label": [f"{LABEL_OWNER}={OWNER}", LABEL_SESSION]}):
                 c.remove(force=True)
         except docker.errors.DockerException as e:
             log.warning("session: listing own containers failed: %s", e)

@@ -41,11 +41,19 @@ class SyncGrader:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
     def grade(self, task: dict, timeout_s: float | None = None) -> dict:
-        return self.call(self.grader.grade(task, timeout_s))
+        async def one() -> dict:
+            result = await self.grader.grade(task, timeout_s)
+            await self.grader.settled()
+            return result
+        return self.call(one())
 
     def grade_many(self, tasks: Iterable[dict]) -> list[dict]:
+        """Results in task order, returned once the pool has settled (each box reset or replaced:
+        CodeGrader.settled), so stats() and the next call see what these jobs left."""
         async def all_of() -> list[dict]:
-            return list(await asyncio.gather(*(self.grader.grade(t) for t in tasks)))
+            results = list(await asyncio.gather(*(self.grader.grade(t) for t in tasks)))
+            await self.grader.settled()
+            return results
         return self.call(all_of())
 
     def close(self) -> None:

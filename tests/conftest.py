@@ -96,6 +96,28 @@ def any_grader(request):
 
 
 @pytest.fixture(scope="session")
+def server_image() -> str:
+    """The service image `make image` builds (deploy/build_offline.sh, tagged with the version in
+    pyproject.toml, or VERIFIER_TEST_IMAGE), of this checkout's sources: built here, once, when it is
+    missing or its label names other sources (after `make image` nothing is rebuilt)."""
+    import os
+    import subprocess
+    import tomllib
+
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    tag = os.environ.get("VERIFIER_TEST_IMAGE") or f"grpo-verifier:{version}"
+    script = ["bash", str(ROOT / "deploy" / "build_offline.sh")]
+    want = subprocess.run([*script, "--source-hash"], capture_output=True, text=True, check=True).stdout.strip()
+    have = subprocess.run(["docker", "image", "inspect", tag, "--format", '{{index .Config.Labels "io.grpo-verifier.source"}}'],
+                          capture_output=True, text=True).stdout.strip()
+    if have != want:
+        out = subprocess.run([*script, "--tag", tag], capture_output=True, text=True, timeout=1800)
+        assert out.returncode == 0, out.stderr[-3000:]
+        print(out.stdout.strip())
+    return tag
+
+
+@pytest.fixture(scope="session")
 def verifier_server() -> Iterator[ServerProcess]:
     """One math-only server for the session (2 workers)."""
     server = ServerProcess("--workers", "2", "--no-code")

@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
 import grpc
 
 from verifier.schema import task_to_proto
@@ -47,3 +54,50 @@ def sandbox_config(backend: str = "docker", **kw):
     if backend == "gvisor":
         build_images(config.languages, config=config, rootfs_dir=config.rootfs_dir, progress=lambda _m: None)
     return config
+
+
+# ---------------------------------------------------------------- sessions (tests/test_sessions*.py)
+
+SESSION_SERVER_ARGS = ("--workers", "1", "--sandbox-languages", "python", "--sandbox-pool-size", "1")
+
+
+def http_call(server, method: str, path: str, body: dict | None = None, token: str = "") -> tuple[int, dict, dict]:
+    """(status, headers, JSON body) of one HTTP call; error answers are answers, not exceptions."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(server.http_url + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+    try:
+        with urllib.request.urlopen(req, timeout=120) as resp:
+            return resp.status, dict(resp.headers), json.loads(resp.read())
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), json.loads(e.read())
+
+
+def host_pids_with(marker: str) -> list[int]:
+    """PIDs on this host whose command line holds marker (a session's processes are host processes too)."""
+    out = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if marker.encode() in cmdline.read_bytes():
+                out.append(int(cmdline.parent.name))
+        except OSError:
+            pass
+    return [p for p in out if p != os.getpid()]
+
+
+def session_containers(server) -> list[str]:
+    """Ids of a server's session containers (the low-level list: no inspect of one being removed)."""
+    import docker
+
+    mine = {"label": ["grpo-verifier.session", f"grpo-verifier.owner={os.uname().nodename}:{server.proc.pid}"]}
+    return [c["Id"][:12] for c in docker.from_env().api.containers(all=True, filters=mine)]
+
+
+def wait_until(check, timeout_s: float = 60.0) -> bool:
+    """Poll `check` until true or the bound passes (a bounded wait, never a timing assertion)."""
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+    return True

@@ -1,7 +1,7 @@
 """deploy/compose.yaml and the service image: schema-valid, consistent, and really running.
 
 The compose file is validated against the Compose Specification schema (vendored from Debian's
-docker-compose package). The image test builds deploy/Dockerfile offline (deploy/build_offline.sh)
+docker-compose package). The image test takes the image `make image` builds (deploy/build_offline.sh)
 and runs it with the compose file's settings (read-only root, no capabilities, the Docker socket
 through its group, a token), then grades over gRPC, checks the HEALTHCHECK probe and that
 SIGTERM drains to exit code 0.
@@ -22,7 +22,6 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPOSE = ROOT / "deploy" / "compose.yaml"
-IMAGE = "grpo-verifier:test"
 
 
 def _compose() -> dict:
@@ -52,11 +51,12 @@ def test_compose_file_matches_the_compose_spec():
 
 
 def test_compose_settings_match_the_server_and_the_image():
-    from verifier.config import ServerConfig
+    from verifier.config import flat_fields
 
     svc = _compose()["services"]["verifier"]
     env = svc["environment"]
-    assert {k for k in env if k.startswith("VERIFIER_")} <= {f"VERIFIER_{n.upper()}" for n in ServerConfig.__dataclass_fields__}
+    assert {k for k in env if k.startswith("VERIFIER_")} <= {f.env for f in flat_fields()}
+    assert env["VERIFIER_SANDBOX_BACKEND"] == "docker"  # the image's default is gvisor; compose gives the socket
     grace = float(env["VERIFIER_GRACE_S"])
     assert float(svc["stop_grace_period"].rstrip("s")) > grace, "docker must not SIGKILL before the drain ends"
     assert "/var/run/docker.sock:/var/run/docker.sock" in svc["volumes"]
@@ -74,17 +74,14 @@ def _docker_ok() -> bool:
 
 
 @pytest.fixture(scope="module")
-def image() -> str:
+def image(server_image) -> str:
+    """The image `make image` builds (conftest.py server_image), here run as compose runs it."""
     if not _docker_ok():
         pytest.fail("no Docker daemon answers: run scripts/ensure_docker.sh (make test does)")
-    out = subprocess.run(["bash", str(ROOT / "deploy" / "build_offline.sh"), "--tag", IMAGE],
-                         capture_output=True, text=True, timeout=900)
-    assert out.returncode == 0, out.stderr[-3000:]
-    print(out.stdout.strip())
-    return IMAGE
+    return server_image
 
 
-def _docker_run_args(svc: dict, env: dict[str, str], name: str) -> list[str]:
+def _docker_run_args(svc: dict, env: dict[str, str], name: str, image: str) -> list[str]:
     """`docker run` flags equivalent to the compose service (what compose itself would pass)."""
     args = ["docker", "run", "-d", "--name", name]
     for key, value in svc["environment"].items():
@@ -100,7 +97,7 @@ def _docker_run_args(svc: dict, env: dict[str, str], name: str) -> list[str]:
     args += ["--read-only"] if svc.get("read_only") else []
     args += [f"--cap-drop={c}" for c in svc["cap_drop"]]
     args += [f"--security-opt={o}" for o in svc["security_opt"]]
-    return args + [IMAGE, *svc["command"]]
+    return args + [image, *svc["command"]]
 
 
 @pytest.mark.docker
@@ -115,7 +112,7 @@ def test_image_serves_grades_reports_health_and_drains_on_sigterm(image):
            "PUBLISH_PORT": str(port), "PUBLISH_METRICS_PORT": str(free_port())}
     name = f"grpo-verifier-test-{os.getpid()}"
     svc = _compose()["services"]["verifier"]
-    started = subprocess.run(_docker_run_args(svc, env, name), capture_output=True, text=True)
+    started = subprocess.run(_docker_run_args(svc, env, name, image), capture_output=True, text=True)
     assert started.returncode == 0, started.stderr
     try:
         probe = None

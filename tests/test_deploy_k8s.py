@@ -269,7 +269,9 @@ def test_servicemonitor_and_networkpolicy_name_real_ports(docs, deployment):
     (policy,) = by_kind(docs, "NetworkPolicy")
     for rule in policy["spec"]["ingress"]:
         assert {p["port"] for p in rule["ports"]} <= container_ports
-    assert policy["spec"]["egress"] == []
+    own = policy["spec"]["podSelector"]
+    (egress,) = policy["spec"]["egress"]  # only to the other replicas, for forwarded session calls
+    assert egress["to"] == [{"podSelector": own}] and {p["port"] for p in egress["ports"]} == {"grpc", "http"}
 
 
 def test_the_base_grades_code_without_docker_or_privileges(deployment):
@@ -288,6 +290,19 @@ def test_the_base_grades_code_without_docker_or_privileges(deployment):
     assert pod["securityContext"]["seccompProfile"] == {"type": "Unconfined"}
     assert pod["securityContext"]["appArmorProfile"] == {"type": "Unconfined"}
     assert not any(pod.get(k) for k in ("hostNetwork", "hostPID", "hostIPC", "nodeSelector"))
+
+
+def test_the_image_is_the_one_make_image_builds(deployment):
+    """deploy/build_offline.sh tags `grpo-verifier:<version in pyproject.toml>`; the base names that
+    tag, in its kustomization only (one home: the overlay and the compose file run the same)."""
+    import tomllib
+
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert _container(deployment)["image"] == f"grpo-verifier:{version}"
+    assert 'TAG="${TAG:-grpo-verifier:${VERSION:-dev}}"' in (ROOT / "deploy" / "build_offline.sh").read_text()
+    assert "images" not in yaml.safe_load((DOCKER_OVERLAY / "kustomization.yaml").read_text())
+    compose = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())
+    assert compose["services"]["verifier"]["image"] == f"grpo-verifier:{version}"
 
 
 @pytest.fixture(scope="module")
@@ -309,8 +324,8 @@ def test_the_docker_socket_overlay_uses_the_nodes_daemon(docker_overlay, deploym
     assert {"name": "docker-sock", "hostPath": {"path": "/var/run/docker.sock", "type": "Socket"}} in pod["volumes"]
     assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"} and pod["hostUsers"] is True
     assert pod["nodeSelector"] == {"grpo-verifier.io/sandbox": "true"}
-    # the base runs the image that carries runsc and the root filesystems; the overlay the plain one
-    assert _container(deployment)["image"].endswith("-gvisor") and not container["image"].endswith("-gvisor")
+    # one image for both: the one `make image` builds
+    assert container["image"] == _container(deployment)["image"]
     # everything else is the base's: the same probes, limits and the other env settings
     assert container["readinessProbe"] == _container(deployment)["readinessProbe"]
     changed = ("VERIFIER_SANDBOX_BACKEND", "DOCKER_HOST")

@@ -81,3 +81,64 @@ def test_prune_on_a_real_daemon_keeps_newer_and_used_images():
             except docker.errors.APIError:
                 pass
         client.close()
+
+
+# Root filesystems (`--rootfs --prune`): the same rule as images, and never a folder a server holds.
+def _rootfs(base, name: str, age_s: float) -> str:
+    """A root filesystem folder as export_rootfs leaves it (its runner inside), `age_s` old."""
+    import os
+
+    (base / name / "opt/sandbox").mkdir(parents=True)
+    (base / name / "opt/sandbox/runner.py").write_text("# runner\n")
+    t = time.time() - age_s
+    os.utime(base / name, (t, t))
+    return str(base / name)
+
+
+def test_prune_rootfs_removes_older_folders_of_the_built_languages_only(tmp_path):
+    import subprocess
+    import sys
+
+    from sandbox.build import prune_rootfs
+
+    _rootfs(tmp_path, "p-python-000000000001", 10)            # the kept recipe's
+    _rootfs(tmp_path, "p-python-000000000002", 100)           # older: stale
+    _rootfs(tmp_path, "p-python-000000000003", 1)             # another checkout's newer recipe
+    held = _rootfs(tmp_path, "p-python-000000000004", 100)    # older, but a server holds it
+    _rootfs(tmp_path, "p-c-000000000005", 100)                # a language not built now
+    _rootfs(tmp_path, "p-python-other", 100)                  # not a recipe hash: not ours
+    # another process holds the folder as a gVisor server does (GvisorBackend.find_images)
+    holder = subprocess.Popen([sys.executable, "-c", "import sys; from sandbox.build import hold_rootfs; "
+                               f"print(hold_rootfs({held!r}), flush=True); sys.stdin.read()"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() != "None"
+        removed = prune_rootfs(tmp_path, {"python": "p-python:000000000001"}, progress=lambda m: None)
+    finally:
+        holder.communicate("")
+    assert removed == ["p-python-000000000002"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "p-c-000000000005", "p-python-000000000001", "p-python-000000000003", "p-python-000000000004", "p-python-other"]
+    # the holder is gone: now the older folder goes too
+    assert prune_rootfs(tmp_path, {"python": "p-python:000000000001"}, progress=lambda m: None) == ["p-python-000000000004"]
+
+
+def test_a_gvisor_server_holds_its_root_filesystems_until_it_closes(tmp_path):
+    """The backend finds its folder and holds it: a prune keeps it while the backend is open (a
+    running server), and removes it once the backend has closed."""
+    from sandbox import SandboxConfig
+    from sandbox.build import image_tag, prune_rootfs, rootfs_name
+    from sandbox.gvisor import GvisorBackend
+
+    current = image_tag("python", "p")
+    _rootfs(tmp_path, rootfs_name(current), 100)
+    _rootfs(tmp_path, "p-python-ffffffffffff", 1)  # a newer recipe exported since
+    backend = GvisorBackend(SandboxConfig(backend="gvisor", image_prefix="p", languages=("python",), rootfs_dir=str(tmp_path)))
+    found, missing = backend.find_images(("python",))
+    assert found == {"python": str(tmp_path / rootfs_name(current))} and not missing
+    try:
+        assert prune_rootfs(tmp_path, {"python": "p-python:ffffffffffff"}, progress=lambda m: None) == []
+    finally:
+        backend.close()
+    assert prune_rootfs(tmp_path, {"python": "p-python:ffffffffffff"}, progress=lambda m: None) == [rootfs_name(current)]
+    assert GvisorBackend(backend.config).find_images(("python",)) == ({}, ["python"])

@@ -64,3 +64,63 @@ def test_memory_over_the_limit_is_the_programs_verdict_and_the_sandbox_stays(gvi
     under = gvisor.grade(py("x = b'x' * (60 << 20)\nprint(3)", memory_limit_mb=128))  # near miss: fits
     assert under["verdict"] == "accepted", under["detail"]
     assert gvisor.grader.stats()["containers_recycled"] == before  # only the program was killed
+
+
+HOLD_ONE = """import sys
+from sandbox.gvisor import GvisorBackend
+from tests.helpers import sandbox_config
+b = GvisorBackend(sandbox_config("gvisor", languages=("python",)))
+b.probe()
+box = b.start("python", b.find_images(("python",))[0]["python"], 512)
+print("started", flush=True)
+sys.stdin.read()
+b.close()
+"""
+
+
+def test_sandboxes_of_two_servers_on_one_host_do_not_collide(gvisor):
+    """runsc names a sandbox's control socket after its id, in the host's network namespace: two
+    servers on one host (an HPC node, parallel test runs) that both number their sandboxes
+    python-1, python-2 ... had every start of the second fail with 'address already in use'
+    (infra_error). Another process holds a sandbox while this one starts two, in two backends."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from sandbox.gvisor import GvisorBackend
+
+    other = subprocess.Popen([sys.executable, "-c", HOLD_ONE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                             cwd=Path(__file__).resolve().parent.parent)
+    backends = [GvisorBackend(gvisor.grader.config) for _ in range(2)]
+    try:
+        assert other.stdout.readline().strip() == "started"
+        for b in backends:
+            b.probe()
+            b.start("python", b.find_images(("python",))[0]["python"], 512)  # raises on a collision
+    finally:
+        for b in backends:
+            b.close()
+        other.communicate("")
+    assert other.returncode == 0
+
+
+def test_reap_removes_state_of_dead_servers_only(gvisor):
+    """State folders are '<pid>-<start ticks>-<backend count>': a live process's other backend
+    keeps its folder, a dead server's goes."""
+    import os
+    import subprocess
+    import sys
+
+    from sandbox.backend import STARTED
+    from sandbox.gvisor import GvisorBackend, state_base
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    mine = state_base() / f"{os.getpid()}-{STARTED}-999"
+    gone = state_base() / f"{dead.stdout.strip()}-1-1"
+    for d in (mine, gone):
+        (d / "state").mkdir(parents=True)
+    try:
+        GvisorBackend(gvisor.grader.config).reap()
+        assert mine.is_dir() and not gone.exists()
+    finally:
+        subprocess.run(["rm", "-rf", str(mine), str(gone)])

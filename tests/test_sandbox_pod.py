@@ -1,11 +1,14 @@
-"""Code grading in an unprivileged pod (issue 19): the gVisor backend inside a container with exactly
-the security settings of deploy/k8s (non-root uid, every capability dropped, no-new-privileges, no
-Docker socket, not privileged, read-only root, seccomp and AppArmor unconfined, unmasked /proc)
-grades right and wrong programs, limits, an attack and a canary; afterwards the host is clean.
+"""Code grading in an unprivileged pod (issue 19): the server's own image (`make image`,
+deploy/build_offline.sh), run as deploy/k8s runs it: its own entrypoint and `serve`, the manifest's
+environment (the gVisor backend, the root filesystems inside the image) and exactly the manifest's
+security settings (non-root uid, every capability dropped, no privilege escalation, read-only root,
+seccomp and AppArmor unconfined, unmasked /proc, /tmp a small tmpfs), with no Docker socket and not
+privileged. From the host, through its gRPC port, it grades the tests/data/formats corpus (the
+verdicts the Docker backend gives, which tests/test_formats_corpus.py checks), attacks on the pod
+and a canary; afterwards the host is clean: no container, no runsc process left.
 
-The container is a sandbox image with this checkout, its virtual environment, runsc and the root
-filesystems mounted read-only (building the server's image with the root filesystems inside takes
-minutes and gigabytes: README "Deploy" has the image recipe); what is tested is the pod's settings.
+One difference from Kubernetes no Docker flag can mirror: `hostUsers: false` (a user namespace per
+pod) is daemon-wide in Docker (userns-remap), so here uid 10001 is the host's 10001.
 """
 from __future__ import annotations
 
@@ -13,30 +16,67 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import grpc
 import pytest
+import yaml
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from sandbox.build import image_tag
-from tests.helpers import sandbox_config
+from sandbox import SandboxConfig
+from sandbox.job import make_plan
+from verifier.formats import detect, to_task
 
 pytestmark = pytest.mark.docker
 ROOT = Path(__file__).resolve().parent.parent
-CANARY = "canary-7f3a9c1e"
-POD_SECURITY = ["--user", "10001:10001", "--cap-drop", "ALL", "--security-opt", "no-new-privileges",
-                "--security-opt", "seccomp=unconfined", "--security-opt", "apparmor=unconfined",
-                "--security-opt", "systempaths=unconfined", "--read-only", "--tmpfs", "/tmp:rw,size=512m",
-                "--network", "none"]
+CANARY = "canary-7f3a9c1e"  # the server's bearer token: a program must not find it
+# The pod, sized for a CI machine: the corpus's languages, one warm sandbox each, two math workers.
+SIZING = {"VERIFIER_WORKERS": "2", "VERIFIER_SANDBOX_LANGUAGES": "python,cpp,c", "VERIFIER_SANDBOX_POOL_SIZE": "1"}
+
+
+def pod_flags(deployment: dict) -> list[str]:
+    """`docker run` flags for the pod's security settings, read from deploy/k8s: every field of the
+    pod's and the container's securityContext is mapped (an unknown one fails, so the test cannot
+    drift from the manifest), and so is the /tmp volume."""
+    pod = deployment["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    psc, csc = pod["securityContext"], container["securityContext"]
+    flags = ["--user", f"{psc['runAsUser']}:{psc['runAsGroup']}", "--group-add", str(psc["fsGroup"])]
+    assert psc["runAsNonRoot"] and csc["runAsNonRoot"] and psc["runAsUser"] != 0
+    assert set(psc) == {"runAsNonRoot", "runAsUser", "runAsGroup", "fsGroup", "seccompProfile", "appArmorProfile"}, psc
+    assert set(csc) == {"allowPrivilegeEscalation", "readOnlyRootFilesystem", "runAsNonRoot", "capabilities", "procMount"}, csc
+    assert not csc.get("privileged") and "hostPath" not in json.dumps(pod)
+    flags += ["--security-opt", f"seccomp={psc['seccompProfile']['type'].lower()}",
+              "--security-opt", f"apparmor={psc['appArmorProfile']['type'].lower()}"]
+    assert csc["capabilities"] == {"drop": ["ALL"]}
+    flags += ["--cap-drop", "ALL"]
+    if csc["allowPrivilegeEscalation"] is False:
+        flags += ["--security-opt", "no-new-privileges"]
+    if csc["readOnlyRootFilesystem"]:
+        flags.append("--read-only")
+    assert csc["procMount"] in ("Default", "Unmasked")
+    if csc["procMount"] == "Unmasked":
+        flags += ["--security-opt", "systempaths=unconfined"]
+    mounts = {m["name"]: m["mountPath"] for m in container["volumeMounts"]}
+    (tmp,) = [v for v in pod["volumes"] if v["name"] == "tmp"]
+    assert tmp["emptyDir"]["medium"] == "Memory" and tmp["emptyDir"]["sizeLimit"].endswith("Mi")
+    flags += ["--tmpfs", f"{mounts['tmp']}:rw,size={tmp['emptyDir']['sizeLimit'][:-2]}m"]
+    return flags
+
+
+def pod_env(deployment: dict) -> dict[str, str]:
+    """The manifest's literal environment, the token given as a value instead of a Secret file."""
+    (container,) = deployment["spec"]["template"]["spec"]["containers"]
+    env = {e["name"]: e["value"] for e in container["env"] if "value" in e and "$(" not in e["value"]}
+    env.pop("VERIFIER_TOKEN_FILE")
+    return {**env, **SIZING, "VERIFIER_TOKEN": CANARY}
+
 
 FIND_CANARY = f"""
 import os, glob
-hits = []
-for path in ["/tmp/pod-canary", "/proc/1/environ", "/proc/1/cmdline", *glob.glob("/proc/*/environ")]:
-    try:
-        if "{CANARY}" in open(path, errors="replace").read():
-            hits.append(path)
-    except OSError:
-        pass
+hits = [p for p in ["/proc/1/environ", "/proc/1/cmdline", *glob.glob("/proc/*/environ")]
+        if "{CANARY}" in open(p, errors="replace").read()] if os.path.isdir("/proc") else []
 if "{CANARY}" in str(os.environ):
     hits.append("env")
 print(hits or "absent")
@@ -48,81 +88,136 @@ try:
     socket.create_connection(("10.0.0.1", 80), timeout=1); out.append("net")
 except OSError:
     pass
-for path in ("/var/run/docker.sock", "/rootfs", "/opt/venv", "/repo"):
+for path in ("/var/run/docker.sock", "/opt/rootfs", "/opt/venv", "/home/verifier", "/var/run/secrets"):
     if os.path.exists(path):
         out.append(path)
-try:
-    os.kill(1, 9)
-except OSError:
-    pass
+for sig in (9, 15):
+    try:
+        os.kill(1, sig)
+    except OSError:
+        pass
 print(out or "contained")
 """
+WRITE_ROOT = "open('/usr/lib/x', 'w').write('x')\nprint(3)"
 
 
-def _task(tid: str, lang: str, code: str, expected: str, **kw) -> dict:
+def _task(tid: str, lang: str, code: str, expected: str = "3\n", **kw) -> dict:
     return {"id": tid, "kind": "code", "language": lang, "completion": f"```{lang}\n{code}\n```",
             "tests": [{"stdin": "1 2\n", "expected_stdout": expected}], **kw}
 
 
+# Attacks and the canary, with the verdicts the Docker backend gives them (tests/test_sandbox_security.py).
 TASKS = [
-    (_task("ok", "python", "a, b = map(int, input().split())\nprint(a + b)", "3\n"), "accepted"),
-    (_task("near-miss", "python", "a, b = map(int, input().split())\nprint(a - b)", "3\n"), "wrong_answer"),
-    (_task("c-ok", "c", '#include <stdio.h>\nint main(){int a,b;scanf("%d %d",&a,&b);printf("%d\\n",a+b);}', "3\n"), "accepted"),
-    (_task("spin", "python", "while True: pass", "3\n", time_limit_s=1), "time_limit"),
-    (_task("hog", "python", "x = []\nwhile True: x.append(b'x' * (1 << 20))", "3\n", memory_limit_mb=128, time_limit_s=5), "memory_limit"),
+    (_task("canary-right", "python", "a, b = map(int, input().split())\nprint(a + b)"), "accepted"),
+    (_task("canary-wrong", "python", "a, b = map(int, input().split())\nprint(a - b)"), "wrong_answer"),
+    (_task("canary-right-c", "c", '#include <stdio.h>\nint main(){int a,b;scanf("%d %d",&a,&b);printf("%d\\n",a+b);}'),
+     "accepted"),
+    (_task("canary-wrong-c", "c", '#include <stdio.h>\nint main(){int a,b;scanf("%d %d",&a,&b);printf("%d\\n",a*b);}'),
+     "wrong_answer"),
+    (_task("spin", "python", "while True: pass", time_limit_s=1), "time_limit"),
+    (_task("hog", "python", "x = []\nwhile True: x.append(b'x' * (1 << 20))", memory_limit_mb=128, time_limit_s=5),
+     "memory_limit"),
+    (_task("write-root", "python", WRITE_ROOT), "runtime_error"),
     (_task("attack", "python", ATTACK, "contained\n"), "accepted"),
-    (_task("canary", "python", FIND_CANARY, "absent\n"), "accepted"),
+    (_task("secret", "python", FIND_CANARY, "absent\n"), "accepted"),
 ]
 
 
-def _runsc_pids() -> set[int]:
-    out = set()
-    for cmd in Path("/proc").glob("[0-9]*/cmdline"):
+def corpus() -> list[dict]:
+    rows = []
+    for f in sorted((ROOT / "tests" / "data" / "formats").glob("*.jsonl")):
+        rows += [{**json.loads(line), "corpus_row": f"{f.stem}:{n}"}
+                 for n, line in enumerate(f.read_text().splitlines(), start=1) if line.strip()]
+    return rows
+
+
+def judged(row: dict) -> bool:
+    """Whether the row's tests run inside the sandbox (asserts, call tests, test files): the grader's
+    own plan says so."""
+    plan = make_plan(to_task(row, detect(row)), SandboxConfig())
+    return not isinstance(plan, dict) and bool(plan.judged_tests())
+
+
+def _pod_processes(container_id: str) -> dict[int, str]:
+    """Host processes of the pod (its cgroup names the container), pid -> program: the server and
+    its runsc sandboxes while it runs, nothing once it is gone. Other tests' runsc are not counted."""
+    out = {}
+    for proc in Path("/proc").glob("[0-9]*"):
         try:
-            if b"runsc" in cmd.read_bytes().split(b"\0")[0]:
-                out.add(int(cmd.parent.name))
+            if container_id in (proc / "cgroup").read_text():
+                out[int(proc.name)] = (proc / "cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
         except OSError:
             pass
     return out
 
 
-GVISOR = "--sandbox-backend gvisor --sandbox-rootfs-dir /rootfs --sandbox-languages python,c --sandbox-pool-size 1"
-# In-process (`verifier grade`), and `verifier serve` as that ordinary user with a client beside it
-# (the HPC case: no Docker, no root): the same verdicts.
-MODES = {
-    "grade": f"exec /opt/py/bin/python3 -m verifier grade /data/tasks.jsonl {GVISOR}",
-    "serve": (f"(/opt/py/bin/python3 -m verifier serve --host 127.0.0.1 --port 50051 --workers 1 {GVISOR} "
-              "> /tmp/serve.log 2>&1 &) && for i in $(seq 180); do VERIFIER_PORT=50051 /opt/py/bin/python3 "
-              "/repo/deploy/healthcheck.py >/dev/null 2>&1 && break; sleep 1; done && "
-              "exec /opt/py/bin/python3 -m verifier grade --server 127.0.0.1:50051 /data/tasks.jsonl"),
-}
+def _wait_serving(target: str, container: str, timeout_s: float = 240) -> None:
+    """Until the server's health says SERVING (the image's own readiness), or fail with its log."""
+    deadline = time.monotonic() + timeout_s
+    with grpc.insecure_channel(target) as ch:
+        stub = health_pb2_grpc.HealthStub(ch)
+        while time.monotonic() < deadline:
+            try:
+                if stub.Check(health_pb2.HealthCheckRequest(service="verifier.v1.Verifier"), timeout=2).status == 1:
+                    return
+            except grpc.RpcError:
+                pass
+            time.sleep(1)
+    logs = subprocess.run(["docker", "logs", "--tail", "40", container], capture_output=True, text=True)
+    pytest.fail(f"the pod's server never became ready: {logs.stdout[-2000:]}{logs.stderr[-2000:]}")
 
 
-@pytest.mark.parametrize("mode", sorted(MODES))
-def test_an_unprivileged_pod_grades_code_with_gvisor(tmp_path, mode):
-    config = sandbox_config("gvisor", languages=("python", "c"))  # root filesystems exported
-    venv = Path(sys.prefix)
-    python = Path(os.path.realpath(sys.executable)).parent.parent  # the interpreter's prefix
-    (tmp_path / "tasks.jsonl").write_text("".join(json.dumps(t) + "\n" for t, _ in TASKS))
-    tmp_path.chmod(0o755)
-    (tmp_path / "tasks.jsonl").chmod(0o644)
+def _grade(target: str, src: Path, *extra: str) -> list[dict]:
+    out = src.with_suffix(".out.jsonl")
+    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "-o", str(out), "--server", target,
+                           "--token", CANARY, "--timeout-s", "300", *extra],
+                          capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return [json.loads(line) for line in out.read_text().splitlines()]
+
+
+def test_the_servers_image_grades_code_in_an_unprivileged_pod(tmp_path, server_image):
+    (deployment,) = [d for d in yaml.safe_load_all((ROOT / "deploy/k8s/deployment.yaml").read_text()) if d]
+    env = pod_env(deployment)
+    assert env["VERIFIER_SANDBOX_BACKEND"] == "gvisor"
     name = f"pytest-pod-{os.getpid()}"
-    before = _runsc_pids()
-    script = f"echo {CANARY} > /tmp/pod-canary && {MODES[mode]}"
-    proc = subprocess.run(
-        ["docker", "run", "--rm", "--name", name, *POD_SECURITY,
-         "-v", f"{python}:/opt/py:ro", "-v", f"{venv}:/opt/venv:ro", "-v", f"{ROOT}:/repo:ro",
-         "-v", f"{config.rootfs_dir}:/rootfs:ro", "-v", "/usr/bin/runsc:/usr/local/bin/runsc:ro",
-         "-v", f"{tmp_path}:/data:ro", "-e", "HOME=/tmp", "-e", f"POD_SECRET={CANARY}", "-e", "LD_LIBRARY_PATH=/opt/py/lib",
-         "-e", f"PYTHONPATH=/repo:/opt/venv/lib/python{sys.version_info.major}.{sys.version_info.minor}/site-packages",
-         "-w", "/repo", image_tag("python"), "sh", "-c", script],
-        capture_output=True, text=True, timeout=600)
-    rows = {r["id"]: r for r in map(json.loads, (line for line in proc.stdout.splitlines() if line.startswith("{")))}
-    assert len(rows) == len(TASKS), proc.stderr[-2000:]
-    for task, verdict in TASKS:
-        r = rows[task["id"]]
-        assert r["verdict"] == verdict, (task["id"], r["detail"])
-    # The host is clean: the pod is gone and no runsc process it started is left (the pod made no
-    # Docker container: it has no socket).
+    run = ["docker", "run", "-d", "--name", name, *pod_flags(deployment), "-p", f"127.0.0.1::{env['VERIFIER_PORT']}",
+           *(a for k, v in env.items() for a in ("-e", f"{k}={v}")), server_image, *deployment["spec"]["template"]["spec"]["containers"][0]["args"]]
+    assert "docker.sock" not in " ".join(run) and "--privileged" not in run
+    started = subprocess.run(run, capture_output=True, text=True, timeout=120)
+    assert started.returncode == 0, started.stderr
+    container_id = started.stdout.strip()
+    try:
+        port = subprocess.run(["docker", "port", name, env["VERIFIER_PORT"]], capture_output=True, text=True,
+                              check=True).stdout.split()[0].rpartition(":")[2]
+        target = f"127.0.0.1:{port}"
+        _wait_serving(target, name)
+        # the corpus, rows as the datasets store them
+        rows = corpus()
+        src = tmp_path / "corpus.jsonl"
+        src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        graded = {r["corpus_row"]: r for r in _grade(target, src, "--format", "auto")}
+        wrong = [f"{row['corpus_row']} ({row['case']}): expected {row['expect']}, got {got['verdict']}: {got['detail'][:200]}"
+                 for row in rows if (got := graded[row["corpus_row"]])["verdict"] != row["expect"]]
+        assert not wrong, "\n".join(wrong)
+        # both kinds are in it: stdin/stdout tests compared on the host, and tests judged inside the sandbox
+        assert sum(not judged(r) for r in rows) >= 25 and sum(judged(r) for r in rows) >= 40
+        # attacks on the pod and the canary
+        src = tmp_path / "tasks.jsonl"
+        src.write_text("".join(json.dumps(t) + "\n" for t, _ in TASKS))
+        got = {r["id"]: r for r in _grade(target, src)}
+        assert {t["id"]: (got[t["id"]]["verdict"], got[t["id"]]["detail"][:300]) for t, _ in TASKS} == \
+            {t["id"]: (v, got[t["id"]]["detail"][:300]) for t, v in TASKS}
+        assert any("runsc" in p for p in _pod_processes(container_id).values())  # its sandboxes, seen from the host
+        # a graceful stop (SIGTERM through tini) ends the server and its sandboxes
+        stop = subprocess.run(["docker", "stop", "-t", "60", name], capture_output=True, text=True, timeout=120)
+        assert stop.returncode == 0, stop.stderr
+        state = subprocess.run(["docker", "inspect", name, "--format", "{{.State.ExitCode}}"], capture_output=True, text=True)
+        assert state.stdout.strip() == "0", subprocess.run(["docker", "logs", "--tail", "30", name], capture_output=True,
+                                                           text=True).stderr[-2000:]
+    finally:
+        subprocess.run(["docker", "rm", "-f", name], capture_output=True, timeout=120)
+    # The host is clean: the pod is gone and no process of it is left (it made no Docker container:
+    # it has no socket; its runsc state was in its own /tmp).
     assert not subprocess.run(["docker", "ps", "-aq", "--filter", f"name={name}"], capture_output=True, text=True).stdout.split()
-    assert not (_runsc_pids() - before)
+    assert not _pod_processes(container_id)

@@ -36,6 +36,32 @@ def test_code_and_math_in_one_call(server_factory):
     assert server.metric("verifier_items_total", kind="code", verdict="accepted") == 1
 
 
+@pytest.mark.docker
+def test_identical_programs_of_a_call_run_once_and_near_misses_do_not(server_factory):
+    """Issue 20: the same extracted program in other prose (a rewrite) runs once and shares the
+    verdict, each item keeping where its code came from; a program one character away, or the same
+    program on other tests, runs on its own and gets its own verdict."""
+    server = server_factory("--workers", "1")
+    code = "a, b = map(int, input().split())\nprint(a + b)\n"
+    tasks = [
+        {**PY_SUM, "id": "fenced"},
+        {**PY_SUM, "id": "prose", "completion": f"Let me add them.\n\n```python\n{code}```\nThis is right."},
+        {**PY_SUM, "id": "raw", "completion": code},
+        {**PY_SUM, "id": "near", "completion": f"```python\n{code.replace('a + b', 'a * b')}```"},
+        {**PY_SUM, "id": "other-tests", "tests": [PY_SUM["tests"][0], {"stdin": "5 5\n", "expected_stdout": "11\n"}]},
+    ]
+    runs = server.metric("verifier_item_exec_seconds_count", kind="code")
+    hits = server.metric("verifier_dedup_hits_total", kind="code")
+    with VerifierClient(server.target) as client:
+        results = {r["id"]: r for r in client.grade(tasks)}
+    assert {k: r["verdict"] for k, r in results.items()} == {
+        "fenced": "accepted", "prose": "accepted", "raw": "accepted", "near": "wrong_answer", "other-tests": "wrong_answer"}
+    assert results["fenced"]["tests"] == results["prose"]["tests"] == results["raw"]["tests"]
+    assert results["fenced"]["extracted_from"].startswith("fenced") and results["raw"]["extracted_from"] != results["fenced"]["extracted_from"]
+    assert server.metric("verifier_dedup_hits_total", kind="code") == hits + 2
+    assert server.metric("verifier_item_exec_seconds_count", kind="code") == runs + 3  # fenced, near, other-tests
+
+
 def test_no_docker_daemon_means_infra_error_for_code_and_math_keeps_working(server_factory):
     server = server_factory("--workers", "1", env={"DOCKER_HOST": "unix:///nonexistent/docker.sock"})
     with VerifierClient(server.target) as client:

@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import secrets
 import signal
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import docker
 import grpc
 import pytest
 
-from helpers import stub
+from helpers import SESSION_SERVER_ARGS, host_pids_with, http_call, stub
 from verifier.client import AsyncVerifierClient, ClientConfig, SessionLost, VerifierClient, VerifierError
 from verifier.local_server import LocalServer
 from verifier.v1 import verifier_pb2 as pb
@@ -26,7 +24,7 @@ pytestmark = pytest.mark.docker
 
 TOKEN = "session-test-token"
 AUTH = (("authorization", f"Bearer {TOKEN}"),)
-SERVER_ARGS = ("--workers", "1", "--sandbox-languages", "python", "--sandbox-pool-size", "1")
+SERVER_ARGS = SESSION_SERVER_ARGS
 
 
 @pytest.fixture(scope="module")
@@ -42,27 +40,8 @@ def client(server) -> Iterator[VerifierClient]:
 
 
 def http(server, method: str, path: str, body: dict | None = None, token: str = TOKEN) -> tuple[int, dict, dict]:
-    """(status, headers, JSON body) of one HTTP call; error answers are answers, not exceptions."""
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(server.http_url + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
-    try:
-        with urllib.request.urlopen(req, timeout=120) as resp:
-            return resp.status, dict(resp.headers), json.loads(resp.read())
-    except urllib.error.HTTPError as e:
-        return e.code, dict(e.headers), json.loads(e.read())
-
-
-def host_pids_with(marker: str) -> list[int]:
-    """PIDs on this host whose command line holds marker (a session's processes are host processes too)."""
-    out = []
-    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-        try:
-            if marker.encode() in cmdline.read_bytes():
-                out.append(int(cmdline.parent.name))
-        except OSError:
-            pass
-    return [p for p in out if p != os.getpid()]
+    """helpers.http_call with this module's token."""
+    return http_call(server, method, path, body, token)
 
 
 # ---------------------------------------------------------------- the interpreter
@@ -436,7 +415,8 @@ def test_replica_affinity_and_a_dead_replica_loses_the_session(server_factory):
         victim.kill()
         leftovers = {"label": [f"grpo-verifier.owner={os.uname().nodename}:{victim.proc.pid}"]}
         for c in docker.from_env().containers.list(all=True, filters=leftovers):  # a restart would reap them
-            c.remove(force=True)
+            with contextlib.suppress(docker.errors.NotFound):  # another server's reap on the shared daemon got it first
+                c.remove(force=True)
         for s in mine:
             with pytest.raises(SessionLost) as err:
                 s.run("v")
@@ -456,3 +436,88 @@ def test_a_cell_runs_as_the_program_uid_with_no_capability(client):
         uid, euid, gid, caps = r.stdout.split(" ", 3)
         assert uid == euid != "0" and gid != "0", r.stdout
         assert caps.strip() == "['0000000000000000']", r.stdout
+
+
+def test_a_lost_session_frees_its_admission_slot_at_once(server_factory):
+    """A server at its session limit: one session's cell hangs and ends it; a new session is
+    admitted at once (not after close or the idle TTL), and the lost id still answers "session
+    lost" (gRPC FAILED_PRECONDITION, HTTP 410), never a new empty session."""
+    full = server_factory(*SERVER_ARGS, "--token", TOKEN, "--max-sessions", "1")
+    with VerifierClient(full.target, ClientConfig(token=TOKEN, timeout_s=60)) as client:
+        lost = client.session("python", time_limit_s=0.5)
+        lost.run("x = 1")
+        assert lost.run("while True:\n    pass").session_lost
+        assert full.metric("verifier_sessions") == 0
+        with client.session("python", timeout_s=5) as fresh:  # no retry wait: the slot is free now
+            assert fresh.run("2 + 2").value == "4"
+            with pytest.raises(SessionLost) as err:
+                lost.run("x")
+            assert err.value.code == grpc.StatusCode.FAILED_PRECONDITION and "time_limit" in err.value.message
+            status, _, body = http(full, "POST", f"/v1/sessions/{lost._inner.info.session_id}/cells", {"code": "x"})
+            assert status == 410 and "session lost" in body["error"]
+        lost.close()
+
+
+def test_calls_to_the_wrong_replica_reach_the_owner_and_a_dead_owner_is_lost(server_factory):
+    """A Service that balances per request sends a session's HTTP and plain-gRPC calls to any
+    replica: the one that does not own it forwards to the owner its id names (signed with the shared
+    token), a forged route is answered as unknown without a connection, and a dead owner is "session
+    lost" (HTTP 410, gRPC FAILED_PRECONDITION)."""
+    import socket
+
+    from verifier.local_server import free_port
+
+    ports = [free_port(), free_port()]
+    owner, other = (server_factory(*SERVER_ARGS, "--token", TOKEN, "--advertise-address", f"127.0.0.1:{p}", port=p)
+                    for p in ports)
+    status, _, created = http(owner, "POST", "/v1/sessions", {})
+    assert status == 200 and created["replica"] == owner.target
+    sid = created["session_id"]
+    cells = f"/v1/sessions/{sid}/cells"
+    assert http(other, "POST", cells, {"code": "x = 41\nopen('f.txt', 'w').write('hi')"})[0] == 200
+    for srv in (owner, other, other, owner):
+        status, _, reply = http(srv, "POST", cells, {"code": "x += 1; x"})
+        assert status == 200 and reply["status"] == "ok", reply
+    assert reply["value"] == "45"  # four cells ran, in one interpreter, whichever replica took them
+    status, _, read = http(other, "GET", f"/v1/sessions/{sid}/files?path=f.txt")
+    assert status == 200 and read["data"] == "aGk="
+    plain = stub(other.target)  # a plain stub, no client-side routing: the call lands on the wrong replica
+    assert plain.RunCell(pb.RunCellRequest(session_id=sid, code="x"), metadata=AUTH, timeout=60).value == "45"
+    assert plain.ReadSessionFile(pb.ReadSessionFileRequest(session_id=sid, path="f.txt"), metadata=AUTH,
+                                 timeout=60).data == b"hi"
+    assert http(other, "POST", cells, {"code": "1"}, token="wrong")[0] == 401  # auth before forwarding
+
+    # A route to a host of the caller's choosing, with the MAC of a real id: refused, never connected to.
+    trap = socket.socket()
+    trap.bind(("127.0.0.1", 0))
+    trap.listen(1)
+    trap.settimeout(0.5)
+    rand, _, mac = sid.split(".")
+    import base64
+    forged_route = base64.urlsafe_b64encode(f"127.0.0.1:1|{trap.getsockname()[1]}".encode()).rstrip(b"=").decode()
+    for forged in (f"{rand}.{forged_route}.{mac}", f"{rand}.{forged_route}.{'A' * len(mac)}"):
+        status, _, body = http(other, "POST", f"/v1/sessions/{forged}/cells", {"code": "1"})
+        assert status == 404 and "does not check" in body["error"], body
+    with pytest.raises(socket.timeout):
+        trap.accept()
+    trap.close()
+
+    # A session closed through the wrong replica is closed on its owner.
+    for close in (lambda i: http(other, "DELETE", f"/v1/sessions/{i}")[2]["closed"],
+                  lambda i: plain.CloseSession(pb.CloseSessionRequest(session_id=i), metadata=AUTH, timeout=60).closed):
+        status, _, second = http(owner, "POST", "/v1/sessions", {})
+        assert close(second["session_id"]) is True
+        assert http(owner, "POST", f"/v1/sessions/{second['session_id']}/cells", {"code": "1"})[0] == 404
+
+    owner.kill()
+    leftovers = {"label": [f"grpo-verifier.owner={os.uname().nodename}:{owner.proc.pid}"]}
+    for c in docker.from_env().containers.list(all=True, filters=leftovers):
+        with contextlib.suppress(docker.errors.NotFound):  # another server's reap on the shared daemon got it first
+            c.remove(force=True)
+    status, _, body = http(other, "POST", cells, {"code": "x"})
+    assert status == 410 and "session lost" in body["error"] and owner.target in body["error"], body
+    with pytest.raises(grpc.RpcError) as err:
+        plain.RunCell(pb.RunCellRequest(session_id=sid, code="x"), metadata=AUTH, timeout=60)
+    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "session lost" in err.value.details()
+    status, _, created = http(other, "POST", "/v1/sessions", {})  # the survivor still serves new sessions
+    assert status == 200 and created["session_id"].split(".")[1] != sid.split(".")[1]

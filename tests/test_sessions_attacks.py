@@ -4,21 +4,18 @@ real session containers. Each test is an attack that once worked; see the commit
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 import threading
 import time
 from collections.abc import Iterator
 from urllib.parse import quote
 
-import docker
 import grpc
 import pytest
 
 from conftest import ServerProcess
-from helpers import stub
-from test_sessions import SERVER_ARGS, host_pids_with
-from test_sessions import http as http_call
+from helpers import SESSION_SERVER_ARGS as SERVER_ARGS
+from helpers import host_pids_with, http_call, session_containers, stub, wait_until
 from verifier.client import ClientConfig, SessionLost, VerifierClient, VerifierError
 from verifier.v1 import verifier_pb2 as pb
 
@@ -38,22 +35,6 @@ def server() -> Iterator[ServerProcess]:
 def client(server) -> Iterator[VerifierClient]:
     with VerifierClient(server.target, ClientConfig(token=TOKEN, timeout_s=120)) as c:
         yield c
-
-
-def session_containers(server: ServerProcess) -> list[str]:
-    """Ids of the server's session containers (the low-level list: no inspect of one being removed)."""
-    mine = {"label": ["grpo-verifier.session", f"grpo-verifier.owner={os.uname().nodename}:{server.proc.pid}"]}
-    return [c["Id"][:12] for c in docker.from_env().api.containers(all=True, filters=mine)]
-
-
-def wait_until(check, timeout_s: float = 60.0) -> bool:
-    """Poll `check` until true or the bound passes (a bounded wait, never a timing assertion)."""
-    deadline = time.monotonic() + timeout_s
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.2)
-    return True
 
 
 def test_a_create_whose_caller_hung_up_leaves_no_container(server):
@@ -275,3 +256,125 @@ def test_a_grading_job_leaves_nothing_on_work_for_the_next_job(client):
     assert client.execute(leave)["stdout"] == "['user.leak']\n"
     seen = client.execute("import os\nprint(os.listxattr('/work'))")
     assert seen["stdout"] == "[]\n", seen
+
+
+def test_a_replay_of_a_thousand_cells_restores_the_session(client):
+    """A replay session at its cell limit: the crash's one call re-runs 998 cells, says so, and the
+    session goes on with their state (their source is bounded by HISTORY_MAX_CHARS)."""
+    with client.session("python", replay=True) as s:
+        s.run("x = 0")
+        for _ in range(997):
+            s.run("x += 1")
+        crash = s.run("import os; os._exit(1)")
+        assert crash.restored and not crash.session_lost and "replaying its 998 cells" in crash.detail, crash
+        assert s.run("x").value == "997"  # the 1000th cell
+        over = s.run("x")
+        assert over.status == "error" and over.error["ename"] == "SessionLimit"
+
+
+def test_a_replay_past_its_budget_is_lost_and_says_why(client):
+    """Cells that were fast once but sleep when re-run: the replay stops at its budget (twice the
+    cells' first wall time plus REPLAY_SLACK_S) instead of taking every cell's wall limit, and the
+    session is lost with the reason, never half restored."""
+    later = time.time() + 5
+    with client.session("python", replay=True) as s:
+        s.run("x = 1")
+        for _ in range(3):
+            assert s.run(f"import time\nif time.time() > {later}:\n    time.sleep(6)").ok
+        time.sleep(max(0.0, later - time.time()) + 0.5)
+        crash = s.run("import os; os._exit(1)")
+        assert crash.session_lost and not crash.restored, crash.detail
+        assert "took more than" in crash.detail and "stopped after" in crash.detail, crash.detail
+        with pytest.raises(SessionLost):
+            s.run("x")
+
+
+# ---------------------------------------------------------------- both backends (issue 22: sessions under gVisor)
+
+OPEN_EVERY_FD = r"""
+import json, os, stat
+got = []
+for pid in (p for p in os.listdir('/proc') if p.isdigit() and int(p) != os.getpid()):
+    try:
+        fds = os.listdir(f'/proc/{pid}/fd')
+    except OSError:
+        continue
+    for fd in fds:
+        for mode in (os.O_RDONLY, os.O_WRONLY, os.O_RDWR):
+            try:
+                f = os.open(f'/proc/{pid}/fd/{fd}', mode | os.O_NONBLOCK)
+            except OSError:
+                continue
+            m = os.fstat(f).st_mode
+            kind = 'fifo' if stat.S_ISFIFO(m) else 'socket' if stat.S_ISSOCK(m) else 'chr' if stat.S_ISCHR(m) else 'file'
+            got.append([pid, fd, mode, kind])
+            try:  # a forged reply: the framing of sandbox/runner.py, a header line saying the next cell printed 'forged'
+                if mode == os.O_RDONLY:
+                    os.read(f, 1 << 16)
+                else:
+                    os.write(f, b'{"status": "ok", "stdout_bytes": 7, "blobs": [["stdout", 7]]}\nforged\n' * 4)
+            except OSError:
+                pass
+            os.close(f)
+print(json.dumps(got))
+"""
+
+
+@pytest.fixture(scope="module", params=["docker", "gvisor"])
+def any_backend(request) -> Iterator[VerifierClient]:
+    """A server whose sessions run on each backend in turn (`--sandbox-backend`)."""
+    if request.param == "gvisor":
+        from helpers import sandbox_config
+        sandbox_config("gvisor", languages=("python",))  # its root filesystem, exported from the image
+    with ServerProcess(*SERVER_ARGS, "--sandbox-backend", request.param, "--token", TOKEN, "--max-sessions", "2") as s, \
+            VerifierClient(s.target, ClientConfig(token=TOKEN, timeout_s=120)) as c:
+        yield c
+
+
+def test_a_cell_opening_every_fd_of_every_other_process_gets_nothing_it_can_use(any_backend):
+    """gVisor ignores PR_SET_DUMPABLE: a cell can list the supervisor's fds and open its pipes
+    through /proc/1/fd (sockets there are ENXIO). The supervisor holds only socket pairs, so a cell
+    opens no channel of it, and the forged replies it tried to write change nothing."""
+    import json
+
+    with any_backend.session("python") as s:
+        s.run("import subprocess; bg = subprocess.Popen(['sleep', '60'])")  # one more process to try
+        r = s.run(OPEN_EVERY_FD)
+        assert r.ok, r
+        first, *forged = r.stdout.splitlines()  # a pipe opened for writing would carry the forgery here too
+        opened = json.loads(first)
+        assert [o for o in opened if o[3] in ("fifo", "socket")] == [] and forged == [], r.stdout
+        nxt = s.run("print('mine'); 6 * 7")
+        assert nxt.ok and nxt.stdout == "mine\n" and nxt.value == "42", nxt
+        assert s.run("print('still mine')").stdout == "still mine\n"
+
+
+def test_sessions_keep_their_limits_on_both_backends(any_backend):
+    """State, CPU time, memory, uid: the same answers whichever backend runs the session (the gVisor
+    backend has no cgroup: CPU is summed from /proc, memory is its watchdog's)."""
+    with any_backend.session("python", time_limit_s=1) as s:
+        s.run("x = 41")
+        r = s.run("import os\nprint(x + 1)\nos.getuid()")
+        assert r.stdout == "42\n" and r.value != "0", r
+        hang = s.run("while True:\n    pass")
+        assert hang.status == "time_limit" and hang.session_lost, hang  # CPU or wall: the host is shared
+        with pytest.raises(SessionLost):
+            s.run("x")
+    with any_backend.session("python", memory_limit_mb=128) as s:
+        bomb = s.run("x = []\nwhile True:\n    x.append(b'x' * (1 << 20))")
+        assert bomb.status == "memory_limit" and bomb.session_lost, bomb
+    with any_backend.session("python", memory_limit_mb=128) as s:  # near miss: fits
+        assert s.run("y = b'x' * (40 << 20); len(y)").value == str(40 << 20)
+
+
+
+def test_dockers_runsc_runtime_refuses_sessions_plainly(server_factory):
+    """Under Docker's runsc runtime the session supervisor's attach FIFOs carry the cells' uid and
+    gVisor's /proc opens them: a cell once wrote the host a forged reply that came back as the next
+    cell's output. No session starts there, and the answer says what to use instead."""
+    srv = server_factory(*SERVER_ARGS, "--sandbox-runtime", "runsc")
+    with pytest.raises(grpc.RpcError) as err:
+        stub(srv.target).CreateSession(pb.CreateSessionRequest(language="python"), timeout=60)
+    assert err.value.code() == grpc.StatusCode.UNAVAILABLE and "--sandbox-backend gvisor" in err.value.details()
+    status, _, body = http_call(srv, "POST", "/v1/sessions", {})
+    assert status == 503 and "runsc runtime" in body["error"]

@@ -144,7 +144,8 @@ class Engine:
         self.admit(len(tasks))
         released = 0
         groups: dict[tuple, asyncio.Task] = {}
-        jobs = [asyncio.ensure_future(self._grade_one(task, groups)) for task in tasks]
+        runs = self.code.shared_runs() if self.code is not None else None  # identical programs run once
+        jobs = [asyncio.ensure_future(self._grade_one(task, groups, runs)) for task in tasks]
         try:
             for next_done in asyncio.as_completed(jobs):
                 result = await next_done
@@ -155,7 +156,12 @@ class Engine:
             self._release(len(tasks) - released)
             for job in (*jobs, *groups.values()):
                 job.cancel()
-            await asyncio.gather(*jobs, *groups.values(), return_exceptions=True)
+            shared = runs.futures() if runs is not None else []
+            for run in shared:
+                run.cancel()
+            await asyncio.gather(*jobs, *groups.values(), *shared, return_exceptions=True)
+            if runs is not None and runs.hits:
+                self.metrics.dedup_hits.labels("code").inc(runs.hits)
 
     async def grade(self, tasks: Sequence[dict]) -> list[dict]:
         """All results, in task order."""
@@ -163,13 +169,13 @@ class Engine:
             by_id = {r["id"]: r async for r in stream}
         return [by_id[t["id"]] for t in tasks]
 
-    async def _grade_one(self, task: dict, groups: dict[tuple, asyncio.Task]) -> dict:
+    async def _grade_one(self, task: dict, groups: dict[tuple, asyncio.Task], runs: Any) -> dict:
         kind = task["kind"]
         try:
             if kind == "math":
                 result = await self._grade_math(task, groups)
             else:
-                result = await self._grade_code(task)
+                result = await self._grade_code(task, runs)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # never lose an item to a bug: answer it
@@ -254,12 +260,12 @@ class Engine:
         finally:
             self._release(1)
 
-    async def _grade_code(self, task: dict) -> dict:
+    async def _grade_code(self, task: dict, runs: Any = None) -> dict:
         if not self.code_available:
             return infra_error(task["id"], self.code_unavailable_reason())
         timeout = task["timeout_s"] or None  # None: the sandbox's budget scales with tests x time limit
         with _CodeStart(self.metrics) as started:
-            result = await self.code.grade(task, timeout, on_start=started)
+            result = await self.code.grade(task, timeout, on_start=started, shared=runs)
         queue_s, exec_s = started.waited()
         return {**result, "id": task["id"], "queue_s": queue_s, "exec_s": exec_s}
 

@@ -11,7 +11,10 @@ set of workers and sandboxes. Routes (README "HTTP/JSON"):
 - ``POST /run_code``: the subset of SandboxFusion's API that verl's ``sandbox_fusion`` reward uses.
 - ``GET /healthz``, ``GET /readyz``: the gRPC health statuses, as HTTP codes.
 - ``POST /v1/sessions``, ``POST /v1/sessions/{id}/cells``, ``GET /v1/sessions/{id}/files?path=``,
-  ``DELETE /v1/sessions/{id}``: sessions (README "Sessions"), the gRPC session calls as JSON.
+  ``DELETE /v1/sessions/{id}``: sessions (README "Sessions"), the gRPC session calls as JSON. A
+  session call that reaches a replica other than the session's owner is forwarded to the owner
+  (verifier/sessions.py `SessionRegistry.owner`), so a Service that balances per request keeps
+  affinity; an owner that cannot be reached is 410 "session lost".
 
 Trainer-facing routes (``/get_reward``, ``/slime/remote_rm``) need one float per item, so an item
 that cannot be graded (no usable label, ``infra_error``, ``error``, ``invalid_gold``) gets reward
@@ -29,6 +32,7 @@ import json
 import logging
 import math
 import socket
+import ssl
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
@@ -44,7 +48,7 @@ from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute import execute_task
 from verifier.formats.rows import RowRules, label_task
 from verifier.session_wire import cell_json
-from verifier.sessions import SessionLost, SessionNotFound, SessionRegistry
+from verifier.sessions import FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry
 from verifier.schema import (
     PROFILES,
     TaskError,
@@ -531,6 +535,41 @@ class HttpFrontEnd:
             raise HttpError(501, "sessions are not served here (code execution is off)")
         return self.sessions
 
+    async def _forward(self, request: Request, body: Any = None) -> Response | None:
+        """The owner's answer when the session lives on another replica; None when this replica
+        answers (docs/architecture.md "Sessions": HTTP affinity behind a per-request balancer)."""
+        try:
+            owner = self._sessions().owner(request.path_params["session_id"])
+        except SessionNotFound as e:
+            raise HttpError(404, str(e), "session_id") from None
+        if owner is None or request.headers.get(FORWARDED_KEY):
+            return None
+        data = b"" if body is None else json.dumps(body).encode()
+        target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        headers = {"authorization": request.headers.get("authorization", ""), "content-type": "application/json"}
+        try:
+            status, reply_headers, reply = await asyncio.wait_for(forward_http(
+                owner.http_host, owner.http_port, request.method, target, headers, data,
+                self._peer_tls(), 4 * self.config.max_field_bytes + (1 << 20)), FORWARD_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            raise HttpError(504, f"the replica that owns this session ({owner.grpc_address}) did not answer "
+                                 f"within {FORWARD_TIMEOUT_S:g} s", "session_id") from None
+        except (OSError, ValueError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as e:
+            raise HttpError(410, f"session lost: the replica that owned it ({owner.grpc_address}) cannot be reached "
+                                 f"({type(e).__name__}); sessions are never recreated", "session_id") from None
+        keep = {k: v for k, v in reply_headers.items() if k in ("content-type", "retry-after")}
+        return Response(reply, status_code=status, headers=keep)
+
+    def _peer_tls(self) -> ssl.SSLContext | None:
+        """TLS to another replica: the deployment's own certificate chain is the trust root. Peers are
+        reached by pod IP, which a Service's certificate rarely names, so the host name is not checked;
+        the id's MAC already says which peer to reach."""
+        if not (self.config.tls_cert and self.config.tls_key):
+            return None
+        context = ssl.create_default_context(cafile=self.config.tls_cert)
+        context.check_hostname = False
+        return context
+
     async def session_create(self, request: Request) -> Response:
         """``{"language", "files", "time_limit_s", ...}`` (the CreateSessionRequest fields) -> ``{"session_id", ...}``."""
         body = await self._json(request)
@@ -543,6 +582,8 @@ class HttpFrontEnd:
         body = await self._json(request)
         if not isinstance(body, dict) or set(body) - {"code"}:
             raise HttpError(400, 'body must be a JSON object {"code": "..."}', "code")
+        if (forwarded := await self._forward(request, body)) is not None:
+            return forwarded
         reply = await self._session(self._sessions().run(_presented_token(request), request.path_params["session_id"],
                                                          body.get("code")))
         return JSONResponse(cell_json(reply))
@@ -552,13 +593,46 @@ class HttpFrontEnd:
         raw = request.query_params.get("max_bytes", "0")
         if not (raw.isascii() and raw.isdigit()):  # '²'.isdigit() is True, int('²') raises (red-team finding)
             raise HttpError(400, "must be a whole number", "max_bytes")
+        if (forwarded := await self._forward(request)) is not None:
+            return forwarded
         reply = await self._session(self._sessions().read(_presented_token(request), request.path_params["session_id"],
                                                           request.query_params.get("path", ""), int(raw[:12])))
         return JSONResponse({"data": base64.b64encode(reply["data"]).decode(), "truncated": reply["truncated"]})
 
     async def session_close(self, request: Request) -> Response:
+        if (forwarded := await self._forward(request)) is not None:
+            return forwarded
         closed = await self._session(self._sessions().close(_presented_token(request), request.path_params["session_id"]))
         return JSONResponse({"closed": closed})
+
+
+async def forward_http(host: str, port: int, method: str, target: str, headers: Mapping[str, str], body: bytes,
+                       tls: ssl.SSLContext | None, max_reply: int) -> tuple[int, dict[str, str], bytes]:
+    """One HTTP/1.1 call to a peer replica (uvicorn answers with Content-Length): (status, lower-cased
+    headers, body). Raises OSError when the peer cannot be reached, ValueError on a reply that is not
+    HTTP or is over max_reply bytes. The standard library only: the server has no HTTP client."""
+    reader, writer = await asyncio.open_connection(host, port, ssl=tls, server_hostname=host if tls else None,
+                                                   limit=1 << 16)
+    try:
+        lines = [f"{method} {target} HTTP/1.1", f"host: {host}:{port}", f"content-length: {len(body)}",
+                 "connection: close", f"{FORWARDED_KEY}: 1", *(f"{k}: {v}" for k, v in headers.items() if v)]
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+        await writer.drain()
+        status_line = (await reader.readuntil(b"\r\n")).decode("latin-1").split(" ", 2)
+        if len(status_line) < 2 or not status_line[0].startswith("HTTP/1.") or not status_line[1].isdigit():
+            raise ValueError(f"not an HTTP answer: {status_line!r:.80}")
+        reply_headers: dict[str, str] = {}
+        while (line := await reader.readuntil(b"\r\n")) != b"\r\n":
+            if len(reply_headers) > 100:
+                raise ValueError("too many headers")
+            name, _, value = line.decode("latin-1").partition(":")
+            reply_headers[name.strip().lower()] = value.strip()
+        length = reply_headers.get("content-length", "")
+        if not length.isdigit() or int(length) > max_reply:
+            raise ValueError(f"reply length {length!r:.20} (at most {max_reply})")
+        return int(status_line[1]), reply_headers, await reader.readexactly(int(length))
+    finally:
+        writer.close()
 
 
 def _presented_token(request: Request) -> str:

@@ -25,7 +25,7 @@ class Metrics:
         self.inflight_items = Gauge("verifier_inflight_items", "Items being graded now.", ["kind"], registry=r)
         self.worker_restarts = Counter("verifier_worker_restarts", "Math workers replaced, by reason.", ["reason"], registry=r)
         self.rejections = Counter("verifier_rejections", "Calls refused, by reason.", ["reason"], registry=r)
-        self.dedup_hits = Counter("verifier_dedup_hits", "Items answered from an identical item (same gold and answer).",
+        self.dedup_hits = Counter("verifier_dedup_hits", "Items answered from an identical item of their call (math: same gold and answer; code: same program, tests and limits).",
                                   ["kind"], registry=r)
         self.rpcs = Counter("verifier_rpcs", "Calls handled, by method and gRPC status code.", ["method", "code"], registry=r)
         self.http_requests = Counter("verifier_http_requests", "HTTP/JSON requests handled, by route and status code.",

@@ -26,7 +26,7 @@ from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute import execute_task, request_from_proto, response_to_proto
 from verifier.metrics import Metrics
 from verifier.session_wire import cell_to_proto
-from verifier.sessions import SessionLost, SessionNotFound, SessionRegistry
+from verifier.sessions import FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry
 from verifier.schema import TaskError, grader_dict, limits_from_config, result_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
@@ -102,6 +102,7 @@ class VerifierService(pb_grpc.VerifierServicer):
         self.engine = engine
         self.limits = limits_from_config(engine.config)
         self.sessions = sessions
+        self._peers: dict[str, pb_grpc.VerifierStub] = {}  # other replicas, for forwarded session calls
 
     async def _tasks(self, request: pb.GradeRequest, context, method: str) -> list[dict]:
         """Validated task dicts, or the call aborted with the status that says why."""
@@ -207,17 +208,55 @@ class VerifierService(pb_grpc.VerifierServicer):
                                            lambda token: self.sessions.create(token, body()))
         return pb.CreateSessionResponse(**created)
 
+    async def _forward(self, method: str, request, context):
+        """The owner's answer when the session lives on another replica; None when this replica
+        answers (docs/architecture.md "Sessions": a plain stub behind a Service keeps affinity).
+        Not over TLS: a peer is reached by pod IP, which a certificate rarely names; the client
+        sends those calls to the `replica` address itself."""
+        if self.sessions is None or isinstance(request, Malformed):
+            return None
+        metadata = tuple(context.invocation_metadata() or ())
+        try:
+            owner = self.sessions.owner(request.session_id)
+        except SessionNotFound as exc:
+            await self._abort(context, method, grpc.StatusCode.NOT_FOUND, str(exc))
+        if owner is None or self.engine.config.tls_cert or any(k == FORWARDED_KEY for k, _ in metadata):
+            return None
+        if owner.grpc_address not in self._peers:
+            if len(self._peers) >= 64:  # replicas come and go over a server's life; ids name only real ones
+                self._peers.pop(next(iter(self._peers)))
+            self._peers[owner.grpc_address] = pb_grpc.VerifierStub(grpc.aio.insecure_channel(owner.grpc_address))
+        remaining = context.time_remaining()
+        try:
+            reply = await getattr(self._peers[owner.grpc_address], method)(
+                request, timeout=min(FORWARD_TIMEOUT_S, remaining or FORWARD_TIMEOUT_S),
+                metadata=[(k, v) for k, v in metadata if k == "authorization"] + [(FORWARDED_KEY, "1")])
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() == grpc.StatusCode.UNAVAILABLE:
+                await self._abort(context, method, grpc.StatusCode.FAILED_PRECONDITION,
+                                  f"session lost: the replica that owned it ({owner.grpc_address}) cannot be reached; "
+                                  "sessions are never recreated")
+            await self._abort(context, method, exc.code(), exc.details() or "")
+        self.engine.metrics.rpcs.labels(method, "OK").inc()
+        return reply
+
     async def RunCell(self, request, context):
+        if (forwarded := await self._forward("RunCell", request, context)) is not None:
+            return forwarded
         reply = await self._session_call("RunCell", context, request,
                                          lambda token: self.sessions.run(token, request.session_id, request.code))
         return cell_to_proto(reply)
 
     async def ReadSessionFile(self, request, context):
+        if (forwarded := await self._forward("ReadSessionFile", request, context)) is not None:
+            return forwarded
         reply = await self._session_call("ReadSessionFile", context, request, lambda token: self.sessions.read(
             token, request.session_id, request.path, request.max_bytes))
         return pb.ReadSessionFileResponse(data=reply["data"], truncated=reply["truncated"])
 
     async def CloseSession(self, request, context):
+        if (forwarded := await self._forward("CloseSession", request, context)) is not None:
+            return forwarded
         closed = await self._session_call("CloseSession", context, request,
                                           lambda token: self.sessions.close(token, request.session_id))
         return pb.CloseSessionResponse(closed=closed)
@@ -315,7 +354,7 @@ class Server:
         self._grpc = grpc.aio.server(options=_server_options(self.config),
                                      interceptors=[_TokenAuth(token)] if token else [])
         if self.config.code:
-            self.sessions = SessionRegistry(self.engine, self.config)
+            self.sessions = SessionRegistry(self.engine, self.config, token)
         add_service(VerifierService(self.engine, self.sessions), self._grpc)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self._grpc)
         reflection.enable_server_reflection(

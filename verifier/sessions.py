@@ -6,16 +6,25 @@ the sandbox side (containers, cells, replay) is sandbox/session.py.
 
 - Ids are `secrets.token_urlsafe(24)` (192 random bits) and bound to the caller's credential (a
   digest of its bearer token): an id used with another token is answered exactly as an unknown id.
+- With `--advertise-address` and a token, an id also names the replica that owns it:
+  ``RANDOM.ROUTE.MAC``, ROUTE that replica's gRPC address and HTTP port, MAC an HMAC of both under a
+  key derived from the token all replicas share. Another replica forwards the session's HTTP calls
+  there (verifier/http.py), and only when the MAC checks: a caller cannot make a replica connect to
+  a host of its choosing (docs/architecture.md "Sessions").
 - A live session is one admitted item of the engine (`Engine.admit`), within `max_sessions`;
   beyond either, CreateSession raises Overloaded with a retry hint from how long sessions last.
 - A session with no call for its idle TTL is closed by a reaper; draining refuses new sessions and
   `close()` ends every session (its containers removed: no process survives).
+- A session that a cell ended (time, memory, crash) frees its admission slot at once; its id keeps
+  answering "session lost" until its idle TTL from a small tombstone (owner digest, reason, expiry).
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
+import hmac
 import logging
 import math
 import secrets
@@ -35,7 +44,17 @@ log = logging.getLogger("verifier.sessions")
 
 REAP_INTERVAL_S = 1.0
 MAX_READ_BYTES = 1 << 20
-
+# Lost sessions remembered for their "session lost" answer; past this the oldest answer "not found"
+# instead (still never a new session): a flood of lost sessions must not grow the server's memory.
+TOMBSTONES_MAX = 10_000
+ROUTE_KEY_LABEL = b"grpo-verifier session route v1"
+# A forwarded session call carries this HTTP header / gRPC metadata key; its receiver answers it
+# itself and never forwards it again, so two replicas cannot bounce a call between them.
+FORWARDED_KEY = "x-verifier-forwarded"
+# Bounds only an owner that hangs: the owner bounds every session call itself (cells by their wall
+# time, a replay by its cells), so this is the longest of those plus margin, not a cell limit.
+FORWARD_TIMEOUT_S = 900.0
+MAC_BYTES = 18  # 144 bits: a forged route must guess it
 
 
 class SessionNotFound(Exception):
@@ -56,6 +75,31 @@ class Entry:
     busy: int = 0  # calls in progress: a running cell is never idle
 
 
+@dataclass(frozen=True)
+class Tombstone:
+    """What is left of a lost session: enough to answer its id with "session lost" until expiry."""
+
+    owner: bytes
+    why: str
+    expires: float
+
+
+@dataclass(frozen=True)
+class Route:
+    """The replica that owns a session, as its id names it."""
+
+    grpc_address: str  # its --advertise-address, host:port
+    http_port: int
+
+    @property
+    def http_host(self) -> str:
+        return self.grpc_address.rpartition(":")[0].strip("[]")
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
 def _owner(token: str) -> bytes:
     return hashlib.blake2b(token.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
@@ -73,10 +117,16 @@ def _number(body: Mapping, key: str, kind: type, low: float, high: float) -> Any
 class SessionRegistry:
     """Every session of this replica."""
 
-    def __init__(self, engine: Engine, config: ServerConfig) -> None:
+    def __init__(self, engine: Engine, config: ServerConfig, token: str = "") -> None:
         self.engine, self.config = engine, config
-        self.host = SessionHost(config.sandbox, config.max_sessions)
+        # Routing ids (module docstring) need an address to name and a secret to sign it with.
+        self._route_key = (hmac.new(token.encode("utf-8", "surrogatepass"), ROUTE_KEY_LABEL, hashlib.sha256).digest()
+                           if token and config.advertise_address else None)
+        self._route = _b64(f"{config.advertise_address}|{config.http_port}".encode())
+        grader = getattr(engine, "code", None)
+        self.host = SessionHost(config.sandbox, config.max_sessions, backend=getattr(grader, "backend", None))
         self._sessions: dict[str, Entry] = {}
+        self._lost: dict[str, Tombstone] = {}  # insertion order: oldest first
         self._creating = 0
         self._lifetime = 60.0  # seconds a session lasts, EWMA, for retry hints
         self._reaper: asyncio.Task | None = None
@@ -114,6 +164,8 @@ class SessionRegistry:
             raise Draining()
         if not self.engine.code_available:
             raise RuntimeError(f"sessions are unavailable: {self.engine.code_unavailable_reason()}")
+        if why := self.host.backend.sessions_refused():
+            raise RuntimeError(why)
         if len(self._sessions) + self._creating >= self.config.max_sessions:
             self.engine.metrics.rejections.labels("queue_full").inc()
             raise Overloaded(self._retry_after())
@@ -128,14 +180,41 @@ class SessionRegistry:
         except Exception as exc:
             self._release_slot()
             log.warning("session: container did not start: %s", exc)
-            raise RuntimeError(f"the session's sandbox did not start ({type(exc).__name__}); retry") from None
+            why = f": {str(exc)[:300]}" if type(exc) is RuntimeError else ""  # our own words (sandbox/backend.py)
+            raise RuntimeError(f"the session's sandbox did not start ({type(exc).__name__}{why}); retry") from None
         self._creating -= 1
-        sid = secrets.token_urlsafe(24)
+        sid = self._new_id()
         self._sessions[sid] = Entry(session, _owner(token), ttl)
         self.engine.metrics.sessions.set(len(self._sessions))
         self._ensure_reaper()
         return {"session_id": sid, "time_limit_s": limits.time_limit_s, "memory_limit_mb": limits.memory_limit_mb,
                 "idle_ttl_s": ttl, "replica": self.config.advertise_address}
+
+    def _mac(self, head: str) -> str:
+        assert self._route_key is not None
+        return _b64(hmac.new(self._route_key, head.encode(), hashlib.sha256).digest()[:MAC_BYTES])
+
+    def _new_id(self) -> str:
+        """192 random bits; with routing on, followed by this replica's route and their MAC."""
+        rand = secrets.token_urlsafe(24)
+        if self._route_key is None:
+            return rand
+        return f"{rand}.{self._route}.{self._mac(f'{rand}.{self._route}')}"
+
+    def owner(self, sid: Any) -> Route | None:
+        """The other replica a session id names, for a front end to forward the call to; None when
+        this replica answers it (its own id, an id without a route, routing off). A route whose MAC
+        does not check is SessionNotFound, never a destination: forwarding to whatever an id names
+        would let any caller make this replica open connections to hosts of its choosing (SSRF)."""
+        if self._route_key is None or not isinstance(sid, str) or sid.count(".") != 2:
+            return None
+        rand, route, mac = sid.split(".")
+        if route == self._route:
+            return None
+        if not hmac.compare_digest(mac.encode(), self._mac(f"{rand}.{route}").encode()):
+            raise SessionNotFound("no such session: its id does not check (not issued by this service)")
+        address, _, port = base64.urlsafe_b64decode(route + "=" * (-len(route) % 4)).decode().rpartition("|")
+        return Route(address, int(port))
 
     def _release_slot(self) -> None:
         self._creating -= 1
@@ -155,6 +234,9 @@ class SessionRegistry:
 
     def _entry(self, token: str, sid: Any) -> Entry:
         entry = self._sessions.get(sid) if isinstance(sid, str) else None
+        if entry is None and isinstance(sid, str) and (stone := self._lost.get(sid)) is not None:
+            if stone.expires > time.monotonic() and secrets.compare_digest(stone.owner, _owner(token)):
+                raise SessionLost(f"session lost: {stone.why}")
         if entry is None or not secrets.compare_digest(entry.owner, _owner(token)):
             raise SessionNotFound("no such session: it was closed, reaped after its idle TTL, belongs to "
                                   "another caller, or lived on a replica that restarted (sessions are never recreated)")
@@ -168,6 +250,7 @@ class SessionRegistry:
             raise TaskError("code", f"exceeds {self.config.max_field_bytes} bytes (--max-field-bytes)")
         entry = self._entry(token, sid)
         if entry.session.lost:
+            await self._lose(sid, entry)
             raise SessionLost(f"session lost: {entry.session.lost}")
         entry.busy += 1
         started = time.monotonic()
@@ -178,6 +261,8 @@ class SessionRegistry:
             entry.last_used = time.monotonic()
         self.engine.metrics.cells.labels(reply["status"]).inc()
         self.engine.metrics.cell_seconds.observe(entry.last_used - started)
+        if reply.get("lost") and not reply.get("restored"):
+            await self._lose(sid, entry)
         if reply["status"] == "lost" and not reply.get("restored"):  # restored: the reply says the cell did not run
             raise SessionLost(f"session lost: {reply.get('detail', '')}")
         return reply
@@ -195,6 +280,7 @@ class SessionRegistry:
             entry.busy -= 1
             entry.last_used = time.monotonic()
         if reply.get("lost"):
+            await self._lose(sid, entry)
             raise SessionLost(f"session lost: {reply.get('detail', '')}")
         if not reply["ok"]:
             raise TaskError("path", reply["detail"])
@@ -206,8 +292,23 @@ class SessionRegistry:
             self._entry(token, sid)
         except SessionNotFound:
             return False
+        except SessionLost:  # a lost session's id: closing forgets it
+            self._lost.pop(sid, None)
+            return True
         await self._end(sid)
         return True
+
+    async def _lose(self, sid: str, entry: Entry) -> None:
+        """A cell ended the session: free its admission slot now and leave a tombstone that answers
+        its id with "session lost" until its idle TTL (a lost session holds no container: nothing
+        else to wait for)."""
+        if self._sessions.get(sid) is not entry:  # already ended (closed, reaped, lost by a parallel call)
+            return
+        self._lost[sid] = Tombstone(entry.owner, entry.session.lost or "an earlier cell ended the session",
+                                    time.monotonic() + entry.ttl_s)
+        while len(self._lost) > TOMBSTONES_MAX:
+            del self._lost[next(iter(self._lost))]
+        await self._end(sid)
 
     async def _end(self, sid: str) -> None:
         entry = self._sessions.pop(sid, None)
@@ -233,13 +334,15 @@ class SessionRegistry:
             self._reaper = asyncio.ensure_future(self._reap_loop())
 
     async def _reap_loop(self) -> None:
-        while self._sessions:
+        while self._sessions or self._lost:
             await asyncio.sleep(REAP_INTERVAL_S)
             await self.reap()
 
     async def reap(self) -> int:
         """Close sessions idle past their TTL; how many."""
         now = time.monotonic()
+        for sid in [sid for sid, stone in self._lost.items() if stone.expires <= now]:
+            del self._lost[sid]
         idle = [sid for sid, e in self._sessions.items() if not e.busy and now - e.last_used > e.ttl_s]
         for sid in idle:
             log.info("session: closed after %.0f s idle", self._sessions[sid].ttl_s)

@@ -3,10 +3,17 @@
 A session owns one container; this supervisor runs its persistent interpreter (session_kernel.py)
 as a child and talks to the host with the runner's framing (sandbox/runner.py: one JSON header
 line, then the raw blobs it names). Only this process writes to the host: it is non-dumpable
-(no ptrace, no /proc/1/fd for the same uid), and the interpreter's stdout, stderr and result
-line reach it over pipes, so nothing a cell prints or writes can forge a reply or shift the
-framing. A result line counts only with the nonce sent with that cell; bytes left in the pipes
-between cells (a background process of an earlier cell) are dropped before the next cell starts.
+(no ptrace, no /proc/1/fd for the same uid under Linux), and the interpreter's stdout, stderr and
+result line reach it over socket pairs, so nothing a cell prints or writes can forge a reply or
+shift the framing. Socket pairs, never pipes: gVisor ignores PR_SET_DUMPABLE and lets a process
+of the same uid open another's pipes through /proc/<pid>/fd/N, while a socket there is ENXIO on
+Linux and gVisor alike (docs/architecture.md "Sessions"); under the gVisor backend the host
+channel is a socket pair too (sandbox/gvisor.py). A result line counts only with the nonce sent
+with that cell; bytes left in the channels between cells (a background process of an earlier
+cell) are dropped before the next cell starts.
+
+CPU time is the container's cgroup clock; where there is none (the gVisor backend), the sum of
+every other process's CPU time in /proc plus what this process reaped (`cpu_s`).
 
 Requests:
     {"op": "ping"}
@@ -32,8 +39,8 @@ import json
 import os
 import resource
 import selectors
-import stat
 import signal
+import stat
 import subprocess
 import sys
 import threading
@@ -48,41 +55,66 @@ FSIZE_MAX = 64 << 20
 
 
 class Kernel:
-    """The interpreter child and the four pipes that are all it shares with us."""
+    """The interpreter child and the four socket pairs (runner.channel: never a pipe, module
+    docstring) that are all it shares with us."""
 
     def __init__(self) -> None:
-        req_r, self.req = runner.channel()  # sockets, not pipes: gVisor lets /proc/<pid>/fd reopen a pipe
-        self.res, res_w = runner.channel()
-        for fd in (self.req, self.res):
+        req_k, self.req = runner.channel()
+        self.res, res_k = runner.channel()
+        self.out, out_k = runner.channel()
+        self.err, err_k = runner.channel()
+        self.fds = (self.req, self.res, self.out, self.err)
+        for fd in self.fds:
             os.set_blocking(fd, False)
 
         def child() -> None:
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
             resource.setrlimit(resource.RLIMIT_FSIZE, (FSIZE_MAX, FSIZE_MAX))
 
-        self.proc = subprocess.Popen(
-            [sys.executable, "-I", KERNEL, str(req_r), str(res_w)], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, pass_fds=(req_r, res_w),
-            cwd=runner.WORK, env=dict(runner.BASE_ENV), start_new_session=True, preexec_fn=child)
-        os.close(req_r)
-        os.close(res_w)
-        self.out, self.err = self.proc.stdout.fileno(), self.proc.stderr.fileno()
-        for fd in (self.out, self.err):
-            os.set_blocking(fd, False)
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-I", KERNEL, str(req_k), str(res_k)], stdin=subprocess.DEVNULL, stdout=out_k,
+                stderr=err_k, pass_fds=(req_k, res_k), cwd=runner.WORK, env=dict(runner.BASE_ENV),
+                start_new_session=True, preexec_fn=child)
+        except BaseException:
+            self.close()
+            raise
+        finally:
+            for fd in (req_k, res_k, out_k, err_k):
+                os.close(fd)
         self.cells = 0
 
     def close(self) -> None:
-        """Close our ends of its pipes (after it was killed): a reused container must not run out of fds."""
-        for fd in (self.req, self.res):
+        """Close our ends (after it was killed): a reused container must not run out of fds."""
+        for fd in self.fds:
             try:
                 os.close(fd)
             except OSError:
                 pass
-        self.proc.stdout.close()
-        self.proc.stderr.close()
 
 
 DRAIN_MAX = 4 << 20
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def session_cpu_s() -> float:
+    """CPU seconds used by every process of the session but this one: the container's cgroup clock
+    less our own; without cgroups (the gVisor backend) each other process's utime, stime, cutime and
+    cstime from /proc, plus what this process reaped. The /proc sum misses a process reaped by one
+    that exited unreaped since; the wall limit still bounds every cell."""
+    cgroup = runner.cgroup_cpu_s()
+    if cgroup is not None:
+        return cgroup - runner.self_cpu_s()
+    ticks = 0
+    for pid in runner.other_pids():
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            ticks += sum(int(x) for x in fields[11:15])  # stat fields 14-17
+        except (OSError, ValueError, IndexError):
+            continue
+    reaped = os.times()
+    return ticks / TICKS + reaped.children_user + reaped.children_system
 
 
 def drain(fd: int) -> None:
@@ -119,7 +151,7 @@ def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]
                                      "value_max": int(head["value_max"])}).encode() + b"\n")
     out, err = Capture(int(head["out_max"])), Capture(int(head["err_max"]))
     res = bytearray()
-    cpu0, oom0, t0 = runner.cgroup_cpu_s(), runner.oom_kills(), time.monotonic()
+    cpu0, oom0, t0 = session_cpu_s(), runner.oom_kills(), time.monotonic()
     sel = selectors.DefaultSelector()
     sel.register(k.out, selectors.EVENT_READ, out)
     sel.register(k.err, selectors.EVENT_READ, err)
@@ -156,8 +188,8 @@ def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]
                     key.data.add(chunk)
             if why:
                 break
-            used = (runner.cgroup_cpu_s() or 0.0) - (cpu0 or 0.0)
-            if cpu0 is not None and used > float(head["cpu_s"]):
+            used = session_cpu_s() - cpu0
+            if used > float(head["cpu_s"]):
                 why = f"time_limit: the cell used {used:.1f} s of CPU (limit {head['cpu_s']} s)"
             elif time.monotonic() - t0 > float(head["wall_s"]):
                 why = f"time_limit: the cell ran {time.monotonic() - t0:.1f} s (wall limit {head['wall_s']} s)"
@@ -178,7 +210,7 @@ def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]
     finally:
         sel.close()
     wall = time.monotonic() - t0
-    cpu = (runner.cgroup_cpu_s() or 0.0) - (cpu0 or 0.0)
+    cpu = session_cpu_s() - cpu0
     facts = {"cpu_s": round(max(cpu, 0.0), 6), "wall_s": round(wall, 6), "stdout_bytes": out.total,
              "stderr_bytes": err.total}
     blobs = {"stdout": bytes(out.data), "stderr": bytes(err.data)}
@@ -268,13 +300,12 @@ class Box:
 
     def idle(self) -> None:
         """A cell (or the start) ended with the session alive: the idle clock starts now."""
-        cpu = runner.cgroup_cpu_s()
-        self.idle_cpu0 = None if self.kernel is None or cpu is None else cpu - runner.self_cpu_s()
+        self.idle_cpu0 = None if self.kernel is None else session_cpu_s()
 
     def idle_cpu_s(self) -> float:
         """CPU the session's processes used since the idle clock started; PID 1's own (this watch
         polls for as long as the idle TTL, up to an hour) is not theirs."""
-        return (runner.cgroup_cpu_s() or 0.0) - runner.self_cpu_s() - (self.idle_cpu0 or 0.0)
+        return session_cpu_s() - (self.idle_cpu0 or 0.0)
 
 
 def watch_idle(box: Box) -> None:

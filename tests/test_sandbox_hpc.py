@@ -1,0 +1,120 @@
+"""HPC (issue 19): `verifier serve` as an ordinary user, on a host where that user has no Docker and
+no root, grades code with the gVisor backend, started with the flags of README's Slurm recipe.
+
+The user is `nobody` (setpriv: its uid and group only, no capabilities, no-new-privileges), which
+cannot reach the Docker socket and gets DOCKER_HOST pointing nowhere. It runs the host's Debian
+python3.11 with this checkout and the project's dependencies on its path (the venv's interpreter
+lives under root's home, which nobody cannot enter), and the root filesystem is a hard-linked
+copy of the exported one in a folder it can read, as on a shared file system.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from sandbox.build import image_tag, rootfs_name
+from tests.conftest import ServerProcess
+from tests.helpers import request, sandbox_config, stub
+from verifier.schema import verdict_from_proto
+
+pytestmark = pytest.mark.docker
+ROOT = Path(__file__).resolve().parent.parent
+USER = "nobody"
+PYTHON = f"/usr/bin/python{sys.version_info.major}.{sys.version_info.minor}"
+TOKEN = "hpc-token-5d1e"
+
+
+def slurm_serve_flags() -> list[str]:
+    """The `verifier serve` flags of README's Slurm recipe (Deploy), with $VARIABLES unexpanded."""
+    text = (ROOT / "README.md").read_text()
+    (block,) = re.findall(r"#SBATCH.*?```", text, re.S)
+    (cmd,) = re.findall(r"verifier serve (.*?)'", block.replace("\\\n", " "), re.S)
+    return shlex.split(cmd)
+
+
+SETPRIV = ("setpriv", f"--reuid={USER}", "--regid=nogroup", "--clear-groups", "--inh-caps=-all",
+           "--bounding-set=-all", "--no-new-privs")
+
+
+class UserServer(ServerProcess):
+    """`verifier serve` as USER with nothing of root's: setpriv drops the uid, groups and capabilities."""
+
+    python = (*SETPRIV, PYTHON)
+
+
+def _task(tid: str, code: str, stdin: str = "1 2\n", expected: str = "3\n") -> dict:
+    return {"id": tid, "kind": "code", "language": "python", "completion": f"```python\n{code}\n```",
+            "tests": [{"stdin": stdin, "expected_stdout": expected}]}
+
+
+def _runsc_of(uid: int) -> list[int]:
+    out = []
+    for cmd in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if b"runsc" in cmd.read_bytes().split(b"\0")[0] and cmd.parent.stat().st_uid == uid:
+                out.append(int(cmd.parent.name))
+        except OSError:
+            pass
+    return out
+
+
+def test_an_ordinary_user_without_docker_serves_code_with_the_slurm_recipe():
+    if not shutil.which("runsc") or not os.path.exists(PYTHON):
+        pytest.fail(f"needs runsc and {PYTHON} (`make gvisor`; Debian's python3)")
+    # the user has no Docker: it cannot even open the socket
+    assert subprocess.run([*SETPRIV, "test", "-w", "/var/run/docker.sock"]).returncode != 0
+    config = sandbox_config("gvisor", languages=("python",))  # the root filesystem exported
+    name = rootfs_name(image_tag("python", config.image_prefix))
+    shared = Path(tempfile.mkdtemp(prefix="pytest-hpc-"))  # a folder the user can read, as /shared is
+    uid = 65534
+    try:
+        shared.chmod(0o755)
+        (shared / "rootfs").mkdir()
+        subprocess.run(["cp", "-al", str(Path(config.rootfs_dir) / name), str(shared / "rootfs" / name)], check=True)
+        (shared / "token").write_text(TOKEN)
+        (shared / "token").chmod(0o644)
+        recipe = slurm_serve_flags()
+        values = {"--host": None, "--port": None, "--token-file": str(shared / "token"), "--workers": "1",
+                  "--sandbox-backend": "gvisor", "--sandbox-rootfs-dir": str(shared / "rootfs"),
+                  "--sandbox-pool-size": "1", "--sandbox-max-concurrent-jobs": "2"}
+        assert recipe[::2] == list(values), recipe  # the recipe's flags, in its order: each is set here
+        assert recipe[recipe.index("--sandbox-backend") + 1] == "gvisor"
+        flags = [a for k, v in values.items() if v is not None for a in (k, v)]  # host and port: LocalServer's
+        env = {"PYTHONPATH": f"{ROOT}:{sysconfig.get_paths()['purelib']}", "HOME": str(shared),
+               "DOCKER_HOST": "unix:///nonexistent/docker.sock", "PATH": "/usr/local/bin:/usr/bin:/bin",
+               "XDG_RUNTIME_DIR": "", "VERIFIER_SANDBOX_LANGUAGES": "python", "VERIFIER_SANDBOX_POOL_NAME": "pytest-hpc"}
+        server = UserServer(*flags, env=env, start_timeout_s=180)
+        try:
+            pid = server.proc.pid
+            status = Path(f"/proc/{pid}/status").read_text()
+            assert re.search(rf"^Uid:\s+{uid}\s", status, re.M) and re.search(r"^CapEff:\s+0+$", status, re.M), status
+            tasks = [_task("right", "a, b = map(int, input().split())\nprint(a + b)"),
+                     _task("wrong", "a, b = map(int, input().split())\nprint(a * b)"),
+                     _task("contained", "import os\nprint(os.path.exists('/var/run/docker.sock'))", "", "False\n")]
+            reply = stub(server.target).Grade(request(tasks), timeout=300, metadata=[("authorization", f"Bearer {TOKEN}")])
+            verdicts = {r.id: (verdict_from_proto(r.verdict), r.detail) for r in reply.results}
+            assert {k: v[0] for k, v in verdicts.items()} == {"right": "accepted", "wrong": "wrong_answer",
+                                                              "contained": "accepted"}, verdicts
+            assert _runsc_of(uid)  # its sandboxes are the user's own runsc processes
+            assert server.stop() == 0
+        finally:
+            server.kill()
+        # its sandboxes and their state went with it (the last runsc processes may take a moment to exit)
+        for _ in range(150):
+            if not _runsc_of(uid):
+                break
+            time.sleep(0.1)
+        assert not _runsc_of(uid), [Path(f"/proc/{p}/cmdline").read_bytes() for p in _runsc_of(uid)]
+        assert not list(Path(f"/tmp/grpo-verifier-runsc-{uid}").glob(f"{pid}-*"))
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
