@@ -706,20 +706,22 @@ def _judged_entry(t: dict) -> dict:
 
 def _judge_asserts(plan: Plan, facts: dict, nonce: str) -> dict:
     v, d = checks.run_verdict(facts, plan.lang, plan.time_limit_s)
-    signal_ = facts.get("fd3_b", b"")
-    if v == "runtime_error" and signal_ == b"assert":
+    # The judge's lines, on an fd the program's process never holds, count only with the nonce
+    # (_result_lines): a line without it turned a failing program's run into infra_error.
+    lines = _result_lines(facts.get("fd3_b", b""), nonce)
+    result = next((x["result"] for x in lines if "result" in x), None)
+    undefined = next((x["undefined"] for x in lines if "undefined" in x), None)
+    if v == "runtime_error" and result == "assert":
         return _test_entry("wrong_answer", facts, "assertion failed" + checks._tail(facts["stderr_b"]))
-    # The judge reports undefined names on an fd the program's process never holds.
-    if v == "runtime_error" and signal_.startswith(b"undefined:"):
-        name = signal_.partition(b":")[2].decode("utf-8", "replace")
-        return _test_entry("infra_error", facts, f"test references undefined name {name} (the task's tests "
-                                                 "must define their helpers; docs/sandboxes.md \"How assert-style tests are judged\")")
-    if v == "runtime_error" and signal_ == b"unused":
+    if v == "runtime_error" and undefined is not None:
+        return _test_entry("infra_error", facts, f"test references undefined name {str(undefined)[:200]} (the task's "
+                                                 "tests must define their helpers; docs/sandboxes.md \"How assert-style tests are judged\")")
+    if v == "runtime_error" and any(x.get("unused") is True for x in lines):
         return _test_entry("infra_error", facts, "test references no function of the program: any program "
                                                  "would pass them (docs/sandboxes.md \"How assert-style tests are judged\")")
     if v is not None:
         return _test_entry(v, facts, d)
-    if signal_ == b"ok:" + nonce.encode():
+    if result == "ok":
         return _test_entry("accepted", facts, "asserts passed")
     return _test_entry("wrong_answer", facts, "the program exited before its tests ran")
 

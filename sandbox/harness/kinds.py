@@ -14,6 +14,7 @@ import importlib
 import json
 import os
 import sys
+import tempfile
 import types
 
 import wire
@@ -322,8 +323,12 @@ def run_pytest(test_code: bytes, g: dict, emit: Emitter, stop_first: bool = Fals
             emit.test(verdict, detail, self.time.get(nid, 0.0), name=nid.partition("::")[2] or nid)
 
     here = os.path.abspath(__file__)
+    # tmp_path's root, given: pytest refuses the one it makes (/tmp/pytest-of-USER) when its owner,
+    # the effective uid (the program's), is not the real uid (the judge's: judge.py keep_apart)
+    basetemp = os.path.join(tempfile.mkdtemp(prefix="pytest-"), "tmp")
     pytest.main([here, "-q", "-s", "-p", "no:cacheprovider", "--noconftest", "--rootdir",
-                 os.path.dirname(here), "-o", "python_files=*.py", "-W", "ignore", *(["-x"] if stop_first else [])],
+                 os.path.dirname(here), "-o", "python_files=*.py", "-W", "ignore", "--basetemp", basetemp,
+                 *(["-x"] if stop_first else [])],
                 plugins=[Plugin()])
 
 
