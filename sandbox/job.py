@@ -371,40 +371,20 @@ def _test_entry(verdict: str, facts: dict | None, detail: str) -> dict:
 
 
 def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
+    """Run one job in its box: files, checker, syntax check or compile, the stdin tests, then the
+    judged tests; (result, whether the box may serve again)."""
     overhead = config.memory_overhead_mb + 2 * (config.output_limit_bytes >> 20)
     _files(box, plan.job_dir, {**plan.support, **plan.files}, readonly=plan.support)
     plan.ran, plan.done = False, []
     if plan.checker and plan.checker_language == "cpp" and plan.checker_exe is None:
         plan.checker_exe = _compiled_checker(pool, box, plan, config, overhead)
-    tests = plan.done
-    if plan.lang.name == "python":  # syntax check inside the runner: no extra interpreter start
-        head, _ = box.channel.request({"op": "pycheck", "dir": plan.job_dir, "file": plan.lang.source}, timeout_s=30)
-        if head.get("error"):
-            raise InfraFailure(f"runner: {head['error']}")
-        if not head.get("ok"):
-            return _finish(plan, "compile_error", 0.0, checks.clip(head.get("error_text", "").strip()), []), True
-    if plan.compile_argv:
-        pool.set_memory(box, plan.compile_memory_mb + overhead)
-        facts = _exec(box, plan.compile_argv, plan, config, plan.compile_time_s, stdout_max=COMPILE_CAP, env=plan.env)
-        v, d = checks.run_verdict(facts, plan.lang, plan.compile_time_s)
-        if v == "infra_error":
-            raise InfraFailure(d)
-        if v is not None:
-            detail = checks.compile_detail(facts) if v == "runtime_error" else f"compiler: {d}"
-            return _finish(plan, "compile_error", 0.0, detail, []), True
+    failed_build = _build(pool, box, plan, config, overhead)
+    if failed_build is not None:
+        return failed_build, True
     pool.set_memory(box, plan.memory_mb + overhead)
+    tests = plan.done
+    alive = _stdin_tests(pool, box, plan, config, tests)
     total = len(plan.tests) + plan.judged_tests()
-    alive = True
-    for i, (stdin, expected) in enumerate(plan.tests):
-        try:
-            entry = _one_test(pool, box, plan, config, stdin, expected)
-        except ChannelError:
-            if not pool.oom_killed(box):
-                raise
-            entry, alive = _test_entry("memory_limit", None, "memory limit exceeded (the sandbox was OOM-killed)"), False
-        tests.append(entry)
-        if not alive or box.tainted or (plan.stop_first and entry["verdict"] != "accepted"):
-            break
     if alive and not box.tainted and (plan.test_code or plan.call_tests) and not (
             plan.stop_first and tests and tests[-1]["verdict"] != "accepted"):
         if not plan.uses_kinds():
@@ -417,6 +397,50 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
             tests.extend(judged)
             # call tests not run (stopped at a failure) count as failed; a file has the tests it ran
             total = len(plan.tests) + (len(plan.call_tests) if plan.call_tests else len(judged))
+    return _summary(plan, tests, total), alive and not box.tainted
+
+
+def _build(pool, box, plan: Plan, config: SandboxConfig, overhead: int) -> dict | None:
+    """Python's syntax check (inside the runner: no extra interpreter start) or the compile; the
+    job's compile_error result when it fails, None when the program may run."""
+    if plan.lang.name == "python":
+        head, _ = box.channel.request({"op": "pycheck", "dir": plan.job_dir, "file": plan.lang.source}, timeout_s=30)
+        if head.get("error"):
+            raise InfraFailure(f"runner: {head['error']}")
+        if not head.get("ok"):
+            return _finish(plan, "compile_error", 0.0, checks.clip(head.get("error_text", "").strip()), [])
+    if plan.compile_argv:
+        pool.set_memory(box, plan.compile_memory_mb + overhead)
+        facts = _exec(box, plan.compile_argv, plan, config, plan.compile_time_s, stdout_max=COMPILE_CAP, env=plan.env)
+        v, d = checks.run_verdict(facts, plan.lang, plan.compile_time_s)
+        if v == "infra_error":
+            raise InfraFailure(d)
+        if v is not None:
+            detail = checks.compile_detail(facts) if v == "runtime_error" else f"compiler: {d}"
+            return _finish(plan, "compile_error", 0.0, detail, [])
+    return None
+
+
+def _stdin_tests(pool, box, plan: Plan, config: SandboxConfig, tests: list[dict]) -> bool:
+    """Run the stdin/stdout tests in order into `tests`, stopping where `all` scoring or a broken box
+    says so; False when the sandbox was OOM-killed (it must not serve again)."""
+    for stdin, expected in plan.tests:
+        try:
+            entry = _one_test(pool, box, plan, config, stdin, expected)
+        except ChannelError:
+            if not pool.oom_killed(box):
+                raise
+            tests.append(_test_entry("memory_limit", None, "memory limit exceeded (the sandbox was OOM-killed)"))
+            return False
+        tests.append(entry)
+        if box.tainted or (plan.stop_first and entry["verdict"] != "accepted"):
+            break
+    return True
+
+
+def _summary(plan: Plan, tests: list[dict], total: int) -> dict:
+    """The job's result from its tests: the first infra_error is the host's (raised, retried unless
+    the dataset's), else the overall verdict, score and a detail naming the first failure."""
     verdicts = [t["verdict"] for t in tests]
     if "infra_error" in verdicts:
         bad = tests[verdicts.index("infra_error")]
@@ -430,7 +454,7 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
         detail = f"test {failed + 1}: {tests[failed]['detail']}"
         if len(tests) < total:
             detail += f" (stopped after {len(tests)} of {total} tests)"
-    return _finish(plan, verdict, score, detail, tests), alive and not box.tainted
+    return _finish(plan, verdict, score, detail, tests)
 
 
 _CHECKERS: OrderedDict[str, bytes] = OrderedDict()  # sha256 of checker + support files -> binary
