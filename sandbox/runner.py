@@ -281,7 +281,7 @@ def _limits(cpu_s: float, fsize: int, judge: bool = False):
     return apply
 
 
-def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:
+def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:  # noqa: C901 - one run's pids, fds and clocks stay local to one frame of PID 1
     """Run one process to completion under its limits; return facts and captured output."""
     stdin = blobs.get("stdin", b"")
     cpu_limit = float(req["cpu_s"])

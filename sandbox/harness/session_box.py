@@ -141,7 +141,7 @@ class Capture:
             self.data += chunk[:room]
 
 
-def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]]:
+def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]]:  # noqa: C901 - one cell's nonce, caps and clocks stay local to one frame, out of every other cell's reach
     """Send one cell, collect its output and result within its limits; see the module docstring."""
     for fd in (k.out, k.err, k.res):
         drain(fd)
