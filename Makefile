@@ -64,7 +64,7 @@ proto: $(VENV)/.full
 	$(BIN)/python -m grpc_tools.protoc -I proto --python_out=. --grpc_python_out=. --pyi_out=. proto/verifier/v1/verifier.proto
 
 # The service's own image, offline from Debian packages: runsc and the sandboxes' root filesystems
-# inside, so it grades code with no Docker daemon (README "Deploy"). The tests run it
+# inside, so it grades code with no Docker daemon (docs/deploy.md "Deploy"). The tests run it
 # (tests/test_sandbox_pod.py, tests/test_deploy_compose.py). Then the load-and-fault harness.
 image: $(VENV)/.base docker
 	bash deploy/build_offline.sh

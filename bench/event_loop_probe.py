@@ -1,4 +1,4 @@
-"""Does one adversarial completion delay everyone else? A probe, not a test (README "The service").
+"""Does one adversarial completion delay everyone else? A probe, not a test (docs/service.md "The service").
 
 Starts a server (code grading on when Docker and the images are there), measures the latency of a
 health check and of a tiny math item while idle, then again while 256 KB adversarial completions are

@@ -1,4 +1,4 @@
-"""Sessions against the stateless way, measured in the same run on this machine (README "Sessions").
+"""Sessions against the stateless way, measured in the same run on this machine (docs/sessions.md "Sessions").
 
 A ReTool-like rollout is a list of short cells that build on each other. Two ways to serve it:
 

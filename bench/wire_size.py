@@ -1,6 +1,6 @@
 """What a GRPO group of code completions costs on the wire, with and without test sets.
 
-A group is G completions of one problem with the same tests (README "The service": test sets). Before
+A group is G completions of one problem with the same tests (docs/service.md "The service": test sets). Before
 test sets every task carried its own copy; now the client sends each distinct list once per call.
 Prints the serialized request bytes, the client's time to build the request, and the server's time
 to accept it (parse + validate + the dicts the engine takes, in process: what a Grade call does

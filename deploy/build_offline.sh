@@ -2,7 +2,7 @@
 # Build the service image (`make image`) where no image registry is reachable (DESIGN.md section 5).
 # The image grades code by itself, with no Docker daemon: runsc (Debian's package) and the
 # sandboxes' root filesystems are inside, and it serves with the gVisor backend by default
-# (README "Deploy"; deploy/k8s runs it in an unprivileged pod).
+# (docs/deploy.md "Deploy"; deploy/k8s runs it in an unprivileged pod).
 #
 #   deploy/build_offline.sh                      # base rootfs from Debian packages (debootstrap)
 #   deploy/build_offline.sh --base IMAGE         # any base with python3 + venv, e.g. python:3.11-slim-bookworm

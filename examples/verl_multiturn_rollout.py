@@ -1,4 +1,4 @@
-"""A verl-style multi-turn rollout with a scripted policy against a real server (README "Sessions").
+"""A verl-style multi-turn rollout with a scripted policy against a real server (docs/sessions.md "Sessions").
 
 It drives trainer.sessions.PythonSessionTool the way verl's ToolAgentLoop does: for every tool
 call a fresh instance (create -> execute -> release) with the trajectory's request_id in

@@ -19,7 +19,7 @@ This package imports nothing of the server.
 Known limits (security review, issue 3):
 
 - test_code tasks (asserts, pytest and unittest files, BigCodeBench included) run in a judge
-  process apart from the program's (README.md, "How assert-style tests are judged"): every call
+  process apart from the program's (docs/sandboxes.md "How assert-style tests are judged"): every call
   crosses a typed, data-only channel (sandbox/harness/wire.py, wire_rich.py: builtin, standard-
   library, numpy and pandas values, never pickle), and no secret exists in the program's process.
   A value that cannot cross (a matplotlib Axes, an open file, a program-defined object) is a

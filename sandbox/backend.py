@@ -254,7 +254,7 @@ def _age_s(iso: str) -> float | None:
 
 
 class DockerBackend(Backend):
-    """Sandboxes as hardened containers of the Docker daemon (README "Code sandboxes")."""
+    """Sandboxes as hardened containers of the Docker daemon (docs/sandboxes.md "Code sandboxes")."""
 
     name = "docker"
 

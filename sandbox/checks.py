@@ -189,7 +189,7 @@ def non_finite(data: bytes) -> bytes | None:
     """The first token that parses as a number but not a finite one (nan, -NaN, +inf, Infinity,
     1e999: any case, any sign), or None. A checker's usual test `abs(a - b) > eps` is False for
     nan, so it would accept one; the sandbox refuses such a token before asking the checker when
-    the expected output has none (README.md, "Code sandboxes"). Linear: only tokens holding an
+    the expected output has none (docs/sandboxes.md "Code sandboxes"). Linear: only tokens holding an
     n or an e (every spelling of nan, inf and an exponent does) are parsed."""
     for t in data.split():
         if not (b"n" in t or b"N" in t or b"e" in t or b"E" in t):
@@ -231,7 +231,7 @@ def run_verdict(facts: dict, lang: Language, time_limit_s: float) -> tuple[str |
     stderr = facts.get("stderr_b", b"")
     stop = facts.get("stop")
     sig = facts.get("signal")
-    if stop == "stdout" or sig == signal.SIGXFSZ:  # stderr is drained, never a stop (README.md)
+    if stop == "stdout" or sig == signal.SIGXFSZ:  # stderr is drained, never a stop (docs/sandboxes.md "Code sandboxes")
         what = "file size" if sig == signal.SIGXFSZ and stop is None else stop
         return "output_limit", f"{what} over its limit"
     if facts.get("oom") or any(m in stderr for m in lang.oom_markers):

@@ -50,7 +50,7 @@ class SandboxConfig:
     are adversarial: a model under optimisation pressure will find any limit that is missing.
     """
 
-    backend: str = field(default="docker", metadata={"help": "Sandbox backend, one of: docker | gvisor. 'docker': hardened containers of a Docker daemon. 'gvisor': rootless gVisor (runsc) sandboxes the server starts itself, from root filesystems in rootfs_dir: no daemon, no root, no privileges (unprivileged Kubernetes pods, HPC nodes; README \"Sandbox backends\")."})
+    backend: str = field(default="docker", metadata={"help": "Sandbox backend, one of: docker | gvisor. 'docker': hardened containers of a Docker daemon. 'gvisor': rootless gVisor (runsc) sandboxes the server starts itself, from root filesystems in rootfs_dir: no daemon, no root, no privileges (unprivileged Kubernetes pods, HPC nodes; docs/sandboxes.md \"Sandbox backends\")."})
     rootfs_dir: str = field(default_factory=lambda: os.path.expanduser("~/.cache/grpo-verifier/rootfs"), metadata={"help": "Backend gvisor: the folder of the sandboxes' root filesystems, one '<prefix>-<language>-<recipe hash>' folder per language, made by `verifier sandbox build --rootfs DIR` (ship that folder to hosts without Docker)."})
     docker_url: str | None = field(default=None, metadata={"help": "Docker Engine URL (e.g. unix:///var/run/docker.sock); None: docker.from_env(), which honours DOCKER_HOST."})
     languages: tuple[str, ...] = field(default=("python", "c", "cpp", "javascript", "java", "rust", "go"), metadata={"help": "Languages served. Each needs its image (`verifier sandbox build`)."})
@@ -68,7 +68,7 @@ class SandboxConfig:
     work_tmpfs_mb: int = field(default=128, metadata={"help": "Size of /work (job files, compiled programs), a tmpfs counted in the memory limit."})
     tmp_tmpfs_mb: int = field(default=64, metadata={"help": "Size of /tmp (noexec tmpfs)."})
     tmpfs_inodes: int = field(default=4096, metadata={"help": "Inodes per tmpfs (file-count bombs stop here)."})
-    warm_fork: str = field(default="auto", metadata={"help": "Start Python programs and judges as forks of a warm interpreter in each container (README.md, \"The warm interpreter\"): on | off | auto (on with Docker; with gVisor, judges only: its fork of the warm process measured slower than a program's interpreter start)."})
+    warm_fork: str = field(default="auto", metadata={"help": "Start Python programs and judges as forks of a warm interpreter in each container (docs/sandboxes.md, \"The warm interpreter\"): on | off | auto (on with Docker; with gVisor, judges only: its fork of the warm process measured slower than a program's interpreter start)."})
     memory_overhead_mb: int = field(default=48, metadata={"help": "Added to a test's memory limit for the runner and its capture buffers (plus twice the stdout cap)."})
     file_size_limit_mb: int = field(default=64, metadata={"help": "Largest file a program may write (RLIMIT_FSIZE)."})
     output_limit_bytes: int = field(default=8 << 20, metadata={"help": "stdout kept per test; more gives output_limit (a 5 MB answer is fine)."})

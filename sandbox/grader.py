@@ -199,7 +199,7 @@ class CodeGrader:
                     on_start: Callable[[], None] | None = None, shared: SharedRuns | None = None) -> dict:
         """Grade one code task (sandbox/spec.py, docs/architecture.md). Returns a result dict; see
         sandbox/__init__.py. An invalid task is answered infra_error (retryable False) naming the field.
-        `files` (Execute, README "Execute"): more plain-named files in the job dir; the program's own win.
+        `files` (Execute, docs/service.md "Execute"): more plain-named files in the job dir; the program's own win.
         `on_start` is called when the job leaves the queue (has its container and a CPU slot): the
         server's queue metrics, since the queueing itself happens here, per language.
         `shared`: the call's SharedRuns; an identical program already run or running in the call
@@ -258,7 +258,7 @@ class CodeGrader:
     async def _attempt(self, plan: Plan, owed_s: float, deadline: float,
                        on_start: Callable[[], None] | None = None, key: tuple = ()) -> dict:
         pool = self._pool
-        # A container of the job's language first (its queue: README "Code sandboxes"), then a CPU
+        # A container of the job's language first (its queue: docs/sandboxes.md "Code sandboxes"), then a CPU
         # slot: a job queued for a busy language must not hold a slot another language could use.
         try:
             box = await pool.acquire(plan.lang.name, deadline, ok=lambda: self._available, key=key)

@@ -7,7 +7,7 @@ the Docker containers. The runner (sandbox/runner.py) is PID 1 of gVisor's user-
 talks over a socket pair given to runsc as its stdin and stdout: the same protocol, without
 Docker's frame headers. deploy/gvisor.md has the measurements behind these choices.
 
-Without cgroups (rootless), the limits hold as follows (README "Sandbox backends"):
+Without cgroups (rootless), the limits hold as follows (docs/sandboxes.md "Sandbox backends"):
 - memory: a watchdog reads how much of gVisor's memory file the sandbox has committed (every
   anonymous page and tmpfs byte of the sandbox, what the cgroup counts under Docker) every
   WATCH_S while a request runs; over the limit, every process but the runner is killed and the run

@@ -25,13 +25,13 @@ from .spec import CODE_VERDICTS, CodeTask, CodeTest
 COMPILE_CAP = 64 << 10
 # Container-side programs: sandbox/harness/*.py, copied read-only into every image (sandbox/build.py).
 HARNESS_DIR = "/opt/sandbox/harness"
-# How assert-style tests (test_code) run (README.md, "How assert-style tests are judged"): the tests
+# How assert-style tests (test_code) run (docs/sandboxes.md "How assert-style tests are judged"): the tests
 # in a judge process, the program's functions called over the typed data channel (wire.py).
 JUDGE = f"{HARNESS_DIR}/judge.py"
 NAME_MAX = 255  # longest file name on Linux file systems
 JUDGE_START_S = 5.0  # CPU for the judge itself (interpreter, pytest import) on top of the tests' limits
 RESULTS_MAX = 4 << 20  # the judge's result lines, one per test
-# C++ checkers (README.md, "Code sandboxes"): compiled with the support files beside them, as the
+# C++ checkers (docs/sandboxes.md "Code sandboxes"): compiled with the support files beside them, as the
 # testlib convention expects (`#include "testlib.h"`), then run from memory on each test.
 CHECKER_COMPILE = ["g++", "-O2", "-std=gnu++17", "-pipe", "-s", "-o", "checker", "checker.cpp"]  # -s: sent each test
 CHECKER_COMPILE_S = 30.0  # CPU seconds: testlib.h alone takes several at -O2
@@ -197,7 +197,7 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
         checker=task.checker, compare=task.compare, abs_tol=task.float_abs_tol, rel_tol=task.float_rel_tol,
         # Under "all" the first failure already decides the score (0) and the verdict (its own), so
         # the rest is not run: a program that hangs on every test holds its container one test's
-        # wall clock, not tests x wall clock, while other jobs wait for it (README "Code sandboxes").
+        # wall clock, not tests x wall clock, while other jobs wait for it (docs/sandboxes.md "Code sandboxes").
         scoring=task.scoring, stop_first=task.stop_on_first_failure or task.scoring == "all",
         time_limit_s=time_limit, memory_mb=memory,
         compile_time_s=limits.compile_time_limit_s,
@@ -213,7 +213,7 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
 
 class EncodedTests(Sequence):
     """A task's tests as bytes, each encoded when its test runs. The server queues every code job of
-    a call at once (per-language queues, README "Code sandboxes") and the tasks of a GRPO group share
+    a call at once (per-language queues, docs/sandboxes.md "Code sandboxes") and the tasks of a GRPO group share
     one test set's strings: bytes copied per plan held tasks x set size (64 x 10 MB) while queued."""
 
     def __init__(self, tests: Sequence[CodeTest]) -> None:
@@ -371,40 +371,20 @@ def _test_entry(verdict: str, facts: dict | None, detail: str) -> dict:
 
 
 def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
+    """Run one job in its box: files, checker, syntax check or compile, the stdin tests, then the
+    judged tests; (result, whether the box may serve again)."""
     overhead = config.overhead_mb(plan.lang.name)
     _files(box, plan.job_dir, {**plan.support, **plan.files}, readonly=plan.support)
     plan.ran, plan.done = False, []
     if plan.checker and plan.checker_language == "cpp" and plan.checker_exe is None:
         plan.checker_exe = _compiled_checker(pool, box, plan, config, overhead)
-    tests = plan.done
-    if plan.lang.name == "python":  # syntax check inside the runner: no extra interpreter start
-        head, _ = box.channel.request({"op": "pycheck", "dir": plan.job_dir, "file": plan.lang.source}, timeout_s=30)
-        if head.get("error"):
-            raise InfraFailure(f"runner: {head['error']}")
-        if not head.get("ok"):
-            return _finish(plan, "compile_error", 0.0, checks.clip(head.get("error_text", "").strip()), []), True
-    if plan.compile_argv:
-        pool.set_memory(box, plan.compile_memory_mb + overhead)
-        facts = _exec(box, plan.compile_argv, plan, config, plan.compile_time_s, stdout_max=COMPILE_CAP, env=plan.env)
-        v, d = checks.run_verdict(facts, plan.lang, plan.compile_time_s)
-        if v == "infra_error":
-            raise InfraFailure(d)
-        if v is not None:
-            detail = checks.compile_detail(facts) if v == "runtime_error" else f"compiler: {d}"
-            return _finish(plan, "compile_error", 0.0, detail, []), True
+    failed_build = _build(pool, box, plan, config, overhead)
+    if failed_build is not None:
+        return failed_build, True
     pool.set_memory(box, plan.memory_mb + overhead)
+    tests = plan.done
+    alive = _stdin_tests(pool, box, plan, config, tests)
     total = len(plan.tests) + plan.judged_tests()
-    alive = True
-    for i, (stdin, expected) in enumerate(plan.tests):
-        try:
-            entry = _one_test(pool, box, plan, config, stdin, expected)
-        except ChannelError:
-            if not pool.oom_killed(box):
-                raise
-            entry, alive = _test_entry("memory_limit", None, "memory limit exceeded (the sandbox was OOM-killed)"), False
-        tests.append(entry)
-        if not alive or box.tainted or (plan.stop_first and entry["verdict"] != "accepted"):
-            break
     if alive and not box.tainted and (plan.test_code or plan.call_tests) and not (
             plan.stop_first and tests and tests[-1]["verdict"] != "accepted"):
         if not plan.uses_kinds():
@@ -417,6 +397,50 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
             tests.extend(judged)
             # call tests not run (stopped at a failure) count as failed; a file has the tests it ran
             total = len(plan.tests) + (len(plan.call_tests) if plan.call_tests else len(judged))
+    return _summary(plan, tests, total), alive and not box.tainted
+
+
+def _build(pool, box, plan: Plan, config: SandboxConfig, overhead: int) -> dict | None:
+    """Python's syntax check (inside the runner: no extra interpreter start) or the compile; the
+    job's compile_error result when it fails, None when the program may run."""
+    if plan.lang.name == "python":
+        head, _ = box.channel.request({"op": "pycheck", "dir": plan.job_dir, "file": plan.lang.source}, timeout_s=30)
+        if head.get("error"):
+            raise InfraFailure(f"runner: {head['error']}")
+        if not head.get("ok"):
+            return _finish(plan, "compile_error", 0.0, checks.clip(head.get("error_text", "").strip()), [])
+    if plan.compile_argv:
+        pool.set_memory(box, plan.compile_memory_mb + overhead)
+        facts = _exec(box, plan.compile_argv, plan, config, plan.compile_time_s, stdout_max=COMPILE_CAP, env=plan.env)
+        v, d = checks.run_verdict(facts, plan.lang, plan.compile_time_s)
+        if v == "infra_error":
+            raise InfraFailure(d)
+        if v is not None:
+            detail = checks.compile_detail(facts) if v == "runtime_error" else f"compiler: {d}"
+            return _finish(plan, "compile_error", 0.0, detail, [])
+    return None
+
+
+def _stdin_tests(pool, box, plan: Plan, config: SandboxConfig, tests: list[dict]) -> bool:
+    """Run the stdin/stdout tests in order into `tests`, stopping where `all` scoring or a broken box
+    says so; False when the sandbox was OOM-killed (it must not serve again)."""
+    for stdin, expected in plan.tests:
+        try:
+            entry = _one_test(pool, box, plan, config, stdin, expected)
+        except ChannelError:
+            if not pool.oom_killed(box):
+                raise
+            tests.append(_test_entry("memory_limit", None, "memory limit exceeded (the sandbox was OOM-killed)"))
+            return False
+        tests.append(entry)
+        if box.tainted or (plan.stop_first and entry["verdict"] != "accepted"):
+            break
+    return True
+
+
+def _summary(plan: Plan, tests: list[dict], total: int) -> dict:
+    """The job's result from its tests: the first infra_error is the host's (raised, retried unless
+    the dataset's), else the overall verdict, score and a detail naming the first failure."""
     verdicts = [t["verdict"] for t in tests]
     if "infra_error" in verdicts:
         bad = tests[verdicts.index("infra_error")]
@@ -430,7 +454,7 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
         detail = f"test {failed + 1}: {tests[failed]['detail']}"
         if len(tests) < total:
             detail += f" (stopped after {len(tests)} of {total} tests)"
-    return _finish(plan, verdict, score, detail, tests), alive and not box.tainted
+    return _finish(plan, verdict, score, detail, tests)
 
 
 _CHECKERS: OrderedDict[str, bytes] = OrderedDict()  # sha256 of checker + support files -> binary
@@ -535,7 +559,7 @@ def _judge_test(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, expe
             return _test_entry("output_limit", facts, f"output file {plan.output_file} over its limit")
         output = facts["collected_b"]
     bad = checks.non_finite(output) if plan.checker and checks.non_finite(expected or b"") is None else None
-    if bad is not None:  # a checker's `abs(a - b) > eps` passes nan: never asked (README.md, "Code sandboxes")
+    if bad is not None:  # a checker's `abs(a - b) > eps` passes nan: never asked (docs/sandboxes.md "Code sandboxes")
         entry = _test_entry("wrong_answer", facts, f"output token {checks._show(bad)} is not a finite number "
                                                    "and the expected output has none")
     elif plan.checker:
@@ -552,7 +576,7 @@ def _judge_test(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, expe
 
 def _stderr_note(facts: dict, n: int = 120) -> str:
     """The end of what the program wrote to stderr, for a human reading the result: stderr never
-    decides a verdict (README.md, "Code sandboxes")."""
+    decides a verdict (docs/sandboxes.md "Code sandboxes")."""
     err = facts.get("stderr_b") or b""
     if not err.strip():
         return ""
@@ -636,7 +660,7 @@ def _assert_test(box, plan: Plan, config: SandboxConfig) -> dict:
 
 
 def _judged_tests(box, plan: Plan, config: SandboxConfig) -> list[dict] | None:
-    """Call tests, a test file, or asserts with entry_point, in the judge (README.md, "How assert-style
+    """Call tests, a test file, or asserts with entry_point, in the judge (docs/sandboxes.md "How assert-style
     tests are judged"): one entry per test from its result lines; None for a test file that
     defines and collects no test."""
     kind = "call" if plan.call_tests else plan.test_framework if plan.test_framework != "assert" else "assert"
@@ -658,10 +682,10 @@ def _judged_tests(box, plan: Plan, config: SandboxConfig) -> list[dict] | None:
     undefined = next((x["undefined"] for x in lines if "undefined" in x), None)
     if undefined is not None:
         return [_test_entry("infra_error", facts, f"test references undefined name {str(undefined)[:200]} (the "
-                            "task's tests must define their helpers; README.md, \"How assert-style tests are judged\")")]
+                            "task's tests must define their helpers; docs/sandboxes.md \"How assert-style tests are judged\")")]
     if any(x.get("unused") is True for x in lines):
         return [_test_entry("infra_error", facts, "test references no function of the program: any program "
-                            "would pass them (README.md, \"How assert-style tests are judged\")")]
+                            "would pass them (docs/sandboxes.md \"How assert-style tests are judged\")")]
     v, d = checks.run_verdict(facts, LANGUAGES["python"], cpu)
     if load is not None:  # the program failed before any test ran (or the test file could not load)
         why = "time_limit" if load.get("time_limit") else "runtime_error"
@@ -706,20 +730,22 @@ def _judged_entry(t: dict) -> dict:
 
 def _judge_asserts(plan: Plan, facts: dict, nonce: str) -> dict:
     v, d = checks.run_verdict(facts, plan.lang, plan.time_limit_s)
-    signal_ = facts.get("fd3_b", b"")
-    if v == "runtime_error" and signal_ == b"assert":
+    # The judge's lines, on an fd the program's process never holds, count only with the nonce
+    # (_result_lines): a line without it turned a failing program's run into infra_error.
+    lines = _result_lines(facts.get("fd3_b", b""), nonce)
+    result = next((x["result"] for x in lines if "result" in x), None)
+    undefined = next((x["undefined"] for x in lines if "undefined" in x), None)
+    if v == "runtime_error" and result == "assert":
         return _test_entry("wrong_answer", facts, "assertion failed" + checks._tail(facts["stderr_b"]))
-    # The judge reports undefined names on an fd the program's process never holds.
-    if v == "runtime_error" and signal_.startswith(b"undefined:"):
-        name = signal_.partition(b":")[2].decode("utf-8", "replace")
-        return _test_entry("infra_error", facts, f"test references undefined name {name} (the task's tests "
-                                                 "must define their helpers; README.md, \"How assert-style tests are judged\")")
-    if v == "runtime_error" and signal_ == b"unused":
+    if v == "runtime_error" and undefined is not None:
+        return _test_entry("infra_error", facts, f"test references undefined name {str(undefined)[:200]} (the task's "
+                                                 "tests must define their helpers; docs/sandboxes.md \"How assert-style tests are judged\")")
+    if v == "runtime_error" and any(x.get("unused") is True for x in lines):
         return _test_entry("infra_error", facts, "test references no function of the program: any program "
-                                                 "would pass them (README.md, \"How assert-style tests are judged\")")
+                                                 "would pass them (docs/sandboxes.md \"How assert-style tests are judged\")")
     if v is not None:
         return _test_entry(v, facts, d)
-    if signal_ == b"ok:" + nonce.encode():
+    if result == "ok":
         return _test_entry("accepted", facts, "asserts passed")
     return _test_entry("wrong_answer", facts, "the program exited before its tests ran")
 

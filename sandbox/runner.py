@@ -36,7 +36,7 @@ pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
         from memory, as argv[0]: it needs no exec-mounted dir and nothing on disk can replace it.
         judge: the process is harness/judge.py and keeps the judge's uid (see above).
         warm: a `python3 -I NAME.py` program or the judge starts as a fork of the warm interpreter
-        (harness/zygote.py; README.md, "The warm interpreter") instead of an exec, where there is one.
+        (harness/zygote.py; docs/sandboxes.md, "The warm interpreter") instead of an exec, where there is one.
     {"op": "reset"}
         kill everything, wipe /work /tmp /dev/shm /dev/mqueue, remove SysV IPC objects, and report
         whether the container is clean (PID 1's limits included).
@@ -331,7 +331,7 @@ def _limits(cpu_s: float, fsize: int, judge: bool = False):
     return apply
 
 
-def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:
+def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:  # noqa: C901 - one run's pids, fds and clocks stay local to one frame of PID 1
     """Run one process to completion under its limits; return facts and captured output."""
     stdin = blobs.get("stdin", b"")
     cpu_limit = float(req["cpu_s"])
@@ -545,7 +545,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
 
 
 HARNESS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "harness")
-WARM_FORKS_MAX = 500  # forks of one zygote before it is replaced (README.md, "The warm interpreter")
+WARM_FORKS_MAX = 500  # forks of one zygote before it is replaced (docs/sandboxes.md, "The warm interpreter")
 WARM_RSS_GROWTH_KB = 16 << 10  # a zygote grown this much since it was ready is replaced
 WARM_WAIT_S = 20.0  # how long a zygote may take to import WARM (a loaded machine)
 
@@ -839,7 +839,7 @@ def fork_judge(argv: list[str], cwd: str, env: dict, pass_fds: tuple[int, ...], 
 
 def channel() -> tuple[int, int]:
     """(read end, write end) of a connected AF_UNIX socket pair, used where os.pipe() would be for
-    every channel the runner or a judge holds that the program must not use (README "Sandbox
+    every channel the runner or a judge holds that the program must not use (docs/sandboxes.md "Sandbox
     backends"). gVisor ignores PR_SET_DUMPABLE in /proc and checks an open of /proc/<pid>/fd/N
     against a pipe's owner, the creator's effective uid, which is the program's here: a program
     could open a judge's pipes, read its nonce and forge its results. A socket cannot be reopened

@@ -1,4 +1,4 @@
-"""Sessions: a persistent interpreter per caller, for multi-turn tool use (README "Sessions").
+"""Sessions: a persistent interpreter per caller, for multi-turn tool use (docs/sessions.md "Sessions").
 
 A session owns one sandbox of its own, started by the grading pool's backend (sandbox/backend.py
 `start_session`: a Docker container, or a runsc sandbox under `--sandbox-backend gvisor`) with the
@@ -33,7 +33,7 @@ from .config import SandboxConfig
 
 log = logging.getLogger(__name__)
 
-LANGUAGES = ("python",)  # others later: each needs its own kernel program (README "Sessions")
+LANGUAGES = ("python",)  # others later: each needs its own kernel program (docs/sessions.md "Sessions")
 # Statuses of a cell reply. ok and error leave the session alive; time_limit, memory_limit and
 # crashed end it (then `lost` or `restored`); lost: it had ended before this cell.
 CELL_STATUSES = ("ok", "error", "time_limit", "memory_limit", "crashed", "lost")
@@ -162,7 +162,7 @@ class Session:
         return await asyncio.shield(task)
 
     async def run(self, code: str) -> dict:
-        """Run a cell; the reply's `status` is one of CELL_STATUSES (README "Sessions")."""
+        """Run a cell; the reply's `status` is one of CELL_STATUSES (docs/sessions.md "Sessions")."""
         return await self._exclusive(lambda: self._run(code))
 
     async def _run(self, code: str) -> dict:

@@ -33,13 +33,13 @@ CODE_VERDICTS = ("accepted", "wrong_answer", "compile_error", "runtime_error", "
 # program's image (sandbox/languages.py, `cpp_checker`).
 CHECKER_LANGUAGES = ("python", "cpp")
 TEST_CODE_LANGUAGES = ("python",)
-# How test_code runs (README.md, "How assert-style tests are judged"): in a judge process apart from
+# How test_code runs (docs/sandboxes.md "How assert-style tests are judged"): in a judge process apart from
 # the program's, always. "shared" (program and tests in one interpreter) was removed (issue 16):
 # no patch made it safe, so a task naming it is refused rather than graded another way.
 JUDGE_MODES = ("process",)
 # One default tolerance on every path, as common judges use (Codeforces, Kattis: 1e-6).
 DEFAULT_FLOAT_TOL = 1e-6
-# What test_code is (README.md, "Task schema"): top-level asserts / check(), or a test file that a
+# What test_code is (docs/tasks.md "Task schema"): top-level asserts / check(), or a test file that a
 # framework collects and runs, the program importable as the module `solution`.
 TEST_FRAMEWORKS = ("assert", "pytest", "unittest")
 CALL_TEST_LANGUAGES = ("python",)
@@ -49,7 +49,7 @@ MAX_CALL_DEPTH = 90
 MAX_CALL_VALUE_BYTES = 16 << 20
 MIN_MEMORY_MB = 16  # below this no runtime starts: the program could not fail on its own merits
 MAX_TOLERANCE = 1e9
-# Support files (README.md, "Task schema"): flat names, so nothing can point outside the job's dir.
+# Support files (docs/tasks.md "Task schema"): flat names, so nothing can point outside the job's dir.
 MAX_FILES = 16
 MAX_FILES_BYTES = 4 << 20  # all of them together; they are written for the program and each checker run
 FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]{0,99}\Z")
@@ -186,7 +186,7 @@ def load_json(text: str, where: str) -> Any:
 
 @dataclass(frozen=True)
 class CallTest:
-    """One call-based test: `entry_point(*args, **kwargs)` must equal `expected` (README.md, "Task
+    """One call-based test: `entry_point(*args, **kwargs)` must equal `expected` (docs/tasks.md "Task
     schema": tuples equal lists, ints equal floats of the same value, bools are not numbers)."""
 
     args: tuple = ()
@@ -251,7 +251,7 @@ class CodeTask:
     entry_point: str = ""  # the function under test (call_tests; with test_code: the only name taken)
     call_tests: tuple[CallTest, ...] = ()
     test_framework: str = "assert"
-    judge: str = "process"  # README.md, "How assert-style tests are judged"
+    judge: str = "process"  # docs/sandboxes.md "How assert-style tests are judged"
     files: Mapping[str, str] = field(default_factory=dict)  # support files: name -> text, read-only
     input_file: str = ""  # each test's stdin is also written to this file in the program's dir
     output_file: str = ""  # the answer is read from this file instead of stdout
@@ -322,7 +322,7 @@ class CodeTask:
         one_of(self.scoring, SCORINGS, f"{where}.scoring")
         if self.judge == "shared":
             raise TaskError(f"{where}.judge", "'shared' was removed: tests never run in the program's interpreter "
-                                              "(README.md, \"How assert-style tests are judged\"); use 'process'")
+                                              "(docs/sandboxes.md \"How assert-style tests are judged\"); use 'process'")
         one_of(self.judge, JUDGE_MODES, f"{where}.judge")
         if self.checker:
             one_of(self.checker_language, CHECKER_LANGUAGES, f"{where}.checker_language")
@@ -381,7 +381,7 @@ class CodeTask:
             raise TaskError(where, "clashes with the program's own source or binary (prog, prog.*, *.java, *.class)")
 
     def _validate_kinds(self, where: str) -> None:
-        """Which test kinds go together (README.md, "Task schema"): stdin tests (with test_code
+        """Which test kinds go together (docs/tasks.md "Task schema"): stdin tests (with test_code
         too), or call_tests alone; a framework needs its test file; entry_point is a name."""
         one_of(self.test_framework, TEST_FRAMEWORKS, f"{where}.test_framework")
         if self.entry_point and not (self.entry_point.isidentifier() and not keyword.iskeyword(self.entry_point)):

@@ -1,4 +1,4 @@
-"""Writes the conformance corpus tests/data/formats/*.jsonl (README "Dataset formats"): rows shaped as each
+"""Writes the conformance corpus tests/data/formats/*.jsonl (docs/datasets.md "Dataset formats"): rows shaped as each
 public dataset stores them, each with a correct, a wrong and an edge completion and the verdict it must get.
 
     python scripts/formats_corpus.py tests/data/formats
@@ -219,7 +219,7 @@ rows += three(verl_fn, [
     ("correct", fence("def is_palindrome(s):\n    return s == s[::-1]"), "accepted"),
     ("wrong", fence("def is_palindrome(s):\n    return True"), "wrong_answer"),
     # 1 for True: equal in Python (APPS's and LiveCodeBench's graders accept it); our call tests
-    # compare a bool only with a bool (README "Dataset formats")
+    # compare a bool only with a bool (docs/datasets.md "Dataset formats")
     ("edge", fence("def is_palindrome(s):\n    return int(s == s[::-1])"), "wrong_answer"),
 ])
 verl_assert = {"data_source": "kodcode", "prompt": [{"role": "user", "content": "Write clamp(x, lo, hi)."}], "ability": "code",

@@ -5,7 +5,7 @@ print one JSON line per row: ours (the corpus's expected verdict) beside the pee
     python scripts/formats_peer.py /path/to/dir/holding/testing_util.py > peer.jsonl
 
 Each row runs in its own subprocess (the peer's reliability_guard disables os functions for good)
-with the peer's own 6 s timeout. README "Dataset formats" lists where the two disagree and why.
+with the peer's own 6 s timeout. docs/datasets.md "Dataset formats" lists where the two disagree and why.
 """
 from __future__ import annotations
 

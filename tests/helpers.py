@@ -40,7 +40,7 @@ def request(tasks: list[dict]) -> pb.GradeRequest:
     return pb.GradeRequest(tasks=[task_to_proto(t) for t in tasks])
 
 
-# The sandbox backends the core verdict, limit and security tests run against (README "Sandbox backends").
+# The sandbox backends the core verdict, limit and security tests run against (docs/sandboxes.md "Sandbox backends").
 BACKENDS = ("docker", "gvisor")
 
 

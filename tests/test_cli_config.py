@@ -184,7 +184,7 @@ def test_every_cli_flag_in_deploy_examples_and_readme_exists():
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
     checked = 0
-    for path in [*_deploy_and_example_files(), ROOT / "README.md"]:
+    for path in [*_deploy_and_example_files(), ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
         for line in path.read_text(errors="replace").splitlines():
             for command, rest in re.findall(r"verifier (serve|grade)\b([^`#|;]*)", line):
                 known = {s for a in sub.choices[command]._actions for s in a.option_strings}
@@ -205,7 +205,7 @@ def test_example_kubernetes_targets_name_a_deployed_service():
             if doc and doc.get("kind") == "Service":
                 services.add(doc["metadata"]["name"])
     namespace = yaml.safe_load((ROOT / "deploy" / "k8s" / "kustomization.yaml").read_text())["namespace"]
-    hosts = [h for p in (ROOT / "examples").glob("*") for h in re.findall(r"([\w.-]+)\.svc\.cluster\.local", p.read_text())]
+    hosts = [h for p in (ROOT / "examples").glob("*") if p.is_file() for h in re.findall(r"([\w.-]+)\.svc\.cluster\.local", p.read_text())]
     assert hosts
     for host in hosts:
         name, ns = host.split(".")[:2]

@@ -31,7 +31,7 @@ SUFFIXES = {"counter": ("_total", "_created"), "histogram": ("_bucket", "_sum", 
             "summary": ("_sum", "_count", "_created"), "gauge": ("",), "info": ("_info",)}
 KEYWORDS = {"and", "or", "unless", "bool", "offset", "by", "without", "on", "ignoring", "group_left",
             "group_right", "inf", "nan"}
-# What the dashboard must show (README "The service"): one panel at least per family.
+# What the dashboard must show (docs/service.md "The service"): one panel at least per family.
 REQUIRED = ["verifier_items_total", "verifier_item_queue_seconds_bucket", "verifier_item_exec_seconds_bucket",
             "verifier_queue_items", "verifier_inflight_items", "verifier_worker_restarts_total",
             "verifier_rejections_total", "verifier_rpcs_total", "up"]

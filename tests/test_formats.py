@@ -113,7 +113,7 @@ def test_codeforces_limits_file_mode_and_checker():
 ])
 def test_codeforces_yes_no_rows_compare_in_any_case(outputs, compare):
     """testlib's yes/no checker reads YES/NO in any case; only rows whose every expected token is
-    yes or no get it (README.md, "Dataset formats")."""
+    yes or no get it (docs/datasets.md "Dataset formats")."""
     row = {"official_tests": [{"input": "1\n", "output": o} for o in outputs]}
     task = to_task(row, completion="```python\nprint('YES')\n```")
     assert task.get("compare") == compare

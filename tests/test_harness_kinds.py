@@ -7,7 +7,8 @@ import sys
 import pytest
 
 from sandbox.build import HARNESS
-from sandbox.job import _result_lines, static_test_count
+from sandbox.job import _judge_asserts, _result_lines, static_test_count
+from sandbox.languages import LANGUAGES
 
 sys.path.insert(0, str(HARNESS))
 import kinds  # noqa: E402
@@ -50,6 +51,26 @@ def test_only_lines_with_the_nonce_count():
     data = (b'N {"test": {"verdict": "accepted"}}\n{"done": 1}\nM {"done": 3}\nN not json\n'
             b'ok:N\nN {"done": 1}\nN [1]\n')
     assert _result_lines(data, "N") == [{"test": {"verdict": "accepted"}}, {"done": 1}]
+
+
+@pytest.mark.parametrize("line, verdict", [
+    (b'N {"undefined": "helper"}\n', "infra_error"), (b'N {"unused": true}\n', "infra_error"),
+    (b'N {"result": "assert"}\n', "wrong_answer"),
+    # without the nonce (the judge's assert path wrote these bare): the failing run's own verdict
+    (b"undefined:helper", "runtime_error"), (b"unused", "runtime_error"), (b'M {"undefined": "helper"}\n', "runtime_error"),
+])
+def test_the_assert_judges_reports_count_only_with_the_nonce(line, verdict):
+    """A failed run (exit 1) with each report on the result fd: only the judge's, nonce-tagged, turns
+    it into the tests' infra_error (reward None) or a failed assert."""
+    plan = type("Plan", (), {"lang": LANGUAGES["python"], "time_limit_s": 1.0})()
+    facts = {"exit_code": 1, "stderr_b": b"", "fd3_b": line, "cpu_s": 0.1}
+    assert _judge_asserts(plan, facts, "N")["verdict"] == verdict
+
+
+def test_the_assert_judges_pass_needs_the_nonce():
+    plan = type("Plan", (), {"lang": LANGUAGES["python"], "time_limit_s": 1.0})()
+    for line, verdict in ((b'N {"result": "ok"}\n', "accepted"), (b'M {"result": "ok"}\n', "wrong_answer"), (b"ok:M", "wrong_answer")):
+        assert _judge_asserts(plan, {"exit_code": 0, "stderr_b": b"", "fd3_b": line}, "N")["verdict"] == verdict
 
 
 @pytest.mark.parametrize("code, n", [

@@ -1,6 +1,6 @@
 """Red-team findings against the process judge (issue 16, item 5): each test is an attack a
 reward-hacking program made, tried again with real containers (and the judge's own functions where
-the attack is one call). README.md, "How assert-style tests are judged".
+the attack is one call). docs/sandboxes.md "How assert-style tests are judged".
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The judge's typed channel for rich values (sandbox/harness/wire.py, wire_rich.py) and BigCodeBench-
-style unittest files graded across it (README.md, "How assert-style tests are judged").
+style unittest files graded across it (docs/sandboxes.md "How assert-style tests are judged").
 
 Host-side unit tests (no Docker, the host's numpy and pandas): each value type round-trips with its
 exact type, dtype, index and names; crafted payloads (dtype strings, byte counts, shapes, depth)

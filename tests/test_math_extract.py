@@ -162,7 +162,7 @@ def test_megabyte_completions_extract(name, completion):
     ("(-\u221e, 3) \u222a (4, \u221e)", "(-\\infty , 3)  \\cup  (4, \\infty )"), ("a\u00b7b", "a \\cdot b"), ("42", "42"),
 ])
 def test_unicode_math_reads_as_ascii_latex(text: str, ascii_form: str) -> None:
-    """One mapping for gold, answer and prose (README, math section); the en dash stays a dash."""
+    """One mapping for gold, answer and prose (docs/math.md "Math grading rules"); the en dash stays a dash."""
     assert to_ascii_math(text) == ascii_form
 
 

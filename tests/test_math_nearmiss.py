@@ -11,7 +11,7 @@ grade `correct`. Each answer is written boxed, after an answer anchor, or (lenie
 whole completion; everything goes through the real grader (math-verify and sympy).
 
 Seeded (`derandomize=True`) with a bounded number of examples, so `make test` sees the same cases
-every run. `generated_cases()` lists them for reports (see the README's math section).
+every run. `generated_cases()` lists them for reports (see docs/math.md "Math grading rules").
 """
 
 from __future__ import annotations
@@ -493,7 +493,7 @@ def interval_unions(draw) -> list[Case]:
 @st.composite
 def decimal_commas(draw) -> list[Case]:
     """A European decimal comma (`1000,99`) is read only where it cannot be a thousands grouping or
-    a list, and only against a single number (README, math section)."""
+    a list, and only against a single number (docs/math.md "Math grading rules")."""
     w = draw(st.integers(min_value=1, max_value=999))
     d = draw(st.integers(min_value=1, max_value=99).filter(lambda n: n % 10))
     t = draw(st.integers(min_value=101, max_value=999).filter(lambda n: n % 10))
@@ -522,7 +522,7 @@ def decimal_commas(draw) -> list[Case]:
 
 @st.composite
 def set_relations(draw) -> list[Case]:
-    """`x \\in [a, b]` and the chain `a \\le x \\le b` are one interval (README, math section)."""
+    """`x \\in [a, b]` and the chain `a \\le x \\le b` are one interval (docs/math.md "Math grading rules")."""
     a, b = sorted(draw(st.lists(st.integers(min_value=-30, max_value=30), min_size=2, max_size=2, unique=True)))
     f = "set_relation"
     gold = f"x \\in [{a}, {b}]"
@@ -545,7 +545,7 @@ def set_relations(draw) -> list[Case]:
 
 @st.composite
 def yes_no(draw) -> list[Case]:
-    """A Yes/No gold against a sentence that opens with a bare Yes or No (README, math section)."""
+    """A Yes/No gold against a sentence that opens with a bare Yes or No (docs/math.md "Math grading rules")."""
     word = draw(st.sampled_from(["Yes", "No"]))
     other = "No" if word == "Yes" else "Yes"
     reason = draw(st.sampled_from(["such integers exist", "it is not always possible", "there are 3 of them"]))

@@ -3,7 +3,7 @@ nesting, exceptions that escaped as `error`, a magnitude guard that refused an i
 verdicts that depended on the hash seed or on what the worker graded before.
 
 Each family has near misses (a wrong answer: never correct) and rewrites (an equivalent answer:
-correct). README, math section, states the rules.
+correct). docs/math.md "Math grading rules" states the rules.
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ def test_odd_answers_always_get_a_verdict(answer: str, gold: str) -> None:
     assert r["verdict"] in ("correct", "incorrect"), (answer, gold, r)
 
 
-# Items graded under several hash seeds and orders (README, math section: determinism).
+# Items graded under several hash seeds and orders (docs/math.md "Math grading rules": determinism).
 DETERMINISM_ITEMS = [(a, str(g)) for a in (r"\infty^2", r"\infty^3", r"\infty^{\infty}", r"2\infty^2") for g in (1, 6, 13, 22, 31)]
 DETERMINISM_ITEMS += [(r"\infty^2", r"\infty"), (r"-\infty", r"\infty"), (r"\infty - \infty", "0"), ("(-3)!", "0"),
                       (r"\{\{1,2\},\{3\}\}", r"\{1,2,3\}"), (r"\{(1,2)\}", "(1,2)"), (r"\{\{1\}\}", r"\{1\}"),

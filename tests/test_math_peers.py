@@ -54,7 +54,7 @@ def known_disagreements() -> dict[str, dict[str, Any]]:
 
 
 def grade_case(case: dict[str, Any]) -> dict[str, Any]:
-    """Our verdict on one peer case, seen as the peer's grader sees it (README: "How cases are graded").
+    """Our verdict on one peer case, seen as the peer's grader sees it (tests/data/peers/README.md "How cases are graded").
 
     An extracted answer goes to `grade_extracted` as if it were the content of a `\\boxed{}`; a
     completion (math-verify parses whole texts) goes through `grade_math` with the case's profile,
@@ -147,7 +147,7 @@ def test_listed_disagreements_still_disagree(suite: str) -> None:
 # A regression there still fails test_every_disagreement_is_listed.
 BELOW_MIN: dict[str, str] = {
     "omni_math_judge": "rows where an LLM judge and a rule grader disagree, by construction: prose golds "
-                       "(invalid_gold) and free-text answers; math-verify is lower still (README)",
+                       "(invalid_gold) and free-text answers; math-verify is lower still (docs/math.md \"Math grading rules\")",
 }
 
 

@@ -75,7 +75,7 @@ CASES = [
     (_code("c-asserts", "def add(a, b):\n    return a + b", [], test_code="assert add(1, 2) == 3"), "accepted"),
     (_code("c-asserts-wrong", "def add(a, b):\n    return a - b", [], test_code="assert add(1, 2) == 3"),
      "wrong_answer"),
-    # call-based tests (README "Task schema"): a tuple for a list and a LeetCode Solution class are
+    # call-based tests (docs/tasks.md "Task schema"): a tuple for a list and a LeetCode Solution class are
     # rewrites, True for 1 and a wrong element near misses; a pytest file per collected test
     (_code("k-call", "def f(a, b):\n    return (a + b, a)", [], entry_point="f", call_tests=CALLS), "accepted"),
     (_code("k-call-solution", "class Solution:\n    def f(self, a, b):\n        return [a + b, a]", [],

@@ -103,7 +103,7 @@ def test_every_verdict_in_every_language(verdict_results, any_grader, lang, verd
     key = any_grader.grader.config.backend
     if key not in verdict_results:
         # gVisor's ptrace platform charges process starts and page faults to the program (node prints a
-        # line in 0.7 s CPU there): limits that leave the other verdicts their room (README "Sandbox backends")
+        # line in 0.7 s CPU there): limits that leave the other verdicts their room (docs/sandboxes.md "Sandbox backends")
         limit = 1.0 if key == "docker" else 6.0
         tasks = [task(lang, "   " if v == "no_code" else PROGRAMS[lang][v], time_limit_s=limit) for lang, v in CASES]
         verdict_results[key] = dict(zip(CASES, any_grader.grade_many(tasks)))
@@ -229,7 +229,7 @@ def test_previous_job_leaves_no_file_or_process(any_grader):
 
 
 # The other processes a program sees: its uid's, and the others' (PID 1, and the warm interpreter's
-# two in a Python container: README "The warm interpreter").
+# two in a Python container: docs/sandboxes.md, "The warm interpreter").
 OTHERS = ("import os\nme = os.getpid()\n"
           "def uid(p):\n    try:\n        return int(open(f'/proc/{p}/status').read().split('Uid:')[1].split()[0])\n"
           "    except (OSError, IndexError):\n        return None\n"

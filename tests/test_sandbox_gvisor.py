@@ -67,7 +67,7 @@ def test_verdicts_and_hardening_under_gvisor(gvisor, code, verdict):
 # issue 16 under gVisor: the Sentry keeps the runner's two uids (sandbox/runner.py), so the judge
 # stays out of the program's reach and a call's CPU counts a child it never waited for. Debian's
 # runsc ignores PR_SET_DUMPABLE in /proc, so the runner's and judge's channels are sockets, which
-# /proc/<pid>/fd cannot reopen (sandbox/runner.py channel(), README "Sandbox backends").
+# /proc/<pid>/fd cannot reopen (sandbox/runner.py channel(), docs/sandboxes.md "Sandbox backends").
 STOP_JUDGE = ("import os, signal, time\n"
               "def f(x):\n    judge = os.getppid()\n    for sig in (signal.SIGSTOP, signal.SIGKILL):\n        try:\n"
               "            os.kill(judge, sig)\n        except OSError:\n            pass\n"

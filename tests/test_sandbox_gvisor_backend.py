@@ -1,4 +1,4 @@
-"""The gVisor backend's own rules (issue 19, README "Sandbox backends"): the gVisor behaviours the
+"""The gVisor backend's own rules (issue 19, docs/sandboxes.md "Sandbox backends"): the gVisor behaviours the
 backend corrects (signals to PID 1, memory without cgroups, /proc/<pid>/fd of pipes)."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """HPC (issue 19): `verifier serve` as an ordinary user, on a host where that user has no Docker and
-no root, grades code with the gVisor backend, started with the flags of README's Slurm recipe.
+no root, grades code with the gVisor backend, started with the flags of the Slurm recipe in docs/deploy.md "Deploy".
 
 The user is `nobody` (setpriv: its uid and group only, no capabilities, no-new-privileges), which
 cannot reach the Docker socket and gets DOCKER_HOST pointing nowhere. It runs the host's Debian
@@ -35,8 +35,8 @@ TOKEN = "hpc-token-5d1e"
 
 
 def slurm_serve_flags() -> list[str]:
-    """The `verifier serve` flags of README's Slurm recipe (Deploy), with $VARIABLES unexpanded."""
-    text = (ROOT / "README.md").read_text()
+    """The `verifier serve` flags of the Slurm recipe (docs/deploy.md "Deploy"), with $VARIABLES unexpanded."""
+    text = (ROOT / "docs" / "deploy.md").read_text()
     (block,) = re.findall(r"#SBATCH.*?```", text, re.S)
     (cmd,) = re.findall(r"verifier serve (.*?)'", block.replace("\\\n", " "), re.S)
     return shlex.split(cmd)

@@ -1,5 +1,5 @@
 """Real containers: call-based tests, pytest and unittest test files, and entry_point with asserts
-(README.md, "Task schema"). Every grading rule has near misses (a right program perturbed: it must
+(docs/tasks.md "Task schema"). Every grading rule has near misses (a right program perturbed: it must
 fail) next to rewrites (an equivalent program: it must pass), and every way a program could try to
 make a test file pass without passing its tests is tried against the judge."""
 from __future__ import annotations
@@ -569,3 +569,17 @@ def test_unittest_comparisons_never_trust_the_programs_eq(any_grader, program, v
     r = any_grader.grade(framework(program, "unittest", "process", CMP_TESTS, scoring="fraction",
                                time_limit_s=10, memory_limit_mb=512))
     assert r["verdict"] == verdict and abs(r["score"] - score) < 1e-9, r
+
+
+TMP_PATH_TESTS = ("from solution import shout\n\n"
+                  "def test_file(tmp_path):\n    p = tmp_path / 'a.txt'\n    p.write_text('hi')\n    assert shout(str(p)) == 'HI'\n\n"
+                  "def test_tmpdir(tmpdir):\n    p = tmpdir.join('b.txt')\n    p.write('yo')\n    assert shout(str(p)) == 'YO'\n")
+
+
+@pytest.mark.parametrize("body, verdict", [("return open(p).read().upper()", "accepted"),
+                                           ("return open(p).read()", "wrong_answer")])
+def test_pytest_tmp_path_fixtures_work_in_the_judge(any_grader, body, verdict):
+    """pytest refused its own temporary directory: the judge creates it with the program's
+    effective uid while its real uid is the judge's (red-team finding: every right program failed)."""
+    r = any_grader.grade(task(f"def shout(p):\n    {body}\n", test_framework="pytest", test_code=TMP_PATH_TESTS))
+    assert r["verdict"] == verdict and [t["verdict"] for t in r["tests"]] == [verdict] * (1 if verdict != "accepted" else 2), r

@@ -979,7 +979,7 @@ def test_codeforces_yes_no_answers_in_any_case(grader, printed, verdict):
 # ---------------------------------------------------------------- /proc/<pid>/fd of trusted processes (issue 19)
 # gVisor ignores PR_SET_DUMPABLE in /proc and lets a process open /proc/<pid>/fd/N of a pipe whose
 # creator's effective uid was its own: the runner's and a judge's. Every channel they hold is a
-# socket (sandbox/runner.py channel()), which cannot be reopened by path (README "Sandbox backends").
+# socket (sandbox/runner.py channel()), which cannot be reopened by path (docs/sandboxes.md "Sandbox backends").
 OTHERS_FDS = '''import os, stat
 def others_fds():
     """Every fd of another process that opens (read or write), but named files (their own modes
@@ -1103,3 +1103,151 @@ def test_a_program_cannot_read_the_judges_nonce_and_forge_a_pass(any_grader, kin
     assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
     right = task["completion"].replace("return a - b", "return a + b")  # rewrite: the right program passes
     assert any_grader.grade(dict(task, completion=right))["verdict"] == "accepted"
+
+
+# ---------------------------------------------------------------- the program's process is no fork of a trusted one
+# Red team (issue 19): the judge is a fork of the runner, whose memory holds the job's request (the
+# nonce, the call tests' expected values, the test file), and it forked the program's process too:
+# a program walked its own stack to the runner's frame and returned the expected values. The
+# program's process is a new interpreter now (harness/judge.py start_program).
+STEAL = r'''import gc, json, re, sys
+
+def _blobs():
+    """Every bytes value in the frames below this module and in the dicts of this process."""
+    f = sys._getframe()
+    while f is not None:
+        yield from (v for v in list(f.f_locals.values()) if isinstance(v, (bytes, bytearray)))
+        f = f.f_back
+    for o in gc.get_objects():
+        if type(o) is dict:
+            yield from (v for v in list(o.values()) if isinstance(v, (bytes, bytearray)))
+
+ANSWERS = {}
+for blob in _blobs():
+    for line in bytes(blob).split(b"\n"):
+        try:
+            calls = json.loads(line).get("calls") or []
+        except (ValueError, AttributeError):
+            continue
+        ANSWERS.update({tuple(c["args"]): c["expected"] for c in calls})
+    for a, b, c in re.findall(rb"add\((-?\d+), (-?\d+)\) == (-?\d+)", bytes(blob)):
+        ANSWERS[int(a), int(b)] = int(c)
+
+def add(a, b):
+    return ANSWERS.get((a, b), a - b)
+'''
+
+
+def add_task(kind: str, completion: str) -> dict:
+    """add(a, b) checked three ways: call tests, asserts, a pytest file."""
+    task = {"language": "python", "completion": completion, "time_limit_s": 5}
+    if kind == "call":
+        task.update(entry_point="add", call_tests=[{"args": [i, 2], "expected": i + 2} for i in range(3)])
+    elif kind == "assert":
+        task["test_code"] = "".join(f"assert add({i}, 2) == {i + 2}\n" for i in range(3))
+    else:
+        task.update(test_framework="pytest", test_code="from solution import add\n\n"
+                    + "".join(f"def test_{i}():\n    assert add({i}, 2) == {i + 2}\n\n" for i in range(3)))
+    return task
+
+
+@pytest.mark.parametrize("kind", ["call", "assert", "pytest"])
+def test_a_program_cannot_read_the_tests_from_its_own_memory(any_grader, kind):
+    """The stealer fails (it finds nothing to steal); the right program passes (rewrite)."""
+    r = any_grader.grade(add_task(kind, STEAL))
+    assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
+    right = add_task(kind, STEAL.replace("a - b)", "a + b)"))
+    assert any_grader.grade(right)["verdict"] == "accepted"
+
+
+# The class, not the instance: no byte of the tests is anywhere in the program's memory, read
+# through /proc/self/mem (freed memory included). The marker is built so the source holds no match.
+LEAKS = r'''import re
+
+def leaks():
+    """Each writable mapping of this process that holds the tests' marker."""
+    found = []
+    with open("/proc/self/maps") as maps, open("/proc/self/mem", "rb", buffering=0) as mem:
+        for line in maps:
+            span, perms = line.split()[:2]
+            a, b = (int(x, 16) for x in span.split("-"))
+            if not perms.startswith("rw") or b - a > 1 << 28:
+                continue
+            try:
+                mem.seek(a)
+                data = mem.read(b - a)
+            except (OSError, ValueError, OverflowError):
+                continue
+            if data and re.search(rb"S3CR3T" + rb"-[0-9a-f]{16}", data):
+                found.append(line.strip())
+    return found
+'''
+MARKER = "S3CR3T-0123456789abcdef"
+
+
+@pytest.mark.parametrize("kind", ["call", "assert", "pytest"])
+def test_no_byte_of_the_tests_is_in_the_programs_memory(any_grader, kind):
+    task = {"language": "python", "completion": LEAKS, "time_limit_s": 10}
+    if kind == "call":
+        task.update(entry_point="leaks", call_tests=[{"args": [], "expected": []}, {"args": [], "expected": [MARKER]}])
+    elif kind == "assert":
+        task["test_code"] = f"got = leaks()\nassert got == [], got\nassert got != [{MARKER!r}]\n"
+    else:
+        task.update(test_framework="pytest", test_code=f"from solution import leaks\n\ndef test_none():\n"
+                    f"    got = leaks()\n    assert got == [], got\n    assert got != [{MARKER!r}]\n")
+    r = any_grader.grade(task)
+    assert r["tests"][0]["verdict"] == "accepted", r
+
+
+# Held under attack (issue 19 red team): gVisor ignores PR_SET_DUMPABLE in /proc, so the runner's
+# and a judge's environ, maps, smaps, auxv, stat and fdinfo are readable by the program there; their
+# mem (any thread's) is not, nor process_vm_readv or pidfd_getfd. Whatever opens, none holds a byte
+# of the tests.
+PROC_LEAKS = r'''import os, re
+
+def proc_leaks():
+    """Each /proc file of another process that opens and holds the tests' marker (mem read at
+    every readable mapping)."""
+    found, pattern = [], re.compile(rb"S3CR3T" + rb"-[0-9a-f]{16}")
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        tasks = [f"/proc/{pid}"]
+        try:
+            tasks += [f"/proc/{pid}/task/{t}" for t in os.listdir(f"/proc/{pid}/task")]
+        except OSError:
+            pass
+        for base in tasks:
+            for name in ("environ", "cmdline", "maps", "smaps", "stat", "status", "auxv", "io", "syscall", "stack"):
+                try:
+                    with open(f"{base}/{name}", "rb") as f:
+                        if pattern.search(f.read(1 << 22)):
+                            found.append(f"{base}/{name}")
+                except OSError:
+                    pass
+            try:
+                spans = [line.split()[0] for line in open(f"{base}/maps") if line.split()[1].startswith("r")]
+                with open(f"{base}/mem", "rb", buffering=0) as mem:
+                    for span in spans:
+                        a, b = (int(x, 16) for x in span.split("-"))
+                        try:
+                            mem.seek(a)
+                            if pattern.search(mem.read(min(b - a, 1 << 26))):
+                                found.append(f"{base}/mem")
+                        except (OSError, ValueError, OverflowError):
+                            continue
+            except OSError:
+                pass
+    return sorted(set(found))
+'''
+
+
+@pytest.mark.parametrize("kind", ["call", "assert"])
+def test_no_proc_file_of_the_runner_or_judge_holds_the_tests(any_grader, kind):
+    task = {"language": "python", "completion": PROC_LEAKS, "time_limit_s": 10}
+    if kind == "call":
+        task.update(entry_point="proc_leaks", call_tests=[{"args": [], "expected": []}, {"args": [], "expected": [MARKER]}])
+    else:
+        task["test_code"] = f"got = proc_leaks()\nassert got == [], got\nassert got != [{MARKER!r}]\n"
+    r = any_grader.grade(task)
+    assert r["tests"][0]["verdict"] == "accepted", r

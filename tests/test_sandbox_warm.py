@@ -1,4 +1,4 @@
-"""Real containers: the warm interpreter (README.md, "The warm interpreter"; sandbox/harness/zygote.py).
+"""Real containers: the warm interpreter (docs/sandboxes.md, "The warm interpreter"; sandbox/harness/zygote.py).
 A forked program must see what an exec of `python3 -I prog.py` sees, find no other job's data in its
 memory, leave nothing to the next test, and reach neither the zygote nor its mother."""
 from __future__ import annotations

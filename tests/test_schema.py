@@ -137,7 +137,7 @@ BAD_CODE = [
     (code(language="c", completion="int main(){}", tests=[], test_code="assert True"), "test_code"),
     (code(memory_limit_mb=8), "memory_limit_mb"),
     (code(time_limit_s=-1), "time_limit_s"),
-    # support files and file I/O (README.md, "Task schema"): flat names, never the sandbox's own files
+    # support files and file I/O (docs/tasks.md "Task schema"): flat names, never the sandbox's own files
     (code(files={"a/b.h": "x"}), "files['a/b.h']"),
     (code(files={"..": "x"}), "files['..']"),
     (code(files={"/etc/passwd": "x"}), "files['/etc/passwd']"),

@@ -1,4 +1,4 @@
-"""The schema of the code test kinds (README.md, "Task schema"): call_tests with entry_point,
+"""The schema of the code test kinds (docs/tasks.md "Task schema"): call_tests with entry_point,
 test_framework, and judge on the wire. Conversions both ways and validation naming the field, on
 the wire, from a dict and through the sandbox's own API."""
 

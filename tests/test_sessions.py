@@ -1,4 +1,4 @@
-"""Sessions (README "Sessions"): a real server on loopback, real session containers, gRPC and HTTP."""
+"""Sessions (docs/sessions.md "Sessions"): a real server on loopback, real session containers, gRPC and HTTP."""
 
 from __future__ import annotations
 
@@ -270,7 +270,7 @@ def test_close_kills_every_process_of_the_session(client):
 
 
 def test_a_reused_container_keeps_nothing_of_the_previous_session(client):
-    """Closed between cells, a session's container is reset and serves the next session (README
+    """Closed between cells, a session's container is reset and serves the next session (docs/sessions.md
     "Sessions"): no process, file, variable or shared memory of the first session reaches the second."""
     marker = str(6_000_000 + secrets.randbelow(999_999))
     boot = "open('/proc/1/stat').read().rsplit(')', 1)[1].split()[19]"  # PID 1's start time: which container

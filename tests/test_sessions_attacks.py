@@ -1,4 +1,4 @@
-"""Red-team attacks on sessions (issue 22 item 5; README "Sessions"): a real server on loopback,
+"""Red-team attacks on sessions (issue 22 item 5; docs/sessions.md "Sessions"): a real server on loopback,
 real session containers. Each test is an attack that once worked; see the commit that fixed it."""
 
 from __future__ import annotations

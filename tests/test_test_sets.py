@@ -1,4 +1,4 @@
-"""Test sets sent once per call (README "The service", "Python client"): the client's dedup, the
+"""Test sets sent once per call (docs/service.md "The service", "Python client"): the client's dedup, the
 server's checks naming the field, the one test-count limit, and a GRPO group graded in real sandboxes."""
 
 from __future__ import annotations

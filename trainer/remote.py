@@ -1,7 +1,7 @@
 """What the framework adapters (trainer/verl.py, openrlhf.py, slime.py, trl_sync.py) share.
 
 Frameworks load our reward functions by module path or file path and call them with no config
-object of ours, so settings come from the environment (README "Framework adapters"):
+object of ours, so settings come from the environment (docs/training.md "Framework adapters"):
 
     VERIFIER_TARGET            host:port of the service (default 127.0.0.1:50051; 'h1:p1,h2:p2' spreads)
     VERIFIER_TOKEN / _FILE     bearer token, or a file holding it

@@ -1,4 +1,4 @@
-"""Multi-turn tool use over the service's sessions (README "Sessions"): a verl tool, a TRL
+"""Multi-turn tool use over the service's sessions (docs/sessions.md "Sessions"): a verl tool, a TRL
 environment, and a final reward read from the session's last value.
 
 - `PythonSessionTool`: verl's `BaseTool` shape (create / execute / calc_reward / release), a

@@ -1,8 +1,8 @@
 """TRL batch -> verifier tasks, and verifier results -> per-component rewards. Pure logic, no I/O.
 
 TRL hands reward functions one list per dataset column, aligned with `completions`. Each row is
-turned into a task of the README's task schema (verifier/schema.py checks it) by the one row reader,
-verifier/formats/rows.py: a public code dataset's row through its format (README "Dataset formats"),
+turned into a task of the task schema (docs/tasks.md "Task schema") (verifier/schema.py checks it) by the one row reader,
+verifier/formats/rows.py: a public code dataset's row through its format (docs/datasets.md "Dataset formats"),
 our own `tests` / `test_code` / `verification_info` columns, else a math row with a gold answer. A row none of these reads is `None`
 (reward None, never 0.0), counted in UNREADABLE and logged once per set of columns, naming them.
 """
@@ -92,7 +92,7 @@ def component_value(component: str, result: Mapping[str, Any] | None, kind: str 
                     task: Mapping[str, Any] | None = None) -> float | None:
     """The reward of one component for one graded item; None = not graded or not applicable.
     `task` (the dict sent) gives pass_rate its denominator: under scoring "all" the sandbox stops
-    at the first failing test and lists only the tests it ran (README "Results and verdicts").
+    at the first failing test and lists only the tests it ran (docs/tasks.md "Results and verdicts").
 
     A wrong answer is 0.0; infra_error (could not grade) and invalid_gold (the dataset's fault,
     not the model's) are None, as TRL's own accuracy_reward does for unparsable golds.

@@ -91,7 +91,7 @@ class AsyncVerifierClient:
         self._channel: grpc.aio.Channel | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._info: pb.ServerInfo | None = None
-        self._replicas: dict[str, AsyncVerifierClient] = {}  # session owners (README "Sessions")
+        self._replicas: dict[str, AsyncVerifierClient] = {}  # session owners (docs/sessions.md "Sessions")
 
     def __getstate__(self) -> dict:
         return {"target": self.target, "config": self.config}
@@ -261,7 +261,7 @@ class AsyncVerifierClient:
     async def execute(self, code: str, language: str = "python", stdin: str = "", files: Mapping[str, str] | None = None,
                       time_limit_s: float = 0.0, memory_limit_mb: int = 0, max_output_bytes: int = 0,
                       timeout_s: float | None = None) -> dict:
-        """Run one program in the server's sandbox (README "Execute"): stdout, stderr, status, exit_code,
+        """Run one program in the server's sandbox (docs/service.md "Execute"): stdout, stderr, status, exit_code,
         signal, cpu_s, wall_s, peak_memory_kb. A full or draining server is retried with backoff until
         the deadline (running a program twice is harmless: it has no effect outside its sandbox);
         a refused request raises VerifierError."""
@@ -285,7 +285,7 @@ class AsyncVerifierClient:
     def session(self, language: str = "python", files: Mapping[str, str] | None = None, time_limit_s: float = 0.0,
                 memory_limit_mb: int = 0, max_output_bytes: int = 0, idle_ttl_s: float = 0.0, replay: bool = False,
                 timeout_s: float | None = None) -> AsyncSession:
-        """A persistent interpreter on the server (README "Sessions"): ``async with client.session() as s:
+        """A persistent interpreter on the server (docs/sessions.md "Sessions"): ``async with client.session() as s:
         r = await s.run("x = 1")``, or ``s = await client.session()`` ... ``await s.close()``. Limits of 0
         are the server's defaults."""
         request = pb.CreateSessionRequest(language=language, files=dict(files or {}), time_limit_s=time_limit_s,
@@ -327,7 +327,7 @@ class AsyncVerifierClient:
 
 class SessionLost(VerifierError):
     """The session is gone: an earlier cell ended it, it was closed or reaped, or its replica died.
-    Sessions are never recreated empty behind the caller's back: open a new one (README "Sessions")."""
+    Sessions are never recreated empty behind the caller's back: open a new one (docs/sessions.md "Sessions")."""
 
 
 @dataclass

@@ -53,7 +53,7 @@ class ServerConfig:
     default_math_timeout_s: float = field(default=5.0, metadata={"help": "Deadline of one math item from the moment a worker takes it."})
     max_math_timeout_s: float = field(default=30.0, metadata={"help": "Largest per-task math deadline a client may ask for."})
     # No default code budget: a code task without timeout_s gets one from its own tests x time
-    # limit (README "Code sandboxes"); a fixed default let a slow program on many tests run it out.
+    # limit (docs/sandboxes.md "Code sandboxes"); a fixed default let a slow program on many tests run it out.
     max_code_timeout_s: float = field(default=300.0, metadata={"help": "Largest per-task code budget a client may ask for."})
     worker_max_tasks: int = field(default=1000, metadata={"help": "Recycle a math worker after this many items (bounds memory growth)."})
     math_retries: int = field(default=1, metadata={"help": "Times an item whose worker died is retried before it is answered infra_error."})
@@ -63,7 +63,7 @@ class ServerConfig:
         "help": "The code sandbox (sandbox/config.py), every field a flag --sandbox-<name> and VERIFIER_SANDBOX_<NAME>; "
                 "sandbox.max_concurrent_jobs is the one limit of code jobs running at once."})
 
-    max_sessions: int = field(default=64, metadata={"server_only": True, "help": "Most sessions open at once (README \"Sessions\"); each holds a container and counts as one item of admission. Beyond it CreateSession gets RESOURCE_EXHAUSTED (HTTP 429) with a retry hint."})
+    max_sessions: int = field(default=64, metadata={"server_only": True, "help": "Most sessions open at once (docs/sessions.md \"Sessions\"); each holds a container and counts as one item of admission. Beyond it CreateSession gets RESOURCE_EXHAUSTED (HTTP 429) with a retry hint."})
     session_idle_ttl_s: float = field(default=300.0, metadata={"server_only": True, "help": "A session with no call for this long is closed (its default; a session may ask for less or more, up to session_max_idle_ttl_s)."})
     session_max_idle_ttl_s: float = field(default=3600.0, metadata={"server_only": True, "help": "Largest idle TTL a session may ask for."})
     session_max_time_limit_s: float = field(default=60.0, metadata={"server_only": True, "help": "Largest CPU time per cell a session may ask for (default 10 s)."})

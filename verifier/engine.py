@@ -274,7 +274,7 @@ class _CodeStart:
     """Queue metrics of one code item (`with _CodeStart(metrics) as started`; pass `started` to
     CodeGrader.grade as on_start): it moves from the queue gauge to the in-flight gauge when the
     sandbox starts it. The queue itself is the sandbox's, per language, until the caller's deadline
-    (README "Code sandboxes"); a server-wide slot in front of it would let slow jobs of one language
+    (docs/sandboxes.md "Code sandboxes"); a server-wide slot in front of it would let slow jobs of one language
     hold every slot while another language's containers sit idle."""
 
     def __init__(self, metrics: Metrics) -> None:

@@ -1,4 +1,4 @@
-"""Execute: run one program on one stdin, with files, and return what it printed (README "Execute").
+"""Execute: run one program on one stdin, with files, and return what it printed (docs/service.md "Execute").
 
 For tool-using rollouts. The request becomes an ordinary code task (one test, no expected output)
 validated by the same rules as grading (sandbox/spec.py: languages, time and memory limits), so it

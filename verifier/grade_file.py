@@ -3,14 +3,14 @@
 Output lines are the input objects plus `verdict`, `score`, `detail`, `extracted`, `queue_s`, `exec_s`
 (and `verifier_tests`, the per-test results, for code), in input order; the input's own columns are
 never overwritten, so a graded file graded again gives the same verdicts (RESULT_KEYS are dropped
-from an input line before it is read). With `--format task` (the default) a line is a task (README
+from an input line before it is read). With `--format task` (the default) a line is a task (docs/tasks.md
 "Task schema") plus, optionally, PASS_THROUGH keys carried to the output; any other unknown key is an
-error naming it. With a dataset format (`--format apps`, `--format auto`; README "Dataset formats") a
+error naming it. With a dataset format (`--format apps`, `--format auto`; docs/datasets.md "Dataset formats") a
 line is a dataset row plus `completion`: verifier/formats makes the task, every column passes through.
 A malformed line is reported with its line number and skipped; the run still writes every other
 result and exits non-zero.
 
-Exit status (README "CLI"): 0 every line graded; 1 some lines malformed; 3 an item got a verdict named
+Exit status (docs/datasets.md "CLI"): 0 every line graded; 1 some lines malformed; 3 an item got a verdict named
 by --fail-on; 4 nothing could be graded (every item infra_error or error: a dead sandbox, an engine
 failure), so a script never mistakes an outage for a run.
 """

@@ -2,16 +2,16 @@
 
 Runs in the gRPC server's own asyncio loop (uvicorn driven by hand, so it installs no signal
 handlers of its own), so both ports share one engine: one admission bound, one result cache, one
-set of workers and sandboxes. Routes (README "HTTP/JSON"):
+set of workers and sandboxes. Routes (docs/service.md "HTTP/JSON"):
 
 - ``POST /v1/grade``: ``{"tasks": [...]}`` -> ``{"results": [...]}``, in order.
 - ``POST /get_reward``: OpenRLHF's ``--remote_rm_url`` shape.
 - ``POST /slime/remote_rm``: slime's ``--rm-type remote_rm`` shape.
-- ``POST /v1/execute``: run one program with stdin and files (README "Execute").
+- ``POST /v1/execute``: run one program with stdin and files (docs/service.md "Execute").
 - ``POST /run_code``: the subset of SandboxFusion's API that verl's ``sandbox_fusion`` reward uses.
 - ``GET /healthz``, ``GET /readyz``: the gRPC health statuses, as HTTP codes.
 - ``POST /v1/sessions``, ``POST /v1/sessions/{id}/cells``, ``GET /v1/sessions/{id}/files?path=``,
-  ``DELETE /v1/sessions/{id}``: sessions (README "Sessions"), the gRPC session calls as JSON. A
+  ``DELETE /v1/sessions/{id}``: sessions (docs/sessions.md "Sessions"), the gRPC session calls as JSON. A
   session call that reaches a replica other than the session's owner is forwarded to the owner
   (verifier/sessions.py `SessionRegistry.owner`), so a Service that balances per request keeps
   affinity; an owner that cannot be reached is 410 "session lost".
@@ -74,7 +74,7 @@ UNGRADED = {"infra_error", "error", "invalid_gold"}
 # A label is read by the trainer adapters' reader (verifier/formats/rows.py label_task).
 MAX_RESPONSE_CHARS = 100_000
 _LARGE_BODY = 1 << 20  # parse bodies beyond this off the event loop
-# The trainer clients' own deadlines per request (README's adapter table): OpenRLHF's aiohttp and requests
+# The trainer clients' own deadlines per request (README "Plug it into your trainer", its table): OpenRLHF's aiohttp and requests
 # clients (total=180; OpenRLHF/OpenRLHF 3c3be623 openrlhf/utils/agent.py, v0.8.0 remote_rm_utils.py),
 # slime's shared session (total=120; THUDM/slime 624b824a slime/rollout/rm_hub/__init__.py), verl: 2 x timeout + 10.
 OPENRLHF_DEADLINE_S = 180.0
@@ -284,7 +284,7 @@ class HttpFrontEnd:
         """Await engine work through the shared admission (429 full, 503 draining); cancelled (items freed) if
         the client hangs up. With `deadline_s` (the client's own deadline, client_deadline_s), an answer not
         ready before it is a 504, which every trainer client retries, and the work goes on, parked: the retry
-        (the same request) joins it instead of queueing again (README "HTTP/JSON", the adapter table)."""
+        (the same request) joins it instead of queueing again (docs/service.md "HTTP/JSON"; README "Plug it into your trainer")."""
         key = getattr(request.state, "digest", None) if deadline_s else None
         job = self.parking.get(key) if key else None
         if job is None:
@@ -455,7 +455,7 @@ class HttpFrontEnd:
         return JSONResponse(sandbox_fusion_answer(result))
 
     async def execute(self, request: Request) -> Response:
-        """README "Execute": one program, stdin and files -> stdout, stderr, exit status, time, memory.
+        """docs/service.md "Execute": one program, stdin and files -> stdout, stderr, exit status, time, memory.
         The gRPC Execute's request and response as JSON (verifier/execute.py), on the same admission."""
         self._check_serving()
         body = await self._json(request)
@@ -494,7 +494,7 @@ class HttpFrontEnd:
                 "memory_limit_mb": int(min(numbers["memory_limit_MB"], limits["max_memory_limit_mb"])) or None,
                 "return_output": True, "as_given": True,
                 # all of stdout, up to the sandbox's output limit (more is output_limit): verl compares it whole,
-                # so a 1 MiB head (SandboxFusion's) would score a right program wrong (README "HTTP/JSON")
+                # so a 1 MiB head (SandboxFusion's) would score a right program wrong (docs/service.md "HTTP/JSON")
                 "output_head_bytes": self.config.sandbox.output_limit_bytes}
 
     async def healthz(self, request: Request) -> Response:
@@ -511,7 +511,7 @@ class HttpFrontEnd:
         return JSONResponse(body, status_code=200 if math_ok else 503)
 
 
-    # ------------------------------------------------------------ sessions (README "Sessions")
+    # ------------------------------------------------------------ sessions (docs/sessions.md "Sessions")
 
     async def _session(self, work: Awaitable[Any]) -> Any:
         """A session call's failures as HTTP answers (the gRPC port's codes: verifier/server.py)."""
@@ -688,7 +688,7 @@ def verl_deadline_s(body: Mapping[str, Any]) -> float | None:
 
 def client_deadline_s(request: Request, default: float | None) -> float | None:
     """The calling client's own deadline: `?client_timeout_s=` when the client was configured otherwise,
-    else the route's default (the adapter table in the README)."""
+    else the route's default (README "Plug it into your trainer", its table)."""
     raw = request.query_params.get("client_timeout_s")
     if raw is None:
         return default

@@ -38,7 +38,7 @@ class Metrics:
                                        buckets=tuple(4 ** k for k in range(5, 15)), registry=r)
         self.build_info = Gauge("verifier_build_info", "Versions of the service and its graders.",
                                 ["version", "math_verify", "sympy"], registry=r)
-        self.sessions = Gauge("verifier_sessions", "Sessions open now (README \"Sessions\").", registry=r)
+        self.sessions = Gauge("verifier_sessions", "Sessions open now (docs/sessions.md \"Sessions\").", registry=r)
         self.cells = Counter("verifier_session_cells", "Session cells run, by status.", ["status"], registry=r)
         self.cell_seconds = Histogram("verifier_session_cell_seconds", "Seconds a session cell took, as the server saw it.",
                                       buckets=_LATENCY_BUCKETS, registry=r)

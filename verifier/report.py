@@ -59,7 +59,7 @@ def ks_for(max_n: int) -> list[int]:
 
 
 def id_prefix(row_id: Any) -> str | None:
-    """`q17-3` -> `q17`, `gsm8k/12:0` -> `gsm8k/12`: the convention of one id per sample, `<problem>-<sample>` (README, task schema)."""
+    """`q17-3` -> `q17`, `gsm8k/12:0` -> `gsm8k/12`: the convention of one id per sample, `<problem>-<sample>` (docs/tasks.md "Task schema")."""
     if not isinstance(row_id, (str, int)) or isinstance(row_id, bool):
         return None
     text = str(row_id)

@@ -1,4 +1,4 @@
-"""The task and result schema, and its conversion to and from the wire contract (README "Task schema").
+"""The task and result schema, and its conversion to and from the wire contract (docs/tasks.md "Task schema").
 
 Typed models hold every default, limit and validation rule: `MathTask` here, `CodeTask` in
 sandbox/spec.py (the sandbox is the lowest layer that needs it, and its direct API uses the same
@@ -44,7 +44,7 @@ class TestResult(_TestFacts, total=False):
 
 
 class Result(TypedDict):
-    """One graded item, as every path returns it (README "Results and verdicts")."""
+    """One graded item, as every path returns it (docs/tasks.md "Results and verdicts")."""
 
     id: str
     verdict: str
@@ -281,7 +281,7 @@ def _language_limits(languages: Mapping[str, Mapping]) -> dict[str, LanguageLimi
 
 
 class WireTestSets:
-    """The test sets of one request (README "The service": test sets), each expanded and checked
+    """The test sets of one request (docs/service.md "The service": test sets), each expanded and checked
     against the limits once, however many tasks name it; the tasks share its tuple of tests.
     `as_inline` (the client, whose user wrote inline tests and never saw a set): a set over a limit
     is reported as the task's own tests (`tasks[3].code.tests[0].stdin: exceeds ...`)."""

@@ -154,7 +154,7 @@ class VerifierService(pb_grpc.VerifierServicer):
         self.engine.metrics.rpcs.labels("GradeStream", "OK").inc()
 
     async def Execute(self, request, context):
-        """Run one program (README "Execute"); a bad field is INVALID_ARGUMENT naming it."""
+        """Run one program (docs/service.md "Execute"); a bad field is INVALID_ARGUMENT naming it."""
         m = self.engine.metrics
         if isinstance(request, Malformed):
             m.rejections.labels("invalid").inc()
@@ -174,7 +174,7 @@ class VerifierService(pb_grpc.VerifierServicer):
         m.rpcs.labels("Execute", "OK").inc()
         return response_to_proto(response)
 
-    # ------------------------------------------------------------ sessions (README "Sessions")
+    # ------------------------------------------------------------ sessions (docs/sessions.md "Sessions")
 
     async def _session_call(self, method: str, context, request, work):
         """Run a session call; map its failures to status codes (verifier/sessions.py says which)."""

@@ -1,4 +1,4 @@
-"""A session cell's reply on the wire (README "Sessions"): one shape for gRPC, HTTP and the client.
+"""A session cell's reply on the wire (docs/sessions.md "Sessions"): one shape for gRPC, HTTP and the client.
 
 Kept apart from verifier/sessions.py, which needs the sandbox (Docker), so the client imports it
 without the server's extras.

@@ -1,4 +1,4 @@
-"""The service's sessions (README "Sessions"): ids, owners, admission, idle TTL, drain.
+"""The service's sessions (docs/sessions.md "Sessions"): ids, owners, admission, idle TTL, drain.
 
 Both front ends (gRPC CreateSession/RunCell/ReadSessionFile/CloseSession and the HTTP
 ``/v1/sessions`` routes) call one `SessionRegistry`, so a request means the same thing on each;

@@ -1,17 +1,20 @@
-"""The judge of assert-style tests (test_code): trusted, in its own process (README.md, "How
+"""The judge of assert-style tests (test_code): trusted, in its own process (docs/sandboxes.md "How
 assert-style tests are judged"). Standard library only; runs as `python3 -I judge.py` in the job dir
 (started by the runner as a fork of itself: sandbox/runner.py, fork_judge).
 
 Before it reads anything, the judge sets its saved uid to its real uid, the judge's (the runner
 started it with the program's uid as effective uid only: sandbox/runner.py), makes itself
-non-dumpable, and forks the program's process. That child takes the program's uid for all three
-(so it can signal, prlimit or ptrace no process of the judge's uid), closes the result fd, takes
-/dev/null as stdin, runs prog.py and then only answers calls on a socket (serve.py: channel()). Only then does the judge read the nonce and the tests from stdin: the tests, the
-nonce and the result fd never exist in the program's process. The tests run here, in a fresh
+non-dumpable, and starts the program's process: a new interpreter, never a fork (the judge is a
+fork of the runner, whose memory holds the job's request: start_program). It takes the program's
+uid for all three (so it can signal, prlimit or ptrace no process of the judge's uid), holds no fd
+of the judge's but its socket pair (serve.py: channel()), takes /dev/null as stdin, runs prog.py and
+then only answers calls. The tests, the nonce and the result fd never exist in the program's
+process. The tests run here, in a fresh
 namespace where each function of the program is a proxy: arguments and results cross as typed
 data (wire.py, wire_rich.py), exceptions by builtin type (or a loaded library's class:
-library_exception), mutated arguments come back. "ok:<nonce>" on the
-result fd when every assert passed, "assert" when one failed.
+library_exception), mutated arguments come back. On the result fd, `<nonce> {"result": "ok"}` when
+every assert passed, "assert" when one failed (every line the judge writes there carries the nonce:
+kinds.Emitter).
 
 `judge.py KIND` (KIND: call, pytest, unittest, or assert with the task's entry_point) reads a JSON
 spec line after the nonce and runs those tests here too (kinds.py), one result line per test; each
@@ -19,7 +22,7 @@ call then has a time limit, and a program process that timed out or died is repl
 one (serve.py started as a new interpreter: nothing of the judge's memory reaches it). A call's
 CPU time is the container's less the judge's own, so children the program never waited for count;
 its wall-clock limit bounds a reply begun and never finished too; at either limit every process of
-the program's uid is killed (README.md, "How assert-style tests are judged").
+the program's uid is killed (docs/sandboxes.md "How assert-style tests are judged").
 """
 from __future__ import annotations
 
@@ -117,32 +120,32 @@ def undumpable() -> None:
 def channel() -> tuple[int, int]:
     """(read end, write end) of a socket pair where a pipe would do, as sandbox/runner.py's channel():
     under gVisor a program could reopen the judge's end of a pipe through /proc/<pid>/fd; a socket
-    cannot be reopened by path (README "Sandbox backends")."""
+    cannot be reopened by path (docs/sandboxes.md "Sandbox backends")."""
     r, w = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     r.shutdown(socket.SHUT_WR)
     w.shutdown(socket.SHUT_RD)
     return r.detach(), w.detach()
 
 
-def start_program(result_fd: int) -> tuple[int, int, int]:
-    """Fork the program's process; return (pid, fd to it, fd from it)."""
+def start_program() -> tuple[int, int, int]:
+    """A fresh program process: a new interpreter running serve.py with every uid the program's;
+    return (pid, fd to it, fd from it). Never a fork of this process: the judge is a fork of the
+    runner (sandbox/runner.py fork_judge), whose memory holds this job's request (the nonce, the
+    tests, the expected values) and what earlier jobs freed. Red-team finding: a forked program
+    walked its stack to the runner's frame, read the call tests' expected values and returned them."""
     to_r, to_w = channel()
     from_r, from_w = channel()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            as_program()
-            for fd in (result_fd, to_w, from_r):
-                os.close(fd)
-            null = os.open("/dev/null", os.O_RDONLY)
-            os.dup2(null, 0)
-            os.close(null)
-            serve.main(to_r, from_w)
-        finally:
-            os._exit(1)
+    proc = subprocess.Popen([sys.executable, "-I", serve.__file__, str(to_r), str(from_w)],
+                            stdin=subprocess.DEVNULL, pass_fds=(to_r, from_w), close_fds=True,
+                            preexec_fn=as_program)
+    proc.returncode = 0  # reaped by Program.kill(), not by Popen
     os.close(to_r)
     os.close(from_w)
-    return pid, to_w, from_r
+    try:  # the interpreter's start, before any of the program runs: never charged to the program's limits
+        wire.recv(from_r)
+    except wire.WireError:
+        pass  # it died before (the next read says so, as the program's failure)
+    return proc.pid, to_w, from_r
 
 
 class Program:
@@ -282,17 +285,9 @@ class Program:
             pass
 
     def restart(self) -> None:
-        """A fresh program process: a new interpreter (never a fork of this one, whose memory
-        holds the tests) running serve.py; its load failure is the program's."""
-        to_r, to_w = channel()
-        from_r, from_w = channel()
-        proc = subprocess.Popen([sys.executable, "-I", serve.__file__, str(to_r), str(from_w)],
-                                stdin=subprocess.DEVNULL, pass_fds=(to_r, from_w), close_fds=True,
-                                preexec_fn=as_program)
-        proc.returncode = 0  # reaped by kill(), not by Popen
-        os.close(to_r)
-        os.close(from_w)
-        self.pid, self.to_fd, self.from_fd, self.dead = proc.pid, to_w, from_r, False
+        """A fresh program process (start_program); its load failure is the program's."""
+        self.pid, self.to_fd, self.from_fd = start_program()
+        self.dead = False
         hello = self.recv()
         if "load_error" in hello:
             self.kill()
@@ -474,7 +469,7 @@ def main() -> None:
     PROGRAM_UID = keep_apart()
     result_fd = int(os.environ.pop("RESULT_FD"))
     undumpable()
-    pid, to_fd, from_fd = start_program(result_fd)
+    pid, to_fd, from_fd = start_program()
     # after the fork: the tests' own objects may cross to the program (wire.test_object), never back
     wire.TEST_MODULES = frozenset({"__main__", "tests", "test_solution"})
     data = sys.stdin.buffer.read()
@@ -493,10 +488,11 @@ def main() -> None:
     wanted = loaded_names(tests)
     program = Program(to_fd, from_fd, pid)
     g = namespace(program, names if type(names) is dict else {}, wanted)
+    emit = kinds.Emitter(result_fd, nonce)
     try:
         exec(code, g)  # noqa: S102 - the task's tests: trusted code, in this trusted process
     except (AssertionError, kinds.NotPlain):
-        os.write(result_fd, b"assert")
+        emit.line({"result": "assert"})
         traceback.print_exc()
         sys.exit(1)
     except NameError as e:  # a name the tests read and nobody may supply: the dataset's bug
@@ -505,13 +501,13 @@ def main() -> None:
         # wrong program could delete its function and get infra_error (reward None) instead of 0.
         if not e.name or e.name in wanted[0]:
             raise
-        os.write(result_fd, b"undefined:" + e.name.encode()[:200])
+        emit.line({"undefined": e.name[:200]})
         traceback.print_exc()
         sys.exit(1)
     if not program.used:  # tests that never reach the program would accept any program
-        os.write(result_fd, b"unused")
+        emit.line({"unused": True})
         sys.exit(1)
-    os.write(result_fd, b"ok:" + nonce)
+    emit.line({"result": "ok"})
     os.close(to_fd)  # the program's process sees EOF and leaves
     os.waitpid(pid, 0)
 

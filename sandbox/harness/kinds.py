@@ -4,7 +4,7 @@ in the program's interpreter. Standard library only, except pytest, imported whe
 Each test's result is one line on the result fd, `<nonce> {"test": {...}}`, written as soon as the
 test ends (a job that runs out of time keeps the finished ones), then `<nonce> {"done": n}`. The host
 (sandbox/job.py) reads only lines with the nonce and trusts no result without the "done" line.
-README.md, "Task schema" and "How assert-style tests are judged", says what each kind means.
+docs/tasks.md "Task schema" and docs/sandboxes.md "How assert-style tests are judged" say what each kind means.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import importlib
 import json
 import os
 import sys
+import tempfile
 import types
 
 import wire
@@ -203,7 +204,7 @@ def _unittest_name(test) -> str:
     return tid.removeprefix("tests.")
 
 
-def make_results():
+def make_results():  # noqa: C901 - a class built here so only a judge of unittest files imports unittest; its methods are unittest's protocol
     """The unittest result class: outcomes per test (a failing subTest fails its test), one line each."""
     import time
     import unittest
@@ -322,8 +323,12 @@ def run_pytest(test_code: bytes, g: dict, emit: Emitter, stop_first: bool = Fals
             emit.test(verdict, detail, self.time.get(nid, 0.0), name=nid.partition("::")[2] or nid)
 
     here = os.path.abspath(__file__)
+    # tmp_path's root, given: pytest refuses the one it makes (/tmp/pytest-of-USER) when its owner,
+    # the effective uid (the program's), is not the real uid (the judge's: judge.py keep_apart)
+    basetemp = os.path.join(tempfile.mkdtemp(prefix="pytest-"), "tmp")
     pytest.main([here, "-q", "-s", "-p", "no:cacheprovider", "--noconftest", "--rootdir",
-                 os.path.dirname(here), "-o", "python_files=*.py", "-W", "ignore", *(["-x"] if stop_first else [])],
+                 os.path.dirname(here), "-o", "python_files=*.py", "-W", "ignore", "--basetemp", basetemp,
+                 *(["-x"] if stop_first else [])],
                 plugins=[Plugin()])
 
 

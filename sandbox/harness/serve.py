@@ -1,12 +1,13 @@
-"""The program's side of the judge's channel: runs in the forked child of judge.py, which holds
-no secret (standard library only). It runs prog.py as the module `solution`, as the datasets'
-graders import it (an `if __name__ == "__main__":` block, often a demo reading stdin, does not
-run), reports its top-level names, then answers calls: {"call": name, "args": [...],
-"kwargs": {...}} -> {"ok": result, "args": [...]}, {"exc": builtin exception name, "msg": text} or {"bad": why}. With "method": true, the call is
-`Solution().<name>(...)` on a fresh instance (LeetCode-style programs; README.md, "Task schema").
-Run as a script (`serve.py IN_FD OUT_FD`), it is a fresh program process that the judge starts
-after the first one timed out or died. Everything here is the program's
-to change; the judge trusts none of it beyond plain data (wire.py).
+"""The program's side of the judge's channel: a new interpreter (`serve.py IN_FD OUT_FD`) that
+judge.py starts with the program's uid, never a fork of the judge (judge.py start_program). It
+says it is ready before it reads prog.py (the interpreter's start is not the program's time), runs
+prog.py as the module `solution`, as the datasets' graders import it (an `if __name__ ==
+"__main__":` block, often a demo reading stdin, does not run), reports its top-level names, then
+answers calls: {"call": name, "args": [...], "kwargs": {...}} -> {"ok": result, "args": [...]},
+{"exc": builtin exception name, "msg": text} or {"bad": why}. With "method": true, the call is
+`Solution().<name>(...)` on a fresh instance (LeetCode-style programs; docs/tasks.md "Task schema").
+Everything here after "ready" is the program's to change; the judge trusts none of it beyond
+plain data (wire.py).
 """
 from __future__ import annotations
 
@@ -88,6 +89,7 @@ def answer(g: dict, message: dict) -> dict:
 
 
 def main(in_fd: int, out_fd: int) -> None:
+    wire.send(out_fd, {"ready": True})
     try:
         with open("prog.py", "rb") as f:
             code = compile(f.read(), "prog.py", "exec")

@@ -1,4 +1,4 @@
-"""PID 1 of a session container (README "Sessions"). Standard library only.
+"""PID 1 of a session container (docs/sessions.md "Sessions"). Standard library only.
 
 A session owns one container; this supervisor runs its persistent interpreter (session_kernel.py)
 as a child and talks to the host with the runner's framing (sandbox/runner.py: one JSON header
@@ -141,7 +141,7 @@ class Capture:
             self.data += chunk[:room]
 
 
-def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]]:
+def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]]:  # noqa: C901 - one cell's nonce, caps and clocks stay local to one frame, out of every other cell's reach
     """Send one cell, collect its output and result within its limits; see the module docstring."""
     for fd in (k.out, k.err, k.res):
         drain(fd)

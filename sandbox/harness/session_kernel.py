@@ -1,4 +1,4 @@
-"""The persistent interpreter of a session (README "Sessions"): a child of session_box.py, which
+"""The persistent interpreter of a session (docs/sessions.md "Sessions"): a child of session_box.py, which
 holds no secret (standard library only). Everything here is the cells' to change; the supervisor
 trusts none of it beyond one JSON result line per cell, and frames every reply itself.
 
@@ -42,7 +42,7 @@ def _str_ok(exc: BaseException) -> bool:
 # Bound here: a cell rebinding builtins.repr or json.dumps does not change how later values are shown.
 _repr, _str, _len, _isinstance, _dumps, _loads = repr, str, len, isinstance, json.dumps, json.loads
 # Defence in depth only: a cell can change anything in this process
-# (README "Sessions": a session's values and output are the policy's own, never a trusted check's).
+# (docs/sessions.md "Sessions": a session's values and output are the policy's own, never a trusted check's).
 
 
 def run_cell(ns: dict, code: str, name: str, value_max: int) -> dict:

@@ -8,7 +8,7 @@ element as plain wire values. pandas values cross as their parts (index, columns
 values and dtype: categorical, tz-aware datetimes and the nullable dtypes in EXT included) and
 are rebuilt from them; anything else is "cannot cross the judge boundary: <type>". Decoding builds
 numpy and pandas objects only, so a comparison in the judge never calls the program's code.
-README.md, "How assert-style tests are judged".
+docs/sandboxes.md "How assert-style tests are judged".
 """
 from __future__ import annotations
 

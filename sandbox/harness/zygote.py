@@ -1,4 +1,4 @@
-"""The warm interpreter (README.md, "The warm interpreter"): a Python program or a judge starts
+"""The warm interpreter (docs/sandboxes.md, "The warm interpreter"): a Python program or a judge starts
 as a fork of a process that has already imported what tests need, not as a new interpreter
 (about 1 ms instead of 30-60). Standard library only.
 

@@ -1,5 +1,5 @@
 """Public code datasets as they are stored: one module per family turns a row (plus its
-`completion`) into a task of our schema (README "Dataset formats").
+`completion`) into a task of our schema (docs/datasets.md "Dataset formats").
 
     from verifier.formats import to_task
     task = to_task(row, format="auto")      # or format="apps", "livecodebench", ...

@@ -29,7 +29,7 @@ def io_task(spec: Any, completion: str, where: str) -> dict:
         return {"kind": "code", "language": "python", "completion": with_preamble(completion),
                 "entry_point": fn_name, "call_tests": apps_call_tests(spec["inputs"], spec["outputs"], where)}
     # APPS compares stdout leniently (floats with a tolerance among other rules): float, which is
-    # exact for integer tokens (README "Dataset formats")
+    # exact for integer tokens (docs/datasets.md "Dataset formats")
     return {"kind": "code", "language": "python", "completion": with_preamble(completion), "compare": "float",
             "tests": stdin_tests(spec["inputs"], spec["outputs"], where)}
 

@@ -4,7 +4,7 @@
 and constants (`pd`, `np`, `OUTPUT_DIR`), as BigCodeBench runs them in the solution's module: the
 prompt's own prelude (the dataset's, never the program's) goes before the test file, which runs
 with unittest in the process judge; every call of `task_func` crosses to the program's process
-with its DataFrames, arrays and other values as typed data (README "How assert-style tests are
+with its DataFrames, arrays and other values as typed data (docs/sandboxes.md "How assert-style tests are
 judged"), with the libraries of the python image. BigCodeBench runs the test file in the
 solution's own module, so the test's imports reach the program too (a canonical solution calls
 `os.path.join` with only the test importing `os`, or `datetime.datetime` after the test's `import

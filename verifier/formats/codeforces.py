@@ -2,14 +2,14 @@
 `input_mode` ("stdio" | "file": input.txt / output.txt), `generated_checker` (Python, or null).
 
 open-r1 runs the checker as `python checker.py input.txt correct_output.txt solution_output.txt`
-and takes the test as passed when it prints "1". Our checker convention (README "Task schema") is
+and takes the test as passed when it prints "1". Our checker convention (docs/tasks.md "Task schema") is
 `checker.py input output answer`, exit 0 accepts: the checker we send runs the generated one with
 open-r1's argument order and turns its printed "1" into exit 0.
 
 A row without a checker whose expected outputs are all yes/no words is compared with `tokens_ci`:
 Codeforces judges such answers with testlib's case-insensitive yes/no checker ("you may print
 each letter in any case"), so `Yes` is right for `YES`; a wrong word, a missing or an extra one
-stays wrong (README.md, "Dataset formats").
+stays wrong (docs/datasets.md "Dataset formats").
 """
 from __future__ import annotations
 

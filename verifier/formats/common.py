@@ -109,7 +109,7 @@ def stdin_tests(inputs: Sequence[Any], outputs: Sequence[Any], where: str) -> li
 def apps_call_tests(inputs: Sequence[Any], outputs: Sequence[Any], where: str) -> list[dict]:
     """APPS/TACO call-based tests: inputs[i] is the argument list; outputs[i] is the value, usually
     wrapped in a one-element list. APPS's grader accepts the result equal to outputs[i] or to
-    outputs[i][0]; we take outputs[i][0] for a one-element list (README "Dataset formats")."""
+    outputs[i][0]; we take outputs[i][0] for a one-element list (docs/datasets.md "Dataset formats")."""
     if len(inputs) != len(outputs):
         raise FormatError(f"{where}: {len(inputs)} inputs but {len(outputs)} outputs")
     tests = []

@@ -5,7 +5,7 @@ prompt + body; one that writes the whole function gets the prompt's imports and 
 as HumanEval's harness (prompt + completion) gives it.
 
 A prompt can hold helpers the tests use (problem 32's `poly`, 38's `encode_cyclic`, 50's
-`encode_shift`). The judge hands the tests only the entry function from the program (README.md,
+`encode_shift`). The judge hands the tests only the entry function from the program (docs/sandboxes.md
 "How assert-style tests are judged"): a program redefining `poly` must not change the tests' `poly`.
 So the prompt, less the entry function, goes before the tests as a trusted prelude.
 """

@@ -2,7 +2,7 @@
 split `test_imports`. Graded as MBPP's harness does: setup, then the asserts (challenge tests not).
 Setup code runs in the process judge before the asserts; objects it builds that the asserts hand to
 the program (problem 902's tree nodes) cannot cross the judge's typed wire, and such a call fails
-naming the type (README "How assert-style tests are judged": no judge shares the program's
+naming the type (docs/sandboxes.md "How assert-style tests are judged": no judge shares the program's
 interpreter)."""
 from __future__ import annotations
 

@@ -2,8 +2,8 @@
 
 The TRL reward functions and the framework adapters (trainer/), and the HTTP dialects OpenRLHF and
 slime call (verifier/http.py ``/get_reward``, ``/slime/remote_rm``), all read a row here, so a label
-means the same on each. A row becomes a task of the README's schema: a public code dataset's row
-through its format (this package, README "Dataset formats", verl's bare ``{"inputs", "outputs"}`` and
+means the same on each. A row becomes a task of the task schema (docs/tasks.md "Task schema"): a public code dataset's row
+through its format (this package, docs/datasets.md "Dataset formats", verl's bare ``{"inputs", "outputs"}`` and
 ``{"assert_case"}`` ground truths included), our own ``tests`` / ``test_code`` / ``verification_info``
 columns, else a math row with a gold answer. A row none of these reads gets the reason, never a task
 with no tests. Pure: no I/O, no server; the result is not yet validated (the caller parses it with the

@@ -1,4 +1,4 @@
-"""Our own task schema (README "Task schema"): a row with `kind` is already a task."""
+"""Our own task schema (docs/tasks.md "Task schema"): a row with `kind` is already a task."""
 from __future__ import annotations
 
 from collections.abc import Mapping

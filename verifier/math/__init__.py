@@ -27,7 +27,7 @@ to. `lenient` (evaluation of models that never box) also accepts the last expres
 
 Rules
 -----
-The README's "Math grading rules" section gives an example of each.
+docs/math.md "Math grading rules" gives an example of each.
 
 Extraction (`extract.py`):
 - If `</think>` occurs, only the text after the last one is graded. An opened `<think>` that is

@@ -88,7 +88,7 @@ _YES_NO_HEDGE_RE = re.compile(r"\b(?:yes|no|or|either|neither|nor|maybe|perhaps|
 
 def yes_or_no(answer: str, sentence: str) -> tuple[bool, str] | None:
     """A bare Yes or No (`\\text{No}`, `yes`) against a sentence that opens with a bare Yes or No and
-    then says why (`\\text{Yes, such n exist.}`): the opening decides (README, math section).
+    then says why (`\\text{Yes, such n exist.}`): the opening decides (docs/math.md "Math grading rules").
     None unless the sentence opens that way: `No such n exists` or `No matter how ...` have no bare
     opening word, and a sentence that also hedges or says the other word (`Yes, or no`, `No, but`)
     decides nothing."""
@@ -161,7 +161,7 @@ def _by_text(gold: str, pred: str) -> tuple[bool, str] | None:
 
 def decimal_comma_readings(gold: Parsed, pred: Parsed) -> tuple[Parsed, Parsed]:
     """A lone `1,22` or `0,111` (`parsing.decimal_comma`) read as its decimal, 1.22 or 0.111, when
-    the other side is a single number, the same way for gold and answer (README, math section).
+    the other side is a single number, the same way for gold and answer (docs/math.md "Math grading rules").
     Against anything else it keeps math-verify's reading: `1,22` answers the list `1, 22` or the pair
     `(1, 22)`, the pair never answers the gold 1.22, and `1,5` never equals `1,50` (as lists they
     differ; math-verify reads `0,111`, not `0,5`, as a number)."""
@@ -282,7 +282,7 @@ def _is_name(e: object) -> bool:
 
 
 def unwrap_relations(g: object, p: object) -> tuple[object, object, str]:
-    """Relations stay relations unless one side is a name (`lone_variable`; README, math section).
+    """Relations stay relations unless one side is a name (`lone_variable`; docs/math.md "Math grading rules").
 
     `x = 5` vs `5` compares 5 with 5; `x = 5` vs `x = 5` compares the values; a relation such as
     `x + z = 1` never equals a bare value (its right-hand side `1` is not the answer). Returns the
@@ -328,7 +328,7 @@ _PARAMETERS = frozenset({"k", "n", "m"})
 
 def same_parameter(g: object, p: object) -> tuple[object, object]:
     """A general solution's integer parameter may have any name: `\\frac{\\pi}{6} + k\\pi` and
-    `\\frac{\\pi}{6} + n\\pi` are one answer (README, math section). Only for expressions with
+    `\\frac{\\pi}{6} + n\\pi` are one answer (docs/math.md "Math grading rules"). Only for expressions with
     `\\pi` (trigonometric solutions) whose free symbols differ by one of k, n, m on each side; the
     answer's name is replaced by the gold's before any comparison (a sample point would differ)."""
     if not (isinstance(g, sympy.Basic) and isinstance(p, sympy.Basic)):
@@ -369,7 +369,7 @@ def shape(e: object) -> str | None:
 
 
 def same_nesting(g: object, p: object) -> bool:
-    """Containers keep their nesting (README, math section): a set of sets never equals the set of
+    """Containers keep their nesting (docs/math.md "Math grading rules"): a set of sets never equals the set of
     their elements, nor a set holding one pair the pair (math-verify wraps a lone value in a set
     at every level, so it flattens them). Only the outer container's kind may differ, as
     math-verify's `(1, 2)` / `1, 2` / `\\{1, 2\\}` readings of a list do, and a lone value equals
@@ -497,7 +497,7 @@ def compare_containers(g: object, p: object, limits: MathLimits) -> tuple[bool, 
 def _vector_and_list(g: object, p: object) -> tuple[list, list] | None:
     """The elements of a vector (an n x 1 or 1 x n matrix) and of a list answering it, in order,
     or None. `\\begin{pmatrix} 1/2 \\\\ 1 \\end{pmatrix}` and `[0.5, 1]` or `(0.5, 1)` are one vector
-    (README, math section). A two-element list parses as an interval (closed or open at both ends;
+    (docs/math.md "Math grading rules"). A two-element list parses as an interval (closed or open at both ends;
     `[1, 2)` is no list); that reading is taken only for a vector gold: an interval gold is an
     interval, never a vector answer."""
     if isinstance(g, MatrixBase) and 1 in g.shape:

@@ -65,7 +65,7 @@ _FUNCTION_WORDS = frozenset(
 # Prose answers (`_prose_answer`). A currency sign before an amount: `$4,500`, `\$31`, `-$5`, `€3`.
 _CURRENCY_RE = re.compile(r"\\?\$(?=\s?-?\d)|[€£¥](?=\s?-?\d)")
 _EQUALS_WORDS_RE = re.compile(r"\s+(?:equals|is\s+equal\s+to)\s+", re.IGNORECASE)
-# Two values offered, or one negated: never the first value (README, math section).
+# Two values offered, or one negated: never the first value (docs/math.md "Math grading rules").
 _HEDGE_RE = re.compile(r"\b(?:or|either|neither|nor|maybe|perhaps|possibly|and/or)\b", re.IGNORECASE)
 # Several stated values (`x = 5, y = 6`, `x = 5 and y = 6`); a comma inside `4,500` is no list.
 _LIST_RE = re.compile(r",(?!\d{3}(?!\d))|;|\band\b", re.IGNORECASE)
@@ -285,7 +285,7 @@ def anchored_text(text: str, pos: int, limits: MathLimits) -> str:
 
 
 def _prose_answer(line: str) -> str:
-    """The number an anchored prose sentence states, or the sentence itself (README, math section).
+    """The number an anchored prose sentence states, or the sentence itself (docs/math.md "Math grading rules").
 
     "Maria's savings were $4,500" -> 4,500; "350 MB" -> 350; "y equals 7" -> 7; the last side of an
     `=` chain, "Total = ($3.25 * 4) + ... = $31" -> 31. A sentence that hedges or negates ("5 or

@@ -1,7 +1,7 @@
 """Grade one math task: extraction (cheap) then comparison (sympy), as a result dict.
 
 `grade_math` never raises. An exception while parsing or comparing an answer is that answer's
-`incorrect`, one while parsing the gold is `invalid_gold` (README, "Exceptions and determinism":
+`incorrect`, one while parsing the gold is `invalid_gold` (docs/math.md "Math grading rules", exceptions and determinism:
 `error` is ungraded, so it must not be a way out of a zero); any other internal exception becomes
 verdict "error" naming the exception type. Deadlines are not handled here; the worker's parent
 kills a stuck process.
@@ -85,8 +85,8 @@ def _grade_text(gold: Parsed, answer: str, extraction: Extraction) -> dict[str, 
 
 # Verdicts by (parsed gold text, answer text), most recent last. A GRPO group writes the same answer
 # in several completions, and sympy's simplify is most of a symbolic item's cost (bench/
-# math_throughput.py, second workload); a verdict depends only on the two texts (README,
-# "Exceptions and determinism"), so reusing it changes nothing but the time.
+# math_throughput.py, second workload); a verdict depends only on the two texts (docs/math.md
+# "Math grading rules", exceptions and determinism), so reusing it changes nothing but the time.
 _COMPARED: OrderedDict[tuple[str, str], tuple[str, str]] = OrderedDict()
 _MAX_COMPARED = 2048
 
@@ -103,8 +103,8 @@ def _compare_text(gold: Parsed, answer: str, extraction: Extraction) -> dict[str
 
 def _grade_boxes(gold: Parsed, extraction: Extraction) -> dict[str, Any]:
     """Several boxes: the last one is the answer; when the gold has several parts (a tuple or set)
-    and the last box alone is not it, all boxes together are read as one answer (README, math
-    section). A set holding the gold plus extras is wrong, so spraying boxes never pays."""
+    and the last box alone is not it, all boxes together are read as one answer (docs/math.md "Math grading
+    rules"). A set holding the gold plus extras is wrong, so spraying boxes never pays."""
     parts = box_parts(extraction.text or "")
     last = _grade_text(gold, parts[-1], extraction) if parts else None
     if last is not None and last["verdict"] == "correct" or len(parts) < 2:

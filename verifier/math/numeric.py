@@ -133,7 +133,7 @@ def settled(e: object) -> object | None:
 
     The parser keeps `\\infty^2` as an unevaluated `Pow(oo, 2)`, and sympy's simplify of `N - oo**2`
     then gives 0 or not depending on the hash seed and its cache: a finite gold was paid for an
-    infinity. The rule (README, math section): an expression holding an infinity is evaluated, and
+    infinity. The rule (docs/math.md "Math grading rules"): an expression holding an infinity is evaluated, and
     it stands for `oo` or `-oo` only when that is its value (`2\\infty`, `-\\infty`, `\\infty^2`);
     any other value (`\\infty - \\infty`, `0 \\cdot \\infty`, `\\frac{1}{\\infty}`, `x \\cdot \\infty`) is
     no value at all, and neither is a pole (`(-3)!`, `\\frac{1}{0}`). Infinities as bounds of

@@ -241,9 +241,9 @@ _NAME_RE = re.compile(r"^[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?$")
 
 
 def inequalities_as_intervals(text: str) -> str:
-    """Inequalities on one variable as the intervals they describe (README, math section):
+    """Inequalities on one variable as the intervals they describe (docs/math.md "Math grading rules"):
     `1 < t \\le 3 \\text{ or } 5 \\le t < 9` -> `(1, 3] \\cup [5, 9)`; a set-builder gold
-    `\\{x \\mid -1<x<4\\}` -> `(-1, 4)`. A lone one-sided `x > 3` stays a relation (README: a
+    `\\{x \\mid -1<x<4\\}` -> `(-1, 4)`. A lone one-sided `x > 3` stays a relation (docs/math.md "Math grading rules": a
     relation never equals a value), as does anything with a bound that is not a number."""
     if "<" not in text and ">" not in text and "\\l" not in text and "\\g" not in text:
         return text
@@ -527,7 +527,7 @@ def unescape_gold(gold: str) -> str | None:
     """A doubly escaped gold (`\\\\frac12`, rows split by four backslashes) with every backslash
     run halved, or None when it does not look doubly escaped.
 
-    A data repair, tried only on a gold that does not parse as given (README, math section): every
+    A data repair, tried only on a gold that does not parse as given (docs/math.md "Math grading rules"): every
     backslash run has even length (a single-backslash command means the text is not escaped twice)
     and a doubled one starts a command (`\\\\begin`). Answers are never repaired.
     """

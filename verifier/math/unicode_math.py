@@ -2,8 +2,8 @@
 
 Applied alike to gold and answer (`parsing.normalise`) and to the windows extraction reads prose
 from (`extract.anchored_text`, the lenient tail), so `−12` (U+2212) is -12 everywhere; before, an
-anchored "The answer is −12 degrees Celsius" read 12 and was paid against gold 12 (README, math
-section). Pure string work, no sympy, linear time; ASCII text is returned at once.
+anchored "The answer is −12 degrees Celsius" read 12 and was paid against gold 12 (docs/math.md "Math grading
+rules"). Pure string work, no sympy, linear time; ASCII text is returned at once.
 """
 
 from __future__ import annotations

@@ -109,7 +109,7 @@ class VerifierServicer:
         raise NotImplementedError('Method not implemented!')
 
     def CreateSession(self, request, context):
-        """Sessions (README "Sessions"): a persistent interpreter per caller, for multi-turn tool use.
+        """Sessions (docs/sessions.md "Sessions"): a persistent interpreter per caller, for multi-turn tool use.
         Unary calls, not one stream per session: a session outlives connections (rollouts pause for
         minutes of generation; connections are recycled by max_connection_age), and each call maps
         to one HTTP route (docs/architecture.md "Sessions").
