@@ -226,6 +226,10 @@ def _sandbox_fields():
     return dataclasses.fields(SandboxConfig)
 
 
+# Settings that take one of a few words: a sample that is one of them, not the default.
+CHOICES = {"backend": "gvisor", "warm_fork": "off"}
+
+
 @pytest.mark.parametrize("field", _sandbox_fields(), ids=lambda f: f.name)
 def test_every_sandbox_setting_is_a_serve_flag_and_a_variable(field):
     from verifier.config import ServerConfig
@@ -235,7 +239,7 @@ def test_every_sandbox_setting_is_a_serve_flag_and_a_variable(field):
     if field.type.startswith("dict["):
         raw, check = '{"python": {"max_time_limit_s": 30}}', lambda v: v["python"].max_time_limit_s == 30 and "java" in v
     else:
-        raw, want = ("gvisor", "gvisor") if field.name == "backend" else SAMPLES[field.type]
+        raw, want = (CHOICES[field.name],) * 2 if field.name in CHOICES else SAMPLES[field.type]
         check = want.__eq__
     from_env = ServerConfig.from_env({f"VERIFIER_SANDBOX_{field.name.upper()}": raw})
     assert check(getattr(from_env.sandbox, field.name))
