@@ -578,7 +578,11 @@ def proc_state(pid: int) -> tuple:
             ioprio = ctypes.CDLL(None, use_errno=True).syscall(IOPRIO_GET, 1, pid)
         except (OSError, AttributeError):
             pass
-    return status, fields[15:17] + fields[37:39], limits, ioprio  # priority, nice, rt_priority, policy
+    # Asked of the kernel too, not only read from /proc: gVisor's status has no Cpus_allowed_list
+    # and its stat no policy, so a CPU set a program pinned there went unseen and every later fork
+    # inherited it (red-team finding: tests/test_sandbox_warm_attacks.py)
+    sched = (tuple(sorted(os.sched_getaffinity(pid))), os.sched_getscheduler(pid), os.getpriority(os.PRIO_PROCESS, pid))
+    return status, fields[15:17] + fields[37:39], limits, ioprio, sched  # priority, nice, rt_priority, policy
 
 
 def proc_rss_kb(pid: int) -> int:

@@ -1,0 +1,217 @@
+"""Red team of the warm interpreter (issue 20, item 5; docs/sandboxes.md "The warm interpreter";
+sandbox/harness/zygote.py): real programs, written as a reward-hunting policy would write them,
+through the real grader and real containers on both backends. Each test fails if a protection the
+docs claim went away: state a test leaves for the next, processes that outlive their test, a
+program reaching the zygote or its mother, a tampered zygote kept, a program's failure charged to
+the sandbox."""
+from __future__ import annotations
+
+import pytest
+
+from sandbox.runner import WARM_FORKS_MAX
+from tests.test_sandbox_warm import _grader, outputs, py
+
+pytestmark = pytest.mark.docker
+
+
+@pytest.fixture(scope="module")
+def grader():
+    g = _grader("docker", True)
+    yield g
+    g.close()
+
+
+@pytest.fixture(scope="module")
+def gvisor_grader():
+    g = _grader("gvisor", True)
+    yield g
+    g.close()
+
+
+# The warm processes, seen from a program: uid 65533 (real) processes but PID 1; the zygote is the
+# one whose parent is not PID 1 (the mother's is). A killed one the runner has not reaped yet is not.
+FIND_WARM = r'''
+import os
+def warm():
+    found = {}
+    for p in os.listdir("/proc"):
+        if not p.isdigit() or int(p) in (1, os.getpid()):
+            continue
+        try:
+            st = dict(l.split(":", 1) for l in open(f"/proc/{p}/status").read().splitlines() if ":" in l)
+        except OSError:
+            continue
+        if int(st["Uid"].split()[0]) != os.getuid() and not st["State"].strip().startswith("Z"):
+            found["mother" if int(st["PPid"]) == 1 else "zygote"] = int(p)
+    return found
+'''
+
+# Prints what a forked process inherits from the zygote (before it changes anything), then changes
+# all of it in its own process: modules, builtins, sys settings, the interpreter's C-level state,
+# fds, cwd, umask, environment, signals, limits, the GC, warnings, locale, at-fork hooks.
+STATE = r'''
+import atexit, builtins, faulthandler, gc, hashlib, json, locale, math, os, resource, signal, sys, warnings
+facts = {
+    "modules": sorted(sys.modules), "builtins": sorted(vars(builtins)), "pi": math.pi, "print": repr(builtins.print),
+    "cwd": os.getcwd(), "umask": os.umask(0o22), "env": sorted(os.environ.items()), "fds": sorted(os.listdir("/proc/self/fd")),
+    "signals": [(s.name, str(signal.getsignal(s))) for s in signal.Signals if s not in (signal.SIGKILL, signal.SIGSTOP)],
+    "limits": [(n, resource.getrlimit(getattr(resource, n))) for n in sorted(dir(resource)) if n.startswith("RLIMIT_")],
+    "sys": [sys.getrecursionlimit(), sys.getswitchinterval(), sys.get_int_max_str_digits(), sys.dont_write_bytecode,
+            sys.path, sys.argv, sys.flags.optimize, str(sys.gettrace()), str(sys.getprofile()), len(sys.meta_path),
+            len(sys.path_hooks), sorted(sys.path_importer_cache)],
+    "gc": [gc.isenabled(), gc.get_threshold(), gc.get_freeze_count() > 0], "warnings": [str(f) for f in warnings.filters],
+    "locale": locale.setlocale(locale.LC_ALL), "faulthandler": faulthandler.is_enabled(),
+    "nice": os.getpriority(os.PRIO_PROCESS, 0), "cpus": sorted(os.sched_getaffinity(0)), "policy": os.sched_getscheduler(0),
+}
+print(facts["pi"], hashlib.sha256(json.dumps(facts, sort_keys=True, default=str).encode()).hexdigest(), flush=True)
+import collections, re, typing, json as j2
+math.pi = 3; builtins.print = None; builtins.len = lambda x: 0; sys.modules["json"] = None; j2.dumps = None
+collections.Counter = dict; typing.List = None; re.compile = None; sys.modules["forged"] = math
+sys.setrecursionlimit(50); sys.setswitchinterval(1.0); sys.set_int_max_str_digits(640); sys.dont_write_bytecode = False
+sys.path.insert(0, "/tmp"); sys.meta_path.clear(); sys.path_hooks.clear(); sys.path_importer_cache.clear()
+gc.disable(); gc.set_threshold(1); gc.unfreeze(); warnings.simplefilter("error"); faulthandler.enable()
+os.umask(0); os.chdir("/tmp"); os.environ["PYTHONINSPECT"] = "1"; os.putenv("LANG", "C")
+signal.signal(signal.SIGTERM, signal.SIG_IGN); signal.signal(signal.SIGINT, signal.SIG_IGN); signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+resource.setrlimit(resource.RLIMIT_NOFILE, (16, 16)); resource.setrlimit(resource.RLIMIT_STACK, (1 << 20, 1 << 20))
+os.dup2(os.open("/dev/null", os.O_RDONLY), 9); os.set_inheritable(9, True)
+os.register_at_fork(after_in_child=lambda: os._exit(7)); atexit.register(os._exit, 0)
+os.setpriority(os.PRIO_PROCESS, 0, 19); os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+sys.settrace(lambda *a: None); sys.setprofile(lambda *a: None)
+'''
+
+
+def test_a_test_leaves_nothing_in_the_warm_interpreter(any_grader):
+    """Three tests (forks of one zygote) each print what they inherited, then change it all in
+    their own process: every test must inherit what the first did."""
+    got = outputs(any_grader, STATE, ["", "", ""])
+    assert got[0].startswith("3.141592653589793 ") and len(got[0].split()[1]) == 64, got[0]
+    assert got[1:] == [got[0], got[0]]
+
+
+TAMPER = FIND_WARM + r'''
+w = warm()
+how, _, whom = input().partition(" ")
+took = "-"
+try:  # what its effective uid allows against them (docs/sandboxes.md, "The warm interpreter")
+    if how == "nice":
+        os.setpriority(os.PRIO_PROCESS, w[whom], 19)
+    elif how == "affinity":
+        os.sched_setaffinity(w[whom], {min(os.sched_getaffinity(0))})
+    elif how:
+        os.sched_setscheduler(w[whom], getattr(os, "SCHED_" + how.upper()), os.sched_param(0))
+    took = "took" if how else "-"
+except OSError:  # gVisor has no SCHED_BATCH or SCHED_IDLE
+    took = "refused"
+print(w.get("zygote", 0), w.get("mother", 0), os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0),
+      os.sched_getaffinity(0) == set(range(os.cpu_count())), took)
+'''
+
+
+@pytest.mark.parametrize("how", ["nice", "batch", "idle", "affinity"])
+@pytest.mark.parametrize("whom", ["zygote", "mother"])
+def test_a_warm_process_a_program_changed_is_gone_before_the_next_test(any_grader, how, whom):
+    """A later test (another completion's, in a later job) must not inherit a lowered priority,
+    policy or CPU set: the runner's check after the run sees the change and forks a new zygote (a
+    changed zygote) or ends the warm path (a changed mother: the container is recycled)."""
+    first, second = outputs(any_grader, TAMPER, [f"{how} {whom}\n", "\n"])
+    z1, m1, *fresh1, took = first.split()
+    z2, m2, *fresh2, _ = second.split()
+    assert int(z1) and int(m1) and fresh1 == fresh2 == ["0", "0", "True"], (first, second)
+    if took == "took":  # a changed mother is killed with its zygote (one SCHED_IDLE may still be dying)
+        assert z2 != z1 and (m2 == m1 if whom == "zygote" else z2 == "0"), (first, second)
+    else:
+        assert (took, how, any_grader.grader.config.backend) in {("refused", "batch", "gvisor"), ("refused", "idle", "gvisor")}
+    assert any_grader.grade(py("print(sum(map(int, input().split())))"))["verdict"] == "accepted"
+    assert outputs(any_grader, TAMPER, ["\n"])[0].split()[2:] == ["0", "0", "True", "-"]
+
+
+def test_a_zygote_is_replaced_after_its_fork_budget(grader):
+    """WARM_FORKS_MAX forks of one zygote, then a new one (its hash seed and heap are fresh)."""
+    n = WARM_FORKS_MAX + 2
+    got = outputs(grader, FIND_WARM + "print(warm().get('zygote', 0))", [""] * n)
+    zygotes = [int(x) for x in got]
+    assert all(zygotes) and len(set(zygotes)) >= 2, sorted(set(zygotes))
+    assert zygotes.count(zygotes[0]) <= WARM_FORKS_MAX, zygotes.count(zygotes[0])
+
+
+# Test 1 leaves a daemon (double fork, its own session, SIGTERM and SIGHUP ignored) that keeps
+# writing into the job's dir, and a thread; the next tests list the program's processes.
+OUTLIVE = r'''
+import os, signal, threading, time
+me = os.getuid()
+others = [p for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid()
+          and int(open(f"/proc/{p}/status").read().split("Uid:")[1].split()[0]) == me]
+print(sorted(others), flush=True)
+if os.fork() == 0:
+    os.setsid()
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    if os.fork() == 0:
+        while True:
+            time.sleep(0.01)
+    os._exit(0)
+threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+'''
+
+
+def test_no_process_of_a_test_outlives_it(any_grader):
+    assert outputs(any_grader, OUTLIVE, ["", "", ""]) == ["[]\n"] * 3
+    assert any_grader.grade(py("print(sum(map(int, input().split())))"))["verdict"] == "accepted"
+
+
+# Everything a process of the program's uid may try against the warm processes beyond signals,
+# ptrace and their fds (tests/test_sandbox_warm.py ATTACK): prlimit, pidfd signals, writes to their
+# /proc files; and a writable mapping shared with the zygote (a channel between forks).
+REACH = FIND_WARM + r'''
+import resource, signal
+reached = []
+for name, pid in sorted(warm().items()):
+    for lim in (resource.RLIMIT_NOFILE, resource.RLIMIT_AS, resource.RLIMIT_CPU, resource.RLIMIT_NPROC):
+        try:
+            resource.prlimit(pid, lim, (1, 1))
+            reached.append(f"{name} prlimit {lim}")
+        except OSError:
+            pass
+    try:
+        fd = os.pidfd_open(pid)
+        for sig in (signal.SIGKILL, signal.SIGSTOP):
+            try:
+                signal.pidfd_send_signal(fd, sig)
+                reached.append(f"{name} pidfd {sig.name}")
+            except OSError:
+                pass
+    except OSError:
+        pass
+    for f in ("oom_score_adj", "oom_adj", "comm", "coredump_filter", "sched", "autogroup", "timerslack_ns",
+              "clear_refs", "attr/current", "loginuid", "mem", "setgroups", "uid_map"):
+        try:
+            with open(f"/proc/{pid}/{f}", "w") as fh:
+                fh.write("1")
+            reached.append(f"{name} write {f}")
+        except OSError:
+            pass
+shared = [l for l in open("/proc/self/maps").read().splitlines() if l.split()[1][1] == "w" and l.split()[1][3] == "s"]
+print(reached, shared)
+'''
+
+
+def test_the_warm_processes_refuse_prlimit_pidfd_and_proc_writes(any_grader):
+    got = outputs(any_grader, REACH, ["", ""])
+    assert got == ["[] []\n"] * 2, got
+    assert any_grader.grade(py("print(sum(map(int, input().split())))"))["verdict"] == "accepted"
+
+
+@pytest.mark.parametrize("code", [
+    "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass",  # fork bomb
+    "import os, signal\nos.kill(-1, signal.SIGKILL)",  # every process of its uid, itself too
+    "import os, signal\nos.killpg(0, signal.SIGKILL)",
+    "import os, signal\nos.kill(os.getpid(), signal.SIGSTOP)",  # stopped: the wall limit
+    "import os\nfor fd in range(1024):\n    try:\n        os.close(fd)\n    except OSError:\n        pass",
+    "import os, signal\nos.setsid()\nfor p in range(1, 64):\n    try:\n        os.kill(p, signal.SIGKILL)\n    except OSError:\n        pass",
+])
+def test_a_programs_failure_is_its_verdict_and_the_next_job_passes(any_grader, code):
+    """What a program does to itself and what it can reach is charged to it, never infra_error,
+    and the next completion in the same container is graded as ever."""
+    r = any_grader.grade(py(code, time_limit_s=1.0))
+    assert r["verdict"] not in ("infra_error", "accepted"), r
+    assert any_grader.grade(py("print(sum(map(int, input().split())))"))["verdict"] == "accepted"
