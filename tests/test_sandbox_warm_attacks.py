@@ -6,24 +6,35 @@ program reaching the zygote or its mother, a tampered zygote kept, a program's f
 the sandbox."""
 from __future__ import annotations
 
+import secrets
+
 import pytest
 
 from sandbox.runner import WARM_FORKS_MAX
-from tests.test_sandbox_warm import _grader, outputs, py
+from sandbox.sync import SyncGrader
+from tests.helpers import sandbox_config
+from tests.test_sandbox_warm import SCAN, outputs, py
 
 pytestmark = pytest.mark.docker
 
 
+def _grader(backend: str) -> SyncGrader:
+    g = SyncGrader(sandbox_config(backend, pool_size=1, pool_name=f"pytest-warm-attacks-{backend}",
+                                  languages=("python",), warm_fork="on"))
+    assert g.grader.available, g.grader.unavailable_reason()
+    return g
+
+
 @pytest.fixture(scope="module")
 def grader():
-    g = _grader("docker", True)
+    g = _grader("docker")
     yield g
     g.close()
 
 
 @pytest.fixture(scope="module")
 def gvisor_grader():
-    g = _grader("gvisor", True)
+    g = _grader("gvisor")
     yield g
     g.close()
 
@@ -215,3 +226,46 @@ def test_a_programs_failure_is_its_verdict_and_the_next_job_passes(any_grader, c
     r = any_grader.grade(py(code, time_limit_s=1.0))
     assert r["verdict"] not in ("infra_error", "accepted"), r
     assert any_grader.grade(py("print(sum(map(int, input().split())))"))["verdict"] == "accepted"
+
+
+def test_a_program_finds_no_other_completions_source_in_its_memory(any_grader):
+    """Completion A's source (a stdin program and a judged one) passes through the runner; the
+    zygote never holds it, so completion B, a fork of the zygote, finds none of it in its memory."""
+    tag = secrets.token_hex(8)
+    assert any_grader.grade(py(f"print(3)  # OUT{tag}\n" + f"# TST{tag}\n" * 200, [("", "3\n")]))["verdict"] == "accepted"
+    r = any_grader.grade({"kind": "code", "language": "python", "test_code": "assert f(1) == 2",
+                          "completion": f"```python\ndef f(x):\n    return 2  # IN{tag}\n" + f"# OUT{tag}\n" * 200 + "```"})
+    assert r["verdict"] == "accepted", r
+    assert outputs(any_grader, SCAN.replace("TAG_REVERSED", tag[::-1])) == ["clean found-own-copy\n"]
+
+
+# A judged program (its process the program's uid) writes a forged pass on every fd it can reach
+# or open through /proc: its own, the judge's (a fork of the zygote, PID 1's child) and the warm
+# processes'. Without the nonce no line counts, and the judge's sockets cannot be opened by path.
+FORGE = r"""
+import os
+def f(x):
+    return 0
+forged = b'{"result": "ok"}\n' * 4
+for fd in range(3, 64):
+    try:
+        os.write(fd, forged)
+    except OSError:
+        pass
+for p in os.listdir("/proc"):
+    if p.isdigit() and int(p) != os.getpid():
+        for n in range(64):
+            try:
+                w = os.open(f"/proc/{p}/fd/{n}", os.O_WRONLY | os.O_NONBLOCK)
+                os.write(w, forged)
+                os.close(w)
+            except OSError:
+                pass
+"""
+
+
+def test_a_judged_program_cannot_forge_the_warm_judges_verdict(any_grader):
+    r = any_grader.grade({"kind": "code", "language": "python", "test_code": "assert f(1) == 2",
+                          "completion": f"```python\n{FORGE}\n```"})
+    assert r["verdict"] not in ("accepted", "infra_error"), r
+    assert r["score"] == 0.0, r
