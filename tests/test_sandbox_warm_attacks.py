@@ -220,10 +220,16 @@ def test_the_warm_processes_refuse_prlimit_pidfd_and_proc_writes(any_grader):
     "import os\nfor fd in range(1024):\n    try:\n        os.close(fd)\n    except OSError:\n        pass",
     "import os, signal\nos.setsid()\nfor p in range(1, 64):\n    try:\n        os.kill(p, signal.SIGKILL)\n    except OSError:\n        pass",
 ])
-def test_a_programs_failure_is_its_verdict_and_the_next_job_passes(any_grader, code):
+@pytest.mark.parametrize("judged", [False, True])
+def test_a_programs_failure_is_its_verdict_and_the_next_job_passes(any_grader, code, judged):
     """What a program does to itself and what it can reach is charged to it, never infra_error,
-    and the next completion in the same container is graded as ever."""
-    r = any_grader.grade(py(code, time_limit_s=1.0))
+    and the next completion in the same container is graded as ever: a stdin program (a fork of
+    the zygote) and a judged one (its judge a fork of the zygote)."""
+    task = py(code, time_limit_s=1.0)
+    if judged:
+        task = {"kind": "code", "language": "python", "test_code": "assert f(1) == 2", "time_limit_s": 1.0,
+                "completion": f"```python\ndef f(x):\n    return 3\n{code}\n```"}  # wrong either way
+    r = any_grader.grade(task)
     assert r["verdict"] not in ("infra_error", "accepted"), r
     assert any_grader.grade(py("print(sum(map(int, input().split())))"))["verdict"] == "accepted"
 
