@@ -501,8 +501,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
     clean = kill_all_others()
-    if kind:
-        WARM.check()
+    WARM.check()  # after every run, forked or not: an exec'd program shares the warm processes' effective uid too
     collected = collect_file(cwd, req["collect"]) if req.get("collect") else None
     if req.get("rm_cwd") and req.get("cwd"):  # a checker's dir: its answer must not reach later tests
         clean = remove_dir(cwd) and clean
@@ -606,7 +605,6 @@ class Warm:
         self.sock: socket.socket | None = None
         self.pid = 0
         self.ready = False
-        self.state: tuple = ()
         self.rss_kb = 0
         self.forks = 0
         self.replaced = 0
@@ -665,7 +663,9 @@ class Warm:
         try:
             if _recv_json(self.sock, WARM_WAIT_S).get("ready") is not True:
                 raise OSError("not ready")
-            self.state, self.rss_kb, self.ready = proc_state(self.pid), proc_rss_kb(self.pid), True
+            if proc_state(self.pid) != self.mother_state:  # changed while it imported
+                raise OSError("the zygote changed")
+            self.rss_kb, self.ready = proc_rss_kb(self.pid), True
         except (OSError, ValueError):
             self.drop()
         return self.ready
@@ -691,11 +691,12 @@ class Warm:
         if self.mother_pid and self.mother_tampered():
             self.lose_mother()
             return
-        if not (self.pid and self.ready):
+        if not self.pid:
             return
-        try:
-            bad = (proc_state(self.pid) != self.state or proc_rss_kb(self.pid) - self.rss_kb > WARM_RSS_GROWTH_KB
-                   or self.forks >= WARM_FORKS_MAX)
+        try:  # compared with the mother's at start, never with the zygote's own when first used: a
+            # program run before that (an exec'd one) could have changed it first (red-team finding)
+            bad = (proc_state(self.pid) != self.mother_state or self.forks >= WARM_FORKS_MAX
+                   or (self.ready and proc_rss_kb(self.pid) - self.rss_kb > WARM_RSS_GROWTH_KB))
         except (OSError, ValueError, IndexError):
             bad = True
         if bad:

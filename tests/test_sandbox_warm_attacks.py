@@ -275,3 +275,34 @@ def test_a_judged_program_cannot_forge_the_warm_judges_verdict(any_grader):
                           "completion": f"```python\n{FORGE}\n```"})
     assert r["verdict"] not in ("accepted", "infra_error"), r
     assert r["score"] == 0.0, r
+
+
+# A stdin program that pins the zygote to one CPU; the same program's test_code then runs in a
+# judge forked from the zygote and sees the judge's own CPU set.
+PIN = FIND_WARM + r'''
+def f(x):
+    return x + 1
+if __name__ == "__main__":
+    os.sched_setaffinity(warm()["zygote"], {min(os.sched_getaffinity(0))})
+    print(2)
+'''
+
+
+def test_a_zygote_changed_by_an_exec_program_is_replaced_before_the_judge(request):
+    """Under gVisor, warm_fork auto execs a stdin program but forks the judge of the same task's
+    test_code from the zygote: the check after every run, not only after forked ones, replaces a
+    zygote the program changed before the judge is forked from it."""
+    g = SyncGrader(sandbox_config("gvisor", pool_size=1, pool_name="pytest-warm-attacks-gvisor-auto",
+                                  languages=("python",), warm_fork="auto"))
+    request.addfinalizer(g.close)
+    task = {"kind": "code", "language": "python", "completion": f"```python\n{PIN}\n```",
+            "tests": [{"stdin": "", "expected_stdout": "2\n"}],
+            "test_code": "import os\nassert len(os.sched_getaffinity(0)) == os.cpu_count(), 'pinned'\nassert f(1) == 2"}
+    r = g.grade(task)
+    assert r["verdict"] == "accepted", r
+    # another completion, next in the container: its judge is not forked from a zygote that the
+    # last one changed before any fork (the check compares with the mother's state at start)
+    assert g.grade(dict(task, test_code=None))["verdict"] == "accepted"
+    other = {"kind": "code", "language": "python", "completion": "```python\ndef f(x):\n    return x + 1\n```",
+             "test_code": task["test_code"]}
+    assert g.grade(other)["verdict"] == "accepted"
