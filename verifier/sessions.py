@@ -8,8 +8,8 @@ the sandbox side (containers, cells, replay) is sandbox/session.py.
   digest of its bearer token): an id used with another token is answered exactly as an unknown id.
 - With `--advertise-address` and a token, an id also names the replica that owns it:
   ``RANDOM.ROUTE.MAC``, ROUTE that replica's gRPC address and HTTP port, MAC an HMAC of both under a
-  key derived from the token all replicas share. Another replica forwards the session's HTTP calls
-  there (verifier/http.py), and only when the MAC checks: a caller cannot make a replica connect to
+  key derived from the token all replicas share. Another replica forwards the session's HTTP and gRPC calls
+  there (verifier/http.py, verifier/server.py; over TLS when the server serves TLS), and only when the MAC checks: a caller cannot make a replica connect to
   a host of its choosing (docs/architecture.md "Sessions").
 - A live session is one admitted item of the engine (`Engine.admit`), within `max_sessions`;
   beyond either, CreateSession raises Overloaded with a retry hint from how long sessions last.
