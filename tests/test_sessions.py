@@ -9,15 +9,13 @@ import os
 import secrets
 import signal
 import time
-from collections.abc import Iterator
 
 import docker
 import grpc
 import pytest
 
-from helpers import SESSION_SERVER_ARGS, host_pids_with, http_call, stub
+from helpers import SESSION_SERVER_ARGS, host_pids_with, http_call, session_fixtures, stub
 from verifier.client import AsyncVerifierClient, ClientConfig, SessionLost, VerifierClient, VerifierError
-from verifier.local_server import LocalServer
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
@@ -28,16 +26,7 @@ AUTH = (("authorization", f"Bearer {TOKEN}"),)
 SERVER_ARGS = SESSION_SERVER_ARGS
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[LocalServer]:
-    with LocalServer(*SERVER_ARGS, "--token", TOKEN, "--max-sessions", "8") as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def client(server) -> Iterator[VerifierClient]:
-    with VerifierClient(server.target, ClientConfig(token=TOKEN, timeout_s=60)) as c:
-        yield c
+server, client = session_fixtures(TOKEN, max_sessions=8, timeout_s=60)
 
 
 def http(server, method: str, path: str, body: dict | None = None, token: str = TOKEN) -> tuple[int, dict, dict]:
@@ -609,3 +598,54 @@ def test_peer_channels_speak_tls_and_are_closed_at_shutdown(server_factory, tmp_
                 await pb_grpc.VerifierStub(channel).RunCell(pb.RunCellRequest(session_id="x", code="1"), timeout=5)
         assert first.get_state() == grpc.ChannelConnectivity.SHUTDOWN
     asyncio.run(main())
+
+
+def test_without_a_token_only_peers_of_the_service_are_forwarded_to(server_factory):
+    """No token: `--peer-service` names the replicas (a headless Service; here an IP literal). A call
+    on the wrong replica reaches the owner the id names; an id naming any other host or port (its
+    checksum recomputed, as anyone can without a secret) is "not found" without a connection."""
+    import base64
+    import hashlib
+    import hmac
+    import socket
+
+    from verifier.local_server import free_port
+    from verifier.sessions import MAC_BYTES, ROUTE_KEY_LABEL
+
+    port, http_port = free_port("127.0.0.2"), free_port("127.0.0.2")  # one deployment: the same ports everywhere
+    owner, other = (server_factory(*SERVER_ARGS, "--http-port", str(http_port), "--advertise-address",
+                                   f"{host}:{port}", "--peer-service", "127.0.0.2", host=host, port=port)
+                    for host in ("127.0.0.2", "127.0.0.3"))
+    for srv in (owner, other):
+        srv.http_port = http_port
+    status, _, created = http(owner, "POST", "/v1/sessions", {}, token="")
+    sid = created["session_id"]
+    assert status == 200 and sid.count(".") == 2
+    for srv, code, value in ((other, "x = 6", None), (other, "x * 7", "42"), (owner, "x", "6")):
+        status, _, reply = http(srv, "POST", f"/v1/sessions/{sid}/cells", {"code": code}, token="")
+        assert status == 200 and reply["value"] == value, reply
+    assert stub(other.target).RunCell(pb.RunCellRequest(session_id=sid, code="x + 1"), timeout=60).value == "7"
+
+    def b64(data: bytes) -> str:
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+    key = hmac.new(b"", ROUTE_KEY_LABEL, hashlib.sha256).digest()
+    rand = sid.split(".")[0]
+    traps = []
+    for host, p, hp in (("127.0.0.4", port, http_port), ("127.0.0.2", free_port("127.0.0.2"), http_port),
+                        ("127.0.0.2", port, free_port("127.0.0.2"))):
+        trap = socket.socket()
+        trap.bind((host, hp if hp != http_port else p))
+        trap.listen(1)
+        trap.settimeout(0.5)
+        traps.append(trap)
+        route = b64(f"{host}:{p}|{hp}".encode())
+        forged = f"{rand}.{route}.{b64(hmac.new(key, f'{rand}.{route}'.encode(), hashlib.sha256).digest()[:MAC_BYTES])}"
+        status, _, body = http(other, "POST", f"/v1/sessions/{forged}/cells", {"code": "1"}, token="")
+        assert status == 404 and "not one of 127.0.0.2's addresses" in body["error"], body
+        with pytest.raises(grpc.RpcError) as err:
+            stub(other.target).RunCell(pb.RunCellRequest(session_id=forged, code="1"), timeout=60)
+        assert err.value.code() == grpc.StatusCode.NOT_FOUND
+    for trap in traps:
+        with pytest.raises(socket.timeout):
+            trap.accept()
+        trap.close()

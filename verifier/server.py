@@ -222,7 +222,7 @@ class VerifierService(pb_grpc.VerifierServicer):
             return None
         metadata = tuple(context.invocation_metadata() or ())
         try:
-            owner = self.sessions.owner(request.session_id)
+            owner = await self.sessions.owner(request.session_id)
         except SessionNotFound as exc:
             await self._abort(context, method, grpc.StatusCode.NOT_FOUND, str(exc))
         if owner is None or any(k == FORWARDED_KEY for k, _ in metadata):
