@@ -11,11 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from conftest import ServerProcess
 from trainer.sessions import PythonSessionEnv, PythonSessionTool, answer_text, final_value_reward
 from verifier.client import AsyncVerifierClient
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import ServerProcess  # noqa: E402
 
 pytestmark = pytest.mark.docker
 ROOT = Path(__file__).resolve().parent.parent
