@@ -306,3 +306,57 @@ def test_a_zygote_changed_by_an_exec_program_is_replaced_before_the_judge(reques
     other = {"kind": "code", "language": "python", "completion": "```python\ndef f(x):\n    return x + 1\n```",
              "test_code": task["test_code"]}
     assert g.grade(other)["verdict"] == "accepted"
+
+
+# A judged program (serve.py, the program's uid) against its judge (a fork of the zygote: real and
+# saved uid the judge's, effective the program's) and the warm processes: signals, ptrace,
+# process_vm_readv, its memory and fds by path, prlimit. f returns what worked.
+JUDGE_REACH = r'''
+import ctypes, os, resource, signal
+libc = ctypes.CDLL(None, use_errno=True)
+reached, seen = [], 0
+for p in os.listdir("/proc"):
+    if not p.isdigit() or int(p) in (1, os.getpid()):
+        continue
+    pid = int(p)
+    try:
+        if int(open(f"/proc/{p}/status").read().split("Uid:")[1].split()[0]) == os.getuid():
+            continue
+    except OSError:
+        continue
+    seen += 1
+    for sig in (signal.SIGSTOP, signal.SIGKILL):
+        try:
+            os.kill(pid, sig)
+            reached.append(f"kill {sig.name}")
+        except OSError:
+            pass
+    if libc.ptrace(16, pid, 0, 0) == 0:  # PTRACE_ATTACH
+        reached.append("ptrace")
+    buf = ctypes.create_string_buffer(16)
+    local = (ctypes.c_void_p * 2)(ctypes.addressof(buf), 16)
+    remote = (ctypes.c_void_p * 2)(0x400000, 16)
+    if libc.process_vm_readv(pid, local, 1, remote, 1, 0) > 0:
+        reached.append("process_vm_readv")
+    for what in ["mem"] + [f"fd/{n}" for n in range(16)]:
+        try:
+            os.close(os.open(f"/proc/{p}/{what}", os.O_RDONLY | os.O_NONBLOCK))
+            target = os.readlink(f"/proc/{p}/{what}") if what.startswith("fd/") else what
+            if target != "/dev/null":
+                reached.append(target)
+        except OSError:
+            pass
+    try:
+        resource.prlimit(pid, resource.RLIMIT_CPU, (1, 1))
+        reached.append("prlimit")
+    except OSError:
+        pass
+def f(x):
+    return seen, sorted(set(reached))
+'''
+
+
+def test_a_judged_program_cannot_reach_its_warm_judge(any_grader):
+    r = any_grader.grade({"kind": "code", "language": "python", "completion": f"```python\n{JUDGE_REACH}\n```",
+                          "test_code": "seen, got = f(1)\nassert seen >= 3 and got == [], (seen, got)"})  # the mother, the zygote, the judge
+    assert r["verdict"] == "accepted", r
