@@ -360,3 +360,30 @@ def test_a_judged_program_cannot_reach_its_warm_judge(any_grader):
     r = any_grader.grade({"kind": "code", "language": "python", "completion": f"```python\n{JUDGE_REACH}\n```",
                           "test_code": "seen, got = f(1)\nassert seen >= 3 and got == [], (seen, got)"})  # the mother, the zygote, the judge
     assert r["verdict"] == "accepted", r
+
+
+def test_the_check_replaces_a_changed_zygote_and_ends_a_changed_mother():
+    """What no program can do to them (prlimit needs all their uids: the tests above), done here to
+    real warm processes of this test's own uid, to show the runner's check after a run sees it."""
+    import os
+    import resource
+
+    from sandbox import runner
+
+    warm = runner.Warm()
+    warm.start()
+    mother = warm.mother_pid
+    try:
+        assert warm.wait_ready(), warm.info()
+        first = warm.pid
+        warm.check()
+        assert (warm.pid, warm.replaced) == (first, 0)  # unchanged: kept
+        resource.prlimit(first, resource.RLIMIT_NOFILE, (77, 77))
+        warm.check()
+        assert warm.pid not in (0, first) and warm.replaced == 1 and warm.wait_ready()
+        resource.prlimit(mother, resource.RLIMIT_NOFILE, (77, 77))
+        warm.check()
+        assert (warm.pid, warm.mother_pid, warm.broken) == (0, 0, True)
+    finally:
+        warm.lose_mother()
+        os.waitpid(mother, 0)  # our child: killed, reaped here
