@@ -171,10 +171,10 @@ def test_no_process_of_a_test_outlives_it(any_grader):
 
 
 # Everything a process of the program's uid may try against the warm processes beyond signals,
-# ptrace and their fds (tests/test_sandbox_warm.py ATTACK): prlimit, pidfd signals, writes to their
+# ptrace and their fds (tests/test_sandbox_warm.py ATTACK): prlimit, pidfd and SIGIO signals, writes to their
 # /proc files; and a writable mapping shared with the zygote (a channel between forks).
 REACH = FIND_WARM + r'''
-import resource, signal
+import fcntl, resource, signal, time
 reached = []
 for name, pid in sorted(warm().items()):
     for lim in (resource.RLIMIT_NOFILE, resource.RLIMIT_AS, resource.RLIMIT_CPU, resource.RLIMIT_NPROC):
@@ -193,6 +193,14 @@ for name, pid in sorted(warm().items()):
                 pass
     except OSError:
         pass
+    r, w = os.pipe()  # SIGIO (here SIGSTOP, F_SETSIG) to an owner set with F_SETOWN: sigio_perm checks uids
+    fcntl.fcntl(r, fcntl.F_SETOWN, pid)
+    fcntl.fcntl(r, 10, signal.SIGSTOP)
+    fcntl.fcntl(r, fcntl.F_SETFL, fcntl.fcntl(r, fcntl.F_GETFL) | os.O_ASYNC)
+    os.write(w, b"x")
+    time.sleep(0.1)
+    if open(f"/proc/{pid}/status").read().split("State:")[1].split()[0] == "T":
+        reached.append(f"{name} sigio")
     for f in ("oom_score_adj", "oom_adj", "comm", "coredump_filter", "sched", "autogroup", "timerslack_ns",
               "clear_refs", "attr/current", "loginuid", "mem", "setgroups", "uid_map"):
         try:
