@@ -22,8 +22,6 @@ from sandbox.spec import CodeTask
 from verifier.config import ServerConfig
 from verifier.schema import MathTask
 
-pytestmark = pytest.mark.docker
-
 MATH = {"id": "m", "kind": "math", "completion": "so \\boxed{4}", "gold": "4"}
 DOUBLE = "print(int(input()) * 2)"
 CODE = {"id": "c", "kind": "code", "language": "python", "completion": f"```python\n{DOUBLE}\n```",
@@ -54,6 +52,7 @@ def _post(url: str, body: dict) -> dict:
         return json.loads(reply.read())
 
 
+@pytest.mark.docker
 def test_http_grpc_and_execute_decode_each_task_once(built):
     """One engine behind both front ends, in this process."""
     from verifier.engine import Engine
@@ -108,6 +107,7 @@ def test_http_grpc_and_execute_decode_each_task_once(built):
                     "execute": {"CodeTask": 1}, "run_code": {"CodeTask": 1}}, seen
 
 
+@pytest.mark.docker
 def test_a_jsonl_line_is_decoded_once_in_process(built, tmp_path):
     """`verifier grade` without a server: the line's model is what the engine grades."""
     from verifier.grade_file import grade_file
@@ -121,6 +121,7 @@ def test_a_jsonl_line_is_decoded_once_in_process(built, tmp_path):
     assert built == ONE_EACH, built
 
 
+@pytest.mark.docker
 def test_jsonl_through_a_server_and_the_client_decode_once(built, tmp_path, verifier_server):
     """Through a server: read_lines decodes the line, the client sends that model (the server, another
     process, decodes the wire once more: its own edge). A plain dict given to the client: one decode."""
@@ -141,6 +142,7 @@ def test_jsonl_through_a_server_and_the_client_decode_once(built, tmp_path, veri
     assert built == ONE_EACH, built
 
 
+@pytest.mark.docker
 def test_a_trainer_row_is_decoded_once(built, verifier_server):
     """A TRL batch: the row reader decodes each row once; its client sends that model."""
     from trainer.config import RewardConfig
@@ -160,3 +162,35 @@ def test_a_trainer_row_is_decoded_once(built, verifier_server):
     rewards = asyncio.run(run())
     assert rewards == [1.0, None], rewards  # the code row: not graded by a --no-code server
     assert built == ONE_EACH, built
+
+
+RESULTS = [
+    {"id": "a", "verdict": "correct", "score": 1, "detail": None, "extracted": "4", "extracted_from": "boxed",
+     "queue_s": 0.25, "exec_s": 1e-9, "tests": [], "retryable": False},
+    {"id": "b", "verdict": "wrong_answer", "score": 0.5, "detail": "test 2", "tests": [
+        {"verdict": "accepted", "time_s": 0.01, "detail": "", "exit_code": 0, "stdout": "4\n", "max_rss_kb": 9000},
+        {"verdict": "runtime_error", "time_s": 0.02, "detail": "Traceback", "exit_code": 1, "name": "test_x"}]},
+    {"id": "c", "verdict": "infra_error", "score": 0.0, "detail": "x" * 300, "retryable": True, "exec_s": None},
+]
+
+
+@pytest.mark.parametrize("result", RESULTS, ids=[r["id"] for r in RESULTS])
+def test_result_json_is_what_the_wire_round_trip_made(result):
+    """The HTTP port answered result_from_proto(result_to_proto(r)); result_json gives the same Result
+    (fields, defaults, types; sandbox-only keys dropped) without protobuf."""
+    from verifier.schema import result_from_proto, result_json, result_to_proto
+
+    out = result_json(result)
+    assert out == result_from_proto(result_to_proto(result))
+    assert [type(out[k]) for k in ("score", "queue_s", "exec_s")] == [float] * 3
+
+
+def test_result_json_refuses_an_unknown_verdict_as_the_wire_does():
+    from verifier.schema import result_json, result_to_proto
+
+    for bad in ({"id": "a", "verdict": "correctish"},
+                {"id": "a", "verdict": "accepted", "tests": [{"verdict": "fine"}]}):
+        with pytest.raises(ValueError):
+            result_to_proto(bad)
+        with pytest.raises(ValueError, match="unknown verdict"):
+            result_json(bad)

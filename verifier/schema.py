@@ -2,10 +2,15 @@
 
 Typed models hold every default, limit and validation rule: `MathTask` here, `CodeTask` in
 sandbox/spec.py (the sandbox is the lowest layer that needs it, and its direct API uses the same
-model). Everything that accepts tasks (server, CLI, client, trainer, sandbox) goes through
-`parse_task` (a dict) or `validate_tasks` (the wire), so a rule about what a valid task is lives in
-these two modules only. Results are `Result` dicts (a TypedDict: built on the hot path in many
-places, they are typed without a conversion). Why dataclasses and not pydantic: sandbox/spec.py.
+model). Each edge decodes a task once into its model and the engine grades the model
+(docs/architecture.md "The data path"): `parse_task` / `decode_task(s)` for JSON (a JSONL line, an
+HTTP task or label, a client item, a trainer row), `validate_tasks` for the wire, CodeTask.from_dict
+for the sandbox's own API; `check_limits` holds a decoded model to a server's limits. A rule about
+what a valid task is lives in these two modules only. Field errors name the field under the prefix
+the edge passes (`tasks[3].code.gold` on the wire, `tasks[3].gold` in JSON, `gold` on a JSONL line).
+Results are `Result` dicts (a TypedDict: built on the hot path in many places, they are typed
+without a conversion); `result_json` and `result_to_proto` are their two encodings out. Why
+dataclasses and not pydantic: sandbox/spec.py.
 """
 
 from __future__ import annotations
@@ -291,12 +296,10 @@ def _language_limits(languages: Mapping[str, Mapping]) -> dict[str, LanguageLimi
 
 class WireTestSets:
     """The test sets of one request (docs/service.md "The service": test sets), each expanded and checked
-    against the limits once, however many tasks name it; the tasks share its tuple of tests.
-    `as_inline` (the client, whose user wrote inline tests and never saw a set): a set over a limit
-    is reported as the task's own tests (`tasks[3].code.tests[0].stdin: exceeds ...`)."""
+    against the limits once, however many tasks name it; the tasks share its tuple of tests."""
 
-    def __init__(self, sets: Mapping[str, pb.TestSet], limits: pb.Limits, as_inline: bool = False):
-        self.sets, self.limits, self.as_inline = sets, limits, as_inline
+    def __init__(self, sets: Mapping[str, pb.TestSet], limits: pb.Limits):
+        self.sets, self.limits = sets, limits
         self._done: dict[str, tuple[CodeTest, ...] | TaskError] = {}
 
     def tests(self, name: str, where: str) -> tuple[CodeTest, ...]:
@@ -312,8 +315,6 @@ class WireTestSets:
             except TaskError as exc:
                 self._done[name] = exc
         found = self._done[name]
-        if isinstance(found, TaskError) and self.as_inline:
-            raise TaskError(where.removesuffix("test_set") + found.field, str(found).removeprefix(found.field + ": "))
         if isinstance(found, TaskError):
             raise TaskError(where, f"test set {name!r}: {found}")
         return found
