@@ -30,7 +30,7 @@ from verifier.v1 import verifier_pb2 as pb
 
 __all__ = ["CODE_VERDICTS", "MATH_VERDICTS", "VERDICTS", "PROFILES", "CodeTask", "MathTask", "Result",
            "TaskError", "WireTestSets", "check_limits", "decode_task", "decode_tasks", "parsed", "protos_with_test_sets",
-           "parse_task", "result_json", "task_to_proto", "task_from_proto", "validate_tasks"]
+           "parse_task", "result_json", "task_to_proto", "task_from_proto", "validate_tasks", "with_id"]
 
 MATH_VERDICTS = ("correct", "incorrect", "no_answer", "invalid_gold", "timeout", "error")
 VERDICTS = MATH_VERDICTS + CODE_VERDICTS + ("infra_error",)
@@ -283,6 +283,16 @@ def parsed(model: Task) -> Parsed:
     """`model` as its wire dict (to_dict(wire=True)), carrying the model."""
     out = Parsed(model.to_dict(wire=True))
     out.model = model
+    return out
+
+
+def with_id(task: Mapping[str, Any], task_id: str) -> dict:
+    """`task` under another id (a batcher numbering its call's tasks); a Parsed dict keeps its model,
+    renamed rather than decoded again."""
+    if not isinstance(task, Parsed):
+        return {**task, "id": task_id}
+    out = Parsed({**task, "id": task_id})
+    out.model = dataclasses.replace(task.model, id=task_id)
     return out
 
 
