@@ -194,3 +194,18 @@ def test_result_json_refuses_an_unknown_verdict_as_the_wire_does():
             result_to_proto(bad)
         with pytest.raises(ValueError, match="unknown verdict"):
             result_json(bad)
+
+
+def test_a_renumbered_trainer_task_keeps_its_model(monkeypatch):
+    """verl's micro-batcher renumbers each task (trainer/verl.py): with_id keeps the decoded model, so
+    the client sends it without decoding the dict again; a plain dict is still decoded, once."""
+    from verifier import client as client_module
+    from verifier.schema import Parsed, parse_task, parsed, with_id
+
+    task = with_id(parsed(parse_task(CODE)), "7")
+    assert isinstance(task, Parsed) and task["id"] == "7" and task.model.id == "7"
+    assert task.model.tests == parse_task(CODE).tests and dict(task) == {**parse_task(CODE).to_dict(wire=True), "id": "7"}
+    calls = []
+    monkeypatch.setattr(client_module, "parse_task", lambda *a, **k: calls.append(a) or parse_task(*a, **k))
+    assert client_module._model(task, "tasks[0]") is task.model and not calls
+    assert client_module._model(with_id(CODE, "8"), "tasks[0]").id == "8" and len(calls) == 1
