@@ -75,7 +75,7 @@ def main() -> None:
           f"{ServerConfig().max_request_bytes / mib:.0f} MiB limit: {calls} calls) | test sets "
           f"{len(after_data) / mib:.2f} MiB ({len(sets)} set) | {len(before_data) / len(after_data):.0f}x smaller")
     print(f"client build: inline {build_before:.2f} s | test sets {build_after:.2f} s")
-    print(f"server accept (parse + validate + engine dicts): inline {accept_before:.2f} s | test sets "
+    print(f"server accept (parse + validate into models): inline {accept_before:.2f} s | test sets "
           f"{accept_after:.3f} s | {accept_before / accept_after:.0f}x faster")
     if not args.no_server:
         loopback(tasks)
