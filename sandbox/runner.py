@@ -733,9 +733,11 @@ class Warm:
         self.mother, self.mother_pid, self.mother_state = None, 0, ()
 
     def lost(self, pid: int) -> None:
-        """A spared process died (reaped by the runner: the mother)."""
+        """A spared process died (reaped by the runner: the mother): the container is recycled at its
+        reset, as when it changed (red-team finding: a fork bomb under gVisor got the mother OOM-killed,
+        and the container served on with no warm interpreter, every later run an exec)."""
         if pid == self.mother_pid:
-            self.mother_pid = 0
+            self.mother_pid, self.broken = 0, True  # not killed again: its pid may be reused
             self.lose_mother()
 
     def info(self) -> dict:

@@ -227,12 +227,12 @@ def test_the_warm_processes_refuse_prlimit_pidfd_and_proc_writes(any_grader):
     "import os, signal\nos.kill(os.getpid(), signal.SIGSTOP)",  # stopped: the wall limit
     "import os\nfor fd in range(1024):\n    try:\n        os.close(fd)\n    except OSError:\n        pass",
     "import os, signal\nos.setsid()\nfor p in range(1, 64):\n    try:\n        os.kill(p, signal.SIGKILL)\n    except OSError:\n        pass",
-])
+], ids=["fork_bomb", "kill_all", "killpg", "stop_self", "close_fds", "kill_pids"])
 @pytest.mark.parametrize("judged", [False, True])
 def test_a_programs_failure_is_its_verdict_and_the_next_job_passes(any_grader, code, judged):
     """What a program does to itself and what it can reach is charged to it, never infra_error,
-    and the next completion in the same container is graded as ever: a stdin program (a fork of
-    the zygote) and a judged one (its judge a fork of the zygote)."""
+    and the next completion is graded as ever, a fork of a warm interpreter: after a stdin program
+    (a fork of the zygote) and a judged one (its judge a fork of the zygote)."""
     task = py(code, time_limit_s=1.0)
     if judged:
         task = {"kind": "code", "language": "python", "test_code": "assert f(1) == 2", "time_limit_s": 1.0,
@@ -240,6 +240,8 @@ def test_a_programs_failure_is_its_verdict_and_the_next_job_passes(any_grader, c
     r = any_grader.grade(task)
     assert r["verdict"] not in ("infra_error", "accepted"), r
     assert any_grader.grade(py("print(sum(map(int, input().split())))"))["verdict"] == "accepted"
+    # and the next completion is a fork of a warm interpreter again (a new one if these died)
+    assert outputs(any_grader, FIND_WARM + "print(sorted(warm()))") == ["['mother', 'zygote']\n"]
 
 
 def test_a_program_finds_no_other_completions_source_in_its_memory(any_grader):
