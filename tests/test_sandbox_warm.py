@@ -271,3 +271,101 @@ def test_memory_verdicts_are_the_same_as_under_exec(any_grader, exec_graders, mb
     task = py(code, memory_limit_mb=64)
     verdicts = {any_grader.grade(task)["verdict"], exec_graders(any_grader.grader.config.backend).grade(task)["verdict"]}
     assert len(verdicts) == 1, verdicts
+
+
+# A judged task's program process (serve.py's loop: harness/judge.py start_program), seen from
+# inside: facts(KEY) returns a digest of one fact (a call test's detail shows it whole), or the
+# fact itself for "loaded" (which preloaded modules it finds: a fork of the zygote finds them).
+JUDGED_PROBE = r'''
+import ctypes, hashlib, json, os, resource, signal, sys
+
+def spin():
+    while True:
+        pass
+
+def depth(n=0):
+    try:
+        return depth(n + 1)
+    except RecursionError:
+        return n
+
+def fds():
+    """What each open fd is (not its number), std streams first."""
+    found = {}
+    for n in os.listdir("/proc/self/fd"):
+        try:
+            found[int(n)] = os.readlink(f"/proc/self/fd/{n}").split(":")[0]
+        except OSError:  # listdir's own
+            pass
+    return [found.get(n) for n in (0, 1, 2)] + sorted(v for n, v in found.items() if n > 2)
+
+def facts(key):
+    if key == "loaded":
+        return sorted(m for m in ("statistics", "tempfile", "fractions") if m in sys.modules)
+    status = dict(line.split(":", 1) for line in open("/proc/self/status").read().splitlines())
+    fact = {"ids": lambda: [os.getresuid(), os.getresgid(), os.getgroups()],
+            "limits": lambda: [(n, resource.getrlimit(getattr(resource, n))) for n in sorted(dir(resource)) if n.startswith("RLIMIT_")],
+            "status": lambda: [status.get(k, "").strip() for k in ("NoNewPrivs", "Seccomp", "CapEff", "CapPrm", "CapBnd", "SigBlk", "SigIgn", "Cpus_allowed_list")],
+            "oom": lambda: open("/proc/self/oom_score_adj").read(),
+            "dumpable": lambda: ctypes.CDLL(None).prctl(3, 0, 0, 0, 0),
+            "env": lambda: sorted(os.environ.items()),
+            "fds": fds,
+            "signals": lambda: [(s.name, str(signal.getsignal(s))) for s in signal.Signals if s not in (signal.SIGKILL, signal.SIGSTOP)],
+            "main": lambda: [__name__, sys.argv, sorted(m for m in ("judge", "kinds", "zygote", "runner", "wire_rich") if m in sys.modules)],
+            "depth": depth, "nice": lambda: [os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0)]}[key]()
+    return hashlib.sha256(json.dumps(fact, default=str).encode()).hexdigest()[:16]
+'''
+JUDGED_FACTS = ("ids", "limits", "status", "oom", "dumpable", "env", "fds", "signals", "main", "depth", "nice")
+
+
+def judged_facts(grader) -> dict:
+    """Each fact of a judged program process, before and after a call that timed out (the judge then
+    starts a fresh one: judge.py Program.restart)."""
+    calls = [{"args": [k], "expected": None} for k in ("loaded",) + JUDGED_FACTS]
+    task = {"kind": "code", "language": "python", "completion": f"```python\n{JUDGED_PROBE}\n```", "time_limit_s": 1,
+            "entry_point": "facts", "scoring": "fraction",
+            "call_tests": calls + [{"args": ["spin"], "expected": None}] + calls}
+    task["completion"] = task["completion"].replace("def facts(key):\n", "def facts(key):\n    if key == 'spin':\n        spin()\n")
+    r = grader.grade(task)
+    n = len(calls)
+    assert r["tests"][n]["verdict"] == "time_limit", r["tests"][n]
+    details = [t["detail"] for t in r["tests"]]
+    return {"first": dict(zip(("loaded",) + JUDGED_FACTS, details[:n])),
+            "restarted": dict(zip(("loaded",) + JUDGED_FACTS, details[n + 1:]))}
+
+
+def test_a_judged_program_is_a_fork_of_the_zygote_that_sees_what_an_exec_sees(any_grader, exec_graders):
+    """Under warm mode the program process of call/assert/pytest tasks is forked from the zygote (it
+    finds the preloaded modules), also when started again after a timeout; every other fact of it
+    is what a new interpreter running serve.py shows (warm_fork off), the numbers of its channel fds
+    aside (README.md lists what differs: its session is its own, as a forked stdin program's)."""
+    warm = judged_facts(any_grader)
+    cold = judged_facts(exec_graders(any_grader.grader.config.backend))
+    loaded = "expected None, got ['fractions', 'statistics', 'tempfile']"
+    assert warm["first"]["loaded"] == warm["restarted"]["loaded"] == loaded, warm
+    assert cold["first"]["loaded"] == cold["restarted"]["loaded"] == "expected None, got ['fractions']", cold
+    for when in ("first", "restarted"):
+        differ = [k for k in JUDGED_FACTS if warm[when][k] != cold[when][k]]
+        assert not differ, (when, differ)
+
+
+@pytest.mark.parametrize("kind", ["call", "assert", "pytest"])
+def test_a_judged_program_forked_from_the_zygote_holds_no_byte_of_the_tests(any_grader, kind):
+    """The attacks of tests/test_sandbox_security.py on a judged program, here with its process forked
+    from the zygote on both backends (warm_fork on): its own memory, whatever it can reach of others'
+    in /proc, and the runner's and judge's fds through /proc hold nothing of the tests."""
+    from tests import test_sandbox_security as sec
+
+    assert any_grader.grade(sec.add_task(kind, sec.STEAL))["verdict"] == "wrong_answer"
+    assert any_grader.grade(sec.add_task(kind, sec.STEAL.replace("a - b)", "a + b)")))["verdict"] == "accepted"
+    for code, name in ((sec.LEAKS, "leaks"), (sec.PROC_LEAKS, "proc_leaks"), (sec.OTHERS_FDS, "others_fds")):
+        task = {"language": "python", "completion": code, "time_limit_s": 10}
+        if kind == "call":
+            task.update(entry_point=name, call_tests=[{"args": [], "expected": []}, {"args": [], "expected": [sec.MARKER]}])
+        elif kind == "assert":
+            task["test_code"] = f"got = {name}()\nassert got == [], got\nassert got != [{sec.MARKER!r}]\n"
+        else:
+            task.update(test_framework="pytest", test_code=f"from solution import {name}\n\ndef test_none():\n"
+                        f"    got = {name}()\n    assert got == [], got\n    assert got != [{sec.MARKER!r}]\n")
+        r = any_grader.grade(task)
+        assert r["tests"][0]["verdict"] == "accepted", (name, r)
