@@ -311,7 +311,7 @@ def facts(key):
             "env": lambda: sorted(os.environ.items()),
             "fds": fds,
             "signals": lambda: [(s.name, str(signal.getsignal(s))) for s in signal.Signals if s not in (signal.SIGKILL, signal.SIGSTOP)],
-            "main": lambda: [__name__, sys.argv, sorted(m for m in ("judge", "kinds", "zygote", "runner", "wire_rich") if m in sys.modules)],
+            "main": lambda: [__name__, sys.argv, sys.path, sorted(m for m in ("judge", "kinds", "zygote", "runner") if m in sys.modules)],
             "depth": depth, "nice": lambda: [os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0)]}[key]()
     return hashlib.sha256(json.dumps(fact, default=str).encode()).hexdigest()[:16]
 '''
@@ -338,7 +338,7 @@ def test_a_judged_program_is_a_fork_of_the_zygote_that_sees_what_an_exec_sees(an
     """Under warm mode the program process of call/assert/pytest tasks is forked from the zygote (it
     finds the preloaded modules), also when started again after a timeout; every other fact of it
     is what a new interpreter running serve.py shows (warm_fork off), the numbers of its channel fds
-    aside (README.md lists what differs: its session is its own, as a forked stdin program's)."""
+    aside (docs/sandboxes.md "The warm interpreter" lists what differs: its session is its own)."""
     warm = judged_facts(any_grader)
     cold = judged_facts(exec_graders(any_grader.grader.config.backend))
     loaded = "expected None, got ['fractions', 'statistics', 'tempfile']"

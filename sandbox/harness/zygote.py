@@ -260,12 +260,13 @@ def become_judge() -> int:
 def become_serve(in_fd: int, out_fd: int) -> None:
     """A judged task's program process (harness/judge.py start_program, through the runner's
     keep_program): serve.py's loop, already imported, as `python3 -I serve.py IN OUT` runs it; no
-    harness module in sys.modules but serve (as __main__) and wire."""
+    harness module in sys.modules but serve (as __main__), wire and wire_rich."""
     dumpable()
     for name in HARNESS + ("__main__",):
-        if name != "wire":
+        if name not in ("wire", "wire_rich"):
             sys.modules.pop(name, None)
     serve = sys.modules["__main__"] = SERVE[0]
+    sys.path.insert(0, HERE)  # as serve.py puts it there: wire imports wire_rich from it
     sys.setrecursionlimit(sys.getrecursionlimit() + stack_depth() - 1)  # serve.main as deep as in a script
     status = 0
     try:
