@@ -373,6 +373,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     if kind and not WARM.wait_ready():  # before the CPU clock starts: its imports are not the program's
         kind = None
     keeper = None  # a warm judge asks here for its program processes (keep_program)
+    kept: list[int] = []  # their pids
     prog_env = {k: v for k, v in env.items() if k not in ("RESULT_FD", KEEPER_ENV)}
     if kind == "judge" and req.get("warm_program") is True:  # its program forked as a stdin program would be
         keeper, keeper_judge = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -480,7 +481,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
                 sel.unregister(pidfd)
                 continue
             if name == "keeper":
-                if not keep_program(keeper, cwd, prog_env, cpu_limit, fsize):
+                if not keep_program(keeper, kept, cwd, prog_env, cpu_limit, fsize):
                     sel.unregister(key.fd)
                 continue
             if name == "stdin":
@@ -794,12 +795,20 @@ def fork_warm(kind: str, argv: list[str], cwd: str, env: dict, pass_fds: tuple[i
     return Forked(pid, pipes[0][1], pipes[1][0], pipes[2][0], warm=True)
 
 
-def keep_program(keeper: socket.socket, cwd: str, env: dict, cpu_s: float, fsize: int) -> bool:
+def keep_program(keeper: socket.socket, kept: list[int], cwd: str, env: dict, cpu_s: float, fsize: int) -> bool:
     """A warm judge's request for a program process (harness/judge.py start_program): its stdin,
     stdout, stderr and its two channel ends come as fds; fork serve.py's loop from the zygote, which
     never held a test (never from the judge, which holds them: docs/sandboxes.md, "The warm
     interpreter"), with the program's uid and limits as for a stdin program. Replies {"pid"} or
-    {"error"} (the judge then starts a new interpreter). False when the judge closed its end."""
+    {"error"} (the judge then starts a new interpreter). False when the judge closed its end.
+    The earlier ones that ended are reaped first (the judge has waited for them: judge.py reap),
+    so that a job's restarts leave no zombies to fill the container's pids limit."""
+    for pid in list(kept):
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0]:
+                kept.remove(pid)
+        except ChildProcessError:
+            kept.remove(pid)
     try:
         msg, fds, _, _ = socket.recv_fds(keeper, 256, KEEPER_FDS + 1)
     except OSError:
@@ -812,6 +821,7 @@ def keep_program(keeper: socket.socket, cwd: str, env: dict, cpu_s: float, fsize
         ends = (fds[3], fds[4])  # their numbers in the forked process too (Warm.fork: pass)
         argv = ["python3", "-I", os.path.join(HARNESS_DIR, "serve.py"), str(ends[0]), str(ends[1])]
         reply = {"pid": WARM.fork("serve", argv, cwd, env, fds[:3], ends, cpu_s, fsize)}
+        kept.append(reply["pid"])
     except OSError as e:
         reply = {"error": f"{e}"[:200]}
     finally:

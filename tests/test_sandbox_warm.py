@@ -263,16 +263,6 @@ def test_the_warm_processes_are_out_of_reach(any_grader):
     assert any_grader.grade(py("print(int(input()) + 1)", [("1\n", "2\n")]))["verdict"] == "accepted"
 
 
-@pytest.mark.parametrize("mb", [40, 80, 200])
-def test_memory_verdicts_are_the_same_as_under_exec(any_grader, exec_graders, mb):
-    """The warm processes' memory is added to the container's limit (SandboxConfig.overhead_mb): a
-    program holding as much as before gets the verdict it got before, under and over its 64 MB."""
-    code = f"x = bytearray({mb} << 20)\nfor i in range(0, len(x), 4096):\n    x[i] = 1\nprint(3)"
-    task = py(code, memory_limit_mb=64)
-    verdicts = {any_grader.grade(task)["verdict"], exec_graders(any_grader.grader.config.backend).grade(task)["verdict"]}
-    assert len(verdicts) == 1, verdicts
-
-
 # A judged task's program process (serve.py's loop: harness/judge.py start_program), seen from
 # inside: facts(KEY) returns a digest of one fact (a call test's detail shows it whole), or the
 # fact itself for "loaded" (which preloaded modules it finds: a fork of the zygote finds them).
@@ -369,3 +359,42 @@ def test_a_judged_program_forked_from_the_zygote_holds_no_byte_of_the_tests(any_
                         f"    got = {name}()\n    assert got == [], got\n    assert got != [{sec.MARKER!r}]\n")
         r = any_grader.grade(task)
         assert r["tests"][0]["verdict"] == "accepted", (name, r)
+
+
+ZOMBIES = r'''
+import os
+
+def zombies(spin):
+    """How many zombie processes /proc shows (program processes ended and not yet reaped)."""
+    while spin:
+        pass
+    found = 0
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                found += f.read().rpartition(b")")[2].split()[0] == b"Z"
+        except (OSError, IndexError):
+            pass
+    return found
+'''
+
+
+def test_program_processes_the_judge_started_again_leave_no_zombies(any_grader):
+    """Each timeout ends a program process forked for the judge (the runner's child, not the
+    judge's): the runner reaps it before it forks the next, so restarts cannot fill the pids limit."""
+    calls = [{"args": [True], "expected": 0}] * 3 + [{"args": [False], "expected": 0}]
+    r = any_grader.grade({"kind": "code", "language": "python", "completion": f"```python\n{ZOMBIES}\n```",
+                          "entry_point": "zombies", "call_tests": calls, "time_limit_s": 0.5, "scoring": "fraction"})
+    assert [t["verdict"] for t in r["tests"]] == ["time_limit"] * 3 + ["accepted"], r
+
+
+# Last in this file: under gVisor, a run killed for memory leaves the container without its warm
+# interpreter (every later run an exec until the container is recycled), which the tests above check for.
+@pytest.mark.parametrize("mb", [40, 80, 200])
+def test_memory_verdicts_are_the_same_as_under_exec(any_grader, exec_graders, mb):
+    """The warm processes' memory is added to the container's limit (SandboxConfig.overhead_mb): a
+    program holding as much as before gets the verdict it got before, under and over its 64 MB."""
+    code = f"x = bytearray({mb} << 20)\nfor i in range(0, len(x), 4096):\n    x[i] = 1\nprint(3)"
+    task = py(code, memory_limit_mb=64)
+    verdicts = {any_grader.grade(task)["verdict"], exec_graders(any_grader.grader.config.backend).grade(task)["verdict"]}
+    assert len(verdicts) == 1, verdicts
