@@ -539,7 +539,7 @@ class HttpFrontEnd:
         """The owner's answer when the session lives on another replica; None when this replica
         answers (docs/architecture.md "Sessions": HTTP affinity behind a per-request balancer)."""
         try:
-            owner = self._sessions().owner(request.path_params["session_id"])
+            owner = await self._sessions().owner(request.path_params["session_id"])
         except SessionNotFound as e:
             raise HttpError(404, str(e), "session_id") from None
         if owner is None or request.headers.get(FORWARDED_KEY):
