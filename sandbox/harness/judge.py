@@ -195,7 +195,8 @@ def kill_program(pid: int) -> None:
 
 def reap(pid: int) -> None:
     """Wait for the program process to end: ours (waitpid), or the runner's (warm_program): until
-    /proc shows it a zombie or gone (the runner reaps it after the job, so its pid is not reused)."""
+    /proc shows it a zombie or gone (the runner reaps it at our next request or after the job, never
+    while we wait: its pid is not reused meanwhile)."""
     try:
         os.waitpid(pid, 0)
         return
