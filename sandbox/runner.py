@@ -817,7 +817,7 @@ def keep_program(keeper: socket.socket, kept: list[int], cwd: str, env: dict, cp
         if not msg:
             return False
         if len(fds) != KEEPER_FDS or not WARM.ready:
-            raise OSError("no warm interpreter" if WARM.ready else "std streams and two channel ends")
+            raise OSError("std streams and two channel ends" if WARM.ready else "no warm interpreter")
         ends = (fds[3], fds[4])  # their numbers in the forked process too (Warm.fork: pass)
         argv = ["python3", "-I", os.path.join(HARNESS_DIR, "serve.py"), str(ends[0]), str(ends[1])]
         reply = {"pid": WARM.fork("serve", argv, cwd, env, fds[:3], ends, cpu_s, fsize)}
