@@ -28,7 +28,7 @@ from verifier.execute import execute_task, request_from_proto, response_to_proto
 from verifier.metrics import Metrics
 from verifier.session_wire import cell_to_proto
 from verifier.sessions import FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry
-from verifier.schema import TaskError, grader_dict, limits_from_config, result_to_proto, validate_tasks
+from verifier.schema import Task, TaskError, limits_from_config, result_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
@@ -110,8 +110,9 @@ class VerifierService(pb_grpc.VerifierServicer):
         self._peers: dict[str, tuple[grpc.aio.Channel, pb_grpc.VerifierStub]] = {}
         self._closing: set[asyncio.Task] = set()  # evicted peer channels finishing their calls
 
-    async def _tasks(self, request: pb.GradeRequest, context, method: str) -> list[dict]:
-        """Validated task dicts, or the call aborted with the status that says why."""
+    async def _tasks(self, request: pb.GradeRequest, context, method: str) -> list[Task]:
+        """The request's tasks as models, each decoded once (validate_tasks), or the call aborted with
+        the status that says why."""
         m = self.engine.metrics
         if isinstance(request, Malformed):
             m.rejections.labels("invalid").inc()
@@ -126,7 +127,7 @@ class VerifierService(pb_grpc.VerifierServicer):
             m.rejections.labels("invalid").inc()
             await self._abort(context, method, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         m.test_sets.inc(len(request.test_sets))
-        return [grader_dict(model) for model in models]
+        return models
 
     async def _abort(self, context, method: str, code: grpc.StatusCode, details: str, retry_after_s: float = 0.0):
         self.engine.metrics.rpcs.labels(method, code.name).inc()
