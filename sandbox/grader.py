@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from .backend import Backend, DockerBackend
 from .config import SandboxConfig
+from .contract import sandbox_infra_error
 from .gvisor import GvisorBackend
 from .job import InfraFailure, Plan, make_plan, merge_parts, out_of_budget, reset_box, run_job, split_plan
 from .pool import Pool, arrival
@@ -28,11 +29,6 @@ log = logging.getLogger(__name__)
 def make_backend(config: SandboxConfig) -> Backend:
     """The backend `config.backend` names (chosen here, above both, so neither imports the other)."""
     return GvisorBackend(config) if config.backend == "gvisor" else DockerBackend(config)
-
-
-def _infra(detail: str, retryable: bool = True, extracted: str = "", how: str = "none") -> dict:
-    return {"verdict": "infra_error", "score": 0.0, "detail": detail[:300], "extracted": extracted[:2000],
-            "extracted_from": how, "tests": [], "retryable": retryable}
 
 
 class SharedRuns:
@@ -207,16 +203,16 @@ class CodeGrader:
         try:  # in a thread: extraction and parsing of a large completion must not stall the event loop
             plan = await asyncio.get_running_loop().run_in_executor(self._plan, make_plan, task, self.config)
         except InfraFailure as e:
-            return _infra(str(e), retryable=e.retryable)
+            return sandbox_infra_error(str(e), retryable=e.retryable)
         except Exception as e:  # malformed task the server did not catch: answer, do not crash
-            return _infra(f"bad task: {type(e).__name__}: {e}", retryable=False)
+            return sandbox_infra_error(f"bad task: {type(e).__name__}: {e}", retryable=False)
         if isinstance(plan, dict):
             return plan
         plan.files = {**(files or {}), **plan.files}
         if not self._available or self._pool is None:
-            return _infra(self.unavailable_reason(), extracted=plan.code, how=plan.extracted_from)
+            return sandbox_infra_error(self.unavailable_reason(), extracted=plan.code, how=plan.extracted_from)
         if plan.lang.name not in self._images:
-            return _infra(f"no image for {plan.lang.name}: run `verifier sandbox build {plan.lang.name}`",
+            return sandbox_infra_error(f"no image for {plan.lang.name}: run `verifier sandbox build {plan.lang.name}`",
                           extracted=plan.code, how=plan.extracted_from)
         if shared is None or files:
             return await self._grade_plan(plan, timeout_s, on_start, arrival())
@@ -250,10 +246,10 @@ class CodeGrader:
             except InfraFailure as e:
                 last = str(e)
                 if not e.retryable:
-                    return _infra(last, retryable=False, extracted=plan.code, how=plan.extracted_from)
+                    return sandbox_infra_error(last, retryable=False, extracted=plan.code, how=plan.extracted_from)
                 log.warning("sandbox: %s", last)
                 plan.job_dir = Plan.__dataclass_fields__["job_dir"].default_factory()
-        return _infra(last or "the job's wall-clock budget ran out", extracted=plan.code, how=plan.extracted_from)
+        return sandbox_infra_error(last or "the job's wall-clock budget ran out", extracted=plan.code, how=plan.extracted_from)
 
     async def _attempt(self, plan: Plan, owed_s: float, deadline: float,
                        on_start: Callable[[], None] | None = None, key: tuple = ()) -> dict:

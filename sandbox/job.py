@@ -19,8 +19,9 @@ from dataclasses import dataclass, field, fields, replace
 from . import checks
 from .channel import ChannelError
 from .config import SandboxConfig
+from .contract import BY_NAME, CODE_VERDICTS, EXTRACT_MAX, code_outcome
 from .languages import LANGUAGES, Language, fill, java_main_class
-from .spec import CODE_VERDICTS, CodeTask, CodeTest
+from .spec import CodeTask, CodeTest
 
 COMPILE_CAP = 64 << 10
 # Container-side programs: sandbox/harness/*.py, copied read-only into every image (sandbox/build.py).
@@ -164,8 +165,7 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
     else:
         code, how = checks.extract_code(task.completion, lang_name)
     if how == "none":
-        return {"verdict": "no_code", "score": 0.0, "detail": "no code found in the completion",
-                "extracted": "", "extracted_from": "none", "tests": [], "retryable": False}
+        return code_outcome("no_code", "no code found in the completion")
     code_b = code.encode("utf-8", "surrogatepass")
     if len(code_b) > config.max_code_bytes:  # the program's fault, like an oversized math answer: it scores 0
         return _refused(code, how, f"program is {len(code_b)} bytes, over the {config.max_code_bytes}-byte limit")
@@ -186,8 +186,7 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
         raise InfraFailure(f"a test's expected output is over output_limit_bytes={config.output_limit_bytes}",
                            retryable=False)  # no program could match it
     if task.test_framework != "assert" and not _parses(task.test_code or ""):
-        return {"verdict": "error", "score": 0.0, "detail": "test_code (the test file) is not valid Python",
-                "extracted": code[: checks.EXTRACT_MAX], "extracted_from": how, "tests": [], "retryable": False}
+        return code_outcome("error", "test_code (the test file) is not valid Python", code[:EXTRACT_MAX], how)
     if not tests and task.test_code is None and not task.call_tests:
         tests = [(b"", None)]  # no tests: the program must run cleanly on empty input
     compile_argv = fill(lang.compile, main=main, mem=memory) if lang.compile else None
@@ -246,8 +245,7 @@ def _utf8_len(text: str) -> int:
 
 def _refused(code: str, how: str, detail: str) -> dict:
     """A program the sandbox will not build: compile_error, its own fault (never infra_error)."""
-    return {"verdict": "compile_error", "score": 0.0, "detail": detail, "extracted": code[: checks.EXTRACT_MAX],
-            "extracted_from": how, "tests": [], "retryable": False}
+    return code_outcome("compile_error", detail, code[:EXTRACT_MAX], how)
 
 
 SPLIT_MIN_TESTS = 4  # fewer: a second container's job setup (files, syntax check, reset) costs more than it saves
@@ -569,7 +567,7 @@ def _judge_test(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, expe
     else:
         ok, why = checks.compare(output, expected, plan.compare, plan.abs_tol, plan.rel_tol)
         entry = _test_entry("accepted" if ok else "wrong_answer", facts, "" if ok else why)
-    if entry["verdict"] in ("accepted", "wrong_answer"):
+    if BY_NAME[entry["verdict"]].passes or BY_NAME[entry["verdict"]].wrong:  # its output was judged
         entry["detail"] = checks.clip((entry["detail"] + _stderr_note(facts)).strip())
     return entry
 
@@ -759,6 +757,5 @@ def reset_box(box) -> bool:
 
 
 def _finish(plan: Plan, verdict: str, score: float, detail: str, tests: list[dict]) -> dict:
-    return {"verdict": verdict, "score": float(score), "detail": checks.clip(detail),
-            "extracted": plan.code[: checks.EXTRACT_MAX], "extracted_from": plan.extracted_from,
-            "tests": tests, "retryable": False}
+    return code_outcome(verdict, checks.clip(detail), plan.code[:EXTRACT_MAX], plan.extracted_from, score, tests,
+                        retryable=False)

@@ -24,10 +24,11 @@ from typing import Any
 
 import grpc
 
+from sandbox.contract import HOST_FAULTS, infra_error, task_error
 from verifier.client_config import ClientConfig
 from verifier.execute import response_from_proto
 from verifier.session_wire import cell_from_proto
-from verifier.schema import (CodeTask, MathTask, TaskError, WireTestSets, infra_error, inline_test_sets, languages_from_info,
+from verifier.schema import (CodeTask, MathTask, TaskError, WireTestSets, inline_test_sets, languages_from_info,
                              parse_task, protos_with_test_sets, result_from_proto, validate_tasks)
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
@@ -134,7 +135,7 @@ class AsyncVerifierClient:
         message = str(exc).replace("tasks[0]", f"tasks[{index}]", 1)
         if self.config.on_invalid != "result":
             raise VerifierError(grpc.StatusCode.INVALID_ARGUMENT, message)
-        results[task_id] = {**infra_error(task_id, message), "verdict": "error", "retryable": False}
+        results[task_id] = task_error(task_id, message)
 
     async def grade(self, tasks: Sequence[Mapping[str, Any]], timeout_s: float | None = None) -> list[dict]:
         """One result per task, in input order."""
@@ -194,7 +195,7 @@ class AsyncVerifierClient:
                 if r["retryable"]:
                     last_error = r["detail"]
         ordered = [results.get(i) or retryable.get(i) or infra_error(i, f"not graded: {last_error}") for i in ids]
-        ungraded = sum(r["verdict"] == "infra_error" for r in ordered)
+        ungraded = sum(r["verdict"] in HOST_FAULTS for r in ordered)
         return GradeReport(ordered, retries=retries, rpc_s=time.monotonic() - started, ungraded=ungraded)
 
     def _check(self, protos: list[pb.Task], positions: dict[str, int], info: pb.ServerInfo,

@@ -4,8 +4,9 @@ Typed models hold every default, limit and validation rule: `MathTask` here, `Co
 sandbox/spec.py (the sandbox is the lowest layer that needs it, and its direct API uses the same
 model). Everything that accepts tasks (server, CLI, client, trainer, sandbox) goes through
 `parse_task` (a dict) or `validate_tasks` (the wire), so a rule about what a valid task is lives in
-these two modules only. Results are `Result` dicts (a TypedDict: built on the hot path in many
-places, they are typed without a conversion). Why dataclasses and not pydantic: sandbox/spec.py.
+these two modules only. Verdicts, the `Result` type and its builders, limits and defaults are the
+contract's (sandbox/contract.py; docs/architecture.md "The contract"). Why dataclasses and not
+pydantic: sandbox/spec.py.
 """
 
 from __future__ import annotations
@@ -15,55 +16,33 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any
 
 from sandbox.config import LanguageLimits, default_limits
-from sandbox.spec import (CODE_VERDICTS, CallTest, CodeTask, CodeTest, TaskError, check_keys, get_num, get_str,
+from sandbox.contract import (BY_NAME, BY_PROTO, CODE_VERDICTS, DEFAULT_COMPARE, DEFAULT_PROFILE, DEFAULT_SCORING,
+                              MATH_VERDICTS, MAX_CHOICE_BYTES, MAX_ID_BYTES, VERDICTS, Result, TestResult, infra_error)
+from sandbox.spec import (CallTest, CodeTask, CodeTest, TaskError, check_keys, get_num, get_str,
                           load_json, one_of)
 from verifier.math.extract import PROFILES
 from verifier.v1 import verifier_pb2 as pb
 
-__all__ = ["CODE_VERDICTS", "MATH_VERDICTS", "VERDICTS", "PROFILES", "CodeTask", "MathTask", "Result",
+__all__ = ["CODE_VERDICTS", "MATH_VERDICTS", "VERDICTS", "PROFILES", "CodeTask", "MathTask", "Result", "TestResult",
+           "infra_error",
            "TaskError", "WireTestSets", "protos_with_test_sets", "parse_task", "task_to_proto", "task_from_proto", "validate_tasks"]
 
-MATH_VERDICTS = ("correct", "incorrect", "no_answer", "invalid_gold", "timeout", "error")
-VERDICTS = MATH_VERDICTS + CODE_VERDICTS + ("infra_error",)
-MAX_ID_BYTES = 256
-MAX_CHOICE_BYTES = 4096
-
-
-class _TestFacts(TypedDict):
-    verdict: str
-    time_s: float
-    detail: str
-    exit_code: int
-
-
-class TestResult(_TestFacts, total=False):
-    name: str  # a pytest / unittest test's name; absent for other tests
-
-
-class Result(TypedDict):
-    """One graded item, as every path returns it (docs/tasks.md "Results and verdicts")."""
-
-    id: str
-    verdict: str
-    score: float
-    detail: str
-    extracted: str
-    extracted_from: str
-    queue_s: float
-    exec_s: float
-    tests: list[TestResult]
-    retryable: bool
 
 
 def verdict_to_proto(name: str) -> int:
-    return pb.Verdict.Value("VERDICT_" + name.upper())
+    """A verdict's wire number (the contract's table); an unknown name is a bug (ValueError), never sent."""
+    if name not in BY_NAME:
+        raise ValueError(f"unknown verdict {name!r}")
+    return BY_NAME[name].proto
 
 
 def verdict_from_proto(value: int) -> str:
-    return pb.Verdict.Name(value).removeprefix("VERDICT_").lower()
+    """A wire number's verdict; one the table lacks (a newer server's) keeps the proto's own name."""
+    known = BY_PROTO.get(value)
+    return known.name if known else pb.Verdict.Name(value).removeprefix("VERDICT_").lower()
 
 
 # ---------------------------------------------------------------- models
@@ -75,7 +54,7 @@ class MathTask:
     id: str
     completion: str = ""
     gold: str = ""
-    profile: str = "strict"
+    profile: str = DEFAULT_PROFILE
     choices: tuple[str, ...] = ()
     timeout_s: float = 0.0  # 0: the server's default_math_timeout_s
 
@@ -92,7 +71,7 @@ class MathTask:
         if isinstance(gold, (int, float)) and not isinstance(gold, bool):
             gold = str(gold)  # datasets often store numeric golds as numbers
         task = cls(id=task_id, completion=get_str(obj, "completion", where), gold=get_str({"gold": gold}, "gold", where),
-                   profile=get_str(obj, "profile", where) or "strict",
+                   profile=get_str(obj, "profile", where) or DEFAULT_PROFILE,
                    choices=tuple(get_str({"choices": c}, "choices", where) for c in choices),
                    timeout_s=get_num(obj, "timeout_s", where) or 0.0)
         task.validate(where)
@@ -236,7 +215,7 @@ def model_from_proto(task: pb.Task, tests: tuple[CodeTest, ...] | None = None, w
     Raises TaskError for call tests whose JSON does not parse."""
     if task.WhichOneof("payload") == "math":
         m = task.math
-        return MathTask(id=task.id, completion=m.completion, gold=m.gold, profile=m.profile or "strict",
+        return MathTask(id=task.id, completion=m.completion, gold=m.gold, profile=m.profile or DEFAULT_PROFILE,
                         choices=tuple(m.choices), timeout_s=task.timeout_s)
     c = task.code
     default = CodeTask.__dataclass_fields__["float_abs_tol"].default
@@ -244,10 +223,10 @@ def model_from_proto(task: pb.Task, tests: tuple[CodeTest, ...] | None = None, w
         id=task.id, language=c.language or "python", completion=c.completion,
         tests=tests_from_proto(c.tests) if tests is None else tests,
         test_code=c.test_code or None, checker=c.checker or None, checker_language=c.checker_language or "python",
-        compare=c.compare or "tokens",
+        compare=c.compare or DEFAULT_COMPARE,
         float_abs_tol=c.float_abs_tol if c.HasField("float_abs_tol") else default,
         float_rel_tol=c.float_rel_tol if c.HasField("float_rel_tol") else default,
-        scoring=c.scoring or "all", stop_on_first_failure=c.stop_on_first_failure,
+        scoring=c.scoring or DEFAULT_SCORING, stop_on_first_failure=c.stop_on_first_failure,
         time_limit_s=c.time_limit_s or None, memory_limit_mb=c.memory_limit_mb or None, timeout_s=task.timeout_s,
         entry_point=c.entry_point, test_framework=c.test_framework or "assert", judge=c.judge or "process",
         call_tests=tuple(_call_from_proto(t, f"{where}.code.call_tests[{j}]") for j, t in enumerate(c.call_tests)),
@@ -461,8 +440,3 @@ def _test_from_proto(t: pb.TestResult) -> TestResult:
     return out
 
 
-def infra_error(task_id: str, detail: str) -> Result:
-    """The result for an item the grader could not grade: retryable, never a wrong answer."""
-    return {"id": task_id, "verdict": "infra_error", "score": 0.0, "detail": detail[:300],
-            "extracted": "", "extracted_from": "", "queue_s": 0.0, "exec_s": 0.0, "tests": [],
-            "retryable": True}
