@@ -137,7 +137,7 @@ def outcome(verdict: str, detail: str, extracted: str = "", extracted_from: str 
 
 
 def code_outcome(verdict: str, detail: str, extracted: str = "", extracted_from: str = "none", score: float = 0.0,
-                 tests: list | None = None, retryable: bool | None = None) -> dict[str, Any]:
+                 tests: list[Any] | None = None, retryable: bool | None = None) -> dict[str, Any]:
     """A code job's result as the sandbox returns it (sandbox/job.py, sandbox/grader.py): no id or
     timings, which the service adds. `retryable` defaults to the verdict's column."""
     return {**outcome(verdict, detail, extracted, extracted_from, score), "tests": [] if tests is None else tests,

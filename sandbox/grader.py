@@ -20,7 +20,8 @@ from .backend import Backend, DockerBackend
 from .config import SandboxConfig
 from .contract import sandbox_infra_error
 from .gvisor import GvisorBackend
-from .job import InfraFailure, Plan, make_plan, merge_parts, out_of_budget, reset_box, run_job, split_plan
+from .job import (InfraFailure, Plan, make_plan, merge_parts, new_job_dir, out_of_budget, reset_box, run_job,
+                  split_plan)
 from .pool import Pool, arrival
 
 log = logging.getLogger(__name__)
@@ -248,12 +249,13 @@ class CodeGrader:
                 if not e.retryable:
                     return sandbox_infra_error(last, retryable=False, extracted=plan.code, how=plan.extracted_from)
                 log.warning("sandbox: %s", last)
-                plan.job_dir = Plan.__dataclass_fields__["job_dir"].default_factory()
+                plan.job_dir = new_job_dir()
         return sandbox_infra_error(last or "the job's wall-clock budget ran out", extracted=plan.code, how=plan.extracted_from)
 
     async def _attempt(self, plan: Plan, owed_s: float, deadline: float,
                        on_start: Callable[[], None] | None = None, key: tuple = ()) -> dict:
         pool = self._pool
+        assert pool is not None  # grade() answers infra_error before a job when no pool runs
         # A container of the job's language first (its queue: docs/sandboxes.md "Code sandboxes"), then a CPU
         # slot: a job queued for a busy language must not hold a slot another language could use.
         try:

@@ -48,6 +48,11 @@ class InfraFailure(Exception):
         self.retryable = retryable
 
 
+def new_job_dir() -> str:
+    """A fresh, unguessable name for one job's directory in its container (a retry or a split part gets its own)."""
+    return "j" + secrets.token_hex(8)
+
+
 @dataclass
 class Plan:
     """Everything a job needs, decided before a container is borrowed."""
@@ -82,7 +87,7 @@ class Plan:
     checker_exe: bytes | None = None  # the compiled C++ checker of this job
     return_output: bool = False  # debugging (`verifier sandbox run`): heads of stdout/stderr per test
     output_head_bytes: int = 4096  # how much of each the heads keep (the HTTP port's /run_code: all of stdout)
-    job_dir: str = field(default_factory=lambda: "j" + secrets.token_hex(8))
+    job_dir: str = field(default_factory=new_job_dir)
     ran: bool = False  # the program has run in this attempt: a later spawn failure is its doing
     done: list[dict] = field(default_factory=list)  # per-test entries so far (kept if the budget runs out)
 
@@ -265,7 +270,7 @@ def split_plan(plan: Plan, parts: int) -> list[Plan]:
         return [plan]
     parts = min(parts, n // 2)
     bounds = [n * i // parts for i in range(parts + 1)]
-    return [replace(plan, tests=plan.tests.part(a, b), job_dir="j" + secrets.token_hex(8), done=[])
+    return [replace(plan, tests=plan.tests.part(a, b), job_dir=new_job_dir(), done=[])
             for a, b in zip(bounds, bounds[1:])]
 
 

@@ -273,7 +273,7 @@ def _fingerprint(tasks: list[dict | None]) -> str:
     seen: list[tuple[list, str]] = []
     for task in tasks:
         tests = task.get("tests") if isinstance(task, dict) else None
-        if isinstance(tests, list) and tests:
+        if isinstance(task, dict) and isinstance(tests, list) and tests:
             task = {**task, "tests": _tests_digest(tests, seen)}
         h.update(json.dumps(task, sort_keys=True, default=str).encode() + b"\0")
     return h.hexdigest()

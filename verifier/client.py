@@ -70,7 +70,7 @@ def normalize_target(target: str) -> str:
 
 
 def _channel_options(config: ClientConfig) -> list[tuple[str, Any]]:
-    service_config = {"loadBalancingConfig": [{"round_robin": {}}]}
+    service_config: dict[str, Any] = {"loadBalancingConfig": [{"round_robin": {}}]}
     return [
         ("grpc.service_config", json.dumps(service_config)),
         ("grpc.max_send_message_length", config.max_message_bytes),
@@ -98,7 +98,7 @@ class AsyncVerifierClient:
         return {"target": self.target, "config": self.config}
 
     def __setstate__(self, state: dict) -> None:
-        self.__init__(state["target"], state["config"])
+        type(self).__init__(self, state["target"], state["config"])
 
     def _stub(self) -> pb_grpc.VerifierStub:
         loop = asyncio.get_running_loop()
@@ -194,7 +194,7 @@ class AsyncVerifierClient:
                 (retryable if r["retryable"] else results)[task_id] = r
                 if r["retryable"]:
                     last_error = r["detail"]
-        ordered = [results.get(i) or retryable.get(i) or infra_error(i, f"not graded: {last_error}") for i in ids]
+        ordered = [results.get(i) or retryable.get(i) or dict(infra_error(i, f"not graded: {last_error}")) for i in ids]
         ungraded = sum(r["verdict"] in HOST_FAULTS for r in ordered)
         return GradeReport(ordered, retries=retries, rpc_s=time.monotonic() - started, ungraded=ungraded)
 
@@ -462,7 +462,7 @@ class VerifierClient:
         return {"target": self._async.target, "config": self._async.config}
 
     def __setstate__(self, state: dict) -> None:
-        self.__init__(state["target"], state["config"])
+        type(self).__init__(self, state["target"], state["config"])
 
     def _run(self, coro):
         with self._lock:
@@ -500,7 +500,8 @@ class VerifierClient:
         if self._loop is not None:
             self._run(self._async.close())
             self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(timeout=5)
+            if self._thread is not None:
+                self._thread.join(timeout=5)
             self._loop.close()
             self._loop = None
 

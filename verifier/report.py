@@ -17,7 +17,7 @@ import math
 import os
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -326,7 +326,7 @@ def _table(table_id: str, header: list[str], rows: list[tuple[dict, list[tuple[s
     return "".join(out)
 
 
-def bar_chart(title: str, bars: list[tuple[str, float, str]], width: int = 480, fmt: str = "{:g}") -> str:
+def bar_chart(title: str, bars: Sequence[tuple[str, float, str]], width: int = 480, fmt: str = "{:g}") -> str:
     """Horizontal bars: (label, value, colour). Inline SVG, labels escaped."""
     row_h, label_w, pad = 22, 150, 60
     height = 28 + row_h * max(1, len(bars))
