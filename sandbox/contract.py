@@ -149,6 +149,14 @@ def sandbox_infra_error(detail: str, retryable: bool = True, extracted: str = ""
     return code_outcome("infra_error", detail[:DETAIL_MAX], extracted[:EXTRACT_MAX], how, retryable=retryable)
 
 
+def test_result(verdict: str, time_s: float, detail: str, exit_code: int | None, name: str = "") -> dict[str, Any]:
+    """One test of a code result (sandbox/job.py): CPU seconds to 0.1 ms; `name` only when it has one."""
+    out = {"verdict": verdict, "time_s": round(time_s, 4), "detail": detail, "exit_code": exit_code}
+    if name:
+        out["name"] = name
+    return out
+
+
 def item_result(task_id: str, verdict: str, detail: str, retryable: bool | None = None) -> Result:
     """A whole Result for an item answered without grading it (nothing extracted, no timings)."""
     return {"id": task_id, "verdict": verdict, "score": 0.0, "detail": detail, "extracted": "",

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, fields, replace
 from . import checks
 from .channel import ChannelError
 from .config import SandboxConfig
-from .contract import BY_NAME, CODE_VERDICTS, EXTRACT_MAX, code_outcome
+from .contract import BY_NAME, CODE_VERDICTS, EXTRACT_MAX, code_outcome, test_result
 from .languages import LANGUAGES, Language, fill, java_main_class
 from .spec import CodeTask, CodeTest
 
@@ -369,8 +369,7 @@ def _files(box, name: str, files: dict[str, bytes], full_ok: bool = False, reado
 
 def _test_entry(verdict: str, facts: dict | None, detail: str) -> dict:
     facts = facts or {}
-    return {"verdict": verdict, "time_s": round(float(facts.get("cpu_s") or 0.0), 4),
-            "detail": checks.clip(detail), "exit_code": facts.get("exit_code")}
+    return test_result(verdict, float(facts.get("cpu_s") or 0.0), checks.clip(detail), facts.get("exit_code"))
 
 
 def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
@@ -724,11 +723,8 @@ def _result_lines(data: bytes, nonce: str) -> list[dict]:
 
 def _judged_entry(t: dict) -> dict:
     verdict = t.get("verdict") if t.get("verdict") in CODE_VERDICTS else "runtime_error"
-    entry = {"verdict": verdict, "time_s": round(float(t.get("time_s") or 0.0), 4),
-             "detail": checks.clip(str(t.get("detail") or "")), "exit_code": None}
-    if t.get("name"):
-        entry["name"] = str(t["name"])[:200]
-    return entry
+    return test_result(verdict, float(t.get("time_s") or 0.0), checks.clip(str(t.get("detail") or "")), None,
+                       str(t.get("name") or "")[:200])
 
 
 def _judge_asserts(plan: Plan, facts: dict, nonce: str) -> dict:
