@@ -30,6 +30,7 @@ import os
 import random
 import statistics
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -99,9 +100,9 @@ def daemon_delta(before: dict[int, float], after: dict[int, float]) -> float:
     return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
 
 
-def container_cpu(client: docker.DockerClient, owner_pid: int) -> float:
-    """CPU seconds of every container this server owns (pool and sessions), from their cgroups."""
-    total = 0.0
+def container_cpu(client: docker.DockerClient, owner_pid: int) -> dict[str, float]:
+    """CPU seconds of each container this server owns (pool and sessions), by id, from their cgroups."""
+    out: dict[str, float] = {}
     owner = f"grpo-verifier.owner={os.uname().nodename}:{owner_pid}"
     for c in client.containers.list(filters={"label": [owner]}):
         for path in (f"/sys/fs/cgroup/cpuacct/docker/{c.id}/cpuacct.usage",
@@ -110,19 +111,38 @@ def container_cpu(client: docker.DockerClient, owner_pid: int) -> float:
                 text = Path(path).read_text()
             except OSError:
                 continue
-            total += int(text) / 1e9 if path.endswith("usage") else int(text.split()[1]) / 1e6
+            out[c.id] = int(text) / 1e9 if path.endswith("usage") else int(text.split()[1]) / 1e6
             break
-    return total
+    return out
 
 
 class Meter:
-    """CPU seconds spent by the server, the daemon and the server's containers between two reads."""
+    """CPU seconds spent by the server, the daemon and the server's containers between two reads.
+
+    A recycled container's cgroup vanishes with it, so a plain sum over the containers alive at each
+    read went negative (the numpy row printed -1.2 s). The meter keeps each container's last reading,
+    sampled every 0.2 s, so the containers' total only grows: a container's last 0.2 s may be lost."""
 
     def __init__(self, server: LocalServer, dc: docker.DockerClient):
         self.server, self.dc = server, dc
+        self.seen: dict[str, float] = {}
+        self._lock = threading.Lock()
+        threading.Thread(target=self._sample, daemon=True, name="container-cpu").start()
+
+    def _sample(self) -> None:
+        while True:
+            self._containers()
+            time.sleep(0.2)
+
+    def _containers(self) -> float:
+        now = container_cpu(self.dc, self.server.proc.pid)
+        with self._lock:
+            for cid, cpu in now.items():
+                self.seen[cid] = max(cpu, self.seen.get(cid, 0.0))
+            return sum(self.seen.values())
 
     def read(self) -> tuple[float, dict[int, float], float]:
-        return tree_cpu(self.server.proc.pid), daemon_cpu(), container_cpu(self.dc, self.server.proc.pid)
+        return tree_cpu(self.server.proc.pid), daemon_cpu(), self._containers()
 
     @staticmethod
     def delta(before: tuple, after: tuple, containers_end: float | None = None) -> tuple[float, float, float]:
