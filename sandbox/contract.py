@@ -186,7 +186,8 @@ MATH_SHOWN_CHARS = 200  # characters of a math result's detail and extracted ans
 MAX_ID_BYTES = 256
 MAX_CHOICE_BYTES = 4096
 
-# Math defaults: the extraction profile (verifier/math/extract.py PROFILES)
+# Math: how an answer is extracted (verifier/math/extract.py; docs/math.md)
+PROFILES = ("strict", "lenient")
 DEFAULT_PROFILE = "strict"
 
 # Code task defaults and rules (sandbox/spec.py applies them; docs/tasks.md "Task schema")

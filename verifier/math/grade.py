@@ -14,11 +14,11 @@ from typing import Any, Sequence
 
 import sympy
 
-from sandbox.contract import DEFAULT_PROFILE, names
+from sandbox.contract import DEFAULT_PROFILE, PROFILES, names
 
 from .choices import letters, read_choice
 from .compare import equivalent, has_no_value, lone_variable
-from .extract import PROFILES, SEVERAL_BOXES, Extraction, box_parts, extract_answer
+from .extract import SEVERAL_BOXES, Extraction, box_parts, extract_answer
 from .fast import grade_simple
 from .limits import DEFAULT_LIMITS
 from .parsing import Parsed, clock_seconds, normalise, parse_gold, parse_prediction
