@@ -722,7 +722,7 @@ def _result_lines(data: bytes, nonce: str) -> list[dict]:
 
 
 def _judged_entry(t: dict) -> dict:
-    verdict = t.get("verdict") if t.get("verdict") in CODE_VERDICTS else "runtime_error"
+    verdict = str(t["verdict"]) if t.get("verdict") in CODE_VERDICTS else "runtime_error"
     return test_result(verdict, float(t.get("time_s") or 0.0), checks.clip(str(t.get("detail") or "")), None,
                        str(t.get("name") or "")[:200])
 
