@@ -23,6 +23,7 @@ from .gvisor import GvisorBackend
 from .job import (InfraFailure, Plan, make_plan, merge_parts, new_job_dir, out_of_budget, reset_box, run_job,
                   split_plan)
 from .pool import Pool, arrival
+from .spec import CodeTask
 
 log = logging.getLogger(__name__)
 
@@ -192,7 +193,7 @@ class CodeGrader:
         """A new registry for one call's tasks (pass it to every `grade` of the call)."""
         return SharedRuns()
 
-    async def grade(self, task: dict, timeout_s: float | None = None, files: dict[str, bytes] | None = None,
+    async def grade(self, task: dict | CodeTask, timeout_s: float | None = None, files: dict[str, bytes] | None = None,
                     on_start: Callable[[], None] | None = None, shared: SharedRuns | None = None) -> dict:
         """Grade one code task (sandbox/spec.py, docs/architecture.md). Returns a result dict; see
         sandbox/__init__.py. An invalid task is answered infra_error (retryable False) naming the field.

@@ -1,6 +1,6 @@
 """One job: one completion against all its tests, in one borrowed container.
 
-`make_plan` turns a task dict into what to run (pure); `run_job` drives the runner through it
+`make_plan` turns a task (a CodeTask, or a dict it decodes) into what to run (pure); `run_job` drives the runner through it
 (blocking: call it in a thread). Compile once, then each test in its own process under its
 limits; per-test verdicts come from sandbox.checks. Expected outputs never enter the container,
 except for a special checker's answer file, which the checker gets after the program is dead.
@@ -157,8 +157,9 @@ def _parses(source: str) -> bool:
 
 def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
     """Plan for a task, or a finished result dict when the program is to blame before it runs (no
-    code, too large). Raises TaskError naming the field when the task itself is invalid: the rules
-    are sandbox/spec.py's, the same on every path."""
+    code, too large). A CodeTask (what the service's front ends decoded) is taken as it is; a dict
+    (the sandbox's own API) is decoded here, once. Raises TaskError naming the field when the task
+    itself is invalid: the rules are sandbox/spec.py's, the same on every path."""
     if not isinstance(task, CodeTask):
         task = CodeTask.from_dict(task, limits=config.limits)
     lang_name = task.language

@@ -50,10 +50,16 @@ CHECKER_FILES = frozenset(("checker.py", "checker.cpp", "checker", "input.txt", 
 
 
 class TaskError(ValueError):
-    """A task that cannot be graded as given; `field` names the offending field."""
+    """A task that cannot be graded as given; `field` names the offending field.
+
+    Readers name fields as `f"{where}.{key}"` under the prefix their edge passes (`tasks[3]` on the
+    HTTP port, `tasks[3].code` on the wire). A JSONL line is the task itself, so its prefix is ""
+    and its paths start bare (`tests[0].stdin`, not `.tests[0].stdin`); an empty path is the whole
+    task, and the message is then the reason alone."""
 
     def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}")
+        field = field.removeprefix(".")
+        super().__init__(f"{field}: {message}" if field else message)
         self.field = field
 
 

@@ -7,7 +7,9 @@ import os
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 
@@ -59,6 +61,28 @@ def sandbox_config(backend: str = "docker", **kw):
 # ---------------------------------------------------------------- sessions (tests/test_sessions*.py)
 
 SESSION_SERVER_ARGS = ("--workers", "1", "--sandbox-languages", "python", "--sandbox-pool-size", "1")
+
+
+def session_fixtures(token: str, max_sessions: int, timeout_s: float) -> tuple[Any, Any]:
+    """The module-scoped `server` (a session server wanting `token`, at most `max_sessions`) and
+    `client` (a VerifierClient with that token) fixtures of a session test module:
+    `server, client = session_fixtures(TOKEN, 8, 60)`."""
+    import pytest
+
+    from conftest import ServerProcess
+    from verifier.client import ClientConfig, VerifierClient
+
+    @pytest.fixture(scope="module")
+    def server() -> Iterator[ServerProcess]:
+        with ServerProcess(*SESSION_SERVER_ARGS, "--token", token, "--max-sessions", str(max_sessions)) as s:
+            yield s
+
+    @pytest.fixture(scope="module")
+    def client(server: ServerProcess) -> Iterator[VerifierClient]:
+        with VerifierClient(server.target, ClientConfig(token=token, timeout_s=timeout_s)) as c:
+            yield c
+
+    return server, client
 
 
 def http_call(server, method: str, path: str, body: dict | None = None, token: str = "") -> tuple[int, dict, dict]:

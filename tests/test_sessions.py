@@ -9,16 +9,15 @@ import os
 import secrets
 import signal
 import time
-from collections.abc import Iterator
 
 import docker
 import grpc
 import pytest
 
-from helpers import SESSION_SERVER_ARGS, host_pids_with, http_call, stub
+from helpers import SESSION_SERVER_ARGS, host_pids_with, http_call, session_fixtures, stub
 from verifier.client import AsyncVerifierClient, ClientConfig, SessionLost, VerifierClient, VerifierError
-from verifier.local_server import LocalServer
 from verifier.v1 import verifier_pb2 as pb
+from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
 pytestmark = pytest.mark.docker
 
@@ -27,16 +26,7 @@ AUTH = (("authorization", f"Bearer {TOKEN}"),)
 SERVER_ARGS = SESSION_SERVER_ARGS
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[LocalServer]:
-    with LocalServer(*SERVER_ARGS, "--token", TOKEN, "--max-sessions", "8") as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def client(server) -> Iterator[VerifierClient]:
-    with VerifierClient(server.target, ClientConfig(token=TOKEN, timeout_s=60)) as c:
-        yield c
+server, client = session_fixtures(TOKEN, max_sessions=8, timeout_s=60)
 
 
 def http(server, method: str, path: str, body: dict | None = None, token: str = TOKEN) -> tuple[int, dict, dict]:
@@ -521,3 +511,141 @@ def test_calls_to_the_wrong_replica_reach_the_owner_and_a_dead_owner_is_lost(ser
     assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "session lost" in err.value.details()
     status, _, created = http(other, "POST", "/v1/sessions", {})  # the survivor still serves new sessions
     assert status == 200 and created["session_id"].split(".")[1] != sid.split(".")[1]
+
+
+def _self_signed(tmp_path) -> tuple[str, str]:
+    """(cert, key): one certificate every replica serves (as a deployment's Secret), naming localhost."""
+    import subprocess
+
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True)
+    return str(cert), str(key)
+
+
+def test_grpc_calls_to_the_wrong_replica_reach_the_owner_over_tls(server_factory, tmp_path):
+    """With TLS on, a plain TLS stub's session call that lands on the wrong replica is forwarded to
+    the owner over TLS (trusting the deployment's certificate, reached by IP: verifier/server.py
+    `_peer_channel`); so is an HTTPS call; a dead owner is "session lost"."""
+    import ssl
+    import urllib.request
+
+    from verifier.local_server import free_port
+
+    cert, key = _self_signed(tmp_path)
+    ports = [free_port(), free_port()]
+    owner, other = (server_factory(*SERVER_ARGS, "--token", TOKEN, "--advertise-address", f"127.0.0.1:{p}",
+                                   "--tls-cert", cert, "--tls-key", key, port=p) for p in ports)
+    creds = grpc.ssl_channel_credentials(open(cert, "rb").read())
+    to_owner, to_other = (pb_grpc.VerifierStub(grpc.secure_channel(r.target, creds)) for r in (owner, other))
+    sid = to_owner.CreateSession(pb.CreateSessionRequest(language="python"), metadata=AUTH, timeout=60).session_id
+    assert sid.count(".") == 2  # the id names its owner
+    assert to_other.RunCell(pb.RunCellRequest(session_id=sid, code="x = 41"), metadata=AUTH, timeout=60).status == "ok"
+    assert to_other.RunCell(pb.RunCellRequest(session_id=sid, code="x + 1"), metadata=AUTH, timeout=60).value == "42"
+    assert to_owner.RunCell(pb.RunCellRequest(session_id=sid, code="x"), metadata=AUTH, timeout=60).value == "41"
+    https = ssl.create_default_context(cafile=cert)
+    req = urllib.request.Request(f"https://127.0.0.1:{other.http_port}/v1/sessions/{sid}/cells", method="POST",
+                                 data=json.dumps({"code": "x * 2"}).encode(),
+                                 headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"})
+    assert json.loads(urllib.request.urlopen(req, context=https, timeout=60).read())["value"] == "82"
+    assert to_other.CloseSession(pb.CloseSessionRequest(session_id=sid), metadata=AUTH, timeout=60).closed
+    with pytest.raises(grpc.RpcError) as err:  # closed on its owner
+        to_owner.RunCell(pb.RunCellRequest(session_id=sid, code="1"), metadata=AUTH, timeout=60)
+    assert err.value.code() == grpc.StatusCode.NOT_FOUND
+    sid = to_owner.CreateSession(pb.CreateSessionRequest(language="python"), metadata=AUTH, timeout=60).session_id
+    owner.kill()
+    with pytest.raises(grpc.RpcError) as err:
+        to_other.RunCell(pb.RunCellRequest(session_id=sid, code="1"), metadata=AUTH, timeout=60)
+    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "session lost" in err.value.details()
+
+
+def test_peer_channels_speak_tls_and_are_closed_at_shutdown(server_factory, tmp_path):
+    """The forwarding side's channels (verifier/server.py `VerifierService.peer`): a TLS channel to a
+    real TLS replica answers; `close_peers` (run by drain_and_stop) closes each, and the oldest of
+    more than MAX_PEERS is closed when evicted."""
+    from types import SimpleNamespace
+
+    from verifier.config import ServerConfig
+    from verifier.local_server import free_port
+    from verifier.server import MAX_PEERS, VerifierService
+    from verifier.sessions import FORWARDED_KEY
+
+    cert, key = _self_signed(tmp_path)
+    port = free_port()
+    server_factory(*SERVER_ARGS, "--token", TOKEN, "--tls-cert", cert, "--tls-key", key, port=port)
+
+    async def main() -> None:
+        service = VerifierService(SimpleNamespace(config=ServerConfig(tls_cert=cert, tls_key=key)), None)
+        peer = service.peer(f"127.0.0.1:{port}")  # by IP, as a pod IP: the certificate's own name is checked
+        meta = AUTH + ((FORWARDED_KEY, "1"),)
+        created = await peer.CreateSession(pb.CreateSessionRequest(language="python"), metadata=meta, timeout=60)
+        assert (await peer.RunCell(pb.RunCellRequest(session_id=created.session_id, code="6 * 7"), metadata=meta,
+                                   timeout=60)).value == "42"
+        assert service.peer(f"127.0.0.1:{port}") is peer  # one channel per replica
+        first = service._peers[f"127.0.0.1:{port}"][0]
+        for i in range(MAX_PEERS):  # channels connect lazily: these never dial
+            service.peer(f"127.0.0.2:{i + 1}")
+        assert f"127.0.0.1:{port}" not in service._peers and len(service._peers) == MAX_PEERS
+        await asyncio.gather(*service._closing)
+        with pytest.raises(Exception, match="[Cc]losed"):
+            await peer.RunCell(pb.RunCellRequest(session_id=created.session_id, code="1"), metadata=meta, timeout=5)
+        channels = [channel for channel, _ in service._peers.values()]
+        await service.close_peers()
+        assert service._peers == {}
+        for channel in channels:
+            with pytest.raises(Exception, match="[Cc]losed"):
+                await pb_grpc.VerifierStub(channel).RunCell(pb.RunCellRequest(session_id="x", code="1"), timeout=5)
+        assert first.get_state() == grpc.ChannelConnectivity.SHUTDOWN
+    asyncio.run(main())
+
+
+def test_without_a_token_only_peers_of_the_service_are_forwarded_to(server_factory):
+    """No token: `--peer-service` names the replicas (a headless Service; here an IP literal). A call
+    on the wrong replica reaches the owner the id names; an id naming any other host or port (its
+    checksum recomputed, as anyone can without a secret) is "not found" without a connection."""
+    import base64
+    import hashlib
+    import hmac
+    import socket
+
+    from verifier.local_server import free_port
+    from verifier.sessions import MAC_BYTES, ROUTE_KEY_LABEL
+
+    port, http_port = free_port("127.0.0.2"), free_port("127.0.0.2")  # one deployment: the same ports everywhere
+    owner, other = (server_factory(*SERVER_ARGS, "--http-port", str(http_port), "--advertise-address",
+                                   f"{host}:{port}", "--peer-service", "127.0.0.2", host=host, port=port)
+                    for host in ("127.0.0.2", "127.0.0.3"))
+    for srv in (owner, other):
+        srv.http_port = http_port
+    status, _, created = http(owner, "POST", "/v1/sessions", {}, token="")
+    sid = created["session_id"]
+    assert status == 200 and sid.count(".") == 2
+    for srv, code, value in ((other, "x = 6", None), (other, "x * 7", "42"), (owner, "x", "6")):
+        status, _, reply = http(srv, "POST", f"/v1/sessions/{sid}/cells", {"code": code}, token="")
+        assert status == 200 and reply["value"] == value, reply
+    assert stub(other.target).RunCell(pb.RunCellRequest(session_id=sid, code="x + 1"), timeout=60).value == "7"
+
+    def b64(data: bytes) -> str:
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+    key = hmac.new(b"", ROUTE_KEY_LABEL, hashlib.sha256).digest()
+    rand = sid.split(".")[0]
+    traps = []
+    for host, p, hp in (("127.0.0.4", port, http_port), ("127.0.0.2", free_port("127.0.0.2"), http_port),
+                        ("127.0.0.2", port, free_port("127.0.0.2"))):
+        trap = socket.socket()
+        trap.bind((host, hp if hp != http_port else p))
+        trap.listen(1)
+        trap.settimeout(0.5)
+        traps.append(trap)
+        route = b64(f"{host}:{p}|{hp}".encode())
+        forged = f"{rand}.{route}.{b64(hmac.new(key, f'{rand}.{route}'.encode(), hashlib.sha256).digest()[:MAC_BYTES])}"
+        status, _, body = http(other, "POST", f"/v1/sessions/{forged}/cells", {"code": "1"}, token="")
+        assert status == 404 and "not one of 127.0.0.2's addresses" in body["error"], body
+        with pytest.raises(grpc.RpcError) as err:
+            stub(other.target).RunCell(pb.RunCellRequest(session_id=forged, code="1"), timeout=60)
+        assert err.value.code() == grpc.StatusCode.NOT_FOUND
+    for trap in traps:
+        with pytest.raises(socket.timeout):
+            trap.accept()
+        trap.close()

@@ -15,7 +15,7 @@ import pytest
 
 from conftest import ServerProcess
 from helpers import SESSION_SERVER_ARGS as SERVER_ARGS
-from helpers import host_pids_with, http_call, session_containers, stub, wait_until
+from helpers import host_pids_with, http_call, session_containers, session_fixtures, stub, wait_until
 from verifier.client import ClientConfig, SessionLost, VerifierClient, VerifierError
 from verifier.v1 import verifier_pb2 as pb
 
@@ -25,16 +25,7 @@ TOKEN = "attack-token"
 AUTH = (("authorization", f"Bearer {TOKEN}"),)
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[ServerProcess]:
-    with ServerProcess(*SERVER_ARGS, "--token", TOKEN, "--max-sessions", "2") as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def client(server) -> Iterator[VerifierClient]:
-    with VerifierClient(server.target, ClientConfig(token=TOKEN, timeout_s=120)) as c:
-        yield c
+server, client = session_fixtures(TOKEN, max_sessions=2, timeout_s=120)
 
 
 def test_a_create_whose_caller_hung_up_leaves_no_container(server):

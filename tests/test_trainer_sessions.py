@@ -11,17 +11,17 @@ from pathlib import Path
 
 import pytest
 
+from conftest import ServerProcess
 from trainer.sessions import PythonSessionEnv, PythonSessionTool, answer_text, final_value_reward
 from verifier.client import AsyncVerifierClient
-from verifier.local_server import LocalServer
 
 pytestmark = pytest.mark.docker
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[LocalServer]:
-    with LocalServer("--workers", "1", "--sandbox-languages", "python", "--sandbox-pool-size", "1") as s:
+def server() -> Iterator[ServerProcess]:
+    with ServerProcess("--workers", "1", "--sandbox-languages", "python", "--sandbox-pool-size", "1") as s:
         yield s
 
 
@@ -91,3 +91,52 @@ def test_final_value_reward_near_misses_fail_and_rewrites_pass(server, value, go
         finally:
             await client.close()
     assert asyncio.run(main()) == score
+
+
+def test_trl_grpo_step_calls_the_session_tool_and_grades_its_last_value(server, tmp_path, monkeypatch):
+    """A real GRPOTrainer.train() step with TRL's tool loop (environment_factory): a tiny policy
+    overfit to call run_python with `a*b` or the near miss `a+b` (trainer/tiny.py build_tool_policy);
+    TRL parses the call, runs it as a session cell on the real server, appends the output as a tool
+    message and generates again; get_reward grades the last cell's value against the row's answer."""
+    import torch
+    from trl import GRPOConfig, GRPOTrainer
+
+    from trainer import tiny
+
+    torch.set_num_threads(1)
+    monkeypatch.setenv("VERIFIER_TARGET", server.target)
+    monkeypatch.setenv("TRL_EXPERIMENTAL_SILENCE", "1")
+    model, tok = tiny.build_tool_policy([PythonSessionEnv.run_python], steps=300)
+    seen: list[list[dict]] = []
+
+    def record(completions: list, **kwargs) -> list[float]:
+        """Records the multi-turn completions TRL built (a constant: no effect on advantages)."""
+        seen.extend(completions)
+        return [0.0] * len(completions)
+
+    cells_before = server.metric("verifier_session_cells_total", status="ok")
+    args = GRPOConfig(output_dir=str(tmp_path), use_cpu=True, max_steps=1, per_device_train_batch_size=8,
+                      num_generations=4, max_completion_length=48, learning_rate=1e-3, beta=0.0, temperature=1.0,
+                      logging_steps=1, save_strategy="no", report_to="none", max_tool_calling_iterations=2, seed=0)
+    trainer = GRPOTrainer(model=model, reward_funcs=[record], args=args, processing_class=tok,
+                          train_dataset=tiny.product_dataset(repeat=2), environment_factory=PythonSessionEnv)
+    trainer.train()
+    for env in trainer._environment_pool[None]:
+        env.reset()  # ends each rollout's session now (else the idle TTL does)
+    cells = server.metric("verifier_session_cells_total", status="ok") - cells_before
+
+    calls = []  # (code, tool output) per rollout that called the tool
+    for completion in seen:
+        tool_calls = completion[0].get("tool_calls") or []
+        outputs = [m["content"] for m in completion if m["role"] == "tool"]
+        if tool_calls:
+            calls.append((tool_calls[0]["function"]["arguments"]["code"], outputs[0]))
+    assert len(seen) == 8 and len(calls) >= 4, seen  # most rollouts called the tool
+    assert cells == len(calls)  # each parsed call ran as one cell on the server
+    for code, output in calls:  # the cell's value came back into the conversation
+        assert output == str(eval(code)), (code, output)  # noqa: S307 - `d*d` or `d+d` (checked below)
+        assert len(code) == 3 and code[0].isdigit() and code[1] in "*+" and code[2].isdigit()
+    [log] = [r for r in trainer.state.log_history if "rewards/PythonSessionEnv/mean" in r]
+    right = sum(code[1] == "*" for code, _ in calls)  # a*b is the answer; a+b (a near miss, a,b >= 3) is not
+    assert log["rewards/PythonSessionEnv/mean"] == pytest.approx(right / 8)
+    assert log["tools/call_frequency"] == pytest.approx(len(calls) / 8)

@@ -20,7 +20,7 @@ from sandbox.contract import NOT_BUILT, NOT_FOUND, UNGRADED
 from trainer.config import RewardConfig
 from verifier.formats.common import columns_seen, completion_text
 from verifier.formats.rows import CODE_COLUMNS, code_spec, dataset_format, math_gold, row_kind, row_task
-from verifier.schema import TaskError, parse_task
+from verifier.schema import TaskError, parse_task, parsed
 
 # The row readers live in verifier/formats/rows.py (one reader for the trainer and the HTTP dialects).
 __all__ = ["CODE_COLUMNS", "UNREADABLE", "build_tasks", "checked", "code_spec", "completion_text", "component_value",
@@ -76,12 +76,13 @@ def build_tasks(completions: Sequence[Any], columns: Mapping[str, Sequence[Any]]
 def checked(task_id: str, task: dict | str, row: Mapping[str, Any]) -> dict | None:
     """The task as the schema (verifier/schema.py) normalises it, or None, counted in UNREADABLE, when
     the row is malformed (`task` is then the reason): the same rules as the server's, so a bad row
-    costs one reward, not a batch."""
+    costs one reward, not a batch. Decoded once: the dict carries its model (schema.Parsed), which
+    the client sends without decoding the dict again."""
     if isinstance(task, str):
         UNREADABLE.record(task_id, row, task)
         return None
     try:
-        return parse_task(task).to_dict(wire=True)
+        return parsed(parse_task(task))
     except TaskError as exc:
         UNREADABLE.record(task_id, row, str(exc))
         return None

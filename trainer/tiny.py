@@ -57,7 +57,7 @@ def arithmetic_dataset(max_operand: int = 9, conversational: bool = False, repea
     return Dataset.from_dict({"prompt": prompts, "solution": [str(a + b) for a, b in rows]})
 
 
-def build_tokenizer(max_operand: int = 9, extra_texts: list[str] | None = None) -> Any:
+def build_tokenizer(max_operand: int = 9, extra_texts: list[str] | None = None, vocab_size: int = 300) -> Any:
     """A byte-level BPE trained on the task's strings, with a chat template; no download."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
@@ -69,7 +69,7 @@ def build_tokenizer(max_operand: int = 9, extra_texts: list[str] | None = None) 
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
     tok.train_from_iterator(corpus * 4, trainers.BpeTrainer(
-        vocab_size=300, special_tokens=SPECIAL_TOKENS, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+        vocab_size=vocab_size, special_tokens=SPECIAL_TOKENS, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
     fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>", pad_token="<pad>",
                                    eos_token="<|im_end|>", bos_token=None)
     fast.chat_template = CHAT_TEMPLATE
@@ -112,15 +112,17 @@ def noisy_sft_pairs(max_operand: int = 9, n: int = 2000, p_correct: float = 0.2,
     return pairs
 
 
-def _prompt_ids(tokenizer: Any, prompt: str, conversational: bool) -> list[int]:
-    if conversational:
-        return list(tokenizer.apply_chat_template([{"role": "user", "content": prompt}], add_generation_prompt=True,
-                                                  tokenize=True, return_dict=True)["input_ids"])
+def _prompt_ids(tokenizer: Any, prompt: str | list[dict], conversational: bool, tools: list | None = None) -> list[int]:
+    """A prompt as generation sees it: a string, or (conversational) a user turn or a whole message list."""
+    if conversational or isinstance(prompt, list):
+        messages = prompt if isinstance(prompt, list) else [{"role": "user", "content": prompt}]
+        return list(tokenizer.apply_chat_template(messages, tools=tools, add_generation_prompt=True, tokenize=True,
+                                                  return_dict=True)["input_ids"])
     return tokenizer(prompt, add_special_tokens=False)["input_ids"]
 
 
-def sft_warmup(model: Any, tokenizer: Any, pairs: list[tuple[str, str]], steps: int = 300, batch_size: int = 64,
-               lr: float = 3e-3, conversational: bool = False, seed: int = 0) -> float:
+def sft_warmup(model: Any, tokenizer: Any, pairs: list[tuple[Any, str]], steps: int = 300, batch_size: int = 64,
+               lr: float = 3e-3, conversational: bool = False, seed: int = 0, tools: list | None = None) -> float:
     """A plain causal-LM loop on the completion tokens only; returns the last loss.
 
     Prompt and completion are tokenised separately, as GRPO generation sees them (the prompt alone,
@@ -130,7 +132,7 @@ def sft_warmup(model: Any, tokenizer: Any, pairs: list[tuple[str, str]], steps: 
 
     rng = random.Random(seed)
     eos = tokenizer.eos_token_id
-    encoded = [(_prompt_ids(tokenizer, p, conversational),
+    encoded = [(_prompt_ids(tokenizer, p, conversational, tools),
                 tokenizer(c, add_special_tokens=False)["input_ids"] + [eos]) for p, c in pairs]
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
     model.train()
@@ -153,3 +155,79 @@ def sft_warmup(model: Any, tokenizer: Any, pairs: list[tuple[str, str]], steps: 
         loss_value = loss.detach().item()
     model.eval()
     return loss_value
+
+
+# ------------------------------------------------------------------ a tool-calling policy (docs/training.md)
+# A chat template that renders tools and tool calls the way Qwen does (<tool_call>{json}</tool_call>),
+# and the response template transformers' parse_response reads them back with (TRL's own for Qwen3,
+# trl/chat_template_utils.py, as TRL sets for the templates it knows).
+TOOL_CHAT_TEMPLATE = (
+    "{% if tools %}<|im_start|>system\ntools:{% for t in tools %} {{ t['function']['name'] }}{% endfor %}"
+    "<|im_end|>\n{% endif %}"
+    "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{% if m['content'] is string %}{{ m['content'] }}{% endif %}"
+    "{% for c in m.get('tool_calls') or [] %}<tool_call>"
+    "{{ {'name': c['function']['name'], 'arguments': c['function']['arguments']} | tojson }}</tool_call>{% endfor %}"
+    "<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
+TOOL_RESPONSE_TEMPLATE = {
+    "defaults": {"role": "assistant"},
+    "start_anchor": "<|im_start|>assistant\n",
+    "fields": {
+        "tool_calls": {"open": "<tool_call>", "close_pattern": r"</tool_call>\s*", "repeats": True, "content": "json",
+                       "transform": {"type": "function", "function": "{content}"}},
+        "content": {"close_pattern": r"<\|im_end\|>\s*", "content": "text"},
+    },
+}
+
+
+def tool_call_text(name: str, arguments: dict) -> str:
+    """An assistant tool call exactly as TOOL_CHAT_TEMPLATE renders it (so SFT and rollouts agree)."""
+    import json
+
+    return f"<tool_call>{json.dumps({'name': name, 'arguments': arguments})}</tool_call>"
+
+
+def product_problems(low: int = 3, high: int = 7) -> list[tuple[int, int]]:
+    """Every a*b with low <= a, b <= high: the tool-calling task (the policy computes it with a cell)."""
+    return [(a, b) for a in range(low, high + 1) for b in range(low, high + 1)]
+
+
+def tool_policy_pairs(tool: str, p_correct: float = 0.5, n: int = 400, seed: int = 0) -> list[tuple[list, str]]:
+    """(messages, completion) pairs for a scripted tool-calling policy, two turns per problem:
+    1. the user asks "a*b"; the assistant calls `tool` with code `a*b` (right) or `a+b` (a near miss,
+       with probability 1 - p_correct: GRPO then sees rewards that differ within a group);
+    2. after the tool's answer, the assistant ends its turn (empty content)."""
+    rng = random.Random(seed)
+    pairs: list[tuple[list, str]] = []
+    for _ in range(n):
+        a, b = rng.choice(product_problems())
+        code = f"{a}*{b}" if rng.random() < p_correct else f"{a}+{b}"
+        user = [{"role": "user", "content": f"{a}*{b}"}]
+        call = {"type": "function", "function": {"name": tool, "arguments": {"code": code}}}
+        pairs.append((user, tool_call_text(tool, {"code": code})))
+        pairs.append((user + [{"role": "assistant", "content": "", "tool_calls": [call]},
+                              {"role": "tool", "name": tool, "content": str(eval(code))}], ""))  # noqa: S307 - digits
+    return pairs
+
+
+def product_dataset(repeat: int = 1) -> Any:
+    """A `datasets.Dataset` of the tool task: a conversational `prompt` and its `solution`."""
+    from datasets import Dataset
+
+    rows = product_problems() * repeat
+    return Dataset.from_dict({"prompt": [[{"role": "user", "content": f"{a}*{b}"}] for a, b in rows],
+                              "solution": [str(a * b) for a, b in rows]})
+
+
+def build_tool_policy(tools: list, steps: int = 150, seed: int = 0) -> tuple[Any, Any]:
+    """(model, tokenizer): a tiny Qwen2 overfit in seconds to call the first of `tools` with a cell
+    whose last expression is the answer (tool_policy_pairs), with a tool-calling chat template and
+    the response template TRL's GRPOTrainer parses tool calls with."""
+    name = tools[0].__name__
+    pairs = tool_policy_pairs(name, seed=seed)
+    tok = build_tokenizer(extra_texts=[c for _, c in pairs], vocab_size=400)
+    tok.chat_template = TOOL_CHAT_TEMPLATE
+    tok.response_template = TOOL_RESPONSE_TEMPLATE
+    model = build_model(tok, seed=seed)
+    sft_warmup(model, tok, pairs, steps=steps, batch_size=32, conversational=True, seed=seed, tools=tools)
+    return model, tok

@@ -38,6 +38,7 @@ from typing import Any
 
 from trainer.config import RewardConfig
 from trainer.remote import env_config, grade, label_task, reward_of, ungraded_reward
+from verifier.schema import with_id
 
 LINGER_S = float(os.environ.get("VERIFIER_LINGER_MS", "5")) / 1000
 MAX_BATCH = int(os.environ.get("VERIFIER_MAX_BATCH", "256"))
@@ -65,7 +66,7 @@ class MicroBatcher:
         """A future of the task's result dict (or None when it was not graded)."""
         with self._lock:  # ids unique within a grade call: the batcher numbers tasks itself
             self._seq += 1
-            task = {**task, "id": str(self._seq)}
+            task = with_id(task, str(self._seq))  # keeps the row's decoded model (verifier/schema.py Parsed)
         future: Future = Future()
         self._queue.put((task, future))
         return future

@@ -28,8 +28,9 @@ from sandbox.contract import HOST_FAULTS, infra_error, task_error
 from verifier.client_config import ClientConfig
 from verifier.execute import response_from_proto
 from verifier.session_wire import cell_from_proto
-from verifier.schema import (CodeTask, MathTask, TaskError, WireTestSets, inline_test_sets, languages_from_info,
-                             parse_task, protos_with_test_sets, result_from_proto, validate_tasks)
+from verifier.schema import (CodeTask, MathTask, Parsed, Task, TaskError, _check_tests, _language_limits, check_limits,
+                             inline_test_sets, languages_from_info, parse_task, protos_with_test_sets,
+                             result_from_proto)
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
@@ -83,6 +84,16 @@ def _channel_options(config: ClientConfig) -> list[tuple[str, Any]]:
     ]
 
 
+def _model(task: Task | Mapping[str, Any], where: str) -> Task:
+    """A task of grade()'s input as a model: models (and dicts that carry theirs: schema.Parsed, the
+    trainer's) as they are; a plain dict decoded here, once."""
+    if isinstance(task, (MathTask, CodeTask)):
+        return task
+    if isinstance(task, Parsed):
+        return task.model
+    return parse_task(task, where)
+
+
 class AsyncVerifierClient:
     """asyncio client. Picklable: the channel is created lazily in each process and event loop."""
 
@@ -130,9 +141,9 @@ class AsyncVerifierClient:
                     raise VerifierError(exc.code(), exc.details() or "") from exc
         return self._info
 
-    def _refuse(self, index: int, task_id: str, exc: TaskError, results: dict) -> None:
+    def _refuse(self, task_id: str, exc: TaskError, results: dict) -> None:
         """A task the server would refuse: raise, or answer it alone (config.on_invalid)."""
-        message = str(exc).replace("tasks[0]", f"tasks[{index}]", 1)
+        message = str(exc)
         if self.config.on_invalid != "result":
             raise VerifierError(grpc.StatusCode.INVALID_ARGUMENT, message)
         results[task_id] = task_error(task_id, message)
@@ -146,14 +157,14 @@ class AsyncVerifierClient:
         started = time.monotonic()
         deadline = started + (timeout_s or self.config.timeout_s)
         results: dict[str, dict] = {}  # final answers
-        models = []
+        models: list[Task] = []
         for i, t in enumerate(tasks):
             try:
-                models.append(t if isinstance(t, (MathTask, CodeTask)) else parse_task(t, f"tasks[{i}]"))
+                models.append(_model(t, f"tasks[{i}]"))
             except TaskError as exc:
                 if self.config.on_invalid != "result" or not isinstance(t, Mapping) or not t.get("id"):
                     raise VerifierError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from exc
-                self._refuse(i, str(t["id"]), exc, results)
+                self._refuse(str(t["id"]), exc, results)
         protos, test_sets = protos_with_test_sets(models)  # identical test lists: sent once per call
         ids = [str(t.id if isinstance(t, (MathTask, CodeTask)) else t["id"]) for t in tasks]
         if len(set(ids)) != len(ids):
@@ -181,7 +192,7 @@ class AsyncVerifierClient:
             if info is not None and not checked:  # the server's own limits, checked per task
                 if not info.limits.max_test_set_bytes:  # a server that predates test sets
                     inline_test_sets(protos, test_sets)
-                protos, checked = self._check(protos, positions, info, results, test_sets), True
+                protos, checked = self._check(protos, models, positions, info, results), True
                 missing = [p for p in protos if p.id not in results]
                 if not missing:
                     break
@@ -198,20 +209,32 @@ class AsyncVerifierClient:
         ungraded = sum(r["verdict"] in HOST_FAULTS for r in ordered)
         return GradeReport(ordered, retries=retries, rpc_s=time.monotonic() - started, ungraded=ungraded)
 
-    def _check(self, protos: list[pb.Task], positions: dict[str, int], info: pb.ServerInfo,
-               results: dict, test_sets: Mapping[str, pb.TestSet]) -> list[pb.Task]:
-        """The tasks that fit the server's limits; the others are refused one by one."""
-        languages = languages_from_info(info)
-        sets = WireTestSets(test_sets, info.limits, as_inline=True)  # each set checked once, not once per task
-        fit = []
-        for p in protos:
+    def _check(self, protos: list[pb.Task], models: list[Task], positions: dict[str, int], info: pb.ServerInfo,
+               results: dict) -> list[pb.Task]:
+        """The tasks that fit the server's limits, checked on the models they were encoded from (never
+        decoded back from the protos); the others are refused one by one, named as on the wire."""
+        languages = _language_limits(languages_from_info(info))
+        set_errors: dict[str, TaskError | None] = {}  # a shared test set's tests are checked once, not per task
+        refused = set()
+        for model, p in zip(models, protos):
+            where = f"tasks[{positions[model.id]}]"
+            shared = p.code.test_set if p.WhichOneof("payload") == "code" else ""
             try:
-                validate_tasks([p], info.limits, languages, sets)
+                check_limits(model, where, info.limits, languages, wire=True, tests_checked=bool(shared))
+                if shared and isinstance(model, CodeTask):
+                    if shared not in set_errors:
+                        try:
+                            _check_tests(model.tests, "tests", info.limits)
+                            set_errors[shared] = None
+                        except TaskError as exc:
+                            set_errors[shared] = exc
+                    found = set_errors[shared]
+                    if found is not None:  # named as the task's own tests: its user never saw a set
+                        raise TaskError(f"{where}.code.{found.field}", str(found).removeprefix(f"{found.field}: "))
             except TaskError as exc:
-                self._refuse(positions[p.id], p.id, exc, results)
-            else:
-                fit.append(p)
-        return fit
+                self._refuse(model.id, exc, results)
+                refused.add(model.id)
+        return [p for p in protos if p.id not in refused]
 
     def _backoff(self, attempt: int) -> float:
         base = min(self.config.backoff_max_s, self.config.backoff_initial_s * 2 ** min(attempt - 1, 30))

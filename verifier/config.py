@@ -69,6 +69,7 @@ class ServerConfig:
     session_max_time_limit_s: float = field(default=60.0, metadata={"server_only": True, "help": "Largest CPU time per cell a session may ask for (default 10 s)."})
     session_max_memory_limit_mb: int = field(default=2048, metadata={"server_only": True, "help": "Largest memory a session may ask for (default 512 MB)."})
     advertise_address: str = field(default="", metadata={"server_only": True, "help": "host:port clients reach this replica at (e.g. the pod IP): sent with each new session so the client sends its calls to the replica that owns it. Empty: one replica, or a balancer with affinity."})
+    peer_service: str = field(default="", metadata={"server_only": True, "help": "Headless Service name resolving to every replica's IP (deploy/k8s/service-headless.yaml): with no token, a session call that lands on the wrong replica is forwarded to its owner, only when the owner's IP is one this name resolves to and its ports are this replica's own (docs/sessions.md \"Sessions\"). Needs advertise_address (an IP)."})
 
     token: str = field(default="", metadata={"help": "Bearer token clients must send; empty disables auth."})
     token_file: str = field(default="", metadata={"help": "File holding the bearer token (a mounted secret)."})

@@ -12,7 +12,7 @@ import hashlib
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from sandbox.contract import BY_NAME, CACHEABLE, MATH_SHOWN_CHARS, infra_error
@@ -21,7 +21,7 @@ from verifier import math as vmath
 from verifier.config import ServerConfig
 from verifier.execute import execute_response
 from verifier.metrics import Metrics
-from verifier.schema import default_languages
+from verifier.schema import CodeTask, MathTask, Task, default_languages, parse_task
 from verifier.workers import MathPool, Outcome
 
 log = logging.getLogger("verifier.engine")
@@ -29,13 +29,19 @@ log = logging.getLogger("verifier.engine")
 _RESULT_CACHE_SIZE = 65536
 
 
-def _math_key(task: dict, extraction: vmath.Extraction) -> tuple:
+def _math_key(task: MathTask, extraction: vmath.Extraction) -> tuple:
     """What a math verdict depends on, hashed: golds and answers may be a megabyte each, and the
     cross-call cache must stay small in bytes, not just in entries."""
     digest = hashlib.blake2b(digest_size=16)
-    for part in (task["gold"], "\0".join(task["choices"]), extraction.text or "\0none", extraction.source):
+    for part in (task.gold, "\0".join(task.choices), extraction.text or "\0none", extraction.source):
         digest.update(part.encode("utf-8", "surrogatepass") + b"\1")
-    return digest.digest(), task["timeout_s"]
+    return digest.digest(), task.timeout_s
+
+
+def _model(task: Task | Mapping[str, Any]) -> Task:
+    """The task models every front end decodes into (verifier/schema.py, sandbox/spec.py) pass as they
+    are; a dict (this class's Python API, used directly) is decoded here, once."""
+    return task if isinstance(task, (MathTask, CodeTask)) else parse_task(task)
 
 
 class Overloaded(Exception):
@@ -51,7 +57,8 @@ class Draining(Exception):
 
 
 class Engine:
-    """Grades task dicts (see verifier.schema.task_from_proto for their shape)."""
+    """Grades task models (verifier/schema.py MathTask, sandbox/spec.py CodeTask), decoded once by the
+    front end that received them (docs/architecture.md "The data path")."""
 
     def __init__(self, config: ServerConfig, metrics: Metrics | None = None):
         self.config = config
@@ -135,12 +142,13 @@ class Engine:
 
     # ------------------------------------------------------------ grading
 
-    async def grade_stream(self, tasks: Sequence[dict]) -> AsyncIterator[dict]:
+    async def grade_stream(self, tasks: Sequence[Task | Mapping[str, Any]]) -> AsyncIterator[dict]:
         """Yield each task's result as it finishes; raises Overloaded or Draining before the first.
 
         Closing the iterator early (client cancelled) cancels every unfinished item: workers running
         them are killed and sandboxes reset.
         """
+        tasks = [_model(t) for t in tasks]
         self.admit(len(tasks))
         released = 0
         groups: dict[tuple, asyncio.Task] = {}
@@ -163,65 +171,67 @@ class Engine:
             if runs is not None and runs.hits:
                 self.metrics.dedup_hits.labels("code").inc(runs.hits)
 
-    async def grade(self, tasks: Sequence[dict]) -> list[dict]:
+    async def grade(self, tasks: Sequence[Task | Mapping[str, Any]]) -> list[dict]:
         """All results, in task order."""
-        async with contextlib.aclosing(self.grade_stream(tasks)) as stream:
+        models = [_model(t) for t in tasks]
+        async with contextlib.aclosing(self.grade_stream(models)) as stream:
             by_id = {r["id"]: r async for r in stream}
-        return [by_id[t["id"]] for t in tasks]
+        return [by_id[t.id] for t in models]
 
-    async def _grade_one(self, task: dict, groups: dict[tuple, asyncio.Task], runs: Any) -> dict:
-        kind = task["kind"]
+    async def _grade_one(self, task: Task, groups: dict[tuple, asyncio.Task], runs: Any) -> dict:
+        kind = "math" if isinstance(task, MathTask) else "code"
         try:
-            if kind == "math":
+            if isinstance(task, MathTask):
                 result = await self._grade_math(task, groups)
             else:
                 result = await self._grade_code(task, runs)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # never lose an item to a bug: answer it
-            log.exception("grading %s failed", task.get("id"))
-            result = infra_error(task["id"], f"internal error: {type(exc).__name__}")
+            log.exception("grading %s failed", task.id)
+            result = infra_error(task.id, f"internal error: {type(exc).__name__}")
         self.metrics.items.labels(kind, result["verdict"]).inc()
         return result
 
-    async def _grade_math(self, task: dict, groups: dict[tuple, asyncio.Task]) -> dict:
-        extraction = vmath.extract_answer(task["completion"], task["profile"], task["choices"] or None)
+    async def _grade_math(self, task: MathTask, groups: dict[tuple, asyncio.Task]) -> dict:
+        extraction = vmath.extract_answer(task.completion, task.profile, list(task.choices) or None)
         key = _math_key(task, extraction)
         cached = self._cache.get(key)
         if cached is not None:
             self._cache.move_to_end(key)
             self.metrics.dedup_hits.labels("math").inc()
-            return {**cached, "id": task["id"], "queue_s": 0.0, "exec_s": 0.0}
+            return {**cached, "id": task.id, "queue_s": 0.0, "exec_s": 0.0}
         shared = groups.get(key)
         if shared is None:
             shared = groups[key] = asyncio.ensure_future(self._run_math(task, extraction))
         else:
             self.metrics.dedup_hits.labels("math").inc()
         result = await asyncio.shield(shared)
-        return {**result, "id": task["id"]}
+        return {**result, "id": task.id}
 
-    async def _run_math(self, task: dict, extraction: vmath.Extraction) -> dict:
-        timeout = task["timeout_s"] or self.config.default_math_timeout_s
+    async def _run_math(self, task: MathTask, extraction: vmath.Extraction) -> dict:
+        timeout = task.timeout_s or self.config.default_math_timeout_s
+        choices = list(task.choices) or None
         started = time.monotonic()
-        simple = vmath.grade_simple(task["gold"], extraction, task["choices"] or None)
+        simple = vmath.grade_simple(task.gold, extraction, choices)
         if simple is not None:  # bounded work (verifier/math/fast.py): no worker round trip
             queue_s, outcome = 0.0, Outcome("ok", simple, seconds=time.monotonic() - started)
         else:
             async with self._slot("math", self._math_slots) as queue_s:
                 for _attempt in range(self.config.math_retries + 2):  # +1: a broken pool is replaced first
-                    outcome = await self.math.run(vmath.grade_extracted, (task["gold"], extraction, task["choices"] or None), timeout)
+                    outcome = await self.math.run(vmath.grade_extracted, (task.gold, extraction, choices), timeout)
                     if outcome.status != "crash":
                         break
         self.metrics.exec_seconds.labels("math").observe(outcome.seconds)
         if outcome.status == "ok":
             result = dict(outcome.value)
         elif outcome.status == "crash":
-            result = infra_error(task["id"], outcome.detail)
+            result = infra_error(task.id, outcome.detail)
         else:
             result = math_outcome(outcome.status, outcome.detail, (extraction.text or "")[:MATH_SHOWN_CHARS],
                                   extraction.source)
         result.update(queue_s=queue_s, exec_s=outcome.seconds, tests=[], retryable=BY_NAME[result["verdict"]].retryable)
-        result.setdefault("id", task["id"])
+        result.setdefault("id", task.id)
         if result["verdict"] in CACHEABLE:  # a pure function of (gold, answer, choices): reused across calls
             self._cache[_math_key(task, extraction)] = result
             if len(self._cache) > _RESULT_CACHE_SIZE:
@@ -246,7 +256,7 @@ class Engine:
             self.metrics.inflight_items.labels(kind).dec()
             slots.release()
 
-    async def execute(self, task: dict, files: dict[str, bytes]) -> dict:
+    async def execute(self, task: CodeTask, files: dict[str, bytes]) -> dict:
         """Run one program (verifier/execute.py) as one code item: the same admission, slots and sandboxes.
         Raises Overloaded or Draining before it starts; the answer is an Execute response dict."""
         self.admit(1)
@@ -260,14 +270,14 @@ class Engine:
         finally:
             self._release(1)
 
-    async def _grade_code(self, task: dict, runs: Any = None) -> dict:
+    async def _grade_code(self, task: CodeTask, runs: Any = None) -> dict:
         if not self.code_available:
-            return infra_error(task["id"], self.code_unavailable_reason())
-        timeout = task["timeout_s"] or None  # None: the sandbox's budget scales with tests x time limit
+            return infra_error(task.id, self.code_unavailable_reason())
+        timeout = task.timeout_s or None  # None: the sandbox's budget scales with tests x time limit
         with _CodeStart(self.metrics) as started:
             result = await self.code.grade(task, timeout, on_start=started, shared=runs)
         queue_s, exec_s = started.waited()
-        return {**result, "id": task["id"], "queue_s": queue_s, "exec_s": exec_s}
+        return {**result, "id": task.id, "queue_s": queue_s, "exec_s": exec_s}
 
 
 class _CodeStart:

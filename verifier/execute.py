@@ -80,8 +80,8 @@ def check_files(files: Any, language: str, max_bytes: int) -> dict[str, bytes]:
     return out
 
 
-def execute_task(body: Any, languages: Mapping[str, Any], max_field_bytes: int) -> tuple[dict, dict[str, bytes]]:
-    """(code task dict for the sandbox, files) from a request; raises TaskError naming the field.
+def execute_task(body: Any, languages: Mapping[str, Any], max_field_bytes: int) -> tuple[CodeTask, dict[str, bytes]]:
+    """(code task for the sandbox, files) from a request; raises TaskError naming the field.
 
     `languages`: the served languages with their limits (Engine.languages()), so a time or memory
     limit is checked against the same maxima as a graded task's."""
@@ -106,12 +106,8 @@ def execute_task(body: Any, languages: Mapping[str, Any], max_field_bytes: int) 
            "time_limit_s": body.get("time_limit_s"), "memory_limit_mb": body.get("memory_limit_mb"),
            "stop_on_first_failure": True, "return_output": True, "output_head_bytes": head, "id": "execute",
            "as_given": True}  # run as sent: fences and </think> in it are the program's (sandbox/spec.py)
-    try:
-        task = CodeTask.from_dict(raw, "request", wire=False, limits=_language_limits(languages))
-    except TaskError as e:  # name the request's field, not the internal task's
-        field = e.field.removeprefix("request").lstrip(".") or "body"
-        raise TaskError(field, str(e).partition(": ")[2]) from None
-    return task.to_dict(), files
+    # Prefix "": a field error names the request's own field (`time_limit_s`), not an inner task's.
+    return CodeTask.from_dict(raw, "", wire=False, limits=_language_limits(languages)), files
 
 
 def execute_response(result: Mapping[str, Any], queue_s: float = 0.0, exec_s: float = 0.0) -> dict:

@@ -31,8 +31,8 @@ from sandbox.contract import UNGRADED
 from verifier import formats
 from verifier.config import ServerConfig
 from verifier.report import GROUP_CANDIDATES
-from verifier.schema import (MathTask, Task, TaskError, languages_from_info, limits_from_config, task_to_proto,
-                             validate_tasks)
+from verifier.schema import (MathTask, Task, TaskError, _language_limits, decode_task, languages_from_info,
+                             limits_from_config)
 from verifier.v1 import verifier_pb2 as pb
 
 if TYPE_CHECKING:
@@ -56,9 +56,7 @@ class Unreachable(Exception):
 class Line:
     number: int
     obj: dict
-    task: pb.Task
-    model: Task
-    send: dict  # the task dict a server gets
+    model: Task  # the line's task, decoded once (read_lines): graded in-process, or sent by the client
 
     @property
     def kind(self) -> str:
@@ -116,7 +114,9 @@ def _task_fields(obj: dict, fmt: str = "task") -> dict:
 
 def read_lines(stream: IO[str], limits: pb.Limits, languages: dict, errors: IO[str],
                fmt: str = "task") -> Iterator[Line | int]:
-    """Yields a Line per good line, or the line number of a bad one (after reporting it)."""
+    """Yields a Line per good line, or the line number of a bad one (after reporting it). A line is the
+    task itself, so its field errors name fields bare (prefix "": `line 4: profile: ...`)."""
+    lang_limits = _language_limits(languages)
     for number, raw in enumerate(stream, start=1):
         if not raw.strip():
             continue
@@ -125,14 +125,12 @@ def read_lines(stream: IO[str], limits: pb.Limits, languages: dict, errors: IO[s
             if not isinstance(obj, dict):
                 raise TaskError("line", "must be a JSON object")
             # ids are line numbers inside; PASS_THROUGH keys go to the output, never graded
-            send = {**_task_fields(obj, fmt), "id": str(number)}
-            task = task_to_proto(send, "task")
-            (model,) = validate_tasks([task], limits, languages)
-        except (ValueError, OverflowError, TypeError) as exc:  # JSON, TaskError, FormatError, protobuf range errors
-            print(f"line {number}: {str(exc).replace('tasks[0].code.', '').replace('tasks[0].math.', '').replace('tasks[0].', '').replace('task.', '').replace('task: ', '')}", file=errors)
+            model = decode_task({**_task_fields(obj, fmt), "id": str(number)}, "", limits, lang_limits)
+        except (ValueError, OverflowError, TypeError) as exc:  # JSON, TaskError, FormatError
+            print(f"line {number}: {exc}", file=errors)
             yield number
             continue
-        yield Line(number, obj, task, model, send)
+        yield Line(number, obj, model)
 
 
 def _chunks(lines: Iterator[Line | int], summary: Summary) -> Iterator[list[Line]]:
@@ -207,10 +205,10 @@ def _in_process(config: ServerConfig, stream, out, summary: Summary, bar: tqdm, 
 
         async def grade_chunk(chunk: list[Line], bar: tqdm) -> list[dict]:
             by_id = {}
-            async for r in engine.grade_stream([line.model.to_dict() for line in chunk]):
+            async for r in engine.grade_stream([line.model for line in chunk]):
                 by_id[r["id"]] = r
                 bar.update(1)
-            return [by_id[line.task.id] for line in chunk]
+            return [by_id[line.model.id] for line in chunk]
 
         try:
             lines = read_lines(stream, limits, engine.languages(), errors, fmt)
@@ -237,7 +235,7 @@ async def _via_server(server: str, settings: ClientConfig | None, stream, out, s
     languages = languages_from_info(info)
 
     async def grade_chunk(chunk: list[Line], bar: tqdm) -> list[dict]:
-        results = await client.grade([line.send for line in chunk])
+        results = await client.grade([line.model for line in chunk])
         bar.update(len(chunk))
         return results
 

@@ -52,13 +52,14 @@ from verifier.session_wire import cell_json
 from verifier.sessions import FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry
 from verifier.schema import (
     PROFILES,
+    CodeTask,
+    Task,
     TaskError,
+    _language_limits,
+    decode_task,
+    decode_tasks,
     limits_from_config,
-    result_from_proto,
-    result_to_proto,
-    task_from_proto,
-    task_to_proto,
-    validate_tasks,
+    result_json,
 )
 from verifier.v1 import verifier_pb2 as pb
 
@@ -107,10 +108,10 @@ class HttpError(Exception):
 def check_task_keys(task: Any, where: str) -> None:
     """A typo'd key (``glod``) would otherwise grade against an empty gold: refuse it, naming it."""
     if not isinstance(task, Mapping):
-        return  # task_to_proto names the type error
+        return  # parse_task names the type error
     allowed = TASK_KEYS.get(task.get("kind"))
     if allowed is None:
-        return  # task_to_proto names the bad kind
+        return  # parse_task names the bad kind
     for key in task:
         if key not in allowed:
             raise TaskError(f"{where}.{key}", f"unknown field for a {task['kind']} task")
@@ -267,20 +268,14 @@ class HttpFrontEnd:
         self.engine.metrics.rejections.labels("invalid").inc()
         return HttpError(400, str(exc), exc.field)
 
-    def _protos(self, tasks: Sequence[Any]) -> list[pb.Task]:
-        """Tasks checked exactly as the gRPC port checks them; raises TaskError naming the field."""
-        if len(tasks) > self.limits.max_tasks_per_call:  # before converting a huge list
+    def _models(self, tasks: Sequence[Any]) -> list[Task]:
+        """The tasks as models, each decoded once and held to the gRPC port's limits (verifier/schema.py
+        decode_tasks); raises TaskError naming the field in the JSON's own terms."""
+        if len(tasks) > self.limits.max_tasks_per_call:  # before looking at a huge list
             raise TaskError("tasks", f"{len(tasks)} tasks exceed the limit of {self.limits.max_tasks_per_call} per call")
-        protos = []
         for i, task in enumerate(tasks):
-            where = f"tasks[{i}]"
-            check_task_keys(task, where)
-            try:
-                protos.append(task_to_proto(task, where))
-            except (ValueError, TypeError, OverflowError) as e:  # TaskError, or protobuf's range errors
-                raise e if isinstance(e, TaskError) else TaskError(where, str(e)) from None
-        validate_tasks(protos, self.limits, self.engine.languages())
-        return protos
+            check_task_keys(task, f"tasks[{i}]")
+        return decode_tasks(tasks, self.limits, self.engine.languages())
 
     async def _admitted(self, request: Request, work: Callable[[], Awaitable[Any]], deadline_s: float | None = None) -> Any:
         """Await engine work through the shared admission (429 full, 503 draining); cancelled (items freed) if
@@ -317,7 +312,7 @@ class HttpFrontEnd:
         except Draining:
             raise HttpError(503, "server is draining; retry on another replica", headers={"Retry-After": "1"}) from None
 
-    async def _grade(self, request: Request, tasks: list[dict], raw: bool = False,
+    async def _grade(self, request: Request, tasks: list[Task], raw: bool = False,
                      deadline_s: float | None = None) -> list[dict]:
         """Grade through the shared admission; cancelled (items freed) if the client hangs up. With a
         client deadline (the trainer dialects), any number of tasks: they go in chunks of max_tasks_per_call,
@@ -328,16 +323,16 @@ class HttpFrontEnd:
         else:
             results = await self._admitted(request, lambda: self._grade_chunks(tasks, deadline_s * _ADMISSION_PATIENCE),
                                            deadline_s)
-        return results if raw else [result_from_proto(result_to_proto(r)) for r in results]
+        return results if raw else [result_json(r) for r in results]
 
-    async def _grade_chunks(self, tasks: list[dict], patience_s: float) -> list[dict]:
+    async def _grade_chunks(self, tasks: list[Task], patience_s: float) -> list[dict]:
         """All results in order, the tasks admitted in chunks of max_tasks_per_call (the engine's per-call
         bound), each chunk waiting out Overloaded for up to `patience_s` rather than failing the call."""
         loop = asyncio.get_running_loop()
         until = loop.time() + patience_s
         size = self.limits.max_tasks_per_call
 
-        async def chunk(part: list[dict]) -> list[dict]:
+        async def chunk(part: list[Task]) -> list[dict]:
             self.engine.metrics.batch_items.observe(len(part))
             while True:
                 try:
@@ -364,10 +359,10 @@ class HttpFrontEnd:
                 raise HttpError(400, "unknown field", key)
         tasks = [{"id": str(i), **t} if isinstance(t, dict) and "id" not in t else t for i, t in enumerate(body["tasks"])]
         try:
-            protos = self._protos(tasks)
+            models = self._models(tasks)
         except TaskError as e:
             raise self._invalid(e) from None
-        return JSONResponse({"results": await self._grade(request, [task_from_proto(p) for p in protos])})
+        return JSONResponse({"results": await self._grade(request, models)})
 
     async def get_reward(self, request: Request) -> Response:
         """OpenRLHF: ``{"query", "prompts", "labels"}`` -> ``{"rewards", "scores", "extra_logs"}``."""
@@ -421,20 +416,22 @@ class HttpFrontEnd:
             raise HttpError(400, f"must be one of {PROFILES}, got {profile!r}", "profile")
         rules = RowRules(math_profile=profile)  # the trainer adapters' defaults (verifier/formats/rows.py)
         out: list[tuple[float, bool, str]] = [(0.0, True, "error")] * len(responses)
-        tasks, slots, skipped = [], [], []
+        tasks: list[Task] = []
+        slots, skipped = [], []
+        languages = _language_limits(self.engine.languages())
         for i, (response, label) in enumerate(zip(responses, labels)):
             task = label_task(str(i), response[-MAX_RESPONSE_CHARS:], label, rules)[0] if response is not None \
                 else "the prompt is not in the query"
             if isinstance(task, dict):
                 try:
                     check_task_keys(task, "label")
-                    validate_tasks([task_to_proto(task, "label")], self.limits, self.engine.languages())
-                except (ValueError, TypeError, OverflowError) as e:
+                    task = decode_task(task, "label", self.limits, languages)  # the one decode of this item
+                except ValueError as e:  # TaskError
                     task = str(e)
             if isinstance(task, str):
                 skipped.append(f"{field}[{i}]: {task}")
                 continue
-            tasks.append(task_from_proto(task_to_proto(task)))
+            tasks.append(task)
             slots.append(i)
         if skipped:  # one line per request, not per item: a dataset without labels would flood the log
             log.warning("%d of %d items not graded (reward 0.0), first: %s", len(skipped), len(responses), skipped[0])
@@ -452,7 +449,10 @@ class HttpFrontEnd:
         body = await self._json(request)
         if not isinstance(body, dict):
             raise HttpError(400, "body must be a JSON object", "body")
-        task = self._run_code_task(body)
+        try:
+            task = self._run_code_task(body)
+        except TaskError as e:  # a value the sandbox cannot honour (memory_limit_MB under its minimum)
+            return JSONResponse(sandbox_fusion_answer({"verdict": "infra_error", "detail": f"bad task: TaskError: {e}"}))
         [result] = await self._grade(request, [task], raw=True, deadline_s=client_deadline_s(request, verl_deadline_s(body)))
         return JSONResponse(sandbox_fusion_answer(result))
 
@@ -467,7 +467,9 @@ class HttpFrontEnd:
             raise self._invalid(e) from None
         return JSONResponse(await self._admitted(request, lambda: self.engine.execute(task, files)))
 
-    def _run_code_task(self, body: Mapping[str, Any]) -> dict:
+    def _run_code_task(self, body: Mapping[str, Any]) -> CodeTask:
+        """verl's request as a code task, decoded once here (sandbox-only options: return_output,
+        as_given); raises HttpError for a malformed field, TaskError for a value the sandbox refuses."""
         code, stdin = body.get("code"), body.get("stdin") or ""
         if not isinstance(code, str) or not code.strip():
             raise HttpError(400, "must be a non-empty string", "code")
@@ -488,7 +490,7 @@ class HttpFrontEnd:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1e6:
                 raise HttpError(400, "must be a non-negative number", name)
             numbers[name] = value
-        return {"id": "0", "kind": "code", "language": language, "completion": code,
+        return CodeTask.from_dict({"id": "0", "kind": "code", "language": language, "completion": code,
                 "tests": [{"stdin": stdin, "expected_stdout": None}], "test_code": None, "checker": None,
                 "checker_language": "python", "compare": "exact", "float_abs_tol": 0.0, "float_rel_tol": 0.0,
                 "scoring": DEFAULT_SCORING, "stop_on_first_failure": True, "timeout_s": 0.0,
@@ -497,7 +499,7 @@ class HttpFrontEnd:
                 "return_output": True, "as_given": True,
                 # all of stdout, up to the sandbox's output limit (more is output_limit): verl compares it whole,
                 # so a 1 MiB head (SandboxFusion's) would score a right program wrong (docs/service.md "HTTP/JSON")
-                "output_head_bytes": self.config.sandbox.output_limit_bytes}
+                "output_head_bytes": self.config.sandbox.output_limit_bytes}, "task", limits=_language_limits(self.engine.languages()))
 
     async def healthz(self, request: Request) -> Response:
         """Liveness, as gRPC health's overall ("") status: 503 only while draining."""
@@ -541,7 +543,7 @@ class HttpFrontEnd:
         """The owner's answer when the session lives on another replica; None when this replica
         answers (docs/architecture.md "Sessions": HTTP affinity behind a per-request balancer)."""
         try:
-            owner = self._sessions().owner(request.path_params["session_id"])
+            owner = await self._sessions().owner(request.path_params["session_id"])
         except SessionNotFound as e:
             raise HttpError(404, str(e), "session_id") from None
         if owner is None or request.headers.get(FORWARDED_KEY):

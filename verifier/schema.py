@@ -2,11 +2,15 @@
 
 Typed models hold every default, limit and validation rule: `MathTask` here, `CodeTask` in
 sandbox/spec.py (the sandbox is the lowest layer that needs it, and its direct API uses the same
-model). Everything that accepts tasks (server, CLI, client, trainer, sandbox) goes through
-`parse_task` (a dict) or `validate_tasks` (the wire), so a rule about what a valid task is lives in
-these two modules only. Verdicts, the `Result` type and its builders, limits and defaults are the
-contract's (sandbox/contract.py; docs/architecture.md "The contract"). Why dataclasses and not
-pydantic: sandbox/spec.py.
+model). Each edge decodes a task once into its model and the engine grades the model
+(docs/architecture.md "The data path"): `parse_task` / `decode_task(s)` for JSON (a JSONL line, an
+HTTP task or label, a client item, a trainer row), `validate_tasks` for the wire, CodeTask.from_dict
+for the sandbox's own API; `check_limits` holds a decoded model to a server's limits. A rule about
+what a valid task is lives in these two modules only. Field errors name the field under the prefix
+the edge passes (`tasks[3].code.gold` on the wire, `tasks[3].gold` in JSON, `gold` on a JSONL line).
+Verdicts, the `Result` type and its builders, limits and defaults are the contract's
+(sandbox/contract.py); `result_json` and `result_to_proto` are a result's two encodings out. Why
+dataclasses and not pydantic: sandbox/spec.py.
 """
 
 from __future__ import annotations
@@ -26,9 +30,9 @@ from sandbox.spec import (CallTest, CodeTask, CodeTest, TaskError, check_keys, g
 from verifier.math.extract import PROFILES
 from verifier.v1 import verifier_pb2 as pb
 
-__all__ = ["CODE_VERDICTS", "MATH_VERDICTS", "VERDICTS", "PROFILES", "CodeTask", "MathTask", "Result", "TestResult",
-           "infra_error",
-           "TaskError", "WireTestSets", "protos_with_test_sets", "parse_task", "task_to_proto", "task_from_proto", "validate_tasks"]
+__all__ = ["CODE_VERDICTS", "MATH_VERDICTS", "VERDICTS", "PROFILES", "CodeTask", "MathTask", "Result", "TestResult", "infra_error",
+           "TaskError", "WireTestSets", "check_limits", "decode_task", "decode_tasks", "parsed", "protos_with_test_sets",
+           "parse_task", "result_json", "task_to_proto", "task_from_proto", "validate_tasks", "with_id"]
 
 
 
@@ -99,9 +103,11 @@ def _task_id(obj: Mapping, where: str) -> str:
     return task_id
 
 
-def parse_task(obj: Any, where: str = "task") -> Task:
-    """A task dict (a `verifier grade` line, a client item, a trainer row) as a validated model.
-    Raises TaskError naming the field: wrong types, unknown keys, values the graders cannot honour."""
+def parse_task(obj: Any, where: str = "task", languages: Mapping[str, LanguageLimits] | None = None) -> Task:
+    """A task dict (a `verifier grade` line, an HTTP task, a client item, a trainer row) as a validated
+    model: the one decoder of JSON tasks. Raises TaskError naming the field under the prefix `where`:
+    wrong types, unknown keys, values the graders cannot honour. `languages`: the served languages'
+    limits (default: sandbox/config.py's)."""
     if not isinstance(obj, Mapping):
         raise TaskError(where, f"must be an object, got {type(obj).__name__}")
     task_id = _task_id(obj, where)
@@ -109,7 +115,7 @@ def parse_task(obj: Any, where: str = "task") -> Task:
     if kind == "math":
         return MathTask.from_dict(obj, where, task_id)
     if kind == "code":
-        return CodeTask.from_dict({**obj, "id": task_id}, where, wire=True)
+        return CodeTask.from_dict({**obj, "id": task_id}, where, wire=True, limits=languages)
     raise TaskError(f"{where}.kind", f"must be 'math' or 'code', got {kind!r}")
 
 
@@ -242,13 +248,29 @@ def task_from_proto(task: pb.Task) -> dict:
     return model_from_proto(task).to_dict()
 
 
-def grader_dict(model: Task) -> dict:
-    """A validated model as the dict the engine takes. A code task's tests stay its (possibly shared)
-    tuple of CodeTest: a test set named by 64 tasks is not turned into 64 lists of dicts, and the
-    sandbox takes CodeTest items as they are (sandbox/spec.py)."""
-    if isinstance(model, MathTask) or not model.tests:
-        return model.to_dict()
-    return {**dataclasses.replace(model, tests=()).to_dict(), "tests": model.tests}
+class Parsed(dict):
+    """A task dict that comes with the model it was encoded from (`parsed`): the trainer decodes a row
+    once and hands its client plain dicts (a client factory's contract), and the client reads
+    `.model` instead of decoding the dict a second time (docs/architecture.md "The data path")."""
+
+    model: Task
+
+
+def parsed(model: Task) -> Parsed:
+    """`model` as its wire dict (to_dict(wire=True)), carrying the model."""
+    out = Parsed(model.to_dict(wire=True))
+    out.model = model
+    return out
+
+
+def with_id(task: Mapping[str, Any], task_id: str) -> dict:
+    """`task` under another id (a batcher numbering its call's tasks); a Parsed dict keeps its model,
+    renamed rather than decoded again."""
+    if not isinstance(task, Parsed):
+        return {**task, "id": task_id}
+    out = Parsed({**task, "id": task_id})
+    out.model = dataclasses.replace(task.model, id=task_id)
+    return out
 
 
 # ---------------------------------------------------------------- validation against a server's limits
@@ -261,12 +283,10 @@ def _language_limits(languages: Mapping[str, Mapping]) -> dict[str, LanguageLimi
 
 class WireTestSets:
     """The test sets of one request (docs/service.md "The service": test sets), each expanded and checked
-    against the limits once, however many tasks name it; the tasks share its tuple of tests.
-    `as_inline` (the client, whose user wrote inline tests and never saw a set): a set over a limit
-    is reported as the task's own tests (`tasks[3].code.tests[0].stdin: exceeds ...`)."""
+    against the limits once, however many tasks name it; the tasks share its tuple of tests."""
 
-    def __init__(self, sets: Mapping[str, pb.TestSet], limits: pb.Limits, as_inline: bool = False):
-        self.sets, self.limits, self.as_inline = sets, limits, as_inline
+    def __init__(self, sets: Mapping[str, pb.TestSet], limits: pb.Limits):
+        self.sets, self.limits = sets, limits
         self._done: dict[str, tuple[CodeTest, ...] | TaskError] = {}
 
     def tests(self, name: str, where: str) -> tuple[CodeTest, ...]:
@@ -282,8 +302,6 @@ class WireTestSets:
             except TaskError as exc:
                 self._done[name] = exc
         found = self._done[name]
-        if isinstance(found, TaskError) and self.as_inline:
-            raise TaskError(where.removesuffix("test_set") + found.field, str(found).removeprefix(found.field + ": "))
         if isinstance(found, TaskError):
             raise TaskError(where, f"test set {name!r}: {found}")
         return found
@@ -334,6 +352,67 @@ def validate_tasks(tasks: Sequence[pb.Task], limits: pb.Limits, languages: Mappi
     return models
 
 
+def decode_tasks(objs: Sequence[Any], limits: pb.Limits, languages: Mapping[str, Mapping],
+                 where: str = "tasks") -> list[Task]:
+    """JSON tasks (the HTTP port's `tasks`) as models that fit the limits a server enforces: each decoded
+    once (parse_task), then checked as the gRPC port checks wire tasks (validate_tasks), with field
+    errors in JSON terms (`tasks[3].completion`, where the wire says `tasks[3].code.completion`)."""
+    if not objs:
+        raise TaskError(where, "must not be empty")
+    if len(objs) > limits.max_tasks_per_call:  # before decoding a huge list
+        raise TaskError(where, f"{len(objs)} tasks exceed the limit of {limits.max_tasks_per_call} per call")
+    lang_limits = _language_limits(languages)
+    seen: set[str] = set()
+    models: list[Task] = []
+    for i, obj in enumerate(objs):
+        model = decode_task(obj, f"{where}[{i}]", limits, lang_limits)
+        if model.id in seen:
+            raise TaskError(f"{where}[{i}].id", f"duplicate id {model.id!r}")
+        seen.add(model.id)
+        models.append(model)
+    return models
+
+
+def decode_task(obj: Any, where: str, limits: pb.Limits, languages: Mapping[str, LanguageLimits]) -> Task:
+    """One JSON task (an HTTP task or label, a JSONL line: `where` ""): decoded once and checked
+    against the server's limits; TaskError names the field under `where`."""
+    model = parse_task(obj, where, languages)
+    check_limits(model, where, limits)
+    return model
+
+
+def check_limits(model: Task, where: str, limits: pb.Limits, languages: Mapping[str, LanguageLimits] | None = None,
+                 wire: bool = False, tests_checked: bool = False) -> None:
+    """The size, count and time limits a server enforces, on a decoded model (the client's check
+    before sending, the JSON edges'). `wire`: name fields as the proto does (`tasks[3].code.gold`).
+    `languages`: validate the model's values against the served languages too (a model decoded
+    with other limits: the client's); None when its decoder already did."""
+    if len(model.id.encode("utf-8", "surrogatepass")) > MAX_ID_BYTES:
+        raise TaskError(f"{where}.id", f"exceeds {MAX_ID_BYTES} bytes")
+    math_task = isinstance(model, MathTask)
+    max_timeout = limits.max_math_timeout_s if math_task else limits.max_code_timeout_s
+    if not 0 <= model.timeout_s <= max_timeout:
+        raise TaskError(f"{where}.timeout_s", f"must be in [0, {max_timeout}]")
+    payload = f"{where}.{'math' if math_task else 'code'}" if wire else where
+    if isinstance(model, MathTask):
+        _check_math(model, payload, limits)
+        return
+    _check_call_json(model.call_tests, payload, limits, wire)
+    _check_code(model, payload, limits, languages, tests_checked)
+
+
+def _check_call_json(calls: Sequence[CallTest], where: str, limits: pb.Limits, wire: bool) -> None:
+    """Call tests are bounded as the JSON text the wire carries them in (_call_to_proto), as
+    _check_call_sizes bounds them on the wire."""
+    if len(calls) > limits.max_tests_per_task:
+        raise TaskError(f"{where}.call_tests", f"more than {limits.max_tests_per_task} tests")
+    suffix = "_json" if wire else ""
+    for j, t in enumerate(calls):
+        for name, value in (("args", list(t.args)), ("expected", t.expected), ("kwargs", dict(t.kwargs))):
+            if name != "kwargs" or t.kwargs:
+                _check_bytes(_json(value), f"{where}.call_tests[{j}].{name}{suffix}", limits.max_field_bytes)
+
+
 def _check_bytes(value: str, where: str, limit: int) -> None:
     if len(value) > limit or (not value.isascii() and len(value.encode("utf-8", "surrogatepass")) > limit):
         raise TaskError(where, f"exceeds {limit} bytes")
@@ -358,9 +437,11 @@ def _check_math(m: MathTask, where: str, limits: pb.Limits) -> None:
         _check_bytes(choice, f"{where}.choices[{j}]", MAX_CHOICE_BYTES)
 
 
-def _check_code(c: CodeTask, where: str, limits: pb.Limits, languages: Mapping[str, LanguageLimits],
+def _check_code(c: CodeTask, where: str, limits: pb.Limits, languages: Mapping[str, LanguageLimits] | None,
                 tests_checked: bool = False) -> None:
-    c.validate(where, languages)
+    """`languages` None: the model was validated when it was decoded (parse_task)."""
+    if languages is not None:
+        c.validate(where, languages)
     for name in ("completion", "test_code", "checker", "entry_point"):
         _check_bytes(getattr(c, name) or "", f"{where}.{name}", limits.max_field_bytes)
     if len(c.call_tests) > limits.max_tests_per_task:
@@ -409,6 +490,30 @@ def languages_from_info(info: pb.ServerInfo) -> dict[str, dict]:
 
 
 # ---------------------------------------------------------------- results
+
+def result_json(result: Mapping[str, Any]) -> Result:
+    """A result dict (the engine's, which may carry sandbox-only keys such as output heads) as the
+    Result every front end returns: the fields and defaults of result_to_proto, without protobuf.
+    An unknown verdict is a bug here, not something to send."""
+    for verdict in (result["verdict"], *(t["verdict"] for t in result.get("tests") or ())):
+        if verdict not in VERDICTS:
+            raise ValueError(f"unknown verdict {verdict!r}")
+    return {
+        "id": str(result["id"]), "verdict": result["verdict"], "score": float(result.get("score") or 0),
+        "detail": str(result.get("detail") or ""), "extracted": str(result.get("extracted") or ""),
+        "extracted_from": str(result.get("extracted_from") or ""), "queue_s": float(result.get("queue_s") or 0),
+        "exec_s": float(result.get("exec_s") or 0), "retryable": bool(result.get("retryable")),
+        "tests": [_test_json(t) for t in result.get("tests") or ()],
+    }
+
+
+def _test_json(t: Mapping[str, Any]) -> TestResult:
+    out: TestResult = {"verdict": t["verdict"], "time_s": float(t.get("time_s") or 0),
+                       "detail": str(t.get("detail") or ""), "exit_code": int(t.get("exit_code") or 0)}
+    if t.get("name"):
+        out["name"] = str(t["name"])
+    return out
+
 
 def result_to_proto(result: Mapping[str, Any]) -> pb.GradeResult:
     """A result dict on the wire; an unknown verdict is a bug here, not something to send."""

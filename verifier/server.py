@@ -13,6 +13,7 @@ import importlib.metadata
 import ipaddress
 import logging
 import signal
+import ssl
 import sys
 
 import grpc
@@ -27,7 +28,7 @@ from verifier.execute import execute_task, request_from_proto, response_to_proto
 from verifier.metrics import Metrics
 from verifier.session_wire import cell_to_proto
 from verifier.sessions import FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry
-from verifier.schema import TaskError, grader_dict, limits_from_config, result_to_proto, validate_tasks
+from verifier.schema import Task, TaskError, limits_from_config, result_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
@@ -95,6 +96,9 @@ def add_service(servicer: pb_grpc.VerifierServicer, server: grpc.aio.Server) -> 
     server.add_registered_method_handlers(SERVICE, handlers)
 
 
+MAX_PEERS = 64  # channels to other replicas kept open at once
+
+
 class VerifierService(pb_grpc.VerifierServicer):
     """Implements verifier.v1.Verifier on top of the engine."""
 
@@ -102,10 +106,13 @@ class VerifierService(pb_grpc.VerifierServicer):
         self.engine = engine
         self.limits = limits_from_config(engine.config)
         self.sessions = sessions
-        self._peers: dict[str, pb_grpc.VerifierStub] = {}  # other replicas, for forwarded session calls
+        # Other replicas, for forwarded session calls: address -> (channel, stub), closed at shutdown.
+        self._peers: dict[str, tuple[grpc.aio.Channel, pb_grpc.VerifierStub]] = {}
+        self._closing: set[asyncio.Task] = set()  # evicted peer channels finishing their calls
 
-    async def _tasks(self, request: pb.GradeRequest, context, method: str) -> list[dict]:
-        """Validated task dicts, or the call aborted with the status that says why."""
+    async def _tasks(self, request: pb.GradeRequest, context, method: str) -> list[Task]:
+        """The request's tasks as models, each decoded once (validate_tasks), or the call aborted with
+        the status that says why."""
         m = self.engine.metrics
         if isinstance(request, Malformed):
             m.rejections.labels("invalid").inc()
@@ -120,7 +127,7 @@ class VerifierService(pb_grpc.VerifierServicer):
             m.rejections.labels("invalid").inc()
             await self._abort(context, method, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         m.test_sets.inc(len(request.test_sets))
-        return [grader_dict(model) for model in models]
+        return models
 
     async def _abort(self, context, method: str, code: grpc.StatusCode, details: str, retry_after_s: float = 0.0):
         self.engine.metrics.rpcs.labels(method, code.name).inc()
@@ -211,24 +218,19 @@ class VerifierService(pb_grpc.VerifierServicer):
     async def _forward(self, method: str, request, context):
         """The owner's answer when the session lives on another replica; None when this replica
         answers (docs/architecture.md "Sessions": a plain stub behind a Service keeps affinity).
-        Not over TLS: a peer is reached by pod IP, which a certificate rarely names; the client
-        sends those calls to the `replica` address itself."""
+        With TLS on, the call to the owner is TLS too (`_peer_channel`)."""
         if self.sessions is None or isinstance(request, Malformed):
             return None
         metadata = tuple(context.invocation_metadata() or ())
         try:
-            owner = self.sessions.owner(request.session_id)
+            owner = await self.sessions.owner(request.session_id)
         except SessionNotFound as exc:
             await self._abort(context, method, grpc.StatusCode.NOT_FOUND, str(exc))
-        if owner is None or self.engine.config.tls_cert or any(k == FORWARDED_KEY for k, _ in metadata):
+        if owner is None or any(k == FORWARDED_KEY for k, _ in metadata):
             return None
-        if owner.grpc_address not in self._peers:
-            if len(self._peers) >= 64:  # replicas come and go over a server's life; ids name only real ones
-                self._peers.pop(next(iter(self._peers)))
-            self._peers[owner.grpc_address] = pb_grpc.VerifierStub(grpc.aio.insecure_channel(owner.grpc_address))
         remaining = context.time_remaining()
         try:
-            reply = await getattr(self._peers[owner.grpc_address], method)(
+            reply = await getattr(self.peer(owner.grpc_address), method)(
                 request, timeout=min(FORWARD_TIMEOUT_S, remaining or FORWARD_TIMEOUT_S),
                 metadata=[(k, v) for k, v in metadata if k == "authorization"] + [(FORWARDED_KEY, "1")])
         except grpc.aio.AioRpcError as exc:
@@ -239,6 +241,36 @@ class VerifierService(pb_grpc.VerifierServicer):
             await self._abort(context, method, exc.code(), exc.details() or "")
         self.engine.metrics.rpcs.labels(method, "OK").inc()
         return reply
+
+    def peer(self, address: str) -> pb_grpc.VerifierStub:
+        """A stub on the channel to another replica, made on first use and kept for later calls."""
+        if address not in self._peers:
+            if len(self._peers) >= MAX_PEERS:  # replicas come and go over a server's life; ids name only real ones
+                old, _ = self._peers.pop(next(iter(self._peers)))
+                task = asyncio.get_running_loop().create_task(old.close(FORWARD_TIMEOUT_S))  # its calls finish
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
+            channel = self._peer_channel(address)
+            self._peers[address] = (channel, pb_grpc.VerifierStub(channel))
+        return self._peers[address][1]
+
+    def _peer_channel(self, address: str) -> grpc.aio.Channel:
+        """A channel to another replica: TLS when this server serves TLS, trusting the deployment's
+        own certificate (every replica serves it). A peer is reached by pod IP, which a certificate
+        rarely names, so the name checked is the certificate's own (as HTTP forwarding trusts the
+        same chain without a host name, verifier/http.py `_peer_tls`); the id's MAC says which peer."""
+        cfg = self.engine.config
+        if not (cfg.tls_cert and cfg.tls_key):
+            return grpc.aio.insecure_channel(address)
+        with open(cfg.tls_cert, "rb") as f:
+            creds = grpc.ssl_channel_credentials(root_certificates=f.read())
+        return grpc.aio.secure_channel(address, creds, options=[("grpc.ssl_target_name_override",
+                                                                 certificate_name(cfg.tls_cert))])
+
+    async def close_peers(self) -> None:
+        """Close every channel to another replica (server shutdown, after in-flight calls ended)."""
+        peers, self._peers = list(self._peers.values()), {}
+        await asyncio.gather(*(channel.close() for channel, _ in peers), *self._closing, return_exceptions=True)
 
     async def RunCell(self, request, context):
         if (forwarded := await self._forward("RunCell", request, context)) is not None:
@@ -297,6 +329,21 @@ class _TokenAuth(grpc.aio.ServerInterceptor):
         return self._deny_stream if details.method.endswith("/GradeStream") else self._deny_unary
 
 
+def certificate_name(path: str) -> str:
+    """A host name the first certificate in a PEM file is valid for: its first DNS subjectAltName (a
+    wildcard's `*` filled in), else its common name. The standard library decodes a certificate
+    file only through this helper of its own test suite (no `cryptography` in the image)."""
+    cert = ssl._ssl._test_decode_cert(path)  # type: ignore[attr-defined]
+    for kind, name in cert.get("subjectAltName", ()):
+        if kind == "DNS":
+            return "peer" + name[1:] if name.startswith("*.") else name
+    for rdn in cert.get("subject", ()):
+        for key, value in rdn:
+            if key == "commonName":
+                return value
+    raise ValueError(f"{path}: the certificate names no host (no DNS subjectAltName, no commonName)")
+
+
 def _is_loopback(host: str) -> bool:
     if host in ("localhost", ""):
         return host == "localhost"
@@ -347,6 +394,7 @@ class Server:
         self.http = None  # verifier.http.HttpFrontEnd when --http-port is set
         self.sessions: SessionRegistry | None = None
         self._stopping: asyncio.Event | None = None
+        self.service: VerifierService | None = None
 
     async def start(self) -> None:
         await self.engine.start()
@@ -355,7 +403,8 @@ class Server:
                                      interceptors=[_TokenAuth(token)] if token else [])
         if self.config.code:
             self.sessions = SessionRegistry(self.engine, self.config, token)
-        add_service(VerifierService(self.engine, self.sessions), self._grpc)
+        self.service = VerifierService(self.engine, self.sessions)
+        add_service(self.service, self._grpc)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self._grpc)
         reflection.enable_server_reflection(
             (pb.DESCRIPTOR.services_by_name["Verifier"].full_name, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
@@ -424,6 +473,8 @@ class Server:
         await asyncio.gather(self._grpc.stop(self.config.grace_s), *([self.http.stop()] if self.http else []))
         if self.sessions is not None:  # after in-flight cells finished: end every session, containers removed
             await self.sessions.close_all()
+        if self.service is not None:
+            await self.service.close_peers()
         await self.engine.close()
         if self._metrics_http is not None:
             self._metrics_http.shutdown()

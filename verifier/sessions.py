@@ -8,9 +8,13 @@ the sandbox side (containers, cells, replay) is sandbox/session.py.
   digest of its bearer token): an id used with another token is answered exactly as an unknown id.
 - With `--advertise-address` and a token, an id also names the replica that owns it:
   ``RANDOM.ROUTE.MAC``, ROUTE that replica's gRPC address and HTTP port, MAC an HMAC of both under a
-  key derived from the token all replicas share. Another replica forwards the session's HTTP calls
-  there (verifier/http.py), and only when the MAC checks: a caller cannot make a replica connect to
+  key derived from the token all replicas share. Another replica forwards the session's HTTP and gRPC calls
+  there (verifier/http.py, verifier/server.py; over TLS when the server serves TLS), and only when the MAC checks: a caller cannot make a replica connect to
   a host of its choosing (docs/architecture.md "Sessions").
+- Without a token, `--peer-service` turns routing on: a route is then forwarded to only when its
+  host is one of the IPs that headless Service name resolves to and its ports are this replica's
+  own (every replica of a deployment listens on the same ports), so a caller can make a replica
+  reach only its own peers' session ports (its MAC, under a public key, is a checksum only).
 - A live session is one admitted item of the engine (`Engine.admit`), within `max_sessions`;
   beyond either, CreateSession raises Overloaded with a retry hint from how long sessions last.
 - A session with no call for its idle TTL is closed by a reaper; draining refuses new sessions and
@@ -25,9 +29,11 @@ import asyncio
 import base64
 import hashlib
 import hmac
+import ipaddress
 import logging
 import math
 import secrets
+import socket
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -56,6 +62,7 @@ FORWARDED_KEY = "x-verifier-forwarded"
 # time, a replay by its cells), so this is the longest of those plus margin, not a cell limit.
 FORWARD_TIMEOUT_S = 900.0
 MAC_BYTES = 18  # 144 bits: a forged route must guess it
+PEER_DNS_TTL_S = 5.0  # how long --peer-service's addresses are reused before resolving it again
 
 
 class SessionNotFound(Exception):
@@ -122,7 +129,11 @@ class SessionRegistry:
         self.engine, self.config = engine, config
         # Routing ids (module docstring) need an address to name and a secret to sign it with.
         self._route_key = (hmac.new(token.encode("utf-8", "surrogatepass"), ROUTE_KEY_LABEL, hashlib.sha256).digest()
-                           if token and config.advertise_address else None)
+                           if (token or config.peer_service) and config.advertise_address else None)
+        self._signed = bool(token)  # else routes are bound by --peer-service's addresses (_check_peer)
+        self._peer_ips: frozenset = frozenset()
+        self._peer_ips_at = -math.inf
+        self._peer_lock = asyncio.Lock()
         self._route = _b64(f"{config.advertise_address}|{config.http_port}".encode())
         grader = getattr(engine, "code", None)
         self.host = SessionHost(config.sandbox, config.max_sessions, backend=getattr(grader, "backend", None))
@@ -202,11 +213,47 @@ class SessionRegistry:
             return rand
         return f"{rand}.{self._route}.{self._mac(f'{rand}.{self._route}')}"
 
-    def owner(self, sid: Any) -> Route | None:
+    async def owner(self, sid: Any) -> Route | None:
         """The other replica a session id names, for a front end to forward the call to; None when
         this replica answers it (its own id, an id without a route, routing off). A route whose MAC
-        does not check is SessionNotFound, never a destination: forwarding to whatever an id names
-        would let any caller make this replica open connections to hosts of its choosing (SSRF)."""
+        does not check (or, with no token, that names no peer: `_check_peer`) is SessionNotFound,
+        never a destination: forwarding to whatever an id names would let any caller make this
+        replica open connections to hosts of its choosing (SSRF)."""
+        route = self._route_of(sid)
+        if route is not None and not self._signed:
+            await self._check_peer(route)
+        return route
+
+    async def _check_peer(self, route: Route) -> None:
+        """With no shared secret the MAC proves nothing: the route must name one of the addresses the
+        headless Service resolves to, on this replica's own ports."""
+        own_port = self.config.advertise_address.rpartition(":")[2]
+        try:
+            ip = ipaddress.ip_address(route.http_host)
+        except ValueError:
+            ip = None
+        if (ip is None or route.grpc_address.rpartition(":")[2] != own_port or route.http_port != self.config.http_port
+                or ip not in await self._peer_addresses()):
+            raise SessionNotFound(f"no such session: the replica its id names ({route.grpc_address}) is not one of "
+                                  f"{self.config.peer_service}'s addresses on this service's ports (gone, draining, "
+                                  "or never of this service); sessions are never recreated")
+
+    async def _peer_addresses(self) -> frozenset:
+        """The IPs --peer-service resolves to, resolved at most every PEER_DNS_TTL_S (none on failure)."""
+        async with self._peer_lock:
+            if time.monotonic() - self._peer_ips_at > PEER_DNS_TTL_S:
+                try:
+                    infos = await asyncio.get_running_loop().getaddrinfo(self.config.peer_service, None,
+                                                                         type=socket.SOCK_STREAM)
+                except OSError as exc:
+                    log.warning("session forwarding: cannot resolve %s: %s", self.config.peer_service, exc)
+                    infos = []
+                self._peer_ips = frozenset(ipaddress.ip_address(info[4][0].partition("%")[0]) for info in infos)
+                self._peer_ips_at = time.monotonic()
+            return self._peer_ips
+
+    def _route_of(self, sid: Any) -> Route | None:
+        """The route an id names when its MAC checks; None for this replica's own ids and ids without one."""
         if self._route_key is None or not isinstance(sid, str) or sid.count(".") != 2:
             return None
         rand, route, mac = sid.split(".")
