@@ -58,6 +58,7 @@ serve: $(VENV)/.base
 test: $(VENV)/.full images rootfs gvisor chromium promtool image
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -rs
 
 proto: $(VENV)/.full

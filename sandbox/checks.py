@@ -11,12 +11,10 @@ import re
 import signal
 
 from .languages import Language, alias_map
-from .spec import CODE_VERDICTS, DEFAULT_FLOAT_TOL
+from .contract import DEFAULT_COMPARE, DEFAULT_FLOAT_TOL, DETAIL_MAX
+from .contract import SANDBOX_VERDICTS as VERDICTS  # noqa: F401  (sandbox.VERDICTS, the package's public name)
 
-VERDICTS = (*CODE_VERDICTS, "infra_error")
-DETAIL_MAX = 300
 TAMPERED = "the program changed the sandbox supervisor's limits, CPU affinity or priority"
-EXTRACT_MAX = 2000
 
 _THINK_END = "</think>"
 
@@ -128,7 +126,7 @@ def _closes(line: str, fence: str) -> bool:
 
 
 # ----------------------------------------------------------------------------- comparators
-def compare(output: bytes, expected: bytes, how: str = "tokens", abs_tol: float = DEFAULT_FLOAT_TOL,
+def compare(output: bytes, expected: bytes, how: str = DEFAULT_COMPARE, abs_tol: float = DEFAULT_FLOAT_TOL,
             rel_tol: float = DEFAULT_FLOAT_TOL) -> tuple[bool, str]:
     """Compare program output with the expected output. Lengths always count: a missing line or
     token is a difference. 'tokens_ci' folds ASCII letters only (YES = yes; bytes.lower() leaves

@@ -12,7 +12,7 @@ import sys
 
 from .config import SandboxConfig
 from .languages import LANGUAGES
-from .spec import COMPARATORS
+from .contract import COMPARATORS, DEFAULT_COMPARE
 
 
 def add_subcommands(subparsers) -> argparse.ArgumentParser:
@@ -38,7 +38,7 @@ def add_subcommands(subparsers) -> argparse.ArgumentParser:
     r.add_argument("--language", "-l", required=True, choices=list(LANGUAGES))
     r.add_argument("--stdin", help="file fed to the program's stdin")
     r.add_argument("--expected", help="file with the expected stdout (compared with --compare)")
-    r.add_argument("--compare", default="tokens", choices=list(COMPARATORS))
+    r.add_argument("--compare", default=DEFAULT_COMPARE, choices=list(COMPARATORS))
     r.add_argument("--file", action="append", default=[], metavar="NAME=PATH", dest="files",
                    help="a support file beside the program (repeatable), e.g. --file testlib.h=./testlib.h")
     r.add_argument("--input-file", default="", help="also write stdin to this file in the program's dir")

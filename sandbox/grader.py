@@ -18,8 +18,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 from .backend import Backend, DockerBackend
 from .config import SandboxConfig
+from .contract import sandbox_infra_error
 from .gvisor import GvisorBackend
-from .job import InfraFailure, Plan, make_plan, merge_parts, out_of_budget, reset_box, run_job, split_plan
+from .job import (InfraFailure, Plan, make_plan, merge_parts, new_job_dir, out_of_budget, reset_box, run_job,
+                  split_plan)
 from .pool import Pool, arrival
 from .spec import CodeTask
 
@@ -29,11 +31,6 @@ log = logging.getLogger(__name__)
 def make_backend(config: SandboxConfig) -> Backend:
     """The backend `config.backend` names (chosen here, above both, so neither imports the other)."""
     return GvisorBackend(config) if config.backend == "gvisor" else DockerBackend(config)
-
-
-def _infra(detail: str, retryable: bool = True, extracted: str = "", how: str = "none") -> dict:
-    return {"verdict": "infra_error", "score": 0.0, "detail": detail[:300], "extracted": extracted[:2000],
-            "extracted_from": how, "tests": [], "retryable": retryable}
 
 
 class SharedRuns:
@@ -208,16 +205,16 @@ class CodeGrader:
         try:  # in a thread: extraction and parsing of a large completion must not stall the event loop
             plan = await asyncio.get_running_loop().run_in_executor(self._plan, make_plan, task, self.config)
         except InfraFailure as e:
-            return _infra(str(e), retryable=e.retryable)
+            return sandbox_infra_error(str(e), retryable=e.retryable)
         except Exception as e:  # malformed task the server did not catch: answer, do not crash
-            return _infra(f"bad task: {type(e).__name__}: {e}", retryable=False)
+            return sandbox_infra_error(f"bad task: {type(e).__name__}: {e}", retryable=False)
         if isinstance(plan, dict):
             return plan
         plan.files = {**(files or {}), **plan.files}
         if not self._available or self._pool is None:
-            return _infra(self.unavailable_reason(), extracted=plan.code, how=plan.extracted_from)
+            return sandbox_infra_error(self.unavailable_reason(), extracted=plan.code, how=plan.extracted_from)
         if plan.lang.name not in self._images:
-            return _infra(f"no image for {plan.lang.name}: run `verifier sandbox build {plan.lang.name}`",
+            return sandbox_infra_error(f"no image for {plan.lang.name}: run `verifier sandbox build {plan.lang.name}`",
                           extracted=plan.code, how=plan.extracted_from)
         if shared is None or files:
             return await self._grade_plan(plan, timeout_s, on_start, arrival())
@@ -251,14 +248,15 @@ class CodeGrader:
             except InfraFailure as e:
                 last = str(e)
                 if not e.retryable:
-                    return _infra(last, retryable=False, extracted=plan.code, how=plan.extracted_from)
+                    return sandbox_infra_error(last, retryable=False, extracted=plan.code, how=plan.extracted_from)
                 log.warning("sandbox: %s", last)
-                plan.job_dir = Plan.__dataclass_fields__["job_dir"].default_factory()
-        return _infra(last or "the job's wall-clock budget ran out", extracted=plan.code, how=plan.extracted_from)
+                plan.job_dir = new_job_dir()
+        return sandbox_infra_error(last or "the job's wall-clock budget ran out", extracted=plan.code, how=plan.extracted_from)
 
     async def _attempt(self, plan: Plan, owed_s: float, deadline: float,
                        on_start: Callable[[], None] | None = None, key: tuple = ()) -> dict:
         pool = self._pool
+        assert pool is not None  # grade() answers infra_error before a job when no pool runs
         # A container of the job's language first (its queue: docs/sandboxes.md "Code sandboxes"), then a CPU
         # slot: a job queued for a busy language must not hold a slot another language could use.
         try:

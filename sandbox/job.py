@@ -19,8 +19,9 @@ from dataclasses import dataclass, field, fields, replace
 from . import checks
 from .channel import ChannelError
 from .config import SandboxConfig
+from .contract import BY_NAME, CODE_VERDICTS, EXTRACT_MAX, code_outcome, test_result
 from .languages import LANGUAGES, Language, fill, java_main_class
-from .spec import CODE_VERDICTS, CodeTask, CodeTest
+from .spec import CodeTask, CodeTest
 
 COMPILE_CAP = 64 << 10
 # Container-side programs: sandbox/harness/*.py, copied read-only into every image (sandbox/build.py).
@@ -45,6 +46,11 @@ class InfraFailure(Exception):
     def __init__(self, detail: str, retryable: bool = True) -> None:
         super().__init__(detail)
         self.retryable = retryable
+
+
+def new_job_dir() -> str:
+    """A fresh, unguessable name for one job's directory in its container (a retry or a split part gets its own)."""
+    return "j" + secrets.token_hex(8)
 
 
 @dataclass
@@ -81,7 +87,7 @@ class Plan:
     checker_exe: bytes | None = None  # the compiled C++ checker of this job
     return_output: bool = False  # debugging (`verifier sandbox run`): heads of stdout/stderr per test
     output_head_bytes: int = 4096  # how much of each the heads keep (the HTTP port's /run_code: all of stdout)
-    job_dir: str = field(default_factory=lambda: "j" + secrets.token_hex(8))
+    job_dir: str = field(default_factory=new_job_dir)
     ran: bool = False  # the program has run in this attempt: a later spawn failure is its doing
     done: list[dict] = field(default_factory=list)  # per-test entries so far (kept if the budget runs out)
 
@@ -165,8 +171,7 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
     else:
         code, how = checks.extract_code(task.completion, lang_name)
     if how == "none":
-        return {"verdict": "no_code", "score": 0.0, "detail": "no code found in the completion",
-                "extracted": "", "extracted_from": "none", "tests": [], "retryable": False}
+        return code_outcome("no_code", "no code found in the completion")
     code_b = code.encode("utf-8", "surrogatepass")
     if len(code_b) > config.max_code_bytes:  # the program's fault, like an oversized math answer: it scores 0
         return _refused(code, how, f"program is {len(code_b)} bytes, over the {config.max_code_bytes}-byte limit")
@@ -187,8 +192,7 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
         raise InfraFailure(f"a test's expected output is over output_limit_bytes={config.output_limit_bytes}",
                            retryable=False)  # no program could match it
     if task.test_framework != "assert" and not _parses(task.test_code or ""):
-        return {"verdict": "error", "score": 0.0, "detail": "test_code (the test file) is not valid Python",
-                "extracted": code[: checks.EXTRACT_MAX], "extracted_from": how, "tests": [], "retryable": False}
+        return code_outcome("error", "test_code (the test file) is not valid Python", code[:EXTRACT_MAX], how)
     if not tests and task.test_code is None and not task.call_tests:
         tests = [(b"", None)]  # no tests: the program must run cleanly on empty input
     compile_argv = fill(lang.compile, main=main, mem=memory) if lang.compile else None
@@ -247,8 +251,7 @@ def _utf8_len(text: str) -> int:
 
 def _refused(code: str, how: str, detail: str) -> dict:
     """A program the sandbox will not build: compile_error, its own fault (never infra_error)."""
-    return {"verdict": "compile_error", "score": 0.0, "detail": detail, "extracted": code[: checks.EXTRACT_MAX],
-            "extracted_from": how, "tests": [], "retryable": False}
+    return code_outcome("compile_error", detail, code[:EXTRACT_MAX], how)
 
 
 SPLIT_MIN_TESTS = 4  # fewer: a second container's job setup (files, syntax check, reset) costs more than it saves
@@ -268,7 +271,7 @@ def split_plan(plan: Plan, parts: int) -> list[Plan]:
         return [plan]
     parts = min(parts, n // 2)
     bounds = [n * i // parts for i in range(parts + 1)]
-    return [replace(plan, tests=plan.tests.part(a, b), job_dir="j" + secrets.token_hex(8), done=[])
+    return [replace(plan, tests=plan.tests.part(a, b), job_dir=new_job_dir(), done=[])
             for a, b in zip(bounds, bounds[1:])]
 
 
@@ -339,7 +342,8 @@ def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: byt
          "stdout_max": stdout_max or config.output_limit_bytes, "stderr_max": config.stderr_limit_bytes,
          "fsize_max": config.file_size_limit_mb << 20, "env": env or {}, "fd3": fd3, "fd3_max": fd3_max, "rm_cwd": rm_cwd,
          "put": list(put or ()), "fresh": fresh or [], "collect": list(collect) if collect else None,
-         "scrub": scrub, "judge": judge, "warm": config.warm(plan.lang.name, judge)},
+         "scrub": scrub, "judge": judge, "warm": config.warm(plan.lang.name, judge),
+         "warm_program": judge and config.warm(plan.lang.name)},
         blobs or None, timeout_s=wall + 10.0)
     if head.get("tampered"):  # the program's fault, not the sandbox's: its verdict, then recycle
         box.tainted = True
@@ -367,8 +371,7 @@ def _files(box, name: str, files: dict[str, bytes], full_ok: bool = False, reado
 
 def _test_entry(verdict: str, facts: dict | None, detail: str) -> dict:
     facts = facts or {}
-    return {"verdict": verdict, "time_s": round(float(facts.get("cpu_s") or 0.0), 4),
-            "detail": checks.clip(detail), "exit_code": facts.get("exit_code")}
+    return test_result(verdict, float(facts.get("cpu_s") or 0.0), checks.clip(detail), facts.get("exit_code"))
 
 
 def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
@@ -570,7 +573,7 @@ def _judge_test(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, expe
     else:
         ok, why = checks.compare(output, expected, plan.compare, plan.abs_tol, plan.rel_tol)
         entry = _test_entry("accepted" if ok else "wrong_answer", facts, "" if ok else why)
-    if entry["verdict"] in ("accepted", "wrong_answer"):
+    if BY_NAME[entry["verdict"]].passes or BY_NAME[entry["verdict"]].wrong:  # its output was judged
         entry["detail"] = checks.clip((entry["detail"] + _stderr_note(facts)).strip())
     return entry
 
@@ -721,12 +724,9 @@ def _result_lines(data: bytes, nonce: str) -> list[dict]:
 
 
 def _judged_entry(t: dict) -> dict:
-    verdict = t.get("verdict") if t.get("verdict") in CODE_VERDICTS else "runtime_error"
-    entry = {"verdict": verdict, "time_s": round(float(t.get("time_s") or 0.0), 4),
-             "detail": checks.clip(str(t.get("detail") or "")), "exit_code": None}
-    if t.get("name"):
-        entry["name"] = str(t["name"])[:200]
-    return entry
+    verdict = str(t["verdict"]) if t.get("verdict") in CODE_VERDICTS else "runtime_error"
+    return test_result(verdict, float(t.get("time_s") or 0.0), checks.clip(str(t.get("detail") or "")), None,
+                       str(t.get("name") or "")[:200])
 
 
 def _judge_asserts(plan: Plan, facts: dict, nonce: str) -> dict:
@@ -760,6 +760,5 @@ def reset_box(box) -> bool:
 
 
 def _finish(plan: Plan, verdict: str, score: float, detail: str, tests: list[dict]) -> dict:
-    return {"verdict": verdict, "score": float(score), "detail": checks.clip(detail),
-            "extracted": plan.code[: checks.EXTRACT_MAX], "extracted_from": plan.extracted_from,
-            "tests": tests, "retryable": False}
+    return code_outcome(verdict, checks.clip(detail), plan.code[:EXTRACT_MAX], plan.extracted_from, score, tests,
+                        retryable=False)

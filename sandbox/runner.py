@@ -24,8 +24,8 @@ pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
         create /work/NAME (must not exist) and write the files (O_NOFOLLOW, O_EXCL).
     {"op": "exec", "argv": [...], "cwd": NAME, "cpu_s": F, "wall_s": F, "stdout_max": N,
      "stderr_max": N, "fsize_max": N, "env": {...}, "fd3": bool, "fd3_max": N, "rm_cwd": bool, "scrub": bool,
-     "put": [RELPATH...], "fresh": [RELPATH...], "collect": [RELPATH, N], "judge": bool,
-     "blobs": [["stdin", N], ["exe", N], ["put:RELPATH", N]...]}
+     "put": [RELPATH...], "fresh": [RELPATH...], "collect": [RELPATH, N], "judge": bool, "warm": bool,
+     "warm_program": bool, "blobs": [["stdin", N], ["exe", N], ["put:RELPATH", N]...]}
         run one process in its own session; drain stdout/stderr while it runs; stop it on CPU time
         (cgroup accounting, all its processes), wall time, or stdout over its cap (stderr is read
         to the end but only its head and tail, stderr_max bytes in all, are kept: never a stop);
@@ -37,6 +37,8 @@ pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
         judge: the process is harness/judge.py and keeps the judge's uid (see above).
         warm: a `python3 -I NAME.py` program or the judge starts as a fork of the warm interpreter
         (harness/zygote.py; docs/sandboxes.md, "The warm interpreter") instead of an exec, where there is one.
+        warm_program: a warm judge's program processes are forked from the warm interpreter too, on
+        the judge's request through its keeper socket (keep_program; harness/judge.py start_program).
     {"op": "reset"}
         kill everything, wipe /work /tmp /dev/shm /dev/mqueue, remove SysV IPC objects, and report
         whether the container is clean (PID 1's limits included).
@@ -180,10 +182,7 @@ def kill_sparing(spared: set[int]) -> bool:
             os.setresuid(judge_uid, -1, -1)
         left = [p for p in other_pids() if p not in spared]
         for pid in left:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+            kill_quietly(pid)
         reap_children(spared)
         if not left:
             return True
@@ -308,27 +307,36 @@ def cap_eff() -> int:
     return -1
 
 
+def cpu_hard_s(cpu_s: float) -> int:
+    """The RLIMIT_CPU soft limit for a run of cpu_s: a kernel-side backstop one second past it."""
+    return int(math.ceil(cpu_s)) + 1
+
+
+def apply_limits(all_uids: bool, cpu_hard: int, fsize: int) -> None:
+    """In a child about to become a program or a judge, exec'd (_limits) or forked from the warm
+    interpreter (harness/zygote.py become): the one home of its limits. Every uid the program's
+    when all_uids (a judge keeps its real and saved uid: module docstring), CPU rlimit as a
+    kernel-side backstop, no core dumps, files at most fsize, OOM victim first, the signals PID 1
+    ignores back to their default."""
+    if all_uids:
+        uid = os.geteuid()
+        os.setresuid(uid, uid, uid)
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_hard, cpu_hard + 1))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    try:
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write("1000")
+    except OSError:
+        pass
+    for sig in HANDLED_SIGNALS:  # ignored by PID 1, default for the program
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def _limits(cpu_s: float, fsize: int, judge: bool = False):
-    """preexec_fn: CPU rlimit as a kernel-side backstop, no core dumps, OOM victim first; every
-    uid the program's (a judge keeps its real and saved uid: module docstring)."""
-    hard_cpu = int(math.ceil(cpu_s)) + 1
-
-    def apply() -> None:
-        if APART and not judge:
-            uid = os.geteuid()
-            os.setresuid(uid, uid, uid)
-        resource.setrlimit(resource.RLIMIT_CPU, (hard_cpu, hard_cpu + 1))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-        try:
-            with open("/proc/self/oom_score_adj", "w") as f:
-                f.write("1000")
-        except OSError:
-            pass
-        for sig in HANDLED_SIGNALS:  # ignored by PID 1, default for the program
-            signal.signal(sig, signal.SIG_DFL)
-
-    return apply
+    """preexec_fn of an exec'd run: apply_limits."""
+    hard_cpu = cpu_hard_s(cpu_s)
+    return lambda: apply_limits(APART and not judge, hard_cpu, fsize)
 
 
 def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:  # noqa: C901 - one run's pids, fds and clocks stay local to one frame of PID 1
@@ -364,6 +372,13 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     kind = warm_kind(argv, req.get("judge") is True) if req.get("warm") is True else None
     if kind and not WARM.wait_ready():  # before the CPU clock starts: its imports are not the program's
         kind = None
+    keeper = None  # a warm judge asks here for its program processes (keep_program)
+    kept: list[int] = []  # their pids
+    prog_env = {k: v for k, v in env.items() if k not in ("RESULT_FD", KEEPER_ENV)}
+    if kind == "judge" and req.get("warm_program") is True:  # its program forked as a stdin program would be
+        keeper, keeper_judge = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        pass_fds += (keeper_judge.fileno(),)
+        env[KEEPER_ENV] = str(keeper_judge.fileno())
     oom0 = oom_kills()
     cg0, me0 = cgroup_cpu_s(), self_cpu_s()
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -389,10 +404,15 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         for fd in (fd3_r, fd3_w, exe_fd):
             if fd >= 0:
                 os.close(fd)
+        if keeper is not None:
+            keeper.close()
+            keeper_judge.close()
         return {"spawn_error": f"{type(e).__name__}: {e}"[:300]}, {}
     for fd in (fd3_w, exe_fd):
         if fd >= 0:
             os.close(fd)
+    if keeper is not None:
+        keeper_judge.close()
     proc_warm = getattr(proc, "warm", False)
 
     for f in (proc.stdout, proc.stderr):  # 1 MiB pipes: fewer wake-ups for both sides when a program prints a lot
@@ -410,6 +430,8 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     if fd3_r >= 0:
         os.set_blocking(fd3_r, False)
         sel.register(fd3_r, selectors.EVENT_READ, "fd3")
+    if keeper is not None:
+        sel.register(keeper.fileno(), selectors.EVENT_READ, "keeper")
     stdin_fd = proc.stdin.fileno()
     os.set_blocking(stdin_fd, False)
     stdin_pos = 0
@@ -457,6 +479,10 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
             name = key.data
             if name == "exit":
                 sel.unregister(pidfd)
+                continue
+            if name == "keeper":
+                if not keep_program(keeper, kept, cwd, prog_env, cpu_limit, fsize):
+                    sel.unregister(key.fd)
                 continue
             if name == "stdin":
                 try:
@@ -521,6 +547,8 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         os.close(pidfd)
     if fd3_r >= 0:
         os.close(fd3_r)
+    if keeper is not None:
+        keeper.close()
 
     exit_code = signo = None
     if status is not None:
@@ -546,6 +574,8 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
 HARNESS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "harness")
 WARM_FORKS_MAX = 500  # forks of one zygote before it is replaced (docs/sandboxes.md, "The warm interpreter")
 WARM_RSS_GROWTH_KB = 16 << 10  # a zygote grown this much since it was ready is replaced
+KEEPER_ENV = "KEEPER_FD"  # a warm judge's socket to keep_program (harness/judge.py start_program)
+KEEPER_FDS = 5  # stdin, stdout, stderr and the two channel ends of a program process
 WARM_WAIT_S = 20.0  # how long a zygote may take to import WARM (a loaded machine)
 
 
@@ -675,7 +705,7 @@ class Warm:
         """A forked process (kind: program or judge), PID 1's child; its pid. OSError when the zygote
         failed (it is then replaced; the caller execs instead)."""
         job = {"kind": kind, "argv": argv, "cwd": cwd, "env": env, "pass": list(pass_fds), "apart": APART,
-               "cpu_hard": int(math.ceil(cpu_s)) + 1, "fsize": fsize}
+               "cpu_hard": cpu_hard_s(cpu_s), "fsize": fsize}
         try:
             socket.send_fds(self.sock, [json.dumps(job).encode()], list(fds) + list(pass_fds))
             reply = _recv_json(self.sock, 5.0)
@@ -714,10 +744,7 @@ class Warm:
         if self.sock is not None:
             self.sock.close()
         if self.pid:
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+            kill_quietly(self.pid)
         self.sock, self.pid, self.ready = None, 0, False
 
     def lose_mother(self) -> None:
@@ -726,10 +753,7 @@ class Warm:
         if self.mother is not None:
             self.mother.close()
         if self.mother_pid:
-            try:
-                os.kill(self.mother_pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+            kill_quietly(self.mother_pid)
         self.mother, self.mother_pid, self.mother_state = None, 0, ()
 
     def lost(self, pid: int) -> None:
@@ -776,6 +800,45 @@ def fork_warm(kind: str, argv: list[str], cwd: str, env: dict, pass_fds: tuple[i
     for fd in theirs:
         os.close(fd)
     return Forked(pid, pipes[0][1], pipes[1][0], pipes[2][0], warm=True)
+
+
+def keep_program(keeper: socket.socket, kept: list[int], cwd: str, env: dict, cpu_s: float, fsize: int) -> bool:
+    """A warm judge's request for a program process (harness/judge.py start_program): its stdin,
+    stdout, stderr and its two channel ends come as fds; fork serve.py's loop from the zygote, which
+    never held a test (never from the judge, which holds them: docs/sandboxes.md, "The warm
+    interpreter"), with the program's uid and limits as for a stdin program. Replies {"pid"} or
+    {"error"} (the judge then starts a new interpreter). False when the judge closed its end.
+    The earlier ones that ended are reaped first (the judge has waited for them: judge.py reap),
+    so that a job's restarts leave no zombies to fill the container's pids limit."""
+    for pid in list(kept):
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0]:
+                kept.remove(pid)
+        except ChildProcessError:
+            kept.remove(pid)
+    try:
+        msg, fds, _, _ = socket.recv_fds(keeper, 256, KEEPER_FDS + 1)
+    except OSError:
+        return False
+    try:
+        if not msg:
+            return False
+        if len(fds) != KEEPER_FDS or not WARM.ready:
+            raise OSError("std streams and two channel ends" if WARM.ready else "no warm interpreter")
+        ends = (fds[3], fds[4])  # their numbers in the forked process too (Warm.fork: pass)
+        argv = ["python3", "-I", os.path.join(HARNESS_DIR, "serve.py"), str(ends[0]), str(ends[1])]
+        reply = {"pid": WARM.fork("serve", argv, cwd, env, fds[:3], ends, cpu_s, fsize)}
+        kept.append(reply["pid"])
+    except OSError as e:
+        reply = {"error": f"{e}"[:200]}
+    finally:
+        for fd in fds:
+            os.close(fd)
+    try:
+        keeper.send(json.dumps(reply).encode())
+    except OSError:
+        return False
+    return True
 
 
 class Forked:
@@ -912,12 +975,17 @@ def collect_file(cwd: str, spec: list) -> tuple[dict, bytes]:
         os.close(fd)
 
 
+def kill_quietly(pid: int) -> None:
+    """SIGKILL pid (a group when negative); one already gone, or no longer ours to signal, is no error."""
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def _kill_group(pid: int) -> None:
     for target in (-pid, pid):
-        try:
-            os.kill(target, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        kill_quietly(target)
 
 
 # ----------------------------------------------------------------------------- files and reset

@@ -30,13 +30,11 @@ import docker
 from .backend import LABEL_OWNER, LABEL_SESSION, OWNER, Backend, Box, DockerBackend
 from .channel import ChannelError
 from .config import SandboxConfig
+from .contract import CELL_STATUSES
 
 log = logging.getLogger(__name__)
 
 LANGUAGES = ("python",)  # others later: each needs its own kernel program (docs/sessions.md "Sessions")
-# Statuses of a cell reply. ok and error leave the session alive; time_limit, memory_limit and
-# crashed end it (then `lost` or `restored`); lost: it had ended before this cell.
-CELL_STATUSES = ("ok", "error", "time_limit", "memory_limit", "crashed", "lost")
 # The cells a replay session keeps in the server's memory to re-run: 1,000 cells of 1 MiB each
 # were a GiB per session (red-team finding); past this a replay session's cell is refused.
 HISTORY_MAX_CHARS = 8 << 20

@@ -1,4 +1,5 @@
-"""The code task model: every default, limit and validation rule of a code task, in one place.
+"""The code task model: every validation rule of a code task, in one place (its defaults and limits
+are sandbox/contract.py's, the contract every part shares).
 
 The sandbox is the lowest layer that needs them, so they live here, and verifier/schema.py (server,
 client, CLI, trainer) imports them: a rule changed here changes on every path at once.
@@ -22,13 +23,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .config import LanguageLimits, default_limits
+from .contract import (COMPARATORS, DEFAULT_CHECKER_LANGUAGE, DEFAULT_COMPARE, DEFAULT_FLOAT_TOL,
+                       DEFAULT_LANGUAGE, DEFAULT_SCORING, MAX_CALL_DEPTH, MAX_CALL_VALUE_BYTES, MAX_TOLERANCE,
+                       MIN_MEMORY_MB, SCORINGS, TASK_MAX_FILES, TASK_MAX_FILES_BYTES)
 from .languages import LANGUAGES
 
 LANGUAGE_NAMES: tuple[str, ...] = tuple(LANGUAGES)
-COMPARATORS = ("exact", "lines", "tokens", "float", "tokens_ci")
-SCORINGS = ("all", "fraction")
-CODE_VERDICTS = ("accepted", "wrong_answer", "compile_error", "runtime_error", "time_limit",
-                 "memory_limit", "output_limit", "no_code")
 # Every image has python3, and the assert harness is Python. A C++ checker needs g++ in the
 # program's image (sandbox/languages.py, `cpp_checker`).
 CHECKER_LANGUAGES = ("python", "cpp")
@@ -37,21 +37,12 @@ TEST_CODE_LANGUAGES = ("python",)
 # the program's, always. "shared" (program and tests in one interpreter) was removed (issue 16):
 # no patch made it safe, so a task naming it is refused rather than graded another way.
 JUDGE_MODES = ("process",)
-# One default tolerance on every path, as common judges use (Codeforces, Kattis: 1e-6).
-DEFAULT_FLOAT_TOL = 1e-6
 # What test_code is (docs/tasks.md "Task schema"): top-level asserts / check(), or a test file that a
 # framework collects and runs, the program importable as the module `solution`.
 TEST_FRAMEWORKS = ("assert", "pytest", "unittest")
 CALL_TEST_LANGUAGES = ("python",)
-# Call tests' values are JSON values; the judge's wire (sandbox/harness/wire.py) takes 100 levels
-# of nesting, so a value is at most that deep, and at most MAX_CALL_VALUE_BYTES as JSON text.
-MAX_CALL_DEPTH = 90
-MAX_CALL_VALUE_BYTES = 16 << 20
-MIN_MEMORY_MB = 16  # below this no runtime starts: the program could not fail on its own merits
-MAX_TOLERANCE = 1e9
-# Support files (docs/tasks.md "Task schema"): flat names, so nothing can point outside the job's dir.
-MAX_FILES = 16
-MAX_FILES_BYTES = 4 << 20  # all of them together; they are written for the program and each checker run
+# Support files (docs/tasks.md "Task schema"): flat names, so nothing can point outside the job's dir;
+# their count and bytes are bounded by contract.TASK_MAX_FILES and TASK_MAX_FILES_BYTES.
 FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]{0,99}\Z")
 # Names the sandbox itself writes: the program's source and binary (prog, prog.<ext>, Java's
 # <Class>.java/.class) and the checker's dir (checker source, input/output/answer files).
@@ -244,11 +235,11 @@ class CodeTask:
     tests: tuple[CodeTest, ...] = ()
     test_code: str | None = None
     checker: str | None = None
-    checker_language: str = "python"
-    compare: str = "tokens"
+    checker_language: str = DEFAULT_CHECKER_LANGUAGE
+    compare: str = DEFAULT_COMPARE
     float_abs_tol: float = DEFAULT_FLOAT_TOL
     float_rel_tol: float = DEFAULT_FLOAT_TOL
-    scoring: str = "all"
+    scoring: str = DEFAULT_SCORING
     stop_on_first_failure: bool = False
     time_limit_s: float | None = None
     memory_limit_mb: int | None = None
@@ -296,14 +287,14 @@ class CodeTask:
         if not isinstance(task_id, str):
             raise TaskError(f"{where}.id", "must be a string")
         task = cls(
-            language=get_str(obj, "language", where, "python"), completion=get_str(obj, "completion", where),
+            language=get_str(obj, "language", where, DEFAULT_LANGUAGE), completion=get_str(obj, "completion", where),
             tests=tuple(CodeTest.from_dict(t, f"{where}.tests[{i}]", wire) for i, t in enumerate(raw_tests)),
             test_code=get_str(obj, "test_code", where) or None, checker=get_str(obj, "checker", where) or None,
-            checker_language=get_str(obj, "checker_language", where) or "python",
-            compare=get_str(obj, "compare", where) or "tokens",
+            checker_language=get_str(obj, "checker_language", where) or DEFAULT_CHECKER_LANGUAGE,
+            compare=get_str(obj, "compare", where) or DEFAULT_COMPARE,
             float_abs_tol=DEFAULT_FLOAT_TOL if abs_tol is None else abs_tol,
             float_rel_tol=DEFAULT_FLOAT_TOL if rel_tol is None else rel_tol,
-            scoring=get_str(obj, "scoring", where) or "all",
+            scoring=get_str(obj, "scoring", where) or DEFAULT_SCORING,
             stop_on_first_failure=get_bool(obj, "stop_on_first_failure", where),
             time_limit_s=get_num(obj, "time_limit_s", where) or None,
             memory_limit_mb=int(memory) if memory else None, id=task_id,
@@ -358,11 +349,11 @@ class CodeTask:
 
     def validate_files(self, where: str) -> None:
         """Support files and file I/O names: flat, bounded, and never a file the sandbox writes itself."""
-        if len(self.files) > MAX_FILES:
-            raise TaskError(f"{where}.files", f"more than {MAX_FILES} files")
+        if len(self.files) > TASK_MAX_FILES:
+            raise TaskError(f"{where}.files", f"more than {TASK_MAX_FILES} files")
         total = sum(len(v.encode("utf-8", "surrogatepass")) for v in self.files.values())
-        if total > MAX_FILES_BYTES:
-            raise TaskError(f"{where}.files", f"{total} bytes, over the {MAX_FILES_BYTES}-byte limit")
+        if total > TASK_MAX_FILES_BYTES:
+            raise TaskError(f"{where}.files", f"{total} bytes, over the {TASK_MAX_FILES_BYTES}-byte limit")
         for name in self.files:
             self._check_name(name, f"{where}.files[{name!r}]")
             if name in CHECKER_FILES:

@@ -263,6 +263,133 @@ def test_the_warm_processes_are_out_of_reach(any_grader):
     assert any_grader.grade(py("print(int(input()) + 1)", [("1\n", "2\n")]))["verdict"] == "accepted"
 
 
+# A judged task's program process (serve.py's loop: harness/judge.py start_program), seen from
+# inside: facts(KEY) returns a digest of one fact (a call test's detail shows it whole), or the
+# fact itself for "loaded" (which preloaded modules it finds: a fork of the zygote finds them).
+JUDGED_PROBE = r'''
+import ctypes, hashlib, json, os, resource, signal, sys
+
+def spin():
+    while True:
+        pass
+
+def depth(n=0):
+    try:
+        return depth(n + 1)
+    except RecursionError:
+        return n
+
+def fds():
+    """What each open fd is (not its number), std streams first."""
+    found = {}
+    for n in os.listdir("/proc/self/fd"):
+        try:
+            found[int(n)] = os.readlink(f"/proc/self/fd/{n}").split(":")[0]
+        except OSError:  # listdir's own
+            pass
+    return [found.get(n) for n in (0, 1, 2)] + sorted(v for n, v in found.items() if n > 2)
+
+def facts(key):
+    if key == "loaded":
+        return sorted(m for m in ("statistics", "tempfile", "fractions") if m in sys.modules)
+    status = dict(line.split(":", 1) for line in open("/proc/self/status").read().splitlines())
+    fact = {"ids": lambda: [os.getresuid(), os.getresgid(), os.getgroups()],
+            "limits": lambda: [(n, resource.getrlimit(getattr(resource, n))) for n in sorted(dir(resource)) if n.startswith("RLIMIT_")],
+            "status": lambda: [status.get(k, "").strip() for k in ("NoNewPrivs", "Seccomp", "CapEff", "CapPrm", "CapBnd", "SigBlk", "SigIgn", "Cpus_allowed_list")],
+            "oom": lambda: open("/proc/self/oom_score_adj").read(),
+            "dumpable": lambda: ctypes.CDLL(None).prctl(3, 0, 0, 0, 0),
+            "env": lambda: sorted(os.environ.items()),
+            "fds": fds,
+            "signals": lambda: [(s.name, str(signal.getsignal(s))) for s in signal.Signals if s not in (signal.SIGKILL, signal.SIGSTOP)],
+            "main": lambda: [__name__, sys.argv, sys.path, sorted(m for m in ("judge", "kinds", "zygote", "runner") if m in sys.modules)],
+            "depth": depth, "nice": lambda: [os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0)]}[key]()
+    return hashlib.sha256(json.dumps(fact, default=str).encode()).hexdigest()[:16]
+'''
+JUDGED_FACTS = ("ids", "limits", "status", "oom", "dumpable", "env", "fds", "signals", "main", "depth", "nice")
+
+
+def judged_facts(grader) -> dict:
+    """Each fact of a judged program process, before and after a call that timed out (the judge then
+    starts a fresh one: judge.py Program.restart)."""
+    calls = [{"args": [k], "expected": None} for k in ("loaded",) + JUDGED_FACTS]
+    task = {"kind": "code", "language": "python", "completion": f"```python\n{JUDGED_PROBE}\n```", "time_limit_s": 1,
+            "entry_point": "facts", "scoring": "fraction",
+            "call_tests": calls + [{"args": ["spin"], "expected": None}] + calls}
+    task["completion"] = task["completion"].replace("def facts(key):\n", "def facts(key):\n    if key == 'spin':\n        spin()\n")
+    r = grader.grade(task)
+    n = len(calls)
+    assert r["tests"][n]["verdict"] == "time_limit", r["tests"][n]
+    details = [t["detail"] for t in r["tests"]]
+    return {"first": dict(zip(("loaded",) + JUDGED_FACTS, details[:n])),
+            "restarted": dict(zip(("loaded",) + JUDGED_FACTS, details[n + 1:]))}
+
+
+def test_a_judged_program_is_a_fork_of_the_zygote_that_sees_what_an_exec_sees(any_grader, exec_graders):
+    """Under warm mode the program process of call/assert/pytest tasks is forked from the zygote (it
+    finds the preloaded modules), also when started again after a timeout; every other fact of it
+    is what a new interpreter running serve.py shows (warm_fork off), the numbers of its channel fds
+    aside (docs/sandboxes.md "The warm interpreter" lists what differs: its session is its own)."""
+    warm = judged_facts(any_grader)
+    cold = judged_facts(exec_graders(any_grader.grader.config.backend))
+    loaded = "expected None, got ['fractions', 'statistics', 'tempfile']"
+    assert warm["first"]["loaded"] == warm["restarted"]["loaded"] == loaded, warm
+    assert cold["first"]["loaded"] == cold["restarted"]["loaded"] == "expected None, got ['fractions']", cold
+    for when in ("first", "restarted"):
+        differ = [k for k in JUDGED_FACTS if warm[when][k] != cold[when][k]]
+        assert not differ, (when, differ)
+
+
+@pytest.mark.parametrize("kind", ["call", "assert", "pytest"])
+def test_a_judged_program_forked_from_the_zygote_holds_no_byte_of_the_tests(any_grader, kind):
+    """The attacks of tests/test_sandbox_security.py on a judged program, here with its process forked
+    from the zygote on both backends (warm_fork on): its own memory, whatever it can reach of others'
+    in /proc, and the runner's and judge's fds through /proc hold nothing of the tests."""
+    from tests import test_sandbox_security as sec
+
+    assert any_grader.grade(sec.add_task(kind, sec.STEAL))["verdict"] == "wrong_answer"
+    assert any_grader.grade(sec.add_task(kind, sec.STEAL.replace("a - b)", "a + b)")))["verdict"] == "accepted"
+    for code, name in ((sec.LEAKS, "leaks"), (sec.PROC_LEAKS, "proc_leaks"), (sec.OTHERS_FDS, "others_fds")):
+        task = {"language": "python", "completion": code, "time_limit_s": 10}
+        if kind == "call":
+            task.update(entry_point=name, call_tests=[{"args": [], "expected": []}, {"args": [], "expected": [sec.MARKER]}])
+        elif kind == "assert":
+            task["test_code"] = f"got = {name}()\nassert got == [], got\nassert got != [{sec.MARKER!r}]\n"
+        else:
+            task.update(test_framework="pytest", test_code=f"from solution import {name}\n\ndef test_none():\n"
+                        f"    got = {name}()\n    assert got == [], got\n    assert got != [{sec.MARKER!r}]\n")
+        r = any_grader.grade(task)
+        assert r["tests"][0]["verdict"] == "accepted", (name, r)
+
+
+ZOMBIES = r'''
+import os
+
+def zombies(spin):
+    """How many zombie processes /proc shows (program processes ended and not yet reaped)."""
+    while spin:
+        pass
+    found = 0
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                found += f.read().rpartition(b")")[2].split()[0] == b"Z"
+        except (OSError, IndexError):
+            pass
+    return found
+'''
+
+
+def test_program_processes_the_judge_started_again_leave_no_zombies(any_grader):
+    """Each timeout ends a program process forked for the judge (the runner's child, not the
+    judge's): the runner reaps it before it forks the next, so restarts cannot fill the pids limit."""
+    calls = [{"args": [True], "expected": 0}] * 3 + [{"args": [False], "expected": 0}]
+    r = any_grader.grade({"kind": "code", "language": "python", "completion": f"```python\n{ZOMBIES}\n```",
+                          "entry_point": "zombies", "call_tests": calls, "time_limit_s": 0.5, "scoring": "fraction"})
+    assert [t["verdict"] for t in r["tests"]] == ["time_limit"] * 3 + ["accepted"], r
+
+
+# Last in this file: under gVisor, a run killed for memory leaves the container without its warm
+# interpreter (every later run an exec until the container is recycled), which the tests above check for.
 @pytest.mark.parametrize("mb", [40, 80, 200])
 def test_memory_verdicts_are_the_same_as_under_exec(any_grader, exec_graders, mb):
     """The warm processes' memory is added to the container's limit (SandboxConfig.overhead_mb): a

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from sandbox.config import MAX_TESTS
+from sandbox.contract import DEFAULT_COMPARE, DEFAULT_LANGUAGE, DEFAULT_PROFILE, PROFILES, SCORINGS
 from verifier.client_config import ClientConfig
 
 COMPONENTS = ("accuracy", "format", "pass_rate", "compiles")
@@ -42,14 +43,14 @@ class RewardConfig:
                 "or force 'math' / 'code'."})
     gold_columns: tuple[str, ...] = field(default=("solution", "answer", "ground_truth"), metadata={
         "help": "Dataset columns searched, in order, for the math ground truth (TRL/open-r1 use `solution`)."})
-    math_profile: str = field(default="strict", metadata={
+    math_profile: str = field(default=DEFAULT_PROFILE, metadata={
         "help": "'strict' (answer only from the last \\boxed{} or a final-answer anchor) or 'lenient'. "
                 "A `profile` column overrides it per row."})
-    code_language: str = field(default="python", metadata={
+    code_language: str = field(default=DEFAULT_LANGUAGE, metadata={
         "help": "Language of code rows that do not name one."})
     code_scoring: str = field(default="fraction", metadata={
         "help": "'fraction' (score = share of tests passed, like open-r1's code reward) or 'all' (binary)."})
-    code_compare: str = field(default="tokens", metadata={
+    code_compare: str = field(default=DEFAULT_COMPARE, metadata={
         "help": "Output comparison of code tests: exact | lines | tokens | float."})
     task_timeout_s: float = field(default=0.0, metadata={
         "help": "Per-item grading deadline asked of the server; 0 means the server default."})
@@ -92,9 +93,9 @@ class RewardConfig:
             raise ValueError("components: duplicates")
         if self.kind not in KINDS:
             raise ValueError(f"kind: must be one of {KINDS}, got {self.kind!r}")
-        if self.math_profile not in ("strict", "lenient"):
+        if self.math_profile not in PROFILES:
             raise ValueError(f"math_profile: must be 'strict' or 'lenient', got {self.math_profile!r}")
-        if self.code_scoring not in ("all", "fraction"):
+        if self.code_scoring not in SCORINGS:
             raise ValueError(f"code_scoring: must be 'all' or 'fraction', got {self.code_scoring!r}")
         if not 0.0 < self.breaker_threshold <= 1.0:
             raise ValueError("breaker_threshold: must be in (0, 1]")

@@ -26,6 +26,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from sandbox.contract import HOST_FAULTS
 from trainer.config import RewardConfig
 from verifier.client_config import ClientConfig
 from trainer.rewards import RewardServiceError
@@ -150,7 +151,7 @@ def grade(tasks: Sequence[dict | None], cfg: RewardConfig) -> list[dict | None]:
         results = []
     by_id = {str(r.get("id")): r for r in results}
     out = [by_id.get(str(t["id"])) if t is not None else None for t in tasks]
-    ungraded = sum(1 for t, r in zip(tasks, out) if t is not None and (r is None or r.get("verdict") == "infra_error"))
+    ungraded = sum(1 for t, r in zip(tasks, out) if t is not None and (r is None or r.get("verdict") in HOST_FAULTS))
     BREAKER.record(len(sendable), ungraded, cfg)
     return out
 

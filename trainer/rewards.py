@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from sandbox.contract import HOST_FAULTS
 from trainer.config import RewardConfig
 from trainer.tasks import build_tasks, component_value
 
@@ -194,7 +195,7 @@ class VerifierRewards:
             log.warning("verifier batch of %d items not graded: %s", len(sendable), outcome.error)
         outcome.rpc_s = time.monotonic() - start
         outcome.ungraded = sum(1 for t, r in zip(tasks, outcome.results)
-                               if t is not None and (r is None or r.get("verdict") == "infra_error"))
+                               if t is not None and (r is None or r.get("verdict") in HOST_FAULTS))
         return outcome
 
     def _client(self) -> Any:
@@ -272,7 +273,7 @@ def _fingerprint(tasks: list[dict | None]) -> str:
     seen: list[tuple[list, str]] = []
     for task in tasks:
         tests = task.get("tests") if isinstance(task, dict) else None
-        if isinstance(tests, list) and tests:
+        if isinstance(task, dict) and isinstance(tests, list) and tests:
             task = {**task, "tests": _tests_digest(tests, seen)}
         h.update(json.dumps(task, sort_keys=True, default=str).encode() + b"\0")
     return h.hexdigest()

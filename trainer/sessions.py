@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import uuid4
 
+from sandbox.contract import UNJUDGED
 from trainer.remote import GOLD_COLUMNS, env_config
 
 log = logging.getLogger(__name__)
@@ -105,7 +106,7 @@ async def final_value_reward(client: Any, value: str | None, gold: str) -> float
     if text is None or not gold:
         return 0.0
     [result] = await client.grade([{"id": "0", "kind": "math", "completion": f"\\boxed{{{text}}}", "gold": str(gold)}])
-    if result["verdict"] in ("infra_error", "error", "invalid_gold"):
+    if result["verdict"] in UNJUDGED:
         raise RuntimeError(f"the final value could not be graded: {result['verdict']}: {result['detail']}")
     return float(result["score"])
 

@@ -15,6 +15,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+# UNGRADED: not graded (infra) or not gradable (malformed row, grader fault): None, never 0.0
+from sandbox.contract import NOT_BUILT, NOT_FOUND, UNGRADED
 from trainer.config import RewardConfig
 from verifier.formats.common import columns_seen, completion_text
 from verifier.formats.rows import CODE_COLUMNS, code_spec, dataset_format, math_gold, row_kind, row_task
@@ -26,9 +28,6 @@ __all__ = ["CODE_COLUMNS", "UNREADABLE", "build_tasks", "checked", "code_spec", 
 
 log = logging.getLogger(__name__)
 
-NOT_EXTRACTED = {"no_answer", "no_code"}
-NO_COMPILE = {"compile_error", "no_code"}
-UNGRADED = {"infra_error", "error"}  # not graded (infra) or not gradable (malformed row, grader fault): None, never 0.0
 # Extraction sites that are a deliberate answer format (vs. lenient fallbacks "last"/"raw").
 FORMAT_SITES = ("boxed", "anchor", "choice", "fenced")
 
@@ -105,11 +104,11 @@ def component_value(component: str, result: Mapping[str, Any] | None, kind: str 
         return None if verdict == "invalid_gold" else _clip(result.get("score"))
     if component == "format":
         site = str(result.get("extracted_from") or "")
-        return 1.0 if verdict not in NOT_EXTRACTED and site.startswith(FORMAT_SITES) else 0.0
+        return 1.0 if verdict not in NOT_FOUND and site.startswith(FORMAT_SITES) else 0.0
     if kind != "code":
         return None
     if component == "compiles":
-        return 0.0 if verdict in NO_COMPILE else 1.0
+        return 0.0 if verdict in NOT_BUILT else 1.0
     if component == "pass_rate":
         tests = result.get("tests") or []
         total = max(len(tests), _declared_tests(task))  # tests not run (after the first failure) count as failed

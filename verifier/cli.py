@@ -133,7 +133,7 @@ def _format(name: str) -> str:
 
 def _fail_on(values: list[str]) -> frozenset[str]:
     """--fail-on a,b --fail-on c -> {a, b, c}, each a verdict the service can answer."""
-    from verifier.schema import VERDICTS
+    from sandbox.contract import VERDICTS
 
     verdicts = frozenset(v.strip() for value in values for v in value.split(",") if v.strip())
     unknown = sorted(verdicts - set(VERDICTS))

@@ -24,11 +24,12 @@ from typing import Any
 
 import grpc
 
+from sandbox.contract import HOST_FAULTS, infra_error, task_error
 from verifier.client_config import ClientConfig
 from verifier.execute import response_from_proto
 from verifier.session_wire import cell_from_proto
 from verifier.schema import (CodeTask, MathTask, Parsed, Task, TaskError, _check_tests, _language_limits, check_limits,
-                             infra_error, inline_test_sets, languages_from_info, parse_task, protos_with_test_sets,
+                             inline_test_sets, languages_from_info, parse_task, protos_with_test_sets,
                              result_from_proto)
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
@@ -70,7 +71,7 @@ def normalize_target(target: str) -> str:
 
 
 def _channel_options(config: ClientConfig) -> list[tuple[str, Any]]:
-    service_config = {"loadBalancingConfig": [{"round_robin": {}}]}
+    service_config: dict[str, Any] = {"loadBalancingConfig": [{"round_robin": {}}]}
     return [
         ("grpc.service_config", json.dumps(service_config)),
         ("grpc.max_send_message_length", config.max_message_bytes),
@@ -108,7 +109,7 @@ class AsyncVerifierClient:
         return {"target": self.target, "config": self.config}
 
     def __setstate__(self, state: dict) -> None:
-        self.__init__(state["target"], state["config"])
+        type(self).__init__(self, state["target"], state["config"])
 
     def _stub(self) -> pb_grpc.VerifierStub:
         loop = asyncio.get_running_loop()
@@ -145,7 +146,7 @@ class AsyncVerifierClient:
         message = str(exc)
         if self.config.on_invalid != "result":
             raise VerifierError(grpc.StatusCode.INVALID_ARGUMENT, message)
-        results[task_id] = {**infra_error(task_id, message), "verdict": "error", "retryable": False}
+        results[task_id] = task_error(task_id, message)
 
     async def grade(self, tasks: Sequence[Mapping[str, Any]], timeout_s: float | None = None) -> list[dict]:
         """One result per task, in input order."""
@@ -204,8 +205,8 @@ class AsyncVerifierClient:
                 (retryable if r["retryable"] else results)[task_id] = r
                 if r["retryable"]:
                     last_error = r["detail"]
-        ordered = [results.get(i) or retryable.get(i) or infra_error(i, f"not graded: {last_error}") for i in ids]
-        ungraded = sum(r["verdict"] == "infra_error" for r in ordered)
+        ordered = [results.get(i) or retryable.get(i) or dict(infra_error(i, f"not graded: {last_error}")) for i in ids]
+        ungraded = sum(r["verdict"] in HOST_FAULTS for r in ordered)
         return GradeReport(ordered, retries=retries, rpc_s=time.monotonic() - started, ungraded=ungraded)
 
     def _check(self, protos: list[pb.Task], models: list[Task], positions: dict[str, int], info: pb.ServerInfo,
@@ -220,7 +221,7 @@ class AsyncVerifierClient:
             shared = p.code.test_set if p.WhichOneof("payload") == "code" else ""
             try:
                 check_limits(model, where, info.limits, languages, wire=True, tests_checked=bool(shared))
-                if shared:
+                if shared and isinstance(model, CodeTask):
                     if shared not in set_errors:
                         try:
                             _check_tests(model.tests, "tests", info.limits)
@@ -484,7 +485,7 @@ class VerifierClient:
         return {"target": self._async.target, "config": self._async.config}
 
     def __setstate__(self, state: dict) -> None:
-        self.__init__(state["target"], state["config"])
+        type(self).__init__(self, state["target"], state["config"])
 
     def _run(self, coro):
         with self._lock:
@@ -522,7 +523,8 @@ class VerifierClient:
         if self._loop is not None:
             self._run(self._async.close())
             self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(timeout=5)
+            if self._thread is not None:
+                self._thread.join(timeout=5)
             self._loop.close()
             self._loop = None
 

@@ -15,17 +15,17 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
+from sandbox.contract import BY_NAME, CACHEABLE, MATH_SHOWN_CHARS, infra_error
+from sandbox.contract import outcome as math_outcome
 from verifier import math as vmath
 from verifier.config import ServerConfig
 from verifier.execute import execute_response
 from verifier.metrics import Metrics
-from verifier.schema import CodeTask, MathTask, Task, default_languages, infra_error, parse_task
+from verifier.schema import CodeTask, MathTask, Task, default_languages, parse_task
 from verifier.workers import MathPool, Outcome
 
 log = logging.getLogger("verifier.engine")
 
-# Verdicts that depend only on (gold, answer, choices), so they may be reused across calls.
-_CACHEABLE = {"correct", "incorrect", "no_answer", "invalid_gold"}
 _RESULT_CACHE_SIZE = 65536
 
 
@@ -228,11 +228,11 @@ class Engine:
         elif outcome.status == "crash":
             result = infra_error(task.id, outcome.detail)
         else:
-            result = {"verdict": outcome.status, "score": 0.0, "detail": outcome.detail,
-                      "extracted": (extraction.text or "")[:200], "extracted_from": extraction.source}
-        result.update(queue_s=queue_s, exec_s=outcome.seconds, tests=[], retryable=result.get("verdict") == "infra_error")
+            result = math_outcome(outcome.status, outcome.detail, (extraction.text or "")[:MATH_SHOWN_CHARS],
+                                  extraction.source)
+        result.update(queue_s=queue_s, exec_s=outcome.seconds, tests=[], retryable=BY_NAME[result["verdict"]].retryable)
         result.setdefault("id", task.id)
-        if result["verdict"] in _CACHEABLE:
+        if result["verdict"] in CACHEABLE:  # a pure function of (gold, answer, choices): reused across calls
             self._cache[_math_key(task, extraction)] = result
             if len(self._cache) > _RESULT_CACHE_SIZE:
                 self._cache.popitem(last=False)

@@ -12,15 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from sandbox.contract import BY_NAME, EXECUTE_DEFAULT_OUTPUT_BYTES, EXECUTE_MAX_FILE_NAME_BYTES, EXECUTE_MAX_FILES
 from sandbox.languages import LANGUAGES
 from sandbox.spec import CodeTask, TaskError
 from verifier.schema import _language_limits
 from verifier.v1 import verifier_pb2 as pb
 
-DEFAULT_OUTPUT_BYTES = 64 << 10
-MAX_FILES = 64
-MAX_FILE_NAME_BYTES = 255
-STATUSES = ("ok", "compile_error", "runtime_error", "time_limit", "memory_limit", "output_limit", "infra_error")
+# Its limits (files, output heads) and statuses (EXECUTE_STATUSES) are the contract's (sandbox/contract.py):
+# an Execute request's files are one tool call's working directory, not a graded task's support files.
 REQUEST_KEYS = frozenset(pb.ExecuteRequest.DESCRIPTOR.fields_by_name)
 RESPONSE_KEYS = tuple(pb.ExecuteResponse.DESCRIPTOR.fields_by_name)
 _RESERVED = {"harness.py"}  # written by the sandbox itself
@@ -55,8 +54,8 @@ def check_files(files: Any, language: str, max_bytes: int) -> dict[str, bytes]:
         return {}
     if not isinstance(files, Mapping):
         raise TaskError("files", f"must be an object of name -> content, got {type(files).__name__}")
-    if len(files) > MAX_FILES:
-        raise TaskError("files", f"{len(files)} files exceed the limit of {MAX_FILES}")
+    if len(files) > EXECUTE_MAX_FILES:
+        raise TaskError("files", f"{len(files)} files exceed the limit of {EXECUTE_MAX_FILES}")
     source = LANGUAGES[language].source
     out: dict[str, bytes] = {}
     total = 0
@@ -64,8 +63,8 @@ def check_files(files: Any, language: str, max_bytes: int) -> dict[str, bytes]:
         where = f"files[{name!r}]"
         if not isinstance(name, str) or not name or name in (".", "..") or any(c in name for c in "/\\\0"):
             raise TaskError(where, "must be a plain file name: relative, no directories, not '.' or '..'")
-        if len(name.encode("utf-8", "surrogatepass")) > MAX_FILE_NAME_BYTES:
-            raise TaskError(where, f"name exceeds {MAX_FILE_NAME_BYTES} bytes")
+        if len(name.encode("utf-8", "surrogatepass")) > EXECUTE_MAX_FILE_NAME_BYTES:
+            raise TaskError(where, f"name exceeds {EXECUTE_MAX_FILE_NAME_BYTES} bytes")
         compiled = LANGUAGES[language].run == ("./prog",) and name == "prog"  # the compiler's output (c, cpp, rust, go)
         if name in _RESERVED or name == source or compiled or (language == "java" and name.endswith(".java")):
             raise TaskError(where, "is the program's own file name; pick another")
@@ -98,7 +97,7 @@ def execute_task(body: Any, languages: Mapping[str, Any], max_field_bytes: int) 
     if not code.strip():
         raise TaskError("code", "must not be empty")
     stdin = _string(body, "stdin", max_field_bytes)
-    head = body.get("max_output_bytes") or DEFAULT_OUTPUT_BYTES
+    head = body.get("max_output_bytes") or EXECUTE_DEFAULT_OUTPUT_BYTES
     if isinstance(head, bool) or not isinstance(head, int) or not 0 < head <= max_field_bytes:
         raise TaskError("max_output_bytes", f"must be a whole number in [0, {max_field_bytes}]")
     files = check_files(body.get("files"), language, max_field_bytes)
@@ -124,8 +123,8 @@ def execute_response(result: Mapping[str, Any], queue_s: float = 0.0, exec_s: fl
     if verdict == "infra_error" or not tests:
         return out
     test = tests[0]
-    status = "ok" if test["verdict"] == "accepted" else test["verdict"]
-    return {**out, "status": status if status in STATUSES else "runtime_error", "stdout": test.get("stdout", ""),
+    known = BY_NAME.get(test["verdict"])  # its status: the contract's execute_status column
+    return {**out, "status": known.execute_status if known else "runtime_error", "stdout": test.get("stdout", ""),
             "stderr": test.get("stderr", ""), "stdout_truncated": bool(test.get("stdout_truncated")),
             "stderr_truncated": bool(test.get("stderr_truncated")), "exit_code": test.get("exit_code"),
             "signal": int(test.get("signal") or 0), "cpu_s": float(test.get("time_s") or 0.0),

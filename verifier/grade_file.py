@@ -27,6 +27,7 @@ from typing import IO, TYPE_CHECKING
 
 from tqdm import tqdm
 
+from sandbox.contract import UNGRADED
 from verifier import formats
 from verifier.config import ServerConfig
 from verifier.report import GROUP_CANDIDATES
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
 CHUNK = 256
 EXIT_MALFORMED, EXIT_FAIL_ON, EXIT_NOTHING_GRADED = 1, 3, 4
 # Verdicts that say the item was not graded (the engine or the sandbox failed), not how good it was.
-UNGRADED = frozenset(("infra_error", "error"))
 # What a line may carry besides the task, copied to its output line untouched: "meta" (anything) and
 # the problem columns `verifier report` groups by. Any other unknown key is a line error naming it.
 PASS_THROUGH = frozenset(("meta", *GROUP_CANDIDATES))

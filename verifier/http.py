@@ -43,6 +43,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from sandbox.contract import DEFAULT_SCORING, UNJUDGED
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute import execute_task
@@ -69,8 +70,9 @@ _COMMON_KEYS = {"id", "kind", "timeout_s"}
 TASK_KEYS = {"math": _COMMON_KEYS | set(pb.MathTask.DESCRIPTOR.fields_by_name),
              "code": _COMMON_KEYS | set(pb.CodeTask.DESCRIPTOR.fields_by_name)}
 TEST_KEYS = set(pb.CodeTest.DESCRIPTOR.fields_by_name)
-# Verdicts that say "not graded" rather than "wrong": the trainer routes give them 0.0 and a flag.
-UNGRADED = {"infra_error", "error", "invalid_gold"}
+# Verdicts that say "not graded" rather than "wrong" (the answer was not judged): the trainer routes
+# give them 0.0 and a flag.
+UNGRADED = UNJUDGED
 # Keep the tail of very long responses, as the TRL reward functions do (trainer.config.RewardConfig).
 # A label is read by the trainer adapters' reader (verifier/formats/rows.py label_task).
 MAX_RESPONSE_CHARS = 100_000
@@ -491,7 +493,7 @@ class HttpFrontEnd:
         return CodeTask.from_dict({"id": "0", "kind": "code", "language": language, "completion": code,
                 "tests": [{"stdin": stdin, "expected_stdout": None}], "test_code": None, "checker": None,
                 "checker_language": "python", "compare": "exact", "float_abs_tol": 0.0, "float_rel_tol": 0.0,
-                "scoring": "all", "stop_on_first_failure": True, "timeout_s": 0.0,
+                "scoring": DEFAULT_SCORING, "stop_on_first_failure": True, "timeout_s": 0.0,
                 "time_limit_s": min(float(numbers["run_timeout"]), limits["max_time_limit_s"]) or None,
                 "memory_limit_mb": int(min(numbers["memory_limit_MB"], limits["max_memory_limit_mb"])) or None,
                 "return_output": True, "as_given": True,

@@ -17,11 +17,13 @@ import math
 import os
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from tqdm import tqdm
+
+from sandbox.contract import HOST_FAULTS, PASSING, TABLE, Verdict
 
 MAX_LINE_BYTES = 16 << 20  # a longer line is reported as malformed, never held in memory whole
 MAX_TEXT = 160  # characters of any string shown on the page
@@ -29,8 +31,8 @@ SLOWEST = 20
 MAX_GROUP_ROWS = 100  # per-problem rows shown (hardest first); the summary covers all groups
 MAX_BAD_SHOWN = 20
 GROUP_CANDIDATES = ("problem_id", "problem", "prompt", "question")
-PASS_VERDICTS = frozenset({"correct", "accepted"})
-UNGRADED = frozenset({"infra_error"})  # not the model's fault: left out of pass@k
+PASS_VERDICTS = PASSING
+UNGRADED = HOST_FAULTS  # the host could not grade, not the model's fault: left out of pass@k
 KINDS = ("math", "code")
 
 
@@ -288,9 +290,22 @@ td.text{font-family:"DejaVu Sans Mono",monospace;font-size:12px;max-width:360px;
 svg text{font-size:11px;fill:#1d2430}
 """
 
-COLORS = {"correct": "#2e8540", "accepted": "#2e8540", "infra_error": "#8a8f98", "timeout": "#d17a00",
-          "time_limit": "#d17a00", "no_answer": "#c9a227", "no_code": "#c9a227"}
 DEFAULT_COLOR = "#c0392b"
+
+
+def _color(v: Verdict) -> str:
+    """A verdict's bar colour, from its columns in the contract's table: passed green, the host's
+    fault grey, out of time orange, nothing found yellow, any other failure red."""
+    if v.passes:
+        return "#2e8540"
+    if v.fault == "host":
+        return "#8a8f98"
+    if v.over_time:
+        return "#d17a00"
+    return DEFAULT_COLOR if v.found else "#c9a227"
+
+
+COLORS = {v.name: _color(v) for v in TABLE if _color(v) != DEFAULT_COLOR}
 
 
 def esc(value: Any) -> str:
@@ -311,7 +326,7 @@ def _table(table_id: str, header: list[str], rows: list[tuple[dict, list[tuple[s
     return "".join(out)
 
 
-def bar_chart(title: str, bars: list[tuple[str, float, str]], width: int = 480, fmt: str = "{:g}") -> str:
+def bar_chart(title: str, bars: Sequence[tuple[str, float, str]], width: int = 480, fmt: str = "{:g}") -> str:
     """Horizontal bars: (label, value, colour). Inline SVG, labels escaped."""
     row_h, label_w, pad = 22, 150, 60
     height = 28 + row_h * max(1, len(bars))

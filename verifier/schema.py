@@ -8,8 +8,8 @@ HTTP task or label, a client item, a trainer row), `validate_tasks` for the wire
 for the sandbox's own API; `check_limits` holds a decoded model to a server's limits. A rule about
 what a valid task is lives in these two modules only. Field errors name the field under the prefix
 the edge passes (`tasks[3].code.gold` on the wire, `tasks[3].gold` in JSON, `gold` on a JSONL line).
-Results are `Result` dicts (a TypedDict: built on the hot path in many places, they are typed
-without a conversion); `result_json` and `result_to_proto` are their two encodings out. Why
+Verdicts, the `Result` type and its builders, limits and defaults are the contract's
+(sandbox/contract.py); `result_json` and `result_to_proto` are a result's two encodings out. Why
 dataclasses and not pydantic: sandbox/spec.py.
 """
 
@@ -20,56 +20,33 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any
 
 from sandbox.config import LanguageLimits, default_limits
-from sandbox.spec import (CODE_VERDICTS, CallTest, CodeTask, CodeTest, TaskError, check_keys, get_num, get_str,
+from sandbox.contract import (BY_NAME, BY_PROTO, CODE_VERDICTS, DEFAULT_COMPARE, DEFAULT_PROFILE, DEFAULT_SCORING,
+                              MATH_VERDICTS, MAX_CHOICE_BYTES, MAX_ID_BYTES, VERDICTS, Result, TestResult, infra_error)
+from sandbox.spec import (CallTest, CodeTask, CodeTest, TaskError, check_keys, get_num, get_str,
                           load_json, one_of)
 from verifier.math.extract import PROFILES
 from verifier.v1 import verifier_pb2 as pb
 
-__all__ = ["CODE_VERDICTS", "MATH_VERDICTS", "VERDICTS", "PROFILES", "CodeTask", "MathTask", "Result",
+__all__ = ["CODE_VERDICTS", "MATH_VERDICTS", "VERDICTS", "PROFILES", "CodeTask", "MathTask", "Result", "TestResult", "infra_error",
            "TaskError", "WireTestSets", "check_limits", "decode_task", "decode_tasks", "parsed", "protos_with_test_sets",
            "parse_task", "result_json", "task_to_proto", "task_from_proto", "validate_tasks", "with_id"]
 
-MATH_VERDICTS = ("correct", "incorrect", "no_answer", "invalid_gold", "timeout", "error")
-VERDICTS = MATH_VERDICTS + CODE_VERDICTS + ("infra_error",)
-MAX_ID_BYTES = 256
-MAX_CHOICE_BYTES = 4096
-
-
-class _TestFacts(TypedDict):
-    verdict: str
-    time_s: float
-    detail: str
-    exit_code: int
-
-
-class TestResult(_TestFacts, total=False):
-    name: str  # a pytest / unittest test's name; absent for other tests
-
-
-class Result(TypedDict):
-    """One graded item, as every path returns it (docs/tasks.md "Results and verdicts")."""
-
-    id: str
-    verdict: str
-    score: float
-    detail: str
-    extracted: str
-    extracted_from: str
-    queue_s: float
-    exec_s: float
-    tests: list[TestResult]
-    retryable: bool
 
 
 def verdict_to_proto(name: str) -> int:
-    return pb.Verdict.Value("VERDICT_" + name.upper())
+    """A verdict's wire number (the contract's table); an unknown name is a bug (ValueError), never sent."""
+    if name not in BY_NAME:
+        raise ValueError(f"unknown verdict {name!r}")
+    return BY_NAME[name].proto
 
 
 def verdict_from_proto(value: int) -> str:
-    return pb.Verdict.Name(value).removeprefix("VERDICT_").lower()
+    """A wire number's verdict; one the table lacks (a newer server's) keeps the proto's own name."""
+    known = BY_PROTO.get(value)
+    return known.name if known else pb.Verdict.Name(value).removeprefix("VERDICT_").lower()
 
 
 # ---------------------------------------------------------------- models
@@ -81,7 +58,7 @@ class MathTask:
     id: str
     completion: str = ""
     gold: str = ""
-    profile: str = "strict"
+    profile: str = DEFAULT_PROFILE
     choices: tuple[str, ...] = ()
     timeout_s: float = 0.0  # 0: the server's default_math_timeout_s
 
@@ -98,7 +75,7 @@ class MathTask:
         if isinstance(gold, (int, float)) and not isinstance(gold, bool):
             gold = str(gold)  # datasets often store numeric golds as numbers
         task = cls(id=task_id, completion=get_str(obj, "completion", where), gold=get_str({"gold": gold}, "gold", where),
-                   profile=get_str(obj, "profile", where) or "strict",
+                   profile=get_str(obj, "profile", where) or DEFAULT_PROFILE,
                    choices=tuple(get_str({"choices": c}, "choices", where) for c in choices),
                    timeout_s=get_num(obj, "timeout_s", where) or 0.0)
         task.validate(where)
@@ -244,7 +221,7 @@ def model_from_proto(task: pb.Task, tests: tuple[CodeTest, ...] | None = None, w
     Raises TaskError for call tests whose JSON does not parse."""
     if task.WhichOneof("payload") == "math":
         m = task.math
-        return MathTask(id=task.id, completion=m.completion, gold=m.gold, profile=m.profile or "strict",
+        return MathTask(id=task.id, completion=m.completion, gold=m.gold, profile=m.profile or DEFAULT_PROFILE,
                         choices=tuple(m.choices), timeout_s=task.timeout_s)
     c = task.code
     default = CodeTask.__dataclass_fields__["float_abs_tol"].default
@@ -252,10 +229,10 @@ def model_from_proto(task: pb.Task, tests: tuple[CodeTest, ...] | None = None, w
         id=task.id, language=c.language or "python", completion=c.completion,
         tests=tests_from_proto(c.tests) if tests is None else tests,
         test_code=c.test_code or None, checker=c.checker or None, checker_language=c.checker_language or "python",
-        compare=c.compare or "tokens",
+        compare=c.compare or DEFAULT_COMPARE,
         float_abs_tol=c.float_abs_tol if c.HasField("float_abs_tol") else default,
         float_rel_tol=c.float_rel_tol if c.HasField("float_rel_tol") else default,
-        scoring=c.scoring or "all", stop_on_first_failure=c.stop_on_first_failure,
+        scoring=c.scoring or DEFAULT_SCORING, stop_on_first_failure=c.stop_on_first_failure,
         time_limit_s=c.time_limit_s or None, memory_limit_mb=c.memory_limit_mb or None, timeout_s=task.timeout_s,
         entry_point=c.entry_point, test_framework=c.test_framework or "assert", judge=c.judge or "process",
         call_tests=tuple(_call_from_proto(t, f"{where}.code.call_tests[{j}]") for j, t in enumerate(c.call_tests)),
@@ -568,8 +545,3 @@ def _test_from_proto(t: pb.TestResult) -> TestResult:
     return out
 
 
-def infra_error(task_id: str, detail: str) -> Result:
-    """The result for an item the grader could not grade: retryable, never a wrong answer."""
-    return {"id": task_id, "verdict": "infra_error", "score": 0.0, "detail": detail[:300],
-            "extracted": "", "extracted_from": "", "queue_s": 0.0, "exec_s": 0.0, "tests": [],
-            "retryable": True}

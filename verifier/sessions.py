@@ -39,11 +39,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from sandbox.contract import EXECUTE_DEFAULT_OUTPUT_BYTES
 from sandbox.session import LANGUAGES, Session, SessionHost, SessionLimits
 from sandbox.spec import TaskError
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
-from verifier.execute import DEFAULT_OUTPUT_BYTES, check_files
+from verifier.execute import check_files
 from verifier.session_wire import CREATE_KEYS
 
 log = logging.getLogger("verifier.sessions")
@@ -157,7 +158,7 @@ class SessionRegistry:
         limits = SessionLimits(
             time_limit_s=_number(body, "time_limit_s", float, 0.1, c.session_max_time_limit_s) or d.time_limit_s,
             memory_limit_mb=_number(body, "memory_limit_mb", int, 64, c.session_max_memory_limit_mb) or d.memory_limit_mb,
-            max_output_bytes=_number(body, "max_output_bytes", int, 1, c.max_field_bytes) or DEFAULT_OUTPUT_BYTES,
+            max_output_bytes=_number(body, "max_output_bytes", int, 1, c.max_field_bytes) or EXECUTE_DEFAULT_OUTPUT_BYTES,
             pids_limit=min(d.pids_limit, c.sandbox.pids_limit))
         ttl = _number(body, "idle_ttl_s", float, 1.0, c.session_max_idle_ttl_s) or c.session_idle_ttl_s
         replay = body.get("replay", False)

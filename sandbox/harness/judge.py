@@ -127,25 +127,91 @@ def channel() -> tuple[int, int]:
     return r.detach(), w.detach()
 
 
+KEEPER: list = []  # the runner's keeper socket under warm mode (KEEPER_FD: sandbox/runner.py keep_program)
+
+
 def start_program() -> tuple[int, int, int]:
-    """A fresh program process: a new interpreter running serve.py with every uid the program's;
-    return (pid, fd to it, fd from it). Never a fork of this process: the judge is a fork of the
-    runner (sandbox/runner.py fork_judge), whose memory holds this job's request (the nonce, the
-    tests, the expected values) and what earlier jobs freed. Red-team finding: a forked program
-    walked its stack to the runner's frame, read the call tests' expected values and returned them."""
+    """A fresh program process running serve.py with every uid the program's; return (pid, fd to
+    it, fd from it). Never a fork of this process: the judge holds the job's tests and expected
+    values, and under exec mode is a fork of the runner, whose memory holds the request (red-team
+    finding: a forked program walked its stack to the runner's frame, read the call tests' expected
+    values and returned them). Under warm mode the runner forks it from the zygote, which never held
+    a test (warm_program); else, or when that fails, it is a new interpreter."""
     to_r, to_w = channel()
     from_r, from_w = channel()
-    proc = subprocess.Popen([sys.executable, "-I", serve.__file__, str(to_r), str(from_w)],
-                            stdin=subprocess.DEVNULL, pass_fds=(to_r, from_w), close_fds=True,
-                            preexec_fn=as_program)
-    proc.returncode = 0  # reaped by Program.kill(), not by Popen
+    pid = warm_program(to_r, from_w)
+    if not pid:
+        proc = subprocess.Popen([sys.executable, "-I", serve.__file__, str(to_r), str(from_w)],
+                                stdin=subprocess.DEVNULL, pass_fds=(to_r, from_w), close_fds=True,
+                                preexec_fn=as_program)
+        proc.returncode = 0  # reaped by Program.kill(), not by Popen
+        pid = proc.pid
     os.close(to_r)
     os.close(from_w)
     try:  # the interpreter's start, before any of the program runs: never charged to the program's limits
         wire.recv(from_r)
     except wire.WireError:
         pass  # it died before (the next read says so, as the program's failure)
-    return proc.pid, to_w, from_r
+    return pid, to_w, from_r
+
+
+def warm_program(to_r: int, from_w: int) -> int:
+    """Under warm mode, the pid of a program process the runner forked from the zygote with /dev/null,
+    our stdout and stderr, and the two channel ends (sandbox/runner.py keep_program); 0 otherwise.
+    It is the runner's child, not ours: reap() waits for it."""
+    if not KEEPER:
+        return 0
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        socket.send_fds(KEEPER[0], [b"serve"], [null, 1, 2, to_r, from_w])
+        reply = json.loads(KEEPER[0].recv(4096))
+        return int(reply.get("pid") or 0) if type(reply) is dict else 0
+    except (OSError, ValueError, TypeError):
+        return 0
+    finally:
+        os.close(null)
+
+
+def kill_program(pid: int) -> None:
+    """SIGKILL the program's process, and with two uids every process of the program's uid: kill(-1)
+    with our real uid set to the program's for the call reaches exactly the processes whose real or
+    saved uid is the program's (kill(2)), as the runner's kill_sparing does; never the warm
+    interpreter's two, whose real and saved uid are the judge's (with our own real uid, they died too)."""
+    if PROGRAM_UID < 0:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+        return
+    judge_uid = os.getuid()
+    os.setresuid(PROGRAM_UID, -1, -1)
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except OSError:
+        pass
+    finally:
+        os.setresuid(judge_uid, -1, -1)
+
+
+def reap(pid: int) -> None:
+    """Wait for the program process to end: ours (waitpid), or the runner's (warm_program): until
+    /proc shows it a zombie or gone (the runner reaps it at our next request or after the job, never
+    while we wait: its pid is not reused meanwhile)."""
+    try:
+        os.waitpid(pid, 0)
+        return
+    except ChildProcessError:
+        pass
+    deadline = time.monotonic() + 5.0
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                state = f.read().rpartition(b")")[2].split()[0]
+        except (OSError, IndexError):
+            return
+        if state in (b"Z", b"X"):
+            return
+        time.sleep(0.001)
 
 
 class Program:
@@ -275,14 +341,8 @@ class Program:
                 os.close(fd)
             except OSError:
                 pass
-        try:
-            os.kill(-1 if PROGRAM_UID >= 0 else self.pid, signal.SIGKILL)
-        except OSError:
-            pass
-        try:
-            os.waitpid(self.pid, 0)
-        except (OSError, ChildProcessError):
-            pass
+        kill_program(self.pid)
+        reap(self.pid)
 
     def restart(self) -> None:
         """A fresh program process (start_program); its load failure is the program's."""
@@ -468,6 +528,10 @@ def main() -> None:
     global PROGRAM_UID
     PROGRAM_UID = keep_apart()
     result_fd = int(os.environ.pop("RESULT_FD"))
+    keeper = os.environ.pop("KEEPER_FD", None)
+    if keeper is not None:
+        KEEPER.append(socket.socket(fileno=int(keeper)))
+        KEEPER[0].settimeout(30.0)
     undumpable()
     pid, to_fd, from_fd = start_program()
     # after the fork: the tests' own objects may cross to the program (wire.test_object), never back
@@ -509,7 +573,7 @@ def main() -> None:
         sys.exit(1)
     emit.line({"result": "ok"})
     os.close(to_fd)  # the program's process sees EOF and leaves
-    os.waitpid(pid, 0)
+    reap(pid)
 
 
 def run_kind(kind: str, spec: dict, tests: bytes, emit: kinds.Emitter, pid: int, to_fd: int, from_fd: int) -> None:

@@ -41,7 +41,8 @@ WARM = ("typing", "collections", "collections.abc", "itertools", "math", "cmath"
         "io", "textwrap", "queue", "struct", "hashlib", "base64", "abc", "contextlib", "numbers",
         "inspect", "importlib", "select", "subprocess", "ctypes", "threading", "atexit", "locale",
         "tempfile", "pickle", "types")
-HARNESS = ("judge", "kinds", "serve", "wire", "wire_rich", "zygote")  # never in a program's sys.modules
+HARNESS = ("judge", "kinds", "serve", "wire", "wire_rich", "zygote", "runner")  # never in a program's sys.modules
+SERVE: list = []  # serve.py's module, imported by warm_up (become_serve)
 MAX_MSG = 1 << 16
 MAX_FDS = 8
 STREAM_NAMES = ("<stdin>", "<stdout>", "<stderr>")
@@ -91,10 +92,15 @@ def warm_up() -> None:
         except ImportError:
             pass
     sys.path.insert(0, HERE)
+    sys.path.insert(0, os.path.dirname(HERE))  # the runner's dir: apply_limits, one home for both paths
     import judge  # noqa: F401
+    import runner  # noqa: F401
+    import serve
     import wire_rich  # noqa: F401
-    while HERE in sys.path:
-        sys.path.remove(HERE)
+    SERVE.append(serve)
+    for d in (HERE, os.path.dirname(HERE)):
+        while d in sys.path:
+            sys.path.remove(d)
     import gc
     gc.collect()
     gc.freeze()  # forked processes share these pages instead of touching them at their first collection
@@ -213,20 +219,9 @@ def become(job: dict, fds: list[int]) -> None:
     place_fds(fds, [0, 1, 2] + [int(t) for t in job.get("pass") or ()])
     os.chdir(job["cwd"])
     os.setsid()
-    judge = job.get("kind") == "judge"
-    if job.get("apart") and not judge:
-        uid = os.geteuid()
-        os.setresuid(uid, uid, uid)
-    cpu = int(job["cpu_hard"])
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    fsize = int(job["fsize"])
-    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-    try:
-        with open("/proc/self/oom_score_adj", "w") as f:
-            f.write("1000")
-    except OSError:
-        pass
+    kind = job.get("kind")
+    judge = kind == "judge"
+    sys.modules["runner"].apply_limits(bool(job.get("apart")) and not judge, int(job["cpu_hard"]), int(job["fsize"]))
     signal.signal(signal.SIGINT, signal.default_int_handler)  # as a fresh interpreter has them
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
@@ -238,6 +233,8 @@ def become(job: dict, fds: list[int]) -> None:
     sys.argv = argv[2:]
     if judge:
         raise SystemExit(become_judge())
+    if kind == "serve":
+        become_serve(int(argv[3]), int(argv[4]))
     become_program(argv[2])
 
 
@@ -260,11 +257,49 @@ def become_judge() -> int:
     os._exit(code)
 
 
+def become_serve(in_fd: int, out_fd: int) -> None:
+    """A judged task's program process (harness/judge.py start_program, through the runner's
+    keep_program): serve.py's loop, already imported, as `python3 -I serve.py IN OUT` runs it; no
+    harness module in sys.modules but serve (as __main__), wire and wire_rich."""
+    dumpable()
+    for name in HARNESS + ("__main__",):
+        if name not in ("wire", "wire_rich"):
+            sys.modules.pop(name, None)
+    serve = sys.modules["__main__"] = SERVE[0]
+    sys.path.insert(0, HERE)  # as serve.py puts it there: wire imports wire_rich from it
+    sys.setrecursionlimit(sys.getrecursionlimit() + stack_depth() - 1)  # serve.main as deep as in a script
+    status = 0
+    try:
+        serve.main(in_fd, out_fd)
+    except SystemExit as e:
+        status = exit_status(e.code)
+    except BaseException:  # noqa: BLE001 - as the interpreter reports an uncaught exception
+        import traceback
+        traceback.print_exc()
+        status = 1
+    finish(sys.modules.get("solution") or types.ModuleType("solution"), status, False)
+
+
+def dumpable() -> None:
+    """PR_SET_DUMPABLE 1, as after an exec (the runner is not)."""
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(4, 1, 0, 0, 0)
+
+
+def stack_depth() -> int:
+    """Frames below the caller's, the caller's included."""
+    depth = 0
+    frame = sys._getframe(1)
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    return depth
+
+
 def become_program(script: str) -> None:
     """Run the script as `python3 -I script` runs it: a fresh __main__ module, the absolute path as
     __file__ and in tracebacks, no harness module loaded, the recursion depth of a fresh interpreter."""
-    import ctypes
-    ctypes.CDLL(None, use_errno=True).prctl(4, 1, 0, 0, 0)  # dumpable, as after an exec (the runner is not)
+    dumpable()
     for name in HARNESS + ("__main__",):
         sys.modules.pop(name, None)
     path = os.path.abspath(script)
@@ -274,12 +309,7 @@ def become_program(script: str) -> None:
                         __loader__=importlib.machinery.SourceFileLoader("__main__", path), __spec__=None,
                         __package__=None)
     sys.modules["__main__"] = mod
-    depth = 0
-    frame = sys._getframe()
-    while frame is not None:
-        depth += 1
-        frame = frame.f_back
-    sys.setrecursionlimit(sys.getrecursionlimit() + depth)  # this frame and those below it
+    sys.setrecursionlimit(sys.getrecursionlimit() + stack_depth())  # this frame and those below it
     interrupted = False
     try:
         try:

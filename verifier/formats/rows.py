@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from sandbox.config import MAX_TESTS
+from sandbox.contract import DEFAULT_COMPARE, DEFAULT_LANGUAGE, DEFAULT_PROFILE, PROFILES
 
 from . import FormatError, detect, to_task
 
@@ -45,10 +46,10 @@ class RowRules:
 
     kind: str = "auto"
     gold_columns: tuple[str, ...] = LABEL_GOLD_COLUMNS
-    math_profile: str = "strict"
-    code_language: str = "python"
-    code_scoring: str = "fraction"
-    code_compare: str = "tokens"
+    math_profile: str = DEFAULT_PROFILE
+    code_language: str = DEFAULT_LANGUAGE
+    code_scoring: str = "fraction"  # the trainer's default (trainer/config.py), not a task's
+    code_compare: str = DEFAULT_COMPARE
     task_timeout_s: float = 0.0
     max_tests_per_task: int = MAX_TESTS
 
@@ -151,7 +152,7 @@ def row_task(task_id: str, text: str, row: Mapping[str, Any], rules: Rules) -> d
     gold = math_gold(row, rules)
     if gold is None:
         return f"no code format, and no math gold answer in columns {', '.join(rules.gold_columns)}"
-    profile = row.get("profile") if row.get("profile") in ("strict", "lenient") else rules.math_profile
+    profile = row.get("profile") if row.get("profile") in PROFILES else rules.math_profile
     task = {**base, "kind": "math", "gold": gold, "profile": profile}
     choices = row.get("choices")
     if isinstance(choices, (list, tuple)) and choices and all(isinstance(c, str) for c in choices):

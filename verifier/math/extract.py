@@ -13,11 +13,12 @@ from typing import NamedTuple, Sequence
 
 from sandbox.checks import strip_end_tokens
 
+from sandbox.contract import PROFILES
+
 from .choices import NEGATION_RE, read_choice
 from .limits import DEFAULT_LIMITS, MathLimits
 from .unicode_math import to_ascii_math
 
-PROFILES = ("strict", "lenient")
 THINK_OPEN = "<think>"
 THINK_CLOSE = "</think>"
 _BOX_COMMANDS = ("\\boxed", "\\fbox")

@@ -14,15 +14,17 @@ from typing import Any, Sequence
 
 import sympy
 
+from sandbox.contract import DEFAULT_PROFILE, PROFILES, names
+
 from .choices import letters, read_choice
 from .compare import equivalent, has_no_value, lone_variable
-from .extract import PROFILES, SEVERAL_BOXES, Extraction, box_parts, extract_answer
+from .extract import SEVERAL_BOXES, Extraction, box_parts, extract_answer
 from .fast import grade_simple
 from .limits import DEFAULT_LIMITS
 from .parsing import Parsed, clock_seconds, normalise, parse_gold, parse_prediction
 from .result import SHOWN_CHARS, result, same_text
 
-VERDICTS = ("correct", "incorrect", "no_answer", "invalid_gold", "error")
+VERDICTS = names(kind="math", over_time=False)  # a worker's deadline (timeout) is the engine's, not ours
 
 
 def grade_extracted(gold: str, extraction: Extraction, choices: Sequence[str] | None = None) -> dict[str, Any]:
@@ -186,7 +188,7 @@ def grade_math(task: dict) -> dict[str, Any]:
         if bad:
             return result("error", bad, extraction)
         choices = task.get("choices") or None
-        extraction = extract_answer(task["completion"], task.get("profile") or "strict", choices)
+        extraction = extract_answer(task["completion"], task.get("profile") or DEFAULT_PROFILE, choices)
         return grade_extracted(task["gold"], extraction, choices)
     except Exception as e:  # noqa: BLE001 - the contract is "never raises"
         return result("error", f"internal error: {type(e).__name__}{_safe_message(e)}", extraction)
@@ -199,7 +201,7 @@ def _bad_field(task: object) -> str | None:
         return "field 'completion' must be a string"
     if not isinstance(task.get("gold"), str):
         return "field 'gold' must be a string"
-    profile = task.get("profile") or "strict"
+    profile = task.get("profile") or DEFAULT_PROFILE
     if profile not in PROFILES:
         return f"field 'profile' must be one of {PROFILES}"
     choices = task.get("choices")

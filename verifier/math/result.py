@@ -9,24 +9,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from sandbox.contract import MATH_SHOWN_CHARS as SHOWN_CHARS
+from sandbox.contract import outcome
+
 from .extract import Extraction
 from .parsing import normalise
 
-SHOWN_CHARS = 200
 # Whitespace that LaTeX ignores: any run not between two word characters ("3 5" keeps its space).
 _IGNORABLE_SPACE_RE = re.compile(r"(?<!\w)\s+|\s+(?!\w)")
 
 
 def result(verdict: str, detail: str, extraction: Extraction) -> dict[str, Any]:
-    """The result dict every path returns."""
-    text = extraction.text or ""
-    return {
-        "verdict": verdict,
-        "score": 1.0 if verdict == "correct" else 0.0,
-        "detail": detail[:SHOWN_CHARS],
-        "extracted": text[:SHOWN_CHARS],
-        "extracted_from": extraction.source,
-    }
+    """The result dict every path returns (the contract's math outcome: score 1 for correct)."""
+    return outcome(verdict, detail[:SHOWN_CHARS], (extraction.text or "")[:SHOWN_CHARS], extraction.source)
 
 
 def same_text(gold_latex: str, answer: str) -> bool:
