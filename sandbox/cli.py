@@ -1,6 +1,6 @@
 """`verifier sandbox build [LANG...] [--force] [--prune] [--rootfs [DIR]]` and `verifier sandbox run --language L FILE`.
 
-`add_subcommands(subparsers)` plugs these into any argparse CLI (verifier/cli.py does); run this
+`add_subcommands(subparsers)` plugs these into any argparse CLI (verifier/tools/cli.py does); run this
 module directly (`python -m sandbox.cli ...`) for the same commands standalone.
 """
 from __future__ import annotations

@@ -74,13 +74,13 @@ SANDBOX_VERDICTS = tuple(v.name for v in TABLE if v.kind != "math")  # a code te
 VERDICTS = tuple(v.name for v in TABLE)
 PASSING = frozenset(names(passes=True))
 # Three meanings of "not graded", from narrow to wide (the fault column):
-# the host could not grade: retryable, not the model's fault, left out of pass@k (verifier/report.py)
+# the host could not grade: retryable, not the model's fault, left out of pass@k (verifier/tools/report.py)
 HOST_FAULTS = frozenset(names(fault="host"))
 # no judgement of the completion at all (host or task fault): a trainer's reward is None, never 0.0
 # (trainer/tasks.py), and `verifier grade` exits "nothing graded" when every item is one (grade_file.py)
 UNGRADED = frozenset(v.name for v in TABLE if v.fault in ("host", "task"))
 # the answer's correctness is unknown (also a bad gold): no accuracy reward; the HTTP trainer routes
-# answer 0.0 and a flag (verifier/http.py), a session's final value raises (trainer/sessions.py)
+# answer 0.0 and a flag (verifier/api/http.py), a session's final value raises (trainer/sessions.py)
 UNJUDGED = frozenset(v.name for v in TABLE if v.fault)
 NOT_FOUND = frozenset(names(found=False))  # nothing to grade in the completion: format reward 0
 NOT_BUILT = frozenset(names(builds=False))  # the program was not built: compiles reward 0

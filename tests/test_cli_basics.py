@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from verifier.cli import main
+from verifier.tools.cli import main
 
 
 def test_version_flag_prints_installed_version(capsys):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from verifier.cli import build_parser
+from verifier.tools.cli import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER_ONLY = ("--host", "--port", "--http-port", "--metrics-port", "--metrics-host", "--drain-delay-s", "--grace-s",
@@ -244,7 +244,7 @@ def test_every_sandbox_setting_is_a_serve_flag_and_a_variable(field):
     from_env = ServerConfig.from_env({f"VERIFIER_SANDBOX_{field.name.upper()}": raw})
     assert check(getattr(from_env.sandbox, field.name))
     args = build_parser().parse_args(["serve", f"--sandbox-{field.name.replace('_', '-')}", raw])
-    from verifier.cli import _config
+    from verifier.tools.cli import _config
 
     assert check(getattr(_config(args).sandbox, field.name))
 
@@ -260,7 +260,7 @@ def test_one_code_concurrency_limit():
     import os
 
     from sandbox.grader import CodeGrader
-    from verifier.cli import _config
+    from verifier.tools.cli import _config
     from verifier.config import ServerConfig
 
     assert not hasattr(ServerConfig(), "code_concurrency")

@@ -135,7 +135,7 @@ def test_limits_that_could_never_admit_a_full_call_refuse_to_start():
     import subprocess
     import sys
 
-    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "serve", "--port", "0", "--metrics-port", "0",
+    proc = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "serve", "--port", "0", "--metrics-port", "0",
                            "--workers", "1", "--no-code", "--max-tasks-per-call", "500", "--max-queued-items", "100"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode != 0 and "must not exceed --max-queued-items" in proc.stderr

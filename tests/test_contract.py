@@ -111,7 +111,7 @@ def test_execute_statuses_map_as_before():
 
 
 def test_report_colours_come_from_the_table():
-    from verifier.report import COLORS, DEFAULT_COLOR
+    from verifier.tools.report import COLORS, DEFAULT_COLOR
     assert COLORS == {"correct": "#2e8540", "accepted": "#2e8540", "infra_error": "#8a8f98", "timeout": "#d17a00",
                       "time_limit": "#d17a00", "no_answer": "#c9a227", "no_code": "#c9a227"}
     assert DEFAULT_COLOR not in COLORS.values()

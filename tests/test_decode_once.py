@@ -56,9 +56,9 @@ def _post(url: str, body: dict) -> dict:
 def test_http_grpc_and_execute_decode_each_task_once(built):
     """One engine behind both front ends, in this process."""
     from verifier.engine import Engine
-    from verifier.http import HttpFrontEnd
+    from verifier.api.http import HttpFrontEnd
     from verifier.schema import task_to_proto
-    from verifier.server import VerifierService
+    from verifier.api.server import VerifierService
     from verifier.v1 import verifier_pb2 as pb
 
     config = _config()
@@ -110,7 +110,7 @@ def test_http_grpc_and_execute_decode_each_task_once(built):
 @pytest.mark.docker
 def test_a_jsonl_line_is_decoded_once_in_process(built, tmp_path):
     """`verifier grade` without a server: the line's model is what the engine grades."""
-    from verifier.grade_file import grade_file
+    from verifier.tools.grade_file import grade_file
 
     path = tmp_path / "tasks.jsonl"
     path.write_text(json.dumps(MATH) + "\n" + json.dumps(CODE) + "\n")
@@ -126,7 +126,7 @@ def test_jsonl_through_a_server_and_the_client_decode_once(built, tmp_path, veri
     """Through a server: read_lines decodes the line, the client sends that model (the server, another
     process, decodes the wire once more: its own edge). A plain dict given to the client: one decode."""
     from verifier.client import VerifierClient
-    from verifier.grade_file import grade_file
+    from verifier.tools.grade_file import grade_file
 
     path = tmp_path / "tasks.jsonl"
     path.write_text(json.dumps(MATH) + "\n")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from verifier.cli import build_parser
+from verifier.tools.cli import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -211,7 +211,7 @@ def test_the_checks_catch_a_broken_link_citation_command_and_path(tmp_path: Path
     page = tmp_path / "page.md"
     page.write_text("# Top\n\n## Two words\n\n[ok](#two-words) [gone](#three-words) [nofile](nope.md)\n\n"
                     "```bash\nmake serve\nmake no-such-target\nverifier grade x\nverifier nonesuch\n"
-                    "verifier sandbox nonesuch\n```\n\n`verifier/cli.py` `verifier/no_such_file.py`\n")
+                    "verifier sandbox nonesuch\n```\n\n`verifier/tools/cli.py` `verifier/no_such_file.py`\n")
     assert broken_links(page) == ["page.md: #three-words (no such heading)", "page.md: nope.md (no such file)"]
     assert bad_commands(page, _make_targets(), _verifier_commands()) == [
         "page.md: make no-such-target", "page.md: verifier nonesuch", "page.md: verifier sandbox nonesuch"]

@@ -35,7 +35,7 @@ def test_every_corpus_row_is_detected_as_its_file_names_it():
 
 
 def _grade(src: Path, out: Path) -> tuple[subprocess.CompletedProcess, list[dict]]:
-    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "-o", str(out), "--format", "auto",
+    proc = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "grade", str(src), "-o", str(out), "--format", "auto",
                            "--workers", "1", "--sandbox-pool-name", "formats-corpus"],
                           capture_output=True, text=True, cwd=ROOT, timeout=1200)
     return proc, [json.loads(line) for line in out.read_text().splitlines()]
@@ -71,7 +71,7 @@ def test_formats_through_a_server(tmp_path, server_factory):
     server = server_factory("--workers", "1", "--sandbox-pool-size", "1", "--sandbox-pool-name", "formats-server")
     src, out = tmp_path / "rows.jsonl", tmp_path / "out.jsonl"
     src.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "-o", str(out), "--format", "auto",
+    proc = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "grade", str(src), "-o", str(out), "--format", "auto",
                            "--server", server.target], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     graded = [json.loads(line) for line in out.read_text().splitlines()]

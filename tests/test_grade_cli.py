@@ -26,7 +26,7 @@ LINES = [
 def _run(tmp_path: Path, *extra: str) -> tuple[subprocess.CompletedProcess, list[dict]]:
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     src.write_text("\n".join(LINES) + "\n")
-    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "-o", str(out), *extra],
+    proc = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "grade", str(src), "-o", str(out), *extra],
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
     return proc, [json.loads(line) for line in out.read_text().splitlines()]
 
@@ -58,7 +58,7 @@ def test_grade_through_server(tmp_path, verifier_server):
 def test_clean_file_exits_zero(tmp_path):
     src = tmp_path / "ok.jsonl"
     src.write_text(LINES[0] + "\n")
-    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "--workers", "1", "--no-code"],
+    proc = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "grade", str(src), "--workers", "1", "--no-code"],
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["verdict"] == "correct"
@@ -71,7 +71,7 @@ def test_grade_code_in_process(tmp_path):
                                "completion": "```python\nprint(int(input()) * 2)\n```",
                                "tests": [{"stdin": "4\n", "expected_stdout": "8\n"}, {"stdin": "5\n", "expected_stdout": "11\n"}],
                                "scoring": "fraction"}) + "\n")
-    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "--workers", "1",
+    proc = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "grade", str(src), "--workers", "1",
                            "--sandbox-pool-name", "grade-cli-test"], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stderr
     row = json.loads(proc.stdout)
@@ -81,7 +81,7 @@ def test_grade_code_in_process(tmp_path):
     # the graded file graded again gives the same verdicts (results never overwrite the task)
     again = tmp_path / "again.jsonl"
     again.write_text(proc.stdout)
-    proc2 = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(again), "--workers", "1",
+    proc2 = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "grade", str(again), "--workers", "1",
                             "--sandbox-pool-name", "grade-cli-test"], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc2.returncode == 0, proc2.stderr
     row2 = json.loads(proc2.stdout)
@@ -94,11 +94,11 @@ def test_format_flag_reads_dataset_rows_and_names_unread_columns(tmp_path):
     src = tmp_path / "rows.jsonl"
     src.write_text(json.dumps({"question": "q", "answer": "2", "completion": "x"}) + "\n"
                    + json.dumps({"input_output": "{bad json", "completion": "x"}) + "\n")
-    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "--format", "auto", "--workers", "1",
+    proc = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "grade", str(src), "--format", "auto", "--workers", "1",
                            "--no-code"], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 1 and proc.stdout == ""
     assert "line 1: no dataset format reads this row (columns: answer, completion, question)" in proc.stderr
     assert "line 2: apps: input_output: not valid JSON" in proc.stderr
-    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "--format", "appz"],
+    proc = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "grade", str(src), "--format", "appz"],
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 2 and "--format: unknown format 'appz'" in proc.stderr

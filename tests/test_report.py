@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from verifier import report
-from verifier.report import LogHistogram, choose_group_by, collect, id_prefix, ks_for, pass_at_k, render
+from verifier.tools import report
+from verifier.tools.report import LogHistogram, choose_group_by, collect, id_prefix, ks_for, pass_at_k, render
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -119,7 +119,7 @@ def test_malformed_lines_are_counted_not_fatal():
 
 def test_stdin(tmp_path):
     out = tmp_path / "r.html"
-    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "report", "-", "-o", str(out)],
+    proc = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "report", "-", "-o", str(out)],
                           input=json.dumps(_row("p", "correct")) + "\n", check=False, capture_output=True, text=True,
                           cwd=ROOT, timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -156,7 +156,7 @@ def test_cli_writes_the_page_and_reports_counts(tmp_path):
     src = tmp_path / "graded.jsonl"
     src.write_text(json.dumps(_row("p", "correct")) + "\nnope\n")
     out = tmp_path / "r.html"
-    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "report", str(src), "-o", str(out)],
+    proc = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "report", str(src), "-o", str(out)],
                           check=False, capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "1 graded rows, 1 malformed lines" in proc.stderr
@@ -164,7 +164,7 @@ def test_cli_writes_the_page_and_reports_counts(tmp_path):
 
 
 def test_cli_missing_input_is_one_line(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "report", str(tmp_path / "absent.jsonl"),
+    proc = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "report", str(tmp_path / "absent.jsonl"),
                            "-o", str(tmp_path / "r.html")], check=False, capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert proc.returncode == 2 and "does not exist" in proc.stderr and "Traceback" not in proc.stderr
 
@@ -172,7 +172,7 @@ def test_cli_missing_input_is_one_line(tmp_path):
 def test_cli_unwritable_output_is_one_line(tmp_path):
     src = tmp_path / "graded.jsonl"
     src.write_text(json.dumps(_row("p", "correct")) + "\n")
-    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "report", str(src), "-o",
+    proc = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "report", str(src), "-o",
                            str(tmp_path / "no" / "such" / "dir" / "r.html")],
                           check=False, capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert proc.returncode == 2 and "No such file or directory" in proc.stderr and "Traceback" not in proc.stderr

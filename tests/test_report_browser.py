@@ -61,7 +61,7 @@ def graded(tmp_path_factory) -> tuple[Path, list[dict]]:
     tmp = tmp_path_factory.mktemp("report")
     src, out = tmp / "tasks.jsonl", tmp / "graded.jsonl"
     src.write_text("".join(json.dumps(t) + "\n" for t in _tasks()))
-    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "-o", str(out), "--workers", "1",
+    proc = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "grade", str(src), "-o", str(out), "--workers", "1",
                            "--no-code"], check=False, capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stderr
     rows = [json.loads(line) for line in out.read_text().splitlines()] + _code_rows()
@@ -72,7 +72,7 @@ def graded(tmp_path_factory) -> tuple[Path, list[dict]]:
 @pytest.fixture(scope="module")
 def page(graded, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("page") / "report.html"
-    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "report", str(graded[0]), "-o", str(out)],
+    proc = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "report", str(graded[0]), "-o", str(out)],
                           check=False, capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert proc.returncode == 0, proc.stderr
     return out

@@ -137,7 +137,7 @@ def test_expected_verdicts_directly(direct):
 def test_in_process_cli_gives_the_same_verdicts(direct, tmp_path):
     src = tmp_path / "tasks.jsonl"
     src.write_text("".join(json.dumps(t) + "\n" for t in TASKS))
-    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "--workers", "1",
+    proc = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "grade", str(src), "--workers", "1",
                            "--sandbox-pool-size", "1", "--sandbox-pool-name", POOL + "-cli"],
                           capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert proc.returncode == 0, proc.stderr

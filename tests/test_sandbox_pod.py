@@ -169,7 +169,7 @@ def _wait_serving(target: str, container: str, timeout_s: float = 240) -> None:
 
 def _grade(target: str, src: Path, *extra: str) -> list[dict]:
     out = src.with_suffix(".out.jsonl")
-    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "grade", str(src), "-o", str(out), "--server", target,
+    proc = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "grade", str(src), "-o", str(out), "--server", target,
                            "--token", CANARY, "--timeout-s", "300", *extra],
                           capture_output=True, text=True, cwd=ROOT, timeout=900)
     assert proc.returncode == 0, proc.stderr[-2000:]

@@ -287,7 +287,7 @@ def test_token_auth(server_factory):
 
 
 def test_public_bind_without_auth_refuses_to_start():
-    proc = subprocess.run([sys.executable, "-m", "verifier.cli", "serve", "--host", "0.0.0.0", "--port", "0",
+    proc = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "serve", "--host", "0.0.0.0", "--port", "0",
                            "--metrics-port", "0", "--workers", "1", "--no-code"], capture_output=True, text=True, timeout=60)
     assert proc.returncode != 0
     assert "refusing to bind 0.0.0.0" in proc.stderr

@@ -526,7 +526,7 @@ def _self_signed(tmp_path) -> tuple[str, str]:
 
 def test_grpc_calls_to_the_wrong_replica_reach_the_owner_over_tls(server_factory, tmp_path):
     """With TLS on, a plain TLS stub's session call that lands on the wrong replica is forwarded to
-    the owner over TLS (trusting the deployment's certificate, reached by IP: verifier/server.py
+    the owner over TLS (trusting the deployment's certificate, reached by IP: verifier/api/server.py
     `_peer_channel`); so is an HTTPS call; a dead owner is "session lost"."""
     import ssl
     import urllib.request
@@ -561,14 +561,14 @@ def test_grpc_calls_to_the_wrong_replica_reach_the_owner_over_tls(server_factory
 
 
 def test_peer_channels_speak_tls_and_are_closed_at_shutdown(server_factory, tmp_path):
-    """The forwarding side's channels (verifier/server.py `VerifierService.peer`): a TLS channel to a
+    """The forwarding side's channels (verifier/api/server.py `VerifierService.peer`): a TLS channel to a
     real TLS replica answers; `close_peers` (run by drain_and_stop) closes each, and the oldest of
     more than MAX_PEERS is closed when evicted."""
     from types import SimpleNamespace
 
     from verifier.config import ServerConfig
     from verifier.local_server import free_port
-    from verifier.server import MAX_PEERS, VerifierService
+    from verifier.api.server import MAX_PEERS, VerifierService
     from verifier.sessions import FORWARDED_KEY
 
     cert, key = _self_signed(tmp_path)

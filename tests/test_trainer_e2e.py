@@ -167,14 +167,14 @@ def test_pickled_rewards_work_in_a_spawned_process(verifier_server):
 
 
 def test_verifier_cli_does_not_import_torch_or_trl():
-    code = ("import sys, verifier.cli; verifier.cli.build_parser();"
+    code = ("import sys, verifier.tools.cli; verifier.tools.cli.build_parser();"
             "print(sorted(m for m in ('torch', 'trl', 'transformers') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stdout.strip() == "[]", out.stderr
 
 
 def test_cli_train_tiny_starts_its_own_server(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "verifier.cli", "train", "--tiny", "--steps", "2",
+    out = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "train", "--tiny", "--steps", "2",
                           "--output-dir", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=240)
     assert out.returncode == 0, out.stderr[-3000:]
     assert "started verifier server at 127.0.0.1:" in out.stdout

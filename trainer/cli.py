@@ -7,7 +7,7 @@ import argparse
 
 
 def add_subcommands(subparsers: argparse._SubParsersAction) -> None:
-    """Register `train` on the `verifier` CLI (called by verifier/cli.py)."""
+    """Register `train` on the `verifier` CLI (called by verifier/tools/cli.py)."""
     p = subparsers.add_parser("train", help="GRPO training with the verifier's rewards (TRL)")
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--config", help="YAML file of TrainConfig fields (see trainer/train.py)")

@@ -29,7 +29,7 @@ class LocalServer:
     """`verifier serve ARGS` on `host`, with its gRPC, metrics and HTTP ports picked free at creation."""
 
     # The interpreter (and anything before it, e.g. `setpriv ...` to run as another user) that runs
-    # `-m verifier.cli serve`.
+    # `-m verifier.tools.cli serve`.
     python: tuple[str, ...] = (sys.executable,)
 
     def __init__(self, *args: str, host: str = "127.0.0.1", port: int | None = None, env: dict | None = None,
@@ -62,7 +62,7 @@ class LocalServer:
     def start(self) -> None:
         """Start (again, on the same ports) and wait until it listens."""
         self.output.clear()
-        self.proc = subprocess.Popen([*self.python, "-m", "verifier.cli", "serve", *self.args], env=self.env,
+        self.proc = subprocess.Popen([*self.python, "-m", "verifier.tools.cli", "serve", *self.args], env=self.env,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      start_new_session=True)
         ready = threading.Event()

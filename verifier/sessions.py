@@ -9,7 +9,7 @@ the sandbox side (containers, cells, replay) is sandbox/session.py.
 - With `--advertise-address` and a token, an id also names the replica that owns it:
   ``RANDOM.ROUTE.MAC``, ROUTE that replica's gRPC address and HTTP port, MAC an HMAC of both under a
   key derived from the token all replicas share. Another replica forwards the session's HTTP and gRPC calls
-  there (verifier/http.py, verifier/server.py; over TLS when the server serves TLS), and only when the MAC checks: a caller cannot make a replica connect to
+  there (verifier/api/http.py, verifier/api/server.py; over TLS when the server serves TLS), and only when the MAC checks: a caller cannot make a replica connect to
   a host of its choosing (docs/architecture.md "Sessions").
 - Without a token, `--peer-service` turns routing on: a route is then forwarded to only when its
   host is one of the IPs that headless Service name resolves to and its ports are this replica's

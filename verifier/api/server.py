@@ -32,7 +32,7 @@ from verifier.schema import Task, TaskError, limits_from_config, result_to_proto
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
-log = logging.getLogger("verifier.server")
+log = logging.getLogger("verifier.api.server")
 
 SERVICE = "verifier.v1.Verifier"
 HEALTH_MATH = SERVICE + "/math"
@@ -258,7 +258,7 @@ class VerifierService(pb_grpc.VerifierServicer):
         """A channel to another replica: TLS when this server serves TLS, trusting the deployment's
         own certificate (every replica serves it). A peer is reached by pod IP, which a certificate
         rarely names, so the name checked is the certificate's own (as HTTP forwarding trusts the
-        same chain without a host name, verifier/http.py `_peer_tls`); the id's MAC says which peer."""
+        same chain without a host name, verifier/api/http.py `_peer_tls`); the id's MAC says which peer."""
         cfg = self.engine.config
         if not (cfg.tls_cert and cfg.tls_key):
             return grpc.aio.insecure_channel(address)
@@ -391,7 +391,7 @@ class Server:
         self.port = 0
         self._grpc: grpc.aio.Server | None = None
         self._metrics_http = None
-        self.http = None  # verifier.http.HttpFrontEnd when --http-port is set
+        self.http = None  # verifier.api.http.HttpFrontEnd when --http-port is set
         self.sessions: SessionRegistry | None = None
         self._stopping: asyncio.Event | None = None
         self.service: VerifierService | None = None
@@ -412,7 +412,7 @@ class Server:
         try:
             self._bind_ports()
             if self.config.http_port:
-                from verifier.http import HttpFrontEnd
+                from verifier.api.http import HttpFrontEnd
 
                 self.http = HttpFrontEnd(self.engine, self.config, token)
                 self.http.sessions = self.sessions

@@ -89,14 +89,14 @@ def _require_server(what: str) -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     _require_server("verifier serve")
-    from verifier.server import serve
+    from verifier.api.server import serve
 
     serve(_config(args))
     return 0
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from verifier.grade_file import grade_file
+    from verifier.tools.grade_file import grade_file
 
     if args.input != "-" and not os.path.isfile(args.input):
         raise ConfigError(f"input file {args.input!r} does not exist or is not a file")
@@ -143,7 +143,7 @@ def _fail_on(values: list[str]) -> frozenset[str]:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from verifier.report import write_report
+    from verifier.tools.report import write_report
 
     if args.input != "-" and not os.path.isfile(args.input):
         raise ConfigError(f"input file {args.input!r} does not exist or is not a file")

@@ -30,7 +30,7 @@ from tqdm import tqdm
 from sandbox.contract import UNGRADED
 from verifier import formats
 from verifier.config import ServerConfig
-from verifier.report import GROUP_CANDIDATES
+from verifier.tools.report import GROUP_CANDIDATES
 from verifier.schema import (MathTask, Task, TaskError, _language_limits, decode_task, languages_from_info,
                              limits_from_config)
 from verifier.v1 import verifier_pb2 as pb

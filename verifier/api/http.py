@@ -63,7 +63,7 @@ from verifier.schema import (
 )
 from verifier.v1 import verifier_pb2 as pb
 
-log = logging.getLogger("verifier.http")
+log = logging.getLogger("verifier.api.http")
 
 # Keys a JSON task may carry: the proto's fields, so the two front ends accept the same tasks.
 _COMMON_KEYS = {"id", "kind", "timeout_s"}
@@ -518,7 +518,7 @@ class HttpFrontEnd:
     # ------------------------------------------------------------ sessions (docs/sessions.md "Sessions")
 
     async def _session(self, work: Awaitable[Any]) -> Any:
-        """A session call's failures as HTTP answers (the gRPC port's codes: verifier/server.py)."""
+        """A session call's failures as HTTP answers (the gRPC port's codes: verifier/api/server.py)."""
         try:
             return await work
         except TaskError as e:
