@@ -138,6 +138,7 @@ class Sandbox:
     mem_file: str = ""  # /proc/<sandbox pid>/fd/N: gVisor's memory file, whose blocks are the sandbox's memory
     oom: bool = False  # killed whole for memory: the program's verdict
     killing: bool = False
+    spared: frozenset[int] = frozenset()  # the warm interpreter's mother (its first ping): never killed for memory
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -284,6 +285,7 @@ class GvisorBackend(Backend):
             head, _ = ch.request({"op": "ping"}, timeout_s=self.config.start_timeout_s)
             if not ready(head):
                 raise ChannelError(f"sandbox PID 1 answered {head!r}")
+            sb.spared = frozenset(p for p in (head.get("warm_mother"),) if isinstance(p, int) and p > 1)
             sb.mem_file = self._memory_file(sb)
         except MemoryFileMissing:
             self.remove(box)
@@ -394,8 +396,10 @@ class GvisorBackend(Backend):
                     log.debug("sandbox: memory watch of %s: %s", sb.id, e)
 
     def _over_limit(self, box: Box) -> None:
-        """Kill every process of the sandbox but the runner (it answers with `oom`); if memory does
-        not come back under the limit at once, the whole sandbox (oom_killed then says so)."""
+        """Kill every process of the sandbox but the runner (it answers with `oom`) and the warm
+        interpreter's mother (a program never runs in her, and her death recycles the container: the
+        recycle of every memory_limit verdict under gVisor); if memory does not come back under the
+        limit at once, the whole sandbox (oom_killed then says so)."""
         sb: Sandbox = box.container
         ch: RawChannel = box.channel
         try:
@@ -403,7 +407,7 @@ class GvisorBackend(Backend):
             state = f"--root={self.root / 'state'}"
             ps = subprocess.run([self.runsc, "--rootless", state, "ps", "--format", "json", sb.id],
                                 capture_output=True, text=True, timeout=10)
-            pids = [p for p in json.loads(ps.stdout or "[]") if p != 1]  # a list of pids in the sandbox
+            pids = [p for p in json.loads(ps.stdout or "[]") if p != 1 and p not in sb.spared]  # pids in the sandbox
             for pid in pids:
                 subprocess.run([self.runsc, "--rootless", state, "kill", "--pid", str(pid), sb.id, "KILL"],
                                capture_output=True, timeout=10)

@@ -765,7 +765,7 @@ class Warm:
             self.lose_mother()
 
     def info(self) -> dict:
-        return {"warm": bool(self.mother_pid), "warm_pid": self.pid, "warm_forks": self.forks,
+        return {"warm": bool(self.mother_pid), "warm_pid": self.pid, "warm_mother": self.mother_pid, "warm_forks": self.forks,
                 "warm_replaced": self.replaced, "warm_error": self.error}
 
 

@@ -6,6 +6,7 @@ program reaching the zygote or its mother, a tampered zygote kept, a program's f
 the sandbox."""
 from __future__ import annotations
 
+import os
 import secrets
 
 import pytest
@@ -372,28 +373,41 @@ def test_a_judged_program_cannot_reach_its_warm_judge(any_grader):
     assert r["verdict"] == "accepted", r
 
 
+CHANGED_WARM = """
+import os, resource
+from sandbox import runner
+
+warm = runner.Warm()
+warm.start()
+mother = warm.mother_pid
+try:
+    assert warm.wait_ready(), warm.info()
+    first = warm.pid
+    warm.check()
+    assert (warm.pid, warm.replaced) == (first, 0)  # unchanged: kept
+    resource.prlimit(first, resource.RLIMIT_NOFILE, (77, 77))
+    warm.check()
+    assert warm.pid not in (0, first) and warm.replaced == 1 and warm.wait_ready()
+    resource.prlimit(mother, resource.RLIMIT_NOFILE, (77, 77))
+    warm.check()
+    assert (warm.pid, warm.mother_pid, warm.broken) == (0, 0, True)
+finally:
+    warm.lose_mother()
+    os.waitpid(mother, 0)  # our child: killed, reaped here
+print("checked")
+"""
+
+
 def test_the_check_replaces_a_changed_zygote_and_ends_a_changed_mother():
     """What no program can do to them (prlimit needs all their uids: the tests above), done here to
-    real warm processes of this test's own uid, to show the runner's check after a run sees it."""
-    import os
-    import resource
+    real warm processes of this test's own uid, to show the runner's check after a run sees it.
+    In a fresh, single-threaded interpreter, as the runner is: forked from pytest's process, whose
+    gRPC threads may hold a lock at the fork, the zygote hung in its imports (a clean-clone CI run)."""
+    import subprocess
+    import sys
+    from pathlib import Path
 
-    from sandbox import runner
-
-    warm = runner.Warm()
-    warm.start()
-    mother = warm.mother_pid
-    try:
-        assert warm.wait_ready(), warm.info()
-        first = warm.pid
-        warm.check()
-        assert (warm.pid, warm.replaced) == (first, 0)  # unchanged: kept
-        resource.prlimit(first, resource.RLIMIT_NOFILE, (77, 77))
-        warm.check()
-        assert warm.pid not in (0, first) and warm.replaced == 1 and warm.wait_ready()
-        resource.prlimit(mother, resource.RLIMIT_NOFILE, (77, 77))
-        warm.check()
-        assert (warm.pid, warm.mother_pid, warm.broken) == (0, 0, True)
-    finally:
-        warm.lose_mother()
-        os.waitpid(mother, 0)  # our child: killed, reaped here
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", CHANGED_WARM], cwd=root, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(root)})
+    assert done.returncode == 0 and done.stdout.strip() == "checked", done.stderr[-2000:]
