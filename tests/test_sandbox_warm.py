@@ -101,8 +101,10 @@ class Late:
         print("del ran")
 late = Late()
 atexit.register(lambda: print("atexit ran"))
-threading.Thread(target=lambda: (__import__("time").sleep(0.1), print("thread ran"))).start()
-print(__import__("json").dumps(facts, sort_keys=True, default=str))
+printed = threading.Event()  # the thread prints after the facts, still running when the main thread ends
+threading.Thread(target=lambda: (printed.wait(), __import__("time").sleep(0.1), print("thread ran"))).start()
+print(__import__("json").dumps(facts, sort_keys=True, default=str), flush=True)
+printed.set()
 '''
 
 
