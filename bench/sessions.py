@@ -145,10 +145,9 @@ class Meter:
         return tree_cpu(self.server.proc.pid), daemon_cpu(), self._containers()
 
     @staticmethod
-    def delta(before: tuple, after: tuple, containers_end: float | None = None) -> tuple[float, float, float]:
+    def delta(before: tuple, after: tuple) -> tuple[float, float, float]:
         """(server, daemon, containers) CPU seconds between two reads."""
-        end = after[2] if containers_end is None else containers_end
-        return after[0] - before[0], daemon_delta(before[1], after[1]), end - before[2]
+        return after[0] - before[0], daemon_delta(before[1], after[1]), after[2] - before[2]
 
 
 async def session_rollouts(client: AsyncVerifierClient, rollouts: int, plan: list[str], meter: Meter) -> tuple[float, ...]:
@@ -162,9 +161,8 @@ async def session_rollouts(client: AsyncVerifierClient, rollouts: int, plan: lis
             assert r.ok, (r.status, r.detail, r.error)
 
     await asyncio.gather(*(one(s) for s in sessions))
-    containers_end = meter.read()[2]  # before close: the session containers go with it
     await asyncio.gather(*(s.close() for s in sessions))
-    return meter.delta(before, meter.read(), containers_end)
+    return meter.delta(before, meter.read())  # closed containers count to their last reading
 
 
 async def stateless_rollouts(client: AsyncVerifierClient, rollouts: int, plan: list[str], meter: Meter) -> tuple[float, ...]:
