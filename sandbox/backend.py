@@ -11,6 +11,7 @@ import logging
 import os
 import socket
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -87,6 +88,8 @@ class Box:
     session: bool = False  # a session's sandbox: its processes run between requests too
     successor: bool = False  # its replacement was started ahead (Pool.release)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # what its runner holds of tasks' test sets (sandbox/job.py _stash): sha256 -> bytes, least recently used first
+    stash: OrderedDict[str, int] = field(default_factory=OrderedDict)
 
     @property
     def id(self) -> str:

@@ -37,6 +37,7 @@ def default_limits() -> dict[str, LanguageLimits]:
     }
 
 
+CALL_CACHE_MAX_MB = 256  # the runner's own bound on what it keeps (sandbox/runner.py STASH_MAX)
 WARM_FORK = ("auto", "on", "off")
 WARM_MB = 32  # the warm interpreter's mother and zygote: 24 MB more in a container at rest (measured)
 
@@ -75,6 +76,7 @@ class SandboxConfig:
     stderr_limit_bytes: int = field(default=64 << 10, metadata={"help": "stderr kept per run (its head and tail, half each). The rest is read and dropped as the program writes: stderr is never a verdict by itself, and the runner's reading is charged to the container's CPU quota."})
     wall_factor: float = field(default=2.0, metadata={"help": "Wall-clock backstop = time limit * wall_factor + wall_extra_s (stops sleeping programs)."})
     wall_extra_s: float = field(default=1.0, metadata={"help": "See wall_factor."})
+    call_cache_mb: int = field(default=64, metadata={"help": "Bytes of tasks' test sets (inputs, a checker's answers, support files, the compiled C++ checker) each container keeps in its runner's memory, so the jobs of a GRPO call send them once per container, not per test (docs/sandboxes.md \"Test sets kept in the container\"); counted in the memory limit. 0: send them with each test."})
     checker_time_limit_s: float = field(default=5.0, metadata={"help": "CPU seconds for a special checker per test."})
     max_tests: int = field(default=MAX_TESTS, metadata={"help": "Most tests in one code task, the one limit on every path: the server refuses more with INVALID_ARGUMENT naming the field; the sandbox's own API answers infra_error (retryable=False)."})
     max_code_bytes: int = field(default=256 << 10, metadata={"help": "Largest extracted program."})
@@ -88,6 +90,8 @@ class SandboxConfig:
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
             raise ValueError(f"sandbox backend {self.backend!r}: expected one of {', '.join(BACKENDS)}")
+        if not 0 <= self.call_cache_mb <= CALL_CACHE_MAX_MB:
+            raise ValueError(f"sandbox call_cache_mb {self.call_cache_mb}: expected 0..{CALL_CACHE_MAX_MB}")
         if self.warm_fork not in WARM_FORK:
             raise ValueError(f"sandbox warm_fork {self.warm_fork!r}: expected one of {', '.join(WARM_FORK)}")
 

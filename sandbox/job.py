@@ -3,7 +3,8 @@
 `make_plan` turns a task (a CodeTask, or a dict it decodes) into what to run (pure); `run_job` drives the runner through it
 (blocking: call it in a thread). Compile once, then each test in its own process under its
 limits; per-test verdicts come from sandbox.checks. Expected outputs never enter the container,
-except for a special checker's answer file, which the checker gets after the program is dead.
+except for a special checker's answers: kept in the runner's memory (the stash), written as the
+checker's answer file only after the program is dead.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import hashlib
 import json
 import secrets
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -34,7 +36,7 @@ JUDGE_START_S = 5.0  # CPU for the judge itself (interpreter, pytest import) on 
 RESULTS_MAX = 4 << 20  # the judge's result lines, one per test
 # C++ checkers (docs/sandboxes.md "Code sandboxes"): compiled with the support files beside them, as the
 # testlib convention expects (`#include "testlib.h"`), then run from memory on each test.
-CHECKER_COMPILE = ["g++", "-O2", "-std=gnu++17", "-pipe", "-s", "-o", "checker", "checker.cpp"]  # -s: sent each test
+CHECKER_COMPILE = ["g++", "-O2", "-std=gnu++17", "-pipe", "-s", "-o", "checker", "checker.cpp"]  # -s: a smaller stash
 CHECKER_COMPILE_S = 30.0  # CPU seconds: testlib.h alone takes several at -O2
 MAX_CHECKER_BYTES = 32 << 20
 CHECKER_ARGS = ["input.txt", "output.txt", "answer.txt"]
@@ -240,8 +242,51 @@ class EncodedTests(Sequence):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         t = self._tests[i]
-        return (t.stdin.encode("utf-8", "surrogatepass"),
-                None if t.expected_stdout is None else t.expected_stdout.encode("utf-8", "surrogatepass"))
+        stdin, expected = _encoded(t)
+        digests = _DIGESTS.get(t)
+        if digests is None:
+            return stdin, expected
+        return held(stdin, digests[0]), None if expected is None else held(expected, digests[1])
+
+    def digests(self) -> list[tuple[CodeTest, str, str | None]]:
+        """Each test with the sha256 of its input and expected output (remembered per test object:
+        a GRPO group's jobs share them, so a test set is hashed once per server, not per job)."""
+        out = []
+        for t in self._tests:
+            d = _DIGESTS.get(t)
+            if d is None:
+                stdin, expected = _encoded(t)
+                d = (_sha(stdin), None if expected is None else _sha(expected))
+                with _DIGESTS_LOCK:
+                    _DIGESTS[t] = d
+            out.append((t, *d))
+        return out
+
+
+_DIGESTS: weakref.WeakKeyDictionary[CodeTest, tuple[str, str | None]] = weakref.WeakKeyDictionary()
+_DIGESTS_LOCK = threading.Lock()
+
+
+def _encoded(t: CodeTest) -> tuple[bytes, bytes | None]:
+    return (t.stdin.encode("utf-8", "surrogatepass"),
+            None if t.expected_stdout is None else t.expected_stdout.encode("utf-8", "surrogatepass"))
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class Held(bytes):
+    """Bytes of a task's test set with their sha256: a container whose runner holds them (Box.stash)
+    gets the digest instead of the bytes (_by_ref)."""
+
+    digest: str
+
+
+def held(data: bytes, digest: str | None = None) -> Held:
+    h = Held(data)
+    h.digest = digest or _sha(data)
+    return h
 
 
 def _utf8_len(text: str) -> int:
@@ -337,8 +382,9 @@ def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: byt
     if exe is not None:
         blobs["exe"] = exe
     blobs.update({f"put:{name}": data for name, data in (put or {}).items()})
+    refs, blobs = _by_ref(box, blobs)
     head, blobs = box.channel.request(
-        {"op": "exec", "argv": argv, "cwd": cwd or plan.job_dir, "cpu_s": cpu_s, "wall_s": wall,
+        {"op": "exec", "refs": refs, "argv": argv, "cwd": cwd or plan.job_dir, "cpu_s": cpu_s, "wall_s": wall,
          "stdout_max": stdout_max or config.output_limit_bytes, "stderr_max": config.stderr_limit_bytes,
          "fsize_max": config.file_size_limit_mb << 20, "env": env or {}, "fd3": fd3, "fd3_max": fd3_max, "rm_cwd": rm_cwd,
          "put": list(put or ()), "fresh": fresh or [], "collect": list(collect) if collect else None,
@@ -359,7 +405,8 @@ def _files(box, name: str, files: dict[str, bytes], full_ok: bool = False, reado
     (False): what filled it is the program's leftovers, its verdict and not the sandbox's fault.
     The runner removes a half-written dir; if it could not, the container is not reused."""
     modes = [[k, 0o400 if k in readonly else 0o600] for k in files]
-    head, _ = box.channel.request({"op": "files", "dir": name, "files": modes}, files, timeout_s=30)
+    refs, files = _by_ref(box, files)
+    head, _ = box.channel.request({"op": "files", "dir": name, "files": modes, "refs": refs}, files, timeout_s=30)
     if head.get("full") and not head.get("removed", True):
         box.tainted = True
     if head.get("full") and full_ok:
@@ -377,11 +424,12 @@ def _test_entry(verdict: str, facts: dict | None, detail: str) -> dict:
 def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     """Run one job in its box: files, checker, syntax check or compile, the stdin tests, then the
     judged tests; (result, whether the box may serve again)."""
-    overhead = config.overhead_mb(plan.lang.name)
-    _files(box, plan.job_dir, {**plan.support, **plan.files}, readonly=plan.support)
     plan.ran, plan.done = False, []
     if plan.checker and plan.checker_language == "cpp" and plan.checker_exe is None:
-        plan.checker_exe = _compiled_checker(pool, box, plan, config, overhead)
+        plan.checker_exe = _compiled_checker(pool, box, plan, config, config.overhead_mb("cpp") + _stash_mb(box))
+    _stash(pool, box, plan, config)
+    overhead = config.overhead_mb(plan.lang.name) + _stash_mb(box)  # the stash is the runner's memory
+    _files(box, plan.job_dir, {**plan.support, **plan.files}, readonly=plan.support)
     failed_build = _build(pool, box, plan, config, overhead)
     if failed_build is not None:
         return failed_build, True
@@ -402,6 +450,72 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
             # call tests not run (stopped at a failure) count as failed; a file has the tests it ran
             total = len(plan.tests) + (len(plan.call_tests) if plan.call_tests else len(judged))
     return _summary(plan, tests, total), alive and not box.tainted
+
+
+STASH_MIN = 512  # bytes: a smaller blob costs about what its reference does
+
+
+def _stash(pool, box, plan: Plan, config: SandboxConfig) -> None:
+    """Put the task's test set into the box's runner once (issue 20: a GRPO call's 8-64 jobs of one
+    problem share it): the inputs, a checker's answers, the support files and the compiled C++
+    checker, keyed by sha256. Later runs in this box name them (_by_ref) instead of sending them,
+    in this job and in every later job with the same bytes, until the box is recycled. Held in
+    PID 1's memory, out of the program's reach; what a program or checker sees on disk is written
+    per run as before (docs/sandboxes.md "Test sets kept in the container"). At most
+    call_cache_mb per box, least recently used dropped first; a set over it is sent per test."""
+    cap, stash = config.call_cache_mb << 20, getattr(box, "stash", None)
+    if not cap or stash is None:
+        return
+    plan.support = {k: held(v) if len(v) >= STASH_MIN else v for k, v in plan.support.items()}
+    sizes: dict[str, int] = {}
+    data: dict[str, object] = {}  # digest -> its bytes, or a CodeTest to encode (only when sent)
+    blobs = [(v.digest, len(v), v) for v in plan.support.values() if isinstance(v, Held)]
+    if isinstance(plan.checker_exe, Held):
+        blobs.append((plan.checker_exe.digest, len(plan.checker_exe), plan.checker_exe))
+    if isinstance(plan.tests, EncodedTests):
+        for t, din, dans in plan.tests.digests():
+            blobs.append((din, _utf8_len(t.stdin), (t, 0)))
+            if plan.checker and dans is not None:  # the answers only for a checker (module docstring)
+                blobs.append((dans, _utf8_len(t.expected_stdout), (t, 1)))
+    for d, n, src in blobs:
+        if n >= STASH_MIN:
+            sizes[d], data[d] = n, src
+    if not sizes or sum(sizes.values()) > cap:
+        return
+    for d in sizes:
+        if d in stash:
+            stash.move_to_end(d)
+    missing = [d for d in sizes if d not in stash]
+    if not missing:
+        return
+    new = sum(sizes[d] for d in missing)
+    used, drop = sum(stash.values()), []
+    for d in list(stash):  # least recently used first; this job's own are at the end
+        if used + new <= cap or d in sizes:
+            break
+        used -= stash.pop(d)
+        drop.append(d)
+    pool.set_memory(box, box.mem_mb + _mb(new))  # the runner grows before the next step's limit counts it
+    sent = {d: data[d] if isinstance(data[d], bytes) else _encoded(data[d][0])[data[d][1]] for d in missing}
+    head, _ = box.channel.request({"op": "stash", "drop": drop}, sent, timeout_s=30 + new / (4 << 20))
+    if head.get("ok"):
+        stash.update((d, sizes[d]) for d in missing)
+
+
+def _mb(n: int) -> int:
+    return -(-n // (1 << 20))
+
+
+def _stash_mb(box) -> int:
+    """What the box's runner holds of test sets, in MB (counted in each step's memory limit)."""
+    return _mb(sum(getattr(box, "stash", {}).values()))
+
+
+def _by_ref(box, blobs: dict[str, bytes]) -> tuple[dict[str, str], dict[str, bytes]]:
+    """(references, the blobs still to send): a blob the box's runner holds goes by its digest."""
+    stash = getattr(box, "stash", None) or {}
+    refs = {k: v.digest for k, v in blobs.items() if isinstance(v, Held) and v.digest in stash}
+    return refs, {k: v for k, v in blobs.items() if k not in refs}
 
 
 def _build(pool, box, plan: Plan, config: SandboxConfig, overhead: int) -> dict | None:
@@ -489,11 +603,12 @@ def _compiled_checker(pool, box, plan: Plan, config: SandboxConfig, overhead: in
     if v is not None or got.get("error") or not facts["collected_b"] or got.get("bytes", 0) > MAX_CHECKER_BYTES:
         detail = checks.compile_detail(facts) if v == "runtime_error" else why or got.get("error") or "no binary"
         raise InfraFailure(checks.clip(f"checker failed to compile: {detail}"), retryable=False)
+    exe = held(facts["collected_b"])  # hashed once: the stash's key for it
     with _CHECKERS_LOCK:
-        _CHECKERS[key] = facts["collected_b"]
+        _CHECKERS[key] = exe
         while len(_CHECKERS) > _CHECKERS_MAX:
             _CHECKERS.popitem(last=False)
-    return facts["collected_b"]
+    return exe
 
 
 def _one_test(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes | None) -> dict:

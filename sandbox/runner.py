@@ -41,9 +41,17 @@ pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
         the judge's request through its keeper socket (keep_program; harness/judge.py start_program).
     {"op": "reset"}
         kill everything, wipe /work /tmp /dev/shm /dev/mqueue, remove SysV IPC objects, and report
-        whether the container is clean (PID 1's limits included).
+        whether the container is clean (PID 1's limits included). The stash stays.
+    {"op": "stash", "drop": [SHA256...], "blobs": [[SHA256, N]...]}
+        keep these blobs of a task's test set (inputs, a checker's answers, support files, the
+        compiled checker) in this process's memory, under their sha256, for later requests of
+        this container (docs/sandboxes.md "Test sets kept in the container"); forget `drop` first.
+    Any request may carry "refs": {BLOBNAME: SHA256}: that blob is the stash's, not sent again.
+    The stash lives in PID 1's memory, which no program can read or write (the uids and the
+    non-dumpable mark above): every file a program or checker sees is still written per run.
 
-The runner never judges output and never sees expected answers: those stay on the host.
+The runner never judges output. It holds expected answers only for a special checker (its
+answer file, written for the checker once the program is dead): the others stay on the host.
 """
 from __future__ import annotations
 
@@ -257,9 +265,10 @@ def tampered() -> bool:
 
 
 def grown() -> bool:
-    """The runner holds much more memory than at start: it counts in every later job's limit."""
+    """The runner holds much more memory than at start, beyond its stash (which the host counts in
+    each step's limit): it counts in every later job's limit."""
     try:
-        return rss_kb() - START_RSS_KB > RSS_GROWTH_MAX_KB
+        return rss_kb() - START_RSS_KB - (stash_bytes() >> 10) > RSS_GROWTH_MAX_KB
     except (OSError, ValueError):
         return True
 
@@ -1178,6 +1187,36 @@ def reset() -> dict:
             "leftovers": leftovers[:10], "procs": procs[:10], "tampered": bad, "grown": fat}
 
 
+STASH: dict[str, bytes] = {}  # sha256 -> a blob of a task's test set (the "stash" op)
+STASH_MAX = 256 << 20  # bytes: the host keeps less (sandbox/config.py call_cache_mb)
+
+
+def stash_bytes() -> int:
+    return sum(len(v) for v in STASH.values())
+
+
+def stash(req: dict, blobs: dict[str, bytes]) -> dict:
+    """Keep a test set's blobs for the container's later jobs. Only in a runner apart from the
+    programs' uid: otherwise a program could read this process's memory (gVisor ignores the
+    non-dumpable mark), and the host sends every blob with its run as before."""
+    for d in req.get("drop") or ():
+        STASH.pop(str(d), None)
+    if not APART:
+        return {"ok": False, "error": "not apart from the programs' uid: nothing kept"}
+    if stash_bytes() + sum(len(v) for v in blobs.values()) > STASH_MAX:
+        return {"ok": False, "error": f"over the stash's {STASH_MAX} bytes"}
+    STASH.update(blobs)
+    return {"ok": True, "bytes": stash_bytes()}
+
+
+def with_refs(head: dict, blobs: dict[str, bytes]) -> dict[str, bytes]:
+    """The request's blobs with those it names in "refs" taken from the stash (the same bytes
+    objects: no copy). KeyError for one it does not hold: the host's view of it is wrong."""
+    for name, d in (head.get("refs") or {}).items():
+        blobs[name] = STASH[d]
+    return blobs
+
+
 def pycheck(req: dict) -> dict:
     """Python syntax check in a forked child (this interpreter is the one that runs the program):
     a fork saves an interpreter start per job, and what compile() allocates (~140 MB for 240 KB
@@ -1248,9 +1287,16 @@ def write_all(stream, data: bytes) -> None:
 
 def handle(head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:
     op = head.get("op")
+    if head.get("refs"):
+        try:
+            blobs = with_refs(head, blobs)
+        except KeyError as e:
+            return {"error": f"the stash holds no {e}"}, {}
+    if op == "stash":
+        return stash(head, blobs), {}
     if op == "ping":
         return {"ok": True, "pid": os.getpid(), "uid": os.geteuid(), "apart": APART, "cpu_acct": bool(CPU_V1 or CPU_V2),
-                "oom_acct": bool(OOM_FILE), **WARM.info()}, {}
+                "oom_acct": bool(OOM_FILE), "stash": len(STASH), "stash_bytes": stash_bytes(), **WARM.info()}, {}
     if op == "files":
         return write_files(head, blobs), {}
     if op == "exec":
