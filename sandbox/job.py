@@ -223,15 +223,16 @@ class EncodedTests(Sequence):
     a call at once (per-language queues, docs/sandboxes.md "Code sandboxes") and the tasks of a GRPO group share
     one test set's strings: bytes copied per plan held tasks x set size (64 x 10 MB) while queued."""
 
-    def __init__(self, tests: Sequence[CodeTest]) -> None:
+    def __init__(self, tests: Sequence[CodeTest], digests: Sequence[tuple[str, str | None]] = ()) -> None:
         self._tests = tests
+        self._digests = digests  # per test (with_digests): its bytes then carry them (Held)
 
     def __len__(self) -> int:
         return len(self._tests)
 
     def part(self, start: int, stop: int) -> EncodedTests:
         """Tests start..stop, still encoded only when each runs (split_plan)."""
-        return EncodedTests(self._tests[start:stop])
+        return EncodedTests(self._tests[start:stop], self._digests[start:stop])
 
     def __eq__(self, other: object) -> bool:  # Plan.share_key: the same tests (shared lists compare by identity first)
         return isinstance(other, EncodedTests) and self._tests == other._tests
@@ -243,10 +244,14 @@ class EncodedTests(Sequence):
             return [self[j] for j in range(*i.indices(len(self)))]
         t = self._tests[i]
         stdin, expected = _encoded(t)
-        digests = _DIGESTS.get(t)
-        if digests is None:
+        if not self._digests:
             return stdin, expected
-        return held(stdin, digests[0]), None if expected is None else held(expected, digests[1])
+        din, dans = self._digests[i]
+        return held(stdin, din), None if expected is None else held(expected, dans)
+
+    def with_digests(self, digests: Sequence[tuple[CodeTest, str, str | None]]) -> EncodedTests:
+        """These tests, their bytes tagged with their digests (what _stash put in the container)."""
+        return EncodedTests(self._tests, [(din, dans) for _, din, dans in digests])
 
     def digests(self) -> list[tuple[CodeTest, str, str | None]]:
         """Each test with the sha256 of its input and expected output (remembered per test object:
@@ -263,6 +268,7 @@ class EncodedTests(Sequence):
         return out
 
 
+# A memo, not a store: an entry lives as long as the first of equal tests it was made for
 _DIGESTS: weakref.WeakKeyDictionary[CodeTest, tuple[str, str | None]] = weakref.WeakKeyDictionary()
 _DIGESTS_LOCK = threading.Lock()
 
@@ -466,26 +472,15 @@ def _stash(pool, box, plan: Plan, config: SandboxConfig) -> None:
     cap, stash = config.call_cache_mb << 20, getattr(box, "stash", None)
     if not cap or stash is None:
         return
-    plan.support = {k: held(v) if len(v) >= STASH_MIN else v for k, v in plan.support.items()}
-    sizes: dict[str, int] = {}
-    data: dict[str, object] = {}  # digest -> its bytes, or a CodeTest to encode (only when sent)
-    blobs = [(v.digest, len(v), v) for v in plan.support.values() if isinstance(v, Held)]
-    if isinstance(plan.checker_exe, Held):
-        blobs.append((plan.checker_exe.digest, len(plan.checker_exe), plan.checker_exe))
-    if isinstance(plan.tests, EncodedTests):
-        for t, din, dans in plan.tests.digests():
-            blobs.append((din, _utf8_len(t.stdin), (t, 0)))
-            if plan.checker and dans is not None:  # the answers only for a checker (module docstring)
-                blobs.append((dans, _utf8_len(t.expected_stdout), (t, 1)))
-    for d, n, src in blobs:
-        if n >= STASH_MIN:
-            sizes[d], data[d] = n, src
+    sizes, data, digests = _test_set(plan)
     if not sizes or sum(sizes.values()) > cap:
         return
     for d in sizes:
         if d in stash:
             stash.move_to_end(d)
     missing = [d for d in sizes if d not in stash]
+    if digests:
+        plan.tests = plan.tests.with_digests(digests)
     if not missing:
         return
     new = sum(sizes[d] for d in missing)
@@ -500,6 +495,23 @@ def _stash(pool, box, plan: Plan, config: SandboxConfig) -> None:
     head, _ = box.channel.request({"op": "stash", "drop": drop}, sent, timeout_s=30 + new / (4 << 20))
     if head.get("ok"):
         stash.update((d, sizes[d]) for d in missing)
+
+
+def _test_set(plan: Plan) -> tuple[dict[str, int], dict[str, object], list]:
+    """What of the plan's task goes into the stash: digest -> size, digest -> its bytes or (a
+    CodeTest, 0 for its input or 1 for its answer) to encode only if sent, and the tests' digests.
+    The support files are tagged with theirs (Held) on the way."""
+    plan.support = {k: held(v) if len(v) >= STASH_MIN else v for k, v in plan.support.items()}
+    blobs = [(v.digest, len(v), v) for v in plan.support.values() if isinstance(v, Held)]
+    if isinstance(plan.checker_exe, Held):
+        blobs.append((plan.checker_exe.digest, len(plan.checker_exe), plan.checker_exe))
+    digests = plan.tests.digests() if isinstance(plan.tests, EncodedTests) else []
+    for t, din, dans in digests:
+        blobs.append((din, _utf8_len(t.stdin), (t, 0)))
+        if plan.checker and dans is not None:  # the answers only for a checker (module docstring)
+            blobs.append((dans, _utf8_len(t.expected_stdout), (t, 1)))
+    big = [(d, n, src) for d, n, src in blobs if n >= STASH_MIN]
+    return {d: n for d, n, _ in big}, {d: src for d, _, src in big}, digests
 
 
 def _mb(n: int) -> int:

@@ -255,3 +255,23 @@ def test_the_stash_is_bounded_per_container():
             assert held <= 1 << 20 and head["stash_bytes"] == held and head["stash"] == len(box.stash)
     finally:
         g.close()
+
+
+def test_a_jobs_tests_keep_their_digests_when_an_equal_tasks_tests_are_gone():
+    """The digest memo is weak and keyed by value: its entry goes with the first of equal tests.
+    A job's tests carry their own digests (EncodedTests.with_digests), so a job that outlives an
+    equal task's tests still names its set (the bench's call sent a third of its tests again)."""
+    import gc
+
+    from sandbox.spec import CodeTest
+
+    stdin, expected = "1 2\n" + "#" * 1000, "3\n" + "0" * 1000
+    first = job.EncodedTests([CodeTest(stdin, expected)])
+    first.digests()
+    second = job.EncodedTests([CodeTest(stdin, expected)])
+    tagged = second.with_digests(second.digests())
+    del first
+    gc.collect()
+    got = tagged[0]
+    assert isinstance(got[0], job.Held) and got[0].digest == job._sha(stdin.encode())
+    assert isinstance(got[1], job.Held) and got[1].digest == job._sha(expected.encode())
