@@ -315,6 +315,15 @@ class GvisorBackend(Backend):
         with self._lock:
             self._boxes.pop(sb.id, None)
 
+    def death_note(self, box: Box) -> str:
+        sb: Sandbox = box.container
+        try:
+            code = sb.proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            code = None  # still running: the runner closed its channel, or the sentry hangs
+        said = f"{'the host stopped it; ' if box.dead else ''}runsc {'running' if code is None else f'exit {code}'}"
+        return f"{said}; runsc said: {self._runsc_log(sb.bundle / 'runsc.log')}"
+
     def oom_killed(self, box: Box, wait_s: float = 3.0) -> bool:
         sb: Sandbox = box.container
         try:
