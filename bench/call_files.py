@@ -6,7 +6,7 @@ the output and the answer (compiled once per server either way), and its support
 side in one run, interleaved, each call a fresh problem (a cold stash at its start):
 baseline: `call_cache_mb=0` (every test sends its input, and every checker run its input, answer,
 support file and binary: what the service did before); ours: the default (sandbox/job.py _stash).
-Each line: seconds per job, bytes sent to and received from the containers per job, CPU of this
+The daemon's CPU counts every container on it (other servers' too, on a shared machine). Each line: seconds per job, bytes sent to and received from the containers per job, CPU of this
 process and the Docker daemon per job, and the load average; the last line the ratios. The mini testlib header (tests/data) weighs 1 KB; a real testlib.h weighs about
 250 KB, sent per checker run by the baseline, so the baseline's bytes here are a floor.
 
