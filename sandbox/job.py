@@ -469,12 +469,13 @@ def _stash(pool, box, plan: Plan, config: SandboxConfig) -> None:
     in this job and in every later job with the same bytes, until the box is recycled. Held in
     PID 1's memory, out of the program's reach; what a program or checker sees on disk is written
     per run as before (docs/sandboxes.md "Test sets kept in the container"). At most
-    call_cache_mb per box, least recently used dropped first; a set over it is sent per test."""
+    call_cache_mb per box, least recently used dropped first; a set over it, or seen for the
+    first time (_seen_before), is sent with each run."""
     cap, stash = config.call_cache_mb << 20, getattr(box, "stash", None)
     if not cap or stash is None:
         return
     sizes, data, digests = _test_set(plan)
-    if not sizes or sum(sizes.values()) > cap:
+    if not sizes or sum(sizes.values()) > cap or not _seen_before(sizes):
         return
     for d in sizes:
         if d in stash:
@@ -496,6 +497,26 @@ def _stash(pool, box, plan: Plan, config: SandboxConfig) -> None:
     head, _ = box.channel.request({"op": "stash", "drop": drop}, sent, timeout_s=30 + new / (4 << 20))
     if head.get("ok"):
         stash.update((d, sizes[d]) for d in missing)
+
+
+_SEEN: OrderedDict[str, None] = OrderedDict()  # test sets (their digests' digest) this server has run
+_SEEN_MAX = 4096
+_SEEN_LOCK = threading.Lock()
+
+
+def _seen_before(sizes: dict[str, int]) -> bool:
+    """Whether a job of this test set ran before (else it is noted now). A set's first job sends it
+    with each run as before: a set used once (an evaluation, /run_code) would pay the stash's
+    round trip and memory-limit update for nothing; a GRPO call's second job on finds it seen."""
+    key = _sha("\n".join(sorted(sizes)).encode())
+    with _SEEN_LOCK:
+        if key in _SEEN:
+            _SEEN.move_to_end(key)
+            return True
+        _SEEN[key] = None
+        while len(_SEEN) > _SEEN_MAX:
+            _SEEN.popitem(last=False)
+    return False
 
 
 def _test_set(plan: Plan) -> tuple[dict[str, int], dict[str, object], list]:

@@ -44,9 +44,9 @@ SUM_REWRITE = "import sys\na, b = map(int, sys.stdin.readline().split())\nsys.st
 PAIRS = [(1, 2), (5, -7), (30, 12), (-4, -4)]
 
 
-def make_tests(pairs=PAIRS, op=lambda a, b: a + b, pad: int = PAD) -> list[dict]:
+def make_tests(pairs=PAIRS, op=lambda a, b: a + b, pad: int = PAD, salt: str = "") -> list[dict]:
     """Inputs and answers of some KB each: the first line is read, the padding after it is not."""
-    return [{"stdin": f"{a} {b}\n" + "#" * pad + "\n", "expected_stdout": f"{op(a, b)}\n" + "0" * pad + "\n"}
+    return [{"stdin": f"{a} {b}\n" + "#" * pad + salt + "\n", "expected_stdout": f"{op(a, b)}\n" + "0" * pad + "\n"}
             for a, b in pairs]
 
 
@@ -108,9 +108,10 @@ EXPECTED = {SUM: ["accepted"] * 4, SUM_REWRITE: ["accepted"] * 4, PRODUCT: ["wro
 
 
 def test_verdicts_with_the_stash_cold_warm_and_off(any_grader, sent):
-    """The first job of a set sends it, the next ones name it; every verdict is the one a pool
-    without a stash gives: near misses fail, rewrites pass."""
-    test_set = make_tests(pad=PAD + len(secrets.token_hex(4)))  # a set no earlier test of the module used
+    """The first job of a set sends it with each run (a set used once is not kept), the second
+    puts it in the container, the next ones name it; every verdict is the one a pool without a
+    stash gives: near misses fail, rewrites pass."""
+    test_set = make_tests(salt=secrets.token_hex(4))  # a set this server has not seen
     size = sum(len(t["stdin"]) + len(t["expected_stdout"]) for t in test_set)
     got = {}
     for i, code in enumerate([SUM, SUM_NEAR, SUM_REWRITE, PRODUCT, SUM]):
@@ -119,7 +120,9 @@ def test_verdicts_with_the_stash_cold_warm_and_off(any_grader, sent):
         got.setdefault(code, verdicts(r))
         assert verdicts(r) == EXPECTED[code], (i, r)
         if i == 0:
-            assert sum(sent[n:]) > size  # cold: the set went once
+            assert sum(sent[n:]) > size and not box_of(any_grader).stash  # sent with each run, not kept
+        elif i == 1:
+            assert size < sum(sent[n:]) < 2 * size  # kept: the set went once (with the checker binary)
         else:
             assert sum(sent[n:]) < PAD, (i, sent[n:])  # warm: only programs and their outputs
     box = box_of(any_grader)
@@ -260,11 +263,12 @@ def test_the_stash_is_bounded_per_container():
         assert verdicts(g.grade(task(SUM_NEAR, test_set=big))) == EXPECTED[SUM_NEAR]
         assert not box_of(g).stash  # nothing of that set kept
         first, second = make_tests(pad=70_000), make_tests(pad=80_000)  # 560 KB and 640 KB: not both
-        for s in (first, second, first):
+        for s in (first, first, second, second, first):  # a set is kept from its second job on
             assert verdicts(g.grade(task(SUM_NEAR, test_set=s))) == EXPECTED[SUM_NEAR]
             box = box_of(g)
             held, head = sum(box.stash.values()), ping(box)
             assert held <= 1 << 20 and head["stash_bytes"] == held and head["stash"] == len(box.stash)
+        assert held > 500_000  # the last one kept, the one before dropped
     finally:
         g.close()
 
