@@ -433,7 +433,7 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     judged tests; (result, whether the box may serve again)."""
     plan.ran, plan.done = False, []
     if plan.checker and plan.checker_language == "cpp" and plan.checker_exe is None:
-        plan.checker_exe = _compiled_checker(pool, box, plan, config, config.overhead_mb("cpp") + _stash_mb(box))
+        plan.checker_exe = _compiled_checker(pool, box, plan, config, config.overhead_mb(plan.lang.name) + _stash_mb(box))
     _stash(pool, box, plan, config)
     overhead = config.overhead_mb(plan.lang.name) + _stash_mb(box)  # the stash is the runner's memory
     _files(box, plan.job_dir, {**plan.support, **plan.files}, readonly=plan.support)
