@@ -1,6 +1,6 @@
 """Warm pool of hardened sandboxes, one queue per language, over a backend (sandbox/backend.py).
 
-Each sandbox runs sandbox/runner.py as its PID 1 and is talked to over one channel
+Each sandbox runs sandbox/harness/runner.py as its PID 1 and is talked to over one channel
 (sandbox/channel.py). A job borrows a sandbox, the sandbox is reset (every process killed, every
 work dir wiped) after the job and recycled after `jobs_per_container` jobs or any anomaly;
 replacements start in the background. A sandbox near its last job has its successor started ahead

@@ -86,7 +86,7 @@ class SessionBox:
             raise ChannelError(f"session start failed: {head.get('error')}")
 
     def reset(self) -> bool:
-        """End the session in place (sandbox/runner.py's reset); True when the container is clean."""
+        """End the session in place (sandbox/harness/runner.py's reset); True when the container is clean."""
         try:
             head, _ = self.channel.request({"op": "reset"}, timeout_s=30.0)
         except ChannelError:

@@ -299,7 +299,7 @@ for pid in (p for p in os.listdir('/proc') if p.isdigit() and int(p) != os.getpi
             m = os.fstat(f).st_mode
             kind = 'fifo' if stat.S_ISFIFO(m) else 'socket' if stat.S_ISSOCK(m) else 'chr' if stat.S_ISCHR(m) else 'file'
             got.append([pid, fd, mode, kind])
-            try:  # a forged reply: the framing of sandbox/runner.py, a header line saying the next cell printed 'forged'
+            try:  # a forged reply: the framing of sandbox/harness/runner.py, a header line saying the next cell printed 'forged'
                 if mode == os.O_RDONLY:
                     os.read(f, 1 << 16)
                 else:

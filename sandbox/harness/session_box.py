@@ -1,7 +1,7 @@
 """PID 1 of a session container (docs/sessions.md "Sessions"). Standard library only.
 
 A session owns one container; this supervisor runs its persistent interpreter (session_kernel.py)
-as a child and talks to the host with the runner's framing (sandbox/runner.py: one JSON header
+as a child and talks to the host with the runner's framing (sandbox/harness/runner.py: one JSON header
 line, then the raw blobs it names). Only this process writes to the host: it is non-dumpable
 (no ptrace, no /proc/1/fd for the same uid under Linux), and the interpreter's stdout, stderr and
 result line reach it over socket pairs, so nothing a cell prints or writes can forge a reply or
@@ -29,7 +29,7 @@ Requests:
     {"op": "read", "path": NAME, "max": N}
         a regular file below /work (no symlinks), at most N bytes.
     {"op": "reset"}
-        the session is over: the runner's reset (sandbox/runner.py: every other process killed,
+        the session is over: the runner's reset (sandbox/harness/runner.py: every other process killed,
         /work /tmp /dev/shm /dev/mqueue wiped, SysV IPC removed, PID 1 untampered), so the
         container can serve a later session as the grading pool's serve later jobs.
 """
@@ -46,7 +46,7 @@ import sys
 import threading
 import time
 
-sys.path.insert(0, "/opt/sandbox")  # the runner's helpers (-I leaves the script's dir off the path)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the runner's helpers (-I leaves the script's dir off the path)
 import runner  # noqa: E402
 
 KERNEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "session_kernel.py")

@@ -571,7 +571,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     return head, blobs
 
 
-HARNESS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "harness")
+HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))  # the runner's own: every container-side program
 WARM_FORKS_MAX = 500  # forks of one zygote before it is replaced (docs/sandboxes.md, "The warm interpreter")
 WARM_RSS_GROWTH_KB = 16 << 10  # a zygote grown this much since it was ready is replaced
 KEEPER_ENV = "KEEPER_FD"  # a warm judge's socket to keep_program (harness/judge.py start_program)
