@@ -327,7 +327,7 @@ def main() -> None:
         signal.signal(sig, signal.SIG_IGN)
     os.umask(0o077)
     runner.START_STATE, runner.START_RSS_KB = runner.supervisor_state(), runner.rss_kb()  # what reset checks
-    inp, outp = sys.stdin.buffer, sys.stdout.buffer
+    inp, outp = runner.INBOX, sys.stdout.buffer  # EAGAIN-safe (runner.Inbox)
     box = Box()
     threading.Thread(target=watch_idle, args=(box,), daemon=True, name="idle-watch").start()
     while True:
