@@ -18,12 +18,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 from .backend import Backend, DockerBackend
 from .config import SandboxConfig
-from .contract import sandbox_infra_error
+from .contract import CodeTask, sandbox_infra_error
 from .gvisor import GvisorBackend
 from .job import (InfraFailure, Plan, make_plan, merge_parts, new_job_dir, out_of_budget, reset_box, run_job,
                   split_plan)
 from .pool import Pool, arrival
-from .spec import CodeTask
 
 log = logging.getLogger(__name__)
 

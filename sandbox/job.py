@@ -19,9 +19,8 @@ from dataclasses import dataclass, field, fields, replace
 from . import checks
 from .channel import ChannelError
 from .config import SandboxConfig
-from .contract import BY_NAME, CODE_VERDICTS, EXTRACT_MAX, code_outcome, test_result
+from .contract import BY_NAME, CODE_VERDICTS, EXTRACT_MAX, CodeTask, CodeTest, code_outcome, test_result
 from .languages import LANGUAGES, Language, fill, java_main_class
-from .spec import CodeTask, CodeTest
 
 COMPILE_CAP = 64 << 10
 # Container-side programs: sandbox/harness/*.py, copied read-only into every image (sandbox/build.py).

@@ -137,7 +137,7 @@ def test_builders_make_whole_results_that_survive_the_wire():
 def test_support_file_limits_differ_by_edge():
     """A graded task's files travel with every task of a batch and are written again for each checker
     run; an Execute request's are one tool call's directory: two edges, two limits, one home."""
-    from sandbox.spec import CodeTask, TaskError
+    from sandbox.contract import CodeTask, TaskError
     from verifier.execute import check_files
 
     many = {f"f{i}.txt": "x" for i in range(contract.TASK_MAX_FILES + 1)}

@@ -22,7 +22,7 @@ from trainer.config import RewardConfig
 from trainer.rewards import VerifierRewards
 from verifier.client import ClientConfig, VerifierClient
 from verifier.math.grade import grade_math
-from verifier.schema import parse_task
+from sandbox.contract import parse_task
 
 pytestmark = pytest.mark.docker
 ROOT = Path(__file__).resolve().parent.parent

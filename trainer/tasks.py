@@ -16,11 +16,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 # UNGRADED: not graded (infra) or not gradable (malformed row, grader fault): None, never 0.0
-from sandbox.contract import NOT_BUILT, NOT_FOUND, UNGRADED
+from sandbox.contract import NOT_BUILT, NOT_FOUND, UNGRADED, TaskError, parse_task
 from trainer.config import RewardConfig
 from verifier.formats.common import columns_seen, completion_text
 from verifier.formats.rows import CODE_COLUMNS, code_spec, dataset_format, math_gold, row_kind, row_task
-from verifier.schema import TaskError, parse_task, parsed
+from verifier.schema import parsed
 
 # The row readers live in verifier/formats/rows.py (one reader for the trainer and the HTTP dialects).
 __all__ = ["CODE_COLUMNS", "UNREADABLE", "build_tasks", "checked", "code_spec", "completion_text", "component_value",

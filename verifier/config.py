@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox.config import LanguageLimits, SandboxConfig
+from sandbox.config import SandboxConfig
+from sandbox.contract import LanguageLimits
 
 
 class ConfigError(ValueError):

@@ -15,13 +15,13 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
-from sandbox.contract import BY_NAME, CACHEABLE, MATH_SHOWN_CHARS, infra_error
+from sandbox.contract import BY_NAME, CACHEABLE, MATH_SHOWN_CHARS, CodeTask, MathTask, Task, infra_error, parse_task
 from sandbox.contract import outcome as math_outcome
 from verifier import math as vmath
 from verifier.config import ServerConfig
 from verifier.execute import execute_response
 from verifier.metrics import Metrics
-from verifier.schema import CodeTask, MathTask, Task, default_languages, parse_task
+from verifier.schema import default_languages
 from verifier.workers import MathPool, Outcome
 
 log = logging.getLogger("verifier.engine")

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sandbox.contract import BY_NAME, EXECUTE_DEFAULT_OUTPUT_BYTES, EXECUTE_MAX_FILE_NAME_BYTES, EXECUTE_MAX_FILES
+from sandbox.contract import (BY_NAME, EXECUTE_DEFAULT_OUTPUT_BYTES, EXECUTE_MAX_FILE_NAME_BYTES, EXECUTE_MAX_FILES,
+                              CodeTask, TaskError)
 from sandbox.languages import LANGUAGES
-from sandbox.spec import CodeTask, TaskError
 from verifier.schema import _language_limits
 from verifier.v1 import verifier_pb2 as pb
 

@@ -1,16 +1,17 @@
-"""The task and result schema, and its conversion to and from the wire contract (docs/tasks.md "Task schema").
+"""The wire side of the task schema: tasks and results to and from protobuf, and the limits a server
+advertises and enforces (docs/tasks.md "Task schema").
 
-Typed models hold every default, limit and validation rule: `MathTask` here, `CodeTask` in
-sandbox/spec.py (the sandbox is the lowest layer that needs it, and its direct API uses the same
-model). Each edge decodes a task once into its model and the engine grades the model
-(docs/architecture.md "The data path"): `parse_task` / `decode_task(s)` for JSON (a JSONL line, an
-HTTP task or label, a client item, a trainer row), `validate_tasks` for the wire, CodeTask.from_dict
-for the sandbox's own API; `check_limits` holds a decoded model to a server's limits. A rule about
-what a valid task is lives in these two modules only. Field errors name the field under the prefix
-the edge passes (`tasks[3].code.gold` on the wire, `tasks[3].gold` in JSON, `gold` on a JSONL line).
-Verdicts, the `Result` type and its builders, limits and defaults are the contract's
-(sandbox/contract.py); `result_json` and `result_to_proto` are a result's two encodings out. Why
-dataclasses and not pydantic: sandbox/spec.py.
+The task models (`MathTask`, `CodeTask`), their defaults and validation rules, the field readers
+and `TaskError` are the contract's (sandbox/contract.py), with verdicts, the `Result` type and its
+builders: the bottom layer every part shares, usable without protobuf. Each edge decodes a task once
+into its model and the engine grades the model (docs/architecture.md "The data path"):
+`contract.parse_task` for JSON (a JSONL line, an HTTP task or label, a client item, a trainer row),
+plus `decode_task(s)` here to hold it to a server's limits; `validate_tasks` for the wire;
+CodeTask.from_dict for the sandbox's own API. What this module adds to the contract's rules needs a
+server: its advertised `pb.Limits` (bytes, counts, timeouts) and the wire's encoding (call tests as
+JSON text, test sets). Field errors name the field under the prefix the edge passes
+(`tasks[3].code.gold` on the wire, `tasks[3].gold` in JSON, `gold` on a JSONL line).
+`result_json` and `result_to_proto` are a result's two encodings out.
 """
 
 from __future__ import annotations
@@ -19,21 +20,17 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from sandbox.config import LanguageLimits, default_limits
-from sandbox.contract import (BY_NAME, BY_PROTO, CODE_VERDICTS, DEFAULT_COMPARE, DEFAULT_PROFILE, DEFAULT_SCORING,
-                              MATH_VERDICTS, MAX_CHOICE_BYTES, MAX_ID_BYTES, VERDICTS, Result, TestResult, infra_error)
-from sandbox.spec import (CallTest, CodeTask, CodeTest, TaskError, check_keys, get_num, get_str,
-                          load_json, one_of)
-from verifier.math.extract import PROFILES
+from sandbox.contract import (BY_NAME, BY_PROTO, DEFAULT_CHECKER_LANGUAGE, DEFAULT_COMPARE, DEFAULT_FLOAT_TOL,
+                              DEFAULT_LANGUAGE, DEFAULT_PROFILE, DEFAULT_SCORING, MAX_CHOICE_BYTES, MAX_ID_BYTES, VERDICTS,
+                              CallTest, CodeTask, CodeTest, LanguageLimits, MathTask, Result, Task, TaskError, TestResult,
+                              default_limits, load_json, parse_task)
 from verifier.v1 import verifier_pb2 as pb
 
-__all__ = ["CODE_VERDICTS", "MATH_VERDICTS", "VERDICTS", "PROFILES", "CodeTask", "MathTask", "Result", "TestResult", "infra_error",
-           "TaskError", "WireTestSets", "check_limits", "decode_task", "decode_tasks", "parsed", "protos_with_test_sets",
-           "parse_task", "result_json", "task_to_proto", "task_from_proto", "validate_tasks", "with_id"]
-
+__all__ = ["Parsed", "WireTestSets", "check_limits", "decode_task", "decode_tasks", "default_languages", "languages_from_info",
+           "limits_from_config", "parsed", "protos_with_test_sets", "result_from_proto", "result_json", "result_to_proto",
+           "task_to_proto", "task_from_proto", "validate_tasks", "verdict_from_proto", "verdict_to_proto", "with_id"]
 
 
 def verdict_to_proto(name: str) -> int:
@@ -47,76 +44,6 @@ def verdict_from_proto(value: int) -> str:
     """A wire number's verdict; one the table lacks (a newer server's) keeps the proto's own name."""
     known = BY_PROTO.get(value)
     return known.name if known else pb.Verdict.Name(value).removeprefix("VERDICT_").lower()
-
-
-# ---------------------------------------------------------------- models
-
-@dataclass(frozen=True)
-class MathTask:
-    """A math task with defaults filled in; `from_dict` is the way in from untrusted data."""
-
-    id: str
-    completion: str = ""
-    gold: str = ""
-    profile: str = DEFAULT_PROFILE
-    choices: tuple[str, ...] = ()
-    timeout_s: float = 0.0  # 0: the server's default_math_timeout_s
-
-    KEYS = frozenset({"id", "kind", "completion", "gold", "profile", "choices", "timeout_s"})
-
-    @classmethod
-    def from_dict(cls, obj: Mapping, where: str, task_id: str) -> MathTask:
-        check_keys(obj, cls.KEYS, where)
-        choices = obj.get("choices")
-        choices = [] if choices is None else choices
-        if not isinstance(choices, (list, tuple)) or not all(isinstance(c, str) for c in choices):
-            raise TaskError(f"{where}.choices", "must be a list of strings")
-        gold = obj.get("gold")
-        if isinstance(gold, (int, float)) and not isinstance(gold, bool):
-            gold = str(gold)  # datasets often store numeric golds as numbers
-        task = cls(id=task_id, completion=get_str(obj, "completion", where), gold=get_str({"gold": gold}, "gold", where),
-                   profile=get_str(obj, "profile", where) or DEFAULT_PROFILE,
-                   choices=tuple(get_str({"choices": c}, "choices", where) for c in choices),
-                   timeout_s=get_num(obj, "timeout_s", where) or 0.0)
-        task.validate(where)
-        return task
-
-    def validate(self, where: str) -> None:
-        one_of(self.profile, PROFILES, f"{where}.profile")
-        if self.timeout_s < 0:
-            raise TaskError(f"{where}.timeout_s", "must not be negative")
-
-    def to_dict(self, wire: bool = False) -> dict:
-        return {"id": self.id, "kind": "math", "completion": self.completion, "gold": self.gold,
-                "profile": self.profile, "choices": list(self.choices), "timeout_s": self.timeout_s}
-
-
-Task = MathTask | CodeTask
-
-
-def _task_id(obj: Mapping, where: str) -> str:
-    task_id = obj.get("id")
-    if isinstance(task_id, int) and not isinstance(task_id, bool):
-        task_id = str(task_id)
-    if not isinstance(task_id, str) or not task_id:
-        raise TaskError(f"{where}.id", "must be a non-empty string")
-    return task_id
-
-
-def parse_task(obj: Any, where: str = "task", languages: Mapping[str, LanguageLimits] | None = None) -> Task:
-    """A task dict (a `verifier grade` line, an HTTP task, a client item, a trainer row) as a validated
-    model: the one decoder of JSON tasks. Raises TaskError naming the field under the prefix `where`:
-    wrong types, unknown keys, values the graders cannot honour. `languages`: the served languages'
-    limits (default: sandbox/config.py's)."""
-    if not isinstance(obj, Mapping):
-        raise TaskError(where, f"must be an object, got {type(obj).__name__}")
-    task_id = _task_id(obj, where)
-    kind = obj.get("kind")
-    if kind == "math":
-        return MathTask.from_dict(obj, where, task_id)
-    if kind == "code":
-        return CodeTask.from_dict({**obj, "id": task_id}, where, wire=True, limits=languages)
-    raise TaskError(f"{where}.kind", f"must be 'math' or 'code', got {kind!r}")
 
 
 # ---------------------------------------------------------------- model <-> proto
@@ -224,14 +151,13 @@ def model_from_proto(task: pb.Task, tests: tuple[CodeTest, ...] | None = None, w
         return MathTask(id=task.id, completion=m.completion, gold=m.gold, profile=m.profile or DEFAULT_PROFILE,
                         choices=tuple(m.choices), timeout_s=task.timeout_s)
     c = task.code
-    default = CodeTask.__dataclass_fields__["float_abs_tol"].default
     return CodeTask(
-        id=task.id, language=c.language or "python", completion=c.completion,
+        id=task.id, language=c.language or DEFAULT_LANGUAGE, completion=c.completion,
         tests=tests_from_proto(c.tests) if tests is None else tests,
-        test_code=c.test_code or None, checker=c.checker or None, checker_language=c.checker_language or "python",
-        compare=c.compare or DEFAULT_COMPARE,
-        float_abs_tol=c.float_abs_tol if c.HasField("float_abs_tol") else default,
-        float_rel_tol=c.float_rel_tol if c.HasField("float_rel_tol") else default,
+        test_code=c.test_code or None, checker=c.checker or None,
+        checker_language=c.checker_language or DEFAULT_CHECKER_LANGUAGE, compare=c.compare or DEFAULT_COMPARE,
+        float_abs_tol=c.float_abs_tol if c.HasField("float_abs_tol") else DEFAULT_FLOAT_TOL,
+        float_rel_tol=c.float_rel_tol if c.HasField("float_rel_tol") else DEFAULT_FLOAT_TOL,
         scoring=c.scoring or DEFAULT_SCORING, stop_on_first_failure=c.stop_on_first_failure,
         time_limit_s=c.time_limit_s or None, memory_limit_mb=c.memory_limit_mb or None, timeout_s=task.timeout_s,
         entry_point=c.entry_point, test_framework=c.test_framework or "assert", judge=c.judge or "process",

@@ -39,9 +39,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox.contract import EXECUTE_DEFAULT_OUTPUT_BYTES
+from sandbox.contract import EXECUTE_DEFAULT_OUTPUT_BYTES, TaskError
 from sandbox.session import LANGUAGES, Session, SessionHost, SessionLimits
-from sandbox.spec import TaskError
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute import check_files

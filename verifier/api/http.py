@@ -43,24 +43,14 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from sandbox.contract import DEFAULT_SCORING, UNJUDGED
+from sandbox.contract import DEFAULT_SCORING, PROFILES, UNJUDGED, CodeTask, Task, TaskError
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute import execute_task
 from verifier.formats.rows import RowRules, label_task
 from verifier.session_wire import cell_json
 from verifier.sessions import FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry
-from verifier.schema import (
-    PROFILES,
-    CodeTask,
-    Task,
-    TaskError,
-    _language_limits,
-    decode_task,
-    decode_tasks,
-    limits_from_config,
-    result_json,
-)
+from verifier.schema import _language_limits, decode_task, decode_tasks, limits_from_config, result_json
 from verifier.v1 import verifier_pb2 as pb
 
 log = logging.getLogger("verifier.api.http")
