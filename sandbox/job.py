@@ -142,7 +142,7 @@ def static_test_count(test_code: str) -> int:
         tree = ast.parse(test_code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return 0
-    return sum(type(n) in (ast.FunctionDef, ast.AsyncFunctionDef) and n.name.startswith("test")
+    return sum(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")
                for n in ast.walk(tree))
 
 
@@ -235,7 +235,7 @@ class EncodedTests(Sequence):
 
     __hash__ = None  # type: ignore[assignment]
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         t = self._tests[i]
@@ -478,7 +478,7 @@ def _compiled_checker(pool, box, plan: Plan, config: SandboxConfig, overhead: in
             _CHECKERS.move_to_end(key)
             return _CHECKERS[key]
     d = "k" + secrets.token_hex(8)
-    _files(box, d, {**plan.support, "checker.cpp": plan.checker.encode("utf-8", "surrogatepass")})
+    _files(box, d, {**plan.support, "checker.cpp": (plan.checker or "").encode("utf-8", "surrogatepass")})
     pool.set_memory(box, config.limits_for("cpp").compile_memory_mb + overhead)
     facts = _exec(box, CHECKER_COMPILE, plan, config, CHECKER_COMPILE_S, cwd=d, stdout_max=COMPILE_CAP,
                   rm_cwd=True, collect=("checker", MAX_CHECKER_BYTES))
@@ -636,7 +636,7 @@ def _run_checker(box, plan: Plan, config: SandboxConfig, stdin: bytes, output: b
     d = "c" + secrets.token_hex(8)
     files = {**plan.support, "input.txt": stdin, "output.txt": output, "answer.txt": expected}
     if plan.checker_language == "python":
-        files["checker.py"] = plan.checker.encode("utf-8", "surrogatepass")
+        files["checker.py"] = (plan.checker or "").encode("utf-8", "surrogatepass")
     if not _files(box, d, files, full_ok=True, readonly=plan.support):
         return None
     if plan.checker_language == "cpp":

@@ -147,11 +147,11 @@ class AsyncVerifierClient:
             raise VerifierError(grpc.StatusCode.INVALID_ARGUMENT, message)
         results[task_id] = task_error(task_id, message)
 
-    async def grade(self, tasks: Sequence[Mapping[str, Any]], timeout_s: float | None = None) -> list[dict]:
+    async def grade(self, tasks: Sequence[Task | Mapping[str, Any]], timeout_s: float | None = None) -> list[dict]:
         """One result per task, in input order."""
         return (await self.grade_detailed(tasks, timeout_s)).results
 
-    async def grade_detailed(self, tasks: Sequence[Mapping[str, Any]], timeout_s: float | None = None) -> GradeReport:
+    async def grade_detailed(self, tasks: Sequence[Task | Mapping[str, Any]], timeout_s: float | None = None) -> GradeReport:
         """Like grade(), with retry and timing figures for logs. Raises VerifierError on a bad request."""
         started = time.monotonic()
         deadline = started + (timeout_s or self.config.timeout_s)
@@ -494,10 +494,10 @@ class VerifierClient:
                 self._thread.start()
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
-    def grade(self, tasks: Sequence[Mapping[str, Any]], timeout_s: float | None = None) -> list[dict]:
+    def grade(self, tasks: Sequence[Task | Mapping[str, Any]], timeout_s: float | None = None) -> list[dict]:
         return self._run(self._async.grade(tasks, timeout_s))
 
-    def grade_detailed(self, tasks: Sequence[Mapping[str, Any]], timeout_s: float | None = None) -> GradeReport:
+    def grade_detailed(self, tasks: Sequence[Task | Mapping[str, Any]], timeout_s: float | None = None) -> GradeReport:
         return self._run(self._async.grade_detailed(tasks, timeout_s))
 
     def server_info(self, timeout_s: float = 10.0) -> pb.ServerInfo:

@@ -20,7 +20,7 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sandbox.contract import (BY_NAME, BY_PROTO, DEFAULT_CHECKER_LANGUAGE, DEFAULT_COMPARE, DEFAULT_FLOAT_TOL,
                               DEFAULT_LANGUAGE, DEFAULT_PROFILE, DEFAULT_SCORING, MAX_CHOICE_BYTES, MAX_ID_BYTES, VERDICTS,
@@ -28,16 +28,19 @@ from sandbox.contract import (BY_NAME, BY_PROTO, DEFAULT_CHECKER_LANGUAGE, DEFAU
                               default_limits, load_json, parse_task)
 from verifier.v1 import verifier_pb2 as pb
 
+if TYPE_CHECKING:
+    from verifier.config import ServerConfig
+
 __all__ = ["Parsed", "WireTestSets", "check_limits", "decode_task", "decode_tasks", "default_languages", "languages_from_info",
            "limits_from_config", "parsed", "protos_with_test_sets", "result_from_proto", "result_json", "result_to_proto",
            "task_to_proto", "task_from_proto", "validate_tasks", "verdict_from_proto", "verdict_to_proto", "with_id"]
 
 
-def verdict_to_proto(name: str) -> int:
+def verdict_to_proto(name: str) -> pb.Verdict:
     """A verdict's wire number (the contract's table); an unknown name is a bug (ValueError), never sent."""
     if name not in BY_NAME:
         raise ValueError(f"unknown verdict {name!r}")
-    return BY_NAME[name].proto
+    return cast("pb.Verdict", BY_NAME[name].proto)  # the enum's values are ints (verifier_pb2.pyi)
 
 
 def verdict_from_proto(value: int) -> str:
@@ -78,35 +81,34 @@ def protos_with_test_sets(models: Sequence[Task]) -> tuple[list[pb.Task], dict[s
     """Wire tasks, with each list of tests that two or more tasks share sent once as a TestSet they
     name (a GRPO group: 8-64 completions of one problem, megabytes of the same tests each). The set's
     id is a hash of its contents; a task whose tests nobody shares keeps them inline."""
-    groups = _equal_test_lists(models)
     sets: dict[str, pb.TestSet] = {}
     names: dict[int, str] = {}  # position of a model -> its set
-    for members in groups:
+    for tests, members in _equal_test_lists(models):
         if len(members) > 1:
-            test_set = pb.TestSet(tests=tests_to_proto(models[members[0]].tests))
+            test_set = pb.TestSet(tests=tests_to_proto(tests))
             name = hashlib.sha256(test_set.SerializeToString(deterministic=True)).hexdigest()[:16]
             sets[name] = test_set
             names.update(dict.fromkeys(members, name))
     return [task_to_proto(m, test_set=names.get(i, "")) for i, m in enumerate(models)], sets
 
 
-def _equal_test_lists(models: Sequence[Task]) -> list[list[int]]:
-    """Positions of the code tasks, grouped by equal tests. Candidates are found by a cheap signature
-    (lengths and ends of every string) and confirmed by comparing the strings (memcmp), not by hashing
-    megabytes per task: the rows of a group are equal copies, not the same objects."""
-    buckets: dict[tuple, list[list[int]]] = {}
+def _equal_test_lists(models: Sequence[Task]) -> list[tuple[tuple[CodeTest, ...], list[int]]]:
+    """The code tasks' tests, each with the positions of the tasks that have them. Candidates are found
+    by a cheap signature (lengths and ends of every string) and confirmed by comparing the strings
+    (memcmp), not by hashing megabytes per task: the rows of a group are equal copies, not the same objects."""
+    buckets: dict[tuple[Any, ...], list[tuple[tuple[CodeTest, ...], list[int]]]] = {}
     for i, m in enumerate(models):
         if not isinstance(m, CodeTask) or not m.tests:
             continue
         sig = tuple((len(t.stdin), t.stdin[:16], t.stdin[-16:], len(t.expected_stdout or ""),
                      (t.expected_stdout or "")[-16:]) for t in m.tests)
         bucket = buckets.setdefault(sig, [])
-        group = next((g for g in bucket if models[g[0]].tests == m.tests), None)
+        group = next((members for tests, members in bucket if tests == m.tests), None)
         if group is None:
-            bucket.append([i])
+            bucket.append((m.tests, [i]))
         else:
             group.append(i)
-    return [g for bucket in buckets.values() for g in bucket]
+    return [group for bucket in buckets.values() for group in bucket]
 
 
 def inline_test_sets(protos: Sequence[pb.Task], sets: Mapping[str, pb.TestSet]) -> None:
@@ -142,14 +144,19 @@ def _call_from_proto(t: pb.CallTest, where: str) -> CallTest:
                                "expected": load_json(t.expected_json, f"{where}.expected_json")}, where)
 
 
-def model_from_proto(task: pb.Task, tests: tuple[CodeTest, ...] | None = None, where: str = "task") -> Task:
-    """A proto task as a model, defaults filled in (not yet validated: see validate_tasks). `tests`:
-    its test set's tests, one tuple shared by every task that names the set (never copied per task).
-    Raises TaskError for call tests whose JSON does not parse."""
+def model_from_proto(task: pb.Task, where: str = "task") -> Task:
+    """A proto task as a model, defaults filled in (not yet validated: see validate_tasks). Raises
+    TaskError for call tests whose JSON does not parse."""
     if task.WhichOneof("payload") == "math":
         m = task.math
         return MathTask(id=task.id, completion=m.completion, gold=m.gold, profile=m.profile or DEFAULT_PROFILE,
                         choices=tuple(m.choices), timeout_s=task.timeout_s)
+    return code_from_proto(task, None, where)
+
+
+def code_from_proto(task: pb.Task, tests: tuple[CodeTest, ...] | None, where: str) -> CodeTask:
+    """A proto code task as a model (model_from_proto). `tests`: its test set's tests, one tuple
+    shared by every task that names the set (never copied per task); None: its own."""
     c = task.code
     return CodeTask(
         id=task.id, language=c.language or DEFAULT_LANGUAGE, completion=c.completion,
@@ -266,14 +273,15 @@ def validate_tasks(tasks: Sequence[pb.Task], limits: pb.Limits, languages: Mappi
         if kind == "code" and task.code.test_set:
             if task.code.tests:
                 raise TaskError(f"{where}.code.test_set", "a task has inline tests or a test_set, not both")
-            model = model_from_proto(task, sets.tests(task.code.test_set, f"{where}.code.test_set"), where)
-            _check_code(model, f"{where}.code", limits, lang_limits, tests_checked=True)
+            code = code_from_proto(task, sets.tests(task.code.test_set, f"{where}.code.test_set"), where)
+            _check_code(code, f"{where}.code", limits, lang_limits, tests_checked=True)
+            models.append(code)
+            continue
+        model = model_from_proto(task, where=where)
+        if isinstance(model, MathTask):
+            _check_math(model, f"{where}.math", limits)
         else:
-            model = model_from_proto(task, where=where)
-            if isinstance(model, MathTask):
-                _check_math(model, f"{where}.math", limits)
-            else:
-                _check_code(model, f"{where}.code", limits, lang_limits)
+            _check_code(model, f"{where}.code", limits, lang_limits)
         models.append(model)
     return models
 
@@ -394,7 +402,7 @@ def _check_tests(tests: Sequence[CodeTest], where: str, limits: pb.Limits) -> No
         raise TaskError(where, f"{total} bytes of tests exceed the limit of {limits.max_test_set_bytes}")
 
 
-def limits_from_config(c) -> pb.Limits:
+def limits_from_config(c: ServerConfig) -> pb.Limits:
     """The limits a server with ServerConfig `c` advertises and enforces."""
     return pb.Limits(
         max_tasks_per_call=c.max_tasks_per_call, max_field_bytes=c.max_field_bytes,

@@ -247,7 +247,7 @@ class SessionRegistry:
                 except OSError as exc:
                     log.warning("session forwarding: cannot resolve %s: %s", self.config.peer_service, exc)
                     infos = []
-                self._peer_ips = frozenset(ipaddress.ip_address(info[4][0].partition("%")[0]) for info in infos)
+                self._peer_ips = frozenset(ipaddress.ip_address(str(info[4][0]).partition("%")[0]) for info in infos)
                 self._peer_ips_at = time.monotonic()
             return self._peer_ips
 
