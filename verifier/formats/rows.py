@@ -29,14 +29,23 @@ LABEL_GOLD_COLUMNS = ("ground_truth", "gold", "solution", "answer")
 class Rules(Protocol):
     """How rows are read (trainer.config.RewardConfig has these fields; RowRules is the plain form)."""
 
-    kind: str
-    gold_columns: tuple[str, ...]
-    math_profile: str
-    code_language: str
-    code_scoring: str
-    code_compare: str
-    task_timeout_s: float
-    max_tests_per_task: int
+    # read-only: a frozen RowRules and a RewardConfig both fit
+    @property
+    def kind(self) -> str: ...
+    @property
+    def gold_columns(self) -> tuple[str, ...]: ...
+    @property
+    def math_profile(self) -> str: ...
+    @property
+    def code_language(self) -> str: ...
+    @property
+    def code_scoring(self) -> str: ...
+    @property
+    def code_compare(self) -> str: ...
+    @property
+    def task_timeout_s(self) -> float: ...
+    @property
+    def max_tests_per_task(self) -> int: ...
 
 
 @dataclass(frozen=True)
