@@ -158,14 +158,14 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
     """Plan for a task, or a finished result dict when the program is to blame before it runs (no
     code, too large). A CodeTask (what the service's front ends decoded) is taken as it is; a dict
     (the sandbox's own API) is decoded here, once. Raises TaskError naming the field when the task
-    itself is invalid: the rules are sandbox/spec.py's, the same on every path."""
+    itself is invalid: the rules are the contract's (sandbox/contract.py CodeTask), the same on every path."""
     if not isinstance(task, CodeTask):
         task = CodeTask.from_dict(task, limits=config.limits)
     lang_name = task.language
     lang = LANGUAGES[lang_name]
     if lang_name not in config.languages:
         raise InfraFailure(f"language {lang_name!r} is not served (served: {', '.join(config.languages)})", retryable=False)
-    if task.as_given:  # Execute / /run_code: the program is the code sent (sandbox/spec.py)
+    if task.as_given:  # Execute / /run_code: the program is the code sent (sandbox/contract.py CodeTask.as_given)
         code, how = task.completion, ("raw" if task.completion.strip() else "none")
     else:
         code, how = checks.extract_code(task.completion, lang_name)

@@ -1,7 +1,7 @@
 """TRL batch -> verifier tasks, and verifier results -> per-component rewards. Pure logic, no I/O.
 
 TRL hands reward functions one list per dataset column, aligned with `completions`. Each row is
-turned into a task of the task schema (docs/tasks.md "Task schema") (verifier/schema.py checks it) by the one row reader,
+turned into a task of the task schema (docs/tasks.md "Task schema") (sandbox/contract.py parse_task checks it) by the one row reader,
 verifier/formats/rows.py: a public code dataset's row through its format (docs/datasets.md "Dataset formats"),
 our own `tests` / `test_code` / `verification_info` columns, else a math row with a gold answer. A row none of these reads is `None`
 (reward None, never 0.0), counted in UNREADABLE and logged once per set of columns, naming them.
@@ -74,7 +74,7 @@ def build_tasks(completions: Sequence[Any], columns: Mapping[str, Sequence[Any]]
 
 
 def checked(task_id: str, task: dict | str, row: Mapping[str, Any]) -> dict | None:
-    """The task as the schema (verifier/schema.py) normalises it, or None, counted in UNREADABLE, when
+    """The task as the schema (sandbox/contract.py parse_task) normalises it, or None, counted in UNREADABLE, when
     the row is malformed (`task` is then the reason): the same rules as the server's, so a bad row
     costs one reward, not a batch. Decoded once: the dict carries its model (schema.Parsed), which
     the client sends without decoding the dict again."""

@@ -110,7 +110,7 @@ def code_spec(row: Mapping[str, Any], rules: Rules) -> dict | None:
     source = info if isinstance(info, Mapping) else row
     tests: list[dict] = []
     raw_tests = _load_json(source.get("tests")) or []
-    # As given: the schema (verifier/schema.py) rejects a case that is not {"stdin", "expected_stdout"},
+    # As given: the schema (sandbox/contract.py CodeTest) rejects a case that is not {"stdin", "expected_stdout"},
     # naming its keys, so an {"input", "output"} row is an error, never a test run with empty stdin.
     tests.extend(raw_tests if isinstance(raw_tests, list) else [raw_tests])
     test_code = source.get("test_code") if isinstance(source.get("test_code"), str) else None
