@@ -102,7 +102,7 @@ def test_ipc_objects_do_not_survive_the_job(grader):
 
 # ---------------------------------------------------------------- F4: forging the test_code harness
 ADD_TESTS = "assert add(1, 2) == 3\nassert add(2, 2) == 4\n"
-JUDGES = ("process",)  # how test_code runs: sandbox.spec.JUDGE_MODES ("shared" was removed, issue 16)
+JUDGES = ("process",)  # how test_code runs: sandbox.contract.JUDGE_MODES ("shared" was removed, issue 16)
 FORGERIES = {
     "exec_replaced": "import builtins\ndef add(a, b): return 0\nbuiltins.exec = lambda *a, **k: None",
     "nonce_from_environ": (

@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox.config import LanguageLimits, SandboxConfig
+from sandbox.config import SandboxConfig
+from sandbox.contract import LanguageLimits
 
 
 class ConfigError(ValueError):
@@ -143,7 +144,7 @@ def flat_fields(cls: type = ServerConfig, prefix: str = "") -> Iterator[FlatFiel
         if f.type in nested:
             yield from flat_fields(nested[f.type], f"{prefix}{f.name}_")
         else:
-            yield FlatField(prefix + f.name, f.type, f.metadata.get("help", ""), bool(f.metadata.get("server_only")))
+            yield FlatField(prefix + f.name, str(f.type), f.metadata.get("help", ""), bool(f.metadata.get("server_only")))
 
 
 def _why(exc: ValueError) -> str:

@@ -39,9 +39,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox.contract import EXECUTE_DEFAULT_OUTPUT_BYTES
+from sandbox.contract import EXECUTE_DEFAULT_OUTPUT_BYTES, TaskError
 from sandbox.session import LANGUAGES, Session, SessionHost, SessionLimits
-from sandbox.spec import TaskError
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute import check_files
@@ -248,7 +247,7 @@ class SessionRegistry:
                 except OSError as exc:
                     log.warning("session forwarding: cannot resolve %s: %s", self.config.peer_service, exc)
                     infos = []
-                self._peer_ips = frozenset(ipaddress.ip_address(info[4][0].partition("%")[0]) for info in infos)
+                self._peer_ips = frozenset(ipaddress.ip_address(str(info[4][0]).partition("%")[0]) for info in infos)
                 self._peer_ips_at = time.monotonic()
             return self._peer_ips
 

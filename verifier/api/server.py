@@ -15,6 +15,7 @@ import logging
 import signal
 import ssl
 import sys
+from typing import TYPE_CHECKING
 
 import grpc
 from grpc_health.v1 import _async as health_aio
@@ -28,9 +29,13 @@ from verifier.execute import execute_task, request_from_proto, response_to_proto
 from verifier.metrics import Metrics
 from verifier.session_wire import cell_to_proto
 from verifier.sessions import FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry
-from verifier.schema import Task, TaskError, limits_from_config, result_to_proto, validate_tasks
+from sandbox.contract import Task, TaskError
+from verifier.schema import limits_from_config, result_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
+
+if TYPE_CHECKING:
+    from verifier.api.http import HttpFrontEnd
 
 log = logging.getLogger("verifier.api.server")
 
@@ -391,7 +396,7 @@ class Server:
         self.port = 0
         self._grpc: grpc.aio.Server | None = None
         self._metrics_http = None
-        self.http = None  # verifier.api.http.HttpFrontEnd when --http-port is set
+        self.http: HttpFrontEnd | None = None  # when --http-port is set
         self.sessions: SessionRegistry | None = None
         self._stopping: asyncio.Event | None = None
         self.service: VerifierService | None = None
@@ -399,43 +404,49 @@ class Server:
     async def start(self) -> None:
         await self.engine.start()
         token = self.config.resolved_token()
-        self._grpc = grpc.aio.server(options=_server_options(self.config),
-                                     interceptors=[_TokenAuth(token)] if token else [])
+        server = self._grpc = grpc.aio.server(options=_server_options(self.config),
+                                              interceptors=[_TokenAuth(token)] if token else [])
         if self.config.code:
             self.sessions = SessionRegistry(self.engine, self.config, token)
         self.service = VerifierService(self.engine, self.sessions)
-        add_service(self.service, self._grpc)
-        health_pb2_grpc.add_HealthServicer_to_server(self.health, self._grpc)
+        add_service(self.service, server)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
         reflection.enable_server_reflection(
             (pb.DESCRIPTOR.services_by_name["Verifier"].full_name, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-             reflection.SERVICE_NAME), self._grpc)
+             reflection.SERVICE_NAME), server)
         try:
-            self._bind_ports()
+            self._bind_ports(server)
             if self.config.http_port:
                 from verifier.api.http import HttpFrontEnd
 
-                self.http = HttpFrontEnd(self.engine, self.config, token)
-                self.http.sessions = self.sessions
-                await self.http.start()
+                self.http = http = HttpFrontEnd(self.engine, self.config, token)
+                http.sessions = self.sessions
+                await http.start()
         except (OSError, RuntimeError) as e:
             await self.engine.close()
             raise SystemExit(f"verifier: {e}") from None
         self.metrics.build_info.labels(_version("grpo-verifier"), _version("math-verify"), _version("sympy")).set(1)
-        await self._grpc.start()
+        await server.start()
         await self._update_health()
         self._stopping = asyncio.Event()
         asyncio.get_running_loop().create_task(self._watch_health())
 
-    def _bind_ports(self) -> None:
+    def _started(self) -> tuple[grpc.aio.Server, asyncio.Event]:
+        """The gRPC server and the stop event that start() made."""
+        if self._grpc is None or self._stopping is None:
+            raise RuntimeError("Server.start() was not awaited")
+        return self._grpc, self._stopping
+
+    def _bind_ports(self, server: grpc.aio.Server) -> None:
         """Bind gRPC and metrics; a port that is taken is one line naming it, not a traceback."""
         address = f"{self.config.host}:{self.config.port}"
         try:
             if self.config.tls_cert and self.config.tls_key:
                 with open(self.config.tls_key, "rb") as k, open(self.config.tls_cert, "rb") as c:
                     creds = grpc.ssl_server_credentials([(k.read(), c.read())])
-                self.port = self._grpc.add_secure_port(address, creds)
+                self.port = server.add_secure_port(address, creds)
             else:
-                self.port = self._grpc.add_insecure_port(address)
+                self.port = server.add_insecure_port(address)
         except RuntimeError:
             raise RuntimeError(f"cannot listen on {address} (port taken or address not local); pass --port") from None
         if self.config.metrics_port:
@@ -456,21 +467,23 @@ class Server:
         await self.health.set("", not_serving if draining else serving)
 
     async def _watch_health(self) -> None:
-        while not self._stopping.is_set():
+        stopping = self._started()[1]
+        while not stopping.is_set():
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._stopping.wait(), timeout=2.0)
-            if not self._stopping.is_set():
+                await asyncio.wait_for(stopping.wait(), timeout=2.0)
+            if not stopping.is_set():
                 self.engine.math.heal()
                 await self._update_health()
 
     async def drain_and_stop(self) -> None:
         """SIGTERM: report NOT_SERVING, refuse new calls, let in-flight calls finish (up to grace_s)."""
         log.info("draining: new calls are refused, in-flight calls get up to %.0f s", self.config.grace_s)
+        server, stopping = self._started()
         self.engine.draining = True
-        self._stopping.set()
+        stopping.set()
         await self._update_health()
         await asyncio.sleep(self.config.drain_delay_s)  # still listening: new calls get UNAVAILABLE from us
-        await asyncio.gather(self._grpc.stop(self.config.grace_s), *([self.http.stop()] if self.http else []))
+        await asyncio.gather(server.stop(self.config.grace_s), *([self.http.stop()] if self.http else []))
         if self.sessions is not None:  # after in-flight cells finished: end every session, containers removed
             await self.sessions.close_all()
         if self.service is not None:
@@ -480,7 +493,7 @@ class Server:
             self._metrics_http.shutdown()
 
     async def wait(self) -> None:
-        await self._grpc.wait_for_termination()
+        await self._started()[0].wait_for_termination()
 
 
 async def _run(config: ServerConfig, server: Server) -> None:
