@@ -8,7 +8,7 @@ ARG BASE=debian:bookworm-slim
 FROM ${BASE}
 RUN apt-get update -q \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-      python3 gcc libc6-dev \
+      python3 gcc g++ libc6-dev \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb
 COPY harness/ /opt/sandbox/harness/
 USER 65534:65534
