@@ -104,6 +104,8 @@ class SessionBox:
         except ChannelError as e:
             reply, blobs = {"status": "crashed", "detail": f"the session's container stopped answering ({e})",
                             "lost": True}, {}
+            if self.backend.oom_killed(self.box):  # under Docker's runsc runtime an OOM kill takes the whole sandbox
+                reply = {**reply, "status": "memory_limit", "detail": "the session went over its memory limit"}
         if reply.get("lost") and (getattr(self.channel, "oom_hit", False) or getattr(self.box.container, "oom", False)):
             # the gVisor backend's memory watchdog killed it (no cgroup to count an OOM kill there)
             reply = {**reply, "status": "memory_limit", "detail": "the session went over its memory limit"}
