@@ -234,11 +234,8 @@ class GvisorBackend(Backend):
         pipe: gVisor lets a same-uid process open pipes through /proc, not sockets), and the memory
         watchdog watches it between requests too (a cell's background process runs then)."""
         spec = oci_spec(self.config, language, image)
-        uid, _, gid = self.config.user.partition(":")
-        process = spec["process"]
-        process.update(user={"uid": int(uid), "gid": int(gid or uid)}, args=SESSION_ARGV,
-                       capabilities={k: [] for k in process["capabilities"]},
-                       env=[e for e in process["env"] if not e.startswith("SANDBOX_IDS=")])
+        process = spec["process"]  # root with CAP_SETUID/SETGID, as the runner: session_box takes its two uids
+        process["args"] = SESSION_ARGV
         process["rlimits"] = [r if r["type"] != "RLIMIT_NPROC" else {**r, "hard": pids_limit, "soft": pids_limit}
                               for r in process["rlimits"]]
         try:

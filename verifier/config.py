@@ -76,6 +76,7 @@ class ServerConfig:
     token_file: str = field(default="", metadata={"help": "File holding the bearer token (a mounted secret)."})
     tls_cert: str = field(default="", metadata={"server_only": True, "help": "PEM certificate chain for TLS; with tls_key enables TLS."})
     tls_key: str = field(default="", metadata={"server_only": True, "help": "PEM private key for TLS."})
+    peer_tls_name: str = field(default="", metadata={"server_only": True, "help": "With TLS and advertise_address: the host name every replica's certificate must be valid for when a session call is forwarded to its owner (replicas are reached by pod IP, which certificates rarely name), e.g. the Service's DNS name. Empty: the certificate's own first DNS subjectAltName, else its CN; a certificate naming neither needs this (docs/sessions.md \"Sessions\")."})
     allow_insecure_bind: bool = field(default=False, metadata={"server_only": True, "help": "Allow a non-loopback bind without token or TLS."})
 
     drain_delay_s: float = field(default=2.0, metadata={"server_only": True, "help": "After SIGTERM, how long health says NOT_SERVING and new calls get UNAVAILABLE before the port closes (lets balancers notice)."})

@@ -313,16 +313,18 @@ def cpu_hard_s(cpu_s: float) -> int:
     return int(math.ceil(cpu_s)) + 1
 
 
-def apply_limits(all_uids: bool, cpu_hard: int, fsize: int) -> None:
+def apply_limits(all_uids: bool, cpu_hard: int | None, fsize: int) -> None:
     """In a child about to become a program or a judge, exec'd (_limits) or forked from the warm
-    interpreter (harness/zygote.py become): the one home of its limits. Every uid the program's
-    when all_uids (a judge keeps its real and saved uid: module docstring), CPU rlimit as a
-    kernel-side backstop, no core dumps, files at most fsize, OOM victim first, the signals PID 1
-    ignores back to their default."""
+    interpreter (harness/zygote.py become), or a session's interpreter (harness/session_box.py):
+    the one home of its limits. Every uid the program's when all_uids (a judge keeps its real and
+    saved uid: module docstring), CPU rlimit as a kernel-side backstop (none for a session's
+    interpreter, which runs many cells: its supervisor clocks each), no core dumps, files at most
+    fsize, OOM victim first, the signals PID 1 ignores back to their default."""
     if all_uids:
         uid = os.geteuid()
         os.setresuid(uid, uid, uid)
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu_hard, cpu_hard + 1))
+    if cpu_hard is not None:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_hard, cpu_hard + 1))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
     try:

@@ -49,7 +49,8 @@ from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute import execute_task
 from verifier.formats.rows import RowRules, label_task
 from verifier.session_wire import cell_json
-from verifier.sessions import FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry
+from verifier.sessions import (FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry,
+                               peer_tls_name)
 from verifier.schema import _language_limits, decode_task, decode_tasks, limits_from_config, result_json
 from verifier.v1 import verifier_pb2 as pb
 
@@ -555,15 +556,14 @@ class HttpFrontEnd:
         keep = {k: v for k, v in reply_headers.items() if k in ("content-type", "retry-after")}
         return Response(reply, status_code=status, headers=keep)
 
-    def _peer_tls(self) -> ssl.SSLContext | None:
-        """TLS to another replica: the deployment's own certificate chain is the trust root. Peers are
-        reached by pod IP, which a Service's certificate rarely names, so the host name is not checked;
-        the id's MAC already says which peer to reach."""
+    def _peer_tls(self) -> tuple[ssl.SSLContext, str] | None:
+        """TLS to another replica and the name its certificate must be valid for: the deployment's own
+        certificate chain is the trust root, and peers are reached by pod IP, which a certificate
+        rarely names, so the name checked is `peer_tls_name`'s, as for gRPC forwarding
+        (verifier/api/server.py `_peer_channel`)."""
         if not (self.config.tls_cert and self.config.tls_key):
             return None
-        context = ssl.create_default_context(cafile=self.config.tls_cert)
-        context.check_hostname = False
-        return context
+        return ssl.create_default_context(cafile=self.config.tls_cert), peer_tls_name(self.config)
 
     async def session_create(self, request: Request) -> Response:
         """``{"language", "files", "time_limit_s", ...}`` (the CreateSessionRequest fields) -> ``{"session_id", ...}``."""
@@ -602,12 +602,14 @@ class HttpFrontEnd:
 
 
 async def forward_http(host: str, port: int, method: str, target: str, headers: Mapping[str, str], body: bytes,
-                       tls: ssl.SSLContext | None, max_reply: int) -> tuple[int, dict[str, str], bytes]:
+                       tls: tuple[ssl.SSLContext, str] | None, max_reply: int) -> tuple[int, dict[str, str], bytes]:
     """One HTTP/1.1 call to a peer replica (uvicorn answers with Content-Length): (status, lower-cased
-    headers, body). Raises OSError when the peer cannot be reached, ValueError on a reply that is not
-    HTTP or is over max_reply bytes. The standard library only: the server has no HTTP client."""
-    reader, writer = await asyncio.open_connection(host, port, ssl=tls, server_hostname=host if tls else None,
-                                                   limit=1 << 16)
+    headers, body); over TLS when `tls` gives a context and the name the peer's certificate must be
+    valid for. Raises OSError when the peer cannot be reached (ssl.SSLError, a certificate not valid
+    for the name, is one), ValueError on a reply that is not HTTP or is over max_reply bytes. The
+    standard library only: the server has no HTTP client."""
+    context, name = tls if tls else (None, None)
+    reader, writer = await asyncio.open_connection(host, port, ssl=context, server_hostname=name, limit=1 << 16)
     try:
         lines = [f"{method} {target} HTTP/1.1", f"host: {host}:{port}", f"content-length: {len(body)}",
                  "connection: close", f"{FORWARDED_KEY}: 1", *(f"{k}: {v}" for k, v in headers.items() if v)]

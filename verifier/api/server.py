@@ -13,7 +13,6 @@ import importlib.metadata
 import ipaddress
 import logging
 import signal
-import ssl
 import sys
 from typing import TYPE_CHECKING
 
@@ -28,7 +27,8 @@ from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute import execute_task, request_from_proto, response_to_proto
 from verifier.metrics import Metrics
 from verifier.session_wire import cell_to_proto
-from verifier.sessions import FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry
+from verifier.sessions import (FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry,
+                               peer_tls_name)
 from sandbox.contract import Task, TaskError
 from verifier.schema import limits_from_config, result_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
@@ -262,15 +262,15 @@ class VerifierService(pb_grpc.VerifierServicer):
     def _peer_channel(self, address: str) -> grpc.aio.Channel:
         """A channel to another replica: TLS when this server serves TLS, trusting the deployment's
         own certificate (every replica serves it). A peer is reached by pod IP, which a certificate
-        rarely names, so the name checked is the certificate's own (as HTTP forwarding trusts the
-        same chain without a host name, verifier/api/http.py `_peer_tls`); the id's MAC says which peer."""
+        rarely names, so the name checked is `peer_tls_name`'s (--peer-tls-name, else the
+        certificate's own), as for HTTP forwarding (verifier/api/http.py `_peer_tls`)."""
         cfg = self.engine.config
         if not (cfg.tls_cert and cfg.tls_key):
             return grpc.aio.insecure_channel(address)
         with open(cfg.tls_cert, "rb") as f:
             creds = grpc.ssl_channel_credentials(root_certificates=f.read())
         return grpc.aio.secure_channel(address, creds, options=[("grpc.ssl_target_name_override",
-                                                                 certificate_name(cfg.tls_cert))])
+                                                                 peer_tls_name(cfg))])
 
     async def close_peers(self) -> None:
         """Close every channel to another replica (server shutdown, after in-flight calls ended)."""
@@ -333,20 +333,6 @@ class _TokenAuth(grpc.aio.ServerInterceptor):
             return await continuation(details)
         return self._deny_stream if details.method.endswith("/GradeStream") else self._deny_unary
 
-
-def certificate_name(path: str) -> str:
-    """A host name the first certificate in a PEM file is valid for: its first DNS subjectAltName (a
-    wildcard's `*` filled in), else its common name. The standard library decodes a certificate
-    file only through this helper of its own test suite (no `cryptography` in the image)."""
-    cert = ssl._ssl._test_decode_cert(path)  # type: ignore[attr-defined]
-    for kind, name in cert.get("subjectAltName", ()):
-        if kind == "DNS":
-            return "peer" + name[1:] if name.startswith("*.") else name
-    for rdn in cert.get("subject", ()):
-        for key, value in rdn:
-            if key == "commonName":
-                return value
-    raise ValueError(f"{path}: the certificate names no host (no DNS subjectAltName, no commonName)")
 
 
 def _is_loopback(host: str) -> bool:
@@ -415,6 +401,8 @@ class Server:
             (pb.DESCRIPTOR.services_by_name["Verifier"].full_name, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
              reflection.SERVICE_NAME), server)
         try:
+            if self.config.tls_cert and self.config.tls_key and self.config.advertise_address:
+                peer_tls_name(self.config)  # a deployment that cannot forward says so at start, not at its first forward
             self._bind_ports(server)
             if self.config.http_port:
                 from verifier.api.http import HttpFrontEnd
@@ -422,7 +410,7 @@ class Server:
                 self.http = http = HttpFrontEnd(self.engine, self.config, token)
                 http.sessions = self.sessions
                 await http.start()
-        except (OSError, RuntimeError) as e:
+        except (OSError, RuntimeError, ValueError) as e:
             await self.engine.close()
             raise SystemExit(f"verifier: {e}") from None
         self.metrics.build_info.labels(_version("grpo-verifier"), _version("math-verify"), _version("sympy")).set(1)
