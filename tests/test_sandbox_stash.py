@@ -88,7 +88,8 @@ def sent(monkeypatch) -> list[int]:
 
 
 def box_of(g: SyncGrader):
-    """The pool's one idle Python box (pool_size 1)."""
+    """The pool's one idle Python box (pool_size 1), once it is back from its reset."""
+    g.call(g._warm(30.0))
     boxes = list(g.grader._pool._idle["python"]._boxes)
     assert len(boxes) == 1
     return boxes[0]
@@ -279,7 +280,7 @@ def test_a_jobs_tests_keep_their_digests_when_an_equal_tasks_tests_are_gone():
     equal task's tests still names its set (the bench's call sent a third of its tests again)."""
     import gc
 
-    from sandbox.spec import CodeTest
+    from sandbox.contract import CodeTest
 
     stdin, expected = "1 2\n" + "#" * 1000, "3\n" + "0" * 1000
     first = job.EncodedTests([CodeTest(stdin, expected)])
