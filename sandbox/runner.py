@@ -20,8 +20,10 @@ header line, followed by the raw bytes of the blobs the header names in "blobs" 
 pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
 
     {"op": "ping"}
-    {"op": "files", "dir": NAME, "files": [[RELPATH, MODE]...], "blobs": [...]}
-        create /work/NAME (must not exist) and write the files (O_NOFOLLOW, O_EXCL).
+    {"op": "files", "dir": NAME, "files": [[RELPATH, MODE]...], "pycheck": RELPATH, "blobs": [...]}
+        create /work/NAME (must not exist) and write the files (O_NOFOLLOW, O_EXCL). pycheck
+        (optional): then check that Python file's syntax (pycheck) and answer it as "pycheck":
+        {"ok", "error_text"} in the same reply, one round trip fewer per job.
     {"op": "exec", "argv": [...], "cwd": NAME, "cpu_s": F, "wall_s": F, "stdout_max": N,
      "stderr_max": N, "fsize_max": N, "env": {...}, "fd3": bool, "fd3_max": N, "rm_cwd": bool, "scrub": bool,
      "put": [RELPATH...], "fresh": [RELPATH...], "collect": [RELPATH, N], "judge": bool, "warm": bool,
@@ -1005,7 +1007,13 @@ def write_files(req: dict, blobs: dict[str, bytes]) -> dict:
         if e.errno not in (errno.ENOSPC, errno.EDQUOT):
             raise
         return {"ok": False, "full": True, "removed": removed, "error": f"{type(e).__name__}: {e}"[:300]}
-    return {"ok": True}
+    if not req.get("pycheck"):
+        return {"ok": True}
+    try:
+        check = pycheck({"dir": req["dir"], "file": req["pycheck"]})
+    except Exception as e:  # noqa: BLE001 - ours (no fork, no file): the host raises InfraFailure
+        check = {"error": f"{type(e).__name__}: {e}"[:300]}
+    return {"ok": True, "pycheck": check}
 
 
 def remove_dir(d: str) -> bool:
@@ -1257,8 +1265,6 @@ def handle(head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]
         return run_exec(head, blobs)
     if op == "reset":
         return reset(), {}
-    if op == "pycheck":
-        return pycheck(head), {}
     return {"error": f"unknown op {op!r}"}, {}
 
 
