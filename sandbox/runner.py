@@ -250,10 +250,13 @@ START_STATE: tuple = ()
 START_RSS_KB = 0
 
 
-def tampered() -> bool:
-    """PID 1's state changed, or the warm interpreter's mother's (Warm.check): recycle."""
+def tampered(mother: bool = True) -> bool:
+    """PID 1's state changed, or the warm interpreter's mother's (Warm.check): recycle. mother=False
+    right after WARM.check(), which has just compared the mother with no other process left alive
+    (a change there ends the warm path and makes the reset unclean): reading it twice cost a /proc
+    read per exec and per reset (docs/benchmarks.md "Where a trivial /run_code request's time goes")."""
     try:
-        return supervisor_state() != START_STATE or (WARM.mother_pid != 0 and WARM.mother_tampered())
+        return supervisor_state() != START_STATE or (mother and WARM.mother_pid != 0 and WARM.mother_tampered())
     except Exception:  # cannot even read it (e.g. no memory left under a lowered RLIMIT_AS)
         return True
 
@@ -560,7 +563,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
             signo = os.WTERMSIG(status)
     head = {
         "exit_code": exit_code, "signal": signo, "cpu_s": round(cpu, 4), "wall_s": round(wall, 4),
-        "stop": stop_reason, "oom": oom_kills() > oom0, "clean": clean, "tampered": tampered(),
+        "stop": stop_reason, "oom": oom_kills() > oom0, "clean": clean, "tampered": tampered(mother=False),
         "stdout_bytes": sizes["stdout"], "stderr_bytes": sizes["stderr"],
         "maxrss_kb": getattr(rusage, "ru_maxrss", None), "warm": proc_warm,
     }
@@ -1181,7 +1184,7 @@ def reset() -> dict:
     WARM.check()
     spared = WARM.spared()
     procs = [p for p in other_pids() if p not in spared]
-    bad, fat = tampered(), grown()
+    bad, fat = tampered(mother=False), grown()
     return {"ok": True, "clean": clean and not leftovers and not procs and not bad and not fat and not WARM.broken,
             "leftovers": leftovers[:10], "procs": procs[:10], "tampered": bad, "grown": fat}
 
