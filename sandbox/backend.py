@@ -150,6 +150,12 @@ class Backend:
         """Stop a box at once (a cancelled job): the job thread then sees its channel close."""
         raise NotImplementedError
 
+    def death_note(self, box: Box) -> str:
+        """How a box whose channel closed mid-job ended, as the host sees it (the host killed it, its
+        exit status, its runtime's last words): said in the infra_error's detail and the log, so a
+        sandbox that dies by itself is told apart from one the host stopped."""
+        return "the host stopped it" if box.dead else ""
+
     def remove(self, box: Box) -> None:
         """Stop a box and wipe everything of it (its processes, files, state)."""
         raise NotImplementedError
@@ -360,6 +366,14 @@ class DockerBackend(Backend):
         except docker.errors.APIError:
             pass
         box.channel.close()
+
+    def death_note(self, box: Box) -> str:
+        try:
+            st = self.client.api.inspect_container(box.container.id)["State"]
+        except Exception as e:  # noqa: BLE001 - removed already, or the daemon is down: say which
+            return f"container gone ({type(e).__name__})"
+        said = f"{'the host stopped it; ' if box.dead else ''}container {st.get('Status')}, exit {st.get('ExitCode')}"
+        return f"{said}, oom {st.get('OOMKilled')}{', ' + str(st['Error'])[:300] if st.get('Error') else ''}"
 
     def oom_killed(self, box: Box, wait_s: float = 3.0) -> bool:
         """Under gVisor as Docker's runtime (runsc) a program over its memory limit takes the

@@ -269,7 +269,7 @@ class GvisorBackend(Backend):
                 # runsc's own messages go to its log; the runner's stderr (the same fd as runsc's,
                 # reachable by a program through /proc/1/fd/2) goes nowhere.
                 [self.runsc, "--rootless", "--network=none", "--ignore-cgroups", f"--root={self.root / 'state'}",
-                 f"--log={log_path}", "run", "--bundle", str(bundle), sid],
+                 f"--log={log_path}", f"--panic-log={bundle / 'runsc.panic'}", "run", "--bundle", str(bundle), sid],
                 stdin=theirs, stdout=theirs, stderr=subprocess.DEVNULL, preexec_fn=_pdeathsig, start_new_session=True,
                 close_fds=True, cwd=str(bundle))
         except BaseException:
@@ -314,6 +314,17 @@ class GvisorBackend(Backend):
         shutil.rmtree(sb.bundle, ignore_errors=True)
         with self._lock:
             self._boxes.pop(sb.id, None)
+
+    def death_note(self, box: Box) -> str:
+        sb: Sandbox = box.container
+        try:
+            code = sb.proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            code = None  # still running: the runner closed its channel, or the sentry hangs
+        said = f"{'the host stopped it; ' if box.dead else ''}runsc {'running' if code is None else f'exit {code}'}"
+        panic = self._runsc_log(sb.bundle / "runsc.panic")  # the sentry's Go runtime messages
+        return f"{said}; runsc said: {self._runsc_log(sb.bundle / 'runsc.log')}" + (
+            f"; its panic log: {panic}" if panic != "nothing" else "")
 
     def oom_killed(self, box: Box, wait_s: float = 3.0) -> bool:
         sb: Sandbox = box.container

@@ -318,7 +318,8 @@ def run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     try:
         return _run_job(pool, box, plan, config)
     except ChannelError as e:
-        raise InfraFailure(str(e)) from e
+        note = pool.death_note(box)
+        raise InfraFailure(f"{e} ({note})" if note else str(e)) from e
     except InfraFailure:
         raise
     except Exception as e:  # docker API errors and the like: the sandbox, not the program

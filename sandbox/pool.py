@@ -116,6 +116,10 @@ class Pool:
         """Stop a box at once (a cancelled job): the job thread then sees its channel close."""
         self.backend.kill(box)
 
+    def death_note(self, box: Box) -> str:
+        """How a box that died mid-job ended (Backend.death_note)."""
+        return self.backend.death_note(box)
+
     def oom_killed(self, box: Box, wait_s: float = 3.0) -> bool:
         """Whether the box died of its memory limit: the program's verdict (Backend.oom_killed)."""
         return self.backend.oom_killed(box, wait_s)

@@ -5,6 +5,10 @@ escapes its 0 and makes the server destroy and resubmit containers. Each case be
 before; each must now blame the program (or, where the runner undoes the damage, judge its output)."""
 from __future__ import annotations
 
+import os
+import signal
+
+import docker
 import pytest
 
 from sandbox import SandboxConfig
@@ -294,3 +298,27 @@ def test_a_job_dir_replaced_by_a_link_is_judged_by_the_output(grader):
     assert r["verdict"] == "accepted" and len(r["tests"]) == 2, r
     near = grader.grade_many([dict(t, completion=t["completion"].replace("print(a + b)", "print(a + b + (a == 2))"))])[0]
     assert [x["verdict"] for x in near["tests"]] == ["accepted", "wrong_answer"] and not near["retryable"], near
+
+
+def test_a_sandbox_that_dies_mid_job_says_how_in_its_infra_error(any_grader):
+    """A sandbox that ends by itself (a crash, the host's OOM killer) is infra_error, and the detail
+    says how it ended (Backend.death_note): a CI run once saw "runner channel closed (sandbox gone?)"
+    for a program's own failure and nothing more to tell a crash from a kill."""
+    from sandbox.gvisor import Sandbox
+    from sandbox.job import InfraFailure, run_job
+
+    g = any_grader.grader
+    pool = g._pool
+    box = any_grader.call(pool.acquire("python"))
+    try:
+        if isinstance(box.container, Sandbox):  # ended from outside the backend: box.dead stays False
+            os.killpg(box.container.proc.pid, signal.SIGKILL)
+        else:
+            docker.from_env().api.kill(box.container.id)
+        plan = make_plan({"language": "python", "completion": "print(3)", "tests": ADD[:1]}, g.config)
+        with pytest.raises(InfraFailure) as e:
+            run_job(pool, box, plan, g.config)
+        assert "exit " in str(e.value) and "the host stopped it" not in str(e.value), e.value
+    finally:
+        any_grader.call(pool.release(box, False))
+    assert any_grader.grade({"language": "python", "completion": "print(3)", "tests": ADD[:1]})["verdict"] == "accepted"
