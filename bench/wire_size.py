@@ -18,7 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from verifier.schema import (default_languages, limits_from_config, parse_task,  # noqa: E402
+from sandbox.contract import parse_task  # noqa: E402
+from verifier.schema import (default_languages, limits_from_config,  # noqa: E402
                              protos_with_test_sets, task_to_proto, validate_tasks)
 from verifier.config import ServerConfig  # noqa: E402
 from verifier.v1 import verifier_pb2 as pb  # noqa: E402

@@ -7,7 +7,7 @@ Public API (everything else is private):
   `await grade(task, timeout_s=None)`, `await close()`.
 - `build_images(languages=None, force=False, progress=print, prune=False) -> {language: tag}`.
 - `extract_code`, `compare`: the pure rules, for callers that want them without Docker.
-- `CodeTask`, `TaskError`: the task model (sandbox/spec.py); `grade` parses a dict through it, so an
+- `CodeTask`, `TaskError`: the task model (sandbox/contract.py, the contract every part shares); `grade` parses a dict through it, so an
   unknown key or a value the sandbox cannot honour is answered infra_error (retryable False) naming
   the field.
 
@@ -33,11 +33,11 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-# Loaded on first use, so that `sandbox.config`, `sandbox.spec` and the task schema import
+# Loaded on first use, so that `sandbox.config`, `sandbox.contract` and the task schema import
 # without the docker package (a client-only install has none; README "Install").
 _EXPORTS = {"build_images": ".build", "image_tag": ".build", "VERDICTS": ".checks", "compare": ".checks",
-            "extract_code": ".checks", "LanguageLimits": ".config", "SandboxConfig": ".config",
-            "CodeGrader": ".grader", "CodeTask": ".spec", "TaskError": ".spec"}
+            "extract_code": ".checks", "LanguageLimits": ".contract", "SandboxConfig": ".config",
+            "CodeGrader": ".grader", "CodeTask": ".contract", "TaskError": ".contract"}
 
 
 def __getattr__(name: str) -> Any:

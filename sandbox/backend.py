@@ -95,7 +95,7 @@ class Box:
 
 def sandbox_env(config: SandboxConfig, language: str) -> dict[str, str]:
     """The runner's environment: the clean one, the two uids it takes and whether it starts the warm
-    interpreter (Python only: sandbox/runner.py, Warm)."""
+    interpreter (Python only: sandbox/harness/runner.py, Warm)."""
     return {**CONTAINER_ENV, "SANDBOX_IDS": f"{config.user}:{config.judge_uid}",
             "SANDBOX_WARM": "1" if config.warm_container(language) else "0"}
 
@@ -106,8 +106,9 @@ def runner_ready(head: dict) -> bool:
 
 
 def session_ready(head: dict) -> bool:
-    """A first ping's answer from a session supervisor that is PID 1."""
-    return bool(head.get("ok")) and head.get("pid") == 1
+    """A first ping's answer from a session supervisor that is PID 1 and runs apart from the cells'
+    uid (sandbox/harness/session_box.py): the same test as the runner's."""
+    return runner_ready(head)
 
 
 def box_memory_mb(config: SandboxConfig, language: str) -> int:
@@ -133,18 +134,15 @@ class Backend:
         raise NotImplementedError
 
     def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int) -> Box:
-        """Start a session's sandbox (sandbox/session.py): the same hardening, but PID 1 is the
-        session supervisor (SESSION_ARGV) run as the program's uid with no capability at all (it
-        needs no second uid), and pids_limit processes. Raises on any failure."""
+        """Start a session's sandbox (sandbox/session.py): the same hardening, uids and start as
+        root with CAP_SETUID/CAP_SETGID only, but PID 1 is the session supervisor (SESSION_ARGV),
+        which takes the runner's two uids before anything else (sandbox/harness/session_box.py),
+        and pids_limit processes. Raises on any failure."""
         raise NotImplementedError
 
     def memory_bytes(self, box: Box) -> int:
         """Memory the box uses now (what its limit counts); 0 when unknown."""
         raise NotImplementedError
-
-    def sessions_refused(self) -> str:
-        """Why sessions cannot run safely on this backend; '' when they can."""
-        return ""
 
     def kill(self, box: Box) -> None:
         """Stop a box at once (a cancelled job): the job thread then sees its channel close."""
@@ -210,7 +208,7 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
             "/tmp": f"rw,noexec,{tmpfs_opts},size={config.tmp_tmpfs_mb}m,mode=1777",
         },
         # root with CAP_SETUID and CAP_SETGID only until the runner's first lines: it takes two
-        # non-root uids (the judge's and the program's) and drops both (sandbox/runner.py)
+        # non-root uids (the judge's and the program's) and drops both (sandbox/harness/runner.py)
         cap_drop=["ALL"], cap_add=["SETUID", "SETGID"], security_opt=["no-new-privileges"], user="0:0",
         pids_limit=config.pids_limit, mem_limit=f"{mem_mb}m", memswap_limit=f"{mem_mb}m",
         nano_cpus=int(config.container_cpus * 1e9), oom_score_adj=500,
@@ -305,24 +303,11 @@ class DockerBackend(Backend):
     def start(self, language: str, image: str, mem_mb: int) -> Box:
         return self._start(language, container_kwargs(self.config, image, language, mem_mb), mem_mb, runner_ready)
 
-    def sessions_refused(self) -> str:
-        """Under Docker's runsc runtime the session supervisor's attach FIFOs show its uid, the
-        cells' (it never runs as root, unlike the runner, whose FIFOs are root's), and gVisor's
-        /proc lets a cell open them: a cell wrote the host a forged reply for the next cell
-        (measured; tests/test_sessions_attacks.py). The fix would be a supervisor that starts as
-        root and drops to the program's uid, as the runner does."""
-        if (self.config.runtime or "") == "runsc":
-            return ("sessions do not run under Docker's runsc runtime: gVisor lets a cell open the session "
-                    "supervisor's attach FIFOs and forge its replies (docs/architecture.md \"Sessions\"); "
-                    "use --sandbox-backend gvisor, or Docker's default runtime")
-        return ""
-
     def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int) -> Box:
-        if why := self.sessions_refused():
-            raise RuntimeError(why)
+        """Root at start, so the attach FIFOs are root's (0600) and no cell opens them, even under
+        Docker's runsc runtime, whose /proc opens a FIFO by its owner (docs/architecture.md "Sessions")."""
         kwargs = container_kwargs(self.config, image, language, mem_mb)
-        kwargs.update(command=SESSION_ARGV, pids_limit=pids_limit, user=self.config.user, cap_add=[])
-        kwargs["environment"] = {k: v for k, v in kwargs["environment"].items() if k != "SANDBOX_IDS"}
+        kwargs.update(command=SESSION_ARGV, pids_limit=pids_limit)
         kwargs["labels"] = {**kwargs["labels"], LABEL_SESSION: "1"}
         box = self._start(language, kwargs, mem_mb, session_ready)
         box.session = True

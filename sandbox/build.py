@@ -4,7 +4,7 @@ Offline path (the default where `debootstrap` exists): one base rootfs from
 `debootstrap --variant=minbase` (sandbox/images/base.recipe), imported with `docker import`;
 then each language's Dockerfile runs FROM that base with `apt-get install` of its packages
 (build containers use the host network: the Debian mirror is reachable, a registry is not).
-Languages build in parallel. Every tag is a hash of its recipe (Dockerfile + runner.py + sandbox/harness/*.py + base),
+Languages build in parallel. Every tag is a hash of its recipe (Dockerfile + sandbox/harness/*.py, the runner among them, + base),
 so an unchanged recipe is never rebuilt and `verifier sandbox build` is then instant.
 """
 from __future__ import annotations
@@ -29,8 +29,8 @@ from .languages import LANGUAGES
 
 HERE = Path(__file__).resolve().parent
 IMAGES = HERE / "images"
-RUNNER = HERE / "runner.py"
-HARNESS = HERE / "harness"  # container-side Python besides the runner: copied to /opt/sandbox/harness
+HARNESS = HERE / "harness"  # every container-side program, the runner too: copied to /opt/sandbox/harness
+RUNNER_IN_ROOTFS = "opt/sandbox/harness/runner.py"  # PID 1 of each sandbox (every recipe's CMD)
 
 
 def harness_files() -> list[Path]:
@@ -73,7 +73,7 @@ def image_tag(language: str, prefix: str = "grpo-sandbox", base: str | None = No
     base = base or default_base()
     dockerfile = (IMAGES / f"{language}.Dockerfile").read_bytes()
     harness = [p.name.encode() + b"\0" + p.read_bytes() for p in harness_files()]
-    return f"{prefix}-{language}:{_digest(dockerfile, RUNNER.read_bytes(), *harness, base.encode())}"
+    return f"{prefix}-{language}:{_digest(dockerfile, *harness, base.encode())}"
 
 
 def _has_image(client: docker.DockerClient, tag: str) -> bool:
@@ -120,11 +120,10 @@ def build_base(client: docker.DockerClient, tag: str, progress: Callable[[str], 
 
 def build_language(client: docker.DockerClient, language: str, base: str, tag: str,
                    progress: Callable[[str], None]) -> None:
-    """`docker build` the language's Dockerfile FROM base, in a context of just runner.py."""
+    """`docker build` the language's Dockerfile FROM base, in a context of just the harness."""
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix=f"sandbox-{language}-") as ctx:
         shutil.copy(IMAGES / f"{language}.Dockerfile", Path(ctx) / "Dockerfile")
-        shutil.copy(RUNNER, Path(ctx) / "runner.py")
         (Path(ctx) / "harness").mkdir()
         for p in harness_files():
             shutil.copy(p, Path(ctx) / "harness" / p.name)
@@ -148,7 +147,7 @@ def export_rootfs(client: docker.DockerClient, tag: str, rootfs_dir: str | Path,
     sandbox/gvisor.py): a created, never started container, exported into a temp folder renamed
     into place, so a folder that exists is whole. Kept when it exists: the name is the recipe's hash."""
     dest = Path(rootfs_dir) / rootfs_name(tag)
-    if (dest / "opt/sandbox/runner.py").is_file():
+    if (dest / RUNNER_IN_ROOTFS).is_file():
         return dest
     t0 = time.monotonic()
     dest.parent.mkdir(parents=True, exist_ok=True)
@@ -184,7 +183,7 @@ def hold_rootfs(path: str | Path) -> int | None:
         return None
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        os.stat("opt/sandbox/runner.py", dir_fd=fd)  # after the lock: a pruned folder is empty by now
+        os.stat(RUNNER_IN_ROOTFS, dir_fd=fd)  # after the lock: a pruned folder is empty by now
         return fd
     except OSError:
         os.close(fd)

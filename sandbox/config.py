@@ -4,37 +4,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from .contract import LanguageLimits, default_limits
+
 # Most tests in one code task (CodeContests-size problems): the one limit, here in the lowest layer
 # that needs it; the server advertises it (Limits.max_tests_per_task) and the trainer skips rows over it.
 MAX_TESTS = 1000
 BACKENDS = ("docker", "gvisor")  # sandbox/backend.py and sandbox/gvisor.py
-
-
-@dataclass
-class LanguageLimits:
-    """Per-language limits. A task's own limits are clamped to the max_* values."""
-
-    default_time_limit_s: float = field(default=2.0, metadata={"help": "CPU seconds per test when the task gives none."})
-    max_time_limit_s: float = field(default=10.0, metadata={"help": "Largest CPU time per test a task may ask for."})
-    default_memory_limit_mb: int = field(default=256, metadata={"help": "Memory per test (cgroup, no swap) when the task gives none."})
-    max_memory_limit_mb: int = field(default=1024, metadata={"help": "Largest memory limit a task may ask for."})
-    compile_time_limit_s: float = field(default=10.0, metadata={"help": "CPU seconds for the compile step (compiled languages)."})
-    compile_memory_mb: int = field(default=768, metadata={"help": "Memory for the compile step; the container's limit is raised to it while compiling."})
-
-
-def default_limits() -> dict[str, LanguageLimits]:
-    """Interpreted and JIT languages start slower and need more memory than C: give them room."""
-    return {
-        "python": LanguageLimits(default_time_limit_s=4.0, max_time_limit_s=20.0),
-        "c": LanguageLimits(),
-        "cpp": LanguageLimits(),
-        "javascript": LanguageLimits(default_time_limit_s=4.0, max_time_limit_s=20.0, default_memory_limit_mb=512, max_memory_limit_mb=2048),
-        "java": LanguageLimits(default_time_limit_s=4.0, max_time_limit_s=20.0, default_memory_limit_mb=512,
-                               max_memory_limit_mb=2048, compile_time_limit_s=20.0, compile_memory_mb=1024),
-        # rustc -O and the Go toolchain need time and memory to compile; the programs are native
-        "rust": LanguageLimits(compile_time_limit_s=20.0, compile_memory_mb=1024),
-        "go": LanguageLimits(compile_time_limit_s=20.0, compile_memory_mb=1024),
-    }
 
 
 WARM_FORK = ("auto", "on", "off")
@@ -44,7 +19,8 @@ WARM_MB = 32  # the warm interpreter's mother and zygote: 24 MB more in a contai
 @dataclass
 class SandboxConfig:
     """Settings of the code grader (`CodeGrader`): pool, hardening, limits. A task's own defaults
-    (comparator, tolerances) are in sandbox/spec.py.
+    (comparator, tolerances) and the per-language limits' type and defaults are the contract's
+    (sandbox/contract.py).
 
     Defaults suit a 2-core machine. Every size, time and count is bounded here because completions
     are adversarial: a model under optimisation pressure will find any limit that is missing.

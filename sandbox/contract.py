@@ -1,15 +1,24 @@
-"""The contract every part shares: the verdict table, the result shape and its builders, every limit and default.
+"""The contract every part shares: the verdict table, the result shape and its builders, every limit
+and default, the field readers and the error that names a field, and the task models (math and code).
 
 It lives at the bottom of the house, in `sandbox/` (the lowest package, usable without the service),
 and imports nothing but the standard library, so the sandbox, the math library, the service, the
-client and the trainer all read one table (docs/architecture.md "The contract"). A verdict's
-meaning is a column here; the sets the parts use (what passes, what is not graded, what a
-trainer gives no reward) are derived from the columns, never listed again elsewhere
-(tests/test_contract.py fails on a second list of verdict names outside this module).
+client and the trainer all read one table and decode into one pair of models (docs/architecture.md
+"The contract"). A verdict's meaning is a column here; the sets the parts use (what passes, what is
+not graded, what a trainer gives no reward) are derived from the columns, never listed again
+elsewhere (tests/test_contract.py fails on a second list of verdict names outside this module).
+A rule about what a valid task is lives here too; only the rules that need a server's advertised
+limits (bytes, counts, time maxima) and the wire's own encoding are verifier/schema.py's.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+import json
+import keyword
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict
 
 # ----------------------------------------------------------------------------- verdicts
@@ -175,22 +184,24 @@ def task_error(task_id: str, detail: str) -> Result:
 
 
 # ----------------------------------------------------------------------------- limits and defaults
-# Limits a deployment tunes (queue sizes, per-call counts, byte limits of a request, the languages'
-# time and memory limits) are settings: verifier/config.py and sandbox/config.py. These are fixed.
+# Limits a deployment tunes (queue sizes, per-call counts, byte limits of a request) are settings:
+# verifier/config.py and sandbox/config.py. These are fixed, but for the languages' time and memory
+# limits, whose type and defaults are here (the code task model validates against them) and whose
+# values a deployment sets in SandboxConfig.limits.
 
 DETAIL_MAX = 300  # characters of a result's or a test's detail
 EXTRACT_MAX = 2000  # characters of a code result's extracted program
 MATH_SHOWN_CHARS = 200  # characters of a math result's detail and extracted answer
 
-# Task ids and math choices (verifier/schema.py validate_tasks)
+# Task ids and math choices (verifier/schema.py check_limits and validate_tasks)
 MAX_ID_BYTES = 256
 MAX_CHOICE_BYTES = 4096
 
-# Math: how an answer is extracted (verifier/math/extract.py; docs/math.md)
+# Math: how an answer is extracted (verifier/math/extract.py; docs/math.md), a MathTask's profile
 PROFILES = ("strict", "lenient")
 DEFAULT_PROFILE = "strict"
 
-# Code task defaults and rules (sandbox/spec.py applies them; docs/tasks.md "Task schema")
+# Code task defaults and rules (CodeTask below applies them; docs/tasks.md "Task schema")
 COMPARATORS = ("exact", "lines", "tokens", "float", "tokens_ci")
 DEFAULT_COMPARE = "tokens"
 SCORINGS = ("all", "fraction")
@@ -207,7 +218,7 @@ MAX_CALL_DEPTH = 90
 MAX_CALL_VALUE_BYTES = 16 << 20
 
 # Support files come on two edges with different costs, so they have two limits:
-# a graded task's `files` (sandbox/spec.py) are sent with every task of a batch and written for the
+# a graded task's `files` (CodeTask below) are sent with every task of a batch and written for the
 # program and again for each checker run, under flat names of at most 100 characters;
 TASK_MAX_FILES = 16
 TASK_MAX_FILES_BYTES = 4 << 20  # all of them together
@@ -216,3 +227,528 @@ TASK_MAX_FILES_BYTES = 4 << 20  # all of them together
 EXECUTE_MAX_FILES = 64
 EXECUTE_MAX_FILE_NAME_BYTES = 255  # a Linux file name
 EXECUTE_DEFAULT_OUTPUT_BYTES = 64 << 10  # the head of stdout and stderr an Execute response keeps
+
+
+@dataclass
+class LanguageLimits:
+    """Per-language limits (a setting: SandboxConfig.limits). A task's own limits are clamped to the max_* values."""
+
+    default_time_limit_s: float = field(default=2.0, metadata={"help": "CPU seconds per test when the task gives none."})
+    max_time_limit_s: float = field(default=10.0, metadata={"help": "Largest CPU time per test a task may ask for."})
+    default_memory_limit_mb: int = field(default=256, metadata={"help": "Memory per test (cgroup, no swap) when the task gives none."})
+    max_memory_limit_mb: int = field(default=1024, metadata={"help": "Largest memory limit a task may ask for."})
+    compile_time_limit_s: float = field(default=10.0, metadata={"help": "CPU seconds for the compile step (compiled languages)."})
+    compile_memory_mb: int = field(default=768, metadata={"help": "Memory for the compile step; the container's limit is raised to it while compiling."})
+
+
+def default_limits() -> dict[str, LanguageLimits]:
+    """Interpreted and JIT languages start slower and need more memory than C: give them room."""
+    return {
+        "python": LanguageLimits(default_time_limit_s=4.0, max_time_limit_s=20.0),
+        "c": LanguageLimits(),
+        "cpp": LanguageLimits(),
+        "javascript": LanguageLimits(default_time_limit_s=4.0, max_time_limit_s=20.0, default_memory_limit_mb=512, max_memory_limit_mb=2048),
+        "java": LanguageLimits(default_time_limit_s=4.0, max_time_limit_s=20.0, default_memory_limit_mb=512,
+                               max_memory_limit_mb=2048, compile_time_limit_s=20.0, compile_memory_mb=1024),
+        # rustc -O and the Go toolchain need time and memory to compile; the programs are native
+        "rust": LanguageLimits(compile_time_limit_s=20.0, compile_memory_mb=1024),
+        "go": LanguageLimits(compile_time_limit_s=20.0, compile_memory_mb=1024),
+    }
+
+
+# Every image has python3, and the assert harness is Python. A C++ checker needs g++ in the
+# program's image (sandbox/images/*.Dockerfile): these languages' images have it.
+CHECKER_LANGUAGES = ("python", "cpp")
+CPP_CHECKER_LANGUAGES = ("python", "c", "cpp", "rust", "go")
+TEST_CODE_LANGUAGES = ("python",)
+# How test_code runs (docs/sandboxes.md "How assert-style tests are judged"): in a judge process apart from
+# the program's, always. "shared" (program and tests in one interpreter) was removed (issue 16):
+# no patch made it safe, so a task naming it is refused rather than graded another way.
+JUDGE_MODES = ("process",)
+# What test_code is (docs/tasks.md "Task schema"): top-level asserts / check(), or a test file that a
+# framework collects and runs, the program importable as the module `solution`.
+TEST_FRAMEWORKS = ("assert", "pytest", "unittest")
+CALL_TEST_LANGUAGES = ("python",)
+# Support files (docs/tasks.md "Task schema"): flat names, so nothing can point outside the job's dir;
+# their count and bytes are bounded by TASK_MAX_FILES and TASK_MAX_FILES_BYTES.
+FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]{0,99}\Z")
+# Names the sandbox itself writes: the program's source and binary (prog, prog.<ext>, Java's
+# <Class>.java/.class) and the checker's dir (checker source, input/output/answer files).
+CHECKER_FILES = frozenset(("checker.py", "checker.cpp", "checker", "input.txt", "output.txt", "answer.txt"))
+
+
+# ----------------------------------------------------------------------------- field readers
+# Why hand-written readers over dataclasses rather than pydantic v2: no new dependency for a package
+# the trainer also imports, errors that name the exact field path (`tasks[3].code.tests[0]: unknown
+# keys ['input', 'output']`) in the same words on every path, and no silent coercion: pydantic's lax
+# mode would turn "1" into 1 or a float 2.0 into an int, where we want a wrong type to be an error.
+
+class TaskError(ValueError):
+    """A task that cannot be graded as given; `field` names the offending field.
+
+    Readers name fields as `f"{where}.{key}"` under the prefix their edge passes (`tasks[3]` on the
+    HTTP port, `tasks[3].code` on the wire). A JSONL line is the task itself, so its prefix is ""
+    and its paths start bare (`tests[0].stdin`, not `.tests[0].stdin`); an empty path is the whole
+    task, and the message is then the reason alone."""
+
+    def __init__(self, field: str, message: str):
+        field = field.removeprefix(".")
+        super().__init__(f"{field}: {message}" if field else message)
+        self.field = field
+
+
+def check_keys(obj: Mapping[Any, Any], allowed: frozenset[str] | set[str], where: str) -> None:
+    """Unknown keys are an error naming them: a misspelt field must not be silently ignored."""
+    unknown = sorted(str(k) for k in obj if k not in allowed)
+    if unknown:
+        raise TaskError(where, f"unknown keys {unknown} (allowed: {sorted(allowed)})")
+
+
+def get_str(obj: Mapping[Any, Any], key: str, where: str, default: str = "") -> str:
+    """A string that can be written as UTF-8, or `default` when absent (None)."""
+    value = obj.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise TaskError(f"{where}.{key}", f"must be a string, got {type(value).__name__}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise TaskError(f"{where}.{key}", "is not valid UTF-8 (lone surrogate)") from None
+    return value
+
+
+def get_num(obj: Mapping[Any, Any], key: str, where: str) -> float | None:
+    """A finite number of sensible size, or None when absent (an int stays an int)."""
+    value = obj.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TaskError(f"{where}.{key}", f"must be a number, got {type(value).__name__}")
+    if not math.isfinite(value) or abs(value) > 1e9:
+        raise TaskError(f"{where}.{key}", f"must be a finite number of sensible size, got {value!r}")
+    number: float = value
+    return number
+
+
+def get_bool(obj: Mapping[Any, Any], key: str, where: str) -> bool:
+    """true or false; absent (None) is false."""
+    value = obj.get(key)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise TaskError(f"{where}.{key}", f"must be true or false, got {type(value).__name__}")
+    return value
+
+
+def one_of(value: str, choices: tuple[str, ...], where: str) -> str:
+    """`value` if it is one of `choices`; else an error naming the field and the choices."""
+    if value not in choices:
+        raise TaskError(where, f"must be one of {list(choices)}, got {value!r}")
+    return value
+
+
+def get_list(obj: Mapping[Any, Any], key: str, where: str) -> Sequence[Any]:
+    """A list (or tuple), or [] when absent."""
+    value = obj.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, (list, tuple)):
+        raise TaskError(f"{where}.{key}", f"must be a list, got {type(value).__name__}")
+    return value
+
+
+def get_files(obj: Mapping[Any, Any], where: str) -> dict[str, str]:
+    """`files`: an object of name -> text (validated by CodeTask.validate_files)."""
+    value = obj.get("files")
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise TaskError(f"{where}.files", f"must be an object of file name -> text, got {type(value).__name__}")
+    for name, text in value.items():
+        if not isinstance(name, str):
+            raise TaskError(f"{where}.files", f"file names must be strings, got {type(name).__name__}")
+        if not isinstance(text, str):
+            raise TaskError(f"{where}.files[{name!r}]", f"must be a string, got {type(text).__name__}")
+        try:
+            (name + text).encode("utf-8")
+        except UnicodeEncodeError:
+            raise TaskError(f"{where}.files[{name!r}]", "is not valid UTF-8 (lone surrogate)") from None
+    return dict(value)
+
+
+def json_value(value: Any, where: str, depth: int = 0) -> Any:
+    """A JSON value (None, bool, int, float, str, list, dict with string keys), tuples read as lists;
+    anything else is an error naming the field. Floats must be finite (JSON has no NaN)."""
+    if depth > MAX_CALL_DEPTH:
+        raise TaskError(where, f"nested deeper than {MAX_CALL_DEPTH} levels")
+    if value is None or type(value) in (bool, str):
+        return value
+    if type(value) is int:
+        return value
+    if type(value) is float:
+        if not math.isfinite(value):
+            raise TaskError(where, f"must be a finite number (JSON has no {value!r})")
+        return value
+    if type(value) in (list, tuple):
+        return [json_value(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
+    if type(value) is dict:
+        out = {}
+        for k, v in value.items():
+            if type(k) is not str:
+                raise TaskError(where, f"object keys must be strings, got {type(k).__name__}")
+            out[k] = json_value(v, f"{where}.{k}", depth + 1)
+        return out
+    raise TaskError(where, f"must be a JSON value, got {type(value).__name__}")
+
+
+def json_size(value: Any, where: str) -> int:
+    """Bytes of the value as JSON text; an error naming the field when it is over the bound (or an
+    int too long to write as text)."""
+    try:
+        n = len(json.dumps(value, allow_nan=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
+    except (ValueError, RecursionError) as e:
+        raise TaskError(where, f"cannot be written as JSON: {e}") from None
+    if n > MAX_CALL_VALUE_BYTES:
+        raise TaskError(where, f"is {n} bytes as JSON, over {MAX_CALL_VALUE_BYTES}")
+    return n
+
+
+def load_json(text: str, where: str) -> Any:
+    """A JSON text from the wire as a value (NaN, Infinity and over-deep nesting refused)."""
+    def refuse(name: str) -> None:
+        raise TaskError(where, f"{name} is not a JSON value")
+    if len(text) > MAX_CALL_VALUE_BYTES:
+        raise TaskError(where, f"is over {MAX_CALL_VALUE_BYTES} bytes")
+    try:
+        value = json.loads(text, parse_constant=refuse)
+    except (ValueError, RecursionError) as e:
+        raise TaskError(where, f"is not valid JSON: {str(e)[:200]}") from None
+    return json_value(value, where)
+
+
+# ----------------------------------------------------------------------------- task models
+# One frozen dataclass per kind, every default filled in; `from_dict` is the way in from untrusted
+# data, `parse_task` the one decoder of a JSON task of either kind (docs/architecture.md "One schema").
+
+@dataclass(frozen=True)
+class MathTask:
+    """A math task with defaults filled in; `from_dict` is the way in from untrusted data."""
+
+    id: str
+    completion: str = ""
+    gold: str = ""
+    profile: str = DEFAULT_PROFILE
+    choices: tuple[str, ...] = ()
+    timeout_s: float = 0.0  # 0: the server's default_math_timeout_s
+
+    KEYS = frozenset({"id", "kind", "completion", "gold", "profile", "choices", "timeout_s"})
+
+    @classmethod
+    def from_dict(cls, obj: Mapping[Any, Any], where: str, task_id: str) -> MathTask:
+        """Parse and validate a math task dict under id `task_id`; raises TaskError naming the first bad field."""
+        check_keys(obj, cls.KEYS, where)
+        choices = obj.get("choices")
+        choices = [] if choices is None else choices
+        if not isinstance(choices, (list, tuple)) or not all(isinstance(c, str) for c in choices):
+            raise TaskError(f"{where}.choices", "must be a list of strings")
+        gold = obj.get("gold")
+        if isinstance(gold, (int, float)) and not isinstance(gold, bool):
+            gold = str(gold)  # datasets often store numeric golds as numbers
+        task = cls(id=task_id, completion=get_str(obj, "completion", where), gold=get_str({"gold": gold}, "gold", where),
+                   profile=get_str(obj, "profile", where) or DEFAULT_PROFILE,
+                   choices=tuple(get_str({"choices": c}, "choices", where) for c in choices),
+                   timeout_s=get_num(obj, "timeout_s", where) or 0.0)
+        task.validate(where)
+        return task
+
+    def validate(self, where: str) -> None:
+        """The value rules (a model built without from_dict, from the wire, gets them too)."""
+        one_of(self.profile, PROFILES, f"{where}.profile")
+        if self.timeout_s < 0:
+            raise TaskError(f"{where}.timeout_s", "must not be negative")
+
+    def to_dict(self, wire: bool = False) -> dict[str, Any]:
+        """The plain dict of the task schema (every default filled in)."""
+        return {"id": self.id, "kind": "math", "completion": self.completion, "gold": self.gold,
+                "profile": self.profile, "choices": list(self.choices), "timeout_s": self.timeout_s}
+
+
+@dataclass(frozen=True)
+class CodeTest:
+    """One stdin/stdout test; a missing expected_stdout means the program must print nothing.
+    None (the sandbox's own API only, e.g. the HTTP port's /run_code): run it, compare nothing."""
+
+    stdin: str = ""
+    expected_stdout: str | None = ""
+
+    @classmethod
+    def from_dict(cls, obj: Any, where: str, wire: bool = True) -> CodeTest:
+        """A test dict as a model (a model as it is: a server's shared test set, verifier/schema.py WireTestSets)."""
+        if isinstance(obj, CodeTest):
+            return obj
+        if not isinstance(obj, Mapping):
+            raise TaskError(where, "must be an object with stdin and expected_stdout")
+        # {"input", "output"} (APPS, open-r1 style) would otherwise run with empty stdin and expect nothing
+        check_keys(obj, {"stdin", "expected_stdout"}, where)
+        if not wire and "expected_stdout" in obj and obj["expected_stdout"] is None:
+            return cls(stdin=get_str(obj, "stdin", where), expected_stdout=None)
+        return cls(stdin=get_str(obj, "stdin", where), expected_stdout=get_str(obj, "expected_stdout", where))
+
+
+@dataclass(frozen=True)
+class CallTest:
+    """One call-based test: `entry_point(*args, **kwargs)` must equal `expected` (docs/tasks.md "Task
+    schema": tuples equal lists, ints equal floats of the same value, bools are not numbers)."""
+
+    args: tuple[Any, ...] = ()
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    expected: Any = None
+
+    @classmethod
+    def from_dict(cls, obj: Any, where: str) -> CallTest:
+        """A call test dict as a model: its values must be JSON values (the judge's wire carries them)."""
+        if not isinstance(obj, Mapping):
+            raise TaskError(where, "must be an object with args, kwargs (optional) and expected")
+        check_keys(obj, {"args", "kwargs", "expected"}, where)
+        if "expected" not in obj:
+            raise TaskError(f"{where}.expected", "is missing (use null for a function that returns None)")
+        args = obj.get("args")
+        args = [] if args is None else args
+        if type(args) not in (list, tuple):
+            raise TaskError(f"{where}.args", f"must be a list of arguments, got {type(args).__name__}")
+        kwargs = obj.get("kwargs")
+        kwargs = {} if kwargs is None else kwargs
+        if type(kwargs) is not dict:
+            raise TaskError(f"{where}.kwargs", f"must be an object, got {type(kwargs).__name__}")
+        for k in kwargs:
+            if type(k) is not str or not k.isidentifier():
+                raise TaskError(f"{where}.kwargs", f"keys must be argument names, got {k!r}")
+        return cls(args=tuple(json_value(list(args), f"{where}.args")),
+                   kwargs=json_value(kwargs, f"{where}.kwargs"),
+                   expected=json_value(obj["expected"], f"{where}.expected"))
+
+    def validate(self, where: str) -> None:
+        """Values built without from_dict (the wire) get the same checks."""
+        json_value(list(self.args), f"{where}.args")
+        json_value(dict(self.kwargs), f"{where}.kwargs")
+        json_value(self.expected, f"{where}.expected")
+        json_size([list(self.args), dict(self.kwargs), self.expected], where)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The plain dict of the task schema."""
+        return {"args": list(self.args), "kwargs": dict(self.kwargs), "expected": self.expected}
+
+
+@dataclass(frozen=True)
+class CodeTask:
+    """A code task with every default filled in; `from_dict` is the only way in from untrusted data.
+
+    `time_limit_s` / `memory_limit_mb` None mean the language's default (LanguageLimits).
+    """
+
+    language: str
+    completion: str = ""
+    tests: tuple[CodeTest, ...] = ()
+    test_code: str | None = None
+    checker: str | None = None
+    checker_language: str = DEFAULT_CHECKER_LANGUAGE
+    compare: str = DEFAULT_COMPARE
+    float_abs_tol: float = DEFAULT_FLOAT_TOL
+    float_rel_tol: float = DEFAULT_FLOAT_TOL
+    scoring: str = DEFAULT_SCORING
+    stop_on_first_failure: bool = False
+    time_limit_s: float | None = None
+    memory_limit_mb: int | None = None
+    id: str = ""
+    timeout_s: float = 0.0  # wall-clock budget of the whole job; 0: the server's default
+    entry_point: str = ""  # the function under test (call_tests; with test_code: the only name taken)
+    call_tests: tuple[CallTest, ...] = ()
+    test_framework: str = "assert"
+    judge: str = "process"  # docs/sandboxes.md "How assert-style tests are judged"
+    files: Mapping[str, str] = field(default_factory=dict)  # support files: name -> text, read-only
+    input_file: str = ""  # each test's stdin is also written to this file in the program's dir
+    output_file: str = ""  # the answer is read from this file instead of stdout
+    # sandbox-only options, not on the wire: heads of stdout/stderr per test (`verifier sandbox run`,
+    # the HTTP port's /run_code) and how many bytes of each the heads keep
+    return_output: bool = field(default=False, metadata={"wire": False})
+    output_head_bytes: int = field(default=4096, metadata={"wire": False})
+    # Execute and /run_code run `completion` as the program it is (fences or </think> inside string
+    # literals are common in tool calls); only a graded completion has its program picked out of it.
+    as_given: bool = field(default=False, metadata={"wire": False})
+
+    @classmethod
+    def keys(cls, wire: bool = True) -> frozenset[str]:
+        """Allowed dict keys ('kind' included); wire=True leaves out sandbox-only debug options."""
+        names = {f.name for f in dataclasses.fields(cls) if not wire or f.metadata.get("wire", True)}
+        return frozenset(names | {"kind"})
+
+    @classmethod
+    def from_dict(cls, obj: Any, where: str = "task", wire: bool = False,
+                  limits: Mapping[str, LanguageLimits] | None = None) -> CodeTask:
+        """Parse and validate a task dict; raises TaskError naming the first bad field."""
+        if not isinstance(obj, Mapping):
+            raise TaskError(where, f"must be an object, got {type(obj).__name__}")
+        check_keys(obj, cls.keys(wire), where)
+        if obj.get("kind", "code") != "code":
+            raise TaskError(f"{where}.kind", f"must be 'code', got {obj.get('kind')!r}")
+        raw_tests = get_list(obj, "tests", where)
+        raw_calls = get_list(obj, "call_tests", where)
+        abs_tol, rel_tol = get_num(obj, "float_abs_tol", where), get_num(obj, "float_rel_tol", where)
+        memory = get_num(obj, "memory_limit_mb", where)
+        if memory is not None and memory != int(memory):
+            raise TaskError(f"{where}.memory_limit_mb", f"must be a whole number, got {memory!r}")
+        task_id = obj.get("id", "")
+        if isinstance(task_id, int) and not isinstance(task_id, bool):
+            task_id = str(task_id)
+        if not isinstance(task_id, str):
+            raise TaskError(f"{where}.id", "must be a string")
+        task = cls(
+            language=get_str(obj, "language", where, DEFAULT_LANGUAGE), completion=get_str(obj, "completion", where),
+            tests=tuple(CodeTest.from_dict(t, f"{where}.tests[{i}]", wire) for i, t in enumerate(raw_tests)),
+            test_code=get_str(obj, "test_code", where) or None, checker=get_str(obj, "checker", where) or None,
+            checker_language=get_str(obj, "checker_language", where) or DEFAULT_CHECKER_LANGUAGE,
+            compare=get_str(obj, "compare", where) or DEFAULT_COMPARE,
+            float_abs_tol=DEFAULT_FLOAT_TOL if abs_tol is None else abs_tol,
+            float_rel_tol=DEFAULT_FLOAT_TOL if rel_tol is None else rel_tol,
+            scoring=get_str(obj, "scoring", where) or DEFAULT_SCORING,
+            stop_on_first_failure=get_bool(obj, "stop_on_first_failure", where),
+            time_limit_s=get_num(obj, "time_limit_s", where) or None,
+            memory_limit_mb=int(memory) if memory else None, id=task_id,
+            timeout_s=get_num(obj, "timeout_s", where) or 0.0,
+            entry_point=get_str(obj, "entry_point", where),
+            call_tests=tuple(CallTest.from_dict(t, f"{where}.call_tests[{i}]") for i, t in enumerate(raw_calls)),
+            test_framework=get_str(obj, "test_framework", where) or "assert",
+            judge=get_str(obj, "judge", where) or "process",
+            files=get_files(obj, where), input_file=get_str(obj, "input_file", where),
+            output_file=get_str(obj, "output_file", where),
+            return_output=get_bool(obj, "return_output", where) if not wire else False,
+            output_head_bytes=int(get_num(obj, "output_head_bytes", where) or 4096) if not wire else 4096,
+            as_given=get_bool(obj, "as_given", where) if not wire else False)
+        task.validate(where, limits)
+        return task
+
+    def validate(self, where: str, limits: Mapping[str, LanguageLimits] | None = None) -> None:
+        """The value rules: what the sandbox can honour. `limits`: per-language maxima (default: default_limits())."""
+        limits = default_limits() if limits is None else limits
+        one_of(self.language, tuple(limits), f"{where}.language")
+        one_of(self.compare, COMPARATORS, f"{where}.compare")
+        one_of(self.scoring, SCORINGS, f"{where}.scoring")
+        if self.judge == "shared":
+            raise TaskError(f"{where}.judge", "'shared' was removed: tests never run in the program's interpreter "
+                                              "(docs/sandboxes.md \"How assert-style tests are judged\"); use 'process'")
+        one_of(self.judge, JUDGE_MODES, f"{where}.judge")
+        if self.checker:
+            one_of(self.checker_language, CHECKER_LANGUAGES, f"{where}.checker_language")
+        elif self.checker_language not in CHECKER_LANGUAGES:
+            raise TaskError(f"{where}.checker_language", f"must be one of {list(CHECKER_LANGUAGES)}")
+        if self.test_code and self.language not in TEST_CODE_LANGUAGES:
+            raise TaskError(f"{where}.test_code", f"needs language one of {list(TEST_CODE_LANGUAGES)}, "
+                                                  f"got {self.language!r}")
+        self._validate_kinds(where)
+        for name in ("float_abs_tol", "float_rel_tol"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and 0 <= value <= MAX_TOLERANCE):
+                raise TaskError(f"{where}.{name}", f"must be a finite number >= 0, got {value!r}")
+        lim = limits[self.language]
+        if self.time_limit_s is not None and not 0 < self.time_limit_s <= lim.max_time_limit_s:
+            raise TaskError(f"{where}.time_limit_s", f"must be in (0, {lim.max_time_limit_s}] for {self.language}")
+        if self.memory_limit_mb is not None and not MIN_MEMORY_MB <= self.memory_limit_mb <= lim.max_memory_limit_mb:
+            raise TaskError(f"{where}.memory_limit_mb",
+                            f"must be in [{MIN_MEMORY_MB}, {lim.max_memory_limit_mb}] for {self.language}")
+        if self.timeout_s < 0:
+            raise TaskError(f"{where}.timeout_s", "must not be negative")
+        if self.checker_language == "cpp" and self.language not in CPP_CHECKER_LANGUAGES:
+            raise TaskError(f"{where}.checker_language", f"'cpp' needs g++ in the program's image: language one "
+                                                         f"of {list(CPP_CHECKER_LANGUAGES)}, got {self.language!r}")
+        self.validate_files(where)
+
+    def validate_files(self, where: str) -> None:
+        """Support files and file I/O names: flat, bounded, and never a file the sandbox writes itself."""
+        if len(self.files) > TASK_MAX_FILES:
+            raise TaskError(f"{where}.files", f"more than {TASK_MAX_FILES} files")
+        total = sum(len(v.encode("utf-8", "surrogatepass")) for v in self.files.values())
+        if total > TASK_MAX_FILES_BYTES:
+            raise TaskError(f"{where}.files", f"{total} bytes, over the {TASK_MAX_FILES_BYTES}-byte limit")
+        for name in self.files:
+            self._check_name(name, f"{where}.files[{name!r}]")
+            if name in CHECKER_FILES:
+                raise TaskError(f"{where}.files[{name!r}]", f"is a name the checker's dir uses ({sorted(CHECKER_FILES)})")
+            if name in (self.input_file, self.output_file):
+                raise TaskError(f"{where}.files[{name!r}]", "is also the input_file or output_file")
+        for key in ("input_file", "output_file"):
+            name = getattr(self, key)
+            if name:
+                self._check_name(name, f"{where}.{key}")
+                if not self.tests:
+                    raise TaskError(f"{where}.{key}", "needs stdin tests (`tests`)")
+        if self.input_file and self.input_file == self.output_file:
+            raise TaskError(f"{where}.output_file", "must differ from input_file")
+
+    def _check_name(self, name: str, where: str) -> None:
+        if not FILE_NAME.match(name) or name in (".", ".."):
+            raise TaskError(where, "must be a plain file name (letters, digits, _ . + -; no '/', "
+                                   "not starting with '.', at most 100 characters)")
+        stem, _, ext = name.partition(".")
+        if stem == "prog" or (self.language == "java" and ext.rpartition(".")[2] in ("java", "class")):
+            raise TaskError(where, "clashes with the program's own source or binary (prog, prog.*, *.java, *.class)")
+
+    def _validate_kinds(self, where: str) -> None:
+        """Which test kinds go together (docs/tasks.md "Task schema"): stdin tests (with test_code
+        too), or call_tests alone; a framework needs its test file; entry_point is a name."""
+        one_of(self.test_framework, TEST_FRAMEWORKS, f"{where}.test_framework")
+        if self.entry_point and not (self.entry_point.isidentifier() and not keyword.iskeyword(self.entry_point)):
+            raise TaskError(f"{where}.entry_point", f"must be a Python identifier, got {self.entry_point[:100]!r}")
+        if self.test_framework != "assert" and not self.test_code:
+            raise TaskError(f"{where}.test_framework", f"{self.test_framework!r} needs test_code (the test file)")
+        if not self.call_tests:
+            return
+        if self.language not in CALL_TEST_LANGUAGES:
+            raise TaskError(f"{where}.call_tests", f"needs language one of {list(CALL_TEST_LANGUAGES)}, "
+                                                   f"got {self.language!r}")
+        if not self.entry_point:
+            raise TaskError(f"{where}.entry_point", "is needed with call_tests (the function to call)")
+        if self.tests or self.test_code:
+            raise TaskError(f"{where}.call_tests", "cannot be combined with stdin tests or test_code")
+        if self.checker:
+            raise TaskError(f"{where}.checker", "does not apply to call_tests (they compare return values)")
+        for i, t in enumerate(self.call_tests):
+            t.validate(f"{where}.call_tests[{i}]")
+
+    def to_dict(self, wire: bool = False) -> dict[str, Any]:
+        """The plain dict the graders take (every default filled in); wire=True: only wire keys."""
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name in self.keys(wire)}
+        d["kind"] = "code"
+        d["tests"] = [dataclasses.asdict(t) for t in self.tests]
+        d["call_tests"] = [t.to_dict() for t in self.call_tests]
+        if "files" in d:
+            d["files"] = dict(self.files)
+        return d
+
+
+Task = MathTask | CodeTask
+
+
+def _task_id(obj: Mapping[Any, Any], where: str) -> str:
+    task_id = obj.get("id")
+    if isinstance(task_id, int) and not isinstance(task_id, bool):
+        task_id = str(task_id)
+    if not isinstance(task_id, str) or not task_id:
+        raise TaskError(f"{where}.id", "must be a non-empty string")
+    return task_id
+
+
+def parse_task(obj: Any, where: str = "task", languages: Mapping[str, LanguageLimits] | None = None) -> Task:
+    """A task dict (a `verifier grade` line, an HTTP task, a client item, a trainer row) as a validated
+    model: the one decoder of JSON tasks. Raises TaskError naming the field under the prefix `where`:
+    wrong types, unknown keys, values the graders cannot honour. `languages`: the served languages'
+    limits (default: default_limits())."""
+    if not isinstance(obj, Mapping):
+        raise TaskError(where, f"must be an object, got {type(obj).__name__}")
+    task_id = _task_id(obj, where)
+    kind = obj.get("kind")
+    if kind == "math":
+        return MathTask.from_dict(obj, where, task_id)
+    if kind == "code":
+        return CodeTask.from_dict({**obj, "id": task_id}, where, wire=True, limits=languages)
+    raise TaskError(f"{where}.kind", f"must be 'math' or 'code', got {kind!r}")

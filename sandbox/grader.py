@@ -18,12 +18,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 from .backend import Backend, DockerBackend
 from .config import SandboxConfig
-from .contract import sandbox_infra_error
+from .contract import CodeTask, sandbox_infra_error
 from .gvisor import GvisorBackend
 from .job import (InfraFailure, Plan, make_plan, merge_parts, new_job_dir, out_of_budget, reset_box, run_job,
                   split_plan)
 from .pool import Pool, arrival
-from .spec import CodeTask
 
 log = logging.getLogger(__name__)
 
@@ -195,7 +194,7 @@ class CodeGrader:
 
     async def grade(self, task: dict | CodeTask, timeout_s: float | None = None, files: dict[str, bytes] | None = None,
                     on_start: Callable[[], None] | None = None, shared: SharedRuns | None = None) -> dict:
-        """Grade one code task (sandbox/spec.py, docs/architecture.md). Returns a result dict; see
+        """Grade one code task (sandbox/contract.py CodeTask, docs/architecture.md). Returns a result dict; see
         sandbox/__init__.py. An invalid task is answered infra_error (retryable False) naming the field.
         `files` (Execute, docs/service.md "Execute"): more plain-named files in the job dir; the program's own win.
         `on_start` is called when the job leaves the queue (has its container and a CPU slot): the

@@ -3,7 +3,7 @@
 Each sandbox is `runsc --rootless --network=none run` of an OCI bundle whose root is a language's
 root filesystem folder (made by `verifier sandbox build --rootfs DIR` from the same recipes as the
 Docker images), read-only, with the same tmpfs /work and /tmp, user, rlimits and no capabilities as
-the Docker containers. The runner (sandbox/runner.py) is PID 1 of gVisor's user-space kernel and
+the Docker containers. The runner (sandbox/harness/runner.py) is PID 1 of gVisor's user-space kernel and
 talks over a socket pair given to runsc as its stdin and stdout: the same protocol, without
 Docker's frame headers. deploy/gvisor.md has the measurements behind these choices.
 
@@ -42,7 +42,7 @@ from .languages import LANGUAGES
 
 log = logging.getLogger(__name__)
 
-RUNNER_ARGV = ["python3", "-I", "-u", "/opt/sandbox/runner.py"]  # every recipe's CMD (sandbox/images/*.Dockerfile)
+RUNNER_ARGV = ["python3", "-I", "-u", "/opt/sandbox/harness/runner.py"]  # every recipe's CMD (sandbox/images/*.Dockerfile)
 WATCH_S = 0.02  # memory watchdog period while a request runs
 PR_SET_PDEATHSIG = 1
 _BACKENDS = itertools.count(1)  # GvisorBackends of this process: each gets its own state folder
@@ -234,11 +234,8 @@ class GvisorBackend(Backend):
         pipe: gVisor lets a same-uid process open pipes through /proc, not sockets), and the memory
         watchdog watches it between requests too (a cell's background process runs then)."""
         spec = oci_spec(self.config, language, image)
-        uid, _, gid = self.config.user.partition(":")
-        process = spec["process"]
-        process.update(user={"uid": int(uid), "gid": int(gid or uid)}, args=SESSION_ARGV,
-                       capabilities={k: [] for k in process["capabilities"]},
-                       env=[e for e in process["env"] if not e.startswith("SANDBOX_IDS=")])
+        process = spec["process"]  # root with CAP_SETUID/SETGID, as the runner: session_box takes its two uids
+        process["args"] = SESSION_ARGV
         process["rlimits"] = [r if r["type"] != "RLIMIT_NPROC" else {**r, "hard": pids_limit, "soft": pids_limit}
                               for r in process["rlimits"]]
         try:

@@ -19,9 +19,8 @@ from dataclasses import dataclass, field, fields, replace
 from . import checks
 from .channel import ChannelError
 from .config import SandboxConfig
-from .contract import BY_NAME, CODE_VERDICTS, EXTRACT_MAX, code_outcome, test_result
+from .contract import BY_NAME, CODE_VERDICTS, EXTRACT_MAX, CodeTask, CodeTest, code_outcome, test_result
 from .languages import LANGUAGES, Language, fill, java_main_class
-from .spec import CodeTask, CodeTest
 
 COMPILE_CAP = 64 << 10
 # Container-side programs: sandbox/harness/*.py, copied read-only into every image (sandbox/build.py).
@@ -144,7 +143,7 @@ def static_test_count(test_code: str) -> int:
         tree = ast.parse(test_code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return 0
-    return sum(type(n) in (ast.FunctionDef, ast.AsyncFunctionDef) and n.name.startswith("test")
+    return sum(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")
                for n in ast.walk(tree))
 
 
@@ -160,14 +159,14 @@ def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
     """Plan for a task, or a finished result dict when the program is to blame before it runs (no
     code, too large). A CodeTask (what the service's front ends decoded) is taken as it is; a dict
     (the sandbox's own API) is decoded here, once. Raises TaskError naming the field when the task
-    itself is invalid: the rules are sandbox/spec.py's, the same on every path."""
+    itself is invalid: the rules are the contract's (sandbox/contract.py CodeTask), the same on every path."""
     if not isinstance(task, CodeTask):
         task = CodeTask.from_dict(task, limits=config.limits)
     lang_name = task.language
     lang = LANGUAGES[lang_name]
     if lang_name not in config.languages:
         raise InfraFailure(f"language {lang_name!r} is not served (served: {', '.join(config.languages)})", retryable=False)
-    if task.as_given:  # Execute / /run_code: the program is the code sent (sandbox/spec.py)
+    if task.as_given:  # Execute / /run_code: the program is the code sent (sandbox/contract.py CodeTask.as_given)
         code, how = task.completion, ("raw" if task.completion.strip() else "none")
     else:
         code, how = checks.extract_code(task.completion, lang_name)
@@ -237,7 +236,7 @@ class EncodedTests(Sequence):
 
     __hash__ = None  # type: ignore[assignment]
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         t = self._tests[i]
@@ -331,7 +330,7 @@ def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: byt
           fd3: bool = False, rm_cwd: bool = False, fd3_max: int = 4096, put: dict[str, bytes] | None = None,
           fresh: list[str] | None = None, collect: tuple[str, int] | None = None, exe: bytes | None = None,
           scrub: bool = False, judge: bool = False) -> dict:
-    """One run in the runner (its protocol: sandbox/runner.py); the facts, with the kept bytes as *_b.
+    """One run in the runner (its protocol: sandbox/harness/runner.py); the facts, with the kept bytes as *_b.
     judge: argv is harness/judge.py, which keeps the judge's uid (the program's process it starts
     takes the program's)."""
     wall = plan.wall(cpu_s, config)
@@ -487,7 +486,7 @@ def _compiled_checker(pool, box, plan: Plan, config: SandboxConfig, overhead: in
             _CHECKERS.move_to_end(key)
             return _CHECKERS[key]
     d = "k" + secrets.token_hex(8)
-    _files(box, d, {**plan.support, "checker.cpp": plan.checker.encode("utf-8", "surrogatepass")})
+    _files(box, d, {**plan.support, "checker.cpp": (plan.checker or "").encode("utf-8", "surrogatepass")})
     pool.set_memory(box, config.limits_for("cpp").compile_memory_mb + overhead)
     facts = _exec(box, CHECKER_COMPILE, plan, config, CHECKER_COMPILE_S, cwd=d, stdout_max=COMPILE_CAP,
                   rm_cwd=True, collect=("checker", MAX_CHECKER_BYTES))
@@ -645,7 +644,7 @@ def _run_checker(box, plan: Plan, config: SandboxConfig, stdin: bytes, output: b
     d = "c" + secrets.token_hex(8)
     files = {**plan.support, "input.txt": stdin, "output.txt": output, "answer.txt": expected}
     if plan.checker_language == "python":
-        files["checker.py"] = plan.checker.encode("utf-8", "surrogatepass")
+        files["checker.py"] = (plan.checker or "").encode("utf-8", "surrogatepass")
     if not _files(box, d, files, full_ok=True, readonly=plan.support):
         return None
     if plan.checker_language == "cpp":

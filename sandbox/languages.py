@@ -23,7 +23,6 @@ class Language:
     compile_memory: bool = True  # the compile step needs more memory than a test (a real compiler)
     exec_work: bool = False  # the program is a binary in /work; elsewhere /work is noexec (no native code of its own)
     env: tuple[tuple[str, str], ...] = ()  # set for compile and run (toolchains that need writable dirs)
-    cpp_checker: bool = True  # the image has g++: a task may bring a C++ checker (testlib)
 
 
 LANGUAGES: dict[str, Language] = {
@@ -47,7 +46,7 @@ LANGUAGES: dict[str, Language] = {
         compile=("node", "--check", "prog.js"), compile_memory=False,
         run=("node", "--max-old-space-size={mem}", "--stack-size=65500", "prog.js"),
         aliases=("javascript", "js", "node", "nodejs", "mjs", "cjs"),
-        oom_markers=(b"heap out of memory",), cpp_checker=False,
+        oom_markers=(b"heap out of memory",),
     ),
     "java": Language(
         name="java", source="{main}.java",
@@ -56,7 +55,7 @@ LANGUAGES: dict[str, Language] = {
         run=("java", "-Xmx{mem}m", "-Xss64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
              "-Xshare:auto", "-cp", ".", "{main}"),
         aliases=("java", "java17"),
-        oom_markers=(b"java.lang.OutOfMemoryError",), cpp_checker=False,
+        oom_markers=(b"java.lang.OutOfMemoryError",),
     ),
     "rust": Language(
         name="rust", source="prog.rs",

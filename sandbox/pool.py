@@ -1,6 +1,6 @@
 """Warm pool of hardened sandboxes, one queue per language, over a backend (sandbox/backend.py).
 
-Each sandbox runs sandbox/runner.py as its PID 1 and is talked to over one channel
+Each sandbox runs sandbox/harness/runner.py as its PID 1 and is talked to over one channel
 (sandbox/channel.py). A job borrows a sandbox, the sandbox is reset (every process killed, every
 work dir wiped) after the job and recycled after `jobs_per_container` jobs or any anomaly;
 replacements start in the background. A sandbox near its last job has its successor started ahead
@@ -103,30 +103,36 @@ class Pool:
         self.recycled = 0
 
     # -- sync parts (threads): the backend's
+    def _backend(self) -> Backend:
+        """The backend; None only where a subclass replaces every method that needs one (tests/test_sandbox_pool.py)."""
+        if self.backend is None:
+            raise RuntimeError("this pool has no sandbox backend")
+        return self.backend
+
     def create(self, language: str) -> Box:
         """Start one sandbox whose runner answered a ping. Raises on any failure."""
-        box = self.backend.start(language, self.images[language], box_memory_mb(self.config, language))
+        box = self._backend().start(language, self.images[language], box_memory_mb(self.config, language))
         self.created += 1
         return box
 
     def destroy(self, box: Box) -> None:
-        self.backend.remove(box)
+        self._backend().remove(box)
 
     def kill(self, box: Box) -> None:
         """Stop a box at once (a cancelled job): the job thread then sees its channel close."""
-        self.backend.kill(box)
+        self._backend().kill(box)
 
     def death_note(self, box: Box) -> str:
         """How a box that died mid-job ended (Backend.death_note)."""
-        return self.backend.death_note(box)
+        return self._backend().death_note(box)
 
     def oom_killed(self, box: Box, wait_s: float = 3.0) -> bool:
         """Whether the box died of its memory limit: the program's verdict (Backend.oom_killed)."""
-        return self.backend.oom_killed(box, wait_s)
+        return self._backend().oom_killed(box, wait_s)
 
     def set_memory(self, box: Box, mb: int) -> None:
         """The box's memory limit (= memory+swap: no swap) for the next step."""
-        self.backend.set_memory(box, mb)
+        self._backend().set_memory(box, mb)
 
     # -- async parts
     async def _run(self, fn, *args):
@@ -264,4 +270,4 @@ class Pool:
         self.control.shutdown(wait=False)
 
     def _remove_own(self) -> None:
-        self.backend.remove_own()
+        self._backend().remove_own()

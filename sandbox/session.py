@@ -86,7 +86,7 @@ class SessionBox:
             raise ChannelError(f"session start failed: {head.get('error')}")
 
     def reset(self) -> bool:
-        """End the session in place (sandbox/runner.py's reset); True when the container is clean."""
+        """End the session in place (sandbox/harness/runner.py's reset); True when the container is clean."""
         try:
             head, _ = self.channel.request({"op": "reset"}, timeout_s=30.0)
         except ChannelError:
@@ -102,8 +102,13 @@ class SessionBox:
             reply, blobs = self.channel.request(head, {"code": code.encode("utf-8", "surrogatepass")},
                                                 timeout_s=lim.wall_s + 10.0)
         except ChannelError as e:
-            reply, blobs = {"status": "crashed", "detail": f"the session's container stopped answering ({e})",
-                            "lost": True}, {}
+            if self.backend.oom_killed(self.box):  # under Docker's runsc runtime an OOM kill takes the whole sandbox
+                reply = {"status": "memory_limit", "detail": "the session went over its memory limit", "lost": True}
+            else:  # how it ended (Backend.death_note): a runtime's crash is told apart from a kill
+                note = self.backend.death_note(self.box)
+                reply = {"status": "crashed", "lost": True,
+                         "detail": f"the session's container stopped answering ({e}{'; ' + note if note else ''})"}
+            blobs = {}
         if reply.get("lost") and (getattr(self.channel, "oom_hit", False) or getattr(self.box.container, "oom", False)):
             # the gVisor backend's memory watchdog killed it (no cgroup to count an OOM kill there)
             reply = {**reply, "status": "memory_limit", "detail": "the session went over its memory limit"}

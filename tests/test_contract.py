@@ -137,7 +137,7 @@ def test_builders_make_whole_results_that_survive_the_wire():
 def test_support_file_limits_differ_by_edge():
     """A graded task's files travel with every task of a batch and are written again for each checker
     run; an Execute request's are one tool call's directory: two edges, two limits, one home."""
-    from sandbox.spec import CodeTask, TaskError
+    from sandbox.contract import CodeTask, TaskError
     from verifier.execute import check_files
 
     many = {f"f{i}.txt": "x" for i in range(contract.TASK_MAX_FILES + 1)}
@@ -146,3 +146,18 @@ def test_support_file_limits_differ_by_edge():
     assert len(check_files(many, "python", 1 << 20)) == len(many)
     with pytest.raises(TaskError, match=str(contract.EXECUTE_MAX_FILES)):
         check_files({f"f{i}": "x" for i in range(contract.EXECUTE_MAX_FILES + 1)}, "python", 1 << 20)
+
+
+def test_a_cpp_checker_needs_an_image_with_gxx():
+    """The contract lists the images that have g++ (CPP_CHECKER_LANGUAGES); a language outside it is
+    refused naming the field: JavaScript, or a language an operator gave limits but that has no such
+    image (before the list moved here, the latter was a KeyError out of the languages table)."""
+    from sandbox.contract import CodeTask, LanguageLimits, TaskError
+
+    base = {"completion": "x", "tests": [{"stdin": "", "expected_stdout": ""}], "checker": "int main() {}",
+            "checker_language": "cpp"}
+    assert CodeTask.from_dict({**base, "language": "rust"}, "task").checker_language == "cpp"
+    for language, limits in (("javascript", None), ("ruby", {"ruby": LanguageLimits()})):
+        with pytest.raises(TaskError, match=r"needs g\+\+") as refused:
+            CodeTask.from_dict({**base, "language": language}, "task", limits=limits)
+        assert refused.value.field == "task.checker_language"

@@ -18,9 +18,8 @@ from collections import Counter
 import pytest
 
 from sandbox import SandboxConfig
-from sandbox.spec import CodeTask
+from sandbox.contract import CodeTask, MathTask
 from verifier.config import ServerConfig
-from verifier.schema import MathTask
 
 MATH = {"id": "m", "kind": "math", "completion": "so \\boxed{4}", "gold": "4"}
 DOUBLE = "print(int(input()) * 2)"
@@ -200,7 +199,8 @@ def test_a_renumbered_trainer_task_keeps_its_model(monkeypatch):
     """verl's micro-batcher renumbers each task (trainer/verl.py): with_id keeps the decoded model, so
     the client sends it without decoding the dict again; a plain dict is still decoded, once."""
     from verifier import client as client_module
-    from verifier.schema import Parsed, parse_task, parsed, with_id
+    from sandbox.contract import parse_task
+    from verifier.schema import Parsed, parsed, with_id
 
     task = with_id(parsed(parse_task(CODE)), "7")
     assert isinstance(task, Parsed) and task["id"] == "7" and task.model.id == "7"

@@ -270,8 +270,33 @@ def test_servicemonitor_and_networkpolicy_name_real_ports(docs, deployment):
     for rule in policy["spec"]["ingress"]:
         assert {p["port"] for p in rule["ports"]} <= container_ports
     own = policy["spec"]["podSelector"]
-    (egress,) = policy["spec"]["egress"]  # only to the other replicas, for forwarded session calls
-    assert egress["to"] == [{"podSelector": own}] and {p["port"] for p in egress["ports"]} == {"grpc", "http"}
+    # only to the other replicas, for forwarded session calls, and to the cluster DNS (VERIFIER_PEER_SERVICE)
+    peers, dns = policy["spec"]["egress"]
+    assert peers["to"] == [{"podSelector": own}] and {p["port"] for p in peers["ports"]} == {"grpc", "http"}
+    assert dns["to"] == [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "kube-system"}},
+                          "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}}}]
+    assert sorted((p["port"], p["protocol"]) for p in dns["ports"]) == [(53, "TCP"), (53, "UDP")]
+
+
+def test_replicas_forward_session_calls_to_their_owner_without_a_token(docs, deployment):
+    """docs/sessions.md "Sessions": each pod advertises its own IP on its gRPC port, and names the
+    headless Service (VERIFIER_PEER_SERVICE) whose addresses bound forwarding when no token signs
+    the ids: the Service that exists, selects these pods and serves that port; the server reads
+    both settings as they are written here."""
+    from verifier.config import ServerConfig
+
+    env = _env(deployment)
+    (headless,) = [s for s in by_kind(docs, "Service") if s["spec"].get("clusterIP") == "None"]
+    assert env["VERIFIER_PEER_SERVICE"] == headless["metadata"]["name"]
+    assert headless["spec"]["selector"].items() <= deployment["spec"]["template"]["metadata"]["labels"].items()
+    assert env["VERIFIER_ADVERTISE_ADDRESS"] == f"$(POD_IP):{env['VERIFIER_PORT']}"
+    names = [e["name"] for e in _container(deployment)["env"]]
+    assert names.index("POD_IP") < names.index("VERIFIER_ADVERTISE_ADDRESS")  # $(VAR) expands earlier entries only
+    (pod_ip,) = [e for e in _container(deployment)["env"] if e["name"] == "POD_IP"]
+    assert pod_ip["valueFrom"] == {"fieldRef": {"fieldPath": "status.podIP"}}
+    config = ServerConfig.from_env({k: v.replace("$(POD_IP)", "10.1.2.3") for k, v in env.items()
+                                    if k.startswith("VERIFIER_") and v is not None})
+    assert config.peer_service == "grpo-verifier-headless" and config.advertise_address == "10.1.2.3:50051"
 
 
 def test_the_base_grades_code_without_docker_or_privileges(deployment):

@@ -16,7 +16,7 @@ from trainer.tasks import build_tasks
 from verifier.formats import FormatError, detect, to_task
 from verifier.formats.codeforces import CHECKER_WRAPPER
 from verifier.formats.common import MAX_INFLATED_BYTES, lcb_private_tests
-from verifier.schema import parse_task
+from sandbox.contract import parse_task
 
 
 def _valid(task: dict) -> dict:

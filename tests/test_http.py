@@ -51,6 +51,7 @@ def test_grade_math_right_wrong_and_rewritten_in_order(verifier_server):
 @pytest.mark.parametrize("tasks,field", [
     ([math_task("a", "\\boxed{1}", "1"), math_task("b", 42, "1")], "tasks[1].completion"),
     ([math_task("a", "\\boxed{1}", "1"), {"id": "b", "kind": "poetry"}], "tasks[1].kind"),
+    ([{"id": "b", "kind": ["math"]}], "tasks[0].kind"),  # not a string (unhashable): named, not a crash
     ([math_task("a", "\\boxed{1}", "1"), math_task("a", "\\boxed{1}", "1")], "tasks[1].id"),
     ([math_task("a", "\\boxed{1}", "1", profile="sloppy")], "tasks[0]"),
     ([math_task("a", "\\boxed{1}", "1", glod="1")], "tasks[0].glod"),  # a typo'd key is refused, not ignored

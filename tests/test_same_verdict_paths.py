@@ -3,7 +3,7 @@
 
 Each path used to carry its own defaults (a float comparator without tolerances got 0 tolerance
 through the server, CLI and trainer but 1e-6 through the sandbox) and its own validation; the
-schema (verifier/schema.py, sandbox/spec.py) now decides for all of them. The tasks cover right and
+schema (sandbox/contract.py) now decides for all of them. The tasks cover right and
 wrong answers and several verdicts of each kind, with near misses next to their right answers.
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ from trainer.config import RewardConfig
 from trainer.rewards import VerifierRewards
 from verifier.client import ClientConfig, VerifierClient
 from verifier.math.grade import grade_math
-from verifier.schema import parse_task
+from sandbox.contract import parse_task
 
 pytestmark = pytest.mark.docker
 ROOT = Path(__file__).resolve().parent.parent

@@ -88,8 +88,8 @@ def _rootfs(base, name: str, age_s: float) -> str:
     """A root filesystem folder as export_rootfs leaves it (its runner inside), `age_s` old."""
     import os
 
-    (base / name / "opt/sandbox").mkdir(parents=True)
-    (base / name / "opt/sandbox/runner.py").write_text("# runner\n")
+    (base / name / "opt/sandbox/harness").mkdir(parents=True)
+    (base / name / "opt/sandbox/harness/runner.py").write_text("# runner\n")
     t = time.time() - age_s
     os.utime(base / name, (t, t))
     return str(base / name)

@@ -126,7 +126,7 @@ try:
 except OSError as e:
     out["net"] = "blocked"
 out["ifaces"] = sorted(n for _, n in socket.if_nameindex())
-for path in ("/usr/evil", "/etc/evil", "/opt/sandbox/runner.py"):
+for path in ("/usr/evil", "/etc/evil", "/opt/sandbox/harness/runner.py"):
     try:
         open(path, "w").write("x"); out[path] = "written"
     except OSError as e:
@@ -176,10 +176,10 @@ def test_hardening_from_inside(any_grader):
     # gVisor checks the directory's owner before the read-only mount: EACCES there, EROFS under Linux
     denied = ("EROFS",) if any_grader.grader.config.backend == "docker" else ("EROFS", "EACCES")
     assert facts["/usr/evil"] in denied and facts["/etc/evil"] in denied
-    assert facts["/opt/sandbox/runner.py"] in ("EROFS", "EACCES")
+    assert facts["/opt/sandbox/harness/runner.py"] in ("EROFS", "EACCES")
     assert facts["uid"] != 0 and int(facts["cap_eff"], 16) == 0
     # the runner (started as root with CAP_SETUID/SETGID only) kept neither: real and saved uid the
-    # judge's, effective uid the program's (sandbox/runner.py)
+    # judge's, effective uid the program's (sandbox/harness/runner.py)
     assert facts["runner_uids"] == [65533, 65534, 65533] and int(facts["runner_cap_eff"], 16) == 0
     if any_grader.grader.config.backend == "docker":
         assert facts["nnp"] == "1" and facts["seccomp"] == "2"

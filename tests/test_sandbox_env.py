@@ -19,7 +19,7 @@ ADD = [("1 2\n", "3\n"), ("5 -7\n", "-2\n")]
 
 @pytest.fixture(scope="module")
 def grader():
-    g = SyncGrader(SandboxConfig(pool_size=1, pool_name=POOL, languages=("python", "rust", "go")))
+    g = SyncGrader(SandboxConfig(pool_size=1, pool_name=POOL, languages=("python", "c", "rust", "go")))
     assert g.grader.available, g.grader.unavailable_reason()
     yield g
     g.close()
@@ -216,6 +216,17 @@ def test_cpp_checker_with_output_file_and_a_native_program(grader):
     assert grade(grader, task("rust", code.replace("OFF", ""), **kw))["verdict"] == "accepted"
     near = grade(grader, task("rust", code.replace("OFF", " + (v[0] == 5) as i64"), **kw))
     assert [t["verdict"] for t in near["tests"]] == ["accepted", "wrong_answer"]
+
+
+def test_a_c_program_judged_by_a_cpp_checker(grader):
+    """C is in the contract's list of images with g++ (CPP_CHECKER_LANGUAGES): its image has g++, so a
+    Codeforces-style C task with a testlib checker is judged, not refused as the dataset's fault."""
+    code = '#include <stdio.h>\nint main(void){long long a,b;scanf("%lld %lld",&a,&b);printf("%lld\\n",a+bOFF);return 0;}'
+    kw = {"checker": CPP_CHECKER, "checker_language": "cpp", "files": {"testlib.h": TESTLIB}}
+    r = grade(grader, task("c", code.replace("OFF", ""), **kw))
+    assert r["verdict"] == "accepted", r
+    near = grade(grader, task("c", code.replace("OFF", "+(a==5)"), **kw))
+    assert [t["verdict"] for t in near["tests"]] == ["accepted", "wrong_answer"], near
 
 
 def test_a_checker_that_does_not_compile_is_the_datasets(grader):

@@ -64,10 +64,10 @@ def test_verdicts_and_hardening_under_gvisor(gvisor, code, verdict):
     assert result["verdict"] == verdict, result["detail"]
 
 
-# issue 16 under gVisor: the Sentry keeps the runner's two uids (sandbox/runner.py), so the judge
+# issue 16 under gVisor: the Sentry keeps the runner's two uids (sandbox/harness/runner.py), so the judge
 # stays out of the program's reach and a call's CPU counts a child it never waited for. Debian's
 # runsc ignores PR_SET_DUMPABLE in /proc, so the runner's and judge's channels are sockets, which
-# /proc/<pid>/fd cannot reopen (sandbox/runner.py channel(), docs/sandboxes.md "Sandbox backends").
+# /proc/<pid>/fd cannot reopen (sandbox/harness/runner.py channel(), docs/sandboxes.md "Sandbox backends").
 STOP_JUDGE = ("import os, signal, time\n"
               "def f(x):\n    judge = os.getppid()\n    for sig in (signal.SIGSTOP, signal.SIGKILL):\n        try:\n"
               "            os.kill(judge, sig)\n        except OSError:\n            pass\n"
@@ -87,7 +87,7 @@ def test_the_judge_is_out_of_the_programs_reach_under_gvisor(gvisor):
 @pytest.mark.parametrize("how", ["stdin", "call_tests"])
 def test_no_fd_of_the_runner_or_judge_opens_through_proc_under_runsc(gvisor, how):
     """Docker's attached stdio reaches the runner as host FIFOs (root's, mode 0600) and every other
-    channel is a socket (sandbox/runner.py channel()): a program opens none of them, so it can
+    channel is a socket (sandbox/harness/runner.py channel()): a program opens none of them, so it can
     neither read a request (a checker's carries the expected output) nor write a reply."""
     from tests.test_sandbox_security import OTHERS_FDS
     task = {"id": "g", "kind": "code", "language": "python", "completion": OTHERS_FDS, "return_output": True}

@@ -34,7 +34,7 @@ def py(code: str, expected: str = "3\n", **kw) -> dict:
 ])
 def test_tasks_judged_inside_the_sandbox_are_judged(gvisor, task):
     """Once refused here (a program could open a judge's pipes through gVisor's /proc): every channel
-    of the runner and judge is a socket now (sandbox/runner.py channel()). Near miss: off by one fails."""
+    of the runner and judge is a socket now (sandbox/harness/runner.py channel()). Near miss: off by one fails."""
     assert gvisor.grade(task)["verdict"] == "accepted"
     r = gvisor.grade(dict(task, completion="def f(x):\n    return x + 1"))
     assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
@@ -51,7 +51,7 @@ def test_stdin_tests_and_checkers_are_judged(gvisor):
 @pytest.mark.parametrize("sig", [9, 15, 2])
 def test_a_program_cannot_signal_the_runner(gvisor, sig):
     """gVisor delivers a signal to PID 1 that Linux would ignore; the runner's uid being another
-    than the program's (sandbox/runner.py) makes it EPERM there too, and the runner stays."""
+    than the program's (sandbox/harness/runner.py) makes it EPERM there too, and the runner stays."""
     r = gvisor.grade(py(f"import os\nos.kill(1, {sig})\nprint(3)"))
     assert r["verdict"] == "runtime_error" and "PermissionError" in r["detail"], r
     assert gvisor.grade(py("print(3)"))["verdict"] == "accepted"  # the runner answered: same sandbox

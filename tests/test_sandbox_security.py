@@ -46,7 +46,7 @@ INNOCENT = py("a, b = map(int, input().split())\nx = bytearray(150 << 20)\nprint
 def test_sigint_to_pid1_is_ignored(grader):
     before = grader.grader.stats()["containers_recycled"]
     r = grader.grade(py("import os, signal\nos.kill(1, signal.SIGINT)\nprint(4)"))
-    # the runner's real uid is not the program's (sandbox/runner.py): no signal reaches it
+    # the runner's real uid is not the program's (sandbox/harness/runner.py): no signal reaches it
     assert r["verdict"] == "runtime_error" and "PermissionError" in r["detail"], r
     assert grader.grade(INNOCENT)["verdict"] == "accepted"
     assert grader.grader.stats()["containers_recycled"] == before  # the runner survived it
@@ -102,7 +102,7 @@ def test_ipc_objects_do_not_survive_the_job(grader):
 
 # ---------------------------------------------------------------- F4: forging the test_code harness
 ADD_TESTS = "assert add(1, 2) == 3\nassert add(2, 2) == 4\n"
-JUDGES = ("process",)  # how test_code runs: sandbox.spec.JUDGE_MODES ("shared" was removed, issue 16)
+JUDGES = ("process",)  # how test_code runs: sandbox.contract.JUDGE_MODES ("shared" was removed, issue 16)
 FORGERIES = {
     "exec_replaced": "import builtins\ndef add(a, b): return 0\nbuiltins.exec = lambda *a, **k: None",
     "nonce_from_environ": (
@@ -980,7 +980,7 @@ def test_codeforces_yes_no_answers_in_any_case(grader, printed, verdict):
 # ---------------------------------------------------------------- /proc/<pid>/fd of trusted processes (issue 19)
 # gVisor ignores PR_SET_DUMPABLE in /proc and lets a process open /proc/<pid>/fd/N of a pipe whose
 # creator's effective uid was its own: the runner's and a judge's. Every channel they hold is a
-# socket (sandbox/runner.py channel()), which cannot be reopened by path (docs/sandboxes.md "Sandbox backends").
+# socket (sandbox/harness/runner.py channel()), which cannot be reopened by path (docs/sandboxes.md "Sandbox backends").
 OTHERS_FDS = '''import os, stat
 def others_fds():
     """Every fd of another process that opens (read or write), but named files (their own modes

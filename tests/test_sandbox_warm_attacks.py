@@ -11,7 +11,7 @@ import secrets
 
 import pytest
 
-from sandbox.runner import WARM_FORKS_MAX
+from sandbox.harness.runner import WARM_FORKS_MAX
 from sandbox.sync import SyncGrader
 from tests.helpers import sandbox_config
 from tests.test_sandbox_warm import SCAN, outputs, py
@@ -375,7 +375,7 @@ def test_a_judged_program_cannot_reach_its_warm_judge(any_grader):
 
 CHANGED_WARM = """
 import os, resource
-from sandbox import runner
+from sandbox.harness import runner
 
 warm = runner.Warm()
 warm.start()

@@ -8,8 +8,9 @@ import pytest
 
 from sandbox.job import make_plan
 from sandbox.config import SandboxConfig
-from verifier.schema import (VERDICTS, TaskError, default_languages, parse_task, result_from_proto, result_to_proto,
-                             task_from_proto, task_to_proto, validate_tasks)
+from sandbox.contract import VERDICTS, TaskError, parse_task
+from verifier.schema import (default_languages, result_from_proto, result_to_proto, task_from_proto, task_to_proto,
+                             validate_tasks)
 from verifier.v1 import verifier_pb2 as pb
 
 DEFAULT_LANGUAGES = default_languages()

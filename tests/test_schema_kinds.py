@@ -8,8 +8,9 @@ import pytest
 
 from sandbox.config import SandboxConfig
 from sandbox.job import make_plan
-from verifier.schema import (TaskError, default_languages, parse_task, result_from_proto, result_to_proto,
-                             task_from_proto, task_to_proto, validate_tasks)
+from sandbox.contract import TaskError, parse_task
+from verifier.schema import (default_languages, result_from_proto, result_to_proto, task_from_proto, task_to_proto,
+                             validate_tasks)
 from verifier.v1 import verifier_pb2 as pb
 
 LIMITS = pb.Limits(max_tasks_per_call=4, max_field_bytes=200, max_request_bytes=1 << 20, max_math_timeout_s=30,

@@ -156,8 +156,9 @@ def test_a_cell_cannot_forge_the_next_replys_framing(client):
     with client.session("python") as s:
         r = s.run("open('/proc/1/fd/1', 'wb')")
         assert r.status == "error" and r.error["ename"] == "PermissionError"
-        r = s.run("import os; os.kill(1, 9); 'alive'")
-        assert r.value == "'alive'" and s.run("1 + 1").value == "2"  # PID 1 ignores a kill from inside
+        r = s.run("import os; os.kill(1, 9); 'alive'")  # PID 1's real uid is the judge's: not the cell's to signal
+        assert r.status == "error" and r.error["ename"] == "PermissionError", r
+        assert s.run("1 + 1").value == "2"
 
 
 def test_a_background_writer_cannot_stall_the_next_cell(client):
@@ -417,15 +418,20 @@ def test_replica_affinity_and_a_dead_replica_loses_the_session(server_factory):
 
 
 def test_a_cell_runs_as_the_program_uid_with_no_capability(client):
-    """Grading runners start as root to split the judge's uid from the program's; a session must not
-    inherit that: its cells run as the sandbox user with every capability set empty."""
+    """A session's PID 1 starts as root, as a grading runner does, to split the judge's uid from the
+    program's (sandbox/harness/session_box.py); its cells must not inherit that: they run as the
+    sandbox user alone (real, effective and saved uid), with no capability. The bounding set is the
+    container's (CAP_SETUID and CAP_SETGID, as for a graded program): no_new_privileges keeps a
+    non-root process from ever gaining what it bounds."""
     with client.session("python") as s:
         r = s.run("import os\nst = open('/proc/self/status').read()\n"
-                  "caps = [l.split()[1] for l in st.splitlines() if l.startswith('Cap')]\n"
-                  "print(os.getuid(), os.geteuid(), os.getgid(), sorted(set(caps)))")
-        uid, euid, gid, caps = r.stdout.split(" ", 3)
-        assert uid == euid != "0" and gid != "0", r.stdout
-        assert caps.strip() == "['0000000000000000']", r.stdout
+                  "caps = {l.split()[0]: l.split()[1] for l in st.splitlines() if l.startswith('Cap')}\n"
+                  "print(*os.getresuid(), os.getgid(), caps)")
+        ruid, euid, suid, gid, caps = r.stdout.split(" ", 4)
+        assert ruid == euid == suid != "0" and gid != "0", r.stdout
+        caps = eval(caps)
+        assert {caps[k] for k in ("CapInh:", "CapPrm:", "CapEff:", "CapAmb:")} == {"0000000000000000"}, r.stdout
+        assert int(caps["CapBnd:"], 16) & ~0xC0 == 0, r.stdout  # at most CAP_SETGID (6) and CAP_SETUID (7)
 
 
 def test_a_lost_session_frees_its_admission_slot_at_once(server_factory):
@@ -513,13 +519,13 @@ def test_calls_to_the_wrong_replica_reach_the_owner_and_a_dead_owner_is_lost(ser
     assert status == 200 and created["session_id"].split(".")[1] != sid.split(".")[1]
 
 
-def _self_signed(tmp_path) -> tuple[str, str]:
+def _self_signed(tmp_path, subject: str = "/CN=localhost", alt: str = "DNS:localhost,IP:127.0.0.1") -> tuple[str, str]:
     """(cert, key): one certificate every replica serves (as a deployment's Secret), naming localhost."""
     import subprocess
 
-    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+    key, cert = tmp_path / f"key{len(list(tmp_path.iterdir()))}.pem", tmp_path / f"cert{len(list(tmp_path.iterdir()))}.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", subject,
+                    "-addext", f"subjectAltName={alt}", "-keyout", str(key), "-out", str(cert)],
                    check=True, capture_output=True)
     return str(cert), str(key)
 
@@ -558,6 +564,62 @@ def test_grpc_calls_to_the_wrong_replica_reach_the_owner_over_tls(server_factory
     with pytest.raises(grpc.RpcError) as err:
         to_other.RunCell(pb.RunCellRequest(session_id=sid, code="1"), metadata=AUTH, timeout=60)
     assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "session lost" in err.value.details()
+
+
+def test_peer_tls_name_is_the_name_a_peers_certificate_is_checked_against(server_factory, tmp_path):
+    """--peer-tls-name (verifier/sessions.py `peer_tls_name`) is the name a peer's certificate must be
+    valid for when a session call is forwarded over TLS, on gRPC and HTTP alike: a name the
+    certificate covers (its second, not the first one the fallback would read) forwards; a name it
+    does not cover does not (the name is checked, not merely sent). A certificate that names no host
+    needs the flag: a replica without it refuses to start and says so; with it, it starts."""
+    import ssl
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    from verifier.local_server import free_port
+
+    cert, key = _self_signed(tmp_path, "/O=grpo-verifier", "DNS:replicas.internal,DNS:peers.internal")
+    ports = [free_port(), free_port(), free_port()]
+    owner, good, bad = (server_factory(*SERVER_ARGS, "--token", TOKEN, "--advertise-address", f"127.0.0.1:{p}",
+                                       "--tls-cert", cert, "--tls-key", key, "--peer-tls-name", name, port=p)
+                        for p, name in zip(ports, ("peers.internal", "peers.internal", "elsewhere.internal")))
+    creds = grpc.ssl_channel_credentials(open(cert, "rb").read())
+    to_owner, to_good, to_bad = (pb_grpc.VerifierStub(grpc.secure_channel(
+        r.target, creds, options=[("grpc.ssl_target_name_override", "peers.internal")])) for r in (owner, good, bad))
+    sid = to_owner.CreateSession(pb.CreateSessionRequest(language="python"), metadata=AUTH, timeout=60).session_id
+    assert to_good.RunCell(pb.RunCellRequest(session_id=sid, code="x = 41; x + 1"), metadata=AUTH, timeout=60).value == "42"
+    with pytest.raises(grpc.RpcError) as err:
+        to_bad.RunCell(pb.RunCellRequest(session_id=sid, code="x = 0"), metadata=AUTH, timeout=60)
+    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "cannot be reached" in err.value.details()
+    https = ssl.create_default_context(cafile=cert)
+    https.check_hostname = False  # this test's own calls: what is checked here is the replicas' forwarding
+
+    def post(replica, code: str) -> tuple[int, dict]:
+        req = urllib.request.Request(f"https://127.0.0.1:{replica.http_port}/v1/sessions/{sid}/cells", method="POST",
+                                     data=json.dumps({"code": code}).encode(),
+                                     headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"})
+        try:
+            with urllib.request.urlopen(req, context=https, timeout=60) as resp:
+                return resp.status, json.loads(resp.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    status, body = post(good, "x * 2")
+    assert status == 200 and body["value"] == "82", body
+    status, body = post(bad, "x = 0")
+    assert status == 410 and "SSLCertVerificationError" in body["error"], body
+    assert to_owner.RunCell(pb.RunCellRequest(session_id=sid, code="x"), metadata=AUTH, timeout=60).value == "41"
+
+    nameless, nameless_key = _self_signed(tmp_path, "/O=grpo-verifier", "IP:127.0.0.1")
+    args = ["--no-code", "--workers", "1", "--tls-cert", nameless, "--tls-key", nameless_key,
+            "--advertise-address", "127.0.0.1:1"]
+    proc = subprocess.run([sys.executable, "-m", "verifier.tools.cli", "serve", "--port", "0", "--metrics-port", "0",
+                           *args], capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0 and "--peer-tls-name" in proc.stderr and "names no host" in proc.stderr, proc.stderr
+    started = server_factory(*args, "--peer-tls-name", "peers.internal")
+    assert started.proc.poll() is None
 
 
 def test_peer_channels_speak_tls_and_are_closed_at_shutdown(server_factory, tmp_path):

@@ -196,18 +196,20 @@ def test_reading_special_files_and_links_is_refused(client):
 
 
 def test_a_cell_that_lowers_pid1_limits_loses_the_container_not_the_next_session(client):
-    """prlimit(2) and setpriority(2) reach PID 1 (same uid): its state changed, the container is
-    not reused, and the next session starts with PID 1's limits intact."""
+    """PID 1's real uid is the judge's (sandbox/harness/session_box.py), so prlimit(2) on it is
+    refused; setpriority(2) still reaches it (it checks the caller's uid against PID 1's effective
+    uid, the cells'): its state changed, the container is not reused, and the next session starts
+    with PID 1's limits intact."""
     boot = "open('/proc/1/stat').read().rsplit(')', 1)[1].split()[19]"
     with client.session("python") as a:
         first = a.run(boot).value
-        r = a.run("import os, resource\nresource.prlimit(1, resource.RLIMIT_NOFILE, (64, 64))\n"
-                  "os.setpriority(os.PRIO_PROCESS, 1, 15)\nresource.prlimit(1, resource.RLIMIT_NOFILE)")
-        assert r.value == "(64, 64)"
+        r = a.run("import resource\nresource.prlimit(1, resource.RLIMIT_NOFILE, (64, 64))")
+        assert r.status == "error" and r.error["ename"] == "PermissionError", r
+        r = a.run("import os\nos.setpriority(os.PRIO_PROCESS, 1, 15)\nos.getpriority(os.PRIO_PROCESS, 1)")
+        assert r.value == "15", r
     with client.session("python") as b:
         assert b.run(boot).value != first
-        assert b.run("import os, resource; resource.prlimit(1, resource.RLIMIT_NOFILE)[0] > 64 "
-                     "and os.getpriority(os.PRIO_PROCESS, 1) == 0").value == "True"
+        assert b.run("import os; os.getpriority(os.PRIO_PROCESS, 1)").value == "0"
 
 
 def test_a_replay_session_ended_between_cells_is_restored_not_reported_lost(client):
@@ -299,7 +301,7 @@ for pid in (p for p in os.listdir('/proc') if p.isdigit() and int(p) != os.getpi
             m = os.fstat(f).st_mode
             kind = 'fifo' if stat.S_ISFIFO(m) else 'socket' if stat.S_ISSOCK(m) else 'chr' if stat.S_ISCHR(m) else 'file'
             got.append([pid, fd, mode, kind])
-            try:  # a forged reply: the framing of sandbox/runner.py, a header line saying the next cell printed 'forged'
+            try:  # a forged reply: the framing of sandbox/harness/runner.py, a header line saying the next cell printed 'forged'
                 if mode == os.O_RDONLY:
                     os.read(f, 1 << 16)
                 else:
@@ -311,21 +313,38 @@ print(json.dumps(got))
 """
 
 
-@pytest.fixture(scope="module", params=["docker", "gvisor"])
+BACKENDS = {"docker": ("--sandbox-backend", "docker"), "gvisor": ("--sandbox-backend", "gvisor"),
+            "docker-runsc": ("--sandbox-backend", "docker", "--sandbox-runtime", "runsc")}
+
+
+@pytest.fixture(scope="module", params=list(BACKENDS))
 def any_backend(request) -> Iterator[VerifierClient]:
-    """A server whose sessions run on each backend in turn (`--sandbox-backend`)."""
+    """A server whose sessions run on each backend in turn (`--sandbox-backend`), and on Docker with
+    gVisor as its runtime (`--sandbox-runtime runsc`, registered by scripts/ensure_gvisor.sh)."""
     if request.param == "gvisor":
         from helpers import sandbox_config
         sandbox_config("gvisor", languages=("python",))  # its root filesystem, exported from the image
-    with ServerProcess(*SERVER_ARGS, "--sandbox-backend", request.param, "--token", TOKEN, "--max-sessions", "2") as s, \
+    if request.param == "docker-runsc" and not _runsc_registered():
+        pytest.fail("gVisor's runsc is not registered with dockerd: run scripts/ensure_gvisor.sh (make test does)")
+    with ServerProcess(*SERVER_ARGS, *BACKENDS[request.param], "--token", TOKEN, "--max-sessions", "2") as s, \
             VerifierClient(s.target, ClientConfig(token=TOKEN, timeout_s=120)) as c:
         yield c
 
 
+def _runsc_registered() -> bool:
+    """Whether dockerd knows the runsc runtime."""
+    import subprocess
+    out = subprocess.run(["docker", "info", "--format", "{{json .Runtimes}}"], capture_output=True, text=True)
+    return out.returncode == 0 and '"runsc"' in out.stdout
+
+
 def test_a_cell_opening_every_fd_of_every_other_process_gets_nothing_it_can_use(any_backend):
     """gVisor ignores PR_SET_DUMPABLE: a cell can list the supervisor's fds and open its pipes
-    through /proc/1/fd (sockets there are ENXIO). The supervisor holds only socket pairs, so a cell
-    opens no channel of it, and the forged replies it tried to write change nothing."""
+    through /proc/1/fd, by the pipe's owner (sockets there are ENXIO). The supervisor holds only
+    socket pairs, and under Docker's runsc runtime its attach FIFOs are root's (it starts as root,
+    then takes the runner's two uids), so a cell opens no channel of it, and the forged replies it
+    tried to write change nothing. With FIFOs of the cells' uid (a supervisor started as that uid)
+    a cell once wrote the host a reply that came back as the next cell's output."""
     import json
 
     with any_backend.session("python") as s:
@@ -356,16 +375,3 @@ def test_sessions_keep_their_limits_on_both_backends(any_backend):
         assert bomb.status == "memory_limit" and bomb.session_lost, bomb
     with any_backend.session("python", memory_limit_mb=128) as s:  # near miss: fits
         assert s.run("y = b'x' * (40 << 20); len(y)").value == str(40 << 20)
-
-
-
-def test_dockers_runsc_runtime_refuses_sessions_plainly(server_factory):
-    """Under Docker's runsc runtime the session supervisor's attach FIFOs carry the cells' uid and
-    gVisor's /proc opens them: a cell once wrote the host a forged reply that came back as the next
-    cell's output. No session starts there, and the answer says what to use instead."""
-    srv = server_factory(*SERVER_ARGS, "--sandbox-runtime", "runsc")
-    with pytest.raises(grpc.RpcError) as err:
-        stub(srv.target).CreateSession(pb.CreateSessionRequest(language="python"), timeout=60)
-    assert err.value.code() == grpc.StatusCode.UNAVAILABLE and "--sandbox-backend gvisor" in err.value.details()
-    status, _, body = http_call(srv, "POST", "/v1/sessions", {})
-    assert status == 503 and "runsc runtime" in body["error"]

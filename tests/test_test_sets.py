@@ -13,7 +13,8 @@ from trainer.rewards import VerifierRewards
 from sandbox.config import MAX_TESTS
 from helpers import math_task
 from verifier.client import ClientConfig, VerifierClient
-from verifier.schema import WireTestSets, parse_task, protos_with_test_sets, validate_tasks
+from sandbox.contract import parse_task
+from verifier.schema import WireTestSets, protos_with_test_sets, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 

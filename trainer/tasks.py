@@ -1,7 +1,7 @@
 """TRL batch -> verifier tasks, and verifier results -> per-component rewards. Pure logic, no I/O.
 
 TRL hands reward functions one list per dataset column, aligned with `completions`. Each row is
-turned into a task of the task schema (docs/tasks.md "Task schema") (verifier/schema.py checks it) by the one row reader,
+turned into a task of the task schema (docs/tasks.md "Task schema") (sandbox/contract.py parse_task checks it) by the one row reader,
 verifier/formats/rows.py: a public code dataset's row through its format (docs/datasets.md "Dataset formats"),
 our own `tests` / `test_code` / `verification_info` columns, else a math row with a gold answer. A row none of these reads is `None`
 (reward None, never 0.0), counted in UNREADABLE and logged once per set of columns, naming them.
@@ -16,11 +16,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 # UNGRADED: not graded (infra) or not gradable (malformed row, grader fault): None, never 0.0
-from sandbox.contract import NOT_BUILT, NOT_FOUND, UNGRADED
+from sandbox.contract import NOT_BUILT, NOT_FOUND, UNGRADED, TaskError, parse_task
 from trainer.config import RewardConfig
 from verifier.formats.common import columns_seen, completion_text
 from verifier.formats.rows import CODE_COLUMNS, code_spec, dataset_format, math_gold, row_kind, row_task
-from verifier.schema import TaskError, parse_task, parsed
+from verifier.schema import parsed
 
 # The row readers live in verifier/formats/rows.py (one reader for the trainer and the HTTP dialects).
 __all__ = ["CODE_COLUMNS", "UNREADABLE", "build_tasks", "checked", "code_spec", "completion_text", "component_value",
@@ -74,7 +74,7 @@ def build_tasks(completions: Sequence[Any], columns: Mapping[str, Sequence[Any]]
 
 
 def checked(task_id: str, task: dict | str, row: Mapping[str, Any]) -> dict | None:
-    """The task as the schema (verifier/schema.py) normalises it, or None, counted in UNREADABLE, when
+    """The task as the schema (sandbox/contract.py parse_task) normalises it, or None, counted in UNREADABLE, when
     the row is malformed (`task` is then the reason): the same rules as the server's, so a bad row
     costs one reward, not a batch. Decoded once: the dict carries its model (schema.Parsed), which
     the client sends without decoding the dict again."""

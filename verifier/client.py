@@ -24,13 +24,12 @@ from typing import Any
 
 import grpc
 
-from sandbox.contract import HOST_FAULTS, infra_error, task_error
+from sandbox.contract import HOST_FAULTS, CodeTask, MathTask, Task, TaskError, infra_error, parse_task, task_error
 from verifier.client_config import ClientConfig
 from verifier.execute import response_from_proto
 from verifier.session_wire import cell_from_proto
-from verifier.schema import (CodeTask, MathTask, Parsed, Task, TaskError, _check_tests, _language_limits, check_limits,
-                             inline_test_sets, languages_from_info, parse_task, protos_with_test_sets,
-                             result_from_proto)
+from verifier.schema import (Parsed, _check_tests, _language_limits, check_limits, inline_test_sets, languages_from_info,
+                             protos_with_test_sets, result_from_proto)
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
@@ -148,11 +147,11 @@ class AsyncVerifierClient:
             raise VerifierError(grpc.StatusCode.INVALID_ARGUMENT, message)
         results[task_id] = task_error(task_id, message)
 
-    async def grade(self, tasks: Sequence[Mapping[str, Any]], timeout_s: float | None = None) -> list[dict]:
+    async def grade(self, tasks: Sequence[Task | Mapping[str, Any]], timeout_s: float | None = None) -> list[dict]:
         """One result per task, in input order."""
         return (await self.grade_detailed(tasks, timeout_s)).results
 
-    async def grade_detailed(self, tasks: Sequence[Mapping[str, Any]], timeout_s: float | None = None) -> GradeReport:
+    async def grade_detailed(self, tasks: Sequence[Task | Mapping[str, Any]], timeout_s: float | None = None) -> GradeReport:
         """Like grade(), with retry and timing figures for logs. Raises VerifierError on a bad request."""
         started = time.monotonic()
         deadline = started + (timeout_s or self.config.timeout_s)
@@ -495,10 +494,10 @@ class VerifierClient:
                 self._thread.start()
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
-    def grade(self, tasks: Sequence[Mapping[str, Any]], timeout_s: float | None = None) -> list[dict]:
+    def grade(self, tasks: Sequence[Task | Mapping[str, Any]], timeout_s: float | None = None) -> list[dict]:
         return self._run(self._async.grade(tasks, timeout_s))
 
-    def grade_detailed(self, tasks: Sequence[Mapping[str, Any]], timeout_s: float | None = None) -> GradeReport:
+    def grade_detailed(self, tasks: Sequence[Task | Mapping[str, Any]], timeout_s: float | None = None) -> GradeReport:
         return self._run(self._async.grade_detailed(tasks, timeout_s))
 
     def server_info(self, timeout_s: float = 10.0) -> pb.ServerInfo:

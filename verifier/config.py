@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox.config import LanguageLimits, SandboxConfig
+from sandbox.config import SandboxConfig
+from sandbox.contract import LanguageLimits
 
 
 class ConfigError(ValueError):
@@ -75,6 +76,7 @@ class ServerConfig:
     token_file: str = field(default="", metadata={"help": "File holding the bearer token (a mounted secret)."})
     tls_cert: str = field(default="", metadata={"server_only": True, "help": "PEM certificate chain for TLS; with tls_key enables TLS."})
     tls_key: str = field(default="", metadata={"server_only": True, "help": "PEM private key for TLS."})
+    peer_tls_name: str = field(default="", metadata={"server_only": True, "help": "With TLS and advertise_address: the host name every replica's certificate must be valid for when a session call is forwarded to its owner (replicas are reached by pod IP, which certificates rarely name), e.g. the Service's DNS name. Empty: the certificate's own first DNS subjectAltName, else its CN; a certificate naming neither needs this (docs/sessions.md \"Sessions\")."})
     allow_insecure_bind: bool = field(default=False, metadata={"server_only": True, "help": "Allow a non-loopback bind without token or TLS."})
 
     drain_delay_s: float = field(default=2.0, metadata={"server_only": True, "help": "After SIGTERM, how long health says NOT_SERVING and new calls get UNAVAILABLE before the port closes (lets balancers notice)."})
@@ -143,7 +145,7 @@ def flat_fields(cls: type = ServerConfig, prefix: str = "") -> Iterator[FlatFiel
         if f.type in nested:
             yield from flat_fields(nested[f.type], f"{prefix}{f.name}_")
         else:
-            yield FlatField(prefix + f.name, f.type, f.metadata.get("help", ""), bool(f.metadata.get("server_only")))
+            yield FlatField(prefix + f.name, str(f.type), f.metadata.get("help", ""), bool(f.metadata.get("server_only")))
 
 
 def _why(exc: ValueError) -> str:

@@ -12,16 +12,16 @@ import hashlib
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Mapping, Sequence
 from typing import Any
 
-from sandbox.contract import BY_NAME, CACHEABLE, MATH_SHOWN_CHARS, infra_error
+from sandbox.contract import BY_NAME, CACHEABLE, MATH_SHOWN_CHARS, CodeTask, MathTask, Task, infra_error, parse_task
 from sandbox.contract import outcome as math_outcome
 from verifier import math as vmath
 from verifier.config import ServerConfig
 from verifier.execute import execute_response
 from verifier.metrics import Metrics
-from verifier.schema import CodeTask, MathTask, Task, default_languages, parse_task
+from verifier.schema import default_languages
 from verifier.workers import MathPool, Outcome
 
 log = logging.getLogger("verifier.engine")
@@ -39,7 +39,7 @@ def _math_key(task: MathTask, extraction: vmath.Extraction) -> tuple:
 
 
 def _model(task: Task | Mapping[str, Any]) -> Task:
-    """The task models every front end decodes into (verifier/schema.py, sandbox/spec.py) pass as they
+    """The task models every front end decodes into (sandbox/contract.py) pass as they
     are; a dict (this class's Python API, used directly) is decoded here, once."""
     return task if isinstance(task, (MathTask, CodeTask)) else parse_task(task)
 
@@ -57,7 +57,7 @@ class Draining(Exception):
 
 
 class Engine:
-    """Grades task models (verifier/schema.py MathTask, sandbox/spec.py CodeTask), decoded once by the
+    """Grades task models (sandbox/contract.py MathTask, CodeTask), decoded once by the
     front end that received them (docs/architecture.md "The data path")."""
 
     def __init__(self, config: ServerConfig, metrics: Metrics | None = None):
@@ -142,18 +142,18 @@ class Engine:
 
     # ------------------------------------------------------------ grading
 
-    async def grade_stream(self, tasks: Sequence[Task | Mapping[str, Any]]) -> AsyncIterator[dict]:
+    async def grade_stream(self, tasks: Sequence[Task | Mapping[str, Any]]) -> AsyncGenerator[dict[str, Any], None]:
         """Yield each task's result as it finishes; raises Overloaded or Draining before the first.
 
         Closing the iterator early (client cancelled) cancels every unfinished item: workers running
         them are killed and sandboxes reset.
         """
-        tasks = [_model(t) for t in tasks]
-        self.admit(len(tasks))
+        models = [_model(t) for t in tasks]
+        self.admit(len(models))
         released = 0
         groups: dict[tuple, asyncio.Task] = {}
         runs = self.code.shared_runs() if self.code is not None else None  # identical programs run once
-        jobs = [asyncio.ensure_future(self._grade_one(task, groups, runs)) for task in tasks]
+        jobs = [asyncio.ensure_future(self._grade_one(task, groups, runs)) for task in models]
         try:
             for next_done in asyncio.as_completed(jobs):
                 result = await next_done
@@ -161,7 +161,7 @@ class Engine:
                 self._release(1)
                 yield result
         finally:
-            self._release(len(tasks) - released)
+            self._release(len(models) - released)
             for job in (*jobs, *groups.values()):
                 job.cancel()
             shared = runs.futures() if runs is not None else []
@@ -189,7 +189,7 @@ class Engine:
             raise
         except Exception as exc:  # never lose an item to a bug: answer it
             log.exception("grading %s failed", task.id)
-            result = infra_error(task.id, f"internal error: {type(exc).__name__}")
+            result = dict(infra_error(task.id, f"internal error: {type(exc).__name__}"))
         self.metrics.items.labels(kind, result["verdict"]).inc()
         return result
 
@@ -226,7 +226,7 @@ class Engine:
         if outcome.status == "ok":
             result = dict(outcome.value)
         elif outcome.status == "crash":
-            result = infra_error(task.id, outcome.detail)
+            result = dict(infra_error(task.id, outcome.detail))
         else:
             result = math_outcome(outcome.status, outcome.detail, (extraction.text or "")[:MATH_SHOWN_CHARS],
                                   extraction.source)
@@ -239,8 +239,10 @@ class Engine:
         return result
 
     @contextlib.asynccontextmanager
-    async def _slot(self, kind: str, slots: asyncio.Semaphore):
+    async def _slot(self, kind: str, slots: asyncio.Semaphore | None) -> AsyncGenerator[float, None]:
         """Wait for a worker or sandbox slot; yields the seconds waited. Keeps the gauges honest on cancel."""
+        if slots is None:
+            raise RuntimeError("Engine.start() was not awaited")
         enqueued = time.monotonic()
         self.metrics.queue_items.labels(kind).inc()
         try:
@@ -272,7 +274,7 @@ class Engine:
 
     async def _grade_code(self, task: CodeTask, runs: Any = None) -> dict:
         if not self.code_available:
-            return infra_error(task.id, self.code_unavailable_reason())
+            return dict(infra_error(task.id, self.code_unavailable_reason()))
         timeout = task.timeout_s or None  # None: the sandbox's budget scales with tests x time limit
         with _CodeStart(self.metrics) as started:
             result = await self.code.grade(task, timeout, on_start=started, shared=runs)

@@ -1,7 +1,7 @@
 """Execute: run one program on one stdin, with files, and return what it printed (docs/service.md "Execute").
 
 For tool-using rollouts. The request becomes an ordinary code task (one test, no expected output)
-validated by the same rules as grading (sandbox/spec.py: languages, time and memory limits), so it
+validated by the same rules as grading (sandbox/contract.py CodeTask: languages, time and memory limits), so it
 runs in the same warm, hardened sandboxes under the same admission. Both front ends (gRPC Execute,
 HTTP ``POST /v1/execute``) and the client share this module, so one request means the same thing
 on each; a bad request raises TaskError naming the field (``language``, ``files["../x"]``).
@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sandbox.contract import BY_NAME, EXECUTE_DEFAULT_OUTPUT_BYTES, EXECUTE_MAX_FILE_NAME_BYTES, EXECUTE_MAX_FILES
+from sandbox.contract import (BY_NAME, EXECUTE_DEFAULT_OUTPUT_BYTES, EXECUTE_MAX_FILE_NAME_BYTES, EXECUTE_MAX_FILES,
+                              CodeTask, TaskError)
 from sandbox.languages import LANGUAGES
-from sandbox.spec import CodeTask, TaskError
 from verifier.schema import _language_limits
 from verifier.v1 import verifier_pb2 as pb
 
@@ -105,7 +105,7 @@ def execute_task(body: Any, languages: Mapping[str, Any], max_field_bytes: int) 
     raw = {"kind": "code", "language": language, "completion": code, "tests": [{"stdin": stdin, "expected_stdout": None}],
            "time_limit_s": body.get("time_limit_s"), "memory_limit_mb": body.get("memory_limit_mb"),
            "stop_on_first_failure": True, "return_output": True, "output_head_bytes": head, "id": "execute",
-           "as_given": True}  # run as sent: fences and </think> in it are the program's (sandbox/spec.py)
+           "as_given": True}  # run as sent: fences and </think> in it are the program's (sandbox/contract.py CodeTask.as_given)
     # Prefix "": a field error names the request's own field (`time_limit_s`), not an inner task's.
     return CodeTask.from_dict(raw, "", wire=False, limits=_language_limits(languages)), files
 

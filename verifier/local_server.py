@@ -68,7 +68,7 @@ class LocalServer:
         ready = threading.Event()
 
         def pump(proc: subprocess.Popen) -> None:
-            for line in proc.stdout:
+            for line in proc.stdout or ():
                 self.output.append(line)
                 if READY_LINE in line:
                     ready.set()

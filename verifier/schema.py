@@ -1,16 +1,17 @@
-"""The task and result schema, and its conversion to and from the wire contract (docs/tasks.md "Task schema").
+"""The wire side of the task schema: tasks and results to and from protobuf, and the limits a server
+advertises and enforces (docs/tasks.md "Task schema").
 
-Typed models hold every default, limit and validation rule: `MathTask` here, `CodeTask` in
-sandbox/spec.py (the sandbox is the lowest layer that needs it, and its direct API uses the same
-model). Each edge decodes a task once into its model and the engine grades the model
-(docs/architecture.md "The data path"): `parse_task` / `decode_task(s)` for JSON (a JSONL line, an
-HTTP task or label, a client item, a trainer row), `validate_tasks` for the wire, CodeTask.from_dict
-for the sandbox's own API; `check_limits` holds a decoded model to a server's limits. A rule about
-what a valid task is lives in these two modules only. Field errors name the field under the prefix
-the edge passes (`tasks[3].code.gold` on the wire, `tasks[3].gold` in JSON, `gold` on a JSONL line).
-Verdicts, the `Result` type and its builders, limits and defaults are the contract's
-(sandbox/contract.py); `result_json` and `result_to_proto` are a result's two encodings out. Why
-dataclasses and not pydantic: sandbox/spec.py.
+The task models (`MathTask`, `CodeTask`), their defaults and validation rules, the field readers
+and `TaskError` are the contract's (sandbox/contract.py), with verdicts, the `Result` type and its
+builders: the bottom layer every part shares, usable without protobuf. Each edge decodes a task once
+into its model and the engine grades the model (docs/architecture.md "The data path"):
+`contract.parse_task` for JSON (a JSONL line, an HTTP task or label, a client item, a trainer row),
+plus `decode_task(s)` here to hold it to a server's limits; `validate_tasks` for the wire;
+CodeTask.from_dict for the sandbox's own API. What this module adds to the contract's rules needs a
+server: its advertised `pb.Limits` (bytes, counts, timeouts) and the wire's encoding (call tests as
+JSON text, test sets). Field errors name the field under the prefix the edge passes
+(`tasks[3].code.gold` on the wire, `tasks[3].gold` in JSON, `gold` on a JSONL line).
+`result_json` and `result_to_proto` are a result's two encodings out.
 """
 
 from __future__ import annotations
@@ -19,104 +20,33 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
-from sandbox.config import LanguageLimits, default_limits
-from sandbox.contract import (BY_NAME, BY_PROTO, CODE_VERDICTS, DEFAULT_COMPARE, DEFAULT_PROFILE, DEFAULT_SCORING,
-                              MATH_VERDICTS, MAX_CHOICE_BYTES, MAX_ID_BYTES, VERDICTS, Result, TestResult, infra_error)
-from sandbox.spec import (CallTest, CodeTask, CodeTest, TaskError, check_keys, get_num, get_str,
-                          load_json, one_of)
-from verifier.math.extract import PROFILES
+from sandbox.contract import (BY_NAME, BY_PROTO, DEFAULT_CHECKER_LANGUAGE, DEFAULT_COMPARE, DEFAULT_FLOAT_TOL,
+                              DEFAULT_LANGUAGE, DEFAULT_PROFILE, DEFAULT_SCORING, MAX_CHOICE_BYTES, MAX_ID_BYTES, VERDICTS,
+                              CallTest, CodeTask, CodeTest, LanguageLimits, MathTask, Result, Task, TaskError, TestResult,
+                              default_limits, load_json, parse_task)
 from verifier.v1 import verifier_pb2 as pb
 
-__all__ = ["CODE_VERDICTS", "MATH_VERDICTS", "VERDICTS", "PROFILES", "CodeTask", "MathTask", "Result", "TestResult", "infra_error",
-           "TaskError", "WireTestSets", "check_limits", "decode_task", "decode_tasks", "parsed", "protos_with_test_sets",
-           "parse_task", "result_json", "task_to_proto", "task_from_proto", "validate_tasks", "with_id"]
+if TYPE_CHECKING:
+    from verifier.config import ServerConfig
+
+__all__ = ["Parsed", "WireTestSets", "check_limits", "decode_task", "decode_tasks", "default_languages", "languages_from_info",
+           "limits_from_config", "parsed", "protos_with_test_sets", "result_from_proto", "result_json", "result_to_proto",
+           "task_to_proto", "task_from_proto", "validate_tasks", "verdict_from_proto", "verdict_to_proto", "with_id"]
 
 
-
-def verdict_to_proto(name: str) -> int:
+def verdict_to_proto(name: str) -> pb.Verdict:
     """A verdict's wire number (the contract's table); an unknown name is a bug (ValueError), never sent."""
     if name not in BY_NAME:
         raise ValueError(f"unknown verdict {name!r}")
-    return BY_NAME[name].proto
+    return cast("pb.Verdict", BY_NAME[name].proto)  # the enum's values are ints (verifier_pb2.pyi)
 
 
 def verdict_from_proto(value: int) -> str:
     """A wire number's verdict; one the table lacks (a newer server's) keeps the proto's own name."""
     known = BY_PROTO.get(value)
     return known.name if known else pb.Verdict.Name(value).removeprefix("VERDICT_").lower()
-
-
-# ---------------------------------------------------------------- models
-
-@dataclass(frozen=True)
-class MathTask:
-    """A math task with defaults filled in; `from_dict` is the way in from untrusted data."""
-
-    id: str
-    completion: str = ""
-    gold: str = ""
-    profile: str = DEFAULT_PROFILE
-    choices: tuple[str, ...] = ()
-    timeout_s: float = 0.0  # 0: the server's default_math_timeout_s
-
-    KEYS = frozenset({"id", "kind", "completion", "gold", "profile", "choices", "timeout_s"})
-
-    @classmethod
-    def from_dict(cls, obj: Mapping, where: str, task_id: str) -> MathTask:
-        check_keys(obj, cls.KEYS, where)
-        choices = obj.get("choices")
-        choices = [] if choices is None else choices
-        if not isinstance(choices, (list, tuple)) or not all(isinstance(c, str) for c in choices):
-            raise TaskError(f"{where}.choices", "must be a list of strings")
-        gold = obj.get("gold")
-        if isinstance(gold, (int, float)) and not isinstance(gold, bool):
-            gold = str(gold)  # datasets often store numeric golds as numbers
-        task = cls(id=task_id, completion=get_str(obj, "completion", where), gold=get_str({"gold": gold}, "gold", where),
-                   profile=get_str(obj, "profile", where) or DEFAULT_PROFILE,
-                   choices=tuple(get_str({"choices": c}, "choices", where) for c in choices),
-                   timeout_s=get_num(obj, "timeout_s", where) or 0.0)
-        task.validate(where)
-        return task
-
-    def validate(self, where: str) -> None:
-        one_of(self.profile, PROFILES, f"{where}.profile")
-        if self.timeout_s < 0:
-            raise TaskError(f"{where}.timeout_s", "must not be negative")
-
-    def to_dict(self, wire: bool = False) -> dict:
-        return {"id": self.id, "kind": "math", "completion": self.completion, "gold": self.gold,
-                "profile": self.profile, "choices": list(self.choices), "timeout_s": self.timeout_s}
-
-
-Task = MathTask | CodeTask
-
-
-def _task_id(obj: Mapping, where: str) -> str:
-    task_id = obj.get("id")
-    if isinstance(task_id, int) and not isinstance(task_id, bool):
-        task_id = str(task_id)
-    if not isinstance(task_id, str) or not task_id:
-        raise TaskError(f"{where}.id", "must be a non-empty string")
-    return task_id
-
-
-def parse_task(obj: Any, where: str = "task", languages: Mapping[str, LanguageLimits] | None = None) -> Task:
-    """A task dict (a `verifier grade` line, an HTTP task, a client item, a trainer row) as a validated
-    model: the one decoder of JSON tasks. Raises TaskError naming the field under the prefix `where`:
-    wrong types, unknown keys, values the graders cannot honour. `languages`: the served languages'
-    limits (default: sandbox/config.py's)."""
-    if not isinstance(obj, Mapping):
-        raise TaskError(where, f"must be an object, got {type(obj).__name__}")
-    task_id = _task_id(obj, where)
-    kind = obj.get("kind")
-    if kind == "math":
-        return MathTask.from_dict(obj, where, task_id)
-    if kind == "code":
-        return CodeTask.from_dict({**obj, "id": task_id}, where, wire=True, limits=languages)
-    raise TaskError(f"{where}.kind", f"must be 'math' or 'code', got {kind!r}")
 
 
 # ---------------------------------------------------------------- model <-> proto
@@ -151,35 +81,34 @@ def protos_with_test_sets(models: Sequence[Task]) -> tuple[list[pb.Task], dict[s
     """Wire tasks, with each list of tests that two or more tasks share sent once as a TestSet they
     name (a GRPO group: 8-64 completions of one problem, megabytes of the same tests each). The set's
     id is a hash of its contents; a task whose tests nobody shares keeps them inline."""
-    groups = _equal_test_lists(models)
     sets: dict[str, pb.TestSet] = {}
     names: dict[int, str] = {}  # position of a model -> its set
-    for members in groups:
+    for tests, members in _equal_test_lists(models):
         if len(members) > 1:
-            test_set = pb.TestSet(tests=tests_to_proto(models[members[0]].tests))
+            test_set = pb.TestSet(tests=tests_to_proto(tests))
             name = hashlib.sha256(test_set.SerializeToString(deterministic=True)).hexdigest()[:16]
             sets[name] = test_set
             names.update(dict.fromkeys(members, name))
     return [task_to_proto(m, test_set=names.get(i, "")) for i, m in enumerate(models)], sets
 
 
-def _equal_test_lists(models: Sequence[Task]) -> list[list[int]]:
-    """Positions of the code tasks, grouped by equal tests. Candidates are found by a cheap signature
-    (lengths and ends of every string) and confirmed by comparing the strings (memcmp), not by hashing
-    megabytes per task: the rows of a group are equal copies, not the same objects."""
-    buckets: dict[tuple, list[list[int]]] = {}
+def _equal_test_lists(models: Sequence[Task]) -> list[tuple[tuple[CodeTest, ...], list[int]]]:
+    """The code tasks' tests, each with the positions of the tasks that have them. Candidates are found
+    by a cheap signature (lengths and ends of every string) and confirmed by comparing the strings
+    (memcmp), not by hashing megabytes per task: the rows of a group are equal copies, not the same objects."""
+    buckets: dict[tuple[Any, ...], list[tuple[tuple[CodeTest, ...], list[int]]]] = {}
     for i, m in enumerate(models):
         if not isinstance(m, CodeTask) or not m.tests:
             continue
         sig = tuple((len(t.stdin), t.stdin[:16], t.stdin[-16:], len(t.expected_stdout or ""),
                      (t.expected_stdout or "")[-16:]) for t in m.tests)
         bucket = buckets.setdefault(sig, [])
-        group = next((g for g in bucket if models[g[0]].tests == m.tests), None)
+        group = next((members for tests, members in bucket if tests == m.tests), None)
         if group is None:
-            bucket.append([i])
+            bucket.append((m.tests, [i]))
         else:
             group.append(i)
-    return [g for bucket in buckets.values() for g in bucket]
+    return [group for bucket in buckets.values() for group in bucket]
 
 
 def inline_test_sets(protos: Sequence[pb.Task], sets: Mapping[str, pb.TestSet]) -> None:
@@ -215,23 +144,27 @@ def _call_from_proto(t: pb.CallTest, where: str) -> CallTest:
                                "expected": load_json(t.expected_json, f"{where}.expected_json")}, where)
 
 
-def model_from_proto(task: pb.Task, tests: tuple[CodeTest, ...] | None = None, where: str = "task") -> Task:
-    """A proto task as a model, defaults filled in (not yet validated: see validate_tasks). `tests`:
-    its test set's tests, one tuple shared by every task that names the set (never copied per task).
-    Raises TaskError for call tests whose JSON does not parse."""
+def model_from_proto(task: pb.Task, where: str = "task") -> Task:
+    """A proto task as a model, defaults filled in (not yet validated: see validate_tasks). Raises
+    TaskError for call tests whose JSON does not parse."""
     if task.WhichOneof("payload") == "math":
         m = task.math
         return MathTask(id=task.id, completion=m.completion, gold=m.gold, profile=m.profile or DEFAULT_PROFILE,
                         choices=tuple(m.choices), timeout_s=task.timeout_s)
+    return code_from_proto(task, None, where)
+
+
+def code_from_proto(task: pb.Task, tests: tuple[CodeTest, ...] | None, where: str) -> CodeTask:
+    """A proto code task as a model (model_from_proto). `tests`: its test set's tests, one tuple
+    shared by every task that names the set (never copied per task); None: its own."""
     c = task.code
-    default = CodeTask.__dataclass_fields__["float_abs_tol"].default
     return CodeTask(
-        id=task.id, language=c.language or "python", completion=c.completion,
+        id=task.id, language=c.language or DEFAULT_LANGUAGE, completion=c.completion,
         tests=tests_from_proto(c.tests) if tests is None else tests,
-        test_code=c.test_code or None, checker=c.checker or None, checker_language=c.checker_language or "python",
-        compare=c.compare or DEFAULT_COMPARE,
-        float_abs_tol=c.float_abs_tol if c.HasField("float_abs_tol") else default,
-        float_rel_tol=c.float_rel_tol if c.HasField("float_rel_tol") else default,
+        test_code=c.test_code or None, checker=c.checker or None,
+        checker_language=c.checker_language or DEFAULT_CHECKER_LANGUAGE, compare=c.compare or DEFAULT_COMPARE,
+        float_abs_tol=c.float_abs_tol if c.HasField("float_abs_tol") else DEFAULT_FLOAT_TOL,
+        float_rel_tol=c.float_rel_tol if c.HasField("float_rel_tol") else DEFAULT_FLOAT_TOL,
         scoring=c.scoring or DEFAULT_SCORING, stop_on_first_failure=c.stop_on_first_failure,
         time_limit_s=c.time_limit_s or None, memory_limit_mb=c.memory_limit_mb or None, timeout_s=task.timeout_s,
         entry_point=c.entry_point, test_framework=c.test_framework or "assert", judge=c.judge or "process",
@@ -340,14 +273,15 @@ def validate_tasks(tasks: Sequence[pb.Task], limits: pb.Limits, languages: Mappi
         if kind == "code" and task.code.test_set:
             if task.code.tests:
                 raise TaskError(f"{where}.code.test_set", "a task has inline tests or a test_set, not both")
-            model = model_from_proto(task, sets.tests(task.code.test_set, f"{where}.code.test_set"), where)
-            _check_code(model, f"{where}.code", limits, lang_limits, tests_checked=True)
+            code = code_from_proto(task, sets.tests(task.code.test_set, f"{where}.code.test_set"), where)
+            _check_code(code, f"{where}.code", limits, lang_limits, tests_checked=True)
+            models.append(code)
+            continue
+        model = model_from_proto(task, where=where)
+        if isinstance(model, MathTask):
+            _check_math(model, f"{where}.math", limits)
         else:
-            model = model_from_proto(task, where=where)
-            if isinstance(model, MathTask):
-                _check_math(model, f"{where}.math", limits)
-            else:
-                _check_code(model, f"{where}.code", limits, lang_limits)
+            _check_code(model, f"{where}.code", limits, lang_limits)
         models.append(model)
     return models
 
@@ -468,7 +402,7 @@ def _check_tests(tests: Sequence[CodeTest], where: str, limits: pb.Limits) -> No
         raise TaskError(where, f"{total} bytes of tests exceed the limit of {limits.max_test_set_bytes}")
 
 
-def limits_from_config(c) -> pb.Limits:
+def limits_from_config(c: ServerConfig) -> pb.Limits:
     """The limits a server with ServerConfig `c` advertises and enforces."""
     return pb.Limits(
         max_tasks_per_call=c.max_tasks_per_call, max_field_bytes=c.max_field_bytes,

@@ -34,14 +34,14 @@ import logging
 import math
 import secrets
 import socket
+import ssl
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox.contract import EXECUTE_DEFAULT_OUTPUT_BYTES
+from sandbox.contract import EXECUTE_DEFAULT_OUTPUT_BYTES, TaskError
 from sandbox.session import LANGUAGES, Session, SessionHost, SessionLimits
-from sandbox.spec import TaskError
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute import check_files
@@ -102,6 +102,41 @@ class Route:
     @property
     def http_host(self) -> str:
         return self.grpc_address.rpartition(":")[0].strip("[]")
+
+
+def certificate_name(path: str) -> str:
+    """A host name the first certificate in a PEM file is valid for: its first DNS subjectAltName (a
+    wildcard's `*` filled in), else its common name. The standard library decodes a certificate
+    file only through this private helper of its own test suite (no `cryptography` in the image),
+    hence --peer-tls-name (peer_tls_name). Raises ValueError when it cannot name one."""
+    decode = getattr(getattr(ssl, "_ssl", None), "_test_decode_cert", None)
+    if decode is None:
+        raise ValueError("this Python cannot read a certificate's name")
+    try:
+        cert = decode(path)
+    except (OSError, ssl.SSLError) as e:
+        raise ValueError(f"{path}: cannot read the certificate ({e})") from None
+    for kind, name in cert.get("subjectAltName", ()):
+        if kind == "DNS":
+            return "peer" + name[1:] if name.startswith("*.") else name
+    for rdn in cert.get("subject", ()):
+        for key, value in rdn:
+            if key == "commonName":
+                return value
+    raise ValueError(f"{path}: the certificate names no host (no DNS subjectAltName, no commonName)")
+
+
+def peer_tls_name(config: ServerConfig) -> str:
+    """The host name a peer replica's certificate must be valid for when a session call is forwarded
+    over TLS (gRPC and HTTP alike): --peer-tls-name, else the name of this replica's own certificate,
+    which every replica serves (docs/sessions.md "Sessions"). Raises ValueError naming the flag."""
+    if config.peer_tls_name:
+        return config.peer_tls_name
+    try:
+        return certificate_name(config.tls_cert)
+    except ValueError as e:
+        raise ValueError(f"TLS forwarding between replicas needs a name to check: {e}; "
+                         "set --peer-tls-name (VERIFIER_PEER_TLS_NAME)") from None
 
 
 def _b64(data: bytes) -> str:
@@ -176,8 +211,6 @@ class SessionRegistry:
             raise Draining()
         if not self.engine.code_available:
             raise RuntimeError(f"sessions are unavailable: {self.engine.code_unavailable_reason()}")
-        if why := self.host.backend.sessions_refused():
-            raise RuntimeError(why)
         if len(self._sessions) + self._creating >= self.config.max_sessions:
             self.engine.metrics.rejections.labels("queue_full").inc()
             raise Overloaded(self._retry_after())
@@ -248,7 +281,7 @@ class SessionRegistry:
                 except OSError as exc:
                     log.warning("session forwarding: cannot resolve %s: %s", self.config.peer_service, exc)
                     infos = []
-                self._peer_ips = frozenset(ipaddress.ip_address(info[4][0].partition("%")[0]) for info in infos)
+                self._peer_ips = frozenset(ipaddress.ip_address(str(info[4][0]).partition("%")[0]) for info in infos)
                 self._peer_ips_at = time.monotonic()
             return self._peer_ips
 

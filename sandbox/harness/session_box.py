@@ -1,8 +1,14 @@
 """PID 1 of a session container (docs/sessions.md "Sessions"). Standard library only.
 
 A session owns one container; this supervisor runs its persistent interpreter (session_kernel.py)
-as a child and talks to the host with the runner's framing (sandbox/runner.py: one JSON header
-line, then the raw blobs it names). Only this process writes to the host: it is non-dumpable
+as a child and talks to the host with the runner's framing (sandbox/harness/runner.py: one JSON header
+line, then the raw blobs it names). It starts as root with CAP_SETUID and CAP_SETGID only and takes
+the runner's two uids before anything else (runner.drop_privileges: real and saved uid the judge's,
+effective uid the program's, no capability left); the interpreter and every process of a cell run
+as the program's uid alone (runner.apply_limits). So no cell can signal, prlimit or ptrace this
+process, and the host channel (Docker's attach FIFOs, opened for root before PID 1 starts) is not
+the cells' to open, even under gVisor, whose /proc opens another process's fds by the file's owner
+(docs/architecture.md "Sessions"). Only this process writes to the host: it is non-dumpable
 (no ptrace, no /proc/1/fd for the same uid under Linux), and the interpreter's stdout, stderr and
 result line reach it over socket pairs, so nothing a cell prints or writes can forge a reply or
 shift the framing. Socket pairs, never pipes: gVisor ignores PR_SET_DUMPABLE and lets a process
@@ -29,7 +35,7 @@ Requests:
     {"op": "read", "path": NAME, "max": N}
         a regular file below /work (no symlinks), at most N bytes.
     {"op": "reset"}
-        the session is over: the runner's reset (sandbox/runner.py: every other process killed,
+        the session is over: the runner's reset (sandbox/harness/runner.py: every other process killed,
         /work /tmp /dev/shm /dev/mqueue wiped, SysV IPC removed, PID 1 untampered), so the
         container can serve a later session as the grading pool's serve later jobs.
 """
@@ -37,7 +43,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import selectors
 import signal
 import stat
@@ -46,7 +51,7 @@ import sys
 import threading
 import time
 
-sys.path.insert(0, "/opt/sandbox")  # the runner's helpers (-I leaves the script's dir off the path)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the runner's helpers (-I leaves the script's dir off the path)
 import runner  # noqa: E402
 
 KERNEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "session_kernel.py")
@@ -68,8 +73,7 @@ class Kernel:
             os.set_blocking(fd, False)
 
         def child() -> None:
-            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-            resource.setrlimit(resource.RLIMIT_FSIZE, (FSIZE_MAX, FSIZE_MAX))
+            runner.apply_limits(runner.APART, None, FSIZE_MAX)  # the program's uid for all three
 
         try:
             self.proc = subprocess.Popen(
@@ -321,13 +325,14 @@ def watch_idle(box: Box) -> None:
 
 
 def main() -> None:
+    runner.APART = runner.drop_privileges()  # before reading anything (module docstring)
     runner.make_undumpable()
     runner.deny_io_uring()
     for sig in runner.HANDLED_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
     os.umask(0o077)
     runner.START_STATE, runner.START_RSS_KB = runner.supervisor_state(), runner.rss_kb()  # what reset checks
-    inp, outp = sys.stdin.buffer, sys.stdout.buffer
+    inp, outp = runner.INBOX, sys.stdout.buffer  # EAGAIN-safe (runner.Inbox)
     box = Box()
     threading.Thread(target=watch_idle, args=(box,), daemon=True, name="idle-watch").start()
     while True:
@@ -345,7 +350,7 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
     op = head.get("op")
     try:
         if op == "ping":
-            return {"ok": True, "pid": os.getpid()}, {}
+            return {"ok": True, "pid": os.getpid(), "apart": runner.APART}, {}
         if op == "start":
             if box.kernel is not None:
                 raise ValueError("the session is already started")

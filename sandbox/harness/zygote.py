@@ -3,7 +3,7 @@ as a fork of a process that has already imported what tests need, not as a new i
 (about 1 ms instead of 30-60). Standard library only.
 
 Two processes, both forked by the runner at container start, before it reads its first request
-(sandbox/runner.py, start_mother), so neither ever held a request's data:
+(sandbox/harness/runner.py, start_mother), so neither ever held a request's data:
 
 - the mother imports nothing and only forks zygotes (`spawn`), each with a fresh socket;
 - a zygote imports WARM, the judge and the wire, then only forks: it receives argv, cwd, env and
@@ -91,16 +91,14 @@ def warm_up() -> None:
             importlib.import_module(name)
         except ImportError:
             pass
-    sys.path.insert(0, HERE)
-    sys.path.insert(0, os.path.dirname(HERE))  # the runner's dir: apply_limits, one home for both paths
+    sys.path.insert(0, HERE)  # the runner's too: apply_limits, one home for both paths
     import judge  # noqa: F401
     import runner  # noqa: F401
     import serve
     import wire_rich  # noqa: F401
     SERVE.append(serve)
-    for d in (HERE, os.path.dirname(HERE)):
-        while d in sys.path:
-            sys.path.remove(d)
+    while HERE in sys.path:
+        sys.path.remove(HERE)
     import gc
     gc.collect()
     gc.freeze()  # forked processes share these pages instead of touching them at their first collection

@@ -1,5 +1,5 @@
-# Sandbox image for c. Build context: a folder holding this file, sandbox/runner.py
-# and sandbox/harness/ (as harness/).
+# Sandbox image for c. Build context: a folder holding this file and sandbox/harness/
+# (as harness/: the runner, PID 1, and the other container-side programs).
 # With a registry: docker build -f c.Dockerfile .   (BASE defaults to debian:bookworm-slim)
 # Offline (this repo's default): `verifier sandbox build c` passes BASE=<debootstrap base image>.
 # To add packages (numpy, ...): append Debian package names to the install line and rebuild;
@@ -8,10 +8,9 @@ ARG BASE=debian:bookworm-slim
 FROM ${BASE}
 RUN apt-get update -q \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-      python3 gcc libc6-dev \
+      python3 gcc g++ libc6-dev \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb
-COPY runner.py /opt/sandbox/runner.py
 COPY harness/ /opt/sandbox/harness/
 USER 65534:65534
 WORKDIR /work
-CMD ["python3", "-I", "-u", "/opt/sandbox/runner.py"]
+CMD ["python3", "-I", "-u", "/opt/sandbox/harness/runner.py"]

@@ -1,5 +1,5 @@
-# Sandbox image for go. Build context: a folder holding this file, sandbox/runner.py
-# and sandbox/harness/ (as harness/).
+# Sandbox image for go. Build context: a folder holding this file and sandbox/harness/
+# (as harness/: the runner, PID 1, and the other container-side programs).
 # With a registry: docker build -f go.Dockerfile .   (BASE defaults to debian:bookworm-slim)
 # Offline (this repo's default): `verifier sandbox build go` passes BASE=<debootstrap base image>.
 # g++ compiles C++ checkers (testlib). To add packages: append Debian package names and rebuild;
@@ -10,8 +10,7 @@ RUN apt-get update -q \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
       python3 golang-go g++ \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb
-COPY runner.py /opt/sandbox/runner.py
 COPY harness/ /opt/sandbox/harness/
 USER 65534:65534
 WORKDIR /work
-CMD ["python3", "-I", "-u", "/opt/sandbox/runner.py"]
+CMD ["python3", "-I", "-u", "/opt/sandbox/harness/runner.py"]

@@ -1,5 +1,5 @@
-# Sandbox image for javascript. Build context: a folder holding this file, sandbox/runner.py
-# and sandbox/harness/ (as harness/).
+# Sandbox image for javascript. Build context: a folder holding this file and sandbox/harness/
+# (as harness/: the runner, PID 1, and the other container-side programs).
 # With a registry: docker build -f javascript.Dockerfile .   (BASE defaults to debian:bookworm-slim)
 # Offline (this repo's default): `verifier sandbox build javascript` passes BASE=<debootstrap base image>.
 # To add packages (numpy, ...): append Debian package names to the install line and rebuild;
@@ -10,8 +10,7 @@ RUN apt-get update -q \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
       python3 nodejs \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb
-COPY runner.py /opt/sandbox/runner.py
 COPY harness/ /opt/sandbox/harness/
 USER 65534:65534
 WORKDIR /work
-CMD ["python3", "-I", "-u", "/opt/sandbox/runner.py"]
+CMD ["python3", "-I", "-u", "/opt/sandbox/harness/runner.py"]

@@ -1,5 +1,5 @@
-# Sandbox image for python. Build context: a folder holding this file, sandbox/runner.py
-# and sandbox/harness/ (as harness/).
+# Sandbox image for python. Build context: a folder holding this file and sandbox/harness/
+# (as harness/: the runner, PID 1, and the other container-side programs).
 # With a registry: docker build -f python.Dockerfile .   (BASE defaults to debian:bookworm-slim)
 # Offline (this repo's default): `verifier sandbox build python` passes BASE=<debootstrap base image>.
 # Packages: one per line (numpy, scipy, pandas, sympy for programs; g++ compiles C++ checkers);
@@ -17,8 +17,7 @@ RUN apt-get update -q \
       python3-sympy \
       g++ \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb
-COPY runner.py /opt/sandbox/runner.py
 COPY harness/ /opt/sandbox/harness/
 USER 65534:65534
 WORKDIR /work
-CMD ["python3", "-I", "-u", "/opt/sandbox/runner.py"]
+CMD ["python3", "-I", "-u", "/opt/sandbox/harness/runner.py"]

@@ -43,24 +43,15 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from sandbox.contract import DEFAULT_SCORING, UNJUDGED
+from sandbox.contract import DEFAULT_SCORING, PROFILES, UNJUDGED, CodeTask, Task, TaskError
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute import execute_task
 from verifier.formats.rows import RowRules, label_task
 from verifier.session_wire import cell_json
-from verifier.sessions import FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry
-from verifier.schema import (
-    PROFILES,
-    CodeTask,
-    Task,
-    TaskError,
-    _language_limits,
-    decode_task,
-    decode_tasks,
-    limits_from_config,
-    result_json,
-)
+from verifier.sessions import (FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry,
+                               peer_tls_name)
+from verifier.schema import _language_limits, decode_task, decode_tasks, limits_from_config, result_json
 from verifier.v1 import verifier_pb2 as pb
 
 log = logging.getLogger("verifier.api.http")
@@ -109,7 +100,8 @@ def check_task_keys(task: Any, where: str) -> None:
     """A typo'd key (``glod``) would otherwise grade against an empty gold: refuse it, naming it."""
     if not isinstance(task, Mapping):
         return  # parse_task names the type error
-    allowed = TASK_KEYS.get(task.get("kind"))
+    kind = task.get("kind")
+    allowed = TASK_KEYS.get(kind) if isinstance(kind, str) else None
     if allowed is None:
         return  # parse_task names the bad kind
     for key in task:
@@ -195,7 +187,7 @@ class HttpFrontEnd:
 
     async def stop(self) -> None:
         """Stop accepting; in-flight requests get up to grace_s (draining answers new ones 503 before)."""
-        if self._server is None:
+        if self._server is None or self._socket is None:
             return
         self._server.should_exit = True
         if self._loop_task is not None:
@@ -220,10 +212,12 @@ class HttpFrontEnd:
             return response
         return endpoint
 
-    async def _http_exception(self, request: Request, exc: HTTPException) -> Response:
-        """Unknown paths and methods: counted under one label, so the label set stays bounded."""
-        self.engine.metrics.http_requests.labels("other", str(exc.status_code)).inc()
-        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+    async def _http_exception(self, request: Request, exc: Exception) -> Response:
+        """Unknown paths and methods (Starlette's HTTPException, the one exception registered for this
+        handler): counted under one label, so the label set stays bounded."""
+        status, detail = (exc.status_code, exc.detail) if isinstance(exc, HTTPException) else (500, "internal error")
+        self.engine.metrics.http_requests.labels("other", str(status)).inc()
+        return JSONResponse({"error": detail}, status_code=status)
 
     def _authorize(self, request: Request) -> None:
         """The gRPC port's bearer token. Also as the password of HTTP Basic auth, because OpenRLHF's and
@@ -294,7 +288,7 @@ class HttpFrontEnd:
             hung_up = hangup.done()
         finally:
             hangup.cancel()
-            parked = bool(key) and self.parking.holds(key, job)  # others may wait on it: it goes on
+            parked = bool(key and self.parking.holds(key, job))  # others may wait on it: it goes on
             if not job.done() and not parked and (hung_up or not (key and self.parking.park(key, job))):
                 job.cancel()
         if hung_up and not job.done():
@@ -313,7 +307,7 @@ class HttpFrontEnd:
             raise HttpError(503, "server is draining; retry on another replica", headers={"Retry-After": "1"}) from None
 
     async def _grade(self, request: Request, tasks: list[Task], raw: bool = False,
-                     deadline_s: float | None = None) -> list[dict]:
+                     deadline_s: float | None = None) -> Sequence[Mapping[str, Any]]:
         """Grade through the shared admission; cancelled (items freed) if the client hangs up. With a
         client deadline (the trainer dialects), any number of tasks: they go in chunks of max_tasks_per_call,
         each waiting for admission rather than refused, for up to `_ADMISSION_PATIENCE` client deadlines."""
@@ -407,7 +401,7 @@ class HttpFrontEnd:
         return JSONResponse(reward)
 
     async def _grade_labels(self, request: Request, responses: Sequence[str | None], labels: Sequence[Any],
-                            field: str, deadline_s: float) -> list[tuple[float, bool, str]]:
+                            field: str, deadline_s: float | None) -> list[tuple[float, bool, str]]:
         """(reward, ungraded, verdict) per item; an item that cannot become a valid task is ungraded, not an error.
         As many items as the client sends in one body (bounded by --max-request-bytes, not by a count the
         client cannot know: OpenRLHF v0.8 posts a whole rollout batch); chunked through admission (_grade)."""
@@ -425,14 +419,12 @@ class HttpFrontEnd:
             if isinstance(task, dict):
                 try:
                     check_task_keys(task, "label")
-                    task = decode_task(task, "label", self.limits, languages)  # the one decode of this item
+                    tasks.append(decode_task(task, "label", self.limits, languages))  # the one decode of this item
+                    slots.append(i)
+                    continue
                 except ValueError as e:  # TaskError
                     task = str(e)
-            if isinstance(task, str):
-                skipped.append(f"{field}[{i}]: {task}")
-                continue
-            tasks.append(task)
-            slots.append(i)
+            skipped.append(f"{field}[{i}]: {task}")
         if skipped:  # one line per request, not per item: a dataset without labels would flood the log
             log.warning("%d of %d items not graded (reward 0.0), first: %s", len(skipped), len(responses), skipped[0])
         if tasks:
@@ -484,12 +476,12 @@ class HttpFrontEnd:
         limits = self.engine.languages().get(language or "")
         if limits is None:
             raise HttpError(400, f"must be one of {sorted(RUN_CODE_LANGUAGES)}", "language")
-        numbers = {}
+        numbers: dict[str, float] = {}
         for name in ("run_timeout", "memory_limit_MB"):
-            value = body.get(name) or 0
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1e6:
+            number = body.get(name) or 0
+            if isinstance(number, bool) or not isinstance(number, (int, float)) or not 0 <= number < 1e6:
                 raise HttpError(400, "must be a non-negative number", name)
-            numbers[name] = value
+            numbers[name] = number
         return CodeTask.from_dict({"id": "0", "kind": "code", "language": language, "completion": code,
                 "tests": [{"stdin": stdin, "expected_stdout": None}], "test_code": None, "checker": None,
                 "checker_language": "python", "compare": "exact", "float_abs_tol": 0.0, "float_rel_tol": 0.0,
@@ -564,15 +556,14 @@ class HttpFrontEnd:
         keep = {k: v for k, v in reply_headers.items() if k in ("content-type", "retry-after")}
         return Response(reply, status_code=status, headers=keep)
 
-    def _peer_tls(self) -> ssl.SSLContext | None:
-        """TLS to another replica: the deployment's own certificate chain is the trust root. Peers are
-        reached by pod IP, which a Service's certificate rarely names, so the host name is not checked;
-        the id's MAC already says which peer to reach."""
+    def _peer_tls(self) -> tuple[ssl.SSLContext, str] | None:
+        """TLS to another replica and the name its certificate must be valid for: the deployment's own
+        certificate chain is the trust root, and peers are reached by pod IP, which a certificate
+        rarely names, so the name checked is `peer_tls_name`'s, as for gRPC forwarding
+        (verifier/api/server.py `_peer_channel`)."""
         if not (self.config.tls_cert and self.config.tls_key):
             return None
-        context = ssl.create_default_context(cafile=self.config.tls_cert)
-        context.check_hostname = False
-        return context
+        return ssl.create_default_context(cafile=self.config.tls_cert), peer_tls_name(self.config)
 
     async def session_create(self, request: Request) -> Response:
         """``{"language", "files", "time_limit_s", ...}`` (the CreateSessionRequest fields) -> ``{"session_id", ...}``."""
@@ -611,12 +602,14 @@ class HttpFrontEnd:
 
 
 async def forward_http(host: str, port: int, method: str, target: str, headers: Mapping[str, str], body: bytes,
-                       tls: ssl.SSLContext | None, max_reply: int) -> tuple[int, dict[str, str], bytes]:
+                       tls: tuple[ssl.SSLContext, str] | None, max_reply: int) -> tuple[int, dict[str, str], bytes]:
     """One HTTP/1.1 call to a peer replica (uvicorn answers with Content-Length): (status, lower-cased
-    headers, body). Raises OSError when the peer cannot be reached, ValueError on a reply that is not
-    HTTP or is over max_reply bytes. The standard library only: the server has no HTTP client."""
-    reader, writer = await asyncio.open_connection(host, port, ssl=tls, server_hostname=host if tls else None,
-                                                   limit=1 << 16)
+    headers, body); over TLS when `tls` gives a context and the name the peer's certificate must be
+    valid for. Raises OSError when the peer cannot be reached (ssl.SSLError, a certificate not valid
+    for the name, is one), ValueError on a reply that is not HTTP or is over max_reply bytes. The
+    standard library only: the server has no HTTP client."""
+    context, name = tls if tls else (None, None)
+    reader, writer = await asyncio.open_connection(host, port, ssl=context, server_hostname=name, limit=1 << 16)
     try:
         lines = [f"{method} {target} HTTP/1.1", f"host: {host}:{port}", f"content-length: {len(body)}",
                  "connection: close", f"{FORWARDED_KEY}: 1", *(f"{k}: {v}" for k, v in headers.items() if v)]

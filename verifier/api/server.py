@@ -13,8 +13,8 @@ import importlib.metadata
 import ipaddress
 import logging
 import signal
-import ssl
 import sys
+from typing import TYPE_CHECKING
 
 import grpc
 from grpc_health.v1 import _async as health_aio
@@ -27,10 +27,15 @@ from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute import execute_task, request_from_proto, response_to_proto
 from verifier.metrics import Metrics
 from verifier.session_wire import cell_to_proto
-from verifier.sessions import FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry
-from verifier.schema import Task, TaskError, limits_from_config, result_to_proto, validate_tasks
+from verifier.sessions import (FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry,
+                               peer_tls_name)
+from sandbox.contract import Task, TaskError
+from verifier.schema import limits_from_config, result_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
+
+if TYPE_CHECKING:
+    from verifier.api.http import HttpFrontEnd
 
 log = logging.getLogger("verifier.api.server")
 
@@ -257,15 +262,15 @@ class VerifierService(pb_grpc.VerifierServicer):
     def _peer_channel(self, address: str) -> grpc.aio.Channel:
         """A channel to another replica: TLS when this server serves TLS, trusting the deployment's
         own certificate (every replica serves it). A peer is reached by pod IP, which a certificate
-        rarely names, so the name checked is the certificate's own (as HTTP forwarding trusts the
-        same chain without a host name, verifier/api/http.py `_peer_tls`); the id's MAC says which peer."""
+        rarely names, so the name checked is `peer_tls_name`'s (--peer-tls-name, else the
+        certificate's own), as for HTTP forwarding (verifier/api/http.py `_peer_tls`)."""
         cfg = self.engine.config
         if not (cfg.tls_cert and cfg.tls_key):
             return grpc.aio.insecure_channel(address)
         with open(cfg.tls_cert, "rb") as f:
             creds = grpc.ssl_channel_credentials(root_certificates=f.read())
         return grpc.aio.secure_channel(address, creds, options=[("grpc.ssl_target_name_override",
-                                                                 certificate_name(cfg.tls_cert))])
+                                                                 peer_tls_name(cfg))])
 
     async def close_peers(self) -> None:
         """Close every channel to another replica (server shutdown, after in-flight calls ended)."""
@@ -329,20 +334,6 @@ class _TokenAuth(grpc.aio.ServerInterceptor):
         return self._deny_stream if details.method.endswith("/GradeStream") else self._deny_unary
 
 
-def certificate_name(path: str) -> str:
-    """A host name the first certificate in a PEM file is valid for: its first DNS subjectAltName (a
-    wildcard's `*` filled in), else its common name. The standard library decodes a certificate
-    file only through this helper of its own test suite (no `cryptography` in the image)."""
-    cert = ssl._ssl._test_decode_cert(path)  # type: ignore[attr-defined]
-    for kind, name in cert.get("subjectAltName", ()):
-        if kind == "DNS":
-            return "peer" + name[1:] if name.startswith("*.") else name
-    for rdn in cert.get("subject", ()):
-        for key, value in rdn:
-            if key == "commonName":
-                return value
-    raise ValueError(f"{path}: the certificate names no host (no DNS subjectAltName, no commonName)")
-
 
 def _is_loopback(host: str) -> bool:
     if host in ("localhost", ""):
@@ -391,7 +382,7 @@ class Server:
         self.port = 0
         self._grpc: grpc.aio.Server | None = None
         self._metrics_http = None
-        self.http = None  # verifier.api.http.HttpFrontEnd when --http-port is set
+        self.http: HttpFrontEnd | None = None  # when --http-port is set
         self.sessions: SessionRegistry | None = None
         self._stopping: asyncio.Event | None = None
         self.service: VerifierService | None = None
@@ -399,43 +390,51 @@ class Server:
     async def start(self) -> None:
         await self.engine.start()
         token = self.config.resolved_token()
-        self._grpc = grpc.aio.server(options=_server_options(self.config),
-                                     interceptors=[_TokenAuth(token)] if token else [])
+        server = self._grpc = grpc.aio.server(options=_server_options(self.config),
+                                              interceptors=[_TokenAuth(token)] if token else [])
         if self.config.code:
             self.sessions = SessionRegistry(self.engine, self.config, token)
         self.service = VerifierService(self.engine, self.sessions)
-        add_service(self.service, self._grpc)
-        health_pb2_grpc.add_HealthServicer_to_server(self.health, self._grpc)
+        add_service(self.service, server)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
         reflection.enable_server_reflection(
             (pb.DESCRIPTOR.services_by_name["Verifier"].full_name, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-             reflection.SERVICE_NAME), self._grpc)
+             reflection.SERVICE_NAME), server)
         try:
-            self._bind_ports()
+            if self.config.tls_cert and self.config.tls_key and self.config.advertise_address:
+                peer_tls_name(self.config)  # a deployment that cannot forward says so at start, not at its first forward
+            self._bind_ports(server)
             if self.config.http_port:
                 from verifier.api.http import HttpFrontEnd
 
-                self.http = HttpFrontEnd(self.engine, self.config, token)
-                self.http.sessions = self.sessions
-                await self.http.start()
-        except (OSError, RuntimeError) as e:
+                self.http = http = HttpFrontEnd(self.engine, self.config, token)
+                http.sessions = self.sessions
+                await http.start()
+        except (OSError, RuntimeError, ValueError) as e:
             await self.engine.close()
             raise SystemExit(f"verifier: {e}") from None
         self.metrics.build_info.labels(_version("grpo-verifier"), _version("math-verify"), _version("sympy")).set(1)
-        await self._grpc.start()
+        await server.start()
         await self._update_health()
         self._stopping = asyncio.Event()
         asyncio.get_running_loop().create_task(self._watch_health())
 
-    def _bind_ports(self) -> None:
+    def _started(self) -> tuple[grpc.aio.Server, asyncio.Event]:
+        """The gRPC server and the stop event that start() made."""
+        if self._grpc is None or self._stopping is None:
+            raise RuntimeError("Server.start() was not awaited")
+        return self._grpc, self._stopping
+
+    def _bind_ports(self, server: grpc.aio.Server) -> None:
         """Bind gRPC and metrics; a port that is taken is one line naming it, not a traceback."""
         address = f"{self.config.host}:{self.config.port}"
         try:
             if self.config.tls_cert and self.config.tls_key:
                 with open(self.config.tls_key, "rb") as k, open(self.config.tls_cert, "rb") as c:
                     creds = grpc.ssl_server_credentials([(k.read(), c.read())])
-                self.port = self._grpc.add_secure_port(address, creds)
+                self.port = server.add_secure_port(address, creds)
             else:
-                self.port = self._grpc.add_insecure_port(address)
+                self.port = server.add_insecure_port(address)
         except RuntimeError:
             raise RuntimeError(f"cannot listen on {address} (port taken or address not local); pass --port") from None
         if self.config.metrics_port:
@@ -456,21 +455,23 @@ class Server:
         await self.health.set("", not_serving if draining else serving)
 
     async def _watch_health(self) -> None:
-        while not self._stopping.is_set():
+        stopping = self._started()[1]
+        while not stopping.is_set():
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._stopping.wait(), timeout=2.0)
-            if not self._stopping.is_set():
+                await asyncio.wait_for(stopping.wait(), timeout=2.0)
+            if not stopping.is_set():
                 self.engine.math.heal()
                 await self._update_health()
 
     async def drain_and_stop(self) -> None:
         """SIGTERM: report NOT_SERVING, refuse new calls, let in-flight calls finish (up to grace_s)."""
         log.info("draining: new calls are refused, in-flight calls get up to %.0f s", self.config.grace_s)
+        server, stopping = self._started()
         self.engine.draining = True
-        self._stopping.set()
+        stopping.set()
         await self._update_health()
         await asyncio.sleep(self.config.drain_delay_s)  # still listening: new calls get UNAVAILABLE from us
-        await asyncio.gather(self._grpc.stop(self.config.grace_s), *([self.http.stop()] if self.http else []))
+        await asyncio.gather(server.stop(self.config.grace_s), *([self.http.stop()] if self.http else []))
         if self.sessions is not None:  # after in-flight cells finished: end every session, containers removed
             await self.sessions.close_all()
         if self.service is not None:
@@ -480,7 +481,7 @@ class Server:
             self._metrics_http.shutdown()
 
     async def wait(self) -> None:
-        await self._grpc.wait_for_termination()
+        await self._started()[0].wait_for_termination()
 
 
 async def _run(config: ServerConfig, server: Server) -> None:

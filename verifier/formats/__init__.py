@@ -50,7 +50,7 @@ def resolve(name: str) -> str:
 def to_task(row: Mapping[str, Any], format: str = "auto", completion: Any = None) -> dict:
     """The task dict for one dataset row. `completion` (a string or a message list) defaults to the
     row's `completion` column. Raises FormatError naming what is wrong, or the columns seen when no
-    format reads the row. The result is not yet validated: parse it with verifier.schema.parse_task
+    format reads the row. The result is not yet validated: parse it with sandbox.contract.parse_task
     (verifier grade and the trainer do) to get the schema's field errors."""
     if not isinstance(row, Mapping):
         raise FormatError(f"a row must be an object, got {type(row).__name__}")

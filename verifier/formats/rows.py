@@ -29,14 +29,23 @@ LABEL_GOLD_COLUMNS = ("ground_truth", "gold", "solution", "answer")
 class Rules(Protocol):
     """How rows are read (trainer.config.RewardConfig has these fields; RowRules is the plain form)."""
 
-    kind: str
-    gold_columns: tuple[str, ...]
-    math_profile: str
-    code_language: str
-    code_scoring: str
-    code_compare: str
-    task_timeout_s: float
-    max_tests_per_task: int
+    # read-only: a frozen RowRules and a RewardConfig both fit
+    @property
+    def kind(self) -> str: ...
+    @property
+    def gold_columns(self) -> tuple[str, ...]: ...
+    @property
+    def math_profile(self) -> str: ...
+    @property
+    def code_language(self) -> str: ...
+    @property
+    def code_scoring(self) -> str: ...
+    @property
+    def code_compare(self) -> str: ...
+    @property
+    def task_timeout_s(self) -> float: ...
+    @property
+    def max_tests_per_task(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -101,7 +110,7 @@ def code_spec(row: Mapping[str, Any], rules: Rules) -> dict | None:
     source = info if isinstance(info, Mapping) else row
     tests: list[dict] = []
     raw_tests = _load_json(source.get("tests")) or []
-    # As given: the schema (verifier/schema.py) rejects a case that is not {"stdin", "expected_stdout"},
+    # As given: the schema (sandbox/contract.py CodeTest) rejects a case that is not {"stdin", "expected_stdout"},
     # naming its keys, so an {"input", "output"} row is an error, never a test run with empty stdin.
     tests.extend(raw_tests if isinstance(raw_tests, list) else [raw_tests])
     test_code = source.get("test_code") if isinstance(source.get("test_code"), str) else None

@@ -27,12 +27,11 @@ from typing import IO, TYPE_CHECKING
 
 from tqdm import tqdm
 
-from sandbox.contract import UNGRADED
+from sandbox.contract import UNGRADED, MathTask, Task, TaskError
 from verifier import formats
 from verifier.config import ServerConfig
 from verifier.tools.report import GROUP_CANDIDATES
-from verifier.schema import (MathTask, Task, TaskError, _language_limits, decode_task, languages_from_info,
-                             limits_from_config)
+from verifier.schema import _language_limits, decode_task, languages_from_info, limits_from_config
 from verifier.v1 import verifier_pb2 as pb
 
 if TYPE_CHECKING:

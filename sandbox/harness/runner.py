@@ -56,6 +56,7 @@ import json
 import math
 import os
 import resource
+import select
 import selectors
 import signal
 import socket
@@ -317,16 +318,18 @@ def cpu_hard_s(cpu_s: float) -> int:
     return int(math.ceil(cpu_s)) + 1
 
 
-def apply_limits(all_uids: bool, cpu_hard: int, fsize: int) -> None:
+def apply_limits(all_uids: bool, cpu_hard: int | None, fsize: int) -> None:
     """In a child about to become a program or a judge, exec'd (_limits) or forked from the warm
-    interpreter (harness/zygote.py become): the one home of its limits. Every uid the program's
-    when all_uids (a judge keeps its real and saved uid: module docstring), CPU rlimit as a
-    kernel-side backstop, no core dumps, files at most fsize, OOM victim first, the signals PID 1
-    ignores back to their default."""
+    interpreter (harness/zygote.py become), or a session's interpreter (harness/session_box.py):
+    the one home of its limits. Every uid the program's when all_uids (a judge keeps its real and
+    saved uid: module docstring), CPU rlimit as a kernel-side backstop (none for a session's
+    interpreter, which runs many cells: its supervisor clocks each), no core dumps, files at most
+    fsize, OOM victim first, the signals PID 1 ignores back to their default."""
     if all_uids:
         uid = os.geteuid()
         os.setresuid(uid, uid, uid)
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu_hard, cpu_hard + 1))
+    if cpu_hard is not None:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_hard, cpu_hard + 1))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
     try:
@@ -576,7 +579,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     return head, blobs
 
 
-HARNESS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "harness")
+HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))  # the runner's own: every container-side program
 WARM_FORKS_MAX = 500  # forks of one zygote before it is replaced (docs/sandboxes.md, "The warm interpreter")
 WARM_RSS_GROWTH_KB = 16 << 10  # a zygote grown this much since it was ready is replaced
 KEEPER_ENV = "KEEPER_FD"  # a warm judge's socket to keep_program (harness/judge.py start_program)
@@ -1185,8 +1188,10 @@ def reset() -> dict:
     spared = WARM.spared()
     procs = [p for p in other_pids() if p not in spared]
     bad, fat = tampered(mother=False), grown()
-    return {"ok": True, "clean": clean and not leftovers and not procs and not bad and not fat and not WARM.broken,
-            "leftovers": leftovers[:10], "procs": procs[:10], "tampered": bad, "grown": fat}
+    stalled = INBOX.stalls > 0  # the channel met EAGAIN (Inbox): a fresh box rather than a rare state
+    return {"ok": True, "clean": clean and not leftovers and not procs and not bad and not fat and not WARM.broken
+            and not stalled, "leftovers": leftovers[:10], "procs": procs[:10], "tampered": bad, "grown": fat,
+            "stalls": INBOX.stalls}
 
 
 def pycheck(req: dict) -> dict:
@@ -1226,6 +1231,53 @@ def _compile_check(src: bytes, name: str) -> dict:
 
 
 # ----------------------------------------------------------------------------- main loop
+class Inbox:
+    """The host's channel (fd 0), read with our own buffer. A read that meets EAGAIN waits for the
+    fd and reads again: gVisor can answer a blocking read of the host socket it was handed with
+    EAGAIN (measured under runsc --strace while another sandbox was killed as this one started),
+    which a buffered reader takes for the end of the channel: the runner exited and its sandbox
+    was lost mid-job, an infra_error the program did not cause. `stalls` counts such reads; the
+    reset then asks for the box to be replaced."""
+
+    def __init__(self, fd: int = 0) -> None:
+        self.fd = fd
+        self.buf = bytearray()
+        self.stalls = 0
+
+    def _more(self) -> bool:
+        """Append what the channel has (waiting for it); False at its end."""
+        while True:
+            try:
+                got = os.read(self.fd, 1 << 20)
+            except BlockingIOError:
+                self.stalls += 1
+                select.select([self.fd], [], [], 0.05)
+                time.sleep(0.001)  # where the fd polls ready while its read still says EAGAIN
+                continue
+            if not got:
+                return False
+            self.buf += got
+            return True
+
+    def readline(self) -> bytes:
+        while (end := self.buf.find(b"\n")) < 0:
+            if not self._more():
+                return b""
+        line = bytes(self.buf[:end + 1])
+        del self.buf[:end + 1]
+        return line
+
+    def read(self, n: int) -> bytes:
+        while len(self.buf) < n and self._more():
+            pass
+        data = bytes(self.buf[:n])
+        del self.buf[:n]
+        return data
+
+
+INBOX = Inbox(0)
+
+
 def read_message(stream) -> tuple[dict, dict[str, bytes]] | None:
     line = stream.readline()
     if not line:
@@ -1254,7 +1306,15 @@ def write_all(stream, data: bytes) -> None:
     (gVisor returns a pipe's or socket's capacity; the rest would be lost and the host wait forever)."""
     view = memoryview(data)
     while view:
-        view = view[stream.write(view) or 0:]
+        try:
+            n = stream.write(view)
+        except BlockingIOError:  # EAGAIN on the host channel (Inbox): wait until it takes bytes
+            n = None
+        if not n:
+            INBOX.stalls += 1
+            select.select([], [stream.fileno()], [], 0.05)
+            continue
+        view = view[n:]
 
 
 def handle(head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:
@@ -1335,7 +1395,7 @@ def main() -> None:
             WARM.broken, WARM.error = False, f"{type(e).__name__}: {e}"[:300]
     START_STATE = supervisor_state()
     START_RSS_KB = rss_kb()
-    inp, outp = sys.stdin.buffer, sys.stdout.buffer
+    inp, outp = INBOX, sys.stdout.buffer
     while True:
         msg = read_message(inp)
         if msg is None:

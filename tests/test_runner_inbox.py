@@ -1,0 +1,82 @@
+"""The runner's reading of the host channel (sandbox/harness/runner.py Inbox): EAGAIN is not the end.
+
+gVisor can answer a blocking read of the host socket it hands the runner with EAGAIN (seen under
+`runsc --strace` while another sandbox was killed as this one started). Python's buffered reader
+takes that for the end of the channel, so the runner exited and its sandbox was lost mid-job: an
+infra_error no program caused. A non-blocking pipe gives the same EAGAIN deterministically."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import threading
+import time
+
+from sandbox.harness import runner
+
+
+def _late_writer(fd: int, chunks: list[bytes]) -> threading.Thread:
+    def go() -> None:
+        for c in chunks:
+            time.sleep(0.05)
+            os.write(fd, c)
+        os.close(fd)
+    t = threading.Thread(target=go)
+    t.start()
+    return t
+
+
+def _nonblocking_pipe() -> tuple[int, int]:
+    r, w = os.pipe()
+    os.set_blocking(r, False)
+    return r, w
+
+
+def test_a_message_that_arrives_after_eagain_is_read_whole():
+    r, w = _nonblocking_pipe()
+    head = json.dumps({"op": "files", "blobs": [["a", 5]]}).encode() + b"\n"
+    t = _late_writer(w, [head[:7], head[7:], b"hel", b"lo"])
+    inbox = runner.Inbox(r)
+    try:
+        assert runner.read_message(inbox) == ({"op": "files", "blobs": [["a", 5]]}, {"a": b"hello"})
+        assert inbox.stalls > 0  # it met EAGAIN and waited
+        assert runner.read_message(inbox) is None  # the writer closed: the real end
+    finally:
+        t.join()
+        os.close(r)
+
+
+def test_the_buffered_reader_took_eagain_for_the_end():
+    """Near miss: what the runner read with before; the same pipe looks closed to it."""
+    r, w = _nonblocking_pipe()
+    t = _late_writer(w, [b'{"op":"ping","blobs":[]}\n'])
+    try:
+        assert runner.read_message(io.BufferedReader(io.FileIO(r, closefd=False))) is None
+    finally:
+        t.join()
+        os.close(r)
+
+
+def test_a_reply_written_into_a_full_channel_arrives_whole():
+    r, w = os.pipe()
+    os.set_blocking(w, False)
+    out = io.FileIO(w, "wb")
+    data = os.urandom(1 << 20)  # more than a pipe holds: the write meets EAGAIN
+    got = bytearray()
+
+    def read_later() -> None:  # the pipe fills first: the writer meets EAGAIN
+        time.sleep(0.1)
+        for b in iter(lambda: os.read(r, 1 << 16), b""):
+            got.extend(b)
+    reader = threading.Thread(target=read_later)
+    reader.start()
+    try:
+        before = runner.INBOX.stalls
+        runner.write_message(out, {"ok": True}, {"x": data})
+        out.close()
+        reader.join()
+        line, _, rest = bytes(got).partition(b"\n")
+        assert json.loads(line) == {"ok": True, "blobs": [["x", len(data)]]} and rest == data
+        assert runner.INBOX.stalls > before
+    finally:
+        os.close(r)
