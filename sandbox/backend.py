@@ -224,7 +224,25 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
     )
     if config.runtime:
         kwargs["runtime"] = config.runtime
+    limit_pids(kwargs, config, config.pids_limit)
     return kwargs
+
+
+# Under Docker's runsc runtime the container's pids cgroup counts gVisor's own host threads (its Go
+# kernel and the ptrace platform's stubs), not the program's processes: 64 of them killed a session's
+# sandbox whenever a cell spun the CPU (Go's "failed to create new OS thread", exit 2; measured: 4 of 4
+# at 64, 0 of 4 at 1024). There the cgroup gets this budget and the program's processes are counted
+# by RLIMIT_NPROC inside the sandbox, which gVisor enforces (as the gVisor backend does: sandbox/gvisor.py).
+RUNSC_HOST_PIDS = 4096
+
+
+def limit_pids(kwargs: dict, config: SandboxConfig, pids: int) -> None:
+    """The container's process limit: its pids cgroup, or under runsc RLIMIT_NPROC (RUNSC_HOST_PIDS)."""
+    if config.runtime == "runsc":
+        kwargs["pids_limit"] = RUNSC_HOST_PIDS
+        kwargs["ulimits"] = [u for u in kwargs["ulimits"] if u["Name"] != "nproc"] + [Ulimit(name="nproc", soft=pids, hard=pids)]
+    else:
+        kwargs["pids_limit"] = pids
 
 
 def connect(config: SandboxConfig) -> docker.DockerClient:
@@ -310,7 +328,8 @@ class DockerBackend(Backend):
         """Root at start, so the attach FIFOs are root's (0600) and no cell opens them, even under
         Docker's runsc runtime, whose /proc opens a FIFO by its owner (docs/architecture.md "Sessions")."""
         kwargs = container_kwargs(self.config, image, language, mem_mb)
-        kwargs.update(command=SESSION_ARGV, pids_limit=pids_limit)
+        kwargs["command"] = SESSION_ARGV
+        limit_pids(kwargs, self.config, pids_limit)
         kwargs["labels"] = {**kwargs["labels"], LABEL_SESSION: "1"}
         box = self._start(language, kwargs, mem_mb, session_ready)
         box.session = True

@@ -4,11 +4,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from .contract import LanguageLimits, default_limits
+from .contract import MAX_TESTS, LanguageLimits, default_limits
 
-# Most tests in one code task (CodeContests-size problems): the one limit, here in the lowest layer
-# that needs it; the server advertises it (Limits.max_tests_per_task) and the trainer skips rows over it.
-MAX_TESTS = 1000
 BACKENDS = ("docker", "gvisor")  # sandbox/backend.py and sandbox/gvisor.py
 
 

@@ -217,6 +217,10 @@ MIN_MEMORY_MB = 16  # below this no runtime starts: the program could not fail o
 MAX_CALL_DEPTH = 90
 MAX_CALL_VALUE_BYTES = 16 << 20
 
+# Most tests in one code task (CodeContests-size problems): the default of SandboxConfig.max_tests,
+# which the server advertises (Limits.max_tests_per_task); the trainer skips rows over it.
+MAX_TESTS = 1000
+
 # Support files come on two edges with different costs, so they have two limits:
 # a graded task's `files` (CodeTask below) are sent with every task of a batch and written for the
 # program and again for each checker run, under flat names of at most 100 characters;

@@ -91,6 +91,7 @@ class Plan:
     job_dir: str = field(default_factory=new_job_dir)
     ran: bool = False  # the program has run in this attempt: a later spawn failure is its doing
     done: list[dict] = field(default_factory=list)  # per-test entries so far (kept if the budget runs out)
+    syntax: dict | None = None  # a Python program's syntax check, answered with its files (_files)
 
     def wall(self, cpu_s: float, config: SandboxConfig) -> float:
         return cpu_s * config.wall_factor + config.wall_extra_s
@@ -406,13 +407,22 @@ def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: byt
     return head
 
 
-def _files(box, name: str, files: dict[str, bytes], full_ok: bool = False, readonly=()) -> bool:
+def _files(box, name: str, files: dict[str, bytes], full_ok: bool = False, readonly=(), plan: Plan | None = None) -> bool:
     """Write files into /work/name. With full_ok (after the program ran), a full /work is reported
     (False): what filled it is the program's leftovers, its verdict and not the sandbox's fault.
-    The runner removes a half-written dir; if it could not, the container is not reused."""
+    The runner removes a half-written dir; if it could not, the container is not reused.
+    plan (a Python job's own files): the runner checks its syntax in the same round trip, into
+    plan.syntax (_build reads it; docs/benchmarks.md "Where a trivial /run_code request's time goes")."""
     modes = [[k, 0o400 if k in readonly else 0o600] for k in files]
+    req = {"op": "files", "dir": name, "files": modes}
+    if plan is not None and plan.lang.name == "python":
+        req["pycheck"] = plan.lang.source
     refs, files = _by_ref(box, files)
-    head, _ = box.channel.request({"op": "files", "dir": name, "files": modes, "refs": refs}, files, timeout_s=30)
+    if refs:
+        req["refs"] = refs
+    head, _ = box.channel.request(req, files, timeout_s=30)
+    if plan is not None:
+        plan.syntax = head.get("pycheck")
     if head.get("full") and not head.get("removed", True):
         box.tainted = True
     if head.get("full") and full_ok:
@@ -435,7 +445,7 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
         plan.checker_exe = _compiled_checker(pool, box, plan, config, config.overhead_mb(plan.lang.name) + _stash_mb(box))
     _stash(pool, box, plan, config)
     overhead = config.overhead_mb(plan.lang.name) + _stash_mb(box)  # the stash is the runner's memory
-    _files(box, plan.job_dir, {**plan.support, **plan.files}, readonly=plan.support)
+    _files(box, plan.job_dir, {**plan.support, **plan.files}, readonly=plan.support, plan=plan)
     failed_build = _build(pool, box, plan, config, overhead)
     if failed_build is not None:
         return failed_build, True
@@ -564,8 +574,8 @@ def _by_ref(box, blobs: dict[str, bytes]) -> tuple[dict[str, str], dict[str, byt
 def _build(pool, box, plan: Plan, config: SandboxConfig, overhead: int) -> dict | None:
     """Python's syntax check (inside the runner: no extra interpreter start) or the compile; the
     job's compile_error result when it fails, None when the program may run."""
-    if plan.lang.name == "python":
-        head, _ = box.channel.request({"op": "pycheck", "dir": plan.job_dir, "file": plan.lang.source}, timeout_s=30)
+    if plan.lang.name == "python":  # checked with the files (_files): one round trip fewer
+        head = plan.syntax or {"error": "no syntax check came back with the files"}
         if head.get("error"):
             raise InfraFailure(f"runner: {head['error']}")
         if not head.get("ok"):

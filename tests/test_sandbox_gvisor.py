@@ -48,6 +48,10 @@ def test_code_runs_under_gvisor_and_not_under_runc(gvisor):
         runc.close()
 
 
+FORK_BOMB = ("import os\nn = 0\ntry:\n    while n < 5000:\n        if os.fork() == 0:\n            os.execv('/bin/sleep', ['sleep', '30'])\n"
+             "        n += 1\nexcept OSError:\n    pass\nprint('ok' if 20 < n < 200 else f'forked {n}')")
+
+
 @pytest.mark.parametrize("code, verdict", [
     ("print('ok')", "accepted"),
     ("print('no')", "wrong_answer"),
@@ -62,6 +66,16 @@ def test_code_runs_under_gvisor_and_not_under_runc(gvisor):
 def test_verdicts_and_hardening_under_gvisor(gvisor, code, verdict):
     result = gvisor.grade(_task(code, time_limit_s=1, memory_limit_mb=256))
     assert result["verdict"] == verdict, result["detail"]
+
+
+def test_a_fork_bomb_stops_at_the_process_limit_and_the_sandbox_lives(gvisor):
+    """Under runsc the pids cgroup counts gVisor's own host threads, not the program's processes: at
+    the program's limit it ended the sandbox (Go's thread start failed, exit 2) and the job was
+    infra_error. The program's processes are counted by RLIMIT_NPROC there (sandbox/backend.py
+    limit_pids): its forks fail past the limit and the job is its own."""
+    result = gvisor.grade(_task(FORK_BOMB, time_limit_s=10))
+    assert result["verdict"] == "accepted", result["detail"]
+    assert gvisor.grade(_task("print('ok')"))["verdict"] == "accepted"
 
 
 # issue 16 under gVisor: the Sentry keeps the runner's two uids (sandbox/harness/runner.py), so the judge

@@ -10,7 +10,7 @@ import pytest
 
 from trainer.config import RewardConfig
 from trainer.rewards import VerifierRewards
-from sandbox.config import MAX_TESTS
+from sandbox.contract import MAX_TESTS
 from helpers import math_task
 from verifier.client import ClientConfig, VerifierClient
 from sandbox.contract import parse_task

@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from sandbox.config import MAX_TESTS
+from sandbox.contract import MAX_TESTS
 from sandbox.contract import DEFAULT_COMPARE, DEFAULT_LANGUAGE, DEFAULT_PROFILE, PROFILES, SCORINGS
 from verifier.client_config import ClientConfig
 

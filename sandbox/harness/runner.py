@@ -20,8 +20,10 @@ header line, followed by the raw bytes of the blobs the header names in "blobs" 
 pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
 
     {"op": "ping"}
-    {"op": "files", "dir": NAME, "files": [[RELPATH, MODE]...], "blobs": [...]}
-        create /work/NAME (must not exist) and write the files (O_NOFOLLOW, O_EXCL).
+    {"op": "files", "dir": NAME, "files": [[RELPATH, MODE]...], "pycheck": RELPATH, "blobs": [...]}
+        create /work/NAME (must not exist) and write the files (O_NOFOLLOW, O_EXCL). pycheck
+        (optional): then check that Python file's syntax (pycheck) and answer it as "pycheck":
+        {"ok", "error_text"} in the same reply, one round trip fewer per job.
     {"op": "exec", "argv": [...], "cwd": NAME, "cpu_s": F, "wall_s": F, "stdout_max": N,
      "stderr_max": N, "fsize_max": N, "env": {...}, "fd3": bool, "fd3_max": N, "rm_cwd": bool, "scrub": bool,
      "put": [RELPATH...], "fresh": [RELPATH...], "collect": [RELPATH, N], "judge": bool, "warm": bool,
@@ -257,10 +259,13 @@ START_STATE: tuple = ()
 START_RSS_KB = 0
 
 
-def tampered() -> bool:
-    """PID 1's state changed, or the warm interpreter's mother's (Warm.check): recycle."""
+def tampered(mother: bool = True) -> bool:
+    """PID 1's state changed, or the warm interpreter's mother's (Warm.check): recycle. mother=False
+    right after WARM.check(), which has just compared the mother with no other process left alive
+    (a change there ends the warm path and makes the reset unclean): reading it twice cost a /proc
+    read per exec and per reset (docs/benchmarks.md "Where a trivial /run_code request's time goes")."""
     try:
-        return supervisor_state() != START_STATE or (WARM.mother_pid != 0 and WARM.mother_tampered())
+        return supervisor_state() != START_STATE or (mother and WARM.mother_pid != 0 and WARM.mother_tampered())
     except Exception:  # cannot even read it (e.g. no memory left under a lowered RLIMIT_AS)
         return True
 
@@ -570,7 +575,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
             signo = os.WTERMSIG(status)
     head = {
         "exit_code": exit_code, "signal": signo, "cpu_s": round(cpu, 4), "wall_s": round(wall, 4),
-        "stop": stop_reason, "oom": oom_kills() > oom0, "clean": clean, "tampered": tampered(),
+        "stop": stop_reason, "oom": oom_kills() > oom0, "clean": clean, "tampered": tampered(mother=False),
         "stdout_bytes": sizes["stdout"], "stderr_bytes": sizes["stderr"],
         "maxrss_kb": getattr(rusage, "ru_maxrss", None), "warm": proc_warm,
     }
@@ -1017,7 +1022,13 @@ def write_files(req: dict, blobs: dict[str, bytes]) -> dict:
         if e.errno not in (errno.ENOSPC, errno.EDQUOT):
             raise
         return {"ok": False, "full": True, "removed": removed, "error": f"{type(e).__name__}: {e}"[:300]}
-    return {"ok": True}
+    if not req.get("pycheck"):
+        return {"ok": True}
+    try:
+        check = pycheck({"dir": req["dir"], "file": req["pycheck"]})
+    except Exception as e:  # noqa: BLE001 - ours (no fork, no file): the host raises InfraFailure
+        check = {"error": f"{type(e).__name__}: {e}"[:300]}
+    return {"ok": True, "pycheck": check}
 
 
 def remove_dir(d: str) -> bool:
@@ -1185,7 +1196,7 @@ def reset() -> dict:
     WARM.check()
     spared = WARM.spared()
     procs = [p for p in other_pids() if p not in spared]
-    bad, fat = tampered(), grown()
+    bad, fat = tampered(mother=False), grown()
     stalled = INBOX.stalls > 0  # the channel met EAGAIN (Inbox): a fresh box rather than a rare state
     return {"ok": True, "clean": clean and not leftovers and not procs and not bad and not fat and not WARM.broken
             and not stalled, "leftovers": leftovers[:10], "procs": procs[:10], "tampered": bad, "grown": fat,
@@ -1363,8 +1374,6 @@ def handle(head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]
         return run_exec(head, blobs)
     if op == "reset":
         return reset(), {}
-    if op == "pycheck":
-        return pycheck(head), {}
     return {"error": f"unknown op {op!r}"}, {}
 
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sandbox.config import MAX_TESTS
+from sandbox.contract import MAX_TESTS
 from sandbox.contract import DEFAULT_COMPARE, DEFAULT_LANGUAGE, DEFAULT_PROFILE, PROFILES
 
 from . import FormatError, detect, to_task
