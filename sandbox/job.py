@@ -414,7 +414,7 @@ def _files(box, name: str, files: dict[str, bytes], full_ok: bool = False, reado
     plan (a Python job's own files): the runner checks its syntax in the same round trip, into
     plan.syntax (_build reads it; docs/benchmarks.md "Where a trivial /run_code request's time goes")."""
     modes = [[k, 0o400 if k in readonly else 0o600] for k in files]
-    req = {"op": "files", "dir": name, "files": modes}
+    req: dict[str, object] = {"op": "files", "dir": name, "files": modes}
     if plan is not None and plan.lang.name == "python":
         req["pycheck"] = plan.lang.source
     refs, files = _by_ref(box, files)
