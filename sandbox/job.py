@@ -2,9 +2,10 @@
 
 `make_plan` turns a task (a CodeTask, or a dict it decodes) into what to run (pure); `run_job` drives the runner through it
 (blocking: call it in a thread). Compile once, then each test in its own process under its
-limits; per-test verdicts come from sandbox.checks. Expected outputs never enter the container,
-except for a special checker's answers: kept in the runner's memory (the stash), written as the
-checker's answer file only after the program is dead.
+limits; per-test verdicts come from sandbox.checks. Expected outputs never enter the container
+while a program runs: a special checker's answer file is sent and written only after the program
+is dead, never kept in the runner's memory (the stash holds inputs, support files and the compiled
+checker: bytes whose reading would win a program nothing).
 """
 from __future__ import annotations
 
@@ -473,7 +474,7 @@ STASH_MIN = 512  # bytes: a smaller blob costs about what its reference does
 
 def _stash(pool, box, plan: Plan, config: SandboxConfig) -> None:
     """Put the task's test set into the box's runner once (issue 20: a GRPO call's 8-64 jobs of one
-    problem share it): the inputs, a checker's answers, the support files and the compiled C++
+    problem share it): the inputs, the support files and the compiled C++
     checker, keyed by sha256. Later runs in this box name them (_by_ref) instead of sending them,
     in this job and in every later job with the same bytes, until the box is recycled. Held in
     PID 1's memory, out of the program's reach; what a program or checker sees on disk is written
@@ -548,9 +549,7 @@ def _test_set(plan: Plan) -> tuple[dict[str, int], dict[str, _Source], list[tupl
         blobs.append((plan.checker_exe.digest, len(plan.checker_exe), plan.checker_exe))
     digests = plan.tests.digests() if isinstance(plan.tests, EncodedTests) else []
     for t, din, dans in digests:
-        blobs.append((din, _utf8_len(t.stdin), (t, 0)))
-        if plan.checker and dans is not None:  # the answers only for a checker (module docstring)
-            blobs.append((dans, _utf8_len(t.expected_stdout or ""), (t, 1)))
+        blobs.append((din, _utf8_len(t.stdin), (t, 0)))  # never an answer: module docstring
     big = [(d, n, src) for d, n, src in blobs if n >= STASH_MIN]
     return {d: n for d, n, _ in big}, {d: src for d, _, src in big}, digests
 

@@ -5,6 +5,7 @@ checker) kept in each container's runner once per call (sandbox/job.py _stash; d
 in one container, and the stash's bound."""
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 from pathlib import Path
@@ -114,6 +115,7 @@ def test_verdicts_with_the_stash_cold_warm_and_off(any_grader, sent):
     stash gives: near misses fail, rewrites pass."""
     test_set = make_tests(salt=secrets.token_hex(4))  # a set this server has not seen
     size = sum(len(t["stdin"]) + len(t["expected_stdout"]) for t in test_set)
+    answers = sum(len(t["expected_stdout"]) for t in test_set)
     got = {}
     for i, code in enumerate([SUM, SUM_NEAR, SUM_REWRITE, PRODUCT, SUM]):
         n = len(sent)
@@ -125,10 +127,14 @@ def test_verdicts_with_the_stash_cold_warm_and_off(any_grader, sent):
         elif i == 1:
             assert size < sum(sent[n:]) < 2 * size  # kept: the set went once (with the checker binary)
         else:
-            assert sum(sent[n:]) < PAD, (i, sent[n:])  # warm: only programs and their outputs
+            # warm: the programs, their outputs and the answers, which go with each checker run
+            assert answers < sum(sent[n:]) < answers + PAD, (i, sent[n:])
     box = box_of(any_grader)
     head = ping(box)
-    assert head["stash"] == len(box.stash) >= 2 * len(PAIRS) and head["stash_bytes"] == sum(box.stash.values())
+    assert head["stash"] == len(box.stash) >= len(PAIRS) and head["stash_bytes"] == sum(box.stash.values())
+    held = {hashlib.sha256(t["expected_stdout"].encode()).hexdigest() for t in test_set}
+    assert held.isdisjoint(box.stash)  # no expected output is in the container while a program runs
+    assert {hashlib.sha256(t["stdin"].encode()).hexdigest() for t in test_set} <= set(box.stash)  # the inputs are
     off = SyncGrader(SandboxConfig(pool_size=1, pool_name=POOL + "-off", languages=("python",), call_cache_mb=0))
     try:
         for code, want in got.items():
@@ -212,7 +218,8 @@ def test_a_program_cannot_change_the_next_jobs_verdict_through_the_stash(any_gra
         n = len(sent)
         after = any_grader.grade(task(code, **kw))
         assert verdicts(after) == EXPECTED[code], (code, after)
-        assert sum(sent[n:]) < PAD  # the stash answered: the set was not sent again
+        answers = sum(len(t["expected_stdout"]) for t in make_tests())
+        assert sum(sent[n:]) < answers + PAD  # the stash answered: the inputs were not sent again
 
 
 def test_the_attack_flips_a_verdict_when_the_cache_is_the_programs(grader, monkeypatch):
