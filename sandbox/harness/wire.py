@@ -69,8 +69,7 @@ def encode(x: object, depth: int = 0, left: list[int] | None = None) -> list:  #
     if x is None:
         return ["N"]
     if t.__module__.partition(".")[0] in ("numpy", "pandas") and "numpy" in sys.modules:
-        import wire_rich as rich  # the program (or the tests) hold numpy values: numpy is loaded already
-        return rich.encode(x, depth, left)
+        return rich().encode(x, depth, left)  # the program (or the tests) hold numpy values: numpy is loaded already
     if t is bool:
         return ["b", 1 if x else 0]
     if issubclass(t, int):
@@ -251,12 +250,19 @@ def decode(v: object, depth: int = 0, left: list[int] | None = None) -> object: 
     raise WireError(f"unknown tag {tag!r}")
 
 
+def rich():
+    """wire_rich.py (numpy and pandas values), plugged into this codec: it calls back into this
+    module for nested values and imports nothing of it."""
+    import wire_rich
+    wire_rich.wire = sys.modules[__name__]
+    return wire_rich
+
+
 def rich_decode(v: list, depth: int, left: list[int]) -> object:
     """numpy / pandas values (wire_rich.py), imported only when one crosses. Whatever numpy or
     pandas raise on a crafted payload is a malformed value, never the judge's own error."""
-    import wire_rich as rich
     try:
-        return rich.decode(v, depth, left)
+        return rich().decode(v, depth, left)
     except WireError:
         raise
     except Exception as e:  # noqa: BLE001 - numpy's and pandas' checks of a payload they refused

@@ -16,9 +16,13 @@ import base64
 import math
 import re
 
+import types
+
 import numpy as np
 
-import wire
+# The codec this module plugs into (wire.py), set by wire.rich() before any use: this module imports
+# nothing of wire, so the two are no circle (wire imports it, lazily, when a numpy value crosses).
+wire = types.ModuleType("wire")  # a stand-in with nothing in it until wire.rich() binds the real one
 
 DTYPE = re.compile(r"[<>|=]?(b1|[iu][1248]|f[248]|c(8|16)|[Mm]8(\[(Y|M|W|D|h|m|s|ms|us|ns)\])?|[SU][1-9][0-9]{0,5})\Z")
 MAX_DIMS = 32
