@@ -104,7 +104,7 @@ def container_cpu(client: docker.DockerClient, owner_pid: int) -> dict[str, floa
     """CPU seconds of each container this server owns (pool and sessions), by id, from their cgroups."""
     out: dict[str, float] = {}
     owner = f"grpo-verifier.owner={os.uname().nodename}:{owner_pid}"
-    for c in client.containers.list(filters={"label": [owner]}):
+    for c in client.containers.list(filters={"label": [owner]}, sparse=True):  # sparse: no inspect of one gone since
         for path in (f"/sys/fs/cgroup/cpuacct/docker/{c.id}/cpuacct.usage",
                      f"/sys/fs/cgroup/system.slice/docker-{c.id}.scope/cpu.stat"):
             try:
@@ -131,7 +131,10 @@ class Meter:
 
     def _sample(self) -> None:
         while True:
-            self._containers()
+            try:
+                self._containers()
+            except docker.errors.APIError:  # the daemon busy or a container gone mid-read: the next sample
+                pass
             time.sleep(0.2)
 
     def _containers(self) -> float:
