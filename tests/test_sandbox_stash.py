@@ -1,5 +1,5 @@
-"""Real containers: a task's test set (inputs, a checker's answers, support files, the compiled C++
-checker) kept in each container's runner once per call (sandbox/job.py _stash; docs/sandboxes.md
+"""Real containers: a task's test set (inputs, support files, the compiled C++ checker; never an answer)
+kept in each container's runner once per call (sandbox/job.py _stash; docs/sandboxes.md
 "Test sets kept in the container"). Verdicts with the stash cold and warm against no stash at all
 (near misses fail, rewrites pass), a program that attacks what a later job relies on, two test sets
 in one container, and the stash's bound."""
