@@ -78,6 +78,32 @@ def test_a_fork_bomb_stops_at_the_process_limit_and_the_sandbox_lives(gvisor):
     assert gvisor.grade(_task("print('ok')"))["verdict"] == "accepted"
 
 
+# Red team (issue 22): ~120 processes that each make system calls without pause. Under runsc's ptrace
+# platform every process's stub gets a host thread for each of the Sentry's threads that ever ran it,
+# so host threads grow with processes x Sentry threads: 4096 of them (the old budget) were reached
+# with 127 such processes and the sandbox died (exit 2), a program's own doing made infra_error.
+BUSY_PROCESSES = ("import os, time\nn = 0\ntry:\n    while n < 200:\n        if os.fork() == 0:\n"
+                  "            os.execv('/bin/sh', ['sh', '-c', 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); "
+                  "read x < /proc/self/stat; done'])\n        n += 1\nexcept OSError:\n    pass\n"
+                  "t = time.time()\nwhile time.time() - t < 6:\n    os.getppid()\nprint('ok')")
+
+
+def test_busy_processes_at_the_process_limit_do_not_end_the_sandbox(gvisor):
+    result = gvisor.grade(_task(BUSY_PROCESSES, time_limit_s=10))
+    assert result["verdict"] != "infra_error", result["detail"]
+    assert gvisor.grade(_task("print('ok')"))["verdict"] == "accepted"
+
+
+@pytest.mark.parametrize("mb", [128, 512])
+def test_a_task_with_its_own_memory_limit_is_graded_under_runsc(gvisor, mb):
+    """Red team (issue 22): the job sets the box's memory limit per step (docker update), which
+    Debian's runsc 20221219 does not implement (`runsc update`: usage, exit 128): every task whose
+    memory_limit_mb was not the pool's default was infra_error. Its limit must still hold."""
+    assert gvisor.grade(_task("print('ok')", memory_limit_mb=mb))["verdict"] == "accepted"
+    bomb = f"x = bytearray({mb + 200} * 1024 * 1024)\nprint('ok')"
+    assert gvisor.grade(_task(bomb, memory_limit_mb=mb))["verdict"] == "memory_limit"
+
+
 # issue 16 under gVisor: the Sentry keeps the runner's two uids (sandbox/harness/runner.py), so the judge
 # stays out of the program's reach and a call's CPU counts a child it never waited for. Debian's
 # runsc ignores PR_SET_DUMPABLE in /proc, so the runner's and judge's channels are sockets, which
