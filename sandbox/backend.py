@@ -233,7 +233,11 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
 # sandbox whenever a cell spun the CPU (Go's "failed to create new OS thread", exit 2; measured: 4 of 4
 # at 64, 0 of 4 at 1024). There the cgroup gets this budget and the program's processes are counted
 # by RLIMIT_NPROC inside the sandbox, which gVisor enforces (as the gVisor backend does: sandbox/gvisor.py).
-RUNSC_HOST_PIDS = 4096
+# The ptrace platform's stubs grow with processes x Sentry threads (each process's stub gets a host
+# thread for every Sentry thread that ever ran it): 127 processes making system calls without pause
+# reached 4096 one run in two (exit 2: a program's infra_error, red team of issue 22); measured peak
+# 5.3k on 2 cores, so 16384. Host pid_max bounds the sum over sandboxes (32768 on some hosts).
+RUNSC_HOST_PIDS = 16384
 
 
 def limit_pids(kwargs: dict, config: SandboxConfig, pids: int) -> None:

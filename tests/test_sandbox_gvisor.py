@@ -83,14 +83,15 @@ def test_a_fork_bomb_stops_at_the_process_limit_and_the_sandbox_lives(gvisor):
 # so host threads grow with processes x Sentry threads: 4096 of them (the old budget) were reached
 # with 127 such processes and the sandbox died (exit 2), a program's own doing made infra_error.
 BUSY_PROCESSES = ("import os, time\nn = 0\ntry:\n    while n < 200:\n        if os.fork() == 0:\n"
-                  "            os.execv('/bin/sh', ['sh', '-c', 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); "
+                  "            os.execv('/bin/sh', ['sh', '-c', 'i=0; while [ $i -lt 400000 ]; do i=$((i+1)); "
                   "read x < /proc/self/stat; done'])\n        n += 1\nexcept OSError:\n    pass\n"
                   "t = time.time()\nwhile time.time() - t < 6:\n    os.getppid()\nprint('ok')")
 
 
 def test_busy_processes_at_the_process_limit_do_not_end_the_sandbox(gvisor):
-    result = gvisor.grade(_task(BUSY_PROCESSES, time_limit_s=10))
-    assert result["verdict"] != "infra_error", result["detail"]
+    for _ in range(3):  # the Sentry's thread count varies run to run: one run reached 4096 one time in two
+        result = gvisor.grade(_task(BUSY_PROCESSES, time_limit_s=10))
+        assert result["verdict"] != "infra_error", result["detail"]
     assert gvisor.grade(_task("print('ok')"))["verdict"] == "accepted"
 
 
