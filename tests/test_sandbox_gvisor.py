@@ -95,6 +95,9 @@ def test_busy_processes_at_the_process_limit_do_not_end_the_sandbox(gvisor):
     assert gvisor.grade(_task("print('ok')"))["verdict"] == "accepted"
 
 
+@pytest.mark.xfail(strict=True, reason="open (red team, issue 22): Docker's runsc runtime cannot update a "
+                   "container's memory limit (runsc 20221219 has no `update`), so a task whose memory_limit_mb "
+                   "is not the pool's default is infra_error; needs a memory watchdog as sandbox/gvisor.py has")
 @pytest.mark.parametrize("mb", [128, 512])
 def test_a_task_with_its_own_memory_limit_is_graded_under_runsc(gvisor, mb):
     """Red team (issue 22): the job sets the box's memory limit per step (docker update), which
