@@ -375,3 +375,65 @@ def test_sessions_keep_their_limits_on_both_backends(any_backend):
         assert bomb.status == "memory_limit" and bomb.session_lost, bomb
     with any_backend.session("python", memory_limit_mb=128) as s:  # near miss: fits
         assert s.run("y = b'x' * (40 << 20); len(y)").value == str(40 << 20)
+
+
+REACH_PID1 = r"""
+import ctypes, os, resource, signal, subprocess, time
+libc = ctypes.CDLL(None, use_errno=True)
+got = {}
+def err(f):
+    try:
+        f()
+        return 'done'
+    except OSError as e:
+        return e.__class__.__name__
+    except ValueError as e:
+        return 'ValueError'
+for sig in (signal.SIGSTOP, signal.SIGTERM, signal.SIGKILL, signal.SIGUSR1):
+    got[f'kill{int(sig)}'] = err(lambda: os.kill(1, sig))
+def call(name, *args):
+    r = getattr(libc, name)(*args)
+    return 'done' if r >= 0 else os.strerror(ctypes.get_errno())
+got['attach'] = call('ptrace', ctypes.c_long(16), ctypes.c_long(1), None, None)
+got['seize'] = call('ptrace', ctypes.c_long(0x4206), ctypes.c_long(1), None, None)
+got['mem'] = err(lambda: open('/proc/1/mem', 'rb').read(1))
+judge = int(open('/proc/1/status').read().split('Uid:')[1].split()[0])
+got['to_judge'] = err(lambda: os.setreuid(judge, judge))
+got['to_root'] = err(lambda: os.setuid(0))
+nproc = resource.getrlimit(resource.RLIMIT_NPROC)
+got['nproc_raise'] = err(lambda: resource.setrlimit(resource.RLIMIT_NPROC, (nproc[1] + 1, nproc[1] + 1)))
+got['nproc_equal'] = nproc[0] == nproc[1]
+st = dict(l.split(':', 1) for l in open('/proc/self/status').read().splitlines() if ':' in l)
+got['caps'] = [st['CapEff'].strip(), st['CapPrm'].strip(), libc.prctl(39, 0, 0, 0, 0)]  # PR_GET_NO_NEW_PRIVS
+p = subprocess.Popen(['/usr/bin/passwd'], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+time.sleep(1)
+try:
+    got['setuid_exec'] = open(f'/proc/{p.pid}/status').read().split('Uid:')[1].split()[:4]
+except OSError as e:
+    got['setuid_exec'] = e.__class__.__name__
+p.kill()
+got
+"""
+
+
+def test_a_cell_cannot_reach_pid1_nor_regain_a_privilege(any_backend):
+    """Red team of issue 22: PID 1 now starts as root with CAP_SETUID and CAP_SETGID and drops to the
+    runner's two uids (sandbox/harness/runner.py drop_privileges). From a cell: no signal, ptrace or
+    /proc/1/mem reaches it, no uid of the judge or root can be taken, RLIMIT_NPROC cannot be raised,
+    no capability is left, and the image's setuid binaries (su, passwd, mount ...) run without their
+    bit (no_new_privs). The next cell still answers truthfully."""
+    import ast
+
+    with any_backend.session("python") as s:
+        r = s.run(REACH_PID1)
+        assert r.ok, r
+        got = ast.literal_eval(r.value)
+        assert {k: v for k, v in got.items() if k.startswith("kill")} == dict.fromkeys(
+            ("kill19", "kill15", "kill9", "kill10"), "PermissionError"), got
+        assert got["attach"] != "done" and got["seize"] != "done" and got["mem"] == "PermissionError", got
+        assert got["nproc_raise"] in ("PermissionError", "ValueError"), got
+        assert got["to_judge"] == got["to_root"] == "PermissionError" and got["nproc_equal"], got
+        assert got["caps"] == ["0000000000000000", "0000000000000000", 1], got
+        assert isinstance(got["setuid_exec"], list) and "0" not in got["setuid_exec"], got
+        nxt = s.run("print('mine'); 6 * 7")
+        assert nxt.ok and nxt.stdout == "mine\n" and nxt.value == "42", nxt
