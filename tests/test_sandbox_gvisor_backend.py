@@ -57,6 +57,20 @@ def test_a_program_cannot_signal_the_runner(gvisor, sig):
     assert gvisor.grade(py("print(3)"))["verdict"] == "accepted"  # the runner answered: same sandbox
 
 
+def test_a_program_printing_megabytes_does_not_get_its_sandbox_replaced(gvisor):
+    """Red team of issue 22: a reply of several MB fills the host socket, and the runner's write meets
+    EAGAIN until the host reads: backpressure, not the stalled read the reset replaces a box for
+    (sandbox/harness/runner.py Inbox). Counted as a stall, every job printing a few MB made its box
+    unclean (stalls 10-13 a job): any program could force a fresh sandbox per job."""
+    big = py("import sys\nsys.stdout.write('x' * (8 << 20))")
+    gvisor.grade(big)  # a box that served once
+    before = gvisor.grader.stats()["containers_recycled"]
+    for _ in range(3):
+        assert gvisor.grade(big)["verdict"] == "wrong_answer"
+    assert gvisor.grade(py("a, b = map(int, input().split())\nprint(a + b)"))["verdict"] == "accepted"
+    assert gvisor.grader.stats()["containers_recycled"] == before
+
+
 def test_memory_over_the_limit_is_the_programs_verdict_and_the_sandbox_stays(gvisor):
     before = gvisor.grader.stats()["containers_recycled"]
     r = gvisor.grade(py("x = []\nwhile True: x.append(b'x' * (1 << 20))", memory_limit_mb=128, time_limit_s=10))
