@@ -1349,9 +1349,8 @@ def write_all(stream, data: bytes) -> None:
             n = stream.write(view)
         except BlockingIOError:  # EAGAIN on the host channel (Inbox): wait until it takes bytes
             n = None
-        if not n:
-            INBOX.stalls += 1
-            select.select([], [stream.fileno()], [], 0.05)
+        if not n:  # backpressure (a reply of MBs fills the host socket), never a stall: counted, a program
+            select.select([], [stream.fileno()], [], 0.05)  # printing MBs had its box replaced every job
             continue
         view = view[n:]
 
