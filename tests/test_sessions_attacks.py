@@ -4,6 +4,7 @@ real session containers. Each test is an attack that once worked; see the commit
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import threading
 import time
@@ -437,3 +438,21 @@ def test_a_cell_cannot_reach_pid1_nor_regain_a_privilege(any_backend):
         assert isinstance(got["setuid_exec"], list) and "0" not in got["setuid_exec"], got
         nxt = s.run("print('mine'); 6 * 7")
         assert nxt.ok and nxt.stdout == "mine\n" and nxt.value == "42", nxt
+
+
+def test_a_cell_that_changes_a_thread_of_pid1_loses_the_container_not_the_next_session(client):
+    """Red team of issue 22: PID 1's effective uid is the cells', so sched_setscheduler(2),
+    sched_setaffinity(2) and setpriority(2) reach each of its threads, not only the main one that
+    its start state covered: a cell made the idle watch (the thread that bounds CPU between cells)
+    SCHED_IDLE, nice 19, on one CPU, and the next session of that container inherited it."""
+    threads = "sorted(int(t) for t in os.listdir('/proc/1/task'))"
+    policy = f"[(os.sched_getscheduler(t), os.getpriority(os.PRIO_PROCESS, t)) for t in {threads}]"
+    with client.session("python") as a:
+        a.run("import os")
+        r = a.run(f"for t in {threads}[1:]:\n    os.sched_setscheduler(t, os.SCHED_IDLE, os.sched_param(0))\n"
+                  f"    os.setpriority(os.PRIO_PROCESS, t, 19)\n    os.sched_setaffinity(t, {{min(os.sched_getaffinity(0))}})\n"
+                  f"{policy}")
+        assert r.ok and any(p == (os.SCHED_IDLE, 19) for p in eval(r.value)), r  # noqa: S307 - our own repr of ints
+    with client.session("python") as b:
+        b.run("import os")
+        assert all(p == (os.SCHED_OTHER, 0) for p in eval(b.run(policy).value)), b.run(policy)  # noqa: S307
