@@ -248,11 +248,24 @@ def supervisor_state() -> tuple:
     runs as our effective uid, so sched_setaffinity(2), setpriority(2) and sched_setscheduler(2) let
     it lower them (not raise them back; prlimit(2) and ioprio_set(2) need our real uid too, and are
     watched all the same), and every later process would inherit them: a changed state means the
-    container must be recycled."""
+    container must be recycled. Affinity, nice value and policy are each thread's: the distinct
+    states of every thread of PID 1 (a session's idle watch is one: red team of issue 22)."""
     names = sorted(n for n in dir(resource) if n.startswith("RLIMIT_"))
-    return (tuple(resource.getrlimit(getattr(resource, n)) for n in names),
-            tuple(sorted(os.sched_getaffinity(0))), os.getpriority(os.PRIO_PROCESS, 0),
-            os.sched_getscheduler(0), os.sched_getparam(0).sched_priority, io_priority())
+    return (tuple(resource.getrlimit(getattr(resource, n)) for n in names), thread_states(), io_priority())
+
+
+def thread_states() -> frozenset:
+    """The distinct (affinity, nice, policy, priority) of this process's threads; a thread that
+    ended meanwhile is skipped."""
+    states = set()
+    for name in os.listdir("/proc/self/task"):
+        tid = int(name)
+        try:
+            states.add((tuple(sorted(os.sched_getaffinity(tid))), os.getpriority(os.PRIO_PROCESS, tid),
+                        os.sched_getscheduler(tid), os.sched_getparam(tid).sched_priority))
+        except ProcessLookupError:
+            continue
+    return frozenset(states)
 
 
 START_STATE: tuple = ()
