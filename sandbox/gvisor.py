@@ -8,10 +8,14 @@ talks over a socket pair given to runsc as its stdin and stdout: the same protoc
 Docker's frame headers. deploy/gvisor.md has the measurements behind these choices.
 
 Without cgroups (rootless), the limits hold as follows (docs/sandboxes.md "Sandbox backends"):
-- memory: a watchdog reads how much of gVisor's memory file the sandbox has committed (every
-  anonymous page and tmpfs byte of the sandbox, what the cgroup counts under Docker) every
-  WATCH_S while a request runs; over the limit, every process but the runner is killed and the run
-  reports `oom` (memory_limit). Weaker than a cgroup: the program can overshoot for one period.
+- memory and host threads: the host's watchdog (sandbox/watchdog.py, shared with Docker's runsc
+  runtime) reads every WATCH_S, while a request runs or a session lives, how much of gVisor's
+  memory file the sandbox has committed (every anonymous page and tmpfs byte of the sandbox, what
+  the cgroup counts under Docker) and the host threads of runsc and every process below it (the
+  ptrace platform's stubs grow with processes x Sentry threads). Over the memory limit every process
+  but the runner is killed and the run reports `oom` (memory_limit); past
+  SandboxConfig.host_threads_per_sandbox the sandbox is killed (runtime_error naming the budget).
+  Weaker than a cgroup: the program can overshoot for one period.
 - pids: RLIMIT_NPROC in the sandbox, which gVisor enforces on processes and threads.
 - CPU time: the runner's RLIMIT_CPU and the run's CPU usage (no cgroup CPU clock inside gVisor);
   the CPU share (container_cpus) is not capped.
