@@ -11,8 +11,8 @@ Without cgroups (rootless), the limits hold as follows (docs/sandboxes.md "Sandb
 - memory and host threads: the host's watchdog (sandbox/watchdog.py, shared with Docker's runsc
   runtime) reads every WATCH_S, while a request runs or a session lives, how much of gVisor's
   memory file the sandbox has committed (every anonymous page and tmpfs byte of the sandbox, what
-  the cgroup counts under Docker) and the host threads of runsc and every process below it (the
-  ptrace platform's stubs grow with processes x Sentry threads). Over the memory limit every process
+  the cgroup counts under Docker) and, every THREADS_S, the host threads of runsc and every process
+  below it (the ptrace platform's stubs grow with processes x Sentry threads). Over the memory limit every process
   but the runner is killed and the run reports `oom` (memory_limit); past
   SandboxConfig.host_threads_per_sandbox the sandbox is killed (runtime_error naming the budget).
   Weaker than a cgroup: the program can overshoot for one period.
@@ -176,6 +176,7 @@ class GvisorBackend(Backend):
         self._boxes: dict[str, Box] = {}
         self._lock = threading.Lock()
         self._seq = 0
+        self._procs = watchdog.ProcessTable()
         self._watch = watchdog.Watchdog("sandbox-watch", self._watched, self._usage, self._over_limit,
                                         config.host_threads_per_sandbox)
         self._held: dict[str, int] = {}  # root filesystem folder -> its locked fd (find_images)
@@ -391,7 +392,7 @@ class GvisorBackend(Backend):
         and the host threads of runsc and every process below it (gVisor's kernel, its gofer and the
         ptrace platform's stubs: this user's processes)."""
         sb: Sandbox = box.container
-        return watchdog.Usage(mem_mb=self._used_mb(sb), threads=watchdog.process_threads(sb.proc.pid, _descendants))
+        return watchdog.Usage(mem_mb=self._used_mb(sb), threads=self._procs.threads_below(sb.proc.pid))
 
     @staticmethod
     def _used_mb(sb: Sandbox) -> int:
