@@ -378,6 +378,7 @@ class DockerBackend(Backend):
                 watchdog.cgroup_usage(dirs)  # readable, or this container cannot be watched: never used
                 with self._lock:
                     self._watched[c.id] = (box, dirs)
+                self._watch.start()
         except BaseException:
             self._remove(c)
             raise

@@ -289,6 +289,7 @@ class GvisorBackend(Backend):
             raise ChannelError(f"{e}; runsc said: {self._runsc_log(log_path)}") from e
         with self._lock:
             self._boxes[sid] = box
+        self._watch.start()
         return box
 
     def kill(self, box: Box) -> None:

@@ -131,11 +131,15 @@ class Watchdog:
                  over: Callable[[Box, str], None], threads_max: int) -> None:
         self.boxes, self.usage, self.over, self.threads_max = boxes, usage, over, threads_max
         self._stop = threading.Event()
+        self._start_lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
 
     def start(self) -> None:
-        if not self._thread.is_alive() and not self._stop.is_set():
-            self._thread.start()
+        """Start watching (idempotent): at the backend's probe, and at each box it starts (a
+        session host may start boxes on a backend it never probed)."""
+        with self._start_lock:
+            if not self._thread.is_alive() and not self._stop.is_set():
+                self._thread.start()
 
     def stop(self) -> None:
         self._stop.set()

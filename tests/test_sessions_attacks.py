@@ -474,3 +474,13 @@ def test_a_cell_with_many_busy_processes_ends_only_its_session(any_backend):
             assert "host threads" in r.detail and r.session_lost, r
     with any_backend.session("python") as s:
         assert s.run("6 * 7").value == "42"
+
+
+def test_a_session_over_its_memory_limit_by_a_little_is_stopped(any_backend):
+    """Red team (issue 22): under Docker's runsc runtime the container's cgroup is only a backstop at
+    the language's largest step (sandbox/backend.py runsc_memory_mb), and the host's watchdog holds
+    the session's own limit: 300 MB in a 128 MB session is memory_limit on every backend, not only
+    an unbounded bomb. Near miss: 40 MB fits (test_sessions_keep_their_limits_on_both_backends)."""
+    with any_backend.session("python", memory_limit_mb=128) as s:
+        r = s.run("y = b'x' * (300 << 20)\nimport time\ntime.sleep(1)\nlen(y)")
+        assert r.status == "memory_limit" and r.session_lost, r
