@@ -258,7 +258,8 @@ def runsc_memory_mb(config: SandboxConfig, language: str) -> int:
 
 
 def limit_pids(kwargs: dict, config: SandboxConfig, pids: int) -> None:
-    """The container's process limit: its pids cgroup, or under runsc RLIMIT_NPROC (RUNSC_HOST_PIDS_MARGIN)."""
+    """The container's process limit: its pids cgroup, or under runsc RLIMIT_NPROC, the pids cgroup then
+    a backstop for gVisor's host threads (host_threads_per_sandbox + RUNSC_HOST_PIDS_MARGIN)."""
     if config.runtime == "runsc":
         kwargs["pids_limit"] = config.host_threads_per_sandbox + RUNSC_HOST_PIDS_MARGIN
         kwargs["ulimits"] = [u for u in kwargs["ulimits"] if u["Name"] != "nproc"] + [Ulimit(name="nproc", soft=pids, hard=pids)]
