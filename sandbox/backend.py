@@ -90,7 +90,6 @@ class Box:
     successor: bool = False  # its replacement was started ahead (Pool.release)
     killing: bool = False  # the host's watchdog is killing its program (sandbox/watchdog.py)
     killed: str = ""  # the watchdog killed the whole sandbox, and why (watchdog.MEMORY, THREADS): the program's verdict
-    peak_threads: int = 0  # most host threads the watchdog saw it use
     lock: threading.Lock = field(default_factory=threading.Lock)
     # what its runner holds of tasks' test sets (sandbox/job.py _stash): sha256 -> bytes, least recently used first
     stash: OrderedDict[str, int] = field(default_factory=OrderedDict)

@@ -156,7 +156,6 @@ class Watchdog:
                 except Exception as e:  # gone (its channel says so): next period
                     log.debug("sandbox: watch of %s: %s", box.id, e)
                     continue
-                box.peak_threads = max(box.peak_threads, use.threads)
                 reason = MEMORY if use.mem_mb > box.mem_mb else THREADS if use.threads > self.threads_max else ""
                 if reason:
                     box.killing = True
