@@ -368,6 +368,9 @@ class DockerBackend(Backend):
         try:
             sock = self.client.api.attach_socket(c.id, params={"stdin": 1, "stdout": 1, "stream": 1})
             ch = Channel(sock)
+            if self._watch is not None:  # under runsc: a kill lands only on the request it read (watchdog.WatchedChannel)
+                ch = watchdog.WatchedChannel(sock)
+                ch.threads_max = self.config.host_threads_per_sandbox
             c.start()
             head, _ = ch.request({"op": "ping"}, timeout_s=self.config.start_timeout_s)
             if not ready(head):
