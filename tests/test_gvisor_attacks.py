@@ -93,3 +93,80 @@ def test_pipe_buffers_count_against_the_memory_limit(grader, request):
     result = grader.grade(_task(PIPES, memory_limit_mb=256, time_limit_s=10))
     assert result["verdict"] == "memory_limit", result["detail"]
     assert grader.grade(_task("print('ok')"))["verdict"] == "accepted"
+
+
+SESSION_BACKENDS = {"gvisor": ("--sandbox-backend", "gvisor"),
+                    "docker-runsc": ("--sandbox-backend", "docker", "--sandbox-runtime", "runsc")}
+
+
+@pytest.fixture(scope="module", params=list(SESSION_BACKENDS))
+def sessions(request):
+    """A server whose sessions run on each gVisor backend."""
+    from conftest import ServerProcess
+    from helpers import SESSION_SERVER_ARGS
+    from verifier.client import ClientConfig, VerifierClient
+    if request.param == "gvisor":
+        sandbox_config("gvisor", languages=("python",))  # its root filesystem, exported from the image
+    elif not _runsc_registered():
+        pytest.skip("gVisor's runsc is not registered with dockerd: run scripts/ensure_gvisor.sh (make test does)")
+    token = "t" * 32
+    with ServerProcess(*SESSION_SERVER_ARGS, *SESSION_BACKENDS[request.param], "--token", token, "--max-sessions", "2") as s, \
+            VerifierClient(s.target, ClientConfig(token=token, timeout_s=120)) as c:
+        yield c
+
+
+# A cell leaves a process that outgrows the session's memory limit while the session is idle
+# (between cells): the watchdog watches sessions then too, and the next cell must say why its
+# session was lost: memory_limit, not a crash of the session's container.
+IDLE_GROWER = ("import subprocess\nsubprocess.Popen(['python3', '-c', 'import time; time.sleep(0.5); "
+               "x = bytearray(400 << 20); time.sleep(60)'])\n'started'")
+
+
+def test_a_session_that_outgrows_its_memory_between_cells_is_told_memory_limit(sessions):
+    import time
+    with sessions.session("python", memory_limit_mb=128) as s:
+        assert s.run(IDLE_GROWER).value == "'started'"
+        time.sleep(4)
+        r = s.run("6 * 7")
+        assert r.status == "memory_limit" and r.session_lost, r
+    with sessions.session("python") as s:
+        assert s.run("6 * 7").value == "42"
+
+
+# A right answer in Rust: 12 lines with std collections and 8 threads. rustc -O runs 16 codegen
+# threads; under gVisor's ptrace platform their futexes and system calls go through the Sentry and
+# the compile's CPU time was 21 s (the runner's count; 26 s user+sys by `time` in a runsc
+# container, 2.2 s under runc) in 4.5-6.7 s of wall time on 2 cores: compile_error (CPU time limit,
+# 20 s) on both gVisor backends, accepted under runc; with -C codegen-units=1, 4 s. Not the
+# watchdog's (its host threads peaked at 152 of 1024), found while measuring it.
+RUST_THREADS = """use std::collections::{HashMap, BTreeMap, HashSet};
+use std::thread;
+fn main() {
+    let mut m: HashMap<u64, Vec<String>> = HashMap::new();
+    let mut b: BTreeMap<String, HashSet<u32>> = BTreeMap::new();
+    for i in 0..100u64 { m.entry(i % 7).or_default().push(format!("{}", i)); b.entry(format!("{:?}", i)).or_default().insert(i as u32); }
+    let hs: Vec<_> = (0..8).map(|i| thread::spawn(move || (0..1000u64).map(|x| x * i).sum::<u64>())).collect();
+    let t: u64 = hs.into_iter().map(|h| h.join().unwrap()).sum();
+    if t > 0 && m.len() == 7 && b.len() == 100 { println!("ok"); }
+}
+"""
+
+
+# Not strict: how much CPU the Sentry charges depends on the host's load (load 11-16: 21 s, compile_error,
+# on both backends; a quieter minute later the runsc container's compile fit).
+@pytest.mark.xfail(strict=False, reason="open (red team): rustc's 16 codegen threads took 21 s of CPU under gVisor's "
+                                        "ptrace platform against the 20 s compile limit (2.2 s under runc)")
+@pytest.mark.parametrize("backend", ["gvisor", "runsc"])
+def test_a_right_rust_answer_with_threads_compiles_under_gvisor(backend):
+    if backend == "runsc" and not _runsc_registered():
+        pytest.skip("gVisor's runsc is not registered with dockerd: run scripts/ensure_gvisor.sh (make test does)")
+    config = (SandboxConfig(runtime="runsc", languages=("rust",), pool_name="gvisor-attacks-rust", pool_size=1)
+              if backend == "runsc" else sandbox_config("gvisor", languages=("rust",), pool_name="gvisor-attacks-rust", pool_size=1))
+    g = SyncGrader(config)
+    try:
+        task = {"id": "r", "kind": "code", "language": "rust", "completion": RUST_THREADS,
+                "tests": [{"stdin": "", "expected_stdout": "ok\n"}]}
+        result = g.grade(task)
+        assert result["verdict"] == "accepted", result["detail"]
+    finally:
+        g.close()
