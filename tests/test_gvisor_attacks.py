@@ -95,6 +95,28 @@ def test_pipe_buffers_count_against_the_memory_limit(grader, request):
     assert grader.grade(_task("print('ok')"))["verdict"] == "accepted"
 
 
+# A right answer near its memory limit: the scientific stack and 200 MB in a 256 MB task. runc
+# accepts up to 230 MB (its cgroup at rest: 32 MB, runner and warm interpreter; the image's files
+# are page cache often charged elsewhere), the gVisor backend up to 222 MB (its memory file). Under
+# Docker's runsc the watchdog reads the whole cgroup: 63 MB at rest (memory file 45 MB, with gVisor's
+# own copy of the files it read, plus the Sentry's and gofer's heaps 12 MB and kernel memory), so
+# 200 MB was memory_limit, 40-50 MB less room than runc for the same program.
+NEAR_LIMIT = ("import numpy, scipy, pandas, sympy, scipy.optimize, scipy.sparse, pandas.plotting\n"
+              "x = bytearray({mb} << 20)\nprint('ok')")
+
+
+def test_a_program_near_its_memory_limit_gets_the_same_verdict_as_under_runc(grader, request):
+    if grader.backend_name == "runsc":
+        request.applymarker(pytest.mark.xfail(strict=True, reason=(
+            "open (red team): under Docker's runsc the watchdog counts the Sentry, gofer and gVisor's "
+            "file copies in the container's cgroup (63 MB at rest against runc's 32): 200 MB with the "
+            "scientific stack in a 256 MB task is memory_limit there, accepted under runc")))
+    near = grader.grade(_task(NEAR_LIMIT.format(mb=200), memory_limit_mb=256, time_limit_s=20))
+    assert near["verdict"] == "accepted", near["detail"]
+    over = grader.grade(_task(NEAR_LIMIT.format(mb=300), memory_limit_mb=256, time_limit_s=20))
+    assert over["verdict"] == "memory_limit", over["detail"]  # near miss
+
+
 SESSION_BACKENDS = {"gvisor": ("--sandbox-backend", "gvisor"),
                     "docker-runsc": ("--sandbox-backend", "docker", "--sandbox-runtime", "runsc")}
 
