@@ -78,10 +78,10 @@ def test_the_watchdog_survives_a_kill_it_could_not_start(grader, monkeypatch):
 # 185 MB of host memory per process beside 10 MB of memory file (measured: 4 processes, +700 MB of
 # host RSS under a 256 MB limit, accepted; 128 processes would take 16 GB). Under Docker's runsc the
 # cgroup counts the Sentry's heap: memory_limit there.
-PIPES = ("import os, fcntl, time\nfor k in range(3):\n    if os.fork() == 0:\n        break\nfds = []\n"
-         "for i in range(120):\n    r, w = os.pipe()\n    fcntl.fcntl(w, 1031, 1 << 20)\n    os.set_blocking(w, False)\n"
+PIPES = ("import os, fcntl, time\nchild = False\nfor k in range(3):\n    if os.fork() == 0:\n        child = True\n        break\n"
+         "fds = []\nfor i in range(120):\n    r, w = os.pipe()\n    fcntl.fcntl(w, 1031, 1 << 20)\n    os.set_blocking(w, False)\n"
          "    try:\n        while True:\n            os.write(w, b'x' * 65536)\n    except BlockingIOError:\n        pass\n"
-         "    fds.append((r, w))\ntime.sleep(2)\nprint('ok')")
+         "    fds.append((r, w))\ntime.sleep(2)\nif child:\n    os._exit(0)\ntime.sleep(0.5)\nprint('ok')")
 
 
 def test_pipe_buffers_count_against_the_memory_limit(grader, request):
