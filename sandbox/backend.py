@@ -91,10 +91,10 @@ class Box:
     successor: bool = False  # its replacement was started ahead (Pool.release)
     killing: bool = False  # the host's watchdog is killing its program (sandbox/watchdog.py)
     killed: str = ""  # the watchdog killed the whole sandbox, and why (watchdog.MEMORY, THREADS): the program's verdict
-    # under gVisor: its memory as the watchdog reads it, now (None elsewhere), and at rest after its start
-    # (a reset that leaves much more is not clean: sandbox/job.py reset_box)
-    memory_mb: Callable[[], int] | None = None
-    rest_mb: int = 0
+    # under gVisor: what the watchdog reads of it now (None elsewhere), and at rest after its start
+    # (a reset that leaves much more is not clean: watchdog.settled)
+    usage: Callable[[], watchdog.Usage] | None = None
+    rest: watchdog.Usage | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     # what its runner holds of tasks' test sets (sandbox/job.py _stash): sha256 -> bytes, least recently used first
     stash: OrderedDict[str, int] = field(default_factory=OrderedDict)
@@ -383,8 +383,8 @@ class DockerBackend(Backend):
             box = Box(language=language, container=c, channel=ch, mem_mb=mem_mb)
             if self._watch is not None:  # its cgroup, found from its host process (v1 or v2, any driver)
                 dirs = watchdog.cgroup_dirs(self.client.api.inspect_container(c.id)["State"]["Pid"])
-                box.memory_mb = lambda: watchdog.cgroup_usage(dirs).mem_mb
-                box.rest_mb = box.memory_mb()  # readable, or this container cannot be watched: never used
+                box.usage = lambda: watchdog.cgroup_usage(dirs)
+                box.rest = box.usage()  # readable, or this container cannot be watched: never used
                 with self._lock:
                     self._watched[c.id] = (box, dirs)
                 self._watch.start()

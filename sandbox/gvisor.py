@@ -269,8 +269,8 @@ class GvisorBackend(Backend):
                 raise ChannelError(f"sandbox PID 1 answered {head!r}")
             sb.spared = frozenset(p for p in (head.get("warm_mother"),) if isinstance(p, int) and p > 1)
             sb.mem_file = self._memory_file(sb)
-            box.memory_mb = lambda: self._used_mb(sb)
-            box.rest_mb = box.memory_mb()
+            box.usage = lambda: self._usage(box)
+            box.rest = box.usage()
         except MemoryFileMissing:
             self.remove(box)
             raise

@@ -936,20 +936,14 @@ def _judge_asserts(plan: Plan, facts: dict, nonce: str) -> dict:
     return _test_entry("wrong_answer", facts, "the program exited before its tests ran")
 
 
-# What a reset box may hold under gVisor beyond its memory at rest and its stash (measured: 43 MB at
-# rest on the gVisor backend, 45 after the scientific stack; 61 and 76 under Docker's runsc).
-LEFTOVER_MB = 32
-
-
 def reset_box(box) -> bool:
-    """Kill and wipe what the job left; False (recycle the container) if anything remains, or if
-    under gVisor its memory did not come back near its rest (Box.rest_mb): what a program leaves
-    that the reset cannot see (red team: a SysV segment, which the runner finds through
-    /proc/sysvipc, absent in gVisor, kept 150 MB and the next job's program got memory_limit).
-    Blocking: call it in a thread, after the job's answer (CodeGrader._run)."""
+    """Kill and wipe what the job left; False (recycle the container) if anything remains, or if under
+    gVisor what the watchdog reads did not come back near its rest (watchdog.settled): what a program
+    leaves that the reset cannot see must not fail the next job. Blocking: call it in a thread, after
+    the job's answer (CodeGrader._run)."""
     box.jobs += 1
     head, _ = box.channel.request({"op": "reset"}, timeout_s=15)
-    if box.memory_mb is not None and box.memory_mb() > box.rest_mb + _stash_mb(box) + LEFTOVER_MB:
+    if not watchdog.settled(box, _stash_mb(box)):
         return False
     return bool(head.get("clean"))
 

@@ -222,3 +222,16 @@ def test_a_sysv_segment_never_reaches_the_next_job(grader):
             "print('ok' if libc.shmget(0x5150, 0, 0) < 0 else 'found the last job\\'s segment')")
     result = grader.grade(_task(look))
     assert result["verdict"] == "accepted", result["detail"]
+
+
+def test_host_threads_a_job_leaves_behind_never_fail_the_next_job(grader):
+    """A fork bomb's host threads (the ptrace platform's stubs) outlive its processes for a while:
+    with the watchdog's kill tied to the request it read, the box once came back from its reset
+    still over the budget and the next job's program got runtime_error for host threads
+    (tests/test_sandbox_docker.py's bombs, 2 of 2). A reset box over half the budget is recycled
+    (watchdog.settled)."""
+    bomb = "import os\nwhile True:\n    try: os.fork()\n    except OSError: pass"
+    for _ in range(2):
+        assert grader.grade(_task(bomb, time_limit_s=1.0))["verdict"] in ("time_limit", "runtime_error", "memory_limit")
+        innocent = grader.grade(_task("x = bytearray(40 << 20)\nprint('ok')", memory_limit_mb=64))
+        assert innocent["verdict"] == "accepted", innocent["detail"]
