@@ -172,6 +172,14 @@ class Backend:
         """The box's memory limit (no swap) for its next step."""
         raise NotImplementedError
 
+    def worn(self, box: Box) -> bool:
+        """Whether the box keeps so much of a past job that the next must not start in it: under gVisor,
+        host threads past half of host_threads_per_sandbox (Go keeps the threads a burst of processes
+        made, so each job's would add up until an innocent job crossed the budget: the red team of
+        issue 22). Such a box is replaced after its job, so every job starts with half the budget
+        free. A cgroup of its own per container (runc) keeps nothing: False."""
+        return False
+
     def reap(self) -> int:
         """Remove sandboxes whose owning server is gone; how many."""
         raise NotImplementedError
@@ -412,6 +420,11 @@ class DockerBackend(Backend):
         with self._lock:
             dirs = self._watched[box.container.id][1]
         return watchdog.cgroup_usage(dirs)
+
+    def worn(self, box: Box) -> bool:
+        with self._lock:
+            watched = box.container.id in self._watched
+        return watched and self._usage(box).threads > self.config.host_threads_per_sandbox // 2
 
     def _over_limit(self, box: Box, reason: str) -> None:
         """Under runsc the host cannot reach the program's processes inside gVisor's kernel: the

@@ -326,7 +326,8 @@ class CodeGrader:
         replaced (anything left, or the runner failed): after the job's answer, not before it. The
         box takes no job until this is done, so no program sees another's leftovers."""
         try:
-            clean = await asyncio.get_running_loop().run_in_executor(self._jobs, reset_box, box)
+            clean = await asyncio.get_running_loop().run_in_executor(
+                self._jobs, lambda: reset_box(box) and not pool.worn(box))  # worn: Backend.worn
         except Exception as e:  # the runner failed to reset: the verdict stands, the box goes
             log.warning("sandbox: reset failed: %s: %s", type(e).__name__, e)
             clean = False

@@ -395,6 +395,9 @@ class GvisorBackend(Backend):
         sb: Sandbox = box.container
         return watchdog.Usage(mem_mb=self._used_mb(sb), threads=self._procs.threads_below(sb.proc.pid))
 
+    def worn(self, box: Box) -> bool:
+        return self._procs.threads_below(box.container.proc.pid, fresh=True) > self.config.host_threads_per_sandbox // 2
+
     @staticmethod
     def _used_mb(sb: Sandbox) -> int:
         return (os.stat(sb.mem_file).st_blocks * 512) >> 20

@@ -130,6 +130,9 @@ class Pool:
         """Whether the box died of its memory limit: the program's verdict (Backend.oom_killed)."""
         return self._backend().oom_killed(box, wait_s)
 
+    def worn(self, box: Box) -> bool:
+        return self._backend().worn(box)
+
     def set_memory(self, box: Box, mb: int) -> None:
         """The box's memory limit (= memory+swap: no swap) for the next step."""
         self._backend().set_memory(box, mb)

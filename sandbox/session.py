@@ -328,7 +328,7 @@ class SessionHost:
         """After a session: keep the container for a later session when it resets clean, has served
         fewer than jobs_per_container sessions and spares are wanted; else remove it."""
         if (not self._closed and box.sessions < self.config.jobs_per_container and len(self._spares) < self.max_spares
-                and box.reset()):
+                and box.reset() and not self.backend.worn(box.box)):
             with self._lock:
                 if len(self._spares) < self.max_spares and not self._closed:
                     self._spares.append(box)

@@ -60,10 +60,10 @@ class ProcessTable:
         self._children: dict[int, list[int]] = {}
         self._threads: dict[int, int] = {}
 
-    def threads_below(self, root: int) -> int:
-        """Host threads of process `root` and every process below it."""
+    def threads_below(self, root: int, fresh: bool = False) -> int:
+        """Host threads of process `root` and every process below it (`fresh`: scanned now)."""
         with self._lock:
-            if time.monotonic() - self._at >= THREADS_S:
+            if fresh or time.monotonic() - self._at >= THREADS_S:
                 self._scan()
             total, todo = 0, [root]
             while todo:
