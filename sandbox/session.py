@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import docker
 
 from .backend import LABEL_OWNER, LABEL_SESSION, OWNER, Backend, Box, DockerBackend
+from . import watchdog
 from .channel import ChannelError
 from .config import SandboxConfig
 from .contract import CELL_STATUSES
@@ -109,9 +110,12 @@ class SessionBox:
                 reply = {"status": "crashed", "lost": True,
                          "detail": f"the session's container stopped answering ({e}{'; ' + note if note else ''})"}
             blobs = {}
-        if reply.get("lost") and (getattr(self.channel, "oom_hit", False) or getattr(self.box.container, "oom", False)):
-            # the gVisor backend's memory watchdog killed it (no cgroup to count an OOM kill there)
+        over = self.box.killed or getattr(self.channel, "over", "")
+        if reply.get("lost") and over == watchdog.MEMORY:
+            # the host's watchdog killed it under gVisor (sandbox/watchdog.py: no cgroup counts an OOM kill there)
             reply = {**reply, "status": "memory_limit", "detail": "the session went over its memory limit"}
+        elif reply.get("lost") and over == watchdog.THREADS:
+            reply = {**reply, "status": "crashed", "detail": watchdog.verdict(over, self.backend.config.host_threads_per_sandbox)[1]}
         if "error" in reply and "status" not in reply:
             return {"status": "crashed", "detail": f"session supervisor: {reply['error']}", "lost": True,
                     "stdout": "", "stderr": ""}
