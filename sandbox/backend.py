@@ -38,6 +38,12 @@ CONTAINER_ENV = {
     "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
     "NUMEXPR_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1",
 }
+# How much more host memory gVisor's kernel (its Go heap: the processes' anonymous memory) may hold
+# once a job is reset than right after the box started. The Sentry keeps socket and pipe buffers and
+# xattrs there and does not give them back when the program is gone (1 GB held 60 s on, measured):
+# under Docker's runsc the cgroup charged them to the next job (memory_limit for a neighbour's right
+# answer), under the gVisor backend an idle box held them. Ordinary jobs add a few MB (docs/sandboxes.md).
+SENTRY_REST_MB = 64
 EXITED_GRACE_S = 60.0  # an exited sandbox of a live owner may still be read (its OOM state) this long
 
 
@@ -89,6 +95,7 @@ class Box:
     session: bool = False  # a session's sandbox: its processes run between requests too
     successor: bool = False  # its replacement was started ahead (Pool.release)
     killing: bool = False  # the host's watchdog is killing its program (sandbox/watchdog.py)
+    sentry_mb: int = -1  # gVisor's kernel's anonymous memory on the host at start (Backend.at_rest); -1: none
     killed: str = ""  # the watchdog killed the whole sandbox, and why (watchdog.MEMORY, THREADS): the program's verdict
     lock: threading.Lock = field(default_factory=threading.Lock)
     # what its runner holds of tasks' test sets (sandbox/job.py _stash): sha256 -> bytes, least recently used first
@@ -149,6 +156,17 @@ class Backend:
     def memory_bytes(self, box: Box) -> int:
         """Memory the box uses now (what its limit counts); 0 when unknown."""
         raise NotImplementedError
+
+    def sentry_mb(self, box: Box) -> int:
+        """Host anonymous memory of the box's user-space kernel (gVisor's Go heap), MB; -1 where
+        the box has none (runc) or it cannot be read."""
+        return -1
+
+    def at_rest(self, box: Box) -> bool:
+        """Whether the box, its job reset, holds no more of its kernel's memory than at its start
+        (SENTRY_REST_MB): if not, the pool replaces it, so no job pays for an earlier job's leftovers."""
+        now = self.sentry_mb(box)
+        return now < 0 or box.sentry_mb < 0 or now - box.sentry_mb <= SENTRY_REST_MB
 
     def kill(self, box: Box) -> None:
         """Stop a box at once (a cancelled job): the job thread then sees its channel close."""
@@ -402,6 +420,22 @@ class DockerBackend(Backend):
         self._remove(box.container)
         with self._lock:
             self._watched.pop(box.container.id, None)
+
+    def sentry_mb(self, box: Box) -> int:
+        """Under runsc: the container's anonymous memory (its cgroup's memory.stat: gVisor's Go heaps;
+        the sandbox's own memory is gVisor's memory file, shared memory, not counted here)."""
+        with self._lock:
+            dirs = self._watched.get(box.container.id, (None, {}))[1]
+        folder = dirs.get("memory") or dirs.get("")
+        try:
+            with open(os.path.join(folder or "", "memory.stat")) as f:
+                for line in f:
+                    key, _, value = line.partition(" ")
+                    if key == ("total_rss" if "memory" in dirs else "anon"):
+                        return int(value) >> 20
+        except OSError:
+            pass
+        return -1
 
     def _watched_boxes(self) -> list[Box]:
         with self._lock:

@@ -246,6 +246,19 @@ class GvisorBackend(Backend):
         except OSError:
             return 0
 
+    def sentry_mb(self, box: Box) -> int:
+        """The anonymous memory (RssAnon) of runsc and every process below it: gVisor's kernel's Go
+        heap and its gofer's; the sandbox's own memory is the memory file, shared memory."""
+        sb: Sandbox = box.container
+        kb = 0
+        for pid in [sb.proc.pid, *_descendants(sb.proc.pid)]:
+            try:
+                with open(f"/proc/{pid}/status") as f:
+                    kb += next((int(line.split()[1]) for line in f if line.startswith("RssAnon:")), 0)
+            except (OSError, ValueError):
+                continue
+        return kb >> 10 if sb.proc.poll() is None else -1
+
     def _start_once(self, language: str, spec: dict, mem_mb: int, ready, session: bool = False) -> Box:
         with self._lock:
             self._seq += 1

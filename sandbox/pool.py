@@ -111,7 +111,9 @@ class Pool:
 
     def create(self, language: str) -> Box:
         """Start one sandbox whose runner answered a ping. Raises on any failure."""
-        box = self._backend().start(language, self.images[language], box_memory_mb(self.config, language))
+        backend = self._backend()
+        box = backend.start(language, self.images[language], box_memory_mb(self.config, language))
+        box.sentry_mb = backend.sentry_mb(box)  # Backend.at_rest compares with it after each job
         self.created += 1
         return box
 
