@@ -11,6 +11,8 @@ container's cgroup holds the Sentry, and the same socket program is `memory_limi
 """
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from sandbox import SandboxConfig
@@ -121,3 +123,40 @@ def test_a_jobs_kernel_leftovers_do_not_charge_the_next_job_under_runsc():
             assert r["verdict"] == "accepted", r["detail"]
     finally:
         g.close()
+
+
+def _runsc_anon_mb(server) -> int:
+    """Anonymous memory (RssAnon) of the server's runsc processes: gVisor's kernels' Go heaps."""
+    import shutil
+    runsc, kb = os.path.realpath(shutil.which("runsc") or "runsc"), 0
+    for pid in server.descendants():
+        try:
+            if os.path.realpath(f"/proc/{pid}/exe") != runsc:
+                continue
+            with open(f"/proc/{pid}/status") as f:
+                kb += next((int(line.split()[1]) for line in f if line.startswith("RssAnon:")), 0)
+        except (OSError, ValueError):
+            continue
+    return kb >> 10
+
+
+def test_a_session_whose_kernel_kept_its_memory_is_not_kept_as_a_spare():
+    """A closed session's sandbox is reset and kept for a later session (sandbox/session.py
+    give_back): one whose cell filled socket buffers kept them in gVisor's Go heap (~330 MB measured,
+    `Backend.at_rest`), on the host while idle, and, under Docker's runsc, charged to the next
+    session. It is removed instead. Near miss: before the attack the server's sandboxes hold little."""
+    from conftest import ServerProcess
+    from helpers import SESSION_SERVER_ARGS, wait_until
+    from verifier.client import ClientConfig, VerifierClient
+
+    sandbox_config("gvisor", languages=("python",))  # its root filesystem, exported from the image
+    with ServerProcess(*SESSION_SERVER_ARGS, "--sandbox-backend", "gvisor", "--token", "t", "--max-sessions", "2") as s, \
+            VerifierClient(s.target, ClientConfig(token="t", timeout_s=120)) as c:
+        with c.session("python") as warm:
+            assert warm.run("print('ok')").stdout == "ok\n"
+        assert wait_until(lambda: _runsc_anon_mb(s) < 150), _runsc_anon_mb(s)
+        with c.session("python", memory_limit_mb=1024, time_limit_s=10) as a:
+            r = a.run(SOCKETS)
+            assert r.stdout == "ok\n", r
+            assert _runsc_anon_mb(s) > 250  # the attack held its bytes there
+        assert wait_until(lambda: _runsc_anon_mb(s) < 150, timeout_s=30), _runsc_anon_mb(s)
