@@ -160,3 +160,18 @@ def test_a_session_whose_kernel_kept_its_memory_is_not_kept_as_a_spare():
             assert r.stdout == "ok\n", r
             assert _runsc_anon_mb(s) > 250  # the attack held its bytes there
         assert wait_until(lambda: _runsc_anon_mb(s) < 150, timeout_s=30), _runsc_anon_mb(s)
+
+
+@pytest.mark.parametrize("code", [PIPES, SOCKETS, XATTRS], ids=["pipes", "sockets", "xattrs"])
+def test_kernel_memory_counts_toward_the_limit_under_runsc(code):
+    """Under Docker's runsc runtime the container's cgroup holds gVisor's kernel, Go heap included,
+    and the watchdog reads it: the programs the gVisor backend lets through are memory_limit here."""
+    from tests.test_sandbox_gvisor import _runsc_registered
+    if not _runsc_registered():
+        pytest.skip("gVisor's runsc is not registered with dockerd: run scripts/ensure_gvisor.sh (make test does)")
+    g = SyncGrader(SandboxConfig(runtime="runsc", languages=("python",), pool_name="pytest-runsc-attacks", pool_size=1))
+    try:
+        r = g.grade(_task(code))
+        assert r["verdict"] == "memory_limit", r["detail"]
+    finally:
+        g.close()
