@@ -38,6 +38,12 @@ CONTAINER_ENV = {
     "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
     "NUMEXPR_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1",
 }
+# How much more host memory gVisor's kernel (its Go heap: the processes' anonymous memory) may hold
+# once a job is reset than right after the box started. The Sentry keeps socket and pipe buffers and
+# xattrs there and does not give them back when the program is gone (1 GB held 60 s on, measured):
+# under Docker's runsc the cgroup charged them to the next job (memory_limit for a neighbour's right
+# answer), under the gVisor backend an idle box held them. Ordinary jobs add a few MB (docs/sandboxes.md).
+SENTRY_REST_MB = 64
 EXITED_GRACE_S = 60.0  # an exited sandbox of a live owner may still be read (its OOM state) this long
 
 
@@ -89,6 +95,7 @@ class Box:
     session: bool = False  # a session's sandbox: its processes run between requests too
     successor: bool = False  # its replacement was started ahead (Pool.release)
     killing: bool = False  # the host's watchdog is killing its program (sandbox/watchdog.py)
+    sentry_mb: int = -1  # gVisor's kernel's anonymous memory on the host at start (Backend.at_rest); -1: none
     killed: str = ""  # the watchdog killed the whole sandbox, and why (watchdog.MEMORY, THREADS): the program's verdict
     lock: threading.Lock = field(default_factory=threading.Lock)
     # what its runner holds of tasks' test sets (sandbox/job.py _stash): sha256 -> bytes, least recently used first
@@ -126,6 +133,7 @@ class Backend:
     """start, talk (Box.channel), kill, wipe (remove), reap: what the pool needs of a sandbox."""
 
     name = ""
+    config: SandboxConfig  # each backend's own, set by its __init__
 
     def probe(self) -> None:
         """Raise when the backend cannot start sandboxes at all (no daemon, no runsc)."""
@@ -150,6 +158,27 @@ class Backend:
         """Memory the box uses now (what its limit counts); 0 when unknown."""
         raise NotImplementedError
 
+    def sentry_mb(self, box: Box) -> int:
+        """Host anonymous memory of the box's user-space kernel (gVisor's Go heap), MB; -1 where
+        the box has none (runc) or it cannot be read."""
+        return -1
+
+    def host_threads(self, box: Box) -> int:
+        """Host threads of the box's user-space kernel now (gVisor's Go threads and the ptrace
+        platform's stubs); -1 where the box has none (runc) or it cannot be read."""
+        return -1
+
+    def at_rest(self, box: Box) -> bool:
+        """Whether the box, its job reset, keeps nothing of that job in its gVisor kernel, which holds
+        what a program made after the program is gone: no more of its memory than SENTRY_REST_MB over
+        its start (socket buffers: the next job's cgroup paid for them), and at most half of
+        host_threads_per_sandbox (Go parks the threads a burst of processes made: each job's added up
+        until an innocent job crossed the budget). If not, the pool replaces it (red team of issue 22),
+        so no job pays for an earlier job's leftovers and each starts with half the thread budget free."""
+        now, threads = self.sentry_mb(box), self.host_threads(box)
+        memory_ok = now < 0 or box.sentry_mb < 0 or now - box.sentry_mb <= SENTRY_REST_MB
+        return memory_ok and threads <= self.config.host_threads_per_sandbox // 2
+
     def kill(self, box: Box) -> None:
         """Stop a box at once (a cancelled job): the job thread then sees its channel close."""
         raise NotImplementedError
@@ -171,14 +200,6 @@ class Backend:
     def set_memory(self, box: Box, mb: int) -> None:
         """The box's memory limit (no swap) for its next step."""
         raise NotImplementedError
-
-    def worn(self, box: Box) -> bool:
-        """Whether the box keeps so much of a past job that the next must not start in it: under gVisor,
-        host threads past half of host_threads_per_sandbox (Go keeps the threads a burst of processes
-        made, so each job's would add up until an innocent job crossed the budget: the red team of
-        issue 22). Such a box is replaced after its job, so every job starts with half the budget
-        free. A cgroup of its own per container (runc) keeps nothing: False."""
-        return False
 
     def reap(self) -> int:
         """Remove sandboxes whose owning server is gone; how many."""
@@ -411,6 +432,22 @@ class DockerBackend(Backend):
         with self._lock:
             self._watched.pop(box.container.id, None)
 
+    def sentry_mb(self, box: Box) -> int:
+        """Under runsc: the container's anonymous memory (its cgroup's memory.stat: gVisor's Go heaps;
+        the sandbox's own memory is gVisor's memory file, shared memory, not counted here)."""
+        with self._lock:
+            dirs = self._watched.get(box.container.id, (None, {}))[1]
+        folder = dirs.get("memory") or dirs.get("")
+        try:
+            with open(os.path.join(folder or "", "memory.stat")) as f:
+                for line in f:
+                    key, _, value = line.partition(" ")
+                    if key == ("total_rss" if "memory" in dirs else "anon"):
+                        return int(value) >> 20
+        except OSError:
+            pass
+        return -1
+
     def _watched_boxes(self) -> list[Box]:
         with self._lock:
             return [box for box, _ in self._watched.values()]
@@ -421,10 +458,13 @@ class DockerBackend(Backend):
             dirs = self._watched[box.container.id][1]
         return watchdog.cgroup_usage(dirs)
 
-    def worn(self, box: Box) -> bool:
+    def host_threads(self, box: Box) -> int:
         with self._lock:
             watched = box.container.id in self._watched
-        return watched and self._usage(box).threads > self.config.host_threads_per_sandbox // 2
+        try:
+            return self._usage(box).threads if watched else -1
+        except OSError:
+            return -1
 
     def _over_limit(self, box: Box, reason: str) -> None:
         """Under runsc the host cannot reach the program's processes inside gVisor's kernel: the

@@ -246,6 +246,19 @@ class GvisorBackend(Backend):
         except OSError:
             return 0
 
+    def sentry_mb(self, box: Box) -> int:
+        """The anonymous memory (RssAnon) of runsc and every process below it: gVisor's kernel's Go
+        heap and its gofer's; the sandbox's own memory is the memory file, shared memory."""
+        sb: Sandbox = box.container
+        kb = 0
+        for pid in [sb.proc.pid, *_descendants(sb.proc.pid)]:
+            try:
+                with open(f"/proc/{pid}/status") as f:
+                    kb += next((int(line.split()[1]) for line in f if line.startswith("RssAnon:")), 0)
+            except (OSError, ValueError):
+                continue
+        return kb >> 10 if sb.proc.poll() is None else -1
+
     def _start_once(self, language: str, spec: dict, mem_mb: int, ready, session: bool = False) -> Box:
         with self._lock:
             self._seq += 1
@@ -395,8 +408,8 @@ class GvisorBackend(Backend):
         sb: Sandbox = box.container
         return watchdog.Usage(mem_mb=self._used_mb(sb), threads=self._procs.threads_below(sb.proc.pid))
 
-    def worn(self, box: Box) -> bool:
-        return self._procs.threads_below(box.container.proc.pid, fresh=True) > self.config.host_threads_per_sandbox // 2
+    def host_threads(self, box: Box) -> int:
+        return self._procs.threads_below(box.container.proc.pid, fresh=True)
 
     @staticmethod
     def _used_mb(sb: Sandbox) -> int:

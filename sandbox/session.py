@@ -72,6 +72,7 @@ class SessionBox:
         self.mem_mb, self.sessions = limits.memory_limit_mb, 0
         self.start_timeout_s = start_timeout_s
         self.box: Box = backend.start_session(language, image, limits.memory_limit_mb, limits.pids_limit)
+        self.box.sentry_mb = backend.sentry_mb(self.box)  # Backend.at_rest compares with it after each session
         self.channel = self.box.channel
 
     def start(self, limits: SessionLimits, files: dict[str, bytes]) -> None:
@@ -87,12 +88,13 @@ class SessionBox:
             raise ChannelError(f"session start failed: {head.get('error')}")
 
     def reset(self) -> bool:
-        """End the session in place (sandbox/harness/runner.py's reset); True when the container is clean."""
+        """End the session in place (sandbox/harness/runner.py's reset); True when the container is
+        clean and its gVisor kernel kept none of the session's memory (Backend.at_rest)."""
         try:
             head, _ = self.channel.request({"op": "reset"}, timeout_s=30.0)
         except ChannelError:
             return False
-        return bool(head.get("clean"))
+        return bool(head.get("clean")) and self.backend.at_rest(self.box)
 
     def cell(self, code: str) -> dict:
         """Run one cell; a broken channel (the container died) is the session's loss, not a crash here."""
@@ -328,7 +330,7 @@ class SessionHost:
         """After a session: keep the container for a later session when it resets clean, has served
         fewer than jobs_per_container sessions and spares are wanted; else remove it."""
         if (not self._closed and box.sessions < self.config.jobs_per_container and len(self._spares) < self.max_spares
-                and box.reset() and not self.backend.worn(box.box)):
+                and box.reset()):
             with self._lock:
                 if len(self._spares) < self.max_spares and not self._closed:
                     self._spares.append(box)

@@ -195,7 +195,7 @@ def test_host_threads_a_job_leaves_behind_never_count_against_the_next_job(backe
     host threads (measured: 152, 193, 312, 389, 497, 622 after six multi-process jobs) and a later,
     innocent job crossed host_threads_per_sandbox and got runtime_error for its predecessors' threads
     (red team of issue 22: test_large_output_accepted_and_endless_output_limited failed after the
-    fork-bomb test). A box past half the budget is replaced after its job (Backend.worn), so every
+    fork-bomb test). A box past half the budget is replaced after its job (Backend.at_rest), so every
     job here, each well under the budget alone, is accepted."""
     config = sandbox_config("gvisor", languages=("python",), pool_name=f"worn-{backend}", pool_size=1,
                             host_threads_per_sandbox=400)
