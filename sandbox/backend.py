@@ -96,6 +96,7 @@ class Box:
     successor: bool = False  # its replacement was started ahead (Pool.release)
     killing: bool = False  # the host's watchdog is killing its program (sandbox/watchdog.py)
     sentry_mb: int = -1  # gVisor's kernel's anonymous memory on the host at start (Backend.at_rest); -1: none
+    sentry_base: int = -1  # the same when its job (or session) began: the gVisor backend's watchdog counts its growth
     killed: str = ""  # the watchdog killed the whole sandbox, and why (watchdog.MEMORY, THREADS): the program's verdict
     lock: threading.Lock = field(default_factory=threading.Lock)
     # what its runner holds of tasks' test sets (sandbox/job.py _stash): sha256 -> bytes, least recently used first

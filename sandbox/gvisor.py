@@ -247,17 +247,10 @@ class GvisorBackend(Backend):
             return 0
 
     def sentry_mb(self, box: Box) -> int:
-        """The anonymous memory (RssAnon) of runsc and every process below it: gVisor's kernel's Go
-        heap and its gofer's; the sandbox's own memory is the memory file, shared memory."""
+        """The anonymous memory of runsc and every process below it: gVisor's kernel's Go heap and its
+        gofer's; the sandbox's own memory is the memory file, shared memory."""
         sb: Sandbox = box.container
-        kb = 0
-        for pid in [sb.proc.pid, *_descendants(sb.proc.pid)]:
-            try:
-                with open(f"/proc/{pid}/status") as f:
-                    kb += next((int(line.split()[1]) for line in f if line.startswith("RssAnon:")), 0)
-            except (OSError, ValueError):
-                continue
-        return kb >> 10 if sb.proc.poll() is None else -1
+        return self._procs.anon_mb_below(sb.proc.pid, fresh=True) if sb.proc.poll() is None else -1
 
     def _start_once(self, language: str, spec: dict, mem_mb: int, ready, session: bool = False) -> Box:
         with self._lock:
@@ -406,7 +399,8 @@ class GvisorBackend(Backend):
         and the host threads of runsc and every process below it (gVisor's kernel, its gofer and the
         ptrace platform's stubs: this user's processes)."""
         sb: Sandbox = box.container
-        return watchdog.Usage(mem_mb=self._used_mb(sb), threads=self._procs.threads_below(sb.proc.pid))
+        kernel = self._procs.anon_mb_below(sb.proc.pid) - box.sentry_base if box.sentry_base >= 0 else 0
+        return watchdog.Usage(mem_mb=self._used_mb(sb) + max(0, kernel), threads=self._procs.threads_below(sb.proc.pid))
 
     def host_threads(self, box: Box) -> int:
         return self._procs.threads_below(box.container.proc.pid, fresh=True)

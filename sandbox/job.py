@@ -368,6 +368,7 @@ def run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     `reset_box` finds it clean (the caller resets it after the answer is out: issue 20, a reset on
     the request's path cost up to 30-130 ms at p99). Raises InfraFailure if the sandbox fails."""
     try:
+        pool.mark_start(box)
         return _run_job(pool, box, plan, config)
     except ChannelError as e:
         if box.killed:  # the host's watchdog ended the sandbox (sandbox/watchdog.py): the program's verdict

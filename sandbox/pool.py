@@ -132,6 +132,10 @@ class Pool:
         """Whether the box died of its memory limit: the program's verdict (Backend.oom_killed)."""
         return self._backend().oom_killed(box, wait_s)
 
+    def mark_start(self, box: Box) -> None:
+        """A job begins in the box: what its gVisor kernel holds now is not the job's (Box.sentry_base)."""
+        box.sentry_base = self._backend().sentry_mb(box)
+
     def set_memory(self, box: Box, mb: int) -> None:
         """The box's memory limit (= memory+swap: no swap) for the next step."""
         self._backend().set_memory(box, mb)

@@ -82,6 +82,7 @@ class SessionBox:
             self.mem_mb = limits.memory_limit_mb
         self.limits = limits
         self.sessions += 1
+        self.box.sentry_base = self.backend.sentry_mb(self.box)  # the watchdog counts the session's own growth
         head, _ = self.channel.request({"op": "start", "files": list(files), "cpu_s": limits.time_limit_s},
                                        {f"file:{k}": v for k, v in files.items()}, timeout_s=self.start_timeout_s)
         if not head.get("ok"):

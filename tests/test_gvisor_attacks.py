@@ -6,8 +6,10 @@ heap are not in that file: a program can hold them far past its limit, on the ho
 counting them. Measured on the host (runsc 20221219, limit 64 MB, one process; the runsc processes'
 RssAnon 17 MB idle): socket buffers ~1 GB, pipe buffers (F_SETPIPE_SZ 1 MB) +156 MB RSS, tmpfs
 xattrs +260 MB RSS, while the memory file stayed at ~50 MB and the verdict was `accepted`. Each
-grows with the process count (pids_limit) too. Docker's runsc runtime is not open to this: the
-container's cgroup holds the Sentry, and the same socket program is `memory_limit` there.
+grows with the process count (pids_limit) too. So the watchdog counts, with the memory file, what
+the runsc processes' anonymous memory grew since the job began (ProcessTable.anon_mb_below in
+sandbox/watchdog.py). Docker's runsc runtime was not open to this: the container's cgroup holds the
+Sentry, and the same socket program is `memory_limit` there.
 """
 from __future__ import annotations
 
@@ -21,12 +23,6 @@ from sandbox.sync import SyncGrader
 from tests.helpers import sandbox_config
 
 pytestmark = pytest.mark.docker
-
-OPEN = ("open (red team, issue 22): the gVisor backend's memory watchdog reads gVisor's memory file only; "
-        "{what} live in the Sentry's Go heap (the runsc processes' RssAnon on the host), so a program holds "
-        "them past its memory limit and the verdict is `accepted`: the watchdog must count the Sentry's "
-        "anonymous memory (RssAnon of the runsc processes over its idle figure) as well")
-
 
 @pytest.fixture(scope="module")
 def gvisor():
@@ -57,19 +53,16 @@ XATTRS = ("import os, time\nopen('/work/f', 'w').close()\nn = 0\nfor i in range(
           "time.sleep(2)\nprint('ok' if n > (100 << 20) else f'only {n >> 20} MB')")
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format(what="pipe buffers"))
 def test_pipe_buffers_count_toward_the_memory_limit(gvisor):
     r = gvisor.grade(_task(PIPES))
     assert r["verdict"] == "memory_limit", r["detail"]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format(what="socket buffers"))
 def test_socket_buffers_count_toward_the_memory_limit(gvisor):
     r = gvisor.grade(_task(SOCKETS))
     assert r["verdict"] == "memory_limit", r["detail"]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format(what="a tmpfs file's extended attributes"))
 def test_extended_attributes_count_toward_the_memory_limit(gvisor):
     r = gvisor.grade(_task(XATTRS))
     assert r["verdict"] == "memory_limit", r["detail"]
