@@ -12,7 +12,6 @@ import os
 import socket
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -39,6 +38,18 @@ CONTAINER_ENV = {
     "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
     "NUMEXPR_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1",
 }
+# How much more host memory gVisor's kernel (its Go heap: the processes' anonymous memory) may hold
+# once a job is reset than right after the box started. The Sentry keeps socket and pipe buffers and
+# xattrs there and does not give them back when the program is gone (1 GB held 60 s on, measured):
+# under Docker's runsc the cgroup charged them to the next job (memory_limit for a neighbour's right
+# answer), under the gVisor backend an idle box held them. Ordinary jobs add a few MB (docs/sandboxes.md).
+SENTRY_REST_MB = 64
+# How much more of the sandbox's own memory under gVisor (its memory file) a reset box may hold than
+# right after its start, beyond the test sets its runner keeps (Box.stash): a SysV segment outlives
+# its job there (the runner's reset lists them in /proc/sysvipc, which gVisor lacks) and 150 MB of one
+# made the next job's right answer memory_limit (red team of issue 22). Measured: 43 MB at start and
+# 45 after the scientific stack on the gVisor backend (gVisor keeps its own copy of files it read).
+LEFTOVER_MB = 32
 EXITED_GRACE_S = 60.0  # an exited sandbox of a live owner may still be read (its OOM state) this long
 
 
@@ -90,11 +101,10 @@ class Box:
     session: bool = False  # a session's sandbox: its processes run between requests too
     successor: bool = False  # its replacement was started ahead (Pool.release)
     killing: bool = False  # the host's watchdog is killing its program (sandbox/watchdog.py)
+    sentry_mb: int = -1  # gVisor's kernel's anonymous memory on the host at start (Backend.at_rest); -1: none
+    sentry_base: int = -1  # the same when its job (or session) began: the gVisor backend's watchdog counts its growth
     killed: str = ""  # the watchdog killed the whole sandbox, and why (watchdog.MEMORY, THREADS): the program's verdict
-    # under gVisor: what the watchdog reads of it now (None elsewhere), and at rest after its start
-    # (a reset that leaves much more is not clean: watchdog.settled)
-    usage: Callable[[], watchdog.Usage] | None = None
-    rest: watchdog.Usage | None = None
+    sandbox_rest_mb: int = -1  # Backend.sandbox_mb right after its start (Backend.at_rest); -1: none
     lock: threading.Lock = field(default_factory=threading.Lock)
     # what its runner holds of tasks' test sets (sandbox/job.py _stash): sha256 -> bytes, least recently used first
     stash: OrderedDict[str, int] = field(default_factory=OrderedDict)
@@ -131,6 +141,7 @@ class Backend:
     """start, talk (Box.channel), kill, wipe (remove), reap: what the pool needs of a sandbox."""
 
     name = ""
+    config: SandboxConfig  # each backend's own, set by its __init__
 
     def probe(self) -> None:
         """Raise when the backend cannot start sandboxes at all (no daemon, no runsc)."""
@@ -154,6 +165,34 @@ class Backend:
     def memory_bytes(self, box: Box) -> int:
         """Memory the box uses now (what its limit counts); 0 when unknown."""
         raise NotImplementedError
+
+    def sentry_mb(self, box: Box) -> int:
+        """Host anonymous memory of the box's user-space kernel (gVisor's Go heap), MB; -1 where
+        the box has none (runc) or it cannot be read."""
+        return -1
+
+    def host_threads(self, box: Box) -> int:
+        """Host threads of the box's user-space kernel now (gVisor's Go threads and the ptrace
+        platform's stubs); -1 where the box has none (runc) or it cannot be read."""
+        return -1
+
+    def at_rest(self, box: Box) -> bool:
+        """Whether the box, its job reset, keeps nothing of that job in its gVisor kernel, which holds
+        what a program made after the program is gone: no more of its memory than SENTRY_REST_MB over
+        its start (socket buffers: the next job's cgroup paid for them), and at most half of
+        host_threads_per_sandbox (Go parks the threads a burst of processes made: each job's added up
+        until an innocent job crossed the budget). If not, the pool replaces it (red team of issue 22),
+        so no job pays for an earlier job's leftovers and each starts with half the thread budget free."""
+        now, threads = self.sentry_mb(box), self.host_threads(box)
+        memory_ok = now < 0 or box.sentry_mb < 0 or now - box.sentry_mb <= SENTRY_REST_MB
+        own = self.sandbox_mb(box)  # and nothing of the job in the sandbox's own memory (LEFTOVER_MB)
+        own_ok = own < 0 or box.sandbox_rest_mb < 0 or own - box.sandbox_rest_mb <= LEFTOVER_MB + (sum(box.stash.values()) >> 20)
+        return memory_ok and own_ok and threads <= self.config.host_threads_per_sandbox // 2
+
+    def sandbox_mb(self, box: Box) -> int:
+        """The sandbox's own memory under gVisor (its memory file: its processes' pages, tmpfs, SysV
+        segments), MB; -1 where the box has none (runc) or it cannot be read."""
+        return -1
 
     def kill(self, box: Box) -> None:
         """Stop a box at once (a cancelled job): the job thread then sees its channel close."""
@@ -383,10 +422,10 @@ class DockerBackend(Backend):
             box = Box(language=language, container=c, channel=ch, mem_mb=mem_mb)
             if self._watch is not None:  # its cgroup, found from its host process (v1 or v2, any driver)
                 dirs = watchdog.cgroup_dirs(self.client.api.inspect_container(c.id)["State"]["Pid"])
-                box.usage = lambda: watchdog.cgroup_usage(dirs)
-                box.rest = box.usage()  # readable, or this container cannot be watched: never used
+                watchdog.cgroup_usage(dirs)  # readable, or this container cannot be watched: never used
                 with self._lock:
                     self._watched[c.id] = (box, dirs)
+                box.sandbox_rest_mb = self.sandbox_mb(box)
                 self._watch.start()
         except BaseException:
             self._remove(c)
@@ -412,6 +451,22 @@ class DockerBackend(Backend):
         with self._lock:
             self._watched.pop(box.container.id, None)
 
+    def sentry_mb(self, box: Box) -> int:
+        """Under runsc: the container's anonymous memory (its cgroup's memory.stat: gVisor's Go heaps;
+        the sandbox's own memory is gVisor's memory file, shared memory, not counted here)."""
+        with self._lock:
+            dirs = self._watched.get(box.container.id, (None, {}))[1]
+        folder = dirs.get("memory") or dirs.get("")
+        try:
+            with open(os.path.join(folder or "", "memory.stat")) as f:
+                for line in f:
+                    key, _, value = line.partition(" ")
+                    if key == ("total_rss" if "memory" in dirs else "anon"):
+                        return int(value) >> 20
+        except OSError:
+            pass
+        return -1
+
     def _watched_boxes(self) -> list[Box]:
         with self._lock:
             return [box for box, _ in self._watched.values()]
@@ -421,6 +476,23 @@ class DockerBackend(Backend):
         with self._lock:
             dirs = self._watched[box.container.id][1]
         return watchdog.cgroup_usage(dirs)
+
+    def sandbox_mb(self, box: Box) -> int:
+        """Under runsc: the cgroup's memory (the watchdog's reading) less gVisor's Go heaps (sentry_mb)."""
+        with self._lock:
+            dirs = self._watched.get(box.container.id, (None, None))[1]
+        try:
+            return max(0, watchdog.cgroup_usage(dirs).mem_mb - max(0, self.sentry_mb(box))) if dirs else -1
+        except OSError:
+            return -1
+
+    def host_threads(self, box: Box) -> int:
+        with self._lock:
+            watched = box.container.id in self._watched
+        try:
+            return self._usage(box).threads if watched else -1
+        except OSError:
+            return -1
 
     def _over_limit(self, box: Box, reason: str) -> None:
         """Under runsc the host cannot reach the program's processes inside gVisor's kernel: the

@@ -234,6 +234,12 @@ class GvisorBackend(Backend):
         except OSError:
             return 0
 
+    def sentry_mb(self, box: Box) -> int:
+        """The anonymous memory of runsc and every process below it: gVisor's kernel's Go heap and its
+        gofer's; the sandbox's own memory is the memory file, shared memory."""
+        sb: Sandbox = box.container
+        return self._procs.anon_mb_below(sb.proc.pid, fresh=True) if sb.proc.poll() is None else -1
+
     def _start_once(self, language: str, spec: dict, mem_mb: int, ready, session: bool = False) -> Box:
         with self._lock:
             self._seq += 1
@@ -269,8 +275,7 @@ class GvisorBackend(Backend):
                 raise ChannelError(f"sandbox PID 1 answered {head!r}")
             sb.spared = frozenset(p for p in (head.get("warm_mother"),) if isinstance(p, int) and p > 1)
             sb.mem_file = self._memory_file(sb)
-            box.usage = lambda: self._usage(box)
-            box.rest = box.usage()
+            box.sandbox_rest_mb = self.sandbox_mb(box)
         except MemoryFileMissing:
             self.remove(box)
             raise
@@ -383,7 +388,17 @@ class GvisorBackend(Backend):
         and the host threads of runsc and every process below it (gVisor's kernel, its gofer and the
         ptrace platform's stubs: this user's processes)."""
         sb: Sandbox = box.container
-        return watchdog.Usage(mem_mb=self._used_mb(sb), threads=self._procs.threads_below(sb.proc.pid))
+        kernel = self._procs.anon_mb_below(sb.proc.pid) - box.sentry_base if box.sentry_base >= 0 else 0
+        return watchdog.Usage(mem_mb=self._used_mb(sb) + max(0, kernel), threads=self._procs.threads_below(sb.proc.pid))
+
+    def sandbox_mb(self, box: Box) -> int:
+        try:
+            return self._used_mb(box.container)
+        except OSError:
+            return -1
+
+    def host_threads(self, box: Box) -> int:
+        return self._procs.threads_below(box.container.proc.pid, fresh=True)
 
     @staticmethod
     def _used_mb(sb: Sandbox) -> int:

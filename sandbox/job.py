@@ -368,6 +368,7 @@ def run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     `reset_box` finds it clean (the caller resets it after the answer is out: issue 20, a reset on
     the request's path cost up to 30-130 ms at p99). Raises InfraFailure if the sandbox fails."""
     try:
+        pool.mark_start(box)
         return _run_job(pool, box, plan, config)
     except ChannelError as e:
         if box.killed:  # the host's watchdog ended the sandbox (sandbox/watchdog.py): the program's verdict
@@ -937,14 +938,10 @@ def _judge_asserts(plan: Plan, facts: dict, nonce: str) -> dict:
 
 
 def reset_box(box) -> bool:
-    """Kill and wipe what the job left; False (recycle the container) if anything remains, or if under
-    gVisor what the watchdog reads did not come back near its rest (watchdog.settled): what a program
-    leaves that the reset cannot see must not fail the next job. Blocking: call it in a thread, after
-    the job's answer (CodeGrader._run)."""
+    """Kill and wipe what the job left; False (recycle the container) if anything remains. Blocking:
+    call it in a thread, after the job's answer (CodeGrader._run)."""
     box.jobs += 1
     head, _ = box.channel.request({"op": "reset"}, timeout_s=15)
-    if not watchdog.settled(box, _stash_mb(box)):
-        return False
     return bool(head.get("clean"))
 
 

@@ -72,6 +72,7 @@ class SessionBox:
         self.mem_mb, self.sessions = limits.memory_limit_mb, 0
         self.start_timeout_s = start_timeout_s
         self.box: Box = backend.start_session(language, image, limits.memory_limit_mb, limits.pids_limit)
+        self.box.sentry_mb = backend.sentry_mb(self.box)  # Backend.at_rest compares with it after each session
         self.channel = self.box.channel
 
     def start(self, limits: SessionLimits, files: dict[str, bytes]) -> None:
@@ -81,18 +82,20 @@ class SessionBox:
             self.mem_mb = limits.memory_limit_mb
         self.limits = limits
         self.sessions += 1
+        self.box.sentry_base = self.backend.sentry_mb(self.box)  # the watchdog counts the session's own growth
         head, _ = self.channel.request({"op": "start", "files": list(files), "cpu_s": limits.time_limit_s},
                                        {f"file:{k}": v for k, v in files.items()}, timeout_s=self.start_timeout_s)
         if not head.get("ok"):
             raise ChannelError(f"session start failed: {head.get('error')}")
 
     def reset(self) -> bool:
-        """End the session in place (sandbox/harness/runner.py's reset); True when the container is clean."""
+        """End the session in place (sandbox/harness/runner.py's reset); True when the container is
+        clean and its gVisor kernel kept none of the session's memory (Backend.at_rest)."""
         try:
             head, _ = self.channel.request({"op": "reset"}, timeout_s=30.0)
         except ChannelError:
             return False
-        return bool(head.get("clean"))
+        return bool(head.get("clean")) and self.backend.at_rest(self.box)
 
     def cell(self, code: str) -> dict:
         """Run one cell; a broken channel (the container died) is the session's loss, not a crash here."""

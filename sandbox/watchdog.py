@@ -61,18 +61,42 @@ class ProcessTable:
         self._at = float("-inf")
         self._children: dict[int, list[int]] = {}
         self._threads: dict[int, int] = {}
+        self._anon: dict[int, tuple[float, int]] = {}  # root -> (when read, MB)
 
-    def threads_below(self, root: int) -> int:
-        """Host threads of process `root` and every process below it."""
+    def threads_below(self, root: int, fresh: bool = False) -> int:
+        """Host threads of process `root` and every process below it (`fresh`: scanned now)."""
         with self._lock:
-            if time.monotonic() - self._at >= THREADS_S:
-                self._scan()
-            total, todo = 0, [root]
-            while todo:
-                pid = todo.pop()
-                total += self._threads.get(pid, 0)
-                todo.extend(self._children.get(pid, ()))
-            return total
+            return sum(self._threads.get(pid, 0) for pid in self._tree(root, fresh))
+
+    def anon_mb_below(self, root: int, fresh: bool = False) -> int:
+        """Anonymous memory (resident less file and shared pages, /proc/PID/statm) of `root` and every
+        process below it, MB: gVisor's kernel's Go heap, where it keeps socket and pipe buffers and
+        tmpfs xattrs outside its memory file. Read at most every THREADS_S per root (`fresh`: now)."""
+        with self._lock:
+            at, mb = self._anon.get(root, (float("-inf"), 0))
+            if fresh or time.monotonic() - at >= THREADS_S:
+                pages = 0
+                for pid in self._tree(root, fresh):
+                    try:
+                        with open(f"/proc/{pid}/statm", "rb") as f:
+                            fields = f.read().split()
+                        pages += int(fields[1]) - int(fields[2])  # resident - shared
+                    except (OSError, IndexError, ValueError):
+                        continue  # exited meanwhile
+                mb = pages * os.sysconf("SC_PAGE_SIZE") >> 20
+                self._anon[root] = (time.monotonic(), mb)
+            return mb
+
+    def _tree(self, root: int, fresh: bool) -> list[int]:
+        """`root` and every process below it, from a scan at most THREADS_S old (`fresh`: now); call locked."""
+        if fresh or time.monotonic() - self._at >= THREADS_S:
+            self._scan()
+        out, todo = [], [root]
+        while todo:
+            pid = todo.pop()
+            out.append(pid)
+            todo.extend(self._children.get(pid, ()))
+        return out
 
     def _scan(self) -> None:
         children: dict[int, list[int]] = {}
@@ -87,24 +111,7 @@ class ProcessTable:
                 except (OSError, IndexError, ValueError):
                     continue  # exited meanwhile
         self._children, self._threads, self._at = children, threads, time.monotonic()
-
-
-# What a reset box may hold beyond its memory at rest and its stash (measured: 43 MB at rest on the
-# gVisor backend, 45 after the scientific stack; 61 and 76 under Docker's runsc).
-LEFTOVER_MB = 32
-
-
-def settled(box: Box, stash_mb: int) -> bool:
-    """Whether a box just reset may serve the next job: under gVisor its memory is back near its rest
-    (Box.rest) and its host threads under half the budget (red team: a SysV segment outlives its job
-    there, the runner's reset reading /proc/sysvipc, which gVisor lacks: 150 MB left by one job made
-    the next job's program memory_limit; a fork bomb's host threads outlived its processes and the
-    next job got runtime_error for them). Elsewhere (no reader) the runner's reset says."""
-    if box.usage is None or box.rest is None:
-        return True
-    now = box.usage()
-    threads_max = getattr(box.channel, "threads_max", 0)  # half of it at most: the next program has the other half
-    return now.mem_mb <= box.rest.mem_mb + stash_mb + LEFTOVER_MB and now.threads <= threads_max // 2
+        self._anon = {root: v for root, v in self._anon.items() if root in threads}  # sandboxes gone
 
 
 def cgroup_dirs(pid: int) -> dict[str, str]:
