@@ -297,8 +297,8 @@ def test_a_session_that_outgrows_its_memory_between_cells_is_told_memory_limit(s
 # threads; under gVisor's ptrace platform their futexes and system calls go through the Sentry and
 # the compile's CPU time was 21 s (the runner's count; 26 s user+sys by `time` in a runsc
 # container, 2.2 s under runc) in 4.5-6.7 s of wall time on 2 cores: compile_error (CPU time limit,
-# 20 s) on both gVisor backends, accepted under runc; with -C codegen-units=1, 4 s. Not the
-# watchdog's (its host threads peaked at 152 of 1024), found while measuring it.
+# 20 s) on both gVisor backends, accepted under runc; with -C codegen-units=1 (now the rust
+# compile command, sandbox/languages.py), 4 s. Not the watchdog's (its host threads peaked at 152 of 1024), found while measuring it.
 RUST_THREADS = """use std::collections::{HashMap, BTreeMap, HashSet};
 use std::thread;
 fn main() {
@@ -312,10 +312,6 @@ fn main() {
 """
 
 
-# Not strict: how much CPU the Sentry charges depends on the host's load (load 11-16: 21 s, compile_error,
-# on both backends; a quieter minute later the runsc container's compile fit).
-@pytest.mark.xfail(strict=False, reason="open (red team): rustc's 16 codegen threads took 21 s of CPU under gVisor's "
-                                        "ptrace platform against the 20 s compile limit (2.2 s under runc)")
 @pytest.mark.parametrize("backend", ["gvisor", "runsc"])
 def test_a_right_rust_answer_with_threads_compiles_under_gvisor(backend):
     if backend == "runsc" and not _runsc_registered():
