@@ -19,12 +19,9 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from .box import Box
 from .channel import Channel
-
-if TYPE_CHECKING:
-    from .backend import Box
 
 log = logging.getLogger(__name__)
 
