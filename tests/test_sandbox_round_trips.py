@@ -24,16 +24,17 @@ def grader():
 
 @pytest.fixture
 def ops(monkeypatch) -> list[str]:
-    """Every request's op, in order (the job's thread and the reset's)."""
+    """Every request's op, in order (the job's thread and the reset's), counted in
+    Channel._request, which every request goes through (a watched channel wraps request)."""
     seen: list[str] = []
     lock = threading.Lock()
-    request = Channel.request
+    request = Channel._request
 
-    def counted(self, head, blobs=None, timeout_s=30.0):
+    def counted(self, head, blobs, timeout_s):
         with lock:
             seen.append(head.get("op"))
         return request(self, head, blobs, timeout_s)
-    monkeypatch.setattr(Channel, "request", counted)
+    monkeypatch.setattr(Channel, "_request", counted)
     return seen
 
 
