@@ -1555,7 +1555,7 @@ def handle(head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]
         return stash(head, blobs), {}
     if op == "ping":
         return {"ok": True, "pid": os.getpid(), "uid": os.geteuid(), "apart": APART, "cpu_acct": bool(CPU_V1 or CPU_V2),
-                "oom_acct": bool(OOM_FILE), "stash": len(STASH), "stash_bytes": stash_bytes(), "checker": CHECKER.pid,
+                "oom_acct": bool(OOM_FILE), "stash": len(STASH), "stash_bytes": stash_bytes(), "checker": CHECKER.pid, "checker_kb": proc_rss_kb(CHECKER.pid) if CHECKER.pid else 0,
                 **WARM.info()}, {}
     if op == "files":
         return write_files(head, blobs), {}
