@@ -45,7 +45,9 @@ def gvisor_grader():
 FIND_WARM = r'''
 import os
 def warm():
-    found = {}
+    # both are PID 1's children (the mother orphans each zygote: zygote.py orphan); the mother,
+    # forked at the container's start, is the older
+    found = []
     for p in os.listdir("/proc"):
         if not p.isdigit() or int(p) in (1, os.getpid()):
             continue
@@ -54,8 +56,8 @@ def warm():
         except OSError:
             continue
         if int(st["Uid"].split()[0]) != os.getuid() and not st["State"].strip().startswith("Z"):
-            found["mother" if int(st["PPid"]) == 1 else "zygote"] = int(p)
-    return found
+            found.append(int(p))
+    return dict(zip(("mother", "zygote"), sorted(found)))
 '''
 
 # Prints what a forked process inherits from the zygote (before it changes anything), then changes
