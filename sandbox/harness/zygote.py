@@ -252,16 +252,27 @@ TID_AT: list[int] = []  # the address of this thread's TID in libc's thread stru
 def tid_address() -> int:
     """Where glibc keeps this (main) thread's TID: the word its fork() has the kernel write the
     child's TID into (CLONE_CHILD_SETTID), so that the child's pthread_kill, mutex owners and
-    the like name the child. Found once as the one word of the thread struct (pthread_self) that
-    holds our TID; 0 where there is not exactly one (clone_parent then refuses)."""
+    the like name the child. Found once: of the words of the thread struct (pthread_self) that
+    hold our TID (the pid: single-threaded), the one that holds the child's pid in an os.fork()
+    child; 0 where not exactly one (clone_parent then refuses: fork_through_middle)."""
     if TID_AT:
         return TID_AT[0]
     import ctypes
     libc = ctypes.CDLL(None)
     libc.pthread_self.restype = ctypes.c_void_p
-    base, tid = libc.pthread_self(), os.getpid()  # single-threaded: the main thread's TID is the pid
-    hits = [base + off for off in range(0, 1024, 4) if ctypes.c_int.from_address(base + off).value == tid]
-    TID_AT.append(hits[0] if len(hits) == 1 else 0)
+    base = libc.pthread_self()
+    mine = [base + off for off in range(0, 1024, 4) if ctypes.c_int.from_address(base + off).value == os.getpid()]
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        os.write(w, json.dumps([a for a in mine if ctypes.c_int.from_address(a).value == os.getpid()]).encode())
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        moved = json.loads(f.read() or b"[]")
+    os.waitpid(pid, 0)
+    TID_AT.append(moved[0] if len(moved) == 1 else 0)
     return TID_AT[0]
 
 
