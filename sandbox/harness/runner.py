@@ -770,7 +770,7 @@ class Warm:
             return True
 
     def drop(self) -> None:
-        """End the zygote (the mother waits for it: SIGCHLD ignored there)."""
+        """End the zygote (our child, as the mother orphans it: kill_sparing reaps it)."""
         if self.sock is not None:
             self.sock.close()
         if self.pid:
