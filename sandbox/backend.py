@@ -20,6 +20,7 @@ from docker.types import Ulimit
 
 from .channel import Channel, ChannelError
 from .config import SandboxConfig
+from . import watchdog
 from .languages import LANGUAGES
 
 log = logging.getLogger(__name__)
@@ -37,6 +38,12 @@ CONTAINER_ENV = {
     "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
     "NUMEXPR_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1",
 }
+# How much more host memory gVisor's kernel (its Go heap: the processes' anonymous memory) may hold
+# once a job is reset than right after the box started. The Sentry keeps socket and pipe buffers and
+# xattrs there and does not give them back when the program is gone (1 GB held 60 s on, measured):
+# under Docker's runsc the cgroup charged them to the next job (memory_limit for a neighbour's right
+# answer), under the gVisor backend an idle box held them. Ordinary jobs add a few MB (docs/sandboxes.md).
+SENTRY_REST_MB = 64
 EXITED_GRACE_S = 60.0  # an exited sandbox of a live owner may still be read (its OOM state) this long
 
 
@@ -87,6 +94,10 @@ class Box:
     tainted: bool = False  # a program changed PID 1's limits: finish the job's verdict, then recycle
     session: bool = False  # a session's sandbox: its processes run between requests too
     successor: bool = False  # its replacement was started ahead (Pool.release)
+    killing: bool = False  # the host's watchdog is killing its program (sandbox/watchdog.py)
+    sentry_mb: int = -1  # gVisor's kernel's anonymous memory on the host at start (Backend.at_rest); -1: none
+    sentry_base: int = -1  # the same when its job (or session) began: the gVisor backend's watchdog counts its growth
+    killed: str = ""  # the watchdog killed the whole sandbox, and why (watchdog.MEMORY, THREADS): the program's verdict
     lock: threading.Lock = field(default_factory=threading.Lock)
     # what its runner holds of tasks' test sets (sandbox/job.py _stash): sha256 -> bytes, least recently used first
     stash: OrderedDict[str, int] = field(default_factory=OrderedDict)
@@ -123,6 +134,7 @@ class Backend:
     """start, talk (Box.channel), kill, wipe (remove), reap: what the pool needs of a sandbox."""
 
     name = ""
+    config: SandboxConfig  # each backend's own, set by its __init__
 
     def probe(self) -> None:
         """Raise when the backend cannot start sandboxes at all (no daemon, no runsc)."""
@@ -146,6 +158,27 @@ class Backend:
     def memory_bytes(self, box: Box) -> int:
         """Memory the box uses now (what its limit counts); 0 when unknown."""
         raise NotImplementedError
+
+    def sentry_mb(self, box: Box) -> int:
+        """Host anonymous memory of the box's user-space kernel (gVisor's Go heap), MB; -1 where
+        the box has none (runc) or it cannot be read."""
+        return -1
+
+    def host_threads(self, box: Box) -> int:
+        """Host threads of the box's user-space kernel now (gVisor's Go threads and the ptrace
+        platform's stubs); -1 where the box has none (runc) or it cannot be read."""
+        return -1
+
+    def at_rest(self, box: Box) -> bool:
+        """Whether the box, its job reset, keeps nothing of that job in its gVisor kernel, which holds
+        what a program made after the program is gone: no more of its memory than SENTRY_REST_MB over
+        its start (socket buffers: the next job's cgroup paid for them), and at most half of
+        host_threads_per_sandbox (Go parks the threads a burst of processes made: each job's added up
+        until an innocent job crossed the budget). If not, the pool replaces it (red team of issue 22),
+        so no job pays for an earlier job's leftovers and each starts with half the thread budget free."""
+        now, threads = self.sentry_mb(box), self.host_threads(box)
+        memory_ok = now < 0 or box.sentry_mb < 0 or now - box.sentry_mb <= SENTRY_REST_MB
+        return memory_ok and threads <= self.config.host_threads_per_sandbox // 2
 
     def kill(self, box: Box) -> None:
         """Stop a box at once (a cancelled job): the job thread then sees its channel close."""
@@ -224,6 +257,9 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
     )
     if config.runtime:
         kwargs["runtime"] = config.runtime
+    if config.runtime == "runsc":  # the watchdog holds mem_mb (DockerBackend.set_memory)
+        cap = max(mem_mb, runsc_memory_mb(config, language))
+        kwargs.update(mem_limit=f"{cap}m", memswap_limit=f"{cap}m")
     limit_pids(kwargs, config, config.pids_limit)
     return kwargs
 
@@ -231,19 +267,30 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
 # Under Docker's runsc runtime the container's pids cgroup counts gVisor's own host threads (its Go
 # kernel and the ptrace platform's stubs), not the program's processes: 64 of them killed a session's
 # sandbox whenever a cell spun the CPU (Go's "failed to create new OS thread", exit 2; measured: 4 of 4
-# at 64, 0 of 4 at 1024). There the cgroup gets this budget and the program's processes are counted
-# by RLIMIT_NPROC inside the sandbox, which gVisor enforces (as the gVisor backend does: sandbox/gvisor.py).
-# The ptrace platform's stubs grow with processes x Sentry threads (each process's stub gets a host
-# thread for every Sentry thread that ever ran it): 127 processes making system calls without pause
-# reached 4096 one run in two (exit 2: a program's infra_error, red team of issue 22); measured peak
-# 5.3k on 2 cores, so 16384. Host pid_max bounds the sum over sandboxes (32768 on some hosts).
-RUNSC_HOST_PIDS = 16384
+# at 64, 0 of 4 at 1024). The program's processes are counted by RLIMIT_NPROC inside the sandbox, which
+# gVisor enforces (as the gVisor backend does: sandbox/gvisor.py). The host threads grow with processes
+# x Sentry threads (each process's stub gets a host thread for every Sentry thread that ever ran it:
+# 128 processes making system calls without pause reached 4.4-5.4k on 2 cores), so the host's
+# watchdog (sandbox/watchdog.py) bounds them at SandboxConfig.host_threads_per_sandbox, killing the
+# program (its runtime_error); the cgroup gets that budget plus this margin as a backstop the
+# watchdog's period (WATCH_S) cannot overshoot: one home for the number, the config field.
+RUNSC_HOST_PIDS_MARGIN = 1024
+
+
+def runsc_memory_mb(config: SandboxConfig, language: str) -> int:
+    """Under Docker's runsc runtime (no `runsc update`): the container's memory cgroup, set once at
+    start, is a backstop at the largest box any of the language's steps asks for (a checker's
+    reference run doubles the limit: sandbox/job.py _reference_run); the watchdog holds each step
+    to its own limit (Box.mem_mb)."""
+    lim = config.limits_for(language)
+    return 2 * (max(lim.max_memory_limit_mb, lim.compile_memory_mb) + config.overhead_mb(language) + config.call_cache_mb)
 
 
 def limit_pids(kwargs: dict, config: SandboxConfig, pids: int) -> None:
-    """The container's process limit: its pids cgroup, or under runsc RLIMIT_NPROC (RUNSC_HOST_PIDS)."""
+    """The container's process limit: its pids cgroup, or under runsc RLIMIT_NPROC, the pids cgroup then
+    a backstop for gVisor's host threads (host_threads_per_sandbox + RUNSC_HOST_PIDS_MARGIN)."""
     if config.runtime == "runsc":
-        kwargs["pids_limit"] = RUNSC_HOST_PIDS
+        kwargs["pids_limit"] = config.host_threads_per_sandbox + RUNSC_HOST_PIDS_MARGIN
         kwargs["ulimits"] = [u for u in kwargs["ulimits"] if u["Name"] != "nproc"] + [Ulimit(name="nproc", soft=pids, hard=pids)]
     else:
         kwargs["pids_limit"] = pids
@@ -290,6 +337,11 @@ class DockerBackend(Backend):
     def __init__(self, config: SandboxConfig) -> None:
         self.config = config
         self._client = None
+        # under runsc: the host's watchdog over each container's cgroup (sandbox/watchdog.py, RUNSC_HOST_PIDS_MARGIN)
+        self._watched: dict[str, tuple[Box, dict[str, str]]] = {}  # container id -> (box, its cgroup folders)
+        self._lock = threading.Lock()
+        self._watch = watchdog.Watchdog("sandbox-watch", self._watched_boxes, self._usage, self._over_limit,
+                                        config.host_threads_per_sandbox) if config.runtime == "runsc" else None
 
     @property
     def client(self):
@@ -304,6 +356,8 @@ class DockerBackend(Backend):
 
     def probe(self) -> None:
         self.client.ping()
+        if self._watch is not None:
+            self._watch.start()
 
     def build_hint(self) -> str:
         return "run `verifier sandbox build` (needs a Docker daemon; scripts/ensure_docker.sh starts one)"
@@ -348,10 +402,17 @@ class DockerBackend(Backend):
             head, _ = ch.request({"op": "ping"}, timeout_s=self.config.start_timeout_s)
             if not ready(head):
                 raise ChannelError(f"sandbox PID 1 answered {head!r}")
+            box = Box(language=language, container=c, channel=ch, mem_mb=mem_mb)
+            if self._watch is not None:  # its cgroup, found from its host process (v1 or v2, any driver)
+                dirs = watchdog.cgroup_dirs(self.client.api.inspect_container(c.id)["State"]["Pid"])
+                watchdog.cgroup_usage(dirs)  # readable, or this container cannot be watched: never used
+                with self._lock:
+                    self._watched[c.id] = (box, dirs)
+                self._watch.start()
         except BaseException:
             self._remove(c)
             raise
-        return Box(language=language, container=c, channel=ch, mem_mb=mem_mb)
+        return box
 
     def memory_bytes(self, box: Box) -> int:
         """The container's memory cgroup usage (cgroup v1 or v2 layout of the host)."""
@@ -369,6 +430,51 @@ class DockerBackend(Backend):
         box.dead = True
         box.channel.close()
         self._remove(box.container)
+        with self._lock:
+            self._watched.pop(box.container.id, None)
+
+    def sentry_mb(self, box: Box) -> int:
+        """Under runsc: the container's anonymous memory (its cgroup's memory.stat: gVisor's Go heaps;
+        the sandbox's own memory is gVisor's memory file, shared memory, not counted here)."""
+        with self._lock:
+            dirs = self._watched.get(box.container.id, (None, {}))[1]
+        folder = dirs.get("memory") or dirs.get("")
+        try:
+            with open(os.path.join(folder or "", "memory.stat")) as f:
+                for line in f:
+                    key, _, value = line.partition(" ")
+                    if key == ("total_rss" if "memory" in dirs else "anon"):
+                        return int(value) >> 20
+        except OSError:
+            pass
+        return -1
+
+    def _watched_boxes(self) -> list[Box]:
+        with self._lock:
+            return [box for box, _ in self._watched.values()]
+
+    def _usage(self, box: Box) -> watchdog.Usage:
+        """Under runsc: the container's memory and tasks (gVisor's host threads) from its cgroup."""
+        with self._lock:
+            dirs = self._watched[box.container.id][1]
+        return watchdog.cgroup_usage(dirs)
+
+    def host_threads(self, box: Box) -> int:
+        with self._lock:
+            watched = box.container.id in self._watched
+        try:
+            return self._usage(box).threads if watched else -1
+        except OSError:
+            return -1
+
+    def _over_limit(self, box: Box, reason: str) -> None:
+        """Under runsc the host cannot reach the program's processes inside gVisor's kernel: the
+        whole container goes, its reason recorded first (oom_killed, death_note, the job's verdict)."""
+        box.killed = reason
+        try:
+            box.container.kill()
+        except docker.errors.APIError:
+            pass  # exited meanwhile
 
     def kill(self, box: Box) -> None:
         box.dead = True
@@ -383,12 +489,17 @@ class DockerBackend(Backend):
             st = self.client.api.inspect_container(box.container.id)["State"]
         except Exception as e:  # noqa: BLE001 - removed already, or the daemon is down: say which
             return f"container gone ({type(e).__name__})"
+        if box.killed:
+            return f"the host's watchdog killed it (over its {box.killed} limit)"
         said = f"{'the host stopped it; ' if box.dead else ''}container {st.get('Status')}, exit {st.get('ExitCode')}"
         return f"{said}, oom {st.get('OOMKilled')}{', ' + str(st['Error'])[:300] if st.get('Error') else ''}"
 
     def oom_killed(self, box: Box, wait_s: float = 3.0) -> bool:
         """Under gVisor as Docker's runtime (runsc) a program over its memory limit takes the
-        sandbox's kernel with it, so its death is the program's verdict."""
+        sandbox's kernel with it, so its death is the program's verdict; so does the host's watchdog
+        killing it for memory (sandbox/watchdog.py)."""
+        if box.killed == watchdog.MEMORY:
+            return True
         try:
             self.client.api.wait(box.container.id, timeout=wait_s)
             return bool(self.client.api.inspect_container(box.container.id)["State"].get("OOMKilled"))
@@ -396,7 +507,12 @@ class DockerBackend(Backend):
             return False
 
     def set_memory(self, box: Box, mb: int) -> None:
+        """runc: the container's memory cgroup (docker update). runsc has no `update` (Debian's
+        20221219): the host's watchdog holds the box to mem_mb under its cgroup's backstop (runsc_memory_mb)."""
         if box.mem_mb == mb:
+            return
+        if self._watch is not None:
+            box.mem_mb = mb
             return
         self.client.api.update_container(box.container.id, mem_limit=f"{mb}m", memswap_limit=f"{mb}m")
         box.mem_mb = mb
@@ -432,5 +548,7 @@ class DockerBackend(Backend):
             log.warning("sandbox: listing own containers failed: %s", e)
 
     def close(self) -> None:
+        if self._watch is not None:
+            self._watch.stop()
         if self._client is not None:
             self._client.close()

@@ -27,10 +27,19 @@ class Channel:
         self._resp = sock  # keep the HTTP response (and so the socket) alive
         self._buf = bytearray()
         self._deadline = 0.0
+        self.busy = False  # a request runs: the host's watchdog (sandbox/watchdog.py) looks only then
+        self.over = ""  # what the watchdog killed the program for during this request (watchdog.MEMORY, THREADS)
 
     def request(self, head: dict, blobs: dict[str, bytes] | None = None, timeout_s: float = 30.0
                 ) -> tuple[dict, dict[str, bytes]]:
         """Send one message and wait (at most timeout_s) for its answer."""
+        self.over, self.busy = "", True
+        try:
+            return self._request(head, blobs, timeout_s)
+        finally:
+            self.busy = False
+
+    def _request(self, head: dict, blobs: dict[str, bytes] | None, timeout_s: float) -> tuple[dict, dict[str, bytes]]:
         self._deadline = time.monotonic() + timeout_s
         blobs = blobs or {}
         head = dict(head, blobs=[[k, len(v)] for k, v in blobs.items()])

@@ -321,12 +321,16 @@ class CodeGrader:
         task.add_done_callback(self._resets.discard)
         return result
 
+    def _reset_box(self, box) -> bool:
+        """The runner's reset (job.reset_box), then the host's look at what gVisor's kernel kept (Backend.at_rest)."""
+        return reset_box(box) and self._backend.at_rest(box)
+
     async def _reset_then_release(self, pool: Pool, box) -> None:
         """The box back to the pool once the runner has killed and wiped what the job left (clean), or
         replaced (anything left, or the runner failed): after the job's answer, not before it. The
         box takes no job until this is done, so no program sees another's leftovers."""
         try:
-            clean = await asyncio.get_running_loop().run_in_executor(self._jobs, reset_box, box)
+            clean = await asyncio.get_running_loop().run_in_executor(self._jobs, self._reset_box, box)
         except Exception as e:  # the runner failed to reset: the verdict stands, the box goes
             log.warning("sandbox: reset failed: %s: %s", type(e).__name__, e)
             clean = False

@@ -8,10 +8,14 @@ talks over a socket pair given to runsc as its stdin and stdout: the same protoc
 Docker's frame headers. deploy/gvisor.md has the measurements behind these choices.
 
 Without cgroups (rootless), the limits hold as follows (docs/sandboxes.md "Sandbox backends"):
-- memory: a watchdog reads how much of gVisor's memory file the sandbox has committed (every
-  anonymous page and tmpfs byte of the sandbox, what the cgroup counts under Docker) every
-  WATCH_S while a request runs; over the limit, every process but the runner is killed and the run
-  reports `oom` (memory_limit). Weaker than a cgroup: the program can overshoot for one period.
+- memory and host threads: the host's watchdog (sandbox/watchdog.py, shared with Docker's runsc
+  runtime) reads every WATCH_S, while a request runs or a session lives, how much of gVisor's
+  memory file the sandbox has committed (every anonymous page and tmpfs byte of the sandbox, what
+  the cgroup counts under Docker) and, every THREADS_S, the host threads of runsc and every process
+  below it (the ptrace platform's stubs grow with processes x Sentry threads). Over the memory limit every process
+  but the runner is killed and the run reports `oom` (memory_limit); past
+  SandboxConfig.host_threads_per_sandbox the sandbox is killed (runtime_error naming the budget).
+  Weaker than a cgroup: the program can overshoot for one period.
 - pids: RLIMIT_NPROC in the sandbox, which gVisor enforces on processes and threads.
 - CPU time: the runner's RLIMIT_CPU and the run's CPU usage (no cgroup CPU clock inside gVisor);
   the CPU share (container_cpus) is not capped.
@@ -39,11 +43,11 @@ from .backend import (SESSION_ARGV, STARTED, Backend, Box, owner_alive, owner_id
 from .channel import Channel, ChannelError
 from .config import SandboxConfig
 from .languages import LANGUAGES
+from . import watchdog
 
 log = logging.getLogger(__name__)
 
 RUNNER_ARGV = ["python3", "-I", "-u", "/opt/sandbox/harness/runner.py"]  # every recipe's CMD (sandbox/images/*.Dockerfile)
-WATCH_S = 0.02  # memory watchdog period while a request runs
 PR_SET_PDEATHSIG = 1
 _BACKENDS = itertools.count(1)  # GvisorBackends of this process: each gets its own state folder
 RUNSC_LOG_MAX = 64 << 10
@@ -90,24 +94,19 @@ def oci_spec(config: SandboxConfig, language: str, rootfs: str) -> dict:
 
 
 class RawChannel(Channel):
-    """The runner protocol over a plain socket (no Docker frame headers). While a request runs it
-    is `busy` (the memory watchdog looks only then); a request during which the watchdog killed
-    the program for memory answers with `oom` set, as the cgroup counter does under Docker."""
+    """The runner protocol over a plain socket (no Docker frame headers). A run during which the
+    host's watchdog killed the program answers as the program's own end: `oom` set for memory (as
+    the cgroup counter does under Docker), `host_threads` (its verdict's detail) for host threads."""
 
-    def __init__(self, sock: socket.socket) -> None:
-        super().__init__(sock)
-        self.busy = False
-        self.oom_hit = False
+    threads_max = 0  # the watchdog's budget, for the detail (GvisorBackend sets it)
 
     def request(self, head: dict, blobs: dict[str, bytes] | None = None, timeout_s: float = 30.0):
-        self.oom_hit = False
-        self.busy = True
-        try:
-            reply, out = super().request(head, blobs, timeout_s)
-        finally:
-            self.busy = False
-        if self.oom_hit and head.get("op") == "exec":
-            reply["oom"] = True
+        reply, out = super().request(head, blobs, timeout_s)
+        if self.over and head.get("op") == "exec":
+            if self.over == watchdog.MEMORY:
+                reply["oom"] = True
+            else:
+                reply["host_threads"] = watchdog.verdict(self.over, self.threads_max)[1]
         return reply, out
 
     def _fill(self) -> None:
@@ -136,8 +135,6 @@ class Sandbox:
     proc: subprocess.Popen
     bundle: Path
     mem_file: str = ""  # /proc/<sandbox pid>/fd/N: gVisor's memory file, whose blocks are the sandbox's memory
-    oom: bool = False  # killed whole for memory: the program's verdict
-    killing: bool = False
     spared: frozenset[int] = frozenset()  # the warm interpreter's mother (its first ping): never killed for memory
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -179,8 +176,9 @@ class GvisorBackend(Backend):
         self._boxes: dict[str, Box] = {}
         self._lock = threading.Lock()
         self._seq = 0
-        self._stop = threading.Event()
-        self._watch: threading.Thread | None = None
+        self._procs = watchdog.ProcessTable()
+        self._watch = watchdog.Watchdog("sandbox-watch", self._watched, self._usage, self._over_limit,
+                                        config.host_threads_per_sandbox)
         self._held: dict[str, int] = {}  # root filesystem folder -> its locked fd (find_images)
 
     # -- the seam
@@ -198,9 +196,7 @@ class GvisorBackend(Backend):
         if not self.runsc:
             raise RuntimeError("runsc is not on PATH")
         self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
-        if self._watch is None:
-            self._watch = threading.Thread(target=self._watchdog, name="sandbox-memwatch", daemon=True)
-            self._watch.start()
+        self._watch.start()
 
     def find_images(self, languages: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
         """Each language's root filesystem folder, held (build.hold_rootfs) until close so that
@@ -250,6 +246,12 @@ class GvisorBackend(Backend):
         except OSError:
             return 0
 
+    def sentry_mb(self, box: Box) -> int:
+        """The anonymous memory of runsc and every process below it: gVisor's kernel's Go heap and its
+        gofer's; the sandbox's own memory is the memory file, shared memory."""
+        sb: Sandbox = box.container
+        return self._procs.anon_mb_below(sb.proc.pid, fresh=True) if sb.proc.poll() is None else -1
+
     def _start_once(self, language: str, spec: dict, mem_mb: int, ready, session: bool = False) -> Box:
         with self._lock:
             self._seq += 1
@@ -277,6 +279,7 @@ class GvisorBackend(Backend):
             theirs.close()
         sb = Sandbox(id=sid, proc=proc, bundle=bundle)
         ch = RawChannel(mine)
+        ch.threads_max = self.config.host_threads_per_sandbox
         box = Box(language=language, container=sb, channel=ch, mem_mb=mem_mb, session=session)
         try:
             head, _ = ch.request({"op": "ping"}, timeout_s=self.config.start_timeout_s)
@@ -292,6 +295,7 @@ class GvisorBackend(Backend):
             raise ChannelError(f"{e}; runsc said: {self._runsc_log(log_path)}") from e
         with self._lock:
             self._boxes[sid] = box
+        self._watch.start()
         return box
 
     def kill(self, box: Box) -> None:
@@ -318,6 +322,8 @@ class GvisorBackend(Backend):
             code = sb.proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             code = None  # still running: the runner closed its channel, or the sentry hangs
+        if box.killed:
+            return f"the host's watchdog killed it (over its {box.killed} limit)"
         said = f"{'the host stopped it; ' if box.dead else ''}runsc {'running' if code is None else f'exit {code}'}"
         panic = self._runsc_log(sb.bundle / "runsc.panic")  # the sentry's Go runtime messages
         return f"{said}; runsc said: {self._runsc_log(sb.bundle / 'runsc.log')}" + (
@@ -329,7 +335,7 @@ class GvisorBackend(Backend):
             sb.proc.wait(timeout=wait_s)
         except subprocess.TimeoutExpired:
             pass
-        return sb.oom
+        return box.killed == watchdog.MEMORY
 
     def set_memory(self, box: Box, mb: int) -> None:
         box.mem_mb = mb  # the watchdog reads it
@@ -355,7 +361,7 @@ class GvisorBackend(Backend):
             self.remove(box)
 
     def close(self) -> None:
-        self._stop.set()
+        self._watch.stop()
         self.remove_own()
         shutil.rmtree(self.root, ignore_errors=True)
         for fd in self._held.values():
@@ -384,34 +390,39 @@ class GvisorBackend(Backend):
             time.sleep(0.05)
         raise MemoryFileMissing(f"gVisor's memory file of sandbox {sb.id} not found: memory cannot be limited")
 
+    def _watched(self) -> list[Box]:
+        with self._lock:
+            return list(self._boxes.values())
+
+    def _usage(self, box: Box) -> watchdog.Usage:
+        """What the host's watchdog reads: the sandbox's committed memory (its memory file's blocks)
+        and the host threads of runsc and every process below it (gVisor's kernel, its gofer and the
+        ptrace platform's stubs: this user's processes)."""
+        sb: Sandbox = box.container
+        kernel = self._procs.anon_mb_below(sb.proc.pid) - box.sentry_base if box.sentry_base >= 0 else 0
+        return watchdog.Usage(mem_mb=self._used_mb(sb) + max(0, kernel), threads=self._procs.threads_below(sb.proc.pid))
+
+    def host_threads(self, box: Box) -> int:
+        return self._procs.threads_below(box.container.proc.pid, fresh=True)
+
     @staticmethod
     def _used_mb(sb: Sandbox) -> int:
         return (os.stat(sb.mem_file).st_blocks * 512) >> 20
 
-    def _watchdog(self) -> None:
-        """Every WATCH_S, each busy sandbox's committed memory against its limit."""
-        while not self._stop.wait(WATCH_S):
-            with self._lock:
-                boxes = [b for b in self._boxes.values() if (b.channel.busy or b.session) and not b.dead]
-            for box in boxes:
-                sb: Sandbox = box.container
-                try:
-                    used = self._used_mb(sb)
-                    if used > box.mem_mb and not sb.killing:
-                        sb.killing = True
-                        threading.Thread(target=self._over_limit, args=(box,), daemon=True).start()
-                except Exception as e:  # gone (its channel says so), or no thread to spare: next period
-                    log.debug("sandbox: memory watch of %s: %s", sb.id, e)
-
-    def _over_limit(self, box: Box) -> None:
-        """Kill every process of the sandbox but the runner (it answers with `oom`) and the warm
-        interpreter's mother (a program never runs in her, and her death recycles the container: the
-        recycle of every memory_limit verdict under gVisor); if memory does not come back under the
-        limit at once, the whole sandbox (oom_killed then says so)."""
+    def _over_limit(self, box: Box, reason: str) -> None:
+        """Memory: kill every process of the sandbox but the runner (it answers for the program:
+        RawChannel) and the warm interpreter's mother (a program never runs in her, and her death
+        recycles the container: the recycle of every memory_limit verdict under gVisor); if memory
+        does not come back under the limit at once, the whole sandbox (oom_killed then says so).
+        Host threads: the whole sandbox at once (Box.killed: the job's runtime_error). They come from
+        many processes, and one `runsc kill` per process took seconds while they grew (measured:
+        3.8k threads at a 1024 budget), where the sandbox's process group goes in one signal."""
         sb: Sandbox = box.container
-        ch: RawChannel = box.channel
+        if reason == watchdog.THREADS:
+            box.killed = reason
+            self._kill_sandbox(sb)
+            return
         try:
-            ch.oom_hit = True
             state = f"--root={self.root / 'state'}"
             ps = subprocess.run([self.runsc, "--rootless", state, "ps", "--format", "json", sb.id],
                                 capture_output=True, text=True, timeout=10)
@@ -421,15 +432,13 @@ class GvisorBackend(Backend):
                                capture_output=True, timeout=10)
             deadline = time.monotonic() + 1.0
             while time.monotonic() < deadline and self._used_mb(sb) > box.mem_mb:
-                time.sleep(WATCH_S)
+                time.sleep(watchdog.WATCH_S)
             if self._used_mb(sb) > box.mem_mb:
                 raise RuntimeError("memory did not come back")
         except Exception as e:
-            log.info("sandbox: %s over its memory limit, killed whole: %s", sb.id, e)
-            sb.oom = True
+            log.info("sandbox: %s over its %s limit, killed whole: %s", sb.id, reason, e)
+            box.killed = reason
             self._kill_sandbox(sb)
-        finally:
-            sb.killing = False
 
     def _kill_sandbox(self, sb: Sandbox) -> None:
         with sb.lock:

@@ -19,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 
-from . import checks
+from . import checks, watchdog
 from .channel import ChannelError
 from .config import SandboxConfig
 from .contract import BY_NAME, CODE_VERDICTS, EXTRACT_MAX, CodeTask, CodeTest, code_outcome, test_result
@@ -91,6 +91,7 @@ class Plan:
     output_head_bytes: int = 4096  # how much of each the heads keep (the HTTP port's /run_code: all of stdout)
     job_dir: str = field(default_factory=new_job_dir)
     ran: bool = False  # the program has run in this attempt: a later spawn failure is its doing
+    building: bool = False  # its compile runs (a watchdog kill then is the compile's: sandbox/watchdog.py)
     done: list[dict] = field(default_factory=list)  # per-test entries so far (kept if the budget runs out)
     syntax: dict | None = None  # a Python program's syntax check, answered with its files (_files)
 
@@ -367,14 +368,28 @@ def run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     `reset_box` finds it clean (the caller resets it after the answer is out: issue 20, a reset on
     the request's path cost up to 30-130 ms at p99). Raises InfraFailure if the sandbox fails."""
     try:
+        pool.mark_start(box)
         return _run_job(pool, box, plan, config)
     except ChannelError as e:
+        if box.killed:  # the host's watchdog ended the sandbox (sandbox/watchdog.py): the program's verdict
+            return _killed_by_watch(plan, box, config), False
         note = pool.death_note(box)
         raise InfraFailure(f"{e} ({note})" if note else str(e)) from e
     except InfraFailure:
         raise
     except Exception as e:  # docker API errors and the like: the sandbox, not the program
         raise InfraFailure(f"sandbox failure: {type(e).__name__}: {e}") from e
+
+
+def _killed_by_watch(plan: Plan, box, config: SandboxConfig) -> dict:
+    """The result of a job whose sandbox the host's watchdog killed whole (Box.killed): the compile's
+    compile_error, or the step's test gets the verdict (memory_limit; runtime_error for host
+    threads) after the tests done so far."""
+    verdict, detail = watchdog.verdict(box.killed, config.host_threads_per_sandbox)
+    if plan.building:
+        return _finish(plan, "compile_error", 0.0, f"compiler: {detail}", [])
+    tests = [*plan.done, _test_entry(verdict, None, f"{detail} (the host's watchdog ended the sandbox)")]
+    return _summary(plan, tests, len(plan.tests) + plan.judged_tests())
 
 
 def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: bytes = b"",
@@ -581,7 +596,11 @@ def _build(pool, box, plan: Plan, config: SandboxConfig, overhead: int) -> dict 
             return _finish(plan, "compile_error", 0.0, checks.clip(head.get("error_text", "").strip()), [])
     if plan.compile_argv:
         pool.set_memory(box, plan.compile_memory_mb + overhead)
-        facts = _exec(box, plan.compile_argv, plan, config, plan.compile_time_s, stdout_max=COMPILE_CAP, env=plan.env)
+        plan.building = True
+        try:
+            facts = _exec(box, plan.compile_argv, plan, config, plan.compile_time_s, stdout_max=COMPILE_CAP, env=plan.env)
+        finally:
+            plan.building = False
         v, d = checks.run_verdict(facts, plan.lang, plan.compile_time_s)
         if v == "infra_error":
             raise InfraFailure(d)

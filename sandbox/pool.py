@@ -111,7 +111,9 @@ class Pool:
 
     def create(self, language: str) -> Box:
         """Start one sandbox whose runner answered a ping. Raises on any failure."""
-        box = self._backend().start(language, self.images[language], box_memory_mb(self.config, language))
+        backend = self._backend()
+        box = backend.start(language, self.images[language], box_memory_mb(self.config, language))
+        box.sentry_mb = backend.sentry_mb(box)  # Backend.at_rest compares with it after each job
         self.created += 1
         return box
 
@@ -129,6 +131,10 @@ class Pool:
     def oom_killed(self, box: Box, wait_s: float = 3.0) -> bool:
         """Whether the box died of its memory limit: the program's verdict (Backend.oom_killed)."""
         return self._backend().oom_killed(box, wait_s)
+
+    def mark_start(self, box: Box) -> None:
+        """A job begins in the box: what its gVisor kernel holds now is not the job's (Box.sentry_base)."""
+        box.sentry_base = self._backend().sentry_mb(box)
 
     def set_memory(self, box: Box, mb: int) -> None:
         """The box's memory limit (= memory+swap: no swap) for the next step."""

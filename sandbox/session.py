@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import docker
 
 from .backend import LABEL_OWNER, LABEL_SESSION, OWNER, Backend, Box, DockerBackend
+from . import watchdog
 from .channel import ChannelError
 from .config import SandboxConfig
 from .contract import CELL_STATUSES
@@ -71,6 +72,7 @@ class SessionBox:
         self.mem_mb, self.sessions = limits.memory_limit_mb, 0
         self.start_timeout_s = start_timeout_s
         self.box: Box = backend.start_session(language, image, limits.memory_limit_mb, limits.pids_limit)
+        self.box.sentry_mb = backend.sentry_mb(self.box)  # Backend.at_rest compares with it after each session
         self.channel = self.box.channel
 
     def start(self, limits: SessionLimits, files: dict[str, bytes]) -> None:
@@ -80,18 +82,20 @@ class SessionBox:
             self.mem_mb = limits.memory_limit_mb
         self.limits = limits
         self.sessions += 1
+        self.box.sentry_base = self.backend.sentry_mb(self.box)  # the watchdog counts the session's own growth
         head, _ = self.channel.request({"op": "start", "files": list(files), "cpu_s": limits.time_limit_s},
                                        {f"file:{k}": v for k, v in files.items()}, timeout_s=self.start_timeout_s)
         if not head.get("ok"):
             raise ChannelError(f"session start failed: {head.get('error')}")
 
     def reset(self) -> bool:
-        """End the session in place (sandbox/harness/runner.py's reset); True when the container is clean."""
+        """End the session in place (sandbox/harness/runner.py's reset); True when the container is
+        clean and its gVisor kernel kept none of the session's memory (Backend.at_rest)."""
         try:
             head, _ = self.channel.request({"op": "reset"}, timeout_s=30.0)
         except ChannelError:
             return False
-        return bool(head.get("clean"))
+        return bool(head.get("clean")) and self.backend.at_rest(self.box)
 
     def cell(self, code: str) -> dict:
         """Run one cell; a broken channel (the container died) is the session's loss, not a crash here."""
@@ -109,9 +113,12 @@ class SessionBox:
                 reply = {"status": "crashed", "lost": True,
                          "detail": f"the session's container stopped answering ({e}{'; ' + note if note else ''})"}
             blobs = {}
-        if reply.get("lost") and (getattr(self.channel, "oom_hit", False) or getattr(self.box.container, "oom", False)):
-            # the gVisor backend's memory watchdog killed it (no cgroup to count an OOM kill there)
+        over = self.box.killed or getattr(self.channel, "over", "")
+        if reply.get("lost") and over == watchdog.MEMORY:
+            # the host's watchdog killed it under gVisor (sandbox/watchdog.py: no cgroup counts an OOM kill there)
             reply = {**reply, "status": "memory_limit", "detail": "the session went over its memory limit"}
+        elif reply.get("lost") and over == watchdog.THREADS:
+            reply = {**reply, "status": "crashed", "detail": watchdog.verdict(over, self.backend.config.host_threads_per_sandbox)[1]}
         if "error" in reply and "status" not in reply:
             return {"status": "crashed", "detail": f"session supervisor: {reply['error']}", "lost": True,
                     "stdout": "", "stderr": ""}

@@ -216,6 +216,7 @@ def test_example_kubernetes_targets_name_a_deployed_service():
 
 SAMPLES = {"int": ("7", 7), "float": ("2.5", 2.5), "str": ("x-1", "x-1"), "bool": ("false", False),
            "str | None": ("unix:///tmp/d.sock", "unix:///tmp/d.sock"), "tuple[str, ...]": ("python, c", ("python", "c"))}
+FIELD_SAMPLES = {"host_threads_per_sandbox": ("512", 512)}  # at least 128 (sandbox/config.py)
 
 
 def _sandbox_fields():
@@ -239,7 +240,7 @@ def test_every_sandbox_setting_is_a_serve_flag_and_a_variable(field):
     if field.type.startswith("dict["):
         raw, check = '{"python": {"max_time_limit_s": 30}}', lambda v: v["python"].max_time_limit_s == 30 and "java" in v
     else:
-        raw, want = (CHOICES[field.name],) * 2 if field.name in CHOICES else SAMPLES[field.type]
+        raw, want = (CHOICES[field.name],) * 2 if field.name in CHOICES else FIELD_SAMPLES.get(field.name, SAMPLES[field.type])
         check = want.__eq__
     from_env = ServerConfig.from_env({f"VERIFIER_SANDBOX_{field.name.upper()}": raw})
     assert check(getattr(from_env.sandbox, field.name))
@@ -247,6 +248,15 @@ def test_every_sandbox_setting_is_a_serve_flag_and_a_variable(field):
     from verifier.tools.cli import _config
 
     assert check(getattr(_config(args).sandbox, field.name))
+
+
+def test_a_host_thread_budget_below_gvisor_at_rest_is_refused_naming_the_field():
+    """gVisor at rest runs ~75 host threads: a budget under 128 would kill every sandbox."""
+    from sandbox.config import SandboxConfig
+
+    with pytest.raises(ValueError, match="host_threads_per_sandbox 64"):
+        SandboxConfig(host_threads_per_sandbox=64)
+    assert SandboxConfig(host_threads_per_sandbox=128).host_threads_per_sandbox == 128  # near miss
 
 
 def test_an_unknown_sandbox_backend_is_refused_naming_the_choices():

@@ -456,3 +456,31 @@ def test_a_cell_that_changes_a_thread_of_pid1_loses_the_container_not_the_next_s
     with client.session("python") as b:
         b.run("import os")
         assert all(p == (os.SCHED_OTHER, 0) for p in eval(b.run(policy).value)), b.run(policy)  # noqa: S307
+
+
+# Red team (issue 22): under gVisor a cell's busy processes grow the sandbox's host threads (ptrace
+# stubs: processes x Sentry threads, 470 for 32 of them). The host's watchdog (sandbox/watchdog.py)
+# ends the session past host_threads_per_sandbox, saying so; the next session starts as ever.
+BUSY_CELL = ("import os, time\nn = 0\ntry:\n    while n < 200:\n        if os.fork() == 0:\n"
+             "            os.execv('/bin/sh', ['sh', '-c', 'while :; do read x < /proc/self/stat; done'])\n"
+             "        n += 1\nexcept OSError:\n    pass\nt = time.time()\nwhile time.time() - t < 6:\n    os.getppid()\nn")
+
+
+def test_a_cell_with_many_busy_processes_ends_only_its_session(any_backend):
+    with any_backend.session("python", time_limit_s=10) as s:
+        r = s.run(BUSY_CELL)
+        assert r.status in ("ok", "time_limit", "crashed"), r
+        if r.status == "crashed":
+            assert "host threads" in r.detail and r.session_lost, r
+    with any_backend.session("python") as s:
+        assert s.run("6 * 7").value == "42"
+
+
+def test_a_session_over_its_memory_limit_by_a_little_is_stopped(any_backend):
+    """Red team (issue 22): under Docker's runsc runtime the container's cgroup is only a backstop at
+    the language's largest step (sandbox/backend.py runsc_memory_mb), and the host's watchdog holds
+    the session's own limit: 300 MB in a 128 MB session is memory_limit on every backend, not only
+    an unbounded bomb. Near miss: 40 MB fits (test_sessions_keep_their_limits_on_both_backends)."""
+    with any_backend.session("python", memory_limit_mb=128) as s:
+        r = s.run("y = b'x' * (300 << 20)\nimport time\ntime.sleep(1)\nlen(y)")
+        assert r.status == "memory_limit" and r.session_lost, r

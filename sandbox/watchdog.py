@@ -1,0 +1,197 @@
+"""The host's watch over gVisor sandboxes: memory and host threads, bounded from outside.
+
+Under gVisor neither backend can lean on a cgroup for what a sandbox may take of the host: the
+gVisor backend runs rootless with no cgroups at all, and Docker's runsc runtime cannot change a
+container's memory limit (Debian's runsc 20221219 has no `update`) while its pids cgroup counts
+gVisor's own host threads, which grow with the program's processes x the Sentry's threads under the
+ptrace platform (docs/sandboxes.md "Sandbox backends"). So one watchdog, shared by both backends,
+reads each busy sandbox's (memory, host threads) every WATCH_S through its backend's reader and,
+over a limit, has the backend kill the program's processes (or the whole sandbox). The job then
+gets the program's own verdict (memory_limit, or runtime_error naming the host threads), never
+infra_error: the kill's reason is recorded on the channel (this request) and on the box (a
+sandbox killed whole) before anything dies.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .backend import Box
+
+log = logging.getLogger(__name__)
+
+WATCH_S = 0.02  # period while a request runs (or a session lives): a program overshoots by one period at most
+THREADS_S = 0.1  # how old the gVisor backend's host-thread count may be (ProcessTable)
+MEMORY, THREADS = "memory", "threads"  # why the watchdog killed (Channel.over, Box.killed)
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What a sandbox takes of the host now."""
+
+    mem_mb: int
+    threads: int
+
+
+def verdict(reason: str, threads_max: int) -> tuple[str, str]:
+    """The program's verdict and detail for a watchdog kill (sandbox/contract.py's verdict table)."""
+    if reason == THREADS:
+        return "runtime_error", (f"the program's processes used more than {threads_max} host threads "
+                                 "(host_threads_per_sandbox, docs/sandboxes.md \"Sandbox backends\")")
+    return "memory_limit", "memory limit exceeded"
+
+
+class ProcessTable:
+    """The host's processes, their parents and thread counts, from one pass over /proc/*/stat
+    taken at most every THREADS_S and shared by every sandbox of the backend: one pass per box
+    per WATCH_S cost 1.6 ms on a host of 79 processes (8% of a core per busy box, and every
+    session is watched), where host threads grow ~1k/s at worst (measured), so a tenth of a
+    second late stays far under the pids backstop (RUNSC_HOST_PIDS_MARGIN)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._at = float("-inf")
+        self._children: dict[int, list[int]] = {}
+        self._threads: dict[int, int] = {}
+        self._anon: dict[int, tuple[float, int]] = {}  # root -> (when read, MB)
+
+    def threads_below(self, root: int, fresh: bool = False) -> int:
+        """Host threads of process `root` and every process below it (`fresh`: scanned now)."""
+        with self._lock:
+            return sum(self._threads.get(pid, 0) for pid in self._tree(root, fresh))
+
+    def anon_mb_below(self, root: int, fresh: bool = False) -> int:
+        """Anonymous memory (resident less file and shared pages, /proc/PID/statm) of `root` and every
+        process below it, MB: gVisor's kernel's Go heap, where it keeps socket and pipe buffers and
+        tmpfs xattrs outside its memory file. Read at most every THREADS_S per root (`fresh`: now)."""
+        with self._lock:
+            at, mb = self._anon.get(root, (float("-inf"), 0))
+            if fresh or time.monotonic() - at >= THREADS_S:
+                pages = 0
+                for pid in self._tree(root, fresh):
+                    try:
+                        with open(f"/proc/{pid}/statm", "rb") as f:
+                            fields = f.read().split()
+                        pages += int(fields[1]) - int(fields[2])  # resident - shared
+                    except (OSError, IndexError, ValueError):
+                        continue  # exited meanwhile
+                mb = pages * os.sysconf("SC_PAGE_SIZE") >> 20
+                self._anon[root] = (time.monotonic(), mb)
+            return mb
+
+    def _tree(self, root: int, fresh: bool) -> list[int]:
+        """`root` and every process below it, from a scan at most THREADS_S old (`fresh`: now); call locked."""
+        if fresh or time.monotonic() - self._at >= THREADS_S:
+            self._scan()
+        out, todo = [], [root]
+        while todo:
+            pid = todo.pop()
+            out.append(pid)
+            todo.extend(self._children.get(pid, ()))
+        return out
+
+    def _scan(self) -> None:
+        children: dict[int, list[int]] = {}
+        threads: dict[int, int] = {}
+        for name in os.listdir("/proc"):
+            if name.isdigit():
+                try:
+                    with open(f"/proc/{name}/stat", "rb") as f:
+                        fields = f.read().rsplit(b")", 1)[1].split()
+                    children.setdefault(int(fields[1]), []).append(int(name))  # field 4: ppid
+                    threads[int(name)] = int(fields[17])  # field 20: num_threads
+                except (OSError, IndexError, ValueError):
+                    continue  # exited meanwhile
+        self._children, self._threads, self._at = children, threads, time.monotonic()
+        self._anon = {root: v for root, v in self._anon.items() if root in threads}  # sandboxes gone
+
+
+def cgroup_dirs(pid: int) -> dict[str, str]:
+    """The cgroup folders of a host process, by controller ('memory', 'pids'; '' for cgroup v2),
+    from /proc/<pid>/cgroup: where Docker put the container, whatever its cgroup driver."""
+    out: dict[str, str] = {}
+    with open(f"/proc/{pid}/cgroup") as f:
+        for line in f:
+            _, controllers, path = line.rstrip("\n").split(":", 2)
+            for c in controllers.split(",") if controllers else [""]:
+                base = "/sys/fs/cgroup" + (f"/{c}" if c else "")
+                if c in ("memory", "pids", "") and os.path.isdir(base + path):
+                    out[c] = base + path
+    return out
+
+
+def cgroup_usage(dirs: dict[str, str]) -> Usage:
+    """A container's memory and tasks (its host threads) from its cgroup files (v1 or v2). Memory
+    is what `docker stats` shows: usage less the inactive file cache, which a cgroup limit would
+    reclaim before any OOM kill (the watchdog must not kill for it)."""
+    v1 = "memory" in dirs
+    mem_dir = dirs["memory"] if v1 else dirs[""]
+    used = _read_int(mem_dir, "memory.usage_in_bytes" if v1 else "memory.current")
+    inactive = 0
+    with open(os.path.join(mem_dir, "memory.stat")) as f:
+        for line in f:
+            key, _, value = line.partition(" ")
+            if key == ("total_inactive_file" if v1 else "inactive_file"):
+                inactive = int(value)
+                break
+    return Usage(mem_mb=max(0, used - inactive) >> 20, threads=_read_int(dirs.get("pids", dirs.get("", "")), "pids.current"))
+
+
+def _read_int(folder: str, name: str) -> int:
+    with open(os.path.join(folder, name)) as f:
+        return int(f.read())
+
+
+class Watchdog:
+    """One thread that watches the boxes a backend names; `over(box, reason)` runs in its own thread
+    (a kill takes runsc calls: the watch goes on meanwhile), once per box at a time."""
+
+    def __init__(self, name: str, boxes: Callable[[], Iterable[Box]], usage: Callable[[Box], Usage],
+                 over: Callable[[Box, str], None], threads_max: int) -> None:
+        self.boxes, self.usage, self.over, self.threads_max = boxes, usage, over, threads_max
+        self._stop = threading.Event()
+        self._start_lock = threading.Lock()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+
+    def start(self) -> None:
+        """Start watching (idempotent): at the backend's probe, and at each box it starts (a
+        session host may start boxes on a backend it never probed)."""
+        with self._start_lock:
+            if not self._thread.is_alive() and not self._stop.is_set():
+                self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _run(self) -> None:
+        """Every WATCH_S, each busy box (a request runs) and each session's box (its processes run
+        between requests) against its memory limit (Box.mem_mb) and the host-thread budget."""
+        while not self._stop.wait(WATCH_S):
+            for box in list(self.boxes()):
+                if box.dead or box.killing or not (box.channel.busy or box.session):
+                    continue
+                try:
+                    use = self.usage(box)
+                except Exception as e:  # gone (its channel says so): next period
+                    log.debug("sandbox: watch of %s: %s", box.id, e)
+                    continue
+                reason = MEMORY if use.mem_mb > box.mem_mb else THREADS if use.threads > self.threads_max else ""
+                if reason:
+                    box.killing = True
+                    box.channel.over = box.channel.over or reason
+                    threading.Thread(target=self._kill, args=(box, reason), daemon=True).start()
+
+    def _kill(self, box: Box, reason: str) -> None:
+        try:
+            log.info("sandbox: %s over its %s limit: killing", box.id, reason)
+            self.over(box, reason)
+        except Exception as e:  # noqa: BLE001 - the backend's kill failed: say so, the watch goes on
+            log.warning("sandbox: the watchdog's kill of %s failed: %s", box.id, e)
+        finally:
+            box.killing = False
