@@ -11,13 +11,12 @@ import logging
 import os
 import socket
 import threading
-from collections import OrderedDict
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 import docker
 from docker.types import Ulimit
 
+from .box import Box
 from .channel import Channel, ChannelError
 from .config import SandboxConfig
 from . import watchdog
@@ -44,6 +43,12 @@ CONTAINER_ENV = {
 # under Docker's runsc the cgroup charged them to the next job (memory_limit for a neighbour's right
 # answer), under the gVisor backend an idle box held them. Ordinary jobs add a few MB (docs/sandboxes.md).
 SENTRY_REST_MB = 64
+# How much more of the sandbox's own memory under gVisor (its memory file) a reset box may hold than
+# right after its start, beyond the test sets its runner keeps (Box.stash): a SysV segment outlives
+# its job there (the runner's reset lists them in /proc/sysvipc, which gVisor lacks) and 150 MB of one
+# made the next job's right answer memory_limit (red team of issue 22). Measured: 43 MB at start and
+# 45 after the scientific stack on the gVisor backend (gVisor keeps its own copy of files it read).
+LEFTOVER_MB = 32
 EXITED_GRACE_S = 60.0  # an exited sandbox of a live owner may still be read (its OOM state) this long
 
 
@@ -79,32 +84,6 @@ def owner_alive(owner: str, started: str = "") -> bool | None:
     except PermissionError:
         pass
     return not started or _start_ticks(int(pid)) == started
-
-
-@dataclass
-class Box:
-    """One warm sandbox and its runner channel. `container` is the backend's handle."""
-
-    language: str
-    container: object
-    channel: Channel
-    mem_mb: int
-    jobs: int = 0
-    dead: bool = False
-    tainted: bool = False  # a program changed PID 1's limits: finish the job's verdict, then recycle
-    session: bool = False  # a session's sandbox: its processes run between requests too
-    successor: bool = False  # its replacement was started ahead (Pool.release)
-    killing: bool = False  # the host's watchdog is killing its program (sandbox/watchdog.py)
-    sentry_mb: int = -1  # gVisor's kernel's anonymous memory on the host at start (Backend.at_rest); -1: none
-    sentry_base: int = -1  # the same when its job (or session) began: the gVisor backend's watchdog counts its growth
-    killed: str = ""  # the watchdog killed the whole sandbox, and why (watchdog.MEMORY, THREADS): the program's verdict
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    # what its runner holds of tasks' test sets (sandbox/job.py _stash): sha256 -> bytes, least recently used first
-    stash: OrderedDict[str, int] = field(default_factory=OrderedDict)
-
-    @property
-    def id(self) -> str:
-        return str(getattr(self.container, "id", ""))[:12]
 
 
 def sandbox_env(config: SandboxConfig, language: str) -> dict[str, str]:
@@ -178,7 +157,14 @@ class Backend:
         so no job pays for an earlier job's leftovers and each starts with half the thread budget free."""
         now, threads = self.sentry_mb(box), self.host_threads(box)
         memory_ok = now < 0 or box.sentry_mb < 0 or now - box.sentry_mb <= SENTRY_REST_MB
-        return memory_ok and threads <= self.config.host_threads_per_sandbox // 2
+        own = self.sandbox_mb(box)  # and nothing of the job in the sandbox's own memory (LEFTOVER_MB)
+        own_ok = own < 0 or box.sandbox_rest_mb < 0 or own - box.sandbox_rest_mb <= LEFTOVER_MB + (sum(box.stash.values()) >> 20)
+        return memory_ok and own_ok and threads <= self.config.host_threads_per_sandbox // 2
+
+    def sandbox_mb(self, box: Box) -> int:
+        """The sandbox's own memory under gVisor (its memory file: its processes' pages, tmpfs, SysV
+        segments), MB; -1 where the box has none (runc) or it cannot be read."""
+        return -1
 
     def kill(self, box: Box) -> None:
         """Stop a box at once (a cancelled job): the job thread then sees its channel close."""
@@ -398,6 +384,9 @@ class DockerBackend(Backend):
         try:
             sock = self.client.api.attach_socket(c.id, params={"stdin": 1, "stdout": 1, "stream": 1})
             ch = Channel(sock)
+            if self._watch is not None:  # under runsc: a kill lands only on the request it read (watchdog.WatchedChannel)
+                ch = watchdog.WatchedChannel(sock)
+                ch.threads_max = self.config.host_threads_per_sandbox
             c.start()
             head, _ = ch.request({"op": "ping"}, timeout_s=self.config.start_timeout_s)
             if not ready(head):
@@ -408,6 +397,7 @@ class DockerBackend(Backend):
                 watchdog.cgroup_usage(dirs)  # readable, or this container cannot be watched: never used
                 with self._lock:
                     self._watched[c.id] = (box, dirs)
+                box.sandbox_rest_mb = self.sandbox_mb(box)
                 self._watch.start()
         except BaseException:
             self._remove(c)
@@ -458,6 +448,15 @@ class DockerBackend(Backend):
         with self._lock:
             dirs = self._watched[box.container.id][1]
         return watchdog.cgroup_usage(dirs)
+
+    def sandbox_mb(self, box: Box) -> int:
+        """Under runsc: the cgroup's memory (the watchdog's reading) less gVisor's Go heaps (sentry_mb)."""
+        with self._lock:
+            dirs = self._watched.get(box.container.id, (None, None))[1]
+        try:
+            return max(0, watchdog.cgroup_usage(dirs).mem_mb - max(0, self.sentry_mb(box))) if dirs else -1
+        except OSError:
+            return -1
 
     def host_threads(self, box: Box) -> int:
         with self._lock:

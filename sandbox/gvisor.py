@@ -40,7 +40,7 @@ from pathlib import Path
 
 from .backend import (SESSION_ARGV, STARTED, Backend, Box, owner_alive, owner_id, runner_ready, sandbox_env,
                       session_ready)
-from .channel import Channel, ChannelError
+from .channel import ChannelError
 from .config import SandboxConfig
 from .languages import LANGUAGES
 from . import watchdog
@@ -93,21 +93,9 @@ def oci_spec(config: SandboxConfig, language: str, rootfs: str) -> dict:
     }
 
 
-class RawChannel(Channel):
-    """The runner protocol over a plain socket (no Docker frame headers). A run during which the
-    host's watchdog killed the program answers as the program's own end: `oom` set for memory (as
-    the cgroup counter does under Docker), `host_threads` (its verdict's detail) for host threads."""
-
-    threads_max = 0  # the watchdog's budget, for the detail (GvisorBackend sets it)
-
-    def request(self, head: dict, blobs: dict[str, bytes] | None = None, timeout_s: float = 30.0):
-        reply, out = super().request(head, blobs, timeout_s)
-        if self.over and head.get("op") == "exec":
-            if self.over == watchdog.MEMORY:
-                reply["oom"] = True
-            else:
-                reply["host_threads"] = watchdog.verdict(self.over, self.threads_max)[1]
-        return reply, out
+class RawChannel(watchdog.WatchedChannel):
+    """The runner protocol over a plain socket (no Docker frame headers), watched by the host's
+    watchdog (watchdog.WatchedChannel: a run it killed answers as the program's own end)."""
 
     def _fill(self) -> None:
         left = self._deadline - time.monotonic()
@@ -287,6 +275,7 @@ class GvisorBackend(Backend):
                 raise ChannelError(f"sandbox PID 1 answered {head!r}")
             sb.spared = frozenset(p for p in (head.get("warm_mother"),) if isinstance(p, int) and p > 1)
             sb.mem_file = self._memory_file(sb)
+            box.sandbox_rest_mb = self.sandbox_mb(box)
         except MemoryFileMissing:
             self.remove(box)
             raise
@@ -401,6 +390,12 @@ class GvisorBackend(Backend):
         sb: Sandbox = box.container
         kernel = self._procs.anon_mb_below(sb.proc.pid) - box.sentry_base if box.sentry_base >= 0 else 0
         return watchdog.Usage(mem_mb=self._used_mb(sb) + max(0, kernel), threads=self._procs.threads_below(sb.proc.pid))
+
+    def sandbox_mb(self, box: Box) -> int:
+        try:
+            return self._used_mb(box.container)
+        except OSError:
+            return -1
 
     def host_threads(self, box: Box) -> int:
         return self._procs.threads_below(box.container.proc.pid, fresh=True)

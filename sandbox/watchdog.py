@@ -19,10 +19,9 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .backend import Box
+from .box import Box
+from .channel import Channel
 
 log = logging.getLogger(__name__)
 
@@ -148,6 +147,40 @@ def _read_int(folder: str, name: str) -> int:
         return int(f.read())
 
 
+class WatchedChannel(Channel):
+    """A channel the watchdog watches: its requests are numbered, and a kill lands only while the
+    request it read runs (or, in a session, before its next request), never on a later one (red
+    team: under Docker's runsc a program that went over its limit and ended before the kill was
+    accepted, and the kill landed on the next job, an innocent program's memory_limit). A run the
+    watchdog killed answers as the program's own end: `oom` for memory (as the cgroup's counter
+    does under runc), `host_threads` (its verdict's detail) for host threads."""
+
+    threads_max = 0  # the watchdog's budget, for the detail (the backend sets it)
+
+    def __init__(self, sock) -> None:
+        super().__init__(sock)
+        self.seq = 0  # requests begun
+        self.turn = threading.Lock()  # a request's start and end against a kill (Watchdog._kill)
+        self.idle_over = ""  # a session's kill between requests: the next request's `over`
+
+    def request(self, head: dict, blobs: dict[str, bytes] | None = None, timeout_s: float = 30.0
+                ) -> tuple[dict, dict[str, bytes]]:
+        with self.turn:
+            self.seq += 1
+            self.over, self.idle_over, self.busy = self.idle_over, "", True
+        try:
+            reply, out = self._request(head, blobs, timeout_s)
+        finally:
+            with self.turn:  # a kill of this request (it holds the turn) ends before the next begins
+                self.busy = False
+        if self.over and head.get("op") == "exec":
+            if self.over == MEMORY:
+                reply["oom"] = True
+            else:
+                reply["host_threads"] = verdict(self.over, self.threads_max)[1]
+        return reply, out
+
+
 class Watchdog:
     """One thread that watches the boxes a backend names; `over(box, reason)` runs in its own thread
     (a kill takes runsc calls: the watch goes on meanwhile), once per box at a time."""
@@ -173,24 +206,50 @@ class Watchdog:
         """Every WATCH_S, each busy box (a request runs) and each session's box (its processes run
         between requests) against its memory limit (Box.mem_mb) and the host-thread budget."""
         while not self._stop.wait(WATCH_S):
-            for box in list(self.boxes()):
-                if box.dead or box.killing or not (box.channel.busy or box.session):
-                    continue
+            try:
+                boxes = list(self.boxes())
+            except Exception as e:  # noqa: BLE001 - one period lost, never the watch
+                log.warning("sandbox: the watchdog could not list its sandboxes: %s", e)
+                continue
+            for box in boxes:
                 try:
-                    use = self.usage(box)
-                except Exception as e:  # gone (its channel says so): next period
-                    log.debug("sandbox: watch of %s: %s", box.id, e)
-                    continue
-                reason = MEMORY if use.mem_mb > box.mem_mb else THREADS if use.threads > self.threads_max else ""
-                if reason:
-                    box.killing = True
-                    box.channel.over = box.channel.over or reason
-                    threading.Thread(target=self._kill, args=(box, reason), daemon=True).start()
+                    self._check(box)
+                except Exception as e:  # noqa: BLE001 - e.g. no thread to spare for the kill: next period
+                    box.killing = False
+                    log.warning("sandbox: the watchdog's check of %s failed: %s", box.id, e)
 
-    def _kill(self, box: Box, reason: str) -> None:
+    def _check(self, box: Box) -> None:
+        """One reading of one box; over a limit, its kill (in its own thread), tied to the request
+        read (WatchedChannel.seq): a reading whose request has ended kills nothing."""
+        ch: WatchedChannel = box.channel  # type: ignore[assignment]
+        if box.dead or box.killing or not (ch.busy or box.session):
+            return
+        seq = ch.seq
         try:
-            log.info("sandbox: %s over its %s limit: killing", box.id, reason)
-            self.over(box, reason)
+            use = self.usage(box)
+        except Exception as e:  # gone (its channel says so): next period
+            log.debug("sandbox: watch of %s: %s", box.id, e)
+            return
+        reason = MEMORY if use.mem_mb > box.mem_mb else THREADS if use.threads > self.threads_max else ""
+        if not reason:
+            return
+        with ch.turn:
+            if ch.seq != seq or not (ch.busy or box.session):
+                return  # the request read has ended: its reply is out, the next must not pay
+            box.killing = True
+            if ch.busy:
+                ch.over = ch.over or reason
+            else:
+                ch.idle_over = ch.idle_over or reason
+        threading.Thread(target=self._kill, args=(box, reason, seq), daemon=True).start()
+
+    def _kill(self, box: Box, reason: str, seq: int) -> None:
+        ch: WatchedChannel = box.channel  # type: ignore[assignment]
+        try:
+            with ch.turn:  # the request read goes on until the kill is done; a later one never sees it
+                if ch.seq == seq and (ch.busy or box.session):
+                    log.info("sandbox: %s over its %s limit: killing", box.id, reason)
+                    self.over(box, reason)
         except Exception as e:  # noqa: BLE001 - the backend's kill failed: say so, the watch goes on
             log.warning("sandbox: the watchdog's kill of %s failed: %s", box.id, e)
         finally:

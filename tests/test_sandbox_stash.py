@@ -76,15 +76,16 @@ def gvisor_grader():
 
 @pytest.fixture
 def sent(monkeypatch) -> list[int]:
-    """Bytes of blobs sent to runners, one entry per request (every backend's channel is a Channel)."""
+    """Bytes of blobs sent to runners, one entry per request (every backend's channel is a Channel,
+    and every request goes through its _request: the watched channels of gVisor wrap `request`)."""
     log: list[int] = []
-    request = Channel.request
+    request = Channel._request
 
-    def counting(self, head, blobs=None, timeout_s=30.0):
+    def counting(self, head, blobs, timeout_s):
         log.append(sum(len(v) for v in (blobs or {}).values()))
         return request(self, head, blobs, timeout_s)
 
-    monkeypatch.setattr(Channel, "request", counting)
+    monkeypatch.setattr(Channel, "_request", counting)
     return log
 
 

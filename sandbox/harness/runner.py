@@ -1135,15 +1135,43 @@ def _empty_files_find_dir(stuck: set[tuple[int, int]]) -> str | None:
 
 def sysv_ipc() -> list[tuple[str, int]]:
     """SysV shared memory, queues and semaphores of the container's IPC namespace: they outlive
-    their processes, so a program could pass data or hold memory across jobs."""
+    their processes, so a program could pass data or hold memory across jobs. Listed by
+    /proc/sysvipc, or where there is none (gVisor: red team of issue 22) by the kernel's own
+    index (SHM_INFO then SHM_STAT per slot, and the same for queues and semaphores)."""
     found = []
     for kind in ("shm", "msg", "sem"):
         try:
             with open(f"/proc/sysvipc/{kind}", "rb") as f:
                 found += [(kind, int(line.split()[1])) for line in f.readlines()[1:] if line.strip()]
+        except FileNotFoundError:
+            found += sysv_by_index(kind)
         except (OSError, ValueError, IndexError):
             continue
     return found
+
+
+# INFO and STAT commands of shmctl, msgctl and semctl, and which int of the INFO struct counts the
+# objects in use (shm_info.used_ids, msginfo.msgpool, seminfo.semusz): linux/shm.h, msg.h, sem.h
+SYSV_CMDS = {"shm": (14, 13, 0), "msg": (12, 11, 0), "sem": (19, 18, 7)}
+SYSV_MAX_SLOTS = 1 << 15  # above any kernel's SHMMNI / MSGMNI / SEMMNI (32768)
+
+
+def sysv_by_index(kind: str) -> list[tuple[str, int]]:
+    """One kind's SysV objects, slot by slot up to the highest in use; one (kind, -1) per object in
+    use that no slot named (gVisor's STAT does not name every one): the reset then cannot remove it
+    and reports it, so the container is replaced rather than passing it on."""
+    info, stat_cmd, count_at = SYSV_CMDS[kind]
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        buf = ctypes.create_string_buffer(512)  # larger than struct shm_info / msginfo / seminfo and the *_ds
+        ctl = {"shm": lambda i, c: libc.shmctl(i, c, buf), "msg": lambda i, c: libc.msgctl(i, c, buf),
+               "sem": lambda i, c: libc.semctl(i, 0, c, buf)}[kind]
+        top = ctl(0, info)
+        in_use = ctypes.c_int.from_buffer(buf, 4 * count_at).value if top >= 0 else 0
+        ids = [i for i in (ctl(slot, stat_cmd) for slot in range(min(top + 1, SYSV_MAX_SLOTS))) if i >= 0]
+        return [(kind, i) for i in ids] + [(kind, -1)] * max(0, in_use - len(ids))
+    except (OSError, AttributeError, ValueError):
+        return []
 
 
 def remove_sysv_ipc() -> list[str]:
@@ -1153,7 +1181,8 @@ def remove_sysv_ipc() -> list[str]:
         rm = {"shm": lambda i: libc.shmctl(i, 0, None), "msg": lambda i: libc.msgctl(i, 0, None),
               "sem": lambda i: libc.semctl(i, 0, 0)}
         for kind, ident in sysv_ipc():
-            rm[kind](ident)
+            if ident >= 0:
+                rm[kind](ident)
     except (OSError, AttributeError):
         pass
     return [f"sysv {kind} {ident}" for kind, ident in sysv_ipc()]

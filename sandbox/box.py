@@ -1,0 +1,37 @@
+"""One warm sandbox as the host holds it: its runner channel, its limits now and what the host
+knows of it. Its own module so that the backends and the host's watchdog (sandbox/watchdog.py)
+both name it without depending on each other."""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from .channel import Channel
+
+
+@dataclass
+class Box:
+    """One warm sandbox and its runner channel. `container` is the backend's handle."""
+
+    language: str
+    container: object
+    channel: Channel
+    mem_mb: int
+    jobs: int = 0
+    dead: bool = False
+    tainted: bool = False  # a program changed PID 1's limits: finish the job's verdict, then recycle
+    session: bool = False  # a session's sandbox: its processes run between requests too
+    successor: bool = False  # its replacement was started ahead (Pool.release)
+    killing: bool = False  # the host's watchdog is killing its program (sandbox/watchdog.py)
+    sentry_mb: int = -1  # gVisor's kernel's anonymous memory on the host at start (Backend.at_rest); -1: none
+    sentry_base: int = -1  # the same when its job (or session) began: the gVisor backend's watchdog counts its growth
+    killed: str = ""  # the watchdog killed the whole sandbox, and why (watchdog.MEMORY, THREADS): the program's verdict
+    sandbox_rest_mb: int = -1  # Backend.sandbox_mb right after its start (Backend.at_rest); -1: none
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    # what its runner holds of tasks' test sets (sandbox/job.py _stash): sha256 -> bytes, least recently used first
+    stash: OrderedDict[str, int] = field(default_factory=OrderedDict)
+
+    @property
+    def id(self) -> str:
+        return str(getattr(self.container, "id", ""))[:12]
