@@ -244,9 +244,10 @@ CLONE_PARENT = 0x00008000
 CLONE_CHILD_CLEARTID = 0x00200000
 CLONE_CHILD_SETTID = 0x01000000
 # clone(2)'s number and where its child-tid pointer goes (x86_64: flags, stack, ptid, ctid, tls;
-# aarch64: flags, stack, ptid, tls, ctid)
-CLONE_ABI = {"x86_64": (56, 3), "aarch64": (220, 4)}.get(os.uname().machine)
+# aarch64: flags, stack, ptid, tls, ctid), then set_robust_list(2)'s and get_robust_list(2)'s numbers
+CLONE_ABI = {"x86_64": (56, 3, 273, 274), "aarch64": (220, 4, 99, 100)}.get(os.uname().machine)
 TID_AT: list[int] = []  # the address of this thread's TID in libc's thread struct (tid_address)
+ROBUST: list[tuple[int, int]] = []  # this thread's robust-mutex list head and its size (robust_list)
 
 
 def tid_address() -> int:
@@ -276,19 +277,37 @@ def tid_address() -> int:
     return TID_AT[0]
 
 
+def robust_list() -> tuple[int, int]:
+    """This (main) thread's robust-mutex list as glibc registered it at start (get_robust_list):
+    the kernel clears it in every new process and glibc's fork() registers it again in its child,
+    so that a robust mutex a process holds when it exits or execs is released (a waiter gets
+    EOWNERDEAD); clone_parent's child registers it too. (0, 0) where it cannot be read. Once:
+    the zygote holds no robust mutex, so its list is the empty one glibc's fork() sets up."""
+    if not ROBUST:
+        import ctypes
+        head, size = ctypes.c_void_p(), ctypes.c_size_t()
+        got = -1
+        if CLONE_ABI is not None:
+            got = ctypes.CDLL(None).syscall(ctypes.c_long(CLONE_ABI[3]), ctypes.c_long(0), ctypes.byref(head),
+                                            ctypes.byref(size))
+        ROBUST.append((head.value or 0, size.value) if got == 0 else (0, 0))
+    return ROBUST[0]
+
+
 def clone_parent() -> int:
     """os.fork() whose child is our parent's child (clone(CLONE_PARENT)), with no middle process
     to fork and exit (one copy of this interpreter's page tables and one teardown fewer per fork:
     docs/benchmarks.md "Where a trivial /run_code request's time goes"). The same as os.fork
     around the system call: the interpreter's before/after-fork steps (PyOS_BeforeFork and
     PyOS_AfterFork_*: GIL, import lock, threading, os.register_at_fork hooks such as random's
-    reseed) and glibc's TID word (tid_address). Called with the GIL held (PyDLL): nothing runs
-    in between. Our parent must be PID 1 (Warm.spawn: the mother orphans each zygote)."""
+    reseed), glibc's TID word (tid_address) and robust-mutex list (robust_list). Called with the
+    GIL held (PyDLL): nothing runs in between. Our parent must be PID 1 (Warm.spawn: the mother orphans each zygote)."""
     import ctypes
     ctid = tid_address()
     if CLONE_ABI is None or not ctid:
         raise OSError("clone(CLONE_PARENT) is not set up here")
-    nr, at = CLONE_ABI
+    nr, at, set_robust, _ = CLONE_ABI
+    head, size = robust_list()
     args = [ctypes.c_long(0)] * 5
     args[0] = ctypes.c_long(CLONE_PARENT | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | signal.SIGCHLD)
     args[at] = ctypes.c_long(ctid)
@@ -297,6 +316,8 @@ def clone_parent() -> int:
     api.PyOS_BeforeFork()
     pid = libc.syscall(ctypes.c_long(nr), *args)
     if pid == 0:
+        if head:  # as glibc's _Fork does in its child: the kernel gave this process none
+            libc.syscall(ctypes.c_long(set_robust), ctypes.c_void_p(head), ctypes.c_size_t(size))
         api.PyOS_AfterFork_Child()
         return 0
     err = ctypes.get_errno()
