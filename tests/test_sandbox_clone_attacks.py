@@ -11,7 +11,8 @@ import pytest
 
 from sandbox.sync import SyncGrader
 from tests.helpers import sandbox_config
-from tests.test_sandbox_warm import py
+from tests.test_sandbox_warm import outputs, py
+from tests.test_sandbox_warm_attacks import FIND_WARM
 
 pytestmark = pytest.mark.docker
 
@@ -166,3 +167,74 @@ def test_a_robust_mutex_the_program_holds_is_released_when_it_execs(graders, bac
     assert result(cold, ROBUST, "EOWNERDEAD\n")[0] == "accepted"
     assert result(warm, ROBUST, "EOWNERDEAD\n")[:2] == ("accepted", 0)
     assert result(warm, ROBUST, "ETIMEDOUT\n")[0] == "wrong_answer"
+
+
+# A judged task's program process (serve.py's loop) and its judge are clones of the zygote too.
+JUDGED = r"""
+import ctypes, os, platform, signal, threading, time
+def f():
+    hit = []
+    signal.signal(signal.SIGUSR1, lambda *a: hit.append(1))
+    m = threading.main_thread().ident
+    t = threading.Thread(target=lambda: signal.pthread_kill(m, signal.SIGUSR1))
+    t.start(); t.join(); time.sleep(0.05)
+    h, n = ctypes.c_void_p(), ctypes.c_size_t()
+    ctypes.CDLL(None).syscall({'x86_64': 274, 'aarch64': 100}[platform.machine()], 0, ctypes.byref(h), ctypes.byref(n))
+    pid = os.fork()
+    if pid == 0:
+        os._exit(3)
+    return [len(hit), bool(h.value), os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])]
+"""
+
+
+@pytest.mark.parametrize("backend", ["docker", "gvisor"])
+def test_a_judged_programs_clone_signals_forks_and_holds_robust_mutexes_as_an_exec(graders, backend):
+    for g in graders(backend):
+        for expected, verdict in (([1, True, 3], "accepted"), ([0, True, 3], "wrong_answer"), ([1, False, 3], "wrong_answer")):
+            r = g.grade({"kind": "code", "language": "python", "entry_point": "f", "completion": f"```python\n{JUDGED}\n```",
+                         "call_tests": [{"args": [], "expected": expected}]})
+            assert r["verdict"] == verdict, (expected, r)
+
+
+# Job 1 renices the zygote (so the runner replaces it: a new one warms up and probes clone(CLONE_PARENT)
+# and glibc's TID word right after this job) and leaves pid churn: children that exit unwaited, orphans
+# that sleep. The new zygote's forks must still be clones (consecutive pids, PID 1's children) that
+# see their own TID word and robust list, and grade right.
+HOSTILE = FIND_WARM + r"""
+import time
+z = warm()["zygote"]
+os.setpriority(os.PRIO_PROCESS, z, 19)
+try:
+    for _ in range(30):
+        if os.fork() == 0:
+            os._exit(0)
+    for _ in range(8):
+        if os.fork() == 0:
+            if os.fork() == 0:
+                time.sleep(30)
+            os._exit(0)
+except OSError:
+    pass
+print(z)
+"""
+AFTER = FIND_WARM + r"""
+import ctypes, platform, signal, threading, time
+hit = []
+signal.signal(signal.SIGUSR1, lambda *a: hit.append(1))
+m = threading.main_thread().ident
+t = threading.Thread(target=lambda: signal.pthread_kill(m, signal.SIGUSR1)); t.start(); t.join(); time.sleep(0.05)
+h, n = ctypes.c_void_p(), ctypes.c_size_t()
+ctypes.CDLL(None).syscall({'x86_64': 274, 'aarch64': 100}[platform.machine()], 0, ctypes.byref(h), ctypes.byref(n))
+print(os.getpid(), os.getppid(), warm()["zygote"], len(hit), bool(h.value))
+"""
+
+
+def test_a_zygote_warmed_up_after_a_hostile_job_still_clones_right(graders):
+    warm, cold = graders("docker")
+    z = int(outputs(warm, HOSTILE)[0])
+    got = [line.split() for line in outputs(warm, AFTER, ["", "", ""])]
+    assert all(g[1:] == ["1", got[0][2], "1", "True"] for g in got) and got[0][2] != str(z), (z, got)
+    pids = [int(p) for p in outputs(warm, "import os\nprint(os.getpid())", ["", "", "", ""])]
+    assert [b - a for a, b in zip(pids, pids[1:])] == [1, 1, 1], pids  # clones: no middle process between
+    assert warm.grade(py("print(sum(map(int, input().split())))"))["verdict"] == "accepted"
+    assert warm.grade(py("print(sum(map(int, input().split())) + 1)"))["verdict"] == "wrong_answer"
