@@ -96,6 +96,12 @@ def orphan(sock: socket.socket, fd: int) -> tuple[int, object]:
     os.close(fd)
     with os.fdopen(r, "rb") as f:
         data = f.read()
+    try:  # SIGCHLD ignored: this returns (ECHILD) once the middle process is gone, so the zygote is
+        # PID 1's before the runner hears its pid and asks it for a fork (a clone_parent child then
+        # never has the middle process for its parent, whatever the host's load delays)
+        os.waitpid(mid, 0)
+    except ChildProcessError:
+        pass
     return (int(data) if data.isdigit() else 0), None
 
 
