@@ -244,3 +244,31 @@ def test_a_zygote_warmed_up_after_a_hostile_job_still_clones_right(graders):
     assert [b - a for a, b in zip(pids, pids[1:])] == [1, 1, 1], pids  # clones: no middle process between
     assert warm.grade(py("print(sum(map(int, input().split())))"))["verdict"] == "accepted"
     assert warm.grade(py("print(sum(map(int, input().split())) + 1)"))["verdict"] == "wrong_answer"
+
+
+
+PROBE_CLONES = """
+import sys, threading, time
+sys.path.insert(0, "sandbox/harness")
+import zygote
+for _ in range(int(sys.argv[1])):
+    threading.Thread(target=time.sleep, args=(5,), daemon=True).start()
+print(zygote.parent_clones())
+"""
+
+
+def test_a_process_with_a_thread_never_forks_by_raw_clone():
+    """glibc's fork() takes and resets its malloc, stdio and loader locks and runs at-fork handlers
+    when other threads run; the raw clone does none of it, so it is safe only in a single-threaded
+    process (the zygote: nothing it imports starts a thread). With a thread, parent_clones must say
+    no (the middle process then forks), here where clone(CLONE_PARENT) works: under a shell, which
+    reaps the probe's child."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    for threads, want in (("0", "True"), ("1", "False")):
+        done = subprocess.run(["sh", "-c", '"$0" -I -c "$1" "$2"; :', sys.executable, PROBE_CLONES, threads],
+                              cwd=root, capture_output=True, text=True, timeout=60)
+        assert done.stdout.strip() == want, (threads, done.stdout, done.stderr[-2000:])
