@@ -223,7 +223,11 @@ def parent_clones() -> bool:
     """Whether clone(CLONE_PARENT) gives our parent the child here: Linux does; gVisor (runsc)
     ignores the flag and the child is ours (measured: docs/sandboxes.md, "The warm interpreter").
     Asked once by a child that says its parent and exits; one the flag made our parent's is left
-    for PID 1 to reap (Warm: reap_children)."""
+    for PID 1 to reap (Warm: reap_children). Never with another thread running: glibc's fork()
+    then takes and resets its malloc, stdio and loader locks and runs at-fork handlers, which the
+    raw clone skips (the zygote's imports start none: tests/test_sandbox_clone_attacks.py)."""
+    if len(os.listdir("/proc/self/task")) != 1:
+        return False
     r, w = os.pipe()
     try:
         pid = clone_parent()
