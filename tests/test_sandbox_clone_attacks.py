@@ -12,7 +12,7 @@ import pytest
 from sandbox.sync import SyncGrader
 from tests.helpers import sandbox_config
 from tests.test_sandbox_warm import outputs, py
-from tests.test_sandbox_warm_attacks import FIND_WARM
+from tests.test_sandbox_warm_attacks import FIND_WARM, grades_right
 
 pytestmark = pytest.mark.docker
 
@@ -242,8 +242,7 @@ def test_a_zygote_warmed_up_after_a_hostile_job_still_clones_right(graders):
     assert all(g[1:] == ["1", got[0][2], "1", "True"] for g in got) and got[0][2] != str(z), (z, got)
     pids = [int(p) for p in outputs(warm, "import os\nprint(os.getpid())", ["", "", "", ""])]
     assert [b - a for a, b in zip(pids, pids[1:])] == [1, 1, 1], pids  # clones: no middle process between
-    assert warm.grade(py("print(sum(map(int, input().split())))"))["verdict"] == "accepted"
-    assert warm.grade(py("print(sum(map(int, input().split())) + 1)"))["verdict"] == "wrong_answer"
+    grades_right(warm)
 
 
 
