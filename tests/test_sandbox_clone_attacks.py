@@ -124,10 +124,12 @@ def result(g: SyncGrader, code: str, expected: str) -> tuple:
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_a_cloned_program_gets_the_verdict_an_exec_gets(graders, name):
+@pytest.mark.parametrize("backend", ["docker", "gvisor"])
+def test_a_cloned_program_gets_the_verdict_an_exec_gets(graders, backend, name):
     """Same verdict, exit, signal and output as under exec; the exec's output as the expected one
-    is accepted when the program exits 0, and that output with one more token is not."""
-    warm, cold = graders("docker")
+    is accepted when the program exits 0, and that output with one more token is not. gVisor
+    forks through the middle process (glibc's fork()): the same bar."""
+    warm, cold = graders(backend)
     code = PROGRAMS[name]
     want = result(cold, code, "")
     got = result(warm, code, "")
