@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -56,6 +58,38 @@ def sandbox_config(backend: str = "docker", **kw):
     if backend == "gvisor":
         build_images(config.languages, config=config, rootfs_dir=config.rootfs_dir, progress=lambda _m: None)
     return config
+
+
+RUNSC_MISSING = "gVisor's runsc is not registered with dockerd: run scripts/ensure_gvisor.sh (make test does)"
+
+
+def runsc_registered() -> bool:
+    """Whether dockerd offers gVisor's runsc runtime (make test registers it)."""
+    out = subprocess.run(["docker", "info", "--format", "{{json .Runtimes}}"], capture_output=True, text=True)
+    return out.returncode == 0 and '"runsc"' in out.stdout
+
+
+@contextlib.contextmanager
+def one_sandbox(backend: str, pool_name: str, **kw) -> Iterator[Any]:
+    """A SyncGrader over a one-sandbox Python pool: backend "docker", "gvisor", or "runsc" (Docker
+    with gVisor's runtime; the test is skipped, saying why, where dockerd lacks it). kw overrides."""
+    import pytest
+
+    from sandbox import SandboxConfig
+    from sandbox.sync import SyncGrader
+
+    kw = {"languages": ("python",), "pool_size": 1, "pool_name": pool_name, **kw}
+    if backend == "runsc":
+        if not runsc_registered():
+            pytest.skip(RUNSC_MISSING)
+        g = SyncGrader(SandboxConfig(runtime="runsc", **kw))
+    else:
+        g = SyncGrader(sandbox_config(backend, **kw))
+        assert g.grader.available, g.grader.unavailable_reason()
+    try:
+        yield g
+    finally:
+        g.close()
 
 
 # ---------------------------------------------------------------- sessions (tests/test_sessions*.py)

@@ -18,21 +18,17 @@ import threading
 
 import pytest
 
-from sandbox import SandboxConfig
 from sandbox.backend import SENTRY_REST_MB
 from sandbox.sync import SyncGrader
-from tests.helpers import sandbox_config
-from tests.test_sandbox_gvisor import _runsc_registered
+from tests.helpers import RUNSC_MISSING, one_sandbox, runsc_registered, sandbox_config
 from tests.test_sandbox_gvisor import _task as _gtask
 
 pytestmark = pytest.mark.docker
 
 @pytest.fixture(scope="module")
 def gvisor():
-    g = SyncGrader(sandbox_config("gvisor", languages=("python",), pool_size=1, pool_name="pytest-gvisor-attacks"))
-    assert g.grader.available, g.grader.unavailable_reason()
-    yield g
-    g.close()
+    with one_sandbox("gvisor", "pytest-gvisor-attacks") as g:
+        yield g
 
 
 def _task(code: str, **kw) -> dict:
@@ -103,11 +99,7 @@ def test_a_jobs_kernel_leftovers_do_not_charge_the_next_job_under_runsc():
     """Under Docker's runsc runtime the container's cgroup counts gVisor's Go heap: a job that filled
     socket buffers (accepted) left them there, and the next job in the box, which fits its limit on a
     fresh box, got memory_limit: a program turned a neighbour's right answer into a wrong verdict."""
-    from tests.test_sandbox_gvisor import _runsc_registered
-    if not _runsc_registered():
-        pytest.skip("gVisor's runsc is not registered with dockerd: run scripts/ensure_gvisor.sh (make test does)")
-    g = SyncGrader(SandboxConfig(runtime="runsc", languages=("python",), pool_name="pytest-runsc-attacks", pool_size=1))
-    try:
+    with one_sandbox("runsc", "pytest-runsc-attacks") as g:
         fits = _task("x = b'x' * (200 << 20)\nprint('ok')")
         fits.pop("memory_limit_mb")  # the pool's default limit: Docker's runsc cannot change it per task
         assert g.grade(fits)["verdict"] == "accepted"  # near miss: it fits a box of its own
@@ -117,8 +109,6 @@ def test_a_jobs_kernel_leftovers_do_not_charge_the_next_job_under_runsc():
             assert g.grade(sockets)["verdict"] == "accepted"
             r = g.grade(fits)
             assert r["verdict"] == "accepted", r["detail"]
-    finally:
-        g.close()
 
 
 def _runsc_anon_mb(server) -> int:
@@ -162,15 +152,9 @@ def test_a_session_whose_kernel_kept_its_memory_is_not_kept_as_a_spare():
 def test_kernel_memory_counts_toward_the_limit_under_runsc(code):
     """Under Docker's runsc runtime the container's cgroup holds gVisor's kernel, Go heap included,
     and the watchdog reads it: the programs the gVisor backend lets through are memory_limit here."""
-    from tests.test_sandbox_gvisor import _runsc_registered
-    if not _runsc_registered():
-        pytest.skip("gVisor's runsc is not registered with dockerd: run scripts/ensure_gvisor.sh (make test does)")
-    g = SyncGrader(SandboxConfig(runtime="runsc", languages=("python",), pool_name="pytest-runsc-attacks", pool_size=1))
-    try:
+    with one_sandbox("runsc", "pytest-runsc-attacks") as g:
         r = g.grade(_task(code))
         assert r["verdict"] == "memory_limit", r["detail"]
-    finally:
-        g.close()
 
 # ----------------------------------------------------------------------------- the watchdog itself
 # Red team of sandbox/watchdog.py on both gVisor backends (the gVisor backend and Docker with the
@@ -180,16 +164,9 @@ def test_kernel_memory_counts_toward_the_limit_under_runsc(code):
 @pytest.fixture(scope="module", params=["gvisor", "runsc"])
 def grader(request):
     """A one-sandbox Python pool on each gVisor backend."""
-    if request.param == "runsc":
-        if not _runsc_registered():
-            pytest.skip("gVisor's runsc is not registered with dockerd: run scripts/ensure_gvisor.sh (make test does)")
-        g = SyncGrader(SandboxConfig(runtime="runsc", languages=("python",), pool_name="gvisor-attacks", pool_size=1))
-    else:
-        g = SyncGrader(sandbox_config("gvisor", languages=("python",), pool_name="gvisor-attacks-backend", pool_size=1))
-        assert g.grader.available, g.grader.unavailable_reason()
-    g.backend_name = request.param
-    yield g
-    g.close()
+    with one_sandbox(request.param, f"gvisor-attacks-{request.param}") as g:
+        g.backend_name = request.param
+        yield g
 
 
 # Over its memory limit for the last few milliseconds of its run, then gone before the kill lands:
@@ -267,8 +244,8 @@ def sessions(request):
     from verifier.client import ClientConfig, VerifierClient
     if request.param == "gvisor":
         sandbox_config("gvisor", languages=("python",))  # its root filesystem, exported from the image
-    elif not _runsc_registered():
-        pytest.skip("gVisor's runsc is not registered with dockerd: run scripts/ensure_gvisor.sh (make test does)")
+    elif not runsc_registered():
+        pytest.skip(RUNSC_MISSING)
     token = "t" * 32
     with ServerProcess(*SESSION_SERVER_ARGS, *SESSION_BACKENDS[request.param], "--token", token, "--max-sessions", "2") as s, \
             VerifierClient(s.target, ClientConfig(token=token, timeout_s=120)) as c:
@@ -314,18 +291,11 @@ fn main() {
 
 @pytest.mark.parametrize("backend", ["gvisor", "runsc"])
 def test_a_right_rust_answer_with_threads_compiles_under_gvisor(backend):
-    if backend == "runsc" and not _runsc_registered():
-        pytest.skip("gVisor's runsc is not registered with dockerd: run scripts/ensure_gvisor.sh (make test does)")
-    config = (SandboxConfig(runtime="runsc", languages=("rust",), pool_name="gvisor-attacks-rust", pool_size=1)
-              if backend == "runsc" else sandbox_config("gvisor", languages=("rust",), pool_name="gvisor-attacks-rust", pool_size=1))
-    g = SyncGrader(config)
-    try:
+    with one_sandbox(backend, "gvisor-attacks-rust", languages=("rust",)) as g:
         task = {"id": "r", "kind": "code", "language": "rust", "completion": RUST_THREADS,
                 "tests": [{"stdin": "", "expected_stdout": "ok\n"}]}
         result = g.grade(task)
         assert result["verdict"] == "accepted", result["detail"]
-    finally:
-        g.close()
 
 
 # A SysV segment outlives its process; the runner's reset removes what /proc/sysvipc lists, and

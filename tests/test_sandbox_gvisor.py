@@ -7,7 +7,6 @@ skipped, saying so.
 from __future__ import annotations
 
 import os
-import subprocess
 import threading
 from pathlib import Path
 
@@ -17,23 +16,15 @@ from sandbox import SandboxConfig
 from sandbox.backend import LABEL_OWNER, LABEL_POOL, OWNER, RUNSC_HOST_PIDS_MARGIN
 from sandbox.sync import SyncGrader
 from sandbox.watchdog import cgroup_dirs, cgroup_usage
-from tests.helpers import sandbox_config
+from tests.helpers import RUNSC_MISSING, one_sandbox, runsc_registered, sandbox_config
 
 pytestmark = pytest.mark.docker
 
 
-def _runsc_registered() -> bool:
-    out = subprocess.run(["docker", "info", "--format", "{{json .Runtimes}}"], capture_output=True, text=True)
-    return out.returncode == 0 and '"runsc"' in out.stdout
-
-
 @pytest.fixture(scope="module")
 def gvisor():
-    if not _runsc_registered():
-        pytest.skip("gVisor's runsc is not registered with dockerd: run scripts/ensure_gvisor.sh (make test does)")
-    grader = SyncGrader(SandboxConfig(runtime="runsc", languages=("python",), pool_name="gvisor-test", pool_size=1))
-    yield grader
-    grader.close()
+    with one_sandbox("runsc", "gvisor-test") as g:
+        yield g
 
 
 def _task(code: str, expected: str = "ok\n", **kw) -> dict:
@@ -80,16 +71,10 @@ def test_a_fork_bomb_stops_at_the_process_limit_and_the_sandbox_lives():
     infra_error. The program's processes are counted by RLIMIT_NPROC there (sandbox/backend.py
     limit_pids): its forks fail past the limit and the job is its own. 40 processes: 128 sleeping
     ones take 1.2-2k host threads, past host_threads_per_sandbox (the next test)."""
-    if not _runsc_registered():
-        pytest.skip("gVisor's runsc is not registered with dockerd: run scripts/ensure_gvisor.sh (make test does)")
-    grader = SyncGrader(SandboxConfig(runtime="runsc", languages=("python",), pool_name="gvisor-test-nproc",
-                                      pool_size=1, pids_limit=40))
-    try:
+    with one_sandbox("runsc", "gvisor-test-nproc", pids_limit=40) as grader:
         result = grader.grade(_task(FORK_BOMB, time_limit_s=10))
         assert result["verdict"] == "accepted", result["detail"]
         assert grader.grade(_task("print('ok')"))["verdict"] == "accepted"
-    finally:
-        grader.close()
 
 
 @pytest.mark.parametrize("backend", ["gvisor", "runsc"])
@@ -200,8 +185,8 @@ def test_host_threads_a_job_leaves_behind_never_count_against_the_next_job(backe
     config = sandbox_config("gvisor", languages=("python",), pool_name=f"worn-{backend}", pool_size=1,
                             host_threads_per_sandbox=400)
     if backend == "runsc":
-        if not _runsc_registered():
-            pytest.skip("gVisor's runsc is not registered with dockerd: run scripts/ensure_gvisor.sh (make test does)")
+        if not runsc_registered():
+            pytest.skip(RUNSC_MISSING)
         config = SandboxConfig(runtime="runsc", languages=("python",), pool_name="worn-runsc", pool_size=1,
                                host_threads_per_sandbox=400)
     with SyncGrader(config) as grader:

@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from sandbox.sync import SyncGrader
-from tests.helpers import sandbox_config
+from tests.helpers import one_sandbox
 
 pytestmark = pytest.mark.docker
 
 
 @pytest.fixture(scope="module")
 def gvisor():
-    g = SyncGrader(sandbox_config("gvisor", languages=("python",), pool_size=1, pool_name="pytest-gvisor-backend"))
-    assert g.grader.available, g.grader.unavailable_reason()
-    yield g
-    g.close()
+    with one_sandbox("gvisor", "pytest-gvisor-backend") as g:
+        yield g
 
 
 def py(code: str, expected: str = "3\n", **kw) -> dict:

@@ -8,7 +8,7 @@ import pytest
 
 from sandbox import SandboxConfig
 from sandbox.sync import SyncGrader
-from tests.helpers import sandbox_config
+from tests.helpers import one_sandbox
 
 pytestmark = pytest.mark.docker
 
@@ -24,10 +24,8 @@ def grader():
 @pytest.fixture(scope="module")
 def gvisor_grader():
     """The same pool under the gVisor backend: every test here runs on both (any_grader)."""
-    g = SyncGrader(sandbox_config("gvisor", pool_size=1, pool_name="pytest-sandbox-kinds", languages=("python",)))
-    assert g.grader.available, g.grader.unavailable_reason()
-    yield g
-    g.close()
+    with one_sandbox("gvisor", "pytest-sandbox-kinds") as g:
+        yield g
 
 
 def task(program: str, **kw) -> dict:

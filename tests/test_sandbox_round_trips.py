@@ -1,39 +1,39 @@
 """Real containers: the runner round trips of one job (docs/benchmarks.md "Where a trivial /run_code
 request's time goes"). A Python program's syntax check rides with its files, and its verdict is the
-same as when it had a round trip of its own."""
+same as when it had a round trip of its own. The check runs in the runner's syntax checker
+(sandbox/harness/runner.py Checker), a process no program can reach."""
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
-from sandbox import SandboxConfig
 from sandbox.channel import Channel
-from sandbox.sync import SyncGrader
+from tests.helpers import BACKENDS, one_sandbox
 
 pytestmark = pytest.mark.docker
 
 
-@pytest.fixture(scope="module")
-def grader():
-    g = SyncGrader(SandboxConfig(languages=("python",), pool_size=1, pool_name="pytest-round-trips"))
-    assert g.grader.available, g.grader.unavailable_reason()
-    yield g
-    g.close()
+@pytest.fixture(scope="module", params=BACKENDS)
+def grader(request):
+    with one_sandbox(request.param, f"pytest-round-trips-{request.param}") as g:
+        yield g
 
 
 @pytest.fixture
 def ops(monkeypatch) -> list[str]:
-    """Every request's op, in order (the job's thread and the reset's)."""
+    """Every request's op, in order (the job's thread and the reset's), counted in
+    Channel._request, which every request goes through (a watched channel wraps request)."""
     seen: list[str] = []
     lock = threading.Lock()
-    request = Channel.request
+    request = Channel._request
 
-    def counted(self, head, blobs=None, timeout_s=30.0):
+    def counted(self, head, blobs, timeout_s):
         with lock:
             seen.append(head.get("op"))
         return request(self, head, blobs, timeout_s)
-    monkeypatch.setattr(Channel, "request", counted)
+    monkeypatch.setattr(Channel, "_request", counted)
     return seen
 
 
@@ -67,3 +67,68 @@ def test_a_valid_program_in_any_layout_runs(grader, code):
 def test_a_program_that_compiles_but_is_wrong_still_fails(grader):
     r = grader.grade(py("a, b = map(int, input().split())\nprint(a - b)"))
     assert r["verdict"] == "wrong_answer" and r["score"] == 0.0, r
+
+
+def _ping(grader) -> dict:
+    """The runner's ping of the pool's one idle container (its checker's pid among its facts),
+    with the container's id as "box"."""
+    pool = grader.grader._pool
+    deadline = time.monotonic() + 60
+    while pool._idle["python"].qsize() == 0 and time.monotonic() < deadline:  # a replacement starting
+        time.sleep(0.05)
+    box = pool._idle["python"].get_nowait()
+    try:
+        return {**box.channel.request({"op": "ping"})[0], "box": box.id}
+    finally:
+        pool._idle["python"].put_nowait(box)
+
+
+def test_the_syntax_checker_is_replaced_after_a_parse_that_grew_it(grader):
+    """A 240 KB program takes ~140 MB to parse: the checker that parsed it is replaced, so the
+    container's memory limit never counts that against a later program."""
+    before = _ping(grader)["checker"]
+    assert before > 1
+    big = "x = [" + "(1,2)," * 40000 + "]\nprint(len(x))"
+    r = grader.grade({**py(big, stdin="", expected="40000\n"), "memory_limit_mb": 512})
+    assert r["verdict"] == "accepted", r
+    assert _ping(grader)["checker"] != before  # ended (0): the next check starts another
+    assert grader.grade(py("a, b = map(int, input().split())\nprint(a + b)"))["verdict"] == "accepted"
+    fresh = _ping(grader)["checker"]
+    assert fresh not in (0, before)
+    assert grader.grade(py("print(1\n"))["verdict"] == "compile_error"
+    assert _ping(grader)["checker"] == fresh  # a small parse keeps it
+
+
+# The checker's pid: SIGSTOP and SIGKILL, lowest priority, one CPU, its memory read; what the
+# program reached is printed.
+REACH = """import os, signal
+p, got = {pid}, []
+for name, act in (("stop", lambda: os.kill(p, signal.SIGSTOP)), ("prio", lambda: os.setpriority(os.PRIO_PROCESS, p, 19)),
+                  ("cpu", lambda: os.sched_setaffinity(p, {{0}})), ("mem", lambda: open(f'/proc/{{p}}/mem', 'rb').close()),
+                  ("kill", lambda: os.kill(p, signal.SIGKILL))):
+    try:
+        act()
+        got.append(name)
+    except OSError:
+        pass
+print('reached:' + ','.join(got))
+"""
+
+
+def test_a_program_cannot_reach_the_syntax_checker(grader):
+    """Stopped, the checker would make the next job's check time out: an innocent program's
+    compile_error. It holds only the judge's uids: a program can neither stop, kill nor read it,
+    and under Docker not renice or pin it either. gVisor lets any process change another's CPU set
+    and priority: the checker is then ended after the job (the container serves on), and the next
+    check has a fresh one."""
+    before = _ping(grader)
+    r = grader.grade({**py(REACH.format(pid=before["checker"]), stdin="", expected=None), "return_output": True})
+    reached = set(r["tests"][0]["stdout"].strip().removeprefix("reached:").split(",")) - {""}
+    assert not reached & {"stop", "kill", "mem"}, reached
+    if grader.grader.config.backend == "docker":
+        assert not reached, reached
+    after = _ping(grader)
+    assert after["box"] == before["box"] and after["checker"] == (0 if reached else before["checker"]), (reached, after)
+    assert grader.grade(py("a, b = map(int, input().split())\nprint(a + b)"))["verdict"] == "accepted"
+    assert grader.grade(py("def f(:\n  pass"))["verdict"] == "compile_error"
+    assert _ping(grader)["checker"] > 1

@@ -12,7 +12,7 @@ import pytest
 
 from sandbox import SandboxConfig
 from sandbox.sync import SyncGrader
-from tests.helpers import sandbox_config
+from tests.helpers import one_sandbox
 
 pytestmark = pytest.mark.docker
 
@@ -28,10 +28,8 @@ def grader():
 @pytest.fixture(scope="module")
 def gvisor_grader():
     """The same pool under the gVisor backend: tests taking `any_grader` run on both."""
-    g = SyncGrader(sandbox_config("gvisor", pool_size=1, pool_name="pytest-sandbox-sec", languages=("python",)))
-    assert g.grader.available, g.grader.unavailable_reason()
-    yield g
-    g.close()
+    with one_sandbox("gvisor", "pytest-sandbox-sec") as g:
+        yield g
 
 
 def py(code: str, tests=(("1 2\n", "3\n"),), **kw) -> dict:

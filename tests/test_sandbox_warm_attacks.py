@@ -51,8 +51,8 @@ def grades_right(g: SyncGrader) -> None:
         assert r["verdict"] == verdict, r
 
 
-# The warm processes, seen from a program: uid 65533 (real) processes but PID 1; the zygote is the
-# one whose parent is not PID 1 (the mother's is). A killed one the runner has not reaped yet is not.
+# The warm processes, seen from a program: real uid 65533 and effective uid its own (the syntax
+# checker's are both 65533), but PID 1; the mother is the older. A killed one not yet reaped is not.
 FIND_WARM = r'''
 import os
 def warm():
@@ -66,7 +66,8 @@ def warm():
             st = dict(l.split(":", 1) for l in open(f"/proc/{p}/status").read().splitlines() if ":" in l)
         except OSError:
             continue
-        if int(st["Uid"].split()[0]) != os.getuid() and not st["State"].strip().startswith("Z"):
+        real, effective = (int(u) for u in st["Uid"].split()[:2])  # the syntax checker's are both the judge's
+        if real != os.getuid() and effective == os.getuid() and not st["State"].strip().startswith("Z"):
             found.append(int(p))
     return dict(zip(("mother", "zygote"), sorted(found)))
 '''

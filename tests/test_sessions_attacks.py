@@ -16,7 +16,7 @@ import pytest
 
 from conftest import ServerProcess
 from helpers import SESSION_SERVER_ARGS as SERVER_ARGS
-from helpers import host_pids_with, http_call, session_containers, session_fixtures, stub, wait_until
+from helpers import RUNSC_MISSING, host_pids_with, http_call, runsc_registered, session_containers, session_fixtures, stub, wait_until
 from verifier.client import ClientConfig, SessionLost, VerifierClient, VerifierError
 from verifier.v1 import verifier_pb2 as pb
 
@@ -325,18 +325,11 @@ def any_backend(request) -> Iterator[VerifierClient]:
     if request.param == "gvisor":
         from helpers import sandbox_config
         sandbox_config("gvisor", languages=("python",))  # its root filesystem, exported from the image
-    if request.param == "docker-runsc" and not _runsc_registered():
-        pytest.fail("gVisor's runsc is not registered with dockerd: run scripts/ensure_gvisor.sh (make test does)")
+    if request.param == "docker-runsc" and not runsc_registered():
+        pytest.fail(RUNSC_MISSING)
     with ServerProcess(*SERVER_ARGS, *BACKENDS[request.param], "--token", TOKEN, "--max-sessions", "2") as s, \
             VerifierClient(s.target, ClientConfig(token=TOKEN, timeout_s=120)) as c:
         yield c
-
-
-def _runsc_registered() -> bool:
-    """Whether dockerd knows the runsc runtime."""
-    import subprocess
-    out = subprocess.run(["docker", "info", "--format", "{{json .Runtimes}}"], capture_output=True, text=True)
-    return out.returncode == 0 and '"runsc"' in out.stdout
 
 
 def test_a_cell_opening_every_fd_of_every_other_process_gets_nothing_it_can_use(any_backend):

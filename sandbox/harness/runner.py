@@ -153,7 +153,7 @@ def kill_all_others() -> bool:
     True when none is left (bounded wait)."""
     if os.getpid() != 1:  # kill(-1) outside a container's PID namespace reaches every process of the uid
         raise RuntimeError("the runner kills every other process: it only runs as a container's PID 1")
-    spared = WARM.spared()
+    spared = WARM.spared() | CHECKER.spared()
     if spared:
         return kill_sparing(spared)
     try:
@@ -213,6 +213,7 @@ def reap_children(spared: set[int]) -> None:
             return
         if pid in spared:
             WARM.lost(pid)
+            CHECKER.lost(pid)
 
 
 def other_pids() -> list[int]:
@@ -641,8 +642,16 @@ def proc_state(pid: int) -> tuple:
     # Asked of the kernel too, not only read from /proc: gVisor's status has no Cpus_allowed_list
     # and its stat no policy, so a CPU set a program pinned there went unseen and every later fork
     # inherited it (red-team finding: tests/test_sandbox_warm_attacks.py)
-    sched = (tuple(sorted(os.sched_getaffinity(pid))), os.sched_getscheduler(pid), os.getpriority(os.PRIO_PROCESS, pid))
-    return status, fields[15:17] + fields[37:39], limits, ioprio, sched  # priority, nice, rt_priority, policy
+    return status, fields[15:17] + fields[37:39], limits, ioprio, sched_state(pid)  # priority, nice, rt_priority, policy
+
+
+def sched_state(pid: int) -> tuple:
+    """A process's CPU set, scheduling policy and priority, asked of the kernel (gVisor's /proc
+    shows none of them)."""
+    try:
+        return tuple(sorted(os.sched_getaffinity(pid))), os.sched_getscheduler(pid), os.getpriority(os.PRIO_PROCESS, pid)
+    except OSError:
+        return ()
 
 
 def proc_rss_kb(pid: int) -> int:
@@ -1247,7 +1256,8 @@ def reset() -> dict:
             leftovers.append(f"{d}: {e}")
     leftovers += remove_sysv_ipc()
     WARM.check()
-    spared = WARM.spared()
+    CHECKER.check_state()
+    spared = WARM.spared() | CHECKER.spared()
     procs = [p for p in other_pids() if p not in spared]
     bad, fat = tampered(mother=False), grown()
     stalled = INBOX.stalls > 0  # the channel met EAGAIN (Inbox): a fresh box rather than a rare state
@@ -1286,21 +1296,38 @@ def with_refs(head: dict, blobs: dict[str, bytes]) -> dict[str, bytes]:
     return blobs
 
 
+SOURCE_MAX = 1 << 20  # bytes of a program the syntax check reads (the host bounds programs far below)
+CHECKER_GROWTH_KB = 4 << 10  # the syntax checker grown this much by a parse is replaced after it: the
+# container's memory limit counts it while the program runs
+CHECKER_WAIT_S = 20.0  # a parse longer than this "did not finish": the program's compile_error
+
+
 def pycheck(req: dict) -> dict:
-    """Python syntax check in a forked child (this interpreter is the one that runs the program):
-    a fork saves an interpreter start per job, and what compile() allocates (~140 MB for 240 KB
-    of source) dies with the child instead of staying in PID 1. compile() only parses."""
+    """Python syntax check (this interpreter is the one that runs the program), never in PID 1:
+    what compile() allocates (~140 MB for 240 KB of source) must not stay here. In the syntax
+    checker where there is one (Checker), else in a forked child."""
     path = os.path.join(WORK, _safe_name(req["dir"]), _safe_name(req["file"]))
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-    with os.fdopen(fd, "rb") as f:
-        src = f.read(1 << 20)
+    try:
+        answer = CHECKER.check(fd, req["file"])
+        if answer is not None:
+            return answer
+        src = os.pread(fd, SOURCE_MAX, 0)
+    finally:
+        os.close(fd)
+    return forked_check(src, req["file"])
+
+
+def forked_check(src: bytes, name: str) -> dict:
+    """The syntax check in a child forked for it (a fork of PID 1 per job: 2.8 ms of the
+    container's CPU, docs/benchmarks.md): where there is no Checker."""
     r, w = channel()
     pid = os.fork()
     if pid == 0:  # child: answer on the pipe, then leave without running any cleanup of PID 1
         code = 0
         try:
             os.close(r)
-            os.write(w, json.dumps(_compile_check(src, req["file"])).encode())
+            os.write(w, json.dumps(_compile_check(src, name)).encode())
         except BaseException:
             code = 1
         os._exit(code)
@@ -1320,6 +1347,126 @@ def _compile_check(src: bytes, name: str) -> dict:
         import traceback
         return {"ok": False, "error_text": "".join(traceback.format_exception_only(type(e), e))[-2000:]}
     return {"ok": True}
+
+
+class Checker:
+    """The syntax checker: a process forked at start, before any request, that compiles the Python
+    programs pycheck sends it (their file's fd, on a socket) and answers; one round trip instead
+    of a fork of PID 1 per job. It never runs a program's code (compile() only parses) and holds
+    all three uids the judge's, so a program can neither signal, ptrace, nor read it, nor change
+    its limits or priority. A parse that kills it (out of memory) or outlasts CHECKER_WAIT_S is
+    that program's: "did not finish", as a forked check's; the next check starts a fresh one
+    (forked from PID 1 then: a process that never runs a program, holding only the judge's uids).
+    Only where the runner is APART: otherwise the reset's kill(-1) would end it every job."""
+
+    def __init__(self) -> None:
+        self.sock: socket.socket | None = None
+        self.pid = 0
+        self.sched: tuple = ()
+
+    def spared(self) -> set[int]:
+        return {self.pid} if self.pid else set()
+
+    def check_state(self) -> None:
+        """After a job: gVisor lets any process set another's CPU set and priority (measured:
+        tests/test_sandbox_round_trips.py), which would slow every later check; a changed checker
+        is ended, and the next check starts a fresh one."""
+        if self.pid and sched_state(self.pid) != self.sched:
+            self.drop()
+
+    def start(self) -> None:
+        a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                a.close()
+                keep = b.fileno()
+                null = os.open("/dev/null", os.O_RDWR)
+                for fd in (0, 1, 2):  # never the host's channel
+                    os.dup2(null, fd)
+                os.closerange(3, keep)
+                os.closerange(keep + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+                judge = os.getuid()
+                os.setresuid(judge, judge, judge)
+                serve_checks(b)
+            finally:
+                os._exit(0)
+        b.close()
+        self.sock, self.pid, self.sched = a, pid, sched_state(pid)
+
+    def check(self, fd: int, name: str) -> dict | None:
+        """The check of the program at fd; None where there is no checker (the caller forks)."""
+        if not APART:
+            return None
+        if self.pid and not self.alive():
+            self.drop()
+        if not self.pid:
+            self.start()
+        try:
+            socket.send_fds(self.sock, [name.encode()[:255]], [fd])
+            answer = _recv_json(self.sock, CHECKER_WAIT_S)
+        except (OSError, ValueError):  # it died or hung on this program's parse: the program's doing
+            self.drop()
+            return {"ok": False, "error_text": "the syntax check did not finish (out of memory or time)"}
+        if answer.pop("grown", False):
+            self.drop()
+        return answer
+
+    def alive(self) -> bool:
+        """False when it is gone (its end of the socket closed): found before a check, not during
+        one, so an earlier job's doing never fails a later job's check."""
+        try:
+            self.sock.setblocking(False)
+            return self.sock.recv(1, socket.MSG_PEEK) != b""
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
+        finally:
+            self.sock.setblocking(True)
+
+    def drop(self) -> None:
+        """End it and reap it (our child), so that the reset finds no process left."""
+        if self.sock is not None:
+            self.sock.close()
+        if self.pid:
+            kill_quietly(self.pid)
+            try:
+                os.waitpid(self.pid, 0)
+            except ChildProcessError:
+                pass
+        self.sock, self.pid = None, 0
+
+    def lost(self, pid: int) -> None:
+        """Reaped by the runner (kill_sparing): dropped; the next check starts another."""
+        if pid == self.pid:
+            self.pid = 0
+            self.drop()
+
+
+def serve_checks(sock: socket.socket) -> None:
+    """The syntax checker's loop (Checker): a program's file fd in, the check's answer out, with
+    "grown" when this process should be replaced after it. Returns when the runner is gone."""
+    start_kb = rss_kb()
+    while True:
+        try:
+            msg, fds, _, _ = socket.recv_fds(sock, 256, 1)
+        except OSError:
+            return
+        if not msg:
+            return
+        try:
+            src = os.pread(fds[0], SOURCE_MAX, 0) if fds else b""
+        except OSError:
+            src = b""
+        for fd in fds:
+            os.close(fd)
+        answer = _compile_check(src, msg.decode(errors="replace"))
+        answer["grown"] = rss_kb() - start_kb > CHECKER_GROWTH_KB
+        sock.send(json.dumps(answer).encode())
+
+
+CHECKER = Checker()
 
 
 # ----------------------------------------------------------------------------- main loop
@@ -1419,7 +1566,8 @@ def handle(head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]
         return stash(head, blobs), {}
     if op == "ping":
         return {"ok": True, "pid": os.getpid(), "uid": os.geteuid(), "apart": APART, "cpu_acct": bool(CPU_V1 or CPU_V2),
-                "oom_acct": bool(OOM_FILE), "stash": len(STASH), "stash_bytes": stash_bytes(), **WARM.info()}, {}
+                "oom_acct": bool(OOM_FILE), "stash": len(STASH), "stash_bytes": stash_bytes(), "checker": CHECKER.pid,
+                **WARM.info()}, {}
     if op == "files":
         return write_files(head, blobs), {}
     if op == "exec":
@@ -1491,6 +1639,8 @@ def main() -> None:
         except Exception as e:  # noqa: BLE001 - no warm interpreter: every run an exec, as before it
             WARM.lose_mother()
             WARM.broken, WARM.error = False, f"{type(e).__name__}: {e}"[:300]
+    if APART:  # the syntax checker, also before the first request (Checker)
+        CHECKER.start()
     START_STATE = supervisor_state()
     START_RSS_KB = rss_kb()
     inp, outp = INBOX, sys.stdout.buffer
