@@ -216,6 +216,22 @@ def test_each_test_draws_fresh_random_numbers(any_grader):
     assert len({line.split()[0] for line in got}) == 4 and len({line.split()[1] for line in got}) == 4, got
 
 
+def test_a_forked_program_is_pid_1s_child_with_no_middle_process(any_grader):
+    """Each forked process is PID 1's child (the runner waits for it, kills it, counts its CPU
+    time). Under docker the zygote forks it as its own sibling (clone(CLONE_PARENT): zygote.py
+    clone_parent), so no middle process takes a pid between two tests; gVisor ignores the flag
+    and keeps the middle process (docs/sandboxes.md, "The warm interpreter")."""
+    got = outputs(any_grader, "import os\nprint(os.getpid(), os.getppid())", ["", "", "", ""])
+    pids = [int(line.split()[0]) for line in got]
+    assert all(line.split()[1] == "1" for line in got), got
+    step = 1 if any_grader.grader.config.backend == "docker" else 2
+    assert [b - a for a, b in zip(pids, pids[1:])] == [step] * 3, got
+    judged = {"kind": "code", "language": "python", "entry_point": "parent",
+              "completion": "```python\nimport os\ndef parent():\n    return os.getppid()\n```",
+              "call_tests": [{"args": [], "expected": 1}]}
+    assert any_grader.grade(judged)["verdict"] == "accepted"
+
+
 # Run in job 1: lower the priority and the CPU set of every process this uid can reach (sched_setaffinity
 # and setpriority only need an effective uid in common: the warm interpreter's two processes), and try
 # what needs more (signals, ptrace, their fds). Job 2 then shows what its own process inherited.

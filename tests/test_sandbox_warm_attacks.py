@@ -40,12 +40,25 @@ def gvisor_grader():
     g.close()
 
 
-# The warm processes, seen from a program: uid 65533 (real) processes but PID 1; the zygote is the
-# one whose parent is not PID 1 (the mother's is). A killed one the runner has not reaped yet is not.
+def grades_right(g: SyncGrader) -> None:
+    """After an attack, the next completions are graded as ever: a right answer accepted, its near
+    miss (one more than the sum) not, a judged one too."""
+    assert g.grade(py("print(sum(map(int, input().split())))"))["verdict"] == "accepted"
+    assert g.grade(py("print(sum(map(int, input().split())) + 1)"))["verdict"] == "wrong_answer"
+    for body, verdict in (("return x + 1", "accepted"), ("return x + 2", "wrong_answer")):
+        r = g.grade({"kind": "code", "language": "python", "test_code": "assert f(1) == 2",
+                     "completion": f"```python\ndef f(x):\n    {body}\n```"})
+        assert r["verdict"] == verdict, r
+
+
+# The warm processes, seen from a program: real uid 65533 and effective uid its own (the syntax
+# checker's are both 65533), but PID 1; the mother is the older. A killed one not yet reaped is not.
 FIND_WARM = r'''
 import os
 def warm():
-    found = {}
+    # both are PID 1's children (the mother orphans each zygote: zygote.py orphan); the mother,
+    # forked at the container's start, is the older
+    found = []
     for p in os.listdir("/proc"):
         if not p.isdigit() or int(p) in (1, os.getpid()):
             continue
@@ -55,8 +68,8 @@ def warm():
             continue
         real, effective = (int(u) for u in st["Uid"].split()[:2])  # the syntax checker's are both the judge's
         if real != os.getuid() and effective == os.getuid() and not st["State"].strip().startswith("Z"):
-            found["mother" if int(st["PPid"]) == 1 else "zygote"] = int(p)
-    return found
+            found.append(int(p))
+    return dict(zip(("mother", "zygote"), sorted(found)))
 '''
 
 # Prints what a forked process inherits from the zygote (before it changes anything), then changes
@@ -134,7 +147,7 @@ def test_a_warm_process_a_program_changed_is_gone_before_the_next_test(any_grade
         assert z2 != z1 and (m2 == m1 if whom == "zygote" else z2 == "0"), (first, second)
     else:
         assert (took, how, any_grader.grader.config.backend) in {("refused", "batch", "gvisor"), ("refused", "idle", "gvisor")}
-    assert any_grader.grade(py("print(sum(map(int, input().split())))"))["verdict"] == "accepted"
+    grades_right(any_grader)
     assert outputs(any_grader, TAMPER, ["\n"])[0].split()[2:] == ["0", "0", "True", "-"]
 
 
@@ -169,7 +182,7 @@ threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
 
 def test_no_process_of_a_test_outlives_it(any_grader):
     assert outputs(any_grader, OUTLIVE, ["", "", ""]) == ["[]\n"] * 3
-    assert any_grader.grade(py("print(sum(map(int, input().split())))"))["verdict"] == "accepted"
+    grades_right(any_grader)
 
 
 # Everything a process of the program's uid may try against the warm processes beyond signals,
@@ -219,7 +232,7 @@ print(reached, shared)
 def test_the_warm_processes_refuse_prlimit_pidfd_and_proc_writes(any_grader):
     got = outputs(any_grader, REACH, ["", ""])
     assert got == ["[] []\n"] * 2, got
-    assert any_grader.grade(py("print(sum(map(int, input().split())))"))["verdict"] == "accepted"
+    grades_right(any_grader)
 
 
 @pytest.mark.parametrize("code", [
@@ -241,7 +254,7 @@ def test_a_programs_failure_is_its_verdict_and_the_next_job_passes(any_grader, c
                 "completion": f"```python\ndef f(x):\n    return 3\n{code}\n```"}  # wrong either way
     r = any_grader.grade(task)
     assert r["verdict"] not in ("infra_error", "accepted"), r
-    assert any_grader.grade(py("print(sum(map(int, input().split())))"))["verdict"] == "accepted"
+    grades_right(any_grader)
     # and the next completion is a fork of a warm interpreter again (a new one if these died)
     assert outputs(any_grader, FIND_WARM + "print(sorted(warm()))") == ["['mother', 'zygote']\n"]
 
@@ -287,6 +300,7 @@ def test_a_judged_program_cannot_forge_the_warm_judges_verdict(any_grader):
                           "completion": f"```python\n{FORGE}\n```"})
     assert r["verdict"] not in ("accepted", "infra_error"), r
     assert r["score"] == 0.0, r
+    grades_right(any_grader)
 
 
 # A stdin program that pins the zygote to one CPU; the same program's test_code then runs in a
@@ -372,6 +386,7 @@ def test_a_judged_program_cannot_reach_its_warm_judge(any_grader):
     r = any_grader.grade({"kind": "code", "language": "python", "completion": f"```python\n{JUDGE_REACH}\n```",
                           "test_code": "seen, got = f(1)\nassert seen >= 3 and got == [], (seen, got)"})  # the mother, the zygote, the judge
     assert r["verdict"] == "accepted", r
+    grades_right(any_grader)
 
 
 CHANGED_WARM = """

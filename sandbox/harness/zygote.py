@@ -13,9 +13,10 @@ Two processes, both forked by the runner at container start, before it reads its
   never the zygote: a program that reads its whole memory finds no other job's data there.
 
 Both keep the runner's uids (real and saved the judge's, effective the program's): a program can
-neither signal nor ptrace them. Each fork goes through a short-lived middle process, so the program
-is the runner's child (orphans go to PID 1): the runner waits for it, kills it and counts its CPU
-time exactly as for a process it started itself. The forked process then takes the program's uid,
+neither signal nor ptrace them. The mother forks each zygote through a short-lived middle process,
+so the zygote is PID 1's child (orphans go to PID 1), and the zygote forks with clone(CLONE_PARENT)
+(clone_parent), so each program is the runner's child too: the runner waits for it, kills it and
+counts its CPU time exactly as for a process it started itself. The forked process then takes the program's uid,
 limits, session, std streams, environment and argv as an exec of `python3 -I prog.py` would
 (become_program); what cannot be the same is listed in README.md.
 """
@@ -65,12 +66,43 @@ def mother(sock: socket.socket) -> object:
                 os.close(fd)
             sock.send(b'{"error": "spawn takes one socket"}')
             continue
-        pid = os.fork()
-        if pid == 0:
-            sock.close()
-            return zygote(socket.socket(fileno=fds[0]))
-        os.close(fds[0])
-        sock.send(json.dumps({"pid": pid}).encode())
+        pid, run = orphan(sock, fds[0])
+        if run is not None:
+            return run
+        sock.send(json.dumps({"pid": pid} if pid else {"error": "the fork failed"}).encode())
+
+
+def orphan(sock: socket.socket, fd: int) -> tuple[int, object]:
+    """Fork a zygote through a middle process that exits at once, so that it is PID 1's child
+    and its own forks are too (clone_parent). Returns (its pid or 0, None) here, or (0, what to
+    run) in a forked program or judge. Once per zygote, not per fork."""
+    r, w = os.pipe()
+    mid = os.fork()
+    if mid == 0:  # the middle process (SIGCHLD ignored here: the kernel reaps it)
+        pid = -1
+        try:
+            os.close(r)
+            pid = os.fork()
+            if pid:
+                os.write(w, str(pid).encode())
+        except BaseException:  # noqa: BLE001
+            os._exit(1)
+        if pid:
+            os._exit(0)
+        os.close(w)
+        sock.close()
+        return 0, zygote(socket.socket(fileno=fd))
+    os.close(w)
+    os.close(fd)
+    with os.fdopen(r, "rb") as f:
+        data = f.read()
+    try:  # SIGCHLD ignored: this returns (ECHILD) once the middle process is gone, so the zygote is
+        # PID 1's before the runner hears its pid and asks it for a fork (a clone_parent child then
+        # never has the middle process for its parent, whatever the host's load delays)
+        os.waitpid(mid, 0)
+    except ChildProcessError:
+        pass
+    return (int(data) if data.isdigit() else 0), None
 
 
 def quiet_std_fds() -> None:
@@ -99,6 +131,7 @@ def warm_up() -> None:
     SERVE.append(serve)
     while HERE in sys.path:
         sys.path.remove(HERE)
+    PARENT_CLONES[0] = parent_clones()  # before any job's fork
     import gc
     gc.collect()
     gc.freeze()  # forked processes share these pages instead of touching them at their first collection
@@ -106,7 +139,7 @@ def warm_up() -> None:
 
 def zygote(sock: socket.socket) -> object:
     """Warm up, say so, then fork a process per message. Returns only in a forked process."""
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # waits for its middle processes
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # as a fresh interpreter has it (its forks are PID 1's children)
     warm_up()
     sock.send(json.dumps({"ready": True, "pid": os.getpid()}).encode())
     while True:
@@ -133,10 +166,24 @@ def zygote(sock: socket.socket) -> object:
 
 
 def fork_one(sock: socket.socket, job: dict, fds: list[int]) -> tuple[int, object]:
-    """Fork the process through a middle one that exits at once, so that it becomes PID 1's child.
+    """Fork the process so that it is PID 1's child, which waits for it, kills it and counts its
+    CPU time as for a process it started itself: as a sibling of this zygote (clone_parent), or
+    where that does not work (PARENT_CLONES) through a middle process that exits at once.
     Returns (its pid, None) here, or (0, what to run) in the forked process."""
     if len(fds) != 3 + len(job.get("pass") or ()):
         raise ValueError("the std streams and each passed fd, in order")
+    pid = clone_parent() if PARENT_CLONES[0] else fork_through_middle(sock)
+    if pid == 0:
+        sock.close()
+        return 0, lambda: become(job, fds)
+    for fd in fds:
+        os.close(fd)
+    return pid, None
+
+
+def fork_through_middle(sock: socket.socket) -> int:
+    """os.fork() through a middle process that says the pid and exits, so that the child is an
+    orphan (PID 1's). The child starts once the middle process is reaped (/proc shows neither)."""
     r, w = os.pipe()  # the middle process says the pid on it
     go_r, go_w = os.pipe()  # closed here once the middle process is reaped: the process starts then
     mid = os.fork()
@@ -153,10 +200,9 @@ def fork_one(sock: socket.socket, job: dict, fds: list[int]) -> tuple[int, objec
         if pid:
             os._exit(0)
         os.close(w)
-        sock.close()
-        os.read(go_r, 1)  # EOF when the zygote has reaped the middle process: /proc shows neither
+        os.read(go_r, 1)  # EOF when the zygote has reaped the middle process
         os.close(go_r)
-        return 0, lambda: become(job, fds)
+        return 0
     os.close(w)
     os.close(go_r)
     try:
@@ -165,11 +211,130 @@ def fork_one(sock: socket.socket, job: dict, fds: list[int]) -> tuple[int, objec
         os.waitpid(mid, 0)
     finally:
         os.close(go_w)
-    for fd in fds:
-        os.close(fd)
     if not pid:
         raise OSError("the fork failed")
-    return pid, None
+    return pid
+
+
+PARENT_CLONES = [False]  # clone_parent makes our parent's child here (parent_clones, at warm-up)
+
+
+def parent_clones() -> bool:
+    """Whether clone(CLONE_PARENT) gives our parent the child here: Linux does; gVisor (runsc)
+    ignores the flag and the child is ours (measured: docs/sandboxes.md, "The warm interpreter").
+    Asked once by a child that says its parent and exits; one the flag made our parent's is left
+    for PID 1 to reap (Warm: reap_children). Never with another thread running: glibc's fork()
+    then takes and resets its malloc, stdio and loader locks and runs at-fork handlers, which the
+    raw clone skips (the zygote's imports start none: tests/test_sandbox_clone_attacks.py)."""
+    if len(os.listdir("/proc/self/task")) != 1:
+        return False
+    r, w = os.pipe()
+    try:
+        pid = clone_parent()
+    except OSError:
+        os.close(r)
+        os.close(w)
+        return False
+    if pid == 0:
+        os.write(w, str(os.getppid()).encode())
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        said = f.read()
+    ok = said == str(os.getppid()).encode()
+    if not ok:
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+    return ok
+
+
+CLONE_PARENT = 0x00008000
+CLONE_CHILD_CLEARTID = 0x00200000
+CLONE_CHILD_SETTID = 0x01000000
+# clone(2)'s number and where its child-tid pointer goes (x86_64: flags, stack, ptid, ctid, tls;
+# aarch64: flags, stack, ptid, tls, ctid), then set_robust_list(2)'s and get_robust_list(2)'s numbers
+CLONE_ABI = {"x86_64": (56, 3, 273, 274), "aarch64": (220, 4, 99, 100)}.get(os.uname().machine)
+TID_AT: list[int] = []  # the address of this thread's TID in libc's thread struct (tid_address)
+ROBUST: list[tuple[int, int]] = []  # this thread's robust-mutex list head and its size (robust_list)
+
+
+def tid_address() -> int:
+    """Where glibc keeps this (main) thread's TID: the word its fork() has the kernel write the
+    child's TID into (CLONE_CHILD_SETTID), so that the child's pthread_kill, mutex owners and
+    the like name the child. Found once: of the words of the thread struct (pthread_self) that
+    hold our TID (the pid: single-threaded), the one that holds the child's pid in an os.fork()
+    child; 0 where not exactly one (clone_parent then refuses: fork_through_middle)."""
+    if TID_AT:
+        return TID_AT[0]
+    import ctypes
+    libc = ctypes.CDLL(None)
+    libc.pthread_self.restype = ctypes.c_void_p
+    base = libc.pthread_self()
+    mine = [base + off for off in range(0, 1024, 4) if ctypes.c_int.from_address(base + off).value == os.getpid()]
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        os.write(w, json.dumps([a for a in mine if ctypes.c_int.from_address(a).value == os.getpid()]).encode())
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        moved = json.loads(f.read() or b"[]")
+    os.waitpid(pid, 0)
+    TID_AT.append(moved[0] if len(moved) == 1 else 0)
+    return TID_AT[0]
+
+
+def robust_list() -> tuple[int, int]:
+    """This (main) thread's robust-mutex list as glibc registered it at start (get_robust_list):
+    the kernel clears it in every new process and glibc's fork() registers it again in its child,
+    so that a robust mutex a process holds when it exits or execs is released (a waiter gets
+    EOWNERDEAD); clone_parent's child registers it too. (0, 0) where it cannot be read. Once:
+    the zygote holds no robust mutex, so its list is the empty one glibc's fork() sets up."""
+    if not ROBUST:
+        import ctypes
+        head, size = ctypes.c_void_p(), ctypes.c_size_t()
+        got = -1
+        if CLONE_ABI is not None:
+            got = ctypes.CDLL(None).syscall(ctypes.c_long(CLONE_ABI[3]), ctypes.c_long(0), ctypes.byref(head),
+                                            ctypes.byref(size))
+        ROBUST.append((head.value or 0, size.value) if got == 0 else (0, 0))
+    return ROBUST[0]
+
+
+def clone_parent() -> int:
+    """os.fork() whose child is our parent's child (clone(CLONE_PARENT)), with no middle process
+    to fork and exit (one copy of this interpreter's page tables and one teardown fewer per fork:
+    docs/benchmarks.md "Where a trivial /run_code request's time goes"). The same as os.fork
+    around the system call: the interpreter's before/after-fork steps (PyOS_BeforeFork and
+    PyOS_AfterFork_*: GIL, import lock, threading, os.register_at_fork hooks such as random's
+    reseed), glibc's TID word (tid_address) and robust-mutex list (robust_list). Called with the
+    GIL held (PyDLL): nothing runs in between. Our parent must be PID 1 (Warm.spawn: the mother orphans each zygote)."""
+    import ctypes
+    ctid = tid_address()
+    if CLONE_ABI is None or not ctid:
+        raise OSError("clone(CLONE_PARENT) is not set up here")
+    nr, at, set_robust, _ = CLONE_ABI
+    head, size = robust_list()
+    args = [ctypes.c_long(0)] * 5
+    args[0] = ctypes.c_long(CLONE_PARENT | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | signal.SIGCHLD)
+    args[at] = ctypes.c_long(ctid)
+    libc = ctypes.PyDLL(None, use_errno=True)
+    api = ctypes.pythonapi
+    api.PyOS_BeforeFork()
+    pid = libc.syscall(ctypes.c_long(nr), *args)
+    if pid == 0:
+        if head:  # as glibc's _Fork does in its child: the kernel gave this process none
+            libc.syscall(ctypes.c_long(set_robust), ctypes.c_void_p(head), ctypes.c_size_t(size))
+        api.PyOS_AfterFork_Child()
+        return 0
+    err = ctypes.get_errno()
+    api.PyOS_AfterFork_Parent()
+    if pid < 0:
+        raise OSError(err, f"clone: {os.strerror(err)}")
+    return pid
 
 
 def place_fds(fds: list[int], targets: list[int]) -> None:
