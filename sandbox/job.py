@@ -461,11 +461,15 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
         plan.checker_exe = _compiled_checker(pool, box, plan, config, config.overhead_mb(plan.lang.name) + _stash_mb(box))
     _stash(pool, box, plan, config)
     overhead = config.overhead_mb(plan.lang.name) + _stash_mb(box)  # the stash is the runner's memory
+    # The job's own limit before its files: a Python program's syntax check runs with them, and under
+    # the previous job's limit a right answer's parse was OOM-killed after a 16 MB job (a
+    # compile_error: tests/test_sandbox_checker_attacks.py). The check needs no more than the run.
+    pool.set_memory(box, plan.memory_mb + overhead)
     _files(box, plan.job_dir, {**plan.support, **plan.files}, readonly=plan.support, plan=plan)
     failed_build = _build(pool, box, plan, config, overhead)
     if failed_build is not None:
         return failed_build, True
-    pool.set_memory(box, plan.memory_mb + overhead)
+    pool.set_memory(box, plan.memory_mb + overhead)  # after a compile's own limit (_build)
     tests = plan.done
     alive = _stdin_tests(pool, box, plan, config, tests)
     total = len(plan.tests) + plan.judged_tests()

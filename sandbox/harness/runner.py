@@ -1299,6 +1299,7 @@ def with_refs(head: dict, blobs: dict[str, bytes]) -> dict[str, bytes]:
 SOURCE_MAX = 1 << 20  # bytes of a program the syntax check reads (the host bounds programs far below)
 CHECKER_GROWTH_KB = 4 << 10  # the syntax checker grown this much by a parse is replaced after it: the
 # container's memory limit counts it while the program runs
+CHECK_DEPTH_SLACK = 20  # frames of recursion limit the check has beyond a fresh script's (_compile_check)
 CHECKER_WAIT_S = 20.0  # a parse longer than this "did not finish": the program's compile_error
 
 
@@ -1341,11 +1342,23 @@ def forked_check(src: bytes, name: str) -> dict:
 
 
 def _compile_check(src: bytes, name: str) -> dict:
+    """compile() as the program's run compiles it, never stricter: Python 3.11 bounds the compiler's
+    nesting by the recursion limit less the frames already on the stack (3 levels a frame), and
+    the check runs a few frames deep where `python3 -I NAME` compiles with none: a right answer at
+    the edge was a compile_error (tests/test_sandbox_checker_attacks.py). The limit is raised by
+    the check's depth and CHECK_DEPTH_SLACK frames; a program past the run's edge then fails its
+    run (a runtime_error), which no right answer is."""
+    limit, depth, frame = sys.getrecursionlimit(), 0, sys._getframe()
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    sys.setrecursionlimit(limit + depth + CHECK_DEPTH_SLACK)
     try:
         compile(src, name, "exec", dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as e:
         import traceback
         return {"ok": False, "error_text": "".join(traceback.format_exception_only(type(e), e))[-2000:]}
+    finally:
+        sys.setrecursionlimit(limit)
     return {"ok": True}
 
 
