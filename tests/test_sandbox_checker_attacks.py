@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import BACKENDS, one_sandbox
-from tests.test_sandbox_round_trips import py
+from tests.test_sandbox_round_trips import _ping, py
 
 pytestmark = pytest.mark.docker
 
@@ -136,3 +136,124 @@ def test_a_null_byte_is_a_compile_error_on_every_path(grader):
     r = grader.grade(py("print(1)  # \x00 print(2)", stdin="", expected="1\n"))
     assert r["verdict"] == "compile_error" and r["score"] == 0.0, r
     innocent(grader)
+
+
+# Everything a program could try on the checker's pid beyond tests/test_sandbox_round_trips.py's
+# REACH: its limits, ptrace, its memory by process_vm_readv, idle scheduling, I/O priority, its OOM
+# score, and its socket to the runner through /proc/PID/fd (a forged answer queued there would be
+# the next job's check). What the program reached is printed.
+REACH_MORE = r'''import ctypes, os, resource, socket
+p, got = {pid}, []
+libc = ctypes.CDLL(None, use_errno=True)
+def call(rc):
+    if rc < 0 or rc != 0 and rc != 16:
+        raise OSError(ctypes.get_errno(), "")
+class Iov(ctypes.Structure):
+    _fields_ = [("b", ctypes.c_void_p), ("n", ctypes.c_size_t)]
+def readv():
+    buf = ctypes.create_string_buffer(16)
+    mine, theirs = Iov(ctypes.cast(buf, ctypes.c_void_p), 16), Iov(0x400000, 16)
+    if libc.process_vm_readv(p, ctypes.byref(mine), 1, ctypes.byref(theirs), 1, 0) < 0 and ctypes.get_errno() != 14:
+        raise OSError(ctypes.get_errno(), "")  # EFAULT: allowed, at an address not mapped
+def forge():
+    for fd in os.listdir(f'/proc/{{p}}/fd'):
+        try:
+            s = socket.socket(fileno=os.open(f'/proc/{{p}}/fd/{{fd}}', os.O_RDWR))
+        except OSError:
+            continue
+        try:
+            s.send(b'{{"ok": false, "error_text": "forged"}}')
+            return
+        except OSError:
+            pass
+    raise OSError("no socket")
+acts = [("cpu_limit", lambda: resource.prlimit(p, resource.RLIMIT_CPU, (1, 1))),
+        ("nofile", lambda: resource.prlimit(p, resource.RLIMIT_NOFILE, (3, 3))),
+        ("as", lambda: resource.prlimit(p, resource.RLIMIT_AS, (1 << 20, 1 << 20))),
+        ("ptrace", lambda: call(libc.ptrace(16, p, 0, 0))), ("seize", lambda: call(libc.ptrace(0x4206, p, 0, 0))),
+        ("readv", readv), ("idle", lambda: os.sched_setscheduler(p, os.SCHED_IDLE, os.sched_param(0))),
+        ("ioprio", lambda: call(libc.syscall(251, 1, p, 3 << 13))),
+        ("oom", lambda: open(f'/proc/{{p}}/oom_score_adj', 'w').write('1000')),
+        ("mem", lambda: open(f'/proc/{{p}}/mem', 'rb').read(1)), ("forge", forge)]
+for name, act in acts:
+    try:
+        act()
+        got.append(name)
+    except (OSError, ValueError):
+        pass
+print('reached:' + ','.join(got))
+'''
+
+
+def test_a_program_cannot_limit_trace_read_or_forge_the_checker(grader):
+    """Its limits (a 1 s CPU limit or 3 fds would fail the next program's check), ptrace, its
+    memory (it held the last program's source), its I/O and OOM priority, and a forged answer on
+    its socket: none is reachable from a program, on either backend (gVisor shows its fd table
+    but opens no socket through it)."""
+    before = _ping(grader)
+    r = grader.grade({**py(REACH_MORE.format(pid=before["checker"]), stdin="", expected=None), "return_output": True})
+    assert r["verdict"] == "accepted", r
+    assert r["tests"][0]["stdout"].strip() == "reached:", r
+    innocent(grader)
+    assert _ping(grader)["checker"] == before["checker"]
+
+
+# A program that leaves a process behind to stop, renice and pin the checker during the next job.
+LINGER = """import os, signal, time
+p = {pid}
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        end = time.time() + 5
+        while time.time() < end:
+            for act in (lambda: os.kill(p, signal.SIGSTOP), lambda: os.setpriority(os.PRIO_PROCESS, p, 19),
+                        lambda: os.sched_setaffinity(p, {{0}})):
+                try:
+                    act()
+                except OSError:
+                    pass
+            time.sleep(0.001)
+    os._exit(0)
+print('left')
+"""
+
+
+def test_a_process_left_behind_never_reaches_the_next_check(grader):
+    """The reset ends every process of the program before the next job's files (and check)."""
+    before = _ping(grader)
+    r = grader.grade({**py(LINGER.format(pid=before["checker"]), stdin="", expected=None), "return_output": True})
+    assert r["verdict"] == "accepted", r
+    for _ in range(3):
+        innocent(grader)
+    assert _ping(grader)["checker"] > 1
+
+
+# Memory filled with files in the container's tmpfs mounts: no process's size shows it, so the OOM
+# killer may pick the checker (seen under gVisor) or the runner; the exec'd filler keeps the
+# program's own process small.
+FILL_PY = """n = 0
+for d in ('/dev/shm', '/tmp', '/work'):
+    try:
+        with open(f'{d}/fill', 'wb') as f:
+            while True:
+                f.write(b'x' * (1 << 20))
+                f.flush()
+                n += 1
+    except OSError:
+        pass
+print(n)
+"""
+FILL_SH = """import os
+os.execv('/bin/sh', ['sh', '-c', 'head -c 200M /dev/zero > /tmp/a; head -c 200M /dev/zero > /work/b; echo done'])
+"""
+
+
+@pytest.mark.parametrize("code,mb", [(FILL_PY, 64), (FILL_SH, 16), (FILL_SH, 64)])
+def test_memory_filled_with_files_fails_only_its_own_program(grader, code, mb):
+    """Whatever the OOM killer picks (the program, the checker, or the whole sandbox), the filler's
+    verdict is its own (never infra_error) and the next programs' checks are right: a killed
+    checker is replaced at the next check."""
+    r = grader.grade({**py(code, stdin="", expected=None), "memory_limit_mb": mb})
+    assert r["verdict"] != "infra_error", r
+    innocent(grader)
+    assert _ping(grader)["checker"] > 1
