@@ -257,3 +257,19 @@ def test_memory_filled_with_files_fails_only_its_own_program(grader, code, mb):
     assert r["verdict"] != "infra_error", r
     innocent(grader)
     assert _ping(grader)["checker"] > 1
+
+
+NAMES = "x = [" + "a," * 130000 + "]\nprint(1)"  # 256 KB: ~143 MB to parse, the most of the shapes tried
+
+
+def test_a_parse_that_kills_the_checker_is_its_own_programs_compile_error(grader):
+    """At 16 MB, parsing 256 KB of names kills the checker (out of memory): that program's
+    compile_error ("did not finish"), its run could not have compiled it either; the next
+    programs' checks start a fresh checker and are right. At 512 MB the same program runs."""
+    r = grader.grade({**py(NAMES, stdin="", expected="1\n"), "memory_limit_mb": 16})
+    assert r["verdict"] == "compile_error" and "did not finish" in r["detail"] and r["score"] == 0.0, r
+    innocent(grader)
+    assert _ping(grader)["checker"] > 1
+    r = grader.grade({**py(NAMES.replace("a,", "1,"), stdin="", expected="1\n"), "memory_limit_mb": 512})
+    assert r["verdict"] == "accepted", r
+    innocent(grader)
