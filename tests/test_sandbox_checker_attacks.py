@@ -273,3 +273,14 @@ def test_a_parse_that_kills_the_checker_is_its_own_programs_compile_error(grader
     r = grader.grade({**py(NAMES.replace("a,", "1,"), stdin="", expected="1\n"), "memory_limit_mb": 512})
     assert r["verdict"] == "accepted", r
     innocent(grader)
+
+
+def test_a_program_gets_its_whole_memory_limit_after_a_big_parse(grader):
+    """The checker's memory (and what a 240 KB parse left in it) is the container's overhead,
+    never the program's: 64 MB of bytearray at a 64 MB limit runs, before and after the parse."""
+    fill = {**py("b = bytearray(64 << 20)\nprint(len(b) >> 20)", stdin="", expected="64\n"), "memory_limit_mb": 64}
+    assert grader.grade(fill)["verdict"] == "accepted"
+    r = grader.grade({**py(BIG, stdin="", expected="40000\n"), "memory_limit_mb": 512})
+    assert r["verdict"] == "accepted", r
+    r = grader.grade(fill)
+    assert r["verdict"] == "accepted", r
