@@ -108,7 +108,7 @@ PROGRAMS = {
     "hashlib_ssl_after_fork": "import hashlib, os, ssl\npid = os.fork()\nif pid == 0:\n"
                               "    print(hashlib.sha256(b'x').hexdigest()[:8], len(ssl.RAND_bytes(8)), flush=True); os._exit(0)\n"
                               "os.waitpid(pid, 0)\nprint(hashlib.md5(b'y').hexdigest()[:8])",
-    # OpenBLAS (loaded in the zygote with numpy) registers an at-fork handler; its threads start lazily
+    # OpenBLAS (loaded by the program's numpy: the zygote imports neither) registers an at-fork handler; its threads start lazily
     "openblas_threads_then_fork": "import ctypes, os\nimport numpy as np\n"
                                   "ctypes.CDLL('libopenblas.so.0').openblas_set_num_threads(2)\n"
                                   "a = np.ones((300, 300))\nprint(float((a @ a)[0, 0]), flush=True)\npid = os.fork()\n"

@@ -210,6 +210,15 @@ def test_what_a_test_changes_in_a_preloaded_module_is_gone_in_the_next(any_grade
     assert any_grader.grade(py(code, [("", want)] * 3))["verdict"] == "accepted"
 
 
+def test_the_zygote_preloads_no_numpy_pandas_or_scipy_and_a_program_imports_them(any_grader):
+    """zygote.WARM leaves them out (0.2-1 s and 20-60 MB each, counted in every test's memory, and a
+    library loaded in the zygote would bring its at-fork handlers into every clone); the judge's
+    wire_rich imported numpy there until stop 28. A program that imports them gets them."""
+    got = outputs(any_grader, "import sys\nprint(sorted(m for m in ('numpy', 'pandas', 'scipy') if m in sys.modules))\n"
+                              "import numpy as np\nprint(int(np.arange(4).sum()))")
+    assert got == ["[]\n6\n"], got
+
+
 def test_each_test_draws_fresh_random_numbers(any_grader):
     got = outputs(any_grader, "import random, uuid\nprint(random.random(), random.getrandbits(64), uuid.uuid4())",
                   ["", "", "", ""])

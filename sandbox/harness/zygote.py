@@ -127,7 +127,6 @@ def warm_up() -> None:
     import judge  # noqa: F401
     import runner  # noqa: F401
     import serve
-    import wire_rich  # noqa: F401
     SERVE.append(serve)
     while HERE in sys.path:
         sys.path.remove(HERE)
