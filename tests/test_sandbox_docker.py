@@ -221,15 +221,16 @@ def test_previous_job_leaves_no_file_or_process(any_grader):
     assert any_grader.grade(task("python", plant))["verdict"] == "accepted"
     look = (OTHERS + "print(sorted(mine), os.listdir('/tmp'), [e for d in os.listdir('/work') for e in os.listdir('/work/'+d) if e=='marker'],"
             " len(theirs))")
-    # PID 1, and the warm interpreter's two (a container whose warm interpreter is gone runs without)
-    theirs = ("[] [] [] 1", "[] [] [] 3") if any_grader.grader.config.warm_container("python") else ("[] [] [] 1",)
+    # PID 1, the syntax checker, and the warm interpreter's two (a container whose warm interpreter
+    # is gone runs without)
+    theirs = ("[] [] [] 2", "[] [] [] 4") if any_grader.grader.config.warm_container("python") else ("[] [] [] 2",)
     for _ in range(2):  # pool_size=1: the same container served both jobs
         r, out = run_stdout(any_grader, look)
         assert r["verdict"] == "accepted" and out.strip() in theirs, out
 
 
-# The other processes a program sees: its uid's, and the others' (PID 1, and the warm interpreter's
-# two in a Python container: docs/sandboxes.md, "The warm interpreter").
+# The other processes a program sees: its uid's, and the others' (PID 1, the syntax checker, and the
+# warm interpreter's two in a Python container: docs/sandboxes.md, "The warm interpreter").
 OTHERS = ("import os\nme = os.getpid()\n"
           "def uid(p):\n    try:\n        return int(open(f'/proc/{p}/status').read().split('Uid:')[1].split()[0])\n"
           "    except (OSError, IndexError):\n        return None\n"
