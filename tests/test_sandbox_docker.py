@@ -247,9 +247,16 @@ def test_fork_bomb_and_memory_bomb_contained(any_grader):
     # under gVisor's ptrace platform four allocating processes can spend their CPU time first
     assert r["verdict"] == "memory_limit" or (any_grader.grader.config.backend == "gvisor" and r["verdict"] == "time_limit"), r
     # the host and the pool are unharmed: normal jobs pass, nothing of the bombs is left
-    _, out = run_stdout(any_grader, OTHERS + "print(len(mine), len(theirs))")
-    # theirs: the runner and its syntax checker, and the warm interpreter's mother and zygote
-    assert out.strip() in (("0 2", "0 4") if any_grader.grader.config.warm_container("python") else ("0 2",)), out
+    # theirs: the runner and its syntax checker, and the warm interpreter's mother and zygote. Under
+    # gVisor the bombs' OOM kill can take the checker or the zygote: the one replaced can still be
+    # exiting during the next job (reaped after it), so the count settles within a few jobs.
+    want = ("0 2", "0 4") if any_grader.grader.config.warm_container("python") else ("0 2",)
+    for _ in range(3):
+        _, out = run_stdout(any_grader, OTHERS + "print(len(mine), len(theirs))")
+        assert out.split()[0] == "0", out  # nothing of the bombs, ever
+        if out.strip() in want:
+            break
+    assert out.strip() in want, out
     assert any_grader.grade(task("c", PROGRAMS["c"]["accepted"]))["verdict"] == "accepted"
 
 
