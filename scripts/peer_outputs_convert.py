@@ -6,7 +6,8 @@ tests/data/peer_outputs/README.md for provenance, licences and how tests/test_ma
 them. Usage:
 
     python scripts/peer_outputs_convert.py --gsm8k example_model_solutions.jsonl \
-        --omni-a inconsistent_case_A.jsonl --omni-b inconsistent_case_B.jsonl
+        --omni-a inconsistent_case_A.jsonl --omni-b inconsistent_case_B.jsonl \
+        --mathvista output_gpt4_2shot_solution.json
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ GSM8K_REF = "openai/grade-school-math@3101c7d5072418e28b9008a6636bde82a006892c:g
 OMNI_REF = "KbsdJames/omni-math-rule@7c5fe7ddf5a4753ef021fc3d6ff27f27e74b2c96:evaluation/data/math"
 GSM8K_PROBLEMS = 50  # x 4 models = 200 rows
 OMNI_B_ROWS = 100  # all 66 rows of case A, the first 100 of case B
+MATHVISTA_REF = "lupantech/MathVista@53d525874bdde205128e6b160b7357a88277d479:results/gpt4/output_gpt4_2shot_solution.json"
+MATHVISTA_WORD_PROBLEMS = 100  # the first 100 free-form word problems, then every geometry problem
 GSM8K_MODELS = ("6b_finetuning", "6b_verification", "175b_finetuning", "175b_verification")
 
 
@@ -57,6 +60,27 @@ def omni(path_a: Path, path_b: Path) -> list[dict[str, Any]]:
     return rows
 
 
+def mathvista(path: Path) -> list[dict[str, Any]]:
+    """GPT-4 (text only, 2-shot) solutions to MathVista testmini: the first free-form math word
+    problems (GSM8K-style prose, `Ruth needs $13.00.`) and every geometry problem (angle notation,
+    `Thus, the answer is C (70°).`; a third are Chinese, answered `所以，答案是 (D) 70°。`), each
+    with MathVista's `true_false`. Multiple-choice rows keep their choices, as a service task would
+    send them; the gold is MathVista's answer (a choice's text). Anchored prose: strict profile."""
+    with path.open(encoding="utf-8") as f:
+        items = sorted(json.load(f).values(), key=lambda v: int(v["pid"]))
+    words = [v for v in items if v["metadata"]["task"] == "math word problem" and v["question_type"] == "free_form"]
+    geometry = [v for v in items if v["metadata"]["task"] == "geometry problem solving"]
+    rows = []
+    for v in sorted(words[:MATHVISTA_WORD_PROBLEMS] + geometry, key=lambda v: int(v["pid"])):
+        row = {"gold": str(v["answer"]), "prediction": v["response"], "label": bool(v["true_false"]),
+               "source": f"{MATHVISTA_REF}::pid{v['pid']}", "prediction_is": "completion", "profile": "strict",
+               "language": v["metadata"]["language"]}
+        if v["question_type"] == "multi_choice":
+            row["choices"] = [str(c) for c in v["choices"]]
+        rows.append(row)
+    return rows
+
+
 def write(name: str, rows: list[dict[str, Any]]) -> None:
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     with (OUT_DIR / f"{name}.jsonl").open("w", encoding="utf-8") as f:
@@ -69,9 +93,11 @@ def main() -> None:
     parser.add_argument("--gsm8k", type=Path, required=True)
     parser.add_argument("--omni-a", type=Path, required=True)
     parser.add_argument("--omni-b", type=Path, required=True)
+    parser.add_argument("--mathvista", type=Path, required=True)
     args = parser.parse_args()
     write("gsm8k_gpt3", gsm8k(args.gsm8k))
     write("omni_math_judge", omni(args.omni_a, args.omni_b))
+    write("mathvista_gpt4", mathvista(args.mathvista))
 
 
 if __name__ == "__main__":
