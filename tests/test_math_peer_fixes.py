@@ -178,3 +178,162 @@ def test_plus_minus_rewrites(gold: str, answer: str) -> None:
 )
 def test_plus_minus_near_misses(gold: str, answer: str) -> None:
     assert verdict(gold, answer) == "incorrect"
+
+
+# Issue 29, "Four forms still refused or ungraded". A multiple-choice box that holds a statement,
+# then an explicit letter: the letter is the answer (the box names no choice).
+STATEMENT_CHOICES = ["f is decreasing on (0, 1)", "f is constant", "f is increasing on (0, 1)", "none of these"]
+STATEMENT_BOX = "So f' > 0 on the interval, and \\boxed{\\text{f is increasing on } (0,1)}."
+
+
+@pytest.mark.parametrize("profile", ["strict", "lenient"])
+@pytest.mark.parametrize(
+    "tail",
+    ["\n\nAnswer: C", " Answer: (C)", "\n\n**Final Answer:** C", " The answer is C.", "\n\nAnswer: option C"],
+)
+def test_statement_box_then_letter_rewrites(tail: str, profile: str) -> None:
+    task = {"completion": STATEMENT_BOX + tail, "gold": "C", "choices": STATEMENT_CHOICES, "profile": profile}
+    assert grade_math(task)["verdict"] == "correct"
+
+
+@pytest.mark.parametrize("profile", ["strict", "lenient"])
+@pytest.mark.parametrize(
+    "completion",
+    [
+        STATEMENT_BOX + "\n\nAnswer: B",  # the other letter
+        STATEMENT_BOX + "\n\nAnswer: C or D",  # a hedge names no choice
+        STATEMENT_BOX + "\n\nAnswer: B or C",
+        STATEMENT_BOX + "\n\nAnswer: not C",
+        STATEMENT_BOX + "\n\nAnswer: E",  # no such choice
+        "Answer: C. " + STATEMENT_BOX,  # the letter before the box: the box is the answer
+        "So \\boxed{B}.\n\nAnswer: C",  # a box that names a choice keeps it
+        "So \\boxed{\\text{the answer is C or D}}.",  # an anchor inside the box is the box
+        STATEMENT_BOX,  # no letter at all
+    ],
+)
+def test_statement_box_then_letter_near_misses(completion: str, profile: str) -> None:
+    task = {"completion": completion, "gold": "C", "choices": STATEMENT_CHOICES, "profile": profile}
+    assert grade_math(task)["verdict"] != "correct"
+
+
+# A one-sided relation on one variable and the interval it describes are the same set of values.
+@pytest.mark.parametrize(
+    "gold,answer",
+    [
+        ("y > 2", "(2, \\infty)"),
+        ("y > 2", "(2,+\\infty)"),
+        ("y>2", "\\left(2, \\infty\\right)"),
+        ("2 < y", "(2, \\infty)"),
+        ("y \\ge 2", "[2, \\infty)"),
+        ("y \\le -1", "(-\\infty, -1]"),
+        ("y < \\frac{1}{2}", "(-\\infty, 0.5)"),
+        ("(2, \\infty)", "y > 2"),  # gold and answer alike
+        ("[2, \\infty)", "x \\geq 2"),
+        ("y > 2", "y > 2"),
+    ],
+)
+def test_relation_as_interval_rewrites(gold: str, answer: str) -> None:
+    assert verdict(gold, answer) == "correct"
+
+
+@pytest.mark.parametrize(
+    "gold,answer",
+    [
+        ("y > 2", "[2, \\infty)"),  # the endpoint closed
+        ("y > 2", "(3,\\infty)"),  # the endpoint moved
+        ("y > 2", "(2.1, \\infty)"),
+        ("y > 2", "y >= 2"),  # the relation loosened
+        ("y > 2", "y \\ge 2"),
+        ("y > 2", "(-\\infty, 2)"),  # the other side
+        ("y > 2", "(2, 100)"),  # a bounded interval
+        ("y > 2", "(2, \\infty) \\cup (-3, -1)"),
+        ("y > 2", "2"),  # a value never answers a relation
+        ("y > 2", "\\infty"),
+        ("y \\ge 2", "(2, \\infty)"),
+        ("y \\le -1", "(-\\infty, -1)"),
+        ("(2, \\infty)", "y \\ge 2"),
+        ("(2, 9)", "y > 2"),
+        ("x^2 > 4", "(2, \\infty)"),  # not a relation on one variable alone
+        ("y > a", "(a, \\infty)"),  # the bound is not a number
+    ],
+)
+def test_relation_as_interval_near_misses(gold: str, answer: str) -> None:
+    assert verdict(gold, answer) == "incorrect"
+
+
+# Solutions of a system: `;` between them, or `and` in prose, are the same set of solutions.
+@pytest.mark.parametrize(
+    "gold,answer",
+    [
+        ("x = 1, y = 2; x = 3, y = 4", "x = 1, y = 2 \\text{ and } x = 3, y = 4"),
+        ("x = 1, y = 2; x = 3, y = 4", "x = 1, y = 2 \\quad \\text{and} \\quad x = 3, y = 4"),
+        ("x = 1, y = 2; x = 3, y = 4", "x=1, y=2 and x=3, y=4"),
+        ("x = 1, y = 2; x = 3, y = 4", "x = 3, y = 4 \\text{ and } x = 1, y = 2"),  # a set of solutions
+        ("x = 1, y = 2 \\text{ and } x = 3, y = 4", "x = 1, y = 2; x = 3, y = 4"),
+        ("a = 1, b = -1, c = 0; a = 2, b = 0, c = 5", "a = 1, b = -1, c = 0 \\text{ and } a = 2, b = 0, c = 5"),
+        ("(1, 2); (3, 4)", "(1, 2) \\text{ and } (3, 4)"),
+        ("x = 2; x = -3", "x = 2 \\text{ and } x = -3"),
+    ],
+)
+def test_solution_sets_joined_by_and_rewrites(gold: str, answer: str) -> None:
+    assert verdict(gold, answer) == "correct"
+
+
+@pytest.mark.parametrize(
+    "gold,answer",
+    [
+        ("x = 1, y = 2; x = 3, y = 4", "x = 1, y = 2 \\text{ and } x = 3, y = 5"),  # one value off
+        ("x = 1, y = 4; x = 3, y = 2", "x = 1, y = 2 \\text{ and } x = 3, y = 4"),  # the pairing swapped
+        ("x = 1, y = 2 \\text{ and } x = 3, y = 4", "x = 1, y = 4 \\text{ and } x = 3, y = 2"),
+        ("x = 1, y = 2; x = 3, y = 4", "x = 2, y = 1 \\text{ and } x = 3, y = 4"),
+        ("x = 1, y = 2; x = 3, y = 4", "x = 1, y = 2"),  # one solution missing
+        ("x = 1, y = 2; x = 3, y = 4", "x = 1, y = 2 \\text{ and } x = 3, y = 4 \\text{ and } x = 5, y = 6"),
+        ("x = 1, y = 2; x = 3, y = 4", "x = 1, y = 2 \\text{ and } x = 3"),
+        ("x = 1, y = 2; x = 3, y = 4", "1, 2 \\text{ and } 3, 4"),
+        ("(1, 2); (3, 4)", "(1, 2) \\text{ and } (4, 3)"),
+        ("x = 2; x = -3", "x = 2 \\text{ and } x = 3"),
+    ],
+)
+def test_solution_sets_joined_by_and_near_misses(gold: str, answer: str) -> None:
+    assert verdict(gold, answer) == "incorrect"
+
+
+# A ratio of three or more terms, with or without a trailing ellipsis: proportional ratios are
+# equal term by term (the ellipsis one term); the gold `2:4:6:\ldots` was invalid_gold.
+@pytest.mark.parametrize(
+    "gold,answer",
+    [
+        ("2:4:6:\\ldots", "2:4:6:\\ldots"),
+        ("2:4:6:\\ldots", "1:2:3:\\ldots"),
+        ("2:4:6:\\ldots", "1 : 2 : 3 : \\cdots"),
+        ("2:4:6:\\ldots", "3:6:9:..."),
+        ("2:4:6:\\ldots", "\\boxed{0.5:1:1.5:\\dots}"),
+        ("1:2:3", "2:4:6"),
+        ("1:\\sqrt{2}:2", "\\sqrt{2}:2:2\\sqrt{2}"),
+        ("0:1:2", "0:2:4"),
+    ],
+)
+def test_ratio_sequence_rewrites(gold: str, answer: str) -> None:
+    assert verdict(gold, answer) == "correct"
+
+
+@pytest.mark.parametrize(
+    "gold,answer",
+    [
+        ("2:4:6:\\ldots", "2:4:7:\\ldots"),  # one term off
+        ("2:4:6:\\ldots", "1:2:4:\\ldots"),
+        ("2:4:6:\\ldots", "2:4:6"),  # the ellipsis dropped: a finite ratio
+        ("2:4:6:\\ldots", "2:4:6:8"),
+        ("2:4:6:\\ldots", "6:4:2:\\ldots"),  # reversed
+        ("2:4:6:\\ldots", "2, 4, 6, \\ldots"),  # a sequence is not a ratio
+        ("1, 2, 3, \\ldots", "2:4:6:\\ldots"),
+        ("2:4:6:\\ldots", "1:2"),
+        ("2:4:6:\\ldots", "5"),
+        ("2:4:6:\\ldots", "\\frac{1}{12}"),
+        ("1:2:3", "1:6:1"),  # math-verify's (1/2)/3 = (1/6)/1 paid this
+        ("1:2:3", "\\frac{1}{6}"),
+        ("0:1:2", "0:6:1"),
+    ],
+)
+def test_ratio_sequence_near_misses(gold: str, answer: str) -> None:
+    assert verdict(gold, answer) == "incorrect"

@@ -298,8 +298,31 @@ def unwrap_relations(g: object, p: object) -> tuple[object, object, str]:
     g_rel = isinstance(g, sympy.core.relational.Relational)
     p_rel = isinstance(p, sympy.core.relational.Relational)
     if g_rel != p_rel:
+        g_set, p_set = (half_line(g), p) if g_rel else (g, half_line(p))
+        if g_set is not None and p_set is not None and isinstance(g_set if p_rel else p_set, sympy.Interval):
+            return g_set, p_set, ""  # `y > 2` against `(2, \infty)`: the same set of values
         return g, p, "a relation and a value are never equal" + (" (gold is a relation)" if g_rel else "")
     return g, p, ""
+
+
+_ONE_SIDED = (sympy.StrictGreaterThan, sympy.GreaterThan, sympy.StrictLessThan, sympy.LessThan)
+
+
+def half_line(e: object) -> object | None:
+    """`y > 2` as the interval of values it admits, `(2, \\infty)`; None unless `e` is one inequality
+    between one variable and a finite real number (docs/math.md "Math grading rules"). Only an
+    interval answer is compared this way: a bare value never answers a relation (`2` for `y > 2`)."""
+    if not isinstance(e, _ONE_SIDED):
+        return None
+    sides = (e.lhs, e.rhs)
+    names = [side for side in sides if isinstance(side, sympy.Symbol)]
+    bounds = [side for side in sides if not isinstance(side, sympy.Symbol)]
+    if len(names) != 1 or len(bounds) != 1:
+        return None
+    bound = bounds[0]
+    if not (getattr(bound, "is_number", False) and bound.is_extended_real and bound.is_finite):
+        return None
+    return e.as_set()
 
 
 def _renamed(g_var: tuple[object, object], p_var: tuple[object, object]) -> bool:

@@ -414,7 +414,7 @@ def _extract_choice(region: str, profile: str, choices: Sequence[str], limits: M
     if found is None and profile == "strict":
         return NO_ANSWER
     if found:
-        letter = read_choice(found, choices)
+        letter = read_choice(found, choices) or _letter_after_box(region, choices, limits)
         return Extraction(letter, "choice") if letter else Extraction(found, "boxed")
     anchored = last_anchor(region, limits)
     if anchored:
@@ -427,6 +427,18 @@ def _extract_choice(region: str, profile: str, choices: Sequence[str], limits: M
     if letter is None:
         letter = _last_marked_letter(region[-limits.tail_chars:], len(choices))
     return Extraction(letter, "choice") if letter else NO_ANSWER
+
+
+def _letter_after_box(region: str, choices: Sequence[str], limits: MathLimits) -> str | None:
+    """The choice an answer anchor after the last box names, when the box names none: `\\boxed{\\text{the
+    slopes are equal}} ... Answer: C` is C (docs/math.md "Math grading rules"). The anchor is read by
+    `read_choice`, so a hedge (`Answer: C or D`) or a negation names nothing; an anchor before the
+    box's end is not used."""
+    boxes = last_boxes(region, limits, most=1)
+    anchor_at, anchored = last_anchor_at(region, limits)
+    if not boxes or boxes[0][1] is None or not anchored or anchor_at < boxes[0][0] + len(boxes[0][1]):
+        return None  # no box, or the anchor is before the box's end (inside it or earlier)
+    return read_choice(anchored, choices)
 
 
 _MARKED_LETTER_RE = re.compile(r"\(([A-Z])\)|\*\*([A-Z])\*\*|^[ \t]*([A-Z])[.)]?[ \t]*$", re.MULTILINE)

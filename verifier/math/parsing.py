@@ -73,6 +73,15 @@ _CASES_RE = re.compile(r"^\\begin\{cases\}(.*)\\end\{cases\}$", re.DOTALL)
 _ELLIPSIS_RE = re.compile(r"^(?:\\[lc]?dots|\\dotsc|\.\.\.|…)$")
 ELLIPSIS = "\\Omega_{ldots}"
 """What an ellipsis item becomes: one symbol no answer writes, so sequences compare term by term."""
+RATIO = "\\Omega_{ratio}"
+"""The first item of a ratio of three or more terms read as a tuple: one symbol no answer writes, so a
+ratio never equals a plain list of the same numbers (`2:4:6` is not the sequence `1, 2, 3`)."""
+_MAX_RATIO_TERMS = 16
+_ZERO_RE = re.compile(r"[-+]?0*\.?0*")
+# What joins the solutions of a system in prose: `x = 1, y = 2 \text{ and } x = 3, y = 4`.
+_AND_RE = re.compile(r"\\(?:text|mathrm|textrm|mbox)\s*\{\s*and\s*\}|(?<![A-Za-z\\])and(?![A-Za-z])")
+_SPACING_RE = re.compile(r"^(?:\s|\\[,;:! ]|\\q?quad|~)+|(?:\s|\\[,;:! ]|\\q?quad|~)+$")
+_NAMED_VALUE_RE = re.compile(r"^\s*([A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?)\s*=\s*([^=]+?)\s*$")
 # A trailing unit: `\text{ cm}`, `\mathrm{kg}`, `\,\text{m}^2` after the answer.
 _UNIT_TEXT_RE = re.compile(r"(?<=[\d}\s)])\s*(?:\\[,;:! ]|\\q?quad|~)*\s*\\(?:text|mathrm|textrm|mbox)\s*\{\s*[A-Za-z][A-Za-z. ]*\}(?:\^\{?[23]\}?)?$")
 
@@ -215,6 +224,10 @@ def normalise(text: str) -> str:
     text = _cases_as_list(text)
     if "<" in text or ">" in text or "\\l" in text or "\\g" in text:
         text = _ordering_as_tuple(inequalities_as_intervals(text))
+    if ":" in text:
+        text = ratio_as_tuple(text)
+    if "and" in text:
+        text = solution_groups(text)
     text = _sequence_with_ellipsis(text)
     text = expand_plus_minus(text)
     text = collapse_parentheses(text)
@@ -366,6 +379,56 @@ def _cases_as_list(text: str) -> str:
     if not lines or any("&" in line or "=" not in line for line in lines):
         return text  # a piecewise definition (`2x & x > 0`), not a system's solution
     return ", ".join(lines)
+
+
+def ratio_as_tuple(text: str) -> str:
+    """A ratio of three or more numbers, `2:4:6` or `2:4:6:\\ldots`, as the tuple of its terms divided
+    by the first, after a `RATIO` marker: `(\\Omega_{ratio}, \\frac{2}{2}, \\frac{4}{2}, \\frac{6}{2},
+    \\Omega_{ldots})` (docs/math.md "Math grading rules"). So proportional ratios are equal term by
+    term (`1:2:3:\\ldots` answers `2:4:6:\\ldots`), an ellipsis is one term (as in a sequence), and
+    nothing else equals a ratio. math-verify reads `1:2:3` as (1/2)/3, which made `1:6:1` equal to it,
+    and cannot read `2:4:6:\\ldots` at all (the gold was `invalid_gold`, so every answer went
+    ungraded). The divisor is the first term not written as 0 (`0:1:2` is `0:2:4`). A two-term ratio
+    stays math-verify's quotient; a term that is not a number (`A:B:C`), all terms 0, or an ellipsis
+    anywhere but last leaves the text as it is."""
+    if "=" in text or text.count(":") + 1 > _MAX_RATIO_TERMS:
+        return text
+    terms = [t.strip() for t in text.split(":")]
+    marks = [bool(_ELLIPSIS_RE.match(t)) for t in terms]
+    numbers = [t for t, mark in zip(terms, marks) if not mark]
+    if len(terms) < 3 or any(marks[:-1]) or len(numbers) < 2 or not all(_is_bound(t) and "infty" not in t for t in numbers):
+        return text
+    first = next((t for t in numbers if not _ZERO_RE.fullmatch(t)), None)
+    if first is None:
+        return text
+    items = [RATIO] + [f"\\frac{{{t}}}{{{first}}}" for t in numbers] + ([ELLIPSIS] if marks[-1] else [])
+    return "(" + ", ".join(items) + ")"
+
+
+def solution_groups(text: str) -> str:
+    """Solutions of a system joined by `and` are the groups a `;` separates: `x = 1, y = 2 \\text{ and }
+    x = 3, y = 4` -> `x = 1, y = 2; x = 3, y = 4` (docs/math.md "Math grading rules"). Only when every
+    group names the same variables in the same order, each once (two or more): math-verify reads `and`
+    as a comma, which flattened both solutions into one set of four equations, so the swapped pairing
+    `x = 1, y = 4 \\text{ and } x = 3, y = 2` equalled it. `1, 2 and 3` stays a list of three."""
+    if ";" in text or "," not in text:
+        return text
+    groups = [_SPACING_RE.sub("", g) for g in _AND_RE.split(text)]
+    if len(groups) < 2:
+        return text
+    names = [_group_names(g) for g in groups]
+    if names[0] is None or len(names[0]) < 2 or any(n != names[0] for n in names):
+        return text
+    return "; ".join(groups)
+
+
+def _group_names(group: str) -> tuple[str, ...] | None:
+    """The names of `x = 1, y = 2` in order, or None unless every item is `name = value` (distinct names)."""
+    found = [_NAMED_VALUE_RE.match(item) for item in _top_level_items(group)]
+    if not all(found):
+        return None
+    names = tuple(m.group(1) for m in found if m)
+    return names if len(set(names)) == len(names) else None
 
 
 def _sequence_with_ellipsis(text: str) -> str:
