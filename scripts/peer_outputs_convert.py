@@ -7,12 +7,13 @@ them. Usage:
 
     python scripts/peer_outputs_convert.py --gsm8k example_model_solutions.jsonl \
         --omni-a inconsistent_case_A.jsonl --omni-b inconsistent_case_B.jsonl \
-        --mathvista output_gpt4_2shot_solution.json
+        --mathvista output_gpt4_2shot_solution.json --mgsm exemplars.py
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ GSM8K_PROBLEMS = 50  # x 4 models = 200 rows
 OMNI_B_ROWS = 100  # all 66 rows of case A, the first 100 of case B
 MATHVISTA_REF = "lupantech/MathVista@53d525874bdde205128e6b160b7357a88277d479:results/gpt4/output_gpt4_2shot_solution.json"
 MATHVISTA_WORD_PROBLEMS = 100  # the first 100 free-form word problems, then every geometry problem
+MGSM_REF = "google-research/url-nlp@452a21ad3dae5668c06ceeac21ff073e1e40f9be:mgsm/exemplars.py"
 GSM8K_MODELS = ("6b_finetuning", "6b_verification", "175b_finetuning", "175b_verification")
 
 
@@ -81,6 +83,31 @@ def mathvista(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
+def mgsm(path: Path) -> list[dict[str, Any]]:
+    """MGSM's few-shot exemplars: 8 GSM8K-style step-by-step solutions, each translated by people into
+    11 languages and ending in that language's anchor (`Die Antwort lautet 39.`, `La réponse est 11.`,
+    `答案是 11。`). Each solution with its own answer (`EXEMPLAR_NUMBER_ANSWERS`) is a row labelled
+    correct; the same solution with the next exemplar's different answer is a row labelled wrong
+    (labels by construction, see the README). The file is Python: its two literals are read with
+    `ast.literal_eval`, never executed. Anchored prose: strict profile."""
+    literals = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            literals[node.targets[0].id] = node.value
+    answers = ast.literal_eval(literals["EXEMPLAR_NUMBER_ANSWERS"])
+    exemplars = ast.literal_eval(literals["MGSM_EXEMPLARS"])
+    rows = []
+    for lang in sorted(exemplars):
+        for i, answer in enumerate(answers):
+            solution = exemplars[lang][str(i + 1)]["a"]
+            other = next(j for j in range(i + 1, i + len(answers)) if answers[j % len(answers)] != answer) % len(answers)
+            for gold, label, tag in ((answer, True, ""), (answers[other], False, f"/gold-of-{other + 1}")):
+                rows.append({"gold": str(gold), "prediction": solution, "label": label,
+                             "source": f"{MGSM_REF}::{lang}/{i + 1}{tag}", "prediction_is": "completion",
+                             "profile": "strict", "language": lang})
+    return rows
+
+
 def write(name: str, rows: list[dict[str, Any]]) -> None:
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     with (OUT_DIR / f"{name}.jsonl").open("w", encoding="utf-8") as f:
@@ -94,10 +121,12 @@ def main() -> None:
     parser.add_argument("--omni-a", type=Path, required=True)
     parser.add_argument("--omni-b", type=Path, required=True)
     parser.add_argument("--mathvista", type=Path, required=True)
+    parser.add_argument("--mgsm", type=Path, required=True)
     args = parser.parse_args()
     write("gsm8k_gpt3", gsm8k(args.gsm8k))
     write("omni_math_judge", omni(args.omni_a, args.omni_b))
     write("mathvista_gpt4", mathvista(args.mathvista))
+    write("mgsm_exemplars", mgsm(args.mgsm))
 
 
 if __name__ == "__main__":

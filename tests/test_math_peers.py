@@ -30,7 +30,8 @@ from verifier.math import Extraction, grade_extracted, grade_math
 PEERS_DIR = Path(__file__).parent / "data" / "peers"
 OUTPUTS_DIR = Path(__file__).parent / "data" / "peer_outputs"
 SUITE_DIRS = {"math_verify": PEERS_DIR, "mario_eval": PEERS_DIR, "nemo_skills": PEERS_DIR, "hendrycks_math": PEERS_DIR,
-              "gsm8k_gpt3": OUTPUTS_DIR, "omni_math_judge": OUTPUTS_DIR, "mathvista_gpt4": OUTPUTS_DIR}
+              "gsm8k_gpt3": OUTPUTS_DIR, "omni_math_judge": OUTPUTS_DIR, "mathvista_gpt4": OUTPUTS_DIR,
+              "mgsm_exemplars": OUTPUTS_DIR}
 SUITES = tuple(SUITE_DIRS)
 MIN_AGREEMENT = 0.97
 LABEL_WRONG = "label believed wrong: "
@@ -152,6 +153,8 @@ BELOW_MIN: dict[str, str] = {
                        "(invalid_gold) and free-text answers; math-verify is lower still (docs/math.md \"Math grading rules\")",
     "mathvista_gpt4": "Chinese answer anchors (所以，答案是 (D) 70°。) are not read yet, issue 29 item 1; every "
                       "miss is a refusal, listed in tests/data/peer_outputs/disagreements.jsonl",
+    "mgsm_exemplars": "answer anchors in 10 languages other than English (Die Antwort lautet, La réponse est, "
+                      "答案是) are not read yet, issue 29 item 1; every miss is a refusal, listed",
 }
 
 
