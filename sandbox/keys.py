@@ -29,8 +29,8 @@ import hashlib
 import struct
 from typing import Any
 
-_LEN = struct.Struct(">Q")
-_FLOAT = struct.Struct(">d")
+_pack = struct.Struct(">Q").pack  # every length: 8 bytes, big-endian
+_pack_float = struct.Struct(">d").pack
 
 
 def canonical(value: Any) -> bytes:
@@ -42,10 +42,16 @@ def canonical(value: Any) -> bytes:
 
 
 def reuse_key(*parts: Any) -> bytes:
-    """SHA-256 (32 bytes) of the canonical bytes of `parts`: the key every reuse is looked up by.
-    Begin the parts with a name of the cache ("math", "code-run", ...) so two caches never share."""
-    out: list[bytes] = []
-    _write(parts, out)
+    """SHA-256 (32 bytes) of the canonical bytes of `parts` (the tuple): the key every reuse is looked
+    up by. Begin the parts with a name of the cache ("math", "code-run", ...) so two caches never share."""
+    out = [b"t" + _pack(len(parts))]
+    for value in parts:  # _write(parts, out), with the usual top-level str inline (a math item's key: 6 parts)
+        if type(value) is str:
+            data = value.encode("utf-8", "surrogatepass")
+            out.append(b"s" + _pack(len(data)))
+            out.append(data)
+        else:
+            _write(value, out)
     return hashlib.sha256(b"".join(out)).digest()
 
 
@@ -55,7 +61,7 @@ def _write(value: Any, out: list[bytes]) -> None:
     t = type(value)
     if t is str:
         data = value.encode("utf-8", "surrogatepass")
-        out.append(b"s" + _LEN.pack(len(data)))
+        out.append(b"s" + _pack(len(data)))
         out.append(data)
     elif value is None:
         out.append(b"N")
@@ -63,18 +69,18 @@ def _write(value: Any, out: list[bytes]) -> None:
         out.append(b"T" if value else b"F")
     elif t is int:
         data = value.to_bytes(value.bit_length() // 8 + 1, "big", signed=True)  # any size: no str() digit limit
-        out.append(b"i" + _LEN.pack(len(data)) + data)
+        out.append(b"i" + _pack(len(data)) + data)
     elif t is float:
-        out.append(b"f" + _FLOAT.pack(value))  # the bits: -0.0 and each NaN payload are their own
+        out.append(b"f" + _pack_float(value))  # the bits: -0.0 and each NaN payload are their own
     elif t is tuple or t is list:
-        out.append((b"t" if t is tuple else b"l") + _LEN.pack(len(value)))
+        out.append((b"t" if t is tuple else b"l") + _pack(len(value)))
         for item in value:
             _write(item, out)
     elif isinstance(value, bytes):  # a subclass (sandbox/job.py Held) is its bytes: the buffer is exact
-        out.append(b"b" + _LEN.pack(len(value)))
+        out.append(b"b" + _pack(len(value)))
         out.append(value)
     elif isinstance(value, dict):  # OrderedDict, defaultdict too: the order given (a program can see it)
-        out.append(b"d" + _LEN.pack(len(value)))
+        out.append(b"d" + _pack(len(value)))
         for k, v in value.items():
             _write(k, out)
             _write(v, out)
@@ -82,7 +88,7 @@ def _write(value: Any, out: list[bytes]) -> None:
         out.append(b"o" + _text(_type_name(value)))
         _write(value.__reuse_key__(), out)
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out.append(b"D" + _text(_type_name(value)) + _LEN.pack(len(dataclasses.fields(value))))
+        out.append(b"D" + _text(_type_name(value)) + _pack(len(dataclasses.fields(value))))
         for f in dataclasses.fields(value):
             out.append(_text(f.name))
             _write(getattr(value, f.name), out)
@@ -96,4 +102,4 @@ def _type_name(value: Any) -> str:
 
 def _text(s: str) -> bytes:
     data = s.encode("utf-8", "surrogatepass")
-    return _LEN.pack(len(data)) + data
+    return _pack(len(data)) + data
