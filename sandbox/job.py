@@ -140,7 +140,7 @@ class Plan:
 
 # Plan fields that do not change a verdict: where the code was found in the completion (kept per item),
 # the attempt's job dir and run state, the C++ checker compiled from `checker` (which is in the key).
-_PER_ITEM = frozenset(("extracted_from", "job_dir", "ran", "done", "checker_exe"))
+_PER_ITEM = frozenset(("extracted_from", "job_dir", "ran", "building", "done", "syntax", "checker_exe"))
 _KEY_FIELDS = operator.attrgetter(*(f.name for f in fields(Plan) if f.name not in _PER_ITEM))  # every other field
 
 

@@ -317,9 +317,17 @@ def _call_pairs() -> tuple[list[dict], dict[str, str]]:
                                 ("a", "a "), (NFC, NFD)]):
         tasks += [_call_task(f"p{i}-right", a, repr(a)), _call_task(f"p{i}-wrong", b, repr(a))]
         want.update({f"p{i}-right": "accepted", f"p{i}-wrong": "wrong_answer"})
+    for i, (a, b) in enumerate([("ab\n", "ab \n"), (NFC + "\n", NFD + "\n")]):  # stdin tests: what the program sees
+        tasks += [_stdin_task(f"s{i}-right", a, len(a) - 1), _stdin_task(f"s{i}-wrong", b, len(a) - 1)]
+        want.update({f"s{i}-right": "accepted", f"s{i}-wrong": "wrong_answer"})
     tasks += [_call_task("same-1", 3, "3"), _call_task("same-2", 3, "3")]
     want.update({"same-1": "accepted", "same-2": "accepted"})
     return tasks, want
+
+
+def _stdin_task(task_id: str, stdin: str, length: int) -> dict:
+    return {"id": task_id, "kind": "code", "language": "python", "completion": "```python\nprint(len(input()))\n```",
+            "tests": [{"stdin": stdin, "expected_stdout": f"{length}\n"}]}
 
 
 @pytest.mark.docker
