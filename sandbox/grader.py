@@ -20,6 +20,7 @@ from .backend import Backend, DockerBackend
 from .config import SandboxConfig
 from .contract import CodeTask, sandbox_infra_error
 from .gvisor import GvisorBackend
+from .keys import reuse_key
 from .job import (InfraFailure, Plan, make_plan, merge_parts, new_job_dir, out_of_budget, reset_box, run_job,
                   split_plan)
 from .pool import Pool, arrival
@@ -39,26 +40,30 @@ class SharedRuns:
     makes one per call (CodeGrader.shared_runs) and cancels its futures when the call ends."""
 
     def __init__(self) -> None:
-        self._runs: dict[tuple, list[tuple[tuple, asyncio.Future]]] = {}
+        self._runs: dict[bytes, asyncio.Future] = {}
         self.hits = 0  # items answered by another item's run
         self.order = arrival()  # the call's place in the container queues (pool.IdleBoxes)
 
-    def run(self, plan: Plan, timeout_s: float | None, start: Callable[[], Awaitable[dict]]) -> asyncio.Future:
-        """The run of an identical plan already started in this call, or a new one from `start()`."""
-        cheap, whole = plan.share_key()
-        whole = (whole, timeout_s)  # a shorter deadline can end a run sooner: its own key
-        bucket = self._runs.setdefault(cheap, [])
-        for key, fut in bucket:
-            if key == whole:
-                self.hits += 1
-                return fut
-        fut = asyncio.ensure_future(start())
-        bucket.append((whole, fut))
+    def run(self, key: bytes, timeout_s: float | None, start: Callable[[], Awaitable[dict]]) -> asyncio.Future:
+        """The run of an identical plan (`key`: Plan.share_key) already started in this call, or a new
+        one from `start()`. A shorter deadline can end a run sooner: it is part of the key."""
+        key = reuse_key("code-call", key, timeout_s)
+        fut = self._runs.get(key)
+        if fut is not None:
+            self.hits += 1
+            return fut
+        fut = self._runs[key] = asyncio.ensure_future(start())
         return fut
 
     def futures(self) -> list[asyncio.Future]:
-        return [fut for bucket in self._runs.values() for _, fut in bucket]
+        return list(self._runs.values())
 
+
+
+def _planned(task: dict | CodeTask, config: SandboxConfig, keyed: bool) -> tuple[Plan | dict, bytes | None]:
+    """make_plan, and its share key when the call shares runs (both hash: off the event loop)."""
+    plan = make_plan(task, config)
+    return plan, plan.share_key() if keyed and isinstance(plan, Plan) else None
 
 
 class CodeGrader:
@@ -201,8 +206,9 @@ class CodeGrader:
         server's queue metrics, since the queueing itself happens here, per language.
         `shared`: the call's SharedRuns; an identical program already run or running in the call
         answers this task too (its own `extracted_from` kept)."""
-        try:  # in a thread: extraction and parsing of a large completion must not stall the event loop
-            plan = await asyncio.get_running_loop().run_in_executor(self._plan, make_plan, task, self.config)
+        keyed = shared is not None and not files
+        try:  # in a thread: extraction and parsing of a large completion (and hashing its tests) must not stall the loop
+            plan, key = await asyncio.get_running_loop().run_in_executor(self._plan, _planned, task, self.config, keyed)
         except InfraFailure as e:
             return sandbox_infra_error(str(e), retryable=e.retryable)
         except Exception as e:  # malformed task the server did not catch: answer, do not crash
@@ -215,9 +221,9 @@ class CodeGrader:
         if plan.lang.name not in self._images:
             return sandbox_infra_error(f"no image for {plan.lang.name}: run `verifier sandbox build {plan.lang.name}`",
                           extracted=plan.code, how=plan.extracted_from)
-        if shared is None or files:
+        if shared is None or key is None:
             return await self._grade_plan(plan, timeout_s, on_start, arrival())
-        result = await asyncio.shield(shared.run(plan, timeout_s, lambda: self._grade_plan(plan, timeout_s, on_start, shared.order)))
+        result = await asyncio.shield(shared.run(key, timeout_s, lambda: self._grade_plan(plan, timeout_s, on_start, shared.order)))
         return {**result, "extracted_from": plan.extracted_from, "tests": [dict(t) for t in result["tests"]]}
 
     async def _grade_plan(self, plan: Plan, timeout_s: float | None, on_start: Callable[[], None] | None,

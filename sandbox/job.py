@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import operator
 import secrets
 import threading
 import weakref
@@ -23,6 +24,7 @@ from . import checks, watchdog
 from .channel import ChannelError
 from .config import SandboxConfig
 from .contract import BY_NAME, CODE_VERDICTS, EXTRACT_MAX, CodeTask, CodeTest, code_outcome, test_result
+from .keys import reuse_key
 from .languages import LANGUAGES, Language, fill, java_main_class
 
 COMPILE_CAP = 64 << 10
@@ -111,14 +113,15 @@ class Plan:
         return min(compile_s + n * per_test + 15.0, config.max_job_s)
 
 
-    def share_key(self) -> tuple[tuple, tuple]:
-        """(a cheap hashable part, the whole) of what decides this job's verdict: every field but the
-        per-attempt and per-item ones (where the code came from in the completion, the job dir, run
-        state). Two plans with equal keys run the same program on the same tests under the same
-        limits, so one run answers both (issue 20: identical programs in a call run once). The whole
-        is compared with ==, never hashed: tests of a GRPO group are one shared list (identity)."""
-        whole = tuple(getattr(self, f.name) for f in fields(self) if f.name not in _PER_ITEM)
-        return (self.lang.name, self.code, self.time_limit_s, self.memory_mb, len(self.tests)), whole
+    def share_key(self) -> bytes:
+        """What decides this job's verdict, as a reuse key (sandbox/keys.py: exact typed bytes, never
+        `==`): every field but the per-attempt and per-item ones (where the code came from in the
+        completion, the job dir, run state). Two plans with one key run the same program on the same
+        tests under the same limits, so one run answers both (issue 20: identical programs in a call
+        run once); call tests that differ only in `1` and `True`, `7` and `7.0` or a dict's order do
+        not (issue 29). The tests count by their digests (EncodedTests.__reuse_key__), hashed once
+        per server: call it off the event loop (CodeGrader.grade does, with make_plan)."""
+        return reuse_key("code-run", _KEY_FIELDS(self))
 
     def judged_tests(self) -> int:
         """How many tests the judge runs: each call test, each test function of a test file (as
@@ -137,7 +140,8 @@ class Plan:
 
 # Plan fields that do not change a verdict: where the code was found in the completion (kept per item),
 # the attempt's job dir and run state, the C++ checker compiled from `checker` (which is in the key).
-_PER_ITEM = frozenset(("extracted_from", "job_dir", "ran", "done", "checker_exe"))
+_PER_ITEM = frozenset(("extracted_from", "job_dir", "ran", "building", "done", "syntax", "checker_exe"))
+_KEY_FIELDS = operator.attrgetter(*(f.name for f in fields(Plan) if f.name not in _PER_ITEM))  # every other field
 
 
 def static_test_count(test_code: str) -> int:
@@ -236,10 +240,10 @@ class EncodedTests(Sequence):
         """Tests start..stop, still encoded only when each runs (split_plan)."""
         return EncodedTests(self._tests[start:stop], self._digests[start:stop])
 
-    def __eq__(self, other: object) -> bool:  # Plan.share_key: the same tests (shared lists compare by identity first)
-        return isinstance(other, EncodedTests) and self._tests == other._tests
-
-    __hash__ = None  # type: ignore[assignment]
+    def __reuse_key__(self) -> list[tuple[str, str | None]]:
+        """What a reuse key (Plan.share_key) reads of these tests: each test's input and answer
+        digests in order (an answer of None, compare nothing, is not an empty answer)."""
+        return [(din, dans) for _, din, dans in self.digests()]
 
     def __getitem__(self, i):
         if isinstance(i, slice):
@@ -260,14 +264,23 @@ class EncodedTests(Sequence):
         a GRPO group's jobs share them, so a test set is hashed once per server, not per job)."""
         out = []
         for t in self._tests:
-            d = _DIGESTS.get(t)
+            exact = _exact(t)
+            d = _DIGESTS.get(t) if exact else None
             if d is None:
                 stdin, expected = _encoded(t)
                 d = (_sha(stdin), None if expected is None else _sha(expected))
-                with _DIGESTS_LOCK:
-                    _DIGESTS[t] = d
+                if exact:
+                    with _DIGESTS_LOCK:
+                        _DIGESTS[t] = d
             out.append((t, *d))
         return out
+
+
+def _exact(t: CodeTest) -> bool:
+    """Whether the memo may find `t` by equality: a CodeTest of plain str (or None) fields, whose
+    `==` is equality of their code points, exact as a reuse key must be (docs/service.md "Reuse
+    keys"); anything else (a str subclass from the sandbox's Python API) is hashed on its own."""
+    return type(t) is CodeTest and type(t.stdin) is str and (t.expected_stdout is None or type(t.expected_stdout) is str)
 
 
 # A memo, not a store: an entry lives as long as the first of equal tests it was made for
@@ -528,7 +541,7 @@ def _stash(pool, box, plan: Plan, config: SandboxConfig) -> None:
         stash.update((d, sizes[d]) for d in missing)
 
 
-_SEEN: OrderedDict[str, None] = OrderedDict()  # test sets (their digests' digest) this server has run
+_SEEN: OrderedDict[bytes, None] = OrderedDict()  # test sets (their digests' digest) this server has run
 _SEEN_MAX = 4096
 _SEEN_LOCK = threading.Lock()
 
@@ -537,7 +550,7 @@ def _seen_before(sizes: dict[str, int]) -> bool:
     """Whether a job of this test set ran before (else it is noted now). A set's first job sends it
     with each run as before: a set used once (an evaluation, /run_code) would pay the stash's
     round trip and memory-limit update for nothing; a GRPO call's second job on finds it seen."""
-    key = _sha("\n".join(sorted(sizes)).encode())
+    key = reuse_key("test-set-seen", sorted(sizes))  # digests: a set of blobs, whatever their order
     with _SEEN_LOCK:
         if key in _SEEN:
             _SEEN.move_to_end(key)
@@ -650,7 +663,7 @@ def _summary(plan: Plan, tests: list[dict], total: int) -> dict:
     return _finish(plan, verdict, score, detail, tests)
 
 
-_CHECKERS: OrderedDict[str, bytes] = OrderedDict()  # sha256 of checker + support files -> binary
+_CHECKERS: OrderedDict[bytes, bytes] = OrderedDict()  # reuse_key of checker + support files -> binary
 _CHECKERS_MAX = 32
 _CHECKERS_LOCK = threading.Lock()
 
@@ -661,7 +674,7 @@ def _compiled_checker(pool, box, plan: Plan, config: SandboxConfig, overhead: in
     one problem shares it (a small cache keyed by the checker and its files). A checker that does
     not compile is the dataset's: infra_error, not retried, as for a Python checker that fails on the
     reference answer."""
-    key = hashlib.sha256(repr((plan.checker, sorted(plan.support.items()))).encode("utf-8", "surrogatepass")).hexdigest()
+    key = reuse_key("cpp-checker", plan.checker, plan.support)
     with _CHECKERS_LOCK:
         if key in _CHECKERS:
             _CHECKERS.move_to_end(key)

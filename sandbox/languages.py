@@ -24,6 +24,11 @@ class Language:
     exec_work: bool = False  # the program is a binary in /work; elsewhere /work is noexec (no native code of its own)
     env: tuple[tuple[str, str], ...] = ()  # set for compile and run (toolchains that need writable dirs)
 
+    def __reuse_key__(self) -> str:
+        """A reuse key (sandbox/keys.py) reads a language as its name: one Language per name, the
+        table below (code, not data), so the name stands for every field in this process."""
+        return self.name
+
 
 LANGUAGES: dict[str, Language] = {
     "python": Language(

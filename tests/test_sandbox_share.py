@@ -14,7 +14,7 @@ TESTS = [{"stdin": "1 2\n", "expected_stdout": "3\n"}, {"stdin": "5 5\n", "expec
 BASE = {"language": "python", "completion": f"Here:\n```python\n{CODE}```", "tests": TESTS}
 
 
-def key(**change) -> tuple:
+def key(**change) -> bytes:
     plan = make_plan({**BASE, **change}, SandboxConfig())
     assert not isinstance(plan, dict), plan
     return plan.share_key()

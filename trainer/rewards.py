@@ -16,8 +16,6 @@ loop it was made on and TRL runs async rewards on its own daemon loop.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import logging
 import os
 import time
@@ -28,6 +26,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from sandbox.contract import HOST_FAULTS
+from sandbox.keys import reuse_key
 from trainer.config import RewardConfig
 from trainer.tasks import build_tasks, component_value
 
@@ -265,26 +264,32 @@ def _log_batch(outcome: BatchOutcome, log_extra: Callable | None, log_metric: Ca
         log_metric("verifier/unreadable", float(sum(t is None for t in outcome.tasks)))
 
 
-def _fingerprint(tasks: list[dict | None]) -> str:
-    """Content hash of a batch: the same completions and golds are the same batch for every component.
-    Each distinct test list is hashed once: a GRPO group repeats megabytes of the same tests per
-    completion, and JSON of every copy took seconds per call (bench/wire_size.py)."""
-    h = hashlib.blake2b(digest_size=16)
-    seen: list[tuple[list, str]] = []
+def _fingerprint(tasks: list[dict | None]) -> bytes:
+    """Content key of a batch, a reuse key (docs/service.md "Reuse keys": exact typed bytes, so call
+    tests with `1` and `True`, or a dict in another order, are another batch): the same completions and
+    golds are the same batch for every component. Each distinct test list is hashed once: a GRPO group
+    repeats megabytes of the same tests per completion (bench/wire_size.py)."""
+    seen: list[tuple[list, bytes]] = []
+    parts: list[Any] = []
     for task in tasks:
         tests = task.get("tests") if isinstance(task, dict) else None
         if isinstance(task, dict) and isinstance(tests, list) and tests:
             task = {**task, "tests": _tests_digest(tests, seen)}
-        h.update(json.dumps(task, sort_keys=True, default=str).encode() + b"\0")
-    return h.hexdigest()
+        parts.append(task)
+    return reuse_key("trainer-batch", parts)
 
 
-def _tests_digest(tests: list, seen: list[tuple[list, str]]) -> str:
+def _tests_digest(tests: list, seen: list[tuple[list, bytes]]) -> bytes:
+    """The reuse key of a task's stdin tests; an equal copy already hashed is found by `==`, which is
+    exact only for dicts of plain str values (equality of code points) with their keys in the same
+    order: anything else is hashed."""
+    exact = all(type(t) is dict and all(type(v) is str for v in t.values()) for t in tests)
     for other, digest in seen:
-        if other == tests:  # equal copies compare at memory speed, not JSON speed
-            return digest
-    digest = "tests:" + hashlib.blake2b(json.dumps(tests, sort_keys=True, default=str).encode(), digest_size=16).hexdigest()
-    seen.append((tests, digest))
+        if exact and other == tests and all(list(a) == list(b) for a, b in zip(other, tests)):
+            return digest  # an equal copy, compared at memory speed
+    digest = reuse_key("trainer-tests", tests)
+    if exact:
+        seen.append((tests, digest))
     return digest
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import time
 from collections import OrderedDict
@@ -17,6 +16,7 @@ from typing import Any
 
 from sandbox.contract import BY_NAME, CACHEABLE, MATH_SHOWN_CHARS, CodeTask, MathTask, Task, infra_error, parse_task
 from sandbox.contract import outcome as math_outcome
+from sandbox.keys import reuse_key
 from verifier import math as vmath
 from verifier.config import ServerConfig
 from verifier.execute import execute_response
@@ -29,13 +29,12 @@ log = logging.getLogger("verifier.engine")
 _RESULT_CACHE_SIZE = 65536
 
 
-def _math_key(task: MathTask, extraction: vmath.Extraction) -> tuple:
-    """What a math verdict depends on, hashed: golds and answers may be a megabyte each, and the
-    cross-call cache must stay small in bytes, not just in entries."""
-    digest = hashlib.blake2b(digest_size=16)
-    for part in (task.gold, "\0".join(task.choices), extraction.text or "\0none", extraction.source):
-        digest.update(part.encode("utf-8", "surrogatepass") + b"\1")
-    return digest.digest(), task.timeout_s
+def _math_key(task: MathTask, extraction: vmath.Extraction) -> bytes:
+    """What a math verdict depends on, as a reuse key (sandbox/keys.py; docs/service.md "Reuse keys"):
+    exact typed bytes of the gold, the choices, the answer read (None is not "") and where it was
+    read, and the deadline, hashed: golds and answers may be a megabyte each, and the cross-call
+    cache must stay small in bytes, not just in entries."""
+    return reuse_key("math", task.gold, task.choices, extraction.text, extraction.source, task.timeout_s)
 
 
 def _model(task: Task | Mapping[str, Any]) -> Task:
@@ -71,7 +70,7 @@ class Engine:
         self._pending = 0
         self._throughput = 0.0  # items per second, EWMA, for retry-after hints
         self._last_done = time.monotonic()
-        self._cache: OrderedDict[tuple, dict] = OrderedDict()
+        self._cache: OrderedDict[bytes, dict] = OrderedDict()
         self.draining = False
 
     # ------------------------------------------------------------ lifecycle
@@ -151,7 +150,7 @@ class Engine:
         models = [_model(t) for t in tasks]
         self.admit(len(models))
         released = 0
-        groups: dict[tuple, asyncio.Task] = {}
+        groups: dict[bytes, asyncio.Task] = {}
         runs = self.code.shared_runs() if self.code is not None else None  # identical programs run once
         jobs = [asyncio.ensure_future(self._grade_one(task, groups, runs)) for task in models]
         try:
@@ -178,7 +177,7 @@ class Engine:
             by_id = {r["id"]: r async for r in stream}
         return [by_id[t.id] for t in models]
 
-    async def _grade_one(self, task: Task, groups: dict[tuple, asyncio.Task], runs: Any) -> dict:
+    async def _grade_one(self, task: Task, groups: dict[bytes, asyncio.Task], runs: Any) -> dict:
         kind = "math" if isinstance(task, MathTask) else "code"
         try:
             if isinstance(task, MathTask):
@@ -193,7 +192,7 @@ class Engine:
         self.metrics.items.labels(kind, result["verdict"]).inc()
         return result
 
-    async def _grade_math(self, task: MathTask, groups: dict[tuple, asyncio.Task]) -> dict:
+    async def _grade_math(self, task: MathTask, groups: dict[bytes, asyncio.Task]) -> dict:
         extraction = vmath.extract_answer(task.completion, task.profile, list(task.choices) or None)
         key = _math_key(task, extraction)
         cached = self._cache.get(key)
@@ -203,13 +202,13 @@ class Engine:
             return {**cached, "id": task.id, "queue_s": 0.0, "exec_s": 0.0}
         shared = groups.get(key)
         if shared is None:
-            shared = groups[key] = asyncio.ensure_future(self._run_math(task, extraction))
+            shared = groups[key] = asyncio.ensure_future(self._run_math(task, extraction, key))
         else:
             self.metrics.dedup_hits.labels("math").inc()
         result = await asyncio.shield(shared)
         return {**result, "id": task.id}
 
-    async def _run_math(self, task: MathTask, extraction: vmath.Extraction) -> dict:
+    async def _run_math(self, task: MathTask, extraction: vmath.Extraction, key: bytes) -> dict:
         timeout = task.timeout_s or self.config.default_math_timeout_s
         choices = list(task.choices) or None
         started = time.monotonic()
@@ -233,7 +232,7 @@ class Engine:
         result.update(queue_s=queue_s, exec_s=outcome.seconds, tests=[], retryable=BY_NAME[result["verdict"]].retryable)
         result.setdefault("id", task.id)
         if result["verdict"] in CACHEABLE:  # a pure function of (gold, answer, choices): reused across calls
-            self._cache[_math_key(task, extraction)] = result
+            self._cache[key] = result
             if len(self._cache) > _RESULT_CACHE_SIZE:
                 self._cache.popitem(last=False)
         return result

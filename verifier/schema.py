@@ -17,7 +17,6 @@ JSON text, test sets). Field errors name the field under the prefix the edge pas
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
@@ -26,6 +25,7 @@ from sandbox.contract import (BY_NAME, BY_PROTO, DEFAULT_CHECKER_LANGUAGE, DEFAU
                               DEFAULT_LANGUAGE, DEFAULT_PROFILE, DEFAULT_SCORING, MAX_CHOICE_BYTES, MAX_ID_BYTES, VERDICTS,
                               CallTest, CodeTask, CodeTest, LanguageLimits, MathTask, Result, Task, TaskError, TestResult,
                               default_limits, load_json, parse_task)
+from sandbox.keys import reuse_key
 from verifier.v1 import verifier_pb2 as pb
 
 if TYPE_CHECKING:
@@ -86,7 +86,9 @@ def protos_with_test_sets(models: Sequence[Task]) -> tuple[list[pb.Task], dict[s
     for tests, members in _equal_test_lists(models):
         if len(members) > 1:
             test_set = pb.TestSet(tests=tests_to_proto(tests))
-            name = hashlib.sha256(test_set.SerializeToString(deterministic=True)).hexdigest()[:16]
+            # a reuse key of the tests' own typed values (docs/service.md "Reuse keys"), not of protobuf's
+            # serialization, which its docs call deterministic for one build, never canonical
+            name = reuse_key("test-set", [(t.stdin, t.expected_stdout) for t in tests]).hex()[:32]
             sets[name] = test_set
             names.update(dict.fromkeys(members, name))
     return [task_to_proto(m, test_set=names.get(i, "")) for i, m in enumerate(models)], sets
@@ -95,10 +97,13 @@ def protos_with_test_sets(models: Sequence[Task]) -> tuple[list[pb.Task], dict[s
 def _equal_test_lists(models: Sequence[Task]) -> list[tuple[tuple[CodeTest, ...], list[int]]]:
     """The code tasks' tests, each with the positions of the tasks that have them. Candidates are found
     by a cheap signature (lengths and ends of every string) and confirmed by comparing the strings
-    (memcmp), not by hashing megabytes per task: the rows of a group are equal copies, not the same objects."""
+    (memcmp), not by hashing megabytes per task: the rows of a group are equal copies, not the same objects.
+    Only tests of plain str fields are grouped: their `==` is equality of code points, exact as a reuse
+    key must be (docs/service.md "Reuse keys"); a task with anything else keeps its tests inline."""
     buckets: dict[tuple[Any, ...], list[tuple[tuple[CodeTest, ...], list[int]]]] = {}
     for i, m in enumerate(models):
-        if not isinstance(m, CodeTask) or not m.tests:
+        if not isinstance(m, CodeTask) or not m.tests or not all(
+                type(t) is CodeTest and type(t.stdin) is str and type(t.expected_stdout) is str for t in m.tests):
             continue
         sig = tuple((len(t.stdin), t.stdin[:16], t.stdin[-16:], len(t.expected_stdout or ""),
                      (t.expected_stdout or "")[-16:]) for t in m.tests)

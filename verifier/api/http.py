@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
-import hashlib
 import hmac
 import json
 import logging
@@ -44,6 +43,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from sandbox.contract import DEFAULT_SCORING, PROFILES, UNJUDGED, CodeTask, Task, TaskError
+from sandbox.keys import reuse_key
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute import execute_task
@@ -243,12 +243,12 @@ class HttpFrontEnd:
                     raise too_big
         except ClientDisconnect:
             raise HttpError(499, "client closed the request") from None
-        head = b"%s?%s\n" % (request.url.path.encode(), request.url.query.encode())
+        head = (request.url.path, request.url.query)
         try:
             if len(body) > _LARGE_BODY:
-                request.state.digest, parsed = await asyncio.to_thread(_digest_and_parse, head, bytes(body))
+                request.state.digest, parsed = await asyncio.to_thread(_digest_and_parse, *head, bytes(body))
                 return parsed
-            request.state.digest, parsed = _digest_and_parse(head, bytes(body))
+            request.state.digest, parsed = _digest_and_parse(*head, bytes(body))
             return parsed
         except (ValueError, RecursionError) as e:
             raise HttpError(400, f"request body is not valid JSON: {e}", "body") from None
@@ -667,11 +667,10 @@ def sandbox_fusion_answer(result: Mapping[str, Any]) -> dict:
     return answer
 
 
-def _digest_and_parse(head: bytes, body: bytes) -> tuple[str, Any]:
-    """(the request's identity for Parking: route, query and body; the body as JSON)."""
-    digest = hashlib.sha256(head)
-    digest.update(body)
-    return digest.hexdigest(), json.loads(body)
+def _digest_and_parse(path: str, query: str, body: bytes) -> tuple[bytes, Any]:
+    """(the request's identity for Parking, a reuse key of its route, query and body bytes as sent:
+    docs/service.md "Reuse keys"; the body as JSON)."""
+    return reuse_key("http-parking", path, query, body), json.loads(body)
 
 
 def verl_deadline_s(body: Mapping[str, Any]) -> float | None:
@@ -712,12 +711,12 @@ class Parking:
 
     def __init__(self, most: int = 256, keep_s: float = 30.0):
         self.most, self.keep_s = most, keep_s
-        self._jobs: dict[str, asyncio.Future] = {}
+        self._jobs: dict[bytes, asyncio.Future] = {}
 
     def __len__(self) -> int:
         return len(self._jobs)
 
-    def get(self, key: str) -> asyncio.Future | None:
+    def get(self, key: bytes) -> asyncio.Future | None:
         """The parked job (running, or finished with an answer) for this request, or None."""
         job = self._jobs.get(key)
         if job is not None and job.done() and (job.cancelled() or job.exception() is not None):
@@ -725,10 +724,10 @@ class Parking:
             return None
         return job
 
-    def holds(self, key: str, job: asyncio.Future) -> bool:
+    def holds(self, key: bytes, job: asyncio.Future) -> bool:
         return self._jobs.get(key) is job
 
-    def park(self, key: str, job: asyncio.Future) -> bool:
+    def park(self, key: bytes, job: asyncio.Future) -> bool:
         """Keep `job` for a retry of `key`; False when it cannot be (full, or an identical job is already
         parked and running: the retry joins that one), and the caller cancels it."""
         held = self._jobs.get(key)
@@ -740,12 +739,12 @@ class Parking:
         job.add_done_callback(lambda done: self._expire_later(key, done))
         return True
 
-    def _expire_later(self, key: str, job: asyncio.Future) -> None:
+    def _expire_later(self, key: bytes, job: asyncio.Future) -> None:
         if not job.cancelled():
             job.exception()  # retrieved: an unclaimed failure is not logged as "never retrieved"
         asyncio.get_running_loop().call_later(self.keep_s, self._expire, key, job)
 
-    def _expire(self, key: str, job: asyncio.Future) -> None:
+    def _expire(self, key: bytes, job: asyncio.Future) -> None:
         if self._jobs.get(key) is job:
             del self._jobs[key]
 

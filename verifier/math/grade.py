@@ -15,6 +15,7 @@ from typing import Any, Sequence
 import sympy
 
 from sandbox.contract import DEFAULT_PROFILE, PROFILES, names
+from sandbox.keys import reuse_key
 
 from .choices import letters, read_choice
 from .compare import equivalent, has_no_value, lone_variable
@@ -74,7 +75,7 @@ def _grade_text(gold: Parsed, answer: str, extraction: Extraction) -> dict[str, 
         return result("incorrect", f"answer longer than {DEFAULT_LIMITS.max_answer_chars} chars", extraction)
     if same_text(gold.text, answer):
         return result("correct", "identical to the gold", extraction)
-    key = (gold.text, answer)
+    key = reuse_key("math-compared", gold.text, answer)  # exact typed bytes (docs/service.md "Reuse keys")
     if key in _COMPARED:
         _COMPARED.move_to_end(key)
         return result(*_COMPARED[key], extraction)
@@ -89,7 +90,7 @@ def _grade_text(gold: Parsed, answer: str, extraction: Extraction) -> dict[str, 
 # in several completions, and sympy's simplify is most of a symbolic item's cost (bench/
 # math_throughput.py, second workload); a verdict depends only on the two texts (docs/math.md
 # "Math grading rules", exceptions and determinism), so reusing it changes nothing but the time.
-_COMPARED: OrderedDict[tuple[str, str], tuple[str, str]] = OrderedDict()
+_COMPARED: OrderedDict[bytes, tuple[str, str]] = OrderedDict()
 _MAX_COMPARED = 2048
 
 
