@@ -773,6 +773,23 @@ def test_peer_tls_name_is_the_name_a_peers_certificate_is_checked_against(server
     assert started.proc.poll() is None
 
 
+def test_peers_without_a_route_secret_refuse_to_start():
+    """verifier/sessions.py `check_routing`: peers named with no secret to sign for them, a --peers
+    entry that is no address, or a route secret file that cannot be read stop the server at start,
+    naming the flag (a deployment must not believe it forwards when it cannot)."""
+    import subprocess
+    import sys
+
+    base = [sys.executable, "-m", "verifier.tools.cli", "serve", "--port", "0", "--metrics-port", "0", "--http-port", "0",
+            "--no-code", "--workers", "1", "--advertise-address", "127.0.0.1:1"]
+    for flags, says in ((["--peers", "127.0.0.1:2"], "--route-secret"), (["--peer-service", "localhost"], "--route-secret"),
+                        (["--route-secret", "s", "--peers", "127.0.0.1"], "--peers: '127.0.0.1'"),
+                        (["--route-secret-file", "/nonexistent/route-secret", "--peers", "127.0.0.1:2"],
+                         "route secret file '/nonexistent/route-secret' cannot be read")):
+        proc = subprocess.run([*base, *flags], capture_output=True, text=True, timeout=60)
+        assert proc.returncode != 0 and says in proc.stderr, (flags, proc.stderr[-500:])
+
+
 def test_peer_channels_speak_tls_and_are_closed_at_shutdown(server_factory, tmp_path):
     """The forwarding side's channels (verifier/api/server.py `VerifierService.peer`): a TLS channel to a
     real TLS replica answers; `close_peers` (run by drain_and_stop) closes each, and the oldest of
@@ -856,8 +873,7 @@ def test_peer_service_addresses_are_the_peers_and_without_a_secret_nothing_is_fo
         assert not _connected(trap)
         trap.close()
 
-    alone = server_factory(*SERVER_ARGS, "--advertise-address", "127.0.0.3:1", "--peer-service", "127.0.0.2",
-                           host="127.0.0.3")  # no route secret
+    alone = server_factory(*SERVER_ARGS, "--advertise-address", "127.0.0.3:1", host="127.0.0.3")  # no route secret
     mine = http(alone, "POST", "/v1/sessions", {}, token="")[2]["session_id"]
     assert "." not in mine and http(alone, "POST", f"/v1/sessions/{mine}/cells", {"code": "1"}, token="")[0] == 200
     status, _, body = http(alone, "POST", f"/v1/sessions/{sid}/cells", {"code": "x"}, token="")

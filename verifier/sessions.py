@@ -121,6 +121,17 @@ def replica_tag(key: bytes, replica: Route) -> str:
     return sign(key, "replica", f"{replica.grpc_address}|{replica.http_port}".encode(), TAG_BYTES)
 
 
+def check_routing(config: ServerConfig) -> None:
+    """Peers named with no way to sign for them are a deployment that believes it forwards and does
+    not: say so at start. Raises ValueError naming the flags (and a bad --peers entry, a route secret
+    file that cannot be read)."""
+    parse_peers(config)
+    if (config.peers or config.peer_service) and not (config.resolved_route_secret() and config.advertise_address):
+        raise ValueError("--peers and --peer-service forward session calls only with a route secret only servers "
+                         "hold (--route-secret or --route-secret-file) and --advertise-address; set both, or "
+                         "drop them to have each replica answer only its own sessions (docs/sessions.md)")
+
+
 def parse_peers(config: ServerConfig) -> tuple[Route, ...]:
     """--peers as Routes: HOST:PORT (this replica's HTTP port) or HOST:PORT/HTTP_PORT. ValueError names the flag."""
     routes = []

@@ -28,7 +28,7 @@ from verifier.execute import execute_task, request_from_proto, response_to_proto
 from verifier.metrics import Metrics
 from verifier.session_wire import cell_to_proto
 from verifier.sessions import (FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry,
-                               peer_tls_name)
+                               check_routing, peer_tls_name)
 from sandbox.contract import Task, TaskError
 from verifier.schema import limits_from_config, result_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
@@ -404,14 +404,14 @@ class Server:
         self.service: VerifierService | None = None
 
     async def start(self) -> None:
+        try:
+            check_routing(self.config)
+        except ValueError as e:
+            raise SystemExit(f"verifier: {e}") from None
         await self.engine.start()
         token = self.config.resolved_token()
         if self.config.code:
-            try:
-                self.sessions = SessionRegistry(self.engine, self.config)
-            except ValueError as e:
-                await self.engine.close()
-                raise SystemExit(f"verifier: {e}") from None
+            self.sessions = SessionRegistry(self.engine, self.config)
         server = self._grpc = grpc.aio.server(options=_server_options(self.config),
                                               interceptors=[_TokenAuth(token, self.sessions)] if token else [])
         self.service = VerifierService(self.engine, self.sessions)
