@@ -278,11 +278,11 @@ def test_servicemonitor_and_networkpolicy_name_real_ports(docs, deployment):
     assert sorted((p["port"], p["protocol"]) for p in dns["ports"]) == [(53, "TCP"), (53, "UDP")]
 
 
-def test_replicas_forward_session_calls_to_their_owner_without_a_token(docs, deployment):
-    """docs/sessions.md "Sessions": each pod advertises its own IP on its gRPC port, and names the
-    headless Service (VERIFIER_PEER_SERVICE) whose addresses bound forwarding when no token signs
-    the ids: the Service that exists, selects these pods and serves that port; the server reads
-    both settings as they are written here."""
+def test_replicas_forward_session_calls_only_to_peers_they_found_with_a_route_secret(docs, deployment):
+    """docs/sessions.md "Sessions": each pod advertises its own IP on its gRPC port, finds its peers
+    through the headless Service (VERIFIER_PEER_SERVICE: the Service that exists, selects these pods
+    and serves that port), and reads the route secret from a Secret every pod mounts, one that is not
+    the clients' token Secret; the server reads these settings as they are written here."""
     from verifier.config import ServerConfig
 
     env = _env(deployment)
@@ -297,6 +297,12 @@ def test_replicas_forward_session_calls_to_their_owner_without_a_token(docs, dep
     config = ServerConfig.from_env({k: v.replace("$(POD_IP)", "10.1.2.3") for k, v in env.items()
                                     if k.startswith("VERIFIER_") and v is not None})
     assert config.peer_service == "grpo-verifier-headless" and config.advertise_address == "10.1.2.3:50051"
+    mounts = {m["mountPath"]: m["name"] for m in _container(deployment)["volumeMounts"]}
+    directory, _, key = config.route_secret_file.rpartition("/")
+    volumes = {v["name"]: v for v in deployment["spec"]["template"]["spec"]["volumes"]}
+    secret = volumes[mounts[directory]]["secret"]
+    assert secret["secretName"] == "grpo-verifier-route-secret" and "items" not in secret and key == "route-secret"
+    assert secret["secretName"] != volumes[mounts[config.token_file.rpartition("/")[0]]]["secret"]["secretName"]
 
 
 def test_the_base_grades_code_without_docker_or_privileges(deployment):

@@ -66,11 +66,13 @@ def pod_flags(deployment: dict) -> list[str]:
 
 
 def pod_env(deployment: dict) -> dict[str, str]:
-    """The manifest's literal environment, the token given as a value instead of a Secret file."""
+    """The manifest's literal environment, the token and the route secret given as values instead of
+    Secret files (the route secret holds CANARY too: a sandbox must find neither)."""
     (container,) = deployment["spec"]["template"]["spec"]["containers"]
     env = {e["name"]: e["value"] for e in container["env"] if "value" in e and "$(" not in e["value"]}
     env.pop("VERIFIER_TOKEN_FILE")
-    return {**env, **SIZING, "VERIFIER_TOKEN": CANARY}
+    env.pop("VERIFIER_ROUTE_SECRET_FILE")
+    return {**env, **SIZING, "VERIFIER_TOKEN": CANARY, "VERIFIER_ROUTE_SECRET": f"{CANARY}-route"}
 
 
 FIND_CANARY = f"""

@@ -8,7 +8,10 @@ import json
 import os
 import secrets
 import signal
+import socket
 import time
+import urllib.error
+import urllib.request
 
 import docker
 import grpc
@@ -454,18 +457,12 @@ def test_a_lost_session_frees_its_admission_slot_at_once(server_factory):
         lost.close()
 
 
-def test_calls_to_the_wrong_replica_reach_the_owner_and_a_dead_owner_is_lost(server_factory):
+def test_calls_to_the_wrong_replica_reach_the_owner_and_a_dead_owner_is_lost(server_factory, tmp_path):
     """A Service that balances per request sends a session's HTTP and plain-gRPC calls to any
-    replica: the one that does not own it forwards to the owner its id names (signed with the shared
-    token), a forged route is answered as unknown without a connection, and a dead owner is "session
-    lost" (HTTP 410, gRPC FAILED_PRECONDITION)."""
-    import socket
-
-    from verifier.local_server import free_port
-
-    ports = [free_port(), free_port()]
-    owner, other = (server_factory(*SERVER_ARGS, "--token", TOKEN, "--advertise-address", f"127.0.0.1:{p}", port=p)
-                    for p in ports)
+    replica: the one that does not own it forwards to the owner its id names (one of its --peers,
+    signed with the route secret), and a dead owner is "session lost" (HTTP 410, gRPC
+    FAILED_PRECONDITION). Routes no server signed: test_a_route_is_followed_only_to_a_peer_the_servers_found."""
+    owner, other = _replicas(server_factory, tmp_path)
     status, _, created = http(owner, "POST", "/v1/sessions", {})
     assert status == 200 and created["replica"] == owner.target
     sid = created["session_id"]
@@ -482,21 +479,6 @@ def test_calls_to_the_wrong_replica_reach_the_owner_and_a_dead_owner_is_lost(ser
     assert plain.ReadSessionFile(pb.ReadSessionFileRequest(session_id=sid, path="f.txt"), metadata=AUTH,
                                  timeout=60).data == b"hi"
     assert http(other, "POST", cells, {"code": "1"}, token="wrong")[0] == 401  # auth before forwarding
-
-    # A route to a host of the caller's choosing, with the MAC of a real id: refused, never connected to.
-    trap = socket.socket()
-    trap.bind(("127.0.0.1", 0))
-    trap.listen(1)
-    trap.settimeout(0.5)
-    rand, _, mac = sid.split(".")
-    import base64
-    forged_route = base64.urlsafe_b64encode(f"127.0.0.1:1|{trap.getsockname()[1]}".encode()).rstrip(b"=").decode()
-    for forged in (f"{rand}.{forged_route}.{mac}", f"{rand}.{forged_route}.{'A' * len(mac)}"):
-        status, _, body = http(other, "POST", f"/v1/sessions/{forged}/cells", {"code": "1"})
-        assert status == 404 and "does not check" in body["error"], body
-    with pytest.raises(socket.timeout):
-        trap.accept()
-    trap.close()
 
     # A session closed through the wrong replica is closed on its owner.
     for close in (lambda i: http(other, "DELETE", f"/v1/sessions/{i}")[2]["closed"],
@@ -519,6 +501,180 @@ def test_calls_to_the_wrong_replica_reach_the_owner_and_a_dead_owner_is_lost(ser
     assert status == 200 and created["session_id"].split(".")[1] != sid.split(".")[1]
 
 
+ROUTE_SECRET = "the-route-secret-only-servers-hold"
+
+
+def _replicas(server_factory, tmp_path, *extra_peers: str, n: int = 2, flags=lambda i: ()) -> list:
+    """n replicas of one deployment on loopback: one token, one route secret (a file, as a mounted
+    Secret), each listed in --peers with its own gRPC and HTTP port (plus `extra_peers`); `flags(i)`
+    adds replica i's own flags."""
+    from verifier.local_server import free_port
+
+    ports = [(free_port(), free_port()) for _ in range(n)]
+    secret_file = tmp_path / "route-secret"
+    secret_file.write_text(ROUTE_SECRET + "\n")
+    peers = ",".join([*(f"127.0.0.1:{p}/{h}" for p, h in ports), *extra_peers])
+    replicas = []
+    for i, (p, h) in enumerate(ports):
+        replica = server_factory(*SERVER_ARGS, "--token", TOKEN, "--route-secret-file", str(secret_file), "--peers",
+                                 peers, "--advertise-address", f"127.0.0.1:{p}", "--http-port", str(h), *flags(i), port=p)
+        replica.http_port = h
+        replicas.append(replica)
+    return replicas
+
+
+def _trap():
+    """A listener that records any connection made to it, without answering: a connection attempt
+    completes in the kernel before the connecting replica can answer its caller, so once the answer
+    is back the backlog holds it (`_connected`)."""
+
+    trap = socket.socket()
+    trap.bind(("127.0.0.1", 0))
+    trap.listen(16)
+    trap.setblocking(False)
+    return trap
+
+
+def _connected(trap) -> bool:
+    try:
+        conn, _ = trap.accept()
+    except BlockingIOError:
+        return False
+    conn.close()
+    return True
+
+
+class _Recorder:
+    """A peer the operator listed that is not a replica: records what a forwarded call carries (the
+    HTTP request head; the gRPC metadata) and answers as an owner would."""
+
+    def __init__(self) -> None:
+        import threading
+        from concurrent import futures
+
+        self.http_heads: list[bytes] = []
+        self.grpc_metadata: list[dict] = []
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(4)
+        self.http_port = self.sock.getsockname()[1]
+        threading.Thread(target=self._serve_http, daemon=True).start()
+
+        def run_cell(request, context):
+            self.grpc_metadata.append(dict(context.invocation_metadata()))
+            return pb.RunCellResponse(status="ok", value="recorded")
+        handler = grpc.method_handlers_generic_handler("verifier.v1.Verifier", {"RunCell": grpc.unary_unary_rpc_method_handler(
+            run_cell, request_deserializer=pb.RunCellRequest.FromString,
+            response_serializer=pb.RunCellResponse.SerializeToString)})
+        self.grpc = grpc.server(futures.ThreadPoolExecutor(2), handlers=[handler])
+        self.grpc_port = self.grpc.add_insecure_port("127.0.0.1:0")
+        self.grpc.start()
+
+    def _serve_http(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            with conn:
+                head = b""
+                while b"\r\n\r\n" not in head and (chunk := conn.recv(65536)):
+                    head += chunk
+                self.http_heads.append(head.partition(b"\r\n\r\n")[0])
+                body = b'{"status": "ok", "value": "recorded"}'
+                conn.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: "
+                             + str(len(body)).encode() + b"\r\n\r\n" + body)
+
+    def close(self) -> None:
+        self.sock.close()
+        self.grpc.stop(None)
+
+
+def test_a_route_is_followed_only_to_a_peer_the_servers_found(server_factory, tmp_path):
+    """Issue 30, docs/architecture.md "Sessions": no value a client sends names a network
+    destination. A session opened on replica A is used through replica B (HTTP and a plain gRPC
+    stub); B forwards with its own proof and never the caller's Authorization, and a forwarded proof
+    no server made is refused. A route forged as any client can (the key main derived from the
+    bearer token), a route signed for a replica that is none of B's peers, and a real id of another
+    deployment (same token, another route secret) are 404 / NOT_FOUND, and the listener at the
+    address they name records no connection."""
+    import base64
+    import hashlib
+    import hmac
+
+    from verifier.local_server import free_port
+    from verifier.sessions import FORWARDED_KEY, Route, replica_tag, route_key, sign
+
+    recorder, trap = _Recorder(), _trap()
+    t = trap.getsockname()[1]
+    a, b = _replicas(server_factory, tmp_path, f"127.0.0.1:{recorder.grpc_port}/{recorder.http_port}")
+    status, _, created = http(a, "POST", "/v1/sessions", {})
+    sid = created["session_id"]
+    assert status == 200 and created["replica"] == a.target and str(a.port) not in sid
+    cells = f"/v1/sessions/{sid}/cells"
+    assert http(b, "POST", cells, {"code": "x = 41"})[2]["status"] == "ok"
+    assert http(b, "POST", cells, {"code": "x + 1"})[2]["value"] == "42"
+    assert stub(b.target).RunCell(pb.RunCellRequest(session_id=sid, code="x * 2"), metadata=AUTH,
+                                  timeout=60).value == "82"
+    assert http(a, "POST", cells, {"code": "x"})[2]["value"] == "41"  # the cells ran on A
+
+    # A forwarded call is let in on its proof, which no caller can make: without it, A wants the token.
+    fake = {FORWARDED_KEY: hashlib.blake2b(TOKEN.encode(), digest_size=16).hexdigest() + ".AAAAAAAAAAAAAAAAAAAAAAAA"}
+    req = urllib.request.Request(a.http_url + cells, data=b'{"code": "x"}', method="POST",
+                                 headers={"Content-Type": "application/json", **fake})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(req, timeout=60)
+    assert refused.value.code == 401
+    with pytest.raises(grpc.RpcError) as err:
+        stub(a.target).RunCell(pb.RunCellRequest(session_id=sid, code="x"), metadata=tuple(fake.items()), timeout=60)
+    assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+    # What a peer receives: B's proof, never the caller's token (the recorder is a listed peer).
+    key = route_key(ROUTE_SECRET)
+
+    def signed(k: bytes, replica: Route) -> str:
+        rand, tag = secrets.token_urlsafe(24), replica_tag(k, replica)
+        return f"{rand}.{tag}.{sign(k, 'id', f'{rand}.{tag}'.encode())}"
+    to_recorder = signed(key, Route(f"127.0.0.1:{recorder.grpc_port}", recorder.http_port))
+    assert http(b, "POST", f"/v1/sessions/{to_recorder}/cells", {"code": "1"})[2]["value"] == "recorded"
+    assert stub(b.target).RunCell(pb.RunCellRequest(session_id=to_recorder, code="1"), metadata=AUTH,
+                                  timeout=60).value == "recorded"
+    (head,), (metadata,) = recorder.http_heads, recorder.grpc_metadata
+    assert b"authorization" not in head.lower() and TOKEN.encode() not in head and FORWARDED_KEY.encode() in head, head
+    assert "authorization" not in metadata and TOKEN not in repr(metadata) and FORWARDED_KEY in metadata, metadata
+    recorder.close()
+
+    # Routes to the trap: forged as a client can, naming no peer, and another deployment's real id.
+    def b64(data: bytes) -> str:
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+    old_key = hmac.new(TOKEN.encode(), b"grpo-verifier session route v1", hashlib.sha256).digest()
+    rand, old_route = secrets.token_urlsafe(24), b64(f"127.0.0.1:{t}|{t}".encode())
+    old_mac = b64(hmac.new(old_key, f"{rand}.{old_route}".encode(), hashlib.sha256).digest()[:18])
+    other = server_factory(*SERVER_ARGS, "--token", TOKEN, "--route-secret", "another deployment's route secret",
+                           "--advertise-address", f"127.0.0.1:{t}", port=free_port())
+    replayed = stub(other.target).CreateSession(pb.CreateSessionRequest(language="python"), metadata=AUTH,
+                                                timeout=60).session_id
+    assert replayed.count(".") == 2
+    trap_replica = Route(f"127.0.0.1:{t}", t)
+    for route, why in ((f"{rand}.{old_route}.{old_mac}", "does not check"),
+                       (signed(route_key(TOKEN), trap_replica), "does not check"),
+                       (signed(key, trap_replica), "none of this replica's peers"),
+                       (replayed, "does not check")):
+        status, _, body = http(b, "POST", f"/v1/sessions/{route}/cells", {"code": "1"})
+        assert status == 404 and why in body["error"], (route, body)
+        assert http(b, "GET", f"/v1/sessions/{route}/files?path=f")[0] == 404
+        assert http(b, "DELETE", f"/v1/sessions/{route}")[0] == 404
+        plain = stub(b.target)
+        for method, message in ((plain.RunCell, pb.RunCellRequest(session_id=route, code="1")),
+                                (plain.CloseSession, pb.CloseSessionRequest(session_id=route))):
+            with pytest.raises(grpc.RpcError) as err:
+                method(message, metadata=AUTH, timeout=60)
+            assert err.value.code() == grpc.StatusCode.NOT_FOUND and why in err.value.details(), route
+    assert not _connected(trap)  # the gRPC address each names
+    assert other.metric("verifier_http_requests_total") == 0  # the other deployment's id names its HTTP port
+    trap.close()
+
+
 def _self_signed(tmp_path, subject: str = "/CN=localhost", alt: str = "DNS:localhost,IP:127.0.0.1") -> tuple[str, str]:
     """(cert, key): one certificate every replica serves (as a deployment's Secret), naming localhost."""
     import subprocess
@@ -537,12 +693,9 @@ def test_grpc_calls_to_the_wrong_replica_reach_the_owner_over_tls(server_factory
     import ssl
     import urllib.request
 
-    from verifier.local_server import free_port
 
     cert, key = _self_signed(tmp_path)
-    ports = [free_port(), free_port()]
-    owner, other = (server_factory(*SERVER_ARGS, "--token", TOKEN, "--advertise-address", f"127.0.0.1:{p}",
-                                   "--tls-cert", cert, "--tls-key", key, port=p) for p in ports)
+    owner, other = _replicas(server_factory, tmp_path, flags=lambda i: ("--tls-cert", cert, "--tls-key", key))
     creds = grpc.ssl_channel_credentials(open(cert, "rb").read())
     to_owner, to_other = (pb_grpc.VerifierStub(grpc.secure_channel(r.target, creds)) for r in (owner, other))
     sid = to_owner.CreateSession(pb.CreateSessionRequest(language="python"), metadata=AUTH, timeout=60).session_id
@@ -578,13 +731,11 @@ def test_peer_tls_name_is_the_name_a_peers_certificate_is_checked_against(server
     import urllib.error
     import urllib.request
 
-    from verifier.local_server import free_port
 
     cert, key = _self_signed(tmp_path, "/O=grpo-verifier", "DNS:replicas.internal,DNS:peers.internal")
-    ports = [free_port(), free_port(), free_port()]
-    owner, good, bad = (server_factory(*SERVER_ARGS, "--token", TOKEN, "--advertise-address", f"127.0.0.1:{p}",
-                                       "--tls-cert", cert, "--tls-key", key, "--peer-tls-name", name, port=p)
-                        for p, name in zip(ports, ("peers.internal", "peers.internal", "elsewhere.internal")))
+    names = ("peers.internal", "peers.internal", "elsewhere.internal")
+    owner, good, bad = _replicas(server_factory, tmp_path, n=3, flags=lambda i: (
+        "--tls-cert", cert, "--tls-key", key, "--peer-tls-name", names[i]))
     creds = grpc.ssl_channel_credentials(open(cert, "rb").read())
     to_owner, to_good, to_bad = (pb_grpc.VerifierStub(grpc.secure_channel(
         r.target, creds, options=[("grpc.ssl_target_name_override", "peers.internal")])) for r in (owner, good, bad))
@@ -620,6 +771,23 @@ def test_peer_tls_name_is_the_name_a_peers_certificate_is_checked_against(server
     assert proc.returncode != 0 and "--peer-tls-name" in proc.stderr and "names no host" in proc.stderr, proc.stderr
     started = server_factory(*args, "--peer-tls-name", "peers.internal")
     assert started.proc.poll() is None
+
+
+def test_peers_without_a_route_secret_refuse_to_start():
+    """verifier/sessions.py `check_routing`: peers named with no secret to sign for them, a --peers
+    entry that is no address, or a route secret file that cannot be read stop the server at start,
+    naming the flag (a deployment must not believe it forwards when it cannot)."""
+    import subprocess
+    import sys
+
+    base = [sys.executable, "-m", "verifier.tools.cli", "serve", "--port", "0", "--metrics-port", "0", "--http-port", "0",
+            "--no-code", "--workers", "1", "--advertise-address", "127.0.0.1:1"]
+    for flags, says in ((["--peers", "127.0.0.1:2"], "--route-secret"), (["--peer-service", "localhost"], "--route-secret"),
+                        (["--route-secret", "s", "--peers", "127.0.0.1"], "--peers: '127.0.0.1'"),
+                        (["--route-secret-file", "/nonexistent/route-secret", "--peers", "127.0.0.1:2"],
+                         "route secret file '/nonexistent/route-secret' cannot be read")):
+        proc = subprocess.run([*base, *flags], capture_output=True, text=True, timeout=60)
+        assert proc.returncode != 0 and says in proc.stderr, (flags, proc.stderr[-500:])
 
 
 def test_peer_channels_speak_tls_and_are_closed_at_shutdown(server_factory, tmp_path):
@@ -662,21 +830,18 @@ def test_peer_channels_speak_tls_and_are_closed_at_shutdown(server_factory, tmp_
     asyncio.run(main())
 
 
-def test_without_a_token_only_peers_of_the_service_are_forwarded_to(server_factory):
-    """No token: `--peer-service` names the replicas (a headless Service; here an IP literal). A call
-    on the wrong replica reaches the owner the id names; an id naming any other host or port (its
-    checksum recomputed, as anyone can without a secret) is "not found" without a connection."""
-    import base64
-    import hashlib
-    import hmac
-    import socket
-
+def test_peer_service_addresses_are_the_peers_and_without_a_secret_nothing_is_forwarded(server_factory):
+    """--peer-service names the replicas (a headless Service; here an IP literal): each IP it
+    resolves to, on this replica's own ports, is a peer. No token: the route secret alone signs ids
+    and forwards. A call on the wrong replica reaches the owner; an id signed for a host or port the
+    name does not give is "not found" without a connection. Without a route secret ids name no
+    replica and nothing is forwarded: each replica answers only its own sessions."""
     from verifier.local_server import free_port
-    from verifier.sessions import MAC_BYTES, ROUTE_KEY_LABEL
+    from verifier.sessions import Route, replica_tag, route_key, sign
 
     port, http_port = free_port("127.0.0.2"), free_port("127.0.0.2")  # one deployment: the same ports everywhere
-    owner, other = (server_factory(*SERVER_ARGS, "--http-port", str(http_port), "--advertise-address",
-                                   f"{host}:{port}", "--peer-service", "127.0.0.2", host=host, port=port)
+    owner, other = (server_factory(*SERVER_ARGS, "--http-port", str(http_port), "--advertise-address", f"{host}:{port}",
+                                   "--peer-service", "127.0.0.2", "--route-secret", ROUTE_SECRET, host=host, port=port)
                     for host in ("127.0.0.2", "127.0.0.3"))
     for srv in (owner, other):
         srv.http_port = http_port
@@ -688,26 +853,28 @@ def test_without_a_token_only_peers_of_the_service_are_forwarded_to(server_facto
         assert status == 200 and reply["value"] == value, reply
     assert stub(other.target).RunCell(pb.RunCellRequest(session_id=sid, code="x + 1"), timeout=60).value == "7"
 
-    def b64(data: bytes) -> str:
-        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-    key = hmac.new(b"", ROUTE_KEY_LABEL, hashlib.sha256).digest()
-    rand = sid.split(".")[0]
+    key, rand = route_key(ROUTE_SECRET), sid.split(".")[0]
     traps = []
     for host, p, hp in (("127.0.0.4", port, http_port), ("127.0.0.2", free_port("127.0.0.2"), http_port),
                         ("127.0.0.2", port, free_port("127.0.0.2"))):
         trap = socket.socket()
         trap.bind((host, hp if hp != http_port else p))
         trap.listen(1)
-        trap.settimeout(0.5)
+        trap.setblocking(False)
         traps.append(trap)
-        route = b64(f"{host}:{p}|{hp}".encode())
-        forged = f"{rand}.{route}.{b64(hmac.new(key, f'{rand}.{route}'.encode(), hashlib.sha256).digest()[:MAC_BYTES])}"
-        status, _, body = http(other, "POST", f"/v1/sessions/{forged}/cells", {"code": "1"}, token="")
-        assert status == 404 and "not one of 127.0.0.2's addresses" in body["error"], body
+        tag = replica_tag(key, Route(f"{host}:{p}", hp))
+        signed = f"{rand}.{tag}.{sign(key, 'id', f'{rand}.{tag}'.encode())}"
+        status, _, body = http(other, "POST", f"/v1/sessions/{signed}/cells", {"code": "1"}, token="")
+        assert status == 404 and "none of this replica's peers" in body["error"], body
         with pytest.raises(grpc.RpcError) as err:
-            stub(other.target).RunCell(pb.RunCellRequest(session_id=forged, code="1"), timeout=60)
+            stub(other.target).RunCell(pb.RunCellRequest(session_id=signed, code="1"), timeout=60)
         assert err.value.code() == grpc.StatusCode.NOT_FOUND
     for trap in traps:
-        with pytest.raises(socket.timeout):
-            trap.accept()
+        assert not _connected(trap)
         trap.close()
+
+    alone = server_factory(*SERVER_ARGS, "--advertise-address", "127.0.0.3:1", host="127.0.0.3")  # no route secret
+    mine = http(alone, "POST", "/v1/sessions", {}, token="")[2]["session_id"]
+    assert "." not in mine and http(alone, "POST", f"/v1/sessions/{mine}/cells", {"code": "1"}, token="")[0] == 200
+    status, _, body = http(alone, "POST", f"/v1/sessions/{sid}/cells", {"code": "x"}, token="")
+    assert status == 404 and "no such session" in body["error"], body

@@ -69,8 +69,11 @@ class ServerConfig:
     session_max_idle_ttl_s: float = field(default=3600.0, metadata={"server_only": True, "help": "Largest idle TTL a session may ask for."})
     session_max_time_limit_s: float = field(default=60.0, metadata={"server_only": True, "help": "Largest CPU time per cell a session may ask for (default 10 s)."})
     session_max_memory_limit_mb: int = field(default=2048, metadata={"server_only": True, "help": "Largest memory a session may ask for (default 512 MB)."})
-    advertise_address: str = field(default="", metadata={"server_only": True, "help": "host:port clients reach this replica at (e.g. the pod IP): sent with each new session so the client sends its calls to the replica that owns it. Empty: one replica, or a balancer with affinity."})
-    peer_service: str = field(default="", metadata={"server_only": True, "help": "Headless Service name resolving to every replica's IP (deploy/k8s/service-headless.yaml): with no token, a session call that lands on the wrong replica is forwarded to its owner, only when the owner's IP is one this name resolves to and its ports are this replica's own (docs/sessions.md \"Sessions\"). Needs advertise_address (an IP)."})
+    advertise_address: str = field(default="", metadata={"server_only": True, "help": "host:port clients reach this replica at (e.g. the pod IP): sent with each new session so the client sends its calls to the replica that owns it; with route_secret, also how peers and peer_service name this replica. Empty: one replica, or a balancer with affinity."})
+    route_secret: str = field(default="", metadata={"server_only": True, "help": "Secret only the replicas hold (never the bearer token), the same on every replica: it signs the route in each session id and authenticates a forwarded session call to its owner (docs/sessions.md \"Sessions\"). Empty (and no route_secret_file): ids name no replica, nothing is forwarded, each replica answers only its own sessions."})
+    route_secret_file: str = field(default="", metadata={"server_only": True, "help": "File holding route_secret (a mounted Kubernetes Secret: deploy/k8s)."})
+    peers: tuple[str, ...] = field(default=(), metadata={"server_only": True, "help": "The replicas a session call may be forwarded to, as a list the operator writes: each HOST:PORT, its advertise_address, or HOST:PORT/HTTP_PORT when its HTTP port is not this replica's. Listing this replica too is fine. Needs route_secret and advertise_address."})
+    peer_service: str = field(default="", metadata={"server_only": True, "help": "A headless Service name resolving to every replica's IP (deploy/k8s/service-headless.yaml): each IP, on this replica's own ports, is a peer (as in peers; re-resolved every 5 s). Needs route_secret and advertise_address (IP:PORT)."})
 
     token: str = field(default="", metadata={"help": "Bearer token clients must send; empty disables auth."})
     token_file: str = field(default="", metadata={"help": "File holding the bearer token (a mounted secret)."})
@@ -86,15 +89,11 @@ class ServerConfig:
 
     def resolved_token(self) -> str:
         """The token from `token` or, failing that, the contents of `token_file`."""
-        if self.token:
-            return self.token
-        if self.token_file:
-            try:
-                with open(self.token_file, encoding="utf-8") as fh:
-                    return fh.read().strip()
-            except OSError as e:
-                raise ConfigError(f"token file {self.token_file!r} cannot be read ({e.strerror})") from None
-        return ""
+        return _secret(self.token, self.token_file, "token")
+
+    def resolved_route_secret(self) -> str:
+        """The route secret from `route_secret` or, failing that, the contents of `route_secret_file`."""
+        return _secret(self.route_secret, self.route_secret_file, "route secret")
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides) -> "ServerConfig":
@@ -118,6 +117,17 @@ class ServerConfig:
         if "limits" in sandbox:  # a partial table: only the languages and fields it names change
             sandbox["limits"] = _merge_limits(SandboxConfig().limits, sandbox["limits"])
         return cls(**values, sandbox=SandboxConfig(**sandbox))
+
+
+def _secret(value: str, path: str, what: str) -> str:
+    """A secret given inline or, failing that, as a file (a mounted Kubernetes Secret)."""
+    if value or not path:
+        return value
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read().strip()
+    except OSError as e:
+        raise ConfigError(f"{what} file {path!r} cannot be read ({e.strerror})") from None
 
 
 @dataclass(frozen=True)

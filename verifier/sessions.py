@@ -6,15 +6,14 @@ the sandbox side (containers, cells, replay) is sandbox/session.py.
 
 - Ids are `secrets.token_urlsafe(24)` (192 random bits) and bound to the caller's credential (a
   digest of its bearer token): an id used with another token is answered exactly as an unknown id.
-- With `--advertise-address` and a token, an id also names the replica that owns it:
-  ``RANDOM.ROUTE.MAC``, ROUTE that replica's gRPC address and HTTP port, MAC an HMAC of both under a
-  key derived from the token all replicas share. Another replica forwards the session's HTTP and gRPC calls
-  there (verifier/api/http.py, verifier/api/server.py; over TLS when the server serves TLS), and only when the MAC checks: a caller cannot make a replica connect to
-  a host of its choosing (docs/architecture.md "Sessions").
-- Without a token, `--peer-service` turns routing on: a route is then forwarded to only when its
-  host is one of the IPs that headless Service name resolves to and its ports are this replica's
-  own (every replica of a deployment listens on the same ports), so a caller can make a replica
-  reach only its own peers' session ports (its MAC, under a public key, is a checksum only).
+- With `--route-secret` and `--advertise-address`, an id also names the replica that owns it:
+  ``RANDOM.REPLICA.MAC``, REPLICA an opaque tag of that replica (an HMAC of its address), MAC an
+  HMAC of both, under the route secret only servers hold (never the bearer token, which every client
+  holds). Another replica forwards the call (verifier/api/http.py, verifier/api/server.py) only to
+  the replica whose tag it is among the peers it found itself (`--peers`, `--peer-service`'s
+  addresses): no value a client sends names a network destination (docs/architecture.md
+  "Sessions"). A forwarded call carries the caller's owner digest and a MAC of it under the same
+  secret, never the caller's token.
 - A live session is one admitted item of the engine (`Engine.admit`), within `max_sessions`;
   beyond either, CreateSession raises Overloaded with a retry hint from how long sessions last.
 - A session with no call for its idle TTL is closed by a reaper; draining refuses new sessions and
@@ -54,10 +53,13 @@ MAX_READ_BYTES = 1 << 20
 # Lost sessions remembered for their "session lost" answer; past this the oldest answer "not found"
 # instead (still never a new session): a flood of lost sessions must not grow the server's memory.
 TOMBSTONES_MAX = 10_000
-ROUTE_KEY_LABEL = b"grpo-verifier session route v1"
-# A forwarded session call carries this HTTP header / gRPC metadata key; its receiver answers it
-# itself and never forwards it again, so two replicas cannot bounce a call between them.
+ROUTE_KEY_LABEL = b"grpo-verifier session route v2"
+# A forwarded session call carries this HTTP header / gRPC metadata key, valued the caller's owner
+# digest and its MAC under the route secret (`SessionRegistry.forward_proof`): the owner takes it in
+# place of the caller's token, answers the call itself and never forwards it again, so two replicas
+# cannot bounce a call between them.
 FORWARDED_KEY = "x-verifier-forwarded"
+TAG_BYTES = 9  # a replica's tag in an id: 72 bits tell a deployment's replicas apart
 # Bounds only an owner that hangs: the owner bounds every session call itself (cells by their wall
 # time, a replay by its cells), so this is the longest of those plus margin, not a cell limit.
 FORWARD_TIMEOUT_S = 900.0
@@ -94,7 +96,7 @@ class Tombstone:
 
 @dataclass(frozen=True)
 class Route:
-    """The replica that owns a session, as its id names it."""
+    """A replica this one found itself (`--peers`, `--peer-service`): where a session call is forwarded."""
 
     grpc_address: str  # its --advertise-address, host:port
     http_port: int
@@ -102,6 +104,44 @@ class Route:
     @property
     def http_host(self) -> str:
         return self.grpc_address.rpartition(":")[0].strip("[]")
+
+
+def route_key(secret: str) -> bytes:
+    """The key of route tags, id MACs and forward proofs: derived from the route secret alone."""
+    return hmac.new(secret.encode("utf-8", "surrogatepass"), ROUTE_KEY_LABEL, hashlib.sha256).digest()
+
+
+def sign(key: bytes, kind: str, data: bytes, size: int = MAC_BYTES) -> str:
+    """An HMAC-SHA256 of `kind` and `data` under `key`, cut to `size` bytes, in base64url."""
+    return _b64(hmac.new(key, kind.encode() + b"|" + data, hashlib.sha256).digest()[:size])
+
+
+def replica_tag(key: bytes, replica: Route) -> str:
+    """What an id says of its owner: opaque (no address in it) and only servers can compute it."""
+    return sign(key, "replica", f"{replica.grpc_address}|{replica.http_port}".encode(), TAG_BYTES)
+
+
+def check_routing(config: ServerConfig) -> None:
+    """Peers named with no way to sign for them are a deployment that believes it forwards and does
+    not: say so at start. Raises ValueError naming the flags (and a bad --peers entry, a route secret
+    file that cannot be read)."""
+    parse_peers(config)
+    if (config.peers or config.peer_service) and not (config.resolved_route_secret() and config.advertise_address):
+        raise ValueError("--peers and --peer-service forward session calls only with a route secret only servers "
+                         "hold (--route-secret or --route-secret-file) and --advertise-address; set both, or "
+                         "drop them to have each replica answer only its own sessions (docs/sessions.md)")
+
+
+def parse_peers(config: ServerConfig) -> tuple[Route, ...]:
+    """--peers as Routes: HOST:PORT (this replica's HTTP port) or HOST:PORT/HTTP_PORT. ValueError names the flag."""
+    routes = []
+    for peer in config.peers:
+        address, _, http_port = peer.partition("/")
+        host, _, port = address.rpartition(":")
+        if not (host and port.isdigit() and (http_port.isdigit() or not http_port)):
+            raise ValueError(f"--peers: {peer!r} is not HOST:PORT or HOST:PORT/HTTP_PORT")
+        routes.append(Route(address, int(http_port or config.http_port)))
+    return tuple(routes)
 
 
 def certificate_name(path: str) -> str:
@@ -143,8 +183,12 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
-def _owner(token: str) -> bytes:
-    return hashlib.blake2b(token.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+def _owner(caller: str | bytes) -> bytes:
+    """Whose a session is: a digest of the caller's bearer token, or that digest itself as a verified
+    forwarded call carries it (`SessionRegistry.forwarded_owner`)."""
+    if isinstance(caller, bytes):
+        return caller
+    return hashlib.blake2b(caller.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def _number(body: Mapping, key: str, kind: type, low: float, high: float) -> Any:
@@ -160,16 +204,17 @@ def _number(body: Mapping, key: str, kind: type, low: float, high: float) -> Any
 class SessionRegistry:
     """Every session of this replica."""
 
-    def __init__(self, engine: Engine, config: ServerConfig, token: str = "") -> None:
+    def __init__(self, engine: Engine, config: ServerConfig) -> None:
         self.engine, self.config = engine, config
-        # Routing ids (module docstring) need an address to name and a secret to sign it with.
-        self._route_key = (hmac.new(token.encode("utf-8", "surrogatepass"), ROUTE_KEY_LABEL, hashlib.sha256).digest()
-                           if (token or config.peer_service) and config.advertise_address else None)
-        self._signed = bool(token)  # else routes are bound by --peer-service's addresses (_check_peer)
-        self._peer_ips: frozenset = frozenset()
-        self._peer_ips_at = -math.inf
+        # Routing ids (module docstring) need an address to name and a secret only servers hold.
+        secret = config.resolved_route_secret()
+        self._route_key = route_key(secret) if secret and config.advertise_address else None
+        self._static_peers = parse_peers(config)
+        self._peers: dict[str, Route] = {}  # tag -> replica, from --peers and --peer-service
+        self._peers_at = -math.inf
         self._peer_lock = asyncio.Lock()
-        self._route = _b64(f"{config.advertise_address}|{config.http_port}".encode())
+        self._route = replica_tag(self._route_key, Route(config.advertise_address, config.http_port)) \
+            if self._route_key else ""
         grader = getattr(engine, "code", None)
         self.host = SessionHost(config.sandbox, config.max_sessions, backend=getattr(grader, "backend", None))
         self._sessions: dict[str, Entry] = {}
@@ -237,10 +282,10 @@ class SessionRegistry:
 
     def _mac(self, head: str) -> str:
         assert self._route_key is not None
-        return _b64(hmac.new(self._route_key, head.encode(), hashlib.sha256).digest()[:MAC_BYTES])
+        return sign(self._route_key, "id", head.encode())
 
     def _new_id(self) -> str:
-        """192 random bits; with routing on, followed by this replica's route and their MAC."""
+        """192 random bits; with routing on, followed by this replica's tag and their MAC."""
         rand = secrets.token_urlsafe(24)
         if self._route_key is None:
             return rand
@@ -248,54 +293,64 @@ class SessionRegistry:
 
     async def owner(self, sid: Any) -> Route | None:
         """The other replica a session id names, for a front end to forward the call to; None when
-        this replica answers it (its own id, an id without a route, routing off). A route whose MAC
-        does not check (or, with no token, that names no peer: `_check_peer`) is SessionNotFound,
-        never a destination: forwarding to whatever an id names would let any caller make this
-        replica open connections to hosts of its choosing (SSRF)."""
-        route = self._route_of(sid)
-        if route is not None and not self._signed:
-            await self._check_peer(route)
-        return route
-
-    async def _check_peer(self, route: Route) -> None:
-        """With no shared secret the MAC proves nothing: the route must name one of the addresses the
-        headless Service resolves to, on this replica's own ports."""
-        own_port = self.config.advertise_address.rpartition(":")[2]
-        try:
-            ip = ipaddress.ip_address(route.http_host)
-        except ValueError:
-            ip = None
-        if (ip is None or route.grpc_address.rpartition(":")[2] != own_port or route.http_port != self.config.http_port
-                or ip not in await self._peer_addresses()):
-            raise SessionNotFound(f"no such session: the replica its id names ({route.grpc_address}) is not one of "
-                                  f"{self.config.peer_service}'s addresses on this service's ports (gone, draining, "
-                                  "or never of this service); sessions are never recreated")
-
-    async def _peer_addresses(self) -> frozenset:
-        """The IPs --peer-service resolves to, resolved at most every PEER_DNS_TTL_S (none on failure)."""
-        async with self._peer_lock:
-            if time.monotonic() - self._peer_ips_at > PEER_DNS_TTL_S:
-                try:
-                    infos = await asyncio.get_running_loop().getaddrinfo(self.config.peer_service, None,
-                                                                         type=socket.SOCK_STREAM)
-                except OSError as exc:
-                    log.warning("session forwarding: cannot resolve %s: %s", self.config.peer_service, exc)
-                    infos = []
-                self._peer_ips = frozenset(ipaddress.ip_address(str(info[4][0]).partition("%")[0]) for info in infos)
-                self._peer_ips_at = time.monotonic()
-            return self._peer_ips
-
-    def _route_of(self, sid: Any) -> Route | None:
-        """The route an id names when its MAC checks; None for this replica's own ids and ids without one."""
+        this replica answers it (its own id, an id without a route, routing off). An id whose MAC
+        does not check (forged, or signed by another deployment's secret), or whose tag is none of
+        the peers this replica found itself, is SessionNotFound, before any connection: forwarding
+        to whatever an id names would let a caller make this replica connect where it chooses (SSRF)."""
         if self._route_key is None or not isinstance(sid, str) or sid.count(".") != 2:
             return None
-        rand, route, mac = sid.split(".")
-        if route == self._route:
+        rand, tag, mac = sid.split(".")
+        if not hmac.compare_digest(mac.encode(), self._mac(f"{rand}.{tag}").encode()):
+            raise SessionNotFound("no such session: its id does not check (not issued by this deployment)")
+        if tag == self._route:
             return None
-        if not hmac.compare_digest(mac.encode(), self._mac(f"{rand}.{route}").encode()):
-            raise SessionNotFound("no such session: its id does not check (not issued by this service)")
-        address, _, port = base64.urlsafe_b64decode(route + "=" * (-len(route) % 4)).decode().rpartition("|")
-        return Route(address, int(port))
+        replica = (await self._discovered()).get(tag)
+        if replica is None:
+            raise SessionNotFound("no such session: the replica its id names is none of this replica's peers "
+                                  "(--peers, --peer-service: gone, or never of this deployment); "
+                                  "sessions are never recreated")
+        return replica
+
+    async def _discovered(self) -> dict[str, Route]:
+        """Tag -> replica for --peers and the IPs --peer-service resolves to (on this replica's own
+        ports), resolved at most every PEER_DNS_TTL_S (a failed lookup: none of its peers)."""
+        assert self._route_key is not None
+        async with self._peer_lock:
+            if time.monotonic() - self._peers_at > PEER_DNS_TTL_S:
+                routes = list(self._static_peers)
+                if self.config.peer_service:
+                    port = self.config.advertise_address.rpartition(":")[2]
+                    try:
+                        infos = await asyncio.get_running_loop().getaddrinfo(self.config.peer_service, None,
+                                                                             type=socket.SOCK_STREAM)
+                    except OSError as exc:
+                        log.warning("session forwarding: cannot resolve %s: %s", self.config.peer_service, exc)
+                        infos = []
+                    for info in infos:
+                        ip = ipaddress.ip_address(str(info[4][0]).partition("%")[0])
+                        host = f"[{ip}]" if ip.version == 6 else str(ip)
+                        routes.append(Route(f"{host}:{port}", self.config.http_port))
+                self._peers = {replica_tag(self._route_key, r): r for r in routes}
+                self._peers_at = time.monotonic()
+            return self._peers
+
+    def forward_proof(self, caller: str) -> str:
+        """The FORWARDED_KEY value of a call forwarded for this caller: its owner digest and their
+        MAC under the route secret. It stands in for the caller's token at the owner, so the token
+        itself never leaves this replica."""
+        assert self._route_key is not None
+        owner = _owner(caller).hex()
+        return f"{owner}.{sign(self._route_key, 'forwarded', owner.encode())}"
+
+    def forwarded_owner(self, proof: Any) -> bytes | None:
+        """The owner digest a forwarded call carries, when its MAC checks under this deployment's
+        route secret; None otherwise (routing off, absent, forged: the call is then a caller's own)."""
+        if self._route_key is None or not isinstance(proof, str) or proof.count(".") != 1:
+            return None
+        owner, mac = proof.split(".")
+        if not hmac.compare_digest(mac.encode(), sign(self._route_key, "forwarded", owner.encode()).encode()):
+            return None
+        return bytes.fromhex(owner)
 
     def _release_slot(self) -> None:
         self._creating -= 1
@@ -313,7 +368,7 @@ class SessionRegistry:
         finally:
             self._release_slot()
 
-    def _entry(self, token: str, sid: Any) -> Entry:
+    def _entry(self, token: str | bytes, sid: Any) -> Entry:
         entry = self._sessions.get(sid) if isinstance(sid, str) else None
         if entry is None and isinstance(sid, str) and (stone := self._lost.get(sid)) is not None:
             if stone.expires > time.monotonic() and secrets.compare_digest(stone.owner, _owner(token)):
@@ -323,7 +378,7 @@ class SessionRegistry:
                                   "another caller, or lived on a replica that restarted (sessions are never recreated)")
         return entry
 
-    async def run(self, token: str, sid: Any, code: Any) -> dict:
+    async def run(self, token: str | bytes, sid: Any, code: Any) -> dict:
         """One cell's reply (sandbox/session.py); SessionLost when an earlier cell ended the session."""
         if not isinstance(code, str):
             raise TaskError("code", "must be a string")
@@ -348,7 +403,7 @@ class SessionRegistry:
             raise SessionLost(f"session lost: {reply.get('detail', '')}")
         return reply
 
-    async def read(self, token: str, sid: Any, path: Any, max_bytes: Any) -> dict:
+    async def read(self, token: str | bytes, sid: Any, path: Any, max_bytes: Any) -> dict:
         if not isinstance(path, str) or not path:
             raise TaskError("path", "must be a non-empty string")
         if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or not 0 <= max_bytes <= self.config.max_field_bytes:
@@ -367,7 +422,7 @@ class SessionRegistry:
             raise TaskError("path", reply["detail"])
         return reply
 
-    async def close(self, token: str, sid: Any) -> bool:
+    async def close(self, token: str | bytes, sid: Any) -> bool:
         """End a session now (even mid-cell); False when the id is unknown to this caller (idempotent)."""
         try:
             self._entry(token, sid)

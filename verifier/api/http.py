@@ -12,9 +12,10 @@ set of workers and sandboxes. Routes (docs/service.md "HTTP/JSON"):
 - ``GET /healthz``, ``GET /readyz``: the gRPC health statuses, as HTTP codes.
 - ``POST /v1/sessions``, ``POST /v1/sessions/{id}/cells``, ``GET /v1/sessions/{id}/files?path=``,
   ``DELETE /v1/sessions/{id}``: sessions (docs/sessions.md "Sessions"), the gRPC session calls as JSON. A
-  session call that reaches a replica other than the session's owner is forwarded to the owner
-  (verifier/sessions.py `SessionRegistry.owner`), so a Service that balances per request keeps
-  affinity; an owner that cannot be reached is 410 "session lost".
+  session call that reaches a replica other than the session's owner is forwarded to the owner, a
+  peer this replica found itself (verifier/sessions.py `SessionRegistry.owner`), with the server's
+  proof in place of the caller's token, so a Service that balances per request keeps affinity; an
+  owner that cannot be reached is 410 "session lost".
 
 Trainer-facing routes (``/get_reward``, ``/slime/remote_rm``) need one float per item, so an item
 that cannot be graded (no usable label, ``infra_error``, ``error``, ``invalid_gold``) gets reward
@@ -200,8 +201,8 @@ class HttpFrontEnd:
         """Auth, error answers and the per-route request counter around one handler."""
         async def endpoint(request: Request) -> Response:
             try:
-                if auth:
-                    self._authorize(request)
+                if auth and not (route.startswith("/v1/sessions/") and self._forwarded(request)):
+                    self._authorize(request)  # a verified forward was authorized by the replica it came through
                 response = await fn(request)
             except HttpError as e:
                 response = e.response()
@@ -526,6 +527,16 @@ class HttpFrontEnd:
         except RuntimeError as e:
             raise HttpError(503, str(e), headers={"Retry-After": "1"}) from None
 
+    def _forwarded(self, request: Request) -> bytes | None:
+        """The owner digest of a session call another replica of this deployment forwarded (its proof
+        checks under the route secret: verifier/sessions.py `forwarded_owner`); None for a caller's own call."""
+        return self.sessions.forwarded_owner(request.headers.get(FORWARDED_KEY)) if self.sessions else None
+
+    def _caller(self, request: Request) -> str | bytes:
+        """Whose session calls these are: the owner digest a verified forward carries, else the caller's token."""
+        forwarded = self._forwarded(request)
+        return _presented_token(request) if forwarded is None else forwarded
+
     def _sessions(self) -> SessionRegistry:
         if self.sessions is None:
             raise HttpError(501, "sessions are not served here (code execution is off)")
@@ -542,7 +553,10 @@ class HttpFrontEnd:
             return None
         data = b"" if body is None else json.dumps(body).encode()
         target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-        headers = {"authorization": request.headers.get("authorization", ""), "content-type": "application/json"}
+        # The server's own proof stands in for the caller's token, which never leaves this replica
+        # (docs/architecture.md "Sessions").
+        headers = {FORWARDED_KEY: self._sessions().forward_proof(_presented_token(request)),
+                   "content-type": "application/json"}
         try:
             status, reply_headers, reply = await asyncio.wait_for(forward_http(
                 owner.http_host, owner.http_port, request.method, target, headers, data,
@@ -579,7 +593,7 @@ class HttpFrontEnd:
             raise HttpError(400, 'body must be a JSON object {"code": "..."}', "code")
         if (forwarded := await self._forward(request, body)) is not None:
             return forwarded
-        reply = await self._session(self._sessions().run(_presented_token(request), request.path_params["session_id"],
+        reply = await self._session(self._sessions().run(self._caller(request), request.path_params["session_id"],
                                                          body.get("code")))
         return JSONResponse(cell_json(reply))
 
@@ -590,14 +604,14 @@ class HttpFrontEnd:
             raise HttpError(400, "must be a whole number", "max_bytes")
         if (forwarded := await self._forward(request)) is not None:
             return forwarded
-        reply = await self._session(self._sessions().read(_presented_token(request), request.path_params["session_id"],
+        reply = await self._session(self._sessions().read(self._caller(request), request.path_params["session_id"],
                                                           request.query_params.get("path", ""), int(raw[:12])))
         return JSONResponse({"data": base64.b64encode(reply["data"]).decode(), "truncated": reply["truncated"]})
 
     async def session_close(self, request: Request) -> Response:
         if (forwarded := await self._forward(request)) is not None:
             return forwarded
-        closed = await self._session(self._sessions().close(_presented_token(request), request.path_params["session_id"]))
+        closed = await self._session(self._sessions().close(self._caller(request), request.path_params["session_id"]))
         return JSONResponse({"closed": closed})
 
 
@@ -612,7 +626,7 @@ async def forward_http(host: str, port: int, method: str, target: str, headers: 
     reader, writer = await asyncio.open_connection(host, port, ssl=context, server_hostname=name, limit=1 << 16)
     try:
         lines = [f"{method} {target} HTTP/1.1", f"host: {host}:{port}", f"content-length: {len(body)}",
-                 "connection: close", f"{FORWARDED_KEY}: 1", *(f"{k}: {v}" for k, v in headers.items() if v)]
+                 "connection: close", *(f"{k}: {v}" for k, v in headers.items() if v)]
         writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
         await writer.drain()
         status_line = (await reader.readuntil(b"\r\n")).decode("latin-1").split(" ", 2)

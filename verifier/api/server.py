@@ -28,7 +28,7 @@ from verifier.execute import execute_task, request_from_proto, response_to_proto
 from verifier.metrics import Metrics
 from verifier.session_wire import cell_to_proto
 from verifier.sessions import (FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry,
-                               peer_tls_name)
+                               check_routing, peer_tls_name)
 from sandbox.contract import Task, TaskError
 from verifier.schema import limits_from_config, result_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
@@ -197,7 +197,7 @@ class VerifierService(pb_grpc.VerifierServicer):
         if self.sessions is None:
             await self._abort(context, method, grpc.StatusCode.UNIMPLEMENTED, "sessions are not served here")
         try:
-            reply = await work(_caller_token(context))
+            reply = await work(self._caller(context))
         except TaskError as exc:
             m.rejections.labels("invalid").inc()
             await self._abort(context, method, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
@@ -220,6 +220,13 @@ class VerifierService(pb_grpc.VerifierServicer):
                                            lambda token: self.sessions.create(token, body()))
         return pb.CreateSessionResponse(**created)
 
+    def _caller(self, context) -> str | bytes:
+        """Whose session calls these are: the owner digest a verified forward carries (`_TokenAuth` let
+        it in on that proof), else the caller's token."""
+        proof = dict(context.invocation_metadata() or ()).get(FORWARDED_KEY)
+        forwarded = self.sessions.forwarded_owner(proof) if self.sessions else None
+        return _caller_token(context) if forwarded is None else forwarded
+
     async def _forward(self, method: str, request, context):
         """The owner's answer when the session lives on another replica; None when this replica
         answers (docs/architecture.md "Sessions": a plain stub behind a Service keeps affinity).
@@ -237,7 +244,7 @@ class VerifierService(pb_grpc.VerifierServicer):
         try:
             reply = await getattr(self.peer(owner.grpc_address), method)(
                 request, timeout=min(FORWARD_TIMEOUT_S, remaining or FORWARD_TIMEOUT_S),
-                metadata=[(k, v) for k, v in metadata if k == "authorization"] + [(FORWARDED_KEY, "1")])
+                metadata=[(FORWARDED_KEY, self.sessions.forward_proof(_caller_token(context)))])  # never the token
         except grpc.aio.AioRpcError as exc:
             if exc.code() == grpc.StatusCode.UNAVAILABLE:
                 await self._abort(context, method, grpc.StatusCode.FAILED_PRECONDITION,
@@ -313,11 +320,17 @@ def _caller_token(context) -> str:
     return sent.partition(" ")[2] if sent.lower().startswith("bearer ") else ""
 
 
-class _TokenAuth(grpc.aio.ServerInterceptor):
-    """Bearer-token check; health checks stay open so orchestrators can probe without the secret."""
+# The session calls a replica forwards to their owner (docs/sessions.md "Sessions").
+FORWARDED_METHODS = frozenset(f"/{SERVICE}/{m}" for m in ("RunCell", "ReadSessionFile", "CloseSession"))
 
-    def __init__(self, token: str):
+
+class _TokenAuth(grpc.aio.ServerInterceptor):
+    """Bearer-token check; health checks stay open so orchestrators can probe without the secret, and
+    a session call another replica forwarded is let in on that replica's proof (it carries no token)."""
+
+    def __init__(self, token: str, sessions: SessionRegistry | None = None):
         self._expected = f"Bearer {token}".encode()
+        self._sessions = sessions
 
         async def deny(request, context):
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong bearer token")
@@ -328,8 +341,11 @@ class _TokenAuth(grpc.aio.ServerInterceptor):
     async def intercept_service(self, continuation, details):
         if details.method.startswith("/grpc.health.v1.Health/"):
             return await continuation(details)
-        sent = dict(details.invocation_metadata or ()).get("authorization", "")
-        if hmac.compare_digest(sent.encode(), self._expected):
+        metadata = dict(details.invocation_metadata or ())
+        if hmac.compare_digest(metadata.get("authorization", "").encode(), self._expected):
+            return await continuation(details)
+        if (details.method in FORWARDED_METHODS and self._sessions is not None
+                and self._sessions.forwarded_owner(metadata.get(FORWARDED_KEY)) is not None):
             return await continuation(details)
         return self._deny_stream if details.method.endswith("/GradeStream") else self._deny_unary
 
@@ -388,12 +404,16 @@ class Server:
         self.service: VerifierService | None = None
 
     async def start(self) -> None:
+        try:
+            check_routing(self.config)
+        except ValueError as e:
+            raise SystemExit(f"verifier: {e}") from None
         await self.engine.start()
         token = self.config.resolved_token()
-        server = self._grpc = grpc.aio.server(options=_server_options(self.config),
-                                              interceptors=[_TokenAuth(token)] if token else [])
         if self.config.code:
-            self.sessions = SessionRegistry(self.engine, self.config, token)
+            self.sessions = SessionRegistry(self.engine, self.config)
+        server = self._grpc = grpc.aio.server(options=_server_options(self.config),
+                                              interceptors=[_TokenAuth(token, self.sessions)] if token else [])
         self.service = VerifierService(self.engine, self.sessions)
         add_service(self.service, server)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
