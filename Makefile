@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 50051
 
-.PHONY: serve test venv venv-full proto docker images rootfs gvisor chromium promtool image load bench clean
+.PHONY: serve test check venv venv-full proto docker images rootfs gvisor chromium promtool image load bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -55,10 +55,15 @@ serve: $(VENV)/.base
 	-bash scripts/ensure_docker.sh && $(BIN)/verifier sandbox build
 	$(BIN)/verifier serve --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.full images rootfs gvisor chromium promtool image
+# The gates, in under a minute with no Docker: lint, the import layers, types, and the pure-logic tests
+# (docs/architecture.md "Gates").
+check: $(VENV)/.full
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
+	$(BIN)/python -m pytest -q -m unit -p no:cacheprovider
+
+test: check images rootfs gvisor chromium promtool image
 	$(BIN)/python -m pytest -q -rs
 
 proto: $(VENV)/.full

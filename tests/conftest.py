@@ -44,6 +44,25 @@ def pytest_sessionfinish(session, exitstatus) -> None:
         session.exitstatus = 1
 
 
+# `make check`'s tests (docs/architecture.md "Gates"): pure logic that starts no server, sandbox or
+# browser, each module a few seconds. A module joins here when it is fast and starts no process; the
+# full suite (`make test`) runs every module whatever this says.
+UNIT_MODULES = frozenset({
+    "test_apt_sources", "test_contract", "test_docs", "test_end_tokens", "test_formats", "test_harness_kinds",
+    "test_math_adversarial", "test_math_cases", "test_math_extract", "test_math_grade", "test_math_peer_fixes",
+    "test_runner_inbox", "test_sandbox_checks", "test_sandbox_harness", "test_sandbox_warm_config", "test_schema",
+    "test_schema_kinds",
+})
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Marks the tests of UNIT_MODULES `unit`, unless they need Docker or are slow."""
+    for item in items:
+        module = item.module.__name__.rpartition(".")[2] if item.module else ""
+        if module in UNIT_MODULES and not any(next(item.iter_markers(name), None) for name in ("docker", "slow", "gpu")):
+            item.add_marker(pytest.mark.unit)
+
+
 class ServerProcess(LocalServer):
     """A `verifier serve` child process, with the probes tests need (metrics, worker PIDs)."""
 
