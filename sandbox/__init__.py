@@ -1,4 +1,4 @@
-"""Sandboxed code grading: hardened Docker warm pool, five languages, per-test verdicts.
+"""Sandboxed code grading: a warm pool of hardened sandboxes (Docker, or gVisor without a daemon), seven languages, per-test verdicts.
 
 Public API (everything else is private):
 
