@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 50051
 
-.PHONY: serve test check venv venv-full proto docker images rootfs gvisor chromium promtool image load bench clean
+.PHONY: serve test check venv venv-full proto docker compose images rootfs gvisor chromium promtool image load bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -43,6 +43,11 @@ rootfs: $(VENV)/.base docker
 gvisor: docker
 	bash scripts/ensure_gvisor.sh
 
+# A compose tool for deploy/compose.yaml: the `docker compose` plugin, else Debian's docker-compose
+# (tests/test_deploy_compose.py runs the file through it, as docs/deploy.md "Deploy" says).
+compose: docker
+	bash scripts/ensure_compose.sh
+
 # Debian's chromium (headless) for the browser test of `verifier report`.
 chromium:
 	bash scripts/ensure_chromium.sh
@@ -63,7 +68,7 @@ check: $(VENV)/.full
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -m unit -p no:cacheprovider
 
-test: check images rootfs gvisor chromium promtool image
+test: check images rootfs gvisor compose chromium promtool image
 	$(BIN)/python -m pytest -q -rs
 
 proto: $(VENV)/.full

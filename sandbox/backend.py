@@ -354,14 +354,15 @@ class DockerBackend(Backend):
                 "scripts/ensure_docker.sh, then `verifier sandbox build`")
 
     def find_images(self, languages: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
-        from .build import image_tag
+        """Each language's image by the labels `verifier sandbox build` gives it (build.find_image):
+        the same recipe hash here as on the host that built it (docs/sandboxes.md "Code sandboxes")."""
+        from .build import find_image
         found, missing = {}, []
         for lang in languages:
-            tag = image_tag(lang, self.config.image_prefix)
-            try:
-                self.client.images.get(tag)
-                found[lang] = tag
-            except docker.errors.ImageNotFound:
+            image = find_image(self.client, lang, self.config.image_prefix)
+            if image:
+                found[lang] = image
+            else:
                 missing.append(lang)
         return found, missing
 

@@ -4,8 +4,12 @@ Offline path (the default where `debootstrap` exists): one base rootfs from
 `debootstrap --variant=minbase` (sandbox/images/base.recipe), imported with `docker import`;
 then each language's Dockerfile runs FROM that base with `apt-get install` of its packages
 (build containers use the host network: the Debian mirror is reachable, a registry is not).
-Languages build in parallel. Every tag is a hash of its recipe (Dockerfile + sandbox/harness/*.py, the runner among them, + base),
-so an unchanged recipe is never rebuilt and `verifier sandbox build` is then instant.
+Languages build in parallel. Every tag is a hash of its recipe, the checkout's files only
+(recipe_hash: Dockerfile + sandbox/harness/*.py, the runner among them, + base.recipe), so an
+unchanged recipe is never rebuilt and `verifier sandbox build` is then instant, and a server finds
+the image from the same files wherever it runs: on the host, or inside the service's image, where
+debootstrap is not installed (issue 30). The images carry that hash as a label (LABEL_RECIPE) and
+the Docker backend looks them up by it (find_image), so a pushed or retagged copy is found too.
 """
 from __future__ import annotations
 
@@ -62,18 +66,46 @@ def base_tag(prefix: str = "grpo-sandbox") -> str:
 
 
 def default_base() -> str:
-    """Offline debootstrap base where debootstrap exists (this machine), else the registry's."""
+    """The base to build FROM here: the offline debootstrap base where debootstrap exists (this
+    machine), else the registry's. A choice of the build only: it is no part of recipe_hash (the
+    built image records it in LABEL_BASE), so the server, which computes the hash where debootstrap
+    is not installed, names the same image."""
     if os.environ.get("SANDBOX_BASE_IMAGE"):
         return os.environ["SANDBOX_BASE_IMAGE"]
     return base_tag() if shutil.which("debootstrap") else REGISTRY_BASE
 
 
-def image_tag(language: str, prefix: str = "grpo-sandbox", base: str | None = None) -> str:
-    """The tag a language's image has for the current recipe: '<prefix>-<lang>:<hash>'."""
-    base = base or default_base()
+# Labels every language image carries (build_language): what it is, found by find_image.
+LABEL_LANGUAGE = "io.grpo-verifier.sandbox.language"
+LABEL_RECIPE = "io.grpo-verifier.sandbox.recipe"
+LABEL_BASE = "io.grpo-verifier.sandbox.base"  # the base it was built FROM (default_base), for the record
+
+
+def recipe_hash(language: str) -> str:
+    """The hash of a language's recipe: its Dockerfile, every harness file (name and bytes) and the
+    offline base's recipe. Only files of the checkout (the sandbox package), never what is installed
+    where it is computed: the host that builds and the server that looks up compute the same."""
     dockerfile = (IMAGES / f"{language}.Dockerfile").read_bytes()
     harness = [p.name.encode() + b"\0" + p.read_bytes() for p in harness_files()]
-    return f"{prefix}-{language}:{_digest(dockerfile, *harness, base.encode())}"
+    return _digest(dockerfile, *harness, (IMAGES / "base.recipe").read_bytes())
+
+
+def image_tag(language: str, prefix: str = "grpo-sandbox") -> str:
+    """The tag a language's image has for the current recipe: '<prefix>-<lang>:<recipe_hash>'."""
+    return f"{prefix}-{language}:{recipe_hash(language)}"
+
+
+def find_image(client: docker.DockerClient, language: str, prefix: str = "grpo-sandbox") -> str | None:
+    """The image of the language's current recipe on this daemon, found by its labels (the same
+    recipe_hash the build wrote): image_tag when it is among them, else another tag of such an
+    image (pushed and pulled under another name), else its id; None when there is none."""
+    labels = [f"{LABEL_LANGUAGE}={language}", f"{LABEL_RECIPE}={recipe_hash(language)}"]
+    images = client.images.list(filters={"label": labels})
+    tags = [t for img in images for t in img.tags]
+    want = image_tag(language, prefix)
+    if want in tags:
+        return want
+    return tags[0] if tags else (images[0].id if images else None)
 
 
 def _has_image(client: docker.DockerClient, tag: str) -> bool:
@@ -82,6 +114,18 @@ def _has_image(client: docker.DockerClient, tag: str) -> bool:
         return True
     except docker.errors.ImageNotFound:
         return False
+
+
+def _is_built(client: docker.DockerClient, language: str, tag: str, base: str) -> bool:
+    """Whether `tag` is this recipe's image, built FROM `base`, with its labels: an image of the same
+    name without them is rebuilt (the server would not find it), and so is one built FROM another
+    base (SANDBOX_BASE_IMAGE changed: the same name, the base asked for)."""
+    try:
+        labels = client.images.get(tag).labels or {}
+    except docker.errors.ImageNotFound:
+        return False
+    return (labels.get(LABEL_LANGUAGE) == language and labels.get(LABEL_RECIPE) == recipe_hash(language)
+            and labels.get(LABEL_BASE) == base)
 
 
 def build_base(client: docker.DockerClient, tag: str, progress: Callable[[str], None]) -> None:
@@ -129,7 +173,8 @@ def build_language(client: docker.DockerClient, language: str, base: str, tag: s
             shutil.copy(p, Path(ctx) / "harness" / p.name)
         try:
             client.images.build(path=ctx, tag=tag, buildargs={"BASE": base}, network_mode="host",
-                                rm=True, forcerm=True, pull=False)
+                                rm=True, forcerm=True, pull=False,
+                                labels={LABEL_LANGUAGE: language, LABEL_RECIPE: recipe_hash(language), LABEL_BASE: base})
         except docker.errors.BuildError as e:
             log = "".join(str(x.get("stream", x.get("error", ""))) for x in e.build_log)
             raise RuntimeError(f"building {tag} failed: {e.msg}\n{log[-2000:]}") from e
@@ -244,8 +289,8 @@ def build_images(languages: Sequence[str] | None = None, force: bool = False,
     client = docker.DockerClient(base_url=config.docker_url) if config.docker_url else docker.from_env()
     try:
         base = default_base()
-        tags = {lang: image_tag(lang, config.image_prefix, base) for lang in langs}
-        todo = [lang for lang in langs if force or not _has_image(client, tags[lang])]
+        tags = {lang: image_tag(lang, config.image_prefix) for lang in langs}
+        todo = [lang for lang in langs if force or not _is_built(client, lang, tags[lang], base)]
         if not todo:
             progress("sandbox build: all images up to date: " + ", ".join(tags.values()))
         elif base != REGISTRY_BASE and base == base_tag() and (force or not _has_image(client, base)):

@@ -159,3 +159,55 @@ def wait_until(check, timeout_s: float = 60.0) -> bool:
             return False
         time.sleep(0.2)
     return True
+
+
+# A right program and a near miss (right on the first test, off by one on the second: a+b+(a==5))
+# per language the images serve, reading "a b" and printing a+b: what every documented deployment
+# must grade (tests/test_deploy_compose.py, tests/test_sandbox_pod.py, tests/test_sandbox_hpc.py).
+ADD_TESTS = [{"stdin": "1 2\n", "expected_stdout": "3\n"}, {"stdin": "5 -7\n", "expected_stdout": "-2\n"}]
+ADD_PROGRAMS: dict[str, tuple[str, str]] = {
+    "python": ("a, b = map(int, input().split())\nprint(a + b)",
+               "a, b = map(int, input().split())\nprint(a + b + (a == 5))"),
+    "c": ('#include <stdio.h>\nint main(void) { long a, b; scanf("%ld %ld", &a, &b); printf("%ld\\n", a + b); return 0; }',
+          '#include <stdio.h>\nint main(void) { long a, b; scanf("%ld %ld", &a, &b); printf("%ld\\n", a + b + (a == 5)); return 0; }'),
+    "cpp": ('#include <iostream>\nint main() { long a, b; std::cin >> a >> b; std::cout << a + b << "\\n"; }',
+            '#include <iostream>\nint main() { long a, b; std::cin >> a >> b; std::cout << a + b + (a == 5) << "\\n"; }'),
+    "javascript": ("const [a, b] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number);\nconsole.log(a + b);",
+                   "const [a, b] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number);\n"
+                   "console.log(a + b + (a === 5 ? 1 : 0));"),
+    "java": ("import java.util.Scanner;\npublic class Main { public static void main(String[] x) {\n"
+             "  Scanner s = new Scanner(System.in); long a = s.nextLong(), b = s.nextLong(); System.out.println(a + b); } }",
+             "import java.util.Scanner;\npublic class Main { public static void main(String[] x) {\n"
+             "  Scanner s = new Scanner(System.in); long a = s.nextLong(), b = s.nextLong();\n"
+             "  System.out.println(a + b + (a == 5 ? 1 : 0)); } }"),
+    "rust": ("use std::io::Read;\nfn main() { let mut s = String::new(); std::io::stdin().read_to_string(&mut s).unwrap();\n"
+             "  let v: Vec<i64> = s.split_whitespace().map(|x| x.parse().unwrap()).collect(); println!(\"{}\", v[0] + v[1]); }",
+             "use std::io::Read;\nfn main() { let mut s = String::new(); std::io::stdin().read_to_string(&mut s).unwrap();\n"
+             "  let v: Vec<i64> = s.split_whitespace().map(|x| x.parse().unwrap()).collect();\n"
+             "  println!(\"{}\", v[0] + v[1] + (v[0] == 5) as i64); }"),
+    "go": ("package main\nimport \"fmt\"\nfunc main() { var a, b int\n fmt.Scan(&a, &b)\n fmt.Println(a + b) }",
+           "package main\nimport \"fmt\"\nfunc main() { var a, b int\n fmt.Scan(&a, &b)\n if a == 5 { b++ }\n fmt.Println(a + b) }"),
+}
+
+
+def every_language_tasks(languages: tuple[str, ...] | None = None) -> list[tuple[dict, str]]:
+    """(task, the verdict it must get): a right program and a near miss in each language (default:
+    every language the images serve, SandboxConfig's), a right and a near-miss math answer."""
+    from sandbox import SandboxConfig
+
+    langs = languages or SandboxConfig().languages
+    assert set(langs) <= set(ADD_PROGRAMS), f"no programs for {set(langs) - set(ADD_PROGRAMS)}"
+    out = [(math_task("math-right", "so \\boxed{\\frac{1}{2}}", "0.5"), "correct"),
+           (math_task("math-wrong", "so \\boxed{\\frac{1}{3}}", "0.5"), "incorrect")]
+    for lang in langs:
+        for tid, program, verdict in (("right", ADD_PROGRAMS[lang][0], "accepted"), ("wrong", ADD_PROGRAMS[lang][1], "wrong_answer")):
+            out.append(({"id": f"{lang}-{tid}", "kind": "code", "language": lang, "completion": f"```{lang}\n{program}\n```",
+                         "tests": ADD_TESTS}, verdict))
+    return out
+
+
+def verdicts_off(tasks: list[tuple[dict, str]], results: list[dict]) -> dict[str, str]:
+    """The tasks whose result is not the verdict they must get: id -> what came back (verdict: detail)."""
+    got = {r["id"]: r for r in results}
+    return {t["id"]: f"{got[t['id']]['verdict']}: {got[t['id']].get('detail', '')[:200]}" if t["id"] in got else "no result"
+            for t, want in tasks if t["id"] not in got or got[t["id"]]["verdict"] != want}

@@ -4,7 +4,8 @@ The compose file is validated against the Compose Specification schema (vendored
 docker-compose package). The image test takes the image `make image` builds (deploy/build_offline.sh)
 and runs it with the compose file's settings (read-only root, no capabilities, the Docker socket
 through its group, a token), then grades over gRPC, checks the HEALTHCHECK probe and that
-SIGTERM drains to exit code 0.
+SIGTERM drains to exit code 0. The compose test runs the file as docs/deploy.md "Deploy" says,
+through the real compose tool (scripts/ensure_compose.sh), and grades code in every language.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -19,6 +21,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
+
+from tests.helpers import every_language_tasks, verdicts_off
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPOSE = ROOT / "deploy" / "compose.yaml"
@@ -135,3 +139,65 @@ def test_image_serves_grades_reports_health_and_drains_on_sigterm(image):
         assert code.stdout.strip() == "0", subprocess.run(["docker", "logs", name], capture_output=True, text=True).stderr[-2000:]
     finally:
         subprocess.run(["docker", "rm", "-f", name], capture_output=True)
+
+
+def compose_tool() -> list[str]:
+    """The compose a user has: the `docker compose` plugin where present, else Debian's
+    `docker-compose` (the plugin is not in Debian's docker.io)."""
+    if subprocess.run(["docker", "compose", "version"], capture_output=True).returncode == 0:
+        return ["docker", "compose"]
+    if shutil.which("docker-compose"):
+        return ["docker-compose"]
+    pytest.fail("no compose tool: run scripts/ensure_compose.sh (make test does)")
+
+
+def _wait_healthy(container: str, timeout_s: float = 300) -> None:
+    """Until Docker's own health check (the compose file's) says healthy; fail with the log if it
+    never does or the container stops."""
+    deadline = time.monotonic() + timeout_s
+    state = ""
+    while time.monotonic() < deadline:
+        state = subprocess.run(["docker", "inspect", "-f", "{{.State.Status}} {{.State.Health.Status}}", container],
+                               capture_output=True, text=True).stdout.strip()
+        if state == "running healthy" or not state.startswith("running"):
+            break
+        time.sleep(1)
+    logs = subprocess.run(["docker", "logs", "--tail", "40", container], capture_output=True, text=True)
+    assert state == "running healthy", f"{state}: {logs.stdout[-1500:]}{logs.stderr[-1500:]}"
+
+
+@pytest.mark.docker
+@pytest.mark.slow
+def test_compose_up_serves_healthy_and_grades_code_in_every_language(image, tmp_path):
+    """docs/deploy.md "Deploy", One host, as a user runs it: `make images`, then `compose up` of
+    deploy/compose.yaml with the real compose tool. A right program and a near miss in every language
+    the images serve, and math, grade through its published port (issue 30: every code task was
+    infra_error "sandbox images missing", the server inside computing other image tags than the
+    host's build)."""
+    from sandbox.build import build_images
+    from verifier.client import ClientConfig, VerifierClient
+    from verifier.local_server import free_port
+
+    build_images(progress=lambda _m: None)  # `make images`: instant when they are built
+    project = f"pytest-compose-{os.getpid()}"
+    compose = [*compose_tool(), "-p", project, "-f", str(COMPOSE)]
+    if image != _compose()["services"]["verifier"]["image"]:  # VERIFIER_TEST_IMAGE: the file's, retagged
+        override = tmp_path / "image.yaml"
+        override.write_text(yaml.safe_dump({"services": {"verifier": {"image": image}}}))
+        compose += ["-f", str(override)]
+    port = free_port()
+    env = {**os.environ, "VERIFIER_TOKEN": "t0ken-for-compose", "DOCKER_GID": str(os.stat("/var/run/docker.sock").st_gid),
+           "PUBLISH_PORT": str(port), "PUBLISH_METRICS_PORT": str(free_port()), "PUBLISH_HTTP_PORT": str(free_port())}
+    up = subprocess.run([*compose, "up", "-d", "--no-build"], env=env, capture_output=True, text=True, timeout=300)
+    try:
+        assert up.returncode == 0, up.stderr[-2000:]
+        (container,) = subprocess.run([*compose, "ps", "-q", "verifier"], env=env, capture_output=True, text=True,
+                                      check=True).stdout.split()
+        _wait_healthy(container)
+        tasks = every_language_tasks()
+        with VerifierClient(f"127.0.0.1:{port}", ClientConfig(token=env["VERIFIER_TOKEN"], timeout_s=600)) as client:
+            results = client.grade([t for t, _ in tasks])
+        assert not verdicts_off(tasks, results), verdicts_off(tasks, results)
+    finally:
+        down = subprocess.run([*compose, "down", "-t", "45"], env=env, capture_output=True, text=True, timeout=300)
+    assert down.returncode == 0, down.stderr[-2000:]

@@ -142,3 +142,66 @@ def test_a_gvisor_server_holds_its_root_filesystems_until_it_closes(tmp_path):
         backend.close()
     assert prune_rootfs(tmp_path, {"python": "p-python:ffffffffffff"}, progress=lambda m: None) == [rootfs_name(current)]
     assert GvisorBackend(backend.config).find_images(("python",)) == ({}, ["python"])
+
+
+# One name, from one set of facts (issue 30): the host that builds and the server that looks up
+# (inside the service's image, with no debootstrap) computed different tags for the same recipe.
+def test_a_recipes_tag_is_the_same_wherever_it_is_computed(monkeypatch):
+    from sandbox.build import REGISTRY_BASE, base_tag, image_tag
+    from sandbox.languages import LANGUAGES
+
+    monkeypatch.delenv("SANDBOX_BASE_IMAGE", raising=False)
+    monkeypatch.setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin")
+    if default_base() != base_tag():
+        pytest.fail("debootstrap is not installed: run scripts/ensure_docker.sh (make test does)")
+    here = {lang: image_tag(lang) for lang in LANGUAGES}
+    monkeypatch.setenv("PATH", "/nonexistent")  # as inside the service's image: no debootstrap
+    assert default_base() == REGISTRY_BASE  # the build would take another base ...
+    assert {lang: image_tag(lang) for lang in LANGUAGES} == here  # ... the name stays the recipe's
+    monkeypatch.setenv("SANDBOX_BASE_IMAGE", "debian:bookworm")
+    assert {lang: image_tag(lang) for lang in LANGUAGES} == here
+
+
+def test_a_recipes_tag_changes_with_every_file_of_the_recipe(tmp_path, monkeypatch):
+    """The near misses: one byte more in the base's recipe, a Dockerfile or a harness file is another tag."""
+    import shutil
+
+    import sandbox.build as build
+
+    before = build.image_tag("python")
+    for folder, name in ((build.IMAGES, "base.recipe"), (build.IMAGES, "python.Dockerfile"), (build.HARNESS, "runner.py")):
+        copy = tmp_path / folder.name / name
+        shutil.copytree(folder, copy.parent, dirs_exist_ok=True)
+        copy.write_bytes(copy.read_bytes() + b"\n")
+        with monkeypatch.context() as m:
+            m.setattr(build, "IMAGES" if folder == build.IMAGES else "HARNESS", copy.parent)
+            assert build.image_tag("python") != before, name
+    assert build.image_tag("python") == before
+
+
+@pytest.mark.docker
+def test_the_server_finds_a_recipes_image_by_its_labels_not_by_a_name():
+    """build.find_image: a copy of the image under another name is found (pushed and pulled, or
+    another prefix); an image that merely has the recipe's name, without the labels, is not."""
+    from sandbox.build import LABEL_RECIPE, build_images, find_image, image_tag, recipe_hash
+
+    tags = build_images(["python"], progress=lambda m: None)
+    client = docker.from_env()
+    built = client.images.get(tags["python"])
+    assert built.labels[LABEL_RECIPE] == recipe_hash("python")
+    other, impostor = "pytest-registry.example/sandbox-python:copy", image_tag("python", "pytest-impostor")
+    try:
+        assert find_image(client, "python") == tags["python"]  # its own name first
+        built.tag(other)
+        assert find_image(client, "python", "pytest-other-prefix") in (tags["python"], other)  # any name, same labels
+        client.images.build(fileobj=io.BytesIO(f"FROM {other}\nLABEL {LABEL_RECIPE}=000000000000\n".encode()),
+                            tag=impostor, pull=False, rm=True)
+        assert client.images.get(impostor).id != built.id
+        assert find_image(client, "python", "pytest-impostor") in (tags["python"], other)  # not the impostor
+    finally:
+        for tag in (impostor, other):
+            try:
+                client.images.remove(tag)
+            except docker.errors.APIError:
+                pass
+        client.close()

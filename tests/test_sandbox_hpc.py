@@ -1,11 +1,12 @@
 """HPC (issue 19): `verifier serve` as an ordinary user, on a host where that user has no Docker and
-no root, grades code with the gVisor backend, started with the flags of the Slurm recipe in docs/deploy.md "Deploy".
+no root, grades code with the gVisor backend, started with the flags of the Slurm recipe in docs/deploy.md "Deploy":
+a right program and a near miss in every language the images serve, and math.
 
 The user is `nobody` (setpriv: its uid and group only, no capabilities, no-new-privileges), which
 cannot reach the Docker socket and gets DOCKER_HOST pointing nowhere. It runs the host's Debian
 python3.11 with this checkout and the project's dependencies on its path (the venv's interpreter
 lives under root's home, which nobody cannot enter), and the root filesystem is a hard-linked
-copy of the exported one in a folder it can read, as on a shared file system.
+copies of the exported ones in a folder it can read, as on a shared file system.
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ import pytest
 
 from sandbox.build import image_tag, rootfs_name
 from tests.conftest import ServerProcess
-from tests.helpers import request, sandbox_config, stub
+from tests.helpers import every_language_tasks, request, sandbox_config, stub, verdicts_off
 from verifier.schema import verdict_from_proto
 
 pytestmark = pytest.mark.docker
@@ -73,14 +74,15 @@ def test_an_ordinary_user_without_docker_serves_code_with_the_slurm_recipe():
         pytest.fail(f"needs runsc and {PYTHON} (`make gvisor`; Debian's python3)")
     # the user has no Docker: it cannot even open the socket
     assert subprocess.run([*SETPRIV, "test", "-w", "/var/run/docker.sock"]).returncode != 0
-    config = sandbox_config("gvisor", languages=("python",))  # the root filesystem exported
-    name = rootfs_name(image_tag("python", config.image_prefix))
+    config = sandbox_config("gvisor")  # every language's root filesystem exported
+    names = [rootfs_name(image_tag(lang, config.image_prefix)) for lang in config.languages]
     shared = Path(tempfile.mkdtemp(prefix="pytest-hpc-"))  # a folder the user can read, as /shared is
     uid = 65534
     try:
         shared.chmod(0o755)
         (shared / "rootfs").mkdir()
-        subprocess.run(["cp", "-al", str(Path(config.rootfs_dir) / name), str(shared / "rootfs" / name)], check=True)
+        for name in names:
+            subprocess.run(["cp", "-al", str(Path(config.rootfs_dir) / name), str(shared / "rootfs" / name)], check=True)
         (shared / "token").write_text(TOKEN)
         (shared / "token").chmod(0o644)
         recipe = slurm_serve_flags()
@@ -92,19 +94,19 @@ def test_an_ordinary_user_without_docker_serves_code_with_the_slurm_recipe():
         flags = [a for k, v in values.items() if v is not None for a in (k, v)]  # host and port: LocalServer's
         env = {"PYTHONPATH": f"{ROOT}:{sysconfig.get_paths()['purelib']}", "HOME": str(shared),
                "DOCKER_HOST": "unix:///nonexistent/docker.sock", "PATH": "/usr/local/bin:/usr/bin:/bin",
-               "XDG_RUNTIME_DIR": "", "VERIFIER_SANDBOX_LANGUAGES": "python", "VERIFIER_SANDBOX_POOL_NAME": "pytest-hpc"}
+               "XDG_RUNTIME_DIR": "", "VERIFIER_SANDBOX_LANGUAGES": ",".join(config.languages),
+               "VERIFIER_SANDBOX_POOL_NAME": "pytest-hpc"}
         server = UserServer(*flags, env=env, start_timeout_s=180)
         try:
             pid = server.proc.pid
             status = Path(f"/proc/{pid}/status").read_text()
             assert re.search(rf"^Uid:\s+{uid}\s", status, re.M) and re.search(r"^CapEff:\s+0+$", status, re.M), status
-            tasks = [_task("right", "a, b = map(int, input().split())\nprint(a + b)"),
-                     _task("wrong", "a, b = map(int, input().split())\nprint(a * b)"),
-                     _task("contained", "import os\nprint(os.path.exists('/var/run/docker.sock'))", "", "False\n")]
-            reply = stub(server.target).Grade(request(tasks), timeout=300, metadata=[("authorization", f"Bearer {TOKEN}")])
-            verdicts = {r.id: (verdict_from_proto(r.verdict), r.detail) for r in reply.results}
-            assert {k: v[0] for k, v in verdicts.items()} == {"right": "accepted", "wrong": "wrong_answer",
-                                                              "contained": "accepted"}, verdicts
+            tasks = [*every_language_tasks(config.languages),
+                     (_task("contained", "import os\nprint(os.path.exists('/var/run/docker.sock'))", "", "False\n"), "accepted")]
+            reply = stub(server.target).Grade(request([t for t, _ in tasks]), timeout=600,
+                                              metadata=[("authorization", f"Bearer {TOKEN}")])
+            results = [{"id": r.id, "verdict": verdict_from_proto(r.verdict), "detail": r.detail} for r in reply.results]
+            assert not verdicts_off(tasks, results), verdicts_off(tasks, results)
             assert _runsc_of(uid)  # its sandboxes are the user's own runsc processes
             assert server.stop() == 0
         finally:

@@ -35,20 +35,31 @@ CANARY = "canary-7f3a9c1e"  # the server's bearer token: a program must not find
 SIZING = {"VERIFIER_WORKERS": "2", "VERIFIER_SANDBOX_LANGUAGES": "python,cpp,c", "VERIFIER_SANDBOX_POOL_SIZE": "1"}
 
 
-def pod_flags(deployment: dict) -> list[str]:
-    """`docker run` flags for the pod's security settings, read from deploy/k8s: every field of the
+# The pod's seccomp and AppArmor profile types as `docker run` security options (RuntimeDefault is
+# Docker's default profile: no flag).
+PROFILES = {"Unconfined": "unconfined", "RuntimeDefault": None}
+
+
+def pod_flags(deployment: dict, groups: dict[int, int] | None = None) -> list[str]:
+    """`docker run` flags for the pod's security settings, read from the manifest: every field of the
     pod's and the container's securityContext is mapped (an unknown one fails, so the test cannot
-    drift from the manifest), and so is the /tmp volume."""
+    drift from the manifest), and so is each volume: the /tmp emptyDir, a hostPath as a bind mount
+    (the token Secret is given as a value: pod_env). `groups` maps a supplementalGroup of the
+    manifest to this host's (the socket's group, which deploy/k8s-docker-socket says to patch)."""
     pod = deployment["spec"]["template"]["spec"]
     (container,) = pod["containers"]
     psc, csc = pod["securityContext"], container["securityContext"]
     flags = ["--user", f"{psc['runAsUser']}:{psc['runAsGroup']}", "--group-add", str(psc["fsGroup"])]
+    for group in psc.get("supplementalGroups", ()):
+        flags += ["--group-add", str((groups or {}).get(group, group))]
     assert psc["runAsNonRoot"] and csc["runAsNonRoot"] and psc["runAsUser"] != 0
-    assert set(psc) == {"runAsNonRoot", "runAsUser", "runAsGroup", "fsGroup", "seccompProfile", "appArmorProfile"}, psc
+    assert set(psc) - {"supplementalGroups"} == {"runAsNonRoot", "runAsUser", "runAsGroup", "fsGroup", "seccompProfile",
+                                                 "appArmorProfile"}, psc
     assert set(csc) == {"allowPrivilegeEscalation", "readOnlyRootFilesystem", "runAsNonRoot", "capabilities", "procMount"}, csc
-    assert not csc.get("privileged") and "hostPath" not in json.dumps(pod)
-    flags += ["--security-opt", f"seccomp={psc['seccompProfile']['type'].lower()}",
-              "--security-opt", f"apparmor={psc['appArmorProfile']['type'].lower()}"]
+    assert not csc.get("privileged")
+    for opt, key in (("seccomp", "seccompProfile"), ("apparmor", "appArmorProfile")):
+        profile = PROFILES[psc[key]["type"]]
+        flags += ["--security-opt", f"{opt}={profile}"] if profile else []
     assert csc["capabilities"] == {"drop": ["ALL"]}
     flags += ["--cap-drop", "ALL"]
     if csc["allowPrivilegeEscalation"] is False:
@@ -58,10 +69,16 @@ def pod_flags(deployment: dict) -> list[str]:
     assert csc["procMount"] in ("Default", "Unmasked")
     if csc["procMount"] == "Unmasked":
         flags += ["--security-opt", "systempaths=unconfined"]
-    mounts = {m["name"]: m["mountPath"] for m in container["volumeMounts"]}
-    (tmp,) = [v for v in pod["volumes"] if v["name"] == "tmp"]
-    assert tmp["emptyDir"]["medium"] == "Memory" and tmp["emptyDir"]["sizeLimit"].endswith("Mi")
-    flags += ["--tmpfs", f"{mounts['tmp']}:rw,size={tmp['emptyDir']['sizeLimit'][:-2]}m"]
+    volumes = {v["name"]: v for v in pod["volumes"]}
+    for mount in container["volumeMounts"]:
+        volume = volumes[mount["name"]]
+        if "hostPath" in volume:
+            flags += ["-v", f"{volume['hostPath']['path']}:{mount['mountPath']}"]
+        elif mount["name"] == "tmp":
+            assert volume["emptyDir"]["medium"] == "Memory" and volume["emptyDir"]["sizeLimit"].endswith("Mi")
+            flags += ["--tmpfs", f"{mount['mountPath']}:rw,size={volume['emptyDir']['sizeLimit'][:-2]}m"]
+        else:
+            assert mount["name"] == "token" and "secret" in volume, mount
     return flags
 
 
@@ -181,7 +198,7 @@ def _grade(target: str, src: Path, *extra: str) -> list[dict]:
 def test_the_servers_image_grades_code_in_an_unprivileged_pod(tmp_path, server_image):
     (deployment,) = [d for d in yaml.safe_load_all((ROOT / "deploy/k8s/deployment.yaml").read_text()) if d]
     env = pod_env(deployment)
-    assert env["VERIFIER_SANDBOX_BACKEND"] == "gvisor"
+    assert env["VERIFIER_SANDBOX_BACKEND"] == "gvisor" and "hostPath" not in json.dumps(deployment)
     name = f"pytest-pod-{os.getpid()}"
     run = ["docker", "run", "-d", "--name", name, *pod_flags(deployment), "-p", f"127.0.0.1::{env['VERIFIER_PORT']}",
            *(a for k, v in env.items() for a in ("-e", f"{k}={v}")), server_image, *deployment["spec"]["template"]["spec"]["containers"][0]["args"]]
@@ -223,3 +240,49 @@ def test_the_servers_image_grades_code_in_an_unprivileged_pod(tmp_path, server_i
     # it has no socket; its runsc state was in its own /tmp).
     assert not subprocess.run(["docker", "ps", "-aq", "--filter", f"name={name}"], capture_output=True, text=True).stdout.split()
     assert not _pod_processes(container_id)
+
+
+def test_the_docker_socket_overlay_grades_code_in_every_language(tmp_path, server_image):
+    """deploy/k8s-docker-socket (docs/deploy.md "Deploy", Nodes with Docker), as the test above runs
+    the base: the same image, the overlay's rendered Deployment (the Docker backend, the node's socket
+    through its group, default seccomp and AppArmor), its own entrypoint and `serve`, the node's daemon
+    holding the sandbox images `make images` built. A right program and a near miss in every language,
+    and math, grade through its gRPC port (issue 30: every code task was infra_error, the server
+    computing other image tags than the node's build); a graceful stop leaves none of its sandboxes."""
+    from sandbox.backend import LABEL_POOL
+    from sandbox.build import build_images
+    from tests.helpers import every_language_tasks, verdicts_off
+    from tests.test_deploy_k8s import DOCKER_OVERLAY, render
+
+    build_images(progress=lambda _m: None)  # `make images` on the node: instant when they are built
+    (deployment,) = [d for d in render(DOCKER_OVERLAY) if d["kind"] == "Deployment"]
+    name = f"pytest-pod-docker-{os.getpid()}"
+    env = {**pod_env(deployment), "VERIFIER_SANDBOX_LANGUAGES": ",".join(SandboxConfig().languages),
+           "VERIFIER_SANDBOX_POOL_NAME": name}
+    assert env["VERIFIER_SANDBOX_BACKEND"] == "docker"
+    socket_group = {g: os.stat("/var/run/docker.sock").st_gid for g in deployment["spec"]["template"]["spec"]["securityContext"]["supplementalGroups"]}
+    run = ["docker", "run", "-d", "--name", name, *pod_flags(deployment, socket_group), "-p", f"127.0.0.1::{env['VERIFIER_PORT']}",
+           *(a for k, v in env.items() for a in ("-e", f"{k}={v}")), server_image, *deployment["spec"]["template"]["spec"]["containers"][0]["args"]]
+    assert "/var/run/docker.sock:/var/run/docker.sock" in run and "--privileged" not in run
+    started = subprocess.run(run, capture_output=True, text=True, timeout=120)
+    assert started.returncode == 0, started.stderr
+    try:
+        port = subprocess.run(["docker", "port", name, env["VERIFIER_PORT"]], capture_output=True, text=True,
+                              check=True).stdout.split()[0].rpartition(":")[2]
+        target = f"127.0.0.1:{port}"
+        _wait_serving(target, name)
+        tasks = every_language_tasks()
+        src = tmp_path / "tasks.jsonl"
+        src.write_text("".join(json.dumps(t) + "\n" for t, _ in tasks))
+        results = _grade(target, src)
+        assert not verdicts_off(tasks, results), verdicts_off(tasks, results)
+        stop = subprocess.run(["docker", "stop", "-t", "60", name], capture_output=True, text=True, timeout=120)
+        assert stop.returncode == 0, stop.stderr
+        state = subprocess.run(["docker", "inspect", name, "--format", "{{.State.ExitCode}}"], capture_output=True, text=True)
+        assert state.stdout.strip() == "0", subprocess.run(["docker", "logs", "--tail", "30", name], capture_output=True,
+                                                           text=True).stderr[-2000:]
+        # its sandboxes were the node daemon's containers, labelled with its pool: none is left
+        left = subprocess.run(["docker", "ps", "-aq", "--filter", f"label={LABEL_POOL}={name}"], capture_output=True, text=True)
+        assert not left.stdout.split(), left.stdout
+    finally:
+        subprocess.run(["docker", "rm", "-f", name], capture_output=True, timeout=120)
