@@ -62,9 +62,6 @@ _COMMON_KEYS = {"id", "kind", "timeout_s"}
 TASK_KEYS = {"math": _COMMON_KEYS | set(pb.MathTask.DESCRIPTOR.fields_by_name),
              "code": _COMMON_KEYS | set(pb.CodeTask.DESCRIPTOR.fields_by_name)}
 TEST_KEYS = set(pb.CodeTest.DESCRIPTOR.fields_by_name)
-# Verdicts that say "not graded" rather than "wrong" (the answer was not judged): the trainer routes
-# give them 0.0 and a flag.
-UNGRADED = UNJUDGED
 _LARGE_BODY = 1 << 20  # parse bodies beyond this off the event loop
 # The trainer clients' own deadlines per request (README "Plug it into your trainer", its table): OpenRLHF's aiohttp and requests
 # clients (total=180; OpenRLHF/OpenRLHF 3c3be623 openrlhf/utils/agent.py, v0.8.0 remote_rm_utils.py),
@@ -427,7 +424,7 @@ class HttpFrontEnd:
             log.warning("%d of %d items not graded (reward 0.0), first: %s", len(skipped), len(responses), skipped[0])
         if tasks:
             for i, result in zip(slots, await self._grade(request, tasks, deadline_s=deadline_s)):
-                ungraded = result["verdict"] in UNGRADED
+                ungraded = result["verdict"] in UNJUDGED  # not judged, not wrong: 0.0 and a flag
                 out[i] = (0.0 if ungraded else float(result["score"]), ungraded, result["verdict"])
         return out
 
