@@ -193,6 +193,11 @@ DETAIL_MAX = 300  # characters of a result's or a test's detail
 EXTRACT_MAX = 2000  # characters of a code result's extracted program
 MATH_SHOWN_CHARS = 200  # characters of a math result's detail and extracted answer
 
+# The tail of a completion the trainer's reward functions and HTTP trainer routes keep (answers sit at
+# the end; trainer/config.py RewardConfig.max_completion_chars, verifier/api/http.py): it keeps a
+# request under the server's field limit.
+MAX_COMPLETION_CHARS = 100_000
+
 # Task ids and math choices (verifier/schema.py check_limits and validate_tasks)
 MAX_ID_BYTES = 256
 MAX_CHOICE_BYTES = 4096

@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from sandbox.contract import MAX_TESTS
+from sandbox.contract import MAX_COMPLETION_CHARS, MAX_TESTS
 from sandbox.contract import DEFAULT_COMPARE, DEFAULT_LANGUAGE, DEFAULT_PROFILE, PROFILES, SCORINGS
 from verifier.client_config import ClientConfig
 
@@ -54,7 +54,7 @@ class RewardConfig:
         "help": "Output comparison of code tests: exact | lines | tokens | float."})
     task_timeout_s: float = field(default=0.0, metadata={
         "help": "Per-item grading deadline asked of the server; 0 means the server default."})
-    max_completion_chars: int = field(default=100_000, metadata={
+    max_completion_chars: int = field(default=MAX_COMPLETION_CHARS, metadata={
         "help": "Completions longer than this are cut to their last N characters (answers sit at the end), "
                 "keeping requests under the server's field limit."})
     max_tests_per_task: int = field(default=MAX_TESTS, metadata={

@@ -29,7 +29,7 @@ from typing import Any
 from sandbox.contract import HOST_FAULTS
 from trainer.config import RewardConfig
 from verifier.client_config import ClientConfig
-from trainer.rewards import RewardServiceError
+from trainer.rewards import Breaker
 from trainer.tasks import checked, completion_text, component_value
 from verifier.formats import rows
 
@@ -114,28 +114,8 @@ class _Client:
             return self._client
 
 
-class _Breaker:
-    """Counts batches in a row that came back mostly ungraded; raises at cfg.breaker_patience."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.streak = 0
-
-    def record(self, sent: int, ungraded: int, cfg: RewardConfig) -> None:
-        with self._lock:
-            failed = sent > 0 and ungraded / sent >= cfg.breaker_threshold
-            self.streak = self.streak + 1 if failed else 0
-            if not (cfg.breaker_patience and self.streak >= cfg.breaker_patience):
-                return
-            self.streak = 0
-        raise RewardServiceError(
-            f"verifier at {cfg.target}: {ungraded}/{sent} items ungraded, >= {cfg.breaker_threshold:.0%} of the "
-            f"batch for {cfg.breaker_patience} batches in a row. Training stopped rather than learn from rewards "
-            f"no grader produced; check the service (metrics, logs) and resume from the last checkpoint.")
-
-
 _CLIENT = _Client()
-BREAKER = _Breaker()
+BREAKER = Breaker()  # one per process: the adapters' module-level functions share it
 
 
 def grade(tasks: Sequence[dict | None], cfg: RewardConfig) -> list[dict | None]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import threading
 import time
 import weakref
 from collections import OrderedDict
@@ -79,6 +80,30 @@ def default_client_factory(cfg: RewardConfig) -> Any:
     return AsyncVerifierClient(cfg.target, cfg.client_config())
 
 
+class Breaker:
+    """The circuit breaker of every reward path (the TRL functions here, the verl, OpenRLHF and slime
+    adapters in trainer/remote.py): counts batches in a row that came back mostly ungraded and raises
+    RewardServiceError at `breaker_patience`, so a run never trains on zeros from a service that is down."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.streak = 0
+
+    def record(self, sent: int, ungraded: int, cfg: RewardConfig, error: str = "") -> None:
+        """Count one batch of `sent` items, `ungraded` of them not graded; raise at the patience."""
+        with self._lock:
+            failed = sent > 0 and ungraded / sent >= cfg.breaker_threshold
+            self.streak = self.streak + 1 if failed else 0
+            if not (cfg.breaker_patience and self.streak >= cfg.breaker_patience):
+                return
+            self.streak = 0
+        raise RewardServiceError(
+            f"verifier at {cfg.target}: {ungraded}/{sent} items ungraded, >= {cfg.breaker_threshold:.0%} of the "
+            f"batch for {cfg.breaker_patience} batches in a row (last error: {error or 'items answered infra_error'}). "
+            f"Training stopped rather than learn from missing rewards; check the service (metrics, logs) and resume "
+            f"from the last checkpoint. Tune RewardConfig.breaker_patience/breaker_threshold, or 0 to disable.")
+
+
 class VerifierRewards:
     """A group of named reward components over one verifier RPC per batch.
 
@@ -96,7 +121,7 @@ class VerifierRewards:
         self._pid = os.getpid()
         self._clients: dict[int, tuple[weakref.ref, Any]] = {}
         self._pending: OrderedDict[tuple, list[_Pending]] = OrderedDict()
-        self._bad_streak = 0
+        self._breaker = Breaker()
         self.stats = GroupStats()
         self.last_outcome: BatchOutcome | None = None
 
@@ -220,20 +245,7 @@ class VerifierRewards:
         s.retries += outcome.retries
         s.wait_s += outcome.rpc_s
         _log_batch(outcome, kwargs.get("log_extra"), kwargs.get("log_metric"), self.config.log_samples)
-        self._check_breaker(outcome)
-
-    def _check_breaker(self, outcome: BatchOutcome) -> None:
-        cfg = self.config
-        failed = outcome.sent > 0 and outcome.ungraded / outcome.sent >= cfg.breaker_threshold
-        self._bad_streak = self._bad_streak + 1 if failed else 0
-        if cfg.breaker_patience and self._bad_streak >= cfg.breaker_patience:
-            self._bad_streak = 0
-            raise RewardServiceError(
-                f"verifier at {cfg.target}: {outcome.ungraded}/{outcome.sent} items ungraded, "
-                f">= {cfg.breaker_threshold:.0%} of the batch for {cfg.breaker_patience} batches in a row "
-                f"(last error: {outcome.error or 'items answered infra_error'}). Training stopped rather than "
-                f"learn from missing rewards; check the service (metrics, logs) and resume from the last "
-                f"checkpoint. Tune RewardConfig.breaker_patience/breaker_threshold, or 0 to disable.")
+        self._breaker.record(outcome.sent, outcome.ungraded, self.config, outcome.error)
 
     async def aclose(self) -> None:
         """Close this loop's client (others belong to loops we cannot await on)."""

@@ -43,7 +43,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from sandbox.contract import DEFAULT_SCORING, PROFILES, UNJUDGED, CodeTask, Task, TaskError
+from sandbox.contract import DEFAULT_SCORING, MAX_COMPLETION_CHARS, PROFILES, UNJUDGED, CodeTask, Task, TaskError
 from sandbox.keys import reuse_key
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
@@ -62,12 +62,6 @@ _COMMON_KEYS = {"id", "kind", "timeout_s"}
 TASK_KEYS = {"math": _COMMON_KEYS | set(pb.MathTask.DESCRIPTOR.fields_by_name),
              "code": _COMMON_KEYS | set(pb.CodeTask.DESCRIPTOR.fields_by_name)}
 TEST_KEYS = set(pb.CodeTest.DESCRIPTOR.fields_by_name)
-# Verdicts that say "not graded" rather than "wrong" (the answer was not judged): the trainer routes
-# give them 0.0 and a flag.
-UNGRADED = UNJUDGED
-# Keep the tail of very long responses, as the TRL reward functions do (trainer.config.RewardConfig).
-# A label is read by the trainer adapters' reader (verifier/formats/rows.py label_task).
-MAX_RESPONSE_CHARS = 100_000
 _LARGE_BODY = 1 << 20  # parse bodies beyond this off the event loop
 # The trainer clients' own deadlines per request (README "Plug it into your trainer", its table): OpenRLHF's aiohttp and requests
 # clients (total=180; OpenRLHF/OpenRLHF 3c3be623 openrlhf/utils/agent.py, v0.8.0 remote_rm_utils.py),
@@ -415,7 +409,7 @@ class HttpFrontEnd:
         slots, skipped = [], []
         languages = _language_limits(self.engine.languages())
         for i, (response, label) in enumerate(zip(responses, labels)):
-            task = label_task(str(i), response[-MAX_RESPONSE_CHARS:], label, rules)[0] if response is not None \
+            task = label_task(str(i), response[-MAX_COMPLETION_CHARS:], label, rules)[0] if response is not None \
                 else "the prompt is not in the query"
             if isinstance(task, dict):
                 try:
@@ -430,7 +424,7 @@ class HttpFrontEnd:
             log.warning("%d of %d items not graded (reward 0.0), first: %s", len(skipped), len(responses), skipped[0])
         if tasks:
             for i, result in zip(slots, await self._grade(request, tasks, deadline_s=deadline_s)):
-                ungraded = result["verdict"] in UNGRADED
+                ungraded = result["verdict"] in UNJUDGED  # not judged, not wrong: 0.0 and a flag
                 out[i] = (0.0 if ungraded else float(result["score"]), ungraded, result["verdict"])
         return out
 

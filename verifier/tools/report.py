@@ -31,8 +31,6 @@ SLOWEST = 20
 MAX_GROUP_ROWS = 100  # per-problem rows shown (hardest first); the summary covers all groups
 MAX_BAD_SHOWN = 20
 GROUP_CANDIDATES = ("problem_id", "problem", "prompt", "question")
-PASS_VERDICTS = PASSING
-UNGRADED = HOST_FAULTS  # the host could not grade, not the model's fault: left out of pass@k
 KINDS = ("math", "code")
 
 
@@ -190,11 +188,11 @@ class Stats:
         group = self.groups.get(key)
         if group is None:
             group = self.groups[key] = Group(short(value, 80), kind)
-        if verdict in UNGRADED:
+        if verdict in HOST_FAULTS:  # the host could not grade, not the model's fault: left out of pass@k
             group.ungraded += 1
         else:
             group.n += 1
-            group.c += verdict in PASS_VERDICTS
+            group.c += verdict in PASSING
 
     def _add_timing(self, line: int, row: dict, kind: str, verdict: str) -> None:
         exec_s, queue_s = _seconds(row.get("exec_s")), _seconds(row.get("queue_s"))
