@@ -466,6 +466,13 @@ def _test_entry(verdict: str, facts: dict | None, detail: str) -> dict:
     return test_result(verdict, float(facts.get("cpu_s") or 0.0), checks.clip(detail), facts.get("exit_code"))
 
 
+def _task_fault(facts: dict | None, detail: str) -> dict:
+    """A test the task's own data could not judge (its checker failed on the reference answer too, its
+    tests reach no function of the program): infra_error, not retried, whose fault is the task's (the
+    contract's fault column: "task"). The entry never reaches a result: _summary raises on it."""
+    return {**_test_entry("infra_error", facts, detail), "fault": "task"}
+
+
 def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     """Run one job in its box: files, checker, syntax check or compile, the stdin tests, then the
     judged tests; (result, whether the box may serve again)."""
@@ -650,7 +657,7 @@ def _summary(plan: Plan, tests: list[dict], total: int) -> dict:
     verdicts = [t["verdict"] for t in tests]
     if "infra_error" in verdicts:
         bad = tests[verdicts.index("infra_error")]
-        raise InfraFailure(bad["detail"], retryable=not bad["detail"].startswith(("checker", "test references")))
+        raise InfraFailure(bad["detail"], retryable=bad.get("fault") != "task")
     verdict = checks.overall(verdicts) if len(tests) == total else next(v for v in verdicts if v != "accepted")
     score = checks.score(verdicts, total, plan.scoring)
     failed = next((i for i, t in enumerate(tests) if t["verdict"] != "accepted"), None)
@@ -819,7 +826,7 @@ def _checked(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, output:
     if ref.get("exit_code") == 0 and not ref.get("stop"):
         return _test_entry("wrong_answer", facts, checks.clip(f"the checker failed on this output ({why or msg}) "
                                                              "and accepts the reference answer"))
-    return _test_entry("infra_error", facts, f"checker failed: {why or msg}")
+    return _task_fault(facts, f"checker failed: {why or msg}")
 
 
 def _reference_run(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, expected: bytes) -> dict | None:
@@ -888,10 +895,10 @@ def _judged_tests(box, plan: Plan, config: SandboxConfig) -> list[dict] | None:
     load = next((x for x in lines if "load_error" in x), None)
     undefined = next((x["undefined"] for x in lines if "undefined" in x), None)
     if undefined is not None:
-        return [_test_entry("infra_error", facts, f"test references undefined name {str(undefined)[:200]} (the "
+        return [_task_fault(facts, f"test references undefined name {str(undefined)[:200]} (the "
                             "task's tests must define their helpers; docs/sandboxes.md \"How assert-style tests are judged\")")]
     if any(x.get("unused") is True for x in lines):
-        return [_test_entry("infra_error", facts, "test references no function of the program: any program "
+        return [_task_fault(facts, "test references no function of the program: any program "
                             "would pass them (docs/sandboxes.md \"How assert-style tests are judged\")")]
     v, d = checks.run_verdict(facts, LANGUAGES["python"], cpu)
     if load is not None:  # the program failed before any test ran (or the test file could not load)
@@ -942,10 +949,10 @@ def _judge_asserts(plan: Plan, facts: dict, nonce: str) -> dict:
     if v == "runtime_error" and result == "assert":
         return _test_entry("wrong_answer", facts, "assertion failed" + checks._tail(facts["stderr_b"]))
     if v == "runtime_error" and undefined is not None:
-        return _test_entry("infra_error", facts, f"test references undefined name {str(undefined)[:200]} (the task's "
+        return _task_fault(facts, f"test references undefined name {str(undefined)[:200]} (the task's "
                                                  "tests must define their helpers; docs/sandboxes.md \"How assert-style tests are judged\")")
     if v == "runtime_error" and any(x.get("unused") is True for x in lines):
-        return _test_entry("infra_error", facts, "test references no function of the program: any program "
+        return _task_fault(facts, "test references no function of the program: any program "
                                                  "would pass them (docs/sandboxes.md \"How assert-style tests are judged\")")
     if v is not None:
         return _test_entry(v, facts, d)
