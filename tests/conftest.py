@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import time
 import urllib.request
@@ -56,7 +57,13 @@ UNIT_MODULES = frozenset({
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    """Marks the tests of UNIT_MODULES `unit`, unless they need Docker or are slow."""
+    """Marks the tests of UNIT_MODULES `unit`, unless they need Docker or are slow. Against a running server
+    (VERIFIER_TEST_SERVER), keeps only the tests that run on every backend (they take `backend`) and grade only
+    through the grader's `grade`/`grade_many` (no `in_process` mark)."""
+    if os.environ.get(SERVER_ENV):
+        keep = [i for i in items if "backend" in getattr(i, "fixturenames", ()) and not i.get_closest_marker("in_process")]
+        config.hook.pytest_deselected(items=[i for i in items if i not in keep])
+        items[:] = keep
     for item in items:
         module = item.module.__name__.rpartition(".")[2] if item.module else ""
         if module in UNIT_MODULES and not any(next(item.iter_markers(name), None) for name in ("docker", "slow", "gpu")):
@@ -107,11 +114,45 @@ class ServerProcess(LocalServer):
         return [p for p in self.descendants() if p not in direct]
 
 
-@pytest.fixture(params=("docker", "gvisor"))
-def any_grader(request):
-    """The test module's `grader` (Docker) or `gvisor_grader` (the same settings under the gVisor
-    backend): a test taking this runs on both backends (tests/helpers.py BACKENDS)."""
-    return request.getfixturevalue("grader" if request.param == "docker" else "gvisor_grader")
+# Pointing the backend-parametrized tests at a running server instead (issue 30: the unprivileged-pod test runs the
+# whole attack suite through the pod's gRPC port; tests/test_sandbox_pod.py sets these): its target, its bearer token,
+# and the sandbox backend it runs (the backend expectations are keyed by). Unset: in-process graders, every backend.
+SERVER_ENV, TOKEN_ENV, SERVER_BACKEND_ENV = "VERIFIER_TEST_SERVER", "VERIFIER_TEST_TOKEN", "VERIFIER_TEST_SERVER_BACKEND"
+
+
+def _backend_params() -> tuple[str, ...]:
+    from tests.helpers import BACKENDS
+
+    return (os.environ.get(SERVER_BACKEND_ENV, "gvisor"),) if os.environ.get(SERVER_ENV) else BACKENDS
+
+
+@pytest.fixture(scope="module", params=_backend_params())
+def backend(request) -> str:
+    """The sandbox backend a test runs on: every one of tests/helpers.py BACKENDS (a test taking this, or
+    `any_grader`, runs once per backend; a module-scoped parameter, so each backend's pool is made once per module)."""
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def any_grader(request, backend: str):
+    """The test module's grader on `backend`, made from the module's `SANDBOX` settings (tests/helpers.py
+    one_sandbox's arguments); on docker, the module's Docker-only
+    `grader` fixture when it has one (one pool for both). With VERIFIER_TEST_SERVER set, a grader grading through
+    that server instead (RemoteGrader)."""
+    from tests.helpers import RemoteGrader, one_sandbox
+
+    if os.environ.get(SERVER_ENV):
+        with RemoteGrader(os.environ[SERVER_ENV], os.environ.get(TOKEN_ENV, ""), backend) as g:
+            yield g
+        return
+    if backend == "docker" and callable(getattr(request.module, "grader", None)):
+        yield request.getfixturevalue("grader")
+        return
+    settings = dict(request.module.SANDBOX)
+    if backend != "docker":  # a pool removes its own pool name's containers when it closes: the Docker one's too
+        settings["pool_name"] = f"{settings['pool_name']}-{backend}"
+    with one_sandbox(backend, **settings) as g:
+        yield g
 
 
 @pytest.fixture(scope="session")

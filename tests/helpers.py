@@ -44,8 +44,42 @@ def request(tasks: list[dict]) -> pb.GradeRequest:
     return pb.GradeRequest(tasks=[task_to_proto(t) for t in tasks])
 
 
-# The sandbox backends the core verdict, limit and security tests run against (docs/sandboxes.md "Sandbox backends").
-BACKENDS = ("docker", "gvisor")
+# The sandbox backends every verdict, limit, fault, security and cross-job test runs on (issue 30 "One suite, every
+# backend"; docs/sandboxes.md "Sandbox backends"): conftest.py's `backend` fixture takes each, and each test module's
+# `SANDBOX` settings make its grader on it (one_sandbox). "runsc" is the Docker backend with gVisor's runtime. Adding
+# a backend is one entry here (and one branch in one_sandbox, when it is made another way).
+BACKENDS = ("docker", "gvisor", "runsc")
+# The backends whose programs run on gVisor's kernel (the Sentry), not the host's: what a program sees of its kernel
+# (/proc, IPC namespaces, fds) differs there from Linux, and tests key those differences on this.
+GVISOR_KERNEL = frozenset({"gvisor", "runsc"})
+
+
+def on_backend(backend: str, default: Any, differs: dict[str, tuple[Any, str]]) -> Any:
+    """What a test expects on `backend`: `default`, unless `differs` maps the backend to (value, why it differs).
+    A test that must differ per backend says so here, with its reason, instead of being skipped there."""
+    value, why = differs.get(backend, (default, ""))
+    assert backend not in differs or why, f"no reason given for {backend}'s difference"
+    return value
+
+
+def known_bug(request: Any, backend: str, bugs: dict[str, str]) -> None:
+    """Marks this run of a backend-parametrized test xfail(strict) where `bugs` names its backend, the reason naming
+    the bug: a test that fails on one backend is a finding, listed, never skipped (and strict: a fix makes it fail
+    until the mark goes)."""
+    import pytest
+
+    if backend in bugs:
+        request.applymarker(pytest.mark.xfail(strict=True, reason=bugs[backend]))
+
+
+def backend_of(config: Any) -> str:
+    """A SandboxConfig's backend as BACKENDS names it (the Docker backend with gVisor's runtime is "runsc")."""
+    return "runsc" if config.backend == "docker" and config.runtime == "runsc" else config.backend
+
+
+def kernel_differs(value: Any, why: str) -> dict[str, tuple[Any, str]]:
+    """on_backend's `differs` for a difference of gVisor's kernel: `value`, for `why`, on every GVISOR_KERNEL backend."""
+    return {b: (value, why) for b in GVISOR_KERNEL}
 
 
 def sandbox_config(backend: str = "docker", **kw):
@@ -90,6 +124,45 @@ def one_sandbox(backend: str, pool_name: str, **kw) -> Iterator[Any]:
         yield g
     finally:
         g.close()
+
+
+class RemoteGrader:
+    """SyncGrader's `grade`/`grade_many`, through a running server's gRPC port instead of an in-process pool: the
+    backend-parametrized suites run against a deployed server with it (tests/conftest.py VERIFIER_TEST_SERVER;
+    tests/test_sandbox_pod.py). A task is sent as the test wrote it, given an id; `grade_many` is one request."""
+
+    def __init__(self, target: str, token: str = "", backend: str = "gvisor") -> None:
+        import types
+
+        from sandbox import SandboxConfig
+        from verifier.client import ClientConfig, VerifierClient
+
+        self.client = VerifierClient(target, ClientConfig(token=token, timeout_s=600, on_invalid="result"))
+        # what tests read of an in-process grader's settings: the server's (its backend, the defaults otherwise)
+        self.grader = types.SimpleNamespace(config=SandboxConfig(backend=backend))
+        self._n = 0
+
+    def _ids(self, tasks: list[dict]) -> list[dict]:
+        out = []
+        for t in tasks:
+            self._n += 1
+            out.append({"id": f"t{self._n}", **t})
+        return out
+
+    def grade(self, task: dict, timeout_s: float | None = None) -> dict:
+        return self.grade_many([task])[0]
+
+    def grade_many(self, tasks) -> list[dict]:
+        return self.client.grade(self._ids(list(tasks)))
+
+    def close(self) -> None:
+        self.client.close()
+
+    def __enter__(self) -> RemoteGrader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 # ---------------------------------------------------------------- sessions (tests/test_sessions*.py)

@@ -16,14 +16,9 @@ sys.path.insert(0, __file__.rpartition("/")[0])
 from test_judge_channel import bcb  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def grader():
-    from sandbox import SandboxConfig
-    from sandbox.sync import SyncGrader
-    g = SyncGrader(SandboxConfig(pool_size=1, pool_name="pytest-judge-attacks", languages=("python",)))
-    assert g.grader.available, g.grader.unavailable_reason()
-    yield g
-    g.close()
+# The sandboxed tests here run on every backend (tests/conftest.py `any_grader`): one Python sandbox, made by
+# tests/helpers.py one_sandbox with these settings.
+SANDBOX = {"pool_name": "pytest-judge-attacks"}
 
 
 # ---------------------------------------------------------------- exceptions crossing by class
@@ -71,8 +66,8 @@ def test_naming_a_class_imports_nothing_in_the_judge():
 
 
 @pytest.mark.docker
-def test_a_program_raising_unittests_should_stop_fails_the_tests(grader):
-    r = grader.grade(bcb(SHOULD_STOP, TWO_TESTS, scoring="fraction"))
+def test_a_program_raising_unittests_should_stop_fails_the_tests(any_grader):
+    r = any_grader.grade(bcb(SHOULD_STOP, TWO_TESTS, scoring="fraction"))
     assert r["score"] == 0.0 and r["verdict"] == "runtime_error", r
 
 
@@ -100,25 +95,25 @@ class T(unittest.TestCase):
 
 
 @pytest.mark.docker
-def test_a_reply_that_costs_quadratic_time_to_decode_ends_at_the_calls_limit(grader):
+def test_a_reply_that_costs_quadratic_time_to_decode_ends_at_the_calls_limit(any_grader):
     """Decoding runs in the judge, where the program's CPU limit does not count it: the call's
     wall-clock limit covers the decoding too (before: the job's whole budget went on it)."""
-    r = grader.grade(bcb(CRAFT + "def task_func(x):\n    return 'SET'\n", SET_TESTS, time_limit_s=1))
+    r = any_grader.grade(bcb(CRAFT + "def task_func(x):\n    return 'SET'\n", SET_TESTS, time_limit_s=1))
     assert r["verdict"] == "time_limit" and r["score"] == 0.0, r
     assert "decoding its reply" in r["tests"][0]["detail"], r
 
 
 @pytest.mark.docker
-def test_a_constant_that_costs_quadratic_time_to_decode_is_the_programs_time_limit(grader):
+def test_a_constant_that_costs_quadratic_time_to_decode_is_the_programs_time_limit(any_grader):
     # (3 s: loading pandas, the BigCodeBench prelude, takes about 1 s under load)
-    r = grader.grade(bcb(CRAFT + "S = 'SET'\ndef task_func(x):\n    return {1}\n", SET_TESTS, time_limit_s=3))
+    r = any_grader.grade(bcb(CRAFT + "S = 'SET'\ndef task_func(x):\n    return {1}\n", SET_TESTS, time_limit_s=3))
     assert r["verdict"] == "time_limit" and r["score"] == 0.0, r
     assert "constants did not decode" in r["tests"][0]["detail"], r
 
 
 @pytest.mark.docker
-def test_a_fraction_with_huge_parts_is_refused_not_reduced(grader):
-    r = grader.grade(bcb(CRAFT + "def task_func(x):\n    return 'FRAC'\n", SET_TESTS, time_limit_s=1))
+def test_a_fraction_with_huge_parts_is_refused_not_reduced(any_grader):
+    r = any_grader.grade(bcb(CRAFT + "def task_func(x):\n    return 'FRAC'\n", SET_TESTS, time_limit_s=1))
     assert r["verdict"] == "runtime_error" and "Fraction" in r["tests"][0]["detail"], r
 
 
@@ -146,11 +141,11 @@ NOTHING = {"pytest": "def test_nothing():\n    assert 1 + 1 == 2\n",
     ("unittest", "setUpModule"), ("unittest", "tearDownModule"), ("pytest", "setup_module"),
     ("pytest", "setup_function"), ("pytest", "teardown_module"), ("pytest", "setUpModule"), ("pytest", "setup"),
 ])
-def test_a_fixture_the_program_defines_is_no_call_from_the_tests(grader, kind, fixture):
+def test_a_fixture_the_program_defines_is_no_call_from_the_tests(any_grader, kind, fixture):
     """The frameworks call module-level fixtures by name: were they the program's proxies, the
     program was "reached" and tests any program passes (infra_error, unpaid) paid it 1.0."""
     program = f"def inc(x):\n    return -99\ndef {fixture}():\n    pass\n"
-    r = grader.grade({"kind": "code", "language": "python", "completion": f"```python\n{program}\n```",
+    r = any_grader.grade({"kind": "code", "language": "python", "completion": f"```python\n{program}\n```",
                       "test_framework": kind, "test_code": NOTHING[kind]})
     assert r["verdict"] == "infra_error" and not r["retryable"] and r["score"] == 0.0, r
 
@@ -188,11 +183,11 @@ def task_func(x):
 
 
 @pytest.mark.docker
-def test_a_categorical_that_costs_quadratic_time_in_pandas_ends_the_judge_not_the_jobs_budget(grader):
+def test_a_categorical_that_costs_quadratic_time_in_pandas_ends_the_judge_not_the_jobs_budget(any_grader):
     """Before: the judge sat in pandas' loop until the job's whole budget ran out (the job's
     wall-clock verdict); now its own CPU timer ends it, a failure of the program's."""
     tests = "import unittest\nclass T(unittest.TestCase):\n" + "".join(
         f"    def test_{i}(self):\n        self.assertEqual(task_func({i}), {i})\n" for i in range(12))
-    r = grader.grade(bcb(CRAFT_CAT, tests, time_limit_s=1, scoring="fraction"))
+    r = any_grader.grade(bcb(CRAFT_CAT, tests, time_limit_s=1, scoring="fraction"))
     assert r["score"] == 0.0 and r["verdict"] in ("runtime_error", "time_limit"), r
     assert "wall-clock time limit exceeded" not in str(r["tests"]), r

@@ -238,14 +238,9 @@ def test_the_judge_side_imports_numpy_and_pandas_only_when_such_a_value_crosses(
 
 # ---------------------------------------------------------------- real containers: BigCodeBench style
 
-@pytest.fixture(scope="module")
-def grader():
-    from sandbox import SandboxConfig
-    from sandbox.sync import SyncGrader
-    g = SyncGrader(SandboxConfig(pool_size=1, pool_name="pytest-judge-channel", languages=("python",)))
-    assert g.grader.available, g.grader.unavailable_reason()
-    yield g
-    g.close()
+# The sandboxed tests here run on every backend (tests/conftest.py `any_grader`): one Python sandbox, made by
+# tests/helpers.py one_sandbox with these settings.
+SANDBOX = {"pool_name": "pytest-judge-channel"}
 
 
 def bcb(program: str, test: str, prompt: str = "import pandas as pd\nimport numpy as np\n", **kw) -> dict:
@@ -279,8 +274,8 @@ FRAME_RIGHT = "import pandas as pd\ndef task_func(df):\n    return df.groupby('g
     ("import pandas as pd\ndef task_func(df):\n    return df.groupby('g').sum().reset_index(drop=True)", "wrong_answer"),
     ("import pandas as pd\ndef task_func(df):\n    return df.groupby('g').sum().rename_axis('G')", "wrong_answer"),  # index name
 ])
-def test_dataframes_cross_and_compare_in_the_judge(grader, program, verdict):
-    r = grader.grade(bcb(program, FRAME_TESTS))
+def test_dataframes_cross_and_compare_in_the_judge(any_grader, program, verdict):
+    r = any_grader.grade(bcb(program, FRAME_TESTS))
     assert r["verdict"] == verdict, r
     assert r["score"] == (1.0 if verdict == "accepted" else 0.0), r
 
@@ -330,16 +325,16 @@ TYPES_NEAR = {  # one value of one kind changed: that test, and only it, fails
 
 
 @pytest.mark.docker
-def test_arrays_scalars_sets_datetimes_decimals_and_bytes_cross(grader):
-    r = grader.grade(bcb(TYPES_RIGHT, TYPES_TESTS, scoring="fraction"))
+def test_arrays_scalars_sets_datetimes_decimals_and_bytes_cross(any_grader):
+    r = any_grader.grade(bcb(TYPES_RIGHT, TYPES_TESTS, scoring="fraction"))
     assert r["verdict"] == "accepted" and len(r["tests"]) == 7, r
 
 
 @pytest.mark.docker
 @pytest.mark.parametrize("kind", sorted(TYPES_NEAR))
-def test_a_near_miss_of_each_type_fails_its_test(grader, kind):
+def test_a_near_miss_of_each_type_fails_its_test(any_grader, kind):
     old, new = TYPES_NEAR[kind]
-    r = grader.grade(bcb(TYPES_RIGHT.replace(old, new), TYPES_TESTS, scoring="fraction"))
+    r = any_grader.grade(bcb(TYPES_RIGHT.replace(old, new), TYPES_TESTS, scoring="fraction"))
     failed = [t["name"] for t in r["tests"] if t["verdict"] != "accepted"]
     assert failed == [f"TestCases.test_{kind}"], r
     assert r["verdict"] == "wrong_answer", r
@@ -360,12 +355,12 @@ class TestCases(unittest.TestCase):
     ("(pd.DataFrame({'x': xs}), open('prog.py'))", "_io.TextIOWrapper"),
     ("(pd.DataFrame({'x': xs}), np.array([Axes()]))", "solution.Axes"),
 ])
-def test_a_value_that_cannot_cross_is_a_wrong_answer_naming_its_type(grader, returned, type_name):
+def test_a_value_that_cannot_cross_is_a_wrong_answer_naming_its_type(any_grader, returned, type_name):
     """A matplotlib Axes (not in the image), an open file, a program-defined object: never accepted,
     never infra_error, not retried; the detail names the type."""
     program = f"import pandas as pd, numpy as np\nclass Axes:\n    def get_title(self):\n        return 'x'\n" \
               f"def task_func(xs):\n    return {returned}\n"
-    r = grader.grade(bcb(program, AXES_TESTS))
+    r = any_grader.grade(bcb(program, AXES_TESTS))
     assert r["verdict"] == "wrong_answer" and not r["retryable"] and r["score"] == 0.0, r
     assert f"cannot cross the judge boundary: {type_name}" in r["tests"][0]["detail"], r
 
@@ -388,12 +383,12 @@ class TestCases(unittest.TestCase):
     "    return special.j0(x)",  # scipy.special while the tests import only numpy (marshal was blocked)
     "import numpy as np\nimport scipy.special\ndef task_func(x):\n    return scipy.special.j0(np.array(x) + 0.0)",
 ])
-def test_right_programs_the_shared_judge_refused_are_accepted(grader, program):
+def test_right_programs_the_shared_judge_refused_are_accepted(any_grader, program):
     """scipy.special, numpy imported by the program, and `assertRaises(TypeError): task_func(None)`
     (np.array(None) + 0.0 raises TypeError in the program's process; it crosses as one)."""
-    r = grader.grade(bcb(program, RAISES_TESTS))
+    r = any_grader.grade(bcb(program, RAISES_TESTS))
     assert r["verdict"] == "accepted", r
-    wrong = grader.grade(bcb(program.replace("j0", "j1"), RAISES_TESTS, scoring="fraction"))
+    wrong = any_grader.grade(bcb(program.replace("j0", "j1"), RAISES_TESTS, scoring="fraction"))
     assert wrong["verdict"] == "wrong_answer" and wrong["score"] == 0.5, wrong
 
 
@@ -477,14 +472,14 @@ def _answer(x):
 
 @pytest.mark.docker
 @pytest.mark.parametrize("name", sorted(ATTACKS))
-def test_the_shared_judges_attacks_score_zero_across_the_channel(grader, name):
+def test_the_shared_judges_attacks_score_zero_across_the_channel(any_grader, name):
     """Each scored 1.0 against the shared judge (issue 16). The tests run in the judge's process:
     what the program patches, forges or reads stays in its own."""
-    r = grader.grade(bcb(ATTACKS[name] + WRONG, ATTACK_TESTS, scoring="fraction"))
+    r = any_grader.grade(bcb(ATTACKS[name] + WRONG, ATTACK_TESTS, scoring="fraction"))
     assert r["score"] == 0.0 and r["verdict"] not in ("accepted", "infra_error", "error"), r
     right = ATTACKS[name] + "def task_func(x):\n    _answer(x)\n    return x + 1 if isinstance(x, pd.DataFrame) else sum(x)\n"
     if name != "result_fd_rewrite":  # the attack's own patches do not break a right answer either
-        r = grader.grade(bcb(right.replace("import unittest", "import unittest, pandas as pd"), ATTACK_TESTS))
+        r = any_grader.grade(bcb(right.replace("import unittest", "import unittest, pandas as pd"), ATTACK_TESTS))
         assert r["verdict"] == "accepted", r
 
 
@@ -509,17 +504,17 @@ class TestCases(unittest.TestCase):
     ("import random\nimport numpy as np\ndef task_func(k):\n    random.random()\n"
      "    return random.random() if k == 'random' else float(np.random.rand(2)[1])", "wrong_answer"),  # a later draw
 ])
-def test_the_tests_seeds_reach_the_programs_rng(grader, program, verdict):
+def test_the_tests_seeds_reach_the_programs_rng(any_grader, program, verdict):
     """BigCodeBench seeds the global RNG in the test and compares what task_func draws."""
-    r = grader.grade(bcb(program, SEED_TESTS, scoring="fraction"))
+    r = any_grader.grade(bcb(program, SEED_TESTS, scoring="fraction"))
     assert r["verdict"] == verdict and r["score"] == (1.0 if verdict == "accepted" else 0.0), r
 
 
 @pytest.mark.docker
-def test_seeding_alone_is_not_reaching_the_program(grader):
+def test_seeding_alone_is_not_reaching_the_program(any_grader):
     tests = "import unittest, random\nclass T(unittest.TestCase):\n    def test_a(self):\n        random.seed(1)\n" \
             "        self.assertTrue(True)\n"
-    r = grader.grade(bcb("def task_func():\n    return 0", tests))
+    r = any_grader.grade(bcb("def task_func():\n    return 0", tests))
     assert r["verdict"] == "infra_error" and not r["retryable"] and "no function of the program" in r["detail"], r
 
 
@@ -558,6 +553,6 @@ class TestCases(unittest.TestCase):
     # unittest.SkipTest from the program never skips the judge's test (skipped tests do not count)
     ("import unittest\ndef task_func(k):\n    raise unittest.SkipTest('no')", "runtime_error", 0.0),
 ])
-def test_library_exceptions_cross_by_class(grader, program, verdict, score):
-    r = grader.grade(bcb(program, RAISES_LIB_TESTS, scoring="fraction"))
+def test_library_exceptions_cross_by_class(any_grader, program, verdict, score):
+    r = any_grader.grade(bcb(program, RAISES_LIB_TESTS, scoring="fraction"))
     assert r["verdict"] == verdict and abs(r["score"] - score) < 1e-9 and len(r["tests"]) == 3, r

@@ -8,8 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from sandbox import SandboxConfig
-from sandbox.sync import SyncGrader
 
 pytestmark = pytest.mark.docker
 POOL = "pytest-sandbox-env"
@@ -17,12 +15,9 @@ TESTLIB = (Path(__file__).parent / "data" / "mini_testlib.h").read_text()
 ADD = [("1 2\n", "3\n"), ("5 -7\n", "-2\n")]
 
 
-@pytest.fixture(scope="module")
-def grader():
-    g = SyncGrader(SandboxConfig(pool_size=1, pool_name=POOL, languages=("python", "c", "rust", "go")))
-    assert g.grader.available, g.grader.unavailable_reason()
-    yield g
-    g.close()
+# Every test here runs on every backend (tests/conftest.py `any_grader`), a sandbox per language made by
+# tests/helpers.py one_sandbox with these settings.
+SANDBOX = {"pool_name": POOL, "languages": ("python", "c", "rust", "go")}
 
 
 def task(lang: str, code: str, tests=ADD, fence: str | None = None, **kw) -> dict:
@@ -74,13 +69,14 @@ CASES = [(lang, case) for lang in PROGRAMS for case in PROGRAMS[lang]]
 
 
 @pytest.fixture(scope="module")
-def native_results(grader):
+def native_results(any_grader):
+    """Every case at once on the backend (the pool runs them concurrently)."""
     tasks = []
     for lang, case in CASES:
         code, tests = PROGRAMS[lang][case]
         kw = {"time_limit_s": 1.0} if case == "time_limit" else {"memory_limit_mb": 64} if case == "memory_limit" else {}
         tasks.append(task(lang, code, tests, **kw))
-    return dict(zip(CASES, grader.grade_many(tasks)))
+    return dict(zip(CASES, any_grader.grade_many(tasks)))
 
 
 @pytest.mark.parametrize("lang, case", CASES)
@@ -97,57 +93,57 @@ def test_rust_and_go_verdicts(native_results, lang, case):
 
 
 @pytest.mark.parametrize("lang, fence", [("rust", "rs"), ("go", "golang")])
-def test_fence_aliases(grader, lang, fence):
+def test_fence_aliases(any_grader, lang, fence):
     code, tests = PROGRAMS[lang]["accepted"]
-    r = grade(grader, task(lang, code, tests, fence=fence))
+    r = grade(any_grader, task(lang, code, tests, fence=fence))
     assert r["verdict"] == "accepted" and r["extracted_from"] == f"fenced:{lang}", r
 
 
 # ---------------------------------------------------------------- scientific Python
-def test_numpy_scipy_pandas_sympy_import_within_the_default_memory_limit(grader):
+def test_numpy_scipy_pandas_sympy_import_within_the_default_memory_limit(any_grader):
     code = ("import numpy as np, pandas as pd, scipy.optimize as so, sympy as sp\n"
             "a, b = map(int, input().split())\n"
             "df = pd.DataFrame({'x': np.array([a, b])})\n"
             "root = so.brentq(lambda t: t - df.x.sum(), -100, 100)\n"
             "print(int(round(root)) + int(sp.Integer(0))OFF)")
-    right = grade(grader, task("python", code.replace("OFF", "")))
+    right = grade(any_grader, task("python", code.replace("OFF", "")))
     assert right["verdict"] == "accepted", right
-    near = grade(grader, task("python", code.replace("OFF", " + (a == 5)")))
+    near = grade(any_grader, task("python", code.replace("OFF", " + (a == 5)")))
     assert near["verdict"] == "wrong_answer" and [t["verdict"] for t in near["tests"]] == ["accepted", "wrong_answer"]
 
 
 # ---------------------------------------------------------------- support files and file I/O
-def test_support_files_are_readable_by_program_and_checker(grader):
+def test_support_files_are_readable_by_program_and_checker(any_grader):
     files = {"table.txt": "10 20 30\n"}
     program = "vals = list(map(int, open('table.txt').read().split()))\ni = int(input())\nprint(vals[i]OFF)"
     # the checker reads the same support file in its own dir
     checker = ("import sys\nvals = open('table.txt').read().split()\ni = int(open(sys.argv[1]).read())\n"
                "sys.exit(0 if open(sys.argv[2]).read().split() == [vals[i]] else 1)")
     tests = [("0\n", "10\n"), ("2\n", "30\n")]
-    assert grade(grader, task("python", program.replace("OFF", ""), tests, files=files))["verdict"] == "accepted"
-    assert grade(grader, task("python", program.replace("OFF", ""), tests, files=files, checker=checker))["verdict"] == "accepted"
-    near = grade(grader, task("python", program.replace("OFF", " + (i == 2)"), tests, files=files, checker=checker))
+    assert grade(any_grader, task("python", program.replace("OFF", ""), tests, files=files))["verdict"] == "accepted"
+    assert grade(any_grader, task("python", program.replace("OFF", ""), tests, files=files, checker=checker))["verdict"] == "accepted"
+    near = grade(any_grader, task("python", program.replace("OFF", " + (i == 2)"), tests, files=files, checker=checker))
     assert [t["verdict"] for t in near["tests"]] == ["accepted", "wrong_answer"]
     # read-only for the program: writing it is the program's own runtime error
-    spoil = grade(grader, task("python", "open('table.txt', 'w').write('9 9 9')\nprint(9)", tests, files=files))
+    spoil = grade(any_grader, task("python", "open('table.txt', 'w').write('9 9 9')\nprint(9)", tests, files=files))
     assert spoil["verdict"] == "runtime_error" and "PermissionError" in spoil["detail"], spoil
 
 
 IO_PROGRAM = "a, b = map(int, open('input.txt').read().split())\nopen('output.txt', 'w').write(str(a + bOFF) + '\\n')"
 
 
-def test_input_and_output_files(grader):
+def test_input_and_output_files(any_grader):
     io = {"input_file": "input.txt", "output_file": "output.txt"}
-    assert grade(grader, task("python", IO_PROGRAM.replace("OFF", ""), **io))["verdict"] == "accepted"
-    near = grade(grader, task("python", IO_PROGRAM.replace("OFF", " + (a == 5)"), **io))
+    assert grade(any_grader, task("python", IO_PROGRAM.replace("OFF", ""), **io))["verdict"] == "accepted"
+    near = grade(any_grader, task("python", IO_PROGRAM.replace("OFF", " + (a == 5)"), **io))
     assert [t["verdict"] for t in near["tests"]] == ["accepted", "wrong_answer"]
     # the right answer on stdout is not the answer when the task reads output.txt
-    stdout_only = grade(grader, task("python", "a, b = map(int, input().split())\nprint(a + b)", **io))
+    stdout_only = grade(any_grader, task("python", "a, b = map(int, input().split())\nprint(a + b)", **io))
     assert stdout_only["verdict"] == "wrong_answer" and "did not write its output file" in stdout_only["detail"]
     # a file written by test 1 is removed before test 2: a stale answer is not this test's answer
     once = ("import os\na, b = map(int, open('input.txt').read().split())\n"
             "if not os.path.exists('done'):\n    open('output.txt', 'w').write(str(a + b))\n    open('done', 'w')")
-    assert [t["verdict"] for t in grade(grader, task("python", once, **io))["tests"]] == ["accepted", "wrong_answer"]
+    assert [t["verdict"] for t in grade(any_grader, task("python", once, **io))["tests"]] == ["accepted", "wrong_answer"]
 
 
 @pytest.mark.parametrize("trick", [
@@ -156,29 +152,29 @@ def test_input_and_output_files(grader):
     "import os\nos.mkdir('output.txt')",
     "import os\nopen('output.txt', 'w').write('3')\nos.chmod('output.txt', 0)",
 ])
-def test_output_file_tricks_are_wrong_answers(grader, trick):
-    r = grade(grader, task("python", trick, [("3\n", "3\n")], input_file="input.txt", output_file="output.txt"))
+def test_output_file_tricks_are_wrong_answers(any_grader, trick):
+    r = grade(any_grader, task("python", trick, [("3\n", "3\n")], input_file="input.txt", output_file="output.txt"))
     assert r["verdict"] == "wrong_answer" and not r["retryable"], r
 
 
-def test_file_io_failures_the_program_causes_are_its_own(grader):
+def test_file_io_failures_the_program_causes_are_its_own(any_grader):
     io = {"input_file": "input.txt", "output_file": "output.txt"}
     # test 1 fills /work: test 2's (bigger) input file cannot be written; the program's leftovers did it
     fill = ("a, b = map(int, open('input.txt').read().split())\nopen('output.txt', 'w').write(str(a + b))\n"
             "for i in range(4):\n    try:\n        with open(f'fill{i}', 'wb') as f:\n"
             "            for _ in range(60):\n                f.write(b'x' * (1 << 20))\n    except OSError:\n        pass")
-    r = grade(grader, task("python", fill, [("1 2\n", "3\n"), ("5" + " " * (4 << 20) + "-7\n", "-2\n")], **io))
+    r = grade(any_grader, task("python", fill, [("1 2\n", "3\n"), ("5" + " " * (4 << 20) + "-7\n", "-2\n")], **io))
     assert [t["verdict"] for t in r["tests"]] == ["accepted", "runtime_error"] and not r["retryable"], r
     # an output file over the stdout cap is output_limit, as stdout would be
-    big = grade(grader, task("python", "open('output.txt', 'w').write('3' * (9 << 20))", **io))
+    big = grade(any_grader, task("python", "open('output.txt', 'w').write('3' * (9 << 20))", **io))
     assert big["verdict"] == "output_limit", big
 
 
-def test_input_file_holds_each_tests_stdin_for_native_code(grader):
+def test_input_file_holds_each_tests_stdin_for_native_code(any_grader):
     code = ('use std::fs;\nfn main() { let s = fs::read_to_string("in.txt").unwrap();\n'
             '  let v: Vec<i64> = s.split_whitespace().map(|x| x.parse().unwrap()).collect();\n'
             '  fs::write("out.txt", format!("{}\\n", v[0] + v[1])).unwrap(); }')
-    r = grade(grader, task("rust", code, input_file="in.txt", output_file="out.txt"))
+    r = grade(any_grader, task("rust", code, input_file="in.txt", output_file="out.txt"))
     assert r["verdict"] == "accepted", r
 
 
@@ -200,55 +196,55 @@ int main(int argc, char* argv[]) {
     ("4", "wrong_answer"), ("pe", "wrong_answer"), ("", "wrong_answer"),
     ("abc", "wrong_answer"),  # the checker aborts on it, accepts the reference: the program's fault
 ])
-def test_cpp_checker(grader, output, verdict):
+def test_cpp_checker(any_grader, output, verdict):
     t = task("python", f"print({output!r})", [("1 2\n", "3\n")], checker=CPP_CHECKER, checker_language="cpp",
              files={"testlib.h": TESTLIB})
-    r = grade(grader, t)
+    r = grade(any_grader, t)
     assert r["verdict"] == verdict and not r["retryable"], r
 
 
-def test_cpp_checker_with_output_file_and_a_native_program(grader):
+def test_cpp_checker_with_output_file_and_a_native_program(any_grader):
     code = ('use std::fs;\nfn main() { let s = fs::read_to_string("input.txt").unwrap();\n'
             '  let v: Vec<i64> = s.split_whitespace().map(|x| x.parse().unwrap()).collect();\n'
             '  fs::write("output.txt", format!("{}\\n", v[0] + v[1]OFF)).unwrap(); }')
     kw = {"checker": CPP_CHECKER, "checker_language": "cpp", "files": {"testlib.h": TESTLIB},
           "input_file": "input.txt", "output_file": "output.txt"}
-    assert grade(grader, task("rust", code.replace("OFF", ""), **kw))["verdict"] == "accepted"
-    near = grade(grader, task("rust", code.replace("OFF", " + (v[0] == 5) as i64"), **kw))
+    assert grade(any_grader, task("rust", code.replace("OFF", ""), **kw))["verdict"] == "accepted"
+    near = grade(any_grader, task("rust", code.replace("OFF", " + (v[0] == 5) as i64"), **kw))
     assert [t["verdict"] for t in near["tests"]] == ["accepted", "wrong_answer"]
 
 
-def test_a_c_program_judged_by_a_cpp_checker(grader):
+def test_a_c_program_judged_by_a_cpp_checker(any_grader):
     """C is in the contract's list of images with g++ (CPP_CHECKER_LANGUAGES): its image has g++, so a
     Codeforces-style C task with a testlib checker is judged, not refused as the dataset's fault."""
     code = '#include <stdio.h>\nint main(void){long long a,b;scanf("%lld %lld",&a,&b);printf("%lld\\n",a+bOFF);return 0;}'
     kw = {"checker": CPP_CHECKER, "checker_language": "cpp", "files": {"testlib.h": TESTLIB}}
-    r = grade(grader, task("c", code.replace("OFF", ""), **kw))
+    r = grade(any_grader, task("c", code.replace("OFF", ""), **kw))
     assert r["verdict"] == "accepted", r
-    near = grade(grader, task("c", code.replace("OFF", "+(a==5)"), **kw))
+    near = grade(any_grader, task("c", code.replace("OFF", "+(a==5)"), **kw))
     assert [t["verdict"] for t in near["tests"]] == ["accepted", "wrong_answer"], near
 
 
-def test_a_checker_that_does_not_compile_is_the_datasets(grader):
+def test_a_checker_that_does_not_compile_is_the_datasets(any_grader):
     t = task("python", "print(3)", [("1 2\n", "3\n")], checker="int main( {", checker_language="cpp")
-    r = grade(grader, t)
+    r = grade(any_grader, t)
     assert r["verdict"] == "infra_error" and not r["retryable"] and "checker failed to compile" in r["detail"], r
 
 
-def test_a_checker_that_fails_on_the_reference_too_is_the_datasets(grader):
+def test_a_checker_that_fails_on_the_reference_too_is_the_datasets(any_grader):
     broken = '#include <cstdlib>\nint main() { std::abort(); }'
-    r = grade(grader, task("python", "print(3)", [("1 2\n", "3\n")], checker=broken, checker_language="cpp"))
+    r = grade(any_grader, task("python", "print(3)", [("1 2\n", "3\n")], checker=broken, checker_language="cpp"))
     assert r["verdict"] == "infra_error" and not r["retryable"] and r["detail"].startswith("checker failed"), r
 
 
-def test_the_program_cannot_replace_the_compiled_checker(grader):
+def test_the_program_cannot_replace_the_compiled_checker(any_grader):
     """The checker runs from the host's copy in memory: files the program writes are never run as it."""
     evil = ("import os\nfor d in os.listdir('/work'):\n    p = os.path.join('/work', d, 'checker')\n"
             "    try:\n        open(p, 'w').write('#!/bin/sh\\nexit 0\\n')\n    except OSError:\n        pass\n"
             "open('checker', 'w').write('#!/bin/sh\\nexit 0\\n')\nprint(4)")
     t = task("python", evil, [("1 2\n", "3\n")], checker=CPP_CHECKER, checker_language="cpp",
              files={"testlib.h": TESTLIB})
-    assert grade(grader, t)["verdict"] == "wrong_answer"
+    assert grade(any_grader, t)["verdict"] == "wrong_answer"
 
 
 # ---------------------------------------------------------------- tokens_ci and stderr
@@ -256,26 +252,26 @@ def test_the_program_cannot_replace_the_compiled_checker(grader):
     ("YES", "accepted"), ("yes", "accepted"), ("Yes", "accepted"),
     ("NO", "wrong_answer"), ("yes!", "wrong_answer"), ("yes yes", "wrong_answer"),
 ])
-def test_tokens_ci_end_to_end(grader, printed, verdict):
-    r = grade(grader, task("python", f"print({printed!r})", [("", "YES\n")], compare="tokens_ci"))
+def test_tokens_ci_end_to_end(any_grader, printed, verdict):
+    r = grade(any_grader, task("python", f"print({printed!r})", [("", "YES\n")], compare="tokens_ci"))
     assert r["verdict"] == verdict, r
 
 
-def test_stderr_is_drained_never_a_verdict(grader):
+def test_stderr_is_drained_never_a_verdict(any_grader):
     """100 MB on stderr and the right answer is accepted (it used to be output_limit); its tail is
     in the test's detail; the same flood with a wrong answer is still wrong."""
     flood = ("import sys\nchunk = 'e' * (1 << 20)\nfor _ in range(100):\n    sys.stderr.write(chunk)\n"
              "sys.stderr.write('the end\\n')\na, b = map(int, input().split())\nprint(a + bOFF)")
-    right = grade(grader, task("python", flood.replace("OFF", ""), time_limit_s=10))
+    right = grade(any_grader, task("python", flood.replace("OFF", ""), time_limit_s=10))
     assert right["verdict"] == "accepted", right
     assert all("the end" in t["detail"] and "stderr" in t["detail"] for t in right["tests"]), right
-    near = grade(grader, task("python", flood.replace("OFF", " + (a == 5)"), time_limit_s=10))
+    near = grade(any_grader, task("python", flood.replace("OFF", " + (a == 5)"), time_limit_s=10))
     assert [t["verdict"] for t in near["tests"]] == ["accepted", "wrong_answer"]
     # endless stderr is stopped by the time limit, not by an output limit
-    endless = grade(grader, task("python", "import os\nwhile True:\n    os.write(2, b'e' * 65536)", time_limit_s=1))
+    endless = grade(any_grader, task("python", "import os\nwhile True:\n    os.write(2, b'e' * 65536)", time_limit_s=1))
     assert endless["verdict"] == "time_limit", endless
 
 
-def test_stdout_is_still_capped(grader):
-    r = grade(grader, task("python", "import sys\nwhile True: sys.stdout.write('y' * 65536)"))
+def test_stdout_is_still_capped(any_grader):
+    r = grade(any_grader, task("python", "import sys\nwhile True: sys.stdout.write('y' * 65536)"))
     assert r["verdict"] == "output_limit"

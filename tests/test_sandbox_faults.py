@@ -14,7 +14,6 @@ import pytest
 from sandbox import SandboxConfig
 from sandbox.job import Plan, make_plan
 from sandbox.sync import SyncGrader
-from tests.helpers import sandbox_config
 
 pytestmark = pytest.mark.docker
 
@@ -22,21 +21,9 @@ LANGS = ("python", "c", "cpp", "javascript", "java")
 ADD = [{"stdin": "1 2\n", "expected_stdout": "3\n"}, {"stdin": "2 2\n", "expected_stdout": "4\n"}]
 
 
-@pytest.fixture(scope="module")
-def grader():
-    g = SyncGrader(SandboxConfig(pool_size=1, pool_name="pytest-sandbox-faults", languages=LANGS))
-    assert g.grader.available, g.grader.unavailable_reason()
-    yield g
-    g.close()
-
-
-@pytest.fixture(scope="module")
-def gvisor_grader():
-    """The same pool under the gVisor backend: tests taking `any_grader` run on both."""
-    g = SyncGrader(sandbox_config("gvisor", pool_size=1, pool_name="pytest-sandbox-faults", languages=LANGS))
-    assert g.grader.available, g.grader.unavailable_reason()
-    yield g
-    g.close()
+# Every test here runs on every backend (tests/conftest.py `any_grader`), a sandbox per language made by
+# tests/helpers.py one_sandbox with these settings.
+SANDBOX = {"pool_name": "pytest-sandbox-faults", "languages": LANGS}
 
 
 # Each program reads "a b", prints a+b, and first does something to its own files.
@@ -97,26 +84,26 @@ CHECKER = ("import sys\nout = open(sys.argv[2]).read().split(); ans = open(sys.a
            "sys.exit(0 if out == ans else 1)\n")
 
 
-def test_chmod_work_before_a_checker_is_judged_by_the_output(grader):
+def test_chmod_work_before_a_checker_is_judged_by_the_output(any_grader):
     right = {"language": "python", "completion": PY_MAIN % "os.chmod('/work', 0)", "tests": ADD, "checker": CHECKER}
-    assert grader.grade(right)["verdict"] == "accepted"
+    assert any_grader.grade(right)["verdict"] == "accepted"
     wrong = dict(right, completion=PY_MAIN.replace("a + b", "a - b") % "os.chmod('/work', 0)")
-    r = grader.grade(wrong)
+    r = any_grader.grade(wrong)
     assert r["verdict"] == "wrong_answer" and not r["retryable"], r
 
 
-def test_invalid_utf8_to_a_text_checker_is_a_wrong_answer(grader):
-    r = grader.grade({"language": "python", "completion": "import sys\nsys.stdout.buffer.write(b'\\xff\\xfe3\\n')",
+def test_invalid_utf8_to_a_text_checker_is_a_wrong_answer(any_grader):
+    r = any_grader.grade({"language": "python", "completion": "import sys\nsys.stdout.buffer.write(b'\\xff\\xfe3\\n')",
                       "tests": ADD[:1], "checker": CHECKER})
     assert r["verdict"] == "wrong_answer" and "UTF-8" in r["detail"] and not r["retryable"], r
 
 
-def test_a_java_class_name_too_long_for_a_file_is_a_compile_error(grader):
+def test_a_java_class_name_too_long_for_a_file_is_a_compile_error(any_grader):
     code = "public class " + "A" * 300 + "{public static void main(String[] a){System.out.println(3);}}"
-    r = grader.grade({"language": "java", "completion": code, "tests": ADD[:1]})
+    r = any_grader.grade({"language": "java", "completion": code, "tests": ADD[:1]})
     assert r["verdict"] == "compile_error" and not r["retryable"], r
     ok = "public class " + "A" * 200 + "{public static void main(String[] a){System.out.println(3);}}"
-    assert grader.grade({"language": "java", "completion": ok, "tests": ADD[:1]})["verdict"] == "accepted"
+    assert any_grader.grade({"language": "java", "completion": ok, "tests": ADD[:1]})["verdict"] == "accepted"
 
 
 def test_a_program_over_the_size_limit_is_its_own_fault(any_grader):
@@ -221,7 +208,7 @@ def test_slow_programs_do_not_starve_innocent_jobs_of_containers():
             assert "stopped after 1 of 20 tests" in r["detail"], r
 
 
-def test_a_compile_that_fills_work_is_the_programs_fault(grader):
+def test_a_compile_that_fills_work_is_the_programs_fault(any_grader):
     """javac writes one .class file per class: a program of 4,092 empty classes uses every inode of
     /work (the tmpfs's 4,096 less /work, the job dir, Main.java and Main.class), so test 1's input
     file cannot be written. That was infra_error (retried, containers recycled): its build did it."""
@@ -230,12 +217,13 @@ def test_a_compile_that_fills_work_is_the_programs_fault(grader):
             + "".join(f"class A{i} {{}}\n" for i in range(n)))
     t = {"kind": "code", "language": "java", "completion": f"```java\n{code}\n```", "input_file": "input.txt",
          "tests": ADD}
-    r = grader.grade_many([t])[0]
+    r = any_grader.grade_many([t])[0]
     assert r["verdict"] == "runtime_error" and not r["retryable"], r
     assert "input file" in r["tests"][0]["detail"], r
 
 
-def test_a_directory_tree_thousands_deep_is_removed_not_infra_error(grader):
+@pytest.mark.in_process  # reads the pool's recycle count
+def test_a_directory_tree_thousands_deep_is_removed_not_infra_error(any_grader):
     """Test 1 replaces its input file with a directory 2,500 levels deep (paths past PATH_MAX). The
     runner removes it before test 2 writes the input file again; its recursive walk once raised
     RecursionError there (infra_error, retried). Test 2 must run, and the next job must reuse the
@@ -247,11 +235,11 @@ def test_a_directory_tree_thousands_deep_is_removed_not_infra_error(grader):
             "    os.chmod('.', 0)")
     t = {"kind": "code", "language": "python", "completion": f"```python\n{code}\n```", "input_file": "input.txt",
          "tests": ADD}
-    before = grader.grader.stats()["containers_recycled"]
-    r = grader.grade_many([t])[0]
+    before = any_grader.grader.stats()["containers_recycled"]
+    r = any_grader.grade_many([t])[0]
     assert r["verdict"] == "accepted" and [x["verdict"] for x in r["tests"]] == ["accepted", "accepted"], r
-    assert grader.grader.stats()["containers_recycled"] == before
-    wrong = grader.grade_many([dict(t, completion=t["completion"].replace("print(a + b)", "print(a * b)"))])[0]
+    assert any_grader.grader.stats()["containers_recycled"] == before
+    wrong = any_grader.grade_many([dict(t, completion=t["completion"].replace("print(a + b)", "print(a * b)"))])[0]
     assert wrong["verdict"] == "wrong_answer" and not wrong["retryable"], wrong
 
 
@@ -287,19 +275,20 @@ def test_jobs_queued_for_a_busy_language_leave_the_other_languages_their_slots()
     assert {r["id"]: r["verdict"] for r in results} == {"c": "accepted", "s1": "time_limit", "s2": "time_limit"}, results
 
 
-def test_a_job_dir_replaced_by_a_link_is_judged_by_the_output(grader):
+def test_a_job_dir_replaced_by_a_link_is_judged_by_the_output(any_grader):
     """Test 1 renames its job dir and leaves a symlink to it under the old name. Before test 2 the
     runner gives the job dir its mode back, without following links: Python raises
     NotImplementedError for a link (Linux cannot chmod one), which came back infra_error."""
     move = ("import os\nd = os.getcwd()\nif not d.endswith('x'):\n    os.rename(d, d + 'x')\n    os.symlink(d + 'x', d)\n"
             "a, b = map(int, input().split())\nprint(a + b)")
     t = {"kind": "code", "language": "python", "completion": f"```python\n{move}\n```", "tests": ADD}
-    r = grader.grade_many([t])[0]
+    r = any_grader.grade_many([t])[0]
     assert r["verdict"] == "accepted" and len(r["tests"]) == 2, r
-    near = grader.grade_many([dict(t, completion=t["completion"].replace("print(a + b)", "print(a + b + (a == 2))"))])[0]
+    near = any_grader.grade_many([dict(t, completion=t["completion"].replace("print(a + b)", "print(a + b + (a == 2))"))])[0]
     assert [x["verdict"] for x in near["tests"]] == ["accepted", "wrong_answer"] and not near["retryable"], near
 
 
+@pytest.mark.in_process  # kills a box it takes from the pool
 def test_a_sandbox_that_dies_mid_job_says_how_in_its_infra_error(any_grader):
     """A sandbox that ends by itself (a crash, the host's OOM killer) is infra_error, and the detail
     says how it ended (Backend.death_note): a CI run once saw "runner channel closed (sandbox gone?)"

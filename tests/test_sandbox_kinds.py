@@ -6,26 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from sandbox import SandboxConfig
-from sandbox.sync import SyncGrader
-from tests.helpers import one_sandbox
 
 pytestmark = pytest.mark.docker
 
 
-@pytest.fixture(scope="module")
-def grader():
-    g = SyncGrader(SandboxConfig(pool_size=1, pool_name="pytest-sandbox-kinds", languages=("python",)))
-    assert g.grader.available, g.grader.unavailable_reason()
-    yield g
-    g.close()
-
-
-@pytest.fixture(scope="module")
-def gvisor_grader():
-    """The same pool under the gVisor backend: every test here runs on both (any_grader)."""
-    with one_sandbox("gvisor", "pytest-sandbox-kinds") as g:
-        yield g
+# Every test here runs on every backend (tests/conftest.py `any_grader`): one Python sandbox, made by
+# tests/helpers.py one_sandbox with these settings.
+SANDBOX = {"pool_name": "pytest-sandbox-kinds"}
 
 
 def task(program: str, **kw) -> dict:

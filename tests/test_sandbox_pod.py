@@ -5,7 +5,9 @@ security settings (non-root uid, every capability dropped, no privilege escalati
 seccomp and AppArmor unconfined, unmasked /proc, /tmp a small tmpfs), with no Docker socket and not
 privileged. From the host, through its gRPC port, it grades the tests/data/formats corpus (the
 verdicts the Docker backend gives, which tests/test_formats_corpus.py checks), attacks on the pod
-and a canary; afterwards the host is clean: no container, no runsc process left.
+and a canary, and runs the attack suites (ATTACK_SUITES: every test of theirs that runs on every backend,
+pointed at the pod by tests/conftest.py VERIFIER_TEST_SERVER); afterwards the host is clean: no
+container, no runsc process left.
 
 One difference from Kubernetes no Docker flag can mirror: `hostUsers: false` (a user namespace per
 pod) is daemon-wide in Docker (userns-remap), so here uid 10001 is the host's 10001.
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -117,15 +120,21 @@ for sig in (9, 15):
         pass
 print(out or "contained")
 """
-WRITE_ROOT = "open('/usr/lib/x', 'w').write('x')\nprint(3)"
-
 
 def _task(tid: str, lang: str, code: str, expected: str = "3\n", **kw) -> dict:
     return {"id": tid, "kind": "code", "language": lang, "completion": f"```{lang}\n{code}\n```",
             "tests": [{"stdin": "1 2\n", "expected_stdout": expected}], **kw}
 
 
-# Attacks and the canary, with the verdicts the Docker backend gives them (tests/test_sandbox_security.py).
+# The attack suites the pod runs whole (issue 30 "One suite, every backend"): every test of theirs that takes the
+# backend parameter, graded through the pod (tests/conftest.py VERIFIER_TEST_SERVER), bar those marked
+# `in_process` (they read or break the in-process pool itself). The modules' own in-process graders run
+# them on every backend; here the same tests meet the pod's settings and posture.
+ATTACK_SUITES = ("tests/test_sandbox_security.py", "tests/test_judge_attacks.py", "tests/test_sandbox_warm_attacks.py")
+# Fewer passing tests than this means the selection shrank (a fixture or mark change): the suites hold more.
+ATTACK_SUITES_MIN = 60
+
+# Attacks on the pod itself and the canary, with the verdicts the Docker backend gives them.
 TASKS = [
     (_task("canary-right", "python", "a, b = map(int, input().split())\nprint(a + b)"), "accepted"),
     (_task("canary-wrong", "python", "a, b = map(int, input().split())\nprint(a - b)"), "wrong_answer"),
@@ -133,10 +142,6 @@ TASKS = [
      "accepted"),
     (_task("canary-wrong-c", "c", '#include <stdio.h>\nint main(){int a,b;scanf("%d %d",&a,&b);printf("%d\\n",a*b);}'),
      "wrong_answer"),
-    (_task("spin", "python", "while True: pass", time_limit_s=1), "time_limit"),
-    (_task("hog", "python", "x = []\nwhile True: x.append(b'x' * (1 << 20))", memory_limit_mb=128, time_limit_s=5),
-     "memory_limit"),
-    (_task("write-root", "python", WRITE_ROOT), "runtime_error"),
     (_task("attack", "python", ATTACK, "contained\n"), "accepted"),
     (_task("secret", "python", FIND_CANARY, "absent\n"), "accepted"),
 ]
@@ -195,6 +200,18 @@ def _grade(target: str, src: Path, *extra: str) -> list[dict]:
     return [json.loads(line) for line in out.read_text().splitlines()]
 
 
+def _run_attack_suites(target: str) -> None:
+    """ATTACK_SUITES' backend-parametrized tests, in a pytest of their own, graded through the pod at `target`."""
+    from tests.conftest import SERVER_BACKEND_ENV, SERVER_ENV, TOKEN_ENV
+
+    env = {**os.environ, SERVER_ENV: target, TOKEN_ENV: CANARY, SERVER_BACKEND_ENV: "gvisor"}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", *ATTACK_SUITES],
+                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=2400)
+    assert proc.returncode == 0, proc.stdout[-8000:] + proc.stderr[-2000:]
+    passed = re.search(r"(\d+) passed", proc.stdout)
+    assert passed and int(passed.group(1)) >= ATTACK_SUITES_MIN, proc.stdout[-3000:]
+
+
 def test_the_servers_image_grades_code_in_an_unprivileged_pod(tmp_path, server_image):
     (deployment,) = [d for d in yaml.safe_load_all((ROOT / "deploy/k8s/deployment.yaml").read_text()) if d]
     env = pod_env(deployment)
@@ -227,6 +244,7 @@ def test_the_servers_image_grades_code_in_an_unprivileged_pod(tmp_path, server_i
         got = {r["id"]: r for r in _grade(target, src)}
         assert {t["id"]: (got[t["id"]]["verdict"], got[t["id"]]["detail"][:300]) for t, _ in TASKS} == \
             {t["id"]: (v, got[t["id"]]["detail"][:300]) for t, v in TASKS}
+        _run_attack_suites(target)
         assert any("runsc" in p for p in _pod_processes(container_id).values())  # its sandboxes, seen from the host
         # a graceful stop (SIGTERM through tini) ends the server and its sandboxes
         stop = subprocess.run(["docker", "stop", "-t", "60", name], capture_output=True, text=True, timeout=120)

@@ -10,26 +10,13 @@ import resource
 
 import pytest
 
-from sandbox import SandboxConfig
-from sandbox.sync import SyncGrader
-from tests.helpers import one_sandbox
 
 pytestmark = pytest.mark.docker
 
 
-@pytest.fixture(scope="module")
-def grader():
-    g = SyncGrader(SandboxConfig(pool_size=1, pool_name="pytest-sandbox-sec", languages=("python",)))
-    assert g.grader.available, g.grader.unavailable_reason()
-    yield g
-    g.close()
-
-
-@pytest.fixture(scope="module")
-def gvisor_grader():
-    """The same pool under the gVisor backend: tests taking `any_grader` run on both."""
-    with one_sandbox("gvisor", "pytest-sandbox-sec") as g:
-        yield g
+# Every test here runs on every backend (tests/conftest.py `any_grader`): one Python sandbox, made by
+# tests/helpers.py one_sandbox with these settings.
+SANDBOX = {"pool_name": "pytest-sandbox-sec"}
 
 
 def py(code: str, tests=(("1 2\n", "3\n"),), **kw) -> dict:
@@ -41,13 +28,14 @@ INNOCENT = py("a, b = map(int, input().split())\nx = bytearray(150 << 20)\nprint
 
 
 # ---------------------------------------------------------------- F3: signals to PID 1
-def test_sigint_to_pid1_is_ignored(grader):
-    before = grader.grader.stats()["containers_recycled"]
-    r = grader.grade(py("import os, signal\nos.kill(1, signal.SIGINT)\nprint(4)"))
+@pytest.mark.in_process  # reads the pool's recycle count
+def test_sigint_to_pid1_is_ignored(any_grader):
+    before = any_grader.grader.stats()["containers_recycled"]
+    r = any_grader.grade(py("import os, signal\nos.kill(1, signal.SIGINT)\nprint(4)"))
     # the runner's real uid is not the program's (sandbox/harness/runner.py): no signal reaches it
     assert r["verdict"] == "runtime_error" and "PermissionError" in r["detail"], r
-    assert grader.grade(INNOCENT)["verdict"] == "accepted"
-    assert grader.grader.stats()["containers_recycled"] == before  # the runner survived it
+    assert any_grader.grade(INNOCENT)["verdict"] == "accepted"
+    assert any_grader.grader.stats()["containers_recycled"] == before  # the runner survived it
 
 
 # ---------------------------------------------------------------- F1: PID 1's limits, affinity, nice
@@ -59,23 +47,23 @@ def test_sigint_to_pid1_is_ignored(grader):
     "os.sched_setscheduler(1, os.SCHED_IDLE, os.sched_param(0))",  # issue 9: scheduling policy
     "ctypes.CDLL(None).syscall(251, 1, 1, 3 << 13)",  # issue 9: ioprio_set(PROCESS, 1, IDLE class)
 ])
-def test_pid1_limits_changed_by_a_program_do_not_reach_the_next_job(grader, attack):
+def test_pid1_limits_changed_by_a_program_do_not_reach_the_next_job(any_grader, attack):
     if "syscall(251" in attack and platform.machine() != "x86_64":
         pytest.skip("ioprio_set syscall number is x86_64's")
     look = ("import ctypes, os, resource\nprint(resource.getrlimit(resource.RLIMIT_AS)[0], resource.getrlimit(resource.RLIMIT_NOFILE)[0],"
             " len(os.sched_getaffinity(0)) == os.cpu_count(), os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0),"
             " ctypes.CDLL(None).syscall(252, 1, 0))")
-    first = grader.grade(py(look, tests=(("", ""),), return_output=True))["tests"][0]["stdout"]
+    first = any_grader.grade(py(look, tests=(("", ""),), return_output=True))["tests"][0]["stdout"]
     assert first.startswith(f"{resource.RLIM_INFINITY} 256 True 0 {os.SCHED_OTHER} "), first
-    r = grader.grade(py(f"import ctypes, os, resource\n{attack}\nprint(3)"))
+    r = any_grader.grade(py(f"import ctypes, os, resource\n{attack}\nprint(3)"))
     if "prlimit" in attack:  # the runner's real uid is not the program's: EPERM
         assert r["verdict"] == "runtime_error" and "PermissionError" in r["detail"], r
     elif "syscall(251" in attack:  # EPERM too, which a raw syscall returns rather than raises
         assert r["verdict"] == "accepted", r
     else:  # Linux checks only the effective uid here: done, seen, the container recycled
         assert r["verdict"] == "runtime_error" and "supervisor" in r["detail"], r
-    assert grader.grade(py(look, tests=(("", first),)))["verdict"] == "accepted"
-    assert grader.grade(INNOCENT)["verdict"] == "accepted"
+    assert any_grader.grade(py(look, tests=(("", first),)))["verdict"] == "accepted"
+    assert any_grader.grade(INNOCENT)["verdict"] == "accepted"
 
 
 # ---------------------------------------------------------------- F2: SysV IPC and POSIX queues
@@ -89,13 +77,13 @@ os.close(os.open("/dev/mqueue/leak", os.O_CREAT | os.O_WRONLY, 0o666))
 print(3)'''
 
 
-def test_ipc_objects_do_not_survive_the_job(grader):
-    assert grader.grade(py(SHM_PLANT, tests=(("", "3\n"),)))["verdict"] == "accepted"
+def test_ipc_objects_do_not_survive_the_job(any_grader):
+    assert any_grader.grade(py(SHM_PLANT, tests=(("", "3\n"),)))["verdict"] == "accepted"
     look = py("import os\nprint(sum(len(open('/proc/sysvipc/' + k).readlines()) - 1 for k in ('shm', 'msg', 'sem')),"
               " os.listdir('/dev/mqueue'))", tests=(("", "0 []\n"),))
-    r = grader.grade(look)
+    r = any_grader.grade(look)
     assert r["verdict"] == "accepted", r
-    assert grader.grade(INNOCENT)["verdict"] == "accepted"
+    assert any_grader.grade(INNOCENT)["verdict"] == "accepted"
 
 
 # ---------------------------------------------------------------- F4: forging the test_code harness
@@ -205,10 +193,10 @@ def test_harness_cannot_be_forged(any_grader, name, judge):
 
 
 @pytest.mark.parametrize("name", sorted(BLOCKED_IN_SHARED))
-def test_what_the_shared_mode_blocked_the_process_judge_allows(grader, name):
+def test_what_the_shared_mode_blocked_the_process_judge_allows(any_grader, name):
     task = {"language": "python", "completion": BLOCKED_IN_SHARED[name], "test_code": ADD_TESTS}
     if "proc_mem" not in name:  # /proc/self/mem stays closed: the program's process is forked non-dumpable
-        assert grader.grade(task)["verdict"] == "accepted"
+        assert any_grader.grade(task)["verdict"] == "accepted"
 
 
 def test_harness_still_runs_ordinary_programs(any_grader):
@@ -231,25 +219,25 @@ CHECKER = ("import sys\nout = open(sys.argv[2]).read().split(); ans = open(sys.a
 CHECKED = (("1 2\n", "3\n"), ("5 5\n", "10\n"), ("7 8\n", "15\n"))
 
 
-def test_program_filling_the_disk_is_its_own_verdict(grader):
+def test_program_filling_the_disk_is_its_own_verdict(any_grader):
     fill = "import os\nfor i in range(5000):\n    try: open('f%d' % i, 'w').close()\n    except OSError: break\nprint(4)"
-    r = grader.grade(py(fill, tests=CHECKED, checker=CHECKER))
+    r = any_grader.grade(py(fill, tests=CHECKED, checker=CHECKER))
     assert r["verdict"] == "output_limit" and not r["retryable"], r
-    assert grader.grade(py("a, b = map(int, input().split())\nprint(a + b)", tests=CHECKED, checker=CHECKER))["verdict"] == "accepted"
+    assert any_grader.grade(py("a, b = map(int, input().split())\nprint(a + b)", tests=CHECKED, checker=CHECKER))["verdict"] == "accepted"
 
 
-def test_checker_answers_are_gone_before_the_next_test(grader):
+def test_checker_answers_are_gone_before_the_next_test(any_grader):
     """F6: answer.txt of an earlier test stayed in /work/c*/ for the program's later tests."""
     peek = "import glob\na = glob.glob('/work/c*/*')\nprint(open(a[0]).read() if a else 0)"
-    r = grader.grade(py(peek, tests=(("", "3\n"),) * 3, checker=CHECKER, scoring="fraction"))
+    r = any_grader.grade(py(peek, tests=(("", "3\n"),) * 3, checker=CHECKER, scoring="fraction"))
     assert r["score"] == 0.0, r
 
 
-def test_a_crashing_checker_is_infra_error_not_a_rejection(grader):
+def test_a_crashing_checker_is_infra_error_not_a_rejection(any_grader):
     """F9: an uncaught exception in the checker exited 1, which read as "rejected". A checker that
     fails on the reference answer too is the dataset's fault: infra_error, not retried."""
     broken = "import sys\nout = open(sys.argv[2]).read().split(); ans = open(sys.argv[3]).read().split()\nsys.exit(0 if int(out[0]) == int(ans[0]) + int(sys.argv[4]) else 1)\n"
-    r = grader.grade(py("print(3)", checker=broken))
+    r = any_grader.grade(py("print(3)", checker=broken))
     assert r["verdict"] == "infra_error" and "checker failed" in r["detail"] and "IndexError" in r["detail"], r
     assert not r["retryable"]
 
@@ -259,17 +247,17 @@ STRICT_INT_CHECKER = ("import sys\nout = open(sys.argv[2]).read().split(); ans =
 
 
 @pytest.mark.parametrize("output", ["'3.0'", "'not a number'", "'9' * 7_000_000", "''"])
-def test_a_checker_crashing_on_the_programs_output_is_a_wrong_answer(grader, output):
+def test_a_checker_crashing_on_the_programs_output_is_a_wrong_answer(any_grader, output):
     """The checker fails on this output (int() of garbage, Python's digit limit, nothing printed)
     but accepts the reference answer: the output is at fault, not the checker (was infra_error,
     reward None instead of 0)."""
-    r = grader.grade(py(f"print({output})", checker=STRICT_INT_CHECKER))
+    r = any_grader.grade(py(f"print({output})", checker=STRICT_INT_CHECKER))
     assert r["verdict"] == "wrong_answer" and not r["retryable"], r
-    assert grader.grade(py("print(4)", checker=STRICT_INT_CHECKER))["verdict"] == "wrong_answer"  # exit 1 rejects
-    assert grader.grade(py("print(3)", checker=STRICT_INT_CHECKER))["verdict"] == "accepted"
+    assert any_grader.grade(py("print(4)", checker=STRICT_INT_CHECKER))["verdict"] == "wrong_answer"  # exit 1 rejects
+    assert any_grader.grade(py("print(3)", checker=STRICT_INT_CHECKER))["verdict"] == "accepted"
 
 
-def test_no_room_to_confirm_the_checker_on_the_reference_is_the_programs_fault(grader):
+def test_no_room_to_confirm_the_checker_on_the_reference_is_the_programs_fault(any_grader):
     """The checker fails on the program's output ('x' is no int) and is then run on the reference
     answer, whose dir holds the 200 KB answer twice (as output.txt and answer.txt). The program
     filled /work but for 300 KB: room for the first dir, not the second. That was infra_error (the
@@ -278,9 +266,9 @@ def test_no_room_to_confirm_the_checker_on_the_reference_is_the_programs_fault(g
             "            for _ in range(60):\n                f.write(b'x' * (1 << 20))\n        i += 1\n"
             "except OSError:\n    pass\nos.truncate('f0', os.path.getsize('f0') - 300 * 1024)\nprint(OUT)")
     answer = "3\n" + "0\n" * 100_000
-    r = grader.grade(py(fill.replace("OUT", "'x'"), tests=(("1 2\n", answer),), checker=STRICT_INT_CHECKER))
+    r = any_grader.grade(py(fill.replace("OUT", "'x'"), tests=(("1 2\n", answer),), checker=STRICT_INT_CHECKER))
     assert r["verdict"] == "wrong_answer" and not r["retryable"], r
-    right = grader.grade(py(fill.replace("OUT", "3"), tests=(("1 2\n", answer),), checker=STRICT_INT_CHECKER))
+    right = any_grader.grade(py(fill.replace("OUT", "3"), tests=(("1 2\n", answer),), checker=STRICT_INT_CHECKER))
     assert right["verdict"] == "accepted", right
 
 
@@ -322,14 +310,14 @@ for i in range(1000):
         left -= f.write(b'x' * min(left, 8 << 20))"""
 
 
-def test_memory_a_program_leaves_does_not_make_the_checker_infra_error(grader):
+def test_memory_a_program_leaves_does_not_make_the_checker_infra_error(any_grader):
     # SysV memory is removed before the checker runs (the runner's scrub); what /work holds is
     # covered by the re-run's doubled limit. Starved, the checker's failure would be the program's.
     for answer, verdict in (("4", "wrong_answer"), ("3", "accepted")):
-        r = grader.grade(py(HOLD_MEMORY.replace("ANSWER", answer), checker=HUNGRY_CHECKER))
+        r = any_grader.grade(py(HOLD_MEMORY.replace("ANSWER", answer), checker=HUNGRY_CHECKER))
         assert r["verdict"] in (verdict, "memory_limit") and not r["retryable"], r  # or the runner went too
-    assert grader.grade(py("print(3)", checker=HUNGRY_CHECKER))["verdict"] == "accepted"
-    assert grader.grade(py("print(4)", checker=HUNGRY_CHECKER))["verdict"] == "wrong_answer"
+    assert any_grader.grade(py("print(3)", checker=HUNGRY_CHECKER))["verdict"] == "accepted"
+    assert any_grader.grade(py("print(4)", checker=HUNGRY_CHECKER))["verdict"] == "wrong_answer"
 
 
 FILL_WORK_MEMORY = """import os
@@ -339,33 +327,33 @@ for i in range(2):
 print(ANSWER)"""
 
 
-def test_memory_held_in_work_does_not_make_the_checker_infra_error(grader):
+def test_memory_held_in_work_does_not_make_the_checker_infra_error(any_grader):
     """/work (a tmpfs, kept for the program's next tests) counts in the memory limit: 120 MB there
     starves a checker that needs 200 MB on the output and, without the doubled limit, on the
     reference answer too (infra_error)."""
     checker = "x = bytearray(200 << 20)\n" + STRICT_INT_CHECKER
-    r = grader.grade(py(FILL_WORK_MEMORY.replace("ANSWER", "3"), checker=checker))
+    r = any_grader.grade(py(FILL_WORK_MEMORY.replace("ANSWER", "3"), checker=checker))
     assert r["verdict"] == "wrong_answer" and not r["retryable"], r
-    assert grader.grade(py("print(3)", checker=checker))["verdict"] == "accepted"
-    assert grader.grade(py("print(4)", checker=checker))["verdict"] == "wrong_answer"
+    assert any_grader.grade(py("print(3)", checker=checker))["verdict"] == "accepted"
+    assert any_grader.grade(py("print(4)", checker=checker))["verdict"] == "wrong_answer"
 
 
-def test_what_a_program_leaves_in_tmp_does_not_fail_the_checker(grader):
+def test_what_a_program_leaves_in_tmp_does_not_fail_the_checker(any_grader):
     """A checker writing a fixed /tmp path found the program's directory there, failed on the
     output and on the reference answer alike: infra_error (reward None). /tmp is emptied first."""
     checker = "open('/tmp/checker.log', 'w').write('ran')\n" + STRICT_INT_CHECKER
     plant = "import os\nos.makedirs('/tmp/checker.log/x')\nos.chmod('/tmp/checker.log', 0o500)\nprint(%s)"
-    assert grader.grade(py(plant % 4, checker=checker))["verdict"] == "wrong_answer"
-    assert grader.grade(py(plant % 3, checker=checker))["verdict"] == "accepted"
+    assert any_grader.grade(py(plant % 4, checker=checker))["verdict"] == "wrong_answer"
+    assert any_grader.grade(py(plant % 3, checker=checker))["verdict"] == "accepted"
 
 
-def test_a_full_work_dir_on_the_checkers_rerun_is_the_programs_fault(grader):
+def test_a_full_work_dir_on_the_checkers_rerun_is_the_programs_fault(any_grader):
     """Nothing printed (0 pages) fits beside a 1 MB answer; the re-run with that answer as the
     output does not fit: no room is the program's doing (its files), never the checker's."""
     big = "3\n" + "0" * (1 << 20) + "\n"
-    r = grader.grade(py(FILL_WORK, tests=(("", big),), checker=STRICT_INT_CHECKER))
+    r = any_grader.grade(py(FILL_WORK, tests=(("", big),), checker=STRICT_INT_CHECKER))
     assert r["verdict"] == "wrong_answer" and not r["retryable"], r
-    assert grader.grade(py("print(3)", tests=(("", big),), checker=STRICT_INT_CHECKER))["verdict"] == "accepted"
+    assert any_grader.grade(py("print(3)", tests=(("", big),), checker=STRICT_INT_CHECKER))["verdict"] == "accepted"
 
 
 # ---------------------------------------------------------------- F10: reward hacks in the asserts
@@ -501,13 +489,13 @@ else:
     print(0)'''
 
 
-def test_a_half_written_checker_dir_is_removed(grader):
+def test_a_half_written_checker_dir_is_removed(any_grader):
     """A program that fills /work's inodes so that answer.txt fits but the next file does not left
     a checker dir with answer.txt behind, readable by its next tests (score 0.6 where 0 is right)."""
     tests = [(f"{k}\n", "3\n") for k in range(1, 12)] + [("", "3\n")] * 3
-    r = grader.grade(py(FILL_THEN_PEEK, tests=tests, checker=CHECKER, scoring="fraction"))
+    r = any_grader.grade(py(FILL_THEN_PEEK, tests=tests, checker=CHECKER, scoring="fraction"))
     assert r["score"] == 0.0, r
-    assert grader.grade(py("a, b = map(int, input().split())\nprint(a + b)", tests=CHECKED, checker=CHECKER))["verdict"] == "accepted"
+    assert any_grader.grade(py("a, b = map(int, input().split())\nprint(a + b)", tests=CHECKED, checker=CHECKER))["verdict"] == "accepted"
 
 
 # ---------------------------------------------------------------- issue 9: the judge outside the program
@@ -920,8 +908,8 @@ def test_a_program_cannot_kill_or_stop_its_judge(any_grader):
     assert r["verdict"] == "accepted", r  # every uid of the program's process is the program's
 
 
-def test_a_stdin_program_holds_only_its_own_uid(grader):
-    r = grader.grade(py("import os\nprint(*os.getresuid(), *os.getresgid())",
+def test_a_stdin_program_holds_only_its_own_uid(any_grader):
+    r = any_grader.grade(py("import os\nprint(*os.getresuid(), *os.getresgid())",
                         tests=(("", "65534 65534 65534 65534 65534 65534\n"),)))
     assert r["verdict"] == "accepted", r
 
@@ -955,15 +943,15 @@ def codeforces(printed: str, expected: str = "2.5\n", checker: str | None = EPS_
 
 
 @pytest.mark.parametrize("printed", ["nan", "NaN", "-nan", "inf", "-Infinity", "1e999", "2.5 nan"])
-def test_nan_or_inf_never_passes_a_checker_whose_answer_has_none(grader, printed):
-    r = grader.grade(codeforces(printed))
+def test_nan_or_inf_never_passes_a_checker_whose_answer_has_none(any_grader, printed):
+    r = any_grader.grade(codeforces(printed))
     assert r["verdict"] == "wrong_answer" and "not a finite number" in r["tests"][0]["detail"], r
 
 
-def test_the_checker_still_decides_finite_answers_and_expected_nan(grader):
-    assert grader.grade(codeforces("2.5000001"))["verdict"] == "accepted"  # within its eps
-    assert grader.grade(codeforces("2.6"))["verdict"] == "wrong_answer"
-    assert grader.grade(codeforces("nan", expected="nan\n"))["verdict"] == "accepted"  # the checker's say
+def test_the_checker_still_decides_finite_answers_and_expected_nan(any_grader):
+    assert any_grader.grade(codeforces("2.5000001"))["verdict"] == "accepted"  # within its eps
+    assert any_grader.grade(codeforces("2.6"))["verdict"] == "wrong_answer"
+    assert any_grader.grade(codeforces("nan", expected="nan\n"))["verdict"] == "accepted"  # the checker's say
 
 
 @pytest.mark.parametrize("printed, verdict", [
@@ -971,8 +959,8 @@ def test_the_checker_still_decides_finite_answers_and_expected_nan(grader):
     ("No\nno", "wrong_answer"), ("yes yes", "wrong_answer"), ("YES\nNO\nYES", "wrong_answer"), ("YES", "wrong_answer"),
     ("YESS\nNO", "wrong_answer"),
 ])
-def test_codeforces_yes_no_answers_in_any_case(grader, printed, verdict):
-    assert grader.grade(codeforces(printed, expected="YES\nNO\n", checker=None))["verdict"] == verdict
+def test_codeforces_yes_no_answers_in_any_case(any_grader, printed, verdict):
+    assert any_grader.grade(codeforces(printed, expected="YES\nNO\n", checker=None))["verdict"] == verdict
 
 
 # ---------------------------------------------------------------- /proc/<pid>/fd of trusted processes (issue 19)

@@ -15,7 +15,6 @@ import pytest
 from sandbox import SandboxConfig, job
 from sandbox.channel import Channel
 from sandbox.sync import SyncGrader
-from tests.helpers import sandbox_config
 
 pytestmark = pytest.mark.docker
 POOL = "pytest-sandbox-stash"
@@ -57,21 +56,9 @@ def task(code: str, checker: str = SUM_CHECKER, test_set=None, **kw) -> dict:
             "files": {"testlib.h": TESTLIB}, "scoring": "fraction", **kw}
 
 
-@pytest.fixture(scope="module")
-def grader():
-    g = SyncGrader(SandboxConfig(pool_size=1, pool_name=POOL, languages=("python",)))
-    assert g.grader.available, g.grader.unavailable_reason()
-    yield g
-    g.close()
-
-
-@pytest.fixture(scope="module")
-def gvisor_grader():
-    """The same pool under the gVisor backend: tests taking `any_grader` run on both."""
-    g = SyncGrader(sandbox_config("gvisor", pool_size=1, pool_name=POOL, languages=("python",)))
-    assert g.grader.available, g.grader.unavailable_reason()
-    yield g
-    g.close()
+# Every test here runs on every backend (tests/conftest.py `any_grader`): one Python sandbox, made by
+# tests/helpers.py one_sandbox with these settings.
+SANDBOX = {"pool_name": POOL}
 
 
 @pytest.fixture
@@ -223,7 +210,7 @@ def test_a_program_cannot_change_the_next_jobs_verdict_through_the_stash(any_gra
         assert sum(sent[n:]) < answers + PAD  # the stash answered: the inputs were not sent again
 
 
-def test_the_attack_flips_a_verdict_when_the_cache_is_the_programs(grader, monkeypatch):
+def test_the_attack_flips_a_verdict_when_the_cache_is_the_programs(any_grader, monkeypatch):
     """The control: the answers kept on disk where the program can reach them (written once per
     job into /work, the checker given their path), the same attack makes its wrong answers pass.
     The test above would fail so."""
@@ -243,24 +230,24 @@ def test_the_attack_flips_a_verdict_when_the_cache_is_the_programs(grader, monke
 
     monkeypatch.setattr(job, "_run_checker", answers_on_disk)
     kw = {"input_file": "input.txt", "checker": ANSWER_CHECKER}
-    r = grader.grade(task(SUM_NEAR, **kw))
+    r = any_grader.grade(task(SUM_NEAR, **kw))
     assert verdicts(r) == EXPECTED[SUM_NEAR], r  # the control's checker judges
-    r = grader.grade(task(ATTACK, **kw))
+    r = any_grader.grade(task(ATTACK, **kw))
     assert verdicts(r)[0] == "wrong_answer" and "accepted" in verdicts(r)[1:], r
 
 
-def test_two_test_sets_in_one_container_do_not_mix(grader):
+def test_two_test_sets_in_one_container_do_not_mix(any_grader):
     """Sum and product tasks on the same inputs (shared digests), different checkers and answers,
     interleaved in one container: each job is judged by its own."""
     sums, products = make_tests(), make_tests(op=lambda a, b: a * b)
     for _ in range(2):
-        assert verdicts(grader.grade(task(SUM, test_set=sums))) == ["accepted"] * 4
-        assert verdicts(grader.grade(task(SUM, PRODUCT_CHECKER, products))) == ["wrong_answer"] * 4
-        assert verdicts(grader.grade(task(PRODUCT, PRODUCT_CHECKER, products))) == ["accepted"] * 4
-        assert verdicts(grader.grade(task(PRODUCT, test_set=sums))) == ["wrong_answer"] * 4
+        assert verdicts(any_grader.grade(task(SUM, test_set=sums))) == ["accepted"] * 4
+        assert verdicts(any_grader.grade(task(SUM, PRODUCT_CHECKER, products))) == ["wrong_answer"] * 4
+        assert verdicts(any_grader.grade(task(PRODUCT, PRODUCT_CHECKER, products))) == ["accepted"] * 4
+        assert verdicts(any_grader.grade(task(PRODUCT, test_set=sums))) == ["wrong_answer"] * 4
         # the same checker and inputs, other answers (a dataset's typo): the checker sees each job's own
         typo = [dict(t, expected_stdout="1" + t["expected_stdout"]) for t in sums]
-        assert verdicts(grader.grade(task(SUM, test_set=typo))) != ["accepted"] * 4
+        assert verdicts(any_grader.grade(task(SUM, test_set=typo))) != ["accepted"] * 4
 
 
 def test_the_stash_is_bounded_per_container():

@@ -3,53 +3,36 @@ A forked program must see what an exec of `python3 -I prog.py` sees, find no oth
 memory, leave nothing to the next test, and reach neither the zygote nor its mother."""
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import secrets
 
 import pytest
 
-from sandbox.sync import SyncGrader
-from tests.helpers import sandbox_config
+from tests.helpers import kernel_differs, on_backend, one_sandbox
 
 pytestmark = pytest.mark.docker
 POOL = "pytest-sandbox-warm"
 
 
-def _grader(backend: str, warm: bool):
-    g = SyncGrader(sandbox_config(backend, pool_size=1, pool_name=f"{POOL}-{backend}-{int(warm)}",
-                                  languages=("python",), warm_fork="on" if warm else "off"))
-    assert g.grader.available, g.grader.unavailable_reason()
-    return g
-
-
-@pytest.fixture(scope="module")
-def grader():
-    g = _grader("docker", True)
-    yield g
-    g.close()
-
-
-@pytest.fixture(scope="module")
-def gvisor_grader():
-    g = _grader("gvisor", True)
-    yield g
-    g.close()
+# Every test here runs on every backend (tests/conftest.py `any_grader`): one warm Python sandbox, made by
+# tests/helpers.py one_sandbox with these settings.
+SANDBOX = {"pool_name": f"{POOL}-1", "warm_fork": "on"}
 
 
 @pytest.fixture(scope="module")
 def exec_graders():
     """Graders that start every run as an interpreter of its own (warm_fork off), per backend."""
-    made: dict = {}
+    with contextlib.ExitStack() as stack:
+        made: dict = {}
 
-    def get(backend: str):
-        if backend not in made:
-            made[backend] = _grader(backend, False)
-        return made[backend]
+        def get(backend: str):
+            if backend not in made:
+                made[backend] = stack.enter_context(one_sandbox(backend, f"{POOL}-{backend}-0", warm_fork="off"))
+            return made[backend]
 
-    yield get
-    for g in made.values():
-        g.close()
+        yield get
 
 
 def py(code: str, tests=(("1 2\n", "3\n"),), **kw) -> dict:
@@ -108,8 +91,7 @@ printed.set()
 '''
 
 
-def test_a_forked_program_sees_what_an_exec_sees(any_grader, exec_graders):
-    backend = any_grader.grader.config.backend
+def test_a_forked_program_sees_what_an_exec_sees(any_grader, exec_graders, backend):
     stdin = "x\r\ny \xff\n"  # no newline translation, and the same decoding of bytes that are not UTF-8
     warm = outputs(any_grader, PROBE, [stdin])[0]
     cold = outputs(exec_graders(backend), PROBE, [stdin])[0]
@@ -125,8 +107,7 @@ def test_a_forked_program_sees_what_an_exec_sees(any_grader, exec_graders):
     "import sys; print(sys.stdin.read().encode())", "def f(): return f()\nf()",
     "import sys; print(3); sys.stdout.close()", "import os; print(3, end=''); os.close(1)",
 ])
-def test_exits_and_errors_are_the_same_as_under_exec(any_grader, exec_graders, code):
-    backend = any_grader.grader.config.backend
+def test_exits_and_errors_are_the_same_as_under_exec(any_grader, exec_graders, backend, code):
 
     def facts(g):
         r = g.grade(py(code, [("a\xff\n", "z\n")], return_output=True))
@@ -225,7 +206,7 @@ def test_each_test_draws_fresh_random_numbers(any_grader):
     assert len({line.split()[0] for line in got}) == 4 and len({line.split()[1] for line in got}) == 4, got
 
 
-def test_a_forked_program_is_pid_1s_child_with_no_middle_process(any_grader):
+def test_a_forked_program_is_pid_1s_child_with_no_middle_process(any_grader, backend):
     """Each forked process is PID 1's child (the runner waits for it, kills it, counts its CPU
     time). Under docker the zygote forks it as its own sibling (clone(CLONE_PARENT): zygote.py
     clone_parent), so no middle process takes a pid between two tests; gVisor ignores the flag
@@ -233,7 +214,7 @@ def test_a_forked_program_is_pid_1s_child_with_no_middle_process(any_grader):
     got = outputs(any_grader, "import os\nprint(os.getpid(), os.getppid())", ["", "", "", ""])
     pids = [int(line.split()[0]) for line in got]
     assert all(line.split()[1] == "1" for line in got), got
-    step = 1 if any_grader.grader.config.backend == "docker" else 2
+    step = on_backend(backend, 1, kernel_differs(2, "gVisor's kernel ignores CLONE_PARENT: the middle process takes a pid"))
     assert [b - a for a, b in zip(pids, pids[1:])] == [step] * 3, got
     judged = {"kind": "code", "language": "python", "entry_point": "parent",
               "completion": "```python\nimport os\ndef parent():\n    return os.getppid()\n```",
@@ -279,11 +260,11 @@ print(sorted(set(reached)))
 '''
 
 
-def test_the_warm_processes_are_out_of_reach(any_grader):
+def test_the_warm_processes_are_out_of_reach(any_grader, backend):
     reached = outputs(any_grader, ATTACK)[0]
     # gVisor shows a same-effective-uid process its environment (the container's, as PID 1's) and
     # lets it open the fds of another's that are not sockets: the warm processes hold /dev/null only
-    allowed = "[]\n" if any_grader.grader.config.backend == "docker" else "['/dev/null', 'environ']\n"
+    allowed = on_backend(backend, "[]\n", kernel_differs("['/dev/null', 'environ']\n", "gVisor's /proc shows them"))
     assert reached in ("[]\n", allowed), reached
     look = "import os\nprint(os.getpriority(os.PRIO_PROCESS, 0), len(os.sched_getaffinity(0)) == os.cpu_count())"
     assert outputs(any_grader, look, ["", ""]) == ["0 True\n", "0 True\n"]
@@ -351,13 +332,13 @@ def judged_facts(grader) -> dict:
             "restarted": dict(zip(("loaded",) + JUDGED_FACTS, details[n + 1:]))}
 
 
-def test_a_judged_program_is_a_fork_of_the_zygote_that_sees_what_an_exec_sees(any_grader, exec_graders):
+def test_a_judged_program_is_a_fork_of_the_zygote_that_sees_what_an_exec_sees(any_grader, exec_graders, backend):
     """Under warm mode the program process of call/assert/pytest tasks is forked from the zygote (it
     finds the preloaded modules), also when started again after a timeout; every other fact of it
     is what a new interpreter running serve.py shows (warm_fork off), the numbers of its channel fds
     aside (docs/sandboxes.md "The warm interpreter" lists what differs: its session is its own)."""
     warm = judged_facts(any_grader)
-    cold = judged_facts(exec_graders(any_grader.grader.config.backend))
+    cold = judged_facts(exec_graders(backend))
     loaded = "expected None, got ['fractions', 'statistics', 'tempfile']"
     assert warm["first"]["loaded"] == warm["restarted"]["loaded"] == loaded, warm
     assert cold["first"]["loaded"] == cold["restarted"]["loaded"] == "expected None, got ['fractions']", cold
@@ -418,10 +399,10 @@ def test_program_processes_the_judge_started_again_leave_no_zombies(any_grader):
 # Last in this file: under gVisor, a run killed for memory leaves the container without its warm
 # interpreter (every later run an exec until the container is recycled), which the tests above check for.
 @pytest.mark.parametrize("mb", [40, 80, 200])
-def test_memory_verdicts_are_the_same_as_under_exec(any_grader, exec_graders, mb):
+def test_memory_verdicts_are_the_same_as_under_exec(any_grader, exec_graders, backend, mb):
     """The warm processes' memory is added to the container's limit (SandboxConfig.overhead_mb): a
     program holding as much as before gets the verdict it got before, under and over its 64 MB."""
     code = f"x = bytearray({mb} << 20)\nfor i in range(0, len(x), 4096):\n    x[i] = 1\nprint(3)"
     task = py(code, memory_limit_mb=64)
-    verdicts = {any_grader.grade(task)["verdict"], exec_graders(any_grader.grader.config.backend).grade(task)["verdict"]}
+    verdicts = {any_grader.grade(task)["verdict"], exec_graders(backend).grade(task)["verdict"]}
     assert len(verdicts) == 1, verdicts
