@@ -47,7 +47,7 @@ def pod_flags(deployment: dict, groups: dict[int, int] | None = None) -> list[st
     """`docker run` flags for the pod's security settings, read from the manifest: every field of the
     pod's and the container's securityContext is mapped (an unknown one fails, so the test cannot
     drift from the manifest), and so is each volume: the /tmp emptyDir, a hostPath as a bind mount
-    (the token Secret is given as a value: pod_env). `groups` maps a supplementalGroup of the
+    (the token and route Secrets are given as values: pod_env). `groups` maps a supplementalGroup of the
     manifest to this host's (the socket's group, which deploy/k8s-docker-socket says to patch)."""
     pod = deployment["spec"]["template"]["spec"]
     (container,) = pod["containers"]
@@ -81,7 +81,7 @@ def pod_flags(deployment: dict, groups: dict[int, int] | None = None) -> list[st
             assert volume["emptyDir"]["medium"] == "Memory" and volume["emptyDir"]["sizeLimit"].endswith("Mi")
             flags += ["--tmpfs", f"{mount['mountPath']}:rw,size={volume['emptyDir']['sizeLimit'][:-2]}m"]
         else:
-            assert mount["name"] == "token" and "secret" in volume, mount
+            assert mount["name"] in ("token", "route-secret") and "secret" in volume, mount
     return flags
 
 
