@@ -126,10 +126,23 @@ def _backend_params() -> tuple[str, ...]:
     return (os.environ.get(SERVER_BACKEND_ENV, "gvisor"),) if os.environ.get(SERVER_ENV) else BACKENDS
 
 
-@pytest.fixture(scope="module", params=_backend_params())
+def pytest_generate_tests(metafunc) -> None:
+    """A test taking `backend` (or `any_grader`) runs once per backend: every one of tests/helpers.py BACKENDS, bar
+    those its module's `BACKENDS_CUT` names (backend -> why a run there adds too little for its CI time), a
+    module-scoped parameter so each backend's pool is made once per module. A test parametrizing `backend`
+    itself keeps its own."""
+    if "backend" not in metafunc.fixturenames or any(
+            "backend" in str(m.args[0]) for m in metafunc.definition.iter_markers("parametrize")):
+        return
+    cut = getattr(metafunc.module, "BACKENDS_CUT", {})
+    assert all(cut.values()), "a backend cut from a module's tests says why"
+    backends = [b for b in _backend_params() if b not in cut or os.environ.get(SERVER_ENV)]
+    metafunc.parametrize("backend", backends, indirect=True, scope="module")
+
+
+@pytest.fixture(scope="module")
 def backend(request) -> str:
-    """The sandbox backend a test runs on: every one of tests/helpers.py BACKENDS (a test taking this, or
-    `any_grader`, runs once per backend; a module-scoped parameter, so each backend's pool is made once per module)."""
+    """The sandbox backend a test runs on (pytest_generate_tests parametrizes it)."""
     return request.param
 
 

@@ -62,6 +62,12 @@ def on_backend(backend: str, default: Any, differs: dict[str, tuple[Any, str]]) 
     return value
 
 
+# gVisor's tmpfs takes no inode count (the nr_inodes option is ignored): a file-count bomb is bounded by bytes alone
+# there, not by SandboxConfig.tmpfs_inodes (found by issue 30's one suite on every backend).
+TMPFS_INODES_BUG = ("gVisor ignores the tmpfs nr_inodes option: SandboxConfig.tmpfs_inodes does not stop a "
+                    "file-count bomb under the gVisor kernel, so /work and /tmp never run out of inodes")
+
+
 def known_bug(request: Any, backend: str, bugs: dict[str, str]) -> None:
     """Marks this run of a backend-parametrized test xfail(strict) where `bugs` names its backend, the reason naming
     the bug: a test that fails on one backend is a finding, listed, never skipped (and strict: a fix makes it fail
@@ -129,7 +135,8 @@ def one_sandbox(backend: str, pool_name: str, **kw) -> Iterator[Any]:
 class RemoteGrader:
     """SyncGrader's `grade`/`grade_many`, through a running server's gRPC port instead of an in-process pool: the
     backend-parametrized suites run against a deployed server with it (tests/conftest.py VERIFIER_TEST_SERVER;
-    tests/test_sandbox_pod.py). A task is sent as the test wrote it, given an id; `grade_many` is one request."""
+    tests/test_sandbox_pod.py). A task is sent as the test wrote it, given an id (and kind "code", which an
+    in-process grader assumes); `grade_many` is one request."""
 
     def __init__(self, target: str, token: str = "", backend: str = "gvisor") -> None:
         import types
@@ -146,7 +153,7 @@ class RemoteGrader:
         out = []
         for t in tasks:
             self._n += 1
-            out.append({"id": f"t{self._n}", **t})
+            out.append({"id": f"t{self._n}", "kind": "code", **t})  # an in-process grader's tasks are all code
         return out
 
     def grade(self, task: dict, timeout_s: float | None = None) -> dict:

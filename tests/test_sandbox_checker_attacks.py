@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import BACKENDS, one_sandbox
+from tests.helpers import BACKENDS, backend_of, known_bug, one_sandbox
 from tests.test_sandbox_round_trips import _ping, py
 
 pytestmark = pytest.mark.docker
@@ -262,10 +262,13 @@ def test_memory_filled_with_files_fails_only_its_own_program(grader, code, mb):
 NAMES = "x = [" + "a," * 130000 + "]\nprint(1)"  # 256 KB: ~143 MB to parse, the most of the shapes tried
 
 
-def test_a_parse_that_kills_the_checker_is_its_own_programs_compile_error(grader):
+def test_a_parse_that_kills_the_checker_is_its_own_programs_compile_error(grader, request):
     """At 16 MB, parsing 256 KB of names kills the checker (out of memory): that program's
     compile_error ("did not finish"), its run could not have compiled it either; the next
     programs' checks start a fresh checker and are right. At 512 MB the same program runs."""
+    known_bug(request, backend_of(grader.grader.config), {"runsc": (
+        "issue 30 item 4: under Docker's runsc the watchdog counts gVisor's own memory in the container's cgroup (63 MB "
+        "at rest), so a 16 MB task is memory_limit before its check can run out of memory")})
     r = grader.grade({**py(NAMES, stdin="", expected="1\n"), "memory_limit_mb": 16})
     assert r["verdict"] == "compile_error" and "did not finish" in r["detail"] and r["score"] == 0.0, r
     innocent(grader)

@@ -92,6 +92,8 @@ def pod_env(deployment: dict) -> dict[str, str]:
     env = {e["name"]: e["value"] for e in container["env"] if "value" in e and "$(" not in e["value"]}
     env.pop("VERIFIER_TOKEN_FILE")
     env.pop("VERIFIER_ROUTE_SECRET_FILE")
+    # one replica, no pod IP to advertise (its "$(POD_IP)" value is dropped above): no peers to forward to
+    env.pop("VERIFIER_PEER_SERVICE", None)
     return {**env, **SIZING, "VERIFIER_TOKEN": CANARY, "VERIFIER_ROUTE_SECRET": f"{CANARY}-route"}
 
 

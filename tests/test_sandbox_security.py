@@ -10,6 +10,8 @@ import resource
 
 import pytest
 
+from sandbox import SandboxConfig
+from tests.helpers import GVISOR_KERNEL, TMPFS_INODES_BUG, kernel_differs, known_bug, on_backend
 
 pytestmark = pytest.mark.docker
 
@@ -47,7 +49,7 @@ def test_sigint_to_pid1_is_ignored(any_grader):
     "os.sched_setscheduler(1, os.SCHED_IDLE, os.sched_param(0))",  # issue 9: scheduling policy
     "ctypes.CDLL(None).syscall(251, 1, 1, 3 << 13)",  # issue 9: ioprio_set(PROCESS, 1, IDLE class)
 ])
-def test_pid1_limits_changed_by_a_program_do_not_reach_the_next_job(any_grader, attack):
+def test_pid1_limits_changed_by_a_program_do_not_reach_the_next_job(any_grader, backend, attack):
     if "syscall(251" in attack and platform.machine() != "x86_64":
         pytest.skip("ioprio_set syscall number is x86_64's")
     look = ("import ctypes, os, resource\nprint(resource.getrlimit(resource.RLIMIT_AS)[0], resource.getrlimit(resource.RLIMIT_NOFILE)[0],"
@@ -60,6 +62,8 @@ def test_pid1_limits_changed_by_a_program_do_not_reach_the_next_job(any_grader, 
         assert r["verdict"] == "runtime_error" and "PermissionError" in r["detail"], r
     elif "syscall(251" in attack:  # EPERM too, which a raw syscall returns rather than raises
         assert r["verdict"] == "accepted", r
+    elif "SCHED_IDLE" in attack and backend in GVISOR_KERNEL:  # gVisor's kernel has no SCHED_IDLE: EINVAL, refused
+        assert r["verdict"] == "runtime_error" and "Invalid argument" in r["detail"], r
     else:  # Linux checks only the effective uid here: done, seen, the container recycled
         assert r["verdict"] == "runtime_error" and "supervisor" in r["detail"], r
     assert any_grader.grade(py(look, tests=(("", first),)))["verdict"] == "accepted"
@@ -67,21 +71,25 @@ def test_pid1_limits_changed_by_a_program_do_not_reach_the_next_job(any_grader, 
 
 
 # ---------------------------------------------------------------- F2: SysV IPC and POSIX queues
-SHM_PLANT = r'''import ctypes, os
-libc = ctypes.CDLL(None, use_errno=True)
+# Each kind of IPC object made and then looked up by its key or name (system calls every kernel has: gVisor
+# has neither /proc/sysvipc nor /dev/mqueue to list them).
+IPC = r'''import ctypes, os
+libc, rt = ctypes.CDLL(None, use_errno=True), ctypes.CDLL("librt.so.1", use_errno=True)
 libc.shmat.restype = ctypes.c_void_p
-sid = libc.shmget(0x1234, 200 << 20, 0o1666)
+def made():
+    return [libc.shmget(0x1234, 0, 0) != -1, libc.msgget(0x1235, 0) != -1, libc.semget(0x1236, 0, 0) != -1,
+            rt.mq_open(b"/leak", os.O_RDONLY) != -1]
+'''
+SHM_PLANT = IPC + r'''sid = libc.shmget(0x1234, 200 << 20, 0o1666)
 ctypes.memset(libc.shmat(sid, None, 0), 7, 200 << 20)
 libc.msgget(0x1235, 0o1666); libc.semget(0x1236, 1, 0o1666)
-os.close(os.open("/dev/mqueue/leak", os.O_CREAT | os.O_WRONLY, 0o666))
-print(3)'''
+rt.mq_open(b"/leak", os.O_CREAT | os.O_WRONLY, 0o666, None)
+print(made())'''
 
 
 def test_ipc_objects_do_not_survive_the_job(any_grader):
-    assert any_grader.grade(py(SHM_PLANT, tests=(("", "3\n"),)))["verdict"] == "accepted"
-    look = py("import os\nprint(sum(len(open('/proc/sysvipc/' + k).readlines()) - 1 for k in ('shm', 'msg', 'sem')),"
-              " os.listdir('/dev/mqueue'))", tests=(("", "0 []\n"),))
-    r = any_grader.grade(look)
+    assert any_grader.grade(py(SHM_PLANT, tests=(("", "[True, True, True, True]\n"),)))["verdict"] == "accepted"
+    r = any_grader.grade(py(IPC + "print(made())", tests=(("", "[False, False, False, False]\n"),), return_output=True))
     assert r["verdict"] == "accepted", r
     assert any_grader.grade(INNOCENT)["verdict"] == "accepted"
 
@@ -219,7 +227,8 @@ CHECKER = ("import sys\nout = open(sys.argv[2]).read().split(); ans = open(sys.a
 CHECKED = (("1 2\n", "3\n"), ("5 5\n", "10\n"), ("7 8\n", "15\n"))
 
 
-def test_program_filling_the_disk_is_its_own_verdict(any_grader):
+def test_program_filling_the_disk_is_its_own_verdict(any_grader, backend, request):
+    known_bug(request, backend, {b: TMPFS_INODES_BUG for b in GVISOR_KERNEL})
     fill = "import os\nfor i in range(5000):\n    try: open('f%d' % i, 'w').close()\n    except OSError: break\nprint(4)"
     r = any_grader.grade(py(fill, tests=CHECKED, checker=CHECKER))
     assert r["verdict"] == "output_limit" and not r["retryable"], r
@@ -284,9 +293,13 @@ def rd(*paths):
             pass
 libc = ctypes.CDLL(None, use_errno=True)
 libc.shmat.restype = ctypes.c_void_p
+LIMIT = DEFAULT_MB << 20
+def RSS():
+    return int(open('/proc/self/statm').read().split()[1]) * os.sysconf('SC_PAGE_SIZE')
 def hold(key, leave):
-    n = rd('/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes') - rd(
-        '/sys/fs/cgroup/memory.current', '/sys/fs/cgroup/memory/memory.usage_in_bytes') - leave
+    # gVisor shows no cgroup files: the task's default limit, less what this process holds
+    n = (rd('/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes') or LIMIT) - (rd(
+        '/sys/fs/cgroup/memory.current', '/sys/fs/cgroup/memory/memory.usage_in_bytes') or RSS()) - leave
     if n > 0:
         ctypes.memset(libc.shmat(libc.shmget(key, n, 0o1600), None, 0), 7, n)
 hold(0x5eed, 40 << 20)
@@ -298,7 +311,7 @@ if os.fork() == 0:  # once the program has exited (its memory freed), hold that 
         pass
     hold(0x5eee, 10 << 20)
     time.sleep(5)
-os._exit(0)"""
+os._exit(0)""".replace("DEFAULT_MB", str(SandboxConfig().limits_for("python").default_memory_limit_mb))
 HUNGRY_CHECKER = "x = bytearray(30 << 20)\n" + STRICT_INT_CHECKER
 FILL_WORK = """import os
 st = os.statvfs('/work')
@@ -327,13 +340,15 @@ for i in range(2):
 print(ANSWER)"""
 
 
-def test_memory_held_in_work_does_not_make_the_checker_infra_error(any_grader):
+def test_memory_held_in_work_does_not_make_the_checker_infra_error(any_grader, backend):
     """/work (a tmpfs, kept for the program's next tests) counts in the memory limit: 120 MB there
     starves a checker that needs 200 MB on the output and, without the doubled limit, on the
     reference answer too (infra_error)."""
     checker = "x = bytearray(200 << 20)\n" + STRICT_INT_CHECKER
     r = any_grader.grade(py(FILL_WORK_MEMORY.replace("ANSWER", "3"), checker=checker))
-    assert r["verdict"] == "wrong_answer" and not r["retryable"], r
+    assert r["verdict"] in on_backend(backend, ("wrong_answer",), kernel_differs(("wrong_answer", "accepted"), (
+        "the watchdog samples memory every 20 ms (docs/sandboxes.md 'Weaker'): the checker's brief 200 MB can pass "
+        "unseen and the program's right answer is accepted"))) and not r["retryable"], r
     assert any_grader.grade(py("print(3)", checker=checker))["verdict"] == "accepted"
     assert any_grader.grade(py("print(4)", checker=checker))["verdict"] == "wrong_answer"
 
