@@ -131,10 +131,12 @@ def _task(tid: str, lang: str, code: str, expected: str = "3\n", **kw) -> dict:
 # The attack suites the pod runs whole (issue 30 "One suite, every backend"): every test of theirs that takes the
 # backend parameter, graded through the pod (tests/conftest.py VERIFIER_TEST_SERVER), bar those marked
 # `in_process` (they read or break the in-process pool itself). The modules' own in-process graders run
-# them on every backend; here the same tests meet the pod's settings and posture.
-ATTACK_SUITES = ("tests/test_sandbox_security.py", "tests/test_judge_attacks.py", "tests/test_sandbox_warm_attacks.py")
+# them on every backend; here the same tests meet the pod's settings and posture. Not here:
+# tests/test_sandbox_warm_attacks.py, whose tests read their programs' output (return_output, which the wire does
+# not carry) and attack warm_fork "on", where the manifest runs "auto" (on gVisor, judges only).
+ATTACK_SUITES = ("tests/test_sandbox_security.py", "tests/test_judge_attacks.py")
 # Fewer passing tests than this means the selection shrank (a fixture or mark change): the suites hold more.
-ATTACK_SUITES_MIN = 60
+ATTACK_SUITES_MIN = 100
 
 # Attacks on the pod itself and the canary, with the verdicts the Docker backend gives them.
 TASKS = [

@@ -41,6 +41,7 @@ def test_sigint_to_pid1_is_ignored(any_grader):
 
 
 # ---------------------------------------------------------------- F1: PID 1's limits, affinity, nice
+@pytest.mark.in_process  # reads the program's output (return_output is not on the wire)
 @pytest.mark.parametrize("attack", [
     "resource.prlimit(1, resource.RLIMIT_AS, (120 << 20, 120 << 20))",
     "resource.prlimit(1, resource.RLIMIT_NOFILE, (16, 16))",
@@ -89,7 +90,7 @@ print(made())'''
 
 def test_ipc_objects_do_not_survive_the_job(any_grader):
     assert any_grader.grade(py(SHM_PLANT, tests=(("", "[True, True, True, True]\n"),)))["verdict"] == "accepted"
-    r = any_grader.grade(py(IPC + "print(made())", tests=(("", "[False, False, False, False]\n"),), return_output=True))
+    r = any_grader.grade(py(IPC + "print(made())", tests=(("", "[False, False, False, False]\n"),)))
     assert r["verdict"] == "accepted", r
     assert any_grader.grade(INNOCENT)["verdict"] == "accepted"
 
@@ -207,6 +208,7 @@ def test_what_the_shared_mode_blocked_the_process_judge_allows(any_grader, name)
         assert any_grader.grade(task)["verdict"] == "accepted"
 
 
+@pytest.mark.in_process  # reads the program's output (return_output is not on the wire)
 def test_harness_still_runs_ordinary_programs(any_grader):
     code = ("import collections, typing, dataclasses, enum, itertools, math, re, functools\n"
             "P = collections.namedtuple('P', 'a b')\nclass C(enum.Enum):\n    X = 1\n"
@@ -1016,6 +1018,7 @@ def others_fds():
 '''
 
 
+@pytest.mark.in_process  # reads the program's output (return_output is not on the wire)
 @pytest.mark.parametrize("how", ["stdin", "call_tests", "test_code", "pytest"])
 def test_no_fd_of_the_runner_or_judge_opens_through_proc(any_grader, how):
     """Run while the runner (and, but for stdin tests, a judge) holds its channels: none opens."""
