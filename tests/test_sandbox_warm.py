@@ -406,6 +406,6 @@ def test_memory_verdicts_are_the_same_as_under_exec(any_grader, exec_graders, ba
     task = py(code, memory_limit_mb=64)
     verdicts = {any_grader.grade(task)["verdict"], exec_graders(backend).grade(task)["verdict"]}
     # under Docker's runsc the watchdog samples the cgroup every 20 ms: a program over its limit for less than a
-    # period can end first (docs/sandboxes.md "Weaker"), accepted by one grader and stopped by the other
+    # period can end first (docs/sandboxes.md "Sandbox backends", its Weaker notes), accepted by one grader and stopped by the other
     overshoot = on_backend(backend, set(), {"runsc": ({"accepted", "memory_limit"}, "the watchdog's 20 ms period")})
     assert len(verdicts) == 1 or (mb > 64 and verdicts <= overshoot), verdicts
