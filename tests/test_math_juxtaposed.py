@@ -113,3 +113,41 @@ def test_solutions_without_their_pairing_never_pay(gold: str, answer: str) -> No
 )
 def test_solutions_joined_by_or_rewrites(gold: str, answer: str) -> None:
     assert verdict(gold, answer) == "correct"
+
+
+# 3. A relation read as an interval (issue 29's `y > 2` = `(2, \infty)`) only when it is written
+# alone. normalise dropped a parameter domain (`, n \in \mathbb{Z}`) and a trailing `\text{...}`,
+# and math-verify drops text after a relation itself, so `n > 2, n \in \mathbb{Z}` (3, 4, 5, ...) and
+# `n > 2 \text{ odd}` paid `(2, \infty)`; before that change a relation never equalled an interval.
+@pytest.mark.parametrize(
+    "gold,answer",
+    [
+        ("(2, \\infty)", "n > 2, n \\in \\mathbb{Z}"),
+        ("(2, \\infty)", "n > 2 \\text{ integer}"),
+        ("(2, \\infty)", "n > 2 \\text{ odd}"),
+        ("(2, \\infty)", "n > 2 \\text{ (integer)}"),
+        ("(2, \\infty)", "n>2 \\text{ and } n \\in \\mathbb{Z}"),
+        ("n > 2, n \\in \\mathbb{Z}", "(2, \\infty)"),
+        ("n > 2 \\text{ integer}", "(2, \\infty)"),
+        ("(2, \\infty)", "y > 2 \\text{ where } y \\text{ is prime}"),
+        ("(2, \\infty)", "y > 2 \\quad (y \\text{ even})"),
+        ("[3, \\infty)", "m \\geq 3, m \\in \\mathbb{Z}"),
+        ("[3, \\infty)", "m \\geq 3 \\text{ for integer } m"),
+    ],
+)
+def test_a_qualified_relation_is_no_interval(gold: str, answer: str) -> None:
+    assert verdict(gold, answer) != "correct"
+
+
+@pytest.mark.parametrize(
+    "gold,answer",
+    [
+        ("(2, \\infty)", "y > 2"),
+        ("(2, \\infty)", "2 < y"),
+        ("y < \\frac{1}{2}", "(-\\infty, 0.5)"),
+        ("\\frac{\\pi}{6} + k\\pi", "\\frac{\\pi}{6} + n\\pi, n \\in \\mathbb{Z}"),  # a parameter's domain still drops
+        ("\\frac{\\pi}{6} + k\\pi", "\\frac{\\pi}{6} + n\\pi \\text{ for integer } n"),
+    ],
+)
+def test_a_relation_alone_is_its_interval(gold: str, answer: str) -> None:
+    assert verdict(gold, answer) == "correct"

@@ -228,13 +228,15 @@ def normalise(text: str) -> str:
         text = ordinal.group(1)
     if "\\in" in text or "integer" in text:
         domain = _PARAMETER_DOMAIN_RE.search(text, max(len(text) - _DOMAIN_TAIL_CHARS, 0))  # bounded scan
-        text = text[: domain.start()].strip() or text if domain else text
+        if domain and not _restricts_subject(text[: domain.start()], domain.group()):
+            text = text[: domain.start()].strip() or text
     text = _EMPTYSET_RE.sub(r"\\emptyset", text)
     text = _CURRENCY_RE.sub("", text)
     text = _PY_POWER_RE.sub("^", text)
     text = _UPRIGHT_E_RE.sub(r"\1", text)
     text = _SQRT_PAREN_RE.sub(r"\\sqrt{\1}", text)
-    text = drop_unit(text)
+    if not _INEQUALITY_RE.search(text):  # words after a relation may restrict it (`n > 2 \text{ odd}`): kept
+        text = drop_unit(text)
     if any(c.isdigit() for c in text[:-1]):  # `12 345` is 12345 (before `1 2` is refused, parse_answer)
         text = _DIGIT_GROUPS_RE.sub(lambda m: m.group(1) + m.group(3).replace(m.group(2), ""), text)
     mixed = _MIXED_RE.match(text)
@@ -322,6 +324,30 @@ def _interval(part: str) -> tuple[str, str, bool] | None:
 def _is_bound(text: str) -> bool:
     """A number as a bound: digits and LaTeX commands (`\\frac`, `\\sqrt`, `\\infty`), no variable."""
     return bool(text) and not any(c.isalpha() for c in _COMMAND_RE.sub("", text)) and "=" not in text
+
+
+def lone_relation(text: str) -> bool:
+    """Whether `text` is one inequality between a name and a number and nothing else (`y > 2`,
+    `2 < y`, `y \\le -\\frac{1}{2}`): the closed grammar a relation must fit to be read as the interval
+    it describes (compare.half_line; docs/math.md "Math grading rules"). A qualifier written beside
+    it (`n > 2, n \\in \\mathbb{Z}`, `n > 2 \\text{ odd}`) restricts the values, and math-verify drops
+    such text: no interval then."""
+    tokens = [t.strip() for t in _INEQUALITY_RE.split(text)]
+    if len(tokens) != 3:
+        return False
+    left, right = tokens[0], tokens[2]
+    return bool(_NAME_RE.match(left) and _is_bound(right) or _NAME_RE.match(right) and _is_bound(left)) and \
+        "\\text" not in text and "," not in text
+
+
+def _restricts_subject(before: str, domain: str) -> bool:
+    """Whether a parameter domain (`, n \\in \\mathbb{Z}`) names a variable that stands alone on a side
+    of an inequality before it (`n > 2, n \\in \\mathbb{Z}` is 3, 4, 5, ..., not `n > 2`): then it is
+    no parameter, and dropping it would change the answer. `\\frac{\\pi}{6} + k\\pi, k \\in \\mathbb{Z}` drops it."""
+    if not _INEQUALITY_RE.search(before):
+        return False
+    names = set(re.findall(r"(?<![A-Za-z\\])[kmn](?![A-Za-z])", domain))
+    return any(t.strip() in names for t in _INEQUALITY_RE.split(before)[::2])
 
 
 def _ordering_as_tuple(text: str) -> str:
