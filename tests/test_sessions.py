@@ -553,6 +553,7 @@ class _Recorder:
         from concurrent import futures
 
         self.http_heads: list[bytes] = []
+        self.http_bodies: list[bytes] = []
         self.grpc_metadata: list[dict] = []
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
@@ -563,9 +564,16 @@ class _Recorder:
         def run_cell(request, context):
             self.grpc_metadata.append(dict(context.invocation_metadata()))
             return pb.RunCellResponse(status="ok", value="recorded")
-        handler = grpc.method_handlers_generic_handler("verifier.v1.Verifier", {"RunCell": grpc.unary_unary_rpc_method_handler(
-            run_cell, request_deserializer=pb.RunCellRequest.FromString,
-            response_serializer=pb.RunCellResponse.SerializeToString)})
+
+        def read_file(request, context):
+            self.grpc_metadata.append(dict(context.invocation_metadata()))
+            return pb.ReadSessionFileResponse(data=b"recorded")
+        handler = grpc.method_handlers_generic_handler("verifier.v1.Verifier", {
+            "RunCell": grpc.unary_unary_rpc_method_handler(run_cell, request_deserializer=pb.RunCellRequest.FromString,
+                                                           response_serializer=pb.RunCellResponse.SerializeToString),
+            "ReadSessionFile": grpc.unary_unary_rpc_method_handler(
+                read_file, request_deserializer=pb.ReadSessionFileRequest.FromString,
+                response_serializer=pb.ReadSessionFileResponse.SerializeToString)})
         self.grpc = grpc.server(futures.ThreadPoolExecutor(2), handlers=[handler])
         self.grpc_port = self.grpc.add_insecure_port("127.0.0.1:0")
         self.grpc.start()
@@ -580,7 +588,13 @@ class _Recorder:
                 head = b""
                 while b"\r\n\r\n" not in head and (chunk := conn.recv(65536)):
                     head += chunk
-                self.http_heads.append(head.partition(b"\r\n\r\n")[0])
+                head, _, body = head.partition(b"\r\n\r\n")
+                length = next((int(line.partition(b":")[2]) for line in head.lower().split(b"\r\n")
+                               if line.startswith(b"content-length:")), 0)
+                while len(body) < length and (chunk := conn.recv(65536)):
+                    body += chunk
+                self.http_heads.append(head)
+                self.http_bodies.append(body)
                 body = b'{"status": "ok", "value": "recorded"}'
                 conn.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: "
                              + str(len(body)).encode() + b"\r\n\r\n" + body)
@@ -673,6 +687,75 @@ def test_a_route_is_followed_only_to_a_peer_the_servers_found(server_factory, tm
     assert not _connected(trap)  # the gRPC address each names
     assert other.metric("verifier_http_requests_total") == 0  # the other deployment's id names its HTTP port
     trap.close()
+
+
+def _signed_for(replica) -> str:
+    """An id as the replica `replica` would issue it in the deployment of `_replicas` (its route secret)."""
+    from verifier.sessions import replica_tag, route_key, sign
+
+    key = route_key(ROUTE_SECRET)
+    rand, tag = secrets.token_urlsafe(24), replica_tag(key, replica)
+    return f"{rand}.{tag}.{sign(key, 'id', f'{rand}.{tag}'.encode())}"
+
+
+def _raw_http(srv, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
+    """(status, body) of one HTTP call with the body bytes as given (http_call re-encodes JSON)."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", srv.http_port, timeout=120)
+    try:
+        conn.request(method, path, body=body, headers={"Authorization": f"Bearer {TOKEN}",
+                                                       "Content-Type": "application/json"})
+        reply = conn.getresponse()
+        return reply.status, reply.read()
+    finally:
+        conn.close()
+
+
+def test_a_forward_relays_the_callers_bytes_and_only_a_call_its_owner_takes(server_factory, tmp_path):
+    """Red team of issue 30 item 1 (docs/architecture.md "Sessions"): a replica relayed any session
+    call to its owner, even one the owner refuses (a cell over --max-field-bytes), and re-encoded
+    an HTTP body on its event loop first (json.dumps made a 64 MB body of 'é' 192 MB: about 1 s
+    of blocked loop per call). A call is now checked as its owner checks it before any connection,
+    and the owner gets the caller's body bytes as sent. A HEAD on a file, relayed, is the owner's
+    answer, not "session lost"."""
+    from verifier.sessions import Route
+
+    field = 1 << 16
+    recorder = _Recorder()
+    a, b = _replicas(server_factory, tmp_path, f"127.0.0.1:{recorder.grpc_port}/{recorder.http_port}",
+                     flags=lambda i: ("--max-field-bytes", str(field)))
+    to_recorder = _signed_for(Route(f"127.0.0.1:{recorder.grpc_port}", recorder.http_port))
+    cells = f"/v1/sessions/{to_recorder}/cells"
+
+    sent = b'{ "code" :\n "\\u00e9t\\u00e9 = 1" }'  # escapes and spacing json.dumps would not write
+    assert _raw_http(b, "POST", cells, sent) == (200, b'{"status": "ok", "value": "recorded"}')
+    assert recorder.http_bodies == [sent]
+
+    # What the owner refuses is refused before any connection, on each route and field.
+    too_long = "é" * (field // 2 + 1)
+    for path, body, why in ((cells, json.dumps({"code": too_long}).encode(), "code"),
+                            (cells, b'{"code": 7}', "code"),
+                            (f"/v1/sessions/{to_recorder}/files?path=", b"", "path"),
+                            (f"/v1/sessions/{to_recorder}/files?path=f&max_bytes={field + 1}", b"", "max_bytes")):
+        status, reply = _raw_http(b, "GET" if "files" in path else "POST", path, body)
+        assert status == 400 and json.loads(reply)["field"] == why, (path, reply)
+    plain = stub(b.target)
+    for method, message, why in ((plain.RunCell, pb.RunCellRequest(session_id=to_recorder, code=too_long), "code"),
+                                 (plain.ReadSessionFile, pb.ReadSessionFileRequest(session_id=to_recorder), "path"),
+                                 (plain.ReadSessionFile, pb.ReadSessionFileRequest(
+                                     session_id=to_recorder, path="f", max_bytes=field + 1), "max_bytes")):
+        with pytest.raises(grpc.RpcError) as err:
+            method(message, metadata=AUTH, timeout=60)
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and why in err.value.details(), why
+    assert len(recorder.http_heads) == 1 and recorder.grpc_metadata == []
+    recorder.close()
+
+    # HEAD on a GET route is relayed too (Starlette answers HEAD for GET): the owner's answer.
+    sid = http(a, "POST", "/v1/sessions", {})[2]["session_id"]
+    assert http(a, "POST", f"/v1/sessions/{sid}/cells", {"code": "open('f.txt', 'w').write('hi')"})[0] == 200
+    for path in (f"/v1/sessions/{sid}/files?path=f.txt", f"/v1/sessions/{sid}/files?path=missing"):
+        assert _raw_http(b, "HEAD", path)[0] == _raw_http(a, "HEAD", path)[0] != 410, path
 
 
 def _self_signed(tmp_path, subject: str = "/CN=localhost", alt: str = "DNS:localhost,IP:127.0.0.1") -> tuple[str, str]:

@@ -378,12 +378,24 @@ class SessionRegistry:
                                   "another caller, or lived on a replica that restarted (sessions are never recreated)")
         return entry
 
-    async def run(self, token: str | bytes, sid: Any, code: Any) -> dict:
-        """One cell's reply (sandbox/session.py); SessionLost when an earlier cell ended the session."""
+    def check_cell(self, code: Any) -> None:
+        """A cell's code as the owner takes it; TaskError names the field. A replica that forwards a
+        call checks it first (the front ends' `_forward`), so it relays only what its owner takes."""
         if not isinstance(code, str):
             raise TaskError("code", "must be a string")
         if len(code.encode("utf-8", "surrogatepass")) > self.config.max_field_bytes:
             raise TaskError("code", f"exceeds {self.config.max_field_bytes} bytes (--max-field-bytes)")
+
+    def check_read(self, path: Any, max_bytes: Any) -> None:
+        """A file read's fields as the owner takes them (as `check_cell`); TaskError names the field."""
+        if not isinstance(path, str) or not path:
+            raise TaskError("path", "must be a non-empty string")
+        if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or not 0 <= max_bytes <= self.config.max_field_bytes:
+            raise TaskError("max_bytes", f"must be a whole number from 0 to {self.config.max_field_bytes}")
+
+    async def run(self, token: str | bytes, sid: Any, code: Any) -> dict:
+        """One cell's reply (sandbox/session.py); SessionLost when an earlier cell ended the session."""
+        self.check_cell(code)
         entry = self._entry(token, sid)
         if entry.session.lost:
             await self._lose(sid, entry)
@@ -404,10 +416,7 @@ class SessionRegistry:
         return reply
 
     async def read(self, token: str | bytes, sid: Any, path: Any, max_bytes: Any) -> dict:
-        if not isinstance(path, str) or not path:
-            raise TaskError("path", "must be a non-empty string")
-        if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or not 0 <= max_bytes <= self.config.max_field_bytes:
-            raise TaskError("max_bytes", f"must be a whole number from 0 to {self.config.max_field_bytes}")
+        self.check_read(path, max_bytes)
         entry = self._entry(token, sid)
         entry.busy += 1
         try:

@@ -14,6 +14,7 @@ import ipaddress
 import logging
 import signal
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import grpc
@@ -227,9 +228,11 @@ class VerifierService(pb_grpc.VerifierServicer):
         forwarded = self.sessions.forwarded_owner(proof) if self.sessions else None
         return _caller_token(context) if forwarded is None else forwarded
 
-    async def _forward(self, method: str, request, context):
+    async def _forward(self, method: str, request, context, check: Callable[[SessionRegistry], None]):
         """The owner's answer when the session lives on another replica; None when this replica
         answers (docs/architecture.md "Sessions": a plain stub behind a Service keeps affinity).
+        Before any connection the call is checked as its owner checks it (`check`), so what the
+        owner would refuse is refused here, never relayed (as verifier/api/http.py `_forward`).
         With TLS on, the call to the owner is TLS too (`_peer_channel`)."""
         if self.sessions is None or isinstance(request, Malformed):
             return None
@@ -240,6 +243,11 @@ class VerifierService(pb_grpc.VerifierServicer):
             await self._abort(context, method, grpc.StatusCode.NOT_FOUND, str(exc))
         if owner is None or any(k == FORWARDED_KEY for k, _ in metadata):
             return None
+        try:
+            check(self.sessions)
+        except TaskError as exc:
+            self.engine.metrics.rejections.labels("invalid").inc()
+            await self._abort(context, method, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         remaining = context.time_remaining()
         try:
             reply = await getattr(self.peer(owner.grpc_address), method)(
@@ -285,21 +293,23 @@ class VerifierService(pb_grpc.VerifierServicer):
         await asyncio.gather(*(channel.close() for channel, _ in peers), *self._closing, return_exceptions=True)
 
     async def RunCell(self, request, context):
-        if (forwarded := await self._forward("RunCell", request, context)) is not None:
+        if (forwarded := await self._forward("RunCell", request, context,
+                                                lambda s: s.check_cell(request.code))) is not None:
             return forwarded
         reply = await self._session_call("RunCell", context, request,
                                          lambda token: self.sessions.run(token, request.session_id, request.code))
         return cell_to_proto(reply)
 
     async def ReadSessionFile(self, request, context):
-        if (forwarded := await self._forward("ReadSessionFile", request, context)) is not None:
+        if (forwarded := await self._forward(
+                "ReadSessionFile", request, context, lambda s: s.check_read(request.path, request.max_bytes))) is not None:
             return forwarded
         reply = await self._session_call("ReadSessionFile", context, request, lambda token: self.sessions.read(
             token, request.session_id, request.path, request.max_bytes))
         return pb.ReadSessionFileResponse(data=reply["data"], truncated=reply["truncated"])
 
     async def CloseSession(self, request, context):
-        if (forwarded := await self._forward("CloseSession", request, context)) is not None:
+        if (forwarded := await self._forward("CloseSession", request, context, lambda s: None)) is not None:
             return forwarded
         closed = await self._session_call("CloseSession", context, request,
                                           lambda token: self.sessions.close(token, request.session_id))
