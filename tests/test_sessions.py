@@ -758,6 +758,52 @@ def test_a_forward_relays_the_callers_bytes_and_only_a_call_its_owner_takes(serv
         assert _raw_http(b, "HEAD", path)[0] == _raw_http(a, "HEAD", path)[0] != 410, path
 
 
+def test_a_forwarded_proof_is_valid_only_at_the_replica_it_was_made_for(server_factory, tmp_path):
+    """Red team of issue 30 item 1 (docs/architecture.md "Sessions"): the proof a replica sends in
+    place of the caller's token was valid at every replica of the deployment, for every session of
+    that caller. Whatever sat at a peer's address (a stale or wrong entry; here a listed peer that is
+    not a replica) kept a credential for all of them: replayed with no token at the replica that
+    owns a session, it ran cells there. A proof now names the replica it was made for: replayed
+    anywhere else, on any session route, it is no proof (401 / UNAUTHENTICATED); the real owner
+    still takes the forwards made for it."""
+    from verifier.sessions import FORWARDED_KEY, Route
+
+    recorder = _Recorder()
+    a, b = _replicas(server_factory, tmp_path, f"127.0.0.1:{recorder.grpc_port}/{recorder.http_port}")
+    sid = http(a, "POST", "/v1/sessions", {})[2]["session_id"]
+    assert http(b, "POST", f"/v1/sessions/{sid}/cells", {"code": "x = 41"})[2]["status"] == "ok"  # B forwards to A
+    to_recorder = _signed_for(Route(f"127.0.0.1:{recorder.grpc_port}", recorder.http_port))
+    assert http(b, "POST", f"/v1/sessions/{to_recorder}/cells", {"code": "1"})[2]["value"] == "recorded"
+    assert stub(b.target).RunCell(pb.RunCellRequest(session_id=to_recorder, code="1"), metadata=AUTH,
+                                  timeout=60).value == "recorded"
+    recorder.close()
+    (head,), (metadata,) = recorder.http_heads, recorder.grpc_metadata
+    captured = {line.partition(b":")[2].strip().decode() for line in head.split(b"\r\n")
+                if line.lower().startswith(FORWARDED_KEY.encode())} | {metadata[FORWARDED_KEY]}
+    assert len(captured) == 1  # one caller: one proof, whichever front end forwarded
+    proof = captured.pop()
+
+    def replayed(method: str, path: str, body: bytes = b"") -> int:
+        req = urllib.request.Request(a.http_url + path, data=body or None, method=method,
+                                     headers={"Content-Type": "application/json", FORWARDED_KEY: proof})
+        try:
+            with urllib.request.urlopen(req, timeout=60) as resp:
+                return resp.status
+        except urllib.error.HTTPError as e:
+            return e.code
+    for method, path, body in (("POST", f"/v1/sessions/{sid}/cells", b'{"code": "x + 1"}'),
+                               ("GET", f"/v1/sessions/{sid}/files?path=f", b""),
+                               ("DELETE", f"/v1/sessions/{sid}", b"")):
+        assert replayed(method, path, body) == 401, (method, path)
+    plain = stub(a.target)
+    for call, message in ((plain.RunCell, pb.RunCellRequest(session_id=sid, code="x + 1")),
+                          (plain.CloseSession, pb.CloseSessionRequest(session_id=sid))):
+        with pytest.raises(grpc.RpcError) as err:
+            call(message, metadata=((FORWARDED_KEY, proof),), timeout=60)
+        assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    assert http(b, "POST", f"/v1/sessions/{sid}/cells", {"code": "x + 1"})[2]["value"] == "42"  # untouched, forwarded
+
+
 def _self_signed(tmp_path, subject: str = "/CN=localhost", alt: str = "DNS:localhost,IP:127.0.0.1") -> tuple[str, str]:
     """(cert, key): one certificate every replica serves (as a deployment's Secret), naming localhost."""
     import subprocess

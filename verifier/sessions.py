@@ -12,8 +12,8 @@ the sandbox side (containers, cells, replay) is sandbox/session.py.
   holds). Another replica forwards the call (verifier/api/http.py, verifier/api/server.py) only to
   the replica whose tag it is among the peers it found itself (`--peers`, `--peer-service`'s
   addresses): no value a client sends names a network destination (docs/architecture.md
-  "Sessions"). A forwarded call carries the caller's owner digest and a MAC of it under the same
-  secret, never the caller's token.
+  "Sessions"). A forwarded call carries the caller's owner digest and a MAC of it and of the
+  owner's tag under the same secret (valid at that replica only), never the caller's token.
 - A live session is one admitted item of the engine (`Engine.admit`), within `max_sessions`;
   beyond either, CreateSession raises Overloaded with a retry hint from how long sessions last.
 - A session with no call for its idle TTL is closed by a reaper; draining refuses new sessions and
@@ -55,7 +55,8 @@ MAX_READ_BYTES = 1 << 20
 TOMBSTONES_MAX = 10_000
 ROUTE_KEY_LABEL = b"grpo-verifier session route v2"
 # A forwarded session call carries this HTTP header / gRPC metadata key, valued the caller's owner
-# digest and its MAC under the route secret (`SessionRegistry.forward_proof`): the owner takes it in
+# digest and its MAC, with the owner's tag, under the route secret (`SessionRegistry.forward_proof`;
+# valid at that replica only): the owner takes it in
 # place of the caller's token, answers the call itself and never forwards it again, so two replicas
 # cannot bounce a call between them.
 FORWARDED_KEY = "x-verifier-forwarded"
@@ -334,21 +335,28 @@ class SessionRegistry:
                 self._peers_at = time.monotonic()
             return self._peers
 
-    def forward_proof(self, caller: str) -> str:
-        """The FORWARDED_KEY value of a call forwarded for this caller: its owner digest and their
-        MAC under the route secret. It stands in for the caller's token at the owner, so the token
-        itself never leaves this replica."""
+    def forward_proof(self, caller: str, to: Route) -> str:
+        """The FORWARDED_KEY value of a call forwarded for this caller to the replica `to`: its owner
+        digest and their MAC, with `to`'s tag, under the route secret. It stands in for the caller's
+        token at the owner, so the token itself never leaves this replica; and it is valid only at
+        `to` (red-team finding: a proof was valid at every replica, so whatever sat at a peer's
+        address, a stale or wrong entry, could drive that caller's sessions on all of them)."""
         assert self._route_key is not None
         owner = _owner(caller).hex()
-        return f"{owner}.{sign(self._route_key, 'forwarded', owner.encode())}"
+        return f"{owner}.{self._proof_mac(owner, replica_tag(self._route_key, to))}"
+
+    def _proof_mac(self, owner: str, tag: str) -> str:
+        assert self._route_key is not None
+        return sign(self._route_key, "forwarded", f"{owner}|{tag}".encode())
 
     def forwarded_owner(self, proof: Any) -> bytes | None:
         """The owner digest a forwarded call carries, when its MAC checks under this deployment's
-        route secret; None otherwise (routing off, absent, forged: the call is then a caller's own)."""
+        route secret for this replica's own tag; None otherwise (routing off, absent, forged, made
+        for another replica: the call is then a caller's own)."""
         if self._route_key is None or not isinstance(proof, str) or proof.count(".") != 1:
             return None
         owner, mac = proof.split(".")
-        if not hmac.compare_digest(mac.encode(), sign(self._route_key, "forwarded", owner.encode()).encode()):
+        if not hmac.compare_digest(mac.encode(), self._proof_mac(owner, self._route).encode()):
             return None
         return bytes.fromhex(owner)
 

@@ -565,7 +565,7 @@ class HttpFrontEnd:
         target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         # The server's own proof stands in for the caller's token, which never leaves this replica
         # (docs/architecture.md "Sessions").
-        headers = {FORWARDED_KEY: self._sessions().forward_proof(_presented_token(request)),
+        headers = {FORWARDED_KEY: self._sessions().forward_proof(_presented_token(request), owner),
                    "content-type": "application/json"}
         try:
             status, reply_headers, reply = await asyncio.wait_for(forward_http(

@@ -252,7 +252,7 @@ class VerifierService(pb_grpc.VerifierServicer):
         try:
             reply = await getattr(self.peer(owner.grpc_address), method)(
                 request, timeout=min(FORWARD_TIMEOUT_S, remaining or FORWARD_TIMEOUT_S),
-                metadata=[(FORWARDED_KEY, self.sessions.forward_proof(_caller_token(context)))])  # never the token
+                metadata=[(FORWARDED_KEY, self.sessions.forward_proof(_caller_token(context), owner))])  # never the token
         except grpc.aio.AioRpcError as exc:
             if exc.code() == grpc.StatusCode.UNAVAILABLE:
                 await self._abort(context, method, grpc.StatusCode.FAILED_PRECONDITION,
