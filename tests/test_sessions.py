@@ -804,6 +804,32 @@ def test_a_forwarded_proof_is_valid_only_at_the_replica_it_was_made_for(server_f
     assert http(b, "POST", f"/v1/sessions/{sid}/cells", {"code": "x + 1"})[2]["value"] == "42"  # untouched, forwarded
 
 
+def test_an_id_of_no_shape_the_service_issues_is_not_found_before_any_digest(server_factory, tmp_path):
+    """Red team of issue 30 item 1 (class 9): any string with two dots was split, encoded and MAC'd
+    on the event loop (about 0.25 s for a 64 MB id). Ids are admitted by
+    the grammar of those the service issues (verifier/sessions.py `ISSUED_ID`); anything else is not
+    found before any digest, on every session route: long, padded, other Unicode dots, a NUL."""
+    from verifier.sessions import Route
+
+    a, b = _replicas(server_factory, tmp_path)
+    real = _signed_for(Route(a.target, a.http_port))
+    rand, tag, mac = real.split(".")
+    shaped = f"{rand}.{tag}.{mac.swapcase()}"  # the right shape, a wrong MAC: the MAC decides
+    for sid in ("A" * (1 << 20) + ".b.c", real + " ", real + "\n", real.replace(".", "\uff0e"), real + "\x00",
+                f"{rand}.{tag}.{mac}=", "..", shaped):
+        for srv in (a, b):
+            plain = stub(srv.target)
+            for method, message in ((plain.RunCell, pb.RunCellRequest(session_id=sid, code="1")),
+                                    (plain.ReadSessionFile, pb.ReadSessionFileRequest(session_id=sid, path="f")),
+                                    (plain.CloseSession, pb.CloseSessionRequest(session_id=sid))):
+                with pytest.raises(grpc.RpcError) as err:
+                    method(message, metadata=AUTH, timeout=60)
+                assert err.value.code() == grpc.StatusCode.NOT_FOUND, (sid[:80], err.value.details())
+                assert ("not of the shape" in err.value.details()) == (sid != shaped), (sid[:80], err.value.details())
+    status, _, body = http(b, "POST", f"/v1/sessions/{real}%20/cells", {"code": "1"})
+    assert status == 404 and "not of the shape" in body["error"], body
+
+
 def _self_signed(tmp_path, subject: str = "/CN=localhost", alt: str = "DNS:localhost,IP:127.0.0.1") -> tuple[str, str]:
     """(cert, key): one certificate every replica serves (as a deployment's Secret), naming localhost."""
     import subprocess
