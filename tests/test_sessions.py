@@ -830,6 +830,44 @@ def test_an_id_of_no_shape_the_service_issues_is_not_found_before_any_digest(ser
     assert status == 404 and "not of the shape" in body["error"], body
 
 
+def test_a_forwarded_proof_stands_only_for_the_calls_replicas_forward(server_factory):
+    """Red team of issue 30 item 1: gRPC CreateSession (never forwarded) took a forwarded proof as
+    the caller, so a session created with one belonged to that proof's owner (HTTP ignored it). A
+    proof now stands only for RunCell, ReadSessionFile and CloseSession, on both ports; here a
+    deployment with no token (owners are the bearer strings callers send), and a proof for
+    "alice" valid at this replica (as one seen on the wire between replicas would be)."""
+    import hashlib
+
+    from verifier.local_server import free_port
+    from verifier.sessions import FORWARDED_KEY, Route, replica_tag, route_key, sign
+
+    port, http_port = free_port(), free_port()
+    srv = server_factory(*SERVER_ARGS, "--http-port", str(http_port), "--advertise-address", f"127.0.0.1:{port}",
+                         "--route-secret", ROUTE_SECRET, port=port)
+    srv.http_port = http_port
+    key, alice = route_key(ROUTE_SECRET), hashlib.blake2b(b"alice", digest_size=16).hexdigest()
+    tag = replica_tag(key, Route(f"127.0.0.1:{port}", http_port))
+    proof = (FORWARDED_KEY, f"{alice}.{sign(key, 'forwarded', f'{alice}|{tag}'.encode())}")
+    mallory = ("authorization", "Bearer mallory")
+    plain = stub(srv.target)
+    sid = plain.CreateSession(pb.CreateSessionRequest(language="python"), metadata=(mallory, proof),
+                              timeout=60).session_id
+    assert plain.RunCell(pb.RunCellRequest(session_id=sid, code="6 * 7"), metadata=(mallory,), timeout=60).value == "42"
+    with pytest.raises(grpc.RpcError) as err:  # alice's proof does not reach mallory's session
+        plain.RunCell(pb.RunCellRequest(session_id=sid, code="1"), metadata=(proof,), timeout=60)
+    assert err.value.code() == grpc.StatusCode.NOT_FOUND
+    req = urllib.request.Request(srv.http_url + "/v1/sessions", data=b"{}", method="POST", headers={
+        "Content-Type": "application/json", "Authorization": "Bearer mallory", proof[0]: proof[1]})
+    with urllib.request.urlopen(req, timeout=60) as resp:
+        other = json.loads(resp.read())["session_id"]
+    assert http(srv, "POST", f"/v1/sessions/{other}/cells", {"code": "1"}, token="mallory")[0] == 200
+    assert plain.CloseSession(pb.CloseSessionRequest(session_id=other), metadata=(proof,), timeout=60).closed is False
+    # The proof is one this replica takes: alice's own session answers to it.
+    mine = plain.CreateSession(pb.CreateSessionRequest(language="python"), metadata=(("authorization", "Bearer alice"),),
+                               timeout=60).session_id
+    assert plain.RunCell(pb.RunCellRequest(session_id=mine, code="2"), metadata=(proof,), timeout=60).value == "2"
+
+
 def _self_signed(tmp_path, subject: str = "/CN=localhost", alt: str = "DNS:localhost,IP:127.0.0.1") -> tuple[str, str]:
     """(cert, key): one certificate every replica serves (as a deployment's Secret), naming localhost."""
     import subprocess

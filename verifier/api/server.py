@@ -198,7 +198,7 @@ class VerifierService(pb_grpc.VerifierServicer):
         if self.sessions is None:
             await self._abort(context, method, grpc.StatusCode.UNIMPLEMENTED, "sessions are not served here")
         try:
-            reply = await work(self._caller(context))
+            reply = await work(self._caller(context, method))
         except TaskError as exc:
             m.rejections.labels("invalid").inc()
             await self._abort(context, method, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
@@ -221,9 +221,13 @@ class VerifierService(pb_grpc.VerifierServicer):
                                            lambda token: self.sessions.create(token, body()))
         return pb.CreateSessionResponse(**created)
 
-    def _caller(self, context) -> str | bytes:
+    def _caller(self, context, method: str) -> str | bytes:
         """Whose session calls these are: the owner digest a verified forward carries (`_TokenAuth` let
-        it in on that proof), else the caller's token."""
+        it in on that proof), on a call replicas forward (FORWARDED_CALLS); else the caller's token.
+        CreateSession is never forwarded, so a proof means nothing there, as on HTTP (red-team
+        finding: a session created with a proof belonged to that proof's owner, not the caller)."""
+        if method not in FORWARDED_CALLS:
+            return _caller_token(context)
         proof = dict(context.invocation_metadata() or ()).get(FORWARDED_KEY)
         forwarded = self.sessions.forwarded_owner(proof) if self.sessions else None
         return _caller_token(context) if forwarded is None else forwarded
@@ -331,7 +335,8 @@ def _caller_token(context) -> str:
 
 
 # The session calls a replica forwards to their owner (docs/sessions.md "Sessions").
-FORWARDED_METHODS = frozenset(f"/{SERVICE}/{m}" for m in ("RunCell", "ReadSessionFile", "CloseSession"))
+FORWARDED_CALLS = ("RunCell", "ReadSessionFile", "CloseSession")
+FORWARDED_METHODS = frozenset(f"/{SERVICE}/{m}" for m in FORWARDED_CALLS)
 
 
 class _TokenAuth(grpc.aio.ServerInterceptor):
