@@ -89,7 +89,7 @@ def pod_env(deployment: dict) -> dict[str, str]:
     env = {e["name"]: e["value"] for e in container["env"] if "value" in e and "$(" not in e["value"]}
     env.pop("VERIFIER_TOKEN_FILE")
     env.pop("VERIFIER_ROUTE_SECRET_FILE")
-    return {**env, **SIZING, "VERIFIER_TOKEN": CANARY, "VERIFIER_ROUTE_SECRET": f"{CANARY}-route"}
+    return {**env, **SIZING, "VERIFIER_TOKEN": CANARY, "VERIFIER_ROUTE_SECRET": f"{CANARY}-route-secret-of-the-pod-test"}
 
 
 FIND_CANARY = f"""

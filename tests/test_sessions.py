@@ -969,7 +969,9 @@ def test_peer_tls_name_is_the_name_a_peers_certificate_is_checked_against(server
 def test_peers_without_a_route_secret_refuse_to_start():
     """verifier/sessions.py `check_routing`: peers named with no secret to sign for them, a --peers
     entry that is no address, or a route secret file that cannot be read stop the server at start,
-    naming the flag (a deployment must not believe it forwards when it cannot)."""
+    naming the flag (a deployment must not believe it forwards when it cannot); so do a route secret short
+    enough to guess from an issued id, and with --peer-service an advertised address no discovered peer
+    would be written as (a host name; an IPv6 address without brackets)."""
     import subprocess
     import sys
 
@@ -978,7 +980,12 @@ def test_peers_without_a_route_secret_refuse_to_start():
     for flags, says in ((["--peers", "127.0.0.1:2"], "--route-secret"), (["--peer-service", "localhost"], "--route-secret"),
                         (["--route-secret", "s", "--peers", "127.0.0.1"], "--peers: '127.0.0.1'"),
                         (["--route-secret-file", "/nonexistent/route-secret", "--peers", "127.0.0.1:2"],
-                         "route secret file '/nonexistent/route-secret' cannot be read")):
+                         "route secret file '/nonexistent/route-secret' cannot be read"),
+                        (["--route-secret", "s" * 31, "--peers", "127.0.0.1:2"], "at least 32 bytes"),
+                        (["--route-secret", ROUTE_SECRET, "--peer-service", "localhost", "--advertise-address",
+                          "localhost:1"], "--advertise-address 'localhost:1'"),
+                        (["--route-secret", ROUTE_SECRET, "--peer-service", "localhost", "--advertise-address",
+                          "::1:1"], "--advertise-address '::1:1'")):
         proc = subprocess.run([*base, *flags], capture_output=True, text=True, timeout=60)
         assert proc.returncode != 0 and says in proc.stderr, (flags, proc.stderr[-500:])
 

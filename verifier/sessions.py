@@ -67,6 +67,7 @@ TAG_BYTES = 9  # a replica's tag in an id: 72 bits tell a deployment's replicas 
 FORWARD_TIMEOUT_S = 900.0
 MAC_BYTES = 18  # 144 bits: a forged route must guess it
 PEER_DNS_TTL_S = 5.0  # how long --peer-service's addresses are reused before resolving it again
+MIN_ROUTE_SECRET_BYTES = 32  # 256 bits: an issued id is an offline oracle for a guess of the secret
 RAND_BYTES = 24  # an id's random part: 192 bits
 
 
@@ -141,10 +142,29 @@ def check_routing(config: ServerConfig) -> None:
     not: say so at start. Raises ValueError naming the flags (and a bad --peers entry, a route secret
     file that cannot be read)."""
     parse_peers(config)
-    if (config.peers or config.peer_service) and not (config.resolved_route_secret() and config.advertise_address):
+    secret = config.resolved_route_secret()
+    if (config.peers or config.peer_service) and not (secret and config.advertise_address):
         raise ValueError("--peers and --peer-service forward session calls only with a route secret only servers "
                          "hold (--route-secret or --route-secret-file) and --advertise-address; set both, or "
                          "drop them to have each replica answer only its own sessions (docs/sessions.md)")
+    if secret and len(secret.encode("utf-8", "surrogatepass")) < MIN_ROUTE_SECRET_BYTES:
+        raise ValueError(f"the route secret: at least {MIN_ROUTE_SECRET_BYTES} bytes (every issued id lets a client "
+                         "try guesses of it offline), e.g. `openssl rand -hex 32`")
+    if config.peer_service and config.advertise_address != _ip_address(config.advertise_address):
+        raise ValueError(f"--advertise-address {config.advertise_address!r}: with --peer-service it is this replica's "
+                         "IP:PORT as the Service's addresses are written (an IPv6 address in brackets), or no peer "
+                         "would ever name this replica")
+
+
+def _ip_address(address: str) -> str:
+    """`address` (HOST:PORT) as _discovered writes a peer's: the IP in its canonical form, an IPv6 one in
+    brackets; "" when HOST is no IP literal or PORT no number."""
+    host, _, port = address.rpartition(":")
+    try:
+        ip = ipaddress.ip_address(host[1:-1] if host.startswith("[") and host.endswith("]") else host)
+    except ValueError:
+        return ""
+    return f"[{ip}]:{port}" if ip.version == 6 else f"{ip}:{port}" if port.isdigit() else ""
 
 
 def parse_peers(config: ServerConfig) -> tuple[Route, ...]:
