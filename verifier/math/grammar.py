@@ -139,7 +139,9 @@ LEXICON: tuple[Entry, ...] = (
            "radius diameter circumference angle measure probability ratio percentage score savings profit "
            "balance change remainder count slope intercept coordinate minimum maximum average mean median "
            "temperature class school family group team store farm garden bakery shop money salary income "
-           "bill budget population capacity total-cost share output solution expression side base",
+           "bill budget population capacity total-cost share output solution expression side base "
+           "flour sugar water milk rice juice paint sand soil oil butter cheese meat beef coffee tea gas fuel "
+           "fabric wood rope wire ribbon yarn candy fruit food grain honey salt",
            "quantity nouns that name what a subject states"),
     _entry("cjk_subject", "答案是 答案为 答案 是 为 等于 的值是 的值为 的值等于 值是 值为 结果是 结果为",
            "Chinese subjects: \"the answer is\", \"the value of y is\", \"equals\""),
@@ -284,8 +286,9 @@ def _scan(text: str, prose: bool) -> list[_Token]:
             inner = m.group("inner").strip()
             if len(inner) == 1 and inner in "ei":
                 out.append(_Token("math", tok))  # `\\mathrm{e}`, `\\text{i}`: Euler's number, the imaginary unit
-            else:
-                out.extend(_scan(inner, True))  # words in a box go through the same grammar as prose
+            else:  # words in a box go through the same grammar as prose; a letter there is a word (`\\text{k}`)
+                out.extend(_Token("word", t.text) if t.kind == "math" and t.text.isalpha() and t.text.lower() not in _FUNCTION_WORDS
+                           else t for t in _scan(inner, True))
         elif kind == "deg":
             out.append(_Token("unit", "°"))
         elif kind in ("pow", "cur", "num"):
@@ -337,6 +340,39 @@ def _is_name(word: str) -> bool:
             and base.lower() not in NEVER_NAMES)
 
 
+_CLAUSE_AFTER = frozenset(
+    "is was be will it that the a our my this final correct required desired exact answer result value solution to problem question".split()
+)
+# The words directly attached after a box: letters, digits, spaces, a text command, a degree, percent
+# or power mark, `/`, `'`, a LaTeX space; the phrase ends at anything else (`.`, `,`, `$`, `\\`, `\\end`).
+_NEW_CLAUSE = frozenset("and so then which because since as where hence thus therefore".split())
+"""Conjunctions that end the phrase a box stands in (`but`, `or`, `if`, `unless` are not among them:
+they hedge or add a value)."""
+_ATTACHED_RE = re.compile(
+    r"(?:[^\W_]|[ \t'/%°]|\\(?:text|mathrm|textrm|textbf|mbox)\s*\{[^{}\n]{0,80}\}|\\%|\\[,; ]"
+    r"|\^\s*\{?\s*(?:\\circ|[23])\s*\}?|\\text(?:circ|degree)\b)*"
+)
+
+
+def after_value(text: str) -> bool:
+    """Whether the words right after a box (up to the first punctuation) leave its value alone: a
+    unit, comparative or tail (`\\boxed{6} apples`), or a clause it is the subject of (`\\boxed{6}
+    is the final answer`); `\\boxed{6} thousand` and `\\boxed{6} is wrong` do not."""
+    text = text[:MAX_CHARS].lstrip(" $").removeprefix("\\)").removeprefix("\\]")
+    attached = _ATTACHED_RE.match(text)
+    phrase = attached.group() if attached else ""
+    if not phrase.strip():
+        return True
+    tokens = _scan(phrase, True)
+    if not tokens:
+        return True
+    if tokens[0].kind == "word" and tokens[0].text.lower() in _NEW_CLAUSE:
+        return True  # `\\boxed{7} and later 8`: the box's phrase has ended
+    if tokens[0].kind == "word" and _has("verb", tokens[0].text):
+        return all(t.kind == "word" and t.text.lower() in _CLAUSE_AFTER for t in tokens)
+    return _tail(tokens) is not None
+
+
 def _read_chain(tokens: list[_Token], eq: list[int], has_words: bool, prose: bool, text: str) -> Reading:
     """`x = 5`, `∠PQR = 40°`, `Total = ($3 * 4) + $6 = $18`: the last side is the value when the
     first side names it (a name or a subject) and every middle side is arithmetic."""
@@ -385,7 +421,10 @@ def _units_of_parts(tokens: list[_Token], spans: list[tuple[int, int]]) -> bool:
     """Whether every word is a unit right after one of several values (`35 cm, 4`)."""
     ends = {end for _, end in spans}
     for i, t in enumerate(tokens):
-        if t.kind in ("word", "name") and not (i in ends and _is_unit(t.text)):
+        if t.kind not in ("word", "name"):
+            continue
+        after = tokens[i + 1].text if i + 1 < len(tokens) else ","
+        if not (i in ends and _is_unit(t.text) and after in (",", ";", "\\}", ")", "]")):
             return False
     return True
 
@@ -498,10 +537,13 @@ def _tail(after: list[_Token]) -> bool | None:
     while i < n and after[i].kind == "word" and (_has("tail", after[i].text) or after[i].text.lower() in ("in", "all")):
         word = after[i].text.lower()
         i += 1
-        if word in ("of", "per") and i < n and after[i].kind in ("word", "name"):
-            i += 1
-            while i < n and after[i].kind == "word" and _is_unit(after[i].text):
+        if word in ("of", "per"):  # `cups of flour`, `per day`: a noun, unit or name must follow
+            while i < n and after[i].kind == "word" and _has("det", after[i].text):
                 i += 1
+            if i == n or not (after[i].kind == "name" or after[i].kind == "word" and (
+                    _is_unit(after[i].text) or _has("noun", after[i].text))):
+                return None
+            i += 1
     return percent if i == n else None
 
 
