@@ -16,7 +16,7 @@ from sandbox.checks import strip_end_tokens
 from sandbox.contract import PROFILES
 
 from .choices import read_choice
-from .grammar import after_value
+from .grammar import after_value, attached_phrase
 from .grammar import read as read_stated
 from .limits import DEFAULT_LIMITS, MathLimits
 from .unicode_math import to_ascii_math
@@ -99,8 +99,9 @@ def extract_with_limits(
         return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
     parts = _joinable([content for _, content in boxes if content], limits)
     last = boxes[0][1] if boxes else None
-    if parts and last and len(last) <= limits.max_answer_chars and not _box_stands_alone(region, boxes[0][0], limits):
-        parts[-1] = f"{parts[-1]} {_words_after_box(region, boxes[0][0], limits)}"  # `\\boxed{6} thousand`: refused
+    attached = _attached_after_box(region, boxes[0][0], limits) if parts and last and len(last) <= limits.max_answer_chars else ""
+    if attached and not after_value(attached):
+        parts[-1] = f"{parts[-1]} {attached}"  # `\\boxed{6} thousand`: the parser refuses it
     if len(parts) > 1:
         return Extraction(", ".join(f"\\boxed{{{part}}}" for part in parts), SEVERAL_BOXES)
     if parts:
@@ -108,18 +109,12 @@ def extract_with_limits(
     return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
 
 
-def _words_after_box(region: str, start: int, limits: MathLimits) -> str:
-    """The text right after the box that starts at `start` (bounded), to the end of its line."""
+def _attached_after_box(region: str, start: int, limits: MathLimits) -> str:
+    """The words directly attached after the box that starts at `start` (`grammar.attached_phrase`):
+    a box is read with them, as an anchored segment is (docs/math.md "Answer grammar")."""
     cmd = next(c for c in _BOX_COMMANDS if region.startswith(c, start))
     _, end = _box_span(region, start + len(cmd), limits)
-    return region[end: end + 2 * limits.max_answer_chars].split("\n", 1)[0].strip()
-
-
-def _box_stands_alone(region: str, start: int, limits: MathLimits) -> bool:
-    """Whether the words right after the last box leave its value alone (`grammar.after_value`):
-    a box is read with the words that follow it in its phrase, as an anchored segment is
-    (docs/math.md "Answer grammar")."""
-    return after_value(_words_after_box(region, start, limits))
+    return attached_phrase(region[end: end + 2 * limits.max_answer_chars])
 
 
 def _joinable(parts_last_first: list[str], limits: MathLimits) -> list[str]:

@@ -100,7 +100,7 @@ LEXICON: tuple[Entry, ...] = (
            "side sides edge edges face faces vertex vertices diagonal diagonals term terms root roots "
            "outcome outcomes arrangement arrangements combination combinations permutation permutations "
            "possibility possibilities element elements subset subsets factor factors divisor divisors "
-           "multiple multiples prime primes path paths day-s",
+           "multiple multiples prime primes path paths value values answers",
            "counted nouns: they name what is counted and carry no number of their own (`18 times` is 18 "
            "times, not 18 multiplied by something; `dozen`, `score`, `pair`, `gross` are numerals and left out)"),
     _entry("relative", "fewer more less farther further longer shorter taller older younger higher lower faster "
@@ -110,7 +110,7 @@ LEXICON: tuple[Entry, ...] = (
            "difference asked for (before the value, `more than 3` is an inequality and is not admitted)"),
     _entry("than", "than", "the object of a comparison after a comparative"),
     _entry("tail", "ago left remaining each apiece old long tall wide high deep away apart altogether overall "
-           "combined total in all per of",
+           "combined total in all per of for",
            "after a unit: where or whose the counted things are (`3 hours ago`, `students in total`, "
            "`5 years old`, `cups of flour`, `per day`); none scales the value"),
     _entry("verb", "is are was were be been will equals equal equaled equalled makes made has have had gets got "
@@ -349,20 +349,23 @@ _NEW_CLAUSE = frozenset("and so then which because since as where hence thus the
 """Conjunctions that end the phrase a box stands in (`but`, `or`, `if`, `unless` are not among them:
 they hedge or add a value)."""
 _ATTACHED_RE = re.compile(
-    r"(?:[^\W_]|[ \t'/%°]|\\(?:text|mathrm|textrm|textbf|mbox)\s*\{[^{}\n]{0,80}\}|\\%|\\[,; ]"
+    r"(?:[^\W_]|[ \t'/%°]|\\(?:text|mathrm|textrm|textbf|mbox)\s*\{[^{}\n]{0,80}\}|\\%|\\[,; ]|\$[^$\n]{1,80}\$"
     r"|\^\s*\{?\s*(?:\\circ|[23])\s*\}?|\\text(?:circ|degree)\b)*"
 )
 
 
-def after_value(text: str) -> bool:
-    """Whether the words right after a box (up to the first punctuation) leave its value alone: a
-    unit, comparative or tail (`\\boxed{6} apples`), or a clause it is the subject of (`\\boxed{6}
-    is the final answer`); `\\boxed{6} thousand` and `\\boxed{6} is wrong` do not."""
-    text = text[:MAX_CHARS].lstrip(" $").removeprefix("\\)").removeprefix("\\]")
+def attached_phrase(text: str) -> str:
+    """The words directly attached at the start of `text` (what follows a box), up to the first
+    punctuation, newline or math delimiter; a closing `$`, `\\)` or `\\]` is skipped first."""
+    text = text[:MAX_CHARS].lstrip(" $").removeprefix("\\)").removeprefix("\\]").lstrip(" $")
     attached = _ATTACHED_RE.match(text)
-    phrase = attached.group() if attached else ""
-    if not phrase.strip():
-        return True
+    return attached.group().strip() if attached else ""
+
+
+def after_value(phrase: str) -> bool:
+    """Whether the words attached after a box (`attached_phrase`) leave its value alone: a unit,
+    comparative or tail (`\\boxed{6} apples`), a clause it is the subject of (`\\boxed{6} is the
+    final answer`) or one a conjunction starts; `\\boxed{6} thousand`, `\\boxed{6} is wrong` do not."""
     tokens = _scan(phrase, True)
     if not tokens:
         return True
@@ -534,10 +537,13 @@ def _tail(after: list[_Token]) -> bool | None:
                 i += 1
             if i == start:
                 return None
-    while i < n and after[i].kind == "word" and (_has("tail", after[i].text) or after[i].text.lower() in ("in", "all")):
+    while i < n and after[i].kind == "word" and (_has("tail", after[i].text) or after[i].text.lower() in _TIME_PREPS):
         word = after[i].text.lower()
         i += 1
-        if word in ("of", "per"):  # `cups of flour`, `per day`: a noun, unit or name must follow
+        if word in _TIME_PREPS and i + 1 < n and after[i].kind == "num" and after[i + 1].text.lower() in _TIME_UNITS:
+            i += 2  # `$16386.17 after 5 years`: when, not how much
+            continue
+        if word in ("of", "per", "for"):  # `cups of flour`, `per day`, `for $B$`: a noun, unit or name follows
             while i < n and after[i].kind == "word" and _has("det", after[i].text):
                 i += 1
             if i == n or not (after[i].kind == "name" or after[i].kind == "word" and (
@@ -545,6 +551,15 @@ def _tail(after: list[_Token]) -> bool | None:
                 return None
             i += 1
     return percent if i == n else None
+
+
+_TIME_PREPS = frozenset({"in", "all", "after", "within"})
+_TIME_UNITS = frozenset("second seconds minute minutes hour hours day days week weeks month months year years".split())
+_COUNT_ADJECTIVES = frozenset(
+    "distinct different possible real positive unique whole prime odd even complete full equal separate such "
+    "red blue green yellow white black new old big small large".split()
+)
+"""Adjectives before a counted noun (`2 distinct possible values`, `3 red apples`): none scales it."""
 
 
 def _unit(after: list[_Token], i: int) -> tuple[int, bool]:
@@ -561,6 +576,10 @@ def _unit(after: list[_Token], i: int) -> tuple[int, bool]:
     if t.kind not in ("word", "math"):
         return 0, False
     j = i
+    while j + 1 < len(after) and after[j].kind == "word" and after[j].text.lower() in _COUNT_ADJECTIVES:
+        j += 1
+    if j > i and not _has("count", after[j].text):
+        return 0, False
     if after[j].text.lower() in ("square", "cubic", "sq", "cu", "sq.", "cu.") and j + 1 < len(after):
         j += 1
     if not _is_unit(after[j].text):
