@@ -159,8 +159,11 @@ def test_right_answers_the_grammar_admits(completion: str, gold: str) -> None:
     ("So \\boxed{6\\,\\text{k}}", "6"),
     ("The answer is 6 per thousand.", "6"),
     ("The answer is 6 \\text{ thousand}.", "6"),
+    ("So \\boxed{6 \\text{ or}}", "6"),
+    ("The answer is Approx is 6.", "6"),
 ])
 def test_words_outside_the_grammar_are_never_paid(completion: str, gold: str) -> None:
+    """Strict and lenient alike: after an anchor or in a box one grammar serves both profiles."""
     for profile in ("strict", "lenient"):
         assert grade_math({"completion": completion, "gold": gold, "profile": profile})["verdict"] != "correct"
 

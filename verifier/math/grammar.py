@@ -156,7 +156,8 @@ NEVER_NAMES = frozenset(
     "cubed or "
     "and between least most over under above below exceed exceeds unless except but wrong incorrect false estimate "
     "around circa so could might would should may if when while until whether etwa ungefähr nicht tausend "
-    "millionen milliarden mille environ pas cerca mil millones".split()
+    "millionen milliarden mille environ pas cerca mil millones approx approximate approximately est estimated "
+    "presumably unlikely supposedly apparently seemingly arguably allegedly ca".split()
 )
 """Words the grammar never admits (hedges, scales, negations, inequalities, in several languages). Not
 what refuses them (the allowlist does: an unknown word has no place), only what keeps a capitalised
@@ -253,7 +254,7 @@ def read(text: str, prose: bool = False) -> Reading:
     if "?" in (t.text for t in tokens if t.kind == "mark"):
         return Reading("refused", "a question mark: the value is questioned")
     words = [t.text.lower() for t in tokens if t.kind in ("word", "name")]
-    if words and all(w in _JOINERS for w in words):
+    if words and all(w in _JOINERS for w in words) and _joins_parts(tokens):
         return Reading("math", text)  # `3 \\text{ or } 4`, `f(x) = 0 \\text{ or } f(x) = x^2`: the parser reads a set
     eq = [i for i, t in enumerate(tokens) if t.text == "="]
     if eq:
@@ -263,6 +264,16 @@ def read(text: str, prose: bool = False) -> Reading:
         return Reading("math", text)
     reading = _read_value(tokens, prose)
     return Reading("math", text) if reading.kind == "math" else reading
+
+
+def _joins_parts(tokens: list[_Token]) -> bool:
+    """Whether every joiner stands between two parts (`3 or 4`, never a dangling `6 or`)."""
+    for i, t in enumerate(tokens):
+        if t.kind in ("word", "name") and (i == 0 or i == len(tokens) - 1
+                                            or tokens[i - 1].kind in ("word", "name", "mark") and tokens[i - 1].text not in ",)]}"
+                                            or tokens[i + 1].kind in ("word", "name")):
+            return False
+    return True
 
 
 def _tokens(text: str, prose: bool) -> list[_Token] | None:
@@ -356,7 +367,8 @@ _ATTACHED_RE = re.compile(
 
 def attached_phrase(text: str) -> str:
     """The words directly attached at the start of `text` (what follows a box), up to the first
-    punctuation, newline or math delimiter; a closing `$`, `\\)` or `\\]` is skipped first."""
+    punctuation, newline or math delimiter; a closing `$`, `\\)` or `\\]` is skipped first
+    (`$\\boxed{6}$ million`)."""
     text = text[:MAX_CHARS].lstrip(" $").removeprefix("\\)").removeprefix("\\]").lstrip(" $")
     attached = _ATTACHED_RE.match(text)
     return attached.group().strip() if attached else ""
