@@ -20,7 +20,8 @@ import sympy
 from sympy import Basic
 from sympy.matrices import MatrixBase
 
-from .extract import NUMBER_CHANGING_WORDS, box_spans
+from .extract import box_spans
+from .grammar import read as read_stated
 from .guards import magnitude_digits, text_guard
 from .limits import DEFAULT_LIMITS, MathLimits
 from .unicode_math import to_ascii_math
@@ -40,16 +41,6 @@ _LITERAL_RE = re.compile(
 # A number written with a decimal comma, `1000,99`, `0,111`, `-2,5`: one comma, no space, never a
 # thousands grouping (exactly three digits after the comma) unless the integer part is 0.
 _DECIMAL_COMMA_RE = re.compile(r"^([-+]?)(\d{1,18}),(\d{1,18})$")
-# Two-letter unit words (single letters stay: `2 m` may be 2m).
-_UNITS_2 = "cm|mm|km|kg|mg|ml|mL|ft|yd|mi|oz|lb|hr|in|nm|ms|Hz|kW|kB|KB|MB|GB|TB"
-# "18 dollars", "5 apples": a lone number followed by plain words (3+ letters, so `2 x` stays 2x).
-# Unit words that may be written glued to the number ("10weeks"); other words need a space ("5abc"
-# is a product).
-_GLUED_UNITS = "(?:second|minute|hour|day|week|month|year|unit|meter|metre|dollar|cent|degree)s?"
-_NUMBER_WORDS_RE = re.compile(
-    rf"^([-+]?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)?(?:\.\d+)?)(?:\s+(?:[A-Za-z]{{3,}}|(?:{_UNITS_2})\b)|{_GLUED_UNITS}\b)"
-    rf"(?:\s+[A-Za-z]+){{0,3}}(?:\^[23])?\.?$"
-)
 _CURRENCY_RE = re.compile(r"\\\$\s*")
 _PY_POWER_RE = re.compile(r"(?<=[\w)\]}])\*\*(?=[\w({\[-])")
 _DELIMS = (("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$"))
@@ -100,8 +91,6 @@ _SIDE_BY_SIDE_RE = re.compile(
 _DIGIT_GROUPS_RE = re.compile(r"(?<![\w.^_\\])(\d{1,3})(\s|\\,|\\ |~)(\d{3}(?:\2\d{3})*)(?!\d|\s*/)")
 _SPACING_RE = re.compile(r"^(?:\s|\\[,;:! ]|\\q?quad|~)+|(?:\s|\\[,;:! ]|\\q?quad|~)+$")
 _NAMED_VALUE_RE = re.compile(r"^\s*([A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?)\s*=\s*([^=]+?)\s*$")
-# A trailing unit: `\text{ cm}`, `\mathrm{kg}`, `\,\text{m}^2` after the answer.
-_UNIT_TEXT_RE = re.compile(r"(?<=[\d}\s)])\s*(?:\\[,;:! ]|\\q?quad|~)*\s*\\(?:text|mathrm|textrm|mbox)\s*\{\s*[A-Za-z][A-Za-z. ]*\}(?:\^\{?[23]\}?)?$")
 
 
 # `\\textcirc`, `\\textdegree`: a degree mark written in text mode.
@@ -394,24 +383,23 @@ def _boxes_as_answer(text: str) -> str | None:
 
 
 def drop_unit(text: str) -> str:
-    """The one unit rule, applied alike to gold and answer: a unit after the answer is dropped.
+    """The one unit rule, applied alike to gold and answer: the value the answer grammar reads
+    (`verifier/math/grammar.py`, docs/math.md "Answer grammar") when words stand around it.
 
     `10 cm`, `10\\text{ cm}`, `10\\,\\mathrm{kg}`, `18 dollars` all read as 10 (or 18). Units are
-    not compared: the question fixes them, and math-verify already drops the common ones.
+    not compared: the question fixes them. Words outside the grammar (`4 thousand`) are kept, and
+    an answer holding them is refused (`answer_refusal`).
     """
-    text = _UNIT_TEXT_RE.sub("", text).strip() or text
-    words = _NUMBER_WORDS_RE.match(text)
-    if words and any(c.isdigit() for c in words.group(1)) and not _changes_number(text[words.end(1):]):
-        text = words.group(1)
-    return text
+    reading = read_stated(text)
+    return reading.text if reading.kind == "number" else text
 
 
-def _changes_number(words: str) -> bool:
-    """Whether a word after the number changes it (`4 thousand`, `12 degrees below zero`): no unit."""
-    return any(w.lower() in NUMBER_CHANGING_WORDS for w in _UNIT_WORD_RE.findall(words))
-
-
-_UNIT_WORD_RE = re.compile(r"[A-Za-z]+")
+def answer_refusal(text: str) -> str | None:
+    """Why the answer grammar refuses an answer (a word that scales, hedges or negates, a second
+    value, a `?`), or None. Answers only: a gold is the dataset's and is read as written."""
+    inner = _unwrapped((text if text.isascii() else to_ascii_math(text)).strip())
+    reading = read_stated(_TRAILING_BREAK_RE.sub("", inner))
+    return f"outside the answer grammar: {reading.text}" if reading.kind == "refused" else None
 
 
 def _cases_as_list(text: str) -> str:
@@ -663,6 +651,9 @@ def unescape_gold(gold: str) -> str | None:
 @lru_cache(maxsize=2048)
 def parse_prediction(text: str) -> Parsed | str:
     """Parse an extracted answer (cached: a GRPO group repeats answers); reason string on failure."""
+    refused = answer_refusal(text)
+    if refused:
+        return refused
     try:
         return parse_answer(text, DEFAULT_LIMITS)
     except ParseFailure as e:
