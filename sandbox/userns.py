@@ -494,7 +494,8 @@ def launch_spec(config: SandboxConfig, language: str, rootfs: str, stage: str, b
             "--uid", "0", "--gid", "0", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
             "--ro-bind", f"{stage}/root", "/", "--proc", "/proc", "--dev", "/dev",
             "--bind", f"{stage}/work", "/work", "--bind", f"{stage}/tmp", "/tmp", "--bind", f"{stage}/shm", "/dev/shm",
-            "--mqueue", "/dev/mqueue", "--tmpfs", "/sys"]
+            "--mqueue", "/dev/mqueue", "--tmpfs", "/sys", "--perms", "0755", "--dir", "/sys/fs",
+            "--perms", "0755", "--dir", "/sys/fs/cgroup"]
     for c, folder in cgroups.items():  # the runner's CPU clock and OOM counter (runner.py CPU_V1, OOM_FILE)
         args += ["--ro-bind", folder, f"/sys/fs/cgroup/{c}" if c else "/sys/fs/cgroup"]
     args += ["--remount-ro", "/sys", "--chdir", "/work", "--clearenv"]

@@ -35,6 +35,15 @@ def gvisor_grader():
     g.close()
 
 
+@pytest.fixture(scope="module")
+def userns_grader():
+    """The same pool under the userns backend (any_grader)."""
+    g = SyncGrader(sandbox_config("userns", pool_size=1, pool_name=POOL))
+    assert g.grader.available, g.grader.unavailable_reason()
+    yield g
+    g.close()
+
+
 def task(lang: str, code: str, tests=(("1 2\n", "3\n"),), **kw) -> dict:
     return {"kind": "code", "language": lang, "completion": f"```{lang}\n{code}\n```",
             "tests": [{"stdin": i, "expected_stdout": o} for i, o in tests], **kw}

@@ -39,6 +39,15 @@ def gvisor_grader():
     g.close()
 
 
+@pytest.fixture(scope="module")
+def userns_grader():
+    """The same pool under the userns backend (any_grader)."""
+    g = SyncGrader(sandbox_config("userns", pool_size=1, pool_name="pytest-sandbox-faults", languages=LANGS))
+    assert g.grader.available, g.grader.unavailable_reason()
+    yield g
+    g.close()
+
+
 # Each program reads "a b", prints a+b, and first does something to its own files.
 C_MAIN = ("#include <stdio.h>\n#include <stdlib.h>\n#include <unistd.h>\n#include <sys/stat.h>\n"
           "int main(){int a,b;%s;if(scanf(\"%%d %%d\",&a,&b)!=2)return 1;printf(\"%%d\\n\",a+b);return 0;}")

@@ -38,6 +38,13 @@ def gvisor_grader():
 
 
 @pytest.fixture(scope="module")
+def userns_grader():
+    g = _grader("userns", True)
+    yield g
+    g.close()
+
+
+@pytest.fixture(scope="module")
 def exec_graders():
     """Graders that start every run as an interpreter of its own (warm_fork off), per backend."""
     made: dict = {}
