@@ -410,6 +410,8 @@ class UsernsBackend(Backend):
     def _make_cgroups(self, sid: str, mem_mb: int, pids: int) -> dict[str, str]:
         """The sandbox's own cgroup folders with its limits, before anything of it runs; {} without cgroups."""
         made: dict[str, str] = {}
+        if not self._cgroup_base:
+            return made
         try:
             for c, base in self._cgroup_base.items():
                 made[c] = os.path.join(base, sid)
