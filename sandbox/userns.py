@@ -454,7 +454,9 @@ class UsernsBackend(Backend):
 
     def _over_limit(self, box: Box, reason: str) -> None:
         """Over memory: every process of the sandbox but the runner and the warm interpreter's mother
-        (the run answers `oom`: watchdog.WatchedChannel); past its threads, the whole sandbox."""
+        (the run answers `oom`: watchdog.WatchedChannel), and the whole sandbox if its memory does not
+        come back under the limit within a second (files in its tmpfs: oom_killed says so); past its
+        threads, the whole sandbox."""
         sb: Sandbox = box.container
         if reason == watchdog.THREADS:
             box.killed = reason
@@ -466,6 +468,13 @@ class UsernsBackend(Backend):
                     os.kill(pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
+        deadline = time.monotonic() + 1.0  # what no process holds (the tmpfs) may keep it over: the whole sandbox
+        while time.monotonic() < deadline and self._memory_mb(sb) > box.mem_mb:
+            time.sleep(watchdog.WATCH_S)
+        if self._memory_mb(sb) > box.mem_mb:
+            log.info("sandbox: %s over its memory limit with its programs gone: killed whole", sb.id)
+            box.killed = reason
+            self._kill_sandbox(sb)
 
     def _procs_below(self, root: int) -> list[int]:
         return [p for p in watchdog_tree(root) if p != root]

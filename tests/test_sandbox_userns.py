@@ -119,6 +119,18 @@ def test_no_network_only_loopback_of_its_own(userns):
         host.close()
 
 
+def test_without_the_caps_to_map_a_uid_range_the_backend_refuses_and_names_the_choice(monkeypatch):
+    """Unprivileged (no CAP_SETUID/CAP_SETGID over its user namespace) the runner's two uids cannot
+    be mapped: the backend refuses to start rather than run the judge as the program's uid."""
+    from sandbox import SandboxConfig, userns
+
+    assert userns.can_map_range()  # near miss: this host's server may (the suite runs as root)
+    monkeypatch.setattr(userns, "can_map_range", lambda: False)
+    backend = UsernsBackend(SandboxConfig(backend="userns"))
+    with pytest.raises(RuntimeError, match="CAP_SETUID.*--sandbox-backend gvisor"):
+        backend.probe()
+
+
 def test_the_seccomp_filter_refuses_what_it_names():
     """Unit: the filter is whole instructions, and every refused call is in it."""
     prog = seccomp_filter()
