@@ -195,6 +195,7 @@ def test_a_program_killing_everything_it_can_is_its_own_verdict(userns):
 LEAVE = """import os, sys, subprocess
 open('/tmp/left', 'w').write('x'); open('/dev/shm/left', 'w').write('x')
 import ctypes; ctypes.CDLL(None).shmget(0x5eed, 1 << 20, 0o1666)
+assert ctypes.CDLL(None).mq_open(b'/left', os.O_CREAT | os.O_RDWR, 0o600, None) >= 0
 if os.fork() == 0:
     os.setsid()
     if os.fork() == 0:
@@ -203,12 +204,12 @@ if os.fork() == 0:
 print(3)"""
 SEE = """import os, ctypes
 procs = [p for p in os.listdir('/proc') if p.isdigit() and b'left-behind' in open(f'/proc/{p}/cmdline', 'rb').read()]
-print(os.listdir('/tmp'), os.listdir('/dev/shm'), procs, ctypes.CDLL(None).shmget(0x5eed, 0, 0) == -1)"""
+print(os.listdir('/tmp'), os.listdir('/dev/shm'), os.listdir('/dev/mqueue'), procs, ctypes.CDLL(None).shmget(0x5eed, 0, 0) == -1)"""
 
 
 def test_nothing_of_a_job_is_left_for_the_next(userns):
     assert userns.grade(py(LEAVE))["verdict"] == "accepted"
-    r = userns.grade(py(SEE, expected="[] [] [] True\n"))
+    r = userns.grade(py(SEE, expected="[] [] [] [] True\n"))
     assert r["verdict"] == "accepted", r
 
 
