@@ -298,8 +298,8 @@ class UsernsBackend(Backend):
         return -1
 
     def set_memory(self, box: Box, mb: int) -> None:
-        """The cgroup's limit (memory, then memory + swap: the order the kernel accepts either way), or
-        the watchdog's reading of Box.mem_mb."""
+        """The cgroup's limit (memory = memory + swap: _set_cgroup_memory), or the watchdog's reading
+        of Box.mem_mb."""
         sb: Sandbox = box.container
         if sb.cgroups and box.mem_mb != mb:
             _set_cgroup_memory(sb.cgroups, mb)
@@ -308,10 +308,11 @@ class UsernsBackend(Backend):
     def reap(self) -> int:
         """Cgroup folders of this host's dead servers (their sandboxes died with them: --die-with-parent)."""
         removed = 0
+        own = set(self._cgroup_base.values())
         for parent in self._parents.values():
             for d in Path(parent).glob("grpo-userns-*"):
-                pid, _, rest = d.name[len("grpo-userns-"):].partition("-")
-                if d.name == Path(self._cgroup_base.get("", next(iter(self._cgroup_base.values()), ""))).name or not pid.isdigit():
+                pid, _, rest = d.name.removeprefix("grpo-userns-").partition("-")  # '<pid>-<start ticks>-<count>'
+                if str(d) in own or not pid.isdigit():
                     continue
                 if owner_alive(owner_id(int(pid)), rest.partition("-")[0]) is False:
                     for sub in d.iterdir():

@@ -232,3 +232,16 @@ def test_sandboxes_die_with_nothing_left_on_the_host():
     g.close()
     assert pids and not [p for p in pids if alive(p)]
     assert not [f for f in folders if os.path.exists(f)]
+
+
+def test_reap_removes_the_cgroups_of_dead_servers_only(userns):
+    """A dead server's sandboxes died with it (--die-with-parent); its cgroup folders are removed
+    by the next server on the host, never a live server's (this one's)."""
+    backend: UsernsBackend = userns.grader._backend
+    assert backend._parents, "this host lets the server make cgroups"
+    dead = Path(backend._parents["pids"]) / "grpo-userns-4194999-1-1"  # a pid above any pid_max: gone
+    (dead / "python-4194999-1-1-1").mkdir(parents=True)
+    assert backend.reap() >= 1
+    assert not dead.exists()
+    assert all(os.path.isdir(d) for d in backend._cgroup_base.values())
+    assert userns.grade(RIGHT)["verdict"] == "accepted"
