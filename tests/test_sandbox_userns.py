@@ -245,3 +245,36 @@ def test_reap_removes_the_cgroups_of_dead_servers_only(userns):
     assert not dead.exists()
     assert all(os.path.isdir(d) for d in backend._cgroup_base.values())
     assert userns.grade(RIGHT)["verdict"] == "accepted"
+
+
+DIES = """import os, sys
+sys.path.insert(0, {root!r})
+from sandbox import SandboxConfig
+from sandbox.backend import box_memory_mb
+from sandbox.userns import UsernsBackend
+c = SandboxConfig(backend="userns", languages=("python",))
+b = UsernsBackend(c)
+b.probe()
+box = b.start("python", b.find_images(("python",))[0]["python"], box_memory_mb(c, "python"))
+print(box.container.pid1, box.container.proc.pid, flush=True)
+os._exit(0)
+"""
+
+
+def test_sandboxes_die_with_their_server():
+    """A server that ends without closing (killed) takes its sandboxes with it, by two means: the
+    runner ends when its channel closes, and bubblewrap gets SIGKILL when the server goes (the
+    launch sets it again after its uid change; its PID 1 follows bubblewrap: --die-with-parent).
+    Either alone passes this test (checked: without the launch's parent-death signal it passes)."""
+    import subprocess
+    import sys
+
+    root = str(Path(__file__).resolve().parent.parent)
+    out = subprocess.run([sys.executable, "-c", DIES.format(root=root)], capture_output=True, text=True, timeout=120)
+    pids = [int(p) for p in out.stdout.split()]
+    assert len(pids) == 2, out.stderr[-2000:]
+    for _ in range(100):  # they die as the kernel delivers the parent-death signal
+        if not [p for p in pids if alive(p)]:
+            break
+        __import__("time").sleep(0.05)
+    assert not [p for p in pids if alive(p)]
