@@ -278,3 +278,20 @@ def test_sandboxes_die_with_their_server():
             break
         __import__("time").sleep(0.05)
     assert not [p for p in pids if alive(p)]
+
+
+@pytest.mark.parametrize("mode", ["userns", "watched"])
+def test_memory_held_in_files_is_the_programs_memory_limit(mode, request):
+    """160 MB written to the sandbox's tmpfs under a 32 MB limit (the sandbox's own is that plus the
+    runner's room, box_memory_mb): the cgroup counts the tmpfs, and without one the watchdog reads it
+    (statvfs of each tmpfs) and kills the program as it crosses; memory_limit either way, never
+    infra_error. Near miss: 40 MB fits, and the next job is graded as ever (the reset wipes the files;
+    a sandbox whose memory stays over with its programs gone is killed whole: _over_limit)"""
+    g = request.getfixturevalue(mode)
+    fill = ("import time\nfor path in {paths!r}:\n    with open(path, 'wb') as f:\n        for _ in range(40):\n"
+            "            f.write(b'x' * (1 << 20))\ntime.sleep(1)\nprint(3)")  # files of 40 MB: under RLIMIT_FSIZE and each tmpfs
+    paths = ["big0", "big1", "/tmp/big", "/dev/shm/big"]  # 160 MB, over the sandbox's 32 MB + the runner's room
+    r = g.grade(py(fill.format(paths=paths), memory_limit_mb=32, time_limit_s=5))
+    assert r["verdict"] == "memory_limit" and not r["retryable"], r
+    assert g.grade(py(fill.format(paths=paths[:1]), memory_limit_mb=32, time_limit_s=5))["verdict"] == "accepted"
+    assert g.grade(RIGHT)["verdict"] == "accepted"
