@@ -286,7 +286,7 @@ def test_memory_held_in_files_is_the_programs_memory_limit(mode, request):
     runner's room, box_memory_mb): the cgroup counts the tmpfs, and without one the watchdog reads it
     (statvfs of each tmpfs) and kills the program as it crosses; memory_limit either way, never
     infra_error. Near miss: 40 MB fits, and the next job is graded as ever (the reset wipes the files;
-    a sandbox whose memory stays over with its programs gone is killed whole: _over_limit)"""
+    a sandbox whose memory stays over with its programs gone is killed whole: _over_limit)."""
     g = request.getfixturevalue(mode)
     fill = ("import time\nfor path in {paths!r}:\n    with open(path, 'wb') as f:\n        for _ in range(40):\n"
             "            f.write(b'x' * (1 << 20))\ntime.sleep(1)\nprint(3)")  # files of 40 MB: under RLIMIT_FSIZE and each tmpfs
