@@ -416,7 +416,8 @@ class UsernsBackend(Backend):
         try:
             for c, base in self._cgroup_base.items():
                 made[c] = os.path.join(base, sid)
-                os.mkdir(made[c])
+                if not os.path.isdir(made[c]):  # cpu and cpuacct may be one hierarchy (cpu,cpuacct)
+                    os.mkdir(made[c])
             _set_cgroup_memory(made, mem_mb)
             quota = int(self.config.container_cpus * 100_000)
             if "" in made:
