@@ -20,6 +20,7 @@ from .backend import Backend, DockerBackend
 from .config import SandboxConfig
 from .contract import CodeTask, sandbox_infra_error
 from .gvisor import GvisorBackend
+from .userns import UsernsBackend
 from .keys import reuse_key
 from .job import (InfraFailure, Plan, make_plan, merge_parts, new_job_dir, out_of_budget, reset_box, run_job,
                   split_plan)
@@ -30,6 +31,8 @@ log = logging.getLogger(__name__)
 
 def make_backend(config: SandboxConfig) -> Backend:
     """The backend `config.backend` names (chosen here, above both, so neither imports the other)."""
+    if config.backend == "userns":
+        return UsernsBackend(config)
     return GvisorBackend(config) if config.backend == "gvisor" else DockerBackend(config)
 
 

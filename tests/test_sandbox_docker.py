@@ -35,6 +35,15 @@ def gvisor_grader():
     g.close()
 
 
+@pytest.fixture(scope="module")
+def userns_grader():
+    """The same pool under the userns backend (any_grader)."""
+    g = SyncGrader(sandbox_config("userns", pool_size=1, pool_name=POOL))
+    assert g.grader.available, g.grader.unavailable_reason()
+    yield g
+    g.close()
+
+
 def task(lang: str, code: str, tests=(("1 2\n", "3\n"),), **kw) -> dict:
     return {"kind": "code", "language": lang, "completion": f"```{lang}\n{code}\n```",
             "tests": [{"stdin": i, "expected_stdout": o} for i, o in tests], **kw}
@@ -181,7 +190,7 @@ def test_hardening_from_inside(any_grader):
     # the runner (started as root with CAP_SETUID/SETGID only) kept neither: real and saved uid the
     # judge's, effective uid the program's (sandbox/harness/runner.py)
     assert facts["runner_uids"] == [65533, 65534, 65533] and int(facts["runner_cap_eff"], 16) == 0
-    if any_grader.grader.config.backend == "docker":
+    if any_grader.grader.config.backend in ("docker", "userns"):  # the host's kernel, behind no_new_privs and seccomp
         assert facts["nnp"] == "1" and facts["seccomp"] == "2"
     else:  # every system call goes to gVisor's kernel (which reports 4.4.0), never to the host's
         assert facts["kernel"] == "4.4.0"

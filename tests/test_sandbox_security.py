@@ -32,6 +32,13 @@ def gvisor_grader():
         yield g
 
 
+@pytest.fixture(scope="module")
+def userns_grader():
+    """The same pool under the userns backend (any_grader)."""
+    with one_sandbox("userns", "pytest-sandbox-sec") as g:
+        yield g
+
+
 def py(code: str, tests=(("1 2\n", "3\n"),), **kw) -> dict:
     return {"kind": "code", "language": "python", "completion": f"```python\n{code}\n```",
             "tests": [{"stdin": i, "expected_stdout": o} for i, o in tests], **kw}

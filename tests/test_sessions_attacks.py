@@ -315,16 +315,16 @@ print(json.dumps(got))
 
 
 BACKENDS = {"docker": ("--sandbox-backend", "docker"), "gvisor": ("--sandbox-backend", "gvisor"),
-            "docker-runsc": ("--sandbox-backend", "docker", "--sandbox-runtime", "runsc")}
+            "userns": ("--sandbox-backend", "userns"), "docker-runsc": ("--sandbox-backend", "docker", "--sandbox-runtime", "runsc")}
 
 
 @pytest.fixture(scope="module", params=list(BACKENDS))
 def any_backend(request) -> Iterator[VerifierClient]:
     """A server whose sessions run on each backend in turn (`--sandbox-backend`), and on Docker with
     gVisor as its runtime (`--sandbox-runtime runsc`, registered by scripts/ensure_gvisor.sh)."""
-    if request.param == "gvisor":
+    if request.param in ("gvisor", "userns"):
         from helpers import sandbox_config
-        sandbox_config("gvisor", languages=("python",))  # its root filesystem, exported from the image
+        sandbox_config(request.param, languages=("python",))  # its root filesystem, exported from the image
     if request.param == "docker-runsc" and not runsc_registered():
         pytest.fail(RUNSC_MISSING)
     with ServerProcess(*SERVER_ARGS, *BACKENDS[request.param], "--token", TOKEN, "--max-sessions", "2") as s, \
