@@ -17,8 +17,9 @@ Without cgroups (rootless), the limits hold as follows (docs/sandboxes.md "Sandb
   SandboxConfig.host_threads_per_sandbox the sandbox is killed (runtime_error naming the budget).
   Weaker than a cgroup: the program can overshoot for one period.
 - pids: RLIMIT_NPROC in the sandbox, which gVisor enforces on processes and threads.
-- CPU time: the runner's RLIMIT_CPU and the run's CPU usage (no cgroup CPU clock inside gVisor);
-  the CPU share (container_cpus) is not capped.
+- CPU time: every task of the sandbox, from gVisor's own accounting, read by the runner (its
+  TaskClock: no cgroup CPU clock inside gVisor; docs/sandboxes.md "CPU time without a cgroup"),
+  plus RLIMIT_CPU; the CPU share (container_cpus) is not capped.
 Sandboxes die with their server: runsc gets PR_SET_PDEATHSIG, and the runner exits when its stdin
 (the socket) closes.
 """

@@ -326,3 +326,16 @@ def test_a_sysv_segment_never_reaches_the_next_job(grader):
             "print('ok' if libc.shmget(0x5150, 0, 0) < 0 else 'found the last job\\'s segment')")
     result = grader.grade(_gtask(look))
     assert result["verdict"] == "accepted", result["detail"]
+
+
+def test_the_cpu_time_of_every_process_counts_under_runsc():
+    """Docker's runsc runtime gives the runner no cgroup clock either (gVisor mounts none: measured),
+    so the runner's TaskClock counts there too: the shapes of tests/test_sandbox_docker.py (orphans,
+    a fork chain, threads, children the kernel reaps itself, children waited for), each 2.6 s of
+    CPU under a 2 s limit, and the same with a fifth of the work as the near miss."""
+    from tests.test_sandbox_docker import CPU_SHAPES, CPU_SPIN
+    with one_sandbox("runsc", "pytest-runsc-cpu") as g:
+        for shape, code in CPU_SHAPES.items():
+            for s, verdict in ((0.65, "time_limit"), (0.13, "accepted")):
+                r = g.grade(_gtask(CPU_SPIN + code.format(s=s) + "print('ok')", time_limit_s=2))
+                assert r["verdict"] == verdict, (shape, s, r["detail"])

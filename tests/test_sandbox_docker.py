@@ -260,6 +260,42 @@ def test_fork_bomb_and_memory_bomb_contained(any_grader):
     assert any_grader.grade(task("c", PROGRAMS["c"]["accepted"]))["verdict"] == "accepted"
 
 
+# ---------------------------------------------------------------- CPU time of every process
+# A job runs alone in its sandbox, so its CPU time is the sandbox's: every process and thread it
+# starts counts, whatever outlives whom (docs/sandboxes.md "CPU time without a cgroup"). Each
+# program spends 2.6 s of CPU (its processes' own clocks) in 4 or 8 parts
+# under a 2 s limit, and says `ok` once every part is done (the parts hold a pipe's write end), well
+# before the wall-clock backstop (5 s). Under gVisor the runner counted only the processes it
+# waited for: orphans (children that exit leaving grandchildren running), a fork chain and children
+# that the kernel reaps itself (SIGCHLD ignored) were accepted with 2.6 s of CPU.
+CPU_SPIN = ("import os, signal, threading, time\n"
+            "def spin(s, clock=time.process_time):\n    t = clock()\n    while clock() - t < s:\n        pass\n")
+CPU_SHAPES = {
+    "orphans": ("r, w = os.pipe()\nif os.fork() == 0:\n    for _ in range(4):\n        if os.fork() == 0:\n"
+                "            spin({s})\n            os._exit(0)\n    os._exit(0)\nos.close(w)\nos.wait()\nos.read(r, 1)\n"),
+    "chain": ("r, w = os.pipe()\nif os.fork() == 0:\n    for _ in range(4):\n        spin({s})\n"
+              "        if os.fork():\n            os._exit(0)\n    os._exit(0)\nos.close(w)\nos.read(r, 1)\n"),
+    "threads": ("ts = [threading.Thread(target=spin, args=({s}, time.thread_time)) for _ in range(4)]\n"
+                "for t in ts:\n    t.start()\nfor t in ts:\n    t.join()\n"),
+    "children_reaped_by_the_kernel": (
+        "signal.signal(signal.SIGCHLD, signal.SIG_IGN)\nfor _ in range(8):\n    r, w = os.pipe()\n"
+        "    if os.fork() == 0:\n        spin({s} / 2)\n        os._exit(0)\n    os.close(w)\n    os.read(r, 1)\n    os.close(r)\n"),
+    "children_waited_for": ("for _ in range(8):\n    if os.fork() == 0:\n        spin({s} / 2)\n        os._exit(0)\n"
+                            "    os.wait()\n"),
+}
+
+
+@pytest.mark.parametrize("shape", list(CPU_SHAPES))
+def test_the_cpu_time_of_every_process_of_a_job_counts(any_grader, shape):
+    over = any_grader.grade(task("python", CPU_SPIN + CPU_SHAPES[shape].format(s=0.65) + "print('ok')",
+                                 tests=(("", "ok\n"),), time_limit_s=2))
+    assert over["verdict"] == "time_limit", over
+    # near miss: the same program with a fifth of the work (0.52 s in all) is a right answer
+    near = any_grader.grade(task("python", CPU_SPIN + CPU_SHAPES[shape].format(s=0.13) + "print('ok')",
+                                 tests=(("", "ok\n"),), time_limit_s=2))
+    assert near["verdict"] == "accepted", near
+
+
 # ---------------------------------------------------------------- output and input handling
 def test_large_output_accepted_and_endless_output_limited(any_grader):
     big = "x" * (5 << 20)
