@@ -339,3 +339,20 @@ def test_the_cpu_time_of_every_process_counts_under_runsc():
             for s, verdict in ((0.65, "time_limit"), (0.13, "accepted")):
                 r = g.grade(_gtask(CPU_SPIN + code.format(s=s) + "print('ok')", time_limit_s=2))
                 assert r["verdict"] == verdict, (shape, s, r["detail"])
+
+
+@pytest.fixture(scope="module")
+def runsc_grader():
+    with one_sandbox("runsc", "pytest-runsc-leave") as g:
+        yield g
+
+
+@pytest.mark.parametrize("kind", ["sysv_shm", "sysv_msg", "sysv_sem", "posix_mq", "abstract_socket", "loopback_port",
+                                  "files", "process"])
+def test_nothing_a_job_makes_reaches_the_next_job_under_runsc(runsc_grader, kind):
+    """tests/test_sandbox_docker.py's test of every kind of kernel object a job can leave, on the
+    third backend: Docker's runsc runtime (its /dev/mqueue mount dropped by runsc, like the gVisor
+    backend's: mq_open refused there too)."""
+    from tests.test_sandbox_docker import LEAVE, leaves_nothing
+    assert kind in LEAVE
+    leaves_nothing(runsc_grader, "runsc", kind)

@@ -43,7 +43,8 @@ pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
         the judge's request through its keeper socket (keep_program; harness/judge.py start_program).
     {"op": "reset"}
         kill everything, wipe /work /tmp /dev/shm /dev/mqueue, remove SysV IPC objects, and report
-        whether the container is clean (PID 1's limits included). The stash stays.
+        whether the container is clean (PID 1's limits included; no socket left bound, no kind of
+        object it cannot list: docs/sandboxes.md "What a job leaves behind"). The stash stays.
     {"op": "stash", "drop": [SHA256...], "blobs": [[SHA256, N]...]}
         keep these blobs of a task's test set (inputs, a checker's answers, support files, the
         compiled checker) in this process's memory, under their sha256, for later requests of
@@ -1292,6 +1293,39 @@ def clear_root_attrs(path: str) -> list[str]:
         return []
 
 
+NET_TABLES = ("unix", "tcp", "tcp6", "udp", "udp6", "raw", "raw6")  # /proc/net/*: what a socket bound
+
+
+def bound_sockets() -> list[str]:
+    """Sockets bound to a name or port (/proc/net of the sandbox's network namespace) once every
+    process but ours is gone: a socket passed in flight to itself (SCM_RIGHTS, a cycle no process
+    holds) outlives its job, and its abstract name or port, seen by the next job's bind, carries
+    bits (issue 30: under runc and gVisor alike). None can be removed from here: the reset reports
+    them and the box is replaced. The runner and its helpers bind nothing (socket pairs only)."""
+    found = []
+    for table in NET_TABLES:
+        try:
+            with open(f"/proc/net/{table}", "rb") as f:
+                rows = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            cols = row.split()
+            if table != "unix":
+                found.append(f"{table} socket {cols[1].decode(errors='replace')}" if len(cols) > 1 else table)
+            elif len(cols) >= 8:  # a unix socket with a name (a path, or @ and an abstract name)
+                found.append(f"unix socket {cols[7].decode(errors='replace')[:40]}")
+    return found
+
+
+def unlisted_kinds() -> list[str]:
+    """Kinds of kernel object a job could have made that this reset cannot list, so the box is
+    replaced rather than reset (docs/sandboxes.md "What a job leaves behind")."""
+    if os.path.ismount("/dev/mqueue") or MQ_DENIED[0]:
+        return []
+    return ["posix message queues: /dev/mqueue is no mount and mq_open is not denied"]
+
+
 def reset() -> dict:
     clean = kill_all_others()
     leftovers = []
@@ -1309,6 +1343,7 @@ def reset() -> dict:
         except OSError as e:
             leftovers.append(f"{d}: {e}")
     leftovers += remove_sysv_ipc()
+    leftovers += bound_sockets() + unlisted_kinds()
     WARM.check()
     CHECKER.check_state()
     spared = WARM.spared() | CHECKER.spared()
@@ -1662,6 +1697,11 @@ IO_URING_SYSCALLS = (425, 427)
 def deny_io_uring() -> bool:
     """Install a seccomp filter on the runner (inherited by every program it starts) that answers
     the io_uring syscalls EPERM. Returns False where the kernel refuses the filter."""
+    return install_filter(*IO_URING_SYSCALLS, errno.EPERM)
+
+
+def install_filter(lo: int, hi: int, err: int) -> bool:
+    """A seccomp filter on this process and all it starts: syscalls lo..hi answer `err`."""
     class Insn(ctypes.Structure):
         _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte),
                     ("k", ctypes.c_uint)]
@@ -1669,13 +1709,12 @@ def deny_io_uring() -> bool:
     class Prog(ctypes.Structure):
         _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Insn))]
 
-    lo, hi = IO_URING_SYSCALLS
     insns = (Insn * 6)(
         Insn(0x20, 0, 0, 0),           # A = seccomp_data.nr
         Insn(0x54, 0, 0, 0xBFFFFFFF),  # A &= ~x32 bit
         Insn(0x35, 0, 2, lo),          # A >= lo ? next : allow
         Insn(0x25, 1, 0, hi),          # A > hi ? allow : deny
-        Insn(0x06, 0, 0, 0x00050000 | errno.EPERM),  # SECCOMP_RET_ERRNO | EPERM
+        Insn(0x06, 0, 0, 0x00050000 | err),  # SECCOMP_RET_ERRNO | err
         Insn(0x06, 0, 0, 0x7FFF0000),  # SECCOMP_RET_ALLOW
     )
     prog = Prog(len(insns), insns)
@@ -1688,11 +1727,34 @@ def deny_io_uring() -> bool:
         return False
 
 
+# mq_open(2) by architecture: where no mqueue filesystem is mounted at /dev/mqueue (gVisor: neither
+# the gVisor backend's spec nor Docker's runsc runtime gets one from runsc 20221219, which drops
+# the mount) the reset cannot list the queues a job made, and their names alone carried bits to
+# the next job (issue 30): no queue is made there (deny_mq_open).
+MQ_OPEN = {"x86_64": 240, "aarch64": 180}.get(os.uname().machine)
+
+
+def deny_mq_open() -> bool:
+    """Where /dev/mqueue is no mount (the reset could not see the queues), a seccomp filter on the
+    runner (inherited by every program it starts) answers mq_open ENOSYS, as a kernel without
+    POSIX message queues does: a queue is then never made, so none outlives its job. Returns
+    whether the filter is on (False where the queues can be listed and wiped, or the kernel
+    refuses the filter: then every reset says so, unlisted_kinds, and the box is replaced)."""
+    if MQ_OPEN is None or os.path.ismount("/dev/mqueue"):
+        return False
+    MQ_DENIED[0] = install_filter(MQ_OPEN, MQ_OPEN, errno.ENOSYS)
+    return MQ_DENIED[0]
+
+
+MQ_DENIED = [False]  # deny_mq_open's filter is on
+
+
 def main() -> None:
     global START_STATE, START_RSS_KB, APART
     APART = drop_privileges()
     make_undumpable()
     deny_io_uring()
+    deny_mq_open()
     # The kernel delivers a signal from inside the namespace to init only when init has a handler:
     # Python's SIGINT handler would let the program raise KeyboardInterrupt here. Ignore them all.
     for sig in HANDLED_SIGNALS:

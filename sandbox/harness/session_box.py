@@ -328,6 +328,7 @@ def main() -> None:
     runner.APART = runner.drop_privileges()  # before reading anything (module docstring)
     runner.make_undumpable()
     runner.deny_io_uring()
+    runner.deny_mq_open()
     for sig in runner.HANDLED_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
     os.umask(0o077)
