@@ -156,6 +156,10 @@ class Backend:
         until an innocent job crossed the budget). If not, the pool replaces it (red team of issue 22),
         so no job pays for an earlier job's leftovers and each starts with half the thread budget free."""
         now, threads = self.sentry_mb(box), self.host_threads(box)
+        if now >= 0 and box.sentry_mb >= 0 and now - box.sentry_mb > SENTRY_REST_MB:
+            # acted on only once settled (watchdog.settled: one reading can catch a transient);
+            # unsettled, the largest (replacing a box is the safe side)
+            now = watchdog.settled(lambda: self.sentry_mb(box))
         memory_ok = now < 0 or box.sentry_mb < 0 or now - box.sentry_mb <= SENTRY_REST_MB
         own = self.sandbox_mb(box)  # and nothing of the job in the sandbox's own memory (LEFTOVER_MB)
         own_ok = own < 0 or box.sandbox_rest_mb < 0 or own - box.sandbox_rest_mb <= LEFTOVER_MB + (sum(box.stash.values()) >> 20)
