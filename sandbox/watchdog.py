@@ -131,6 +131,29 @@ class ProcessTable:
         self._anon = {root: v for root, v in self._anon.items() if root in threads}  # sandboxes gone
 
 
+def memory_file(pids: Iterable[int]) -> str:
+    """/proc/<pid>/fd/N of gVisor's memory file (a memfd named runsc-memory: every page the
+    sandbox's processes and tmpfs committed, as its blocks) held by one of these host processes or
+    a child of theirs; "" where none is found or readable (another user's processes)."""
+    for pid in pids:
+        for p in [pid, *_children(pid)]:
+            try:
+                for fd in os.listdir(f"/proc/{p}/fd"):
+                    if os.readlink(f"/proc/{p}/fd/{fd}").startswith("/memfd:runsc-memory"):
+                        return f"/proc/{p}/fd/{fd}"
+            except OSError:
+                continue
+    return ""
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(c) for c in f.read().split()]
+    except (OSError, ValueError):
+        return []
+
+
 def cgroup_dirs(pid: int) -> dict[str, str]:
     """The cgroup folders of a host process, by controller ('memory', 'pids'; '' for cgroup v2),
     from /proc/<pid>/cgroup: where Docker put the container, whatever its cgroup driver."""

@@ -217,19 +217,15 @@ def test_the_watchdog_survives_a_kill_it_could_not_start(grader, monkeypatch):
 # A right answer near its memory limit: the scientific stack and 200 MB in a 256 MB task. runc
 # accepts up to 230 MB (its cgroup at rest: 32 MB, runner and warm interpreter; the image's files
 # are page cache often charged elsewhere), the gVisor backend up to 222 MB (its memory file). Under
-# Docker's runsc the watchdog reads the whole cgroup: 63 MB at rest (memory file 45 MB, with gVisor's
+# Docker's runsc the watchdog read the whole cgroup: 63 MB at rest (memory file 45 MB, with gVisor's
 # own copy of the files it read, plus the Sentry's and gofer's heaps 12 MB and kernel memory), so
-# 200 MB was memory_limit, 40-50 MB less room than runc for the same program.
+# 200 MB was memory_limit, 40-50 MB less room than runc for the same program (an xfail until issue
+# 30): it now reads the memory file and the heaps' growth, as the gVisor backend does.
 NEAR_LIMIT = ("import numpy, scipy, pandas, sympy, scipy.optimize, scipy.sparse, pandas.plotting\n"
               "x = bytearray({mb} << 20)\nprint('ok')")
 
 
-def test_a_program_near_its_memory_limit_gets_the_same_verdict_as_under_runc(grader, request):
-    if grader.backend_name == "runsc":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "open (red team): under Docker's runsc the watchdog counts the Sentry, gofer and gVisor's "
-            "file copies in the container's cgroup (63 MB at rest against runc's 32): 200 MB with the "
-            "scientific stack in a 256 MB task is memory_limit there, accepted under runc")))
+def test_a_program_near_its_memory_limit_gets_the_same_verdict_as_under_runc(grader):
     near = grader.grade(_gtask(NEAR_LIMIT.format(mb=200), memory_limit_mb=256, time_limit_s=20))
     assert near["verdict"] == "accepted", near["detail"]
     over = grader.grade(_gtask(NEAR_LIMIT.format(mb=300), memory_limit_mb=256, time_limit_s=20))
@@ -383,7 +379,6 @@ def test_the_watchdog_never_kills_for_one_reading_of_gvisors_heap():
     a transient of the kernel's resident memory must not be a program's memory_limit. Near miss:
     the same reading held past a fresh reading of the heap kills."""
     import socket
-    import time
 
     from sandbox.box import Box
 
