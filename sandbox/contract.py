@@ -314,12 +314,15 @@ def check_keys(obj: Mapping[Any, Any], allowed: frozenset[str] | set[str], where
 
 
 def get_str(obj: Mapping[Any, Any], key: str, where: str, default: str = "") -> str:
-    """A string that can be written as UTF-8, or `default` when absent (None)."""
+    """A string that can be written as UTF-8, or `default` when absent (None). A subclass (numpy.str_)
+    is the plain text it holds: a model's strings are exact `str`, which every reuse key reads
+    exactly (sandbox/keys.py refuses a subclass; docs/service.md "Reuse keys")."""
     value = obj.get(key)
     if value is None:
         return default
     if not isinstance(value, str):
         raise TaskError(f"{where}.{key}", f"must be a string, got {type(value).__name__}")
+    value = plain_str(value)
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
@@ -383,7 +386,12 @@ def get_files(obj: Mapping[Any, Any], where: str) -> dict[str, str]:
             (name + text).encode("utf-8")
         except UnicodeEncodeError:
             raise TaskError(f"{where}.files[{name!r}]", "is not valid UTF-8 (lone surrogate)") from None
-    return dict(value)
+    return {plain_str(name): plain_str(text) for name, text in value.items()}  # exact str, as get_str
+
+
+def plain_str(value: str) -> str:
+    """`value` as an exact `str` of the same code points (a subclass's own methods are not called)."""
+    return value if type(value) is str else str.__str__(value)
 
 
 def json_value(value: Any, where: str, depth: int = 0) -> Any:

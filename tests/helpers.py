@@ -48,7 +48,7 @@ def request(tasks: list[dict]) -> pb.GradeRequest:
 # backend"; docs/sandboxes.md "Sandbox backends"): conftest.py's `backend` fixture takes each, and each test module's
 # `SANDBOX` settings make its grader on it (one_sandbox). "runsc" is the Docker backend with gVisor's runtime. Adding
 # a backend is one entry here (and one branch in one_sandbox, when it is made another way).
-BACKENDS = ("docker", "gvisor", "runsc")
+BACKENDS = ("docker", "gvisor", "runsc", "userns")
 # The backends whose programs run on gVisor's kernel (the Sentry), not the host's: what a program sees of its kernel
 # (/proc, IPC namespaces, fds) differs there from Linux, and tests key those differences on this.
 GVISOR_KERNEL = frozenset({"gvisor", "runsc"})
@@ -89,13 +89,13 @@ def kernel_differs(value: Any, why: str) -> dict[str, tuple[Any, str]]:
 
 
 def sandbox_config(backend: str = "docker", **kw):
-    """A SandboxConfig for `backend`. For gvisor the languages' root filesystems are exported from
-    their images first (`verifier sandbox build --rootfs`: instant when they exist)."""
+    """A SandboxConfig for `backend`. For gvisor and userns the languages' root filesystems are
+    exported from their images first (`verifier sandbox build --rootfs`: instant when they exist)."""
     from sandbox import SandboxConfig
     from sandbox.build import build_images
 
     config = SandboxConfig(backend=backend, **kw)
-    if backend == "gvisor":
+    if backend in ("gvisor", "userns"):
         build_images(config.languages, config=config, rootfs_dir=config.rootfs_dir, progress=lambda _m: None)
     return config
 
@@ -111,7 +111,7 @@ def runsc_registered() -> bool:
 
 @contextlib.contextmanager
 def one_sandbox(backend: str, pool_name: str, **kw) -> Iterator[Any]:
-    """A SyncGrader over a one-sandbox Python pool: backend "docker", "gvisor", or "runsc" (Docker
+    """A SyncGrader over a one-sandbox Python pool: backend "docker", "gvisor", "userns", or "runsc" (Docker
     with gVisor's runtime; the test is skipped, saying why, where dockerd lacks it). kw overrides."""
     import pytest
 

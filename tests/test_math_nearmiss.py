@@ -592,6 +592,153 @@ FAMILIES = {
     "set_relations": set_relations(),
     "yes_no": yes_no(),
 }
+# The answer grammar (issue 29; docs/math.md "Answer grammar"): after an anchor or inside a box a
+# value is read only when every word around it is admitted. Each family below perturbs a right
+# number with words the grammar must refuse, and rewrites it with words it must admit.
+def anchored(family: str, gold: str, sentence: str, correct: bool, why: str) -> Case:
+    return prose(family, gold, f"The answer is {sentence}", correct, why)
+
+
+def boxed_text(family: str, gold: str, content: str, correct: bool, why: str) -> Case:
+    return Case(family, gold, "", correct, why, completion=f"We compute. \\boxed{{{content}}}")
+
+
+def grammar_rewrites(family: str, n: int) -> list[Case]:
+    """Right answers the grammar admits: units, currencies, counted nouns, relative phrases, angles."""
+    g = str(n)
+    return [
+        anchored(family, g, f"{n} cm.", True, "a unit"),
+        anchored(family, g, f"{n} m/s.", True, "a compound unit"),
+        anchored(family, g, f"{n} cm\u00b3.", True, "a superscript power"),
+        anchored(family, g, f"\u00a3{n}.", True, "pound sign"),
+        anchored(family, g, f"\u20b9{n}.", True, "rupee sign"),
+        anchored(family, g, f"{n} EUR.", True, "currency code"),
+        anchored(family, g, f"{n} times.", True, "counted noun `times`"),
+        anchored(family, g, f"{n} apples.", True, "counted noun"),
+        anchored(family, g, f"Sam swam {n} meters farther than Lee.", True, "relative phrase"),
+        anchored(family, g, f"{n} fewer.", True, "relative phrase"),
+        anchored(family, g, f"\u2220PQR = {n}\u00b0.", True, "angle notation"),
+        anchored(family, g, f"\u22203 is {n} degrees", True, "angle name with a digit"),
+        anchored(family, g, f"y \u7684\u503c\u662f {n} cm", True, "Chinese subject"),
+        boxed_text(family, g, f"{n} \\text{{ cm}}^3", True, "unit in a box"),
+        boxed_text(family, g, f"{n}\\,\\mathrm{{kg}}", True, "mathrm unit in a box"),
+        boxed_text(family, g, f"{n} \\text{{ students}}", True, "counted noun in a box"),
+    ]
+
+
+@st.composite
+def multipliers(draw) -> list[Case]:
+    """Words that scale the number, in several languages and number systems: never the bare number."""
+    n = draw(st.integers(min_value=2, max_value=99))
+    f = "multiplier"
+    words = ["thousand", "million", "billion", "Mio.", "Mrd.", "lac", "lakh", "crore", "thou", "bn", "k", "K",
+             "hundred", "dozen", "score", "gross", "ten-thousandths", "Millionen", "mille", "millones", "\u4e07", "\u5343",
+             "\u4ebf", "\u767e", "\u0442\u044b\u0441\u044f\u0447", "\u500d", "squared", "percent of a million"]
+    word = draw(st.sampled_from(words))
+    return [
+        anchored(f, str(n), f"{n} {word}.", False, f"`{word}` after the number"),
+        anchored(f, str(n), f"{n}{word}.", False, f"`{word}` glued to the number"),
+        prose(f, str(n), f"\u7b54\u6848\u662f {n} {word}", False, f"Chinese anchor, `{word}`"),
+        prose(f, str(n), f"Final Answer: ${n}$ {word}", False, f"`{word}` after a math segment"),
+        boxed_text(f, str(n), f"{n} \\text{{ {word}}}", False, f"`{word}` in a box's text"),
+    ] + grammar_rewrites(f, n)
+
+
+@st.composite
+def hedges_and_retractions(draw) -> list[Case]:
+    """A hedged, negated or retracted value is no answer."""
+    n = draw(st.integers(min_value=2, max_value=999))
+    f = "hedge_retraction"
+    sentences = ["possibly {n}.", "about {n}.", "approximately {n}.", "roughly {n}.", "nearly {n}.", "maybe {n}.",
+                 "I doubt it is {n}.", "{n}? Wrong.", "{n}?", "{n} unless n is odd.", "{n}, I think.", "not {n}.",
+                 "negative {n}.", "minus {n}.", "{n} below zero.", "it could be {n}.", "it might be {n}.", "{n} or so.",
+                 "{n}, probably.", "{n} (wrong).", "{n} is wrong.", "\u7ea6 {n}.", "etwa {n}.", "environ {n}."]
+    sentence = draw(st.sampled_from(sentences)).format(n=n)
+    return [
+        anchored(f, str(n), sentence, False, "hedge, negation or retraction"),
+        boxed_text(f, str(n), f"{n} \\text{{ (probably)}}", False, "hedge in a box"),
+        boxed_text(f, str(n), f"\\text{{about }} {n}", False, "hedge before the number in a box"),
+    ] + grammar_rewrites(f, n)
+
+
+@st.composite
+def second_values(draw) -> list[Case]:
+    """A second value or an inequality: neither value is paid."""
+    n, m = draw(st.lists(st.integers(min_value=2, max_value=999), min_size=2, max_size=2, unique=True))
+    f = "second_value"
+    sentences = ["{n} or {m}.", "between {n} and {m}.", "{n} to {m}.", "at least {n}.", "at most {n}.", "more than {n}.",
+                 "less than {n}.", "fewer than {n} apples.", "over {n}.", "under {n}.", "up to {n}.", "{n} apples and {m} pears.",
+                 "{n}, not {m}.", "{n} plus or minus {m}.", "{n} times {m}.", "{n} out of {m}."]
+    sentence = draw(st.sampled_from(sentences)).format(n=n, m=m)
+    return [
+        anchored(f, str(n), sentence, False, "second value or inequality, first value"),
+        anchored(f, str(m), sentence, False, "second value or inequality, second value"),
+        boxed_text(f, str(n), f"{n} \\text{{ or more}}", False, "inequality in a box"),
+    ] + grammar_rewrites(f, n)
+
+
+@st.composite
+def other_subjects(draw) -> list[Case]:
+    """A subject that names another quantity than the value asked for."""
+    n = draw(st.integers(min_value=2, max_value=99))
+    f = "other_subject"
+    sentences = ["2x = {n}.", "x^2 = {n}.", "twice the number is {n}.", "half of it is {n}.", "the square of x is {n}.",
+                 "double the total is {n}.", "x + 1 = {n}.", "the reciprocal of x is {n}.", "x\u00b2 = {n}.",
+                 "y \u7684\u4e24\u500d\u662f {n}"]
+    sentence = draw(st.sampled_from(sentences)).format(n=n)
+    return [
+        anchored(f, str(n), sentence, False, "a subject naming another quantity"),
+        anchored(f, str(n), f"x = {n}.", True, "a lone name"),
+        anchored(f, str(n), f"the total cost is ${n}.", True, "a noun phrase subject"),
+        prose(f, str(n), f"\u7b54\u6848\u662f {n}", True, "Chinese anchor"),
+    ] + grammar_rewrites(f, n)
+
+
+@st.composite
+def box_text_words(draw) -> list[Case]:
+    """Words inside `\\text{}` in a box go through the grammar: none may be dropped as a unit."""
+    n = draw(st.integers(min_value=2, max_value=99))
+    f = "box_text"
+    word = draw(st.sampled_from(["hundred", "million", "Mrd.", "negative", "ten-thousandths", "thousand", "lakh",
+                                 "approx.", "or more", "at most", "unless n is odd", "is wrong", "below zero", "dozen"]))
+    command = draw(st.sampled_from(["\\text{{ {w}}}", "\\mathrm{{ {w}}}", "\\textbf{{ {w}}}", "\\mbox{{ {w}}}",
+                                    "\\ \\text{{{w}}}", "\\,\\textrm{{{w}}}"]))
+    return [
+        boxed_text(f, str(n), f"{n}" + command.format(w=word), False, f"`{word}` in a box"),
+        Case(f, str(n), "", False, f"`{word}` right after a box", completion=f"So \\boxed{{{n}}} {word}."),
+        boxed_text(f, str(n), f"{n} \\text{{ cm}}", True, "a unit in a box"),
+        boxed_text(f, str(n), f"{n} \\text{{ times}}", True, "a counted noun in a box"),
+        boxed_text(f, str(n), f"{n}^\\circ", True, "a degree mark"),
+        boxed_text(f, str(n), f"\\${n}", True, "a dollar sign"),
+    ] + grammar_rewrites(f, n)
+
+
+@st.composite
+def equals_chains(draw) -> list[Case]:
+    """`=` read across words: the last side is never taken past a word ("z = 4 for w = 9")."""
+    n, m = draw(st.lists(st.integers(min_value=2, max_value=99), min_size=2, max_size=2, unique=True))
+    f = "equals_chain"
+    return [
+        anchored(f, str(n), f"z = {m} for w = {n}.", False, "a second equation after a word"),
+        anchored(f, str(n), f"x = {m} when y = {n}.", False, "a condition"),
+        anchored(f, str(n), f"Total = {m} apples = {n}.", False, "a word inside the chain"),
+        boxed_text(f, str(n), f"z = {m} \\text{{ for }} w = {n}", False, "in a box"),
+        boxed_text(f, str(n), f"z = {m} \\text{{ if }} w = {n}", False, "a condition in a box"),
+        anchored(f, str(n), f"Total = ${m} + ${n - m if n > m else 1} = ${n if n > m else m + 1}.", n > m, "an arithmetic chain"),
+        anchored(f, str(n), f"y = 2 + {n - 2} = {n}.", True, "a chain after a name"),
+    ] + grammar_rewrites(f, n)
+
+
+FAMILIES.update({
+    "multipliers": multipliers(),
+    "hedges_and_retractions": hedges_and_retractions(),
+    "second_values": second_values(),
+    "other_subjects": other_subjects(),
+    "box_text_words": box_text_words(),
+    "equals_chains": equals_chains(),
+})
+
+
 EXAMPLES_PER_FAMILY = 12
 WRAPPERS = ("\\boxed{{{}}}", "The final answer is ${}$.", "lenient:{}")
 """How the answer is written: boxed, after an anchor (strict), or as the whole completion (lenient)."""

@@ -297,6 +297,7 @@ def test_a_sandbox_that_dies_mid_job_says_how_in_its_infra_error(any_grader):
     for a program's own failure and nothing more to tell a crash from a kill."""
     from sandbox.gvisor import Sandbox
     from sandbox.job import InfraFailure, run_job
+    from sandbox.userns import Sandbox as UsernsSandbox
 
     g = any_grader.grader
     pool = g._pool
@@ -304,6 +305,8 @@ def test_a_sandbox_that_dies_mid_job_says_how_in_its_infra_error(any_grader):
     try:
         if isinstance(box.container, Sandbox):  # ended from outside the backend: box.dead stays False
             os.killpg(box.container.proc.pid, signal.SIGKILL)
+        elif isinstance(box.container, UsernsSandbox):  # its PID 1: the kernel ends the pid namespace
+            os.kill(box.container.pid1, signal.SIGKILL)
         else:
             docker.from_env().api.kill(box.container.id)
         plan = make_plan({"language": "python", "completion": "print(3)", "tests": ADD[:1]}, g.config)

@@ -94,7 +94,7 @@ def pod_env(deployment: dict) -> dict[str, str]:
     env.pop("VERIFIER_ROUTE_SECRET_FILE")
     # one replica, no pod IP to advertise (its "$(POD_IP)" value is dropped above): no peers to forward to
     env.pop("VERIFIER_PEER_SERVICE", None)
-    return {**env, **SIZING, "VERIFIER_TOKEN": CANARY, "VERIFIER_ROUTE_SECRET": f"{CANARY}-route"}
+    return {**env, **SIZING, "VERIFIER_TOKEN": CANARY, "VERIFIER_ROUTE_SECRET": f"{CANARY}-route-secret-of-the-pod-test"}
 
 
 FIND_CANARY = f"""

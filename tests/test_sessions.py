@@ -553,6 +553,7 @@ class _Recorder:
         from concurrent import futures
 
         self.http_heads: list[bytes] = []
+        self.http_bodies: list[bytes] = []
         self.grpc_metadata: list[dict] = []
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
@@ -563,9 +564,16 @@ class _Recorder:
         def run_cell(request, context):
             self.grpc_metadata.append(dict(context.invocation_metadata()))
             return pb.RunCellResponse(status="ok", value="recorded")
-        handler = grpc.method_handlers_generic_handler("verifier.v1.Verifier", {"RunCell": grpc.unary_unary_rpc_method_handler(
-            run_cell, request_deserializer=pb.RunCellRequest.FromString,
-            response_serializer=pb.RunCellResponse.SerializeToString)})
+
+        def read_file(request, context):
+            self.grpc_metadata.append(dict(context.invocation_metadata()))
+            return pb.ReadSessionFileResponse(data=b"recorded")
+        handler = grpc.method_handlers_generic_handler("verifier.v1.Verifier", {
+            "RunCell": grpc.unary_unary_rpc_method_handler(run_cell, request_deserializer=pb.RunCellRequest.FromString,
+                                                           response_serializer=pb.RunCellResponse.SerializeToString),
+            "ReadSessionFile": grpc.unary_unary_rpc_method_handler(
+                read_file, request_deserializer=pb.ReadSessionFileRequest.FromString,
+                response_serializer=pb.ReadSessionFileResponse.SerializeToString)})
         self.grpc = grpc.server(futures.ThreadPoolExecutor(2), handlers=[handler])
         self.grpc_port = self.grpc.add_insecure_port("127.0.0.1:0")
         self.grpc.start()
@@ -580,7 +588,13 @@ class _Recorder:
                 head = b""
                 while b"\r\n\r\n" not in head and (chunk := conn.recv(65536)):
                     head += chunk
-                self.http_heads.append(head.partition(b"\r\n\r\n")[0])
+                head, _, body = head.partition(b"\r\n\r\n")
+                length = next((int(line.partition(b":")[2]) for line in head.lower().split(b"\r\n")
+                               if line.startswith(b"content-length:")), 0)
+                while len(body) < length and (chunk := conn.recv(65536)):
+                    body += chunk
+                self.http_heads.append(head)
+                self.http_bodies.append(body)
                 body = b'{"status": "ok", "value": "recorded"}'
                 conn.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: "
                              + str(len(body)).encode() + b"\r\n\r\n" + body)
@@ -673,6 +687,185 @@ def test_a_route_is_followed_only_to_a_peer_the_servers_found(server_factory, tm
     assert not _connected(trap)  # the gRPC address each names
     assert other.metric("verifier_http_requests_total") == 0  # the other deployment's id names its HTTP port
     trap.close()
+
+
+def _signed_for(replica) -> str:
+    """An id as the replica `replica` would issue it in the deployment of `_replicas` (its route secret)."""
+    from verifier.sessions import replica_tag, route_key, sign
+
+    key = route_key(ROUTE_SECRET)
+    rand, tag = secrets.token_urlsafe(24), replica_tag(key, replica)
+    return f"{rand}.{tag}.{sign(key, 'id', f'{rand}.{tag}'.encode())}"
+
+
+def _raw_http(srv, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
+    """(status, body) of one HTTP call with the body bytes as given (http_call re-encodes JSON)."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", srv.http_port, timeout=120)
+    try:
+        conn.request(method, path, body=body, headers={"Authorization": f"Bearer {TOKEN}",
+                                                       "Content-Type": "application/json"})
+        reply = conn.getresponse()
+        return reply.status, reply.read()
+    finally:
+        conn.close()
+
+
+def test_a_forward_relays_the_callers_bytes_and_only_a_call_its_owner_takes(server_factory, tmp_path):
+    """Red team of issue 30 item 1 (docs/architecture.md "Sessions"): a replica relayed any session
+    call to its owner, even one the owner refuses (a cell over --max-field-bytes), and re-encoded
+    an HTTP body on its event loop first (json.dumps made a 64 MB body of 'é' 192 MB: about 1 s
+    of blocked loop per call). A call is now checked as its owner checks it before any connection,
+    and the owner gets the caller's body bytes as sent. A HEAD on a file, relayed, is the owner's
+    answer, not "session lost"."""
+    from verifier.sessions import Route
+
+    field = 1 << 16
+    recorder = _Recorder()
+    a, b = _replicas(server_factory, tmp_path, f"127.0.0.1:{recorder.grpc_port}/{recorder.http_port}",
+                     flags=lambda i: ("--max-field-bytes", str(field)))
+    to_recorder = _signed_for(Route(f"127.0.0.1:{recorder.grpc_port}", recorder.http_port))
+    cells = f"/v1/sessions/{to_recorder}/cells"
+
+    sent = b'{ "code" :\n "\\u00e9t\\u00e9 = 1" }'  # escapes and spacing json.dumps would not write
+    assert _raw_http(b, "POST", cells, sent) == (200, b'{"status": "ok", "value": "recorded"}')
+    assert recorder.http_bodies == [sent]
+
+    # What the owner refuses is refused before any connection, on each route and field.
+    too_long = "é" * (field // 2 + 1)
+    for path, body, why in ((cells, json.dumps({"code": too_long}).encode(), "code"),
+                            (cells, b'{"code": 7}', "code"),
+                            (f"/v1/sessions/{to_recorder}/files?path=", b"", "path"),
+                            (f"/v1/sessions/{to_recorder}/files?path=f&max_bytes={field + 1}", b"", "max_bytes")):
+        status, reply = _raw_http(b, "GET" if "files" in path else "POST", path, body)
+        assert status == 400 and json.loads(reply)["field"] == why, (path, reply)
+    plain = stub(b.target)
+    for method, message, why in ((plain.RunCell, pb.RunCellRequest(session_id=to_recorder, code=too_long), "code"),
+                                 (plain.ReadSessionFile, pb.ReadSessionFileRequest(session_id=to_recorder), "path"),
+                                 (plain.ReadSessionFile, pb.ReadSessionFileRequest(
+                                     session_id=to_recorder, path="f", max_bytes=field + 1), "max_bytes")):
+        with pytest.raises(grpc.RpcError) as err:
+            method(message, metadata=AUTH, timeout=60)
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and why in err.value.details(), why
+    assert len(recorder.http_heads) == 1 and recorder.grpc_metadata == []
+    recorder.close()
+
+    # HEAD on a GET route is relayed too (Starlette answers HEAD for GET): the owner's answer.
+    sid = http(a, "POST", "/v1/sessions", {})[2]["session_id"]
+    assert http(a, "POST", f"/v1/sessions/{sid}/cells", {"code": "open('f.txt', 'w').write('hi')"})[0] == 200
+    for path in (f"/v1/sessions/{sid}/files?path=f.txt", f"/v1/sessions/{sid}/files?path=missing"):
+        assert _raw_http(b, "HEAD", path)[0] == _raw_http(a, "HEAD", path)[0] != 410, path
+
+
+def test_a_forwarded_proof_is_valid_only_at_the_replica_it_was_made_for(server_factory, tmp_path):
+    """Red team of issue 30 item 1 (docs/architecture.md "Sessions"): the proof a replica sends in
+    place of the caller's token was valid at every replica of the deployment, for every session of
+    that caller. Whatever sat at a peer's address (a stale or wrong entry; here a listed peer that is
+    not a replica) kept a credential for all of them: replayed with no token at the replica that
+    owns a session, it ran cells there. A proof now names the replica it was made for: replayed
+    anywhere else, on any session route, it is no proof (401 / UNAUTHENTICATED); the real owner
+    still takes the forwards made for it."""
+    from verifier.sessions import FORWARDED_KEY, Route
+
+    recorder = _Recorder()
+    a, b = _replicas(server_factory, tmp_path, f"127.0.0.1:{recorder.grpc_port}/{recorder.http_port}")
+    sid = http(a, "POST", "/v1/sessions", {})[2]["session_id"]
+    assert http(b, "POST", f"/v1/sessions/{sid}/cells", {"code": "x = 41"})[2]["status"] == "ok"  # B forwards to A
+    to_recorder = _signed_for(Route(f"127.0.0.1:{recorder.grpc_port}", recorder.http_port))
+    assert http(b, "POST", f"/v1/sessions/{to_recorder}/cells", {"code": "1"})[2]["value"] == "recorded"
+    assert stub(b.target).RunCell(pb.RunCellRequest(session_id=to_recorder, code="1"), metadata=AUTH,
+                                  timeout=60).value == "recorded"
+    recorder.close()
+    (head,), (metadata,) = recorder.http_heads, recorder.grpc_metadata
+    captured = {line.partition(b":")[2].strip().decode() for line in head.split(b"\r\n")
+                if line.lower().startswith(FORWARDED_KEY.encode())} | {metadata[FORWARDED_KEY]}
+    assert len(captured) == 1  # one caller: one proof, whichever front end forwarded
+    proof = captured.pop()
+
+    def replayed(method: str, path: str, body: bytes = b"") -> int:
+        req = urllib.request.Request(a.http_url + path, data=body or None, method=method,
+                                     headers={"Content-Type": "application/json", FORWARDED_KEY: proof})
+        try:
+            with urllib.request.urlopen(req, timeout=60) as resp:
+                return resp.status
+        except urllib.error.HTTPError as e:
+            return e.code
+    for method, path, body in (("POST", f"/v1/sessions/{sid}/cells", b'{"code": "x + 1"}'),
+                               ("GET", f"/v1/sessions/{sid}/files?path=f", b""),
+                               ("DELETE", f"/v1/sessions/{sid}", b"")):
+        assert replayed(method, path, body) == 401, (method, path)
+    plain = stub(a.target)
+    for call, message in ((plain.RunCell, pb.RunCellRequest(session_id=sid, code="x + 1")),
+                          (plain.CloseSession, pb.CloseSessionRequest(session_id=sid))):
+        with pytest.raises(grpc.RpcError) as err:
+            call(message, metadata=((FORWARDED_KEY, proof),), timeout=60)
+        assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    assert http(b, "POST", f"/v1/sessions/{sid}/cells", {"code": "x + 1"})[2]["value"] == "42"  # untouched, forwarded
+
+
+def test_an_id_of_no_shape_the_service_issues_is_not_found_before_any_digest(server_factory, tmp_path):
+    """Red team of issue 30 item 1 (class 9): any string with two dots was split, encoded and MAC'd
+    on the event loop (about 0.25 s for a 64 MB id). Ids are admitted by
+    the grammar of those the service issues (verifier/sessions.py `ISSUED_ID`); anything else is not
+    found before any digest, on every session route: long, padded, other Unicode dots, a NUL."""
+    from verifier.sessions import Route
+
+    a, b = _replicas(server_factory, tmp_path)
+    real = _signed_for(Route(a.target, a.http_port))
+    rand, tag, mac = real.split(".")
+    shaped = f"{rand}.{tag}.{mac.swapcase()}"  # the right shape, a wrong MAC: the MAC decides
+    for sid in ("A" * (1 << 20) + ".b.c", real + " ", real + "\n", real.replace(".", "\uff0e"), real + "\x00",
+                f"{rand}.{tag}.{mac}=", "..", shaped):
+        for srv in (a, b):
+            plain = stub(srv.target)
+            for method, message in ((plain.RunCell, pb.RunCellRequest(session_id=sid, code="1")),
+                                    (plain.ReadSessionFile, pb.ReadSessionFileRequest(session_id=sid, path="f")),
+                                    (plain.CloseSession, pb.CloseSessionRequest(session_id=sid))):
+                with pytest.raises(grpc.RpcError) as err:
+                    method(message, metadata=AUTH, timeout=60)
+                assert err.value.code() == grpc.StatusCode.NOT_FOUND, (sid[:80], err.value.details())
+                assert ("not of the shape" in err.value.details()) == (sid != shaped), (sid[:80], err.value.details())
+    status, _, body = http(b, "POST", f"/v1/sessions/{real}%20/cells", {"code": "1"})
+    assert status == 404 and "not of the shape" in body["error"], body
+
+
+def test_a_forwarded_proof_stands_only_for_the_calls_replicas_forward(server_factory):
+    """Red team of issue 30 item 1: gRPC CreateSession (never forwarded) took a forwarded proof as
+    the caller, so a session created with one belonged to that proof's owner (HTTP ignored it). A
+    proof now stands only for RunCell, ReadSessionFile and CloseSession, on both ports; here a
+    deployment with no token (owners are the bearer strings callers send), and a proof for
+    "alice" valid at this replica (as one seen on the wire between replicas would be)."""
+    import hashlib
+
+    from verifier.local_server import free_port
+    from verifier.sessions import FORWARDED_KEY, Route, replica_tag, route_key, sign
+
+    port, http_port = free_port(), free_port()
+    srv = server_factory(*SERVER_ARGS, "--http-port", str(http_port), "--advertise-address", f"127.0.0.1:{port}",
+                         "--route-secret", ROUTE_SECRET, port=port)
+    srv.http_port = http_port
+    key, alice = route_key(ROUTE_SECRET), hashlib.blake2b(b"alice", digest_size=16).hexdigest()
+    tag = replica_tag(key, Route(f"127.0.0.1:{port}", http_port))
+    proof = (FORWARDED_KEY, f"{alice}.{sign(key, 'forwarded', f'{alice}|{tag}'.encode())}")
+    mallory = ("authorization", "Bearer mallory")
+    plain = stub(srv.target)
+    sid = plain.CreateSession(pb.CreateSessionRequest(language="python"), metadata=(mallory, proof),
+                              timeout=60).session_id
+    assert plain.RunCell(pb.RunCellRequest(session_id=sid, code="6 * 7"), metadata=(mallory,), timeout=60).value == "42"
+    with pytest.raises(grpc.RpcError) as err:  # alice's proof does not reach mallory's session
+        plain.RunCell(pb.RunCellRequest(session_id=sid, code="1"), metadata=(proof,), timeout=60)
+    assert err.value.code() == grpc.StatusCode.NOT_FOUND
+    req = urllib.request.Request(srv.http_url + "/v1/sessions", data=b"{}", method="POST", headers={
+        "Content-Type": "application/json", "Authorization": "Bearer mallory", proof[0]: proof[1]})
+    with urllib.request.urlopen(req, timeout=60) as resp:
+        other = json.loads(resp.read())["session_id"]
+    assert http(srv, "POST", f"/v1/sessions/{other}/cells", {"code": "1"}, token="mallory")[0] == 200
+    assert plain.CloseSession(pb.CloseSessionRequest(session_id=other), metadata=(proof,), timeout=60).closed is False
+    # The proof is one this replica takes: alice's own session answers to it.
+    mine = plain.CreateSession(pb.CreateSessionRequest(language="python"), metadata=(("authorization", "Bearer alice"),),
+                               timeout=60).session_id
+    assert plain.RunCell(pb.RunCellRequest(session_id=mine, code="2"), metadata=(proof,), timeout=60).value == "2"
 
 
 def _self_signed(tmp_path, subject: str = "/CN=localhost", alt: str = "DNS:localhost,IP:127.0.0.1") -> tuple[str, str]:
@@ -776,7 +969,9 @@ def test_peer_tls_name_is_the_name_a_peers_certificate_is_checked_against(server
 def test_peers_without_a_route_secret_refuse_to_start():
     """verifier/sessions.py `check_routing`: peers named with no secret to sign for them, a --peers
     entry that is no address, or a route secret file that cannot be read stop the server at start,
-    naming the flag (a deployment must not believe it forwards when it cannot)."""
+    naming the flag (a deployment must not believe it forwards when it cannot); so do a route secret short
+    enough to guess from an issued id, and with --peer-service an advertised address no discovered peer
+    would be written as (a host name; an IPv6 address without brackets)."""
     import subprocess
     import sys
 
@@ -785,7 +980,12 @@ def test_peers_without_a_route_secret_refuse_to_start():
     for flags, says in ((["--peers", "127.0.0.1:2"], "--route-secret"), (["--peer-service", "localhost"], "--route-secret"),
                         (["--route-secret", "s", "--peers", "127.0.0.1"], "--peers: '127.0.0.1'"),
                         (["--route-secret-file", "/nonexistent/route-secret", "--peers", "127.0.0.1:2"],
-                         "route secret file '/nonexistent/route-secret' cannot be read")):
+                         "route secret file '/nonexistent/route-secret' cannot be read"),
+                        (["--route-secret", "s" * 31, "--peers", "127.0.0.1:2"], "at least 32 bytes"),
+                        (["--route-secret", ROUTE_SECRET, "--peer-service", "localhost", "--advertise-address",
+                          "localhost:1"], "--advertise-address 'localhost:1'"),
+                        (["--route-secret", ROUTE_SECRET, "--peer-service", "localhost", "--advertise-address",
+                          "::1:1"], "--advertise-address '::1:1'")):
         proc = subprocess.run([*base, *flags], capture_output=True, text=True, timeout=60)
         assert proc.returncode != 0 and says in proc.stderr, (flags, proc.stderr[-500:])
 

@@ -12,8 +12,8 @@ the sandbox side (containers, cells, replay) is sandbox/session.py.
   holds). Another replica forwards the call (verifier/api/http.py, verifier/api/server.py) only to
   the replica whose tag it is among the peers it found itself (`--peers`, `--peer-service`'s
   addresses): no value a client sends names a network destination (docs/architecture.md
-  "Sessions"). A forwarded call carries the caller's owner digest and a MAC of it under the same
-  secret, never the caller's token.
+  "Sessions"). A forwarded call carries the caller's owner digest and a MAC of it and of the
+  owner's tag under the same secret (valid at that replica only), never the caller's token.
 - A live session is one admitted item of the engine (`Engine.admit`), within `max_sessions`;
   beyond either, CreateSession raises Overloaded with a retry hint from how long sessions last.
 - A session with no call for its idle TTL is closed by a reaper; draining refuses new sessions and
@@ -31,6 +31,7 @@ import hmac
 import ipaddress
 import logging
 import math
+import re
 import secrets
 import socket
 import ssl
@@ -55,7 +56,8 @@ MAX_READ_BYTES = 1 << 20
 TOMBSTONES_MAX = 10_000
 ROUTE_KEY_LABEL = b"grpo-verifier session route v2"
 # A forwarded session call carries this HTTP header / gRPC metadata key, valued the caller's owner
-# digest and its MAC under the route secret (`SessionRegistry.forward_proof`): the owner takes it in
+# digest and its MAC, with the owner's tag, under the route secret (`SessionRegistry.forward_proof`;
+# valid at that replica only): the owner takes it in
 # place of the caller's token, answers the call itself and never forwards it again, so two replicas
 # cannot bounce a call between them.
 FORWARDED_KEY = "x-verifier-forwarded"
@@ -65,6 +67,20 @@ TAG_BYTES = 9  # a replica's tag in an id: 72 bits tell a deployment's replicas 
 FORWARD_TIMEOUT_S = 900.0
 MAC_BYTES = 18  # 144 bits: a forged route must guess it
 PEER_DNS_TTL_S = 5.0  # how long --peer-service's addresses are reused before resolving it again
+MIN_ROUTE_SECRET_BYTES = 32  # 256 bits: an issued id is an offline oracle for a guess of the secret
+RAND_BYTES = 24  # an id's random part: 192 bits
+
+
+def _b64_chars(size: int) -> int:
+    return math.ceil(size * 4 / 3)
+
+
+# Every id this service issues (`SessionRegistry._new_id`), with a route or without: any other value is
+# no id of ours, answered "not found" before any digest of it (red-team finding: any string with two
+# dots was split, encoded and MAC'd on the event loop, about 0.25 s for a 64 MB id).
+ISSUED_ID = re.compile(rf"[A-Za-z0-9_-]{{{_b64_chars(RAND_BYTES)}}}"
+                       rf"(\.[A-Za-z0-9_-]{{{_b64_chars(TAG_BYTES)}}}\.[A-Za-z0-9_-]{{{_b64_chars(MAC_BYTES)}}})?")
+ISSUED_ID_MAX = _b64_chars(RAND_BYTES) + _b64_chars(TAG_BYTES) + _b64_chars(MAC_BYTES) + 2
 
 
 class SessionNotFound(Exception):
@@ -126,10 +142,29 @@ def check_routing(config: ServerConfig) -> None:
     not: say so at start. Raises ValueError naming the flags (and a bad --peers entry, a route secret
     file that cannot be read)."""
     parse_peers(config)
-    if (config.peers or config.peer_service) and not (config.resolved_route_secret() and config.advertise_address):
+    secret = config.resolved_route_secret()
+    if (config.peers or config.peer_service) and not (secret and config.advertise_address):
         raise ValueError("--peers and --peer-service forward session calls only with a route secret only servers "
                          "hold (--route-secret or --route-secret-file) and --advertise-address; set both, or "
                          "drop them to have each replica answer only its own sessions (docs/sessions.md)")
+    if secret and len(secret.encode("utf-8", "surrogatepass")) < MIN_ROUTE_SECRET_BYTES:
+        raise ValueError(f"the route secret: at least {MIN_ROUTE_SECRET_BYTES} bytes (every issued id lets a client "
+                         "try guesses of it offline), e.g. `openssl rand -hex 32`")
+    if config.peer_service and config.advertise_address != _ip_address(config.advertise_address):
+        raise ValueError(f"--advertise-address {config.advertise_address!r}: with --peer-service it is this replica's "
+                         "IP:PORT as the Service's addresses are written (an IPv6 address in brackets), or no peer "
+                         "would ever name this replica")
+
+
+def _ip_address(address: str) -> str:
+    """`address` (HOST:PORT) as _discovered writes a peer's: the IP in its canonical form, an IPv6 one in
+    brackets; "" when HOST is no IP literal or PORT no number."""
+    host, _, port = address.rpartition(":")
+    try:
+        ip = ipaddress.ip_address(host[1:-1] if host.startswith("[") and host.endswith("]") else host)
+    except ValueError:
+        return ""
+    return f"[{ip}]:{port}" if ip.version == 6 else f"{ip}:{port}" if port.isdigit() else ""
 
 
 def parse_peers(config: ServerConfig) -> tuple[Route, ...]:
@@ -286,7 +321,7 @@ class SessionRegistry:
 
     def _new_id(self) -> str:
         """192 random bits; with routing on, followed by this replica's tag and their MAC."""
-        rand = secrets.token_urlsafe(24)
+        rand = secrets.token_urlsafe(RAND_BYTES)
         if self._route_key is None:
             return rand
         return f"{rand}.{self._route}.{self._mac(f'{rand}.{self._route}')}"
@@ -297,7 +332,9 @@ class SessionRegistry:
         does not check (forged, or signed by another deployment's secret), or whose tag is none of
         the peers this replica found itself, is SessionNotFound, before any connection: forwarding
         to whatever an id names would let a caller make this replica connect where it chooses (SSRF)."""
-        if self._route_key is None or not isinstance(sid, str) or sid.count(".") != 2:
+        if not (isinstance(sid, str) and len(sid) <= ISSUED_ID_MAX and ISSUED_ID.fullmatch(sid)):
+            raise SessionNotFound("no such session: its id does not check (not of the shape this service issues)")
+        if self._route_key is None or sid.count(".") != 2:
             return None
         rand, tag, mac = sid.split(".")
         if not hmac.compare_digest(mac.encode(), self._mac(f"{rand}.{tag}").encode()):
@@ -334,21 +371,28 @@ class SessionRegistry:
                 self._peers_at = time.monotonic()
             return self._peers
 
-    def forward_proof(self, caller: str) -> str:
-        """The FORWARDED_KEY value of a call forwarded for this caller: its owner digest and their
-        MAC under the route secret. It stands in for the caller's token at the owner, so the token
-        itself never leaves this replica."""
+    def forward_proof(self, caller: str, to: Route) -> str:
+        """The FORWARDED_KEY value of a call forwarded for this caller to the replica `to`: its owner
+        digest and their MAC, with `to`'s tag, under the route secret. It stands in for the caller's
+        token at the owner, so the token itself never leaves this replica; and it is valid only at
+        `to` (red-team finding: a proof was valid at every replica, so whatever sat at a peer's
+        address, a stale or wrong entry, could drive that caller's sessions on all of them)."""
         assert self._route_key is not None
         owner = _owner(caller).hex()
-        return f"{owner}.{sign(self._route_key, 'forwarded', owner.encode())}"
+        return f"{owner}.{self._proof_mac(owner, replica_tag(self._route_key, to))}"
+
+    def _proof_mac(self, owner: str, tag: str) -> str:
+        assert self._route_key is not None
+        return sign(self._route_key, "forwarded", f"{owner}|{tag}".encode())
 
     def forwarded_owner(self, proof: Any) -> bytes | None:
         """The owner digest a forwarded call carries, when its MAC checks under this deployment's
-        route secret; None otherwise (routing off, absent, forged: the call is then a caller's own)."""
+        route secret for this replica's own tag; None otherwise (routing off, absent, forged, made
+        for another replica: the call is then a caller's own)."""
         if self._route_key is None or not isinstance(proof, str) or proof.count(".") != 1:
             return None
         owner, mac = proof.split(".")
-        if not hmac.compare_digest(mac.encode(), sign(self._route_key, "forwarded", owner.encode()).encode()):
+        if not hmac.compare_digest(mac.encode(), self._proof_mac(owner, self._route).encode()):
             return None
         return bytes.fromhex(owner)
 
@@ -378,12 +422,24 @@ class SessionRegistry:
                                   "another caller, or lived on a replica that restarted (sessions are never recreated)")
         return entry
 
-    async def run(self, token: str | bytes, sid: Any, code: Any) -> dict:
-        """One cell's reply (sandbox/session.py); SessionLost when an earlier cell ended the session."""
+    def check_cell(self, code: Any) -> None:
+        """A cell's code as the owner takes it; TaskError names the field. A replica that forwards a
+        call checks it first (the front ends' `_forward`), so it relays only what its owner takes."""
         if not isinstance(code, str):
             raise TaskError("code", "must be a string")
         if len(code.encode("utf-8", "surrogatepass")) > self.config.max_field_bytes:
             raise TaskError("code", f"exceeds {self.config.max_field_bytes} bytes (--max-field-bytes)")
+
+    def check_read(self, path: Any, max_bytes: Any) -> None:
+        """A file read's fields as the owner takes them (as `check_cell`); TaskError names the field."""
+        if not isinstance(path, str) or not path:
+            raise TaskError("path", "must be a non-empty string")
+        if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or not 0 <= max_bytes <= self.config.max_field_bytes:
+            raise TaskError("max_bytes", f"must be a whole number from 0 to {self.config.max_field_bytes}")
+
+    async def run(self, token: str | bytes, sid: Any, code: Any) -> dict:
+        """One cell's reply (sandbox/session.py); SessionLost when an earlier cell ended the session."""
+        self.check_cell(code)
         entry = self._entry(token, sid)
         if entry.session.lost:
             await self._lose(sid, entry)
@@ -404,10 +460,7 @@ class SessionRegistry:
         return reply
 
     async def read(self, token: str | bytes, sid: Any, path: Any, max_bytes: Any) -> dict:
-        if not isinstance(path, str) or not path:
-            raise TaskError("path", "must be a non-empty string")
-        if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or not 0 <= max_bytes <= self.config.max_field_bytes:
-            raise TaskError("max_bytes", f"must be a whole number from 0 to {self.config.max_field_bytes}")
+        self.check_read(path, max_bytes)
         entry = self._entry(token, sid)
         entry.busy += 1
         try:

@@ -239,11 +239,12 @@ class HttpFrontEnd:
         except ClientDisconnect:
             raise HttpError(499, "client closed the request") from None
         head = (request.url.path, request.url.query)
+        request.state.body = raw = bytes(body)  # what a forwarded session call relays (`_forward`)
         try:
-            if len(body) > _LARGE_BODY:
-                request.state.digest, parsed = await asyncio.to_thread(_digest_and_parse, *head, bytes(body))
+            if len(raw) > _LARGE_BODY:
+                request.state.digest, parsed = await asyncio.to_thread(_digest_and_parse, *head, raw)
                 return parsed
-            request.state.digest, parsed = _digest_and_parse(*head, bytes(body))
+            request.state.digest, parsed = _digest_and_parse(*head, raw)
             return parsed
         except (ValueError, RecursionError) as e:
             raise HttpError(400, f"request body is not valid JSON: {e}", "body") from None
@@ -536,20 +537,29 @@ class HttpFrontEnd:
             raise HttpError(501, "sessions are not served here (code execution is off)")
         return self.sessions
 
-    async def _forward(self, request: Request, body: Any = None) -> Response | None:
+    async def _forward(self, request: Request, check: Callable[[SessionRegistry], None]) -> Response | None:
         """The owner's answer when the session lives on another replica; None when this replica
-        answers (docs/architecture.md "Sessions": HTTP affinity behind a per-request balancer)."""
+        answers (docs/architecture.md "Sessions": HTTP affinity behind a per-request balancer).
+        Before any connection the call is checked as its owner checks it (`check`: what the owner
+        would refuse is refused here), and the owner gets the caller's body bytes as sent, never a
+        re-encoding (red-team finding: a 64 MB cell the owner refuses was re-encoded with json.dumps
+        on this replica's event loop, about 1 s and 192 MB, then relayed)."""
+        sessions = self._sessions()
         try:
-            owner = await self._sessions().owner(request.path_params["session_id"])
+            owner = await sessions.owner(request.path_params["session_id"])
         except SessionNotFound as e:
             raise HttpError(404, str(e), "session_id") from None
         if owner is None or request.headers.get(FORWARDED_KEY):
             return None
-        data = b"" if body is None else json.dumps(body).encode()
+        try:
+            check(sessions)
+        except TaskError as e:
+            raise self._invalid(e) from None
+        data = getattr(request.state, "body", b"")
         target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         # The server's own proof stands in for the caller's token, which never leaves this replica
         # (docs/architecture.md "Sessions").
-        headers = {FORWARDED_KEY: self._sessions().forward_proof(_presented_token(request)),
+        headers = {FORWARDED_KEY: self._sessions().forward_proof(_presented_token(request), owner),
                    "content-type": "application/json"}
         try:
             status, reply_headers, reply = await asyncio.wait_for(forward_http(
@@ -585,7 +595,7 @@ class HttpFrontEnd:
         body = await self._json(request)
         if not isinstance(body, dict) or set(body) - {"code"}:
             raise HttpError(400, 'body must be a JSON object {"code": "..."}', "code")
-        if (forwarded := await self._forward(request, body)) is not None:
+        if (forwarded := await self._forward(request, lambda s: s.check_cell(body.get("code")))) is not None:
             return forwarded
         reply = await self._session(self._sessions().run(self._caller(request), request.path_params["session_id"],
                                                          body.get("code")))
@@ -596,14 +606,15 @@ class HttpFrontEnd:
         raw = request.query_params.get("max_bytes", "0")
         if not (raw.isascii() and raw.isdigit()):  # '²'.isdigit() is True, int('²') raises (red-team finding)
             raise HttpError(400, "must be a whole number", "max_bytes")
-        if (forwarded := await self._forward(request)) is not None:
+        path, max_bytes = request.query_params.get("path", ""), int(raw[:12])
+        if (forwarded := await self._forward(request, lambda s: s.check_read(path, max_bytes))) is not None:
             return forwarded
         reply = await self._session(self._sessions().read(self._caller(request), request.path_params["session_id"],
-                                                          request.query_params.get("path", ""), int(raw[:12])))
+                                                          path, max_bytes))
         return JSONResponse({"data": base64.b64encode(reply["data"]).decode(), "truncated": reply["truncated"]})
 
     async def session_close(self, request: Request) -> Response:
-        if (forwarded := await self._forward(request)) is not None:
+        if (forwarded := await self._forward(request, lambda s: None)) is not None:
             return forwarded
         closed = await self._session(self._sessions().close(self._caller(request), request.path_params["session_id"]))
         return JSONResponse({"closed": closed})
@@ -632,6 +643,8 @@ async def forward_http(host: str, port: int, method: str, target: str, headers: 
                 raise ValueError("too many headers")
             name, _, value = line.decode("latin-1").partition(":")
             reply_headers[name.strip().lower()] = value.strip()
+        if method == "HEAD":  # its content-length is the GET's, with no body (red-team: read as "session lost")
+            return int(status_line[1]), reply_headers, b""
         length = reply_headers.get("content-length", "")
         if not length.isdigit() or int(length) > max_reply:
             raise ValueError(f"reply length {length!r:.20} (at most {max_reply})")

@@ -14,6 +14,7 @@ import ipaddress
 import logging
 import signal
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import grpc
@@ -197,7 +198,7 @@ class VerifierService(pb_grpc.VerifierServicer):
         if self.sessions is None:
             await self._abort(context, method, grpc.StatusCode.UNIMPLEMENTED, "sessions are not served here")
         try:
-            reply = await work(self._caller(context))
+            reply = await work(self._caller(context, method))
         except TaskError as exc:
             m.rejections.labels("invalid").inc()
             await self._abort(context, method, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
@@ -220,16 +221,22 @@ class VerifierService(pb_grpc.VerifierServicer):
                                            lambda token: self.sessions.create(token, body()))
         return pb.CreateSessionResponse(**created)
 
-    def _caller(self, context) -> str | bytes:
+    def _caller(self, context, method: str) -> str | bytes:
         """Whose session calls these are: the owner digest a verified forward carries (`_TokenAuth` let
-        it in on that proof), else the caller's token."""
+        it in on that proof), on a call replicas forward (FORWARDED_CALLS); else the caller's token.
+        CreateSession is never forwarded, so a proof means nothing there, as on HTTP (red-team
+        finding: a session created with a proof belonged to that proof's owner, not the caller)."""
+        if method not in FORWARDED_CALLS:
+            return _caller_token(context)
         proof = dict(context.invocation_metadata() or ()).get(FORWARDED_KEY)
         forwarded = self.sessions.forwarded_owner(proof) if self.sessions else None
         return _caller_token(context) if forwarded is None else forwarded
 
-    async def _forward(self, method: str, request, context):
+    async def _forward(self, method: str, request, context, check: Callable[[SessionRegistry], None]):
         """The owner's answer when the session lives on another replica; None when this replica
         answers (docs/architecture.md "Sessions": a plain stub behind a Service keeps affinity).
+        Before any connection the call is checked as its owner checks it (`check`), so what the
+        owner would refuse is refused here, never relayed (as verifier/api/http.py `_forward`).
         With TLS on, the call to the owner is TLS too (`_peer_channel`)."""
         if self.sessions is None or isinstance(request, Malformed):
             return None
@@ -240,11 +247,16 @@ class VerifierService(pb_grpc.VerifierServicer):
             await self._abort(context, method, grpc.StatusCode.NOT_FOUND, str(exc))
         if owner is None or any(k == FORWARDED_KEY for k, _ in metadata):
             return None
+        try:
+            check(self.sessions)
+        except TaskError as exc:
+            self.engine.metrics.rejections.labels("invalid").inc()
+            await self._abort(context, method, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         remaining = context.time_remaining()
         try:
             reply = await getattr(self.peer(owner.grpc_address), method)(
                 request, timeout=min(FORWARD_TIMEOUT_S, remaining or FORWARD_TIMEOUT_S),
-                metadata=[(FORWARDED_KEY, self.sessions.forward_proof(_caller_token(context)))])  # never the token
+                metadata=[(FORWARDED_KEY, self.sessions.forward_proof(_caller_token(context), owner))])  # never the token
         except grpc.aio.AioRpcError as exc:
             if exc.code() == grpc.StatusCode.UNAVAILABLE:
                 await self._abort(context, method, grpc.StatusCode.FAILED_PRECONDITION,
@@ -285,21 +297,23 @@ class VerifierService(pb_grpc.VerifierServicer):
         await asyncio.gather(*(channel.close() for channel, _ in peers), *self._closing, return_exceptions=True)
 
     async def RunCell(self, request, context):
-        if (forwarded := await self._forward("RunCell", request, context)) is not None:
+        if (forwarded := await self._forward("RunCell", request, context,
+                                                lambda s: s.check_cell(request.code))) is not None:
             return forwarded
         reply = await self._session_call("RunCell", context, request,
                                          lambda token: self.sessions.run(token, request.session_id, request.code))
         return cell_to_proto(reply)
 
     async def ReadSessionFile(self, request, context):
-        if (forwarded := await self._forward("ReadSessionFile", request, context)) is not None:
+        if (forwarded := await self._forward(
+                "ReadSessionFile", request, context, lambda s: s.check_read(request.path, request.max_bytes))) is not None:
             return forwarded
         reply = await self._session_call("ReadSessionFile", context, request, lambda token: self.sessions.read(
             token, request.session_id, request.path, request.max_bytes))
         return pb.ReadSessionFileResponse(data=reply["data"], truncated=reply["truncated"])
 
     async def CloseSession(self, request, context):
-        if (forwarded := await self._forward("CloseSession", request, context)) is not None:
+        if (forwarded := await self._forward("CloseSession", request, context, lambda s: None)) is not None:
             return forwarded
         closed = await self._session_call("CloseSession", context, request,
                                           lambda token: self.sessions.close(token, request.session_id))
@@ -321,7 +335,8 @@ def _caller_token(context) -> str:
 
 
 # The session calls a replica forwards to their owner (docs/sessions.md "Sessions").
-FORWARDED_METHODS = frozenset(f"/{SERVICE}/{m}" for m in ("RunCell", "ReadSessionFile", "CloseSession"))
+FORWARDED_CALLS = ("RunCell", "ReadSessionFile", "CloseSession")
+FORWARDED_METHODS = frozenset(f"/{SERVICE}/{m}" for m in FORWARDED_CALLS)
 
 
 class _TokenAuth(grpc.aio.ServerInterceptor):

@@ -40,9 +40,10 @@ Extraction (`extract.py`):
   the end of that line or sentence, or the math segment (`$...$`, `\\(...\\)`, `\\[...\\]`) that
   follows it, is the answer when there is no box, or when it comes after the last box and states
   math. `$`, markdown bold and a trailing period are stripped. Anything else is no_answer.
-  An anchored prose sentence is read by `extract._prose_answer`: a currency sign, thousands commas,
-  unit words, `equals` and the last side of an `=` chain ("Total = ... = $31" -> 31); a hedge, a
-  negation, several values or a word that changes the number ("4 thousand") stay prose.
+  An anchored sentence, and words in a box, go through the answer grammar (`grammar.py`, docs/math.md
+  "Answer grammar"): a value is read only when every word around it is admitted (a subject, one
+  unit, currency or counted noun, a comparative, a tail); anything else ("4 thousand", "about 6",
+  "6? Wrong.", "3 or 4", `\\text{ hundred}`) is refused by `parsing.parse_prediction`, never paid.
 - lenient: the same, then a completion that is one bare expression is read whole; else the later
   of the last math segment (an escaped `\\$` is no delimiter) and the last number in the tail
   (never digits inside a word; `2/3` and a decimal comma `2,74` are one number).

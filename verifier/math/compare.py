@@ -34,7 +34,7 @@ from sympy.matrices.expressions import MatrixExpr
 from .guards import magnitude_digits
 from .limits import DEFAULT_LIMITS, MathLimits
 from .numeric import INFINITIES, NON_VALUES, exact_rational, has_float, high_precision, is_numeric, numbers_equal, settled, within
-from .parsing import Literal, Parsed, decimal_comma, parse_gold, parse_prediction, read_literal
+from .parsing import Literal, Parsed, decimal_comma, lone_relation, parse_gold, parse_prediction, read_literal
 
 _TEXT_NOISE_RE = re.compile(r"\s+|\\left|\\right|\\!|\\,|\\;|\\:|\\ |\\displaystyle")
 _TEXT_WRAPPER_RE = re.compile(r"^\\(?:text|textbf|textit|mathrm|mbox)\s*\{([^{}]*)\}$")
@@ -122,7 +122,7 @@ def equivalent(gold: Parsed, pred: Parsed, limits: MathLimits = DEFAULT_LIMITS) 
     g, p = settled(g), settled(p)
     if g is None or p is None:
         return False, "the " + ("gold" if g is None else "answer") + " has no value (arithmetic on an infinity, or a pole)"
-    g, p, why = unwrap_relations(g, p)
+    g, p, why = unwrap_relations(g, p, gold.text, pred.text)
     if why:
         return False, why
     g, p = same_parameter(g, p)
@@ -281,7 +281,7 @@ def _is_name(e: object) -> bool:
     return False
 
 
-def unwrap_relations(g: object, p: object) -> tuple[object, object, str]:
+def unwrap_relations(g: object, p: object, g_text: str = "", p_text: str = "") -> tuple[object, object, str]:
     """Relations stay relations unless one side is a name (`lone_variable`; docs/math.md "Math grading rules").
 
     `x = 5` vs `5` compares 5 with 5; `x = 5` vs `x = 5` compares the values; a relation such as
@@ -298,7 +298,9 @@ def unwrap_relations(g: object, p: object) -> tuple[object, object, str]:
     g_rel = isinstance(g, sympy.core.relational.Relational)
     p_rel = isinstance(p, sympy.core.relational.Relational)
     if g_rel != p_rel:
-        g_set, p_set = (half_line(g), p) if g_rel else (g, half_line(p))
+        # only a relation written alone (parsing.lone_relation: no qualifier that math-verify dropped)
+        alone = lone_relation(g_text if g_rel else p_text)
+        g_set, p_set = (half_line(g) if alone else None, p) if g_rel else (g, half_line(p) if alone else None)
         if g_set is not None and p_set is not None and isinstance(g_set if p_rel else p_set, sympy.Interval):
             return g_set, p_set, ""  # `y > 2` against `(2, \infty)`: the same set of values
         return g, p, "a relation and a value are never equal" + (" (gold is a relation)" if g_rel else "")

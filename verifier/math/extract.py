@@ -15,7 +15,9 @@ from sandbox.checks import strip_end_tokens
 
 from sandbox.contract import PROFILES
 
-from .choices import NEGATION_RE, read_choice
+from .choices import read_choice
+from .grammar import after_value, attached_phrase
+from .grammar import read as read_stated
 from .limits import DEFAULT_LIMITS, MathLimits
 from .unicode_math import to_ascii_math
 
@@ -39,7 +41,7 @@ NO_ANSWER = Extraction(None, "none")
 SEVERAL_BOXES = "boxed:several"
 
 # "####", "Final Answer", "answer:", "answer**:", "answer is". Case-insensitive, no nested quantifiers.
-_ANCHOR_RE = re.compile(r"####|\b(?:final\s+answer|answer(?:\*\*)?\s*:|answer\s+is\b)", re.IGNORECASE)
+_ANCHOR_RE = re.compile(r"####|\b(?:final\s+answer|answer(?:\*\*)?\s*:|answer\s+is\b)|答案(?:是|为|[:：])", re.IGNORECASE)
 # What may sit between an anchor and the answer: spaces, bold markers, colon, "is".
 _ANCHOR_LEAD_RE = re.compile(r"[\s*:_#]*(?:is\b)?[\s*:_]*", re.IGNORECASE)
 # End of a sentence: a period (not a decimal point, not an ellipsis), `?`, or `!` not after a digit
@@ -63,32 +65,8 @@ _ENVIRONMENT_RE = re.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}")  # `\begin{pmatri
 _FUNCTION_WORDS = frozenset(
     {"sqrt", "sin", "cos", "tan", "cot", "sec", "csc", "log", "ln", "exp", "pi", "infty", "inf", "oo", "arcsin", "arccos", "arctan"}
 )
-# Prose answers (`_prose_answer`). A currency sign before an amount: `$4,500`, `\$31`, `-$5`, `€3`.
-_CURRENCY_RE = re.compile(r"\\?\$(?=\s?-?\d)|[€£¥](?=\s?-?\d)")
-_EQUALS_WORDS_RE = re.compile(r"\s+(?:equals|is\s+equal\s+to)\s+", re.IGNORECASE)
-# Two values offered, or one negated: never the first value (docs/math.md "Math grading rules").
-_HEDGE_RE = re.compile(r"\b(?:or|either|neither|nor|maybe|perhaps|possibly|and/or)\b", re.IGNORECASE)
-# Several stated values (`x = 5, y = 6`, `x = 5 and y = 6`); a comma inside `4,500` is no list.
-_LIST_RE = re.compile(r",(?!\d{3}(?!\d))|;|\band\b", re.IGNORECASE)
-# A number in prose: thousands commas, decimals, a slash fraction, a percent, an ordinal suffix
-# (`9th`). Never a piece of a longer numeral (`1.000.000`, `4,50`) or a coefficient (`2x`).
-_PROSE_NUMBER_RE = re.compile(
-    r"(?<![\w.,^/])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?(?:\s*%)?(?:st|nd|rd|th)?"
-    r"(?![.,]?\d|[A-Za-z](?![A-Za-z])|\s*[\^*/(!])"
-)
-_ORDINAL_SUFFIX_RE = re.compile(r"(?<=\d)(?:st|nd|rd|th)$")
-_LETTER_RE = re.compile(r"(?<![A-Za-z'])[B-HJ-Zb-z](?![A-Za-z'])")  # a one-letter name (not `a`, `I`)
-# Words that change the number they stand by: it is not the answer alone (`4 thousand`, `2 pi`,
-# `negative 12`, `12 below zero`, `at least 5`).
-NUMBER_CHANGING_WORDS = _FUNCTION_WORDS | frozenset({
-    "times", "plus", "minus", "negative", "over", "divided", "power", "squared", "cubed", "root", "roots",
-    "hundred", "hundreds", "thousand", "thousands", "million", "millions", "billion", "billions", "trillion",
-    "dozen", "dozens", "half", "halves", "third", "thirds", "quarter", "quarters", "fourth", "fourths",
-    "fifth", "fifths", "tenth", "tenths", "less", "more", "than", "below", "above", "under", "least",
-    "most", "factorial", "not", "no", "none", "without", "except", "lower", "higher", "fewer", "greater",
-    "larger", "smaller", "bigger", "shorter", "longer", "extra", "additional",
-})
-"""Also refused as units by `parsing.drop_unit`: `4 thousand` is not 4."""
+# Prose answers (`_prose_answer`): a dollar sign before an amount is a currency sign, `$4,500`, `-$5`.
+_DOLLAR_AMOUNT_RE = re.compile(r"\\?\$(?=\s?-?\d)")
 
 
 def extract_answer(
@@ -120,11 +98,23 @@ def extract_with_limits(
     if boxes and boxes[0][1] is None:
         return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
     parts = _joinable([content for _, content in boxes if content], limits)
+    last = boxes[0][1] if boxes else None
+    attached = _attached_after_box(region, boxes[0][0], limits) if parts and last and len(last) <= limits.max_answer_chars else ""
+    if attached and not after_value(attached):
+        parts[-1] = f"{parts[-1]} {attached}"  # `\\boxed{6} thousand`: the parser refuses it
     if len(parts) > 1:
         return Extraction(", ".join(f"\\boxed{{{part}}}" for part in parts), SEVERAL_BOXES)
     if parts:
         return Extraction(parts[0], "boxed")
     return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
+
+
+def _attached_after_box(region: str, start: int, limits: MathLimits) -> str:
+    """The words directly attached after the box that starts at `start` (`grammar.attached_phrase`):
+    a box is read with them, as an anchored segment is (docs/math.md "Answer grammar")."""
+    cmd = next(c for c in _BOX_COMMANDS if region.startswith(c, start))
+    _, end = _box_span(region, start + len(cmd), limits)
+    return attached_phrase(region[end: end + 2 * limits.max_answer_chars])
 
 
 def _joinable(parts_last_first: list[str], limits: MathLimits) -> list[str]:
@@ -274,52 +264,41 @@ def anchored_text(text: str, pos: int, limits: MathLimits) -> str:
             end = rest.find(close, len(open_))
             closes_amount = close == "$" and rest[end + 1: end + 2].isdigit()  # `$y = $90`
             if end > len(open_) and not closes_amount:
-                return clean_answer(rest[len(open_): end])
+                return _segment_answer(rest[len(open_): end], rest[end + len(close):])
     line = rest.split("\n", 1)[0]
     stop = _SENTENCE_END_RE.search(line)
-    if stop:
+    if stop and line[stop.start()] != "?":  # `6? Wrong.`: a question is read with what follows it
         line = line[: stop.start()]
-    stated = line.rfind(" is ")
-    if stated >= 0 and not any(c.isdigit() for c in line[:stated]):
-        line = line[stated + 4:]  # "Final Answer: The largest $n$ is 34" states 34
     return clean_answer(_prose_answer(line))
 
 
+def _segment_answer(segment: str, after: str) -> str:
+    """A math segment after an anchor: its content, unless words follow it in the same sentence
+    (`$7$ billion`): then the sentence goes through the answer grammar like any prose."""
+    line = after.split("\n", 1)[0]
+    stop = _SENTENCE_END_RE.search(line)
+    if stop and line[stop.start()] != "?":
+        line = line[: stop.start()]
+    if not line.strip(" *.,;:!"):
+        return clean_answer(segment)
+    reading = read_stated(f"${segment}$ {line}", prose=True)
+    return clean_answer(reading.text if reading.kind == "number" else f"{segment} {line.strip()}")
+
+
 def _prose_answer(line: str) -> str:
-    """The number an anchored prose sentence states, or the sentence itself (docs/math.md "Math grading rules").
+    """The value an anchored sentence states, when the answer grammar admits every word around it
+    (`verifier/math/grammar.py`; docs/math.md "Answer grammar"); else the sentence as written.
 
     "Maria's savings were $4,500" -> 4,500; "350 MB" -> 350; "y equals 7" -> 7; the last side of an
-    `=` chain, "Total = ($3.25 * 4) + ... = $31" -> 31. A sentence that hedges or negates ("5 or
-    6", "either 3 or 4", "not 5 but 6"), states several values ("x = 5, y = 6"), or puts a word
-    beside the number that changes it ("4 thousand", "2 pi", "negative 12") stays prose: it is
-    graded as written and never pays the first value.
+    `=` chain after a name, "Total = ($3.25 * 4) + ... = $31" -> 31. A sentence the grammar refuses
+    (a hedge, a second value, a word that scales or negates) is returned whole: the parser refuses
+    it again (`parsing.parse_prediction`), so it is never paid.
     """
-    text = _CURRENCY_RE.sub("", line.strip().strip("*").rstrip("?.,;: *"))
-    if text.count("$") == 1 and line.lstrip().startswith("$"):
-        text = text.replace("$", "")  # `$y = $90`: the opening `$` of a segment the amount closed
-    if "$" in text or "\\" in text or _HEDGE_RE.search(text) or NEGATION_RE.search(text):
-        return line
-    text = _EQUALS_WORDS_RE.sub(" = ", text)
-    if "=" in text:
-        if _LIST_RE.search(text):
-            return line
-        return _lone_number(text.rsplit("=", 1)[1], True) or line
-    return _lone_number(text, len(_WORD_RE.findall(text)) >= 2) or line
-
-
-def _lone_number(text: str, in_sentence: bool) -> str | None:
-    """The one number in `text` when nothing else there is math: in a sentence ("Jane started
-    Sphere 3 hours ago"), or first and followed by unit words only ("350 MB", "42 apples")."""
-    numbers = list(_PROSE_NUMBER_RE.finditer(text))
-    if len(numbers) != 1 or _LETTER_RE.search(text) or any(c in text for c in "+*^()[]{}<>|"):
-        return None
-    words = {w.lower() for w in _WORD_RE.findall(text)}
-    if words & NUMBER_CHANGING_WORDS:
-        return None
-    number = numbers[0]
-    if not in_sentence and text[: number.start()].strip():
-        return None
-    return _ORDINAL_SUFFIX_RE.sub("", number.group().replace(" ", ""))
+    text = _DOLLAR_AMOUNT_RE.sub("\u00a4", line.strip().strip("*"))
+    if text.count("$") == 1 and text.startswith("$"):
+        text = text[1:]  # `$y = $90`: the opening `$` of a segment the amount closed
+    reading = read_stated(text, prose=True)
+    return reading.text if reading.kind == "number" else line
 
 
 def clean_answer(text: str) -> str:

@@ -20,7 +20,8 @@ import sympy
 from sympy import Basic
 from sympy.matrices import MatrixBase
 
-from .extract import NUMBER_CHANGING_WORDS, box_spans
+from .extract import box_spans
+from .grammar import read as read_stated
 from .guards import magnitude_digits, text_guard
 from .limits import DEFAULT_LIMITS, MathLimits
 from .unicode_math import to_ascii_math
@@ -40,16 +41,6 @@ _LITERAL_RE = re.compile(
 # A number written with a decimal comma, `1000,99`, `0,111`, `-2,5`: one comma, no space, never a
 # thousands grouping (exactly three digits after the comma) unless the integer part is 0.
 _DECIMAL_COMMA_RE = re.compile(r"^([-+]?)(\d{1,18}),(\d{1,18})$")
-# Two-letter unit words (single letters stay: `2 m` may be 2m).
-_UNITS_2 = "cm|mm|km|kg|mg|ml|mL|ft|yd|mi|oz|lb|hr|in|nm|ms|Hz|kW|kB|KB|MB|GB|TB"
-# "18 dollars", "5 apples": a lone number followed by plain words (3+ letters, so `2 x` stays 2x).
-# Unit words that may be written glued to the number ("10weeks"); other words need a space ("5abc"
-# is a product).
-_GLUED_UNITS = "(?:second|minute|hour|day|week|month|year|unit|meter|metre|dollar|cent|degree)s?"
-_NUMBER_WORDS_RE = re.compile(
-    rf"^([-+]?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)?(?:\.\d+)?)(?:\s+(?:[A-Za-z]{{3,}}|(?:{_UNITS_2})\b)|{_GLUED_UNITS}\b)"
-    rf"(?:\s+[A-Za-z]+){{0,3}}(?:\^[23])?\.?$"
-)
 _CURRENCY_RE = re.compile(r"\\\$\s*")
 _PY_POWER_RE = re.compile(r"(?<=[\w)\]}])\*\*(?=[\w({\[-])")
 _DELIMS = (("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$"))
@@ -78,12 +69,28 @@ RATIO = "\\Omega_{ratio}"
 ratio never equals a plain list of the same numbers (`2:4:6` is not the sequence `1, 2, 3`)."""
 _MAX_RATIO_TERMS = 16
 _ZERO_RE = re.compile(r"[-+]?0*\.?0*")
-# What joins the solutions of a system in prose: `x = 1, y = 2 \text{ and } x = 3, y = 4`.
-_AND_RE = re.compile(r"\\(?:text|mathrm|textrm|mbox)\s*\{\s*and\s*\}|(?<![A-Za-z\\])and(?![A-Za-z])")
+# What joins the solutions of a system in prose: `x = 1, y = 2 \text{ and } x = 3, y = 4` (or `or`).
+_AND_RE = re.compile(r"\\(?:text|mathrm|textrm|mbox)\s*\{\s*(?:and|or)\s*\}|(?<![A-Za-z\\])(?:and|or)(?![A-Za-z])")
+# Numbers side by side with no operator (docs/math.md "Math grading rules", numbers side by side).
+# A number atom: a decimal, a fraction of two numbers, a parenthesised number. What may stand between
+# two of them: spacing (a space, `\,`, `\ `, `\quad`, `~`). math-verify reads `1 2` as 1 + 2, `0.5 1`
+# as 0.5 * 1 and `2(3)` as 2 + 3; only SI digit groups (`12 345`) and a mixed number (an integer then
+# a fraction, `3 \frac{1}{2}`) are one number, and are admitted; every other such pair is refused.
+_SPACER = r"(?:\s|\\[ ,;:!]|\\q?quad(?![A-Za-z])|~)+"
+_NUM = r"(?:\d+(?:\.\d+)?|\.\d+)"
+_FRAC = rf"\\[dt]?frac\s*\{{\s*[-+]?{_NUM}\s*\}}\s*\{{\s*{_NUM}\s*\}}"
+_PAREN = rf"(?:\\left\s*)?\(\s*[-+]?{_NUM}\s*(?:\\right\s*)?\)"
+_NUMBER_ATOM = rf"(?:(?<![\w.^_\\]){_NUM}|{_FRAC}|{_PAREN})"
+_SIDE_BY_SIDE_RE = re.compile(
+    rf"{_NUMBER_ATOM}(?:{_SPACER})?{_PAREN}"  # `2(3)`, `(2)(3)`, `2 (3)`
+    rf"|{_NUMBER_ATOM}{_SPACER}{_NUM}(?![\d.])"  # `1 2`, `0.5 1`, `(2) 3`, `\frac{1}{2} 1`, `1 3/2`
+    rf"|(?:{_FRAC}|{_PAREN}){_NUM}"  # `(2)3`, `\frac{1}{2}3`
+    rf"|(?:(?<![\w.^_\\])\d*\.\d+|{_PAREN})(?:{_SPACER})?{_FRAC}"  # `0.5 \frac{1}{2}`: a mixed number is an integer's
+)
+# SI digit groups: `12 345`, `1\,000\,000`, one separator throughout, each group after the first of three digits.
+_DIGIT_GROUPS_RE = re.compile(r"(?<![\w.^_\\])(\d{1,3})(\s|\\,|\\ |~)(\d{3}(?:\2\d{3})*)(?!\d|\s*/)")
 _SPACING_RE = re.compile(r"^(?:\s|\\[,;:! ]|\\q?quad|~)+|(?:\s|\\[,;:! ]|\\q?quad|~)+$")
 _NAMED_VALUE_RE = re.compile(r"^\s*([A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?)\s*=\s*([^=]+?)\s*$")
-# A trailing unit: `\text{ cm}`, `\mathrm{kg}`, `\,\text{m}^2` after the answer.
-_UNIT_TEXT_RE = re.compile(r"(?<=[\d}\s)])\s*(?:\\[,;:! ]|\\q?quad|~)*\s*\\(?:text|mathrm|textrm|mbox)\s*\{\s*[A-Za-z][A-Za-z. ]*\}(?:\^\{?[23]\}?)?$")
 
 
 # `\\textcirc`, `\\textdegree`: a degree mark written in text mode.
@@ -210,13 +217,17 @@ def normalise(text: str) -> str:
         text = ordinal.group(1)
     if "\\in" in text or "integer" in text:
         domain = _PARAMETER_DOMAIN_RE.search(text, max(len(text) - _DOMAIN_TAIL_CHARS, 0))  # bounded scan
-        text = text[: domain.start()].strip() or text if domain else text
+        if domain and not _restricts_subject(text[: domain.start()], domain.group()):
+            text = text[: domain.start()].strip() or text
     text = _EMPTYSET_RE.sub(r"\\emptyset", text)
     text = _CURRENCY_RE.sub("", text)
     text = _PY_POWER_RE.sub("^", text)
     text = _UPRIGHT_E_RE.sub(r"\1", text)
     text = _SQRT_PAREN_RE.sub(r"\\sqrt{\1}", text)
-    text = drop_unit(text)
+    if not _INEQUALITY_RE.search(text):  # words after a relation may restrict it (`n > 2 \text{ odd}`): kept
+        text = drop_unit(text)
+    if any(c.isdigit() for c in text[:-1]):  # `12 345` is 12345 (before `1 2` is refused, parse_answer)
+        text = _DIGIT_GROUPS_RE.sub(lambda m: m.group(1) + m.group(3).replace(m.group(2), ""), text)
     mixed = _MIXED_RE.match(text)
     if mixed and int(mixed.group(3)) < int(mixed.group(4)):
         sign, whole, num, den = mixed.groups()
@@ -226,7 +237,7 @@ def normalise(text: str) -> str:
         text = _ordering_as_tuple(inequalities_as_intervals(text))
     if ":" in text:
         text = ratio_as_tuple(text)
-    if "and" in text:
+    if "and" in text or "or" in text:
         text = solution_groups(text)
     text = _sequence_with_ellipsis(text)
     text = expand_plus_minus(text)
@@ -304,6 +315,30 @@ def _is_bound(text: str) -> bool:
     return bool(text) and not any(c.isalpha() for c in _COMMAND_RE.sub("", text)) and "=" not in text
 
 
+def lone_relation(text: str) -> bool:
+    """Whether `text` is one inequality between a name and a number and nothing else (`y > 2`,
+    `2 < y`, `y \\le -\\frac{1}{2}`): the closed grammar a relation must fit to be read as the interval
+    it describes (compare.half_line; docs/math.md "Math grading rules"). A qualifier written beside
+    it (`n > 2, n \\in \\mathbb{Z}`, `n > 2 \\text{ odd}`) restricts the values, and math-verify drops
+    such text: no interval then."""
+    tokens = [t.strip() for t in _INEQUALITY_RE.split(text)]
+    if len(tokens) != 3:
+        return False
+    left, right = tokens[0], tokens[2]
+    return bool(_NAME_RE.match(left) and _is_bound(right) or _NAME_RE.match(right) and _is_bound(left)) and \
+        "\\text" not in text and "," not in text
+
+
+def _restricts_subject(before: str, domain: str) -> bool:
+    """Whether a parameter domain (`, n \\in \\mathbb{Z}`) names a variable that stands alone on a side
+    of an inequality before it (`n > 2, n \\in \\mathbb{Z}` is 3, 4, 5, ..., not `n > 2`): then it is
+    no parameter, and dropping it would change the answer. `\\frac{\\pi}{6} + k\\pi, k \\in \\mathbb{Z}` drops it."""
+    if not _INEQUALITY_RE.search(before):
+        return False
+    names = set(re.findall(r"(?<![A-Za-z\\])[kmn](?![A-Za-z])", domain))
+    return any(t.strip() in names for t in _INEQUALITY_RE.split(before)[::2])
+
+
 def _ordering_as_tuple(text: str) -> str:
     """A chain of one comparison among three or more names is the ordering it states, as written:
     `q < p < s < r` -> `(q, p, s, r)` (answered by the list `q, p, s, r`; not reversed for `>`)."""
@@ -348,24 +383,23 @@ def _boxes_as_answer(text: str) -> str | None:
 
 
 def drop_unit(text: str) -> str:
-    """The one unit rule, applied alike to gold and answer: a unit after the answer is dropped.
+    """The one unit rule, applied alike to gold and answer: the value the answer grammar reads
+    (`verifier/math/grammar.py`, docs/math.md "Answer grammar") when words stand around it.
 
     `10 cm`, `10\\text{ cm}`, `10\\,\\mathrm{kg}`, `18 dollars` all read as 10 (or 18). Units are
-    not compared: the question fixes them, and math-verify already drops the common ones.
+    not compared: the question fixes them. Words outside the grammar (`4 thousand`) are kept, and
+    an answer holding them is refused (`answer_refusal`).
     """
-    text = _UNIT_TEXT_RE.sub("", text).strip() or text
-    words = _NUMBER_WORDS_RE.match(text)
-    if words and any(c.isdigit() for c in words.group(1)) and not _changes_number(text[words.end(1):]):
-        text = words.group(1)
-    return text
+    reading = read_stated(text)
+    return reading.text if reading.kind == "number" else text
 
 
-def _changes_number(words: str) -> bool:
-    """Whether a word after the number changes it (`4 thousand`, `12 degrees below zero`): no unit."""
-    return any(w.lower() in NUMBER_CHANGING_WORDS for w in _UNIT_WORD_RE.findall(words))
-
-
-_UNIT_WORD_RE = re.compile(r"[A-Za-z]+")
+def answer_refusal(text: str) -> str | None:
+    """Why the answer grammar refuses an answer (a word that scales, hedges or negates, a second
+    value, a `?`), or None. Answers only: a gold is the dataset's and is read as written."""
+    inner = _unwrapped((text if text.isascii() else to_ascii_math(text)).strip())
+    reading = read_stated(_TRAILING_BREAK_RE.sub("", inner))
+    return f"outside the answer grammar: {reading.text}" if reading.kind == "refused" else None
 
 
 def _cases_as_list(text: str) -> str:
@@ -420,6 +454,18 @@ def solution_groups(text: str) -> str:
     if names[0] is None or len(names[0]) < 2 or any(n != names[0] for n in names):
         return text
     return "; ".join(groups)
+
+
+def pairing_lost(expr: object) -> bool:
+    """A set of equations that names one variable twice beside another: `x = 1, y = 2, x = 3, y = 4`
+    read flat, whatever joined it (math-verify flattens `or`, commas, ...), no longer says which `y`
+    goes with which `x`, so the swapped pairing would equal it (docs/math.md "Math grading rules").
+    Grouped solutions (`;`, `and`, `or`: solution_groups) are tuples, and one variable's values
+    (`x = 2, x = -3`) are a set of values: both are kept."""
+    if not isinstance(expr, sympy.FiniteSet) or len(expr) < 3:
+        return False
+    names = [str(e.lhs) for e in expr.args if isinstance(e, sympy.Equality) and isinstance(e.lhs, sympy.Symbol)]
+    return len(names) == len(expr.args) and 1 < len(set(names)) < len(names)
 
 
 def _group_names(group: str) -> tuple[str, ...] | None:
@@ -560,6 +606,8 @@ def parse_answer(text: str, limits: MathLimits = DEFAULT_LIMITS) -> Parsed:
     latex = normalise(text)
     if not latex:
         raise ParseFailure("empty answer")
+    if _SIDE_BY_SIDE_RE.search(latex):
+        raise ParseFailure("two numbers side by side with no operator")
     why = text_guard(latex, limits)
     if why:
         raise ParseFailure(why)
@@ -603,6 +651,9 @@ def unescape_gold(gold: str) -> str | None:
 @lru_cache(maxsize=2048)
 def parse_prediction(text: str) -> Parsed | str:
     """Parse an extracted answer (cached: a GRPO group repeats answers); reason string on failure."""
+    refused = answer_refusal(text)
+    if refused:
+        return refused
     try:
         return parse_answer(text, DEFAULT_LIMITS)
     except ParseFailure as e:
@@ -613,6 +664,8 @@ def _parse_normalised(latex: str, limits: MathLimits) -> Parsed:
     expr = _math_verify_parse(latex)
     if expr is None:
         raise ParseFailure("not parseable as math")
+    if pairing_lost(expr):
+        raise ParseFailure("solutions of a system without their pairing (join them with ';', 'and' or 'or')")
     digits = magnitude_digits(expr, limits)
     symbolic = bool(getattr(expr, "free_symbols", None))
     if digits <= limits.max_exact_digits:

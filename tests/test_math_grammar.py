@@ -1,0 +1,187 @@
+"""The answer grammar (verifier/math/grammar.py; docs/math.md "Answer grammar"): its readings, and a
+seeded fuzz that puts random words around a right number: it must never be paid unless every word
+is one the grammar admits.
+
+The fuzz draws from a wide vocabulary: the grammar's own words, English words it does not list
+(hedges, scalers, negations, inequalities, plain nouns and verbs), and words of other languages and
+scripts. Bounded (`FUZZ_CASES`), seeded, real grader: it runs in seconds and sees the same cases
+every run.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from verifier.math import extract_answer, grade_math
+from verifier.math.grammar import LEXICON, MAX_CHARS, admitted, is_name, read
+
+FUZZ_SEED = 29
+FUZZ_CASES = 600
+OUTSIDE = (
+    "possibly about approximately roughly nearly almost maybe perhaps probably likely doubt guess think believe "
+    "not no never none negative minus plus thousand thousands million millions billion hundred dozen gross "
+    "lakh lac crore thou bn mn Mio. Mrd. k K M B squared cubed half twice double triple quarter tenths "
+    "ten-thousandths or and between most over under above below exceed exceeds unless except but wrong "
+    "incorrect false estimate around circa ish so could might would should may if when while until whether "
+    "banana-ish widget sprocket gizmo quantum purple running jumped-over elephantine fantastic "
+    "etwa ungefähr nicht tausend Millionen Milliarden mille environ pas millions cerca mil millones "
+    "около тысяч миллион не 約 万 千 亿 百 十 大约 不是 或 倍 약 만 억 लगभग हज़ार लाख करोड़"
+).split()
+INSIDE = sorted(w for entry in LEXICON for w in entry.words if entry.role not in ("cjk_subject",) and " " not in w)
+
+
+def _words(rng: random.Random) -> tuple[list[str], list[str]]:
+    """Random words to put before and after the number (at least one)."""
+    pool = OUTSIDE if rng.random() < 0.5 else INSIDE
+    before = [_cased(rng, rng.choice(pool if rng.random() < 0.7 else INSIDE)) for _ in range(rng.randint(0, 3))]
+    after = [_cased(rng, rng.choice(pool if rng.random() < 0.7 else INSIDE)) for _ in range(rng.randint(0, 3))]
+    if not before and not after:
+        after = [rng.choice(OUTSIDE)]
+    return before, after
+
+
+def _cased(rng: random.Random, word: str) -> str:
+    """The word as drawn, or capitalised (a capitalised hedge must not pass for a name)."""
+    return word.capitalize() if rng.random() < 0.2 else word
+
+
+def _fuzz_cases() -> list[tuple[str, str, list[str]]]:
+    """(completion, gold, words): the words around a right number in prose, in a box's text, and
+    around a math segment after an anchor."""
+    rng = random.Random(FUZZ_SEED)
+    cases = []
+    for i in range(FUZZ_CASES):
+        n = rng.randint(2, 999)
+        before, after = _words(rng)
+        pre, post = " ".join(before), " ".join(after)
+        if i % 3 == 0:
+            completion = f"The answer is {pre} {n} {post}."
+        elif i % 3 == 1:
+            completion = f"So \\boxed{{\\text{{{pre} }} {n} \\text{{ {post}}}}}"
+        else:
+            completion = f"Final Answer: {pre} ${n}$ {post}"
+        cases.append((completion, str(n), before + after))
+    return cases
+
+
+def _all_admitted(words: list[str]) -> bool:
+    """The oracle: every word is in the lexicon, or has a name's shape (`Widget`: the grammar's one
+    open slot, admitted only as a subject before a verb or after `than`)."""
+    return all(admitted(w) or is_name(w) for w in words)
+
+
+@pytest.mark.timeout(120)
+def test_random_words_around_a_right_number_never_pay_unless_admitted() -> None:
+    """Every word outside the grammar makes a right number unpaid, in prose, in a box and after a
+    math segment (the oracle is `admitted`: the lexicon, names aside; the fuzz draws no names)."""
+    paid_outside = []
+    admitted_cases = 0
+    for completion, gold, words in _fuzz_cases():
+        verdict = grade_math({"completion": completion, "gold": gold})["verdict"]
+        if _all_admitted(words):
+            admitted_cases += 1
+            continue
+        if verdict == "correct":
+            paid_outside.append(completion)
+    assert not paid_outside, "\n".join(paid_outside[:20])
+    assert FUZZ_CASES // 10 < admitted_cases < FUZZ_CASES  # both kinds are drawn
+
+
+def test_the_fuzz_vocabulary_is_outside_the_grammar() -> None:
+    """The words drawn as outside are really not admitted (else the fuzz would test nothing)."""
+    assert not [w for w in OUTSIDE if admitted(w) or is_name(w)]
+    hedges = OUTSIDE[: OUTSIDE.index("banana-ish")]
+    assert not [w for w in hedges if is_name(w.capitalize())]  # `Possibly it is 6`: never a name
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("The answer is 18 times.", "18"),
+    ("The answer is \u2220PQR = 40\u00b0.", "40"),
+    ("The answer is \u22203 is 75 degrees", "75"),
+    ("The answer is y \u7684\u503c\u662f 9 cm", "9"),
+    ("\u7b54\u6848\u662f 9", "9"),
+    ("The answer is 2,5 m.", "2.5"),
+    ("The answer is \u00a33,20.", "3.2"),
+    ("The answer is \u00a5800.", "800"),
+    ("The answer is \u20b9450.", "450"),
+    ("The answer is 12 cm\u00b3.", "12"),
+    ("The answer is 9 m/s.", "9"),
+    ("The answer is Sam swam 30 meters farther than Lee.", "30"),
+    ("The answer is 3 fewer.", "3"),
+    ("The answer is 50 percent.", "50"),
+    ("The answer is 50 percent.", "0.5"),
+    ("So \\boxed{12 \\text{ cm}}", "12"),
+    ("So \\boxed{5\\sqrt{2} \\text{ cm}}", "5\\sqrt{2}"),
+    ("So \\boxed{\\angle PQR = 40^\\circ}", "40"),
+    ("The answer is the least common multiple is 12.", "12"),
+    ("The answer is Maria's savings were $4,500.", "4500"),
+    ("So \\boxed{6} apples.", "6"),
+    ("So \\boxed{6} is the final answer.", "6"),
+    ("So $\\boxed{6}$. I hope it is correct.", "6"),
+    ("x = \\boxed{6} \\\\ y = 2", "6"),
+    ("The answer is 6 cups of flour.", "6"),
+])
+def test_right_answers_the_grammar_admits(completion: str, gold: str) -> None:
+    assert grade_math({"completion": completion, "gold": gold})["verdict"] == "correct"
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("So \\boxed{3 \\text{ hundred}}", "3"),
+    ("So \\boxed{3 \\text{ million}}", "3"),
+    ("So \\boxed{3 \\text{ Mrd.}}", "3"),
+    ("So \\boxed{3 \\text{ negative}}", "3"),
+    ("So \\boxed{3 \\text{ ten-thousandths}}", "3"),
+    ("Final Answer: $7$ billion", "7"),
+    ("The answer is 4 Mio.", "4"),
+    ("The answer is 4 lac.", "4"),
+    ("The answer is 4 thou.", "4"),
+    ("\u7b54\u6848\u662f 4 \u5343", "4"),
+    ("The answer is possibly 6.", "6"),
+    ("The answer is about 6.", "6"),
+    ("The answer is I doubt it is 6.", "6"),
+    ("The answer is 6? Wrong.", "6"),
+    ("The answer is 6 unless n is odd.", "6"),
+    ("The answer is z = 4 for w = 9.", "9"),
+    ("The answer is 3 or 4.", "3"),
+    ("The answer is between 3 and 9.", "3"),
+    ("The answer is at least 3.", "3"),
+    ("The answer is 7 dozen.", "7"),
+    ("The answer is 7 dozen.", "84"),
+    ("The answer is 2x = 6.", "6"),
+    ("So \\boxed{6 maybe}", "6"),
+    ("So \\boxed{z = 4 \\text{ for } w = 9}", "9"),
+    ("So \\boxed{6} thousand", "6"),
+    ("So the answer is $\\boxed{6}$ million dollars.", "6"),
+    ("So \\boxed{6} is wrong.", "6"),
+    ("So \\boxed{6 \\mathrm{M}}", "6"),
+    ("So \\boxed{6\\,\\text{k}}", "6"),
+    ("The answer is 6 per thousand.", "6"),
+    ("The answer is 6 \\text{ thousand}.", "6"),
+    ("So \\boxed{6 \\text{ or}}", "6"),
+    ("The answer is Approx is 6.", "6"),
+])
+def test_words_outside_the_grammar_are_never_paid(completion: str, gold: str) -> None:
+    """Strict and lenient alike: after an anchor or in a box one grammar serves both profiles."""
+    for profile in ("strict", "lenient"):
+        assert grade_math({"completion": completion, "gold": gold, "profile": profile})["verdict"] != "correct"
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("2x + 3", "math"), ("Friday", "words"), ("\\text{Yes, there are 3 of them}", "words"),
+    ("1 < t \\le 3 \\text{ or } 5 \\le t < 9", "math"), ("8:34\\text{ p.m.}", "math"),
+    ("\\frac{\\pi}{6} + k\\pi \\text{ for integer } k", "math"), ("10 \\text{ cm}", "number"),
+    ("3 \\text{ hundred}", "refused"), ("\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}", "math"),
+])
+def test_what_the_grammar_reads(text: str, kind: str) -> None:
+    """Math without words is read as written; a word answer stays words; structure words (`or`, a
+    clock's `p.m.`, a general solution's `for integer k`) are the parser's."""
+    assert read(text).kind == kind
+
+
+def test_long_texts_are_not_read_and_reading_is_linear() -> None:
+    """Past `MAX_CHARS` nothing is read as a stated value; a megabyte completion extracts."""
+    assert read("1 " + "apples " * MAX_CHARS).kind == "math"
+    completion = "x" * 1_000_000 + " The answer is " + "apples " * 500 + "6."
+    assert extract_answer(completion).source == "anchor"

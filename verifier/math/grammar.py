@@ -1,0 +1,608 @@
+"""The answer grammar: the only words that may stand around the value an answer states.
+
+A list of bad words is never complete, so the reader admits instead of refusing: after an anchor
+or inside a box, a value is read only when every word around it has a place in this closed
+grammar (docs/math.md "Answer grammar"):
+
+    [subject link] [det] VALUE [unit] [relative [than object]] [tail] [end]
+
+- VALUE: one number (sign, currency sign or code, thousands or decimal comma, ordinal suffix,
+  percent), or in LaTeX one math chunk (`5\\sqrt{2}`), or the last side of an `=` chain whose
+  first side is a name and whose middle sides are arithmetic.
+- subject: a noun phrase of allowlisted words, capitalised names and math names, then a linking
+  verb (`x =`, `the answer is`, `Maria's savings were`, `∠3 is`, `y 的值是`).
+- unit: one unit from `UNITS` (SI prefixes and powers, `m/s`, `per day`), a currency, an angle,
+  a percent, or a counted noun with no scaling meaning ("times", "apples").
+- relative: one comparative after the value ("3 fewer", "30 meters farther than Lee").
+
+Anything else (a word that scales, negates, hedges or retracts, a second value, an inequality, a
+`?`) is no reading: `read` says "refused" and the answer is never paid. Every allowlisted word
+lives in `LEXICON`, each group with its reason: that table is the one home of what is admitted.
+
+Linear: one regex tokenizer pass over at most `MAX_CHARS` characters, then list walks.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+MAX_CHARS = 400
+"""Longer texts are not read as a stated value (an answer sentence is short; bounds the work)."""
+
+
+class Entry(NamedTuple):
+    """A group of allowlisted words with one role and the reason they are safe there."""
+
+    role: str
+    words: frozenset[str]
+    reason: str
+
+
+def _entry(role: str, words: str, reason: str) -> Entry:
+    return Entry(role, frozenset(words.split()), reason)
+
+
+_SI_PREFIXES = ("", "k", "c", "m", "M", "G", "T", "n", "u", "μ", "µ", "d", "h", "p")
+_SI_BASES = ("m", "g", "s", "L", "l", "Hz", "N", "J", "W", "Pa", "V", "mol", "B", "b", "cal", "eV", "Wh")
+# Prefixed symbols that read as a scale word on their own, never as a unit: `3 k`, `3 M`, `3 G`,
+# `3 B` (billion), `3 b`, `3 d`, `3 h` is kept (hour).
+_NOT_UNITS = frozenset({"k", "M", "G", "T", "B", "b", "u", "d", "p", "c", "n", "Mb", "mb", "Ml"})
+_SI = " ".join(sorted({p + b for p in _SI_PREFIXES for b in _SI_BASES} - _NOT_UNITS))
+
+LEXICON: tuple[Entry, ...] = (
+    _entry("unit", _SI, "SI symbols with a prefix name a unit, never a scale of the number "
+           "(`3 k`, `3 M`, `3 B` are left out: alone they read as thousand, million, billion)"),
+    _entry("unit", "min mins sec secs hr hrs yr yrs ft in yd mi oz lb lbs mph kph kmh km/h sq cu ha ac gal qt pt "
+           "tsp tbsp rpm bpm dB kWh am pm a.m. p.m.",
+           "customary unit symbols: the question fixes the unit, units are not converted"),
+    _entry("unit", "meter meters metre metres centimeter centimeters centimetre centimetres millimeter millimeters "
+           "kilometer kilometers kilometre kilometres inch inches foot feet yard yards mile miles gram grams "
+           "kilogram kilograms milligram milligrams ton tons tonne tonnes ounce ounces pound pounds liter liters "
+           "litre litres milliliter milliliters millilitre millilitres gallon gallons quart quarts pint pints "
+           "cup cups teaspoon teaspoons tablespoon tablespoons second seconds minute minutes hour hours day days "
+           "week weeks month months year years decade decades century centuries hectare hectares acre acres "
+           "byte bytes bit bits kilobyte kilobytes megabyte megabytes gigabyte gigabytes watt watts volt volts "
+           "newton newtons joule joules calorie calories kelvin celsius fahrenheit mph unit units "
+           "square cubic sq. cu.",
+           "units of measure by name: they say what the number counts, never scale it"),
+    _entry("unit", "degree degrees deg ° radian radians rad",
+           "angle units: a degree mark may be dropped (docs/math.md \"Math grading rules\"), radians are not converted"),
+    _entry("percent", "% percent per-cent pct percentage",
+           "a percent sign: kept on the value, so the percent rules (drop or apply) decide"),
+    _entry("currency", "$ € £ ¥ ₹ ₩ ₽ ₺ ₦ ₱ ฿ ₫ ₪ ₴ ¢ USD EUR GBP JPY INR CNY RMB CHF CAD AUD NZD HKD SGD "
+           "KRW RUB BRL MXN ZAR SEK NOK DKK PLN TRY Rs Rs.",
+           "currency signs and ISO codes name the money, never its amount"),
+    _entry("unit", "dollar dollars cent cents euro euros pence penny pennies yen yuan rupee rupees peso pesos "
+           "franc francs ruble rubles won",
+           "currency names: what the amount is counted in"),
+    _entry("count", "times apple apples orange oranges banana bananas egg eggs student students people person persons "
+           "child children kid kids boy boys girl girls man men woman women adult adults friend friends "
+           "book books page pages pencil pencils pen pens marble marbles card cards sticker stickers toy toys "
+           "ball balls car cars bike bikes bicycle bicycles tree trees flower flowers plant plants seed seeds "
+           "cookie cookies cake cakes cupcake cupcakes muffin muffins pie pies slice slices candy candies "
+           "chocolate chocolates sandwich sandwiches pizza pizzas bottle bottles glass glasses box boxes "
+           "bag bags basket baskets bucket buckets jar jars can cans packet packets pack packs "
+           "item items object objects piece pieces point points step steps way ways game games match matches "
+           "ticket tickets coin coins bill bills stamp stamps shell shells rock rocks stone stones "
+           "animal animals dog dogs cat cats bird birds fish chicken chickens cow cows horse horses sheep "
+           "pig pigs duck ducks goat goats legs leg wheel wheels house houses room rooms floor floors "
+           "shirt shirts sock socks shoe shoes hat hats dress dresses chair chairs table tables "
+           "photo photos picture pictures song songs movie movies episode episodes letter letters word words "
+           "question questions problem problems test tests lap laps mile-long trip trips visit visits "
+           "cupful bowl bowls plate plates lesson lessons class classes hour-long player players team teams "
+           "member members worker workers employee employees customer customers guest guests "
+           "vote votes goal goals run runs home-runs bead beads button buttons block blocks brick bricks "
+           "tile tiles square-feet gift gifts present presents envelope envelopes balloon balloons "
+           "crayon crayons paper papers sheet sheets notebook notebooks dollar-bills nickel nickels dime dimes "
+           "quarter-coins loaf loaves bread rolls roll sandwich-es sticks stick cans-of "
+           "integer integers number numbers digit digits solution solutions triangle triangles "
+           "side sides edge edges face faces vertex vertices diagonal diagonals term terms root roots "
+           "outcome outcomes arrangement arrangements combination combinations permutation permutations "
+           "possibility possibilities element elements subset subsets factor factors divisor divisors "
+           "multiple multiples prime primes path paths value values answers",
+           "counted nouns: they name what is counted and carry no number of their own (`18 times` is 18 "
+           "times, not 18 multiplied by something; `dozen`, `score`, `pair`, `gross` are numerals and left out)"),
+    _entry("relative", "fewer more less farther further longer shorter taller older younger higher lower faster "
+           "slower heavier lighter bigger smaller larger greater later earlier cheaper wider narrower deeper "
+           "thicker thinner warmer colder hotter closer nearer richer sooner",
+           "a comparative after the one value answers a \"how much more\" question: the value is the "
+           "difference asked for (before the value, `more than 3` is an inequality and is not admitted)"),
+    _entry("than", "than", "the object of a comparison after a comparative"),
+    _entry("tail", "ago left remaining each apiece old long tall wide high deep away apart altogether overall "
+           "combined total in all per of for",
+           "after a unit: where or whose the counted things are (`3 hours ago`, `students in total`, "
+           "`5 years old`, `cups of flour`, `per day`); none scales the value"),
+    _entry("verb", "is are was were be been will equals equal equaled equalled makes made has have had gets got "
+           "costs cost weighs weighed measures measured needs needed swam swims ran runs walked walks drove "
+           "drives rode rides flew flies traveled travelled travels sold sells bought buys paid pays spent "
+           "spends earned earns saved saves ate eats read reads wrote writes collected collects scored scores "
+           "baked bakes picked picks received receives gave gives took takes owns owned owes owed contains "
+           "contained holds held uses used totals totaled totalled comes came amounts amounted becomes became "
+           "remains remained gives lasts lasted takes jumped jumps climbed climbs planted plants grew grows "
+           "found finds counted counts needs sees saw watched watches started starts began begins finished "
+           "finishes waited waits worked works studied studies practiced practices slept sleeps stayed stays "
+           "lived lives lost loses won wins invested invests borrowed borrows lent lends charged charges",
+           "verbs that link a subject to the value it states (none hedges: `would`, `might`, `could`, "
+           "`doubt`, `guess` are left out)"),
+    _entry("det", "the a an this that these those his her its their our my your each every", "determiners"),
+    _entry("pronoun", "it he she they we you there which", "pronouns as the subject"),
+    _entry("prep", "of in on for from at with by to", "prepositions inside a subject (`the number of apples "
+           "in the box is`); before the value only `to` after a verb (`is equal to`) and `of` (`a total of`)"),
+    _entry("adj", "largest smallest greatest least total final new original remaining common maximum minimum max "
+           "min average mean median whole entire first second third last next other same correct required "
+           "missing possible unknown measure value exact positive real",
+           "adjectives in a subject (`the least common multiple is`): before the value they are not admitted "
+           "(`at least 3` is an inequality)"),
+    _entry("noun", "answer answers result total sum difference product quotient value values number amount cost "
+           "price area perimeter volume length width height depth distance speed rate time age weight mass "
+           "radius diameter circumference angle measure probability ratio percentage score savings profit "
+           "balance change remainder count slope intercept coordinate minimum maximum average mean median "
+           "temperature class school family group team store farm garden bakery shop money salary income "
+           "bill budget population capacity total-cost share output solution expression side base "
+           "flour sugar water milk rice juice paint sand soil oil butter cheese meat beef coffee tea gas fuel "
+           "fabric wood rope wire ribbon yarn candy fruit food grain honey salt",
+           "quantity nouns that name what a subject states"),
+    _entry("cjk_subject", "答案是 答案为 答案 是 为 等于 的值是 的值为 的值等于 值是 值为 结果是 结果为",
+           "Chinese subjects: \"the answer is\", \"the value of y is\", \"equals\""),
+    _entry("unit", "厘米 米 千米 公里 毫米 克 千克 公斤 秒 分钟 分 小时 天 年 元 角 个 度 人 本 只 条 张 块 次 岁",
+           "Chinese units and measure words (never 十 百 千 万 亿, which scale, nor 倍, a multiple)"),
+)
+
+NEVER_NAMES = frozenset(
+    "possibly about approximately roughly nearly almost maybe perhaps probably likely doubt guess think believe "
+    "not no never none negative minus plus thousand thousands million millions billion billions trillion hundred "
+    "hundreds dozen dozens score gross lakh lac crore thou bn mn half twice double triple quarter tenths ish squared "
+    "cubed or "
+    "and between least most over under above below exceed exceeds unless except but wrong incorrect false estimate "
+    "around circa so could might would should may if when while until whether etwa ungefähr nicht tausend "
+    "millionen milliarden mille environ pas cerca mil millones approx approximate approximately est estimated "
+    "presumably unlikely supposedly apparently seemingly arguably allegedly ca".split()
+)
+"""Words the grammar never admits (hedges, scales, negations, inequalities, in several languages). Not
+what refuses them (the allowlist does: an unknown word has no place), only what keeps a capitalised
+one (`Possibly it is 6`) from passing for a name in the one open slot, the subject's name."""
+
+_BY_ROLE: dict[str, frozenset[str]] = {}
+for _e in LEXICON:
+    _BY_ROLE[_e.role] = _BY_ROLE.get(_e.role, frozenset()) | _e.words
+_ALL_WORDS = frozenset().union(*_BY_ROLE.values())
+_LOWER_ROLES = {role: frozenset(w.lower() for w in words) for role, words in _BY_ROLE.items()}
+_CASE_SENSITIVE = frozenset({"unit", "currency"})  # `mm` and `Mm`, `ms` and `Ms` differ
+
+
+def admitted(word: str) -> bool:
+    """Whether `word` has any place in the grammar (the fuzz test's oracle; names aside)."""
+    return word in _ALL_WORDS or any(word.lower() in words for role, words in _LOWER_ROLES.items() if role not in _CASE_SENSITIVE)
+
+
+def _has(role: str, word: str) -> bool:
+    if role in _CASE_SENSITIVE:
+        return word in _BY_ROLE.get(role, frozenset())
+    return word.lower() in _LOWER_ROLES.get(role, frozenset())
+
+
+def _is_unit(word: str) -> bool:
+    return _has("unit", word) or _has("count", word)
+
+
+def is_name(word: str) -> bool:
+    """The grammar's one open slot: a capitalised word it does not know (`Sam`, `Maria's`),
+    admitted only as the subject before a verb or as the object after `than`."""
+    return _is_name(word)
+
+
+class Reading(NamedTuple):
+    """What `read` found: kind "math" (no words: read as written), "words" (no number: a word
+    answer), "number" (admitted: `text` is the value), or "refused" (`text` says why)."""
+
+    kind: str
+    text: str
+
+
+# Tokens. Order matters: a text command's words, a math segment, a number, a name, words, marks.
+_TOKEN_RE = re.compile(
+    r"(?P<text>\\(?:text|textrm|textbf|textit|textnormal|textsf|mathrm|mathbf|mathit|mbox|operatorname)\s*\{(?P<inner>[^{}]*)\})"
+    r"|(?P<deg>\^\s*\{?\s*\\circ\s*\}?|\\text(?:circ|degree)\b|°)"
+    r"|(?P<pow>\^\s*\{\s*[23]\s*\}|\^\s*[23](?!\d))"
+    r"|(?P<seg>\$[^$]{1,80}\$)"
+    r"|(?P<cur>\\\$|[$€£¥₹₩₽₺₦₱฿₫₪₴¤])"
+    r"|(?P<num>[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?|\.\d+)(?:st|nd|rd|th)?(?![\d]))"
+    r"|(?P<angle>(?:m\s*)?(?:∠|\\angle|\\measuredangle)\s*(?:[A-Z]{1,3}|\d{1,2})(?![A-Za-z]))"
+    r"|(?P<cmd>\\(?:begin|end)\s*\{[A-Za-z*]+\}|\\[A-Za-z]+|\\[,;:! ]|\\%)"
+    r"|(?P<word>[^\W\d_]+(?:'s|’s|\.(?=[a-z]\.))?(?:[a-z]\.)?)"
+    r"|(?P<space>\s+)"
+    r"|(?P<mark>.)",
+    re.DOTALL,
+)
+_FUNCTION_WORDS = frozenset(
+    {"sqrt", "sin", "cos", "tan", "cot", "sec", "csc", "log", "ln", "exp", "pi", "infty", "inf", "oo", "arcsin",
+     "arccos", "arctan", "mod", "gcd", "lcm", "det", "max", "min", "lim"}
+)
+_CJK_RE = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
+_SPACES = frozenset({"\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad", "~"})
+_JOINERS = frozenset({"or", "and"})
+"""Words that join parts of one math answer (a union, a list): the parser reads them, as a set or
+union, never as one of the parts."""
+_END = frozenset({".", "!", "。", "！"})
+_ARITHMETIC = frozenset("+-*/()[]{}.,^ ") | {"\\cdot", "\\times", "\\div", "\\frac", "\\dfrac", "\\tfrac", "\\left", "\\right"}
+# A general solution's integer parameter: `\\text{ for integer } k` (parsing reads it; docs/math.md "Math grading rules").
+_DOMAIN_RE = re.compile(r"\\text\s*\{\s*(?:for|where)\s+(?:any\s+|all\s+|some\s+)?integers?\s*\}\s*[kmn]\s*$")
+_CLOCK_RE = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?\s*(?:\\(?:text|mathrm)\s*\{\s*)?(?:[ap]\.?\s*m\.?)?\s*\}?$", re.I)
+_ORDINAL_TEXT_RE = re.compile(r"(\d)\s*(?:\^\s*\{?\s*)?\\(?:mathrm|text|textrm|rm)\s*\{\s*(st|nd|rd|th)\s*\}\s*\}?")
+_MATH_NAME_RE = re.compile(
+    r"^(?:[A-Za-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?(?:\([^()=]{1,12}\))?|[A-Z]{2,3}|\|[A-Z]{2}\||(?:m\s*)?(?:∠|\\angle|\\measuredangle)\s*(?:[A-Z]{1,3}|\d{1,2}))$"
+)
+
+
+class _Token(NamedTuple):
+    kind: str  # word, name, num, cur, unit (deg/pow), seg, cmd, mark, math
+    text: str
+
+
+def read(text: str, prose: bool = False) -> Reading:
+    """Read `text` (a box's content, or an anchored sentence when `prose`) with the grammar."""
+    if len(text) > MAX_CHARS:
+        return Reading("math", text)
+    stripped = _DOMAIN_RE.sub("", text).strip()
+    if _CLOCK_RE.match(stripped):
+        return Reading("math", text)
+    tokens = _tokens(_ORDINAL_TEXT_RE.sub(r"\1\2", stripped), prose)
+    if tokens is None:
+        return Reading("words", text)
+    has_words = any(t.kind in ("word", "name", "cur") for t in tokens)  # `£3,20`: a currency is read too
+    if "?" in (t.text for t in tokens if t.kind == "mark"):
+        return Reading("refused", "a question mark: the value is questioned")
+    words = [t.text.lower() for t in tokens if t.kind in ("word", "name")]
+    if words and all(w in _JOINERS for w in words) and _joins_parts(tokens):
+        return Reading("math", text)  # `3 \\text{ or } 4`, `f(x) = 0 \\text{ or } f(x) = x^2`: the parser reads a set
+    eq = [i for i, t in enumerate(tokens) if t.text == "="]
+    if eq:
+        reading = _read_chain(tokens, eq, has_words, prose, text)
+        return Reading("math", text) if reading.kind == "math" else reading
+    if not has_words:
+        return Reading("math", text)
+    reading = _read_value(tokens, prose)
+    return Reading("math", text) if reading.kind == "math" else reading
+
+
+def _joins_parts(tokens: list[_Token]) -> bool:
+    """Whether every joiner stands between two parts (`3 or 4`, never a dangling `6 or`)."""
+    for i, t in enumerate(tokens):
+        if t.kind in ("word", "name") and (i == 0 or i == len(tokens) - 1
+                                            or tokens[i - 1].kind in ("word", "name", "mark") and tokens[i - 1].text not in ",)]}"
+                                            or tokens[i + 1].kind in ("word", "name")):
+            return False
+    return True
+
+
+def _tokens(text: str, prose: bool) -> list[_Token] | None:
+    """The tokens of `text`; None when it has no digit or is one `\\text{}` (a word answer such as
+    `\\text{Yes, there are 3}`, read as written: math-verify reads it as one symbol)."""
+    if not any(c.isdigit() for c in text):
+        return None
+    if text.startswith("\\text") and text.endswith("}") and text.count("{") == 1:
+        return None
+    return _scan(text, prose)
+
+
+def _scan(text: str, prose: bool) -> list[_Token]:
+    out: list[_Token] = []
+    for m in _TOKEN_RE.finditer(text):
+        kind = m.lastgroup or "mark"
+        tok = m.group()
+        if kind == "space":
+            continue
+        if kind == "text":
+            inner = m.group("inner").strip()
+            if len(inner) == 1 and inner in "ei":
+                out.append(_Token("math", tok))  # `\\mathrm{e}`, `\\text{i}`: Euler's number, the imaginary unit
+            else:  # words in a box go through the same grammar as prose; a letter there is a word (`\\text{k}`)
+                out.extend(_Token("word", t.text) if t.kind == "math" and t.text.isalpha() and t.text.lower() not in _FUNCTION_WORDS
+                           else t for t in _scan(inner, True))
+        elif kind == "deg":
+            out.append(_Token("unit", "°"))
+        elif kind in ("pow", "cur", "num"):
+            out.append(_Token(kind, tok))
+        elif kind == "seg":
+            out.append(_segment(tok[1:-1]))
+        elif kind == "angle":
+            out.append(_Token("name", tok))
+        elif kind == "cmd":
+            if tok not in _SPACES:
+                out.append(_Token("unit", "%") if tok == "\\%" else _Token("math", tok))
+        elif kind == "word":
+            out.append(_word(tok, prose))
+        else:
+            if tok != "~":  # a LaTeX space
+                out.append(_Token("unit", "%") if tok == "%" else _Token("mark", tok))
+    return out
+
+
+def _segment(inner: str) -> _Token:
+    """A `$...$` segment in prose: a math name (`$n$`) or a math value."""
+    inner = inner.strip()
+    if _MATH_NAME_RE.match(inner) or not any(c.isdigit() for c in inner):  # `$n$`, `$ABCDEFGH$`
+        return _Token("name", inner)
+    return _Token("seg", inner)
+
+
+def _word(word: str, prose: bool) -> _Token:
+    """A letter run: a word of the lexicon, a function name or variable (math), a name, or unknown."""
+    if _CJK_RE.search(word):
+        return _Token("word", word)
+    if word.lower() in _FUNCTION_WORDS:
+        return _Token("math", word)
+    if admitted(word) and (prose or len(word) > 1):
+        return _Token("word", word)
+    if len(word) == 1:
+        return _Token("math" if not prose or word not in "aAI" else "word", word)
+    if not prose and len(word) == 2 and word.islower():
+        return _Token("math", word)  # `xy` in LaTeX is a product of two symbols
+    if prose and _is_name(word):
+        return _Token("name", word)
+    return _Token("word", word)
+
+
+def _is_name(word: str) -> bool:
+    """A capitalised name (`Sam`, `Maria's`): the one open slot, allowed only as a subject."""
+    base = word[:-2] if word.endswith(("'s", "’s")) else word
+    return (len(base) >= 2 and base[0].isupper() and base[1:].islower() and base.isalpha() and not admitted(base)
+            and base.lower() not in NEVER_NAMES)
+
+
+_CLAUSE_AFTER = frozenset(
+    "is was be will it that the a our my this final correct required desired exact answer result value solution to problem question".split()
+)
+# The words directly attached after a box: letters, digits, spaces, a text command, a degree, percent
+# or power mark, `/`, `'`, a LaTeX space; the phrase ends at anything else (`.`, `,`, `$`, `\\`, `\\end`).
+_NEW_CLAUSE = frozenset("and so then which because since as where hence thus therefore".split())
+"""Conjunctions that end the phrase a box stands in (`but`, `or`, `if`, `unless` are not among them:
+they hedge or add a value)."""
+_ATTACHED_RE = re.compile(
+    r"(?:[^\W_]|[ \t'/%°]|\\(?:text|mathrm|textrm|textbf|mbox)\s*\{[^{}\n]{0,80}\}|\\%|\\[,; ]|\$[^$\n]{1,80}\$"
+    r"|\^\s*\{?\s*(?:\\circ|[23])\s*\}?|\\text(?:circ|degree)\b)*"
+)
+
+
+def attached_phrase(text: str) -> str:
+    """The words directly attached at the start of `text` (what follows a box), up to the first
+    punctuation, newline or math delimiter; a closing `$`, `\\)` or `\\]` is skipped first
+    (`$\\boxed{6}$ million`)."""
+    text = text[:MAX_CHARS].lstrip(" $").removeprefix("\\)").removeprefix("\\]").lstrip(" $")
+    attached = _ATTACHED_RE.match(text)
+    return attached.group().strip() if attached else ""
+
+
+def after_value(phrase: str) -> bool:
+    """Whether the words attached after a box (`attached_phrase`) leave its value alone: a unit,
+    comparative or tail (`\\boxed{6} apples`), a clause it is the subject of (`\\boxed{6} is the
+    final answer`) or one a conjunction starts; `\\boxed{6} thousand`, `\\boxed{6} is wrong` do not."""
+    tokens = _scan(phrase, True)
+    if not tokens:
+        return True
+    if tokens[0].kind == "word" and tokens[0].text.lower() in _NEW_CLAUSE:
+        return True  # `\\boxed{7} and later 8`: the box's phrase has ended
+    if tokens[0].kind == "word" and _has("verb", tokens[0].text):
+        return all(t.kind == "word" and t.text.lower() in _CLAUSE_AFTER for t in tokens)
+    return _tail(tokens) is not None
+
+
+def _read_chain(tokens: list[_Token], eq: list[int], has_words: bool, prose: bool, text: str) -> Reading:
+    """`x = 5`, `∠PQR = 40°`, `Total = ($3 * 4) + $6 = $18`: the last side is the value when the
+    first side names it (a name or a subject) and every middle side is arithmetic."""
+    first, last = eq[0], eq[-1]
+    middle = tokens[first + 1: last]
+    if any(t.kind in ("word", "name", "seg") or t.kind == "math" and t.text not in _ARITHMETIC for t in middle):
+        return Reading("refused" if has_words else "math", "a side of the `=` chain is not arithmetic")
+    subject = tokens[:first]
+    named = _math_name(subject) or _subject(subject + [_Token("word", "is")])
+    post = tokens[last + 1:]
+    if not named:
+        return Reading("refused" if has_words else "math", "the `=` does not follow a name")
+    if not has_words and not prose and not any(t.kind == "name" for t in subject) and not middle:
+        return Reading("math", text)  # `x = 5`, `f(x) = 2x + 3`: the relation rules read it
+    return _read_value(post, prose)
+
+
+def _math_name(subject: list[_Token]) -> bool:
+    """A lone math name: `x`, `∠ABC`, `f(3)`, `x_1`, `AB` (not `2x`: that names another quantity)."""
+    if len(subject) == 1 and subject[0].kind == "name":
+        return True
+    written = "".join(t.text for t in subject)
+    return bool(subject) and all(t.kind in ("math", "mark", "num") for t in subject) and bool(_MATH_NAME_RE.match(written))
+
+
+def _read_value(tokens: list[_Token], prose: bool) -> Reading:
+    """Exactly one value, a subject before it and a unit and tail after it, all admitted."""
+    spans = _value_spans(tokens, prose)
+    if len(spans) > 1 and _units_of_parts(tokens, spans):
+        return Reading("math", "")  # `{35 cm, 4}`: a list whose parts carry units, the parser reads it
+    if len(spans) != 1:
+        return Reading("refused", "no single value" if not spans else "a second value")
+    start, end = spans[0]
+    before, value, after = tokens[:start], tokens[start:end], tokens[end:]
+    while after and after[-1].kind == "mark" and after[-1].text in _END | {",", ";", ":", "*", '"', "'", ")"}:
+        after = after[:-1]
+    if not _subject(before):
+        return Reading("refused", "words before the value are not a known subject")
+    percent = _tail(after)
+    if percent is None:
+        return Reading("refused", "words after the value are not a unit, a comparison or a known tail")
+    return Reading("number", _value_text(value) + ("%" if percent and "%" not in _value_text(value) else ""))
+
+
+def _units_of_parts(tokens: list[_Token], spans: list[tuple[int, int]]) -> bool:
+    """Whether every word is a unit right after one of several values (`35 cm, 4`)."""
+    ends = {end for _, end in spans}
+    for i, t in enumerate(tokens):
+        if t.kind not in ("word", "name"):
+            continue
+        after = tokens[i + 1].text if i + 1 < len(tokens) else ","
+        if not (i in ends and _is_unit(t.text) and after in (",", ";", "\\}", ")", "]")):
+            return False
+    return True
+
+
+def _value_spans(tokens: list[_Token], prose: bool) -> list[tuple[int, int]]:
+    """(start, end) of each value: in prose a number or a math segment (with a currency sign before
+    it); in LaTeX a run of math holding a digit."""
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(tokens):
+        if prose:
+            if tokens[i].kind in ("num", "seg"):
+                start = i - 1 if i > 0 and tokens[i - 1].kind == "cur" else i
+                spans.append((start, i + 1))
+            i += 1
+            continue
+        if not _mathy(tokens[i]):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(tokens) and _mathy(tokens[j]):
+            j += 1
+        if any(tok.kind in ("num", "seg") for tok in tokens[i:j]):
+            spans.append((i, j))
+        i = j
+    return spans
+
+
+def _mathy(t: _Token) -> bool:
+    """A token that belongs to a LaTeX value."""
+    return t.kind in ("num", "seg", "math", "pow", "cur") or t.kind == "mark" and t.text not in _END | {",", ";", "?", "=", ":", "'", '"'}
+
+
+def _value_text(value: list[_Token]) -> str:
+    """The value as the parser reads it: currency signs and an ordinal suffix dropped."""
+    out = ""
+    for t in value:
+        if t.kind == "cur":
+            continue
+        if out and out[-1].isalnum() and t.text[:1].isalnum():
+            out += " "
+        out += t.text
+    return re.sub(r"(?<=\d)(?:st|nd|rd|th)$", "", out)
+
+
+def _subject(before: list[_Token]) -> bool:
+    """Nothing, or a noun phrase then a link (`the answer is`, `Sam swam`, `y 的值是`), then an
+    optional `the`/`a`; or a lone Chinese subject."""
+    words = list(before)
+    if words and words[-1].kind == "word" and _has("det", words[-1].text) and words[-1].text.lower() in ("the", "a", "an"):
+        words = words[:-1]
+    if words and words[-1].kind == "word" and words[-1].text.lower() == "of" and len(words) >= 2 and _has("noun", words[-2].text):
+        words = words[:-1] + [_Token("word", "is")]  # `a total of 30`
+    if words and words[-1].kind == "word" and words[-1].text.lower() == "to" and len(words) >= 2 and words[-2].text.lower() in ("equal", "equals", "amounts", "comes", "came", "amounted"):
+        words = words[:-1]  # `is equal to 5`
+    if not words:
+        return True
+    if words[-1].kind == "mark" and words[-1].text in ":":
+        return _subject(words[:-1]) if len(words) > 1 else True
+    link = words[-1]
+    if link.kind != "word" or not (_has("verb", link.text) or _has("cjk_subject", link.text)):
+        return False
+    phrase = words[:-1]
+    while phrase and phrase[-1].kind == "word" and _has("verb", phrase[-1].text):
+        phrase = phrase[:-1]  # `will be`, `has been`
+    if _has("cjk_subject", link.text):
+        return all(t.kind == "name" or t.kind == "math" or t.kind == "word" and _has("cjk_subject", t.text) for t in phrase)
+    if not phrase:
+        return True  # after an anchor: "is 5", "equals 5"
+    return all(_in_phrase(t) for t in phrase)
+
+
+def _in_phrase(t: _Token) -> bool:
+    """A token a subject's noun phrase may hold."""
+    if t.kind in ("name", "math"):
+        return t.kind == "name" or len(t.text) == 1
+    if t.kind == "mark":
+        return t.text in (",", "'")
+    if t.kind != "word":
+        return False
+    return any(_has(role, t.text) for role in ("det", "pronoun", "prep", "adj", "noun", "count"))
+
+
+def _tail(after: list[_Token]) -> bool | None:
+    """After the value: [unit] [relative [than object]] [tail words]; True when a percent is among
+    them, False when admitted without one, None when not admitted."""
+    i, n = 0, len(after)
+    percent = False
+    unit_seen = False
+    while i < n and after[i].kind in ("unit", "pow", "word", "cur", "mark", "math") and not unit_seen:
+        consumed, is_percent = _unit(after, i)
+        if not consumed:
+            break
+        percent = percent or is_percent
+        unit_seen = True
+        i += consumed
+    if i < n and after[i].kind == "word" and _has("relative", after[i].text):
+        i += 1
+        if i < n and after[i].kind == "word" and _is_unit(after[i].text) and not unit_seen:
+            i += 1  # `3 more apples`
+        if i < n and after[i].kind == "word" and _has("than", after[i].text):
+            i += 1
+            start = i
+            while i < n and (after[i].kind == "name" or after[i].kind == "word" and (
+                    _has("det", after[i].text) or _has("pronoun", after[i].text) or _has("noun", after[i].text)
+                    or after[i].text.lower() in ("him", "her", "them", "me", "us", "before", "yesterday", "last", "first", "second", "other", "one"))):
+                i += 1
+            if i == start:
+                return None
+    while i < n and after[i].kind == "word" and (_has("tail", after[i].text) or after[i].text.lower() in _TIME_PREPS):
+        word = after[i].text.lower()
+        i += 1
+        if word in _TIME_PREPS and i + 1 < n and after[i].kind == "num" and after[i + 1].text.lower() in _TIME_UNITS:
+            i += 2  # `$16386.17 after 5 years`: when, not how much
+            continue
+        if word in ("of", "per", "for"):  # `cups of flour`, `per day`, `for $B$`: a noun, unit or name follows
+            while i < n and after[i].kind == "word" and _has("det", after[i].text):
+                i += 1
+            if i == n or not (after[i].kind == "name" or after[i].kind == "word" and (
+                    _is_unit(after[i].text) or _has("noun", after[i].text))):
+                return None
+            i += 1
+    return percent if i == n else None
+
+
+_TIME_PREPS = frozenset({"in", "all", "after", "within"})
+_TIME_UNITS = frozenset("second seconds minute minutes hour hours day days week weeks month months year years".split())
+_COUNT_ADJECTIVES = frozenset(
+    "distinct different possible real positive unique whole prime odd even complete full equal separate such "
+    "red blue green yellow white black new old big small large".split()
+)
+"""Adjectives before a counted noun (`2 distinct possible values`, `3 red apples`): none scales it."""
+
+
+def _unit(after: list[_Token], i: int) -> tuple[int, bool]:
+    """(tokens consumed, whether it is a percent) for one unit at `after[i]`; (0, False) if none."""
+    t = after[i]
+    if t.kind == "unit" or t.kind == "word" and _has("percent", t.text):
+        percent = t.text == "%" or _has("percent", t.text)
+        j = i + 1
+        if t.text == "°" and j < len(after) and after[j].text in ("C", "F", "Celsius", "Fahrenheit", "celsius", "fahrenheit"):
+            j += 1
+        return j - i, percent
+    if t.kind == "cur" or t.kind == "word" and _has("currency", t.text):
+        return 1, False
+    if t.kind not in ("word", "math"):
+        return 0, False
+    j = i
+    while j + 1 < len(after) and after[j].kind == "word" and after[j].text.lower() in _COUNT_ADJECTIVES:
+        j += 1
+    if j > i and not _has("count", after[j].text):
+        return 0, False
+    if after[j].text.lower() in ("square", "cubic", "sq", "cu", "sq.", "cu.") and j + 1 < len(after):
+        j += 1
+    if not _is_unit(after[j].text):
+        return 0, False
+    j += 1
+    if j < len(after) and after[j].kind == "pow":
+        j += 1
+    if j + 1 < len(after) and after[j].text in ("/", "per") and _is_unit(after[j + 1].text):
+        j += 2
+        if j < len(after) and after[j].kind == "pow":
+            j += 1
+    if j < len(after) and after[j].text.lower() in ("celsius", "fahrenheit", "kelvin"):
+        j += 1
+    return j - i, False
