@@ -136,6 +136,9 @@ def test_a_warm_process_a_program_changed_is_gone_before_the_next_test(any_grade
     assert outputs(any_grader, TAMPER, ["\n"])[0].split()[2:] == ["0", "0", "True", "-"]
 
 
+# Docker only (issue 30 CI budget): the fork budget is the runner's own count, the same code on every backend, and
+# its WARM_FORKS_MAX + 2 runs took 70 s under gVisor (measured, loaded 2-core machine).
+@pytest.mark.parametrize("backend", ["docker"], indirect=True)
 def test_a_zygote_is_replaced_after_its_fork_budget(any_grader):
     """WARM_FORKS_MAX forks of one zygote, then a new one (its hash seed and heap are fresh)."""
     n = WARM_FORKS_MAX + 2
