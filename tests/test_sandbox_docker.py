@@ -192,6 +192,8 @@ def test_hardening_from_inside(any_grader, backend):
 
 
 def test_container_config_from_the_engine(grader):
+    """Docker only: what it reads is the Docker engine's record of the container (HostConfig); the other
+    backends' settings are tests/test_sandbox_gvisor_backend.py's and tests/test_sandbox_userns.py's."""
     client = docker.from_env()
     try:
         cs = client.containers.list(filters={"label": [LABEL, f"{LABEL_POOL}={POOL}"]})
@@ -450,7 +452,9 @@ def test_cancellation_kills_the_job_and_pool_recovers(any_grader):
 
 
 def test_sandbox_failure_is_retried_not_scored(grader):
-    """Kill the container under a running job: the job is retried on a fresh one."""
+    """Kill the container under a running job: the job is retried on a fresh one. Docker only: it kills the
+    container through the Docker API; a sandbox of any backend dying mid-job is
+    tests/test_sandbox_faults.py test_a_sandbox_that_dies_mid_job_says_how_in_its_infra_error's, on every one."""
     client = docker.from_env()
 
     async def go() -> dict:
@@ -520,6 +524,7 @@ def test_containers_of_a_crashed_server_are_reaped():
 
 
 def test_languages_listing(grader):
+    """Once, on Docker: the listing is the grader's settings (languages, images, limits), no sandbox in it."""
     langs = {x["name"]: x for x in grader.grader.languages()}
     assert set(langs) == {"python", "c", "cpp", "javascript", "java", "rust", "go"}
     assert all(x["image"] and x["max_time_limit_s"] >= x["default_time_limit_s"] for x in langs.values())
