@@ -31,13 +31,16 @@ INNOCENT = py("a, b = map(int, input().split())\nx = bytearray(150 << 20)\nprint
 
 # ---------------------------------------------------------------- F3: signals to PID 1
 @pytest.mark.in_process  # reads the pool's recycle count
-def test_sigint_to_pid1_is_ignored(any_grader):
+def test_sigint_to_pid1_is_ignored(any_grader, backend):
     before = any_grader.grader.stats()["containers_recycled"]
     r = any_grader.grade(py("import os, signal\nos.kill(1, signal.SIGINT)\nprint(4)"))
     # the runner's real uid is not the program's (sandbox/harness/runner.py): no signal reaches it
     assert r["verdict"] == "runtime_error" and "PermissionError" in r["detail"], r
     assert any_grader.grade(INNOCENT)["verdict"] == "accepted"
-    assert any_grader.grader.stats()["containers_recycled"] == before  # the runner survived it
+    recycled = any_grader.grader.stats()["containers_recycled"] - before
+    assert recycled in on_backend(backend, (0,), kernel_differs((0, 1, 2), (
+        "the pool also replaces a gVisor box whose kernel's memory reads over its rest (docs/sandboxes.md \"Sandbox "
+        "backends\"): seen once in 3 runs after these two jobs; the PermissionError above is the runner's refusal"))), recycled
 
 
 # ---------------------------------------------------------------- F1: PID 1's limits, affinity, nice
