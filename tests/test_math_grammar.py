@@ -168,6 +168,49 @@ def test_words_outside_the_grammar_are_never_paid(completion: str, gold: str) ->
         assert grade_math({"completion": completion, "gold": gold, "profile": profile})["verdict"] != "correct"
 
 
+@pytest.mark.parametrize("completion, gold", [
+    ("5 + 6 = 11. Die Antwort ist 11.", "11"),
+    ("9 + 20 = 29 Computer. Die Antwort lautet 29.", "29"),
+    ("5 + 6 = 11. La réponse est 11.", "11"),
+    ("5 + 6 = 11. La respuesta es 11.", "11"),
+    ("5 + 6 = 11. Ответ — 11.", "11"),
+    ("5 + 6 = 11。答案是 11。", "11"),
+    ("5+6=11。答えは11です。", "11"),
+    ("74-35=39個のチョコレートが残っている。答えは39個。", "39"),
+    ("7+2=9個のおもちゃがあります。答えは9個です。", "9"),
+    ("ดังนั้น 5 + 6 = 11 คำตอบคือ 11", "11"),
+    ("5 + 6 = 11. Jibu ni 11.", "11"),
+    ("5 + 6 = 11। উত্তর হল 11।", "11"),
+    ("5+6=11. సమాధానం 11.", "11"),
+])
+def test_mgsm_anchors_read_the_right_answer(completion: str, gold: str) -> None:
+    """MGSM's final-answer sentences in ten languages (tests/data/peer_outputs/README.md) are read
+    under the strict profile; before these anchors each was `no_answer`."""
+    assert grade_math({"completion": completion, "gold": gold})["verdict"] == "correct"
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("Die Antwort lautet 39 Tausend.", "39"), ("Die Antwort lautet 39 Tausend.", "39000"),
+    ("Die Antwort ist etwa 11.", "11"), ("Die Antwort ist 11 oder 12.", "11"), ("Die Antwort ist nicht 11.", "11"),
+    ("La réponse est 11 mille.", "11"), ("La réponse est environ 11.", "11"), ("La réponse est 11 ou 12.", "12"),
+    ("La respuesta es 11 mil.", "11"), ("La respuesta es aproximadamente 11.", "11"), ("La respuesta es 11 o 12.", "11"),
+    ("Ответ — 11 тысяч.", "11"), ("Ответ — примерно 11.", "11"), ("Ответ — 11 или 12.", "11"), ("Ответ — не 11.", "11"),
+    ("答案是 11千。", "11"), ("答案是 11 万。", "11"), ("答案是 大约 11。", "11"), ("答案是 11 或 12。", "11"),
+    ("答えは11万です。", "11"), ("答えは11千です。", "11"), ("答えは約11です。", "11"), ("答えは11でしょう。", "11"),
+    ("答えは11か12です。", "11"), ("答えは11ではありません。", "11"),
+    ("คำตอบคือ 11 พัน", "11"), ("คำตอบคือ ประมาณ 11", "11"), ("คำตอบคือ 11 หรือ 12", "11"),
+    ("Jibu ni 11 elfu.", "11"), ("Jibu ni takriban 11.", "11"), ("Jibu ni 11 au 12.", "11"),
+    ("উত্তর হল 11 হাজার।", "11"), ("উত্তর হল প্রায় 11।", "11"), ("উত্তর হল 11 বা 12।", "11"),
+    ("సమాధానం 11 వేల.", "11"), ("సమాధానం సుమారు 11.", "11"), ("సమాధానం 11 లేదా 12.", "11"),
+    ("సమాధానం 9.బొమ్మలున్నాయి.", "9"),
+])
+def test_non_english_anchors_admit_no_other_word(completion: str, gold: str) -> None:
+    """After each new anchor a scale word, a hedge, a negation or a second value is no answer, in
+    both profiles (docs/math.md "Answer grammar")."""
+    for profile in ("strict", "lenient"):
+        assert grade_math({"completion": completion, "gold": gold, "profile": profile})["verdict"] != "correct", profile
+
+
 @pytest.mark.parametrize("text, kind", [
     ("2x + 3", "math"), ("Friday", "words"), ("\\text{Yes, there are 3 of them}", "words"),
     ("1 < t \\le 3 \\text{ or } 5 \\le t < 9", "math"), ("8:34\\text{ p.m.}", "math"),

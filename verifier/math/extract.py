@@ -40,13 +40,30 @@ class Extraction(NamedTuple):
 NO_ANSWER = Extraction(None, "none")
 SEVERAL_BOXES = "boxed:several"
 
-# "####", "Final Answer", "answer:", "answer**:", "answer is". Case-insensitive, no nested quantifiers.
-_ANCHOR_RE = re.compile(r"####|\b(?:final\s+answer|answer(?:\*\*)?\s*:|answer\s+is\b)|答案(?:是|为|[:：])", re.IGNORECASE)
+ANCHORS: tuple[tuple[str, str], ...] = (
+    (r"####|\b(?:final\s+answer|answer(?:\*\*)?\s*:|answer\s+is\b)",
+     "English: `####`, `Final Answer`, `answer:`, `answer**:`, `answer is`"),
+    (r"答案(?:是|为|[:：])", "Chinese `答案是` / `答案为` / `答案：` (\"the answer is\"; MGSM's `答案是 11。`, MathVista's `所以，答案是 (D) 70°。`)"),
+    (r"\b(?:antwort\s+(?:lautet|ist)\b|antwort\s*:)", "German `Die Antwort lautet` / `ist` / `Antwort:` (MGSM's `Die Antwort lautet 39.`)"),
+    (r"\b(?:réponse(?:\s+finale)?\s+est\b|réponse(?:\s+finale)?\s*:)", "French `La réponse est` / `réponse finale est` / `Réponse :` (MGSM)"),
+    (r"\b(?:respuesta(?:\s+final)?\s+es\b|respuesta(?:\s+final)?\s*:)", "Spanish `La respuesta es` / `respuesta final es` / `Respuesta:` (MGSM)"),
+    (r"\bответ\s*[—–:]", "Russian `Ответ —` / `Ответ:` (MGSM's `Ответ — 11.`; a hyphen is left out: `Ответ -5` could be a sign)"),
+    (r"答えは|答え[:：]", "Japanese `答えは` / `答え：` (MGSM's `答えは11です。`)"),
+    (r"คำตอบคือ|คำตอบ\s*:", "Thai `คำตอบคือ` / `คำตอบ:` (MGSM's `คำตอบคือ 11`)"),
+    (r"\b(?:jibu\s+ni\b|jibu\s*:)", "Swahili `Jibu ni` / `Jibu:` (MGSM's `Jibu ni 11.`)"),
+    (r"উত্তর\s+(?:হল|হলো)|উত্তর\s*:", "Bengali `উত্তর হল` / `হলো` / `উত্তর:` (MGSM's `উত্তর হল 11।`)"),
+    (r"సమాధానం\s*:?", "Telugu `సమాధానం` (\"answer\") / `సమాధానం:` (MGSM's `సమాధానం 11.`)"),
+)
+"""Final-answer anchors, one pattern per language, each with its reason (docs/math.md "Answer grammar").
+An anchor only says where the answer starts: what follows it must still fit the answer grammar
+(`grammar.read`), so a hedge, a scale word or a second value after any anchor is refused."""
+# Case-insensitive, no nested quantifiers.
+_ANCHOR_RE = re.compile("|".join(f"(?:{pattern})" for pattern, _ in ANCHORS), re.IGNORECASE)
 # What may sit between an anchor and the answer: spaces, bold markers, colon, "is".
 _ANCHOR_LEAD_RE = re.compile(r"[\s*:_#]*(?:is\b)?[\s*:_]*", re.IGNORECASE)
 # End of a sentence: a period (not a decimal point, not an ellipsis), `?`, or `!` not after a digit
-# (`5!` is a factorial), then whitespace or the end.
-_SENTENCE_END_RE = re.compile(r"(?<!\.)\.(?!\.)(?=\s|$)|\?(?=\s|$)|(?<!\d)!(?=\s|$)")
+# (`5!` is a factorial), then whitespace or the end; a CJK full stop or `！`, a danda `।` (Bengali, Hindi).
+_SENTENCE_END_RE = re.compile(r"(?<!\.)\.(?!\.)(?=\s|$)|\?(?=\s|$)|(?<!\d)!(?=\s|$)|[。！।]")
 _BRACE_RE = re.compile(r"\\[{}]|[{}]")
 # Lenient fallbacks: the last math segment and the last number, never digits inside a word
 # (`AZYUK2A`); a plain fraction `2/3` is one number.

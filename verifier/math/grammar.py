@@ -147,6 +147,12 @@ LEXICON: tuple[Entry, ...] = (
            "Chinese subjects: \"the answer is\", \"the value of y is\", \"equals\""),
     _entry("unit", "厘米 米 千米 公里 毫米 克 千克 公斤 秒 分钟 分 小时 天 年 元 角 个 度 人 本 只 条 张 块 次 岁",
            "Chinese units and measure words (never 十 百 千 万 亿, which scale, nor 倍, a multiple)"),
+    _entry("unit", "個 台 枚 匹 冊 本 人 回 歳 円 ドル",
+           "Japanese counters and currencies (MGSM's `答えは39個。`): they say what is counted (never 十 百 千 万 "
+           "億, which scale, nor 倍, a multiple, nor 約, about)"),
+    _entry("copula", "です",
+           "Japanese sentence-final copula (\"is\", MGSM's `答えは11です。`): it only ends the statement; "
+           "`でしょう` (probably) and `かもしれません` (may be) hedge and are left out"),
 )
 
 NEVER_NAMES = frozenset(
@@ -224,7 +230,7 @@ _SPACES = frozenset({"\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad", "~"
 _JOINERS = frozenset({"or", "and"})
 """Words that join parts of one math answer (a union, a list): the parser reads them, as a set or
 union, never as one of the parts."""
-_END = frozenset({".", "!", "。", "！"})
+_END = frozenset({".", "!", "。", "！", "।"})  # `।`: the danda, a Bengali or Hindi full stop
 _ARITHMETIC = frozenset("+-*/()[]{}.,^ ") | {"\\cdot", "\\times", "\\div", "\\frac", "\\dfrac", "\\tfrac", "\\left", "\\right"}
 # A general solution's integer parameter: `\\text{ for integer } k` (parsing reads it; docs/math.md "Math grading rules").
 _DOMAIN_RE = re.compile(r"\\text\s*\{\s*(?:for|where)\s+(?:any\s+|all\s+|some\s+)?integers?\s*\}\s*[kmn]\s*$")
@@ -312,11 +318,20 @@ def _scan(text: str, prose: bool) -> list[_Token]:
             if tok not in _SPACES:
                 out.append(_Token("unit", "%") if tok == "\\%" else _Token("math", tok))
         elif kind == "word":
-            out.append(_word(tok, prose))
+            out.extend(_word(part, prose) for part in _split_copula(tok))
         else:
             if tok != "~":  # a LaTeX space
                 out.append(_Token("unit", "%") if tok == "%" else _Token("mark", tok))
     return out
+
+
+def _split_copula(word: str) -> list[str]:
+    """A CJK run with a sentence-final copula glued on (`個です`: no space in Japanese) as the word and
+    the copula, so each is looked up on its own."""
+    for copula in _BY_ROLE["copula"]:
+        if word.endswith(copula) and len(word) > len(copula) and _CJK_RE.search(word):
+            return [word[: -len(copula)], copula]
+    return [word]
 
 
 def _segment(inner: str) -> _Token:
@@ -422,8 +437,9 @@ def _read_value(tokens: list[_Token], prose: bool) -> Reading:
         return Reading("refused", "no single value" if not spans else "a second value")
     start, end = spans[0]
     before, value, after = tokens[:start], tokens[start:end], tokens[end:]
-    while after and after[-1].kind == "mark" and after[-1].text in _END | {",", ";", ":", "*", '"', "'", ")"}:
-        after = after[:-1]
+    while after and (after[-1].kind == "mark" and after[-1].text in _END | {",", ";", ":", "*", '"', "'", ")"}
+                     or after[-1].kind == "word" and _has("copula", after[-1].text)):
+        after = after[:-1]  # end punctuation, and a copula that ends the statement (`11です。`)
     if not _subject(before):
         return Reading("refused", "words before the value are not a known subject")
     percent = _tail(after)
