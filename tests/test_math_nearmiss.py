@@ -357,6 +357,15 @@ def multiple_choice(draw) -> list[Case]:
         same(f, gold, f"({gold})", "parenthesised letter", **kw),
         same(f, gold, choices[gold_i], "choice text", **kw),
         same(f, gold, f"\\text{{{gold}}}", "\\text letter", **kw),
+        near(f, gold, f"{gold} ({choices[other]})", "the right letter with another choice's value", **kw),
+        near(f, gold, f"{gold} ({int(choices[gold_i]) + 1})", "the right letter with a perturbed value", **kw),
+        same(f, gold, f"{gold} ({choices[gold_i]})", "the right letter with its own value", **kw),
+        Case(f, gold, "", False, "anchored letter, wrong value", choices=choices,
+             completion=f"Thus, the answer is {gold} ({int(choices[gold_i]) + 1})."),
+        Case(f, gold, "", False, "Chinese anchor, letter with a wrong value", choices=choices,
+             completion=f"\u6240\u4ee5\uff0c\u7b54\u6848\u662f {gold} ({int(choices[gold_i]) + 1})\u3002"),
+        Case(f, gold, "", True, "anchored letter with its value", choices=choices,
+             completion=f"Thus, the answer is {gold} ({choices[gold_i]})."),
     ]
 
 

@@ -59,8 +59,32 @@ def read_choice(answer: str, choices: Sequence[str]) -> str | None:
             return valid[i]
     lead = _LEADING_LETTER_RE.match(text)
     if lead and lead.group(1) in valid and not _hedged(text, lead.end(), lead.group(1), valid):
+        if _contradicts(text[lead.end():], choices[valid.index(lead.group(1))]):
+            return None
         return lead.group(1)
     return None
+
+
+_LOOSE_RE = re.compile(r"[\s{}$()\[\]\\*]")
+_LOOSE_SYMBOLS = (("\\pi", "π"), ("\\sqrt", "√"), ("^{\\circ}", "°"), ("^\\circ", "°"), ("\\circ", "°"),
+                  ("\\times", "×"), ("\\cdot", "·"))
+
+
+def _contradicts(rest: str, choice: str) -> bool:
+    """Whether what follows a leading letter states a value that is not that choice's text:
+    `B (6)` when B is `5` names no choice (a right letter with a wrong value is a wrong answer,
+    paid before). Only a rest holding a digit is checked (`D, not B`, `(A) because ...` are
+    not values); spacing, brackets, `$`, a final period and `\\pi`/`π`-style spellings are ignored."""
+    rest = rest.strip().lstrip(",:;").strip()
+    if not any(ch.isdigit() for ch in rest) or NEGATION_RE.search(rest):
+        return False
+    return _loose(rest) != _loose(choice)
+
+
+def _loose(text: str) -> str:
+    for latex, symbol in _LOOSE_SYMBOLS:
+        text = text.replace(latex, symbol)
+    return _LOOSE_RE.sub("", text).rstrip(".。").lower()
 
 
 def _hedged(text: str, start: int, letter: str, valid: str) -> bool:
