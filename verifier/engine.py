@@ -267,6 +267,7 @@ class Engine:
             with _CodeStart(self.metrics) as started:
                 result = await self.code.grade(task, None, files=files, on_start=started)  # None: its own limits
             queue_s, exec_s = started.waited()
+            self.metrics.items.labels("code", result["verdict"]).inc()  # one execution is one code item
             return {**result, "id": task.id, "queue_s": queue_s, "exec_s": exec_s}
         finally:
             self._release(1)
