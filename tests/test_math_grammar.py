@@ -183,7 +183,7 @@ def test_what_the_grammar_reads(text: str, kind: str) -> None:
 def test_long_texts_are_not_read_and_reading_is_linear() -> None:
     """Past `MAX_CHARS` nothing is read as a stated value; a megabyte completion extracts."""
     assert read("1 " + "apples " * MAX_CHARS).kind == "math"
-    completion = "x" * 1_000_000 + " The answer is " + "apples " * 500 + "6."
+    completion = "x" * 1_000_000 + ". The answer is " + "apples " * 500 + "6."  # `x...x The answer` leads with a word
     assert extract_answer(completion).source == "anchor"
 
 
@@ -259,4 +259,25 @@ def test_a_name_never_says_what_the_value_is(name: str) -> None:
     "The answer is Sam's age is 6.", "The answer is x is 6.",
 ])
 def test_a_name_as_agent_or_owner_still_pays(completion: str) -> None:
+    assert grade_math({"completion": completion, "gold": "6"})["verdict"] == "correct"
+
+
+@pytest.mark.parametrize("completion", [
+    "The wrong answer is 6.", "I doubt the answer is 6.", "My first guess for the answer is 6.",
+    "Not sure, but the answer is 6.", "An incorrect final answer: 6", "Perhaps the answer is 6.",
+    "We know 5 is not the answer is 6 wrong", "A tempting but wrong answer is $6$.",
+])
+def test_words_before_an_anchor_that_do_not_lead_to_it_state_no_answer(completion: str) -> None:
+    """The words before an English anchor in its clause are read too (`grammar.ANCHOR_LEADS`): only
+    connectives that conclude, determiners and `final`/`correct` lead to an answer."""
+    assert grade_math({"completion": completion, "gold": "6"})["verdict"] != "correct"
+    assert grade_math({"completion": completion.replace("6", "C"), "gold": "C", "choices": CHOICES})["verdict"] != "correct"
+
+
+@pytest.mark.parametrize("completion", [
+    "Thus, the answer is 6.", "So the final answer is 6.", "Final Answer: The final answer is $6$.",
+    "It is not 5, the answer is 6.", "**Answer:** 6", "Therefore, the correct answer is 6.",
+    "<think>hmm</think> The answer is 6.", "We get $x = 6$, so the answer is 6.", "### Final Answer\n6",
+])
+def test_anchors_that_lead_to_the_answer_still_pay(completion: str) -> None:
     assert grade_math({"completion": completion, "gold": "6"})["verdict"] == "correct"

@@ -16,7 +16,7 @@ from sandbox.checks import strip_end_tokens
 from sandbox.contract import PROFILES
 
 from .choices import read_choice
-from .grammar import after_value, attached_phrase
+from .grammar import after_value, anchor_lead, attached_phrase
 from .grammar import read as read_stated
 from .limits import DEFAULT_LIMITS, MathLimits
 from .unicode_math import to_ascii_math
@@ -251,7 +251,24 @@ def last_anchor_at(text: str, limits: MathLimits) -> tuple[int, str]:
         pass
     if last is None:
         return -1, ""
+    if last.group()[:1].isascii() and last.group()[:1].isalpha() and not anchor_lead(tail[_sentence_start(tail, last.start()): last.start()]):
+        return -1, ""  # `I doubt the answer is 6`: the sentence states no answer (grammar.ANCHOR_LEADS)
     return offset + last.start(), anchored_text(tail, last.end(), limits)
+
+
+_SENTENCE_BREAK_RE = re.compile(r"\n|[.!?。！？](?=\s)|[,，;>$}]|\\[\])]")
+_LEAD_CHARS = 200  # an anchor's sentence is read back this far at most (bounded, linear)
+
+
+def _sentence_start(text: str, pos: int) -> int:
+    """Where the clause holding `pos` starts: after the last line break, sentence end, comma,
+    semicolon, math delimiter, `>` (`<think>`) or closing brace before it (a box: `\\boxed{6}
+    **Final Answer**`). A clause before a comma is not read (`It is not B, the answer is D`)."""
+    start = max(pos - _LEAD_CHARS, 0)
+    found = None
+    for found in _SENTENCE_BREAK_RE.finditer(text, start, pos):
+        pass
+    return found.end() if found else start
 
 
 def anchored_text(text: str, pos: int, limits: MathLimits) -> str:

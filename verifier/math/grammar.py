@@ -149,6 +149,24 @@ LEXICON: tuple[Entry, ...] = (
            "Chinese units and measure words (never 十 百 千 万 亿, which scale, nor 倍, a multiple)"),
 )
 
+ANCHOR_LEADS = frozenset(
+    "so thus therefore hence finally overall consequently accordingly altogether then in conclusion summary short "
+    "sum the this my our final correct right complete exact full answer answers is".split()
+)
+"""What may stand before an English answer anchor in its sentence (`Thus, the answer is`, `So the
+final answer is`, `Final Answer: The final answer is`): connectives that conclude, determiners, and
+adjectives that say the answer is the final one. Not words around a value (`admitted` does not
+hold them): `The wrong answer is 6`, `I doubt the answer is 6`, `If n is odd, the answer is 6`
+state no answer (docs/math.md "Answer grammar")."""
+_LEAD_TOKEN_RE = re.compile(r"[^\W\d_]+|[^\s\w]|\d+")
+_LEAD_MARKS = frozenset("*#:,-_>|")
+
+
+def anchor_lead(prefix: str) -> bool:
+    """Whether `prefix`, the words before an English answer anchor in its sentence, only lead to it."""
+    return all(tok.lower() in ANCHOR_LEADS or tok in _LEAD_MARKS for tok in _LEAD_TOKEN_RE.findall(prefix))
+
+
 NEVER_NAMES = frozenset(
     "possibly about approximately roughly nearly almost maybe perhaps probably likely doubt guess think believe "
     "not no never none negative minus plus thousand thousands million millions billion billions trillion hundred "
