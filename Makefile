@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 50051
 
-.PHONY: serve test check venv venv-full proto docker compose images rootfs gvisor chromium promtool image load bench clean
+.PHONY: serve test check venv venv-full proto docker compose images rootfs gvisor bubblewrap chromium promtool image load bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -48,6 +48,10 @@ gvisor: docker
 compose: docker
 	bash scripts/ensure_compose.sh
 
+# Debian's bubblewrap for the userns backend (tests/test_sandbox_userns.py and every any_grader test).
+bubblewrap:
+	bash scripts/ensure_bubblewrap.sh
+
 # Debian's chromium (headless) for the browser test of `verifier report`.
 chromium:
 	bash scripts/ensure_chromium.sh
@@ -68,7 +72,7 @@ check: $(VENV)/.full
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -m unit -p no:cacheprovider
 
-test: check images rootfs gvisor compose chromium promtool image
+test: check images rootfs gvisor compose bubblewrap chromium promtool image
 	$(BIN)/python -m pytest -q -rs
 
 proto: $(VENV)/.full

@@ -316,10 +316,13 @@ def grpo_through_service(backend: str, groups: int) -> tuple[float, int, str]:
     return len(items) / cpu.wall, wrong, cpu.line()
 
 
+BACKENDS = ("docker", "gvisor", "userns")  # sandbox/config.py BACKENDS: docker first, the others' ratios to it
+
+
 def backends_side_by_side(n: int, groups: int) -> None:
     """Section 5: the same pool overhead and GRPO batch on each backend, in one run."""
     per_test, grpo = {}, {}
-    for backend in ("docker", "gvisor"):
+    for backend in BACKENDS:
         config = SandboxConfig(backend=backend, languages=("python",), pool_size=2, pool_name=f"bench-{backend}")
         with SyncGrader(config) as g:
             if not g.grader.available:
@@ -331,8 +334,9 @@ def backends_side_by_side(n: int, groups: int) -> None:
         grpo[backend] = rate
         print(f"[{backend}] GRPO batch ({groups} x 16 completions) through the service: {rate:.2f} items/s, "
               f"{wrong} verdicts unexpected; {line}", flush=True)
-    print(f"ratio gvisor/docker: per-test overhead {per_test['gvisor'] / per_test['docker']:.2f}x, "
-          f"GRPO items/s {grpo['gvisor'] / grpo['docker']:.2f}x; load average {os.getloadavg()[0]:.2f}")
+    for backend in BACKENDS[1:]:
+        print(f"ratio {backend}/docker: per-test overhead {per_test[backend] / per_test['docker']:.2f}x, "
+              f"GRPO items/s {grpo[backend] / grpo['docker']:.2f}x; load average {os.getloadavg()[0]:.2f}")
 
 
 # A stdin test as the datasets write them: typing imported, input read, an answer printed.
@@ -376,7 +380,7 @@ def main() -> None:
     ap.add_argument("--docker-sample", type=int, default=64, help="completions of the batch the docker-run baseline runs")
     ap.add_argument("--quick", action="store_true", help="smaller runs (a few minutes on 2 cores)")
     ap.add_argument("--grpo-only", action="store_true", help="only section 4")
-    ap.add_argument("--backends", action="store_true", help="only section 5: Docker and gVisor side by side")
+    ap.add_argument("--backends", action="store_true", help="only section 5: Docker, gVisor and userns side by side")
     ap.add_argument("--warm", action="store_true", help="only section 6: the warm fork against an interpreter per run")
     args = ap.parse_args()
     if args.quick:

@@ -1,4 +1,4 @@
-"""Sandboxed code grading: a warm pool of hardened sandboxes (Docker, or gVisor without a daemon), seven languages, per-test verdicts.
+"""Sandboxed code grading: a warm pool of hardened sandboxes (Docker, or without a daemon: gVisor, or Linux namespaces on the host's kernel), seven languages, per-test verdicts.
 
 Public API (everything else is private):
 

@@ -29,7 +29,7 @@ def add_subcommands(subparsers) -> argparse.ArgumentParser:
                         "of the same languages that no server on this host holds. Off by default: checkouts "
                         "with different recipes on one Docker daemon need each other's images")
     b.add_argument("--rootfs", nargs="?", const=SandboxConfig().rootfs_dir, default=None, metavar="DIR",
-                   help="also export each image's filesystem into DIR/<image>-<hash> for the gVisor backend "
+                   help="also export each image's filesystem into DIR/<image>-<hash> for the gVisor and userns backends "
                         "(`--sandbox-backend gvisor --sandbox-rootfs-dir DIR`; copy DIR to hosts without Docker). "
                         f"DIR defaults to {SandboxConfig().rootfs_dir}")
     b.set_defaults(func=cmd_build)

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 from .contract import MAX_TESTS, LanguageLimits, default_limits
 
-BACKENDS = ("docker", "gvisor")  # sandbox/backend.py and sandbox/gvisor.py
+BACKENDS = ("docker", "gvisor", "userns")  # sandbox/backend.py, sandbox/gvisor.py and sandbox/userns.py
+NATIVE_KERNEL = ("docker", "userns")  # programs run on the host's kernel: its fork of the warm interpreter is the fast start
 
 
 CALL_CACHE_MAX_MB = 256  # the runner's own bound on what it keeps (sandbox/harness/runner.py STASH_MAX)
@@ -25,8 +26,8 @@ class SandboxConfig:
     are adversarial: a model under optimisation pressure will find any limit that is missing.
     """
 
-    backend: str = field(default="docker", metadata={"help": "Sandbox backend, one of: docker | gvisor. 'docker': hardened containers of a Docker daemon. 'gvisor': rootless gVisor (runsc) sandboxes the server starts itself, from root filesystems in rootfs_dir: no daemon, no root, no privileges (unprivileged Kubernetes pods, HPC nodes; docs/sandboxes.md \"Sandbox backends\")."})
-    rootfs_dir: str = field(default_factory=lambda: os.path.expanduser("~/.cache/grpo-verifier/rootfs"), metadata={"help": "Backend gvisor: the folder of the sandboxes' root filesystems, one '<prefix>-<language>-<recipe hash>' folder per language, made by `verifier sandbox build --rootfs DIR` (ship that folder to hosts without Docker)."})
+    backend: str = field(default="docker", metadata={"help": "Sandbox backend, one of: docker | gvisor | userns. 'docker': hardened containers of a Docker daemon. 'gvisor': rootless gVisor (runsc) sandboxes the server starts itself, from root filesystems in rootfs_dir: no daemon, no root, no privileges (unprivileged Kubernetes pods, HPC nodes), a second kernel between the program and the host's. 'userns': the same root filesystems in Linux namespaces on the host's kernel (bubblewrap), Docker's class of isolation and cost without a daemon; needs CAP_SETUID/CAP_SETGID to map the runner's uids (docs/sandboxes.md \"Sandbox backends\")."})
+    rootfs_dir: str = field(default_factory=lambda: os.path.expanduser("~/.cache/grpo-verifier/rootfs"), metadata={"help": "Backends gvisor and userns: the folder of the sandboxes' root filesystems, one '<prefix>-<language>-<recipe hash>' folder per language, made by `verifier sandbox build --rootfs DIR` (ship that folder to hosts without Docker)."})
     docker_url: str | None = field(default=None, metadata={"help": "Docker Engine URL (e.g. unix:///var/run/docker.sock); None: docker.from_env(), which honours DOCKER_HOST."})
     languages: tuple[str, ...] = field(default=("python", "c", "cpp", "javascript", "java", "rust", "go"), metadata={"help": "Languages served. Each needs its image (`verifier sandbox build`)."})
     pool_size: int = field(default=2, metadata={"help": "Warm containers per language. Also the most jobs of one language running at once; more queue for a container (calls in arrival order; within a call the longest job first), until the caller's deadline (none: they wait their turn)."})
@@ -44,7 +45,7 @@ class SandboxConfig:
     work_tmpfs_mb: int = field(default=128, metadata={"help": "Size of /work (job files, compiled programs), a tmpfs counted in the memory limit."})
     tmp_tmpfs_mb: int = field(default=64, metadata={"help": "Size of /tmp (noexec tmpfs)."})
     tmpfs_inodes: int = field(default=4096, metadata={"help": "Inodes per tmpfs (file-count bombs stop here)."})
-    warm_fork: str = field(default="auto", metadata={"help": "Start Python programs and judges as forks of a warm interpreter in each container (docs/sandboxes.md, \"The warm interpreter\"): on | off | auto (on with Docker; with gVisor, judges only: its fork of the warm process measured slower than a program's interpreter start)."})
+    warm_fork: str = field(default="auto", metadata={"help": "Start Python programs and judges as forks of a warm interpreter in each container (docs/sandboxes.md, \"The warm interpreter\"): on | off | auto (on with Docker and userns; with gVisor, judges only: its fork of the warm process measured slower than a program's interpreter start)."})
     memory_overhead_mb: int = field(default=48, metadata={"help": "Added to a test's memory limit for the runner and its capture buffers (plus twice the stdout cap)."})
     file_size_limit_mb: int = field(default=64, metadata={"help": "Largest file a program may write (RLIMIT_FSIZE)."})
     output_limit_bytes: int = field(default=8 << 20, metadata={"help": "stdout kept per test; more gives output_limit (a 5 MB answer is fine)."})
@@ -79,7 +80,7 @@ class SandboxConfig:
     def warm(self, language: str, judge: bool = False) -> bool:
         """Whether a run starts as a fork of it: a judge wherever it runs (else the judge is a fork of
         the runner, whose memory holds earlier jobs' data), a program with Docker or when on."""
-        return self.warm_container(language) and (judge or self.warm_fork == "on" or self.backend == "docker")
+        return self.warm_container(language) and (judge or self.warm_fork == "on" or self.backend in NATIVE_KERNEL)
 
     def overhead_mb(self, language: str) -> int:
         """What a container holds beside a test's memory: the runner and its capture buffers, and

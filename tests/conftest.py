@@ -108,11 +108,11 @@ class ServerProcess(LocalServer):
         return [p for p in self.descendants() if p not in direct]
 
 
-@pytest.fixture(params=("docker", "gvisor"))
+@pytest.fixture(params=("docker", "gvisor", "userns"))
 def any_grader(request):
-    """The test module's `grader` (Docker) or `gvisor_grader` (the same settings under the gVisor
-    backend): a test taking this runs on both backends (tests/helpers.py BACKENDS)."""
-    return request.getfixturevalue("grader" if request.param == "docker" else "gvisor_grader")
+    """The test module's `grader` (Docker), `gvisor_grader` or `userns_grader` (the same settings
+    under the gVisor or userns backend): a test taking this runs on every backend (tests/helpers.py BACKENDS)."""
+    return request.getfixturevalue("grader" if request.param == "docker" else f"{request.param}_grader")
 
 
 @pytest.fixture(scope="session")

@@ -45,17 +45,17 @@ def request(tasks: list[dict]) -> pb.GradeRequest:
 
 
 # The sandbox backends the core verdict, limit and security tests run against (docs/sandboxes.md "Sandbox backends").
-BACKENDS = ("docker", "gvisor")
+BACKENDS = ("docker", "gvisor", "userns")
 
 
 def sandbox_config(backend: str = "docker", **kw):
-    """A SandboxConfig for `backend`. For gvisor the languages' root filesystems are exported from
-    their images first (`verifier sandbox build --rootfs`: instant when they exist)."""
+    """A SandboxConfig for `backend`. For gvisor and userns the languages' root filesystems are
+    exported from their images first (`verifier sandbox build --rootfs`: instant when they exist)."""
     from sandbox import SandboxConfig
     from sandbox.build import build_images
 
     config = SandboxConfig(backend=backend, **kw)
-    if backend == "gvisor":
+    if backend in ("gvisor", "userns"):
         build_images(config.languages, config=config, rootfs_dir=config.rootfs_dir, progress=lambda _m: None)
     return config
 
@@ -71,7 +71,7 @@ def runsc_registered() -> bool:
 
 @contextlib.contextmanager
 def one_sandbox(backend: str, pool_name: str, **kw) -> Iterator[Any]:
-    """A SyncGrader over a one-sandbox Python pool: backend "docker", "gvisor", or "runsc" (Docker
+    """A SyncGrader over a one-sandbox Python pool: backend "docker", "gvisor", "userns", or "runsc" (Docker
     with gVisor's runtime; the test is skipped, saying why, where dockerd lacks it). kw overrides."""
     import pytest
 

@@ -39,6 +39,15 @@ def gvisor_grader():
     g.close()
 
 
+@pytest.fixture(scope="module")
+def userns_grader():
+    """The same pool under the userns backend (any_grader)."""
+    g = SyncGrader(sandbox_config("userns", pool_size=1, pool_name="pytest-sandbox-faults", languages=LANGS))
+    assert g.grader.available, g.grader.unavailable_reason()
+    yield g
+    g.close()
+
+
 # Each program reads "a b", prints a+b, and first does something to its own files.
 C_MAIN = ("#include <stdio.h>\n#include <stdlib.h>\n#include <unistd.h>\n#include <sys/stat.h>\n"
           "int main(){int a,b;%s;if(scanf(\"%%d %%d\",&a,&b)!=2)return 1;printf(\"%%d\\n\",a+b);return 0;}")
@@ -306,6 +315,7 @@ def test_a_sandbox_that_dies_mid_job_says_how_in_its_infra_error(any_grader):
     for a program's own failure and nothing more to tell a crash from a kill."""
     from sandbox.gvisor import Sandbox
     from sandbox.job import InfraFailure, run_job
+    from sandbox.userns import Sandbox as UsernsSandbox
 
     g = any_grader.grader
     pool = g._pool
@@ -313,6 +323,8 @@ def test_a_sandbox_that_dies_mid_job_says_how_in_its_infra_error(any_grader):
     try:
         if isinstance(box.container, Sandbox):  # ended from outside the backend: box.dead stays False
             os.killpg(box.container.proc.pid, signal.SIGKILL)
+        elif isinstance(box.container, UsernsSandbox):  # its PID 1: the kernel ends the pid namespace
+            os.kill(box.container.pid1, signal.SIGKILL)
         else:
             docker.from_env().api.kill(box.container.id)
         plan = make_plan({"language": "python", "completion": "print(3)", "tests": ADD[:1]}, g.config)

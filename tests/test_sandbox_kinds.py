@@ -28,6 +28,13 @@ def gvisor_grader():
         yield g
 
 
+@pytest.fixture(scope="module")
+def userns_grader():
+    """The same pool under the userns backend (any_grader)."""
+    with one_sandbox("userns", "pytest-sandbox-kinds") as g:
+        yield g
+
+
 def task(program: str, **kw) -> dict:
     return {"kind": "code", "language": "python", "completion": f"```python\n{program}\n```", **kw}
 

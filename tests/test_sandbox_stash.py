@@ -74,6 +74,15 @@ def gvisor_grader():
     g.close()
 
 
+@pytest.fixture(scope="module")
+def userns_grader():
+    """The same pool under the userns backend (any_grader)."""
+    g = SyncGrader(sandbox_config("userns", pool_size=1, pool_name=POOL, languages=("python",)))
+    assert g.grader.available, g.grader.unavailable_reason()
+    yield g
+    g.close()
+
+
 @pytest.fixture
 def sent(monkeypatch) -> list[int]:
     """Bytes of blobs sent to runners, one entry per request (every backend's channel is a Channel,

@@ -38,6 +38,13 @@ def gvisor_grader():
 
 
 @pytest.fixture(scope="module")
+def userns_grader():
+    g = _grader("userns", True)
+    yield g
+    g.close()
+
+
+@pytest.fixture(scope="module")
 def exec_graders():
     """Graders that start every run as an interpreter of its own (warm_fork off), per backend."""
     made: dict = {}
@@ -233,7 +240,7 @@ def test_a_forked_program_is_pid_1s_child_with_no_middle_process(any_grader):
     got = outputs(any_grader, "import os\nprint(os.getpid(), os.getppid())", ["", "", "", ""])
     pids = [int(line.split()[0]) for line in got]
     assert all(line.split()[1] == "1" for line in got), got
-    step = 1 if any_grader.grader.config.backend == "docker" else 2
+    step = 1 if any_grader.grader.config.backend in ("docker", "userns") else 2
     assert [b - a for a, b in zip(pids, pids[1:])] == [step] * 3, got
     judged = {"kind": "code", "language": "python", "entry_point": "parent",
               "completion": "```python\nimport os\ndef parent():\n    return os.getppid()\n```",

@@ -40,6 +40,13 @@ def gvisor_grader():
     g.close()
 
 
+@pytest.fixture(scope="module")
+def userns_grader():
+    g = _grader("userns")
+    yield g
+    g.close()
+
+
 def grades_right(g: SyncGrader) -> None:
     """After an attack, the next completions are graded as ever: a right answer accepted, its near
     miss (one more than the sum) not, a judged one too."""

@@ -1,0 +1,635 @@
+"""The userns backend: daemonless sandboxes in Linux namespaces on the host's kernel, Docker's class
+of isolation without a daemon (docs/sandboxes.md "Sandbox backends").
+
+Each warm sandbox is the same runner (sandbox/harness/runner.py) as PID 1 of a new pid namespace, from
+the same root filesystem folder as the gVisor backend (`verifier sandbox build --rootfs`), talking
+over a socket pair given as its stdin and stdout (gvisor.RawChannel: the same protocol). The server
+starts it in two steps (sandbox/userns_launch.py): a user and mount namespace whose uid and gid maps
+it writes itself (a range, so the runner's three uids exist: root at start, the judge's and the
+program's), then bubblewrap (Debian's `bubblewrap`, scripts/ensure_bubblewrap.sh) inside it, which
+makes the pid, ipc, uts, net (loopback only) and cgroup namespaces, the read-only root, /proc, a
+minimal /dev, and binds the tmpfs /work, /tmp and /dev/shm; no_new_privs, only CAP_SETUID and
+CAP_SETGID for the runner's first lines, and a seccomp filter (seccomp_filter: Docker's default
+profile's refusals, namespaces and mounts among them) before the runner's exec.
+
+Limits held for the whole sandbox:
+- With cgroups (a host where the server may make them: v1 here, v2 where delegated): memory (= memory
+  + swap), pids and CPU quota on the sandbox's own cgroup, made before anything of it runs; the
+  runner reads the cgroup's CPU clock and OOM counter through read-only binds at /sys/fs/cgroup, as
+  in a Docker container.
+- Without: rlimits (RLIMIT_NPROC, per user namespace) and the host's watchdog (sandbox/watchdog.py),
+  which reads every process in the sandbox's pid namespace from outside (orphans included: they
+  are all below the sandbox's PID 1) and kills them over the memory limit (the program's memory_limit).
+
+What cannot be done unprivileged: a uid range needs CAP_SETUID and CAP_SETGID over the server's own
+user namespace (root, or a pod granted them); with one uid the judge would share the program's uid.
+The backend then refuses to start, naming this, and the gVisor backend is the daemonless choice.
+"""
+from __future__ import annotations
+
+import ctypes
+import itertools
+import json
+import logging
+import os
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import watchdog
+from .backend import SESSION_ARGV, STARTED, Backend, Box, owner_alive, owner_id, runner_ready, sandbox_env, session_ready
+from .channel import ChannelError
+from .config import SandboxConfig
+from .gvisor import RUNNER_ARGV, RawChannel
+from .languages import LANGUAGES
+
+log = logging.getLogger(__name__)
+
+LAUNCH = str(Path(__file__).with_name("userns_launch.py"))
+# The host ids the namespace's 0..65535 map to: far above any account, so a process that leaves
+# the sandbox's namespaces is nobody on the host. Every sandbox shares them; nothing keyed by a
+# host uid is reachable from inside (the kernel keyrings are refused: seccomp_filter).
+HOST_ID_BASE, ID_COUNT = 1_000_000_000, 65536
+STAGES = ("/mnt", "/media", "/srv", "/opt")  # a host folder the launch hides under its own tmpfs
+CGROUP_V1 = ("memory", "pids", "cpu", "cpuacct")
+_BACKENDS = itertools.count(1)
+BWRAP_EXTRA_PIDS = 1  # bubblewrap's own process outside the pid namespace, in the sandbox's cgroup
+
+# ------------------------------------------------------------------ seccomp (x86_64)
+AUDIT_ARCH_X86_64 = 0xC000003E
+# What Docker's default seccomp profile refuses to a container without capabilities, by x86_64 number:
+# ptrace and cross-process memory, mounts and the new mount API, namespaces, keyrings, bpf,
+# perf_event_open, userfaultfd, io_uring, modules, kexec, reboot, swap, clocks, quotas, handles,
+# NUMA policy and the legacy calls. Each answers EPERM.
+DENIED = {
+    "ptrace": 101, "syslog": 103, "uselib": 134, "ustat": 136, "sysfs": 139, "vhangup": 153, "modify_ldt": 154,
+    "pivot_root": 155, "_sysctl": 156, "acct": 163, "settimeofday": 164, "mount": 165, "umount2": 166,
+    "swapon": 167, "swapoff": 168, "reboot": 169, "sethostname": 170, "setdomainname": 171, "iopl": 172,
+    "ioperm": 173, "create_module": 174, "init_module": 175, "delete_module": 176, "get_kernel_syms": 177,
+    "query_module": 178, "quotactl": 179, "nfsservctl": 180, "lookup_dcookie": 212, "clock_settime": 227,
+    "mbind": 237, "set_mempolicy": 238, "get_mempolicy": 239, "kexec_load": 246, "add_key": 248,
+    "request_key": 249, "keyctl": 250, "migrate_pages": 256, "unshare": 272, "move_pages": 279,
+    "perf_event_open": 298, "fanotify_init": 300, "name_to_handle_at": 303, "open_by_handle_at": 304,
+    "clock_adjtime": 305, "setns": 308, "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312,
+    "finit_module": 313, "kexec_file_load": 320, "bpf": 321, "userfaultfd": 323, "io_uring_setup": 425,
+    "io_uring_enter": 426, "io_uring_register": 427, "open_tree": 428, "move_mount": 429, "fsopen": 430,
+    "fsconfig": 431, "fsmount": 432, "fspick": 433, "pidfd_getfd": 438, "mount_setattr": 442, "quotactl_fd": 443,
+}
+CLONE, CLONE3 = 56, 435
+CLONE_NEW_ANY = 0x7E020000  # CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET
+EPERM, ENOSYS = 1, 38
+
+
+def _insn(code: int, jt: int, jf: int, k: int) -> bytes:
+    return struct.pack("=HBBI", code, jt, jf, k)
+
+
+def seccomp_filter() -> bytes:
+    """The classic BPF program bubblewrap installs (--seccomp FD) before the runner's exec: another
+    architecture's calls (x32 included) kill the process; DENIED answer EPERM; clone with any
+    namespace flag EPERM; clone3 ENOSYS (its flags sit in memory a filter cannot read: the C
+    library then falls back to clone); everything else is allowed."""
+    ld, jeq, jset, jge, ret = 0x20, 0x15, 0x45, 0x35, 0x06
+    allow, kill, deny = 0x7FFF0000, 0x80000000, 0x00050000 | EPERM
+    prog = [_insn(ld, 0, 0, 4), _insn(jeq, 1, 0, AUDIT_ARCH_X86_64), _insn(ret, 0, 0, kill),
+            _insn(ld, 0, 0, 0), _insn(jge, 0, 1, 0x40000000), _insn(ret, 0, 0, kill)]
+    for nr in sorted(DENIED.values()):
+        prog += [_insn(jeq, 0, 1, nr), _insn(ret, 0, 0, deny)]
+    prog += [_insn(jeq, 0, 1, CLONE3), _insn(ret, 0, 0, 0x00050000 | ENOSYS),
+             _insn(jeq, 0, 3, CLONE), _insn(ld, 0, 0, 16),  # the low half of clone's flags
+             _insn(jset, 0, 1, CLONE_NEW_ANY), _insn(ret, 0, 0, deny), _insn(ret, 0, 0, allow)]
+    return b"".join(prog)
+
+
+# ------------------------------------------------------------------ cgroups
+def own_cgroups() -> dict[str, str]:
+    """This process's cgroup folders the sandboxes' cgroups go under, by controller (v1: memory,
+    pids, cpu, cpuacct; v2: ''), where the server may make folders there; {} where it may not."""
+    dirs: dict[str, str] = {}
+    try:
+        with open("/proc/self/cgroup") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return {}
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        for c in controllers.split(",") if controllers else [""]:
+            folder = f"/sys/fs/cgroup/{c}{path}" if c else f"/sys/fs/cgroup{path}"
+            if c in CGROUP_V1 and os.path.isdir(folder):
+                dirs[c] = folder
+    if set(CGROUP_V1) <= set(dirs):
+        dirs = {c: dirs[c] for c in CGROUP_V1}
+    elif "" in [line.split(":", 2)[1] for line in lines] and os.path.isfile("/sys/fs/cgroup/cgroup.controllers"):
+        v2 = "/sys/fs/cgroup" + next(line.split(":", 2)[2] for line in lines if line.split(":", 2)[1] == "")
+        try:  # delegated: the controllers we need are enabled for our children
+            with open(os.path.join(v2, "cgroup.subtree_control")) as f:
+                dirs = {"": v2} if {"memory", "pids", "cpu"} <= set(f.read().split()) else {}
+        except OSError:
+            dirs = {}
+    else:
+        dirs = {}
+    return dirs if all(os.access(d, os.W_OK) for d in dirs.values()) else {}
+
+
+def _write(folder: str, name: str, value: str | int) -> None:
+    with open(os.path.join(folder, name), "w") as f:
+        f.write(str(value))
+
+
+def _read(folder: str, name: str) -> str:
+    with open(os.path.join(folder, name)) as f:
+        return f.read()
+
+
+@dataclass
+class Sandbox:
+    """One userns sandbox: bubblewrap's process, its PID 1 on the host, its cgroup folders."""
+
+    id: str
+    proc: subprocess.Popen
+    pid1: int = 0  # the runner's host pid (bubblewrap's --info-fd)
+    cgroups: dict[str, str] = field(default_factory=dict)  # controller -> folder; {} without cgroups
+    spared: frozenset[int] = frozenset()  # host pids never killed for memory (the runner, the warm mother)
+    said: object = None  # the launch's stderr file (a failed start's reason)
+    oom_base: int = 0  # the cgroup's OOM kills when its job began (UsernsBackend.sentry_mb)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class UsernsBackend(Backend):
+    """Sandboxes in user, pid, mount, ipc, uts and net namespaces, started by the server (module docstring)."""
+
+    name = "userns"
+
+    def __init__(self, config: SandboxConfig, cgroups: bool = True) -> None:
+        self.config = config
+        self.bwrap = shutil.which("bwrap") or ""
+        self.stage = next((s for s in STAGES if os.path.isdir(s)), "")
+        self.tag = f"{os.getpid()}-{STARTED}-{next(_BACKENDS)}"
+        self._parents = own_cgroups() if cgroups else {}
+        self._cgroup_base = {c: os.path.join(d, f"grpo-userns-{self.tag}") for c, d in self._parents.items()}
+        self._boxes: dict[str, Box] = {}
+        self._lock = threading.Lock()
+        self._seq = 0
+        self._procs = watchdog.ProcessTable()
+        self._watch = None if self._parents else watchdog.Watchdog(
+            "sandbox-watch", self._watched, self._usage, self._over_limit, config.host_threads_per_sandbox)
+        self._held: dict[str, int] = {}
+
+    # -- the seam
+    def describe(self) -> str:
+        limits = "cgroup " + ("v2" if "" in self._parents else "v1") if self._parents else "rlimits and the host's watchdog"
+        return f"user namespaces (bubblewrap at {self.bwrap or 'nowhere: not installed'}; limits: {limits})"
+
+    def build_hint(self) -> str:
+        return (f"no root filesystem in {self.config.rootfs_dir}: run `verifier sandbox build --rootfs "
+                f"{self.config.rootfs_dir}` where Docker is, and copy that folder here")
+
+    def down_reason(self, e: BaseException) -> str:
+        return f"userns sandboxes cannot start: {e}"
+
+    def probe(self) -> None:
+        if not self.bwrap:
+            raise RuntimeError("bubblewrap (bwrap) is not on PATH: install Debian's `bubblewrap` (scripts/ensure_bubblewrap.sh)")
+        if os.uname().machine != "x86_64":
+            raise RuntimeError(f"the seccomp filter is written for x86_64, not {os.uname().machine}")
+        if not self.stage:
+            raise RuntimeError(f"none of {', '.join(STAGES)} exists to stage the sandbox's mounts")
+        if not can_map_range():
+            raise RuntimeError("mapping the runner's uids needs CAP_SETUID and CAP_SETGID over the server's user "
+                               "namespace (root, or a pod granted them); with one uid the judge would share the "
+                               "program's: use --sandbox-backend gvisor here (docs/sandboxes.md \"Sandbox backends\")")
+        self._base_cgroups()
+        if self._watch is not None:
+            self._watch.start()
+
+    def _base_cgroups(self) -> None:
+        """This server's cgroup folder over its sandboxes' (at probe, or at a first start without one)."""
+        for d in self._cgroup_base.values():
+            if not os.path.isdir(d):
+                os.makedirs(d, exist_ok=True)
+                if d == self._cgroup_base.get(""):
+                    _write(d, "cgroup.subtree_control", "+memory +pids +cpu")
+
+    def find_images(self, languages: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
+        """Each language's root filesystem folder (the gVisor backend's: the same rule, held the same way)."""
+        from .build import REGISTRY_BASE, base_tag, default_base, hold_rootfs, image_tag, rootfs_name
+        found, missing = {}, []
+        bases = dict.fromkeys((default_base(), base_tag(self.config.image_prefix), REGISTRY_BASE))
+        for lang in languages:
+            paths = [str(Path(self.config.rootfs_dir) / rootfs_name(image_tag(lang, self.config.image_prefix, b))) for b in bases]
+            for p in paths:
+                if p not in self._held and (fd := hold_rootfs(p)) is not None:
+                    self._held[p] = fd
+            path = next((p for p in paths if p in self._held), None)
+            if path:
+                found[lang] = path
+            else:
+                missing.append(lang)
+        return found, missing
+
+    def start(self, language: str, image: str, mem_mb: int) -> Box:
+        return self._start(language, image, mem_mb, RUNNER_ARGV, self.config.pids_limit, runner_ready)
+
+    def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int) -> Box:
+        return self._start(language, image, mem_mb, SESSION_ARGV, pids_limit, session_ready, session=True)
+
+    def memory_bytes(self, box: Box) -> int:
+        sb: Sandbox = box.container
+        try:
+            return self._memory_mb(sb) << 20 if not sb.cgroups else _cgroup_memory(sb.cgroups)
+        except (OSError, ValueError):
+            return 0
+
+    def kill(self, box: Box) -> None:
+        box.dead = True
+        self._kill_sandbox(box.container)
+        box.channel.close()
+
+    def remove(self, box: Box) -> None:
+        sb: Sandbox = box.container
+        self.kill(box)
+        try:
+            sb.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            log.warning("sandbox: bubblewrap of %s did not exit", sb.id)
+        for folder in sb.cgroups.values():
+            _rmdir_cgroup(folder)
+        if sb.said is not None:
+            sb.said.close()  # type: ignore[attr-defined]
+        with self._lock:
+            self._boxes.pop(sb.id, None)
+
+    def death_note(self, box: Box) -> str:
+        sb: Sandbox = box.container
+        try:
+            code = sb.proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            code = None
+        if box.killed:
+            return f"the host's watchdog killed it (over its {box.killed} limit)"
+        oom = f", cgroup OOM kills {_oom_kills(sb.cgroups)}" if sb.cgroups else ""
+        return f"{'the host stopped it; ' if box.dead else ''}bubblewrap {'running' if code is None else f'exit {code}'}{oom}"
+
+    def oom_killed(self, box: Box, wait_s: float = 3.0) -> bool:
+        """The box died of memory: its cgroup's OOM killer took the runner (the kernel picks programs
+        first: their oom_score_adj is 1000), or the watchdog killed it for memory."""
+        sb: Sandbox = box.container
+        try:
+            sb.proc.wait(timeout=wait_s)
+        except subprocess.TimeoutExpired:
+            pass
+        return box.killed == watchdog.MEMORY or (bool(sb.cgroups) and _oom_kills(sb.cgroups) > sb.oom_base)
+
+    def sentry_mb(self, box: Box) -> int:
+        """No user-space kernel here (-1). Called when a box starts and when each job begins
+        (Pool.mark_start): the cgroup's OOM counter is noted then, so a sandbox that dies later in
+        the job is the program's memory_limit only when an OOM kill came after it (oom_killed)."""
+        sb: Sandbox = box.container
+        if sb.cgroups:
+            sb.oom_base = _oom_kills(sb.cgroups)
+        return -1
+
+    def set_memory(self, box: Box, mb: int) -> None:
+        """The cgroup's limit (memory = memory + swap: _set_cgroup_memory), or the watchdog's reading
+        of Box.mem_mb."""
+        sb: Sandbox = box.container
+        if sb.cgroups and box.mem_mb != mb:
+            _set_cgroup_memory(sb.cgroups, mb)
+        box.mem_mb = mb
+
+    def reap(self) -> int:
+        """Cgroup folders of this host's dead servers (their sandboxes died with them: --die-with-parent)."""
+        removed = 0
+        own = set(self._cgroup_base.values())
+        for parent in self._parents.values():
+            for d in Path(parent).glob("grpo-userns-*"):
+                pid, _, rest = d.name.removeprefix("grpo-userns-").partition("-")  # '<pid>-<start ticks>-<count>'
+                if str(d) in own or not pid.isdigit():
+                    continue
+                if owner_alive(owner_id(int(pid)), rest.partition("-")[0]) is False:
+                    for sub in d.iterdir():
+                        if sub.is_dir():
+                            _rmdir_cgroup(str(sub))
+                    _rmdir_cgroup(str(d))
+                    removed += 1
+        return removed
+
+    def remove_own(self) -> None:
+        with self._lock:
+            boxes = list(self._boxes.values())
+        for box in boxes:
+            self.remove(box)
+
+    def close(self) -> None:
+        if self._watch is not None:
+            self._watch.stop()
+        self.remove_own()
+        for d in self._cgroup_base.values():
+            _rmdir_cgroup(d)
+        for fd in self._held.values():
+            os.close(fd)
+        self._held.clear()
+
+    # -- starting
+    def _start(self, language: str, rootfs: str, mem_mb: int, argv: list[str], pids: int, ready,
+               session: bool = False) -> Box:
+        with self._lock:
+            self._seq += 1
+            sid = f"{language}-{self.tag}-{self._seq}"
+        self._base_cgroups()
+        cgroups = self._make_cgroups(sid, mem_mb, pids)
+        mine, theirs = socket.socketpair()
+        ready_r, ready_w = os.pipe()
+        go_r, go_w = os.pipe()
+        info_r, info_w = os.pipe()
+        filt = os.memfd_create("seccomp", 0)
+        os.write(filt, seccomp_filter())
+        os.lseek(filt, 0, os.SEEK_SET)
+        spec = launch_spec(self.config, language, rootfs, self.stage, self.bwrap, argv, cgroups, pids,
+                           ready_w, go_r, info_w, filt)
+        said = tempfile.TemporaryFile()  # the launch's, bubblewrap's and the runner's stderr (never a program's)
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-I", "-S", LAUNCH, json.dumps(spec)], stdin=theirs, stdout=theirs,
+                stderr=said, pass_fds=(ready_w, go_r, info_w, filt), start_new_session=True, preexec_fn=_pdeathsig)
+        except BaseException:
+            for fd in (ready_r, go_w, info_r):
+                os.close(fd)
+            mine.close()
+            said.close()
+            for d in cgroups.values():
+                _rmdir_cgroup(d)
+            raise
+        finally:
+            theirs.close()
+            for fd in (ready_w, go_r, info_w, filt):
+                os.close(fd)
+        sb = Sandbox(id=sid, proc=proc, cgroups=cgroups, said=said)
+        ch = RawChannel(mine)
+        ch.threads_max = self._watch.threads_max if self._watch else 0
+        box = Box(language=language, container=sb, channel=ch, mem_mb=mem_mb, session=session)
+        try:
+            self._map(proc, ready_r, go_w, cgroups)
+            head, _ = ch.request({"op": "ping"}, timeout_s=self.config.start_timeout_s)
+            if not ready(head):
+                raise ChannelError(f"sandbox PID 1 answered {head!r}")
+            sb.pid1 = _child_pid(info_r)
+            mother = head.get("warm_mother")
+            sb.spared = frozenset({sb.pid1} | ({_host_pid(sb.pid1, mother)} if isinstance(mother, int) and mother > 1 else set()))
+        except BaseException as e:
+            self.remove(box)
+            raise ChannelError(f"{e}; the launch said: {_said(sb)}") from e
+        finally:
+            for fd in (ready_r, go_w, info_r):
+                os.close(fd)
+        with self._lock:
+            self._boxes[sid] = box
+        if self._watch is not None:
+            self._watch.start()
+        return box
+
+    def _map(self, proc: subprocess.Popen, ready_r: int, go_w: int, cgroups: dict[str, str]) -> None:
+        """The launch's user namespace made: write its uid and gid maps (the range), put it in the
+        sandbox's cgroups, then let it go on."""
+        if os.read(ready_r, 1) != b"u":
+            raise ChannelError("the launch ended before making its namespaces")
+        for name in ("uid_map", "gid_map"):
+            with open(f"/proc/{proc.pid}/{name}", "w") as f:
+                f.write(f"0 {HOST_ID_BASE} {ID_COUNT}\n")
+        for folder in cgroups.values():
+            _write(folder, "cgroup.procs", proc.pid)
+        os.write(go_w, b"g")
+
+    def _make_cgroups(self, sid: str, mem_mb: int, pids: int) -> dict[str, str]:
+        """The sandbox's own cgroup folders with its limits, before anything of it runs; {} without cgroups."""
+        made: dict[str, str] = {}
+        if not self._cgroup_base:
+            return made
+        try:
+            for c, base in self._cgroup_base.items():
+                made[c] = os.path.join(base, sid)
+                if not os.path.isdir(made[c]):  # cpu and cpuacct may be one hierarchy (cpu,cpuacct)
+                    os.mkdir(made[c])
+            _set_cgroup_memory(made, mem_mb)
+            quota = int(self.config.container_cpus * 100_000)
+            if "" in made:
+                _write(made[""], "pids.max", pids + BWRAP_EXTRA_PIDS)
+                _write(made[""], "cpu.max", f"{quota} 100000")
+            else:
+                _write(made["pids"], "pids.max", pids + BWRAP_EXTRA_PIDS)
+                _write(made["cpu"], "cpu.cfs_period_us", 100_000)
+                _write(made["cpu"], "cpu.cfs_quota_us", quota)
+        except BaseException:
+            for d in made.values():
+                _rmdir_cgroup(d)
+            raise
+        return made
+
+    # -- the watchdog (no cgroups)
+    def _watched(self) -> list[Box]:
+        with self._lock:
+            return list(self._boxes.values())
+
+    def _usage(self, box: Box) -> watchdog.Usage:
+        sb: Sandbox = box.container
+        return watchdog.Usage(mem_mb=self._memory_mb(sb), threads=self._procs.threads_below(sb.proc.pid))
+
+    def _memory_mb(self, sb: Sandbox) -> int:
+        """Without a cgroup: every process below bubblewrap (the whole pid namespace, orphans included:
+        they are reparented to its PID 1) by its anonymous memory, and the sandbox's tmpfs by their use."""
+        tmpfs = 0
+        for d in ("work", "tmp", "dev/shm"):
+            try:
+                st = os.statvfs(f"/proc/{sb.pid1}/root/{d}")
+                tmpfs += (st.f_blocks - st.f_bfree) * st.f_frsize
+            except OSError:
+                continue
+        return self._procs.anon_mb_below(sb.proc.pid, fresh=True) + (tmpfs >> 20)
+
+    def _over_limit(self, box: Box, reason: str) -> None:
+        """Over memory: every process of the sandbox but the runner and the warm interpreter's mother
+        (the run answers `oom`: watchdog.WatchedChannel), and the whole sandbox if its memory does not
+        come back under the limit within a second (files in its tmpfs: oom_killed says so); past its
+        threads, the whole sandbox."""
+        sb: Sandbox = box.container
+        if reason == watchdog.THREADS:
+            box.killed = reason
+            self._kill_sandbox(sb)
+            return
+        for pid in self._procs_below(sb.pid1):
+            if pid not in sb.spared:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        deadline = time.monotonic() + 1.0  # what no process holds (the tmpfs) may keep it over: the whole sandbox
+        while time.monotonic() < deadline and self._memory_mb(sb) > box.mem_mb:
+            time.sleep(watchdog.WATCH_S)
+        if self._memory_mb(sb) > box.mem_mb:
+            log.info("sandbox: %s over its memory limit with its programs gone: killed whole", sb.id)
+            box.killed = reason
+            self._kill_sandbox(sb)
+
+    def _procs_below(self, root: int) -> list[int]:
+        return [p for p in watchdog_tree(root) if p != root]
+
+    def _kill_sandbox(self, sb: Sandbox) -> None:
+        """SIGKILL the sandbox's PID 1 (the kernel then kills its whole pid namespace) and bubblewrap."""
+        with sb.lock:
+            for pid in (sb.pid1, sb.proc.pid):
+                if pid and sb.proc.poll() is None:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+
+
+def launch_spec(config: SandboxConfig, language: str, rootfs: str, stage: str, bwrap: str, argv: list[str],
+                cgroups: dict[str, str], pids: int, ready: int, go: int, info: int, filt: int) -> dict:
+    """sandbox/userns_launch.py's SPEC: Docker's hardening (sandbox/backend.py container_kwargs) in
+    bubblewrap's terms."""
+    uid, _, gid = config.user.partition(":")
+    tmpfs = f"nosuid,nodev,nr_inodes={config.tmpfs_inodes}"
+    work_exec = "exec" if LANGUAGES[language].exec_work else "noexec"
+    mounts = [["work", f"{tmpfs},{work_exec},size={config.work_tmpfs_mb}m,mode=0700,uid={uid},gid={gid or uid}"],
+              ["tmp", f"{tmpfs},noexec,size={config.tmp_tmpfs_mb}m,mode=1777"],
+              ["shm", f"{tmpfs},noexec,size={config.tmp_tmpfs_mb}m,mode=1777"]]
+    args = [bwrap, "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--unshare-cgroup-try",
+            "--as-pid-1", "--die-with-parent", "--new-session", "--hostname", "sandbox",
+            "--uid", "0", "--gid", "0", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
+            "--ro-bind", f"{stage}/root", "/", "--proc", "/proc", "--dev", "/dev",
+            "--bind", f"{stage}/work", "/work", "--bind", f"{stage}/tmp", "/tmp", "--bind", f"{stage}/shm", "/dev/shm",
+            "--mqueue", "/dev/mqueue", "--tmpfs", "/sys", "--perms", "0755", "--dir", "/sys/fs",
+            "--perms", "0755", "--dir", "/sys/fs/cgroup"]
+    for c, folder in cgroups.items():  # the runner's CPU clock and OOM counter (runner.py CPU_V1, OOM_FILE)
+        args += ["--ro-bind", folder, f"/sys/fs/cgroup/{c}" if c else "/sys/fs/cgroup"]
+    args += ["--remount-ro", "/sys", "--chdir", "/work", "--clearenv"]
+    for k, v in sandbox_env(config, language).items():
+        args += ["--setenv", k, v]
+    args += ["--info-fd", str(info), "--seccomp", str(filt), *argv]
+    rlimits = [["RLIMIT_NOFILE", config.nofile_limit], ["RLIMIT_CORE", 0]]
+    if not cgroups:
+        rlimits.append(["RLIMIT_NPROC", pids])
+    return {"server": os.getpid(), "ready": ready, "go": go, "rootfs": rootfs, "stage": stage, "tmpfs": mounts, "rlimits": rlimits, "argv": args}
+
+
+def can_map_range() -> bool:
+    """Whether this process may write a range into a child user namespace's maps: CAP_SETUID and
+    CAP_SETGID effective in its own user namespace (/proc/self/status CapEff bits 7 and 6)."""
+    try:
+        with open("/proc/self/status") as f:
+            eff = next(int(line.split()[1], 16) for line in f if line.startswith("CapEff:"))
+    except (OSError, StopIteration, ValueError):
+        return False
+    return eff & (1 << 7) != 0 and eff & (1 << 6) != 0
+
+
+def watchdog_tree(root: int) -> list[int]:
+    """`root` and every process below it, from /proc now (a kill must not miss a process just forked)."""
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    children.setdefault(int(f.read().rsplit(b")", 1)[1].split()[1]), []).append(int(name))
+            except (OSError, IndexError, ValueError):
+                continue
+    out, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo.extend(children.get(pid, ()))
+    return out
+
+
+def _host_pid(pid1: int, inner: int) -> int:
+    """The host pid of the process numbered `inner` in the pid namespace whose PID 1 is host pid `pid1`."""
+    for pid in watchdog_tree(pid1):
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                ns = next(line.split()[1:] for line in f if line.startswith("NSpid:"))
+            if int(ns[-1]) == inner:
+                return pid
+        except (OSError, StopIteration, ValueError, IndexError):
+            continue
+    return 0
+
+
+def _child_pid(info_r: int) -> int:
+    """The sandbox's PID 1 as the host sees it, from bubblewrap's --info-fd JSON."""
+    data = b""
+    while not data.rstrip().endswith(b"}"):
+        got = os.read(info_r, 4096)
+        if not got:
+            break
+        data += got
+    return int(json.loads(data)["child-pid"])
+
+
+def _said(sb: Sandbox) -> str:
+    """The launch's and bubblewrap's last words (a failed start)."""
+    try:
+        sb.proc.wait(timeout=2)
+    except subprocess.TimeoutExpired:
+        pass
+    f = sb.said
+    try:
+        f.seek(max(0, f.seek(0, 2) - 2000))  # type: ignore[attr-defined]
+        return f.read().decode(errors="replace")[-500:].strip() or "nothing"  # type: ignore[attr-defined]
+    except (OSError, ValueError, AttributeError):
+        return "nothing"
+
+
+def _pdeathsig() -> None:
+    """preexec_fn: the launch (then bubblewrap, which keeps it) gets SIGKILL when the server dies."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+
+
+def _set_cgroup_memory(cg: dict[str, str], mb: int) -> None:
+    """memory = memory + swap = mb. v1 wants memory.limit <= memsw.limit at every step: lower the
+    memory limit first when it is above mb (a new cgroup's is unlimited), else raise memsw first."""
+    n = mb << 20
+    if "" in cg:
+        _write(cg[""], "memory.max", n)
+        _write(cg[""], "memory.swap.max", 0)
+        return
+    mem = cg["memory"]
+    order = ["memory.limit_in_bytes"]
+    if os.path.exists(os.path.join(mem, "memory.memsw.limit_in_bytes")):
+        down = int(_read(mem, "memory.limit_in_bytes")) > n
+        order = order + ["memory.memsw.limit_in_bytes"] if down else ["memory.memsw.limit_in_bytes"] + order
+    for name in order:
+        _write(mem, name, n)
+
+
+def _cgroup_memory(cg: dict[str, str]) -> int:
+    return watchdog.cgroup_usage({k: v for k, v in cg.items() if k in ("memory", "pids", "")}).mem_mb << 20
+
+
+def _oom_kills(cg: dict[str, str]) -> int:
+    try:
+        text = _read(cg.get("memory") or cg[""], "memory.oom_control" if "memory" in cg else "memory.events")
+    except (OSError, KeyError):
+        return 0
+    return next((int(line.split()[1]) for line in text.splitlines() if line.startswith("oom_kill ")), 0)
+
+
+def _rmdir_cgroup(folder: str) -> None:
+    """Remove a sandbox's cgroup folder once its processes are gone (a few tries: they exit async)."""
+    for _ in range(50):
+        try:
+            os.rmdir(folder)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.02)
+    log.warning("sandbox: cgroup %s still busy", folder)

@@ -1,0 +1,297 @@
+"""The userns backend's own rules (issue 32, docs/sandboxes.md "Sandbox backends"): escapes refused,
+limits held for the whole sandbox (with its cgroup, and without one: rlimits and the host's
+watchdog), a program's own end is its verdict while a host fault is infra_error, nothing of a job
+reaches the next, and no network. The verdict, limit and security suites run here too (any_grader)."""
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+
+import pytest
+
+import sandbox.grader
+from sandbox.sync import SyncGrader
+from sandbox.userns import UsernsBackend, seccomp_filter, DENIED
+from tests.helpers import one_sandbox, sandbox_config
+
+pytestmark = pytest.mark.docker  # the root filesystems are exported from the Docker images
+
+
+@pytest.fixture(scope="module")
+def userns():
+    with one_sandbox("userns", "pytest-userns") as g:
+        yield g
+
+
+@pytest.fixture(scope="module")
+def watched():
+    """The same pool without cgroups: rlimits and the host's watchdog hold the limits (a host where
+    the server may not make cgroups)."""
+    make = sandbox.grader.make_backend
+    sandbox.grader.make_backend = lambda c: UsernsBackend(c, cgroups=False)
+    try:
+        g = SyncGrader(sandbox_config("userns", languages=("python",), pool_size=1, pool_name="pytest-userns-watched"))
+    finally:
+        sandbox.grader.make_backend = make
+    assert g.grader.available, g.grader.unavailable_reason()
+    assert "watchdog" in g.grader._backend.describe()
+    yield g
+    g.close()
+
+
+def py(code: str, expected: str = "3\n", **kw) -> dict:
+    return {"kind": "code", "language": "python", "completion": f"```python\n{code}\n```",
+            "tests": [{"stdin": "1 2\n", "expected_stdout": expected}], **kw}
+
+
+RIGHT = py("a, b = map(int, input().split())\nprint(a + b)")
+NEAR = py("a, b = map(int, input().split())\nprint(a + b + 1)")
+
+# Each attack prints "refused" when the kernel said no, and anything else when it got through.
+TRY = "import ctypes, os, sys\nlibc = ctypes.CDLL(None, use_errno=True)\ntry:\n{body}\nexcept OSError:\n    print('refused'); sys.exit()\n"
+ATTACKS = {
+    "write the root filesystem": "    open('/usr/lib/escaped', 'w').write('x')\n    print('written')",
+    "chmod the root filesystem": "    os.chmod('/usr/bin', 0o777)\n    print('changed')",
+    "ptrace the runner": "    r = libc.ptrace(16, 1, 0, 0)\n    print('refused' if r != 0 else 'attached')",
+    "signal the runner": "    os.kill(1, 15)\n    print('sent')",
+    "setuid to root": "    os.setuid(0)\n    print('root')",
+    "mount a tmpfs": "    r = libc.mount(b'none', b'/tmp', b'tmpfs', 0, None)\n    print('refused' if r != 0 else 'mounted')",
+    "unshare a user namespace": "    r = libc.unshare(0x10000000)\n    print('refused' if r != 0 else 'unshared')",
+    "unshare a mount namespace": "    r = libc.unshare(0x00020000)\n    print('refused' if r != 0 else 'unshared')",
+    "clone into new namespaces": "    r = libc.syscall(56, 0x10000000 | 17, 0, 0, 0, 0)\n    print('refused' if r < 0 else 'cloned')\n    r == 0 and os._exit(0)",
+    "keyrings": "    r = libc.syscall(248, b'user', b'k', b'v', 1, -4)\n    print('refused' if r < 0 else 'added')",
+    "bpf": "    r = libc.syscall(321, 0, 0, 0)\n    print('refused' if r < 0 else 'bpf')",
+    "io_uring": "    r = libc.syscall(425, 1, ctypes.create_string_buffer(120))\n    print('refused' if r < 0 else 'ring')",
+    "network to the world": "    import socket\n    socket.create_connection(('1.1.1.1', 53), timeout=2)\n    print('connected')",
+    "chroot out": "    os.chroot('/tmp')\n    print('chrooted')",
+}
+
+
+@pytest.mark.parametrize("attack", list(ATTACKS))
+def test_escapes_are_refused(userns, attack):
+    """Each attack's right answer is 'refused'; a kernel that let it through prints something else
+    (wrong_answer). The runner stays (same sandbox) and the next job is graded as ever."""
+    before = userns.grader.stats()["containers_recycled"]
+    r = userns.grade(py(TRY.format(body=ATTACKS[attack]), expected="refused\n"))
+    assert r["verdict"] == "accepted", (attack, r)
+    assert userns.grade(RIGHT)["verdict"] == "accepted"
+    assert userns.grade(NEAR)["verdict"] == "wrong_answer"
+    if attack != "signal the runner":  # a signal attempt the runner answers EPERM (uids): no recycle either
+        assert userns.grader.stats()["containers_recycled"] == before, attack
+
+
+def test_the_host_files_outside_the_root_filesystem_are_not_there(userns, tmp_path):
+    """A file of the host (this test's) is not in the sandbox's mount namespace, nor is /root, and
+    /proc shows the sandbox's processes only (its own pid namespace)."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("host secret")
+    code = (f"import os\nprint(os.path.exists({str(secret)!r}), os.path.exists('/root/.cache'),"
+            " max(int(p) for p in os.listdir('/proc') if p.isdigit()) < 100)")
+    assert userns.grade(py(code, expected="False False True\n"))["verdict"] == "accepted"
+
+
+def test_the_root_filesystem_is_left_as_it_was(userns):
+    rootfs = Path(userns.grader._backend.find_images(("python",))[0]["python"])
+    userns.grade(py("try:\n    open('/escaped', 'w')\nexcept OSError:\n    pass\nprint(3)"))
+    assert not (rootfs / "escaped").exists() and not (rootfs / "usr/lib/escaped").exists()
+
+
+def test_no_network_only_loopback_of_its_own(userns):
+    """The sandbox's net namespace has its own loopback and nothing else: a server listening on the
+    host's loopback is not reachable from it (near miss: its own loopback works)."""
+    host = socket.socket()
+    host.bind(("127.0.0.1", 0))
+    host.listen(1)
+    port = host.getsockname()[1]
+    try:
+        code = ("import socket\nprint(socket.if_nameindex() == [(1, 'lo')])\n"
+                f"try:\n    socket.create_connection(('127.0.0.1', {port}), timeout=2)\n    print('reached')\n"
+                "except OSError:\n    print('refused')\n"
+                "s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(1)\n"
+                "socket.create_connection(s.getsockname(), timeout=2); print('own loopback')")
+        r = userns.grade(py(code, expected="True\nrefused\nown loopback\n"))
+        assert r["verdict"] == "accepted", r
+        host.settimeout(0.5)
+        with pytest.raises(socket.timeout):
+            host.accept()
+    finally:
+        host.close()
+
+
+def test_without_the_caps_to_map_a_uid_range_the_backend_refuses_and_names_the_choice(monkeypatch):
+    """Unprivileged (no CAP_SETUID/CAP_SETGID over its user namespace) the runner's two uids cannot
+    be mapped: the backend refuses to start rather than run the judge as the program's uid."""
+    from sandbox import SandboxConfig, userns
+
+    assert userns.can_map_range()  # near miss: this host's server may (the suite runs as root)
+    monkeypatch.setattr(userns, "can_map_range", lambda: False)
+    backend = UsernsBackend(SandboxConfig(backend="userns"))
+    with pytest.raises(RuntimeError, match="CAP_SETUID.*--sandbox-backend gvisor"):
+        backend.probe()
+
+
+def test_the_seccomp_filter_refuses_what_it_names():
+    """Unit: the filter is whole instructions, and every refused call is in it."""
+    prog = seccomp_filter()
+    assert len(prog) % 8 == 0 and len(prog) // 8 < 4096
+    assert {"mount", "unshare", "setns", "ptrace", "keyctl", "bpf", "io_uring_setup"} <= set(DENIED)
+
+
+# ----------------------------------------------------------------- limits for the whole sandbox
+SPREAD = """import os, time
+kids = []
+for _ in range(4):
+    pid = os.fork()
+    if pid == 0:
+        x = bytearray(70 << 20)
+        for i in range(0, len(x), 4096): x[i] = 1
+        time.sleep(3)
+        os._exit(0)
+    kids.append(pid)
+for k in kids: os.waitpid(k, 0)
+print(3)"""
+
+
+@pytest.mark.parametrize("mode", ["userns", "watched"])
+def test_memory_spread_over_processes_is_held_for_the_whole_sandbox(mode, request):
+    """Four processes of 70 MB each under a 160 MB limit: each is under it, together they are not
+    (memory_limit); near miss: two of them fit."""
+    g = request.getfixturevalue(mode)
+    r = g.grade(py(SPREAD, memory_limit_mb=160, time_limit_s=10))
+    assert r["verdict"] == "memory_limit", r
+    two = g.grade(py(SPREAD.replace("range(4)", "range(2)"), memory_limit_mb=192, time_limit_s=10))
+    assert two["verdict"] == "accepted", two
+    assert g.grade(RIGHT)["verdict"] == "accepted"
+
+
+@pytest.mark.parametrize("mode", ["userns", "watched"])
+def test_a_fork_bomb_is_the_programs_verdict(mode, request):
+    g = request.getfixturevalue(mode)
+    r = g.grade(py("import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass", time_limit_s=2))
+    assert r["verdict"] in ("runtime_error", "time_limit", "memory_limit") and not r["retryable"], r  # its own, never infra_error
+    assert g.grade(RIGHT)["verdict"] == "accepted"
+    assert g.grade(NEAR)["verdict"] == "wrong_answer"
+
+
+def test_cpu_of_an_orphan_counts_for_its_run(userns):
+    """The program leaves a child burning CPU and waits: the sandbox's cgroup clock counts it
+    (time_limit); near miss: a short burn fits."""
+    burn = ("import os, time\nif os.fork() == 0:\n    os.setsid()\n    t = time.process_time()\n"
+            "    while time.process_time() - t < {s}: pass\n    os._exit(0)\ntime.sleep({w})\nprint(3)")
+    assert userns.grade(py(burn.format(s=5, w=4), time_limit_s=1))["verdict"] == "time_limit"
+    assert userns.grade(py(burn.format(s=0.05, w=0.5), time_limit_s=2))["verdict"] == "accepted"
+
+
+def test_a_program_killing_everything_it_can_is_its_own_verdict(userns):
+    """kill(-1) reaches the program's own processes only (not the runner: uids, PID 1), then its own
+    SIGKILL: runtime_error, never infra_error; the sandbox serves on."""
+    r = userns.grade(py("import os, signal\nos.kill(-1, signal.SIGKILL)\nos.kill(os.getpid(), signal.SIGKILL)"))
+    assert r["verdict"] == "runtime_error" and not r["retryable"], r
+    assert userns.grade(RIGHT)["verdict"] == "accepted"
+
+
+# ----------------------------------------------------------------- nothing reaches the next job
+LEAVE = """import os, sys, subprocess
+open('/tmp/left', 'w').write('x'); open('/dev/shm/left', 'w').write('x')
+import ctypes; ctypes.CDLL(None).shmget(0x5eed, 1 << 20, 0o1666)
+assert ctypes.CDLL(None).mq_open(b'/left', os.O_CREAT | os.O_RDWR, 0o600, None) >= 0
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.execv(sys.executable, [sys.executable, '-c', 'import time\\nwhile True: time.sleep(1)', 'left-behind'])
+    os._exit(0)
+print(3)"""
+SEE = """import os, ctypes
+procs = [p for p in os.listdir('/proc') if p.isdigit() and b'left-behind' in open(f'/proc/{p}/cmdline', 'rb').read()]
+print(os.listdir('/tmp'), os.listdir('/dev/shm'), os.listdir('/dev/mqueue'), procs, ctypes.CDLL(None).shmget(0x5eed, 0, 0) == -1)"""
+
+
+def test_nothing_of_a_job_is_left_for_the_next(userns):
+    assert userns.grade(py(LEAVE))["verdict"] == "accepted"
+    r = userns.grade(py(SEE, expected="[] [] [] [] True\n"))
+    assert r["verdict"] == "accepted", r
+
+
+def alive(pid: int) -> bool:
+    """A process that still runs (a zombie waiting for the host's init to reap it does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_sandboxes_die_with_nothing_left_on_the_host():
+    """Closing the grader removes every sandbox's processes and cgroups."""
+    g = SyncGrader(sandbox_config("userns", languages=("python",), pool_size=1, pool_name="pytest-userns-close"))
+    assert g.grade(RIGHT)["verdict"] == "accepted"
+    backend: UsernsBackend = g.grader._backend
+    boxes = list(backend._boxes.values())
+    pids = [b.container.pid1 for b in boxes]
+    folders = [f for b in boxes for f in b.container.cgroups.values()] + list(backend._cgroup_base.values())
+    g.close()
+    assert pids and not [p for p in pids if alive(p)]
+    assert not [f for f in folders if os.path.exists(f)]
+
+
+def test_reap_removes_the_cgroups_of_dead_servers_only(userns):
+    """A dead server's sandboxes died with it (--die-with-parent); its cgroup folders are removed
+    by the next server on the host, never a live server's (this one's)."""
+    backend: UsernsBackend = userns.grader._backend
+    assert backend._parents, "this host lets the server make cgroups"
+    dead = Path(backend._parents["pids"]) / "grpo-userns-4194999-1-1"  # a pid above any pid_max: gone
+    (dead / "python-4194999-1-1-1").mkdir(parents=True)
+    assert backend.reap() >= 1
+    assert not dead.exists()
+    assert all(os.path.isdir(d) for d in backend._cgroup_base.values())
+    assert userns.grade(RIGHT)["verdict"] == "accepted"
+
+
+DIES = """import os, sys
+sys.path.insert(0, {root!r})
+from sandbox import SandboxConfig
+from sandbox.backend import box_memory_mb
+from sandbox.userns import UsernsBackend
+c = SandboxConfig(backend="userns", languages=("python",))
+b = UsernsBackend(c)
+b.probe()
+box = b.start("python", b.find_images(("python",))[0]["python"], box_memory_mb(c, "python"))
+print(box.container.pid1, box.container.proc.pid, flush=True)
+os._exit(0)
+"""
+
+
+def test_sandboxes_die_with_their_server():
+    """A server that ends without closing (killed) takes its sandboxes with it, by two means: the
+    runner ends when its channel closes, and bubblewrap gets SIGKILL when the server goes (the
+    launch sets it again after its uid change; its PID 1 follows bubblewrap: --die-with-parent).
+    Either alone passes this test (checked: without the launch's parent-death signal it passes)."""
+    import subprocess
+    import sys
+
+    root = str(Path(__file__).resolve().parent.parent)
+    out = subprocess.run([sys.executable, "-c", DIES.format(root=root)], capture_output=True, text=True, timeout=120)
+    pids = [int(p) for p in out.stdout.split()]
+    assert len(pids) == 2, out.stderr[-2000:]
+    for _ in range(100):  # they die as the kernel delivers the parent-death signal
+        if not [p for p in pids if alive(p)]:
+            break
+        __import__("time").sleep(0.05)
+    assert not [p for p in pids if alive(p)]
+
+
+@pytest.mark.parametrize("mode", ["userns", "watched"])
+def test_memory_held_in_files_is_the_programs_memory_limit(mode, request):
+    """160 MB written to the sandbox's tmpfs under a 32 MB limit (the sandbox's own is that plus the
+    runner's room, box_memory_mb): the cgroup counts the tmpfs, and without one the watchdog reads it
+    (statvfs of each tmpfs) and kills the program as it crosses; memory_limit either way, never
+    infra_error. Near miss: 40 MB fits, and the next job is graded as ever (the reset wipes the files;
+    a sandbox whose memory stays over with its programs gone is killed whole: _over_limit)."""
+    g = request.getfixturevalue(mode)
+    fill = ("import time\nfor path in {paths!r}:\n    with open(path, 'wb') as f:\n        for _ in range(40):\n"
+            "            f.write(b'x' * (1 << 20))\ntime.sleep(1)\nprint(3)")  # files of 40 MB: under RLIMIT_FSIZE and each tmpfs
+    paths = ["big0", "big1", "/tmp/big", "/dev/shm/big"]  # 160 MB, over the sandbox's 32 MB + the runner's room
+    r = g.grade(py(fill.format(paths=paths), memory_limit_mb=32, time_limit_s=5))
+    assert r["verdict"] == "memory_limit" and not r["retryable"], r
+    assert g.grade(py(fill.format(paths=paths[:1]), memory_limit_mb=32, time_limit_s=5))["verdict"] == "accepted"
+    assert g.grade(RIGHT)["verdict"] == "accepted"
