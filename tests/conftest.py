@@ -38,7 +38,10 @@ def pytest_sessionfinish(session, exitstatus) -> None:
             continue
         if c.status == "running":
             leaked.append(f"{c.name} ({c.labels.get(LABEL_OWNER)})")
-        c.remove(force=True)
+        try:
+            c.remove(force=True)
+        except docker.errors.APIError:  # being removed by another session on the shared daemon (409) or gone
+            pass
     client.close()
     if leaked:
         print(f"\nsandbox containers left running by dead servers of this session: {', '.join(leaked)}")
