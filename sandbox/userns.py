@@ -220,16 +220,13 @@ class UsernsBackend(Backend):
 
     def find_images(self, languages: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
         """Each language's root filesystem folder (the gVisor backend's: the same rule, held the same way)."""
-        from .build import REGISTRY_BASE, base_tag, default_base, hold_rootfs, image_tag, rootfs_name
+        from .build import hold_rootfs, image_tag, rootfs_name
         found, missing = {}, []
-        bases = dict.fromkeys((default_base(), base_tag(self.config.image_prefix), REGISTRY_BASE))
-        for lang in languages:
-            paths = [str(Path(self.config.rootfs_dir) / rootfs_name(image_tag(lang, self.config.image_prefix, b))) for b in bases]
-            for p in paths:
-                if p not in self._held and (fd := hold_rootfs(p)) is not None:
-                    self._held[p] = fd
-            path = next((p for p in paths if p in self._held), None)
-            if path:
+        for lang in languages:  # the recipe's hash, whichever base built it (build.recipe_hash)
+            path = str(Path(self.config.rootfs_dir) / rootfs_name(image_tag(lang, self.config.image_prefix)))
+            if path not in self._held and (fd := hold_rootfs(path)) is not None:
+                self._held[path] = fd
+            if path in self._held:
                 found[lang] = path
             else:
                 missing.append(lang)
