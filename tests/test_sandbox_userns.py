@@ -295,3 +295,59 @@ def test_memory_held_in_files_is_the_programs_memory_limit(mode, request):
     assert r["verdict"] == "memory_limit" and not r["retryable"], r
     assert g.grade(py(fill.format(paths=paths[:1]), memory_limit_mb=32, time_limit_s=5))["verdict"] == "accepted"
     assert g.grade(RIGHT)["verdict"] == "accepted"
+
+
+# ----------------------------------------------------------------- per-user counts of the host (red team)
+HOARD = """import ctypes, os, time
+libc = ctypes.CDLL(None, use_errno=True)
+fds = []
+while (fd := {make}) != -1:
+    fds.append(fd)
+open('/tmp/hoarded', 'w').write(str(len(fds)))
+while os.path.exists('/tmp/hoarded'):  # until the host has tried
+    time.sleep(0.05)
+print('held' if len(fds) >= {least} else len(fds))"""
+# What a program hoards of a per-user count, the least it gets of it, and the host's root's try.
+COUNTS = {
+    "inotify instances": ("libc.inotify_init1(0)", 100, lambda libc: libc.inotify_init1(0)),
+    # a variant the fix was not written for: POSIX message queue bytes (RLIMIT_MSGQUEUE, 800 KB)
+    "message queue bytes": ("libc.mq_open(f'/q{len(fds)}'.encode(), os.O_CREAT | os.O_RDWR, 0o600, None)", 8,
+                            lambda libc: libc.mq_open(b"/pytest-userns-host", os.O_CREAT | os.O_RDWR, 0o600, None)),
+}
+
+
+@pytest.mark.parametrize("count", list(COUNTS))
+def test_a_sandbox_cannot_use_up_the_hosts_per_user_counts(userns, count):
+    """The kernel charges what a user namespace's users hold of the per-user counts (inotify
+    instances, pending signals, message queue bytes) to the namespace's creator as well, against
+    the host's per-user maximum (128 inotify instances). Created by the server's root, a program
+    holding its 128 left none to the host's root (the server, dockerd, every other sandbox). While
+    the program holds all it can get, the host's root still makes one; near miss: the program got
+    a fair share of its own."""
+    import ctypes
+    import threading
+    import time
+
+    make, least, host = COUNTS[count]
+    libc = ctypes.CDLL(None, use_errno=True)
+    box = next(iter(userns.grader._backend._boxes.values()))
+    root = Path(f"/proc/{box.container.pid1}/root/tmp")
+    out: dict = {}
+    task = py(HOARD.format(make=make, least=least), expected="held\n", time_limit_s=20)
+    t = threading.Thread(target=lambda: out.update(r=userns.grade(task)))
+    t.start()
+    try:
+        while not (root / "hoarded").exists():  # the program holds all it could get
+            assert t.is_alive(), out
+            time.sleep(0.05)
+        fd = host(libc)
+        err = ctypes.get_errno()
+        if fd >= 0:
+            os.close(fd)
+    finally:
+        (root / "hoarded").unlink(missing_ok=True)
+        t.join()
+        libc.mq_unlink(b"/pytest-userns-host")
+    assert fd >= 0, f"the host's root got no {count}: {os.strerror(err)}"
+    assert out["r"]["verdict"] == "accepted", out
+    assert userns.grade(RIGHT)["verdict"] == "accepted"
