@@ -351,3 +351,49 @@ def test_a_sandbox_cannot_use_up_the_hosts_per_user_counts(userns, count):
     assert fd >= 0, f"the host's root got no {count}: {os.strerror(err)}"
     assert out["r"]["verdict"] == "accepted", out
     assert userns.grade(RIGHT)["verdict"] == "accepted"
+
+
+# Ways to hold memory that is no process's private memory: a watchdog that counted each process's
+# anonymous pages (resident less shared) let 400 MB of the first two through under a 64 MB limit
+# (red team); the third is a variant the fix was not written for.
+SHARED = {
+    "shared anonymous mapping": "import mmap\nm = mmap.mmap(-1, {mb} << 20)\nfor i in range(0, {mb} << 20, 4096): m[i] = 1",
+    "memfds held by fd": "import os\nfds = [os.memfd_create('x') for _ in range(10)]\nfor fd in fds:\n    os.write(fd, b'x' * (({mb} << 20) // 10))",
+    "attached SysV segment": ("import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\nlibc.shmat.restype = ctypes.c_void_p\n"
+                              "i = libc.shmget(0, {mb} << 20, 0o600)\np = libc.shmat(i, None, 0)\nlibc.shmctl(i, 0, None)\n"
+                              "ctypes.memset(p, 1, {mb} << 20)"),
+}
+
+
+@pytest.mark.parametrize("mode", ["userns", "watched"])
+@pytest.mark.parametrize("way", list(SHARED))
+def test_shared_memory_is_the_programs_memory(mode, way, request):
+    """400 MB held as shared memory under a 64 MB limit is memory_limit, with the cgroup and with
+    the watchdog (which counts the internal tmpfs's files the sandbox's processes map or hold:
+    shmem_bytes_below). Near miss: 16 MB the same way fits."""
+    g = request.getfixturevalue(mode)
+    hold = SHARED[way] + "\nimport time\ntime.sleep(1)\nprint(3)"
+    r = g.grade(py(hold.format(mb=400), memory_limit_mb=64, time_limit_s=10))
+    small = g.grade(py(hold.format(mb=16), memory_limit_mb=64, time_limit_s=10))
+    if mode == "watched" and way.startswith("memfd"):  # refused without cgroups (next test)
+        assert [x["verdict"] for x in (r, small)] == ["runtime_error"] * 2 and "PermissionError" in r["detail"], r
+    else:
+        assert r["verdict"] == "memory_limit" and not r["retryable"], r
+        assert small["verdict"] == "accepted", small
+    assert g.grade(RIGHT)["verdict"] == "accepted"
+
+
+def test_memory_no_reading_sees_is_refused_without_cgroups(watched, userns):
+    """A memfd's fd sent over a socket to itself and closed: its pages are in no process's maps or
+    fds, so the watchdog cannot see them (400 MB under a 64 MB limit was accepted). Without cgroups
+    memfd_create is refused (EPERM: the program's own error); with the cgroup it is allowed and
+    counted (near miss)."""
+    code = ("import os, socket\na, b = socket.socketpair()\nfor _ in range(10):\n"
+            "    fd = os.memfd_create('x')\n    os.write(fd, b'x' * (40 << 20))\n"
+            "    socket.send_fds(a, [b'm'], [fd])\n    os.close(fd)\nimport time\ntime.sleep(1)\nprint(3)")
+    r = watched.grade(py(code, memory_limit_mb=64, time_limit_s=10))
+    assert r["verdict"] == "runtime_error" and "PermissionError" in r["detail"], r
+    assert userns.grade(py(code, memory_limit_mb=64, time_limit_s=10))["verdict"] == "memory_limit"
+    assert userns.grade(py(code.replace("40 << 20", "1 << 20"), memory_limit_mb=64, time_limit_s=10))["verdict"] == "accepted"
+    assert watched.grade(RIGHT)["verdict"] == "accepted"
+
