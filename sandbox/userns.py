@@ -387,8 +387,10 @@ class UsernsBackend(Backend):
             mother = head.get("warm_mother")
             sb.spared = frozenset({sb.pid1} | ({_host_pid(sb.pid1, mother)} if isinstance(mother, int) and mother > 1 else set()))
         except BaseException as e:
+            self.kill(box)
+            note = _said(sb)  # before remove, which closes the file
             self.remove(box)
-            raise ChannelError(f"{e}; the launch said: {_said(sb)}") from e
+            raise ChannelError(f"{e}; the launch said: {note}") from e
         finally:
             for fd in (ready_r, go_w, info_r):
                 os.close(fd)

@@ -397,3 +397,11 @@ def test_memory_no_reading_sees_is_refused_without_cgroups(watched, userns):
     assert userns.grade(py(code.replace("40 << 20", "1 << 20"), memory_limit_mb=64, time_limit_s=10))["verdict"] == "accepted"
     assert watched.grade(RIGHT)["verdict"] == "accepted"
 
+
+def test_a_failed_start_says_why(userns):
+    """The launch's own words reach the error (they were read after the file was closed: 'nothing')."""
+    from sandbox.channel import ChannelError
+
+    backend: UsernsBackend = userns.grader._backend
+    with pytest.raises(ChannelError, match="userns_launch: mount"):
+        backend.start("python", "/nonexistent-rootfs", 256)
