@@ -405,3 +405,46 @@ def test_a_failed_start_says_why(userns):
     backend: UsernsBackend = userns.grader._backend
     with pytest.raises(ChannelError, match="userns_launch: mount"):
         backend.start("python", "/nonexistent-rootfs", 256)
+
+
+PIPES = """import os, fcntl, time
+ps = []
+for _ in range(120):
+    r, w = os.pipe()
+    try:
+        fcntl.fcntl(w, 1031, 1 << 20)
+    except OSError:
+        pass
+    ps.append((r, w))
+open('/tmp/hoarded', 'w').write('1')
+while os.path.exists('/tmp/hoarded'):
+    time.sleep(0.05)
+print(3)"""
+PIPE_SIZE = "import os, fcntl\nr, w = os.pipe()\nfcntl.fcntl(w, 1031, 1 << 20)\nprint(fcntl.fcntl(w, 1032))"
+
+
+@pytest.mark.xfail(strict=True, reason="open (red team of issue 32): every sandbox's program is the same host uid "
+                   "(HOST_ID_BASE + 65534), whose pipe pages (pipe-user-pages-soft) all sandboxes share; Docker's are one uid too")
+def test_one_sandbox_cannot_shrink_another_sandboxs_pipes(userns):
+    """While a program in one sandbox holds 120 pipes of 1 MB, a program in another sandbox still
+    gets its 1 MB pipe (F_SETPIPE_SZ); near miss: it does when none holds them."""
+    import threading
+    import time
+
+    want = py(PIPE_SIZE, expected=f"{1 << 20}\n")
+    with one_sandbox("userns", "pytest-userns-other") as other:
+        assert other.grade(want)["verdict"] == "accepted"
+        box = next(iter(userns.grader._backend._boxes.values()))
+        marker = Path(f"/proc/{box.container.pid1}/root/tmp/hoarded")
+        out: dict = {}
+        t = threading.Thread(target=lambda: out.update(r=userns.grade(py(PIPES, time_limit_s=20))))
+        t.start()
+        try:
+            while not marker.exists():
+                assert t.is_alive(), out
+                time.sleep(0.05)
+            r = other.grade(want)
+        finally:
+            marker.unlink(missing_ok=True)
+            t.join()
+    assert r["verdict"] == "accepted", r
