@@ -156,6 +156,10 @@ class Backend:
         until an innocent job crossed the budget). If not, the pool replaces it (red team of issue 22),
         so no job pays for an earlier job's leftovers and each starts with half the thread budget free."""
         now, threads = self.sentry_mb(box), self.host_threads(box)
+        if now >= 0 and box.sentry_mb >= 0 and now - box.sentry_mb > SENTRY_REST_MB:
+            # acted on only once settled (watchdog.settled: one reading can catch a transient);
+            # unsettled, the largest (replacing a box is the safe side)
+            now = watchdog.settled(lambda: self.sentry_mb(box))
         memory_ok = now < 0 or box.sentry_mb < 0 or now - box.sentry_mb <= SENTRY_REST_MB
         own = self.sandbox_mb(box)  # and nothing of the job in the sandbox's own memory (LEFTOVER_MB)
         own_ok = own < 0 or box.sandbox_rest_mb < 0 or own - box.sandbox_rest_mb <= LEFTOVER_MB + (sum(box.stash.values()) >> 20)
@@ -325,6 +329,7 @@ class DockerBackend(Backend):
         self._client = None
         # under runsc: the host's watchdog over each container's cgroup (sandbox/watchdog.py, RUNSC_HOST_PIDS_MARGIN)
         self._watched: dict[str, tuple[Box, dict[str, str]]] = {}  # container id -> (box, its cgroup folders)
+        self._mem_files: dict[str, str] = {}  # container id -> its gVisor memory file ("": not readable here)
         self._lock = threading.Lock()
         self._watch = watchdog.Watchdog("sandbox-watch", self._watched_boxes, self._usage, self._over_limit,
                                         config.host_threads_per_sandbox) if config.runtime == "runsc" else None
@@ -394,10 +399,12 @@ class DockerBackend(Backend):
                 raise ChannelError(f"sandbox PID 1 answered {head!r}")
             box = Box(language=language, container=c, channel=ch, mem_mb=mem_mb)
             if self._watch is not None:  # its cgroup, found from its host process (v1 or v2, any driver)
-                dirs = watchdog.cgroup_dirs(self.client.api.inspect_container(c.id)["State"]["Pid"])
+                pid = self.client.api.inspect_container(c.id)["State"]["Pid"]
+                dirs = watchdog.cgroup_dirs(pid)
                 watchdog.cgroup_usage(dirs)  # readable, or this container cannot be watched: never used
                 with self._lock:
                     self._watched[c.id] = (box, dirs)
+                    self._mem_files[c.id] = watchdog.memory_file([pid])
                 box.sandbox_rest_mb = self.sandbox_mb(box)
                 self._watch.start()
         except BaseException:
@@ -423,6 +430,7 @@ class DockerBackend(Backend):
         self._remove(box.container)
         with self._lock:
             self._watched.pop(box.container.id, None)
+            self._mem_files.pop(box.container.id, None)
 
     def sentry_mb(self, box: Box) -> int:
         """Under runsc: the container's anonymous memory (its cgroup's memory.stat: gVisor's Go heaps;
@@ -445,15 +453,38 @@ class DockerBackend(Backend):
             return [box for box, _ in self._watched.values()]
 
     def _usage(self, box: Box) -> watchdog.Usage:
-        """Under runsc: the container's memory and tasks (gVisor's host threads) from its cgroup."""
+        """Under runsc: the container's tasks (gVisor's host threads) from its cgroup, and its memory
+        as the gVisor backend counts it (docs/sandboxes.md "Sandbox backends"): gVisor's memory file
+        (the program's pages and tmpfs) plus what gVisor's Go heaps grew since the job began. The
+        whole cgroup also holds the Sentry's and gofer's rest and gVisor's copies of the files it
+        read (63 MB at rest against runc's 32), so a right answer near its limit was memory_limit
+        here and accepted under runc and the gVisor backend. The cgroup alone where the memory file
+        cannot be read from here (another user's process)."""
         with self._lock:
             dirs = self._watched[box.container.id][1]
-        return watchdog.cgroup_usage(dirs)
+            mem_file = self._mem_files.get(box.container.id, "")
+        use = watchdog.cgroup_usage(dirs)
+        firm = self._file_mb(mem_file)
+        if firm < 0:
+            return use
+        kernel = self.sentry_mb(box) - box.sentry_base if box.sentry_base >= 0 else 0
+        return watchdog.Usage(mem_mb=firm + max(0, kernel), threads=use.threads, firm_mb=firm)
+
+    @staticmethod
+    def _file_mb(mem_file: str) -> int:
+        try:
+            return (os.stat(mem_file).st_blocks * 512) >> 20 if mem_file else -1
+        except OSError:
+            return -1
 
     def sandbox_mb(self, box: Box) -> int:
-        """Under runsc: the cgroup's memory (the watchdog's reading) less gVisor's Go heaps (sentry_mb)."""
+        """Under runsc: gVisor's memory file, or where it cannot be read the cgroup's memory less
+        gVisor's Go heaps (sentry_mb)."""
         with self._lock:
             dirs = self._watched.get(box.container.id, (None, None))[1]
+            mem_file = self._mem_files.get(box.container.id, "")
+        if (firm := self._file_mb(mem_file)) >= 0:
+            return firm
         try:
             return max(0, watchdog.cgroup_usage(dirs).mem_mb - max(0, self.sentry_mb(box))) if dirs else -1
         except OSError:

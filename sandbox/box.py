@@ -28,6 +28,7 @@ class Box:
     sentry_base: int = -1  # the same when its job (or session) began: the gVisor backend's watchdog counts its growth
     killed: str = ""  # the watchdog killed the whole sandbox, and why (watchdog.MEMORY, THREADS): the program's verdict
     sandbox_rest_mb: int = -1  # Backend.sandbox_mb right after its start (Backend.at_rest); -1: none
+    heap_over_since: float = 0.0  # when the watchdog first read it over its limit by gVisor's heap alone (Watchdog._check)
     lock: threading.Lock = field(default_factory=threading.Lock)
     # what its runner holds of tasks' test sets (sandbox/job.py _stash): sha256 -> bytes, least recently used first
     stash: OrderedDict[str, int] = field(default_factory=OrderedDict)

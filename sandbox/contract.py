@@ -89,7 +89,7 @@ HOST_FAULTS = frozenset(names(fault="host"))
 # (trainer/tasks.py), and `verifier grade` exits "nothing graded" when every item is one (grade_file.py)
 UNGRADED = frozenset(v.name for v in TABLE if v.fault in ("host", "task"))
 # the answer's correctness is unknown (also a bad gold): no accuracy reward; the HTTP trainer routes
-# answer 0.0 and a flag (verifier/api/http.py), a session's final value raises (trainer/sessions.py)
+# answer 0.0 and a flag (verifier/api/trainer_routes.py), a session's final value raises (trainer/sessions.py)
 UNJUDGED = frozenset(v.name for v in TABLE if v.fault)
 NOT_FOUND = frozenset(names(found=False))  # nothing to grade in the completion: format reward 0
 NOT_BUILT = frozenset(names(builds=False))  # the program was not built: compiles reward 0
@@ -194,7 +194,7 @@ EXTRACT_MAX = 2000  # characters of a code result's extracted program
 MATH_SHOWN_CHARS = 200  # characters of a math result's detail and extracted answer
 
 # The tail of a completion the trainer's reward functions and HTTP trainer routes keep (answers sit at
-# the end; trainer/config.py RewardConfig.max_completion_chars, verifier/api/http.py): it keeps a
+# the end; trainer/config.py RewardConfig.max_completion_chars, verifier/api/trainer_routes.py): it keeps a
 # request under the server's field limit.
 MAX_COMPLETION_CHARS = 100_000
 
@@ -231,7 +231,7 @@ MAX_TESTS = 1000
 # program and again for each checker run, under flat names of at most 100 characters;
 TASK_MAX_FILES = 16
 TASK_MAX_FILES_BYTES = 4 << 20  # all of them together
-# an Execute request's `files` (verifier/execute.py, sessions) are one tool call's working directory,
+# an Execute request's `files` (verifier/execute_wire.py, sessions) are one tool call's working directory,
 # written once, bounded in all by the request's max_field_bytes.
 EXECUTE_MAX_FILES = 64
 EXECUTE_MAX_FILE_NAME_BYTES = 255  # a Linux file name

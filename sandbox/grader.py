@@ -186,9 +186,10 @@ class CodeGrader:
     async def settled(self) -> None:
         """Wait until the boxes of finished jobs are reset and back in the pool (or replaced): the
         resets run after each job's answer (_run), so stats() right after an answer may not count
-        a recycle yet. For tests and scripts; the server never waits for it."""
-        while self._resets:
-            await asyncio.gather(*self._resets, return_exceptions=True)
+        a recycle yet. The boxes replaced are removed too (Pool.removals): until then a backend
+        still lists them, dying. For tests and scripts; the server never waits for it."""
+        while self._resets or (self._pool and self._pool.removals()):
+            await asyncio.gather(*self._resets, *(self._pool.removals() if self._pool else ()), return_exceptions=True)
 
     def stats(self) -> dict:
         p = self._pool

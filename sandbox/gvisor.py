@@ -17,8 +17,9 @@ Without cgroups (rootless), the limits hold as follows (docs/sandboxes.md "Sandb
   SandboxConfig.host_threads_per_sandbox the sandbox is killed (runtime_error naming the budget).
   Weaker than a cgroup: the program can overshoot for one period.
 - pids: RLIMIT_NPROC in the sandbox, which gVisor enforces on processes and threads.
-- CPU time: the runner's RLIMIT_CPU and the run's CPU usage (no cgroup CPU clock inside gVisor);
-  the CPU share (container_cpus) is not capped.
+- CPU time: every task of the sandbox, from gVisor's own accounting, read by the runner (its
+  TaskClock: no cgroup CPU clock inside gVisor; docs/sandboxes.md "CPU time without a cgroup"),
+  plus RLIMIT_CPU; the CPU share (container_cpus) is not capped.
 Sandboxes die with their server: runsc gets PR_SET_PDEATHSIG, and the runner exits when its stdin
 (the socket) closes.
 """
@@ -235,7 +236,9 @@ class GvisorBackend(Backend):
         """The anonymous memory of runsc and every process below it: gVisor's kernel's Go heap and its
         gofer's; the sandbox's own memory is the memory file, shared memory."""
         sb: Sandbox = box.container
-        return self._procs.anon_mb_below(sb.proc.pid, fresh=True) if sb.proc.poll() is None else -1
+        if box.dead or sb.proc.poll() is not None:
+            return -1  # being removed: a dying sandbox's reading is no box's (it read 347 MB, then 0)
+        return self._procs.anon_mb_below(sb.proc.pid, fresh=True)
 
     def _start_once(self, language: str, spec: dict, mem_mb: int, ready, session: bool = False) -> Box:
         with self._lock:
@@ -386,7 +389,8 @@ class GvisorBackend(Backend):
         ptrace platform's stubs: this user's processes)."""
         sb: Sandbox = box.container
         kernel = self._procs.anon_mb_below(sb.proc.pid) - box.sentry_base if box.sentry_base >= 0 else 0
-        return watchdog.Usage(mem_mb=self._used_mb(sb) + max(0, kernel), threads=self._procs.threads_below(sb.proc.pid))
+        firm = self._used_mb(sb)
+        return watchdog.Usage(mem_mb=firm + max(0, kernel), threads=self._procs.threads_below(sb.proc.pid), firm_mb=firm)
 
     def sandbox_mb(self, box: Box) -> int:
         try:

@@ -257,6 +257,10 @@ class Pool:
         self._removing.add(task)
         task.add_done_callback(self._removing.discard)
 
+    def removals(self) -> list[asyncio.Future]:
+        """The removals of replaced boxes still under way (release: never awaited by a job)."""
+        return list(self._removing)
+
     async def close(self) -> None:
         self._closed = True
         for t in list(self._tasks):

@@ -32,10 +32,30 @@ MEMORY, THREADS = "memory", "threads"  # why the watchdog killed (Channel.over, 
 
 @dataclass(frozen=True)
 class Usage:
-    """What a sandbox takes of the host now."""
+    """What a sandbox takes of the host now. `firm_mb`: the part of mem_mb read exactly (gVisor's
+    memory file, committed pages); the rest is gVisor's heap as its processes' resident memory
+    shows it, which moves on its own (Go's collector and scavenger). -1: all of it is firm (a cgroup)."""
 
     mem_mb: int
     threads: int
+    firm_mb: int = -1
+
+
+SETTLE_READS, SETTLE_GAP_S, SETTLE_MB = 5, 0.02, 8  # settled(): how often, how far apart, how close
+
+
+def settled(read: Callable[[], int], unsettled: Callable[[list[int]], int] = max) -> int:
+    """A reading the host acts on, once it holds still: two readings SETTLE_GAP_S apart within
+    SETTLE_MB of each other give the later; -1 (gone) at once. One that never settles in
+    SETTLE_READS readings gives `unsettled` of them (the caller's safe side). A single reading can
+    catch a transient: a box's kernel read 347 MB, then 0 MB when read again (issue 30)."""
+    seen = [read()]
+    while seen[-1] >= 0 and len(seen) < SETTLE_READS:
+        time.sleep(SETTLE_GAP_S)
+        seen.append(read())
+        if seen[-1] < 0 or abs(seen[-1] - seen[-2]) <= SETTLE_MB:
+            return seen[-1]
+    return seen[-1] if seen[-1] < 0 else unsettled(seen)
 
 
 def verdict(reason: str, threads_max: int) -> tuple[str, str]:
@@ -109,6 +129,29 @@ class ProcessTable:
                     continue  # exited meanwhile
         self._children, self._threads, self._at = children, threads, time.monotonic()
         self._anon = {root: v for root, v in self._anon.items() if root in threads}  # sandboxes gone
+
+
+def memory_file(pids: Iterable[int]) -> str:
+    """/proc/<pid>/fd/N of gVisor's memory file (a memfd named runsc-memory: every page the
+    sandbox's processes and tmpfs committed, as its blocks) held by one of these host processes or
+    a child of theirs; "" where none is found or readable (another user's processes)."""
+    for pid in pids:
+        for p in [pid, *_children(pid)]:
+            try:
+                for fd in os.listdir(f"/proc/{p}/fd"):
+                    if os.readlink(f"/proc/{p}/fd/{fd}").startswith("/memfd:runsc-memory"):
+                        return f"/proc/{p}/fd/{fd}"
+            except OSError:
+                continue
+    return ""
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(c) for c in f.read().split()]
+    except (OSError, ValueError):
+        return []
 
 
 def cgroup_dirs(pid: int) -> dict[str, str]:
@@ -231,6 +274,10 @@ class Watchdog:
             log.debug("sandbox: watch of %s: %s", box.id, e)
             return
         reason = MEMORY if use.mem_mb > box.mem_mb else THREADS if use.threads > self.threads_max else ""
+        if reason == MEMORY and 0 <= use.firm_mb <= box.mem_mb and not self._heap_settled(box):
+            return  # over by gVisor's heap alone: a fresh reading of it first (never a transient's kill)
+        if reason != MEMORY:
+            box.heap_over_since = 0.0
         if not reason:
             return
         with ch.turn:
@@ -242,6 +289,15 @@ class Watchdog:
             else:
                 ch.idle_over = ch.idle_over or reason
         threading.Thread(target=self._kill, args=(box, reason, seq), daemon=True).start()
+
+    @staticmethod
+    def _heap_settled(box: Box) -> bool:
+        """Whether the box has read over its limit by gVisor's heap alone for 2 x THREADS_S: past
+        the heap's cached reading (ProcessTable), so a second, fresh one said it too."""
+        now = time.monotonic()
+        if not box.heap_over_since:
+            box.heap_over_since = now
+        return now - box.heap_over_since >= 2 * THREADS_S
 
     def _kill(self, box: Box, reason: str, seq: int) -> None:
         ch: WatchedChannel = box.channel  # type: ignore[assignment]

@@ -101,7 +101,7 @@ def test_verdict_lists_keep_their_members_and_order():
 def test_execute_statuses_map_as_before():
     """A test's verdict as an Execute status: accepted is ok, a verdict Execute names is itself, any
     other failure of the program (wrong_answer when an expected output was given, no_code) runtime_error."""
-    from verifier.execute import execute_response
+    from verifier.api.execute import execute_response
     assert set(contract.EXECUTE_STATUSES) == {"ok", "compile_error", "runtime_error", "time_limit", "memory_limit",
                                               "output_limit", "infra_error"}
     for name in contract.SANDBOX_VERDICTS:
@@ -138,7 +138,7 @@ def test_support_file_limits_differ_by_edge():
     """A graded task's files travel with every task of a batch and are written again for each checker
     run; an Execute request's are one tool call's directory: two edges, two limits, one home."""
     from sandbox.contract import CodeTask, TaskError
-    from verifier.execute import check_files
+    from verifier.execute_wire import check_files
 
     many = {f"f{i}.txt": "x" for i in range(contract.TASK_MAX_FILES + 1)}
     with pytest.raises(TaskError, match="files"):

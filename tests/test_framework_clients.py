@@ -240,7 +240,7 @@ def test_verifier_does_not_import_trainer():
 def test_parking_is_bounded_and_shares_one_job_per_request():
     """At most `most` parked jobs; an identical running job is kept (the retry joins it), not replaced;
     a finished one stays keep_s, and a refusal (an exception) is never handed out again."""
-    from verifier.api.http import Parking
+    from verifier.api.transport import Parking
 
     async def run() -> None:
         parking = Parking(most=2, keep_s=0.05)

@@ -293,7 +293,7 @@ def test_listening_socket_is_tcp_so_asyncio_disables_nagle():
     request stalls on Nagle vs delayed ACK (bench/http_overhead.py shows the per-call cost)."""
     import socket
 
-    from verifier.api.http import _listen
+    from verifier.api.transport import _listen
 
     with _listen("127.0.0.1", 0) as sock:
         assert sock.proto == socket.IPPROTO_TCP and sock.type == socket.SOCK_STREAM

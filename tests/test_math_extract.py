@@ -116,6 +116,10 @@ def test_lenient_prefers_later_of_number_and_segment():
         ("none of the above.", "D"), ("42", "B"),
         ("a number", None), ("E", None), ("the first one", None),
         ("A or B", None), ("A, B, C, D", None), ("D, not B or C", "D"), ("C rather than A", "C"),
+        # a leading letter with a value that is not its choice's text names none (MathVista's
+        # `答案是 A (6)。` for A = 5 was paid); the same value in another spelling still names it
+        ("B (42)", "B"), ("B (42).", "B"), ("(B) 42", "B"), ("B ($42$)", "B"), ("B (12)", None), ("A 42", None),
+        ("B (421)", None), ("B (4.2)", None), ("C (7 cm)", None),
     ],
 )
 def test_read_choice(answer, letter):

@@ -357,6 +357,15 @@ def multiple_choice(draw) -> list[Case]:
         same(f, gold, f"({gold})", "parenthesised letter", **kw),
         same(f, gold, choices[gold_i], "choice text", **kw),
         same(f, gold, f"\\text{{{gold}}}", "\\text letter", **kw),
+        near(f, gold, f"{gold} ({choices[other]})", "the right letter with another choice's value", **kw),
+        near(f, gold, f"{gold} ({int(choices[gold_i]) + 1})", "the right letter with a perturbed value", **kw),
+        same(f, gold, f"{gold} ({choices[gold_i]})", "the right letter with its own value", **kw),
+        Case(f, gold, "", False, "anchored letter, wrong value", choices=choices,
+             completion=f"Thus, the answer is {gold} ({int(choices[gold_i]) + 1})."),
+        Case(f, gold, "", False, "Chinese anchor, letter with a wrong value", choices=choices,
+             completion=f"\u6240\u4ee5\uff0c\u7b54\u6848\u662f {gold} ({int(choices[gold_i]) + 1})\u3002"),
+        Case(f, gold, "", True, "anchored letter with its value", choices=choices,
+             completion=f"Thus, the answer is {gold} ({choices[gold_i]})."),
     ]
 
 
@@ -729,6 +738,45 @@ def equals_chains(draw) -> list[Case]:
     ] + grammar_rewrites(f, n)
 
 
+# Final-answer anchors in other languages (verifier/math/extract.py `ANCHORS`, docs/math.md "Answer
+# grammar"): (language, the answer sentence with `{n}` and `{tail}`, a scale word, a hedged answer, a
+# second value). The sentence is MGSM's own wording; each perturbation must fail after the anchor.
+ANCHOR_LANGUAGES = (
+    ("de", "Die Antwort lautet {n}{tail}.", "Tausend", "Die Antwort ist etwa {n}.", "Die Antwort lautet {n} oder {m}."),
+    ("fr", "La réponse est {n}{tail}.", "mille", "La réponse est environ {n}.", "La réponse est {n} ou {m}."),
+    ("es", "La respuesta es {n}{tail}.", "mil", "La respuesta es aproximadamente {n}.", "La respuesta es {n} o {m}."),
+    ("ru", "Ответ — {n}{tail}.", "тысяч", "Ответ — примерно {n}.", "Ответ — {n} или {m}."),
+    ("zh", "答案是 {n}{tail}。", "千", "答案是 大约 {n}。", "答案是 {n} 或 {m}。"),
+    ("zh", "答案是 {n}{tail}。", "万", "答案是 {n} 左右。", "答案是 {n} 到 {m}。"),
+    ("ja", "答えは{n}{tail}です。", "万", "答えは約{n}です。", "答えは{n}か{m}です。"),
+    ("ja", "答えは{n}{tail}個。", "千", "答えは{n}でしょう。", "答えは{n}、{m}です。"),
+    ("th", "คำตอบคือ {n}{tail}", "พัน", "คำตอบคือ ประมาณ {n}", "คำตอบคือ {n} หรือ {m}"),
+    ("sw", "Jibu ni {n}{tail}.", "elfu", "Jibu ni takriban {n}.", "Jibu ni {n} au {m}."),
+    ("bn", "উত্তর হল {n}{tail}।", "হাজার", "উত্তর হল প্রায় {n}।", "উত্তর হল {n} বা {m}।"),
+    ("te", "సమాధానం {n}{tail}.", "వేల", "సమాధానం సుమారు {n}.", "సమాధానం {n} లేదా {m}."),
+)
+
+
+@st.composite
+def non_english_anchors(draw) -> list[Case]:
+    """After another language's answer anchor the same grammar holds: the right number passes, and
+    with that language's scale word, a hedge or a second value it fails."""
+    n, m = draw(st.lists(st.integers(min_value=2, max_value=999), min_size=2, max_size=2, unique=True))
+    lang, sentence, scale, hedge, second = draw(st.sampled_from(ANCHOR_LANGUAGES))
+    f = "non_english_anchor"
+    intro = "5 + 6 = 11. "
+    return [
+        prose(f, str(n), intro + sentence.format(n=n, tail=""), True, f"{lang}: the anchored right answer"),
+        prose(f, str(n), intro + sentence.format(n=n, tail=f" {scale}"), False, f"{lang}: scale word `{scale}`"),
+        prose(f, str(n), intro + sentence.format(n=n, tail=scale), False, f"{lang}: scale word `{scale}` glued on"),
+        prose(f, str(n * 1000), intro + sentence.format(n=n, tail=f" {scale}"), False, f"{lang}: `{scale}` is not applied"),
+        prose(f, str(n), intro + hedge.format(n=n), False, f"{lang}: a hedge"),
+        prose(f, str(n), intro + second.format(n=n, m=m), False, f"{lang}: a second value, the first"),
+        prose(f, str(m), intro + second.format(n=n, m=m), False, f"{lang}: a second value, the second"),
+        prose(f, str(n + 1), intro + sentence.format(n=n, tail=""), False, f"{lang}: a wrong number"),
+    ]
+
+
 FAMILIES.update({
     "multipliers": multipliers(),
     "hedges_and_retractions": hedges_and_retractions(),
@@ -736,6 +784,7 @@ FAMILIES.update({
     "other_subjects": other_subjects(),
     "box_text_words": box_text_words(),
     "equals_chains": equals_chains(),
+    "non_english_anchors": non_english_anchors(),
 })
 
 

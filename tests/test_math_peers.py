@@ -151,10 +151,6 @@ def test_listed_disagreements_still_disagree(suite: str) -> None:
 BELOW_MIN: dict[str, str] = {
     "omni_math_judge": "rows where an LLM judge and a rule grader disagree, by construction: prose golds "
                        "(invalid_gold) and free-text answers; math-verify is lower still (docs/math.md \"Math grading rules\")",
-    "mathvista_gpt4": "Chinese answer anchors (所以，答案是 (D) 70°。) are not read yet, issue 29 item 1; every "
-                      "miss is a refusal, listed in tests/data/peer_outputs/disagreements.jsonl",
-    "mgsm_exemplars": "answer anchors in 10 languages other than English (Die Antwort lautet, La réponse est, "
-                      "答案是) are not read yet, issue 29 item 1; every miss is a refusal, listed",
 }
 
 

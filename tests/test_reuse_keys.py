@@ -289,7 +289,7 @@ def test_client_test_sets_are_named_by_their_exact_tests():
 
 
 def test_parking_keys_are_the_route_query_and_body_bytes():
-    from verifier.api.http import _digest_and_parse
+    from verifier.api.transport import _digest_and_parse
 
     body = json.dumps({"a": 1}).encode()
     key, parsed = _digest_and_parse("/run_code", "", body)

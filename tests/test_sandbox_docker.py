@@ -269,6 +269,102 @@ def test_fork_bomb_and_memory_bomb_contained(any_grader):
     assert any_grader.grade(task("c", PROGRAMS["c"]["accepted"]))["verdict"] == "accepted"
 
 
+# ---------------------------------------------------------------- CPU time of every process
+# A job runs alone in its sandbox, so its CPU time is the sandbox's: every process and thread it
+# starts counts, whatever outlives whom (docs/sandboxes.md "CPU time without a cgroup"). Each
+# program spends 2.6 s of CPU (its processes' own clocks) in 2 to 8 parts, no more at once than
+# the 2 cores of the smallest host here (gVisor's clock is capped at cores x wall: TaskClock)
+# under a 2 s limit, and says `ok` once every part is done (the parts hold a pipe's write end), well
+# before the wall-clock backstop (5 s). Under gVisor the runner counted only the processes it
+# waited for: orphans (children that exit leaving grandchildren running), a fork chain and children
+# that the kernel reaps itself (SIGCHLD ignored) were accepted with 2.6 s of CPU.
+CPU_SPIN = ("import os, signal, threading, time\n"
+            "def spin(s, clock=time.process_time):\n    t = clock()\n    while clock() - t < s:\n        pass\n")
+CPU_SHAPES = {
+    "orphans": ("r, w = os.pipe()\nif os.fork() == 0:\n    for _ in range(2):\n        if os.fork() == 0:\n"
+                "            spin({s} * 2)\n            os._exit(0)\n    os._exit(0)\nos.close(w)\nos.wait()\nos.read(r, 1)\n"),
+    "chain": ("r, w = os.pipe()\nif os.fork() == 0:\n    for _ in range(4):\n        spin({s})\n"
+              "        if os.fork():\n            os._exit(0)\n    os._exit(0)\nos.close(w)\nos.read(r, 1)\n"),
+    "threads": ("ts = [threading.Thread(target=spin, args=({s}, time.thread_time)) for _ in range(4)]\n"
+                "for t in ts:\n    t.start()\nfor t in ts:\n    t.join()\n"),
+    "children_reaped_by_the_kernel": (
+        "signal.signal(signal.SIGCHLD, signal.SIG_IGN)\nfor _ in range(8):\n    r, w = os.pipe()\n"
+        "    if os.fork() == 0:\n        spin({s} / 2)\n        os._exit(0)\n    os.close(w)\n    os.read(r, 1)\n    os.close(r)\n"),
+    "children_waited_for": ("for _ in range(8):\n    if os.fork() == 0:\n        spin({s} / 2)\n        os._exit(0)\n"
+                            "    os.wait()\n"),
+}
+
+
+@pytest.mark.parametrize("shape", list(CPU_SHAPES))
+def test_the_cpu_time_of_every_process_of_a_job_counts(any_grader, shape):
+    over = any_grader.grade(task("python", CPU_SPIN + CPU_SHAPES[shape].format(s=0.65) + "print('ok')",
+                                 tests=(("", "ok\n"),), time_limit_s=2))
+    assert over["verdict"] == "time_limit", over
+    # near miss: the same program with a fifth of the work (0.52 s in all) is a right answer
+    near = any_grader.grade(task("python", CPU_SPIN + CPU_SHAPES[shape].format(s=0.13) + "print('ok')",
+                                 tests=(("", "ok\n"),), time_limit_s=2))
+    assert near["verdict"] == "accepted", near
+
+
+# ---------------------------------------------------------------- nothing of a job reaches the next
+# Every kind of kernel object a job can make that outlives its processes (docs/sandboxes.md "What a
+# job leaves behind"): each job makes one kind under a fixed name, the next looks for every kind.
+LEAVE_COMMON = (
+    "import ctypes, os, socket, time\nlibc = ctypes.CDLL(None, use_errno=True)\nKEY, NAME = 0x7a30, 'issue30-left'\n"
+    "def writable_dirs():\n    for line in open('/proc/self/mounts'):\n        path, fstype, opts = line.split()[1:4]\n"
+    "        if 'rw' in opts.split(',') and fstype not in ('proc', 'sysfs', 'cgroup', 'cgroup2', 'devpts'):\n"
+    "            for root, dirs, files in os.walk(path):\n                if os.access(root, os.W_OK):\n"
+    "                    yield root\nmade = []\n")
+LEAVE = {
+    "sysv_shm": "if libc.shmget(KEY, 4096, 0o1666) >= 0:\n    made.append('sysv_shm')\n",
+    "sysv_msg": "if libc.msgget(KEY, 0o1666) >= 0:\n    made.append('sysv_msg')\n",
+    "sysv_sem": "if libc.semget(KEY, 1, 0o1666) >= 0:\n    made.append('sysv_sem')\n",
+    "posix_mq": "if libc.mq_open(b'/' + NAME.encode(), os.O_CREAT | os.O_RDWR, 0o666, None) >= 0:\n    made.append('posix_mq')\n",
+    # a socket sent in flight to itself (SCM_RIGHTS): a cycle no process holds keeps it bound
+    "abstract_socket": ("a = socket.socket(socket.AF_UNIX)\na.bind('\\0' + NAME)\na.listen()\n"
+                        "x, y = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)\n"
+                        "socket.send_fds(x, [b'k'], [a.fileno(), x.fileno(), y.fileno()])\nmade.append('abstract_socket')\n"),
+    "loopback_port": ("a = socket.socket()\na.bind(('127.0.0.1', 30030))\na.listen()\n"
+                      "x, y = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)\n"
+                      "socket.send_fds(x, [b'k'], [a.fileno(), x.fileno(), y.fileno()])\nmade.append('loopback_port')\n"),
+    "files": ("for d in list(writable_dirs()):\n    try:\n        open(os.path.join(d, NAME), 'w').close()\n"
+              "        made.append('file:' + d)\n    except OSError:\n        pass\n"),
+    "process": ("if os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        time.sleep(60)\n    os._exit(0)\n"
+                "os.wait()\nmade.append('process')\n"),
+}
+LEFT_PROBE = (
+    "found = [k for k, there in (('sysv_shm', libc.shmget(KEY, 0, 0)), ('sysv_msg', libc.msgget(KEY, 0)),\n"
+    "                            ('sysv_sem', libc.semget(KEY, 0, 0)),\n"
+    "                            ('posix_mq', libc.mq_open(b'/' + NAME.encode(), os.O_RDONLY))) if there >= 0]\n"
+    "for k, family, addr in (('abstract_socket', socket.AF_UNIX, '\\0' + NAME), ('loopback_port', socket.AF_INET, ('127.0.0.1', 30030))):\n"
+    "    try:\n        socket.socket(family).bind(addr)\n    except OSError:\n        found.append(k)\n"
+    "found += ['file:' + d for d in writable_dirs() if os.path.exists(os.path.join(d, NAME))]\n"
+    "def uid(p):\n    try:\n        return int(open(f'/proc/{p}/status').read().split('Uid:')[1].split()[0])\n"
+    "    except (OSError, IndexError):\n        return None\n"
+    "found += ['process' for p in os.listdir('/proc') if p.isdigit() and int(p) != os.getpid() and uid(p) == os.getuid()]\n")
+# What a backend never lets a job make, and why: under gVisor no mqueue filesystem lists the queues
+# (runsc drops the mount), so mq_open is refused (ENOSYS) instead (sandbox/harness/runner.py deny_mq_open).
+REFUSED = {("gvisor", "posix_mq"), ("runsc", "posix_mq")}
+
+
+def leaves_nothing(grader, backend: str, kind: str) -> None:
+    """One job makes `kind` (and, near miss, sees it there itself), the next sees nothing of it."""
+    _, out = run_stdout(grader, LEAVE_COMMON + LEAVE[kind] + LEFT_PROBE + "print(' '.join(made), '#', ' '.join(found))")
+    made, _, found = out.partition("#")
+    if (backend, kind) in REFUSED:
+        assert made.split() == [], out
+    else:
+        assert made.split() and set(made.split()) <= set(found.split()), out
+    for _ in range(2):  # the job after, and the one after it (a box replaced is as good as reset)
+        r, out = run_stdout(grader, LEAVE_COMMON + LEFT_PROBE + "print(' '.join(found) or 'none')")
+        assert r["verdict"] == "accepted" and out.strip() == "none", (kind, out, r)
+
+
+@pytest.mark.parametrize("kind", list(LEAVE))
+def test_nothing_a_job_makes_reaches_the_next_job(any_grader, kind):
+    leaves_nothing(any_grader, any_grader.grader.config.backend, kind)
+
+
 # ---------------------------------------------------------------- output and input handling
 def test_large_output_accepted_and_endless_output_limited(any_grader):
     big = "x" * (5 << 20)

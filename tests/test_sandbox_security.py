@@ -1257,3 +1257,28 @@ def test_no_proc_file_of_the_runner_or_judge_holds_the_tests(any_grader, kind):
         task["test_code"] = f"got = proc_leaks()\nassert got == [], got\nassert got != [{MARKER!r}]\n"
     r = any_grader.grade(task)
     assert r["tests"][0]["verdict"] == "accepted", r
+
+
+# ---------------------------------------------------------------- no setuid or setgid bit anywhere
+def test_no_image_or_root_filesystem_carries_a_setuid_or_setgid_bit():
+    """The runner gives up root for good and programs run with no capability, so a setuid or setgid
+    file could only ever be a way back (11 setuid binaries shipped in the python image: su, mount,
+    passwd, ...). Every language's image (`find` as root inside it) and its root filesystem for the
+    gVisor backend (walked on the host) hold none (sandbox/images/*.Dockerfile)."""
+    import docker
+
+    from sandbox.build import image_tag, rootfs_name
+    from tests.helpers import sandbox_config
+
+    config = sandbox_config("gvisor")  # every language's image and root filesystem (instant when built)
+    client = docker.from_env()
+    for lang in config.languages:
+        tag = image_tag(lang, config.image_prefix)
+        out = client.containers.run(tag, ["find", "/", "-xdev", "-perm", "/6000"], user="0:0", remove=True,
+                                    network_disabled=True)
+        assert out.decode().split() == [], (tag, out.decode()[:500])
+        root = os.path.join(config.rootfs_dir, rootfs_name(tag))
+        assert os.path.isdir(os.path.join(root, "usr/bin")), root  # near miss: the walk sees the files
+        bits = [os.path.join(d, n) for d, dirs, files in os.walk(root) for n in dirs + files
+                if os.lstat(os.path.join(d, n)).st_mode & 0o6000]
+        assert bits == [], (root, bits[:20])

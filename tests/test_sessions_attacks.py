@@ -477,3 +477,17 @@ def test_a_session_over_its_memory_limit_by_a_little_is_stopped(any_backend):
     with any_backend.session("python", memory_limit_mb=128) as s:
         r = s.run("y = b'x' * (300 << 20)\nimport time\ntime.sleep(1)\nlen(y)")
         assert r.status == "memory_limit" and r.session_lost, r
+
+
+@pytest.mark.parametrize("shape", ["orphans", "children_reaped_by_the_kernel"])
+def test_a_cells_cpu_counts_every_process_it_started(any_backend, shape):
+    """A cell's CPU is the session's (docs/sandboxes.md "CPU time without a cgroup"): orphans and
+    children the kernel reaps itself (SIGCHLD ignored: their time is added to no one, and the /proc
+    sum lost it under gVisor) count. 2.6 s of CPU under a 2 s limit ends the cell time_limit; near
+    miss, a fifth of the work is a cell like any other."""
+    from test_sandbox_docker import CPU_SHAPES, CPU_SPIN
+    with any_backend.session("python", time_limit_s=2) as s:
+        near = s.run(CPU_SPIN + CPU_SHAPES[shape].format(s=0.13) + "'ok'")
+        assert near.ok and near.value == "'ok'", near
+        over = s.run(CPU_SPIN + CPU_SHAPES[shape].format(s=0.65) + "'ok'")
+        assert over.status == "time_limit", over

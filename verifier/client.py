@@ -26,7 +26,7 @@ import grpc
 
 from sandbox.contract import HOST_FAULTS, CodeTask, MathTask, Task, TaskError, infra_error, parse_task, task_error
 from verifier.client_config import ClientConfig
-from verifier.execute import response_from_proto
+from verifier.execute_wire import response_from_proto
 from verifier.session_wire import cell_from_proto
 from verifier.schema import (Parsed, _check_tests, _language_limits, check_limits, inline_test_sets, languages_from_info,
                              protos_with_test_sets, result_from_proto)

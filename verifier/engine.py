@@ -19,7 +19,6 @@ from sandbox.contract import outcome as math_outcome
 from sandbox.keys import reuse_key
 from verifier import math as vmath
 from verifier.config import ServerConfig
-from verifier.execute import execute_response
 from verifier.metrics import Metrics
 from verifier.schema import default_languages
 from verifier.workers import MathPool, Outcome
@@ -258,16 +257,18 @@ class Engine:
             slots.release()
 
     async def execute(self, task: CodeTask, files: dict[str, bytes]) -> dict:
-        """Run one program (verifier/execute.py) as one code item: the same admission, slots and sandboxes.
-        Raises Overloaded or Draining before it starts; the answer is an Execute response dict."""
+        """Run one program (verifier/api/execute.py builds it) as one code item: the same admission, slots and
+        sandboxes. Raises Overloaded or Draining before it starts; the answer is the code result with queue_s
+        and exec_s, which each front end maps to its own reply (verifier/api/execute.py execute_response)."""
         self.admit(1)
         try:
             if not self.code_available:
-                return execute_response(infra_error("execute", self.code_unavailable_reason()))
+                return dict(infra_error(task.id, self.code_unavailable_reason()))
             with _CodeStart(self.metrics) as started:
                 result = await self.code.grade(task, None, files=files, on_start=started)  # None: its own limits
             queue_s, exec_s = started.waited()
-            return execute_response(result, queue_s, exec_s)
+            self.metrics.items.labels("code", result["verdict"]).inc()  # one execution is one code item
+            return {**result, "id": task.id, "queue_s": queue_s, "exec_s": exec_s}
         finally:
             self._release(1)
 

@@ -9,7 +9,7 @@ the sandbox side (containers, cells, replay) is sandbox/session.py.
 - With `--route-secret` and `--advertise-address`, an id also names the replica that owns it:
   ``RANDOM.REPLICA.MAC``, REPLICA an opaque tag of that replica (an HMAC of its address), MAC an
   HMAC of both, under the route secret only servers hold (never the bearer token, which every client
-  holds). Another replica forwards the call (verifier/api/http.py, verifier/api/server.py) only to
+  holds). Another replica forwards the call (verifier/api/session_routes.py, verifier/api/server.py) only to
   the replica whose tag it is among the peers it found itself (`--peers`, `--peer-service`'s
   addresses): no value a client sends names a network destination (docs/architecture.md
   "Sessions"). A forwarded call carries the caller's owner digest and a MAC of it and of the
@@ -44,7 +44,7 @@ from sandbox.contract import EXECUTE_DEFAULT_OUTPUT_BYTES, TaskError
 from sandbox.session import LANGUAGES, Session, SessionHost, SessionLimits
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
-from verifier.execute import check_files
+from verifier.execute_wire import check_files
 from verifier.session_wire import CREATE_KEYS
 
 log = logging.getLogger("verifier.sessions")

@@ -43,7 +43,8 @@ pairs, in order). Raw blobs avoid base64 for multi-megabyte outputs. Requests:
         the judge's request through its keeper socket (keep_program; harness/judge.py start_program).
     {"op": "reset"}
         kill everything, wipe /work /tmp /dev/shm /dev/mqueue, remove SysV IPC objects, and report
-        whether the container is clean (PID 1's limits included). The stash stays.
+        whether the container is clean (PID 1's limits included; no socket left bound, no kind of
+        object it cannot list: docs/sandboxes.md "What a job leaves behind"). The stash stays.
     {"op": "stash", "drop": [SHA256...], "blobs": [[SHA256, N]...]}
         keep these blobs of a task's test set (inputs, a checker's answers, support files, the
         compiled checker) in this process's memory, under their sha256, for later requests of
@@ -145,6 +146,67 @@ def oom_kills() -> int:
 def self_cpu_s() -> float:
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
+
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+CPUS = len(os.sched_getaffinity(0)) or 1  # the cores the sandbox's tasks may run on (TaskClock)
+
+
+class TaskClock:
+    """The CPU seconds every task of the sandbox but this runner used since the clock was made,
+    from the kernel's own accounting, where no cgroup clock is readable (gVisor; docs/sandboxes.md
+    "CPU time without a cgroup"). A job runs alone in its sandbox, so this is the job's CPU,
+    whatever its processes do: never only the waited process's rusage, which left out every
+    orphan (a program whose children exit leaving grandchildren running used 3 s under a 1 s limit
+    and was accepted). Two readings, each never above the truth, of which the larger counts:
+    - the sum: what the tasks alive now used (/proc/PID/stat utime + stime, all their threads) and
+      their reaped children (cutime + cstime), plus what the children this process reaped used
+      (RUSAGE_CHILDREN: orphans end as ours). Read in this order, a task reaped during a reading
+      is missed once (the next reading has it), never counted twice: RUSAGE_CHILDREN first, then
+      by pid, and a parent's pid is below its children's (gVisor's pids only grow);
+    - the ledger: every task ever seen, at the most it was seen using itself. It keeps what a
+      child whose parent ignores SIGCHLD used: the kernel reaps it itself and adds its time to no
+      one (Linux and gVisor alike), so it leaves the sum when it exits; the ledger misses at most
+      what such a task used after its last reading (one POLL_S).
+    Not the `spared` (the warm interpreter and the syntax checker: ours, idle while a program
+    runs, yet gVisor charged the zygote 0.24-0.30 s while a program slept for 1 s; measured): the
+    cgroup clock less the runner's leaves out nothing else.
+    At most CPUS x the wall clock since the start: gVisor charges a task for its time in the
+    application or its kernel by the wall clock, also while the host runs something else, so on a
+    contended host many runnable tasks add up past what the host's cores can have run (200 forked
+    sleepers: 11-13.6 s in 3.8-4.5 s of wall on 2 cores at load 16; measured). No process's real
+    CPU is above either reading."""
+
+    def __init__(self, spared: set[int]) -> None:
+        self.spared = spared
+        self.t0 = time.monotonic()
+        self.seen: dict[tuple[int, bytes], int] = {}  # (pid, start time) -> most ticks it was seen using
+        self.base: dict[tuple[int, bytes], int] = {}  # the same at the start: not the run's
+        self.sum0 = self._read()
+        self.base = dict(self.seen)
+
+    def _read(self) -> float:
+        ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+        ticks, me = 0, os.getpid()
+        for pid in sorted(int(p) for p in os.listdir("/proc") if p.isdigit()):
+            if pid == me or pid in self.spared:
+                continue
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+                own = int(fields[11]) + int(fields[12])  # fields 14-15: utime stime
+                ticks += own + int(fields[13]) + int(fields[14])  # 16-17: cutime cstime
+                key = (pid, fields[19])  # 22: start time (a pid used again is another task)
+                if own > self.seen.get(key, -1):
+                    self.seen[key] = own
+            except (OSError, IndexError, ValueError):
+                continue  # gone meanwhile: its parent's cutime or our RUSAGE_CHILDREN has it next time
+        return ru.ru_utime + ru.ru_stime + ticks / CLK_TCK
+
+    def used(self) -> float:
+        total = self._read() - self.sum0
+        ledger = sum(t - self.base.get(k, 0) for k, t in self.seen.items()) / CLK_TCK
+        return min(max(0.0, total, ledger), CPUS * (time.monotonic() - self.t0))
 
 
 # ----------------------------------------------------------------------------- process control
@@ -412,7 +474,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         env[KEEPER_ENV] = str(keeper_judge.fileno())
     oom0 = oom_kills()
     cg0, me0 = cgroup_cpu_s(), self_cpu_s()
-    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    tasks = TaskClock(WARM.spared() | CHECKER.spared()) if cg0 is None else None
     t0 = time.monotonic()
     limits = _limits(cpu_limit, int(req.get("fsize_max", 64 << 20)), req.get("judge") is True)
     fsize = int(req.get("fsize_max", 64 << 20))
@@ -483,10 +545,13 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     exited_at = None
 
     def cpu_used() -> float:
+        """The sandbox's CPU since the run began less this runner's: the cgroup's clock, or where
+        there is none (gVisor) every task's (TaskClock: never only the waited process's, which
+        left out orphans)."""
         cg = cgroup_cpu_s()
         if cg is not None and cg0 is not None:
             return max(0.0, (cg - cg0) - (self_cpu_s() - me0))
-        return 0.0
+        return tasks.used() if tasks is not None else 0.0
 
     while True:
         now = time.monotonic()
@@ -553,10 +618,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
                 stop_reason = name
                 _kill_group(proc.pid)
     wall = time.monotonic() - t0
-    cpu = cpu_used()
-    if cg0 is None:  # no cgroup accounting readable: the waited process' own rusage
-        ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
+    cpu = cpu_used()  # before the kill: what the program's processes left running used counts
     clean = kill_all_others()
     WARM.check()  # after every run, forked or not: an exec'd program shares the warm processes' effective uid too
     collected = collect_file(cwd, req["collect"]) if req.get("collect") else None
@@ -1238,6 +1300,39 @@ def clear_root_attrs(path: str) -> list[str]:
         return []
 
 
+NET_TABLES = ("unix", "tcp", "tcp6", "udp", "udp6", "raw", "raw6")  # /proc/net/*: what a socket bound
+
+
+def bound_sockets() -> list[str]:
+    """Sockets bound to a name or port (/proc/net of the sandbox's network namespace) once every
+    process but ours is gone: a socket passed in flight to itself (SCM_RIGHTS, a cycle no process
+    holds) outlives its job, and its abstract name or port, seen by the next job's bind, carries
+    bits (issue 30: under runc and gVisor alike). None can be removed from here: the reset reports
+    them and the box is replaced. The runner and its helpers bind nothing (socket pairs only)."""
+    found = []
+    for table in NET_TABLES:
+        try:
+            with open(f"/proc/net/{table}", "rb") as f:
+                rows = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            cols = row.split()
+            if table != "unix":
+                found.append(f"{table} socket {cols[1].decode(errors='replace')}" if len(cols) > 1 else table)
+            elif len(cols) >= 8:  # a unix socket with a name (a path, or @ and an abstract name)
+                found.append(f"unix socket {cols[7].decode(errors='replace')[:40]}")
+    return found
+
+
+def unlisted_kinds() -> list[str]:
+    """Kinds of kernel object a job could have made that this reset cannot list, so the box is
+    replaced rather than reset (docs/sandboxes.md "What a job leaves behind")."""
+    if os.path.ismount("/dev/mqueue") or MQ_DENIED[0]:
+        return []
+    return ["posix message queues: /dev/mqueue is no mount and mq_open is not denied"]
+
+
 def reset() -> dict:
     clean = kill_all_others()
     leftovers = []
@@ -1255,6 +1350,7 @@ def reset() -> dict:
         except OSError as e:
             leftovers.append(f"{d}: {e}")
     leftovers += remove_sysv_ipc()
+    leftovers += bound_sockets() + unlisted_kinds()
     WARM.check()
     CHECKER.check_state()
     spared = WARM.spared() | CHECKER.spared()
@@ -1608,6 +1704,11 @@ IO_URING_SYSCALLS = (425, 427)
 def deny_io_uring() -> bool:
     """Install a seccomp filter on the runner (inherited by every program it starts) that answers
     the io_uring syscalls EPERM. Returns False where the kernel refuses the filter."""
+    return install_filter(*IO_URING_SYSCALLS, errno.EPERM)
+
+
+def install_filter(lo: int, hi: int, err: int) -> bool:
+    """A seccomp filter on this process and all it starts: syscalls lo..hi answer `err`."""
     class Insn(ctypes.Structure):
         _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte),
                     ("k", ctypes.c_uint)]
@@ -1615,13 +1716,12 @@ def deny_io_uring() -> bool:
     class Prog(ctypes.Structure):
         _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Insn))]
 
-    lo, hi = IO_URING_SYSCALLS
     insns = (Insn * 6)(
         Insn(0x20, 0, 0, 0),           # A = seccomp_data.nr
         Insn(0x54, 0, 0, 0xBFFFFFFF),  # A &= ~x32 bit
         Insn(0x35, 0, 2, lo),          # A >= lo ? next : allow
         Insn(0x25, 1, 0, hi),          # A > hi ? allow : deny
-        Insn(0x06, 0, 0, 0x00050000 | errno.EPERM),  # SECCOMP_RET_ERRNO | EPERM
+        Insn(0x06, 0, 0, 0x00050000 | err),  # SECCOMP_RET_ERRNO | err
         Insn(0x06, 0, 0, 0x7FFF0000),  # SECCOMP_RET_ALLOW
     )
     prog = Prog(len(insns), insns)
@@ -1634,11 +1734,34 @@ def deny_io_uring() -> bool:
         return False
 
 
+# mq_open(2) by architecture: where no mqueue filesystem is mounted at /dev/mqueue (gVisor: neither
+# the gVisor backend's spec nor Docker's runsc runtime gets one from runsc 20221219, which drops
+# the mount) the reset cannot list the queues a job made, and their names alone carried bits to
+# the next job (issue 30): no queue is made there (deny_mq_open).
+MQ_OPEN = {"x86_64": 240, "aarch64": 180}.get(os.uname().machine)
+
+
+def deny_mq_open() -> bool:
+    """Where /dev/mqueue is no mount (the reset could not see the queues), a seccomp filter on the
+    runner (inherited by every program it starts) answers mq_open ENOSYS, as a kernel without
+    POSIX message queues does: a queue is then never made, so none outlives its job. Returns
+    whether the filter is on (False where the queues can be listed and wiped, or the kernel
+    refuses the filter: then every reset says so, unlisted_kinds, and the box is replaced)."""
+    if MQ_OPEN is None or os.path.ismount("/dev/mqueue"):
+        return False
+    MQ_DENIED[0] = install_filter(MQ_OPEN, MQ_OPEN, errno.ENOSYS)
+    return MQ_DENIED[0]
+
+
+MQ_DENIED = [False]  # deny_mq_open's filter is on
+
+
 def main() -> None:
     global START_STATE, START_RSS_KB, APART
     APART = drop_privileges()
     make_undumpable()
     deny_io_uring()
+    deny_mq_open()
     # The kernel delivers a signal from inside the namespace to init only when init has a handler:
     # Python's SIGINT handler would let the program raise KeyboardInterrupt here. Ignore them all.
     for sig in HANDLED_SIGNALS:

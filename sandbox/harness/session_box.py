@@ -50,6 +50,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the runner's helpers (-I leaves the script's dir off the path)
 import runner  # noqa: E402
@@ -98,27 +99,23 @@ class Kernel:
 
 
 DRAIN_MAX = 4 << 20
-TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def session_cpu_s() -> float:
-    """CPU seconds used by every process of the session but this one: the container's cgroup clock
-    less our own; without cgroups (the gVisor backend) each other process's utime, stime, cutime and
-    cstime from /proc, plus what this process reaped. The /proc sum misses a process reaped by one
-    that exited unreaped since; the wall limit still bounds every cell."""
-    cgroup = runner.cgroup_cpu_s()
-    if cgroup is not None:
-        return cgroup - runner.self_cpu_s()
-    ticks = 0
-    for pid in runner.other_pids():
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-            ticks += sum(int(x) for x in fields[11:15])  # stat fields 14-17
-        except (OSError, ValueError, IndexError):
-            continue
-    reaped = os.times()
-    return ticks / TICKS + reaped.children_user + reaped.children_system
+    """CPU seconds used by every process of the session but this one, where a cgroup clock is
+    readable: the container's less our own (cpu_since)."""
+    return (runner.cgroup_cpu_s() or 0.0) - runner.self_cpu_s()
+
+
+def cpu_since() -> Callable[[], float]:
+    """A clock of the CPU every process of the session but this one uses from now on: the
+    container's cgroup clock less our own, or where there is none (gVisor) runner.TaskClock, which
+    counts every task, orphans and children the kernel reaps itself included (docs/sandboxes.md
+    "CPU time without a cgroup"; the /proc sum alone lost those)."""
+    if runner.cgroup_cpu_s() is None:
+        return runner.TaskClock(set()).used
+    cpu0 = session_cpu_s()
+    return lambda: session_cpu_s() - cpu0
 
 
 def drain(fd: int) -> None:
@@ -155,7 +152,7 @@ def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]
                                      "value_max": int(head["value_max"])}).encode() + b"\n")
     out, err = Capture(int(head["out_max"])), Capture(int(head["err_max"]))
     res = bytearray()
-    cpu0, oom0, t0 = session_cpu_s(), runner.oom_kills(), time.monotonic()
+    cell_cpu, oom0, t0 = cpu_since(), runner.oom_kills(), time.monotonic()
     sel = selectors.DefaultSelector()
     sel.register(k.out, selectors.EVENT_READ, out)
     sel.register(k.err, selectors.EVENT_READ, err)
@@ -192,7 +189,7 @@ def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]
                     key.data.add(chunk)
             if why:
                 break
-            used = session_cpu_s() - cpu0
+            used = cell_cpu()
             if used > float(head["cpu_s"]):
                 why = f"time_limit: the cell used {used:.1f} s of CPU (limit {head['cpu_s']} s)"
             elif time.monotonic() - t0 > float(head["wall_s"]):
@@ -214,7 +211,7 @@ def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]
     finally:
         sel.close()
     wall = time.monotonic() - t0
-    cpu = session_cpu_s() - cpu0
+    cpu = cell_cpu()
     facts = {"cpu_s": round(max(cpu, 0.0), 6), "wall_s": round(wall, 6), "stdout_bytes": out.total,
              "stderr_bytes": err.total}
     blobs = {"stdout": bytes(out.data), "stderr": bytes(err.data)}
@@ -292,7 +289,7 @@ class Box:
         self.lock = threading.Lock()  # held by the main thread for every request, by the watch to act
         self.kernel: Kernel | None = None
         self.lost = ""
-        self.idle_cpu0: float | None = None  # the container's CPU clock when the last cell ended
+        self.idle_cpu: Callable[[], float] | None = None  # the CPU used since the last cell ended (cpu_since)
         self.idle_cpu_max = 0.0
 
     def end(self, why: str) -> None:
@@ -300,23 +297,23 @@ class Box:
         runner.kill_all_others()
         if self.kernel is not None:
             self.kernel.close()
-        self.kernel, self.lost, self.idle_cpu0 = None, why, None
+        self.kernel, self.lost, self.idle_cpu = None, why, None
 
     def idle(self) -> None:
         """A cell (or the start) ended with the session alive: the idle clock starts now."""
-        self.idle_cpu0 = None if self.kernel is None else session_cpu_s()
+        self.idle_cpu = None if self.kernel is None else cpu_since()
 
     def idle_cpu_s(self) -> float:
         """CPU the session's processes used since the idle clock started; PID 1's own (this watch
         polls for as long as the idle TTL, up to an hour) is not theirs."""
-        return session_cpu_s() - (self.idle_cpu0 or 0.0)
+        return self.idle_cpu() if self.idle_cpu is not None else 0.0
 
 
 def watch_idle(box: Box) -> None:
     while True:
         time.sleep(IDLE_POLL_S)
         with box.lock:
-            if box.idle_cpu0 is None:
+            if box.idle_cpu is None:
                 continue
             used = box.idle_cpu_s()
             if used > box.idle_cpu_max:
@@ -328,6 +325,7 @@ def main() -> None:
     runner.APART = runner.drop_privileges()  # before reading anything (module docstring)
     runner.make_undumpable()
     runner.deny_io_uring()
+    runner.deny_mq_open()
     for sig in runner.HANDLED_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
     os.umask(0o077)
@@ -362,7 +360,7 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
         if op == "cell":
             if box.kernel is None:
                 return {"status": "lost", "detail": box.lost or "the session has no interpreter", "lost": True}, {}
-            box.idle_cpu0 = None
+            box.idle_cpu = None
             reply = run_cell(box.kernel, head, blobs.get("code", b""))
             if reply[0].get("lost"):
                 box.end(f"an earlier cell ended the session ({reply[0]['status']})")
@@ -375,7 +373,7 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
             reply = runner.reset(), {}
             if box.kernel is not None:
                 box.kernel.close()
-            box.kernel, box.lost, box.idle_cpu0 = None, "", None
+            box.kernel, box.lost, box.idle_cpu = None, "", None
             return reply
         return {"error": f"unknown op {op!r}"}, {}
     except Exception as e:  # report and keep serving: the host decides

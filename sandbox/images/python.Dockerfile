@@ -5,6 +5,8 @@
 # Packages: one per line (numpy, scipy, pandas, sympy for programs; g++ compiles C++ checkers);
 # to add one, add a line and rebuild;
 # the tag is a hash of this file, so the new recipe gets a new image. See README.md.
+# No file or folder keeps a setuid or setgid bit (docs/sandboxes.md "Code sandboxes": the runner
+# gives up root for good, and no program may take it back through one).
 ARG BASE=debian:bookworm-slim
 FROM ${BASE}
 RUN apt-get update -q \
@@ -16,7 +18,9 @@ RUN apt-get update -q \
       python3-pandas \
       python3-sympy \
       g++ \
- && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb \
+ && find / -xdev -perm /6000 -exec chmod ug-s {} + \
+ && test -z "$(find / -xdev -perm /6000)"
 COPY harness/ /opt/sandbox/harness/
 USER 65534:65534
 WORKDIR /work

@@ -25,7 +25,8 @@ from grpc_reflection.v1alpha import reflection
 
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
-from verifier.execute import execute_task, request_from_proto, response_to_proto
+from verifier.api.execute import execute_response, execute_task
+from verifier.execute_wire import request_from_proto, response_to_proto
 from verifier.metrics import Metrics
 from verifier.session_wire import cell_to_proto
 from verifier.sessions import (FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry,
@@ -181,11 +182,11 @@ class VerifierService(pb_grpc.VerifierServicer):
             m.rejections.labels("invalid").inc()
             await self._abort(context, "Execute", grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         try:
-            response = await self.engine.execute(task, files)
+            result = await self.engine.execute(task, files)
         except (Overloaded, Draining) as exc:
             await self._overload(exc, context, "Execute")
         m.rpcs.labels("Execute", "OK").inc()
-        return response_to_proto(response)
+        return response_to_proto(execute_response(result))
 
     # ------------------------------------------------------------ sessions (docs/sessions.md "Sessions")
 
@@ -236,7 +237,7 @@ class VerifierService(pb_grpc.VerifierServicer):
         """The owner's answer when the session lives on another replica; None when this replica
         answers (docs/architecture.md "Sessions": a plain stub behind a Service keeps affinity).
         Before any connection the call is checked as its owner checks it (`check`), so what the
-        owner would refuse is refused here, never relayed (as verifier/api/http.py `_forward`).
+        owner would refuse is refused here, never relayed (as verifier/api/session_routes.py `_forward`).
         With TLS on, the call to the owner is TLS too (`_peer_channel`)."""
         if self.sessions is None or isinstance(request, Malformed):
             return None
@@ -282,7 +283,7 @@ class VerifierService(pb_grpc.VerifierServicer):
         """A channel to another replica: TLS when this server serves TLS, trusting the deployment's
         own certificate (every replica serves it). A peer is reached by pod IP, which a certificate
         rarely names, so the name checked is `peer_tls_name`'s (--peer-tls-name, else the
-        certificate's own), as for HTTP forwarding (verifier/api/http.py `_peer_tls`)."""
+        certificate's own), as for HTTP forwarding (verifier/api/session_routes.py `_peer_tls`)."""
         cfg = self.engine.config
         if not (cfg.tls_cert and cfg.tls_key):
             return grpc.aio.insecure_channel(address)

@@ -1,7 +1,7 @@
 """A trainer's row or label -> a task: the one reader behind every entry point (issue 18).
 
 The TRL reward functions and the framework adapters (trainer/), and the HTTP dialects OpenRLHF and
-slime call (verifier/api/http.py ``/get_reward``, ``/slime/remote_rm``), all read a row here, so a label
+slime call (verifier/api/trainer_routes.py ``/get_reward``, ``/slime/remote_rm``), all read a row here, so a label
 means the same on each. A row becomes a task of the task schema (docs/tasks.md "Task schema"): a public code dataset's row
 through its format (this package, docs/datasets.md "Dataset formats", verl's bare ``{"inputs", "outputs"}`` and
 ``{"assert_case"}`` ground truths included), our own ``tests`` / ``test_code`` / ``verification_info``

@@ -36,7 +36,8 @@ Extraction (`extract.py`):
   scan). If the last box is never closed the trace was truncated: no_answer. Several boxes come
   back as source "boxed:several": a one-part gold reads the last one; a gold of several parts (a
   tuple or set) may read all of them as one answer (`grade.py`). The text after the LAST
-  final-answer anchor ("Final Answer", "Answer:", "The answer is", "####", case-insensitive) up to
+  final-answer anchor ("Final Answer", "Answer:", "The answer is", "####", case-insensitive; and
+  MGSM's anchors in 10 other languages, `extract.ANCHORS`: "答案是", "Die Antwort lautet", ...) up to
   the end of that line or sentence, or the math segment (`$...$`, `\\(...\\)`, `\\[...\\]`) that
   follows it, is the answer when there is no box, or when it comes after the last box and states
   math. `$`, markdown bold and a trailing period are stripped. Anything else is no_answer.

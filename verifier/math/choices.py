@@ -15,7 +15,6 @@ _WHOLE_LETTER_RE = re.compile(r"^[(\[]?([A-Za-z])[)\]]?[.:]?$")
 _LEADING_LETTER_RE = re.compile(r"^[(\[]?([A-Z])(?:[)\]]|(?=[\s.,:;]|$))")
 _SPACE_RE = re.compile(r"\s+")
 _LONE_CAPITAL_RE = re.compile(r"(?<![A-Za-z])([A-Z])(?![A-Za-z])")
-NEGATION_RE = re.compile(r"\b(?:not|nor|never|isn't|rather than|instead of)\b", re.IGNORECASE)
 
 
 def letters(n: int) -> str:
@@ -58,14 +57,32 @@ def read_choice(answer: str, choices: Sequence[str]) -> str | None:
         if wanted and wanted == normalise_text(choice):
             return valid[i]
     lead = _LEADING_LETTER_RE.match(text)
-    if lead and lead.group(1) in valid and not _hedged(text, lead.end(), lead.group(1), valid):
+    if lead and lead.group(1) in valid and _letter_rest(text[lead.end():], choices[valid.index(lead.group(1))], lead.group(1), valid):
         return lead.group(1)
     return None
 
 
-def _hedged(text: str, start: int, letter: str, valid: str) -> bool:
-    """Whether another choice letter follows before any negation ("A or B", "A, B, C, D"): a hedge
-    that must not be credited. "D, not B or C" is not a hedge."""
-    negation = NEGATION_RE.search(text, start)
-    end = negation.start() if negation else len(text)
-    return any(m.group(1) != letter and m.group(1) in valid for m in _LONE_CAPITAL_RE.finditer(text, start, end))
+_REST_LEAD_RE = re.compile(r"^[\s.,:;)\]-]*")
+_REJECTED_RE = re.compile(r"^,?\s*(?:not|rather than|instead of)\s+(?:[(\[]?[A-Z][)\]]?(?:\s*(?:,|or|nor)\s*|\s+|$))+$")
+
+
+def _letter_rest(rest: str, choice: str, letter: str, valid: str) -> bool:
+    """Whether the words after a leading letter leave it the answer: an allowlist, as for numbers
+    (docs/math.md "Answer grammar"). Admitted: nothing, the letter's own choice text (`(A) 12`,
+    `B (70°)`), then optionally other letters it rejects (`D, not B or C`, `C rather than A`).
+    Anything else (`C is wrong`, `C probably`, `C thousand`, `C unless n is odd`, `C or B`) names
+    no choice."""
+    rest = _REST_LEAD_RE.sub("", rest, count=1).strip().rstrip(".!。！").strip()
+    if not rest:
+        return True
+    rejected = _REJECTED_RE.match(rest)
+    if rejected:
+        return all(m.group(1) != letter for m in _LONE_CAPITAL_RE.finditer(rest)) and all(
+            m.group(1) in valid for m in _LONE_CAPITAL_RE.finditer(rest))
+    own = _squashed(choice)
+    return bool(own) and _squashed(rest.strip("()[]")) == own
+
+
+def _squashed(text: str) -> str:
+    """A choice's text compared as written, with braces and spaces dropped (`30√3m` is `30√{3}m`)."""
+    return "".join(normalise_text(text).replace("{", "").replace("}", "").split())

@@ -16,7 +16,7 @@ from sandbox.checks import strip_end_tokens
 from sandbox.contract import PROFILES
 
 from .choices import read_choice
-from .grammar import after_value, attached_phrase
+from .grammar import after_value, anchor_lead, attached_phrase
 from .grammar import read as read_stated
 from .limits import DEFAULT_LIMITS, MathLimits
 from .unicode_math import to_ascii_math
@@ -40,13 +40,30 @@ class Extraction(NamedTuple):
 NO_ANSWER = Extraction(None, "none")
 SEVERAL_BOXES = "boxed:several"
 
-# "####", "Final Answer", "answer:", "answer**:", "answer is". Case-insensitive, no nested quantifiers.
-_ANCHOR_RE = re.compile(r"####|\b(?:final\s+answer|answer(?:\*\*)?\s*:|answer\s+is\b)|答案(?:是|为|[:：])", re.IGNORECASE)
+ANCHORS: tuple[tuple[str, str], ...] = (
+    (r"####|\b(?:final\s+answer|answer(?:\*\*)?\s*:|answer\s+is\b)",
+     "English: `####`, `Final Answer`, `answer:`, `answer**:`, `answer is`"),
+    (r"答案(?:是|为|[:：])", "Chinese `答案是` / `答案为` / `答案：` (\"the answer is\"; MGSM's `答案是 11。`, MathVista's `所以，答案是 (D) 70°。`)"),
+    (r"\b(?:antwort\s+(?:lautet|ist)\b|antwort\s*:)", "German `Die Antwort lautet` / `ist` / `Antwort:` (MGSM's `Die Antwort lautet 39.`)"),
+    (r"\b(?:réponse(?:\s+finale)?\s+est\b|réponse(?:\s+finale)?\s*:)", "French `La réponse est` / `réponse finale est` / `Réponse :` (MGSM)"),
+    (r"\b(?:respuesta(?:\s+final)?\s+es\b|respuesta(?:\s+final)?\s*:)", "Spanish `La respuesta es` / `respuesta final es` / `Respuesta:` (MGSM)"),
+    (r"\bответ\s*[—–:]", "Russian `Ответ —` / `Ответ:` (MGSM's `Ответ — 11.`; a hyphen is left out: `Ответ -5` could be a sign)"),
+    (r"答えは|答え[:：]", "Japanese `答えは` / `答え：` (MGSM's `答えは11です。`)"),
+    (r"คำตอบคือ|คำตอบ\s*:", "Thai `คำตอบคือ` / `คำตอบ:` (MGSM's `คำตอบคือ 11`)"),
+    (r"\b(?:jibu\s+ni\b|jibu\s*:)", "Swahili `Jibu ni` / `Jibu:` (MGSM's `Jibu ni 11.`)"),
+    (r"উত্তর\s+(?:হল|হলো)|উত্তর\s*:", "Bengali `উত্তর হল` / `হলো` / `উত্তর:` (MGSM's `উত্তর হল 11।`)"),
+    (r"సమాధానం\s*:?", "Telugu `సమాధానం` (\"answer\") / `సమాధానం:` (MGSM's `సమాధానం 11.`)"),
+)
+"""Final-answer anchors, one pattern per language, each with its reason (docs/math.md "Answer grammar").
+An anchor only says where the answer starts: what follows it must still fit the answer grammar
+(`grammar.read`), so a hedge, a scale word or a second value after any anchor is refused."""
+# Case-insensitive, no nested quantifiers.
+_ANCHOR_RE = re.compile("|".join(f"(?:{pattern})" for pattern, _ in ANCHORS), re.IGNORECASE)
 # What may sit between an anchor and the answer: spaces, bold markers, colon, "is".
 _ANCHOR_LEAD_RE = re.compile(r"[\s*:_#]*(?:is\b)?[\s*:_]*", re.IGNORECASE)
 # End of a sentence: a period (not a decimal point, not an ellipsis), `?`, or `!` not after a digit
-# (`5!` is a factorial), then whitespace or the end.
-_SENTENCE_END_RE = re.compile(r"(?<!\.)\.(?!\.)(?=\s|$)|\?(?=\s|$)|(?<!\d)!(?=\s|$)")
+# (`5!` is a factorial), then whitespace or the end; a CJK full stop or `！`, a danda `।` (Bengali, Hindi).
+_SENTENCE_END_RE = re.compile(r"(?<!\.)\.(?!\.)(?=\s|$)|\?(?=\s|$)|(?<!\d)!(?=\s|$)|[。！।]")
 _BRACE_RE = re.compile(r"\\[{}]|[{}]")
 # Lenient fallbacks: the last math segment and the last number, never digits inside a word
 # (`AZYUK2A`); a plain fraction `2/3` is one number.
@@ -251,7 +268,24 @@ def last_anchor_at(text: str, limits: MathLimits) -> tuple[int, str]:
         pass
     if last is None:
         return -1, ""
+    if last.group()[:1].isascii() and last.group()[:1].isalpha() and not anchor_lead(tail[_sentence_start(tail, last.start()): last.start()]):
+        return -1, ""  # `I doubt the answer is 6`: the sentence states no answer (grammar.ANCHOR_LEADS)
     return offset + last.start(), anchored_text(tail, last.end(), limits)
+
+
+_SENTENCE_BREAK_RE = re.compile(r"\n|[.!?。！？](?=\s)|[,，;>$}]|\\[\])]")
+_LEAD_CHARS = 200  # an anchor's sentence is read back this far at most (bounded, linear)
+
+
+def _sentence_start(text: str, pos: int) -> int:
+    """Where the clause holding `pos` starts: after the last line break, sentence end, comma,
+    semicolon, math delimiter, `>` (`<think>`) or closing brace before it (a box: `\\boxed{6}
+    **Final Answer**`). A clause before a comma is not read (`It is not B, the answer is D`)."""
+    start = max(pos - _LEAD_CHARS, 0)
+    found = None
+    for found in _SENTENCE_BREAK_RE.finditer(text, start, pos):
+        pass
+    return found.end() if found else start
 
 
 def anchored_text(text: str, pos: int, limits: MathLimits) -> str:
@@ -393,19 +427,36 @@ def _extract_choice(region: str, profile: str, choices: Sequence[str], limits: M
     if found is None and profile == "strict":
         return NO_ANSWER
     if found:
-        letter = read_choice(found, choices) or _letter_after_box(region, choices, limits)
-        return Extraction(letter, "choice") if letter else Extraction(found, "boxed")
+        attached = _attached_after_box(region, last_boxes(region, limits, most=1)[0][0], limits)
+        stated = f"{found} {attached}" if attached else found
+        letter = _boxed_letter(found, attached, choices) or _letter_after_box(region, choices, limits)
+        return Extraction(letter, "choice") if letter else Extraction(stated, "boxed")
     anchored = last_anchor(region, limits)
     if anchored:
-        letter = read_choice(anchored, choices)
+        letter = _read_choice(anchored, choices)
         return Extraction(letter, "choice") if letter else Extraction(anchored, "anchor")
     if profile == "strict":
         return NO_ANSWER
     bare = bare_expression(region)
-    letter = read_choice(bare, choices) if bare else None
+    letter = _read_choice(bare, choices) if bare else None
     if letter is None:
         letter = _last_marked_letter(region[-limits.tail_chars:], len(choices))
     return Extraction(letter, "choice") if letter else NO_ANSWER
+
+
+def _boxed_letter(found: str, attached: str, choices: Sequence[str]) -> str | None:
+    """The choice the last box names, read with the words attached after it (`\\boxed{C} is wrong`,
+    `\\boxed{C} or B` name none), as a number in a box is (docs/math.md "Answer grammar")."""
+    letter = _read_choice(found, choices)
+    if letter is None or not attached:
+        return letter
+    return letter if _read_choice(f"{letter} {attached}", choices) == letter else None
+
+
+def _read_choice(answer: str, choices: Sequence[str]) -> str | None:
+    """`read_choice`, also against the choices as ASCII math: an anchored answer is read as ASCII
+    math (`(B) 20\\sqrt{2}`), a choice may be written in Unicode (`20√{2}`)."""
+    return read_choice(answer, choices) or read_choice(answer, [to_ascii_math(c) for c in choices])
 
 
 def _letter_after_box(region: str, choices: Sequence[str], limits: MathLimits) -> str | None:
@@ -417,7 +468,7 @@ def _letter_after_box(region: str, choices: Sequence[str], limits: MathLimits) -
     anchor_at, anchored = last_anchor_at(region, limits)
     if not boxes or boxes[0][1] is None or not anchored or anchor_at < boxes[0][0] + len(boxes[0][1]):
         return None  # no box, or the anchor is before the box's end (inside it or earlier)
-    return read_choice(anchored, choices)
+    return _read_choice(anchored, choices)
 
 
 _MARKED_LETTER_RE = re.compile(r"\(([A-Z])\)|\*\*([A-Z])\*\*|^[ \t]*([A-Z])[.)]?[ \t]*$", re.MULTILINE)

@@ -1,0 +1,184 @@
+"""The session routes of the HTTP/JSON port, and their forwarding (docs/sessions.md "Sessions").
+
+``POST /v1/sessions``, ``POST /v1/sessions/{id}/cells``, ``GET /v1/sessions/{id}/files?path=``,
+``DELETE /v1/sessions/{id}``: the gRPC session calls as JSON. A session call that reaches a replica
+other than the session's owner is forwarded to the owner, a peer this replica found itself
+(verifier/sessions.py `SessionRegistry.owner`), with the server's proof in place of the caller's
+token, so a Service that balances per request keeps affinity; an owner that cannot be reached is
+410 "session lost". A verified forward is authorized by the replica it came through (the token
+check: verifier/api/transport.py `HttpTransport._endpoint`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import math
+import ssl
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from sandbox.contract import TaskError
+from verifier.api.transport import HttpError, HttpTransport, RouteSpec, presented_token
+from verifier.engine import Draining, Overloaded
+from verifier.session_wire import cell_json
+from verifier.sessions import (FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry,
+                               peer_tls_name)
+
+
+class SessionRoutes:
+    """The session calls over the transport; a call for a session another replica owns is relayed to it."""
+
+    def __init__(self, http: HttpTransport):
+        self.http = http
+
+    def routes(self) -> list[RouteSpec]:
+        return [("/v1/sessions", "POST", self.session_create, True),
+                ("/v1/sessions/{session_id}/cells", "POST", self.session_run, True),
+                ("/v1/sessions/{session_id}/files", "GET", self.session_read, True),
+                ("/v1/sessions/{session_id}", "DELETE", self.session_close, True)]
+
+    async def _session(self, work: Awaitable[Any]) -> Any:
+        """A session call's failures as HTTP answers (the gRPC port's codes: verifier/api/server.py)."""
+        try:
+            return await work
+        except TaskError as e:
+            raise self.http.invalid(e) from None
+        except Overloaded as e:
+            raise HttpError(429, str(e), headers={"Retry-After": str(max(1, math.ceil(e.retry_after_s)))}) from None
+        except Draining:
+            raise HttpError(503, "server is draining; retry on another replica", headers={"Retry-After": "1"}) from None
+        except SessionNotFound as e:
+            raise HttpError(404, str(e), "session_id") from None
+        except SessionLost as e:
+            raise HttpError(410, str(e), "session_id") from None
+        except RuntimeError as e:
+            raise HttpError(503, str(e), headers={"Retry-After": "1"}) from None
+
+    def _caller(self, request: Request) -> str | bytes:
+        """Whose session calls these are: the owner digest a verified forward carries, else the caller's token."""
+        forwarded = self.http.forwarded_owner(request)
+        return presented_token(request) if forwarded is None else forwarded
+
+    def _sessions(self) -> SessionRegistry:
+        if self.http.sessions is None:
+            raise HttpError(501, "sessions are not served here (code execution is off)")
+        return self.http.sessions
+
+    async def _forward(self, request: Request, check: Callable[[SessionRegistry], None]) -> Response | None:
+        """The owner's answer when the session lives on another replica; None when this replica
+        answers (docs/architecture.md "Sessions": HTTP affinity behind a per-request balancer).
+        Before any connection the call is checked as its owner checks it (`check`: what the owner
+        would refuse is refused here), and the owner gets the caller's body bytes as sent, never a
+        re-encoding (red-team finding: a 64 MB cell the owner refuses was re-encoded with json.dumps
+        on this replica's event loop, about 1 s and 192 MB, then relayed)."""
+        sessions = self._sessions()
+        try:
+            owner = await sessions.owner(request.path_params["session_id"])
+        except SessionNotFound as e:
+            raise HttpError(404, str(e), "session_id") from None
+        if owner is None or request.headers.get(FORWARDED_KEY):
+            return None
+        try:
+            check(sessions)
+        except TaskError as e:
+            raise self.http.invalid(e) from None
+        data = getattr(request.state, "body", b"")
+        target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        # The server's own proof stands in for the caller's token, which never leaves this replica
+        # (docs/architecture.md "Sessions").
+        headers = {FORWARDED_KEY: self._sessions().forward_proof(presented_token(request), owner),
+                   "content-type": "application/json"}
+        try:
+            status, reply_headers, reply = await asyncio.wait_for(forward_http(
+                owner.http_host, owner.http_port, request.method, target, headers, data,
+                self._peer_tls(), 4 * self.http.config.max_field_bytes + (1 << 20)), FORWARD_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            raise HttpError(504, f"the replica that owns this session ({owner.grpc_address}) did not answer "
+                                 f"within {FORWARD_TIMEOUT_S:g} s", "session_id") from None
+        except (OSError, ValueError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as e:
+            raise HttpError(410, f"session lost: the replica that owned it ({owner.grpc_address}) cannot be reached "
+                                 f"({type(e).__name__}); sessions are never recreated", "session_id") from None
+        keep = {k: v for k, v in reply_headers.items() if k in ("content-type", "retry-after")}
+        return Response(reply, status_code=status, headers=keep)
+
+    def _peer_tls(self) -> tuple[ssl.SSLContext, str] | None:
+        """TLS to another replica and the name its certificate must be valid for: the deployment's own
+        certificate chain is the trust root, and peers are reached by pod IP, which a certificate
+        rarely names, so the name checked is `peer_tls_name`'s, as for gRPC forwarding
+        (verifier/api/server.py `_peer_channel`)."""
+        if not (self.http.config.tls_cert and self.http.config.tls_key):
+            return None
+        return ssl.create_default_context(cafile=self.http.config.tls_cert), peer_tls_name(self.http.config)
+
+    async def session_create(self, request: Request) -> Response:
+        """``{"language", "files", "time_limit_s", ...}`` (the CreateSessionRequest fields) -> ``{"session_id", ...}``."""
+        body = await self.http.read_json(request)
+        if not isinstance(body, dict):
+            raise HttpError(400, "body must be a JSON object", "body")
+        return JSONResponse(await self._session(self._sessions().create(presented_token(request), body)))
+
+    async def session_run(self, request: Request) -> Response:
+        """``{"code": "..."}`` -> the RunCellResponse fields; 410 once the session is lost, 404 for an unknown id."""
+        body = await self.http.read_json(request)
+        if not isinstance(body, dict) or set(body) - {"code"}:
+            raise HttpError(400, 'body must be a JSON object {"code": "..."}', "code")
+        if (forwarded := await self._forward(request, lambda s: s.check_cell(body.get("code")))) is not None:
+            return forwarded
+        reply = await self._session(self._sessions().run(self._caller(request), request.path_params["session_id"],
+                                                         body.get("code")))
+        return JSONResponse(cell_json(reply))
+
+    async def session_read(self, request: Request) -> Response:
+        """``?path=NAME[&max_bytes=N]`` -> ``{"data": base64, "truncated"}`` (protobuf's JSON form of bytes)."""
+        raw = request.query_params.get("max_bytes", "0")
+        if not (raw.isascii() and raw.isdigit()):  # '²'.isdigit() is True, int('²') raises (red-team finding)
+            raise HttpError(400, "must be a whole number", "max_bytes")
+        path, max_bytes = request.query_params.get("path", ""), int(raw[:12])
+        if (forwarded := await self._forward(request, lambda s: s.check_read(path, max_bytes))) is not None:
+            return forwarded
+        reply = await self._session(self._sessions().read(self._caller(request), request.path_params["session_id"],
+                                                          path, max_bytes))
+        return JSONResponse({"data": base64.b64encode(reply["data"]).decode(), "truncated": reply["truncated"]})
+
+    async def session_close(self, request: Request) -> Response:
+        if (forwarded := await self._forward(request, lambda s: None)) is not None:
+            return forwarded
+        closed = await self._session(self._sessions().close(self._caller(request), request.path_params["session_id"]))
+        return JSONResponse({"closed": closed})
+
+
+async def forward_http(host: str, port: int, method: str, target: str, headers: Mapping[str, str], body: bytes,
+                       tls: tuple[ssl.SSLContext, str] | None, max_reply: int) -> tuple[int, dict[str, str], bytes]:
+    """One HTTP/1.1 call to a peer replica (uvicorn answers with Content-Length): (status, lower-cased
+    headers, body); over TLS when `tls` gives a context and the name the peer's certificate must be
+    valid for. Raises OSError when the peer cannot be reached (ssl.SSLError, a certificate not valid
+    for the name, is one), ValueError on a reply that is not HTTP or is over max_reply bytes. The
+    standard library only: the server has no HTTP client."""
+    context, name = tls if tls else (None, None)
+    reader, writer = await asyncio.open_connection(host, port, ssl=context, server_hostname=name, limit=1 << 16)
+    try:
+        lines = [f"{method} {target} HTTP/1.1", f"host: {host}:{port}", f"content-length: {len(body)}",
+                 "connection: close", *(f"{k}: {v}" for k, v in headers.items() if v)]
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+        await writer.drain()
+        status_line = (await reader.readuntil(b"\r\n")).decode("latin-1").split(" ", 2)
+        if len(status_line) < 2 or not status_line[0].startswith("HTTP/1.") or not status_line[1].isdigit():
+            raise ValueError(f"not an HTTP answer: {status_line!r:.80}")
+        reply_headers: dict[str, str] = {}
+        while (line := await reader.readuntil(b"\r\n")) != b"\r\n":
+            if len(reply_headers) > 100:
+                raise ValueError("too many headers")
+            name, _, value = line.decode("latin-1").partition(":")
+            reply_headers[name.strip().lower()] = value.strip()
+        if method == "HEAD":  # its content-length is the GET's, with no body (red-team: read as "session lost")
+            return int(status_line[1]), reply_headers, b""
+        length = reply_headers.get("content-length", "")
+        if not length.isdigit() or int(length) > max_reply:
+            raise ValueError(f"reply length {length!r:.20} (at most {max_reply})")
+        return int(status_line[1]), reply_headers, await reader.readexactly(int(length))
+    finally:
+        writer.close()
