@@ -157,11 +157,17 @@ LEXICON: tuple[Entry, ...] = (
 
 ANCHOR_LEADS = frozenset(
     "so thus therefore hence finally overall consequently accordingly altogether then in conclusion summary short "
-    "sum the this my our final correct right complete exact full answer answers is".split()
+    "sum the this my our final correct right complete exact full answer answers is "
+    # the Latin-script anchors of extract.ANCHORS in other languages: their determiners and concluding words
+    "die also somit daher endgültige richtige "  # German (`Die Antwort lautet 39.`)
+    "la le donc ainsi finale bonne "  # French (`La réponse est 11.`)
+    "el entonces así por lo tanto correcta "  # Spanish (`La respuesta es 11.`)
+    "kwa hiyo hivyo".split()  # Swahili (`Jibu ni 11.`)
 )
 """What may stand before an English answer anchor in its sentence (`Thus, the answer is`, `So the
 final answer is`, `Final Answer: The final answer is`): connectives that conclude, determiners, and
-adjectives that say the answer is the final one. Not words around a value (`admitted` does not
+adjectives that say the answer is the final one, and the same in the other Latin-script anchor
+languages. Not words around a value (`admitted` does not
 hold them): `The wrong answer is 6`, `I doubt the answer is 6`, `If n is odd, the answer is 6`
 state no answer (docs/math.md "Answer grammar")."""
 _LEAD_TOKEN_RE = re.compile(r"[^\W\d_]+|[^\s\w]|\d+")
