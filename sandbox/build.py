@@ -218,6 +218,29 @@ def export_rootfs(client: docker.DockerClient, tag: str, rootfs_dir: str | Path,
     return dest
 
 
+def held_rootfs(config: SandboxConfig, held: dict[str, int], languages: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
+    """Each language's root filesystem folder (its recipe's tag, build.image_tag), held in `held`
+    (folder -> locked fd, hold_rootfs) until the backend closes, so that `verifier sandbox build
+    --rootfs --prune` leaves it: the daemonless backends' find_images (gVisor, userns). ({language:
+    folder}, [languages missing])."""
+    found, missing = {}, []
+    for lang in languages:
+        path = str(Path(config.rootfs_dir) / rootfs_name(image_tag(lang, config.image_prefix)))
+        if path not in held and (fd := hold_rootfs(path)) is not None:
+            held[path] = fd
+        if path in held:
+            found[lang] = path
+        else:
+            missing.append(lang)
+    return found, missing
+
+
+def rootfs_hint(config: SandboxConfig) -> str:
+    """What to do when a daemonless backend finds no root filesystem (Backend.build_hint)."""
+    return (f"no root filesystem in {config.rootfs_dir}: run `verifier sandbox build --rootfs "
+            f"{config.rootfs_dir}` where Docker is, and copy that folder here")
+
+
 def hold_rootfs(path: str | Path) -> int | None:
     """Open a root filesystem folder and take a shared lock on it, held (the fd kept open) while a
     server uses the folder, so that `--prune` (prune_rootfs) leaves it. None when the folder is

@@ -175,8 +175,8 @@ class GvisorBackend(Backend):
         return f"gVisor (runsc at {self.runsc or 'nowhere: not installed'})"
 
     def build_hint(self) -> str:
-        return (f"no root filesystem in {self.config.rootfs_dir}: run `verifier sandbox build --rootfs "
-                f"{self.config.rootfs_dir}` where Docker is, and copy that folder here")
+        from .build import rootfs_hint
+        return rootfs_hint(self.config)
 
     def down_reason(self, e: BaseException) -> str:
         return f"gVisor sandboxes cannot start: {e} (install runsc: Debian package `runsc`, `make gvisor`)"
@@ -188,19 +188,9 @@ class GvisorBackend(Backend):
         self._watch.start()
 
     def find_images(self, languages: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
-        """Each language's root filesystem folder, held (build.hold_rootfs) until close so that
-        `verifier sandbox build --rootfs --prune` leaves it."""
-        from .build import hold_rootfs, image_tag, rootfs_name
-        found, missing = {}, []
-        for lang in languages:  # the recipe's hash, whichever base built it (build.recipe_hash)
-            path = str(Path(self.config.rootfs_dir) / rootfs_name(image_tag(lang, self.config.image_prefix)))
-            if path not in self._held and (fd := hold_rootfs(path)) is not None:
-                self._held[path] = fd
-            if path in self._held:
-                found[lang] = path
-            else:
-                missing.append(lang)
-        return found, missing
+        """Each language's root filesystem folder, held until close (build.held_rootfs)."""
+        from .build import held_rootfs
+        return held_rootfs(self.config, self._held, languages)
 
     def start(self, language: str, image: str, mem_mb: int) -> Box:
         """One sandbox; a second try when the first's memory file was not found (seen now and then

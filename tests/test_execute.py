@@ -206,3 +206,32 @@ def test_no_sandbox_is_infra_error(server_factory):
     server = server_factory("--workers", "1", "--no-code")
     status, answer = http(server, {"code": "print(1)"})
     assert status == 200 and answer["status"] == "infra_error" and "disabled" in answer["detail"]
+
+
+def test_a_fault_inside_an_execute_run_is_its_infra_error_not_a_crash():
+    """Engine.execute answers a bug inside code grading as graded items do (verifier/engine.py
+    `_answered`): infra_error naming the exception, the slot released, never a raised error that the
+    HTTP routes (/run_code, /v1/execute) turned into a 500. The sandbox is replaced by one whose
+    grade raises: pure engine logic, no container."""
+    import asyncio
+
+    from sandbox.contract import CodeTask
+    from verifier.config import ServerConfig
+    from verifier.engine import Engine
+
+    class Broken:
+        available = True
+
+        async def grade(self, *args, **kwargs):
+            raise RuntimeError("a bug in code grading")
+
+    async def run() -> tuple[dict, int]:
+        engine = Engine(ServerConfig(workers=1, code=False))
+        engine.code = Broken()
+        task = CodeTask.from_dict({"id": "x", "language": "python", "completion": "print(1)", "tests": []}, "", wire=False)
+        result = await engine.execute(task, {})
+        return result, engine._pending
+
+    result, in_flight = asyncio.run(run())
+    assert result["verdict"] == "infra_error" and result["detail"] == "internal error: RuntimeError", result
+    assert in_flight == 0  # the admitted item was given back

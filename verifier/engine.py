@@ -11,7 +11,7 @@ import contextlib
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import AsyncGenerator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Mapping, Sequence
 from typing import Any
 
 from sandbox.contract import BY_NAME, CACHEABLE, MATH_SHOWN_CHARS, CodeTask, MathTask, Task, infra_error, parse_task
@@ -178,16 +178,8 @@ class Engine:
 
     async def _grade_one(self, task: Task, groups: dict[bytes, asyncio.Task], runs: Any) -> dict:
         kind = "math" if isinstance(task, MathTask) else "code"
-        try:
-            if isinstance(task, MathTask):
-                result = await self._grade_math(task, groups)
-            else:
-                result = await self._grade_code(task, runs)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # never lose an item to a bug: answer it
-            log.exception("grading %s failed", task.id)
-            result = dict(infra_error(task.id, f"internal error: {type(exc).__name__}"))
+        result = await _answered(task.id, self._grade_math(task, groups) if isinstance(task, MathTask)
+                                 else self._grade_code(task, task.timeout_s or None, runs))
         self.metrics.items.labels(kind, result["verdict"]).inc()
         return result
 
@@ -262,24 +254,33 @@ class Engine:
         and exec_s, which each front end maps to its own reply (verifier/api/execute.py execute_response)."""
         self.admit(1)
         try:
-            if not self.code_available:
-                return dict(infra_error(task.id, self.code_unavailable_reason()))
-            with _CodeStart(self.metrics) as started:
-                result = await self.code.grade(task, None, files=files, on_start=started)  # None: its own limits
-            queue_s, exec_s = started.waited()
+            result = await _answered(task.id, self._grade_code(task, None, files=files))  # None: its own limits
             self.metrics.items.labels("code", result["verdict"]).inc()  # one execution is one code item
-            return {**result, "id": task.id, "queue_s": queue_s, "exec_s": exec_s}
+            return result
         finally:
             self._release(1)
 
-    async def _grade_code(self, task: CodeTask, runs: Any = None) -> dict:
+    async def _grade_code(self, task: CodeTask, timeout: float | None, runs: Any = None,
+                          files: dict[str, bytes] | None = None) -> dict:
+        """One code item in the sandboxes; `timeout` None: the sandbox's budget scales with tests x time limit."""
         if not self.code_available:
             return dict(infra_error(task.id, self.code_unavailable_reason()))
-        timeout = task.timeout_s or None  # None: the sandbox's budget scales with tests x time limit
         with _CodeStart(self.metrics) as started:
-            result = await self.code.grade(task, timeout, on_start=started, shared=runs)
+            result = await self.code.grade(task, timeout, files=files, on_start=started, shared=runs)
         queue_s, exec_s = started.waited()
         return {**result, "id": task.id, "queue_s": queue_s, "exec_s": exec_s}
+
+
+async def _answered(task_id: str, work: Awaitable[dict]) -> dict:
+    """The result of `work`, or infra_error naming the exception: never lose an item to a bug (a graded
+    item and an Execute run alike; docs/tasks.md "Results and verdicts")."""
+    try:
+        return await work
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        log.exception("grading %s failed", task_id)
+        return dict(infra_error(task_id, f"internal error: {type(exc).__name__}"))
 
 
 class _CodeStart:

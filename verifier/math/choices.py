@@ -15,7 +15,6 @@ _WHOLE_LETTER_RE = re.compile(r"^[(\[]?([A-Za-z])[)\]]?[.:]?$")
 _LEADING_LETTER_RE = re.compile(r"^[(\[]?([A-Z])(?:[)\]]|(?=[\s.,:;]|$))")
 _SPACE_RE = re.compile(r"\s+")
 _LONE_CAPITAL_RE = re.compile(r"(?<![A-Za-z])([A-Z])(?![A-Za-z])")
-NEGATION_RE = re.compile(r"\b(?:not|nor|never|isn't|rather than|instead of)\b", re.IGNORECASE)
 
 
 def letters(n: int) -> str:
@@ -58,38 +57,32 @@ def read_choice(answer: str, choices: Sequence[str]) -> str | None:
         if wanted and wanted == normalise_text(choice):
             return valid[i]
     lead = _LEADING_LETTER_RE.match(text)
-    if lead and lead.group(1) in valid and not _hedged(text, lead.end(), lead.group(1), valid):
-        if _contradicts(text[lead.end():], choices[valid.index(lead.group(1))]):
-            return None
+    if lead and lead.group(1) in valid and _letter_rest(text[lead.end():], choices[valid.index(lead.group(1))], lead.group(1), valid):
         return lead.group(1)
     return None
 
 
-_LOOSE_RE = re.compile(r"[\s{}$()\[\]\\*]")
-_LOOSE_SYMBOLS = (("\\pi", "π"), ("\\sqrt", "√"), ("^{\\circ}", "°"), ("^\\circ", "°"), ("\\circ", "°"),
-                  ("\\times", "×"), ("\\cdot", "·"))
+_REST_LEAD_RE = re.compile(r"^[\s.,:;)\]-]*")
+_REJECTED_RE = re.compile(r"^,?\s*(?:not|rather than|instead of)\s+(?:[(\[]?[A-Z][)\]]?(?:\s*(?:,|or|nor)\s*|\s+|$))+$")
 
 
-def _contradicts(rest: str, choice: str) -> bool:
-    """Whether what follows a leading letter states a value that is not that choice's text:
-    `B (6)` when B is `5` names no choice (a right letter with a wrong value is a wrong answer,
-    paid before). Only a rest holding a digit is checked (`D, not B`, `(A) because ...` are
-    not values); spacing, brackets, `$`, a final period and `\\pi`/`π`-style spellings are ignored."""
-    rest = rest.strip().lstrip(",:;").strip()
-    if not any(ch.isdigit() for ch in rest) or NEGATION_RE.search(rest):
-        return False
-    return _loose(rest) != _loose(choice)
+def _letter_rest(rest: str, choice: str, letter: str, valid: str) -> bool:
+    """Whether the words after a leading letter leave it the answer: an allowlist, as for numbers
+    (docs/math.md "Answer grammar"). Admitted: nothing, the letter's own choice text (`(A) 12`,
+    `B (70°)`), then optionally other letters it rejects (`D, not B or C`, `C rather than A`).
+    Anything else (`C is wrong`, `C probably`, `C thousand`, `C unless n is odd`, `C or B`) names
+    no choice."""
+    rest = _REST_LEAD_RE.sub("", rest, count=1).strip().rstrip(".!。！").strip()
+    if not rest:
+        return True
+    rejected = _REJECTED_RE.match(rest)
+    if rejected:
+        return all(m.group(1) != letter for m in _LONE_CAPITAL_RE.finditer(rest)) and all(
+            m.group(1) in valid for m in _LONE_CAPITAL_RE.finditer(rest))
+    own = _squashed(choice)
+    return bool(own) and _squashed(rest.strip("()[]")) == own
 
 
-def _loose(text: str) -> str:
-    for latex, symbol in _LOOSE_SYMBOLS:
-        text = text.replace(latex, symbol)
-    return _LOOSE_RE.sub("", text).rstrip(".。").lower()
-
-
-def _hedged(text: str, start: int, letter: str, valid: str) -> bool:
-    """Whether another choice letter follows before any negation ("A or B", "A, B, C, D"): a hedge
-    that must not be credited. "D, not B or C" is not a hedge."""
-    negation = NEGATION_RE.search(text, start)
-    end = negation.start() if negation else len(text)
-    return any(m.group(1) != letter and m.group(1) in valid for m in _LONE_CAPITAL_RE.finditer(text, start, end))
+def _squashed(text: str) -> str:
+    """A choice's text compared as written, with braces and spaces dropped (`30√3m` is `30√{3}m`)."""
+    return "".join(normalise_text(text).replace("{", "").replace("}", "").split())

@@ -155,6 +155,30 @@ LEXICON: tuple[Entry, ...] = (
            "`でしょう` (probably) and `かもしれません` (may be) hedge and are left out"),
 )
 
+ANCHOR_LEADS = frozenset(
+    "so thus therefore hence finally overall consequently accordingly altogether then in conclusion summary short "
+    "sum the this my our final correct right complete exact full answer answers is "
+    # the Latin-script anchors of extract.ANCHORS in other languages: their determiners and concluding words
+    "die also somit daher endgültige richtige "  # German (`Die Antwort lautet 39.`)
+    "la le donc ainsi finale bonne "  # French (`La réponse est 11.`)
+    "el entonces así por lo tanto correcta "  # Spanish (`La respuesta es 11.`)
+    "kwa hiyo hivyo".split()  # Swahili (`Jibu ni 11.`)
+)
+"""What may stand before an English answer anchor in its sentence (`Thus, the answer is`, `So the
+final answer is`, `Final Answer: The final answer is`): connectives that conclude, determiners, and
+adjectives that say the answer is the final one, and the same in the other Latin-script anchor
+languages. Not words around a value (`admitted` does not
+hold them): `The wrong answer is 6`, `I doubt the answer is 6`, `If n is odd, the answer is 6`
+state no answer (docs/math.md "Answer grammar")."""
+_LEAD_TOKEN_RE = re.compile(r"[^\W\d_]+|[^\s\w]|\d+")
+_LEAD_MARKS = frozenset("*#:,-_>|")
+
+
+def anchor_lead(prefix: str) -> bool:
+    """Whether `prefix`, the words before an English answer anchor in its sentence, only lead to it."""
+    return all(tok.lower() in ANCHOR_LEADS or tok in _LEAD_MARKS for tok in _LEAD_TOKEN_RE.findall(prefix))
+
+
 NEVER_NAMES = frozenset(
     "possibly about approximately roughly nearly almost maybe perhaps probably likely doubt guess think believe "
     "not no never none negative minus plus thousand thousands million millions billion billions trillion hundred "
@@ -260,6 +284,8 @@ def read(text: str, prose: bool = False) -> Reading:
     if "?" in (t.text for t in tokens if t.kind == "mark"):
         return Reading("refused", "a question mark: the value is questioned")
     words = [t.text.lower() for t in tokens if t.kind in ("word", "name")]
+    if any(_joiner(t) == "or" for t in tokens) and len({names for names in _part_names(tokens) if names}) > 1:
+        return Reading("refused", "alternatives joined by `or` name different quantities")  # `x = 2 \\text{ or } y = 3`
     if words and all(w in _JOINERS for w in words) and _joins_parts(tokens):
         return Reading("math", text)  # `3 \\text{ or } 4`, `f(x) = 0 \\text{ or } f(x) = x^2`: the parser reads a set
     eq = [i for i, t in enumerate(tokens) if t.text == "="]
@@ -280,6 +306,33 @@ def _joins_parts(tokens: list[_Token]) -> bool:
                                             or tokens[i + 1].kind in ("word", "name")):
             return False
     return True
+
+
+def _joiner(t: _Token) -> str:
+    """`or` or `and` when `t` is that joiner, in prose or in LaTeX (where `or` scans as letters), else ""."""
+    return t.text.lower() if t.kind in ("word", "name", "math") and t.text.lower() in _JOINERS else ""
+
+
+def _part_names(tokens: list[_Token]) -> list[tuple[str, ...]]:
+    """The names each part between joiners gives values to, in order (`x = 1, y = 2` -> (x, y);
+    `3` -> ()). Parts joined by `or` are alternatives for one quantity: `x = 2 \\text{ or } y = 3`
+    says which of two different unknowns holds, never both (math-verify read it as the pair)."""
+    parts: list[tuple[str, ...]] = []
+    names: list[str] = []
+    side: list[str] = []
+    in_value = False
+    for t in [*tokens, _Token("word", "or")]:
+        if _joiner(t):
+            parts.append(tuple(names))
+            names, side, in_value = [], [], False
+        elif t.text == ",":
+            side, in_value = [], False
+        elif t.text == "=" and not in_value:
+            names.append("".join(side))
+            in_value = True
+        elif not in_value:
+            side.append(t.text)
+    return parts
 
 
 def _tokens(text: str, prose: bool) -> list[_Token] | None:
@@ -370,12 +423,12 @@ _CLAUSE_AFTER = frozenset(
     "is was be will it that the a our my this final correct required desired exact answer result value solution to problem question".split()
 )
 # The words directly attached after a box: letters, digits, spaces, a text command, a degree, percent
-# or power mark, `/`, `'`, a LaTeX space; the phrase ends at anything else (`.`, `,`, `$`, `\\`, `\\end`).
+# or power mark, `/`, `'`, a `?` (it questions the value), a LaTeX space; the phrase ends at anything else (`.`, `,`, `$`, `\\`, `\\end`).
 _NEW_CLAUSE = frozenset("and so then which because since as where hence thus therefore".split())
 """Conjunctions that end the phrase a box stands in (`but`, `or`, `if`, `unless` are not among them:
 they hedge or add a value)."""
 _ATTACHED_RE = re.compile(
-    r"(?:[^\W_]|[ \t'/%°]|\\(?:text|mathrm|textrm|textbf|mbox)\s*\{[^{}\n]{0,80}\}|\\%|\\[,; ]|\$[^$\n]{1,80}\$"
+    r"(?:[^\W_]|[ \t'/%°?]|\\(?:text|mathrm|textrm|textbf|mbox)\s*\{[^{}\n]{0,80}\}|\\%|\\[,; ]|\$[^$\n]{1,80}\$"
     r"|\^\s*\{?\s*(?:\\circ|[23])\s*\}?|\\text(?:circ|degree)\b)*"
 )
 
@@ -440,7 +493,7 @@ def _read_value(tokens: list[_Token], prose: bool) -> Reading:
     while after and (after[-1].kind == "mark" and after[-1].text in _END | {",", ";", ":", "*", '"', "'", ")"}
                      or after[-1].kind == "word" and _has("copula", after[-1].text)):
         after = after[:-1]  # end punctuation, and a copula that ends the statement (`11です。`)
-    if not _subject(before):
+    if not _subject(before, bool(after) and _unit(after, 0)[0] > 0):
         return Reading("refused", "words before the value are not a known subject")
     percent = _tail(after)
     if percent is None:
@@ -501,9 +554,9 @@ def _value_text(value: list[_Token]) -> str:
     return re.sub(r"(?<=\d)(?:st|nd|rd|th)$", "", out)
 
 
-def _subject(before: list[_Token]) -> bool:
+def _subject(before: list[_Token], measured: bool = False) -> bool:
     """Nothing, or a noun phrase then a link (`the answer is`, `Sam swam`, `y 的值是`), then an
-    optional `the`/`a`; or a lone Chinese subject."""
+    optional `the`/`a`; or a lone Chinese subject. `measured`: a unit follows the value."""
     words = list(before)
     if words and words[-1].kind == "word" and _has("det", words[-1].text) and words[-1].text.lower() in ("the", "a", "an"):
         words = words[:-1]
@@ -514,7 +567,7 @@ def _subject(before: list[_Token]) -> bool:
     if not words:
         return True
     if words[-1].kind == "mark" and words[-1].text in ":":
-        return _subject(words[:-1]) if len(words) > 1 else True
+        return _subject(words[:-1], measured) if len(words) > 1 else True
     link = words[-1]
     if link.kind != "word" or not (_has("verb", link.text) or _has("cjk_subject", link.text)):
         return False
@@ -525,7 +578,31 @@ def _subject(before: list[_Token]) -> bool:
         return all(t.kind == "name" or t.kind == "math" or t.kind == "word" and _has("cjk_subject", t.text) for t in phrase)
     if not phrase:
         return True  # after an anchor: "is 5", "equals 5"
-    return all(_in_phrase(t) for t in phrase)
+    return all(_in_phrase(t) for t in phrase) and _names_placed(phrase, link.text, measured)
+
+
+_COPULAS = frozenset("is are was were be been will equals equal equaled equalled makes made becomes became remains "
+                     "remained comes came amounts amounted totals totaled totalled".split())
+"""Verbs of the lexicon's "verb" group that state what the subject is, not what it did."""
+
+
+def _names_placed(phrase: list[_Token], link: str, measured: bool) -> bool:
+    """The open name slot holds an agent or an owner, never the quantity itself: a capitalised
+    word the grammar does not know is admitted before a verb of action (`Sam swam`, `Lee has`), as
+    an owner before a listed noun (`Maria's savings were`), or before `is` when a unit says what is
+    measured (`Sam is 6 years old`); not as the whole subject of `is` (`Opposite is 6`,
+    `Reciprocal is 6`, `Kilo is 6`: there it would say what the value is, and an unknown word may
+    say anything)."""
+    for k, t in enumerate(phrase):
+        if t.kind != "name" or not _is_name(t.text):
+            continue  # a math name (`x`, `$n$`, `∠3`) names the quantity by its symbol
+        owned = phrase[k + 1] if k + 1 < len(phrase) else None
+        if t.text.endswith(("'s", "’s")) and owned is not None and owned.kind == "word" and any(
+                _has(role, owned.text) for role in ("noun", "count", "adj")):
+            continue
+        if link.lower() in _COPULAS and not measured:
+            return False
+    return True
 
 
 def _in_phrase(t: _Token) -> bool:
