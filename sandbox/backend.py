@@ -167,7 +167,8 @@ class Backend:
 
     def sandbox_mb(self, box: Box) -> int:
         """The sandbox's own memory under gVisor (its memory file: its processes' pages, tmpfs, SysV
-        segments), MB; -1 where the box has none (runc) or it cannot be read."""
+        segments), under runc what its cgroup holds that no process needs to (DockerBackend), MB;
+        -1 where it cannot be read."""
         return -1
 
     def kill(self, box: Box) -> None:
@@ -330,6 +331,7 @@ class DockerBackend(Backend):
         # under runsc: the host's watchdog over each container's cgroup (sandbox/watchdog.py, RUNSC_HOST_PIDS_MARGIN)
         self._watched: dict[str, tuple[Box, dict[str, str]]] = {}  # container id -> (box, its cgroup folders)
         self._mem_files: dict[str, str] = {}  # container id -> its gVisor memory file ("": not readable here)
+        self._cgroups: dict[str, dict[str, str]] = {}  # under runc: container id -> its cgroup folders (sandbox_mb)
         self._lock = threading.Lock()
         self._watch = watchdog.Watchdog("sandbox-watch", self._watched_boxes, self._usage, self._over_limit,
                                         config.host_threads_per_sandbox) if config.runtime == "runsc" else None
@@ -407,6 +409,11 @@ class DockerBackend(Backend):
                     self._mem_files[c.id] = watchdog.memory_file([pid])
                 box.sandbox_rest_mb = self.sandbox_mb(box)
                 self._watch.start()
+            else:  # under runc: what its cgroup holds that no process does (sandbox_mb), read after each reset
+                dirs = watchdog.cgroup_dirs(self.client.api.inspect_container(c.id)["State"]["Pid"])
+                with self._lock:
+                    self._cgroups[c.id] = dirs
+                box.sandbox_rest_mb = self.sandbox_mb(box)
         except BaseException:
             self._remove(c)
             raise
@@ -431,6 +438,7 @@ class DockerBackend(Backend):
         with self._lock:
             self._watched.pop(box.container.id, None)
             self._mem_files.pop(box.container.id, None)
+            self._cgroups.pop(box.container.id, None)
 
     def sentry_mb(self, box: Box) -> int:
         """Under runsc: the container's anonymous memory (its cgroup's memory.stat: gVisor's Go heaps;
@@ -479,10 +487,19 @@ class DockerBackend(Backend):
 
     def sandbox_mb(self, box: Box) -> int:
         """Under runsc: gVisor's memory file, or where it cannot be read the cgroup's memory less
-        gVisor's Go heaps (sentry_mb)."""
+        gVisor's Go heaps (sentry_mb). Under runc: the cgroup's memory that no process needs to hold
+        (watchdog.unheld_mb: shared memory and socket buffers), so that a memfd a job sent in flight
+        to a socketpair of its own (a cycle no process holds, no name lists) replaces the box, as
+        gVisor's memory file does: the next job's right answer was memory_limit (red team of issue 30)."""
         with self._lock:
             dirs = self._watched.get(box.container.id, (None, None))[1]
             mem_file = self._mem_files.get(box.container.id, "")
+            own = self._cgroups.get(box.container.id)
+        if own is not None:
+            try:
+                return watchdog.unheld_mb(own)
+            except OSError:
+                return -1
         if (firm := self._file_mb(mem_file)) >= 0:
             return firm
         try:

@@ -11,17 +11,22 @@ ipc, uts, net and cgroup namespaces and the read-only root as a root user would.
 
 SPEC is JSON: {"server": PID, "ready": FD, "go": FD, "rootfs": PATH, "stage": DIR, "tmpfs": [[NAME, OPTIONS]...],
 "rlimits": [[RESOURCE, N]...], "argv": [BWRAP, ...]}. Steps:
-1. unshare(CLONE_NEWUSER | CLONE_NEWNS); write b"u" on `ready`; wait for b"g" on `go` (the maps are
-   written and this process is in the sandbox's cgroups).
-2. Open the root filesystem (O_PATH) while still the host's user: its folder may sit under one the
-   namespace's uids cannot cross (/root, 0700).
-3. Become the namespace's root; a private tmpfs on `stage` (a host folder hidden by it in this mount
-   namespace only) holds the root filesystem's bind (`stage`/root, through the open fd) and one
-   tmpfs per NAME with its OPTIONS (owner, size, inodes, noexec): bubblewrap binds them into the
-   sandbox (its own --tmpfs cannot set an owner, and /work is the program's).
-   Its parent-death signal (the server's: sandboxes die with it) is set again after the uid change,
-   which clears it.
-4. Set the rlimits every process of the sandbox inherits, then exec bubblewrap.
+1. As the host's root, in a mount namespace of its own (stage_as_host_root): a private tmpfs on
+   `stage` (a host folder hidden by it in this mount namespace only) holds the root filesystem's
+   bind (`stage`/root: its folder may sit under one the namespace's uids cannot cross, /root 0700)
+   and an empty folder per tmpfs. Then become the host uid and gid of this sandbox alone
+   (`owner_id`: above the mapped range, by this process's host pid) and only then
+   unshare(CLONE_NEWUSER | CLONE_NEWNS): the kernel charges what the namespace's users hold of the
+   per-user counts (inotify instances, pending signals, message queue bytes, processes) to its
+   creator too, against the host's per-user maximum. Created by root, one sandbox's 128 inotify
+   instances left none to the host's root, the server and every other sandbox (red team of
+   issue 32). Write b"u" on `ready`; wait for b"g" on `go` (the maps are written and this
+   process is in the sandbox's cgroups).
+2. Become the namespace's root and mount one tmpfs per NAME with its OPTIONS (owner, size, inodes,
+   noexec) on its folder: bubblewrap binds them into the sandbox (its own --tmpfs cannot set an
+   owner, and /work is the program's). Its parent-death signal (the server's: sandboxes die with
+   it) is set again after the uid changes, which clear it.
+3. Set the rlimits every process of the sandbox inherits, then exec bubblewrap.
 """
 from __future__ import annotations
 
@@ -36,6 +41,14 @@ MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x8, 0x1
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
 SIGKILL = 9
 FLAGS = {"nosuid": MS_NOSUID, "nodev": MS_NODEV, "noexec": MS_NOEXEC, "exec": 0}
+# The namespace's ids map to HOST_ID_BASE.. (sandbox/userns.py); its creator is a host id above
+# that range, one per live launch (its host pid): a uid shared with nothing else on the host.
+OWNER_BASE = 1_000_000_000 + 65536
+
+
+def owner_id() -> int:
+    """The host uid and gid that create this sandbox's user namespace (step 1)."""
+    return OWNER_BASE + os.getpid()
 
 libc = ctypes.CDLL(None, use_errno=True)
 
@@ -57,15 +70,32 @@ def tmpfs(target: str, options: str) -> None:
     mount("tmpfs", target, "tmpfs", flags, ",".join(w for w in words if w not in FLAGS))
 
 
+def stage_as_host_root(spec: dict) -> None:
+    """Step 1's staging, as the host's root in a mount namespace of its own: a private tmpfs on
+    `stage` holding the root filesystem's bind (`stage`/root) and an empty folder per tmpfs. The
+    user namespace's mount namespace copies it (step 2), reachable without crossing /root."""
+    check(libc.unshare(CLONE_NEWNS), "unshare mount")
+    mount("none", "/", None, MS_REC | MS_PRIVATE, None)
+    stage = spec["stage"]
+    tmpfs(stage, "nosuid,nodev,mode=0755,size=1m")
+    os.mkdir(f"{stage}/root")
+    mount(spec["rootfs"], f"{stage}/root", None, MS_BIND | MS_REC, None)
+    for name, _ in spec["tmpfs"]:
+        os.mkdir(f"{stage}/{name}")
+
+
 def main() -> None:
     spec = json.loads(sys.argv[1])
+    stage_as_host_root(spec)
+    os.setgroups([])
+    os.setresgid(owner_id(), owner_id(), owner_id())
+    os.setresuid(owner_id(), owner_id(), owner_id())
     check(libc.unshare(CLONE_NEWUSER | CLONE_NEWNS), "unshare")
     os.write(spec["ready"], b"u")
     os.close(spec["ready"])
     if os.read(spec["go"], 1) != b"g":
         raise SystemExit("userns_launch: the server did not map the namespace's ids")
     os.close(spec["go"])
-    root_fd = os.open(spec["rootfs"], os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
     os.setgroups([])
     os.setresgid(0, 0, 0)
     os.setresuid(0, 0, 0)
@@ -74,18 +104,11 @@ def main() -> None:
     if os.getppid() != spec["server"]:
         raise SystemExit("userns_launch: the server is gone")
     mount("none", "/", None, MS_REC | MS_PRIVATE, None)
-    stage = spec["stage"]
-    tmpfs(stage, "nosuid,nodev,mode=0755,size=1m")
-    os.mkdir(f"{stage}/root")
-    mount(f"/proc/self/fd/{root_fd}", f"{stage}/root", None, MS_BIND | MS_REC, None)
-    os.close(root_fd)
     for name, options in spec["tmpfs"]:
-        os.mkdir(f"{stage}/{name}")
-        tmpfs(f"{stage}/{name}", options)
+        tmpfs(f"{spec['stage']}/{name}", options)
     for name, n in spec["rlimits"]:
         resource.setrlimit(getattr(resource, name), (n, n))
     os.execv(spec["argv"][0], spec["argv"])
-
 
 if __name__ == "__main__":
     main()

@@ -185,6 +185,22 @@ def cgroup_usage(dirs: dict[str, str]) -> Usage:
     return Usage(mem_mb=max(0, used - inactive) >> 20, threads=_read_int(dirs.get("pids", dirs.get("", "")), "pids.current"))
 
 
+def unheld_mb(dirs: dict[str, str]) -> int:
+    """Memory of a container's cgroup that outlives every process (v1 or v2), MB: shared memory
+    (tmpfs, SysV and POSIX segments, memfds) and socket buffers (v2's `sock`; v1 names none). After
+    a reset, more of it than at the box's start is what a job left in the kernel (Backend.at_rest),
+    counted whatever kind of object holds it, named or not."""
+    v1 = "memory" in dirs
+    keys = ("total_shmem",) if v1 else ("shmem", "sock")
+    held = 0
+    with open(os.path.join(dirs["memory"] if v1 else dirs[""], "memory.stat")) as f:
+        for line in f:
+            key, _, value = line.partition(" ")
+            if key in keys:
+                held += int(value)
+    return held >> 20
+
+
 def _read_int(folder: str, name: str) -> int:
     with open(os.path.join(folder, name)) as f:
         return int(f.read())
