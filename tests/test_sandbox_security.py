@@ -39,8 +39,9 @@ def test_sigint_to_pid1_is_ignored(any_grader, backend):
     assert any_grader.grade(INNOCENT)["verdict"] == "accepted"
     recycled = any_grader.grader.stats()["containers_recycled"] - before
     assert recycled in on_backend(backend, (0,), kernel_differs((0, 1, 2), (
-        "the pool also replaces a gVisor box whose kernel's memory reads over its rest (docs/sandboxes.md \"Sandbox "
-        "backends\"): seen once in 3 runs after these two jobs; the PermissionError above is the runner's refusal"))), recycled
+        "the pool also replaces a gVisor box whose kernel's memory reads over its rest "
+        "(docs/sandboxes.md \"Sandbox backends\"): seen once in 3 runs after these two jobs; the PermissionError "
+        "above is the runner's refusal"))), recycled
 
 
 # ---------------------------------------------------------------- F1: PID 1's limits, affinity, nice
