@@ -218,6 +218,19 @@ class Backend:
 
 
 # ----------------------------------------------------------------------------- Docker
+def _visible_cgroup(container_id: str, pid: int) -> dict[str, str]:
+    """The container's cgroup folders as this server sees them, or {} where it cannot: a server in a
+    container of its own (compose, the k8s Docker-socket pod) has another pid namespace, where the
+    container's host pid is no process or another one, and its own cgroup view. Then the leftover
+    check of sandbox_mb is not made (it answers -1), never a failed start: every code task was
+    infra_error in the compose deployment when this read raised."""
+    try:
+        dirs = watchdog.cgroup_dirs(pid)
+    except (OSError, ValueError):
+        return {}
+    return dirs if dirs and all(container_id in d for d in dirs.values()) else {}
+
+
 def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: int) -> dict:
     """The hardening, in one place: no network, read-only root, capped tmpfs (/work noexec unless
     the language's program is a binary there), no capabilities once the runner runs, two uids,
@@ -410,9 +423,10 @@ class DockerBackend(Backend):
                 box.sandbox_rest_mb = self.sandbox_mb(box)
                 self._watch.start()
             else:  # under runc: what its cgroup holds that no process does (sandbox_mb), read after each reset
-                dirs = watchdog.cgroup_dirs(self.client.api.inspect_container(c.id)["State"]["Pid"])
-                with self._lock:
-                    self._cgroups[c.id] = dirs
+                dirs = _visible_cgroup(c.id, self.client.api.inspect_container(c.id)["State"]["Pid"])
+                if dirs:
+                    with self._lock:
+                        self._cgroups[c.id] = dirs
                 box.sandbox_rest_mb = self.sandbox_mb(box)
         except BaseException:
             self._remove(c)
