@@ -241,7 +241,10 @@ def test_fork_bomb_and_memory_bomb_contained(any_grader, backend):
     mem = "import os\nos.fork(); os.fork()\nx=[]\nwhile True: x.append(b'x' * (1 << 20))"  # touched: counted everywhere
     r = any_grader.grade(task("python", mem, memory_limit_mb=64))
     assert r["verdict"] in on_backend(backend, ("memory_limit",), kernel_differs(
-        ("memory_limit", "time_limit"), "under gVisor's ptrace platform four allocating processes can spend their CPU time first")), r
+        ("memory_limit", "time_limit", "runtime_error"), "under gVisor's ptrace platform four allocating processes can "
+        "spend their CPU time first, or cross the host-thread budget before the watchdog's settled memory reading "
+        "(a heap-only overage kills on a second reading, sandbox/watchdog.py): contained either way")), r
+    assert r["verdict"] != "runtime_error" or "host thread" in r["detail"], r  # the budget, no other runtime_error
     # the host and the pool are unharmed: normal jobs pass, nothing of the bombs is left
     # theirs: the runner and its syntax checker, and the warm interpreter's mother and zygote. Under
     # gVisor the bombs' OOM kill can take the checker or the zygote: the one replaced can still be
