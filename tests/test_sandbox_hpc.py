@@ -69,6 +69,21 @@ def _runsc_of(uid: int) -> list[int]:
     return out
 
 
+def _graded(target: str, tasks: list[dict]) -> list[dict]:
+    """The results of one Grade call, items answered infra_error (retryable) sent once more, as the
+    client does (verifier.client: max_retries): a sandbox that failed to start (seen once in CI: a
+    cpp box's runner channel broke at start, runsc said nothing) is the host's, and a user's client
+    retries it; what the test checks is each language's verdict."""
+    by_id: dict[str, dict] = {}
+    for _ in range(2):
+        todo = [t for t in tasks if by_id.get(t["id"], {}).get("verdict", "infra_error") == "infra_error"]
+        if not todo:
+            break
+        reply = stub(target).Grade(request(todo), timeout=600, metadata=[("authorization", f"Bearer {TOKEN}")])
+        by_id.update({r.id: {"id": r.id, "verdict": verdict_from_proto(r.verdict), "detail": r.detail} for r in reply.results})
+    return [by_id[t["id"]] for t in tasks]
+
+
 def test_an_ordinary_user_without_docker_serves_code_with_the_slurm_recipe():
     if not shutil.which("runsc") or not os.path.exists(PYTHON):
         pytest.fail(f"needs runsc and {PYTHON} (`make gvisor`; Debian's python3)")
@@ -103,9 +118,7 @@ def test_an_ordinary_user_without_docker_serves_code_with_the_slurm_recipe():
             assert re.search(rf"^Uid:\s+{uid}\s", status, re.M) and re.search(r"^CapEff:\s+0+$", status, re.M), status
             tasks = [*every_language_tasks(config.languages),
                      (_task("contained", "import os\nprint(os.path.exists('/var/run/docker.sock'))", "", "False\n"), "accepted")]
-            reply = stub(server.target).Grade(request([t for t, _ in tasks]), timeout=600,
-                                              metadata=[("authorization", f"Bearer {TOKEN}")])
-            results = [{"id": r.id, "verdict": verdict_from_proto(r.verdict), "detail": r.detail} for r in reply.results]
+            results = _graded(server.target, [t for t, _ in tasks])
             assert not verdicts_off(tasks, results), verdicts_off(tasks, results)
             assert _runsc_of(uid)  # its sandboxes are the user's own runsc processes
             assert server.stop() == 0
