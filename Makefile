@@ -73,7 +73,7 @@ check: $(VENV)/.full
 	$(BIN)/python -m pytest -q -m unit -p no:cacheprovider
 
 test: check images rootfs gvisor compose bubblewrap chromium promtool image
-	$(BIN)/python -m pytest -q -rs
+	$(BIN)/python -m pytest -q -rs --durations=40
 
 proto: $(VENV)/.full
 	$(BIN)/python -m grpc_tools.protoc -I proto --python_out=. --grpc_python_out=. --pyi_out=. proto/verifier/v1/verifier.proto
