@@ -12,7 +12,7 @@ import pytest
 
 import sandbox.grader
 from sandbox.sync import SyncGrader
-from sandbox.userns import UsernsBackend, seccomp_filter, DENIED
+from sandbox.userns import DENIED, UsernsBackend, _host_pid, seccomp_filter
 from tests.helpers import one_sandbox, sandbox_config
 
 pytestmark = pytest.mark.docker  # the root filesystems are exported from the Docker images
@@ -448,3 +448,102 @@ def test_one_sandbox_cannot_shrink_another_sandboxs_pipes(userns):
             marker.unlink(missing_ok=True)
             t.join()
     assert r["verdict"] == "accepted", r
+
+
+# ----------------------------------------------------------------- one sandbox against another
+# The victim: a program that holds still in one sandbox until the test lets it go (unlinks its file), then answers.
+VICTIM = """import os, time
+open('/tmp/victim-ready.new', 'w').write(str(os.getpid()))
+os.rename('/tmp/victim-ready.new', '/tmp/victim-ready')
+while os.path.exists('/tmp/victim-ready'):
+    time.sleep(0.02)
+print(3)"""
+# The attacker, in another sandbox: signal, ptrace (PTRACE_SEIZE), pidfd and /proc of the victim's and its
+# runner's host pids, then kill(-1): every reach it had is named; "contained" when none.
+REACH = """import ctypes, os, signal
+libc = ctypes.CDLL(None, use_errno=True)
+out = []
+for pid in {pids}:
+    try:
+        os.kill(pid, signal.SIGKILL); out.append(f'killed {{pid}}')
+    except OSError:
+        pass
+    if libc.ptrace(0x4206, pid, 0, 0) == 0:
+        out.append(f'ptraced {{pid}}')
+    try:
+        os.pidfd_open(pid); out.append(f'pidfd {{pid}}')
+    except OSError:
+        pass
+    for name in ('status', 'environ', 'mem'):
+        try:
+            open(f'/proc/{{pid}}/{{name}}', 'rb').read(1); out.append(f'read {{pid}}/{{name}}')
+        except OSError:
+            pass
+try:
+    os.kill(-1, signal.SIGKILL)
+except OSError:
+    pass
+print(out or 'contained')"""
+
+
+def _uids(pid: int) -> list[int]:
+    return [int(u) for u in next(line for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                                 if line.startswith("Uid:")).split()[1:]]
+
+
+def test_a_job_cannot_reach_another_sandboxs_processes(userns):
+    """Every sandbox's programs are one host uid (HOST_ID_BASE + the program's), so what keeps one
+    sandbox's job from another's processes is the namespaces alone (docs/sandboxes.md "Sandbox
+    backends"): while a program holds still in one sandbox, a job in another signals, ptraces, opens
+    a pidfd of and reads /proc of its host pid and its runner's, then kill(-1); it reaches none and
+    the held program answers (accepted). The control shows the uid alone would not stop it: a host
+    process of that same uid, outside the sandbox's pid namespace, signals it and reads its /proc."""
+    import threading
+    import time
+
+    with one_sandbox("userns", "pytest-userns-victim") as other:
+        box = next(iter(other.grader._backend._boxes.values()))
+        root = Path(f"/proc/{box.container.pid1}/root/tmp")
+        out: dict = {}
+        held = py(VICTIM, time_limit_s=20)
+        t = threading.Thread(target=lambda: out.update(r=other.grade(held)))
+        t.start()
+        try:
+            while not (root / "victim-ready").exists():
+                assert t.is_alive(), out
+                time.sleep(0.02)
+            victim = _host_pid(box.container.pid1, int((root / "victim-ready").read_text()))
+            assert victim, "the held program's host pid"
+            mine = next(iter(userns.grader._backend._boxes.values())).container.pid1
+            assert _uids(victim)[0] == _uids(mine)[1]  # the victim's uid is this sandbox's programs' uid
+            r = userns.grade(py(REACH.format(pids=[victim, box.container.pid1]), expected="contained\n"))
+            assert r["verdict"] == "accepted", r
+            assert _same_uid_reaches(victim, _uids(victim)[0]) == "signalled, read"  # the control
+        finally:
+            (root / "victim-ready").unlink(missing_ok=True)
+            t.join()
+    assert out["r"]["verdict"] == "accepted", out
+
+
+def _same_uid_reaches(pid: int, uid: int) -> str:
+    """What a host process of `uid` (no capability, outside every sandbox namespace) may do to `pid`."""
+    r, w = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child
+        said = []
+        try:
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            os.kill(pid, 0)
+            said.append("signalled")
+            Path(f"/proc/{pid}/status").read_bytes()
+            said.append("read")
+        except OSError:
+            pass
+        os.write(w, ", ".join(said).encode())
+        os._exit(0)
+    os.close(w)
+    os.waitpid(child, 0)
+    with os.fdopen(r, "rb") as f:
+        return f.read().decode()
