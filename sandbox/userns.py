@@ -86,11 +86,12 @@ DENIED = {
 # The allowlist: every other call answers ENOSYS, as a kernel without it would (runtimes fall back:
 # clone3 to clone, openat2 to openat). Built from what the seven languages' compilers, runtimes and the
 # runner call in a sandbox (`strace -f` of the userns sandboxes grading every language's right and wrong
-# programs and the tests/data/formats corpus: 117 calls after the filter is installed), widened by each
-# group's close kin (the legacy and *at forms a static binary may use, the other half of a get/set pair),
-# each group with why it is safe here. One home: seccomp_filter reads it; the tests read it.
+# programs and the tests/data/formats corpus: 117 calls after the filter is installed; mknod from the
+# suites, a program's FIFO), widened by each group's close kin (the legacy and *at forms a static binary
+# may use, the other half of a get/set pair), each group with why it is safe here. One home:
+# seccomp_filter reads it, the tests read it, docs/sandboxes.md "Sandbox backends" describes it.
 ALLOWED: dict[str, tuple[str, dict[str, int]]] = {
-    "files": ("the sandbox's own files (read-only root, tmpfs /work, /tmp, /dev/shm): compilers, runtimes and the runner read, write, list and stat them; chown and chmod reach only the caller's own files without a capability; xattrs read only", {
+    "files": ("the sandbox's own files (read-only root, tmpfs /work, /tmp, /dev/shm): compilers, runtimes and the runner read, write, list and stat them; chown and chmod reach only the caller's own files without a capability; mknod makes FIFOs and sockets (a device needs CAP_MKNOD, and the tmpfs are nodev); xattrs read only", {
         "read": 0, "write": 1, "readv": 19, "writev": 20, "pread64": 17, "pwrite64": 18, "preadv": 295,
         "pwritev": 296, "preadv2": 327, "pwritev2": 328, "open": 2, "openat": 257, "creat": 85, "close": 3,
         "close_range": 436, "lseek": 8, "stat": 4, "fstat": 5, "lstat": 6, "newfstatat": 262, "statx": 332,
@@ -101,7 +102,8 @@ ALLOWED: dict[str, tuple[str, dict[str, int]]] = {
         "chown": 92, "fchown": 93, "lchown": 94, "fchownat": 260, "truncate": 76, "ftruncate": 77, "fallocate": 285,
         "fsync": 74, "fdatasync": 75, "sync_file_range": 277, "utime": 132, "utimes": 235, "utimensat": 280,
         "futimesat": 261, "umask": 95, "fcntl": 72, "flock": 73, "dup": 32, "dup2": 33, "dup3": 292, "pipe": 22,
-        "pipe2": 293, "ioctl": 16, "copy_file_range": 326, "sendfile": 40, "splice": 275, "tee": 276,
+        "pipe2": 293, "mknod": 133, "mknodat": 259, "ioctl": 16, "copy_file_range": 326, "sendfile": 40,
+        "splice": 275, "tee": 276,
         "fadvise64": 221, "getxattr": 191, "lgetxattr": 192, "fgetxattr": 193, "listxattr": 194, "llistxattr": 195,
         "flistxattr": 196,
     }),
