@@ -12,7 +12,7 @@ import pytest
 
 import sandbox.grader
 from sandbox.sync import SyncGrader
-from sandbox.userns import UsernsBackend, seccomp_filter, DENIED
+from sandbox.userns import AUDIT_ARCH_X86_64, DENIED, UsernsBackend, _host_pid, allowed_calls, seccomp_filter, syscall_actions
 from tests.helpers import one_sandbox, sandbox_config
 
 pytestmark = pytest.mark.docker  # the root filesystems are exported from the Docker images
@@ -131,10 +131,54 @@ def test_without_the_caps_to_map_a_uid_range_the_backend_refuses_and_names_the_c
         backend.probe()
 
 
-def test_the_seccomp_filter_refuses_what_it_names():
-    """Unit: the filter is whole instructions, and every refused call is in it."""
-    prog = seccomp_filter()
+def run_filter(prog: bytes, nr: int, arch: int = AUDIT_ARCH_X86_64, args: tuple[int, ...] = ()) -> int:
+    """What the classic BPF program `prog` returns for a call: a small interpreter of the
+    instructions seccomp_filter emits (ld abs word, jeq, jge, jset, ja, ret) over seccomp_data."""
+    import struct
+
+    data = struct.pack("=iIQ6Q", nr, arch, 0, *(list(args) + [0] * 6)[:6])
+    insns = [struct.unpack("=HBBI", prog[i:i + 8]) for i in range(0, len(prog), 8)]
+    pc, acc = 0, 0
+    while True:
+        code, jt, jf, k = insns[pc]
+        if code == 0x20:
+            acc = struct.unpack_from("=I", data, k)[0]
+        elif code == 0x06:
+            return k
+        elif code == 0x05:
+            pc += k
+        else:
+            taken = {0x15: acc == k, 0x35: acc >= k, 0x45: bool(acc & k)}[code]
+            pc += jt if taken else jf
+        pc += 1
+
+
+ANSWER = {"allow": 0x7FFF0000, "eperm": 0x00050001, "enosys": 0x00050026}
+
+
+@pytest.mark.parametrize("watched", [False, True])
+def test_the_seccomp_filter_is_an_allowlist(watched):
+    """Unit: for every x86_64 call number the filter answers what the table says: ALLOWED through,
+    DENIED (and memfd_create without cgroups) EPERM, everything else ENOSYS; clone with a namespace
+    flag EPERM and without one through; another architecture and x32 killed. Near misses: the
+    numbers next to each allowed call and a call the table does not name (openat2, vmsplice,
+    process_madvise) are not let through unless allowed."""
+    prog = seccomp_filter(watched)
     assert len(prog) % 8 == 0 and len(prog) // 8 < 4096
+    acts = syscall_actions(watched)
+    for nr in range(600):
+        want = acts.get(nr, "enosys")
+        if want == "clone":
+            assert run_filter(prog, nr, args=(0x11,)) == ANSWER["allow"]  # SIGCHLD: fork
+            assert run_filter(prog, nr, args=(0x10000000 | 0x11,)) == ANSWER["eperm"]  # CLONE_NEWUSER
+            continue
+        assert run_filter(prog, nr) == ANSWER[want], (nr, want)
+    assert run_filter(prog, 0x40000000 + 1) == 0x80000000 and run_filter(prog, 1, arch=0x40000003) == 0x80000000
+    names = allowed_calls(watched)
+    assert {"read", "execve", "clone", "futex", "mmap", "socket", "mq_open", "shmget"} <= set(names)
+    assert not set(names) & set(DENIED) and "clone3" not in names and ("memfd_create" in names) is not watched
+    for nr in (437, 278, 440):  # openat2, vmsplice, process_madvise: named nowhere
+        assert run_filter(prog, nr) == ANSWER["enosys"]
     assert {"mount", "unshare", "setns", "ptrace", "keyctl", "bpf", "io_uring_setup"} <= set(DENIED)
 
 
@@ -448,3 +492,102 @@ def test_one_sandbox_cannot_shrink_another_sandboxs_pipes(userns):
             marker.unlink(missing_ok=True)
             t.join()
     assert r["verdict"] == "accepted", r
+
+
+# ----------------------------------------------------------------- one sandbox against another
+# The victim: a program that holds still in one sandbox until the test lets it go (unlinks its file), then answers.
+VICTIM = """import os, time
+open('/tmp/victim-ready.new', 'w').write(str(os.getpid()))
+os.rename('/tmp/victim-ready.new', '/tmp/victim-ready')
+while os.path.exists('/tmp/victim-ready'):
+    time.sleep(0.02)
+print(3)"""
+# The attacker, in another sandbox: signal, ptrace (PTRACE_SEIZE), pidfd and /proc of the victim's and its
+# runner's host pids, then kill(-1): every reach it had is named; "contained" when none.
+REACH = """import ctypes, os, signal
+libc = ctypes.CDLL(None, use_errno=True)
+out = []
+for pid in {pids}:
+    try:
+        os.kill(pid, signal.SIGKILL); out.append(f'killed {{pid}}')
+    except OSError:
+        pass
+    if libc.ptrace(0x4206, pid, 0, 0) == 0:
+        out.append(f'ptraced {{pid}}')
+    try:
+        os.pidfd_open(pid); out.append(f'pidfd {{pid}}')
+    except OSError:
+        pass
+    for name in ('status', 'environ', 'mem'):
+        try:
+            open(f'/proc/{{pid}}/{{name}}', 'rb').read(1); out.append(f'read {{pid}}/{{name}}')
+        except OSError:
+            pass
+try:
+    os.kill(-1, signal.SIGKILL)
+except OSError:
+    pass
+print(out or 'contained')"""
+
+
+def _uids(pid: int) -> list[int]:
+    return [int(u) for u in next(line for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                                 if line.startswith("Uid:")).split()[1:]]
+
+
+def test_a_job_cannot_reach_another_sandboxs_processes(userns):
+    """Every sandbox's programs are one host uid (HOST_ID_BASE + the program's), so what keeps one
+    sandbox's job from another's processes is the namespaces alone (docs/sandboxes.md "Sandbox
+    backends"): while a program holds still in one sandbox, a job in another signals, ptraces, opens
+    a pidfd of and reads /proc of its host pid and its runner's, then kill(-1); it reaches none and
+    the held program answers (accepted). The control shows the uid alone would not stop it: a host
+    process of that same uid, outside the sandbox's pid namespace, signals it and reads its /proc."""
+    import threading
+    import time
+
+    with one_sandbox("userns", "pytest-userns-victim") as other:
+        box = next(iter(other.grader._backend._boxes.values()))
+        root = Path(f"/proc/{box.container.pid1}/root/tmp")
+        out: dict = {}
+        held = py(VICTIM, time_limit_s=20)
+        t = threading.Thread(target=lambda: out.update(r=other.grade(held)))
+        t.start()
+        try:
+            while not (root / "victim-ready").exists():
+                assert t.is_alive(), out
+                time.sleep(0.02)
+            victim = _host_pid(box.container.pid1, int((root / "victim-ready").read_text()))
+            assert victim, "the held program's host pid"
+            mine = next(iter(userns.grader._backend._boxes.values())).container.pid1
+            assert _uids(victim)[0] == _uids(mine)[1]  # the victim's uid is this sandbox's programs' uid
+            r = userns.grade(py(REACH.format(pids=[victim, box.container.pid1]), expected="contained\n"))
+            assert r["verdict"] == "accepted", r
+            assert _same_uid_reaches(victim, _uids(victim)[0]) == "signalled, read"  # the control
+        finally:
+            (root / "victim-ready").unlink(missing_ok=True)
+            t.join()
+    assert out["r"]["verdict"] == "accepted", out
+
+
+def _same_uid_reaches(pid: int, uid: int) -> str:
+    """What a host process of `uid` (no capability, outside every sandbox namespace) may do to `pid`."""
+    r, w = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child
+        said = []
+        try:
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            os.kill(pid, 0)
+            said.append("signalled")
+            Path(f"/proc/{pid}/status").read_bytes()
+            said.append("read")
+        except OSError:
+            pass
+        os.write(w, ", ".join(said).encode())
+        os._exit(0)
+    os.close(w)
+    os.waitpid(child, 0)
+    with os.fdopen(r, "rb") as f:
+        return f.read().decode()
