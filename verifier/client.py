@@ -28,8 +28,7 @@ from sandbox.contract import HOST_FAULTS, CodeTask, MathTask, Task, TaskError, i
 from verifier.client_config import ClientConfig
 from verifier.execute_wire import response_from_proto
 from verifier.session_wire import cell_from_proto
-from verifier.schema import (Parsed, _check_tests, _language_limits, check_limits, inline_test_sets, languages_from_info,
-                             protos_with_test_sets, result_from_proto)
+from verifier.schema import Parsed, inline_test_sets, limits_from_info, protos_with_test_sets, result_from_proto
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
@@ -212,18 +211,18 @@ class AsyncVerifierClient:
                results: dict) -> list[pb.Task]:
         """The tasks that fit the server's limits, checked on the models they were encoded from (never
         decoded back from the protos); the others are refused one by one, named as on the wire."""
-        languages = _language_limits(languages_from_info(info))
+        limits = limits_from_info(info)
         set_errors: dict[str, TaskError | None] = {}  # a shared test set's tests are checked once, not per task
         refused = set()
         for model, p in zip(models, protos):
             where = f"tasks[{positions[model.id]}]"
             shared = p.code.test_set if p.WhichOneof("payload") == "code" else ""
             try:
-                check_limits(model, where, info.limits, languages, wire=True, tests_checked=bool(shared))
+                limits.check(model, where, wire=True, tests_checked=bool(shared), revalidate=True)
                 if shared and isinstance(model, CodeTask):
                     if shared not in set_errors:
                         try:
-                            _check_tests(model.tests, "tests", info.limits)
+                            limits.check_tests(model.tests, "tests")
                             set_errors[shared] = None
                         except TaskError as exc:
                             set_errors[shared] = exc
