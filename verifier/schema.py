@@ -186,12 +186,12 @@ def tests_from_proto(tests: Sequence[pb.CodeTest]) -> tuple[CodeTest, ...]:
     return tuple(CodeTest(t.stdin, t.expected_stdout) for t in tests)
 
 
-def task_from_proto(task: pb.Task) -> dict:
+def task_from_proto(task: pb.Task) -> dict[str, Any]:
     """A proto task as the plain dict the graders take, defaults filled in."""
     return model_from_proto(task).to_dict()
 
 
-class Parsed(dict):
+class Parsed(dict[str, Any]):
     """A task dict that comes with the model it was encoded from (`parsed`): the trainer decodes a row
     once and hands its client plain dicts (a client factory's contract), and the client reads
     `.model` instead of decoding the dict a second time (docs/architecture.md "The data path")."""
@@ -206,7 +206,7 @@ def parsed(model: Task) -> Parsed:
     return out
 
 
-def with_id(task: Mapping[str, Any], task_id: str) -> dict:
+def with_id(task: Mapping[str, Any], task_id: str) -> dict[str, Any]:
     """`task` under another id (a batcher numbering its call's tasks); a Parsed dict keeps its model,
     renamed rather than decoded again."""
     if not isinstance(task, Parsed):
@@ -325,12 +325,12 @@ def _language_maxima(languages: Mapping[str, Mapping[str, Any]]) -> dict[str, La
             for name, lang in languages.items()}
 
 
-def default_languages() -> dict[str, dict]:
+def default_languages() -> dict[str, dict[str, Any]]:
     """The languages and limits a server advertises when no sandbox runs (sandbox/config.py's)."""
     return {name: {"name": name, **dataclasses.asdict(lim), "image": ""} for name, lim in default_limits().items()}
 
 
-def languages_from_info(info: pb.ServerInfo) -> dict[str, dict]:
+def languages_from_info(info: pb.ServerInfo) -> dict[str, dict[str, Any]]:
     """A server's advertised languages, by name, with their maxima."""
     return {lang.name: {"max_time_limit_s": lang.max_time_limit_s, "max_memory_limit_mb": lang.max_memory_limit_mb}
             for lang in info.languages}
