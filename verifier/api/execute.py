@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sandbox.contract import BY_NAME, EXECUTE_DEFAULT_OUTPUT_BYTES, CodeTask, Limits, TaskError
+from sandbox.contract import BY_NAME, EXECUTE_DEFAULT_OUTPUT_BYTES, HOST_FAULTS, CodeTask, Limits, TaskError
 from sandbox.languages import LANGUAGES
 from verifier.execute_wire import REQUEST_KEYS, check_files
 
@@ -82,7 +82,7 @@ def execute_response(result: Mapping[str, Any]) -> dict:
     if verdict == "compile_error":  # the compiler's (or Python's syntax check's) words are the program's stderr
         return {**out, "status": "compile_error", "stderr": out["detail"]}
     tests = result.get("tests") or []
-    if verdict == "infra_error" or not tests:
+    if verdict in HOST_FAULTS or not tests:
         return out
     test = tests[0]
     known = BY_NAME.get(test["verdict"])  # its status: the contract's execute_status column
