@@ -765,8 +765,8 @@ class Limits:
     max_field_bytes: int
     max_math_timeout_s: float
     max_code_timeout_s: float
+    max_choices: int
     max_tests_per_task: int = MAX_TESTS
-    max_choices: int = 26
     max_test_set_bytes: int = 0
     max_test_field_bytes: int = 0
     max_request_bytes: int = 0  # advertised for the client's batching; not a per-task rule

@@ -50,7 +50,7 @@ def test_files_and_file_io_round_trip():
         assert (d["files"], d["input_file"], d["output_file"], d["checker_language"], d["compare"]) == (
             t["files"], "input.txt", "output.txt", "cpp", "tokens_ci")
     validate_tasks([sent], Limits(max_tasks_per_call=1, max_field_bytes=100, max_tests_per_task=3,
-                                  max_code_timeout_s=60, max_math_timeout_s=0))
+                                  max_code_timeout_s=60, max_math_timeout_s=0, max_choices=0))
     plain = task_from_proto(task_to_proto(code()))
     assert (plain["files"], plain["input_file"], plain["output_file"]) == ({}, "", "")
 
