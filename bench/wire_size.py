@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sandbox.contract import parse_task  # noqa: E402
-from verifier.schema import (default_languages, limits_from_config,  # noqa: E402
-                             protos_with_test_sets, task_to_proto, validate_tasks)
+from sandbox.contract import Limits, parse_task  # noqa: E402
+from verifier.schema import (default_languages, protos_with_test_sets, server_limits,  # noqa: E402
+                             task_to_proto, validate_tasks)
 from verifier.config import ServerConfig  # noqa: E402
 from verifier.v1 import verifier_pb2 as pb  # noqa: E402
 
@@ -35,12 +35,12 @@ def group(n: int, tests: int, mb: float) -> list[dict]:
              "tests": [{k: "".join(v) for k, v in t.items()} for t in row]} for i in range(n)]
 
 
-def accept(data: bytes, limits: pb.Limits, languages: dict) -> tuple[float, int]:
+def accept(data: bytes, limits: Limits) -> tuple[float, int]:
     """Seconds the server spends on a request before grading: parse and validate into the models the
     engine takes."""
     t0 = time.perf_counter()
     request = pb.GradeRequest.FromString(data)
-    models = validate_tasks(request.tasks, limits, languages, request.test_sets)
+    models = validate_tasks(request.tasks, limits, request.test_sets)
     return time.perf_counter() - t0, len(models)
 
 
@@ -52,7 +52,7 @@ def main() -> None:
     ap.add_argument("--no-server", action="store_true", help="skip the real Grade call over loopback")
     args = ap.parse_args()
     config = ServerConfig(max_request_bytes=(2 << 30) - 1)  # in process: accept the inline request too, to time it
-    limits, languages = limits_from_config(config), default_languages()
+    limits = server_limits(config, default_languages())
     tasks = group(args.group, args.tests, args.mb)
     print(f"group: {args.group} completions, {args.tests} tests, {args.mb:g} MB of tests; "
           f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
@@ -67,8 +67,8 @@ def main() -> None:
     build_after = time.perf_counter() - t0
     del before
 
-    accept_before, n1 = accept(before_data, limits, languages)
-    accept_after, n2 = accept(after_data, limits, languages)
+    accept_before, n1 = accept(before_data, limits)
+    accept_after, n2 = accept(after_data, limits)
     assert n1 == n2 == args.group
     mib = 1 << 20
     calls = -(-len(before_data) // int(ServerConfig().max_request_bytes * 0.9))

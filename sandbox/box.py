@@ -6,16 +6,20 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from .channel import Channel
 
+H = TypeVar("H")  # a backend's handle of its sandbox: a Docker container, a gVisor or userns Sandbox
+
 
 @dataclass
-class Box:
-    """One warm sandbox and its runner channel. `container` is the backend's handle."""
+class Box(Generic[H]):
+    """One warm sandbox and its runner channel. `container` is the backend's handle: `Box[Sandbox]`
+    where a backend names it, a bare `Box` (any handle) where the code serves every backend."""
 
     language: str
-    container: object
+    container: H
     channel: Channel
     mem_mb: int
     jobs: int = 0

@@ -151,6 +151,7 @@ def build_base(client: docker.DockerClient, tag: str, progress: Callable[[str], 
         tar = subprocess.Popen(
             ["tar", "-C", str(rootfs), "--exclude=./proc/*", "--exclude=./sys/*", "--exclude=./dev/*",
              "--numeric-owner", "-c", "."], stdout=subprocess.PIPE)
+        assert tar.stdout is not None  # stdout=PIPE
         try:
             repo, _, version = tag.rpartition(":")
             client.api.import_image_from_stream(tar.stdout, repository=repo, tag=version)
@@ -201,6 +202,7 @@ def export_rootfs(client: docker.DockerClient, tag: str, rootfs_dir: str | Path,
     try:
         tar = subprocess.Popen(["tar", "-C", str(tmp), "-x", "--no-same-owner", "--exclude=dev/*"],
                                stdin=subprocess.PIPE)
+        assert tar.stdin is not None  # stdin=PIPE
         try:
             for chunk in c.export():
                 tar.stdin.write(chunk)

@@ -11,7 +11,7 @@ import re
 import signal
 
 from .languages import Language, alias_map
-from .contract import DEFAULT_COMPARE, DEFAULT_FLOAT_TOL, DETAIL_MAX
+from .contract import DEFAULT_COMPARE, DEFAULT_FLOAT_TOL, DETAIL_MAX, PASSING
 from .contract import SANDBOX_VERDICTS as VERDICTS  # noqa: F401  (sandbox.VERDICTS, the package's public name)
 
 TAMPERED = "the program changed the sandbox supervisor's limits, CPU affinity or priority"
@@ -284,7 +284,7 @@ def clip(text: str, n: int = DETAIL_MAX) -> str:
 
 def score(verdicts: list[str], total: int, scoring: str) -> float:
     """'all': 1.0 only when every test passed; 'fraction': passed / total (unrun tests fail)."""
-    passed = sum(v == "accepted" for v in verdicts)
+    passed = sum(v in PASSING for v in verdicts)
     if total <= 0:
         return 0.0
     if scoring == "fraction":
@@ -294,4 +294,4 @@ def score(verdicts: list[str], total: int, scoring: str) -> float:
 
 def overall(verdicts: list[str]) -> str:
     """The task's verdict: accepted when all passed, else the first failing test's verdict."""
-    return next((v for v in verdicts if v != "accepted"), "accepted") if verdicts else "accepted"
+    return next((v for v in verdicts if v not in PASSING), "accepted") if verdicts else "accepted"

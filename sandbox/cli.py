@@ -12,7 +12,7 @@ import sys
 
 from .config import SandboxConfig
 from .languages import LANGUAGES
-from .contract import COMPARATORS, DEFAULT_COMPARE
+from .contract import COMPARATORS, DEFAULT_COMPARE, PASSING
 
 
 def add_subcommands(subparsers) -> argparse.ArgumentParser:
@@ -88,7 +88,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     result = asyncio.run(go())
     print(json.dumps(result, indent=2, ensure_ascii=False))
-    return 0 if result["verdict"] == "accepted" else 2
+    return 0 if result["verdict"] in PASSING else 2
 
 
 def main(argv: list[str] | None = None) -> int:

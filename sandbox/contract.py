@@ -7,8 +7,9 @@ client and the trainer all read one table and decode into one pair of models (do
 "The contract"). A verdict's meaning is a column here; the sets the parts use (what passes, what is
 not graded, what a trainer gives no reward) are derived from the columns, never listed again
 elsewhere (tests/test_contract.py fails on a second list of verdict names outside this module).
-A rule about what a valid task is lives here too; only the rules that need a server's advertised
-limits (bytes, counts, time maxima) and the wire's own encoding are verifier/schema.py's.
+A rule about what a valid task is lives here too, and so do a server's limits (`Limits`, a plain
+value) with every check against them; only the wire's own encoding and the conversion of limits to
+and from protobuf are verifier/schema.py's.
 """
 from __future__ import annotations
 
@@ -198,7 +199,7 @@ MATH_SHOWN_CHARS = 200  # characters of a math result's detail and extracted ans
 # request under the server's field limit.
 MAX_COMPLETION_CHARS = 100_000
 
-# Task ids and math choices (verifier/schema.py check_limits and validate_tasks)
+# Task ids and math choices (Limits.check below)
 MAX_ID_BYTES = 256
 MAX_CHOICE_BYTES = 4096
 
@@ -743,6 +744,119 @@ class CodeTask:
         return d
 
 
+# ----------------------------------------------------------------------------- a server's limits
+
+def check_bytes(value: str, where: str, limit: int) -> None:
+    """A string field's size in UTF-8 bytes (surrogates counted as sent), refused past `limit`."""
+    if len(value) > limit or (not value.isascii() and len(value.encode("utf-8", "surrogatepass")) > limit):
+        raise TaskError(where, f"exceeds {limit} bytes")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Limits:
+    """The limits a server advertises and enforces, as a plain value: verifier.v1.Limits on the wire
+    (verifier/schema.py converts), with the served languages' maxima (ServerInfo.languages). Every
+    check of a task against a server's limits is a method here, so a JSON task is decoded and held
+    to them in one pass (parse_task) and the wire adds only its own encoding (verifier/schema.py
+    validate_tasks). Zero in the two test-byte fields means what it means on the wire: no total
+    bound (a server that predates test sets), and a test's fields bounded as any other field."""
+
+    max_tasks_per_call: int
+    max_field_bytes: int
+    max_math_timeout_s: float
+    max_code_timeout_s: float
+    max_choices: int
+    max_tests_per_task: int = MAX_TESTS
+    max_test_set_bytes: int = 0
+    max_test_field_bytes: int = 0
+    max_request_bytes: int = 0  # advertised for the client's batching; not a per-task rule
+    default_math_timeout_s: float = 0.0
+    max_queued_items: int = 0
+    languages: Mapping[str, LanguageLimits] = field(default_factory=default_limits)
+
+    def check_count(self, n: int, where: str = "tasks") -> None:
+        """A call's number of tasks: none, or more than a call may carry, is refused naming the list."""
+        if not n:
+            raise TaskError(where, "must not be empty")
+        if n > self.max_tasks_per_call:
+            raise TaskError(where, f"{n} tasks exceed the limit of {self.max_tasks_per_call} per call")
+
+    def check(self, model: Task, where: str, wire: bool = False, tests_checked: bool = False,
+              revalidate: bool = False) -> None:
+        """The size, count and time limits on a decoded model (the client's check before sending, the
+        JSON edges' in parse_task). `wire`: name fields as the proto does (`tasks[3].code.gold`).
+        `revalidate`: hold the model's values to these languages too (a model decoded under other
+        limits: the client's). `tests_checked`: its tests were checked once as a shared test set."""
+        self.check_id(model.id, where)
+        math_task = isinstance(model, MathTask)
+        self.check_timeout(model.timeout_s, math_task, where)
+        payload = f"{where}.{'math' if math_task else 'code'}" if wire else where
+        if isinstance(model, MathTask):
+            self.check_math(model, payload)
+            return
+        self._check_call_json(model.call_tests, payload, wire)
+        if revalidate:
+            model.validate(payload, self.languages)
+        self.check_code(model, payload, tests_checked)
+
+    def check_id(self, task_id: str, where: str) -> None:
+        if len(task_id.encode("utf-8", "surrogatepass")) > MAX_ID_BYTES:
+            raise TaskError(f"{where}.id", f"exceeds {MAX_ID_BYTES} bytes")
+
+    def check_timeout(self, timeout_s: float, math_task: bool, where: str) -> None:
+        max_timeout = self.max_math_timeout_s if math_task else self.max_code_timeout_s
+        if not 0 <= timeout_s <= max_timeout:
+            raise TaskError(f"{where}.timeout_s", f"must be in [0, {max_timeout}]")
+
+    def check_math(self, m: MathTask, where: str) -> None:
+        check_bytes(m.completion, f"{where}.completion", self.max_field_bytes)
+        check_bytes(m.gold, f"{where}.gold", self.max_field_bytes)
+        m.validate(where)
+        if len(m.choices) > self.max_choices:
+            raise TaskError(f"{where}.choices", f"more than {self.max_choices} choices")
+        for j, choice in enumerate(m.choices):
+            check_bytes(choice, f"{where}.choices[{j}]", MAX_CHOICE_BYTES)
+
+    def check_code(self, c: CodeTask, where: str, tests_checked: bool = False) -> None:
+        """The sizes of a code model whose values were validated (CodeTask.validate)."""
+        for name in ("completion", "test_code", "checker", "entry_point"):
+            check_bytes(getattr(c, name) or "", f"{where}.{name}", self.max_field_bytes)
+        if len(c.call_tests) > self.max_tests_per_task:
+            raise TaskError(f"{where}.call_tests", f"more than {self.max_tests_per_task} tests")
+        if not c.tests and not c.test_code and not c.call_tests:
+            raise TaskError(f"{where}.tests", "a code task needs tests, call_tests or test_code")
+        for name, text in c.files.items():
+            check_bytes(text, f"{where}.files[{name!r}]", self.max_field_bytes)
+        if not tests_checked:
+            self.check_tests(c.tests, f"{where}.tests")
+
+    def check_tests(self, tests: Sequence[CodeTest], where: str) -> None:
+        """Count (sandbox.max_tests, the one limit), bytes per field and bytes of them all: a task's
+        own tests, or a shared test set's once (verifier/schema.py WireTestSets)."""
+        if len(tests) > self.max_tests_per_task:
+            raise TaskError(where, f"{len(tests)} tests, more than {self.max_tests_per_task}")
+        total = 0
+        for j, t in enumerate(tests):
+            for name in ("stdin", "expected_stdout"):
+                value = getattr(t, name) or ""
+                check_bytes(value, f"{where}[{j}].{name}", self.max_test_field_bytes or self.max_field_bytes)
+                total += len(value) if value.isascii() else len(value.encode("utf-8", "surrogatepass"))
+        if self.max_test_set_bytes and total > self.max_test_set_bytes:
+            raise TaskError(where, f"{total} bytes of tests exceed the limit of {self.max_test_set_bytes}")
+
+    def _check_call_json(self, calls: Sequence[CallTest], where: str, wire: bool) -> None:
+        """Call tests are bounded as the JSON text the wire carries them in (verifier/schema.py
+        _call_to_proto), as the wire's own check bounds them before parsing."""
+        if len(calls) > self.max_tests_per_task:
+            raise TaskError(f"{where}.call_tests", f"more than {self.max_tests_per_task} tests")
+        suffix = "_json" if wire else ""
+        for j, t in enumerate(calls):
+            for name, value in (("args", list(t.args)), ("expected", t.expected), ("kwargs", dict(t.kwargs))):
+                if name != "kwargs" or t.kwargs:
+                    text = json.dumps(value, allow_nan=False, separators=(",", ":"))
+                    check_bytes(text, f"{where}.call_tests[{j}].{name}{suffix}", self.max_field_bytes)
+
+
 Task = MathTask | CodeTask
 
 
@@ -755,17 +869,40 @@ def _task_id(obj: Mapping[Any, Any], where: str) -> str:
     return task_id
 
 
-def parse_task(obj: Any, where: str = "task", languages: Mapping[str, LanguageLimits] | None = None) -> Task:
+def parse_task(obj: Any, where: str = "task", limits: Limits | None = None) -> Task:
     """A task dict (a `verifier grade` line, an HTTP task, a client item, a trainer row) as a validated
     model: the one decoder of JSON tasks. Raises TaskError naming the field under the prefix `where`:
-    wrong types, unknown keys, values the graders cannot honour. `languages`: the served languages'
-    limits (default: default_limits())."""
+    wrong types, unknown keys, values the graders cannot honour. `limits`: a server's (its languages,
+    sizes, counts and time maxima), held in the same pass; None: the default languages' rules only
+    (a client or trainer decoding before it knows a server)."""
     if not isinstance(obj, Mapping):
         raise TaskError(where, f"must be an object, got {type(obj).__name__}")
     task_id = _task_id(obj, where)
     kind = obj.get("kind")
+    model: Task
     if kind == "math":
-        return MathTask.from_dict(obj, where, task_id)
-    if kind == "code":
-        return CodeTask.from_dict({**obj, "id": task_id}, where, wire=True, limits=languages)
-    raise TaskError(f"{where}.kind", f"must be 'math' or 'code', got {kind!r}")
+        model = MathTask.from_dict(obj, where, task_id)
+    elif kind == "code":
+        model = CodeTask.from_dict({**obj, "id": task_id}, where, wire=True,
+                                   limits=None if limits is None else limits.languages)
+    else:
+        raise TaskError(f"{where}.kind", f"must be 'math' or 'code', got {kind!r}")
+    if limits is not None:
+        limits.check(model, where)
+    return model
+
+
+def parse_tasks(objs: Sequence[Any], limits: Limits, where: str = "tasks") -> list[Task]:
+    """A call's JSON tasks (the HTTP port's `tasks`) as models that fit a server's limits: the count
+    first (before decoding a huge list), each task once (parse_task), no id twice. Field errors are
+    in JSON terms (`tasks[3].completion`, where the wire says `tasks[3].code.completion`)."""
+    limits.check_count(len(objs), where)
+    seen: set[str] = set()
+    models: list[Task] = []
+    for i, obj in enumerate(objs):
+        model = parse_task(obj, f"{where}[{i}]", limits)
+        if model.id in seen:
+            raise TaskError(f"{where}[{i}].id", f"duplicate id {model.id!r}")
+        seen.add(model.id)
+        models.append(model)
+    return models

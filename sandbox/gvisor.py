@@ -247,7 +247,8 @@ class GvisorBackend(Backend):
                 # reachable by a program through /proc/1/fd/2) goes nowhere.
                 [self.runsc, "--rootless", "--network=none", "--ignore-cgroups", f"--root={self.root / 'state'}",
                  f"--log={log_path}", f"--panic-log={bundle / 'runsc.panic'}", "run", "--bundle", str(bundle), sid],
-                stdin=theirs, stdout=theirs, stderr=subprocess.DEVNULL, preexec_fn=_pdeathsig, start_new_session=True,
+                stdin=theirs.fileno(), stdout=theirs.fileno(), stderr=subprocess.DEVNULL, preexec_fn=_pdeathsig,
+                start_new_session=True,
                 close_fds=True, cwd=str(bundle))
         except BaseException:
             mine.close()

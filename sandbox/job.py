@@ -23,7 +23,8 @@ from dataclasses import dataclass, field, fields, replace
 from . import checks, watchdog
 from .channel import ChannelError
 from .config import SandboxConfig
-from .contract import BY_NAME, CODE_VERDICTS, EXTRACT_MAX, CodeTask, CodeTest, code_outcome, test_result
+from .contract import (BY_NAME, CODE_VERDICTS, EXTRACT_MAX, HOST_FAULTS, PASSING, CodeTask, CodeTest, code_outcome,
+                       test_result)
 from .keys import reuse_key
 from .languages import LANGUAGES, Language, fill, java_main_class
 
@@ -347,12 +348,12 @@ def merge_parts(plan: Plan, results: list[dict]) -> dict:
     score over all tests. A part that did not run its tests (the program did not parse, the
     sandbox failed) answers for the whole."""
     for r in results:
-        if r["verdict"] == "infra_error" or not r["tests"]:
+        if r["verdict"] in HOST_FAULTS or not r["tests"]:
             return r
     tests = [t for r in results for t in r["tests"]]
     total = len(plan.tests)
     verdicts = [t["verdict"] for t in tests]
-    failed = next((i for i, v in enumerate(verdicts) if v != "accepted"), None)
+    failed = next((i for i, v in enumerate(verdicts) if v not in PASSING), None)
     detail = f"{len(tests)} of {total} tests passed" if failed is None else f"test {failed + 1}: {tests[failed]['detail']}"
     return _finish(plan, checks.overall(verdicts), checks.score(verdicts, total, plan.scoring), detail, tests)
 
@@ -363,13 +364,13 @@ def out_of_budget(plan: Plan) -> dict:
     failure lists only the test it was in (the later ones would not have run)."""
     total = len(plan.tests) + plan.judged_tests()
     tests = list(plan.done[:total])
-    if plan.stop_first and any(t["verdict"] != "accepted" for t in tests):
+    if plan.stop_first and any(t["verdict"] not in PASSING for t in tests):
         missing = 0
     else:
         missing = min(1, total - len(tests)) if plan.stop_first else total - len(tests)
     tests += [_test_entry("time_limit", None, "not finished within the job's wall-clock budget")] * missing
     verdicts = [t["verdict"] for t in tests]
-    failed = next((i for i, v in enumerate(verdicts) if v != "accepted"), None)
+    failed = next((i for i, v in enumerate(verdicts) if v not in PASSING), None)
     detail = f"{total} of {total} tests passed" if failed is None else f"test {failed + 1}: {tests[failed]['detail']}"
     if failed is not None and len(tests) < total:
         detail += f" (stopped after {len(tests)} of {total} tests)"
@@ -494,7 +495,7 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     alive = _stdin_tests(pool, box, plan, config, tests)
     total = len(plan.tests) + plan.judged_tests()
     if alive and not box.tainted and (plan.test_code or plan.call_tests) and not (
-            plan.stop_first and tests and tests[-1]["verdict"] != "accepted"):
+            plan.stop_first and tests and tests[-1]["verdict"] not in PASSING):
         if not plan.uses_kinds():
             tests.append(_assert_test(box, plan, config))
         else:
@@ -626,7 +627,7 @@ def _build(pool, box, plan: Plan, config: SandboxConfig, overhead: int) -> dict 
         finally:
             plan.building = False
         v, d = checks.run_verdict(facts, plan.lang, plan.compile_time_s)
-        if v == "infra_error":
+        if v in HOST_FAULTS:
             raise InfraFailure(d)
         if v is not None:
             detail = checks.compile_detail(facts) if v == "runtime_error" else f"compiler: {d}"
@@ -646,7 +647,7 @@ def _stdin_tests(pool, box, plan: Plan, config: SandboxConfig, tests: list[dict]
             tests.append(_test_entry("memory_limit", None, "memory limit exceeded (the sandbox was OOM-killed)"))
             return False
         tests.append(entry)
-        if box.tainted or (plan.stop_first and entry["verdict"] != "accepted"):
+        if box.tainted or (plan.stop_first and entry["verdict"] not in PASSING):
             break
     return True
 
@@ -655,12 +656,12 @@ def _summary(plan: Plan, tests: list[dict], total: int) -> dict:
     """The job's result from its tests: the first infra_error is the host's (raised, retried unless
     the dataset's), else the overall verdict, score and a detail naming the first failure."""
     verdicts = [t["verdict"] for t in tests]
-    if "infra_error" in verdicts:
+    if any(v in HOST_FAULTS for v in verdicts):
         bad = tests[verdicts.index("infra_error")]
         raise InfraFailure(bad["detail"], retryable=bad.get("fault") != "task")
-    verdict = checks.overall(verdicts) if len(tests) == total else next(v for v in verdicts if v != "accepted")
+    verdict = checks.overall(verdicts) if len(tests) == total else next(v for v in verdicts if v not in PASSING)
     score = checks.score(verdicts, total, plan.scoring)
-    failed = next((i for i, t in enumerate(tests) if t["verdict"] != "accepted"), None)
+    failed = next((i for i, t in enumerate(tests) if t["verdict"] not in PASSING), None)
     if failed is None:
         detail = f"{len(tests)} of {total} tests passed"
     else:
@@ -692,7 +693,7 @@ def _compiled_checker(pool, box, plan: Plan, config: SandboxConfig, overhead: in
     facts = _exec(box, CHECKER_COMPILE, plan, config, CHECKER_COMPILE_S, cwd=d, stdout_max=COMPILE_CAP,
                   rm_cwd=True, collect=("checker", MAX_CHECKER_BYTES))
     v, why = checks.run_verdict(facts, LANGUAGES["cpp"], CHECKER_COMPILE_S)
-    if v == "infra_error":
+    if v in HOST_FAULTS:
         raise InfraFailure(f"compiling the checker: {why}")
     got = facts.get("collected") or {}
     if v is not None or got.get("error") or not facts["collected_b"] or got.get("bytes", 0) > MAX_CHECKER_BYTES:

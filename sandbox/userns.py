@@ -464,7 +464,7 @@ class UsernsBackend(Backend):
         said = tempfile.TemporaryFile()  # the launch's, bubblewrap's and the runner's stderr (never a program's)
         try:
             proc = subprocess.Popen(
-                [sys.executable, "-I", "-S", LAUNCH, json.dumps(spec)], stdin=theirs, stdout=theirs,
+                [sys.executable, "-I", "-S", LAUNCH, json.dumps(spec)], stdin=theirs.fileno(), stdout=theirs.fileno(),
                 stderr=said, pass_fds=(ready_w, go_r, info_w, filt), start_new_session=True, preexec_fn=_pdeathsig)
         except BaseException:
             for fd in (ready_r, go_w, info_r):

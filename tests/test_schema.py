@@ -1,5 +1,6 @@
 """Unit tests of the task schema: conversions both ways and validation naming the field."""
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -8,15 +9,15 @@ import pytest
 
 from sandbox.job import make_plan
 from sandbox.config import SandboxConfig
-from sandbox.contract import VERDICTS, TaskError, parse_task
+from sandbox.contract import VERDICTS, LanguageLimits, Limits, TaskError, parse_task
 from verifier.schema import (default_languages, result_from_proto, result_to_proto, task_from_proto, task_to_proto,
                              validate_tasks)
 from verifier.v1 import verifier_pb2 as pb
 
 DEFAULT_LANGUAGES = default_languages()
 
-LIMITS = pb.Limits(max_tasks_per_call=4, max_field_bytes=100, max_request_bytes=1 << 20, max_math_timeout_s=30,
-                   max_code_timeout_s=60, max_tests_per_task=3, max_choices=5)
+LIMITS = Limits(max_tasks_per_call=4, max_field_bytes=100, max_request_bytes=1 << 20, max_math_timeout_s=30,
+                max_code_timeout_s=60, max_tests_per_task=3, max_choices=5)
 
 
 def math(**kw):
@@ -48,8 +49,8 @@ def test_files_and_file_io_round_trip():
     for d in (task_from_proto(sent), task_from_proto(wire(t)), parse_task(t).to_dict()):
         assert (d["files"], d["input_file"], d["output_file"], d["checker_language"], d["compare"]) == (
             t["files"], "input.txt", "output.txt", "cpp", "tokens_ci")
-    validate_tasks([sent], pb.Limits(max_tasks_per_call=1, max_field_bytes=100, max_tests_per_task=3,
-                                     max_code_timeout_s=60), DEFAULT_LANGUAGES)
+    validate_tasks([sent], Limits(max_tasks_per_call=1, max_field_bytes=100, max_tests_per_task=3,
+                                  max_code_timeout_s=60, max_math_timeout_s=0, max_choices=0))
     plain = task_from_proto(task_to_proto(code()))
     assert (plain["files"], plain["input_file"], plain["output_file"]) == ({}, "", "")
 
@@ -58,7 +59,7 @@ def test_files_and_file_io_round_trip():
 def test_rust_and_go_are_languages_on_every_path(language):
     t = code(language=language, completion="fn main() {}")
     assert task_from_proto(task_to_proto(t))["language"] == parse_task(t).language == language
-    validate_tasks([wire(t)], LIMITS, DEFAULT_LANGUAGES)
+    validate_tasks([wire(t)], LIMITS)
 
 
 def test_code_round_trip():
@@ -110,7 +111,7 @@ def test_wrong_types_name_the_field(task, field):
 def test_limits_name_the_field(tasks, field):
     protos = [wire(t) for t in tasks]
     with pytest.raises(TaskError) as err:
-        validate_tasks(protos, LIMITS, DEFAULT_LANGUAGES)
+        validate_tasks(protos, LIMITS)
     assert err.value.field == field
 
 
@@ -165,7 +166,7 @@ BAD_CODE = [
 @pytest.mark.parametrize("task, field", BAD_CODE)
 def test_unhonourable_values_are_refused_on_the_wire(task, field):
     with pytest.raises(TaskError) as err:
-        validate_tasks([wire(task)], LIMITS, DEFAULT_LANGUAGES)
+        validate_tasks([wire(task)], LIMITS)
     assert err.value.field == f"tasks[0].code.{field}"
 
 
@@ -217,7 +218,7 @@ def test_language_limits_are_the_sandboxes():
 
 
 def test_valid_batch_passes():
-    validate_tasks([task_to_proto(math()), task_to_proto(code())], LIMITS, DEFAULT_LANGUAGES)
+    validate_tasks([task_to_proto(math()), task_to_proto(code())], LIMITS)
 
 
 @pytest.mark.parametrize("verdict", VERDICTS)
@@ -242,3 +243,51 @@ def test_generated_code_is_fresh(tmp_path):
 def test_a_missing_language_means_python_on_the_wire_and_from_a_dict():
     bare = {k: v for k, v in code().items() if k != "language"}
     assert task_from_proto(wire(bare))["language"] == parse_task(bare).language == "python"
+
+
+def test_limits_are_the_protos_fields_both_ways():
+    """contract.Limits is the wire's verifier.v1.Limits as a plain value: a field added to the proto and not
+    to the dataclass (or the other way) fails here, not as a limit a server silently stops advertising."""
+    from verifier.schema import limits_from_info, limits_to_proto
+    assert {f.name for f in dataclasses.fields(Limits)} - {"languages"} == set(pb.Limits.DESCRIPTOR.fields_by_name)
+    limits = Limits(max_tasks_per_call=7, max_field_bytes=11, max_request_bytes=13, default_math_timeout_s=2.5,
+                    max_math_timeout_s=3.5, max_code_timeout_s=4.5, max_tests_per_task=17, max_queued_items=19,
+                    max_choices=23, max_test_set_bytes=29, max_test_field_bytes=31,
+                    languages={"c": LanguageLimits(max_time_limit_s=1.5, max_memory_limit_mb=64)})
+    info = pb.ServerInfo(limits=limits_to_proto(limits),
+                         languages=[pb.LanguageInfo(name="c", max_time_limit_s=1.5, max_memory_limit_mb=64)])
+    assert limits_from_info(info) == limits
+
+
+@pytest.mark.parametrize("task, field", [
+    (code(completion="x" * 101), "tasks[0].completion"),  # a server's field limit
+    (code(tests=[{"stdin": "y" * 101, "expected_stdout": ""}]), "tasks[0].tests[0].stdin"),
+    (code(tests=[{"stdin": "", "expected_stdout": ""}] * 4), "tasks[0].tests"),  # more than max_tests_per_task
+    (code(time_limit_s=5.0), "tasks[0].time_limit_s"),  # over this server's python maximum, under the default's
+    (code(language="c"), "tasks[0].language"),  # a language this server does not serve
+    (math(timeout_s=31), "tasks[0].timeout_s"),
+    (math(choices=["a"] * 6), "tasks[0].choices"),
+])
+def test_parse_task_holds_a_json_task_to_a_servers_limits_in_one_pass(task, field):
+    """parse_task(obj, where, limits) decodes and checks the server's limits (its languages' maxima
+    included) at once, naming the field in JSON terms: the HTTP port's and `verifier grade`'s one pass."""
+    from sandbox.contract import parse_tasks
+    limits = dataclasses.replace(LIMITS, languages={"python": LanguageLimits(max_time_limit_s=4.0)})
+    with pytest.raises(TaskError) as e:
+        parse_tasks([task], limits)
+    assert e.value.field == field
+    ok = {k: v for k, v in task.items() if k not in ("completion", "tests", "time_limit_s", "language", "timeout_s",
+                                                      "choices")}
+    assert parse_task({**(code() if task["kind"] == "code" else math()), **ok}, "tasks[0]", limits)
+
+
+def test_parse_tasks_counts_before_decoding_and_refuses_a_repeated_id():
+    from sandbox.contract import parse_tasks
+    with pytest.raises(TaskError, match="must not be empty"):
+        parse_tasks([], LIMITS)
+    with pytest.raises(TaskError, match="exceed the limit of 4") as e:
+        parse_tasks([None] * 5, LIMITS)  # refused by count, not by the first item's type
+    assert e.value.field == "tasks"
+    with pytest.raises(TaskError, match="duplicate id") as e:
+        parse_tasks([math(), math()], LIMITS)
+    assert e.value.field == "tasks[1].id"

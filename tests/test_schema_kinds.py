@@ -8,14 +8,13 @@ import pytest
 
 from sandbox.config import SandboxConfig
 from sandbox.job import make_plan
-from sandbox.contract import TaskError, parse_task
-from verifier.schema import (default_languages, result_from_proto, result_to_proto, task_from_proto, task_to_proto,
+from sandbox.contract import Limits, TaskError, parse_task
+from verifier.schema import (result_from_proto, result_to_proto, task_from_proto, task_to_proto,
                              validate_tasks)
 from verifier.v1 import verifier_pb2 as pb
 
-LIMITS = pb.Limits(max_tasks_per_call=4, max_field_bytes=200, max_request_bytes=1 << 20, max_math_timeout_s=30,
-                   max_code_timeout_s=60, max_tests_per_task=3, max_choices=5)
-LANGUAGES = default_languages()
+LIMITS = Limits(max_tasks_per_call=4, max_field_bytes=200, max_request_bytes=1 << 20, max_math_timeout_s=30,
+                max_code_timeout_s=60, max_tests_per_task=3, max_choices=5)
 
 
 def call(**kw) -> dict:
@@ -24,7 +23,7 @@ def call(**kw) -> dict:
 
 
 def wire_validate(task: dict) -> list:
-    return validate_tasks([task_to_proto(task)], LIMITS, LANGUAGES)
+    return validate_tasks([task_to_proto(task)], LIMITS)
 
 
 def test_call_tests_round_trip_through_the_wire():
@@ -125,13 +124,13 @@ def raw_wire(code: dict, calls: list[dict]) -> pb.Task:
 ])
 def test_malformed_wire_call_tests_are_invalid_argument_naming_the_field(calls, field):
     with pytest.raises(TaskError) as err:
-        validate_tasks([raw_wire({}, calls)], LIMITS, LANGUAGES)
+        validate_tasks([raw_wire({}, calls)], LIMITS)
     assert err.value.field == f"tasks[0].code.{field}"
 
 
 def test_a_code_task_needs_some_tests_on_the_wire():
     with pytest.raises(TaskError, match="call_tests"):
-        validate_tasks([raw_wire({"entry_point": ""}, [])], LIMITS, LANGUAGES)
+        validate_tasks([raw_wire({"entry_point": ""}, [])], LIMITS)
 
 
 def test_test_name_survives_the_wire_and_is_absent_when_empty():

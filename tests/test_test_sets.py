@@ -10,7 +10,7 @@ import pytest
 
 from trainer.config import RewardConfig
 from trainer.rewards import VerifierRewards
-from sandbox.contract import MAX_TESTS
+from sandbox.contract import MAX_TESTS, LanguageLimits, Limits
 from helpers import math_task
 from verifier.client import ClientConfig, VerifierClient
 from sandbox.contract import parse_task
@@ -18,9 +18,9 @@ from verifier.schema import WireTestSets, protos_with_test_sets, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
-LIMITS = pb.Limits(max_tasks_per_call=64, max_field_bytes=1000, max_request_bytes=1 << 20, max_code_timeout_s=60,
-                   max_tests_per_task=5, max_choices=5, max_test_set_bytes=3000)
-LANGS = {"python": {"max_time_limit_s": 20.0, "max_memory_limit_mb": 1024}}
+LIMITS = Limits(max_tasks_per_call=64, max_field_bytes=1000, max_request_bytes=1 << 20, max_code_timeout_s=60,
+                max_tests_per_task=5, max_choices=5, max_test_set_bytes=3000, max_math_timeout_s=0,
+                languages={"python": LanguageLimits(max_time_limit_s=20.0, max_memory_limit_mb=1024)})
 
 
 def code(task_id: str, tests: list[dict], completion: str = "```python\nprint(input())\n```") -> dict:
@@ -53,7 +53,7 @@ def test_identical_test_lists_are_sent_once_and_near_misses_are_not_merged():
     assert [len(p.code.tests) for p in protos] == [0, 0, 0, 0, 1, 1, 0, 0]  # shared tests are not inline
     assert sets[names[6]].tests[0].stdin[100] == "2"
     assert [t.expected_stdout for t in sets[names[2]].tests] == ["1\n", "3\n"]
-    back = validate_tasks(protos, LIMITS, LANGS, sets)
+    back = validate_tasks(protos, LIMITS, sets)
     assert [m.tests for m in back] == [m.tests for m in models]
     assert back[0].tests is back[1].tests  # one tuple for every task naming the set, not a copy each
 
@@ -62,15 +62,15 @@ def test_test_set_limits_are_checked_once_and_name_the_task_field():
     big = cases(*[("1" * 900, "")] * 4)  # 3600 bytes > max_test_set_bytes=3000, each field fits
     protos, sets = protos_with_test_sets([parse_task(code(str(i), big)) for i in range(3)])
     with pytest.raises(ValueError, match=r"^tasks\[0\]\.code\.test_set: test set '\w+': tests: 3600 bytes of tests exceed"):
-        validate_tasks(protos, LIMITS, LANGS, sets)
+        validate_tasks(protos, LIMITS, sets)
     inline = pb.Task(id="x", code=pb.CodeTask(language="python", completion="x",
                                               tests=[pb.CodeTest(stdin="1" * 900)] * 4))
     with pytest.raises(ValueError, match=r"^tasks\[0\]\.code\.tests: 3600 bytes"):
-        validate_tasks([inline], LIMITS, LANGS)
+        validate_tasks([inline], LIMITS)
     shared = WireTestSets(sets, LIMITS)
     for p in protos:  # the client's per-task check: the set's error each time, computed once
         with pytest.raises(ValueError, match="test_set"):
-            validate_tasks([p], LIMITS, LANGS, shared)
+            validate_tasks([p], LIMITS, shared)
     assert len(shared._done) == 1
 
 

@@ -4,9 +4,10 @@ when the train subcommand actually runs."""
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 
-def add_subcommands(subparsers: argparse._SubParsersAction) -> None:
+def add_subcommands(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Register `train` on the `verifier` CLI (called by verifier/tools/cli.py)."""
     p = subparsers.add_parser("train", help="GRPO training with the verifier's rewards (TRL)")
     what = p.add_mutually_exclusive_group(required=True)
@@ -43,7 +44,7 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _summary(result) -> str:
+def _summary(result: Any) -> str:  # trainer.train.TrainResult, imported only when training runs
     rows = [r for r in result.log_history if "reward" in r]
     lines = [f"{'step':>5} {'reward':>7}  components"]
     for r in rows:

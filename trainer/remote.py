@@ -63,7 +63,7 @@ def ungraded_reward(environ: Mapping[str, str] | None = None) -> float:
 
 
 def label_task(task_id: str, completion: str, label: Any, extra: Mapping[str, Any] | None,
-               cfg: RewardConfig) -> dict | None:
+               cfg: RewardConfig) -> dict[str, Any] | None:
     """One task from a framework's (completion, label, extra columns), or None when nothing can grade it.
 
     Read by the one label reader the HTTP dialects use too (verifier/formats/rows.py label_task): a
@@ -118,7 +118,7 @@ _CLIENT = _Client()
 BREAKER = Breaker()  # one per process: the adapters' module-level functions share it
 
 
-def grade(tasks: Sequence[dict | None], cfg: RewardConfig) -> list[dict | None]:
+def grade(tasks: Sequence[dict[str, Any] | None], cfg: RewardConfig) -> list[dict[str, Any] | None]:
     """Results aligned with tasks (None where the task is None or nothing came back). A batch the
     service could not grade is all None, logged; repeated ones raise RewardServiceError (BREAKER)."""
     sendable = [t for t in tasks if t is not None]

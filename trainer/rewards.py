@@ -47,8 +47,8 @@ class RewardServiceError(RuntimeError):
 class BatchOutcome:
     """What one RPC produced, shared by every component of the group."""
 
-    tasks: list[dict | None]
-    results: list[dict | None]
+    tasks: list[dict[str, Any] | None]
+    results: list[dict[str, Any] | None]
     rpc_s: float = 0.0
     retries: int = 0
     ungraded: int = 0
@@ -58,7 +58,7 @@ class BatchOutcome:
 
 @dataclass(eq=False)  # entries are compared by identity
 class _Pending:
-    future: asyncio.Future
+    future: asyncio.Future[BatchOutcome]
     consumed: set[str] = field(default_factory=set)
 
 
@@ -119,16 +119,16 @@ class VerifierRewards:
 
     def _reset_runtime(self) -> None:
         self._pid = os.getpid()
-        self._clients: dict[int, tuple[weakref.ref, Any]] = {}
-        self._pending: OrderedDict[tuple, list[_Pending]] = OrderedDict()
+        self._clients: dict[int, tuple[weakref.ref[Any], Any]] = {}
+        self._pending: OrderedDict[tuple[Any, ...], list[_Pending]] = OrderedDict()
         self._breaker = Breaker()
         self.stats = GroupStats()
         self.last_outcome: BatchOutcome | None = None
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         return {"config": asdict(self.config), "client_factory": self.client_factory}
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: dict[str, Any]) -> None:
         self.config = RewardConfig(**state["config"])
         self.client_factory = state["client_factory"]
         self._reset_runtime()
@@ -152,7 +152,7 @@ class VerifierRewards:
         return [component_value(component, r, t["kind"] if t else None, t)
                 for r, t in zip(outcome.results, outcome.tasks, strict=True)]
 
-    def _claim(self, key: tuple, component: str, loop: asyncio.AbstractEventLoop) -> tuple[_Pending, bool]:
+    def _claim(self, key: tuple[Any, ...], component: str, loop: asyncio.AbstractEventLoop) -> tuple[_Pending, bool]:
         """The pending batch this component should read, and whether it must send it itself.
 
         A batch is shared with the first entry under the same key that this component has not
@@ -173,7 +173,7 @@ class VerifierRewards:
                 del self._pending[oldest]
         return entry, True
 
-    def _consume(self, key: tuple, entry: _Pending, component: str) -> None:
+    def _consume(self, key: tuple[Any, ...], entry: _Pending, component: str) -> None:
         entry.consumed.add(component)
         if entry.consumed >= set(self.config.components):
             entries = self._pending.get(key, [])
@@ -182,7 +182,7 @@ class VerifierRewards:
             if not entries:
                 self._pending.pop(key, None)
 
-    async def _run_owner(self, pending: _Pending, tasks: list[dict | None], kwargs: dict[str, Any]) -> BatchOutcome:
+    async def _run_owner(self, pending: _Pending, tasks: list[dict[str, Any] | None], kwargs: dict[str, Any]) -> BatchOutcome:
         """Send the batch, log it, update the breaker; siblings get the outcome or the error."""
         try:
             outcome = await self._grade(tasks)
@@ -198,7 +198,7 @@ class VerifierRewards:
         pending.future.set_result(outcome)
         return outcome
 
-    async def _grade(self, tasks: list[dict | None]) -> BatchOutcome:
+    async def _grade(self, tasks: list[dict[str, Any] | None]) -> BatchOutcome:
         """One RPC for every gradable row; any failure becomes ungraded items, never an exception."""
         sendable = [t for t in tasks if t is not None]
         outcome = BatchOutcome(tasks=tasks, results=[None] * len(tasks), sent=len(sendable))
@@ -257,7 +257,7 @@ class VerifierRewards:
                 await result
 
 
-def _log_batch(outcome: BatchOutcome, log_extra: Callable | None, log_metric: Callable | None,
+def _log_batch(outcome: BatchOutcome, log_extra: Callable[..., Any] | None, log_metric: Callable[..., Any] | None,
                samples: bool) -> None:
     """Per-sample columns through log_extra and batch scalars through log_metric, when TRL passes them."""
     if log_extra is not None and samples:
@@ -276,12 +276,12 @@ def _log_batch(outcome: BatchOutcome, log_extra: Callable | None, log_metric: Ca
         log_metric("verifier/unreadable", float(sum(t is None for t in outcome.tasks)))
 
 
-def _fingerprint(tasks: list[dict | None]) -> bytes:
+def _fingerprint(tasks: list[dict[str, Any] | None]) -> bytes:
     """Content key of a batch, a reuse key (docs/service.md "Reuse keys": exact typed bytes, so call
     tests with `1` and `True`, or a dict in another order, are another batch): the same completions and
     golds are the same batch for every component. Each distinct test list is hashed once: a GRPO group
     repeats megabytes of the same tests per completion (bench/wire_size.py)."""
-    seen: list[tuple[list, bytes]] = []
+    seen: list[tuple[list[Any], bytes]] = []
     parts: list[Any] = []
     for task in tasks:
         tests = task.get("tests") if isinstance(task, dict) else None
@@ -291,7 +291,7 @@ def _fingerprint(tasks: list[dict | None]) -> bytes:
     return reuse_key("trainer-batch", parts)
 
 
-def _tests_digest(tests: list, seen: list[tuple[list, bytes]]) -> bytes:
+def _tests_digest(tests: list[Any], seen: list[tuple[list[Any], bytes]]) -> bytes:
     """The reuse key of a task's stdin tests; an equal copy already hashed is found by `==`, which is
     exact only for dicts of plain str values (equality of code points) with their keys in the same
     order: anything else is hashed."""

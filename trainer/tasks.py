@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 # UNGRADED: not graded (infra) or not gradable (malformed row, grader fault): None, never 0.0
-from sandbox.contract import NOT_BUILT, NOT_FOUND, UNGRADED, TaskError, parse_task
+from sandbox.contract import NOT_BUILT, NOT_FOUND, PASSING, UNGRADED, UNJUDGED, TaskError, parse_task
 from trainer.config import RewardConfig
 from verifier.formats.common import columns_seen, completion_text
 from verifier.formats.rows import CODE_COLUMNS, code_spec, dataset_format, math_gold, row_kind, row_task
@@ -59,13 +59,13 @@ UNREADABLE = UnreadableRows()
 
 
 def build_tasks(completions: Sequence[Any], columns: Mapping[str, Sequence[Any]],
-                cfg: RewardConfig) -> list[dict | None]:
+                cfg: RewardConfig) -> list[dict[str, Any] | None]:
     """One task dict per completion, or None where the row cannot be graded.
 
     `columns` are TRL's per-column lists (already aligned with completions). Task ids are the
     row index, unique within the call as the server requires.
     """
-    tasks: list[dict | None] = []
+    tasks: list[dict[str, Any] | None] = []
     for i, completion in enumerate(completions):
         row = {k: v[i] for k, v in columns.items() if isinstance(v, (list, tuple)) and i < len(v)}
         text = completion_text(completion)[-cfg.max_completion_chars:]
@@ -73,7 +73,7 @@ def build_tasks(completions: Sequence[Any], columns: Mapping[str, Sequence[Any]]
     return tasks
 
 
-def checked(task_id: str, task: dict | str, row: Mapping[str, Any]) -> dict | None:
+def checked(task_id: str, task: dict[str, Any] | str, row: Mapping[str, Any]) -> dict[str, Any] | None:
     """The task as the schema (sandbox/contract.py parse_task) normalises it, or None, counted in UNREADABLE, when
     the row is malformed (`task` is then the reason): the same rules as the server's, so a bad row
     costs one reward, not a batch. Decoded once: the dict carries its model (schema.Parsed), which
@@ -101,7 +101,7 @@ def component_value(component: str, result: Mapping[str, Any] | None, kind: str 
         return None
     verdict = result.get("verdict")
     if component == "accuracy":
-        return None if verdict == "invalid_gold" else _clip(result.get("score"))
+        return None if verdict in UNJUDGED else _clip(result.get("score"))
     if component == "format":
         site = str(result.get("extracted_from") or "")
         return 1.0 if verdict not in NOT_FOUND and site.startswith(FORMAT_SITES) else 0.0
@@ -113,8 +113,8 @@ def component_value(component: str, result: Mapping[str, Any] | None, kind: str 
         tests = result.get("tests") or []
         total = max(len(tests), _declared_tests(task))  # tests not run (after the first failure) count as failed
         if not total:
-            return 1.0 if verdict == "accepted" else 0.0
-        return sum(1 for t in tests if t.get("verdict") == "accepted") / total
+            return 1.0 if verdict in PASSING else 0.0
+        return sum(1 for t in tests if t.get("verdict") in PASSING) / total
     raise ValueError(f"unknown component {component!r}")
 
 

@@ -45,7 +45,7 @@ MAX_BATCH = int(os.environ.get("VERIFIER_MAX_BATCH", "256"))
 MAX_INFLIGHT = 4  # batches graded at once while the next one gathers
 
 
-def _score(reward: float | None, task: dict | None) -> dict[str, float]:
+def _score(reward: float | None, task: dict[str, Any] | None) -> dict[str, float]:
     return {"score": ungraded_reward() if reward is None else reward, "verifier_ungraded": float(reward is None),
             "verifier_unreadable": float(task is None)}
 
@@ -55,19 +55,19 @@ class MicroBatcher:
 
     def __init__(self, cfg: RewardConfig, linger_s: float = LINGER_S, max_batch: int = MAX_BATCH):
         self.cfg, self.linger_s, self.max_batch = cfg, linger_s, max_batch
-        self._queue: queue.SimpleQueue[tuple[dict, Future]] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[tuple[dict[str, Any], Future[Any]]] = queue.SimpleQueue()
         self._pool = ThreadPoolExecutor(MAX_INFLIGHT, thread_name_prefix="verifier-batch")
         self._seq = 0
         self._lock = threading.Lock()
         self.calls = 0  # grade calls sent, for tests and logs
         threading.Thread(target=self._gather, name="verifier-batcher", daemon=True).start()
 
-    def submit(self, task: dict) -> Future:
+    def submit(self, task: dict[str, Any]) -> Future[Any]:
         """A future of the task's result dict (or None when it was not graded)."""
         with self._lock:  # ids unique within a grade call: the batcher numbers tasks itself
             self._seq += 1
             task = with_id(task, str(self._seq))  # keeps the row's decoded model (verifier/schema.py Parsed)
-        future: Future = Future()
+        future: Future[Any] = Future()
         self._queue.put((task, future))
         return future
 
@@ -86,7 +86,7 @@ class MicroBatcher:
             self.calls += 1
             self._pool.submit(self._send, batch)
 
-    def _send(self, batch: list[tuple[dict, Future]]) -> None:
+    def _send(self, batch: list[tuple[dict[str, Any], Future[Any]]]) -> None:
         try:
             results = grade([t for t, _ in batch], self.cfg)
         except BaseException as exc:  # noqa: BLE001 -- never leave a caller waiting
@@ -110,7 +110,7 @@ def batcher() -> MicroBatcher:
         return _BATCHER[1]
 
 
-def _submit(solution_str: str, ground_truth: Any, extra_info: dict | None) -> tuple[dict | None, Future | None]:
+def _submit(solution_str: str, ground_truth: Any, extra_info: dict[str, Any] | None) -> tuple[dict[str, Any] | None, Future[Any] | None]:
     b = batcher()
     task = label_task("0", solution_str or "", ground_truth, extra_info, b.cfg)
     return task, (b.submit(task) if task is not None else None)
@@ -121,7 +121,7 @@ def _wait_s() -> float:
     return batcher().cfg.client.timeout_s + 30
 
 
-def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: dict | None = None,
+def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: dict[str, Any] | None = None,
                   **kwargs: Any) -> dict[str, float]:
     """verl's per-sample reward: `{"score", "verifier_ungraded", "verifier_unreadable"}`; concurrent calls
     share one RPC."""
@@ -134,7 +134,7 @@ def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_
 
 
 async def compute_score_async(data_source: str, solution_str: str, ground_truth: Any,
-                              extra_info: dict | None = None, **kwargs: Any) -> dict[str, float]:
+                              extra_info: dict[str, Any] | None = None, **kwargs: Any) -> dict[str, float]:
     """The same as compute_score, for verl's reward loop, which awaits every item of a step at once."""
     task, future = _submit(solution_str, ground_truth, extra_info)
     try:
@@ -145,7 +145,7 @@ async def compute_score_async(data_source: str, solution_str: str, ground_truth:
 
 
 def compute_score_batch(data_sources: Sequence[str], solution_strs: Sequence[str], ground_truths: Sequence[Any],
-                        extra_infos: Sequence[dict | None] | None = None, **kwargs: Any) -> list[dict[str, float]]:
+                        extra_infos: Sequence[dict[str, Any] | None] | None = None, **kwargs: Any) -> list[dict[str, float]]:
     """verl's batch reward manager form: lists in, one `{"score", ...}` per sample out, one RPC."""
     cfg = env_config()
     infos = list(extra_infos) if extra_infos is not None else [None] * len(solution_strs)

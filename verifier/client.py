@@ -18,18 +18,17 @@ import json
 import random
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Coroutine, Generator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import grpc
 
 from sandbox.contract import HOST_FAULTS, CodeTask, MathTask, Task, TaskError, infra_error, parse_task, task_error
-from verifier.client_config import ClientConfig
+from verifier.client_config import ClientConfig as ClientConfig  # re-exported: `from verifier.client import ClientConfig`
 from verifier.execute_wire import response_from_proto
 from verifier.session_wire import cell_from_proto
-from verifier.schema import (Parsed, _check_tests, _language_limits, check_limits, inline_test_sets, languages_from_info,
-                             protos_with_test_sets, result_from_proto)
+from verifier.schema import Parsed, inline_test_sets, limits_from_info, protos_with_test_sets, result_from_proto
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
@@ -39,6 +38,7 @@ TRANSIENT = {
     grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN, grpc.StatusCode.CANCELLED,
     grpc.StatusCode.DEADLINE_EXCEEDED,
 }
+T = TypeVar("T")
 _FALLBACK_LIMITS = pb.Limits(max_tasks_per_call=256, max_request_bytes=4 << 20)
 
 
@@ -46,7 +46,7 @@ _FALLBACK_LIMITS = pb.Limits(max_tasks_per_call=256, max_request_bytes=4 << 20)
 class GradeReport:
     """Results in input order, with what it took to get them."""
 
-    results: list[dict]
+    results: list[dict[str, Any]]
     retries: int = 0
     rpc_s: float = 0.0
     ungraded: int = 0
@@ -104,10 +104,10 @@ class AsyncVerifierClient:
         self._info: pb.ServerInfo | None = None
         self._replicas: dict[str, AsyncVerifierClient] = {}  # session owners (docs/sessions.md "Sessions")
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         return {"target": self.target, "config": self.config}
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: dict[str, Any]) -> None:
         type(self).__init__(self, state["target"], state["config"])
 
     def _stub(self) -> pb_grpc.VerifierStub:
@@ -121,14 +121,15 @@ class AsyncVerifierClient:
             else:
                 self._channel = grpc.aio.insecure_channel(target, options=options)
             self._loop, self._info = loop, None
-        return pb_grpc.VerifierStub(self._channel)
+        return pb_grpc.VerifierStub(self._channel)  # type: ignore[no-untyped-call]  # grpc's generated stub is untyped
 
     def _metadata(self) -> tuple[tuple[str, str], ...]:
         return (("authorization", f"Bearer {self.config.token}"),) if self.config.token else ()
 
     async def server_info(self, timeout_s: float = 10.0, wait_for_ready: bool = True) -> pb.ServerInfo:
-        return await self._stub().GetServerInfo(pb.GetServerInfoRequest(), timeout=timeout_s,
+        info = await self._stub().GetServerInfo(pb.GetServerInfoRequest(), timeout=timeout_s,
                                                 metadata=self._metadata(), wait_for_ready=wait_for_ready)
+        return cast(pb.ServerInfo, info)  # grpc's generated stub is untyped
 
     async def _info_or_none(self, timeout_s: float) -> pb.ServerInfo | None:
         """The server's limits and languages (cached per channel); None while it cannot be reached."""
@@ -140,14 +141,14 @@ class AsyncVerifierClient:
                     raise VerifierError(exc.code(), exc.details() or "") from exc
         return self._info
 
-    def _refuse(self, task_id: str, exc: TaskError, results: dict) -> None:
+    def _refuse(self, task_id: str, exc: TaskError, results: dict[str, Any]) -> None:
         """A task the server would refuse: raise, or answer it alone (config.on_invalid)."""
         message = str(exc)
         if self.config.on_invalid != "result":
             raise VerifierError(grpc.StatusCode.INVALID_ARGUMENT, message)
         results[task_id] = task_error(task_id, message)
 
-    async def grade(self, tasks: Sequence[Task | Mapping[str, Any]], timeout_s: float | None = None) -> list[dict]:
+    async def grade(self, tasks: Sequence[Task | Mapping[str, Any]], timeout_s: float | None = None) -> list[dict[str, Any]]:
         """One result per task, in input order."""
         return (await self.grade_detailed(tasks, timeout_s)).results
 
@@ -155,7 +156,7 @@ class AsyncVerifierClient:
         """Like grade(), with retry and timing figures for logs. Raises VerifierError on a bad request."""
         started = time.monotonic()
         deadline = started + (timeout_s or self.config.timeout_s)
-        results: dict[str, dict] = {}  # final answers
+        results: dict[str, dict[str, Any]] = {}  # final answers
         models: list[Task] = []
         for i, t in enumerate(tasks):
             try:
@@ -170,7 +171,7 @@ class AsyncVerifierClient:
             raise VerifierError(grpc.StatusCode.INVALID_ARGUMENT, "tasks: ids must be unique within one call")
         positions = {task_id: i for i, task_id in enumerate(ids)}
         checked = False
-        retryable: dict[str, dict] = {}  # infra_error answers, kept in case nothing better comes
+        retryable: dict[str, dict[str, Any]] = {}  # infra_error answers, kept in case nothing better comes
         last_error = "deadline passed before the first attempt"
         retries = answered_rounds = 0
         broken = False  # the last round lost items to the transport (server down, restarting, stream cut)
@@ -196,7 +197,7 @@ class AsyncVerifierClient:
                 if not missing:
                     break
             limits = info.limits if info is not None else _FALLBACK_LIMITS
-            got: dict[str, dict] = {}
+            got: dict[str, dict[str, Any]] = {}
             transport_error = await self._round(missing, test_sets, limits, deadline, got)
             broken = transport_error is not None
             last_error = transport_error or "retryable result"
@@ -209,21 +210,21 @@ class AsyncVerifierClient:
         return GradeReport(ordered, retries=retries, rpc_s=time.monotonic() - started, ungraded=ungraded)
 
     def _check(self, protos: list[pb.Task], models: list[Task], positions: dict[str, int], info: pb.ServerInfo,
-               results: dict) -> list[pb.Task]:
+               results: dict[str, Any]) -> list[pb.Task]:
         """The tasks that fit the server's limits, checked on the models they were encoded from (never
         decoded back from the protos); the others are refused one by one, named as on the wire."""
-        languages = _language_limits(languages_from_info(info))
+        limits = limits_from_info(info)
         set_errors: dict[str, TaskError | None] = {}  # a shared test set's tests are checked once, not per task
         refused = set()
         for model, p in zip(models, protos):
             where = f"tasks[{positions[model.id]}]"
             shared = p.code.test_set if p.WhichOneof("payload") == "code" else ""
             try:
-                check_limits(model, where, info.limits, languages, wire=True, tests_checked=bool(shared))
+                limits.check(model, where, wire=True, tests_checked=bool(shared), revalidate=True)
                 if shared and isinstance(model, CodeTask):
                     if shared not in set_errors:
                         try:
-                            _check_tests(model.tests, "tests", info.limits)
+                            limits.check_tests(model.tests, "tests")
                             set_errors[shared] = None
                         except TaskError as exc:
                             set_errors[shared] = exc
@@ -237,10 +238,10 @@ class AsyncVerifierClient:
 
     def _backoff(self, attempt: int) -> float:
         base = min(self.config.backoff_max_s, self.config.backoff_initial_s * 2 ** min(attempt - 1, 30))
-        return base * (0.5 + random.random() / 2)
+        return cast(float, base * (0.5 + random.random() / 2))
 
     async def _round(self, missing: list[pb.Task], test_sets: Mapping[str, pb.TestSet], limits: pb.Limits,
-                     deadline: float, results: dict) -> str | None:
+                     deadline: float, results: dict[str, Any]) -> str | None:
         """Send the missing tasks in sub-batches; record what comes back. Returns the last transport
         error seen (a sub-batch lost to it), None when every call completed."""
         errors: list[str] = []
@@ -266,7 +267,7 @@ class AsyncVerifierClient:
         return errors[-1] if errors else None
 
     async def _stream(self, batch: list[pb.Task], test_sets: Mapping[str, pb.TestSet], deadline: float,
-                      results: dict) -> None:
+                      results: dict[str, Any]) -> None:
         request = pb.GradeRequest(tasks=batch)
         for name in dict.fromkeys(p.code.test_set for p in batch if p.WhichOneof("payload") == "code" and p.code.test_set):
             request.test_sets[name].CopyFrom(test_sets[name])  # each set once per call, however many tasks name it
@@ -283,7 +284,7 @@ class AsyncVerifierClient:
 
     async def execute(self, code: str, language: str = "python", stdin: str = "", files: Mapping[str, str] | None = None,
                       time_limit_s: float = 0.0, memory_limit_mb: int = 0, max_output_bytes: int = 0,
-                      timeout_s: float | None = None) -> dict:
+                      timeout_s: float | None = None) -> dict[str, Any]:
         """Run one program in the server's sandbox (docs/service.md "Execute"): stdout, stderr, status, exit_code,
         signal, cpu_s, wall_s, peak_memory_kb. A full or draining server is retried with backoff until
         the deadline (running a program twice is harmless: it has no effect outside its sandbox);
@@ -323,8 +324,9 @@ class AsyncVerifierClient:
         while True:
             attempt += 1
             try:
-                return await self._stub().CreateSession(request, timeout=max(0.05, deadline - time.monotonic()),
-                                                        metadata=self._metadata())
+                created = await self._stub().CreateSession(request, timeout=max(0.05, deadline - time.monotonic()),
+                                                           metadata=self._metadata())
+                return cast(pb.CreateSessionResponse, created)
             except grpc.aio.AioRpcError as exc:
                 if exc.code() not in TRANSIENT or time.monotonic() >= deadline:
                     raise VerifierError(exc.code(), exc.details() or "") from exc
@@ -361,7 +363,7 @@ class CellResult:
     stdout: str = ""
     stderr: str = ""
     value: str | None = None
-    error: dict | None = None
+    error: dict[str, Any] | None = None
     session_lost: bool = False
     restored: bool = False
     detail: str = ""
@@ -391,7 +393,7 @@ class AsyncSession:
             self._client = self._client._replica(self.info.replica)
         return self
 
-    def __await__(self):
+    def __await__(self) -> Generator[Any, None, AsyncSession]:
         return self.open().__await__()
 
     async def __aenter__(self) -> AsyncSession:
@@ -400,7 +402,7 @@ class AsyncSession:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    async def _call(self, method: str, request, timeout_s: float | None):
+    async def _call(self, method: str, request: Any, timeout_s: float | None) -> Any:
         """One session call, never retried (a cell's side effects must not run twice). A session the
         server no longer has, or a replica that is gone, raises SessionLost."""
         if not self.id:
@@ -424,7 +426,7 @@ class AsyncSession:
         """A file below the session's working directory (at most max_bytes; 0: 1 MiB)."""
         reply = await self._call("ReadSessionFile", pb.ReadSessionFileRequest(session_id=self.id, path=path,
                                                                              max_bytes=max_bytes), None)
-        return reply.data
+        return cast(bytes, reply.data)
 
     async def close(self) -> None:
         """End the session (idempotent; a session already lost is fine)."""
@@ -480,13 +482,13 @@ class VerifierClient:
     def config(self) -> ClientConfig:
         return self._async.config
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         return {"target": self._async.target, "config": self._async.config}
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: dict[str, Any]) -> None:
         type(self).__init__(self, state["target"], state["config"])
 
-    def _run(self, coro):
+    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
         with self._lock:
             if self._loop is None:
                 self._loop = asyncio.new_event_loop()
@@ -494,7 +496,7 @@ class VerifierClient:
                 self._thread.start()
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
-    def grade(self, tasks: Sequence[Task | Mapping[str, Any]], timeout_s: float | None = None) -> list[dict]:
+    def grade(self, tasks: Sequence[Task | Mapping[str, Any]], timeout_s: float | None = None) -> list[dict[str, Any]]:
         return self._run(self._async.grade(tasks, timeout_s))
 
     def grade_detailed(self, tasks: Sequence[Task | Mapping[str, Any]], timeout_s: float | None = None) -> GradeReport:
@@ -505,7 +507,7 @@ class VerifierClient:
 
     def execute(self, code: str, language: str = "python", stdin: str = "", files: Mapping[str, str] | None = None,
                 time_limit_s: float = 0.0, memory_limit_mb: int = 0, max_output_bytes: int = 0,
-                timeout_s: float | None = None) -> dict:
+                timeout_s: float | None = None) -> dict[str, Any]:
         """See AsyncVerifierClient.execute."""
         return self._run(self._async.execute(code, language, stdin, files, time_limit_s, memory_limit_mb,
                                              max_output_bytes, timeout_s))
@@ -530,7 +532,7 @@ class VerifierClient:
     def __enter__(self) -> "VerifierClient":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 

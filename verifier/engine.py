@@ -14,13 +14,13 @@ from collections import OrderedDict
 from collections.abc import AsyncGenerator, Awaitable, Mapping, Sequence
 from typing import Any
 
-from sandbox.contract import BY_NAME, CACHEABLE, MATH_SHOWN_CHARS, CodeTask, MathTask, Task, infra_error, parse_task
+from sandbox.contract import BY_NAME, CACHEABLE, MATH_SHOWN_CHARS, CodeTask, Limits, MathTask, Task, infra_error, parse_task
 from sandbox.contract import outcome as math_outcome
 from sandbox.keys import reuse_key
 from verifier import math as vmath
 from verifier.config import ServerConfig
 from verifier.metrics import Metrics
-from verifier.schema import default_languages
+from verifier.schema import default_languages, server_limits
 from verifier.workers import MathPool, Outcome
 
 log = logging.getLogger("verifier.engine")
@@ -111,6 +111,11 @@ class Engine:
         if self.code is not None:
             return {lang["name"]: lang for lang in self.code.languages()}
         return default_languages()
+
+    def limits(self) -> Limits:
+        """The limits this server advertises and enforces, for the languages it serves: every front end
+        validates against this one value (verifier/schema.py server_limits)."""
+        return server_limits(self.config, self.languages())
 
     # ------------------------------------------------------------ admission
 

@@ -22,7 +22,7 @@ RESPONSE_KEYS = tuple(pb.ExecuteResponse.DESCRIPTOR.fields_by_name)
 _RESERVED = {"harness.py"}  # written by the sandbox itself
 
 
-def request_from_proto(request: pb.ExecuteRequest) -> dict:
+def request_from_proto(request: pb.ExecuteRequest) -> dict[str, Any]:
     """The wire request as the dict the HTTP port takes (proto defaults are the JSON defaults)."""
     out = {name: getattr(request, name) for name in REQUEST_KEYS}
     out["files"] = dict(request.files)
@@ -66,7 +66,7 @@ def response_to_proto(response: Mapping[str, Any]) -> pb.ExecuteResponse:
     return pb.ExecuteResponse(**{k: v for k, v in response.items() if v is not None})
 
 
-def response_from_proto(message: pb.ExecuteResponse) -> dict:
+def response_from_proto(message: pb.ExecuteResponse) -> dict[str, Any]:
     out = {name: getattr(message, name) for name in RESPONSE_KEYS}
     out["exit_code"] = message.exit_code if message.HasField("exit_code") else None
     return out

@@ -6,10 +6,10 @@ and `TaskError` are the contract's (sandbox/contract.py), with verdicts, the `Re
 builders: the bottom layer every part shares, usable without protobuf. Each edge decodes a task once
 into its model and the engine grades the model (docs/architecture.md "The data path"):
 `contract.parse_task` for JSON (a JSONL line, an HTTP task or label, a client item, a trainer row),
-plus `decode_task(s)` here to hold it to a server's limits; `validate_tasks` for the wire;
-CodeTask.from_dict for the sandbox's own API. What this module adds to the contract's rules needs a
-server: its advertised `pb.Limits` (bytes, counts, timeouts) and the wire's encoding (call tests as
-JSON text, test sets). Field errors name the field under the prefix the edge passes
+which holds it to a server's `contract.Limits` in the same pass; `validate_tasks` for the wire;
+CodeTask.from_dict for the sandbox's own API. What this module adds to the contract is the wire's:
+its encoding (call tests as JSON text, test sets) and the limits as `pb.Limits` (server_limits,
+limits_from_info, limits_to_proto). Field errors name the field under the prefix the edge passes
 (`tasks[3].code.gold` on the wire, `tasks[3].gold` in JSON, `gold` on a JSONL line).
 `result_json` and `result_to_proto` are a result's two encodings out.
 """
@@ -22,8 +22,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from sandbox.contract import (BY_NAME, BY_PROTO, DEFAULT_CHECKER_LANGUAGE, DEFAULT_COMPARE, DEFAULT_FLOAT_TOL,
-                              DEFAULT_LANGUAGE, DEFAULT_PROFILE, DEFAULT_SCORING, MAX_CHOICE_BYTES, MAX_ID_BYTES, VERDICTS,
-                              CallTest, CodeTask, CodeTest, LanguageLimits, MathTask, Result, Task, TaskError, TestResult,
+                              DEFAULT_LANGUAGE, DEFAULT_PROFILE, DEFAULT_SCORING, VERDICTS, CallTest, CodeTask, CodeTest,
+                              LanguageLimits, Limits, MathTask, Result, Task, TaskError, TestResult, check_bytes,
                               default_limits, load_json, parse_task)
 from sandbox.keys import reuse_key
 from verifier.v1 import verifier_pb2 as pb
@@ -31,9 +31,9 @@ from verifier.v1 import verifier_pb2 as pb
 if TYPE_CHECKING:
     from verifier.config import ServerConfig
 
-__all__ = ["Parsed", "WireTestSets", "check_limits", "decode_task", "decode_tasks", "default_languages", "languages_from_info",
-           "limits_from_config", "parsed", "protos_with_test_sets", "result_from_proto", "result_json", "result_to_proto",
-           "task_to_proto", "task_from_proto", "validate_tasks", "verdict_from_proto", "verdict_to_proto", "with_id"]
+__all__ = ["Parsed", "WireTestSets", "default_languages", "languages_from_info", "limits_from_info", "limits_to_proto",
+           "parsed", "protos_with_test_sets", "result_from_proto", "result_json", "result_to_proto",
+           "task_to_proto", "task_from_proto", "server_limits", "validate_tasks", "verdict_from_proto", "verdict_to_proto", "with_id"]
 
 
 def verdict_to_proto(name: str) -> pb.Verdict:
@@ -153,10 +153,15 @@ def model_from_proto(task: pb.Task, where: str = "task") -> Task:
     """A proto task as a model, defaults filled in (not yet validated: see validate_tasks). Raises
     TaskError for call tests whose JSON does not parse."""
     if task.WhichOneof("payload") == "math":
-        m = task.math
-        return MathTask(id=task.id, completion=m.completion, gold=m.gold, profile=m.profile or DEFAULT_PROFILE,
-                        choices=tuple(m.choices), timeout_s=task.timeout_s)
+        return math_from_proto(task)
     return code_from_proto(task, None, where)
+
+
+def math_from_proto(task: pb.Task) -> MathTask:
+    """A proto math task as a model (model_from_proto)."""
+    m = task.math
+    return MathTask(id=task.id, completion=m.completion, gold=m.gold, profile=m.profile or DEFAULT_PROFILE,
+                    choices=tuple(m.choices), timeout_s=task.timeout_s)
 
 
 def code_from_proto(task: pb.Task, tests: tuple[CodeTest, ...] | None, where: str) -> CodeTask:
@@ -181,12 +186,12 @@ def tests_from_proto(tests: Sequence[pb.CodeTest]) -> tuple[CodeTest, ...]:
     return tuple(CodeTest(t.stdin, t.expected_stdout) for t in tests)
 
 
-def task_from_proto(task: pb.Task) -> dict:
+def task_from_proto(task: pb.Task) -> dict[str, Any]:
     """A proto task as the plain dict the graders take, defaults filled in."""
     return model_from_proto(task).to_dict()
 
 
-class Parsed(dict):
+class Parsed(dict[str, Any]):
     """A task dict that comes with the model it was encoded from (`parsed`): the trainer decodes a row
     once and hands its client plain dicts (a client factory's contract), and the client reads
     `.model` instead of decoding the dict a second time (docs/architecture.md "The data path")."""
@@ -201,7 +206,7 @@ def parsed(model: Task) -> Parsed:
     return out
 
 
-def with_id(task: Mapping[str, Any], task_id: str) -> dict:
+def with_id(task: Mapping[str, Any], task_id: str) -> dict[str, Any]:
     """`task` under another id (a batcher numbering its call's tasks); a Parsed dict keeps its model,
     renamed rather than decoded again."""
     if not isinstance(task, Parsed):
@@ -212,18 +217,15 @@ def with_id(task: Mapping[str, Any], task_id: str) -> dict:
 
 
 # ---------------------------------------------------------------- validation against a server's limits
-
-def _language_limits(languages: Mapping[str, Mapping]) -> dict[str, LanguageLimits]:
-    return {name: LanguageLimits(max_time_limit_s=lang["max_time_limit_s"],
-                                 max_memory_limit_mb=lang["max_memory_limit_mb"])
-            for name, lang in languages.items()}
-
+# The limits themselves and every check of a task against them are the contract's (sandbox/contract.py
+# Limits); what is here is the wire's own: its encoding of call tests (JSON text), its test sets, and
+# the conversion of a server's limits to and from verifier.v1.Limits.
 
 class WireTestSets:
     """The test sets of one request (docs/service.md "The service": test sets), each expanded and checked
     against the limits once, however many tasks name it; the tasks share its tuple of tests."""
 
-    def __init__(self, sets: Mapping[str, pb.TestSet], limits: pb.Limits):
+    def __init__(self, sets: Mapping[str, pb.TestSet], limits: Limits):
         self.sets, self.limits = sets, limits
         self._done: dict[str, tuple[CodeTest, ...] | TaskError] = {}
 
@@ -235,7 +237,7 @@ class WireTestSets:
                 raise TaskError(where, f"unknown test set {name!r} (not in the request's test_sets)")
             try:
                 tests = tests_from_proto(self.sets[name].tests)
-                _check_tests(tests, "tests", self.limits)
+                self.limits.check_tests(tests, "tests")
                 self._done[name] = tests
             except TaskError as exc:
                 self._done[name] = exc
@@ -245,185 +247,91 @@ class WireTestSets:
         return found
 
 
-def validate_tasks(tasks: Sequence[pb.Task], limits: pb.Limits, languages: Mapping[str, Mapping],
+def validate_tasks(tasks: Sequence[pb.Task], limits: Limits,
                    test_sets: WireTestSets | Mapping[str, pb.TestSet] | None = None) -> list[Task]:
-    """The models of wire tasks that fit the limits a server advertises; raises TaskError for the first
-    one that does not. `test_sets`: the request's (GradeRequest.test_sets), or a WireTestSets to share
-    the checks of each set over several calls."""
+    """The models of wire tasks that fit a server's limits (their languages included); raises TaskError
+    for the first one that does not. `test_sets`: the request's (GradeRequest.test_sets), or a
+    WireTestSets to share the checks of each set over several calls."""
     sets = test_sets if isinstance(test_sets, WireTestSets) else WireTestSets(test_sets or {}, limits)
-    if not tasks:
-        raise TaskError("tasks", "must not be empty")
-    if len(tasks) > limits.max_tasks_per_call:
-        raise TaskError("tasks", f"{len(tasks)} tasks exceed the limit of {limits.max_tasks_per_call} per call")
-    lang_limits = _language_limits(languages)
+    limits.check_count(len(tasks))
     seen: set[str] = set()
     models: list[Task] = []
     for i, task in enumerate(tasks):
         where = f"tasks[{i}]"
         if not task.id:
             raise TaskError(f"{where}.id", "is missing")
-        if len(task.id.encode()) > MAX_ID_BYTES:
-            raise TaskError(f"{where}.id", f"exceeds {MAX_ID_BYTES} bytes")
+        limits.check_id(task.id, where)
         if task.id in seen:
             raise TaskError(f"{where}.id", f"duplicate id {task.id!r}")
         seen.add(task.id)
         kind = task.WhichOneof("payload")
         if kind is None:
             raise TaskError(f"{where}.kind", "neither math nor code is set")
-        max_timeout = limits.max_math_timeout_s if kind == "math" else limits.max_code_timeout_s
-        if not 0 <= task.timeout_s <= max_timeout:
-            raise TaskError(f"{where}.timeout_s", f"must be in [0, {max_timeout}]")
-        if kind == "code":
-            _check_call_sizes(task.code, f"{where}.code", limits)
-        if kind == "code" and task.code.test_set:
-            if task.code.tests:
-                raise TaskError(f"{where}.code.test_set", "a task has inline tests or a test_set, not both")
-            code = code_from_proto(task, sets.tests(task.code.test_set, f"{where}.code.test_set"), where)
-            _check_code(code, f"{where}.code", limits, lang_limits, tests_checked=True)
-            models.append(code)
-            continue
-        model = model_from_proto(task, where=where)
-        if isinstance(model, MathTask):
-            _check_math(model, f"{where}.math", limits)
+        limits.check_timeout(task.timeout_s, kind == "math", where)
+        model: Task
+        if kind == "math":
+            model = math_from_proto(task)
+            limits.check_math(model, f"{where}.math")
         else:
-            _check_code(model, f"{where}.code", limits, lang_limits)
+            _check_call_sizes(task.code, f"{where}.code", limits)  # before any of their JSON is parsed
+            shared: tuple[CodeTest, ...] | None = None
+            if task.code.test_set:
+                if task.code.tests:
+                    raise TaskError(f"{where}.code.test_set", "a task has inline tests or a test_set, not both")
+                shared = sets.tests(task.code.test_set, f"{where}.code.test_set")
+            model = code_from_proto(task, shared, where)
+            model.validate(f"{where}.code", limits.languages)
+            limits.check_code(model, f"{where}.code", tests_checked=shared is not None)
         models.append(model)
     return models
 
 
-def decode_tasks(objs: Sequence[Any], limits: pb.Limits, languages: Mapping[str, Mapping],
-                 where: str = "tasks") -> list[Task]:
-    """JSON tasks (the HTTP port's `tasks`) as models that fit the limits a server enforces: each decoded
-    once (parse_task), then checked as the gRPC port checks wire tasks (validate_tasks), with field
-    errors in JSON terms (`tasks[3].completion`, where the wire says `tasks[3].code.completion`)."""
-    if not objs:
-        raise TaskError(where, "must not be empty")
-    if len(objs) > limits.max_tasks_per_call:  # before decoding a huge list
-        raise TaskError(where, f"{len(objs)} tasks exceed the limit of {limits.max_tasks_per_call} per call")
-    lang_limits = _language_limits(languages)
-    seen: set[str] = set()
-    models: list[Task] = []
-    for i, obj in enumerate(objs):
-        model = decode_task(obj, f"{where}[{i}]", limits, lang_limits)
-        if model.id in seen:
-            raise TaskError(f"{where}[{i}].id", f"duplicate id {model.id!r}")
-        seen.add(model.id)
-        models.append(model)
-    return models
-
-
-def decode_task(obj: Any, where: str, limits: pb.Limits, languages: Mapping[str, LanguageLimits]) -> Task:
-    """One JSON task (an HTTP task or label, a JSONL line: `where` ""): decoded once and checked
-    against the server's limits; TaskError names the field under `where`."""
-    model = parse_task(obj, where, languages)
-    check_limits(model, where, limits)
-    return model
-
-
-def check_limits(model: Task, where: str, limits: pb.Limits, languages: Mapping[str, LanguageLimits] | None = None,
-                 wire: bool = False, tests_checked: bool = False) -> None:
-    """The size, count and time limits a server enforces, on a decoded model (the client's check
-    before sending, the JSON edges'). `wire`: name fields as the proto does (`tasks[3].code.gold`).
-    `languages`: validate the model's values against the served languages too (a model decoded
-    with other limits: the client's); None when its decoder already did."""
-    if len(model.id.encode("utf-8", "surrogatepass")) > MAX_ID_BYTES:
-        raise TaskError(f"{where}.id", f"exceeds {MAX_ID_BYTES} bytes")
-    math_task = isinstance(model, MathTask)
-    max_timeout = limits.max_math_timeout_s if math_task else limits.max_code_timeout_s
-    if not 0 <= model.timeout_s <= max_timeout:
-        raise TaskError(f"{where}.timeout_s", f"must be in [0, {max_timeout}]")
-    payload = f"{where}.{'math' if math_task else 'code'}" if wire else where
-    if isinstance(model, MathTask):
-        _check_math(model, payload, limits)
-        return
-    _check_call_json(model.call_tests, payload, limits, wire)
-    _check_code(model, payload, limits, languages, tests_checked)
-
-
-def _check_call_json(calls: Sequence[CallTest], where: str, limits: pb.Limits, wire: bool) -> None:
-    """Call tests are bounded as the JSON text the wire carries them in (_call_to_proto), as
-    _check_call_sizes bounds them on the wire."""
-    if len(calls) > limits.max_tests_per_task:
-        raise TaskError(f"{where}.call_tests", f"more than {limits.max_tests_per_task} tests")
-    suffix = "_json" if wire else ""
-    for j, t in enumerate(calls):
-        for name, value in (("args", list(t.args)), ("expected", t.expected), ("kwargs", dict(t.kwargs))):
-            if name != "kwargs" or t.kwargs:
-                _check_bytes(_json(value), f"{where}.call_tests[{j}].{name}{suffix}", limits.max_field_bytes)
-
-
-def _check_bytes(value: str, where: str, limit: int) -> None:
-    if len(value) > limit or (not value.isascii() and len(value.encode("utf-8", "surrogatepass")) > limit):
-        raise TaskError(where, f"exceeds {limit} bytes")
-
-
-def _check_call_sizes(c: pb.CodeTask, where: str, limits: pb.Limits) -> None:
-    """Call tests are bounded like stdin tests, before any JSON is parsed."""
+def _check_call_sizes(c: pb.CodeTask, where: str, limits: Limits) -> None:
+    """Call tests are bounded like stdin tests, as the JSON text they are on the wire, before any of it is parsed."""
     if len(c.call_tests) > limits.max_tests_per_task:
         raise TaskError(f"{where}.call_tests", f"more than {limits.max_tests_per_task} tests")
     for j, t in enumerate(c.call_tests):
         for name in ("args_json", "expected_json", "kwargs_json"):
-            _check_bytes(getattr(t, name), f"{where}.call_tests[{j}].{name}", limits.max_field_bytes)
+            check_bytes(getattr(t, name), f"{where}.call_tests[{j}].{name}", limits.max_field_bytes)
 
 
-def _check_math(m: MathTask, where: str, limits: pb.Limits) -> None:
-    _check_bytes(m.completion, f"{where}.completion", limits.max_field_bytes)
-    _check_bytes(m.gold, f"{where}.gold", limits.max_field_bytes)
-    m.validate(where)
-    if len(m.choices) > limits.max_choices:
-        raise TaskError(f"{where}.choices", f"more than {limits.max_choices} choices")
-    for j, choice in enumerate(m.choices):
-        _check_bytes(choice, f"{where}.choices[{j}]", MAX_CHOICE_BYTES)
-
-
-def _check_code(c: CodeTask, where: str, limits: pb.Limits, languages: Mapping[str, LanguageLimits] | None,
-                tests_checked: bool = False) -> None:
-    """`languages` None: the model was validated when it was decoded (parse_task)."""
-    if languages is not None:
-        c.validate(where, languages)
-    for name in ("completion", "test_code", "checker", "entry_point"):
-        _check_bytes(getattr(c, name) or "", f"{where}.{name}", limits.max_field_bytes)
-    if len(c.call_tests) > limits.max_tests_per_task:
-        raise TaskError(f"{where}.call_tests", f"more than {limits.max_tests_per_task} tests")
-    if not c.tests and not c.test_code and not c.call_tests:
-        raise TaskError(f"{where}.tests", "a code task needs tests, call_tests or test_code")
-    for name, text in c.files.items():
-        _check_bytes(text, f"{where}.files[{name!r}]", limits.max_field_bytes)
-    if not tests_checked:
-        _check_tests(c.tests, f"{where}.tests", limits)
-
-
-def _check_tests(tests: Sequence[CodeTest], where: str, limits: pb.Limits) -> None:
-    """Count (sandbox.max_tests, the one limit), bytes per field and bytes of them all."""
-    if len(tests) > limits.max_tests_per_task:
-        raise TaskError(where, f"{len(tests)} tests, more than {limits.max_tests_per_task}")
-    total = 0
-    for j, t in enumerate(tests):
-        for name in ("stdin", "expected_stdout"):
-            value = getattr(t, name) or ""
-            _check_bytes(value, f"{where}[{j}].{name}", limits.max_test_field_bytes or limits.max_field_bytes)
-            total += len(value) if value.isascii() else len(value.encode("utf-8", "surrogatepass"))
-    if limits.max_test_set_bytes and total > limits.max_test_set_bytes:
-        raise TaskError(where, f"{total} bytes of tests exceed the limit of {limits.max_test_set_bytes}")
-
-
-def limits_from_config(c: ServerConfig) -> pb.Limits:
-    """The limits a server with ServerConfig `c` advertises and enforces."""
-    return pb.Limits(
+def server_limits(c: ServerConfig, languages: Mapping[str, Mapping[str, Any]]) -> Limits:
+    """The limits a server with ServerConfig `c` advertises and enforces, for the languages it serves
+    (Engine.languages(): their advertised maxima)."""
+    return Limits(
         max_tasks_per_call=c.max_tasks_per_call, max_field_bytes=c.max_field_bytes,
         max_request_bytes=c.max_request_bytes, default_math_timeout_s=c.default_math_timeout_s,
         max_math_timeout_s=c.max_math_timeout_s, max_code_timeout_s=c.max_code_timeout_s,
         max_tests_per_task=c.sandbox.max_tests, max_queued_items=c.max_queued_items, max_choices=c.max_choices,
-        max_test_set_bytes=c.max_test_set_bytes, max_test_field_bytes=c.max_test_field_bytes)
+        max_test_set_bytes=c.max_test_set_bytes, max_test_field_bytes=c.max_test_field_bytes,
+        languages=_language_maxima(languages))
 
 
-def default_languages() -> dict[str, dict]:
+def limits_to_proto(limits: Limits) -> pb.Limits:
+    """A server's limits as ServerInfo advertises them (the languages go in ServerInfo.languages)."""
+    return pb.Limits(**{f.name: getattr(limits, f.name) for f in dataclasses.fields(limits) if f.name != "languages"})
+
+
+def limits_from_info(info: pb.ServerInfo) -> Limits:
+    """The limits a server advertises (GetServerInfo), its languages' maxima included."""
+    lim = info.limits
+    return Limits(languages=_language_maxima(languages_from_info(info)),
+                  **{f.name: getattr(lim, f.name) for f in dataclasses.fields(Limits) if f.name != "languages"})
+
+
+def _language_maxima(languages: Mapping[str, Mapping[str, Any]]) -> dict[str, LanguageLimits]:
+    """What a task is validated against of each advertised language: its maxima (the defaults are the sandbox's)."""
+    return {name: LanguageLimits(max_time_limit_s=lang["max_time_limit_s"], max_memory_limit_mb=lang["max_memory_limit_mb"])
+            for name, lang in languages.items()}
+
+
+def default_languages() -> dict[str, dict[str, Any]]:
     """The languages and limits a server advertises when no sandbox runs (sandbox/config.py's)."""
     return {name: {"name": name, **dataclasses.asdict(lim), "image": ""} for name, lim in default_limits().items()}
 
 
-def languages_from_info(info: pb.ServerInfo) -> dict[str, dict]:
-    """A server's advertised languages in the shape validate_tasks takes."""
+def languages_from_info(info: pb.ServerInfo) -> dict[str, dict[str, Any]]:
+    """A server's advertised languages, by name, with their maxima."""
     return {lang.name: {"max_time_limit_s": lang.max_time_limit_s, "max_memory_limit_mb": lang.max_memory_limit_mb}
             for lang in info.languages}
 

@@ -13,7 +13,7 @@ from verifier.v1 import verifier_pb2 as pb
 
 CREATE_KEYS = frozenset(pb.CreateSessionRequest.DESCRIPTOR.fields_by_name)
 
-def cell_json(reply: Mapping[str, Any]) -> dict:
+def cell_json(reply: Mapping[str, Any]) -> dict[str, Any]:
     """A cell's reply as both front ends send it (the RunCellResponse fields; JSON null for no value/error)."""
     error = reply.get("error") or None
     return {"status": reply["status"], "stdout": reply.get("stdout", ""), "stderr": reply.get("stderr", ""),
@@ -25,7 +25,7 @@ def cell_json(reply: Mapping[str, Any]) -> dict:
             "wall_s": float(reply.get("wall_s") or 0.0)}
 
 
-def cell_to_proto(reply: Mapping[str, Any]):
+def cell_to_proto(reply: Mapping[str, Any]) -> pb.RunCellResponse:
     out = cell_json(reply)
     error = out.pop("error")
     message = pb.RunCellResponse(**{k: v for k, v in out.items() if v is not None})
@@ -34,7 +34,7 @@ def cell_to_proto(reply: Mapping[str, Any]):
     return message
 
 
-def cell_from_proto(message) -> dict:
+def cell_from_proto(message: pb.RunCellResponse) -> dict[str, Any]:
     """The JSON shape of a RunCellResponse (the client's CellResult reads it)."""
     out = {name: getattr(message, name) for name in ("status", "stdout", "stderr", "stdout_truncated", "stderr_truncated",
                                                      "value_truncated", "session_lost", "restored", "detail", "cpu_s", "wall_s")}

@@ -16,10 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sandbox.contract import BY_NAME, EXECUTE_DEFAULT_OUTPUT_BYTES, CodeTask, TaskError
+from sandbox.contract import BY_NAME, EXECUTE_DEFAULT_OUTPUT_BYTES, HOST_FAULTS, CodeTask, Limits, TaskError
 from sandbox.languages import LANGUAGES
 from verifier.execute_wire import REQUEST_KEYS, check_files
-from verifier.schema import _language_limits
 
 
 def _string(body: Mapping, key: str, limit: int) -> str:
@@ -37,17 +36,17 @@ def _string(body: Mapping, key: str, limit: int) -> str:
     return value
 
 
-def execute_task(body: Any, languages: Mapping[str, Any], max_field_bytes: int,
-                 max_output_bytes: int | None = None) -> tuple[CodeTask, dict[str, bytes]]:
+def execute_task(body: Any, limits: Limits, max_output_bytes: int | None = None) -> tuple[CodeTask, dict[str, bytes]]:
     """(code task for the sandbox, files) from a request; raises TaskError naming the field. The one
     request builder of a run of one program: gRPC Execute, HTTP /v1/execute and verl's /run_code.
 
-    `languages`: the served languages with their limits (Engine.languages()), so a time or memory
-    limit is checked against the same maxima as a graded task's. `max_output_bytes`: the largest
+    `limits`: the server's (Engine.limits()): its served languages' maxima, so a time or memory
+    limit is checked against the same maxima as a graded task's, and its max_field_bytes. `max_output_bytes`: the largest
     output head a caller may ask for (max_field_bytes unless the front end says otherwise: /run_code
     asks for all of stdout, up to the sandbox's output limit)."""
     if not isinstance(body, Mapping):
         raise TaskError("body", "must be a JSON object")
+    languages, max_field_bytes = limits.languages, limits.max_field_bytes
     for key in body:
         if key not in REQUEST_KEYS:
             raise TaskError(str(key), f"unknown field (allowed: {sorted(REQUEST_KEYS)})")
@@ -68,7 +67,7 @@ def execute_task(body: Any, languages: Mapping[str, Any], max_field_bytes: int,
            "stop_on_first_failure": True, "return_output": True, "output_head_bytes": head, "id": "execute",
            "as_given": True}  # run as sent: fences and </think> in it are the program's (sandbox/contract.py CodeTask.as_given)
     # Prefix "": a field error names the request's own field (`time_limit_s`), not an inner task's.
-    return CodeTask.from_dict(raw, "", wire=False, limits=_language_limits(languages)), files
+    return CodeTask.from_dict(raw, "", wire=False, limits=languages), files
 
 
 def execute_response(result: Mapping[str, Any]) -> dict:
@@ -83,7 +82,7 @@ def execute_response(result: Mapping[str, Any]) -> dict:
     if verdict == "compile_error":  # the compiler's (or Python's syntax check's) words are the program's stderr
         return {**out, "status": "compile_error", "stderr": out["detail"]}
     tests = result.get("tests") or []
-    if verdict == "infra_error" or not tests:
+    if verdict in HOST_FAULTS or not tests:
         return out
     test = tests[0]
     known = BY_NAME.get(test["verdict"])  # its status: the contract's execute_status column

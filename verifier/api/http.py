@@ -58,7 +58,7 @@ class HttpFrontEnd(HttpTransport):
         self.check_serving()
         body = await self.read_json(request)
         try:
-            task, files = execute_task(body, self.engine.languages(), self.config.max_field_bytes)
+            task, files = execute_task(body, self.engine.limits())
         except TaskError as e:
             raise self.invalid(e) from None
         return JSONResponse(execute_response(await self.run_program(request, task, files)))

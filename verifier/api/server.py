@@ -32,7 +32,7 @@ from verifier.session_wire import cell_to_proto
 from verifier.sessions import (FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry,
                                check_routing, peer_tls_name)
 from sandbox.contract import Task, TaskError
-from verifier.schema import limits_from_config, result_to_proto, validate_tasks
+from verifier.schema import limits_to_proto, result_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
 
@@ -111,7 +111,6 @@ class VerifierService(pb_grpc.VerifierServicer):
 
     def __init__(self, engine: Engine, sessions: SessionRegistry | None = None):
         self.engine = engine
-        self.limits = limits_from_config(engine.config)
         self.sessions = sessions
         # Other replicas, for forwarded session calls: address -> (channel, stub), closed at shutdown.
         self._peers: dict[str, tuple[grpc.aio.Channel, pb_grpc.VerifierStub]] = {}
@@ -129,7 +128,7 @@ class VerifierService(pb_grpc.VerifierServicer):
             m.rejections.labels("draining").inc()
             await self._abort(context, method, grpc.StatusCode.UNAVAILABLE, "server is draining; retry on another replica")
         try:
-            models = validate_tasks(request.tasks, self.limits, self.engine.languages(), request.test_sets)
+            models = validate_tasks(request.tasks, self.engine.limits(), request.test_sets)
         except TaskError as exc:
             m.rejections.labels("invalid").inc()
             await self._abort(context, method, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
@@ -177,7 +176,7 @@ class VerifierService(pb_grpc.VerifierServicer):
             m.rejections.labels("draining").inc()
             await self._abort(context, "Execute", grpc.StatusCode.UNAVAILABLE, "server is draining; retry on another replica")
         try:
-            task, files = execute_task(request_from_proto(request), self.engine.languages(), self.limits.max_field_bytes)
+            task, files = execute_task(request_from_proto(request), self.engine.limits())
         except TaskError as exc:
             m.rejections.labels("invalid").inc()
             await self._abort(context, "Execute", grpc.StatusCode.INVALID_ARGUMENT, str(exc))
@@ -325,7 +324,7 @@ class VerifierService(pb_grpc.VerifierServicer):
         langs = [pb.LanguageInfo(**{k: v for k, v in lang.items() if k in fields}) for lang in self.engine.languages().values()]
         return pb.ServerInfo(
             version=_version("grpo-verifier"), math_verify_version=_version("math-verify"),
-            sympy_version=_version("sympy"), limits=self.limits, kinds=["math", "code"],
+            sympy_version=_version("sympy"), limits=limits_to_proto(self.engine.limits()), kinds=["math", "code"],
             languages=langs, code_available=self.engine.code_available)
 
 

@@ -23,11 +23,10 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from sandbox.contract import MAX_COMPLETION_CHARS, PROFILES, UNJUDGED, Task, TaskError
+from sandbox.contract import MAX_COMPLETION_CHARS, PROFILES, UNJUDGED, Task, TaskError, parse_task
 from verifier.api.execute import execute_response, execute_task
 from verifier.api.transport import HttpError, HttpTransport, RouteSpec, check_task_keys, client_deadline_s
 from verifier.formats.rows import RowRules, label_task
-from verifier.schema import _language_limits, decode_task
 
 log = logging.getLogger("verifier.api.http")
 
@@ -106,14 +105,14 @@ class TrainerRoutes:
         out: list[tuple[float, bool, str]] = [(0.0, True, "error")] * len(responses)
         tasks: list[Task] = []
         slots, skipped = [], []
-        languages = _language_limits(self.http.engine.languages())
+        limits = self.http.engine.limits()
         for i, (response, label) in enumerate(zip(responses, labels)):
             task = label_task(str(i), response[-MAX_COMPLETION_CHARS:], label, rules)[0] if response is not None \
                 else "the prompt is not in the query"
             if isinstance(task, dict):
                 try:
                     check_task_keys(task, "label")
-                    tasks.append(decode_task(task, "label", self.http.limits, languages))  # the one decode of this item
+                    tasks.append(parse_task(task, "label", limits))  # the one decode of this item
                     slots.append(i)
                     continue
                 except ValueError as e:  # TaskError
@@ -138,8 +137,7 @@ class TrainerRoutes:
         if not isinstance(body, dict):
             raise HttpError(400, "body must be a JSON object", "body")
         try:
-            task, files = execute_task(self._execute_request(body), http.engine.languages(), http.config.max_field_bytes,
-                                       http.config.sandbox.output_limit_bytes)
+            task, files = execute_task(self._execute_request(body), http.engine.limits(), http.config.sandbox.output_limit_bytes)
         except TaskError as e:  # a value the sandbox cannot honour (memory_limit_MB under its minimum)
             return JSONResponse(sandbox_fusion_answer(execute_response({"verdict": "infra_error",
                                                                         "detail": f"bad task: TaskError: {e}"})))

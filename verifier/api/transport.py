@@ -32,12 +32,12 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from sandbox.contract import CodeTask, Task, TaskError
+from sandbox.contract import CodeTask, Task, TaskError, parse_tasks
 from sandbox.keys import reuse_key
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.sessions import FORWARDED_KEY, SessionRegistry
-from verifier.schema import decode_tasks, limits_from_config, result_json
+from verifier.schema import result_json
 from verifier.v1 import verifier_pb2 as pb
 
 log = logging.getLogger("verifier.api.http")
@@ -93,7 +93,6 @@ class HttpTransport:
     def __init__(self, engine: Engine, config: ServerConfig, token: str = ""):
         self.engine = engine
         self.config = config
-        self.limits = limits_from_config(config)
         self._token = token.encode()
         self.port = 0
         self._server: uvicorn.Server | None = None
@@ -219,13 +218,13 @@ class HttpTransport:
         return HttpError(400, str(exc), exc.field)
 
     def task_models(self, tasks: Sequence[Any]) -> list[Task]:
-        """The tasks as models, each decoded once and held to the gRPC port's limits (verifier/schema.py
-        decode_tasks); raises TaskError naming the field in the JSON's own terms."""
-        if len(tasks) > self.limits.max_tasks_per_call:  # before looking at a huge list
-            raise TaskError("tasks", f"{len(tasks)} tasks exceed the limit of {self.limits.max_tasks_per_call} per call")
+        """The tasks as models, each decoded once and held to the gRPC port's limits in the same pass
+        (sandbox/contract.py parse_tasks); raises TaskError naming the field in the JSON's own terms."""
+        limits = self.engine.limits()
+        limits.check_count(len(tasks))  # before looking at a huge list
         for i, task in enumerate(tasks):
             check_task_keys(task, f"tasks[{i}]")
-        return decode_tasks(tasks, self.limits, self.engine.languages())
+        return parse_tasks(tasks, limits)
 
     async def admitted(self, request: Request, work: Callable[[], Awaitable[Any]], deadline_s: float | None = None) -> Any:
         """Await engine work through the shared admission (429 full, 503 draining); cancelled (items freed) if
@@ -280,7 +279,7 @@ class HttpTransport:
         bound), each chunk waiting out Overloaded for up to `patience_s` rather than failing the call."""
         loop = asyncio.get_running_loop()
         until = loop.time() + patience_s
-        size = self.limits.max_tasks_per_call
+        size = self.config.max_tasks_per_call
 
         async def chunk(part: list[Task]) -> list[dict]:
             self.engine.metrics.batch_items.observe(len(part))

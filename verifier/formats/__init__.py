@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from . import (apps, bigcodebench, code_contests, codeforces, deepcoder, humaneval, kodcode, livecodebench, mbpp,
                openr1, task, verl)
@@ -35,7 +35,7 @@ def detect(row: Mapping[str, Any]) -> str | None:
     """The name of the first format that reads this row, or None."""
     for module in _MODULES:
         if module.detect(row):
-            return module.NAME
+            return cast(str, module.NAME)
     return None
 
 
@@ -47,7 +47,7 @@ def resolve(name: str) -> str:
     return name
 
 
-def to_task(row: Mapping[str, Any], format: str = "auto", completion: Any = None) -> dict:
+def to_task(row: Mapping[str, Any], format: str = "auto", completion: Any = None) -> dict[str, Any]:
     """The task dict for one dataset row. `completion` (a string or a message list) defaults to the
     row's `completion` column. Raises FormatError naming what is wrong, or the columns seen when no
     format reads the row. The result is not yet validated: parse it with sandbox.contract.parse_task
@@ -64,7 +64,7 @@ def to_task(row: Mapping[str, Any], format: str = "auto", completion: Any = None
         raise FormatError("completion: missing (the model's output goes in a `completion` column)")
     text = completion_text(row.get("completion") if completion is None else completion)
     try:
-        return FORMATS[name].to_task(row, text)
+        return cast("dict[str, Any]", FORMATS[name].to_task(row, text))
     except FormatError as e:
         raise FormatError(f"{name}: {e}") from None
     except (KeyError, TypeError, AttributeError) as e:  # a column of the wrong shape for this format

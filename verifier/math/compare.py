@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from fractions import Fraction
+from typing import cast
 
 import sympy
 from sympy.core.function import AppliedUndef
@@ -387,8 +388,9 @@ def shape(e: object) -> str | None:
         return "."
     else:
         return None  # relations, unions, matrix sums and products: no fixed nesting
-    shapes = [shape(k) for k in kids]
-    if None in shapes:
+    found = [shape(k) for k in kids]
+    shapes = [s for s in found if s is not None]
+    if len(shapes) < len(found):
         return None
     return f"{kind}({','.join(sorted(shapes) if kind == 'set' else shapes)})"
 
@@ -432,7 +434,9 @@ def compare_numbers(
     if g_approx and g_lit is None or p_approx and p_lit is None:
         return None  # a decimal inside an expression: no stated precision to scale to
     if g_approx:
+        assert g_lit is not None  # the guard above
         return _against_decimal_gold(g_lit, p, p_lit, limits)
+    assert p_lit is not None  # p_approx here, and the guard above
     return _decimal_prediction(g, g_lit, p_lit, limits)
 
 
@@ -442,8 +446,9 @@ def _exact_numbers(g, g_lit, p, p_lit, limits) -> tuple[bool, str] | None:
         return None
     if equal:
         return True, "equal exactly"
-    if _percent_variant(g_lit, p_lit) is not None:
-        g_num, p_num = _percent_variant(g_lit, p_lit)
+    variant = _percent_variant(g_lit, p_lit)
+    if variant is not None:
+        g_num, p_num = variant
         if g_num == p_num:
             return True, "equal up to a percent sign"
     return False, "different numbers (exact comparison)"
@@ -508,15 +513,15 @@ def compare_containers(g: object, p: object, limits: MathLimits) -> tuple[bool, 
         return _vector_elementwise(*vector, limits)
     if type(g) is not type(p) or not isinstance(g, _CONTAINERS):
         return None
-    if isinstance(g, sympy.Interval):
+    if isinstance(g, sympy.Interval) and isinstance(p, sympy.Interval):  # p: the same type as g
         if (g.left_open, g.right_open) != (p.left_open, p.right_open):
             return False, "intervals differ in openness"
         return _elementwise([g.start, g.end], [p.start, p.end], limits, "interval")
-    if isinstance(g, sympy.Tuple):
+    if isinstance(g, sympy.Tuple) and isinstance(p, sympy.Tuple):
         if len(g) != len(p):
             return False, "tuples of different lengths"
         return _elementwise(list(g), list(p), limits, "tuple")
-    return _set_match(list(g.args), list(p.args), limits)
+    return _set_match(list(cast("sympy.FiniteSet", g).args), list(cast("sympy.FiniteSet", p).args), limits)
 
 
 def _vector_and_list(g: object, p: object) -> tuple[list, list] | None:

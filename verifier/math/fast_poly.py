@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from typing import cast
 
 Monomial = tuple[tuple[str, int], ...]
 Poly = dict[Monomial, Fraction]
@@ -129,9 +130,9 @@ class _Parser:
     def power(self) -> Poly:
         kind, value = self.take()
         if kind == "num":
-            base: Poly = {(): value} if value else {}
+            base: Poly = {(): cast(Fraction, value)} if value else {}  # the tokenizer's: num -> Fraction
         elif kind == "var":
-            base = {((value, 1),): Fraction(1)}
+            base = {((cast(str, value), 1),): Fraction(1)}
         elif (kind, value) == ("op", "("):
             base = self.sum()
             if self.take() != ("op", ")"):
@@ -141,10 +142,11 @@ class _Parser:
         tok = self.peek()
         if tok is not None and tok[0] == "pow":
             self.take()
-            if tok[1] > _MAX_EXPONENT:
+            exponent = cast(int, tok[1])  # the tokenizer's: pow -> int
+            if exponent > _MAX_EXPONENT:
                 raise _Reject()
             result: Poly = {(): Fraction(1)}
-            for _ in range(tok[1]):
+            for _ in range(exponent):
                 result = self.mul(result, base)
             return result
         return base

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import sympy
 
-from sandbox.contract import DEFAULT_PROFILE, PROFILES, names
+from sandbox.contract import DEFAULT_PROFILE, PASSING, PROFILES, names
 from sandbox.keys import reuse_key
 
 from .choices import letters, read_choice
@@ -109,9 +109,11 @@ def _grade_boxes(gold: Parsed, extraction: Extraction) -> dict[str, Any]:
     and the last box alone is not it, all boxes together are read as one answer (docs/math.md "Math grading
     rules"). A set holding the gold plus extras is wrong, so spraying boxes never pays."""
     parts = box_parts(extraction.text or "")
-    last = _grade_text(gold, parts[-1], extraction) if parts else None
-    if last is not None and last["verdict"] == "correct" or len(parts) < 2:
-        return last or result("no_answer", "no final answer found", extraction)
+    if not parts:
+        return result("no_answer", "no final answer found", extraction)
+    last = _grade_text(gold, parts[-1], extraction)
+    if last["verdict"] in PASSING or len(parts) < 2:
+        return last
     kind = gold_parts_kind(gold)
     if kind is None:
         return last

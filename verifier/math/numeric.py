@@ -41,7 +41,8 @@ def exact_rational(e: Basic) -> Fraction | None:
         return exact_rational(e.args[0])
     if isinstance(e, sympy.Add):
         parts = [exact_rational(a) for a in e.args]
-        return None if None in parts else sum(parts, Fraction(0))
+        known = [part for part in parts if part is not None]
+        return None if len(known) < len(parts) else sum(known, Fraction(0))
     if isinstance(e, sympy.Mul):
         total = Fraction(1)
         for a in e.args:

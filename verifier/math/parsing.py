@@ -15,6 +15,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import lru_cache
 from itertools import pairwise
+from typing import cast
 
 import sympy
 from sympy import Basic
@@ -276,8 +277,9 @@ def inequalities_as_intervals(text: str) -> str:
     parts = _OR_RE.split(body)
     if len(parts) > _MAX_UNION_PARTS:
         return text  # a long union costs the parser far more than it is worth reading
-    intervals = [_interval(part.strip()) for part in parts]
-    if any(i is None for i in intervals) or len({i[0] for i in intervals}) != 1:
+    found = [_interval(part.strip()) for part in parts]
+    intervals = [i for i in found if i is not None]
+    if len(intervals) < len(found) or len({i[0] for i in intervals}) != 1:
         return text
     if not builder and len(parts) == 1 and not intervals[0][2]:
         return text
@@ -712,4 +714,5 @@ def _normalise_symbols(expr: object) -> object:
             mapping[s] = sympy.I
         elif s.is_real is not True:
             mapping[s] = sympy.Symbol(s.name, real=True)
-    return expr.xreplace(mapping) if mapping else expr
+    # what has free_symbols has xreplace (sympy's Basic, and its matrices, which are not Basic)
+    return cast("sympy.Basic", expr).xreplace(mapping) if mapping else expr

@@ -27,12 +27,11 @@ from typing import IO, TYPE_CHECKING
 
 from tqdm import tqdm
 
-from sandbox.contract import UNGRADED, MathTask, Task, TaskError
+from sandbox.contract import UNGRADED, Limits, MathTask, Task, TaskError, parse_task
 from verifier import formats
 from verifier.config import ServerConfig
 from verifier.tools.report import GROUP_CANDIDATES
-from verifier.schema import _language_limits, decode_task, languages_from_info, limits_from_config
-from verifier.v1 import verifier_pb2 as pb
+from verifier.schema import limits_from_info
 
 if TYPE_CHECKING:
     from verifier.client import ClientConfig
@@ -111,11 +110,10 @@ def _task_fields(obj: dict, fmt: str = "task") -> dict:
     return formats.to_task(row, fmt)
 
 
-def read_lines(stream: IO[str], limits: pb.Limits, languages: dict, errors: IO[str],
-               fmt: str = "task") -> Iterator[Line | int]:
+def read_lines(stream: IO[str], limits: Limits, errors: IO[str], fmt: str = "task") -> Iterator[Line | int]:
     """Yields a Line per good line, or the line number of a bad one (after reporting it). A line is the
-    task itself, so its field errors name fields bare (prefix "": `line 4: profile: ...`)."""
-    lang_limits = _language_limits(languages)
+    task itself, so its field errors name fields bare (prefix "": `line 4: profile: ...`); each is decoded
+    and held to the server's `limits` in one pass (sandbox/contract.py parse_task)."""
     for number, raw in enumerate(stream, start=1):
         if not raw.strip():
             continue
@@ -124,7 +122,7 @@ def read_lines(stream: IO[str], limits: pb.Limits, languages: dict, errors: IO[s
             if not isinstance(obj, dict):
                 raise TaskError("line", "must be a JSON object")
             # ids are line numbers inside; PASS_THROUGH keys go to the output, never graded
-            model = decode_task({**_task_fields(obj, fmt), "id": str(number)}, "", limits, lang_limits)
+            model = parse_task({**_task_fields(obj, fmt), "id": str(number)}, "", limits)
         except (ValueError, OverflowError, TypeError) as exc:  # JSON, TaskError, FormatError
             print(f"line {number}: {exc}", file=errors)
             yield number
@@ -200,8 +198,6 @@ def _in_process(config: ServerConfig, stream, out, summary: Summary, bar: tqdm, 
 
     async def run() -> None:
         await engine.start()
-        limits = limits_from_config(config)
-
         async def grade_chunk(chunk: list[Line], bar: tqdm) -> list[dict]:
             by_id = {}
             async for r in engine.grade_stream([line.model for line in chunk]):
@@ -210,7 +206,7 @@ def _in_process(config: ServerConfig, stream, out, summary: Summary, bar: tqdm, 
             return [by_id[line.model.id] for line in chunk]
 
         try:
-            lines = read_lines(stream, limits, engine.languages(), errors, fmt)
+            lines = read_lines(stream, engine.limits(), errors, fmt)
             await _grade_chunks(_chunks(lines, summary), grade_chunk, out, summary, bar)
         finally:
             await engine.close()
@@ -231,7 +227,6 @@ async def _via_server(server: str, settings: ClientConfig | None, stream, out, s
     except grpc.aio.AioRpcError as e:
         await client.close()
         raise Unreachable(f"cannot reach {server}: {e.code().name} {e.details() or ''}".strip()) from None
-    languages = languages_from_info(info)
 
     async def grade_chunk(chunk: list[Line], bar: tqdm) -> list[dict]:
         results = await client.grade([line.model for line in chunk])
@@ -239,7 +234,7 @@ async def _via_server(server: str, settings: ClientConfig | None, stream, out, s
         return results
 
     try:
-        lines = read_lines(stream, info.limits, languages, errors, fmt)
+        lines = read_lines(stream, limits_from_info(info), errors, fmt)
         await _grade_chunks(_chunks(lines, summary), grade_chunk, out, summary, bar)
     finally:
         await client.close()
