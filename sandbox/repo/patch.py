@@ -182,26 +182,27 @@ def _header_path(name: str | None) -> str:
 
 
 def _check_extended_headers(f: object, source: str, target: str) -> None:
-    """Only `diff --git`, `index` and a regular file's `new/deleted file mode 100644` are admitted."""
-    for line in (getattr(f, "patch_info", None) or []):
-        line = str(line).rstrip("\n")
-        if not line or line.startswith(("--- ", "+++ ")):
+    """Only `diff --git`, `index` and a regular file's `new/deleted file mode 100644` are admitted;
+    what else a header says is refused by name (a mode, a rename, a binary) before the git line's names."""
+    if getattr(f, "is_binary_file", False):
+        raise PatchError("binary patches are not admitted")
+    info = [str(line).rstrip("\n") for line in (getattr(f, "patch_info", None) or [])]
+    info = [line for line in info if line and not line.startswith(("--- ", "+++ "))]
+    for line in info:
+        if line.startswith(("diff --git ", "new file mode 100644", "deleted file mode 100644")) or _INDEX.match(line):
             continue
-        if line.startswith("diff --git "):
-            names = {f"diff --git a/{p} b/{p}" for p in (source, target) if p != "/dev/null"}
-            names |= {f"diff --git {p} {p}" for p in (source, target) if p != "/dev/null"}
-            if line not in names:
-                raise PatchError(f"the header {line[:120]!r} names other files than its --- and +++ lines")
-        elif line in ("new file mode 100644", "deleted file mode 100644") or _INDEX.match(line):
-            continue
-        elif line.startswith(("old mode", "new mode", "new file mode", "deleted file mode")):
+        if line.startswith(("old mode", "new mode", "new file mode", "deleted file mode")):
             raise PatchError(f"{line!r}: only regular files (mode 100644) are admitted: no mode changes, symlinks or submodules")
-        elif line.startswith(("Binary files", "GIT binary patch")):
+        if line.startswith(("Binary files", "GIT binary patch")):
             raise PatchError("binary patches are not admitted")
-        elif line.startswith(("rename ", "copy ", "similarity ", "dissimilarity ")):
+        if line.startswith(("rename ", "copy ", "similarity ", "dissimilarity ")):
             raise PatchError(f"{line[:120]!r}: renames and copies are not admitted")
-        else:
-            raise PatchError(f"unexpected text between file diffs: {line[:80]!r}")
+        raise PatchError(f"unexpected text between file diffs: {line[:80]!r}")
+    names = {f"diff --git a/{p} b/{p}" for p in (source, target) if p != "/dev/null"}
+    names |= {f"diff --git {p} {p}" for p in (source, target) if p != "/dev/null"}
+    for line in info:
+        if line.startswith("diff --git ") and line not in names:
+            raise PatchError(f"the header {line[:120]!r} names other files than its --- and +++ lines")
 
 
 def _check_path(path: str) -> None:

@@ -87,17 +87,34 @@ def _cases(node: object, depth: int = 0) -> list[object]:
     return found
 
 
+_XML_DECL = re.compile(r"^\ufeff?\s*<\?xml[^>]*\?>")
+_DTD = re.compile(r"<!(?:DOCTYPE|ENTITY)", re.I)
+
+
+def _plain_xml(report: bytes | str) -> bytes:
+    """The report as UTF-8 XML with no declaration and no DTD: the host parses bytes the program wrote,
+    and an entity (lxml resolves external ones by default, expat expands internal ones) could read a
+    host file into a test name or blow up memory. A declared encoding is dropped with the declaration,
+    so what was checked here is what the parser reads."""
+    try:
+        text = report.decode("utf-8") if isinstance(report, bytes) else report
+    except UnicodeDecodeError:
+        raise ReportError("the JUnit XML report is not UTF-8") from None
+    if "\x00" in text or _DTD.search(text):
+        raise ReportError("the JUnit XML report has a DTD, an entity or a NUL byte")
+    return _XML_DECL.sub("", text, count=1).encode()
+
+
 def parse_junit(report: bytes | str) -> dict[str, str]:
     """JUnit XML (pytest --junitxml, and other frameworks' JUnit reporters) -> {junit_key: status}.
-    Parsed with junitparser over lxml or the standard library's parser, neither of which expands
-    external entities; a document that is not JUnit XML is ReportError."""
+    Parsed with junitparser (over lxml where installed, else the standard library's parser) after
+    `_plain_xml`; a document that is not JUnit XML is ReportError."""
     from junitparser import JUnitXml
 
     _check_size(report)
-    data = report.encode() if isinstance(report, str) else report
     try:
         statuses: dict[str, str] = {}
-        for case in _cases(JUnitXml.fromstring(data)):
+        for case in _cases(JUnitXml.fromstring(_plain_xml(report))):
             name, classname = getattr(case, "name", None), getattr(case, "classname", None) or ""
             if not name:
                 raise ReportError("a <testcase> without a name")
@@ -141,23 +158,29 @@ def parse_go_json(report: bytes | str) -> dict[str, str]:
 _PYTEST_LINE = re.compile(r"^(PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS) (\S.*)$")
 
 
-def _cut_message(rest: str) -> str:
-    """The node id of `id - message`: the shortest prefix before a ` - ` whose brackets balance (a
-    parameter may hold ` - ` itself: `test_x[a - b] - assert 1`), else the whole rest."""
-    at = rest.find(" - ")
-    while at >= 0:
-        head = rest[:at]
-        if head.count("[") == head.count("]"):
-            return head
-        at = rest.find(" - ", at + 1)
-    return rest
+def _node_id(rest: str) -> str:
+    """The node id at the start of a summary line's rest: it ends at the first space outside brackets
+    (a node id has spaces only in its parameters: `test_x[a - b] - assert 1`; pytest 7 writes an
+    XPASS's reason after a plain space). Brackets that never balance (a parameter `a[`): up to the
+    first ` - `, else the whole rest."""
+    depth = 0
+    for i, ch in enumerate(rest):
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif ch == " " and depth == 0:
+            return rest[:i]
+    if depth == 0:
+        return rest
+    return rest.split(" - ", 1)[0]
 
 
 def parse_pytest_log(report: bytes | str) -> dict[str, str]:
     """pytest's short test summary (`-rA`: `PASSED tests/t.py::test_x[a b]`, `FAILED id - message`)
     -> {node id: status}. The fallback where no JUnit XML exists; SWE-bench's parse_log_pytest reads
-    the same lines but splits the id at its first space, losing ids with spaces in parameters; we cut
-    only a trailing message (`_cut_message`). `SKIPPED [n] file:line: reason` lines name no test."""
+    the same lines but splits the id at its first space, losing ids with spaces in parameters
+    (`_node_id` keeps them). `SKIPPED [n] file:line: reason` lines name no test."""
     _check_size(report)
     text = report.decode("utf-8", "replace") if isinstance(report, bytes) else report
     statuses: dict[str, str] = {}
@@ -168,7 +191,19 @@ def parse_pytest_log(report: bytes | str) -> dict[str, str]:
         status, rest = m.groups()
         if status == SKIPPED and rest.startswith("["):
             continue
-        node = rest.rstrip() if status == PASSED else _cut_message(rest.rstrip())
+        node = _node_id(rest.rstrip())
         if "::" in node or node.endswith(".py"):
             _put(statuses, node, status)
+    return statuses
+
+
+def parse_pytest(junit: bytes | str, log: bytes | str = "") -> dict[str, str]:
+    """A pytest run's statuses keyed by `junit_key`: its JUnit XML, with its `-rA` summary laid over
+    it. Pytest writes a non-strict XPASS into JUnit XML as a plain pass, and SWE-bench counts an
+    XPASS as no pass (it records no status for it: an absent test fails), so the summary's XPASS
+    lines are needed; both reports come from the run, and the worse status of an id is kept, so
+    laying one over the other can only lose a pass."""
+    statuses = parse_junit(junit)
+    for node, status in parse_pytest_log(log).items():
+        _put(statuses, junit_key(node), status)
     return statuses
