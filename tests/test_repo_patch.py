@@ -110,8 +110,13 @@ def test_an_unclosed_fence_is_refused() -> None:
 def test_wrong_hunk_counts_are_refused() -> None:
     refused(GOOD.replace("@@ -1,4 +1,4 @@", "@@ -1,5 +1,5 @@"), "does not parse")
     refused(GOOD.replace("@@ -1,4 +1,4 @@", "@@ -1,3 +1,3 @@"), "does not parse", "Unexpected hunk")
-    refused(GOOD.replace("@@ -10,3 +10,4 @@", "@@ -10,3 +10,3 @@"), "outside every hunk")
+    refused(GOOD.replace("@@ -10,3 +10,4 @@", "@@ -10,3 +10,3 @@"))
     refused(f"```diff\n{GOOD}+extra\n```", "outside every hunk")
+
+
+def test_a_hunk_that_changes_nothing_is_refused() -> None:
+    """git apply calls it corrupt: refused here, so a patch that reads is one git can apply."""
+    refused(GOOD.replace("-    return x + 1\n+    return x + 2\n", "     return x + 1\n"), "changes nothing")
 
 
 def test_two_diffs_are_refused() -> None:

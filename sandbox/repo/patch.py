@@ -14,6 +14,7 @@ from __future__ import annotations
 import configparser
 import fnmatch
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -25,7 +26,7 @@ _HEADER = re.compile(r"^(diff --git |--- |\+\+\+ |@@ )")
 _BODY = re.compile(r"^[ +\-\\@]")
 # Git's extended header lines a text edit may carry; every other one (mode, rename, copy, binary,
 # similarity) is refused by name.
-_INDEX = re.compile(r"^index [0-9a-f]{4,64}\.\.[0-9a-f]{4,64}( 100644)?$")
+_INDEX = re.compile(r"^index [0-9a-f]{4,64}\.\.[0-9a-f]{4,64}( 100644| 100755)?$")  # an edit keeps the mode
 _PATH_BAD = re.compile(r"[\x00-\x1f\x7f\\]")
 
 
@@ -54,13 +55,13 @@ class Patch:
 # ----------------------------------------------------------------------------- finding the diff
 def _diff_blocks(text: str) -> tuple[list[str], bool]:
     """The bodies of the fenced blocks tagged diff/patch (or untagged and starting like a diff), and
-    whether one is unterminated. A diff block closes only at a fence in column 0: a context line of
-    a Markdown file is ` ```` ` (one space first), which must not end the block."""
+    whether one is unterminated. Fences count in column 0 only (`_opening_at_column_0`): a context
+    line of a Markdown file is a space and a fence, which must not end or start a block."""
     lines = text.split("\n")
     bodies: list[str] = []
     i = 0
     while i < len(lines):
-        opening = _opening_fence(lines[i])
+        opening = _opening_at_column_0(lines[i])
         if opening is None:
             i += 1
             continue
@@ -76,6 +77,12 @@ def _diff_blocks(text: str) -> tuple[list[str], bool]:
             bodies.append(body)
         i = j + 1
     return bodies, False
+
+
+def _opening_at_column_0(line: str) -> tuple[str, str] | None:
+    """A fence that opens in column 0: a diff's own lines start with a space, `+` or `-`, so a fence
+    of a Markdown file inside a hunk is never one."""
+    return _opening_fence(line) if line[:1] in ("`", "~") else None
 
 
 def _closes_at_column_0(line: str, fence: str) -> bool:
@@ -99,7 +106,7 @@ def _find_diff(completion: str) -> tuple[str, bool]:
     if "```" in text or "~~~" in text:
         # A fence of another language beside a bare diff: which one is the answer is a guess.
         for line in text.split("\n"):
-            if _opening_fence(line) is not None:
+            if _opening_at_column_0(line) is not None:
                 raise PatchError("no ```diff block found; put the patch in one ```diff fenced block")
     lines = text.split("\n")
     start = next((k for k, line in enumerate(lines) if line.startswith(("diff --git ", "--- "))), None)
@@ -136,19 +143,30 @@ def read_patch(completion: str) -> Patch:
     return Patch(text, tuple(files))
 
 
+_HUNK_HEAD = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+def _diff_lines(text: str) -> Counter[str]:
+    """The text's non-empty lines, a hunk header with its counts spelled out (`-1 +1` is `-1,1 +1,1`)."""
+    lines: Counter[str] = Counter()
+    for line in text.split("\n"):
+        m = _HUNK_HEAD.match(line)
+        if m:
+            a, b, c, d = m.groups()
+            line = f"@@ -{a},{b or 1} +{c},{d or 1} @@{line[m.end():]}"
+        if line:
+            lines[line] += 1
+    return lines
+
+
 def _check_nothing_left(diff: str, parsed: str, fenced: bool) -> None:
     """Every line of the diff was read into a hunk or header. unidiff stops a hunk at its counts and
     drops what follows; a line it dropped that looks like a hunk's (a count lower than the hunk's
-    lines) is refused. Prose after a bare diff is allowed when it starts on a line of its own that
-    no hunk line could be."""
-    body = [line for line in diff.split("\n") if line]
-    read = {line for line in parsed.split("\n") if line}
-    left = [line for line in body if line not in read]
-    if not left:
-        return
-    first = left[0]
-    if fenced or _BODY.match(first) or _HEADER.match(first):
-        raise PatchError(f"a line of the diff is outside every hunk (wrong hunk counts?): {first[:80]!r}")
+    lines) is refused. Prose after a bare diff is allowed when none of its lines could be a diff's."""
+    left = _diff_lines(diff) - _diff_lines(parsed)
+    for line in left:
+        if fenced or _BODY.match(line) or _HEADER.match(line):
+            raise PatchError(f"a line of the diff is outside every hunk (wrong hunk counts?): {line[:80]!r}")
 
 
 def _strip_prefixes(source: str, target: str) -> tuple[str, str]:
@@ -172,6 +190,9 @@ def _file_edit(f: object) -> FileEdit:
     change = "added" if source == "/dev/null" else "deleted" if target == "/dev/null" else "modified"
     if not len(f) and change == "modified":  # type: ignore[arg-type]
         raise PatchError(f"{path}: no hunks (a mode-only or empty file diff is not admitted)")
+    for hunk in f:  # type: ignore[attr-defined]
+        if not hunk.added and not hunk.removed:  # git apply calls such a patch corrupt
+            raise PatchError(f"{path}: a hunk that changes nothing (@@ -{hunk.source_start} +{hunk.target_start} @@)")
     return FileEdit(path, change)
 
 

@@ -1,0 +1,95 @@
+"""Validates every corpus task three ways in the sandbox images (docs/repo-tasks.md "The corpus"): the
+gold patch is resolved, an empty patch is not, a plausible wrong patch is not. Uses the driver of
+tests/test_repo_corpus.py (the service's task kind will replace both).
+
+    python scripts/validate_repo_tasks.py            # every row of tests/data/repo_tasks/tasks.jsonl
+"""
+from __future__ import annotations
+
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+from test_repo_corpus import ROWS, run_task  # noqa: E402
+
+from sandbox.repo.patch import PatchError  # noqa: E402
+
+NOOP = "--- /dev/null\n+++ b/NOTES.txt\n@@ -0,0 +1 @@\n+no change\n"
+_HEAD = re.compile(r"^@@ -(\d+),?(\d*) \+(\d+),?(\d*) @@(.*)$")
+
+
+def _hunks(gold: str) -> list[tuple[str, str, list[str]]]:
+    """(file, hunk header, body lines) of a git diff, in order."""
+    out, path, lines, i = [], "", gold.split("\n"), 0
+    while i < len(lines):
+        if lines[i].startswith("+++ b/"):
+            path = lines[i][6:]
+        if _HEAD.match(lines[i]):
+            j = i + 1
+            while j < len(lines) and lines[j][:1] in (" ", "+", "-", "\\"):
+                j += 1
+            out.append((path, lines[i], lines[i + 1:j]))
+            i = j
+            continue
+        i += 1
+    return out
+
+
+def _diff(hunks: list[tuple[str, str, list[str]]]) -> str:
+    text, last = [], None
+    for path, head, body in hunks:
+        if path != last:
+            text += [f"--- a/{path}", f"+++ b/{path}"]
+            last = path
+        text += [head, *body]
+    return "\n".join(text) + "\n"
+
+
+def wrong_patch(gold: str) -> str:
+    """A partial fix, the most common wrong answer: with two or more hunks in code, the gold patch less
+    its last code hunk; with one, that hunk less the second half of its added lines (its deletions
+    kept), the counts fixed so the patch applies."""
+    hunks = [h for h in _hunks(gold) if h[0].endswith((".py", ".go"))]
+    if len(hunks) > 1:
+        return _diff(hunks[:-1])
+    path, head, body = hunks[0]
+    added = [k for k, line in enumerate(body) if line.startswith("+")]
+    drop = set(added[(len(added) + 1) // 2:]) if len(added) > 1 else set(added)
+    kept = [line for k, line in enumerate(body) if k not in drop]
+    if not any(line[:1] in "+-" for line in kept):  # a one-line addition: the line commented out instead
+        comment = "# " if path.endswith(".py") else "// "
+        line = body[added[0]]
+        indent = len(line[1:]) - len(line[1:].lstrip())
+        kept, drop = list(body), set()
+        kept[added[0]] = "+" + line[1:1 + indent] + comment + line[1 + indent:]
+    m = _HEAD.match(head)
+    assert m
+    new_len = int(m.group(4) or 1) - len(drop)
+    return _diff([(path, f"@@ -{m.group(1)},{m.group(2) or 1} +{m.group(3)},{new_len} @@{m.group(5)}", kept)])
+
+
+def main() -> int:
+    bad = 0
+    for row in ROWS:
+        verdicts = []
+        for name, completion, want in (("gold", row["patch"], True), ("empty", NOOP, False),
+                                       ("wrong", wrong_patch(row["patch"]), False)):
+            start = time.monotonic()
+            with tempfile.TemporaryDirectory() as tmp:
+                try:
+                    got = run_task(row, completion, Path(tmp)).resolved
+                except (AssertionError, PatchError) as e:  # refused or not applied: the model's failure
+                    got, name = False, f"{name}(refused: {str(e)[:60]})"
+            verdicts.append(f"{name}={'resolved' if got else 'not'} ({time.monotonic() - start:.1f}s)")
+            bad += got != want
+        print(row["instance_id"], *verdicts, flush=True)
+    print(f"{len(ROWS)} tasks, {bad} wrong verdicts")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
