@@ -122,6 +122,8 @@ def test_a_hunk_that_changes_nothing_is_refused() -> None:
 def test_two_diffs_are_refused() -> None:
     refused(f"```diff\n{GOOD}```\nor\n```diff\n{NEW_FILE}```", "2 diff blocks")
     refused(GOOD + GOOD, "names this file twice")
+    refused(f"{NEW_FILE}\nor, fenced:\n```diff\n{GOOD}```", "outside its ```diff block")
+    refused(f"```diff\n{GOOD}```\nand also\n{without_prefixes(NEW_FILE)}", "outside its ```diff block")
 
 
 @pytest.mark.parametrize("path", ["../etc/passwd", "pkg/../../x.py", "/etc/passwd", "pkg//mod.py", "./pkg/mod.py",

@@ -63,6 +63,8 @@ def _diff_blocks(text: str) -> tuple[list[str], bool]:
     while i < len(lines):
         opening = _opening_at_column_0(lines[i])
         if opening is None:
+            if lines[i].startswith("diff --git ") or (lines[i].startswith("--- ") and lines[i + 1:i + 2] != [] and lines[i + 1].startswith("+++ ")):
+                bodies.append(_BARE)  # a diff outside every fence: counted, so one beside a block is two
             i += 1
             continue
         fence, info = opening
@@ -77,6 +79,9 @@ def _diff_blocks(text: str) -> tuple[list[str], bool]:
             bodies.append(body)
         i = j + 1
     return bodies, False
+
+
+_BARE = "\0bare"  # _diff_blocks' mark of a diff header outside every fence
 
 
 def _opening_at_column_0(line: str) -> tuple[str, str] | None:
@@ -96,9 +101,12 @@ def _find_diff(completion: str) -> tuple[str, bool]:
     text = strip_end_tokens(completion or "").replace("\r\n", "\n")
     if _THINK_END in text:
         text = text.rsplit(_THINK_END, 1)[1]
-    bodies, unterminated = _diff_blocks(text)
+    found, unterminated = _diff_blocks(text)
     if unterminated:
         raise PatchError("the diff's code fence is not closed (a truncated completion)")
+    bodies = [b for b in found if b is not _BARE]
+    if bodies and len(bodies) < len(found):
+        raise PatchError("the completion has a diff outside its ```diff block too; write one diff with every file's changes")
     if len(bodies) > 1:
         raise PatchError(f"the completion has {len(bodies)} diff blocks; write one diff with every file's changes")
     if bodies:
