@@ -51,26 +51,26 @@ def _diff(hunks: list[tuple[str, str, list[str]]]) -> str:
 
 def wrong_patch(gold: str) -> str:
     """A partial fix, the most common wrong answer: with two or more hunks in code, the gold patch less
-    its last code hunk; with one, that hunk less the second half of its added lines (its deletions
-    kept), the counts fixed so the patch applies."""
+    its last code hunk; with one, that hunk with the second half of its non-blank added lines dropped
+    (Go) or made `pass` (Python), its deletions kept; a one-line addition commented out."""
     hunks = [h for h in _hunks(gold) if h[0].endswith((".py", ".go"))]
     if len(hunks) > 1:
         return _diff(hunks[:-1])
     path, head, body = hunks[0]
-    added = [k for k, line in enumerate(body) if line.startswith("+")]
-    drop = set(added[(len(added) + 1) // 2:]) if len(added) > 1 else set(added)
-    kept = [line for k, line in enumerate(body) if k not in drop]
-    if not any(line[:1] in "+-" for line in kept):  # a one-line addition: the line commented out instead
+    added = [k for k, line in enumerate(body) if line.startswith("+") and line[1:].strip()]
+    if len(added) < 2:  # a one-line addition: the line commented out instead
+        k = added[0]
+        indent = len(body[k][1:]) - len(body[k][1:].lstrip())
         comment = "# " if path.endswith(".py") else "// "
-        line = body[added[0]]
-        indent = len(line[1:]) - len(line[1:].lstrip())
-        kept, drop = list(body), set()
-        kept[added[0]] = "+" + line[1:1 + indent] + comment + line[1 + indent:]
+        return _diff([(path, head, [*body[:k], "+" + body[k][1:1 + indent] + comment + body[k][1 + indent:], *body[k + 1:]])])
+    drop = added[(len(added) + 1) // 2:]
+    if path.endswith(".py"):  # the dropped lines become `pass` (the code still compiles: a wrong fix, not a syntax error)
+        kept = [("+" + line[1:1 + len(line[1:]) - len(line[1:].lstrip())] + "pass") if k in drop else line for k, line in enumerate(body)]
+        return _diff([(path, head, kept)])
     m = _HEAD.match(head)
     assert m
-    new_len = int(m.group(4) or 1) - len(drop)
-    return _diff([(path, f"@@ -{m.group(1)},{m.group(2) or 1} +{m.group(3)},{new_len} @@{m.group(5)}", kept)])
-
+    kept = [line for k, line in enumerate(body) if k not in drop]
+    return _diff([(path, f"@@ -{m.group(1)},{m.group(2) or 1} +{m.group(3)},{int(m.group(4) or 1) - len(drop)} @@{m.group(5)}", kept)])
 
 def main() -> int:
     bad = 0

@@ -164,7 +164,8 @@ def test_no_diff_at_all_is_refused() -> None:
 # ----------------------------------------------------------------------------- protected paths
 @pytest.mark.parametrize("path", ["tests/test_mod.py", "conftest.py", "pkg/conftest.py", "pytest.ini", "tox.ini",
                                   "test/helpers.py", "pkg/testdata/in.txt", "version_test.go", "pkg/test_x.py",
-                                  "sitecustomize.py", "evil.pth", "noxfile.py"])
+                                  "sitecustomize.py", "evil.pth", "noxfile.py", "evil-1.0.dist-info/entry_points.txt",
+                                  "src/x.egg-info/entry_points.txt", "x.egg-link"])
 def test_a_patch_touching_test_code_or_config_is_refused(path: str) -> None:
     with pytest.raises(PatchError, match="protected path"):
         check_protected(read_patch(NEW_FILE.replace("pkg/new.py", path)))

@@ -273,6 +273,10 @@ def _hunk_text(hunk: object) -> str:
 PROTECTED_NAMES = ("conftest.py", "pytest.ini", ".pytest.ini", "tox.ini", "noxfile.py", "sitecustomize.py",
                    "usercustomize.py", "*.pth", "test_*.py", "*_test.py", "*_test.go", "go.work")
 TEST_DIRS = ("test", "tests", "testing", "testdata", "__snapshots__")
+# Package metadata directories: importlib.metadata finds a `*.dist-info` on sys.path (the repository
+# root is on it under `python -m pytest`), and pytest loads every `pytest11` entry point it lists
+# as a plugin at start-up: a patch adding one would hook the runner before any test.
+METADATA_DIRS = ("*.dist-info", "*.egg-info", "*.egg-link")
 # Files protected only in part: the sections that configure pytest.
 _SECTIONS = {"pyproject.toml": "tool.pytest", "setup.cfg": "tool:pytest"}
 
@@ -285,6 +289,8 @@ def protected_reason(path: str, extra: Iterable[str] = ()) -> str:
         return f"{path} is one of the task's test files or test command's files"
     if any(d in TEST_DIRS for d in parts[:-1]):
         return f"{path} is under a test directory"
+    if any(fnmatch.fnmatchcase(p, m) for p in parts for m in METADATA_DIRS):
+        return f"{path} is package metadata (entry points load pytest plugins)"
     for pattern in PROTECTED_NAMES:
         if fnmatch.fnmatchcase(parts[-1], pattern):
             return f"{path} is test code or test configuration ({pattern})"
