@@ -131,11 +131,13 @@ def main() -> None:
     ap.add_argument("--logs", required=True)
     ap.add_argument("--scan", type=int, default=200, help="newest commits looked at")
     ap.add_argument("--max", type=int, default=8, help="rows kept")
+    ap.add_argument("--skip", default="", help="a JSONL file whose rows' commits are not mined again")
     args = ap.parse_args()
+    skip = {json.loads(line)["commit"] for line in open(args.skip)} if args.skip else set()
     kept = 0
     for line in git(args.gitdir, "log", "--no-merges", f"-n{args.scan}", "--format=%H %P", "HEAD").split("\n"):
         parts = line.split()
-        if len(parts) != 2:
+        if len(parts) != 2 or parts[0] in skip:
             continue
         with tempfile.TemporaryDirectory() as tmp:
             row = mine_one(args, parts[0], parts[1], Path(tmp))
