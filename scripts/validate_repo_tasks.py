@@ -3,6 +3,7 @@ gold patch is resolved, an empty patch is not, a plausible wrong patch is not. U
 tests/test_repo_corpus.py (the service's task kind will replace both).
 
     python scripts/validate_repo_tasks.py            # every row of tests/data/repo_tasks/tasks.jsonl
+    python scripts/validate_repo_tasks.py ID...      # those rows only
 """
 from __future__ import annotations
 
@@ -73,8 +74,9 @@ def wrong_patch(gold: str) -> str:
     return _diff([(path, f"@@ -{m.group(1)},{m.group(2) or 1} +{m.group(3)},{int(m.group(4) or 1) - len(drop)} @@{m.group(5)}", kept)])
 
 def main() -> int:
-    bad = 0
-    for row in ROWS:
+    bad, only = 0, set(sys.argv[1:])
+    rows = [r for r in ROWS if not only or r["instance_id"] in only]
+    for row in rows:
         verdicts = []
         for name, completion, want in (("gold", row["patch"], True), ("empty", NOOP, False),
                                        ("wrong", wrong_patch(row["patch"]), False)):
@@ -87,7 +89,7 @@ def main() -> int:
             verdicts.append(f"{name}={'resolved' if got else 'not'} ({time.monotonic() - start:.1f}s)")
             bad += got != want
         print(row["instance_id"], *verdicts, flush=True)
-    print(f"{len(ROWS)} tasks, {bad} wrong verdicts")
+    print(f"{len(rows)} tasks, {bad} wrong verdicts")
     return 1 if bad else 0
 
 
