@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -45,7 +46,8 @@ def test_this_pytest_still_reports_as_the_stored_run(tmp_path: Path) -> None:
     that changes its reports fails here, not in a graded run)."""
     (tmp_path / "statuses_cases.py").write_bytes((STATUSES / "statuses_cases.py").read_bytes())
     proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA", "--junitxml=out.xml",
-                           "-c", "/dev/null", "--rootdir", ".", "statuses_cases.py"], cwd=tmp_path, capture_output=True, text=True)
+                           "-c", "/dev/null", "--rootdir", ".", "statuses_cases.py"], cwd=tmp_path, capture_output=True, text=True,
+                          env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fast: no third-party plugin
     assert proc.returncode == 1, proc.stdout[-2000:]
     assert parse_pytest((tmp_path / "out.xml").read_bytes(), proc.stdout) == {junit_key(k): v for k, v in EXPECTED.items()}
 
