@@ -1,0 +1,349 @@
+"""The model's patch: one reader of a unified diff in a completion, and the protected-path check
+(docs/repo-tasks.md "The patch" and "Trust model").
+
+`read_patch` admits only what is known safe: text edits, new files and deletions of regular files
+(mode 100644), under relative paths inside the repository. Anything else (binary patches, mode
+changes, symlinks, submodules, renames and copies, a path with `..`, an absolute path, two diffs,
+a hunk whose counts do not match its lines) is PatchError with a detail naming the problem: the
+model's failure, never infra_error. A patch that reads is returned in one canonical form (git
+headers, `a/` and `b/` prefixes, LF line ends), so the same edit written fenced or bare, with CRLF,
+with or without prefixes, is the same bytes for `git apply -p1`.
+"""
+from __future__ import annotations
+
+import configparser
+import fnmatch
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..checks import _THINK_END, _opening_fence, strip_end_tokens
+
+PATCH_MAX = 1 << 20  # bytes of diff text read from one completion
+DIFF_TAGS = ("diff", "patch", "udiff")
+_HEADER = re.compile(r"^(diff --git |--- |\+\+\+ |@@ )")
+_BODY = re.compile(r"^[ +\-\\@]")
+# Git's extended header lines a text edit may carry; every other one (mode, rename, copy, binary,
+# similarity) is refused by name.
+_INDEX = re.compile(r"^index [0-9a-f]{4,64}\.\.[0-9a-f]{4,64}( 100644| 100755)?$")  # an edit keeps the mode
+_PATH_BAD = re.compile(r"[\x00-\x1f\x7f\\]")
+
+
+class PatchError(ValueError):
+    """A completion whose patch cannot be read or is not admitted; the message is the verdict's detail."""
+
+
+@dataclass(frozen=True)
+class FileEdit:
+    """One file of a patch: its path in the repository and what happens to it."""
+    path: str
+    change: str  # "modified", "added" or "deleted"
+
+
+@dataclass(frozen=True)
+class Patch:
+    """A read patch: its canonical text (for `git apply -p1`) and the files it touches."""
+    text: str
+    files: tuple[FileEdit, ...]
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        return tuple(f.path for f in self.files)
+
+
+# ----------------------------------------------------------------------------- finding the diff
+def _diff_blocks(text: str) -> tuple[list[str], bool]:
+    """The bodies of the fenced blocks tagged diff/patch (or untagged and starting like a diff), and
+    whether one is unterminated. Fences count in column 0 only (`_opening_at_column_0`): a context
+    line of a Markdown file is a space and a fence, which must not end or start a block."""
+    lines = text.split("\n")
+    bodies: list[str] = []
+    i = 0
+    while i < len(lines):
+        opening = _opening_at_column_0(lines[i])
+        if opening is None:
+            if lines[i].startswith("diff --git ") or (lines[i].startswith("--- ") and lines[i + 1:i + 2] != [] and lines[i + 1].startswith("+++ ")):
+                bodies.append(_BARE)  # a diff outside every fence: counted, so one beside a block is two
+            i += 1
+            continue
+        fence, info = opening
+        tag = info.split()[0].strip("{}.").lower() if info else ""
+        j = i + 1
+        while j < len(lines) and not _closes_at_column_0(lines[j], fence):
+            j += 1
+        body = "".join(line + "\n" for line in lines[i + 1:j])
+        if tag in DIFF_TAGS or (not tag and _HEADER.match(body)):
+            if j == len(lines):
+                return bodies + [body], True
+            bodies.append(body)
+        i = j + 1
+    return bodies, False
+
+
+_BARE = "\0bare"  # _diff_blocks' mark of a diff header outside every fence
+
+
+def _opening_at_column_0(line: str) -> tuple[str, str] | None:
+    """A fence that opens in column 0: a diff's own lines start with a space, `+` or `-`, so a fence
+    of a Markdown file inside a hunk is never one."""
+    return _opening_fence(line) if line[:1] in ("`", "~") else None
+
+
+def _closes_at_column_0(line: str, fence: str) -> bool:
+    stripped = line.rstrip(" \t")
+    return len(stripped) >= len(fence) and stripped == fence[0] * len(stripped)
+
+
+def _find_diff(completion: str) -> tuple[str, bool]:
+    """(diff text, fenced): the one fenced diff block, else the bare diff from its first header line.
+    Text before a closing </think> is reasoning, not the answer (as for code: sandbox/checks.py)."""
+    text = strip_end_tokens(completion or "").replace("\r\n", "\n")
+    if _THINK_END in text:
+        text = text.rsplit(_THINK_END, 1)[1]
+    found, unterminated = _diff_blocks(text)
+    if unterminated:
+        raise PatchError("the diff's code fence is not closed (a truncated completion)")
+    bodies = [b for b in found if b is not _BARE]
+    if bodies and len(bodies) < len(found):
+        raise PatchError("the completion has a diff outside its ```diff block too; write one diff with every file's changes")
+    if len(bodies) > 1:
+        raise PatchError(f"the completion has {len(bodies)} diff blocks; write one diff with every file's changes")
+    if bodies:
+        return bodies[0], True
+    if "```" in text or "~~~" in text:
+        # A fence of another language beside a bare diff: which one is the answer is a guess.
+        for line in text.split("\n"):
+            if _opening_at_column_0(line) is not None:
+                raise PatchError("no ```diff block found; put the patch in one ```diff fenced block")
+    lines = text.split("\n")
+    start = next((k for k, line in enumerate(lines) if line.startswith(("diff --git ", "--- "))), None)
+    if start is None:
+        raise PatchError("no unified diff found in the completion")
+    return "\n".join(lines[start:]), False
+
+
+# ----------------------------------------------------------------------------- reading it
+def read_patch(completion: str) -> Patch:
+    """The completion's patch, read strictly (module docstring); PatchError says why not."""
+    diff, fenced = _find_diff(completion)
+    if len(diff.encode()) > PATCH_MAX:
+        raise PatchError(f"the patch is over {PATCH_MAX} bytes")
+    from unidiff import PatchSet
+    from unidiff.errors import UnidiffParseError
+
+    try:
+        patch_set = PatchSet(diff)
+    except UnidiffParseError as e:
+        raise PatchError(f"the diff does not parse: {e}") from None
+    except Exception as e:  # noqa: BLE001 (any failure on untrusted text is the model's)
+        raise PatchError(f"the diff does not parse: {type(e).__name__}") from None
+    if not len(patch_set):
+        raise PatchError("the diff has no file headers (--- a/PATH, +++ b/PATH)")
+    files = [_file_edit(f) for f in patch_set]
+    seen: set[str] = set()
+    for edit in files:
+        if edit.path in seen:
+            raise PatchError(f"{edit.path}: the diff names this file twice; write one diff per file")
+        seen.add(edit.path)
+    text = "".join(_canonical(f, e) for f, e in zip(patch_set, files))
+    _check_nothing_left(diff, str(patch_set), fenced)
+    return Patch(text, tuple(files))
+
+
+_HUNK_HEAD = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+def _diff_lines(text: str) -> Counter[str]:
+    """The text's non-empty lines, a hunk header with its counts spelled out (`-1 +1` is `-1,1 +1,1`)."""
+    lines: Counter[str] = Counter()
+    for line in text.split("\n"):
+        m = _HUNK_HEAD.match(line)
+        if m:
+            a, b, c, d = m.groups()
+            line = f"@@ -{a},{b or 1} +{c},{d or 1} @@{line[m.end():]}"
+        if line:
+            lines[line] += 1
+    return lines
+
+
+def _check_nothing_left(diff: str, parsed: str, fenced: bool) -> None:
+    """Every line of the diff was read into a hunk or header. unidiff stops a hunk at its counts and
+    drops what follows; a line it dropped that looks like a hunk's (a count lower than the hunk's
+    lines) is refused. Prose after a bare diff is allowed when none of its lines could be a diff's."""
+    left = _diff_lines(diff) - _diff_lines(parsed)
+    for line in left:
+        if fenced or _BODY.match(line) or _HEADER.match(line):
+            raise PatchError(f"a line of the diff is outside every hunk (wrong hunk counts?): {line[:80]!r}")
+
+
+def _strip_prefixes(source: str, target: str) -> tuple[str, str]:
+    """git's `a/` and `b/` prefixes, when both sides have them (or one side is /dev/null)."""
+    dev = "/dev/null"
+    if (source == dev or source.startswith("a/")) and (target == dev or target.startswith("b/")) and (source, target) != (dev, dev):
+        return (source if source == dev else source[2:]), (target if target == dev else target[2:])
+    return source, target
+
+
+def _file_edit(f: object) -> FileEdit:
+    """One patched file's path and change, after every check of its headers and paths."""
+    source, target = _strip_prefixes(_header_path(f.source_file), _header_path(f.target_file))  # type: ignore[attr-defined]
+    _check_extended_headers(f, source, target)
+    if source == "/dev/null" and target == "/dev/null":
+        raise PatchError("a file diff from /dev/null to /dev/null")
+    if source != "/dev/null" and target != "/dev/null" and source != target:
+        raise PatchError(f"{source} -> {target}: renames are not admitted; delete the old file and add the new one")
+    path = target if source == "/dev/null" else source
+    _check_path(path)
+    change = "added" if source == "/dev/null" else "deleted" if target == "/dev/null" else "modified"
+    if not len(f) and change == "modified":  # type: ignore[arg-type]
+        raise PatchError(f"{path}: no hunks (a mode-only or empty file diff is not admitted)")
+    for hunk in f:  # type: ignore[attr-defined]
+        if not hunk.added and not hunk.removed:  # git apply calls such a patch corrupt
+            raise PatchError(f"{path}: a hunk that changes nothing (@@ -{hunk.source_start} +{hunk.target_start} @@)")
+    return FileEdit(path, change)
+
+
+def _header_path(name: str | None) -> str:
+    if not name:
+        raise PatchError("a file header without a path")
+    return name.split("\t", 1)[0]
+
+
+def _check_extended_headers(f: object, source: str, target: str) -> None:
+    """Only `diff --git`, `index` and a regular file's `new/deleted file mode 100644` are admitted;
+    what else a header says is refused by name (a mode, a rename, a binary) before the git line's names."""
+    if getattr(f, "is_binary_file", False):
+        raise PatchError("binary patches are not admitted")
+    info = [str(line).rstrip("\n") for line in (getattr(f, "patch_info", None) or [])]
+    info = [line for line in info if line and not line.startswith(("--- ", "+++ "))]
+    for line in info:
+        if line.startswith(("diff --git ", "new file mode 100644", "deleted file mode 100644")) or _INDEX.match(line):
+            continue
+        if line.startswith(("old mode", "new mode", "new file mode", "deleted file mode")):
+            raise PatchError(f"{line!r}: only regular files (mode 100644) are admitted: no mode changes, symlinks or submodules")
+        if line.startswith(("Binary files", "GIT binary patch")):
+            raise PatchError("binary patches are not admitted")
+        if line.startswith(("rename ", "copy ", "similarity ", "dissimilarity ")):
+            raise PatchError(f"{line[:120]!r}: renames and copies are not admitted")
+        raise PatchError(f"unexpected text between file diffs: {line[:80]!r}")
+    names = {f"diff --git a/{p} b/{p}" for p in (source, target) if p != "/dev/null"}
+    names |= {f"diff --git {p} {p}" for p in (source, target) if p != "/dev/null"}
+    for line in info:
+        if line.startswith("diff --git ") and line not in names:
+            raise PatchError(f"the header {line[:120]!r} names other files than its --- and +++ lines")
+
+
+def _check_path(path: str) -> None:
+    """A relative path inside the repository: no absolute path, `..`, `.git`, empty part or control byte."""
+    if not path or path.startswith("/") or _PATH_BAD.search(path):
+        raise PatchError(f"{path[:120]!r}: a file path must be relative and printable")
+    parts = path.split("/")
+    if any(p in ("", ".", "..") for p in parts):
+        raise PatchError(f"{path[:120]!r}: a file path may not have empty, . or .. parts")
+    if ".git" in parts:
+        raise PatchError(f"{path[:120]!r}: the patch may not touch .git")
+
+
+def _canonical(f: object, edit: FileEdit) -> str:
+    """One file's diff in git's form with a/ b/ prefixes: the bytes `git apply -p1` gets."""
+    head = [f"diff --git a/{edit.path} b/{edit.path}\n"]
+    if edit.change == "added":
+        head += ["new file mode 100644\n", "--- /dev/null\n", f"+++ b/{edit.path}\n"]
+    elif edit.change == "deleted":
+        head += ["deleted file mode 100644\n", f"--- a/{edit.path}\n", "+++ /dev/null\n"]
+    else:
+        head += [f"--- a/{edit.path}\n", f"+++ b/{edit.path}\n"]
+    return "".join(head) + "".join(_hunk_text(h) for h in f)  # type: ignore[attr-defined]
+
+
+def _hunk_text(hunk: object) -> str:
+    """A hunk's header and lines; a blank line unidiff read after a complete hunk is not one of them
+    (a blank line inside a hunk is read as an empty context line, and written back as one)."""
+    h = hunk
+    section = f" {h.section_header}" if h.section_header else ""  # type: ignore[attr-defined]
+    head = f"@@ -{h.source_start},{h.source_length} +{h.target_start},{h.target_length} @@{section}\n"  # type: ignore[attr-defined]
+    return head + "".join(str(line) for line in h if line.line_type in (" ", "+", "-", "\\"))  # type: ignore[attr-defined]
+
+
+# ----------------------------------------------------------------------------- protected paths
+# Files whose change would change how tests run or what they report (docs/repo-tasks.md "Trust
+# model"): test files, pytest's and tox's configuration, interpreter start-up hooks. Matched
+# against a path's last part; TEST_DIRS against any directory part.
+PROTECTED_NAMES = ("conftest.py", "pytest.ini", ".pytest.ini", "tox.ini", "noxfile.py", "sitecustomize.py",
+                   "usercustomize.py", "*.pth", "test_*.py", "*_test.py", "*_test.go", "go.work")
+TEST_DIRS = ("test", "tests", "testing", "testdata", "__snapshots__")
+# Package metadata directories: importlib.metadata finds a `*.dist-info` on sys.path (the repository
+# root is on it under `python -m pytest`), and pytest loads every `pytest11` entry point it lists
+# as a plugin at start-up: a patch adding one would hook the runner before any test.
+METADATA_DIRS = ("*.dist-info", "*.egg-info", "*.egg-link")
+# Files protected only in part: the sections that configure pytest.
+_SECTIONS = {"pyproject.toml": "tool.pytest", "setup.cfg": "tool:pytest"}
+
+
+def protected_reason(path: str, extra: Iterable[str] = ()) -> str:
+    """Why a path is protected ("" when it is not): a default rule, or the task's own list (its
+    test files, the files its test command names)."""
+    parts = path.split("/")
+    if path in set(extra):
+        return f"{path} is one of the task's test files or test command's files"
+    if any(d in TEST_DIRS for d in parts[:-1]):
+        return f"{path} is under a test directory"
+    if any(fnmatch.fnmatchcase(p, m) for p in parts for m in METADATA_DIRS):
+        return f"{path} is package metadata (entry points load pytest plugins)"
+    for pattern in PROTECTED_NAMES:
+        if fnmatch.fnmatchcase(parts[-1], pattern):
+            return f"{path} is test code or test configuration ({pattern})"
+    return ""
+
+
+def check_protected(patch: Patch, extra: Iterable[str] = ()) -> None:
+    """PatchError when the patch touches a protected path (pyproject.toml and setup.cfg are checked
+    by section, after the patch is applied: `check_config_sections`)."""
+    extra = tuple(extra)
+    for edit in patch.files:
+        reason = protected_reason(edit.path, extra)
+        if reason:
+            raise PatchError(f"the patch touches a protected path: {reason}")
+
+
+def command_paths(test_cmd: str) -> tuple[str, ...]:
+    """The repository files a test command names (a script, a Makefile): protected like tests."""
+    found = []
+    for word in test_cmd.split():
+        word = word.strip("'\"")
+        if word.startswith("./"):
+            word = word[2:]
+        if word in ("make", "gmake"):
+            found.append("Makefile")
+        elif "/" in word or word.endswith((".sh", ".py", ".cfg", ".ini", ".toml", ".mk")):
+            if not word.startswith(("-", "/")) and "=" not in word:
+                found.append(word.split("::", 1)[0])
+    return tuple(dict.fromkeys(found))
+
+
+def config_section(name: str, text: str) -> object:
+    """The pytest section of pyproject.toml or setup.cfg as data; a file that does not parse is its text
+    (so any change to it counts)."""
+    key = _SECTIONS[name]
+    try:
+        if name == "pyproject.toml":
+            import tomllib  # Python 3.11+; on 3.10 the ImportError below compares the whole text
+
+            value: object = tomllib.loads(text)
+            for part in key.split("."):
+                value = value.get(part, {}) if isinstance(value, dict) else {}
+            return value
+        parser = configparser.RawConfigParser()
+        parser.read_string(text)
+        return dict(parser.items(key)) if parser.has_section(key) else {}
+    except (ImportError, configparser.Error, ValueError):  # TOMLDecodeError is a ValueError
+        return text
+
+
+def check_config_sections(before: dict[str, str], after: dict[str, str]) -> None:
+    """PatchError when the patch changed pytest's section of pyproject.toml or setup.cfg (the files'
+    texts at the repository root before and after the patch; an absent file is "")."""
+    for name in _SECTIONS:
+        if config_section(name, before.get(name, "")) != config_section(name, after.get(name, "")):
+            raise PatchError(f"the patch changes pytest's configuration in {name} ([{_SECTIONS[name]}])")
