@@ -16,7 +16,8 @@ from sandbox.checks import strip_end_tokens
 from sandbox.contract import PROFILES
 
 from .choices import read_choice
-from .grammar import after_value, anchor_lead, attached_phrase
+from .grammar import MAX_CHARS as GRAMMAR_MAX_CHARS
+from .grammar import after_value, anchor_lead, attached_phrase, read_sentence
 from .grammar import read as read_stated
 from .limits import DEFAULT_LIMITS, MathLimits
 from .unicode_math import to_ascii_math
@@ -352,22 +353,57 @@ def clean_answer(text: str) -> str:
 
 def _last_expression(region: str, limits: MathLimits) -> Extraction:
     """Lenient fallback: a completion that is one bare expression is read whole (`2^{10}`,
-    `sqrt(3)/3`, `Friday`); else the later of the last math segment and the last number in the tail."""
+    `sqrt(3)/3`, `Friday`); else the later of the last math segment and the last number in the tail,
+    only when the words around it in its sentence pass the answer grammar (`_read_last_sentence`)."""
     bare = bare_expression(region)
     if bare:
         return Extraction(bare, "last")
     tail = to_ascii_math(region[-limits.tail_chars:])  # `−5` is -5 here too
-    seg = last_math_segment(tail)
+    seg = last_math_span(tail)
     num = None
     for num in _NUMBER_RE.finditer(tail):
         pass
-    if seg is not None and (num is None or seg[0] >= num.end()):
-        text = clean_answer(seg[1])
-        if text:
-            return Extraction(text[: limits.max_answer_chars + 1], "last")
-    if num is not None:
-        return Extraction(num.group().strip()[: limits.max_answer_chars + 1], "last")
-    return NO_ANSWER
+    if seg is not None and (num is None or seg[1] >= num.end()):
+        start, end, text = seg[0], seg[1], clean_answer(seg[2])
+    elif num is not None:
+        start, end, text = num.start(), num.end(), num.group().strip()
+    else:
+        return NO_ANSWER
+    answer = _read_last_sentence(tail, start, end, text) if text else None
+    return Extraction(answer[: limits.max_answer_chars + 1], "last") if answer else NO_ANSWER
+
+
+# Where the sentence around the last value starts: after a line break or a sentence end.
+# A capitalised concluding connective starts a sentence whose period was lost (`P = 2/3 Therefore, ...`).
+_SENTENCE_OPEN_RE = re.compile(r"\n|(?<!\.)\.(?!\.)\s|\?\s|(?<!\d)!\s|[。！।]|\s(?=(?:Therefore|Thus|Hence|So)\b)")
+_ONLY_MARKS_RE = re.compile(r"[\s.!。！।*$]*")
+
+
+def _read_last_sentence(tail: str, start: int, end: int, text: str) -> str | None:
+    """The value `text` at `tail[start:end]` when its sentence passes the answer grammar with the
+    value in place (`grammar.read_sentence`: the same reader as after an anchor), else None: under
+    lenient, `6 or 7`, `so it is 6 thousand`, `not 6` state no answer (docs/math.md "Answer grammar").
+    A sentence of math without words (`40 + 2 = 42`) is read as a bare expression."""
+    opened = None
+    for opened in _SENTENCE_OPEN_RE.finditer(tail, max(start - GRAMMAR_MAX_CHARS, 0), start):
+        pass
+    first = opened.end() if opened else max(start - GRAMMAR_MAX_CHARS, 0)
+    line_end = tail.find("\n", end)
+    line = tail[end: line_end if line_end >= 0 else len(tail)]
+    stop = _SENTENCE_END_RE.search(line)
+    last = end + (stop.end() if stop else len(line))
+    before, after = tail[first:start], tail[end:last]
+    percent = re.match(r"\s*\\?%", after)
+    if percent and not text.endswith("%"):  # `$28$ %`: the sign is the value's (the percent rules decide)
+        text, after = text + "%", after[percent.end():]
+    reading = read_sentence(f"{before}0{after}")  # `0`: one value in the value's place, whatever its notation
+    if reading.kind == "number":  # `1.000.000`: the grammar read more than the number found, refused
+        return None if reading.text not in ("0", "0%") else text + ("%" if reading.text == "0%" and "%" not in text else "")
+    if reading.kind != "math":
+        return None  # a hedge, a second value, a scale word, a question: no answer
+    if not _ONLY_MARKS_RE.fullmatch(reading.text.replace("0", "", 1)):  # what `read` saw, leads passed over
+        return bare_expression(tail[first:last]) if "$" not in tail[first:last] else None
+    return text
 
 
 def bare_expression(region: str) -> str | None:
@@ -398,21 +434,27 @@ def _rfind_dollar(text: str, end: int) -> int:
 def last_math_segment(text: str) -> tuple[int, str] | None:
     """(end, content) of the last `$...$`, `$$...$$`, `\\(...\\)` or `\\[...\\]`; `rfind` only.
     An escaped `\\$` is a currency sign, not a delimiter."""
-    best: tuple[int, str] | None = None
+    span = last_math_span(text)
+    return (span[1], span[2]) if span else None
+
+
+def last_math_span(text: str) -> tuple[int, int, str] | None:
+    """(start, end, content) of the last math segment (`last_math_segment`), delimiters included."""
+    best: tuple[int, int, str] | None = None
     end = _rfind_dollar(text, len(text))
     if end > 0 and text[end - 1] == "$":
         start = text.rfind("$$", 0, end - 1)
         if start >= 0:
-            best = (end + 1, text[start + 2: end - 1])
+            best = (start, end + 1, text[start + 2: end - 1])
     elif end > 0:
         start = _rfind_dollar(text, end)
         if start >= 0:
-            best = (end + 1, text[start + 1: end])
+            best = (start, end + 1, text[start + 1: end])
     for open_, close in (("\\(", "\\)"), ("\\[", "\\]")):
         end = text.rfind(close)
         start = text.rfind(open_, 0, end) if end > 0 else -1
-        if start >= 0 and (best is None or end + 2 > best[0]):
-            best = (end + 2, text[start + 2: end])
+        if start >= 0 and (best is None or end + 2 > best[1]):
+            best = (start, end + 2, text[start + 2: end])
     return best
 
 
