@@ -120,7 +120,6 @@ def test_the_fuzz_vocabulary_is_outside_the_grammar() -> None:
     ("So \\boxed{6} apples.", "6"),
     ("So \\boxed{6} is the final answer.", "6"),
     ("So $\\boxed{6}$. I hope it is correct.", "6"),
-    ("x = \\boxed{6} \\\\ y = 2", "6"),
     ("The answer is 6 cups of flour.", "6"),
 ])
 def test_right_answers_the_grammar_admits(completion: str, gold: str) -> None:
@@ -279,6 +278,28 @@ def test_a_letter_with_words_outside_the_grammar_names_no_choice(completion: str
 ])
 def test_a_letter_the_grammar_admits_still_pays(completion: str, gold: str) -> None:
     assert grade_math({"completion": completion, "gold": gold, "choices": CHOICES})["verdict"] == "correct"
+
+
+@pytest.mark.parametrize("completion", [
+    "x = \\boxed{6} \\\\ y = 2",  # paid 6 before: what follows the box states another value (grammar.closes)
+    "So \\boxed{6}. Wait, that's wrong.", "The answer is 6. No, actually it is 7.", "Answer: 6. No, actually it is not 6.",
+    "\\boxed{6}? Wrong.", "\\boxed{6}. Wrong.", "The answer is $6$. Hmm, let me recheck.",
+])
+def test_what_follows_the_answer_must_close_it(completion: str) -> None:
+    """A retraction, a doubt or another value after the answer's sentence: no answer, in both
+    profiles (the lenient fallback does not read the retracted number either)."""
+    for profile in ("strict", "lenient"):
+        assert grade_math({"completion": completion, "gold": "6", "profile": profile})["verdict"] != "correct", profile
+
+
+@pytest.mark.parametrize("completion", [
+    "So \\boxed{6}.", "So \\boxed{6}. I hope it is correct.", "The answer is 6. I hope it is correct. <|im_start|>user",
+    "So \\boxed{6}. Checking: the answer is consistent with the figure.", "\\[ \\boxed{6} \\]\n\\end{align*}",
+    "$129^{34} \\equiv \\boxed{6} \\pmod{11}.$", "Final Answer: The final answer is $6$. I hope it is correct.",
+])
+def test_what_may_follow_the_answer_still_pays(completion: str) -> None:
+    for profile in ("strict", "lenient"):
+        assert grade_math({"completion": completion, "gold": "6", "profile": profile})["verdict"] == "correct", profile
 
 
 @pytest.mark.parametrize("completion", ["So \\boxed{6}?", "So $\\boxed{6}$? Not sure.", "So \\boxed{6} ? no"])

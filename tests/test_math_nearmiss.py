@@ -778,7 +778,27 @@ def non_english_anchors(draw) -> list[Case]:
     ]
 
 
+@st.composite
+def retractions_after(draw) -> list[Case]:
+    """What follows the answer's sentence (`grammar.closes`): a retraction, a doubt or another value
+    after a right answer leaves no answer; confirming words, punctuation and markup leave it standing."""
+    n, m = draw(st.lists(st.integers(min_value=2, max_value=999), min_size=2, max_size=2, unique=True))
+    f = "retraction_after"
+    answer = draw(st.sampled_from([f"The answer is {n}.", f"\\boxed{{{n}}}.", f"Answer: ${n}$.", f"So $\\boxed{{{n}}}$."]))
+    after = draw(st.sampled_from(["Wait, that's wrong.", f"No, it is {m}.", "No, actually it is not {n}.", "Hmm, not sure.",
+                                  "Scratch that.", "Just kidding.", f"Or maybe {m}.", "Let me recheck.", "That is wrong.",
+                                  "Actually, I made a mistake.", f"Correction: {m}.", "Is that right?"]))
+    confirm = draw(st.sampled_from(["I hope it is correct.", "Checking: the answer is consistent.", "Done.", "",
+                                    "This is the final answer.", "\\end{align*}"]))
+    return [
+        prose(f, str(n), f"We compute. {answer} {after.format(n=n)}", False, "a retraction after the answer"),
+        prose(f, str(n), f"We compute. {answer}? Wrong.", False, "a question and a retraction"),
+        prose(f, str(n), f"We compute. {answer} {confirm}", True, "confirming words after the answer"),
+    ]
+
+
 FAMILIES.update({
+    "retractions_after": retractions_after(),
     "multipliers": multipliers(),
     "hedges_and_retractions": hedges_and_retractions(),
     "second_values": second_values(),

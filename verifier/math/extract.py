@@ -17,7 +17,7 @@ from sandbox.contract import PROFILES
 
 from .choices import read_choice
 from .grammar import MAX_CHARS as GRAMMAR_MAX_CHARS
-from .grammar import after_value, anchor_lead, attached_phrase, read_sentence
+from .grammar import after_value, anchor_lead, attached_phrase, closes, read_sentence
 from .grammar import read as read_stated
 from .limits import DEFAULT_LIMITS, MathLimits
 from .unicode_math import to_ascii_math
@@ -110,14 +110,17 @@ def extract_with_limits(
     if choices:
         return _extract_choice(region, profile, choices, limits)
     boxes = last_boxes(region, limits)
-    anchor_at, anchored = last_anchor_at(region, limits)
+    anchor_at, anchored, after_anchor = last_anchor_span(region, limits)
     if anchored and (not boxes or anchor_at > boxes[0][0] and _MATHY_RE.search(anchored)):
-        return Extraction(anchored, "anchor")  # a math answer stated after the last box wins
+        # a math answer stated after the last box wins, unless what follows retracts it
+        return Extraction(anchored, "anchor") if closes(after_anchor) else NO_ANSWER
     if boxes and boxes[0][1] is None:
         return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
     parts = _joinable([content for _, content in boxes if content], limits)
     last = boxes[0][1] if boxes else None
     attached = _attached_after_box(region, boxes[0][0], limits) if parts and last and len(last) <= limits.max_answer_chars else ""
+    if parts and last and len(last) <= limits.max_answer_chars and not closes(_after_box(region, boxes[0][0], attached, limits)):
+        return NO_ANSWER  # `\\boxed{6}. Wait, that's wrong.` (grammar.closes)
     if attached and not after_value(attached):
         parts[-1] = f"{parts[-1]} {attached}"  # `\\boxed{6} thousand`: the parser refuses it
     if len(parts) > 1:
@@ -133,6 +136,18 @@ def _attached_after_box(region: str, start: int, limits: MathLimits) -> str:
     cmd = next(c for c in _BOX_COMMANDS if region.startswith(c, start))
     _, end = _box_span(region, start + len(cmd), limits)
     return attached_phrase(region[end: end + 2 * limits.max_answer_chars])
+
+
+def _after_box(region: str, start: int, attached: str, limits: MathLimits) -> str:
+    """What follows the box that starts at `start` and the words attached to it: the text
+    `grammar.closes` must find to leave the boxed answer standing."""
+    cmd = next(c for c in _BOX_COMMANDS if region.startswith(c, start))
+    _, end = _box_span(region, start + len(cmd), limits)
+    rest = region[end:]
+    if attached:
+        at = rest.find(attached)
+        rest = rest[at + len(attached):] if at >= 0 else rest
+    return rest
 
 
 def _joinable(parts_last_first: list[str], limits: MathLimits) -> list[str]:
@@ -262,16 +277,22 @@ def last_anchor(text: str, limits: MathLimits) -> str:
 
 def last_anchor_at(text: str, limits: MathLimits) -> tuple[int, str]:
     """(position in `text`, answer) of the last final-answer anchor in the tail window; (-1, "")."""
+    at, answer, _ = last_anchor_span(text, limits)
+    return at, answer
+
+
+def last_anchor_span(text: str, limits: MathLimits) -> tuple[int, str, str]:
+    """(position, answer, what follows the answer's sentence) of the last anchor; (-1, "", "")."""
     offset = max(len(text) - limits.tail_chars, 0)
     tail = text[offset:]
     last = None
     for last in _ANCHOR_RE.finditer(tail):
         pass
     if last is None:
-        return -1, ""
+        return -1, "", ""
     if last.group()[:1].isascii() and last.group()[:1].isalpha() and not anchor_lead(tail[_sentence_start(tail, last.start()): last.start()]):
-        return -1, ""  # `I doubt the answer is 6`: the sentence states no answer (grammar.ANCHOR_LEADS)
-    return offset + last.start(), anchored_text(tail, last.end(), limits)
+        return -1, "", ""  # `I doubt the answer is 6`: the sentence states no answer (grammar.ANCHOR_LEADS)
+    return (offset + last.start(), *anchored_span(tail, last.end(), limits))
 
 
 _SENTENCE_BREAK_RE = re.compile(r"\n|[.!?。！？](?=\s)|[,，;>$}]|\\[\])]")
@@ -291,33 +312,44 @@ def _sentence_start(text: str, pos: int) -> int:
 
 def anchored_text(text: str, pos: int, limits: MathLimits) -> str:
     """The answer that starts at `pos`: a math segment, or the rest of the sentence on that line."""
+    return anchored_span(text, pos, limits)[0]
+
+
+def anchored_span(text: str, pos: int, limits: MathLimits) -> tuple[str, str]:
+    """(answer, what follows its sentence) for the answer that starts at `pos` (`anchored_text`)."""
     lead = _ANCHOR_LEAD_RE.match(text, pos)
     pos = lead.end() if lead else pos
-    rest = to_ascii_math(text[pos: pos + 2 * limits.max_answer_chars + 8])
+    window = pos + 2 * limits.max_answer_chars + 8
+    rest = to_ascii_math(text[pos: window])
+    beyond = text[window:]
     for open_, close in _MATH_DELIMS:
         if rest.startswith(open_):
             end = rest.find(close, len(open_))
             closes_amount = close == "$" and rest[end + 1: end + 2].isdigit()  # `$y = $90`
             if end > len(open_) and not closes_amount:
-                return _segment_answer(rest[len(open_): end], rest[end + len(close):])
+                after = rest[end + len(close):]
+                stated, ends = _segment_answer(rest[len(open_): end], after)
+                return stated, after[ends:] + beyond
     line = rest.split("\n", 1)[0]
     stop = _SENTENCE_END_RE.search(line)
     if stop and line[stop.start()] != "?":  # `6? Wrong.`: a question is read with what follows it
-        line = line[: stop.start()]
-    return clean_answer(_prose_answer(line))
+        return clean_answer(_prose_answer(line[: stop.start()])), rest[stop.end():] + beyond
+    return clean_answer(_prose_answer(line)), rest[len(line):] + beyond
 
 
-def _segment_answer(segment: str, after: str) -> str:
+def _segment_answer(segment: str, after: str) -> tuple[str, int]:
     """A math segment after an anchor: its content, unless words follow it in the same sentence
-    (`$7$ billion`): then the sentence goes through the answer grammar like any prose."""
+    (`$7$ billion`): then the sentence goes through the answer grammar like any prose. Also where
+    the sentence ends in `after`."""
     line = after.split("\n", 1)[0]
     stop = _SENTENCE_END_RE.search(line)
+    ends = len(line)
     if stop and line[stop.start()] != "?":
-        line = line[: stop.start()]
+        line, ends = line[: stop.start()], stop.end()
     if not line.strip(" *.,;:!"):
-        return clean_answer(segment)
+        return clean_answer(segment), ends
     reading = read_stated(f"${segment}$ {line}", prose=True)
-    return clean_answer(reading.text if reading.kind == "number" else f"{segment} {line.strip()}")
+    return clean_answer(reading.text if reading.kind == "number" else f"{segment} {line.strip()}"), ends
 
 
 def _prose_answer(line: str) -> str:
@@ -392,6 +424,8 @@ def _read_last_sentence(tail: str, start: int, end: int, text: str) -> str | Non
     line = tail[end: line_end if line_end >= 0 else len(tail)]
     stop = _SENTENCE_END_RE.search(line)
     last = end + (stop.end() if stop else len(line))
+    if not closes(tail[last:]):
+        return None  # `So it is 6. Wait, that's wrong.`
     before, after = tail[first:start], tail[end:last]
     percent = re.match(r"\s*\\?%", after)
     if percent and not text.endswith("%"):  # `$28$ %`: the sign is the value's (the percent rules decide)
@@ -468,13 +502,20 @@ def _extract_choice(region: str, profile: str, choices: Sequence[str], limits: M
     found = last_box(region, limits)
     if found is None and profile == "strict":
         return NO_ANSWER
+    _, anchored, after_anchor = last_anchor_span(region, limits)
     if found:
-        attached = _attached_after_box(region, last_boxes(region, limits, most=1)[0][0], limits)
+        start = last_boxes(region, limits, most=1)[0][0]
+        attached = _attached_after_box(region, start, limits)
         stated = f"{found} {attached}" if attached else found
-        letter = _boxed_letter(found, attached, choices) or _letter_after_box(region, choices, limits)
-        return Extraction(letter, "choice") if letter else Extraction(stated, "boxed")
-    anchored = last_anchor(region, limits)
+        letter = _boxed_letter(found, attached, choices)
+        if letter is None:  # `\\boxed{\\text{...}}. Answer: C`: the anchor's sentence is the last
+            letter = _letter_after_box(region, choices, limits)
+            return (Extraction(letter, "choice") if letter else Extraction(stated, "boxed")) if closes(
+                after_anchor if letter else _after_box(region, start, attached, limits)) else NO_ANSWER
+        return Extraction(letter, "choice") if closes(_after_box(region, start, attached, limits)) else NO_ANSWER
     if anchored:
+        if not closes(after_anchor):
+            return NO_ANSWER  # `Answer: C. Wait, no.` (grammar.closes)
         letter = _read_choice(anchored, choices)
         return Extraction(letter, "choice") if letter else Extraction(anchored, "anchor")
     if profile == "strict":

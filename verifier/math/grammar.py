@@ -134,6 +134,12 @@ LEXICON: tuple[Entry, ...] = (
     Entry("closing", frozenset({"in the end", "at the end", "finally", "in conclusion"}),
           "phrases after the value that say the statement is the last one (`$x = \\frac{1}{2}$ in the end`, "
           "docs/math.md \"Where the answer is read\"); none scales, negates or hedges it"),
+    _entry("afterword", "i hope it this that is was the answer final correct consistent checking check checked "
+           "verified verify done helps help solution result our my so thus therefore hence indeed above boxed "
+           "as required desired we have found obtained got which matches match with figure diagram",
+           "what may follow the answer's sentence (`I hope it is correct.`, `Checking: the answer is consistent.`, "
+           "`Done.`): words that confirm the answer; a retraction, a doubt or a second value (`Wait, that's "
+           "wrong.`, `No, it is 7.`) has a word or a digit outside them, and the answer is not read"),
     _entry("det", "the a an this that these those his her its their our my your each every", "determiners"),
     _entry("pronoun", "it he she they we you there which", "pronouns as the subject"),
     _entry("prep", "of in on for from at with by to", "prepositions inside a subject (`the number of apples "
@@ -203,9 +209,10 @@ NEVER_NAMES = frozenset(
 what refuses them (the allowlist does: an unknown word has no place), only what keeps a capitalised
 one (`Possibly it is 6`) from passing for a name in the one open slot, the subject's name."""
 
-_SENTENCE_ONLY = frozenset({"lead"})
+_SENTENCE_ONLY = frozenset({"lead", "afterword"})
 """Roles whose words have a place only at the start of a sentence read without an anchor
-(`read_sentence`), never around a value: `admitted` leaves them out (`6 or so` is no answer)."""
+(`read_sentence`) or after the answer's sentence (`closes`), never around a value: `admitted`
+leaves them out (`6 or so` is no answer)."""
 _BY_ROLE: dict[str, frozenset[str]] = {}
 for _e in LEXICON:
     _BY_ROLE[_e.role] = _BY_ROLE.get(_e.role, frozenset()) | _e.words
@@ -311,6 +318,28 @@ def read(text: str, prose: bool = False) -> Reading:
         return Reading("math", text)
     reading = _read_value(tokens, prose)
     return Reading("math", text) if reading.kind == "math" else reading
+
+
+# Markup after an answer: a reasoning tag, `\\end{align*}`, a modulus the answer is stated in (`\\boxed{9} \\pmod{11}`),
+# closing math delimiters, punctuation, bold.
+_AFTER_MARKUP_RE = re.compile(r"</?think>|\\end\s*\{[A-Za-z*]+\}|\\pmod\s*\{\s*\d+\s*\}|\\[\])]|\$|[\s.!。！।:;,*_#>}\])'’\"-]")
+_NEXT_TURN_RE = re.compile(r"<\|im_start\|>\s*(?:user|assistant|system)?\s*$")
+_AFTER_WORD_RE = re.compile(r"[^\W\d_]+|\S")
+
+
+def closes(rest: str) -> bool:
+    """Whether `rest`, what follows the answer's sentence to the end of the completion, leaves the
+    answer standing (docs/math.md "Answer grammar"): only markup (closing math delimiters, `\\end{...}`,
+    punctuation, bold) and sentences of LEXICON's "afterword" words (`I hope it is correct.`), and a
+    chat template's next turn at the very end (`<|im_start|>user`). Anything else, a retraction
+    (`Wait, that's wrong.`, `? Wrong.`, `No, actually it is not 6.`), a doubt or a second value, is
+    a fact about the answer the grammar does not know: the answer is not read. Bounded: a longer
+    text than `MAX_CHARS` is not an afterword."""
+    rest = _NEXT_TURN_RE.sub("", rest.strip())
+    if len(rest) > MAX_CHARS:
+        return False
+    words = _AFTER_WORD_RE.findall(_AFTER_MARKUP_RE.sub(" ", rest))
+    return all(w.isalpha() and w.lower() in _LOWER_ROLES["afterword"] for w in words)
 
 
 _LEAD_WORD_RE = re.compile(r"\s*([^\W\d_]+)\s*,?")
