@@ -408,6 +408,7 @@ def _last_expression(region: str, limits: MathLimits) -> Extraction:
 # Where the sentence around the last value starts: after a line break or a sentence end.
 # A capitalised concluding connective starts a sentence whose period was lost (`P = 2/3 Therefore, ...`).
 _SENTENCE_OPEN_RE = re.compile(r"\n|(?<!\.)\.(?!\.)\s|\?\s|(?<!\d)!\s|[。！।]|\s(?=(?:Therefore|Thus|Hence|So)\b)")
+_ORDINAL_SUFFIX_RE = re.compile(r"^(?:(?:st|nd|rd|th)\b|\^\s*\{?\s*\\(?:text|mathrm|rm)\s*\{\s*(?:st|nd|rd|th)\s*\}\s*\}?)")
 _ONLY_MARKS_RE = re.compile(r"[\s.!。！।*$]*")
 
 
@@ -427,6 +428,7 @@ def _read_last_sentence(tail: str, start: int, end: int, text: str) -> str | Non
     if not closes(tail[last:]):
         return None  # `So it is 6. Wait, that's wrong.`
     before, after = tail[first:start], tail[end:last]
+    after = _ORDINAL_SUFFIX_RE.sub("", after, count=1)  # `4th`, `4^{\\text{th}}`: an ordinal is its number
     percent = re.match(r"\s*\\?%", after)
     if percent and not text.endswith("%"):  # `$28$ %`: the sign is the value's (the percent rules decide)
         text, after = text + "%", after[percent.end():]

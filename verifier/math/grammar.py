@@ -133,7 +133,7 @@ LEXICON: tuple[Entry, ...] = (
            "scales (`maybe`, `roughly`, `if` are left out)"),
     Entry("closing", frozenset({"in the end", "at the end", "finally", "in conclusion"}),
           "phrases after the value that say the statement is the last one (`$x = \\frac{1}{2}$ in the end`, "
-          "docs/math.md \"Where the answer is read\"); none scales, negates or hedges it"),
+          "docs/math.md \"Math grading rules\"); none scales, negates or hedges it"),
     _entry("afterword", "i hope it this that is was the answer final correct consistent checking check checked "
            "verified verify done helps help solution result our my so thus therefore hence indeed above boxed "
            "as required desired we have found obtained got which matches match with figure diagram",
@@ -223,14 +223,15 @@ _CASE_SENSITIVE = frozenset({"unit", "currency"})  # `mm` and `Mm`, `ms` and `Ms
 
 def admitted(word: str) -> bool:
     """Whether `word` has any place in the grammar (the fuzz test's oracle; names aside)."""
-    return word in _ALL_WORDS or any(word.lower() in words for role, words in _LOWER_ROLES.items()
-                                     if role not in _CASE_SENSITIVE and role not in _SENTENCE_ONLY)
+    return word in _ALL_WORDS or any(_has(role, word) for role in _BY_ROLE if role not in _SENTENCE_ONLY)
 
 
 
 def _has(role: str, word: str) -> bool:
     if role in _CASE_SENSITIVE:
-        return word in _BY_ROLE.get(role, frozenset())
+        words = _BY_ROLE.get(role, frozenset())
+        # a named unit at the start of a title or sentence (`9th Day`, `Meters`): case matters only for symbols
+        return word in words or len(word) >= 3 and word.istitle() and word.lower() in words
     return word.lower() in _LOWER_ROLES.get(role, frozenset())
 
 
