@@ -546,14 +546,18 @@ def _read_chain(tokens: list[_Token], eq: list[int], has_words: bool, prose: boo
     return _read_value(post, prose)
 
 
+_OPERATORS = frozenset("+-*/") | {"\\cdot", "\\times", "\\div", "\\frac", "\\dfrac", "\\tfrac"}
+
+
 def _stated_arithmetic(subject: list[_Token]) -> bool:
     """A subject and its link, then arithmetic (`we get 40 + 2 = 42`, `the total is 3 * 4 = 12`):
     the chain's last side is what the subject states, as in `Total = 3 * 4 = 12`."""
     k = len(subject)
     while k > 0 and (subject[k - 1].kind == "num" or subject[k - 1].text in _ARITHMETIC):
         k -= 1
-    head = subject[:k]
-    return 0 < k < len(subject) and any(t.kind == "num" for t in subject[k:]) and head[-1].kind == "word" and (
+    head, arithmetic = subject[:k], subject[k:]
+    operated = any(t.text in _OPERATORS for t in arithmetic)  # `we get 2 = 6` states a false relation, no value
+    return 0 < k < len(subject) and operated and any(t.kind == "num" for t in arithmetic) and head[-1].kind == "word" and (
         _has("verb", head[-1].text)) and _subject(head)
 
 
