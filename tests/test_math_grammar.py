@@ -120,7 +120,6 @@ def test_the_fuzz_vocabulary_is_outside_the_grammar() -> None:
     ("So \\boxed{6} apples.", "6"),
     ("So \\boxed{6} is the final answer.", "6"),
     ("So $\\boxed{6}$. I hope it is correct.", "6"),
-    ("x = \\boxed{6} \\\\ y = 2", "6"),
     ("The answer is 6 cups of flour.", "6"),
 ])
 def test_right_answers_the_grammar_admits(completion: str, gold: str) -> None:
@@ -281,6 +280,28 @@ def test_a_letter_the_grammar_admits_still_pays(completion: str, gold: str) -> N
     assert grade_math({"completion": completion, "gold": gold, "choices": CHOICES})["verdict"] == "correct"
 
 
+@pytest.mark.parametrize("completion", [
+    "x = \\boxed{6} \\\\ y = 2",  # paid 6 before: what follows the box states another value (grammar.closes)
+    "So \\boxed{6}. Wait, that's wrong.", "The answer is 6. No, actually it is 7.", "Answer: 6. No, actually it is not 6.",
+    "\\boxed{6}? Wrong.", "\\boxed{6}. Wrong.", "The answer is $6$. Hmm, let me recheck.",
+])
+def test_what_follows_the_answer_must_close_it(completion: str) -> None:
+    """A retraction, a doubt or another value after the answer's sentence: no answer, in both
+    profiles (the lenient fallback does not read the retracted number either)."""
+    for profile in ("strict", "lenient"):
+        assert grade_math({"completion": completion, "gold": "6", "profile": profile})["verdict"] != "correct", profile
+
+
+@pytest.mark.parametrize("completion", [
+    "So \\boxed{6}.", "So \\boxed{6}. I hope it is correct.", "The answer is 6. I hope it is correct. <|im_start|>user",
+    "So \\boxed{6}. Checking: the answer is consistent with the figure.", "\\[ \\boxed{6} \\]\n\\end{align*}",
+    "$129^{34} \\equiv \\boxed{6} \\pmod{11}.$", "Final Answer: The final answer is $6$. I hope it is correct.",
+])
+def test_what_may_follow_the_answer_still_pays(completion: str) -> None:
+    for profile in ("strict", "lenient"):
+        assert grade_math({"completion": completion, "gold": "6", "profile": profile})["verdict"] == "correct", profile
+
+
 @pytest.mark.parametrize("completion", ["So \\boxed{6}?", "So $\\boxed{6}$? Not sure.", "So \\boxed{6} ? no"])
 def test_a_question_mark_after_a_box_questions_its_value(completion: str) -> None:
     """`6?` after an anchor was refused while `\\boxed{6}?` paid: the `?` ends no phrase, it joins it."""
@@ -324,3 +345,25 @@ def test_words_before_an_anchor_that_do_not_lead_to_it_state_no_answer(completio
 ])
 def test_anchors_that_lead_to_the_answer_still_pay(completion: str) -> None:
     assert grade_math({"completion": completion, "gold": "6"})["verdict"] == "correct"
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("6 or 7", "7"), ("6 or 7", "6"), ("so it is 6 thousand", "6"), ("not 6", "6"), ("at least 6", "6"),
+    ("So, the answer would be 5.", "5"), ("We get 2 = 6.", "6"), ("Kilo: 6", "6"), ("Total: 6 million", "6"),
+    ("The result is maybe 6.", "6"), ("It increases by about 6.", "6"), ("We compute. 1.000.000 dollars.", "1"),
+    ("it costs \\$5 and then \\$7 more", "7"), ("The number that is not 5 is 6.", "6"), ("6? Wrong.", "6"),
+])
+def test_the_lenient_fallback_reads_no_word_outside_the_grammar(completion: str, gold: str) -> None:
+    """Under lenient the last number is read only when its sentence passes the grammar (every one
+    of these was paid before issue 29's lenient fix, `6? Wrong.` aside)."""
+    assert grade_math({"completion": completion, "gold": gold, "profile": "lenient"})["verdict"] != "correct"
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("so we find $x = \\frac{1}{2}$ in the end", "0.5"), ("Adding, we get 40 + 2 = 42", "42"), ("The result: $6$.", "6"),
+    ("It increases by 6.", "6"), ("So, the number of apples that Sam ate is 6.", "6"), ("We get 5. Then 6.", "6"),
+    ("The total cost: 2,74 $.", "2.74"), ("She sells 13 * 2 = 26 eggs\nA: 26", "26"), ("28 percent", "0.28"), ("the 4th day", "4"),
+    ("P = 1/2 * 4/3 = 2/3 Therefore, the probability that Alice wins is 2/3.", "2/3"),
+])
+def test_the_lenient_fallback_reads_what_the_grammar_admits(completion: str, gold: str) -> None:
+    assert grade_math({"completion": completion, "gold": gold, "profile": "lenient"})["verdict"] == "correct"

@@ -16,6 +16,7 @@ every run. `generated_cases()` lists them for reports (see docs/math.md "Math gr
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd
@@ -777,7 +778,27 @@ def non_english_anchors(draw) -> list[Case]:
     ]
 
 
+@st.composite
+def retractions_after(draw) -> list[Case]:
+    """What follows the answer's sentence (`grammar.closes`): a retraction, a doubt or another value
+    after a right answer leaves no answer; confirming words, punctuation and markup leave it standing."""
+    n, m = draw(st.lists(st.integers(min_value=2, max_value=999), min_size=2, max_size=2, unique=True))
+    f = "retraction_after"
+    answer = draw(st.sampled_from([f"The answer is {n}.", f"\\boxed{{{n}}}.", f"Answer: ${n}$.", f"So $\\boxed{{{n}}}$."]))
+    after = draw(st.sampled_from(["Wait, that's wrong.", f"No, it is {m}.", "No, actually it is not {n}.", "Hmm, not sure.",
+                                  "Scratch that.", "Just kidding.", f"Or maybe {m}.", "Let me recheck.", "That is wrong.",
+                                  "Actually, I made a mistake.", f"Correction: {m}.", "Is that right?"]))
+    confirm = draw(st.sampled_from(["I hope it is correct.", "Checking: the answer is consistent.", "Done.", "",
+                                    "This is the final answer.", "\\end{align*}"]))
+    return [
+        prose(f, str(n), f"We compute. {answer} {after.format(n=n)}", False, "a retraction after the answer"),
+        prose(f, str(n), f"We compute. {answer}? Wrong.", False, "a question and a retraction"),
+        prose(f, str(n), f"We compute. {answer} {confirm}", True, "confirming words after the answer"),
+    ]
+
+
 FAMILIES.update({
+    "retractions_after": retractions_after(),
     "multipliers": multipliers(),
     "hedges_and_retractions": hedges_and_retractions(),
     "second_values": second_values(),
@@ -869,3 +890,51 @@ def test_approx_sig_digits_is_the_precision_option(gold: str, answer: str, digit
     """`MathLimits.approx_sig_digits` decides how many digits an approximating decimal must state."""
     got, _why = equivalent(parse_answer(gold), parse_answer(answer), MathLimits(approx_sig_digits=digits))
     assert got is equal
+
+
+# The lenient profile (issue 29; docs/math.md "Answer grammar"): every family above, run under it too.
+# A completion written out (`Case.completion`) is graded as written under lenient, and, when it opens
+# with an answer anchor, after a first sentence without the anchor: then only the last-number
+# fallback reads it (not the whole-completion bare expression), and the
+# words around that number must pass the same grammar (`6 or 7`, `so it is 6 thousand` paid before).
+_ANCHOR_OPENINGS = ("The answer is ", "Final Answer: ")
+
+
+def lenient_variants(case: Case) -> list[tuple[str, str]]:
+    """(completion, how) for `case` under the lenient profile."""
+    if case.completion is None:
+        return []
+    variants = [(case.completion, "as written")]
+    for opening in _ANCHOR_OPENINGS:
+        # Known gap, a refusal and never a payment: unanchored, `$2 + $1 = $3` is read as math
+        # delimiters, so a right amount written so is not read; its near misses are still run.
+        amounts = case.correct and re.search(r"\$\d", case.completion)
+        if case.completion.startswith(opening) and not amounts:
+            variants.append(("We compute. " + case.completion[len(opening):], "anchor removed"))
+    return variants
+
+
+def check_lenient(cases: list[Case]) -> list[str]:
+    """The written-out cases whose lenient verdict is wrong: a near miss paid, or a rewrite unpaid."""
+    wrong = []
+    for case in cases:
+        for completion, how in lenient_variants(case):
+            task = {"completion": completion, "gold": case.gold, "profile": "lenient"}
+            if case.choices:
+                task["choices"] = list(case.choices)
+            verdict = grade_math(task)["verdict"]
+            if (verdict == "correct") != case.correct:
+                wrong.append(f"{case.family}/{case.why} ({how}): gold {case.gold!r} completion {completion!r} -> {verdict}")
+    return wrong
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_near_misses_never_score_under_lenient(family: str) -> None:
+    @seeded()
+    @given(cases=FAMILIES[family])
+    def run(cases: list[Case]) -> None:
+        wrong = check_lenient(cases)
+        assert not wrong, "\n".join(wrong)
+
+    run()

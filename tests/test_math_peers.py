@@ -149,6 +149,10 @@ def test_listed_disagreements_still_disagree(suite: str) -> None:
 # Suites known to stay below MIN_AGREEMENT, and why. Strict: reaching it fails, to drop the entry.
 # A regression there still fails test_every_disagreement_is_listed.
 BELOW_MIN: dict[str, str] = {
+    "math_verify": "math-verify's own unit tests pin its last-number extraction on texts the answer grammar refuses by "
+                   "design (issue 29): under lenient a number is read only when its sentence passes the grammar, and what "
+                   "follows an answer must close it; the rows lost are listed one by one as `our policy` "
+                   "(docs/math.md \"Answer grammar\")",
     "omni_math_judge": "rows where an LLM judge and a rule grader disagree, by construction: prose golds "
                        "(invalid_gold) and free-text answers; math-verify is lower still (docs/math.md \"Math grading rules\")",
 }

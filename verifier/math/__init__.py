@@ -45,9 +45,13 @@ Extraction (`extract.py`):
   "Answer grammar"): a value is read only when every word around it is admitted (a subject, one
   unit, currency or counted noun, a comparative, a tail); anything else ("4 thousand", "about 6",
   "6? Wrong.", "3 or 4", `\\text{ hundred}`) is refused by `parsing.parse_prediction`, never paid.
+  What follows the answer's sentence must close it (`grammar.closes`: confirming words such as
+  "I hope it is correct.", punctuation, markup); a retraction ("Wait, that's wrong.") leaves no answer.
 - lenient: the same, then a completion that is one bare expression is read whole; else the later
   of the last math segment (an escaped `\\$` is no delimiter) and the last number in the tail
-  (never digits inside a word; `2/3` and a decimal comma `2,74` are one number).
+  (never digits inside a word; `2/3` and a decimal comma `2,74` are one number), read only when
+  its sentence passes the same grammar (`grammar.read_sentence`: "6 or 7", "so it is 6 thousand",
+  "not 6" are no_answer) and what follows closes it.
 - Anchors and the lenient fallback look only at the last `tail_chars` (8192) characters.
 
 Multiple choice (`choices.py`, when the task gives `choices`; letters A, B, C, ... in order):

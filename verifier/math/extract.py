@@ -16,7 +16,8 @@ from sandbox.checks import strip_end_tokens
 from sandbox.contract import PROFILES
 
 from .choices import read_choice
-from .grammar import after_value, anchor_lead, attached_phrase
+from .grammar import MAX_CHARS as GRAMMAR_MAX_CHARS
+from .grammar import after_value, anchor_lead, attached_phrase, closes, read_sentence
 from .grammar import read as read_stated
 from .limits import DEFAULT_LIMITS, MathLimits
 from .unicode_math import to_ascii_math
@@ -109,14 +110,17 @@ def extract_with_limits(
     if choices:
         return _extract_choice(region, profile, choices, limits)
     boxes = last_boxes(region, limits)
-    anchor_at, anchored = last_anchor_at(region, limits)
+    anchor_at, anchored, after_anchor = last_anchor_span(region, limits)
     if anchored and (not boxes or anchor_at > boxes[0][0] and _MATHY_RE.search(anchored)):
-        return Extraction(anchored, "anchor")  # a math answer stated after the last box wins
+        # a math answer stated after the last box wins, unless what follows retracts it
+        return Extraction(anchored, "anchor") if closes(after_anchor) else NO_ANSWER
     if boxes and boxes[0][1] is None:
         return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
     parts = _joinable([content for _, content in boxes if content], limits)
     last = boxes[0][1] if boxes else None
     attached = _attached_after_box(region, boxes[0][0], limits) if parts and last and len(last) <= limits.max_answer_chars else ""
+    if parts and last and len(last) <= limits.max_answer_chars and not closes(_after_box(region, boxes[0][0], attached, limits)):
+        return NO_ANSWER  # `\\boxed{6}. Wait, that's wrong.` (grammar.closes)
     if attached and not after_value(attached):
         parts[-1] = f"{parts[-1]} {attached}"  # `\\boxed{6} thousand`: the parser refuses it
     if len(parts) > 1:
@@ -132,6 +136,18 @@ def _attached_after_box(region: str, start: int, limits: MathLimits) -> str:
     cmd = next(c for c in _BOX_COMMANDS if region.startswith(c, start))
     _, end = _box_span(region, start + len(cmd), limits)
     return attached_phrase(region[end: end + 2 * limits.max_answer_chars])
+
+
+def _after_box(region: str, start: int, attached: str, limits: MathLimits) -> str:
+    """What follows the box that starts at `start` and the words attached to it: the text
+    `grammar.closes` must find to leave the boxed answer standing."""
+    cmd = next(c for c in _BOX_COMMANDS if region.startswith(c, start))
+    _, end = _box_span(region, start + len(cmd), limits)
+    rest = region[end:]
+    if attached:
+        at = rest.find(attached)
+        rest = rest[at + len(attached):] if at >= 0 else rest
+    return rest
 
 
 def _joinable(parts_last_first: list[str], limits: MathLimits) -> list[str]:
@@ -261,16 +277,22 @@ def last_anchor(text: str, limits: MathLimits) -> str:
 
 def last_anchor_at(text: str, limits: MathLimits) -> tuple[int, str]:
     """(position in `text`, answer) of the last final-answer anchor in the tail window; (-1, "")."""
+    at, answer, _ = last_anchor_span(text, limits)
+    return at, answer
+
+
+def last_anchor_span(text: str, limits: MathLimits) -> tuple[int, str, str]:
+    """(position, answer, what follows the answer's sentence) of the last anchor; (-1, "", "")."""
     offset = max(len(text) - limits.tail_chars, 0)
     tail = text[offset:]
     last = None
     for last in _ANCHOR_RE.finditer(tail):
         pass
     if last is None:
-        return -1, ""
+        return -1, "", ""
     if last.group()[:1].isascii() and last.group()[:1].isalpha() and not anchor_lead(tail[_sentence_start(tail, last.start()): last.start()]):
-        return -1, ""  # `I doubt the answer is 6`: the sentence states no answer (grammar.ANCHOR_LEADS)
-    return offset + last.start(), anchored_text(tail, last.end(), limits)
+        return -1, "", ""  # `I doubt the answer is 6`: the sentence states no answer (grammar.ANCHOR_LEADS)
+    return (offset + last.start(), *anchored_span(tail, last.end(), limits))
 
 
 _SENTENCE_BREAK_RE = re.compile(r"\n|[.!?。！？](?=\s)|[,，;>$}]|\\[\])]")
@@ -290,33 +312,44 @@ def _sentence_start(text: str, pos: int) -> int:
 
 def anchored_text(text: str, pos: int, limits: MathLimits) -> str:
     """The answer that starts at `pos`: a math segment, or the rest of the sentence on that line."""
+    return anchored_span(text, pos, limits)[0]
+
+
+def anchored_span(text: str, pos: int, limits: MathLimits) -> tuple[str, str]:
+    """(answer, what follows its sentence) for the answer that starts at `pos` (`anchored_text`)."""
     lead = _ANCHOR_LEAD_RE.match(text, pos)
     pos = lead.end() if lead else pos
-    rest = to_ascii_math(text[pos: pos + 2 * limits.max_answer_chars + 8])
+    window = pos + 2 * limits.max_answer_chars + 8
+    rest = to_ascii_math(text[pos: window])
+    beyond = text[window:]
     for open_, close in _MATH_DELIMS:
         if rest.startswith(open_):
             end = rest.find(close, len(open_))
             closes_amount = close == "$" and rest[end + 1: end + 2].isdigit()  # `$y = $90`
             if end > len(open_) and not closes_amount:
-                return _segment_answer(rest[len(open_): end], rest[end + len(close):])
+                after = rest[end + len(close):]
+                stated, ends = _segment_answer(rest[len(open_): end], after)
+                return stated, after[ends:] + beyond
     line = rest.split("\n", 1)[0]
     stop = _SENTENCE_END_RE.search(line)
     if stop and line[stop.start()] != "?":  # `6? Wrong.`: a question is read with what follows it
-        line = line[: stop.start()]
-    return clean_answer(_prose_answer(line))
+        return clean_answer(_prose_answer(line[: stop.start()])), rest[stop.end():] + beyond
+    return clean_answer(_prose_answer(line)), rest[len(line):] + beyond
 
 
-def _segment_answer(segment: str, after: str) -> str:
+def _segment_answer(segment: str, after: str) -> tuple[str, int]:
     """A math segment after an anchor: its content, unless words follow it in the same sentence
-    (`$7$ billion`): then the sentence goes through the answer grammar like any prose."""
+    (`$7$ billion`): then the sentence goes through the answer grammar like any prose. Also where
+    the sentence ends in `after`."""
     line = after.split("\n", 1)[0]
     stop = _SENTENCE_END_RE.search(line)
+    ends = len(line)
     if stop and line[stop.start()] != "?":
-        line = line[: stop.start()]
+        line, ends = line[: stop.start()], stop.end()
     if not line.strip(" *.,;:!"):
-        return clean_answer(segment)
+        return clean_answer(segment), ends
     reading = read_stated(f"${segment}$ {line}", prose=True)
-    return clean_answer(reading.text if reading.kind == "number" else f"{segment} {line.strip()}")
+    return clean_answer(reading.text if reading.kind == "number" else f"{segment} {line.strip()}"), ends
 
 
 def _prose_answer(line: str) -> str:
@@ -352,22 +385,61 @@ def clean_answer(text: str) -> str:
 
 def _last_expression(region: str, limits: MathLimits) -> Extraction:
     """Lenient fallback: a completion that is one bare expression is read whole (`2^{10}`,
-    `sqrt(3)/3`, `Friday`); else the later of the last math segment and the last number in the tail."""
+    `sqrt(3)/3`, `Friday`); else the later of the last math segment and the last number in the tail,
+    only when the words around it in its sentence pass the answer grammar (`_read_last_sentence`)."""
     bare = bare_expression(region)
     if bare:
         return Extraction(bare, "last")
     tail = to_ascii_math(region[-limits.tail_chars:])  # `−5` is -5 here too
-    seg = last_math_segment(tail)
+    seg = last_math_span(tail)
     num = None
     for num in _NUMBER_RE.finditer(tail):
         pass
-    if seg is not None and (num is None or seg[0] >= num.end()):
-        text = clean_answer(seg[1])
-        if text:
-            return Extraction(text[: limits.max_answer_chars + 1], "last")
-    if num is not None:
-        return Extraction(num.group().strip()[: limits.max_answer_chars + 1], "last")
-    return NO_ANSWER
+    if seg is not None and (num is None or seg[1] >= num.end()):
+        start, end, text = seg[0], seg[1], clean_answer(seg[2])
+    elif num is not None:
+        start, end, text = num.start(), num.end(), num.group().strip()
+    else:
+        return NO_ANSWER
+    answer = _read_last_sentence(tail, start, end, text) if text else None
+    return Extraction(answer[: limits.max_answer_chars + 1], "last") if answer else NO_ANSWER
+
+
+# Where the sentence around the last value starts: after a line break or a sentence end.
+# A capitalised concluding connective starts a sentence whose period was lost (`P = 2/3 Therefore, ...`).
+_SENTENCE_OPEN_RE = re.compile(r"\n|(?<!\.)\.(?!\.)\s|\?\s|(?<!\d)!\s|[。！।]|\s(?=(?:Therefore|Thus|Hence|So)\b)")
+_ORDINAL_SUFFIX_RE = re.compile(r"^(?:(?:st|nd|rd|th)\b|\^\s*\{?\s*\\(?:text|mathrm|rm)\s*\{\s*(?:st|nd|rd|th)\s*\}\s*\}?)")
+_ONLY_MARKS_RE = re.compile(r"[\s.!。！।*$]*")
+
+
+def _read_last_sentence(tail: str, start: int, end: int, text: str) -> str | None:
+    """The value `text` at `tail[start:end]` when its sentence passes the answer grammar with the
+    value in place (`grammar.read_sentence`: the same reader as after an anchor), else None: under
+    lenient, `6 or 7`, `so it is 6 thousand`, `not 6` state no answer (docs/math.md "Answer grammar").
+    A sentence of math without words (`40 + 2 = 42`) is read as a bare expression."""
+    opened = None
+    for opened in _SENTENCE_OPEN_RE.finditer(tail, max(start - GRAMMAR_MAX_CHARS, 0), start):
+        pass
+    first = opened.end() if opened else max(start - GRAMMAR_MAX_CHARS, 0)
+    line_end = tail.find("\n", end)
+    line = tail[end: line_end if line_end >= 0 else len(tail)]
+    stop = _SENTENCE_END_RE.search(line)
+    last = end + (stop.end() if stop else len(line))
+    if not closes(tail[last:]):
+        return None  # `So it is 6. Wait, that's wrong.`
+    before, after = tail[first:start], tail[end:last]
+    after = _ORDINAL_SUFFIX_RE.sub("", after, count=1)  # `4th`, `4^{\\text{th}}`: an ordinal is its number
+    percent = re.match(r"\s*\\?%", after)
+    if percent and not text.endswith("%"):  # `$28$ %`: the sign is the value's (the percent rules decide)
+        text, after = text + "%", after[percent.end():]
+    reading = read_sentence(f"{before}0{after}")  # `0`: one value in the value's place, whatever its notation
+    if reading.kind == "number":  # `1.000.000`: the grammar read more than the number found, refused
+        return None if reading.text not in ("0", "0%") else text + ("%" if reading.text == "0%" and "%" not in text else "")
+    if reading.kind != "math":
+        return None  # a hedge, a second value, a scale word, a question: no answer
+    if not _ONLY_MARKS_RE.fullmatch(reading.text.replace("0", "", 1)):  # what `read` saw, leads passed over
+        return bare_expression(tail[first:last]) if "$" not in tail[first:last] else None
+    return text
 
 
 def bare_expression(region: str) -> str | None:
@@ -398,21 +470,27 @@ def _rfind_dollar(text: str, end: int) -> int:
 def last_math_segment(text: str) -> tuple[int, str] | None:
     """(end, content) of the last `$...$`, `$$...$$`, `\\(...\\)` or `\\[...\\]`; `rfind` only.
     An escaped `\\$` is a currency sign, not a delimiter."""
-    best: tuple[int, str] | None = None
+    span = last_math_span(text)
+    return (span[1], span[2]) if span else None
+
+
+def last_math_span(text: str) -> tuple[int, int, str] | None:
+    """(start, end, content) of the last math segment (`last_math_segment`), delimiters included."""
+    best: tuple[int, int, str] | None = None
     end = _rfind_dollar(text, len(text))
     if end > 0 and text[end - 1] == "$":
         start = text.rfind("$$", 0, end - 1)
         if start >= 0:
-            best = (end + 1, text[start + 2: end - 1])
+            best = (start, end + 1, text[start + 2: end - 1])
     elif end > 0:
         start = _rfind_dollar(text, end)
         if start >= 0:
-            best = (end + 1, text[start + 1: end])
+            best = (start, end + 1, text[start + 1: end])
     for open_, close in (("\\(", "\\)"), ("\\[", "\\]")):
         end = text.rfind(close)
         start = text.rfind(open_, 0, end) if end > 0 else -1
-        if start >= 0 and (best is None or end + 2 > best[0]):
-            best = (end + 2, text[start + 2: end])
+        if start >= 0 and (best is None or end + 2 > best[1]):
+            best = (start, end + 2, text[start + 2: end])
     return best
 
 
@@ -426,13 +504,20 @@ def _extract_choice(region: str, profile: str, choices: Sequence[str], limits: M
     found = last_box(region, limits)
     if found is None and profile == "strict":
         return NO_ANSWER
+    _, anchored, after_anchor = last_anchor_span(region, limits)
     if found:
-        attached = _attached_after_box(region, last_boxes(region, limits, most=1)[0][0], limits)
+        start = last_boxes(region, limits, most=1)[0][0]
+        attached = _attached_after_box(region, start, limits)
         stated = f"{found} {attached}" if attached else found
-        letter = _boxed_letter(found, attached, choices) or _letter_after_box(region, choices, limits)
-        return Extraction(letter, "choice") if letter else Extraction(stated, "boxed")
-    anchored = last_anchor(region, limits)
+        letter = _boxed_letter(found, attached, choices)
+        if letter is None:  # `\\boxed{\\text{...}}. Answer: C`: the anchor's sentence is the last
+            letter = _letter_after_box(region, choices, limits)
+            return (Extraction(letter, "choice") if letter else Extraction(stated, "boxed")) if closes(
+                after_anchor if letter else _after_box(region, start, attached, limits)) else NO_ANSWER
+        return Extraction(letter, "choice") if closes(_after_box(region, start, attached, limits)) else NO_ANSWER
     if anchored:
+        if not closes(after_anchor):
+            return NO_ANSWER  # `Answer: C. Wait, no.` (grammar.closes)
         letter = _read_choice(anchored, choices)
         return Extraction(letter, "choice") if letter else Extraction(anchored, "anchor")
     if profile == "strict":

@@ -122,16 +122,31 @@ LEXICON: tuple[Entry, ...] = (
            "remains remained gives lasts lasted takes jumped jumps climbed climbs planted plants grew grows "
            "found finds counted counts needs sees saw watched watches started starts began begins finished "
            "finishes waited waits worked works studied studies practiced practices slept sleeps stayed stays "
-           "lived lives lost loses won wins invested invests borrowed borrows lent lends charged charges",
+           "lived lives lost loses won wins invested invests borrowed borrows lent lends charged charges "
+           "get find obtain solve solves solved increases increased decreases decreased",
            "verbs that link a subject to the value it states (none hedges: `would`, `might`, `could`, "
            "`doubt`, `guess` are left out)"),
+    _entry("lead", "so thus therefore hence finally consequently then altogether overall adding combining summing "
+           "multiplying dividing subtracting simplifying solving computing calculating substituting answer here",
+           "what may open a sentence that the lenient profile reads without an anchor (`So it is 6`, `Adding, we "
+           "get 42`): a connective that concludes or a step that says how the value was found; none hedges or "
+           "scales (`maybe`, `roughly`, `if` are left out)"),
+    Entry("closing", frozenset({"in the end", "at the end", "finally", "in conclusion"}),
+          "phrases after the value that say the statement is the last one (`$x = \\frac{1}{2}$ in the end`, "
+          "docs/math.md \"Math grading rules\"); none scales, negates or hedges it"),
+    _entry("afterword", "i hope it this that is was the answer final correct consistent checking check checked "
+           "verified verify done helps help solution result our my so thus therefore hence indeed above boxed "
+           "as required desired we have found obtained got which matches match with figure diagram",
+           "what may follow the answer's sentence (`I hope it is correct.`, `Checking: the answer is consistent.`, "
+           "`Done.`): words that confirm the answer; a retraction, a doubt or a second value (`Wait, that's "
+           "wrong.`, `No, it is 7.`) has a word or a digit outside them, and the answer is not read"),
     _entry("det", "the a an this that these those his her its their our my your each every", "determiners"),
     _entry("pronoun", "it he she they we you there which", "pronouns as the subject"),
     _entry("prep", "of in on for from at with by to", "prepositions inside a subject (`the number of apples "
            "in the box is`); before the value only `to` after a verb (`is equal to`) and `of` (`a total of`)"),
     _entry("adj", "largest smallest greatest least total final new original remaining common maximum minimum max "
            "min average mean median whole entire first second third last next other same correct required "
-           "missing possible unknown measure value exact positive real",
+           "missing possible unknown measure value exact positive real identity zero special ordered",
            "adjectives in a subject (`the least common multiple is`): before the value they are not admitted "
            "(`at least 3` is an inequality)"),
     _entry("noun", "answer answers result total sum difference product quotient value values number amount cost "
@@ -141,7 +156,8 @@ LEXICON: tuple[Entry, ...] = (
            "temperature class school family group team store farm garden bakery shop money salary income "
            "bill budget population capacity total-cost share output solution expression side base "
            "flour sugar water milk rice juice paint sand soil oil butter cheese meat beef coffee tea gas fuel "
-           "fabric wood rope wire ribbon yarn candy fruit food grain honey salt",
+           "fabric wood rope wire ribbon yarn candy fruit food grain honey salt matrix matrices vector pair fractions "
+           "system error measurement position",
            "quantity nouns that name what a subject states"),
     _entry("cjk_subject", "答案是 答案为 答案 是 为 等于 的值是 的值为 的值等于 值是 值为 结果是 结果为",
            "Chinese subjects: \"the answer is\", \"the value of y is\", \"equals\""),
@@ -193,22 +209,29 @@ NEVER_NAMES = frozenset(
 what refuses them (the allowlist does: an unknown word has no place), only what keeps a capitalised
 one (`Possibly it is 6`) from passing for a name in the one open slot, the subject's name."""
 
+_SENTENCE_ONLY = frozenset({"lead", "afterword"})
+"""Roles whose words have a place only at the start of a sentence read without an anchor
+(`read_sentence`) or after the answer's sentence (`closes`), never around a value: `admitted`
+leaves them out (`6 or so` is no answer)."""
 _BY_ROLE: dict[str, frozenset[str]] = {}
 for _e in LEXICON:
     _BY_ROLE[_e.role] = _BY_ROLE.get(_e.role, frozenset()) | _e.words
-_ALL_WORDS = frozenset().union(*_BY_ROLE.values())
+_ALL_WORDS = frozenset().union(*(words for role, words in _BY_ROLE.items() if role not in _SENTENCE_ONLY))
 _LOWER_ROLES = {role: frozenset(w.lower() for w in words) for role, words in _BY_ROLE.items()}
 _CASE_SENSITIVE = frozenset({"unit", "currency"})  # `mm` and `Mm`, `ms` and `Ms` differ
 
 
 def admitted(word: str) -> bool:
     """Whether `word` has any place in the grammar (the fuzz test's oracle; names aside)."""
-    return word in _ALL_WORDS or any(word.lower() in words for role, words in _LOWER_ROLES.items() if role not in _CASE_SENSITIVE)
+    return word in _ALL_WORDS or any(_has(role, word) for role in _BY_ROLE if role not in _SENTENCE_ONLY)
+
 
 
 def _has(role: str, word: str) -> bool:
     if role in _CASE_SENSITIVE:
-        return word in _BY_ROLE.get(role, frozenset())
+        words = _BY_ROLE.get(role, frozenset())
+        # a named unit at the start of a title or sentence (`9th Day`, `Meters`): case matters only for symbols
+        return word in words or len(word) >= 3 and word.istitle() and word.lower() in words
     return word.lower() in _LOWER_ROLES.get(role, frozenset())
 
 
@@ -296,6 +319,55 @@ def read(text: str, prose: bool = False) -> Reading:
         return Reading("math", text)
     reading = _read_value(tokens, prose)
     return Reading("math", text) if reading.kind == "math" else reading
+
+
+# Markup after an answer: a reasoning tag, `\\end{align*}`, a modulus the answer is stated in (`\\boxed{9} \\pmod{11}`),
+# closing math delimiters, punctuation, bold.
+_AFTER_MARKUP_RE = re.compile(r"</?think>|\\end\s*\{[A-Za-z*]+\}|\\pmod\s*\{\s*\d+\s*\}|\\[\])]|\$|[\s.!。！।:;,*_#>}\])'’\"-]")
+_NEXT_TURN_RE = re.compile(r"<\|im_start\|>\s*(?:user|assistant|system)?\s*$")
+_AFTER_WORD_RE = re.compile(r"[^\W\d_]+|\S")
+
+
+def closes(rest: str) -> bool:
+    """Whether `rest`, what follows the answer's sentence to the end of the completion, leaves the
+    answer standing (docs/math.md "Answer grammar"): only markup (closing math delimiters, `\\end{...}`,
+    punctuation, bold) and sentences of LEXICON's "afterword" words (`I hope it is correct.`), and a
+    chat template's next turn at the very end (`<|im_start|>user`). Anything else, a retraction
+    (`Wait, that's wrong.`, `? Wrong.`, `No, actually it is not 6.`), a doubt or a second value, is
+    a fact about the answer the grammar does not know: the answer is not read. Bounded: a longer
+    text than `MAX_CHARS` is not an afterword."""
+    rest = _NEXT_TURN_RE.sub("", rest.strip())
+    if len(rest) > MAX_CHARS:
+        return False
+    words = _AFTER_WORD_RE.findall(_AFTER_MARKUP_RE.sub(" ", rest))
+    return all(w.isalpha() and w.lower() in _LOWER_ROLES["afterword"] for w in words)
+
+
+_LEAD_WORD_RE = re.compile(r"\s*([^\W\d_]+)\s*,?")
+
+
+def read_sentence(sentence: str) -> Reading:
+    """A sentence the lenient profile reads without an anchor (docs/math.md "Answer grammar"): its
+    opening words that only lead to a statement (LEXICON's "lead" and "closing": `So,`, `Adding,`,
+    `In the end,`) are passed over, then the rest is `read` as prose, the same grammar as after an anchor."""
+    pos = 0
+    while True:
+        m = _LEAD_WORD_RE.match(sentence, pos)
+        if m is None:
+            break
+        word = m.group(1).lower()
+        if _has("lead", word):
+            pos = m.end()
+            if word == "here":  # `Here is a zero matrix: ...`: the label that follows is the subject
+                pos = _LEAD_WORD_RE.match(sentence, pos).end() if re.match(r"\s*(?:is|are)\b", sentence[pos:]) else pos  # type: ignore[union-attr]
+            continue
+        phrase = [w.lower() for w in _LEAD_TOKEN_RE.findall(sentence[pos: pos + 40]) if w.isalpha()]
+        closing = next((c for c in _CLOSINGS if len(c) > 1 and tuple(phrase[: len(c)]) == c), None)
+        if closing is None:
+            break
+        for _ in closing:
+            pos = _LEAD_WORD_RE.match(sentence, pos).end()  # type: ignore[union-attr]
+    return read(sentence[pos:], prose=True)
 
 
 def _joins_parts(tokens: list[_Token]) -> bool:
@@ -420,7 +492,8 @@ def _is_name(word: str) -> bool:
 
 
 _CLAUSE_AFTER = frozenset(
-    "is was be will it that the a our my this final correct required desired exact answer result value solution to problem question".split()
+    "is was be will it that the a our my this final correct required desired exact answer result value solution to problem question "
+    "ordered pair".split()
 )
 # The words directly attached after a box: letters, digits, spaces, a text command, a degree, percent
 # or power mark, `/`, `'`, a `?` (it questions the value), a LaTeX space; the phrase ends at anything else (`.`, `,`, `$`, `\\`, `\\end`).
@@ -464,13 +537,28 @@ def _read_chain(tokens: list[_Token], eq: list[int], has_words: bool, prose: boo
     if any(t.kind in ("word", "name", "seg") or t.kind == "math" and t.text not in _ARITHMETIC for t in middle):
         return Reading("refused" if has_words else "math", "a side of the `=` chain is not arithmetic")
     subject = tokens[:first]
-    named = _math_name(subject) or _subject(subject + [_Token("word", "is")])
+    named = _math_name(subject) or _subject(subject + [_Token("word", "is")]) or _stated_arithmetic(subject)
     post = tokens[last + 1:]
     if not named:
         return Reading("refused" if has_words else "math", "the `=` does not follow a name")
     if not has_words and not prose and not any(t.kind == "name" for t in subject) and not middle:
         return Reading("math", text)  # `x = 5`, `f(x) = 2x + 3`: the relation rules read it
     return _read_value(post, prose)
+
+
+_OPERATORS = frozenset("+-*/") | {"\\cdot", "\\times", "\\div", "\\frac", "\\dfrac", "\\tfrac"}
+
+
+def _stated_arithmetic(subject: list[_Token]) -> bool:
+    """A subject and its link, then arithmetic (`we get 40 + 2 = 42`, `the total is 3 * 4 = 12`):
+    the chain's last side is what the subject states, as in `Total = 3 * 4 = 12`."""
+    k = len(subject)
+    while k > 0 and (subject[k - 1].kind == "num" or subject[k - 1].text in _ARITHMETIC):
+        k -= 1
+    head, arithmetic = subject[:k], subject[k:]
+    operated = any(t.text in _OPERATORS for t in arithmetic)  # `we get 2 = 6` states a false relation, no value
+    return 0 < k < len(subject) and operated and any(t.kind == "num" for t in arithmetic) and head[-1].kind == "word" and (
+        _has("verb", head[-1].text)) and _subject(head)
 
 
 def _math_name(subject: list[_Token]) -> bool:
@@ -562,12 +650,16 @@ def _subject(before: list[_Token], measured: bool = False) -> bool:
         words = words[:-1]
     if words and words[-1].kind == "word" and words[-1].text.lower() == "of" and len(words) >= 2 and _has("noun", words[-2].text):
         words = words[:-1] + [_Token("word", "is")]  # `a total of 30`
+    if words and words[-1].kind == "word" and words[-1].text.lower() == "that" and len(words) >= 2 and _has("verb", words[-2].text):
+        words = words[:-1]  # `we find that 5`
+    if words and words[-1].kind == "word" and words[-1].text.lower() == "by" and len(words) >= 2 and words[-2].text.lower() in _CHANGES:
+        words = words[:-1]  # `increases by 100%`: the change asked for, as a relative phrase is (`3 fewer`)
     if words and words[-1].kind == "word" and words[-1].text.lower() == "to" and len(words) >= 2 and words[-2].text.lower() in ("equal", "equals", "amounts", "comes", "came", "amounted"):
         words = words[:-1]  # `is equal to 5`
     if not words:
         return True
-    if words[-1].kind == "mark" and words[-1].text in ":":
-        return _subject(words[:-1], measured) if len(words) > 1 else True
+    if words[-1].kind == "mark" and words[-1].text in ":":  # `the answer is:`, or a label: `Total cost:`, `A:`
+        return len(words) == 1 or _subject(words[:-1], measured) or _subject([*words[:-1], _Token("word", "is")], measured)
     link = words[-1]
     if link.kind != "word" or not (_has("verb", link.text) or _has("cjk_subject", link.text)):
         return False
@@ -578,8 +670,23 @@ def _subject(before: list[_Token], measured: bool = False) -> bool:
         return all(t.kind == "name" or t.kind == "math" or t.kind == "word" and _has("cjk_subject", t.text) for t in phrase)
     if not phrase:
         return True  # after an anchor: "is 5", "equals 5"
-    return all(_in_phrase(t) for t in phrase) and _names_placed(phrase, link.text, measured)
+    return all(_in_phrase(t) or _in_relative_clause(phrase, k) for k, t in enumerate(phrase)) and _names_placed(
+        phrase, link.text, measured)
 
+
+_RELATIVES = frozenset({"that", "which", "who"})
+
+
+def _in_relative_clause(phrase: list[_Token], k: int) -> bool:
+    """A verb inside a subject after `that`, `which` or `who` (`the probability that Alice wins is`):
+    it says which quantity is meant, never what the value is."""
+    t = phrase[k]
+    return t.kind == "word" and _has("verb", t.text) and any(
+        p.kind == "word" and p.text.lower() in _RELATIVES for p in phrase[:k])
+
+
+_CHANGES = frozenset("increases increased decreases decreased".split())
+"""Verbs of change whose `by` states the difference, not a value (`increases by 100%`)."""
 
 _COPULAS = frozenset("is are was were be been will equals equal equaled equalled makes made becomes became remains "
                      "remained comes came amounts amounted totals totaled totalled".split())
@@ -596,6 +703,8 @@ def _names_placed(phrase: list[_Token], link: str, measured: bool) -> bool:
     for k, t in enumerate(phrase):
         if t.kind != "name" or not _is_name(t.text):
             continue  # a math name (`x`, `$n$`, `∠3`) names the quantity by its symbol
+        if any(p.kind == "word" and p.text.lower() in _RELATIVES for p in phrase[:k]):
+            continue  # an agent inside a relative clause (`the probability that Alice wins`)
         owned = phrase[k + 1] if k + 1 < len(phrase) else None
         if t.text.endswith(("'s", "’s")) and owned is not None and owned.kind == "word" and any(
                 _has(role, owned.text) for role in ("noun", "count", "adj")):
@@ -622,7 +731,7 @@ def _tail(after: list[_Token]) -> bool | None:
     i, n = 0, len(after)
     percent = False
     unit_seen = False
-    while i < n and after[i].kind in ("unit", "pow", "word", "cur", "mark", "math") and not unit_seen:
+    while i < n and after[i].kind in ("unit", "pow", "word", "cur", "mark", "math") and not unit_seen and not _closing_at(after, i):
         consumed, is_percent = _unit(after, i)
         if not consumed:
             break
@@ -643,6 +752,10 @@ def _tail(after: list[_Token]) -> bool | None:
             if i == start:
                 return None
     while i < n and after[i].kind == "word" and (_has("tail", after[i].text) or after[i].text.lower() in _TIME_PREPS):
+        closing = _closing_at(after, i)
+        if closing:
+            i += closing
+            continue
         word = after[i].text.lower()
         i += 1
         if word in _TIME_PREPS and i + 1 < n and after[i].kind == "num" and after[i + 1].text.lower() in _TIME_UNITS:
@@ -655,7 +768,23 @@ def _tail(after: list[_Token]) -> bool | None:
                     _is_unit(after[i].text) or _has("noun", after[i].text))):
                 return None
             i += 1
+    i += _closing_at(after, i)
+    if 0 < n - i and after[i].kind == "word" and _has("verb", after[i].text) and all(
+            t.kind == "word" and t.text.lower() in _CLAUSE_AFTER for t in after[i:]):
+        i = n  # `5 is the solution`: a clause the value is the subject of (as after a box, `after_value`)
     return percent if i == n else None
+
+
+_CLOSINGS = tuple(tuple(phrase.split()) for phrase in sorted(_BY_ROLE["closing"]))
+
+
+def _closing_at(after: list[_Token], i: int) -> int:
+    """Tokens of a closing phrase (`in the end`, `finally`: LEXICON's "closing") at `after[i]`; 0 if none."""
+    for phrase in _CLOSINGS:
+        words = after[i: i + len(phrase)]
+        if len(words) == len(phrase) and all(t.kind == "word" and t.text.lower() == w for t, w in zip(words, phrase)):
+            return len(phrase)
+    return 0
 
 
 _TIME_PREPS = frozenset({"in", "all", "after", "within"})
