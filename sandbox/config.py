@@ -12,6 +12,7 @@ NATIVE_KERNEL = ("docker", "userns")  # programs run on the host's kernel: its f
 
 CALL_CACHE_MAX_MB = 256  # the runner's own bound on what it keeps (sandbox/harness/runner.py STASH_MAX)
 WARM_FORK = ("auto", "on", "off")
+GVISOR_PLATFORMS = ("auto", "systrap", "ptrace", "kvm")  # sandbox/runsc.py choose
 HOST_THREADS = 1024  # host_threads_per_sandbox: 14 sandboxes (2 per language) x 1024 under a pid_max of 32768 (docs/sandboxes.md "Sandbox backends")
 WARM_MB = 32  # the warm interpreter's mother and zygote: 24 MB more in a container at rest (measured)
 
@@ -40,6 +41,7 @@ class SandboxConfig:
     judge_uid: int = field(default=65533, metadata={"help": "Real uid of the runner and of the judge of call and test-file tests (never root, never the program's): the program cannot signal, prlimit or ptrace a process of another uid (docs/architecture.md, Trust boundaries)."})
     container_cpus: float = field(default=1.0, metadata={"help": "CPU quota per container (cores)."})
     pids_limit: int = field(default=128, metadata={"help": "Processes+threads per container (fork bombs stop here; the JVM needs ~30)."})
+    gvisor_platform: str = field(default="auto", metadata={"help": "Backend gvisor: gVisor's platform, how its kernel catches a program's system calls, one of: auto | systrap | ptrace | kvm. 'auto' probes once per boot of the host (a sandbox that runs /bin/true): kvm where /dev/kvm opens and works, else systrap where the runsc has it (the pinned newer runsc of `make gvisor`; not Debian bookworm's), else ptrace; the server logs its choice and why. Docker's runsc runtime takes the platform scripts/ensure_gvisor.sh registered (its `auto`), not this (docs/sandboxes.md \"gVisor's platform\")."})
     host_threads_per_sandbox: int = field(default=HOST_THREADS, metadata={"help": "Under gVisor (backend gvisor, or runtime runsc): most host threads one sandbox's gVisor kernel may run (its Go threads and, under the ptrace platform, a thread per process per Sentry thread that ran it: 75 at rest, 470 for 32 busy processes, 5.4k for 128). The host's watchdog (sandbox/watchdog.py) kills the sandbox past it (the job's runtime_error, naming it; never infra_error), and a runsc container's pids cgroup is this plus RUNSC_HOST_PIDS_MARGIN as a backstop; every sandbox of the host (pool_size x languages, plus sessions) times this must stay under the host's kernel.pid_max (docs/sandboxes.md \"Sandbox backends\")."})
     nofile_limit: int = field(default=256, metadata={"help": "Open files per process."})
     work_tmpfs_mb: int = field(default=128, metadata={"help": "Size of /work (job files, compiled programs), a tmpfs counted in the memory limit."})
@@ -70,6 +72,8 @@ class SandboxConfig:
             raise ValueError(f"sandbox call_cache_mb {self.call_cache_mb}: expected 0..{CALL_CACHE_MAX_MB}")
         if self.host_threads_per_sandbox < 128:
             raise ValueError(f"sandbox host_threads_per_sandbox {self.host_threads_per_sandbox}: expected at least 128 (gVisor at rest uses ~75)")
+        if self.gvisor_platform not in GVISOR_PLATFORMS:
+            raise ValueError(f"sandbox gvisor_platform {self.gvisor_platform!r}: expected one of {', '.join(GVISOR_PLATFORMS)}")
         if self.warm_fork not in WARM_FORK:
             raise ValueError(f"sandbox warm_fork {self.warm_fork!r}: expected one of {', '.join(WARM_FORK)}")
 
