@@ -41,9 +41,10 @@ def supported(runsc: str) -> tuple[str, ...]:
     return tuple(line.strip() for line in out.stdout.splitlines() if line.strip().isalpha())
 
 
-def probe(runsc: str, platform: str, timeout_s: float = PROBE_S) -> str:
+def probe(runsc: str, platform: str, timeout_s: float | None = None) -> str:
     """'' when a rootless sandbox on `platform` runs /bin/true, else why not. Its own process group,
     killed whole on time-out (a kvm sandbox that hangs at boot leaves its sandbox and gofer behind)."""
+    timeout_s = timeout_s or PROBE_S
     with tempfile.TemporaryDirectory(prefix="grpo-runsc-probe-") as root:
         t0 = time.monotonic()
         proc = subprocess.Popen([runsc, "--rootless", "--network=none", "--ignore-cgroups", f"--platform={platform}",
