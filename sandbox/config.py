@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from .contract import MAX_TESTS, LanguageLimits, default_limits
 
 BACKENDS = ("docker", "gvisor", "userns")  # sandbox/backend.py, sandbox/gvisor.py and sandbox/userns.py
-NATIVE_KERNEL = ("docker", "userns")  # programs run on the host's kernel: its fork of the warm interpreter is the fast start
 
 
 CALL_CACHE_MAX_MB = 256  # the runner's own bound on what it keeps (sandbox/harness/runner.py STASH_MAX)
@@ -47,7 +46,7 @@ class SandboxConfig:
     work_tmpfs_mb: int = field(default=128, metadata={"help": "Size of /work (job files, compiled programs), a tmpfs counted in the memory limit."})
     tmp_tmpfs_mb: int = field(default=64, metadata={"help": "Size of /tmp (noexec tmpfs)."})
     tmpfs_inodes: int = field(default=4096, metadata={"help": "Inodes per tmpfs (file-count bombs stop here)."})
-    warm_fork: str = field(default="auto", metadata={"help": "Start Python programs and judges as forks of a warm interpreter in each container (docs/sandboxes.md, \"The warm interpreter\"): on | off | auto (on with Docker and userns; with gVisor, judges only: its fork of the warm process measured slower than a program's interpreter start)."})
+    warm_fork: str = field(default="auto", metadata={"help": "Start Python programs and judges as forks of a warm interpreter in each container (docs/sandboxes.md, \"The warm interpreter\"): on | off | auto (on with every backend: under gVisor too, where with runsc 20240729 it took 0.46-0.81x the wall time and 0.80-0.90x the host CPU of a program's own interpreter on both systrap and ptrace; docs/benchmarks.md \"Where a gVisor test's time goes\")."})
     memory_overhead_mb: int = field(default=48, metadata={"help": "Added to a test's memory limit for the runner and its capture buffers (plus twice the stdout cap)."})
     file_size_limit_mb: int = field(default=64, metadata={"help": "Largest file a program may write (RLIMIT_FSIZE)."})
     output_limit_bytes: int = field(default=8 << 20, metadata={"help": "stdout kept per test; more gives output_limit (a 5 MB answer is fine)."})
@@ -82,9 +81,11 @@ class SandboxConfig:
         return language == "python" and self.warm_fork != "off"
 
     def warm(self, language: str, judge: bool = False) -> bool:
-        """Whether a run starts as a fork of it: a judge wherever it runs (else the judge is a fork of
-        the runner, whose memory holds earlier jobs' data), a program with Docker or when on."""
-        return self.warm_container(language) and (judge or self.warm_fork == "on" or self.backend in NATIVE_KERNEL)
+        """Whether a run starts as a fork of it: a judge and a program alike wherever the container runs
+        it (a judge that is not is a fork of the runner, whose memory holds earlier jobs' data). Under
+        gVisor the fork was off for programs once (0.82x of exec on ptrace, runsc 20221219); re-measured
+        on both platforms it wins (docs/benchmarks.md "Where a gVisor test's time goes")."""
+        return self.warm_container(language)
 
     def overhead_mb(self, language: str) -> int:
         """What a container holds beside a test's memory: the runner and its capture buffers, and
