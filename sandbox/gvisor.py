@@ -44,6 +44,7 @@ from .backend import (SESSION_ARGV, STARTED, Backend, Box, owner_alive, owner_id
 from .channel import ChannelError
 from .config import SandboxConfig
 from .languages import LANGUAGES
+from . import runsc as runsc_platform
 from . import watchdog
 
 log = logging.getLogger(__name__)
@@ -159,7 +160,8 @@ class GvisorBackend(Backend):
 
     def __init__(self, config: SandboxConfig) -> None:
         self.config = config
-        self.runsc = shutil.which("runsc") or ""
+        self.runsc = runsc_platform.find_runsc()  # the pinned newer runsc of `make gvisor`, else Debian's
+        self.platform = ""  # probe(): config.gvisor_platform resolved (sandbox/runsc.py)
         # state_base() is this host's: pid, start time and a count name the server (a process may hold two)
         self.root = state_base() / f"{os.getpid()}-{STARTED}-{next(_BACKENDS)}"
         self._boxes: dict[str, Box] = {}
@@ -172,7 +174,7 @@ class GvisorBackend(Backend):
 
     # -- the seam
     def describe(self) -> str:
-        return f"gVisor (runsc at {self.runsc or 'nowhere: not installed'})"
+        return f"gVisor (runsc at {self.runsc or 'nowhere: not installed'}, platform {self.platform or self.config.gvisor_platform})"
 
     def build_hint(self) -> str:
         from .build import rootfs_hint
@@ -184,6 +186,7 @@ class GvisorBackend(Backend):
     def probe(self) -> None:
         if not self.runsc:
             raise RuntimeError("runsc is not on PATH")
+        self.platform = runsc_platform.platform_for(self.runsc, self.config.gvisor_platform)
         self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
         self._watch.start()
 
@@ -245,7 +248,8 @@ class GvisorBackend(Backend):
             proc = subprocess.Popen(
                 # runsc's own messages go to its log; the runner's stderr (the same fd as runsc's,
                 # reachable by a program through /proc/1/fd/2) goes nowhere.
-                [self.runsc, "--rootless", "--network=none", "--ignore-cgroups", f"--root={self.root / 'state'}",
+                [self.runsc, "--rootless", "--network=none", "--ignore-cgroups", f"--platform={self.platform}",
+                 f"--root={self.root / 'state'}",
                  f"--log={log_path}", f"--panic-log={bundle / 'runsc.panic'}", "run", "--bundle", str(bundle), sid],
                 stdin=theirs.fileno(), stdout=theirs.fileno(), stderr=subprocess.DEVNULL, preexec_fn=_pdeathsig,
                 start_new_session=True,

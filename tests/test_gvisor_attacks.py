@@ -117,8 +117,8 @@ def test_a_jobs_kernel_leftovers_do_not_charge_the_next_job_under_runsc():
 
 def _runsc_anon_mb(server) -> int:
     """Anonymous memory (RssAnon) of the server's runsc processes: gVisor's kernels' Go heaps."""
-    import shutil
-    runsc, kb = os.path.realpath(shutil.which("runsc") or "runsc"), 0
+    from sandbox.runsc import find_runsc  # the runsc the gVisor backend runs: the pinned one where installed
+    runsc, kb = os.path.realpath(find_runsc() or "runsc"), 0
     for pid in server.descendants():
         try:
             if os.path.realpath(f"/proc/{pid}/exe") != runsc:
