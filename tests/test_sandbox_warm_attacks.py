@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 
 import pytest
 
-from sandbox.harness.runner import WARM_FORKS_MAX
+from sandbox.build import HARNESS
 from sandbox.sync import SyncGrader
 from tests.helpers import GVISOR_KERNEL, sandbox_config
 from tests.test_sandbox_warm import SCAN, outputs, py
+
+sys.path.insert(0, str(HARNESS))
+from warm_keeper import WARM_FORKS_MAX  # noqa: E402
 
 pytestmark = pytest.mark.docker
 
@@ -378,25 +382,26 @@ def test_a_judged_program_cannot_reach_its_warm_judge(any_grader):
 
 
 CHANGED_WARM = """
-import os, resource
-from sandbox.harness import runner
+import os, resource, sys
+sys.path.insert(0, os.path.abspath("sandbox/harness"))
+import warm_keeper as warm_side
 
-warm = runner.Warm()
-warm.start()
-mother = warm.mother_pid
+warm = warm_side.Warm()
+warm_keeper.start()
+mother = warm_keeper.mother_pid
 try:
-    assert warm.wait_ready(), warm.info()
-    first = warm.pid
-    warm.check()
-    assert (warm.pid, warm.replaced) == (first, 0)  # unchanged: kept
+    assert warm_keeper.wait_ready(), warm_keeper.info()
+    first = warm_keeper.pid
+    warm_keeper.check()
+    assert (warm_keeper.pid, warm_keeper.replaced) == (first, 0)  # unchanged: kept
     resource.prlimit(first, resource.RLIMIT_NOFILE, (77, 77))
-    warm.check()
-    assert warm.pid not in (0, first) and warm.replaced == 1 and warm.wait_ready()
+    warm_keeper.check()
+    assert warm_keeper.pid not in (0, first) and warm_keeper.replaced == 1 and warm_keeper.wait_ready()
     resource.prlimit(mother, resource.RLIMIT_NOFILE, (77, 77))
-    warm.check()
-    assert (warm.pid, warm.mother_pid, warm.broken) == (0, 0, True)
+    warm_keeper.check()
+    assert (warm_keeper.pid, warm_keeper.mother_pid, warm_keeper.broken) == (0, 0, True)
 finally:
-    warm.lose_mother()
+    warm_keeper.lose_mother()
     os.waitpid(mother, 0)  # our child: killed, reaped here
 print("checked")
 """
