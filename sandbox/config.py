@@ -10,7 +10,7 @@ BACKENDS = ("docker", "gvisor", "userns")  # sandbox/backend.py, sandbox/gvisor.
 NATIVE_KERNEL = ("docker", "userns")  # programs run on the host's kernel: its fork of the warm interpreter is the fast start
 
 
-CALL_CACHE_MAX_MB = 256  # the runner's own bound on what it keeps (sandbox/harness/runner.py STASH_MAX)
+CALL_CACHE_MAX_MB = 256  # the runner's own bound on what it keeps (sandbox/harness/job_protocol.py STASH_MAX)
 WARM_FORK = ("auto", "on", "off")
 HOST_THREADS = 1024  # host_threads_per_sandbox: 14 sandboxes (2 per language) x 1024 under a pid_max of 32768 (docs/sandboxes.md "Sandbox backends")
 WARM_MB = 32  # the warm interpreter's mother and zygote: 24 MB more in a container at rest (measured)

@@ -107,7 +107,7 @@ def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: byt
           fd3: bool = False, rm_cwd: bool = False, fd3_max: int = 4096, put: dict[str, bytes] | None = None,
           fresh: list[str] | None = None, collect: tuple[str, int] | None = None, exe: bytes | None = None,
           scrub: bool = False, judge: bool = False) -> dict:
-    """One run in the runner (its protocol: sandbox/harness/runner.py); the facts, with the kept bytes as *_b.
+    """One run in the runner (its protocol: sandbox/harness/job_protocol.py); the facts, with the kept bytes as *_b.
     judge: argv is harness/judge.py, which keeps the judge's uid (the program's process it starts
     takes the program's)."""
     wall = plan.wall(cpu_s, config)

@@ -54,12 +54,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from typing import cast
 
 import accounting
 import framing
 import leftovers
-import program_limits
 import pid1
+import program_limits
 import syntax_check
 import warm_keeper
 
@@ -232,7 +233,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     t0 = time.monotonic()
     preexec = exec_limits(cpu_limit, int(req.get("fsize_max", 64 << 20)), req.get("judge") is True)
     fsize = int(req.get("fsize_max", 64 << 20))
-    proc = None
+    proc: warm_keeper.Started | None = None
     if kind:
         try:
             proc = warm_keeper.fork_warm(kind, argv, cwd, env, pass_fds, cpu_limit, fsize)
@@ -244,9 +245,9 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         elif req.get("judge") is True and pid1.APART:
             proc = fork_judge(argv, cwd, env, pass_fds, preexec)
         else:
-            proc = subprocess.Popen(
+            proc = cast(warm_keeper.Started, subprocess.Popen(  # all three streams piped: none is None
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                cwd=cwd, env=env, start_new_session=True, pass_fds=pass_fds, close_fds=True, preexec_fn=preexec)
+                cwd=cwd, env=env, start_new_session=True, pass_fds=pass_fds, close_fds=True, preexec_fn=preexec))
     except (OSError, ValueError) as e:
         for fd in (fd3_r, fd3_w, exe_fd):
             if fd >= 0:
@@ -296,7 +297,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     next_check = 0.0  # the CPU clock is read at most every POLL_S: a flood of reads must not pay for it each time
     status = None
     rusage = None
-    exited_at = None
+    exited_at = 0.0  # when status was read (only read once it was)
 
     def cpu_used() -> float:
         """The sandbox's CPU since the run began less this runner's: the cgroup's clock, or where

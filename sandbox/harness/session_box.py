@@ -55,8 +55,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the runner's h
 import accounting  # noqa: E402
 import framing  # noqa: E402
 import job_protocol  # noqa: E402
-import program_limits  # noqa: E402
 import pid1  # noqa: E402
+import program_limits  # noqa: E402
 
 KERNEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "session_kernel.py")
 RESULT_MAX = 8 << 20  # one result line (value repr and traceback are capped well below this)

@@ -8,9 +8,13 @@ import os
 import resource
 import socket
 import sys
+from typing import TYPE_CHECKING, cast
 
 import leftovers
 import pid1
+
+if TYPE_CHECKING:
+    from types import FrameType
 
 SOURCE_MAX = 1 << 20  # bytes of a program the syntax check reads (the host bounds programs far below)
 CHECKER_GROWTH_KB = 4 << 10  # the syntax checker grown this much by a parse is replaced after it: the
@@ -64,7 +68,8 @@ def _compile_check(src: bytes, name: str) -> dict:
     the edge was a compile_error (tests/test_sandbox_checker_attacks.py). The limit is raised by
     the check's depth and CHECK_DEPTH_SLACK frames; a program past the run's edge then fails its
     run (a runtime_error), which no right answer is."""
-    limit, depth, frame = sys.getrecursionlimit(), 0, sys._getframe()
+    frame: FrameType | None = sys._getframe()
+    limit, depth = sys.getrecursionlimit(), 0
     while frame is not None:
         depth, frame = depth + 1, frame.f_back
     sys.setrecursionlimit(limit + depth + CHECK_DEPTH_SLACK)
@@ -132,7 +137,7 @@ class Checker:
         if not self.pid:
             self.start()
         try:
-            socket.send_fds(self.sock, [name.encode()[:255]], [fd])
+            socket.send_fds(cast(socket.socket, self.sock), [name.encode()[:255]], [fd])
             answer = pid1.recv_json(self.sock, CHECKER_WAIT_S)
         except (OSError, ValueError):  # it died or hung on this program's parse: the program's doing
             self.drop()
@@ -144,15 +149,16 @@ class Checker:
     def alive(self) -> bool:
         """False when it is gone (its end of the socket closed): found before a check, not during
         one, so an earlier job's doing never fails a later job's check."""
+        sock = cast(socket.socket, self.sock)  # there is one while there is a pid (start, drop)
         try:
-            self.sock.setblocking(False)
-            return self.sock.recv(1, socket.MSG_PEEK) != b""
+            sock.setblocking(False)
+            return sock.recv(1, socket.MSG_PEEK) != b""
         except BlockingIOError:
             return True
         except OSError:
             return False
         finally:
-            self.sock.setblocking(True)
+            sock.setblocking(True)
 
     def drop(self) -> None:
         """End it and reap it (our child), so that the reset finds no process left."""

@@ -10,9 +10,10 @@ import resource
 import socket
 import sys
 import time
+from typing import IO, Protocol, cast
 
-import program_limits
 import pid1
+import program_limits
 
 WARM_ENV = "SANDBOX_WARM"  # "1": start the warm interpreter (Warm; sandbox/backend.py sandbox_env)
 HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))  # the runner's own: every container-side program
@@ -118,7 +119,7 @@ class Warm:
         failed (it is then replaced; the caller execs instead)."""
         job = fork_request(kind, argv, cwd, env, pass_fds, cpu_s, fsize)
         try:
-            socket.send_fds(self.sock, [json.dumps(job).encode()], list(fds) + list(pass_fds))
+            socket.send_fds(cast(socket.socket, self.sock), [json.dumps(job).encode()], list(fds) + list(pass_fds))
             reply = pid1.recv_json(self.sock, 5.0)
             self.forks += 1
             return int(reply["pid"])
@@ -241,6 +242,7 @@ def keep_program(keeper: socket.socket, kept: list[int], cwd: str, env: dict, cp
         msg, fds, _, _ = socket.recv_fds(keeper, 256, KEEPER_FDS + 1)
     except OSError:
         return False
+    reply: dict[str, object]
     try:
         if not msg:
             return False
@@ -248,8 +250,9 @@ def keep_program(keeper: socket.socket, kept: list[int], cwd: str, env: dict, cp
             raise OSError("std streams and two channel ends" if WARM.ready else "no warm interpreter")
         ends = (fds[3], fds[4])  # their numbers in the forked process too (Warm.fork: pass)
         argv = ["python3", "-I", os.path.join(HARNESS_DIR, "serve.py"), str(ends[0]), str(ends[1])]
-        reply = {"pid": WARM.fork("serve", argv, cwd, env, fds[:3], ends, cpu_s, fsize)}
-        kept.append(reply["pid"])
+        pid = WARM.fork("serve", argv, cwd, env, fds[:3], ends, cpu_s, fsize)
+        reply = {"pid": pid}
+        kept.append(pid)
     except OSError as e:
         reply = {"error": f"{e}"[:200]}
     finally:
@@ -260,6 +263,16 @@ def keep_program(keeper: socket.socket, kept: list[int], cwd: str, env: dict, cp
     except OSError:
         return False
     return True
+
+
+class Started(Protocol):
+    """What run_exec uses of a started process: a Popen with all three streams piped, or a Forked."""
+
+    pid: int
+    returncode: int | None
+    stdin: IO[bytes]
+    stdout: IO[bytes]
+    stderr: IO[bytes]
 
 
 class Forked:

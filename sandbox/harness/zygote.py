@@ -3,7 +3,7 @@ as a fork of a process that has already imported what tests need, not as a new i
 (about 1 ms instead of 30-60). Standard library only.
 
 Two processes, both forked by the runner at container start, before it reads its first request
-(sandbox/harness/runner.py, start_mother), so neither ever held a request's data:
+(sandbox/harness/warm_keeper.py, Warm.start), so neither ever held a request's data:
 
 - the mother imports nothing and only forks zygotes (`spawn`), each with a fresh socket;
 - a zygote imports WARM, the judge and the wire, then only forks: it receives argv, cwd, env and
