@@ -387,21 +387,21 @@ sys.path.insert(0, os.path.abspath("sandbox/harness"))
 import warm_keeper as warm_side
 
 warm = warm_side.Warm()
-warm_keeper.start()
-mother = warm_keeper.mother_pid
+warm.start()
+mother = warm.mother_pid
 try:
-    assert warm_keeper.wait_ready(), warm_keeper.info()
-    first = warm_keeper.pid
-    warm_keeper.check()
-    assert (warm_keeper.pid, warm_keeper.replaced) == (first, 0)  # unchanged: kept
+    assert warm.wait_ready(), warm.info()
+    first = warm.pid
+    warm.check()
+    assert (warm.pid, warm.replaced) == (first, 0)  # unchanged: kept
     resource.prlimit(first, resource.RLIMIT_NOFILE, (77, 77))
-    warm_keeper.check()
-    assert warm_keeper.pid not in (0, first) and warm_keeper.replaced == 1 and warm_keeper.wait_ready()
+    warm.check()
+    assert warm.pid not in (0, first) and warm.replaced == 1 and warm.wait_ready()
     resource.prlimit(mother, resource.RLIMIT_NOFILE, (77, 77))
-    warm_keeper.check()
-    assert (warm_keeper.pid, warm_keeper.mother_pid, warm_keeper.broken) == (0, 0, True)
+    warm.check()
+    assert (warm.pid, warm.mother_pid, warm.broken) == (0, 0, True)
 finally:
-    warm_keeper.lose_mother()
+    warm.lose_mother()
     os.waitpid(mother, 0)  # our child: killed, reaped here
 print("checked")
 """
