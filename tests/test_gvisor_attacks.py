@@ -183,8 +183,8 @@ BURST = "import os, time\nx = bytearray({mb} << 20)\ny = bytearray(40 << 20)\nti
 
 def test_a_kill_for_a_run_that_went_over_its_limit_never_lands_on_the_next_job(grader):
     # the gVisor backend counts no Sentry heap: more room. Under runsc 290 MB was over the box's 352 MB only
-    # with the harness's old rest (runner.py compiled whole in PID 1, a second copy in the zygote: a 360 MB
-    # peak, measured); the split harness rests 17 MB lower (343 MB), so the burst is 20 MB larger
+    # with the harness's old rest (a 360 MB peak against the split harness's 343 MB, measured; a second copy of
+    # the runner in the zygote was 4 MB of it, the rest not traced), so the burst is 20 MB larger
     mb = 270 if grader.backend_name == "runsc" else 300
     for s in (0, 0, 0.01, 0.01, 0.02, 0.04, 0.3):
         over = grader.grade(_gtask(BURST.format(mb=mb, s=s), memory_limit_mb=256, time_limit_s=10))
