@@ -9,7 +9,7 @@ a fresh `python3 -I` program as on the exec path. Two kinds of test: CPU-bound (
 runc and (when the daemon has it) runsc. Each line prints serial / parallel seconds, the ratio
 parallel/serial (<1 is a gain) and the load average; serial and parallel run back to back in the
 same container, a fresh one per round. First, what is built, through the grader (two lines): the same
-accepting job scored "fraction" (its tests split across the pool's containers, job.split_plan)
+accepting job scored "fraction" (its tests split across the pool's containers, plan.split_plan)
 against "all" (one container, one test after another). Usage: python bench/fraction_parallel.py [--n 8] [--k 4] [--rounds 2]
 [--service-only]
 """
@@ -72,7 +72,7 @@ def measure(runtime: str, cpus: float, kind: str, n: int, k: int) -> dict:
 
 def service_split(kind: str, n: int) -> tuple[float, float]:
     """What is built, through the grader with its defaults (pool_size containers): the same
-    accepting job scored "fraction" (split across containers, job.split_plan) and "all" (no split:
+    accepting job scored "fraction" (split across containers, plan.split_plan) and "all" (no split:
     every test passes, so all of them run one after another in one container). Seconds each."""
     task = {"language": "python", "completion": PROGRAMS[kind], "compare": "tokens",
             "tests": [{"stdin": "", "expected_stdout": "0\n" if kind == "wait" else f"{sum(range(1_500_000))}\n"}] * n}

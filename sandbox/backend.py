@@ -88,7 +88,7 @@ def owner_alive(owner: str, started: str = "") -> bool | None:
 
 def sandbox_env(config: SandboxConfig, language: str) -> dict[str, str]:
     """The runner's environment: the clean one, the two uids it takes and whether it starts the warm
-    interpreter (Python only: sandbox/harness/runner.py, Warm)."""
+    interpreter (Python only: sandbox/harness/warm_keeper.py, Warm)."""
     return {**CONTAINER_ENV, "SANDBOX_IDS": f"{config.user}:{config.judge_uid}",
             "SANDBOX_WARM": "1" if config.warm_container(language) else "0"}
 
@@ -248,7 +248,7 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
             "/tmp": f"rw,noexec,{tmpfs_opts},size={config.tmp_tmpfs_mb}m,mode=1777",
         },
         # root with CAP_SETUID and CAP_SETGID only until the runner's first lines: it takes two
-        # non-root uids (the judge's and the program's) and drops both (sandbox/harness/runner.py)
+        # non-root uids (the judge's and the program's) and drops both (sandbox/harness/pid1.py)
         cap_drop=["ALL"], cap_add=["SETUID", "SETGID"], security_opt=["no-new-privileges"], user="0:0",
         pids_limit=config.pids_limit, mem_limit=f"{mem_mb}m", memswap_limit=f"{mem_mb}m",
         nano_cpus=int(config.container_cpus * 1e9), oom_score_adj=500,

@@ -2,7 +2,7 @@
 
 One attach connection per container, held for the container's life: a request costs a socket
 round trip (well under a millisecond) instead of a `docker exec` (50-150 ms here). Blocking
-calls: run them in a thread, never on the event loop. See sandbox/harness/runner.py for the protocol.
+calls: run them in a thread, never on the event loop. See sandbox/harness/job_protocol.py for the protocol.
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from .contract import MAX_TESTS, LanguageLimits, default_limits
 BACKENDS = ("docker", "gvisor", "userns")  # sandbox/backend.py, sandbox/gvisor.py and sandbox/userns.py
 
 
-CALL_CACHE_MAX_MB = 256  # the runner's own bound on what it keeps (sandbox/harness/runner.py STASH_MAX)
+CALL_CACHE_MAX_MB = 256  # the runner's own bound on what it keeps (sandbox/harness/job_protocol.py STASH_MAX)
 WARM_FORK = ("auto", "on", "off")
 GVISOR_PLATFORMS = ("auto", "systrap", "ptrace", "kvm")  # sandbox/runsc.py choose
 HOST_THREADS = 1024  # host_threads_per_sandbox: 14 sandboxes (2 per language) x 1024 under a pid_max of 32768 (docs/sandboxes.md "Sandbox backends")

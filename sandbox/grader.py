@@ -22,8 +22,8 @@ from .contract import CodeTask, sandbox_infra_error
 from .gvisor import GvisorBackend
 from .userns import UsernsBackend
 from .keys import reuse_key
-from .job import (InfraFailure, Plan, make_plan, merge_parts, new_job_dir, out_of_budget, reset_box, run_job,
-                  split_plan)
+from .job import merge_parts, out_of_budget, reset_box, run_job
+from .plan import InfraFailure, Plan, make_plan, new_job_dir, split_plan
 from .pool import Pool, arrival
 
 log = logging.getLogger(__name__)
@@ -234,7 +234,7 @@ class CodeGrader:
                           order: int, split: bool = True) -> dict:
         """Run a checked plan in a container, with one retry on a fresh one (see `grade`). `order`:
         its call's place in the queue; within a call, the job owed the most time goes first. A job
-        scored "fraction" on several stdin tests runs in parts, one per container (job.split_plan)."""
+        scored "fraction" on several stdin tests runs in parts, one per container (plan.split_plan)."""
         parts = split_plan(plan, self.config.pool_size) if split else [plan]
         if len(parts) > 1:
             runs = [asyncio.ensure_future(self._grade_plan(p, timeout_s, on_start, order, split=False)) for p in parts]

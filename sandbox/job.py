@@ -1,7 +1,7 @@
 """One job: one completion against all its tests, in one borrowed container.
 
-`make_plan` turns a task (a CodeTask, or a dict it decodes) into what to run (pure); `run_job` drives the runner through it
-(blocking: call it in a thread). Compile once, then each test in its own process under its
+`run_job` drives the runner through a plan (sandbox/plan.py make_plan: what to run, decided before a
+container is borrowed), blocking: call it in a thread. Compile once, then each test in its own process under its
 limits; per-test verdicts come from sandbox.checks. Expected outputs never enter the container
 while a program runs: a special checker's answer file is sent and written only after the program
 is dead, never kept in the runner's memory (the stash holds inputs, support files and the compiled
@@ -9,24 +9,19 @@ checker: bytes whose reading would win a program nothing).
 """
 from __future__ import annotations
 
-import ast
-import hashlib
 import json
-import operator
 import secrets
 import threading
-import weakref
 from collections import OrderedDict
-from collections.abc import Sequence
-from dataclasses import dataclass, field, fields, replace
 
 from . import checks, watchdog
 from .channel import ChannelError
 from .config import SandboxConfig
-from .contract import (BY_NAME, CODE_VERDICTS, EXTRACT_MAX, HOST_FAULTS, PASSING, CodeTask, CodeTest, code_outcome,
-                       test_result)
+from .contract import BY_NAME, CODE_VERDICTS, EXTRACT_MAX, HOST_FAULTS, PASSING, CodeTest, code_outcome, test_result
 from .keys import reuse_key
-from .languages import LANGUAGES, Language, fill, java_main_class
+from .languages import LANGUAGES
+from .plan import (CHECKER_COMPILE_S, EncodedTests, Held, InfraFailure, Plan, encoded_test, held, static_test_count,
+                   utf8_len)
 
 COMPILE_CAP = 64 << 10
 # Container-side programs: sandbox/harness/*.py, copied read-only into every image (sandbox/build.py).
@@ -34,312 +29,13 @@ HARNESS_DIR = "/opt/sandbox/harness"
 # How assert-style tests (test_code) run (docs/sandboxes.md "How assert-style tests are judged"): the tests
 # in a judge process, the program's functions called over the typed data channel (wire.py).
 JUDGE = f"{HARNESS_DIR}/judge.py"
-NAME_MAX = 255  # longest file name on Linux file systems
 JUDGE_START_S = 5.0  # CPU for the judge itself (interpreter, pytest import) on top of the tests' limits
 RESULTS_MAX = 4 << 20  # the judge's result lines, one per test
 # C++ checkers (docs/sandboxes.md "Code sandboxes"): compiled with the support files beside them, as the
 # testlib convention expects (`#include "testlib.h"`), then run from memory on each test.
 CHECKER_COMPILE = ["g++", "-O2", "-std=gnu++17", "-pipe", "-s", "-o", "checker", "checker.cpp"]  # -s: a smaller stash
-CHECKER_COMPILE_S = 30.0  # CPU seconds: testlib.h alone takes several at -O2
 MAX_CHECKER_BYTES = 32 << 20
 CHECKER_ARGS = ["input.txt", "output.txt", "answer.txt"]
-
-
-class InfraFailure(Exception):
-    """The sandbox failed (not the program): retry elsewhere, then report infra_error."""
-
-    def __init__(self, detail: str, retryable: bool = True) -> None:
-        super().__init__(detail)
-        self.retryable = retryable
-
-
-def new_job_dir() -> str:
-    """A fresh, unguessable name for one job's directory in its container (a retry or a split part gets its own)."""
-    return "j" + secrets.token_hex(8)
-
-
-@dataclass
-class Plan:
-    """Everything a job needs, decided before a container is borrowed."""
-
-    lang: Language
-    code: str
-    extracted_from: str
-    files: dict[str, bytes]
-    compile_argv: list[str] | None
-    run_argv: list[str]
-    tests: Sequence[tuple[bytes, bytes | None]]
-    test_code: str | None
-    judge: str
-    checker: str | None
-    compare: str
-    abs_tol: float
-    rel_tol: float
-    scoring: str
-    stop_first: bool  # stop at the first failing test: asked for, or implied by scoring "all" (make_plan)
-    time_limit_s: float
-    memory_mb: int
-    compile_time_s: float
-    compile_memory_mb: int
-    entry_point: str = ""
-    call_tests: list[dict] = field(default_factory=list)
-    test_framework: str = "assert"
-    support: dict[str, bytes] = field(default_factory=dict)  # the task's files: read-only for the program
-    input_file: str = ""
-    output_file: str = ""
-    checker_language: str = "python"
-    env: dict[str, str] = field(default_factory=dict)  # the language's own settings, compile and run
-    checker_exe: bytes | None = None  # the compiled C++ checker of this job
-    return_output: bool = False  # debugging (`verifier sandbox run`): heads of stdout/stderr per test
-    output_head_bytes: int = 4096  # how much of each the heads keep (the HTTP port's /run_code: all of stdout)
-    job_dir: str = field(default_factory=new_job_dir)
-    ran: bool = False  # the program has run in this attempt: a later spawn failure is its doing
-    building: bool = False  # its compile runs (a watchdog kill then is the compile's: sandbox/watchdog.py)
-    done: list[dict] = field(default_factory=list)  # per-test entries so far (kept if the budget runs out)
-    syntax: dict | None = None  # a Python program's syntax check, answered with its files (_files)
-
-    def wall(self, cpu_s: float, config: SandboxConfig) -> float:
-        return cpu_s * config.wall_factor + config.wall_extra_s
-
-    def budget_s(self, config: SandboxConfig) -> float:
-        """Outer wall-clock budget for the whole job, from its own limits (plus slack), at most
-        `config.max_job_s`: one job must not hold its container for hours."""
-        n = len(self.tests) + self.judged_tests()
-        per_test = self.wall(self.time_limit_s, config) + 0.5
-        if self.checker:
-            per_test += self.wall(config.checker_time_limit_s, config)
-        compile_s = self.wall(self.compile_time_s, config) + 5 if self.compile_argv else 2.0
-        if self.checker and self.checker_language == "cpp":
-            compile_s += self.wall(CHECKER_COMPILE_S, config) + 5
-        return min(compile_s + n * per_test + 15.0, config.max_job_s)
-
-
-    def share_key(self) -> bytes:
-        """What decides this job's verdict, as a reuse key (sandbox/keys.py: exact typed bytes, never
-        `==`): every field but the per-attempt and per-item ones (where the code came from in the
-        completion, the job dir, run state). Two plans with one key run the same program on the same
-        tests under the same limits, so one run answers both (issue 20: identical programs in a call
-        run once); call tests that differ only in `1` and `True`, `7` and `7.0` or a dict's order do
-        not (issue 29). The tests count by their digests (EncodedTests.__reuse_key__), hashed once
-        per server: call it off the event loop (CodeGrader.grade does, with make_plan)."""
-        return reuse_key("code-run", _KEY_FIELDS(self))
-
-    def judged_tests(self) -> int:
-        """How many tests the judge runs: each call test, each test function of a test file (as
-        written: parametrized ones count once), or the asserts as one."""
-        if self.call_tests:
-            return len(self.call_tests)
-        if self.test_framework != "assert":
-            return max(1, static_test_count(self.test_code or ""))
-        return 1 if self.test_code else 0
-
-    def uses_kinds(self) -> bool:
-        """Tests the judge runs with per-test results (kinds.py in the harness)."""
-        return bool(self.call_tests) or self.test_framework != "assert" or (
-            bool(self.entry_point) and bool(self.test_code))
-
-
-# Plan fields that do not change a verdict: where the code was found in the completion (kept per item),
-# the attempt's job dir and run state, the C++ checker compiled from `checker` (which is in the key).
-_PER_ITEM = frozenset(("extracted_from", "job_dir", "ran", "building", "done", "syntax", "checker_exe"))
-_KEY_FIELDS = operator.attrgetter(*(f.name for f in fields(Plan) if f.name not in _PER_ITEM))  # every other field
-
-
-def static_test_count(test_code: str) -> int:
-    """Test functions and methods the file defines (`test*`), read from its syntax on the host: a
-    framework that collects none where some are defined is the program's doing, not the task's."""
-    try:
-        tree = ast.parse(test_code)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return 0
-    return sum(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")
-               for n in ast.walk(tree))
-
-
-def _parses(source: str) -> bool:
-    try:
-        ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True
-
-
-def make_plan(task: dict | CodeTask, config: SandboxConfig) -> Plan | dict:
-    """Plan for a task, or a finished result dict when the program is to blame before it runs (no
-    code, too large). A CodeTask (what the service's front ends decoded) is taken as it is; a dict
-    (the sandbox's own API) is decoded here, once. Raises TaskError naming the field when the task
-    itself is invalid: the rules are the contract's (sandbox/contract.py CodeTask), the same on every path."""
-    if not isinstance(task, CodeTask):
-        task = CodeTask.from_dict(task, limits=config.limits)
-    lang_name = task.language
-    lang = LANGUAGES[lang_name]
-    if lang_name not in config.languages:
-        raise InfraFailure(f"language {lang_name!r} is not served (served: {', '.join(config.languages)})", retryable=False)
-    if task.as_given:  # Execute / /run_code: the program is the code sent (sandbox/contract.py CodeTask.as_given)
-        code, how = task.completion, ("raw" if task.completion.strip() else "none")
-    else:
-        code, how = checks.extract_code(task.completion, lang_name)
-    if how == "none":
-        return code_outcome("no_code", "no code found in the completion")
-    code_b = code.encode("utf-8", "surrogatepass")
-    if len(code_b) > config.max_code_bytes:  # the program's fault, like an oversized math answer: it scores 0
-        return _refused(code, how, f"program is {len(code_b)} bytes, over the {config.max_code_bytes}-byte limit")
-    limits = config.limits_for(lang_name)
-    time_limit = task.time_limit_s or limits.default_time_limit_s
-    memory = task.memory_limit_mb or limits.default_memory_limit_mb
-    main = java_main_class(code) if lang_name == "java" else ""
-    source = lang.source.format(main=main)
-    if len(source.encode()) > NAME_MAX:  # javac wants the file named after the class
-        return _refused(code, how, f"class name of {len(main)} characters is too long for a file name")
-    files = {source: code_b}
-    tests: Sequence[tuple[bytes, bytes | None]] = EncodedTests(task.tests)
-    if len(tests) > config.max_tests or len(task.call_tests) > config.max_tests:
-        raise InfraFailure(f"{len(tests)} tests, over max_tests={config.max_tests}", retryable=False)
-    if any(_utf8_len(t.stdin) > config.max_stdin_bytes for t in task.tests):
-        raise InfraFailure(f"a test's stdin is over max_stdin_bytes={config.max_stdin_bytes}", retryable=False)
-    if any(e is not None and _utf8_len(e) > config.output_limit_bytes for e in (t.expected_stdout for t in task.tests)):
-        raise InfraFailure(f"a test's expected output is over output_limit_bytes={config.output_limit_bytes}",
-                           retryable=False)  # no program could match it
-    if task.test_framework != "assert" and not _parses(task.test_code or ""):
-        return code_outcome("error", "test_code (the test file) is not valid Python", code[:EXTRACT_MAX], how)
-    if not tests and task.test_code is None and not task.call_tests:
-        tests = [(b"", None)]  # no tests: the program must run cleanly on empty input
-    compile_argv = fill(lang.compile, main=main, mem=memory) if lang.compile else None
-    return Plan(
-        lang=lang, code=code, extracted_from=how, files=files, compile_argv=compile_argv,
-        run_argv=fill(lang.run, main=main, mem=memory), tests=tests, test_code=task.test_code, judge=task.judge,
-        checker=task.checker, compare=task.compare, abs_tol=task.float_abs_tol, rel_tol=task.float_rel_tol,
-        # Under "all" the first failure already decides the score (0) and the verdict (its own), so
-        # the rest is not run: a program that hangs on every test holds its container one test's
-        # wall clock, not tests x wall clock, while other jobs wait for it (docs/sandboxes.md "Code sandboxes").
-        scoring=task.scoring, stop_first=task.stop_on_first_failure or task.scoring == "all",
-        time_limit_s=time_limit, memory_mb=memory,
-        compile_time_s=limits.compile_time_limit_s,
-        compile_memory_mb=max(limits.compile_memory_mb, memory) if lang.compile and lang.compile_memory else memory,
-        entry_point=task.entry_point, call_tests=[t.to_dict() for t in task.call_tests],
-        test_framework=task.test_framework, return_output=task.return_output,
-        output_head_bytes=min(task.output_head_bytes, config.output_limit_bytes),
-        support={k: v.encode("utf-8", "surrogatepass") for k, v in task.files.items()},
-        input_file=task.input_file, output_file=task.output_file, checker_language=task.checker_language,
-        env=dict(lang.env),
-    )
-
-
-class EncodedTests(Sequence):
-    """A task's tests as bytes, each encoded when its test runs. The server queues every code job of
-    a call at once (per-language queues, docs/sandboxes.md "Code sandboxes") and the tasks of a GRPO group share
-    one test set's strings: bytes copied per plan held tasks x set size (64 x 10 MB) while queued."""
-
-    def __init__(self, tests: Sequence[CodeTest], digests: Sequence[tuple[str, str | None]] = ()) -> None:
-        self._tests = tests
-        self._digests = digests  # per test (with_digests): its bytes then carry them (Held)
-
-    def __len__(self) -> int:
-        return len(self._tests)
-
-    def part(self, start: int, stop: int) -> EncodedTests:
-        """Tests start..stop, still encoded only when each runs (split_plan)."""
-        return EncodedTests(self._tests[start:stop], self._digests[start:stop])
-
-    def __reuse_key__(self) -> list[tuple[str, str | None]]:
-        """What a reuse key (Plan.share_key) reads of these tests: each test's input and answer
-        digests in order (an answer of None, compare nothing, is not an empty answer)."""
-        return [(din, dans) for _, din, dans in self.digests()]
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
-        t = self._tests[i]
-        stdin, expected = _encoded(t)
-        if not self._digests:
-            return stdin, expected
-        din, dans = self._digests[i]
-        return held(stdin, din), None if expected is None else held(expected, dans)
-
-    def with_digests(self, digests: Sequence[tuple[CodeTest, str, str | None]]) -> EncodedTests:
-        """These tests, their bytes tagged with their digests (what _stash put in the container)."""
-        return EncodedTests(self._tests, [(din, dans) for _, din, dans in digests])
-
-    def digests(self) -> list[tuple[CodeTest, str, str | None]]:
-        """Each test with the sha256 of its input and expected output (remembered per test object:
-        a GRPO group's jobs share them, so a test set is hashed once per server, not per job)."""
-        out = []
-        for t in self._tests:
-            exact = _exact(t)
-            d = _DIGESTS.get(t) if exact else None
-            if d is None:
-                stdin, expected = _encoded(t)
-                d = (_sha(stdin), None if expected is None else _sha(expected))
-                if exact:
-                    with _DIGESTS_LOCK:
-                        _DIGESTS[t] = d
-            out.append((t, *d))
-        return out
-
-
-def _exact(t: CodeTest) -> bool:
-    """Whether the memo may find `t` by equality: a CodeTest of plain str (or None) fields, whose
-    `==` is equality of their code points, exact as a reuse key must be (docs/service.md "Reuse
-    keys"); anything else (a str subclass from the sandbox's Python API) is hashed on its own."""
-    return type(t) is CodeTest and type(t.stdin) is str and (t.expected_stdout is None or type(t.expected_stdout) is str)
-
-
-# A memo, not a store: an entry lives as long as the first of equal tests it was made for
-_DIGESTS: weakref.WeakKeyDictionary[CodeTest, tuple[str, str | None]] = weakref.WeakKeyDictionary()
-_DIGESTS_LOCK = threading.Lock()
-
-
-def _encoded(t: CodeTest) -> tuple[bytes, bytes | None]:
-    return (t.stdin.encode("utf-8", "surrogatepass"),
-            None if t.expected_stdout is None else t.expected_stdout.encode("utf-8", "surrogatepass"))
-
-
-def _sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-class Held(bytes):
-    """Bytes of a task's test set with their sha256: a container whose runner holds them (Box.stash)
-    gets the digest instead of the bytes (_by_ref)."""
-
-    digest: str
-
-
-def held(data: bytes, digest: str | None = None) -> Held:
-    h = Held(data)
-    h.digest = digest or _sha(data)
-    return h
-
-
-def _utf8_len(text: str) -> int:
-    """Bytes of text in UTF-8 without keeping a copy (ASCII, the usual case, needs none at all)."""
-    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
-
-
-def _refused(code: str, how: str, detail: str) -> dict:
-    """A program the sandbox will not build: compile_error, its own fault (never infra_error)."""
-    return code_outcome("compile_error", detail, code[:EXTRACT_MAX], how)
-
-
-SPLIT_MIN_TESTS = 4  # fewer: a second container's job setup (files, syntax check, reset) costs more than it saves
-
-
-def split_plan(plan: Plan, parts: int) -> list[Plan]:
-    """The plan as up to `parts` plans of consecutive tests, to run in as many containers at once
-    (issue 20: under "fraction" every test runs, so a program that runs into the time limit on each
-    holds one container tests x wall clock; split, the batch's tail shrinks by the parts). Only
-    stdin tests of an interpreted program scored "fraction" without stopping at a failure: nothing
-    else in the job (a compile, a judge, a C++ checker's compile) is done once for all its tests.
-    [plan] when it does not qualify. merge_parts puts the results back together."""
-    n = len(plan.tests)
-    if (parts < 2 or n < SPLIT_MIN_TESTS or plan.scoring != "fraction" or plan.stop_first or plan.compile_argv
-            or plan.test_code is not None or plan.call_tests or not isinstance(plan.tests, EncodedTests)
-            or (plan.checker and plan.checker_language == "cpp")):
-        return [plan]
-    parts = min(parts, n // 2)
-    bounds = [n * i // parts for i in range(parts + 1)]
-    return [replace(plan, tests=plan.tests.part(a, b), job_dir=new_job_dir(), done=[])
-            for a, b in zip(bounds, bounds[1:])]
 
 
 def merge_parts(plan: Plan, results: list[dict]) -> dict:
@@ -411,7 +107,7 @@ def _exec(box, argv, plan: Plan, config: SandboxConfig, cpu_s: float, stdin: byt
           fd3: bool = False, rm_cwd: bool = False, fd3_max: int = 4096, put: dict[str, bytes] | None = None,
           fresh: list[str] | None = None, collect: tuple[str, int] | None = None, exe: bytes | None = None,
           scrub: bool = False, judge: bool = False) -> dict:
-    """One run in the runner (its protocol: sandbox/harness/runner.py); the facts, with the kept bytes as *_b.
+    """One run in the runner (its protocol: sandbox/harness/job_protocol.py); the facts, with the kept bytes as *_b.
     judge: argv is harness/judge.py, which keeps the judge's uid (the program's process it starts
     takes the program's)."""
     wall = plan.wall(cpu_s, config)
@@ -575,7 +271,7 @@ _Source = bytes | tuple[CodeTest, int]  # a blob, or a test and 0 (its input) or
 def _bytes_of(src: _Source) -> bytes:
     if isinstance(src, bytes):
         return src
-    stdin, expected = _encoded(src[0])
+    stdin, expected = encoded_test(src[0])
     return stdin if src[1] == 0 else expected or b""
 
 
@@ -589,7 +285,7 @@ def _test_set(plan: Plan) -> tuple[dict[str, int], dict[str, _Source], list[tupl
         blobs.append((plan.checker_exe.digest, len(plan.checker_exe), plan.checker_exe))
     digests = plan.tests.digests() if isinstance(plan.tests, EncodedTests) else []
     for t, din, dans in digests:
-        blobs.append((din, _utf8_len(t.stdin), (t, 0)))  # never an answer: module docstring
+        blobs.append((din, utf8_len(t.stdin), (t, 0)))  # never an answer: module docstring
     big = [(d, n, src) for d, n, src in blobs if n >= STASH_MIN]
     return {d: n for d, n, _ in big}, {d: src for d, _, src in big}, digests
 

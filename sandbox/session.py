@@ -89,7 +89,7 @@ class SessionBox:
             raise ChannelError(f"session start failed: {head.get('error')}")
 
     def reset(self) -> bool:
-        """End the session in place (sandbox/harness/runner.py's reset); True when the container is
+        """End the session in place (sandbox/harness/job_protocol.py's reset); True when the container is
         clean and its gVisor kernel kept none of the session's memory (Backend.at_rest)."""
         try:
             head, _ = self.channel.request({"op": "reset"}, timeout_s=30.0)

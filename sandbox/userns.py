@@ -618,7 +618,7 @@ def launch_spec(config: SandboxConfig, language: str, rootfs: str, stage: str, b
             "--bind", f"{stage}/work", "/work", "--bind", f"{stage}/tmp", "/tmp", "--bind", f"{stage}/shm", "/dev/shm",
             "--mqueue", "/dev/mqueue", "--tmpfs", "/sys", "--perms", "0755", "--dir", "/sys/fs",
             "--perms", "0755", "--dir", "/sys/fs/cgroup"]
-    for c, folder in cgroups.items():  # the runner's CPU clock and OOM counter (runner.py CPU_V1, OOM_FILE)
+    for c, folder in cgroups.items():  # the runner's CPU clock and OOM counter (harness/accounting.py CPU_V1, OOM_FILE)
         args += ["--ro-bind", folder, f"/sys/fs/cgroup/{c}" if c else "/sys/fs/cgroup"]
     args += ["--remount-ro", "/sys", "--chdir", "/work", "--clearenv"]
     for k, v in sandbox_env(config, language).items():

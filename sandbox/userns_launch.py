@@ -4,7 +4,7 @@ of bubblewrap (docs/sandboxes.md "Sandbox backends").
 
 Why a step of our own before bubblewrap: bubblewrap maps one uid into the user namespace it makes,
 and the runner needs three (root at start, then the judge's and the program's:
-sandbox/harness/runner.py drop_privileges). So this process makes the user and mount namespaces,
+sandbox/harness/pid1.py drop_privileges). So this process makes the user and mount namespaces,
 the server (outside, with CAP_SETUID) writes a range into its uid and gid maps (sandbox/userns.py),
 and this process then becomes the namespace's root and execs bubblewrap there, which makes the pid,
 ipc, uts, net and cgroup namespaces and the read-only root as a root user would.

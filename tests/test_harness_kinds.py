@@ -7,7 +7,8 @@ import sys
 import pytest
 
 from sandbox.build import HARNESS
-from sandbox.job import _judge_asserts, _result_lines, static_test_count
+from sandbox.job import _judge_asserts, _result_lines
+from sandbox.plan import static_test_count
 from sandbox.languages import LANGUAGES
 
 sys.path.insert(0, str(HARNESS))

@@ -26,7 +26,7 @@ import pytest
 
 from sandbox import SandboxConfig
 from sandbox.contract import MathTask
-from sandbox.job import make_plan
+from sandbox.plan import make_plan
 from sandbox.keys import canonical, reuse_key
 from verifier import math as vmath
 

@@ -13,7 +13,7 @@ import asyncio
 
 from sandbox import SandboxConfig
 from sandbox.contract import parse_task
-from sandbox.job import make_plan
+from sandbox.plan import make_plan
 
 
 class Text(str):

@@ -1,4 +1,4 @@
-"""The runner's reading of the host channel (sandbox/harness/runner.py Inbox): EAGAIN is not the end.
+"""The runner's reading of the host channel (sandbox/harness/framing.py Inbox): EAGAIN is not the end.
 
 gVisor can answer a blocking read of the host socket it hands the runner with EAGAIN (seen under
 `runsc --strace` while another sandbox was killed as this one started). Python's buffered reader
@@ -9,10 +9,14 @@ from __future__ import annotations
 import io
 import json
 import os
+import sys
 import threading
 import time
 
-from sandbox.harness import runner
+from sandbox.build import HARNESS
+
+sys.path.insert(0, str(HARNESS))
+import framing  # noqa: E402
 
 
 def _late_writer(fd: int, chunks: list[bytes]) -> threading.Thread:
@@ -36,11 +40,11 @@ def test_a_message_that_arrives_after_eagain_is_read_whole():
     r, w = _nonblocking_pipe()
     head = json.dumps({"op": "files", "blobs": [["a", 5]]}).encode() + b"\n"
     t = _late_writer(w, [head[:7], head[7:], b"hel", b"lo"])
-    inbox = runner.Inbox(r)
+    inbox = framing.Inbox(r)
     try:
-        assert runner.read_message(inbox) == ({"op": "files", "blobs": [["a", 5]]}, {"a": b"hello"})
+        assert framing.read_message(inbox) == ({"op": "files", "blobs": [["a", 5]]}, {"a": b"hello"})
         assert inbox.stalls > 0  # it met EAGAIN and waited
-        assert runner.read_message(inbox) is None  # the writer closed: the real end
+        assert framing.read_message(inbox) is None  # the writer closed: the real end
     finally:
         t.join()
         os.close(r)
@@ -51,7 +55,7 @@ def test_the_buffered_reader_took_eagain_for_the_end():
     r, w = _nonblocking_pipe()
     t = _late_writer(w, [b'{"op":"ping","blobs":[]}\n'])
     try:
-        assert runner.read_message(io.BufferedReader(io.FileIO(r, closefd=False))) is None
+        assert framing.read_message(io.BufferedReader(io.FileIO(r, closefd=False))) is None
     finally:
         t.join()
         os.close(r)
@@ -71,12 +75,12 @@ def test_a_reply_written_into_a_full_channel_arrives_whole():
     reader = threading.Thread(target=read_later)
     reader.start()
     try:
-        before = runner.INBOX.stalls
-        runner.write_message(out, {"ok": True}, {"x": data})
+        before = framing.INBOX.stalls
+        framing.write_message(out, {"ok": True}, {"x": data})
         out.close()
         reader.join()
         line, _, rest = bytes(got).partition(b"\n")
         assert json.loads(line) == {"ok": True, "blobs": [["x", len(data)]]} and rest == data
-        assert runner.INBOX.stalls == before  # backpressure, not a stalled channel: the box stays (runner.write_all)
+        assert framing.INBOX.stalls == before  # backpressure, not a stalled channel: the box stays (framing.write_all)
     finally:
         os.close(r)

@@ -7,7 +7,7 @@ import pytest
 
 from sandbox.checks import compare, extract_code, non_finite, overall, run_verdict, score
 from sandbox.config import SandboxConfig
-from sandbox.job import InfraFailure, Plan, make_plan
+from sandbox.plan import InfraFailure, Plan, make_plan
 from sandbox.contract import TaskError
 from sandbox.languages import LANGUAGES, java_main_class
 

@@ -12,7 +12,7 @@ import docker
 import pytest
 
 from sandbox import SandboxConfig
-from sandbox.job import Plan, make_plan
+from sandbox.plan import Plan, make_plan
 from sandbox.sync import SyncGrader
 from tests.helpers import GVISOR_KERNEL, TMPFS_INODES_BUG, known_bug
 
@@ -296,7 +296,8 @@ def test_a_sandbox_that_dies_mid_job_says_how_in_its_infra_error(any_grader):
     says how it ended (Backend.death_note): a CI run once saw "runner channel closed (sandbox gone?)"
     for a program's own failure and nothing more to tell a crash from a kill."""
     from sandbox.gvisor import Sandbox
-    from sandbox.job import InfraFailure, run_job
+    from sandbox.job import run_job
+    from sandbox.plan import InfraFailure
     from sandbox.userns import Sandbox as UsernsSandbox
 
     g = any_grader.grader

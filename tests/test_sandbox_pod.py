@@ -28,7 +28,7 @@ import yaml
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from sandbox import SandboxConfig
-from sandbox.job import make_plan
+from sandbox.plan import make_plan
 from verifier.formats import detect, to_task
 
 pytestmark = pytest.mark.docker

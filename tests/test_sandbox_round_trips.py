@@ -1,17 +1,21 @@
 """Real containers: the runner round trips of one job (docs/benchmarks.md "Where a trivial /run_code
 request's time goes"). A Python program's syntax check rides with its files, and its verdict is the
 same as when it had a round trip of its own. The check runs in the runner's syntax checker
-(sandbox/harness/runner.py Checker), a process no program can reach."""
+(sandbox/harness/syntax_check.py Checker), a process no program can reach."""
 from __future__ import annotations
 
+import sys
 import threading
 import time
 
 import pytest
 
+from sandbox.build import HARNESS
 from sandbox.channel import Channel
-from sandbox.harness.runner import CHECKER_GROWTH_KB
 from tests.helpers import BACKENDS, GVISOR_KERNEL, backend_of, one_sandbox
+
+sys.path.insert(0, str(HARNESS))
+from syntax_check import CHECKER_GROWTH_KB  # noqa: E402
 
 pytestmark = pytest.mark.docker
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from sandbox import SandboxConfig
-from sandbox.job import make_plan
+from sandbox.plan import make_plan
 
 CODE = "a, b = map(int, input().split())\nprint(a + b)\n"
 TESTS = [{"stdin": "1 2\n", "expected_stdout": "3\n"}, {"stdin": "5 5\n", "expected_stdout": "10\n"}]
@@ -104,7 +104,7 @@ SIX = [{"stdin": f"{i} {i}\n", "expected_stdout": f"{2 * i}\n"} for i in range(6
 
 
 def test_only_fraction_stdin_jobs_of_interpreted_programs_are_split():
-    from sandbox.job import split_plan
+    from sandbox.plan import split_plan
 
     def parts(**change) -> list:
         return split_plan(make_plan({**BASE, "tests": SIX, "scoring": "fraction", **change}, SandboxConfig()), 2)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox import SandboxConfig, job
+from sandbox import SandboxConfig, job, plan
 from sandbox.channel import Channel
 from sandbox.sync import SyncGrader
 
@@ -278,12 +278,12 @@ def test_a_jobs_tests_keep_their_digests_when_an_equal_tasks_tests_are_gone():
     from sandbox.contract import CodeTest
 
     stdin, expected = "1 2\n" + "#" * 1000, "3\n" + "0" * 1000
-    first = job.EncodedTests([CodeTest(stdin, expected)])
+    first = plan.EncodedTests([CodeTest(stdin, expected)])
     first.digests()
-    second = job.EncodedTests([CodeTest(stdin, expected)])
+    second = plan.EncodedTests([CodeTest(stdin, expected)])
     tagged = second.with_digests(second.digests())
     del first
     gc.collect()
     got = tagged[0]
-    assert isinstance(got[0], job.Held) and got[0].digest == job._sha(stdin.encode())
-    assert isinstance(got[1], job.Held) and got[1].digest == job._sha(expected.encode())
+    assert isinstance(got[0], plan.Held) and got[0].digest == plan._sha(stdin.encode())
+    assert isinstance(got[1], plan.Held) and got[1].digest == plan._sha(expected.encode())

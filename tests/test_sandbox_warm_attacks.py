@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 
 import pytest
 
-from sandbox.harness.runner import WARM_FORKS_MAX
+from sandbox.build import HARNESS
 from sandbox.sync import SyncGrader
 from tests.helpers import GVISOR_KERNEL, sandbox_config
 from tests.test_sandbox_warm import SCAN, outputs, py
+
+sys.path.insert(0, str(HARNESS))
+from warm_keeper import WARM_FORKS_MAX  # noqa: E402
 
 pytestmark = pytest.mark.docker
 
@@ -378,10 +382,11 @@ def test_a_judged_program_cannot_reach_its_warm_judge(any_grader):
 
 
 CHANGED_WARM = """
-import os, resource
-from sandbox.harness import runner
+import os, resource, sys
+sys.path.insert(0, os.path.abspath("sandbox/harness"))
+import warm_keeper as warm_side
 
-warm = runner.Warm()
+warm = warm_side.Warm()
 warm.start()
 mother = warm.mother_pid
 try:

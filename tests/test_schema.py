@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.job import make_plan
+from sandbox.plan import make_plan
 from sandbox.config import SandboxConfig
 from sandbox.contract import VERDICTS, LanguageLimits, Limits, TaskError, parse_task
 from verifier.schema import (default_languages, result_from_proto, result_to_proto, task_from_proto, task_to_proto,

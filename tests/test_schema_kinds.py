@@ -7,7 +7,7 @@ import json
 import pytest
 
 from sandbox.config import SandboxConfig
-from sandbox.job import make_plan
+from sandbox.plan import make_plan
 from sandbox.contract import Limits, TaskError, parse_task
 from verifier.schema import (result_from_proto, result_to_proto, task_from_proto, task_to_proto,
                              validate_tasks)

@@ -231,7 +231,7 @@ def test_an_expected_output_no_program_could_print_is_the_datasets_error_not_the
     """An expected output over the sandbox's stdout cap could only ever get output_limit: answered
     infra_error (retryable False) naming the limit, never a verdict against the program."""
     from sandbox.config import SandboxConfig
-    from sandbox.job import InfraFailure, make_plan
+    from sandbox.plan import InfraFailure, make_plan
 
     task = code("big", cases(("1\n", "a" * 101 + "\n")), "```python\nprint('a' * 101)\n```")
     with pytest.raises(InfraFailure, match="expected output is over output_limit_bytes=100") as err:

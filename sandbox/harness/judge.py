@@ -1,9 +1,9 @@
 """The judge of assert-style tests (test_code): trusted, in its own process (docs/sandboxes.md "How
 assert-style tests are judged"). Standard library only; runs as `python3 -I judge.py` in the job dir
-(started by the runner as a fork of itself: sandbox/harness/runner.py, fork_judge).
+(started by the runner as a fork of itself: sandbox/harness/job_protocol.py, fork_judge).
 
 Before it reads anything, the judge sets its saved uid to its real uid, the judge's (the runner
-started it with the program's uid as effective uid only: sandbox/harness/runner.py), makes itself
+started it with the program's uid as effective uid only: sandbox/harness/pid1.py), makes itself
 non-dumpable, and starts the program's process: a new interpreter, never a fork (the judge is a
 fork of the runner, whose memory holds the job's request: start_program). It takes the program's
 uid for all three (so it can signal, prlimit or ptrace no process of the judge's uid), holds no fd
@@ -118,7 +118,7 @@ def undumpable() -> None:
 
 
 def channel() -> tuple[int, int]:
-    """(read end, write end) of a socket pair where a pipe would do, as sandbox/harness/runner.py's channel():
+    """(read end, write end) of a socket pair where a pipe would do, as sandbox/harness/pid1.py's channel():
     under gVisor a program could reopen the judge's end of a pipe through /proc/<pid>/fd; a socket
     cannot be reopened by path (docs/sandboxes.md "Sandbox backends")."""
     r, w = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -127,7 +127,7 @@ def channel() -> tuple[int, int]:
     return r.detach(), w.detach()
 
 
-KEEPER: list = []  # the runner's keeper socket under warm mode (KEEPER_FD: sandbox/harness/runner.py keep_program)
+KEEPER: list = []  # the runner's keeper socket under warm mode (KEEPER_FD: sandbox/harness/warm_keeper.py keep_program)
 
 
 def start_program() -> tuple[int, int, int]:
@@ -157,7 +157,7 @@ def start_program() -> tuple[int, int, int]:
 
 def warm_program(to_r: int, from_w: int) -> int:
     """Under warm mode, the pid of a program process the runner forked from the zygote with /dev/null,
-    our stdout and stderr, and the two channel ends (sandbox/harness/runner.py keep_program); 0 otherwise.
+    our stdout and stderr, and the two channel ends (sandbox/harness/warm_keeper.py keep_program); 0 otherwise.
     It is the runner's child, not ours: reap() waits for it."""
     if not KEEPER:
         return 0

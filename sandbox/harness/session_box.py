@@ -1,11 +1,11 @@
 """PID 1 of a session container (docs/sessions.md "Sessions"). Standard library only.
 
 A session owns one container; this supervisor runs its persistent interpreter (session_kernel.py)
-as a child and talks to the host with the runner's framing (sandbox/harness/runner.py: one JSON header
+as a child and talks to the host with the runner's framing (sandbox/harness/framing.py: one JSON header
 line, then the raw blobs it names). It starts as root with CAP_SETUID and CAP_SETGID only and takes
-the runner's two uids before anything else (runner.drop_privileges: real and saved uid the judge's,
+the runner's two uids before anything else (pid1.harden: real and saved uid the judge's,
 effective uid the program's, no capability left); the interpreter and every process of a cell run
-as the program's uid alone (runner.apply_limits). So no cell can signal, prlimit or ptrace this
+as the program's uid alone (program_limits.apply). So no cell can signal, prlimit or ptrace this
 process, and the host channel (Docker's attach FIFOs, opened for root before PID 1 starts) is not
 the cells' to open, even under gVisor, whose /proc opens another process's fds by the file's owner
 (docs/architecture.md "Sessions"). Only this process writes to the host: it is non-dumpable
@@ -35,7 +35,7 @@ Requests:
     {"op": "read", "path": NAME, "max": N}
         a regular file below /work (no symlinks), at most N bytes.
     {"op": "reset"}
-        the session is over: the runner's reset (sandbox/harness/runner.py: every other process killed,
+        the session is over: the runner's reset (sandbox/harness/job_protocol.py: every other process killed,
         /work /tmp /dev/shm /dev/mqueue wiped, SysV IPC removed, PID 1 untampered), so the
         container can serve a later session as the grading pool's serve later jobs.
 """
@@ -44,7 +44,6 @@ from __future__ import annotations
 import json
 import os
 import selectors
-import signal
 import stat
 import subprocess
 import sys
@@ -53,7 +52,11 @@ import time
 from collections.abc import Callable
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the runner's helpers (-I leaves the script's dir off the path)
-import runner  # noqa: E402
+import accounting  # noqa: E402
+import framing  # noqa: E402
+import job_protocol  # noqa: E402
+import pid1  # noqa: E402
+import program_limits  # noqa: E402
 
 KERNEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "session_kernel.py")
 RESULT_MAX = 8 << 20  # one result line (value repr and traceback are capped well below this)
@@ -61,25 +64,25 @@ FSIZE_MAX = 64 << 20
 
 
 class Kernel:
-    """The interpreter child and the four socket pairs (runner.channel: never a pipe, module
+    """The interpreter child and the four socket pairs (pid1.channel: never a pipe, module
     docstring) that are all it shares with us."""
 
     def __init__(self) -> None:
-        req_k, self.req = runner.channel()
-        self.res, res_k = runner.channel()
-        self.out, out_k = runner.channel()
-        self.err, err_k = runner.channel()
+        req_k, self.req = pid1.channel()
+        self.res, res_k = pid1.channel()
+        self.out, out_k = pid1.channel()
+        self.err, err_k = pid1.channel()
         self.fds = (self.req, self.res, self.out, self.err)
         for fd in self.fds:
             os.set_blocking(fd, False)
 
         def child() -> None:
-            runner.apply_limits(runner.APART, None, FSIZE_MAX)  # the program's uid for all three
+            program_limits.apply(program_limits.spec(pid1.APART, False, None, FSIZE_MAX))  # the program's uid for all three
 
         try:
             self.proc = subprocess.Popen(
                 [sys.executable, "-I", KERNEL, str(req_k), str(res_k)], stdin=subprocess.DEVNULL, stdout=out_k,
-                stderr=err_k, pass_fds=(req_k, res_k), cwd=runner.WORK, env=dict(runner.BASE_ENV),
+                stderr=err_k, pass_fds=(req_k, res_k), cwd=pid1.WORK, env=dict(job_protocol.BASE_ENV),
                 start_new_session=True, preexec_fn=child)
         except BaseException:
             self.close()
@@ -104,16 +107,16 @@ DRAIN_MAX = 4 << 20
 def session_cpu_s() -> float:
     """CPU seconds used by every process of the session but this one, where a cgroup clock is
     readable: the container's less our own (cpu_since)."""
-    return (runner.cgroup_cpu_s() or 0.0) - runner.self_cpu_s()
+    return (accounting.cgroup_cpu_s() or 0.0) - accounting.self_cpu_s()
 
 
 def cpu_since() -> Callable[[], float]:
     """A clock of the CPU every process of the session but this one uses from now on: the
-    container's cgroup clock less our own, or where there is none (gVisor) runner.TaskClock, which
+    container's cgroup clock less our own, or where there is none (gVisor) accounting.TaskClock, which
     counts every task, orphans and children the kernel reaps itself included (docs/sandboxes.md
     "CPU time without a cgroup"; the /proc sum alone lost those)."""
-    if runner.cgroup_cpu_s() is None:
-        return runner.TaskClock(set()).used
+    if accounting.cgroup_cpu_s() is None:
+        return accounting.TaskClock(set()).used
     cpu0 = session_cpu_s()
     return lambda: session_cpu_s() - cpu0
 
@@ -152,7 +155,7 @@ def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]
                                      "value_max": int(head["value_max"])}).encode() + b"\n")
     out, err = Capture(int(head["out_max"])), Capture(int(head["err_max"]))
     res = bytearray()
-    cell_cpu, oom0, t0 = cpu_since(), runner.oom_kills(), time.monotonic()
+    cell_cpu, oom0, t0 = cpu_since(), accounting.oom_kills(), time.monotonic()
     sel = selectors.DefaultSelector()
     sel.register(k.out, selectors.EVENT_READ, out)
     sel.register(k.err, selectors.EVENT_READ, err)
@@ -161,7 +164,7 @@ def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]
     result, why = None, ""
     try:
         while result is None:
-            for key, _ in sel.select(timeout=runner.POLL_S):
+            for key, _ in sel.select(timeout=accounting.POLL_S):
                 if key.data is None:
                     try:
                         pending = pending[os.write(k.req, pending):]
@@ -216,7 +219,7 @@ def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]
              "stderr_bytes": err.total}
     blobs = {"stdout": bytes(out.data), "stderr": bytes(err.data)}
     if result is None:
-        if runner.oom_kills() > oom0:
+        if accounting.oom_kills() > oom0:
             why = "memory_limit: the session went over its memory limit"
         status, _, detail = why.partition(": ")
         return {**facts, "status": status, "detail": detail, "lost": True}, blobs
@@ -245,7 +248,7 @@ def write_files(head: dict, blobs: dict[str, bytes]) -> None:
     for name in head.get("files", []):
         if "/" in name or name in ("", ".", ".."):
             raise ValueError(f"bad file name {name!r}")
-        fd = os.open(os.path.join(runner.WORK, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        fd = os.open(os.path.join(pid1.WORK, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         with os.fdopen(fd, "wb") as f:
             f.write(blobs.get(f"file:{name}", b""))
 
@@ -255,7 +258,7 @@ def read_file(head: dict) -> tuple[dict, dict[str, bytes]]:
     parts = [p for p in str(head.get("path", "")).split("/") if p not in ("", ".")]
     if not parts or ".." in parts:
         return {"ok": False, "detail": "path must name a file below the working dir, without '..'"}, {}
-    fd = os.open(runner.WORK, os.O_RDONLY | os.O_DIRECTORY)
+    fd = os.open(pid1.WORK, os.O_RDONLY | os.O_DIRECTORY)
     try:
         for i, part in enumerate(parts):
             last = i == len(parts) - 1
@@ -294,7 +297,7 @@ class Box:
 
     def end(self, why: str) -> None:
         """Kill the interpreter and everything it started; later cells answer "lost" with `why`."""
-        runner.kill_all_others()
+        job_protocol.kill_all_others()
         if self.kernel is not None:
             self.kernel.close()
         self.kernel, self.lost, self.idle_cpu = None, why, None
@@ -322,25 +325,19 @@ def watch_idle(box: Box) -> None:
 
 
 def main() -> None:
-    runner.APART = runner.drop_privileges()  # before reading anything (module docstring)
-    runner.make_undumpable()
-    runner.deny_io_uring()
-    runner.deny_mq_open()
-    for sig in runner.HANDLED_SIGNALS:
-        signal.signal(sig, signal.SIG_IGN)
-    os.umask(0o077)
-    runner.START_STATE, runner.START_RSS_KB = runner.supervisor_state(), runner.rss_kb()  # what reset checks
-    inp, outp = runner.INBOX, sys.stdout.buffer  # EAGAIN-safe (runner.Inbox)
+    pid1.harden()  # before reading anything (module docstring)
+    job_protocol.note_start()  # what reset checks
+    inp, outp = framing.INBOX, sys.stdout.buffer  # EAGAIN-safe (framing.Inbox)
     box = Box()
     threading.Thread(target=watch_idle, args=(box,), daemon=True, name="idle-watch").start()
     while True:
-        msg = runner.read_message(inp)
+        msg = framing.read_message(inp)
         if msg is None:
             return
         head, blobs = msg
         with box.lock:
             reply = serve(box, head, blobs)
-        runner.write_message(outp, *reply)
+        framing.write_message(outp, *reply)
 
 
 def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:
@@ -348,7 +345,7 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
     op = head.get("op")
     try:
         if op == "ping":
-            return {"ok": True, "pid": os.getpid(), "apart": runner.APART}, {}
+            return {"ok": True, "pid": os.getpid(), "apart": pid1.APART}, {}
         if op == "start":
             if box.kernel is not None:
                 raise ValueError("the session is already started")
@@ -370,7 +367,7 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
         if op == "read":
             return read_file(head)
         if op == "reset":
-            reply = runner.reset(), {}
+            reply = job_protocol.reset(), {}
             if box.kernel is not None:
                 box.kernel.close()
             box.kernel, box.lost, box.idle_cpu = None, "", None

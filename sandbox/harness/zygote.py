@@ -3,7 +3,7 @@ as a fork of a process that has already imported what tests need, not as a new i
 (about 1 ms instead of 30-60). Standard library only.
 
 Two processes, both forked by the runner at container start, before it reads its first request
-(sandbox/harness/runner.py, start_mother), so neither ever held a request's data:
+(sandbox/harness/warm_keeper.py, Warm.start), so neither ever held a request's data:
 
 - the mother imports nothing and only forks zygotes (`spawn`), each with a fresh socket;
 - a zygote imports WARM, the judge and the wire, then only forks: it receives argv, cwd, env and
@@ -32,6 +32,8 @@ import socket
 import sys
 import types
 
+import program_limits
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 # What programs and tests commonly import (and the judge's own imports): a forked process finds
 # them loaded. numpy, pandas, pytest are not: bench/code_throughput.py measured their import at
@@ -42,7 +44,9 @@ WARM = ("typing", "collections", "collections.abc", "itertools", "math", "cmath"
         "io", "textwrap", "queue", "struct", "hashlib", "base64", "abc", "contextlib", "numbers",
         "inspect", "importlib", "select", "subprocess", "ctypes", "threading", "atexit", "locale",
         "tempfile", "pickle", "types")
-HARNESS = ("judge", "kinds", "serve", "wire", "wire_rich", "zygote", "runner")  # never in a program's sys.modules
+# Never in a program's sys.modules: every module of the harness (the runner's own among them, which
+# the mother and so each zygote inherit from PID 1), named by its files, so a new one is never left out
+HARNESS = tuple(sorted(name[:-3] for name in os.listdir(HERE) if name.endswith(".py") and name != "__init__.py"))
 SERVE: list = []  # serve.py's module, imported by warm_up (become_serve)
 MAX_MSG = 1 << 16
 MAX_FDS = 8
@@ -123,9 +127,8 @@ def warm_up() -> None:
             importlib.import_module(name)
         except ImportError:
             pass
-    sys.path.insert(0, HERE)  # the runner's too: apply_limits, one home for both paths
+    sys.path.insert(0, HERE)
     import judge  # noqa: F401
-    import runner  # noqa: F401
     import serve
     SERVE.append(serve)
     while HERE in sys.path:
@@ -383,7 +386,7 @@ def become(job: dict, fds: list[int]) -> None:
     os.setsid()
     kind = job.get("kind")
     judge = kind == "judge"
-    sys.modules["runner"].apply_limits(bool(job.get("apart")) and not judge, int(job["cpu_hard"]), int(job["fsize"]))
+    program_limits.apply(job["limits"])  # the spec the runner made as for an exec (warm_keeper.py fork_request)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # as a fresh interpreter has them
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)

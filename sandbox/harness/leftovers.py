@@ -1,0 +1,230 @@
+"""What a job leaves behind (docs/sandboxes.md "What a job leaves behind"): the files in /work, /tmp,
+/dev/shm and /dev/mqueue, the directories' own attributes, SysV IPC objects and bound sockets, each
+listed and wiped by PID 1 once no process of the program is left, or reported so that the box is
+replaced. Standard library only."""
+from __future__ import annotations
+
+import ctypes
+import os
+import stat
+
+import pid1
+
+WIPE_DIRS = ("/work", "/tmp", "/dev/shm", "/dev/mqueue")
+
+
+def restore_modes(cwd: str) -> None:
+    """Give /work and the job dir back their mode (the program may have chmod-ed them; we own
+    them): its next test or the checker then starts, and only its own output judges it."""
+    for d in (pid1.WORK, cwd):
+        try:
+            os.chmod(d, 0o700, follow_symlinks=False)
+        except (OSError, NotImplementedError):  # a link in its place: Linux cannot chmod one (Python raises
+            pass                                # NotImplementedError), and what it points to is the program's
+
+
+def remove_dir(d: str) -> bool:
+    """Delete d and everything in it; True when it is gone."""
+    if not os.path.lexists(d):
+        return True
+    wipe(d)
+    try:
+        os.rmdir(d)
+    except OSError:
+        return not os.path.lexists(d)
+    return True
+
+
+def safe_name(name: str) -> str:
+    if not name or "/" in name or name in (".", "..") or "\0" in name:
+        raise ValueError(f"bad file name {name!r}")
+    return name
+
+
+def wipe(path: str) -> None:
+    """Delete everything under path, first making every directory writable (the program may
+    have chmod-ed them; it runs as our effective uid, so we own them). Iterative, one directory at a time
+    by chdir: a program's tree thousands of levels deep (one inode each) neither recurses past
+    Python's limit (os.walk, shutil.rmtree: RecursionError, once infra_error) nor builds paths
+    past PATH_MAX. Only ever called when no process of the program is left to move things."""
+    names: list[str] = []  # the directories we are in below path
+    stuck: set[tuple[int, int]] = set()  # directories that could not be emptied: never re-entered
+    try:
+        if not stat.S_ISDIR(os.lstat(path).st_mode):
+            return
+        try:
+            os.chmod(path, 0o700, follow_symlinks=False)
+        except (OSError, NotImplementedError):
+            pass  # not ours (/tmp is root's, mode 1777): writable as it is
+        os.chdir(path)
+    except OSError:
+        return  # the caller sees what is left
+    try:
+        while True:
+            sub = _empty_files_find_dir(stuck)
+            if sub is not None:
+                try:
+                    os.chmod(sub, 0o700, follow_symlinks=False)
+                    os.chdir(sub)
+                    names.append(sub)
+                    continue
+                except (OSError, NotImplementedError):
+                    stuck.add(_dev_ino(sub))
+                    continue
+            if not names:
+                return
+            here = _dev_ino(".")
+            os.chdir("..")
+            try:
+                os.rmdir(names.pop())
+            except OSError:
+                stuck.add(here)
+    finally:
+        os.chdir("/")
+
+
+def _dev_ino(name: str) -> tuple[int, int]:
+    try:
+        st = os.lstat(name)
+    except OSError:
+        return -1, -1
+    return st.st_dev, st.st_ino
+
+
+def _empty_files_find_dir(stuck: set[tuple[int, int]]) -> str | None:
+    """Unlink every non-directory in the current dir; return a subdirectory to descend into (None:
+    none left but those already found stuck, or the dir cannot be read: the caller sees what is left)."""
+    try:
+        it = os.scandir(".")
+    except OSError:
+        return None
+    with it:
+        for e in it:
+            try:
+                if e.is_dir(follow_symlinks=False):
+                    st = e.stat(follow_symlinks=False)
+                    if (st.st_dev, st.st_ino) not in stuck:
+                        return e.name
+                else:
+                    os.unlink(e.name)
+            except OSError:
+                pass
+    return None
+
+
+def sysv_ipc() -> list[tuple[str, int]]:
+    """SysV shared memory, queues and semaphores of the container's IPC namespace: they outlive
+    their processes, so a program could pass data or hold memory across jobs. Listed by
+    /proc/sysvipc, or where there is none (gVisor: red team of issue 22) by the kernel's own
+    index (SHM_INFO then SHM_STAT per slot, and the same for queues and semaphores)."""
+    found = []
+    for kind in ("shm", "msg", "sem"):
+        try:
+            with open(f"/proc/sysvipc/{kind}", "rb") as f:
+                found += [(kind, int(line.split()[1])) for line in f.readlines()[1:] if line.strip()]
+        except FileNotFoundError:
+            found += sysv_by_index(kind)
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+# INFO and STAT commands of shmctl, msgctl and semctl, and which int of the INFO struct counts the
+# objects in use (shm_info.used_ids, msginfo.msgpool, seminfo.semusz): linux/shm.h, msg.h, sem.h
+SYSV_CMDS = {"shm": (14, 13, 0), "msg": (12, 11, 0), "sem": (19, 18, 7)}
+SYSV_MAX_SLOTS = 1 << 15  # above any kernel's SHMMNI / MSGMNI / SEMMNI (32768)
+
+
+def sysv_by_index(kind: str) -> list[tuple[str, int]]:
+    """One kind's SysV objects, slot by slot up to the highest in use; one (kind, -1) per object in
+    use that no slot named (gVisor's STAT does not name every one): the reset then cannot remove it
+    and reports it, so the container is replaced rather than passing it on."""
+    info, stat_cmd, count_at = SYSV_CMDS[kind]
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        buf = ctypes.create_string_buffer(512)  # larger than struct shm_info / msginfo / seminfo and the *_ds
+        ctl = {"shm": lambda i, c: libc.shmctl(i, c, buf), "msg": lambda i, c: libc.msgctl(i, c, buf),
+               "sem": lambda i, c: libc.semctl(i, 0, c, buf)}[kind]
+        top = ctl(0, info)
+        in_use = ctypes.c_int.from_buffer(buf, 4 * count_at).value if top >= 0 else 0
+        ids = [i for i in (ctl(slot, stat_cmd) for slot in range(min(top + 1, SYSV_MAX_SLOTS))) if i >= 0]
+        return [(kind, i) for i in ids] + [(kind, -1)] * max(0, in_use - len(ids))
+    except (OSError, AttributeError, ValueError):
+        return []
+
+
+def remove_sysv_ipc() -> list[str]:
+    """IPC_RMID every SysV object (all are ours: one uid); return those still there."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        rm = {"shm": lambda i: libc.shmctl(i, 0, None), "msg": lambda i: libc.msgctl(i, 0, None),
+              "sem": lambda i: libc.semctl(i, 0, 0)}
+        for kind, ident in sysv_ipc():
+            if ident >= 0:
+                rm[kind](ident)
+    except (OSError, AttributeError):
+        pass
+    return [f"sysv {kind} {ident}" for kind, ident in sysv_ipc()]
+
+
+def scrub() -> None:
+    """Empty /tmp, /dev/shm and /dev/mqueue and remove SysV IPC objects (not /work: the job's files
+    are there). Before a checker: a program could leave a directory where the checker writes a
+    fixed /tmp path, failing it on its output and on the reference answer alike (infra_error)."""
+    for d in WIPE_DIRS[1:]:
+        if os.path.isdir(d):
+            wipe(d)
+    remove_sysv_ipc()
+
+
+def clear_root_attrs(path: str) -> list[str]:
+    """Remove the extended attributes (user.*, POSIX ACLs) of a wiped directory itself and set its
+    times to now: they outlive its contents, and /work is the program's, so a job could leave data
+    there for the next job or session (red-team finding: os.setxattr('/work', 'user.x', data)).
+    Returns the attributes still there."""
+    try:
+        for name in os.listxattr(path, follow_symlinks=False):
+            try:
+                os.removexattr(path, name, follow_symlinks=False)
+            except OSError:
+                pass
+        try:
+            os.utime(path, follow_symlinks=False)
+        except OSError:
+            pass
+        return [f"{path}: xattr {name}" for name in os.listxattr(path, follow_symlinks=False)]
+    except OSError:  # no xattr support there: nothing could be left on it
+        return []
+
+
+NET_TABLES = ("unix", "tcp", "tcp6", "udp", "udp6", "raw", "raw6")  # /proc/net/*: what a socket bound
+
+
+def bound_sockets() -> list[str]:
+    """Sockets bound to a name or port (/proc/net of the sandbox's network namespace) once every
+    process but ours is gone: a socket passed in flight to itself (SCM_RIGHTS, a cycle no process
+    holds) outlives its job, and its abstract name or port, seen by the next job's bind, carries
+    bits (issue 30: under runc and gVisor alike). None can be removed from here: the reset reports
+    them and the box is replaced. The runner and its helpers bind nothing (socket pairs only)."""
+    found = []
+    for table in NET_TABLES:
+        try:
+            with open(f"/proc/net/{table}", "rb") as f:
+                rows = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            cols = row.split()
+            if table != "unix":
+                found.append(f"{table} socket {cols[1].decode(errors='replace')}" if len(cols) > 1 else table)
+            elif len(cols) >= 8:  # a unix socket with a name (a path, or @ and an abstract name)
+                found.append(f"unix socket {cols[7].decode(errors='replace')[:40]}")
+    return found
+
+
+def unlisted_kinds() -> list[str]:
+    """Kinds of kernel object a job could have made that this reset cannot list, so the box is
+    replaced rather than reset (docs/sandboxes.md "What a job leaves behind")."""
+    if os.path.ismount("/dev/mqueue") or pid1.MQ_DENIED[0]:
+        return []
+    return ["posix message queues: /dev/mqueue is no mount and mq_open is not denied"]

@@ -1,0 +1,72 @@
+"""One home of a program's limits (sandbox/harness/program_limits.py): a run the runner execs
+(job_protocol.exec_limits, its preexec_fn, also what fork_judge applies) and a run forked from the
+warm interpreter (warm_keeper.fork_request, which zygote.py become applies) set the same limits, for
+programs, judges and a judge's program processes. Pure: the system calls are recorded, not made
+(the real processes' limits are compared in real containers: tests/test_sandbox_warm.py)."""
+from __future__ import annotations
+
+import resource
+import signal
+import sys
+
+import pytest
+
+from sandbox.build import HARNESS
+
+sys.path.insert(0, str(HARNESS))
+import job_protocol  # noqa: E402
+import pid1  # noqa: E402
+import program_limits  # noqa: E402
+import warm_keeper  # noqa: E402
+
+
+class _Opened:
+    def __init__(self, calls: list, path: str) -> None:
+        self.calls, self.path = calls, path
+
+    def __enter__(self) -> _Opened:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def write(self, text: str) -> None:
+        self.calls.append(("write", self.path, text))
+
+
+def _applied(monkeypatch: pytest.MonkeyPatch, step) -> list:
+    """The limit-setting calls `step` makes, in order (uids, rlimits, the OOM score, signals)."""
+    calls: list = []
+    with monkeypatch.context() as m:
+        m.setattr(program_limits.os, "setresuid", lambda *uids: calls.append(("setresuid", uids)))
+        m.setattr(program_limits.resource, "setrlimit", lambda which, v: calls.append(("setrlimit", which, tuple(v))))
+        m.setattr(program_limits.signal, "signal", lambda sig, how: calls.append(("signal", sig, how)))
+        m.setattr(program_limits, "open", lambda path, mode: _Opened(calls, path), raising=False)
+        step()
+    return calls
+
+
+@pytest.mark.parametrize("apart", [True, False])
+@pytest.mark.parametrize("kind", ["program", "judge", "serve"])
+@pytest.mark.parametrize("cpu_s,fsize", [(1.0, 64 << 20), (2.5, 1 << 20), (0.01, 0)])
+def test_an_exec_and_a_warm_fork_set_the_same_limits(monkeypatch, apart, kind, cpu_s, fsize):
+    monkeypatch.setattr(pid1, "APART", apart)
+    judge = kind == "judge"
+    execd = _applied(monkeypatch, job_protocol.exec_limits(cpu_s, fsize, judge))
+    request = warm_keeper.fork_request(kind, ["python3", "-I", "x.py"], "/work/j", {}, (), cpu_s, fsize)
+    forked = _applied(monkeypatch, lambda: program_limits.apply(request["limits"]))
+    assert execd == forked
+    hard = program_limits.cpu_hard_s(cpu_s)
+    assert ("setrlimit", resource.RLIMIT_CPU, (hard, hard + 1)) in execd and hard >= cpu_s + 1
+    assert ("setrlimit", resource.RLIMIT_CORE, (0, 0)) in execd
+    assert ("setrlimit", resource.RLIMIT_FSIZE, (fsize, fsize)) in execd
+    assert ("write", "/proc/self/oom_score_adj", "1000") in execd
+    assert [c for c in execd if c[0] == "signal"] == [("signal", s, signal.SIG_DFL) for s in program_limits.HANDLED_SIGNALS]
+    uids = [c for c in execd if c[0] == "setresuid"]
+    assert len(uids) == (1 if apart and not judge else 0)  # a judge keeps its real and saved uid (pid1.py)
+
+
+def test_a_sessions_interpreter_has_no_cpu_rlimit_and_the_programs_uids():
+    """session_box.py's interpreter runs many cells (its supervisor clocks each): no RLIMIT_CPU."""
+    spec = program_limits.spec(True, False, None, 1 << 20)
+    assert spec == {"all_uids": True, "cpu_hard": None, "fsize": 1 << 20}
