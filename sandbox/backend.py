@@ -90,7 +90,7 @@ def sandbox_env(config: SandboxConfig, language: str) -> dict[str, str]:
     """The runner's environment: the clean one, the two uids it takes and whether it starts the warm
     interpreter (Python only: sandbox/harness/runner.py, Warm)."""
     return {**CONTAINER_ENV, "SANDBOX_IDS": f"{config.user}:{config.judge_uid}",
-            "SANDBOX_WARM": "1" if config.warm_container(language) else "0"}
+            "SANDBOX_WARM": "1" if config.warm_container(language) else "0", "SANDBOX_INODES": str(config.tmpfs_inodes)}
 
 
 def runner_ready(head: dict) -> bool:

@@ -77,6 +77,7 @@ import time
 WORK = "/work"
 IDS_ENV = "SANDBOX_IDS"  # "PROGRAM_UID:GID:JUDGE_UID" (sandbox/pool.py)
 WARM_ENV = "SANDBOX_WARM"  # "1": start the warm interpreter (Warm; sandbox/backend.py sandbox_env)
+INODES_ENV = "SANDBOX_INODES"  # SandboxConfig.tmpfs_inodes: counted here where the kernel ignores it (check_inodes)
 WIPE_DIRS = ("/work", "/tmp", "/dev/shm", "/dev/mqueue")
 CHUNK = 1 << 20
 F_SETPIPE_SZ = 1031
@@ -1054,6 +1055,7 @@ def prepare_files(cwd: str, req: dict, blobs: dict[str, bytes]) -> None:
             remove_dir(path)
         elif os.path.lexists(path):
             os.unlink(path)
+    check_inodes(cwd, len(req.get("put") or ()))
     for rel in req.get("put") or ():
         fd = os.open(os.path.join(cwd, rel), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o400)
         with os.fdopen(fd, "wb") as f:
@@ -1106,6 +1108,7 @@ def write_files(req: dict, blobs: dict[str, bytes]) -> dict:
     d = os.path.join(WORK, _safe_name(req["dir"]))
     restore_modes(WORK)
     try:
+        check_inodes(WORK, 1 + len(req["files"]))
         os.mkdir(d, 0o700)
         for rel, mode in req["files"]:
             name = _safe_name(rel)
@@ -1124,6 +1127,74 @@ def write_files(req: dict, blobs: dict[str, bytes]) -> dict:
     except Exception as e:  # noqa: BLE001 - ours (no fork, no file): the host raises InfraFailure
         check = {"error": f"{type(e).__name__}: {e}"[:300]}
     return {"ok": True, "pycheck": check}
+
+
+def check_inodes(path: str, adding: int) -> None:
+    """Raise ENOSPC where `adding` more inodes do not fit in path's tmpfs (SandboxConfig.tmpfs_inodes).
+    Linux's tmpfs holds its nr_inodes itself (statvfs reports it: nothing to do); gVisor's ignores the
+    option (statvfs reports 0 inodes), so there the runner counts what is there before it writes its
+    own files: a program's file-count bomb leaves them no room, as on Docker, and the host judges that
+    as it does an ENOSPC (docs/sandboxes.md "Sandbox backends")."""
+    limit = int(os.environ.get(INODES_ENV) or 0)
+    if adding <= 0 or limit <= 0 or os.statvfs(path).f_files:
+        return
+    if count_inodes(WORK, limit) + adding > limit:
+        raise OSError(errno.ENOSPC, f"no inode left in {WORK} (tmpfs_inodes={limit}, counted by the runner)")
+
+
+def count_inodes(path: str, cap: int) -> int:
+    """The inodes of the tree at path, itself included as Linux's tmpfs counts its root (a hard link
+    once), stopping past cap. Iterative by chdir, as wipe: a tree thousands deep neither recurses nor
+    builds paths past PATH_MAX; a directory that cannot be entered is given back its mode first (we
+    own it), and one that still cannot counts alone."""
+    seen: set[int] = set()
+    stack: list[list[str]] = []
+    try:
+        os.chdir(path)
+        while True:
+            subs: list[str] = []
+            try:
+                with os.scandir(".") as it:
+                    for e in it:
+                        if e.inode() not in seen:
+                            seen.add(e.inode())
+                            if e.is_dir(follow_symlinks=False):
+                                subs.append(e.name)
+            except OSError:
+                pass
+            if len(seen) >= cap:
+                return len(seen) + 1
+            stack.append(subs)
+            while not _enter_next(stack[-1]):
+                stack.pop()
+                if not stack:
+                    return len(seen) + 1
+                os.chdir("..")
+    except OSError:
+        return len(seen) + 1
+    finally:
+        os.chdir("/")
+
+
+def _enter_next(subs: list[str]) -> bool:
+    """chdir into the next of subs that can be entered (False: none left)."""
+    while subs:
+        name = subs.pop()
+        for attempt in range(2):
+            try:
+                os.chdir(name)
+                return True
+            except OSError:
+                if attempt == 0:
+                    _chmod_quietly(name)
+    return False
+
+
+def _chmod_quietly(name: str) -> None:
+    try:
+        os.chmod(name, 0o700, follow_symlinks=False)
+    except (OSError, NotImplementedError):
+        pass
 
 
 def remove_dir(d: str) -> bool:
