@@ -14,7 +14,7 @@ import pytest
 from sandbox import SandboxConfig
 from sandbox.job import Plan, make_plan
 from sandbox.sync import SyncGrader
-from tests.helpers import on_backend
+from tests.helpers import kernel_differs, on_backend
 
 pytestmark = pytest.mark.docker
 
@@ -252,6 +252,30 @@ def test_the_input_file_fits_in_the_last_inode_and_not_past_it(any_grader):
     assert r["verdict"] == "runtime_error" and not r["retryable"], r
     assert [x["verdict"] for x in r["tests"]] == ["accepted", "accepted", "runtime_error"], r
     assert "input file" in r["tests"][2]["detail"], r
+
+
+PAST_THE_CAP = """import os
+n = 0
+try:
+    while n < 20000:
+        os.symlink('x', '/tmp/s%d' % n)
+        n += 1
+except OSError:
+    pass
+print(3 if n > CAP else n)  # the right answer only for a program that got past the cap
+"""
+
+
+def test_a_program_never_gets_past_the_inode_cap_while_it_runs(any_grader, backend):
+    """Where the kernel holds tmpfs_inodes the program's files stop at it (ENOSPC: it prints its
+    count, wrong_answer); under gVisor, whose tmpfs ignores it, the runner counts while the program
+    runs and stops it past the cap (output_limit): it made 20,000 and was accepted before."""
+    r = any_grader.grade_many([{"kind": "code", "language": "python", "tests": ADD[:1], "time_limit_s": 20,
+                                "completion": "```python\n" + PAST_THE_CAP.replace("CAP", str(SandboxConfig().tmpfs_inodes))
+                                + "\n```"}])[0]
+    want = on_backend(backend, "wrong_answer", kernel_differs("output_limit", "gVisor's tmpfs ignores nr_inodes: the runner "
+                                                                              "stops the program (harness/runner.py over_inodes)"))
+    assert r["verdict"] == want and not r["retryable"], r
 
 
 @pytest.mark.in_process  # reads the pool's recycle count

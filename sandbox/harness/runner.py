@@ -82,6 +82,7 @@ WIPE_DIRS = ("/work", "/tmp", "/dev/shm", "/dev/mqueue")
 CHUNK = 1 << 20
 F_SETPIPE_SZ = 1031
 POLL_S = 0.01
+FILES_POLL_S = 0.05  # how often the runner counts a program's files where the kernel does not (inodes_cap)
 HANDLED_SIGNALS = (signal.SIGINT, signal.SIGPIPE)  # every signal Python would handle or we ignore
 EXIT_GRACE_S = 0.05  # after the main process exits, how long background holders of its pipes may write
 
@@ -539,8 +540,9 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         sel.register(pidfd, selectors.EVENT_READ, "exit")
     except (OSError, AttributeError):
         pidfd = -1
-    stop_reason = None  # "cpu" | "wall" | "stdout" | "fd3"
+    stop_reason = None  # "cpu" | "wall" | "stdout" | "fd3" | "files"
     next_check = 0.0  # the CPU clock is read at most every POLL_S: a flood of reads must not pay for it each time
+    next_files = 0.0  # the files at most every FILES_POLL_S (over_inodes)
     status = None
     rusage = None
     exited_at = None
@@ -568,6 +570,9 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
                 stop_reason = "wall"
             elif cpu_used() > cpu_limit:
                 stop_reason = "cpu"
+            elif now >= next_files:
+                next_files = now + FILES_POLL_S
+                stop_reason = "files" if over_inodes() else None
             if stop_reason:
                 _kill_group(proc.pid)
         if stop_reason and status is None and now - t0 > wall_limit + 2.0:
@@ -1130,71 +1135,100 @@ def write_files(req: dict, blobs: dict[str, bytes]) -> dict:
 
 
 def check_inodes(path: str, adding: int) -> None:
-    """Raise ENOSPC where `adding` more inodes do not fit in path's tmpfs (SandboxConfig.tmpfs_inodes).
-    Linux's tmpfs holds its nr_inodes itself (statvfs reports it: nothing to do); gVisor's ignores the
-    option (statvfs reports 0 inodes), so there the runner counts what is there before it writes its
-    own files: a program's file-count bomb leaves them no room, as on Docker, and the host judges that
-    as it does an ENOSPC (docs/sandboxes.md "Sandbox backends")."""
-    limit = int(os.environ.get(INODES_ENV) or 0)
-    if adding <= 0 or limit <= 0 or os.statvfs(path).f_files:
-        return
-    if count_inodes(WORK, limit) + adding > limit:
+    """Raise ENOSPC where `adding` more inodes do not fit in /work (SandboxConfig.tmpfs_inodes), on a
+    kernel that does not hold the cap itself (inodes_cap): a program's file-count bomb leaves the
+    runner's own files no room, as on Docker, and the host judges that as it does an ENOSPC."""
+    limit = inodes_cap()
+    if adding > 0 and limit and count_inodes(WORK, limit) + adding > limit:
         raise OSError(errno.ENOSPC, f"no inode left in {WORK} (tmpfs_inodes={limit}, counted by the runner)")
 
 
-def count_inodes(path: str, cap: int) -> int:
+_INODES_CAP: list[int] = []
+_INODES_SET = int(os.environ.get(INODES_ENV) or 0)  # read at start: a forked child clears the environment
+
+
+def inodes_cap() -> int:
+    """SandboxConfig.tmpfs_inodes where the runner must count it, else 0. Linux's tmpfs holds its
+    nr_inodes itself (statvfs reports it); gVisor's ignores the option (statvfs reports 0 inodes),
+    so there the runner counts: before it writes its own files (check_inodes) and every
+    FILES_POLL_S while a program runs (over_inodes; docs/sandboxes.md "Sandbox backends")."""
+    if not _INODES_CAP:
+        limit = _INODES_SET
+        _INODES_CAP.append(limit if limit > 0 and os.statvfs(WORK).f_files == 0 else 0)
+    return _INODES_CAP[0]
+
+
+def over_inodes() -> bool:
+    """Whether /work or /tmp holds more inodes than the cap (inodes_cap), read while a program runs."""
+    limit = inodes_cap()
+    return bool(limit) and any(count_inodes(d, limit, fix_modes=False) > limit for d in (WORK, "/tmp"))
+
+
+def count_inodes(path: str, cap: int, fix_modes: bool = True) -> int:
     """The inodes of the tree at path, itself included as Linux's tmpfs counts its root (a hard link
-    once), stopping past cap. Iterative by chdir, as wipe: a tree thousands deep neither recurses nor
-    builds paths past PATH_MAX; a directory that cannot be entered is given back its mode first (we
-    own it), and one that still cannot counts alone."""
+    once), stopping past cap. By directory fds, one open at a time (a child opened from its parent,
+    the parent again by ".."): a tree thousands deep neither recurses nor builds paths past PATH_MAX,
+    and no chdir (safe while a program runs). With fix_modes (no program runs), a directory that
+    cannot be opened is given back its mode first, as wipe does (we own it); one that still cannot
+    counts alone."""
     seen: set[int] = set()
+    try:
+        fd = os.open(path, _DIR_FLAGS)
+    except OSError:
+        return 1
     stack: list[list[str]] = []
     try:
-        os.chdir(path)
         while True:
-            subs: list[str] = []
-            try:
-                with os.scandir(".") as it:
-                    for e in it:
-                        if e.inode() not in seen:
-                            seen.add(e.inode())
-                            if e.is_dir(follow_symlinks=False):
-                                subs.append(e.name)
-            except OSError:
-                pass
+            stack.append(_list_dir(fd, seen))
             if len(seen) >= cap:
                 return len(seen) + 1
-            stack.append(subs)
-            while not _enter_next(stack[-1]):
+            while (child := _open_next(fd, stack[-1], fix_modes)) < 0:
                 stack.pop()
                 if not stack:
                     return len(seen) + 1
-                os.chdir("..")
+                parent = os.open("..", _DIR_FLAGS, dir_fd=fd)
+                os.close(fd)
+                fd = parent
+            os.close(fd)
+            fd = child
     except OSError:
         return len(seen) + 1
     finally:
-        os.chdir("/")
+        os.close(fd)
 
 
-def _enter_next(subs: list[str]) -> bool:
-    """chdir into the next of subs that can be entered (False: none left)."""
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def _list_dir(fd: int, seen: set[int]) -> list[str]:
+    """Add the entries of the directory at fd to seen (by inode); its subdirectories' names."""
+    subs: list[str] = []
+    try:
+        with os.scandir(fd) as it:
+            for e in it:
+                if e.inode() not in seen:
+                    seen.add(e.inode())
+                    if e.is_dir(follow_symlinks=False):
+                        subs.append(e.name)
+    except OSError:
+        pass
+    return subs
+
+
+def _open_next(fd: int, subs: list[str], fix_modes: bool) -> int:
+    """An fd of the next of subs (below the directory at fd) that opens; -1 when none is left."""
     while subs:
         name = subs.pop()
-        for attempt in range(2):
+        for attempt in range(2 if fix_modes else 1):
             try:
-                os.chdir(name)
-                return True
+                return os.open(name, _DIR_FLAGS, dir_fd=fd)
             except OSError:
-                if attempt == 0:
-                    _chmod_quietly(name)
-    return False
-
-
-def _chmod_quietly(name: str) -> None:
-    try:
-        os.chmod(name, 0o700, follow_symlinks=False)
-    except (OSError, NotImplementedError):
-        pass
+                if attempt == 0 and fix_modes:
+                    try:
+                        os.chmod(name, 0o700, dir_fd=fd)
+                    except OSError:
+                        break
+    return -1
 
 
 def remove_dir(d: str) -> bool:
