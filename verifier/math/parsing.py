@@ -196,6 +196,28 @@ def _unwrapped(text: str) -> str:
     return text
 
 
+# A number written in a base: `1010_2`, `12_{8}`, `A3_{16}` is not handled (a name may look so), `12_{(8)}`.
+_BASE_RE = re.compile(r"(?<![\w.\\^])(\d[0-9A-Za-z]*)_(?:\{\(?(\d{1,2})\)?\}|(\d)(?![\w{]))")
+# A subscript on a number left after that (`6_500`, `19_8`: no digits of that base): not a value.
+_NUMBER_SUBSCRIPT_RE = re.compile(r"(?<![\w.\\^])\d[0-9A-Za-z.]*_")
+
+
+def _base_value(m: re.Match[str]) -> str:
+    """The value of a number written in a base (`12_8` is 10), so a subscript never drops away:
+    math-verify read `12_8` as 12 (docs/math.md "Math grading rules"). Digits the base does not
+    have leave the text as written, and `answer_refusal` refuses it."""
+    base = int(m.group(2) or m.group(3))
+    try:
+        return str(int(m.group(1), base)) if 2 <= base <= 36 else m.group()
+    except ValueError:
+        return m.group()
+
+
+def _in_bases(text: str) -> str:
+    """`text` with each number written in a base as its value (`_base_value`)."""
+    return _BASE_RE.sub(_base_value, text) if "_" in text else text
+
+
 def normalise(text: str) -> str:
     """Clean a raw answer string into the LaTeX we parse: Unicode math as LaTeX (`unicode_math`),
     unwrap `\\boxed{}` and math delimiters, and apply the math-verify gap rewrites."""
@@ -210,6 +232,7 @@ def normalise(text: str) -> str:
         text = _TEXT_DEGREE_RE.sub("^{\\\\circ}", text)
     if "\\max" in text or "\\min" in text:
         text = _SUBSCRIPT_OPERATOR_RE.sub(lambda m: "_{" + (m.group(1) or m.group(2)) + "}", text)
+    text = _in_bases(text)
     if "frac" in text:
         text = _FRAC_SHORTHAND_RE.sub(_braced_frac, text)
     ordinal = _ORDINAL_RE.match(text) if text[:1].isdigit() else None
@@ -398,6 +421,8 @@ def answer_refusal(text: str) -> str | None:
     """Why the answer grammar refuses an answer (a word that scales, hedges or negates, a second
     value, a `?`), or None. Answers only: a gold is the dataset's and is read as written."""
     inner = _unwrapped((text if text.isascii() else to_ascii_math(text)).strip())
+    if "_" in inner and _NUMBER_SUBSCRIPT_RE.search(_in_bases(inner)):
+        return "a subscript on a number that is no base's digits (`6_500`): the parser would drop it"
     reading = read_stated(_TRAILING_BREAK_RE.sub("", inner))
     return f"outside the answer grammar: {reading.text}" if reading.kind == "refused" else None
 
