@@ -216,6 +216,9 @@ def _base_value(m: re.Match[str]) -> str:
         return m.group()
 
 
+# A lone name, then the parser's approximation: `x \\approx 11` (math-verify reads 11), `x ~= 11`. After a value
+# (`\\frac{1}{3} \\approx 0.33`, `x = 1/3 \\approx 0.33`) the parser reads the exact value before it.
+_NAMED_APPROXIMATION_RE = re.compile(r"(?:^|[=,;(\[])\s*(?:\\?[A-Za-z]+)(?:_\{?\w{1,3}\}?)?\s*(?:\\approx(?![A-Za-z])|~=)")
 _KNOWN_SYMBOLS = frozenset("∠→")
 """Math symbols `unicode_math.to_ascii_math` leaves that the reader knows (an angle's name, a limit's
 arrow). Every other Unicode math symbol in an answer is refused: the parser's relations and operators are
@@ -434,8 +437,8 @@ def answer_refusal(text: str) -> str | None:
     if not inner.isascii() and any(not c.isascii() and unicodedata.category(c) in ("Sm", "So") and c not in _KNOWN_SYMBOLS
                                    for c in inner):
         return "a math symbol the reader does not know (`x ≃ 6`, `x ≒ 6`): the parser drops or guesses it"
-    if "\\approx" in inner or "~=" in inner:
-        return "an approximation (`\\approx`): the parser reads `x \\approx 6` as 6, it states no value"
+    if ("\\approx" in inner or "~=" in inner) and _NAMED_APPROXIMATION_RE.search(inner):
+        return "an approximation of a name (`x \\approx 6`): the parser reads it as 6, it states no exact value"
     if "_" in inner and _NUMBER_SUBSCRIPT_RE.search(_in_bases(inner)):
         return "a subscript on a number that is no base's digits (`6_500`): the parser would drop it"
     reading = read_stated(_TRAILING_BREAK_RE.sub("", inner))
