@@ -175,12 +175,13 @@ APPROXIMATIONS = ["The answer is x ≈ 6.", r"The answer is $x \approx 6$.", r"\
 def test_an_approximation_never_pays(completion: str) -> None:
     """Paid 6 before: math-verify's parser reads `x \\approx 6` (and `~=`) as 6, and `x ≃ 6` as 6 and `x ≒ 6` as
     `x = 6` (symbols it does not know). Unicode math symbols outside `unicode_math`'s table are now refused, as
-    is the parser's one relation that states no value; a tilde in prose is a mark, not a LaTeX space."""
+    is a name stated only by the parser's approximation; a tilde in prose is a mark, not a LaTeX space."""
     assert grade_math({"completion": completion, "gold": "6", "profile": "strict"})["verdict"] != "correct"
 
 
 @pytest.mark.parametrize(("completion", "gold"), [("The answer is x = 6.", "6"), ("The answer is ∠ABC = 40°.", "40"),
                                                    ("The answer is x ≤ 6.", r"x \le 6"),
-                                                   ("The answer is 6 ≠ 7.", r"6 \ne 7")])
+                                                   ("The answer is 6 ≠ 7.", r"6 \ne 7"),
+                                                   (r"\boxed{\frac{\sqrt{3}}{3} \approx 0.577}", r"\frac{\sqrt{3}}{3}")])
 def test_known_relations_still_pay(completion: str, gold: str) -> None:
     assert grade_math({"completion": completion, "gold": gold, "profile": "strict"})["verdict"] == "correct"
