@@ -185,3 +185,12 @@ def test_an_approximation_never_pays(completion: str) -> None:
                                                    (r"\boxed{\frac{\sqrt{3}}{3} \approx 0.577}", r"\frac{\sqrt{3}}{3}")])
 def test_known_relations_still_pay(completion: str, gold: str) -> None:
     assert grade_math({"completion": completion, "gold": gold, "profile": "strict"})["verdict"] == "correct"
+
+
+@pytest.mark.parametrize(("completion", "gold", "verdict"), [
+    ("So we get 6!.", "6", "incorrect"), ("So we get 6!.", "720", "correct"), ("Thus it is 6!", "720", "correct"),
+    ("So we get 6.", "6", "correct"),
+])
+def test_a_bang_right_after_the_last_number_is_a_factorial(completion: str, gold: str, verdict: str) -> None:
+    """Lenient: `So we get 6!.` paid 6, while after an anchor `6!` is 720 (a `!` right after a digit)."""
+    assert grade_math({"completion": completion, "gold": gold, "profile": "lenient"})["verdict"] == verdict

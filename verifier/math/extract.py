@@ -437,6 +437,8 @@ def _last_expression(region: str, limits: MathLimits) -> Extraction:
         start, end, text = seg[0], seg[1], clean_answer(seg[2])
     elif num is not None:
         start, end, text = num.start(), num.end(), num.group().strip()
+        if tail.startswith("!", end) and text[-1:].isdigit():
+            end, text = end + 1, text + "!"  # `So we get 6!.` is 720: a `!` right after a number is a factorial
     else:
         return NO_ANSWER
     answer = _read_last_sentence(tail, start, end, text) if text else None
