@@ -17,7 +17,7 @@ from sandbox.contract import PROFILES
 
 from .choices import read_choice
 from .grammar import MAX_CHARS as GRAMMAR_MAX_CHARS
-from .grammar import after_value, anchor_lead, attached_phrase, closes, read_sentence
+from .grammar import after_value, anchor_lead, attached_phrase, box_lead, closes, read_sentence
 from .grammar import read as read_stated
 from .limits import DEFAULT_LIMITS, MathLimits
 from .unicode_math import to_ascii_math
@@ -116,12 +116,16 @@ def extract_with_limits(
         return Extraction(anchored, "anchor") if closes(after_anchor) else NO_ANSWER
     if boxes and boxes[0][1] is None:
         return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
+    if boxes and not _stated_box(region, boxes, limits):
+        return NO_ANSWER  # `-\\boxed{6}`, `not \\boxed{6}`, `\\frac{1}{\\boxed{6}}` (grammar.box_lead)
     parts = _joinable([content for _, content in boxes if content], limits)
     last = boxes[0][1] if boxes else None
     attached = _attached_after_box(region, boxes[0][0], limits) if parts and last and len(last) <= limits.max_answer_chars else ""
     if parts and last and len(last) <= limits.max_answer_chars and not closes(_after_box(region, boxes[0][0], attached, limits)):
         return NO_ANSWER  # `\\boxed{6}. Wait, that's wrong.` (grammar.closes)
-    if attached and not after_value(attached):
+    if attached == "!":
+        parts[-1] = f"({parts[-1]})!"
+    elif attached and not after_value(attached):
         parts[-1] = f"{parts[-1]} {attached}"  # `\\boxed{6} thousand`: the parser refuses it
     if len(parts) > 1:
         return Extraction(", ".join(f"\\boxed{{{part}}}" for part in parts), SEVERAL_BOXES)
@@ -130,11 +134,45 @@ def extract_with_limits(
     return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
 
 
+_GROUP_SEPARATOR_RE = re.compile(
+    r"(?:,|;|\\text\s*\{[^{}]{0,40}\band\s*\}|\band)?(?:\s|\$|\\q?quad\b|\\[,;])*$")
+"""What may join a list of boxes (`\\boxed{1}, \\boxed{2}`, `\\boxed{1} \\quad \\text{and} \\quad \\boxed{2}`)."""
+_ANCHOR_END_RE = re.compile(r"[\s*:$]*$")
+
+
+def _stated_box(region: str, boxes: list[tuple[int, str | None]], limits: MathLimits) -> bool:
+    """Whether the last box stands as a stated answer, not inside something larger (`grammar.box_lead`,
+    docs/math.md "Answer grammar"): its lead, or the lead of the first box of a list of boxes it ends
+    (`\\boxed{1}, \\boxed{2}`), passes the grammar, or an answer anchor ends right before it."""
+    ends = {}
+    for start, content in boxes:
+        if content is not None:
+            cmd = next(c for c in _BOX_COMMANDS if region.startswith(c, start))
+            ends[_box_span(region, start + len(cmd), limits)[1]] = start
+    start = boxes[0][0]
+    for _ in range(len(boxes)):
+        before = region[max(start - 200, 0): start]
+        sep = _GROUP_SEPARATOR_RE.search(before)
+        if sep is None:
+            break
+        end = start - len(before) + len(_GROUP_SEPARATOR_RE.sub("", before[: sep.start()]).rstrip(" $"))
+        if end not in ends:
+            break
+        start = ends[end]
+    prefix = region[max(start - 200, 0): start]
+    if box_lead(prefix):
+        return True
+    tail = prefix[: _ANCHOR_END_RE.search(prefix).start()]  # type: ignore[union-attr]
+    return any(m.end() == len(tail) for m in _ANCHOR_RE.finditer(tail[-60:]))
+
+
 def _attached_after_box(region: str, start: int, limits: MathLimits) -> str:
     """The words directly attached after the box that starts at `start` (`grammar.attached_phrase`):
     a box is read with them, as an anchored segment is (docs/math.md "Answer grammar")."""
     cmd = next(c for c in _BOX_COMMANDS if region.startswith(c, start))
     _, end = _box_span(region, start + len(cmd), limits)
+    if region.startswith("!", end) and not region.startswith("!=", end):
+        return "!"  # `\\boxed{12}!` is 12 factorial, as `12!` after an anchor is (a `!` right after a value)
     return attached_phrase(region[end: end + 2 * limits.max_answer_chars])
 
 
@@ -399,6 +437,8 @@ def _last_expression(region: str, limits: MathLimits) -> Extraction:
         start, end, text = seg[0], seg[1], clean_answer(seg[2])
     elif num is not None:
         start, end, text = num.start(), num.end(), num.group().strip()
+        if tail.startswith("!", end) and text[-1:].isdigit():
+            end, text = end + 1, text + "!"  # `So we get 6!.` is 720: a `!` right after a number is a factorial
     else:
         return NO_ANSWER
     answer = _read_last_sentence(tail, start, end, text) if text else None
@@ -510,6 +550,8 @@ def _extract_choice(region: str, profile: str, choices: Sequence[str], limits: M
         attached = _attached_after_box(region, start, limits)
         stated = f"{found} {attached}" if attached else found
         letter = _boxed_letter(found, attached, choices)
+        if letter is not None and not _stated_box(region, last_boxes(region, limits, most=1), limits):
+            return NO_ANSWER  # `not \\boxed{B}`, `\\boxed{B} or \\boxed{C}`, `\\boxed{B}, \\boxed{C}` (grammar.box_lead)
         if letter is None:  # `\\boxed{\\text{...}}. Answer: C`: the anchor's sentence is the last
             letter = _letter_after_box(region, choices, limits)
             return (Extraction(letter, "choice") if letter else Extraction(stated, "boxed")) if closes(
@@ -560,10 +602,16 @@ _MARKED_LETTER_RE = re.compile(r"\(([A-Z])\)|\*\*([A-Z])\*\*|^[ \t]*([A-Z])[.)]?
 
 
 def _last_marked_letter(tail: str, n_choices: int) -> str | None:
-    """Lenient MCQ fallback: the last `(X)`, `**X**` or a line that is just `X` with X a valid letter."""
-    letter = None
+    """Lenient MCQ fallback: the last `(X)`, `**X**` or a line that is just `X` with X a valid letter, when
+    no other marked letter stands before it on its line."""
+    letter = last = None
     for m in _MARKED_LETTER_RE.finditer(tail):
         cand = next(g for g in m.groups() if g)
         if ord(cand) - ord("A") < n_choices:
-            letter = cand
+            letter, last = cand, m
+    if last is None:
+        return None
+    line_start = tail.rfind("\n", 0, last.start()) + 1
+    if _MARKED_LETTER_RE.search(tail[line_start: last.start()]):
+        return None  # `**B** or **C**`, `(A) (B) (C) (D)`: the letter's line names several
     return letter

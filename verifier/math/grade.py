@@ -9,6 +9,8 @@ kills a stuck process.
 
 from __future__ import annotations
 
+import re
+
 from collections import OrderedDict
 from typing import Any, Sequence
 
@@ -35,6 +37,8 @@ def grade_extracted(gold: str, extraction: Extraction, choices: Sequence[str] | 
     loud, never a silent 0 or 1.
     """
     try:
+        if isinstance(gold, str) and not choices and extraction.text is not None and "_" in gold:
+            extraction = extraction._replace(text=_in_gold_base(gold, extraction.text))
         return _grade_simple(gold, extraction, choices) or _grade_extracted(gold, extraction, choices)
     except Exception as e:  # noqa: BLE001 - the contract is "never raises"
         return result("error", f"internal error: {type(e).__name__}{_safe_message(e)}", extraction)
@@ -68,6 +72,18 @@ def _grade_extracted(gold: str, extraction: Extraction, choices: Sequence[str] |
     if extraction.source == SEVERAL_BOXES:
         return _grade_boxes(parsed_gold, extraction)
     return _grade_text(parsed_gold, extraction.text, extraction)
+
+
+_BASED_GOLD_RE = re.compile(r"\s*\$?\s*\d[0-9A-Za-z]*_\{?\(?(\d{1,2})\)?\}?\s*\$?\s*")
+_BARE_DIGITS_RE = re.compile(r"\d[0-9A-Za-z]{0,63}")
+
+
+def _in_gold_base(gold: str, answer: str) -> str:
+    """The answer's bare digits read in the base the gold is written in (gold `1010_2`, answer `1010`:
+    the question asked for base 2), since a number's base subscript is its value (`12_8` is 10,
+    parsing.normalise); an answer with its own subscript, or any other form, is read as written."""
+    based = _BASED_GOLD_RE.fullmatch(gold)
+    return f"{answer}_{{{based.group(1)}}}" if based and _BARE_DIGITS_RE.fullmatch(answer) else answer
 
 
 def _grade_text(gold: Parsed, answer: str, extraction: Extraction) -> dict[str, Any]:

@@ -150,7 +150,7 @@ LEXICON: tuple[Entry, ...] = (
            "adjectives in a subject (`the least common multiple is`): before the value they are not admitted "
            "(`at least 3` is an inequality)"),
     _entry("noun", "answer answers result total sum difference product quotient value values number amount cost "
-           "price area perimeter volume length width height depth distance speed rate time age weight mass "
+           "price loss gain area perimeter volume length width height depth distance speed rate time age weight mass "
            "radius diameter circumference angle measure probability ratio percentage score savings profit "
            "balance change remainder count slope intercept coordinate minimum maximum average mean median "
            "temperature class school family group team store farm garden bakery shop money salary income "
@@ -193,6 +193,80 @@ _LEAD_MARKS = frozenset("*#:,-_>|")
 def anchor_lead(prefix: str) -> bool:
     """Whether `prefix`, the words before an English answer anchor in its sentence, only lead to it."""
     return all(tok.lower() in ANCHOR_LEADS or tok in _LEAD_MARKS for tok in _LEAD_TOKEN_RE.findall(prefix))
+
+
+
+_BOX_OPENERS = ("$", "\\[", "\\(", "*", "#", "&", "\\displaystyle", "\\quad", "\\qquad", "\\,", "\\;", "\\:", "\\ ", "~",
+                "\\")
+"""Markup that may open the box's math or emphasis (`$\\boxed{6}$`, `**\\boxed{6}**`, `&= \\boxed{6}`):
+passed over before the box's lead is read."""
+_BOX_LEAD_MARKS = frozenset({"=", ":", "：", "!", "?", "。", "！", "।", "\\Rightarrow", "\\implies", "\\therefore",
+                             "\\Longrightarrow", "\\iff", "\\equiv", "\\in"})
+"""Marks after which a box starts a statement: a relation that states it (`x = \\boxed{6}`), a label's colon,
+a sentence end (a `.` or `,` only after a word: `3.\\boxed{4}` is 3.4, `1,\\boxed{000}` is a thousand)."""
+_BOX_LEAD_TEXT_RE = re.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mathbf|mbox)\s*\{([^{}]{0,80})\}$")
+
+
+def box_lead(prefix: str) -> bool:
+    """Whether `prefix`, the text before a box, leaves the box a stated answer (docs/math.md "Answer
+    grammar"): the box starts the completion, a line or a sentence, or follows an answer label, a
+    stating relation (`=`, `\\Rightarrow`) or a word that states or concludes (LEXICON's "verb" and "lead",
+    `ANCHOR_LEADS`: `is \\boxed{6}`, `Thus \\boxed{6}`). Anything else makes the box a part of
+    something larger: `-\\boxed{6}`, `\\frac{1}{\\boxed{6}}`, `2 + \\boxed{6}`, `x \\neq \\boxed{6}`,
+    `not \\boxed{6}`, `3 or \\boxed{6}`, `half of \\boxed{6}`. An allowlist: an unknown word before a
+    box is not a lead. Bounded: the last `_LEAD_CHARS_BOX` characters are read."""
+    text = prefix[-_LEAD_CHARS_BOX:]
+    gap = False  # a space between the box and the mark before it: `3. \\boxed{4}` ends a sentence
+    while True:
+        stripped = text.rstrip(" \t\r\n")
+        if stripped != text and "\n" in text[len(stripped):]:
+            return True  # the box starts a line
+        gap = gap or stripped != text
+        text = stripped
+        opener = next((o for o in _BOX_OPENERS if text.endswith(o)), None)
+        if opener is not None:
+            text = text[: -len(opener)]
+            continue
+        inner = _BOX_LEAD_TEXT_RE.search(text)
+        if inner is not None:  # `\\text{Answer: }\\boxed{6}`: the label's words are read as prose
+            text = text[: inner.start()] + " " + inner.group(1)
+            continue
+        break
+    if not text or _part_label(text):
+        return True
+    mark = next((m for m in _BOX_LEAD_MARKS if text.endswith(m)), None)
+    if mark is not None:
+        return not (mark == "=" and text[-2:-1] in ("<", ">", "!", "~"))  # `>=`, `!=` are no statement
+    if text[-1] in ".,，" and (len(text) == 1 or text[-2].isalpha() or text[-1] == "." and gap):
+        return True  # a sentence or clause ended by a word (`Therefore, \\boxed{6}`); never a decimal point or a list
+    words = _LEAD_TOKEN_RE.findall(text[-40:])
+    last = words[-1] if words else ""
+    if not last.isalpha():
+        return False
+    word = last.lower()
+    if word == "of" and len(words) > 1 and words[-2].isalpha():
+        return _has("noun", words[-2]) or _has("count", words[-2])  # `a quotient of \\boxed{204_5}`; not `half of`
+    return (_has("verb", word) or _has("lead", word) or word in _BOX_LEAD_WORDS
+            or any(last.endswith(w) for w in _BY_ROLE["cjk_subject"]))
+
+
+_BOX_LEAD_WORDS = frozenset("accordingly conclusion summary short yields yielded yielding giving getting obtaining "
+                            "worth".split())
+_PART_LABEL_RE = re.compile(r"\(?[a-z]{1,4}\)$")
+
+
+def _part_label(text: str) -> bool:
+    """Whether `text` ends with a part's label that opens its line (`(b) \\boxed{\\text{Yes}}`)."""
+    label = _PART_LABEL_RE.search(text[-8:])
+    if label is None:
+        return False
+    line = text[: len(text) - 8 + label.start()] if len(text) > 8 else text[: label.start()]
+    return not line.strip(" \t*") or line.rstrip(" \t*").endswith("\n")
+"""Concluding words of `ANCHOR_LEADS` and stating participles (`giving \\boxed{6}`) that may stand right before a box; the
+other languages' anchors are matched whole (extract.ANCHORS), never their determiners (`por`: times)."""
+
+
+_LEAD_CHARS_BOX = 200
 
 
 NEVER_NAMES = frozenset(
@@ -272,6 +346,9 @@ _FUNCTION_WORDS = frozenset(
     {"sqrt", "sin", "cos", "tan", "cot", "sec", "csc", "log", "ln", "exp", "pi", "infty", "inf", "oo", "arcsin",
      "arccos", "arctan", "mod", "gcd", "lcm", "det", "max", "min", "lim"}
 )
+_TEXT_DIGIT_RE = re.compile(r"\\(?:text|textrm|textbf|textit|textnormal|textsf|mbox)\s*\{[^{}]*\d")
+"""A text-mode group holding a digit, in an answer that is more than that group: the parser drops text as
+a unit (`12\\text{000}` read as 12), so only words may stand in it (its words go through the grammar)."""
 _CJK_RE = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
 _SPACES = frozenset({"\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad", "~"})
 _JOINERS = frozenset({"or", "and"})
@@ -303,6 +380,8 @@ def read(text: str, prose: bool = False) -> Reading:
     tokens = _tokens(_ORDINAL_TEXT_RE.sub(r"\1\2", stripped), prose)
     if tokens is None:
         return Reading("words", text)
+    if _TEXT_DIGIT_RE.search(stripped):  # `12\\text{000}`, `1\\text{2}`, `12\\text{ or 13}`
+        return Reading("refused", "a digit inside `\\text{}` beside the value: text holds words, never digits")
     has_words = any(t.kind in ("word", "name", "cur") for t in tokens)  # `£3,20`: a currency is read too
     if "?" in (t.text for t in tokens if t.kind == "mark"):
         return Reading("refused", "a question mark: the value is questioned")
@@ -445,7 +524,7 @@ def _scan(text: str, prose: bool) -> list[_Token]:
         elif kind == "word":
             out.extend(_word(part, prose) for part in _split_copula(tok))
         else:
-            if tok != "~":  # a LaTeX space
+            if tok != "~" or prose:  # a LaTeX space; in prose a tilde says "about" (`x ~= 6`, `~6`)
                 out.append(_Token("unit", "%") if tok == "%" else _Token("mark", tok))
     return out
 
@@ -536,9 +615,13 @@ def _read_chain(tokens: list[_Token], eq: list[int], has_words: bool, prose: boo
     middle = tokens[first + 1: last]
     if any(t.kind in ("word", "name", "seg") or t.kind == "math" and t.text not in _ARITHMETIC for t in middle):
         return Reading("refused" if has_words else "math", "a side of the `=` chain is not arithmetic")
+    if any(b > a + 1 and not any(t.kind in ("num", "seg") for t in tokens[a + 1: b]) for a, b in zip(eq, eq[1:])):
+        return Reading("refused", "a side of the `=` chain holds no value")  # `x =/= 6`: a relation written with `=`
     subject = tokens[:first]
     named = _math_name(subject) or _subject(subject + [_Token("word", "is")]) or _stated_arithmetic(subject)
     post = tokens[last + 1:]
+    if post and post[0].kind == "mark" and post[0].text not in ("(", "[", "{", "-", "+", "."):
+        return Reading("refused", "a mark between `=` and the value")  # `x =~ 6`, `x => 6`: another relation
     if not named:
         return Reading("refused" if has_words else "math", "the `=` does not follow a name")
     if not has_words and not prose and not any(t.kind == "name" for t in subject) and not middle:

@@ -10,6 +10,7 @@ worker threads). Parsed golds are cached per process, keyed by the gold string.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -197,6 +198,40 @@ def _unwrapped(text: str) -> str:
     return text
 
 
+# A number written in a base: `1010_2`, `12_{8}`, `12_{(8)}`, `A3_{16}` (a letter first only in capitals, two or more).
+_BASE_RE = re.compile(r"(?<![\w.\\^])(\d[0-9A-Za-z]*|[A-Z][0-9A-Z]+)_(?:\{\(?(\d{1,2})\)?\}|(\d)(?![\w{]))")
+# A subscript on a number left after that (`6_500`, `19_8`: no digits of that base): not a value.
+_NUMBER_SUBSCRIPT_RE = re.compile(r"(?<![\w.\\^])\d[0-9A-Za-z.]*_")
+
+
+def _base_value(m: re.Match[str]) -> str:
+    """The value of a number written in a base (`12_8` is 10), so a subscript never drops away:
+    math-verify read `12_8` as 12 (docs/math.md "Math grading rules"). Digits the base does not
+    have leave the text as written, and `answer_refusal` refuses it."""
+    base = int(m.group(2) or m.group(3))
+    if m.group(1)[0].isalpha() and base <= 10:
+        return m.group()  # `AB_2`: a name with a subscript
+    try:
+        return str(int(m.group(1), base)) if 2 <= base <= 36 else m.group()
+    except ValueError:
+        return m.group()
+
+
+# A lone name, then the parser's approximation: `x \\approx 11` (math-verify reads 11), `x ~= 11`. After a value
+# (`\\frac{1}{3} \\approx 0.33`, `x = 1/3 \\approx 0.33`) the parser reads the exact value before it.
+_NAMED_APPROXIMATION_RE = re.compile(r"(?:^|[=,;(\[])\s*(?:\\?[A-Za-z]+)(?:_\{?\w{1,3}\}?)?\s*(?:\\approx(?![A-Za-z])|~=)")
+_KNOWN_SYMBOLS = frozenset("∠→")
+"""Math symbols `unicode_math.to_ascii_math` leaves that the reader knows (an angle's name, a limit's
+arrow). Every other Unicode math symbol in an answer is refused: the parser's relations and operators are
+a closed set (`=`, `<`, `\\le`, `\\in`, `\\ne`, ...; `\\approx` it reads as its right side), and it
+read `x ≃ 6` as 6 and `x ≒ 6` as `x = 6`."""
+
+
+def _in_bases(text: str) -> str:
+    """`text` with each number written in a base as its value (`_base_value`)."""
+    return _BASE_RE.sub(_base_value, text) if "_" in text else text
+
+
 def normalise(text: str) -> str:
     """Clean a raw answer string into the LaTeX we parse: Unicode math as LaTeX (`unicode_math`),
     unwrap `\\boxed{}` and math delimiters, and apply the math-verify gap rewrites."""
@@ -211,6 +246,7 @@ def normalise(text: str) -> str:
         text = _TEXT_DEGREE_RE.sub("^{\\\\circ}", text)
     if "\\max" in text or "\\min" in text:
         text = _SUBSCRIPT_OPERATOR_RE.sub(lambda m: "_{" + (m.group(1) or m.group(2)) + "}", text)
+    text = _in_bases(text)
     if "frac" in text:
         text = _FRAC_SHORTHAND_RE.sub(_braced_frac, text)
     ordinal = _ORDINAL_RE.match(text) if text[:1].isdigit() else None
@@ -400,6 +436,13 @@ def answer_refusal(text: str) -> str | None:
     """Why the answer grammar refuses an answer (a word that scales, hedges or negates, a second
     value, a `?`), or None. Answers only: a gold is the dataset's and is read as written."""
     inner = _unwrapped((text if text.isascii() else to_ascii_math(text)).strip())
+    if not inner.isascii() and any(not c.isascii() and unicodedata.category(c) in ("Sm", "So") and c not in _KNOWN_SYMBOLS
+                                   for c in inner):
+        return "a math symbol the reader does not know (`x ≃ 6`, `x ≒ 6`): the parser drops or guesses it"
+    if ("\\approx" in inner or "~=" in inner) and _NAMED_APPROXIMATION_RE.search(inner):
+        return "an approximation of a name (`x \\approx 6`): the parser reads it as 6, it states no exact value"
+    if "_" in inner and _NUMBER_SUBSCRIPT_RE.search(_in_bases(inner)):
+        return "a subscript on a number that is no base's digits (`6_500`): the parser would drop it"
     reading = read_stated(_TRAILING_BREAK_RE.sub("", inner))
     return f"outside the answer grammar: {reading.text}" if reading.kind == "refused" else None
 
