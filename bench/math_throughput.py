@@ -125,7 +125,7 @@ ADVERSARIAL = {  # name: (completion, gold)
     "(10^6)!": ("\\boxed{(10^{6})!}", "1"),
     "50-deep parentheses": ("\\boxed{" + "(" * 50 + "1" + ")" * 50 + "}", "1"),
     "3000 nested \\frac": ("\\boxed{" + "\\frac{1}{" * 3000 + "2" + "}" * 3000 + "}", "1"),
-    "1 MB completion": ("x " * 500_000 + "\\boxed{1}", "1"),
+    "1 MB completion": ("x " * 500_000 + "\nSo the answer is \\boxed{1}", "1"),
     "sympy simplify loop": ("\\boxed{\\sin(\\tan(-4x^2-3)^3)}", "1 + x"),  # sympy #27320's family
 }
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from .contract import MAX_TESTS, LanguageLimits, default_limits
 
 BACKENDS = ("docker", "gvisor", "userns")  # sandbox/backend.py, sandbox/gvisor.py and sandbox/userns.py
+NATIVE_KERNEL = ("docker", "userns")  # programs run on the host's kernel: its fork of the warm interpreter is the fast start
 
 
 CALL_CACHE_MAX_MB = 256  # the runner's own bound on what it keeps (sandbox/harness/job_protocol.py STASH_MAX)
@@ -40,13 +41,13 @@ class SandboxConfig:
     judge_uid: int = field(default=65533, metadata={"help": "Real uid of the runner and of the judge of call and test-file tests (never root, never the program's): the program cannot signal, prlimit or ptrace a process of another uid (docs/architecture.md, Trust boundaries)."})
     container_cpus: float = field(default=1.0, metadata={"help": "CPU quota per container (cores)."})
     pids_limit: int = field(default=128, metadata={"help": "Processes+threads per container (fork bombs stop here; the JVM needs ~30)."})
-    gvisor_platform: str = field(default="auto", metadata={"help": "Backend gvisor: gVisor's platform, how its kernel catches a program's system calls, one of: auto | systrap | ptrace | kvm. 'auto' probes once per boot of the host (a sandbox that runs /bin/true): kvm where /dev/kvm opens and works, else systrap where the runsc has it (the pinned newer runsc of `make gvisor`; not Debian bookworm's), else ptrace; the server logs its choice and why. Docker's runsc runtime takes the platform scripts/ensure_gvisor.sh registered (its `auto`), not this (docs/sandboxes.md \"gVisor's platform\")."})
+    gvisor_platform: str = field(default="ptrace", metadata={"help": "Backend gvisor: gVisor's platform, how its kernel catches a program's system calls, one of: auto | systrap | ptrace | kvm. 'ptrace' (the default) is Debian's runsc's; 'auto' probes once per boot of the host (a sandbox that runs /bin/true): kvm where /dev/kvm opens and works, else systrap where the runsc has it (the pinned newer runsc of `make gvisor`; not Debian bookworm's), else ptrace; the server logs its choice and why. Docker's runsc runtime takes the platform scripts/ensure_gvisor.sh registered (its `auto`), not this (docs/sandboxes.md \"gVisor's platform\")."})
     host_threads_per_sandbox: int = field(default=HOST_THREADS, metadata={"help": "Under gVisor (backend gvisor, or runtime runsc): most host threads one sandbox's gVisor kernel may run (its Go threads and, under the ptrace platform, a thread per process per Sentry thread that ran it: 75 at rest, 470 for 32 busy processes, 5.4k for 128). The host's watchdog (sandbox/watchdog.py) kills the sandbox past it (the job's runtime_error, naming it; never infra_error), and a runsc container's pids cgroup is this plus RUNSC_HOST_PIDS_MARGIN as a backstop; every sandbox of the host (pool_size x languages, plus sessions) times this must stay under the host's kernel.pid_max (docs/sandboxes.md \"Sandbox backends\")."})
     nofile_limit: int = field(default=256, metadata={"help": "Open files per process."})
     work_tmpfs_mb: int = field(default=128, metadata={"help": "Size of /work (job files, compiled programs), a tmpfs counted in the memory limit."})
     tmp_tmpfs_mb: int = field(default=64, metadata={"help": "Size of /tmp (noexec tmpfs)."})
     tmpfs_inodes: int = field(default=4096, metadata={"help": "Inodes per tmpfs (file-count bombs stop here)."})
-    warm_fork: str = field(default="auto", metadata={"help": "Start Python programs and judges as forks of a warm interpreter in each container (docs/sandboxes.md, \"The warm interpreter\"): on | off | auto (on with every backend: under gVisor too, where with runsc 20240729 it took 0.46-0.81x the wall time and 0.80-0.90x the host CPU of a program's own interpreter on both systrap and ptrace; docs/benchmarks.md \"Where a gVisor test's time goes\")."})
+    warm_fork: str = field(default="auto", metadata={"help": "Start Python programs and judges as forks of a warm interpreter in each container (docs/sandboxes.md, \"The warm interpreter\"): on | off | auto (on with Docker and userns; with gVisor, judges only: with runsc 20240729 a fork measured 0.46-0.81x the wall time of a program's own interpreter, but a fork bomb after it failed the next job in CI, so programs fork there only when on)."})
     memory_overhead_mb: int = field(default=48, metadata={"help": "Added to a test's memory limit for the runner and its capture buffers (plus twice the stdout cap)."})
     file_size_limit_mb: int = field(default=64, metadata={"help": "Largest file a program may write (RLIMIT_FSIZE)."})
     output_limit_bytes: int = field(default=8 << 20, metadata={"help": "stdout kept per test; more gives output_limit (a 5 MB answer is fine)."})
@@ -81,11 +82,11 @@ class SandboxConfig:
         return language == "python" and self.warm_fork != "off"
 
     def warm(self, language: str, judge: bool = False) -> bool:
-        """Whether a run starts as a fork of it: a judge and a program alike wherever the container runs
-        it (a judge that is not is a fork of the runner, whose memory holds earlier jobs' data). Under
-        gVisor the fork was off for programs once (0.82x of exec on ptrace, runsc 20221219); re-measured
-        on both platforms it wins (docs/benchmarks.md "Where a gVisor test's time goes")."""
-        return self.warm_container(language)
+        """Whether a run starts as a fork of it: a judge wherever it runs (else the judge is a fork of
+        the runner, whose memory holds earlier jobs' data), a program with Docker or userns, or when on.
+        Under gVisor a program's fork wins on time (docs/benchmarks.md "Where a gVisor test's time goes")
+        but is opt-in until a fork bomb after it keeps the next job right (issue 32)."""
+        return self.warm_container(language) and (judge or self.warm_fork == "on" or self.backend in NATIVE_KERNEL)
 
     def overhead_mb(self, language: str) -> int:
         """What a container holds beside a test's memory: the runner and its capture buffers, and

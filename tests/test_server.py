@@ -137,7 +137,7 @@ ADVERSARIAL = {
     "factorial": "\\boxed{(10^{6})!}",
     "nest50": "\\boxed{" + "(" * 50 + "1" + ")" * 50 + "}",
     "fracs": "\\boxed{" + "\\frac{1}{" * 3000 + "2" + "}" * 3000 + "}",
-    "megabyte": "x " * 500_000 + "\\boxed{1}",
+    "megabyte": "x " * 500_000 + "\nSo the answer is \\boxed{1}",  # a box the grammar reads (grammar.box_lead)
     "bigpow": "\\boxed{2^{2^{30}}}",
 }
 
