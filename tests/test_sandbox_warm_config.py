@@ -9,7 +9,7 @@ from sandbox.backend import sandbox_env
 
 @pytest.mark.parametrize(("backend", "mode", "program", "judge", "container"), [
     ("docker", "auto", True, True, True),
-    ("gvisor", "auto", True, True, True),  # the fork wins on gVisor too (docs/benchmarks.md "Where a gVisor test's time goes")
+    ("gvisor", "auto", False, True, True),  # a judge never forks from the runner's memory; a program only when on (sandbox/config.py warm)
     ("gvisor", "on", True, True, True),
     ("docker", "off", False, False, False),
 ])
