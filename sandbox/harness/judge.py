@@ -43,6 +43,7 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves our own (read-only) dir out
 import kinds  # noqa: E402
+import pid1  # noqa: E402
 import serve  # noqa: E402
 import wire  # noqa: E402
 
@@ -175,7 +176,7 @@ def warm_program(to_r: int, from_w: int) -> int:
 def kill_program(pid: int) -> None:
     """SIGKILL the program's process, and with two uids every process of the program's uid: kill(-1)
     with our real uid set to the program's for the call reaches exactly the processes whose real or
-    saved uid is the program's (kill(2)), as the runner's kill_sparing does; never the warm
+    saved uid is the program's (kill(2): pid1.kill_as), as the runner's kill_sparing does; never the warm
     interpreter's two, whose real and saved uid are the judge's (with our own real uid, they died too)."""
     if PROGRAM_UID < 0:
         try:
@@ -183,14 +184,7 @@ def kill_program(pid: int) -> None:
         except OSError:
             pass
         return
-    judge_uid = os.getuid()
-    os.setresuid(PROGRAM_UID, -1, -1)
-    try:
-        os.kill(-1, signal.SIGKILL)
-    except OSError:
-        pass
-    finally:
-        os.setresuid(judge_uid, -1, -1)
+    pid1.kill_as(PROGRAM_UID)
 
 
 def reap(pid: int) -> None:
