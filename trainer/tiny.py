@@ -71,8 +71,8 @@ def build_tokenizer(max_operand: int = 9, extra_texts: list[str] | None = None, 
     tok.decoder = decoders.ByteLevel()
     tok.train_from_iterator(corpus * 4, trainers.BpeTrainer(
         vocab_size=vocab_size, special_tokens=SPECIAL_TOKENS, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok,  # type: ignore[no-untyped-call]  # transformers' __init__ is untyped unk_token="<unk>", pad_token="<pad>",
-                                   eos_token="<|im_end|>", bos_token=None)
+    fast = PreTrainedTokenizerFast(  # type: ignore[no-untyped-call]  # transformers' __init__ is untyped
+        tokenizer_object=tok, unk_token="<unk>", pad_token="<pad>", eos_token="<|im_end|>", bos_token=None)
     fast.chat_template = CHAT_TEMPLATE
     fast.padding_side = "left"
     return fast
