@@ -151,6 +151,7 @@ def note_start() -> None:
     comparison (tampered, grown): by the runner and by a session's supervisor."""
     global START_STATE, START_RSS_KB
     START_STATE, START_RSS_KB = pid1.supervisor_state(), pid1.rss_kb()
+    leftovers.note_fresh_flags()  # what every reset restores on the kept roots
 
 
 def tampered(mother: bool = True) -> bool:
