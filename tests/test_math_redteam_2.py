@@ -128,6 +128,10 @@ CHOICE_CASES = [
     ("\\boxed{B}\\boxed{C}", "C", ["no_answer", "no_answer"]),
     ("**B** or **C**", "C", ["no_answer", "no_answer"]),
     ("(A) (B) (C) (D)", "D", ["no_answer", "no_answer"]),
+    ("I doubt it is \\boxed{B}.", "B", ["no_answer", "no_answer"]),
+    ("Maybe it is \\boxed{B}.", "B", ["no_answer", "no_answer"]),
+    ("So the answer is \\boxed{C} and \\boxed{B}.", "B", ["no_answer", "no_answer"]),
+    ("Therefore, the final answer is $\\boxed{B}$.", "B", ["correct", "correct"]),
     # rewrites
     ("The answer is \\boxed{B}.", "B", ["correct", "correct"]),
     ("The correct answer is (D).", "D", ["correct", "correct"]),

@@ -145,11 +145,6 @@ _GROUP_SEPARATOR_RE = re.compile(
 _ANCHOR_END_RE = re.compile(r"[\s*:$]*$")
 
 
-def _stated_box(region: str, boxes: list[tuple[int, str | None]], limits: MathLimits) -> bool:
-    """Whether the last box stands as a stated answer by its lead (`_stated_group`)."""
-    return _stated_group(region, boxes, limits) is not None
-
-
 def _stated_group(region: str, boxes: list[tuple[int, str | None]], limits: MathLimits) -> int | None:
     """Where the list of boxes the last box ends starts (the last box's own start when it ends none),
     when it stands as a stated answer, not inside something larger; else None (`grammar.box_lead`,
@@ -217,31 +212,31 @@ def _clause_start(region: str, start: int) -> int:
     """Where the clause of the box at `start` starts (`_BOX_CLAUSE_BREAK_RE`): when only markup
     stands between a comma and the box, the clause before the comma."""
     floor = max(start - GRAMMAR_MAX_CHARS, 0)
-    breaks = list(_BOX_CLAUSE_BREAK_RE.finditer(_boxes_masked(region, floor, start), floor, start))
+    breaks = list(_BOX_CLAUSE_BREAK_RE.finditer(_boxes_masked(region, floor, start)))
     if not breaks:
         return floor
     last = breaks[-1]
-    if last.group() in ",，" and not _PROSE_RE.search(region[last.end():start]):
-        return breaks[-2].end() if len(breaks) > 1 else floor  # `If n is odd, \\boxed{6}`: that clause's value
-    return last.end()
+    if last.group() in ",，" and not _PROSE_RE.search(region[floor + last.end():start]):
+        return floor + breaks[-2].end() if len(breaks) > 1 else floor  # `If n is odd, \\boxed{6}`: that clause's value
+    return floor + last.end()
 
 
 def _box_sentence_start(region: str, start: int) -> int:
     """Where the sentence of the box at `start` starts (`_BOX_SENTENCE_BREAK_RE`)."""
     floor = max(start - GRAMMAR_MAX_CHARS, 0)
     brk = None
-    for brk in _BOX_SENTENCE_BREAK_RE.finditer(_boxes_masked(region, floor, start), floor, start):
+    for brk in _BOX_SENTENCE_BREAK_RE.finditer(_boxes_masked(region, floor, start)):
         pass
-    return brk.end() if brk else floor
+    return floor + brk.end() if brk else floor
 
 
 def _boxes_masked(region: str, floor: int, start: int) -> str:
-    """`region[:start]` with the boxes from `floor` on blanked out: a comma or period inside an earlier
-    box is no break."""
-    masked = region[:start]
-    for a, b, _ in box_spans(region[floor:start]):
-        masked = masked[: floor + a] + "x" * (b - a) + masked[floor + b:]
-    return masked
+    """`region[floor:start]` with its boxes blanked out: a comma or period inside an earlier box is no
+    break. Bounded by the window, whatever the completion's length."""
+    window = region[floor:start]
+    for a, b, _ in box_spans(window):
+        window = window[:a] + "x" * (b - a) + window[b:]
+    return window
 
 
 _PROSE_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}|\\text")
@@ -657,8 +652,9 @@ def _extract_choice(region: str, profile: str, choices: Sequence[str], limits: M
         attached = _attached_after_box(region, start, limits)
         stated = f"{found} {attached}" if attached else found
         letter = _boxed_letter(found, attached, choices)
-        if letter is not None and not _stated_box(region, last_boxes(region, limits, most=1), limits):
-            return NO_ANSWER  # `not \\boxed{B}`, `\\boxed{B} or \\boxed{C}`, `\\boxed{B}, \\boxed{C}` (grammar.box_lead)
+        parts = _stated_parts(region, last_boxes(region, limits, most=1), limits) if letter is not None else None
+        if letter is not None and (parts is None or len(parts) > 1):
+            return NO_ANSWER  # `not \\boxed{B}`, `\\boxed{B} or \\boxed{C}`, `\\boxed{B}, \\boxed{C}`, `I doubt it is \\boxed{B}`
         if letter is None:  # `\\boxed{\\text{...}}. Answer: C`: the anchor's sentence is the last
             letter = _letter_after_box(region, choices, limits)
             return (Extraction(letter, "choice") if letter else Extraction(stated, "boxed")) if closes(
