@@ -206,6 +206,8 @@ BOX_CLAUSE_NEAR = [
     (r"I doubt that $x = \boxed{6}$.", "6"), (r"So I guess it is \boxed{6}.", "6"), (r"Not sure, but we get \boxed{6}.", "6"),
     (r"Suppose the value is \boxed{6}.", "6"), (r"Possibly, \boxed{6}.", "6"), (r"Wait, maybe \boxed{6}.", "6"),
     (r"I doubt the answer is \boxed{6}.", "6"), (r"Ich glaube, es ist \boxed{6}.", "6"),
+    (r"The value could be \boxed{6}.", "6"), (r"So $x$ might be $\boxed{6}$.", "6"), (r"It would be \boxed{6}.", "6"),
+    (r"The total may be \boxed{6}.", "6"), (r"The total should be \boxed{6}.", "6"), (r"The total may have been \boxed{6}.", "6"),
 ]
 
 
@@ -224,6 +226,7 @@ BOX_CLAUSE_SAME = [
     (r"making for a total loss of $\boxed{6}$.", "6"), (r"Thus, the area is \(\boxed{6}\).", "6"),
     ("We compute: \\[ \\boxed{6} \\]", "6"), (r"By the quadratic formula, $x = \boxed{6}.$", "6"),
     (r"which gives \boxed{6}.", "6"), (r"Sam swam \boxed{6} meters.", "6"), (r"it is \boxed{6}", "6"),
+    (r"The answer will be \boxed{6}.", "6"), (r"So $x$ must be \boxed{6}.", "6"), (r"The total has been \boxed{6}.", "6"),
 ]
 
 

@@ -246,10 +246,20 @@ def box_lead(prefix: str) -> bool:
     word = last.lower()
     if word == "of" and len(words) > 1 and words[-2].isalpha():
         return _has("noun", words[-2]) or _has("count", words[-2])  # `a quotient of \\boxed{204_5}`; not `half of`
+    if word in _AUXILIARIES:  # `will be`, `must be`, `has been`; not `could be`, `might be`, `may have been`
+        chain = [w.lower() for w in words[-3:-1]]
+        return bool(chain) and chain[-1] in _AUXILIARIES[word] and (
+            chain[-1] != "have" or len(chain) > 1 and chain[0] in _BEFORE_HAVE_BEEN)
     return (_has("verb", word) or _has("lead", word) or word in _BOX_LEAD_WORDS
             or any(last.endswith(w) for w in _BY_ROLE["cjk_subject"]))
 
 
+_AUXILIARIES = {"be": frozenset({"will", "to", "must", "shall"}), "been": frozenset({"has", "have", "had"})}
+_BEFORE_HAVE_BEEN = frozenset({"we", "they", "you", "will", "must"})
+"""What may stand before a bare `be` or `been` that leads to a box (`x will be \\boxed{6}`, `must be`, `turns
+out to be`, `has been`): auxiliaries that state; a modal that hedges (`could`, `might`, `may`, `would`,
+`should`) is none of them, so `the value could be \\boxed{6}` states no answer; a `have` before `been`
+follows a subject or a stating auxiliary (`we have been`, `will have been`), never a modal (`may have been`)."""
 _BOX_LEAD_WORDS = frozenset("accordingly conclusion summary short yields yielded yielding giving getting obtaining "
                             "worth".split())
 _PART_LABEL_RE = re.compile(r"\(?[a-z]{1,4}\)$")
