@@ -208,6 +208,7 @@ BOX_CLAUSE_NEAR = [
     (r"I doubt the answer is \boxed{6}.", "6"), (r"Ich glaube, es ist \boxed{6}.", "6"),
     (r"The value could be \boxed{6}.", "6"), (r"So $x$ might be $\boxed{6}$.", "6"), (r"It would be \boxed{6}.", "6"),
     (r"The total may be \boxed{6}.", "6"), (r"The total should be \boxed{6}.", "6"), (r"The total may have been \boxed{6}.", "6"),
+    (r"Probably, the value is \boxed{6}.", "6"), (r"Hopefully, we get \boxed{6}.", "6"), (r"Alternatively, $x = \boxed{6}$.", "6"),
 ]
 
 
@@ -227,6 +228,7 @@ BOX_CLAUSE_SAME = [
     ("We compute: \\[ \\boxed{6} \\]", "6"), (r"By the quadratic formula, $x = \boxed{6}.$", "6"),
     (r"which gives \boxed{6}.", "6"), (r"Sam swam \boxed{6} meters.", "6"), (r"it is \boxed{6}", "6"),
     (r"The answer will be \boxed{6}.", "6"), (r"So $x$ must be \boxed{6}.", "6"), (r"The total has been \boxed{6}.", "6"),
+    (r"So, the value is \boxed{6}.", "6"), (r"Now, we get \boxed{6}.", "6"), (r"Hence, $x = \boxed{6}$.", "6"),
 ]
 
 

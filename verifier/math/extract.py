@@ -17,7 +17,7 @@ from sandbox.contract import PROFILES
 
 from .choices import read_choice
 from .grammar import MAX_CHARS as GRAMMAR_MAX_CHARS
-from .grammar import after_value, anchor_lead, attached_phrase, box_clause, box_lead, closes, read_sentence
+from .grammar import after_value, anchor_lead, attached_phrase, box_clause, box_lead, closes, read_sentence, sentence_adverbs
 from .grammar import read as read_stated
 from .limits import DEFAULT_LIMITS, MathLimits
 from .unicode_math import to_ascii_math
@@ -196,8 +196,9 @@ def _stated_parts(region: str, boxes: list[tuple[int, str | None]], limits: Math
     begin = _box_sentence_start(region, first)
     spans = [(begin + a, begin + b, content) for a, b, content in box_spans(region[begin: boxes[0][0]])]
     spans.append((boxes[0][0], last_end, boxes[0][1] or ""))
-    if not _first_clause(region, _clause_start(region, spans[0][0]), spans[0][0]):
-        return None
+    clause_at = _clause_start(region, spans[0][0])
+    if not _first_clause(region, clause_at, spans[0][0]) or not sentence_adverbs(region[begin:clause_at]):
+        return None  # `Probably, the value is \\boxed{6}`: a one-word clause before it must conclude
     for (_, end, _), (start, _, _) in zip(spans, spans[1:]):
         between = region[end:start]
         if _GROUP_SEPARATOR_RE.fullmatch(between.lstrip(" \t$")):

@@ -933,14 +933,37 @@ _UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
 
 _CLAUSE_OPENERS = frozenset(
     "checking making giving yielding leaving getting obtaining using applying plugging evaluating rounding "
-    "rounded expressed written converting".split())
+    "rounded expressed written converting now next again similarly clearly indeed".split())
 """Participles that may open a box's clause besides LEXICON's "lead" group (`making for a total loss of
-\\boxed{28\\%}`, `Rounding, we get`): each says how the value was found or stated, none hedges."""
+\\boxed{28\\%}`, `Rounding, we get`), and adverbs that order the steps (`Now,`, `Next,`, `Clearly,`):
+each says how the value was found or stated, none hedges."""
 _STATING_VERBS = frozenset("see conclude compute calculate deduce derive arrive write know determine verify confirm yields yield "
                            "evaluate simplify express".split())
 """Verbs after a pronoun that open a box's clause besides LEXICON's "verb" group (`we see that`, `we
 conclude that`): each states a finding; `think`, `guess`, `doubt`, `believe`, modals are not among them."""
 _CLAUSE_WORD_RE = re.compile(r"\$[^$]*\$|[^\W\d_]+(?:'s|’s)?|\S")
+
+
+def sentence_adverbs(before: str) -> bool:
+    """Whether the sentence of a box, when it opens with a one-word clause before a comma (`before`:
+    the sentence up to the box's own clause), opens with a word that concludes, orders the steps or
+    says how the value was found (LEXICON's "lead", `_CLAUSE_OPENERS`, `ANCHOR_LEADS`: `So,`, `Hence,`,
+    `Now,`, `Checking,`): a one-word clause is a sentence adverb, and one
+    the grammar does not know (`Probably,`, `Hopefully,`, `Alternatively,`) may hedge the value
+    (docs/math.md "Answer grammar", before a box). Longer clauses are not read (`Since $a = 2$,`), nor
+    one-word clauses later in the sentence (a figure's code: `draw(arc(...),red,Arrow(6))`)."""
+    parts = re.split(r"[,，]", _CLAUSE_MARKUP_RE.sub(" ", before))
+    words = _LEAD_TOKEN_RE.findall(parts[0]) if len(parts) > 1 else []
+    if len(words) != 1 or not words[0].isalpha():
+        return True
+    word = words[0].lower()
+    return _has("lead", word) or word in _CLAUSE_OPENERS or word in ANCHOR_LEADS or word in _CORRECTIONS
+
+
+_CORRECTIONS = frozenset({"wait", "actually"})
+"""One-word clauses that open a corrected answer (`Wait, I made an error: \\boxed{5}`, `Actually, the
+answer is \\boxed{5}`): they withdraw what came before, and the box's own clause must still state it
+(`Wait, maybe \\boxed{6}` states nothing)."""
 
 
 def box_clause(clause: str) -> bool:
