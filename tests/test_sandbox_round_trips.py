@@ -12,7 +12,7 @@ import pytest
 
 from sandbox.build import HARNESS
 from sandbox.channel import Channel
-from tests.helpers import BACKENDS, GVISOR_KERNEL, backend_of, one_sandbox
+from tests.helpers import BACKENDS, GVISOR_KERNEL, backend_of, kernel_differs, on_backend, one_sandbox
 
 sys.path.insert(0, str(HARNESS))
 from syntax_check import CHECKER_GROWTH_KB  # noqa: E402
@@ -140,3 +140,36 @@ def test_a_program_cannot_reach_the_syntax_checker(grader):
     assert grader.grade(py("a, b = map(int, input().split())\nprint(a + b)"))["verdict"] == "accepted"
     assert grader.grade(py("def f(:\n  pass"))["verdict"] == "compile_error"
     assert _ping(grader)["checker"] > 1
+
+
+
+RENICE = """import os
+try:
+    os.setpriority(os.PRIO_PROCESS, {pid}, 19)
+except OSError:
+    pass
+"""
+SMALL = ("a, b = map(int, input().split())\nprint(a + b)", "print(1\n", "print(sum(map(int, input().split())))")
+
+
+@pytest.mark.parametrize("restarted", [False, True], ids=["first", "restarted"])
+def test_one_line_programs_never_count_as_the_checkers_growth(grader, restarted):
+    """The checker's growth (CHECKER_GROWTH_KB) is counted from its memory once its own code has
+    run (syntax_check.py _settled_kb): one-line programs' checks add next to nothing to it, and it is
+    kept across them, whether it is the runner's first checker or one the runner started later.
+    Counted from its memory at the fork, under gVisor a restarted checker was "grown" 3.7-4.5 MB
+    after its first one-line check and replaced after every check. Restarted: gVisor's kernel lets
+    a program renice the checker, which is then ended; elsewhere the program reaches nothing."""
+    first = _ping(grader)["checker"]
+    if restarted:
+        grader.grade(py(RENICE.format(pid=first), stdin="", expected=""))
+        ended = on_backend(backend_of(grader.grader.config), False, kernel_differs(
+            True, "gVisor's kernel lets a program renice the checker: it is ended after the job"))
+        assert (_ping(grader)["checker"] == 0) == ended
+    seen = []
+    for code in SMALL:
+        grader.grade(py(code))
+        seen.append(_ping(grader))
+    pids = [p["checker"] for p in seen]
+    assert pids[0] > 1 and pids == [pids[0]] * len(SMALL), pids
+    assert max(p["checker_growth_kb"] for p in seen) <= CHECKER_GROWTH_KB // 8, [(p["checker_growth_kb"], p["checker_kb"]) for p in seen]

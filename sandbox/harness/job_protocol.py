@@ -633,7 +633,7 @@ def handle(head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]
         return stash(head, blobs), {}
     if op == "ping":
         return {"ok": True, "pid": os.getpid(), "uid": os.geteuid(), "apart": pid1.APART, "cpu_acct": bool(accounting.CPU_V1 or accounting.CPU_V2),
-                "oom_acct": bool(accounting.OOM_FILE), "stash": len(STASH), "stash_bytes": stash_bytes(), "checker": syntax_check.CHECKER.pid, "checker_kb": pid1.proc_rss_kb(syntax_check.CHECKER.pid) if syntax_check.CHECKER.pid else 0,
+                "oom_acct": bool(accounting.OOM_FILE), "stash": len(STASH), "stash_bytes": stash_bytes(), "checker": syntax_check.CHECKER.pid, "checker_kb": pid1.proc_rss_kb(syntax_check.CHECKER.pid) if syntax_check.CHECKER.pid else 0, "checker_growth_kb": syntax_check.CHECKER.growth_kb,
                 **warm_keeper.WARM.info()}, {}
     if op == "files":
         return write_files(head, blobs), {}
