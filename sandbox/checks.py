@@ -250,6 +250,8 @@ def run_verdict(facts: dict, lang: Language, time_limit_s: float) -> tuple[str |
     if stop == "stdout" or sig == signal.SIGXFSZ:  # stderr is drained, never a stop (docs/sandboxes.md "Code sandboxes")
         what = "file size" if sig == signal.SIGXFSZ and stop is None else stop
         return "output_limit", f"{what} over its limit"
+    if stop == "files":  # more than tmpfs_inodes where the runner counts them (gVisor: harness/inode_cap.py inodes_cap)
+        return "output_limit", "files over the sandbox's inode limit (tmpfs_inodes)"
     if facts.get("host_threads"):  # the host's watchdog killed it (sandbox/watchdog.py): its detail says why
         return "runtime_error", str(facts["host_threads"])
     if facts.get("oom") or any(m in stderr for m in lang.oom_markers):

@@ -58,6 +58,7 @@ from typing import cast
 
 import accounting
 import framing
+import inode_cap
 import leftovers
 import pid1
 import program_limits
@@ -287,8 +288,9 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         sel.register(pidfd, selectors.EVENT_READ, "exit")
     except (OSError, AttributeError):
         pidfd = -1
-    stop_reason = None  # "cpu" | "wall" | "stdout" | "fd3"
+    stop_reason = None  # "cpu" | "wall" | "stdout" | "fd3" | "files"
     next_check = 0.0  # the CPU clock is read at most every POLL_S: a flood of reads must not pay for it each time
+    next_files = 0.0  # the files at most every FILES_POLL_S (over_inodes)
     status = None
     rusage = None
     exited_at = 0.0  # when status was read (only read once it was)
@@ -316,6 +318,10 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
                 stop_reason = "wall"
             elif cpu_used() > cpu_limit:
                 stop_reason = "cpu"
+            elif now >= next_files:
+                stop_reason = "files" if inode_cap.over_inodes() else None
+                # a count of thousands of directories takes a while under gVisor: at most a tenth of the wall clock
+                next_files = time.monotonic() + max(inode_cap.FILES_POLL_S, 9 * (time.monotonic() - now))
             if stop_reason:
                 pid1.kill_group(proc.pid)
         if stop_reason and status is None and now - t0 > wall_limit + 2.0:
@@ -491,6 +497,7 @@ def prepare_files(cwd: str, req: dict, blobs: dict[str, bytes]) -> None:
             leftovers.remove_dir(path)
         elif os.path.lexists(path):
             os.unlink(path)
+    inode_cap.check_inodes(cwd, len(req.get("put") or ()))
     for rel in req.get("put") or ():
         fd = os.open(os.path.join(cwd, rel), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o400)
         with os.fdopen(fd, "wb") as f:
@@ -529,6 +536,7 @@ def write_files(req: dict, blobs: dict[str, bytes]) -> dict:
     d = os.path.join(pid1.WORK, leftovers.safe_name(req["dir"]))
     leftovers.restore_modes(pid1.WORK)
     try:
+        inode_cap.check_inodes(pid1.WORK, 1 + len(req["files"]))
         os.mkdir(d, 0o700)
         for rel, mode in req["files"]:
             name = leftovers.safe_name(rel)
@@ -619,7 +627,7 @@ def handle(head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]
         return stash(head, blobs), {}
     if op == "ping":
         return {"ok": True, "pid": os.getpid(), "uid": os.geteuid(), "apart": pid1.APART, "cpu_acct": bool(accounting.CPU_V1 or accounting.CPU_V2),
-                "oom_acct": bool(accounting.OOM_FILE), "stash": len(STASH), "stash_bytes": stash_bytes(), "checker": syntax_check.CHECKER.pid, "checker_kb": pid1.proc_rss_kb(syntax_check.CHECKER.pid) if syntax_check.CHECKER.pid else 0,
+                "oom_acct": bool(accounting.OOM_FILE), "stash": len(STASH), "stash_bytes": stash_bytes(), "checker": syntax_check.CHECKER.pid, "checker_kb": pid1.proc_rss_kb(syntax_check.CHECKER.pid) if syntax_check.CHECKER.pid else 0, "checker_growth_kb": syntax_check.CHECKER.growth_kb,
                 **warm_keeper.WARM.info()}, {}
     if op == "files":
         return write_files(head, blobs), {}
