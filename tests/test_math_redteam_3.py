@@ -20,6 +20,8 @@ case here fails on main until its class is closed; each family has rewrites that
    `The square root of \\boxed{36}` pays gold 36.
 6. Variants of the open hedge-lead-before-a-box finding (`I doubt it is \\boxed{6}`, being fixed elsewhere):
    modals and negated modals before a box (`It could be \\boxed{6}`, `It can't be \\boxed{6}`).
+7. Values matched by written order, not by name: `y = \\boxed{1}, x = \\boxed{2}` pays gold `x = 1, y = 2`,
+   `\\boxed{y = 1, x = 2}` pays `(x, y) = (1, 2)`, and `\\boxed{x = 1, x = 2}` (one unknown, two values) pays (1, 2).
 """
 
 from __future__ import annotations
@@ -210,3 +212,36 @@ MODAL_BOX_LEAD_NEAR = ["It could be \\boxed{6}", "It might be \\boxed{6}", "It c
 def test_a_modal_before_a_box_states_no_answer(completion: str) -> None:
     """Paid 6 on main, while `It is not \\boxed{6}` and `It is never \\boxed{6}` are refused."""
     assert "correct" not in verdicts(completion, "6")
+
+
+# 7. Values read in written order whatever they are named (docs/math.md "Math grading rules", several boxes and
+#    named values: `parsing.named_values` reads "the values in order").
+NAMED_ORDER_NEAR = [
+    ("y = \\boxed{1}, x = \\boxed{2}", "x = 1, y = 2"), ("$y = \\boxed{1}$ and $x = \\boxed{2}$", "x = 1, y = 2"),
+    ("\\boxed{y = 1, x = 2}", "(x, y) = (1, 2)"), ("\\boxed{y = 1, x = 2}", "(1, 2)"),
+    ("\\boxed{y = 1}, \\boxed{x = 2}", "(1, 2)"), ("\\boxed{b = 1, a = 2}", "(1, 2)"),
+    ("\\boxed{x_2 = 1, x_1 = 2}", "(1, 2)"), ("The answer is $y = 1, x = 2$.", "(1, 2)"),
+    ("\\boxed{x = 1, x = 2}", "(1, 2)"), ("\\boxed{a = 1, a = 2}", "(1, 2)"), ("\\boxed{x = 1}, \\boxed{x = 2}", "(1, 2)"),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold"), NAMED_ORDER_NEAR)
+def test_values_are_matched_by_their_names_not_their_order(completion: str, gold: str) -> None:
+    """Paid on main in both profiles. `y = \\boxed{1}, x = \\boxed{2}` says x is 2, yet pays gold
+    `x = 1, y = 2`; `\\boxed{y = 1, x = 2}` pays `(x, y) = (1, 2)` while the same statement written
+    `\\boxed{x = 2, y = 1}` is refused (one of the two verdicts is wrong); `\\boxed{x = 1, x = 2}` gives one
+    unknown two values and pays the pair (1, 2)."""
+    assert "correct" not in verdicts(completion, gold)
+
+
+NAMED_ORDER_SAME = [
+    ("\\boxed{x = 1, y = 2}", "(1, 2)"), ("\\boxed{y = 2, x = 1}", "x = 1, y = 2"),
+    ("x = \\boxed{1}, y = \\boxed{2}", "x = 1, y = 2"), ("y = \\boxed{2}, x = \\boxed{1}", "x = 1, y = 2"),
+    ("\\boxed{(x, y) = (1, 2)}", "(1, 2)"), ("\\boxed{x = 1, y = 2}", "(x, y) = (1, 2)"),
+    ("x = \\boxed{1}, y = \\boxed{2}", "(1, 2)"), ("\\boxed{x_1 = 1, x_2 = 2}", "(1, 2)"), ("\\boxed{(1, 2)}", "(1, 2)"),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold"), NAMED_ORDER_SAME)
+def test_named_values_in_any_order_still_pay(completion: str, gold: str) -> None:
+    assert verdicts(completion, gold) == ["correct", "correct"]
