@@ -22,6 +22,8 @@ case here fails on main until its class is closed; each family has rewrites that
    modals and negated modals before a box (`It could be \\boxed{6}`, `It can't be \\boxed{6}`).
 7. Values matched by written order, not by name: `y = \\boxed{1}, x = \\boxed{2}` pays gold `x = 1, y = 2`,
    `\\boxed{y = 1, x = 2}` pays `(x, y) = (1, 2)`, and `\\boxed{x = 1, x = 2}` (one unknown, two values) pays (1, 2).
+8. The subject of a box's `is` or `=` is never read: `The wrong answer is \\boxed{6}`, `$2x = \\boxed{6}$`,
+   `The answer in thousands is \\boxed{6}` pay 6, while `The wrong answer is 6` and `\\boxed{2x = 6}` are refused.
 """
 
 from __future__ import annotations
@@ -245,3 +247,40 @@ NAMED_ORDER_SAME = [
 @pytest.mark.parametrize(("completion", "gold"), NAMED_ORDER_SAME)
 def test_named_values_in_any_order_still_pay(completion: str, gold: str) -> None:
     assert verdicts(completion, gold) == ["correct", "correct"]
+
+
+# 8. The subject of a box's stating verb or relation is never read (docs/math.md "Answer grammar", "Before a
+#    box": `grammar.box_lead` reads the last word or mark, `is` or `=`, and admits the box whatever it states).
+BOX_SUBJECT_NEAR = [
+    "The wrong answer is \\boxed{6}.", "The incorrect answer is \\boxed{6}.", "My first guess is \\boxed{6}.",
+    "Not the answer is \\boxed{6}.", "A wrong value is \\boxed{6}.", "The error is \\boxed{6}.",
+    "Twice the answer is \\boxed{6}.", "The reciprocal of x is \\boxed{6}.", "The negative of x is \\boxed{6}.",
+    "Its square is \\boxed{6}.", "2x is \\boxed{6}.", "$2x$ is \\boxed{6}.", "$x^2$ is \\boxed{6}.",
+    "The answer in thousands is \\boxed{6}.", "The answer in millions is \\boxed{6}.",
+    "The answer divided by 1000 is \\boxed{6}.", "The answer (in thousands) is \\boxed{6}.",
+    "The final answer (maybe) is \\boxed{6}.", "The final answer (approx.) is \\boxed{6}.",
+    "The final answer squared is \\boxed{6}.", "The answer rounded to the nearest thousand is \\boxed{6}.",
+    "$2x = \\boxed{6}$", "$x^2 = \\boxed{6}$", "$x^{-1} = \\boxed{6}$", "$\\frac{x}{1000} = \\boxed{6}$",
+    "$-x = \\boxed{6}$", "$\\sqrt{x} = \\boxed{6}$", "$10^x = \\boxed{6}$", "$x + 1 = \\boxed{6}$",
+    "$x \\cdot 10^{-3} = \\boxed{6}$", "$x \\text{ (in thousands)} = \\boxed{6}$", "$\\text{wrong} = \\boxed{6}$",
+]
+
+
+@pytest.mark.parametrize("completion", BOX_SUBJECT_NEAR)
+def test_a_box_stated_of_another_quantity_is_never_paid(completion: str) -> None:
+    """Paid 6 on main in both profiles, while the same sentences with a bare value (`The wrong answer is 6`,
+    `The answer is: 2x = 6`, `\\boxed{2x = 6}`) are refused: the subject before a box's `is` or `=` goes
+    through no grammar. It must pass the same subject grammar an anchored value's does."""
+    assert "correct" not in verdicts(completion, "6")
+
+
+BOX_SUBJECT_SAME = [
+    "The answer is \\boxed{6}.", "$x = \\boxed{6}$", "The number of apples is \\boxed{6}.",
+    "Maria's savings were \\boxed{6}.", "$\\angle ABC = \\boxed{6}$", "$f(3) = \\boxed{6}$", "$x_0 = \\boxed{6}$",
+    "Thus the smallest such $n$ is $\\boxed{6}$.", "The final answer is \\boxed{6}.", "The total is \\boxed{6}.",
+]
+
+
+@pytest.mark.parametrize("completion", BOX_SUBJECT_SAME)
+def test_a_box_stated_of_a_known_subject_still_pays(completion: str) -> None:
+    assert verdicts(completion, "6") == ["correct", "correct"]
