@@ -41,7 +41,7 @@ def verdicts(completion: str, gold: str, choices: list[str] | None = None) -> li
     return [grade_math({**t, "choices": choices} if choices else t)["verdict"] for t in tasks]
 
 
-# 1. Symbols inside `\text{}` beside a value (docs/math.md "Answer grammar", "Text holds words").
+# 1. Symbols inside `\text{}` beside a value (docs/math.md "Answer grammar", bullet "Text holds words").
 TEXT_SYMBOL_NEAR = [
     (r"\boxed{6\text{!}}", "6"), (r"\boxed{6\text{ !}}", "6"), (r"\boxed{6\text{½}}", "6"), (r"\boxed{6\text{⅓}}", "6"),
     (r"\boxed{6\text{⁻¹}}", "6"), (r"\boxed{6\text{√}}", "6"), (r"\boxed{6\text{∞}}", "6"), (r"\boxed{6\text{+}}", "6"),
@@ -82,7 +82,7 @@ def test_units_beside_a_value_still_pay(completion: str, gold: str) -> None:
     assert verdicts(completion, gold) == ["correct", "correct"]
 
 
-# 2. A trailing `\ldots` after a number (docs/math.md "Answer grammar", "Structure, not words").
+# 2. A trailing `\ldots` after a number (docs/math.md "Answer grammar", bullet "Structure, not words").
 ELLIPSIS_NEAR = [
     (r"\boxed{3.14\ldots}", "3.14"), (r"\boxed{0.33\ldots}", "0.33"), (r"\boxed{2.7182\ldots}", "2.7182"),
     (r"\boxed{1.41\ldots}", "1.41"), (r"The answer is $3.14\ldots$.", "3.14"), (r"\boxed{6\ldots}", "6"),
@@ -135,7 +135,7 @@ def test_a_named_value_still_pays(completion: str, gold: str) -> None:
 
 
 # 4. A hedge, a scale or a condition in the clause before a comma ahead of an anchor or a box (docs/math.md
-#    "Answer grammar", "Before an anchor": "A clause before a comma is not read").
+#    "Answer grammar", bullet "Before an anchor": "A clause before a comma is not read").
 COMMA_CLAUSE_NEAR = [
     "Maybe, the answer is 6.", "Perhaps, the answer is 6.", "Probably, the answer is 6.", "Possibly, \\boxed{6}",
     "Hypothetically, the answer is 6.", "Incorrectly, the answer is 6.", "Approximately, the answer is 6.",
@@ -170,7 +170,7 @@ def test_a_concluding_clause_before_a_comma_still_pays(completion: str, gold: st
 
 
 # 5. A label before a colon, or a function's `of`, as a box's lead (docs/math.md "Answer grammar",
-#    "Before a box": a box's lead is an allowlist).
+#    bullet "Before a box": a box's lead is an allowlist).
 BOX_LABEL_NEAR = [
     ("Wrong answer: \\boxed{6}", "6"), ("Incorrect: \\boxed{6}", "6"), ("Not: \\boxed{6}", "6"),
     ("Guess: \\boxed{6}", "6"), ("Estimate: \\boxed{6}", "6"), ("Lower bound: \\boxed{6}", "6"),
@@ -249,8 +249,8 @@ def test_named_values_in_any_order_still_pay(completion: str, gold: str) -> None
     assert verdicts(completion, gold) == ["correct", "correct"]
 
 
-# 8. The subject of a box's stating verb or relation is never read (docs/math.md "Answer grammar", "Before a
-#    box": `grammar.box_lead` reads the last word or mark, `is` or `=`, and admits the box whatever it states).
+# 8. The subject of a box's stating verb or relation is never read (docs/math.md "Answer grammar", bullet
+#    "Before a box": `grammar.box_lead` reads the last word or mark, `is` or `=`, and admits the box whatever it states).
 BOX_SUBJECT_NEAR = [
     "The wrong answer is \\boxed{6}.", "The incorrect answer is \\boxed{6}.", "My first guess is \\boxed{6}.",
     "Not the answer is \\boxed{6}.", "A wrong value is \\boxed{6}.", "The error is \\boxed{6}.",
