@@ -24,6 +24,8 @@ case here fails on main until its class is closed; each family has rewrites that
    `\\boxed{y = 1, x = 2}` pays `(x, y) = (1, 2)`, and `\\boxed{x = 1, x = 2}` (one unknown, two values) pays (1, 2).
 8. The subject of a box's `is` or `=` is never read: `The wrong answer is \\boxed{6}`, `$2x = \\boxed{6}$`,
    `The answer in thousands is \\boxed{6}` pay 6, while `The wrong answer is 6` and `\\boxed{2x = 6}` are refused.
+9. A conjunction after a box ends its reading: `\\boxed{6} and a half`, `\\boxed{6} and above`, `\\boxed{6} then 7`,
+   `\\boxed{6} and that is wrong`, `\\boxed{6} because I am not sure` pay 6 (`grammar.after_value`'s `_NEW_CLAUSE`).
 """
 
 from __future__ import annotations
@@ -283,4 +285,39 @@ BOX_SUBJECT_SAME = [
 
 @pytest.mark.parametrize("completion", BOX_SUBJECT_SAME)
 def test_a_box_stated_of_a_known_subject_still_pays(completion: str) -> None:
+    assert verdicts(completion, "6") == ["correct", "correct"]
+
+
+# 9. A conjunction after a box ends its reading (docs/math.md "Answer grammar", bullet "After a box":
+#    `grammar.after_value` returns at a word of `_NEW_CLAUSE` and reads nothing after it).
+BOX_CONJUNCTION_NEAR = [
+    "\\boxed{6} and a half.", "\\boxed{6} And a half.", "\\boxed{6} \\text{ and a half}", "\\boxed{6} and 1/2.",
+    "\\boxed{6} and three quarters.", "\\boxed{6} and change.", "\\boxed{6} and 7.", "\\boxed{6} and 7 apples.",
+    "\\boxed{6} AND 7.", "\\boxed{6} and/or 7.", "\\boxed{6} as well as 7.", "\\boxed{6} then 7.", "\\boxed{6} hence 7.",
+    "\\boxed{6} and maybe 7.", "\\boxed{6} and -6.", "\\boxed{6} and its negative.", "\\boxed{6} and 1/6.",
+    "\\boxed{6} and above.", "\\boxed{6} and up.", "\\boxed{6} and higher.", "\\boxed{6} and more.",
+    "\\boxed{6} and thousands more.", "\\boxed{6} and million.", "\\boxed{6} and also 7 thousand.",
+    "\\boxed{6} and not 6.", "\\boxed{6} and that is wrong.", "\\boxed{6} and it is wrong.", "\\boxed{6} and I doubt it.",
+    "\\boxed{6} because I am not sure.", "\\boxed{6} since I doubt it.", "\\boxed{6} so it is 7.",
+    "\\boxed{6} and the answer is 7.", "\\boxed{6} and then it is 7.",
+]
+
+
+@pytest.mark.parametrize("completion", BOX_CONJUNCTION_NEAR)
+def test_what_follows_a_conjunction_after_a_box_is_read(completion: str) -> None:
+    """Paid 6 on main in both profiles, while `The answer is 6 and a half.`, `\\boxed{6} or 7`,
+    `\\boxed{6} but that is wrong`, `\\boxed{6} unless n is odd` are refused: after `and`, `then`, `so`,
+    `because`, `since`, `hence` (and `as well as`, `and/or`) the words after a box are not read, so a
+    second value, a fraction (6.5), an inequality (`and above`), a scale, a hedge or a retraction pays."""
+    assert "correct" not in verdicts(completion, "6")
+
+
+BOX_CONJUNCTION_SAME = [
+    "\\boxed{6} apples.", "\\boxed{6} is the final answer.", "\\boxed{6} cm.", "\\boxed{6} years ago.",
+    "\\boxed{6} and we are done.",
+]
+
+
+@pytest.mark.parametrize("completion", BOX_CONJUNCTION_SAME)
+def test_a_box_with_its_unit_or_a_closing_clause_still_pays(completion: str) -> None:
     assert verdicts(completion, "6") == ["correct", "correct"]
