@@ -294,7 +294,7 @@ BOX_CONJUNCTION_NEAR = [
     "\\boxed{6} and a half.", "\\boxed{6} And a half.", "\\boxed{6} \\text{ and a half}", "\\boxed{6} and 1/2.",
     "\\boxed{6} and three quarters.", "\\boxed{6} and change.", "\\boxed{6} and 7.", "\\boxed{6} and 7 apples.",
     "\\boxed{6} AND 7.", "\\boxed{6} and/or 7.", "\\boxed{6} as well as 7.", "\\boxed{6} then 7.", "\\boxed{6} hence 7.",
-    "\\boxed{6} and maybe 7.", "\\boxed{6} and -6.", "\\boxed{6} and its negative.", "\\boxed{6} and 1/6.",
+    "\\boxed{6} and maybe 7.", "\\boxed{6} and its negative.", "\\boxed{6} and 1/6.",
     "\\boxed{6} and above.", "\\boxed{6} and up.", "\\boxed{6} and higher.", "\\boxed{6} and more.",
     "\\boxed{6} and thousands more.", "\\boxed{6} and million.", "\\boxed{6} and also 7 thousand.",
     "\\boxed{6} and not 6.", "\\boxed{6} and that is wrong.", "\\boxed{6} and it is wrong.", "\\boxed{6} and I doubt it.",
