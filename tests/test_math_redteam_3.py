@@ -321,3 +321,17 @@ BOX_CONJUNCTION_SAME = [
 @pytest.mark.parametrize("completion", BOX_CONJUNCTION_SAME)
 def test_a_box_with_its_unit_or_a_closing_clause_still_pays(completion: str) -> None:
     assert verdicts(completion, "6") == ["correct", "correct"]
+
+
+# Classes 2, 3 and 7 through the lenient profile's last-segment fallback (docs/math.md "Answer grammar",
+# bullet "Lenient"): strict finds no anchor, lenient pays.
+LENIENT_NEAR = [
+    ("So we get $6\\ldots$", "6"), ("So we get $3.14\\ldots$.", "3.14"), ("Thus $x^{-1} = 6$.", "6"),
+    ("Thus $y = 1, x = 2$.", "(1, 2)"),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold"), LENIENT_NEAR)
+def test_the_lenient_fallback_reads_the_same_classes(completion: str, gold: str) -> None:
+    """Paid `correct` by the lenient profile on main (`no_answer` in strict)."""
+    assert "correct" not in verdicts(completion, gold)
