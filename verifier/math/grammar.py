@@ -134,7 +134,7 @@ LEXICON: tuple[Entry, ...] = (
     Entry("closing", frozenset({"in the end", "at the end", "finally", "in conclusion"}),
           "phrases after the value that say the statement is the last one (`$x = \\frac{1}{2}$ in the end`, "
           "docs/math.md \"Math grading rules\"); none scales, negates or hedges it"),
-    _entry("afterword", "i hope it this that is was the answer final correct consistent checking check checked "
+    _entry("afterword", "i hope it this that is are was the answer final correct consistent checking check checked "
            "verified verify done helps help solution result our my so thus therefore hence indeed above boxed "
            "as required desired we have found obtained got which matches match with figure diagram",
            "what may follow the answer's sentence (`I hope it is correct.`, `Checking: the answer is consistent.`, "
@@ -349,6 +349,57 @@ _FUNCTION_WORDS = frozenset(
 _TEXT_DIGIT_RE = re.compile(r"\\(?:text|textrm|textbf|textit|textnormal|textsf|mbox)\s*\{[^{}]*\d")
 """A text-mode group holding a digit, in an answer that is more than that group: the parser drops text as
 a unit (`12\\text{000}` read as 12), so only words may stand in it (its words go through the grammar)."""
+_TEXT_GROUP_RE = re.compile(r"\\(?P<cmd>text|textrm|textbf|textit|textnormal|textsf|mbox|mathrm|mathbf|mathit|operatorname)\s*\{")
+_TEXT_MODE_MARKS = frozenset(" \t.'’,:;()%°$€£¥₹¢~")
+"""The marks a text group may hold beside its letters (`\\text{ m/s}`, `\\text{p.m.}`, `\\text{ (cm)}`,
+`\\text{°C}`, `\\text{ \\%}`): punctuation that is no number and no operator; `-` and `/` only between
+letters (`cm-long`, `km/h`), never alone (`6\\text{−}`). Every other symbol is
+refused, not dropped: the parser drops a text group as a unit, so `6\\text{½}` would read 6, not 6.5, and
+`6\\text{!}`, `6\\text{⁻¹}`, `6\\,\\text{‰}` would read 6 (docs/math.md "Answer grammar", "Text holds words")."""
+_TEXT_ESCAPES_RE = re.compile(r"(?<=[^\W\d_])[-/](?=[^\W\d_])|\\[%$,;: ]|\\text(?:degree|circ)(?![a-z])|\^\s*\{?\s*\\circ\s*\}?")  # `\\text{^{\\circ}C}`: `°C` as `to_ascii_math` writes it
+_TEXT_MACRO_RE = re.compile(r"\\text(?!(?:rm|bf|it|tt|sc|up|md|sl|normal|sf|style|circ|degree)?(?![a-z]))[a-z]+")
+"""A text-mode symbol macro (`\\textperthousand`, `\\textonehalf`, `\\textsuperscript`): a symbol, never a word."""
+
+
+_NUMBER_ELLIPSIS_RE = re.compile(
+    r"(?<![\w.])[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:\s|\\[,;: !]|~)*(?:\\[lc]?dots[co]?(?![A-Za-z])|\.\.\.|…)"
+    r"(?P<after>(?:\s|\\[,;: !]|~)*,?)"
+)
+
+
+def _goes_on(text: str) -> bool:
+    """Whether a number is followed by an ellipsis outside a list (`3.14\\ldots`, `0.33\\ldots`, `6\\ldots`):
+    a decimal that goes on is not its prefix. An ellipsis is admitted only as a list's item (`1, 2, 3,
+    \\ldots`, `1, 2, \\ldots, n`, docs/math.md "Math grading rules"): a comma before the number or after
+    the ellipsis."""
+    for m in _NUMBER_ELLIPSIS_RE.finditer(text):
+        listed = text[: m.start()].rstrip(" \t~").endswith(",") or m.group("after").endswith(",")
+        if not listed:
+            return True
+    return False
+
+
+def _text_symbol(text: str) -> str:
+    """The first character inside a text group (`\\text{...}`, `\\mathrm{...}`) that is neither a
+    letter nor one of `_TEXT_MODE_MARKS`, or a text-mode symbol macro anywhere; "" when none. An
+    allowlist: a text group beside a value holds words and their punctuation only."""
+    macro = _TEXT_MACRO_RE.search(text)
+    if macro:
+        return macro.group()
+    for m in _TEXT_GROUP_RE.finditer(text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        inner = _TEXT_ESCAPES_RE.sub(" ", text[m.end(): i - 1])
+        if m.group("cmd") in ("mathbf", "mathit", "operatorname", "mathrm") and inner.isascii():
+            inner = re.sub(r"\\[A-Za-z]+|[{}^_]", " ", inner)  # `\\mathbf{\\hat{i}}`: math-mode markup is the parser's
+        bad = next((c for c in inner if not c.isalpha() and c not in _TEXT_MODE_MARKS and not c.isdigit()), "")
+        if bad:
+            return bad
+    return ""
+
+
 _CJK_RE = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
 _SPACES = frozenset({"\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad", "~"})
 _JOINERS = frozenset({"or", "and"})
@@ -382,6 +433,11 @@ def read(text: str, prose: bool = False) -> Reading:
         return Reading("words", text)
     if _TEXT_DIGIT_RE.search(stripped):  # `12\\text{000}`, `1\\text{2}`, `12\\text{ or 13}`
         return Reading("refused", "a digit inside `\\text{}` beside the value: text holds words, never digits")
+    if _goes_on(stripped):  # `3.14\\ldots` is not 3.14 (math-verify drops `\\ldots`)
+        return Reading("refused", "an ellipsis after a number: a decimal that goes on is not its prefix")
+    symbol = _text_symbol(stripped)
+    if symbol:  # `6\\text{!}`, `6\\text{½}`, `6\\,\\text{‰}`, `6\\text{ \\textonehalf}`
+        return Reading("refused", f"a symbol inside `\\text{{}}` beside the value ({symbol!r}): text holds words")
     has_words = any(t.kind in ("word", "name", "cur") for t in tokens)  # `£3,20`: a currency is read too
     if "?" in (t.text for t in tokens if t.kind == "mark"):
         return Reading("refused", "a question mark: the value is questioned")
@@ -577,8 +633,8 @@ _CLAUSE_AFTER = frozenset(
 # The words directly attached after a box: letters, digits, spaces, a text command, a degree, percent
 # or power mark, `/`, `'`, a `?` (it questions the value), a LaTeX space; the phrase ends at anything else (`.`, `,`, `$`, `\\`, `\\end`).
 _NEW_CLAUSE = frozenset("and so then which because since as where hence thus therefore".split())
-"""Conjunctions that end the phrase a box stands in (`but`, `or`, `if`, `unless` are not among them:
-they hedge or add a value)."""
+"""Conjunctions that may start a closing clause after a box (`_closing_clause`: what follows them is read,
+never skipped; `but`, `or`, `if`, `unless` are not among them: they hedge or add a value)."""
 _ATTACHED_RE = re.compile(
     r"(?:[^\W_]|[ \t'/%°?]|\\(?:text|mathrm|textrm|textbf|mbox)\s*\{[^{}\n]{0,80}\}|\\%|\\[,; ]|\$[^$\n]{1,80}\$"
     r"|\^\s*\{?\s*(?:\\circ|[23])\s*\}?|\\text(?:circ|degree)\b)*"
@@ -594,15 +650,28 @@ def attached_phrase(text: str) -> str:
     return attached.group().strip() if attached else ""
 
 
+_CLOSING_VERBS = frozenset("is are was have hope found obtained got matches match helps checked verified done".split())
+
+
+def _closing_clause(tokens: list[_Token]) -> bool:
+    """The clause a conjunction after a box starts (`\\boxed{6} and we are done`, `\\boxed{6} which is the
+    answer`): admitted only when every token is a word that confirms the answer (LEXICON's "afterword",
+    as `closes` reads a closing sentence). A second value (`and 7`, `then 7`), a fraction (`and a half`),
+    an inequality (`and above`), a scale or a doubt (`because I am not sure`) has a token outside it. A
+    clause, not a modifier of the value: it holds one of `_CLOSING_VERBS` (`and above` holds none)."""
+    return any(t.text.lower() in _CLOSING_VERBS for t in tokens) and all(t.kind == "word" and (_has("afterword", t.text) or t.text.lower() in _CLAUSE_AFTER) for t in tokens)
+
+
 def after_value(phrase: str) -> bool:
     """Whether the words attached after a box (`attached_phrase`) leave its value alone: a unit,
     comparative or tail (`\\boxed{6} apples`), a clause it is the subject of (`\\boxed{6} is the
-    final answer`) or one a conjunction starts; `\\boxed{6} thousand`, `\\boxed{6} is wrong` do not."""
+    final answer`) or a closing clause a conjunction starts (`_closing_clause`); `\\boxed{6} thousand`,
+    `\\boxed{6} is wrong`, `\\boxed{6} and a half` do not."""
     tokens = _scan(phrase, True)
     if not tokens:
         return True
     if tokens[0].kind == "word" and tokens[0].text.lower() in _NEW_CLAUSE:
-        return True  # `\\boxed{7} and later 8`: the box's phrase has ended
+        return _closing_clause(tokens[1:])
     if tokens[0].kind == "word" and _has("verb", tokens[0].text):
         return all(t.kind == "word" and t.text.lower() in _CLAUSE_AFTER for t in tokens)
     return _tail(tokens) is not None
