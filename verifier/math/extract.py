@@ -128,6 +128,7 @@ def extract_with_limits(
     elif attached and not after_value(attached):
         parts[-1] = f"{parts[-1]} {attached}"  # `\\boxed{6} thousand`: the parser refuses it
     if len(parts) > 1:
+        parts = _named_parts(region, boxes, parts)
         return Extraction(", ".join(f"\\boxed{{{part}}}" for part in parts), SEVERAL_BOXES)
     if parts:
         return Extraction(parts[0], "boxed")
@@ -186,6 +187,20 @@ def _after_box(region: str, start: int, attached: str, limits: MathLimits) -> st
         at = rest.find(attached)
         rest = rest[at + len(attached):] if at >= 0 else rest
     return rest
+
+
+_BOX_NAME_LEAD_RE = re.compile(r"(?<![\w\\])([A-Za-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?)\s*=\s*(?:\\[,;: ]\s*)*$")
+
+
+def _named_parts(region: str, boxes: list[tuple[int, str | None]], parts: list[str]) -> list[str]:
+    """Several boxes with the name each one is given (`y = \\boxed{1}, x = \\boxed{2}` -> `y = 1`, `x = 2`):
+    values are matched by name, never by the order written (docs/math.md "Math grading rules")."""
+    starts = [start for start, content in boxes if content][: len(parts)][::-1]
+    named = []
+    for start, part in zip(starts, parts):
+        lead = _BOX_NAME_LEAD_RE.search(region[max(start - 40, 0): start].rstrip(" $"))
+        named.append(f"{lead.group(1)} = {part}" if lead and "=" not in part else part)
+    return named
 
 
 def _joinable(parts_last_first: list[str], limits: MathLimits) -> list[str]:
