@@ -17,7 +17,15 @@ from sandbox.contract import PROFILES
 
 from .choices import read_choice
 from .grammar import MAX_CHARS as GRAMMAR_MAX_CHARS
-from .grammar import after_value, anchor_lead, attached_phrase, box_lead, closes, read_sentence
+from .grammar import (
+    after_value,
+    anchor_lead,
+    attached_phrase,
+    box_lead,
+    closes,
+    lead_clauses,
+    read_sentence,
+)
 from .grammar import read as read_stated
 from .limits import DEFAULT_LIMITS, MathLimits
 from .unicode_math import to_ascii_math
@@ -160,11 +168,28 @@ def _stated_box(region: str, boxes: list[tuple[int, str | None]], limits: MathLi
         if end not in ends:
             break
         start = ends[end]
+    if not _box_clauses_lead(region, start):
+        return False
     prefix = region[max(start - 200, 0): start]
     if box_lead(prefix):
         return True
     tail = prefix[: _ANCHOR_END_RE.search(prefix).start()]  # type: ignore[union-attr]
-    return any(m.end() == len(tail) for m in _ANCHOR_RE.finditer(tail[-60:]))
+    return any(m.end() == len(tail) and _anchor_led(tail[-60:], m) for m in _ANCHOR_RE.finditer(tail[-60:]))
+
+
+def _anchor_led(text: str, anchor: re.Match[str]) -> bool:
+    """Whether what stands before an anchor in its clause only leads to it: `grammar.anchor_lead` for an
+    English one, nothing but a Chinese concluding word for another (`错误答案：` is no anchor)."""
+    before = text[_sentence_start(text, anchor.start()): anchor.start()]
+    if anchor.group()[:1].isascii() and anchor.group()[:1].isalpha():
+        return anchor_lead(before)
+    return not before.strip(" *#") or before.strip(" *#") in ("所以", "因此", "最终", "最后", "故", "综上")
+
+
+def _box_clauses_lead(region: str, start: int) -> bool:
+    """Whether the clauses before the box's own clause in its sentence only lead to it
+    (`grammar.lead_clauses`): `Maybe, \\boxed{6}`, `Perhaps, the final answer is \\boxed{6}` state none."""
+    return lead_clauses(region, start)
 
 
 def _attached_after_box(region: str, start: int, limits: MathLimits) -> str:
@@ -345,9 +370,14 @@ def last_anchor_span(text: str, limits: MathLimits) -> tuple[int, str, str]:
         return -1, "", ""
     if last.group()[:1].isascii() and last.group()[:1].isalpha() and not anchor_lead(tail[_sentence_start(tail, last.start()): last.start()]):
         return -1, "", ""  # `I doubt the answer is 6`: the sentence states no answer (grammar.ANCHOR_LEADS)
+    if _CLAUSED_ANCHOR_RE.match(last.group()) and not lead_clauses(tail, last.start()):
+        return -1, "", ""  # `Maybe, the answer is 6`: a clause before the comma that does not lead to it
     return (offset + last.start(), *anchored_span(tail, last.end(), limits))
 
 
+_CLAUSED_ANCHOR_RE = re.compile(r"[A-Za-z]|答案")
+"""Anchors whose sentence's earlier clauses are read (`grammar.lead_clauses`): Latin-script and Chinese ones,
+whose sentence ends and commas `lead_clauses` knows; other scripts' sentence ends (`।`) it does not."""
 _SENTENCE_BREAK_RE = re.compile(r"\n|[.!?。！？](?=\s)|[,，;>$}]|\\[\])]")
 _LEAD_CHARS = 200  # an anchor's sentence is read back this far at most (bounded, linear)
 

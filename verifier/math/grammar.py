@@ -196,6 +196,43 @@ def anchor_lead(prefix: str) -> bool:
 
 
 
+# Class "before the comma" (red team 3, class 4): the clauses of the anchor's (or box's) sentence
+# before the clause that holds it. Kept apart from `anchor_lead` and `box_lead` on purpose.
+_DISCOURSE = frozenset("okay ok alright yes now well wait putting it together all everything combining overall other "
+                       "words".split())
+"""Openers that hold no claim about the value (`Okay,`, `Wait,` before a corrected answer, `Putting it all together,`,
+`In other words,`)."""
+_CJK_LEADS = ("所以", "因此", "因而", "故", "综上所述", "综上", "总之", "最终", "最后", "于是", "那么", "即")
+_CLAUSE_SPLIT_RE = re.compile(r"[,，;；、]|\.\.\.|…")
+_PART_CLAUSE_RE = re.compile(r"^\s*(?:for\s+)?(?:part\s+)?\(?[a-z0-9]{1,3}\)?\s*$", re.IGNORECASE)
+_REJECTION_CLAUSE_RE = re.compile(r"^\s*(?i:it\s+is\s+|it's\s+)?(?i:not)\s+(?:\(?[A-Z]\)?|-?\d+(?:\.\d+)?)\s*$")
+_SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？]|[$}>]|\\[\])]")
+
+
+def lead_clauses(text: str, pos: int) -> bool:
+    """Whether the clauses before the one that holds `pos` (an anchor, a box) in its sentence (back to a line break, a sentence end
+    or a math delimiter; split at commas, semicolons and ellipses) only lead to it (docs/math.md "Answer
+    grammar", "Before an anchor"): each is empty, a concluding connective (`ANCHOR_LEADS`, LEXICON's
+    "lead", `Okay`, `Putting it all together`), a part's label (`For part (a)`), a rejected letter or number (`It
+    is not B`, `It is not 5`) or a Chinese concluding word (`所以`). An allowlist: `Maybe, the answer is 6`,
+    `In thousands, the answer is 6`, `If n is odd, the answer is 6`, `大约，答案是6` state no answer."""
+    start = max(pos - _LEAD_CHARS_BOX, 0)
+    found = None
+    for m in _SENTENCE_START_RE.finditer(text, start, min(pos + 1, len(text))):
+        found = m if m.end() <= pos else found  # a sentence end's lookahead reads the space after `pos`
+    before = text[found.end() if found else start: pos]
+    return all(_lead_clause(clause) for clause in _CLAUSE_SPLIT_RE.split(before)[:-1])  # the last is its own
+
+
+def _lead_clause(clause: str) -> bool:
+    """One clause before the answer's own: see `lead_clauses`."""
+    if _PART_CLAUSE_RE.match(clause) or _REJECTION_CLAUSE_RE.match(clause):
+        return True
+    words = _LEAD_TOKEN_RE.findall(clause)
+    return all(w.lower() in ANCHOR_LEADS or w.lower() in _DISCOURSE or _has("lead", w) or w in _LEAD_MARKS
+               or w in "()" or w in _CJK_LEADS for w in words)
+
+
 _BOX_OPENERS = ("$", "\\[", "\\(", "*", "#", "&", "\\displaystyle", "\\quad", "\\qquad", "\\,", "\\;", "\\:", "\\ ", "~",
                 "\\")
 """Markup that may open the box's math or emphasis (`$\\boxed{6}$`, `**\\boxed{6}**`, `&= \\boxed{6}`):
@@ -235,6 +272,8 @@ def box_lead(prefix: str) -> bool:
     if not text or _part_label(text):
         return True
     mark = next((m for m in _BOX_LEAD_MARKS if text.endswith(m)), None)
+    if mark in (":", "："):
+        return box_label(text[: -len(mark)])
     if mark is not None:
         return not (mark == "=" and text[-2:-1] in ("<", ">", "!", "~"))  # `>=`, `!=` are no statement
     if text[-1] in ".,，" and (len(text) == 1 or text[-2].isalpha() or text[-1] == "." and gap):
@@ -245,9 +284,42 @@ def box_lead(prefix: str) -> bool:
         return False
     word = last.lower()
     if word == "of" and len(words) > 1 and words[-2].isalpha():
-        return _has("noun", words[-2]) or _has("count", words[-2])  # `a quotient of \\boxed{204_5}`; not `half of`
+        return _has("noun", words[-2]) and not _has("count", words[-2])  # `a quotient of \\boxed{204_5}`; not `half of`,
+        # nor a counted noun that is a function of the box (`The square root of \\boxed{36}`, `a multiple of`)
     return (_has("verb", word) or _has("lead", word) or word in _BOX_LEAD_WORDS
             or any(last.endswith(w) for w in _BY_ROLE["cjk_subject"]))
+
+
+# Class "a label before a colon" (red team 3, class 5): kept apart from `box_lead`'s other marks on purpose.
+_LABEL_WORDS = frozenset("answer answers final correct exact required result results solution solutions step case "
+                         "part question problem antwort réponse respuesta jibu ответ".split())
+_CJK_LABELS = frozenset({"答案", "最终答案", "最后答案", "答え", "结果", "解", "解答"})
+_LABEL_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？$,，;；]")  # clauses before a comma: `lead_clauses`
+
+
+def box_label(text: str) -> bool:
+    """Whether `text`, what stands before a colon that leads to a box back to its line or sentence start,
+    is a label that says the box is the answer (docs/math.md "Answer grammar", "Before a box"): answer
+    words (`Answer`, `Final Answer`, `答案`, `Antwort`), a quantity noun or counted noun of the
+    lexicon (`Total cost`, `Area`, `Apples`), concluding words (`Therefore`), a part's or step's label
+    (`(a)`, `Step 3`), a math name (`x`), pronouns and verbs (`I made an error:`), and bold or heading
+    marks; or a statement ending with its link
+    verb (`the integers n such that f(n) = n are:`), read as a box after that verb is. An allowlist: `Wrong answer:`,
+    `Guess:`, `In thousands:`, `Reciprocal:`, `Lower bound:`, `错误答案：` are no answer label."""
+    found = None
+    for found in _LABEL_START_RE.finditer(text):
+        pass
+    words = _LEAD_TOKEN_RE.findall(text[found.end() if found else 0:])
+    if words and words[-1].isalpha() and (_has("verb", words[-1]) or words[-1].lower() in _BY_ROLE["cjk_subject"]):
+        return True  # `the values of k for which ... are:`: a statement's link before its colon, as without one
+    return all(_label_word(w) for w in words)
+
+
+def _label_word(w: str) -> bool:
+    low = w.lower()
+    return (w in _LEAD_MARKS or w in "()[]{}\\" or w.isdigit() or len(w) == 1 and w.isalpha() or low in ANCHOR_LEADS
+            or low in _LABEL_WORDS or w in _CJK_LABELS or low in ("textbf", "text", "mathbf", "textit", "of", "in", "for")
+            or any(_has(role, w) for role in ("noun", "count", "det", "pronoun", "verb")))  # `I made an error:`
 
 
 _BOX_LEAD_WORDS = frozenset("accordingly conclusion summary short yields yielded yielding giving getting obtaining "
@@ -650,7 +722,7 @@ def attached_phrase(text: str) -> str:
     return attached.group().strip() if attached else ""
 
 
-_CLOSING_VERBS = frozenset("is are was have hope found obtained got matches match helps checked verified done".split())
+_CLOSING_VERBS = frozenset("is are was have hope found obtained got matches match helps checked verified done required desired".split())
 
 
 def _closing_clause(tokens: list[_Token]) -> bool:
