@@ -35,7 +35,17 @@ from sympy.matrices.expressions import MatrixExpr
 from .guards import magnitude_digits
 from .limits import DEFAULT_LIMITS, MathLimits
 from .numeric import INFINITIES, NON_VALUES, exact_rational, has_float, high_precision, is_numeric, numbers_equal, settled, within
-from .parsing import Literal, Parsed, decimal_comma, lone_relation, parse_gold, parse_prediction, read_literal
+from .parsing import (
+    Literal,
+    Parsed,
+    decimal_comma,
+    lone_relation,
+    name_order,
+    named_items,
+    parse_gold,
+    parse_prediction,
+    read_literal,
+)
 
 _TEXT_NOISE_RE = re.compile(r"\s+|\\left|\\right|\\!|\\,|\\;|\\:|\\ |\\displaystyle")
 _TEXT_WRAPPER_RE = re.compile(r"^\\(?:text|textbf|textit|mathrm|mbox)\s*\{([^{}]*)\}$")
@@ -110,6 +120,9 @@ def equivalent(gold: Parsed, pred: Parsed, limits: MathLimits = DEFAULT_LIMITS) 
     if verdict is not None:
         return verdict
     gold, pred = decimal_comma_readings(gold, pred)
+    by_name = _by_name(gold, pred)
+    if by_name is not None:
+        return equivalent(gold, by_name, limits) if isinstance(by_name, Parsed) else (False, by_name)
     if gold.named and not _has_relation(pred.expr):
         # `p = -3, q = 1` answered by `-3, 1`: the values in order, unless the answer is a set `\{...\}`
         values = parse_gold(f"\\{{{gold.named}\\}}" if pred.text.startswith("\\{") else f"({gold.named})")
@@ -141,6 +154,40 @@ def equivalent(gold: Parsed, pred: Parsed, limits: MathLimits = DEFAULT_LIMITS) 
     if differs_at_a_point(g, p):
         return False, "differs at a sample point"
     return _math_verify(g, p), "math-verify symbolic comparison"
+
+
+_TUPLE_NAMES_RE = re.compile(r"^\s*\(([^()=]*)\)\s*=")
+
+
+def _by_name(gold: Parsed, pred: Parsed) -> Parsed | str | None:
+    """An answer that lists named values (`y = 1, x = 2`) read by name, never by written order (docs/math.md
+    "Math grading rules", "named values"): against a gold that lists them too, None (the two sets of
+    relations compare name by name); against `(x, y) = (...)`, the values in the gold's order of names;
+    against a bare gold, in `name_order` (`b = 1, a = 2` answers `(2, 1)`). One name given several values
+    (`x = 1, x = 2`) is a set of solutions, never an ordered tuple. A str says why it is never equal."""
+    items = named_items(pred.text)
+    if items is None or named_items(gold.text) is not None:
+        return None
+    names = [name for name, _ in items]
+    values = dict(items)
+    if len(set(names)) != len(names):
+        if _ordered(gold.expr):
+            return "one name given several values is a set of solutions, never an ordered tuple"
+        return parse_prediction(f"\\{{{', '.join(v for _, v in items)}\\}}")
+    tuple_names = _TUPLE_NAMES_RE.match(gold.text)
+    if tuple_names:
+        wanted = [n.strip() for n in tuple_names.group(1).split(",")]
+        if sorted(wanted) != sorted(names):
+            return "the answer names other quantities than the gold's tuple"
+        return parse_prediction(f"({', '.join(wanted)}) = ({', '.join(values[n] for n in wanted)})")
+    return parse_prediction(f"({', '.join(values[n] for n in sorted(names, key=name_order))})")
+
+
+def _ordered(e: object) -> bool:
+    """Whether `e` (or the value a name is given) is an ordered tuple: `(1, 2)` parses as an open interval."""
+    unwrapped = lone_variable(e)
+    e = unwrapped[1] if unwrapped else e
+    return isinstance(e, sympy.Tuple) and len(e) > 1 or isinstance(e, sympy.Interval) and e.left_open and e.right_open
 
 
 def _by_text(gold: str, pred: str) -> tuple[bool, str] | None:
@@ -274,12 +321,25 @@ def _is_name(e: object) -> bool:
     if isinstance(e, sympy.Tuple):
         return len(e) > 0 and all(isinstance(a, sympy.Symbol) for a in e)
     if isinstance(e, sympy.Abs):
-        return _is_name(e.args[0])
-    if isinstance(e, sympy.Pow):
-        return e.exp == -1 and _is_name(e.base)
+        return _named_quantities(e.args[0])  # `|AB|`, never `|x|` (x or -x)
     if isinstance(e, sympy.Mul):
-        return all(_is_name(a) for a in e.args)
+        return _named_quantities(e)
     return False
+
+
+def _named_quantities(e: object) -> bool:
+    """A ratio or product of two or more named quantities (`A:B`, `\\frac{NO}{BO}`, `|AB|`): it names a
+    quantity of its own. A function of one unknown (`x^{-1}`, `|x|`) is a constraint on it, never its
+    name: `x^{-1} = 6` says x is 1/6 (docs/math.md "Math grading rules")."""
+    return _product_of_names(e) and len(getattr(e, "free_symbols", ())) >= 2
+
+
+def _product_of_names(e: object) -> bool:
+    if isinstance(e, (sympy.Symbol, AppliedUndef)):
+        return True
+    if isinstance(e, sympy.Pow):
+        return e.exp == -1 and _product_of_names(e.base)
+    return isinstance(e, sympy.Mul) and all(_product_of_names(a) for a in e.args)
 
 
 def unwrap_relations(g: object, p: object, g_text: str = "", p_text: str = "") -> tuple[object, object, str]:

@@ -17,7 +17,16 @@ from sandbox.contract import PROFILES
 
 from .choices import read_choice
 from .grammar import MAX_CHARS as GRAMMAR_MAX_CHARS
-from .grammar import after_value, anchor_lead, attached_phrase, box_clause, box_lead, closes, read_sentence, sentence_adverbs
+from .grammar import (
+    after_value,
+    anchor_lead,
+    attached_phrase,
+    box_clause,
+    box_lead,
+    closes,
+    lead_clauses,
+    read_sentence,
+)
 from .grammar import read as read_stated
 from .limits import DEFAULT_LIMITS, MathLimits
 from .unicode_math import to_ascii_math
@@ -123,7 +132,7 @@ def extract_with_limits(
     if stated is None:
         return NO_ANSWER  # `-\\boxed{6}`, `not \\boxed{6}`, `I doubt it is \\boxed{6}` (grammar.box_lead, box_clause)
     listed = len(stated) > 1
-    parts = stated if listed else _joinable([content for _, content in boxes if content], limits)
+    parts = [content for _, content in stated] if listed else _joinable([content for _, content in boxes if content], limits)
     last = boxes[0][1] if boxes else None
     attached = _attached_after_box(region, boxes[0][0], limits) if parts and last and len(last) <= limits.max_answer_chars else ""
     if parts and last and len(last) <= limits.max_answer_chars and not closes(_after_box(region, boxes[0][0], attached, limits)):
@@ -133,6 +142,8 @@ def extract_with_limits(
     elif attached and not after_value(attached):
         parts[-1] = f"{parts[-1]} {attached}"  # `\\boxed{6} thousand`: the parser refuses it
     if len(parts) > 1:
+        starts = [start for start, _ in stated] if listed else [start for start, content in boxes if content][::-1]
+        parts = _named_parts(region, starts[-len(parts):], parts)
         return Extraction(", ".join(f"\\boxed{{{part}}}" for part in parts), LISTED_BOXES if listed else SEVERAL_BOXES)
     if parts:
         return Extraction(parts[0], "boxed")
@@ -182,8 +193,10 @@ _BOX_SENTENCE_BREAK_RE = re.compile(
 _BOX_JOINER_RE = re.compile(r"(?:\s|\$|\\q?quad\b|\\[,;]|[,;]|\\text\s*\{\s*and\s*\}|\band\b)*")
 
 
-def _stated_parts(region: str, boxes: list[tuple[int, str | None]], limits: MathLimits) -> list[str] | None:
-    """The contents of the boxes the last box's sentence states, in order (one, or a list), or None
+def _stated_parts(
+    region: str, boxes: list[tuple[int, str | None]], limits: MathLimits
+) -> list[tuple[int, str]] | None:
+    """The starts and contents of the boxes the last box's sentence states, in order (one, or a list), or None
     when that sentence states no answer (docs/math.md "Answer grammar", before a box): the mark or
     word right before each box passes `grammar.box_lead`, and the words of its sentence that lead to
     it pass `grammar.box_clause` (the first box's back to the sentence start or an anchor's end; a
@@ -197,8 +210,8 @@ def _stated_parts(region: str, boxes: list[tuple[int, str | None]], limits: Math
     spans = [(begin + a, begin + b, content) for a, b, content in box_spans(region[begin: boxes[0][0]])]
     spans.append((boxes[0][0], last_end, boxes[0][1] or ""))
     clause_at = _clause_start(region, spans[0][0])
-    if not _first_clause(region, clause_at, spans[0][0]) or not sentence_adverbs(region[begin:clause_at]):
-        return None  # `Probably, the value is \\boxed{6}`: a one-word clause before it must conclude
+    if not _first_clause(region, clause_at, spans[0][0]) or not _box_clauses_lead(region, spans[0][0]):
+        return None  # `Probably, the value is \\boxed{6}`, `In thousands, \\boxed{6}`: the clauses before must lead
     for (_, end, _), (start, _, _) in zip(spans, spans[1:]):
         between = region[end:start]
         if _GROUP_SEPARATOR_RE.fullmatch(between.lstrip(" \t$")):
@@ -206,7 +219,7 @@ def _stated_parts(region: str, boxes: list[tuple[int, str | None]], limits: Math
         clause = between[_BOX_JOINER_RE.match(between).end():]  # type: ignore[union-attr]
         if clause.strip() and not (box_lead(region[max(start - 200, 0): start]) and box_clause(clause)):
             return None  # a joiner alone (`, `, ` and `) leaves nothing to read
-    return [content for _, _, content in spans]
+    return [(start, content) for start, _, content in spans]
 
 
 def _clause_start(region: str, start: int) -> int:
@@ -266,7 +279,22 @@ def _first_clause(region: str, begin: int, start: int) -> bool:
 def _anchor_ends_at(prefix: str) -> bool:
     """Whether an answer anchor ends right before a box (`The answer is: **\\boxed{6}**`)."""
     tail = prefix[: _ANCHOR_END_RE.search(prefix).start()]  # type: ignore[union-attr]
-    return any(m.end() == len(tail) for m in _ANCHOR_RE.finditer(tail[-60:]))
+    return any(m.end() == len(tail) and _anchor_led(tail[-60:], m) for m in _ANCHOR_RE.finditer(tail[-60:]))
+
+
+def _anchor_led(text: str, anchor: re.Match[str]) -> bool:
+    """Whether what stands before an anchor in its clause only leads to it: `grammar.anchor_lead` for an
+    English one, nothing but a Chinese concluding word for another (`错误答案：` is no anchor)."""
+    before = text[_sentence_start(text, anchor.start()): anchor.start()]
+    if anchor.group()[:1].isascii() and anchor.group()[:1].isalpha():
+        return anchor_lead(before)
+    return not before.strip(" *#") or before.strip(" *#") in ("所以", "因此", "最终", "最后", "故", "综上")
+
+
+def _box_clauses_lead(region: str, start: int) -> bool:
+    """Whether the clauses before the box's own clause in its sentence only lead to it
+    (`grammar.lead_clauses`): `Maybe, \\boxed{6}`, `Perhaps, the final answer is \\boxed{6}` state none."""
+    return lead_clauses(region, start)
 
 
 def _attached_after_box(region: str, start: int, limits: MathLimits) -> str:
@@ -289,6 +317,20 @@ def _after_box(region: str, start: int, attached: str, limits: MathLimits) -> st
         at = rest.find(attached)
         rest = rest[at + len(attached):] if at >= 0 else rest
     return rest
+
+
+_BOX_NAME_LEAD_RE = re.compile(r"(?<![\w\\])([A-Za-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?)\s*=\s*(?:\\[,;: ]\s*)*$")
+
+
+def _named_parts(region: str, starts: list[int], parts: list[str]) -> list[str]:
+    """Several boxes (starting at `starts`, in order) with the name each one is given (`y = \\boxed{1}, x =
+    \\boxed{2}` -> `y = 1`, `x = 2`): values are matched by name, never by the order written (docs/math.md
+    "Math grading rules")."""
+    named = []
+    for start, part in zip(starts, parts):
+        lead = _BOX_NAME_LEAD_RE.search(region[max(start - 40, 0): start].rstrip(" $"))
+        named.append(f"{lead.group(1)} = {part}" if lead and "=" not in part else part)
+    return named
 
 
 def _joinable(parts_last_first: list[str], limits: MathLimits) -> list[str]:
@@ -433,9 +475,14 @@ def last_anchor_span(text: str, limits: MathLimits) -> tuple[int, str, str]:
         return -1, "", ""
     if last.group()[:1].isascii() and last.group()[:1].isalpha() and not anchor_lead(tail[_sentence_start(tail, last.start()): last.start()]):
         return -1, "", ""  # `I doubt the answer is 6`: the sentence states no answer (grammar.ANCHOR_LEADS)
+    if _CLAUSED_ANCHOR_RE.match(last.group()) and not lead_clauses(tail, last.start()):
+        return -1, "", ""  # `Maybe, the answer is 6`: a clause before the comma that does not lead to it
     return (offset + last.start(), *anchored_span(tail, last.end(), limits))
 
 
+_CLAUSED_ANCHOR_RE = re.compile(r"[A-Za-z]|答案")
+"""Anchors whose sentence's earlier clauses are read (`grammar.lead_clauses`): Latin-script and Chinese ones,
+whose sentence ends and commas `lead_clauses` knows; other scripts' sentence ends (`।`) it does not."""
 _SENTENCE_BREAK_RE = re.compile(r"\n|[.!?。！？](?=\s)|[,，;>$}]|\\[\])]")
 _LEAD_CHARS = 200  # an anchor's sentence is read back this far at most (bounded, linear)
 

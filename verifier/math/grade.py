@@ -24,7 +24,7 @@ from .compare import equivalent, has_no_value, lone_variable
 from .extract import LISTED_BOXES, SEVERAL_BOXES, Extraction, box_parts, extract_answer
 from .fast import grade_simple
 from .limits import DEFAULT_LIMITS
-from .parsing import Parsed, clock_seconds, normalise, parse_gold, parse_prediction
+from .parsing import Parsed, clock_seconds, named_items, normalise, parse_gold, parse_prediction
 from .result import SHOWN_CHARS, result, same_text
 
 VERDICTS = names(kind="math", over_time=False)  # a worker's deadline (timeout) is the engine's, not ours
@@ -138,7 +138,8 @@ def _grade_boxes(gold: Parsed, extraction: Extraction) -> dict[str, Any]:
         return result("incorrect", f"{len(parts)} boxes in one sentence state {len(parts)} values, the gold one",
                       extraction) if listed else last
     joined = ", ".join(parts)
-    union = f"({joined})" if kind == "tuple" else f"\\{{{joined}\\}}" if kind == "set" else joined
+    named = named_items(joined) is not None  # `\\boxed{y = 1}, \\boxed{x = 2}`: read by name (compare._by_name)
+    union = joined if named else f"({joined})" if kind == "tuple" else f"\\{{{joined}\\}}" if kind == "set" else joined
     graded = _grade_text(gold, union, extraction)
     graded["detail"] = f"{len(parts)} boxes read together: {graded['detail']}"[:SHOWN_CHARS]
     return graded

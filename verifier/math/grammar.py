@@ -134,7 +134,7 @@ LEXICON: tuple[Entry, ...] = (
     Entry("closing", frozenset({"in the end", "at the end", "finally", "in conclusion"}),
           "phrases after the value that say the statement is the last one (`$x = \\frac{1}{2}$ in the end`, "
           "docs/math.md \"Math grading rules\"); none scales, negates or hedges it"),
-    _entry("afterword", "i hope it this that is was the answer final correct consistent checking check checked "
+    _entry("afterword", "i hope it this that is are was the answer final correct consistent checking check checked "
            "verified verify done helps help solution result our my so thus therefore hence indeed above boxed "
            "as required desired we have found obtained got which matches match with figure diagram",
            "what may follow the answer's sentence (`I hope it is correct.`, `Checking: the answer is consistent.`, "
@@ -196,6 +196,43 @@ def anchor_lead(prefix: str) -> bool:
 
 
 
+# Class "before the comma" (red team 3, class 4): the clauses of the anchor's (or box's) sentence
+# before the clause that holds it. Kept apart from `anchor_lead` and `box_lead` on purpose.
+_DISCOURSE = frozenset("okay ok alright yes now well wait actually putting it together all everything combining overall "
+                       "other words".split())
+"""Openers that hold no claim about the value (`Okay,`, `Wait,` or `Actually,` before a corrected answer, `Putting it
+all together,`, `In other words,`); besides them, `_CLAUSE_OPENERS` (`Checking,`, `Next,`) say how it was found."""
+_CJK_LEADS = ("所以", "因此", "因而", "故", "综上所述", "综上", "总之", "最终", "最后", "于是", "那么", "即")
+_CLAUSE_SPLIT_RE = re.compile(r"[,，;；、]|\.\.\.|…")
+_PART_CLAUSE_RE = re.compile(r"^\s*(?:for\s+)?(?:part\s+)?\(?[a-z0-9]{1,3}\)?\s*$", re.IGNORECASE)
+_REJECTION_CLAUSE_RE = re.compile(r"^\s*(?i:it\s+is\s+|it's\s+)?(?i:not)\s+(?:\(?[A-Z]\)?|-?\d+(?:\.\d+)?)\s*$")
+_SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？]|[$}>]|\\[\])]")
+
+
+def lead_clauses(text: str, pos: int) -> bool:
+    """Whether the clauses before the one that holds `pos` (an anchor, a box) in its sentence (back to a line break, a sentence end
+    or a math delimiter; split at commas, semicolons and ellipses) only lead to it (docs/math.md "Answer
+    grammar", "Before an anchor"): each is empty, a concluding connective (`ANCHOR_LEADS`, LEXICON's
+    "lead", `Okay`, `Putting it all together`), a part's label (`For part (a)`), a rejected letter or number (`It
+    is not B`, `It is not 5`) or a Chinese concluding word (`所以`). An allowlist: `Maybe, the answer is 6`,
+    `In thousands, the answer is 6`, `If n is odd, the answer is 6`, `大约，答案是6` state no answer."""
+    start = max(pos - _LEAD_CHARS_BOX, 0)
+    found = None
+    for m in _SENTENCE_START_RE.finditer(text, start, min(pos + 1, len(text))):
+        found = m if m.end() <= pos else found  # a sentence end's lookahead reads the space after `pos`
+    before = text[found.end() if found else start: pos]
+    return all(_lead_clause(clause) for clause in _CLAUSE_SPLIT_RE.split(before)[:-1])  # the last is its own
+
+
+def _lead_clause(clause: str) -> bool:
+    """One clause before the answer's own: see `lead_clauses`."""
+    if _PART_CLAUSE_RE.match(clause) or _REJECTION_CLAUSE_RE.match(clause):
+        return True
+    words = _LEAD_TOKEN_RE.findall(clause)
+    return all(w.lower() in ANCHOR_LEADS or w.lower() in _DISCOURSE or _has("lead", w) or w in _LEAD_MARKS
+               or w in "()" or w in _CJK_LEADS or w.lower() in _CLAUSE_OPENERS for w in words)
+
+
 _BOX_OPENERS = ("$", "\\[", "\\(", "*", "#", "&", "\\displaystyle", "\\quad", "\\qquad", "\\,", "\\;", "\\:", "\\ ", "~",
                 "\\")
 """Markup that may open the box's math or emphasis (`$\\boxed{6}$`, `**\\boxed{6}**`, `&= \\boxed{6}`):
@@ -235,6 +272,8 @@ def box_lead(prefix: str) -> bool:
     if not text or _part_label(text):
         return True
     mark = next((m for m in _BOX_LEAD_MARKS if text.endswith(m)), None)
+    if mark in (":", "："):
+        return box_label(text[: -len(mark)])
     if mark is not None:
         return not (mark == "=" and text[-2:-1] in ("<", ">", "!", "~"))  # `>=`, `!=` are no statement
     if text[-1] in ".,，" and (len(text) == 1 or text[-2].isalpha() or text[-1] == "." and gap):
@@ -245,7 +284,8 @@ def box_lead(prefix: str) -> bool:
         return False
     word = last.lower()
     if word == "of" and len(words) > 1 and words[-2].isalpha():
-        return _has("noun", words[-2]) or _has("count", words[-2])  # `a quotient of \\boxed{204_5}`; not `half of`
+        return _has("noun", words[-2]) and not _has("count", words[-2])  # `a quotient of \\boxed{204_5}`; not `half of`,
+        # nor a counted noun that is a function of the box (`The square root of \\boxed{36}`, `a multiple of`)
     if word in _AUXILIARIES:  # `will be`, `must be`, `has been`; not `could be`, `might be`, `may have been`
         chain = [w.lower() for w in words[-3:-1]]
         return bool(chain) and chain[-1] in _AUXILIARIES[word] and (
@@ -260,6 +300,41 @@ _BEFORE_HAVE_BEEN = frozenset({"we", "they", "you", "will", "must"})
 out to be`, `has been`): auxiliaries that state; a modal that hedges (`could`, `might`, `may`, `would`,
 `should`) is none of them, so `the value could be \\boxed{6}` states no answer; a `have` before `been`
 follows a subject or a stating auxiliary (`we have been`, `will have been`), never a modal (`may have been`)."""
+
+
+# Class "a label before a colon" (red team 3, class 5): kept apart from `box_lead`'s other marks on purpose.
+_LABEL_WORDS = frozenset("answer answers final correct exact required result results solution solutions step case "
+                         "part question problem antwort réponse respuesta jibu ответ".split())
+_CJK_LABELS = frozenset({"答案", "最终答案", "最后答案", "答え", "结果", "解", "解答"})
+_LABEL_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？$,，;；]")  # clauses before a comma: `lead_clauses`
+
+
+def box_label(text: str) -> bool:
+    """Whether `text`, what stands before a colon that leads to a box back to its line or sentence start,
+    is a label that says the box is the answer (docs/math.md "Answer grammar", "Before a box"): answer
+    words (`Answer`, `Final Answer`, `答案`, `Antwort`), a quantity noun or counted noun of the
+    lexicon (`Total cost`, `Area`, `Apples`), concluding words (`Therefore`), a part's or step's label
+    (`(a)`, `Step 3`), a math name (`x`), pronouns and verbs (`I made an error:`), and bold or heading
+    marks; or a statement ending with its link
+    verb (`the integers n such that f(n) = n are:`), read as a box after that verb is. An allowlist: `Wrong answer:`,
+    `Guess:`, `In thousands:`, `Reciprocal:`, `Lower bound:`, `错误答案：` are no answer label."""
+    found = None
+    for found in _LABEL_START_RE.finditer(text):
+        pass
+    words = _LEAD_TOKEN_RE.findall(text[found.end() if found else 0:])
+    if words and words[-1].isalpha() and (_has("verb", words[-1]) or words[-1].lower() in _BY_ROLE["cjk_subject"]):
+        return True  # `the values of k for which ... are:`: a statement's link before its colon, as without one
+    return all(_label_word(w) for w in words)
+
+
+def _label_word(w: str) -> bool:
+    low = w.lower()
+    return (w in _LEAD_MARKS or w in "()[]{}\\" or w.isdigit() or len(w) == 1 and w.isalpha() or low in ANCHOR_LEADS
+            or low in _LABEL_WORDS or w in _CJK_LABELS or low in ("textbf", "text", "mathbf", "textit", "of", "in", "for")
+            or low in _STATING_VERBS  # `We compute:`
+            or any(_has(role, w) for role in ("noun", "count", "det", "pronoun", "verb")))  # `I made an error:`
+
+
 _BOX_LEAD_WORDS = frozenset("accordingly conclusion summary short yields yielded yielding giving getting obtaining "
                             "worth".split())
 _PART_LABEL_RE = re.compile(r"\(?[a-z]{1,4}\)$")
@@ -359,6 +434,57 @@ _FUNCTION_WORDS = frozenset(
 _TEXT_DIGIT_RE = re.compile(r"\\(?:text|textrm|textbf|textit|textnormal|textsf|mbox)\s*\{[^{}]*\d")
 """A text-mode group holding a digit, in an answer that is more than that group: the parser drops text as
 a unit (`12\\text{000}` read as 12), so only words may stand in it (its words go through the grammar)."""
+_TEXT_OPEN_RE = re.compile(r"\\(?P<cmd>text|textrm|textbf|textit|textnormal|textsf|mbox|mathrm|mathbf|mathit|operatorname)\s*\{")
+_TEXT_MODE_MARKS = frozenset(" \t.'’,:;()%°$€£¥₹¢~")
+"""The marks a text group may hold beside its letters (`\\text{ m/s}`, `\\text{p.m.}`, `\\text{ (cm)}`,
+`\\text{°C}`, `\\text{ \\%}`): punctuation that is no number and no operator; `-` and `/` only between
+letters (`cm-long`, `km/h`), never alone (`6\\text{−}`). Every other symbol is
+refused, not dropped: the parser drops a text group as a unit, so `6\\text{½}` would read 6, not 6.5, and
+`6\\text{!}`, `6\\text{⁻¹}`, `6\\,\\text{‰}` would read 6 (docs/math.md "Answer grammar", "Text holds words")."""
+_TEXT_ESCAPES_RE = re.compile(r"(?<=[^\W\d_])[-/](?=[^\W\d_])|\\[%$,;: ]|\\text(?:degree|circ)(?![a-z])|\^\s*\{?\s*\\circ\s*\}?")  # `\\text{^{\\circ}C}`: `°C` as `to_ascii_math` writes it
+_TEXT_MACRO_RE = re.compile(r"\\text(?!(?:rm|bf|it|tt|sc|up|md|sl|normal|sf|style|circ|degree)?(?![a-z]))[a-z]+")
+"""A text-mode symbol macro (`\\textperthousand`, `\\textonehalf`, `\\textsuperscript`): a symbol, never a word."""
+
+
+_NUMBER_ELLIPSIS_RE = re.compile(
+    r"(?<![\w.])[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:\s|\\[,;: !]|~)*(?:\\[lc]?dots[co]?(?![A-Za-z])|\.\.\.|…)"
+    r"(?P<after>(?:\s|\\[,;: !]|~)*,?)"
+)
+
+
+def _goes_on(text: str) -> bool:
+    """Whether a number is followed by an ellipsis outside a list (`3.14\\ldots`, `0.33\\ldots`, `6\\ldots`):
+    a decimal that goes on is not its prefix. An ellipsis is admitted only as a list's item (`1, 2, 3,
+    \\ldots`, `1, 2, \\ldots, n`, docs/math.md "Math grading rules"): a comma before the number or after
+    the ellipsis."""
+    for m in _NUMBER_ELLIPSIS_RE.finditer(text):
+        listed = text[: m.start()].rstrip(" \t~").endswith(",") or m.group("after").endswith(",")
+        if not listed:
+            return True
+    return False
+
+
+def _text_symbol(text: str) -> str:
+    """The first character inside a text group (`\\text{...}`, `\\mathrm{...}`) that is neither a
+    letter nor one of `_TEXT_MODE_MARKS`, or a text-mode symbol macro anywhere; "" when none. An
+    allowlist: a text group beside a value holds words and their punctuation only."""
+    macro = _TEXT_MACRO_RE.search(text)
+    if macro:
+        return macro.group()
+    for m in _TEXT_OPEN_RE.finditer(text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        inner = _TEXT_ESCAPES_RE.sub(" ", text[m.end(): i - 1])
+        if m.group("cmd") in ("mathbf", "mathit", "operatorname", "mathrm") and inner.isascii():
+            inner = re.sub(r"\\[A-Za-z]+|[{}^_]", " ", inner)  # `\\mathbf{\\hat{i}}`: math-mode markup is the parser's
+        bad = next((c for c in inner if not c.isalpha() and c not in _TEXT_MODE_MARKS and not c.isdigit()), "")
+        if bad:
+            return bad
+    return ""
+
+
 _CJK_RE = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
 _SPACES = frozenset({"\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad", "~"})
 _JOINERS = frozenset({"or", "and"})
@@ -392,6 +518,11 @@ def read(text: str, prose: bool = False) -> Reading:
         return Reading("words", text)
     if _TEXT_DIGIT_RE.search(stripped):  # `12\\text{000}`, `1\\text{2}`, `12\\text{ or 13}`
         return Reading("refused", "a digit inside `\\text{}` beside the value: text holds words, never digits")
+    if _goes_on(stripped):  # `3.14\\ldots` is not 3.14 (math-verify drops `\\ldots`)
+        return Reading("refused", "an ellipsis after a number: a decimal that goes on is not its prefix")
+    symbol = _text_symbol(stripped)
+    if symbol:  # `6\\text{!}`, `6\\text{½}`, `6\\,\\text{‰}`, `6\\text{ \\textonehalf}`
+        return Reading("refused", f"a symbol inside `\\text{{}}` beside the value ({symbol!r}): text holds words")
     has_words = any(t.kind in ("word", "name", "cur") for t in tokens)  # `£3,20`: a currency is read too
     if "?" in (t.text for t in tokens if t.kind == "mark"):
         return Reading("refused", "a question mark: the value is questioned")
@@ -587,8 +718,8 @@ _CLAUSE_AFTER = frozenset(
 # The words directly attached after a box: letters, digits, spaces, a text command, a degree, percent
 # or power mark, `/`, `'`, a `?` (it questions the value), a LaTeX space; the phrase ends at anything else (`.`, `,`, `$`, `\\`, `\\end`).
 _NEW_CLAUSE = frozenset("and so then which because since as where hence thus therefore".split())
-"""Conjunctions that end the phrase a box stands in (`but`, `or`, `if`, `unless` are not among them:
-they hedge or add a value)."""
+"""Conjunctions that may start a closing clause after a box (`_closing_clause`: what follows them is read,
+never skipped; `but`, `or`, `if`, `unless` are not among them: they hedge or add a value)."""
 _ATTACHED_RE = re.compile(
     r"(?:[^\W_]|[ \t'/%°?]|\\(?:text|mathrm|textrm|textbf|mbox)\s*\{[^{}\n]{0,80}\}|\\%|\\[,; ]|\$[^$\n]{1,80}\$"
     r"|\^\s*\{?\s*(?:\\circ|[23])\s*\}?|\\text(?:circ|degree)\b)*"
@@ -604,15 +735,28 @@ def attached_phrase(text: str) -> str:
     return attached.group().strip() if attached else ""
 
 
+_CLOSING_VERBS = frozenset("is are was have hope found obtained got matches match helps checked verified done required desired".split())
+
+
+def _closing_clause(tokens: list[_Token]) -> bool:
+    """The clause a conjunction after a box starts (`\\boxed{6} and we are done`, `\\boxed{6} which is the
+    answer`): admitted only when every token is a word that confirms the answer (LEXICON's "afterword",
+    as `closes` reads a closing sentence). A second value (`and 7`, `then 7`), a fraction (`and a half`),
+    an inequality (`and above`), a scale or a doubt (`because I am not sure`) has a token outside it. A
+    clause, not a modifier of the value: it holds one of `_CLOSING_VERBS` (`and above` holds none)."""
+    return any(t.text.lower() in _CLOSING_VERBS for t in tokens) and all(t.kind == "word" and (_has("afterword", t.text) or t.text.lower() in _CLAUSE_AFTER) for t in tokens)
+
+
 def after_value(phrase: str) -> bool:
     """Whether the words attached after a box (`attached_phrase`) leave its value alone: a unit,
     comparative or tail (`\\boxed{6} apples`), a clause it is the subject of (`\\boxed{6} is the
-    final answer`) or one a conjunction starts; `\\boxed{6} thousand`, `\\boxed{6} is wrong` do not."""
+    final answer`) or a closing clause a conjunction starts (`_closing_clause`); `\\boxed{6} thousand`,
+    `\\boxed{6} is wrong`, `\\boxed{6} and a half` do not."""
     tokens = _scan(phrase, True)
     if not tokens:
         return True
     if tokens[0].kind == "word" and tokens[0].text.lower() in _NEW_CLAUSE:
-        return True  # `\\boxed{7} and later 8`: the box's phrase has ended
+        return _closing_clause(tokens[1:])
     if tokens[0].kind == "word" and _has("verb", tokens[0].text):
         return all(t.kind == "word" and t.text.lower() in _CLAUSE_AFTER for t in tokens)
     return _tail(tokens) is not None
@@ -942,28 +1086,6 @@ _STATING_VERBS = frozenset("see conclude compute calculate deduce derive arrive 
 """Verbs after a pronoun that open a box's clause besides LEXICON's "verb" group (`we see that`, `we
 conclude that`): each states a finding; `think`, `guess`, `doubt`, `believe`, modals are not among them."""
 _CLAUSE_WORD_RE = re.compile(r"\$[^$]*\$|[^\W\d_]+(?:'s|’s)?|\S")
-
-
-def sentence_adverbs(before: str) -> bool:
-    """Whether the sentence of a box, when it opens with a one-word clause before a comma (`before`:
-    the sentence up to the box's own clause), opens with a word that concludes, orders the steps or
-    says how the value was found (LEXICON's "lead", `_CLAUSE_OPENERS`, `ANCHOR_LEADS`: `So,`, `Hence,`,
-    `Now,`, `Checking,`): a one-word clause is a sentence adverb, and one
-    the grammar does not know (`Probably,`, `Hopefully,`, `Alternatively,`) may hedge the value
-    (docs/math.md "Answer grammar", before a box). Longer clauses are not read (`Since $a = 2$,`), nor
-    one-word clauses later in the sentence (a figure's code: `draw(arc(...),red,Arrow(6))`)."""
-    parts = re.split(r"[,，]", _CLAUSE_MARKUP_RE.sub(" ", before))
-    words = _LEAD_TOKEN_RE.findall(parts[0]) if len(parts) > 1 else []
-    if len(words) != 1 or not words[0].isalpha():
-        return True
-    word = words[0].lower()
-    return _has("lead", word) or word in _CLAUSE_OPENERS or word in ANCHOR_LEADS or word in _CORRECTIONS
-
-
-_CORRECTIONS = frozenset({"wait", "actually"})
-"""One-word clauses that open a corrected answer (`Wait, I made an error: \\boxed{5}`, `Actually, the
-answer is \\boxed{5}`): they withdraw what came before, and the box's own clause must still state it
-(`Wait, maybe \\boxed{6}` states nothing)."""
 
 
 def box_clause(clause: str) -> bool:

@@ -404,6 +404,24 @@ def named_values(text: str) -> str | None:
     return ", ".join(value.strip() for _, value in items)
 
 
+def named_items(text: str) -> list[tuple[str, str]] | None:
+    """The (name, value) pairs of a list of named values in the order written (`y = 1, x = 2` ->
+    [(y, 1), (x, 2)]), a name repeated or not; None for anything else."""
+    if "=" not in text or "," not in text:
+        return None
+    items = [item.split("=") for item in _top_level_items(text)]
+    if len(items) < 2 or any(len(item) != 2 for item in items):
+        return None
+    pairs = [(name.strip(), value.strip()) for name, value in items]
+    return pairs if all(_VALUE_NAME_RE.match(name) for name, _ in pairs) else None
+
+
+def name_order(name: str) -> tuple[object, ...]:
+    """The order in which named values answer a bare tuple: by letter, then by subscript as a number
+    (`a < b`, `x < y < z`, `x_2 < x_{10}`): a name's place, never where the answer wrote it."""
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name.replace("{", "").replace("}", "")))
+
+
 _VALUE_NAME_RE = re.compile(r"^[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?(?:\([^()=,]*\))?$")
 
 

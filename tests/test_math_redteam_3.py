@@ -1,0 +1,372 @@
+"""Red team of issue 29's answer grammar, third pass: wrong answers the grader pays, one family per class,
+graded by the real grader (`grade_math`, the function the service's math path and tests/test_math_redteam_2.py
+use) in both profiles (docs/math.md "Answer grammar"). Each near-miss test asserts the safe behaviour, so every
+case here fails on main until its class is closed; each family has rewrites that must still pay.
+
+1. Symbols inside `\\text{}` beside a value. "Text holds words": a digit there is refused, but any other
+   symbol is dropped with the text, so `6\\text{!}` (a factorial), `6\\text{½}`, `6\\text{⁻¹}`, `6\\text{√}`,
+   `6\\text{∞}`, `6\\,\\text{‰}` and the text-mode macros `\\textperthousand`, `\\textonehalf`,
+   `\\textsuperscript{3}` pay 6.
+2. A trailing `\\ldots` after a number is dropped: `3.14\\ldots` (a non-terminating decimal) pays gold 3.14 and
+   `0.33\\ldots` (1/3) pays 0.33, while `\\dots`, `\\cdots` and `…` are refused.
+3. A subject that names another quantity through a decoration of its name: `x^{-1} = 6` (x is 1/6), `x⁻¹ = 6`,
+   `(x)^{-1} = 6`, `|x| = 6` pay 6, while `x^2 = 6`, `x^{-2} = 6`, `-x = 6` are refused.
+4. A hedge, a scale or a condition in the clause before a comma (semicolon, ellipsis) ahead of an anchor or a
+   box: `Maybe, the answer is 6.`, `In thousands, the answer is 6.`, `If n is odd, the answer is 6.`,
+   `Maybe, \\boxed{6}` pay 6 ("A clause before a comma is not read"), while `Maybe the answer is 6.` is refused.
+5. A label before a colon says what the box is not: `Wrong answer: \\boxed{6}`, `Guess: \\boxed{6}`,
+   `In thousands: \\boxed{6}`, `Reciprocal: \\boxed{6}` pay 6 (a colon is a box lead whatever precedes it),
+   while the anchored `Wrong answer: 6` is refused; and a quantity noun's `of` admits a function of the box:
+   `The square root of \\boxed{36}` pays gold 36.
+6. Variants of the open hedge-lead-before-a-box finding (`I doubt it is \\boxed{6}`, being fixed elsewhere):
+   modals and negated modals before a box (`It could be \\boxed{6}`, `It can't be \\boxed{6}`).
+7. Values matched by written order, not by name: `y = \\boxed{1}, x = \\boxed{2}` pays gold `x = 1, y = 2`,
+   `\\boxed{y = 1, x = 2}` pays `(x, y) = (1, 2)`, and `\\boxed{x = 1, x = 2}` (one unknown, two values) pays (1, 2).
+8. The subject of a box's `is` or `=` is never read: `The wrong answer is \\boxed{6}`, `$2x = \\boxed{6}$`,
+   `The answer in thousands is \\boxed{6}` pay 6, while `The wrong answer is 6` and `\\boxed{2x = 6}` are refused.
+9. A conjunction after a box ends its reading: `\\boxed{6} and a half`, `\\boxed{6} and above`, `\\boxed{6} then 7`,
+   `\\boxed{6} and that is wrong`, `\\boxed{6} because I am not sure` pay 6 (`grammar.after_value`'s `_NEW_CLAUSE`).
+
+Issue 29's fixes close every class but 8 (class 6 by the box-clause reading, `grammar._AUXILIARIES`); class 8's
+cases still paid are pinned one by one with `still_open` (a strict xfail).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from verifier.math import grade_math
+
+PROFILES = ("strict", "lenient")
+CHOICES = ["3", "5", "7", "9"]
+
+
+def still_open(case: str | tuple[str, str], reason: str) -> object:
+    """A near miss these fixes leave paid: pinned as a strict xfail, so CI stays green, the case stays in
+    sight, and the fix that closes it flips it (an XPASS fails until the mark is dropped)."""
+    values = case if isinstance(case, tuple) else (case,)
+    return pytest.param(*values, marks=pytest.mark.xfail(strict=True, reason=f"open (issue 29): {reason}"))
+
+
+SUBJECT_OF_IS = "class 8: the subject before a box's `is` goes through no grammar"
+SIDE_OF_EQUALS = "class 8: the left side before a box's `=` goes through no grammar"
+
+
+def verdicts(completion: str, gold: str, choices: list[str] | None = None) -> list[str]:
+    tasks = [{"completion": completion, "gold": gold, "profile": p} for p in PROFILES]
+    return [grade_math({**t, "choices": choices} if choices else t)["verdict"] for t in tasks]
+
+
+# 1. Symbols inside `\text{}` beside a value (docs/math.md "Answer grammar", bullet "Text holds words").
+TEXT_SYMBOL_NEAR = [
+    (r"\boxed{6\text{!}}", "6"), (r"\boxed{6\text{ !}}", "6"), (r"\boxed{6\text{½}}", "6"), (r"\boxed{6\text{⅓}}", "6"),
+    (r"\boxed{6\text{⁻¹}}", "6"), (r"\boxed{6\text{√}}", "6"), (r"\boxed{6\text{∞}}", "6"), (r"\boxed{6\text{+}}", "6"),
+    (r"\boxed{6\text{−}}", "6"), (r"\boxed{6\,\text{‰}}", "6"), (r"\boxed{6\text{‰}}", "6"),
+    (r"\boxed{6\,\mathrm{‰}}", "6"), (r"\boxed{6\,\text{‱}}", "6"), (r"\boxed{6\text{ \textperthousand}}", "6"),
+    (r"\boxed{6\text{ \textpertenthousand}}", "6"), (r"\boxed{6\text{ \textonehalf}}", "6"),
+    (r"\boxed{6\text{\textsuperscript{3}}}", "6"), (r"\boxed{6\text{ \^{}3}}", "6"), (r"\boxed{6\text{ \xmark}}", "6"),
+    (r"The answer is $6\text{½}$.", "6"), (r"The answer is $6\text{⁻¹}$.", "6"), (r"The answer is $6\text{!}$.", "6"),
+    (r"Final Answer: $6\text{√}$", "6"), (r"The answer is $6\,\text{‰}$.", "6"),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold"), TEXT_SYMBOL_NEAR)
+def test_symbols_inside_text_beside_a_value_are_never_dropped(completion: str, gold: str) -> None:
+    """Paid `correct` in both profiles on main: the grammar scans a `\\text{}`'s symbols as marks it skips, and
+    the parser drops the text as a unit; `6\\text{½}` is 6.5, `6\\text{!}` 720, `6\\,\\text{‰}` 0.006."""
+    assert "correct" not in verdicts(completion, gold)
+
+
+LENIENT_TEXT_SYMBOL_NEAR = [(r"So we get $6\text{!}$.", "6"), (r"So we get $6\text{½}$ apples.", "6")]
+
+
+@pytest.mark.parametrize(("completion", "gold"), LENIENT_TEXT_SYMBOL_NEAR)
+def test_symbols_inside_text_never_pay_the_lenient_fallback(completion: str, gold: str) -> None:
+    """Paid in the lenient profile (strict finds no anchor): the fallback reads the same grammar."""
+    assert "correct" not in verdicts(completion, gold)
+
+
+TEXT_SYMBOL_SAME = [
+    (r"\boxed{6\text{ apples}}", "6"), (r"\boxed{6\,\text{cm}}", "6"), (r"\boxed{6\text{ m/s}}", "6"),
+    (r"\boxed{6^\circ}", "6"), (r"\boxed{6\%}", "6"), (r"\boxed{6\text{th}}", "6"), (r"\boxed{6\,\text{cm}^2}", "6"),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold"), TEXT_SYMBOL_SAME)
+def test_units_beside_a_value_still_pay(completion: str, gold: str) -> None:
+    """Rewrites: a unit, an angle, a percent sign, an ordinal suffix."""
+    assert verdicts(completion, gold) == ["correct", "correct"]
+
+
+# 2. A trailing `\ldots` after a number (docs/math.md "Answer grammar", bullet "Structure, not words").
+ELLIPSIS_NEAR = [
+    (r"\boxed{3.14\ldots}", "3.14"), (r"\boxed{0.33\ldots}", "0.33"), (r"\boxed{2.7182\ldots}", "2.7182"),
+    (r"\boxed{1.41\ldots}", "1.41"), (r"The answer is $3.14\ldots$.", "3.14"), (r"\boxed{6\ldots}", "6"),
+    (r"\boxed{6 \ldots}", "6"), (r"The answer is $6\ldots$.", "6"),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold"), ELLIPSIS_NEAR)
+def test_a_number_that_goes_on_is_not_its_prefix(completion: str, gold: str) -> None:
+    """Paid on main: math-verify drops `\\ldots`, so `3.14\\ldots` (a decimal that goes on: pi's, not 3.14)
+    pays 3.14 and `0.33\\ldots` (1/3) pays 0.33, while `3.14\\dots`, `3.14\\cdots` and `3.14…` are refused."""
+    assert "correct" not in verdicts(completion, gold)
+
+
+ELLIPSIS_SAME = [(r"\boxed{3.14}", "3.14"), (r"The answer is $3.14$.", "3.14"), (r"\boxed{0.33}", "0.33")]
+
+
+@pytest.mark.parametrize(("completion", "gold"), ELLIPSIS_SAME)
+def test_a_terminating_decimal_still_pays(completion: str, gold: str) -> None:
+    assert verdicts(completion, gold) == ["correct", "correct"]
+
+
+# 3. A subject naming another quantity through a decoration of its name (docs/math.md "Answer grammar",
+#    subject: "a subject naming another quantity (`2x = 6`)" is refused).
+DECORATED_SUBJECT_NEAR = [
+    (r"The answer is $x^{-1} = 6$.", "6"), (r"\boxed{x^{-1} = 6}", "6"), (r"\boxed{x^{-1}= 6}", "6"),
+    (r"\boxed{x^{ -1 } = 6}", "6"), (r"\boxed{{x}^{-1} = 6}", "6"), (r"\boxed{(x)^{-1} = 6}", "6"),
+    (r"\boxed{x⁻¹ = 6}", "6"), (r"\boxed{n^{-1} = 6}", "6"), (r"\boxed{x^{-1}_{0} = 6}", "6"),
+    (r"\boxed{|x| = 6}", "6"), (r"The answer is $|x| = 6$.", "6"),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold"), DECORATED_SUBJECT_NEAR)
+def test_a_subject_that_is_a_function_of_the_unknown_is_never_paid(completion: str, gold: str) -> None:
+    """Paid on main: `x^{-1} = 6` says x is 1/6 and `|x| = 6` that x is 6 or -6, yet both pay 6, while
+    `x^2 = 6`, `x^{-2} = 6`, `-x = 6` and `2x = 6` are refused."""
+    assert "correct" not in verdicts(completion, gold)
+
+
+DECORATED_SUBJECT_SAME = [
+    (r"The answer is $x = 6$.", "6"), (r"\boxed{x = 6}", "6"), (r"\boxed{x_0 = 6}", "6"), (r"\boxed{f(3) = 6}", "6"),
+    (r"\boxed{\angle ABC = 6^\circ}", "6"),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold"), DECORATED_SUBJECT_SAME)
+def test_a_named_value_still_pays(completion: str, gold: str) -> None:
+    """Rewrites: a name, a subscripted name, a function's value, an angle."""
+    assert verdicts(completion, gold) == ["correct", "correct"]
+
+
+# 4. A hedge, a scale or a condition in the clause before a comma ahead of an anchor or a box (docs/math.md
+#    "Answer grammar", bullet "Before an anchor": "A clause before a comma is not read").
+COMMA_CLAUSE_NEAR = [
+    "Maybe, the answer is 6.", "Perhaps, the answer is 6.", "Probably, the answer is 6.", "Possibly, \\boxed{6}",
+    "Hypothetically, the answer is 6.", "Incorrectly, the answer is 6.", "Approximately, the answer is 6.",
+    "In thousands, the answer is 6.", "In millions, the answer is 6.", "Per thousand, the answer is 6.",
+    "If n is odd, the answer is 6.", "If I am wrong, the answer is 6.", "Rounded to the nearest ten, the answer is 6.",
+    "Thus, approximately, the answer is 6.", "So, in thousands, the answer is 6.", "Hmm, maybe, the answer is 6.",
+    "Perhaps, the final answer is \\boxed{6}.", "So, perhaps, the final answer is \\boxed{6}.",
+    "Maybe; the answer is 6.", "Unsure; the answer is 6.", "Maybe... the answer is 6.", "Maybe, \\boxed{6}",
+    "Vielleicht, die Antwort ist 6.", "Peut-être, la réponse est 6.", "大约，答案是6。",
+]
+
+
+@pytest.mark.parametrize("completion", COMMA_CLAUSE_NEAR)
+def test_a_hedge_or_scale_before_a_comma_states_no_answer(completion: str) -> None:
+    """Paid 6 on main in both profiles, while `Maybe the answer is 6.` and `I doubt the answer is 6` are
+    refused: the words before an anchor are read back to a comma, so a hedge, a scale (`In thousands,`) or
+    a condition (`If n is odd,`) put before one is never read. A clause before a comma must lead to the
+    answer too, or be a known safe shape (a part label, a step done), never anything."""
+    assert "correct" not in verdicts(completion, "6")
+
+
+COMMA_CLAUSE_SAME = [
+    ("Thus, the answer is 6.", "6", None), ("So, the final answer is \\boxed{6}.", "6", None),
+    ("Therefore, \\boxed{6}", "6", None), ("For part (a), the answer is 6.", "6", None),
+    ("It is not B, the answer is D.", "D", CHOICES), ("Hence, the answer is 6.", "6", None),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold", "choices"), COMMA_CLAUSE_SAME)
+def test_a_concluding_clause_before_a_comma_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+
+
+# 5. A label before a colon, or a function's `of`, as a box's lead (docs/math.md "Answer grammar",
+#    bullet "Before a box": a box's lead is an allowlist).
+BOX_LABEL_NEAR = [
+    ("Wrong answer: \\boxed{6}", "6"), ("Incorrect: \\boxed{6}", "6"), ("Not: \\boxed{6}", "6"),
+    ("Guess: \\boxed{6}", "6"), ("Estimate: \\boxed{6}", "6"), ("Lower bound: \\boxed{6}", "6"),
+    ("Upper bound: \\boxed{6}", "6"), ("In thousands: \\boxed{6}", "6"), ("Thousands: \\boxed{6}", "6"),
+    ("Reciprocal: \\boxed{6}", "6"), ("Negative: \\boxed{6}", "6"), ("Minus: \\boxed{6}", "6"),
+    ("Rejected: \\boxed{6}", "6"), ("Counterexample: \\boxed{6}", "6"), ("Previous answer: \\boxed{6}", "6"),
+    ("**Wrong:** \\boxed{6}", "6"), ("\\textbf{Incorrect Answer:} \\boxed{6}", "6"), ("\\text{Not:} \\boxed{6}", "6"),
+    ("Falsch: \\boxed{6}", "6"), ("Faux : \\boxed{6}", "6"), ("错误答案：\\boxed{6}", "6"),
+    still_open(("x (in thousands) = \\boxed{6}", "6"), SIDE_OF_EQUALS),
+    ("The square root of \\boxed{36}", "36"), ("Square root of \\boxed{36}", "36"), ("The root of \\boxed{36}", "36"),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold"), BOX_LABEL_NEAR)
+def test_a_label_that_says_what_the_box_is_not_is_never_paid(completion: str, gold: str) -> None:
+    """Paid on main in both profiles: a colon is a box lead whatever the label before it says, while the
+    anchored `Wrong answer: 6` and `Previous answer: 6` are refused; and a quantity noun's `of` admits a
+    function's (`The square root of \\boxed{36}` is 6, paid gold 36, as `\\sqrt{\\boxed{36}}` no longer is)."""
+    assert "correct" not in verdicts(completion, gold)
+
+
+BOX_LABEL_SAME = [
+    "Answer: \\boxed{6}", "**Final Answer:** \\boxed{6}", "Final answer: \\boxed{6}", "Result: \\boxed{6}",
+    "答案：\\boxed{6}", "Antwort: \\boxed{6}", "(a) \\boxed{6}", "The sum of the roots is \\boxed{6}.",
+    "The value of $x$ is \\boxed{6}.", "It is \\boxed{6}",
+]
+
+
+@pytest.mark.parametrize("completion", BOX_LABEL_SAME)
+def test_a_stated_label_still_pays(completion: str) -> None:
+    assert verdicts(completion, "6") == ["correct", "correct"]
+
+
+# 6. Variants of the open hedge-lead-before-a-box finding (`I doubt it is \boxed{6}`, fixed by another helper):
+#    modal and negated-modal leads the fix must cover too.
+MODAL_BOX_LEAD_NEAR = ["It could be \\boxed{6}", "It might be \\boxed{6}", "It can't be \\boxed{6}",
+                       "It seems to be \\boxed{6}"]
+
+
+@pytest.mark.parametrize("completion", MODAL_BOX_LEAD_NEAR)
+def test_a_modal_before_a_box_states_no_answer(completion: str) -> None:
+    """Paid 6 on main, while `It is not \\boxed{6}` and `It is never \\boxed{6}` are refused."""
+    assert "correct" not in verdicts(completion, "6")
+
+
+# 7. Values read in written order whatever they are named (docs/math.md "Math grading rules", several boxes and
+#    named values: `parsing.named_values` reads "the values in order").
+NAMED_ORDER_NEAR = [
+    ("y = \\boxed{1}, x = \\boxed{2}", "x = 1, y = 2"), ("$y = \\boxed{1}$ and $x = \\boxed{2}$", "x = 1, y = 2"),
+    ("\\boxed{y = 1, x = 2}", "(x, y) = (1, 2)"), ("\\boxed{y = 1, x = 2}", "(1, 2)"),
+    ("\\boxed{y = 1}, \\boxed{x = 2}", "(1, 2)"), ("\\boxed{b = 1, a = 2}", "(1, 2)"),
+    ("\\boxed{x_2 = 1, x_1 = 2}", "(1, 2)"), ("The answer is $y = 1, x = 2$.", "(1, 2)"),
+    ("\\boxed{x = 1, x = 2}", "(1, 2)"), ("\\boxed{a = 1, a = 2}", "(1, 2)"), ("\\boxed{x = 1}, \\boxed{x = 2}", "(1, 2)"),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold"), NAMED_ORDER_NEAR)
+def test_values_are_matched_by_their_names_not_their_order(completion: str, gold: str) -> None:
+    """Paid on main in both profiles. `y = \\boxed{1}, x = \\boxed{2}` says x is 2, yet pays gold
+    `x = 1, y = 2`; `\\boxed{y = 1, x = 2}` pays `(x, y) = (1, 2)` while the same statement written
+    `\\boxed{x = 2, y = 1}` is refused (one of the two verdicts is wrong); `\\boxed{x = 1, x = 2}` gives one
+    unknown two values and pays the pair (1, 2)."""
+    assert "correct" not in verdicts(completion, gold)
+
+
+NAMED_ORDER_SAME = [
+    ("\\boxed{x = 1, y = 2}", "(1, 2)"), ("\\boxed{y = 2, x = 1}", "x = 1, y = 2"),
+    ("x = \\boxed{1}, y = \\boxed{2}", "x = 1, y = 2"), ("y = \\boxed{2}, x = \\boxed{1}", "x = 1, y = 2"),
+    ("\\boxed{(x, y) = (1, 2)}", "(1, 2)"), ("\\boxed{x = 1, y = 2}", "(x, y) = (1, 2)"),
+    ("x = \\boxed{1}, y = \\boxed{2}", "(1, 2)"), ("\\boxed{x_1 = 1, x_2 = 2}", "(1, 2)"), ("\\boxed{(1, 2)}", "(1, 2)"),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold"), NAMED_ORDER_SAME)
+def test_named_values_in_any_order_still_pay(completion: str, gold: str) -> None:
+    assert verdicts(completion, gold) == ["correct", "correct"]
+
+
+# 8. The subject of a box's stating verb or relation is never read (docs/math.md "Answer grammar", bullet
+#    "Before a box": `grammar.box_lead` reads the last word or mark, `is` or `=`, and admits the box whatever it states).
+BOX_SUBJECT_NEAR = [
+    "The wrong answer is \\boxed{6}.",
+    "The incorrect answer is \\boxed{6}.",
+    still_open("My first guess is \\boxed{6}.", SUBJECT_OF_IS),
+    "Not the answer is \\boxed{6}.",
+    still_open("A wrong value is \\boxed{6}.", SUBJECT_OF_IS),
+    still_open("The error is \\boxed{6}.", SUBJECT_OF_IS),
+    "Twice the answer is \\boxed{6}.",
+    still_open("The reciprocal of x is \\boxed{6}.", SUBJECT_OF_IS),
+    still_open("The negative of x is \\boxed{6}.", SUBJECT_OF_IS),
+    still_open("Its square is \\boxed{6}.", SUBJECT_OF_IS),
+    "2x is \\boxed{6}.",
+    still_open("$2x$ is \\boxed{6}.", SUBJECT_OF_IS),
+    still_open("$x^2$ is \\boxed{6}.", SUBJECT_OF_IS),
+    still_open("The answer in thousands is \\boxed{6}.", SUBJECT_OF_IS),
+    still_open("The answer in millions is \\boxed{6}.", SUBJECT_OF_IS),
+    still_open("The answer divided by 1000 is \\boxed{6}.", SUBJECT_OF_IS),
+    still_open("The answer (in thousands) is \\boxed{6}.", SUBJECT_OF_IS),
+    "The final answer (maybe) is \\boxed{6}.",
+    "The final answer (approx.) is \\boxed{6}.",
+    "The final answer squared is \\boxed{6}.",
+    still_open("The answer rounded to the nearest thousand is \\boxed{6}.", SUBJECT_OF_IS),
+    still_open("$2x = \\boxed{6}$", SIDE_OF_EQUALS),
+    still_open("$x^2 = \\boxed{6}$", SIDE_OF_EQUALS),
+    still_open("$x^{-1} = \\boxed{6}$", SIDE_OF_EQUALS),
+    still_open("$\\frac{x}{1000} = \\boxed{6}$", SIDE_OF_EQUALS),
+    still_open("$-x = \\boxed{6}$", SIDE_OF_EQUALS),
+    still_open("$\\sqrt{x} = \\boxed{6}$", SIDE_OF_EQUALS),
+    still_open("$10^x = \\boxed{6}$", SIDE_OF_EQUALS),
+    still_open("$x + 1 = \\boxed{6}$", SIDE_OF_EQUALS),
+    still_open("$x \\cdot 10^{-3} = \\boxed{6}$", SIDE_OF_EQUALS),
+    still_open("$x \\text{ (in thousands)} = \\boxed{6}$", SIDE_OF_EQUALS),
+    still_open("$\\text{wrong} = \\boxed{6}$", SIDE_OF_EQUALS),
+]
+
+
+@pytest.mark.parametrize("completion", BOX_SUBJECT_NEAR)
+def test_a_box_stated_of_another_quantity_is_never_paid(completion: str) -> None:
+    """Paid 6 on main in both profiles, while the same sentences with a bare value (`The wrong answer is 6`,
+    `The answer is: 2x = 6`, `\\boxed{2x = 6}`) are refused: the subject before a box's `is` or `=` goes
+    through no grammar. It must pass the same subject grammar an anchored value's does."""
+    assert "correct" not in verdicts(completion, "6")
+
+
+BOX_SUBJECT_SAME = [
+    "The answer is \\boxed{6}.", "$x = \\boxed{6}$", "The number of apples is \\boxed{6}.",
+    "Maria's savings were \\boxed{6}.", "$\\angle ABC = \\boxed{6}$", "$f(3) = \\boxed{6}$", "$x_0 = \\boxed{6}$",
+    "Thus the smallest such $n$ is $\\boxed{6}$.", "The final answer is \\boxed{6}.", "The total is \\boxed{6}.",
+]
+
+
+@pytest.mark.parametrize("completion", BOX_SUBJECT_SAME)
+def test_a_box_stated_of_a_known_subject_still_pays(completion: str) -> None:
+    assert verdicts(completion, "6") == ["correct", "correct"]
+
+
+# 9. A conjunction after a box ends its reading (docs/math.md "Answer grammar", bullet "After a box":
+#    `grammar.after_value` returns at a word of `_NEW_CLAUSE` and reads nothing after it).
+BOX_CONJUNCTION_NEAR = [
+    "\\boxed{6} and a half.", "\\boxed{6} And a half.", "\\boxed{6} \\text{ and a half}", "\\boxed{6} and 1/2.",
+    "\\boxed{6} and three quarters.", "\\boxed{6} and change.", "\\boxed{6} and 7.", "\\boxed{6} and 7 apples.",
+    "\\boxed{6} AND 7.", "\\boxed{6} and/or 7.", "\\boxed{6} as well as 7.", "\\boxed{6} then 7.", "\\boxed{6} hence 7.",
+    "\\boxed{6} and maybe 7.", "\\boxed{6} and its negative.", "\\boxed{6} and 1/6.",
+    "\\boxed{6} and above.", "\\boxed{6} and up.", "\\boxed{6} and higher.", "\\boxed{6} and more.",
+    "\\boxed{6} and thousands more.", "\\boxed{6} and million.", "\\boxed{6} and also 7 thousand.",
+    "\\boxed{6} and not 6.", "\\boxed{6} and that is wrong.", "\\boxed{6} and it is wrong.", "\\boxed{6} and I doubt it.",
+    "\\boxed{6} because I am not sure.", "\\boxed{6} since I doubt it.", "\\boxed{6} so it is 7.",
+    "\\boxed{6} and the answer is 7.", "\\boxed{6} and then it is 7.",
+]
+
+
+@pytest.mark.parametrize("completion", BOX_CONJUNCTION_NEAR)
+def test_what_follows_a_conjunction_after_a_box_is_read(completion: str) -> None:
+    """Paid 6 on main in both profiles, while `The answer is 6 and a half.`, `\\boxed{6} or 7`,
+    `\\boxed{6} but that is wrong`, `\\boxed{6} unless n is odd` are refused: after `and`, `then`, `so`,
+    `because`, `since`, `hence` (and `as well as`, `and/or`) the words after a box are not read, so a
+    second value, a fraction (6.5), an inequality (`and above`), a scale, a hedge or a retraction pays."""
+    assert "correct" not in verdicts(completion, "6")
+
+
+BOX_CONJUNCTION_SAME = [
+    "\\boxed{6} apples.", "\\boxed{6} is the final answer.", "\\boxed{6} cm.", "\\boxed{6} years ago.",
+    "\\boxed{6} and we are done.",
+]
+
+
+@pytest.mark.parametrize("completion", BOX_CONJUNCTION_SAME)
+def test_a_box_with_its_unit_or_a_closing_clause_still_pays(completion: str) -> None:
+    assert verdicts(completion, "6") == ["correct", "correct"]
+
+
+# Classes 2, 3 and 7 through the lenient profile's last-segment fallback (docs/math.md "Answer grammar",
+# bullet "Lenient"): strict finds no anchor, lenient pays.
+LENIENT_NEAR = [
+    ("So we get $6\\ldots$", "6"), ("So we get $3.14\\ldots$.", "3.14"), ("Thus $x^{-1} = 6$.", "6"),
+    ("Thus $y = 1, x = 2$.", "(1, 2)"),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold"), LENIENT_NEAR)
+def test_the_lenient_fallback_reads_the_same_classes(completion: str, gold: str) -> None:
+    """Paid `correct` by the lenient profile on main (`no_answer` in strict)."""
+    assert "correct" not in verdicts(completion, gold)
