@@ -4,7 +4,7 @@ bundles (tests/data/repo_tasks). One server for the module, one call per port: t
 resolved; an empty patch, a plausible wrong patch, a patch to a protected test file, and a patch
 that does not apply are not (the last two are refused before anything runs, as the model's
 `wrong_answer`, never `infra_error`); rewrites of the gold (bare, an offset hunk header) resolve;
-bad fields are INVALID_ARGUMENT naming the field on both ports."""
+bad fields are INVALID_ARGUMENT naming the field on both ports. Each on the Docker and the gVisor backend."""
 from __future__ import annotations
 
 import json
@@ -43,12 +43,18 @@ def task(row: dict, task_id: str, completion: str, **kw) -> dict:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+def environments(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("environments")
     for row in (PY, GO):
         build_environment(row, root)
-    with ServerProcess("--workers", "1", "--sandbox-languages", "python,go", "--sandbox-pool-size", "1",
-                       "--sandbox-repo-environments", str(root)) as s:
+    return root
+
+
+@pytest.fixture(scope="module", params=["docker", "gvisor"])
+def server(request: pytest.FixtureRequest, environments: Path) -> Iterator[ServerProcess]:
+    """One server per backend (the Docker daemon's containers; gVisor's rootless sandboxes)."""
+    with ServerProcess("--workers", "1", "--sandbox-backend", request.param, "--sandbox-languages", "python,go",
+                       "--sandbox-pool-size", "1", "--sandbox-repo-environments", str(environments)) as s:
         yield s
 
 
