@@ -26,7 +26,7 @@ from .plan import InfraFailure, new_job_dir
 from .repo.apply import Overrides, apply_patch, config_texts, tree_tar
 from .repo.grading import Resolution, lookup, resolve
 from .repo.patch import PatchError, check_config_sections, check_protected, command_paths, read_patch
-from .repo.results import REPORT_MAX, ReportError, junit_key, parse_go_json, parse_pytest, parse_pytest_log
+from .repo.results import ReportError, junit_key, parse_go_json, parse_pytest, parse_pytest_log
 
 ENV_FILE = "environment.json"  # an environment's directory: this file ({"language": ...}) and repo/
 WORK = "/work"  # the runner's job directories (sandbox/harness/pid1.py WORK)
@@ -143,10 +143,12 @@ def _env(plan: RepoPlan) -> dict[str, str]:
 
 def _exec(box, plan: RepoPlan, config: SandboxConfig) -> dict:
     wall = plan.wall(config)
-    collect = [REPORT_FILE, REPORT_MAX] if plan.task.report == "pytest" else None
+    # The runner keeps stdout and the collected report in its memory, which the sandbox's overhead
+    # counts twice the output limit for (SandboxConfig.overhead_mb): both are held to that limit.
+    collect = [REPORT_FILE, config.output_limit_bytes] if plan.task.report == "pytest" else None
     head, blobs = box.channel.request(
         {"op": "exec", "argv": ["python3", "-I", "-c", UNPACK, plan.task.test_cmd], "cwd": plan.job_dir,
-         "cpu_s": plan.task.cpu_s, "wall_s": wall, "stdout_max": REPORT_MAX, "stderr_max": config.stderr_limit_bytes,
+         "cpu_s": plan.task.cpu_s, "wall_s": wall, "stdout_max": config.output_limit_bytes, "stderr_max": config.stderr_limit_bytes,
          "fsize_max": config.file_size_limit_mb << 20, "env": _env(plan), "fd3": False, "fd3_max": 0, "rm_cwd": False,
          "put": [], "fresh": [], "collect": collect, "scrub": False, "judge": False, "warm": False,
          "warm_program": False}, None, timeout_s=wall + 30.0)
