@@ -25,7 +25,7 @@ from .languages import LANGUAGES, Language
 from .plan import InfraFailure, new_job_dir
 from .repo.apply import Overrides, apply_patch, config_texts, tree_tar
 from .repo.grading import Resolution, lookup, resolve
-from .repo.patch import PatchError, check_config_sections, check_protected, command_paths, read_patch
+from .repo.patch import Patch, PatchError, check_config_sections, check_protected, command_paths, read_patch
 from .repo.results import ReportError, junit_key, parse_go_json, parse_pytest, parse_pytest_log
 
 ENV_FILE = "environment.json"  # an environment's directory: this file ({"language": ...}) and repo/
@@ -69,7 +69,7 @@ def environment_language(root: str, name: str) -> tuple[str, Language]:
         raise InfraFailure(f"environment {name!r} is not built on this server ({type(e).__name__})", retryable=False) from None
     if language not in LANGUAGES or not os.path.isdir(os.path.join(base, "repo")):
         raise InfraFailure(f"environment {name!r} is broken: language {language!r} or no repo/ directory", retryable=False)
-    return os.path.join(base, "repo"), LANGUAGES[language]
+    return os.path.realpath(os.path.join(base, "repo")), LANGUAGES[language]  # the operator's links resolved; none inside
 
 
 def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
@@ -81,18 +81,38 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         verdict = "no_code" if str(e).startswith("no unified diff") else "wrong_answer"
         return code_outcome(verdict, checks.clip(str(e)), task.completion[-EXTRACT_MAX:] if verdict != "no_code" else "",
                             "none", retryable=False)
-    overrides: Overrides = {}
     try:
-        check_protected(patch, command_paths(task.test_cmd))
+        tests = read_patch(task.test_patch) if task.test_patch.strip() else None
+    except PatchError as e:
+        return _task_fault(patch.text, f"the task's test_patch does not read: {e}")
+    overrides: Overrides = {}
+    try:  # the task's test files (its test patch's and its command's) are protected like every test file
+        check_protected(patch, (*command_paths(task.test_cmd), *(tests.paths if tests else ())))
         apply_patch(tree, patch, overrides, "the patch")
         check_config_sections(*config_texts(tree, overrides))
     except PatchError as e:
         return _refused(patch.text, str(e))
-    try:  # the dataset's tests, written over the patched tree: the patch cannot change what they say
-        apply_patch(tree, read_patch(task.test_patch), overrides, "the task's test_patch") if task.test_patch.strip() else None
-    except PatchError as e:
-        return code_outcome("error", checks.clip(f"the task's test_patch: {e}"), patch.text[:EXTRACT_MAX], "diff", retryable=False)
+    if tests is not None:  # the dataset's tests, written over the patched tree: the patch cannot change them
+        try:
+            apply_patch(tree, tests, overrides, "the task's test_patch")
+        except PatchError as e:
+            return _test_patch_failed(tree, tests, patch.text, str(e))
     return RepoPlan(task, lang, tree_tar(tree, overrides), patch.text)
+
+
+def _test_patch_failed(tree: str, tests: Patch, text: str, why: str) -> dict:
+    """The test patch did not apply over the model's patch. If it applies to the environment alone,
+    the model's patch is in its way (a file where the tests' directory goes): the model's failure.
+    Else the task is broken: its `error`, never a grade of the model."""
+    try:
+        apply_patch(tree, tests, {}, "the task's test_patch")
+    except PatchError:
+        return _task_fault(text, why)
+    return _refused(text, f"the patch is in the way of the task's tests: {why}")
+
+
+def _task_fault(text: str, why: str) -> dict:
+    return code_outcome("error", checks.clip(why), text[:EXTRACT_MAX], "diff", retryable=False)
 
 
 def _refused(text: str, why: str) -> dict:

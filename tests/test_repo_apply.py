@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import os
 import tarfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,8 @@ def test_rewrites_of_one_edit_apply_to_the_same_bytes(tree: Path, completion: st
     ("--- /dev/null\n+++ b/pkg/calc.py\n@@ -0,0 +1 @@\n+x = 1\n", "already exists"),
     ("--- a/pkg/calc.py\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-def add(a, b):\n-    return a - b\n", "does not remove all"),
     ("--- a/README/x\n+++ b/README/x\n@@ -1 +1 @@\n-a\n+b\n", "not a regular file or directory"),
+    ("--- /dev/null\n+++ b/x\n@@ -0,0 +1 @@\n+1\n--- /dev/null\n+++ b/x/y\n@@ -0,0 +1 @@\n+2\n", "a file written before it"),
+    ("--- /dev/null\n+++ b/x/y\n@@ -0,0 +1 @@\n+2\n--- /dev/null\n+++ b/x\n@@ -0,0 +1 @@\n+1\n", "a directory of files"),
 ])
 def test_near_misses_do_not_apply(tree: Path, completion: str, why: str) -> None:
     with pytest.raises(PatchError, match=why):
@@ -132,3 +135,62 @@ def test_a_bad_repo_field_is_named(change: dict, field: str) -> None:
 def test_a_repo_task_round_trips_its_dict() -> None:
     model = parse_task(TASK)
     assert parse_task(model.to_dict()) == model and model.to_dict()["kind"] == "repo"
+
+
+def test_hunks_far_from_their_headers_run_out_of_search_rather_than_hold_the_host(tmp_path: Path) -> None:
+    """Each hunk's header points past the end, its text near the start: the offset search walks the
+    file for each; a bounded search refuses the patch (the model's wrong_answer) instead of costing
+    hunks x lines comparisons. The same hunks at their lines apply."""
+    (tmp_path / "big.txt").write_text("".join(f"l{i}\n" for i in range(20_000)))
+
+    def patch(line_of: Callable[[int], int]) -> str:
+        return "--- a/big.txt\n+++ b/big.txt\n" + "".join(
+            f"@@ -{line_of(k)},1 +{line_of(k)},1 @@\n-l{k * 10}\n+m{k * 10}\n" for k in range(300))
+
+    assert applied(tmp_path, patch(lambda k: k * 10 + 1))["big.txt"].count(b"m") == 300  # type: ignore[union-attr]
+    with pytest.raises(PatchError, match="ran out"):
+        applied(tmp_path, patch(lambda k: 30_000))
+
+
+def plan_of(tree: Path, **change: object) -> object:
+    """make_repo_plan over `tree` as the environment `env` (the host's part of a repo task: no container)."""
+    from sandbox.config import SandboxConfig
+    from sandbox.repo_job import make_repo_plan
+
+    env = tree.parent / "envs" / "env"
+    env.mkdir(parents=True, exist_ok=True)
+    (env / "environment.json").write_text('{"language": "python"}')
+    if not (env / "repo").exists():
+        (env / "repo").symlink_to(tree)
+    task = parse_task({**TASK, "environment": "env", "completion": FIX, "test_patch": TEST_PATCH, **change})
+    return make_repo_plan(task, SandboxConfig(repo_environments=str(tree.parent / "envs")))  # type: ignore[arg-type]
+
+
+TEST_PATCH = "--- /dev/null\n+++ b/tests/test_calc.py\n@@ -0,0 +1,2 @@\n+def test_a():\n+    assert True\n"
+
+
+def test_the_host_s_part_of_a_repo_task_decides_what_it_can_before_a_container(tree: Path) -> None:
+    from sandbox.plan import InfraFailure
+    from sandbox.repo_job import RepoPlan
+
+    plan = plan_of(tree)
+    assert isinstance(plan, RepoPlan)
+    with tarfile.open(fileobj=io.BytesIO(plan.tree)) as tar:
+        assert tar.extractfile("repo/pkg/calc.py").read() == FIXED.encode()  # type: ignore[union-attr]
+        assert tar.extractfile("repo/tests/test_calc.py").read() == b"def test_a():\n    assert True\n"  # type: ignore[union-attr]
+    # a file where the test patch's directory goes: the model's patch is in the way, its failure
+    in_the_way = plan_of(tree, completion="--- /dev/null\n+++ b/tests\n@@ -0,0 +1 @@\n+x\n")
+    assert isinstance(in_the_way, dict) and in_the_way["verdict"] == "wrong_answer"
+    assert "in the way of the task's tests" in in_the_way["detail"]
+    # a non-test file the test patch adds is the task's test file: the model may not write it
+    data = "--- /dev/null\n+++ b/pkg/fixture.json\n@@ -0,0 +1 @@\n+{}\n"
+    taken = plan_of(tree, completion=data, test_patch=TEST_PATCH + data)
+    assert isinstance(taken, dict) and taken["verdict"] == "wrong_answer" and "protected path" in taken["detail"]
+    # a test patch that does not apply to the environment at all: the task's error, not the model's grade
+    broken = plan_of(tree, test_patch="--- a/pkg/none.py\n+++ b/pkg/none.py\n@@ -1 +1 @@\n-a\n+b\n")
+    assert isinstance(broken, dict) and broken["verdict"] == "error"
+    nothing = plan_of(tree, completion="I would fix add().")
+    assert isinstance(nothing, dict) and nothing["verdict"] == "no_code"
+    with pytest.raises(InfraFailure, match="not built") as e:
+        plan_of(tree, environment="other")
+    assert not e.value.retryable

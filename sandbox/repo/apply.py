@@ -23,22 +23,29 @@ from .patch import Patch, PatchError
 
 Overrides = dict[str, bytes | None]
 TREE_MAX_BYTES = 256 << 20  # an environment's tree as one archive (/work is a tmpfs of the sandbox's memory)
+# Line comparisons one patch may cost while its hunks are looked for (the offset search): a patch of
+# many hunks whose headers point far from their text must not hold the planning thread for minutes.
+SEARCH_BUDGET = 2_000_000
 
 
 def apply_patch(root: str, patch: Patch, overrides: Overrides, who: str = "the patch") -> None:
     """Apply `patch` to the tree at `root` seen through `overrides`, updating `overrides`."""
     from unidiff import PatchSet
 
+    budget = [SEARCH_BUDGET]
+    dirs = {p for path, data in overrides.items() if data is not None for p in _parents(path)}
     for f, edit in zip(PatchSet(patch.text), patch.files, strict=True):
+        _check_shape(edit.path, overrides, dirs, who)
         old = _current(root, edit.path, overrides)
         if edit.change == "added":
             if old is not None:
                 raise PatchError(f"{who} adds {edit.path}, which already exists")
-            overrides[edit.path] = _apply_hunks([], f, edit.path, who)
+            overrides[edit.path] = _apply_hunks([], f, edit.path, who, budget)
+            dirs.update(_parents(edit.path))
             continue
         if old is None:
             raise PatchError(f"{who} changes {edit.path}, which does not exist")
-        new = _apply_hunks(old.decode("utf-8", "surrogateescape").splitlines(keepends=True), f, edit.path, who)
+        new = _apply_hunks(old.decode("utf-8", "surrogateescape").splitlines(keepends=True), f, edit.path, who, budget)
         if edit.change == "deleted":
             if new:
                 raise PatchError(f"{who} deletes {edit.path} but does not remove all of its lines")
@@ -47,13 +54,31 @@ def apply_patch(root: str, patch: Patch, overrides: Overrides, who: str = "the p
             overrides[edit.path] = new
 
 
-def _apply_hunks(lines: list[str], f: object, path: str, who: str) -> bytes:
+def _parents(path: str) -> list[str]:
+    parts = path.split("/")
+    return ["/".join(parts[:k]) for k in range(1, len(parts))]
+
+
+def _check_shape(path: str, overrides: Mapping[str, bytes | None], dirs: set[str], who: str) -> None:
+    """A file the patches wrote is not a directory of another, nor the other way round (the tree on
+    disk is checked as it is walked: `_open_in`)."""
+    if path in dirs:
+        raise PatchError(f"{who} writes {path}, a directory of files written before it")
+    for parent in _parents(path):
+        if overrides.get(parent) is not None:
+            raise PatchError(f"{who} writes {path}, under {parent}, a file written before it")
+
+
+def _apply_hunks(lines: list[str], f: object, path: str, who: str, budget: list[int]) -> bytes:
     out: list[str] = []
     at = 0  # the first line of `lines` not yet copied to `out`
     hunks: Any = f
     for n, hunk in enumerate(hunks, 1):
         old, new = _hunk_sides(hunk)
-        start = _find(lines, old, max(hunk.source_start - 1, 0) if old else hunk.source_start, at)
+        start = _find(lines, old, max(hunk.source_start - 1, 0) if old else hunk.source_start, at, budget)
+        if budget[0] < 0:
+            raise PatchError(f"{who} does not apply: {path}, hunk {n}: its hunks are too far from the lines their "
+                             "headers give (the search for them ran out)")
         if start is None:
             raise PatchError(f"{who} does not apply: {path}, hunk {n} (@@ -{hunk.source_start},{hunk.source_length} @@): "
                              "its context and removed lines are not in the file")
@@ -81,15 +106,24 @@ def _hunk_sides(hunk: object) -> tuple[list[str], list[str]]:
     return old, new
 
 
-def _find(lines: list[str], old: list[str], want: int, after: int) -> int | None:
-    """Where `old` matches `lines` exactly at or after `after`: the match nearest to `want`."""
+def _find(lines: list[str], old: list[str], want: int, after: int, budget: list[int]) -> int | None:
+    """Where `old` matches `lines` exactly at or after `after`: the match nearest to `want` (the
+    earlier of two as near), looked for outward from it. Each comparison is taken from `budget`."""
     if not old:
         return want if after <= want <= len(lines) else None
-    best: int | None = None
-    for i in range(after, len(lines) - len(old) + 1):
-        if lines[i:i + len(old)] == old and (best is None or abs(i - want) < abs(best - want)):
-            best = i
-    return best
+    last = len(lines) - len(old)
+    want = min(max(want, after), max(last, after))
+    for d in range(max(want - after, last - want) + 1):
+        for i in (want - d, want + d) if d else (want,):
+            if after <= i <= last:
+                budget[0] -= 1
+                if lines[i] == old[0]:
+                    budget[0] -= len(old)
+                    if lines[i:i + len(old)] == old:
+                        return i
+            if budget[0] < 0:
+                return None
+    return None
 
 
 def _current(root: str, path: str, overrides: Mapping[str, bytes | None]) -> bytes | None:
