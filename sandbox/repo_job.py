@@ -145,6 +145,9 @@ def _run(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:
     pool.set_memory(box, plan.task.memory_mb + config.overhead_mb(plan.lang.name) + 2 * tree_mb)
     head, _ = box.channel.request({"op": "files", "dir": plan.job_dir, "files": [["repo.tar", 0o600]]},
                                   {"repo.tar": plan.tree}, timeout_s=60)
+    if head.get("full"):  # the environment is too big for /work (SandboxConfig.work_tmpfs_mb): a retry cannot help
+        raise InfraFailure(f"environment {plan.task.environment!r} does not fit the sandbox's /work: {head.get('error')}",
+                           retryable=False)
     if not head.get("ok"):
         raise InfraFailure(f"runner could not write the repository: {head.get('error')}")
     facts = _exec(box, plan, config)
