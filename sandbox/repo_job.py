@@ -61,7 +61,10 @@ class RepoPlan:
 
 def environment_language(root: str, name: str) -> tuple[str, Language]:
     """The environment's tree and language; InfraFailure (not retryable) when it is not built here."""
-    base = os.path.join(root, name) if root else ""
+    if not root:
+        raise InfraFailure("repo tasks are off on this server: it has no environments (--sandbox-repo-environments)",
+                           retryable=False)
+    base = os.path.join(root, name)
     try:
         with open(os.path.join(base, ENV_FILE), encoding="utf-8") as fh:
             language = json.load(fh)["language"]

@@ -169,7 +169,7 @@ def plan_of(tree: Path, **change: object) -> object:
 TEST_PATCH = "--- /dev/null\n+++ b/tests/test_calc.py\n@@ -0,0 +1,2 @@\n+def test_a():\n+    assert True\n"
 
 
-def test_the_host_s_part_of_a_repo_task_decides_what_it_can_before_a_container(tree: Path) -> None:
+def test_the_host_s_part_of_a_repo_task_decides_what_it_can_before_a_container(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from sandbox.plan import InfraFailure
     from sandbox.repo_job import RepoPlan
 
@@ -194,3 +194,9 @@ def test_the_host_s_part_of_a_repo_task_decides_what_it_can_before_a_container(t
     with pytest.raises(InfraFailure, match="not built") as e:
         plan_of(tree, environment="other")
     assert not e.value.retryable
+    from sandbox.config import SandboxConfig
+    from sandbox.repo_job import make_repo_plan
+
+    monkeypatch.chdir(tree.parent / "envs" / "env")  # an environment's files in the cwd: a server without
+    with pytest.raises(InfraFailure, match="repo tasks are off"):  # environments reads none of them
+        make_repo_plan(parse_task({**TASK, "environment": "env"}), SandboxConfig())  # type: ignore[arg-type]
