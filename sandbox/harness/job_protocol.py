@@ -114,15 +114,8 @@ def kill_sparing(spared: set[int]) -> bool:
     not the mother and the zygote (real and saved uid the judge's); a judge, and anything else
     /proc shows, is then killed by pid. Repeated until /proc shows only the spared."""
     deadline = time.monotonic() + 2.0
-    judge_uid = os.getuid()
     while True:
-        os.setresuid(os.geteuid(), -1, -1)
-        try:
-            os.kill(-1, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        finally:
-            os.setresuid(judge_uid, -1, -1)
+        pid1.kill_as(os.geteuid())
         left = [p for p in pid1.other_pids() if p not in spared]
         for pid in left:
             pid1.kill_quietly(pid)
