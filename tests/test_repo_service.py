@@ -16,7 +16,7 @@ import grpc
 import pytest
 
 from conftest import ServerProcess
-from helpers import http_call, stub
+from helpers import http_call, sandbox_config, stub
 from verifier.client import VerifierClient
 from verifier.v1 import verifier_pb2 as pb
 
@@ -53,6 +53,7 @@ def environments(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module", params=["docker", "gvisor"])
 def server(request: pytest.FixtureRequest, environments: Path) -> Iterator[ServerProcess]:
     """One server per backend (the Docker daemon's containers; gVisor's rootless sandboxes)."""
+    sandbox_config(request.param, languages=("python", "go"))  # gVisor's root filesystems: instant when they exist
     with ServerProcess("--workers", "1", "--sandbox-backend", request.param, "--sandbox-languages", "python,go",
                        "--sandbox-pool-size", "1", "--sandbox-repo-environments", str(environments)) as s:
         s.backend = request.param  # type: ignore[attr-defined]
