@@ -24,6 +24,7 @@ DATA = Path(__file__).parent / "data" / "repo_tasks"
 ROWS = {r["instance_id"]: r for r in map(json.loads, (DATA / "tasks.jsonl").read_text().splitlines())}
 PY = ROWS["pytoolz__toolz-5d95878603e7"]  # 1 FAIL_TO_PASS, 34 PASS_TO_PASS: about a second a run
 GO = ROWS["dustin__go-humanize-463a09566eca"]  # 1 FAIL_TO_PASS, 25 PASS_TO_PASS
+pytestmark = pytest.mark.docker  # every test here starts its module's servers (Docker, gVisor's root filesystems)
 NOOP = "--- /dev/null\n+++ b/NOTES.txt\n@@ -0,0 +1 @@\n+no change\n"  # applies, changes no code
 
 
@@ -60,7 +61,6 @@ def server(request: pytest.FixtureRequest, environments: Path) -> Iterator[Serve
         yield s
 
 
-@pytest.mark.docker
 def test_python_tasks_through_grpc(server: ServerProcess) -> None:
     gold = PY["patch"]
     wrong = gold.replace("instanceproperty(attrgetter('first'))", "property(attrgetter('first'))")
@@ -98,7 +98,6 @@ def test_python_tasks_through_grpc(server: ServerProcess) -> None:
     assert "not built" in results["unbuilt"]["detail"]
 
 
-@pytest.mark.docker
 def test_a_go_task_through_http(server: ServerProcess) -> None:
     """The gold resolves and an empty patch does not; under gVisor the gold alone (each run compiles
     the package and its tests, about 10 s there: the empty patch's verdict is the Python test's)."""
