@@ -287,6 +287,21 @@ FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]{0,99}\Z")
 CHECKER_FILES = frozenset(("checker.py", "checker.cpp", "checker", "input.txt", "output.txt", "answer.txt"))
 
 
+# Repository tasks (docs/repo-tasks.md "The task schema"): an environment by name, the test command,
+# the test ids, bounded in count and bytes; the model's patch and the dataset's test patch are held to
+# the server's max_field_bytes like any completion.
+ENVIRONMENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}\Z")  # a directory name: no '/', no '..'
+REPO_REPORTS = ("pytest", "pytest-log", "go-json")  # how the test command's results are read
+DEFAULT_REPO_REPORT = "pytest"
+REPO_MAX_TEST_IDS = 10_000  # FAIL_TO_PASS and PASS_TO_PASS together (SWE-bench's largest P2P lists: ~5k)
+REPO_MAX_TEST_ID_BYTES = 1024
+REPO_MAX_CMD_BYTES = 4096
+REPO_DEFAULT_TIME_S = 300.0  # CPU seconds of the whole test command (all its processes; more-itertools: ~100 s under gVisor)
+REPO_MAX_TIME_S = 600.0
+REPO_DEFAULT_MEMORY_MB = 1024
+REPO_MAX_MEMORY_MB = 4096
+
+
 # ----------------------------------------------------------------------------- field readers
 # Why hand-written readers over dataclasses rather than pydantic v2: no new dependency for a package
 # the trainer also imports, errors that name the exact field path (`tasks[3].code.tests[0]: unknown
@@ -747,6 +762,94 @@ class CodeTask:
         return d
 
 
+@dataclass(frozen=True)
+class RepoTask:
+    """A repository task (docs/repo-tasks.md "The task schema"): the model's patch (in `completion`)
+    against a built environment's tests. `time_limit_s` / `memory_limit_mb` 0 mean the defaults."""
+
+    id: str
+    environment: str
+    test_cmd: str
+    fail_to_pass: tuple[str, ...]
+    pass_to_pass: tuple[str, ...] = ()
+    completion: str = ""
+    test_patch: str = ""
+    report: str = DEFAULT_REPO_REPORT
+    time_limit_s: float = 0.0
+    memory_limit_mb: int = 0
+    timeout_s: float = 0.0  # wall-clock budget of the whole job; 0: the server's default
+
+    KEYS = frozenset({"id", "kind", "environment", "test_cmd", "fail_to_pass", "pass_to_pass", "completion",
+                      "test_patch", "report", "time_limit_s", "memory_limit_mb", "timeout_s"})
+
+    @classmethod
+    def from_dict(cls, obj: Mapping[Any, Any], where: str, task_id: str) -> RepoTask:
+        """Parse and validate a repo task dict; raises TaskError naming the first bad field."""
+        check_keys(obj, cls.KEYS, where)
+        memory = get_num(obj, "memory_limit_mb", where)
+        if memory is not None and memory != int(memory):
+            raise TaskError(f"{where}.memory_limit_mb", f"must be a whole number, got {memory!r}")
+        task = cls(id=task_id, environment=get_str(obj, "environment", where), test_cmd=get_str(obj, "test_cmd", where),
+                   fail_to_pass=_test_ids(obj, "fail_to_pass", where), pass_to_pass=_test_ids(obj, "pass_to_pass", where),
+                   completion=get_str(obj, "completion", where), test_patch=get_str(obj, "test_patch", where),
+                   report=get_str(obj, "report", where) or DEFAULT_REPO_REPORT,
+                   time_limit_s=get_num(obj, "time_limit_s", where) or 0.0, memory_limit_mb=int(memory or 0),
+                   timeout_s=get_num(obj, "timeout_s", where) or 0.0)
+        task.validate(where)
+        return task
+
+    def validate(self, where: str) -> None:
+        """The value rules (a model from the wire gets them too): names, counts and bytes bounded."""
+        if not ENVIRONMENT_NAME.match(self.environment):
+            raise TaskError(f"{where}.environment", "must be an environment's name (letters, digits, _ . + -; "
+                                                    "not starting with '.', at most 128 characters)")
+        if not self.test_cmd.strip() or "\0" in self.test_cmd:
+            raise TaskError(f"{where}.test_cmd", "must be a non-empty shell command")
+        check_bytes(self.test_cmd, f"{where}.test_cmd", REPO_MAX_CMD_BYTES)
+        one_of(self.report, REPO_REPORTS, f"{where}.report")
+        if not self.fail_to_pass:
+            raise TaskError(f"{where}.fail_to_pass", "must name at least one test (a task with none resolves nothing)")
+        if len(self.fail_to_pass) + len(self.pass_to_pass) > REPO_MAX_TEST_IDS:
+            raise TaskError(f"{where}.pass_to_pass", f"more than {REPO_MAX_TEST_IDS} test ids in all")
+        seen: set[str] = set()
+        for name in ("fail_to_pass", "pass_to_pass"):
+            for j, test_id in enumerate(getattr(self, name)):
+                if not test_id or "\0" in test_id:
+                    raise TaskError(f"{where}.{name}[{j}]", "must be a non-empty test id")
+                check_bytes(test_id, f"{where}.{name}[{j}]", REPO_MAX_TEST_ID_BYTES)
+                if test_id in seen:
+                    raise TaskError(f"{where}.{name}[{j}]", f"test id {test_id[:100]!r} is named twice")
+                seen.add(test_id)
+        if not 0 <= self.time_limit_s <= REPO_MAX_TIME_S or not math.isfinite(self.time_limit_s):
+            raise TaskError(f"{where}.time_limit_s", f"must be in (0, {REPO_MAX_TIME_S}] (0: {REPO_DEFAULT_TIME_S})")
+        if self.memory_limit_mb and not MIN_MEMORY_MB <= self.memory_limit_mb <= REPO_MAX_MEMORY_MB:
+            raise TaskError(f"{where}.memory_limit_mb", f"must be in [{MIN_MEMORY_MB}, {REPO_MAX_MEMORY_MB}]")
+        if self.timeout_s < 0:
+            raise TaskError(f"{where}.timeout_s", "must not be negative")
+
+    @property
+    def cpu_s(self) -> float:
+        return self.time_limit_s or REPO_DEFAULT_TIME_S
+
+    @property
+    def memory_mb(self) -> int:
+        return self.memory_limit_mb or REPO_DEFAULT_MEMORY_MB
+
+    def to_dict(self, wire: bool = False) -> dict[str, Any]:
+        """The plain dict of the task schema (every default filled in)."""
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        d.update(kind="repo", fail_to_pass=list(self.fail_to_pass), pass_to_pass=list(self.pass_to_pass))
+        return d
+
+
+def _test_ids(obj: Mapping[Any, Any], key: str, where: str) -> tuple[str, ...]:
+    """A list of test ids (strings), bounded in count before any is read."""
+    ids = get_list(obj, key, where)
+    if len(ids) > REPO_MAX_TEST_IDS:
+        raise TaskError(f"{where}.{key}", f"more than {REPO_MAX_TEST_IDS} test ids")
+    return tuple(get_str({f"{key}[{j}]": v}, f"{key}[{j}]", where) for j, v in enumerate(ids))
+
+
 # ----------------------------------------------------------------------------- a server's limits
 
 def check_bytes(value: str, where: str, limit: int) -> None:
@@ -793,9 +896,12 @@ class Limits:
         self.check_id(model.id, where)
         math_task = isinstance(model, MathTask)
         self.check_timeout(model.timeout_s, math_task, where)
-        payload = f"{where}.{'math' if math_task else 'code'}" if wire else where
+        payload = f"{where}.{'math' if math_task else 'repo' if isinstance(model, RepoTask) else 'code'}" if wire else where
         if isinstance(model, MathTask):
             self.check_math(model, payload)
+            return
+        if isinstance(model, RepoTask):
+            self.check_repo(model, payload)
             return
         self._check_call_json(model.call_tests, payload, wire)
         if revalidate:
@@ -819,6 +925,12 @@ class Limits:
             raise TaskError(f"{where}.choices", f"more than {self.max_choices} choices")
         for j, choice in enumerate(m.choices):
             check_bytes(choice, f"{where}.choices[{j}]", MAX_CHOICE_BYTES)
+
+    def check_repo(self, r: RepoTask, where: str) -> None:
+        """A repo model's sizes: its completion and test patch as any field (RepoTask.validate bounds the rest)."""
+        check_bytes(r.completion, f"{where}.completion", self.max_field_bytes)
+        check_bytes(r.test_patch, f"{where}.test_patch", self.max_field_bytes)
+        r.validate(where)
 
     def check_code(self, c: CodeTask, where: str, tests_checked: bool = False) -> None:
         """The sizes of a code model whose values were validated (CodeTask.validate)."""
@@ -860,7 +972,7 @@ class Limits:
                     check_bytes(text, f"{where}.call_tests[{j}].{name}{suffix}", self.max_field_bytes)
 
 
-Task = MathTask | CodeTask
+Task = MathTask | CodeTask | RepoTask
 
 
 def _task_id(obj: Mapping[Any, Any], where: str) -> str:
@@ -888,8 +1000,10 @@ def parse_task(obj: Any, where: str = "task", limits: Limits | None = None) -> T
     elif kind == "code":
         model = CodeTask.from_dict({**obj, "id": task_id}, where, wire=True,
                                    limits=None if limits is None else limits.languages)
+    elif kind == "repo":
+        model = RepoTask.from_dict(obj, where, task_id)
     else:
-        raise TaskError(f"{where}.kind", f"must be 'math' or 'code', got {kind!r}")
+        raise TaskError(f"{where}.kind", f"must be 'math', 'code' or 'repo', got {kind!r}")
     if limits is not None:
         limits.check(model, where)
     return model

@@ -14,17 +14,19 @@ import logging
 import math
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
 from concurrent.futures import ThreadPoolExecutor
 
 from .backend import Backend, DockerBackend
 from .config import SandboxConfig
-from .contract import CodeTask, sandbox_infra_error
+from .contract import CodeTask, RepoTask, sandbox_infra_error
 from .gvisor import GvisorBackend
 from .userns import UsernsBackend
 from .keys import reuse_key
 from .job import merge_parts, out_of_budget, reset_box, run_job
 from .plan import InfraFailure, Plan, make_plan, new_job_dir, split_plan
 from .pool import Pool, arrival
+from .repo_job import make_repo_plan, repo_out_of_budget, run_repo_job
 
 log = logging.getLogger(__name__)
 
@@ -262,8 +264,40 @@ class CodeGrader:
                 plan.job_dir = new_job_dir()
         return sandbox_infra_error(last or "the job's wall-clock budget ran out", extracted=plan.code, how=plan.extracted_from)
 
-    async def _attempt(self, plan: Plan, owed_s: float, deadline: float,
-                       on_start: Callable[[], None] | None = None, key: tuple = ()) -> dict:
+    async def grade_repo(self, task: RepoTask, timeout_s: float | None = None,
+                         on_start: Callable[[], None] | None = None) -> dict:
+        """Grade one repository task (docs/repo-tasks.md "Running a task"): its plan on the host (the
+        patch applied, the test patch after it), then its test command in a box of the environment's
+        language, with one retry on a fresh box as for a code job. A patch that decides the verdict
+        before a run (unread, refused, not applying) is answered without a container."""
+        try:
+            plan = await asyncio.get_running_loop().run_in_executor(self._plan, make_repo_plan, task, self.config)
+        except InfraFailure as e:
+            return sandbox_infra_error(str(e), retryable=e.retryable)
+        if isinstance(plan, dict):
+            return plan
+        if not self._available or self._pool is None:
+            return sandbox_infra_error(self.unavailable_reason())
+        if plan.lang.name not in self._images:
+            return sandbox_infra_error(f"no image for {plan.lang.name}: run `verifier sandbox build {plan.lang.name}`")
+        owed = min(timeout_s, plan.budget_s(self.config)) if timeout_s else plan.budget_s(self.config)
+        deadline = time.monotonic() + timeout_s if timeout_s else math.inf
+        last = ""
+        for _attempt in range(2):
+            if deadline - time.monotonic() <= 0:
+                break
+            try:
+                return await self._attempt(plan, owed, deadline, on_start, (arrival(), -owed), job=run_repo_job)
+            except InfraFailure as e:
+                last = str(e)
+                if not e.retryable:
+                    return sandbox_infra_error(last, retryable=False)
+                log.warning("sandbox: %s", last)
+                plan.job_dir = new_job_dir()
+        return sandbox_infra_error(last or "the job's wall-clock budget ran out")
+
+    async def _attempt(self, plan: Any, owed_s: float, deadline: float,
+                       on_start: Callable[[], None] | None = None, key: tuple = (), job: Callable = run_job) -> dict:
         pool = self._pool
         assert pool is not None  # grade() answers infra_error before a job when no pool runs
         # A container of the job's language first (its queue: docs/sandboxes.md "Code sandboxes"), then a CPU
@@ -282,16 +316,16 @@ class CodeGrader:
         try:
             if on_start is not None:
                 on_start()
-            return await self._run(pool, box, plan, owed_s, deadline)
+            return await self._run(pool, box, plan, owed_s, deadline, job)
         finally:
             self._slots.release()
 
-    async def _run(self, pool: Pool, box, plan: Plan, owed_s: float, deadline: float) -> dict:
+    async def _run(self, pool: Pool, box, plan: Any, owed_s: float, deadline: float, job: Callable = run_job) -> dict:
         """Run the job in its container within what it is owed; release the container after."""
         started = time.monotonic()
         t_end = min(started + owed_s, deadline)
         loop = asyncio.get_running_loop()
-        fut = loop.run_in_executor(self._jobs, run_job, pool, box, plan, self.config)
+        fut = loop.run_in_executor(self._jobs, job, pool, box, plan, self.config)
         try:
             result, healthy = await asyncio.wait_for(asyncio.shield(fut), max(0.1, t_end - time.monotonic()))
         except asyncio.TimeoutError:
@@ -308,7 +342,7 @@ class CodeGrader:
             except Exception as e:
                 self._set_down(e)
                 raise InfraFailure(f"the job ran past its wall-clock budget and {self._backend.describe()} does not answer") from None
-            return out_of_budget(plan)
+            return out_of_budget(plan) if isinstance(plan, Plan) else repo_out_of_budget(plan)
         except asyncio.CancelledError:
             # The caller went away: stop the job now; the replacement starts in the background.
             loop.run_in_executor(pool.control, pool.kill, box)

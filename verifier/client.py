@@ -24,7 +24,7 @@ from typing import Any, TypeVar, cast
 
 import grpc
 
-from sandbox.contract import HOST_FAULTS, CodeTask, MathTask, Task, TaskError, infra_error, parse_task, task_error
+from sandbox.contract import HOST_FAULTS, CodeTask, MathTask, RepoTask, Task, TaskError, infra_error, parse_task, task_error
 from verifier.client_config import ClientConfig as ClientConfig  # re-exported: `from verifier.client import ClientConfig`
 from verifier.execute_wire import response_from_proto
 from verifier.session_wire import cell_from_proto
@@ -86,7 +86,7 @@ def _channel_options(config: ClientConfig) -> list[tuple[str, Any]]:
 def _model(task: Task | Mapping[str, Any], where: str) -> Task:
     """A task of grade()'s input as a model: models (and dicts that carry theirs: schema.Parsed, the
     trainer's) as they are; a plain dict decoded here, once."""
-    if isinstance(task, (MathTask, CodeTask)):
+    if isinstance(task, (MathTask, CodeTask, RepoTask)):
         return task
     if isinstance(task, Parsed):
         return task.model
@@ -166,7 +166,7 @@ class AsyncVerifierClient:
                     raise VerifierError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from exc
                 self._refuse(str(t["id"]), exc, results)
         protos, test_sets = protos_with_test_sets(models)  # identical test lists: sent once per call
-        ids = [str(t.id if isinstance(t, (MathTask, CodeTask)) else t["id"]) for t in tasks]
+        ids = [str(t.id if isinstance(t, (MathTask, CodeTask, RepoTask)) else t["id"]) for t in tasks]
         if len(set(ids)) != len(ids):
             raise VerifierError(grpc.StatusCode.INVALID_ARGUMENT, "tasks: ids must be unique within one call")
         positions = {task_id: i for i, task_id in enumerate(ids)}

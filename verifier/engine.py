@@ -14,7 +14,8 @@ from collections import OrderedDict
 from collections.abc import AsyncGenerator, Awaitable, Mapping, Sequence
 from typing import Any
 
-from sandbox.contract import BY_NAME, CACHEABLE, MATH_SHOWN_CHARS, CodeTask, Limits, MathTask, Task, infra_error, parse_task
+from sandbox.contract import (BY_NAME, CACHEABLE, MATH_SHOWN_CHARS, CodeTask, Limits, MathTask, RepoTask, Task, infra_error,
+                              parse_task)
 from sandbox.contract import outcome as math_outcome
 from sandbox.keys import reuse_key
 from verifier import math as vmath
@@ -39,7 +40,7 @@ def _math_key(task: MathTask, extraction: vmath.Extraction) -> bytes:
 def _model(task: Task | Mapping[str, Any]) -> Task:
     """The task models every front end decodes into (sandbox/contract.py) pass as they
     are; a dict (this class's Python API, used directly) is decoded here, once."""
-    return task if isinstance(task, (MathTask, CodeTask)) else parse_task(task)
+    return task if isinstance(task, (MathTask, CodeTask, RepoTask)) else parse_task(task)
 
 
 class Overloaded(Exception):
@@ -182,9 +183,11 @@ class Engine:
         return [by_id[t.id] for t in models]
 
     async def _grade_one(self, task: Task, groups: dict[bytes, asyncio.Task], runs: Any) -> dict:
-        kind = "math" if isinstance(task, MathTask) else "code"
-        result = await _answered(task.id, self._grade_math(task, groups) if isinstance(task, MathTask)
-                                 else self._grade_code(task, task.timeout_s or None, runs))
+        kind = "math" if isinstance(task, MathTask) else "repo" if isinstance(task, RepoTask) else "code"
+        work = (self._grade_math(task, groups) if isinstance(task, MathTask)
+                else self._grade_repo(task) if isinstance(task, RepoTask)
+                else self._grade_code(task, task.timeout_s or None, runs))
+        result = await _answered(task.id, work)
         self.metrics.items.labels(kind, result["verdict"]).inc()
         return result
 
@@ -264,6 +267,15 @@ class Engine:
             return result
         finally:
             self._release(1)
+
+    async def _grade_repo(self, task: RepoTask) -> dict:
+        """One repository task in the sandboxes (docs/repo-tasks.md "Running a task")."""
+        if not self.code_available:
+            return dict(infra_error(task.id, self.code_unavailable_reason()))
+        with _CodeStart(self.metrics) as started:
+            result = await self.code.grade_repo(task, task.timeout_s or None, on_start=started)
+        queue_s, exec_s = started.waited()
+        return {**result, "id": task.id, "queue_s": queue_s, "exec_s": exec_s}
 
     async def _grade_code(self, task: CodeTask, timeout: float | None, runs: Any = None,
                           files: dict[str, bytes] | None = None) -> dict:

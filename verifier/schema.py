@@ -22,8 +22,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from sandbox.contract import (BY_NAME, BY_PROTO, DEFAULT_CHECKER_LANGUAGE, DEFAULT_COMPARE, DEFAULT_FLOAT_TOL,
-                              DEFAULT_LANGUAGE, DEFAULT_PROFILE, DEFAULT_SCORING, VERDICTS, CallTest, CodeTask, CodeTest,
-                              LanguageLimits, Limits, MathTask, Result, Task, TaskError, TestResult, check_bytes,
+                              DEFAULT_LANGUAGE, DEFAULT_PROFILE, DEFAULT_REPO_REPORT, DEFAULT_SCORING, REPO_MAX_TEST_IDS,
+                              VERDICTS, CallTest, CodeTask, CodeTest, LanguageLimits, Limits, MathTask, RepoTask, Result,
+                              Task, TaskError, TestResult, check_bytes,
                               default_limits, load_json, parse_task)
 from sandbox.keys import reuse_key
 from verifier.v1 import verifier_pb2 as pb
@@ -58,11 +59,17 @@ def tests_to_proto(tests: Sequence[CodeTest]) -> list[pb.CodeTest]:
 def task_to_proto(task: Mapping[str, Any] | Task, where: str = "task", test_set: str = "") -> pb.Task:
     """A task (dict or model) as a proto message; raises TaskError naming the field. `test_set`: the
     id of the request's TestSet that carries the task's tests, which are then left out here."""
-    model = task if isinstance(task, (MathTask, CodeTask)) else parse_task(task, where)
+    model = task if isinstance(task, (MathTask, CodeTask, RepoTask)) else parse_task(task, where)
     out = pb.Task(id=model.id, timeout_s=model.timeout_s)
     if isinstance(model, MathTask):
         out.math.CopyFrom(pb.MathTask(completion=model.completion, gold=model.gold, profile=model.profile,
                                       choices=model.choices))
+        return out
+    if isinstance(model, RepoTask):
+        out.repo.CopyFrom(pb.RepoTask(
+            environment=model.environment, completion=model.completion, test_patch=model.test_patch,
+            test_cmd=model.test_cmd, fail_to_pass=model.fail_to_pass, pass_to_pass=model.pass_to_pass,
+            report=model.report, time_limit_s=model.time_limit_s, memory_limit_mb=model.memory_limit_mb))
         return out
     out.code.CopyFrom(pb.CodeTask(
         language=model.language, completion=model.completion,
@@ -154,6 +161,8 @@ def model_from_proto(task: pb.Task, where: str = "task") -> Task:
     TaskError for call tests whose JSON does not parse."""
     if task.WhichOneof("payload") == "math":
         return math_from_proto(task)
+    if task.WhichOneof("payload") == "repo":
+        return repo_from_proto(task)
     return code_from_proto(task, None, where)
 
 
@@ -162,6 +171,15 @@ def math_from_proto(task: pb.Task) -> MathTask:
     m = task.math
     return MathTask(id=task.id, completion=m.completion, gold=m.gold, profile=m.profile or DEFAULT_PROFILE,
                     choices=tuple(m.choices), timeout_s=task.timeout_s)
+
+
+def repo_from_proto(task: pb.Task) -> RepoTask:
+    """A proto repo task as a model (model_from_proto; validated by validate_tasks)."""
+    r = task.repo
+    return RepoTask(id=task.id, environment=r.environment, test_cmd=r.test_cmd, fail_to_pass=tuple(r.fail_to_pass),
+                    pass_to_pass=tuple(r.pass_to_pass), completion=r.completion, test_patch=r.test_patch,
+                    report=r.report or DEFAULT_REPO_REPORT, time_limit_s=r.time_limit_s,
+                    memory_limit_mb=r.memory_limit_mb, timeout_s=task.timeout_s)
 
 
 def code_from_proto(task: pb.Task, tests: tuple[CodeTest, ...] | None, where: str) -> CodeTask:
@@ -266,12 +284,17 @@ def validate_tasks(tasks: Sequence[pb.Task], limits: Limits,
         seen.add(task.id)
         kind = task.WhichOneof("payload")
         if kind is None:
-            raise TaskError(f"{where}.kind", "neither math nor code is set")
+            raise TaskError(f"{where}.kind", "none of math, code or repo is set")
         limits.check_timeout(task.timeout_s, kind == "math", where)
         model: Task
         if kind == "math":
             model = math_from_proto(task)
             limits.check_math(model, f"{where}.math")
+        elif kind == "repo":
+            if len(task.repo.fail_to_pass) + len(task.repo.pass_to_pass) > REPO_MAX_TEST_IDS:  # before copying them
+                raise TaskError(f"{where}.repo.pass_to_pass", f"more than {REPO_MAX_TEST_IDS} test ids in all")
+            model = repo_from_proto(task)
+            limits.check_repo(model, f"{where}.repo")
         else:
             _check_call_sizes(task.code, f"{where}.code", limits)  # before any of their JSON is parsed
             shared: tuple[CodeTest, ...] | None = None

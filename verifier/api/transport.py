@@ -45,7 +45,8 @@ log = logging.getLogger("verifier.api.http")
 # Keys a JSON task may carry: the proto's fields, so the two front ends accept the same tasks.
 _COMMON_KEYS = {"id", "kind", "timeout_s"}
 TASK_KEYS = {"math": _COMMON_KEYS | set(pb.MathTask.DESCRIPTOR.fields_by_name),
-             "code": _COMMON_KEYS | set(pb.CodeTask.DESCRIPTOR.fields_by_name)}
+             "code": _COMMON_KEYS | set(pb.CodeTask.DESCRIPTOR.fields_by_name),
+             "repo": _COMMON_KEYS | set(pb.RepoTask.DESCRIPTOR.fields_by_name)}
 TEST_KEYS = set(pb.CodeTest.DESCRIPTOR.fields_by_name)
 _LARGE_BODY = 1 << 20  # parse bodies beyond this off the event loop
 _ADMISSION_PATIENCE = 3  # client deadlines a parked batch waits for admission (verl retries a 504 twice)

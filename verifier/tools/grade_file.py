@@ -27,7 +27,7 @@ from typing import IO, TYPE_CHECKING
 
 from tqdm import tqdm
 
-from sandbox.contract import UNGRADED, Limits, MathTask, Task, TaskError, parse_task
+from sandbox.contract import UNGRADED, Limits, MathTask, RepoTask, Task, TaskError, parse_task
 from verifier import formats
 from verifier.config import ServerConfig
 from verifier.tools.report import GROUP_CANDIDATES
@@ -58,7 +58,7 @@ class Line:
 
     @property
     def kind(self) -> str:
-        return "math" if isinstance(self.model, MathTask) else "code"
+        return "math" if isinstance(self.model, MathTask) else "repo" if isinstance(self.model, RepoTask) else "code"
 
 
 @dataclass

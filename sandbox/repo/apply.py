@@ -1,0 +1,233 @@
+"""Applying a read patch to an environment's tree, on the host, strictly (docs/repo-tasks.md "Running a
+task"): the images have neither git nor patch, and the host must not run a tool over a tree the
+model wrote. The tree is never copied or changed: the patched files are kept as overrides (path ->
+new bytes, None for a deletion) over the environment's directory, and `tree_tar` writes the
+patched tree as one archive for the sandbox.
+
+Rules, as `git apply` without fuzz: each hunk's old lines must match the file exactly (no whitespace
+leniency), at the line its header says or the nearest line after the previous hunk where they match
+(an offset, as git allows); a new file must not exist, a deleted or edited one must, and a deletion
+must remove every line. Paths are walked from the tree's root without following a symbolic link. A
+failure is `PatchError` naming the file and hunk: the model's failure, never the host's.
+"""
+from __future__ import annotations
+
+import io
+import os
+import stat
+import tarfile
+from collections.abc import Mapping
+from typing import Any
+
+from .patch import Patch, PatchError
+
+Overrides = dict[str, bytes | None]
+TREE_MAX_BYTES = 256 << 20  # an environment's tree as one archive (/work is a tmpfs of the sandbox's memory)
+# Line comparisons one patch may cost while its hunks are looked for (the offset search): a patch of
+# many hunks whose headers point far from their text must not hold the planning thread for minutes.
+SEARCH_BUDGET = 2_000_000
+
+
+def apply_patch(root: str, patch: Patch, overrides: Overrides, who: str = "the patch") -> None:
+    """Apply `patch` to the tree at `root` seen through `overrides`, updating `overrides`."""
+    from unidiff import PatchSet
+
+    budget = [SEARCH_BUDGET]
+    dirs = {p for path, data in overrides.items() if data is not None for p in _parents(path)}
+    for f, edit in zip(PatchSet(patch.text), patch.files, strict=True):
+        _check_shape(edit.path, overrides, dirs, who)
+        old = _current(root, edit.path, overrides)
+        if edit.change == "added":
+            if old is not None:
+                raise PatchError(f"{who} adds {edit.path}, which already exists")
+            overrides[edit.path] = _apply_hunks([], f, edit.path, who, budget)
+            dirs.update(_parents(edit.path))
+            continue
+        if old is None:
+            raise PatchError(f"{who} changes {edit.path}, which does not exist")
+        new = _apply_hunks(old.decode("utf-8", "surrogateescape").splitlines(keepends=True), f, edit.path, who, budget)
+        if edit.change == "deleted":
+            if new:
+                raise PatchError(f"{who} deletes {edit.path} but does not remove all of its lines")
+            overrides[edit.path] = None
+        else:
+            overrides[edit.path] = new
+
+
+def _parents(path: str) -> list[str]:
+    parts = path.split("/")
+    return ["/".join(parts[:k]) for k in range(1, len(parts))]
+
+
+def _check_shape(path: str, overrides: Mapping[str, bytes | None], dirs: set[str], who: str) -> None:
+    """A file the patches wrote is not a directory of another, nor the other way round (the tree on
+    disk is checked as it is walked: `_open_in`)."""
+    if path in dirs:
+        raise PatchError(f"{who} writes {path}, a directory of files written before it")
+    for parent in _parents(path):
+        if overrides.get(parent) is not None:
+            raise PatchError(f"{who} writes {path}, under {parent}, a file written before it")
+
+
+def _apply_hunks(lines: list[str], f: object, path: str, who: str, budget: list[int]) -> bytes:
+    out: list[str] = []
+    at = 0  # the first line of `lines` not yet copied to `out`
+    hunks: Any = f
+    for n, hunk in enumerate(hunks, 1):
+        old, new = _hunk_sides(hunk)
+        start = _find(lines, old, max(hunk.source_start - 1, 0) if old else hunk.source_start, at, budget)
+        if budget[0] < 0:
+            raise PatchError(f"{who} does not apply: {path}, hunk {n}: its hunks are too far from the lines their "
+                             "headers give (the search for them ran out)")
+        if start is None:
+            raise PatchError(f"{who} does not apply: {path}, hunk {n} (@@ -{hunk.source_start},{hunk.source_length} @@): "
+                             "its context and removed lines are not in the file")
+        out += lines[at:start] + new
+        at = start + len(old)
+    return "".join(out + lines[at:]).encode("utf-8", "surrogateescape")
+
+
+def _hunk_sides(hunk: object) -> tuple[list[str], list[str]]:
+    """A hunk's old and new lines, each with its line end; `\\ No newline at end of file` takes the
+    end off the line before it."""
+    old: list[str] = []
+    new: list[str] = []
+    last: list[list[str]] = []
+    for line in hunk:  # type: ignore[attr-defined]
+        t, value = line.line_type, line.value
+        if t == "\\":
+            for side in last:
+                side[-1] = side[-1].removesuffix("\n")
+            continue
+        text = value if value.endswith("\n") else value + "\n"
+        last = [old, new] if t == " " else [old] if t == "-" else [new] if t == "+" else []
+        for side in last:
+            side.append(text)
+    return old, new
+
+
+def _find(lines: list[str], old: list[str], want: int, after: int, budget: list[int]) -> int | None:
+    """Where `old` matches `lines` exactly at or after `after`: the match nearest to `want` (the
+    earlier of two as near), looked for outward from it. Each comparison is taken from `budget`."""
+    if not old:
+        return want if after <= want <= len(lines) else None
+    last = len(lines) - len(old)
+    want = min(max(want, after), max(last, after))
+    for d in range(max(want - after, last - want) + 1):
+        for i in (want - d, want + d) if d else (want,):
+            if after <= i <= last:
+                budget[0] -= 1
+                if lines[i] == old[0]:
+                    budget[0] -= len(old)
+                    if lines[i:i + len(old)] == old:
+                        return i
+            if budget[0] < 0:
+                return None
+    return None
+
+
+def _current(root: str, path: str, overrides: Mapping[str, bytes | None]) -> bytes | None:
+    """A file's bytes in the patched tree so far (None: absent), read without following links."""
+    if path in overrides:
+        return overrides[path]
+    fd = _open_in(root, path)
+    if fd is None:
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        return fh.read()
+
+
+def _open_in(root: str, path: str) -> int | None:
+    """The regular file `path` under `root`, opened part by part with O_NOFOLLOW; None if absent.
+    A link or other special file on the way is PatchError (a patch edits regular files only)."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
+    parts = path.split("/")
+    fd = os.open(root, flags | os.O_DIRECTORY)
+    try:
+        for k, part in enumerate(parts):
+            last = k == len(parts) - 1
+            try:
+                st = os.stat(part, dir_fd=fd, follow_symlinks=False)
+            except FileNotFoundError:
+                return None
+            if last and stat.S_ISREG(st.st_mode):
+                return os.open(part, flags, dir_fd=fd)
+            if last or not stat.S_ISDIR(st.st_mode):
+                raise PatchError(f"{path}: {'/'.join(parts[:k + 1])} is not a regular file or directory of the repository")
+            nxt = os.open(part, flags | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = nxt
+        return None
+    finally:
+        os.close(fd)
+
+
+def config_texts(root: str, overrides: Mapping[str, bytes | None]) -> tuple[dict[str, str], dict[str, str]]:
+    """pyproject.toml's and setup.cfg's texts at the root before and after the patch (check_config_sections)."""
+    before, after = {}, {}
+    for name in ("pyproject.toml", "setup.cfg"):
+        was = _current(root, name, {})
+        now = _current(root, name, overrides)
+        before[name] = (was or b"").decode("utf-8", "replace")
+        after[name] = (now or b"").decode("utf-8", "replace")
+    return before, after
+
+
+def tree_tar(root: str, overrides: Mapping[str, bytes | None]) -> bytes:
+    """The patched tree as an uncompressed tar (regular files, directories and links as the
+    environment has them; `.git` left out). Members are named `repo/...`; sorted, with fixed owners
+    and times, so the same tree is the same bytes."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        _add(tar, "repo", None, 0o755)
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = sorted(d for d in dirnames if d != ".git")
+            rel = os.path.relpath(dirpath, root)
+            for d in dirnames:
+                if os.path.islink(os.path.join(dirpath, d)):
+                    continue  # a link to a directory: os.walk does not enter it; added with the files below
+                _add(tar, _member(rel, d), None, 0o755)
+            for name in sorted(filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]):
+                path = _member(rel, name)[len("repo/"):]
+                if path in overrides:
+                    continue
+                full = os.path.join(dirpath, name)
+                st = os.lstat(full)
+                if stat.S_ISLNK(st.st_mode):
+                    info = tarfile.TarInfo(_member(rel, name))
+                    info.type, info.linkname, info.mode = tarfile.SYMTYPE, os.readlink(full), 0o777
+                    tar.addfile(info)
+                elif stat.S_ISREG(st.st_mode):
+                    with open(full, "rb") as fh:
+                        _add(tar, _member(rel, name), fh.read(), 0o755 if st.st_mode & 0o100 else 0o644)
+            if buf.tell() > TREE_MAX_BYTES:
+                raise OSError(f"the environment's tree is over {TREE_MAX_BYTES >> 20} MiB")
+        for path, data in sorted(overrides.items()):
+            if data is not None:
+                _add_parents(tar, root, path)
+                _add(tar, "repo/" + path, data, 0o644)
+    return buf.getvalue()
+
+
+def _member(rel: str, name: str) -> str:
+    return "repo/" + (name if rel == "." else f"{rel}/{name}")
+
+
+def _add_parents(tar: tarfile.TarFile, root: str, path: str) -> None:
+    """A new file's directories that the environment lacks (a patch may add a file in a new directory)."""
+    parts = path.split("/")[:-1]
+    for k in range(1, len(parts) + 1):
+        sub = "/".join(parts[:k])
+        if not os.path.isdir(os.path.join(root, sub)):
+            _add(tar, "repo/" + sub, None, 0o755)
+
+
+def _add(tar: tarfile.TarFile, name: str, data: bytes | None, mode: int) -> None:
+    info = tarfile.TarInfo(name)
+    info.mode, info.mtime = mode, 0
+    if data is None:
+        info.type = tarfile.DIRTYPE
+        tar.addfile(info)
+    else:
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))

@@ -1,0 +1,242 @@
+"""One repository task (docs/repo-tasks.md "Running a task"): its plan on the host, its run in a
+borrowed box of the environment's language, its verdict.
+
+The plan (`make_repo_plan`, before a container is borrowed; in a thread): the environment by name,
+the model's patch read and checked (`read_patch`, `check_protected`), applied to the environment's
+tree without copying it (`sandbox/repo/apply.py`), pytest's configuration compared, then the
+dataset's test patch applied after it, and the tree as one archive. A patch that is not read, is
+refused or does not apply is the model's `wrong_answer` (`no_code` when there is none), and
+nothing runs. The run (`run_repo_job`, blocking: in a thread): the archive written into the job's
+directory, unpacked and the test command run in one process of the runner under the task's CPU
+time and memory, the network off as for every job; the report (the structured one first) parsed
+and resolved on the host, never in the sandbox.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+
+from . import checks
+from .channel import ChannelError
+from .config import SandboxConfig
+from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, RepoTask, code_outcome, test_result
+from .languages import LANGUAGES, Language
+from .plan import InfraFailure, new_job_dir
+from .repo.apply import Overrides, apply_patch, config_texts, tree_tar
+from .repo.grading import Resolution, lookup, resolve
+from .repo.patch import Patch, PatchError, check_config_sections, check_protected, command_paths, read_patch
+from .repo.results import ReportError, junit_key, parse_go_json, parse_pytest, parse_pytest_log
+
+ENV_FILE = "environment.json"  # an environment's directory: this file ({"language": ...}) and repo/
+WORK = "/work"  # the runner's job directories (sandbox/harness/pid1.py WORK)
+REPORT_FILE = "report.xml"
+# Run in the job's directory by the sandbox's python3 (every image has it): unpack the tree, enter it,
+# become the test command. Its member names are the host's own (sandbox/repo/apply.py tree_tar).
+UNPACK = ("import os,sys,tarfile\n"
+          "tarfile.open('repo.tar').extractall('.')\n"
+          "os.unlink('repo.tar')\n"
+          "os.chdir('repo')\n"
+          "os.execv('/bin/sh', ['sh', '-c', sys.argv[1]])\n")
+STDERR_NOTE = 200
+
+
+@dataclass
+class RepoPlan:
+    """What a repository job runs, decided on the host before a container is borrowed."""
+
+    task: RepoTask
+    lang: Language
+    tree: bytes
+    patch_text: str
+    job_dir: str = field(default_factory=new_job_dir)
+
+    def wall(self, config: SandboxConfig) -> float:
+        return self.task.cpu_s * config.wall_factor + config.wall_extra_s
+
+    def budget_s(self, config: SandboxConfig) -> float:
+        """The job's wall-clock budget: the test command's, plus writing and unpacking the tree."""
+        return self.wall(config) + 30.0
+
+
+def environment_language(root: str, name: str) -> tuple[str, Language]:
+    """The environment's tree and language; InfraFailure (not retryable) when it is not built here."""
+    if not root:
+        raise InfraFailure("repo tasks are off on this server: it has no environments (--sandbox-repo-environments)",
+                           retryable=False)
+    base = os.path.join(root, name)
+    try:
+        with open(os.path.join(base, ENV_FILE), encoding="utf-8") as fh:
+            language = json.load(fh)["language"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise InfraFailure(f"environment {name!r} is not built on this server ({type(e).__name__})", retryable=False) from None
+    if language not in LANGUAGES or not os.path.isdir(os.path.join(base, "repo")):
+        raise InfraFailure(f"environment {name!r} is broken: language {language!r} or no repo/ directory", retryable=False)
+    return os.path.realpath(os.path.join(base, "repo")), LANGUAGES[language]  # the operator's links resolved; none inside
+
+
+def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
+    """The plan, or the result when the patch decides it before anything runs (module docstring)."""
+    tree, lang = environment_language(config.repo_environments, task.environment)
+    try:
+        patch = read_patch(task.completion)
+    except PatchError as e:
+        verdict = "no_code" if str(e).startswith("no unified diff") else "wrong_answer"
+        return code_outcome(verdict, checks.clip(str(e)), task.completion[-EXTRACT_MAX:] if verdict != "no_code" else "",
+                            "none", retryable=False)
+    try:
+        tests = read_patch(task.test_patch) if task.test_patch.strip() else None
+    except PatchError as e:
+        return _task_fault(patch.text, f"the task's test_patch does not read: {e}")
+    overrides: Overrides = {}
+    try:  # the task's test files (its test patch's and its command's) are protected like every test file
+        check_protected(patch, (*command_paths(task.test_cmd), *(tests.paths if tests else ())))
+        apply_patch(tree, patch, overrides, "the patch")
+        check_config_sections(*config_texts(tree, overrides))
+    except PatchError as e:
+        return _refused(patch.text, str(e))
+    if tests is not None:  # the dataset's tests, written over the patched tree: the patch cannot change them
+        try:
+            apply_patch(tree, tests, overrides, "the task's test_patch")
+        except PatchError as e:
+            return _test_patch_failed(tree, tests, patch.text, str(e))
+    return RepoPlan(task, lang, tree_tar(tree, overrides), patch.text)
+
+
+def _test_patch_failed(tree: str, tests: Patch, text: str, why: str) -> dict:
+    """The test patch did not apply over the model's patch. If it applies to the environment alone,
+    the model's patch is in its way (a file where the tests' directory goes): the model's failure.
+    Else the task is broken: its `error`, never a grade of the model."""
+    try:
+        apply_patch(tree, tests, {}, "the task's test_patch")
+    except PatchError:
+        return _task_fault(text, why)
+    return _refused(text, f"the patch is in the way of the task's tests: {why}")
+
+
+def _task_fault(text: str, why: str) -> dict:
+    return code_outcome("error", checks.clip(why), text[:EXTRACT_MAX], "diff", retryable=False)
+
+
+def _refused(text: str, why: str) -> dict:
+    return code_outcome("wrong_answer", checks.clip(why), text[:EXTRACT_MAX], "diff", retryable=False)
+
+
+def run_repo_job(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:
+    """Run the plan in `box`: (result, whether the box may serve again once reset). Raises
+    InfraFailure when the sandbox fails (a died box, a runner that cannot write the tree)."""
+    try:
+        pool.mark_start(box)
+        return _run(pool, box, plan, config)
+    except ChannelError as e:
+        if box.killed:  # the host's watchdog ended the sandbox: the test command's doing
+            from . import watchdog
+
+            verdict, detail = watchdog.verdict(box.killed, config.host_threads_per_sandbox)
+            return _finish(plan, verdict, f"{detail} (the host's watchdog ended the sandbox)", []), False
+        note = pool.death_note(box)
+        raise InfraFailure(f"{e} ({note})" if note else str(e)) from e
+    except InfraFailure:
+        raise
+    except Exception as e:  # docker API errors and the like: the sandbox, not the program
+        raise InfraFailure(f"sandbox failure: {type(e).__name__}: {e}") from e
+
+
+def _run(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:
+    tree_mb = (len(plan.tree) >> 20) + 1
+    # /work is a tmpfs counted in the sandbox's memory: the archive and the unpacked tree are the job's
+    pool.set_memory(box, plan.task.memory_mb + config.overhead_mb(plan.lang.name) + 2 * tree_mb)
+    head, _ = box.channel.request({"op": "files", "dir": plan.job_dir, "files": [["repo.tar", 0o600]]},
+                                  {"repo.tar": plan.tree}, timeout_s=60)
+    if head.get("full"):  # the environment is too big for /work (SandboxConfig.work_tmpfs_mb): a retry cannot help
+        raise InfraFailure(f"environment {plan.task.environment!r} does not fit the sandbox's /work: {head.get('error')}",
+                           retryable=False)
+    if not head.get("ok"):
+        raise InfraFailure(f"runner could not write the repository: {head.get('error')}")
+    facts = _exec(box, plan, config)
+    return _verdict(plan, facts), not box.tainted
+
+
+def _env(plan: RepoPlan) -> dict[str, str]:
+    job = f"{WORK}/{plan.job_dir}"
+    if plan.lang.name == "go":  # modules on, nothing fetched; test binaries built where they may run (/work)
+        return {"GOCACHE": "/tmp/go-cache", "GOTMPDIR": job, "GOPATH": "/tmp/go", "GOFLAGS": "-mod=mod",
+                "GOPROXY": "off", "CGO_ENABLED": "0", "GOMAXPROCS": "1"}
+    if plan.task.report == "pytest":  # the structured report, outside the tree (PYTEST_ADDOPTS: no command rewriting)
+        return {"PYTEST_ADDOPTS": f"--junitxml={job}/{REPORT_FILE}"}
+    return {}
+
+
+def _exec(box, plan: RepoPlan, config: SandboxConfig) -> dict:
+    wall = plan.wall(config)
+    # The runner keeps stdout and the collected report in its memory, which the sandbox's overhead
+    # counts twice the output limit for (SandboxConfig.overhead_mb): both are held to that limit.
+    collect = [REPORT_FILE, config.output_limit_bytes] if plan.task.report == "pytest" else None
+    head, blobs = box.channel.request(
+        {"op": "exec", "argv": ["python3", "-I", "-c", UNPACK, plan.task.test_cmd], "cwd": plan.job_dir,
+         "cpu_s": plan.task.cpu_s, "wall_s": wall, "stdout_max": config.output_limit_bytes, "stderr_max": config.stderr_limit_bytes,
+         "fsize_max": config.file_size_limit_mb << 20, "env": _env(plan), "fd3": False, "fd3_max": 0, "rm_cwd": False,
+         "put": [], "fresh": [], "collect": collect, "scrub": False, "judge": False, "warm": False,
+         "warm_program": False}, None, timeout_s=wall + 30.0)
+    if head.get("tampered"):
+        box.tainted = True
+    elif head.get("error"):
+        raise InfraFailure(f"runner: {head['error']}")
+    head["stdout_b"], head["stderr_b"] = blobs.get("stdout", b""), blobs.get("stderr", b"")
+    head["collected_b"] = blobs.get("collected", b"")
+    return head
+
+
+def repo_out_of_budget(plan: RepoPlan) -> dict:
+    """The job's wall-clock budget ran out while the host was healthy: the test command's time_limit."""
+    return _finish(plan, "time_limit", "the test command did not finish within the job's wall-clock budget", [])
+
+
+def _verdict(plan: RepoPlan, facts: dict) -> dict:
+    """The run's verdict: its limits first, then its report resolved. A test command that exits
+    non-zero is normal (tests failed): the report says which."""
+    verdict, detail = checks.run_verdict(facts, plan.lang, plan.task.cpu_s)
+    if verdict in HOST_FAULTS:
+        raise InfraFailure(detail)
+    if verdict is not None and verdict != "runtime_error":
+        return _finish(plan, verdict, f"the test command: {detail}", [])
+    try:
+        resolution = _resolution(plan, facts)
+    except ReportError as e:
+        note = checks.clip(facts.get("stderr_b", b"").decode("utf-8", "replace").strip()[-STDERR_NOTE:])
+        return _finish(plan, "runtime_error", f"the test report does not parse: {e}" + (f"; stderr: {note}" if note else ""), [])
+    tests = _tests(plan.task, resolution)
+    if resolution.resolved:
+        return code_outcome("accepted", resolution.detail[:DETAIL_MAX], plan.patch_text[:EXTRACT_MAX], "diff", 1.0,
+                            tests, retryable=False)
+    return _finish(plan, "wrong_answer", resolution.detail, tests)
+
+
+def _resolution(plan: RepoPlan, facts: dict) -> Resolution:
+    t = plan.task
+    if t.report == "go-json":
+        return resolve(lookup(parse_go_json(facts["stdout_b"])), t.fail_to_pass, t.pass_to_pass)
+    if t.report == "pytest-log":
+        return resolve(lookup(parse_pytest_log(facts["stdout_b"])), t.fail_to_pass, t.pass_to_pass)
+    if not facts.get("collected_b"):
+        why = (facts.get("collected") or {}).get("error") or "no file"
+        raise ReportError(f"pytest wrote no JUnit XML report ({why})")
+    statuses = parse_pytest(facts["collected_b"], facts["stdout_b"])
+    return resolve(lookup(statuses, junit_key), t.fail_to_pass, t.pass_to_pass)
+
+
+def _tests(task: RepoTask, resolution: Resolution) -> list[dict]:
+    """One entry per named test: accepted when it counts as passing for its list, its status as the detail."""
+    failed = set(resolution.f2p_failed) | set(resolution.p2p_failed)
+    f2p = set(task.fail_to_pass)
+    out = []
+    for test_id in (*task.fail_to_pass, *task.pass_to_pass):
+        status = resolution.statuses.get(test_id, "MISSING")
+        which = "FAIL_TO_PASS" if test_id in f2p else "PASS_TO_PASS"
+        out.append(test_result("wrong_answer" if test_id in failed else "accepted", 0.0, f"{which}: {status}", None,
+                               name=test_id))
+    return out
+
+
+def _finish(plan: RepoPlan, verdict: str, detail: str, tests: list[dict]) -> dict:
+    return code_outcome(verdict, checks.clip(detail), plan.patch_text[:EXTRACT_MAX], "diff", 0.0, tests, retryable=False)

@@ -1,0 +1,202 @@
+"""The host's strict applier of a read patch (sandbox/repo/apply.py; docs/repo-tasks.md "Running a task"),
+and the repo task's fields (sandbox/contract.py RepoTask). Pure: no Docker.
+
+Near misses must not apply (a context line off by a character, a hunk at a line whose text is not
+there, an added file that exists, a deletion that leaves lines, a path through a link); rewrites of the
+same edit must apply to the same bytes (fenced or bare, CRLF, without git's prefixes, a hunk header
+off by some lines, as git's offset allows)."""
+from __future__ import annotations
+
+import io
+import os
+import tarfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from sandbox.contract import REPO_MAX_TEST_IDS, TaskError, parse_task
+from sandbox.repo.apply import Overrides, apply_patch, config_texts, tree_tar
+from sandbox.repo.patch import PatchError, check_config_sections, read_patch
+
+BASE = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
+FIX = ("--- a/pkg/calc.py\n+++ b/pkg/calc.py\n@@ -1,3 +1,3 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n \n")
+FIXED = BASE.replace("a - b", "a + b")
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "calc.py").write_text(BASE)
+    (tmp_path / "README").write_text("no newline at the end")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    return tmp_path
+
+
+def applied(tree: Path, completion: str) -> Overrides:
+    overrides: Overrides = {}
+    apply_patch(str(tree), read_patch(completion), overrides)
+    return overrides
+
+
+@pytest.mark.parametrize("completion", [
+    FIX,
+    f"The fix:\n\n```diff\n{FIX}```\n",
+    FIX.replace("\n", "\r\n"),
+    FIX.replace("a/pkg", "pkg").replace("b/pkg", "pkg"),
+    FIX.replace("@@ -1,3 +1,3 @@", "@@ -4,3 +4,3 @@"),  # the header's line is off: git's offset finds the text
+])
+def test_rewrites_of_one_edit_apply_to_the_same_bytes(tree: Path, completion: str) -> None:
+    assert applied(tree, completion) == {"pkg/calc.py": FIXED.encode()}
+    assert (tree / "pkg" / "calc.py").read_text() == BASE  # the environment is never written
+
+
+@pytest.mark.parametrize("completion, why", [
+    (FIX.replace(" def add(a, b):", " def add(a, b): "), "does not apply"),  # a trailing space in the context
+    (FIX.replace("-    return a - b", "-    return a-b"), "does not apply"),
+    (FIX.replace("a/pkg/calc.py", "a/pkg/calc2.py").replace("b/pkg/calc.py", "b/pkg/calc2.py"), "does not exist"),
+    ("--- /dev/null\n+++ b/pkg/calc.py\n@@ -0,0 +1 @@\n+x = 1\n", "already exists"),
+    ("--- a/pkg/calc.py\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-def add(a, b):\n-    return a - b\n", "does not remove all"),
+    ("--- a/README/x\n+++ b/README/x\n@@ -1 +1 @@\n-a\n+b\n", "not a regular file or directory"),
+    ("--- /dev/null\n+++ b/x\n@@ -0,0 +1 @@\n+1\n--- /dev/null\n+++ b/x/y\n@@ -0,0 +1 @@\n+2\n", "a file written before it"),
+    ("--- /dev/null\n+++ b/x/y\n@@ -0,0 +1 @@\n+2\n--- /dev/null\n+++ b/x\n@@ -0,0 +1 @@\n+1\n", "a directory of files"),
+])
+def test_near_misses_do_not_apply(tree: Path, completion: str, why: str) -> None:
+    with pytest.raises(PatchError, match=why):
+        applied(tree, completion)
+
+
+def test_two_hunks_in_order_and_a_new_file_in_a_new_directory(tree: Path) -> None:
+    patch = (FIX + "@@ -5,2 +5,2 @@\n def mul(a, b):\n-    return a * b\n+    return b * a\n"
+             "--- /dev/null\n+++ b/pkg/sub/new.py\n@@ -0,0 +1,2 @@\n+X = 1\n+Y = 2\n")
+    out = applied(tree, patch)
+    assert out["pkg/calc.py"] == FIXED.replace("a * b", "b * a").encode()
+    assert out["pkg/sub/new.py"] == b"X = 1\nY = 2\n"
+    with tarfile.open(fileobj=io.BytesIO(tree_tar(str(tree), out))) as tar:
+        names = tar.getnames()
+        assert tar.extractfile("repo/pkg/calc.py").read() == out["pkg/calc.py"]  # type: ignore[union-attr]
+    assert "repo/pkg/sub" in names and "repo/pkg/sub/new.py" in names and "repo/README" in names
+    assert not any(n.startswith("repo/.git") for n in names)
+
+
+def test_a_file_without_its_last_newline_keeps_it_off(tree: Path) -> None:
+    patch = ("--- a/README\n+++ b/README\n@@ -1 +1 @@\n-no newline at the end\n\\ No newline at end of file\n"
+             "+still none\n\\ No newline at end of file\n")
+    assert applied(tree, patch) == {"README": b"still none"}
+    with pytest.raises(PatchError, match="does not apply"):  # the old line claimed to end in a newline
+        applied(tree, "--- a/README\n+++ b/README\n@@ -1 +1 @@\n-no newline at the end\n+x\n")
+
+
+def test_a_deletion_and_a_link_in_the_way(tree: Path) -> None:
+    out = applied(tree, "--- a/pkg/calc.py\n+++ /dev/null\n@@ -1,6 +0,0 @@\n" + "".join("-" + line + "\n" for line in BASE.splitlines()))
+    assert out == {"pkg/calc.py": None}
+    with tarfile.open(fileobj=io.BytesIO(tree_tar(str(tree), out))) as tar:
+        assert "repo/pkg/calc.py" not in tar.getnames()
+    os.symlink("/etc", tree / "etc")
+    with pytest.raises(PatchError, match="not a regular file"):
+        applied(tree, "--- a/etc/hostname\n+++ b/etc/hostname\n@@ -1 +1 @@\n-a\n+b\n")
+
+
+def test_pytest_s_section_of_pyproject_is_compared_after_the_patch(tree: Path) -> None:
+    (tree / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n')
+    other = applied(tree, '--- a/pyproject.toml\n+++ b/pyproject.toml\n@@ -1,2 +1,2 @@\n [project]\n-name = "x"\n+name = "y"\n')
+    check_config_sections(*config_texts(str(tree), other))  # another section's edit is allowed
+    hooked = applied(tree, '--- a/pyproject.toml\n+++ b/pyproject.toml\n@@ -4,2 +4,2 @@\n [tool.pytest.ini_options]\n'
+                           '-addopts = "-q"\n+addopts = "-p evil"\n')
+    with pytest.raises(PatchError, match="pytest's configuration"):
+        check_config_sections(*config_texts(str(tree), hooked))
+
+
+TASK = {"id": "t", "kind": "repo", "environment": "toolz-1", "test_cmd": "python3 -m pytest -rA t.py",
+        "fail_to_pass": ["t.py::test_a"], "pass_to_pass": ["t.py::test_b"]}
+
+
+@pytest.mark.parametrize("change, field", [
+    ({"environment": "../etc"}, "task.environment"),
+    ({"environment": ""}, "task.environment"),
+    ({"test_cmd": " "}, "task.test_cmd"),
+    ({"test_cmd": "x" * 5000}, "task.test_cmd"),
+    ({"fail_to_pass": []}, "task.fail_to_pass"),
+    ({"fail_to_pass": ["a", 3]}, "task.fail_to_pass[1]"),
+    ({"pass_to_pass": ["t.py::test_a"]}, "task.pass_to_pass[0]"),  # named in both lists
+    ({"pass_to_pass": [f"t{i}" for i in range(REPO_MAX_TEST_IDS + 1)]}, "task.pass_to_pass"),
+    ({"report": "junit-ish"}, "task.report"),
+    ({"time_limit_s": 10_000}, "task.time_limit_s"),
+    ({"memory_limit_mb": 1.5}, "task.memory_limit_mb"),
+    ({"gold": "x"}, "task"),
+])
+def test_a_bad_repo_field_is_named(change: dict, field: str) -> None:
+    with pytest.raises(TaskError) as e:
+        parse_task({**TASK, **change})
+    assert e.value.field == field
+
+
+def test_a_repo_task_round_trips_its_dict() -> None:
+    model = parse_task(TASK)
+    assert parse_task(model.to_dict()) == model and model.to_dict()["kind"] == "repo"
+
+
+def test_hunks_far_from_their_headers_run_out_of_search_rather_than_hold_the_host(tmp_path: Path) -> None:
+    """Each hunk's header points past the end, its text near the start: the offset search walks the
+    file for each; a bounded search refuses the patch (the model's wrong_answer) instead of costing
+    hunks x lines comparisons. The same hunks at their lines apply."""
+    (tmp_path / "big.txt").write_text("".join(f"l{i}\n" for i in range(20_000)))
+
+    def patch(line_of: Callable[[int], int]) -> str:
+        return "--- a/big.txt\n+++ b/big.txt\n" + "".join(
+            f"@@ -{line_of(k)},1 +{line_of(k)},1 @@\n-l{k * 10}\n+m{k * 10}\n" for k in range(300))
+
+    assert applied(tmp_path, patch(lambda k: k * 10 + 1))["big.txt"].count(b"m") == 300  # type: ignore[union-attr]
+    with pytest.raises(PatchError, match="ran out"):
+        applied(tmp_path, patch(lambda k: 30_000))
+
+
+def plan_of(tree: Path, **change: object) -> object:
+    """make_repo_plan over `tree` as the environment `env` (the host's part of a repo task: no container)."""
+    from sandbox.config import SandboxConfig
+    from sandbox.repo_job import make_repo_plan
+
+    env = tree.parent / "envs" / "env"
+    env.mkdir(parents=True, exist_ok=True)
+    (env / "environment.json").write_text('{"language": "python"}')
+    if not (env / "repo").exists():
+        (env / "repo").symlink_to(tree)
+    task = parse_task({**TASK, "environment": "env", "completion": FIX, "test_patch": TEST_PATCH, **change})
+    return make_repo_plan(task, SandboxConfig(repo_environments=str(tree.parent / "envs")))  # type: ignore[arg-type]
+
+
+TEST_PATCH = "--- /dev/null\n+++ b/tests/test_calc.py\n@@ -0,0 +1,2 @@\n+def test_a():\n+    assert True\n"
+
+
+def test_the_host_s_part_of_a_repo_task_decides_what_it_can_before_a_container(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sandbox.plan import InfraFailure
+    from sandbox.repo_job import RepoPlan
+
+    plan = plan_of(tree)
+    assert isinstance(plan, RepoPlan)
+    with tarfile.open(fileobj=io.BytesIO(plan.tree)) as tar:
+        assert tar.extractfile("repo/pkg/calc.py").read() == FIXED.encode()  # type: ignore[union-attr]
+        assert tar.extractfile("repo/tests/test_calc.py").read() == b"def test_a():\n    assert True\n"  # type: ignore[union-attr]
+    # a file where the test patch's directory goes: the model's patch is in the way, its failure
+    in_the_way = plan_of(tree, completion="--- /dev/null\n+++ b/tests\n@@ -0,0 +1 @@\n+x\n")
+    assert isinstance(in_the_way, dict) and in_the_way["verdict"] == "wrong_answer"
+    assert "in the way of the task's tests" in in_the_way["detail"]
+    # a non-test file the test patch adds is the task's test file: the model may not write it
+    data = "--- /dev/null\n+++ b/pkg/fixture.json\n@@ -0,0 +1 @@\n+{}\n"
+    taken = plan_of(tree, completion=data, test_patch=TEST_PATCH + data)
+    assert isinstance(taken, dict) and taken["verdict"] == "wrong_answer" and "protected path" in taken["detail"]
+    # a test patch that does not apply to the environment at all: the task's error, not the model's grade
+    broken = plan_of(tree, test_patch="--- a/pkg/none.py\n+++ b/pkg/none.py\n@@ -1 +1 @@\n-a\n+b\n")
+    assert isinstance(broken, dict) and broken["verdict"] == "error"
+    nothing = plan_of(tree, completion="I would fix add().")
+    assert isinstance(nothing, dict) and nothing["verdict"] == "no_code"
+    with pytest.raises(InfraFailure, match="not built") as e:
+        plan_of(tree, environment="other")
+    assert not e.value.retryable
+    from sandbox.config import SandboxConfig
+    from sandbox.repo_job import make_repo_plan
+
+    monkeypatch.chdir(tree.parent / "envs" / "env")  # an environment's files in the cwd: a server without
+    with pytest.raises(InfraFailure, match="repo tasks are off"):  # environments reads none of them
+        make_repo_plan(parse_task({**TASK, "environment": "env"}), SandboxConfig())  # type: ignore[arg-type]

@@ -1,0 +1,148 @@
+"""Repository tasks through the service (docs/repo-tasks.md "Running a task"): a real server on
+loopback, its gRPC and HTTP ports, real Docker sandboxes, environments built from the corpus's
+bundles (tests/data/repo_tasks). One server for the module, one call per port: the gold patch is
+resolved; an empty patch, a plausible wrong patch, a patch to a protected test file, and a patch
+that does not apply are not (the last two are refused before anything runs, as the model's
+`wrong_answer`, never `infra_error`); rewrites of the gold (bare, an offset hunk header) resolve;
+bad fields are INVALID_ARGUMENT naming the field on both ports. Each on the Docker and the gVisor backend."""
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from conftest import ServerProcess
+from helpers import http_call, sandbox_config, stub
+from verifier.client import VerifierClient
+from verifier.v1 import verifier_pb2 as pb
+
+DATA = Path(__file__).parent / "data" / "repo_tasks"
+ROWS = {r["instance_id"]: r for r in map(json.loads, (DATA / "tasks.jsonl").read_text().splitlines())}
+PY = ROWS["pytoolz__toolz-5d95878603e7"]  # 1 FAIL_TO_PASS, 34 PASS_TO_PASS: about a second a run
+GO = ROWS["dustin__go-humanize-463a09566eca"]  # 1 FAIL_TO_PASS, 25 PASS_TO_PASS
+pytestmark = pytest.mark.docker  # every test here starts its module's servers (Docker, gVisor's root filesystems)
+NOOP = "--- /dev/null\n+++ b/NOTES.txt\n@@ -0,0 +1 @@\n+no change\n"  # applies, changes no code
+
+
+def build_environment(row: dict, root: Path) -> None:
+    """What `verifier env build` will do for a corpus row (not built yet): the repository at its base commit."""
+    env = root / row["instance_id"]
+    bundle = DATA / "repos" / f"{row['repo'].replace('/', '+')}.bundle"
+    subprocess.run(["git", "clone", "-q", "--no-checkout", str(bundle), str(env / "repo")], check=True)
+    subprocess.run(["git", "-C", str(env / "repo"), "checkout", "-q", row["base_commit"]], check=True)
+    (env / "environment.json").write_text(json.dumps({"language": row["language"]}))
+
+
+def task(row: dict, task_id: str, completion: str, **kw) -> dict:
+    return {"id": task_id, "kind": "repo", "environment": row["instance_id"], "completion": completion,
+            "test_patch": row["test_patch"], "test_cmd": row["test_cmd"], "fail_to_pass": row["FAIL_TO_PASS"],
+            "pass_to_pass": row["PASS_TO_PASS"], "report": "go-json" if row["language"] == "go" else "pytest", **kw}
+
+
+@pytest.fixture(scope="module")
+def environments(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("environments")
+    for row in (PY, GO):
+        build_environment(row, root)
+    return root
+
+
+@pytest.fixture(scope="module", params=["docker", "gvisor"])
+def server(request: pytest.FixtureRequest, environments: Path) -> Iterator[ServerProcess]:
+    """One server per backend (the Docker daemon's containers; gVisor's rootless sandboxes)."""
+    sandbox_config(request.param, languages=("python", "go"))  # gVisor's root filesystems: instant when they exist
+    with ServerProcess("--workers", "1", "--sandbox-backend", request.param, "--sandbox-languages", "python,go",
+                       "--sandbox-pool-size", "1", "--sandbox-repo-environments", str(environments)) as s:
+        s.backend = request.param  # type: ignore[attr-defined]
+        yield s
+
+
+def test_python_tasks_through_grpc(server: ServerProcess) -> None:
+    gold = PY["patch"]
+    wrong = gold.replace("instanceproperty(attrgetter('first'))", "property(attrgetter('first'))")
+    stale = gold.replace("        def __get__(self, obj, objtype=None):", "        def __get__(self, obj, objtype):")
+    broken = gold.replace("+    __wrapped__ = instanceproperty(attrgetter('first'))", "+    __wrapped__ = instanceproperty(attrgetter('first')")
+    assert wrong != gold and stale != gold and broken != gold
+    tasks = [
+        task(PY, "gold", f"The fix:\n\n```diff\n{gold}```\n"),
+        task(PY, "gold-offset", gold.replace("@@ -533,6 +533,8 @@", "@@ -540,6 +540,8 @@")),  # bare, header off by 7
+        task(PY, "empty", NOOP),
+        task(PY, "wrong", wrong),
+        task(PY, "broken", broken),  # does not import: every test errors, the run is still graded
+        task(PY, "tests-too", gold + PY["test_patch"]),
+        task(PY, "stale", stale),
+        task(PY, "prose", "I would change Compose to expose __wrapped__."),
+        task(PY, "unbuilt", gold, environment="no-such-environment"),
+    ]
+    with VerifierClient(server.target) as client:
+        results = {r["id"]: r for r in client.grade(tasks)}
+    verdicts = {k: r["verdict"] for k, r in results.items()}
+    assert verdicts == {"gold": "accepted", "gold-offset": "accepted", "empty": "wrong_answer", "wrong": "wrong_answer", "broken": "wrong_answer",
+                        "tests-too": "wrong_answer", "stale": "wrong_answer", "prose": "no_code",
+                        "unbuilt": "infra_error"}, {k: r["detail"] for k, r in results.items()}
+    assert results["gold"]["score"] == 1.0 and results["wrong"]["score"] == 0.0
+    f2p = PY["FAIL_TO_PASS"][0]
+    statuses = {t["name"]: (t["verdict"], t["detail"]) for t in results["empty"]["tests"]}
+    assert len(statuses) == 1 + len(PY["PASS_TO_PASS"])
+    assert statuses[f2p] == ("wrong_answer", "FAIL_TO_PASS: FAILED")
+    assert all(statuses[p] == ("accepted", "PASS_TO_PASS: PASSED") for p in PY["PASS_TO_PASS"])
+    assert [t["verdict"] for t in results["gold"]["tests"]] == ["accepted"] * len(statuses)
+    assert "FAIL_TO_PASS failing" in results["wrong"]["detail"]
+    assert "PASS_TO_PASS failing" in results["broken"]["detail"]
+    assert "protected path" in results["tests-too"]["detail"] and not results["tests-too"]["tests"]
+    assert "does not apply" in results["stale"]["detail"] and not results["stale"]["retryable"]
+    assert "not built" in results["unbuilt"]["detail"]
+
+
+def test_a_go_task_through_http(server: ServerProcess) -> None:
+    """The gold resolves and an empty patch does not; under gVisor the gold alone (each run compiles
+    the package and its tests, about 10 s there: the empty patch's verdict is the Python test's)."""
+    tasks = [task(GO, "gold", GO["patch"])] + ([task(GO, "empty", NOOP)] if server.backend == "docker" else [])  # type: ignore[attr-defined]
+    status, _, answer = http_call(server, "POST", "/v1/grade", {"tasks": tasks})
+    assert status == 200, answer
+    results = {r["id"]: r for r in answer["results"]}
+    assert results["gold"]["verdict"] == "accepted", results["gold"]["detail"]
+    assert [t["detail"] for t in results["gold"]["tests"]].count("PASS_TO_PASS: PASSED") == len(GO["PASS_TO_PASS"])
+    if "empty" not in results:
+        return
+    assert results["empty"]["verdict"] == "wrong_answer", results["empty"]["detail"]
+    tests = {t["name"]: t["detail"] for t in results["empty"]["tests"]}
+    assert tests["TestSI"] == "FAIL_TO_PASS: FAILED" and tests["TestBigBytes"] == "PASS_TO_PASS: PASSED"
+
+
+BAD = [
+    ({"environment": "../x"}, "environment"),
+    ({"fail_to_pass": []}, "fail_to_pass"),
+    ({"fail_to_pass": ["TestSI", "TestSI"]}, "fail_to_pass[1]"),
+    ({"pass_to_pass": [f"T{i}" for i in range(10_001)]}, "pass_to_pass"),
+    ({"report": "xml"}, "report"),
+    ({"test_cmd": "go test " + "x" * 5000}, "test_cmd"),
+    ({"test_patch": "x" * (5 << 20)}, "test_patch"),
+    ({"completion": "x" * (5 << 20)}, "completion"),
+    ({"time_limit_s": 601.0}, "time_limit_s"),
+]
+
+
+def _proto(t: dict) -> pb.Task:
+    """The task as sent by a client that checks nothing: the server's own validation answers."""
+    fields = {k: v for k, v in t.items() if k not in ("id", "kind")}
+    return pb.Task(id=t["id"], repo=pb.RepoTask(**fields))
+
+
+@pytest.mark.parametrize("change, field", BAD)
+def test_a_bad_field_is_invalid_argument_naming_it_on_both_ports(server: ServerProcess, change: dict, field: str) -> None:
+    bad = {**task(GO, "bad", GO["patch"]), **change}
+    status, _, answer = http_call(server, "POST", "/v1/grade", {"tasks": [bad]})
+    assert status == 400 and answer["field"] == f"tasks[0].{field}", answer
+    with pytest.raises(grpc.RpcError) as e:
+        stub(server.target).Grade(pb.GradeRequest(tasks=[_proto(bad)]), timeout=30)
+    assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT and f"tasks[0].repo.{field}" in str(e.value.details())
+
+
+def test_an_unknown_key_of_a_repo_task_is_named_on_http(server: ServerProcess) -> None:
+    status, _, answer = http_call(server, "POST", "/v1/grade", {"tasks": [{**task(GO, "x", ""), "gold": "y"}]})
+    assert status == 400 and answer["field"] == "tasks[0].gold", answer
