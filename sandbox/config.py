@@ -12,6 +12,7 @@ NATIVE_KERNEL = ("docker", "userns")  # programs run on the host's kernel: its f
 
 CALL_CACHE_MAX_MB = 256  # the runner's own bound on what it keeps (sandbox/harness/runner.py STASH_MAX)
 WARM_FORK = ("auto", "on", "off")
+USERNS_MODES = ("auto", "uids", "landlock")  # sandbox/userns.py choose_mode
 HOST_THREADS = 1024  # host_threads_per_sandbox: 14 sandboxes (2 per language) x 1024 under a pid_max of 32768 (docs/sandboxes.md "Sandbox backends")
 WARM_MB = 32  # the warm interpreter's mother and zygote: 24 MB more in a container at rest (measured)
 
@@ -36,6 +37,7 @@ class SandboxConfig:
     runtime: str | None = field(default=None, metadata={"help": "OCI runtime for sandbox containers, e.g. 'runsc' (gVisor) for a stronger boundary; None: the daemon's default (runc)."})
     pool_name: str = field(default="default", metadata={"help": "Label value shared by this server's containers. Containers with this label left by a dead server are removed at start; servers sharing one daemon need distinct names."})
     image_prefix: str = field(default="grpo-sandbox", metadata={"help": "Image repository prefix: `verifier sandbox build` tags images '<prefix>-<language>:<recipe hash>' (and the gVisor backend's folders are named so); the Docker backend serves the image of the current recipe by its labels, this name first (sandbox/images/README.md)."})
+    userns_mode: str = field(default="auto", metadata={"help": "Backend userns: how a program is kept from the runner, the judge and the warm interpreter (docs/sandboxes.md \"Sandbox backends\"): auto | uids | landlock. 'uids': each sandbox maps a uid range and they run as uids apart from the program's (needs CAP_SETUID and CAP_SETGID: root, or a pod granted them). 'landlock': one uid for all (no privilege at all: unprivileged pods, Slurm), each program in a Landlock domain of its own with scoped signals (Linux 6.12) and a seccomp filter that lets prlimit, setpriority, sched_set* and ioprio_set act on itself only. 'auto' takes uids where the capabilities are there, else landlock, and logs which and why; neither possible: the backend refuses to start, naming why."})
     user: str = field(default="65534:65534", metadata={"help": "uid:gid the program runs as (never root); the runner's effective uid too, so it owns the program's files."})
     judge_uid: int = field(default=65533, metadata={"help": "Real uid of the runner and of the judge of call and test-file tests (never root, never the program's): the program cannot signal, prlimit or ptrace a process of another uid (docs/architecture.md, Trust boundaries)."})
     container_cpus: float = field(default=1.0, metadata={"help": "CPU quota per container (cores)."})
@@ -70,6 +72,8 @@ class SandboxConfig:
             raise ValueError(f"sandbox call_cache_mb {self.call_cache_mb}: expected 0..{CALL_CACHE_MAX_MB}")
         if self.host_threads_per_sandbox < 128:
             raise ValueError(f"sandbox host_threads_per_sandbox {self.host_threads_per_sandbox}: expected at least 128 (gVisor at rest uses ~75)")
+        if self.userns_mode not in USERNS_MODES:
+            raise ValueError(f"sandbox userns_mode {self.userns_mode!r}: expected one of {', '.join(USERNS_MODES)}")
         if self.warm_fork not in WARM_FORK:
             raise ValueError(f"sandbox warm_fork {self.warm_fork!r}: expected one of {', '.join(WARM_FORK)}")
 

@@ -74,6 +74,11 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves our own (read-only) dir out
+import confine  # noqa: E402 - the one-uid mode's confinement of programs (harness/confine.py)
+
+sys.path.pop(0)
+
 WORK = "/work"
 IDS_ENV = "SANDBOX_IDS"  # "PROGRAM_UID:GID:JUDGE_UID" (sandbox/pool.py)
 WARM_ENV = "SANDBOX_WARM"  # "1": start the warm interpreter (Warm; sandbox/backend.py sandbox_env)
@@ -246,13 +251,14 @@ def kill_sparing(spared: set[int]) -> bool:
     deadline = time.monotonic() + 2.0
     judge_uid = os.getuid()
     while True:
-        os.setresuid(os.geteuid(), -1, -1)
-        try:
-            os.kill(-1, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        finally:
-            os.setresuid(judge_uid, -1, -1)
+        if not confine.ON[0]:  # with one uid (confine.py) kill(-1) would end the spared too: by pid alone
+            os.setresuid(os.geteuid(), -1, -1)
+            try:
+                os.kill(-1, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            finally:
+                os.setresuid(judge_uid, -1, -1)
         left = [p for p in other_pids() if p not in spared]
         for pid in left:
             kill_quietly(pid)
@@ -424,6 +430,8 @@ def apply_limits(all_uids: bool, cpu_hard: int | None, fsize: int) -> None:
         pass
     for sig in HANDLED_SIGNALS:  # ignored by PID 1, default for the program
         signal.signal(sig, signal.SIG_DFL)
+    if all_uids and confine.ON[0]:  # one uid for all: the program's own domain and filter (harness/confine.py)
+        confine.confine()
 
 
 def _limits(cpu_s: float, fsize: int, judge: bool = False):
@@ -1674,7 +1682,7 @@ def handle(head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]
     if op == "stash":
         return stash(head, blobs), {}
     if op == "ping":
-        return {"ok": True, "pid": os.getpid(), "uid": os.geteuid(), "apart": APART, "cpu_acct": bool(CPU_V1 or CPU_V2),
+        return {"ok": True, "pid": os.getpid(), "uid": os.geteuid(), "apart": APART, "confined": confine.ON[0], "cpu_acct": bool(CPU_V1 or CPU_V2),
                 "oom_acct": bool(OOM_FILE), "stash": len(STASH), "stash_bytes": stash_bytes(), "checker": CHECKER.pid, "checker_kb": proc_rss_kb(CHECKER.pid) if CHECKER.pid else 0,
                 **WARM.info()}, {}
     if op == "files":
@@ -1758,7 +1766,7 @@ MQ_DENIED = [False]  # deny_mq_open's filter is on
 
 def main() -> None:
     global START_STATE, START_RSS_KB, APART
-    APART = drop_privileges()
+    APART = confine.separate(drop_privileges())
     make_undumpable()
     deny_io_uring()
     deny_mq_open()

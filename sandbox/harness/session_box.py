@@ -322,7 +322,7 @@ def watch_idle(box: Box) -> None:
 
 
 def main() -> None:
-    runner.APART = runner.drop_privileges()  # before reading anything (module docstring)
+    runner.APART = runner.confine.separate(runner.drop_privileges())  # before reading anything (module docstring)
     runner.make_undumpable()
     runner.deny_io_uring()
     runner.deny_mq_open()
@@ -348,7 +348,7 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
     op = head.get("op")
     try:
         if op == "ping":
-            return {"ok": True, "pid": os.getpid(), "apart": runner.APART}, {}
+            return {"ok": True, "pid": os.getpid(), "apart": runner.APART, "confined": runner.confine.ON[0]}, {}
         if op == "start":
             if box.kernel is not None:
                 raise ValueError("the session is already started")

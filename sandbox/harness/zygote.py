@@ -42,7 +42,7 @@ WARM = ("typing", "collections", "collections.abc", "itertools", "math", "cmath"
         "io", "textwrap", "queue", "struct", "hashlib", "base64", "abc", "contextlib", "numbers",
         "inspect", "importlib", "select", "subprocess", "ctypes", "threading", "atexit", "locale",
         "tempfile", "pickle", "types")
-HARNESS = ("judge", "kinds", "serve", "wire", "wire_rich", "zygote", "runner")  # never in a program's sys.modules
+HARNESS = ("judge", "kinds", "serve", "wire", "wire_rich", "zygote", "runner", "confine")  # never in a program's sys.modules
 SERVE: list = []  # serve.py's module, imported by warm_up (become_serve)
 MAX_MSG = 1 << 16
 MAX_FDS = 8
