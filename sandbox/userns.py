@@ -721,24 +721,67 @@ def shmem_bytes_below(root: int) -> int:
     file once, whether mapped (`mmap.mmap(-1, n)` is MAP_SHARED: its pages are the process's
     *shared* memory, which the anonymous count leaves out) or held by an fd (a memfd needs no
     mapping). Red team of issue 32: 400 MB of either was `accepted` under a 64 MB limit without
-    cgroups. Read from /proc as the host's root (map_files and fd links are the host's to stat)."""
+    cgroups. Read from /proc (map_files and fd links are the server's to stat); a server that is
+    not root may not stat map_files (CAP_SYS_ADMIN: the Landlock mode, choose_mode), and then a
+    mapping of that tmpfs counts by its resident size in smaps (shared_rss_below), each file once."""
     seen: dict[tuple[int, int], int] = {}
     for pid in watchdog_tree(root):
         try:
             with open(f"/proc/{pid}/maps") as f:
-                shared = [words[0] for words in (line.split(None, 2) for line in f) if words[1].endswith("s")]
+                shared = [words for words in (line.split(None, 5) for line in f) if words[1].endswith("s")]
             fds = os.listdir(f"/proc/{pid}/fd")
         except (OSError, IndexError):
             continue  # exited meanwhile
-        paths = [f"/proc/{pid}/map_files/{r}" for r in shared] + [f"/proc/{pid}/fd/{n}" for n in fds]
-        for path in paths:
+        unread = []
+        for words in shared:
             try:
-                st = os.stat(path)
+                st = os.stat(f"/proc/{pid}/map_files/{words[0]}")
+            except PermissionError:
+                unread.append(words)
+                continue
+            except OSError:
+                continue
+            if st.st_dev == SHM_DEV:
+                seen[(st.st_dev, st.st_ino)] = st.st_blocks * 512
+        for key, size in shared_rss_below(pid, unread).items():
+            seen[key] = max(seen.get(key, 0), size)
+        for n in fds:
+            try:
+                st = os.stat(f"/proc/{pid}/fd/{n}")
             except OSError:
                 continue
             if st.st_dev == SHM_DEV:
                 seen[(st.st_dev, st.st_ino)] = st.st_blocks * 512
     return sum(seen.values())
+
+
+def shared_rss_below(pid: int, mappings: list[list[str]]) -> dict[tuple[int, int], int]:
+    """{(device, inode): bytes} of the kernel's internal tmpfs files `pid` maps among `mappings`
+    (maps lines, split: range, perms, offset, "major:minor", inode), by each mapping's whole size
+    (/proc/PID/smaps Size), the largest mapping of a file once. Its size, not its resident pages:
+    a child that inherited a written mapping and never touched it shows none resident, and its
+    parent may be gone (an untouched mapping is then charged in full: the safe side)."""
+    wanted: dict[str, tuple[int, int]] = {}
+    for words in mappings:
+        major, _, minor = words[3].partition(":")
+        dev = os.makedev(int(major, 16), int(minor, 16))
+        if dev == SHM_DEV:
+            wanted[words[0]] = (dev, int(words[4]))
+    out: dict[tuple[int, int], int] = {}
+    if not wanted:
+        return out
+    key = None
+    try:
+        with open(f"/proc/{pid}/smaps") as f:
+            for line in f:
+                first = line.split(None, 1)[0]
+                if "-" in first and not first.endswith(":"):
+                    key = wanted.get(first)
+                elif key is not None and first == "Size:":
+                    out[key] = max(out.get(key, 0), int(line.split()[1]) << 10)
+    except (OSError, ValueError, IndexError):
+        pass
+    return out
 
 
 def _host_pid(pid1: int, inner: int) -> int:
