@@ -117,7 +117,17 @@ def map_one_id(uid: int, gid: int, host_uid: int, host_gid: int) -> None:
 
 def main_one_uid(spec: dict) -> None:
     """The Landlock mode's steps (module docstring): the same staging and tmpfs as main's, all as
-    the owner of the new namespaces; no uid change, so the server's parent-death signal stays."""
+    the owner of the new namespaces. A server that may change uids (root asked for this mode) stages
+    as root and makes the namespaces as this sandbox's own host uid, as main does (never root: the
+    per-user counts); one that may not stays its own uid, and the server's parent-death signal stays."""
+    staged = os.geteuid() == 0
+    if staged:
+        stage_as_host_root(spec)
+        os.setgroups([])
+        os.setresgid(owner_id(), owner_id(), owner_id())
+        os.setresuid(owner_id(), owner_id(), owner_id())
+        check(libc.prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0), "pdeathsig")  # a uid change clears the server's
+        check(libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), "dumpable")  # /proc/self/uid_map is ours to write
     host_uid, host_gid = os.geteuid(), os.getegid()
     check(libc.unshare(CLONE_NEWUSER | CLONE_NEWNS), "unshare")
     map_one_id(spec["uid"], spec["gid"], host_uid, host_gid)
@@ -130,11 +140,13 @@ def main_one_uid(spec: dict) -> None:
         raise SystemExit("userns_launch: the server is gone")
     mount("none", "/", None, MS_REC | MS_PRIVATE, None)
     stage = spec["stage"]
-    tmpfs(stage, "nosuid,nodev,mode=0755,size=1m")
-    os.mkdir(f"{stage}/root")
-    mount(spec["rootfs"], f"{stage}/root", None, MS_BIND | MS_REC, None)
+    if not staged:
+        tmpfs(stage, "nosuid,nodev,mode=0755,size=1m")
+        os.mkdir(f"{stage}/root")
+        mount(spec["rootfs"], f"{stage}/root", None, MS_BIND | MS_REC, None)
     for name, options in spec["tmpfs"]:
-        os.mkdir(f"{stage}/{name}")
+        if not staged:
+            os.mkdir(f"{stage}/{name}")
         tmpfs(f"{stage}/{name}", options)
     for name, n in spec["rlimits"]:
         resource.setrlimit(getattr(resource, name), (n, n))

@@ -93,6 +93,11 @@ def kernel_differs(value: Any, why: str) -> dict[str, tuple[Any, str]]:
 USERNS_MODE_ENV = "VERIFIER_TEST_USERNS_MODE"
 
 
+def userns_mode() -> str:
+    """The userns backend's mode this run's suites force (USERNS_MODE_ENV), or "auto"."""
+    return os.environ.get(USERNS_MODE_ENV) or "auto"
+
+
 def sandbox_config(backend: str = "docker", **kw):
     """A SandboxConfig for `backend`. For gvisor and userns the languages' root filesystems are
     exported from their images first (`verifier sandbox build --rootfs`: instant when they exist)."""

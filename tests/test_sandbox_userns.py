@@ -121,14 +121,18 @@ def test_no_network_only_loopback_of_its_own(userns):
 
 def test_without_the_caps_to_map_a_uid_range_the_backend_refuses_and_names_the_choice(monkeypatch):
     """Unprivileged (no CAP_SETUID/CAP_SETGID over its user namespace) the runner's two uids cannot
-    be mapped: the backend refuses to start rather than run the judge as the program's uid."""
+    be mapped: asked for them (userns_mode uids), or on a kernel without Landlock scopes for the
+    one-uid mode, the backend refuses to start rather than run the judge within the program's reach
+    (tests/test_sandbox_userns_landlock.py: auto then takes the Landlock mode where it can)."""
     from sandbox import SandboxConfig, userns
 
     assert userns.can_map_range()  # near miss: this host's server may (the suite runs as root)
     monkeypatch.setattr(userns, "can_map_range", lambda: False)
-    backend = UsernsBackend(SandboxConfig(backend="userns"))
     with pytest.raises(RuntimeError, match="CAP_SETUID.*--sandbox-backend gvisor"):
-        backend.probe()
+        UsernsBackend(SandboxConfig(backend="userns", userns_mode="uids")).probe()
+    monkeypatch.setattr(userns, "landlock_abi", lambda: 0)
+    with pytest.raises(RuntimeError, match="CAP_SETUID.*Landlock ABI is absent.*--sandbox-backend gvisor"):
+        UsernsBackend(SandboxConfig(backend="userns")).probe()
 
 
 def run_filter(prog: bytes, nr: int, arch: int = AUDIT_ARCH_X86_64, args: tuple[int, ...] = ()) -> int:
