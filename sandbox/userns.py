@@ -326,8 +326,9 @@ class UsernsBackend(Backend):
             raise RuntimeError(f"the seccomp filter is written for x86_64, not {os.uname().machine}")
         if not self.stage:
             raise RuntimeError(f"none of {', '.join(STAGES)} exists to stage the sandbox's mounts")
-        self.mode, why = choose_mode(self.config.userns_mode)
-        log.info("userns backend: %s mode: %s", self.mode, why)
+        if not self.mode:  # once: probe runs at every health check, and the host's privileges do not change
+            self.mode, why = choose_mode(self.config.userns_mode)
+            log.info("userns backend: %s mode: %s", self.mode, why)
         self._base_cgroups()
         if self._watch is not None:
             self._watch.start()

@@ -98,12 +98,17 @@ def landlock_abi() -> int:
 
 
 def can_unshare_user() -> bool:
-    """Whether this process may make a user namespace (unprivileged user namespaces allowed and
-    not refused by a seccomp profile), tried in a child."""
-    pid = os.fork()
-    if pid == 0:
-        os._exit(0 if libc.unshare(CLONE_NEWUSER) == 0 else 1)
-    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
+    """Whether this process's uid may make a user namespace (unprivileged user namespaces allowed
+    and not refused by a seccomp profile), tried in a new interpreter: never a bare fork of the
+    server, whose gRPC threads make a fork unsafe (DESIGN.md "Process model of the server": one
+    failed here under load, and the backend went down)."""
+    import subprocess
+    try:
+        return subprocess.run([sys.executable, "-I", "-S", "-c",
+                               f"import ctypes, sys; sys.exit(ctypes.CDLL(None).unshare({CLONE_NEWUSER}) != 0)"],
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
 
 
 def map_one_id(uid: int, gid: int, host_uid: int, host_gid: int) -> None:
