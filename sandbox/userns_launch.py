@@ -100,7 +100,7 @@ def landlock_abi() -> int:
 def can_unshare_user() -> bool:
     """Whether this process's uid may make a user namespace (unprivileged user namespaces allowed
     and not refused by a seccomp profile), tried in a new interpreter: never a bare fork of the
-    server, whose gRPC threads make a fork unsafe (DESIGN.md "Process model of the server": one
+    server, whose gRPC threads make a fork unsafe (docs/architecture.md "Process model": one
     failed here under load, and the backend went down)."""
     import subprocess
     try:
