@@ -88,12 +88,24 @@ def kernel_differs(value: Any, why: str) -> dict[str, tuple[Any, str]]:
     return {b: (value, why) for b in GVISOR_KERNEL}
 
 
+# The userns backend's mode for every suite of a run (SandboxConfig.userns_mode): `landlock` runs the suites in the
+# mode of a server without CAP_SETUID (docs/sandboxes.md "Sandbox backends"); unset, each test's own choice (auto).
+USERNS_MODE_ENV = "VERIFIER_TEST_USERNS_MODE"
+
+
+def userns_mode() -> str:
+    """The userns backend's mode this run's suites force (USERNS_MODE_ENV), or "auto"."""
+    return os.environ.get(USERNS_MODE_ENV) or "auto"
+
+
 def sandbox_config(backend: str = "docker", **kw):
     """A SandboxConfig for `backend`. For gvisor and userns the languages' root filesystems are
     exported from their images first (`verifier sandbox build --rootfs`: instant when they exist)."""
     from sandbox import SandboxConfig
     from sandbox.build import build_images
 
+    if backend == "userns" and os.environ.get(USERNS_MODE_ENV):
+        kw.setdefault("userns_mode", os.environ[USERNS_MODE_ENV])
     config = SandboxConfig(backend=backend, **kw)
     if backend in ("gvisor", "userns"):
         build_images(config.languages, config=config, rootfs_dir=config.rootfs_dir, progress=lambda _m: None)
