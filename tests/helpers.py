@@ -98,6 +98,13 @@ def userns_mode() -> str:
     return os.environ.get(USERNS_MODE_ENV) or "auto"
 
 
+def userns_flags() -> tuple[str, ...]:
+    """`verifier serve` flags for the userns mode this run forces (USERNS_MODE_ENV), for a test that starts a server
+    with `--sandbox-backend userns`: none when unset (the server's own auto)."""
+    mode = os.environ.get(USERNS_MODE_ENV)
+    return ("--sandbox-userns-mode", mode) if mode else ()
+
+
 def sandbox_config(backend: str = "docker", **kw):
     """A SandboxConfig for `backend`. For gvisor and userns the languages' root filesystems are
     exported from their images first (`verifier sandbox build --rootfs`: instant when they exist)."""
