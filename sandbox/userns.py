@@ -638,7 +638,9 @@ def launch_spec(config: SandboxConfig, language: str, rootfs: str, stage: str, b
             "--perms", "0755", "--dir", "/sys/fs/cgroup"]
     for c, folder in cgroups.items():  # the runner's CPU clock and OOM counter (harness/accounting.py CPU_V1, OOM_FILE)
         args += ["--ro-bind", folder, f"/sys/fs/cgroup/{c}" if c else "/sys/fs/cgroup"]
-    args += ["--remount-ro", "/sys", "--chdir", "/work", "--clearenv"]
+    # /dev read-only (its /dev/shm and /dev/mqueue mounts stay as they are): bubblewrap's /dev is a tmpfs of its uid,
+    # which in the Landlock mode is the program's, and a file a job left there reached the next job
+    args += ["--remount-ro", "/sys", "--remount-ro", "/dev", "--chdir", "/work", "--clearenv"]
     for k, v in env.items():
         args += ["--setenv", k, v]
     args += ["--info-fd", str(info), "--seccomp", str(filt), *argv]

@@ -98,6 +98,21 @@ def userns_mode() -> str:
     return os.environ.get(USERNS_MODE_ENV) or "auto"
 
 
+# Python source for a program's probe: `ours(p)`, whether process `p` is of the program's own kind (the same real uid,
+# and at least the seccomp filters the program has: with one uid for the sandbox, the userns backend's Landlock mode,
+# a program's processes have one filter more than the runner's, sandbox/harness/confine.py); OSError once it is gone.
+# The runner, its syntax checker and the warm interpreter's mother and zygote are never ours, in every mode.
+PROGRAM_KIND = r'''
+import os
+def status(p):
+    return dict(l.split(":", 1) for l in open(f"/proc/{p}/status").read().splitlines() if ":" in l)
+def ours(p, me=status("self")):
+    st = status(p)
+    return (int(st["Uid"].split()[0]) == int(me["Uid"].split()[0])
+            and int(st.get("Seccomp_filters", 0)) >= int(me.get("Seccomp_filters", 0)))  # gVisor's status has none
+'''
+
+
 def userns_flags() -> tuple[str, ...]:
     """`verifier serve` flags for the userns mode this run forces (USERNS_MODE_ENV), for a test that starts a server
     with `--sandbox-backend userns`: none when unset (the server's own auto)."""

@@ -11,6 +11,7 @@ import pytest
 
 import sandbox.userns as userns
 from tests.helpers import one_sandbox
+from tests.test_sandbox_docker import leaves_nothing
 
 pytestmark = pytest.mark.docker  # the root filesystems are exported from the Docker images
 
@@ -104,6 +105,14 @@ def test_a_judge_still_ends_the_programs_orphans(landlock):
     r = landlock.grade({**judged(code, "assert f() == 1\n"), "time_limit_s": 1})
     assert r["verdict"] == "time_limit", r
     assert landlock.grade(py("a, b = map(int, input().split())\nprint(a + b)"))["verdict"] == "accepted"
+
+
+@pytest.mark.parametrize("kind", ["files", "process"])
+def test_nothing_a_job_leaves_reaches_the_next_job(landlock, kind):
+    """One uid owns the sandbox: bubblewrap's /dev is a tmpfs of that uid, and until it was remounted read-only
+    (sandbox/userns.py launch_spec) a file a job left there was the next job's to read; a process it leaves is told
+    by its filter, not its uid (tests/helpers.py PROGRAM_KIND). Near miss in leaves_nothing: the job sees its own."""
+    leaves_nothing(landlock, "userns", kind)
 
 
 def test_auto_takes_uids_where_the_capabilities_are_and_landlock_where_not(monkeypatch):

@@ -14,7 +14,7 @@ import pytest
 
 from sandbox.build import HARNESS
 from sandbox.sync import SyncGrader
-from tests.helpers import GVISOR_KERNEL, sandbox_config, userns_mode
+from tests.helpers import GVISOR_KERNEL, PROGRAM_KIND, sandbox_config, userns_mode
 from tests.test_sandbox_warm import SCAN, outputs, py
 
 sys.path.insert(0, str(HARNESS))
@@ -41,17 +41,7 @@ def grades_right(g: SyncGrader) -> None:
 
 # The warm processes, seen from a program: real uid 65533 and effective uid its own (the syntax
 # checker's are both 65533), but PID 1; the mother is the older. A killed one not yet reaped is not.
-# Whether a process is the program's own kind: its real uid, and with one uid for the sandbox (the userns backend's
-# Landlock mode) at least the seccomp filters a program has (one more than the runner's processes: confine.py).
-OURS = r'''
-import os
-def status(p):
-    return dict(l.split(":", 1) for l in open(f"/proc/{p}/status").read().splitlines() if ":" in l)
-def ours(p, me=status("self")):
-    st = status(p)
-    return (int(st["Uid"].split()[0]) == int(me["Uid"].split()[0])
-            and int(st.get("Seccomp_filters", 0)) >= int(me.get("Seccomp_filters", 0)))  # gVisor's status has none
-'''
+OURS = PROGRAM_KIND  # ours(p): a process of the program's own kind, in the one-uid mode too (tests/helpers.py)
 FIND_WARM = OURS + r'''
 def warm():
     # both are PID 1's children (the mother orphans each zygote: zygote.py orphan); the mother,
