@@ -98,18 +98,18 @@ def userns_mode() -> str:
     return os.environ.get(USERNS_MODE_ENV) or "auto"
 
 
-# Python source for a program's probe: `ours(p)`, whether process `p` is of the program's own kind (the same real uid,
-# and at least the seccomp filters the program has: with one uid for the sandbox, the userns backend's Landlock mode,
-# a program's processes have one filter more than the runner's, sandbox/harness/confine.py); OSError once it is gone.
-# The runner, its syntax checker and the warm interpreter's mother and zygote are never ours, in every mode.
+# Python source for a program's probe: `ours(p)`, whether process `p` is of the program's own kind: the same real uid,
+# and where PID 1 has that uid too (one uid for the sandbox, the userns backend's Landlock mode) at least the seccomp
+# filters the program has (a program's processes have one more than the runner's: sandbox/harness/confine.py);
+# OSError once it is gone. The runner, its syntax checker and the warm interpreter's mother and zygote are never ours.
 PROGRAM_KIND = r'''
 import os
 def status(p):
     return dict(l.split(":", 1) for l in open(f"/proc/{p}/status").read().splitlines() if ":" in l)
-def ours(p, me=status("self")):
+def ours(p, me=status("self"), one_uid=status(1)["Uid"].split()[0] == status("self")["Uid"].split()[0]):
     st = status(p)
     return (int(st["Uid"].split()[0]) == int(me["Uid"].split()[0])
-            and int(st.get("Seccomp_filters", 0)) >= int(me.get("Seccomp_filters", 0)))  # gVisor's status has none
+            and (not one_uid or int(st.get("Seccomp_filters", 0)) >= int(me.get("Seccomp_filters", 0))))
 '''
 
 
