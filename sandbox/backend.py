@@ -90,7 +90,7 @@ def sandbox_env(config: SandboxConfig, language: str) -> dict[str, str]:
     """The runner's environment: the clean one, the two uids it takes and whether it starts the warm
     interpreter (Python only: sandbox/harness/warm_keeper.py, Warm)."""
     return {**CONTAINER_ENV, "SANDBOX_IDS": f"{config.user}:{config.judge_uid}",
-            "SANDBOX_WARM": "1" if config.warm_container(language) else "0"}
+            "SANDBOX_WARM": "1" if config.warm_container(language) else "0", "SANDBOX_INODES": str(config.tmpfs_inodes)}
 
 
 def runner_ready(head: dict) -> bool:
@@ -279,6 +279,13 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
 # program (its runtime_error); the cgroup gets that budget plus this margin as a backstop the
 # watchdog's period (WATCH_S) cannot overshoot: one home for the number, the config field.
 RUNSC_HOST_PIDS_MARGIN = 1024
+# Under Docker's runsc runtime the watchdog samples memory every WATCH_S, and a burst between two samples
+# escaped it (a 200 MB program under a 64 MB limit was accepted). So each step also sets the container's
+# memory cgroup to the step's limit, plus what gVisor holds besides the program when the step begins, plus
+# this: the kernel OOM-kills the sandbox past it (the program's memory_limit), whatever the period. The
+# margin keeps the cgroup from killing a program the watchdog would let be (gVisor's own heap moves as it
+# runs); it is the most a burst can overshoot (docs/sandboxes.md "Sandbox backends").
+RUNSC_BURST_MB = 64
 
 
 def runsc_memory_mb(config: SandboxConfig, language: str) -> int:
@@ -421,6 +428,7 @@ class DockerBackend(Backend):
                     self._watched[c.id] = (box, dirs)
                     self._mem_files[c.id] = watchdog.memory_file([pid])
                 box.sandbox_rest_mb = self.sandbox_mb(box)
+                self._cap_runsc(box)
                 self._watch.start()
             else:  # under runc: what its cgroup holds that no process does (sandbox_mb), read after each reset
                 dirs = _visible_cgroup(c.id, self.client.api.inspect_container(c.id)["State"]["Pid"])
@@ -570,14 +578,33 @@ class DockerBackend(Backend):
 
     def set_memory(self, box: Box, mb: int) -> None:
         """runc: the container's memory cgroup (docker update). runsc has no `update` (Debian's
-        20221219): the host's watchdog holds the box to mem_mb under its cgroup's backstop (runsc_memory_mb)."""
+        20221219): the host's watchdog holds the box to mem_mb, and its cgroup, written here, stops a
+        burst between the watchdog's samples (_cap_runsc)."""
         if box.mem_mb == mb:
             return
         if self._watch is not None:
             box.mem_mb = mb
+            self._cap_runsc(box)
             return
         self.client.api.update_container(box.container.id, mem_limit=f"{mb}m", memswap_limit=f"{mb}m")
         box.mem_mb = mb
+
+    def _cap_runsc(self, box: Box) -> None:
+        """Under runsc: the container's cgroup at the step's limit plus gVisor's own rest plus
+        RUNSC_BURST_MB, never above its backstop (runsc_memory_mb). Left as it was where the cgroup
+        cannot be written (a server that is not root on the host) or not lowered (EBUSY)."""
+        with self._lock:
+            entry = self._watched.get(box.container.id)
+            mem_file = self._mem_files.get(box.container.id, "")
+        if entry is None:
+            return
+        dirs = entry[1]
+        try:
+            rest = max(0, watchdog.cgroup_usage(dirs).mem_mb - max(0, self._file_mb(mem_file)))
+            backstop = max(box.mem_mb, runsc_memory_mb(self.config, box.language))
+            watchdog.set_cgroup_memory(dirs, min(backstop, rest + box.mem_mb + RUNSC_BURST_MB))
+        except OSError as e:
+            log.info("sandbox: %s memory cgroup not set: %s", box.container.id[:12], e)
 
     def _remove(self, c) -> None:
         try:

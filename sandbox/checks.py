@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 import re
 import signal
+from collections.abc import Iterator
+from typing import NamedTuple
 
 from .languages import Language, alias_map
 from .contract import DEFAULT_COMPARE, DEFAULT_FLOAT_TOL, DETAIL_MAX, PASSING
@@ -63,7 +65,7 @@ def extract_code(completion: str, language: str) -> tuple[str, str]:
     text = strip_end_tokens(completion or "")
     if _THINK_END in text:
         text = text.rsplit(_THINK_END, 1)[1]
-    blocks = _fenced_blocks(text)
+    blocks = fenced_blocks(text)
     aliases = alias_map()
     tagged = [code for tag, code in blocks if aliases.get(tag) == language]
     if tagged:
@@ -77,38 +79,53 @@ def extract_code(completion: str, language: str) -> tuple[str, str]:
     return code, how
 
 
-def _fenced_blocks(text: str) -> list[tuple[str, str]]:
-    """[(tag, body)] for each ``` or ~~~ fenced block, in order.
+def fenced_blocks(text: str) -> list[tuple[str, str]]:
+    """[(tag, body)] for each ``` or ~~~ fenced block, in order; an unterminated last one (a truncated
+    generation) runs to the end, without a final newline."""
+    blocks = []
+    for block in scan_fences(text.split("\n")):
+        if isinstance(block, Fenced):
+            body = "\n".join(block.lines)
+            blocks.append((block.tag, body + "\n" if block.closed and block.lines else body))
+    return blocks
+
+
+class Fenced(NamedTuple):
+    """One fenced block of scan_fences."""
+    tag: str  # the info string's first word, lowercased, without braces or dots ("" when none)
+    lines: list[str]  # the body's lines, without their newlines
+    closed: bool  # False: the text ended inside the block (a truncated generation)
+
+
+def scan_fences(lines: list[str], column_0: bool = False) -> Iterator[int | Fenced]:
+    """The text's lines in order: each line outside every fence as its index, each fenced block as a
+    Fenced. The one fence reader for code (fenced_blocks) and for a repository task's diff
+    (sandbox/repo/patch.py, column_0=True: a fence opens and closes in column 0 only, since a context
+    line of a Markdown file in a hunk is a space and a fence, which must not end or start a block).
 
     Line by line, no regex: each line is looked at at most twice, so the time is linear in the text.
     (A regex here took 11 minutes on a 256 KB line of spaces between fences, holding the GIL.)
     """
-    lines = text.split("\n")
-    blocks = []
     i = 0
     while i < len(lines):
-        opening = _opening_fence(lines[i])
+        opening = opening_fence(lines[i], column_0)
         if opening is None:
+            yield i
             i += 1
             continue
         fence, info = opening
         tag = info.split()[0].strip("{}.").lower() if info else ""
         j = i + 1
-        while j < len(lines) and not _closes(lines[j], fence):
+        while j < len(lines) and not _closes(lines[j], fence, column_0):
             j += 1
-        body = "\n".join(lines[i + 1:j])
-        if j == len(lines):  # unterminated (a truncated generation): the block runs to the end
-            blocks.append((tag, body))
-            break
-        blocks.append((tag, body + "\n" if j > i + 1 else ""))
+        yield Fenced(tag, lines[i + 1:j], j < len(lines))
         i = j + 1
-    return blocks
 
 
-def _opening_fence(line: str) -> tuple[str, str] | None:
-    """(fence, info string) when the line opens a fence: 3+ backticks or tildes, then an info
-    string without backticks."""
-    stripped = line.lstrip(" \t")
+def opening_fence(line: str, column_0: bool = False) -> tuple[str, str] | None:
+    """(fence, info string) when the line opens a fence: 3+ backticks or tildes (indented by spaces
+    or tabs, unless column_0), then an info string without backticks."""
+    stripped = line if column_0 else line.lstrip(" \t")
     char = stripped[:1]
     if char not in ("`", "~"):
         return None
@@ -119,9 +136,10 @@ def _opening_fence(line: str) -> tuple[str, str] | None:
     return stripped[:n], rest.strip()
 
 
-def _closes(line: str, fence: str) -> bool:
-    """A closing fence: the same character, at least as many, nothing else but spaces or tabs."""
-    stripped = line.strip(" \t")
+def _closes(line: str, fence: str, column_0: bool) -> bool:
+    """A closing fence: the same character, at least as many, nothing else but spaces or tabs (only
+    after it, when column_0)."""
+    stripped = line.rstrip(" \t") if column_0 else line.strip(" \t")
     return len(stripped) >= len(fence) and stripped == fence[0] * len(stripped)
 
 
@@ -232,6 +250,8 @@ def run_verdict(facts: dict, lang: Language, time_limit_s: float) -> tuple[str |
     if stop == "stdout" or sig == signal.SIGXFSZ:  # stderr is drained, never a stop (docs/sandboxes.md "Code sandboxes")
         what = "file size" if sig == signal.SIGXFSZ and stop is None else stop
         return "output_limit", f"{what} over its limit"
+    if stop == "files":  # more than tmpfs_inodes where the runner counts them (gVisor: harness/inode_cap.py inodes_cap)
+        return "output_limit", "files over the sandbox's inode limit (tmpfs_inodes)"
     if facts.get("host_threads"):  # the host's watchdog killed it (sandbox/watchdog.py): its detail says why
         return "runtime_error", str(facts["host_threads"])
     if facts.get("oom") or any(m in stderr for m in lang.oom_markers):

@@ -514,6 +514,9 @@ class CodeTest:
         return cls(stdin=get_str(obj, "stdin", where), expected_stdout=get_str(obj, "expected_stdout", where))
 
 
+CALL_TEST_KEYS = frozenset({"args", "kwargs", "expected"})  # a call test's keys (CallTest.from_dict)
+
+
 @dataclass(frozen=True)
 class CallTest:
     """One call-based test: `entry_point(*args, **kwargs)` must equal `expected` (docs/tasks.md "Task
@@ -528,7 +531,7 @@ class CallTest:
         """A call test dict as a model: its values must be JSON values (the judge's wire carries them)."""
         if not isinstance(obj, Mapping):
             raise TaskError(where, "must be an object with args, kwargs (optional) and expected")
-        check_keys(obj, {"args", "kwargs", "expected"}, where)
+        check_keys(obj, CALL_TEST_KEYS, where)
         if "expected" not in obj:
             raise TaskError(f"{where}.expected", "is missing (use null for a function that returns None)")
         args = obj.get("args")

@@ -201,6 +201,26 @@ def unheld_mb(dirs: dict[str, str]) -> int:
     return held >> 20
 
 
+def set_cgroup_memory(dirs: dict[str, str], mb: int) -> None:
+    """Set a container's memory cgroup limit to mb, memory and swap alike (v1 or v2): the kernel then
+    stops a burst no sampling period sees. v1 keeps memsw >= limit at every step, so the order
+    follows the direction; a limit under what the kernel cannot reclaim raises (EBUSY)."""
+    n = str(mb << 20)
+    if "memory" not in dirs:
+        with open(os.path.join(dirs[""], "memory.max"), "w") as f:
+            f.write(n)
+        return
+    d = dirs["memory"]
+    files = ["memory.limit_in_bytes", "memory.memsw.limit_in_bytes"]
+    if not os.path.exists(os.path.join(d, files[1])):
+        files.pop()
+    elif (mb << 20) > _read_int(d, files[0]):
+        files.reverse()
+    for name in files:
+        with open(os.path.join(d, name), "w") as f:
+            f.write(n)
+
+
 def _read_int(folder: str, name: str) -> int:
     with open(os.path.join(folder, name)) as f:
         return int(f.read())

@@ -62,12 +62,6 @@ def on_backend(backend: str, default: Any, differs: dict[str, tuple[Any, str]]) 
     return value
 
 
-# gVisor's tmpfs takes no inode count (the nr_inodes option is ignored): a file-count bomb is bounded by bytes alone
-# there, not by SandboxConfig.tmpfs_inodes (found by issue 30's one suite on every backend).
-TMPFS_INODES_BUG = ("gVisor ignores the tmpfs nr_inodes option: SandboxConfig.tmpfs_inodes does not stop a "
-                    "file-count bomb under the gVisor kernel, so /work and /tmp never run out of inodes")
-
-
 def known_bug(request: Any, backend: str, bugs: dict[str, str]) -> None:
     """Marks this run of a backend-parametrized test xfail(strict) where `bugs` names its backend, the reason naming
     the bug: a test that fails on one backend is a finding, listed, never skipped (and strict: a fix makes it fail

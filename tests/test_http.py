@@ -67,6 +67,21 @@ def test_bad_task_is_400_naming_the_field(verifier_server, tasks, field):
     assert body["field"].startswith(field) and body["error"].startswith(body["field"]), body
 
 
+CODE = {"id": "c", "kind": "code", "language": "python", "completion": "def f(x):\n    return x", "entry_point": "f"}
+
+
+@pytest.mark.parametrize("task,field", [
+    (math_task("a", "\\boxed{1}", "1", glod="1"), "tasks[0].glod"),
+    ({**CODE, "tests": [{"stdin": "", "expected_stdout": "1"}, {"stdin": "", "expected": "1"}]}, "tasks[0].tests[1].expected"),
+    ({**CODE, "call_tests": [{"args": [1], "expectd": 2}]}, "tasks[0].call_tests[0].expectd"),
+    ({**CODE, "call_tests": [{"args": [1], "expected": 1, "kwarg": {}}]}, "tasks[0].call_tests[0].kwarg"),
+])
+def test_an_unknown_key_is_400_naming_exactly_that_key(verifier_server, task, field):
+    """The HTTP pre-scan (verifier/api/transport.py check_task_keys) names the misspelt key itself, at any depth."""
+    status, _, body = grade(verifier_server, [task])
+    assert status == 400 and body["field"] == field and body["error"].startswith(f"{field}: unknown field"), body
+
+
 def test_bad_body_is_400(verifier_server):
     status, _, body = call(verifier_server.http_url + "/v1/grade", {"task": []})
     assert status == 400 and body["field"] == "tasks"

@@ -797,6 +797,56 @@ def retractions_after(draw) -> list[Case]:
     ]
 
 
+@st.composite
+def box_clauses(draw) -> list[Case]:
+    """The clause that leads to a box (`grammar.box_clause`, docs/math.md "Answer grammar", before a
+    box): a hedge, a condition or a doubt that opens it leaves no answer, whatever word stands right
+    before the box; the common stated leads keep it."""
+    n = draw(st.integers(min_value=2, max_value=999))
+    f = "box_clause"
+    box = draw(st.sampled_from([f"\\boxed{{{n}}}", f"$\\boxed{{{n}}}$", f"**\\boxed{{{n}}}**"]))
+    hedged = draw(st.sampled_from([
+        "I doubt it is {b}.", "I think it is {b}.", "We think it is {b}.", "We guess the value is {b}.",
+        "If n is odd, {b}.", "Maybe it is {b}.", "Perhaps we get {b}.", "Possibly, {b}.", "So I doubt it is {b}.",
+        "Wait, maybe {b}.", "It could be that we get {b}.", "Not sure, but we get {b}.", "I doubt that $x = {b}$.",
+        "Suppose the value is {b}.", "Assuming n is odd, {b}.", "Guessing, {b}.", "Or {b}.",
+    ]))
+    stated = draw(st.sampled_from([
+        "Therefore, the final answer is {b}.", "So the answer is {b}.", "$x = {b}$", "{b}",
+        "Final Answer: The final answer is {b}. I hope it is correct.", "Thus, {b}.", "Hence we get {b}.",
+        "Checking, we find that the value is {b}.", "The area of the trapezoid is {b}.", "We have $y = {b}$.",
+        "So, the total number of points is {b}.", "In other words, {b}.", "It is {b}.", "There are {b}.",
+        "Since $a = 2$, we get {b}.", "Paula's investment is worth {b}.",
+    ]))
+    return [
+        Case(f, str(n), "", False, "a clause that hedges or conditions the box",
+             completion="We compute.\n" + hedged.format(b=box)),
+        Case(f, str(n), "", True, "a clause that states the box", completion="We compute.\n" + stated.format(b=box)),
+    ]
+
+
+@st.composite
+def boxes_in_one_sentence(draw) -> list[Case]:
+    """Several boxes one sentence states are one answer, their list (docs/math.md "Answer grammar",
+    several boxes): never the last one alone, so a second value beside the gold's is no answer; a
+    corrected answer in a later sentence, and a list that answers a list gold, are read."""
+    n, m = draw(st.lists(st.integers(min_value=2, max_value=999), min_size=2, max_size=2, unique=True))
+    f = "boxes_in_one_sentence"
+    joined = draw(st.sampled_from(["\\boxed{{{m}}} and \\boxed{{{n}}}", "\\boxed{{{m}}}, \\boxed{{{n}}}",
+                                   "$\\boxed{{{m}}}$ and $\\boxed{{{n}}}$", "\\boxed{{{m}}} \\quad \\text{{and}} \\quad \\boxed{{{n}}}",
+                                   "x is \\boxed{{{m}}} and y is \\boxed{{{n}}}", "$x = \\boxed{{{m}}}$, $y = \\boxed{{{n}}}$",
+                                   "\\boxed{{{m}}}; \\boxed{{{n}}}"])).format(m=m, n=n)
+    return [
+        Case(f, str(n), "", False, "two boxes in one sentence, gold the last", completion=f"So the answer is {joined}."),
+        Case(f, str(m), "", False, "two boxes in one sentence, gold the first", completion=f"So the answer is {joined}."),
+        Case(f, f"({m}, {n})", "", True, "a pair gold: the sentence's list", completion=f"So the answer is {joined}."),
+        Case(f, str(n), "", True, "a corrected answer in a later sentence",
+             completion=f"First \\boxed{{{m}}}.\nWait, I made an error: \\boxed{{{n}}}"),
+        Case(f, str(n), "", True, "parts on their own lines, gold the last",
+             completion=f"(a) \\boxed{{{m}}}\n(b) \\boxed{{{n}}}"),
+    ]
+
+
 FAMILIES.update({
     "retractions_after": retractions_after(),
     "multipliers": multipliers(),
@@ -806,6 +856,8 @@ FAMILIES.update({
     "box_text_words": box_text_words(),
     "equals_chains": equals_chains(),
     "non_english_anchors": non_english_anchors(),
+    "box_clauses": box_clauses(),
+    "boxes_in_one_sentence": boxes_in_one_sentence(),
 })
 
 

@@ -216,7 +216,7 @@ def test_a_repeated_answer_is_compared_once(monkeypatch: pytest.MonkeyPatch) -> 
     real = grade_module.equivalent
     monkeypatch.setattr(grade_module, "equivalent", lambda g, p: calls.append(1) or real(g, p))
     first = grade_math({"completion": r"so \boxed{2\sin(3x)\cos(3x)}", "gold": r"\sin(6x)"})
-    again = grade_math({"completion": r"other words, \boxed{2\sin(3x)\cos(3x)}", "gold": r"\sin(6x)"})
+    again = grade_math({"completion": r"in other words, \boxed{2\sin(3x)\cos(3x)}", "gold": r"\sin(6x)"})
     assert first == again and first["verdict"] == "correct" and len(calls) == 1
 
 

@@ -128,6 +128,10 @@ CHOICE_CASES = [
     ("\\boxed{B}\\boxed{C}", "C", ["no_answer", "no_answer"]),
     ("**B** or **C**", "C", ["no_answer", "no_answer"]),
     ("(A) (B) (C) (D)", "D", ["no_answer", "no_answer"]),
+    ("I doubt it is \\boxed{B}.", "B", ["no_answer", "no_answer"]),
+    ("Maybe it is \\boxed{B}.", "B", ["no_answer", "no_answer"]),
+    ("So the answer is \\boxed{C} and \\boxed{B}.", "B", ["no_answer", "no_answer"]),
+    ("Therefore, the final answer is $\\boxed{B}$.", "B", ["correct", "correct"]),
     # rewrites
     ("The answer is \\boxed{B}.", "B", ["correct", "correct"]),
     ("The correct answer is (D).", "D", ["correct", "correct"]),
@@ -194,3 +198,61 @@ def test_known_relations_still_pay(completion: str, gold: str) -> None:
 def test_a_bang_right_after_the_last_number_is_a_factorial(completion: str, gold: str, verdict: str) -> None:
     """Lenient: `So we get 6!.` paid 6, while after an anchor `6!` is 720 (a `!` right after a digit)."""
     assert grade_math({"completion": completion, "gold": gold, "profile": "lenient"})["verdict"] == verdict
+
+
+BOX_CLAUSE_NEAR = [
+    (r"I doubt it is \boxed{6}", "6"), (r"I doubt it is $\boxed{6}$.", "6"), (r"We think it is \boxed{6}.", "6"),
+    (r"If n is odd, \boxed{6}.", "6"), (r"Maybe it is \boxed{6}.", "6"), (r"Perhaps we get \boxed{6}.", "6"),
+    (r"I doubt that $x = \boxed{6}$.", "6"), (r"So I guess it is \boxed{6}.", "6"), (r"Not sure, but we get \boxed{6}.", "6"),
+    (r"Suppose the value is \boxed{6}.", "6"), (r"Possibly, \boxed{6}.", "6"), (r"Wait, maybe \boxed{6}.", "6"),
+    (r"I doubt the answer is \boxed{6}.", "6"), (r"Ich glaube, es ist \boxed{6}.", "6"),
+    (r"The value could be \boxed{6}.", "6"), (r"So $x$ might be $\boxed{6}$.", "6"), (r"It would be \boxed{6}.", "6"),
+    (r"The total may be \boxed{6}.", "6"), (r"The total should be \boxed{6}.", "6"), (r"The total may have been \boxed{6}.", "6"),
+    (r"Probably, the value is \boxed{6}.", "6"), (r"Hopefully, we get \boxed{6}.", "6"), (r"Alternatively, $x = \boxed{6}$.", "6"),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold"), BOX_CLAUSE_NEAR)
+def test_a_box_whose_clause_hedges_is_never_paid(completion: str, gold: str) -> None:
+    """`I doubt it is \\boxed{6}` paid 6: `box_lead` read only the word right before the box (`is`). The
+    clause that leads to the box now opens as a statement does (`grammar.box_clause`)."""
+    assert "correct" not in verdicts(completion, gold)
+
+
+BOX_CLAUSE_SAME = [
+    (r"Therefore, the final answer is $\boxed{6}$", "6"), (r"So the answer is \boxed{6}.", "6"), (r"$x = \boxed{6}$", "6"),
+    ("We compute.\n\\boxed{6}", "6"), (r"Final Answer: The final answer is $\boxed{6}$. I hope it is correct.", "6"),
+    (r"Hence, the angle between the lines is $\boxed{6}.$", "6"), (r"Checking, we find that the only roots are $\boxed{6}.$", "6"),
+    (r"Paula's investment is worth $\boxed{6}$.", "6"), (r"Since $a = 2$, we get \boxed{6}.", "6"),
+    (r"making for a total loss of $\boxed{6}$.", "6"), (r"Thus, the area is \(\boxed{6}\).", "6"),
+    ("We compute: \\[ \\boxed{6} \\]", "6"), (r"By the quadratic formula, $x = \boxed{6}.$", "6"),
+    (r"which gives \boxed{6}.", "6"), (r"Sam swam \boxed{6} meters.", "6"), (r"it is \boxed{6}", "6"),
+    (r"The answer will be \boxed{6}.", "6"), (r"So $x$ must be \boxed{6}.", "6"), (r"The total has been \boxed{6}.", "6"),
+    (r"So, the value is \boxed{6}.", "6"), (r"Now, we get \boxed{6}.", "6"), (r"Hence, $x = \boxed{6}$.", "6"),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold"), BOX_CLAUSE_SAME)
+def test_a_box_whose_clause_states_it_still_pays(completion: str, gold: str) -> None:
+    """Rewrites: the common leads of real completions (tests/data/peers, peer_outputs) keep their box."""
+    assert verdicts(completion, gold) == ["correct", "correct"]
+
+
+BOXES_IN_ONE_SENTENCE = [
+    # near misses: two boxes one sentence joins state two values; the gold is one of them
+    (r"\boxed{4} and \boxed{3}", "3", "incorrect"), (r"\boxed{4} and \boxed{3}", "4", "incorrect"),
+    (r"\boxed{4}, \boxed{3}", "3", "incorrect"), (r"$x = \boxed{4}$ and $y = \boxed{3}$.", "3", "incorrect"),
+    (r"x is \boxed{4}, y is \boxed{3}", "3", "incorrect"), (r"\boxed{4} \quad \text{and} \quad \boxed{3}", "3", "incorrect"),
+    (r"The answer is \boxed{3} and \boxed{3}.", "3", "incorrect"),
+    # rewrites: the list answers a list gold; a corrected answer and parts on their own lines read the last box
+    (r"\boxed{4} and \boxed{3}", "4, 3", "correct"), (r"The roots are \boxed{4} and \boxed{3}.", r"\{3, 4\}", "correct"),
+    (r"x is \boxed{4}, y is \boxed{3}", "(4, 3)", "correct"), ("First \\boxed{4}. Wait, I made an error: \\boxed{3}", "3", "correct"),
+    ("(a) \\boxed{4}\n(b) \\boxed{3}", "3", "correct"), ("\\boxed{4}\n\nSo the answer is \\boxed{3}.", "3", "correct"),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold", "verdict"), BOXES_IN_ONE_SENTENCE)
+def test_boxes_one_sentence_states_are_one_answer(completion: str, gold: str, verdict: str) -> None:
+    """`\\boxed{4} and \\boxed{3}` paid gold 3 (the last box alone was read first): boxes that one
+    sentence states are now read only together, as a list (`extract.LISTED_BOXES`)."""
+    assert verdicts(completion, gold) == [verdict, verdict]

@@ -14,7 +14,7 @@ import pytest
 from sandbox import SandboxConfig
 from sandbox.plan import Plan, make_plan
 from sandbox.sync import SyncGrader
-from tests.helpers import GVISOR_KERNEL, TMPFS_INODES_BUG, known_bug
+from tests.helpers import kernel_differs, on_backend
 
 pytestmark = pytest.mark.docker
 
@@ -209,19 +209,73 @@ def test_slow_programs_do_not_starve_innocent_jobs_of_containers():
             assert "stopped after 1 of 20 tests" in r["detail"], r
 
 
-def test_a_compile_that_fills_work_is_the_programs_fault(any_grader, backend, request):
+def test_a_compile_that_fills_work_is_the_programs_fault(any_grader, backend):
     """javac writes one .class file per class: a program of 4,092 empty classes uses every inode of
     /work (the tmpfs's 4,096 less /work, the job dir, Main.java and Main.class), so test 1's input
-    file cannot be written. That was infra_error (retried, containers recycled): its build did it."""
-    known_bug(request, backend, {b: TMPFS_INODES_BUG for b in GVISOR_KERNEL})
+    file cannot be written. That was infra_error (retried, containers recycled): its build did it.
+    gVisor's tmpfs ignores the cap; the runner counts there (docs/sandboxes.md "Sandbox backends")."""
     n = SandboxConfig().tmpfs_inodes - 4
     code = ("public class Main { public static void main(String[] a) { System.out.println(3); } }\n"
             + "".join(f"class A{i} {{}}\n" for i in range(n)))
     t = {"kind": "code", "language": "java", "completion": f"```java\n{code}\n```", "input_file": "input.txt",
          "tests": ADD}
     r = any_grader.grade_many([t])[0]
+    slow = on_backend(backend, set(), {"gvisor": ({"compile_error"}, "javac's 4,093 class files under gVisor's ptrace "
+                                                  "platform ran past the compile's CPU limit (20 s, 2 shared cores)")})
+    if r["verdict"] in slow:
+        assert "CPU time limit" in r["detail"] and not r["retryable"], r
+        return
     assert r["verdict"] == "runtime_error" and not r["retryable"], r
     assert "input file" in r["tests"][0]["detail"], r
+
+
+FILL_TO_CAP = """import os
+a, b = map(int, open('input.txt').read().split())
+print(a + b)
+os.unlink('input.txt')
+n = 1 + sum(len(d) + len(f) for _, d, f in os.walk('/work'))  # inodes in /work, its root too (tmpfs counts it)
+last = os.path.lexists('f1')
+for i in range(CAP - (0 if last else 1) - n):  # the first run leaves one inode free, the second none
+    os.symlink('x', ('g' if last else 'f') + str(i))  # an inode for one system call
+"""
+
+
+def test_the_input_file_fits_in_the_last_inode_and_not_past_it(any_grader):
+    """tmpfs_inodes is exact on every backend: with one inode of /work left, test 2's input file is
+    written and it runs; with none left, test 3's is not (the program's files: runtime_error). Under
+    gVisor, whose tmpfs ignores the cap, the runner counts (docs/sandboxes.md "Sandbox backends")."""
+    code = FILL_TO_CAP.replace("CAP", str(SandboxConfig().tmpfs_inodes))
+    tests = [*ADD, {"stdin": "3 4\n", "expected_stdout": "7\n"}]
+    t = {"kind": "code", "language": "python", "completion": f"```python\n{code}\n```", "input_file": "input.txt",
+         "tests": tests, "time_limit_s": 20}  # 4,000 system calls under gVisor's ptrace platform: seconds of CPU
+    r = any_grader.grade_many([t])[0]
+    assert r["verdict"] == "runtime_error" and not r["retryable"], r
+    assert [x["verdict"] for x in r["tests"]] == ["accepted", "accepted", "runtime_error"], r
+    assert "input file" in r["tests"][2]["detail"], r
+
+
+PAST_THE_CAP = """import os
+n = 0
+try:
+    while n < 20000:
+        os.symlink('x', '/tmp/s%d' % n)
+        n += 1
+except OSError:
+    pass
+print(3 if n > CAP else n)  # the right answer only for a program that got past the cap
+"""
+
+
+def test_a_program_never_gets_past_the_inode_cap_while_it_runs(any_grader, backend):
+    """Where the kernel holds tmpfs_inodes the program's files stop at it (ENOSPC: it prints its
+    count, wrong_answer); under gVisor, whose tmpfs ignores it, the runner counts while the program
+    runs and stops it past the cap (output_limit): it made 20,000 and was accepted before."""
+    r = any_grader.grade_many([{"kind": "code", "language": "python", "tests": ADD[:1], "time_limit_s": 20,
+                                "completion": "```python\n" + PAST_THE_CAP.replace("CAP", str(SandboxConfig().tmpfs_inodes))
+                                + "\n```"}])[0]
+    want = on_backend(backend, "wrong_answer", kernel_differs("output_limit", "gVisor's tmpfs ignores nr_inodes: the runner "
+                                                                              "stops the program (harness/runner.py over_inodes)"))
+    assert r["verdict"] == want and not r["retryable"], r
 
 
 @pytest.mark.in_process  # reads the pool's recycle count

@@ -15,6 +15,7 @@ import pytest
 from sandbox import SandboxConfig
 from sandbox.backend import LABEL_OWNER, LABEL_POOL, OWNER, RUNSC_HOST_PIDS_MARGIN
 from sandbox.sync import SyncGrader
+from sandbox import watchdog
 from sandbox.watchdog import cgroup_dirs, cgroup_usage
 from tests.helpers import RUNSC_MISSING, one_sandbox, runsc_registered, sandbox_config
 
@@ -205,6 +206,19 @@ def test_a_task_with_its_own_memory_limit_is_graded_under_runsc(gvisor, mb):
     assert gvisor.grade(_task("print('ok')", memory_limit_mb=mb))["verdict"] == "accepted"
     bomb = f"x = bytearray({mb + 200} * 1024 * 1024)\nprint('ok')"
     assert gvisor.grade(_task(bomb, memory_limit_mb=mb))["verdict"] == "memory_limit"
+
+
+@pytest.mark.in_process  # blinds this process's watchdog
+def test_a_burst_between_the_watchdogs_samples_is_stopped_by_the_cgroup_under_runsc(gvisor, monkeypatch):
+    """Issue 30: under Docker's runsc the watchdog samples memory every 20 ms, and a burst between two
+    samples escaped it (its cgroup was only a backstop at the language's largest step). With the
+    watchdog blind for the run, only the cgroup each step sets (sandbox/backend.py RUNSC_BURST_MB) can
+    stop 500 MB under a 64 MB limit (the box: 152 MB with the runner's room, and the cgroup that plus gVisor's rest
+    and 64 MB); 30 MB is the near miss, within the limit and accepted."""
+    monkeypatch.setattr(watchdog.Watchdog, "_check", lambda self, box: None)
+    assert gvisor.grade(_task("x = bytearray(30 << 20)\nprint('ok')", memory_limit_mb=64))["verdict"] == "accepted"
+    r = gvisor.grade(_task("x = bytearray(500 << 20)\nprint('ok')", memory_limit_mb=64))
+    assert r["verdict"] == "memory_limit" and not r["retryable"], r
 
 
 # issue 16 under gVisor: the Sentry keeps the runner's two uids (sandbox/harness/runner.py), so the judge

@@ -12,7 +12,7 @@ import pytest
 
 from sandbox.build import HARNESS
 from sandbox.channel import Channel
-from tests.helpers import BACKENDS, GVISOR_KERNEL, backend_of, one_sandbox
+from tests.helpers import BACKENDS, GVISOR_KERNEL, backend_of, kernel_differs, on_backend, one_sandbox
 
 sys.path.insert(0, str(HARNESS))
 from syntax_check import CHECKER_GROWTH_KB  # noqa: E402
@@ -46,6 +46,46 @@ def ops(monkeypatch) -> list[str]:
 def py(code: str, stdin: str = "1 2\n", expected: str | None = "3\n") -> dict:
     return {"kind": "code", "language": "python", "completion": f"```python\n{code}\n```",
             "tests": [{"stdin": stdin, "expected_stdout": expected}]}
+
+
+RENICE = """import os
+try:
+    os.setpriority(os.PRIO_PROCESS, {pid}, 19)
+except OSError:
+    pass
+"""
+SMALL = ("a, b = map(int, input().split())\nprint(a + b)", "print(1\n", "print(sum(map(int, input().split())))")
+
+
+def _small_checks(grader) -> tuple[int, int]:
+    """SMALL's checks: (the one checker that did them all, the most it had grown by after one)."""
+    seen = []
+    for code in SMALL:
+        grader.grade(py(code))
+        seen.append(_ping(grader))
+    pids = {p["checker"] for p in seen}
+    assert len(pids) == 1, seen  # kept across them
+    return pids.pop(), max(p["checker_growth_kb"] for p in seen)
+
+
+def test_one_line_programs_never_count_as_the_checkers_growth(grader):
+    """First in the module: its box's checker has checked nothing yet. The checker's growth
+    (CHECKER_GROWTH_KB) is counted from its memory once its own code has run (syntax_check.py
+    _settled_kb): one-line programs' checks add next to nothing to it and it is kept across them,
+    the runner's first checker as one the runner started later. Counted from its memory at the
+    fork it was 0.6-1.7 MB after one-line checks under Docker and userns, and under gVisor a
+    restarted checker was "grown" 3.7-4.5 MB after its first and replaced after every check.
+    The restart: gVisor's kernel lets a program renice the checker, which is then ended;
+    elsewhere the program reaches nothing and the same checker serves on."""
+    first = _ping(grader)
+    assert first["checker"] > 1 and first["checker_growth_kb"] == 0, first
+    assert _small_checks(grader)[1] <= CHECKER_GROWTH_KB // 8
+    grader.grade(py(RENICE.format(pid=first["checker"]), stdin="", expected=""))
+    ended = on_backend(backend_of(grader.grader.config), False, kernel_differs(
+        True, "gVisor's kernel lets a program renice the checker: it is ended after the job"))
+    assert (_ping(grader)["checker"] == 0) == ended
+    pid, growth = _small_checks(grader)
+    assert pid > 1 and (pid != first["checker"]) == ended and growth <= CHECKER_GROWTH_KB // 8, (pid, growth)
 
 
 def test_a_python_job_checks_its_syntax_with_its_files(grader, ops):
@@ -140,3 +180,5 @@ def test_a_program_cannot_reach_the_syntax_checker(grader):
     assert grader.grade(py("a, b = map(int, input().split())\nprint(a + b)"))["verdict"] == "accepted"
     assert grader.grade(py("def f(:\n  pass"))["verdict"] == "compile_error"
     assert _ping(grader)["checker"] > 1
+
+

@@ -11,7 +11,7 @@ import resource
 import pytest
 
 from sandbox import SandboxConfig
-from tests.helpers import GVISOR_KERNEL, TMPFS_INODES_BUG, kernel_differs, known_bug, on_backend, userns_mode
+from tests.helpers import GVISOR_KERNEL, kernel_differs, on_backend, userns_mode
 
 pytestmark = pytest.mark.docker
 
@@ -76,6 +76,43 @@ def test_pid1_limits_changed_by_a_program_do_not_reach_the_next_job(any_grader, 
     assert any_grader.grade(py(look, tests=(("", first),)))["verdict"] == "accepted"
     assert any_grader.grade(INNOCENT)["verdict"] == "accepted"
 
+
+
+# ---------------------------------------------------------------- the kept roots' inode flags
+# /work is the program's own directory and is kept from job to job: the reset wipes what is in it and its
+# mode, xattrs and times, and gives it back its inode flags as the box started (sandbox/harness/leftovers.py
+# restore_flags). An owner may set FS_NODUMP_FL and FS_NOATIME_FL on a tmpfs inode without a capability
+# (FS_IOC_SETFLAGS; tmpfs has them since Linux 6.0): two bits one job left for the next (red team of issue 30).
+FLAGS = """import fcntl, os, struct
+try:
+    fd = os.open('/work', os.O_RDONLY)
+    flags = struct.unpack('i', fcntl.ioctl(fd, 0x80086601, struct.pack('i', 0)))[0]  # FS_IOC_GETFLAGS
+except OSError as e:
+    print('no flags', e.errno)
+else:
+    if {set}:
+        fcntl.ioctl(fd, 0x40086602, struct.pack('i', flags | 0x40 | 0x80))  # FS_IOC_SETFLAGS: NODUMP | NOATIME
+    print(hex(struct.unpack('i', fcntl.ioctl(fd, 0x80086601, struct.pack('i', 0)))[0]))"""
+NO_FLAGS = kernel_differs("no flags 25", "gVisor's tmpfs has no FS_IOC_GETFLAGS or SETFLAGS (ENOTTY): nothing to leave")
+
+
+def _flags(g, set_them: bool) -> str:
+    r = g.grade(py(FLAGS.format(set=set_them), tests=(("", ""),), return_output=True))
+    return r["tests"][0]["stdout"].strip()
+
+
+def work_flags_reach_no_next_job(g, backend: str) -> None:
+    """Near miss: the job that sets the flags reads them back itself; the next job reads the fresh value."""
+    before, none = _flags(g, False), on_backend(backend, None, NO_FLAGS)  # None: the host's tmpfs, flags it has
+    assert before == (none or before) and _flags(g, True) == (none or hex(int(before, 16) | 0xc0)), before
+    assert _flags(g, False) == before
+    assert g.grade(INNOCENT)["verdict"] == "accepted"
+
+
+@pytest.mark.in_process  # reads the program's output (return_output is not on the wire)
+def test_inode_flags_of_work_do_not_reach_the_next_job(any_grader, backend):
+    """Found on docker and userns: the next job read 0xc0 on /work."""
+    work_flags_reach_no_next_job(any_grader, backend)
 
 # ---------------------------------------------------------------- F2: SysV IPC and POSIX queues
 # Each kind of IPC object made and then looked up by its key or name (system calls every kernel has: gVisor
@@ -237,8 +274,9 @@ CHECKER = ("import sys\nout = open(sys.argv[2]).read().split(); ans = open(sys.a
 CHECKED = (("1 2\n", "3\n"), ("5 5\n", "10\n"), ("7 8\n", "15\n"))
 
 
-def test_program_filling_the_disk_is_its_own_verdict(any_grader, backend, request):
-    known_bug(request, backend, {b: TMPFS_INODES_BUG for b in GVISOR_KERNEL})
+def test_program_filling_the_disk_is_its_own_verdict(any_grader):
+    """5,000 empty files: past tmpfs_inodes (4,096) the checker's files find no room. gVisor's tmpfs
+    ignores the cap; the runner counts there (docs/sandboxes.md "Sandbox backends")."""
     fill = "import os\nfor i in range(5000):\n    try: open('f%d' % i, 'w').close()\n    except OSError: break\nprint(4)"
     r = any_grader.grade(py(fill, tests=CHECKED, checker=CHECKER))
     assert r["verdict"] == "output_limit" and not r["retryable"], r

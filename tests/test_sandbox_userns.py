@@ -14,6 +14,7 @@ import sandbox.grader
 from sandbox.sync import SyncGrader
 from sandbox.userns import AUDIT_ARCH_X86_64, DENIED, UsernsBackend, _host_pid, allowed_calls, seccomp_filter, syscall_actions
 from tests.helpers import one_sandbox, sandbox_config, userns_mode
+from tests.test_sandbox_security import work_flags_reach_no_next_job
 
 pytestmark = pytest.mark.docker  # the root filesystems are exported from the Docker images
 
@@ -260,6 +261,12 @@ def test_nothing_of_a_job_is_left_for_the_next(userns):
     r = userns.grade(py(SEE, expected="[] [] [] [] True\n"))
     assert r["verdict"] == "accepted", r
 
+
+
+@pytest.mark.in_process  # reads the program's output
+def test_inode_flags_of_work_do_not_reach_the_next_job_without_cgroups(watched):
+    """The same reset without cgroups (tests/test_sandbox_security.py: found on docker and userns)."""
+    work_flags_reach_no_next_job(watched, "userns")
 
 def alive(pid: int) -> bool:
     """A process that still runs (a zombie waiting for the host's init to reap it does not)."""

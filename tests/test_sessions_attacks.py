@@ -386,6 +386,28 @@ def test_sessions_keep_their_limits_on_both_backends(any_backend):
         assert s.run("y = b'x' * (40 << 20); len(y)").value == str(40 << 20)
 
 
+
+# The same reset readies a session's container for another caller's session: the inode flags of /work
+# (tests/test_sandbox_security.py FLAGS) reached the next caller there too (red team of issue 30).
+SESSION_FLAGS = ("import fcntl, os, struct\nfd = os.open('/work', os.O_RDONLY)\n{set}"
+                 "hex(struct.unpack('i', fcntl.ioctl(fd, 0x80086601, struct.pack('i', 0)))[0])")  # FS_IOC_GETFLAGS
+SET_FLAGS = "fcntl.ioctl(fd, 0x40086602, struct.pack('i', 0xc0))\n"  # FS_IOC_SETFLAGS: FS_NODUMP_FL | FS_NOATIME_FL
+BOOT = "open('/proc/1/stat').read().rsplit(')', 1)[1].split()[19]"  # PID 1's start: the same container
+
+
+def test_inode_flags_of_work_do_not_reach_another_callers_session(any_backend):
+    """Found on docker and userns: session B, another caller's in the container session A's reset
+    readied, read 0xc0 on /work. Near miss: A saw its own flags set. gVisor's tmpfs has no such ioctl
+    (ENOTTY): A cannot set them."""
+    with any_backend.session("python") as a:
+        boot, before, mine = a.run(BOOT).value, a.run(SESSION_FLAGS.format(set="")), a.run(SESSION_FLAGS.format(set=SET_FLAGS))
+        gvisor = "Errno 25" in str(before.error) + before.stderr
+        assert (gvisor and "Errno 25" in str(mine.error) + mine.stderr) or mine.value == "'0xc0'", (before, mine)
+    with any_backend.session("python") as b:
+        assert b.run(BOOT).value == boot  # reset and reused
+        after = b.run(SESSION_FLAGS.format(set=""))
+        assert ("Errno 25" in str(after.error) + after.stderr) if gvisor else after.value == before.value, after
+
 REACH_PID1 = r"""
 import ctypes, os, resource, signal, subprocess, time
 libc = ctypes.CDLL(None, use_errno=True)

@@ -21,14 +21,16 @@ from __future__ import annotations
 
 import ast
 import logging
+from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from uuid import uuid4
 
 from sandbox.contract import UNJUDGED
 from trainer.remote import GOLD_COLUMNS, env_config
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 try:  # verl is optional: the tool works (and is tested) without it
     from verl.tools.base_tool import BaseTool as _VerlBaseTool
@@ -111,7 +113,7 @@ async def final_value_reward(client: Any, value: str | None, gold: str) -> float
     return float(result["score"])
 
 
-def _gold(row: dict) -> str:
+def _gold(row: dict[str, Any]) -> str:
     for column in GOLD_COLUMNS:
         if row.get(column) not in (None, ""):
             return str(row[column])
@@ -121,7 +123,7 @@ def _gold(row: dict) -> str:
 class _Sessions:
     """The sessions of one tool or environment: an async client and the session options."""
 
-    def __init__(self, config: dict) -> None:
+    def __init__(self, config: dict[str, Any]) -> None:
         from verifier.client import AsyncVerifierClient
 
         cfg = env_config(**({"target": config["target"]} if config.get("target") else {}))
@@ -143,16 +145,16 @@ class _Sessions:
         return format_cell(result, self.max_chars), result
 
 
-class PythonSessionTool(_VerlBaseTool):
+class PythonSessionTool(_VerlBaseTool):  # type: ignore[misc]  # verl's BaseTool is untyped (object without verl)
     """verl multi-turn tool `run_python` backed by one server session per trajectory (module docstring)."""
 
-    def __init__(self, config: dict | None = None, tool_schema: Any = None) -> None:
+    def __init__(self, config: dict[str, Any] | None = None, tool_schema: Any = None) -> None:
         self.config = dict(config or {})
         self.tool_schema = tool_schema or self._schema()
         self.name = self.tool_schema.function.name if hasattr(self.tool_schema, "function") else self.tool_schema["function"]["name"]
         self._sessions = _Sessions(self.config)
-        self._instances: dict[str, dict] = {}  # instance id -> {"gold", "key"}
-        self._trajectories: dict[str, dict] = {}  # key -> {"session", "last", "owner"}
+        self._instances: dict[str, dict[str, Any]] = {}  # instance id -> {"gold", "key"}
+        self._trajectories: dict[str, dict[str, Any]] = {}  # key -> {"session", "last", "owner"}
 
     @staticmethod
     def _schema() -> Any:
@@ -172,7 +174,7 @@ class PythonSessionTool(_VerlBaseTool):
         self._instances[instance_id] = {"gold": _gold(create_kwargs), "key": instance_id}
         return instance_id, ToolResponse()
 
-    async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any) -> tuple[ToolResponse, float, dict]:
+    async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any) -> tuple[ToolResponse, float, dict[str, Any]]:
         """Run `parameters["code"]` in the trajectory's session; the text is what the model reads."""
         instance = self._instances.setdefault(instance_id, {"gold": "", "key": instance_id})
         agent_data = kwargs.get("agent_data")
@@ -218,7 +220,7 @@ class PythonSessionTool(_VerlBaseTool):
 class PythonSessionEnv:
     """TRL GRPOTrainer `environment_factory` class: one session per rollout, tool `run_python`."""
 
-    def __init__(self, config: dict | None = None) -> None:
+    def __init__(self, config: dict[str, Any] | None = None) -> None:
         import asyncio
         import threading
 
@@ -229,7 +231,7 @@ class PythonSessionEnv:
         self._last: Any = None
         self._gold = ""
 
-    def _call(self, coro: Any) -> Any:
+    def _call(self, coro: Coroutine[Any, Any, T]) -> T:
         import asyncio
 
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()

@@ -9,6 +9,7 @@ with no model hub.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,8 +71,8 @@ def build_tokenizer(max_operand: int = 9, extra_texts: list[str] | None = None, 
     tok.decoder = decoders.ByteLevel()
     tok.train_from_iterator(corpus * 4, trainers.BpeTrainer(
         vocab_size=vocab_size, special_tokens=SPECIAL_TOKENS, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>", pad_token="<pad>",
-                                   eos_token="<|im_end|>", bos_token=None)
+    fast = PreTrainedTokenizerFast(  # type: ignore[no-untyped-call]  # transformers' __init__ is untyped
+        tokenizer_object=tok, unk_token="<unk>", pad_token="<pad>", eos_token="<|im_end|>", bos_token=None)
     fast.chat_template = CHAT_TEMPLATE
     fast.padding_side = "left"
     return fast
@@ -112,17 +113,18 @@ def noisy_sft_pairs(max_operand: int = 9, n: int = 2000, p_correct: float = 0.2,
     return pairs
 
 
-def _prompt_ids(tokenizer: Any, prompt: str | list[dict], conversational: bool, tools: list | None = None) -> list[int]:
+def _prompt_ids(tokenizer: Any, prompt: str | list[dict[str, Any]], conversational: bool, tools: list[Callable[..., Any]] | None = None) -> list[int]:
     """A prompt as generation sees it: a string, or (conversational) a user turn or a whole message list."""
     if conversational or isinstance(prompt, list):
         messages = prompt if isinstance(prompt, list) else [{"role": "user", "content": prompt}]
         return list(tokenizer.apply_chat_template(messages, tools=tools, add_generation_prompt=True, tokenize=True,
                                                   return_dict=True)["input_ids"])
-    return tokenizer(prompt, add_special_tokens=False)["input_ids"]
+    ids: list[int] = tokenizer(prompt, add_special_tokens=False)["input_ids"]
+    return ids
 
 
 def sft_warmup(model: Any, tokenizer: Any, pairs: list[tuple[Any, str]], steps: int = 300, batch_size: int = 64,
-               lr: float = 3e-3, conversational: bool = False, seed: int = 0, tools: list | None = None) -> float:
+               lr: float = 3e-3, conversational: bool = False, seed: int = 0, tools: list[Callable[..., Any]] | None = None) -> float:
     """A plain causal-LM loop on the completion tokens only; returns the last loss.
 
     Prompt and completion are tokenised separately, as GRPO generation sees them (the prompt alone,
@@ -180,7 +182,7 @@ TOOL_RESPONSE_TEMPLATE = {
 }
 
 
-def tool_call_text(name: str, arguments: dict) -> str:
+def tool_call_text(name: str, arguments: dict[str, Any]) -> str:
     """An assistant tool call exactly as TOOL_CHAT_TEMPLATE renders it (so SFT and rollouts agree)."""
     import json
 
@@ -192,13 +194,13 @@ def product_problems(low: int = 3, high: int = 7) -> list[tuple[int, int]]:
     return [(a, b) for a in range(low, high + 1) for b in range(low, high + 1)]
 
 
-def tool_policy_pairs(tool: str, p_correct: float = 0.5, n: int = 400, seed: int = 0) -> list[tuple[list, str]]:
+def tool_policy_pairs(tool: str, p_correct: float = 0.5, n: int = 400, seed: int = 0) -> list[tuple[list[dict[str, Any]], str]]:
     """(messages, completion) pairs for a scripted tool-calling policy, two turns per problem:
     1. the user asks "a*b"; the assistant calls `tool` with code `a*b` (right) or `a+b` (a near miss,
        with probability 1 - p_correct: GRPO then sees rewards that differ within a group);
     2. after the tool's answer, the assistant ends its turn (empty content)."""
     rng = random.Random(seed)
-    pairs: list[tuple[list, str]] = []
+    pairs: list[tuple[list[dict[str, Any]], str]] = []
     for _ in range(n):
         a, b = rng.choice(product_problems())
         code = f"{a}*{b}" if rng.random() < p_correct else f"{a}+{b}"
@@ -219,7 +221,7 @@ def product_dataset(repeat: int = 1) -> Any:
                               "solution": [str(a * b) for a, b in rows]})
 
 
-def build_tool_policy(tools: list, steps: int = 150, seed: int = 0) -> tuple[Any, Any]:
+def build_tool_policy(tools: list[Callable[..., Any]], steps: int = 150, seed: int = 0) -> tuple[Any, Any]:
     """(model, tokenizer): a tiny Qwen2 overfit in seconds to call the first of `tools` with a cell
     whose last expression is the answer (tool_policy_pairs), with a tool-calling chat template and
     the response template TRL's GRPOTrainer parses tool calls with."""

@@ -38,7 +38,7 @@ class TrainConfig:
 
     model: str = field(default="tiny", metadata={
         "help": "HF model id or local path, or 'tiny': a Qwen2-style model built from `model_size`, no download."})
-    model_size: dict = field(default_factory=dict, metadata={
+    model_size: dict[str, Any] = field(default_factory=dict, metadata={
         "help": "ModelSize fields for model='tiny' (e.g. hidden_size 896, 24 layers ~ Qwen2-0.5B's shape)."})
     tokenizer: str | None = field(default=None, metadata={
         "help": "Tokenizer id/path (default: the model's); model='tiny' trains one on the spot."})
@@ -60,9 +60,9 @@ class TrainConfig:
         "help": "Extra local reward functions as 'module:function', e.g. 'trl.rewards:think_format_reward'."})
     reward_weights: list[float] | None = field(default=None, metadata={
         "help": "One weight per reward: verifier components first, then local_rewards."})
-    grpo: dict = field(default_factory=dict, metadata={
+    grpo: dict[str, Any] = field(default_factory=dict, metadata={
         "help": "GRPOConfig fields, passed through (use_vllm, vllm_mode, num_generations, save_steps, ...)."})
-    lora: dict | None = field(default=None, metadata={"help": "peft LoraConfig fields; enables LoRA when set."})
+    lora: dict[str, Any] | None = field(default=None, metadata={"help": "peft LoraConfig fields; enables LoRA when set."})
     server_workers: int = field(default=2, metadata={"help": "Math workers of a server started for this run."})
     output_dir: str = field(default="runs/grpo", metadata={"help": "Checkpoints, metrics.csv, reward_curve.png."})
     plot: bool = field(default=True, metadata={"help": "Write reward_curve.png at the end."})
@@ -81,16 +81,16 @@ class TrainConfig:
 class TrainResult:
     """What a run produced, for scripts and tests."""
 
-    log_history: list[dict]
+    log_history: list[dict[str, Any]]
     output_dir: str
     metrics_csv: str
     reward_png: str | None
-    reward_stats: dict
+    reward_stats: dict[str, Any]
     reward_wait_share: float | None
     model: Any = None  # the trained model (TRL's copy when it loaded one by path)
 
 
-def load_config(path: str | os.PathLike) -> TrainConfig:
+def load_config(path: str | os.PathLike[str]) -> TrainConfig:
     """A TrainConfig from YAML; unknown keys raise ValueError naming them."""
     import yaml
 
@@ -98,7 +98,7 @@ def load_config(path: str | os.PathLike) -> TrainConfig:
     return config_from_dict(data)
 
 
-def config_from_dict(data: dict) -> TrainConfig:
+def config_from_dict(data: dict[str, Any]) -> TrainConfig:
     if not isinstance(data, dict):
         raise ValueError("config: must be a mapping")
     _check_keys("config", data, TrainConfig)
@@ -110,7 +110,7 @@ def config_from_dict(data: dict) -> TrainConfig:
     return TrainConfig(**data)
 
 
-def _check_moved(rewards: dict) -> None:
+def _check_moved(rewards: dict[str, Any]) -> None:
     """Keys of older configs that now live in rewards.client, or nowhere (the token): say where."""
     if "token" in rewards:
         raise ValueError("rewards.token: set VERIFIER_TOKEN or rewards.token_file instead (configs are saved with the run)")
@@ -119,7 +119,7 @@ def _check_moved(rewards: dict) -> None:
         raise ValueError(f"rewards: {moved} moved to rewards.client (e.g. rewards.client.{moved[0]})")
 
 
-def _check_keys(where: str, data: dict, cls: type) -> None:
+def _check_keys(where: str, data: dict[str, Any], cls: type) -> None:
     unknown = sorted(set(data) - {f.name for f in dataclasses.fields(cls)})
     if unknown:
         raise ValueError(f"{where}: unknown key(s) {unknown}")
@@ -211,23 +211,24 @@ def _callbacks(group: VerifierRewards) -> list[Any]:
             self.step_s = 0.0
             self._t0 = 0.0
 
-        def on_step_begin(self, args, state, control, **kw):
+        def on_step_begin(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
             self._t0 = time.monotonic()
 
-        def on_step_end(self, args, state, control, **kw):
+        def on_step_end(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
             self.step_s += time.monotonic() - self._t0
 
         def share(self) -> float | None:
             return group.stats.wait_s / self.step_s if self.step_s else None
 
-        def on_log(self, args, state, control, logs=None, **kw):
-            if logs is not None and self.share() is not None:
-                logs["verifier/wait_share"] = round(self.share(), 4)
+        def on_log(self, args: Any, state: Any, control: Any, logs: dict[str, Any] | None = None, **kw: Any) -> None:
+            share = self.share()
+            if logs is not None and share is not None:
+                logs["verifier/wait_share"] = round(share, 4)
 
     return [RewardWaitCallback()]
 
 
-def write_metrics_csv(history: list[dict], path: Path) -> None:
+def write_metrics_csv(history: list[dict[str, Any]], path: Path) -> None:
     """Every logged key as a column, one row per log event (TRL's log_history)."""
     keys = sorted({k for row in history for k in row})
     with path.open("w", newline="") as fh:
@@ -236,7 +237,7 @@ def write_metrics_csv(history: list[dict], path: Path) -> None:
         writer.writerows(history)
 
 
-def plot_rewards(history: list[dict], path: Path, title: str = "GRPO reward") -> Path | None:
+def plot_rewards(history: list[dict[str, Any]], path: Path, title: str = "GRPO reward") -> Path | None:
     """reward and every rewards/<name>/mean against the step, as a PNG (matplotlib, Agg)."""
     import matplotlib
 

@@ -59,6 +59,7 @@ from typing import cast
 import accounting
 import confine
 import framing
+import inode_cap
 import leftovers
 import pid1
 import program_limits
@@ -116,16 +117,9 @@ def kill_sparing(spared: set[int]) -> bool:
     /proc shows, is then killed by pid. With one uid for all (confine.py) kill(-1) would end the
     spared too: every process is killed by pid. Repeated until /proc shows only the spared."""
     deadline = time.monotonic() + 2.0
-    judge_uid = os.getuid()
     while True:
         if not confine.ON[0]:  # with one uid (confine.py) kill(-1) would end the spared too: by pid alone
-            os.setresuid(os.geteuid(), -1, -1)
-            try:
-                os.kill(-1, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            finally:
-                os.setresuid(judge_uid, -1, -1)
+            pid1.kill_as(os.geteuid())
         left = [p for p in pid1.other_pids() if p not in spared]
         for pid in left:
             pid1.kill_quietly(pid)
@@ -161,6 +155,7 @@ def note_start() -> None:
     comparison (tampered, grown): by the runner and by a session's supervisor."""
     global START_STATE, START_RSS_KB
     START_STATE, START_RSS_KB = pid1.supervisor_state(), pid1.rss_kb()
+    leftovers.note_fresh_flags()  # what every reset restores on the kept roots
 
 
 def tampered(mother: bool = True) -> bool:
@@ -296,8 +291,9 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         sel.register(pidfd, selectors.EVENT_READ, "exit")
     except (OSError, AttributeError):
         pidfd = -1
-    stop_reason = None  # "cpu" | "wall" | "stdout" | "fd3"
+    stop_reason = None  # "cpu" | "wall" | "stdout" | "fd3" | "files"
     next_check = 0.0  # the CPU clock is read at most every POLL_S: a flood of reads must not pay for it each time
+    next_files = 0.0  # the files at most every FILES_POLL_S (over_inodes)
     status = None
     rusage = None
     exited_at = 0.0  # when status was read (only read once it was)
@@ -325,6 +321,10 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
                 stop_reason = "wall"
             elif cpu_used() > cpu_limit:
                 stop_reason = "cpu"
+            elif now >= next_files:
+                stop_reason = "files" if inode_cap.over_inodes() else None
+                # a count of thousands of directories takes a while under gVisor: at most a tenth of the wall clock
+                next_files = time.monotonic() + max(inode_cap.FILES_POLL_S, 9 * (time.monotonic() - now))
             if stop_reason:
                 pid1.kill_group(proc.pid)
         if stop_reason and status is None and now - t0 > wall_limit + 2.0:
@@ -500,6 +500,7 @@ def prepare_files(cwd: str, req: dict, blobs: dict[str, bytes]) -> None:
             leftovers.remove_dir(path)
         elif os.path.lexists(path):
             os.unlink(path)
+    inode_cap.check_inodes(cwd, len(req.get("put") or ()))
     for rel in req.get("put") or ():
         fd = os.open(os.path.join(cwd, rel), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o400)
         with os.fdopen(fd, "wb") as f:
@@ -538,6 +539,7 @@ def write_files(req: dict, blobs: dict[str, bytes]) -> dict:
     d = os.path.join(pid1.WORK, leftovers.safe_name(req["dir"]))
     leftovers.restore_modes(pid1.WORK)
     try:
+        inode_cap.check_inodes(pid1.WORK, 1 + len(req["files"]))
         os.mkdir(d, 0o700)
         for rel, mode in req["files"]:
             name = leftovers.safe_name(rel)
@@ -628,7 +630,7 @@ def handle(head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]
         return stash(head, blobs), {}
     if op == "ping":
         return {"ok": True, "pid": os.getpid(), "uid": os.geteuid(), "apart": pid1.APART, "confined": confine.ON[0], "cpu_acct": bool(accounting.CPU_V1 or accounting.CPU_V2),
-                "oom_acct": bool(accounting.OOM_FILE), "stash": len(STASH), "stash_bytes": stash_bytes(), "checker": syntax_check.CHECKER.pid, "checker_kb": pid1.proc_rss_kb(syntax_check.CHECKER.pid) if syntax_check.CHECKER.pid else 0,
+                "oom_acct": bool(accounting.OOM_FILE), "stash": len(STASH), "stash_bytes": stash_bytes(), "checker": syntax_check.CHECKER.pid, "checker_kb": pid1.proc_rss_kb(syntax_check.CHECKER.pid) if syntax_check.CHECKER.pid else 0, "checker_growth_kb": syntax_check.CHECKER.growth_kb,
                 **warm_keeper.WARM.info()}, {}
     if op == "files":
         return write_files(head, blobs), {}

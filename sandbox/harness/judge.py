@@ -44,6 +44,7 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves our own (read-only) dir out
 import confine  # noqa: E402
 import kinds  # noqa: E402
+import pid1  # noqa: E402
 import serve  # noqa: E402
 import wire  # noqa: E402
 
@@ -178,7 +179,7 @@ def warm_program(to_r: int, from_w: int) -> int:
 def kill_program(pid: int) -> None:
     """SIGKILL the program's process, and with two uids every process of the program's uid: kill(-1)
     with our real uid set to the program's for the call reaches exactly the processes whose real or
-    saved uid is the program's (kill(2)), as the runner's kill_sparing does; never the warm
+    saved uid is the program's (kill(2): pid1.kill_as), as the runner's kill_sparing does; never the warm
     interpreter's two, whose real and saved uid are the judge's (with our own real uid, they died too)."""
     if PROGRAM_UID < 0:
         try:
@@ -188,14 +189,7 @@ def kill_program(pid: int) -> None:
         if confine.ON[0]:  # one uid: its processes are those with its filter (harness/confine.py kill_confined)
             confine.kill_confined()
         return
-    judge_uid = os.getuid()
-    os.setresuid(PROGRAM_UID, -1, -1)
-    try:
-        os.kill(-1, signal.SIGKILL)
-    except OSError:
-        pass
-    finally:
-        os.setresuid(judge_uid, -1, -1)
+    pid1.kill_as(PROGRAM_UID)
 
 
 def reap(pid: int) -> None:
@@ -366,7 +360,7 @@ class Program:
 LIBRARY_ROOTS = (set(sys.stdlib_module_names) - {"unittest", "doctest", "test", "builtins"}) | {"numpy", "pandas", "scipy"}
 
 
-def library_exception(cls_name: object) -> type | None:
+def library_exception(cls_name: object) -> type[Exception] | None:
     """The exception class [module, qualname] names, if it is an Exception defined in (its own
     __module__ and __qualname__) a library module the judge loaded itself (trusted code; nothing is
     imported here), else None."""
@@ -404,7 +398,7 @@ def exception(name: object, msg: object, cls_name: object = None) -> BaseExcepti
             try:
                 str(e)
             except Exception:  # noqa: BLE001 - its __str__ reads what __init__ sets (CalledProcessError.returncode)
-                plain = type(lib.__name__, (lib,), {"__str__": BaseException.__str__, "__module__": lib.__module__})
+                plain: type[Exception] = type(lib.__name__, (lib,), {"__str__": BaseException.__str__, "__module__": lib.__module__})
                 e = plain.__new__(plain)
                 e.args = (str(msg)[:1000],)
             return e
@@ -428,15 +422,15 @@ def update_in_place(old: object, new: object) -> None:
     if type(old) is list and type(new) is list:
         old[:] = new
     elif type(old) is type(new) and type(old) in (dict, set):
-        old.clear()
-        old.update(new)
+        old.clear()  # type: ignore[attr-defined]  # a dict or a set: type(old) checked above
+        old.update(new)  # type: ignore[attr-defined]
 
 
 def proxy(program: Program, name: str):
     def call(*args, **kwargs):
         return program.call(name, args, kwargs)
     call.__name__ = call.__qualname__ = name
-    call.__test__ = False  # a program's `def test_x` is never collected as one of the task's tests
+    call.__test__ = False  # type: ignore[attr-defined]  # a program's `def test_x` is never collected as one of the task's tests
     return call
 
 
@@ -447,8 +441,9 @@ def entry_names(tree: ast.AST) -> set[str]:
     Nothing else is the program's: a helper the tests read (HumanEval's `poly`) that a program
     could redefine must come with the tests, or it is a NameError in the judge."""
     calls = [n for n in ast.walk(tree) if type(n) is ast.Call and type(n.func) is ast.Name]
-    checked = {a.id for c in calls if c.func.id == "check" for a in c.args if type(a) is ast.Name}
-    free = {c.func.id for c in calls} | {a.id for c in calls for a in c.args if type(a) is ast.Name}
+    # c.func is an ast.Name (calls above) and so is a; mypy does not narrow through a comprehension
+    checked = {a.id for c in calls if c.func.id == "check" for a in c.args if type(a) is ast.Name}  # type: ignore[attr-defined]
+    free = {c.func.id for c in calls} | {a.id for c in calls for a in c.args if type(a) is ast.Name}  # type: ignore[attr-defined]
     return checked or {name for name in free if not hasattr(builtins, name)} | builtins_under_test(tree)
 
 
@@ -460,7 +455,8 @@ def builtins_under_test(tree: ast.AST) -> set[str]:
     as an asserted value or a comparison's left side (MBPP's `assert max(1, 2) == 2` for a task
     whose function is named max). Left to the builtin, the tests passed without calling the
     program at all: any program was accepted."""
-    shaped, loads = set(), {}
+    shaped: set[int] = set()
+    loads: dict[str, list[int]] = {}
     for n in ast.walk(tree):
         if type(n) is ast.Name and type(n.ctx) is ast.Load:
             loads.setdefault(n.id, []).append(id(n))
@@ -614,7 +610,7 @@ def run_kind(kind: str, spec: dict, tests: bytes, emit: kinds.Emitter, pid: int,
             emit.line({"unused": True})
     else:
         program.cpu_s = program.wall_s = 0.0  # asserts: the job's own limit, as without entry_point
-        run_asserts(program, names, ep, tests, emit)
+        run_asserts(program, names, ep, tests, emit)  # type: ignore[arg-type]  # a dict: its type checked where read
     emit.done()
     program.kill()
 

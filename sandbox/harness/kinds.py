@@ -19,6 +19,10 @@ import types
 
 import wire
 
+TYPE_CHECKING = False  # typing is not imported at run time: the judge's modules are the tests' too
+if TYPE_CHECKING:
+    from typing import Any
+
 DETAIL = 300
 
 
@@ -75,11 +79,12 @@ def close(got: float, exp: float, tol: tuple[float, float]) -> bool:
     return d <= tol[0] or d <= tol[1] * abs(float(exp))
 
 
-def same(got: object, exp: object, tol: tuple[float, float] | None) -> bool:
+def same(got: Any, exp: Any, tol: tuple[float, float] | None) -> bool:
     """The expected JSON value against what the program returned (exact builtin types: wire.py).
     Tuples equal lists element-wise (JSON has no tuples); ints and floats compare by value, within
     `tol` (absolute, relative) when given, anywhere in nested values; bools are not numbers (True
-    is not 1); dict keys must match exactly."""
+    is not 1); dict keys must match exactly. (got and exp are Any to mypy: it does not narrow a value
+    from `type(x) is ...` kept in a variable.)"""
     tg, te = type(got), type(exp)
     if tg is bool or te is bool:
         return tg is bool and te is bool and got == exp
@@ -155,7 +160,7 @@ def solution_module(g: dict) -> types.ModuleType:
     mod.__dict__.update({k: v for k, v in g.items() if not k.startswith("__")})
     # `from solution import *` takes no builtin's name (see framework_globals); an explicit
     # `from solution import max` still gets the program's max
-    mod.__all__ = [k for k in mod.__dict__ if not k.startswith("_") and not hasattr(builtins, k)]
+    mod.__all__ = [k for k in mod.__dict__ if not k.startswith("_") and not hasattr(builtins, k)]  # type: ignore[attr-defined]  # a module's own
     return mod
 
 
@@ -204,12 +209,14 @@ def _unittest_name(test) -> str:
     return tid.removeprefix("tests.")
 
 
-def make_results():  # noqa: C901 - a class built here so only a judge of unittest files imports unittest; its methods are unittest's protocol
+def make_results() -> type:  # noqa: C901 - a class built here so only a judge of unittest files imports unittest; its methods are unittest's protocol
     """The unittest result class: outcomes per test (a failing subTest fails its test), one line each."""
     import time
     import unittest
 
     class Results(unittest.TestResult):
+        failed: tuple[str, str] | None  # the current test's verdict; None while it passes
+
         def __init__(self, emit: Emitter) -> None:
             super().__init__()
             self.emit, self.failed, self.t0 = emit, None, 0.0
@@ -310,7 +317,7 @@ def run_pytest(test_code: bytes, g: dict, emit: Emitter, stop_first: bool = Fals
             self.time[nid] += report.duration
             if report.skipped and report.when != "call" or report.skipped and self.state[nid] is None:
                 self.state[nid] = ("skipped", "")
-            elif report.failed and (self.state[nid] is None or self.state[nid][0] == "skipped"):
+            elif report.failed and (self.state[nid] is None or self.state[nid][0] == "skipped"):  # type: ignore[index]  # not None: checked first
                 self.state[nid] = verdict_of(self.exc.get(nid))
             if report.when == "teardown":
                 self.finish(nid)
@@ -354,8 +361,8 @@ def forward_seeds(program, tests: bytes) -> None:
             used = program.used
             program.call(_name, args, kwargs)
             program.used = used
-        seed.forwards = True
-        mod.seed = seed
+        seed.forwards = True  # type: ignore[attr-defined]  # a function attribute: this seed forwards already
+        mod.seed = seed  # type: ignore[attr-defined]  # mod is random or numpy.random, imported by name
 
 
 # Module-level names unittest and pytest (7.x, with its nose plugin) call by themselves, with no

@@ -5,12 +5,16 @@ replaced. Standard library only."""
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import os
 import stat
+import struct
 
 import pid1
 
 WIPE_DIRS = ("/work", "/tmp", "/dev/shm", "/dev/mqueue")
+FS_IOC_GETFLAGS, FS_IOC_SETFLAGS = 0x80086601, 0x40086602  # linux/fs.h (_IOR/_IOW 'f' 1 and 2, long)
+FRESH_FLAGS: dict[str, int | None] = {}  # each kept root's inode flags as the box started (note_fresh_flags)
 
 
 def restore_modes(cwd: str) -> None:
@@ -192,9 +196,45 @@ def clear_root_attrs(path: str) -> list[str]:
             os.utime(path, follow_symlinks=False)
         except OSError:
             pass
-        return [f"{path}: xattr {name}" for name in os.listxattr(path, follow_symlinks=False)]
+        left = [f"{path}: xattr {name}" for name in os.listxattr(path, follow_symlinks=False)]
     except OSError:  # no xattr support there: nothing could be left on it
+        left = []
+    return left + restore_flags(path)
+
+
+def inode_flags(path: str, new: int | None = None) -> int | None:
+    """A directory's inode flags (FS_IOC_GETFLAGS), set to `new` first when given (FS_IOC_SETFLAGS);
+    None where its filesystem has none (gVisor's tmpfs, mqueue: ENOTTY) or it cannot be opened."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        if new is not None:
+            fcntl.ioctl(fd, FS_IOC_SETFLAGS, struct.pack("i", new))
+        return int(struct.unpack("i", fcntl.ioctl(fd, FS_IOC_GETFLAGS, struct.pack("i", 0)))[0])
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def note_fresh_flags() -> None:
+    """Read each kept root's inode flags once, at the box's start, before any program runs: the value
+    every reset restores (restore_flags)."""
+    FRESH_FLAGS.update({d: inode_flags(d) for d in WIPE_DIRS})
+
+
+def restore_flags(path: str) -> list[str]:
+    """Give a kept root back its fresh inode flags: its owner (the program, for /work) may set
+    FS_NODUMP_FL and FS_NOATIME_FL without a capability (tmpfs since Linux 6.0), bits the next job
+    would read (red team of issue 30). Returns the flags still not fresh: the box is then replaced."""
+    fresh, now = FRESH_FLAGS.get(path), inode_flags(path)
+    if now == fresh:
         return []
+    if fresh is not None and inode_flags(path, fresh) == fresh:
+        return []
+    return [f"{path}: inode flags {now if now is None else hex(now)}, fresh {fresh if fresh is None else hex(fresh)}"]
 
 
 NET_TABLES = ("unix", "tcp", "tcp6", "udp", "udp6", "raw", "raw6")  # /proc/net/*: what a socket bound

@@ -255,6 +255,22 @@ def kill_quietly(pid: int) -> None:
         pass
 
 
+def kill_as(uid: int) -> None:
+    """SIGKILL every process whose real or saved uid is `uid`: kill(-1) with our real uid set to it for
+    the call (kill(2) lets a process signal another when its real or effective uid is the other's real
+    or saved uid), then our own real uid back. The runner's kill_sparing (job_protocol.py) and a judge's
+    kill_program (judge.py) end the program's processes this way, never the warm interpreter's two, whose
+    real and saved uid are the judge's. None left (ESRCH) is no error."""
+    own = os.getuid()
+    os.setresuid(uid, -1, -1)
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except OSError:
+        pass
+    finally:
+        os.setresuid(own, -1, -1)
+
+
 def kill_group(pid: int) -> None:
     for target in (-pid, pid):
         kill_quietly(target)

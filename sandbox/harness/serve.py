@@ -94,13 +94,13 @@ def main(in_fd: int, out_fd: int) -> None:
         with open("prog.py", "rb") as f:
             code = compile(f.read(), "prog.py", "exec")
         mod = types.ModuleType("solution")  # a real module: dataclasses, pickle, typing look it up
-        mod.__file__, mod.__builtins__ = "prog.py", builtins
+        mod.__file__, mod.__builtins__ = "prog.py", builtins  # type: ignore[attr-defined]  # as CPython sets a module's
         sys.modules["solution"] = mod
         g = mod.__dict__
         wire.CLASSES = g  # where a tests' object finds its class (wire.test_object)
         sys.argv = ["prog.py"]
         exec(code, g)  # noqa: S102 - the program, in its own process
-        hello = {"names": describe(g)}
+        hello: dict[str, object] = {"names": describe(g)}
     except BaseException:  # noqa: BLE001 - SystemExit included: the program ended before its tests
         hello = {"load_error": traceback.format_exc()[-4000:]}
     sys.stdout.flush()

@@ -52,7 +52,7 @@ def run_cell(ns: dict, code: str, name: str, value_max: int) -> dict:
         tree = ast.parse(code, name, "exec")
         last = None
         if tree.body and isinstance(tree.body[-1], ast.Expr):
-            last = ast.Expression(tree.body.pop().value)
+            last = ast.Expression(tree.body.pop().value)  # type: ignore[attr-defined]  # an ast.Expr: checked above
         exec(compile(tree, name, "exec"), ns)
         value = eval(compile(last, name, "eval"), ns) if last is not None else None
         if value is None:

@@ -97,6 +97,7 @@ class Checker:
         self.sock: socket.socket | None = None
         self.pid = 0
         self.sched: tuple = ()
+        self.growth_kb = 0  # what its last check found it had grown since its start (serve_checks)
 
     def spared(self) -> set[int]:
         return {self.pid} if self.pid else set()
@@ -126,7 +127,7 @@ class Checker:
             finally:
                 os._exit(0)
         b.close()
-        self.sock, self.pid, self.sched = a, pid, pid1.sched_state(pid)
+        self.sock, self.pid, self.sched, self.growth_kb = a, pid, pid1.sched_state(pid), 0
 
     def check(self, fd: int, name: str) -> dict | None:
         """The check of the program at fd; None where there is no checker (the caller forks)."""
@@ -142,7 +143,8 @@ class Checker:
         except (OSError, ValueError):  # it died or hung on this program's parse: the program's doing
             self.drop()
             return {"ok": False, "error_text": "the syntax check did not finish (out of memory or time)"}
-        if answer.pop("grown", False):
+        self.growth_kb = int(answer.pop("growth_kb", 0))
+        if self.growth_kb > CHECKER_GROWTH_KB:
             self.drop()
         return answer
 
@@ -181,8 +183,9 @@ class Checker:
 
 def serve_checks(sock: socket.socket) -> None:
     """The syntax checker's loop (Checker): a program's file fd in, the check's answer out, with
-    "grown" when this process should be replaced after it. Returns when the runner is gone."""
-    start_kb = pid1.rss_kb()
+    how much this process has grown since its start (Checker.check replaces it past
+    CHECKER_GROWTH_KB). Returns when the runner is gone."""
+    start_kb = _settled_kb()
     while True:
         try:
             msg, fds, _, _ = socket.recv_fds(sock, 256, 1)
@@ -190,15 +193,43 @@ def serve_checks(sock: socket.socket) -> None:
             return
         if not msg:
             return
-        try:
-            src = os.pread(fds[0], SOURCE_MAX, 0) if fds else b""
-        except OSError:
-            src = b""
+        src = _read_source(fds[0]) if fds else b""
         for fd in fds:
             os.close(fd)
         answer = _compile_check(src, msg.decode(errors="replace"))
-        answer["grown"] = pid1.rss_kb() - start_kb > CHECKER_GROWTH_KB
+        answer["growth_kb"] = pid1.rss_kb() - start_kb
         sock.send(json.dumps(answer).encode())
+
+
+def _settled_kb() -> int:
+    """The checker's resident memory once a check's own code has run: the baseline its growth
+    (CHECKER_GROWTH_KB) is counted from. A forked process does not have its memory yet: gVisor's
+    fork copies only private pages, and a page first touched after it (the interpreter's code,
+    a heap page the runner had freed, the read buffer) comes back with up to 2 MiB around it (the
+    Sentry's privateAllocUnit); glibc's first 1 MiB read buffer (SOURCE_MAX) moves its mmap
+    threshold, so the next stays in the heap. Counted from a baseline read before that, a checker
+    restarted by the runner was "grown" by 3.7-4.5 MB after a one-line program's check and replaced
+    after every check (tests/test_sandbox_round_trips.py). So it first checks a file as a program's:
+    this module's own source (read as a program's is), then an error (traceback's import)."""
+    try:
+        fd = os.open(__file__, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:  # never: the runner imported it from there (and a wrong baseline fails no check)
+        src = b"pass\n"
+    else:
+        src = _read_source(fd)
+        os.close(fd)
+    for code in (src, b"(\n"):
+        json.dumps(_compile_check(code, "<settle>"))
+        pid1.rss_kb()
+    return pid1.rss_kb()
+
+
+def _read_source(fd: int) -> bytes:
+    """A program's source, at most SOURCE_MAX bytes (b"" where it cannot be read)."""
+    try:
+        return os.pread(fd, SOURCE_MAX, 0)
+    except OSError:
+        return b""
 
 
 CHECKER = Checker()

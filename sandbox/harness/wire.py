@@ -27,6 +27,10 @@ import os
 import struct
 import sys
 
+TYPE_CHECKING = False  # typing is not imported at run time: this module loads in the program's process too
+if TYPE_CHECKING:
+    from typing import Any
+
 MAX_DEPTH = 100
 MAX_VALUES = 1_000_000
 MAX_FRAME = 64 << 20
@@ -39,7 +43,7 @@ SEQS = (("l", list, list.__iter__), ("t", tuple, tuple.__iter__), ("S", set, set
         ("F", frozenset, frozenset.__iter__))
 BUILD = {"l": list, "t": tuple, "S": set, "F": frozenset}
 # defaultdict factories that cross (by name): a program's lambda would have to run in the judge
-FACTORIES = {f.__name__: f for f in (int, float, str, list, dict, set, tuple, bool)}
+FACTORIES: dict[str | None, type] = {f.__name__: f for f in (int, float, str, list, dict, set, tuple, bool)}  # looked up by a name or None
 ARRAY_CODES = frozenset("bBuhHiIlLqQfd")  # array.array's typecodes
 # Set by the judge (judge.py): modules whose classes are the tests' own, so their instances may
 # cross to the program by attributes. Empty in the program's process: its objects never cross.
@@ -56,11 +60,12 @@ class WireError(BaseException):
     own exception."""
 
 
-def encode(x: object, depth: int = 0, left: list[int] | None = None) -> list:  # noqa: C901 - the allowlist of what crosses the judge boundary, audited in one place
+def encode(x: Any, depth: int = 0, left: list[int] | None = None) -> list:  # noqa: C901 - the allowlist of what crosses the judge boundary, audited in one place
     """x as tagged JSON-ready lists. Subclasses of int, float, str, bytes, list, tuple, set,
     frozenset and dict are read from the builtin storage (int.__int__, list.__iter__, dict.items),
     so Counter, namedtuple or IntEnum cross as their content and none of their methods runs.
-    Raises TypeError for anything else."""
+    Raises TypeError for anything else. (x is Any to mypy: the branches test type(x) with issubclass,
+    never isinstance, which a program's class can fake through __class__; mypy does not narrow x from that.)"""
     left = [MAX_VALUES] if left is None else left
     left[0] -= 1
     if left[0] < 0 or depth > MAX_DEPTH:
@@ -205,6 +210,7 @@ def decode(v: object, depth: int = 0, left: list[int] | None = None) -> object: 
         if tag in BUILD:
             return BUILD[tag](decode(e, depth + 1, left) for e in _items(v[1]))
         if tag in ("d", "ctr", "od", "dd"):
+            out: dict[object, object]
             if tag == "dd":
                 if v[1] is not None and v[1] not in FACTORIES:
                     raise WireError("malformed defaultdict")
@@ -222,13 +228,13 @@ def decode(v: object, depth: int = 0, left: list[int] | None = None) -> object: 
             return collections.deque((decode(e, depth + 1, left) for e in _items(v[2])), v[1])
         if tag == "obj":
             attrs = decode(["d", v[2]], depth, left)
-            return test_object(v[1], attrs)
+            return test_object(v[1], attrs)  # type: ignore[arg-type]  # a "d" list decodes to a dict
         if tag == "arr":
             if v[1] not in ARRAY_CODES:
                 raise WireError("malformed array.array")
-            out = array.array(v[1])
-            out.frombytes(base64.b64decode(_text(v[2]), validate=True))  # ValueError: not whole items
-            return out
+            arr = array.array(v[1])
+            arr.frombytes(base64.b64decode(_text(v[2]), validate=True))  # ValueError: not whole items
+            return arr
         if tag == "frac":
             if max(len(_text(v[1]).lstrip("-")), len(_text(v[2]).lstrip("-"))) > MAX_FRACTION_BITS // 4:
                 raise WireError("malformed value: a Fraction's parts over the size limit")
@@ -236,11 +242,11 @@ def decode(v: object, depth: int = 0, left: list[int] | None = None) -> object: 
         if tag == "dec":
             return decimal.Decimal(_text(v[1]))
         if tag == "dt":
-            return datetime.datetime(*ints(v[1], 7), tzinfo=tz_of(v[3]), fold=v[2])
+            return datetime.datetime(*ints(v[1], 7), tzinfo=tz_of(v[3]), fold=v[2])  # type: ignore[misc, arg-type]  # 7 ints: mypy cannot count a list
         if tag == "date":
             return datetime.date(*ints(v[1], 3))
         if tag == "time":
-            return datetime.time(*ints(v[1], 4), tzinfo=tz_of(v[3]), fold=v[2])
+            return datetime.time(*ints(v[1], 4), tzinfo=tz_of(v[3]), fold=v[2])  # type: ignore[misc, arg-type]  # 4 ints: mypy cannot count a list
         if tag == "td":
             return datetime.timedelta(*ints(v[1], 3))
         if tag in RICH_TAGS:

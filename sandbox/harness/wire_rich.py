@@ -17,6 +17,7 @@ import math
 import re
 
 import types
+from typing import Any  # numpy has imported typing already: this module loads only when a numpy value crosses
 
 import numpy as np
 
@@ -43,8 +44,9 @@ def cannot(x: object, what: str = "") -> TypeError:
 
 # ---------------------------------------------------------------- encode (either side)
 
-def encode(x: object, depth: int, left: list[int]) -> list:
-    """A numpy or pandas value as tagged lists; TypeError for any other (its type named)."""
+def encode(x: Any, depth: int, left: list[int]) -> list:
+    """A numpy or pandas value as tagged lists; TypeError for any other (its type named). (x is Any
+    to mypy: pandas is untyped here, so `type(x) is pd.DataFrame` narrows nothing.)"""
     t = type(x)
     if t is np.ndarray:
         return array(x, depth, left)

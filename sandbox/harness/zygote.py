@@ -367,11 +367,11 @@ def std_streams() -> None:
         buf = io.BufferedReader(raw) if fd == 0 else io.BufferedWriter(raw)
         text = io.TextIOWrapper(buf, encoding="utf-8", errors="backslashreplace" if fd == 2 else "surrogateescape",
                                 newline="\n", line_buffering=fd == 2)
-        text.mode = "r" if fd == 0 else "w"
+        text.mode = "r" if fd == 0 else "w"  # type: ignore[misc]  # writable on TextIOWrapper, as CPython's create_stdio sets it
         streams.append(text)
     KEEP_ALIVE.extend((sys.stdin, sys.stdout, sys.stderr, sys.__stdin__, sys.__stdout__, sys.__stderr__))
     sys.stdin, sys.stdout, sys.stderr = streams
-    sys.__stdin__, sys.__stdout__, sys.__stderr__ = streams
+    sys.__stdin__, sys.__stdout__, sys.__stderr__ = streams  # type: ignore[misc]  # Final in typeshed; a fresh interpreter's are these
 
 
 KEEP_ALIVE: list = []  # the zygote's own std stream objects: never finalized in a forked process
@@ -454,7 +454,7 @@ def dumpable() -> None:
 def stack_depth() -> int:
     """Frames below the caller's, the caller's included."""
     depth = 0
-    frame = sys._getframe(1)
+    frame: types.FrameType | None = sys._getframe(1)
     while frame is not None:
         depth += 1
         frame = frame.f_back

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..checks import _THINK_END, _opening_fence, strip_end_tokens
+from ..checks import _THINK_END, Fenced, opening_fence, scan_fences, strip_end_tokens
 
 PATCH_MAX = 1 << 20  # bytes of diff text read from one completion
 DIFF_TAGS = ("diff", "patch", "udiff")
@@ -55,44 +55,25 @@ class Patch:
 # ----------------------------------------------------------------------------- finding the diff
 def _diff_blocks(text: str) -> tuple[list[str], bool]:
     """The bodies of the fenced blocks tagged diff/patch (or untagged and starting like a diff), and
-    whether one is unterminated. Fences count in column 0 only (`_opening_at_column_0`): a context
+    whether one is unterminated. Fences count in column 0 only (scan_fences' column_0): a context
     line of a Markdown file is a space and a fence, which must not end or start a block."""
     lines = text.split("\n")
     bodies: list[str] = []
-    i = 0
-    while i < len(lines):
-        opening = _opening_at_column_0(lines[i])
-        if opening is None:
-            if lines[i].startswith("diff --git ") or (lines[i].startswith("--- ") and lines[i + 1:i + 2] != [] and lines[i + 1].startswith("+++ ")):
+    for block in scan_fences(lines, column_0=True):
+        if not isinstance(block, Fenced):
+            if lines[block].startswith("diff --git ") or (lines[block].startswith("--- ") and lines[block + 1:block + 2] != []
+                                                          and lines[block + 1].startswith("+++ ")):
                 bodies.append(_BARE)  # a diff outside every fence: counted, so one beside a block is two
-            i += 1
             continue
-        fence, info = opening
-        tag = info.split()[0].strip("{}.").lower() if info else ""
-        j = i + 1
-        while j < len(lines) and not _closes_at_column_0(lines[j], fence):
-            j += 1
-        body = "".join(line + "\n" for line in lines[i + 1:j])
-        if tag in DIFF_TAGS or (not tag and _HEADER.match(body)):
-            if j == len(lines):
+        body = "".join(line + "\n" for line in block.lines)
+        if block.tag in DIFF_TAGS or (not block.tag and _HEADER.match(body)):
+            if not block.closed:
                 return bodies + [body], True
             bodies.append(body)
-        i = j + 1
     return bodies, False
 
 
 _BARE = "\0bare"  # _diff_blocks' mark of a diff header outside every fence
-
-
-def _opening_at_column_0(line: str) -> tuple[str, str] | None:
-    """A fence that opens in column 0: a diff's own lines start with a space, `+` or `-`, so a fence
-    of a Markdown file inside a hunk is never one."""
-    return _opening_fence(line) if line[:1] in ("`", "~") else None
-
-
-def _closes_at_column_0(line: str, fence: str) -> bool:
-    stripped = line.rstrip(" \t")
-    return len(stripped) >= len(fence) and stripped == fence[0] * len(stripped)
 
 
 def _find_diff(completion: str) -> tuple[str, bool]:
@@ -114,7 +95,7 @@ def _find_diff(completion: str) -> tuple[str, bool]:
     if "```" in text or "~~~" in text:
         # A fence of another language beside a bare diff: which one is the answer is a guess.
         for line in text.split("\n"):
-            if _opening_at_column_0(line) is not None:
+            if opening_fence(line, column_0=True) is not None:
                 raise PatchError("no ```diff block found; put the patch in one ```diff fenced block")
     lines = text.split("\n")
     start = next((k for k, line in enumerate(lines) if line.startswith(("diff --git ", "--- "))), None)

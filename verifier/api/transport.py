@@ -32,7 +32,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from sandbox.contract import CodeTask, Task, TaskError, parse_tasks
+from sandbox.contract import CALL_TEST_KEYS, CodeTask, Task, TaskError, parse_tasks
 from sandbox.keys import reuse_key
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
@@ -69,7 +69,9 @@ class HttpError(Exception):
 
 
 def check_task_keys(task: Any, where: str) -> None:
-    """A typo'd key (``glod``) would otherwise grade against an empty gold: refuse it, naming it."""
+    """A typo'd key (``glod``) would otherwise grade against an empty gold: refuse it, naming it exactly
+    (``tasks[0].glod``, ``tasks[0].call_tests[1].expectd``). The contract's own check (parse_tasks) then
+    names only the object that holds it, listing every unknown key."""
     if not isinstance(task, Mapping):
         return  # parse_task names the type error
     kind = task.get("kind")
@@ -79,11 +81,14 @@ def check_task_keys(task: Any, where: str) -> None:
     for key in task:
         if key not in allowed:
             raise TaskError(f"{where}.{key}", f"unknown field for a {task['kind']} task")
-    if task["kind"] == "code" and isinstance(task.get("tests"), list):
-        for j, test in enumerate(task["tests"]):
-            for key in test if isinstance(test, Mapping) else ():
-                if key not in TEST_KEYS:
-                    raise TaskError(f"{where}.tests[{j}].{key}", "unknown field of a test")
+    if task["kind"] != "code":
+        return
+    for name, keys, what in (("tests", TEST_KEYS, "a test"), ("call_tests", CALL_TEST_KEYS, "a call test")):
+        items = task.get(name)
+        for j, item in enumerate(items if isinstance(items, list) else ()):
+            for key in item if isinstance(item, Mapping) else ():
+                if key not in keys:
+                    raise TaskError(f"{where}.{name}[{j}].{key}", f"unknown field of {what}")
 
 
 class HttpTransport:

@@ -14,7 +14,7 @@ import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sandbox.checks import _fenced_blocks, extract_code
+from sandbox.checks import extract_code, fenced_blocks
 from sandbox.languages import alias_map
 
 # Names LiveCodeBench's and APPS's graders import before running a program, stdin or call-based
@@ -83,7 +83,7 @@ def language_of(row: Mapping[str, Any], completion: str, default: str = "python"
     stated = row.get("language")
     if isinstance(stated, str) and stated.strip().lower() in aliases:
         return aliases[stated.strip().lower()]
-    blocks = _fenced_blocks(completion)
+    blocks = fenced_blocks(completion)
     if blocks and blocks[-1][0] in aliases:
         return aliases[blocks[-1][0]]
     return default

@@ -35,8 +35,9 @@ Extraction (`extract.py`):
 - strict: the answer is the content of the LAST `\\boxed{...}` / `\\fbox{...}` (balanced-brace
   scan). If the last box is never closed the trace was truncated: no_answer. Several boxes come
   back as source "boxed:several": a one-part gold reads the last one; a gold of several parts (a
-  tuple or set) may read all of them as one answer (`grade.py`). The text after the LAST
-  final-answer anchor ("Final Answer", "Answer:", "The answer is", "####", case-insensitive; and
+  tuple or set) may read all of them as one answer (`grade.py`). Boxes that the last box's sentence
+  states together (`\\boxed{4} and \\boxed{3}`) come back as "boxed:list": only their list is read.
+  The text after the LAST final-answer anchor ("Final Answer", "Answer:", "The answer is", "####", case-insensitive; and
   MGSM's anchors in 10 other languages, `extract.ANCHORS`: "答案是", "Die Antwort lautet", ...) up to
   the end of that line or sentence, or the math segment (`$...$`, `\\(...\\)`, `\\[...\\]`) that
   follows it, is the answer when there is no box, or when it comes after the last box and states

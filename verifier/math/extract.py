@@ -17,7 +17,7 @@ from sandbox.contract import PROFILES
 
 from .choices import read_choice
 from .grammar import MAX_CHARS as GRAMMAR_MAX_CHARS
-from .grammar import after_value, anchor_lead, attached_phrase, box_lead, closes, read_sentence
+from .grammar import after_value, anchor_lead, attached_phrase, box_clause, box_lead, closes, read_sentence, sentence_adverbs
 from .grammar import read as read_stated
 from .limits import DEFAULT_LIMITS, MathLimits
 from .unicode_math import to_ascii_math
@@ -35,11 +35,14 @@ class Extraction(NamedTuple):
     """The raw answer string (LaTeX or plain); for multiple choice the choice letter; for several
     boxes `\\boxed{a}, \\boxed{b}` (see `box_parts`). None: no answer."""
     source: str
-    """"boxed" | "boxed:several" | "anchor" | "last" | "choice" (a multiple-choice letter) | "none"."""
+    """"boxed" | "boxed:several" | "boxed:list" | "anchor" | "last" | "choice" (a multiple-choice letter) | "none"."""
 
 
 NO_ANSWER = Extraction(None, "none")
 SEVERAL_BOXES = "boxed:several"
+LISTED_BOXES = "boxed:list"
+"""Several boxes that one sentence states (`\\boxed{4} and \\boxed{3}`): one answer, their list, never
+one of them (docs/math.md "Answer grammar", several boxes)."""
 
 ANCHORS: tuple[tuple[str, str], ...] = (
     (r"####|\b(?:final\s+answer|answer(?:\*\*)?\s*:|answer\s+is\b)",
@@ -116,9 +119,11 @@ def extract_with_limits(
         return Extraction(anchored, "anchor") if closes(after_anchor) else NO_ANSWER
     if boxes and boxes[0][1] is None:
         return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
-    if boxes and not _stated_box(region, boxes, limits):
-        return NO_ANSWER  # `-\\boxed{6}`, `not \\boxed{6}`, `\\frac{1}{\\boxed{6}}` (grammar.box_lead)
-    parts = _joinable([content for _, content in boxes if content], limits)
+    stated = _stated_parts(region, boxes, limits) if boxes else []
+    if stated is None:
+        return NO_ANSWER  # `-\\boxed{6}`, `not \\boxed{6}`, `I doubt it is \\boxed{6}` (grammar.box_lead, box_clause)
+    listed = len(stated) > 1
+    parts = stated if listed else _joinable([content for _, content in boxes if content], limits)
     last = boxes[0][1] if boxes else None
     attached = _attached_after_box(region, boxes[0][0], limits) if parts and last and len(last) <= limits.max_answer_chars else ""
     if parts and last and len(last) <= limits.max_answer_chars and not closes(_after_box(region, boxes[0][0], attached, limits)):
@@ -128,7 +133,7 @@ def extract_with_limits(
     elif attached and not after_value(attached):
         parts[-1] = f"{parts[-1]} {attached}"  # `\\boxed{6} thousand`: the parser refuses it
     if len(parts) > 1:
-        return Extraction(", ".join(f"\\boxed{{{part}}}" for part in parts), SEVERAL_BOXES)
+        return Extraction(", ".join(f"\\boxed{{{part}}}" for part in parts), LISTED_BOXES if listed else SEVERAL_BOXES)
     if parts:
         return Extraction(parts[0], "boxed")
     return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
@@ -140,8 +145,9 @@ _GROUP_SEPARATOR_RE = re.compile(
 _ANCHOR_END_RE = re.compile(r"[\s*:$]*$")
 
 
-def _stated_box(region: str, boxes: list[tuple[int, str | None]], limits: MathLimits) -> bool:
-    """Whether the last box stands as a stated answer, not inside something larger (`grammar.box_lead`,
+def _stated_group(region: str, boxes: list[tuple[int, str | None]], limits: MathLimits) -> int | None:
+    """Where the list of boxes the last box ends starts (the last box's own start when it ends none),
+    when it stands as a stated answer, not inside something larger; else None (`grammar.box_lead`,
     docs/math.md "Answer grammar"): its lead, or the lead of the first box of a list of boxes it ends
     (`\\boxed{1}, \\boxed{2}`), passes the grammar, or an answer anchor ends right before it."""
     ends = {}
@@ -160,8 +166,105 @@ def _stated_box(region: str, boxes: list[tuple[int, str | None]], limits: MathLi
             break
         start = ends[end]
     prefix = region[max(start - 200, 0): start]
-    if box_lead(prefix):
-        return True
+    return start if box_lead(prefix) or _anchor_ends_at(prefix) else None
+
+
+_BOX_CLAUSE_BREAK_RE = re.compile(
+    r"\n|(?<!\.)[.!?](?=\s)|[。！？：；]|[,，;:](?!\d)|\\\[|\\\]|\$\$|\\(?:begin|end)\s*\{[A-Za-z*]+\}|\\\\")
+"""Where a box's clause starts: after a line break, a sentence end, a comma, semicolon or colon (a
+label's), or a display's start or end (`\\[`, `$$`, `\\begin{align*}`, a row's `\\\\`): as for an anchor,
+a clause before a comma is not read, but a box alone after a comma is read with the clause before it
+(`If n is odd, \\boxed{6}`)."""
+_BOX_SENTENCE_BREAK_RE = re.compile(
+    r"\n|(?<!\.)[.!?](?=\s)|[。！？]|\\\]|\$\$|\\(?:begin|end)\s*\{[A-Za-z*]+\}|\\\\")
+"""Where a box's sentence starts: after a line break, a sentence end, or a display's end or row
+(`\\]`, `$$`, `\\end{align*}`, `\\\\`). Every box of the last box's sentence is part of one answer."""
+_BOX_JOINER_RE = re.compile(r"(?:\s|\$|\\q?quad\b|\\[,;]|[,;]|\\text\s*\{\s*and\s*\}|\band\b)*")
+
+
+def _stated_parts(region: str, boxes: list[tuple[int, str | None]], limits: MathLimits) -> list[str] | None:
+    """The contents of the boxes the last box's sentence states, in order (one, or a list), or None
+    when that sentence states no answer (docs/math.md "Answer grammar", before a box): the mark or
+    word right before each box passes `grammar.box_lead`, and the words of its sentence that lead to
+    it pass `grammar.box_clause` (the first box's back to the sentence start or an anchor's end; a
+    later box's back to the box before it, after a joiner: `x is \\boxed{1}, y is \\boxed{2}`)."""
+    first = _stated_group(region, boxes, limits)
+    if first is None:
+        return None
+    cmd = next(c for c in _BOX_COMMANDS if region.startswith(c, boxes[0][0]))
+    last_end = _box_span(region, boxes[0][0] + len(cmd), limits)[1]
+    begin = _box_sentence_start(region, first)
+    spans = [(begin + a, begin + b, content) for a, b, content in box_spans(region[begin: boxes[0][0]])]
+    spans.append((boxes[0][0], last_end, boxes[0][1] or ""))
+    clause_at = _clause_start(region, spans[0][0])
+    if not _first_clause(region, clause_at, spans[0][0]) or not sentence_adverbs(region[begin:clause_at]):
+        return None  # `Probably, the value is \\boxed{6}`: a one-word clause before it must conclude
+    for (_, end, _), (start, _, _) in zip(spans, spans[1:]):
+        between = region[end:start]
+        if _GROUP_SEPARATOR_RE.fullmatch(between.lstrip(" \t$")):
+            continue  # `\\boxed{1}, \\boxed{2}`, `\\quad \\text{and} \\quad`: one list
+        clause = between[_BOX_JOINER_RE.match(between).end():]  # type: ignore[union-attr]
+        if clause.strip() and not (box_lead(region[max(start - 200, 0): start]) and box_clause(clause)):
+            return None  # a joiner alone (`, `, ` and `) leaves nothing to read
+    return [content for _, _, content in spans]
+
+
+def _clause_start(region: str, start: int) -> int:
+    """Where the clause of the box at `start` starts (`_BOX_CLAUSE_BREAK_RE`): when only markup
+    stands between a comma and the box, the clause before the comma."""
+    floor = max(start - GRAMMAR_MAX_CHARS, 0)
+    breaks = list(_BOX_CLAUSE_BREAK_RE.finditer(_boxes_masked(region, floor, start)))
+    if not breaks:
+        return floor
+    last = breaks[-1]
+    if last.group() in ",，" and not _PROSE_RE.search(region[floor + last.end():start]):
+        return floor + breaks[-2].end() if len(breaks) > 1 else floor  # `If n is odd, \\boxed{6}`: that clause's value
+    return floor + last.end()
+
+
+def _box_sentence_start(region: str, start: int) -> int:
+    """Where the sentence of the box at `start` starts (`_BOX_SENTENCE_BREAK_RE`)."""
+    floor = max(start - GRAMMAR_MAX_CHARS, 0)
+    brk = None
+    for brk in _BOX_SENTENCE_BREAK_RE.finditer(_boxes_masked(region, floor, start)):
+        pass
+    return floor + brk.end() if brk else floor
+
+
+def _boxes_masked(region: str, floor: int, start: int) -> str:
+    """`region[floor:start]` with its boxes blanked out: a comma or period inside an earlier box is no
+    break. Bounded by the window, whatever the completion's length."""
+    window = region[floor:start]
+    for a, b, _ in box_spans(window):
+        window = window[:a] + "x" * (b - a) + window[b:]
+    return window
+
+
+_PROSE_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}|\\text")
+
+
+def _first_clause(region: str, begin: int, start: int) -> bool:
+    """Whether the words from the sentence start `begin` to the box at `start` state it: with an
+    answer anchor among them, the words before the anchor lead to it (`grammar.anchor_lead`, as for
+    an anchored answer) and those after it pass `grammar.box_clause`; else all of them do."""
+    if not box_lead(region[max(start - 200, 0): start]) and not _anchor_ends_at(region[max(start - 200, 0): start]):
+        return False
+    clause = region[begin:start]
+    anchor = None
+    for anchor in _ANCHOR_RE.finditer(clause):
+        pass
+    if anchor is None:
+        return box_clause(clause)
+    if anchor.group()[:1].isascii() and anchor.group()[:1].isalpha() and not anchor_lead(
+            clause[_sentence_start(clause, anchor.start()): anchor.start()]):
+        return False
+    rest = clause[anchor.end():]
+    lead = _ANCHOR_LEAD_RE.match(rest)
+    return box_clause(rest[lead.end() if lead else 0:])
+
+
+def _anchor_ends_at(prefix: str) -> bool:
+    """Whether an answer anchor ends right before a box (`The answer is: **\\boxed{6}**`)."""
     tail = prefix[: _ANCHOR_END_RE.search(prefix).start()]  # type: ignore[union-attr]
     return any(m.end() == len(tail) for m in _ANCHOR_RE.finditer(tail[-60:]))
 
@@ -550,8 +653,9 @@ def _extract_choice(region: str, profile: str, choices: Sequence[str], limits: M
         attached = _attached_after_box(region, start, limits)
         stated = f"{found} {attached}" if attached else found
         letter = _boxed_letter(found, attached, choices)
-        if letter is not None and not _stated_box(region, last_boxes(region, limits, most=1), limits):
-            return NO_ANSWER  # `not \\boxed{B}`, `\\boxed{B} or \\boxed{C}`, `\\boxed{B}, \\boxed{C}` (grammar.box_lead)
+        parts = _stated_parts(region, last_boxes(region, limits, most=1), limits) if letter is not None else None
+        if letter is not None and (parts is None or len(parts) > 1):
+            return NO_ANSWER  # `not \\boxed{B}`, `\\boxed{B} or \\boxed{C}`, `\\boxed{B}, \\boxed{C}`, `I doubt it is \\boxed{B}`
         if letter is None:  # `\\boxed{\\text{...}}. Answer: C`: the anchor's sentence is the last
             letter = _letter_after_box(region, choices, limits)
             return (Extraction(letter, "choice") if letter else Extraction(stated, "boxed")) if closes(

@@ -21,7 +21,7 @@ from sandbox.keys import reuse_key
 
 from .choices import letters, read_choice
 from .compare import equivalent, has_no_value, lone_variable
-from .extract import SEVERAL_BOXES, Extraction, box_parts, extract_answer
+from .extract import LISTED_BOXES, SEVERAL_BOXES, Extraction, box_parts, extract_answer
 from .fast import grade_simple
 from .limits import DEFAULT_LIMITS
 from .parsing import Parsed, clock_seconds, normalise, parse_gold, parse_prediction
@@ -69,7 +69,7 @@ def _grade_extracted(gold: str, extraction: Extraction, choices: Sequence[str] |
         return result("invalid_gold", f"gold not usable: {parsed_gold}", extraction)
     if extraction.text is None:
         return result("no_answer", "no final answer found (\\boxed{} or an answer anchor)", extraction)
-    if extraction.source == SEVERAL_BOXES:
+    if extraction.source in (SEVERAL_BOXES, LISTED_BOXES):
         return _grade_boxes(parsed_gold, extraction)
     return _grade_text(parsed_gold, extraction.text, extraction)
 
@@ -123,16 +123,20 @@ def _compare_text(gold: Parsed, answer: str, extraction: Extraction) -> dict[str
 def _grade_boxes(gold: Parsed, extraction: Extraction) -> dict[str, Any]:
     """Several boxes: the last one is the answer; when the gold has several parts (a tuple or set)
     and the last box alone is not it, all boxes together are read as one answer (docs/math.md "Math grading
-    rules"). A set holding the gold plus extras is wrong, so spraying boxes never pays."""
+    rules"). A set holding the gold plus extras is wrong, so spraying boxes never pays. Boxes that one
+    sentence states (`LISTED_BOXES`, `\\boxed{4} and \\boxed{3}`) are only ever read together: a second
+    value beside the gold's is no answer (docs/math.md "Answer grammar", several boxes)."""
     parts = box_parts(extraction.text or "")
     if not parts:
         return result("no_answer", "no final answer found", extraction)
+    listed = extraction.source == LISTED_BOXES  # one sentence states them all: never one of them alone
     last = _grade_text(gold, parts[-1], extraction)
-    if last["verdict"] in PASSING or len(parts) < 2:
+    if not listed and (last["verdict"] in PASSING or len(parts) < 2):
         return last
     kind = gold_parts_kind(gold)
     if kind is None:
-        return last
+        return result("incorrect", f"{len(parts)} boxes in one sentence state {len(parts)} values, the gold one",
+                      extraction) if listed else last
     joined = ", ".join(parts)
     union = f"({joined})" if kind == "tuple" else f"\\{{{joined}\\}}" if kind == "set" else joined
     graded = _grade_text(gold, union, extraction)

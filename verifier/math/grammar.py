@@ -246,10 +246,20 @@ def box_lead(prefix: str) -> bool:
     word = last.lower()
     if word == "of" and len(words) > 1 and words[-2].isalpha():
         return _has("noun", words[-2]) or _has("count", words[-2])  # `a quotient of \\boxed{204_5}`; not `half of`
+    if word in _AUXILIARIES:  # `will be`, `must be`, `has been`; not `could be`, `might be`, `may have been`
+        chain = [w.lower() for w in words[-3:-1]]
+        return bool(chain) and chain[-1] in _AUXILIARIES[word] and (
+            chain[-1] != "have" or len(chain) > 1 and chain[0] in _BEFORE_HAVE_BEEN)
     return (_has("verb", word) or _has("lead", word) or word in _BOX_LEAD_WORDS
             or any(last.endswith(w) for w in _BY_ROLE["cjk_subject"]))
 
 
+_AUXILIARIES = {"be": frozenset({"will", "to", "must", "shall"}), "been": frozenset({"has", "have", "had"})}
+_BEFORE_HAVE_BEEN = frozenset({"we", "they", "you", "will", "must"})
+"""What may stand before a bare `be` or `been` that leads to a box (`x will be \\boxed{6}`, `must be`, `turns
+out to be`, `has been`): auxiliaries that state; a modal that hedges (`could`, `might`, `may`, `would`,
+`should`) is none of them, so `the value could be \\boxed{6}` states no answer; a `have` before `been`
+follows a subject or a stating auxiliary (`we have been`, `will have been`), never a modal (`may have been`)."""
 _BOX_LEAD_WORDS = frozenset("accordingly conclusion summary short yields yielded yielding giving getting obtaining "
                             "worth".split())
 _PART_LABEL_RE = re.compile(r"\(?[a-z]{1,4}\)$")
@@ -911,3 +921,82 @@ def _unit(after: list[_Token], i: int) -> tuple[int, bool]:
     if j < len(after) and after[j].text.lower() in ("celsius", "fahrenheit", "kelvin"):
         j += 1
     return j - i, False
+
+
+_SEGMENT_OPEN_RE = re.compile(r"\\[\[(]")
+_SEGMENT_CLOSE_RE = re.compile(r"\\[\])]|\$\$")
+_CLAUSE_MARKUP_RE = re.compile(r"\*\*|__|(?<![\\\w])#+|\\(?:displaystyle|quad|qquad|[,;: !])")
+_TEXT_GROUP_RE = re.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox)\s*\{([^{}]{0,80})\}")
+_PROSE_WORD_RE = re.compile(r"(?<![\\A-Za-z])(?:[^\W\d_]{2,}|[IA])(?![A-Za-z])")
+_UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
+
+
+_CLAUSE_OPENERS = frozenset(
+    "checking making giving yielding leaving getting obtaining using applying plugging evaluating rounding "
+    "rounded expressed written converting now next again similarly clearly indeed".split())
+"""Participles that may open a box's clause besides LEXICON's "lead" group (`making for a total loss of
+\\boxed{28\\%}`, `Rounding, we get`), and adverbs that order the steps (`Now,`, `Next,`, `Clearly,`):
+each says how the value was found or stated, none hedges."""
+_STATING_VERBS = frozenset("see conclude compute calculate deduce derive arrive write know determine verify confirm yields yield "
+                           "evaluate simplify express".split())
+"""Verbs after a pronoun that open a box's clause besides LEXICON's "verb" group (`we see that`, `we
+conclude that`): each states a finding; `think`, `guess`, `doubt`, `believe`, modals are not among them."""
+_CLAUSE_WORD_RE = re.compile(r"\$[^$]*\$|[^\W\d_]+(?:'s|’s)?|\S")
+
+
+def sentence_adverbs(before: str) -> bool:
+    """Whether the sentence of a box, when it opens with a one-word clause before a comma (`before`:
+    the sentence up to the box's own clause), opens with a word that concludes, orders the steps or
+    says how the value was found (LEXICON's "lead", `_CLAUSE_OPENERS`, `ANCHOR_LEADS`: `So,`, `Hence,`,
+    `Now,`, `Checking,`): a one-word clause is a sentence adverb, and one
+    the grammar does not know (`Probably,`, `Hopefully,`, `Alternatively,`) may hedge the value
+    (docs/math.md "Answer grammar", before a box). Longer clauses are not read (`Since $a = 2$,`), nor
+    one-word clauses later in the sentence (a figure's code: `draw(arc(...),red,Arrow(6))`)."""
+    parts = re.split(r"[,，]", _CLAUSE_MARKUP_RE.sub(" ", before))
+    words = _LEAD_TOKEN_RE.findall(parts[0]) if len(parts) > 1 else []
+    if len(words) != 1 or not words[0].isalpha():
+        return True
+    word = words[0].lower()
+    return _has("lead", word) or word in _CLAUSE_OPENERS or word in ANCHOR_LEADS or word in _CORRECTIONS
+
+
+_CORRECTIONS = frozenset({"wait", "actually"})
+"""One-word clauses that open a corrected answer (`Wait, I made an error: \\boxed{5}`, `Actually, the
+answer is \\boxed{5}`): they withdraw what came before, and the box's own clause must still state it
+(`Wait, maybe \\boxed{6}` states nothing)."""
+
+
+def box_clause(clause: str) -> bool:
+    """Whether `clause`, the words of a box's clause that lead to it (back to the clause start, or to
+    the end of an answer anchor), open as a statement does (docs/math.md "Answer grammar", before a
+    box): after LEXICON's "lead" words (`So,`, `Hence`), the first word opens a subject (a determiner,
+    a preposition, a math name or segment, a name that owns or acts (`Paula's`, `Sam swam`), a participle
+    that states, an anchor's lead such as `Final`), or is a pronoun followed by a verb that states (LEXICON's "verb" group or
+    `_STATING_VERBS`: `we get`, `it is`, `there are`, `we see that`). `grammar.box_lead` reads the mark
+    or word right before the box; this reads how its clause opens: `I doubt it is \\boxed{6}`, `We
+    think it is \\boxed{6}`, `If n is odd, \\boxed{6}`, `Maybe \\boxed{6}` state no answer. The noun
+    phrase after a determiner (`the angle between the lines is`) names the question's quantity in
+    open-class words and is not read word by word. A clause of math alone (`x = `, `\\therefore`,
+    `&=`) has no words to read: `box_lead` decided it. Bounded: a clause over `MAX_CHARS` is refused."""
+    flat = _CLAUSE_MARKUP_RE.sub(" ", clause)
+    flat = _SEGMENT_CLOSE_RE.sub("$", _SEGMENT_OPEN_RE.sub("$", flat))
+    texts = " ".join(_TEXT_GROUP_RE.findall(flat))  # words in a `\\text{}`, in math or not
+    # the prose between math segments; the box's own open segment (`$x = \\boxed{6}$`) is math
+    outside = _UNESCAPED_DOLLAR_RE.split(_TEXT_GROUP_RE.sub(" ", flat))[::2]
+    words = re.sub(r"\\[A-Za-z]+", " ", " ".join(outside) + " " + texts)
+    if not _PROSE_WORD_RE.search(words):
+        return True
+    if len(flat) > MAX_CHARS:
+        return False
+    tokens = [t for t in _CLAUSE_WORD_RE.findall(_TEXT_GROUP_RE.sub(lambda m: " " + m.group(1) + " ", flat))
+              if t not in _LEAD_MARKS]
+    while tokens and _has("lead", tokens[0]):
+        tokens = tokens[1:]  # `So,`, `Hence`, `Adding,`
+    if not tokens or tokens[0].startswith("$") or len(tokens[0]) == 1 and tokens[0].isalpha() and tokens[0] not in "IiAa":
+        return True  # a math name or segment opens the subject (`$x$ is`, `n =`, `$f(3) =`)
+    word = tokens[0].lower()
+    if _has("pronoun", word) or tokens[0] == "I":  # `we get`, `it is`, `there are`; not `we doubt`, `I think`
+        return len(tokens) > 1 and (_has("verb", tokens[1]) or tokens[1].lower() in _STATING_VERBS)
+    if _is_name(tokens[0]):  # an owner (`Paula's investment is`) or an agent (`Sam swam`); not `Suppose the`
+        return tokens[0].endswith(("'s", "’s")) or len(tokens) > 1 and _has("verb", tokens[1])
+    return word in ANCHOR_LEADS or word in _CLAUSE_OPENERS or any(_has(role, word) for role in ("det", "prep"))
