@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build the service image (`make image`) where no image registry is reachable (DESIGN.md section 5).
-# The image grades code by itself, with no Docker daemon: runsc (Debian's package) and the
+# The image grades code by itself, with no Docker daemon: runsc and bubblewrap (Debian's packages) and the
 # sandboxes' root filesystems are inside, and it serves with the gVisor backend by default
 # (docs/deploy.md "Deploy"; deploy/k8s runs it in an unprivileged pod).
 #
@@ -10,7 +10,7 @@
 #   deploy/build_offline.sh --languages python,c # the sandboxes it carries (default: every language)
 #   deploy/build_offline.sh --source-hash        # print the hash of the sources an image is built from
 #
-# Steps: (1) debootstrap a minimal bookworm with python3, python3-venv, tini, runsc and CA
+# Steps: (1) debootstrap a minimal bookworm with python3, python3-venv, tini, runsc, bubblewrap and CA
 # certificates and `docker import` it as grpo-verifier-base:<hash of this recipe>, skipped when
 # that tag exists; (2) `verifier sandbox build` the languages' images (offline, instant when built)
 # and copy each one's filesystem into a layer of grpo-verifier-sandboxes:<hash> at
@@ -26,7 +26,7 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 SUITE="${DEBIAN_SUITE:-bookworm}"
 # The mirror: DEBIAN_MIRROR, else the machine's own apt source for the suite, else debootstrap's default.
 MIRROR="${DEBIAN_MIRROR:-$(SANDBOX_DEBIAN_MIRROR= python3 "$ROOT/sandbox/apt_sources.py" "$SUITE")}"
-PACKAGES="python3,python3-venv,tini,runsc,ca-certificates"
+PACKAGES="python3,python3-venv,tini,runsc,bubblewrap,ca-certificates"
 BASE=""
 TAG=""
 LANGS=""
@@ -63,7 +63,7 @@ mb() { docker image inspect "$1" --format '{{.Size}}' | awk '{ printf "%d", $1 /
 # (1) Base image from Debian packages, tagged by a hash of its recipe: an unchanged recipe is
 # never rebuilt.
 t0="$(now)"
-NETWORK=default  # a registry base may still need apt for tini and runsc
+NETWORK=default  # a registry base may still need apt for tini, runsc and bubblewrap
 if [ -z "$BASE" ]; then
     NETWORK=none
     recipe_hash="$(printf '%s|%s|%s|v1' "$SUITE" "$PACKAGES" "minbase" | sha256sum | cut -c1-12)"

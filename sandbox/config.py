@@ -13,6 +13,7 @@ NATIVE_KERNEL = ("docker", "userns")  # programs run on the host's kernel: its f
 CALL_CACHE_MAX_MB = 256  # the runner's own bound on what it keeps (sandbox/harness/job_protocol.py STASH_MAX)
 WARM_FORK = ("auto", "on", "off")
 GVISOR_PLATFORMS = ("auto", "systrap", "ptrace", "kvm")  # sandbox/runsc.py choose
+USERNS_MODES = ("auto", "uids", "landlock")  # sandbox/userns.py choose_mode
 HOST_THREADS = 1024  # host_threads_per_sandbox: 14 sandboxes (2 per language) x 1024 under a pid_max of 32768 (docs/sandboxes.md "Sandbox backends")
 WARM_MB = 32  # the warm interpreter's mother and zygote: 24 MB more in a container at rest (measured)
 
@@ -27,7 +28,7 @@ class SandboxConfig:
     are adversarial: a model under optimisation pressure will find any limit that is missing.
     """
 
-    backend: str = field(default="docker", metadata={"help": "Sandbox backend, one of: docker | gvisor | userns. 'docker': hardened containers of a Docker daemon. 'gvisor': rootless gVisor (runsc) sandboxes the server starts itself, from root filesystems in rootfs_dir: no daemon, no root, no privileges (unprivileged Kubernetes pods, HPC nodes), a second kernel between the program and the host's. 'userns': the same root filesystems in Linux namespaces on the host's kernel (bubblewrap), Docker's class of isolation and cost without a daemon; needs CAP_SETUID/CAP_SETGID to map the runner's uids (docs/sandboxes.md \"Sandbox backends\")."})
+    backend: str = field(default="docker", metadata={"help": "Sandbox backend, one of: docker | gvisor | userns. 'docker': hardened containers of a Docker daemon. 'gvisor': rootless gVisor (runsc) sandboxes the server starts itself, from root filesystems in rootfs_dir: no daemon, no root, no privileges (unprivileged Kubernetes pods, HPC nodes), a second kernel between the program and the host's. 'userns': the same root filesystems in Linux namespaces on the host's kernel (bubblewrap), Docker's class of isolation and cost without a daemon; with CAP_SETUID/CAP_SETGID it maps the runner's uids, without any privilege it confines programs with Landlock (Linux 6.12+: userns_mode; docs/sandboxes.md \"Sandbox backends\")."})
     rootfs_dir: str = field(default_factory=lambda: os.path.expanduser("~/.cache/grpo-verifier/rootfs"), metadata={"help": "Backends gvisor and userns: the folder of the sandboxes' root filesystems, one '<prefix>-<language>-<recipe hash>' folder per language, made by `verifier sandbox build --rootfs DIR` (ship that folder to hosts without Docker)."})
     docker_url: str | None = field(default=None, metadata={"help": "Docker Engine URL (e.g. unix:///var/run/docker.sock); None: docker.from_env(), which honours DOCKER_HOST."})
     languages: tuple[str, ...] = field(default=("python", "c", "cpp", "javascript", "java", "rust", "go"), metadata={"help": "Languages served. Each needs its image (`verifier sandbox build`)."})
@@ -37,6 +38,7 @@ class SandboxConfig:
     runtime: str | None = field(default=None, metadata={"help": "OCI runtime for sandbox containers, e.g. 'runsc' (gVisor) for a stronger boundary; None: the daemon's default (runc)."})
     pool_name: str = field(default="default", metadata={"help": "Label value shared by this server's containers. Containers with this label left by a dead server are removed at start; servers sharing one daemon need distinct names."})
     image_prefix: str = field(default="grpo-sandbox", metadata={"help": "Image repository prefix: `verifier sandbox build` tags images '<prefix>-<language>:<recipe hash>' (and the gVisor backend's folders are named so); the Docker backend serves the image of the current recipe by its labels, this name first (sandbox/images/README.md)."})
+    userns_mode: str = field(default="auto", metadata={"help": "Backend userns: how a program is kept from the runner, the judge and the warm interpreter (docs/sandboxes.md \"Sandbox backends\"): auto | uids | landlock. 'uids': each sandbox maps a uid range and they run as uids apart from the program's (needs CAP_SETUID and CAP_SETGID: root, or a pod granted them). 'landlock': one uid for all (no privilege at all: unprivileged pods, Slurm), each program in a Landlock domain of its own with scoped signals (Linux 6.12) and a seccomp filter that lets prlimit, setpriority, sched_set* and ioprio_set act on itself only. 'auto' takes uids where the capabilities are there, else landlock, and logs which and why; neither possible: the backend refuses to start, naming why."})
     user: str = field(default="65534:65534", metadata={"help": "uid:gid the program runs as (never root); the runner's effective uid too, so it owns the program's files."})
     judge_uid: int = field(default=65533, metadata={"help": "Real uid of the runner and of the judge of call and test-file tests (never root, never the program's): the program cannot signal, prlimit or ptrace a process of another uid (docs/architecture.md, Trust boundaries)."})
     container_cpus: float = field(default=1.0, metadata={"help": "CPU quota per container (cores)."})
@@ -75,6 +77,8 @@ class SandboxConfig:
             raise ValueError(f"sandbox host_threads_per_sandbox {self.host_threads_per_sandbox}: expected at least 128 (gVisor at rest uses ~75)")
         if self.gvisor_platform not in GVISOR_PLATFORMS:
             raise ValueError(f"sandbox gvisor_platform {self.gvisor_platform!r}: expected one of {', '.join(GVISOR_PLATFORMS)}")
+        if self.userns_mode not in USERNS_MODES:
+            raise ValueError(f"sandbox userns_mode {self.userns_mode!r}: expected one of {', '.join(USERNS_MODES)}")
         if self.warm_fork not in WARM_FORK:
             raise ValueError(f"sandbox warm_fork {self.warm_fork!r}: expected one of {', '.join(WARM_FORK)}")
 

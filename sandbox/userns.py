@@ -50,6 +50,7 @@ from .channel import ChannelError
 from .config import SandboxConfig
 from .gvisor import RUNNER_ARGV, RawChannel
 from .languages import LANGUAGES
+from .userns_launch import can_unshare_user, landlock_abi
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +135,7 @@ ALLOWED: dict[str, tuple[str, dict[str, int]]] = {
         "timer_gettime": 224, "timer_getoverrun": 225, "timer_delete": 226, "timerfd_create": 283,
         "timerfd_settime": 286, "timerfd_gettime": 287,
     }),
-    "identity": ("ids, capabilities and limits: the runner's drop to its two uids (sandbox/harness/runner.py drop_privileges) and a program's own rlimits; without a capability none of these gains anything", {
+    "identity": ("ids, capabilities and limits: the runner's drop to its two uids (sandbox/harness/pid1.py drop_privileges) and a program's own rlimits; without a capability none of these gains anything", {
         "getuid": 102, "geteuid": 107, "getgid": 104, "getegid": 108, "getresuid": 118, "getresgid": 120,
         "getgroups": 115, "setgroups": 116, "setuid": 105, "setgid": 106, "setreuid": 113, "setregid": 114,
         "setresuid": 117, "setresgid": 119, "setfsuid": 122, "setfsgid": 123, "capget": 125, "capset": 126,
@@ -151,6 +152,9 @@ ALLOWED: dict[str, tuple[str, dict[str, int]]] = {
         "socket": 41, "socketpair": 53, "bind": 49, "listen": 50, "accept": 43, "accept4": 288, "connect": 42,
         "getsockname": 51, "getpeername": 52, "sendto": 44, "recvfrom": 45, "sendmsg": 46, "recvmsg": 47,
         "sendmmsg": 307, "recvmmsg": 299, "shutdown": 48, "setsockopt": 54, "getsockopt": 55,
+    }),
+    "landlock": ("Landlock: a process may only ever restrict itself (the runner confines each program so where the sandbox has one uid: sandbox/harness/confine.py)", {
+        "landlock_create_ruleset": 444, "landlock_add_rule": 445, "landlock_restrict_self": 446,
     }),
     "ipc": ("System V and POSIX IPC in the sandbox's own ipc namespace (a job's are cleared after it: runner reset)", {
         "shmget": 29, "shmat": 30, "shmdt": 67, "shmctl": 31, "semget": 64, "semop": 65, "semtimedop": 220,
@@ -300,11 +304,13 @@ class UsernsBackend(Backend):
         self._watch = None if self._parents else watchdog.Watchdog(
             "sandbox-watch", self._watched, self._usage, self._over_limit, config.host_threads_per_sandbox)
         self._held: dict[str, int] = {}
+        self.mode = ""  # "uids" or "landlock", chosen at probe (choose_mode)
 
     # -- the seam
     def describe(self) -> str:
         limits = "cgroup " + ("v2" if "" in self._parents else "v1") if self._parents else "rlimits and the host's watchdog"
-        return f"user namespaces (bubblewrap at {self.bwrap or 'nowhere: not installed'}; limits: {limits})"
+        return (f"user namespaces (bubblewrap at {self.bwrap or 'nowhere: not installed'}; limits: {limits}; "
+                f"programs kept apart by {self.mode or 'a mode chosen at probe'})")
 
     def build_hint(self) -> str:
         from .build import rootfs_hint
@@ -320,10 +326,9 @@ class UsernsBackend(Backend):
             raise RuntimeError(f"the seccomp filter is written for x86_64, not {os.uname().machine}")
         if not self.stage:
             raise RuntimeError(f"none of {', '.join(STAGES)} exists to stage the sandbox's mounts")
-        if not can_map_range():
-            raise RuntimeError("mapping the runner's uids needs CAP_SETUID and CAP_SETGID over the server's user "
-                               "namespace (root, or a pod granted them); with one uid the judge would share the "
-                               "program's: use --sandbox-backend gvisor here (docs/sandboxes.md \"Sandbox backends\")")
+        if not self.mode:  # once: probe runs at every health check, and the host's privileges do not change
+            self.mode, why = choose_mode(self.config.userns_mode)
+            log.info("userns backend: %s mode: %s", self.mode, why)
         self._base_cgroups()
         if self._watch is not None:
             self._watch.start()
@@ -342,10 +347,17 @@ class UsernsBackend(Backend):
         return held_rootfs(self.config, self._held, languages)
 
     def start(self, language: str, image: str, mem_mb: int) -> Box:
-        return self._start(language, image, mem_mb, RUNNER_ARGV, self.config.pids_limit, runner_ready)
+        return self._start(language, image, mem_mb, RUNNER_ARGV, self.config.pids_limit, self._ready(runner_ready))
 
     def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int) -> Box:
-        return self._start(language, image, mem_mb, SESSION_ARGV, pids_limit, session_ready, session=True)
+        return self._start(language, image, mem_mb, SESSION_ARGV, pids_limit, self._ready(session_ready), session=True)
+
+    def _ready(self, ready):
+        """The first ping's test; in the Landlock mode PID 1 must also say it confines its programs
+        (sandbox/harness/confine.py separate), since one uid alone keeps nothing apart."""
+        if self.mode != "landlock":
+            return ready
+        return lambda head: ready(head) and head.get("confined") is True
 
     def memory_bytes(self, box: Box) -> int:
         sb: Sandbox = box.container
@@ -450,6 +462,8 @@ class UsernsBackend(Backend):
         with self._lock:
             self._seq += 1
             sid = f"{language}-{self.tag}-{self._seq}"
+        if not self.mode:  # started without a probe (a test's backend): the same choice
+            self.mode = choose_mode(self.config.userns_mode)[0]
         self._base_cgroups()
         cgroups = self._make_cgroups(sid, mem_mb, pids)
         mine, theirs = socket.socketpair()
@@ -460,7 +474,7 @@ class UsernsBackend(Backend):
         os.write(filt, seccomp_filter(watched=not cgroups))
         os.lseek(filt, 0, os.SEEK_SET)
         spec = launch_spec(self.config, language, rootfs, self.stage, self.bwrap, argv, cgroups, pids,
-                           ready_w, go_r, info_w, filt)
+                           ready_w, go_r, info_w, filt, self.mode)
         said = tempfile.TemporaryFile()  # the launch's, bubblewrap's and the runner's stderr (never a program's)
         try:
             proc = subprocess.Popen(
@@ -509,7 +523,7 @@ class UsernsBackend(Backend):
         sandbox's cgroups, then let it go on."""
         if os.read(ready_r, 1) != b"u":
             raise ChannelError("the launch ended before making its namespaces")
-        for name in ("uid_map", "gid_map"):
+        for name in ("uid_map", "gid_map") if self.mode == "uids" else ():  # landlock: the launch maps its own uid
             with open(f"/proc/{proc.pid}/{name}", "w") as f:
                 f.write(f"0 {HOST_ID_BASE} {ID_COUNT}\n")
         for folder in cgroups.values():
@@ -602,10 +616,15 @@ class UsernsBackend(Backend):
 
 
 def launch_spec(config: SandboxConfig, language: str, rootfs: str, stage: str, bwrap: str, argv: list[str],
-                cgroups: dict[str, str], pids: int, ready: int, go: int, info: int, filt: int) -> dict:
+                cgroups: dict[str, str], pids: int, ready: int, go: int, info: int, filt: int, mode: str = "uids") -> dict:
     """sandbox/userns_launch.py's SPEC: Docker's hardening (sandbox/backend.py container_kwargs) in
-    bubblewrap's terms."""
+    bubblewrap's terms. In the Landlock mode (choose_mode) bubblewrap runs as the sandbox's one uid,
+    with no capability to add, and the runner is told to confine its programs."""
     uid, _, gid = config.user.partition(":")
+    ids = ["--uid", "0", "--gid", "0", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    env = sandbox_env(config, language)
+    if mode == "landlock":
+        ids, env = ["--unshare-user", "--uid", uid, "--gid", gid or uid], {**env, CONFINE_ENV: "landlock"}
     tmpfs = f"nosuid,nodev,nr_inodes={config.tmpfs_inodes}"
     work_exec = "exec" if LANGUAGES[language].exec_work else "noexec"
     mounts = [["work", f"{tmpfs},{work_exec},size={config.work_tmpfs_mb}m,mode=0700,uid={uid},gid={gid or uid}"],
@@ -613,21 +632,49 @@ def launch_spec(config: SandboxConfig, language: str, rootfs: str, stage: str, b
               ["shm", f"{tmpfs},noexec,size={config.tmp_tmpfs_mb}m,mode=1777"]]
     args = [bwrap, "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--unshare-cgroup-try",
             "--as-pid-1", "--die-with-parent", "--new-session", "--hostname", "sandbox",
-            "--uid", "0", "--gid", "0", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
-            "--ro-bind", f"{stage}/root", "/", "--proc", "/proc", "--dev", "/dev",
+            *ids, "--ro-bind", f"{stage}/root", "/", "--proc", "/proc", "--dev", "/dev",
             "--bind", f"{stage}/work", "/work", "--bind", f"{stage}/tmp", "/tmp", "--bind", f"{stage}/shm", "/dev/shm",
             "--mqueue", "/dev/mqueue", "--tmpfs", "/sys", "--perms", "0755", "--dir", "/sys/fs",
             "--perms", "0755", "--dir", "/sys/fs/cgroup"]
     for c, folder in cgroups.items():  # the runner's CPU clock and OOM counter (harness/accounting.py CPU_V1, OOM_FILE)
         args += ["--ro-bind", folder, f"/sys/fs/cgroup/{c}" if c else "/sys/fs/cgroup"]
-    args += ["--remount-ro", "/sys", "--chdir", "/work", "--clearenv"]
-    for k, v in sandbox_env(config, language).items():
+    # /dev read-only (its /dev/shm and /dev/mqueue mounts stay as they are): bubblewrap's /dev is a tmpfs of its uid,
+    # which in the Landlock mode is the program's, and a file a job left there reached the next job
+    args += ["--remount-ro", "/sys", "--remount-ro", "/dev", "--chdir", "/work", "--clearenv"]
+    for k, v in env.items():
         args += ["--setenv", k, v]
     args += ["--info-fd", str(info), "--seccomp", str(filt), *argv]
     rlimits = [["RLIMIT_NOFILE", config.nofile_limit], ["RLIMIT_CORE", 0]]
     if not cgroups:
         rlimits.append(["RLIMIT_NPROC", pids])
-    return {"server": os.getpid(), "ready": ready, "go": go, "rootfs": rootfs, "stage": stage, "tmpfs": mounts, "rlimits": rlimits, "argv": args}
+    return {"server": os.getpid(), "ready": ready, "go": go, "rootfs": rootfs, "stage": stage, "tmpfs": mounts,
+            "rlimits": rlimits, "argv": args, "mode": mode, "uid": int(uid), "gid": int(gid or uid)}
+
+
+CONFINE_ENV = "SANDBOX_CONFINE"  # the runner's cue to confine its programs (sandbox/harness/confine.py CONFINE_ENV)
+LANDLOCK_ABI_MIN = 6  # scoped signals and abstract sockets (Linux 6.12)
+
+
+def choose_mode(wanted: str) -> tuple[str, str]:
+    """The mode (SandboxConfig.userns_mode) and why: "uids" where this process may map a uid range
+    (the stronger: the kernel's uid checks keep programs apart), else "landlock" where the kernel
+    has Landlock scopes and lets this process make a user namespace; RuntimeError naming what is
+    missing where the wanted mode (or, for auto, neither) is possible."""
+    uids = "" if can_map_range() else ("no CAP_SETUID and CAP_SETGID over the server's user namespace to map the "
+                                       "runner's uids (root, or a pod granted them)")
+    abi = landlock_abi()
+    landlock = ("" if abi >= LANDLOCK_ABI_MIN and can_unshare_user() else
+                f"the kernel's Landlock ABI is {abi or 'absent'} (scoped signals need {LANDLOCK_ABI_MIN}: Linux 6.12)"
+                if abi < LANDLOCK_ABI_MIN else "this process may not make a user namespace (unprivileged user "
+                "namespaces off, or refused by a seccomp profile)")
+    if wanted in ("auto", "uids") and not uids:
+        return "uids", "CAP_SETUID and CAP_SETGID held: a uid range per sandbox, the runner and judges apart by uid"
+    if wanted in ("auto", "landlock") and not landlock:
+        return "landlock", ("one uid for the whole sandbox" + (f" ({uids})" if uids else " (asked for)") +
+                            f": each program in a Landlock domain of its own (ABI {abi}) with a self-only seccomp filter")
+    why = "; ".join(w for w, m in ((uids, "uids"), (landlock, "landlock")) if wanted in ("auto", m))
+    raise RuntimeError(f"the userns backend cannot keep programs apart here ({why}): use --sandbox-backend gvisor "
+                       "(docs/sandboxes.md \"Sandbox backends\")")
 
 
 def can_map_range() -> bool:
@@ -677,24 +724,67 @@ def shmem_bytes_below(root: int) -> int:
     file once, whether mapped (`mmap.mmap(-1, n)` is MAP_SHARED: its pages are the process's
     *shared* memory, which the anonymous count leaves out) or held by an fd (a memfd needs no
     mapping). Red team of issue 32: 400 MB of either was `accepted` under a 64 MB limit without
-    cgroups. Read from /proc as the host's root (map_files and fd links are the host's to stat)."""
+    cgroups. Read from /proc (map_files and fd links are the server's to stat); a server that is
+    not root may not stat map_files (CAP_SYS_ADMIN: the Landlock mode, choose_mode), and then a
+    mapping of that tmpfs counts by its resident size in smaps (shared_rss_below), each file once."""
     seen: dict[tuple[int, int], int] = {}
     for pid in watchdog_tree(root):
         try:
             with open(f"/proc/{pid}/maps") as f:
-                shared = [words[0] for words in (line.split(None, 2) for line in f) if words[1].endswith("s")]
+                shared = [words for words in (line.split(None, 5) for line in f) if words[1].endswith("s")]
             fds = os.listdir(f"/proc/{pid}/fd")
         except (OSError, IndexError):
             continue  # exited meanwhile
-        paths = [f"/proc/{pid}/map_files/{r}" for r in shared] + [f"/proc/{pid}/fd/{n}" for n in fds]
-        for path in paths:
+        unread = []
+        for words in shared:
             try:
-                st = os.stat(path)
+                st = os.stat(f"/proc/{pid}/map_files/{words[0]}")
+            except PermissionError:
+                unread.append(words)
+                continue
+            except OSError:
+                continue
+            if st.st_dev == SHM_DEV:
+                seen[(st.st_dev, st.st_ino)] = st.st_blocks * 512
+        for key, size in shared_rss_below(pid, unread).items():
+            seen[key] = max(seen.get(key, 0), size)
+        for n in fds:
+            try:
+                st = os.stat(f"/proc/{pid}/fd/{n}")
             except OSError:
                 continue
             if st.st_dev == SHM_DEV:
                 seen[(st.st_dev, st.st_ino)] = st.st_blocks * 512
     return sum(seen.values())
+
+
+def shared_rss_below(pid: int, mappings: list[list[str]]) -> dict[tuple[int, int], int]:
+    """{(device, inode): bytes} of the kernel's internal tmpfs files `pid` maps among `mappings`
+    (maps lines, split: range, perms, offset, "major:minor", inode), by each mapping's whole size
+    (/proc/PID/smaps Size), the largest mapping of a file once. Its size, not its resident pages:
+    a child that inherited a written mapping and never touched it shows none resident, and its
+    parent may be gone (an untouched mapping is then charged in full: the safe side)."""
+    wanted: dict[str, tuple[int, int]] = {}
+    for words in mappings:
+        major, _, minor = words[3].partition(":")
+        dev = os.makedev(int(major, 16), int(minor, 16))
+        if dev == SHM_DEV:
+            wanted[words[0]] = (dev, int(words[4]))
+    out: dict[tuple[int, int], int] = {}
+    if not wanted:
+        return out
+    key = None
+    try:
+        with open(f"/proc/{pid}/smaps") as f:
+            for line in f:
+                first = line.split(None, 1)[0]
+                if "-" in first and not first.endswith(":"):
+                    key = wanted.get(first)
+                elif key is not None and first == "Size:":
+                    out[key] = max(out.get(key, 0), int(line.split()[1]) << 10)
+    except (OSError, ValueError, IndexError):
+        pass
+    return out
 
 
 def _host_pid(pid1: int, inner: int) -> int:

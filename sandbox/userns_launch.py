@@ -9,6 +9,13 @@ the server (outside, with CAP_SETUID) writes a range into its uid and gid maps (
 and this process then becomes the namespace's root and execs bubblewrap there, which makes the pid,
 ipc, uts, net and cgroup namespaces and the read-only root as a root user would.
 
+Where the server has no CAP_SETUID (the Landlock mode, SPEC "mode": "landlock": unprivileged pods,
+Slurm) there is no range and no host root: this process makes the user and mount namespaces as the
+server's own uid, maps that one uid (SPEC "uid", "gid": the sandbox's) itself, stages the mounts as
+the namespace's owner, and execs bubblewrap as that uid, which makes a user namespace of its own
+below and runs the runner with no capability; programs are kept from the runner by Landlock and
+seccomp instead (sandbox/harness/confine.py). See main_one_uid.
+
 SPEC is JSON: {"server": PID, "ready": FD, "go": FD, "rootfs": PATH, "stage": DIR, "tmpfs": [[NAME, OPTIONS]...],
 "rlimits": [[RESOURCE, N]...], "argv": [BWRAP, ...]}. Steps:
 1. As the host's root, in a mount namespace of its own (stage_as_host_root): a private tmpfs on
@@ -84,8 +91,77 @@ def stage_as_host_root(spec: dict) -> None:
         os.mkdir(f"{stage}/{name}")
 
 
+def landlock_abi() -> int:
+    """The host kernel's Landlock ABI version, 0 where it has none (landlock_create_ruleset's
+    version query; the runner checks its own kernel again: sandbox/harness/confine.py)."""
+    return max(0, int(libc.syscall(444, None, ctypes.c_size_t(0), 1)))
+
+
+def can_unshare_user() -> bool:
+    """Whether this process's uid may make a user namespace (unprivileged user namespaces allowed
+    and not refused by a seccomp profile), tried in a new interpreter: never a bare fork of the
+    server, whose gRPC threads make a fork unsafe (docs/architecture.md "Process model": one
+    failed here under load, and the backend went down)."""
+    import subprocess
+    try:
+        return subprocess.run([sys.executable, "-I", "-S", "-c",
+                               f"import ctypes, sys; sys.exit(ctypes.CDLL(None).unshare({CLONE_NEWUSER}) != 0)"],
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def map_one_id(uid: int, gid: int, host_uid: int, host_gid: int) -> None:
+    """This process's own host uid and gid (read before the unshare: after it they read as the
+    overflow id) as the namespace's `uid` and `gid` (the only map a process without CAP_SETUID may
+    write; setgroups denied first, as the kernel requires)."""
+    for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {host_uid} 1\n"), ("gid_map", f"{gid} {host_gid} 1\n")):
+        with open(f"/proc/self/{name}", "w") as f:
+            f.write(text)
+
+
+def main_one_uid(spec: dict) -> None:
+    """The Landlock mode's steps (module docstring): the same staging and tmpfs as main's, all as
+    the owner of the new namespaces. A server that may change uids (root asked for this mode) stages
+    as root and makes the namespaces as this sandbox's own host uid, as main does (never root: the
+    per-user counts); one that may not stays its own uid, and the server's parent-death signal stays."""
+    staged = os.geteuid() == 0
+    if staged:
+        stage_as_host_root(spec)
+        os.setgroups([])
+        os.setresgid(owner_id(), owner_id(), owner_id())
+        os.setresuid(owner_id(), owner_id(), owner_id())
+        check(libc.prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0), "pdeathsig")  # a uid change clears the server's
+        check(libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), "dumpable")  # /proc/self/uid_map is ours to write
+    host_uid, host_gid = os.geteuid(), os.getegid()
+    check(libc.unshare(CLONE_NEWUSER | CLONE_NEWNS), "unshare")
+    map_one_id(spec["uid"], spec["gid"], host_uid, host_gid)
+    os.write(spec["ready"], b"u")
+    os.close(spec["ready"])
+    if os.read(spec["go"], 1) != b"g":
+        raise SystemExit("userns_launch: the server did not let the launch go on")
+    os.close(spec["go"])
+    if os.getppid() != spec["server"]:
+        raise SystemExit("userns_launch: the server is gone")
+    mount("none", "/", None, MS_REC | MS_PRIVATE, None)
+    stage = spec["stage"]
+    if not staged:
+        tmpfs(stage, "nosuid,nodev,mode=0755,size=1m")
+        os.mkdir(f"{stage}/root")
+        mount(spec["rootfs"], f"{stage}/root", None, MS_BIND | MS_REC, None)
+    for name, options in spec["tmpfs"]:
+        if not staged:
+            os.mkdir(f"{stage}/{name}")
+        tmpfs(f"{stage}/{name}", options)
+    for name, n in spec["rlimits"]:
+        resource.setrlimit(getattr(resource, name), (n, n))
+    os.execv(spec["argv"][0], spec["argv"])
+
+
 def main() -> None:
     spec = json.loads(sys.argv[1])
+    if spec.get("mode") == "landlock":
+        main_one_uid(spec)
     stage_as_host_root(spec)
     os.setgroups([])
     os.setresgid(owner_id(), owner_id(), owner_id())

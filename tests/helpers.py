@@ -82,12 +82,46 @@ def kernel_differs(value: Any, why: str) -> dict[str, tuple[Any, str]]:
     return {b: (value, why) for b in GVISOR_KERNEL}
 
 
+# The userns backend's mode for every suite of a run (SandboxConfig.userns_mode): `landlock` runs the suites in the
+# mode of a server without CAP_SETUID (docs/sandboxes.md "Sandbox backends"); unset, each test's own choice (auto).
+USERNS_MODE_ENV = "VERIFIER_TEST_USERNS_MODE"
+
+
+def userns_mode() -> str:
+    """The userns backend's mode this run's suites force (USERNS_MODE_ENV), or "auto"."""
+    return os.environ.get(USERNS_MODE_ENV) or "auto"
+
+
+# Python source for a program's probe: `ours(p)`, whether process `p` is of the program's own kind: the same real uid,
+# and where PID 1 has that uid too (one uid for the sandbox, the userns backend's Landlock mode) at least the seccomp
+# filters the program has (a program's processes have one more than the runner's: sandbox/harness/confine.py);
+# OSError once it is gone. The runner, its syntax checker and the warm interpreter's mother and zygote are never ours.
+PROGRAM_KIND = r'''
+import os
+def status(p):
+    return dict(l.split(":", 1) for l in open(f"/proc/{p}/status").read().splitlines() if ":" in l)
+def ours(p, me=status("self"), one_uid=status(1)["Uid"].split()[0] == status("self")["Uid"].split()[0]):
+    st = status(p)
+    return (int(st["Uid"].split()[0]) == int(me["Uid"].split()[0])
+            and (not one_uid or int(st.get("Seccomp_filters", 0)) >= int(me.get("Seccomp_filters", 0))))
+'''
+
+
+def userns_flags() -> tuple[str, ...]:
+    """`verifier serve` flags for the userns mode this run forces (USERNS_MODE_ENV), for a test that starts a server
+    with `--sandbox-backend userns`: none when unset (the server's own auto)."""
+    mode = os.environ.get(USERNS_MODE_ENV)
+    return ("--sandbox-userns-mode", mode) if mode else ()
+
+
 def sandbox_config(backend: str = "docker", **kw):
     """A SandboxConfig for `backend`. For gvisor and userns the languages' root filesystems are
     exported from their images first (`verifier sandbox build --rootfs`: instant when they exist)."""
     from sandbox import SandboxConfig
     from sandbox.build import build_images
 
+    if backend == "userns" and os.environ.get(USERNS_MODE_ENV):
+        kw.setdefault("userns_mode", os.environ[USERNS_MODE_ENV])
     config = SandboxConfig(backend=backend, **kw)
     if backend in ("gvisor", "userns"):
         build_images(config.languages, config=config, rootfs_dir=config.rootfs_dir, progress=lambda _m: None)

@@ -14,6 +14,7 @@ import pytest
 from sandbox.build import HARNESS
 
 sys.path.insert(0, str(HARNESS))
+import confine  # noqa: E402
 import job_protocol  # noqa: E402
 import pid1  # noqa: E402
 import program_limits  # noqa: E402
@@ -42,15 +43,18 @@ def _applied(monkeypatch: pytest.MonkeyPatch, step) -> list:
         m.setattr(program_limits.resource, "setrlimit", lambda which, v: calls.append(("setrlimit", which, tuple(v))))
         m.setattr(program_limits.signal, "signal", lambda sig, how: calls.append(("signal", sig, how)))
         m.setattr(program_limits, "open", lambda path, mode: _Opened(calls, path), raising=False)
+        m.setattr(program_limits.confine, "confine", lambda: calls.append(("confine",)))
         step()
     return calls
 
 
+@pytest.mark.parametrize("confined", [False, True])
 @pytest.mark.parametrize("apart", [True, False])
 @pytest.mark.parametrize("kind", ["program", "judge", "serve"])
 @pytest.mark.parametrize("cpu_s,fsize", [(1.0, 64 << 20), (2.5, 1 << 20), (0.01, 0)])
-def test_an_exec_and_a_warm_fork_set_the_same_limits(monkeypatch, apart, kind, cpu_s, fsize):
+def test_an_exec_and_a_warm_fork_set_the_same_limits(monkeypatch, confined, apart, kind, cpu_s, fsize):
     monkeypatch.setattr(pid1, "APART", apart)
+    monkeypatch.setattr(confine, "ON", [confined])  # PID 1's one-uid mode (confine.separate)
     judge = kind == "judge"
     execd = _applied(monkeypatch, job_protocol.exec_limits(cpu_s, fsize, judge))
     request = warm_keeper.fork_request(kind, ["python3", "-I", "x.py"], "/work/j", {}, (), cpu_s, fsize)
@@ -64,9 +68,20 @@ def test_an_exec_and_a_warm_fork_set_the_same_limits(monkeypatch, apart, kind, c
     assert [c for c in execd if c[0] == "signal"] == [("signal", s, signal.SIG_DFL) for s in program_limits.HANDLED_SIGNALS]
     uids = [c for c in execd if c[0] == "setresuid"]
     assert len(uids) == (1 if apart and not judge else 0)  # a judge keeps its real and saved uid (pid1.py)
+    # a program (a judge's call-test server too) of a confining PID 1 enters its own domain, after every other
+    # limit; never a judge, which must stay able to signal and kill it (confine.py)
+    assert [c for c in execd if c[0] == "confine"] == ([("confine",)] if confined and apart and not judge else [])
+    assert ("confine",) not in execd[:-1]
 
 
 def test_a_sessions_interpreter_has_no_cpu_rlimit_and_the_programs_uids():
     """session_box.py's interpreter runs many cells (its supervisor clocks each): no RLIMIT_CPU."""
     spec = program_limits.spec(True, False, None, 1 << 20)
-    assert spec == {"all_uids": True, "cpu_hard": None, "fsize": 1 << 20}
+    assert spec == {"all_uids": True, "confine": False, "cpu_hard": None, "fsize": 1 << 20}
+
+
+def test_a_sessions_interpreter_is_confined_where_pid1_confines(monkeypatch):
+    """session_box.py's interpreter and its cells, with one uid for all (confine.separate): confined."""
+    monkeypatch.setattr(confine, "ON", [True])
+    assert program_limits.spec(True, False, None, 1 << 20)["confine"] is True
+    assert program_limits.spec(True, True, None, 1 << 20)["confine"] is False  # a judge: never

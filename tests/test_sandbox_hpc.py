@@ -1,6 +1,7 @@
 """HPC (issue 19): `verifier serve` as an ordinary user, on a host where that user has no Docker and
-no root, grades code with the gVisor backend, started with the flags of the Slurm recipe in docs/deploy.md "Deploy":
-a right program and a near miss in every language the images serve, and math.
+no root, grades code with each Docker-free backend (gVisor, and userns in its Landlock mode: issue 32), started with
+the flags of the Slurm recipe in docs/deploy.md "Deploy": a right program and a near miss in every language the images
+serve, and math.
 
 The user is `nobody` (setpriv: its uid and group only, no capabilities, no-new-privileges), which
 cannot reach the Docker socket and gets DOCKER_HOST pointing nowhere. It runs the host's Debian
@@ -58,11 +59,14 @@ def _task(tid: str, code: str, stdin: str = "1 2\n", expected: str = "3\n") -> d
             "tests": [{"stdin": stdin, "expected_stdout": expected}]}
 
 
-def _runsc_of(uid: int) -> list[int]:
+SANDBOX_PROGRAM = {"gvisor": b"runsc", "userns": b"bwrap"}  # each backend's host process per sandbox
+
+
+def _runsc_of(uid: int, program: bytes = b"runsc") -> list[int]:
     out = []
     for cmd in Path("/proc").glob("[0-9]*/cmdline"):
         try:
-            if b"runsc" in cmd.read_bytes().split(b"\0")[0] and cmd.parent.stat().st_uid == uid:
+            if program in cmd.read_bytes().split(b"\0")[0] and cmd.parent.stat().st_uid == uid:
                 out.append(int(cmd.parent.name))
         except OSError:
             pass
@@ -84,9 +88,21 @@ def _graded(target: str, tasks: list[dict]) -> list[dict]:
     return [by_id[t["id"]] for t in tasks]
 
 
-def test_an_ordinary_user_without_docker_serves_code_with_the_slurm_recipe():
-    if not shutil.which("runsc") or not os.path.exists(PYTHON):
-        pytest.fail(f"needs runsc and {PYTHON} (`make gvisor`; Debian's python3)")
+# What only the userns backend's Landlock mode is asked here: that it is the mode (the sandbox's user namespace maps
+# one uid), and that without root and cgroups a shared anonymous mapping counts against the limit (userns.py
+# shared_rss_below: a server that is not root cannot stat map_files).
+USERNS_TASKS = [
+    (_task("one-uid", "print(open('/proc/self/uid_map').read().split()[2])", "", "1\n"), "accepted"),
+    ({**_task("shared-memory", "import mmap\nm = mmap.mmap(-1, 300 << 20)\nfor i in range(0, 300 << 20, 4096): m[i] = 1\n"
+              "print(3)"), "memory_limit_mb": 64, "time_limit_s": 10}, "memory_limit"),
+]
+
+
+@pytest.mark.parametrize("backend", ["gvisor", "userns"])
+def test_an_ordinary_user_without_docker_serves_code_with_the_slurm_recipe(backend):
+    tool = {"gvisor": "runsc", "userns": "bwrap"}[backend]
+    if not shutil.which(tool) or not os.path.exists(PYTHON):
+        pytest.fail(f"needs {tool} and {PYTHON} (`make gvisor`, `make bubblewrap`; Debian's python3)")
     # the user has no Docker: it cannot even open the socket
     assert subprocess.run([*SETPRIV, "test", "-w", "/var/run/docker.sock"]).returncode != 0
     config = sandbox_config("gvisor")  # every language's root filesystem exported
@@ -102,7 +118,7 @@ def test_an_ordinary_user_without_docker_serves_code_with_the_slurm_recipe():
         (shared / "token").chmod(0o644)
         recipe = slurm_serve_flags()
         values = {"--host": None, "--port": None, "--token-file": str(shared / "token"), "--workers": "1",
-                  "--sandbox-backend": "gvisor", "--sandbox-rootfs-dir": str(shared / "rootfs"),
+                  "--sandbox-backend": backend, "--sandbox-rootfs-dir": str(shared / "rootfs"),
                   "--sandbox-pool-size": "1", "--sandbox-max-concurrent-jobs": "2"}
         assert recipe[::2] == list(values), recipe  # the recipe's flags, in its order: each is set here
         assert recipe[recipe.index("--sandbox-backend") + 1] == "gvisor"
@@ -111,25 +127,28 @@ def test_an_ordinary_user_without_docker_serves_code_with_the_slurm_recipe():
                "DOCKER_HOST": "unix:///nonexistent/docker.sock", "PATH": "/usr/local/bin:/usr/bin:/bin",
                "XDG_RUNTIME_DIR": "", "VERIFIER_SANDBOX_LANGUAGES": ",".join(config.languages),
                "VERIFIER_SANDBOX_POOL_NAME": "pytest-hpc"}
+        env["VERIFIER_SANDBOX_POOL_NAME"] = f"pytest-hpc-{backend}"
         server = UserServer(*flags, env=env, start_timeout_s=180)
         try:
             pid = server.proc.pid
             status = Path(f"/proc/{pid}/status").read_text()
             assert re.search(rf"^Uid:\s+{uid}\s", status, re.M) and re.search(r"^CapEff:\s+0+$", status, re.M), status
             tasks = [*every_language_tasks(config.languages),
-                     (_task("contained", "import os\nprint(os.path.exists('/var/run/docker.sock'))", "", "False\n"), "accepted")]
+                     (_task("contained", "import os\nprint(os.path.exists('/var/run/docker.sock'))", "", "False\n"), "accepted"),
+                     *(USERNS_TASKS if backend == "userns" else [])]
             results = _graded(server.target, [t for t, _ in tasks])
             assert not verdicts_off(tasks, results), verdicts_off(tasks, results)
-            assert _runsc_of(uid)  # its sandboxes are the user's own runsc processes
+            assert _runsc_of(uid, SANDBOX_PROGRAM[backend])  # its sandboxes are the user's own processes
             assert server.stop() == 0
         finally:
             server.kill()
         # its sandboxes and their state went with it (the last runsc processes may take a moment to exit)
         for _ in range(150):
-            if not _runsc_of(uid):
+            if not _runsc_of(uid, SANDBOX_PROGRAM[backend]):
                 break
             time.sleep(0.1)
-        assert not _runsc_of(uid), [Path(f"/proc/{p}/cmdline").read_bytes() for p in _runsc_of(uid)]
+        left = _runsc_of(uid, SANDBOX_PROGRAM[backend])
+        assert not left, [Path(f"/proc/{p}/cmdline").read_bytes() for p in left]
         assert not list(Path(f"/tmp/grpo-verifier-runsc-{uid}").glob(f"{pid}-*"))
     finally:
         shutil.rmtree(shared, ignore_errors=True)

@@ -99,8 +99,13 @@ def pod_env(deployment: dict) -> dict[str, str]:
 
 FIND_CANARY = f"""
 import os, glob
+def read(p):
+    try:
+        return open(p, errors="replace").read()
+    except OSError:  # unreadable (the runner is non-dumpable: the userns backend says so): not found
+        return ""
 hits = [p for p in ["/proc/1/environ", "/proc/1/cmdline", *glob.glob("/proc/*/environ")]
-        if "{CANARY}" in open(p, errors="replace").read()] if os.path.isdir("/proc") else []
+        if "{CANARY}" in read(p)] if os.path.isdir("/proc") else []
 if "{CANARY}" in str(os.environ):
     hits.append("env")
 print(hits or "absent")
@@ -264,6 +269,56 @@ def test_the_servers_image_grades_code_in_an_unprivileged_pod(tmp_path, server_i
     # The host is clean: the pod is gone and no process of it is left (it made no Docker container:
     # it has no socket; its runsc state was in its own /tmp).
     assert not subprocess.run(["docker", "ps", "-aq", "--filter", f"name={name}"], capture_output=True, text=True).stdout.split()
+    assert not _pod_processes(container_id)
+
+
+# The userns backend in the same pod (issue 32): no CAP_SETUID there, so `auto` takes the Landlock mode (docs/sandboxes.md
+# "Sandbox backends"); one uid in the sandbox's namespace says which mode ran, and without cgroups or root a shared
+# anonymous mapping still counts against the memory limit.
+USERNS_TASKS = [
+    (_task("one-uid", "python", "print(open('/proc/self/uid_map').read().split()[2])", "1\n"), "accepted"),
+    ({**_task("shared-memory", "python", "import mmap\nm = mmap.mmap(-1, 300 << 20)\n"
+              "for i in range(0, 300 << 20, 4096): m[i] = 1\nprint(3)"), "memory_limit_mb": 64, "time_limit_s": 10},
+     "memory_limit"),
+]
+
+
+@pytest.mark.timeout(900)
+def test_the_servers_image_grades_code_with_the_userns_backend_in_an_unprivileged_pod(tmp_path, server_image):
+    """The manifest's pod, its backend set to userns: a right program and a near miss in every language the image
+    carries, math, the attacks on the pod and the canary (TASKS), and USERNS_TASKS; its sandboxes are bubblewrap
+    processes of the pod's uid, and none is left once it stops."""
+    from tests.helpers import every_language_tasks
+
+    (deployment,) = [d for d in yaml.safe_load_all((ROOT / "deploy/k8s/deployment.yaml").read_text()) if d]
+    langs = SandboxConfig().languages  # every language the image carries: a userns sandbox costs what a container does
+    env = {**pod_env(deployment), "VERIFIER_SANDBOX_BACKEND": "userns", "VERIFIER_SANDBOX_LANGUAGES": ",".join(langs)}
+    name = f"pytest-pod-userns-{os.getpid()}"
+    run = ["docker", "run", "-d", "--name", name, *pod_flags(deployment), "-p", f"127.0.0.1::{env['VERIFIER_PORT']}",
+           *(a for k, v in env.items() for a in ("-e", f"{k}={v}")), server_image, *deployment["spec"]["template"]["spec"]["containers"][0]["args"]]
+    started = subprocess.run(run, capture_output=True, text=True, timeout=120)
+    assert started.returncode == 0, started.stderr
+    container_id = started.stdout.strip()
+    try:
+        port = subprocess.run(["docker", "port", name, env["VERIFIER_PORT"]], capture_output=True, text=True,
+                              check=True).stdout.split()[0].rpartition(":")[2]
+        target = f"127.0.0.1:{port}"
+        _wait_serving(target, name)
+        tasks = [*every_language_tasks(langs), *TASKS, *USERNS_TASKS]
+        ids = [f"t{n}" for n in range(len(tasks))]
+        src = tmp_path / "tasks.jsonl"
+        src.write_text("".join(json.dumps({**t, "id": i, "kind": t.get("kind", "code")}) + "\n" for i, (t, _) in zip(ids, tasks)))
+        got = {r["id"]: r for r in _grade(target, src)}
+        off = {t.get("id", i): (got[i]["verdict"], got[i]["detail"][:300]) for i, (t, want) in zip(ids, tasks)
+               if got[i]["verdict"] != want}
+        assert not off, off
+        assert any(p.endswith("bwrap") for p in _pod_processes(container_id).values())  # its sandboxes, from the host
+        logs = subprocess.run(["docker", "logs", name], capture_output=True, text=True).stderr
+        assert "userns backend: landlock mode" in logs, logs[-2000:]
+        stop = subprocess.run(["docker", "stop", "-t", "60", name], capture_output=True, text=True, timeout=120)
+        assert stop.returncode == 0, stop.stderr
+    finally:
+        subprocess.run(["docker", "rm", "-f", name], capture_output=True, timeout=120)
     assert not _pod_processes(container_id)
 
 

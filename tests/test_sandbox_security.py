@@ -11,7 +11,7 @@ import resource
 import pytest
 
 from sandbox import SandboxConfig
-from tests.helpers import GVISOR_KERNEL, kernel_differs, on_backend
+from tests.helpers import GVISOR_KERNEL, kernel_differs, on_backend, userns_mode
 
 pytestmark = pytest.mark.docker
 
@@ -67,6 +67,8 @@ def test_pid1_limits_changed_by_a_program_do_not_reach_the_next_job(any_grader, 
         assert r["verdict"] == "runtime_error" and "PermissionError" in r["detail"], r
     elif "syscall(251" in attack:  # EPERM too, which a raw syscall returns rather than raises
         assert r["verdict"] == "accepted", r
+    elif backend == "userns" and userns_mode() == "landlock":  # the program's filter: on itself only (confine.py)
+        assert r["verdict"] == "runtime_error" and "PermissionError" in r["detail"], r
     elif "SCHED_IDLE" in attack and backend in GVISOR_KERNEL:  # gVisor's kernel has no SCHED_IDLE: EINVAL, refused
         assert r["verdict"] == "runtime_error" and "Invalid argument" in r["detail"], r
     else:  # Linux checks only the effective uid here: done, seen, the container recycled

@@ -57,6 +57,7 @@ from collections.abc import Callable
 from typing import cast
 
 import accounting
+import confine
 import framing
 import inode_cap
 import leftovers
@@ -113,10 +114,12 @@ def kill_sparing(spared: set[int]) -> bool:
     """kill_all_others with the warm interpreter alive: kill(-1) with our real uid set to the
     program's reaches exactly the processes whose real or saved uid is the program's (kill(2)),
     not the mother and the zygote (real and saved uid the judge's); a judge, and anything else
-    /proc shows, is then killed by pid. Repeated until /proc shows only the spared."""
+    /proc shows, is then killed by pid. With one uid for all (confine.py) kill(-1) would end the
+    spared too: every process is killed by pid. Repeated until /proc shows only the spared."""
     deadline = time.monotonic() + 2.0
     while True:
-        pid1.kill_as(os.geteuid())
+        if not confine.ON[0]:  # with one uid (confine.py) kill(-1) would end the spared too: by pid alone
+            pid1.kill_as(os.geteuid())
         left = [p for p in pid1.other_pids() if p not in spared]
         for pid in left:
             pid1.kill_quietly(pid)
@@ -626,7 +629,7 @@ def handle(head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]
     if op == "stash":
         return stash(head, blobs), {}
     if op == "ping":
-        return {"ok": True, "pid": os.getpid(), "uid": os.geteuid(), "apart": pid1.APART, "cpu_acct": bool(accounting.CPU_V1 or accounting.CPU_V2),
+        return {"ok": True, "pid": os.getpid(), "uid": os.geteuid(), "apart": pid1.APART, "confined": confine.ON[0], "cpu_acct": bool(accounting.CPU_V1 or accounting.CPU_V2),
                 "oom_acct": bool(accounting.OOM_FILE), "stash": len(STASH), "stash_bytes": stash_bytes(), "checker": syntax_check.CHECKER.pid, "checker_kb": pid1.proc_rss_kb(syntax_check.CHECKER.pid) if syntax_check.CHECKER.pid else 0, "checker_growth_kb": syntax_check.CHECKER.growth_kb,
                 **warm_keeper.WARM.info()}, {}
     if op == "files":

@@ -42,6 +42,7 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves our own (read-only) dir out
+import confine  # noqa: E402
 import kinds  # noqa: E402
 import pid1  # noqa: E402
 import serve  # noqa: E402
@@ -68,6 +69,8 @@ def as_program() -> None:
     """In a child that becomes the program's process: every uid the program's."""
     if PROGRAM_UID >= 0:
         os.setresuid(PROGRAM_UID, PROGRAM_UID, PROGRAM_UID)
+    if confine.ON[0]:  # one uid for both: its own domain and filter (harness/confine.py)
+        confine.confine()
 
 
 def container_cpu() -> float | None:
@@ -183,6 +186,8 @@ def kill_program(pid: int) -> None:
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
+        if confine.ON[0]:  # one uid: its processes are those with its filter (harness/confine.py kill_confined)
+            confine.kill_confined()
         return
     pid1.kill_as(PROGRAM_UID)
 
@@ -318,6 +323,8 @@ class Program:
             return total - me.ru_utime - me.ru_stime
         if PROGRAM_UID >= 0:
             return uid_cpu(PROGRAM_UID)
+        if confine.ON[0]:
+            return confine.confined_cpu()
         try:
             with open(f"/proc/{self.pid}/stat", "rb") as f:
                 fields = f.read().rpartition(b")")[2].split()

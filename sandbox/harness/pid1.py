@@ -26,6 +26,7 @@ import resource
 import signal
 import socket
 
+import confine
 import program_limits
 
 WORK = "/work"
@@ -35,12 +36,13 @@ APART = False  # the runner holds two uids (drop_privileges): judges are out of 
 
 def harden() -> bool:
     """PID 1's first steps, the same for a grading box's runner and a session's supervisor, before it
-    reads anything: the two uids (drop_privileges; APART), non-dumpable, the seccomp filters every
+    reads anything: the two uids (drop_privileges; APART) or, with one uid where the host asks for
+    it, programs confined instead (confine.separate: PID 1 never serves where that fails), non-dumpable, the seccomp filters every
     process it starts inherits, the signals it must ignore (the kernel delivers a signal from inside
     the namespace to init only when init has a handler: Python's SIGINT handler would let the
     program raise KeyboardInterrupt here) and a umask that keeps its files its own."""
     global APART
-    APART = drop_privileges()
+    APART = confine.separate(drop_privileges())  # or one uid, programs confined where the host asks (confine.py)
     make_undumpable()
     deny_io_uring()
     deny_mq_open()

@@ -1,7 +1,9 @@
 """A program's limits: the one home of what every process the runner or a session's supervisor
 starts for a program or a judge gets, whether exec'd (job_protocol.py run_exec, fork_judge), forked from the
 warm interpreter (zygote.py become) or a session's interpreter (session_box.py). Standard library only;
-imported by the warm interpreter too, so it holds no state and imports no other harness module.
+imported by the warm interpreter too, so it holds no state and imports no other harness module but
+confine.py, the mechanics of the one-uid mode's confinement (itself importing none), which `apply`
+must run on the same paths as the rest of the limits.
 
 The limits are plain data (`spec`), made once by the runner and sent as JSON to the zygote, and
 applied by one function (`apply`): the two paths cannot set different limits
@@ -13,6 +15,8 @@ import os
 import resource
 import signal
 
+import confine
+
 HANDLED_SIGNALS = (signal.SIGINT, signal.SIGPIPE)  # every signal Python would handle or PID 1 ignores (pid1.harden)
 
 
@@ -23,16 +27,20 @@ def cpu_hard_s(cpu_s: float) -> int:
 
 def spec(apart: bool, judge: bool, cpu_s: float | None, fsize: int) -> dict:
     """The limits of one process, as JSON-able data: every uid the program's unless it is a judge
-    (which keeps its real and saved uid: pid1.py) or PID 1 holds one uid (not apart); the CPU rlimit
-    as a kernel-side backstop one second past cpu_s (none for a session's interpreter, cpu_s None,
-    which runs many cells: its supervisor clocks each); files at most fsize bytes."""
-    return {"all_uids": bool(apart and not judge), "cpu_hard": None if cpu_s is None else cpu_hard_s(cpu_s),
-            "fsize": int(fsize)}
+    (which keeps its real and saved uid: pid1.py) or PID 1 holds one uid (not apart); where PID 1
+    confines its programs instead of a second uid (confine.ON, set by confine.separate), a program's
+    own Landlock domain and filter (`confine`: never a judge's); the CPU rlimit as a kernel-side
+    backstop one second past cpu_s (none for a session's interpreter, cpu_s None, which runs many
+    cells: its supervisor clocks each); files at most fsize bytes."""
+    program = bool(apart and not judge)
+    return {"all_uids": program, "confine": program and confine.ON[0],
+            "cpu_hard": None if cpu_s is None else cpu_hard_s(cpu_s), "fsize": int(fsize)}
 
 
 def apply(lim: dict) -> None:
     """In a child about to become a program or a judge (module docstring): the `spec` limits, no core
-    dumps, OOM victim first, the signals PID 1 ignores back to their default."""
+    dumps, OOM victim first, the signals PID 1 ignores back to their default; last, a program's
+    confinement (confine.confine), which raises where it fails: a program never runs unconfined."""
     if lim["all_uids"]:
         uid = os.geteuid()
         os.setresuid(uid, uid, uid)
@@ -49,3 +57,5 @@ def apply(lim: dict) -> None:
         pass
     for sig in HANDLED_SIGNALS:  # ignored by PID 1, default for the program
         signal.signal(sig, signal.SIG_DFL)
+    if lim["confine"]:  # one uid for all: the program's own domain and filter (harness/confine.py)
+        confine.confine()

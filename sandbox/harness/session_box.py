@@ -53,6 +53,7 @@ from collections.abc import Callable
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the runner's helpers (-I leaves the script's dir off the path)
 import accounting  # noqa: E402
+import confine  # noqa: E402
 import framing  # noqa: E402
 import job_protocol  # noqa: E402
 import pid1  # noqa: E402
@@ -345,7 +346,7 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
     op = head.get("op")
     try:
         if op == "ping":
-            return {"ok": True, "pid": os.getpid(), "apart": pid1.APART}, {}
+            return {"ok": True, "pid": os.getpid(), "apart": pid1.APART, "confined": confine.ON[0]}, {}
         if op == "start":
             if box.kernel is not None:
                 raise ValueError("the session is already started")
