@@ -228,7 +228,7 @@ def _sandbox_fields():
 
 
 # Settings that take one of a few words: a sample that is one of them, not the default.
-CHOICES = {"backend": "gvisor", "warm_fork": "off", "gvisor_platform": "systrap"}
+CHOICES = {"backend": "gvisor", "warm_fork": "off", "gvisor_platform": "systrap", "userns_mode": "landlock"}
 
 
 @pytest.mark.parametrize("field", _sandbox_fields(), ids=lambda f: f.name)
