@@ -100,7 +100,11 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
             apply_patch(tree, tests, overrides, "the task's test_patch")
         except PatchError as e:
             return _test_patch_failed(tree, tests, patch.text, str(e))
-    return RepoPlan(task, lang, tree_tar(tree, overrides), patch.text)
+    try:
+        archive = tree_tar(tree, overrides)
+    except PatchError as e:  # the patch's files do not make an archive: the model's failure, never infra_error
+        return _refused(patch.text, str(e))
+    return RepoPlan(task, lang, archive, patch.text)
 
 
 def _test_patch_failed(tree: str, tests: Patch, text: str, why: str) -> dict:

@@ -22,7 +22,8 @@ from typing import Any
 from .patch import Patch, PatchError
 
 Overrides = dict[str, bytes | None]
-TREE_MAX_BYTES = 256 << 20  # an environment's tree as one archive (/work is a tmpfs of the sandbox's memory)
+TREE_MAX_BYTES = 256 << 20  # the patched tree as one archive (/work is a tmpfs of the sandbox's memory)
+NAME_MAX, PATH_MAX = 255, 4096  # bytes of one path part and of a whole path (Linux's limits)
 # Line comparisons one patch may cost while its hunks are looked for (the offset search): a patch of
 # many hunks whose headers point far from their text must not hold the planning thread for minutes.
 SEARCH_BUDGET = 2_000_000
@@ -127,14 +128,27 @@ def _find(lines: list[str], old: list[str], want: int, after: int, budget: list[
 
 
 def _current(root: str, path: str, overrides: Mapping[str, bytes | None]) -> bytes | None:
-    """A file's bytes in the patched tree so far (None: absent), read without following links."""
+    """A file's bytes in the patched tree so far (None: absent), read without following links. The
+    path is the patch's: a name the file system refuses (too long, say) is the patch's PatchError."""
     if path in overrides:
         return overrides[path]
-    fd = _open_in(root, path)
+    _check_lengths(path)
+    try:
+        fd = _open_in(root, path)
+    except OSError as e:
+        raise PatchError(f"{path[:120]!r}: the file system refuses this path ({os.strerror(e.errno or 0)})") from None
     if fd is None:
         return None
     with os.fdopen(fd, "rb") as fh:
         return fh.read()
+
+
+def _check_lengths(path: str) -> None:
+    """PatchError for a path no Linux file system takes (a part over NAME_MAX bytes, the whole over
+    PATH_MAX): refused here, not when the sandbox unpacks the tree."""
+    raw = path.encode("utf-8", "surrogateescape")
+    if len(raw) > PATH_MAX or any(len(p) > NAME_MAX for p in raw.split(b"/")):
+        raise PatchError(f"{path[:120]!r}...: a file name is over {NAME_MAX} bytes or the path over {PATH_MAX}")
 
 
 def _open_in(root: str, path: str) -> int | None:
@@ -202,10 +216,13 @@ def tree_tar(root: str, overrides: Mapping[str, bytes | None]) -> bytes:
                         _add(tar, _member(rel, name), fh.read(), 0o755 if st.st_mode & 0o100 else 0o644)
             if buf.tell() > TREE_MAX_BYTES:
                 raise OSError(f"the environment's tree is over {TREE_MAX_BYTES >> 20} MiB")
-        for path, data in sorted(overrides.items()):
-            if data is not None:
-                _add_parents(tar, root, path)
-                _add(tar, "repo/" + path, data, 0o644)
+        try:  # the patch's files: what goes wrong with them is the patch's (docs/repo-tasks.md "Verdicts")
+            for path, data in sorted(overrides.items()):
+                if data is not None:
+                    _add_parents(tar, root, path)
+                    _add(tar, "repo/" + path, data, 0o644)
+        except (OSError, ValueError, tarfile.TarError) as e:
+            raise PatchError(f"the patched tree cannot be written as an archive: {type(e).__name__}: {str(e)[:200]}") from None
     return buf.getvalue()
 
 

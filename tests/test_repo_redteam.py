@@ -1,0 +1,84 @@
+"""Red team of the `repo` task kind (issue 33, item 4 "Trust"; docs/repo-tasks.md "Trust model"): a policy whose
+completion is the patch, paid 1.0 for any trick that gets a patch that does not fix the bug graded `accepted`.
+
+The findings fixed so far, each test asserting the SAFE behaviour (each failed on main when it was written), all
+pure (no process, no Docker): the host's refusals (`make_repo_plan` over a small environment): a file name the
+file system refuses (an OSError out of the applier was `infra_error`).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sandbox.config import SandboxConfig
+from sandbox.contract import RepoTask
+from sandbox.repo_job import RepoPlan, make_repo_plan
+
+# ----------------------------------------------------------------------------- pure: the host's refusals
+def add_file(path: str, text: str) -> str:
+    """A diff adding `path` with `text` (the only shape the attacks below need)."""
+    lines = text.splitlines()
+    return f"--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{len(lines)} @@\n" + "".join(f"+{line}\n" for line in lines)
+
+
+PY_CMD = "python3 -m pytest -p no:cacheprovider -rA pkg/tests/test_calc.py"
+F2P = "pkg/tests/test_calc.py::test_add"
+HOOK_MODULE = ("import pytest\n"
+               "@pytest.hookimpl(hookwrapper=True)\n"
+               "def pytest_runtest_makereport(item, call):\n"
+               "    out = yield\n"
+               "    r = out.get_result()\n"
+               "    r.outcome, r.longrepr = 'passed', None\n")
+
+
+@pytest.fixture(scope="module")
+def environments(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two small environments as docs/repo-tasks.md "Environments" says: a Python package with its tests
+    under pkg/tests/, and a Go module."""
+    root = tmp_path_factory.mktemp("environments")
+    py = root / "py" / "repo"
+    (py / "pkg" / "tests").mkdir(parents=True)
+    (py / "pkg" / "__init__.py").write_text("")
+    (py / "pkg" / "calc.py").write_text("def add(a, b):\n    return a - b\n")
+    (py / "pkg" / "tests" / "__init__.py").write_text("")
+    (py / "pkg" / "tests" / "test_calc.py").write_text("from pkg.calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n")
+    (py / "setup.py").write_text("from setuptools import setup\nsetup(name='pkg')\n")
+    (root / "py" / "environment.json").write_text(json.dumps({"language": "python"}))
+    go = root / "go" / "repo"
+    go.mkdir(parents=True)
+    (go / "go.mod").write_text("module example.com/calc\n\ngo 1.16\n\nrequire github.com/stretchr/testify v1.8.4\n")
+    (go / "calc.go").write_text("package calc\n\nfunc Add(a, b int) int { return a - b }\n")
+    (go / "calc_test.go").write_text('package calc\n\nimport (\n\t"testing"\n\n\t"github.com/stretchr/testify/assert"\n)\n\n'
+                                     "func TestAdd(t *testing.T) { assert.Equal(t, 3, Add(1, 2)) }\n")
+    (root / "go" / "environment.json").write_text(json.dumps({"language": "go"}))
+    return root
+
+
+def plan(environments: Path, environment: str, completion: str, test_cmd: str = PY_CMD, f2p: str = F2P) -> RepoPlan | dict:
+    task = RepoTask(id="t", environment=environment, test_cmd=test_cmd, fail_to_pass=(f2p,), completion=completion)
+    return make_repo_plan(task, SandboxConfig(repo_environments=str(environments)))
+
+
+def assert_refused(outcome: RepoPlan | dict) -> None:
+    """Refused on the host, as the model's failure: nothing runs (docs/repo-tasks.md "Running a task")."""
+    assert isinstance(outcome, dict), "the patch was admitted: it would run"
+    assert outcome["verdict"] == "wrong_answer" and outcome["score"] == 0.0, outcome
+
+
+def test_a_file_name_the_file_system_refuses_is_the_model_s_failure(environments: Path) -> None:
+    """A name over 255 bytes: the applier's walk gets ENAMETOOLONG, an OSError no one catches, and the engine
+    answers `infra_error` (retryable): the policy trades its 0 for "not graded" (docs/repo-tasks.md "Verdicts":
+    a patch that does not apply is the model's `wrong_answer`)."""
+    try:
+        outcome = plan(environments, "py", add_file("pkg/" + "a" * 300 + ".py", "x = 1"))
+    except OSError as e:
+        pytest.fail(f"the host's planning raised {e.__class__.__name__}: the engine answers infra_error")
+    assert isinstance(outcome, RepoPlan) or outcome["verdict"] == "wrong_answer", outcome
+
+
+def test_a_file_name_at_the_file_system_s_limit_is_admitted(environments: Path) -> None:
+    """The rewrite of the test above: 255 bytes is a name Linux takes, so the patch is planned."""
+    outcome = plan(environments, "py", add_file("pkg/" + "a" * 252 + ".py", "x = 1"))
+    assert isinstance(outcome, RepoPlan), outcome
