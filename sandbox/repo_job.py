@@ -104,6 +104,8 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         archive = tree_tar(tree, overrides)
     except PatchError as e:  # the patch's files do not make an archive: the model's failure, never infra_error
         return _refused(patch.text, str(e))
+    except OSError as e:  # the environment's own tree: too big or unreadable whatever the patch
+        raise InfraFailure(f"environment {task.environment!r}: {e}", retryable=False) from None
     return RepoPlan(task, lang, archive, patch.text)
 
 

@@ -3,11 +3,14 @@ completion is the patch, paid 1.0 for any trick that gets a patch that does not 
 
 The findings fixed so far, each test asserting the SAFE behaviour (each failed on main when it was written), all
 pure (no process, no Docker): the host's refusals (`make_repo_plan` over a small environment): a file name the
-file system refuses (an OSError out of the applier was `infra_error`).
+file system refuses (an OSError out of the applier was `infra_error`); the archive growing with the square of
+the patch.
 """
 from __future__ import annotations
 
+import io
 import json
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -82,3 +85,29 @@ def test_a_file_name_at_the_file_system_s_limit_is_admitted(environments: Path) 
     """The rewrite of the test above: 255 bytes is a name Linux takes, so the patch is planned."""
     outcome = plan(environments, "py", add_file("pkg/" + "a" * 252 + ".py", "x = 1"))
     assert isinstance(outcome, RepoPlan), outcome
+
+
+def test_the_archive_is_linear_in_the_patch(environments: Path) -> None:
+    """`tree_tar` adds each new file's missing parent directories for every file, so one directory is in the
+    archive once per file under it: 1 MiB of diff adding 511 files 1,000 directories deep made a 1.1 GB archive
+    in 28 s of the planning thread (210 MB at depth 50), which then does not fit the sandbox's /work, and
+    that is `infra_error`. Each member once: the archive grows with the patch, not its square."""
+    deep = "/".join(["d"] * 30)
+    outcome = plan(environments, "py", "".join(add_file(f"{deep}/f{i}.py", "x = 1") for i in range(20)))
+    assert isinstance(outcome, RepoPlan), outcome
+    with tarfile.open(fileobj=io.BytesIO(outcome.tree)) as tar:
+        names = tar.getnames()
+    repeated = {n for n in names if names.count(n) > 1}
+    assert not repeated, f"{len(names)} members, {len(repeated)} of them more than once"
+
+
+def test_the_patch_s_files_over_the_archive_s_bound_are_the_model_s_failure(environments: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """TREE_MAX_BYTES bounds the whole archive, the patch's files included: over it, the model's wrong_answer
+    (the environment alone fits; the near miss is the same patch under a bound it fits)."""
+    from sandbox.repo import apply
+
+    patch = "".join(add_file(f"pkg/f{i}.py", "x = 1") for i in range(40))
+    assert isinstance(plan(environments, "py", patch), RepoPlan)
+    monkeypatch.setattr(apply, "TREE_MAX_BYTES", 30_000)  # the environment is ~10 kB as an archive
+    assert_refused(plan(environments, "py", patch))

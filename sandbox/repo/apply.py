@@ -190,53 +190,63 @@ def config_texts(root: str, overrides: Mapping[str, bytes | None]) -> tuple[dict
 def tree_tar(root: str, overrides: Mapping[str, bytes | None]) -> bytes:
     """The patched tree as an uncompressed tar (regular files, directories and links as the
     environment has them; `.git` left out). Members are named `repo/...`; sorted, with fixed owners
-    and times, so the same tree is the same bytes."""
+    and times, so the same tree is the same bytes. Each member is added once, and TREE_MAX_BYTES
+    bounds the whole archive: the environment's part over it, or unreadable, is the environment's
+    fault (OSError: the caller's InfraFailure), the patch's files taking it over are the patch's (PatchError)."""
     buf = io.BytesIO()
+    dirs: set[str] = set()  # the directories in the archive, relative to the tree's root
     with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as tar:
         _add(tar, "repo", None, 0o755)
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = sorted(d for d in dirnames if d != ".git")
-            rel = os.path.relpath(dirpath, root)
-            for d in dirnames:
-                if os.path.islink(os.path.join(dirpath, d)):
-                    continue  # a link to a directory: os.walk does not enter it; added with the files below
-                _add(tar, _member(rel, d), None, 0o755)
-            for name in sorted(filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]):
-                path = _member(rel, name)[len("repo/"):]
-                if path in overrides:
-                    continue
-                full = os.path.join(dirpath, name)
-                st = os.lstat(full)
-                if stat.S_ISLNK(st.st_mode):
-                    info = tarfile.TarInfo(_member(rel, name))
-                    info.type, info.linkname, info.mode = tarfile.SYMTYPE, os.readlink(full), 0o777
-                    tar.addfile(info)
-                elif stat.S_ISREG(st.st_mode):
-                    with open(full, "rb") as fh:
-                        _add(tar, _member(rel, name), fh.read(), 0o755 if st.st_mode & 0o100 else 0o644)
-            if buf.tell() > TREE_MAX_BYTES:
-                raise OSError(f"the environment's tree is over {TREE_MAX_BYTES >> 20} MiB")
+        _add_environment(tar, root, overrides, dirs)
+        if buf.tell() > TREE_MAX_BYTES:
+            raise OSError(f"the environment's tree is over {TREE_MAX_BYTES >> 20} MiB")
         try:  # the patch's files: what goes wrong with them is the patch's (docs/repo-tasks.md "Verdicts")
             for path, data in sorted(overrides.items()):
-                if data is not None:
-                    _add_parents(tar, root, path)
-                    _add(tar, "repo/" + path, data, 0o644)
+                if data is None:
+                    continue
+                for parent in _parents(path):  # a new file's directories the environment lacks, once each
+                    if parent not in dirs:
+                        dirs.add(parent)
+                        _add(tar, "repo/" + parent, None, 0o755)
+                _add(tar, "repo/" + path, data, 0o644)
+                if buf.tell() > TREE_MAX_BYTES:
+                    raise PatchError(f"the patched tree is over {TREE_MAX_BYTES >> 20} MiB as an archive")
         except (OSError, ValueError, tarfile.TarError) as e:
+            if isinstance(e, PatchError):
+                raise
             raise PatchError(f"the patched tree cannot be written as an archive: {type(e).__name__}: {str(e)[:200]}") from None
     return buf.getvalue()
 
 
+def _add_environment(tar: tarfile.TarFile, root: str, overrides: Mapping[str, bytes | None], dirs: set[str]) -> None:
+    """The environment's own members (every file the patch does not override), noting its directories."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != ".git")
+        rel = os.path.relpath(dirpath, root)
+        for d in dirnames:
+            if os.path.islink(os.path.join(dirpath, d)):
+                continue  # a link to a directory: os.walk does not enter it; added with the files below
+            dirs.add(_member(rel, d)[len("repo/"):])
+            _add(tar, _member(rel, d), None, 0o755)
+        for name in sorted(filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]):
+            path = _member(rel, name)[len("repo/"):]
+            if path in overrides:
+                continue
+            full = os.path.join(dirpath, name)
+            st = os.lstat(full)
+            if stat.S_ISLNK(st.st_mode):
+                info = tarfile.TarInfo(_member(rel, name))
+                info.type, info.linkname, info.mode = tarfile.SYMTYPE, os.readlink(full), 0o777
+                tar.addfile(info)
+            elif stat.S_ISREG(st.st_mode):
+                with open(full, "rb") as fh:
+                    _add(tar, _member(rel, name), fh.read(), 0o755 if st.st_mode & 0o100 else 0o644)
+        if tar.fileobj.tell() > TREE_MAX_BYTES:  # type: ignore[union-attr]
+            return  # the caller raises: stop reading an environment that is too big
+
+
 def _member(rel: str, name: str) -> str:
     return "repo/" + (name if rel == "." else f"{rel}/{name}")
-
-
-def _add_parents(tar: tarfile.TarFile, root: str, path: str) -> None:
-    """A new file's directories that the environment lacks (a patch may add a file in a new directory)."""
-    parts = path.split("/")[:-1]
-    for k in range(1, len(parts) + 1):
-        sub = "/".join(parts[:k])
-        if not os.path.isdir(os.path.join(root, sub)):
-            _add(tar, "repo/" + sub, None, 0o755)
 
 
 def _add(tar: tarfile.TarFile, name: str, data: bytes | None, mode: int) -> None:
