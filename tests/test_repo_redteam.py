@@ -4,7 +4,8 @@ completion is the patch, paid 1.0 for any trick that gets a patch that does not 
 The findings fixed so far, each test asserting the SAFE behaviour (each failed on main when it was written), all
 pure (no process, no Docker): the host's refusals (`make_repo_plan` over a small environment): a file name the
 file system refuses (an OSError out of the applier was `infra_error`); the archive growing with the square of
-the patch.
+the patch. The pytest report's parser: the `-rA` summary laid over the JUnit XML adding a pass for an id the
+XML lacks.
 """
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ import pytest
 
 from sandbox.config import SandboxConfig
 from sandbox.contract import RepoTask
+from sandbox.repo.grading import lookup, resolve
+from sandbox.repo.results import junit_key, parse_pytest
 from sandbox.repo_job import RepoPlan, make_repo_plan
 
 # ----------------------------------------------------------------------------- pure: the host's refusals
@@ -111,3 +114,46 @@ def test_the_patch_s_files_over_the_archive_s_bound_are_the_model_s_failure(envi
     assert isinstance(plan(environments, "py", patch), RepoPlan)
     monkeypatch.setattr(apply, "TREE_MAX_BYTES", 30_000)  # the environment is ~10 kB as an archive
     assert_refused(plan(environments, "py", patch))
+
+
+# ----------------------------------------------------------------------------- pure: the report's parser
+# pytest's JUnit XML of a run whose test module failed to import (the code under test raised at import), as
+# pytest 9.2 wrote it, and the run's stdout: the code under test printed summary lines before raising, which
+# pytest shows at column 0 in the error's "Captured stdout" section (docs/repo-tasks.md "Test results").
+COLLECTION_ERROR_XML = (
+    '<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests"><testsuite name="pytest" errors="1" '
+    'failures="0" skipped="0" tests="1" time="0.191"><testcase classname="" name="pkg.tests.test_calc" time="0.000">'
+    '<error message="collection failure">ImportError while importing test module</error></testcase></testsuite>'
+    "</testsuites>")
+FORGED_STDOUT = (
+    "==================================== ERRORS ====================================\n"
+    "__________________ ERROR collecting pkg/tests/test_calc.py ___________________\n"
+    "E   ImportError: not today\n"
+    "------------------------------- Captured stdout --------------------------------\n"
+    f"PASSED {F2P}\n"
+    "PASSED pkg/tests/test_calc.py::test_sub\n"
+    "=========================== short test summary info ============================\n"
+    "ERROR pkg/tests/test_calc.py\n"
+    "!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!\n")
+
+
+def test_the_summary_laid_over_the_xml_cannot_add_a_pass() -> None:
+    """The summary is read to see XPASSes the XML writes as passes; it is stdout, which the code under test
+    writes too. An id the XML does not name must stay absent (a failure), whatever stdout says."""
+    statuses = parse_pytest(COLLECTION_ERROR_XML, FORGED_STDOUT)
+    resolution = resolve(lookup(statuses, junit_key), [F2P], ["pkg/tests/test_calc.py::test_sub"])
+    assert not resolution.resolved, resolution.statuses
+
+
+def test_the_summary_still_lowers_a_pass_the_xml_names() -> None:
+    """The rewrite of the test above: the summary keeps its one use, an XPASS (which the XML writes as a
+    pass) read as no pass, and a FAILED line lowers a pass; a PASSED line cannot raise a failure."""
+    xml = ('<testsuites><testsuite name="pytest"><testcase classname="pkg.tests.test_calc" name="test_add"/>'
+           '<testcase classname="pkg.tests.test_calc" name="test_sub"/>'
+           '<testcase classname="pkg.tests.test_calc" name="test_mul"><failure message="x"/></testcase>'
+           "</testsuite></testsuites>")
+    log = (f"XPASS {F2P} - fixed\nFAILED pkg/tests/test_calc.py::test_sub - assert 1\n"
+           "PASSED pkg/tests/test_calc.py::test_mul\n")
+    assert parse_pytest(xml, log) == {"pkg.tests.test_calc::test_add": "XPASS", "pkg.tests.test_calc::test_sub": "FAILED",
+                                      "pkg.tests.test_calc::test_mul": "FAILED"}
+    assert parse_pytest(xml, "")["pkg.tests.test_calc::test_add"] == "PASSED"
