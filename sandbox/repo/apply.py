@@ -176,6 +176,32 @@ def _open_in(root: str, path: str) -> int | None:
         os.close(fd)
 
 
+def tree_kind(root: str, path: str) -> str | None:
+    """What the environment's tree has at `path`: "file", "dir" or None (absent, a link, anything else,
+    or a name the file system refuses), looked up part by part without following a link."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_DIRECTORY
+    parts = path.split("/")
+    try:
+        fd = os.open(root, flags)
+    except OSError:
+        return None
+    try:
+        for k, part in enumerate(parts):
+            st = os.stat(part, dir_fd=fd, follow_symlinks=False)
+            if k == len(parts) - 1:
+                return "file" if stat.S_ISREG(st.st_mode) else "dir" if stat.S_ISDIR(st.st_mode) else None
+            if not stat.S_ISDIR(st.st_mode):
+                return None
+            nxt = os.open(part, flags, dir_fd=fd)
+            os.close(fd)
+            fd = nxt
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return None
+
+
 def config_texts(root: str, overrides: Mapping[str, bytes | None]) -> tuple[dict[str, str], dict[str, str]]:
     """pyproject.toml's and setup.cfg's texts at the root before and after the patch (check_config_sections)."""
     before, after = {}, {}
@@ -241,7 +267,7 @@ def _add_environment(tar: tarfile.TarFile, root: str, overrides: Mapping[str, by
             elif stat.S_ISREG(st.st_mode):
                 with open(full, "rb") as fh:
                     _add(tar, _member(rel, name), fh.read(), 0o755 if st.st_mode & 0o100 else 0o644)
-        if tar.fileobj.tell() > TREE_MAX_BYTES:  # type: ignore[union-attr]
+        if tar.fileobj.tell() > TREE_MAX_BYTES:
             return  # the caller raises: stop reading an environment that is too big
 
 
