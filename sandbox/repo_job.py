@@ -2,7 +2,7 @@
 borrowed box of the environment's language, its verdict.
 
 The plan (`make_repo_plan`, before a container is borrowed; in a thread): the environment by name,
-the model's patch read and checked (`read_patch`, `check_protected`), applied to the environment's
+the model's patch read and checked against the allowlist (`read_patch`, `check_admitted`), applied to the environment's
 tree without copying it (`sandbox/repo/apply.py`), pytest's configuration compared, then the
 dataset's test patch applied after it, and the tree as one archive. A patch that is not read, is
 refused or does not apply is the model's `wrong_answer` (`no_code` when there is none), and
@@ -23,9 +23,9 @@ from .config import SandboxConfig
 from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, RepoTask, code_outcome, test_result
 from .languages import LANGUAGES, Language
 from .plan import InfraFailure, new_job_dir
-from .repo.apply import Overrides, apply_patch, config_texts, tree_tar
+from .repo.apply import Overrides, apply_patch, config_texts, tree_kind, tree_tar
 from .repo.grading import Resolution, lookup, resolve
-from .repo.patch import Patch, PatchError, check_config_sections, check_protected, command_paths, read_patch
+from .repo.patch import Patch, PatchError, check_admitted, check_config_sections, command_paths, read_patch
 from .repo.results import ReportError, junit_key, parse_go_json, parse_pytest, parse_pytest_log
 
 ENV_FILE = "environment.json"  # an environment's directory: this file ({"language": ...}) and repo/
@@ -89,8 +89,9 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
     except PatchError as e:
         return _task_fault(patch.text, f"the task's test_patch does not read: {e}")
     overrides: Overrides = {}
-    try:  # the task's test files (its test patch's and its command's) are protected like every test file
-        check_protected(patch, (*command_paths(task.test_cmd), *(tests.paths if tests else ())))
+    try:  # the allowlist; the task's test files (its test patch's and its command's) are protected like every test file
+        check_admitted(patch, lang.name, lambda path: tree_kind(tree, path),
+                       (*command_paths(task.test_cmd), *(tests.paths if tests else ())))
         apply_patch(tree, patch, overrides, "the patch")
         check_config_sections(*config_texts(tree, overrides))
     except PatchError as e:
@@ -100,7 +101,13 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
             apply_patch(tree, tests, overrides, "the task's test_patch")
         except PatchError as e:
             return _test_patch_failed(tree, tests, patch.text, str(e))
-    return RepoPlan(task, lang, tree_tar(tree, overrides), patch.text)
+    try:
+        archive = tree_tar(tree, overrides)
+    except PatchError as e:  # the patch's files do not make an archive: the model's failure, never infra_error
+        return _refused(patch.text, str(e))
+    except OSError as e:  # the environment's own tree: too big or unreadable whatever the patch
+        raise InfraFailure(f"environment {task.environment!r}: {e}", retryable=False) from None
+    return RepoPlan(task, lang, archive, patch.text)
 
 
 def _test_patch_failed(tree: str, tests: Patch, text: str, why: str) -> dict:

@@ -181,7 +181,7 @@ def test_the_host_s_part_of_a_repo_task_decides_what_it_can_before_a_container(t
     # a file where the test patch's directory goes: the model's patch is in the way, its failure
     in_the_way = plan_of(tree, completion="--- /dev/null\n+++ b/tests\n@@ -0,0 +1 @@\n+x\n")
     assert isinstance(in_the_way, dict) and in_the_way["verdict"] == "wrong_answer"
-    assert "in the way of the task's tests" in in_the_way["detail"]
+    assert "tests" in in_the_way["detail"]  # refused by the allowlist (not a .py) before it is in the way
     # a non-test file the test patch adds is the task's test file: the model may not write it
     data = "--- /dev/null\n+++ b/pkg/fixture.json\n@@ -0,0 +1 @@\n+{}\n"
     taken = plan_of(tree, completion=data, test_patch=TEST_PATCH + data)

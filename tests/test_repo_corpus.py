@@ -5,11 +5,12 @@ gVisor); tests/test_repo_results.py resolves every task on its stored reports.""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from sandbox.repo.patch import PatchError, check_protected, command_paths, read_patch
+from sandbox.repo.patch import PatchError, check_admitted, check_protected, command_paths, read_patch
 
 DATA = Path(__file__).parent / "data" / "repo_tasks"
 ROWS = [json.loads(line) for line in (DATA / "tasks.jsonl").read_text().splitlines()]
@@ -27,3 +28,39 @@ def test_a_patch_to_the_task_s_tests_is_refused_before_anything_runs(language: s
     check_protected(read_patch(row["patch"]), command_paths(row["test_cmd"]))  # the gold alone is admitted
     with pytest.raises(PatchError, match="protected path"):
         check_protected(read_patch(row["patch"] + row["test_patch"]), command_paths(row["test_cmd"]))
+
+
+@pytest.fixture(scope="module")
+def base_trees(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[set[str], set[str]]]:
+    """Each row's tree at its base commit as (files, directories), listed from its bundle without a checkout."""
+    import subprocess
+
+    trees: dict[str, tuple[set[str], set[str]]] = {}
+    clones: dict[str, Path] = {}
+    for row in ROWS:
+        if row["repo"] not in clones:
+            clones[row["repo"]] = tmp_path_factory.mktemp("bundles") / "repo.git"
+            bundle = DATA / "repos" / f"{row['repo'].replace('/', '+')}.bundle"
+            subprocess.run(["git", "clone", "-q", "--bare", str(bundle), str(clones[row["repo"]])], check=True)
+        listing = subprocess.run(["git", "-C", str(clones[row["repo"]]), "ls-tree", "-r", "-t", "--format=%(objecttype) %(path)",
+                                  row["base_commit"]], check=True, capture_output=True, text=True).stdout.splitlines()
+        files = {line[5:] for line in listing if line.startswith("blob ")}
+        trees[row["instance_id"]] = (files, {line[5:] for line in listing if line.startswith("tree ")})
+    return trees
+
+
+def test_every_gold_patch_is_on_the_allowlist_and_its_near_misses_are_not(base_trees: dict) -> None:
+    """docs/repo-tasks.md "Trust model": each gold patch (the rewrite: right by the dataset) is admitted over its
+    own tree; the same patch with a new test-runner hook (a near miss) is refused."""
+    def kind_of(instance_id: str) -> Callable[[str], str | None]:
+        files, dirs = base_trees[instance_id]
+        return lambda path: "file" if path in files else "dir" if path in dirs else None
+
+    assert len(ROWS) == 30
+    for row in ROWS:
+        extra = (*command_paths(row["test_cmd"]), *read_patch(row["test_patch"]).paths)
+        check_admitted(read_patch(row["patch"]), row["language"], kind_of(row["instance_id"]), extra)
+        hook = "conftest.py" if row["language"] == "python" else "go.sum"
+        near = row["patch"] + f"--- /dev/null\n+++ b/{hook}\n@@ -0,0 +1 @@\n+x\n"
+        with pytest.raises(PatchError):
+            check_admitted(read_patch(near), row["language"], kind_of(row["instance_id"]), extra)

@@ -25,7 +25,10 @@ ROWS = {r["instance_id"]: r for r in map(json.loads, (DATA / "tasks.jsonl").read
 PY = ROWS["pytoolz__toolz-5d95878603e7"]  # 1 FAIL_TO_PASS, 34 PASS_TO_PASS: about a second a run
 GO = ROWS["dustin__go-humanize-463a09566eca"]  # 1 FAIL_TO_PASS, 25 PASS_TO_PASS
 pytestmark = pytest.mark.docker  # every test here starts its module's servers (Docker, gVisor's root filesystems)
-NOOP = "--- /dev/null\n+++ b/NOTES.txt\n@@ -0,0 +1 @@\n+no change\n"  # applies, changes no code
+# Apply and change no code: a new module in the package (a new file must be source on the allowlist,
+# docs/repo-tasks.md "Trust model").
+NOOP = "--- /dev/null\n+++ b/toolz/notes.py\n@@ -0,0 +1 @@\n+# no change\n"
+NOOP_GO = "--- /dev/null\n+++ b/notes.go\n@@ -0,0 +1 @@\n+package humanize\n"
 
 
 def build_environment(row: dict, root: Path) -> None:
@@ -101,7 +104,7 @@ def test_python_tasks_through_grpc(server: ServerProcess) -> None:
 def test_a_go_task_through_http(server: ServerProcess) -> None:
     """The gold resolves and an empty patch does not; under gVisor the gold alone (each run compiles
     the package and its tests, about 10 s there: the empty patch's verdict is the Python test's)."""
-    tasks = [task(GO, "gold", GO["patch"])] + ([task(GO, "empty", NOOP)] if server.backend == "docker" else [])  # type: ignore[attr-defined]
+    tasks = [task(GO, "gold", GO["patch"])] + ([task(GO, "empty", NOOP_GO)] if server.backend == "docker" else [])  # type: ignore[attr-defined]
     status, _, answer = http_call(server, "POST", "/v1/grade", {"tasks": tasks})
     assert status == 200, answer
     results = {r["id"]: r for r in answer["results"]}

@@ -22,7 +22,8 @@ from typing import Any
 from .patch import Patch, PatchError
 
 Overrides = dict[str, bytes | None]
-TREE_MAX_BYTES = 256 << 20  # an environment's tree as one archive (/work is a tmpfs of the sandbox's memory)
+TREE_MAX_BYTES = 256 << 20  # the patched tree as one archive (/work is a tmpfs of the sandbox's memory)
+NAME_MAX, PATH_MAX = 255, 4096  # bytes of one path part and of a whole path (Linux's limits)
 # Line comparisons one patch may cost while its hunks are looked for (the offset search): a patch of
 # many hunks whose headers point far from their text must not hold the planning thread for minutes.
 SEARCH_BUDGET = 2_000_000
@@ -127,14 +128,27 @@ def _find(lines: list[str], old: list[str], want: int, after: int, budget: list[
 
 
 def _current(root: str, path: str, overrides: Mapping[str, bytes | None]) -> bytes | None:
-    """A file's bytes in the patched tree so far (None: absent), read without following links."""
+    """A file's bytes in the patched tree so far (None: absent), read without following links. The
+    path is the patch's: a name the file system refuses (too long, say) is the patch's PatchError."""
     if path in overrides:
         return overrides[path]
-    fd = _open_in(root, path)
+    _check_lengths(path)
+    try:
+        fd = _open_in(root, path)
+    except OSError as e:
+        raise PatchError(f"{path[:120]!r}: the file system refuses this path ({os.strerror(e.errno or 0)})") from None
     if fd is None:
         return None
     with os.fdopen(fd, "rb") as fh:
         return fh.read()
+
+
+def _check_lengths(path: str) -> None:
+    """PatchError for a path no Linux file system takes (a part over NAME_MAX bytes, the whole over
+    PATH_MAX): refused here, not when the sandbox unpacks the tree."""
+    raw = path.encode("utf-8", "surrogateescape")
+    if len(raw) > PATH_MAX or any(len(p) > NAME_MAX for p in raw.split(b"/")):
+        raise PatchError(f"{path[:120]!r}...: a file name is over {NAME_MAX} bytes or the path over {PATH_MAX}")
 
 
 def _open_in(root: str, path: str) -> int | None:
@@ -162,6 +176,32 @@ def _open_in(root: str, path: str) -> int | None:
         os.close(fd)
 
 
+def tree_kind(root: str, path: str) -> str | None:
+    """What the environment's tree has at `path`: "file", "dir" or None (absent, a link, anything else,
+    or a name the file system refuses), looked up part by part without following a link."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_DIRECTORY
+    parts = path.split("/")
+    try:
+        fd = os.open(root, flags)
+    except OSError:
+        return None
+    try:
+        for k, part in enumerate(parts):
+            st = os.stat(part, dir_fd=fd, follow_symlinks=False)
+            if k == len(parts) - 1:
+                return "file" if stat.S_ISREG(st.st_mode) else "dir" if stat.S_ISDIR(st.st_mode) else None
+            if not stat.S_ISDIR(st.st_mode):
+                return None
+            nxt = os.open(part, flags, dir_fd=fd)
+            os.close(fd)
+            fd = nxt
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return None
+
+
 def config_texts(root: str, overrides: Mapping[str, bytes | None]) -> tuple[dict[str, str], dict[str, str]]:
     """pyproject.toml's and setup.cfg's texts at the root before and after the patch (check_config_sections)."""
     before, after = {}, {}
@@ -176,50 +216,63 @@ def config_texts(root: str, overrides: Mapping[str, bytes | None]) -> tuple[dict
 def tree_tar(root: str, overrides: Mapping[str, bytes | None]) -> bytes:
     """The patched tree as an uncompressed tar (regular files, directories and links as the
     environment has them; `.git` left out). Members are named `repo/...`; sorted, with fixed owners
-    and times, so the same tree is the same bytes."""
+    and times, so the same tree is the same bytes. Each member is added once, and TREE_MAX_BYTES
+    bounds the whole archive: the environment's part over it, or unreadable, is the environment's
+    fault (OSError: the caller's InfraFailure), the patch's files taking it over are the patch's (PatchError)."""
     buf = io.BytesIO()
+    dirs: set[str] = set()  # the directories in the archive, relative to the tree's root
     with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as tar:
         _add(tar, "repo", None, 0o755)
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = sorted(d for d in dirnames if d != ".git")
-            rel = os.path.relpath(dirpath, root)
-            for d in dirnames:
-                if os.path.islink(os.path.join(dirpath, d)):
-                    continue  # a link to a directory: os.walk does not enter it; added with the files below
-                _add(tar, _member(rel, d), None, 0o755)
-            for name in sorted(filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]):
-                path = _member(rel, name)[len("repo/"):]
-                if path in overrides:
+        _add_environment(tar, root, overrides, dirs)
+        if buf.tell() > TREE_MAX_BYTES:
+            raise OSError(f"the environment's tree is over {TREE_MAX_BYTES >> 20} MiB")
+        try:  # the patch's files: what goes wrong with them is the patch's (docs/repo-tasks.md "Verdicts")
+            for path, data in sorted(overrides.items()):
+                if data is None:
                     continue
-                full = os.path.join(dirpath, name)
-                st = os.lstat(full)
-                if stat.S_ISLNK(st.st_mode):
-                    info = tarfile.TarInfo(_member(rel, name))
-                    info.type, info.linkname, info.mode = tarfile.SYMTYPE, os.readlink(full), 0o777
-                    tar.addfile(info)
-                elif stat.S_ISREG(st.st_mode):
-                    with open(full, "rb") as fh:
-                        _add(tar, _member(rel, name), fh.read(), 0o755 if st.st_mode & 0o100 else 0o644)
-            if buf.tell() > TREE_MAX_BYTES:
-                raise OSError(f"the environment's tree is over {TREE_MAX_BYTES >> 20} MiB")
-        for path, data in sorted(overrides.items()):
-            if data is not None:
-                _add_parents(tar, root, path)
+                for parent in _parents(path):  # a new file's directories the environment lacks, once each
+                    if parent not in dirs:
+                        dirs.add(parent)
+                        _add(tar, "repo/" + parent, None, 0o755)
                 _add(tar, "repo/" + path, data, 0o644)
+                if buf.tell() > TREE_MAX_BYTES:
+                    raise PatchError(f"the patched tree is over {TREE_MAX_BYTES >> 20} MiB as an archive")
+        except (OSError, ValueError, tarfile.TarError) as e:
+            if isinstance(e, PatchError):
+                raise
+            raise PatchError(f"the patched tree cannot be written as an archive: {type(e).__name__}: {str(e)[:200]}") from None
     return buf.getvalue()
+
+
+def _add_environment(tar: tarfile.TarFile, root: str, overrides: Mapping[str, bytes | None], dirs: set[str]) -> None:
+    """The environment's own members (every file the patch does not override), noting its directories."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != ".git")
+        rel = os.path.relpath(dirpath, root)
+        for d in dirnames:
+            if os.path.islink(os.path.join(dirpath, d)):
+                continue  # a link to a directory: os.walk does not enter it; added with the files below
+            dirs.add(_member(rel, d)[len("repo/"):])
+            _add(tar, _member(rel, d), None, 0o755)
+        for name in sorted(filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]):
+            path = _member(rel, name)[len("repo/"):]
+            if path in overrides:
+                continue
+            full = os.path.join(dirpath, name)
+            st = os.lstat(full)
+            if stat.S_ISLNK(st.st_mode):
+                info = tarfile.TarInfo(_member(rel, name))
+                info.type, info.linkname, info.mode = tarfile.SYMTYPE, os.readlink(full), 0o777
+                tar.addfile(info)
+            elif stat.S_ISREG(st.st_mode):
+                with open(full, "rb") as fh:
+                    _add(tar, _member(rel, name), fh.read(), 0o755 if st.st_mode & 0o100 else 0o644)
+        if tar.fileobj.tell() > TREE_MAX_BYTES:
+            return  # the caller raises: stop reading an environment that is too big
 
 
 def _member(rel: str, name: str) -> str:
     return "repo/" + (name if rel == "." else f"{rel}/{name}")
-
-
-def _add_parents(tar: tarfile.TarFile, root: str, path: str) -> None:
-    """A new file's directories that the environment lacks (a patch may add a file in a new directory)."""
-    parts = path.split("/")[:-1]
-    for k in range(1, len(parts) + 1):
-        sub = "/".join(parts[:k])
-        if not os.path.isdir(os.path.join(root, sub)):
-            _add(tar, "repo/" + sub, None, 0o755)
 
 
 def _add(tar: tarfile.TarFile, name: str, data: bytes | None, mode: int) -> None:

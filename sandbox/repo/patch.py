@@ -15,7 +15,7 @@ import configparser
 import fnmatch
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..checks import _THINK_END, Fenced, opening_fence, scan_fences, strip_end_tokens
@@ -264,8 +264,9 @@ _SECTIONS = {"pyproject.toml": "tool.pytest", "setup.cfg": "tool:pytest"}
 
 def protected_reason(path: str, extra: Iterable[str] = ()) -> str:
     """Why a path is protected ("" when it is not): a default rule, or the task's own list (its
-    test files, the files its test command names)."""
-    parts = path.split("/")
+    test files, the files its test command names). Names are matched in lower case: importlib.metadata
+    finds `Evil.Dist-Info` as it finds `evil.dist-info`, and a case-insensitive file system opens both."""
+    parts = path.lower().split("/")
     if path in set(extra):
         return f"{path} is one of the task's test files or test command's files"
     if any(d in TEST_DIRS for d in parts[:-1]):
@@ -276,6 +277,93 @@ def protected_reason(path: str, extra: Iterable[str] = ()) -> str:
         if fnmatch.fnmatchcase(parts[-1], pattern):
             return f"{path} is test code or test configuration ({pattern})"
     return ""
+
+
+# ----------------------------------------------------------------------------- what a patch may touch
+# The allowlist (docs/repo-tasks.md "Trust model", "What a patch may touch"): a patch may change files
+# the environment has, except the protected ones and the files below; it may add only source files
+# of the task's language, under names nothing resolves specially. Everything else is refused.
+SOURCE_SUFFIXES = {"python": (".py",), "go": (".go",)}
+# Names (any depth, any letter case) Python, pytest, setuptools or go read by name: configuration and
+# start-up hooks. Never added; changed only where ROOT_CONFIG says (compared by section).
+SPECIAL_NAMES = frozenset({"conftest.py", "pytest.py", "sitecustomize.py", "usercustomize.py", "setup.py", "setup.cfg",
+                           "pyproject.toml", "tox.ini", "pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml",
+                           "noxfile.py", "__main__.py", "go.mod", "go.sum", "go.work", "go.work.sum"})
+# Directories the same tools treat specially (pytest's own package name, go's vendored modules).
+SPECIAL_DIRS = frozenset({"vendor", "pytest", "_pytest", "__pycache__"})
+ROOT_CONFIG = ("pyproject.toml", "setup.cfg")  # changed at the root only: check_config_sections compares them
+_GO_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")  # go ignores directories and files starting with . or _
+_GO_MOD_LINE = re.compile(r"^(module [A-Za-z0-9][A-Za-z0-9._~/-]*|go \d+\.\d+(\.\d+)?|//.*|)$")
+
+# What the tree has at a path, not following links: "file", "dir" or None (sandbox/repo/apply.py tree_kind).
+Kind = Callable[[str], "str | None"]
+
+
+def check_admitted(patch: Patch, language: str, kind: Kind, extra: Iterable[str] = ()) -> None:
+    """PatchError unless every file of the patch is on the allowlist (the comment above it): a change
+    to a file that is not protected or special, or a new source file (`_check_new_file`)."""
+    check_protected(patch, extra)
+    added = {e.path for e in patch.files if e.change == "added"}
+    for edit in patch.files:
+        parts = edit.path.lower().split("/")
+        if any(p in SPECIAL_DIRS for p in parts[:-1]):
+            raise PatchError(f"the patch touches {edit.path}: {'/'.join(parts[:-1])} is a directory python or go "
+                             "resolves specially")
+        if edit.change != "added":
+            if parts[-1] in SPECIAL_NAMES and not (edit.path in ROOT_CONFIG and edit.change == "modified"):
+                raise PatchError(f"the patch changes {edit.path}: test or build configuration is not the patch's to change")
+            continue
+        if edit.path == "go.mod" and language == "go":
+            _check_new_go_mod(patch, kind, added)
+            continue
+        _check_new_file(edit.path, language, kind, added)
+
+
+def _check_new_file(path: str, language: str, kind: Kind, added: set[str]) -> None:
+    """A new file: a source file of the language, under a name nothing resolves specially. Python: in a
+    package the environment has (its directory has an `__init__.py`), or in new directories under one
+    that the patch makes packages too, so the module is never top-level: the repository's root is first
+    on sys.path under `python -m pytest`, and a new top-level module would shadow pytest's own imports."""
+    parts = path.split("/")
+    name = parts[-1].lower()
+    suffixes = SOURCE_SUFFIXES.get(language, ())
+    if not name.endswith(suffixes) or name.endswith("_test.go") or name in SPECIAL_NAMES:
+        raise PatchError(f"the patch adds {path}: a patch may add only {language} source files "
+                         f"({', '.join(suffixes) or 'none'}; not tests or configuration)")
+    if language == "go":
+        if not all(_GO_PART.match(p) for p in parts):
+            raise PatchError(f"the patch adds {path}: a name go ignores or treats specially (. or _ first)")
+        return
+    stem = name[:-len(".py")]
+    if not all(p.isascii() and p.isidentifier() for p in [*parts[:-1], stem]):
+        raise PatchError(f"the patch adds {path}: every directory and the module must be Python identifiers")
+    for k in range(len(parts) - 1, 0, -1):  # up from the file's directory to the nearest one the tree has
+        directory = "/".join(parts[:k])
+        init = f"{directory}/__init__.py"
+        if kind(directory) == "dir":
+            if kind(init) != "file":
+                raise PatchError(f"the patch adds {path} in {directory}, which is not a package (no __init__.py): "
+                                 "a new module must be inside one of the repository's packages")
+            return
+        if init not in added:
+            raise PatchError(f"the patch adds {path} in the new directory {directory} without {init}")
+    raise PatchError(f"the patch adds {path} at the repository's root: a new top-level module would shadow the imports "
+                     "of the test runner; add it inside one of the repository's packages")
+
+
+def _check_new_go_mod(patch: Patch, kind: Kind, added: set[str]) -> None:
+    """A go.mod at the root of an environment that has none (its package did not build as a module): only
+    `module` and `go` lines, and nothing else added, so the module path cannot point the tests' imports at
+    packages of the patch (no require, replace or new package to resolve them to)."""
+    from unidiff import PatchSet
+
+    if kind("go.mod") is not None or added != {"go.mod"}:
+        raise PatchError("the patch adds go.mod: admitted only where the environment has none, with no other new file")
+    f = next(f for f in PatchSet(patch.text) if f.path == "go.mod")
+    lines = [line.value.rstrip("\n").strip() for hunk in f for line in hunk if line.is_added]
+    bad = [line for line in lines if not _GO_MOD_LINE.match(line)]
+    if bad:
+        raise PatchError(f"the patch adds go.mod with {bad[0][:80]!r}: only `module` and `go` lines are admitted")
 
 
 def check_protected(patch: Patch, extra: Iterable[str] = ()) -> None:

@@ -201,9 +201,12 @@ def parse_pytest(junit: bytes | str, log: bytes | str = "") -> dict[str, str]:
     """A pytest run's statuses keyed by `junit_key`: its JUnit XML, with its `-rA` summary laid over
     it. Pytest writes a non-strict XPASS into JUnit XML as a plain pass, and SWE-bench counts an
     XPASS as no pass (it records no status for it: an absent test fails), so the summary's XPASS
-    lines are needed; both reports come from the run, and the worse status of an id is kept, so
-    laying one over the other can only lose a pass."""
+    lines are needed. The summary is stdout, which the code under test writes too (a `PASSED id`
+    line printed at import): it may only lower the status of an id the XML names, never add an id
+    or raise a status, so laying it over the XML can only lose a pass."""
     statuses = parse_junit(junit)
     for node, status in parse_pytest_log(log).items():
-        _put(statuses, junit_key(node), status)
+        key = junit_key(node)
+        if key in statuses:
+            _put(statuses, key, status)
     return statuses
