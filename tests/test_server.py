@@ -171,7 +171,7 @@ def test_deadline_kills_the_worker_and_counts_the_restart(server_factory):
 
 def test_dedup_grades_identical_answers_once(verifier_server):
     before = verifier_server.metric("verifier_dedup_hits_total", kind="math")
-    group = [math_task(f"g{i}", f"attempt {i} ... \\boxed{{\\frac{{7}}{{3}}}}", "7/3") for i in range(8)]
+    group = [math_task(f"g{i}", f"attempt {i}: so the answer is \\boxed{{\\frac{{7}}{{3}}}}", "7/3") for i in range(8)]
     results = VerifierClient(verifier_server.target).grade(group)
     assert [r["verdict"] for r in results] == ["correct"] * 8
     assert [r["id"] for r in results] == [t["id"] for t in group]
