@@ -245,24 +245,7 @@ class CodeGrader:
             finally:
                 for run in runs:
                     run.cancel()
-        # The run time a job is owed: its own tests x time limit (a fixed budget would let a slow
-        # program on many tests run it out), or less when the caller gives a deadline. It counts
-        # from when the job has its container: waiting in the queue is never the program's time.
-        owed = min(timeout_s, plan.budget_s(self.config)) if timeout_s else plan.budget_s(self.config)
-        deadline = time.monotonic() + timeout_s if timeout_s else math.inf
-        last = ""
-        for _attempt in range(2):
-            if deadline - time.monotonic() <= 0:
-                break
-            try:
-                return await self._attempt(plan, owed, deadline, on_start, (order, -owed))
-            except InfraFailure as e:
-                last = str(e)
-                if not e.retryable:
-                    return sandbox_infra_error(last, retryable=False, extracted=plan.code, how=plan.extracted_from)
-                log.warning("sandbox: %s", last)
-                plan.job_dir = new_job_dir()
-        return sandbox_infra_error(last or "the job's wall-clock budget ran out", extracted=plan.code, how=plan.extracted_from)
+        return await self._retried(plan, timeout_s, on_start, order, extracted=plan.code, how=plan.extracted_from)
 
     async def grade_repo(self, task: RepoTask, timeout_s: float | None = None,
                          on_start: Callable[[], None] | None = None) -> dict:
@@ -280,6 +263,16 @@ class CodeGrader:
             return sandbox_infra_error(self.unavailable_reason())
         if plan.lang.name not in self._images:
             return sandbox_infra_error(f"no image for {plan.lang.name}: run `verifier sandbox build {plan.lang.name}`")
+        return await self._retried(plan, timeout_s, on_start, arrival(), job=run_repo_job)
+
+    async def _retried(self, plan: Any, timeout_s: float | None, on_start: Callable[[], None] | None,
+                       order: int, job: Callable = run_job, **found: Any) -> dict:
+        """Run a plan in a container with one retry on a fresh one: the one home of the retry and the
+        budget for code jobs and repository tasks alike. `found`: what an infra_error result says of the
+        code it was given (`extracted`, `how`)."""
+        # The run time a job is owed: its own tests x time limit (a fixed budget would let a slow
+        # program on many tests run it out), or less when the caller gives a deadline. It counts
+        # from when the job has its container: waiting in the queue is never the program's time.
         owed = min(timeout_s, plan.budget_s(self.config)) if timeout_s else plan.budget_s(self.config)
         deadline = time.monotonic() + timeout_s if timeout_s else math.inf
         last = ""
@@ -287,14 +280,14 @@ class CodeGrader:
             if deadline - time.monotonic() <= 0:
                 break
             try:
-                return await self._attempt(plan, owed, deadline, on_start, (arrival(), -owed), job=run_repo_job)
+                return await self._attempt(plan, owed, deadline, on_start, (order, -owed), job=job)
             except InfraFailure as e:
                 last = str(e)
                 if not e.retryable:
-                    return sandbox_infra_error(last, retryable=False)
+                    return sandbox_infra_error(last, retryable=False, **found)
                 log.warning("sandbox: %s", last)
                 plan.job_dir = new_job_dir()
-        return sandbox_infra_error(last or "the job's wall-clock budget ran out")
+        return sandbox_infra_error(last or "the job's wall-clock budget ran out", **found)
 
     async def _attempt(self, plan: Any, owed_s: float, deadline: float,
                        on_start: Callable[[], None] | None = None, key: tuple = (), job: Callable = run_job) -> dict:
