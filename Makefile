@@ -33,10 +33,12 @@ docker:
 images: $(VENV)/.base docker
 	$(BIN)/verifier sandbox build
 
-# The same images as root filesystems for the gVisor backend (~/.cache/grpo-verifier/rootfs;
-# `verifier sandbox build --rootfs --prune` removes older recipes' folders).
+# The same images as root filesystems for the gVisor backend (~/.cache/grpo-verifier/rootfs).
+# PRUNE=--prune (what `make test` passes) also removes older recipes' images and folders, so a
+# machine that runs the suite again and again keeps one set (~10 GB), not one per recipe change.
+PRUNE ?=
 rootfs: $(VENV)/.base docker
-	$(BIN)/verifier sandbox build --rootfs
+	$(BIN)/verifier sandbox build --rootfs $(PRUNE)
 
 # gVisor's runsc from Debian: the gVisor backend runs it rootless, and it is registered as an
 # optional Docker runtime too (tests/test_sandbox_gvisor.py).
@@ -72,6 +74,7 @@ check: $(VENV)/.full
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -m unit -p no:cacheprovider
 
+test: PRUNE = --prune
 test: check images rootfs gvisor compose bubblewrap chromium promtool image
 	$(BIN)/python -m pytest -q -rs --durations=40
 

@@ -100,6 +100,11 @@ if ! docker image inspect "$SANDBOXES" >/dev/null 2>&1; then
         done
     } | docker build --network none -q -t "$SANDBOXES" - >/dev/null
 fi
+# Older sandboxes layers (5 GB each, one per recipe change) go once the new one exists: a disk that
+# fills stops every later build (docs/deploy.md "Deploy"). `docker rmi` only untags an image that
+# another image still builds on, and refuses one a container uses.
+docker image ls --format '{{.Repository}}:{{.Tag}}' grpo-verifier-sandboxes | grep -vxF "$SANDBOXES" \
+    | xargs -r docker rmi >/dev/null 2>&1 || true
 t2="$(now)"
 
 # (3) Every wheel the service needs, built or fetched on the host.
@@ -113,6 +118,7 @@ t3="$(now)"
 # (4) Build from a tar of tracked and untracked-but-not-ignored files plus the wheels;
 # --no-recursion keeps ignored files out, the folder names keep empty folders COPY-able.
 cd "$ROOT"
+OLD_ID="$(docker image inspect "$TAG" --format '{{.Id}}' 2>/dev/null || true)"
 {
     git ls-files -z --cached --others --exclude-standard
     printf '%s\0' proto verifier sandbox trainer deploy deploy/wheels
@@ -121,6 +127,9 @@ cd "$ROOT"
   | docker build --network "$NETWORK" -q -f deploy/Dockerfile --build-arg "BASE=$BASE" --build-arg "SANDBOXES=$SANDBOXES" \
       --build-arg "SOURCE=$(source_hash)" -t "$TAG" - >/dev/null
 t4="$(now)"
+# The image this tag named before, now untagged: removed unless a container still uses it.
+NEW_ID="$(docker image inspect "$TAG" --format '{{.Id}}')"
+[ -z "$OLD_ID" ] || [ "$OLD_ID" = "$NEW_ID" ] || docker rmi "$OLD_ID" >/dev/null 2>&1 || true
 
 rootfs_mb="$(echo "$TAGS" | while read -r lang tag; do printf '%s_mb %s ' "$lang" "$(mb "$tag")"; done)"
 echo "image $TAG size_mb $(mb "$TAG") base_size_mb $(mb "$BASE") rootfs: ${rootfs_mb}base_s $(secs "$t0" "$t1") rootfs_s $(secs "$t1" "$t2") wheels_s $(secs "$t2" "$t3") build_s $(secs "$t3" "$t4") total_s $(secs "$t0" "$t4")"
