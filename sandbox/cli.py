@@ -1,4 +1,5 @@
-"""`verifier sandbox build [LANG...] [--force] [--prune] [--rootfs [DIR]]` and `verifier sandbox run --language L FILE`.
+"""`verifier sandbox build [LANG...] [--force] [--prune] [--rootfs [DIR]]`, `verifier sandbox run --language L FILE`
+and `verifier env build RECIPE... --environments DIR` (docs/repo-tasks.md "Building environments").
 
 `add_subcommands(subparsers)` plugs these into any argparse CLI (verifier/tools/cli.py does); run this
 module directly (`python -m sandbox.cli ...`) for the same commands standalone.
@@ -46,7 +47,43 @@ def add_subcommands(subparsers) -> argparse.ArgumentParser:
     r.add_argument("--time-limit", type=float, default=None, help="CPU seconds")
     r.add_argument("--memory-limit", type=int, default=None, help="MB")
     r.set_defaults(func=cmd_run)
+    add_env_subcommands(subparsers)
     return sp
+
+
+def add_env_subcommands(subparsers) -> argparse.ArgumentParser:
+    """Add `env build`: repository environments from recipes (sandbox/environments.py)."""
+    ep = subparsers.add_parser("env", help="build repository environments for repo tasks")
+    sub = ep.add_subparsers(dest="env_cmd", required=True)
+    b = sub.add_parser("build", help="build (or find, by content hash) each recipe's environment under --environments")
+    b.add_argument("recipes", nargs="+", metavar="RECIPE", help="a recipe file (JSON; docs/repo-tasks.md "
+                   "\"Building environments\")")
+    b.add_argument("--environments", required=True, metavar="DIR",
+                   help="the folder of built environments, the server's --sandbox-repo-environments")
+    b.add_argument("--force", action="store_true", help="rebuild even when the recipe's build exists")
+    b.add_argument("--prune", action="store_true", help="remove every older build no environment's name points to")
+    b.add_argument("--max-disk-mb", type=int, default=None, metavar="MB",
+                   help="bound the builds' disk: older builds no name points to go, oldest first, until under it; "
+                        "exit 1 when the builds in use alone are over it")
+    b.set_defaults(func=cmd_env_build)
+    return ep
+
+
+def cmd_env_build(args: argparse.Namespace) -> int:
+    from .environments import RecipeError, build_all
+
+    try:
+        built = build_all(args.recipes, args.environments, force=args.force, prune_all=args.prune,
+                          max_bytes=None if args.max_disk_mb is None else args.max_disk_mb << 20, progress=lambda m: print(m, file=sys.stderr, flush=True))
+    except RecipeError as e:
+        print(f"env build: bad recipe: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # say what failed, exit non-zero
+        print(f"env build failed: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+    for b in built:
+        print(f"{b.name}\t{b.key}\t{'cached' if b.cached else 'built'}")
+    return 0
 
 
 def cmd_build(args: argparse.Namespace) -> int:

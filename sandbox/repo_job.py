@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from . import checks
 from .channel import ChannelError
 from .config import SandboxConfig
+from .environments import ENV_FILE
 from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, RepoTask, code_outcome, test_result
 from .languages import LANGUAGES, Language
 from .plan import InfraFailure, new_job_dir
@@ -28,7 +29,6 @@ from .repo.grading import Resolution, lookup, resolve
 from .repo.patch import Patch, PatchError, check_admitted, check_config_sections, command_paths, read_patch
 from .repo.results import ReportError, junit_key, parse_go_json, parse_pytest, parse_pytest_log
 
-ENV_FILE = "environment.json"  # an environment's directory: this file ({"language": ...}) and repo/
 WORK = "/work"  # the runner's job directories (sandbox/harness/pid1.py WORK)
 REPORT_FILE = "report.xml"
 # Run in the job's directory by the sandbox's python3 (every image has it): unpack the tree, enter it,
