@@ -1,6 +1,6 @@
 """Repository tasks through the service (docs/repo-tasks.md "Running a task"): a real server on
 loopback, its gRPC and HTTP ports, real Docker sandboxes, environments built from the corpus's
-bundles (tests/data/repo_tasks). One server for the module, one call per port: the gold patch is
+bundles (tests/data/repo_tasks) by `verifier env build`, and one with a dependency its build installs. One server for the module, one call per port: the gold patch is
 resolved; an empty patch, a plausible wrong patch, a patch to a protected test file, and a patch
 that does not apply are not (the last two are refused before anything runs, as the model's
 `wrong_answer`, never `infra_error`); rewrites of the gold (bare, an offset hunk header) resolve;
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +19,7 @@ import pytest
 from conftest import ServerProcess
 from helpers import http_call, sandbox_config, stub
 from verifier.client import VerifierClient
+from verifier.tools.cli import main as verifier_cli
 from verifier.v1 import verifier_pb2 as pb
 
 DATA = Path(__file__).parent / "data" / "repo_tasks"
@@ -31,13 +33,46 @@ NOOP = "--- /dev/null\n+++ b/toolz/notes.py\n@@ -0,0 +1 @@\n+# no change\n"
 NOOP_GO = "--- /dev/null\n+++ b/notes.go\n@@ -0,0 +1 @@\n+package humanize\n"
 
 
-def build_environment(row: dict, root: Path) -> None:
-    """What `verifier env build` will do for a corpus row (not built yet): the repository at its base commit."""
-    env = root / row["instance_id"]
-    bundle = DATA / "repos" / f"{row['repo'].replace('/', '+')}.bundle"
-    subprocess.run(["git", "clone", "-q", "--no-checkout", str(bundle), str(env / "repo")], check=True)
-    subprocess.run(["git", "-C", str(env / "repo"), "checkout", "-q", row["base_commit"]], check=True)
-    (env / "environment.json").write_text(json.dumps({"language": row["language"]}))
+def recipe(row: dict, folder: Path) -> str:
+    """A corpus row's recipe for `verifier env build`: its project's bundle at its base commit."""
+    path = folder / f"{row['instance_id']}.json"
+    path.write_text(json.dumps({"name": row["instance_id"], "language": row["language"], "commit": row["base_commit"],
+                                "repo": str(DATA / "repos" / f"{row['repo'].replace('/', '+')}.bundle"),
+                                "test_cmd": row["test_cmd"], "report": "go-json" if row["language"] == "go" else "pytest"}))
+    return str(path)
+
+
+# A project with a dependency the language image lacks (docs/repo-tasks.md "Building environments"): its wheel
+# unpacked under vendor/ by the recipe's install step, in the python image, the network off.
+CALC_FILES = {"calc/__init__.py": "from tinydep import double\n\n\ndef quad(x):\n    return double(x)\n",
+              "tests/test_calc.py": "from calc import quad\nfrom tinydep import double\n\n\ndef test_quad():\n"
+                                    "    assert quad(2) == 8\n\n\ndef test_double():\n    assert double(3) == 6\n"}
+CALC_CMD = "PYTHONPATH=vendor/site-packages python3 -m pytest -p no:cacheprovider -rA tests/test_calc.py"
+CALC_FIX = ("--- a/calc/__init__.py\n+++ b/calc/__init__.py\n@@ -3,2 +3,2 @@\n def quad(x):\n"
+            "-    return double(x)\n+    return double(double(x))\n")
+# Passes both tests, by changing the dependency rather than the project: refused (vendor/ is not the patch's).
+CALC_VENDOR = ("--- a/vendor/site-packages/tinydep/__init__.py\n+++ b/vendor/site-packages/tinydep/__init__.py\n"
+               "@@ -1,2 +1,2 @@\n def double(x):\n-    return 2 * x\n+    return 8 if x == 2 else 2 * x\n")
+
+
+def calc_recipe(folder: Path) -> str:
+    src, wheels = folder / "calc-src", folder / "wheels"
+    for name, text in CALC_FILES.items():
+        (src / name).parent.mkdir(parents=True, exist_ok=True)
+        (src / name).write_text(text)
+    wheels.mkdir()
+    with zipfile.ZipFile(wheels / "tinydep-1.0-py3-none-any.whl", "w") as z:
+        z.writestr("tinydep/__init__.py", "def double(x):\n    return 2 * x\n")
+        z.writestr("tinydep-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: tinydep\nVersion: 1.0\n")
+    git = ["git", "-C", str(src), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(["git", "init", "-q", str(src)], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "calc"], check=True)
+    (folder / "calc.json").write_text(json.dumps({
+        "name": "calc", "language": "python", "repo": "calc-src", "commit": "HEAD", "wheels": "wheels",
+        "install": ["python3 -m zipfile -e /wheels/tinydep-1.0-py3-none-any.whl vendor/site-packages"],
+        "test_cmd": CALC_CMD}))
+    return str(folder / "calc.json")
 
 
 def task(row: dict, task_id: str, completion: str, **kw) -> dict:
@@ -48,9 +83,11 @@ def task(row: dict, task_id: str, completion: str, **kw) -> dict:
 
 @pytest.fixture(scope="module")
 def environments(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Built by `verifier env build` from recipes, as an operator builds them."""
+    recipes = tmp_path_factory.mktemp("recipes")
     root = tmp_path_factory.mktemp("environments")
-    for row in (PY, GO):
-        build_environment(row, root)
+    paths = [recipe(PY, recipes), recipe(GO, recipes), calc_recipe(recipes)]
+    assert verifier_cli(["env", "build", *paths, "--environments", str(root)]) == 0
     return root
 
 
@@ -99,6 +136,21 @@ def test_python_tasks_through_grpc(server: ServerProcess) -> None:
     assert "protected path" in results["tests-too"]["detail"] and not results["tests-too"]["tests"]
     assert "does not apply" in results["stale"]["detail"] and not results["stale"]["retryable"]
     assert "not built" in results["unbuilt"]["detail"]
+
+
+def test_a_task_whose_dependency_the_build_installed(server: ServerProcess) -> None:
+    """The environment's dependency, installed at build time, is there at run time on both backends; a patch
+    that would pass by changing it is refused."""
+    def calc(task_id: str, completion: str) -> dict:
+        return {"id": task_id, "kind": "repo", "environment": "calc", "completion": completion, "test_cmd": CALC_CMD,
+                "fail_to_pass": ["tests/test_calc.py::test_quad"], "pass_to_pass": ["tests/test_calc.py::test_double"]}
+    with VerifierClient(server.target) as client:
+        results = {r["id"]: r for r in client.grade([calc("gold", CALC_FIX), calc("vendor", CALC_VENDOR),
+                                                      calc("empty", "--- /dev/null\n+++ b/calc/notes.py\n@@ -0,0 +1 @@\n+# no\n")])}
+    assert results["gold"]["verdict"] == "accepted", results["gold"]["detail"]
+    assert results["empty"]["verdict"] == "wrong_answer", results["empty"]["detail"]
+    assert [t["detail"] for t in results["empty"]["tests"]] == ["FAIL_TO_PASS: FAILED", "PASS_TO_PASS: PASSED"]
+    assert results["vendor"]["verdict"] == "wrong_answer" and "resolves specially" in results["vendor"]["detail"]
 
 
 def test_a_go_task_through_http(server: ServerProcess) -> None:
