@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,10 @@ def test_the_cli_builds_prunes_and_refuses_a_real_folder(tmp_path: Path, capsys:
     assert verifier_cli(["env", "build", write(tmp_path, {**RECIPE, "language": "cobol"}), "--environments", str(root)]) == 2
     assert verifier_cli(["env", "build", other, "--environments", str(root), "--max-disk-mb", "0"]) == 1
     assert "over the bound" in capsys.readouterr().err
+
+
+def test_the_bench_of_repo_tasks_starts() -> None:
+    """bench/repo_tasks.py is not part of the suite (it times Docker and gVisor); its options parse."""
+    out = subprocess.run([sys.executable, str(Path(__file__).parent.parent / "bench" / "repo_tasks.py"), "--help"],
+                         capture_output=True, text=True, check=True).stdout
+    assert "--quick" in out and "--at-once" in out
