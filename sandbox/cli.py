@@ -56,8 +56,8 @@ def add_env_subcommands(subparsers) -> argparse.ArgumentParser:
     ep = subparsers.add_parser("env", help="build repository environments for repo tasks")
     sub = ep.add_subparsers(dest="env_cmd", required=True)
     b = sub.add_parser("build", help="build (or find, by content hash) each recipe's environment under --environments")
-    b.add_argument("recipes", nargs="+", metavar="RECIPE", help="a recipe file (JSON; docs/repo-tasks.md "
-                   "\"Building environments\")")
+    b.add_argument("recipes", nargs="+", metavar="RECIPE",
+                   help='a recipe file (JSON; docs/repo-tasks.md "Building environments")')
     b.add_argument("--environments", required=True, metavar="DIR",
                    help="the folder of built environments, the server's --sandbox-repo-environments")
     b.add_argument("--force", action="store_true", help="rebuild even when the recipe's build exists")
