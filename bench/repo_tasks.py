@@ -27,6 +27,7 @@ Usage: python bench/repo_tasks.py [--quick] [--backends docker,gvisor] [--tasks 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import statistics
@@ -103,17 +104,23 @@ def plan_of(row: dict, config: SandboxConfig) -> tuple[RepoPlan, float]:
 def baseline(row: dict, plan: RepoPlan) -> tuple[float, float]:
     """(wall of a naive `docker run` of the test command, the test command's own time inside it)."""
     with tempfile.TemporaryDirectory(prefix="repo-bench-") as tmp:
-        with tarfile.open(fileobj=__import__("io").BytesIO(plan.tree)) as tar:
+        with tarfile.open(fileobj=io.BytesIO(plan.tree)) as tar:
             tar.extractall(tmp, filter="tar")
+        for dirpath, _, files in os.walk(tmp):  # the image's user (65534) writes there, as in our /work (go.mod, pyc)
+            for name in (".", *files):
+                os.chmod(os.path.join(dirpath, name), 0o777)
         env = GO_ENV if row["language"] == "go" else {"PYTEST_ADDOPTS": "--junitxml=/tmp/report.xml"}
-        script = ('s=$(date +%s%N); sh -c "$0" >/dev/null 2>&1; e=$(date +%s%N); echo "own $s $e"')
+        script = ('s=$(date +%s%N); sh -c "$0" >/tmp/out 2>&1; e=$(date +%s%N); '
+                  'echo "own $s $e $(grep -c -e \'"Action":"pass","Package"\' -e \'^PASSED \' /tmp/out)"')
         cmd = ["docker", "run", "--rm", "--network", "none", "-v", f"{tmp}/repo:/work/repo", "-w", "/work/repo",
                *[a for k, v in env.items() for a in ("-e", f"{k}={v}")], image_tag(row["language"]),
                "sh", "-c", script, row["test_cmd"]]
         t0 = time.perf_counter()
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
         wall = time.perf_counter() - t0
-    _, s, e = out.split()[-3:]
+    _, s, e, passed = out.split()[-4:]
+    named = len(row["FAIL_TO_PASS"]) + len(row["PASS_TO_PASS"])
+    assert int(passed) >= named, f"the baseline ran {passed} passing tests; the gold patch passes the {named} named"
     return wall, (int(e) - int(s)) / 1e9
 
 
