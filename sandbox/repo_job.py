@@ -4,7 +4,8 @@ borrowed box of the environment's language, its verdict.
 The plan (`make_repo_plan`, before a container is borrowed; in a thread): the environment by name,
 the model's patch read and checked against the allowlist (`read_patch`, `check_admitted`), applied to the environment's
 tree without copying it (`sandbox/repo/apply.py`), pytest's configuration compared, then the
-dataset's test patch applied after it, and the tree as one archive. A patch that is not read, is
+dataset's test patch applied after it, a decoy planted (sandbox/repo/decoys.py), and the tree as one
+archive. A patch that is not read, is
 refused or does not apply is the model's `wrong_answer` (`no_code` when there is none), and
 nothing runs. The run (`run_repo_job`, blocking: in a thread): the archive written into the job's
 directory, unpacked and the test command run in one process of the runner under the task's CPU

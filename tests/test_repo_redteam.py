@@ -12,6 +12,12 @@ Each test asserts the SAFE behaviour and failed on main when it was written (eac
   hooks pytest at import, calls `pytest.xfail()` or `pytest.skip()` itself, prints summary lines and fails
   collection, shadows `pytest` from the repository's root, and a Go `init()` that writes test2json events to the
   `go` command's stdout and exits before any test runs.
+
+The fixes (docs/repo-tasks.md "Verdicts" and "Trust model"): a listed test counts only at its expected status
+(PASSED, or the gold run's stored with the environment), so a status the code chooses never counts; and a decoy
+planted by the host must be reported FAILED by a command that exits non-zero. Tests of both (pure: decoys run by a
+real pytest, honest and hooked; where none is planted; the exit status; the stored gold statuses), and two variants
+the fix was not written for (the report rewritten at exit; a Go test binary printing its own passes).
 """
 from __future__ import annotations
 
