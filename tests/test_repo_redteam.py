@@ -395,9 +395,11 @@ ATTACKS = {
     # A Go init() in a new non-test file: test2json events for every test to the go command's stdout, then exit.
     "go-init-writes-go-s-stdout": (GO, GO_TO_GO_STDOUT),
     # Variants the fix was not written for. The report file is the program's to write: at exit, rewrite it
-    # with every test of the file passing.
+    # with every test of the file passing (and drop the -rA summary, which would lower the failures).
     "rewrite-the-report-at-exit": (PY, prepend_toolz_init(
         "import atexit, os, re\n"
+        "import _pytest.terminal as _t\n"
+        "_t.TerminalReporter.short_test_summary = lambda self: None\n"
         "def _forge():\n"
         "    xml = re.search(r'--junitxml=(\\S+)', os.environ.get('PYTEST_ADDOPTS', ''))\n"
         "    if xml:\n"
@@ -455,6 +457,13 @@ def test_a_patch_that_does_not_fix_the_bug_is_not_accepted(graded: dict[str, dic
     result = graded[attack]
     assert result["verdict"] != "accepted" and result["score"] == 0.0, (result["verdict"], result["detail"])
     assert result["verdict"] != "infra_error", result["detail"]  # the program's doing is charged to it
+    assert WHY.get(attack, "") in result["detail"], result["detail"]  # caught by the mechanism meant to catch it
+
+
+# Why each is refused where the reason is the fix's (docs/repo-tasks.md "Verdicts", "Trust model"): a forged
+# pass is caught by the decoy; a status the code chose is not the expected one.
+WHY = {"hook-at-import": "tampered", "rewrite-the-report-at-exit": "tampered", "go-init-writes-go-s-stdout": "tampered",
+       "go-init-prints-its-own-passes": "tampered", "xfail-from-the-code": "(XFAIL)", "skip-a-regression": "(SKIPPED)"}
 
 
 def test_the_attacks_are_well_formed() -> None:
