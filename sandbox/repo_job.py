@@ -50,7 +50,8 @@ DECOY_BLOCKERS = ("-k", "-x", "--exitfirst", "--maxfail", "--deselect", "--lf", 
 
 def _selects(word: str) -> bool:
     """Whether a word of a test command selects tests or stops early (DECOY_BLOCKERS; a node id has `::`)."""
-    return ("::" in word or word.startswith(("-k", "-test.", "--test.")) or word.split("=")[0] in DECOY_BLOCKERS)
+    bundled = word[:1] == "-" and word[1:2] != "-" and word[1:].isalpha() and ("x" in word or "k" in word)  # `-vx`
+    return ("::" in word or bundled or word.startswith(("-k", "-test.", "--test.")) or word.split("=")[0] in DECOY_BLOCKERS)
 
 
 @dataclass

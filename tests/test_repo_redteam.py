@@ -251,6 +251,8 @@ def test_a_go_decoy_copies_the_test_and_fails_at_its_end() -> None:
     assert "\tif Add(1, 2) != 3 {" in body and body.endswith('tt.Fatalf("%s: want a different result", tt.Name())\n}')
     assert out.startswith(text[:text.index("func TestSub")].rstrip("\n")) and "func TestSub(t *testing.T) {\n}" in out
     assert go_decoy(["TestMissing"], ["calc_test.go"], {"calc_test.go": text.encode()}.get) is None
+    nested = {"a/calc_test.go": text.encode(), "calc_test.go": text.encode()}  # `go test .` runs the root's package
+    assert getattr(go_decoy(["TestAdd"], list(nested), nested.get), "path", None) == "calc_test.go"
     # every name another file of the package declares is taken: the decoy's name is free in the package
     others = "".join(f"func TestAdd{w}(t *testing.T) {{}}\n" for w in ("Sub", "Case", "Sub2"))
     files = {"calc_test.go": text.encode(), "more_test.go": others.encode(), "sub/x_test.go": b"func TestAdd2() {}\n"}
@@ -264,6 +266,7 @@ def test_a_go_decoy_copies_the_test_and_fails_at_its_end() -> None:
     ("python3 -m pytest -rA -k add pkg/tests/test_calc.py", False),
     ("python3 -m pytest -rA -kadd pkg/tests/test_calc.py", False),
     ("python3 -m pytest -rA -x pkg/tests/test_calc.py", False),
+    ("python3 -m pytest -rA -vx pkg/tests/test_calc.py", False),
     ("python3 -m pytest -rA --maxfail=1 pkg/tests/test_calc.py", False),
     (f"python3 -m pytest -rA {F2P}", False),
 ])

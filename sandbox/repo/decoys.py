@@ -122,7 +122,7 @@ def go_decoy(fail_to_pass: Sequence[str], candidates: Iterable[str], read: Reade
              rng: random.Random = _RANDOM) -> Decoy | None:
     """A decoy next to the first FAIL_TO_PASS test found in `candidates` (the `.go` files of the
     patched tree's package directories), or None. Its name is free in the whole package."""
-    files = sorted(p for p in candidates if p.endswith(".go"))
+    files = sorted((p for p in candidates if p.endswith(".go")), key=lambda p: (p.count("/"), p))  # the root's package first
     for test_id in fail_to_pass:
         base = test_id.split("/")[0]
         for path in (p for p in files if p.endswith("_test.go")):
