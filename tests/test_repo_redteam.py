@@ -1,23 +1,25 @@
 """Red team of the `repo` task kind (issue 33, item 4 "Trust"; docs/repo-tasks.md "Trust model"): a policy whose
 completion is the patch, paid 1.0 for any trick that gets a patch that does not fix the bug graded `accepted`.
 
-Each test asserts the SAFE behaviour and failed on main when it was written (each is one finding):
-- Pure (no process, no Docker): the host's refusals (`make_repo_plan` over a small environment) and the pytest
-  report's parser. pytest's configuration in a directory between the repository's root and the test files, or in a
-  file pytest 9 reads first (`pytest.toml`); package metadata in another letter case (importlib.metadata lowercases
-  names, the protected-path match does not); a `replace` in go.mod (the patch supplies the code the tests import);
-  the `-rA` summary laid over the JUnit XML adding a pass for an id the XML lacks; a file name the file system
-  refuses (an OSError out of the applier: `infra_error`); and the archive growing with the square of the patch.
-- Through a real server on Docker (one module-scoped server, one call for every attack): code under test that
-  hooks pytest at import, calls `pytest.xfail()` or `pytest.skip()` itself, prints summary lines and fails
-  collection, shadows `pytest` from the repository's root, and a Go `init()` that writes test2json events to the
-  `go` command's stdout and exits before any test runs.
+The first findings fixed, each test asserting the SAFE behaviour (each failed on main when it was written), all
+pure (no process, no Docker): the host's refusals (`make_repo_plan` over a small environment): pytest's
+configuration in a directory between the repository's root and the test files, or in a file pytest 9 reads first
+(`pytest.toml`); package metadata in another letter case (importlib.metadata lowercases names, the protected-path
+match did not); a root `pytest.py`; a `replace` in go.mod (the patch supplies the code the tests import); a file name the
+file system refuses (an OSError out of the applier was `infra_error`); the archive growing with the square of
+the patch. The allowlist that closes the first four (docs/repo-tasks.md "Trust model"): near misses refused,
+rewrites planned. The pytest report's parser: the `-rA` summary laid over the JUnit XML adding a pass for an id the
+XML lacks.
 
-The fixes (docs/repo-tasks.md "Verdicts" and "Trust model"): a listed test counts only at its expected status
-(PASSED, or the gold run's stored with the environment), so a status the code chooses never counts; and a decoy
-planted by the host must be reported FAILED by a command that exits non-zero. Tests of both (pure: decoys run by a
-real pytest, honest and hooked; where none is planted; the exit status; the stored gold statuses), and two variants
-the fix was not written for (the report rewritten at exit; a Go test binary printing its own passes).
+Then, through a real server on Docker (one module-scoped server, one call for every attack; from the red team's
+branch rt33c): code under test that hooks pytest at import, calls `pytest.xfail()` or `pytest.skip()` itself,
+prints summary lines and fails collection, shadows `pytest` from the repository's root, and a Go `init()` that
+writes test2json events to the `go` command's stdout and exits before any test runs. The fixes (docs/repo-tasks.md
+"Verdicts" and "Trust model"): a listed test counts only at its expected status (PASSED, or the gold run's stored
+with the environment), so a status the code chooses never counts; and a decoy planted by the host must be reported
+FAILED by a command that exits non-zero. Tests of both (pure: decoys run by a real pytest, honest and hooked; where
+none is planted; the exit status; the stored gold statuses), and two variants the fix was not written for (the
+report rewritten at exit; a Go test binary printing its own passes).
 """
 from __future__ import annotations
 
@@ -43,7 +45,6 @@ from sandbox.repo.results import FAILED, PASSED, junit_key, parse_pytest
 from sandbox.repo_job import RepoPlan, _verdict, make_repo_plan
 
 DATA = Path(__file__).parent / "data" / "repo_tasks"
-
 
 # ----------------------------------------------------------------------------- pure: the host's refusals
 def add_file(path: str, text: str) -> str:
@@ -134,6 +135,64 @@ def test_a_go_mod_replace_that_supplies_the_tests_imports_is_refused(environment
     assert_refused(plan(environments, "go", patch, "go test -json -count=1 .", "TestAdd"))
 
 
+# The allowlist (docs/repo-tasks.md "Trust model"): near misses of an admitted patch, each refused.
+NEAR_MISSES = {
+    "py": ["pytest.py", "pluggy.py", "pkg/pytest.py", "pkg/Conftest.py", "pkg/sitecustomize.py", "pkg/usercustomize.py", "pkg/evil.pth",
+           "pkg/setup.py", "pkg/__main__.py", "newtop/__init__.py", "pkg/new/mod.py", "pkg/vendor/__init__.py",
+           "pkg/_pytest/__init__.py", "pkg/data.json", "pkg/mod.pyc", "pkg/my-mod.py", "pkg/tests/helper.py"],
+    "go": ["calc2_test.go", "go.sum", "vendor/x/x.go", "_hidden.go", ".hidden.go", "go.work", "sub/go.mod", "calc.s"],
+}
+
+
+@pytest.mark.parametrize("environment, path", [(e, p) for e, ps in NEAR_MISSES.items() for p in ps])
+def test_a_new_file_off_the_allowlist_is_refused(environments: Path, environment: str, path: str) -> None:
+    test_cmd, f2p = (PY_CMD, F2P) if environment == "py" else ("go test -json -count=1 .", "TestAdd")
+    assert_refused(plan(environments, environment, add_file(path, "x = 1"), test_cmd, f2p))
+
+
+EDIT_SETUP_PY = "--- a/setup.py\n+++ b/setup.py\n@@ -1,2 +1,2 @@\n from setuptools import setup\n-setup(name='pkg')\n+setup(name='pkg2')\n"
+EDIT_GO_MOD = ("--- a/go.mod\n+++ b/go.mod\n@@ -1,3 +1,3 @@\n module example.com/calc\n \n-go 1.16\n+go 1.17\n")
+
+
+def test_a_change_to_build_configuration_is_refused(environments: Path) -> None:
+    """Files that exist but configure the build or the test run: never the patch's to change."""
+    assert_refused(plan(environments, "py", EDIT_SETUP_PY))
+    assert_refused(plan(environments, "go", EDIT_GO_MOD, "go test -json -count=1 .", "TestAdd"))
+
+
+FIX_PY = "--- a/pkg/calc.py\n+++ b/pkg/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n"
+REWRITES = {
+    "py": [FIX_PY, FIX_PY + add_file("pkg/helpers.py", "x = 1"),
+           FIX_PY + add_file("pkg/sub/__init__.py", "x = 1") + add_file("pkg/sub/mod.py", "x = 1"),
+           "--- a/pkg/calc.py\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-def add(a, b):\n-    return a - b\n"],
+    "go": [add_file("util.go", "package calc"), add_file("internal/util/util.go", "package util"),
+           "--- a/calc.go\n+++ b/calc.go\n@@ -3 +3 @@\n-func Add(a, b int) int { return a - b }\n+func Add(a, b int) int { return a + b }\n"],
+}
+
+
+@pytest.mark.parametrize("environment, patch", [(e, p) for e, ps in REWRITES.items() for p in ps])
+def test_a_patch_on_the_allowlist_is_planned(environments: Path, environment: str, patch: str) -> None:
+    """Rewrites: code changed, deleted, added in the environment's packages (Go: in any new directory)."""
+    test_cmd, f2p = (PY_CMD, F2P) if environment == "py" else ("go test -json -count=1 .", "TestAdd")
+    assert isinstance(plan(environments, environment, patch, test_cmd, f2p), RepoPlan)
+
+
+def test_a_go_mod_is_admitted_only_where_there_is_none_and_only_as_module_and_go(environments: Path) -> None:
+    """The corpus has a gold patch adding the module's go.mod (its tests did not build before): admitted with
+    only `module` and `go` lines and no other new file, so no module path can point the tests at the patch's code."""
+    root = environments / "go-bare"
+    (root / "repo").mkdir(parents=True)
+    (root / "repo" / "calc.go").write_text("package calc\n\nfunc Add(a, b int) int { return a - b }\n")
+    (root / "environment.json").write_text(json.dumps({"language": "go"}))
+    go_mod = add_file("go.mod", "module example.com/calc\n\ngo 1.16")
+    assert isinstance(plan(environments, "go-bare", go_mod, "go test -json -count=1 .", "TestAdd"), RepoPlan)
+    for bad in (add_file("go.mod", "module example.com/calc\n\ngo 1.16\nrequire example.com/x v1.0.0"),
+                add_file("go.mod", "module github.com/stretchr/testify\nreplace a => ./b"),
+                go_mod + add_file("assert/assert.go", "package assert")):
+        assert_refused(plan(environments, "go-bare", bad, "go test -json -count=1 .", "TestAdd"))
+    assert_refused(plan(environments, "go", go_mod, "go test -json -count=1 .", "TestAdd"))  # it has one
+
+
 def test_a_file_name_the_file_system_refuses_is_the_model_s_failure(environments: Path) -> None:
     """A name over 255 bytes: the applier's walk gets ENAMETOOLONG, an OSError no one catches, and the engine
     answers `infra_error` (retryable): the policy trades its 0 for "not graded" (docs/repo-tasks.md "Verdicts":
@@ -145,19 +204,38 @@ def test_a_file_name_the_file_system_refuses_is_the_model_s_failure(environments
     assert isinstance(outcome, RepoPlan) or outcome["verdict"] == "wrong_answer", outcome
 
 
+def test_a_file_name_at_the_file_system_s_limit_is_admitted(environments: Path) -> None:
+    """The rewrite of the test above: 255 bytes is a name Linux takes, so the patch is planned."""
+    outcome = plan(environments, "py", add_file("pkg/" + "a" * 252 + ".py", "x = 1"))
+    assert isinstance(outcome, RepoPlan), outcome
+
+
 def test_the_archive_is_linear_in_the_patch(environments: Path) -> None:
     """`tree_tar` adds each new file's missing parent directories for every file, so one directory is in the
     archive once per file under it: 1 MiB of diff adding 511 files 1,000 directories deep made a 1.1 GB archive
     in 28 s of the planning thread (210 MB at depth 50), which then does not fit the sandbox's /work, and
     that is `infra_error`. Each member once: the archive grows with the patch, not its square."""
-    deep = "/".join(["pkg", *["d"] * 30])  # new packages under the environment's (the allowlist's rule)
-    inits = "".join(add_file("/".join(deep.split("/")[:k]) + "/__init__.py", "x = 1") for k in range(2, 32))
-    outcome = plan(environments, "py", inits + "".join(add_file(f"{deep}/f{i}.py", "x = 1") for i in range(20)))
+    deep = "pkg/" + "/".join(["d"] * 30)  # new packages in the environment's (docs/repo-tasks.md "Trust model")
+    packages = "".join(add_file(f"pkg/{'d/' * k}__init__.py", "").replace("@@ -0,0 +1,0 @@\n", "@@ -0,0 +1 @@\n+\n")
+                       for k in range(1, 31))
+    outcome = plan(environments, "py", packages + "".join(add_file(f"{deep}/f{i}.py", "x = 1") for i in range(20)))
     assert isinstance(outcome, RepoPlan), outcome
     with tarfile.open(fileobj=io.BytesIO(outcome.tree)) as tar:
         names = tar.getnames()
     repeated = {n for n in names if names.count(n) > 1}
     assert not repeated, f"{len(names)} members, {len(repeated)} of them more than once"
+
+
+def test_the_patch_s_files_over_the_archive_s_bound_are_the_model_s_failure(environments: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """TREE_MAX_BYTES bounds the whole archive, the patch's files included: over it, the model's wrong_answer
+    (the environment alone fits; the near miss is the same patch under a bound it fits)."""
+    from sandbox.repo import apply
+
+    patch = "".join(add_file(f"pkg/f{i}.py", "x = 1") for i in range(40))
+    assert isinstance(plan(environments, "py", patch), RepoPlan)
+    monkeypatch.setattr(apply, "TREE_MAX_BYTES", 30_000)  # the environment is ~10 kB as an archive
+    assert_refused(plan(environments, "py", patch))
 
 
 # ----------------------------------------------------------------------------- pure: the report's parser
@@ -187,6 +265,20 @@ def test_the_summary_laid_over_the_xml_cannot_add_a_pass() -> None:
     statuses = parse_pytest(COLLECTION_ERROR_XML, FORGED_STDOUT)
     resolution = resolve(lookup(statuses, junit_key), [F2P], ["pkg/tests/test_calc.py::test_sub"])
     assert not resolution.resolved, resolution.statuses
+
+
+def test_the_summary_still_lowers_a_pass_the_xml_names() -> None:
+    """The rewrite of the test above: the summary keeps its one use, an XPASS (which the XML writes as a
+    pass) read as no pass, and a FAILED line lowers a pass; a PASSED line cannot raise a failure."""
+    xml = ('<testsuites><testsuite name="pytest"><testcase classname="pkg.tests.test_calc" name="test_add"/>'
+           '<testcase classname="pkg.tests.test_calc" name="test_sub"/>'
+           '<testcase classname="pkg.tests.test_calc" name="test_mul"><failure message="x"/></testcase>'
+           "</testsuite></testsuites>")
+    log = (f"XPASS {F2P} - fixed\nFAILED pkg/tests/test_calc.py::test_sub - assert 1\n"
+           "PASSED pkg/tests/test_calc.py::test_mul\n")
+    assert parse_pytest(xml, log) == {"pkg.tests.test_calc::test_add": "XPASS", "pkg.tests.test_calc::test_sub": "FAILED",
+                                      "pkg.tests.test_calc::test_mul": "FAILED"}
+    assert parse_pytest(xml, "")["pkg.tests.test_calc::test_add"] == "PASSED"
 
 
 # ----------------------------------------------------------------------------- pure: decoys and the gold statuses
