@@ -4,7 +4,8 @@ borrowed box of the environment's language, its verdict.
 The plan (`make_repo_plan`, before a container is borrowed; in a thread): the environment by name,
 the model's patch read and checked against the allowlist (`read_patch`, `check_admitted`), applied to the environment's
 tree without copying it (`sandbox/repo/apply.py`), pytest's configuration compared, then the
-dataset's test patch applied after it, and the tree as one archive. A patch that is not read, is
+dataset's test patch applied after it, a decoy planted (sandbox/repo/decoys.py), and the tree as one
+archive. A patch that is not read, is
 refused or does not apply is the model's `wrong_answer` (`no_code` when there is none), and
 nothing runs. The run (`run_repo_job`, blocking: in a thread): the archive written into the job's
 directory, unpacked and the test command run in one process of the runner under the task's CPU
@@ -24,10 +25,11 @@ from .environments import ENV_FILE
 from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, RepoTask, code_outcome, test_result
 from .languages import LANGUAGES, Language
 from .plan import InfraFailure, new_job_dir
-from .repo.apply import Overrides, apply_patch, config_texts, tree_kind, tree_tar
+from .repo.apply import Overrides, apply_patch, config_texts, read_current, tree_kind, tree_tar
+from .repo.decoys import Decoy, go_decoy, pytest_decoy
 from .repo.grading import Resolution, lookup, resolve
 from .repo.patch import Patch, PatchError, check_admitted, check_config_sections, command_paths, read_patch
-from .repo.results import ReportError, junit_key, parse_go_json, parse_pytest, parse_pytest_log
+from .repo.results import STATUSES, ReportError, junit_key, parse_go_json, parse_pytest, parse_pytest_log
 
 WORK = "/work"  # the runner's job directories (sandbox/harness/pid1.py WORK)
 REPORT_FILE = "report.xml"
@@ -39,6 +41,17 @@ UNPACK = ("import os,sys,tarfile\n"
           "os.chdir('repo')\n"
           "os.execv('/bin/sh', ['sh', '-c', sys.argv[1]])\n")
 STDERR_NOTE = 200
+# Test commands that run only some tests, or stop at the first failure: a decoy there may be left out
+# or stop the listed tests, so those get none (a miss costs detection only, never a false pass).
+# A word equal to one of these, or starting with one and "=" (pytest's `-kEXPR` too), blocks it.
+DECOY_BLOCKERS = ("-k", "-x", "--exitfirst", "--maxfail", "--deselect", "--lf", "--last-failed", "--ff",
+                  "--failed-first", "--sw", "--stepwise", "-run", "--run", "-skip", "--skip", "-failfast", "--failfast")
+
+
+def _selects(word: str) -> bool:
+    """Whether a word of a test command selects tests or stops early (DECOY_BLOCKERS; a node id has `::`)."""
+    bundled = word[:1] == "-" and word[1:2] != "-" and word[1:].isalpha() and ("x" in word or "k" in word)  # `-vx`
+    return ("::" in word or bundled or word.startswith(("-k", "-test.", "--test.")) or word.split("=")[0] in DECOY_BLOCKERS)
 
 
 @dataclass
@@ -49,6 +62,8 @@ class RepoPlan:
     lang: Language
     tree: bytes
     patch_text: str
+    decoys: tuple[str, ...] = ()
+    expected: dict[str, str] = field(default_factory=dict)
     job_dir: str = field(default_factory=new_job_dir)
 
     def wall(self, config: SandboxConfig) -> float:
@@ -75,9 +90,22 @@ def environment_language(root: str, name: str) -> tuple[str, Language]:
     return os.path.realpath(os.path.join(base, "repo")), LANGUAGES[language]  # the operator's links resolved; none inside
 
 
+def environment_expected(root: str, name: str) -> dict[str, str]:
+    """The gold run's statuses the environment stores (`expected` in environment.json: test id ->
+    status, for the ids whose gold status is not PASSED; docs/repo-tasks.md "Environments").
+    Read after `environment_language`; a malformed map is the environment's fault, not retryable."""
+    with open(os.path.join(root, name, ENV_FILE), encoding="utf-8") as fh:
+        expected = json.load(fh).get("expected", {})
+    if not (isinstance(expected, dict) and all(isinstance(k, str) and v in STATUSES for k, v in expected.items())):
+        raise InfraFailure(f"environment {name!r} is broken: `expected` is not a map of test ids to statuses",
+                           retryable=False)
+    return expected
+
+
 def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
     """The plan, or the result when the patch decides it before anything runs (module docstring)."""
     tree, lang = environment_language(config.repo_environments, task.environment)
+    expected = environment_expected(config.repo_environments, task.environment)
     try:
         patch = read_patch(task.completion)
     except PatchError as e:
@@ -101,13 +129,45 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
             apply_patch(tree, tests, overrides, "the task's test_patch")
         except PatchError as e:
             return _test_patch_failed(tree, tests, patch.text, str(e))
+    decoy = _plant_decoy(task, lang, tree, overrides, expected)
     try:
         archive = tree_tar(tree, overrides)
     except PatchError as e:  # the patch's files do not make an archive: the model's failure, never infra_error
         return _refused(patch.text, str(e))
     except OSError as e:  # the environment's own tree: too big or unreadable whatever the patch
         raise InfraFailure(f"environment {task.environment!r}: {e}", retryable=False) from None
-    return RepoPlan(task, lang, archive, patch.text)
+    return RepoPlan(task, lang, archive, patch.text, (decoy.test_id,) if decoy else (), expected)
+
+
+def _plant_decoy(task: RepoTask, lang: Language, tree: str, overrides: Overrides, expected: dict[str, str]) -> Decoy | None:
+    """A decoy written into the patched tree after the tests (sandbox/repo/decoys.py; docs/repo-tasks.md
+    "Trust model"), made of a FAIL_TO_PASS test whose gold status is PASSED; None when none can be made."""
+    if any(_selects(w) for w in task.test_cmd.split()):
+        return None
+    f2p = [t for t in task.fail_to_pass if expected.get(t, "PASSED") == "PASSED"]
+    read = lambda path: read_current(tree, path, overrides)  # noqa: E731
+    if lang.name == "python" and task.report in ("pytest", "pytest-log"):
+        decoy = pytest_decoy(f2p, read)
+    elif lang.name == "go" and task.report == "go-json":
+        decoy = go_decoy(f2p, _go_files(tree, overrides), read)
+    else:
+        decoy = None
+    if decoy is not None:
+        overrides[decoy.path] = decoy.text
+    return decoy
+
+
+def _go_files(tree: str, overrides: Overrides) -> set[str]:
+    """The `.go` files of the patched tree in the root and in every directory the patches touched."""
+    dirs = {"", *(p.rpartition("/")[0] for p in overrides)}
+    files = {p for p, data in overrides.items() if data is not None}
+    for d in dirs:
+        try:
+            names = os.listdir(os.path.join(tree, d)) if not os.path.islink(os.path.join(tree, d)) else []
+        except OSError:  # a directory the patch made, or a file's path: nothing of the environment's there
+            continue
+        files.update(f"{d}/{n}" if d else n for n in names if n.endswith(".go") and f"{d}/{n}".lstrip("/") not in overrides)
+    return files
 
 
 def _test_patch_failed(tree: str, tests: Patch, text: str, why: str) -> dict:
@@ -213,6 +273,8 @@ def _verdict(plan: RepoPlan, facts: dict) -> dict:
         note = checks.clip(facts.get("stderr_b", b"").decode("utf-8", "replace").strip()[-STDERR_NOTE:])
         return _finish(plan, "runtime_error", f"the test report does not parse: {e}" + (f"; stderr: {note}" if note else ""), [])
     tests = _tests(plan.task, resolution)
+    if resolution.resolved and plan.decoys and facts.get("exit_code") == 0:  # a decoy failed, yet the runner said all passed
+        return _finish(plan, "wrong_answer", "tampered: the test command exited 0 although a decoy test failed", tests)
     if resolution.resolved:
         return code_outcome("accepted", resolution.detail[:DETAIL_MAX], plan.patch_text[:EXTRACT_MAX], "diff", 1.0,
                             tests, retryable=False)
@@ -222,14 +284,14 @@ def _verdict(plan: RepoPlan, facts: dict) -> dict:
 def _resolution(plan: RepoPlan, facts: dict) -> Resolution:
     t = plan.task
     if t.report == "go-json":
-        return resolve(lookup(parse_go_json(facts["stdout_b"])), t.fail_to_pass, t.pass_to_pass)
+        return resolve(lookup(parse_go_json(facts["stdout_b"])), t.fail_to_pass, t.pass_to_pass, plan.decoys, plan.expected)
     if t.report == "pytest-log":
-        return resolve(lookup(parse_pytest_log(facts["stdout_b"])), t.fail_to_pass, t.pass_to_pass)
+        return resolve(lookup(parse_pytest_log(facts["stdout_b"])), t.fail_to_pass, t.pass_to_pass, plan.decoys, plan.expected)
     if not facts.get("collected_b"):
         why = (facts.get("collected") or {}).get("error") or "no file"
         raise ReportError(f"pytest wrote no JUnit XML report ({why})")
     statuses = parse_pytest(facts["collected_b"], facts["stdout_b"])
-    return resolve(lookup(statuses, junit_key), t.fail_to_pass, t.pass_to_pass)
+    return resolve(lookup(statuses, junit_key), t.fail_to_pass, t.pass_to_pass, plan.decoys, plan.expected)
 
 
 def _tests(task: RepoTask, resolution: Resolution) -> list[dict]:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sandbox.repo.patch import protected_reason  # noqa: E402
-from sandbox.repo.results import PASSED, XFAIL, parse_go_json, parse_junit, parse_pytest_log  # noqa: E402
+from sandbox.repo.results import PASSED, parse_go_json, parse_junit, parse_pytest_log  # noqa: E402
 
 CODE_EXT = {"python": (".py",), "go": (".go",)}
 
@@ -108,7 +108,7 @@ def mine_one(args: argparse.Namespace, commit: str, parent: str, work: Path) -> 
         (logs / f"{side}.log").write_text(log)
         if (out / "junit.xml").exists():
             shutil.copy(out / "junit.xml", logs / f"{side}.junit.xml")
-    ok = (PASSED, XFAIL)
+    ok = (PASSED,)  # only PASSED counts (docs/repo-tasks.md "Verdicts"); an XFAIL would need the environment's `expected`
     f2p = sorted(t for t, s in results["after"].items() if s in ok and results["before"].get(t) not in ok)
     p2p = sorted(t for t, s in results["after"].items() if s in ok and results["before"].get(t) in ok)
     if not f2p:

@@ -1,7 +1,7 @@
 """Red team of the `repo` task kind (issue 33, item 4 "Trust"; docs/repo-tasks.md "Trust model"): a policy whose
 completion is the patch, paid 1.0 for any trick that gets a patch that does not fix the bug graded `accepted`.
 
-The findings fixed so far, each test asserting the SAFE behaviour (each failed on main when it was written), all
+The first findings fixed, each test asserting the SAFE behaviour (each failed on main when it was written), all
 pure (no process, no Docker): the host's refusals (`make_repo_plan` over a small environment): pytest's
 configuration in a directory between the repository's root and the test files, or in a file pytest 9 reads first
 (`pytest.toml`); package metadata in another letter case (importlib.metadata lowercases names, the protected-path
@@ -10,21 +10,41 @@ file system refuses (an OSError out of the applier was `infra_error`); the archi
 the patch. The allowlist that closes the first four (docs/repo-tasks.md "Trust model"): near misses refused,
 rewrites planned. The pytest report's parser: the `-rA` summary laid over the JUnit XML adding a pass for an id the
 XML lacks.
+
+Then, through a real server on Docker (one module-scoped server, one call for every attack; from the red team's
+branch rt33c): code under test that hooks pytest at import, calls `pytest.xfail()` or `pytest.skip()` itself,
+prints summary lines and fails collection, shadows `pytest` from the repository's root, and a Go `init()` that
+writes test2json events to the `go` command's stdout and exits before any test runs. The fixes (docs/repo-tasks.md
+"Verdicts" and "Trust model"): a listed test counts only at its expected status (PASSED, or the gold run's stored
+with the environment), so a status the code chooses never counts; and a decoy planted by the host must be reported
+FAILED by a command that exits non-zero. Tests of both (pure: decoys run by a real pytest, honest and hooked; where
+none is planted; the exit status; the stored gold statuses), and two variants the fix was not written for (the
+report rewritten at exit; a Go test binary printing its own passes).
 """
 from __future__ import annotations
 
 import io
 import json
+import os
+import re
+import shutil
+import subprocess
+import sys
 import tarfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from sandbox.config import SandboxConfig
 from sandbox.contract import RepoTask
+from sandbox.plan import InfraFailure
+from sandbox.repo.decoys import go_decoy, pytest_decoy
 from sandbox.repo.grading import lookup, resolve
-from sandbox.repo.results import junit_key, parse_pytest
-from sandbox.repo_job import RepoPlan, make_repo_plan
+from sandbox.repo.results import FAILED, PASSED, junit_key, parse_pytest
+from sandbox.repo_job import RepoPlan, _verdict, make_repo_plan
+
+DATA = Path(__file__).parent / "data" / "repo_tasks"
 
 # ----------------------------------------------------------------------------- pure: the host's refusals
 def add_file(path: str, text: str) -> str:
@@ -63,6 +83,9 @@ def environments(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (go / "calc_test.go").write_text('package calc\n\nimport (\n\t"testing"\n\n\t"github.com/stretchr/testify/assert"\n)\n\n'
                                      "func TestAdd(t *testing.T) { assert.Equal(t, 3, Add(1, 2)) }\n")
     (root / "go" / "environment.json").write_text(json.dumps({"language": "go"}))
+    for name, expected in (("py-expected", {F2P: "XFAIL"}), ("py-bad-expected", {F2P: "passed"})):
+        shutil.copytree(root / "py", root / name)
+        (root / name / "environment.json").write_text(json.dumps({"language": "python", "expected": expected}))
     return root
 
 
@@ -256,3 +279,292 @@ def test_the_summary_still_lowers_a_pass_the_xml_names() -> None:
     assert parse_pytest(xml, log) == {"pkg.tests.test_calc::test_add": "XPASS", "pkg.tests.test_calc::test_sub": "FAILED",
                                       "pkg.tests.test_calc::test_mul": "FAILED"}
     assert parse_pytest(xml, "")["pkg.tests.test_calc::test_add"] == "PASSED"
+
+
+# ----------------------------------------------------------------------------- pure: decoys and the gold statuses
+DECOY_TESTS = ("import unittest\n\nfrom pkg.calc import add\n\n\n"
+               "def test_add():\n    total = add(1, 2)\n    assert total == 3\n    assert (\n        add(2, 2)  # a comment\n"
+               "        == 4\n    )\n\n\n"
+               "class AddTests(unittest.TestCase):\n    def test_add_zero(self):\n        self.assertEqual(add(0, 0), 0)\n"
+               "        self.assertTrue(\n            add(1, 0) == 1\n        )\n\n    def test_other(self):\n        pass\n")
+
+
+def run_pytest(root: Path, *args: str) -> dict[str, str]:
+    """pytest in a process of its own over `root` (as the sandbox runs it), its JUnit XML parsed."""
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", f"--junitxml={root}/r.xml",
+                          *args, "tests/test_calc.py"], cwd=root, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(root), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}, check=False)
+    return parse_pytest((root / "r.xml").read_bytes(), out.stdout)
+
+
+def test_a_pytest_decoy_fails_where_its_original_passes_and_passes_under_a_hook(tmp_path: Path) -> None:
+    """The decoys of a test function and of a unittest method (sandbox/repo/decoys.py), run by a real
+    pytest: each original PASSED, each decoy FAILED (the run resolves); a plugin that reports every
+    test passing (the code under test's hook, in the runner's process) makes the run tampered."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    (tmp_path / "pkg" / "hook.py").write_text(HOOK_MODULE)
+    (tmp_path / "tests").mkdir()
+    files = {"tests/test_calc.py": DECOY_TESTS.encode()}
+    f2p = ["tests/test_calc.py::test_add", "tests/test_calc.py::AddTests::test_add_zero"]
+    decoys = []
+    for test_id in f2p:
+        decoy = pytest_decoy([test_id], files.get)
+        assert decoy is not None and decoy.test_id.startswith(test_id + "_"), test_id
+        files[decoy.path], decoys = decoy.text, [*decoys, decoy.test_id]
+    (tmp_path / "tests" / "test_calc.py").write_bytes(files["tests/test_calc.py"])
+    honest = run_pytest(tmp_path)
+    assert [honest[junit_key(t)] for t in (*f2p, *decoys)] == [PASSED, PASSED, FAILED, FAILED], honest
+    assert resolve(lookup(honest, junit_key), f2p, [], decoys).resolved
+    hooked = resolve(lookup(run_pytest(tmp_path, "-p", "pkg.hook"), junit_key), f2p, [], decoys)
+    assert hooked.tampered and not hooked.resolved, hooked.statuses
+
+
+@pytest.mark.parametrize("source, test_id", [
+    ("import pytest\n\n\n@pytest.mark.skipif(False, reason='x')\ndef test_a():\n    assert 1\n", "t.py::test_a"),
+    ("def test_a(): assert 1\n", "t.py::test_a"),  # one line: no body to copy
+    ("def test_a():\n    with open('x'):\n        assert 1\n", "t.py::test_a"),  # no top-level assertion
+    ("def test_a():\n    assert 1\n", "t.py::test_a[1]"),  # a parametrized id
+    ("def test_a():\n    x = 1; assert x\n", "t.py::test_a"),  # shares a line with the statement before it
+], ids=["decorated", "one-line", "no-top-level-assertion", "parametrized", "shared-line"])
+def test_no_pytest_decoy_where_one_is_not_known_safe(source: str, test_id: str) -> None:
+    assert pytest_decoy([test_id], {"t.py": source.encode()}.get) is None
+
+
+def test_a_go_decoy_copies_the_test_and_fails_at_its_end() -> None:
+    text = ('package calc\n\nimport "testing"\n\nfunc TestAdd(tt *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\ttt.Fatal("no")\n\t}\n}\n\n'
+            "func TestSub(t *testing.T) {\n}\n")
+    decoy = go_decoy(["TestAdd/case"], ["calc.go", "calc_test.go"], {"calc_test.go": text.encode()}.get)
+    assert decoy is not None and decoy.path == "calc_test.go" and decoy.test_id.startswith("TestAdd")
+    out = decoy.text.decode()
+    start = out.index(f"func {decoy.test_id}(tt *testing.T) {{")
+    body = out[start:out.index("\n}\n", start) + 2]
+    assert "\tif Add(1, 2) != 3 {" in body and body.endswith('tt.Fatalf("%s: want a different result", tt.Name())\n}')
+    assert out.startswith(text[:text.index("func TestSub")].rstrip("\n")) and "func TestSub(t *testing.T) {\n}" in out
+    assert go_decoy(["TestMissing"], ["calc_test.go"], {"calc_test.go": text.encode()}.get) is None
+    nested = {"a/calc_test.go": text.encode(), "calc_test.go": text.encode()}  # `go test .` runs the root's package
+    assert getattr(go_decoy(["TestAdd"], list(nested), nested.get), "path", None) == "calc_test.go"
+    # every name another file of the package declares is taken: the decoy's name is free in the package
+    others = "".join(f"func TestAdd{w}(t *testing.T) {{}}\n" for w in ("Sub", "Case", "Sub2"))
+    files = {"calc_test.go": text.encode(), "more_test.go": others.encode(), "sub/x_test.go": b"func TestAdd2() {}\n"}
+    for _ in range(5):
+        decoy = go_decoy(["TestAdd"], list(files), files.get)
+        assert decoy is not None and decoy.test_id not in ("TestAddSub", "TestAddCase", "TestAddSub2"), decoy.test_id
+
+
+@pytest.mark.parametrize("test_cmd, planted", [
+    (PY_CMD, True),
+    ("python3 -m pytest -rA -k add pkg/tests/test_calc.py", False),
+    ("python3 -m pytest -rA -kadd pkg/tests/test_calc.py", False),
+    ("python3 -m pytest -rA -x pkg/tests/test_calc.py", False),
+    ("python3 -m pytest -rA -vx pkg/tests/test_calc.py", False),
+    ("python3 -m pytest -rA --maxfail=1 pkg/tests/test_calc.py", False),
+    (f"python3 -m pytest -rA {F2P}", False),
+])
+def test_a_decoy_is_planted_only_where_the_command_runs_the_whole_file(environments: Path, test_cmd: str,
+                                                                       planted: bool) -> None:
+    """A command that selects tests or stops at the first failure could leave the decoy out or let it
+    stop a listed test: no decoy there (a miss costs detection, never a false pass)."""
+    outcome = plan(environments, "py", FIX_PY, test_cmd)
+    assert isinstance(outcome, RepoPlan), outcome
+    assert bool(outcome.decoys) == planted, outcome.decoys
+
+
+FIX_PY = "--- a/pkg/calc.py\n+++ b/pkg/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n"
+
+
+def junit(cases: dict[str, str]) -> bytes:
+    body = "".join(f'<testcase classname="pkg.tests.test_calc" name="{n}">{"<failure/>" if s == FAILED else ""}</testcase>'
+                   for n, s in cases.items())
+    return f'<testsuites><testsuite name="pytest">{body}</testsuite></testsuites>'.encode()
+
+
+def test_a_run_with_a_failed_decoy_must_exit_non_zero(environments: Path) -> None:
+    """A decoy failed, so an honest runner exits non-zero; an exit 0 (the code under test's
+    `os._exit(0)` after forging the report) is tampering, judged from outside the process."""
+    outcome = plan(environments, "py", FIX_PY)
+    assert isinstance(outcome, RepoPlan) and len(outcome.decoys) == 1
+    name = outcome.decoys[0].split("::")[-1]
+    facts = {"collected_b": junit({"test_add": PASSED, name: FAILED}), "stdout_b": b"", "stderr_b": b""}
+    assert _verdict(outcome, {**facts, "exit_code": 1})["verdict"] == "accepted"  # the rewrite: an honest run
+    forged = _verdict(outcome, {**facts, "exit_code": 0})
+    assert forged["verdict"] == "wrong_answer" and "tampered" in forged["detail"]
+    dropped = _verdict(outcome, {**facts, "collected_b": junit({"test_add": PASSED}), "exit_code": 1})
+    assert dropped["verdict"] == "wrong_answer"  # the decoy left out of the report
+
+
+def test_the_gold_statuses_stored_with_the_environment_decide(environments: Path) -> None:
+    """`expected` in environment.json (docs/repo-tasks.md "Environments"): a test the gold run xfails
+    counts only as XFAIL there; elsewhere XFAIL never counts. A malformed map is the environment's fault."""
+    for env, status, verdict in (("py-expected", "XFAIL", "accepted"), ("py-expected", "PASSED", "wrong_answer"),
+                                 ("py", "XFAIL", "wrong_answer"), ("py", "PASSED", "accepted")):
+        outcome = plan(environments, env, FIX_PY)
+        assert isinstance(outcome, RepoPlan)
+        assert outcome.decoys == () if env == "py-expected" else len(outcome.decoys) == 1  # no decoy of a non-PASSED test
+        cases = {"test_add": status, **{d.split("::")[-1]: FAILED for d in outcome.decoys}}
+        xml = junit(cases).replace(b'name="test_add">', b'name="test_add"><skipped type="pytest.xfail"/>') \
+            if status == "XFAIL" else junit(cases)
+        result = _verdict(outcome, {"collected_b": xml, "stdout_b": b"", "stderr_b": b"", "exit_code": 1})
+        assert result["verdict"] == verdict, (env, status, result["detail"])
+    with pytest.raises(InfraFailure, match="expected"):
+        plan(environments, "py-bad-expected", FIX_PY)
+
+
+# ----------------------------------------------------------------------------- through a server on Docker
+ROWS = {r["instance_id"]: r for r in map(json.loads, (DATA / "tasks.jsonl").read_text().splitlines())}
+PY = ROWS["pytoolz__toolz-5d95878603e7"]  # F2P test_compose; 34 P2P in toolz/tests/test_functoolz.py
+GO = ROWS["dustin__go-humanize-463a09566eca"]  # F2P TestSI
+
+
+def prepend_toolz_init(code: str) -> str:
+    """A diff putting `code` at the top of toolz/__init__.py: run when the test module imports toolz."""
+    lines = code.splitlines()
+    return (f"--- a/toolz/__init__.py\n+++ b/toolz/__init__.py\n@@ -1,3 +1,{3 + len(lines)} @@\n"
+            + "".join(f"+{line}\n" for line in lines) + " from .itertoolz import *\n \n from .functoolz import *\n")
+
+
+def in_compose_init(*lines: str) -> str:
+    """A diff adding `lines` at the top of Compose.__init__ (which test_compose and most P2P tests reach)."""
+    return ("--- a/toolz/functoolz.py\n+++ b/toolz/functoolz.py\n@@ -461,3 +461,5 @@\n     def __init__(self, funcs):\n"
+            + "".join(f"+        {line}\n" for line in lines) + "         funcs = tuple(reversed(funcs))\n         self.first = funcs[0]\n")
+
+
+# The gold patch plus a regression of complement() (test_complement is a P2P test) hidden behind a skip.
+SKIP_A_REGRESSION = PY["patch"] + (
+    "@@ -596,7 +598,8 @@ def complement(func):\n     >>> isodd(2)\n     False\n     \"\"\"\n"
+    "-    return compose(operator.not_, func)\n+    import pytest\n+    pytest.skip('flaky on CI')\n \n \n class juxt(object):\n")
+def go_forge(write: str) -> str:
+    """A new non-test file of the package whose init() (run in the test binary before any test) reports every
+    test of the package's *_test.go files passing, by `write`, then exits."""
+    return add_file("zz_forge.go", """package humanize
+
+import (
+\t"fmt"
+\t"os"
+\t"path/filepath"
+\t"regexp"
+)
+
+func init() {
+\tfiles, _ := filepath.Glob("*_test.go")
+\tre := regexp.MustCompile(`(?m)^func (Test\\w+)\\(`)
+\tfor _, f := range files {
+\t\tb, _ := os.ReadFile(f)
+\t\tfor _, m := range re.FindAllSubmatch(b, -1) {
+\t\t\tname := string(m[1])
+""" + write + """
+\t\t}
+\t}
+\tos.Exit(0)
+}""")
+
+
+# test2json's events straight to the `go` command's stdout (the runner's pipe), past test2json.
+GO_TO_GO_STDOUT = go_forge('\t\t\tout, _ := os.OpenFile(fmt.Sprintf("/proc/%d/fd/1", os.Getppid()), os.O_WRONLY, 0)\n'
+                           '\t\t\tfmt.Fprintf(out, "{\\"Action\\":\\"pass\\",\\"Test\\":%q}\\n", name)')
+ATTACKS = {
+    # The code under test replaces pytest's call of a test function when the test module imports it.
+    "hook-at-import": (PY, prepend_toolz_init("import _pytest.python as _p\n_p.Function.runtest = lambda self: None")),
+    # pytest.xfail() from the code under test: XFAIL counts as a FAIL_TO_PASS pass (and a PASS_TO_PASS kept).
+    "xfail-from-the-code": (PY, in_compose_init("import pytest", "pytest.xfail('wip')")),
+    # pytest.skip() from the code under test: a PASS_TO_PASS regression reads SKIPPED, which counts as kept.
+    "skip-a-regression": (PY, SKIP_A_REGRESSION),
+    # Summary lines printed at import, then the import fails: the XML names no test; the summary adds passes.
+    "summary-then-collection-error": (PY, prepend_toolz_init(
+        "import re, sys\n"
+        "if 'pytest' in sys.modules:\n"
+        "    for _n in re.findall(r'^def (test_\\w+)', open('toolz/tests/test_functoolz.py').read(), re.M):\n"
+        "        print('PASSED toolz/tests/test_functoolz.py::' + _n)\n"
+        "    raise ImportError('not today')")),
+    # `python3 -m pytest` imports pytest from the repository's root first: the patch's pytest.py writes the
+    # report where PYTEST_ADDOPTS says, every test of the named files passing.
+    "shadow-pytest": (PY, add_file("pytest.py",
+        "import os, re, sys\n"
+        "xml = re.search(r'--junitxml=(\\S+)', os.environ.get('PYTEST_ADDOPTS', '')).group(1)\n"
+        "cases = ''\n"
+        "for f in [a for a in sys.argv[1:] if a.endswith('.py')]:\n"
+        "    for n in re.findall(r'^def (test_\\w+)', open(f).read(), re.M):\n"
+        "        cases += '<testcase classname=\"%s\" name=\"%s\"/>' % (f[:-3].replace('/', '.'), n)\n"
+        "open(xml, 'w').write('<testsuites><testsuite name=\"pytest\">%s</testsuite></testsuites>' % cases)\n")),
+    # A Go init() in a new non-test file: test2json events for every test to the go command's stdout, then exit.
+    "go-init-writes-go-s-stdout": (GO, GO_TO_GO_STDOUT),
+    # Variants the fix was not written for. The report file is the program's to write: at exit, rewrite it
+    # with every test of the file passing (and drop the -rA summary, which would lower the failures).
+    "rewrite-the-report-at-exit": (PY, prepend_toolz_init(
+        "import atexit, os, re\n"
+        "import _pytest.terminal as _t\n"
+        "_t.TerminalReporter.short_test_summary = lambda self: None\n"
+        "def _forge():\n"
+        "    xml = re.search(r'--junitxml=(\\S+)', os.environ.get('PYTEST_ADDOPTS', ''))\n"
+        "    if xml:\n"
+        "        names = re.findall(r'^def (test_\\w+)', open('toolz/tests/test_functoolz.py').read(), re.M)\n"
+        "        cases = ''.join('<testcase classname=\"toolz.tests.test_functoolz\" name=\"%s\"/>' % n for n in names)\n"
+        "        open(xml.group(1), 'w').write('<testsuites><testsuite name=\"pytest\">%s</testsuite></testsuites>' % cases)\n"
+        "atexit.register(_forge)")),
+    # The test binary's own stdout, in test2json's framing (what `go test -json` parses), then exit 0.
+    "go-init-prints-its-own-passes": (GO, go_forge('\t\t\tfmt.Printf("=== RUN   %s\\n--- PASS: %s (0.00s)\\n", name, name)\n'
+                                                  '\t\t\tfmt.Printf("\\x16=== RUN   %s\\n\\x16--- PASS: %s (0.00s)\\n", name, name)')),
+}
+
+
+def build_environment(row: dict, root: Path) -> None:
+    """The repository at its base commit (as tests/test_repo_service.py builds it)."""
+    env = root / row["instance_id"]
+    bundle = DATA / "repos" / f"{row['repo'].replace('/', '+')}.bundle"
+    subprocess.run(["git", "clone", "-q", "--no-checkout", str(bundle), str(env / "repo")], check=True)
+    subprocess.run(["git", "-C", str(env / "repo"), "checkout", "-q", row["base_commit"]], check=True)
+    (env / "environment.json").write_text(json.dumps({"language": row["language"]}))
+
+
+def repo_task(row: dict, task_id: str, completion: str) -> dict:
+    return {"id": task_id, "kind": "repo", "environment": row["instance_id"], "completion": completion,
+            "test_patch": row["test_patch"], "test_cmd": row["test_cmd"], "fail_to_pass": row["FAIL_TO_PASS"],
+            "pass_to_pass": row["PASS_TO_PASS"], "report": "go-json" if row["language"] == "go" else "pytest"}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict]]:
+    """Every attack (and both gold patches, the control) in one call to one Docker server."""
+    from conftest import ServerProcess
+    from helpers import sandbox_config
+    from verifier.client import VerifierClient
+
+    root = tmp_path_factory.mktemp("environments")
+    for row in (PY, GO):
+        build_environment(row, root)
+    sandbox_config("docker", languages=("python", "go"))
+    tasks = [repo_task(PY, "gold-py", PY["patch"]), repo_task(GO, "gold-go", GO["patch"])]
+    tasks += [repo_task(row, name, completion) for name, (row, completion) in ATTACKS.items()]
+    with ServerProcess("--workers", "1", "--sandbox-backend", "docker", "--sandbox-languages", "python,go",
+                       "--sandbox-pool-size", "1", "--sandbox-repo-environments", str(root)) as server:
+        with VerifierClient(server.target) as client:
+            results = {r["id"]: r for r in client.grade(tasks)}
+    assert results["gold-py"]["verdict"] == results["gold-go"]["verdict"] == "accepted", results  # the control
+    yield results
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("attack", list(ATTACKS))
+def test_a_patch_that_does_not_fix_the_bug_is_not_accepted(graded: dict[str, dict], attack: str) -> None:
+    """None of these patches fixes the bug (the Python ones do not even touch Compose's __wrapped__, the Go one
+    changes no function): each must score 0, by a refusal, a failing test or a tampering verdict."""
+    result = graded[attack]
+    assert result["verdict"] != "accepted" and result["score"] == 0.0, (result["verdict"], result["detail"])
+    assert result["verdict"] != "infra_error", result["detail"]  # the program's doing is charged to it
+    assert WHY.get(attack, "") in result["detail"], result["detail"]  # caught by the mechanism meant to catch it
+
+
+# Why each is refused where the reason is the fix's (docs/repo-tasks.md "Verdicts", "Trust model"): a forged
+# pass is caught by the decoy; a status the code chose is not the expected one.
+WHY = {"hook-at-import": "tampered", "rewrite-the-report-at-exit": "tampered", "go-init-writes-go-s-stdout": "tampered",
+       "go-init-prints-its-own-passes": "tampered", "xfail-from-the-code": "(XFAIL)", "skip-a-regression": "(SKIPPED)"}
+
+
+def test_the_attacks_are_well_formed() -> None:
+    """Each attack is one diff the reader admits (so a refusal later is the trust model's, not a typo's)."""
+    from sandbox.repo.patch import read_patch
+
+    for name, (_, completion) in ATTACKS.items():
+        assert read_patch(completion).files, name
+    assert re.search(r"^\+    import pytest$", SKIP_A_REGRESSION, re.M)

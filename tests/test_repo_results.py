@@ -110,29 +110,45 @@ def status_map(**kv: str) -> dict[str, str]:
     return {k: v for k, v in kv.items()}
 
 
-def test_resolution_follows_swebench() -> None:
+def test_a_listed_test_counts_only_when_passed() -> None:
+    """Stricter than SWE-bench (docs/repo-tasks.md "Verdicts"): an XFAIL or SKIPPED is a status the code
+    under test can choose (`pytest.xfail()` from the library), so it never counts unless expected."""
     f2p, p2p = ["a", "b"], ["c", "d"]
-    ok = status_map(a=PASSED, b=XFAIL, c=PASSED, d=SKIPPED)
+    ok = status_map(a=PASSED, b=PASSED, c=PASSED, d=PASSED)
     assert resolve(lookup(ok), f2p, p2p).resolved
-    for test, status in [("a", SKIPPED), ("a", FAILED), ("a", ERROR), ("a", XPASS), ("b", SKIPPED),
-                         ("c", FAILED), ("c", ERROR), ("c", XPASS), ("d", FAILED)]:
-        r = resolve(lookup({**ok, test: status}), f2p, p2p)
-        assert not r.resolved and test in (*r.f2p_failed, *r.p2p_failed), (test, status)
-        assert f"{test} ({status})" in r.detail
-    for test in "abcd":  # a test no report named fails, in either list
+    for test in "abcd":  # near misses: every other status, and absent, in either list
+        for status in (FAILED, ERROR, XPASS, XFAIL, SKIPPED):
+            r = resolve(lookup({**ok, test: status}), f2p, p2p)
+            assert not r.resolved and test in (*r.f2p_failed, *r.p2p_failed), (test, status)
+            assert f"{test} ({status})" in r.detail
         missing = {k: v for k, v in ok.items() if k != test}
         r = resolve(lookup(missing), f2p, p2p)
         assert not r.resolved and r.statuses[test] == MISSING
     assert not resolve(lookup(ok), [], p2p).resolved  # no FAIL_TO_PASS: nothing to resolve
 
 
-def test_a_decoy_reported_passing_marks_the_run_tampered() -> None:
+def test_a_listed_test_counts_when_its_status_is_the_gold_runs() -> None:
+    """The environment's stored gold statuses (`expected`): a test the gold run skips or xfails counts
+    only with exactly that status; PASSED in its place is not it either (the rewrite and the near miss)."""
+    f2p, p2p = ["a", "b"], ["c", "d"]
+    expected = {"b": XFAIL, "d": SKIPPED}
+    gold = status_map(a=PASSED, b=XFAIL, c=PASSED, d=SKIPPED)
+    assert resolve(lookup(gold), f2p, p2p, expected=expected).resolved
+    assert not resolve(lookup(gold), f2p, p2p).resolved  # without the stored statuses: PASSED expected
+    for test, status in [("b", PASSED), ("b", SKIPPED), ("d", PASSED), ("d", XFAIL), ("c", SKIPPED), ("a", XFAIL)]:
+        assert not resolve(lookup({**gold, test: status}), f2p, p2p, expected=expected).resolved, (test, status)
+
+
+def test_a_decoy_not_reported_failing_marks_the_run_tampered() -> None:
     ok = status_map(a=PASSED, c=PASSED, z=FAILED)
     assert resolve(lookup(ok), ["a"], ["c"], decoys=["z"]).resolved
-    for status in (PASSED, XFAIL):
+    for status in (PASSED, XFAIL, SKIPPED, ERROR, XPASS):  # only FAILED is the decoy's honest status
         r = resolve(lookup({**ok, "z": status}), ["a"], ["c"], decoys=["z"])
         assert r.tampered and not r.resolved and "tampered" in r.detail
-    assert not resolve(lookup({**ok, "z": SKIPPED}), ["a"], ["c"], decoys=["z"]).tampered
+    r = resolve(lookup({k: v for k, v in ok.items() if k != "z"}), ["a"], ["c"], decoys=["z"])
+    assert r.tampered and not r.resolved  # dropped from the report
+    r = resolve(lookup({**ok, "a": FAILED, "z": PASSED}), ["a"], ["c"], decoys=["z"])
+    assert not r.resolved and "tampered" not in r.detail and "a (FAILED)" in r.detail  # an honest wrong patch
 
 
 def test_ids_are_matched_exactly() -> None:

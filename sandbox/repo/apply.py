@@ -143,6 +143,14 @@ def _current(root: str, path: str, overrides: Mapping[str, bytes | None]) -> byt
         return fh.read()
 
 
+def read_current(root: str, path: str, overrides: Mapping[str, bytes | None]) -> bytes | None:
+    """A file of the patched tree (None: absent, or a path the file system refuses)."""
+    try:
+        return _current(root, path, overrides)
+    except PatchError:
+        return None
+
+
 def _check_lengths(path: str) -> None:
     """PatchError for a path no Linux file system takes (a part over NAME_MAX bytes, the whole over
     PATH_MAX): refused here, not when the sandbox unpacks the tree."""
