@@ -228,9 +228,12 @@ def seccomp_filter() -> bytes:
 
 # ------------------------------------------------------------------ cgroups
 # The refusal where the server may make no cgroup (UsernsBackend.probe): what is missing, what to use
-# instead and how to give the server one (docs/sandboxes.md "Sandbox backends").
+# instead and how to give the server one (docs/sandboxes.md "Sandbox backends"). cgroup v2 (own_cgroups)
+# is taken only where the server's own cgroup already enables the controllers for its children, which
+# v2 allows the root cgroup alone (no other may both hold processes and enable them): a server in a
+# delegated v2 cgroup (systemd Delegate=yes) is refused today, so the message does not offer it.
 NO_CGROUP = ("no cgroup of its own to hold each sandbox's CPU and kernel memory: use --sandbox-backend gvisor, or "
-             "delegate one (systemd Delegate=yes; a writable pod cgroup; v1 folders chowned to the server's uid)")
+             "give it one (cgroup v1 folders chowned to the server's uid, the server started in them)")
 
 
 def own_cgroups() -> dict[str, str]:

@@ -302,7 +302,7 @@ def test_the_userns_backend_refuses_in_an_unprivileged_pod_that_gives_it_no_cgro
         assert got["math"]["verdict"] == "correct", got["math"]
         code = got["canary-right"]
         assert code["verdict"] == "infra_error", code
-        for words in ("no cgroup of its own", "--sandbox-backend gvisor", "Delegate=yes"):
+        for words in ("no cgroup of its own", "--sandbox-backend gvisor", "chowned to the server's uid"):
             assert words in code["detail"], code["detail"]
         assert not any(p.endswith("bwrap") for p in _pod_processes(container_id).values())  # no sandbox started
         stop = subprocess.run(["docker", "stop", "-t", "60", name], capture_output=True, text=True, timeout=120)
