@@ -300,6 +300,10 @@ BOX_SUBJECT_NEAR = [
     "The value of x (which is in thousands) is \\boxed{6}.", "The value of x (which is rounded) is \\boxed{6}.",
     "The answer that I guess is \\boxed{6}.", "The answer to the nearest ten is \\boxed{6}.",
     "The estimated value is \\boxed{6}.", "The answer in thousands will be \\boxed{6}.", "The answer in thousands equals \\boxed{6}.",
+    "The answer in k is \\boxed{6}.", "The answer in $K$ is \\boxed{6}.", "The answer in units of 1000 is \\boxed{6}.",
+    "The value of my first try is \\boxed{6}.", "The result of the approximation is \\boxed{6}.",
+    "The value of the error is \\boxed{6}.", "$e^x = \\boxed{6}$", "$x! = \\boxed{6}$", "$\\overline{x} = \\boxed{6}$",
+    "$\\hat{x} = \\boxed{6}$", "$x' = \\boxed{6}$", "$x(1000) = \\boxed{6}$", "$3ix = \\boxed{6}$",
 ]
 
 
@@ -327,6 +331,9 @@ BOX_SUBJECT_SAME = [
     "The number of ways to choose 2 of 4 is \\boxed{6}.", "The smallest possible value of $N$ is \\boxed{6}.",
     "The value of $a+b$ is \\boxed{6}.", "The degree of $p(x)$ (which is the constant polynomial 1) is \\boxed{6}.",
     "We find that the only integer roots are \\boxed{6}.", "The polar coordinates are \\boxed{6}.",
+    "The number of multiples of 7 between 2002 and 2996 is \\boxed{6}.", "The number of apples in box B is \\boxed{6}.",
+    "$5 \\text{ cm} + 1 \\text{ cm} = \\boxed{6}$", "$\\text{Area} = \\boxed{6}$", "$x \\in \\boxed{6}$",
+    "$\\overline{AB} = \\boxed{6}$", "$3! = \\boxed{6}$", "$h(t) = \\boxed{6}$",
 ]
 
 

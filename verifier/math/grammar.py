@@ -1142,10 +1142,12 @@ object is read word by word with the lexicon (`in cm`, `in the box`, `to the que
 _RELATIVE_OPENERS = frozenset({"that", "which", "where", "whose", "who", "such"})
 _NOT_OBJECTS = NEVER_NAMES | frozenset(
     "times divided multiplied reciprocal inverse opposite rounded nearest percent percentage tens tenths hundredths "
-    "thousandths scaled expressed converted".split())
+    "thousandths scaled expressed converted attempt attempts try tries guesses estimates estimation approximation "
+    "approximations error errors mistake mistakes bound bounds rounding".split())
 """What the open object slot never holds: the words that keep a name out of the name slot (`NEVER_NAMES`),
 and those that make the object an operation on the quantity (`the value of x times 1000`, `the answer of x
-rounded to`, `expressed in`): an open slot is guarded, as the name slot is."""
+rounded to`, `expressed in`), or a value that is not the answer (`the value of my first try`, `the result of
+the approximation`): an open slot is guarded, as the name slot is."""
 _SUBJECT_ADJECTIVES = frozenset("such only polar rectangular cartesian integer distinct sought desired asked".split())
 """Adjectives before a subject's head besides LEXICON's "adj" group (`the smallest such $n$`, `the polar
 coordinates`, `the only integer roots`): each picks the quantity out, none scales, negates or hedges it."""
@@ -1193,7 +1195,7 @@ def _first_side(text: str) -> str:
                 break  # an unclosed bracket: the box is inside it
             depth -= 1
         elif depth == 0 and (t in _SIDE_STOPS or t.startswith(("\\begin", "\\end")) or t == ":" and (
-                i >= len(tokens) or tokens[i] != "=") or t in ".!?" and (i >= len(tokens) or tokens[i].isspace())):
+                i >= len(tokens) or tokens[i] != "=") or t in ".?" and (i >= len(tokens) or tokens[i].isspace())):
             break  # the math's start, a clause's or a sentence's end
         elif depth == 0 and t == "\\\\":
             row = "".join(tokens[i:]).replace("&", "").lstrip()
@@ -1216,7 +1218,7 @@ def _first_side(text: str) -> str:
 _GREEK = frozenset("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi rho "
                    "sigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Sigma Phi Psi Omega".split())
 _SIDE_NAME_RE = re.compile(
-    r"(?:[A-Za-z](?:'{1,3}(?:\([^()=]{1,12}\))?|\^\{-1\}\([^()=]{1,12}\))|\\(?:overline|overrightarrow|widehat|hat|vec|bar)\s*\{[A-Za-z]{1,3}\}|m?\s*(?:\\angle|∠|\\measuredangle)\s*"
+    r"(?:[A-Za-z](?:'{1,3}|\^\{-1\})\([^()=]{1,12}\)|\\(?:overline|overrightarrow)\s*\{[A-Z]{2,3}\}|\\vec\s*\{?[A-Za-z]\}?|m?\s*(?:\\angle|∠|\\measuredangle)\s*"
     r"[A-Za-z0-9]{1,3}|\\(?:" + "|".join(sorted(_GREEK)) + r")(?![A-Za-z])(?:_\{?[A-Za-z0-9]{1,3}\}?)?)$")
 _SIDE_VARIABLE_RE = re.compile(
     r"(?:[A-Za-z]|\\(?:" + "|".join(sorted(_GREEK)) + r")(?![A-Za-z]))(?:_\{[^{}]{1,6}\}|_[A-Za-z0-9])?"
@@ -1250,9 +1252,12 @@ def _side_states(side: str) -> bool:
     elif words:
         return _prose_side(_SIDE_TEXT_RE.sub(lambda m: " " + m.group(1) + " ", side))
     compact = side.replace(" ", "")
+    if compact[:2] in ("x(", "y(", "z(") and not compact[2:-1].isalpha():
+        return False  # `x(1000)`: a product with the unknown as much as a function's value
     if _MATH_NAME_RE.match(compact) or _SIDE_NAME_RE.match(compact) or _names_tuple(compact):
         return True
     unknowns = {m.group().replace(" ", "") for m in _SIDE_VARIABLE_RE.finditer(_SIDE_COMMAND_NOT_GREEK_RE.sub(" ", side))}
+    unknowns -= {"e", "i"}  # Euler's number and the imaginary unit are constants: `e^x` is a function of x alone
     if not unknowns:
         return True  # a computation: the box is its value
     return len(unknowns) >= 2 and not _scaled_whole(compact)
@@ -1305,16 +1310,13 @@ def _prose_run(run: str) -> bool:
 def _prose_side(side: str) -> bool:
     """A first side in words (`Total`, `\\text{Area of } ABC`, `the total is 5 + 1`): a noun phrase, or a
     subject, a link and a computation."""
-    link = None
-    for link in re.finditer(r"[^\W\d_]+", side):
-        if _has("verb", link.group()) or link.group().lower() in _STATING_VERBS:
-            break
-    else:
-        tokens = _SUBJECT_TOKEN_RE.findall(_SIDE_COMMAND_RE.sub(" ", side))
-        while tokens and (_has("lead", tokens[0]) or tokens[0].lower() in ANCHOR_LEADS and not _has("det", tokens[0])):
-            tokens = tokens[1:]  # `So x =`, `Thus Total =`
-        return not tokens or _noun_phrase(tokens)
-    return _copula_subject(side[: link.end()]) and _side_states(side[link.end():])
+    links = [m for m in re.finditer(r"[^\W\d_]+", side) if _has("verb", m.group()) or m.group().lower() in _STATING_VERBS]
+    if links:  # the last link: what stands after it is the side, what stands before it its subject
+        return _copula_subject(side[: links[-1].end()]) and _side_states(side[links[-1].end():])
+    tokens = _SUBJECT_TOKEN_RE.findall(_SIDE_COMMAND_RE.sub(" ", side))
+    while tokens and (_has("lead", tokens[0]) or tokens[0].lower() in ANCHOR_LEADS and not _has("det", tokens[0])):
+        tokens = tokens[1:]  # `So x =`, `Thus Total =`
+    return not tokens or _noun_phrase(tokens)
 
 
 def _copula_subject(clause: str) -> bool:
@@ -1377,12 +1379,14 @@ def _noun_phrase(tokens: list[str]) -> bool:
         return False
     head = tokens[i - 1].lower()
     after_object = head in ("probability", "chance", "likelihood", "odds")
+    closed = False  # after a closed preposition's object every later object is closed too (`in units of 1000`)
     while i < n:
         word = tokens[i].lower()
         if word == "to" and after_object and i + 1 < n and tokens[i + 1].isalpha() and _infinitive(tokens[i + 1]):
             return _relative_clause(tokens[i:])  # `the number of ways to choose 2 of 4`
         if word in _OPEN_PREPS or word in _CLOSED_PREPS:
-            j = _object_end(tokens, i + 1, word in _OPEN_PREPS)
+            closed = closed or word in _CLOSED_PREPS
+            j = _object_end(tokens, i + 1, not closed)
             if j == i + 1:
                 return False
             i, after_object = j, True
@@ -1436,7 +1440,7 @@ def _object_end(tokens: list[str], i: int, open_class: bool) -> int:
     """Where the object of a preposition at `tokens[i - 1]` ends: open-class words guarded by `_NOT_OBJECTS`,
     numbers and math after `of`, `between`, `among`; LEXICON's words, math names and a part's label after the
     others."""
-    n = len(tokens)
+    n, start = len(tokens), i
     while i < n:
         t, low = tokens[i], tokens[i].lower()
         if low in _OPEN_PREPS or low in _CLOSED_PREPS or low in _RELATIVE_OPENERS or t == "(" and not _part_label_at(tokens, i):
@@ -1444,13 +1448,15 @@ def _object_end(tokens: list[str], i: int, open_class: bool) -> int:
         if t == "(":
             i += 3
             continue
+        if _math_subject(t) and not open_class and i == start:
+            break  # `in k`, `in $K$`: a letter right after a closed preposition may name a scale; `in box B` names a place
         if _has("det", t) or _math_subject(t) or low == "and" or t in ("'", "’"):
             i += 1
         elif open_class and (t.replace(",", "").replace(".", "").isdigit() or (
                 t.isalpha() or t.endswith(("'s", "’s"))) and low not in _NOT_OBJECTS and not _has("verb", t)):
             i += 1
         elif not open_class and (_has("noun", t) or _has("count", t) or _is_unit(t) or _has("adj", t) or _head(t)
-                                 or low in _LABEL_WORDS or _is_name(t)):
+                                 or low in _LABEL_WORDS or _is_name(t)) and low not in _NOT_OBJECTS:
             i += 1
         else:
             break
