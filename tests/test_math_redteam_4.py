@@ -69,10 +69,6 @@ def mc(completion: str, gold: str = "B") -> Case:
     return (completion, gold, CHOICES)
 
 
-def lenient(completion: str, gold: str = "6") -> str:
-    return grade_math({"completion": completion, "gold": gold, "profile": "lenient"})["verdict"]
-
-
 # 1. Anchors outside Latin script read with no lead (docs/math.md "Answer grammar", "Before an anchor").
 ANCHOR_SCRIPT_NEAR = [
     n("I doubt #### 6"), n("Maybe, #### 6"), n("Not #### 6"), n("Wrong answer #### 6"), n("Wrong #### 6"),
@@ -153,8 +149,8 @@ def test_a_box_clause_opened_by_a_preposition_is_read(completion: str, gold: str
 SUBJECT_BAG_NEAR = [
     n("Final Answer: at least it is 6."), n("Final Answer: At least the value is 6."),
     n("The answer is: at least the total is 6."), n("Final Answer: At the least it is 6."),
+    n("At least it is 6."), n("At least the total is $6$."),  # lenient: the last-number fallback
 ]
-SUBJECT_BAG_LENIENT_NEAR = ["At least it is 6.", "At least the total is $6$."]
 SUBJECT_BAG_SAME = [
     n("Final Answer: the least common multiple is 6."), n("Final Answer: the least value is 6."),
     n("Final Answer: The total is 6."),
@@ -167,12 +163,6 @@ def test_at_least_before_the_value_is_no_subject(completion: str, gold: str, cho
     """Paid on main in both profiles: `_subject` admits any sequence of prepositions, adjectives, pronouns
     and nouns, so `at least it is` (an inequality) passes as a noun phrase like `the least value is`."""
     assert "correct" not in verdicts(completion, gold, choices)
-
-
-@pytest.mark.parametrize("completion", SUBJECT_BAG_LENIENT_NEAR)
-def test_at_least_before_the_last_number_is_no_subject(completion: str) -> None:
-    """Paid on main by the lenient fallback (`grammar.read_sentence`)."""
-    assert lenient(completion) != "correct"
 
 
 # 5. A closing clause after a box as a bag of afterwords (docs/math.md "Answer grammar", "After a box").
@@ -198,7 +188,7 @@ def test_a_closing_clause_never_modifies_the_value(completion: str, gold: str, c
 FONT_DIGIT_NEAR = [
     n("\\boxed{6\\mathrm{000}}"), n("\\boxed{1\\mathrm{2}}", "1"), n("\\boxed{6\\mathbf{000}}"), n("\\boxed{6\\mathit{000}}"),
     n("\\boxed{6\\mathrm{,000}}"), n("\\boxed{6\\mathbf{.5}}"), n("\\boxed{6\\mathrm{\\times 10^3}}"),
-    n("The answer is $6\\mathrm{000}$."),
+    n("The answer is $6\\mathrm{000}$."), n("So we get $6\\mathrm{000}$."),  # lenient
 ]
 FONT_DIGIT_SAME = [
     n("\\boxed{6\\,\\mathrm{cm}}"), n("\\boxed{\\mathbf{6}}"), n("\\boxed{\\mathrm{6}}"), n("\\boxed{6\\,\\mathrm{kg}}"),
@@ -214,15 +204,11 @@ def test_digits_in_a_math_font_group_are_never_dropped(completion: str, gold: st
     assert "correct" not in verdicts(completion, gold, choices)
 
 
-def test_digits_in_a_math_font_group_are_read_by_the_lenient_fallback_too() -> None:
-    """Paid on main by the lenient fallback."""
-    assert lenient("So we get $6\\mathrm{000}$.") != "correct"
-
-
 # 7. An ellipsis inside a text group (docs/math.md "Answer grammar", "A number that goes on").
 TEXT_ELLIPSIS_NEAR = [
     n("\\boxed{3.14\\text{...}}", "3.14"), n("\\boxed{0.33\\text{…}}", "0.33"), n("\\boxed{3.14\\text{ ...}}", "3.14"),
     n("\\boxed{0.33\\mathrm{...}}", "0.33"), n("The answer is $3.14\\text{...}$", "3.14"),
+    n("So we get $3.14\\text{...}$", "3.14"),  # lenient
 ]
 TEXT_ELLIPSIS_SAME = [n("\\boxed{6\\text{ cm.}}"), n("\\boxed{1, 2, 3, \\ldots}", "1, 2, 3, \\ldots")]
 TEXT_ELLIPSIS_REFUSED = [n("\\boxed{3.14\\ldots}", "3.14"), n("\\boxed{3.14\\dotsb}", "3.14"), n("\\boxed{3.14⋯}", "3.14"),
@@ -236,10 +222,6 @@ def test_an_ellipsis_in_a_text_group_goes_on(completion: str, gold: str, choices
     assert "correct" not in verdicts(completion, gold, choices)
 
 
-def test_an_ellipsis_in_a_text_group_is_read_by_the_lenient_fallback_too() -> None:
-    assert lenient("So we get $3.14\\text{...}$", "3.14") != "correct"
-
-
 # 8. Named values in a spelling `named_items` does not know (docs/math.md "Math grading rules", named values).
 NAMED_SPELLING_NEAR = [
     n("y is \\boxed{1}, x is \\boxed{2}", "(1, 2)"), n("$y$ is \\boxed{1} and $x$ is \\boxed{2}.", "(1, 2)"),
@@ -248,6 +230,7 @@ NAMED_SPELLING_NEAR = [
     n("\\boxed{y = 1; x = 2}", "(1, 2)"), n("\\boxed{y = 1,\\ x = 2}", "(1, 2)"), n("\\boxed{(y = 1, x = 2)}", "(1, 2)"),
     n("\\boxed{\\{y = 1, x = 2\\}}", "(1, 2)"), n("\\boxed{[y = 1, x = 2]}", "(1, 2)"),
     n("\\boxed{\\beta = 1, \\alpha = 2}", "(1, 2)"), n("$\\beta = \\boxed{1}$, $\\alpha = \\boxed{2}$", "(1, 2)"),
+    n("Thus $\\beta = 1, \\alpha = 2$.", "(1, 2)"),  # lenient
 ]
 NAMED_SPELLING_SAME = [
     n("x is \\boxed{1}, y is \\boxed{2}", "(1, 2)"), n("\\boxed{(x, y) = (1, 2)}", "(1, 2)"),
@@ -269,10 +252,6 @@ def test_named_values_are_read_by_name_in_every_spelling(completion: str, gold: 
     Names given by `is`, a tuple of names, `\\text{ and }`, `;`, brackets or a LaTeX command (`\\beta`) are
     outside `_VALUE_NAME_RE`/`named_items`, and such lists fall back to the written order."""
     assert "correct" not in verdicts(completion, gold, choices)
-
-
-def test_greek_named_values_are_read_by_name_by_the_lenient_fallback_too() -> None:
-    assert lenient("Thus $\\beta = 1, \\alpha = 2$.", "(1, 2)") != "correct"
 
 
 # 9. Named values against a bare tuple in alphabetical order (docs/math.md "Math grading rules", named values).
