@@ -28,7 +28,7 @@ third pass (the subject before a box's `is`/`=`) is left out: another helper is 
    `y is \\boxed{1}, x is \\boxed{2}`, `\\boxed{(y, x) = (1, 2)}`, `\\boxed{y = 1 \\text{ and } x = 2}`,
    `\\boxed{y = 1; x = 2}`, `\\boxed{\\beta = 1, \\alpha = 2}` pay gold `(1, 2)`.
 9. Named values against a bare tuple are put in alphabetical order, which is not the question's order
-   when it is `(m, b)` or `(m, c)`: `\\boxed{b = 2, m = 3}` pays `(2, 3)` (and the right `m = 2, b = 3` is refused).
+   when it is `(m, b)` or `(m, c)`: `\\boxed{b = 2, m = 3}` pays `(2, 3)`.
 10. A numeral as the object of a comparison: `than one` is admitted (`grammar._tail`), so `The answer
     is 6 more than one.` (7) pays 6, after an anchor and after a box.
 11. A tilde after a space before a box is passed over as a LaTeX tie (`grammar._BOX_OPENERS`), so
@@ -41,6 +41,9 @@ third pass (the subject before a box's `is`/`=`) is left out: another helper is 
 14. A box's clause that opens with a pronoun is read only to its verb (`grammar.box_clause` checks two
     words), so `It is likely that x is \\boxed{6}`, `It is not true that x is \\boxed{6}`, `There is no way it
     is \\boxed{6}`, `We get a contradiction if x is \\boxed{6}` pay 6.
+15. The opposite, right answers refused: `It follows that x is \\boxed{6}`, `This gives us \\boxed{6}`,
+    `\\boxed{\\textcolor{red}{6}}` (class 9's `\\boxed{m = 2, b = 3}` is left out: against a bare `(2, 3)` it is
+    ambiguous, and refusing it is safe).
 """
 
 from __future__ import annotations
@@ -372,6 +375,22 @@ def test_a_pronoun_clause_is_read_past_its_verb(completion: str, gold: str, choi
     `box_clause` admits a pronoun followed by a stating verb and reads no further, so what the main clause
     says of the box's clause (`likely`, `not true`, `impossible`, `a contradiction if`) is never read."""
     assert "correct" not in verdicts(completion, gold, choices)
+
+
+# 15. The opposite: right answers main refuses (docs/math.md "Answer grammar", "Before a box"): a stating
+#     clause or a presentation macro outside the allowlists. Not wrong pays; listed so a fix can widen the
+#     allowlists at the class (a stating verb after `it follows that`, `this gives`), not case by case.
+STATED_BUT_REFUSED = [
+    n("It follows that x is \\boxed{6}."), n("With this, we get \\boxed{6}."), n("It is also \\boxed{6}."),
+    n("Putting these together gives \\boxed{6}."), n("This gives us \\boxed{6}."), n("Which means the answer is \\boxed{6}."),
+    n("\\boxed{\\textcolor{red}{6}}"),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold", "choices"), STATED_BUT_REFUSED)
+def test_a_stated_right_answer_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    """Refused on main (`no_answer` or `incorrect`) in both profiles, though each states the gold."""
+    assert verdicts(completion, gold, choices) == ["correct", "correct"]
 
 
 # Guards for the fixes: rewrites main pays (must still pay) and near misses main refuses (must stay refused).
