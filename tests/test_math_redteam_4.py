@@ -233,6 +233,7 @@ NAMED_SPELLING_NEAR = [
     n("\\boxed{y = 1; x = 2}", "(1, 2)"), n("\\boxed{y = 1,\\ x = 2}", "(1, 2)"), n("\\boxed{(y = 1, x = 2)}", "(1, 2)"),
     n("\\boxed{\\{y = 1, x = 2\\}}", "(1, 2)"), n("\\boxed{[y = 1, x = 2]}", "(1, 2)"),
     n("\\boxed{\\beta = 1, \\alpha = 2}", "(1, 2)"), n("$\\beta = \\boxed{1}$, $\\alpha = \\boxed{2}$", "(1, 2)"),
+    n("$y$ = \\boxed{1}, $x$ = \\boxed{2}", "(1, 2)"), n("For y: \\boxed{1}, for x: \\boxed{2}", "(1, 2)"),
     n("Thus $\\beta = 1, \\alpha = 2$.", "(1, 2)"),  # lenient
 ]
 NAMED_SPELLING_SAME = [
@@ -244,7 +245,8 @@ NAMED_SPELLING_SAME = [
 NAMED_SPELLING_REFUSED = [
     n("x is \\boxed{2}, y is \\boxed{1}", "(1, 2)"), n("\\boxed{\\alpha = 2, \\beta = 1}", "(1, 2)"),
     n("\\boxed{(y, x) = (1, 2)}", "(x, y) = (1, 2)"), n("\\boxed{y = 1 \\text{ and } x = 2}", "x = 1, y = 2"),
-    n("\\boxed{y = 1, x = 2}", "(1, 2)"),
+    n("\\boxed{y = 1, x = 2}", "(1, 2)"), n("y=\\boxed{1}; x=\\boxed{2}", "(1, 2)"),
+    n("$y = \\boxed{1}$ \\quad $x = \\boxed{2}$", "(1, 2)"),
 ]
 
 
