@@ -268,8 +268,7 @@ def _first_clause(region: str, begin: int, start: int) -> bool:
         pass
     if anchor is None:
         return box_clause(clause)
-    if anchor.group()[:1].isascii() and anchor.group()[:1].isalpha() and not anchor_lead(
-            clause[_sentence_start(clause, anchor.start()): anchor.start()]):
+    if not _anchor_led(clause, anchor):
         return False
     rest = clause[anchor.end():]
     lead = _ANCHOR_LEAD_RE.match(rest)
@@ -283,12 +282,12 @@ def _anchor_ends_at(prefix: str) -> bool:
 
 
 def _anchor_led(text: str, anchor: re.Match[str]) -> bool:
-    """Whether what stands before an anchor in its clause only leads to it: `grammar.anchor_lead` for an
-    English one, nothing but a Chinese concluding word for another (`错误答案：` is no anchor)."""
-    before = text[_sentence_start(text, anchor.start()): anchor.start()]
-    if anchor.group()[:1].isascii() and anchor.group()[:1].isalpha():
-        return anchor_lead(before)
-    return not before.strip(" *#") or before.strip(" *#") in ("所以", "因此", "最终", "最后", "故", "综上")
+    """Whether what stands before an anchor in its clause only leads to it, in every script: `grammar.anchor_lead`
+    with its script's allowlist (`错误答案：`, `Неправильный ответ —`, `I doubt the answer is` are no anchor), and
+    `####` only at a line's start."""
+    if anchor.group() == "####":  # GSM8K's mark opens its line (`I doubt #### 6` is no anchor)
+        return not text[text.rfind("\n", 0, anchor.start()) + 1: anchor.start()].strip(" \t")
+    return anchor_lead(text[_sentence_start(text, anchor.start()): anchor.start()])
 
 
 def _box_clauses_lead(region: str, start: int) -> bool:
@@ -473,17 +472,16 @@ def last_anchor_span(text: str, limits: MathLimits) -> tuple[int, str, str]:
         pass
     if last is None:
         return -1, "", ""
-    if last.group()[:1].isascii() and last.group()[:1].isalpha() and not anchor_lead(tail[_sentence_start(tail, last.start()): last.start()]):
-        return -1, "", ""  # `I doubt the answer is 6`: the sentence states no answer (grammar.ANCHOR_LEADS)
-    if _CLAUSED_ANCHOR_RE.match(last.group()) and not lead_clauses(tail, last.start()):
+    if not _anchor_led(tail, last):
+        return -1, "", ""  # `I doubt the answer is 6`, `错误的答案是6`: the sentence states no answer (grammar.ANCHOR_LEADS)
+    if not lead_clauses(tail, last.start()):
         return -1, "", ""  # `Maybe, the answer is 6`: a clause before the comma that does not lead to it
     return (offset + last.start(), *anchored_span(tail, last.end(), limits))
 
 
-_CLAUSED_ANCHOR_RE = re.compile(r"[A-Za-z]|答案")
-"""Anchors whose sentence's earlier clauses are read (`grammar.lead_clauses`): Latin-script and Chinese ones,
-whose sentence ends and commas `lead_clauses` knows; other scripts' sentence ends (`।`) it does not."""
-_SENTENCE_BREAK_RE = re.compile(r"\n|[.!?。！？](?=\s)|[,，;>$}]|\\[\])]")
+_SENTENCE_BREAK_RE = re.compile(r"\n|[.!?。！？।](?=\s)|[。！？।,，;>$}]|(?<=[\u0e00-\u0e7f])\s+(?=[\u0e00-\u0e7f])|\\[\])]")
+"""A clause's start before an anchor: a Thai sentence ends at a space between Thai words (the script writes
+words without spaces), a Bengali one at a danda `।`."""
 _LEAD_CHARS = 200  # an anchor's sentence is read back this far at most (bounded, linear)
 
 

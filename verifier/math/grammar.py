@@ -192,9 +192,42 @@ _LEAD_TOKEN_RE = re.compile(r"[^\W\d_]+|[^\s\w]|\d+")
 _LEAD_MARKS = frozenset("*#:,-_>|")
 
 
+SCRIPT_LEADS: dict[str, tuple[str, ...]] = {
+    "Han": ("所以", "因此", "因而", "故", "综上所述", "综上", "总之", "最终", "最后", "于是", "那么", "即", "正确", "的"),
+    "Japanese": ("よって", "したがって", "だから", "つまり", "ゆえに", "なので", "結局", "最終的な", "最終的に", "正しい"),
+    "Cyrillic": ("итак", "таким", "образом", "следовательно", "поэтому", "значит", "окончательный", "правильный",
+                 "итоговый", "в", "итоге"),
+    "Bengali": ("সুতরাং", "অতএব", "তাই", "অর্থাৎ", "চূড়ান্ত", "সঠিক"),
+    "Telugu": ("కాబట్టి", "అందువల్ల", "అంటే", "చివరి", "సరైన", "దశలవారీగా"),
+    "Thai": ("ดังนั้น", "สรุป", "สรุปแล้ว", "ในที่สุด", "ท้ายที่สุด"),
+}
+"""What may stand before an answer anchor of another script in its sentence, one allowlist per script (the
+Latin script's is `ANCHOR_LEADS`): connectives that conclude (\"so\", \"therefore\", \"thus\") and adjectives that
+say the answer is the final or correct one (MGSM's `所以，答案是`, MathVista's `所以，正确答案是`). A hedge, a
+negation or a judgement is none of them: `错误的答案是6` (\"the wrong answer\"), `我猜答案是6` (\"I guess\"),
+`Неправильный ответ — 6`, `ভুল উত্তর হল 6` state no answer (all paid before red team 4). Scripts written
+without spaces (Han, Japanese, Thai) read a run as a sequence of these words."""
+_SCRIPT_WORDS = frozenset(w for words in SCRIPT_LEADS.values() for w in words)
+_SCRIPT_TOKEN_RE = re.compile(r"[^\s!-/:-@\[-`{-~，。、：；！？—–]+|[!-/:-@\[-`{-~，、：—–]")
+
+
 def anchor_lead(prefix: str) -> bool:
-    """Whether `prefix`, the words before an English answer anchor in its sentence, only lead to it."""
-    return all(tok.lower() in ANCHOR_LEADS or tok in _LEAD_MARKS for tok in _LEAD_TOKEN_RE.findall(prefix))
+    """Whether `prefix`, the words before an answer anchor in its sentence, only lead to it: each word is
+    one of its script's leads (`ANCHOR_LEADS`, `SCRIPT_LEADS`) or a mark (docs/math.md "Answer grammar",
+    "Before an anchor")."""
+    return all(tok in _LEAD_MARKS or tok.lower() in ANCHOR_LEADS or _script_leads(tok)
+               for tok in _SCRIPT_TOKEN_RE.findall(prefix))
+
+
+def _script_leads(run: str) -> bool:
+    """Whether `run` (a word, or a run of a script written without spaces) is one or more of `SCRIPT_LEADS`'s
+    words end to end. Linear in practice: a run is short, each step tries each lead once."""
+    run = run.lower()
+    ends = {0}
+    for i in range(len(run)):
+        if i in ends:
+            ends |= {i + len(w) for w in _SCRIPT_WORDS if run.startswith(w, i)}
+    return bool(run) and len(run) in ends
 
 
 
@@ -208,10 +241,15 @@ _CJK_LEADS = ("所以", "因此", "因而", "故", "综上所述", "综上", "�
 _CLAUSE_SPLIT_RE = re.compile(r"[,，;；、]|\.\.\.|…")
 _PART_CLAUSE_RE = re.compile(r"^\s*(?:for\s+)?(?:part\s+)?\(?[a-z0-9]{1,3}\)?\s*$", re.IGNORECASE)
 _REJECTION_CLAUSE_RE = re.compile(r"^\s*(?i:it\s+is\s+|it's\s+)?(?i:not)\s+(?:\(?[A-Z]\)?|-?\d+(?:\.\d+)?)\s*$")
-_SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？]|[$}>]|\\[\])]")
+_SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|[$}>]|\\[\])]")
+_SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|(?<=[\u0e00-\u0e7f])\s+(?=[\u0e00-\u0e7f])|\\\]|(?<!\\)\$\$(?!\$)")
+"""Where an anchor's sentence starts for `lead_clauses`: a sentence end or a line break (a display's end is one);
+never markup (`\\textbf{Maybe}, the answer is`, `<b>Maybe</b>,`, `Maybe for $n=3$,` are read through)."""
+_INLINE_MATH_RE = re.compile(r"(?<!\\)\$(?:[^$\\]|\\.){0,200}\$|\\\([^\n]{0,200}?\\\)")
+_MARKUP_RE = re.compile(r"<[^<>\n]{0,20}>|\\[A-Za-z]+\*?|[{}]")
 
 
-def lead_clauses(text: str, pos: int) -> bool:
+def lead_clauses(text: str, pos: int, through_markup: bool = True) -> bool:
     """Whether the clauses before the one that holds `pos` (an anchor, a box) in its sentence (back to a line break, a sentence end
     or a math delimiter; split at commas, semicolons and ellipses) only lead to it (docs/math.md "Answer
     grammar", "Before an anchor"): each is empty, a concluding connective (`ANCHOR_LEADS`, LEXICON's
@@ -220,9 +258,11 @@ def lead_clauses(text: str, pos: int) -> bool:
     `In thousands, the answer is 6`, `If n is odd, the answer is 6`, `大约，答案是6` state no answer."""
     start = max(pos - _LEAD_CHARS_BOX, 0)
     found = None
-    for m in _SENTENCE_START_RE.finditer(text, start, min(pos + 1, len(text))):
+    for m in (_SENTENCE_END_RE if through_markup else _SENTENCE_START_RE).finditer(text, start, min(pos + 1, len(text))):
         found = m if m.end() <= pos else found  # a sentence end's lookahead reads the space after `pos`
     before = text[found.end() if found else start: pos]
+    if through_markup:  # a math segment is one word (no lead's), a text command's or a tag's words are words
+        before = _MARKUP_RE.sub(" ", _INLINE_MATH_RE.sub(" § ", before))
     return all(_lead_clause(clause) for clause in _CLAUSE_SPLIT_RE.split(before)[:-1])  # the last is its own
 
 
@@ -230,9 +270,9 @@ def _lead_clause(clause: str) -> bool:
     """One clause before the answer's own: see `lead_clauses`."""
     if _PART_CLAUSE_RE.match(clause) or _REJECTION_CLAUSE_RE.match(clause):
         return True
-    words = _LEAD_TOKEN_RE.findall(clause)
+    words = _SCRIPT_TOKEN_RE.findall(clause)
     return all(w.lower() in ANCHOR_LEADS or w.lower() in _DISCOURSE or _has("lead", w) or w in _LEAD_MARKS
-               or w in "()" or w in _CJK_LEADS or w.lower() in _CLAUSE_OPENERS for w in words)
+               or w in "()" or w in _CJK_LEADS or w.lower() in _CLAUSE_OPENERS or _script_leads(w) for w in words)
 
 
 _BOX_OPENERS = ("$", "\\[", "\\(", "*", "#", "&", "\\displaystyle", "\\quad", "\\qquad", "\\,", "\\;", "\\:", "\\ ", "~",
