@@ -491,8 +491,8 @@ def _sentence_start(text: str, pos: int) -> int:
     **Final Answer**`). A clause before a comma is not read (`It is not B, the answer is D`)."""
     start = max(pos - _LEAD_CHARS, 0)
     found = None
-    for found in _SENTENCE_BREAK_RE.finditer(text, start, pos):
-        pass
+    for m in _SENTENCE_BREAK_RE.finditer(text, start, min(pos + 1, len(text))):
+        found = m if m.end() <= pos else found  # a lookahead reads the character at `pos`
     return found.end() if found else start
 
 
