@@ -62,6 +62,21 @@ def verdicts(completion: str, gold: str, choices: list[str] | None = None) -> li
     return [grade_math({**t, "choices": choices} if choices else t)["verdict"] for t in tasks]
 
 
+OPEN_2 = "red team 4 class 2: a colon label that ends with a verb or follows a math segment (left to the helper on the subject before a box)"
+OPEN_3 = "red team 4 class 3: a box clause opened by a preposition (left to the helper on box_clause)"
+OPEN_4 = "red team 4 class 4: the prose subject is a bag of words (left to the helper on the subject)"
+OPEN_5 = "red team 4 class 5: a closing clause after a box is a bag of afterwords (left to the helper on box_clause)"
+OPEN_14 = "red team 4 class 14: a pronoun's main clause is read to its verb only (left to the helper on box_clause)"
+
+
+def still_open(cases: list[Case], reason: str, closed: tuple[str, ...] = ()) -> list[object]:
+    """A class left open (another helper's, or not fixed yet): each near miss still paid is a strict xfail, so the
+    file passes, the cases stay in sight, and the fix that closes one flips it (an XPASS fails until the mark is
+    dropped). `closed`: the completions of the class that another class's fix already closed."""
+    mark = pytest.mark.xfail(strict=True, reason=reason)
+    return [case if case[0] in closed else pytest.param(*case, marks=mark) for case in cases]
+
+
 def n(completion: str, gold: str = "6") -> Case:
     """A case with a number gold."""
     return (completion, gold, None)
@@ -112,7 +127,8 @@ COLON_LABEL_SAME = [
 COLON_LABEL_REFUSED = [n("Wrong answer: \\boxed{6}"), n("Not equal: 6"), n("Maybe $x$: 6"), n("I doubt it is: 6")]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), COLON_LABEL_NEAR)
+@pytest.mark.parametrize(("completion", "gold", "choices"),
+                         still_open(COLON_LABEL_NEAR, OPEN_2, closed=('In thousands, $x$: \\boxed{6}',)))
 def test_a_colon_label_is_read_whole(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid on main in both profiles: a label that ends with a verb returns True whatever precedes it, and a
     `$` starts a label (`_LABEL_START_RE`) and a sentence (`_SENTENCE_START_RE`), so nothing before it is read."""
@@ -140,7 +156,8 @@ BOX_CLAUSE_PREP_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), BOX_CLAUSE_PREP_NEAR)
+@pytest.mark.parametrize(("completion", "gold", "choices"),
+                         still_open(BOX_CLAUSE_PREP_NEAR, OPEN_3, closed=('With a margin of error of \\boxed{6}.',)))
 def test_a_box_clause_opened_by_a_preposition_is_read(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid on main in both profiles: `box_clause` returns True when the first word is a determiner or a
     preposition, so an inequality (`At least`), a condition (`For odd n`) or a scale (`In thousands`) before
@@ -161,7 +178,8 @@ SUBJECT_BAG_SAME = [
 SUBJECT_BAG_REFUSED = [n("Final Answer: 6 at most."), n("Final Answer: in the worst case the total is 6.")]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), SUBJECT_BAG_NEAR)
+@pytest.mark.parametrize(("completion", "gold", "choices"),
+                         still_open(SUBJECT_BAG_NEAR, OPEN_4))
 def test_at_least_before_the_value_is_no_subject(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid on main in both profiles: `_subject` admits any sequence of prepositions, adjectives, pronouns
     and nouns, so `at least it is` (an inequality) passes as a noun phrase like `the least value is`."""
@@ -180,7 +198,8 @@ CLOSING_CLAUSE_SAME = [
 CLOSING_CLAUSE_REFUSED = [n("\\boxed{6} and above."), n("\\boxed{6 and above is the correct answer}"), mc("\\boxed{B} and above is correct.")]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), CLOSING_CLAUSE_NEAR)
+@pytest.mark.parametrize(("completion", "gold", "choices"),
+                         still_open(CLOSING_CLAUSE_NEAR, OPEN_5))
 def test_a_closing_clause_never_modifies_the_value(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid on main in both profiles: `_closing_clause` needs a verb and afterwords only, and `above` is an
     afterword (`the answer above`), so `6 and above` (an inequality) is read as a closing clause."""
@@ -371,7 +390,8 @@ PRONOUN_CLAUSE_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), PRONOUN_CLAUSE_NEAR)
+@pytest.mark.parametrize(("completion", "gold", "choices"),
+                         still_open(PRONOUN_CLAUSE_NEAR, OPEN_14))
 def test_a_pronoun_clause_is_read_past_its_verb(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid on main in both profiles, while the anchored `It is likely that the answer is 6.` is refused:
     `box_clause` admits a pronoun followed by a stating verb and reads no further, so what the main clause

@@ -318,17 +318,27 @@ def _after_box(region: str, start: int, attached: str, limits: MathLimits) -> st
     return rest
 
 
-_BOX_NAME_LEAD_RE = re.compile(r"(?<![\w\\])([A-Za-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?)\s*=\s*(?:\\[,;: ]\s*)*$")
+_NAME = (r"\$?\s*(?P<name>[A-Za-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?|\\(?:alpha|beta|gamma|delta|theta|lambda|mu|phi|"
+         r"psi|omega|rho|sigma|tau)(?![A-Za-z]))\s*\$?")
+_BOX_NAME_LEAD_RE = re.compile(
+    r"(?:^|(?<=[\s,;:(]))(?:(?i:for)\s+" + _NAME + r"\s*:|(?:(?i:the\s+value\s+of)\s+)?" + _NAME.replace("name", "name2")
+    + r"\s*(?:=|(?i:is|equals))(?:\s*\\[,;: ])*)$")
+"""The spellings that give a box a name (`y = \\boxed{1}`, `$y$ = `, `y is`, `the value of $y$ is`, `For y:`,
+`$\\beta = `): read by `parsing.named_items` once joined, never in the order written (docs/math.md "Math
+grading rules", named values)."""
 
 
 def _named_parts(region: str, starts: list[int], parts: list[str]) -> list[str]:
-    """Several boxes (starting at `starts`, in order) with the name each one is given (`y = \\boxed{1}, x =
+    """Several boxes (starting at `starts`, in order) with the name each one is given (`y is \\boxed{1}, x =
     \\boxed{2}` -> `y = 1`, `x = 2`): values are matched by name, never by the order written (docs/math.md
-    "Math grading rules")."""
+    "Math grading rules"). What a box's name is read from: the text since the box before it."""
     named = []
-    for start, part in zip(starts, parts):
-        lead = _BOX_NAME_LEAD_RE.search(region[max(start - 40, 0): start].rstrip(" $"))
-        named.append(f"{lead.group(1)} = {part}" if lead and "=" not in part else part)
+    ends = [0] + [region.find("}", s) for s in starts[:-1]]  # a lower bound: the box before ends after it opens
+    for start, end, part in zip(starts, ends, parts):
+        window = region[max(start - 40, end): start].rstrip(" $")
+        lead = _BOX_NAME_LEAD_RE.search(window)
+        name = lead.group("name") or lead.group("name2") if lead else None
+        named.append(f"{name} = {part}" if name and "=" not in part else part)
     return named
 
 
