@@ -66,6 +66,8 @@ OPEN_2 = "red team 4 class 2: a colon label that ends with a verb or follows a m
 OPEN_3 = "red team 4 class 3: a box clause opened by a preposition (left to the helper on box_clause)"
 OPEN_4 = "red team 4 class 4: the prose subject is a bag of words (left to the helper on the subject)"
 OPEN_5 = "red team 4 class 5: a closing clause after a box is a bag of afterwords (left to the helper on box_clause)"
+OPEN_15 = ("red team 4 class 15: a stating verb or word right before a box outside box_lead's and box_clause's allowlists "
+           "(left to the helper on box_clause)")
 OPEN_14 = "red team 4 class 14: a pronoun's main clause is read to its verb only (left to the helper on box_clause)"
 
 
@@ -409,9 +411,41 @@ STATED_BUT_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), STATED_BUT_REFUSED)
+@pytest.mark.parametrize(("completion", "gold", "choices"), still_open(STATED_BUT_REFUSED, OPEN_15, closed=(
+    "With this, we get \\boxed{6}.", "Which means the answer is \\boxed{6}.", "\\boxed{\\textcolor{red}{6}}")))
 def test_a_stated_right_answer_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Refused on main (`no_answer` or `incorrect`) in both profiles, though each states the gold."""
+    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+
+
+# Variants the fixes were not written for (RED-TEAM.md "How to report"): one near miss or rewrite per closed class,
+# in another command, script, word or name set. Nine of the near misses paid on main (`\\mathrm{\\pm}`, `y = 3 \\text{ and }
+# x = 2`, `y = 2, m = 3`, `than first`, `~\\boxed`, and classes 1 and 13's five); three of the rewrites were refused.
+VARIANT_NEAR = [
+    n("\\boxed{6\\mathsf{000}}"), n("\\boxed{6\\boldsymbol{000}}"), n("\\boxed{6\\mathrm{\\pm}}"),  # 6
+    n("\\boxed{3.14\\textbf{\\ldots}}", "3.14"), n("\\boxed{3.14\\mathsf{...}}", "3.14"),  # 7
+    n("\\boxed{k = 3, h = 2}", "(3, 2)"), n("\\boxed{y = 3 \\text{ and } x = 2}", "(3, 2)"),  # 8, 9
+    n("\\boxed{y = 2, m = 3}", "(3, 2)"),
+    n("The answer is 6 more than first."),  # 10
+    n("Thus x is ~\\boxed{6}."),  # 11
+    n("Tolerance: \\boxed{6}"),  # 12
+    n("Возможно, ответ — 6."), n("大概答案是6。"), n("Well #### 6"),  # 1
+    n("In millions for $n=3$, the answer is 6."), n("<i>Roughly</i>, the answer is 6."),  # 13
+]
+VARIANT_SAME = [
+    n("\\boxed{\\textcolor{blue}{6}}"), n("Итак, ответ — 6."), n("From this, the answer is 6."),
+    n("\\boxed{n = 2, m = 3}", "(3, 2)"), n("\\boxed{k = 2, h = 3}", "(3, 2)"), n("\\boxed{\\left(y = 2, x = 3\\right)}", "(3, 2)"),
+    n("y equals \\boxed{2}, x equals \\boxed{3}", "(3, 2)"), n("ดังนั้นคำตอบคือ 6"),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold", "choices"), VARIANT_NEAR)
+def test_a_variant_of_a_closed_class_is_refused(completion: str, gold: str, choices: list[str] | None) -> None:
+    assert "correct" not in verdicts(completion, gold, choices)
+
+
+@pytest.mark.parametrize(("completion", "gold", "choices"), VARIANT_SAME)
+def test_a_variant_rewrite_of_a_closed_class_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     assert verdicts(completion, gold, choices) == ["correct", "correct"]
 
 

@@ -215,8 +215,17 @@ def anchor_lead(prefix: str) -> bool:
     """Whether `prefix`, the words before an answer anchor in its sentence, only lead to it: each word is
     one of its script's leads (`ANCHOR_LEADS`, `SCRIPT_LEADS`) or a mark (docs/math.md "Answer grammar",
     "Before an anchor")."""
+    prefix = _LEAD_PHRASE_RE.sub(" ", prefix)
     return all(tok in _LEAD_MARKS or tok.lower() in ANCHOR_LEADS or _script_leads(tok)
                for tok in _SCRIPT_TOKEN_RE.findall(prefix))
+
+
+_LEAD_PHRASE_RE = re.compile(
+    r"^\s*(?i:(?:which|this|that)\s+(?:means|shows|gives)(?:\s+(?:us|that))?|it\s+follows\s+that"
+    r"|(?:with|from|given|using)\s+(?:this|that|these))\s*(?=,|\s|$)")
+"""Phrases that conclude from what came before (`Which means the answer is`, `With this,`, `From this,`): matched
+whole at a clause's start, never as loose words (`this`, `with` alone are no lead: docs/math.md "Answer grammar",
+"Before an anchor")."""
 
 
 def _script_leads(run: str) -> bool:
@@ -268,7 +277,7 @@ def lead_clauses(text: str, pos: int, through_markup: bool = True) -> bool:
 
 def _lead_clause(clause: str) -> bool:
     """One clause before the answer's own: see `lead_clauses`."""
-    if _PART_CLAUSE_RE.match(clause) or _REJECTION_CLAUSE_RE.match(clause):
+    if _PART_CLAUSE_RE.match(clause) or _REJECTION_CLAUSE_RE.match(clause) or _LEAD_PHRASE_RE.fullmatch(clause.strip()):
         return True
     words = _SCRIPT_TOKEN_RE.findall(clause)
     return all(w.lower() in ANCHOR_LEADS or w.lower() in _DISCOURSE or _has("lead", w) or w in _LEAD_MARKS

@@ -181,8 +181,14 @@ class ParseFailure(Exception):
     """The string could not be turned into a sympy object; the message says why."""
 
 
+_COLOUR_RE = re.compile(r"\\textcolor\s*\{[A-Za-z]{1,20}\}\s*\{((?:[^{}]|\{[^{}]*\}){0,200})\}|\\color\s*\{[A-Za-z]{1,20}\}")
+"""A colour (`\\textcolor{red}{6}`, `\\color{blue}`, a named colour only): presentation, dropped around what it colours."""
+
+
 def _unwrapped(text: str) -> str:
-    """`text` without its `\\boxed{}` and math delimiters, up to three layers deep."""
+    """`text` without its `\\boxed{}`, math delimiters and colours, up to three layers deep."""
+    if "color" in text:
+        text = _COLOUR_RE.sub(lambda m: m.group(1) or "", text)
     for _ in range(3):
         before = text
         if text.startswith(("\\boxed", "\\fbox")) and text.rstrip().endswith("}"):
