@@ -44,6 +44,11 @@ third pass (the subject before a box's `is`/`=`) is left out: another helper is 
 15. The opposite, right answers refused: `It follows that x is \\boxed{6}`, `This gives us \\boxed{6}`,
     `\\boxed{\\textcolor{red}{6}}` (class 9's `\\boxed{m = 2, b = 3}` is left out: against a bare `(2, 3)` it is
     ambiguous, and refusing it is safe).
+
+Closed here (issue 29's fourth fix): classes 1, 6, 7, 8, 9, 10, 11, 12, 13, and three of class 15's seven
+(`\\textcolor`, `With this,`, `Which means`). Classes 2, 3, 4, 5, 14 (the subject before a box and `box_clause`,
+another helper's) and class 15's other four stay strict xfails (`still_open`), so the file passes and each
+closing fix flips its cases.
 """
 
 from __future__ import annotations
@@ -130,7 +135,7 @@ COLON_LABEL_REFUSED = [n("Wrong answer: \\boxed{6}"), n("Not equal: 6"), n("Mayb
 
 
 @pytest.mark.parametrize(("completion", "gold", "choices"),
-                         still_open(COLON_LABEL_NEAR, OPEN_2, closed=('In thousands, $x$: \\boxed{6}',)))
+                         still_open(COLON_LABEL_NEAR, OPEN_2))
 def test_a_colon_label_is_read_whole(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid on main in both profiles: a label that ends with a verb returns True whatever precedes it, and a
     `$` starts a label (`_LABEL_START_RE`) and a sentence (`_SENTENCE_START_RE`), so nothing before it is read."""
@@ -418,7 +423,7 @@ def test_a_stated_right_answer_pays(completion: str, gold: str, choices: list[st
     assert verdicts(completion, gold, choices) == ["correct", "correct"]
 
 
-# Variants the fixes were not written for (RED-TEAM.md "How to report"): one near miss or rewrite per closed class,
+# Variants the fixes were not written for (as the red-team brief asks): one near miss or rewrite per closed class,
 # in another command, script, word or name set. Nine of the near misses paid on main (`\\mathrm{\\pm}`, `y = 3 \\text{ and }
 # x = 2`, `y = 2, m = 3`, `than first`, `~\\boxed`, and classes 1 and 13's five); three of the rewrites were refused.
 VARIANT_NEAR = [

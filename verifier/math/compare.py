@@ -170,7 +170,7 @@ def _by_name(gold: Parsed, pred: Parsed) -> Parsed | str | None:
     items = named_items(pred.text)
     tuple_names = _TUPLE_NAMES_RE.match(gold.text)
     if items is None:
-        if not tuple_names and _several_parts(gold.expr) and pred.text.count("=") > 1 and "=" not in gold.text:
+        if not tuple_names and _several_parts(gold.expr) and len(set(_RELATION_NAME_RE.findall(pred.text))) > 1 and "=" not in gold.text:
             return "several relations in a spelling the named-value reader does not know"
         return None
     if not tuple_names and named_items(gold.text) is not None:
@@ -190,6 +190,11 @@ def _by_name(gold: Parsed, pred: Parsed) -> Parsed | str | None:
     if ordered is None:
         return "named values in no known order (`b = 2, m = 3`) against a bare tuple: which comes first is not known"
     return parse_prediction(f"({', '.join(values[n] for n in ordered)})")
+
+
+_RELATION_NAME_RE = re.compile(r"(?<![\\A-Za-z])(\\?[A-Za-z]+(?:_\{?[A-Za-z0-9]+\}?)?)\s*(?::=|=)")
+"""The name on the left of each relation (`y = 1`, `\\beta := 1`): relations giving values to two names or more
+pair names with values, and a spelling the reader does not know is refused rather than read in written order."""
 
 
 def _several_parts(e: object) -> bool:

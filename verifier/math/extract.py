@@ -293,7 +293,7 @@ def _anchor_led(text: str, anchor: re.Match[str]) -> bool:
 def _box_clauses_lead(region: str, start: int) -> bool:
     """Whether the clauses before the box's own clause in its sentence only lead to it
     (`grammar.lead_clauses`): `Maybe, \\boxed{6}`, `Perhaps, the final answer is \\boxed{6}` state none."""
-    return lead_clauses(region, start)
+    return lead_clauses(region, start, through_math=False)
 
 
 def _attached_after_box(region: str, start: int, limits: MathLimits) -> str:
@@ -489,8 +489,8 @@ def last_anchor_span(text: str, limits: MathLimits) -> tuple[int, str, str]:
     return (offset + last.start(), *anchored_span(tail, last.end(), limits))
 
 
-_SENTENCE_BREAK_RE = re.compile(r"\n|[.!?。！？।](?=\s)|[。！？।,，;>$}]|(?<=[\u0e00-\u0e7f])\s+(?=[\u0e00-\u0e7f])|\\[\])]")
-"""A clause's start before an anchor: a Thai sentence ends at a space between Thai words (the script writes
+_SENTENCE_BREAK_RE = re.compile(r"\n|[.!?。！？।](?=\s)|[。！？।,，;>$}]|\s+(?=[\u0e00-\u0e7f])|\\[\])]")
+"""A clause's start before an anchor: a Thai sentence ends at a space before a Thai word (the script writes
 words without spaces), a Bengali one at a danda `।`."""
 _LEAD_CHARS = 200  # an anchor's sentence is read back this far at most (bounded, linear)
 

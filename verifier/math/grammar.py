@@ -220,6 +220,11 @@ def anchor_lead(prefix: str) -> bool:
                for tok in _SCRIPT_TOKEN_RE.findall(prefix))
 
 
+_STEP_CLAUSE_RE = re.compile(
+    r"\s*(?i:(?:we|i)\s+(?:get|got|have|had|find|found|obtain|obtained|see|know|compute|computed|calculate|calculated)"
+    r"(?:\s+that)?|since|as|because|given|substituting|plugging\s+in|using|from)\s+§(?:\s*(?:,|and)?\s*§)*\s*")
+"""A clause that states an earlier step or premise in math alone (`We get $x = 6$, so the answer is 6`, `Since $a =
+2$,`): math segments after a pronoun and a stating verb, or after a word that gives a premise; no word of its own."""
 _LEAD_PHRASE_RE = re.compile(
     r"^\s*(?i:(?:which|this|that)\s+(?:means|shows|gives)(?:\s+(?:us|that))?|it\s+follows\s+that"
     r"|(?:with|from|given|using)\s+(?:this|that|these))\s*(?=,|\s|$)")
@@ -251,14 +256,17 @@ _CLAUSE_SPLIT_RE = re.compile(r"[,，;；、]|\.\.\.|…")
 _PART_CLAUSE_RE = re.compile(r"^\s*(?:for\s+)?(?:part\s+)?\(?[a-z0-9]{1,3}\)?\s*$", re.IGNORECASE)
 _REJECTION_CLAUSE_RE = re.compile(r"^\s*(?i:it\s+is\s+|it's\s+)?(?i:not)\s+(?:\(?[A-Z]\)?|-?\d+(?:\.\d+)?)\s*$")
 _SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|[$}>]|\\[\])]")
-_SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|(?<=[\u0e00-\u0e7f])\s+(?=[\u0e00-\u0e7f])|\\\]|(?<!\\)\$\$(?!\$)")
+_SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|\s+(?=[\u0e00-\u0e7f])|\\\]|(?<!\\)\$\$(?!\$)")
 """Where an anchor's sentence starts for `lead_clauses`: a sentence end or a line break (a display's end is one);
 never markup (`\\textbf{Maybe}, the answer is`, `<b>Maybe</b>,`, `Maybe for $n=3$,` are read through)."""
+_BOX_SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|(?<!\\)\$|\\[\])\[(]")
+"""For a box (`through_math` False): a math delimiter starts its sentence too, as it always did (math-verify's suite's
+`If its initial value was $x$, ..., making for a total loss of $\\boxed{28\\%}$`); markup (`}`, `>`) does not."""
 _INLINE_MATH_RE = re.compile(r"(?<!\\)\$(?:[^$\\]|\\.){0,200}\$|\\\([^\n]{0,200}?\\\)")
 _MARKUP_RE = re.compile(r"<[^<>\n]{0,20}>|\\[A-Za-z]+\*?|[{}]")
 
 
-def lead_clauses(text: str, pos: int, through_markup: bool = True) -> bool:
+def lead_clauses(text: str, pos: int, through_math: bool = True) -> bool:
     """Whether the clauses before the one that holds `pos` (an anchor, a box) in its sentence (back to a line break, a sentence end
     or a math delimiter; split at commas, semicolons and ellipses) only lead to it (docs/math.md "Answer
     grammar", "Before an anchor"): each is empty, a concluding connective (`ANCHOR_LEADS`, LEXICON's
@@ -267,17 +275,18 @@ def lead_clauses(text: str, pos: int, through_markup: bool = True) -> bool:
     `In thousands, the answer is 6`, `If n is odd, the answer is 6`, `大约，答案是6` state no answer."""
     start = max(pos - _LEAD_CHARS_BOX, 0)
     found = None
-    for m in (_SENTENCE_END_RE if through_markup else _SENTENCE_START_RE).finditer(text, start, min(pos + 1, len(text))):
+    for m in (_SENTENCE_END_RE if through_math else _BOX_SENTENCE_START_RE).finditer(text, start, min(pos + 1, len(text))):
         found = m if m.end() <= pos else found  # a sentence end's lookahead reads the space after `pos`
     before = text[found.end() if found else start: pos]
-    if through_markup:  # a math segment is one word (no lead's), a text command's or a tag's words are words
-        before = _MARKUP_RE.sub(" ", _INLINE_MATH_RE.sub(" § ", before))
+    # a math segment is one word (no lead's), a text command's or a tag's words are words
+    before = _MARKUP_RE.sub(" ", _INLINE_MATH_RE.sub(" § ", before))
     return all(_lead_clause(clause) for clause in _CLAUSE_SPLIT_RE.split(before)[:-1])  # the last is its own
 
 
 def _lead_clause(clause: str) -> bool:
     """One clause before the answer's own: see `lead_clauses`."""
-    if _PART_CLAUSE_RE.match(clause) or _REJECTION_CLAUSE_RE.match(clause) or _LEAD_PHRASE_RE.fullmatch(clause.strip()):
+    if (_PART_CLAUSE_RE.match(clause) or _REJECTION_CLAUSE_RE.match(clause) or _LEAD_PHRASE_RE.fullmatch(clause.strip())
+            or _STEP_CLAUSE_RE.fullmatch(clause)):
         return True
     words = _SCRIPT_TOKEN_RE.findall(clause)
     return all(w.lower() in ANCHOR_LEADS or w.lower() in _DISCOURSE or _has("lead", w) or w in _LEAD_MARKS
