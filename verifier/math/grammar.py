@@ -1004,8 +1004,9 @@ def _subject(before: list[_Token], measured: bool = False) -> bool:
         return all(t.kind == "name" or t.kind == "math" or t.kind == "word" and _has("cjk_subject", t.text) for t in phrase)
     if not phrase:
         return True  # after an anchor: "is 5", "equals 5"
-    return all(_in_phrase(t) or _in_relative_clause(phrase, k) for k, t in enumerate(phrase)) and _names_placed(
-        phrase, link.text, measured)
+    changes = link.text.lower() in _CHANGES  # `the error ... increases by 100%`: the change is what is asked
+    return all(_in_phrase(t) or _in_relative_clause(phrase, k) or changes and t.kind == "word" and t.text.lower() in _DEVIATIONS
+               for k, t in enumerate(phrase)) and _names_placed(phrase, link.text, measured)
 
 
 _RELATIVES = frozenset({"that", "which", "who"})
@@ -1020,6 +1021,10 @@ def _in_relative_clause(phrase: list[_Token], k: int) -> bool:
 
 
 _CHANGES = frozenset("increases increased decreases decreased".split())
+_DEVIATIONS = frozenset("error errors uncertainty".split())
+"""Nouns of how far a value is off: no quantity noun (`Error: \\boxed{6}`, `The error is 6` state no answer), but the
+subject of a verb of change (`the minimum error in the measurement of the position increases by 100%`, math-verify's
+suite), whose value is the change a question asks for."""
 """Verbs of change whose `by` states the difference, not a value (`increases by 100%`)."""
 
 _COPULAS = frozenset("is are was were be been will equals equal equaled equalled makes made becomes became remains "
