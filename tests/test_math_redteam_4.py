@@ -73,6 +73,8 @@ OPEN_4 = "red team 4 class 4: the prose subject is a bag of words (left to the h
 OPEN_5 = "red team 4 class 5: a closing clause after a box is a bag of afterwords (left to the helper on box_clause)"
 OPEN_15 = ("red team 4 class 15: a stating verb or word right before a box outside box_lead's and box_clause's allowlists "
            "(left to the helper on box_clause)")
+OPEN_13_BOX = ("red team 4 class 13, a box's variant: a box's sentence still starts at a math delimiter (reading "
+               "through math lost 11 rows of math-verify's suite, `If its initial value was $x$, ...`)")
 OPEN_14 = "red team 4 class 14: a pronoun's main clause is read to its verb only (left to the helper on box_clause)"
 
 
@@ -444,7 +446,10 @@ VARIANT_SAME = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), VARIANT_NEAR)
+VARIANT_OPEN = still_open([n("Maybe for $n=3$, we get \\boxed{6}."), n("In thousands, $x = \\boxed{6}$.")], OPEN_13_BOX)
+
+
+@pytest.mark.parametrize(("completion", "gold", "choices"), VARIANT_NEAR + VARIANT_OPEN)
 def test_a_variant_of_a_closed_class_is_refused(completion: str, gold: str, choices: list[str] | None) -> None:
     assert "correct" not in verdicts(completion, gold, choices)
 
