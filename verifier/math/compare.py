@@ -160,13 +160,20 @@ _TUPLE_NAMES_RE = re.compile(r"^\s*\(([^()=]*)\)\s*=")
 
 
 def _by_name(gold: Parsed, pred: Parsed) -> Parsed | str | None:
-    """An answer that lists named values (`y = 1, x = 2`) read by name, never by written order (docs/math.md
-    "Math grading rules", "named values"): against a gold that lists them too, None (the two sets of
-    relations compare name by name); against `(x, y) = (...)`, the values in the gold's order of names;
-    against a bare gold, in `name_order` (`b = 1, a = 2` answers `(2, 1)`). One name given several values
-    (`x = 1, x = 2`) is a set of solutions, never an ordered tuple. A str says why it is never equal."""
+    """An answer that lists named values (`y = 1, x = 2`, in any spelling `parsing.named_items` reads) read by
+    name, never by written order (docs/math.md "Math grading rules", "named values"): against a gold that lists
+    them too, None (the two sets of relations compare name by name); against `(x, y) = (...)`, the values in the
+    gold's order of names; against a bare gold, in the names' conventional order (`parsing.name_order`: `b = 1,
+    a = 2` answers `(2, 1)`), and refused when they have none (`b = 2, m = 3`). Relations in a spelling the
+    reader does not know are refused against a bare tuple, never read in written order. One name given several
+    values (`x = 1, x = 2`) is a set of solutions, never an ordered tuple. A str says why it is never equal."""
     items = named_items(pred.text)
-    if items is None or named_items(gold.text) is not None:
+    tuple_names = _TUPLE_NAMES_RE.match(gold.text)
+    if items is None:
+        if not tuple_names and _several_parts(gold.expr) and len(set(_RELATION_NAME_RE.findall(pred.text))) > 1 and "=" not in gold.text:
+            return "several relations in a spelling the named-value reader does not know"
+        return None
+    if not tuple_names and named_items(gold.text) is not None:
         return None
     names = [name for name, _ in items]
     values = dict(items)
@@ -174,13 +181,25 @@ def _by_name(gold: Parsed, pred: Parsed) -> Parsed | str | None:
         if _ordered(gold.expr):
             return "one name given several values is a set of solutions, never an ordered tuple"
         return parse_prediction(f"\\{{{', '.join(v for _, v in items)}\\}}")
-    tuple_names = _TUPLE_NAMES_RE.match(gold.text)
     if tuple_names:
         wanted = [n.strip() for n in tuple_names.group(1).split(",")]
         if sorted(wanted) != sorted(names):
             return "the answer names other quantities than the gold's tuple"
         return parse_prediction(f"({', '.join(wanted)}) = ({', '.join(values[n] for n in wanted)})")
-    return parse_prediction(f"({', '.join(values[n] for n in sorted(names, key=name_order))})")
+    ordered = name_order(names)
+    if ordered is None:
+        return "named values in no known order (`b = 2, m = 3`) against a bare tuple: which comes first is not known"
+    return parse_prediction(f"({', '.join(values[n] for n in ordered)})")
+
+
+_RELATION_NAME_RE = re.compile(r"(?<![\\A-Za-z])(\\?[A-Za-z]+(?:_\{?[A-Za-z0-9]+\}?)?)\s*(?::=|=)")
+"""The name on the left of each relation (`y = 1`, `\\beta := 1`): relations giving values to two names or more
+pair names with values, and a spelling the reader does not know is refused rather than read in written order."""
+
+
+def _several_parts(e: object) -> bool:
+    """Whether `e` is a tuple or set of several parts (a bare tuple gold that named values could answer)."""
+    return _ordered(e) or isinstance(e, sympy.FiniteSet) and len(e) > 1
 
 
 def _ordered(e: object) -> bool:

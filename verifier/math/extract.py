@@ -271,8 +271,7 @@ def _first_clause(region: str, begin: int, start: int) -> bool:
     prefix = region[max(start - GRAMMAR_MAX_CHARS, 0): start]
     if anchor is None:
         return box_clause(clause) and box_subject(clause, prefix)
-    if anchor.group()[:1].isascii() and anchor.group()[:1].isalpha() and not anchor_lead(
-            clause[_sentence_start(clause, anchor.start()): anchor.start()]):
+    if not _anchor_led(clause, anchor):
         return False
     rest = clause[anchor.end():]
     lead = _ANCHOR_LEAD_RE.match(rest)
@@ -287,18 +286,18 @@ def _anchor_ends_at(prefix: str) -> bool:
 
 
 def _anchor_led(text: str, anchor: re.Match[str]) -> bool:
-    """Whether what stands before an anchor in its clause only leads to it: `grammar.anchor_lead` for an
-    English one, nothing but a Chinese concluding word for another (`错误答案：` is no anchor)."""
-    before = text[_sentence_start(text, anchor.start()): anchor.start()]
-    if anchor.group()[:1].isascii() and anchor.group()[:1].isalpha():
-        return anchor_lead(before)
-    return not before.strip(" *#") or before.strip(" *#") in ("所以", "因此", "最终", "最后", "故", "综上")
+    """Whether what stands before an anchor in its clause only leads to it, in every script: `grammar.anchor_lead`
+    with its script's allowlist (`错误答案：`, `Неправильный ответ —`, `I doubt the answer is` are no anchor), and
+    `####` only at a line's start."""
+    if anchor.group() == "####":  # GSM8K's mark opens its line (`I doubt #### 6` is no anchor)
+        return not text[text.rfind("\n", 0, anchor.start()) + 1: anchor.start()].strip(" \t")
+    return anchor_lead(text[_sentence_start(text, anchor.start()): anchor.start()])
 
 
 def _box_clauses_lead(region: str, start: int) -> bool:
     """Whether the clauses before the box's own clause in its sentence only lead to it
     (`grammar.lead_clauses`): `Maybe, \\boxed{6}`, `Perhaps, the final answer is \\boxed{6}` state none."""
-    return lead_clauses(region, start)
+    return lead_clauses(region, start, through_math=False)
 
 
 def _attached_after_box(region: str, start: int, limits: MathLimits) -> str:
@@ -323,17 +322,27 @@ def _after_box(region: str, start: int, attached: str, limits: MathLimits) -> st
     return rest
 
 
-_BOX_NAME_LEAD_RE = re.compile(r"(?<![\w\\])([A-Za-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?)\s*=\s*(?:\\[,;: ]\s*)*$")
+_NAME = (r"\$?\s*(?P<name>[A-Za-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?|\\(?:alpha|beta|gamma|delta|theta|lambda|mu|phi|"
+         r"psi|omega|rho|sigma|tau)(?![A-Za-z]))\s*\$?")
+_BOX_NAME_LEAD_RE = re.compile(
+    r"(?:^|(?<=[\s,;:(]))(?:(?i:for)\s+" + _NAME + r"\s*:|(?:(?i:the\s+value\s+of)\s+)?" + _NAME.replace("name", "name2")
+    + r"\s*(?:=|(?i:is|equals))(?:\s*\\[,;: ])*)$")
+"""The spellings that give a box a name (`y = \\boxed{1}`, `$y$ = `, `y is`, `the value of $y$ is`, `For y:`,
+`$\\beta = `): read by `parsing.named_items` once joined, never in the order written (docs/math.md "Math
+grading rules", named values)."""
 
 
 def _named_parts(region: str, starts: list[int], parts: list[str]) -> list[str]:
-    """Several boxes (starting at `starts`, in order) with the name each one is given (`y = \\boxed{1}, x =
+    """Several boxes (starting at `starts`, in order) with the name each one is given (`y is \\boxed{1}, x =
     \\boxed{2}` -> `y = 1`, `x = 2`): values are matched by name, never by the order written (docs/math.md
-    "Math grading rules")."""
+    "Math grading rules"). What a box's name is read from: the text since the box before it."""
     named = []
-    for start, part in zip(starts, parts):
-        lead = _BOX_NAME_LEAD_RE.search(region[max(start - 40, 0): start].rstrip(" $"))
-        named.append(f"{lead.group(1)} = {part}" if lead and "=" not in part else part)
+    ends = [0] + [region.find("}", s) for s in starts[:-1]]  # a lower bound: the box before ends after it opens
+    for start, end, part in zip(starts, ends, parts):
+        window = region[max(start - 40, end): start].rstrip(" $")
+        lead = _BOX_NAME_LEAD_RE.search(window)
+        name = lead.group("name") or lead.group("name2") if lead else None
+        named.append(f"{name} = {part}" if name and "=" not in part else part)
     return named
 
 
@@ -477,17 +486,16 @@ def last_anchor_span(text: str, limits: MathLimits) -> tuple[int, str, str]:
         pass
     if last is None:
         return -1, "", ""
-    if last.group()[:1].isascii() and last.group()[:1].isalpha() and not anchor_lead(tail[_sentence_start(tail, last.start()): last.start()]):
-        return -1, "", ""  # `I doubt the answer is 6`: the sentence states no answer (grammar.ANCHOR_LEADS)
-    if _CLAUSED_ANCHOR_RE.match(last.group()) and not lead_clauses(tail, last.start()):
+    if not _anchor_led(tail, last):
+        return -1, "", ""  # `I doubt the answer is 6`, `错误的答案是6`: the sentence states no answer (grammar.ANCHOR_LEADS)
+    if not lead_clauses(tail, last.start()):
         return -1, "", ""  # `Maybe, the answer is 6`: a clause before the comma that does not lead to it
     return (offset + last.start(), *anchored_span(tail, last.end(), limits))
 
 
-_CLAUSED_ANCHOR_RE = re.compile(r"[A-Za-z]|答案")
-"""Anchors whose sentence's earlier clauses are read (`grammar.lead_clauses`): Latin-script and Chinese ones,
-whose sentence ends and commas `lead_clauses` knows; other scripts' sentence ends (`।`) it does not."""
-_SENTENCE_BREAK_RE = re.compile(r"\n|[.!?。！？](?=\s)|[,，;>$}]|\\[\])]")
+_SENTENCE_BREAK_RE = re.compile(r"\n|[.!?。！？।](?=\s)|[。！？।,，;>$}]|\s+(?=[\u0e00-\u0e7f])|\\[\])]")
+"""A clause's start before an anchor: a Thai sentence ends at a space before a Thai word (the script writes
+words without spaces), a Bengali one at a danda `।`."""
 _LEAD_CHARS = 200  # an anchor's sentence is read back this far at most (bounded, linear)
 
 
@@ -497,8 +505,8 @@ def _sentence_start(text: str, pos: int) -> int:
     **Final Answer**`). A clause before a comma is not read (`It is not B, the answer is D`)."""
     start = max(pos - _LEAD_CHARS, 0)
     found = None
-    for found in _SENTENCE_BREAK_RE.finditer(text, start, pos):
-        pass
+    for m in _SENTENCE_BREAK_RE.finditer(text, start, min(pos + 1, len(text))):
+        found = m if m.end() <= pos else found  # a lookahead reads the character at `pos`
     return found.end() if found else start
 
 

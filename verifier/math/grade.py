@@ -139,6 +139,9 @@ def _grade_boxes(gold: Parsed, extraction: Extraction) -> dict[str, Any]:
                       extraction) if listed else last
     joined = ", ".join(parts)
     named = named_items(joined) is not None  # `\\boxed{y = 1}, \\boxed{x = 2}`: read by name (compare._by_name)
+    if not named and any(named_items(f"{p}, {p}") for p in parts):  # a part that names its value, beside others
+        return result("incorrect", "boxes that name some values and not others: which value is which is not known, "
+                      "and written order is never read", extraction) if listed else last
     union = joined if named else f"({joined})" if kind == "tuple" else f"\\{{{joined}\\}}" if kind == "set" else joined
     graded = _grade_text(gold, union, extraction)
     graded["detail"] = f"{len(parts)} boxes read together: {graded['detail']}"[:SHOWN_CHARS]

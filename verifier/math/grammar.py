@@ -157,8 +157,10 @@ LEXICON: tuple[Entry, ...] = (
            "bill budget population capacity total-cost share output solution expression side base "
            "flour sugar water milk rice juice paint sand soil oil butter cheese meat beef coffee tea gas fuel "
            "fabric wood rope wire ribbon yarn candy fruit food grain honey salt matrix matrices vector pair fractions "
-           "system error measurement position degree set sets investment investments earnings deposit payment",
-           "quantity nouns that name what a subject states"),
+           "system measurement position degree set sets investment investments earnings deposit payment",
+           "quantity nouns that name what a subject states: each names a quantity a question asks for (`error`, "
+           "`uncertainty`, `tolerance` are left out: they name how far a value is from the answer, and `Error: "
+           "\\boxed{6}`, `an error of \\boxed{6}`, `The error is 6` state no answer)"),
     _entry("cjk_subject", "答案是 答案为 答案 是 为 等于 的值是 的值为 的值等于 值是 值为 结果是 结果为",
            "Chinese subjects: \"the answer is\", \"the value of y is\", \"equals\""),
     _entry("unit", "厘米 米 千米 公里 毫米 克 千克 公斤 秒 分钟 分 小时 天 年 元 角 个 度 人 本 只 条 张 块 次 岁",
@@ -190,9 +192,56 @@ _LEAD_TOKEN_RE = re.compile(r"[^\W\d_]+|[^\s\w]|\d+")
 _LEAD_MARKS = frozenset("*#:,-_>|")
 
 
+SCRIPT_LEADS: dict[str, tuple[str, ...]] = {
+    "Han": ("所以", "因此", "因而", "故", "综上所述", "综上", "总之", "最终", "最后", "于是", "那么", "即", "正确", "的"),
+    "Japanese": ("よって", "したがって", "だから", "つまり", "ゆえに", "なので", "結局", "最終的な", "最終的に", "正しい"),
+    "Cyrillic": ("итак", "таким", "образом", "следовательно", "поэтому", "значит", "окончательный", "правильный",
+                 "итоговый", "в", "итоге"),
+    "Bengali": ("সুতরাং", "অতএব", "তাই", "অর্থাৎ", "চূড়ান্ত", "সঠিক"),
+    "Telugu": ("కాబట్టి", "అందువల్ల", "అంటే", "చివరి", "సరైన", "దశలవారీగా"),
+    "Thai": ("ดังนั้น", "สรุป", "สรุปแล้ว", "ในที่สุด", "ท้ายที่สุด"),
+}
+"""What may stand before an answer anchor of another script in its sentence, one allowlist per script (the
+Latin script's is `ANCHOR_LEADS`): connectives that conclude (\"so\", \"therefore\", \"thus\") and adjectives that
+say the answer is the final or correct one (MGSM's `所以，答案是`, MathVista's `所以，正确答案是`). A hedge, a
+negation or a judgement is none of them: `错误的答案是6` (\"the wrong answer\"), `我猜答案是6` (\"I guess\"),
+`Неправильный ответ — 6`, `ভুল উত্তর হল 6` state no answer (all paid before red team 4). Scripts written
+without spaces (Han, Japanese, Thai) read a run as a sequence of these words."""
+_SCRIPT_WORDS = frozenset(w for words in SCRIPT_LEADS.values() for w in words)
+_SCRIPT_TOKEN_RE = re.compile(r"[^\s!-/:-@\[-`{-~，。、：；！？—–]+|[!-/:-@\[-`{-~，、：—–]")
+
+
 def anchor_lead(prefix: str) -> bool:
-    """Whether `prefix`, the words before an English answer anchor in its sentence, only lead to it."""
-    return all(tok.lower() in ANCHOR_LEADS or tok in _LEAD_MARKS for tok in _LEAD_TOKEN_RE.findall(prefix))
+    """Whether `prefix`, the words before an answer anchor in its sentence, only lead to it: each word is
+    one of its script's leads (`ANCHOR_LEADS`, `SCRIPT_LEADS`) or a mark (docs/math.md "Answer grammar",
+    "Before an anchor")."""
+    prefix = _LEAD_PHRASE_RE.sub(" ", prefix)
+    return all(tok in _LEAD_MARKS or tok.lower() in ANCHOR_LEADS or _script_leads(tok)
+               for tok in _SCRIPT_TOKEN_RE.findall(prefix))
+
+
+_STEP_CLAUSE_RE = re.compile(
+    r"\s*(?i:(?:we|i)\s+(?:get|got|have|had|find|found|obtain|obtained|see|know|compute|computed|calculate|calculated)"
+    r"(?:\s+that)?|since|as|because|given|substituting|plugging\s+in|using|from)\s+§(?:\s*(?:,|and)?\s*§)*\s*")
+"""A clause that states an earlier step or premise in math alone (`We get $x = 6$, so the answer is 6`, `Since $a =
+2$,`): math segments after a pronoun and a stating verb, or after a word that gives a premise; no word of its own."""
+_LEAD_PHRASE_RE = re.compile(
+    r"^\s*(?i:(?:which|this|that)\s+(?:means|shows|gives)(?:\s+(?:us|that))?|it\s+follows\s+that"
+    r"|(?:with|from|given|using)\s+(?:this|that|these))\s*(?=,|\s|$)")
+"""Phrases that conclude from what came before (`Which means the answer is`, `With this,`, `From this,`): matched
+whole at a clause's start, never as loose words (`this`, `with` alone are no lead: docs/math.md "Answer grammar",
+"Before an anchor")."""
+
+
+def _script_leads(run: str) -> bool:
+    """Whether `run` (a word, or a run of a script written without spaces) is one or more of `SCRIPT_LEADS`'s
+    words end to end. Linear in practice: a run is short, each step tries each lead once."""
+    run = run.lower()
+    ends = {0}
+    for i in range(len(run)):
+        if i in ends:
+            ends |= {i + len(w) for w in _SCRIPT_WORDS if run.startswith(w, i)}
+    return bool(run) and len(run) in ends
 
 
 
@@ -206,10 +255,18 @@ _CJK_LEADS = ("所以", "因此", "因而", "故", "综上所述", "综上", "�
 _CLAUSE_SPLIT_RE = re.compile(r"[,，;；、]|\.\.\.|…")
 _PART_CLAUSE_RE = re.compile(r"^\s*(?:for\s+)?(?:part\s+)?\(?[a-z0-9]{1,3}\)?\s*$", re.IGNORECASE)
 _REJECTION_CLAUSE_RE = re.compile(r"^\s*(?i:it\s+is\s+|it's\s+)?(?i:not)\s+(?:\(?[A-Z]\)?|-?\d+(?:\.\d+)?)\s*$")
-_SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？]|[$}>]|\\[\])]")
+_SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|[$}>]|\\[\])]")
+_SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|\s+(?=[\u0e00-\u0e7f])|\\\]|(?<!\\)\$\$(?!\$)")
+"""Where an anchor's sentence starts for `lead_clauses`: a sentence end or a line break (a display's end is one);
+never markup (`\\textbf{Maybe}, the answer is`, `<b>Maybe</b>,`, `Maybe for $n=3$,` are read through)."""
+_BOX_SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|(?<!\\)\$|\\[\])\[(]")
+"""For a box (`through_math` False): a math delimiter starts its sentence too, as it always did (math-verify's suite's
+`If its initial value was $x$, ..., making for a total loss of $\\boxed{28\\%}$`); markup (`}`, `>`) does not."""
+_INLINE_MATH_RE = re.compile(r"(?<!\\)\$(?:[^$\\]|\\.){0,200}\$|\\\([^\n]{0,200}?\\\)")
+_MARKUP_RE = re.compile(r"<[^<>\n]{0,20}>|\\[A-Za-z]+\*?|[{}]")
 
 
-def lead_clauses(text: str, pos: int) -> bool:
+def lead_clauses(text: str, pos: int, through_math: bool = True) -> bool:
     """Whether the clauses before the one that holds `pos` (an anchor, a box) in its sentence (back to a line break, a sentence end
     or a math delimiter; split at commas, semicolons and ellipses) only lead to it (docs/math.md "Answer
     grammar", "Before an anchor"): each is empty, a concluding connective (`ANCHOR_LEADS`, LEXICON's
@@ -218,25 +275,44 @@ def lead_clauses(text: str, pos: int) -> bool:
     `In thousands, the answer is 6`, `If n is odd, the answer is 6`, `大约，答案是6` state no answer."""
     start = max(pos - _LEAD_CHARS_BOX, 0)
     found = None
-    for m in _SENTENCE_START_RE.finditer(text, start, min(pos + 1, len(text))):
+    for m in (_SENTENCE_END_RE if through_math else _BOX_SENTENCE_START_RE).finditer(text, start, min(pos + 1, len(text))):
         found = m if m.end() <= pos else found  # a sentence end's lookahead reads the space after `pos`
     before = text[found.end() if found else start: pos]
+    # a math segment is one word (no lead's), a text command's or a tag's words are words
+    before = _MARKUP_RE.sub(" ", _INLINE_MATH_RE.sub(" § ", before))
     return all(_lead_clause(clause) for clause in _CLAUSE_SPLIT_RE.split(before)[:-1])  # the last is its own
 
 
 def _lead_clause(clause: str) -> bool:
     """One clause before the answer's own: see `lead_clauses`."""
-    if _PART_CLAUSE_RE.match(clause) or _REJECTION_CLAUSE_RE.match(clause):
+    if (_PART_CLAUSE_RE.match(clause) or _REJECTION_CLAUSE_RE.match(clause) or _LEAD_PHRASE_RE.fullmatch(clause.strip())
+            or _STEP_CLAUSE_RE.fullmatch(clause)):
         return True
-    words = _LEAD_TOKEN_RE.findall(clause)
+    words = _SCRIPT_TOKEN_RE.findall(clause)
     return all(w.lower() in ANCHOR_LEADS or w.lower() in _DISCOURSE or _has("lead", w) or w in _LEAD_MARKS
-               or w in "()" or w in _CJK_LEADS or w.lower() in _CLAUSE_OPENERS for w in words)
+               or w in "()" or w in _CJK_LEADS or w.lower() in _CLAUSE_OPENERS or _script_leads(w) for w in words)
 
 
 _BOX_OPENERS = ("$", "\\[", "\\(", "*", "#", "&", "\\displaystyle", "\\quad", "\\qquad", "\\,", "\\;", "\\:", "\\ ", "~",
                 "\\")
 """Markup that may open the box's math or emphasis (`$\\boxed{6}$`, `**\\boxed{6}**`, `&= \\boxed{6}`):
 passed over before the box's lead is read."""
+_TIE_GLUE_RE = re.compile(r"[^\W_]~$")
+_MATH_OPEN_RE = re.compile(r"(?<!\\)\$|\\[\[\]()]")
+
+
+def _tie(text: str, whole: bool) -> bool:
+    """Whether the `~` that ends `text` is a LaTeX tie (a space), not the prose tilde that says "about"
+    (docs/math.md "Answer grammar", "Relations"): glued to the word before it (`we get~\\boxed{6}`), or
+    inside math (`$x =~ \\boxed{6}$`), known only when `whole` (the prefix was not cut)."""
+    if _TIE_GLUE_RE.search(text):
+        return True
+    delimiters = _MATH_OPEN_RE.findall(text)
+    dollars = delimiters.count("$")
+    opened = next((d for d in reversed(delimiters) if d != "$"), "")
+    return whole and (dollars % 2 == 1 or opened in ("\\[", "\\("))
+
+
 _BOX_LEAD_MARKS = frozenset({"=", ":", "：", "!", "?", "。", "！", "।", "\\Rightarrow", "\\implies", "\\therefore",
                              "\\Longrightarrow", "\\iff", "\\equiv", "\\in"})
 """Marks after which a box starts a statement: a relation that states it (`x = \\boxed{6}`), a label's colon,
@@ -261,6 +337,8 @@ def box_lead(prefix: str) -> bool:
         gap = gap or stripped != text
         text = stripped
         opener = next((o for o in _BOX_OPENERS if text.endswith(o)), None)
+        if opener == "~" and not _tie(text, len(prefix) < _LEAD_CHARS_BOX):
+            return False  # `The answer is ~ \\boxed{6}`: a spaced tilde in prose says "about"
         if opener is not None:
             text = text[: -len(opener)]
             continue
@@ -324,7 +402,14 @@ def box_label(text: str) -> bool:
     words = _LEAD_TOKEN_RE.findall(text[found.end() if found else 0:])
     if words and words[-1].isalpha() and (_has("verb", words[-1]) or words[-1].lower() in _BY_ROLE["cjk_subject"]):
         return True  # `the values of k for which ... are:`: a statement's link before its colon, as without one
+    if _CORRECTION_LABEL_RE.match(" ".join(words)):
+        return True  # `Wait, I made an error:`: the colon brings the corrected answer
     return all(_label_word(w) for w in words)
+
+
+_CORRECTION_LABEL_RE = re.compile(r"(?i:i|we) (?i:made|make|have made) (?i:an error|a mistake)$")
+"""A speaker's correction before a colon (`I made an error: \\boxed{5}`): the one place `error` and `mistake`
+stand before an answer; alone (`Error:`, `Measurement error:`) they name how far a value is off, never the answer."""
 
 
 def _label_word(w: str) -> bool:
@@ -431,10 +516,16 @@ _FUNCTION_WORDS = frozenset(
     {"sqrt", "sin", "cos", "tan", "cot", "sec", "csc", "log", "ln", "exp", "pi", "infty", "inf", "oo", "arcsin",
      "arccos", "arctan", "mod", "gcd", "lcm", "det", "max", "min", "lim"}
 )
-_TEXT_DIGIT_RE = re.compile(r"\\(?:text|textrm|textbf|textit|textnormal|textsf|mbox)\s*\{[^{}]*\d")
-"""A text-mode group holding a digit, in an answer that is more than that group: the parser drops text as
-a unit (`12\\text{000}` read as 12), so only words may stand in it (its words go through the grammar)."""
-_TEXT_OPEN_RE = re.compile(r"\\(?P<cmd>text|textrm|textbf|textit|textnormal|textsf|mbox|mathrm|mathbf|mathit|operatorname)\s*\{")
+_FONT_CMD = r"(?:text(?:rm|bf|it|sf|tt|sc|up|md|sl|normal)?|math(?:rm|bf|it|sf|tt|normal)|mbox|operatorname|boldsymbol|bm|emph)"
+"""Every command that sets its group in a font (text or math mode): one rule for all of them (docs/math.md
+"Answer grammar", "Text holds words"): beside a value the group holds letters and word marks only."""
+_TEXT_DIGIT_RE = re.compile(r"\\" + _FONT_CMD + r"\s*\{[^{}]*\d")
+"""A font group holding a digit, in an answer that is more than that group: the parser drops such a group
+as a unit (`12\\text{000}`, `6\\mathrm{000}`, `1\\mathbf{2}` read as 12, 6, 1), so only words may stand in it
+(its words go through the grammar), whatever the command."""
+_TEXT_OPEN_RE = re.compile(r"\\(?P<cmd>" + _FONT_CMD + r")\s*\{")
+_TEXT_UNWRAP_RE = re.compile(r"\\" + _FONT_CMD + r"\s*\{([^{}]*)\}")
+"""A font group with no group inside, for reading what it holds in place (`3.14\\text{...}` is `3.14 ...`)."""
 _TEXT_MODE_MARKS = frozenset(" \t.'’,:;()%°$€£¥₹¢~")
 """The marks a text group may hold beside its letters (`\\text{ m/s}`, `\\text{p.m.}`, `\\text{ (cm)}`,
 `\\text{°C}`, `\\text{ \\%}`): punctuation that is no number and no operator; `-` and `/` only between
@@ -442,6 +533,11 @@ letters (`cm-long`, `km/h`), never alone (`6\\text{−}`). Every other symbol is
 refused, not dropped: the parser drops a text group as a unit, so `6\\text{½}` would read 6, not 6.5, and
 `6\\text{!}`, `6\\text{⁻¹}`, `6\\,\\text{‰}` would read 6 (docs/math.md "Answer grammar", "Text holds words")."""
 _TEXT_ESCAPES_RE = re.compile(r"(?<=[^\W\d_])[-/](?=[^\W\d_])|\\[%$,;: ]|\\text(?:degree|circ)(?![a-z])|\^\s*\{?\s*\\circ\s*\}?")  # `\\text{^{\\circ}C}`: `°C` as `to_ascii_math` writes it
+_LETTER_MARKUP_RE = re.compile(
+    r"\\(?:hat|widehat|vec|bar|overline|underline|tilde|widetilde|check|acute|grave|breve|dot|ddot|mathbf|mathrm|mathit|"
+    r"boldsymbol|bm)(?![A-Za-z])\s*\{?\s*(?=[^\W\d_]\s*\}?)|(?<=[^\W\d_])\s*\}")
+"""Math-mode markup on a letter inside a font group (`\\mathbf{\\hat{i}}`, `\\operatorname{proj}`): an accent or a
+font around one letter leaves a letter; any other command (`\\times`, `\\pm`, `\\ldots`) stays and is refused."""
 _TEXT_MACRO_RE = re.compile(r"\\text(?!(?:rm|bf|it|tt|sc|up|md|sl|normal|sf|style|circ|degree)?(?![a-z]))[a-z]+")
 """A text-mode symbol macro (`\\textperthousand`, `\\textonehalf`, `\\textsuperscript`): a symbol, never a word."""
 
@@ -457,6 +553,7 @@ def _goes_on(text: str) -> bool:
     a decimal that goes on is not its prefix. An ellipsis is admitted only as a list's item (`1, 2, 3,
     \\ldots`, `1, 2, \\ldots, n`, docs/math.md "Math grading rules"): a comma before the number or after
     the ellipsis."""
+    text = _TEXT_UNWRAP_RE.sub(lambda g: " " + g.group(1) + " ", text)  # `3.14\\text{...}`: an ellipsis in a group is one
     for m in _NUMBER_ELLIPSIS_RE.finditer(text):
         listed = text[: m.start()].rstrip(" \t~").endswith(",") or m.group("after").endswith(",")
         if not listed:
@@ -477,8 +574,7 @@ def _text_symbol(text: str) -> str:
             depth += {"{": 1, "}": -1}.get(text[i], 0)
             i += 1
         inner = _TEXT_ESCAPES_RE.sub(" ", text[m.end(): i - 1])
-        if m.group("cmd") in ("mathbf", "mathit", "operatorname", "mathrm") and inner.isascii():
-            inner = re.sub(r"\\[A-Za-z]+|[{}^_]", " ", inner)  # `\\mathbf{\\hat{i}}`: math-mode markup is the parser's
+        inner = _LETTER_MARKUP_RE.sub(" ", inner)  # `\\mathbf{\\hat{i}}`: an accent or font on a letter is a letter
         bad = next((c for c in inner if not c.isalpha() and c not in _TEXT_MODE_MARKS and not c.isdigit()), "")
         if bad:
             return bad
@@ -516,7 +612,8 @@ def read(text: str, prose: bool = False) -> Reading:
     tokens = _tokens(_ORDINAL_TEXT_RE.sub(r"\1\2", stripped), prose)
     if tokens is None:
         return Reading("words", text)
-    if _TEXT_DIGIT_RE.search(stripped):  # `12\\text{000}`, `1\\text{2}`, `12\\text{ or 13}`
+    whole = _TEXT_UNWRAP_RE.fullmatch(stripped)  # `\\mathbf{6}`: the group is the value, not beside it
+    if _TEXT_DIGIT_RE.search(whole.group(1) if whole else stripped):  # `12\\text{000}`, `6\\mathrm{000}`, `1\\mathbf{2}`
         return Reading("refused", "a digit inside `\\text{}` beside the value: text holds words, never digits")
     if _goes_on(stripped):  # `3.14\\ldots` is not 3.14 (math-verify drops `\\ldots`)
         return Reading("refused", "an ellipsis after a number: a decimal that goes on is not its prefix")
@@ -907,8 +1004,9 @@ def _subject(before: list[_Token], measured: bool = False) -> bool:
         return all(t.kind == "name" or t.kind == "math" or t.kind == "word" and _has("cjk_subject", t.text) for t in phrase)
     if not phrase:
         return True  # after an anchor: "is 5", "equals 5"
-    return all(_in_phrase(t) or _in_relative_clause(phrase, k) for k, t in enumerate(phrase)) and _names_placed(
-        phrase, link.text, measured)
+    changes = link.text.lower() in _CHANGES  # `the error ... increases by 100%`: the change is what is asked
+    return all(_in_phrase(t) or _in_relative_clause(phrase, k) or changes and t.kind == "word" and t.text.lower() in _DEVIATIONS
+               for k, t in enumerate(phrase)) and _names_placed(phrase, link.text, measured)
 
 
 _RELATIVES = frozenset({"that", "which", "who"})
@@ -923,6 +1021,10 @@ def _in_relative_clause(phrase: list[_Token], k: int) -> bool:
 
 
 _CHANGES = frozenset("increases increased decreases decreased".split())
+_DEVIATIONS = frozenset("error errors uncertainty".split())
+"""Nouns of how far a value is off: no quantity noun (`Error: \\boxed{6}`, `The error is 6` state no answer), but the
+subject of a verb of change (`the minimum error in the measurement of the position increases by 100%`, math-verify's
+suite), whose value is the change a question asks for."""
 """Verbs of change whose `by` states the difference, not a value (`increases by 100%`)."""
 
 _COPULAS = frozenset("is are was were be been will equals equal equaled equalled makes made becomes became remains "
@@ -986,8 +1088,8 @@ def _tail(after: list[_Token]) -> bool | None:
                     _has("det", after[i].text) or _has("pronoun", after[i].text) or _has("noun", after[i].text)
                     or after[i].text.lower() in ("him", "her", "them", "me", "us", "before", "yesterday", "last", "first", "second", "other", "one"))):
                 i += 1
-            if i == start:
-                return None
+            if i == start or after[start].text.lower() in _NUMERAL_WORDS:
+                return None  # `6 more than one` is 7: the object is a noun phrase (`the other one`), never a numeral
     while i < n and after[i].kind == "word" and (_has("tail", after[i].text) or after[i].text.lower() in _TIME_PREPS):
         closing = _closing_at(after, i)
         if closing:
@@ -1010,6 +1112,11 @@ def _tail(after: list[_Token]) -> bool | None:
             t.kind == "word" and t.text.lower() in _CLAUSE_AFTER for t in after[i:]):
         i = n  # `5 is the solution`: a clause the value is the subject of (as after a box, `after_value`)
     return percent if i == n else None
+
+
+_NUMERAL_WORDS = frozenset("one first second".split())
+"""The object words of `than` that are numerals or ordinals on their own (`6 more than one` is 7): admitted only
+after a determiner or an adjective (`than the other one`, `than the first one`), where they stand for a thing."""
 
 
 _CLOSINGS = tuple(tuple(phrase.split()) for phrase in sorted(_BY_ROLE["closing"]))

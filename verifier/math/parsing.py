@@ -181,8 +181,14 @@ class ParseFailure(Exception):
     """The string could not be turned into a sympy object; the message says why."""
 
 
+_COLOUR_RE = re.compile(r"\\textcolor\s*\{[A-Za-z]{1,20}\}\s*\{((?:[^{}]|\{[^{}]*\}){0,200})\}|\\color\s*\{[A-Za-z]{1,20}\}")
+"""A colour (`\\textcolor{red}{6}`, `\\color{blue}`, a named colour only): presentation, dropped around what it colours."""
+
+
 def _unwrapped(text: str) -> str:
-    """`text` without its `\\boxed{}` and math delimiters, up to three layers deep."""
+    """`text` without its `\\boxed{}`, math delimiters and colours, up to three layers deep."""
+    if "color" in text:
+        text = _COLOUR_RE.sub(lambda m: m.group(1) or "", text)
     for _ in range(3):
         before = text
         if text.startswith(("\\boxed", "\\fbox")) and text.rstrip().endswith("}"):
@@ -392,37 +398,79 @@ def _ordering_as_tuple(text: str) -> str:
 def named_values(text: str) -> str | None:
     """The values of a list of named values, in the order written: `p = -3, q = 1` -> `-3, 1`,
     `S(1)=5, S(2)=7, S(3)=6` -> `5, 7, 6`; None for anything else (distinct names required: the
-    solutions `x = 2, x = 3` are a set). An answer that lists bare values answers it in that order."""
-    if "=" not in text or "," not in text:
+    solutions `x = 2, x = 3` are a set). An answer that lists bare values answers it in that order.
+    Read by `named_items`, the one reader of named values."""
+    items = named_items(text)
+    if items is None or len({name for name, _ in items}) != len(items):
         return None
-    items = [item.split("=") for item in _top_level_items(text)]
-    if len(items) < 2 or any(len(item) != 2 for item in items):
-        return None
-    names = [name.strip() for name, _ in items]
-    if len(set(names)) != len(names) or not all(_VALUE_NAME_RE.match(n) for n in names):
-        return None
-    return ", ".join(value.strip() for _, value in items)
+    return ", ".join(value for _, value in items)
 
 
 def named_items(text: str) -> list[tuple[str, str]] | None:
-    """The (name, value) pairs of a list of named values in the order written (`y = 1, x = 2` ->
-    [(y, 1), (x, 2)]), a name repeated or not; None for anything else."""
-    if "=" not in text or "," not in text:
+    """The (name, value) pairs of a list of named values in the order written, a name repeated or not; None
+    for anything else. The one reader of every spelling the grader admits (docs/math.md "Math grading rules",
+    named values): items joined by `,`, `;` or `\\text{ and }` (`y = 1; x = 2`), the whole list in brackets
+    (`(y = 1, x = 2)`, `\\{y = 1, x = 2\\}`), a tuple of names (`(y, x) = (1, 2)`), and names that are a
+    letter with a subscript or argument or a Greek letter (`\\beta = 1`). Any other pairing is no list."""
+    if "=" not in text:
         return None
-    items = [item.split("=") for item in _top_level_items(text)]
+    text = _NAMED_SPACING_RE.sub(" ", text).strip()
+    tupled = _NAME_TUPLE_RE.match(text)
+    if tupled:
+        names, values = _top_level_items(tupled.group(1)), _top_level_items(tupled.group(2))
+        pairs = list(zip((n.strip() for n in names), (v.strip() for v in values)))
+        return pairs if len(names) == len(values) > 1 and all(_VALUE_NAME_RE.match(n) for n, _ in pairs) else None
+    bracketed = _LIST_BRACKETS_RE.fullmatch(text)
+    inner = next((g for g in bracketed.groups() if g is not None), "") if bracketed else ""
+    if "=" in inner and _balanced(inner):
+        text = inner
+    items = [item.split("=") for item in _top_level_items(_NAMED_JOINER_RE.sub(",", text))]
     if len(items) < 2 or any(len(item) != 2 for item in items):
         return None
     pairs = [(name.strip(), value.strip()) for name, value in items]
-    return pairs if all(_VALUE_NAME_RE.match(name) for name, _ in pairs) else None
+    return pairs if all(_VALUE_NAME_RE.match(name) and value for name, value in pairs) else None
 
 
-def name_order(name: str) -> tuple[object, ...]:
-    """The order in which named values answer a bare tuple: by letter, then by subscript as a number
-    (`a < b`, `x < y < z`, `x_2 < x_{10}`): a name's place, never where the answer wrote it."""
-    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name.replace("{", "").replace("}", "")))
+def _balanced(text: str) -> bool:
+    """Whether every bracket in `text` closes inside it (so outer brackets enclose the whole list)."""
+    depth = 0
+    for c in text:
+        depth += 1 if c in "([{" else -1 if c in ")]}" else 0
+        if depth < 0:
+            return False
+    return depth == 0
 
 
-_VALUE_NAME_RE = re.compile(r"^[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?(?:\([^()=,]*\))?$")
+_NAMED_SPACING_RE = re.compile(r"\\[,;: !]|\\q?quad(?![A-Za-z])|\\left(?![A-Za-z])|\\right(?![A-Za-z])")
+_NAMED_JOINER_RE = re.compile(r"\s*(?:;|\\text\s*\{\s*(?:,\s*)?and\s*\}|\band\b)\s*")
+_NAME_TUPLE_RE = re.compile(r"^\(([^()=]*)\)\s*=\s*\(([^=]*)\)$")
+_LIST_BRACKETS_RE = re.compile(r"\((?P<p>.*)\)|\[(?P<b>.*)\]|\\\{(?P<c>.*)\\\}", re.DOTALL)
+
+CONVENTIONAL_ORDERS: tuple[tuple[str, ...], ...] = (
+    ("x", "y", "z", "w"), ("a", "b", "c", "d"), ("p", "q"), ("m", "n"), ("h", "k"), ("u", "v", "w"), ("r", "\\theta"),
+    ("\\alpha", "\\beta", "\\gamma"),
+)
+"""The orders in which named values answer a bare tuple (docs/math.md "Math grading rules", named values): the
+coordinates, coefficients and parameters questions list in these orders, and one letter's subscripts (`x_1, x_2`).
+Any other set of names (`b = 2, m = 3`: the slope-intercept pair is `(m, b)`; `\\theta, r`) has no known order,
+and named values are never read in the order written: against a bare tuple they are refused."""
+
+
+def name_order(names: list[str]) -> list[str] | None:
+    """`names` in their conventional order (`CONVENTIONAL_ORDERS`, or one letter's subscripts by number), or None
+    when they follow no known order: a name's place, never where the answer wrote it."""
+    for order in CONVENTIONAL_ORDERS:
+        if all(n in order for n in names):
+            return sorted(names, key=order.index)
+    subscripted = [_SUBSCRIPT_RE.match(n) for n in names]
+    if all(subscripted) and len({m.group(1) for m in subscripted if m}) == 1:
+        return sorted(names, key=lambda n: int(_SUBSCRIPT_RE.match(n).group(2)))  # type: ignore[union-attr]
+    return None
+
+
+_SUBSCRIPT_RE = re.compile(r"^([A-Za-z]|\\[a-z]+)_\{?(\d{1,3})\}?$")
+_GREEK = r"\\(?:alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|nu|xi|rho|sigma|tau|phi|varphi|chi|psi|omega)(?![A-Za-z])"
+_VALUE_NAME_RE = re.compile(r"^(?:[A-Za-z]|" + _GREEK + r")(?:_\{?[A-Za-z0-9]+\}?)?(?:\([^()=,]*\))?$")
 
 
 def _boxes_as_answer(text: str) -> str | None:
