@@ -1,0 +1,103 @@
+"""SWE-bench rows, and SWE-Gym's and SWE-smith's (the same columns), as `repo` tasks
+(docs/repo-tasks.md "SWE-bench rows").
+
+A row: `instance_id`, `repo`, `base_commit`, `test_patch` (SWE-smith has none: its tests are in the
+repository), `FAIL_TO_PASS`, `PASS_TO_PASS` (JSON text, as SWE-bench stores them, or lists),
+`version`, the gold `patch`, and the model's output in `model_patch` (SWE-bench's prediction files)
+or `completion`. The gold `patch` is never graded: it is the dataset's answer, not the model's.
+
+The environment is the row's `environment` column, else its `instance_id`: an environment here is
+the repository at the row's base commit (docs/repo-tasks.md "Environments"), so it is one per
+instance, and `verifier env build --format swebench` names it so (two instances of one commit and
+install share one build: the name is not in the build's key). The test command and report are the
+row's `test_cmd` and `report` columns, else what the build recorded in the environment
+(`environment_defaults`, laid under the row by `verifier grade` in-process), else the report by language.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from sandbox.contract import ENVIRONMENT_NAME
+
+from .common import FormatError
+
+NAME = "swebench"
+# The model's patch: SWE-bench's prediction files call it model_patch; ours and the trainers' completion.
+COMPLETION_COLUMNS = ("completion", "model_patch")
+# Columns of ours a row may carry, copied to the task when present (the row's own choices outrank the build's).
+OPTIONAL = ("report", "time_limit_s", "memory_limit_mb", "timeout_s")
+ENV_FILE = "environment.json"  # sandbox/environments.py ENV_FILE (formats import no builder)
+
+
+def detect(row: Mapping[str, Any]) -> bool:
+    return "instance_id" in row and "FAIL_TO_PASS" in row
+
+
+def test_ids(row: Mapping[str, Any], column: str, required: bool) -> list[str]:
+    """FAIL_TO_PASS / PASS_TO_PASS: a list of strings, or JSON text of one (SWE-bench's own rows)."""
+    value = row.get(column)
+    if value is None or value == "":
+        if required:
+            raise FormatError(f"{column}: missing")
+        return []
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError as e:
+            raise FormatError(f"{column}: not a JSON list of test ids ({e})") from None
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise FormatError(f"{column}: expected a list of test ids (strings), got {type(value).__name__}")
+    return value
+
+
+def environment_name(row: Mapping[str, Any]) -> str:
+    """The environment a row runs in: its `environment` column, else its `instance_id` (module docstring)."""
+    column = "environment" if row.get("environment") not in (None, "") else "instance_id"
+    name = row.get(column)
+    if not isinstance(name, str) or not ENVIRONMENT_NAME.match(name):
+        raise FormatError(f"{column}: {name!r} is not an environment's name (letters, digits, _ . + -; "
+                          "not starting with '.', at most 128)")
+    return name
+
+
+def default_report(language: Any) -> str:
+    """The report format a language's tests write when nothing says (sandbox/contract.py REPO_REPORTS)."""
+    return "go-json" if language == "go" else "pytest"
+
+
+def environment_defaults(root: str, name: str) -> dict[str, str]:
+    """`test_cmd` and `report` as `verifier env build` recorded them in `root/name/environment.json`;
+    {} when the environment or the file is not there (the row must then say them)."""
+    if not root:
+        return {}
+    try:
+        meta = json.loads((Path(root) / name / ENV_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(meta, dict):
+        return {}
+    return {k: meta[k] for k in ("test_cmd", "report") if isinstance(meta.get(k), str) and meta[k]}
+
+
+def to_task(row: Mapping[str, Any], completion: str) -> dict:
+    """The repo task grading `completion` (docs/repo-tasks.md "The task schema"). `verifier grade`
+    lays the environment's recorded `test_cmd` and `report` (environment_defaults) under the row's
+    columns first."""
+    name = environment_name(row)
+    test_patch = row.get("test_patch") or ""
+    if not isinstance(test_patch, str):
+        raise FormatError(f"test_patch: expected a diff (a string), got {type(test_patch).__name__}")
+    test_cmd = row.get("test_cmd")
+    if not isinstance(test_cmd, str) or not test_cmd.strip():
+        raise FormatError(f"test_cmd: missing, and the environment {name!r} records none here (a row carries "
+                          "`test_cmd`, or grade in-process with --sandbox-repo-environments where "
+                          "`verifier env build` recorded it)")
+    task: dict[str, Any] = {"kind": "repo", "environment": name, "completion": completion, "test_patch": test_patch,
+                            "test_cmd": test_cmd, "fail_to_pass": test_ids(row, "FAIL_TO_PASS", True),
+                            "pass_to_pass": test_ids(row, "PASS_TO_PASS", False),
+                            "report": default_report(row.get("language"))}
+    task.update({k: row[k] for k in OPTIONAL if row.get(k) not in (None, "")})
+    return task
