@@ -138,6 +138,29 @@ def test_python_tasks_through_grpc(server: ServerProcess) -> None:
     assert "not built" in results["unbuilt"]["detail"]
 
 
+def test_swebench_rows_through_verifier_grade(server: ServerProcess, tmp_path: Path) -> None:
+    """Rows as SWE-bench stores them (FAIL_TO_PASS as JSON text, the model's output in `model_patch` or
+    `completion`; docs/repo-tasks.md "SWE-bench rows") through `verifier grade --format swebench` and
+    `verifier report`: the gold resolves, an empty and a perturbed patch do not, a bad row is one error
+    line and the others are graded."""
+    wrong = PY["patch"].replace("instanceproperty(attrgetter('first'))", "property(attrgetter('first'))")
+    assert wrong != PY["patch"]
+    row = {k: PY[k] for k in ("instance_id", "repo", "base_commit", "patch", "test_patch", "version", "test_cmd")}
+    row.update(FAIL_TO_PASS=json.dumps(PY["FAIL_TO_PASS"]), PASS_TO_PASS=json.dumps(PY["PASS_TO_PASS"]))
+    rows = [{**row, "model_patch": PY["patch"]}, {**row, "completion": f"```diff\n{PY['patch']}```"},
+            {**row, "model_patch": NOOP}, {**row, "model_patch": wrong}, {**row, "model_patch": "", "FAIL_TO_PASS": "['x']"}]
+    src, out, html = tmp_path / "rows.jsonl", tmp_path / "graded.jsonl", tmp_path / "report.html"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert verifier_cli(["grade", str(src), "--format", "swebench", "--server", server.target, "-o", str(out)]) == 1
+    graded = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [g["verdict"] for g in graded] == ["accepted", "accepted", "wrong_answer", "wrong_answer"], \
+        [g["detail"] for g in graded]
+    assert [g["score"] for g in graded] == [1.0, 1.0, 0.0, 0.0] and graded[0]["instance_id"] == PY["instance_id"]
+    assert graded[2]["verifier_tests"][0] == {**graded[2]["verifier_tests"][0], "name": PY["FAIL_TO_PASS"][0],
+                                              "detail": "FAIL_TO_PASS: FAILED"}
+    assert verifier_cli(["report", str(out), "-o", str(html)]) == 0 and PY["instance_id"] in html.read_text()
+
+
 def test_a_task_whose_dependency_the_build_installed(server: ServerProcess) -> None:
     """The environment's dependency, installed at build time, is there at run time on both backends; a patch
     that would pass by changing it is refused."""
