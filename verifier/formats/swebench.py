@@ -20,7 +20,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from sandbox.contract import ENVIRONMENT_NAME
+from sandbox import env_rows
+from sandbox.environments import ENV_FILE
 
 from .common import FormatError
 
@@ -29,43 +30,25 @@ NAME = "swebench"
 COMPLETION_COLUMNS = ("completion", "model_patch")
 # Columns of ours a row may carry, copied to the task when present (the row's own choices outrank the build's).
 OPTIONAL = ("report", "time_limit_s", "memory_limit_mb", "timeout_s")
-ENV_FILE = "environment.json"  # sandbox/environments.py ENV_FILE (formats import no builder)
 
 
 def detect(row: Mapping[str, Any]) -> bool:
     return "instance_id" in row and "FAIL_TO_PASS" in row
 
 
-def test_ids(row: Mapping[str, Any], column: str, required: bool) -> list[str]:
-    """FAIL_TO_PASS / PASS_TO_PASS: a list of strings, or JSON text of one (SWE-bench's own rows)."""
-    value = row.get(column)
-    if value is None or value == "":
-        if required:
-            raise FormatError(f"{column}: missing")
-        return []
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError as e:
-            raise FormatError(f"{column}: not a JSON list of test ids ({e})") from None
-    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
-        raise FormatError(f"{column}: expected a list of test ids (strings), got {type(value).__name__}")
-    return value
-
-
 def environment_name(row: Mapping[str, Any]) -> str:
-    """The environment a row runs in: its `environment` column, else its `instance_id` (module docstring)."""
-    column = "environment" if row.get("environment") not in (None, "") else "instance_id"
-    name = row.get(column)
-    if not isinstance(name, str) or not ENVIRONMENT_NAME.match(name):
-        raise FormatError(f"{column}: {name!r} is not an environment's name (letters, digits, _ . + -; "
-                          "not starting with '.', at most 128)")
-    return name
+    """The environment a row runs in (sandbox/env_rows.py, the builder's rule too)."""
+    try:
+        return env_rows.environment_name(row)
+    except env_rows.RowError as e:
+        raise FormatError(str(e)) from None
 
 
-def default_report(language: Any) -> str:
-    """The report format a language's tests write when nothing says (sandbox/contract.py REPO_REPORTS)."""
-    return "go-json" if language == "go" else "pytest"
+def test_ids(row: Mapping[str, Any], column: str, required: bool) -> list[str]:
+    try:
+        return env_rows.test_ids(row, column, required)
+    except env_rows.RowError as e:
+        raise FormatError(str(e)) from None
 
 
 def environment_defaults(root: str, name: str) -> dict[str, str]:
@@ -98,6 +81,6 @@ def to_task(row: Mapping[str, Any], completion: str) -> dict:
     task: dict[str, Any] = {"kind": "repo", "environment": name, "completion": completion, "test_patch": test_patch,
                             "test_cmd": test_cmd, "fail_to_pass": test_ids(row, "FAIL_TO_PASS", True),
                             "pass_to_pass": test_ids(row, "PASS_TO_PASS", False),
-                            "report": default_report(row.get("language"))}
+                            "report": env_rows.default_report(row.get("language"))}
     task.update({k: row[k] for k in OPTIONAL if row.get(k) not in (None, "")})
     return task
