@@ -258,15 +258,16 @@ def build_rows(paths: list[str], repos: str, root: str, specs: str | None = None
     Path(root).mkdir(parents=True, exist_ok=True)
     outcomes: list[RowOutcome] = []
     todo: list[tuple[RowOutcome, dict[str, Any], dict[str, Any]]] = []
-    names: dict[str, str] = {}
+    names: set[str] = set()
     for path in paths:
         for row in read_rows(path):
             out = RowOutcome(str(row.get("instance_id")))
             outcomes.append(out)
             try:
                 recipe = row_recipe(row, repos, spec_map, spec_dir)
-                if names.setdefault(recipe.name, out.instance) != out.instance:
+                if recipe.name in names:
                     raise RowError(f"environment {recipe.name!r} is named by two rows")
+                names.add(recipe.name)
                 out.built = build_environment(recipe, root, config, force, progress)
                 task = gold_task(row, recipe, str(len(todo))) if gold else None
                 if task is not None and not gold_checked(Path(root) / recipe.name, out.instance, gold_digest(task)):

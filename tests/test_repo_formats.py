@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from sandbox.contract import RepoTask, parse_task
+from sandbox.env_rows import (RowError, build_rows, find_repo, gold_checked, gold_expected, mark_checked, read_specs,
+                              row_recipe, store_expected)
+from sandbox.environments import RecipeError
+from verifier.tools.cli import main as verifier_cli
 from verifier.config import ServerConfig
 from verifier.formats import FormatError, detect, to_task
 from verifier.formats.rows import RowRules, row_task
@@ -148,3 +153,96 @@ def test_a_trainer_row_of_swebench_becomes_a_repo_task() -> None:
     """The trainers' reader (verifier/formats/rows.py) adds no code-only field a repo task refuses."""
     task = row_task("7", PY["patch"], PY, RowRules())
     assert isinstance(task, dict) and isinstance(parse_task(task, ""), RepoTask)
+
+
+# ----------------------------------------------------------------------------- env build from rows
+REPOS = DATA / "repos"
+
+
+def git_repo(path: Path) -> Path:
+    path.mkdir(parents=True)
+    (path / "a.py").write_text("x = 1\n")
+    subprocess.run(["git", "init", "-q", str(path)], check=True)
+    subprocess.run(["git", "-C", str(path), "-c", "user.name=t", "-c", "user.email=t@t", "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(path), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "a"], check=True)
+    return path
+
+
+def test_a_repository_is_found_under_each_naming(tmp_path: Path) -> None:
+    assert find_repo(REPOS, "pytoolz/toolz") == str(REPOS / "pytoolz+toolz.bundle")
+    git_repo(tmp_path / "acme" / "calc")
+    assert find_repo(tmp_path, "acme/calc") == str(tmp_path / "acme" / "calc")
+    git_repo(tmp_path / "tool" / "repo")  # NAME with a repo subfolder inside
+    assert find_repo(tmp_path, "someone/tool") == str(tmp_path / "tool" / "repo")
+    git_repo(tmp_path / "x+y")
+    assert find_repo(tmp_path, "x/y") == str(tmp_path / "x+y")
+    with pytest.raises(RowError, match="repo: 'no/such' not found"):
+        find_repo(tmp_path, "no/such")
+    for bad in ("../etc", "a/../b", "a", None):
+        with pytest.raises(RowError, match="is not OWNER/NAME"):
+            find_repo(tmp_path, bad)
+
+
+def test_a_rows_recipe_takes_its_own_columns_then_the_spec_of_its_version(tmp_path: Path) -> None:
+    recipe = row_recipe(GO, REPOS)
+    assert (recipe.name, recipe.language, recipe.commit, recipe.test_cmd, recipe.report, recipe.install) == \
+        (GO["instance_id"], "go", GO["base_commit"], GO["test_cmd"], "go-json", ())
+    specs = tmp_path / "specs.json"
+    specs.write_text(json.dumps({"pytoolz/toolz": {"0": {"test_cmd": "pytest -rA", "install": ["true"]},
+                                                   "*": {"test_cmd": "other"}}}))
+    spec_map, spec_dir = read_specs(specs)
+    bare = {k: v for k, v in PY.items() if k not in ("test_cmd", "language")}
+    recipe = row_recipe(bare, REPOS, spec_map, spec_dir)
+    assert (recipe.test_cmd, recipe.install, recipe.language, recipe.report) == ("pytest -rA", ("true",), "python", "pytest")
+    assert row_recipe({**bare, "version": "9"}, REPOS, spec_map, spec_dir).test_cmd == "other"
+    assert row_recipe({**bare, "install": "make"}, REPOS, spec_map, spec_dir).install == ("make",)  # the row's own first
+    with pytest.raises(RowError, match="test_cmd: missing"):
+        row_recipe(bare, REPOS)
+    with pytest.raises(RowError, match="base_commit: missing"):
+        row_recipe({**PY, "base_commit": None}, REPOS)
+    with pytest.raises(RowError, match="field 'language'"):
+        row_recipe({**PY, "language": "cobol"}, REPOS)
+    specs.write_text(json.dumps({"pytoolz/toolz": {"0": {"test_command": "x"}}}))
+    with pytest.raises(RecipeError, match="unknown field 'test_command'"):
+        read_specs(specs)
+
+
+def gold_result(verdict: str, *tests: tuple[str, str]) -> dict:
+    return {"verdict": verdict, "detail": "d", "tests": [{"name": n, "detail": d} for n, d in tests]}
+
+
+def test_the_gold_run_records_only_what_swebench_counts_as_passing() -> None:
+    result = gold_result("wrong_answer", ("a", "FAIL_TO_PASS: XFAIL"), ("b", "PASS_TO_PASS: SKIPPED"),
+                         ("c", "PASS_TO_PASS: XFAIL"), ("d", "PASS_TO_PASS: PASSED"))
+    assert gold_expected(result) == {"a": "XFAIL", "b": "SKIPPED", "c": "XFAIL"}
+    for status in ("FAIL_TO_PASS: SKIPPED", "FAIL_TO_PASS: FAILED", "PASS_TO_PASS: ERROR", "PASS_TO_PASS: MISSING",
+                   "FAIL_TO_PASS: XPASS"):
+        with pytest.raises(RowError, match="the gold patch does not resolve"):
+            gold_expected(gold_result("wrong_answer", ("a", status)))
+    with pytest.raises(RowError, match="not graded: infra_error"):
+        gold_expected(gold_result("infra_error"))
+
+
+def test_expected_statuses_merge_and_two_rows_disagreeing_is_an_error(tmp_path: Path) -> None:
+    built(tmp_path, "e", {"language": "python", "test_cmd": "x"})
+    store_expected(tmp_path / "e", "i1", {"a": "XFAIL"})
+    store_expected(tmp_path / "e", "i2", {"b": "SKIPPED", "a": "XFAIL"})
+    assert json.loads((tmp_path / "e" / "environment.json").read_text())["expected"] == {"a": "XFAIL", "b": "SKIPPED"}
+    with pytest.raises(RowError, match="differs from another row's XFAIL"):
+        store_expected(tmp_path / "e", "i3", {"a": "SKIPPED"})
+    assert not gold_checked(tmp_path / "e", "i1", "k")
+    mark_checked(tmp_path / "e", "i1", "k")
+    assert gold_checked(tmp_path / "e", "i1", "k") and not gold_checked(tmp_path / "e", "i1", "other")
+
+
+def test_rows_build_without_the_gold_run_and_a_bad_row_is_its_own_error(tmp_path: Path) -> None:
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text("".join(json.dumps(r) + "\n" for r in (PY, {**GO, "repo": "no/such"}, {**PY, "instance_id": "x"}, PY)))
+    out = build_rows([str(rows)], str(REPOS), str(tmp_path / "envs"), gold=False, progress=lambda m: None)
+    assert [(o.instance, o.error is None) for o in out] == [(PY["instance_id"], True), (GO["instance_id"], False),
+                                                          ("x", True), (PY["instance_id"], False)]
+    assert "not found" in str(out[1].error) and "named by two rows" in str(out[3].error)
+    assert out[0].built and out[2].built and out[0].built.key == out[2].built.key  # one commit, one build
+    meta = json.loads((tmp_path / "envs" / "x" / "environment.json").read_text())
+    assert meta["test_cmd"] == PY["test_cmd"] and "expected" not in meta
+    assert verifier_cli(["env", "build", "--format", "swebench", str(rows), "--environments", str(tmp_path / "e2")]) == 2
