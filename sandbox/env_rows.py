@@ -290,7 +290,7 @@ def _run_gold(todo: list[tuple[RowOutcome, dict[str, Any], dict[str, Any]]], roo
     languages = tuple(sorted({json.loads((Path(root) / t["environment"] / ENV_FILE).read_text())["language"]
                               for _, _, t in todo}))
     config = replace(config, languages=languages, repo_environments=str(Path(root).resolve()),
-                     pool_size=min(config.pool_size, 2))
+                     pool_size=min(config.pool_size, 2), pool_name=f"{config.pool_name}-env-gold")
     with SyncGrader(config, warm=False) as g:
         if not g.grader.available:
             for out, _, _ in todo:
