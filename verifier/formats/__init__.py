@@ -61,7 +61,7 @@ def row_completion(row: Mapping[str, Any], columns: tuple[str, ...]) -> Any:
 
 def to_task(row: Mapping[str, Any], format: str = "auto", completion: Any = None) -> dict[str, Any]:
     """The task dict for one dataset row. `completion` (a string or a message list) defaults to the
-    row's `completion` column. Raises FormatError naming what is wrong, or the columns seen when no
+    row's `completion` column (or the format's own: SWE-bench's `model_patch`, row_completion). Raises FormatError naming what is wrong, or the columns seen when no
     format reads the row. The result is not yet validated: parse it with sandbox.contract.parse_task
     (verifier grade and the trainer do) to get the schema's field errors."""
     if not isinstance(row, Mapping):

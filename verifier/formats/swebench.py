@@ -6,12 +6,11 @@ repository), `FAIL_TO_PASS`, `PASS_TO_PASS` (JSON text, as SWE-bench stores them
 `version`, the gold `patch`, and the model's output in `model_patch` (SWE-bench's prediction files)
 or `completion`. The gold `patch` is never graded: it is the dataset's answer, not the model's.
 
-The environment is the row's `environment` column, else its `instance_id`: an environment here is
-the repository at the row's base commit (docs/repo-tasks.md "Environments"), so it is one per
-instance, and `verifier env build --format swebench` names it so (two instances of one commit and
-install share one build: the name is not in the build's key). The test command and report are the
-row's `test_cmd` and `report` columns, else what the build recorded in the environment
-(`environment_defaults`, laid under the row by `verifier grade` in-process), else the report by language.
+The environment's name and the test ids are read by the builder's rules (sandbox/env_rows.py, one
+home for `env build --format swebench` and this reader): the row's `environment`, else its
+`instance_id`. The test command and report are the row's `test_cmd` and `report` columns, else what
+the build recorded in the environment (`environment_defaults`, laid under the row by `verifier
+grade` in-process), else the report by language.
 """
 from __future__ import annotations
 
