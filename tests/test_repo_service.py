@@ -179,15 +179,19 @@ def test_swebench_rows_through_verifier_grade(server: ServerProcess, tmp_path: P
     row.update(FAIL_TO_PASS=json.dumps(PY["FAIL_TO_PASS"]), PASS_TO_PASS=json.dumps(PY["PASS_TO_PASS"]))
     rows = [{**row, "model_patch": PY["patch"]}, {**row, "completion": f"```diff\n{PY['patch']}```"},
             {**row, "model_patch": NOOP}, {**row, "model_patch": wrong}, {**row, "model_patch": "", "FAIL_TO_PASS": "['x']"}]
+    verdicts = ["accepted", "accepted", "wrong_answer", "wrong_answer"]
+    if server.backend == "gvisor":  # type: ignore[attr-defined]  # reading rows is not the backend's: two runs there
+        rows, verdicts = rows[::2], verdicts[::2]
     src, out, html = tmp_path / "rows.jsonl", tmp_path / "graded.jsonl", tmp_path / "report.html"
     src.write_text("".join(json.dumps(r) + "\n" for r in rows))
     assert verifier_cli(["grade", str(src), "--format", "swebench", "--server", server.target, "-o", str(out)]) == 1
     graded = [json.loads(line) for line in out.read_text().splitlines()]
-    assert [g["verdict"] for g in graded] == ["accepted", "accepted", "wrong_answer", "wrong_answer"], \
-        [g["detail"] for g in graded]
-    assert [g["score"] for g in graded] == [1.0, 1.0, 0.0, 0.0] and graded[0]["instance_id"] == PY["instance_id"]
-    assert graded[2]["verifier_tests"][0] == {**graded[2]["verifier_tests"][0], "name": PY["FAIL_TO_PASS"][0],
-                                              "detail": "FAIL_TO_PASS: FAILED"}
+    assert [g["verdict"] for g in graded] == verdicts, [g["detail"] for g in graded]
+    assert [g["score"] for g in graded] == [float(v == "accepted") for v in verdicts]
+    assert graded[0]["instance_id"] == PY["instance_id"] and graded[0]["model_patch"] == PY["patch"]
+    empty = next(g for g in graded if g.get("model_patch") == NOOP)
+    assert empty["verifier_tests"][0] == {**empty["verifier_tests"][0], "name": PY["FAIL_TO_PASS"][0],
+                                          "detail": "FAIL_TO_PASS: FAILED"}
     assert verifier_cli(["report", str(out), "-o", str(html)]) == 0 and PY["instance_id"] in html.read_text()
 
 
