@@ -13,6 +13,7 @@ The gold run grades each row's gold `patch` once in the sandbox and stores, in t
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from collections.abc import Mapping
@@ -204,7 +205,7 @@ def store_expected(env_dir: Path, instance: str, expected: Mapping[str, str]) ->
     for test, status in expected.items():
         if stored.get(test, status) != status:
             raise RowError(f"gold status {status} of {test} differs from another row's {stored[test]} in the "
-                           "same build (give the rows distinct `environment` columns)")
+                           "same build (`expected` is the build's, shared by the names of one commit and recipe)")
         stored[test] = status
     if stored != meta.get("expected", {}):
         _write_meta(env_dir, {**meta, "expected": stored})
@@ -296,9 +297,12 @@ def _run_gold(todo: list[tuple[RowOutcome, dict[str, Any], dict[str, Any]]], roo
             for out, _, _ in todo:
                 out.error = f"the sandbox is unavailable for the gold run: {g.grader.unavailable_reason()}"
             return
+        async def grade_all(tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            """At once: the pools bound how many run (their CPU time limits are per task, not wall clock)."""
+            return list(await asyncio.gather(*(g.grader.grade_repo(parse_task(t)) for t in tasks)))
+
         again = []
-        for out, row, task in todo:
-            result = g.call(g.grader.grade_repo(parse_task(task)))
+        for (out, _, task), result in zip(todo, g.call(grade_all([t for _, _, t in todo]))):
             env_dir = Path(root) / task["environment"]
             try:
                 out.expected = gold_expected(result)
@@ -313,8 +317,7 @@ def _run_gold(todo: list[tuple[RowOutcome, dict[str, Any], dict[str, Any]]], roo
                 out.error = f"the gold patch does not resolve: {result['detail']}"
             else:
                 mark_checked(env_dir, out.instance, gold_digest(task))
-        for out, task in again:
-            result = g.call(g.grader.grade_repo(parse_task(task)))
+        for (out, task), result in zip(again, g.call(grade_all([t for _, t in again]))):
             if result["verdict"] != "accepted":
                 out.error = f"the gold patch does not resolve with the recorded statuses: {result['detail']}"
             else:
