@@ -24,6 +24,7 @@ from verifier.formats.rows import RowRules, row_task
 from verifier.formats.swebench import environment_defaults
 from verifier.schema import server_limits
 from verifier.tools.grade_file import Line, _task_fields, read_lines
+from verifier.tools.report import row_kind
 
 DATA = Path(__file__).parent / "data" / "repo_tasks"
 ROWS = [json.loads(line) for line in (DATA / "tasks.jsonl").read_text().splitlines()]
@@ -246,3 +247,11 @@ def test_rows_build_without_the_gold_run_and_a_bad_row_is_its_own_error(tmp_path
     meta = json.loads((tmp_path / "envs" / "x" / "environment.json").read_text())
     assert meta["test_cmd"] == PY["test_cmd"] and "expected" not in meta
     assert verifier_cli(["env", "build", "--format", "swebench", str(rows), "--environments", str(tmp_path / "e2")]) == 2
+
+
+def test_the_report_reads_a_graded_rows_kind_from_its_format() -> None:
+    """`verifier report` on `--format` output (no `kind` column): a SWE-bench row is a repo task, other
+    formats' rows code; a row no format reads has none (the report's malformed line)."""
+    assert row_kind({**PY, "verdict": "accepted", "score": 1.0}) == "repo"
+    assert row_kind({"input_output": '{"inputs": [], "outputs": []}', "question": "q", "verdict": "accepted"}) == "code"
+    assert row_kind({"kind": "math"}) == "math" and row_kind({"verdict": "accepted", "score": 1.0}) is None
