@@ -180,9 +180,10 @@ def gold_digest(task: Mapping[str, Any]) -> str:
 def gold_expected(result: Mapping[str, Any]) -> dict[str, str]:
     """From a gold run's result: each listed test's status that SWE-bench counts as passing but is not
     PASSED (GOLD_STATUSES). RowError when a listed test has another status under the gold, or when
-    the run was not graded (its verdict is neither accepted nor wrong_answer)."""
-    if result.get("verdict") not in ("accepted", "wrong_answer"):
-        raise RowError(f"the gold run was not graded: {result.get('verdict')}: {result.get('detail')}")
+    the run has no per-test statuses (the patch refused, the tests not run or not reported, the
+    sandbox's failure)."""
+    if not result.get("tests"):
+        raise RowError(f"the gold run gave no test statuses: {result.get('verdict')}: {result.get('detail')}")
     expected, bad = {}, []
     for test in result.get("tests") or []:
         kind, _, status = str(test.get("detail", "")).partition(": ")

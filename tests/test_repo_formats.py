@@ -220,8 +220,9 @@ def test_the_gold_run_records_only_what_swebench_counts_as_passing() -> None:
                    "FAIL_TO_PASS: XPASS"):
         with pytest.raises(RowError, match="the gold patch does not resolve"):
             gold_expected(gold_result("wrong_answer", ("a", status)))
-    with pytest.raises(RowError, match="not graded: infra_error"):
-        gold_expected(gold_result("infra_error"))
+    for verdict in ("infra_error", "runtime_error", "wrong_answer"):  # a sandbox's failure, no report, a refused patch
+        with pytest.raises(RowError, match=f"gave no test statuses: {verdict}"):
+            gold_expected(gold_result(verdict))
 
 
 def test_expected_statuses_merge_and_two_rows_disagreeing_is_an_error(tmp_path: Path) -> None:
