@@ -57,7 +57,19 @@ def add_env_subcommands(subparsers) -> argparse.ArgumentParser:
     sub = ep.add_subparsers(dest="env_cmd", required=True)
     b = sub.add_parser("build", help="build (or find, by content hash) each recipe's environment under --environments")
     b.add_argument("recipes", nargs="+", metavar="RECIPE",
-                   help='a recipe file (JSON; docs/repo-tasks.md "Building environments")')
+                   help='a recipe file (JSON; docs/repo-tasks.md "Building environments"), or with --format swebench '
+                        'a JSONL file of SWE-bench rows')
+    b.add_argument("--format", default="recipe", choices=("recipe", "swebench"),
+                   help='what the files are: recipes (default), or SWE-bench/SWE-Gym/SWE-smith rows, one environment '
+                        'a row, named by its instance_id (docs/repo-tasks.md "SWE-bench rows")')
+    b.add_argument("--repos", metavar="DIR", help="with --format swebench: the folder of the rows' repositories, "
+                                                  "a git directory or bundle named OWNER+NAME, OWNER/NAME or NAME")
+    b.add_argument("--specs", metavar="FILE", help='with --format swebench: JSON {"OWNER/NAME": {"VERSION" or "*": '
+                                                   '{language, install, test_cmd, report, wheels, network}}} for '
+                                                   "what a row does not carry")
+    b.add_argument("--no-gold", dest="gold", action="store_false",
+                   help="with --format swebench: skip the gold run that records the gold statuses (`expected`)")
+    b.add_argument("--backend", default=None, help="the sandbox backend of the gold run (default: docker)")
     b.add_argument("--environments", required=True, metavar="DIR",
                    help="the folder of built environments, the server's --sandbox-repo-environments")
     b.add_argument("--force", action="store_true", help="rebuild even when the recipe's build exists")
@@ -72,6 +84,9 @@ def add_env_subcommands(subparsers) -> argparse.ArgumentParser:
 def cmd_env_build(args: argparse.Namespace) -> int:
     from .environments import RecipeError, build_all
 
+    if args.format == "swebench":
+        return _env_build_rows(args)
+
     try:
         built = build_all(args.recipes, args.environments, force=args.force, prune_all=args.prune,
                           max_bytes=None if args.max_disk_mb is None else args.max_disk_mb << 20, progress=lambda m: print(m, file=sys.stderr, flush=True))
@@ -84,6 +99,33 @@ def cmd_env_build(args: argparse.Namespace) -> int:
     for b in built:
         print(f"{b.name}\t{b.key}\t{'cached' if b.cached else 'built'}")
     return 0
+
+
+def _env_build_rows(args: argparse.Namespace) -> int:
+    """`env build --format swebench`: each row's environment and gold statuses; a bad row is named on
+    stderr and makes the exit 1, the others are built."""
+    from .config import SandboxConfig
+    from .env_rows import RowError, build_rows
+    from .environments import RecipeError
+
+    if not args.repos:
+        print("env build: --format swebench needs --repos DIR", file=sys.stderr)
+        return 2
+    config = SandboxConfig(backend=args.backend) if args.backend else SandboxConfig()
+    try:
+        outcomes = build_rows(args.recipes, args.repos, args.environments, specs=args.specs, gold=args.gold,
+                              config=config, force=args.force, prune_all=args.prune,
+                              max_bytes=None if args.max_disk_mb is None else args.max_disk_mb << 20,
+                              progress=lambda m: print(m, file=sys.stderr, flush=True))
+    except (RowError, RecipeError, OSError) as e:
+        print(f"env build: bad rows: {e}", file=sys.stderr)
+        return 2
+    for o in outcomes:
+        if o.error:
+            print(f"env build: {o.instance}: {o.error}", file=sys.stderr)
+        elif o.built:
+            print(f"{o.built.name}\t{o.built.key}\t{'cached' if o.built.cached else 'built'}")
+    return 1 if any(o.error for o in outcomes) else 0
 
 
 def cmd_build(args: argparse.Namespace) -> int:

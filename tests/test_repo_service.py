@@ -75,6 +75,33 @@ def calc_recipe(folder: Path) -> str:
     return str(folder / "calc.json")
 
 
+# A SWE-bench row of a project whose gold run skips a PASS_TO_PASS test (docs/repo-tasks.md "SWE-bench rows"):
+# `env build --format swebench` finds the repository as OWNER/NAME, takes the install steps and the test command
+# from a specs file by repository and version, and records the skip as the test's expected status.
+SKIP_TEST = "\n\n@pytest.mark.skip(reason='later')\ndef test_later():\n    assert quad(1) == 4\n"
+SKIP_ROW = {"instance_id": "acme__calc-1", "repo": "acme/calc", "version": "1.0", "patch": CALC_FIX, "test_patch": "",
+            "FAIL_TO_PASS": '["tests/test_calc.py::test_quad"]',
+            "PASS_TO_PASS": '["tests/test_calc.py::test_double", "tests/test_calc.py::test_later"]'}
+
+
+def skip_rows(folder: Path) -> tuple[str, str, str]:
+    """(rows file, repos folder, specs file) of SKIP_ROW; the wheels are calc_recipe's (made first)."""
+    src = folder / "repos" / "acme" / "calc"
+    for name, text in CALC_FILES.items():
+        (src / name).parent.mkdir(parents=True, exist_ok=True)
+        (src / name).write_text(f"import pytest\n{text}{SKIP_TEST}" if name.startswith("tests/") else text)
+    git = ["git", "-C", str(src), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(["git", "init", "-q", str(src)], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "calc"], check=True)
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout.strip()
+    (folder / "rows.jsonl").write_text(json.dumps({**SKIP_ROW, "base_commit": commit}) + "\n")
+    (folder / "specs.json").write_text(json.dumps({"acme/calc": {"*": {
+        "wheels": "wheels", "test_cmd": CALC_CMD,
+        "install": ["python3 -m zipfile -e /wheels/tinydep-1.0-py3-none-any.whl vendor/site-packages"]}}}))
+    return str(folder / "rows.jsonl"), str(folder / "repos"), str(folder / "specs.json")
+
+
 def task(row: dict, task_id: str, completion: str, **kw) -> dict:
     return {"id": task_id, "kind": "repo", "environment": row["instance_id"], "completion": completion,
             "test_patch": row["test_patch"], "test_cmd": row["test_cmd"], "fail_to_pass": row["FAIL_TO_PASS"],
@@ -88,6 +115,9 @@ def environments(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("environments")
     paths = [recipe(PY, recipes), recipe(GO, recipes), calc_recipe(recipes)]
     assert verifier_cli(["env", "build", *paths, "--environments", str(root)]) == 0
+    rows, repos, specs = skip_rows(recipes)  # its gold run on Docker: once for both backends' servers
+    assert verifier_cli(["env", "build", "--format", "swebench", rows, "--repos", repos, "--specs", specs,
+                         "--environments", str(root)]) == 0
     return root
 
 
@@ -136,6 +166,51 @@ def test_python_tasks_through_grpc(server: ServerProcess) -> None:
     assert "protected path" in results["tests-too"]["detail"] and not results["tests-too"]["tests"]
     assert "does not apply" in results["stale"]["detail"] and not results["stale"]["retryable"]
     assert "not built" in results["unbuilt"]["detail"]
+
+
+def test_swebench_rows_through_verifier_grade(server: ServerProcess, tmp_path: Path) -> None:
+    """Rows as SWE-bench stores them (FAIL_TO_PASS as JSON text, the model's output in `model_patch` or
+    `completion`; docs/repo-tasks.md "SWE-bench rows") through `verifier grade --format swebench` and
+    `verifier report`: the gold resolves, an empty and a perturbed patch do not, a bad row is one error
+    line and the others are graded."""
+    wrong = PY["patch"].replace("instanceproperty(attrgetter('first'))", "property(attrgetter('first'))")
+    assert wrong != PY["patch"]
+    row = {k: PY[k] for k in ("instance_id", "repo", "base_commit", "patch", "test_patch", "version", "test_cmd")}
+    row.update(FAIL_TO_PASS=json.dumps(PY["FAIL_TO_PASS"]), PASS_TO_PASS=json.dumps(PY["PASS_TO_PASS"]))
+    rows = [{**row, "model_patch": PY["patch"]}, {**row, "completion": f"```diff\n{PY['patch']}```"},
+            {**row, "model_patch": NOOP}, {**row, "model_patch": wrong}, {**row, "model_patch": "", "FAIL_TO_PASS": "['x']"}]
+    verdicts = ["accepted", "accepted", "wrong_answer", "wrong_answer"]
+    if server.backend == "gvisor":  # type: ignore[attr-defined]  # reading rows is not the backend's: two runs there
+        rows, verdicts = rows[::2], verdicts[::2]
+    src, out, html = tmp_path / "rows.jsonl", tmp_path / "graded.jsonl", tmp_path / "report.html"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert verifier_cli(["grade", str(src), "--format", "swebench", "--server", server.target, "-o", str(out)]) == 1
+    graded = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [g["verdict"] for g in graded] == verdicts, [g["detail"] for g in graded]
+    assert [g["score"] for g in graded] == [float(v == "accepted") for v in verdicts]
+    assert graded[0]["instance_id"] == PY["instance_id"] and graded[0]["model_patch"] == PY["patch"]
+    empty = next(g for g in graded if g.get("model_patch") == NOOP)
+    assert empty["verifier_tests"][0] == {**empty["verifier_tests"][0], "name": PY["FAIL_TO_PASS"][0],
+                                          "detail": "FAIL_TO_PASS: FAILED"}
+    assert verifier_cli(["report", str(out), "-o", str(html)]) == 0 and PY["instance_id"] in html.read_text()
+
+
+def test_a_gold_run_that_skips_a_test_is_recorded_and_graded_strictly(server: ServerProcess, environments: Path,
+                                                                       tmp_path: Path) -> None:
+    """`env build --format swebench` stored the gold run's SKIPPED; with it the gold resolves, and an empty
+    patch and a patch whose fix skips the FAIL_TO_PASS test do not."""
+    meta = json.loads((environments / "acme__calc-1" / "environment.json").read_text())
+    assert meta["expected"] == {"tests/test_calc.py::test_later": "SKIPPED"} and meta["test_cmd"] == CALC_CMD
+    skipping = CALC_FIX.replace("+    return double(double(x))", "+    import pytest; pytest.skip('no')")
+    assert skipping != CALC_FIX
+    rows = [{**SKIP_ROW, "test_cmd": CALC_CMD, "model_patch": p}
+            for p in (CALC_FIX, "--- /dev/null\n+++ b/calc/notes.py\n@@ -0,0 +1 @@\n+# no\n", skipping)]
+    src, out = tmp_path / "rows.jsonl", tmp_path / "graded.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert verifier_cli(["grade", str(src), "--format", "swebench", "--server", server.target, "-o", str(out)]) == 0
+    graded = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [g["verdict"] for g in graded] == ["accepted", "wrong_answer", "wrong_answer"], [g["detail"] for g in graded]
+    assert "test_quad (SKIPPED)" in graded[2]["detail"]
 
 
 def test_a_task_whose_dependency_the_build_installed(server: ServerProcess) -> None:

@@ -17,15 +17,16 @@ from types import ModuleType
 from typing import Any, cast
 
 from . import (apps, bigcodebench, code_contests, codeforces, deepcoder, humaneval, kodcode, livecodebench, mbpp,
-               openr1, task, verl)
+               openr1, swebench, task, verl)
 from .common import FormatError, columns_seen, completion_text
 
 # Detection order (module docstring). TACO is read by the apps module (same columns).
-_MODULES: tuple[ModuleType, ...] = (task, openr1, codeforces, livecodebench, code_contests, apps, kodcode,
+_MODULES: tuple[ModuleType, ...] = (task, swebench, openr1, codeforces, livecodebench, code_contests, apps, kodcode,
                                     bigcodebench, humaneval, mbpp, deepcoder, verl)
 FORMATS: dict[str, ModuleType] = {m.NAME: m for m in _MODULES}
 ALIASES = {"taco": "apps", "prime_code": "verl", "primeintellect": "open-r1", "rllm": "deepcoder",
-           "lcb": "livecodebench", "open-r1/codeforces": "codeforces", "bcb": "bigcodebench"}
+           "lcb": "livecodebench", "open-r1/codeforces": "codeforces", "bcb": "bigcodebench",
+           "swe-bench": "swebench", "swe-gym": "swebench", "swe-smith": "swebench"}
 NAMES: tuple[str, ...] = ("auto", *FORMATS, *ALIASES)
 
 __all__ = ["FORMATS", "NAMES", "FormatError", "detect", "to_task"]
@@ -47,9 +48,20 @@ def resolve(name: str) -> str:
     return name
 
 
+def row_completion(row: Mapping[str, Any], columns: tuple[str, ...]) -> Any:
+    """The model's output: the one of `columns` the row fills (a format's own, as SWE-bench's
+    `model_patch`, besides `completion`). Two filled with different values is an error, never a choice."""
+    filled = [c for c in columns if row.get(c) is not None]
+    if not filled:
+        raise FormatError(f"{' or '.join(columns)}: missing (the model's output goes in a `completion` column)")
+    if any(row[c] != row[filled[0]] for c in filled[1:]):
+        raise FormatError(f"{' and '.join(filled)}: both filled, with different values (keep one)")
+    return row[filled[0]]
+
+
 def to_task(row: Mapping[str, Any], format: str = "auto", completion: Any = None) -> dict[str, Any]:
     """The task dict for one dataset row. `completion` (a string or a message list) defaults to the
-    row's `completion` column. Raises FormatError naming what is wrong, or the columns seen when no
+    row's `completion` column (or the format's own: SWE-bench's `model_patch`, row_completion). Raises FormatError naming what is wrong, or the columns seen when no
     format reads the row. The result is not yet validated: parse it with sandbox.contract.parse_task
     (verifier grade and the trainer do) to get the schema's field errors."""
     if not isinstance(row, Mapping):
@@ -60,9 +72,9 @@ def to_task(row: Mapping[str, Any], format: str = "auto", completion: Any = None
         if found is None:
             raise FormatError(f"no dataset format reads this row (columns: {columns_seen(row)})")
         name = found
-    if completion is None and row.get("completion") is None:
-        raise FormatError("completion: missing (the model's output goes in a `completion` column)")
-    text = completion_text(row.get("completion") if completion is None else completion)
+    if completion is None:
+        completion = row_completion(row, getattr(FORMATS[name], "COMPLETION_COLUMNS", ("completion",)))
+    text = completion_text(completion)
     try:
         return cast("dict[str, Any]", FORMATS[name].to_task(row, text))
     except FormatError as e:

@@ -138,6 +138,8 @@ def _format_task(name: str, text: str, row: Mapping[str, Any], rules: Rules) -> 
     n = len(task.get("tests") or task.get("call_tests") or [])
     if n > rules.max_tests_per_task:
         return f"{n} tests, more than max_tests_per_task={rules.max_tests_per_task}"
+    if task.get("kind") == "repo":  # a SWE-bench row: no compare or scoring (resolved or not)
+        return task
     task.setdefault("compare", rules.code_compare)
     return {**task, "scoring": rules.code_scoring}
 

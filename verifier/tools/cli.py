@@ -182,7 +182,8 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--format", default="task", metavar="NAME",
                        help="how lines are read: task (our schema, default), auto (detect each row's dataset "
                             "format from its columns), or a dataset format: open-r1, codeforces, apps (taco), "
-                            "livecodebench, code_contests, deepcoder, verl, kodcode, mbpp, humaneval, bigcodebench")
+                            "livecodebench, code_contests, deepcoder, verl, kodcode, mbpp, humaneval, bigcodebench, "
+                            "swebench (swe-gym, swe-smith: repo tasks, docs/repo-tasks.md)")
     grade.add_argument("--fail-on", action="append", default=[], metavar="VERDICT[,VERDICT...]",
                        help="exit 3 when any item gets one of these verdicts (repeatable), e.g. infra_error")
     _add_config_flags(grade, server=False)

@@ -1,7 +1,7 @@
 """`verifier grade`: grade a JSONL file of tasks, in-process or through a server.
 
 Output lines are the input objects plus `verdict`, `score`, `detail`, `extracted`, `queue_s`, `exec_s`
-(and `verifier_tests`, the per-test results, for code), in input order; the input's own columns are
+(and `verifier_tests`, the per-test results, for code and repo tasks), in input order; the input's own columns are
 never overwritten, so a graded file graded again gives the same verdicts (RESULT_KEYS are dropped
 from an input line before it is read). With `--format task` (the default) a line is a task (docs/tasks.md
 "Task schema") plus, optionally, PASS_THROUGH keys carried to the output; any other unknown key is an
@@ -29,6 +29,7 @@ from tqdm import tqdm
 
 from sandbox.contract import UNGRADED, Limits, MathTask, RepoTask, Task, TaskError, parse_task
 from verifier import formats
+from verifier.formats import swebench
 from verifier.config import ServerConfig
 from verifier.tools.report import GROUP_CANDIDATES
 from verifier.schema import limits_from_info
@@ -101,19 +102,30 @@ class Summary:
         return 0, ""
 
 
-def _task_fields(obj: dict, fmt: str = "task") -> dict:
+def _task_fields(obj: dict, fmt: str = "task", environments: str = "") -> dict:
     """The task a line asks for: the line itself less PASS_THROUGH and RESULT_KEYS (our schema), or
-    what the dataset format makes of the row (--format; a row with `kind` under auto is our schema)."""
+    what the dataset format makes of the row (--format; a row with `kind` under auto is our schema).
+    A SWE-bench row gets the test command and report its environment recorded under `environments`
+    (the in-process engine's; docs/repo-tasks.md "SWE-bench rows") below its own columns."""
     row = {k: v for k, v in obj.items() if k not in RESULT_KEYS}
     if fmt == "task" or (fmt == "auto" and row.get("kind") is not None):
         return {k: v for k, v in row.items() if k not in PASS_THROUGH}
+    if environments and (fmt == "swebench" or (fmt == "auto" and formats.detect(row) == "swebench")):
+        try:
+            name = swebench.environment_name(row)
+        except formats.FormatError:
+            name = ""  # to_task names the column
+        defaults = swebench.environment_defaults(environments, name) if name else {}
+        row = {**row, **{k: v for k, v in defaults.items() if row.get(k) in (None, "")}}
     return formats.to_task(row, fmt)
 
 
-def read_lines(stream: IO[str], limits: Limits, errors: IO[str], fmt: str = "task") -> Iterator[Line | int]:
+def read_lines(stream: IO[str], limits: Limits, errors: IO[str], fmt: str = "task",
+               environments: str = "") -> Iterator[Line | int]:
     """Yields a Line per good line, or the line number of a bad one (after reporting it). A line is the
     task itself, so its field errors name fields bare (prefix "": `line 4: profile: ...`); each is decoded
-    and held to the server's `limits` in one pass (sandbox/contract.py parse_task)."""
+    and held to the server's `limits` in one pass (sandbox/contract.py parse_task). `environments`: the
+    folder of built repo environments, when grading in-process (_task_fields)."""
     for number, raw in enumerate(stream, start=1):
         if not raw.strip():
             continue
@@ -122,7 +134,7 @@ def read_lines(stream: IO[str], limits: Limits, errors: IO[str], fmt: str = "tas
             if not isinstance(obj, dict):
                 raise TaskError("line", "must be a JSON object")
             # ids are line numbers inside; PASS_THROUGH keys go to the output, never graded
-            model = parse_task({**_task_fields(obj, fmt), "id": str(number)}, "", limits)
+            model = parse_task({**_task_fields(obj, fmt, environments), "id": str(number)}, "", limits)
         except (ValueError, OverflowError, TypeError) as exc:  # JSON, TaskError, FormatError
             print(f"line {number}: {exc}", file=errors)
             yield number
@@ -148,7 +160,7 @@ def _output(line: Line, result: dict) -> dict:
     out = {**line.obj, "verdict": result["verdict"], "score": result["score"],
            "detail": result["detail"], "extracted": result["extracted"],
            "queue_s": result.get("queue_s", 0.0), "exec_s": result.get("exec_s", 0.0)}
-    if line.kind == "code":
+    if line.kind != "math":  # code: each test case; repo: each listed test's status
         out["verifier_tests"] = result["tests"]
     return out
 
@@ -206,7 +218,7 @@ def _in_process(config: ServerConfig, stream, out, summary: Summary, bar: tqdm, 
             return [by_id[line.model.id] for line in chunk]
 
         try:
-            lines = read_lines(stream, engine.limits(), errors, fmt)
+            lines = read_lines(stream, engine.limits(), errors, fmt, config.sandbox.repo_environments)
             await _grade_chunks(_chunks(lines, summary), grade_chunk, out, summary, bar)
         finally:
             await engine.close()

@@ -24,13 +24,14 @@ from typing import IO, Any
 from tqdm import tqdm
 
 from sandbox.contract import HOST_FAULTS, PASSING, TABLE, Verdict
+from verifier.formats import detect
 
 MAX_LINE_BYTES = 16 << 20  # a longer line is reported as malformed, never held in memory whole
 MAX_TEXT = 160  # characters of any string shown on the page
 SLOWEST = 20
 MAX_GROUP_ROWS = 100  # per-problem rows shown (hardest first); the summary covers all groups
 MAX_BAD_SHOWN = 20
-GROUP_CANDIDATES = ("problem_id", "problem", "prompt", "question")
+GROUP_CANDIDATES = ("problem_id", "problem", "prompt", "question", "instance_id")
 KINDS = ("math", "code")
 
 
@@ -65,6 +66,15 @@ def id_prefix(row_id: Any) -> str | None:
     text = str(row_id)
     cut = max(text.rfind(sep) for sep in "-_/:")  # the sample number is the last component
     return text[:cut] if cut > 0 else None
+
+
+def row_kind(row: dict) -> Any:
+    """The row's `kind`; a dataset row graded with `--format` has none, and is the kind its format
+    makes (verifier/formats: SWE-bench rows are repo tasks, the others code)."""
+    if "kind" in row:
+        return row["kind"]
+    name = detect(row)
+    return None if name is None else "repo" if name == "swebench" else "code"
 
 
 def choose_group_by(row: dict) -> str:
@@ -161,7 +171,7 @@ class Stats:
             self.bad_examples.append((line, why))
 
     def add(self, line: int, row: dict) -> None:
-        kind, verdict, score = row.get("kind"), row.get("verdict"), row.get("score")
+        kind, verdict, score = row_kind(row), row.get("verdict"), row.get("score")
         if not isinstance(kind, str) or not kind:
             return self.malformed(line, "no kind")
         if not isinstance(verdict, str) or not verdict:
