@@ -1,0 +1,300 @@
+"""Red team (rt33d) of what issue 33's h33d merge added (docs/repo-tasks.md "Trust model", "Verdicts"): strict
+statuses, decoys (sandbox/repo/decoys.py) and the tampering check. Each test asserts the SAFE behaviour and
+failed on main when it was written.
+
+1. A wrong patch paid, not caught by the decoy (through a real server on Docker): the code under test returns
+   values that compare equal to anything. The original's `assert add(1, 2) == 3` passes, and the decoy's inverted
+   `assert not (add(2, 2) == 4)` fails, exactly as under a right patch: an inverted assertion cannot tell a
+   right answer from a value that agrees with every expectation.
+2. A right patch not paid (pure: a real pytest over planted files): the decoy is not its original run again in
+   the same world. It runs after its original (module state), under another name (a test or fixture keyed by
+   its own name, a neighbour's word that means something), without its original's statements after the
+   inverted assertion (an early `return`, a teardown that checks them), or is made of a definition that never
+   runs (a shadowed duplicate) or replaces its original (`def test_a ():`).
+3. A right patch not paid (pure): the Go decoy is spliced by text (the first line `}` after the test's head
+   ends it; the `*testing.T` may be named `_`), so it can break its original's raw string or not compile.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sandbox.repo.decoys import go_decoy, pytest_decoy
+from sandbox.repo.results import FAILED, junit_key, parse_pytest
+
+
+# ----------------------------------------------------------------------------- 1. through a server on Docker
+# Class: a value that satisfies every comparison. The decoy inverts an assertion, so whatever makes the
+# original pass (a right answer, or an object whose __eq__ always says True) makes the decoy fail: the
+# decoy cannot see it. A decoy that checks a comparison the right answer must FAIL (the compared value
+# against a fresh object, `assert X == object()`), planted beside the inverted one, would.
+CALC = "def add(a, b):\n    return a - b\n"
+CALC_TESTS = ("import unittest\n\nfrom pkg.calc import add\n\n\n"
+              "def test_add():\n    total = add(1, 2)\n    assert total == 3\n    assert add(2, 2) == 4\n\n\n"
+              "def test_zero():\n    assert add(0, 0) == 0\n\n\n"
+              "class AddTests(unittest.TestCase):\n    def test_add_unit(self):\n        self.assertEqual(add(2, 3), 5)\n"
+              "        self.assertEqual(add(1, 1), 2)\n")
+CALC_CMD = "python3 -m pytest -p no:cacheprovider -rA pkg/tests/test_calc.py"
+F2P_ASSERT, F2P_UNIT, P2P_ZERO = ("pkg/tests/test_calc.py::test_add", "pkg/tests/test_calc.py::AddTests::test_add_unit",
+                                  "pkg/tests/test_calc.py::test_zero")
+
+
+def replace_add(body: str) -> str:
+    """A diff replacing pkg/calc.py's add() with `body` (lines of a module)."""
+    lines = body.splitlines()
+    return ("--- a/pkg/calc.py\n+++ b/pkg/calc.py\n@@ -1,2 +1,%d @@\n-def add(a, b):\n-    return a - b\n" % len(lines)
+            + "".join(f"+{line}\n" for line in lines))
+
+
+RIGHT = replace_add("def add(a, b):\n    return a + b")
+# Wrong: add(1, 2) is -1. The int subclass keeps every other use of the value working.
+ALWAYS_EQUAL = replace_add("class _Total(int):\n    def __eq__(self, other):\n        return True\n\n"
+                           "    __hash__ = int.__hash__\n\n\ndef add(a, b):\n    return _Total(a - b)")
+# A variant: a str subclass's __eq__, its __ne__ kept consistent (so assertNotEqual fails in the decoy).
+ALWAYS_EQUAL_STR = replace_add("class _Total(str):\n    def __eq__(self, other):\n        return True\n\n"
+                               "    def __ne__(self, other):\n        return False\n\n    __hash__ = str.__hash__\n\n\n"
+                               "def add(a, b):\n    return _Total(a - b)")
+EQ_ATTACKS = {"int-eq-assert": (ALWAYS_EQUAL, F2P_ASSERT), "str-eq-ne-assert": (ALWAYS_EQUAL_STR, F2P_ASSERT),
+              "str-eq-ne-assertEqual": (ALWAYS_EQUAL_STR, F2P_UNIT)}
+
+
+def calc_environment(root: Path) -> None:
+    """A small environment (docs/repo-tasks.md "Environments"): a package whose add() subtracts."""
+    repo = root / "calc" / "repo"
+    (repo / "pkg" / "tests").mkdir(parents=True)
+    (repo / "pkg" / "__init__.py").write_text("")
+    (repo / "pkg" / "calc.py").write_text(CALC)
+    (repo / "pkg" / "tests" / "__init__.py").write_text("")
+    (repo / "pkg" / "tests" / "test_calc.py").write_text(CALC_TESTS)
+    (root / "calc" / "environment.json").write_text(json.dumps({"language": "python"}))
+
+
+def calc_task(task_id: str, completion: str, f2p: str) -> dict:
+    return {"id": task_id, "kind": "repo", "environment": "calc", "completion": completion, "test_cmd": CALC_CMD,
+            "fail_to_pass": [f2p], "pass_to_pass": [P2P_ZERO], "report": "pytest"}
+
+
+# Class: the decoy is planted where the patch chooses. A Go test id names no package (`TestParse`), and
+# go_decoy takes the first `*_test.go` defining that name among the root's and the directories any patch
+# touched, shallowest and then alphabetically first. A patch that adds any file to a package `a/` whose own
+# `TestParse` passes moves the decoy there, out of the F2P test's package `z/`; the code under test in `z/`
+# then reports every test of `z/` passing (as "go-init-prints-its-own-passes" in tests/test_repo_redteam.py),
+# with no need to tell the decoy apart: `a/`'s honest binary fails the decoy and `go test` exits 1. A fix at
+# the class: the decoy's package is the task's (the test patch's files that define the F2P test, never a
+# directory only the model's patch touched), one per package that defines the name, or none.
+GO_CMD = "go test -json -count=1 ./..."
+GO_PARSE_TEST = 'package {0}\n\nimport "testing"\n\nfunc TestParse(t *testing.T) {{\n\tif Parse("abc") != 3 {{\n\t\tt.Fatal("no")\n\t}}\n}}\n'
+
+
+def go_environment(root: Path) -> None:
+    """A Go module with two packages, each with a TestParse; z's Parse is the bug (F2P: TestParse)."""
+    repo = root / "modz" / "repo"
+    for package, body in (("a", "return len(s)"), ("z", "return 0")):
+        (repo / package).mkdir(parents=True)
+        (repo / package / f"{package}.go").write_text(f"package {package}\n\nfunc Parse(s string) int {{ {body} }}\n")
+        (repo / package / f"{package}_test.go").write_text(GO_PARSE_TEST.format(package))
+    (repo / "go.mod").write_text("module example.com/modz\n\ngo 1.16\n")
+    (root / "modz" / "environment.json").write_text(json.dumps({"language": "go"}))
+
+
+def add_file(path: str, text: str) -> str:
+    lines = text.splitlines()
+    return f"--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{len(lines)} @@\n" + "".join(f"+{line}\n" for line in lines)
+
+
+# z's init() (in the test binary, before any test) prints test2json's framing of a pass for each test of its
+# package's files, then exits: z's Parse is still wrong.
+Z_FORGE = add_file("z/zz_forge.go", """package z
+
+import (
+\t"fmt"
+\t"os"
+\t"path/filepath"
+\t"regexp"
+)
+
+func init() {
+\tfiles, _ := filepath.Glob("*_test.go")
+\tre := regexp.MustCompile(`(?m)^func (Test\\w+)\\(`)
+\tfor _, f := range files {
+\t\tb, _ := os.ReadFile(f)
+\t\tfor _, m := range re.FindAllSubmatch(b, -1) {
+\t\t\tname := string(m[1])
+\t\t\tfmt.Printf("=== RUN   %s\\n--- PASS: %s (0.00s)\\n", name, name)
+\t\t\tfmt.Printf("\\x16=== RUN   %s\\n\\x16--- PASS: %s (0.00s)\\n", name, name)
+\t\t}
+\t}
+\tos.Exit(0)
+}""")
+GO_RIGHT = "--- a/z/z.go\n+++ b/z/z.go\n@@ -1,3 +1,3 @@\n package z\n \n-func Parse(s string) int { return 0 }\n+func Parse(s string) int { return len(s) }\n"
+GO_ATTACKS = {"forge-z": Z_FORGE, "forge-z-steer-the-decoy-to-a": Z_FORGE + add_file("a/doc.go", "package a")}
+
+
+def go_task(task_id: str, completion: str) -> dict:
+    return {"id": task_id, "kind": "repo", "environment": "modz", "completion": completion, "test_cmd": GO_CMD,
+            "fail_to_pass": ["TestParse"], "pass_to_pass": [], "report": "go-json"}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict]]:
+    """Every attack, and the right patches (the controls), in one call to one Docker server."""
+    from conftest import ServerProcess
+    from helpers import sandbox_config
+    from verifier.client import VerifierClient
+
+    root = tmp_path_factory.mktemp("environments")
+    calc_environment(root)
+    go_environment(root)
+    sandbox_config("docker", languages=("python", "go"))
+    tasks = [calc_task("right-assert", RIGHT, F2P_ASSERT), calc_task("right-unit", RIGHT, F2P_UNIT), go_task("right-go", GO_RIGHT)]
+    tasks += [calc_task(name, patch, f2p) for name, (patch, f2p) in EQ_ATTACKS.items()]
+    tasks += [go_task(name, patch) for name, patch in GO_ATTACKS.items()]
+    with ServerProcess("--workers", "1", "--sandbox-backend", "docker", "--sandbox-languages", "python,go",
+                       "--sandbox-pool-size", "1", "--sandbox-repo-environments", str(root)) as server:
+        with VerifierClient(server.target) as client:
+            results = {r["id"]: r for r in client.grade(tasks)}
+    assert {results[t]["verdict"] for t in ("right-assert", "right-unit", "right-go")} == {"accepted"}, results  # controls
+    assert "tampered" in results["forge-z"]["detail"], results["forge-z"]  # the decoy in z/ catches the forgery
+    yield results
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("attack", list(EQ_ATTACKS))
+def test_a_value_equal_to_everything_is_not_accepted(graded: dict[str, dict], attack: str) -> None:
+    """add(1, 2) returns -1 that compares equal to 3 (and to anything): the bug is not fixed, so 0."""
+    result = graded[attack]
+    assert result["verdict"] != "accepted" and result["score"] == 0.0, (result["verdict"], result["detail"])
+    assert result["verdict"] != "infra_error", result["detail"]
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("attack", list(GO_ATTACKS))
+def test_a_forged_package_is_caught_wherever_the_patch_adds_files(graded: dict[str, dict], attack: str) -> None:
+    """z's Parse is unchanged (returns 0): the forgery must score 0, with the decoy's tampering verdict."""
+    result = graded[attack]
+    assert result["verdict"] == "wrong_answer" and "tampered" in result["detail"], (result["verdict"], result["detail"])
+
+
+def test_the_attacks_plant_a_decoy_and_are_admitted(tmp_path: Path) -> None:
+    """Each attack is admitted and gets a decoy (so a pass above is the decoy's miss, not a decoy never planted)."""
+    from sandbox.config import SandboxConfig
+    from sandbox.contract import RepoTask
+    from sandbox.repo_job import RepoPlan, make_repo_plan
+
+    calc_environment(tmp_path)
+    for name, (patch, f2p) in EQ_ATTACKS.items():
+        task = RepoTask(id="t", environment="calc", test_cmd=CALC_CMD, fail_to_pass=(f2p,), pass_to_pass=(P2P_ZERO,),
+                        completion=patch)
+        outcome = make_repo_plan(task, SandboxConfig(repo_environments=str(tmp_path)))
+        assert isinstance(outcome, RepoPlan) and len(outcome.decoys) == 1, (name, outcome)
+
+
+# ----------------------------------------------------------------------------- 2. pure: a real pytest
+# Class: the decoy is assumed to be its original run again, but it runs later, under another name, and
+# without what follows its inverted assertion. Whatever in a test depends on those (module state, its own
+# name, an early return, a teardown) makes a right patch's decoy pass or error (tampered: 0) or makes a
+# listed test fail. The safe property, for every case: planting the decoy changes no test's status in an
+# honest run, and the decoy reads FAILED; or no decoy is planted. A fix at the class: plant only what is
+# known to be a replay (a copy in a fresh process or module, under its original's name), or accept a decoy
+# only where the gold run itself shows it FAILED and every listed status unchanged (the environment's
+# build runs the gold patch with the decoy planted and stores which tests may carry one).
+HONEST_CASES = {
+    # the test ends early on this platform; the decoy's copy of that return passes
+    "early-return": "import sys\n\n\ndef test_a():\n    x = 1 + 1\n    if sys.platform.startswith('linux'):\n"
+                    "        return\n    assert x == 2\n",
+    # an expectation looked up by the test's own name (snapshot and golden-file plugins do this)
+    "own-name": "EXPECTED = {'test_a': 2}\n\n\ndef test_a(request):\n    x = 1 + 1\n"
+                "    assert x == EXPECTED.get(request.node.name)\n",
+    # a fixture keyed by the test's name: the decoy errors in setup (ERROR, not FAILED)
+    "fixture-by-name": "import pytest\n\n\n@pytest.fixture\ndef data(request):\n    return {'test_a': 2}[request.node.name]\n\n\n"
+                       "def test_a(data):\n    x = 2\n    assert x == data\n",
+    # a teardown that checks what the test's last statement undoes: the decoy never reaches it (ERROR)
+    "teardown": "import pytest\n\nOPEN = []\n\n\n@pytest.fixture(autouse=True)\ndef no_leak():\n    yield\n"
+                "    assert not OPEN, 'leaked'\n\n\ndef test_a():\n    OPEN.append(1)\n    assert len(OPEN) == 1\n    OPEN.pop()\n",
+    # module state: the decoy appends again (so its inverted assertion holds) and the next test fails
+    "module-state": "SEEN = []\n\n\ndef test_a():\n    SEEN.append('a')\n    assert SEEN == ['a']\n\n\n"
+                    "def test_b():\n    assert SEEN == ['a']\n",
+    # the decoy's name takes a word of a neighbour's name, and the word means something to the suite
+    "neighbour-word": "import pytest\n\n\n@pytest.fixture(autouse=True)\ndef slow_only_on_request(request):\n"
+                      "    if request.node.name.endswith('_slow'):\n        pytest.skip('slow')\n\n\n"
+                      "def test_a():\n    x = 2\n    assert x == 2\n\n\ndef test_b_slow():\n    pass\n",
+    # two definitions of one name: the first never runs, the decoy is made of it
+    "shadowed-duplicate": "def test_a():\n    x = 1\n    assert x == 2\n\n\ndef test_a():\n    x = 2\n    assert x == 2\n",
+    # `def name (`: the rename misses, the copy redefines the original and the decoy does not exist
+    "space-before-paren": "def test_a ():\n    x = 2\n    assert x == 2\n",
+}
+
+
+def pytest_statuses(root: Path, report: str) -> dict[str, str]:
+    """One pytest process over every case file under `root` (as the sandbox runs it), its JUnit XML parsed."""
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", f"--junitxml={root}/{report}",
+                          "tests"], cwd=root, capture_output=True, text=True,
+                         env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}, check=False)
+    return parse_pytest((root / report).read_bytes(), out.stdout)
+
+
+@pytest.fixture(scope="module")
+def honest_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[dict[str, str], dict[str, str], str | None]]:
+    """Each case's file run without and with its decoy (two pytest processes for all cases): case -> (statuses
+    before, statuses after, the decoy's junit key or None)."""
+    plain, planted = tmp_path_factory.mktemp("plain"), tmp_path_factory.mktemp("planted")
+    decoys: dict[str, str | None] = {}
+    for root in (plain, planted):
+        (root / "tests").mkdir()
+    for case, source in HONEST_CASES.items():
+        path = f"tests/test_{case.replace('-', '_')}.py"
+        (plain / path).write_text(source)
+        decoy = pytest_decoy([f"{path}::test_a"], {path: source.encode()}.get, random.Random(0))
+        (planted / path).write_bytes(decoy.text if decoy else source.encode())
+        decoys[case] = junit_key(decoy.test_id) if decoy else None
+    before, after = pytest_statuses(plain, "r.xml"), pytest_statuses(planted, "r.xml")
+    module = lambda case: f"tests.test_{case.replace('-', '_')}::"  # noqa: E731
+    return {case: ({k: v for k, v in before.items() if k.startswith(module(case))},
+                   {k: v for k, v in after.items() if k.startswith(module(case))}, decoys[case]) for case in HONEST_CASES}
+
+
+@pytest.mark.parametrize("case", list(HONEST_CASES))
+def test_a_decoy_changes_nothing_in_an_honest_run(honest_runs: dict, case: str) -> None:
+    """The honest run's statuses (every test of the file) are the same with the decoy planted, and the decoy
+    reads FAILED: else a right patch is graded tampered, or a listed test fails, and scores 0."""
+    before, after, decoy = honest_runs[case]
+    assert before and all(s in ("PASSED", "SKIPPED") for s in before.values()), before  # the case is a passing file
+    if decoy is None:
+        return  # no decoy: graded on its listed tests alone, as before
+    assert after.get(decoy) == FAILED, (decoy, after)
+    assert {k: after.get(k, "MISSING") for k in before} == before, after
+
+
+# ----------------------------------------------------------------------------- 3. pure: the Go decoy's splice
+# Class: the Go decoy is cut and pasted by text, not by Go's grammar. Its end is the first line that is
+# `}` after the test's head, which may be inside a raw string (JSON, YAML, templates in tests); the copy is
+# then pasted inside that string, and the package no longer compiles (`go test`: "expected ';', found '{'"),
+# so every test of a right patch fails. Its failure call uses the `*testing.T`'s name, which may be `_`.
+# A fix at the class: find the function's extent with a Go tokenizer (strings, runes, comments), and
+# plant only where the copy is known to compile (a named `*testing.T`), else none.
+RAW_STRING_TEST = ('package calc\n\nimport (\n\t"encoding/json"\n\t"testing"\n)\n\n'
+                   'func TestParse(t *testing.T) {\n\tin := `{\n  "a": 3\n}\n`\n\tvar v map[string]int\n'
+                   '\tif err := json.Unmarshal([]byte(in), &v); err != nil || v["a"] != Add(1, 2) {\n\t\tt.Fatal(v, err)\n\t}\n}\n')
+BLANK_T_TEST = 'package calc\n\nimport "testing"\n\nfunc TestAdd(_ *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tpanic("no")\n\t}\n}\n'
+
+
+def test_a_go_decoy_does_not_cut_into_a_raw_string() -> None:
+    """TestParse ends at the file's last `}`; the decoy goes after it, the original untouched."""
+    decoy = go_decoy(["TestParse"], ["calc_test.go"], {"calc_test.go": RAW_STRING_TEST.encode()}.get)
+    if decoy is not None:
+        assert decoy.text.decode().startswith(RAW_STRING_TEST), decoy.text.decode()
+
+
+def test_a_go_decoy_compiles_where_the_test_names_its_t_blank() -> None:
+    """`func TestAdd(_ *testing.T)`: `_.Fatalf(...)` does not compile (`cannot use _ as value`)."""
+    decoy = go_decoy(["TestAdd"], ["calc_test.go"], {"calc_test.go": BLANK_T_TEST.encode()}.get)
+    if decoy is not None:
+        assert not re.search(r"\b_\.Fatalf\(", decoy.text.decode()), decoy.text.decode()
