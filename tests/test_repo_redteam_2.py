@@ -66,15 +66,15 @@ EQ_ATTACKS = {"int-eq-assert": (ALWAYS_EQUAL, F2P_ASSERT), "str-eq-ne-assert": (
               "str-eq-ne-assertEqual": (ALWAYS_EQUAL_STR, F2P_UNIT)}
 
 
-def calc_environment(root: Path) -> None:
+def calc_environment(root: Path, name: str = "calc") -> None:
     """A small environment (docs/repo-tasks.md "Environments"): a package whose add() subtracts."""
-    repo = root / "calc" / "repo"
+    repo = root / name / "repo"
     (repo / "pkg" / "tests").mkdir(parents=True)
     (repo / "pkg" / "__init__.py").write_text("")
     (repo / "pkg" / "calc.py").write_text(CALC)
     (repo / "pkg" / "tests" / "__init__.py").write_text("")
     (repo / "pkg" / "tests" / "test_calc.py").write_text(CALC_TESTS)
-    (root / "calc" / "environment.json").write_text(json.dumps({"language": "python"}))
+    (root / name / "environment.json").write_text(json.dumps({"language": "python"}))
 
 
 def calc_task(task_id: str, completion: str, f2p: str) -> dict:
@@ -298,3 +298,36 @@ def test_a_go_decoy_compiles_where_the_test_names_its_t_blank() -> None:
     decoy = go_decoy(["TestAdd"], ["calc_test.go"], {"calc_test.go": BLANK_T_TEST.encode()}.get)
     if decoy is not None:
         assert not re.search(r"\b_\.Fatalf\(", decoy.text.decode()), decoy.text.decode()
+
+
+# ----------------------------------------------------------------------------- 4. pure: the name's link swapped
+# Class: one plan reads the environment through its name more than once. `environment_language` resolves
+# ROOT/NAME/repo once, but `environment_expected` opens ROOT/NAME/environment.json again: an `env build`
+# that swaps the link in between (docs/repo-tasks.md "Building environments": "reads the old build or the
+# new one, never neither") gives one plan the old build's tree and the new build's gold statuses, so a
+# status the new build expects (XFAIL, chosen by `pytest.xfail()` in the code under test) counts against
+# the old tree's tests. A fix at the class: resolve ROOT/NAME to its build once, read everything under that.
+def test_one_plan_reads_one_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The link moves from build A (no `expected`) to build B (F2P expected XFAIL) right after the tree is
+    resolved (what a concurrent `verifier env build` does): the plan is A's, tree and statuses."""
+    from sandbox import repo_job
+    from sandbox.config import SandboxConfig
+    from sandbox.contract import RepoTask
+
+    for key, meta in (("a" * 24, {"language": "python"}), ("b" * 24, {"language": "python", "expected": {F2P_ASSERT: "XFAIL"}})):
+        calc_environment(tmp_path / ".builds", key)
+        (tmp_path / ".builds" / key / "environment.json").write_text(json.dumps(meta))
+    (tmp_path / "calc").symlink_to(f".builds/{'a' * 24}")
+    resolve_tree = repo_job.environment_language
+
+    def then_rebuilt(root: str, name: str):  # type: ignore[no-untyped-def]
+        out = resolve_tree(root, name)
+        (tmp_path / ".calc.link").symlink_to(f".builds/{'b' * 24}")
+        os.replace(tmp_path / ".calc.link", tmp_path / "calc")  # as environments._point swaps it
+        return out
+
+    monkeypatch.setattr(repo_job, "environment_language", then_rebuilt)
+    task = RepoTask(id="t", environment="calc", test_cmd=CALC_CMD, fail_to_pass=(F2P_ASSERT,), completion=RIGHT)
+    plan = repo_job.make_repo_plan(task, SandboxConfig(repo_environments=str(tmp_path)))
+    assert isinstance(plan, repo_job.RepoPlan)
+    assert plan.expected == {}, plan.expected  # A's: A's tree was planned
