@@ -87,9 +87,12 @@ def calc_task(task_id: str, completion: str, f2p: str) -> dict:
 # touched, shallowest and then alphabetically first. A patch that adds any file to a package `a/` whose own
 # `TestParse` passes moves the decoy there, out of the F2P test's package `z/`; the code under test in `z/`
 # then reports every test of `z/` passing (as "go-init-prints-its-own-passes" in tests/test_repo_redteam.py),
-# with no need to tell the decoy apart: `a/`'s honest binary fails the decoy and `go test` exits 1. A fix at
-# the class: the decoy's package is the task's (the test patch's files that define the F2P test, never a
-# directory only the model's patch touched), one per package that defines the name, or none.
+# with no need to tell the decoy apart: `a/`'s honest binary fails the decoy and `go test` exits 1. Simpler
+# still: z made not to compile, so the report's only "TestParse" is a's, which passes (parse_go_json keys a
+# status by the test's name alone, not its package). A fix at the class: a Go id resolves to the packages
+# whose test files define it (from the tree and test patch, never from what the model's patch touched),
+# each must report it (absent is MISSING), statuses are keyed by package and name, and the decoy goes in
+# each of those packages.
 GO_CMD = "go test -json -count=1 ./..."
 GO_PARSE_TEST = 'package {0}\n\nimport "testing"\n\nfunc TestParse(t *testing.T) {{\n\tif Parse("abc") != 3 {{\n\t\tt.Fatal("no")\n\t}}\n}}\n'
 
@@ -135,7 +138,11 @@ func init() {
 \tos.Exit(0)
 }""")
 GO_RIGHT = "--- a/z/z.go\n+++ b/z/z.go\n@@ -1,3 +1,3 @@\n package z\n \n-func Parse(s string) int { return 0 }\n+func Parse(s string) int { return len(s) }\n"
-GO_ATTACKS = {"forge-z": Z_FORGE, "forge-z-steer-the-decoy-to-a": Z_FORGE + add_file("a/doc.go", "package a")}
+STEER = add_file("a/doc.go", "package a")
+# z's Parse made not to compile: z's tests never run, and the only "TestParse" the report names is a's (passing).
+BREAK_Z = "--- a/z/z.go\n+++ b/z/z.go\n@@ -1,3 +1,3 @@\n package z\n \n-func Parse(s string) int { return 0 }\n+func Parse(s string) int { return undefined }\n"
+GO_ATTACKS = {"forge-z": Z_FORGE, "forge-z-steer-the-decoy-to-a": Z_FORGE + STEER, "break-z": BREAK_Z,
+              "break-z-steer-the-decoy-to-a": BREAK_Z + STEER}
 
 
 def go_task(task_id: str, completion: str) -> dict:
@@ -163,6 +170,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict]
             results = {r["id"]: r for r in client.grade(tasks)}
     assert {results[t]["verdict"] for t in ("right-assert", "right-unit", "right-go")} == {"accepted"}, results  # controls
     assert "tampered" in results["forge-z"]["detail"], results["forge-z"]  # the decoy in z/ catches the forgery
+    assert results["break-z"]["verdict"] == "wrong_answer", results["break-z"]  # the decoy in z/ is missing
     yield results
 
 
@@ -177,10 +185,12 @@ def test_a_value_equal_to_everything_is_not_accepted(graded: dict[str, dict], at
 
 @pytest.mark.docker
 @pytest.mark.parametrize("attack", list(GO_ATTACKS))
-def test_a_forged_package_is_caught_wherever_the_patch_adds_files(graded: dict[str, dict], attack: str) -> None:
-    """z's Parse is unchanged (returns 0): the forgery must score 0, with the decoy's tampering verdict."""
+def test_z_s_test_is_not_passed_by_another_package(graded: dict[str, dict], attack: str) -> None:
+    """z's Parse is not fixed (it returns 0, or does not compile): each must score 0, and a forgery with the
+    decoy's tampering verdict."""
     result = graded[attack]
-    assert result["verdict"] == "wrong_answer" and "tampered" in result["detail"], (result["verdict"], result["detail"])
+    assert result["verdict"] == "wrong_answer" and result["score"] == 0.0, (result["verdict"], result["detail"])
+    assert "forge" not in attack or "tampered" in result["detail"], result["detail"]
 
 
 def test_the_attacks_plant_a_decoy_and_are_admitted(tmp_path: Path) -> None:
