@@ -6,6 +6,9 @@ failed on main when it was written.
    values that compare equal to anything. The original's `assert add(1, 2) == 3` passes, and the decoy's inverted
    `assert not (add(2, 2) == 4)` fails, exactly as under a right patch: an inverted assertion cannot tell a
    right answer from a value that agrees with every expectation.
+   Also on Docker, a wrong Go patch paid: a Go test id names no package, so a patch touching another package
+   that has a test of the same name moves the decoy there, and a patch that stops the F2P test's package from
+   compiling leaves the other package's passing test as the F2P test's status (no forging code at all).
 2. A right patch not paid (pure: a real pytest over planted files): the decoy is not its original run again in
    the same world. It runs after its original (module state), under another name (a test or fixture keyed by
    its own name, a neighbour's word that means something), without its original's statements after the
@@ -13,6 +16,7 @@ failed on main when it was written.
    runs (a shadowed duplicate) or replaces its original (`def test_a ():`).
 3. A right patch not paid (pure): the Go decoy is spliced by text (the first line `}` after the test's head
    ends it; the `*testing.T` may be named `_`), so it can break its original's raw string or not compile.
+4. One plan reading two builds (pure): the environment's name is opened twice while `env build` may swap it.
 """
 from __future__ import annotations
 
@@ -34,8 +38,11 @@ from sandbox.repo.results import FAILED, junit_key, parse_pytest
 # ----------------------------------------------------------------------------- 1. through a server on Docker
 # Class: a value that satisfies every comparison. The decoy inverts an assertion, so whatever makes the
 # original pass (a right answer, or an object whose __eq__ always says True) makes the decoy fail: the
-# decoy cannot see it. A decoy that checks a comparison the right answer must FAIL (the compared value
-# against a fresh object, `assert X == object()`), planted beside the inverted one, would.
+# decoy cannot see it. (An int subclass against assertEqual is caught, by luck: int's own __ne__ makes the
+# decoy's assertNotEqual pass; the str variant defines both.) A fix at the class: beside the inverted
+# decoy, one that a right answer fails and a value equal to everything passes: the last comparison with a
+# fresh object on either side (`assert total == object() or object() == 3`), for every operator a value
+# can overload (==, !=, <, in, ...).
 CALC = "def add(a, b):\n    return a - b\n"
 CALC_TESTS = ("import unittest\n\nfrom pkg.calc import add\n\n\n"
               "def test_add():\n    total = add(1, 2)\n    assert total == 3\n    assert add(2, 2) == 4\n\n\n"
