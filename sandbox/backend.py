@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import socket
 import threading
+from collections.abc import Callable
 from datetime import datetime, timezone
+from typing import Any
 
 import docker
 from docker.types import Ulimit
@@ -30,6 +33,18 @@ LABEL_OWNER = "grpo-verifier.owner"
 LABEL_LANG = "grpo-verifier.language"
 LABEL_STARTED = "grpo-verifier.owner-started"  # the owner's start time: a reused pid is not the owner
 LABEL_SESSION = "grpo-verifier.session"
+# Under Docker every container's program would be one host uid (no user namespace per container), and
+# the kernel keeps per-user counts across containers: inotify instances and watches, epoll watches,
+# POSIX message queue bytes, pipe pages, processes (RLIMIT_NPROC), pending signals. One sandbox's
+# program holding its uid's 128 inotify instances left none to any other sandbox's (red team of issue
+# 30). So each container's program runs as a host uid (and gid) of its own, drawn from this range and
+# claimed daemon-wide by the container's name (NAME_PREFIX + uid: the daemon refuses a second
+# container of that name, whichever server makes it); it is free again once the container is removed
+# (docs/sandboxes.md "Sandbox backends"). Far above any account and the userns backend's host ids
+# (sandbox/userns.py HOST_ID_BASE, userns_launch.py OWNER_BASE).
+PROGRAM_UID_BASE, PROGRAM_UIDS = 1_100_000_000, 1 << 20
+NAME_PREFIX = "grpo-sandbox-uid-"
+UID_TRIES = 16  # draws before a start fails: with 2^20 uids a second draw is already rare
 # PID 1 of a session's sandbox (sandbox/session.py), in every image and root filesystem
 SESSION_ARGV = ["python3", "-I", "/opt/sandbox/harness/session_box.py"]
 CONTAINER_ENV = {
@@ -86,10 +101,10 @@ def owner_alive(owner: str, started: str = "") -> bool | None:
     return not started or _start_ticks(int(pid)) == started
 
 
-def sandbox_env(config: SandboxConfig, language: str) -> dict[str, str]:
-    """The runner's environment: the clean one, the two uids it takes and whether it starts the warm
-    interpreter (Python only: sandbox/harness/warm_keeper.py, Warm)."""
-    return {**CONTAINER_ENV, "SANDBOX_IDS": f"{config.user}:{config.judge_uid}",
+def sandbox_env(config: SandboxConfig, language: str, program: str = "") -> dict[str, str]:
+    """The runner's environment: the clean one, the two uids it takes (`program`, "uid:gid", or
+    config.user) and whether it starts the warm interpreter (Python only: sandbox/harness/warm_keeper.py, Warm)."""
+    return {**CONTAINER_ENV, "SANDBOX_IDS": f"{program or config.user}:{config.judge_uid}",
             "SANDBOX_WARM": "1" if config.warm_container(language) else "0", "SANDBOX_INODES": str(config.tmpfs_inodes)}
 
 
@@ -231,20 +246,23 @@ def _visible_cgroup(container_id: str, pid: int) -> dict[str, str]:
     return dirs if dirs and all(container_id in d for d in dirs.values()) else {}
 
 
-def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: int) -> dict:
+def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: int, program_uid: int = 0) -> dict:
     """The hardening, in one place: no network, read-only root, capped tmpfs (/work noexec unless
     the language's program is a binary there), no capabilities once the runner runs, two uids,
     no-new-privileges, default seccomp, non-root, pids/memory(=memory+swap)/CPU limits,
     single-threaded math libraries, no host mounts, a clean environment. stdin_once: the runner's
     stdin closes when the server's attach connection does, so a server that dies without a graceful
     stop leaves exited containers (the runner ends on EOF), which any later server reaps. docker-py
-    sets StdinOnce from detach=False with stdin_open (create() starts nothing either way)."""
+    sets StdinOnce from detach=False with stdin_open (create() starts nothing either way). The
+    program runs as `program_uid` (and that gid) where given (DockerBackend: one per container,
+    PROGRAM_UID_BASE), else config.user."""
     tmpfs_opts = f"nosuid,nodev,nr_inodes={config.tmpfs_inodes}"
+    program = f"{program_uid}:{program_uid}" if program_uid else config.user
     kwargs = dict(
         image=image, detach=False, stdin_open=True, tty=False,
         network_mode="none", read_only=True, ipc_mode="none",
         tmpfs={
-            "/work": f"rw,{'exec' if LANGUAGES[language].exec_work else 'noexec'},{tmpfs_opts},size={config.work_tmpfs_mb}m,mode=0700,uid={config.user.split(':')[0]},gid={config.user.split(':')[-1]}",
+            "/work": f"rw,{'exec' if LANGUAGES[language].exec_work else 'noexec'},{tmpfs_opts},size={config.work_tmpfs_mb}m,mode=0700,uid={program.split(':')[0]},gid={program.split(':')[-1]}",
             "/tmp": f"rw,noexec,{tmpfs_opts},size={config.tmp_tmpfs_mb}m,mode=1777",
         },
         # root with CAP_SETUID and CAP_SETGID only until the runner's first lines: it takes two
@@ -254,7 +272,7 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
         nano_cpus=int(config.container_cpus * 1e9), oom_score_adj=500,
         ulimits=[Ulimit(name="nofile", soft=config.nofile_limit, hard=config.nofile_limit),
                  Ulimit(name="core", soft=0, hard=0)],
-        environment=sandbox_env(config, language), hostname="sandbox", working_dir="/work",
+        environment=sandbox_env(config, language, program), hostname="sandbox", working_dir="/work",
         labels={LABEL: "1", LABEL_POOL: config.pool_name, LABEL_OWNER: OWNER, LABEL_STARTED: STARTED,
                 LABEL_LANG: language},
         init=False, auto_remove=False, log_config={"type": "none"},
@@ -394,21 +412,41 @@ class DockerBackend(Backend):
         return found, missing
 
     def start(self, language: str, image: str, mem_mb: int) -> Box:
-        return self._start(language, container_kwargs(self.config, image, language, mem_mb), mem_mb, runner_ready)
+        return self._start(language, lambda uid: container_kwargs(self.config, image, language, mem_mb, uid), mem_mb,
+                           runner_ready)
 
     def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int) -> Box:
         """Root at start, so the attach FIFOs are root's (0600) and no cell opens them, even under
         Docker's runsc runtime, whose /proc opens a FIFO by its owner (docs/architecture.md "Sessions")."""
-        kwargs = container_kwargs(self.config, image, language, mem_mb)
-        kwargs["command"] = SESSION_ARGV
-        limit_pids(kwargs, self.config, pids_limit)
-        kwargs["labels"] = {**kwargs["labels"], LABEL_SESSION: "1"}
-        box = self._start(language, kwargs, mem_mb, session_ready)
+        def make(uid: int) -> dict:
+            kwargs = container_kwargs(self.config, image, language, mem_mb, uid)
+            kwargs["command"] = SESSION_ARGV
+            limit_pids(kwargs, self.config, pids_limit)
+            kwargs["labels"] = {**kwargs["labels"], LABEL_SESSION: "1"}
+            return kwargs
+        box = self._start(language, make, mem_mb, session_ready)
         box.session = True
         return box
 
-    def _start(self, language: str, kwargs: dict, mem_mb: int, ready) -> Box:
-        c = self.client.containers.create(**kwargs)
+    def _create(self, make: Callable[[int], dict]) -> Any:
+        """A container whose program has a host uid of its own (PROGRAM_UID_BASE): a uid drawn at
+        random, claimed by the container's name, which the daemon gives one container at a time
+        (409 Conflict: another container, of any server on the daemon, holds it; draw again).
+        Under Docker's runsc runtime config.user: the uid is gVisor's kernel's, whose per-user
+        counts are that sandbox's own."""
+        if self.config.runtime == "runsc":  # the program's uid is gVisor's kernel's, and so are its counts
+            return self.client.containers.create(**make(0))
+        for _ in range(UID_TRIES):
+            uid = PROGRAM_UID_BASE + secrets.randbelow(PROGRAM_UIDS)
+            try:
+                return self.client.containers.create(name=f"{NAME_PREFIX}{uid}", **make(uid))
+            except docker.errors.APIError as e:
+                if e.status_code != 409:
+                    raise
+        raise ChannelError(f"no free program uid for a sandbox in {UID_TRIES} draws")
+
+    def _start(self, language: str, make: Callable[[int], dict], mem_mb: int, ready) -> Box:
+        c = self._create(make)
         try:
             sock = self.client.api.attach_socket(c.id, params={"stdin": 1, "stdout": 1, "stream": 1})
             ch = Channel(sock)

@@ -77,6 +77,14 @@ def backend_of(config: Any) -> str:
     return "runsc" if config.backend == "docker" and config.runtime == "runsc" else config.backend
 
 
+def program_uids(backend: str) -> range:
+    """The uids a program may run as on `backend`: config.user's (65534), or under Docker with runc one of the
+    host's of its own per container (sandbox/backend.py PROGRAM_UID_BASE: the kernel's per-user counts)."""
+    from sandbox.backend import PROGRAM_UID_BASE, PROGRAM_UIDS
+
+    return range(PROGRAM_UID_BASE, PROGRAM_UID_BASE + PROGRAM_UIDS) if backend == "docker" else range(65534, 65535)
+
+
 def kernel_differs(value: Any, why: str) -> dict[str, tuple[Any, str]]:
     """on_backend's `differs` for a difference of gVisor's kernel: `value`, for `why`, on every GVISOR_KERNEL backend."""
     return {b: (value, why) for b in GVISOR_KERNEL}

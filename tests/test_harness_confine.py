@@ -169,10 +169,12 @@ def test_kill_confined_ends_the_program_and_its_orphans_only(scene):
 
 
 def test_the_filter_decides_by_the_calls_low_words():
-    """self_only_filter's shape: every SELF_ONLY call is tested, the program ends in an allow."""
+    """self_only_filter's shape: every SELF_ONLY call is tested, the program ends in an allow; and what
+    `confine` installs (PREPARED, built once per process) is that program, its length in instructions."""
     sys.path.insert(0, str(HARNESS))
     import confine
-    prog = confine.self_only_filter()
+    prog = confine.PREPARED.prog
+    assert prog == confine.self_only_filter() and confine.PREPARED.fprog.len == len(prog) // 8
     assert len(prog) % 8 == 0 and prog[-8:] == confine._insn(confine.RET, 0, 0, confine.RET_ALLOW)
     tested = {int.from_bytes(prog[i + 4:i + 8], "little") for i in range(0, len(prog), 8)
               if prog[i:i + 2] == confine.JEQ.to_bytes(2, "little")}

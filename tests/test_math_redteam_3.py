@@ -27,8 +27,8 @@ case here fails on main until its class is closed; each family has rewrites that
 9. A conjunction after a box ends its reading: `\\boxed{6} and a half`, `\\boxed{6} and above`, `\\boxed{6} then 7`,
    `\\boxed{6} and that is wrong`, `\\boxed{6} because I am not sure` pay 6 (`grammar.after_value`'s `_NEW_CLAUSE`).
 
-Issue 29's fixes close every class but 8 (class 6 by the box-clause reading, `grammar._AUXILIARIES`); class 8's
-cases still paid are pinned one by one with `still_open` (a strict xfail).
+Issue 29's fixes close every class (class 6 by the box-clause reading, `grammar._AUXILIARIES`; class 8 by the
+subject reading, `grammar.box_subject`).
 """
 
 from __future__ import annotations
@@ -39,17 +39,6 @@ from verifier.math import grade_math
 
 PROFILES = ("strict", "lenient")
 CHOICES = ["3", "5", "7", "9"]
-
-
-def still_open(case: str | tuple[str, str], reason: str) -> object:
-    """A near miss these fixes leave paid: pinned as a strict xfail, so CI stays green, the case stays in
-    sight, and the fix that closes it flips it (an XPASS fails until the mark is dropped)."""
-    values = case if isinstance(case, tuple) else (case,)
-    return pytest.param(*values, marks=pytest.mark.xfail(strict=True, reason=f"open (issue 29): {reason}"))
-
-
-SUBJECT_OF_IS = "class 8: the subject before a box's `is` goes through no grammar"
-SIDE_OF_EQUALS = "class 8: the left side before a box's `=` goes through no grammar"
 
 
 def verdicts(completion: str, gold: str, choices: list[str] | None = None) -> list[str]:
@@ -195,7 +184,7 @@ BOX_LABEL_NEAR = [
     ("Rejected: \\boxed{6}", "6"), ("Counterexample: \\boxed{6}", "6"), ("Previous answer: \\boxed{6}", "6"),
     ("**Wrong:** \\boxed{6}", "6"), ("\\textbf{Incorrect Answer:} \\boxed{6}", "6"), ("\\text{Not:} \\boxed{6}", "6"),
     ("Falsch: \\boxed{6}", "6"), ("Faux : \\boxed{6}", "6"), ("错误答案：\\boxed{6}", "6"),
-    still_open(("x (in thousands) = \\boxed{6}", "6"), SIDE_OF_EQUALS),
+    ("x (in thousands) = \\boxed{6}", "6"),
     ("The square root of \\boxed{36}", "36"), ("Square root of \\boxed{36}", "36"), ("The root of \\boxed{36}", "36"),
 ]
 
@@ -270,36 +259,51 @@ def test_named_values_in_any_order_still_pay(completion: str, gold: str) -> None
 BOX_SUBJECT_NEAR = [
     "The wrong answer is \\boxed{6}.",
     "The incorrect answer is \\boxed{6}.",
-    still_open("My first guess is \\boxed{6}.", SUBJECT_OF_IS),
+    "My first guess is \\boxed{6}.",
     "Not the answer is \\boxed{6}.",
-    still_open("A wrong value is \\boxed{6}.", SUBJECT_OF_IS),
-    still_open("The error is \\boxed{6}.", SUBJECT_OF_IS),
+    "A wrong value is \\boxed{6}.",
+    "The error is \\boxed{6}.",
     "Twice the answer is \\boxed{6}.",
-    still_open("The reciprocal of x is \\boxed{6}.", SUBJECT_OF_IS),
-    still_open("The negative of x is \\boxed{6}.", SUBJECT_OF_IS),
-    still_open("Its square is \\boxed{6}.", SUBJECT_OF_IS),
+    "The reciprocal of x is \\boxed{6}.",
+    "The negative of x is \\boxed{6}.",
+    "Its square is \\boxed{6}.",
     "2x is \\boxed{6}.",
-    still_open("$2x$ is \\boxed{6}.", SUBJECT_OF_IS),
-    still_open("$x^2$ is \\boxed{6}.", SUBJECT_OF_IS),
-    still_open("The answer in thousands is \\boxed{6}.", SUBJECT_OF_IS),
-    still_open("The answer in millions is \\boxed{6}.", SUBJECT_OF_IS),
-    still_open("The answer divided by 1000 is \\boxed{6}.", SUBJECT_OF_IS),
-    still_open("The answer (in thousands) is \\boxed{6}.", SUBJECT_OF_IS),
+    "$2x$ is \\boxed{6}.",
+    "$x^2$ is \\boxed{6}.",
+    "The answer in thousands is \\boxed{6}.",
+    "The answer in millions is \\boxed{6}.",
+    "The answer divided by 1000 is \\boxed{6}.",
+    "The answer (in thousands) is \\boxed{6}.",
     "The final answer (maybe) is \\boxed{6}.",
     "The final answer (approx.) is \\boxed{6}.",
     "The final answer squared is \\boxed{6}.",
-    still_open("The answer rounded to the nearest thousand is \\boxed{6}.", SUBJECT_OF_IS),
-    still_open("$2x = \\boxed{6}$", SIDE_OF_EQUALS),
-    still_open("$x^2 = \\boxed{6}$", SIDE_OF_EQUALS),
-    still_open("$x^{-1} = \\boxed{6}$", SIDE_OF_EQUALS),
-    still_open("$\\frac{x}{1000} = \\boxed{6}$", SIDE_OF_EQUALS),
-    still_open("$-x = \\boxed{6}$", SIDE_OF_EQUALS),
-    still_open("$\\sqrt{x} = \\boxed{6}$", SIDE_OF_EQUALS),
-    still_open("$10^x = \\boxed{6}$", SIDE_OF_EQUALS),
-    still_open("$x + 1 = \\boxed{6}$", SIDE_OF_EQUALS),
-    still_open("$x \\cdot 10^{-3} = \\boxed{6}$", SIDE_OF_EQUALS),
-    still_open("$x \\text{ (in thousands)} = \\boxed{6}$", SIDE_OF_EQUALS),
-    still_open("$\\text{wrong} = \\boxed{6}$", SIDE_OF_EQUALS),
+    "The answer rounded to the nearest thousand is \\boxed{6}.",
+    "$2x = \\boxed{6}$",
+    "$x^2 = \\boxed{6}$",
+    "$x^{-1} = \\boxed{6}$",
+    "$\\frac{x}{1000} = \\boxed{6}$",
+    "$-x = \\boxed{6}$",
+    "$\\sqrt{x} = \\boxed{6}$",
+    "$10^x = \\boxed{6}$",
+    "$x + 1 = \\boxed{6}$",
+    "$x \\cdot 10^{-3} = \\boxed{6}$",
+    "$x \\text{ (in thousands)} = \\boxed{6}$",
+    "$\\text{wrong} = \\boxed{6}$",
+    # variants the subject reading (`grammar.box_subject`) must refuse too: a chain's first side, an aligned
+    # row that continues one, a scaled whole of several unknowns, a subject after an anchor or a stating verb,
+    # an object that operates on the quantity, a relative clause that scales or hedges it
+    "$2x = 12/2 = \\boxed{6}$", "\\begin{align*} 2x &= 12 \\\\ &= \\boxed{6} \\end{align*}", "$0 < 2x = \\boxed{6}$",
+    "x/1000 = \\boxed{6}", "$|x| = \\boxed{6}$", "$\\frac{ab}{1000} = \\boxed{6}$", "$2ab = \\boxed{6}$",
+    "$-(a+b) = \\boxed{6}$", "$\\text{Answer (in thousands)} = \\boxed{6}$", "x (in thousands) equals \\boxed{6}.",
+    "The answer is $2x = \\boxed{6}$.", "We see that the error is \\boxed{6}.", "The error value is \\boxed{6}.",
+    "The value of $2x$ is \\boxed{6}.", "The value of x times 1000 is \\boxed{6}.", "The number of thousands is \\boxed{6}.",
+    "The value of x (which is in thousands) is \\boxed{6}.", "The value of x (which is rounded) is \\boxed{6}.",
+    "The answer that I guess is \\boxed{6}.", "The answer to the nearest ten is \\boxed{6}.",
+    "The estimated value is \\boxed{6}.", "The answer in thousands will be \\boxed{6}.", "The answer in thousands equals \\boxed{6}.",
+    "The answer in k is \\boxed{6}.", "The answer in $K$ is \\boxed{6}.", "The answer in units of 1000 is \\boxed{6}.",
+    "The value of my first try is \\boxed{6}.", "The result of the approximation is \\boxed{6}.",
+    "The value of the error is \\boxed{6}.", "$e^x = \\boxed{6}$", "$x! = \\boxed{6}$", "$\\overline{x} = \\boxed{6}$",
+    "$\\hat{x} = \\boxed{6}$", "$x' = \\boxed{6}$", "$x(1000) = \\boxed{6}$", "$3ix = \\boxed{6}$",
 ]
 
 
@@ -315,12 +319,56 @@ BOX_SUBJECT_SAME = [
     "The answer is \\boxed{6}.", "$x = \\boxed{6}$", "The number of apples is \\boxed{6}.",
     "Maria's savings were \\boxed{6}.", "$\\angle ABC = \\boxed{6}$", "$f(3) = \\boxed{6}$", "$x_0 = \\boxed{6}$",
     "Thus the smallest such $n$ is $\\boxed{6}$.", "The final answer is \\boxed{6}.", "The total is \\boxed{6}.",
+    # rewrites the subject reading admits: a name, a chain or aligned rows from a name, a computation without
+    # unknowns, an identity's target of several unknowns, a noun phrase with an object or a relative clause
+    "x = \\boxed{6}", "So x = \\boxed{6}", "we get $x = \\boxed{6}$", "$a + b = \\boxed{6}$", "$x - p = \\boxed{6}$",
+    "$x_1 + x_2 = \\boxed{6}$", "$xy = \\boxed{6}$", "$\\theta = \\boxed{6}$", "$AB = \\boxed{6}$", "$P(A) = \\boxed{6}$",
+    "$f'(2) = \\boxed{6}$", "$\\frac{1}{2} \\times 3 \\times 4 = \\boxed{6}$", "$f(-2)+f(-1)+f(0) = 2 + 4 = \\boxed{6}$",
+    "\\begin{align*} x &= 2 + 4 \\\\ &= \\boxed{6} \\end{align*}", "So the total is 5 + 1 = \\boxed{6}.",
+    "the angle between the lines is $\\boxed{6}$", "The area of the trapezoid is \\boxed{6}.",
+    "The answer to the question is \\boxed{6}.", "The answer for part (a) is \\boxed{6}.", "The length in cm is \\boxed{6}.",
+    "The probability that Alice wins is \\boxed{6}.", "Paula's investment is worth \\boxed{6}.",
+    "The number of ways to choose 2 of 4 is \\boxed{6}.", "The smallest possible value of $N$ is \\boxed{6}.",
+    "The value of $a+b$ is \\boxed{6}.", "The degree of $p(x)$ (which is the constant polynomial 1) is \\boxed{6}.",
+    "We find that the only integer roots are \\boxed{6}.", "The polar coordinates are \\boxed{6}.",
+    "The number of multiples of 7 between 2002 and 2996 is \\boxed{6}.", "The number of apples in box B is \\boxed{6}.",
+    "$5 \\text{ cm} + 1 \\text{ cm} = \\boxed{6}$", "$\\text{Area} = \\boxed{6}$", "$x \\in \\boxed{6}$",
+    "$\\overline{AB} = \\boxed{6}$", "$3! = \\boxed{6}$", "$h(t) = \\boxed{6}$",
 ]
 
 
 @pytest.mark.parametrize("completion", BOX_SUBJECT_SAME)
 def test_a_box_stated_of_a_known_subject_still_pays(completion: str) -> None:
     assert verdicts(completion, "6") == ["correct", "correct"]
+
+
+# Class 8 as a family: each right statement, perturbed by an operation on its subject, must stop paying.
+STATED_SUBJECTS = ["the answer", "the value of $x$", "the area of the trapezoid", "the number of apples"]
+SUBJECT_PERTURBATIONS = ["{s} in thousands", "{s} (in thousands)", "{s} divided by 1000", "{s} times 1000",
+                         "{s} rounded to the nearest thousand", "the reciprocal of {s}", "the negative of {s}",
+                         "my guess for {s}", "an estimate of {s}", "the error in {s}", "half of {s}"]
+STATED_SIDES = ["x", "n", "a_1", "\\theta", "f(3)"]
+SIDE_PERTURBATIONS = ["2{v}", "{v}^2", "{v}^{{-1}}", "\\frac{{{v}}}{{1000}}", "-{v}", "{v} + 1", "\\sqrt{{{v}}}",
+                      "{v} \\cdot 10^{{3}}", "10^{{{v}}}", "|{v}|", "{v} \\text{{ (in thousands)}}"]
+
+
+@pytest.mark.parametrize("subject", STATED_SUBJECTS)
+def test_a_subject_perturbed_by_an_operation_is_never_paid(subject: str) -> None:
+    """Near misses built from a right statement (`The answer is \\boxed{6}`, which must pay): each operation on
+    its subject (a scale, an inverse, a hedge, an error) makes the box another quantity's value."""
+    assert verdicts(f"{subject.capitalize()} is \\boxed{{6}}.", "6") == ["correct", "correct"]
+    paid = [p for p in SUBJECT_PERTURBATIONS
+            if "correct" in verdicts(f"{p.format(s=subject)[0].upper()}{p.format(s=subject)[1:]} is \\boxed{{6}}.", "6")]
+    assert not paid
+
+
+@pytest.mark.parametrize("side", STATED_SIDES)
+def test_a_side_perturbed_by_an_operation_is_never_paid(side: str) -> None:
+    """Near misses built from `$x = \\boxed{6}$` (which must pay): a function of the one unknown on the left
+    of `=` states the value of that function, not of the unknown."""
+    assert verdicts(f"${side} = \\boxed{{6}}$", "6") == ["correct", "correct"]
+    paid = [p for p in SIDE_PERTURBATIONS if "correct" in verdicts(f"${p.format(v=side)} = \\boxed{{6}}$", "6")]
+    assert not paid
 
 
 # 9. A conjunction after a box ends its reading (docs/math.md "Answer grammar", bullet "After a box":

@@ -1,7 +1,9 @@
 """HPC (issue 19): `verifier serve` as an ordinary user, on a host where that user has no Docker and
 no root, grades code with each Docker-free backend (gVisor, and userns in its Landlock mode: issue 32), started with
 the flags of the Slurm recipe in docs/deploy.md "Deploy": a right program and a near miss in every language the images
-serve, and math.
+serve, and math. The userns backend needs a cgroup of its own (issue 30): the user, given none, is refused, naming
+gVisor; given one as a node's setup delegates it (cgroup v1 folders owned by the user, the server started in them:
+delegated_cgroup), it grades.
 
 The user is `nobody` (setpriv: its uid and group only, no capabilities, no-new-privileges), which
 cannot reach the Docker socket and gets DOCKER_HOST pointing nowhere. It runs the host's Debian
@@ -11,6 +13,7 @@ copies of the exported ones in a folder it can read, as on a shared file system.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
@@ -20,6 +23,7 @@ import sys
 import sysconfig
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -89,13 +93,50 @@ def _graded(target: str, tasks: list[dict]) -> list[dict]:
 
 
 # What only the userns backend's Landlock mode is asked here: that it is the mode (the sandbox's user namespace maps
-# one uid), and that without root and cgroups a shared anonymous mapping counts against the limit (userns.py
-# shared_rss_below: a server that is not root cannot stat map_files).
+# one uid), and that a shared anonymous mapping counts against the limit (the delegated cgroup's).
 USERNS_TASKS = [
     (_task("one-uid", "print(open('/proc/self/uid_map').read().split()[2])", "", "1\n"), "accepted"),
     ({**_task("shared-memory", "import mmap\nm = mmap.mmap(-1, 300 << 20)\nfor i in range(0, 300 << 20, 4096): m[i] = 1\n"
               "print(3)"), "memory_limit_mb": 64, "time_limit_s": 10}, "memory_limit"),
 ]
+
+
+CGROUP_V1 = ("memory", "pids", "cpu", "cpuacct")  # the hierarchies the userns backend makes its cgroups in (userns.py)
+JOIN = 'for d in {dirs}; do echo $$ > "$d/cgroup.procs" || exit 1; done; exec "$@"'
+
+
+@contextlib.contextmanager
+def delegated_cgroup(uid: int) -> Iterator[tuple[str, ...]]:
+    """What a node's setup does for a service user (systemd's Delegate=yes, by hand on this cgroup v1 host): a
+    folder in each hierarchy the backend uses, owned by `uid` with its cgroup.procs; yields the command prefix that
+    starts a process in them. Removed after (the server has removed its own folders below)."""
+    dirs = [Path(f"/sys/fs/cgroup/{c}/pytest-hpc-{os.getpid()}") for c in CGROUP_V1]
+    try:
+        for d in dirs:
+            d.mkdir(exist_ok=True)
+            for f in (d, d / "cgroup.procs", d / "tasks"):
+                os.chown(f, uid, -1)
+        yield ("/bin/sh", "-c", JOIN.format(dirs=" ".join(map(str, dirs))), "sh")
+    finally:
+        for d in dirs:
+            for _ in range(100):
+                try:
+                    d.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:  # the server's last processes are exiting
+                    time.sleep(0.05)
+
+
+REFUSE = ("from sandbox import SandboxConfig\nfrom sandbox.userns import UsernsBackend\n"
+          "UsernsBackend(SandboxConfig(backend='userns')).probe()")
+
+
+def _refused_without_a_cgroup(env: dict) -> None:
+    """The user with no cgroup of its own: the userns backend refuses to start, pointing at gVisor and at delegation."""
+    out = subprocess.run([*SETPRIV, PYTHON, "-c", REFUSE], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode != 0 and "no cgroup of its own" in out.stderr and "--sandbox-backend gvisor" in out.stderr, out.stderr[-2000:]
 
 
 @pytest.mark.parametrize("backend", ["gvisor", "userns"])
@@ -128,27 +169,38 @@ def test_an_ordinary_user_without_docker_serves_code_with_the_slurm_recipe(backe
                "XDG_RUNTIME_DIR": "", "VERIFIER_SANDBOX_LANGUAGES": ",".join(config.languages),
                "VERIFIER_SANDBOX_POOL_NAME": "pytest-hpc"}
         env["VERIFIER_SANDBOX_POOL_NAME"] = f"pytest-hpc-{backend}"
-        server = UserServer(*flags, env=env, start_timeout_s=180)
-        try:
-            pid = server.proc.pid
-            status = Path(f"/proc/{pid}/status").read_text()
-            assert re.search(rf"^Uid:\s+{uid}\s", status, re.M) and re.search(r"^CapEff:\s+0+$", status, re.M), status
-            tasks = [*every_language_tasks(config.languages),
-                     (_task("contained", "import os\nprint(os.path.exists('/var/run/docker.sock'))", "", "False\n"), "accepted"),
-                     *(USERNS_TASKS if backend == "userns" else [])]
-            results = _graded(server.target, [t for t, _ in tasks])
-            assert not verdicts_off(tasks, results), verdicts_off(tasks, results)
-            assert _runsc_of(uid, SANDBOX_PROGRAM[backend])  # its sandboxes are the user's own processes
-            assert server.stop() == 0
-        finally:
-            server.kill()
-        # its sandboxes and their state went with it (the last runsc processes may take a moment to exit)
-        for _ in range(150):
-            if not _runsc_of(uid, SANDBOX_PROGRAM[backend]):
-                break
-            time.sleep(0.1)
-        left = _runsc_of(uid, SANDBOX_PROGRAM[backend])
-        assert not left, [Path(f"/proc/{p}/cmdline").read_bytes() for p in left]
-        assert not list(Path(f"/tmp/grpo-verifier-runsc-{uid}").glob(f"{pid}-*"))
+        with contextlib.ExitStack() as stack:
+            python = UserServer.python
+            if backend == "userns":
+                _refused_without_a_cgroup(env)
+                python = (*stack.enter_context(delegated_cgroup(uid)), *python)
+            _serve(type("Server", (UserServer,), {"python": python}), flags, env, config.languages, backend, uid)
     finally:
         shutil.rmtree(shared, ignore_errors=True)
+
+
+def _serve(server_class: type[UserServer], flags: list[str], env: dict, languages: tuple[str, ...], backend: str,
+           uid: int) -> None:
+    """The server as the user: it grades every language, its sandboxes are the user's processes, and none is left."""
+    server = server_class(*flags, env=env, start_timeout_s=180)
+    try:
+        pid = server.proc.pid
+        status = Path(f"/proc/{pid}/status").read_text()
+        assert re.search(rf"^Uid:\s+{uid}\s", status, re.M) and re.search(r"^CapEff:\s+0+$", status, re.M), status
+        tasks = [*every_language_tasks(languages),
+                 (_task("contained", "import os\nprint(os.path.exists('/var/run/docker.sock'))", "", "False\n"), "accepted"),
+                 *(USERNS_TASKS if backend == "userns" else [])]
+        results = _graded(server.target, [t for t, _ in tasks])
+        assert not verdicts_off(tasks, results), verdicts_off(tasks, results)
+        assert _runsc_of(uid, SANDBOX_PROGRAM[backend])  # its sandboxes are the user's own processes
+        assert server.stop() == 0
+    finally:
+        server.kill()
+    # its sandboxes and their state went with it (the last runsc processes may take a moment to exit)
+    for _ in range(150):
+        if not _runsc_of(uid, SANDBOX_PROGRAM[backend]):
+            break
+        time.sleep(0.1)
+    left = _runsc_of(uid, SANDBOX_PROGRAM[backend])
+    assert not left, [Path(f"/proc/{p}/cmdline").read_bytes() for p in left]
+    assert not list(Path(f"/tmp/grpo-verifier-runsc-{uid}").glob(f"{pid}-*"))

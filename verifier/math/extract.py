@@ -23,6 +23,7 @@ from .grammar import (
     attached_phrase,
     box_clause,
     box_lead,
+    box_subject,
     closes,
     lead_clauses,
     read_sentence,
@@ -217,7 +218,8 @@ def _stated_parts(
         if _GROUP_SEPARATOR_RE.fullmatch(between.lstrip(" \t$")):
             continue  # `\\boxed{1}, \\boxed{2}`, `\\quad \\text{and} \\quad`: one list
         clause = between[_BOX_JOINER_RE.match(between).end():]  # type: ignore[union-attr]
-        if clause.strip() and not (box_lead(region[max(start - 200, 0): start]) and box_clause(clause)):
+        if clause.strip() and not (box_lead(region[max(start - 200, 0): start]) and box_clause(clause)
+                                   and box_subject(clause, region[max(start - GRAMMAR_MAX_CHARS, 0): start])):
             return None  # a joiner alone (`, `, ` and `) leaves nothing to read
     return [(start, content) for start, _, content in spans]
 
@@ -266,14 +268,16 @@ def _first_clause(region: str, begin: int, start: int) -> bool:
     anchor = None
     for anchor in _ANCHOR_RE.finditer(clause):
         pass
+    prefix = region[max(start - GRAMMAR_MAX_CHARS, 0): start]
     if anchor is None:
-        return box_clause(clause)
+        return box_clause(clause) and box_subject(clause, prefix)
     if anchor.group()[:1].isascii() and anchor.group()[:1].isalpha() and not anchor_lead(
             clause[_sentence_start(clause, anchor.start()): anchor.start()]):
         return False
     rest = clause[anchor.end():]
     lead = _ANCHOR_LEAD_RE.match(rest)
-    return box_clause(rest[lead.end() if lead else 0:])
+    rest = rest[lead.end() if lead else 0:]
+    return box_clause(rest) and box_subject(rest, prefix)
 
 
 def _anchor_ends_at(prefix: str) -> bool:

@@ -157,7 +157,7 @@ LEXICON: tuple[Entry, ...] = (
            "bill budget population capacity total-cost share output solution expression side base "
            "flour sugar water milk rice juice paint sand soil oil butter cheese meat beef coffee tea gas fuel "
            "fabric wood rope wire ribbon yarn candy fruit food grain honey salt matrix matrices vector pair fractions "
-           "system error measurement position",
+           "system error measurement position degree set sets investment investments earnings deposit payment",
            "quantity nouns that name what a subject states"),
     _entry("cjk_subject", "答案是 答案为 答案 是 为 等于 的值是 的值为 的值等于 值是 值为 结果是 结果为",
            "Chinese subjects: \"the answer is\", \"the value of y is\", \"equals\""),
@@ -1122,3 +1122,356 @@ def box_clause(clause: str) -> bool:
     if _is_name(tokens[0]):  # an owner (`Paula's investment is`) or an agent (`Sam swam`); not `Suppose the`
         return tokens[0].endswith(("'s", "’s")) or len(tokens) > 1 and _has("verb", tokens[1])
     return word in ANCHOR_LEADS or word in _CLAUSE_OPENERS or any(_has(role, word) for role in ("det", "prep"))
+
+
+# Class "the subject of a box" (red team 3, class 8): what a box's `is` or `=` states the box of. Kept apart
+# from `box_clause` (how the clause opens) and `box_lead` (the word or mark right before the box) on purpose.
+_BOX_COPULAS = _COPULAS | frozenset({"be", "been", "worth"})
+"""Links that say what the subject is (`is`, `equals`, `will be`, `is worth`): the box is then the value of
+the subject, so the subject is read. A verb of action (`Sam swam`, `we get`) has an agent, not a quantity."""
+_VERB_CHAIN = frozenset("will must shall to has have had turns turned out by given worth equal".split())
+_LINK_ADVERBS = frozenset("then therefore thus hence so also clearly indeed simply just exactly precisely actually "
+                          "finally now".split())
+"""What may stand between a link and its box (`is therefore \\boxed{6}`): none says what is stated."""
+_OPEN_PREPS = frozenset({"of", "between", "among"})
+"""Prepositions whose object says whose or which the quantity is (`the area of the trapezoid`, `the angle
+between the lines`): the object's words are open-class (the question's own), guarded by `_NOT_OBJECTS`."""
+_CLOSED_PREPS = frozenset({"in", "to", "for", "on", "at", "with", "from", "after"})
+"""Prepositions whose object may say how the value is expressed (`in thousands`, `to the nearest ten`): the
+object is read word by word with the lexicon (`in cm`, `in the box`, `to the question`, `for part (a)`)."""
+_RELATIVE_OPENERS = frozenset({"that", "which", "where", "whose", "who", "such"})
+_NOT_OBJECTS = NEVER_NAMES | frozenset(
+    "times divided multiplied reciprocal inverse opposite rounded nearest percent percentage tens tenths hundredths "
+    "thousandths scaled expressed converted attempt attempts try tries guesses estimates estimation approximation "
+    "approximations error errors mistake mistakes bound bounds rounding".split())
+"""What the open object slot never holds: the words that keep a name out of the name slot (`NEVER_NAMES`),
+and those that make the object an operation on the quantity (`the value of x times 1000`, `the answer of x
+rounded to`, `expressed in`), or a value that is not the answer (`the value of my first try`, `the result of
+the approximation`): an open slot is guarded, as the name slot is."""
+_SUBJECT_ADJECTIVES = frozenset("such only polar rectangular cartesian integer distinct sought desired asked".split())
+"""Adjectives before a subject's head besides LEXICON's "adj" group (`the smallest such $n$`, `the polar
+coordinates`, `the only integer roots`): each picks the quantity out, none scales, negates or hedges it."""
+_SUBJECT_TOKEN_RE = re.compile(r"\$[^$]*\$|[^\W\d_]+(?:'s|’s)?|\d+(?:[.,]\d+)*|\S")
+
+
+def box_subject(clause: str, before: str) -> bool:
+    """Whether what a box's `is` or `=` states it of is the answer or a quantity named as one (docs/math.md
+    "Answer grammar", "Before a box"). `before`: the text before the box (its math); `clause`: the words of
+    the box's clause (as `box_clause` reads them). After `=` (`\\equiv`, `\\in`) the first side of its chain
+    passes `_side_states`: `$2x = \\boxed{6}$`, `$\\frac{x}{1000} = \\boxed{6}$`, `x (in thousands) =
+    \\boxed{6}` state no answer. After a link verb (`is`, `equals`, `will be`) the subject passes
+    `_noun_phrase`: `My first guess is`, `The error is`, `The answer in thousands is`, `$2x$ is` state none.
+    Anything else (a verb of action, a label's colon, no link) is `box_lead`'s and `box_clause`'s."""
+    text = before[-MAX_CHARS:]
+    stripped = re.sub(r"(?:\s|\$|\\[(\[]|\\displaystyle|\\[,;: !]|\\q?quad)+$", "", text)
+    mark = next((m for m in ("\\equiv", "\\in", "=") if stripped.endswith(m)), None)
+    if mark is not None:
+        if mark == "=" and stripped[-2:-1] == ":":
+            stripped = stripped[:-2] + "="  # `x := \\boxed{6}`
+        return _side_states(_first_side(stripped))
+    return _copula_subject(clause)
+
+
+_SIDE_TOKEN_RE = re.compile(r"\\\\|\\begin\s*\{[^{}]*\}|\\end\s*\{[^{}]*\}|\\[A-Za-z]+|\\.|\s+|.", re.DOTALL)
+_SIDE_STOPS = frozenset({"$", "\\(", "\\[", "\\)", "\\]", ",", ";", "\n", "\\Rightarrow", "\\implies", "\\iff",
+                         "\\therefore", "\\Longrightarrow", "\\quad", "\\qquad", "\\rightarrow", "\\to"})
+_SIDE_RELATIONS = frozenset({"=", "\\equiv", "\\in", "<", ">", "\\le", "\\leq", "\\ge", "\\geq", "\\ne", "\\neq",
+                             "\\approx", "\\sim", "\\cong", "\\leqslant", "\\geqslant"})
+_OPEN = {"(": ")", "[": "]", "{": "}"}
+
+
+def _first_side(text: str) -> str:
+    """The first side of the relation chain that `text` ends with its relation (`p(8) = \\frac{q(8)+8}{63} =` -> `p(8)`), back to
+    the math's start, a comma, an arrow or a line; an aligned row that opens with its relation (`&= 50 + 40`)
+    continues the row before it. Depth-aware: `(q, r)` and `f(x = 1)` are one side."""
+    tokens = _SIDE_TOKEN_RE.findall(text)
+    depth, i = 0, len(tokens)
+    while i > 0:
+        t = tokens[i - 1]
+        if t in _OPEN.values():
+            depth += 1
+        elif t in _OPEN:
+            if depth == 0:
+                break  # an unclosed bracket: the box is inside it
+            depth -= 1
+        elif depth == 0 and (t in _SIDE_STOPS or t.startswith(("\\begin", "\\end")) or t == ":" and (
+                i >= len(tokens) or tokens[i] != "=") or t in ".?" and (i >= len(tokens) or tokens[i].isspace())):
+            break  # the math's start, a clause's or a sentence's end
+        elif depth == 0 and t == "\\\\":
+            row = "".join(tokens[i:]).replace("&", "").lstrip()
+            if not any(row.startswith(r) for r in _SIDE_RELATIONS):
+                break  # a new row states its own chain
+        i -= 1
+    sides: list[list[str]] = [[]]
+    depth = 0
+    for t in tokens[i:]:
+        depth += 1 if t in _OPEN else -1 if t in _OPEN.values() else 0
+        if depth == 0 and t in _SIDE_RELATIONS:
+            # an order relation restarts the chain (`0 < x = \\boxed{3}` states x): only `=`, `\\equiv`
+            # and `\\in` carry the first side's name to the box
+            sides = [[]] if t not in ("=", "\\equiv", "\\in") else [*sides, []]
+        elif t not in ("&", "\\\\"):
+            sides[-1].append(t)
+    return "".join(sides[0]).strip()
+
+
+_GREEK = frozenset("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi rho "
+                   "sigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Sigma Phi Psi Omega".split())
+_SIDE_NAME_RE = re.compile(
+    r"(?:[A-Za-z](?:'{1,3}|\^\{-1\})\([^()=]{1,12}\)|\\(?:overline|overrightarrow)\s*\{[A-Z]{2,3}\}|\\vec\s*\{?[A-Za-z]\}?|m?\s*(?:\\angle|∠|\\measuredangle)\s*"
+    r"[A-Za-z0-9]{1,3}|\\(?:" + "|".join(sorted(_GREEK)) + r")(?![A-Za-z])(?:_\{?[A-Za-z0-9]{1,3}\}?)?)$")
+_SIDE_VARIABLE_RE = re.compile(
+    r"(?:[A-Za-z]|\\(?:" + "|".join(sorted(_GREEK)) + r")(?![A-Za-z]))(?:_\{[^{}]{1,6}\}|_[A-Za-z0-9])?"
+    r"(?:\([^()A-Za-z]{0,12}\))?")
+_SIDE_TEXT_RE = re.compile(r"\\(?:text|textrm|textbf|textit|mathrm|mbox|operatorname)\s*\{([^{}]*)\}")
+_SIDE_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+
+
+def _side_states(side: str) -> bool:
+    """Whether the first side of a box's `=` chain names what the box is the value of (docs/math.md "Answer
+    grammar", "Before a box"). Admitted: nothing (a continued line), a name (`x`, `x_0`, `f(3)`, `(q, r)`,
+    `\\angle ABC`, `\\theta`, `AB`), a computation without unknowns (`\\frac{1}{2} \\times 3 \\times 10`,
+    `f(-2)+f(-1)+f(0)`), an expression of two or more unknowns that does not scale, negate or invert the
+    whole (`x - p`, `\\sin(a+b) - \\sin(a-b)`: an identity's target), and a noun phrase in words (`Total`,
+    `\\text{Area}`). Refused: a function of one unknown (`2x`, `x^2`, `x^{-1}`, `-x`, `\\frac{x}{1000}`,
+    `\\sqrt{x}`, `10^x`, `x + 1`, `x \\cdot 10^{-3}`: the box is not the unknown's value), a scaled whole
+    (`2ab`, `\\frac{ab}{1000}`, `-(a+b)`), and words outside the noun phrase (`x (in thousands)`,
+    `\\text{wrong}`). An allowlist: what is not one of these shapes states no answer."""
+    side = re.sub(r"\\(?:left|right|displaystyle|[,;:! ]|q?quad)(?![A-Za-z])|\\bigl|\\bigr|[&\s]", " ", side).strip()
+    if not side:
+        return True
+    words = re.findall(r"[^\W\d_]+", " ".join(_SIDE_TEXT_RE.findall(side)))
+    words += [r for r in re.findall(r"(?<![A-Za-z])[A-Za-z]{2,}(?![A-Za-z])", _SIDE_COMMAND_RE.sub(" ", _SIDE_TEXT_RE.sub(
+        " ", side))) if _prose_run(r)]
+    if words and all(_is_unit(w) or _has("currency", w) for w in words):
+        side = _SIDE_TEXT_RE.sub(" ", side)  # `5 \\text{ cm} + 1 \\text{ cm}`: units on a computation's numbers
+        side = re.sub(r"(?<![A-Za-z\\])[A-Za-z]{2,}(?![A-Za-z])", lambda m: " " if _prose_run(m.group()) else m.group(), side)
+        side = side.strip()
+        if not side:
+            return False
+    elif words:
+        return _prose_side(_SIDE_TEXT_RE.sub(lambda m: " " + m.group(1) + " ", side))
+    compact = side.replace(" ", "")
+    if compact[:2] in ("x(", "y(", "z(") and not compact[2:-1].isalpha():
+        return False  # `x(1000)`: a product with the unknown as much as a function's value
+    if _MATH_NAME_RE.match(compact) or _SIDE_NAME_RE.match(compact) or _names_tuple(compact):
+        return True
+    unknowns = {m.group().replace(" ", "") for m in _SIDE_VARIABLE_RE.finditer(_SIDE_COMMAND_NOT_GREEK_RE.sub(" ", side))}
+    unknowns -= {"e", "i"}  # Euler's number and the imaginary unit are constants: `e^x` is a function of x alone
+    if not unknowns:
+        return True  # a computation: the box is its value
+    return len(unknowns) >= 2 and not _scaled_whole(compact)
+
+
+_SIDE_COMMAND_NOT_GREEK_RE = re.compile(r"\\(?!(?:" + "|".join(sorted(_GREEK)) + r")(?![A-Za-z]))[A-Za-z]+")
+
+
+def _names_tuple(side: str) -> bool:
+    """`(x, y)`, `(q,r)`: a tuple of names."""
+    if not (side.startswith("(") and side.endswith(")")):
+        return False
+    parts = side[1:-1].split(",")
+    return len(parts) >= 2 and all(_MATH_NAME_RE.match(p) or _SIDE_NAME_RE.match(p) for p in parts)
+
+
+def _scaled_whole(side: str) -> bool:
+    """Whether an expression of several unknowns is one term that scales, negates or inverts the whole:
+    a leading minus, a digit as a factor (`2ab`, `ab\\cdot10^{-3}`), a fraction with a number alone above or
+    below (`\\frac{ab}{1000}`, `\\frac{1}{2}ab`), a negative or fractional power (`(ab)^{-1}`). A sum of
+    terms (`x - p`, `2a + 3b`) is an identity's target, not a scale."""
+    depth, terms = 0, 1
+    for k, c in enumerate(side):
+        depth += 1 if c in "({[" else -1 if c in ")}]" else 0
+        if depth == 0 and c in "+-" and k > 0 and side[k - 1] not in "^_({[=":
+            terms += 1
+    if terms > 1:
+        return False
+    if side.startswith("-"):
+        return True
+    top = re.sub(r"[_^]\{[^{}]*\}|[_^]\w", "", side)  # powers and subscripts: `a^2b` is no factor
+    flat = top
+    while True:
+        inner = re.sub(r"\{[^{}]*\}|\([^()]*\)", "", flat)
+        if inner == flat:
+            break
+        flat = inner
+    fracs = re.findall(r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}", side)
+    return bool(re.search(r"\d", flat)) or any(not re.search(r"[A-Za-z]", re.sub(r"\\[A-Za-z]+", "", p))
+                                               for f in fracs for p in f) or bool(re.search(r"\^\{?-", side))
+
+
+def _prose_run(run: str) -> bool:
+    """A run of letters in math that is a word, not a product of names (`xy`) or a segment (`AB`, `ABC`)."""
+    if run.isupper() and len(run) <= 3:
+        return False
+    return len(run) >= 3 or admitted(run) or run.lower() in NEVER_NAMES
+
+
+def _prose_side(side: str) -> bool:
+    """A first side in words (`Total`, `\\text{Area of } ABC`, `the total is 5 + 1`): a noun phrase, or a
+    subject, a link and a computation."""
+    links = [m for m in re.finditer(r"[^\W\d_]+", side) if _has("verb", m.group()) or m.group().lower() in _STATING_VERBS]
+    if links:  # the last link: what stands after it is the side, what stands before it its subject
+        return _copula_subject(side[: links[-1].end()]) and _side_states(side[links[-1].end():])
+    tokens = _SUBJECT_TOKEN_RE.findall(_SIDE_COMMAND_RE.sub(" ", side))
+    while tokens and (_has("lead", tokens[0]) or tokens[0].lower() in ANCHOR_LEADS and not _has("det", tokens[0])):
+        tokens = tokens[1:]  # `So x =`, `Thus Total =`
+    return not tokens or _noun_phrase(tokens)
+
+
+def _copula_subject(clause: str) -> bool:
+    """Whether the subject of a clause that ends with a link (`the area of the trapezoid is`, `we find that
+    the only integer roots are`, `Paula's investment is worth`) is a noun phrase that names a quantity;
+    True when the clause ends with no link (a verb of action, a label)."""
+    flat = _CLAUSE_MARKUP_RE.sub(" ", clause)
+    flat = _SEGMENT_CLOSE_RE.sub("$", _SEGMENT_OPEN_RE.sub("$", flat))
+    flat = _TEXT_GROUP_RE.sub(lambda m: " " + m.group(1) + " ", flat)
+    if len(flat) > MAX_CHARS:
+        return False
+    tokens = [t for t in _SUBJECT_TOKEN_RE.findall(flat) if t not in _LEAD_MARKS]
+    while tokens and tokens[-1] in ("$", "(", "\\"):
+        tokens.pop()  # the box's own open math
+    while tokens and tokens[-1].lower() in _LINK_ADVERBS:
+        tokens.pop()
+    linked = False
+    while tokens and (tokens[-1].lower() in _VERB_CHAIN or _has("verb", tokens[-1])):
+        linked = linked or tokens[-1].lower() in _BOX_COPULAS
+        tokens.pop()
+    if not linked:
+        return True
+    while tokens and _has("lead", tokens[0]):
+        tokens = tokens[1:]  # `So`, `Hence`, `Adding`
+    if not tokens:
+        return True  # `is \\boxed{6}` after an anchor or a clause `lead_clauses` read
+    first = tokens[0].lower()
+    if _has("pronoun", first) or tokens[0] == "I":
+        if len(tokens) == 1:
+            return True  # `it is`, `there are`
+        if _has("verb", tokens[1]) or tokens[1].lower() in _STATING_VERBS:
+            rest = tokens[2:]
+            rest = rest[1:] if rest and rest[0].lower() == "that" else rest
+            return not rest or _noun_phrase(rest)  # `we find that the only integer roots are`
+        return False
+    return _noun_phrase(tokens)
+
+
+def _noun_phrase(tokens: list[str]) -> bool:
+    """Whether `tokens` are a subject that names a quantity (docs/math.md "Answer grammar", "Before a box"):
+
+        [det | owner's] modifier* head (of|between|among OBJECT | in|to|for|... LISTED | RELATIVE)*
+
+    modifier: LEXICON's adjectives, quantity and counted nouns, `_SUBJECT_ADJECTIVES`; head: a quantity or
+    counted noun (a plural too: `coordinates`) or a math name (`$n$`, `x`); after `of`, `between`, `among`
+    the object's words are open-class but never `_NOT_OBJECTS` (`the area of the trapezoid`, `the angle
+    between the lines`); after any other preposition they are LEXICON's (`in cm`, `for part (a)`); a relative
+    clause (`that can be written as ...`, `(which is ...)`) follows an object, never the head alone (`the
+    probability that Alice wins` aside). Refused: a head that is no quantity (`My first guess`, `The error`,
+    `Its square`, `The reciprocal of x`), a modifier that qualifies it (`A wrong value`), a scale or an
+    operation after it (`The answer in thousands`, `The answer (in thousands)`, `The answer divided by
+    1000`, `The answer rounded to the nearest thousand`)."""
+    i, n = 0, len(tokens)
+    if i < n and (_has("det", tokens[i]) and tokens[i].lower() not in ("that", "which") or _is_owner(tokens[i])):
+        i += 1
+    start = i
+    while i < n and (_modifier(tokens[i]) or _math_subject(tokens[i])):
+        i += 1
+    if i == start or not (_head(tokens[i - 1]) or _math_subject(tokens[i - 1])):
+        return False
+    head = tokens[i - 1].lower()
+    after_object = head in ("probability", "chance", "likelihood", "odds")
+    closed = False  # after a closed preposition's object every later object is closed too (`in units of 1000`)
+    while i < n:
+        word = tokens[i].lower()
+        if word == "to" and after_object and i + 1 < n and tokens[i + 1].isalpha() and _infinitive(tokens[i + 1]):
+            return _relative_clause(tokens[i:])  # `the number of ways to choose 2 of 4`
+        if word in _OPEN_PREPS or word in _CLOSED_PREPS:
+            closed = closed or word in _CLOSED_PREPS
+            j = _object_end(tokens, i + 1, not closed)
+            if j == i + 1:
+                return False
+            i, after_object = j, True
+        elif after_object and (word in _RELATIVE_OPENERS or tokens[i] == "(" and i + 1 < n
+                               and tokens[i + 1].lower() in _RELATIVE_OPENERS):
+            return _relative_clause(tokens[i:])
+        else:
+            return False
+    return True
+
+
+def _infinitive(word: str) -> bool:
+    """A verb after `to` (`ways to choose`): a lowercase word that is no determiner and no word LEXICON lists as a
+    noun, unit or adjective (`to the nearest ten`, `to cm` are a preposition's objects)."""
+    return word.islower() and not any(_has(role, word) for role in ("det", "noun", "count", "unit", "adj", "prep"))
+
+
+def _is_owner(token: str) -> bool:
+    return token.endswith(("'s", "’s")) and (_is_name(token) or _has("noun", token[:-2]) or _has("count", token[:-2]))
+
+
+def _modifier(token: str) -> bool:
+    low = token.lower()
+    return low not in _NOT_HEADS and (_has("adj", token) or _has("noun", token) or _has("count", token) or low in _SUBJECT_ADJECTIVES
+            or _head(token))
+
+
+_NOT_HEADS = frozenset({"error", "errors"})
+"""Quantity nouns that never head a box's subject: an error is how far a value is from the answer, so `The
+error is \\boxed{6}` states what the answer is not (the prose grammar keeps the noun: `the minimum error in
+the measurement of the position increases by 100%` answers a question about an error, math-verify's suite)."""
+
+
+def _head(token: str) -> bool:
+    """A quantity or counted noun, singular or plural (`coordinates`, `investments`); never `_NOT_HEADS`."""
+    if not token.isalpha() or token.lower() in _NOT_HEADS:
+        return False
+    forms = {token, token[:-1] if token.endswith("s") else token, token[:-2] if token.endswith("es") else token}
+    return any(_has("noun", f) or _has("count", f) for f in forms)
+
+
+def _math_subject(token: str) -> bool:
+    """A math name in a subject: a math segment whose content names a quantity (`$n$`, `$p(x)$`, `$a+b$`,
+    not `$2x$`), or a lone letter (`x is`)."""
+    if token.startswith("$") and token.endswith("$") and len(token) > 1:
+        return _side_states(token[1:-1])
+    return len(token) == 1 and token.isalpha() and token not in "aAI"
+
+
+def _object_end(tokens: list[str], i: int, open_class: bool) -> int:
+    """Where the object of a preposition at `tokens[i - 1]` ends: open-class words guarded by `_NOT_OBJECTS`,
+    numbers and math after `of`, `between`, `among`; LEXICON's words, math names and a part's label after the
+    others."""
+    n, start = len(tokens), i
+    while i < n:
+        t, low = tokens[i], tokens[i].lower()
+        if low in _OPEN_PREPS or low in _CLOSED_PREPS or low in _RELATIVE_OPENERS or t == "(" and not _part_label_at(tokens, i):
+            break
+        if t == "(":
+            i += 3
+            continue
+        if _math_subject(t) and not open_class and i == start:
+            break  # `in k`, `in $K$`: a letter right after a closed preposition may name a scale; `in box B` names a place
+        if _has("det", t) or _math_subject(t) or low == "and" or t in ("'", "’"):
+            i += 1
+        elif open_class and (t.replace(",", "").replace(".", "").isdigit() or (
+                t.isalpha() or t.endswith(("'s", "’s"))) and low not in _NOT_OBJECTS and not _has("verb", t)):
+            i += 1
+        elif not open_class and (_has("noun", t) or _has("count", t) or _is_unit(t) or _has("adj", t) or _head(t)
+                                 or low in _LABEL_WORDS or _is_name(t)) and low not in _NOT_OBJECTS:
+            i += 1
+        else:
+            break
+    return i
+
+
+def _part_label_at(tokens: list[str], i: int) -> bool:
+    """`(a)`, `(2)` at `tokens[i]`: a part's label (`for part (a)`)."""
+    return i + 2 < len(tokens) and tokens[i + 2] == ")" and len(tokens[i + 1]) <= 2 and tokens[i + 1].isalnum()
+
+
+def _relative_clause(tokens: list[str]) -> bool:
+    """A relative clause after an object (`that can be written as the sum of two positive integers \\\\( p \\\\)
+    and \\\\( q \\\\) such that \\\\( 2p = 5q \\\\)`, `(which is the constant polynomial 1)`): it says which object
+    is meant; its math is free (it names no subject) and its words are open-class, guarded by `_NOT_OBJECTS`."""
+    return all(t.startswith("$") or t in "()'’" or t.replace(",", "").replace(".", "").isdigit()
+               or t.lower() == "and" or (t.isalpha() or t.endswith(("'s", "’s"))) and t.lower() not in _NOT_OBJECTS
+               for t in tokens)
