@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from . import checks
 from .channel import ChannelError
@@ -74,38 +75,56 @@ class RepoPlan:
         return self.wall(config) + 30.0
 
 
-def environment_language(root: str, name: str) -> tuple[str, Language]:
-    """The environment's tree and language; InfraFailure (not retryable) when it is not built here."""
+class Environment(NamedTuple):
+    """One build of an environment: its tree (links resolved), language and directory."""
+    tree: str
+    lang: Language
+    build: str
+
+
+def environment_language(root: str, name: str) -> Environment:
+    """The environment's build, tree and language; InfraFailure (not retryable) when it is not built
+    here. The name (a link `verifier env build` swaps, docs/repo-tasks.md "Building environments") is
+    resolved ONCE, to its build directory, and everything of the plan is read under that directory
+    (`environment_expected(env.build)`), never through the name again: a plan never mixes one build's
+    tree with another's statuses."""
     if not root:
         raise InfraFailure("repo tasks are off on this server: it has no environments (--sandbox-repo-environments)",
                            retryable=False)
-    base = os.path.join(root, name)
+    build = os.path.realpath(os.path.join(root, name))  # the operator's links resolved, once
     try:
-        with open(os.path.join(base, ENV_FILE), encoding="utf-8") as fh:
+        with open(os.path.join(build, ENV_FILE), encoding="utf-8") as fh:
             language = json.load(fh)["language"]
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise InfraFailure(f"environment {name!r} is not built on this server ({type(e).__name__})", retryable=False) from None
-    if language not in LANGUAGES or not os.path.isdir(os.path.join(base, "repo")):
+    tree = os.path.join(build, "repo")
+    if language not in LANGUAGES or not os.path.isdir(tree):
         raise InfraFailure(f"environment {name!r} is broken: language {language!r} or no repo/ directory", retryable=False)
-    return os.path.realpath(os.path.join(base, "repo")), LANGUAGES[language]  # the operator's links resolved; none inside
+    return Environment(os.path.realpath(tree), LANGUAGES[language], build)
 
 
-def environment_expected(root: str, name: str) -> dict[str, str]:
-    """The gold run's statuses the environment stores (`expected` in environment.json: test id ->
-    status, for the ids whose gold status is not PASSED; docs/repo-tasks.md "Environments").
-    Read after `environment_language`; a malformed map is the environment's fault, not retryable."""
-    with open(os.path.join(root, name, ENV_FILE), encoding="utf-8") as fh:
-        expected = json.load(fh).get("expected", {})
+def environment_expected(build: str) -> dict[str, str]:
+    """The gold run's statuses the build stores (`expected` in environment.json: test id -> status,
+    for the ids whose gold status is not PASSED; docs/repo-tasks.md "Environments"). `build` is the
+    directory `environment_language` resolved, never the name again; a malformed
+    or missing map is the environment's fault, not retryable."""
+    try:
+        with open(os.path.join(build, ENV_FILE), encoding="utf-8") as fh:
+            expected = json.load(fh).get("expected", {})
+    except (OSError, ValueError, AttributeError) as e:
+        raise InfraFailure(f"environment build {os.path.basename(build)!r} is broken ({type(e).__name__})",
+                           retryable=False) from None
     if not (isinstance(expected, dict) and all(isinstance(k, str) and v in STATUSES for k, v in expected.items())):
-        raise InfraFailure(f"environment {name!r} is broken: `expected` is not a map of test ids to statuses",
-                           retryable=False)
+        raise InfraFailure(f"environment build {os.path.basename(build)!r} is broken: `expected` is not a map of test ids "
+                           "to statuses", retryable=False)
     return expected
 
 
 def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
     """The plan, or the result when the patch decides it before anything runs (module docstring)."""
-    tree, lang = environment_language(config.repo_environments, task.environment)
-    expected = environment_expected(config.repo_environments, task.environment)
+    env = environment_language(config.repo_environments, task.environment)
+    tree, lang = env.tree, env.lang
+    expected = environment_expected(env.build)  # the same build as the tree, whatever the name points at now
     try:
         patch = read_patch(task.completion)
     except PatchError as e:
