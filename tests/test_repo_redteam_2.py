@@ -152,33 +152,72 @@ GO_ATTACKS = {"forge-z": Z_FORGE, "forge-z-steer-the-decoy-to-a": Z_FORGE + STEE
               "break-z-steer-the-decoy-to-a": BREAK_Z + STEER}
 
 
+# The fix's own cases through the same server (fx33d): a variant the fix was not written for (z's package panics
+# at init, so its binary reports no test), a right patch in another shape (a new file in z), and a package whose
+# test has braces in a raw string (the Go decoy's extent), right and wrong.
+GO_FIX_CASES = {"near-miss-z-panics-at-init": add_file("z/zz_init.go", 'package z\n\nfunc init() { panic("no") }'),
+                "rewrite-right-with-a-new-file": GO_RIGHT + add_file("z/helper.go", "package z\n\nfunc helper() int { return 1 }")}
+RAW_CASES = {"rewrite-raw-string-right": "--- a/calc.go\n+++ b/calc.go\n@@ -1,3 +1,3 @@\n package calc\n \n"
+                                         "-func Add(a, b int) int { return a - b }\n+func Add(a, b int) int { return a + b }\n",
+             "near-miss-raw-string-wrong": "--- a/calc.go\n+++ b/calc.go\n@@ -1,3 +1,3 @@\n package calc\n \n"
+                                           "-func Add(a, b int) int { return a - b }\n+func Add(a, b int) int { return a * b }\n"}
+
+
+def raw_environment(root: Path) -> None:
+    """One Go package whose F2P test holds `}` lines in a raw string (RAW_STRING_TEST); Add is the bug."""
+    repo = root / "raw" / "repo"
+    repo.mkdir(parents=True)
+    (repo / "go.mod").write_text("module example.com/raw\n\ngo 1.16\n")
+    (repo / "calc.go").write_text("package calc\n\nfunc Add(a, b int) int { return a - b }\n")
+    (repo / "calc_test.go").write_text(RAW_STRING_TEST)
+    (root / "raw" / "environment.json").write_text(json.dumps({"language": "go"}))
+
+
 def go_task(task_id: str, completion: str) -> dict:
     return {"id": task_id, "kind": "repo", "environment": "modz", "completion": completion, "test_cmd": GO_CMD,
             "fail_to_pass": ["TestParse"], "pass_to_pass": [], "report": "go-json"}
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict]]:
+def graded(repo_docker_server: tuple) -> Iterator[dict[str, dict]]:
     """Every attack, and the right patches (the controls), in one call to one Docker server."""
-    from conftest import ServerProcess
-    from helpers import sandbox_config
     from verifier.client import VerifierClient
 
-    root = tmp_path_factory.mktemp("environments")
+    server, root = repo_docker_server  # tests/conftest.py: one server for both red-team modules
     calc_environment(root)
     go_environment(root)
-    sandbox_config("docker", languages=("python", "go"))
+    raw_environment(root)
     tasks = [calc_task("right-assert", RIGHT, F2P_ASSERT), calc_task("right-unit", RIGHT, F2P_UNIT), go_task("right-go", GO_RIGHT)]
+    tasks += [go_task(name, patch) for name, patch in GO_FIX_CASES.items()]
+    tasks += [{**go_task(name, patch), "environment": "raw"} for name, patch in RAW_CASES.items()]
     tasks += [calc_task(name, patch, f2p) for name, (patch, f2p) in EQ_ATTACKS.items()]
     tasks += [go_task(name, patch) for name, patch in GO_ATTACKS.items()]
-    with ServerProcess("--workers", "1", "--sandbox-backend", "docker", "--sandbox-languages", "python,go",
-                       "--sandbox-pool-size", "1", "--sandbox-repo-environments", str(root)) as server:
-        with VerifierClient(server.target) as client:
-            results = {r["id"]: r for r in client.grade(tasks)}
+    with VerifierClient(server.target) as client:
+        results = {r["id"]: r for r in client.grade(tasks)}
     assert {results[t]["verdict"] for t in ("right-assert", "right-unit", "right-go")} == {"accepted"}, results  # controls
     assert "tampered" in results["forge-z"]["detail"], results["forge-z"]  # the decoy in z/ catches the forgery
     assert results["break-z"]["verdict"] == "wrong_answer", results["break-z"]  # the decoy in z/ is missing
     yield results
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("case", [*GO_FIX_CASES, *RAW_CASES])
+def test_go_near_misses_fail_and_rewrites_pass(graded: dict[str, dict], case: str) -> None:
+    result = graded[case]
+    want = "accepted" if case.startswith("rewrite") else "wrong_answer"
+    assert result["verdict"] == want and "tampered" not in result["detail"], (result["verdict"], result["detail"])
+
+
+def test_the_raw_string_task_gets_a_decoy(tmp_path: Path) -> None:
+    from sandbox.config import SandboxConfig
+    from sandbox.contract import RepoTask
+    from sandbox.repo_job import RepoPlan, make_repo_plan
+
+    raw_environment(tmp_path)
+    task = RepoTask(id="t", environment="raw", test_cmd=GO_CMD, fail_to_pass=("TestParse",),
+                    completion=RAW_CASES["rewrite-raw-string-right"], report="go-json")
+    plan = make_repo_plan(task, SandboxConfig(repo_environments=str(tmp_path)))
+    assert isinstance(plan, RepoPlan) and len(plan.decoys) == 1, plan
 
 
 @pytest.mark.docker
@@ -348,3 +387,226 @@ def test_one_plan_reads_one_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     plan = repo_job.make_repo_plan(task, SandboxConfig(repo_environments=str(tmp_path)))
     assert isinstance(plan, repo_job.RepoPlan)
     assert plan.expected == {}, plan.expected  # A's: A's tree was planned
+
+
+# ============================================================================= the fixes' own cases (fx33d)
+# Each class above, fixed at the class (docs/repo-tasks.md "Trust model"), with a variant the fix was not
+# written for: near misses (a wrong patch must fail) and rewrites (a right patch in another shape must pass).
+
+# ----------------------------------------------------------------------------- 1. Go ids by package
+def test_a_go_id_resolves_to_the_packages_that_define_it_and_the_command_runs() -> None:
+    from sandbox.repo.golang import command_selects, resolve_packages
+
+    files = {"go.mod": b"module m\n", "a/a_test.go": b"package a\nfunc TestParse(t *testing.T) {}\n",
+             "z/z_test.go": b"package z\n\nfunc  TestParse (t *testing.T) {}\nfunc FuzzParse(f *testing.F) {}\n",
+             "z/sub/go.mod": b"module other\n", "z/sub/s_test.go": b"func TestParse(t *testing.T) {}\n"}
+    resolved = resolve_packages(["TestParse/case", "FuzzParse/seed#0", "TestNone"], list(files), "go test -json ./...", files.get)
+    assert resolved == {"TestParse/case": (("m/a", "TestParse/case"), ("m/z", "TestParse/case"), ("other", "TestParse/case")),
+                        "FuzzParse/seed#0": (("m/z", "FuzzParse/seed#0"),), "TestNone": ()}
+    for cmd, dirs in (("go test -json .", [""]), ("go test -json -count=1 ./z/...", ["z", "z/sub"]), ("go test ./a", ["a"]),
+                      ("cd z && go test -json .", ["", "a", "z", "z/sub"])):  # a shell list: every package, as far as we know
+        assert [d for d in ("", "a", "z", "z/sub", "zz") if command_selects(cmd)(d)] == dirs + (["zz"] if "cd" in cmd else []), cmd
+
+
+def go_events(*events: tuple[str, str, str]) -> bytes:
+    """test2json lines: (package, test, action)."""
+    return "\n".join(json.dumps({"Action": a, "Package": p, "Test": t}) for p, t, a in events).encode()
+
+
+def test_go_statuses_are_read_per_package(tmp_path: Path) -> None:
+    """Near misses: z reports nothing (a build failure) or only a's TestParse passes; a decoy passes in one
+    package of two. Rewrite: both packages pass, each decoy fails."""
+    from sandbox.contract import RepoTask
+    from sandbox.config import SandboxConfig
+    from sandbox.repo_job import RepoPlan, _verdict, make_repo_plan
+
+    go_environment(tmp_path)
+    task = RepoTask(id="t", environment="modz", test_cmd=GO_CMD, fail_to_pass=("TestParse",), completion=GO_RIGHT + STEER,
+                    report="go-json")
+    plan = make_repo_plan(task, SandboxConfig(repo_environments=str(tmp_path)))
+    assert isinstance(plan, RepoPlan) and len(plan.decoys) == 2, plan
+    decoys = {plan.go_targets[d][0] for d in plan.decoys}
+    assert {p for p, _ in decoys} == {"example.com/modz/a", "example.com/modz/z"}
+    a, z = "example.com/modz/a", "example.com/modz/z"
+    honest = [(a, "TestParse", "pass"), (z, "TestParse", "pass"), *((p, n, "fail") for p, n in decoys)]
+
+    def verdict(events: list, exit_code: int = 1) -> dict:
+        return _verdict(plan, {"stdout_b": go_events(*events), "stderr_b": b"", "exit_code": exit_code})
+
+    assert verdict(honest)["verdict"] == "accepted"
+    assert verdict([e for e in honest if e[0] == a])["verdict"] == "wrong_answer"  # z did not build
+    assert "FAIL_TO_PASS: MISSING" in str(verdict([e for e in honest if e[0] == a])["tests"])
+    assert verdict([(a, "TestParse", "pass"), (z, "TestParse", "fail"), *honest[2:]])["verdict"] == "wrong_answer"
+    one_passes = [*honest[:2], *((p, n, "pass" if p == z else "fail") for p, n in decoys)]
+    assert "tampered" in verdict(one_passes)["detail"]
+    assert verdict([(z, "TestParse", "pass"), ("other", "TestParse", "pass"), *honest[2:]])["verdict"] == "wrong_answer"
+
+
+# ----------------------------------------------------------------------------- 2. one build
+def test_one_plan_reads_one_build_whatever_the_new_build_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A variant: the link moves to a Go build with a broken `expected`: the plan is still A's, whole."""
+    from sandbox import repo_job
+    from sandbox.config import SandboxConfig
+    from sandbox.contract import RepoTask
+
+    calc_environment(tmp_path / ".builds", "a" * 24)
+    (tmp_path / ".builds" / ("b" * 24)).mkdir()
+    (tmp_path / ".builds" / ("b" * 24) / "environment.json").write_text(json.dumps({"language": "go", "expected": 3}))
+    (tmp_path / "calc").symlink_to(f".builds/{'a' * 24}")
+    resolve_tree = repo_job.environment_language
+
+    def then_rebuilt(root: str, name: str):  # type: ignore[no-untyped-def]
+        out = resolve_tree(root, name)
+        (tmp_path / ".calc.link").symlink_to(f".builds/{'b' * 24}")
+        os.replace(tmp_path / ".calc.link", tmp_path / "calc")
+        return out
+
+    monkeypatch.setattr(repo_job, "environment_language", then_rebuilt)
+    task = RepoTask(id="t", environment="calc", test_cmd=CALC_CMD, fail_to_pass=(F2P_ASSERT,), completion=RIGHT)
+    plan = repo_job.make_repo_plan(task, SandboxConfig(repo_environments=str(tmp_path)))
+    assert isinstance(plan, repo_job.RepoPlan) and plan.lang.name == "python" and plan.expected == {} and plan.decoys
+
+
+# ----------------------------------------------------------------------------- 3. a value equal to everything
+# One test module per comparison shape; run with a right add() and with each overloading value. The decoy must
+# read FAILED under the right one (rewrite: accepted) and not FAILED under every overloading one (caught).
+PROBE_SHAPES = {
+    "eq-left": "    assert add(2, 2) == 4\n", "eq-right": "    assert 4 == add(2, 2)\n",
+    "lt": "    assert add(2, 2) < 5\n", "ge": "    assert add(2, 2) >= 4\n", "in": "    assert add(2, 2) in [4, 5]\n",
+    "contains": "    assert 4 in [add(2, 2)]\n",
+    "unit-eq": "        self.assertEqual(add(2, 2), 4)\n", "unit-eq-left": "        self.assertEqual(4, add(2, 2))\n",
+    "unit-less": "        self.assertLess(add(2, 2), 5)\n",
+}
+RIGHT_ADD = "def add(a, b):\n    return a + b\n"
+# Wrong values that satisfy the comparison whatever it is: equal to, less than, and greater than everything.
+EVERYTHING = ("class _V(int):\n    def __eq__(self, o):\n        return True\n    __ne__ = lambda self, o: False\n"
+              "    __lt__ = __le__ = __gt__ = __ge__ = __eq__\n    __hash__ = int.__hash__\n\n\n"
+              "def add(a, b):\n    return _V(a - b)\n")
+EQ_ONLY_STR = ("class _S(str):\n    def __eq__(self, o):\n        return True\n    __hash__ = str.__hash__\n\n\n"
+               "def add(a, b):\n    return _S(a - b)\n")
+
+
+def probe_module(shape: str) -> str:
+    line = PROBE_SHAPES[shape]
+    head = "import unittest\n\nfrom calc import add\n\n\n"
+    if shape.startswith("unit"):
+        return head + f"class T(unittest.TestCase):\n    def test_a(self):\n        x = add(1, 2)\n        self.assertTrue(x)\n{line}"
+    return head + f"def test_a():\n    x = add(1, 2)\n    assert x\n{line}"
+
+
+@pytest.fixture(scope="module")
+def probe_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, tuple[str, str]]]:
+    """calc.py variant -> shape -> (the original's status, the decoy's), one pytest process a variant."""
+    out: dict[str, dict[str, tuple[str, str]]] = {}
+    for variant, calc in (("right", RIGHT_ADD), ("everything", EVERYTHING), ("eq-only-str", EQ_ONLY_STR)):
+        root = tmp_path_factory.mktemp(variant)
+        (root / "tests").mkdir()
+        (root / "calc.py").write_text(calc)
+        ids = {}
+        for shape in PROBE_SHAPES:
+            path = f"tests/test_{shape.replace('-', '_')}.py"
+            original = f"{path}::T::test_a" if shape.startswith("unit") else f"{path}::test_a"
+            decoy = pytest_decoy([original], {path: probe_module(shape).encode()}.get, random.Random(0))
+            assert decoy is not None, shape
+            (root / path).write_bytes(decoy.text)
+            ids[shape] = (junit_key(original), junit_key(decoy.test_id))
+        statuses = pytest_statuses_at(root)
+        out[variant] = {shape: (statuses.get(o, "MISSING"), statuses.get(d, "MISSING")) for shape, (o, d) in ids.items()}
+    return out
+
+
+def pytest_statuses_at(root: Path) -> dict[str, str]:
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", f"--junitxml={root}/r.xml", "tests"],
+                         cwd=root, capture_output=True, text=True, check=False,
+                         env={**os.environ, "PYTHONPATH": str(root), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    return parse_pytest((root / "r.xml").read_bytes(), out.stdout)
+
+
+@pytest.mark.parametrize("shape", list(PROBE_SHAPES))
+def test_the_probe_fails_under_a_right_answer_and_passes_under_a_value_that_agrees_with_everything(probe_runs: dict,
+                                                                                                  shape: str) -> None:
+    assert probe_runs["right"][shape] == ("PASSED", FAILED), probe_runs["right"][shape]  # rewrite: resolved
+    original, decoy = probe_runs["everything"][shape]
+    assert original == "PASSED" and decoy != FAILED, (original, decoy)  # the wrong value is caught
+    original, decoy = probe_runs["eq-only-str"][shape]  # only ==: caught where the shape compares with ==
+    assert decoy != FAILED or original != "PASSED" or shape in ("lt", "ge", "unit-less", "in", "contains"), (original, decoy)
+
+
+# ----------------------------------------------------------------------------- 4. admitted shapes are replays
+# Rewrites: shapes the allowlist admits, each run with and without its decoy (one pytest process each): the
+# decoy reads FAILED and every test's status is unchanged. Near misses: the shapes it refuses get no decoy.
+ADMITTED_CASES = {
+    "with-block-last": "import pytest\n\n\ndef test_a():\n    x = 2\n    with pytest.raises(ZeroDivisionError):\n        1 / 0\n",
+    "loop-last": "def test_a():\n    total = 0\n    for k in range(3):\n        total += k\n        assert total <= 3\n",
+    "nested-helper-returns": "def test_a():\n    def double(v):\n        return 2 * v\n\n    assert double(2) == 4\n",
+    "admitted-fixture": "def test_a(tmp_path):\n    (tmp_path / 'f').write_text('x')\n    assert (tmp_path / 'f').read_text() == 'x'\n",
+    "sentinel-and-constant": "MISSING = object()\nLIMIT = (1, 2)\n\n\ndef test_a():\n    assert {}.get(1, MISSING) is MISSING\n"
+                             "    assert len(LIMIT) == 2\n",
+    "same-name-in-another-class": "class TestOne:\n    def test_a(self):\n        assert 1 + 1 == 2\n\n\n"
+                                  "class TestTwo:\n    def test_a(self):\n        assert 2 + 2 == 4\n",
+}
+REFUSED_CASES = {
+    "return-in-a-loop": "def test_a():\n    for k in range(3):\n        if k:\n            return\n    assert k == 2\n",
+    "request-fixture": "def test_a(request):\n    assert request\n",
+    "custom-fixture": "import pytest\n\n\n@pytest.fixture\ndef v():\n    return 2\n\n\ndef test_a(v):\n    assert v == 2\n",
+    "mutable-module-state": "SEEN = {}\n\n\ndef test_a():\n    SEEN['a'] = 1\n    assert SEEN\n",
+    "name-in-a-string": "def test_a():\n    assert 'test_a'\n",
+    "frame-name": "import sys\n\n\ndef test_a():\n    assert sys._getframe().f_code.co_name\n",
+    "teardown-method": "class TestA:\n    def teardown_method(self):\n        pass\n\n    def test_a(self):\n        assert 1\n",
+    "async": "async def test_a():\n    assert 1\n",
+}
+
+
+def case_id(case: str, source: str) -> str:
+    path = f"tests/test_{case.replace('-', '_')}.py"
+    return f"{path}::TestOne::test_a" if "class TestOne" in source else f"{path}::test_a"
+
+
+def test_admitted_shapes_get_a_decoy_that_changes_nothing(tmp_path: Path) -> None:
+    plain, planted = tmp_path / "plain", tmp_path / "planted"
+    decoys = {}
+    for root in (plain, planted):
+        (root / "tests").mkdir(parents=True)
+    for case, source in ADMITTED_CASES.items():
+        test_id = case_id(case, source)
+        path = test_id.split("::")[0]
+        decoy = pytest_decoy([test_id], {path: source.encode()}.get, random.Random(0))
+        assert decoy is not None, case
+        (plain / path).write_text(source)
+        (planted / path).write_bytes(decoy.text)
+        decoys[case] = junit_key(decoy.test_id)
+    before, after = pytest_statuses_at(plain), pytest_statuses_at(planted)
+    assert len(before) == 7 and set(before.values()) == {"PASSED"}, before
+    assert {k: after.get(k) for k in before} == before and [after.get(d) for d in decoys.values()] == [FAILED] * 6, after
+
+
+@pytest.mark.parametrize("case", list(REFUSED_CASES))
+def test_shapes_not_known_to_replay_get_no_decoy(case: str) -> None:
+    source = REFUSED_CASES[case]
+    test_id = case_id(case, source).replace("::TestOne::", "::TestA::") if "class TestA" in source else case_id(case, source)
+    assert pytest_decoy([test_id], {test_id.split("::")[0]: source.encode()}.get) is None
+
+
+def test_a_conftest_hook_or_autouse_fixture_on_the_path_means_no_decoy() -> None:
+    files = {"tests/test_x.py": b"def test_a():\n    assert 1 == 1\n"}
+    assert pytest_decoy(["tests/test_x.py::test_a"], files.get) is not None
+    for conftest in (b"import pytest\n@pytest.fixture(autouse=True)\ndef f():\n    yield\n",
+                     b"def pytest_collection_modifyitems(items):\n    pass\n"):
+        for where in ("conftest.py", "tests/conftest.py"):
+            assert pytest_decoy(["tests/test_x.py::test_a"], {**files, where: conftest}.get) is None, where
+
+
+def test_a_go_decoy_is_made_by_go_s_lexical_rules() -> None:
+    """Rewrites: braces in a raw string, a rune, a comment and an interpreted string; near misses: `_`, two heads."""
+    text = ('package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\ts := `\n}\n`\n\tr := \'}\'\n'
+            '\t// }\n\t/* {\n}\n*/\n\tq := "\\"}"\n\tif Add(1, 2) != 3 || s == "" || r == 0 || q == "" {\n\t\tt.Fatal("no")\n\t}\n}\n\n'
+            'func TestSub(t *testing.T) {}\n')
+    decoy = go_decoy(["TestAdd"], ["calc_test.go"], {"calc_test.go": text.encode()}.get)
+    assert decoy is not None
+    out = decoy.text.decode()
+    end = text.index("\n}\n\nfunc TestSub") + 2
+    assert out.startswith(text[:end]) and out.endswith(text[end:]), out
+    assert out.count('t.Fatalf("%s: want a different result", t.Name())') == 1 and out.count("s := `\n}\n`") == 2
+    unclosed = text.replace("\n}\n\nfunc TestSub", "\n\nfunc TestSub")[:-2]
+    assert go_decoy(["TestAdd"], ["calc_test.go"], {"calc_test.go": unclosed.encode()}.get) is None
+    assert go_decoy(["TestAdd"], ["calc_test.go"], {"calc_test.go": BLANK_T_TEST.encode()}.get) is None

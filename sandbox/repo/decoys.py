@@ -5,16 +5,18 @@ events); a decoy reported with any status but FAILED marks the run tampered (`gr
 
 Detection, not prevention: code that reads the test files can tell a decoy from its original. It
 catches every blanket forgery (all tests passed, a report rewritten from the test files' names,
-a runner replaced) and makes a targeted one read and parse the tests.
+a runner replaced, a value that agrees with every comparison) and makes a targeted one read the tests.
 
-- pytest: the statements of a FAIL_TO_PASS test function (top-level or a method, no decorators, no
-  parameters in its id) up to its last top-level assertion, with that assertion inverted (`assert X` ->
-  `assert not (X)`, `self.assertEqual` -> `self.assertNotEqual`, ...). The original passes under
-  a right patch, so the same statements reach the same assertion and the inverse fails.
-- go: the test function (gofmt'd: its closing brace in column 0) copied whole, then failed at its end
-  with its own `*testing.T`. The original passes, so the copy runs to the end and fails there.
+- pytest: the whole test function, its last statement made to fail: an assertion inverted (`assert X`
+  -> `assert not (X)`, `self.assertEqual` -> `self.assertNotEqual`, ...), a comparison with a literal
+  probed with a fresh `object()` first (`assert (v == object()) or not (v == 3)`: a value equal to
+  everything passes it), or any other statement kept and followed by `raise AssertionError`.
+- go: the test function copied whole (its extent by Go's lexical rules), then failed at its end with
+  its own `*testing.T`.
 
-A test no decoy can be made for gets none (the run is graded on its listed tests alone).
+The original passes under a right patch, so the copy runs to its end and fails there. That holds only
+where the copy is KNOWN to replay its original (`_admitted`: an allowlist of shapes, parsed with `ast`);
+a test no decoy can be made for safely gets none (the run is graded on its listed tests alone).
 """
 from __future__ import annotations
 
