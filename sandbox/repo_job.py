@@ -27,7 +27,7 @@ from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, RepoTask, code_outco
 from .languages import LANGUAGES, Language
 from .plan import InfraFailure, new_job_dir
 from .repo.apply import Overrides, apply_patch, config_texts, read_current, tree_kind, tree_tar
-from .repo.decoys import Decoy, go_decoy, pytest_decoy
+from .repo.decoys import Decoy, Reader, go_decoy, pytest_decoy
 from .repo.golang import Targets, defining_dirs, environment_test_files, go_lookup, import_path, package_dir, resolve_packages
 from .repo.grading import MISSING, Resolution, lookup, resolve
 from .repo.patch import Patch, PatchError, check_admitted, check_config_sections, command_paths, read_patch
@@ -192,7 +192,7 @@ def _plant_decoys(task: RepoTask, lang: Language, tree: str, overrides: Override
     return decoys
 
 
-def _go_decoys(f2p: list[str], tree: str, overrides: Overrides, packages: Targets, read) -> list[Decoy]:  # type: ignore[no-untyped-def]
+def _go_decoys(f2p: list[str], tree: str, overrides: Overrides, packages: Targets, read: Reader) -> list[Decoy]:
     """For the first F2P id a decoy can be made of in every package it resolves to: one there each,
     its id `NAME@IMPORT_PATH` (one target: that package's report must read it FAILED)."""
     files = environment_test_files(tree)
@@ -210,7 +210,7 @@ def _go_decoys(f2p: list[str], tree: str, overrides: Overrides, packages: Target
     return []
 
 
-def _test_dirs(test_id: str, files: tuple[str, ...], read) -> list[tuple[str, str | None]]:  # type: ignore[no-untyped-def]
+def _test_dirs(test_id: str, files: tuple[str, ...], read: Reader) -> list[tuple[str, str | None]]:
     """The package directories (and import paths) whose environment test files define the id."""
     dirs = defining_dirs(files, read).get(test_id.split("/")[0], set())
     return [(d, import_path(d, read)) for d in dirs]

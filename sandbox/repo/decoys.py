@@ -374,4 +374,4 @@ def _free_name(name: str, text: str, neighbours: list[str], joint: str, rng: ran
     return f"{name}{joint}decoy"  # 97 numbers taken: never in practice
 
 
-__all__ = ["Decoy", "go_decoy", "pytest_decoy"]
+__all__ = ["Decoy", "Reader", "go_decoy", "pytest_decoy"]

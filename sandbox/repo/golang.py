@@ -26,9 +26,19 @@ _MODULE = re.compile(rb"^\s*module\s+\"?([^\s\"]+)\"?\s*$", re.M)
 _SKIP_DIRS = ("vendor", "testdata")  # go ignores these, and directories starting with `.` or `_`
 
 
-@lru_cache(maxsize=64)
 def environment_test_files(tree: str) -> tuple[str, ...]:
-    """The `_test.go` files of an environment's tree (a build is never changed in place: cached by its path)."""
+    """The `_test.go` files of an environment's tree: cached by path for a build of `verifier env build`
+    (`.builds/KEY`, content-addressed and never changed in place), walked every time in a folder the
+    operator may edit (docs/repo-tasks.md "Building environments")."""
+    return _built_test_files(tree) if "/.builds/" in tree else _walk_test_files(tree)
+
+
+@lru_cache(maxsize=64)
+def _built_test_files(tree: str) -> tuple[str, ...]:
+    return _walk_test_files(tree)
+
+
+def _walk_test_files(tree: str) -> tuple[str, ...]:
     found = []
     for top, dirs, files in os.walk(tree):
         dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith((".", "_")))
