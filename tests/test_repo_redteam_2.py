@@ -477,17 +477,23 @@ PROBE_SHAPES = {
     "unit-eq": "        self.assertEqual(add(2, 2), 4)\n", "unit-eq-left": "        self.assertEqual(4, add(2, 2))\n",
     "unit-less": "        self.assertLess(add(2, 2), 5)\n",
 }
+# A shape the probe does not cover (docs/repo-tasks.md "Trust model", "Not guaranteed"): no literal side.
+GAP_SHAPES = {"eq-variable": "    expected = 4\n    assert add(2, 2) == expected\n"}
 RIGHT_ADD = "def add(a, b):\n    return a + b\n"
 # Wrong values that satisfy the comparison whatever it is: equal to, less than, and greater than everything.
 EVERYTHING = ("class _V(int):\n    def __eq__(self, o):\n        return True\n    __ne__ = lambda self, o: False\n"
               "    __lt__ = __le__ = __gt__ = __ge__ = __eq__\n    __hash__ = int.__hash__\n\n\n"
+              "def add(a, b):\n    return _V(a - b)\n")
+# Equal to everything but a bare object() (and unequal to nothing): it singles out the probe.
+BUT_OBJECT = ("class _V(int):\n    def __eq__(self, o):\n        return type(o) is not object\n"
+              "    def __ne__(self, o):\n        return True\n    __hash__ = int.__hash__\n\n\n"
               "def add(a, b):\n    return _V(a - b)\n")
 EQ_ONLY_STR = ("class _S(str):\n    def __eq__(self, o):\n        return True\n    __hash__ = str.__hash__\n\n\n"
                "def add(a, b):\n    return _S(a - b)\n")
 
 
 def probe_module(shape: str) -> str:
-    line = PROBE_SHAPES[shape]
+    line = {**PROBE_SHAPES, **GAP_SHAPES}[shape]
     head = "import unittest\n\nfrom calc import add\n\n\n"
     if shape.startswith("unit"):
         return head + f"class T(unittest.TestCase):\n    def test_a(self):\n        x = add(1, 2)\n        self.assertTrue(x)\n{line}"
@@ -498,12 +504,13 @@ def probe_module(shape: str) -> str:
 def probe_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, tuple[str, str]]]:
     """calc.py variant -> shape -> (the original's status, the decoy's), one pytest process a variant."""
     out: dict[str, dict[str, tuple[str, str]]] = {}
-    for variant, calc in (("right", RIGHT_ADD), ("everything", EVERYTHING), ("eq-only-str", EQ_ONLY_STR)):
+    for variant, calc in (("right", RIGHT_ADD), ("everything", EVERYTHING), ("eq-only-str", EQ_ONLY_STR),
+                          ("but-object", BUT_OBJECT)):
         root = tmp_path_factory.mktemp(variant)
         (root / "tests").mkdir()
         (root / "calc.py").write_text(calc)
         ids = {}
-        for shape in PROBE_SHAPES:
+        for shape in (*PROBE_SHAPES, *GAP_SHAPES):
             path = f"tests/test_{shape.replace('-', '_')}.py"
             original = f"{path}::T::test_a" if shape.startswith("unit") else f"{path}::test_a"
             decoy = pytest_decoy([original], {path: probe_module(shape).encode()}.get, random.Random(0))
@@ -530,6 +537,16 @@ def test_the_probe_fails_under_a_right_answer_and_passes_under_a_value_that_agre
     assert original == "PASSED" and decoy != FAILED, (original, decoy)  # the wrong value is caught
     original, decoy = probe_runs["eq-only-str"][shape]  # only ==: caught where the shape compares with ==
     assert decoy != FAILED or original != "PASSED" or shape in ("lt", "ge", "unit-less", "in", "contains"), (original, decoy)
+
+
+@pytest.mark.xfail(strict=True, reason="class: a value that agrees with every comparison; not closed where the value "
+                   "singles out the probe (equal to all but a bare object()), or the comparison has no literal side: "
+                   "the decoy reads FAILED as under a right answer (docs/repo-tasks.md 'Trust model', 'Not guaranteed')")
+@pytest.mark.parametrize("variant, shape", [("but-object", "eq-left"), ("everything", "eq-variable")])
+def test_the_probe_s_known_gaps(probe_runs: dict, variant: str, shape: str) -> None:
+    assert probe_runs["right"].get(shape, ("PASSED", FAILED)) == ("PASSED", FAILED)
+    original, decoy = probe_runs[variant][shape]
+    assert original != "PASSED" or decoy != FAILED, (original, decoy)
 
 
 # ----------------------------------------------------------------------------- 4. admitted shapes are replays
