@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from . import checks
 from .channel import ChannelError
@@ -26,10 +27,11 @@ from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, RepoTask, code_outco
 from .languages import LANGUAGES, Language
 from .plan import InfraFailure, new_job_dir
 from .repo.apply import Overrides, apply_patch, config_texts, read_current, tree_kind, tree_tar
-from .repo.decoys import Decoy, go_decoy, pytest_decoy
-from .repo.grading import Resolution, lookup, resolve
+from .repo.decoys import Decoy, Reader, go_decoy, pytest_decoy
+from .repo.golang import Targets, defining_dirs, environment_test_files, go_lookup, import_path, package_dir, resolve_packages
+from .repo.grading import MISSING, Resolution, lookup, resolve
 from .repo.patch import Patch, PatchError, check_admitted, check_config_sections, command_paths, read_patch
-from .repo.results import STATUSES, ReportError, junit_key, parse_go_json, parse_pytest, parse_pytest_log
+from .repo.results import STATUSES, ReportError, junit_key, parse_go_events, parse_pytest, parse_pytest_log, worst
 
 WORK = "/work"  # the runner's job directories (sandbox/harness/pid1.py WORK)
 REPORT_FILE = "report.xml"
@@ -64,6 +66,7 @@ class RepoPlan:
     patch_text: str
     decoys: tuple[str, ...] = ()
     expected: dict[str, str] = field(default_factory=dict)
+    go_targets: Targets = field(default_factory=dict)  # go: each listed id and decoy -> its (package, name) pairs
     job_dir: str = field(default_factory=new_job_dir)
 
     def wall(self, config: SandboxConfig) -> float:
@@ -74,38 +77,56 @@ class RepoPlan:
         return self.wall(config) + 30.0
 
 
-def environment_language(root: str, name: str) -> tuple[str, Language]:
-    """The environment's tree and language; InfraFailure (not retryable) when it is not built here."""
+class Environment(NamedTuple):
+    """One build of an environment: its tree (links resolved), language and directory."""
+    tree: str
+    lang: Language
+    build: str
+
+
+def environment_language(root: str, name: str) -> Environment:
+    """The environment's build, tree and language; InfraFailure (not retryable) when it is not built
+    here. The name (a link `verifier env build` swaps, docs/repo-tasks.md "Building environments") is
+    resolved ONCE, to its build directory, and everything of the plan is read under that directory
+    (`environment_expected(env.build)`), never through the name again: a plan never mixes one build's
+    tree with another's statuses."""
     if not root:
         raise InfraFailure("repo tasks are off on this server: it has no environments (--sandbox-repo-environments)",
                            retryable=False)
-    base = os.path.join(root, name)
+    build = os.path.realpath(os.path.join(root, name))  # the operator's links resolved, once
     try:
-        with open(os.path.join(base, ENV_FILE), encoding="utf-8") as fh:
+        with open(os.path.join(build, ENV_FILE), encoding="utf-8") as fh:
             language = json.load(fh)["language"]
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise InfraFailure(f"environment {name!r} is not built on this server ({type(e).__name__})", retryable=False) from None
-    if language not in LANGUAGES or not os.path.isdir(os.path.join(base, "repo")):
+    tree = os.path.join(build, "repo")
+    if language not in LANGUAGES or not os.path.isdir(tree):
         raise InfraFailure(f"environment {name!r} is broken: language {language!r} or no repo/ directory", retryable=False)
-    return os.path.realpath(os.path.join(base, "repo")), LANGUAGES[language]  # the operator's links resolved; none inside
+    return Environment(os.path.realpath(tree), LANGUAGES[language], build)
 
 
-def environment_expected(root: str, name: str) -> dict[str, str]:
-    """The gold run's statuses the environment stores (`expected` in environment.json: test id ->
-    status, for the ids whose gold status is not PASSED; docs/repo-tasks.md "Environments").
-    Read after `environment_language`; a malformed map is the environment's fault, not retryable."""
-    with open(os.path.join(root, name, ENV_FILE), encoding="utf-8") as fh:
-        expected = json.load(fh).get("expected", {})
+def environment_expected(build: str) -> dict[str, str]:
+    """The gold run's statuses the build stores (`expected` in environment.json: test id -> status,
+    for the ids whose gold status is not PASSED; docs/repo-tasks.md "Environments"). `build` is the
+    directory `environment_language` resolved, never the name again; a malformed
+    or missing map is the environment's fault, not retryable."""
+    try:
+        with open(os.path.join(build, ENV_FILE), encoding="utf-8") as fh:
+            expected = json.load(fh).get("expected", {})
+    except (OSError, ValueError, AttributeError) as e:
+        raise InfraFailure(f"environment build {os.path.basename(build)!r} is broken ({type(e).__name__})",
+                           retryable=False) from None
     if not (isinstance(expected, dict) and all(isinstance(k, str) and v in STATUSES for k, v in expected.items())):
-        raise InfraFailure(f"environment {name!r} is broken: `expected` is not a map of test ids to statuses",
-                           retryable=False)
+        raise InfraFailure(f"environment build {os.path.basename(build)!r} is broken: `expected` is not a map of test ids "
+                           "to statuses", retryable=False)
     return expected
 
 
 def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
     """The plan, or the result when the patch decides it before anything runs (module docstring)."""
-    tree, lang = environment_language(config.repo_environments, task.environment)
-    expected = environment_expected(config.repo_environments, task.environment)
+    env = environment_language(config.repo_environments, task.environment)
+    tree, lang = env.tree, env.lang
+    expected = environment_expected(env.build)  # the same build as the tree, whatever the name points at now
     try:
         patch = read_patch(task.completion)
     except PatchError as e:
@@ -129,44 +150,81 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
             apply_patch(tree, tests, overrides, "the task's test_patch")
         except PatchError as e:
             return _test_patch_failed(tree, tests, patch.text, str(e))
-    decoy = _plant_decoy(task, lang, tree, overrides, expected)
+    packages: Targets = {}
+    if lang.name == "go":  # before the decoys: from the environment's tree and the test patch only
+        packages = _go_packages(task, tree, tests, overrides)
+    decoys = _plant_decoys(task, lang, tree, overrides, expected, packages)
     try:
         archive = tree_tar(tree, overrides)
     except PatchError as e:  # the patch's files do not make an archive: the model's failure, never infra_error
         return _refused(patch.text, str(e))
     except OSError as e:  # the environment's own tree: too big or unreadable whatever the patch
         raise InfraFailure(f"environment {task.environment!r}: {e}", retryable=False) from None
-    return RepoPlan(task, lang, archive, patch.text, (decoy.test_id,) if decoy else (), expected)
+    return RepoPlan(task, lang, archive, patch.text, tuple(dict.fromkeys(d.test_id for d in decoys)), expected, packages)
 
 
-def _plant_decoy(task: RepoTask, lang: Language, tree: str, overrides: Overrides, expected: dict[str, str]) -> Decoy | None:
-    """A decoy written into the patched tree after the tests (sandbox/repo/decoys.py; docs/repo-tasks.md
-    "Trust model"), made of a FAIL_TO_PASS test whose gold status is PASSED; None when none can be made."""
+def _go_packages(task: RepoTask, tree: str, tests: Patch | None, overrides: Overrides) -> Targets:
+    """Each listed Go id -> the import paths of the packages that define it and the command runs
+    (sandbox/repo/golang.py): the test files are the environment's and the test patch's, never a
+    folder only the model's patch touched (it may add no `_test.go`, sandbox/repo/patch.py)."""
+    files = {*environment_test_files(tree), *(p for p in (tests.paths if tests else ()) if p.endswith("_test.go"))}
+    read = lambda path: read_current(tree, path, overrides)  # noqa: E731
+    return resolve_packages((*task.fail_to_pass, *task.pass_to_pass), sorted(files), task.test_cmd, read)
+
+
+def _plant_decoys(task: RepoTask, lang: Language, tree: str, overrides: Overrides, expected: dict[str, str],
+                  packages: Targets) -> list[Decoy]:
+    """Decoys written into the patched tree after the tests (sandbox/repo/decoys.py; docs/repo-tasks.md
+    "Trust model"), made of a FAIL_TO_PASS test whose gold status is PASSED; none when none can be made.
+    Go: one in EACH package the chosen test resolves to, each under an id of its own (`packages` gains them)."""
     if any(_selects(w) for w in task.test_cmd.split()):
-        return None
+        return []
     f2p = [t for t in task.fail_to_pass if expected.get(t, "PASSED") == "PASSED"]
     read = lambda path: read_current(tree, path, overrides)  # noqa: E731
+    decoys: list[Decoy] = []
     if lang.name == "python" and task.report in ("pytest", "pytest-log"):
         decoy = pytest_decoy(f2p, read)
+        decoys = [decoy] if decoy is not None else []
     elif lang.name == "go" and task.report == "go-json":
-        decoy = go_decoy(f2p, _go_files(tree, overrides), read)
-    else:
-        decoy = None
-    if decoy is not None:
+        decoys = _go_decoys(f2p, tree, overrides, packages, read)
+    for decoy in decoys:
         overrides[decoy.path] = decoy.text
-    return decoy
+    return decoys
 
 
-def _go_files(tree: str, overrides: Overrides) -> set[str]:
-    """The `.go` files of the patched tree in the root and in every directory the patches touched."""
-    dirs = {"", *(p.rpartition("/")[0] for p in overrides)}
-    files = {p for p, data in overrides.items() if data is not None}
-    for d in dirs:
-        try:
-            names = os.listdir(os.path.join(tree, d)) if not os.path.islink(os.path.join(tree, d)) else []
-        except OSError:  # a directory the patch made, or a file's path: nothing of the environment's there
-            continue
-        files.update(f"{d}/{n}" if d else n for n in names if n.endswith(".go") and f"{d}/{n}".lstrip("/") not in overrides)
+def _go_decoys(f2p: list[str], tree: str, overrides: Overrides, packages: Targets, read: Reader) -> list[Decoy]:
+    """For the first F2P id a decoy can be made of in every package it resolves to: one there each,
+    its id `NAME@IMPORT_PATH` (one target: that package's report must read it FAILED)."""
+    files = environment_test_files(tree)
+    for test_id in f2p:
+        wanted = {pkg for pkg, _ in packages.get(test_id, ())}
+        dirs = sorted((d, pkg) for d, pkg in _test_dirs(test_id, files, read) if pkg in wanted)
+        made = [(pkg, go_decoy([test_id], _go_files(tree, overrides, d), read)) for d, pkg in dirs]
+        if dirs and all(decoy is not None for _, decoy in made):
+            out = []
+            for pkg, decoy in made:
+                assert decoy is not None and pkg is not None
+                out.append(Decoy(decoy.path, f"{decoy.test_id}@{pkg}", decoy.text))
+                packages[out[-1].test_id] = ((pkg, decoy.test_id),)
+            return out
+    return []
+
+
+def _test_dirs(test_id: str, files: tuple[str, ...], read: Reader) -> list[tuple[str, str | None]]:
+    """The package directories (and import paths) whose environment test files define the id."""
+    dirs = defining_dirs(files, read).get(test_id.split("/")[0], set())
+    return [(d, import_path(d, read)) for d in dirs]
+
+
+def _go_files(tree: str, overrides: Overrides, d: str) -> set[str]:
+    """The `.go` files of the patched tree in one package directory."""
+    prefix = f"{d}/" if d else ""
+    files = {p for p, data in overrides.items() if data is not None and p.endswith(".go") and package_dir(p) == d}
+    try:
+        names = os.listdir(os.path.join(tree, d)) if not os.path.islink(os.path.join(tree, d)) else []
+    except OSError:
+        names = []
+    files.update(prefix + n for n in names if n.endswith(".go") and overrides.get(prefix + n, b"") is not None)
     return files
 
 
@@ -284,7 +342,8 @@ def _verdict(plan: RepoPlan, facts: dict) -> dict:
 def _resolution(plan: RepoPlan, facts: dict) -> Resolution:
     t = plan.task
     if t.report == "go-json":
-        return resolve(lookup(parse_go_json(facts["stdout_b"])), t.fail_to_pass, t.pass_to_pass, plan.decoys, plan.expected)
+        status_of = go_lookup(parse_go_events(facts["stdout_b"]), plan.go_targets, MISSING, worst)  # by (package, name)
+        return resolve(status_of, t.fail_to_pass, t.pass_to_pass, plan.decoys, plan.expected)
     if t.report == "pytest-log":
         return resolve(lookup(parse_pytest_log(facts["stdout_b"])), t.fail_to_pass, t.pass_to_pass, plan.decoys, plan.expected)
     if not facts.get("collected_b"):

@@ -202,6 +202,21 @@ def verifier_server() -> Iterator[ServerProcess]:
     server.kill()
 
 
+@pytest.fixture(scope="session")
+def repo_docker_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, Path]]:
+    """One Docker server for the repo kind's red-team modules (tests/test_repo_redteam*.py), and the folder of
+    environments it serves: each module builds its environments there first (a server reads an environment
+    when a task names it, docs/repo-tasks.md "Running a task"), so the modules share one server's start."""
+    from helpers import sandbox_config
+
+    root = tmp_path_factory.mktemp("repo-environments")
+    sandbox_config("docker", languages=("python", "go"))
+    server = ServerProcess("--workers", "1", "--sandbox-backend", "docker", "--sandbox-languages", "python,go",
+                           "--sandbox-pool-size", "1", "--sandbox-repo-environments", str(root))
+    yield server, root
+    server.kill()
+
+
 @pytest.fixture
 def server_factory() -> Iterator:
     """Start servers with custom flags; all are killed at the end of the test."""

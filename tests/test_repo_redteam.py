@@ -324,10 +324,10 @@ def test_a_pytest_decoy_fails_where_its_original_passes_and_passes_under_a_hook(
 @pytest.mark.parametrize("source, test_id", [
     ("import pytest\n\n\n@pytest.mark.skipif(False, reason='x')\ndef test_a():\n    assert 1\n", "t.py::test_a"),
     ("def test_a(): assert 1\n", "t.py::test_a"),  # one line: no body to copy
-    ("def test_a():\n    with open('x'):\n        assert 1\n", "t.py::test_a"),  # no top-level assertion
+    ("def test_a():\n    if 1:\n        return\n    assert 1\n", "t.py::test_a"),  # may end early: the copy would pass
     ("def test_a():\n    assert 1\n", "t.py::test_a[1]"),  # a parametrized id
     ("def test_a():\n    x = 1; assert x\n", "t.py::test_a"),  # shares a line with the statement before it
-], ids=["decorated", "one-line", "no-top-level-assertion", "parametrized", "shared-line"])
+], ids=["decorated", "one-line", "early-return", "parametrized", "shared-line"])
 def test_no_pytest_decoy_where_one_is_not_known_safe(source: str, test_id: str) -> None:
     assert pytest_decoy([test_id], {"t.py": source.encode()}.get) is None
 
@@ -502,6 +502,10 @@ ATTACKS = {
         "        cases = ''.join('<testcase classname=\"toolz.tests.test_functoolz\" name=\"%s\"/>' % n for n in names)\n"
         "        open(xml.group(1), 'w').write('<testsuites><testsuite name=\"pytest\">%s</testsuite></testsuites>' % cases)\n"
         "atexit.register(_forge)")),
+    # The same, with the package named (statuses are read per package, docs/repo-tasks.md "Test results"): the decoy's.
+    "go-init-writes-go-s-stdout-with-package": (GO, go_forge(
+        '\t\t\tout, _ := os.OpenFile(fmt.Sprintf("/proc/%d/fd/1", os.Getppid()), os.O_WRONLY, 0)\n'
+        '\t\t\tfmt.Fprintf(out, "{\\"Action\\":\\"pass\\",\\"Package\\":\\"github.com/dustin/go-humanize\\",\\"Test\\":%q}\\n", name)')),
     # The test binary's own stdout, in test2json's framing (what `go test -json` parses), then exit 0.
     "go-init-prints-its-own-passes": (GO, go_forge('\t\t\tfmt.Printf("=== RUN   %s\\n--- PASS: %s (0.00s)\\n", name, name)\n'
                                                   '\t\t\tfmt.Printf("\\x16=== RUN   %s\\n\\x16--- PASS: %s (0.00s)\\n", name, name)')),
@@ -524,22 +528,17 @@ def repo_task(row: dict, task_id: str, completion: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict]]:
+def graded(repo_docker_server: tuple) -> Iterator[dict[str, dict]]:
     """Every attack (and both gold patches, the control) in one call to one Docker server."""
-    from conftest import ServerProcess
-    from helpers import sandbox_config
     from verifier.client import VerifierClient
 
-    root = tmp_path_factory.mktemp("environments")
+    server, root = repo_docker_server  # tests/conftest.py: one server for both red-team modules
     for row in (PY, GO):
         build_environment(row, root)
-    sandbox_config("docker", languages=("python", "go"))
     tasks = [repo_task(PY, "gold-py", PY["patch"]), repo_task(GO, "gold-go", GO["patch"])]
     tasks += [repo_task(row, name, completion) for name, (row, completion) in ATTACKS.items()]
-    with ServerProcess("--workers", "1", "--sandbox-backend", "docker", "--sandbox-languages", "python,go",
-                       "--sandbox-pool-size", "1", "--sandbox-repo-environments", str(root)) as server:
-        with VerifierClient(server.target) as client:
-            results = {r["id"]: r for r in client.grade(tasks)}
+    with VerifierClient(server.target) as client:
+        results = {r["id"]: r for r in client.grade(tasks)}
     assert results["gold-py"]["verdict"] == results["gold-go"]["verdict"] == "accepted", results  # the control
     yield results
 
@@ -557,7 +556,9 @@ def test_a_patch_that_does_not_fix_the_bug_is_not_accepted(graded: dict[str, dic
 
 # Why each is refused where the reason is the fix's (docs/repo-tasks.md "Verdicts", "Trust model"): a forged
 # pass is caught by the decoy; a status the code chose is not the expected one.
-WHY = {"hook-at-import": "tampered", "rewrite-the-report-at-exit": "tampered", "go-init-writes-go-s-stdout": "tampered",
+# Events that name no package are no package's (the listed tests read MISSING); named, the decoy catches them.
+WHY = {"hook-at-import": "tampered", "rewrite-the-report-at-exit": "tampered", "go-init-writes-go-s-stdout": "(MISSING)",
+       "go-init-writes-go-s-stdout-with-package": "tampered",
        "go-init-prints-its-own-passes": "tampered", "xfail-from-the-code": "(XFAIL)", "skip-a-regression": "(SKIPPED)"}
 
 

@@ -5,16 +5,18 @@ events); a decoy reported with any status but FAILED marks the run tampered (`gr
 
 Detection, not prevention: code that reads the test files can tell a decoy from its original. It
 catches every blanket forgery (all tests passed, a report rewritten from the test files' names,
-a runner replaced) and makes a targeted one read and parse the tests.
+a runner replaced, a value that agrees with every comparison) and makes a targeted one read the tests.
 
-- pytest: the statements of a FAIL_TO_PASS test function (top-level or a method, no decorators, no
-  parameters in its id) up to its last top-level assertion, with that assertion inverted (`assert X` ->
-  `assert not (X)`, `self.assertEqual` -> `self.assertNotEqual`, ...). The original passes under
-  a right patch, so the same statements reach the same assertion and the inverse fails.
-- go: the test function (gofmt'd: its closing brace in column 0) copied whole, then failed at its end
-  with its own `*testing.T`. The original passes, so the copy runs to the end and fails there.
+- pytest: the whole test function, its last statement made to fail: an assertion inverted (`assert X`
+  -> `assert not (X)`, `self.assertEqual` -> `self.assertNotEqual`, ...), a comparison with a literal
+  probed with a fresh `object()` first (`assert (v == object()) or not (v == 3)`: a value equal to
+  everything passes it), or any other statement kept and followed by `raise AssertionError`.
+- go: the test function copied whole (its extent by Go's lexical rules), then failed at its end with
+  its own `*testing.T`.
 
-A test no decoy can be made for gets none (the run is graded on its listed tests alone).
+The original passes under a right patch, so the copy runs to its end and fails there. That holds only
+where the copy is KNOWN to replay its original (`_admitted`: an allowlist of shapes, parsed with `ast`);
+a test no decoy can be made for safely gets none (the run is graded on its listed tests alone).
 """
 from __future__ import annotations
 
@@ -49,7 +51,7 @@ def pytest_decoy(fail_to_pass: Sequence[str], read: Reader, rng: random.Random =
         if "[" in test_id or len(parts) not in (2, 3) or not parts[0].endswith(".py"):
             continue
         data = read(parts[0])
-        if data is None:
+        if data is None or _hooks_on_path(parts[0], read):
             continue
         try:
             text = data.decode("utf-8")
@@ -63,38 +65,206 @@ def pytest_decoy(fail_to_pass: Sequence[str], read: Reader, rng: random.Random =
     return None
 
 
+# What a test may take and still be a replay when copied (module docstring, "Admitted shapes"): fixtures
+# that depend on nothing of the test's name or order; a method only `self`.
+FIXTURES_ADMITTED = frozenset({"tmp_path", "tmpdir", "monkeypatch", "capsys", "capfd", "caplog", "recwarn"})
+# Names and attributes through which a test can see its own name, frame or place (so a copy under
+# another name would run differently).
+_SELF_AWARE = frozenset({"request", "_testMethodName", "id", "_getframe", "currentframe", "stack", "getframeinfo", "f_code",
+                         "co_name", "f_back", "node", "PYTEST_CURRENT_TEST", "_outcome", "_pytest"})
+# Per-class or per-module hooks that would see the extra test run (a teardown checking what the last
+# statement undoes, state set up once and used up by the copy).
+_HOOKS = frozenset({"tearDown", "teardown_method", "setUpClass", "tearDownClass", "setup_class", "teardown_class",
+                    "setup_module", "teardown_module", "setup_function", "teardown_function", "setUpModule",
+                    "tearDownModule", "teardown"})
+_COMPARISONS = {ast.Eq: "==", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.In: "in"}
+_UNITTEST_COMPARISONS = {"assertEqual": "==", "assertLess": "<", "assertLessEqual": "<=", "assertGreater": ">",
+                         "assertGreaterEqual": ">=", "assertIn": "in"}
+
+
+def _hooks_on_path(path: str, read: Reader) -> bool:
+    """Whether a conftest.py from the root to the test's directory has an autouse fixture or a pytest
+    hook: either can act on a test by its name or order, which a copy changes."""
+    parts = path.split("/")[:-1]
+    for k in range(len(parts) + 1):
+        data = read("/".join([*parts[:k], "conftest.py"]))
+        if data is not None and (b"autouse" in data or b"def pytest_" in data):
+            return True
+    return False
+
+
 def _pytest_copy(text: str, tree: ast.Module, names: list[str], rng: random.Random) -> tuple[str, str] | None:
-    scope: Iterable[ast.stmt] = tree.body
+    scope: list[ast.stmt] = tree.body
     if len(names) == 2:  # Class::method
-        cls = next((n for n in scope if isinstance(n, ast.ClassDef) and n.name == names[0]), None)
-        if cls is None:
+        classes = [n for n in scope if _binds(n, names[0])]
+        if len(classes) != 1 or not isinstance(classes[0], ast.ClassDef) or classes[0].decorator_list:
             return None
-        scope = cls.body
-    fn = next((n for n in scope if isinstance(n, ast.FunctionDef) and n.name == names[-1]), None)
-    if fn is None or fn.decorator_list or fn.body[0].lineno == fn.lineno:
+        scope = classes[0].body
+    bound = [n for n in scope if _binds(n, names[-1])]
+    if len(bound) != 1 or not isinstance(bound[0], ast.FunctionDef):
+        return None  # a name defined twice (the first never runs), or not a plain function
+    fn = bound[0]
+    if not _admitted(text, tree, scope, fn, method=len(names) == 2):
         return None
+    stmt = fn.body[-1]  # the copy is the whole test, its LAST statement made to fail or followed by a failure
+    if stmt.end_lineno is None or (len(fn.body) > 1 and fn.body[-2].end_lineno == stmt.lineno):
+        return None  # shares a line with the statement before it
     lines = text.splitlines(keepends=True)
+    indent = lines[stmt.lineno - 1][:stmt.col_offset]
+    made = _failing(text, stmt, text)
+    if made is not None:
+        tail = [f"{indent}{line}\n" for line in made]
+    else:  # the statement kept, then a failure: the copy still runs all of its original first
+        kept = lines[stmt.lineno - 1:stmt.end_lineno]
+        kept[-1] = kept[-1] if kept[-1].endswith("\n") else kept[-1] + "\n"
+        tail = [*kept, f'{indent}raise AssertionError("want a different result")\n']
     name = _free_name(names[-1], text, re.findall(r"\bdef test_(\w+)", text), "_", rng)
-    for k, stmt in reversed(list(enumerate(fn.body))):  # the last assertion: the copy is most of the test
-        inverted = _inverted(text, stmt)
-        if inverted is None:
+    head = lines[fn.lineno - 1:fn.body[0].lineno - 1]
+    if not re.match(rf"\s*def {re.escape(fn.name)}\(", head[0]):
+        return None  # `def test_a ():` and the like: only the plain head is renamed
+    head[0] = head[0].replace(f"def {fn.name}(", f"def {name}(", 1)
+    decoy = [*head, *lines[fn.body[0].lineno - 1:stmt.lineno - 1], *tail]
+    end = fn.end_lineno or fn.lineno
+    before, after = lines[:end], lines[end:]
+    if before and not before[-1].endswith("\n"):
+        before[-1] += "\n"
+    new = "".join([*before, "\n" * (2 if len(names) == 1 else 1), *decoy, *after])
+    try:  # never a decoy that breaks the test module, or that is not a second, distinct test beside its original
+        new_tree = ast.parse(new)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    new_scope = new_tree.body if len(names) == 1 else next(
+        n.body for n in new_tree.body if isinstance(n, ast.ClassDef) and n.name == names[0])
+    if sum(_binds(n, fn.name) for n in new_scope) != 1 or sum(_binds(n, name) for n in new_scope) != 1:
+        return None
+    return new, name
+
+
+def _binds(node: ast.stmt, name: str) -> bool:
+    """Whether a statement of a scope binds `name` (a def, a class, an assignment, an import)."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return node.name == name
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return any((a.asname or a.name.split(".")[0]) == name for a in node.names)
+    return any(isinstance(t, ast.Name) and t.id == name for n in ast.walk(node) if isinstance(n, (ast.Assign, ast.AnnAssign,
+               ast.AugAssign)) for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))
+
+
+def _admitted(text: str, module: ast.Module, scope: list[ast.stmt], fn: ast.FunctionDef, method: bool) -> bool:
+    """The narrow shape a copy is known to replay (docs/repo-tasks.md "Trust model"): no decorators, only
+    admitted fixtures, no statement that ends the test early or sees its name, no state of the module
+    or class it could change, no hook that sees the extra test, the name written nowhere else."""
+    args = fn.args
+    wanted = [a.arg for a in (*args.posonlyargs, *args.args)]
+    if (fn.decorator_list or fn.body[0].lineno == fn.lineno or args.vararg or args.kwarg or args.kwonlyargs
+            or args.defaults or (wanted[:1] != ["self"] or len(wanted) != 1 if method else not set(wanted) <= FIXTURES_ADMITTED)):
+        return False
+    if re.search(rf"(?<!def )\b{re.escape(fn.name)}\b", text):  # looked up by name: a golden file, a map, a marker
+        return False
+    if any(_binds(n, hook) for n in (*module.body, *scope) for hook in _HOOKS):
+        return False
+    if any("autouse" in (ast.get_source_segment(text, d) or "autouse") for n in ast.walk(module)
+           if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) for d in n.decorator_list):
+        return False
+    mutable = _mutable_names(module.body) | (_mutable_names(scope) if method else set())
+    for node in _own_nodes(fn):
+        if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal)):
+            return False
+        if isinstance(node, ast.Name) and (node.id in _SELF_AWARE or node.id in mutable):
+            return False
+        if isinstance(node, ast.Attribute) and (node.attr in _SELF_AWARE or node.attr in mutable):
+            return False
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "PYTEST_CURRENT_TEST" in node.value:
+            return False
+    return True
+
+
+def _own_nodes(fn: ast.FunctionDef) -> list[ast.AST]:
+    """The nodes of a function's body, nested functions' and lambdas' bodies left out (their `return`
+    ends only them)."""
+    out: list[ast.AST] = []
+    todo: list[ast.AST] = list(fn.body)
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            todo.extend(getattr(node, "decorator_list", []))
             continue
-        if k and fn.body[k - 1].end_lineno == stmt.lineno or stmt.end_lineno is None:
-            return None  # shares a line with the statement before it
-        head = lines[fn.lineno - 1:fn.body[0].lineno - 1]
-        head[0] = head[0].replace(f"def {fn.name}(", f"def {name}(", 1)
-        indent = lines[stmt.lineno - 1][:stmt.col_offset]
-        decoy = [*head, *lines[fn.body[0].lineno - 1:stmt.lineno - 1], f"{indent}{inverted}\n"]
-        end = fn.end_lineno or fn.lineno
-        before, after = lines[:end], lines[end:]
-        if before and not before[-1].endswith("\n"):
-            before[-1] += "\n"
-        new = "".join([*before, "\n" * (2 if len(names) == 1 else 1), *decoy, *after])
-        try:  # never a decoy that breaks the test module: every test of it would error
-            ast.parse(new)
-        except (SyntaxError, ValueError, RecursionError):
-            return None
-        return new, name
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _mutable_names(scope: list[ast.stmt]) -> set[str]:
+    """Names a scope binds by assignment to anything but an immutable literal: state a test may change."""
+    out: set[str] = set()
+    for node in scope:
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            value = node.value
+            if value is not None and _immutable_literal(value) and not isinstance(node, ast.AugAssign):
+                continue
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target]):
+                out.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+    return out
+
+
+def _immutable_literal(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "object" and not node.args:
+        return True  # a sentinel
+    return isinstance(node, ast.Tuple) and all(_immutable_literal(e) for e in node.elts)
+
+
+def _literal(text: str, node: ast.expr) -> str | None:
+    """A side's source when it is a literal (so the other side is the value under test)."""
+    source = ast.get_source_segment(text, node)
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return source
+
+
+def _failing(text: str, stmt: ast.stmt, taken: str) -> list[str] | None:
+    """The lines replacing the test's last statement in its decoy: an assertion every right answer fails,
+    or None. Where the statement compares the value under test with a literal (`assert v == 3`,
+    `self.assertEqual(v, 3)`), the comparison is made first with a fresh `object()` in the literal's
+    place, which a value equal to (less than, containing) everything passes and a right answer fails,
+    then inverted: `assert (v == object()) or not (v == 3)`. Else the assertion inverted."""
+    sides = _compared(text, stmt)
+    if sides is not None:
+        left, op, right = sides
+        value = next(f"_decoy_value{k}" for k in range(1, 99) if f"_decoy_value{k}" not in taken)
+        lit_left = _literal(text, left) is not None
+        lit_right = _literal(text, right) is not None
+        if lit_left != lit_right:
+            code, lit = (right, left) if lit_left else (left, right)
+            code_src, lit_src = ast.get_source_segment(text, code), ast.get_source_segment(text, lit)
+            if code_src is not None and lit_src is not None and "\n" not in code_src + lit_src:
+                if op == "in":
+                    probe = f"object() in {value}" if lit_left else f"{value} in (object(),)"
+                else:
+                    probe = f"object() {op} {value}" if lit_left else f"{value} {op} object()"
+                original = f"({lit_src}) {op} {value}" if lit_left else f"{value} {op} ({lit_src})"
+                return [f"{value} = ({code_src})", f"assert ({probe}) or not ({original})"]
+    inverted = _inverted(text, stmt)
+    return None if inverted is None else [inverted]
+
+
+def _compared(text: str, stmt: ast.stmt) -> tuple[ast.expr, str, ast.expr] | None:
+    """(left, operator, right) of `assert L op R` or a unittest comparison call of two arguments."""
+    if isinstance(stmt, ast.Assert) and stmt.msg is None and isinstance(stmt.test, ast.Compare):
+        cmp = stmt.test
+        if len(cmp.ops) == 1 and type(cmp.ops[0]) in _COMPARISONS:
+            return cmp.left, _COMPARISONS[type(cmp.ops[0])], cmp.comparators[0]
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        call, func = stmt.value, stmt.value.func
+        if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
+                and func.attr in _UNITTEST_COMPARISONS and len(call.args) == 2 and not call.keywords
+                and not any(isinstance(a, ast.Starred) for a in call.args)):
+            return call.args[0], _UNITTEST_COMPARISONS[func.attr], call.args[1]
     return None
 
 
@@ -140,19 +310,55 @@ def go_decoy(fail_to_pass: Sequence[str], candidates: Iterable[str], read: Reade
 
 
 def _go_copy(text: str, base: str, package: str, rng: random.Random) -> tuple[str, str] | None:
-    head = next((m for m in _GO_TEST.finditer(text) if m.group(1) == base), None)
-    if head is None:
-        return None
-    close = text.find("\n}\n", head.end())
-    if close < 0 and text.endswith("\n}"):
-        close = len(text) - 2
-    if close < 0:
-        return None
+    heads = [m for m in _GO_TEST.finditer(text) if m.group(1) == base]
+    if len(heads) != 1 or heads[0].group(2) == "_":
+        return None  # `_` cannot be used as a value: the copy's failure call would not compile
+    head = heads[0]
+    close = _go_block_end(text, head.end() - 1)
+    if close is None or text[close - 1:close + 1] != "\n}" or text[close + 1:close + 2] not in ("", "\n"):
+        return None  # the body's end, found by Go's lexical rules, is not a gofmt'd closing line
     name, t = _free_name(base, package + text, [m.group(1)[4:] for m in _GO_TEST.finditer(text)], "", rng), head.group(2)
-    body = text[head.end():close + 1]
+    body = text[head.end():close]
     decoy = f"\nfunc {name}({t} *testing.T) {{{body}\t{t}.Fatalf(\"%s: want a different result\", {t}.Name())\n}}\n"
-    end = close + 3 if close + 3 <= len(text) else len(text)
-    return text[:end].rstrip("\n") + "\n" + decoy + text[end:], name
+    end = close + 1
+    return text[:end] + "\n" + decoy + text[end:], name
+
+
+def _go_block_end(text: str, start: int) -> int | None:
+    """The index of the `}` closing the `{` at `start`, by Go's lexical rules (strings, raw strings,
+    runes and comments hold braces that are not the code's), or None when it never closes."""
+    depth, i, n = 0, start, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "/" and text.startswith("//", i):
+            i = text.find("\n", i)
+            if i < 0:
+                return None
+        elif ch == "/" and text.startswith("/*", i):
+            i = text.find("*/", i + 2)
+            if i < 0:
+                return None
+            i += 1
+        elif ch == "`":
+            i = text.find("`", i + 1)
+            if i < 0:
+                return None
+        elif ch in "\"'":
+            i += 1
+            while i < n and text[i] != ch:
+                if text[i] == "\n":
+                    return None
+                i += 2 if text[i] == "\\" else 1
+            if i >= n:
+                return None
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return None
 
 
 def _free_name(name: str, text: str, neighbours: list[str], joint: str, rng: random.Random) -> str:
@@ -168,4 +374,4 @@ def _free_name(name: str, text: str, neighbours: list[str], joint: str, rng: ran
     return f"{name}{joint}decoy"  # 97 numbers taken: never in practice
 
 
-__all__ = ["Decoy", "go_decoy", "pytest_decoy"]
+__all__ = ["Decoy", "Reader", "go_decoy", "pytest_decoy"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 
 PASSED, FAILED, SKIPPED, ERROR, XFAIL, XPASS = "PASSED", "FAILED", "SKIPPED", "ERROR", "XFAIL", "XPASS"
 STATUSES = (PASSED, FAILED, SKIPPED, ERROR, XFAIL, XPASS)
@@ -130,14 +131,16 @@ def parse_junit(report: bytes | str) -> dict[str, str]:
 _GO_ACTIONS = {"pass": PASSED, "fail": FAILED, "skip": SKIPPED}
 
 
-def parse_go_json(report: bytes | str) -> dict[str, str]:
-    """`go test -json` (test2json's events, one JSON object a line) -> {test name: status}.
+def parse_go_events(report: bytes | str) -> dict[tuple[str, str], str]:
+    """`go test -json` (test2json's events, one JSON object a line) -> {(package, test name): status}.
     Only a test's final event counts (pass, fail, skip with a Test field); package events and
     output lines carry no test's status. Lines that are not JSON objects (a build failure's text,
-    which go prints outside the stream) are skipped: a test that never ran is absent, so it fails."""
+    which go prints outside the stream) are skipped: a test that never ran is absent, so it fails.
+    Keyed by package too: a Go id names no package, and two packages may share a test's name
+    (sandbox/repo/golang.py resolves an id to its packages)."""
     _check_size(report)
     text = report.decode("utf-8", "replace") if isinstance(report, bytes) else report
-    statuses: dict[str, str] = {}
+    statuses: dict[tuple[str, str], str] = {}
     for line in text.splitlines():
         line = line.strip()
         if not line.startswith("{"):
@@ -148,10 +151,26 @@ def parse_go_json(report: bytes | str) -> dict[str, str]:
             continue
         if not isinstance(event, dict):
             continue
-        test, action = event.get("Test"), event.get("Action")
+        test, action, package = event.get("Test"), event.get("Action"), event.get("Package")
         if isinstance(test, str) and test and action in _GO_ACTIONS:
-            _put(statuses, test, _GO_ACTIONS[action])
+            old = statuses.get(key := (package if isinstance(package, str) else "", test))
+            if old is None or _RANK[_GO_ACTIONS[action]] < _RANK[old]:
+                statuses[key] = _GO_ACTIONS[action]
     return statuses
+
+
+def parse_go_json(report: bytes | str) -> dict[str, str]:
+    """`parse_go_events` by test name alone, the worst status over packages: for mining and the
+    corpus' single-package reports; grading resolves ids to packages (sandbox/repo/golang.py)."""
+    statuses: dict[str, str] = {}
+    for (_, test), status in parse_go_events(report).items():
+        _put(statuses, test, status)
+    return statuses
+
+
+def worst(statuses: Iterable[str]) -> str:
+    """The worst of some statuses (MISSING, an unknown one, worst of all); MISSING for none."""
+    return min(statuses, key=lambda s: _RANK.get(s, -1), default="MISSING")
 
 
 # ----------------------------------------------------------------------------- pytest's summary
