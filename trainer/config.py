@@ -56,7 +56,8 @@ class RewardConfig:
         "help": "Per-item grading deadline asked of the server; 0 means the server default."})
     max_completion_chars: int = field(default=MAX_COMPLETION_CHARS, metadata={
         "help": "Completions longer than this are cut to their last N characters (answers sit at the end), "
-                "keeping requests under the server's field limit."})
+                "keeping requests under the server's field limit. Never a repo task's: a patch cut is another "
+                "patch, so one over the server's field limit is ungraded."})
     max_tests_per_task: int = field(default=MAX_TESTS, metadata={
         "help": "Rows with more tests than this are not sent (reward None) instead of failing the batch."})
     client: ClientConfig = field(default_factory=lambda: ClientConfig(timeout_s=60.0, max_retries=3), metadata={

@@ -71,8 +71,7 @@ def label_task(task_id: str, completion: str, label: Any, extra: Mapping[str, An
     "fn_name"?}` or `{"assert_case"}`), or a dataset row's columns. A row nothing reads is None,
     counted and logged once (trainer/tasks.py UNREADABLE).
     """
-    text = completion_text(completion)[-cfg.max_completion_chars:]
-    task, row = rows.label_task(task_id, text, label, cfg, extra)
+    task, row = rows.label_task(task_id, completion_text(completion), label, cfg, extra)  # cut there (graded_text)
     return checked(task_id, task, row)
 
 

@@ -29,7 +29,8 @@ __all__ = ["CODE_COLUMNS", "UNREADABLE", "build_tasks", "checked", "code_spec", 
 log = logging.getLogger(__name__)
 
 # Extraction sites that are a deliberate answer format (vs. lenient fallbacks "last"/"raw").
-FORMAT_SITES = ("boxed", "anchor", "choice", "fenced")
+# "diff": a repository task's patch was read (docs/repo-tasks.md "The patch"), fenced or bare.
+FORMAT_SITES = ("boxed", "anchor", "choice", "fenced", "diff")
 
 
 class UnreadableRows:
@@ -68,7 +69,7 @@ def build_tasks(completions: Sequence[Any], columns: Mapping[str, Sequence[Any]]
     tasks: list[dict[str, Any] | None] = []
     for i, completion in enumerate(completions):
         row = {k: v[i] for k, v in columns.items() if isinstance(v, (list, tuple)) and i < len(v)}
-        text = completion_text(completion)[-cfg.max_completion_chars:]
+        text = completion_text(completion)  # cut by the row reader, never a repo task's patch (rows.graded_text)
         tasks.append(checked(str(i), row_task(str(i), text, row, cfg), row))
     return tasks
 

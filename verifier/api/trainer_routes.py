@@ -9,7 +9,12 @@
 
 Trainer-facing reward routes need one float per item, so an item that cannot be graded (no usable
 label, ``infra_error``, ``error``, ``invalid_gold``) gets reward 0.0 and is flagged
-(``verifier_ungraded`` = 1.0 in OpenRLHF's ``extra_logs``), never dropped. Each route answers
+(``verifier_ungraded`` = 1.0 in OpenRLHF's ``extra_logs``), never dropped: one bad row costs one reward,
+not the batch (a 400 would fail every item of the request, and OpenRLHF v0.8 stops training on it). Why
+an item was not graded is in the answer, naming the field (``labels[2].FAIL_TO_PASS: ...``: OpenRLHF's
+``details``, slime's ``?detail=1``). Labels are read by the one row reader (verifier/formats/rows.py):
+math, code, and repository tasks alike (a SWE-bench row, or a ``repo`` task; docs/repo-tasks.md
+"Trainers"), each checked by the one task parser against the gRPC port's bounds. Each route answers
 before its client's own deadline (README "Plug it into your trainer", its table): a 504 it
 retries, the work parked for the retry (verifier/api/transport.py `HttpTransport.admitted`).
 """
@@ -18,12 +23,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from sandbox.contract import MAX_COMPLETION_CHARS, PROFILES, UNJUDGED, Task, TaskError, parse_task
+from sandbox.contract import PROFILES, UNJUDGED, Task, TaskError, parse_task
 from verifier.api.execute import execute_response, execute_task
 from verifier.api.transport import HttpError, HttpTransport, RouteSpec, check_task_keys, client_deadline_s
 from verifier.formats.rows import RowRules, label_task
@@ -39,6 +44,16 @@ VERL_API_TIMEOUT_S = 10.0
 # SandboxFusion language names (as verl sends them) -> ours.
 RUN_CODE_LANGUAGES = {"python": "python", "python3": "python", "cpp": "cpp", "c": "c", "nodejs": "javascript",
                       "javascript": "javascript", "java": "java", "rust": "rust", "go": "go"}
+
+
+class Graded(NamedTuple):
+    """One item's answer on a trainer route: its reward, whether it was not graded (0.0 then, flagged),
+    the verdict (`error` when no task was made), and the detail (the result's, or why no task was made)."""
+
+    reward: float
+    ungraded: bool
+    verdict: str
+    detail: str
 
 
 class TrainerRoutes:
@@ -70,14 +85,14 @@ class TrainerRoutes:
             if not isinstance(query, str):
                 raise HttpError(400, f"must be a string, got {type(query).__name__}", f"query[{i}]")
         responses = [strip_prompt(q, p) for q, p in zip(queries, columns["prompts"])]
-        graded = await self._grade_labels(request, responses, columns["labels"], "query",
+        graded = await self._grade_labels(request, responses, columns["labels"], "labels",
                                           client_deadline_s(request, OPENRLHF_DEADLINE_S))
-        rewards = [reward for reward, _, _ in graded]
+        rewards = [g.reward for g in graded]
         return JSONResponse({
             "rewards": rewards, "scores": rewards,
             # per-sample values: OpenRLHF concatenates extra_logs per sample and logs their mean
-            "extra_logs": {"verifier_ungraded": [1.0 if ungraded else 0.0 for _, ungraded, _ in graded]},
-            "verdicts": [verdict for _, _, verdict in graded],
+            "extra_logs": {"verifier_ungraded": [1.0 if g.ungraded else 0.0 for g in graded]},
+            "verdicts": [g.verdict for g in graded], "details": [g.detail for g in graded],
         })
 
     async def slime_remote_rm(self, request: Request) -> Response:
@@ -87,43 +102,51 @@ class TrainerRoutes:
         body = await self.http.read_json(request)
         if not isinstance(body, dict) or not isinstance(body.get("response"), str):
             raise HttpError(400, 'body must be a JSON object with "response": "..." (and "label")', "response")
-        (reward, ungraded, verdict), = await self._grade_labels(request, [body["response"]], [body.get("label")], "response",
-                                                                client_deadline_s(request, SLIME_DEADLINE_S))
+        graded, = await self._grade_labels(request, [body["response"]], [body.get("label")], "label",
+                                           client_deadline_s(request, SLIME_DEADLINE_S), single=True)
         if request.query_params.get("detail") in ("1", "true"):
-            return JSONResponse({"reward": reward, "verdict": verdict, "ungraded": ungraded})
-        return JSONResponse(reward)
+            return JSONResponse({"reward": graded.reward, "verdict": graded.verdict, "ungraded": graded.ungraded,
+                                 "detail": graded.detail})
+        return JSONResponse(graded.reward)
 
     async def _grade_labels(self, request: Request, responses: Sequence[str | None], labels: Sequence[Any],
-                            field: str, deadline_s: float | None) -> list[tuple[float, bool, str]]:
-        """(reward, ungraded, verdict) per item; an item that cannot become a valid task is ungraded, not an error.
+                            field: str, deadline_s: float | None, single: bool = False) -> list[Graded]:
+        """One Graded per item; an item that cannot become a valid task is ungraded, not an error, its
+        reason naming the label's field (`labels[3].FAIL_TO_PASS`, or `label.` when `single`).
         As many items as the client sends in one body (bounded by --max-request-bytes, not by a count the
         client cannot know: OpenRLHF v0.8 posts a whole rollout batch); chunked through admission (_grade)."""
         profile = request.query_params.get("profile", "strict")
         if profile not in PROFILES:
             raise HttpError(400, f"must be one of {PROFILES}, got {profile!r}", "profile")
         rules = RowRules(math_profile=profile)  # the trainer adapters' defaults (verifier/formats/rows.py)
-        out: list[tuple[float, bool, str]] = [(0.0, True, "error")] * len(responses)
+        out = [Graded(0.0, True, "error", "")] * len(responses)
         tasks: list[Task] = []
         slots, skipped = [], []
         limits = self.http.engine.limits()
         for i, (response, label) in enumerate(zip(responses, labels)):
-            task = label_task(str(i), response[-MAX_COMPLETION_CHARS:], label, rules)[0] if response is not None \
-                else "the prompt is not in the query"
+            where = field if single else f"{field}[{i}]"
+            # the whole response: the row reader cuts all but a repo task's patch (rows.graded_text)
+            task = label_task(str(i), response, label, rules)[0] if response is not None \
+                else f"query[{i}]: the prompt is not in the query"
             if isinstance(task, dict):
                 try:
-                    check_task_keys(task, "label")
-                    tasks.append(parse_task(task, "label", limits))  # the one decode of this item
+                    check_task_keys(task, where)
+                    tasks.append(parse_task(task, where, limits))  # the one decode of this item, the gRPC port's bounds
                     slots.append(i)
                     continue
-                except ValueError as e:  # TaskError
-                    task = str(e)
-            skipped.append(f"{field}[{i}]: {task}")
+                except ValueError as e:  # TaskError names the field under `where`
+                    task = str(e) if isinstance(e, TaskError) else f"{where}: {e}"
+            elif response is not None:
+                task = f"{where}: {task}"
+            out[i] = Graded(0.0, True, "error", task)
+            skipped.append(task)
         if skipped:  # one line per request, not per item: a dataset without labels would flood the log
             log.warning("%d of %d items not graded (reward 0.0), first: %s", len(skipped), len(responses), skipped[0])
         if tasks:
             for i, result in zip(slots, await self.http.grade_tasks(request, tasks, deadline_s=deadline_s)):
                 ungraded = result["verdict"] in UNJUDGED  # not judged, not wrong: 0.0 and a flag
-                out[i] = (0.0 if ungraded else float(result["score"]), ungraded, result["verdict"])
+                out[i] = Graded(0.0 if ungraded else float(result["score"]), ungraded, result["verdict"],
+                                str(result.get("detail") or ""))
         return out
 
     async def run_code(self, request: Request) -> Response:

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sandbox.contract import MAX_TESTS
+from sandbox.contract import MAX_COMPLETION_CHARS, MAX_TESTS
 from sandbox.contract import DEFAULT_COMPARE, DEFAULT_LANGUAGE, DEFAULT_PROFILE, PROFILES
 
 from . import FormatError, detect, to_task
@@ -46,6 +46,8 @@ class Rules(Protocol):
     def task_timeout_s(self) -> float: ...
     @property
     def max_tests_per_task(self) -> int: ...
+    @property
+    def max_completion_chars(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,7 @@ class RowRules:
     code_compare: str = DEFAULT_COMPARE
     task_timeout_s: float = 0.0
     max_tests_per_task: int = MAX_TESTS
+    max_completion_chars: int = MAX_COMPLETION_CHARS
 
 
 def dataset_format(row: Mapping[str, Any]) -> str | None:
@@ -144,8 +147,22 @@ def _format_task(name: str, text: str, row: Mapping[str, Any], rules: Rules) -> 
     return {**task, "scoring": rules.code_scoring}
 
 
+def is_repo(row: Mapping[str, Any]) -> bool:
+    """A repository task's row: a task of kind `repo`, or a SWE-bench row (verifier/formats/swebench.py)."""
+    return row.get("kind") == "repo" or dataset_format(row) == "swebench"
+
+
+def graded_text(text: str, row: Mapping[str, Any], rules: Rules) -> str:
+    """The part of a completion that is graded: its last `max_completion_chars` (answers and code sit at
+    the end), but all of a repository task's. A patch's head cut off is another patch (its later files
+    alone), which could resolve where the whole is refused: too long, it is the schema's error on
+    `completion`, never a shorter patch graded (docs/repo-tasks.md "The task schema")."""
+    return text if is_repo(row) else text[-rules.max_completion_chars:]
+
+
 def row_task(task_id: str, text: str, row: Mapping[str, Any], rules: Rules) -> dict | str:
-    """The row's task grading `text`, or the reason it has none."""
+    """The row's task grading `text` (the whole completion: cut here, graded_text), or the reason it has none."""
+    text = graded_text(text, row, rules)
     base: dict[str, Any] = {"id": task_id, "completion": text}
     if rules.task_timeout_s:
         base["timeout_s"] = rules.task_timeout_s
@@ -209,6 +226,6 @@ def label_task(task_id: str, text: str, label: Any, rules: Rules,
     `completion` and `id` replaced."""
     mapping = as_mapping(label)
     if mapping is not None and "kind" in mapping:
-        return {**mapping, "id": task_id, "completion": text}, dict(mapping)
+        return {**mapping, "id": task_id, "completion": graded_text(text, mapping, rules)}, dict(mapping)
     row = label_row(label, extra)
     return row_task(task_id, text, row, rules), row

@@ -32,7 +32,10 @@ OPTIONAL = ("report", "time_limit_s", "memory_limit_mb", "timeout_s")
 
 
 def detect(row: Mapping[str, Any]) -> bool:
-    return "instance_id" in row and "FAIL_TO_PASS" in row
+    """A SWE-bench row names its tests. A column of None is not one: a trainer's batch mixing these rows
+    with math rows (one dataset, the union of their columns) hands every row every column, None where
+    it has none (docs/training.md "Training with TRL")."""
+    return "instance_id" in row and row.get("FAIL_TO_PASS") is not None
 
 
 def environment_name(row: Mapping[str, Any]) -> str:
