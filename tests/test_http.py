@@ -153,7 +153,8 @@ def test_slime_remote_rm_shape(verifier_server):
                                               "label": "2"})[2]
     assert lenient == 1.0
     status, _, body = call(url + "?detail=1", {"prompt": "", "response": "\\boxed{2}", "label": None})
-    assert status == 200 and body == {"reward": 0.0, "verdict": "error", "ungraded": True}
+    assert status == 200 and {**body, "detail": ""} == {"reward": 0.0, "verdict": "error", "ungraded": True, "detail": ""}
+    assert body["detail"].startswith("label: no code format, and no math gold answer"), body
     assert call(url, {"prompt": "", "response": 7, "label": "2"})[0] == 400
 
 
