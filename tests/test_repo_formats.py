@@ -20,7 +20,7 @@ from sandbox.environments import RecipeError
 from verifier.tools.cli import main as verifier_cli
 from verifier.config import ServerConfig
 from verifier.formats import FormatError, detect, to_task
-from verifier.formats.rows import RowRules, row_task
+from verifier.formats.rows import RowRules, label_task, row_task
 from verifier.formats.swebench import environment_defaults
 from verifier.schema import server_limits
 from verifier.tools.grade_file import Line, _task_fields, read_lines
@@ -154,6 +154,27 @@ def test_a_trainer_row_of_swebench_becomes_a_repo_task() -> None:
     """The trainers' reader (verifier/formats/rows.py) adds no code-only field a repo task refuses."""
     task = row_task("7", PY["patch"], PY, RowRules())
     assert isinstance(task, dict) and isinstance(parse_task(task, ""), RepoTask)
+
+
+def test_a_trainers_patch_is_never_cut_a_math_answer_is() -> None:
+    """A math or code completion keeps its last max_completion_chars; a repo task's patch is graded whole
+    (rows.graded_text), as a SWE-bench row's or a `repo` task label's: its head cut off is another patch."""
+    long = "```diff\n" + PY["patch"] + "```\n" + "x" * 200
+    rules = RowRules(max_completion_chars=100)
+    assert row_task("0", long, PY, rules)["completion"] == long  # type: ignore[index]
+    repo = {"kind": "repo", "environment": "e", "test_cmd": "pytest", "fail_to_pass": ["t"]}
+    assert label_task("0", long, repo, rules)[0]["completion"] == long  # type: ignore[index]
+    assert row_task("0", long, {"solution": "2"}, rules)["completion"] == long[-100:]  # type: ignore[index]
+
+
+def test_a_row_with_empty_swebench_columns_is_not_a_swebench_row() -> None:
+    """One dataset mixing repository and math rows gives every row every column, None where it has none:
+    the math row is read as math, the repository row as a repo task."""
+    math_row = {**{k: None for k in (*SWEBENCH_KEYS, "FAIL_TO_PASS", "PASS_TO_PASS")}, "solution": "2"}
+    assert detect(math_row) is None and row_task("0", "\\boxed{2}", math_row, RowRules())["kind"] == "math"  # type: ignore[index]
+    assert detect({**swebench_row(PY), "solution": None}) == "swebench"
+    with pytest.raises(FormatError, match="FAIL_TO_PASS: missing"):  # a SWE-bench row with an empty list is its error
+        to_task({**swebench_row(PY), "FAIL_TO_PASS": "", "test_cmd": "pytest"}, completion="x")
 
 
 # ----------------------------------------------------------------------------- env build from rows
