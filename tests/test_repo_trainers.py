@@ -33,6 +33,7 @@ ROW = {**{k: PY[k] for k in ("instance_id", "repo", "base_commit", "patch", "tes
        "FAIL_TO_PASS": json.dumps(PY["FAIL_TO_PASS"]), "PASS_TO_PASS": json.dumps(PY["PASS_TO_PASS"])}
 TASK = {"kind": "repo", "environment": PY["instance_id"], "test_patch": PY["test_patch"], "test_cmd": PY["test_cmd"],
         "fail_to_pass": PY["FAIL_TO_PASS"], "pass_to_pass": PY["PASS_TO_PASS"]}
+STORED = {k: v for k, v in ROW.items() if k != "test_cmd"}  # as SWE-bench stores it: no test command
 BAD_IDS = {**ROW, "FAIL_TO_PASS": str(PY["FAIL_TO_PASS"])}  # Python's repr, not JSON: the row's error
 BAD_CMD = {**TASK, "test_cmd": "x" * 5000}  # over the gRPC port's bound (4096 bytes)
 
@@ -62,10 +63,12 @@ def target(server: ServerProcess, monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 def test_openrlhf_get_reward(server: ServerProcess) -> None:
-    """OpenRLHF's `/get_reward`: queries are prompt + response, labels JSON text of a row; a bad row is
-    0.0, flagged, and named; the math item of the same batch is graded as ever."""
+    """OpenRLHF's `/get_reward`: queries are prompt + response, labels JSON text of a row (with its test
+    command, or as stored: the server's environment recorded it); a bad row is 0.0, flagged, and named;
+    the math item of the same batch is graded as ever."""
     responses = [fenced(GOLD), GOLD, fenced(WRONG), fenced(GOLD), fenced(GOLD), "So \\boxed{2}."]
-    labels = [json.dumps(ROW), json.dumps({**ROW, "FAIL_TO_PASS": PY["FAIL_TO_PASS"]}), json.dumps(ROW),
+    # the second as stored, with the ids as lists: the server lays its environment's recorded test command under it
+    labels = [json.dumps(ROW), json.dumps({**STORED, "FAIL_TO_PASS": PY["FAIL_TO_PASS"]}), json.dumps(ROW),
               json.dumps(BAD_IDS), json.dumps({**BAD_CMD, "kind": "repo"}), "2"]
     status, _, body = http_call(server, "POST", "/get_reward", {"query": [PROMPT + r for r in responses],
                                                                  "prompts": [PROMPT] * 6, "labels": labels})
@@ -95,13 +98,14 @@ def test_slime_remote_rm(server: ServerProcess) -> None:
 
 
 def test_verl_adapter(target: str) -> None:
-    """verl's batch form: the row as `ground_truth` (JSON text) or as `extra_info` columns."""
-    out = verl.compute_score_batch(["swe"] * 4, [fenced(GOLD), NOOP, GOLD, GOLD],
-                                   [json.dumps(ROW), json.dumps(ROW), None, json.dumps(BAD_IDS)],
-                                   [None, None, ROW, None])
-    assert [o["score"] for o in out] == [1.0, 0.0, 1.0, 0.0]
-    assert [o["verifier_ungraded"] for o in out] == [0.0, 0.0, 0.0, 1.0]
-    assert [o["verifier_unreadable"] for o in out] == [0.0, 0.0, 0.0, 1.0]
+    """verl's batch form: the row as `ground_truth` (JSON text) or as `extra_info` columns. A row without
+    its test command is unreadable here: the trainer's side does not see the server's environments."""
+    out = verl.compute_score_batch(["swe"] * 5, [fenced(GOLD), NOOP, GOLD, GOLD, GOLD],
+                                   [json.dumps(ROW), json.dumps(ROW), None, json.dumps(BAD_IDS), json.dumps(STORED)],
+                                   [None, None, ROW, None, None])
+    assert [o["score"] for o in out] == [1.0, 0.0, 1.0, 0.0, 0.0]
+    assert [o["verifier_ungraded"] for o in out] == [0.0, 0.0, 0.0, 1.0, 1.0]
+    assert [o["verifier_unreadable"] for o in out] == [0.0, 0.0, 0.0, 1.0, 1.0]
 
 
 def test_openrlhf_and_slime_adapters(target: str) -> None:

@@ -31,7 +31,8 @@ from starlette.responses import JSONResponse, Response
 from sandbox.contract import PROFILES, UNJUDGED, Task, TaskError, parse_task
 from verifier.api.execute import execute_response, execute_task
 from verifier.api.transport import HttpError, HttpTransport, RouteSpec, check_task_keys, client_deadline_s
-from verifier.formats.rows import RowRules, label_task
+from verifier.formats import swebench
+from verifier.formats.rows import RowRules, as_mapping, label_task
 
 log = logging.getLogger("verifier.api.http")
 
@@ -126,7 +127,7 @@ class TrainerRoutes:
         for i, (response, label) in enumerate(zip(responses, labels)):
             where = field if single else f"{field}[{i}]"
             # the whole response: the row reader cuts all but a repo task's patch (rows.graded_text)
-            task = label_task(str(i), response, label, rules)[0] if response is not None \
+            task = label_task(str(i), response, self._with_environment(label), rules)[0] if response is not None \
                 else f"query[{i}]: the prompt is not in the query"
             if isinstance(task, dict):
                 try:
@@ -148,6 +149,15 @@ class TrainerRoutes:
                 out[i] = Graded(0.0 if ungraded else float(result["score"]), ungraded, result["verdict"],
                                 str(result.get("detail") or ""))
         return out
+
+    def _with_environment(self, label: Any) -> Any:
+        """A SWE-bench row as stored (no `test_cmd`) gets the test command and report its environment
+        recorded on this server (`--sandbox-repo-environments`), as `verifier grade` in-process does
+        (docs/repo-tasks.md "Trainers"); any other label as it is."""
+        mapping = as_mapping(label)
+        if mapping is None or "kind" in mapping or not swebench.detect(mapping):
+            return label
+        return swebench.with_environment_defaults(mapping, self.http.config.sandbox.repo_environments)
 
     async def run_code(self, request: Request) -> Response:
         """SandboxFusion ``/run_code`` as verl's sandbox_fusion reward calls it (one program, one stdin) -> its

@@ -67,6 +67,21 @@ def environment_defaults(root: str, name: str) -> dict[str, str]:
     return {k: meta[k] for k in ("test_cmd", "report") if isinstance(meta.get(k), str) and meta[k]}
 
 
+def with_environment_defaults(row: Mapping[str, Any], root: str) -> Mapping[str, Any]:
+    """The row with the `test_cmd` and `report` its environment recorded under `root` laid under its own
+    columns: where the grader sees the built environments (`verifier grade` in-process, the server's HTTP
+    trainer routes; docs/repo-tasks.md "Trainers"). The name is read by its grammar first, so a row
+    never names a path outside `root`; a bad name is left for to_task to name."""
+    if not root:
+        return row
+    try:
+        name = environment_name(row)
+    except FormatError:
+        return row
+    defaults = environment_defaults(root, name)
+    return {**row, **{k: v for k, v in defaults.items() if row.get(k) in (None, "")}}
+
+
 def to_task(row: Mapping[str, Any], completion: str) -> dict:
     """The repo task grading `completion` (docs/repo-tasks.md "The task schema"). `verifier grade`
     lays the environment's recorded `test_cmd` and `report` (environment_defaults) under the row's

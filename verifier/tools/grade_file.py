@@ -110,13 +110,8 @@ def _task_fields(obj: dict, fmt: str = "task", environments: str = "") -> dict:
     row = {k: v for k, v in obj.items() if k not in RESULT_KEYS}
     if fmt == "task" or (fmt == "auto" and row.get("kind") is not None):
         return {k: v for k, v in row.items() if k not in PASS_THROUGH}
-    if environments and (fmt == "swebench" or (fmt == "auto" and formats.detect(row) == "swebench")):
-        try:
-            name = swebench.environment_name(row)
-        except formats.FormatError:
-            name = ""  # to_task names the column
-        defaults = swebench.environment_defaults(environments, name) if name else {}
-        row = {**row, **{k: v for k, v in defaults.items() if row.get(k) in (None, "")}}
+    if fmt == "swebench" or (fmt == "auto" and formats.detect(row) == "swebench"):
+        row = dict(swebench.with_environment_defaults(row, environments))
     return formats.to_task(row, fmt)
 
 
