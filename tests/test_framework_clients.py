@@ -315,7 +315,7 @@ def test_verl_bare_labels_through_openrlhf_and_slime(code_server):
     assert asyncio.run(slime_all()) == rewards
     detail = requests.post(url + "/slime/remote_rm?detail=1", json={"prompt": PROMPT, "response": fenced(LCB_RIGHT),
                                                                      "label": labels[4]}, timeout=60).json()
-    assert detail == {"reward": 1.0, "verdict": "accepted", "ungraded": False}
+    assert detail == {"reward": 1.0, "verdict": "accepted", "ungraded": False, "detail": "2 of 2 tests passed"}
 
 
 @pytest.mark.docker
