@@ -166,6 +166,20 @@ def test_a_trainers_patch_is_never_cut_a_math_answer_is() -> None:
     assert [t["completion"] if isinstance(t, dict) else t for t in tasks] == [long, long, long[-100:]]
 
 
+def test_a_row_in_our_own_repo_columns_is_a_repo_task() -> None:
+    """A trainer's row with the `repo` kind's fields as columns (no `kind` needed), its ids lists; a
+    missing field is the schema's error naming it."""
+    own = {"environment": "e", "test_cmd": "pytest", "fail_to_pass": ["t::a"], "pass_to_pass": ["t::b"],
+           "test_patch": "", "report": "pytest-log", "solution": None, "time_limit_s": None}
+    task = row_task("3", "x", own, RowRules())
+    assert isinstance(task, dict) and task["kind"] == "repo" and task["report"] == "pytest-log"
+    assert isinstance(parse_task(task, ""), RepoTask)
+    missing = row_task("3", "x", {k: v for k, v in own.items() if k != "test_cmd"}, RowRules())
+    with pytest.raises(ValueError, match="test_cmd"):
+        parse_task(missing, "")
+    assert row_task("3", "x", own, RowRules(kind="math")) == "a repo row, but kind is forced to 'math'"
+
+
 def test_a_row_with_empty_swebench_columns_is_not_a_swebench_row() -> None:
     """One dataset mixing repository and math rows gives every row every column, None where it has none:
     the math row is read as math, the repository row as a repo task."""

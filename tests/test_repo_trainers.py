@@ -121,14 +121,15 @@ def test_openrlhf_and_slime_adapters(target: str) -> None:
 
 
 def test_trl_batch_mixing_a_repo_row_and_a_math_row(target: str) -> None:
-    """TRL hands one list per column; a math row has the repository columns as None and the other way
-    round. accuracy and format per row; pass_rate is the code tasks' alone (a repository task pays
-    only when resolved: its per-test statuses are the program's own word, docs/repo-tasks.md "Trust model")."""
-    repo_cols = {**{k: None for k in ROW}, "solution": None}
-    rows = [{**repo_cols, **ROW}, {**repo_cols, "solution": "2"}, {**repo_cols, **ROW}, {**repo_cols, **BAD_IDS}]
-    columns = {k: [r[k] for r in rows] for k in repo_cols}
-    completions = [[{"role": "assistant", "content": fenced(GOLD)}], [{"role": "assistant", "content": "So \\boxed{2}."}],
-                   [{"role": "assistant", "content": fenced(WRONG)}], [{"role": "assistant", "content": fenced(GOLD)}]]
+    """TRL hands one list per column: one dataset of SWE-bench rows, rows in our own `repo` columns and math
+    rows gives each row every column, None where it has none. accuracy and format per row; pass_rate is the
+    code tasks' alone (a repository task pays only when resolved: its per-test statuses are the program's
+    own word, docs/repo-tasks.md "Trust model")."""
+    own = {k: v for k, v in TASK.items() if k != "kind"}  # no `kind` column: `environment` and `fail_to_pass` say it
+    blank = {**{k: None for k in (*ROW, *own)}, "solution": None}
+    rows = [{**blank, **ROW}, {**blank, "solution": "2"}, {**blank, **own}, {**blank, **BAD_IDS}]
+    columns = {k: [r[k] for r in rows] for k in blank}
+    completions = [[{"role": "assistant", "content": c}] for c in (fenced(GOLD), "So \\boxed{2}.", fenced(WRONG), fenced(GOLD))]
     funcs = VerifierRewards(RewardConfig(target=target, components=("accuracy", "format", "pass_rate"))).reward_funcs()
 
     async def batch() -> list[list[float | None]]:

@@ -16,12 +16,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sandbox.contract import MAX_COMPLETION_CHARS, MAX_TESTS
+from sandbox.contract import MAX_COMPLETION_CHARS, MAX_TESTS, RepoTask
 from sandbox.contract import DEFAULT_COMPARE, DEFAULT_LANGUAGE, DEFAULT_PROFILE, PROFILES
 
 from . import FormatError, detect, to_task
 
 CODE_COLUMNS = ("verification_info", "tests", "test_code", "call_tests")
+# A repository task in our own columns (docs/repo-tasks.md "The task schema"): a row filling
+# `environment` and `fail_to_pass` is one, its fields these.
+REPO_COLUMNS = tuple(sorted(RepoTask.KEYS - {"id", "kind", "completion"}))
 # ground_truth first: verl and OpenRLHF hand the label separately from the row's other columns.
 LABEL_GOLD_COLUMNS = ("ground_truth", "gold", "solution", "answer")
 
@@ -147,9 +150,14 @@ def _format_task(name: str, text: str, row: Mapping[str, Any], rules: Rules) -> 
     return {**task, "scoring": rules.code_scoring}
 
 
+def is_own_repo(row: Mapping[str, Any]) -> bool:
+    """A repository task in our own columns: `kind` is `repo`, or `environment` and `fail_to_pass` are filled."""
+    return row.get("kind") == "repo" or (row.get("environment") is not None and row.get("fail_to_pass") is not None)
+
+
 def is_repo(row: Mapping[str, Any]) -> bool:
-    """A repository task's row: a task of kind `repo`, or a SWE-bench row (verifier/formats/swebench.py)."""
-    return row.get("kind") == "repo" or dataset_format(row) == "swebench"
+    """A repository task's row: ours (is_own_repo), or a SWE-bench row (verifier/formats/swebench.py)."""
+    return is_own_repo(row) or dataset_format(row) == "swebench"
 
 
 def graded_text(text: str, row: Mapping[str, Any], rules: Rules) -> str:
@@ -167,6 +175,9 @@ def row_task(task_id: str, text: str, row: Mapping[str, Any], rules: Rules) -> d
     if rules.task_timeout_s:
         base["timeout_s"] = rules.task_timeout_s
     name = dataset_format(row)
+    if is_own_repo(row) and not name:  # its fields as given: the schema names a missing or bad one
+        return f"a repo row, but kind is forced to {rules.kind!r}" if rules.kind == "math" else \
+            {**base, "kind": "repo", **{k: row[k] for k in REPO_COLUMNS if row.get(k) is not None}}
     kind = row_kind(row, rules)
     if kind == "code" and name:
         task = _format_task(name, text, row, rules)  # its completion may continue the row's prompt
