@@ -46,9 +46,10 @@ third pass (the subject before a box's `is`/`=`) is left out: another helper is 
     ambiguous, and refusing it is safe).
 
 Closed here (issue 29's fourth fix): classes 1, 6, 7, 8, 9, 10, 11, 12, 13, and three of class 15's seven
-(`\\textcolor`, `With this,`, `Which means`). Classes 2, 3, 4, 5, 14 (the subject before a box and `box_clause`,
-another helper's) and class 15's other four stay strict xfails (`still_open`), so the file passes and each
-closing fix flips its cases.
+(`\\textcolor`, `With this,`, `Which means`); then classes 14 and most of 3 (`grammar.box_subject`), and class 15's
+other four and class 3's last four (`grammar.STATING_CLAUSES`: a stating main clause is read past, and a
+preposition's phrase opens a box's clause only as one of its openers). Classes 2, 4, 5 stay strict xfails
+(`still_open`), so the file passes and each closing fix flips its cases.
 """
 
 from __future__ import annotations
@@ -68,11 +69,8 @@ def verdicts(completion: str, gold: str, choices: list[str] | None = None) -> li
 
 
 OPEN_2 = "red team 4 class 2: a colon label that ends with a verb or follows a math segment (left to the helper on the subject before a box)"
-OPEN_3 = "red team 4 class 3: a box clause opened by a preposition (left to the helper on box_clause)"
 OPEN_4 = "red team 4 class 4: the prose subject is a bag of words (left to the helper on the subject)"
 OPEN_5 = "red team 4 class 5: a closing clause after a box is a bag of afterwords (left to the helper on box_clause)"
-OPEN_15 = ("red team 4 class 15: a stating verb or word right before a box outside box_lead's and box_clause's allowlists "
-           "(left to the helper on box_clause)")
 OPEN_13_BOX = ("red team 4 class 13, a box's variant: a box's sentence still starts at a math delimiter (reading "
                "through math lost 11 rows of math-verify's suite, `If its initial value was $x$, ...`)")
 
@@ -164,27 +162,8 @@ BOX_CLAUSE_PREP_REFUSED = [
 ]
 
 
-# Closed by the box's subject reading (`grammar.box_subject`: after `is` the subject must be a noun phrase) or by
-# class 12's: the class's cases with a verb after the preposition's phrase still pay (`we get`).
-CLOSED_3 = (
-    'At least it is \\boxed{6}.',
-    'At most it is \\boxed{6}.',
-    'For odd n it is \\boxed{6}.',
-    'In thousands it is \\boxed{6}.',
-    'To the nearest thousand it is \\boxed{6}.',
-    'By my guess it is \\boxed{6}.',
-    'In the worst case it is \\boxed{6}.',
-    'Hence at most it is \\boxed{6}.',
-    'Next, at least it is \\boxed{6}.',
-    'Correct to the nearest thousand it is \\boxed{6}.',
-    'With a margin of error of \\boxed{6}.',
-    'At least it is \\boxed{B}.',
-    'For odd n it is \\boxed{B}.',
-)
-
-
-@pytest.mark.parametrize(("completion", "gold", "choices"),
-                         still_open(BOX_CLAUSE_PREP_NEAR, OPEN_3, closed=CLOSED_3))
+@pytest.mark.parametrize(("completion", "gold", "choices"), BOX_CLAUSE_PREP_NEAR)  # closed by `box_subject` and
+# `grammar._opens` (a preposition's phrase opens a box's clause only as one of `grammar.STATING_CLAUSES`' openers)
 def test_a_box_clause_opened_by_a_preposition_is_read(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid on main in both profiles: `box_clause` returns True when the first word is a determiner or a
     preposition, so an inequality (`At least`), a condition (`For odd n`) or a scale (`In thousands`) before
@@ -436,8 +415,7 @@ STATED_BUT_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), still_open(STATED_BUT_REFUSED, OPEN_15, closed=(
-    "With this, we get \\boxed{6}.", "Which means the answer is \\boxed{6}.", "\\boxed{\\textcolor{red}{6}}")))
+@pytest.mark.parametrize(("completion", "gold", "choices"), STATED_BUT_REFUSED)  # closed by `grammar.STATING_CLAUSES`
 def test_a_stated_right_answer_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Refused on main (`no_answer` or `incorrect`) in both profiles, though each states the gold."""
     assert verdicts(completion, gold, choices) == ["correct", "correct"]
@@ -464,7 +442,8 @@ VARIANT_SAME = [
 ]
 
 
-VARIANT_OPEN = still_open([n("Maybe for $n=3$, we get \\boxed{6}."), n("In thousands, $x = \\boxed{6}$.")], OPEN_13_BOX)
+VARIANT_OPEN = still_open([n("Maybe for $n=3$, we get \\boxed{6}.")], OPEN_13_BOX) + [
+    n("In thousands, $x = \\boxed{6}$.")]  # closed by class 3's fix: `In thousands` opens the box's clause
 
 
 @pytest.mark.parametrize(("completion", "gold", "choices"), VARIANT_NEAR + VARIANT_OPEN)

@@ -215,7 +215,7 @@ def anchor_lead(prefix: str) -> bool:
     """Whether `prefix`, the words before an answer anchor in its sentence, only lead to it: each word is
     one of its script's leads (`ANCHOR_LEADS`, `SCRIPT_LEADS`) or a mark (docs/math.md "Answer grammar",
     "Before an anchor")."""
-    prefix = _LEAD_PHRASE_RE.sub(" ", prefix)
+    prefix = strip_stating(_LEAD_PHRASE_RE.sub(" ", prefix))  # `We see that the answer is`
     return all(tok in _LEAD_MARKS or tok.lower() in ANCHOR_LEADS or _script_leads(tok)
                for tok in _SCRIPT_TOKEN_RE.findall(prefix))
 
@@ -225,9 +225,70 @@ _STEP_CLAUSE_RE = re.compile(
     r"(?:\s+that)?|since|as|because|given|substituting|plugging\s+in|using|from)\s+§(?:\s*(?:,|and)?\s*§)*\s*")
 """A clause that states an earlier step or premise in math alone (`We get $x = 6$, so the answer is 6`, `Since $a =
 2$,`): math segments after a pronoun and a stating verb, or after a word that gives a premise; no word of its own."""
+STATING_CLAUSES: tuple[tuple[str, str], ...] = (
+    (r"(?:we|i)\s+(?:can\s+)?(?:see|find|found|get|got|conclude|concluded|know|have|obtain|obtained)(?:\s+that)?",
+     "a speaker's finding (`we see that`, `we conclude that`, `I found that`); `think`, `guess`, `doubt`, `believe` "
+     "and modals are not findings and are left out"),
+    (r"it\s+follows\s+that|it\s+is\s+(?:now\s+)?(?:clear|evident|obvious|easy\s+to\s+see)\s+that",
+     "an impersonal conclusion (`it follows that`, `it is clear that`); `it is likely that`, `it is not true "
+     "that`, `it is possible that` judge the clause and are left out"),
+    (r"(?:which|this|that)\s+(?:means|shows|gives|implies)(?:\s+us)?(?:\s+that)?",
+     "a conclusion from the step before (`this means`, `which shows that`, `this gives us`)"),
+    (r"putting\s+(?:these|this|them|it|everything)\s+(?:all\s+)?together\s+(?:gives|yields)(?:\s+us)?",
+     "a conclusion from the steps before (`Putting these together gives`)"),
+    (r"in\s+total|in\s+all|altogether|overall|in\s+the\s+end|in\s+conclusion|in\s+summary|in\s+short"
+     r"|(?:with|from|given|using)\s+(?:this|that|these|here)|by\s+substitution|for\s+part\s+\(?\s*[a-z0-9]{1,3}\s*\)?",
+     "openers that sum up or say which part is answered (`In total it is`, `From this we get`, `For part (a) we "
+     "get`); a preposition's phrase outside them (`In thousands`, `At least`, `For odd n`) scales, bounds or "
+     "conditions the value"),
+    (r"in\s+other\s+words|at\s+(?:last|the\s+end)|by\s+(?:the\s+)?(?:quadratic\s+formula|pythagorean\s+theorem"
+     r"|law\s+of\s+(?:cosines|sines)|vieta'?s\s+formulas?|symmetry|inspection|induction|am-?\s*gm|remainder\s+theorem)",
+     "openers that restate or name how the value was found (`In other words, \\boxed{6}`, `By the quadratic formula, "
+     "$x = \\boxed{6}$`): a closed list of methods, since `by my guess`, `by a rough estimate` hedge"),
+)
+"""Main clauses that state the clause after them (docs/math.md "Answer grammar", "Stating clauses"), each with its
+reason: an allowlist, matched whole at a clause's start after concluding connectives (`so`, `thus`, `hence`,
+`therefore`), and never the end of the reading: the clause after it is read by the same grammar as a sentence
+start (`box_clause`, `box_subject`, `anchor_lead`), so `we see that maybe x is`, `it is clear that x is not`, `we
+know that in thousands it is` state no answer."""
+_STATING_RE = re.compile(r"(?:" + "|".join(p for p, _ in STATING_CLAUSES) + r")", re.IGNORECASE)
+_STATING_PREFIX_RE = re.compile(
+    r"^(?P<leads>(?:\s*(?i:so|thus|hence|therefore|then|now|and|finally)\b\s*,?)*)\s*(?:" + _STATING_RE.pattern
+    + r")(?=[\s,]|$)\s*,?", re.IGNORECASE)
+
+
+def strip_stating(text: str) -> str:
+    """`text` without the stating main clauses it opens with (`STATING_CLAUSES`), its concluding connectives kept:
+    what is left is read as a sentence start (`Thus we see that the answer is` -> `Thus the answer is`)."""
+    for _ in range(4):  # `Thus we see that it follows that ...`: bounded
+        m = _STATING_PREFIX_RE.match(text)
+        if m is None:
+            break
+        text = m.group("leads") + " " + text[m.end():]
+    return text
+
+
+def _stated_tokens(tokens: list[str]) -> list[str]:
+    """`tokens` (words, math segments) after their opening connectives and stating main clauses (`strip_stating`);
+    `tokens` unchanged when they open with none."""
+    joined = " ".join(tokens)
+    cut = 0
+    for _ in range(4):  # as `strip_stating`
+        m = _STATING_PREFIX_RE.match(joined, cut)
+        if m is None:
+            break
+        cut = m.end()
+    if not cut:
+        return tokens
+    starts = [0]
+    for t in tokens[:-1]:
+        starts.append(starts[-1] + len(t) + 1)
+    return [t for t, a in zip(tokens, starts) if a >= cut]
+
+
+_STATING_END_RE = re.compile(r"(?:^|\s)(?:" + _STATING_RE.pattern + r")$", re.IGNORECASE)
 _LEAD_PHRASE_RE = re.compile(
-    r"^\s*(?i:(?:which|this|that)\s+(?:means|shows|gives)(?:\s+(?:us|that))?|it\s+follows\s+that"
-    r"|(?:with|from|given|using)\s+(?:this|that|these))\s*(?=,|\s|$)")
+    r"^\s*(?i:" + _STATING_RE.pattern + r")\s*(?=,|\s|$)")
 """Phrases that conclude from what came before (`Which means the answer is`, `With this,`, `From this,`): matched
 whole at a clause's start, never as loose words (`this`, `with` alone are no lead: docs/math.md "Answer grammar",
 "Before an anchor")."""
@@ -368,6 +429,10 @@ def box_lead(prefix: str) -> bool:
         chain = [w.lower() for w in words[-3:-1]]
         return bool(chain) and chain[-1] in _AUXILIARIES[word] and (
             chain[-1] != "have" or len(chain) > 1 and chain[0] in _BEFORE_HAVE_BEEN)
+    if word in _LINK_ADVERBS and len(words) > 1 and words[-2].lower() in _BOX_COPULAS:
+        return True  # `It is also \\boxed{6}`, `x is just \\boxed{6}`: an adverb that says nothing of the value
+    if _STATING_END_RE.search(" ".join(words)):
+        return True  # `This gives us \\boxed{6}`, `we see that \\boxed{6}`: a stating main clause (`STATING_CLAUSES`)
     return (_has("verb", word) or _has("lead", word) or word in _BOX_LEAD_WORDS
             or any(last.endswith(w) for w in _BY_ROLE["cjk_subject"]))
 
@@ -1218,9 +1283,18 @@ def box_clause(clause: str) -> bool:
     if len(flat) > MAX_CHARS:
         return False
     tokens = [t for t in _CLAUSE_WORD_RE.findall(_TEXT_GROUP_RE.sub(lambda m: " " + m.group(1) + " ", flat))
-              if t not in _LEAD_MARKS]
+              if t not in _LEAD_MARKS and t != "~"]  # a tie is `box_lead`'s (`we get~\\boxed{6}`)
+    return _opens(tokens)
+
+
+def _opens(tokens: list[str]) -> bool:
+    """How a box's clause opens (`box_clause`), read again after a stating main clause (`STATING_CLAUSES`: `we see
+    that x is`, `In total it is`), so its clause is read as a sentence start: `we see that maybe x is` is none."""
     while tokens and _has("lead", tokens[0]):
         tokens = tokens[1:]  # `So,`, `Hence`, `Adding,`
+    stated = _stated_tokens(tokens)
+    if stated is not tokens:
+        return not stated or _opens(stated)  # `This gives us \boxed{6}`; `It follows that x is`
     if not tokens or tokens[0].startswith("$") or len(tokens[0]) == 1 and tokens[0].isalpha() and tokens[0] not in "IiAa":
         return True  # a math name or segment opens the subject (`$x$ is`, `n =`, `$f(3) =`)
     word = tokens[0].lower()
@@ -1228,7 +1302,12 @@ def box_clause(clause: str) -> bool:
         return len(tokens) > 1 and (_has("verb", tokens[1]) or tokens[1].lower() in _STATING_VERBS)
     if _is_name(tokens[0]):  # an owner (`Paula's investment is`) or an agent (`Sam swam`); not `Suppose the`
         return tokens[0].endswith(("'s", "’s")) or len(tokens) > 1 and _has("verb", tokens[1])
-    return word in ANCHOR_LEADS or word in _CLAUSE_OPENERS or any(_has(role, word) for role in ("det", "prep"))
+    if _has("prep", word) and not _has("det", word):
+        # a preposition's phrase outside STATING_CLAUSES' openers scales, bounds or conditions what follows (`In
+        # thousands we get`, `At least we get`, `For odd $n$ we get`, red team 4 class 3); before a link it is no noun
+        # phrase either (`box_subject`)
+        return False
+    return word in ANCHOR_LEADS or word in _CLAUSE_OPENERS or _has("det", word)
 
 
 # Class "the subject of a box" (red team 3, class 8): what a box's `is` or `=` states the box of. Kept apart
@@ -1448,6 +1527,10 @@ def _copula_subject(clause: str) -> bool:
         return True
     while tokens and _has("lead", tokens[0]):
         tokens = tokens[1:]  # `So`, `Hence`, `Adding`
+    stated = _stated_tokens(tokens)
+    while stated and _has("lead", stated[0]):
+        stated = stated[1:]
+    tokens = stated  # `we see that the answer is`, `It is clear that x is`: the clause after it has the subject
     if not tokens:
         return True  # `is \\boxed{6}` after an anchor or a clause `lead_clauses` read
     first = tokens[0].lower()
