@@ -48,7 +48,8 @@ third pass (the subject before a box's `is`/`=`) is left out: another helper is 
 Closed here (issue 29's fourth fix): classes 1, 6, 7, 8, 9, 10, 11, 12, 13, and three of class 15's seven
 (`\\textcolor`, `With this,`, `Which means`); then classes 14 and most of 3 (`grammar.box_subject`), and class 15's
 other four and class 3's last four (`grammar.STATING_CLAUSES`: a stating main clause is read past, and a
-preposition's phrase opens a box's clause only as one of its openers). Classes 2, 4, 5 stay strict xfails
+preposition's phrase opens a box's clause only as one of its openers), and class 2 (`grammar.box_label` reads
+the whole label). Classes 4 and 5 stay strict xfails
 (`still_open`), so the file passes and each closing fix flips its cases.
 """
 
@@ -68,7 +69,6 @@ def verdicts(completion: str, gold: str, choices: list[str] | None = None) -> li
     return [grade_math({**t, "choices": choices} if choices else t)["verdict"] for t in tasks]
 
 
-OPEN_2 = "red team 4 class 2: a colon label that ends with a verb or follows a math segment (left to the helper on the subject before a box)"
 OPEN_4 = "red team 4 class 4: the prose subject is a bag of words (left to the helper on the subject)"
 OPEN_5 = "red team 4 class 5: a closing clause after a box is a bag of afterwords (left to the helper on box_clause)"
 OPEN_13_BOX = ("red team 4 class 13, a box's variant: a box's sentence still starts at a math delimiter (reading "
@@ -130,11 +130,23 @@ COLON_LABEL_SAME = [
     n("Answer: \\boxed{6}"), n("The values of $k$ are: \\boxed{6}"), n("$x$: \\boxed{6}"), n("We compute: \\boxed{6}"),
     n("Total cost: \\boxed{6}"), n("So the answer is: \\boxed{6}"), n("First \\boxed{4}. Wait, I made an error: \\boxed{6}"),
 ]
+# Variants the class 2 fix was not written for: near misses (another hedge, relation, scale) and rewrites.
+COLON_LABEL_VARIANT_NEAR = [
+    n("Possibly the total is: \\boxed{6}"), n("$x \\geq$: \\boxed{6}"), n("Roughly, $x$: \\boxed{6}"),
+    n("We guess it is: \\boxed{6}"), n("The answer in thousands is: \\boxed{6}"), n("For $n = 3$: \\boxed{6}"),
+    n("Perhaps \\(x\\): \\boxed{6}"), mc("Possibly the answer is: \\boxed{B}"),
+]
+COLON_LABEL_VARIANT_SAME = [
+    n("Thus, the values of $k$ for which the quadratic has real roots are: \\boxed{6}"),
+    n("Thus, the integers \\( n \\) such that \\( f(n) = n \\) are: \\[ \\boxed{6} \\]"),
+    n("Hence, the answer is: \\boxed{6}"), n("So, $n$: \\boxed{6}"), n("We see that the total is: \\boxed{6}"),
+]
 COLON_LABEL_REFUSED = [n("Wrong answer: \\boxed{6}"), n("Not equal: 6"), n("Maybe $x$: 6"), n("I doubt it is: 6")]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"),
-                         still_open(COLON_LABEL_NEAR, OPEN_2))
+@pytest.mark.parametrize(("completion", "gold", "choices"), COLON_LABEL_NEAR)  # closed by `grammar.box_label`: the
+# label is read back to its sentence start through math (a segment is a name or no label), its clauses before a comma
+# lead, and a label that ends with its verb is read as a box after that verb is (`box_clause`, `box_subject`)
 def test_a_colon_label_is_read_whole(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid on main in both profiles: a label that ends with a verb returns True whatever precedes it, and a
     `$` starts a label (`_LABEL_START_RE`) and a sentence (`_SENTENCE_START_RE`), so nothing before it is read."""
@@ -457,10 +469,10 @@ def test_a_variant_rewrite_of_a_closed_class_pays(completion: str, gold: str, ch
 
 
 # Guards for the fixes: rewrites main pays (must still pay) and near misses main refuses (must stay refused).
-SAME = (ANCHOR_SCRIPT_SAME + COLON_LABEL_SAME + BOX_CLAUSE_PREP_SAME + SUBJECT_BAG_SAME + CLOSING_CLAUSE_SAME
+SAME = (ANCHOR_SCRIPT_SAME + COLON_LABEL_SAME + COLON_LABEL_VARIANT_SAME + BOX_CLAUSE_PREP_SAME + SUBJECT_BAG_SAME + CLOSING_CLAUSE_SAME
         + FONT_DIGIT_SAME + TEXT_ELLIPSIS_SAME + NAMED_SPELLING_SAME + NAME_ORDER_SAME + THAN_NUMERAL_SAME + TILDE_SAME
         + ERROR_NOUN_SAME + LEAD_MARKUP_SAME + PRONOUN_CLAUSE_SAME)
-REFUSED = (ANCHOR_SCRIPT_REFUSED + COLON_LABEL_REFUSED + BOX_CLAUSE_PREP_REFUSED + SUBJECT_BAG_REFUSED
+REFUSED = (ANCHOR_SCRIPT_REFUSED + COLON_LABEL_REFUSED + COLON_LABEL_VARIANT_NEAR + BOX_CLAUSE_PREP_REFUSED + SUBJECT_BAG_REFUSED
            + CLOSING_CLAUSE_REFUSED + FONT_DIGIT_REFUSED + TEXT_ELLIPSIS_REFUSED + NAMED_SPELLING_REFUSED
            + THAN_NUMERAL_REFUSED + TILDE_REFUSED + LEAD_MARKUP_REFUSED + PRONOUN_CLAUSE_REFUSED)
 

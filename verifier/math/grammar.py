@@ -449,7 +449,7 @@ follows a subject or a stating auxiliary (`we have been`, `will have been`), nev
 _LABEL_WORDS = frozenset("answer answers final correct exact required result results solution solutions step case "
                          "part question problem antwort réponse respuesta jibu ответ".split())
 _CJK_LABELS = frozenset({"答案", "最终答案", "最后答案", "答え", "结果", "解", "解答"})
-_LABEL_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？$,，;；]")  # clauses before a comma: `lead_clauses`
+_LABEL_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？]|\\[\[\]]|(?<!\\)\$\$")  # its clauses before a comma lead (`_lead_clause`)
 
 
 def box_label(text: str) -> bool:
@@ -464,12 +464,34 @@ def box_label(text: str) -> bool:
     found = None
     for found in _LABEL_START_RE.finditer(text):
         pass
-    words = _LEAD_TOKEN_RE.findall(text[found.end() if found else 0:])
+    sentence = text[found.end() if found else 0:]
+    if len(_UNESCAPED_DOLLAR_RE.findall(sentence)) % 2:
+        return False  # the colon inside math (`$x \\neq$` cut open, `$a:b$`): no label
+    segments: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        segments.append(m.group(1) if m.group(1) is not None else m.group(2))
+        return f" §{len(segments) - 1} "
+
+    clauses = _CLAUSE_SPLIT_RE.split(_LABEL_MATH_RE.sub(keep, sentence))
+    if not all(_lead_clause(re.sub(r"§\d+", "§", clause)) for clause in clauses[:-1]):
+        return False  # `In thousands, $x$:`, `Maybe, answer:`: the clauses before it must lead (`lead_clauses`)
+    label = clauses[-1]
+    named = re.sub(r"§(\d+)", lambda m: "x" if _side_states(segments[int(m.group(1))]) else "§", label)
+    words = _LEAD_TOKEN_RE.findall(named)
+    if all(_label_word(w) for w in words):
+        return True  # `Answer:`, `Total cost:`, `Step 3:`, `$x$:`; not `$x \\neq$:`, `$x > $:` (a relation)
     if words and words[-1].isalpha() and (_has("verb", words[-1]) or words[-1].lower() in _BY_ROLE["cjk_subject"]):
-        return True  # `the values of k for which ... are:`: a statement's link before its colon, as without one
-    if _CORRECTION_LABEL_RE.match(" ".join(words)):
-        return True  # `Wait, I made an error:`: the colon brings the corrected answer
-    return all(_label_word(w) for w in words)
+        # `the values of k for which ... are:`: a statement's link before its colon, read as without one (`box_clause`,
+        # `box_subject`): `I doubt the answer is:`, `Maybe it is:`, `Not equal:` state none (red team 4 class 2)
+        stated = re.sub(r"§(\d+)", lambda m: "$" + segments[int(m.group(1))] + "$", label)
+        return words[-1].lower() in _BY_ROLE["cjk_subject"] or box_clause(stated) and box_subject(stated, stated)
+    return bool(_CORRECTION_LABEL_RE.match(" ".join(words)))  # `Wait, I made an error:`: the corrected answer
+
+
+_LABEL_MATH_RE = re.compile(r"(?<!\\)\$((?:[^$\\]|\\.){0,200})\$|\\\((.{0,200}?)\\\)")
+"""A math segment in a label (`$x$:`, `The values of $k$ are:`): one math name when its content names a quantity
+(`_side_states`), else no label."""
 
 
 _CORRECTION_LABEL_RE = re.compile(r"(?i:i|we) (?i:made|make|have made) (?i:an error|a mistake)$")
@@ -1563,7 +1585,7 @@ def _noun_phrase(tokens: list[str]) -> bool:
     if i < n and (_has("det", tokens[i]) and tokens[i].lower() not in ("that", "which") or _is_owner(tokens[i])):
         i += 1
     start = i
-    while i < n and (_modifier(tokens[i]) or _math_subject(tokens[i])):
+    while i < n and (_modifier(tokens[i]) or _math_subject(tokens[i])) and not _such_that(tokens, i):
         i += 1
     if i == start or not (_head(tokens[i - 1]) or _math_subject(tokens[i - 1])):
         return False
@@ -1574,18 +1596,27 @@ def _noun_phrase(tokens: list[str]) -> bool:
         word = tokens[i].lower()
         if word == "to" and after_object and i + 1 < n and tokens[i + 1].isalpha() and _infinitive(tokens[i + 1]):
             return _relative_clause(tokens[i:])  # `the number of ways to choose 2 of 4`
+        if after_object and word in _CLOSED_PREPS and i + 1 < n and tokens[i + 1].lower() in ("which", "whom"):
+            return _relative_clause(tokens[i + 2:])  # `the values of $k$ for which the quadratic has real roots`
         if word in _OPEN_PREPS or word in _CLOSED_PREPS:
             closed = closed or word in _CLOSED_PREPS
             j = _object_end(tokens, i + 1, not closed)
             if j == i + 1:
                 return False
             i, after_object = j, True
+        elif _such_that(tokens, i):
+            return _relative_clause(tokens[i:])  # `the integers $n$ such that $f(n) = n$`: a defining condition
         elif after_object and (word in _RELATIVE_OPENERS or tokens[i] == "(" and i + 1 < n
                                and tokens[i + 1].lower() in _RELATIVE_OPENERS):
             return _relative_clause(tokens[i:])
         else:
             return False
     return True
+
+
+def _such_that(tokens: list[str], i: int) -> bool:
+    """`such that` at `tokens[i]`: a defining condition, not the adjective `such` (`the smallest such $n$`)."""
+    return tokens[i].lower() == "such" and i + 1 < len(tokens) and tokens[i + 1].lower() == "that"
 
 
 def _infinitive(word: str) -> bool:
