@@ -49,7 +49,7 @@ Closed here (issue 29's fourth fix): classes 1, 6, 7, 8, 9, 10, 11, 12, 13, and 
 (`\\textcolor`, `With this,`, `Which means`); then classes 14 and most of 3 (`grammar.box_subject`), and class 15's
 other four and class 3's last four (`grammar.STATING_CLAUSES`: a stating main clause is read past, and a
 preposition's phrase opens a box's clause only as one of its openers), and class 2 (`grammar.box_label` reads
-the whole label). Classes 4 and 5 stay strict xfails
+the whole label), and class 4 (`grammar._ordered`: the prose subject's order). Class 5 stays a strict xfail
 (`still_open`), so the file passes and each closing fix flips its cases.
 """
 
@@ -69,7 +69,6 @@ def verdicts(completion: str, gold: str, choices: list[str] | None = None) -> li
     return [grade_math({**t, "choices": choices} if choices else t)["verdict"] for t in tasks]
 
 
-OPEN_4 = "red team 4 class 4: the prose subject is a bag of words (left to the helper on the subject)"
 OPEN_5 = "red team 4 class 5: a closing clause after a box is a bag of afterwords (left to the helper on box_clause)"
 OPEN_13_BOX = ("red team 4 class 13, a box's variant: a box's sentence still starts at a math delimiter (reading "
                "through math lost 11 rows of math-verify's suite, `If its initial value was $x$, ...`)")
@@ -193,11 +192,17 @@ SUBJECT_BAG_SAME = [
     n("Final Answer: the least common multiple is 6."), n("Final Answer: the least value is 6."),
     n("Final Answer: The total is 6."),
 ]
+# Variants the class 4 fix was not written for.
+SUBJECT_BAG_VARIANT_NEAR = [
+    n("Final Answer: at most the total is 6."), n("Final Answer: under the assumption the total is 6."),
+    n("Final Answer: the total it is 6."), n("Final Answer: we see that at least it is 6."), n("At best it is 6."),
+]
+SUBJECT_BAG_VARIANT_SAME = [n("Final Answer: we see that the total is 6."), n("Final Answer: in total it is 6."),
+                            n("The answer is: the number of apples that we have is 6.")]
 SUBJECT_BAG_REFUSED = [n("Final Answer: 6 at most."), n("Final Answer: in the worst case the total is 6.")]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"),
-                         still_open(SUBJECT_BAG_NEAR, OPEN_4))
+@pytest.mark.parametrize(("completion", "gold", "choices"), SUBJECT_BAG_NEAR)  # closed by `grammar._ordered`
 def test_at_least_before_the_value_is_no_subject(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid on main in both profiles: `_subject` admits any sequence of prepositions, adjectives, pronouns
     and nouns, so `at least it is` (an inequality) passes as a noun phrase like `the least value is`."""
@@ -469,10 +474,10 @@ def test_a_variant_rewrite_of_a_closed_class_pays(completion: str, gold: str, ch
 
 
 # Guards for the fixes: rewrites main pays (must still pay) and near misses main refuses (must stay refused).
-SAME = (ANCHOR_SCRIPT_SAME + COLON_LABEL_SAME + COLON_LABEL_VARIANT_SAME + BOX_CLAUSE_PREP_SAME + SUBJECT_BAG_SAME + CLOSING_CLAUSE_SAME
+SAME = (ANCHOR_SCRIPT_SAME + COLON_LABEL_SAME + COLON_LABEL_VARIANT_SAME + SUBJECT_BAG_VARIANT_SAME + BOX_CLAUSE_PREP_SAME + SUBJECT_BAG_SAME + CLOSING_CLAUSE_SAME
         + FONT_DIGIT_SAME + TEXT_ELLIPSIS_SAME + NAMED_SPELLING_SAME + NAME_ORDER_SAME + THAN_NUMERAL_SAME + TILDE_SAME
         + ERROR_NOUN_SAME + LEAD_MARKUP_SAME + PRONOUN_CLAUSE_SAME)
-REFUSED = (ANCHOR_SCRIPT_REFUSED + COLON_LABEL_REFUSED + COLON_LABEL_VARIANT_NEAR + BOX_CLAUSE_PREP_REFUSED + SUBJECT_BAG_REFUSED
+REFUSED = (ANCHOR_SCRIPT_REFUSED + COLON_LABEL_REFUSED + COLON_LABEL_VARIANT_NEAR + SUBJECT_BAG_VARIANT_NEAR + BOX_CLAUSE_PREP_REFUSED + SUBJECT_BAG_REFUSED
            + CLOSING_CLAUSE_REFUSED + FONT_DIGIT_REFUSED + TEXT_ELLIPSIS_REFUSED + NAMED_SPELLING_REFUSED
            + THAN_NUMERAL_REFUSED + TILDE_REFUSED + LEAD_MARKUP_REFUSED + PRONOUN_CLAUSE_REFUSED)
 

@@ -1091,12 +1091,31 @@ def _subject(before: list[_Token], measured: bool = False) -> bool:
         return all(t.kind == "name" or t.kind == "math" or t.kind == "word" and _has("cjk_subject", t.text) for t in phrase)
     if not phrase:
         return True  # after an anchor: "is 5", "equals 5"
+    stated = _stated_tokens([t.text for t in phrase])  # `we see that the total is`: the subject after it
+    phrase = phrase[len(phrase) - len(stated):]
+    if not phrase:
+        return True
+    if not _ordered(phrase):
+        return False
     changes = link.text.lower() in _CHANGES  # `the error ... increases by 100%`: the change is what is asked
     return all(_in_phrase(t) or _in_relative_clause(phrase, k) or changes and t.kind == "word" and t.text.lower() in _DEVIATIONS
                for k, t in enumerate(phrase)) and _names_placed(phrase, link.text, measured)
 
 
 _RELATIVES = frozenset({"that", "which", "who"})
+
+
+def _ordered(phrase: list[_Token]) -> bool:
+    """The order of a prose subject (red team 4 class 4: it was a bag of admitted words): a preposition never
+    opens it (`at least it is 6`, `At the least the value is`, `in the worst case the total is`: a bound or a
+    condition; the openers that sum up are `STATING_CLAUSES`', read past before this), and a pronoun is the whole
+    subject (`it is`, `there are`) or stands inside a relative clause (`the number of apples that we have is`)."""
+    first = phrase[0]
+    if first.kind == "word" and _has("prep", first.text) and not _has("det", first.text):
+        return False
+    return all(not (t.kind == "word" and _has("pronoun", t.text) and t.text.lower() not in _RELATIVES) or k == 0
+               and len(phrase) == 1 or any(p.kind == "word" and p.text.lower() in _RELATIVES for p in phrase[:k])
+               for k, t in enumerate(phrase))
 
 
 def _in_relative_clause(phrase: list[_Token], k: int) -> bool:
