@@ -49,7 +49,8 @@ Closed here (issue 29's fourth fix): classes 1, 6, 7, 8, 9, 10, 11, 12, 13, and 
 (`\\textcolor`, `With this,`, `Which means`); then classes 14 and most of 3 (`grammar.box_subject`), and class 15's
 other four and class 3's last four (`grammar.STATING_CLAUSES`: a stating main clause is read past, and a
 preposition's phrase opens a box's clause only as one of its openers), and class 2 (`grammar.box_label` reads
-the whole label), and class 4 (`grammar._ordered`: the prose subject's order). Class 5 stays a strict xfail
+the whole label), class 4 (`grammar._ordered`: the prose subject's order) and class 5 (`grammar._CLOSING_SUBJECT`: a closing
+clause's subject before its verb). Class 13's box variant stays a strict xfail
 (`still_open`), so the file passes and each closing fix flips its cases.
 """
 
@@ -69,7 +70,6 @@ def verdicts(completion: str, gold: str, choices: list[str] | None = None) -> li
     return [grade_math({**t, "choices": choices} if choices else t)["verdict"] for t in tasks]
 
 
-OPEN_5 = "red team 4 class 5: a closing clause after a box is a bag of afterwords (left to the helper on box_clause)"
 OPEN_13_BOX = ("red team 4 class 13, a box's variant: a box's sentence still starts at a math delimiter (reading "
                "through math lost 11 rows of math-verify's suite, `If its initial value was $x$, ...`)")
 
@@ -218,11 +218,15 @@ CLOSING_CLAUSE_SAME = [
     n("\\boxed{6} which is the answer above."), n("\\boxed{6} and we are done."), n("\\boxed{6} and this is correct."),
     n("\\boxed{6} is the final answer."),
 ]
+# Variants the class 5 fix was not written for.
+CLOSING_CLAUSE_VARIANT_NEAR = [n("\\boxed{6} and the above is correct."), n("\\boxed{6} and as required is the answer."),
+                               mc("\\boxed{B} and above is the answer.")]
+CLOSING_CLAUSE_VARIANT_SAME = [n("\\boxed{6} and our answer is correct."), n("\\boxed{6} and I hope it is correct."),
+                               n("\\boxed{6} which is as required.")]
 CLOSING_CLAUSE_REFUSED = [n("\\boxed{6} and above."), n("\\boxed{6 and above is the correct answer}"), mc("\\boxed{B} and above is correct.")]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"),
-                         still_open(CLOSING_CLAUSE_NEAR, OPEN_5))
+@pytest.mark.parametrize(("completion", "gold", "choices"), CLOSING_CLAUSE_NEAR)  # closed by `grammar._CLOSING_SUBJECT`
 def test_a_closing_clause_never_modifies_the_value(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid on main in both profiles: `_closing_clause` needs a verb and afterwords only, and `above` is an
     afterword (`the answer above`), so `6 and above` (an inequality) is read as a closing clause."""
@@ -474,10 +478,12 @@ def test_a_variant_rewrite_of_a_closed_class_pays(completion: str, gold: str, ch
 
 
 # Guards for the fixes: rewrites main pays (must still pay) and near misses main refuses (must stay refused).
-SAME = (ANCHOR_SCRIPT_SAME + COLON_LABEL_SAME + COLON_LABEL_VARIANT_SAME + SUBJECT_BAG_VARIANT_SAME + BOX_CLAUSE_PREP_SAME + SUBJECT_BAG_SAME + CLOSING_CLAUSE_SAME
+SAME = (ANCHOR_SCRIPT_SAME + COLON_LABEL_SAME + COLON_LABEL_VARIANT_SAME + SUBJECT_BAG_VARIANT_SAME
+        + CLOSING_CLAUSE_VARIANT_SAME + BOX_CLAUSE_PREP_SAME + SUBJECT_BAG_SAME + CLOSING_CLAUSE_SAME
         + FONT_DIGIT_SAME + TEXT_ELLIPSIS_SAME + NAMED_SPELLING_SAME + NAME_ORDER_SAME + THAN_NUMERAL_SAME + TILDE_SAME
         + ERROR_NOUN_SAME + LEAD_MARKUP_SAME + PRONOUN_CLAUSE_SAME)
-REFUSED = (ANCHOR_SCRIPT_REFUSED + COLON_LABEL_REFUSED + COLON_LABEL_VARIANT_NEAR + SUBJECT_BAG_VARIANT_NEAR + BOX_CLAUSE_PREP_REFUSED + SUBJECT_BAG_REFUSED
+REFUSED = (ANCHOR_SCRIPT_REFUSED + COLON_LABEL_REFUSED + COLON_LABEL_VARIANT_NEAR + SUBJECT_BAG_VARIANT_NEAR
+           + CLOSING_CLAUSE_VARIANT_NEAR + BOX_CLAUSE_PREP_REFUSED + SUBJECT_BAG_REFUSED
            + CLOSING_CLAUSE_REFUSED + FONT_DIGIT_REFUSED + TEXT_ELLIPSIS_REFUSED + NAMED_SPELLING_REFUSED
            + THAN_NUMERAL_REFUSED + TILDE_REFUSED + LEAD_MARKUP_REFUSED + PRONOUN_CLAUSE_REFUSED)
 

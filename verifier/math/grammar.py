@@ -927,8 +927,18 @@ def _closing_clause(tokens: list[_Token]) -> bool:
     answer`): admitted only when every token is a word that confirms the answer (LEXICON's "afterword",
     as `closes` reads a closing sentence). A second value (`and 7`, `then 7`), a fraction (`and a half`),
     an inequality (`and above`), a scale or a doubt (`because I am not sure`) has a token outside it. A
-    clause, not a modifier of the value: it holds one of `_CLOSING_VERBS` (`and above` holds none)."""
-    return any(t.text.lower() in _CLOSING_VERBS for t in tokens) and all(t.kind == "word" and (_has("afterword", t.text) or t.text.lower() in _CLAUSE_AFTER) for t in tokens)
+    clause, not a modifier of the value: it holds one of `_CLOSING_VERBS` (`and above` holds none), after a subject
+    (`_CLOSING_SUBJECT`)."""
+    verb = next((k for k, t in enumerate(tokens) if t.text.lower() in _CLOSING_VERBS), None)
+    if verb is None or not all(t.text.lower() in _CLOSING_SUBJECT for t in tokens[:verb]):
+        return False  # ordered (red team 4 class 5): `and above is correct` has `above` where its subject stands
+    return all(t.kind == "word" and (_has("afterword", t.text) or t.text.lower() in _CLAUSE_AFTER) for t in tokens)
+
+
+_CLOSING_SUBJECT = frozenset("i we it this that the a our my final correct answer result value solution".split())
+"""What may stand before a closing clause's verb (`and we are done`, `and this is correct`, `and our answer is`): a
+pronoun or a noun phrase naming the answer; its other afterwords (`above`, `as`, `required`) stand after the verb
+(`which is the answer above`), never as its subject (`\\boxed{6} and above is correct` is six and above)."""
 
 
 def after_value(phrase: str) -> bool:
