@@ -67,6 +67,27 @@ NEAR_MISSES = [
 ]
 
 
+CHOICES = ["3", "5", "7", "9"]
+LETTER_REWRITES = ["We see that the answer is \\boxed{B}.", "It follows that the answer is B.", "This gives us \\boxed{B}."]
+LETTER_NEAR_MISSES = ["We see that maybe the answer is \\boxed{B}.", "It is likely that the answer is B.",
+                      "In thousands we get \\boxed{B}.", "We conclude that the answer is not B."]
+
+
+def letter_verdicts(completion: str) -> list[str]:
+    return [grade_math({"completion": completion, "gold": "B", "choices": CHOICES, "profile": p})["verdict"]
+            for p in PROFILES]
+
+
+@pytest.mark.parametrize("completion", LETTER_REWRITES)
+def test_a_stating_clause_before_a_letter_pays(completion: str) -> None:
+    assert letter_verdicts(completion) == ["correct", "correct"]
+
+
+@pytest.mark.parametrize("completion", LETTER_NEAR_MISSES)
+def test_a_stating_clause_never_admits_a_hedged_letter(completion: str) -> None:
+    assert "correct" not in letter_verdicts(completion)
+
+
 @pytest.mark.parametrize("completion", REWRITES)
 def test_a_stating_clause_before_a_right_answer_pays(completion: str) -> None:
     assert verdicts(completion) == ["correct", "correct"]
