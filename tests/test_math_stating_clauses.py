@@ -96,3 +96,12 @@ def test_a_stating_clause_before_a_right_answer_pays(completion: str) -> None:
 @pytest.mark.parametrize("completion", NEAR_MISSES)
 def test_a_stating_clause_never_admits_what_follows_it(completion: str) -> None:
     assert "correct" not in verdicts(completion)
+
+
+@pytest.mark.timeout(60)  # a hang guard, not a timing assertion: the first pattern backtracked exponentially
+@pytest.mark.parametrize("lead", ["so  ", "so , ", "thus \t", "and  "])
+def test_runs_of_connectives_are_read_in_linear_time(lead: str) -> None:
+    """Runs of spaced connectives before a refused clause (docs/math.md "Answer grammar", "Bounds"): with two
+    adjacent `\\s*` in `grammar._STATING_PREFIX_RE` a failed match split each run of spaces every way."""
+    for completion in (lead * 50 + "maybe the answer is 6.", lead * 50 + "we see that maybe x is \\boxed{6}."):
+        assert "correct" not in verdicts(completion)

@@ -253,8 +253,11 @@ start (`box_clause`, `box_subject`, `anchor_lead`), so `we see that maybe x is`,
 know that in thousands it is` state no answer."""
 _STATING_RE = re.compile(r"(?:" + "|".join(p for p, _ in STATING_CLAUSES) + r")", re.IGNORECASE)
 _STATING_PREFIX_RE = re.compile(
-    r"^(?P<leads>(?:\s*(?i:so|thus|hence|therefore|then|now|and|finally)\b\s*,?)*)\s*(?:" + _STATING_RE.pattern
-    + r")(?=[\s,]|$)\s*,?", re.IGNORECASE)
+    r"^\s*(?P<leads>(?:(?:so|thus|hence|therefore|then|now|and|finally)\b\s*(?:,\s*)?)*)(?:" + _STATING_RE.pattern
+    + r")(?=[\s,]|$)\s*(?:,\s*)?", re.IGNORECASE)
+"""Each run of spaces has one place in the match (no two adjacent `\\s*`), so a failed match backtracks linearly
+(docs/math.md "Answer grammar", "Bounds"): `so  so  so ...` with the spaces split between two quantifiers took
+exponential time."""
 
 
 def strip_stating(text: str) -> str:
