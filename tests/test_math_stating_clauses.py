@@ -31,6 +31,9 @@ REWRITES = [
     "Therefore, it follows that the answer is $6$.", "Which shows that the number of apples is \\boxed{6}.",
     "This gives us that $x = \\boxed{6}$.", "Altogether it is \\boxed{6}.", "In all, there are \\boxed{6} apples.",
     "Putting it all together gives us \\boxed{6}.", "In total we get \\boxed{6}.", "x is just \\boxed{6}.",
+    "Combining these, we get \\boxed{6}.", "So in total, Sam has \\boxed{6} apples.", "We can see that the answer is $\\boxed{6}$.",
+    "Thus, it is clear that the answer is 6.", "By symmetry, the answer is \\boxed{6}.",
+    "By Vieta's formulas, the sum of the roots is \\boxed{6}.",
 ]
 
 NEAR_MISSES = [
@@ -60,7 +63,9 @@ NEAR_MISSES = [
     "We do not see that x is \\boxed{6}.", "We don't know that x is \\boxed{6}.",
     "It is clear that if n is odd, x is \\boxed{6}.", "We see that if n is odd then x is \\boxed{6}.",
     "We conclude that the wrong answer is \\boxed{6}.", "It follows that the error is \\boxed{6}.",
-    "We see that the answer is \\boxed{6}? Wrong.",
+    "We see that the answer is \\boxed{6}? Wrong.", "So in total maybe, the answer is \\boxed{6}.",
+    "Combining these incorrectly, we get \\boxed{6}.", "So in thousands, the answer is \\boxed{6}.",
+    "So in total, maybe the answer is 6.", "By my guess, the answer is \\boxed{6}.", "By a rough estimate, it is \\boxed{6}.",
     # a preposition's phrase that is no opener of STATING_CLAUSES (red team 4 class 3)
     "In thousands we get \\boxed{6}.", "At best we get \\boxed{6}.", "In thousands $x = \\boxed{6}$.",
     "Under the assumption we get \\boxed{6}.", "By rounding we get \\boxed{6}.",

@@ -234,8 +234,9 @@ STATING_CLAUSES: tuple[tuple[str, str], ...] = (
      "that`, `it is possible that` judge the clause and are left out"),
     (r"(?:which|this|that)\s+(?:means|shows|gives|implies)(?:\s+us)?(?:\s+that)?",
      "a conclusion from the step before (`this means`, `which shows that`, `this gives us`)"),
-    (r"putting\s+(?:these|this|them|it|everything)\s+(?:all\s+)?together\s+(?:gives|yields)(?:\s+us)?",
-     "a conclusion from the steps before (`Putting these together gives`)"),
+    (r"putting\s+(?:these|this|them|it|everything)\s+(?:all\s+)?together\s+(?:gives|yields)(?:\s+us)?"
+     r"|(?:combining|adding)\s+(?:these|them|both|everything)",
+     "a conclusion from the steps before (`Putting these together gives`, `Combining these, we get`)"),
     (r"in\s+total|in\s+all|altogether|overall|in\s+the\s+end|in\s+conclusion|in\s+summary|in\s+short"
      r"|(?:with|from|given|using)\s+(?:this|that|these|here)|by\s+substitution|for\s+part\s+\(?\s*[a-z0-9]{1,3}\s*\)?",
      "openers that sum up or say which part is answered (`In total it is`, `From this we get`, `For part (a) we "
@@ -352,6 +353,9 @@ def _lead_clause(clause: str) -> bool:
     if (_PART_CLAUSE_RE.match(clause) or _REJECTION_CLAUSE_RE.match(clause) or _LEAD_PHRASE_RE.fullmatch(clause.strip())
             or _STEP_CLAUSE_RE.fullmatch(clause)):
         return True
+    stated = strip_stating(clause)
+    if stated != clause:
+        return _lead_clause(stated)  # `So in total,`: connectives and a stating clause's opener
     words = _SCRIPT_TOKEN_RE.findall(clause)
     return all(w.lower() in ANCHOR_LEADS or w.lower() in _DISCOURSE or _has("lead", w) or w in _LEAD_MARKS
                or w in "()" or w in _CJK_LEADS or w.lower() in _CLAUSE_OPENERS or _script_leads(w) for w in words)
