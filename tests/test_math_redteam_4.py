@@ -46,9 +46,12 @@ third pass (the subject before a box's `is`/`=`) is left out: another helper is 
     ambiguous, and refusing it is safe).
 
 Closed here (issue 29's fourth fix): classes 1, 6, 7, 8, 9, 10, 11, 12, 13, and three of class 15's seven
-(`\\textcolor`, `With this,`, `Which means`). Classes 2, 3, 4, 5, 14 (the subject before a box and `box_clause`,
-another helper's) and class 15's other four stay strict xfails (`still_open`), so the file passes and each
-closing fix flips its cases.
+(`\\textcolor`, `With this,`, `Which means`); then classes 14 and most of 3 (`grammar.box_subject`), and class 15's
+other four and class 3's last four (`grammar.STATING_CLAUSES`: a stating main clause is read past, and a
+preposition's phrase opens a box's clause only as one of its openers), and class 2 (`grammar.box_label` reads
+the whole label), class 4 (`grammar._ordered`: the prose subject's order) and class 5 (`grammar._CLOSING_SUBJECT`: a closing
+clause's subject before its verb). Class 13's box variant stays a strict xfail
+(`still_open`), so the file passes and each closing fix flips its cases.
 """
 
 from __future__ import annotations
@@ -67,12 +70,6 @@ def verdicts(completion: str, gold: str, choices: list[str] | None = None) -> li
     return [grade_math({**t, "choices": choices} if choices else t)["verdict"] for t in tasks]
 
 
-OPEN_2 = "red team 4 class 2: a colon label that ends with a verb or follows a math segment (left to the helper on the subject before a box)"
-OPEN_3 = "red team 4 class 3: a box clause opened by a preposition (left to the helper on box_clause)"
-OPEN_4 = "red team 4 class 4: the prose subject is a bag of words (left to the helper on the subject)"
-OPEN_5 = "red team 4 class 5: a closing clause after a box is a bag of afterwords (left to the helper on box_clause)"
-OPEN_15 = ("red team 4 class 15: a stating verb or word right before a box outside box_lead's and box_clause's allowlists "
-           "(left to the helper on box_clause)")
 OPEN_13_BOX = ("red team 4 class 13, a box's variant: a box's sentence still starts at a math delimiter (reading "
                "through math lost 11 rows of math-verify's suite, `If its initial value was $x$, ...`)")
 
@@ -132,11 +129,23 @@ COLON_LABEL_SAME = [
     n("Answer: \\boxed{6}"), n("The values of $k$ are: \\boxed{6}"), n("$x$: \\boxed{6}"), n("We compute: \\boxed{6}"),
     n("Total cost: \\boxed{6}"), n("So the answer is: \\boxed{6}"), n("First \\boxed{4}. Wait, I made an error: \\boxed{6}"),
 ]
+# Variants the class 2 fix was not written for: near misses (another hedge, relation, scale) and rewrites.
+COLON_LABEL_VARIANT_NEAR = [
+    n("Possibly the total is: \\boxed{6}"), n("$x \\geq$: \\boxed{6}"), n("Roughly, $x$: \\boxed{6}"),
+    n("We guess it is: \\boxed{6}"), n("The answer in thousands is: \\boxed{6}"), n("For $n = 3$: \\boxed{6}"),
+    n("Perhaps \\(x\\): \\boxed{6}"), mc("Possibly the answer is: \\boxed{B}"),
+]
+COLON_LABEL_VARIANT_SAME = [
+    n("Thus, the values of $k$ for which the quadratic has real roots are: \\boxed{6}"),
+    n("Thus, the integers \\( n \\) such that \\( f(n) = n \\) are: \\[ \\boxed{6} \\]"),
+    n("Hence, the answer is: \\boxed{6}"), n("So, $n$: \\boxed{6}"), n("We see that the total is: \\boxed{6}"),
+]
 COLON_LABEL_REFUSED = [n("Wrong answer: \\boxed{6}"), n("Not equal: 6"), n("Maybe $x$: 6"), n("I doubt it is: 6")]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"),
-                         still_open(COLON_LABEL_NEAR, OPEN_2))
+@pytest.mark.parametrize(("completion", "gold", "choices"), COLON_LABEL_NEAR)  # closed by `grammar.box_label`: the
+# label is read back to its sentence start through math (a segment is a name or no label), its clauses before a comma
+# lead, and a label that ends with its verb is read as a box after that verb is (`box_clause`, `box_subject`)
 def test_a_colon_label_is_read_whole(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid on main in both profiles: a label that ends with a verb returns True whatever precedes it, and a
     `$` starts a label (`_LABEL_START_RE`) and a sentence (`_SENTENCE_START_RE`), so nothing before it is read."""
@@ -164,27 +173,8 @@ BOX_CLAUSE_PREP_REFUSED = [
 ]
 
 
-# Closed by the box's subject reading (`grammar.box_subject`: after `is` the subject must be a noun phrase) or by
-# class 12's: the class's cases with a verb after the preposition's phrase still pay (`we get`).
-CLOSED_3 = (
-    'At least it is \\boxed{6}.',
-    'At most it is \\boxed{6}.',
-    'For odd n it is \\boxed{6}.',
-    'In thousands it is \\boxed{6}.',
-    'To the nearest thousand it is \\boxed{6}.',
-    'By my guess it is \\boxed{6}.',
-    'In the worst case it is \\boxed{6}.',
-    'Hence at most it is \\boxed{6}.',
-    'Next, at least it is \\boxed{6}.',
-    'Correct to the nearest thousand it is \\boxed{6}.',
-    'With a margin of error of \\boxed{6}.',
-    'At least it is \\boxed{B}.',
-    'For odd n it is \\boxed{B}.',
-)
-
-
-@pytest.mark.parametrize(("completion", "gold", "choices"),
-                         still_open(BOX_CLAUSE_PREP_NEAR, OPEN_3, closed=CLOSED_3))
+@pytest.mark.parametrize(("completion", "gold", "choices"), BOX_CLAUSE_PREP_NEAR)  # closed by `box_subject` and
+# `grammar._opens` (a preposition's phrase opens a box's clause only as one of `grammar.STATING_CLAUSES`' openers)
 def test_a_box_clause_opened_by_a_preposition_is_read(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid on main in both profiles: `box_clause` returns True when the first word is a determiner or a
     preposition, so an inequality (`At least`), a condition (`For odd n`) or a scale (`In thousands`) before
@@ -202,11 +192,17 @@ SUBJECT_BAG_SAME = [
     n("Final Answer: the least common multiple is 6."), n("Final Answer: the least value is 6."),
     n("Final Answer: The total is 6."),
 ]
+# Variants the class 4 fix was not written for.
+SUBJECT_BAG_VARIANT_NEAR = [
+    n("Final Answer: at most the total is 6."), n("Final Answer: under the assumption the total is 6."),
+    n("Final Answer: the total it is 6."), n("Final Answer: we see that at least it is 6."), n("At best it is 6."),
+]
+SUBJECT_BAG_VARIANT_SAME = [n("Final Answer: we see that the total is 6."), n("Final Answer: in total it is 6."),
+                            n("The answer is: the number of apples that we have is 6.")]
 SUBJECT_BAG_REFUSED = [n("Final Answer: 6 at most."), n("Final Answer: in the worst case the total is 6.")]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"),
-                         still_open(SUBJECT_BAG_NEAR, OPEN_4))
+@pytest.mark.parametrize(("completion", "gold", "choices"), SUBJECT_BAG_NEAR)  # closed by `grammar._ordered`
 def test_at_least_before_the_value_is_no_subject(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid on main in both profiles: `_subject` admits any sequence of prepositions, adjectives, pronouns
     and nouns, so `at least it is` (an inequality) passes as a noun phrase like `the least value is`."""
@@ -222,11 +218,15 @@ CLOSING_CLAUSE_SAME = [
     n("\\boxed{6} which is the answer above."), n("\\boxed{6} and we are done."), n("\\boxed{6} and this is correct."),
     n("\\boxed{6} is the final answer."),
 ]
+# Variants the class 5 fix was not written for.
+CLOSING_CLAUSE_VARIANT_NEAR = [n("\\boxed{6} and the above is correct."), n("\\boxed{6} and as required is the answer."),
+                               mc("\\boxed{B} and above is the answer.")]
+CLOSING_CLAUSE_VARIANT_SAME = [n("\\boxed{6} and our answer is correct."), n("\\boxed{6} and I hope it is correct."),
+                               n("\\boxed{6} which is as required.")]
 CLOSING_CLAUSE_REFUSED = [n("\\boxed{6} and above."), n("\\boxed{6 and above is the correct answer}"), mc("\\boxed{B} and above is correct.")]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"),
-                         still_open(CLOSING_CLAUSE_NEAR, OPEN_5))
+@pytest.mark.parametrize(("completion", "gold", "choices"), CLOSING_CLAUSE_NEAR)  # closed by `grammar._CLOSING_SUBJECT`
 def test_a_closing_clause_never_modifies_the_value(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid on main in both profiles: `_closing_clause` needs a verb and afterwords only, and `above` is an
     afterword (`the answer above`), so `6 and above` (an inequality) is read as a closing clause."""
@@ -436,8 +436,7 @@ STATED_BUT_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), still_open(STATED_BUT_REFUSED, OPEN_15, closed=(
-    "With this, we get \\boxed{6}.", "Which means the answer is \\boxed{6}.", "\\boxed{\\textcolor{red}{6}}")))
+@pytest.mark.parametrize(("completion", "gold", "choices"), STATED_BUT_REFUSED)  # closed by `grammar.STATING_CLAUSES`
 def test_a_stated_right_answer_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Refused on main (`no_answer` or `incorrect`) in both profiles, though each states the gold."""
     assert verdicts(completion, gold, choices) == ["correct", "correct"]
@@ -464,7 +463,8 @@ VARIANT_SAME = [
 ]
 
 
-VARIANT_OPEN = still_open([n("Maybe for $n=3$, we get \\boxed{6}."), n("In thousands, $x = \\boxed{6}$.")], OPEN_13_BOX)
+VARIANT_OPEN = still_open([n("Maybe for $n=3$, we get \\boxed{6}.")], OPEN_13_BOX) + [
+    n("In thousands, $x = \\boxed{6}$.")]  # closed by class 3's fix: `In thousands` opens the box's clause
 
 
 @pytest.mark.parametrize(("completion", "gold", "choices"), VARIANT_NEAR + VARIANT_OPEN)
@@ -478,10 +478,12 @@ def test_a_variant_rewrite_of_a_closed_class_pays(completion: str, gold: str, ch
 
 
 # Guards for the fixes: rewrites main pays (must still pay) and near misses main refuses (must stay refused).
-SAME = (ANCHOR_SCRIPT_SAME + COLON_LABEL_SAME + BOX_CLAUSE_PREP_SAME + SUBJECT_BAG_SAME + CLOSING_CLAUSE_SAME
+SAME = (ANCHOR_SCRIPT_SAME + COLON_LABEL_SAME + COLON_LABEL_VARIANT_SAME + SUBJECT_BAG_VARIANT_SAME
+        + CLOSING_CLAUSE_VARIANT_SAME + BOX_CLAUSE_PREP_SAME + SUBJECT_BAG_SAME + CLOSING_CLAUSE_SAME
         + FONT_DIGIT_SAME + TEXT_ELLIPSIS_SAME + NAMED_SPELLING_SAME + NAME_ORDER_SAME + THAN_NUMERAL_SAME + TILDE_SAME
         + ERROR_NOUN_SAME + LEAD_MARKUP_SAME + PRONOUN_CLAUSE_SAME)
-REFUSED = (ANCHOR_SCRIPT_REFUSED + COLON_LABEL_REFUSED + BOX_CLAUSE_PREP_REFUSED + SUBJECT_BAG_REFUSED
+REFUSED = (ANCHOR_SCRIPT_REFUSED + COLON_LABEL_REFUSED + COLON_LABEL_VARIANT_NEAR + SUBJECT_BAG_VARIANT_NEAR
+           + CLOSING_CLAUSE_VARIANT_NEAR + BOX_CLAUSE_PREP_REFUSED + SUBJECT_BAG_REFUSED
            + CLOSING_CLAUSE_REFUSED + FONT_DIGIT_REFUSED + TEXT_ELLIPSIS_REFUSED + NAMED_SPELLING_REFUSED
            + THAN_NUMERAL_REFUSED + TILDE_REFUSED + LEAD_MARKUP_REFUSED + PRONOUN_CLAUSE_REFUSED)
 

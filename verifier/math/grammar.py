@@ -215,7 +215,7 @@ def anchor_lead(prefix: str) -> bool:
     """Whether `prefix`, the words before an answer anchor in its sentence, only lead to it: each word is
     one of its script's leads (`ANCHOR_LEADS`, `SCRIPT_LEADS`) or a mark (docs/math.md "Answer grammar",
     "Before an anchor")."""
-    prefix = _LEAD_PHRASE_RE.sub(" ", prefix)
+    prefix = strip_stating(_LEAD_PHRASE_RE.sub(" ", prefix))  # `We see that the answer is`
     return all(tok in _LEAD_MARKS or tok.lower() in ANCHOR_LEADS or _script_leads(tok)
                for tok in _SCRIPT_TOKEN_RE.findall(prefix))
 
@@ -225,9 +225,74 @@ _STEP_CLAUSE_RE = re.compile(
     r"(?:\s+that)?|since|as|because|given|substituting|plugging\s+in|using|from)\s+§(?:\s*(?:,|and)?\s*§)*\s*")
 """A clause that states an earlier step or premise in math alone (`We get $x = 6$, so the answer is 6`, `Since $a =
 2$,`): math segments after a pronoun and a stating verb, or after a word that gives a premise; no word of its own."""
+STATING_CLAUSES: tuple[tuple[str, str], ...] = (
+    (r"(?:we|i)\s+(?:can\s+)?(?:see|find|found|get|got|conclude|concluded|know|have|obtain|obtained)(?:\s+that)?",
+     "a speaker's finding (`we see that`, `we conclude that`, `I found that`); `think`, `guess`, `doubt`, `believe` "
+     "and modals are not findings and are left out"),
+    (r"it\s+follows\s+that|it\s+is\s+(?:now\s+)?(?:clear|evident|obvious|easy\s+to\s+see)\s+that",
+     "an impersonal conclusion (`it follows that`, `it is clear that`); `it is likely that`, `it is not true "
+     "that`, `it is possible that` judge the clause and are left out"),
+    (r"(?:which|this|that)\s+(?:means|shows|gives|implies)(?:\s+us)?(?:\s+that)?",
+     "a conclusion from the step before (`this means`, `which shows that`, `this gives us`)"),
+    (r"putting\s+(?:these|this|them|it|everything)\s+(?:all\s+)?together\s+(?:gives|yields)(?:\s+us)?"
+     r"|(?:combining|adding)\s+(?:these|them|both|everything)",
+     "a conclusion from the steps before (`Putting these together gives`, `Combining these, we get`)"),
+    (r"in\s+total|in\s+all|altogether|overall|in\s+the\s+end|in\s+conclusion|in\s+summary|in\s+short"
+     r"|(?:with|from|given|using)\s+(?:this|that|these|here)|by\s+substitution|for\s+part\s+\(?\s*[a-z0-9]{1,3}\s*\)?",
+     "openers that sum up or say which part is answered (`In total it is`, `From this we get`, `For part (a) we "
+     "get`); a preposition's phrase outside them (`In thousands`, `At least`, `For odd n`) scales, bounds or "
+     "conditions the value"),
+    (r"in\s+other\s+words|at\s+(?:last|the\s+end)|by\s+(?:the\s+)?(?:quadratic\s+formula|pythagorean\s+theorem"
+     r"|law\s+of\s+(?:cosines|sines)|vieta'?s\s+formulas?|symmetry|inspection|induction|am-?\s*gm|remainder\s+theorem)",
+     "openers that restate or name how the value was found (`In other words, \\boxed{6}`, `By the quadratic formula, "
+     "$x = \\boxed{6}$`): a closed list of methods, since `by my guess`, `by a rough estimate` hedge"),
+)
+"""Main clauses that state the clause after them (docs/math.md "Answer grammar", "Stating clauses"), each with its
+reason: an allowlist, matched whole at a clause's start after concluding connectives (`so`, `thus`, `hence`,
+`therefore`), and never the end of the reading: the clause after it is read by the same grammar as a sentence
+start (`box_clause`, `box_subject`, `anchor_lead`), so `we see that maybe x is`, `it is clear that x is not`, `we
+know that in thousands it is` state no answer."""
+_STATING_RE = re.compile(r"(?:" + "|".join(p for p, _ in STATING_CLAUSES) + r")", re.IGNORECASE)
+_STATING_PREFIX_RE = re.compile(
+    r"^\s*(?P<leads>(?:(?:so|thus|hence|therefore|then|now|and|finally)\b\s*(?:,\s*)?)*)(?:" + _STATING_RE.pattern
+    + r")(?=[\s,]|$)\s*(?:,\s*)?", re.IGNORECASE)
+"""Each run of spaces has one place in the match (no two adjacent `\\s*`), so a failed match backtracks linearly
+(docs/math.md "Answer grammar", "Bounds"): `so  so  so ...` with the spaces split between two quantifiers took
+exponential time."""
+
+
+def strip_stating(text: str) -> str:
+    """`text` without the stating main clauses it opens with (`STATING_CLAUSES`), its concluding connectives kept:
+    what is left is read as a sentence start (`Thus we see that the answer is` -> `Thus the answer is`)."""
+    for _ in range(4):  # `Thus we see that it follows that ...`: bounded
+        m = _STATING_PREFIX_RE.match(text)
+        if m is None:
+            break
+        text = m.group("leads") + " " + text[m.end():]
+    return text
+
+
+def _stated_tokens(tokens: list[str]) -> list[str]:
+    """`tokens` (words, math segments) after their opening connectives and stating main clauses (`strip_stating`);
+    `tokens` unchanged when they open with none."""
+    joined = " ".join(tokens)
+    cut = 0
+    for _ in range(4):  # as `strip_stating`
+        m = _STATING_PREFIX_RE.match(joined, cut)
+        if m is None:
+            break
+        cut = m.end()
+    if not cut:
+        return tokens
+    starts = [0]
+    for t in tokens[:-1]:
+        starts.append(starts[-1] + len(t) + 1)
+    return [t for t, a in zip(tokens, starts) if a >= cut]
+
+
+_STATING_END_RE = re.compile(r"(?:^|\s)(?:" + _STATING_RE.pattern + r")$", re.IGNORECASE)
 _LEAD_PHRASE_RE = re.compile(
-    r"^\s*(?i:(?:which|this|that)\s+(?:means|shows|gives)(?:\s+(?:us|that))?|it\s+follows\s+that"
-    r"|(?:with|from|given|using)\s+(?:this|that|these))\s*(?=,|\s|$)")
+    r"^\s*(?i:" + _STATING_RE.pattern + r")\s*(?=,|\s|$)")
 """Phrases that conclude from what came before (`Which means the answer is`, `With this,`, `From this,`): matched
 whole at a clause's start, never as loose words (`this`, `with` alone are no lead: docs/math.md "Answer grammar",
 "Before an anchor")."""
@@ -288,6 +353,9 @@ def _lead_clause(clause: str) -> bool:
     if (_PART_CLAUSE_RE.match(clause) or _REJECTION_CLAUSE_RE.match(clause) or _LEAD_PHRASE_RE.fullmatch(clause.strip())
             or _STEP_CLAUSE_RE.fullmatch(clause)):
         return True
+    stated = strip_stating(clause)
+    if stated != clause:
+        return _lead_clause(stated)  # `So in total,`: connectives and a stating clause's opener
     words = _SCRIPT_TOKEN_RE.findall(clause)
     return all(w.lower() in ANCHOR_LEADS or w.lower() in _DISCOURSE or _has("lead", w) or w in _LEAD_MARKS
                or w in "()" or w in _CJK_LEADS or w.lower() in _CLAUSE_OPENERS or _script_leads(w) for w in words)
@@ -368,6 +436,10 @@ def box_lead(prefix: str) -> bool:
         chain = [w.lower() for w in words[-3:-1]]
         return bool(chain) and chain[-1] in _AUXILIARIES[word] and (
             chain[-1] != "have" or len(chain) > 1 and chain[0] in _BEFORE_HAVE_BEEN)
+    if word in _LINK_ADVERBS and len(words) > 1 and words[-2].lower() in _BOX_COPULAS:
+        return True  # `It is also \\boxed{6}`, `x is just \\boxed{6}`: an adverb that says nothing of the value
+    if _STATING_END_RE.search(" ".join(words)):
+        return True  # `This gives us \\boxed{6}`, `we see that \\boxed{6}`: a stating main clause (`STATING_CLAUSES`)
     return (_has("verb", word) or _has("lead", word) or word in _BOX_LEAD_WORDS
             or any(last.endswith(w) for w in _BY_ROLE["cjk_subject"]))
 
@@ -384,7 +456,7 @@ follows a subject or a stating auxiliary (`we have been`, `will have been`), nev
 _LABEL_WORDS = frozenset("answer answers final correct exact required result results solution solutions step case "
                          "part question problem antwort réponse respuesta jibu ответ".split())
 _CJK_LABELS = frozenset({"答案", "最终答案", "最后答案", "答え", "结果", "解", "解答"})
-_LABEL_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？$,，;；]")  # clauses before a comma: `lead_clauses`
+_LABEL_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？]|\\[\[\]]|(?<!\\)\$\$")  # its clauses before a comma lead (`_lead_clause`)
 
 
 def box_label(text: str) -> bool:
@@ -399,12 +471,34 @@ def box_label(text: str) -> bool:
     found = None
     for found in _LABEL_START_RE.finditer(text):
         pass
-    words = _LEAD_TOKEN_RE.findall(text[found.end() if found else 0:])
+    sentence = text[found.end() if found else 0:]
+    if len(_UNESCAPED_DOLLAR_RE.findall(sentence)) % 2:
+        return False  # the colon inside math (`$x \\neq$` cut open, `$a:b$`): no label
+    segments: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        segments.append(m.group(1) if m.group(1) is not None else m.group(2))
+        return f" §{len(segments) - 1} "
+
+    clauses = _CLAUSE_SPLIT_RE.split(_LABEL_MATH_RE.sub(keep, sentence))
+    if not all(_lead_clause(re.sub(r"§\d+", "§", clause)) for clause in clauses[:-1]):
+        return False  # `In thousands, $x$:`, `Maybe, answer:`: the clauses before it must lead (`lead_clauses`)
+    label = clauses[-1]
+    named = re.sub(r"§(\d+)", lambda m: "x" if _side_states(segments[int(m.group(1))]) else "§", label)
+    words = _LEAD_TOKEN_RE.findall(named)
+    if all(_label_word(w) for w in words):
+        return True  # `Answer:`, `Total cost:`, `Step 3:`, `$x$:`; not `$x \\neq$:`, `$x > $:` (a relation)
     if words and words[-1].isalpha() and (_has("verb", words[-1]) or words[-1].lower() in _BY_ROLE["cjk_subject"]):
-        return True  # `the values of k for which ... are:`: a statement's link before its colon, as without one
-    if _CORRECTION_LABEL_RE.match(" ".join(words)):
-        return True  # `Wait, I made an error:`: the colon brings the corrected answer
-    return all(_label_word(w) for w in words)
+        # `the values of k for which ... are:`: a statement's link before its colon, read as without one (`box_clause`,
+        # `box_subject`): `I doubt the answer is:`, `Maybe it is:`, `Not equal:` state none (red team 4 class 2)
+        stated = re.sub(r"§(\d+)", lambda m: "$" + segments[int(m.group(1))] + "$", label)
+        return words[-1].lower() in _BY_ROLE["cjk_subject"] or box_clause(stated) and box_subject(stated, stated)
+    return bool(_CORRECTION_LABEL_RE.match(" ".join(words)))  # `Wait, I made an error:`: the corrected answer
+
+
+_LABEL_MATH_RE = re.compile(r"(?<!\\)\$((?:[^$\\]|\\.){0,200})\$|\\\((.{0,200}?)\\\)")
+"""A math segment in a label (`$x$:`, `The values of $k$ are:`): one math name when its content names a quantity
+(`_side_states`), else no label."""
 
 
 _CORRECTION_LABEL_RE = re.compile(r"(?i:i|we) (?i:made|make|have made) (?i:an error|a mistake)$")
@@ -840,8 +934,18 @@ def _closing_clause(tokens: list[_Token]) -> bool:
     answer`): admitted only when every token is a word that confirms the answer (LEXICON's "afterword",
     as `closes` reads a closing sentence). A second value (`and 7`, `then 7`), a fraction (`and a half`),
     an inequality (`and above`), a scale or a doubt (`because I am not sure`) has a token outside it. A
-    clause, not a modifier of the value: it holds one of `_CLOSING_VERBS` (`and above` holds none)."""
-    return any(t.text.lower() in _CLOSING_VERBS for t in tokens) and all(t.kind == "word" and (_has("afterword", t.text) or t.text.lower() in _CLAUSE_AFTER) for t in tokens)
+    clause, not a modifier of the value: it holds one of `_CLOSING_VERBS` (`and above` holds none), after a subject
+    (`_CLOSING_SUBJECT`)."""
+    verb = next((k for k, t in enumerate(tokens) if t.text.lower() in _CLOSING_VERBS), None)
+    if verb is None or not all(t.text.lower() in _CLOSING_SUBJECT for t in tokens[:verb]):
+        return False  # ordered (red team 4 class 5): `and above is correct` has `above` where its subject stands
+    return all(t.kind == "word" and (_has("afterword", t.text) or t.text.lower() in _CLAUSE_AFTER) for t in tokens)
+
+
+_CLOSING_SUBJECT = frozenset("i we it this that the a our my final correct answer result value solution".split())
+"""What may stand before a closing clause's verb (`and we are done`, `and this is correct`, `and our answer is`): a
+pronoun or a noun phrase naming the answer; its other afterwords (`above`, `as`, `required`) stand after the verb
+(`which is the answer above`), never as its subject (`\\boxed{6} and above is correct` is six and above)."""
 
 
 def after_value(phrase: str) -> bool:
@@ -1004,12 +1108,31 @@ def _subject(before: list[_Token], measured: bool = False) -> bool:
         return all(t.kind == "name" or t.kind == "math" or t.kind == "word" and _has("cjk_subject", t.text) for t in phrase)
     if not phrase:
         return True  # after an anchor: "is 5", "equals 5"
+    stated = _stated_tokens([t.text for t in phrase])  # `we see that the total is`: the subject after it
+    phrase = phrase[len(phrase) - len(stated):]
+    if not phrase:
+        return True
+    if not _ordered(phrase):
+        return False
     changes = link.text.lower() in _CHANGES  # `the error ... increases by 100%`: the change is what is asked
     return all(_in_phrase(t) or _in_relative_clause(phrase, k) or changes and t.kind == "word" and t.text.lower() in _DEVIATIONS
                for k, t in enumerate(phrase)) and _names_placed(phrase, link.text, measured)
 
 
 _RELATIVES = frozenset({"that", "which", "who"})
+
+
+def _ordered(phrase: list[_Token]) -> bool:
+    """The order of a prose subject (red team 4 class 4: it was a bag of admitted words): a preposition never
+    opens it (`at least it is 6`, `At the least the value is`, `in the worst case the total is`: a bound or a
+    condition; the openers that sum up are `STATING_CLAUSES`', read past before this), and a pronoun is the whole
+    subject (`it is`, `there are`) or stands inside a relative clause (`the number of apples that we have is`)."""
+    first = phrase[0]
+    if first.kind == "word" and _has("prep", first.text) and not _has("det", first.text):
+        return False
+    return all(not (t.kind == "word" and _has("pronoun", t.text) and t.text.lower() not in _RELATIVES) or k == 0
+               and len(phrase) == 1 or any(p.kind == "word" and p.text.lower() in _RELATIVES for p in phrase[:k])
+               for k, t in enumerate(phrase))
 
 
 def _in_relative_clause(phrase: list[_Token], k: int) -> bool:
@@ -1218,9 +1341,18 @@ def box_clause(clause: str) -> bool:
     if len(flat) > MAX_CHARS:
         return False
     tokens = [t for t in _CLAUSE_WORD_RE.findall(_TEXT_GROUP_RE.sub(lambda m: " " + m.group(1) + " ", flat))
-              if t not in _LEAD_MARKS]
+              if t not in _LEAD_MARKS and t != "~"]  # a tie is `box_lead`'s (`we get~\\boxed{6}`)
+    return _opens(tokens)
+
+
+def _opens(tokens: list[str]) -> bool:
+    """How a box's clause opens (`box_clause`), read again after a stating main clause (`STATING_CLAUSES`: `we see
+    that x is`, `In total it is`), so its clause is read as a sentence start: `we see that maybe x is` is none."""
     while tokens and _has("lead", tokens[0]):
         tokens = tokens[1:]  # `So,`, `Hence`, `Adding,`
+    stated = _stated_tokens(tokens)
+    if stated is not tokens:
+        return not stated or _opens(stated)  # `This gives us \boxed{6}`; `It follows that x is`
     if not tokens or tokens[0].startswith("$") or len(tokens[0]) == 1 and tokens[0].isalpha() and tokens[0] not in "IiAa":
         return True  # a math name or segment opens the subject (`$x$ is`, `n =`, `$f(3) =`)
     word = tokens[0].lower()
@@ -1228,7 +1360,12 @@ def box_clause(clause: str) -> bool:
         return len(tokens) > 1 and (_has("verb", tokens[1]) or tokens[1].lower() in _STATING_VERBS)
     if _is_name(tokens[0]):  # an owner (`Paula's investment is`) or an agent (`Sam swam`); not `Suppose the`
         return tokens[0].endswith(("'s", "’s")) or len(tokens) > 1 and _has("verb", tokens[1])
-    return word in ANCHOR_LEADS or word in _CLAUSE_OPENERS or any(_has(role, word) for role in ("det", "prep"))
+    if _has("prep", word) and not _has("det", word):
+        # a preposition's phrase outside STATING_CLAUSES' openers scales, bounds or conditions what follows (`In
+        # thousands we get`, `At least we get`, `For odd $n$ we get`, red team 4 class 3); before a link it is no noun
+        # phrase either (`box_subject`)
+        return False
+    return word in ANCHOR_LEADS or word in _CLAUSE_OPENERS or _has("det", word)
 
 
 # Class "the subject of a box" (red team 3, class 8): what a box's `is` or `=` states the box of. Kept apart
@@ -1448,6 +1585,10 @@ def _copula_subject(clause: str) -> bool:
         return True
     while tokens and _has("lead", tokens[0]):
         tokens = tokens[1:]  # `So`, `Hence`, `Adding`
+    stated = _stated_tokens(tokens)
+    while stated and _has("lead", stated[0]):
+        stated = stated[1:]
+    tokens = stated  # `we see that the answer is`, `It is clear that x is`: the clause after it has the subject
     if not tokens:
         return True  # `is \\boxed{6}` after an anchor or a clause `lead_clauses` read
     first = tokens[0].lower()
@@ -1480,7 +1621,7 @@ def _noun_phrase(tokens: list[str]) -> bool:
     if i < n and (_has("det", tokens[i]) and tokens[i].lower() not in ("that", "which") or _is_owner(tokens[i])):
         i += 1
     start = i
-    while i < n and (_modifier(tokens[i]) or _math_subject(tokens[i])):
+    while i < n and (_modifier(tokens[i]) or _math_subject(tokens[i])) and not _such_that(tokens, i):
         i += 1
     if i == start or not (_head(tokens[i - 1]) or _math_subject(tokens[i - 1])):
         return False
@@ -1491,18 +1632,27 @@ def _noun_phrase(tokens: list[str]) -> bool:
         word = tokens[i].lower()
         if word == "to" and after_object and i + 1 < n and tokens[i + 1].isalpha() and _infinitive(tokens[i + 1]):
             return _relative_clause(tokens[i:])  # `the number of ways to choose 2 of 4`
+        if after_object and word in _CLOSED_PREPS and i + 1 < n and tokens[i + 1].lower() in ("which", "whom"):
+            return _relative_clause(tokens[i + 2:])  # `the values of $k$ for which the quadratic has real roots`
         if word in _OPEN_PREPS or word in _CLOSED_PREPS:
             closed = closed or word in _CLOSED_PREPS
             j = _object_end(tokens, i + 1, not closed)
             if j == i + 1:
                 return False
             i, after_object = j, True
+        elif _such_that(tokens, i):
+            return _relative_clause(tokens[i:])  # `the integers $n$ such that $f(n) = n$`: a defining condition
         elif after_object and (word in _RELATIVE_OPENERS or tokens[i] == "(" and i + 1 < n
                                and tokens[i + 1].lower() in _RELATIVE_OPENERS):
             return _relative_clause(tokens[i:])
         else:
             return False
     return True
+
+
+def _such_that(tokens: list[str], i: int) -> bool:
+    """`such that` at `tokens[i]`: a defining condition, not the adjective `such` (`the smallest such $n$`)."""
+    return tokens[i].lower() == "such" and i + 1 < len(tokens) and tokens[i + 1].lower() == "that"
 
 
 def _infinitive(word: str) -> bool:
