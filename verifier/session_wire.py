@@ -70,5 +70,5 @@ def grade_task_from_proto(task: pb.RepoTask) -> dict[str, Any]:
     """A GradeSession's task as the HTTP route's JSON: the fields the caller set (a proto3 default is unset)."""
     out: dict[str, Any] = {}
     for field, value in task.ListFields():
-        out[field.name] = list(value) if field.label == field.LABEL_REPEATED else value
+        out[field.name] = value if isinstance(value, (str, bytes, int, float)) else list(value)  # a repeated field
     return out
