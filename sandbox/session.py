@@ -19,6 +19,7 @@ Blocking Docker and channel calls run in this module's thread pool; nothing here
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import threading
 import time
@@ -45,6 +46,7 @@ HISTORY_MAX_CHARS = 8 << 20
 # the caller for max_cells times a cell's wall limit. Past it the session is lost, and says why.
 REPLAY_SLACK_S = 10.0
 REPLAY_MAX_S = 300.0
+SNAPSHOT_ENTRIES_MAX_BYTES = 8 << 20  # sandbox/harness/session_tools.py ENTRIES_MAX_BYTES
 
 
 @dataclass(frozen=True)
@@ -186,7 +188,14 @@ class SessionBox:
     def snapshot(self, max_bytes: int, max_files: int) -> dict:
         """The tree as data (session_tools.snapshot): {"ok", "entries", "data"} or {"ok": False, "detail"}."""
         reply, blobs = self.tool({"op": "snapshot", "max": max_bytes, "max_files": max_files}, {}, 120.0)
-        return {**reply, "data": blobs.get("data", b"")}
+        listing = blobs.get("entries", b"")
+        if not reply.get("ok") or len(listing) > SNAPSHOT_ENTRIES_MAX_BYTES:
+            return {**reply, "ok": False, "data": b""}
+        try:
+            entries = json.loads(listing)
+        except ValueError:
+            return {**reply, "ok": False, "detail": "the tree's listing does not read", "data": b""}
+        return {**reply, "entries": entries, "data": blobs.get("data", b"")}
 
     def memory_bytes(self) -> int:
         """What the sandbox's memory limit counts now, 0 when unknown."""

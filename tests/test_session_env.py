@@ -183,3 +183,15 @@ def test_what_a_patch_cannot_carry_is_refused_by_name(tmp_path: Path) -> None:
                                ({**base, "pkg/e.py": b""}, {}, "empty"), ({**base, "pkg/a.py": b"a\r\n"}, {}, "carriage")]:
         with pytest.raises(PatchError, match=word):
             session_patch(str(tmp_path), files, links)
+
+
+def test_a_tree_of_many_long_names_is_graded_as_the_sessions_failure(client: VerifierClient) -> None:
+    """3,000 new empty files under long names: a listing over the channel's 1 MiB header (it travels as
+    a blob) and files a patch cannot carry: `wrong_answer` naming one, and the session lives on."""
+    d, stem = "d" * 200, "f" * 190
+    with client.session(environment="calc") as s:
+        made = s.shell(f"mkdir -p calc/{d} && cd calc/{d} && seq -f '{stem}%05g.py' 1 3000 | xargs touch")
+        assert made.exit_code == 0, made
+        result = s.grade(GRADE)
+        assert result["verdict"] == "wrong_answer" and "new empty file" in result["detail"], result
+        assert s.shell(f"ls calc/{d} | wc -l").stdout == "3000\n"

@@ -13,6 +13,7 @@ file it writes or reads here is with the program's rights, never the judge's.
 from __future__ import annotations
 
 import io
+import json
 import os
 import selectors
 import signal
@@ -28,6 +29,7 @@ import program_limits
 
 SKIP_DIRS = (".git", "__pycache__", ".pytest_cache")  # never part of a snapshot (docs/sessions.md)
 FSIZE_MAX = 64 << 20
+ENTRIES_MAX_BYTES = 8 << 20  # the snapshot's listing (sandbox/session.py reads at most this)
 EXIT_GRACE_S = 0.2  # after the shell exits, how long its output may still come from what it left
 
 
@@ -136,7 +138,7 @@ def list_dir(head: dict) -> dict:
 
 def snapshot(head: dict) -> tuple[dict, dict[str, bytes]]:
     """Every regular file and link below /work (SKIP_DIRS left out) as [path, "f", size] / [path, "l",
-    target], with the files' bytes in one blob, at most `max` bytes and `max_files` entries in all;
+    target] (a JSON blob of at most ENTRIES_MAX_BYTES: the channel's header is 1 MiB), with the files' bytes in one blob, at most `max` bytes and `max_files` entries in all;
     anything else (a fifo, a socket, a device) is named so the host refuses it. Read without
     following a link at any step: a process of the session swapping a directory for a link while
     this runs changes what is read, never where."""
@@ -174,7 +176,10 @@ def snapshot(head: dict) -> tuple[dict, dict[str, bytes]]:
     finally:
         for _, fd in stack:
             os.close(fd)
-    return {"ok": True, "entries": entries}, {"data": bytes(data)}
+    listing = json.dumps(entries).encode()
+    if len(listing) > ENTRIES_MAX_BYTES:
+        return {"ok": False, "detail": f"the tree's names take over {ENTRIES_MAX_BYTES} bytes"}, {}
+    return {"ok": True}, {"entries": listing, "data": bytes(data)}
 
 
 def _read_regular(dir_fd: int, name: str, room: int) -> bytes | None:
