@@ -46,6 +46,11 @@ HISTORY_MAX_CHARS = 8 << 20
 # the caller for max_cells times a cell's wall limit. Past it the session is lost, and says why.
 REPLAY_SLACK_S = 10.0
 REPLAY_MAX_S = 300.0
+# A shell command's toolchain settings by the environment's language, as a repo job's test command gets
+# them (sandbox/repo_job.py `_env`): Go's modules on and nothing fetched (no network), its caches in
+# /tmp, its test binaries built in /work (where a program may run; go removes them after).
+SHELL_ENV = {"go": {"GOCACHE": "/tmp/go-cache", "GOTMPDIR": "/work", "GOPATH": "/tmp/go", "GOFLAGS": "-mod=mod",
+                    "GOPROXY": "off", "CGO_ENABLED": "0", "GOMAXPROCS": "1"}}
 SNAPSHOT_ENTRIES_MAX_BYTES = 8 << 20  # sandbox/harness/session_tools.py ENTRIES_MAX_BYTES
 
 
@@ -166,7 +171,8 @@ class SessionBox:
     def shell(self, command: str, cpu_s: float, out_max: int) -> dict:
         """One shell command: status ok (exit_code) or time_limit, its output capped and flagged."""
         wall_s = cpu_s * 2 + 1.0
-        reply, blobs = self.tool({"op": "shell", "cpu_s": cpu_s, "wall_s": wall_s, "out_max": out_max},
+        reply, blobs = self.tool({"op": "shell", "cpu_s": cpu_s, "wall_s": wall_s, "out_max": out_max,
+                                  "env": SHELL_ENV.get(self.language, {})},
                                  {"command": command.encode("utf-8", "surrogatepass")}, wall_s + 10.0)
         if "error" in reply and "status" not in reply:
             return {"status": "crashed", "detail": f"session supervisor: {reply['error']}", "lost": True,

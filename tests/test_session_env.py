@@ -17,7 +17,7 @@ import pytest
 
 from conftest import ServerProcess
 from helpers import http_call, sandbox_config, stub
-from test_repo_service import CALC_FILES, calc_recipe
+from test_repo_service import CALC_FILES, GO, calc_recipe, recipe
 from verifier.client import VerifierClient, VerifierError
 from verifier.tools.cli import main as verifier_cli
 from verifier.v1 import verifier_pb2 as pb
@@ -38,10 +38,11 @@ GRADE = {"test_patch": TEST_PATCH, "test_cmd": "PYTHONPATH=vendor/site-packages 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     recipes, root = tmp_path_factory.mktemp("recipes"), tmp_path_factory.mktemp("environments")
-    assert verifier_cli(["env", "build", calc_recipe(recipes), "--environments", str(root)]) == 0
-    sandbox_config("docker", languages=("python",))
-    with ServerProcess("--workers", "1", "--sandbox-backend", "docker", "--sandbox-languages", "python",
+    assert verifier_cli(["env", "build", calc_recipe(recipes), recipe(GO, recipes), "--environments", str(root)]) == 0
+    sandbox_config("docker", languages=("python", "go"))
+    with ServerProcess("--workers", "1", "--sandbox-backend", "docker", "--sandbox-languages", "python,go",
                        "--sandbox-pool-size", "1", "--sandbox-repo-environments", str(root)) as s:
+        s.environments = root  # type: ignore[attr-defined]
         yield s
 
 
@@ -195,3 +196,27 @@ def test_a_tree_of_many_long_names_is_graded_as_the_sessions_failure(client: Ver
         result = s.grade(GRADE)
         assert result["verdict"] == "wrong_answer" and "new empty file" in result["detail"], result
         assert s.shell(f"ls calc/{d} | wc -l").stdout == "3000\n"
+
+
+def test_a_go_environment(client: VerifierClient, server: ServerProcess) -> None:
+    """A Go session: its shell has the repo job's toolchain settings (modules on, nothing fetched); the
+    gold patch written file by file is accepted, as the repo task of the session's diff is."""
+    from sandbox.repo.apply import apply_patch
+    from sandbox.repo.patch import read_patch
+
+    tree = str(server.environments / GO["instance_id"] / "repo")  # type: ignore[attr-defined]
+    gold: dict = {}
+    apply_patch(tree, read_patch(GO["patch"]), gold)
+    task = {"test_patch": GO["test_patch"], "test_cmd": GO["test_cmd"], "fail_to_pass": GO["FAIL_TO_PASS"],
+            "pass_to_pass": GO["PASS_TO_PASS"], "report": "go-json"}
+    with client.session(environment=GO["instance_id"], time_limit_s=30) as s:
+        built = s.shell("go vet . && echo vetted")
+        assert built.exit_code == 0 and built.stdout.endswith("vetted\n"), built
+        for path, data in gold.items():
+            assert data is not None  # the gold edits and adds, deletes nothing
+            s.write_file(path, data)
+        result = s.grade(task)
+        assert result["verdict"] == "accepted", result
+    repo = client.grade([{"id": "repo", "kind": "repo", "environment": GO["instance_id"], "completion": result["patch"],
+                          **task}])[0]
+    _same(result, repo)

@@ -195,6 +195,12 @@ def _read_regular(dir_fd: int, name: str, room: int) -> bytes | None:
         os.close(fd)
 
 
+def _toolchain_env(head: dict) -> dict[str, str]:
+    """The host's toolchain settings (sandbox/session.py SHELL_ENV): plain names and values only."""
+    env = head.get("env") or {}
+    return {str(k): str(v) for k, v in env.items() if str(k).replace("_", "").isalnum() and "\0" not in str(v)}
+
+
 class Capture:
     """The first `cap` bytes of a stream; the rest counted, never kept."""
 
@@ -219,7 +225,8 @@ def run_shell(head: dict, command: bytes, cpu_since) -> tuple[dict, dict[str, by
     clock, t0 = cpu_since(), time.monotonic()
     proc = subprocess.Popen(["/bin/sh", "-c", command.decode("utf-8", "replace")], stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=pid1.WORK,
-                            env=dict(job_protocol.BASE_ENV), start_new_session=True, preexec_fn=child)
+                            env={**job_protocol.BASE_ENV, **_toolchain_env(head)}, start_new_session=True,
+                            preexec_fn=child)
     sel = selectors.DefaultSelector()
     assert proc.stdout is not None and proc.stderr is not None
     for pipe, cap in ((proc.stdout, out), (proc.stderr, err)):
