@@ -199,8 +199,8 @@ class SessionBox:
             return {**reply, "ok": False, "data": b""}
         try:
             entries = json.loads(listing)
-        except ValueError:
-            return {**reply, "ok": False, "detail": "the tree's listing does not read", "data": b""}
+        except ValueError as e:
+            return {**reply, "ok": False, "detail": f"the tree's listing does not read ({str(e)[:100]})", "data": b""}
         return {**reply, "entries": entries, "data": blobs.get("data", b"")}
 
     def memory_bytes(self) -> int:

@@ -36,11 +36,18 @@ GRADE = {"test_patch": TEST_PATCH, "test_cmd": "PYTHONPATH=vendor/site-packages 
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+def environments(tmp_path_factory: pytest.TempPathFactory) -> Path:
     recipes, root = tmp_path_factory.mktemp("recipes"), tmp_path_factory.mktemp("environments")
     assert verifier_cli(["env", "build", calc_recipe(recipes), recipe(GO, recipes), "--environments", str(root)]) == 0
-    sandbox_config("docker", languages=("python", "go"))
-    with ServerProcess("--workers", "1", "--sandbox-backend", "docker", "--sandbox-languages", "python,go",
+    return root
+
+
+@pytest.fixture(scope="module", params=["docker", "gvisor"])
+def server(request: pytest.FixtureRequest, environments: Path) -> Iterator[ServerProcess]:
+    """One server per backend (PID 1's tools are the same program on both: sandbox/harness/session_tools.py)."""
+    root = environments
+    sandbox_config(request.param, languages=("python", "go"))  # gVisor's root filesystems: instant when they exist
+    with ServerProcess("--workers", "1", "--sandbox-backend", request.param, "--sandbox-languages", "python,go",
                        "--sandbox-pool-size", "1", "--sandbox-repo-environments", str(root)) as s:
         s.environments = root  # type: ignore[attr-defined]
         yield s

@@ -270,9 +270,9 @@ def read_file(head: dict) -> tuple[dict, dict[str, bytes]]:
     try:
         for i, part in enumerate(parts):
             last = i == len(parts) - 1
-            flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | (0 if last else os.O_DIRECTORY)
+            flags = os.O_RDONLY | os.O_NONBLOCK | (0 if last else os.O_DIRECTORY)
             try:
-                nfd = os.open(part, flags, dir_fd=fd)
+                nfd = session_tools.open_nofollow(fd, part, flags)
             except OSError as e:
                 return {"ok": False, "detail": f"cannot open {'/'.join(parts[:i + 1])}: {e.strerror}"}, {}
             os.close(fd)

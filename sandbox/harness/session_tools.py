@@ -12,6 +12,7 @@ file it writes or reads here is with the program's rights, never the judge's.
 """
 from __future__ import annotations
 
+import errno
 import io
 import json
 import os
@@ -56,6 +57,31 @@ def unpack_tree(data: bytes) -> None:
                 os.chmod(dest, 0o755 if m.mode & 0o100 else 0o644)
 
 
+def open_nofollow(dir_fd: int, name: str, flags: int, mode: int = 0o777) -> int:
+    """`name` in `dir_fd`, never a link: O_NOFOLLOW, and the opened file must be the one lstat saw
+    (gVisor followed a link to a directory under O_DIRECTORY | O_NOFOLLOW; found by
+    tests/test_session_env.py). OSError(ELOOP) for a link."""
+    try:
+        before = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        if not flags & os.O_CREAT:
+            raise
+        before = None
+    if before is not None and stat.S_ISLNK(before.st_mode):
+        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP))
+    fd = os.open(name, flags | os.O_NOFOLLOW, mode, dir_fd=dir_fd)
+    try:
+        after, now = os.fstat(fd), os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except OSError:
+        os.close(fd)
+        raise
+    seen = [(st.st_ino, st.st_dev) for st in (before, now) if st is not None]
+    if stat.S_ISLNK(now.st_mode) or any(s != (after.st_ino, after.st_dev) for s in seen):
+        os.close(fd)
+        raise OSError(errno.ELOOP, "a link, or changed while opened")
+    return fd
+
+
 def _walk_to(parts: list[str], create: bool) -> int:
     """A directory fd for parts below /work, opened without following a link at any step."""
     fd = os.open(pid1.WORK, os.O_RDONLY | os.O_DIRECTORY)
@@ -66,7 +92,7 @@ def _walk_to(parts: list[str], create: bool) -> int:
                     os.mkdir(part, 0o755, dir_fd=fd)
                 except FileExistsError:
                     pass
-            nfd = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            nfd = open_nofollow(fd, part, os.O_RDONLY | os.O_DIRECTORY)
             os.close(fd)
             fd = nfd
     except BaseException:
@@ -93,8 +119,7 @@ def write_file(head: dict, data: bytes) -> dict:
         return {"ok": False, "detail": f"cannot open the directory of {'/'.join(parts)}: {e.strerror}"}
     try:
         try:
-            out = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644,
-                          dir_fd=fd)
+            out = open_nofollow(fd, parts[-1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, 0o644)
         except OSError as e:
             return {"ok": False, "detail": f"cannot write {'/'.join(parts)}: {e.strerror}"}
         try:
@@ -157,8 +182,7 @@ def snapshot(head: dict) -> tuple[dict, dict[str, bytes]]:
                     st = os.stat(name, dir_fd=fd, follow_symlinks=False)
                     if stat.S_ISDIR(st.st_mode):
                         if name not in SKIP_DIRS:
-                            stack.append((path + "/", os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW,
-                                                              dir_fd=fd)))
+                            stack.append((path + "/", open_nofollow(fd, name, os.O_RDONLY | os.O_DIRECTORY)))
                     elif stat.S_ISLNK(st.st_mode):
                         entries.append([path, "l", os.readlink(name, dir_fd=fd)])
                     elif stat.S_ISREG(st.st_mode):
@@ -183,7 +207,7 @@ def snapshot(head: dict) -> tuple[dict, dict[str, bytes]]:
 
 
 def _read_regular(dir_fd: int, name: str, room: int) -> bytes | None:
-    fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=dir_fd)
+    fd = open_nofollow(dir_fd, name, os.O_RDONLY | os.O_NONBLOCK)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(0, f"{name} is no longer a regular file")
