@@ -87,7 +87,11 @@ def write_all(stream, data: bytes) -> None:
     while view:
         try:
             n = stream.write(view)
-        except BlockingIOError:  # EAGAIN on the host channel (Inbox): wait until it takes bytes
+        except BlockingIOError as e:  # EAGAIN on the host channel (Inbox): wait until it takes bytes. A
+            # BufferedWriter (session_box.py's stdout) has taken characters_written of them first: writing
+            # those again duplicated them (a session's 1 MiB reply corrupted under gVisor, tests/test_session_env.py)
+            taken = getattr(e, "characters_written", 0) or 0
+            view = view[taken:]
             n = None
         if not n:  # backpressure (a reply of MBs fills the host socket), never a stall: counted, a program
             select.select([], [stream.fileno()], [], 0.05)  # printing MBs had its box replaced every job
