@@ -77,7 +77,17 @@ def write_message(stream, head: dict, blobs: dict[str, bytes] | None = None) -> 
     write_all(stream, json.dumps(head, separators=(",", ":")).encode() + b"\n")
     for v in blobs.values():
         write_all(stream, v)
-    stream.flush()
+    flush_all(stream)
+
+
+def flush_all(stream) -> None:
+    """Flush a BufferedWriter whose channel is non-blocking: EAGAIN keeps the rest buffered; wait and retry."""
+    while True:
+        try:
+            stream.flush()
+            return
+        except BlockingIOError:
+            select.select([], [stream.fileno()], [], 0.05)
 
 
 def write_all(stream, data: bytes) -> None:
