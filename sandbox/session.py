@@ -19,6 +19,7 @@ Blocking Docker and channel calls run in this module's thread pool; nothing here
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import threading
 import time
@@ -45,6 +46,23 @@ HISTORY_MAX_CHARS = 8 << 20
 # the caller for max_cells times a cell's wall limit. Past it the session is lost, and says why.
 REPLAY_SLACK_S = 10.0
 REPLAY_MAX_S = 300.0
+# A shell command's toolchain settings by the environment's language, as a repo job's test command gets
+# them (sandbox/repo_job.py `_env`): Go's modules on and nothing fetched (no network), its caches in
+# /tmp, its test binaries built in /work (where a program may run; go removes them after).
+SHELL_ENV = {"go": {"GOCACHE": "/tmp/go-cache", "GOTMPDIR": "/work", "GOPATH": "/tmp/go", "GOFLAGS": "-mod=mod",
+                    "GOPROXY": "off", "CGO_ENABLED": "0", "GOMAXPROCS": "1"}}
+SNAPSHOT_ENTRIES_MAX_BYTES = 8 << 20  # sandbox/harness/session_tools.py ENTRIES_MAX_BYTES
+
+
+@dataclass(frozen=True)
+class SessionEnvironment:
+    """The repository environment a session was opened on (docs/sessions.md "Sessions on an
+    environment"): its name, its build's tree (resolved once, at open: the session's diff is taken
+    against this tree) and the tree as the archive unpacked into the session's /work."""
+
+    name: str
+    tree: str
+    archive: bytes
 
 
 @dataclass(frozen=True)
@@ -75,16 +93,20 @@ class SessionBox:
         self.box.sentry_mb = backend.sentry_mb(self.box)  # Backend.at_rest compares with it after each session
         self.channel = self.box.channel
 
-    def start(self, limits: SessionLimits, files: dict[str, bytes]) -> None:
-        """Begin a session here: its memory limit, its files, a fresh interpreter. Raises on failure."""
+    def start(self, limits: SessionLimits, files: dict[str, bytes], tree: bytes | None = None) -> None:
+        """Begin a session here: its memory limit, its files (or an environment's tree, an archive
+        unpacked into /work), a fresh interpreter. Raises on failure."""
         if limits.memory_limit_mb != self.mem_mb:
             self.backend.set_memory(self.box, limits.memory_limit_mb)
             self.mem_mb = limits.memory_limit_mb
         self.limits = limits
         self.sessions += 1
         self.box.sentry_base = self.backend.sentry_mb(self.box)  # the watchdog counts the session's own growth
-        head, _ = self.channel.request({"op": "start", "files": list(files), "cpu_s": limits.time_limit_s},
-                                       {f"file:{k}": v for k, v in files.items()}, timeout_s=self.start_timeout_s)
+        blobs = {f"file:{k}": v for k, v in files.items()}
+        if tree is not None:
+            blobs["tree"] = tree
+        head, _ = self.channel.request({"op": "start", "files": list(files), "cpu_s": limits.time_limit_s,
+                                        "tree": tree is not None}, blobs, timeout_s=self.start_timeout_s + 30.0)
         if not head.get("ok"):
             raise ChannelError(f"session start failed: {head.get('error')}")
 
@@ -136,6 +158,51 @@ class SessionBox:
         return {"ok": bool(reply.get("ok")), "detail": str(reply.get("detail") or reply.get("error") or ""),
                 "truncated": bool(reply.get("truncated")), "data": blobs.get("data", b"")}
 
+    def tool(self, head: dict, blobs: dict[str, bytes], timeout_s: float = 30.0) -> tuple[dict, dict[str, bytes]]:
+        """One tool request of a session on an environment (sandbox/harness/session_tools.py); a
+        container that stops answering is the session's loss (`lost`), as for a cell."""
+        try:
+            return self.channel.request(head, blobs, timeout_s=timeout_s)
+        except ChannelError as e:
+            if self.backend.oom_killed(self.box):
+                return {"status": "memory_limit", "detail": "the session went over its memory limit", "lost": True}, {}
+            return {"status": "crashed", "lost": True, "detail": f"the session's container stopped answering ({e})"}, {}
+
+    def shell(self, command: str, cpu_s: float, out_max: int) -> dict:
+        """One shell command: status ok (exit_code) or time_limit, its output capped and flagged."""
+        wall_s = cpu_s * 2 + 1.0
+        reply, blobs = self.tool({"op": "shell", "cpu_s": cpu_s, "wall_s": wall_s, "out_max": out_max,
+                                  "env": SHELL_ENV.get(self.language, {})},
+                                 {"command": command.encode("utf-8", "surrogatepass")}, wall_s + 10.0)
+        if "error" in reply and "status" not in reply:
+            return {"status": "crashed", "detail": f"session supervisor: {reply['error']}", "lost": True,
+                    "stdout": "", "stderr": ""}
+        out = dict(reply)
+        for name in ("stdout", "stderr"):
+            out[name] = blobs.get(name, b"").decode("utf-8", "replace")
+            out[f"{name}_truncated"] = int(reply.get(f"{name}_bytes", 0)) > out_max
+        return out
+
+    def write(self, path: str, data: bytes) -> dict:
+        reply, _ = self.tool({"op": "write", "path": path}, {"data": data})
+        return reply
+
+    def listdir(self, path: str, max_entries: int) -> dict:
+        reply, _ = self.tool({"op": "list", "path": path, "max": max_entries}, {})
+        return reply
+
+    def snapshot(self, max_bytes: int, max_files: int) -> dict:
+        """The tree as data (session_tools.snapshot): {"ok", "entries", "data"} or {"ok": False, "detail"}."""
+        reply, blobs = self.tool({"op": "snapshot", "max": max_bytes, "max_files": max_files}, {}, 120.0)
+        listing = blobs.get("entries", b"")
+        if not reply.get("ok") or len(listing) > SNAPSHOT_ENTRIES_MAX_BYTES:
+            return {**reply, "ok": False, "data": b""}
+        try:
+            entries = json.loads(listing)
+        except ValueError as e:
+            return {**reply, "ok": False, "detail": f"the tree's listing does not read ({str(e)[:100]})", "data": b""}
+        return {**reply, "entries": entries, "data": blobs.get("data", b"")}
+
     def memory_bytes(self) -> int:
         """What the sandbox's memory limit counts now, 0 when unknown."""
         return self.backend.memory_bytes(self.box)
@@ -152,8 +219,9 @@ class Session:
     """One caller's session: its box, the cells that finished (for replay) and whether it is lost."""
 
     def __init__(self, host: SessionHost, language: str, limits: SessionLimits, files: dict[str, bytes],
-                 replay: bool) -> None:
+                 replay: bool, environment: SessionEnvironment | None = None) -> None:
         self.host, self.language, self.limits, self.files, self.replay = host, language, limits, files, replay
+        self.environment = environment  # a session on a repository environment (docs/sessions.md)
         self.box: SessionBox | None = None
         self.history: list[str] = []  # replay sessions only: the cells that finished, to re-run
         self.history_chars = 0
@@ -247,6 +315,20 @@ class Session:
             return await self.host.call(self.box.read, path, max_bytes)
         return await self._exclusive(work)
 
+    async def tool(self, name: str, *args) -> dict:
+        """One tool call of a session on an environment (SessionBox.shell, write, listdir, snapshot),
+        in order with the cells; a reply that says the container is gone ends the session."""
+        async def work() -> dict:
+            box = self.box
+            if self.lost or box is None:
+                return {"status": "lost", "ok": False, "detail": self.lost or "the session is closed", "lost": True}
+            reply = await self.host.call(getattr(box, name), *args)
+            if reply.get("lost"):
+                self.lost = self.lost or f"a {name} call ended the session ({reply.get('status')}: {reply.get('detail', '')})"
+                await self._drop(box)
+            return reply
+        return await self._exclusive(work)
+
     async def close(self) -> None:
         """End the session at once. Mid-cell, the container is removed (every process dies with it);
         between cells it is reset (every process killed, every file wiped) and kept for reuse."""
@@ -295,7 +377,8 @@ class SessionHost:
     async def call(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
 
-    def take_box(self, language: str, limits: SessionLimits, files: dict[str, bytes]) -> SessionBox:
+    def take_box(self, language: str, limits: SessionLimits, files: dict[str, bytes],
+                 tree: bytes | None = None) -> SessionBox:
         """A started box: a reset one of an ended session when there is one (a container start costs
         ~0.3 CPU-seconds of the Docker daemon; a reset a few milliseconds), else a new sandbox."""
         while True:
@@ -306,7 +389,7 @@ class SessionHost:
             if box is None:
                 break
             try:
-                box.start(limits, files)
+                box.start(limits, files, tree)
                 return box
             except Exception as e:  # a spare that went bad: drop it, try the next
                 log.info("session: a spare sandbox failed to start a session (%s)", e)
@@ -315,7 +398,7 @@ class SessionHost:
         with self._lock:
             self._live.add(box)
         try:
-            box.start(limits, files)
+            box.start(limits, files, tree)
         except BaseException:
             self.destroy(box)
             raise
@@ -338,13 +421,16 @@ class SessionHost:
                     return
         self.destroy(box)
 
-    async def open(self, language: str, limits: SessionLimits, files: dict[str, bytes], replay: bool) -> Session:
-        """A started session; raises (docker or channel errors) when its container cannot start."""
-        if language not in LANGUAGES:
+    async def open(self, language: str, limits: SessionLimits, files: dict[str, bytes], replay: bool,
+                   environment: SessionEnvironment | None = None) -> Session:
+        """A started session; raises (docker or channel errors) when its container cannot start. On an
+        environment, the box is of the environment's language and its tree is unpacked into /work."""
+        if language not in LANGUAGES and environment is None:
             raise ValueError(f"sessions support {', '.join(LANGUAGES)}, not {language!r}")
-        session = Session(self, language, limits, files, replay)
+        session = Session(self, language, limits, files, replay, environment)
         t0 = time.monotonic()
-        session.box = await self.call(self.take_box, language, limits, files)
+        tree = environment.archive if environment is not None else None
+        session.box = await self.call(self.take_box, language, limits, files, tree)
         log.debug("session started in %.2f s", time.monotonic() - t0)
         return session
 
@@ -374,4 +460,4 @@ class SessionHost:
         self._threads.shutdown(wait=False)
 
 
-__all__ = ["CELL_STATUSES", "Session", "SessionHost", "SessionLimits"]
+__all__ = ["CELL_STATUSES", "Session", "SessionEnvironment", "SessionHost", "SessionLimits"]

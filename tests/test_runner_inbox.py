@@ -84,3 +84,30 @@ def test_a_reply_written_into_a_full_channel_arrives_whole():
         assert framing.INBOX.stalls == before  # backpressure, not a stalled channel: the box stays (framing.write_all)
     finally:
         os.close(r)
+
+
+def test_a_buffered_writer_on_a_full_nonblocking_channel_writes_each_byte_once():
+    """A session's PID 1 writes replies through sys.stdout.buffer, a BufferedWriter, on the host socket
+    the Inbox made non-blocking (under gVisor stdin and stdout are one socket). On EAGAIN the writer
+    has taken `characters_written` bytes: write_all must not send those again (a 1 MiB snapshot
+    listing came back corrupted under gVisor; tests/test_session_env.py)."""
+    import socket
+    a, b = socket.socketpair()
+    a.setblocking(False)
+    out = io.BufferedWriter(io.FileIO(a.fileno(), "w", closefd=False), buffer_size=1 << 13)
+    data = bytes(range(256)) * (16 << 10)  # 4 MiB, far over the socket's buffer
+
+    def write() -> None:
+        framing.write_all(out, data)
+        framing.flush_all(out)
+        a.shutdown(socket.SHUT_WR)
+    t = threading.Thread(target=write, daemon=True)
+    t.start()
+    got = bytearray()
+    while len(got) <= len(data) and (chunk := b.recv(1 << 16)):  # a slow host: the channel fills, EAGAIN
+        got.extend(chunk)
+        time.sleep(0.0005)
+    b.close()
+    t.join(timeout=60)
+    a.close()
+    assert len(got) == len(data) and bytes(got) == data

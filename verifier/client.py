@@ -27,7 +27,7 @@ import grpc
 from sandbox.contract import HOST_FAULTS, CodeTask, MathTask, RepoTask, Task, TaskError, infra_error, parse_task, task_error
 from verifier.client_config import ClientConfig as ClientConfig  # re-exported: `from verifier.client import ClientConfig`
 from verifier.execute_wire import response_from_proto
-from verifier.session_wire import cell_from_proto
+from verifier.session_wire import cell_from_proto, shell_from_proto
 from verifier.schema import Parsed, inline_test_sets, limits_from_info, protos_with_test_sets, result_from_proto
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
@@ -308,13 +308,16 @@ class AsyncVerifierClient:
 
     def session(self, language: str = "python", files: Mapping[str, str] | None = None, time_limit_s: float = 0.0,
                 memory_limit_mb: int = 0, max_output_bytes: int = 0, idle_ttl_s: float = 0.0, replay: bool = False,
-                timeout_s: float | None = None) -> AsyncSession:
+                timeout_s: float | None = None, environment: str = "") -> AsyncSession:
         """A persistent interpreter on the server (docs/sessions.md "Sessions"): ``async with client.session() as s:
         r = await s.run("x = 1")``, or ``s = await client.session()`` ... ``await s.close()``. Limits of 0
-        are the server's defaults."""
-        request = pb.CreateSessionRequest(language=language, files=dict(files or {}), time_limit_s=time_limit_s,
-                                          memory_limit_mb=memory_limit_mb, max_output_bytes=max_output_bytes,
-                                          idle_ttl_s=idle_ttl_s, replay=replay)
+        are the server's defaults. With `environment` (a built repository environment), the session's
+        working directory is its tree, in its language, with the shell, file and grade tools
+        (docs/sessions.md "Sessions on an environment")."""
+        request = pb.CreateSessionRequest(language="" if environment else language, files=dict(files or {}),
+                                          time_limit_s=time_limit_s, memory_limit_mb=memory_limit_mb,
+                                          max_output_bytes=max_output_bytes, idle_ttl_s=idle_ttl_s, replay=replay,
+                                          environment=environment)
         return AsyncSession(self, request, timeout_s)
 
     async def _create_session(self, request: pb.CreateSessionRequest, timeout_s: float | None) -> pb.CreateSessionResponse:
@@ -378,6 +381,39 @@ class CellResult:
         return self.status == "ok"
 
 
+@dataclass
+class ShellResult:
+    """One shell command's reply (RunShellResponse): ``status`` is ok (see ``exit_code``) | time_limit
+    (the command was killed; the session lives) | memory_limit | crashed (these end the session)."""
+
+    status: str
+    exit_code: int | None = None
+    stdout: str = ""
+    stderr: str = ""
+    stdout_truncated: bool = False
+    stderr_truncated: bool = False
+    session_lost: bool = False
+    detail: str = ""
+    cpu_s: float = 0.0
+    wall_s: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok" and self.exit_code == 0
+
+
+def _grade_request(session_id: str, task: Mapping[str, Any]) -> pb.GradeSessionRequest:
+    """A session's grade: the repo task's fields (docs/repo-tasks.md "The task schema") less the patch."""
+    fields = set(pb.RepoTask.DESCRIPTOR.fields_by_name) - {"completion"}
+    body = {k: v for k, v in task.items() if k not in ("id", "kind")}
+    if task.get("kind", "repo") != "repo":
+        raise ValueError("task.kind: a session is graded as a repo task")
+    for key in body:
+        if key not in fields:
+            raise ValueError(f"task.{key}: not a field of a session's grade (a repo task's less completion)")
+    return pb.GradeSessionRequest(session_id=session_id, id=str(task.get("id") or ""), task=pb.RepoTask(**body))
+
+
 class AsyncSession:
     """A session of AsyncVerifierClient.session: one interpreter on one replica; cells run in order."""
 
@@ -427,6 +463,34 @@ class AsyncSession:
         reply = await self._call("ReadSessionFile", pb.ReadSessionFileRequest(session_id=self.id, path=path,
                                                                              max_bytes=max_bytes), None)
         return cast(bytes, reply.data)
+
+    async def shell(self, command: str, time_limit_s: float = 0.0, max_output_bytes: int = 0,
+                    timeout_s: float | None = None) -> ShellResult:
+        """Run `sh -c command` in the session's tree (a session on an environment): its own CPU limit
+        (0: the session's), output cap and exit status. Never retried."""
+        reply = await self._call("RunShell", pb.RunShellRequest(session_id=self.id, command=command, time_limit_s=time_limit_s,
+                                                               max_output_bytes=max_output_bytes), timeout_s)
+        return ShellResult(**shell_from_proto(reply))
+
+    async def write_file(self, path: str, data: bytes | str) -> int:
+        """Write a file below the session's working directory (its directories made); the bytes written."""
+        raw = data.encode() if isinstance(data, str) else bytes(data)
+        reply = await self._call("WriteSessionFile", pb.WriteSessionFileRequest(session_id=self.id, path=path, data=raw), None)
+        return int(reply.size)
+
+    async def list_dir(self, path: str = "", max_entries: int = 0) -> dict[str, Any]:
+        """``{"entries": [{"name", "kind", "size"}], "truncated"}`` of a directory below the working directory."""
+        reply = await self._call("ListSessionDir", pb.ListSessionDirRequest(session_id=self.id, path=path,
+                                                                           max_entries=max_entries), None)
+        return {"entries": [{"name": e.name, "kind": e.kind, "size": e.size} for e in reply.entries],
+                "truncated": reply.truncated}
+
+    async def grade(self, task: Mapping[str, Any], timeout_s: float | None = None) -> dict[str, Any]:
+        """Grade the session's current tree as a repo task (its hidden tests: test_patch, test_cmd,
+        fail_to_pass, pass_to_pass): the result dict, with ``patch``, the session's diff that was graded
+        (docs/sessions.md "Grading a session")."""
+        reply = await self._call("GradeSession", _grade_request(self.id, task), timeout_s)
+        return {**result_from_proto(reply.result), "patch": reply.patch}
 
     async def close(self) -> None:
         """End the session (idempotent; a session already lost is fine)."""
@@ -514,10 +578,10 @@ class VerifierClient:
 
     def session(self, language: str = "python", files: Mapping[str, str] | None = None, time_limit_s: float = 0.0,
                 memory_limit_mb: int = 0, max_output_bytes: int = 0, idle_ttl_s: float = 0.0, replay: bool = False,
-                timeout_s: float | None = None) -> Session:
+                timeout_s: float | None = None, environment: str = "") -> Session:
         """See AsyncVerifierClient.session: ``with client.session("python") as s: s.run("x = 41")``."""
         inner = self._async.session(language, files, time_limit_s, memory_limit_mb, max_output_bytes, idle_ttl_s,
-                                    replay, timeout_s)
+                                    replay, timeout_s, environment)
         return Session(self, inner)
 
     def close(self) -> None:
@@ -552,6 +616,19 @@ class Session:
 
     def read_file(self, path: str, max_bytes: int = 0) -> bytes:
         return self._client._run(self._inner.read_file(path, max_bytes))
+
+    def shell(self, command: str, time_limit_s: float = 0.0, max_output_bytes: int = 0,
+              timeout_s: float | None = None) -> ShellResult:
+        return self._client._run(self._inner.shell(command, time_limit_s, max_output_bytes, timeout_s))
+
+    def write_file(self, path: str, data: bytes | str) -> int:
+        return self._client._run(self._inner.write_file(path, data))
+
+    def list_dir(self, path: str = "", max_entries: int = 0) -> dict[str, Any]:
+        return self._client._run(self._inner.list_dir(path, max_entries))
+
+    def grade(self, task: Mapping[str, Any], timeout_s: float | None = None) -> dict[str, Any]:
+        return self._client._run(self._inner.grade(task, timeout_s))
 
     def close(self) -> None:
         self._client._run(self._inner.close())

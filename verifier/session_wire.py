@@ -42,3 +42,33 @@ def cell_from_proto(message: pb.RunCellResponse) -> dict[str, Any]:
     out["error"] = ({"ename": message.error.ename, "evalue": message.error.evalue, "traceback": message.error.traceback}
                     if message.HasField("error") else None)
     return out
+
+
+def shell_json(reply: Mapping[str, Any]) -> dict[str, Any]:
+    """A shell command's reply as both front ends send it (the RunShellResponse fields; exit_code null
+    unless the command exited)."""
+    code = reply.get("exit_code")
+    return {"status": str(reply.get("status", "")), "exit_code": None if code is None else int(code),
+            "stdout": reply.get("stdout", ""), "stderr": reply.get("stderr", ""),
+            "stdout_truncated": bool(reply.get("stdout_truncated")), "stderr_truncated": bool(reply.get("stderr_truncated")),
+            "session_lost": bool(reply.get("lost")), "detail": str(reply.get("detail") or reply.get("error") or ""),
+            "cpu_s": float(reply.get("cpu_s") or 0.0), "wall_s": float(reply.get("wall_s") or 0.0)}
+
+
+def shell_to_proto(reply: Mapping[str, Any]) -> pb.RunShellResponse:
+    return pb.RunShellResponse(**{k: v for k, v in shell_json(reply).items() if v is not None})
+
+
+def shell_from_proto(message: pb.RunShellResponse) -> dict[str, Any]:
+    out = {name: getattr(message, name) for name in ("status", "stdout", "stderr", "stdout_truncated", "stderr_truncated",
+                                                     "session_lost", "detail", "cpu_s", "wall_s")}
+    out["exit_code"] = message.exit_code if message.HasField("exit_code") else None
+    return out
+
+
+def grade_task_from_proto(task: pb.RepoTask) -> dict[str, Any]:
+    """A GradeSession's task as the HTTP route's JSON: the fields the caller set (a proto3 default is unset)."""
+    out: dict[str, Any] = {}
+    for field, value in task.ListFields():
+        out[field.name] = value if isinstance(value, (str, bytes, int, float)) else list(value)  # a repeated field
+    return out

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import dataclasses
 import hashlib
 import hmac
 import ipaddress
@@ -40,8 +41,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox.contract import EXECUTE_DEFAULT_OUTPUT_BYTES, TaskError
-from sandbox.session import LANGUAGES, Session, SessionHost, SessionLimits
+from sandbox.contract import ENVIRONMENT_NAME, EXECUTE_DEFAULT_OUTPUT_BYTES, RepoTask, TaskError
+from sandbox.plan import InfraFailure
+from sandbox.repo.apply import tree_tar
+from sandbox.repo.patch import PatchError
+from sandbox.repo.tree_diff import read_snapshot, session_patch
+from sandbox.repo_job import environment_language
+from sandbox.session import LANGUAGES, Session, SessionEnvironment, SessionHost, SessionLimits
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute_wire import check_files
@@ -51,6 +57,11 @@ log = logging.getLogger("verifier.sessions")
 
 REAP_INTERVAL_S = 1.0
 MAX_READ_BYTES = 1 << 20
+# Sessions on an environment (docs/sessions.md "Sessions on an environment"): the bounds of their tools.
+MAX_LIST_ENTRIES = 10_000  # entries one directory listing returns at most (default 1,000)
+SNAPSHOT_MAX_BYTES = 256 << 20  # the session's tree read back to be graded (sandbox/repo/apply.py TREE_MAX_BYTES)
+SNAPSHOT_MAX_FILES = 100_000
+GRADE_KEYS = RepoTask.KEYS - {"completion", "kind"}  # a session's grade: a repo task whose patch is the session's
 # Lost sessions remembered for their "session lost" answer; past this the oldest answer "not found"
 # instead (still never a new session): a flood of lost sessions must not grow the server's memory.
 TOMBSTONES_MAX = 10_000
@@ -226,6 +237,18 @@ def _owner(caller: str | bytes) -> bytes:
     return hashlib.blake2b(caller.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
+def _diff(tree: str, entries: Any, data: bytes) -> str:
+    """The snapshot's diff against the environment's tree (sandbox/repo/tree_diff.py); a snapshot
+    that does not read is the session's failure (PatchError), never the server's."""
+    try:
+        files, links = read_snapshot(entries if isinstance(entries, list) else [], data)
+    except ValueError as e:
+        if isinstance(e, PatchError):
+            raise
+        raise PatchError(f"the session's tree cannot be graded: {e}") from None
+    return session_patch(tree, files, links)
+
+
 def _number(body: Mapping, key: str, kind: type, low: float, high: float) -> Any:
     """A bounded number from a request (0 / missing: the server default); TaskError names the field."""
     value = body.get(key) or 0
@@ -287,6 +310,9 @@ class SessionRegistry:
         """A new session: {"session_id", limits, "replica"}. Raises TaskError, Overloaded, Draining,
         or RuntimeError when its container cannot start (the host's fault: UNAVAILABLE)."""
         language, limits, files, ttl, replay = self.limits(body)
+        environment = None
+        if body.get("environment"):
+            language, limits, environment = await self._environment(body, limits)
         if self.engine.draining:
             raise Draining()
         if not self.engine.code_available:
@@ -296,7 +322,7 @@ class SessionRegistry:
             raise Overloaded(self._retry_after())
         self.engine.admit(1)  # a session is one item of the shared admission bound
         self._creating += 1
-        job = asyncio.ensure_future(self.host.open(language, limits, files, replay))
+        job = asyncio.ensure_future(self.host.open(language, limits, files, replay, environment))
         try:
             session = await asyncio.shield(job)
         except asyncio.CancelledError:  # the caller hung up: the slot is held until its container is back
@@ -314,6 +340,34 @@ class SessionRegistry:
         self._ensure_reaper()
         return {"session_id": sid, "time_limit_s": limits.time_limit_s, "memory_limit_mb": limits.memory_limit_mb,
                 "idle_ttl_s": ttl, "replica": self.config.advertise_address}
+
+    async def _environment(self, body: Mapping[str, Any], limits: SessionLimits) -> tuple[str, SessionLimits, SessionEnvironment]:
+        """A session on a built repository environment (docs/sessions.md "Sessions on an environment"):
+        its language, its limits with the memory raised by the tree's size (the tree sits in /work, a
+        tmpfs of the session's memory, as a repo job's does: docs/repo-tasks.md "Running a task") and
+        its tree as an archive. TaskError names the field."""
+        name = body.get("environment")
+        if not isinstance(name, str) or not ENVIRONMENT_NAME.match(name):
+            raise TaskError("environment", "must be an environment's name (letters, digits, _ . + -; not starting with '.')")
+        if body.get("files"):
+            raise TaskError("files", "not with an environment: write files with the session's write_file")
+        if body.get("replay"):
+            raise TaskError("replay", "not with an environment (a replay re-runs Python cells only)")
+        if body.get("language") not in (None, ""):
+            raise TaskError("language", "not with an environment: the session is in the environment's language")
+        try:
+            env = environment_language(self.config.sandbox.repo_environments, name)
+        except InfraFailure as e:
+            raise TaskError("environment", str(e)) from None
+        if env.lang.name not in self.engine.languages():
+            raise TaskError("environment", f"its language {env.lang.name} is not served here")
+        try:
+            archive = await self.host.call(tree_tar, env.tree, {})
+        except (OSError, PatchError) as e:
+            raise RuntimeError(f"environment {name!r}: {e}") from None
+        memory = limits.memory_limit_mb + 2 * math.ceil(len(archive) / (1 << 20))
+        return (env.lang.name, dataclasses.replace(limits, memory_limit_mb=memory),
+                SessionEnvironment(name, env.tree, archive))
 
     def _mac(self, head: str) -> str:
         assert self._route_key is not None
@@ -474,6 +528,117 @@ class SessionRegistry:
         if not reply["ok"]:
             raise TaskError("path", reply["detail"])
         return reply
+
+    # ------------------------------------------------------------ sessions on an environment
+
+    def check_shell(self, command: Any, time_limit_s: Any, max_output_bytes: Any) -> None:
+        """A shell command's fields as the owner takes them (as `check_cell`); TaskError names the field."""
+        if not isinstance(command, str) or not command.strip() or "\0" in command:
+            raise TaskError("command", "must be a non-empty string without NUL")
+        if len(command.encode("utf-8", "surrogatepass")) > self.config.max_field_bytes:
+            raise TaskError("command", f"exceeds {self.config.max_field_bytes} bytes (--max-field-bytes)")
+        _number({"time_limit_s": time_limit_s}, "time_limit_s", float, 0.1, self.config.session_max_time_limit_s)
+        _number({"max_output_bytes": max_output_bytes}, "max_output_bytes", int, 1, self.config.max_field_bytes)
+
+    def check_write(self, path: Any, data: Any) -> None:
+        if not isinstance(path, str) or not path:
+            raise TaskError("path", "must be a non-empty string")
+        if not isinstance(data, (bytes, bytearray)) or len(data) > self.config.max_field_bytes:
+            raise TaskError("data", f"must be at most {self.config.max_field_bytes} bytes (--max-field-bytes)")
+
+    def check_list(self, path: Any, max_entries: Any) -> None:
+        if not isinstance(path, str):
+            raise TaskError("path", "must be a string ('' or '.': the working directory)")
+        _number({"max_entries": max_entries}, "max_entries", int, 1, MAX_LIST_ENTRIES)
+
+    def check_grade(self, task: Any) -> None:
+        """A session's grade: a repo task's fields but the patch (the session's tree is the patch)."""
+        if not isinstance(task, Mapping):
+            raise TaskError("task", "must be an object: a repo task's fields less completion")
+        for key in task:
+            if key not in GRADE_KEYS:
+                raise TaskError(f"task.{key}", "unknown field" if key not in RepoTask.KEYS else
+                                "not in a session's grade: the session's tree is the patch")
+
+    def _env_entry(self, token: str | bytes, sid: Any) -> Entry:
+        entry = self._entry(token, sid)
+        if entry.session.environment is None:
+            raise TaskError("session_id", "not a session on an environment (open it with `environment`)")
+        return entry
+
+    async def _tool(self, token: str | bytes, sid: Any, name: str, *args: Any) -> dict:
+        """One tool call of a session on an environment; SessionLost when the session is (or becomes) lost."""
+        entry = self._env_entry(token, sid)
+        if entry.session.lost:
+            await self._lose(sid, entry)
+            raise SessionLost(f"session lost: {entry.session.lost}")
+        entry.busy += 1
+        try:
+            reply = await entry.session.tool(name, *args)
+        finally:
+            entry.busy -= 1
+            entry.last_used = time.monotonic()
+        if reply.get("lost"):
+            await self._lose(sid, entry)
+            if reply.get("status") == "lost":
+                raise SessionLost(f"session lost: {reply.get('detail', '')}")
+        return reply
+
+    async def shell(self, token: str | bytes, sid: Any, command: Any, time_limit_s: Any = 0,
+                    max_output_bytes: Any = 0) -> dict:
+        """One shell command in the session's tree: its own CPU limit (default and maximum the
+        session's time_limit_s), output cap (default the session's) and exit status."""
+        self.check_shell(command, time_limit_s, max_output_bytes)
+        entry = self._env_entry(token, sid)
+        lim = entry.session.limits
+        cpu = min(float(time_limit_s or lim.time_limit_s), lim.time_limit_s)
+        return await self._tool(token, sid, "shell", command, cpu, int(max_output_bytes or lim.max_output_bytes))
+
+    async def write(self, token: str | bytes, sid: Any, path: Any, data: Any) -> dict:
+        self.check_write(path, data)
+        reply = await self._tool(token, sid, "write", path, bytes(data))
+        if not reply.get("ok"):
+            raise TaskError("path", str(reply.get("detail") or reply.get("error") or "cannot write"))
+        return {"size": int(reply.get("size", 0))}
+
+    async def listdir(self, token: str | bytes, sid: Any, path: Any, max_entries: Any = 0) -> dict:
+        self.check_list(path, max_entries)
+        reply = await self._tool(token, sid, "listdir", path, int(max_entries or 1000))
+        if not reply.get("ok"):
+            raise TaskError("path", str(reply.get("detail") or reply.get("error") or "cannot list"))
+        return {"entries": [{"name": str(n), "kind": str(k), "size": int(z)} for n, k, z in reply.get("entries", [])],
+                "truncated": bool(reply.get("truncated"))}
+
+    async def grade(self, token: str | bytes, sid: Any, task: Any) -> dict:
+        """The session's tree graded as a `repo` task whose patch is its diff against the environment
+        (docs/sessions.md "Grading a session"): the snapshot is read back into the server, so nothing
+        the session does afterwards changes it; the hidden tests run in a grading box of their own,
+        never in the session's. The result carries the diff (`patch`)."""
+        self.check_grade(task)
+        entry = self._env_entry(token, sid)
+        env = entry.session.environment
+        assert env is not None
+        if task.get("environment") not in (None, "", env.name):
+            raise TaskError("task.environment", f"must be the session's environment ({env.name}) or empty")
+        fields = {**task, "kind": "repo", "environment": env.name}
+        if fields.get("id") is None:
+            fields["id"] = "session"
+        snap = await self._tool(token, sid, "snapshot", SNAPSHOT_MAX_BYTES, SNAPSHOT_MAX_FILES)
+        repo_task = RepoTask.from_dict({k: v for k, v in fields.items() if k != "id"}, "task", str(fields["id"]))
+        if snap.get("lost"):
+            raise SessionLost(f"session lost: {snap.get('detail', '')}")
+        try:
+            if not snap.get("ok"):
+                raise PatchError(f"the session's tree cannot be graded: {snap.get('detail') or snap.get('error')}")
+            patch = await self.host.call(_diff, env.tree, snap.get("entries", []), snap.get("data", b""))
+        except PatchError as e:
+            return {"id": repo_task.id, "verdict": "wrong_answer", "score": 0.0, "detail": str(e), "patch": "",
+                    "tests": [], "retryable": False}
+        if not patch:
+            return {"id": repo_task.id, "verdict": "wrong_answer", "score": 0.0, "patch": "", "tests": [],
+                    "retryable": False, "detail": "the session's tree is the environment's: no change to grade"}
+        result = (await self.engine.grade([dataclasses.replace(repo_task, completion=patch)]))[0]
+        return {**result, "patch": patch}
 
     async def close(self, token: str | bytes, sid: Any) -> bool:
         """End a session now (even mid-cell); False when the id is unknown to this caller (idempotent)."""

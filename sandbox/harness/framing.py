@@ -77,7 +77,17 @@ def write_message(stream, head: dict, blobs: dict[str, bytes] | None = None) -> 
     write_all(stream, json.dumps(head, separators=(",", ":")).encode() + b"\n")
     for v in blobs.values():
         write_all(stream, v)
-    stream.flush()
+    flush_all(stream)
+
+
+def flush_all(stream) -> None:
+    """Flush a BufferedWriter whose channel is non-blocking: EAGAIN keeps the rest buffered; wait and retry."""
+    while True:
+        try:
+            stream.flush()
+            return
+        except BlockingIOError:
+            select.select([], [stream.fileno()], [], 0.05)
 
 
 def write_all(stream, data: bytes) -> None:
@@ -87,7 +97,11 @@ def write_all(stream, data: bytes) -> None:
     while view:
         try:
             n = stream.write(view)
-        except BlockingIOError:  # EAGAIN on the host channel (Inbox): wait until it takes bytes
+        except BlockingIOError as e:  # EAGAIN on the host channel (Inbox): wait until it takes bytes. A
+            # BufferedWriter (session_box.py's stdout) has taken characters_written of them first: writing
+            # those again duplicated them (a session's 1 MiB reply corrupted under gVisor, tests/test_session_env.py)
+            taken = getattr(e, "characters_written", 0) or 0
+            view = view[taken:]
             n = None
         if not n:  # backpressure (a reply of MBs fills the host socket), never a stall: counted, a program
             select.select([], [stream.fileno()], [], 0.05)  # printing MBs had its box replaced every job

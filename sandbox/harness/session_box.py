@@ -34,6 +34,12 @@ Requests:
         ends the session: every process but this one is killed, and later cells answer "lost".
     {"op": "read", "path": NAME, "max": N}
         a regular file below /work (no symlinks), at most N bytes.
+    {"op": "shell", "cpu_s": F, "wall_s": F, "out_max": N, "blobs": [["command", N]]}
+    {"op": "write", "path": NAME, "blobs": [["data", N]]}
+    {"op": "list", "path": NAME, "max": N}
+    {"op": "snapshot", "max": N, "max_files": N}
+        the tools of a session on a repository environment (session_tools.py; "start" with
+        "tree": true and a "tree" blob unpacks the environment into /work first).
     {"op": "reset"}
         the session is over: the runner's reset (sandbox/harness/job_protocol.py: every other process killed,
         /work /tmp /dev/shm /dev/mqueue wiped, SysV IPC removed, PID 1 untampered), so the
@@ -58,6 +64,7 @@ import framing  # noqa: E402
 import job_protocol  # noqa: E402
 import pid1  # noqa: E402
 import program_limits  # noqa: E402
+import session_tools  # noqa: E402
 
 KERNEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "session_kernel.py")
 RESULT_MAX = 8 << 20  # one result line (value repr and traceback are capped well below this)
@@ -263,9 +270,9 @@ def read_file(head: dict) -> tuple[dict, dict[str, bytes]]:
     try:
         for i, part in enumerate(parts):
             last = i == len(parts) - 1
-            flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | (0 if last else os.O_DIRECTORY)
+            flags = os.O_RDONLY | os.O_NONBLOCK | (0 if last else os.O_DIRECTORY)
             try:
-                nfd = os.open(part, flags, dir_fd=fd)
+                nfd = session_tools.open_nofollow(fd, part, flags)
             except OSError as e:
                 return {"ok": False, "detail": f"cannot open {'/'.join(parts[:i + 1])}: {e.strerror}"}, {}
             os.close(fd)
@@ -350,6 +357,8 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
         if op == "start":
             if box.kernel is not None:
                 raise ValueError("the session is already started")
+            if head.get("tree"):  # a session on a repository environment (session_tools.py)
+                session_tools.unpack_tree(blobs.get("tree", b""))
             write_files(head, blobs)
             box.kernel, box.lost = Kernel(), ""
             box.idle_cpu_max = max(float(head.get("cpu_s") or 10.0), 1.0)  # the interpreter's own start fits
@@ -367,6 +376,8 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
             return reply
         if op == "read":
             return read_file(head)
+        if op in ("shell", "write", "list", "snapshot"):
+            return serve_tool(box, op, head, blobs)
         if op == "reset":
             reply = job_protocol.reset(), {}
             if box.kernel is not None:
@@ -376,6 +387,23 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
         return {"error": f"unknown op {op!r}"}, {}
     except Exception as e:  # report and keep serving: the host decides
         return {"error": f"{type(e).__name__}: {e}"[:300]}, {}
+
+def serve_tool(box: Box, op: str, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:
+    """The tools of a session on an environment (session_tools.py), under box.lock."""
+    if op == "shell":
+        if box.kernel is None:
+            return {"status": "lost", "detail": box.lost or "the session has no interpreter", "lost": True}, {}
+        box.idle_cpu = None  # the command's CPU is its own limit's, not the idle watch's
+        try:
+            return session_tools.run_shell(head, blobs.get("command", b""), cpu_since)
+        finally:
+            box.idle()
+    if op == "write":
+        return session_tools.write_file(head, blobs.get("data", b"")), {}
+    if op == "list":
+        return session_tools.list_dir(head), {}
+    return session_tools.snapshot(head)
+
 
 if __name__ == "__main__":
     main()

@@ -28,7 +28,7 @@ from verifier.engine import Draining, Engine, Overloaded
 from verifier.api.execute import execute_response, execute_task
 from verifier.execute_wire import request_from_proto, response_to_proto
 from verifier.metrics import Metrics
-from verifier.session_wire import cell_to_proto
+from verifier.session_wire import cell_to_proto, grade_task_from_proto, shell_to_proto
 from verifier.sessions import (FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry,
                                check_routing, peer_tls_name)
 from sandbox.contract import Task, TaskError
@@ -96,7 +96,11 @@ def add_service(servicer: pb_grpc.VerifierServicer, server: grpc.aio.Server) -> 
     for name, request, response in (("CreateSession", pb.CreateSessionRequest, pb.CreateSessionResponse),
                                     ("RunCell", pb.RunCellRequest, pb.RunCellResponse),
                                     ("ReadSessionFile", pb.ReadSessionFileRequest, pb.ReadSessionFileResponse),
-                                    ("CloseSession", pb.CloseSessionRequest, pb.CloseSessionResponse)):
+                                    ("CloseSession", pb.CloseSessionRequest, pb.CloseSessionResponse),
+                                    ("RunShell", pb.RunShellRequest, pb.RunShellResponse),
+                                    ("WriteSessionFile", pb.WriteSessionFileRequest, pb.WriteSessionFileResponse),
+                                    ("ListSessionDir", pb.ListSessionDirRequest, pb.ListSessionDirResponse),
+                                    ("GradeSession", pb.GradeSessionRequest, pb.GradeSessionResponse)):
         handlers[name] = grpc.unary_unary_rpc_method_handler(
             getattr(servicer, name), request_deserializer=_lenient(request), response_serializer=response.SerializeToString)
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
@@ -319,6 +323,45 @@ class VerifierService(pb_grpc.VerifierServicer):
                                           lambda token: self.sessions.close(token, request.session_id))
         return pb.CloseSessionResponse(closed=closed)
 
+    # Sessions on a repository environment (docs/sessions.md "Sessions on an environment").
+
+    async def RunShell(self, request, context):
+        def check(s: SessionRegistry) -> None:
+            s.check_shell(request.command, request.time_limit_s, request.max_output_bytes)
+        if (forwarded := await self._forward("RunShell", request, context, check)) is not None:
+            return forwarded
+        reply = await self._session_call("RunShell", context, request, lambda token: self.sessions.shell(
+            token, request.session_id, request.command, request.time_limit_s, request.max_output_bytes))
+        return shell_to_proto(reply)
+
+    async def WriteSessionFile(self, request, context):
+        if (forwarded := await self._forward("WriteSessionFile", request, context,
+                                                lambda s: s.check_write(request.path, request.data))) is not None:
+            return forwarded
+        reply = await self._session_call("WriteSessionFile", context, request, lambda token: self.sessions.write(
+            token, request.session_id, request.path, request.data))
+        return pb.WriteSessionFileResponse(size=reply["size"])
+
+    async def ListSessionDir(self, request, context):
+        if (forwarded := await self._forward("ListSessionDir", request, context,
+                                                lambda s: s.check_list(request.path, request.max_entries))) is not None:
+            return forwarded
+        reply = await self._session_call("ListSessionDir", context, request, lambda token: self.sessions.listdir(
+            token, request.session_id, request.path, request.max_entries))
+        return pb.ListSessionDirResponse(entries=[pb.SessionDirEntry(**e) for e in reply["entries"]],
+                                         truncated=reply["truncated"])
+
+    async def GradeSession(self, request, context):
+        task = {**grade_task_from_proto(request.task), **({"id": request.id} if request.id else {})} \
+            if not isinstance(request, Malformed) else {}
+        if (forwarded := await self._forward("GradeSession", request, context,
+                                                lambda s: s.check_grade(task))) is not None:
+            return forwarded
+        reply = await self._session_call("GradeSession", context, request, lambda token: self.sessions.grade(
+            token, request.session_id, task))
+        return pb.GradeSessionResponse(result=result_to_proto({k: v for k, v in reply.items() if k != "patch"}),
+                                       patch=reply.get("patch", ""))
+
     async def GetServerInfo(self, request, context):
         fields = set(pb.LanguageInfo.DESCRIPTOR.fields_by_name)
         langs = [pb.LanguageInfo(**{k: v for k, v in lang.items() if k in fields}) for lang in self.engine.languages().values()]
@@ -335,7 +378,8 @@ def _caller_token(context) -> str:
 
 
 # The session calls a replica forwards to their owner (docs/sessions.md "Sessions").
-FORWARDED_CALLS = ("RunCell", "ReadSessionFile", "CloseSession")
+FORWARDED_CALLS = ("RunCell", "ReadSessionFile", "CloseSession", "RunShell", "WriteSessionFile", "ListSessionDir",
+                   "GradeSession")
 FORWARDED_METHODS = frozenset(f"/{SERVICE}/{m}" for m in FORWARDED_CALLS)
 
 

@@ -24,7 +24,7 @@ from starlette.responses import JSONResponse, Response
 from sandbox.contract import TaskError
 from verifier.api.transport import HttpError, HttpTransport, RouteSpec, presented_token
 from verifier.engine import Draining, Overloaded
-from verifier.session_wire import cell_json
+from verifier.session_wire import cell_json, shell_json
 from verifier.sessions import (FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry,
                                peer_tls_name)
 
@@ -39,7 +39,11 @@ class SessionRoutes:
         return [("/v1/sessions", "POST", self.session_create, True),
                 ("/v1/sessions/{session_id}/cells", "POST", self.session_run, True),
                 ("/v1/sessions/{session_id}/files", "GET", self.session_read, True),
-                ("/v1/sessions/{session_id}", "DELETE", self.session_close, True)]
+                ("/v1/sessions/{session_id}", "DELETE", self.session_close, True),
+                ("/v1/sessions/{session_id}/shell", "POST", self.session_shell, True),
+                ("/v1/sessions/{session_id}/files", "PUT", self.session_write, True),
+                ("/v1/sessions/{session_id}/dir", "GET", self.session_list, True),
+                ("/v1/sessions/{session_id}/grade", "POST", self.session_grade, True)]
 
     async def _session(self, work: Awaitable[Any]) -> Any:
         """A session call's failures as HTTP answers (the gRPC port's codes: verifier/api/server.py)."""
@@ -149,6 +153,61 @@ class SessionRoutes:
             return forwarded
         closed = await self._session(self._sessions().close(self._caller(request), request.path_params["session_id"]))
         return JSONResponse({"closed": closed})
+
+    # Sessions on a repository environment (docs/sessions.md "Sessions on an environment").
+
+    async def _object(self, request: Request, keys: frozenset[str], field: str) -> dict:
+        body = await self.http.read_json(request)
+        if not isinstance(body, dict):
+            raise HttpError(400, "body must be a JSON object", field)
+        for key in body:
+            if key not in keys:
+                raise HttpError(400, "unknown field", str(key)[:100])
+        return body
+
+    async def session_shell(self, request: Request) -> Response:
+        """``{"command", "time_limit_s"?, "max_output_bytes"?}`` -> the RunShellResponse fields."""
+        body = await self._object(request, frozenset({"command", "time_limit_s", "max_output_bytes"}), "command")
+        args = (body.get("command"), body.get("time_limit_s", 0), body.get("max_output_bytes", 0))
+        if (forwarded := await self._forward(request, lambda s: s.check_shell(*args))) is not None:
+            return forwarded
+        reply = await self._session(self._sessions().shell(self._caller(request), request.path_params["session_id"], *args))
+        return JSONResponse(shell_json(reply))
+
+    async def session_write(self, request: Request) -> Response:
+        """``{"path", "data": base64}`` -> ``{"size"}``."""
+        body = await self._object(request, frozenset({"path", "data"}), "path")
+        try:
+            data = base64.b64decode(body.get("data", ""), validate=True)
+        except (ValueError, TypeError):
+            raise HttpError(400, "must be base64", "data") from None
+        path = body.get("path")
+        if (forwarded := await self._forward(request, lambda s: s.check_write(path, data))) is not None:
+            return forwarded
+        return JSONResponse(await self._session(self._sessions().write(self._caller(request),
+                                                                       request.path_params["session_id"], path, data)))
+
+    async def session_list(self, request: Request) -> Response:
+        """``?path=DIR[&max_entries=N]`` -> ``{"entries": [{"name", "kind", "size"}], "truncated"}``."""
+        raw = request.query_params.get("max_entries", "0")
+        if not (raw.isascii() and raw.isdigit()):
+            raise HttpError(400, "must be a whole number", "max_entries")
+        path, max_entries = request.query_params.get("path", ""), int(raw[:12])
+        if (forwarded := await self._forward(request, lambda s: s.check_list(path, max_entries))) is not None:
+            return forwarded
+        return JSONResponse(await self._session(self._sessions().listdir(
+            self._caller(request), request.path_params["session_id"], path, max_entries)))
+
+    async def session_grade(self, request: Request) -> Response:
+        """``{"task": {repo task's fields less completion}, "id"?}`` -> ``{"result": GradeResult's fields, "patch"}``."""
+        body = await self._object(request, frozenset({"task", "id"}), "task")
+        task = body.get("task")
+        if isinstance(task, dict) and body.get("id") is not None:
+            task = {**task, "id": body["id"]}
+        if (forwarded := await self._forward(request, lambda s: s.check_grade(task))) is not None:
+            return forwarded
+        reply = await self._session(self._sessions().grade(self._caller(request), request.path_params["session_id"], task))
+        return JSONResponse({"result": {k: v for k, v in reply.items() if k != "patch"}, "patch": reply.get("patch", "")})
 
 
 async def forward_http(host: str, port: int, method: str, target: str, headers: Mapping[str, str], body: bytes,

@@ -350,7 +350,7 @@ class ExecuteResponse(_message.Message):
     def __init__(self, status: _Optional[str] = ..., stdout: _Optional[str] = ..., stderr: _Optional[str] = ..., stdout_truncated: _Optional[bool] = ..., stderr_truncated: _Optional[bool] = ..., exit_code: _Optional[int] = ..., signal: _Optional[int] = ..., cpu_s: _Optional[float] = ..., wall_s: _Optional[float] = ..., peak_memory_kb: _Optional[int] = ..., detail: _Optional[str] = ..., queue_s: _Optional[float] = ..., exec_s: _Optional[float] = ...) -> None: ...
 
 class CreateSessionRequest(_message.Message):
-    __slots__ = ("language", "files", "time_limit_s", "memory_limit_mb", "max_output_bytes", "idle_ttl_s", "replay")
+    __slots__ = ("language", "files", "time_limit_s", "memory_limit_mb", "max_output_bytes", "idle_ttl_s", "replay", "environment")
     class FilesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -365,6 +365,7 @@ class CreateSessionRequest(_message.Message):
     MAX_OUTPUT_BYTES_FIELD_NUMBER: _ClassVar[int]
     IDLE_TTL_S_FIELD_NUMBER: _ClassVar[int]
     REPLAY_FIELD_NUMBER: _ClassVar[int]
+    ENVIRONMENT_FIELD_NUMBER: _ClassVar[int]
     language: str
     files: _containers.ScalarMap[str, str]
     time_limit_s: float
@@ -372,7 +373,8 @@ class CreateSessionRequest(_message.Message):
     max_output_bytes: int
     idle_ttl_s: float
     replay: bool
-    def __init__(self, language: _Optional[str] = ..., files: _Optional[_Mapping[str, str]] = ..., time_limit_s: _Optional[float] = ..., memory_limit_mb: _Optional[int] = ..., max_output_bytes: _Optional[int] = ..., idle_ttl_s: _Optional[float] = ..., replay: _Optional[bool] = ...) -> None: ...
+    environment: str
+    def __init__(self, language: _Optional[str] = ..., files: _Optional[_Mapping[str, str]] = ..., time_limit_s: _Optional[float] = ..., memory_limit_mb: _Optional[int] = ..., max_output_bytes: _Optional[int] = ..., idle_ttl_s: _Optional[float] = ..., replay: _Optional[bool] = ..., environment: _Optional[str] = ...) -> None: ...
 
 class CreateSessionResponse(_message.Message):
     __slots__ = ("session_id", "time_limit_s", "memory_limit_mb", "idle_ttl_s", "replica")
@@ -465,3 +467,101 @@ class CloseSessionResponse(_message.Message):
     CLOSED_FIELD_NUMBER: _ClassVar[int]
     closed: bool
     def __init__(self, closed: _Optional[bool] = ...) -> None: ...
+
+class RunShellRequest(_message.Message):
+    __slots__ = ("session_id", "command", "time_limit_s", "max_output_bytes")
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_S_FIELD_NUMBER: _ClassVar[int]
+    MAX_OUTPUT_BYTES_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    command: str
+    time_limit_s: float
+    max_output_bytes: int
+    def __init__(self, session_id: _Optional[str] = ..., command: _Optional[str] = ..., time_limit_s: _Optional[float] = ..., max_output_bytes: _Optional[int] = ...) -> None: ...
+
+class RunShellResponse(_message.Message):
+    __slots__ = ("status", "exit_code", "stdout", "stderr", "stdout_truncated", "stderr_truncated", "session_lost", "detail", "cpu_s", "wall_s")
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    EXIT_CODE_FIELD_NUMBER: _ClassVar[int]
+    STDOUT_FIELD_NUMBER: _ClassVar[int]
+    STDERR_FIELD_NUMBER: _ClassVar[int]
+    STDOUT_TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    STDERR_TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    SESSION_LOST_FIELD_NUMBER: _ClassVar[int]
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    CPU_S_FIELD_NUMBER: _ClassVar[int]
+    WALL_S_FIELD_NUMBER: _ClassVar[int]
+    status: str
+    exit_code: int
+    stdout: str
+    stderr: str
+    stdout_truncated: bool
+    stderr_truncated: bool
+    session_lost: bool
+    detail: str
+    cpu_s: float
+    wall_s: float
+    def __init__(self, status: _Optional[str] = ..., exit_code: _Optional[int] = ..., stdout: _Optional[str] = ..., stderr: _Optional[str] = ..., stdout_truncated: _Optional[bool] = ..., stderr_truncated: _Optional[bool] = ..., session_lost: _Optional[bool] = ..., detail: _Optional[str] = ..., cpu_s: _Optional[float] = ..., wall_s: _Optional[float] = ...) -> None: ...
+
+class WriteSessionFileRequest(_message.Message):
+    __slots__ = ("session_id", "path", "data")
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    path: str
+    data: bytes
+    def __init__(self, session_id: _Optional[str] = ..., path: _Optional[str] = ..., data: _Optional[bytes] = ...) -> None: ...
+
+class WriteSessionFileResponse(_message.Message):
+    __slots__ = ("size",)
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    size: int
+    def __init__(self, size: _Optional[int] = ...) -> None: ...
+
+class ListSessionDirRequest(_message.Message):
+    __slots__ = ("session_id", "path", "max_entries")
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    MAX_ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    path: str
+    max_entries: int
+    def __init__(self, session_id: _Optional[str] = ..., path: _Optional[str] = ..., max_entries: _Optional[int] = ...) -> None: ...
+
+class SessionDirEntry(_message.Message):
+    __slots__ = ("name", "kind", "size")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    kind: str
+    size: int
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[str] = ..., size: _Optional[int] = ...) -> None: ...
+
+class ListSessionDirResponse(_message.Message):
+    __slots__ = ("entries", "truncated")
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    entries: _containers.RepeatedCompositeFieldContainer[SessionDirEntry]
+    truncated: bool
+    def __init__(self, entries: _Optional[_Iterable[_Union[SessionDirEntry, _Mapping]]] = ..., truncated: _Optional[bool] = ...) -> None: ...
+
+class GradeSessionRequest(_message.Message):
+    __slots__ = ("session_id", "task", "id")
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TASK_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    task: RepoTask
+    id: str
+    def __init__(self, session_id: _Optional[str] = ..., task: _Optional[_Union[RepoTask, _Mapping]] = ..., id: _Optional[str] = ...) -> None: ...
+
+class GradeSessionResponse(_message.Message):
+    __slots__ = ("result", "patch")
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    PATCH_FIELD_NUMBER: _ClassVar[int]
+    result: GradeResult
+    patch: str
+    def __init__(self, result: _Optional[_Union[GradeResult, _Mapping]] = ..., patch: _Optional[str] = ...) -> None: ...

@@ -74,6 +74,26 @@ class VerifierStub:
                 request_serializer=verifier_dot_v1_dot_verifier__pb2.CloseSessionRequest.SerializeToString,
                 response_deserializer=verifier_dot_v1_dot_verifier__pb2.CloseSessionResponse.FromString,
                 _registered_method=True)
+        self.RunShell = channel.unary_unary(
+                '/verifier.v1.Verifier/RunShell',
+                request_serializer=verifier_dot_v1_dot_verifier__pb2.RunShellRequest.SerializeToString,
+                response_deserializer=verifier_dot_v1_dot_verifier__pb2.RunShellResponse.FromString,
+                _registered_method=True)
+        self.WriteSessionFile = channel.unary_unary(
+                '/verifier.v1.Verifier/WriteSessionFile',
+                request_serializer=verifier_dot_v1_dot_verifier__pb2.WriteSessionFileRequest.SerializeToString,
+                response_deserializer=verifier_dot_v1_dot_verifier__pb2.WriteSessionFileResponse.FromString,
+                _registered_method=True)
+        self.ListSessionDir = channel.unary_unary(
+                '/verifier.v1.Verifier/ListSessionDir',
+                request_serializer=verifier_dot_v1_dot_verifier__pb2.ListSessionDirRequest.SerializeToString,
+                response_deserializer=verifier_dot_v1_dot_verifier__pb2.ListSessionDirResponse.FromString,
+                _registered_method=True)
+        self.GradeSession = channel.unary_unary(
+                '/verifier.v1.Verifier/GradeSession',
+                request_serializer=verifier_dot_v1_dot_verifier__pb2.GradeSessionRequest.SerializeToString,
+                response_deserializer=verifier_dot_v1_dot_verifier__pb2.GradeSessionResponse.FromString,
+                _registered_method=True)
 
 
 class VerifierServicer:
@@ -138,6 +158,32 @@ class VerifierServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RunShell(self, request, context):
+        """Sessions on a repository environment (docs/sessions.md "Sessions on an environment"): a shell
+        command, a file written, a directory listed, and the session's tree graded as a repo task.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WriteSessionFile(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListSessionDir(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GradeSession(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_VerifierServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -180,6 +226,26 @@ def add_VerifierServicer_to_server(servicer, server):
                     servicer.CloseSession,
                     request_deserializer=verifier_dot_v1_dot_verifier__pb2.CloseSessionRequest.FromString,
                     response_serializer=verifier_dot_v1_dot_verifier__pb2.CloseSessionResponse.SerializeToString,
+            ),
+            'RunShell': grpc.unary_unary_rpc_method_handler(
+                    servicer.RunShell,
+                    request_deserializer=verifier_dot_v1_dot_verifier__pb2.RunShellRequest.FromString,
+                    response_serializer=verifier_dot_v1_dot_verifier__pb2.RunShellResponse.SerializeToString,
+            ),
+            'WriteSessionFile': grpc.unary_unary_rpc_method_handler(
+                    servicer.WriteSessionFile,
+                    request_deserializer=verifier_dot_v1_dot_verifier__pb2.WriteSessionFileRequest.FromString,
+                    response_serializer=verifier_dot_v1_dot_verifier__pb2.WriteSessionFileResponse.SerializeToString,
+            ),
+            'ListSessionDir': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListSessionDir,
+                    request_deserializer=verifier_dot_v1_dot_verifier__pb2.ListSessionDirRequest.FromString,
+                    response_serializer=verifier_dot_v1_dot_verifier__pb2.ListSessionDirResponse.SerializeToString,
+            ),
+            'GradeSession': grpc.unary_unary_rpc_method_handler(
+                    servicer.GradeSession,
+                    request_deserializer=verifier_dot_v1_dot_verifier__pb2.GradeSessionRequest.FromString,
+                    response_serializer=verifier_dot_v1_dot_verifier__pb2.GradeSessionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -398,6 +464,114 @@ class Verifier:
             '/verifier.v1.Verifier/CloseSession',
             verifier_dot_v1_dot_verifier__pb2.CloseSessionRequest.SerializeToString,
             verifier_dot_v1_dot_verifier__pb2.CloseSessionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RunShell(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/verifier.v1.Verifier/RunShell',
+            verifier_dot_v1_dot_verifier__pb2.RunShellRequest.SerializeToString,
+            verifier_dot_v1_dot_verifier__pb2.RunShellResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WriteSessionFile(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/verifier.v1.Verifier/WriteSessionFile',
+            verifier_dot_v1_dot_verifier__pb2.WriteSessionFileRequest.SerializeToString,
+            verifier_dot_v1_dot_verifier__pb2.WriteSessionFileResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListSessionDir(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/verifier.v1.Verifier/ListSessionDir',
+            verifier_dot_v1_dot_verifier__pb2.ListSessionDirRequest.SerializeToString,
+            verifier_dot_v1_dot_verifier__pb2.ListSessionDirResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GradeSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/verifier.v1.Verifier/GradeSession',
+            verifier_dot_v1_dot_verifier__pb2.GradeSessionRequest.SerializeToString,
+            verifier_dot_v1_dot_verifier__pb2.GradeSessionResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,296 @@
+"""The tools of a session on a repository environment (docs/sessions.md "Sessions on an environment").
+Standard library only; run by PID 1 (session_box.py), whose effective uid is the program's, so every
+file it writes or reads here is with the program's rights, never the judge's.
+
+- `unpack_tree`: the environment's tree (an archive the host made, sandbox/repo/apply.py tree_tar)
+  into /work, the session's working directory.
+- `run_shell`: one `sh -c COMMAND` as the program's uid, its own CPU and wall limit and output
+  cap; on a limit its process group is killed and the session goes on.
+- `write_file`, `list_dir`: below /work, never through a link at any step.
+- `snapshot`: the tree's regular files and links as data, what the host diffs against the
+  environment to grade the session (sandbox/session.py).
+"""
+from __future__ import annotations
+
+import errno
+import io
+import json
+import os
+import selectors
+import signal
+import stat
+import subprocess
+import tarfile
+import time
+
+import accounting
+import job_protocol
+import pid1
+import program_limits
+
+SKIP_DIRS = (".git", "__pycache__", ".pytest_cache")  # never part of a snapshot (docs/sessions.md)
+FSIZE_MAX = 64 << 20
+ENTRIES_MAX_BYTES = 8 << 20  # the snapshot's listing (sandbox/session.py reads at most this)
+EXIT_GRACE_S = 0.2  # after the shell exits, how long its output may still come from what it left
+
+
+def unpack_tree(data: bytes) -> None:
+    """Members `repo/...` of the host's archive into /work (the archive is the host's own: regular
+    files, directories and links only)."""
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as tar:
+        for m in tar.getmembers():
+            if m.name == "repo" or not m.name.startswith("repo/"):
+                continue
+            rel = m.name[len("repo/"):]
+            if rel.startswith("/") or ".." in rel.split("/"):
+                raise ValueError(f"bad member {m.name!r}")
+            dest = os.path.join(pid1.WORK, rel)
+            if m.isdir():
+                os.makedirs(dest, exist_ok=True)
+            elif m.issym():
+                os.symlink(m.linkname, dest)
+            elif m.isfile():
+                src = tar.extractfile(m)
+                assert src is not None
+                with open(dest, "xb") as fh:
+                    fh.write(src.read())
+                os.chmod(dest, 0o755 if m.mode & 0o100 else 0o644)
+
+
+def open_nofollow(dir_fd: int, name: str, flags: int, mode: int = 0o777) -> int:
+    """`name` in `dir_fd`, never a link: O_NOFOLLOW, and the opened file must be the one lstat saw
+    (gVisor followed a link to a directory under O_DIRECTORY | O_NOFOLLOW; found by
+    tests/test_session_env.py). OSError(ELOOP) for a link."""
+    try:
+        before = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        if not flags & os.O_CREAT:
+            raise
+        before = None
+    if before is not None and stat.S_ISLNK(before.st_mode):
+        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP))
+    fd = os.open(name, flags | os.O_NOFOLLOW, mode, dir_fd=dir_fd)
+    try:
+        after, now = os.fstat(fd), os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except OSError:
+        os.close(fd)
+        raise
+    seen = [(st.st_ino, st.st_dev) for st in (before, now) if st is not None]
+    if stat.S_ISLNK(now.st_mode) or any(s != (after.st_ino, after.st_dev) for s in seen):
+        os.close(fd)
+        raise OSError(errno.ELOOP, "a link, or changed while opened")
+    return fd
+
+
+def _walk_to(parts: list[str], create: bool) -> int:
+    """A directory fd for parts below /work, opened without following a link at any step."""
+    fd = os.open(pid1.WORK, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for part in parts:
+            if create:
+                try:
+                    os.mkdir(part, 0o755, dir_fd=fd)
+                except FileExistsError:
+                    pass
+            nfd = open_nofollow(fd, part, os.O_RDONLY | os.O_DIRECTORY)
+            os.close(fd)
+            fd = nfd
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _parts(path: str, allow_root: bool) -> list[str] | None:
+    parts = [p for p in str(path).split("/") if p not in ("", ".")]
+    if ".." in parts or (not parts and not allow_root):
+        return None
+    return parts
+
+
+def write_file(head: dict, data: bytes) -> dict:
+    """A regular file below /work, its directories made as needed; replaced whole."""
+    parts = _parts(head.get("path", ""), False)
+    if parts is None:
+        return {"ok": False, "detail": "path must name a file below the working dir, without '..'"}
+    try:
+        fd = _walk_to(parts[:-1], True)
+    except OSError as e:
+        return {"ok": False, "detail": f"cannot open the directory of {'/'.join(parts)}: {e.strerror}"}
+    try:
+        try:
+            out = open_nofollow(fd, parts[-1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, 0o644)
+        except OSError as e:
+            return {"ok": False, "detail": f"cannot write {'/'.join(parts)}: {e.strerror}"}
+        try:
+            if not stat.S_ISREG(os.fstat(out).st_mode):
+                return {"ok": False, "detail": "not a regular file"}
+            view = memoryview(data)
+            while view:
+                view = view[os.write(out, view):]
+        finally:
+            os.close(out)
+        return {"ok": True, "size": len(data)}
+    finally:
+        os.close(fd)
+
+
+def list_dir(head: dict) -> dict:
+    """A directory's entries below /work: name, kind (file, dir, link, other) and size, sorted; at most `max`."""
+    parts = _parts(head.get("path", ""), True)
+    if parts is None:
+        return {"ok": False, "detail": "path must name a directory below the working dir, without '..'"}
+    try:
+        fd = _walk_to(parts, False)
+    except OSError as e:
+        return {"ok": False, "detail": f"cannot open {'/'.join(parts) or '.'}: {e.strerror}"}
+    cap = int(head.get("max", 1000))
+    try:
+        names = sorted(os.listdir(fd))
+        entries = []
+        for name in names[:cap]:
+            try:
+                st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            except OSError:
+                continue
+            kind = ("file" if stat.S_ISREG(st.st_mode) else "dir" if stat.S_ISDIR(st.st_mode)
+                    else "link" if stat.S_ISLNK(st.st_mode) else "other")
+            entries.append([name, kind, st.st_size if kind == "file" else 0])
+        return {"ok": True, "entries": entries, "truncated": len(names) > cap}
+    finally:
+        os.close(fd)
+
+
+def snapshot(head: dict) -> tuple[dict, dict[str, bytes]]:
+    """Every regular file and link below /work (SKIP_DIRS left out) as [path, "f", size] / [path, "l",
+    target] (a JSON blob of at most ENTRIES_MAX_BYTES: the channel's header is 1 MiB), with the files' bytes in one blob, at most `max` bytes and `max_files` entries in all;
+    anything else (a fifo, a socket, a device) is named so the host refuses it. Read without
+    following a link at any step: a process of the session swapping a directory for a link while
+    this runs changes what is read, never where."""
+    cap, max_files = int(head["max"]), int(head["max_files"])
+    entries: list[list] = []
+    data = bytearray()
+    stack = [("", os.open(pid1.WORK, os.O_RDONLY | os.O_DIRECTORY))]
+    try:
+        while stack:
+            rel, fd = stack.pop()
+            try:
+                for name in sorted(os.listdir(fd)):
+                    path = f"{rel}{name}"
+                    if len(entries) >= max_files:
+                        return {"ok": False, "detail": f"the tree has over {max_files} files"}, {}
+                    st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                    if stat.S_ISDIR(st.st_mode):
+                        if name not in SKIP_DIRS:
+                            stack.append((path + "/", open_nofollow(fd, name, os.O_RDONLY | os.O_DIRECTORY)))
+                    elif stat.S_ISLNK(st.st_mode):
+                        entries.append([path, "l", os.readlink(name, dir_fd=fd)])
+                    elif stat.S_ISREG(st.st_mode):
+                        blob = _read_regular(fd, name, cap - len(data))
+                        if blob is None:
+                            return {"ok": False, "detail": f"the tree is over {cap} bytes"}, {}
+                        entries.append([path, "f", len(blob)])
+                        data += blob
+                    else:
+                        entries.append([path, "o", ""])
+            finally:
+                os.close(fd)
+    except OSError as e:
+        return {"ok": False, "detail": f"the tree could not be read: {e.strerror}"}, {}
+    finally:
+        for _, fd in stack:
+            os.close(fd)
+    listing = json.dumps(entries).encode()
+    if len(listing) > ENTRIES_MAX_BYTES:
+        return {"ok": False, "detail": f"the tree's names take over {ENTRIES_MAX_BYTES} bytes"}, {}
+    return {"ok": True}, {"entries": listing, "data": bytes(data)}
+
+
+def _read_regular(dir_fd: int, name: str, room: int) -> bytes | None:
+    fd = open_nofollow(dir_fd, name, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(0, f"{name} is no longer a regular file")
+        out = bytearray()
+        while len(out) <= room and (chunk := os.read(fd, min(1 << 16, room + 1 - len(out)))):
+            out += chunk
+        return None if len(out) > room else bytes(out)
+    finally:
+        os.close(fd)
+
+
+def _toolchain_env(head: dict) -> dict[str, str]:
+    """The host's toolchain settings (sandbox/session.py SHELL_ENV): plain names and values only."""
+    env = head.get("env") or {}
+    return {str(k): str(v) for k, v in env.items() if str(k).replace("_", "").isalnum() and "\0" not in str(v)}
+
+
+class Capture:
+    """The first `cap` bytes of a stream; the rest counted, never kept."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap, self.data, self.total = cap, bytearray(), 0
+
+    def add(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        room = self.cap - len(self.data)
+        if room > 0:
+            self.data += chunk[:room]
+
+
+def run_shell(head: dict, command: bytes, cpu_since) -> tuple[dict, dict[str, bytes]]:
+    """`sh -c COMMAND` in /work as the program's uid (the cells' limits: program_limits), until it
+    exits or goes over its CPU time (every process of the session, `cpu_since`) or wall time; then
+    its process group is killed. Output past `out_max` is read and counted, never kept."""
+    def child() -> None:
+        program_limits.apply(program_limits.spec(pid1.APART, False, None, FSIZE_MAX))
+
+    out, err = Capture(int(head["out_max"])), Capture(int(head["out_max"]))
+    clock, t0 = cpu_since(), time.monotonic()
+    proc = subprocess.Popen(["/bin/sh", "-c", command.decode("utf-8", "replace")], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=pid1.WORK,
+                            env={**job_protocol.BASE_ENV, **_toolchain_env(head)}, start_new_session=True,
+                            preexec_fn=child)
+    sel = selectors.DefaultSelector()
+    assert proc.stdout is not None and proc.stderr is not None
+    for pipe, cap in ((proc.stdout, out), (proc.stderr, err)):
+        os.set_blocking(pipe.fileno(), False)
+        sel.register(pipe.fileno(), selectors.EVENT_READ, cap)
+    status, detail, exited = "ok", "", 0.0
+    try:
+        while True:
+            for key, _ in sel.select(timeout=accounting.POLL_S):
+                try:
+                    chunk = os.read(key.fd, 1 << 16)
+                except BlockingIOError:
+                    continue
+                if chunk:
+                    key.data.add(chunk)
+                else:
+                    sel.unregister(key.fd)
+            if proc.poll() is not None and not sel.get_map():
+                break
+            used, wall = clock(), time.monotonic() - t0
+            if used > float(head["cpu_s"]) or wall > float(head["wall_s"]):
+                status = "time_limit"
+                detail = (f"the command used {used:.1f} s of CPU (limit {head['cpu_s']} s)" if used > float(head["cpu_s"])
+                          else f"the command ran {wall:.1f} s (wall limit {head['wall_s']} s)")
+                break
+            if proc.poll() is not None:
+                exited = exited or time.monotonic()
+                if time.monotonic() - exited > EXIT_GRACE_S:
+                    break  # exited, but a process it left holds the pipes: stop reading (it is killed below)
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        proc.wait()
+        sel.close()
+        proc.stdout.close()
+        proc.stderr.close()
+    code = proc.returncode
+    return ({"status": status, "detail": detail, "exit_code": None if status != "ok" else code,
+             "cpu_s": round(max(clock(), 0.0), 6), "wall_s": round(time.monotonic() - t0, 6),
+             "stdout_bytes": out.total, "stderr_bytes": err.total},
+            {"stdout": bytes(out.data), "stderr": bytes(err.data)})
