@@ -222,7 +222,7 @@ def anchor_lead(prefix: str) -> bool:
 
 _STEP_CLAUSE_RE = re.compile(
     r"\s*(?i:(?:we|i)\s+(?:get|got|have|had|find|found|obtain|obtained|see|know|compute|computed|calculate|calculated)"
-    r"(?:\s+that)?|since|as|because|given|substituting|plugging\s+in|using|from)\s+§(?:\s*(?:,|and)?\s*§)*\s*")
+    r"(?:\s+that)?|since|as|because|given|substituting|plugging\s+in|using|from)\s+§(?:\s*(?:(?:,|and)\s*)?§)*\s*")
 """A clause that states an earlier step or premise in math alone (`We get $x = 6$, so the answer is 6`, `Since $a =
 2$,`): math segments after a pronoun and a stating verb, or after a word that gives a premise; no word of its own."""
 STATING_CLAUSES: tuple[tuple[str, str], ...] = (
@@ -321,7 +321,7 @@ _CLAUSE_SPLIT_RE = re.compile(r"[,，;；、]|\.\.\.|…")
 _PART_CLAUSE_RE = re.compile(r"^\s*(?:for\s+)?(?:part\s+)?\(?[a-z0-9]{1,3}\)?\s*$", re.IGNORECASE)
 _REJECTION_CLAUSE_RE = re.compile(r"^\s*(?i:it\s+is\s+|it's\s+)?(?i:not)\s+(?:\(?[A-Z]\)?|-?\d+(?:\.\d+)?)\s*$")
 _SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|[$}>]|\\[\])]")
-_SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|\s+(?=[\u0e00-\u0e7f])|\\\]|(?<!\\)\$\$(?!\$)")
+_SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|(?<!\s)\s+(?=[\u0e00-\u0e7f])|\\\]|(?<!\\)\$\$(?!\$)")
 """Where an anchor's sentence starts for `lead_clauses`: a sentence end or a line break (a display's end is one);
 never markup (`\\textbf{Maybe}, the answer is`, `<b>Maybe</b>,`, `Maybe for $n=3$,` are read through)."""
 _BOX_SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|(?<!\\)\$|\\[\])\[(]")
@@ -594,7 +594,7 @@ class Reading(NamedTuple):
 # Tokens. Order matters: a text command's words, a math segment, a number, a name, words, marks.
 _TOKEN_RE = re.compile(
     r"(?P<text>\\(?:text|textrm|textbf|textit|textnormal|textsf|mathrm|mathbf|mathit|mbox|operatorname)\s*\{(?P<inner>[^{}]*)\})"
-    r"|(?P<deg>\^\s*\{?\s*\\circ\s*\}?|\\text(?:circ|degree)\b|°)"
+    r"|(?P<deg>\^\s*(?:\{\s*)?\\circ\s*\}?|\\text(?:circ|degree)\b|°)"
     r"|(?P<pow>\^\s*\{\s*[23]\s*\}|\^\s*[23](?!\d))"
     r"|(?P<seg>\$[^$]{1,80}\$)"
     r"|(?P<cur>\\\$|[$€£¥₹₩₽₺₦₱฿₫₪₴¤])"
@@ -626,10 +626,10 @@ _TEXT_MODE_MARKS = frozenset(" \t.'’,:;()%°$€£¥₹¢~")
 letters (`cm-long`, `km/h`), never alone (`6\\text{−}`). Every other symbol is
 refused, not dropped: the parser drops a text group as a unit, so `6\\text{½}` would read 6, not 6.5, and
 `6\\text{!}`, `6\\text{⁻¹}`, `6\\,\\text{‰}` would read 6 (docs/math.md "Answer grammar", "Text holds words")."""
-_TEXT_ESCAPES_RE = re.compile(r"(?<=[^\W\d_])[-/](?=[^\W\d_])|\\[%$,;: ]|\\text(?:degree|circ)(?![a-z])|\^\s*\{?\s*\\circ\s*\}?")  # `\\text{^{\\circ}C}`: `°C` as `to_ascii_math` writes it
+_TEXT_ESCAPES_RE = re.compile(r"(?<=[^\W\d_])[-/](?=[^\W\d_])|\\[%$,;: ]|\\text(?:degree|circ)(?![a-z])|\^\s*(?:\{\s*)?\\circ\s*\}?")  # `\\text{^{\\circ}C}`: `°C` as `to_ascii_math` writes it
 _LETTER_MARKUP_RE = re.compile(
     r"\\(?:hat|widehat|vec|bar|overline|underline|tilde|widetilde|check|acute|grave|breve|dot|ddot|mathbf|mathrm|mathit|"
-    r"boldsymbol|bm)(?![A-Za-z])\s*\{?\s*(?=[^\W\d_]\s*\}?)|(?<=[^\W\d_])\s*\}")
+    r"boldsymbol|bm)(?![A-Za-z])\s*(?:\{\s*)?(?=[^\W\d_]\s*\}?)|(?<=[^\W\d_])\s*\}")
 """Math-mode markup on a letter inside a font group (`\\mathbf{\\hat{i}}`, `\\operatorname{proj}`): an accent or a
 font around one letter leaves a letter; any other command (`\\times`, `\\pm`, `\\ldots`) stays and is refused."""
 _TEXT_MACRO_RE = re.compile(r"\\text(?!(?:rm|bf|it|tt|sc|up|md|sl|normal|sf|style|circ|degree)?(?![a-z]))[a-z]+")
@@ -685,7 +685,7 @@ _ARITHMETIC = frozenset("+-*/()[]{}.,^ ") | {"\\cdot", "\\times", "\\div", "\\fr
 # A general solution's integer parameter: `\\text{ for integer } k` (parsing reads it; docs/math.md "Math grading rules").
 _DOMAIN_RE = re.compile(r"\\text\s*\{\s*(?:for|where)\s+(?:any\s+|all\s+|some\s+)?integers?\s*\}\s*[kmn]\s*$")
 _CLOCK_RE = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?\s*(?:\\(?:text|mathrm)\s*\{\s*)?(?:[ap]\.?\s*m\.?)?\s*\}?$", re.I)
-_ORDINAL_TEXT_RE = re.compile(r"(\d)\s*(?:\^\s*\{?\s*)?\\(?:mathrm|text|textrm|rm)\s*\{\s*(st|nd|rd|th)\s*\}\s*\}?")
+_ORDINAL_TEXT_RE = re.compile(r"(\d)\s*(?:\^\s*(?:\{\s*)?)?\\(?:mathrm|text|textrm|rm)\s*\{\s*(st|nd|rd|th)\s*\}\s*\}?")
 _MATH_NAME_RE = re.compile(
     r"^(?:[A-Za-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?(?:\([^()=]{1,12}\))?|[A-Z]{2,3}|\|[A-Z]{2}\||(?:m\s*)?(?:∠|\\angle|\\measuredangle)\s*(?:[A-Z]{1,3}|\d{1,2}))$"
 )
@@ -913,7 +913,7 @@ _NEW_CLAUSE = frozenset("and so then which because since as where hence thus the
 never skipped; `but`, `or`, `if`, `unless` are not among them: they hedge or add a value)."""
 _ATTACHED_RE = re.compile(
     r"(?:[^\W_]|[ \t'/%°?]|\\(?:text|mathrm|textrm|textbf|mbox)\s*\{[^{}\n]{0,80}\}|\\%|\\[,; ]|\$[^$\n]{1,80}\$"
-    r"|\^\s*\{?\s*(?:\\circ|[23])\s*\}?|\\text(?:circ|degree)\b)*"
+    r"|\^\s*(?:\{\s*)?(?:\\circ|[23])\s*\}?|\\text(?:circ|degree)\b)*"
 )
 
 
