@@ -238,10 +238,12 @@ STATING_CLAUSES: tuple[tuple[str, str], ...] = (
      r"|(?:combining|adding)\s+(?:these|them|both|everything)",
      "a conclusion from the steps before (`Putting these together gives`, `Combining these, we get`)"),
     (r"in\s+total|in\s+all|altogether|overall|in\s+the\s+end|in\s+conclusion|in\s+summary|in\s+short"
-     r"|(?:with|from|given|using)\s+(?:this|that|these|here)|by\s+substitution|for\s+part\s+\(?\s*[a-z0-9]{1,3}\s*\)?",
+     r"|(?:with|from)\s+(?:this|that|these|here)|using\s+(?:this|these|here)|(?:given|using)\s+that(?=\s*(?:,|$))"
+     r"|by\s+substitution|for\s+part\s+\(?\s*[a-z0-9]{1,3}\s*\)?",
      "openers that sum up or say which part is answered (`In total it is`, `From this we get`, `For part (a) we "
      "get`); a preposition's phrase outside them (`In thousands`, `At least`, `For odd n`) scales, bounds or "
-     "conditions the value"),
+     "conditions the value; `given that` and `using that` only right before a comma (`Given that, we get`), since "
+     "before a clause they open a premise or a condition (`Given that n is odd we get`, red team 5 class 5)"),
     (r"in\s+other\s+words|at\s+(?:last|the\s+end)|by\s+(?:the\s+)?(?:quadratic\s+formula|pythagorean\s+theorem"
      r"|law\s+of\s+(?:cosines|sines)|vieta'?s\s+formulas?|symmetry|inspection|induction|am-?\s*gm|remainder\s+theorem)",
      "openers that restate or name how the value was found (`In other words, \\boxed{6}`, `By the quadratic formula, "
