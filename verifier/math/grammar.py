@@ -688,8 +688,14 @@ _ARITHMETIC = frozenset("+-*/()[]{}.,^ ") | {"\\cdot", "\\times", "\\div", "\\fr
 _DOMAIN_RE = re.compile(r"\\text\s*\{\s*(?:for|where)\s+(?:any\s+|all\s+|some\s+)?integers?\s*\}\s*[kmn]\s*$")
 _CLOCK_RE = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?\s*(?:\\(?:text|mathrm)\s*\{\s*)?(?:[ap]\.?\s*m\.?)?\s*\}?$", re.I)
 _ORDINAL_TEXT_RE = re.compile(r"(\d)\s*(?:\^\s*(?:\{\s*)?)?\\(?:mathrm|text|textrm|rm)\s*\{\s*(st|nd|rd|th)\s*\}\s*\}?")
+FUNCTION_LETTERS = frozenset("fghpqFGHPQ")
+"""The letters that name a function by convention (`f(3)`, `p(2)`, `Q(1)`): only they are a function's value when
+applied to a number; any other letter before a bracketed number (`x(1000)`, `n(1000)`, `x_1(1000)`) is a product with
+the unknown as much as a value, so it is no name (docs/math.md "Answer grammar", "The subject of a box"; red team 5
+class 7). An allowlist: a letter applied to letters only (`n(t)`) stays a name."""
 _MATH_NAME_RE = re.compile(
-    r"^(?:[A-Za-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?(?:\([^()=]{1,12}\))?|[A-Z]{2,3}|\|[A-Z]{2}\||(?:m\s*)?(?:∠|\\angle|\\measuredangle)\s*(?:[A-Z]{1,3}|\d{1,2}))$"
+    r"^(?:[A-Za-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?(?:\([A-Za-z, ]{1,12}\))?"
+    r"|[" + "".join(sorted(FUNCTION_LETTERS)) + r"](?:_\{?[A-Za-z0-9]{1,3}\}?)?\([^()=]{1,12}\)|[A-Z]{2,3}|\|[A-Z]{2}\||(?:m\s*)?(?:∠|\\angle|\\measuredangle)\s*(?:[A-Z]{1,3}|\d{1,2}))$"
 )
 
 
@@ -1498,8 +1504,9 @@ def _side_states(side: str) -> bool:
     elif words:
         return _prose_side(_SIDE_TEXT_RE.sub(lambda m: " " + m.group(1) + " ", side))
     compact = side.replace(" ", "")
-    if compact[:2] in ("x(", "y(", "z(") and not compact[2:-1].isalpha():
-        return False  # `x(1000)`: a product with the unknown as much as a function's value
+    applied = re.match(r"([A-Za-z])(?:_\{?[A-Za-z0-9]{1,3}\}?)?\((.*)\)$", compact)
+    if applied and applied.group(1) not in FUNCTION_LETTERS and not applied.group(2).replace(",", "").isalpha():
+        return False  # `x(1000)`, `n(1000)`: a product with the unknown as much as a function's value (`FUNCTION_LETTERS`)
     if _MATH_NAME_RE.match(compact) or _SIDE_NAME_RE.match(compact) or _names_tuple(compact):
         return True
     unknowns = {m.group().replace(" ", "") for m in _SIDE_VARIABLE_RE.finditer(_SIDE_COMMAND_NOT_GREEK_RE.sub(" ", side))}
