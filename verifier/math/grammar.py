@@ -1572,6 +1572,43 @@ def _prose_side(side: str) -> bool:
     return not tokens or _noun_phrase(tokens)
 
 
+_STEP_VERBS = frozenset("gives give yields yield produces produce".split())
+"""Verbs whose subject is the method or step that found the value (`This gives`, `The quadratic formula yields`), never
+a quantity: their subject is read by `_step_subject` (red team 5 class 1: `The error gives`, `A rough estimate
+gives`, `Guessing gives \\boxed{6}` paid 6). `measures` takes a quantity (`The angle measures`) and is read as a link."""
+_STEP_DETERMINERS = frozenset("the this that these those our a an".split())
+_STEP_MODIFIERS = frozenset(
+    "quadratic pythagorean binomial cubic general above previous last first second third same final remainder "
+    "factor double angle half sum product difference cosine sine".split())
+_STEP_HEADS = frozenset(
+    "formula formulas theorem identity identities rule equation equations system substitution step steps "
+    "expansion factorization relation relations law".split())
+
+
+def _step_subject(tokens: list[str]) -> bool:
+    """Whether the subject of a step verb (`_STEP_VERBS`) names a method or a step: nothing (after an anchor or a lead
+    such as `Adding`), a pronoun or `this`/`which`, or a closed noun phrase: a determiner or a name's `'s`, closed
+    modifiers and a method head (`the quadratic formula`, `Vieta's formulas`, `the above equation`). An allowlist:
+    `the error`, `a rough estimate`, `Guessing`, `Rounding down` name no method."""
+    while tokens and _has("lead", tokens[0]):
+        tokens = tokens[1:]
+    stated = _stated_tokens(tokens)
+    while stated and _has("lead", stated[0]):
+        stated = stated[1:]
+    words = [t.lower() for t in stated]
+    if not words:
+        return True
+    if len(words) == 1 and (words[0] in ("this", "that", "which", "it", "these", "everything") or _has("pronoun", words[0])):
+        return True
+    if words[0] in ("putting", "combining", "adding") and set(words[1:]) <= {"these", "this", "them", "it", "all", "both",
+                                                                          "everything", "together"}:
+        return True  # `Putting these together gives`: STATING_CLAUSES' conclusion from the steps before
+    if words[0] in _STEP_DETERMINERS or (stated[0][:1].isupper() and words[0].endswith(("'s", "’s"))):
+        words = words[1:]
+    return bool(words) and words[-1] in _STEP_HEADS and all(w in _STEP_MODIFIERS or w.endswith(("'s", "’s"))
+                                                             for w in words[:-1])
+
+
 def _copula_subject(clause: str) -> bool:
     """Whether the subject of a clause that ends with a link (`the area of the trapezoid is`, `we find that
     the only integer roots are`, `Paula's investment is worth`) is a noun phrase that names a quantity;
@@ -1586,10 +1623,15 @@ def _copula_subject(clause: str) -> bool:
         tokens.pop()  # the box's own open math
     while tokens and tokens[-1].lower() in _LINK_ADVERBS:
         tokens.pop()
-    linked = False
-    while tokens and (tokens[-1].lower() in _VERB_CHAIN or _has("verb", tokens[-1])):
-        linked = linked or tokens[-1].lower() in _BOX_COPULAS
+    if len(tokens) > 1 and tokens[-1].lower() in ("us", "me") and tokens[-2].lower() in _STEP_VERBS:
+        tokens.pop()  # `this gives us`
+    linked, step = False, False
+    while tokens and (tokens[-1].lower() in _VERB_CHAIN or _has("verb", tokens[-1]) or tokens[-1].lower() in _STEP_VERBS):
+        linked = linked or tokens[-1].lower() in _BOX_COPULAS or tokens[-1].lower() in ("measures", "measure")
+        step = step or tokens[-1].lower() in _STEP_VERBS
         tokens.pop()
+    if step and not linked:
+        return _step_subject(tokens)
     if not linked:
         return True
     while tokens and _has("lead", tokens[0]):
