@@ -1420,7 +1420,8 @@ def box_subject(clause: str, before: str) -> bool:
     if mark is not None:
         if mark == "=" and stripped[-2:-1] == ":":
             stripped = stripped[:-2] + "="  # `x := \\boxed{6}`
-        return _side_states(_first_side(stripped))
+        side = _first_side(stripped)
+        return side is not None and _side_states(side)
     return _copula_subject(clause)
 
 
@@ -1432,10 +1433,12 @@ _SIDE_RELATIONS = frozenset({"=", "\\equiv", "\\in", "<", ">", "\\le", "\\leq", 
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 
 
-def _first_side(text: str) -> str:
+def _first_side(text: str) -> str | None:
     """The first side of the relation chain that `text` ends with its relation (`p(8) = \\frac{q(8)+8}{63} =` -> `p(8)`), back to
     the math's start, a comma, an arrow or a line; an aligned row that opens with its relation (`&= 50 + 40`)
-    continues the row before it. Depth-aware: `(q, r)` and `f(x = 1)` are one side."""
+    continues the row before it. Depth-aware: `(q, r)` and `f(x = 1)` are one side. None when an order relation or an
+    approximation restarts the chain and the side right after it is no name (`x \\geq 2 \\cdot 3 =`, `x \\approx 6 =`:
+    the box is the bound's value, red team 5 class 2), while `0 < x =` states x."""
     tokens = _SIDE_TOKEN_RE.findall(text)
     depth, i = 0, len(tokens)
     while i > 0:
@@ -1455,16 +1458,21 @@ def _first_side(text: str) -> str:
                 break  # a new row states its own chain
         i -= 1
     sides: list[list[str]] = [[]]
-    depth = 0
+    depth, bounded = 0, False
     for t in tokens[i:]:
         depth += 1 if t in _OPEN else -1 if t in _OPEN.values() else 0
         if depth == 0 and t in _SIDE_RELATIONS:
             # an order relation restarts the chain (`0 < x = \\boxed{3}` states x): only `=`, `\\equiv`
             # and `\\in` carry the first side's name to the box
+            bounded = bounded or t not in ("=", "\\equiv", "\\in")
             sides = [[]] if t not in ("=", "\\equiv", "\\in") else [*sides, []]
         elif t not in ("&", "\\\\"):
             sides[-1].append(t)
-    return "".join(sides[0]).strip()
+    first = "".join(sides[0]).strip()
+    compact = re.sub(r"\\(?:left|right)(?![A-Za-z])|\s", "", first)
+    if bounded and not (_MATH_NAME_RE.match(compact) or _SIDE_NAME_RE.match(compact) or _names_tuple(compact)):
+        return None
+    return first
 
 
 _GREEK = frozenset("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi rho "
