@@ -1130,6 +1130,22 @@ def _subject(before: list[_Token], measured: bool = False) -> bool:
 _RELATIVES = frozenset({"that", "which", "who"})
 
 
+_BOUND_WORDS = frozenset("least most minimum maximum best worst minimal maximal fewest".split())
+
+
+def _states_bound(words: list[str]) -> bool:
+    """Whether a subject's words hold `at` (then optionally `a`/`the`/`its`) before a bound (`_BOUND_WORDS`): `the total
+    at least`, `the value at a minimum` bound the value wherever they stand (red team 5 class 8: `_ordered` read only
+    the first word); one rule for the prose subject and the box's (`_noun_phrase`)."""
+    for k, w in enumerate(words):
+        if w == "at":
+            rest = [x for x in words[k + 1:k + 3] if x not in (",", "(", ")")]
+            rest = rest[1:] if rest and rest[0] in ("a", "the", "its", "their") else rest
+            if rest and rest[0] in _BOUND_WORDS:
+                return True
+    return False
+
+
 def _ordered(phrase: list[_Token]) -> bool:
     """The order of a prose subject (red team 4 class 4: it was a bag of admitted words): a preposition never
     opens it (`at least it is 6`, `At the least the value is`, `in the worst case the total is`: a bound or a
@@ -1137,6 +1153,8 @@ def _ordered(phrase: list[_Token]) -> bool:
     subject (`it is`, `there are`) or stands inside a relative clause (`the number of apples that we have is`)."""
     first = phrase[0]
     if first.kind == "word" and _has("prep", first.text) and not _has("det", first.text):
+        return False
+    if _states_bound([t.text.lower() for t in phrase if t.kind == "word"]):
         return False
     return all(not (t.kind == "word" and _has("pronoun", t.text) and t.text.lower() not in _RELATIVES) or k == 0
                and len(phrase) == 1 or any(p.kind == "word" and p.text.lower() in _RELATIVES for p in phrase[:k])
@@ -1676,6 +1694,8 @@ def _noun_phrase(tokens: list[str]) -> bool:
     `Its square`, `The reciprocal of x`), a modifier that qualifies it (`A wrong value`), a scale or an
     operation after it (`The answer in thousands`, `The answer (in thousands)`, `The answer divided by
     1000`, `The answer rounded to the nearest thousand`)."""
+    if _states_bound([t.lower() for t in tokens]):
+        return False
     i, n = 0, len(tokens)
     if i < n and (_has("det", tokens[i]) and tokens[i].lower() not in ("that", "which") or _is_owner(tokens[i])):
         i += 1
