@@ -1122,6 +1122,8 @@ def _subject(before: list[_Token], measured: bool = False) -> bool:
         return True
     if not _ordered(phrase):
         return False
+    if link.text.lower() in _STEP_VERBS:  # `Guessing gives 6`: the same method-or-step subject as a box's
+        return _step_subject([t.text for t in phrase])
     changes = link.text.lower() in _CHANGES  # `the error ... increases by 100%`: the change is what is asked
     return all(_in_phrase(t) or _in_relative_clause(phrase, k) or changes and t.kind == "word" and t.text.lower() in _DEVIATIONS
                for k, t in enumerate(phrase)) and _names_placed(phrase, link.text, measured)
