@@ -1420,6 +1420,16 @@ _NOT_OBJECTS = NEVER_NAMES | frozenset(
 and those that make the object an operation on the quantity (`the value of x times 1000`, `the answer of x
 rounded to`, `expressed in`), or a value that is not the answer (`the value of my first try`, `the result of
 the approximation`): an open slot is guarded, as the name slot is."""
+
+
+def _not_object(word: str) -> bool:
+    """Whether `word` is `_NOT_OBJECTS` in any inflection: a plural or an `-th` fraction of a listed scale or hedge
+    (`lakhs`, `crores`, `millionths` are `lakh`, `crore`, `million`: red team 5 class 6), so a scale's forms are one
+    entry, not one per spelling."""
+    stems = {word, word.removesuffix("s"), word.removesuffix("es"), word.removesuffix("s").removesuffix("th")}
+    return bool(stems & _NOT_OBJECTS)
+
+
 _SUBJECT_ADJECTIVES = frozenset("such only polar rectangular cartesian integer distinct sought desired asked".split())
 """Adjectives before a subject's head besides LEXICON's "adj" group (`the smallest such $n$`, `the polar
 coordinates`, `the only integer roots`): each picks the quantity out, none scales, negates or hedges it."""
@@ -1791,10 +1801,10 @@ def _object_end(tokens: list[str], i: int, open_class: bool) -> int:
         if _has("det", t) or _math_subject(t) or low == "and" or t in ("'", "’"):
             i += 1
         elif open_class and (t.replace(",", "").replace(".", "").isdigit() or (
-                t.isalpha() or t.endswith(("'s", "’s"))) and low not in _NOT_OBJECTS and not _has("verb", t)):
+                t.isalpha() or t.endswith(("'s", "’s"))) and not _not_object(low) and not _has("verb", t)):
             i += 1
         elif not open_class and (_has("noun", t) or _has("count", t) or _is_unit(t) or _has("adj", t) or _head(t)
-                                 or low in _LABEL_WORDS or _is_name(t)) and low not in _NOT_OBJECTS:
+                                 or low in _LABEL_WORDS or _is_name(t)) and not _not_object(low):
             i += 1
         else:
             break
@@ -1811,5 +1821,5 @@ def _relative_clause(tokens: list[str]) -> bool:
     and \\\\( q \\\\) such that \\\\( 2p = 5q \\\\)`, `(which is the constant polynomial 1)`): it says which object
     is meant; its math is free (it names no subject) and its words are open-class, guarded by `_NOT_OBJECTS`."""
     return all(t.startswith("$") or t in "()'’" or t.replace(",", "").replace(".", "").isdigit()
-               or t.lower() == "and" or (t.isalpha() or t.endswith(("'s", "’s"))) and t.lower() not in _NOT_OBJECTS
+               or t.lower() == "and" or (t.isalpha() or t.endswith(("'s", "’s"))) and not _not_object(t.lower())
                for t in tokens)
