@@ -488,7 +488,7 @@ def box_label(text: str) -> bool:
     label = clauses[-1]
     named = re.sub(r"§(\d+)", lambda m: "x" if _side_states(segments[int(m.group(1))]) else "§", label)
     words = _LEAD_TOKEN_RE.findall(named)
-    if all(_label_word(w) for w in words):
+    if all(_label_word(w) for w in words) and _label_phrase(words):
         return True  # `Answer:`, `Total cost:`, `Step 3:`, `$x$:`; not `$x \\neq$:`, `$x > $:` (a relation)
     if words and words[-1].isalpha() and (_has("verb", words[-1]) or words[-1].lower() in _BY_ROLE["cjk_subject"]):
         # `the values of k for which ... are:`: a statement's link before its colon, read as without one (`box_clause`,
@@ -506,6 +506,24 @@ _LABEL_MATH_RE = re.compile(r"(?<!\\)\$((?:[^$\\]|\\.){0,200})\$|\\\((.{0,200}?)
 _CORRECTION_LABEL_RE = re.compile(r"(?i:i|we) (?i:made|make|have made) (?i:an error|a mistake)$")
 """A speaker's correction before a colon (`I made an error: \\boxed{5}`): the one place `error` and `mistake`
 stand before an answer; alone (`Error:`, `Measurement error:`) they name how far a value is off, never the answer."""
+
+
+_NUMBERED_LABELS = frozenset("step part question problem case exercise q no".split())
+
+
+def _label_phrase(words: list[str]) -> bool:
+    """A label's words as a phrase, not a bag (red team 5 class 4: `Answer (in 1000s):`, `Answer times 1000:` were
+    labels): a number only numbers a step or part (`Step 3`, `Part (2)`), and no word operates on or scales the value
+    (`_not_object`: `times`, `thousands`, `rounded`)."""
+    for k, w in enumerate(words):
+        low = w.lower()
+        if w.isdigit():
+            before = [x.lower() for x in words[:k] if x not in "()[]{}"]
+            if not before or before[-1] not in _NUMBERED_LABELS:
+                return False
+        elif w.isalpha() and _not_object(low) and low not in ANCHOR_LEADS:
+            return False
+    return True
 
 
 def _label_word(w: str) -> bool:
