@@ -1516,6 +1516,8 @@ def _first_side(text: str) -> str | None:
             sides = [[]] if t not in ("=", "\\equiv", "\\in") else [*sides, []]
         elif t not in ("&", "\\\\"):
             sides[-1].append(t)
+    if any(_side_words(" ".join(side)) for side in sides[1:]):
+        return None  # `z = 4 \\text{ for } w =`, `x = \\text{roughly } 6 =`: a word in a middle side (red team 5 class 3)
     first = "".join(sides[0]).strip()
     compact = re.sub(r"\\(?:left|right)(?![A-Za-z])|\s", "", first)
     if bounded and not (_MATH_NAME_RE.match(compact) or _SIDE_NAME_RE.match(compact) or _names_tuple(compact)):
@@ -1573,6 +1575,14 @@ def _side_states(side: str) -> bool:
 
 
 _SIDE_COMMAND_NOT_GREEK_RE = re.compile(r"\\(?!(?:" + "|".join(sorted(_GREEK)) + r")(?![A-Za-z]))[A-Za-z]+")
+
+
+def _side_words(side: str) -> bool:
+    """Whether a middle side of a box's chain holds a word other than a unit or a currency (`\\text{ for }`, `or`,
+    `thousand`): the chain is then no computation of one value, and the box is not read (red team 5 class 3)."""
+    words = re.findall(r"[^\W\d_]+", " ".join(_SIDE_TEXT_RE.findall(side)))
+    words += [r for r in re.findall(r"(?<![A-Za-z\\])[A-Za-z]{2,}(?![A-Za-z])", _SIDE_TEXT_RE.sub(" ", side)) if _prose_run(r)]
+    return any(not (_is_unit(w) or _has("currency", w)) for w in words)
 
 
 def _names_tuple(side: str) -> bool:
