@@ -1400,7 +1400,12 @@ def _opens(tokens: list[str]) -> bool:
     if stated is not tokens:
         return not stated or _opens(stated)  # `This gives us \boxed{6}`; `It follows that x is`
     if not tokens or tokens[0].startswith("$") or len(tokens[0]) == 1 and tokens[0].isalpha() and tokens[0] not in "IiAa":
-        return True  # a math name or segment opens the subject (`$x$ is`, `n =`, `$f(3) =`)
+        # a math name or segment opens the subject (`$x$ is`, `n =`, `$f(3) =`); after a stated relation (`$z = 4$`,
+        # `z = 4`) only `and` joins the next one: `z = 4 for w = \boxed{9}` states w under a condition (red team 5
+        # class 3)
+        related = bool(tokens) and ("=" in tokens[0] and tokens[0].endswith("$") and len(tokens[0]) > 1
+                                    or len(tokens) > 1 and tokens[1] == "=")
+        return not related or all(t.lower() == "and" for t in tokens if t.isalpha() and len(t) > 1)
     word = tokens[0].lower()
     if _has("pronoun", word) or tokens[0] == "I":  # `we get`, `it is`, `there are`; not `we doubt`, `I think`
         return len(tokens) > 1 and (_has("verb", tokens[1]) or tokens[1].lower() in _STATING_VERBS)
