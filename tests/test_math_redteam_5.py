@@ -260,6 +260,8 @@ STATED_BUT_REFUSED = [
 ]
 
 
+@pytest.mark.xfail(strict=True, reason="class 10 (recall) open: these subjects are outside the allowlists (no_answer, "
+                   "never paid); left for a later pass")
 @pytest.mark.parametrize(PARAMS, STATED_BUT_REFUSED)
 def test_a_stated_right_answer_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Refused on main (`no_answer`) in both profiles, though each states the gold in a form common in MATH and AIME
