@@ -251,13 +251,24 @@ def test_spaced_math_segments_before_a_comma_are_read_in_linear_time(spaces: str
 STATED_BUT_REFUSED = [
     n("So the remainder when $N$ is divided by $1000$ is $\\boxed{6}$."),
     n("The remainder when $N$ is divided by 7 is $\\boxed{6}$."),
-    n("The expected value is $\\boxed{6}$."), n("The expected number of heads is $\\boxed{6}$."),
-    n("The units digit of $3^{2024}$ is $\\boxed{6}$."), n("The coefficient of $x^2$ is $\\boxed{6}$."),
-    n("The constant term is $\\boxed{6}$."), n("The perimeter of rectangle $ABCD$ is $\\boxed{6}$."),
-    n("The fourth term of the sequence is $\\boxed{6}$."), n("The determinant of the matrix is $\\boxed{6}$."),
+    n("The coefficient of $x^2$ is $\\boxed{6}$."), n("The perimeter of rectangle $ABCD$ is $\\boxed{6}$."),
     n("$a_{2024} = \\boxed{6}$"), n("Thus $F_{2024} = \\boxed{6}$."), n("$x^* = \\boxed{6}$"),
     n("$x_{\\max} = \\boxed{6}$"), n("$\\sum_{k=1}^{3} k = \\boxed{6}$"), n("$N \\bmod 1000 = \\boxed{6}$"),
 ]
+
+
+STATED_NOW_READ = [
+    n("The expected value is $\\boxed{6}$."), n("The expected number of heads is $\\boxed{6}$."),
+    n("The units digit of $3^{2024}$ is $\\boxed{6}$."), n("The constant term is $\\boxed{6}$."),
+    n("The fourth term of the sequence is $\\boxed{6}$."), n("The determinant of the matrix is $\\boxed{6}$."),
+]
+
+
+@pytest.mark.parametrize(PARAMS, STATED_NOW_READ)
+def test_a_stated_right_answer_in_the_lexicon_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    """Class 10 in part: `coefficient`, `determinant`, `term`, `digit` are quantity nouns and `expected`, `constant`,
+    `units`, `fourth`, `fifth` adjectives of LEXICON (each picks a quantity out; none scales, negates or hedges)."""
+    assert verdicts(completion, gold, choices) == ["correct", "correct"]
 
 
 @pytest.mark.xfail(strict=True, reason="class 10 (recall) open: these subjects are outside the allowlists (no_answer, "

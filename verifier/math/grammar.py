@@ -146,7 +146,8 @@ LEXICON: tuple[Entry, ...] = (
            "in the box is`); before the value only `to` after a verb (`is equal to`) and `of` (`a total of`)"),
     _entry("adj", "largest smallest greatest least total final new original remaining common maximum minimum max "
            "min average mean median whole entire first second third last next other same correct required "
-           "missing possible unknown measure value exact positive real identity zero special ordered",
+           "missing possible unknown measure value exact positive real identity zero special ordered expected constant units "
+           "fourth fifth",
            "adjectives in a subject (`the least common multiple is`): before the value they are not admitted "
            "(`at least 3` is an inequality)"),
     _entry("noun", "answer answers result total sum difference product quotient value values number amount cost "
@@ -157,7 +158,8 @@ LEXICON: tuple[Entry, ...] = (
            "bill budget population capacity total-cost share output solution expression side base "
            "flour sugar water milk rice juice paint sand soil oil butter cheese meat beef coffee tea gas fuel "
            "fabric wood rope wire ribbon yarn candy fruit food grain honey salt matrix matrices vector pair fractions "
-           "system measurement position degree set sets investment investments earnings deposit payment",
+           "system measurement position degree set sets investment investments earnings deposit payment "
+           "coefficient determinant term digit",
            "quantity nouns that name what a subject states: each names a quantity a question asks for (`error`, "
            "`uncertainty`, `tolerance` are left out: they name how far a value is from the answer, and `Error: "
            "\\boxed{6}`, `an error of \\boxed{6}`, `The error is 6` state no answer)"),
