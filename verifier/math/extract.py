@@ -74,7 +74,7 @@ An anchor only says where the answer starts: what follows it must still fit the 
 # Case-insensitive, no nested quantifiers.
 _ANCHOR_RE = re.compile("|".join(f"(?:{pattern})" for pattern, _ in ANCHORS), re.IGNORECASE)
 # What may sit between an anchor and the answer: spaces, bold markers, colon, "is".
-_ANCHOR_LEAD_RE = re.compile(r"[\s*:_#]*(?:is\b)?[\s*:_]*", re.IGNORECASE)
+_ANCHOR_LEAD_RE = re.compile(r"[\s*:_#]*(?:is\b[\s*:_]*)?", re.IGNORECASE)
 # End of a sentence: a period (not a decimal point, not an ellipsis), `?`, or `!` not after a digit
 # (`5!` is a factorial), then whitespace or the end; a CJK full stop or `！`, a danda `।` (Bengali, Hindi).
 _SENTENCE_END_RE = re.compile(r"(?<!\.)\.(?!\.)(?=\s|$)|\?(?=\s|$)|(?<!\d)!(?=\s|$)|[。！।]")
@@ -493,7 +493,7 @@ def last_anchor_span(text: str, limits: MathLimits) -> tuple[int, str, str]:
     return (offset + last.start(), *anchored_span(tail, last.end(), limits))
 
 
-_SENTENCE_BREAK_RE = re.compile(r"\n|[.!?。！？।](?=\s)|[。！？।,，;>$}]|\s+(?=[\u0e00-\u0e7f])|\\[\])]")
+_SENTENCE_BREAK_RE = re.compile(r"\n|[.!?。！？।](?=\s)|[。！？।,，;>$}]|(?<!\s)\s+(?=[\u0e00-\u0e7f])|\\[\])]")
 """A clause's start before an anchor: a Thai sentence ends at a space before a Thai word (the script writes
 words without spaces), a Bengali one at a danda `।`."""
 _LEAD_CHARS = 200  # an anchor's sentence is read back this far at most (bounded, linear)
@@ -610,7 +610,7 @@ def _last_expression(region: str, limits: MathLimits) -> Extraction:
 # Where the sentence around the last value starts: after a line break or a sentence end.
 # A capitalised concluding connective starts a sentence whose period was lost (`P = 2/3 Therefore, ...`).
 _SENTENCE_OPEN_RE = re.compile(r"\n|(?<!\.)\.(?!\.)\s|\?\s|(?<!\d)!\s|[。！।]|\s(?=(?:Therefore|Thus|Hence|So)\b)")
-_ORDINAL_SUFFIX_RE = re.compile(r"^(?:(?:st|nd|rd|th)\b|\^\s*\{?\s*\\(?:text|mathrm|rm)\s*\{\s*(?:st|nd|rd|th)\s*\}\s*\}?)")
+_ORDINAL_SUFFIX_RE = re.compile(r"^(?:(?:st|nd|rd|th)\b|\^\s*(?:\{\s*)?\\(?:text|mathrm|rm)\s*\{\s*(?:st|nd|rd|th)\s*\}\s*\}?)")
 _ONLY_MARKS_RE = re.compile(r"[\s.!。！।*$]*")
 
 

@@ -146,7 +146,8 @@ LEXICON: tuple[Entry, ...] = (
            "in the box is`); before the value only `to` after a verb (`is equal to`) and `of` (`a total of`)"),
     _entry("adj", "largest smallest greatest least total final new original remaining common maximum minimum max "
            "min average mean median whole entire first second third last next other same correct required "
-           "missing possible unknown measure value exact positive real identity zero special ordered",
+           "missing possible unknown measure value exact positive real identity zero special ordered expected constant units "
+           "fourth fifth",
            "adjectives in a subject (`the least common multiple is`): before the value they are not admitted "
            "(`at least 3` is an inequality)"),
     _entry("noun", "answer answers result total sum difference product quotient value values number amount cost "
@@ -157,7 +158,8 @@ LEXICON: tuple[Entry, ...] = (
            "bill budget population capacity total-cost share output solution expression side base "
            "flour sugar water milk rice juice paint sand soil oil butter cheese meat beef coffee tea gas fuel "
            "fabric wood rope wire ribbon yarn candy fruit food grain honey salt matrix matrices vector pair fractions "
-           "system measurement position degree set sets investment investments earnings deposit payment",
+           "system measurement position degree set sets investment investments earnings deposit payment "
+           "coefficient determinant term digit",
            "quantity nouns that name what a subject states: each names a quantity a question asks for (`error`, "
            "`uncertainty`, `tolerance` are left out: they name how far a value is from the answer, and `Error: "
            "\\boxed{6}`, `an error of \\boxed{6}`, `The error is 6` state no answer)"),
@@ -222,7 +224,7 @@ def anchor_lead(prefix: str) -> bool:
 
 _STEP_CLAUSE_RE = re.compile(
     r"\s*(?i:(?:we|i)\s+(?:get|got|have|had|find|found|obtain|obtained|see|know|compute|computed|calculate|calculated)"
-    r"(?:\s+that)?|since|as|because|given|substituting|plugging\s+in|using|from)\s+§(?:\s*(?:,|and)?\s*§)*\s*")
+    r"(?:\s+that)?|since|as|because|given|substituting|plugging\s+in|using|from)\s+§(?:\s*(?:(?:,|and)\s*)?§)*\s*")
 """A clause that states an earlier step or premise in math alone (`We get $x = 6$, so the answer is 6`, `Since $a =
 2$,`): math segments after a pronoun and a stating verb, or after a word that gives a premise; no word of its own."""
 STATING_CLAUSES: tuple[tuple[str, str], ...] = (
@@ -238,10 +240,12 @@ STATING_CLAUSES: tuple[tuple[str, str], ...] = (
      r"|(?:combining|adding)\s+(?:these|them|both|everything)",
      "a conclusion from the steps before (`Putting these together gives`, `Combining these, we get`)"),
     (r"in\s+total|in\s+all|altogether|overall|in\s+the\s+end|in\s+conclusion|in\s+summary|in\s+short"
-     r"|(?:with|from|given|using)\s+(?:this|that|these|here)|by\s+substitution|for\s+part\s+\(?\s*[a-z0-9]{1,3}\s*\)?",
+     r"|(?:with|from)\s+(?:this|that|these|here)|using\s+(?:this|these|here)|(?:given|using)\s+that(?=\s*(?:,|$))"
+     r"|by\s+substitution|for\s+part\s+\(?\s*[a-z0-9]{1,3}\s*\)?",
      "openers that sum up or say which part is answered (`In total it is`, `From this we get`, `For part (a) we "
      "get`); a preposition's phrase outside them (`In thousands`, `At least`, `For odd n`) scales, bounds or "
-     "conditions the value"),
+     "conditions the value; `given that` and `using that` only right before a comma (`Given that, we get`), since "
+     "before a clause they open a premise or a condition (`Given that n is odd we get`, red team 5 class 5)"),
     (r"in\s+other\s+words|at\s+(?:last|the\s+end)|by\s+(?:the\s+)?(?:quadratic\s+formula|pythagorean\s+theorem"
      r"|law\s+of\s+(?:cosines|sines)|vieta'?s\s+formulas?|symmetry|inspection|induction|am-?\s*gm|remainder\s+theorem)",
      "openers that restate or name how the value was found (`In other words, \\boxed{6}`, `By the quadratic formula, "
@@ -321,7 +325,7 @@ _CLAUSE_SPLIT_RE = re.compile(r"[,，;；、]|\.\.\.|…")
 _PART_CLAUSE_RE = re.compile(r"^\s*(?:for\s+)?(?:part\s+)?\(?[a-z0-9]{1,3}\)?\s*$", re.IGNORECASE)
 _REJECTION_CLAUSE_RE = re.compile(r"^\s*(?i:it\s+is\s+|it's\s+)?(?i:not)\s+(?:\(?[A-Z]\)?|-?\d+(?:\.\d+)?)\s*$")
 _SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|[$}>]|\\[\])]")
-_SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|\s+(?=[\u0e00-\u0e7f])|\\\]|(?<!\\)\$\$(?!\$)")
+_SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|(?<!\s)\s+(?=[\u0e00-\u0e7f])|\\\]|(?<!\\)\$\$(?!\$)")
 """Where an anchor's sentence starts for `lead_clauses`: a sentence end or a line break (a display's end is one);
 never markup (`\\textbf{Maybe}, the answer is`, `<b>Maybe</b>,`, `Maybe for $n=3$,` are read through)."""
 _BOX_SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|(?<!\\)\$|\\[\])\[(]")
@@ -486,7 +490,7 @@ def box_label(text: str) -> bool:
     label = clauses[-1]
     named = re.sub(r"§(\d+)", lambda m: "x" if _side_states(segments[int(m.group(1))]) else "§", label)
     words = _LEAD_TOKEN_RE.findall(named)
-    if all(_label_word(w) for w in words):
+    if all(_label_word(w) for w in words) and _label_phrase(words):
         return True  # `Answer:`, `Total cost:`, `Step 3:`, `$x$:`; not `$x \\neq$:`, `$x > $:` (a relation)
     if words and words[-1].isalpha() and (_has("verb", words[-1]) or words[-1].lower() in _BY_ROLE["cjk_subject"]):
         # `the values of k for which ... are:`: a statement's link before its colon, read as without one (`box_clause`,
@@ -504,6 +508,24 @@ _LABEL_MATH_RE = re.compile(r"(?<!\\)\$((?:[^$\\]|\\.){0,200})\$|\\\((.{0,200}?)
 _CORRECTION_LABEL_RE = re.compile(r"(?i:i|we) (?i:made|make|have made) (?i:an error|a mistake)$")
 """A speaker's correction before a colon (`I made an error: \\boxed{5}`): the one place `error` and `mistake`
 stand before an answer; alone (`Error:`, `Measurement error:`) they name how far a value is off, never the answer."""
+
+
+_NUMBERED_LABELS = frozenset("step part question problem case exercise q no".split())
+
+
+def _label_phrase(words: list[str]) -> bool:
+    """A label's words as a phrase, not a bag (red team 5 class 4: `Answer (in 1000s):`, `Answer times 1000:` were
+    labels): a number only numbers a step or part (`Step 3`, `Part (2)`), and no word operates on or scales the value
+    (`_not_object`: `times`, `thousands`, `rounded`)."""
+    for k, w in enumerate(words):
+        low = w.lower()
+        if w.isdigit():
+            before = [x.lower() for x in words[:k] if x not in "()[]{}"]
+            if not before or before[-1] not in _NUMBERED_LABELS:
+                return False
+        elif w.isalpha() and _not_object(low) and low not in ANCHOR_LEADS:
+            return False
+    return True
 
 
 def _label_word(w: str) -> bool:
@@ -594,7 +616,7 @@ class Reading(NamedTuple):
 # Tokens. Order matters: a text command's words, a math segment, a number, a name, words, marks.
 _TOKEN_RE = re.compile(
     r"(?P<text>\\(?:text|textrm|textbf|textit|textnormal|textsf|mathrm|mathbf|mathit|mbox|operatorname)\s*\{(?P<inner>[^{}]*)\})"
-    r"|(?P<deg>\^\s*\{?\s*\\circ\s*\}?|\\text(?:circ|degree)\b|°)"
+    r"|(?P<deg>\^\s*(?:\{\s*)?\\circ\s*\}?|\\text(?:circ|degree)\b|°)"
     r"|(?P<pow>\^\s*\{\s*[23]\s*\}|\^\s*[23](?!\d))"
     r"|(?P<seg>\$[^$]{1,80}\$)"
     r"|(?P<cur>\\\$|[$€£¥₹₩₽₺₦₱฿₫₪₴¤])"
@@ -626,10 +648,10 @@ _TEXT_MODE_MARKS = frozenset(" \t.'’,:;()%°$€£¥₹¢~")
 letters (`cm-long`, `km/h`), never alone (`6\\text{−}`). Every other symbol is
 refused, not dropped: the parser drops a text group as a unit, so `6\\text{½}` would read 6, not 6.5, and
 `6\\text{!}`, `6\\text{⁻¹}`, `6\\,\\text{‰}` would read 6 (docs/math.md "Answer grammar", "Text holds words")."""
-_TEXT_ESCAPES_RE = re.compile(r"(?<=[^\W\d_])[-/](?=[^\W\d_])|\\[%$,;: ]|\\text(?:degree|circ)(?![a-z])|\^\s*\{?\s*\\circ\s*\}?")  # `\\text{^{\\circ}C}`: `°C` as `to_ascii_math` writes it
+_TEXT_ESCAPES_RE = re.compile(r"(?<=[^\W\d_])[-/](?=[^\W\d_])|\\[%$,;: ]|\\text(?:degree|circ)(?![a-z])|\^\s*(?:\{\s*)?\\circ\s*\}?")  # `\\text{^{\\circ}C}`: `°C` as `to_ascii_math` writes it
 _LETTER_MARKUP_RE = re.compile(
     r"\\(?:hat|widehat|vec|bar|overline|underline|tilde|widetilde|check|acute|grave|breve|dot|ddot|mathbf|mathrm|mathit|"
-    r"boldsymbol|bm)(?![A-Za-z])\s*\{?\s*(?=[^\W\d_]\s*\}?)|(?<=[^\W\d_])\s*\}")
+    r"boldsymbol|bm)(?![A-Za-z])\s*(?:\{\s*)?(?=[^\W\d_]\s*\}?)|(?<=[^\W\d_])\s*\}")
 """Math-mode markup on a letter inside a font group (`\\mathbf{\\hat{i}}`, `\\operatorname{proj}`): an accent or a
 font around one letter leaves a letter; any other command (`\\times`, `\\pm`, `\\ldots`) stays and is refused."""
 _TEXT_MACRO_RE = re.compile(r"\\text(?!(?:rm|bf|it|tt|sc|up|md|sl|normal|sf|style|circ|degree)?(?![a-z]))[a-z]+")
@@ -685,9 +707,15 @@ _ARITHMETIC = frozenset("+-*/()[]{}.,^ ") | {"\\cdot", "\\times", "\\div", "\\fr
 # A general solution's integer parameter: `\\text{ for integer } k` (parsing reads it; docs/math.md "Math grading rules").
 _DOMAIN_RE = re.compile(r"\\text\s*\{\s*(?:for|where)\s+(?:any\s+|all\s+|some\s+)?integers?\s*\}\s*[kmn]\s*$")
 _CLOCK_RE = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?\s*(?:\\(?:text|mathrm)\s*\{\s*)?(?:[ap]\.?\s*m\.?)?\s*\}?$", re.I)
-_ORDINAL_TEXT_RE = re.compile(r"(\d)\s*(?:\^\s*\{?\s*)?\\(?:mathrm|text|textrm|rm)\s*\{\s*(st|nd|rd|th)\s*\}\s*\}?")
+_ORDINAL_TEXT_RE = re.compile(r"(\d)\s*(?:\^\s*(?:\{\s*)?)?\\(?:mathrm|text|textrm|rm)\s*\{\s*(st|nd|rd|th)\s*\}\s*\}?")
+FUNCTION_LETTERS = frozenset("fghpqFGHPQ")
+"""The letters that name a function by convention (`f(3)`, `p(2)`, `Q(1)`): only they are a function's value when
+applied to a number; any other letter before a bracketed number (`x(1000)`, `n(1000)`, `x_1(1000)`) is a product with
+the unknown as much as a value, so it is no name (docs/math.md "Answer grammar", "The subject of a box"; red team 5
+class 7). An allowlist: a letter applied to letters only (`n(t)`) stays a name."""
 _MATH_NAME_RE = re.compile(
-    r"^(?:[A-Za-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?(?:\([^()=]{1,12}\))?|[A-Z]{2,3}|\|[A-Z]{2}\||(?:m\s*)?(?:∠|\\angle|\\measuredangle)\s*(?:[A-Z]{1,3}|\d{1,2}))$"
+    r"^(?:[A-Za-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?(?:\([A-Za-z, ]{1,12}\))?"
+    r"|[" + "".join(sorted(FUNCTION_LETTERS)) + r"](?:_\{?[A-Za-z0-9]{1,3}\}?)?\([^()=]{1,12}\)|[A-Z]{2,3}|\|[A-Z]{2}\||(?:m\s*)?(?:∠|\\angle|\\measuredangle)\s*(?:[A-Z]{1,3}|\d{1,2}))$"
 )
 
 
@@ -913,7 +941,7 @@ _NEW_CLAUSE = frozenset("and so then which because since as where hence thus the
 never skipped; `but`, `or`, `if`, `unless` are not among them: they hedge or add a value)."""
 _ATTACHED_RE = re.compile(
     r"(?:[^\W_]|[ \t'/%°?]|\\(?:text|mathrm|textrm|textbf|mbox)\s*\{[^{}\n]{0,80}\}|\\%|\\[,; ]|\$[^$\n]{1,80}\$"
-    r"|\^\s*\{?\s*(?:\\circ|[23])\s*\}?|\\text(?:circ|degree)\b)*"
+    r"|\^\s*(?:\{\s*)?(?:\\circ|[23])\s*\}?|\\text(?:circ|degree)\b)*"
 )
 
 
@@ -1114,12 +1142,30 @@ def _subject(before: list[_Token], measured: bool = False) -> bool:
         return True
     if not _ordered(phrase):
         return False
+    if link.text.lower() in _STEP_VERBS:  # `Guessing gives 6`: the same method-or-step subject as a box's
+        return _step_subject([t.text for t in phrase])
     changes = link.text.lower() in _CHANGES  # `the error ... increases by 100%`: the change is what is asked
     return all(_in_phrase(t) or _in_relative_clause(phrase, k) or changes and t.kind == "word" and t.text.lower() in _DEVIATIONS
                for k, t in enumerate(phrase)) and _names_placed(phrase, link.text, measured)
 
 
 _RELATIVES = frozenset({"that", "which", "who"})
+
+
+_BOUND_WORDS = frozenset("least most minimum maximum best worst minimal maximal fewest".split())
+
+
+def _states_bound(words: list[str]) -> bool:
+    """Whether a subject's words hold `at` (then optionally `a`/`the`/`its`) before a bound (`_BOUND_WORDS`): `the total
+    at least`, `the value at a minimum` bound the value wherever they stand (red team 5 class 8: `_ordered` read only
+    the first word); one rule for the prose subject and the box's (`_noun_phrase`)."""
+    for k, w in enumerate(words):
+        if w == "at":
+            rest = [x for x in words[k + 1:k + 3] if x not in (",", "(", ")")]
+            rest = rest[1:] if rest and rest[0] in ("a", "the", "its", "their") else rest
+            if rest and rest[0] in _BOUND_WORDS:
+                return True
+    return False
 
 
 def _ordered(phrase: list[_Token]) -> bool:
@@ -1129,6 +1175,8 @@ def _ordered(phrase: list[_Token]) -> bool:
     subject (`it is`, `there are`) or stands inside a relative clause (`the number of apples that we have is`)."""
     first = phrase[0]
     if first.kind == "word" and _has("prep", first.text) and not _has("det", first.text):
+        return False
+    if _states_bound([t.text.lower() for t in phrase if t.kind == "word"]):
         return False
     return all(not (t.kind == "word" and _has("pronoun", t.text) and t.text.lower() not in _RELATIVES) or k == 0
                and len(phrase) == 1 or any(p.kind == "word" and p.text.lower() in _RELATIVES for p in phrase[:k])
@@ -1354,7 +1402,12 @@ def _opens(tokens: list[str]) -> bool:
     if stated is not tokens:
         return not stated or _opens(stated)  # `This gives us \boxed{6}`; `It follows that x is`
     if not tokens or tokens[0].startswith("$") or len(tokens[0]) == 1 and tokens[0].isalpha() and tokens[0] not in "IiAa":
-        return True  # a math name or segment opens the subject (`$x$ is`, `n =`, `$f(3) =`)
+        # a math name or segment opens the subject (`$x$ is`, `n =`, `$f(3) =`); after a stated relation (`$z = 4$`,
+        # `z = 4`) only `and` joins the next one: `z = 4 for w = \boxed{9}` states w under a condition (red team 5
+        # class 3)
+        related = bool(tokens) and ("=" in tokens[0] and tokens[0].endswith("$") and len(tokens[0]) > 1
+                                    or len(tokens) > 1 and tokens[1] == "=")
+        return not related or all(t.lower() == "and" for t in tokens if t.isalpha() and len(t) > 1)
     word = tokens[0].lower()
     if _has("pronoun", word) or tokens[0] == "I":  # `we get`, `it is`, `there are`; not `we doubt`, `I think`
         return len(tokens) > 1 and (_has("verb", tokens[1]) or tokens[1].lower() in _STATING_VERBS)
@@ -1392,6 +1445,16 @@ _NOT_OBJECTS = NEVER_NAMES | frozenset(
 and those that make the object an operation on the quantity (`the value of x times 1000`, `the answer of x
 rounded to`, `expressed in`), or a value that is not the answer (`the value of my first try`, `the result of
 the approximation`): an open slot is guarded, as the name slot is."""
+
+
+def _not_object(word: str) -> bool:
+    """Whether `word` is `_NOT_OBJECTS` in any inflection: a plural or an `-th` fraction of a listed scale or hedge
+    (`lakhs`, `crores`, `millionths` are `lakh`, `crore`, `million`: red team 5 class 6), so a scale's forms are one
+    entry, not one per spelling."""
+    stems = {word, word.removesuffix("s"), word.removesuffix("es"), word.removesuffix("s").removesuffix("th")}
+    return bool(stems & _NOT_OBJECTS)
+
+
 _SUBJECT_ADJECTIVES = frozenset("such only polar rectangular cartesian integer distinct sought desired asked".split())
 """Adjectives before a subject's head besides LEXICON's "adj" group (`the smallest such $n$`, `the polar
 coordinates`, `the only integer roots`): each picks the quantity out, none scales, negates or hedges it."""
@@ -1412,7 +1475,8 @@ def box_subject(clause: str, before: str) -> bool:
     if mark is not None:
         if mark == "=" and stripped[-2:-1] == ":":
             stripped = stripped[:-2] + "="  # `x := \\boxed{6}`
-        return _side_states(_first_side(stripped))
+        side = _first_side(stripped)
+        return side is not None and _side_states(side)
     return _copula_subject(clause)
 
 
@@ -1424,10 +1488,12 @@ _SIDE_RELATIONS = frozenset({"=", "\\equiv", "\\in", "<", ">", "\\le", "\\leq", 
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 
 
-def _first_side(text: str) -> str:
+def _first_side(text: str) -> str | None:
     """The first side of the relation chain that `text` ends with its relation (`p(8) = \\frac{q(8)+8}{63} =` -> `p(8)`), back to
     the math's start, a comma, an arrow or a line; an aligned row that opens with its relation (`&= 50 + 40`)
-    continues the row before it. Depth-aware: `(q, r)` and `f(x = 1)` are one side."""
+    continues the row before it. Depth-aware: `(q, r)` and `f(x = 1)` are one side. None when an order relation or an
+    approximation restarts the chain and the side right after it is no name (`x \\geq 2 \\cdot 3 =`, `x \\approx 6 =`:
+    the box is the bound's value, red team 5 class 2), while `0 < x =` states x."""
     tokens = _SIDE_TOKEN_RE.findall(text)
     depth, i = 0, len(tokens)
     while i > 0:
@@ -1447,16 +1513,23 @@ def _first_side(text: str) -> str:
                 break  # a new row states its own chain
         i -= 1
     sides: list[list[str]] = [[]]
-    depth = 0
+    depth, bounded = 0, False
     for t in tokens[i:]:
         depth += 1 if t in _OPEN else -1 if t in _OPEN.values() else 0
         if depth == 0 and t in _SIDE_RELATIONS:
             # an order relation restarts the chain (`0 < x = \\boxed{3}` states x): only `=`, `\\equiv`
             # and `\\in` carry the first side's name to the box
+            bounded = bounded or t not in ("=", "\\equiv", "\\in")
             sides = [[]] if t not in ("=", "\\equiv", "\\in") else [*sides, []]
         elif t not in ("&", "\\\\"):
             sides[-1].append(t)
-    return "".join(sides[0]).strip()
+    if any(_side_words(" ".join(side)) for side in sides[1:]):
+        return None  # `z = 4 \\text{ for } w =`, `x = \\text{roughly } 6 =`: a word in a middle side (red team 5 class 3)
+    first = "".join(sides[0]).strip()
+    compact = re.sub(r"\\(?:left|right)(?![A-Za-z])|\s", "", first)
+    if bounded and not (_MATH_NAME_RE.match(compact) or _SIDE_NAME_RE.match(compact) or _names_tuple(compact)):
+        return None
+    return first
 
 
 _GREEK = frozenset("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi rho "
@@ -1496,8 +1569,9 @@ def _side_states(side: str) -> bool:
     elif words:
         return _prose_side(_SIDE_TEXT_RE.sub(lambda m: " " + m.group(1) + " ", side))
     compact = side.replace(" ", "")
-    if compact[:2] in ("x(", "y(", "z(") and not compact[2:-1].isalpha():
-        return False  # `x(1000)`: a product with the unknown as much as a function's value
+    applied = re.match(r"([A-Za-z])(?:_\{?[A-Za-z0-9]{1,3}\}?)?\((.*)\)$", compact)
+    if applied and applied.group(1) not in FUNCTION_LETTERS and not applied.group(2).replace(",", "").isalpha():
+        return False  # `x(1000)`, `n(1000)`: a product with the unknown as much as a function's value (`FUNCTION_LETTERS`)
     if _MATH_NAME_RE.match(compact) or _SIDE_NAME_RE.match(compact) or _names_tuple(compact):
         return True
     unknowns = {m.group().replace(" ", "") for m in _SIDE_VARIABLE_RE.finditer(_SIDE_COMMAND_NOT_GREEK_RE.sub(" ", side))}
@@ -1508,6 +1582,14 @@ def _side_states(side: str) -> bool:
 
 
 _SIDE_COMMAND_NOT_GREEK_RE = re.compile(r"\\(?!(?:" + "|".join(sorted(_GREEK)) + r")(?![A-Za-z]))[A-Za-z]+")
+
+
+def _side_words(side: str) -> bool:
+    """Whether a middle side of a box's chain holds a word other than a unit or a currency (`\\text{ for }`, `or`,
+    `thousand`): the chain is then no computation of one value, and the box is not read (red team 5 class 3)."""
+    words = re.findall(r"[^\W\d_]+", " ".join(_SIDE_TEXT_RE.findall(side)))
+    words += [r for r in re.findall(r"(?<![A-Za-z\\])[A-Za-z]{2,}(?![A-Za-z])", _SIDE_TEXT_RE.sub(" ", side)) if _prose_run(r)]
+    return any(not (_is_unit(w) or _has("currency", w)) for w in words)
 
 
 def _names_tuple(side: str) -> bool:
@@ -1563,6 +1645,43 @@ def _prose_side(side: str) -> bool:
     return not tokens or _noun_phrase(tokens)
 
 
+_STEP_VERBS = frozenset("gives give yields yield produces produce".split())
+"""Verbs whose subject is the method or step that found the value (`This gives`, `The quadratic formula yields`), never
+a quantity: their subject is read by `_step_subject` (red team 5 class 1: `The error gives`, `A rough estimate
+gives`, `Guessing gives \\boxed{6}` paid 6). `measures` takes a quantity (`The angle measures`) and is read as a link."""
+_STEP_DETERMINERS = frozenset("the this that these those our a an".split())
+_STEP_MODIFIERS = frozenset(
+    "quadratic pythagorean binomial cubic general above previous last first second third same final remainder "
+    "factor double angle half sum product difference cosine sine".split())
+_STEP_HEADS = frozenset(
+    "formula formulas theorem identity identities rule equation equations system substitution step steps "
+    "expansion factorization relation relations law".split())
+
+
+def _step_subject(tokens: list[str]) -> bool:
+    """Whether the subject of a step verb (`_STEP_VERBS`) names a method or a step: nothing (after an anchor or a lead
+    such as `Adding`), a pronoun or `this`/`which`, or a closed noun phrase: a determiner or a name's `'s`, closed
+    modifiers and a method head (`the quadratic formula`, `Vieta's formulas`, `the above equation`). An allowlist:
+    `the error`, `a rough estimate`, `Guessing`, `Rounding down` name no method."""
+    while tokens and _has("lead", tokens[0]):
+        tokens = tokens[1:]
+    stated = _stated_tokens(tokens)
+    while stated and _has("lead", stated[0]):
+        stated = stated[1:]
+    words = [t.lower() for t in stated]
+    if not words:
+        return True
+    if len(words) == 1 and (words[0] in ("this", "that", "which", "it", "these", "everything") or _has("pronoun", words[0])):
+        return True
+    if words[0] in ("putting", "combining", "adding") and set(words[1:]) <= {"these", "this", "them", "it", "all", "both",
+                                                                          "everything", "together"}:
+        return True  # `Putting these together gives`: STATING_CLAUSES' conclusion from the steps before
+    if words[0] in _STEP_DETERMINERS or (stated[0][:1].isupper() and words[0].endswith(("'s", "’s"))):
+        words = words[1:]
+    return bool(words) and words[-1] in _STEP_HEADS and all(w in _STEP_MODIFIERS or w.endswith(("'s", "’s"))
+                                                             for w in words[:-1])
+
+
 def _copula_subject(clause: str) -> bool:
     """Whether the subject of a clause that ends with a link (`the area of the trapezoid is`, `we find that
     the only integer roots are`, `Paula's investment is worth`) is a noun phrase that names a quantity;
@@ -1577,10 +1696,15 @@ def _copula_subject(clause: str) -> bool:
         tokens.pop()  # the box's own open math
     while tokens and tokens[-1].lower() in _LINK_ADVERBS:
         tokens.pop()
-    linked = False
-    while tokens and (tokens[-1].lower() in _VERB_CHAIN or _has("verb", tokens[-1])):
-        linked = linked or tokens[-1].lower() in _BOX_COPULAS
+    if len(tokens) > 1 and tokens[-1].lower() in ("us", "me") and tokens[-2].lower() in _STEP_VERBS:
+        tokens.pop()  # `this gives us`
+    linked, step = False, False
+    while tokens and (tokens[-1].lower() in _VERB_CHAIN or _has("verb", tokens[-1]) or tokens[-1].lower() in _STEP_VERBS):
+        linked = linked or tokens[-1].lower() in _BOX_COPULAS or tokens[-1].lower() in ("measures", "measure")
+        step = step or tokens[-1].lower() in _STEP_VERBS
         tokens.pop()
+    if step and not linked:
+        return _step_subject(tokens)
     if not linked:
         return True
     while tokens and _has("lead", tokens[0]):
@@ -1617,6 +1741,8 @@ def _noun_phrase(tokens: list[str]) -> bool:
     `Its square`, `The reciprocal of x`), a modifier that qualifies it (`A wrong value`), a scale or an
     operation after it (`The answer in thousands`, `The answer (in thousands)`, `The answer divided by
     1000`, `The answer rounded to the nearest thousand`)."""
+    if _states_bound([t.lower() for t in tokens]):
+        return False
     i, n = 0, len(tokens)
     if i < n and (_has("det", tokens[i]) and tokens[i].lower() not in ("that", "which") or _is_owner(tokens[i])):
         i += 1
@@ -1710,10 +1836,10 @@ def _object_end(tokens: list[str], i: int, open_class: bool) -> int:
         if _has("det", t) or _math_subject(t) or low == "and" or t in ("'", "’"):
             i += 1
         elif open_class and (t.replace(",", "").replace(".", "").isdigit() or (
-                t.isalpha() or t.endswith(("'s", "’s"))) and low not in _NOT_OBJECTS and not _has("verb", t)):
+                t.isalpha() or t.endswith(("'s", "’s"))) and not _not_object(low) and not _has("verb", t)):
             i += 1
         elif not open_class and (_has("noun", t) or _has("count", t) or _is_unit(t) or _has("adj", t) or _head(t)
-                                 or low in _LABEL_WORDS or _is_name(t)) and low not in _NOT_OBJECTS:
+                                 or low in _LABEL_WORDS or _is_name(t)) and not _not_object(low):
             i += 1
         else:
             break
@@ -1730,5 +1856,5 @@ def _relative_clause(tokens: list[str]) -> bool:
     and \\\\( q \\\\) such that \\\\( 2p = 5q \\\\)`, `(which is the constant polynomial 1)`): it says which object
     is meant; its math is free (it names no subject) and its words are open-class, guarded by `_NOT_OBJECTS`."""
     return all(t.startswith("$") or t in "()'’" or t.replace(",", "").replace(".", "").isdigit()
-               or t.lower() == "and" or (t.isalpha() or t.endswith(("'s", "’s"))) and t.lower() not in _NOT_OBJECTS
+               or t.lower() == "and" or (t.isalpha() or t.endswith(("'s", "’s"))) and not _not_object(t.lower())
                for t in tokens)
