@@ -327,3 +327,15 @@ def verdicts_off(tasks: list[tuple[dict, str]], results: list[dict]) -> dict[str
     got = {r["id"]: r for r in results}
     return {t["id"]: f"{got[t['id']]['verdict']}: {got[t['id']].get('detail', '')[:200]}" if t["id"] in got else "no result"
             for t, want in tasks if t["id"] not in got or got[t["id"]]["verdict"] != want}
+
+
+MATH_PROFILES = ("strict", "lenient")
+
+
+def math_verdicts(completion: str, gold: str, choices: list[str] | None = None) -> list[str]:
+    """The in-process grader's verdict under each profile: the math red teams' one reading, since a wrong answer
+    must be refused by both (docs/math.md "Answer grammar")."""
+    from verifier.math import grade_math
+
+    tasks = [{"completion": completion, "gold": gold, "profile": p} for p in MATH_PROFILES]
+    return [grade_math({**t, "choices": choices} if choices else t)["verdict"] for t in tasks]

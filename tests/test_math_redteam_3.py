@@ -35,15 +35,9 @@ from __future__ import annotations
 
 import pytest
 
-from verifier.math import grade_math
+from tests.helpers import math_verdicts as verdicts
 
-PROFILES = ("strict", "lenient")
 CHOICES = ["3", "5", "7", "9"]
-
-
-def verdicts(completion: str, gold: str, choices: list[str] | None = None) -> list[str]:
-    tasks = [{"completion": completion, "gold": gold, "profile": p} for p in PROFILES]
-    return [grade_math({**t, "choices": choices} if choices else t)["verdict"] for t in tasks]
 
 
 # 1. Symbols inside `\text{}` beside a value (docs/math.md "Answer grammar", bullet "Text holds words").

@@ -58,16 +58,10 @@ from __future__ import annotations
 
 import pytest
 
-from verifier.math import grade_math
+from tests.helpers import math_verdicts as verdicts
 
-PROFILES = ("strict", "lenient")
 CHOICES = ["3", "5", "7", "9"]
 Case = tuple[str, str, "list[str] | None"]
-
-
-def verdicts(completion: str, gold: str, choices: list[str] | None = None) -> list[str]:
-    tasks = [{"completion": completion, "gold": gold, "profile": p} for p in PROFILES]
-    return [grade_math({**t, "choices": choices} if choices else t)["verdict"] for t in tasks]
 
 
 OPEN_13_BOX = ("red team 4 class 13, a box's variant: a box's sentence still starts at a math delimiter (reading "
