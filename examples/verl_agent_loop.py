@@ -35,12 +35,11 @@ POLICIES: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "fix-with-sed": [("shell", {"command": "ls; cat calc/__init__.py"}), ("shell", {"command": TESTS}),
                      ("shell", {"command": "sed -i 's/return double(x)/return double(double(x))/' calc/__init__.py"}),
                      ("shell", {"command": TESTS}), ("submit", {})],
-    "fix-with-write": [("write_file", {"path": "calc/__init__.py", "content": FIXED}), ("submit", {})],
     "near-miss": [("write_file", {"path": "calc/__init__.py", "content": NEAR_MISS}),
                   ("shell", {"command": TESTS}), ("submit", {})],  # the visible test passes, the hidden one not
     "no-edit": [("shell", {"command": "cat calc/__init__.py"}), ("submit", {})],
-    "twice": [("write_file", {"path": "calc/__init__.py", "content": FIXED}), ("submit", {}), ("submit", {}),
-              ("shell", {"command": "true"})],
+    "write-submit-twice": [("write_file", {"path": "calc/__init__.py", "content": FIXED}), ("submit", {}),
+                           ("submit", {}), ("shell", {"command": "true"})],
 }
 
 

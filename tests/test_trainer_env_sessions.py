@@ -83,23 +83,20 @@ def _example() -> Any:
 
 
 def test_verl_agent_loop_example_grades_each_trajectory(server: ServerProcess) -> None:
-    """examples/verl_agent_loop.py: five scripted trajectories at once, each on its own session."""
+    """examples/verl_agent_loop.py: four scripted trajectories at once, each on its own session."""
     out = asyncio.run(_example().main(ROW, server.target))
     sed = out["fix-with-sed"]["responses"]
     assert "def quad(x):" in sed[0] and sed[0].startswith("calc\n") and sed[0].endswith("[exit 0]"), sed[0]
     assert "1 failed, 1 passed" in sed[1] and sed[1].endswith("[exit 1]"), sed[1]  # the visible test fails first
     assert "2 passed" in sed[3] and sed[3].endswith("[exit 0]"), sed[3]
     assert sed[4] == "[submitted] accepted, score 1" and out["fix-with-sed"]["reward"] == 1.0
-    assert out["fix-with-write"]["responses"] == [f"wrote {len(FIXED)} bytes to calc/__init__.py",
-                                                  "[submitted] accepted, score 1"]
-    assert out["fix-with-write"]["reward"] == 1.0
     near = out["near-miss"]["responses"]
     assert "2 passed" in near[1] and near[2] == "[submitted] wrong_answer, score 0", near  # visible passes, hidden not
     assert out["near-miss"]["reward"] == 0.0
     assert out["no-edit"]["responses"][1] == "[submitted] wrong_answer, score 0" and out["no-edit"]["reward"] == 0.0
-    twice = out["twice"]
-    assert twice["responses"][1:] == ["[submitted] accepted, score 1", "[submitted] already submitted",
-                                      "[submitted] the session has ended"]
+    twice = out["write-submit-twice"]
+    assert twice["responses"] == [f"wrote {len(FIXED)} bytes to calc/__init__.py", "[submitted] accepted, score 1",
+                                  "[submitted] already submitted", "[submitted] the session has ended"]
     assert twice["tool_rewards"] == [0.0, 1.0, 0.0, 0.0]
 
 
@@ -253,3 +250,44 @@ def test_slime_custom_generate_drives_a_session_per_sample(server: ServerProcess
     tool_messages = right.response.split("<|im_start|>tool\n")[1:]
     assert tool_messages[0].startswith("__init__.py (") and "return double(double(x))" in tool_messages[2]
     assert len(tool_messages) == 3  # submit ended the rollout: no tool message after it
+
+
+class _StubSession:
+    """A session whose replies are set: the cases a real server gives rarely on demand."""
+
+    def __init__(self, shell: Any = None, grade_error: Exception | None = None) -> None:
+        self.shell_result, self.grade_error, self.graded = shell, grade_error, 0
+
+    async def shell(self, command: str, timeout_s: float | None = None) -> Any:
+        return self.shell_result
+
+    async def grade(self, task: dict, timeout_s: float | None = None) -> dict:
+        self.graded += 1
+        if self.grade_error is not None:
+            raise self.grade_error
+        return {"verdict": "accepted", "score": 1.0, "patch": "x"}
+
+
+def test_a_session_the_policy_ended_scores_0_and_a_service_fault_is_ungraded() -> None:
+    """A command that ended its own session (memory_limit) is the policy's failure: 0, without a grade
+    call; a grade the service could not give (UNAVAILABLE, a lost replica) is ungraded, never 0 or 1."""
+    import grpc
+
+    from trainer.env_sessions import call_tool, grade_session
+    from verifier.client import SessionLost, ShellResult
+
+    async def main() -> list[Any]:
+        ended = _StubSession(ShellResult(status="memory_limit", session_lost=True, detail="over 512 MiB"))
+        text = await call_tool(ended, "shell", {"command": "python3 -c 'b\"x\" * (1 << 34)'"})
+        alive = _StubSession(ShellResult(status="ok", exit_code=0))
+        await call_tool(alive, "shell", {"command": "true"})
+        down = _StubSession(ShellResult(status="ok", exit_code=0),
+                            SessionLost(grpc.StatusCode.UNAVAILABLE, "replica gone"))
+        await call_tool(down, "shell", {"command": "true"})
+        return [text, await grade_session(ended, GRADE), ended.graded, await grade_session(alive, GRADE),
+                await grade_session(down, GRADE)]
+
+    text, ended, calls, alive, down = asyncio.run(main())
+    assert text == "[memory_limit] over 512 MiB The session ended: its files are gone."
+    assert (ended, calls) == ((0.0, None), 0)
+    assert alive[0] == 1.0 and down == (None, None)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -100,7 +101,10 @@ async def call_tool(session: Any, name: str, args: Mapping[str, Any], max_chars:
 
     try:
         if name == "shell":
-            return format_shell(await session.shell(_arg(args, "command"), timeout_s=_shell_deadline(session)), max_chars)
+            result = await session.shell(_arg(args, "command"), timeout_s=_shell_deadline(session))
+            if result.session_lost:
+                _ENDED.add(session)
+            return format_shell(result, max_chars)
         if name == "read_file":
             data = await session.read_file(_arg(args, "path"), max_bytes=max_chars + 1)
             return _cap(data.decode("utf-8", "replace"), max_chars)
@@ -141,6 +145,9 @@ def _arg(args: Mapping[str, Any], key: str, empty: bool = False) -> str:
     return value
 
 
+_ENDED: weakref.WeakSet[Any] = weakref.WeakSet()  # sessions a command of the policy ended (memory_limit, crashed)
+
+
 def grade_reward(result: Mapping[str, Any] | None) -> float | None:
     """The reward of a session's grade: its score; None when it was not graded (UNJUDGED verdicts)."""
     if result is None:
@@ -149,11 +156,19 @@ def grade_reward(result: Mapping[str, Any] | None) -> float | None:
 
 
 async def grade_session(session: Any, task: Mapping[str, Any]) -> tuple[float | None, dict[str, Any] | None]:
-    """(reward, result) of the session's tree graded with the hidden task; a rollout with no session
-    (it never touched the tree) is (0.0, None) without a call: an unchanged tree is `wrong_answer`."""
-    if session is None:
+    """(reward, result) of the session's tree graded with the hidden task. Without a call, (0.0, None):
+    a rollout with no session (it never touched the tree: an unchanged tree is `wrong_answer`) or one
+    whose own command ended its session (a limit it hit: its tree is gone, the policy's failure). A
+    grade the service could not give (an error, a session gone for another reason) is ungraded,
+    (None, None): never a 0 that is not the policy's."""
+    from verifier.client import VerifierError
+
+    if session is None or session in _ENDED:
         return 0.0, None
-    result = await session.grade(dict(task), timeout_s=GRADE_TIMEOUT_S)
+    try:
+        result = await session.grade(dict(task), timeout_s=GRADE_TIMEOUT_S)
+    except VerifierError:
+        return None, None
     return grade_reward(result), result
 
 
@@ -334,10 +349,10 @@ class SubmitTool(_EnvTool):
         finally:
             if session is not None:
                 await session.close()
-        verdict = trajectory.result["verdict"] if trajectory.result else "wrong_answer"
         ungraded = trajectory.reward is None
+        verdict = trajectory.result["verdict"] if trajectory.result else "ungraded" if ungraded else "wrong_answer"
         reward = ungraded_reward() if ungraded else float(trajectory.reward or 0.0)
-        text = f"[submitted] {verdict}" + ("" if ungraded else f", score {reward:g}")
+        text = f"[submitted] {verdict}" + (": it could not be graded" if ungraded else f", score {reward:g}")
         return ToolResponse(text=text), reward, {"verdict": verdict, "verifier_ungraded": float(ungraded)}
 
 

@@ -136,7 +136,8 @@ async def generate(args: Any, sample: Any, sampling_params: dict[str, Any], eval
     sample.loss_mask = rollout.mask
     sample.rollout_log_probs = rollout.log_probs
     sample.status = status
-    sample.metadata[RESULT_KEY] = {"verdict": result["verdict"] if result else "wrong_answer",
+    verdict = result["verdict"] if result else "ungraded" if reward is None else "wrong_answer"
+    sample.metadata[RESULT_KEY] = {"verdict": verdict,
                                    "patch": result["patch"] if result else "", "ungraded": reward is None}
     sample.reward = ungraded_reward() if reward is None else reward
     return sample
