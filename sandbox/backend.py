@@ -262,13 +262,16 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
     PROGRAM_UID_BASE), else config.user."""
     tmpfs_opts = f"nosuid,nodev,nr_inodes={config.tmpfs_inodes}"
     program = f"{program_uid}:{program_uid}" if program_uid else config.user
+    tmpfs = {
+        "/work": f"rw,{'exec' if LANGUAGES[language].exec_work else 'noexec'},{tmpfs_opts},size={config.work_tmpfs_mb}m,mode=0700,uid={program.split(':')[0]},gid={program.split(':')[-1]}",
+        "/tmp": f"rw,noexec,{tmpfs_opts},size={config.tmp_tmpfs_mb}m,mode=1777",
+    }
+    if program_uid:  # the program's name for its uid of its own (sandbox/harness/pid1.py write_ids): PID 1 writes it
+        tmpfs["/run/ids"] = "rw,noexec,nosuid,nodev,size=64k,nr_inodes=16,mode=0755"
     kwargs = dict(
         image=image, detach=False, stdin_open=True, tty=False,
         network_mode="none", read_only=True, ipc_mode="none",
-        tmpfs={
-            "/work": f"rw,{'exec' if LANGUAGES[language].exec_work else 'noexec'},{tmpfs_opts},size={config.work_tmpfs_mb}m,mode=0700,uid={program.split(':')[0]},gid={program.split(':')[-1]}",
-            "/tmp": f"rw,noexec,{tmpfs_opts},size={config.tmp_tmpfs_mb}m,mode=1777",
-        },
+        tmpfs=tmpfs,
         # root with CAP_SETUID and CAP_SETGID only until the runner's first lines: it takes two
         # non-root uids (the judge's and the program's) and drops both (sandbox/harness/pid1.py)
         cap_drop=["ALL"], cap_add=["SETUID", "SETGID"], security_opt=["no-new-privileges"], user="0:0",
