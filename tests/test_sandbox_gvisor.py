@@ -213,16 +213,15 @@ def test_a_burst_between_the_watchdogs_samples_is_stopped_by_the_cgroup_under_ru
     """Issue 30: under Docker's runsc the watchdog samples memory every 20 ms, and a burst between two
     samples escaped it. A limit holds for the whole sandbox deterministically: with the watchdog blind
     for the run, the cgroup each job sets (the step's limit plus what gVisor held besides the sandbox's
-    memory when the job began, no margin: sandbox/backend.py DockerBackend._cap_runsc) stops 150 MB and
-    500 MB under a 64 MB limit (the box: 152 MB with the runner's room), and the 330 MB of a SysV segment
+    memory when the job began, no margin: sandbox/backend.py DockerBackend._cap_runsc) stops 150 MB
+    under a 64 MB limit (the box: 152 MB with the runner's room), and the 330 MB of a SysV segment
     and an array under 256 MB (test_gvisor_attacks.py: `accepted` under load while the cgroup kept a 64 MB
     margin over the limit plus a rest read once). 60 MB is the near miss, within the limit and accepted."""
     from tests.test_gvisor_attacks import SHM
     monkeypatch.setattr(watchdog.Watchdog, "_check", lambda self, box: None)
     assert gvisor.grade(_task("x = bytearray(60 << 20)\nprint('ok')", memory_limit_mb=64))["verdict"] == "accepted"
-    for mb in (150, 500):
-        r = gvisor.grade(_task(f"x = bytearray({mb} << 20)\nprint('ok')", memory_limit_mb=64))
-        assert r["verdict"] == "memory_limit" and not r["retryable"], (mb, r)
+    r = gvisor.grade(_task("x = bytearray(150 << 20)\nprint('ok')", memory_limit_mb=64))  # 500 MB before: 150 is closer
+    assert r["verdict"] == "memory_limit" and not r["retryable"], r
     both = SHM.format(key=0x4324, mb=150) + "\nx = bytearray(180 << 20)"
     r = gvisor.grade(_task(both, memory_limit_mb=256))
     assert r["verdict"] == "memory_limit" and not r["retryable"], r
