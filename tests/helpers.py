@@ -95,7 +95,7 @@ def kernel_differs(value: Any, why: str) -> dict[str, tuple[Any, str]]:
 USERNS_MODE_ENV = "VERIFIER_TEST_USERNS_MODE"
 
 
-# The warm fork for every gVisor suite built through sandbox_config (SandboxConfig.warm_fork): `on` runs gVisor's
+# The warm fork for every gVisor suite built through sandbox_config or one_sandbox (SandboxConfig.warm_fork): `on` runs gVisor's
 # programs as forks of the warm interpreter, which `auto` leaves to judges there (docs/sandboxes.md "The warm
 # interpreter"); unset, each test's own choice.
 WARM_FORK_ENV = "VERIFIER_TEST_WARM_FORK"
@@ -163,6 +163,8 @@ def one_sandbox(backend: str, pool_name: str, **kw) -> Iterator[Any]:
     from sandbox.sync import SyncGrader
 
     kw = {"languages": ("python",), "pool_size": 1, "pool_name": pool_name, **kw}
+    if backend in GVISOR_KERNEL and os.environ.get(WARM_FORK_ENV):
+        kw.setdefault("warm_fork", os.environ[WARM_FORK_ENV])
     if backend == "runsc":
         if not runsc_registered():
             pytest.skip(RUNSC_MISSING)
