@@ -95,6 +95,12 @@ def kernel_differs(value: Any, why: str) -> dict[str, tuple[Any, str]]:
 USERNS_MODE_ENV = "VERIFIER_TEST_USERNS_MODE"
 
 
+# The warm fork for every gVisor suite built through sandbox_config or one_sandbox (SandboxConfig.warm_fork): `on` runs gVisor's
+# programs as forks of the warm interpreter, which `auto` leaves to judges there (docs/sandboxes.md "The warm
+# interpreter"); unset, each test's own choice.
+WARM_FORK_ENV = "VERIFIER_TEST_WARM_FORK"
+
+
 def userns_mode() -> str:
     """The userns backend's mode this run's suites force (USERNS_MODE_ENV), or "auto"."""
     return os.environ.get(USERNS_MODE_ENV) or "auto"
@@ -130,6 +136,8 @@ def sandbox_config(backend: str = "docker", **kw):
 
     if backend == "userns" and os.environ.get(USERNS_MODE_ENV):
         kw.setdefault("userns_mode", os.environ[USERNS_MODE_ENV])
+    if backend == "gvisor" and os.environ.get(WARM_FORK_ENV):
+        kw.setdefault("warm_fork", os.environ[WARM_FORK_ENV])
     config = SandboxConfig(backend=backend, **kw)
     if backend in ("gvisor", "userns"):
         build_images(config.languages, config=config, rootfs_dir=config.rootfs_dir, progress=lambda _m: None)
@@ -155,6 +163,8 @@ def one_sandbox(backend: str, pool_name: str, **kw) -> Iterator[Any]:
     from sandbox.sync import SyncGrader
 
     kw = {"languages": ("python",), "pool_size": 1, "pool_name": pool_name, **kw}
+    if backend in GVISOR_KERNEL and os.environ.get(WARM_FORK_ENV):
+        kw.setdefault("warm_fork", os.environ[WARM_FORK_ENV])
     if backend == "runsc":
         if not runsc_registered():
             pytest.skip(RUNSC_MISSING)

@@ -230,8 +230,8 @@ print(os.getpid(), os.getppid(), warm()["zygote"], len(hit), bool(h.value))
 
 def test_a_zygote_warmed_up_after_a_hostile_job_still_clones_right(graders):
     """Docker only: what it checks is the raw clone with no middle process, which is Linux's; gVisor's kernel
-    ignores CLONE_PARENT and keeps the middle process (tests/test_sandbox_warm.py
-    test_a_forked_program_is_pid_1s_child_with_no_middle_process says so per backend)."""
+    ignores CLONE_PARENT and the zygote is the program's parent there (tests/test_sandbox_warm.py
+    test_a_forked_program_is_one_process_with_no_middle_process says so per backend)."""
     warm, cold = graders("docker")
     z = int(outputs(warm, HOSTILE)[0])
     got = [line.split() for line in outputs(warm, AFTER, ["", "", ""])]

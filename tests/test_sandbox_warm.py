@@ -214,16 +214,19 @@ def test_each_test_draws_fresh_random_numbers(any_grader):
     assert len({line.split()[0] for line in got}) == 4 and len({line.split()[1] for line in got}) == 4, got
 
 
-def test_a_forked_program_is_pid_1s_child_with_no_middle_process(any_grader, backend):
-    """Each forked process is PID 1's child (the runner waits for it, kills it, counts its CPU
-    time). Under docker the zygote forks it as its own sibling (clone(CLONE_PARENT): zygote.py
-    clone_parent), so no middle process takes a pid between two tests; gVisor ignores the flag
-    and keeps the middle process (docs/sandboxes.md, "The warm interpreter")."""
+def test_a_forked_program_is_one_process_with_no_middle_process(any_grader, backend):
+    """Each forked program is one process, so no middle process takes a pid between two tests. Under
+    docker the zygote forks it as its own sibling (clone(CLONE_PARENT): zygote.py clone_parent), PID
+    1's child (the runner waits for it, kills it, counts its CPU time); gVisor ignores the flag, and
+    there the program is the zygote's own child, which reaps it and reports its end to the runner
+    (zygote.py fork_watched; docs/sandboxes.md, "The warm interpreter"). A judge's program process is
+    PID 1's child on every backend."""
     got = outputs(any_grader, "import os\nprint(os.getpid(), os.getppid())", ["", "", "", ""])
     pids = [int(line.split()[0]) for line in got]
-    assert all(line.split()[1] == "1" for line in got), got
-    step = on_backend(backend, 1, kernel_differs(2, "gVisor's kernel ignores CLONE_PARENT: the middle process takes a pid"))
-    assert [b - a for a, b in zip(pids, pids[1:])] == [step] * 3, got
+    parents = {line.split()[1] for line in got}
+    zygote = on_backend(backend, False, kernel_differs(True, "gVisor's kernel ignores CLONE_PARENT: the zygote is the parent"))
+    assert len(parents) == 1 and (parents != {"1"}) == zygote, got
+    assert [b - a for a, b in zip(pids, pids[1:])] == [1] * 3, got
     judged = {"kind": "code", "language": "python", "entry_point": "parent",
               "completion": "```python\nimport os\ndef parent():\n    return os.getppid()\n```",
               "call_tests": [{"args": [], "expected": 1}]}

@@ -92,6 +92,7 @@ class TaskClock:
     def __init__(self, spared: set[int]) -> None:
         self.spared = spared
         self.t0 = time.monotonic()
+        self.reaped_s = 0.0  # what the zygote said the programs it reaped used (add_reaped)
         self.seen: dict[tuple[int, bytes], int] = {}  # (pid, start time) -> most ticks it was seen using
         self.base: dict[tuple[int, bytes], int] = {}  # the same at the start: not the run's
         self.sum0 = self._read()
@@ -113,7 +114,14 @@ class TaskClock:
                     self.seen[key] = own
             except (OSError, IndexError, ValueError):
                 continue  # gone meanwhile: its parent's cutime or our RUSAGE_CHILDREN has it next time
-        return ru.ru_utime + ru.ru_stime + ticks / CLK_TCK
+        return ru.ru_utime + ru.ru_stime + self.reaped_s + ticks / CLK_TCK
+
+    def add_reaped(self, cpu_s: float) -> None:
+        """A program the warm interpreter's zygote reaped (its own child under gVisor: harness/zygote.py
+        fork_watched) and what it said it used, with the children it reaped: counted as RUSAGE_CHILDREN
+        counts ours, since the zygote's own times are spared. Said after the reap, so a reading never
+        has it twice (before: in /proc; after: here)."""
+        self.reaped_s += cpu_s
 
     def used(self) -> float:
         total = self._read() - self.sum0

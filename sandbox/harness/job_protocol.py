@@ -46,6 +46,7 @@ import errno
 import fcntl
 import os
 import resource
+import select
 import selectors
 import signal
 import socket
@@ -286,11 +287,16 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     else:
         proc.stdin.close()
 
-    try:  # readable when the process exits: no polling delay between its exit and our reply
-        pidfd = os.pidfd_open(proc.pid)
-        sel.register(pidfd, selectors.EVENT_READ, "exit")
-    except (OSError, AttributeError):
-        pidfd = -1
+    pidfd = -1
+    watched = getattr(proc, "status_fd", -1)  # the zygote's child: its end is said here (warm_keeper.py fork_warm)
+    if watched >= 0:
+        sel.register(watched, selectors.EVENT_READ, "exit")
+    else:
+        try:  # readable when the process exits: no polling delay between its exit and our reply
+            pidfd = os.pidfd_open(proc.pid)
+            sel.register(pidfd, selectors.EVENT_READ, "exit")
+        except (OSError, AttributeError):
+            pidfd = -1
     stop_reason = None  # "cpu" | "wall" | "stdout" | "fd3" | "files"
     next_check = 0.0  # the CPU clock is read at most every POLL_S: a flood of reads must not pay for it each time
     next_files = 0.0  # the files at most every FILES_POLL_S (over_inodes)
@@ -310,9 +316,11 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     while True:
         now = time.monotonic()
         if status is None:
-            pid, st, ru = os.wait4(proc.pid, os.WNOHANG)
+            pid, st, ru = waited(proc)
             if pid:
                 status, rusage, exited_at = st, ru, now
+                if tasks is not None and isinstance(ru, warm_keeper.Reaped):  # reaped by the zygote, whose
+                    tasks.add_reaped(ru.cpu_s)  # time is spared: the run's CPU, as for our own child
         if status is not None and (len(sel.get_map()) == 0 or now - exited_at > EXIT_GRACE_S):
             break
         if stop_reason is None and now >= next_check:
@@ -332,7 +340,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         for key, _ in sel.select(accounting.POLL_S):
             name = key.data
             if name == "exit":
-                sel.unregister(pidfd)
+                sel.unregister(key.fd)
                 continue
             if name == "keeper":
                 if not warm_keeper.keep_program(keeper, kept, cwd, prog_env, cpu_limit, fsize):
@@ -382,11 +390,17 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     collected = collect_file(cwd, req["collect"]) if req.get("collect") else None
     if req.get("rm_cwd") and req.get("cwd"):  # a checker's dir: its answer must not reach later tests
         clean = leftovers.remove_dir(cwd) and clean
-    if status is None:
+    if status is None and watched >= 0:  # killed at a stop: the zygote reaps it, then says so
+        pid, st, ru = waited(proc, wait_s=WATCHED_WAIT_S)
+        if pid:
+            status, rusage = st, ru
+    elif status is None:
         try:
             _, status, rusage = os.wait4(proc.pid, os.WNOHANG) or (0, None, None)
         except ChildProcessError:
             status = None
+    if isinstance(proc, warm_keeper.Forked):
+        proc.close_status()
     proc.returncode = 0  # we reaped it ourselves; keep Popen from trying again
     for f in (proc.stdin, proc.stdout, proc.stderr):
         try:
@@ -420,6 +434,19 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     if collected is not None:
         head["collected"], blobs["collected"] = collected
     return head, blobs
+
+
+WATCHED_WAIT_S = 1.0  # after the kill, how long the zygote may take to report a program it reaps
+
+
+def waited(proc: warm_keeper.Started, wait_s: float = 0.0) -> tuple[int, int, object]:
+    """os.wait4(pid, WNOHANG) of the run's process; for a program the zygote forked as its own child
+    (warm_keeper.py Forked.wait4) what the zygote said of it, waiting at most wait_s for that."""
+    if isinstance(proc, warm_keeper.Forked):
+        if wait_s and proc.status_fd >= 0:
+            select.select([proc.status_fd], [], [], wait_s)
+        return proc.wait4()
+    return os.wait4(proc.pid, os.WNOHANG)
 
 
 KEEP_ALIVE: list = []  # this interpreter's own std streams in a forked judge: never finalized (they close fds 0-2)

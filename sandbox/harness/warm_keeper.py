@@ -48,6 +48,7 @@ class Warm:
         self.sock: socket.socket | None = None
         self.pid = 0
         self.ready = False
+        self.parents = False  # the zygote forks programs as its own children and reports their end (fork_warm)
         self.rss_kb = 0
         self.forks = 0
         self.replaced = 0
@@ -104,8 +105,10 @@ class Warm:
         if self.ready:
             return True
         try:
-            if pid1.recv_json(self.sock, WARM_WAIT_S).get("ready") is not True:
+            said = pid1.recv_json(self.sock, WARM_WAIT_S)
+            if said.get("ready") is not True:
                 raise OSError("not ready")
+            self.parents = said.get("parents") is True
             if pid1.proc_state(self.pid) != self.mother_state:  # changed while it imported
                 raise OSError("the zygote changed")
             self.rss_kb, self.ready = pid1.proc_rss_kb(self.pid), True
@@ -114,12 +117,16 @@ class Warm:
         return self.ready
 
     def fork(self, kind: str, argv: list[str], cwd: str, env: dict, fds: list[int], pass_fds: tuple[int, ...],
-             cpu_s: float, fsize: int) -> int:
-        """A forked process (kind: program or judge), PID 1's child; its pid. OSError when the zygote
-        failed (it is then replaced; the caller execs instead)."""
+             cpu_s: float, fsize: int, status_fd: int = -1) -> int:
+        """A forked process (kind: program or judge), PID 1's child, or with status_fd (a program,
+        where the zygote `parents`) the zygote's, whose end it reports on that socket; its pid.
+        OSError when the zygote failed (it is then replaced; the caller execs instead)."""
         job = fork_request(kind, argv, cwd, env, pass_fds, cpu_s, fsize)
+        extra = [status_fd] if status_fd >= 0 else []
+        if extra:
+            job["status"] = True
         try:
-            socket.send_fds(cast(socket.socket, self.sock), [json.dumps(job).encode()], list(fds) + list(pass_fds))
+            socket.send_fds(cast(socket.socket, self.sock), [json.dumps(job).encode()], list(fds) + list(pass_fds) + extra)
             reply = pid1.recv_json(self.sock, 5.0)
             self.forks += 1
             return int(reply["pid"])
@@ -167,7 +174,7 @@ class Warm:
                     time.sleep(0.0005)
             except ChildProcessError:
                 pass
-        self.sock, self.pid, self.ready = None, 0, False
+        self.sock, self.pid, self.ready, self.parents = None, 0, False, False
 
     def lose_mother(self) -> None:
         self.broken = self.broken or self.mother_pid != 0
@@ -209,19 +216,24 @@ def warm_kind(argv: list[str], judge: bool) -> str | None:
 def fork_warm(kind: str, argv: list[str], cwd: str, env: dict, pass_fds: tuple[int, ...], cpu_s: float,
               fsize: int) -> Forked:
     """Start the run as a fork of the zygote (harness/zygote.py): a program's std streams are pipes,
-    as Popen gives it; a judge's are sockets, as fork_judge gives it (its stdin carries the tests)."""
+    as Popen gives it; a judge's are sockets, as fork_judge gives it (its stdin carries the tests).
+    A program where the zygote `parents` is its child, one process per test: its end comes on a
+    status socket (Forked.wait4; docs/sandboxes.md "The warm interpreter")."""
     pipes = [pid1.channel() if kind == "judge" else os.pipe() for _ in range(3)]  # stdin, stdout, stderr
+    if kind == "program" and WARM.parents:
+        pipes.append(pid1.channel())
     theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
+    status = pipes[3] if len(pipes) > 3 else (-1, -1)
     try:
-        pid = WARM.fork(kind, argv, cwd, env, theirs, pass_fds, cpu_s, fsize)
+        pid = WARM.fork(kind, argv, cwd, env, theirs, pass_fds, cpu_s, fsize, status[1])
     except OSError:
         for r, w in pipes:
             os.close(r)
             os.close(w)
         raise
-    for fd in theirs:
+    for fd in theirs + ([status[1]] if status[1] >= 0 else []):
         os.close(fd)
-    return Forked(pid, pipes[0][1], pipes[1][0], pipes[2][0], warm=True)
+    return Forked(pid, pipes[0][1], pipes[1][0], pipes[2][0], warm=True, status_fd=status[0])
 
 
 def keep_program(keeper: socket.socket, kept: list[int], cwd: str, env: dict, cpu_s: float, fsize: int) -> bool:
@@ -275,11 +287,53 @@ class Started(Protocol):
     stderr: IO[bytes]
 
 
-class Forked:
-    """What run_exec uses of a Popen, for a judge started by fork_judge."""
+class Reaped:
+    """What the zygote said of a program it reaped (zygote.py report_ended): os.wait4's rusage, the
+    part run_exec reads."""
 
-    def __init__(self, pid: int, stdin: int, stdout: int, stderr: int, warm: bool = False) -> None:
+    def __init__(self, cpu_s: float, maxrss_kb: int) -> None:
+        self.cpu_s, self.ru_maxrss = cpu_s, maxrss_kb
+
+
+class Forked:
+    """What run_exec uses of a Popen, for a judge started by fork_judge or a run forked from the zygote."""
+
+    def __init__(self, pid: int, stdin: int, stdout: int, stderr: int, warm: bool = False, status_fd: int = -1) -> None:
         self.pid, self.returncode, self.warm = pid, None, warm
+        self.status_fd = status_fd  # the zygote's report of its end, where it is the zygote's child (fork_warm)
+        self.said = False  # that report has been read
+        if status_fd >= 0:
+            os.set_blocking(status_fd, False)
         self.stdin = os.fdopen(stdin, "wb", buffering=0)
         self.stdout = os.fdopen(stdout, "rb", buffering=0)
         self.stderr = os.fdopen(stderr, "rb", buffering=0)
+
+    def wait4(self) -> tuple[int, int, object]:
+        """os.wait4(pid, WNOHANG) for the runner's child; for the zygote's (status_fd) what the zygote
+        said once it reaped it, (0, 0, None) until then. A zygote that ended without a word (the
+        watchdog's kill of every process but PID 1: nothing else reaches it) left its child to PID
+        1: waited for here; one already gone is reported killed (SIGKILL), as it was. The socket
+        stays open (and at EOF: readable) until close_status."""
+        if self.status_fd >= 0 and not self.said:
+            try:
+                data = os.read(self.status_fd, 4096)
+            except BlockingIOError:
+                return 0, 0, None
+            except OSError:
+                data = b""
+            self.said = True
+            if data:
+                said = json.loads(data)
+                return self.pid, int(said["status"]), Reaped(float(said["cpu_s"]), int(said["maxrss_kb"]))
+        try:
+            return os.wait4(self.pid, os.WNOHANG)
+        except ChildProcessError:
+            if self.status_fd < 0:
+                raise
+            return self.pid, 9, None  # WIFSIGNALED, SIGKILL
+
+    def close_status(self) -> None:
+        """Close the status socket once the run is over."""
+        if self.status_fd >= 0:
+            os.close(self.status_fd)
+            self.status_fd, self.said = -2, True

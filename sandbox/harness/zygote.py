@@ -16,7 +16,11 @@ Both keep the runner's uids (real and saved the judge's, effective the program's
 neither signal nor ptrace them. The mother forks each zygote through a short-lived middle process,
 so the zygote is PID 1's child (orphans go to PID 1), and the zygote forks with clone(CLONE_PARENT)
 (clone_parent), so each program is the runner's child too: the runner waits for it, kills it and
-counts its CPU time exactly as for a process it started itself. The forked process then takes the program's uid,
+counts its CPU time exactly as for a process it started itself. Where the flag does nothing (gVisor), a
+program (a stdin test's run) is the zygote's own child instead (fork_watched): the zygote reaps it and
+reports its exit status and CPU time on a socket the runner gave with the request, so no middle process
+is forked per test; judges and their program processes go through a middle process
+(fork_through_middle). The forked process then takes the program's uid,
 limits, session, std streams, environment and argv as an exec of `python3 -I prog.py` would
 (become_program); what cannot be the same is listed in README.md.
 """
@@ -140,12 +144,17 @@ def warm_up() -> None:
 
 
 def zygote(sock: socket.socket) -> object:
-    """Warm up, say so, then fork a process per message. Returns only in a forked process."""
+    """Warm up, say so, then fork a process per message. Returns only in a forked process. The ready
+    message says whether a program may be its own child (`parents`: fork_watched), where
+    clone(CLONE_PARENT) does nothing."""
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # as a fresh interpreter has it (its forks are PID 1's children)
     warm_up()
-    sock.send(json.dumps({"ready": True, "pid": os.getpid()}).encode())
+    if not PARENT_CLONES[0]:
+        watch_children()
+    sock.send(json.dumps({"ready": True, "pid": os.getpid(), "parents": bool(WAKE)}).encode())
     while True:
         try:
+            wait_request(sock)
             msg, fds, _, _ = socket.recv_fds(sock, MAX_MSG, MAX_FDS)
         except OSError:
             os._exit(0)
@@ -170,17 +179,105 @@ def zygote(sock: socket.socket) -> object:
 def fork_one(sock: socket.socket, job: dict, fds: list[int]) -> tuple[int, object]:
     """Fork the process so that it is PID 1's child, which waits for it, kills it and counts its
     CPU time as for a process it started itself: as a sibling of this zygote (clone_parent), or
-    where that does not work (PARENT_CLONES) through a middle process that exits at once.
-    Returns (its pid, None) here, or (0, what to run) in the forked process."""
-    if len(fds) != 3 + len(job.get("pass") or ()):
-        raise ValueError("the std streams and each passed fd, in order")
-    pid = clone_parent() if PARENT_CLONES[0] else fork_through_middle(sock)
+    where that does not work (PARENT_CLONES) through a middle process that exits at once; or, a
+    program whose request brings a status socket (`status`, its last fd), as this zygote's own
+    child, reaped and reported here (fork_watched). Returns (its pid, None) here, or (0, what to
+    run) in the forked process."""
+    status = bool(job.get("status"))
+    if len(fds) != 3 + len(job.get("pass") or ()) + status:
+        raise ValueError("the std streams, each passed fd and the status socket, in order")
+    if status and (not WAKE or job.get("kind") != "program"):
+        raise ValueError("a status socket is for a program where the zygote is its parent")
+    if status:
+        pid = fork_watched(fds[-1])
+    else:
+        pid = clone_parent() if PARENT_CLONES[0] else fork_through_middle(sock)
     if pid == 0:
         sock.close()
-        return 0, lambda: become(job, fds)
-    for fd in fds:
+        unwatch()
+        return 0, lambda: become(job, fds[:len(fds) - status])
+    for fd in fds[:len(fds) - status]:
         os.close(fd)
     return pid, None
+
+
+WAKE: list[socket.socket] = []  # the read end SIGCHLD wakes (signal.set_wakeup_fd), then its write end
+WATCHED: dict[int, int] = {}  # a forked program's pid -> the status socket its end is reported on
+
+
+def watch_children() -> None:
+    """Wake wait_request when a child ends: SIGCHLD (a handler that does nothing: the wake-up byte is
+    the point) writes to a socket pair, never a pipe (a program of the zygote's effective uid could
+    open a pipe of it through /proc/PID/fd under gVisor and drain it: docs/sandboxes.md "The warm
+    interpreter")."""
+    r, w = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    r.setblocking(False)
+    w.setblocking(False)
+    signal.set_wakeup_fd(w.fileno(), warn_on_full_buffer=False)
+    signal.signal(signal.SIGCHLD, lambda signum, frame: None)
+    WAKE[:] = [r, w]
+
+
+def unwatch() -> None:
+    """In a forked process: SIGCHLD as a fresh interpreter has it and no wake-up fd (the fd itself
+    goes with every other in place_fds), before any of its own children can end."""
+    if WAKE:
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        for end in WAKE:  # the objects let go of their fds: never closed later under a number the program reused
+            end.detach()
+        WAKE.clear()
+
+
+def wait_request(sock: socket.socket) -> None:
+    """Return when a request is there; meanwhile report each watched child that ended."""
+    if not WAKE:
+        return
+    import select
+    while True:
+        ready = select.select([sock, WAKE[0]], [], [])[0]
+        if WAKE[0] in ready:
+            try:
+                while WAKE[0].recv(256):
+                    pass
+            except BlockingIOError:
+                pass
+            report_ended()
+        if sock in ready:
+            return
+
+
+def fork_watched(status_fd: int) -> int:
+    """os.fork() of a program that stays this zygote's child: one process per test where
+    clone(CLONE_PARENT) does nothing (gVisor), not two. Its end is reported on status_fd (report_ended)."""
+    pid = os.fork()  # failed: the caller closes every fd of the request, this one too
+    if pid:
+        WATCHED[pid] = status_fd
+    return pid
+
+
+def report_ended() -> None:
+    """Reap every child that ended; for a watched one send what os.wait4 said of it on its status
+    socket (status, CPU seconds of it and the children it reaped, peak RSS), then close it: the runner
+    counts that CPU time as if it had reaped the program itself (job_protocol.py run_exec). A
+    runner gone from the other end is no error."""
+    while True:
+        try:
+            pid, status, ru = os.wait4(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if not pid:
+            return
+        fd = WATCHED.pop(pid, -1)
+        if fd < 0:
+            continue
+        try:
+            os.write(fd, json.dumps({"status": status, "cpu_s": ru.ru_utime + ru.ru_stime,
+                                     "maxrss_kb": ru.ru_maxrss}).encode())
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
 
 
 def fork_through_middle(sock: socket.socket) -> int:
