@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 
 from .config import SandboxConfig
@@ -131,6 +132,12 @@ def _env_build_rows(args: argparse.Namespace) -> int:
 def cmd_build(args: argparse.Namespace) -> int:
     from .build import build_images
 
+    if args.rootfs in LANGUAGES and not os.path.isdir(args.rootfs):
+        # `--rootfs [DIR]` takes the next word: `--rootfs python` would export every language into ./python
+        print(f"sandbox build: --rootfs took {args.rootfs!r} as its DIR, and that is a language: write "
+              f"`verifier sandbox build {args.rootfs} --rootfs` (or `--rootfs ./{args.rootfs}` for that folder)",
+              file=sys.stderr)
+        return 2
     try:
         tags = build_images(args.languages or None, force=args.force, prune=args.prune, rootfs_dir=args.rootfs,
                             progress=lambda m: print(m, file=sys.stderr, flush=True))

@@ -51,6 +51,19 @@ def test_build_prunes_only_when_asked():
     assert "--rootfs" in text and "gVisor" in text
 
 
+def test_a_language_after_rootfs_is_refused_not_taken_as_the_folder(capsys, tmp_path, monkeypatch):
+    """`--rootfs [DIR]` takes the next word, so `--rootfs python` once built every language into ./python."""
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    add_subcommands(parser.add_subparsers(dest="cmd"))
+    monkeypatch.chdir(tmp_path)
+    args = parser.parse_args(["sandbox", "build", "--rootfs", "python"])
+    assert args.func(args) == 2
+    assert "verifier sandbox build python --rootfs" in capsys.readouterr().err
+    assert not (tmp_path / "python").exists()
+
+
 @pytest.mark.docker
 def test_prune_on_a_real_daemon_keeps_newer_and_used_images():
     client = docker.from_env()
