@@ -4,8 +4,9 @@ grader for the module each, its environments made by hand (environment.json and 
 - a task's tree in its environment's warm box is links to the environment's tree (read-only in the box) and
   the task's own files: a tree of 8 MiB costs the task a few KiB of /work (a copy would cost the 8 MiB);
 - nothing a task writes reaches the next task on that warm box: the same task twice on one box (a marker
-  file it leaves, an environment file it tries to overwrite through its link and at the mount, read back
-  by the next run);
+  file it leaves, an environment file it tries to overwrite through its link and at the mount, a file it
+  tries to add there, read back by the next run; the environment's files are writable by anyone on the
+  host, so only the read-only mount keeps them: a writable one fails this);
 - at most `repo_warm_environments` (here 1) are warm: a task on another environment retires the least
   recently used one, whose box is removed, and the task still resolves.
 """
@@ -40,15 +41,14 @@ def test_the_tree_is_not_a_copy():
 
 
 def test_nothing_of_the_last_task():
-    assert not os.path.exists("marker"), "a file an earlier task wrote"
+    assert not os.path.exists("marker") and not os.path.exists("/srv/pkg/marker"), "a file an earlier task wrote"
     with open("pkg/data.txt") as f:
         assert f.read() == "original\\n", "an environment file an earlier task wrote"
-    with open("marker", "w") as f:
-        f.write("x")
-    for path in ("pkg/data.txt", "/srv/pkg/data.txt"):
+    for path, text in (("marker", "x"), ("pkg/data.txt", "changed\\n"), ("/srv/pkg/data.txt", "changed\\n"),
+                       ("/srv/pkg/marker", "x")):
         try:
             with open(path, "w") as f:
-                f.write("changed\\n")
+                f.write(text)
         except OSError:
             pass
 '''
@@ -66,6 +66,8 @@ def environment(root: Path, name: str) -> Path:
         (tree / path).parent.mkdir(parents=True, exist_ok=True)
         (tree / path).write_text(text)
     (tree / "pkg" / "blob.bin").write_bytes(bytes(range(256)) * (BLOB // 256 + 1))
+    (tree / "pkg").chmod(0o777)  # writable by anyone on the host: only the read-only mount keeps a task off them
+    (tree / "pkg" / "data.txt").chmod(0o666)
     (root / name / "environment.json").write_text(json.dumps({"language": "python"}))
     return tree.resolve()
 
@@ -103,7 +105,7 @@ def test_a_task_s_writes_never_reach_the_next_task_and_its_tree_is_not_a_copy(wa
     envs = g.grader.environments()
     assert envs["warm"] == [str(trees["iso-a"])] and envs["boxes_created"] == 1, envs
     assert (trees["iso-a"] / "pkg" / "data.txt").read_text() == "original\n"
-    assert not (trees["iso-a"] / "marker").exists()
+    assert not (trees["iso-a"] / "marker").exists() and not (trees["iso-a"] / "pkg" / "marker").exists()
 
 
 def test_the_least_recently_used_environment_is_retired_at_the_bound(warm: tuple[Any, dict[str, Path]]) -> None:
