@@ -8,7 +8,7 @@ grader for the module each, its environments made by hand (environment.json and 
   tries to add there, read back by the next run; the environment's files are writable by anyone on the
   host, so only the read-only mount keeps them: a writable one fails this);
 - at most `repo_warm_environments` (here 1) are warm: a task on another environment retires the least
-  recently used one, whose box is removed, and the task still resolves.
+  recently used one, whose box is removed, and the task on the other resolves.
 """
 from __future__ import annotations
 
@@ -119,6 +119,3 @@ def test_the_least_recently_used_environment_is_retired_at_the_bound(warm: tuple
     envs = g.grader.environments()
     assert envs["warm"] == [str(trees["iso-b"])] and envs["evicted"] == evicted + 1, envs
     assert boxes and all(b.dead for b in boxes), "the retired environment's box is removed"
-    back = grade(g, "iso-a")  # and back: a fresh warm box of the first, the second retired
-    assert back["verdict"] == "accepted", back
-    assert g.grader.environments()["warm"] == [str(trees["iso-a"])]
