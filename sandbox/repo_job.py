@@ -81,6 +81,7 @@ class RepoPlan:
     go_targets: Targets = field(default_factory=dict)  # go: each listed id and decoy -> its (package, name) pairs
     env_tree: str = ""  # the environment's tree on the host: its warm boxes have it read-only at ENV_MOUNT
     view: bytes = b"[[],[],[]]"  # the rest of the task's tree, linked to that one (sandbox/repo/apply.py View.json)
+    env_bytes: int = 0  # the linked files' sizes (View.size)
     job_dir: str = field(default_factory=new_job_dir)
 
     def wall(self, config: SandboxConfig) -> float:
@@ -180,7 +181,7 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         raise InfraFailure(f"environment {task.environment!r} has {view.entries()} files and folders, over what the "
                            f"sandbox's /work holds ({config.tmpfs_inodes} inodes: tmpfs_inodes)", retryable=False)
     return RepoPlan(task, lang, archive, patch.text, tuple(dict.fromkeys(d.test_id for d in decoys)), expected, packages,
-                    env_tree=tree, view=view.json())
+                    env_tree=tree, view=view.json(), env_bytes=view.size)
 
 
 def _go_packages(task: RepoTask, tree: str, tests: Patch | None, overrides: Overrides) -> Targets:
@@ -288,9 +289,10 @@ def run_repo_job(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict
 
 
 def _run(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:
-    tree_mb = ((len(plan.tree) + len(plan.view)) >> 20) + 1
-    # /work is a tmpfs counted in the sandbox's memory: the task's files, twice (archive and tree), and its links are the job's
-    pool.set_memory(box, plan.task.memory_mb + config.overhead_mb(plan.lang.name) + 2 * tree_mb)
+    own_mb = ((len(plan.tree) + len(plan.view)) >> 20) + 1
+    # /work is a tmpfs counted in the sandbox's memory: the task's files, twice (archive and tree), and its links are
+    # the job's; so is the environment's tree as the kernel caches what the tests read of it (gVisor's memory file)
+    pool.set_memory(box, plan.task.memory_mb + config.overhead_mb(plan.lang.name) + 2 * own_mb + (plan.env_bytes >> 20))
     head, _ = box.channel.request({"op": "files", "dir": plan.job_dir, "files": [["repo.tar", 0o600], ["view.json", 0o600]]},
                                   {"repo.tar": plan.tree, "view.json": plan.view}, timeout_s=60)
     if head.get("full"):  # the environment is too big for /work (SandboxConfig.work_tmpfs_mb): a retry cannot help

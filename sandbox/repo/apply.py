@@ -284,6 +284,7 @@ class View:
     dirs: tuple[str, ...]
     files: tuple[str, ...]
     links: tuple[tuple[str, str], ...]
+    size: int = 0  # the listed files' sizes: what a test run may read of the tree (and its kernel cache)
 
     def entries(self) -> int:
         return len(self.dirs) + len(self.files) + len(self.links)
@@ -298,6 +299,7 @@ def view_listing(root: str, overrides: Mapping[str, bytes | None]) -> View:
     dirs: list[str] = []
     files: list[str] = []
     links: list[tuple[str, str]] = []
+    size = 0
     for dirpath, dirnames, filenames in os.walk(root, onerror=_raise):
         dirnames[:] = sorted(d for d in dirnames if d != ".git")
         rel = os.path.relpath(dirpath, root)
@@ -311,9 +313,10 @@ def view_listing(root: str, overrides: Mapping[str, bytes | None]) -> View:
                 links.append((path, os.readlink(os.path.join(dirpath, name))))
             elif stat.S_ISREG(st.st_mode):
                 files.append(path)
+                size += st.st_size
         dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
         dirs.extend(prefix + d for d in dirnames)
-    return View(tuple(dirs), tuple(files), tuple(links))
+    return View(tuple(dirs), tuple(files), tuple(links), size)
 
 
 def _raise(e: OSError) -> None:
