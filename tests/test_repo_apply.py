@@ -97,6 +97,18 @@ def test_a_task_s_archive_holds_only_its_own_files_and_its_listing_the_rest(tree
     assert view_listing(str(tree), {}).files == ("README", "pkg/calc.py", "pkg/gone.py")  # the near miss: unpatched
 
 
+@pytest.mark.parametrize("where", ["pkg/calc.py", "pkg", "."])
+def test_an_environment_writable_by_others_is_refused(tree: Path, where: str) -> None:
+    """docs/repo-tasks.md "Warm environments": gVisor's read-only bind let a task truncate a file writable by
+    others, so only permissions keep an environment's files from a task: a file or folder writable by group
+    or others is the environment's fault (OSError, the plan's infra_error), before any box."""
+    os.chmod(tree / where, os.stat(tree / where).st_mode | 0o002)
+    with pytest.raises(OSError, match="writable by others"):
+        view_listing(str(tree), {})
+    os.chmod(tree / where, os.stat(tree / where).st_mode & ~0o022)  # the near miss: sealed, listed
+    assert view_listing(str(tree), {}).files == ("README", "pkg/calc.py")
+
+
 def test_a_file_without_its_last_newline_keeps_it_off(tree: Path) -> None:
     patch = ("--- a/README\n+++ b/README\n@@ -1 +1 @@\n-no newline at the end\n\\ No newline at end of file\n"
              "+still none\n\\ No newline at end of file\n")

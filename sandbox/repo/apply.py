@@ -294,12 +294,14 @@ class View:
 
 
 def view_listing(root: str, overrides: Mapping[str, bytes | None]) -> View:
-    """The environment's tree less what the task overrides (View). OSError when it cannot be read:
-    the environment's fault, never the patch's."""
+    """The environment's tree less what the task overrides (View). OSError when it cannot be read,
+    or when a file or folder of it is writable by others than its owner or owned by another user
+    than root or this server (`sealed`): the environment's fault, never the patch's."""
     dirs: list[str] = []
     files: list[str] = []
     links: list[tuple[str, str]] = []
     size = 0
+    sealed(os.lstat(root), ".")
     for dirpath, dirnames, filenames in os.walk(root, onerror=_raise):
         dirnames[:] = sorted(d for d in dirnames if d != ".git")
         rel = os.path.relpath(dirpath, root)
@@ -309,14 +311,28 @@ def view_listing(root: str, overrides: Mapping[str, bytes | None]) -> View:
             if path in overrides:
                 continue
             st = os.lstat(os.path.join(dirpath, name))
+            sealed(st, path)
             if stat.S_ISLNK(st.st_mode):
                 links.append((path, os.readlink(os.path.join(dirpath, name))))
             elif stat.S_ISREG(st.st_mode):
                 files.append(path)
                 size += st.st_size
         dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
+        for d in dirnames:
+            sealed(os.lstat(os.path.join(dirpath, d)), prefix + d)
         dirs.extend(prefix + d for d in dirnames)
     return View(tuple(dirs), tuple(files), tuple(links), size)
+
+
+def sealed(st: os.stat_result, path: str) -> None:
+    """An environment's file or folder must not be writable by a task through permissions alone: the
+    read-only mount is not enough under gVisor, whose runsc (0.0~20240729.0) let a task's
+    `open(path, "w")` truncate a file writable by others at a read-only bind (docs/repo-tasks.md
+    "Warm environments"). So none is writable by group or others, and each is owned by root or by
+    this server (gVisor shows another host user's files as `nobody`, the program's own uid there)."""
+    if not stat.S_ISLNK(st.st_mode) and (st.st_mode & 0o022 or st.st_uid not in (0, os.getuid())):
+        raise OSError(f"{path} is writable by others than its owner or owned by another user "
+                      f"(mode {stat.S_IMODE(st.st_mode):o}, uid {st.st_uid}): `chmod -R go-w` the environment")
 
 
 def _raise(e: OSError) -> None:
