@@ -94,13 +94,28 @@ def grade(g: Any, name: str) -> dict:
 
 
 def test_a_task_s_writes_never_reach_the_next_task_and_its_tree_is_not_a_copy(warm: tuple[Any, dict[str, Path]]) -> None:
+    """Two tasks on ONE warm box of the environment, held by the test (the grader would replace a box its
+    reset finds unclean, and retry a task on a fresh one: then the second task would prove nothing), with
+    the pool's reset between them (job.reset_box, as CodeGrader runs it)."""
+    from sandbox.contract import parse_task
+    from sandbox.job import reset_box
+    from sandbox.repo_job import RepoPlan, make_repo_plan, run_repo_job
+
     g, trees = warm
-    first = grade(g, "iso-a")
-    assert first["verdict"] == "accepted", first
-    again = grade(g, "iso-a")  # the same warm box: the marker and any write of the first run must be gone
-    assert again["verdict"] == "accepted", again
-    envs = g.grader.environments()
-    assert envs["warm"] == [str(trees["iso-a"])] and envs["boxes_created"] == 1, envs
+    config = g.grader.config
+    pool = g.call(g.grader._envs.pool(str(trees["iso-a"]), "python"))
+    box = g.call(pool.acquire("python"))
+    try:
+        for run in ("first", "again"):  # again: the marker and any write of the first run must be gone
+            plan = make_repo_plan(parse_task({**TASK, "id": run, "environment": "iso-a"}), config)
+            assert isinstance(plan, RepoPlan), plan
+            result, _ = run_repo_job(pool, box, plan, config)
+            assert result["verdict"] == "accepted", (run, result)
+            reset_box(box)
+    finally:
+        g.call(pool.release(box, False))
+        g.call(g.grader.settled())
+    assert box.jobs == 2
     assert (trees["iso-a"] / "pkg" / "data.txt").read_text() == "original\n"
     assert not (trees["iso-a"] / "marker").exists() and not (trees["iso-a"] / "pkg" / "marker").exists()
 
@@ -109,10 +124,11 @@ def test_the_least_recently_used_environment_is_retired_at_the_bound(warm: tuple
     g, trees = warm
     assert grade(g, "iso-a")["verdict"] == "accepted"
     pool = g.grader._envs._pools[str(trees["iso-a"])]
-    boxes = list(pool._idle["python"]._boxes)
+    boxes = [*pool._idle["python"]._boxes, *pool._standby["python"]]
     evicted = g.grader.environments()["evicted"]
     other = grade(g, "iso-b")
     assert other["verdict"] == "accepted", other
     envs = g.grader.environments()
     assert envs["warm"] == [str(trees["iso-b"])] and envs["evicted"] == evicted + 1, envs
-    assert boxes and all(b.dead for b in boxes), "the retired environment's box is removed"
+    assert pool._closed and pool._idle["python"].empty() and not pool.busy(), "the retired environment takes no job"
+    assert all(b.dead for b in boxes), "the retired environment's boxes are removed"
