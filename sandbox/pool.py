@@ -366,10 +366,11 @@ class WarmEnvironments:
 
     async def close(self) -> None:
         """Retire every pool (the grader's main Pool.close then removes what a start left: remove_own)."""
-        for pool in list(self._pools.values()):
-            pool.cancel_starts()
-            await pool.retire()
+        pools = list(self._pools.values())
         self._pools.clear()
+        for pool in pools:
+            pool.cancel_starts()
+        await asyncio.gather(*(pool.retire() for pool in pools), return_exceptions=True)  # at once: a server's stop is timed
         if self._retiring:
             await asyncio.gather(*self._retiring, return_exceptions=True)
         self.control.shutdown(wait=False)
