@@ -5,10 +5,13 @@ For each corpus task (tests/data/repo_tasks; the gold patch), on each backend (D
 - build: the environments by `verifier env build` from recipes (cold, then cached), and the disk
   each takes;
 - host part: the plan on the host (the patch read, checked, applied, the test patch after it, the
-  tree as one archive: `make_repo_plan`), timed alone; the archive's size is the disk a task adds
-  (its /work tmpfs holds the archive and the unpacked tree: about twice it);
-- sandbox part: the rest of the task through the warm pool (`CodeGrader.grade_repo`, a box
-  borrowed, the archive written and unpacked, the test command, the report back);
+  task's own files as one archive and a listing of the rest: `make_repo_plan`), timed alone;
+- disk: per environment, its build (one folder on the host, read-only in each of its warm boxes,
+  never copied); per task, its own files (the archive, unpacked beside it, then removed) and one
+  link per other file of the tree, in its box's /work tmpfs (docs/repo-tasks.md "Warm environments");
+- sandbox part: the rest of the task through its environment's warm box (`CodeGrader.grade_repo`, a
+  box borrowed, the archive and listing written, the tree made of links and the task's files, the
+  test command, the report back); each task's environment is made warm by one untimed run first;
 - reset: the box reset after the task (`CodeGrader.settled`), off the task's path;
 - baseline: a naive `docker run --rm --network none` of the task's test command on a fresh
   container from the same image, the same patched tree sent in on stdin and unpacked into a tmpfs
@@ -23,7 +26,7 @@ Targets (issue 33): the overhead's p50 <= 0.3 s on Docker and <= 0.5 s on gVisor
 included (gVisor's figure includes gVisor's own slowdown of the test command: the own time is
 taken under Docker's runc). Every line carries the load average: this machine is shared. `--quick`:
 two tasks (one per language), both backends, in under 2 minutes. `--at-once N`: N tasks at once
-through each backend's pool of 2 boxes a language, counting errors. Not part of `make test`.
+through each backend's warm environments (2 boxes each), counting errors. Not part of `make test`.
 
 Usage: python bench/repo_tasks.py [--quick] [--backends docker,gvisor] [--tasks ID,...] [--reps 3] [--at-once 16]
 """
@@ -44,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sandbox import SandboxConfig, image_tag  # noqa: E402
 from sandbox.contract import parse_task  # noqa: E402
 from sandbox.environments import build_all, tree_bytes  # noqa: E402
+from sandbox.repo.apply import tree_tar  # noqa: E402
 from sandbox.repo_job import RepoPlan, make_repo_plan  # noqa: E402
 from sandbox.sync import SyncGrader  # noqa: E402
 
@@ -90,7 +94,7 @@ def build(tasks: list[dict], root: Path, folder: Path) -> None:
     warm = time.perf_counter() - t0
     sizes = [b.bytes for b in built]
     print(f"env build: {len(built)} environments in {cold:.2f} s cold ({cold / len(built) * 1e3:.0f} ms each), "
-          f"{warm * 1e3:.0f} ms cached (all); disk per environment p50 {statistics.median(sizes) / 2**20:.2f} MiB, "
+          f"{warm * 1e3:.0f} ms cached (all); disk per environment (its build, read-only in its warm boxes, no copy) p50 {statistics.median(sizes) / 2**20:.2f} MiB, "
           f"max {max(sizes) / 2**20:.2f} MiB, all {tree_bytes(root) / 2**20:.1f} MiB; {load()}", flush=True)
 
 
@@ -102,7 +106,34 @@ def plan_of(row: dict, config: SandboxConfig) -> tuple[RepoPlan, float]:
     return plan, took
 
 
-def baseline(row: dict, plan: RepoPlan) -> tuple[float, float]:
+def full_tree(plan: RepoPlan) -> bytes:
+    """The whole patched tree as one archive, for the baseline's `docker run` (it has no warm
+    environment): the environment's tree with the task's own files over it, its deletions left out."""
+    import io
+    import tarfile
+
+    overrides: dict[str, bytes | None] = {}
+    with tarfile.open(fileobj=io.BytesIO(plan.tree)) as tar:
+        for m in tar.getmembers():
+            if m.isfile():
+                overrides[m.name[len("repo/"):]] = tar.extractfile(m).read()  # type: ignore[union-attr]
+    listed = set(json.loads(plan.view)[1])
+    for dirpath, _, files in os.walk(plan.env_tree):
+        for f in files:
+            rel = os.path.relpath(os.path.join(dirpath, f), plan.env_tree)
+            if rel not in listed and rel not in overrides and not os.path.islink(os.path.join(dirpath, f)):
+                overrides[rel] = None  # deleted by the patch
+    return tree_tar(plan.env_tree, overrides)
+
+
+def task_disk(plan: RepoPlan) -> str:
+    """What the task writes in its box's /work: its own files, and a link per other file."""
+    dirs, files, links = json.loads(plan.view)
+    return (f"own files {len(plan.tree) >> 10} KiB + {len(files) + len(links)} links, {len(dirs)} folders "
+            f"(listing {len(plan.view) >> 10} KiB)")
+
+
+def baseline(row: dict, plan: RepoPlan, tree: bytes) -> tuple[float, float]:
     """(wall of a naive `docker run` of the test command, the test command's own time inside it). The
     same archive goes in on stdin and is unpacked into a tmpfs (/tmp, go's cache there too), as in our sandbox
     (docs/sandboxes.md "Code sandboxes"): the own time is the command's, not the host disk's."""
@@ -113,7 +144,7 @@ def baseline(row: dict, plan: RepoPlan) -> tuple[float, float]:
            *[a for k, v in env.items() for a in ("-e", f"{k}={v}")],
            image_tag(row["language"]), "sh", "-c", script, row["test_cmd"]]
     t0 = time.perf_counter()
-    out = subprocess.run(cmd, input=plan.tree, capture_output=True, check=True).stdout.decode()
+    out = subprocess.run(cmd, input=tree, capture_output=True, check=True).stdout.decode()
     wall = time.perf_counter() - t0
     _, s, e, passed = out.split()[-4:]
     named = len(row["FAIL_TO_PASS"]) + len(row["PASS_TO_PASS"])
@@ -134,23 +165,25 @@ def ours(g: SyncGrader, row: dict) -> tuple[dict, float, float]:
 
 def on_backend(backend: str, tasks: list[dict], root: Path, reps: int) -> None:
     config = SandboxConfig(backend=backend, languages=("python", "go"), pool_size=1, repo_environments=str(root),
-                           pool_name="bench-repo")
+                           pool_name="bench-repo", repo_pool_size=1)
     t0 = time.perf_counter()
     with SyncGrader(config) as g:
         if not g.grader.available:
             sys.exit(f"[{backend}] sandbox unavailable: {g.grader.unavailable_reason()}")
         print(f"[{backend}] pools of python and go warm in {time.perf_counter() - t0:.1f} s; {load()}", flush=True)
-        for lang in ("python", "go"):  # the first job of a box warms its caches: not a task's cost
-            for row in [r for r in tasks if r["language"] == lang][:1]:
-                ours(g, row)
         overheads, hosts, resets, ratios = [], [], [], []
         for row in tasks:
             plan, host = plan_of(row, config)
+            tree = full_tree(plan)
+            t0 = time.perf_counter()
+            ours(g, row)  # its environment made warm (a box started with its tree), and the box's caches: untimed
+            print(f"[{backend}] {row['instance_id']}: environment warm, first task {time.perf_counter() - t0:.2f} s "
+                  f"(box start included); disk per task: {task_disk(plan)}; {load()}", flush=True)
             runs = []
             for _ in range(reps):  # ours, then the baseline at once: the machine's load drifts between them
                 result, total, reset = ours(g, row)
                 assert result["verdict"] == "accepted", result["detail"]
-                runs.append((total, reset, *baseline(row, plan)))
+                runs.append((total, reset, *baseline(row, plan, tree)))
             total, reset, wall, own = (statistics.median(x) for x in zip(*runs))
             over = statistics.median(t - o for t, _, _, o in runs)
             overheads.append(over + reset)
@@ -158,7 +191,7 @@ def on_backend(backend: str, tasks: list[dict], root: Path, reps: int) -> None:
             resets.append(reset)
             ratios.append(total / wall)
             print(f"[{backend}] {row['instance_id']} ({row['language']}, "
-                  f"{len(row['FAIL_TO_PASS']) + len(row['PASS_TO_PASS'])} tests, archive {len(plan.tree) >> 10} KiB, "
+                  f"{len(row['FAIL_TO_PASS']) + len(row['PASS_TO_PASS'])} tests, own files {len(plan.tree) >> 10} KiB, "
                   f"median of {reps}): {result['verdict']} | host {host * 1e3:.0f} ms | sandbox {(total - host):.2f} s | "
                   f"total {total:.2f} s | reset {reset:.2f} s | test command's own {own:.2f} s | overhead {over:.2f} s "
                   f"(+reset {over + reset:.2f} s) | docker run {wall:.2f} s | ratio ours/docker-run {total / wall:.2f}x; "
@@ -171,7 +204,7 @@ def on_backend(backend: str, tasks: list[dict], root: Path, reps: int) -> None:
 
 def at_once(backend: str, tasks: list[dict], root: Path, n: int) -> None:
     config = SandboxConfig(backend=backend, languages=("python", "go"), pool_size=2, repo_environments=str(root),
-                           pool_name="bench-repo")
+                           pool_name="bench-repo", repo_pool_size=2, repo_warm_environments=max(1, min(4, len(tasks))))
     batch = [task(tasks[i % len(tasks)], f"t{i}") for i in range(n)]
     with SyncGrader(config) as g:
         t0 = time.perf_counter()
@@ -185,7 +218,8 @@ def at_once(backend: str, tasks: list[dict], root: Path, n: int) -> None:
         wall = time.perf_counter() - t0
     verdicts = [r["verdict"] for r in results]
     errors = sum(v in ("infra_error", "error") for v in verdicts)
-    print(f"[{backend}] {n} tasks at once on {os.cpu_count()} cores (pool of 2 a language): {wall:.1f} s, "
+    print(f"[{backend}] {n} tasks at once on {os.cpu_count()} cores (2 warm boxes an environment, "
+          f"{config.repo_warm_environments} environments warm at most, box starts included): {wall:.1f} s, "
           f"{verdicts.count('accepted')} accepted, {errors} errors; {load()}", flush=True)
 
 

@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 import docker
-from docker.types import Ulimit
+from docker.types import Mount, Ulimit
 
 from .box import Box
 from .channel import Channel, ChannelError
@@ -64,6 +64,10 @@ SENTRY_REST_MB = 64
 # made the next job's right answer memory_limit (red team of issue 22). Measured: 43 MB at start and
 # 45 after the scientific stack on the gVisor backend (gVisor keeps its own copy of files it read).
 LEFTOVER_MB = 32
+# Where a repository environment's tree is, read-only, in a sandbox started for it (Pool `env`;
+# docs/repo-tasks.md "Warm environments"): an empty folder of every image and root filesystem, so
+# neither backend makes a mount point in a read-only root.
+ENV_MOUNT = "/srv"
 EXITED_GRACE_S = 60.0  # an exited sandbox of a live owner may still be read (its OOM state) this long
 
 
@@ -138,8 +142,9 @@ class Backend:
         """language -> image (tag or root filesystem) for those that exist; the missing ones."""
         raise NotImplementedError
 
-    def start(self, language: str, image: str, mem_mb: int) -> Box:
-        """Start one sandbox and check its runner answers a ping as PID 1. Raises on any failure."""
+    def start(self, language: str, image: str, mem_mb: int, env: str = "") -> Box:
+        """Start one sandbox and check its runner answers a ping as PID 1. Raises on any failure.
+        `env`: a repository environment's tree (a host folder), read-only at ENV_MOUNT in it."""
         raise NotImplementedError
 
     def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int) -> Box:
@@ -250,16 +255,18 @@ def _visible_cgroup(container_id: str, pid: int) -> dict[str, str]:
     return dirs if dirs and all(container_id in d for d in dirs.values()) else {}
 
 
-def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: int, program_uid: int = 0) -> dict:
+def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: int, program_uid: int = 0,
+                     env: str = "") -> dict:
     """The hardening, in one place: no network, read-only root, capped tmpfs (/work noexec unless
     the language's program is a binary there), no capabilities once the runner runs, two uids,
     no-new-privileges, default seccomp, non-root, pids/memory(=memory+swap)/CPU limits,
-    single-threaded math libraries, no host mounts, a clean environment. stdin_once: the runner's
+    single-threaded math libraries, no host mounts (but `env`, read-only), a clean environment. stdin_once: the runner's
     stdin closes when the server's attach connection does, so a server that dies without a graceful
     stop leaves exited containers (the runner ends on EOF), which any later server reaps. docker-py
     sets StdinOnce from detach=False with stdin_open (create() starts nothing either way). The
     program runs as `program_uid` (and that gid) where given (DockerBackend: one per container,
-    PROGRAM_UID_BASE), else config.user."""
+    PROGRAM_UID_BASE), else config.user. `env`: a repository environment's tree, bound read-only at
+    ENV_MOUNT (the one host folder a sandbox sees; docs/repo-tasks.md "Warm environments")."""
     tmpfs_opts = f"nosuid,nodev,nr_inodes={config.tmpfs_inodes}"
     program = f"{program_uid}:{program_uid}" if program_uid else config.user
     tmpfs = {
@@ -284,6 +291,8 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
                 LABEL_LANG: language},
         init=False, auto_remove=False, log_config={"type": "none"},
     )
+    if env:
+        kwargs["mounts"] = [Mount(ENV_MOUNT, env, type="bind", read_only=True)]
     if config.runtime:
         kwargs["runtime"] = config.runtime
     if config.runtime == "runsc":  # the watchdog holds mem_mb (DockerBackend.set_memory)
@@ -419,8 +428,8 @@ class DockerBackend(Backend):
                 missing.append(lang)
         return found, missing
 
-    def start(self, language: str, image: str, mem_mb: int) -> Box:
-        return self._start(language, lambda uid: container_kwargs(self.config, image, language, mem_mb, uid), mem_mb,
+    def start(self, language: str, image: str, mem_mb: int, env: str = "") -> Box:
+        return self._start(language, lambda uid: container_kwargs(self.config, image, language, mem_mb, uid, env), mem_mb,
                            runner_ready)
 
     def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int) -> Box:

@@ -60,6 +60,8 @@ class SandboxConfig:
     checker_time_limit_s: float = field(default=5.0, metadata={"help": "CPU seconds for a special checker per test."})
     max_tests: int = field(default=MAX_TESTS, metadata={"help": "Most tests in one code task, the one limit on every path: the server refuses more with INVALID_ARGUMENT naming the field; the sandbox's own API answers infra_error (retryable=False)."})
     repo_environments: str = field(default="", metadata={"help": "Directory of built environments for repo tasks (docs/repo-tasks.md \"Environments\"): one directory per environment, named as tasks name it, holding environment.json ({\"language\": ...}) and repo/ (the repository at its base commit, set up). Empty: repo tasks are answered infra_error."})
+    repo_warm_environments: int = field(default=4, metadata={"help": "Repository environments kept warm at once (docs/repo-tasks.md \"Warm environments\"): each has boxes of its own with its tree read-only inside; a task on another one retires the least recently used that no job holds or waits for, or waits while every one is busy."})
+    repo_pool_size: int = field(default=2, metadata={"help": "Warm boxes per warm repository environment: the most tasks of one environment running at once."})
     max_code_bytes: int = field(default=256 << 10, metadata={"help": "Largest extracted program."})
     max_stdin_bytes: int = field(default=16 << 20, metadata={"help": "Largest stdin of one test."})
     max_job_s: float = field(default=600.0, metadata={"help": "Most wall-clock seconds one job may hold its container, whatever its tests x time limit come to: a program looping on 1,000 tests under scoring 'fraction' would hold it for hours while the language's other jobs queue. Tests not finished by then get time_limit."})
@@ -79,6 +81,9 @@ class SandboxConfig:
             raise ValueError(f"sandbox gvisor_platform {self.gvisor_platform!r}: expected one of {', '.join(GVISOR_PLATFORMS)}")
         if self.userns_mode not in USERNS_MODES:
             raise ValueError(f"sandbox userns_mode {self.userns_mode!r}: expected one of {', '.join(USERNS_MODES)}")
+        for name in ("repo_warm_environments", "repo_pool_size"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"sandbox {name} {getattr(self, name)}: expected at least 1")
         if self.warm_fork not in WARM_FORK:
             raise ValueError(f"sandbox warm_fork {self.warm_fork!r}: expected one of {', '.join(WARM_FORK)}")
 

@@ -21,6 +21,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 import time
@@ -35,7 +36,7 @@ from .languages import LANGUAGES
 
 ENV_FILE = "environment.json"  # an environment's directory: this file ({"language": ...}) and repo/
 BUILDS = ".builds"  # ROOT/.builds/<key>: one folder a build (a task cannot name it: names start with no '.')
-BUILD_FORMAT = 1  # what this module does to a recipe: part of the key, raised when that changes
+BUILD_FORMAT = 2  # what this module does to a recipe: part of the key, raised when that changes (2: the tree sealed)
 INSTALL_TIMEOUT_S = 1800
 _SHA = re.compile(r"[0-9a-f]{40}\Z")
 _KEY = re.compile(r"[0-9a-f]{24}\Z")
@@ -191,6 +192,7 @@ def build_environment(recipe: Recipe, root: str | Path, config: SandboxConfig | 
             if recipe.install:
                 _install(recipe, tmp / "repo", config or SandboxConfig(), progress)
             shutil.rmtree(tmp / "repo" / ".git", ignore_errors=True)
+            seal(str(tmp / "repo"))  # writable by its owner alone (sandbox/repo/apply.py `sealed`: a task must not change it)
             meta = {"language": recipe.language, "name": recipe.name, "key": key, "commit": commit,
                     "test_cmd": recipe.test_cmd, "report": recipe.report, "install": list(recipe.install)}
             (tmp / ENV_FILE).write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
@@ -211,6 +213,16 @@ def build_environment(recipe: Recipe, root: str | Path, config: SandboxConfig | 
     progress(f"env build: {recipe.name} -> {BUILDS}/{key} ({'cached' if cached else 'built'}, "
              f"{built.seconds:.1f}s, {built.bytes / 2**20:.1f} MiB)")
     return built
+
+
+def seal(root: str) -> None:
+    """`chmod go-w` every file and folder of a tree (links left alone): what sandbox/repo/apply.py `sealed` asks of an environment."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in (*dirnames, *filenames, "."):
+            p = os.path.join(dirpath, name)
+            st = os.lstat(p)
+            if not stat.S_ISLNK(st.st_mode) and st.st_mode & 0o022:
+                os.chmod(p, stat.S_IMODE(st.st_mode) & ~0o022)
 
 
 def _git(*args: str) -> None:

@@ -25,8 +25,8 @@ from .userns import UsernsBackend
 from .keys import reuse_key
 from .job import merge_parts, out_of_budget, reset_box, run_job
 from .plan import InfraFailure, Plan, make_plan, new_job_dir, split_plan
-from .pool import Pool, arrival
-from .repo_job import make_repo_plan, repo_out_of_budget, run_repo_job
+from .pool import Pool, WarmEnvironments, arrival
+from .repo_job import RepoPlan, make_repo_plan, repo_out_of_budget, run_repo_job
 
 log = logging.getLogger(__name__)
 
@@ -81,11 +81,14 @@ class CodeGrader:
         self.config = config or SandboxConfig()
         self._backend: Backend = make_backend(self.config)
         self._pool: Pool | None = None
+        self._envs: WarmEnvironments | None = None  # repository tasks' warm environments (WarmEnvironments)
         self._images: dict[str, str] = {}
         self._available = False
         self._reason = "not started: call `await CodeGrader.start()`"
         self._ctl = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sandbox-health")
         n_jobs = max(1, self.config.pool_size * len(self.config.languages))
+        if self.config.repo_environments:  # the warm environments' boxes run jobs too (WarmEnvironments)
+            n_jobs += self.config.repo_warm_environments * self.config.repo_pool_size
         self._plan = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sandbox-plan")
         self._jobs = ThreadPoolExecutor(max_workers=n_jobs, thread_name_prefix="sandbox-job")
         self._slots = asyncio.Semaphore(max(1, self.config.max_concurrent_jobs))
@@ -133,6 +136,7 @@ class CodeGrader:
         if self._pool is None:
             self._pool = Pool(self.config, self._backend, found)
             self._pool.fill()
+            self._envs = WarmEnvironments(self.config, self._backend, found)
         self._available = True
         self._reason = ""
 
@@ -156,6 +160,8 @@ class CodeGrader:
         if self._health:
             self._health.cancel()
         await self.settled()
+        if self._envs:
+            await self._envs.close()
         if self._pool:
             await self._pool.close()
         self._backend.close()
@@ -190,13 +196,21 @@ class CodeGrader:
         resets run after each job's answer (_run), so stats() right after an answer may not count
         a recycle yet. The boxes replaced are removed too (Pool.removals): until then a backend
         still lists them, dying. For tests and scripts; the server never waits for it."""
-        while self._resets or (self._pool and self._pool.removals()):
-            await asyncio.gather(*self._resets, *(self._pool.removals() if self._pool else ()), return_exceptions=True)
+        while self._resets or (self._pool and self._pool.removals()) or (self._envs and self._envs.removals()):
+            await asyncio.gather(*self._resets, *(self._pool.removals() if self._pool else ()),
+                                 *(self._envs.removals() if self._envs else ()), return_exceptions=True)
 
     def stats(self) -> dict:
         p = self._pool
         return {"containers_created": p.created if p else 0, "containers_recycled": p.recycled if p else 0,
                 "containers_reaped": self.reaped}
+
+    def environments(self) -> dict:
+        """The repository environments warm now (their trees, least recently used first), how many
+        were retired for the bound, and the boxes started for them (WarmEnvironments)."""
+        e = self._envs
+        return {"warm": e.warm() if e else [], "evicted": e.evicted if e else 0,
+                "boxes_created": e.boxes_created() if e else 0}
 
     # ------------------------------------------------------------------ grading
     def shared_runs(self) -> SharedRuns:
@@ -250,8 +264,8 @@ class CodeGrader:
     async def grade_repo(self, task: RepoTask, timeout_s: float | None = None,
                          on_start: Callable[[], None] | None = None) -> dict:
         """Grade one repository task (docs/repo-tasks.md "Running a task"): its plan on the host (the
-        patch applied, the test patch after it), then its test command in a box of the environment's
-        language, with one retry on a fresh box as for a code job. A patch that decides the verdict
+        patch applied, the test patch after it), then its test command in a warm box of its environment
+        (WarmEnvironments: the tree read-only inside, the task's view links to it), with one retry on a fresh box as for a code job. A patch that decides the verdict
         before a run (unread, refused, not applying) is answered without a container."""
         try:
             plan = await asyncio.get_running_loop().run_in_executor(self._plan, make_repo_plan, task, self.config)
@@ -293,6 +307,11 @@ class CodeGrader:
                        on_start: Callable[[], None] | None = None, key: tuple = (), job: Callable = run_job) -> dict:
         pool = self._pool
         assert pool is not None  # grade() answers infra_error before a job when no pool runs
+        if isinstance(plan, RepoPlan) and self._envs is not None:  # its environment's own warm boxes
+            try:
+                pool = await self._envs.pool(plan.env_tree, plan.lang.name, deadline)
+            except TimeoutError as e:
+                raise InfraFailure(str(e)) from e
         # A container of the job's language first (its queue: docs/sandboxes.md "Code sandboxes"), then a CPU
         # slot: a job queued for a busy language must not hold a slot another language could use.
         try:

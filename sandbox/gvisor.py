@@ -39,7 +39,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .backend import (SESSION_ARGV, STARTED, Backend, Box, owner_alive, owner_id, runner_ready, sandbox_env,
+from .backend import (ENV_MOUNT, SESSION_ARGV, STARTED, Backend, Box, owner_alive, owner_id, runner_ready, sandbox_env,
                       session_ready)
 from .channel import ChannelError
 from .config import SandboxConfig
@@ -61,8 +61,9 @@ def state_base() -> Path:
     return Path(run) / "grpo-verifier-runsc" if run and os.access(run, os.W_OK) else Path(f"/tmp/grpo-verifier-runsc-{os.getuid()}")
 
 
-def oci_spec(config: SandboxConfig, language: str, rootfs: str) -> dict:
-    """The sandbox's OCI config: Docker's hardening (sandbox/backend.py container_kwargs) in OCI terms."""
+def oci_spec(config: SandboxConfig, language: str, rootfs: str, env: str = "") -> dict:
+    """The sandbox's OCI config: Docker's hardening (sandbox/backend.py container_kwargs) in OCI terms;
+    `env`, a repository environment's tree, bound read-only at ENV_MOUNT."""
     uid, _, gid = config.user.partition(":")
     uid_i, gid_i = int(uid), int(gid or uid)
     tmpfs = ["nosuid", "nodev", f"nr_inodes={config.tmpfs_inodes}"]
@@ -90,6 +91,8 @@ def oci_spec(config: SandboxConfig, language: str, rootfs: str) -> dict:
              "options": [*tmpfs, work_exec, f"size={config.work_tmpfs_mb}m", "mode=0700", f"uid={uid_i}", f"gid={gid_i}"]},
             {"destination": "/tmp", "type": "tmpfs", "source": "tmpfs",
              "options": [*tmpfs, "noexec", f"size={config.tmp_tmpfs_mb}m", "mode=1777"]},
+            *([{"destination": ENV_MOUNT, "type": "bind", "source": env, "options": ["rbind", "ro", "nosuid", "nodev"]}]
+              if env else []),
         ],
         "linux": {"namespaces": [{"type": t} for t in ("pid", "network", "ipc", "uts", "mount")]},
     }
@@ -195,10 +198,10 @@ class GvisorBackend(Backend):
         from .build import held_rootfs
         return held_rootfs(self.config, self._held, languages)
 
-    def start(self, language: str, image: str, mem_mb: int) -> Box:
+    def start(self, language: str, image: str, mem_mb: int, env: str = "") -> Box:
         """One sandbox; a second try when the first's memory file was not found (seen now and then
         right after a kill, cause not known: a sandbox without it cannot be limited, so never used)."""
-        spec = oci_spec(self.config, language, image)
+        spec = oci_spec(self.config, language, image, env)
         try:
             return self._start_once(language, spec, mem_mb, runner_ready)
         except MemoryFileMissing:

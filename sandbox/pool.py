@@ -13,12 +13,13 @@ Blocking backend calls run in a thread pool; nothing here blocks the event loop.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import heapq
 import itertools
 import logging
 import math
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
 
 from .backend import (CONTAINER_ENV, LABEL, LABEL_LANG, LABEL_OWNER, LABEL_POOL, OWNER, Backend, Box,
@@ -31,6 +32,7 @@ __all__ = ["CONTAINER_ENV", "LABEL", "LABEL_LANG", "LABEL_OWNER", "LABEL_POOL", 
            "connect", "container_kwargs"]
 
 
+EVICT_POLL_S = 0.05  # how often a job whose environment waits for a warm slot looks again (WarmEnvironments.pool)
 _ARRIVALS = itertools.count()  # tie-break: equal keys are served in arrival order
 
 
@@ -67,6 +69,10 @@ class IdleBoxes:
                 return
         self._boxes.append(box)
 
+    def waiting(self) -> bool:
+        """Whether a job still waits for a box here."""
+        return any(not w[2].done() for w in self._waiters)
+
     def get(self, key: tuple = ()) -> asyncio.Future:
         """A future for a box: done at once when one is idle (then nobody waits), else in key order.
         Cancel it to stop waiting; a box it got meanwhile must be put back (Pool.acquire does)."""
@@ -82,11 +88,14 @@ class IdleBoxes:
 class Pool:
     """Warm sandboxes per language; `acquire` queues for a free one, `release` recycles."""
 
-    def __init__(self, config: SandboxConfig, backend: Backend | None, images: dict[str, str]) -> None:
+    def __init__(self, config: SandboxConfig, backend: Backend | None, images: dict[str, str], env: str = "",
+                 control: ThreadPoolExecutor | None = None) -> None:
         self.config = config
         self.backend = backend
         self.images = images
-        self.control = ThreadPoolExecutor(max_workers=4, thread_name_prefix="sandbox-ctl")
+        self.env = env  # a repository environment's tree, read-only in each box (WarmEnvironments); "" for none
+        self.lent = 0  # boxes lent to jobs now (acquire .. release)
+        self.control = control or ThreadPoolExecutor(max_workers=4, thread_name_prefix="sandbox-ctl")
         self._idle: dict[str, IdleBoxes] = {lang: IdleBoxes() for lang in images}
         self._count: dict[str, int] = {lang: 0 for lang in images}  # slots: alive or starting
         self._alive: dict[str, int] = {lang: 0 for lang in images}  # started and not yet given up
@@ -112,7 +121,8 @@ class Pool:
     def create(self, language: str) -> Box:
         """Start one sandbox whose runner answered a ping. Raises on any failure."""
         backend = self._backend()
-        box = backend.start(language, self.images[language], box_memory_mb(self.config, language))
+        box = (backend.start(language, self.images[language], box_memory_mb(self.config, language), env=self.env)
+               if self.env else backend.start(language, self.images[language], box_memory_mb(self.config, language)))
         box.sentry_mb = backend.sentry_mb(box)  # Backend.at_rest compares with it after each job
         self.created += 1
         return box
@@ -205,6 +215,7 @@ class Pool:
                     box = getter.result()
                     if not box.dead:
                         taken = True
+                        self.lent += 1
                         return box
                     getter = self._idle[lang].get(key)
                     continue
@@ -236,6 +247,7 @@ class Pool:
     async def release(self, box: Box, healthy: bool) -> None:
         """Return a container after its job: reuse when clean and young, else replace it. Never
         waits for the removal: the job's answer must not (the removal runs in the background)."""
+        self.lent -= 1
         lang = box.language
         if healthy and not box.dead and not self._closed and box.jobs < self.config.jobs_per_container:
             if box.jobs >= self.prewarm_at() and not box.successor:
@@ -262,10 +274,25 @@ class Pool:
         """The removals of replaced boxes still under way (release: never awaited by a job)."""
         return list(self._removing)
 
-    async def close(self) -> None:
-        self._closed = True
+    def busy(self) -> bool:
+        """Whether a job holds one of its boxes or waits for one."""
+        return self.lent > 0 or any(q.waiting() for q in self._idle.values())
+
+    def cancel_starts(self) -> None:
+        """Stop the starts and replacements under way (closing: remove_own finds a box one left)."""
         for t in list(self._tasks):
             t.cancel()
+
+    async def close(self) -> None:
+        self.cancel_starts()
+        await self.retire()
+        await self._run(self._remove_own)  # boxes still lent to jobs: those jobs end as infra_error
+        self.control.shutdown(wait=False)
+
+    async def retire(self) -> None:
+        """Take no more jobs and remove every box that is not lent (a lent one goes at its release,
+        one still starting when its start ends: Pool._add); other pools' boxes are left alone."""
+        self._closed = True
         boxes = []
         for q in self._idle.values():
             while not q.empty():
@@ -277,8 +304,74 @@ class Pool:
             await self._run(self.destroy, b)
         if self._removing:
             await asyncio.gather(*self._removing, return_exceptions=True)
-        await self._run(self._remove_own)  # boxes still lent to jobs: those jobs end as infra_error
-        self.control.shutdown(wait=False)
 
     def _remove_own(self) -> None:
         self._backend().remove_own()
+
+
+class WarmEnvironments:
+    """Warm boxes per repository environment (docs/repo-tasks.md "Warm environments"): a Pool each,
+    whose boxes are started with the environment's tree read-only at ENV_MOUNT (Backend.start `env`),
+    so a task's tree is links to it and its own files, never a copy; the reset between tasks is the
+    pool's. At most `repo_warm_environments` are warm: a new one retires the least recently used
+    that no job holds or waits for, and waits (until its caller's deadline) while every one is busy."""
+
+    def __init__(self, config: SandboxConfig, backend: Backend, images: dict[str, str]) -> None:
+        self.config = dataclasses.replace(config, pool_size=config.repo_pool_size)
+        self.backend = backend
+        self.images = images
+        self.control = ThreadPoolExecutor(max_workers=4, thread_name_prefix="sandbox-env")
+        self._pools: OrderedDict[str, Pool] = OrderedDict()  # tree -> its pool, least recently used first
+        self._retiring: set[asyncio.Task] = set()
+        self.evicted = 0
+        self.created = 0  # boxes started, over every pool this held
+
+    def warm(self) -> list[str]:
+        """The trees warm now, least recently used first."""
+        return list(self._pools)
+
+    async def pool(self, tree: str, language: str, deadline: float = math.inf) -> Pool:
+        """The warm pool of `tree` (started when it is not warm), most recently used now."""
+        while tree not in self._pools and len(self._pools) >= self.config.repo_warm_environments:
+            if not self._evict_one():
+                if time.monotonic() >= deadline:
+                    raise TimeoutError("the caller's deadline ran out while every warm environment was busy")
+                await asyncio.sleep(EVICT_POLL_S)
+        pool = self._pools.get(tree)
+        if pool is None:
+            pool = self._pools[tree] = Pool(self.config, self.backend, {language: self.images[language]}, env=tree,
+                                            control=self.control)
+            pool.fill()
+        self._pools.move_to_end(tree)
+        return pool
+
+    def _evict_one(self) -> bool:
+        """Retire the least recently used pool that is not busy; whether there was one."""
+        for tree, pool in self._pools.items():
+            if not pool.busy():
+                del self._pools[tree]
+                self.evicted += 1
+                self.created += pool.created
+                task = asyncio.ensure_future(pool.retire())
+                self._retiring.add(task)
+                task.add_done_callback(self._retiring.discard)
+                return True
+        return False
+
+    def removals(self) -> list[asyncio.Future]:
+        """Retirements and box removals still under way."""
+        return [*self._retiring, *(r for p in self._pools.values() for r in p.removals())]
+
+    def boxes_created(self) -> int:
+        return self.created + sum(p.created for p in self._pools.values())
+
+    async def close(self) -> None:
+        """Retire every pool (the grader's main Pool.close then removes what a start left: remove_own)."""
+        pools = list(self._pools.values())
+        self._pools.clear()
+        for pool in pools:
+            pool.cancel_starts()
+        await asyncio.gather(*(pool.retire() for pool in pools), return_exceptions=True)  # at once: a server's stop is timed
+        if self._retiring:
+            await asyncio.gather(*self._retiring, return_exceptions=True)
+        self.control.shutdown(wait=False)

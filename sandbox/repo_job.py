@@ -4,11 +4,13 @@ borrowed box of the environment's language, its verdict.
 The plan (`make_repo_plan`, before a container is borrowed; in a thread): the environment by name,
 the model's patch read and checked against the allowlist (`read_patch`, `check_admitted`), applied to the environment's
 tree without copying it (`sandbox/repo/apply.py`), pytest's configuration compared, then the
-dataset's test patch applied after it, a decoy planted (sandbox/repo/decoys.py), and the tree as one
-archive. A patch that is not read, is
+dataset's test patch applied after it, a decoy planted (sandbox/repo/decoys.py), and the task's own
+files as one archive beside a listing of the rest. A patch that is not read, is
 refused or does not apply is the model's `wrong_answer` (`no_code` when there is none), and
-nothing runs. The run (`run_repo_job`, blocking: in a thread): the archive written into the job's
-directory, unpacked and the test command run in one process of the runner under the task's CPU
+nothing runs. The run (`run_repo_job`, blocking: in a thread), in a warm box of the environment
+(sandbox/pool.py WarmEnvironments: its tree read-only at ENV_MOUNT): the archive and listing written
+into the job's directory, the task's tree made of links to the environment's files and its own files
+(copy-on-write by file: docs/repo-tasks.md "Warm environments") and the test command run in one process of the runner under the task's CPU
 time and memory, the network off as for every job; the report (the structured one first) parsed
 and resolved on the host, never in the sandbox.
 """
@@ -26,7 +28,8 @@ from .environments import ENV_FILE
 from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, RepoTask, code_outcome, test_result
 from .languages import LANGUAGES, Language
 from .plan import InfraFailure, new_job_dir
-from .repo.apply import Overrides, apply_patch, config_texts, read_current, tree_kind, tree_tar
+from .backend import ENV_MOUNT
+from .repo.apply import Overrides, apply_patch, config_texts, read_current, task_tar, tree_kind, view_listing
 from .repo.decoys import Decoy, Reader, go_decoy, pytest_decoy
 from .repo.golang import Targets, defining_dirs, environment_test_files, go_lookup, import_path, package_dir, resolve_packages
 from .repo.grading import MISSING, Resolution, lookup, resolve
@@ -35,14 +38,23 @@ from .repo.results import STATUSES, ReportError, junit_key, parse_go_events, par
 
 WORK = "/work"  # the runner's job directories (sandbox/harness/pid1.py WORK)
 REPORT_FILE = "report.xml"
-# Run in the job's directory by the sandbox's python3 (every image has it): unpack the tree, enter it,
-# become the test command. Its member names are the host's own (sandbox/repo/apply.py tree_tar).
-UNPACK = ("import os,sys,tarfile\n"
+# Run in the job's directory by the sandbox's python3 (every image has it): make the task's tree, enter
+# it, become the test command. The tree (docs/repo-tasks.md "Warm environments"): the environment's
+# directories made, each of its files a link to the read-only tree at ENV_MOUNT, its own links copied
+# (view.json: sandbox/repo/apply.py View), then the task's own files (repo.tar: task_tar) written over.
+UNPACK = ("import json,os,sys,tarfile\n"
+          "d,f,l=json.load(open('view.json','rb'))\n"
+          "os.unlink('view.json')\n"
+          "os.mkdir('repo')\n"
+          "for p in d: os.mkdir('repo/'+p)\n"
+          f"for p in f: os.symlink({ENV_MOUNT + '/'!r}+p,'repo/'+p)\n"
+          "for p,t in l: os.symlink(t,'repo/'+p)\n"
           "tarfile.open('repo.tar').extractall('.')\n"
           "os.unlink('repo.tar')\n"
           "os.chdir('repo')\n"
           "os.execv('/bin/sh', ['sh', '-c', sys.argv[1]])\n")
 STDERR_NOTE = 200
+INODES_SPARE = 256  # inodes of /work left to the test command's own files beyond the task's tree
 # Test commands that run only some tests, or stop at the first failure: a decoy there may be left out
 # or stop the listed tests, so those get none (a miss costs detection only, never a false pass).
 # A word equal to one of these, or starting with one and "=" (pytest's `-kEXPR` too), blocks it.
@@ -62,11 +74,14 @@ class RepoPlan:
 
     task: RepoTask
     lang: Language
-    tree: bytes
+    tree: bytes  # the task's own files (task_tar): what its patch, its test patch and the decoys wrote
     patch_text: str
     decoys: tuple[str, ...] = ()
     expected: dict[str, str] = field(default_factory=dict)
     go_targets: Targets = field(default_factory=dict)  # go: each listed id and decoy -> its (package, name) pairs
+    env_tree: str = ""  # the environment's tree on the host: its warm boxes have it read-only at ENV_MOUNT
+    view: bytes = b"[[],[],[]]"  # the rest of the task's tree, linked to that one (sandbox/repo/apply.py View.json)
+    env_bytes: int = 0  # the linked files' sizes (View.size)
     job_dir: str = field(default_factory=new_job_dir)
 
     def wall(self, config: SandboxConfig) -> float:
@@ -155,12 +170,18 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         packages = _go_packages(task, tree, tests, overrides)
     decoys = _plant_decoys(task, lang, tree, overrides, expected, packages)
     try:
-        archive = tree_tar(tree, overrides)
+        archive = task_tar(overrides)
     except PatchError as e:  # the patch's files do not make an archive: the model's failure, never infra_error
         return _refused(patch.text, str(e))
-    except OSError as e:  # the environment's own tree: too big or unreadable whatever the patch
+    try:
+        view = view_listing(tree, overrides)
+    except OSError as e:  # the environment's own tree, unreadable whatever the patch
         raise InfraFailure(f"environment {task.environment!r}: {e}", retryable=False) from None
-    return RepoPlan(task, lang, archive, patch.text, tuple(dict.fromkeys(d.test_id for d in decoys)), expected, packages)
+    if view.entries() + len(overrides) > config.tmpfs_inodes - INODES_SPARE:  # its links and folders in /work
+        raise InfraFailure(f"environment {task.environment!r} has {view.entries()} files and folders, over what the "
+                           f"sandbox's /work holds ({config.tmpfs_inodes} inodes: tmpfs_inodes)", retryable=False)
+    return RepoPlan(task, lang, archive, patch.text, tuple(dict.fromkeys(d.test_id for d in decoys)), expected, packages,
+                    env_tree=tree, view=view.json(), env_bytes=view.size)
 
 
 def _go_packages(task: RepoTask, tree: str, tests: Patch | None, overrides: Overrides) -> Targets:
@@ -268,17 +289,22 @@ def run_repo_job(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict
 
 
 def _run(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:
-    tree_mb = (len(plan.tree) >> 20) + 1
-    # /work is a tmpfs counted in the sandbox's memory: the archive and the unpacked tree are the job's
-    pool.set_memory(box, plan.task.memory_mb + config.overhead_mb(plan.lang.name) + 2 * tree_mb)
-    head, _ = box.channel.request({"op": "files", "dir": plan.job_dir, "files": [["repo.tar", 0o600]]},
-                                  {"repo.tar": plan.tree}, timeout_s=60)
+    own_mb = ((len(plan.tree) + len(plan.view)) >> 20) + 1
+    # /work is a tmpfs counted in the sandbox's memory: the task's files, twice (archive and tree), and its links are
+    # the job's; so is the environment's tree as the kernel caches what the tests read of it (gVisor's memory file)
+    pool.set_memory(box, plan.task.memory_mb + config.overhead_mb(plan.lang.name) + 2 * own_mb + (plan.env_bytes >> 20))
+    head, _ = box.channel.request({"op": "files", "dir": plan.job_dir, "files": [["repo.tar", 0o600], ["view.json", 0o600]]},
+                                  {"repo.tar": plan.tree, "view.json": plan.view}, timeout_s=60)
     if head.get("full"):  # the environment is too big for /work (SandboxConfig.work_tmpfs_mb): a retry cannot help
         raise InfraFailure(f"environment {plan.task.environment!r} does not fit the sandbox's /work: {head.get('error')}",
                            retryable=False)
     if not head.get("ok"):
         raise InfraFailure(f"runner could not write the repository: {head.get('error')}")
     facts = _exec(box, plan, config)
+    if plan.env_tree and not os.path.isfile(os.path.join(os.path.dirname(plan.env_tree), ENV_FILE)):
+        # pruned (renamed away, then removed) while the task ran: its links may have pointed at nothing
+        raise InfraFailure(f"environment {plan.task.environment!r}: its build was removed while the task ran",
+                           retryable=False)
     return _verdict(plan, facts), not box.tainted
 
 

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import watchdog
-from .backend import SESSION_ARGV, STARTED, Backend, Box, owner_alive, owner_id, runner_ready, sandbox_env, session_ready
+from .backend import ENV_MOUNT, SESSION_ARGV, STARTED, Backend, Box, owner_alive, owner_id, runner_ready, sandbox_env, session_ready
 from .channel import ChannelError
 from .config import SandboxConfig
 from .gvisor import RUNNER_ARGV, RawChannel
@@ -357,8 +357,8 @@ class UsernsBackend(Backend):
         from .build import held_rootfs
         return held_rootfs(self.config, self._held, languages)
 
-    def start(self, language: str, image: str, mem_mb: int) -> Box:
-        return self._start(language, image, mem_mb, RUNNER_ARGV, self.config.pids_limit, self._ready(runner_ready))
+    def start(self, language: str, image: str, mem_mb: int, env: str = "") -> Box:
+        return self._start(language, image, mem_mb, RUNNER_ARGV, self.config.pids_limit, self._ready(runner_ready), env=env)
 
     def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int) -> Box:
         return self._start(language, image, mem_mb, SESSION_ARGV, pids_limit, self._ready(session_ready), session=True)
@@ -464,7 +464,7 @@ class UsernsBackend(Backend):
 
     # -- starting
     def _start(self, language: str, rootfs: str, mem_mb: int, argv: list[str], pids: int, ready,
-               session: bool = False) -> Box:
+               session: bool = False, env: str = "") -> Box:
         with self._lock:
             self._seq += 1
             sid = f"{language}-{self.tag}-{self._seq}"
@@ -482,7 +482,7 @@ class UsernsBackend(Backend):
         os.write(filt, seccomp_filter())
         os.lseek(filt, 0, os.SEEK_SET)
         spec = launch_spec(self.config, language, rootfs, self.stage, self.bwrap, argv, cgroups,
-                           ready_w, go_r, info_w, filt, self.mode)
+                           ready_w, go_r, info_w, filt, self.mode, env)
         said = tempfile.TemporaryFile()  # the launch's, bubblewrap's and the runner's stderr (never a program's)
         try:
             proc = subprocess.Popen(
@@ -569,10 +569,12 @@ class UsernsBackend(Backend):
 
 
 def launch_spec(config: SandboxConfig, language: str, rootfs: str, stage: str, bwrap: str, argv: list[str],
-                cgroups: dict[str, str], ready: int, go: int, info: int, filt: int, mode: str = "uids") -> dict:
+                cgroups: dict[str, str], ready: int, go: int, info: int, filt: int, mode: str = "uids",
+                env_tree: str = "") -> dict:
     """sandbox/userns_launch.py's SPEC: Docker's hardening (sandbox/backend.py container_kwargs) in
     bubblewrap's terms. In the Landlock mode (choose_mode) bubblewrap runs as the sandbox's one uid,
-    with no capability to add, and the runner is told to confine its programs."""
+    with no capability to add, and the runner is told to confine its programs. `env_tree`: a
+    repository environment's tree, bound read-only at ENV_MOUNT."""
     uid, _, gid = config.user.partition(":")
     ids = ["--uid", "0", "--gid", "0", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     env = sandbox_env(config, language)
@@ -588,7 +590,7 @@ def launch_spec(config: SandboxConfig, language: str, rootfs: str, stage: str, b
             *ids, "--ro-bind", f"{stage}/root", "/", "--proc", "/proc", "--dev", "/dev",
             "--bind", f"{stage}/work", "/work", "--bind", f"{stage}/tmp", "/tmp", "--bind", f"{stage}/shm", "/dev/shm",
             "--mqueue", "/dev/mqueue", "--tmpfs", "/sys", "--perms", "0755", "--dir", "/sys/fs",
-            "--perms", "0755", "--dir", "/sys/fs/cgroup"]
+            "--perms", "0755", "--dir", "/sys/fs/cgroup", *(["--ro-bind", env_tree, ENV_MOUNT] if env_tree else [])]
     for c, folder in cgroups.items():  # the runner's CPU clock and OOM counter (harness/accounting.py CPU_V1, OOM_FILE)
         args += ["--ro-bind", folder, f"/sys/fs/cgroup/{c}" if c else "/sys/fs/cgroup"]
     # /dev read-only (its /dev/shm and /dev/mqueue mounts stay as they are): bubblewrap's /dev is a tmpfs of its uid,

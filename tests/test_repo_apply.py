@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from sandbox.contract import REPO_MAX_TEST_IDS, TaskError, parse_task
-from sandbox.repo.apply import Overrides, apply_patch, config_texts, tree_tar
+from sandbox.repo.apply import Overrides, apply_patch, config_texts, task_tar, tree_tar, view_listing
 from sandbox.repo.patch import PatchError, check_config_sections, read_patch
 
 BASE = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
@@ -78,6 +78,35 @@ def test_two_hunks_in_order_and_a_new_file_in_a_new_directory(tree: Path) -> Non
         assert tar.extractfile("repo/pkg/calc.py").read() == out["pkg/calc.py"]  # type: ignore[union-attr]
     assert "repo/pkg/sub" in names and "repo/pkg/sub/new.py" in names and "repo/README" in names
     assert not any(n.startswith("repo/.git") for n in names)
+
+
+def test_a_task_s_archive_holds_only_its_own_files_and_its_listing_the_rest(tree: Path) -> None:
+    """docs/repo-tasks.md "Warm environments": the sandbox links every file of the listing to the
+    environment's read-only tree and writes the archive's over them. A patched or deleted file is never in
+    the listing (a link to the unpatched file would be graded); the environment's own links are copied,
+    not followed; `.git` is left out."""
+    (tree / "pkg" / "gone.py").write_text("x = 1\n")
+    os.symlink("calc.py", tree / "pkg" / "alias.py")
+    deleted = "--- a/pkg/gone.py\n+++ /dev/null\n@@ -1 +0,0 @@\n-x = 1\n"
+    out = applied(tree, FIX + deleted + "--- /dev/null\n+++ b/pkg/sub/new.py\n@@ -0,0 +1 @@\n+X = 1\n")
+    with tarfile.open(fileobj=io.BytesIO(task_tar(out))) as tar:
+        assert sorted(tar.getnames()) == ["repo", "repo/pkg", "repo/pkg/calc.py", "repo/pkg/sub", "repo/pkg/sub/new.py"]
+        assert tar.extractfile("repo/pkg/calc.py").read() == FIXED.encode()  # type: ignore[union-attr]
+    view = view_listing(str(tree), out)
+    assert view.dirs == ("pkg",) and view.files == ("README",) and view.links == (("pkg/alias.py", "calc.py"),)
+    assert view_listing(str(tree), {}).files == ("README", "pkg/calc.py", "pkg/gone.py")  # the near miss: unpatched
+
+
+@pytest.mark.parametrize("where", ["pkg/calc.py", "pkg", "."])
+def test_an_environment_writable_by_others_is_refused(tree: Path, where: str) -> None:
+    """docs/repo-tasks.md "Warm environments": gVisor's read-only bind let a task truncate a file writable by
+    others, so only permissions keep an environment's files from a task: a file or folder writable by group
+    or others is the environment's fault (OSError, the plan's infra_error), before any box."""
+    os.chmod(tree / where, os.stat(tree / where).st_mode | 0o002)
+    with pytest.raises(OSError, match="writable by others"):
+        view_listing(str(tree), {})
+    os.chmod(tree / where, os.stat(tree / where).st_mode & ~0o022)  # the near miss: sealed, listed
+    assert view_listing(str(tree), {}).files == ("README", "pkg/calc.py")
 
 
 def test_a_file_without_its_last_newline_keeps_it_off(tree: Path) -> None:

@@ -1,8 +1,9 @@
 """Applying a read patch to an environment's tree, on the host, strictly (docs/repo-tasks.md "Running a
 task"): the images have neither git nor patch, and the host must not run a tool over a tree the
 model wrote. The tree is never copied or changed: the patched files are kept as overrides (path ->
-new bytes, None for a deletion) over the environment's directory, and `tree_tar` writes the
-patched tree as one archive for the sandbox.
+new bytes, None for a deletion) over the environment's directory; `task_tar` writes them as one
+archive for the sandbox and `view_listing` lists the rest, which the sandbox links to (docs/repo-tasks.md
+"Warm environments"); `tree_tar` writes the whole patched tree.
 
 Rules, as `git apply` without fuzz: each hunk's old lines must match the file exactly (no whitespace
 leniency), at the line its header says or the nearest line after the previous hunk where they match
@@ -13,10 +14,12 @@ failure is `PatchError` naming the file and hunk: the model's failure, never the
 from __future__ import annotations
 
 import io
+import json
 import os
 import stat
 import tarfile
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from .patch import Patch, PatchError
@@ -226,7 +229,9 @@ def tree_tar(root: str, overrides: Mapping[str, bytes | None]) -> bytes:
     environment has them; `.git` left out). Members are named `repo/...`; sorted, with fixed owners
     and times, so the same tree is the same bytes. Each member is added once, and TREE_MAX_BYTES
     bounds the whole archive: the environment's part over it, or unreadable, is the environment's
-    fault (OSError: the caller's InfraFailure), the patch's files taking it over are the patch's (PatchError)."""
+    fault (OSError: the caller's InfraFailure), the patch's files taking it over are the patch's (PatchError).
+    A task's sandbox gets `task_tar` and `view_listing` instead (docs/repo-tasks.md "Warm environments"):
+    this whole copy is for a session's tree and a baseline's `docker run`."""
     buf = io.BytesIO()
     dirs: set[str] = set()  # the directories in the archive, relative to the tree's root
     with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as tar:
@@ -234,22 +239,104 @@ def tree_tar(root: str, overrides: Mapping[str, bytes | None]) -> bytes:
         _add_environment(tar, root, overrides, dirs)
         if buf.tell() > TREE_MAX_BYTES:
             raise OSError(f"the environment's tree is over {TREE_MAX_BYTES >> 20} MiB")
-        try:  # the patch's files: what goes wrong with them is the patch's (docs/repo-tasks.md "Verdicts")
-            for path, data in sorted(overrides.items()):
-                if data is None:
-                    continue
-                for parent in _parents(path):  # a new file's directories the environment lacks, once each
-                    if parent not in dirs:
-                        dirs.add(parent)
-                        _add(tar, "repo/" + parent, None, 0o755)
-                _add(tar, "repo/" + path, data, 0o644)
-                if buf.tell() > TREE_MAX_BYTES:
-                    raise PatchError(f"the patched tree is over {TREE_MAX_BYTES >> 20} MiB as an archive")
-        except (OSError, ValueError, tarfile.TarError) as e:
-            if isinstance(e, PatchError):
-                raise
-            raise PatchError(f"the patched tree cannot be written as an archive: {type(e).__name__}: {str(e)[:200]}") from None
+        _add_overrides(tar, buf, overrides, dirs)
     return buf.getvalue()
+
+
+def task_tar(overrides: Mapping[str, bytes | None]) -> bytes:
+    """The task's own files as an uncompressed tar: what its patch, its test patch and the decoys
+    wrote (every new or changed file, `repo/...`, with the directories above it once each), and
+    nothing of the environment's, which the sandbox links to (`view_listing`). TREE_MAX_BYTES bounds
+    it: the patch's files over it are the patch's failure (PatchError)."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        _add(tar, "repo", None, 0o755)
+        _add_overrides(tar, buf, overrides, set())
+    return buf.getvalue()
+
+
+def _add_overrides(tar: tarfile.TarFile, buf: io.BytesIO, overrides: Mapping[str, bytes | None], dirs: set[str]) -> None:
+    """The patch's files, each new directory once (`dirs`: those in the archive already)."""
+    try:  # the patch's files: what goes wrong with them is the patch's (docs/repo-tasks.md "Verdicts")
+        for path, data in sorted(overrides.items()):
+            if data is None:
+                continue
+            for parent in _parents(path):  # a new file's directories the environment lacks, once each
+                if parent not in dirs:
+                    dirs.add(parent)
+                    _add(tar, "repo/" + parent, None, 0o755)
+            _add(tar, "repo/" + path, data, 0o644)
+            if buf.tell() > TREE_MAX_BYTES:
+                raise PatchError(f"the patched tree is over {TREE_MAX_BYTES >> 20} MiB as an archive")
+    except (OSError, ValueError, tarfile.TarError) as e:
+        if isinstance(e, PatchError):
+            raise
+        raise PatchError(f"the patched tree cannot be written as an archive: {type(e).__name__}: {str(e)[:200]}") from None
+
+
+@dataclass(frozen=True)
+class View:
+    """The environment's part of a task's tree, as the sandbox makes it (docs/repo-tasks.md "Warm
+    environments"): its directories (made), its files (each a link to the read-only tree), its own
+    links (copied), every path relative to the tree's root, parents first; the patched and deleted
+    files left out (the task's own, `task_tar`)."""
+
+    dirs: tuple[str, ...]
+    files: tuple[str, ...]
+    links: tuple[tuple[str, str], ...]
+    size: int = 0  # the listed files' sizes: what a test run may read of the tree (and its kernel cache)
+
+    def entries(self) -> int:
+        return len(self.dirs) + len(self.files) + len(self.links)
+
+    def json(self) -> bytes:
+        return json.dumps([self.dirs, self.files, self.links], separators=(",", ":")).encode()
+
+
+def view_listing(root: str, overrides: Mapping[str, bytes | None]) -> View:
+    """The environment's tree less what the task overrides (View). OSError when it cannot be read,
+    or when a file or folder of it is writable by others than its owner or owned by another user
+    than root or this server (`sealed`): the environment's fault, never the patch's."""
+    dirs: list[str] = []
+    files: list[str] = []
+    links: list[tuple[str, str]] = []
+    size = 0
+    sealed(os.lstat(root), ".")
+    for dirpath, dirnames, filenames in os.walk(root, onerror=_raise):
+        dirnames[:] = sorted(d for d in dirnames if d != ".git")
+        rel = os.path.relpath(dirpath, root)
+        prefix = "" if rel == "." else rel + "/"
+        for name in sorted(filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]):
+            path = prefix + name
+            if path in overrides:
+                continue
+            st = os.lstat(os.path.join(dirpath, name))
+            sealed(st, path)
+            if stat.S_ISLNK(st.st_mode):
+                links.append((path, os.readlink(os.path.join(dirpath, name))))
+            elif stat.S_ISREG(st.st_mode):
+                files.append(path)
+                size += st.st_size
+        dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
+        for d in dirnames:
+            sealed(os.lstat(os.path.join(dirpath, d)), prefix + d)
+        dirs.extend(prefix + d for d in dirnames)
+    return View(tuple(dirs), tuple(files), tuple(links), size)
+
+
+def sealed(st: os.stat_result, path: str) -> None:
+    """An environment's file or folder must not be writable by a task through permissions alone: the
+    read-only mount is not enough under gVisor, whose runsc (0.0~20240729.0) let a task's
+    `open(path, "w")` truncate a file writable by others at a read-only bind (docs/repo-tasks.md
+    "Warm environments"). So none is writable by group or others, and each is owned by root or by
+    this server (gVisor shows another host user's files as `nobody`, the program's own uid there)."""
+    if not stat.S_ISLNK(st.st_mode) and (st.st_mode & 0o022 or st.st_uid not in (0, os.getuid())):
+        raise OSError(f"{path} is writable by others than its owner or owned by another user "
+                      f"(mode {stat.S_IMODE(st.st_mode):o}, uid {st.st_uid}): `chmod -R go-w` the environment")
+
+
+def _raise(e: OSError) -> None:
+    raise e
 
 
 def _add_environment(tar: tarfile.TarFile, root: str, overrides: Mapping[str, bytes | None], dirs: set[str]) -> None:
