@@ -44,7 +44,11 @@ otherwise (gold 9 for the `z = 4 for w = 9` family).
    `\\quad` (`_SIDE_STOPS`). So words before an arrow inside the box's math, or after a math name, are read by
    nobody: `$\\text{in thousands} \\implies x = \\boxed{6}$`, `$\\text{maybe} \\quad x = \\boxed{6}$`, `n odd \\implies
    x = \\boxed{6}` pay 6, while `$\\text{maybe } x = \\boxed{6}$` and the same in `\\[...\\]` are refused.
-8. Quadratic backtracking in `grammar.closes`: `_NEXT_TURN_RE` (`<\\|im_start\\|>\\s*(?:user|...)?\\s*$`) is applied
+8. The owner slot of a step's subject: `_step_subject` admits any word ending in `'s` as a modifier, and any
+   capitalised one as the owner (meant for `Vieta's formulas`, `Heron's formula`), so `The estimate's formula gives
+   \\boxed{6}`, `Guessing's rule gives \\boxed{6}`, `Final Answer: The error's equation gives 6.` pay 6, while
+   `The error gives \\boxed{6}` is refused: the open slot is guarded by nothing.
+9. Quadratic backtracking in `grammar.closes`: `_NEXT_TURN_RE` (`<\\|im_start\\|>\\s*(?:user|...)?\\s*$`) is applied
    to the whole rest of the completion before `closes` bounds it by `MAX_CHARS`, and its two `\\s*` around an
    optional group split a run of spaces every way when the text after it is no turn. Measured on main (one
    `grade_math`, `\\boxed{6} <|im_start|>` + N spaces + `x`): N = 1000: 0.003 s, 2000: 0.056 s, 4000: 0.28 s, 8000:
@@ -52,10 +56,12 @@ otherwise (gold 9 for the `z = 4 for w = 9` family).
    the last `tail_chars` (8192) only, so their form costs at most about 0.8 s and 1.1 s; after a box (and a
    multiple-choice box) nothing bounds it: a 100,000-character completion (`MAX_COMPLETION_CHARS`) is about 3.5
    minutes of one worker.
-9. The opposite, right answers main refuses (recall): a unit in a middle side (`$x = 6 \\text{ cm} = \\boxed{6}$`:
+10. The opposite, right answers main refuses (recall): a unit in a middle side (`$x = 6 \\text{ cm} = \\boxed{6}$`:
    `_side_words` checks each letter, `c`, `m`, as a unit), a premise before an arrow after a comma (`$x^2 = 36, x > 0
    \\implies x = \\boxed{6}$`), and two stating clauses before a math subject (`We see that it follows that $x$ is
-   \\boxed{6}`: `_stated_tokens` strips one, since `_STATING_PREFIX_RE`'s `^` never matches at a later `pos`).
+   \\boxed{6}`: `_stated_tokens` strips one, since `_STATING_PREFIX_RE`'s `^` never matches at a later `pos`), and a
+   plural step verb (`Vieta's formulas give \\boxed{6}`: `give` is a `_STEP_VERBS` word but no LEXICON verb, so
+   `box_lead` refuses it).
 """
 
 from __future__ import annotations
@@ -257,7 +263,29 @@ def test_words_before_an_arrow_in_the_box_math_are_read(
     assert "correct" not in verdicts(completion, gold, choices)
 
 
-# 8. Quadratic backtracking in `closes` (docs/math.md "Answer grammar", "Bounds").
+# 8. The owner slot of a step's subject (docs/math.md "Answer grammar", "Red team 5's classes, closed at the class").
+STEP_OWNER_NEAR = [
+    n("The estimate's formula gives \\boxed{6}."), n("Guessing's rule gives \\boxed{6}."),
+    n("The error's equation gives \\boxed{6}."), n("The guess's formula gives \\boxed{6}."),
+    n("The approximation's formula gives \\boxed{6}."), n("The estimate's rule yields \\boxed{6}."),
+    n("Guessing's equation yields \\boxed{6}."), n("Final Answer: The estimate's formula gives 6."),
+    n("Final Answer: Guessing's rule gives 6."), n("Final Answer: The error's equation gives 6."),
+    mc("The estimate's formula gives \\boxed{B}."),
+]
+STEP_OWNER_SAME = [n("Heron's formula gives \\boxed{6}."), n("Final Answer: Heron's formula gives 6."),
+                   n("The quadratic formula gives \\boxed{6}.")]
+STEP_OWNER_REFUSED = [n("My guess's formula gives \\boxed{6}."), n("Adding these errors gives \\boxed{6}."),
+                      n("The error gives \\boxed{6}.")]
+
+
+@pytest.mark.parametrize(PARAMS, STEP_OWNER_NEAR)
+def test_a_step_subject_owner_names_a_method(completion: str, gold: str, choices: list[str] | None) -> None:
+    """Paid on main in both profiles, while `The error gives \\boxed{6}` is refused: `_step_subject` takes a
+    capitalised `'s` word as the owner and any `'s` word as a modifier, so a hedge or an error owns the method."""
+    assert "correct" not in verdicts(completion, gold, choices)
+
+
+# 9. Quadratic backtracking in `closes` (docs/math.md "Answer grammar", "Bounds").
 @pytest.mark.timeout(10)  # a hang guard, not a timing assertion: main takes about 35 s at 40,000 spaces (four times
 # per doubling: 5.7 s at 16,000, 21.6 s at 32,000); a linear reading answers in milliseconds
 @pytest.mark.parametrize("completion", ["\\boxed{6} <|im_start|>{spaces}x", "The answer is \\boxed{6}.\n<|im_start|>{spaces}x"])
@@ -268,27 +296,27 @@ def test_spaces_after_a_turn_marker_are_read_in_linear_time(completion: str) -> 
     assert grade_math({"completion": text, "gold": "6"})["verdict"] != "correct"
 
 
-# 9. The opposite: right answers main refuses (recall).
+# 10. The opposite: right answers main refuses (recall).
 STATED_BUT_REFUSED = [
     n("$x = 6 \\text{ cm} = \\boxed{6}$"), n("$x^2 = 36, x > 0 \\implies x = \\boxed{6}$"),
-    n("We see that it follows that $x$ is \\boxed{6}."),
+    n("We see that it follows that $x$ is \\boxed{6}."), n("Vieta's formulas give \\boxed{6}."),
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="class 9 (recall) open: refused (no_answer), never paid")
+@pytest.mark.xfail(strict=True, reason="class 10 (recall) open: refused (no_answer), never paid")
 @pytest.mark.parametrize(PARAMS, STATED_BUT_REFUSED)
 def test_a_stated_right_answer_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Refused on main in both profiles: `_side_words` checks each letter of `\\text{ cm}` alone as a unit, a comma
     in the box's math cuts the premise off from the arrow's statement, and `_stated_tokens` strips one stating clause
-    only (`_STATING_PREFIX_RE`'s `^` does not match at a later `pos`)."""
+    only (`_STATING_PREFIX_RE`'s `^` does not match at a later `pos`), and `box_lead` knows no verb `give`."""
     assert verdicts(completion, gold, choices) == ["correct", "correct"]
 
 
 # Guards for the fixes: rewrites main pays (must still pay) and near misses main refuses (must stay refused).
 SAME = (ACTION_VERB_SAME + UNLISTED_RELATION_SAME + CHAIN_MIDDLE_SAME + LABEL_MATH_SAME + SUPERLATIVE_BOUND_SAME
-        + SEVERAL_UNKNOWNS_SAME + MATH_OPENED_SAME)
+        + SEVERAL_UNKNOWNS_SAME + MATH_OPENED_SAME + STEP_OWNER_SAME)
 REFUSED = (ACTION_VERB_REFUSED + UNLISTED_RELATION_REFUSED + CHAIN_MIDDLE_REFUSED + LABEL_MATH_REFUSED
-           + SUPERLATIVE_BOUND_REFUSED + SEVERAL_UNKNOWNS_REFUSED + MATH_OPENED_REFUSED)
+           + SUPERLATIVE_BOUND_REFUSED + SEVERAL_UNKNOWNS_REFUSED + MATH_OPENED_REFUSED + STEP_OWNER_REFUSED)
 
 
 @pytest.mark.parametrize(PARAMS, SAME)
