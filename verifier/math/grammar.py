@@ -763,7 +763,8 @@ def read(text: str, prose: bool = False) -> Reading:
 # Markup after an answer: a reasoning tag, `\\end{align*}`, a modulus the answer is stated in (`\\boxed{9} \\pmod{11}`),
 # closing math delimiters, punctuation, bold.
 _AFTER_MARKUP_RE = re.compile(r"</?think>|\\end\s*\{[A-Za-z*]+\}|\\pmod\s*\{\s*\d+\s*\}|\\[\])]|\$|[\s.!。！।:;,*_#>}\])'’\"-]")
-_NEXT_TURN_RE = re.compile(r"<\|im_start\|>\s*(?:user|assistant|system)?\s*$")
+_NEXT_TURN = "<|im_start|>"
+_TURN_ROLES = frozenset({"", "user", "assistant", "system"})
 _AFTER_WORD_RE = re.compile(r"[^\W\d_]+|\S")
 
 
@@ -775,7 +776,10 @@ def closes(rest: str) -> bool:
     (`Wait, that's wrong.`, `? Wrong.`, `No, actually it is not 6.`), a doubt or a second value, is
     a fact about the answer the grammar does not know: the answer is not read. Bounded: a longer
     text than `MAX_CHARS` is not an afterword."""
-    rest = _NEXT_TURN_RE.sub("", rest.strip())
+    rest = rest.strip()
+    turn = rest.rfind(_NEXT_TURN)  # string scans, no regex: red team 6 class 9 (`\s*(?:user)?\s*$` backtracked)
+    if turn >= 0 and rest[turn + len(_NEXT_TURN):].strip() in _TURN_ROLES:
+        rest = rest[:turn]
     if len(rest) > MAX_CHARS:
         return False
     words = _AFTER_WORD_RE.findall(_AFTER_MARKUP_RE.sub(" ", rest))
