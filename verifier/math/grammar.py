@@ -1173,9 +1173,20 @@ def _states_bound(words: list[str]) -> bool:
         if w == "at":
             rest = [x for x in words[k + 1:k + 3] if x not in (",", "(", ")")]
             rest = rest[1:] if rest and rest[0] in ("a", "the", "its", "their") else rest
-            if rest and rest[0] in _BOUND_WORDS:
+            if rest and not _at_place(rest[0]):
                 return True
     return False
+
+
+_AT_PLACES = frozenset("end start beginning point time moment rate price cost speed".split())
+
+
+def _at_place(word: str) -> bool:
+    """What `at` may name in a subject (`the value at $x = 2$`, `at the end`, `at point P`, `at time 3`): a math name or number, a quantity or counted noun, or `_AT_PLACES`. An allowlist: anything else
+    after `at` (`least`, `most`, `the smallest`, `its largest`) bounds the value (red team 6 class 5: a list of bound
+    words missed the superlatives)."""
+    return (word.startswith("$") or len(word) == 1 and word.isalpha() or word.replace(".", "").isdigit()
+            or word in _AT_PLACES or _head(word)) and word not in _BOUND_WORDS
 
 
 def _ordered(phrase: list[_Token]) -> bool:
