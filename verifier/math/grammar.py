@@ -1399,6 +1399,9 @@ def box_clause(clause: str) -> bool:
     phrase after a determiner (`the angle between the lines is`) names the question's quantity in
     open-class words and is not read word by word. A clause of math alone (`x = `, `\\therefore`,
     `&=`) has no words to read: `box_lead` decided it. Bounded: a clause over `MAX_CHARS` is refused."""
+    arrows = list(_CLAUSE_ARROW_RE.finditer(clause[-MAX_CHARS:]))
+    if arrows and not _premise(clause[-MAX_CHARS:][: arrows[-1].start()], arrows[-1].group()):
+        return False  # `$\\text{maybe} \\quad x = \\boxed{6}$`, `n odd \\implies x =` (red team 6 class 7)
     flat = _CLAUSE_MARKUP_RE.sub(" ", clause)
     flat = _SEGMENT_CLOSE_RE.sub("$", _SEGMENT_OPEN_RE.sub("$", flat))
     texts = " ".join(_TEXT_GROUP_RE.findall(flat))  # words in a `\\text{}`, in math or not
@@ -1412,6 +1415,39 @@ def box_clause(clause: str) -> bool:
     tokens = [t for t in _CLAUSE_WORD_RE.findall(_TEXT_GROUP_RE.sub(lambda m: " " + m.group(1) + " ", flat))
               if t not in _LEAD_MARKS and t != "~"]  # a tie is `box_lead`'s (`we get~\\boxed{6}`)
     return _opens(tokens)
+
+
+_CLAUSE_ARROW_RE = re.compile(r"\\(?:implies|Rightarrow|Longrightarrow|therefore|to|rightarrow|iff|q?quad)(?![A-Za-z])|[⟹⇒∴→]")
+_SEGMENT_START_RE = re.compile(r"(?<!\\)\$|\\[(\[]")
+
+
+def _premise(text: str, arrow: str) -> bool:
+    """What stands before an arrow (`\\implies`, `\\Rightarrow`, `\\therefore`, `\\to`, `\\quad`) in a box's clause: a
+    clause of its own, which must itself be admitted (docs/math.md "Answer grammar", "Before a box"): an arrow that
+    opens the math (`$\\therefore x =`) has only the words before the math, a space (`Answer: $\\quad`) none; else the premise is math without words
+    (`$2x = 12 \\implies`), after an opening the grammar knows (a lead, a stating clause, `we have`, an anchor's
+    words). Words in the premise's math or after it (`\\text{maybe}`, `$n$ odd`, `n odd`) condition, hedge or scale
+    what the arrow states (red team 6 class 7: they were read by nobody)."""
+    starts = list(_SEGMENT_START_RE.finditer(text))
+    math = text[starts[-1].end():] if starts else text
+    if not math.strip() and arrow in ("\\quad", "\\qquad"):
+        return True  # `Answer: $\\quad \\boxed{6}$`: a space, no clause
+    flat = _SEGMENT_CLOSE_RE.sub("$", _SEGMENT_OPEN_RE.sub("$", text))
+    if any(_PROSE_WORD_RE.search(t) for t in _TEXT_GROUP_RE.findall(flat)):
+        return False
+    outside = _UNESCAPED_DOLLAR_RE.split(_TEXT_GROUP_RE.sub(" ", flat))[::2]
+    words = _PROSE_WORD_RE.findall(re.sub(r"\\[A-Za-z]+", " ", " ".join(outside)))
+    if not starts and words:
+        return False  # `n odd \\implies`: words inside the premise's own math
+    while words and _has("lead", words[0]):
+        words = words[1:]
+    words = _stated_tokens(words)
+    while words and _has("lead", words[0]):
+        words = words[1:]
+    if len(words) == 2 and (_has("pronoun", words[0]) or words[0] == "I") and (
+            _has("verb", words[1]) or words[1].lower() in _STATING_VERBS):
+        return True  # `We have $2x = 12 \\implies`
+    return all(w.lower() in ANCHOR_LEADS or w.lower() in _LABEL_WORDS for w in words)
 
 
 def _opens(tokens: list[str]) -> bool:
