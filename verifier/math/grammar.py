@@ -488,7 +488,7 @@ def box_label(text: str) -> bool:
     if not all(_lead_clause(re.sub(r"§\d+", "§", clause)) for clause in clauses[:-1]):
         return False  # `In thousands, $x$:`, `Maybe, answer:`: the clauses before it must lead (`lead_clauses`)
     label = clauses[-1]
-    named = re.sub(r"§(\d+)", lambda m: "x" if _side_states(segments[int(m.group(1))]) else "§", label)
+    named = re.sub(r"§(\d+)", lambda m: "x" if _label_name(segments[int(m.group(1))]) else "§", label)
     words = _LEAD_TOKEN_RE.findall(named)
     if all(_label_word(w) for w in words) and _label_phrase(words):
         return True  # `Answer:`, `Total cost:`, `Step 3:`, `$x$:`; not `$x \\neq$:`, `$x > $:` (a relation)
@@ -513,6 +513,20 @@ stand before an answer; alone (`Error:`, `Measurement error:`) they name how far
 _NUMBERED_LABELS = frozenset("step part question problem case exercise q no".split())
 
 
+def _label_name(segment: str) -> bool:
+    """A label's math segment is a name only in a name's shape (`$x$`, `$f(3)$`, `$(q, r)$`, `$\\angle ABC$`): a
+    computation (`$10^3$`, `$\\times 1000$`, `$/1000$`, `$\\pm 1$`) or a relation (`$\\approx$`) says how the value is
+    scaled or bounded (red team 6 class 4: any segment `_side_states` admitted was the name `x`)."""
+    compact = re.sub(r"\\(?:left|right)(?![A-Za-z])|\s", "", segment)
+    return bool(_MATH_NAME_RE.match(compact) or _SIDE_NAME_RE.match(compact) or _names_tuple(compact))
+
+
+_LETTER_AFTER = frozenset({"of", "for"})
+"""What a single letter may follow in a label besides `_NUMBERED_LABELS` (`Value of x:`, `Answer for n:`); after `in`
+(`Answer (in k):`, `in B`, `in $k$`) a letter names a scale (thousand, million, billion), and alone among other words
+it is no label word (red team 6 class 4)."""
+
+
 def _label_phrase(words: list[str]) -> bool:
     """A label's words as a phrase, not a bag (red team 5 class 4: `Answer (in 1000s):`, `Answer times 1000:` were
     labels): a number only numbers a step or part (`Step 3`, `Part (2)`), and no word operates on or scales the value
@@ -525,6 +539,11 @@ def _label_phrase(words: list[str]) -> bool:
                 return False
         elif w.isalpha() and _not_object(low) and low not in ANCHOR_LEADS:
             return False
+        elif len(w) == 1 and w.isalpha() and w not in ("A", "I", "a"):
+            before = [x.lower() for x in words[:k] if x not in "()[]{}"]
+            named = [x for x in words if x.isalnum()]
+            if not (len(named) == 1 or before and (before[-1] in _NUMBERED_LABELS or before[-1] in _LETTER_AFTER)):
+                return False
     return True
 
 
@@ -1154,6 +1173,9 @@ def _subject(before: list[_Token], measured: bool = False) -> bool:
         return False
     if link.text.lower() in _STEP_VERBS:  # `Guessing gives 6`: the same method-or-step subject as a box's
         return _step_subject([t.text for t in phrase])
+    if any(t.kind in ("math", "name") and len(t.text.strip("$")) == 1 and k and phrase[k - 1].text.lower() == "in"
+           for k, t in enumerate(phrase)):
+        return False  # `the answer in $k$ is`, `the total in M is`: a letter after `in` names a scale (as `_object_end`)
     changes = link.text.lower() in _CHANGES  # `the error ... increases by 100%`: the change is what is asked
     return all(_in_phrase(t) or _in_relative_clause(phrase, k) or changes and t.kind == "word" and t.text.lower() in _DEVIATIONS
                for k, t in enumerate(phrase)) and _names_placed(phrase, link.text, measured)
@@ -1856,9 +1878,9 @@ def _noun_phrase(tokens: list[str]) -> bool:
     if i < n and (_has("det", tokens[i]) and tokens[i].lower() not in ("that", "which") or _is_owner(tokens[i])):
         i += 1
     start = i
-    while i < n and (_modifier(tokens[i]) or _math_subject(tokens[i])) and not _such_that(tokens, i):
+    while i < n and (_modifier(tokens[i]) or _math_subject(tokens[i], False)) and not _such_that(tokens, i):
         i += 1
-    if i == start or not (_head(tokens[i - 1]) or _math_subject(tokens[i - 1])):
+    if i == start or not (_head(tokens[i - 1]) or _math_subject(tokens[i - 1], False)):
         return False
     head = tokens[i - 1].lower()
     after_object = head in ("probability", "chance", "likelihood", "odds")
@@ -1920,11 +1942,15 @@ def _head(token: str) -> bool:
     return any(_has("noun", f) or _has("count", f) for f in forms)
 
 
-def _math_subject(token: str) -> bool:
+def _math_subject(token: str, computed: bool = True) -> bool:
     """A math name in a subject: a math segment whose content names a quantity (`$n$`, `$p(x)$`, `$a+b$`,
-    not `$2x$`), or a lone letter (`x is`)."""
+    not `$2x$`), or a lone letter (`x is`). `computed`: a computation without unknowns names one too (an object:
+    `the value of $2^{10}$`); in the subject's own words it never does (red team 6 class 4, in a subject: `The
+    answer $\\times 1000$ is`, `The total $10^3$ is`, `The value $\\pm 1$ is` scale or bound the value)."""
     if token.startswith("$") and token.endswith("$") and len(token) > 1:
-        return _side_states(token[1:-1])
+        content = token[1:-1]
+        return _side_states(content) and (computed or bool(re.search(r"[A-Za-z]", _SIDE_COMMAND_NOT_GREEK_RE.sub(
+            " ", content))))
     return len(token) == 1 and token.isalpha() and token not in "aAI"
 
 
