@@ -24,6 +24,7 @@ Linear: one regex tokenizer pass over at most `MAX_CHARS` characters, then list 
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import NamedTuple
 
@@ -743,8 +744,9 @@ class _Token(NamedTuple):
     text: str
 
 
-def read(text: str, prose: bool = False) -> Reading:
-    """Read `text` (a box's content, or an anchored sentence when `prose`) with the grammar."""
+def read(text: str, prose: bool = False, value: str | None = None) -> Reading:
+    """Read `text` (a box's content, or an anchored sentence when `prose`) with the grammar. `value`: what stands in
+    the value's place when `text` holds a placeholder there (`read_sentence`'s lenient reading)."""
     if len(text) > MAX_CHARS:
         return Reading("math", text)
     stripped = _DOMAIN_RE.sub("", text).strip()
@@ -771,7 +773,7 @@ def read(text: str, prose: bool = False) -> Reading:
         return Reading("math", text)  # `3 \\text{ or } 4`, `f(x) = 0 \\text{ or } f(x) = x^2`: the parser reads a set
     eq = [i for i, t in enumerate(tokens) if t.text == "="]
     if eq:
-        reading = _read_chain(tokens, eq, has_words, prose, text)
+        reading = _read_chain(tokens, eq, has_words, prose, text, value)
         return Reading("math", text) if reading.kind == "math" else reading
     if not has_words:
         return Reading("math", text)
@@ -808,7 +810,7 @@ def closes(rest: str) -> bool:
 _LEAD_WORD_RE = re.compile(r"\s*([^\W\d_]+)\s*,?")
 
 
-def read_sentence(sentence: str) -> Reading:
+def read_sentence(sentence: str, value: str | None = None) -> Reading:
     """A sentence the lenient profile reads without an anchor (docs/math.md "Answer grammar"): its
     opening words that only lead to a statement (LEXICON's "lead" and "closing": `So,`, `Adding,`,
     `In the end,`) are passed over, then the rest is `read` as prose, the same grammar as after an anchor."""
@@ -829,7 +831,7 @@ def read_sentence(sentence: str) -> Reading:
             break
         for _ in closing:
             pos = _LEAD_WORD_RE.match(sentence, pos).end()  # type: ignore[union-attr]
-    return read(sentence[pos:], prose=True)
+    return read(sentence[pos:], prose=True, value=value)
 
 
 def _joins_parts(tokens: list[_Token]) -> bool:
@@ -1020,7 +1022,8 @@ def after_value(phrase: str) -> bool:
     return _tail(tokens) is not None
 
 
-def _read_chain(tokens: list[_Token], eq: list[int], has_words: bool, prose: bool, text: str) -> Reading:
+def _read_chain(tokens: list[_Token], eq: list[int], has_words: bool, prose: bool, text: str,
+                value: str | None = None) -> Reading:
     """`x = 5`, `∠PQR = 40°`, `Total = ($3 * 4) + $6 = $18`: the last side is the value when the
     first side names it (a name or a subject) and every middle side is arithmetic."""
     first, last = eq[0], eq[-1]
@@ -1036,6 +1039,10 @@ def _read_chain(tokens: list[_Token], eq: list[int], has_words: bool, prose: boo
         return Reading("refused", "a mark between `=` and the value")  # `x =~ 6`, `x => 6`: another relation
     if not named:
         return Reading("refused" if has_words else "math", "the `=` does not follow a name")
+    value = value if value is not None else next((t.text for t in post if t.kind == "num"), None)
+    if (has_words or prose) and value is not None and not _middle_values_agree(
+            [" ".join(t.text for t in tokens[a + 1: b]) for a, b in zip(eq, eq[1:])], value):
+        return Reading("refused", "a middle side of the `=` chain has another value")  # `x = 6000 = 6` (red team 6 class 3)
     if not has_words and not prose and not any(t.kind == "name" for t in subject) and not middle:
         return Reading("math", text)  # `x = 5`, `f(x) = 2x + 3`: the relation rules read it
     return _read_value(post, prose)
@@ -1540,7 +1547,7 @@ coordinates`, `the only integer roots`): each picks the quantity out, none scale
 _SUBJECT_TOKEN_RE = re.compile(r"\$[^$]*\$|[^\W\d_]+(?:'s|’s)?|\d+(?:[.,]\d+)*|\S")
 
 
-def box_subject(clause: str, before: str) -> bool:
+def box_subject(clause: str, before: str, value: str | None = None) -> bool:
     """Whether what a box's `is` or `=` states it of is the answer or a quantity named as one (docs/math.md
     "Answer grammar", "Before a box"). `before`: the text before the box (its math); `clause`: the words of
     the box's clause (as `box_clause` reads them). After `=` (`\\equiv`, `\\in`) the first side of its chain
@@ -1554,7 +1561,7 @@ def box_subject(clause: str, before: str) -> bool:
     if mark is not None:
         if mark == "=" and stripped[-2:-1] == ":":
             stripped = stripped[:-2] + "="  # `x := \\boxed{6}`
-        side = _first_side(stripped)
+        side = _first_side(stripped, value)
         return side is not None and _side_states(side)
     return _copula_subject(clause)
 
@@ -1565,9 +1572,140 @@ _SIDE_STOPS = frozenset({"$", "\\(", "\\[", "\\)", "\\]", ",", ";", "\n", "\\Rig
 _SIDE_RELATIONS = frozenset({"=", "\\equiv", "\\in", "<", ">", "\\le", "\\leq", "\\ge", "\\geq", "\\ne", "\\neq",
                              "\\approx", "\\sim", "\\cong", "\\leqslant", "\\geqslant"})
 _OPEN = {"(": ")", "[": "]", "{": "}"}
+def _middles_compute(middles: list[list[str]], value: str | None) -> bool:
+    """Whether a chain's middle sides compute the box's value: no word but a unit in any of them (`z = 4 \\text{ for }
+    w =`, `x = \\text{roughly } 6 =`: red team 5 class 3), each read whole (`z = 4 for w =`: red team 6 class 3 read it
+    letter by letter), no small quantity (`6 + \\epsilon`), and one in numbers alone has the box's value (`x = 7 =
+    \\boxed{6}`, `x = 6 \\cdot 10^3 = \\boxed{6}`)."""
+    if any(_side_words("".join(side)) or _SMALL_QUANTITIES & set(side) for side in middles):
+        return False
+    return value is None or _middle_values_agree(["".join(side) for side in middles], value)
 
 
-def _first_side(text: str) -> str | None:
+_CHAIN_CHARS = frozenset("+-*/^_()[]{}.,'|!&:=<>?;") | frozenset("∠°π′·×÷−")
+_CHAIN_COMMANDS = frozenset(
+    "cdot times div frac dfrac tfrac sqrt left right bigl bigr Bigl Bigr big Big displaystyle quad qquad pi infty "
+    "sin cos tan cot sec csc log ln exp arcsin arccos arctan sinh cosh tanh angle measuredangle triangle overline "
+    "overrightarrow vec hat bar circ degree prime binom dbinom tbinom choose lfloor rfloor lceil rceil lvert rvert vert "
+    "mid ldots cdots dots dotsm dotsb max min gcd lcm lim sum prod int det mod bmod pmod mathbb cong sim equiv in le leq "
+    "ge geq ne neq approx leqslant geqslant Rightarrow implies iff therefore Longrightarrow rightarrow to begin end "
+    "operatorname".split())
+"""What a box's relation chain may hold outside a font group (`\\text{}`): ASCII letters and digits, arithmetic,
+brackets, the relations `_SIDE_RELATIONS` reads, names' commands and functions. An allowlist (red team 6 class 2: a
+relation the chain did not list, `\\gtrsim`, `≥`, `\\not=`, `\\overset{?}{=}`, `约`, stayed in a side that read as a
+name or a computation; class 3: `\\pm`, `\\vee`, `\\lor`, `für`, `около` in a middle side): anything else, no reading."""
+_SMALL_QUANTITIES = frozenset({"\\epsilon", "\\varepsilon", "\\delta"})
+"""Greek letters that name a small quantity: `6 + \\epsilon` is near the value, not it."""
+_FONT_GROUP_RE = re.compile(r"\\" + _FONT_CMD + r"$")
+
+
+def _chain_tokens(tokens: list[str]) -> bool:
+    """Whether every token of a chain (`_first_side`'s, from the math's start to the box) is on `_CHAIN_CHARS` /
+    `_CHAIN_COMMANDS`, or stands inside a font group, whose words `_side_words` and `_side_states` read."""
+    font, depth = -1, 0  # the depth a font group opened at, or -1
+    for k, t in enumerate(tokens):
+        if t == "{":
+            depth += 1
+        elif t == "}":
+            depth -= 1
+            font = -1 if depth == font else font
+            continue
+        if font >= 0 or t.isspace() or t == "\\\\" or t.isascii() and t.isalnum() or t in _CHAIN_CHARS:
+            continue
+        if _FONT_GROUP_RE.match(t) and k + 1 < len(tokens) and tokens[k + 1] == "{":
+            font = depth + 1
+            continue
+        if t.startswith("\\") and (t[1:] in _CHAIN_COMMANDS or t[1:] in _GREEK or len(t) == 2 and not t[1].isalpha() and t[1] not in "#&"):
+            continue  # `\\,`, `\\{`, `\\%`
+        return False
+    return True
+
+
+_MIDDLE_NUMBER_RE = re.compile(r"[0-9.+\-*/() E]{1,60}")
+
+
+def _arithmetic(side: str) -> float | None:
+    """The value of a middle side written in numbers and `+ - \\cdot \\times / ^ \\frac` only, else None."""
+    text = re.sub(r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}", r"((\1)/(\2))", side)
+    text = re.sub(r"\\(?:cdot|times)", "*", text).replace("\\div", "/").replace("{", "(").replace("}", ")")
+    text = re.sub(r"\\(?:left|right|[,;:! ])", " ", text).replace("^", "**")
+    text = re.sub(r"(?<=\d)[eE](?=[+-]?\d)", "E", text)  # `6e3`: a number in scientific notation
+    if "**" in text or not _MIDDLE_NUMBER_RE.fullmatch(text.strip() or "x"):
+        return None if "**" not in text else _power(text)
+    return _evaluate(text)
+
+
+def _power(text: str) -> float | None:
+    """`6 \\cdot 10^3`: a power of small integers only (bounded)."""
+    if not re.fullmatch(r"[0-9.+\-*/() ]*(?:\*\*\(?-?\d{1,2}\)?[0-9.+\-*/() ]*)+", text.strip()):
+        return None
+    return _evaluate(text)
+
+
+def _evaluate(text: str) -> float | None:
+    """Numbers and `+ - * / **` only, walked by hand (no `eval`); at most two powers, each to an exponent of at
+    most 30 (bounded work)."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError):
+        return None
+    if sum(isinstance(node, ast.Pow) for node in ast.walk(tree)) > 2:
+        return None
+    try:
+        return _walk(tree.body)
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+
+
+_BINARY = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+           ast.Div: lambda a, b: a / b}
+
+
+def _walk(node: ast.expr) -> float | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return float(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _walk(node.operand)
+        return None if inner is None else -inner if isinstance(node.op, ast.USub) else inner
+    if not isinstance(node, ast.BinOp):
+        return None
+    left, right = _walk(node.left), _walk(node.right)
+    if left is None or right is None:
+        return None
+    if isinstance(node.op, ast.Pow):
+        return float(left ** right) if abs(right) <= 30 and right == int(right) else None
+    op = _BINARY.get(type(node.op))
+    return None if op is None else float(op(left, right))
+
+
+def chain_agrees(answer: str) -> bool:
+    """Whether an anchored answer that is an `=` chain (`x = 2 \\cdot 3 = 6`) has, in every middle side written in
+    numbers alone, its last side's value (red team 6 class 3: `Final Answer: x = 7 = 6`, `x = 6000 = 6` paid 6). The
+    lenient last-expression fallback reads a bare chain as its last side, as math-verify does, and is not asked."""
+    text = answer.strip().strip("$").strip().rstrip(".").strip()
+    sides = text.split("=")
+    if len(text) > MAX_CHARS or len(sides) < 3:
+        return True
+    return _middle_values_agree(sides[1:-1], sides[-1])
+
+
+def _middle_values_agree(middles: list[str], value: str) -> bool:
+    """Whether every middle side written in numbers alone has the box's value (red team 6 class 3: `x = 7 =
+    \\boxed{6}`, `x = 6000 = \\boxed{6}` paid 6): a side that is not arithmetic, or a value not arithmetic, is
+    left to the other rules."""
+    final = _arithmetic(value)
+    if final is None:
+        return True
+    decimals = re.fullmatch(r"\s*-?\d*\.(\d+)\s*", value)  # `10/3 = 3.33`: the value rounded to its own digits
+    tolerance = 0.5 * 10 ** -len(decimals.group(1)) if decimals else 1e-9 * max(1.0, abs(final))
+    for side in middles:
+        middle = _arithmetic(side)
+        if middle is not None and abs(middle - final) > tolerance:
+            return False
+    return True
+
+
+def _first_side(text: str, value: str | None = None) -> str | None:
     """The first side of the relation chain that `text` ends with its relation (`p(8) = \\frac{q(8)+8}{63} =` -> `p(8)`), back to
     the math's start, a comma, an arrow or a line; an aligned row that opens with its relation (`&= 50 + 40`)
     continues the row before it. Depth-aware: `(q, r)` and `f(x = 1)` are one side. None when an order relation or an
@@ -1591,10 +1729,14 @@ def _first_side(text: str) -> str | None:
             if not any(row.startswith(r) for r in _SIDE_RELATIONS):
                 break  # a new row states its own chain
         i -= 1
+    if not _chain_tokens(tokens[i:]):
+        return None  # a relation, an operator or a script the chain's allowlist does not know (red team 6 class 2)
     sides: list[list[str]] = [[]]
     depth, bounded = 0, False
     for t in tokens[i:]:
         depth += 1 if t in _OPEN else -1 if t in _OPEN.values() else 0
+        if depth > 0 and t in _SIDE_RELATIONS and t != "=":
+            return None  # `{a + b \geq 2 \cdot 3} =`: an order relation inside a group bounds it all
         if depth == 0 and t in _SIDE_RELATIONS:
             # an order relation restarts the chain (`0 < x = \\boxed{3}` states x): only `=`, `\\equiv`
             # and `\\in` carry the first side's name to the box
@@ -1602,8 +1744,8 @@ def _first_side(text: str) -> str | None:
             sides = [[]] if t not in ("=", "\\equiv", "\\in") else [*sides, []]
         elif t not in ("&", "\\\\"):
             sides[-1].append(t)
-    if any(_side_words(" ".join(side)) for side in sides[1:]):
-        return None  # `z = 4 \\text{ for } w =`, `x = \\text{roughly } 6 =`: a word in a middle side (red team 5 class 3)
+    if not _middles_compute(sides[1:], value):
+        return None
     first = "".join(sides[0]).strip()
     compact = re.sub(r"\\(?:left|right)(?![A-Za-z])|\s", "", first)
     if bounded and not (_MATH_NAME_RE.match(compact) or _SIDE_NAME_RE.match(compact) or _names_tuple(compact)):
@@ -1619,7 +1761,7 @@ _SIDE_NAME_RE = re.compile(
 _SIDE_VARIABLE_RE = re.compile(
     r"(?:[A-Za-z]|\\(?:" + "|".join(sorted(_GREEK)) + r")(?![A-Za-z]))(?:_\{[^{}]{1,6}\}|_[A-Za-z0-9])?"
     r"(?:\([^()A-Za-z]{0,12}\))?")
-_SIDE_TEXT_RE = re.compile(r"\\(?:text|textrm|textbf|textit|mathrm|mbox|operatorname)\s*\{([^{}]*)\}")
+_SIDE_TEXT_RE = re.compile(r"\\" + _FONT_CMD + r"\s*\{([^{}]*)\}")
 _SIDE_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
 
 
