@@ -160,7 +160,8 @@ CHAIN_MIDDLE_NEAR = [
     n("$x = 6000 = \\boxed{6}$"), n("$x = 7 = \\boxed{6}$"), n("Final Answer: x = 7 = 6"),
     n("Final Answer: x = 6000 = 6"),
 ]
-CHAIN_MIDDLE_SAME = [n("$x = 2 \\cdot 3 = \\boxed{6}$"), n("$z = 4$ and $w = \\boxed{9}$", "9"),
+CHAIN_MIDDLE_SAME = [n("$x = 6 \\text{ cm} = \\boxed{6}$"),  # class 10's first case: fixed with class 3 (read whole)
+                     n("$x = 2 \\cdot 3 = \\boxed{6}$"), n("$z = 4$ and $w = \\boxed{9}$", "9"),
                      n("$x = 12/2 = \\boxed{6}$"), n("Final Answer: x = 2 * 3 = 6")]
 CHAIN_MIDDLE_REFUSED = [n("$x = \\text{roughly } 6 = \\boxed{6}$"), n("$x = 6\\text{ or } 7 = \\boxed{6}$"),
                         n("$x = \\{6, 7\\} = \\boxed{6}$"), n("Final Answer: x = ±6 = 6")]
@@ -298,7 +299,7 @@ def test_spaces_after_a_turn_marker_are_read_in_linear_time(completion: str) -> 
 
 # 10. The opposite: right answers main refuses (recall).
 STATED_BUT_REFUSED = [
-    n("$x = 6 \\text{ cm} = \\boxed{6}$"), n("$x^2 = 36, x > 0 \\implies x = \\boxed{6}$"),
+    n("$x^2 = 36, x > 0 \\implies x = \\boxed{6}$"),
     n("We see that it follows that $x$ is \\boxed{6}."), n("Vieta's formulas give \\boxed{6}."),
 ]
 
@@ -312,9 +313,27 @@ def test_a_stated_right_answer_pays(completion: str, gold: str, choices: list[st
     assert verdicts(completion, gold, choices) == ["correct", "correct"]
 
 
+# Found while closing the classes at the design (fx29g): the same classes in other slots, paid before the fix.
+FIX_FOUND_NEAR = [
+    n("The answer $\\times 1000$ is \\boxed{6}."), n("The total $10^3$ is \\boxed{6}."),  # class 4 in a subject
+    n("The value $\\pm 1$ is \\boxed{6}."), n("Final Answer: The answer in $k$ is 6."),
+    n("Final Answer: The answer in k is 6."), n("$\\lfloor a+b \\rfloor = \\boxed{6}$"),  # class 6: a floor's bracket
+    n("$x = 6e3 = \\boxed{6}$"),  # class 3: a middle side in scientific notation
+]
+FIX_FOUND_SAME = [n("$\\frac{a}{b} = \\boxed{6}$"), n("$a/b = \\boxed{6}$"), n("The value of $2^{10}$ is \\boxed{6}."),
+                  n("Final Answer: The number of apples in box B is 6."), n("$x = 6e0 = \\boxed{6}$")]
+
+
+@pytest.mark.parametrize(PARAMS, FIX_FOUND_NEAR)
+def test_the_classes_are_closed_in_every_slot(completion: str, gold: str, choices: list[str] | None) -> None:
+    """A computation is no name in a subject's own words (`grammar._math_subject`), a letter after `in` names a scale
+    in prose as before a box, a floor bracket holds one term, and a middle side in `6e3` notation is a number."""
+    assert "correct" not in verdicts(completion, gold, choices)
+
+
 # Guards for the fixes: rewrites main pays (must still pay) and near misses main refuses (must stay refused).
 SAME = (ACTION_VERB_SAME + UNLISTED_RELATION_SAME + CHAIN_MIDDLE_SAME + LABEL_MATH_SAME + SUPERLATIVE_BOUND_SAME
-        + SEVERAL_UNKNOWNS_SAME + MATH_OPENED_SAME + STEP_OWNER_SAME)
+        + SEVERAL_UNKNOWNS_SAME + MATH_OPENED_SAME + STEP_OWNER_SAME + FIX_FOUND_SAME)
 REFUSED = (ACTION_VERB_REFUSED + UNLISTED_RELATION_REFUSED + CHAIN_MIDDLE_REFUSED + LABEL_MATH_REFUSED
            + SUPERLATIVE_BOUND_REFUSED + SEVERAL_UNKNOWNS_REFUSED + MATH_OPENED_REFUSED + STEP_OWNER_REFUSED)
 
