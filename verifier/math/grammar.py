@@ -1176,19 +1176,23 @@ def _subject(before: list[_Token], measured: bool = False) -> bool:
     phrase = phrase[len(phrase) - len(stated):]
     if not phrase:
         return True
-    if not _ordered(phrase):
+    if not _ordered(phrase) or _scale_letter(phrase):
         return False
     if link.text.lower() in _STEP_VERBS:  # `Guessing gives 6`: the same method-or-step subject as a box's
         return _step_subject([t.text for t in phrase])
-    if any(t.kind in ("math", "name") and len(t.text.strip("$")) == 1 and k and phrase[k - 1].text.lower() == "in"
-           for k, t in enumerate(phrase)):
-        return False  # `the answer in $k$ is`, `the total in M is`: a letter after `in` names a scale (as `_object_end`)
     changes = link.text.lower() in _CHANGES  # `the error ... increases by 100%`: the change is what is asked
     return all(_in_phrase(t) or _in_relative_clause(phrase, k) or changes and t.kind == "word" and t.text.lower() in _DEVIATIONS
                for k, t in enumerate(phrase)) and _names_placed(phrase, link.text, measured)
 
 
 _RELATIVES = frozenset({"that", "which", "who"})
+
+
+def _scale_letter(phrase: list[_Token]) -> bool:
+    """A lone letter after `in` in a prose subject (`the answer in $k$ is`, `the total in M is`): it names a scale, as
+    it does before a box (`_object_end`) and in a label (`_LETTER_AFTER`; red team 6 class 4)."""
+    return any(t.kind in ("math", "name") and len(t.text.strip("$")) == 1 and k > 0 and phrase[k - 1].text.lower() == "in"
+               for k, t in enumerate(phrase))
 
 
 _BOUND_WORDS = frozenset("least most minimum maximum best worst minimal maximal fewest".split())
