@@ -208,6 +208,10 @@ class Backend:
         """The box's memory limit (no swap) for its next step."""
         raise NotImplementedError
 
+    def job_begins(self, box: Box) -> None:
+        """A job begins in the box (Pool.mark_start, after Box.sentry_base): what the backend takes
+        as the job's start. Nothing by default."""
+
     def reap(self) -> int:
         """Remove sandboxes whose owning server is gone; how many."""
         raise NotImplementedError
@@ -258,13 +262,16 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
     PROGRAM_UID_BASE), else config.user."""
     tmpfs_opts = f"nosuid,nodev,nr_inodes={config.tmpfs_inodes}"
     program = f"{program_uid}:{program_uid}" if program_uid else config.user
+    tmpfs = {
+        "/work": f"rw,{'exec' if LANGUAGES[language].exec_work else 'noexec'},{tmpfs_opts},size={config.work_tmpfs_mb}m,mode=0700,uid={program.split(':')[0]},gid={program.split(':')[-1]}",
+        "/tmp": f"rw,noexec,{tmpfs_opts},size={config.tmp_tmpfs_mb}m,mode=1777",
+    }
+    if program_uid:  # the program's name for its uid of its own (sandbox/harness/pid1.py write_ids): PID 1 writes it
+        tmpfs["/run/ids"] = "rw,noexec,nosuid,nodev,size=64k,nr_inodes=16,mode=0755"
     kwargs = dict(
         image=image, detach=False, stdin_open=True, tty=False,
         network_mode="none", read_only=True, ipc_mode="none",
-        tmpfs={
-            "/work": f"rw,{'exec' if LANGUAGES[language].exec_work else 'noexec'},{tmpfs_opts},size={config.work_tmpfs_mb}m,mode=0700,uid={program.split(':')[0]},gid={program.split(':')[-1]}",
-            "/tmp": f"rw,noexec,{tmpfs_opts},size={config.tmp_tmpfs_mb}m,mode=1777",
-        },
+        tmpfs=tmpfs,
         # root with CAP_SETUID and CAP_SETGID only until the runner's first lines: it takes two
         # non-root uids (the judge's and the program's) and drops both (sandbox/harness/pid1.py)
         cap_drop=["ALL"], cap_add=["SETUID", "SETGID"], security_opt=["no-new-privileges"], user="0:0",
@@ -298,12 +305,13 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
 # watchdog's period (WATCH_S) cannot overshoot: one home for the number, the config field.
 RUNSC_HOST_PIDS_MARGIN = 1024
 # Under Docker's runsc runtime the watchdog samples memory every WATCH_S, and a burst between two samples
-# escaped it (a 200 MB program under a 64 MB limit was accepted). So each step also sets the container's
-# memory cgroup to the step's limit, plus what gVisor holds besides the program when the step begins, plus
-# this: the kernel OOM-kills the sandbox past it (the program's memory_limit), whatever the period. The
-# margin keeps the cgroup from killing a program the watchdog would let be (gVisor's own heap moves as it
-# runs); it is the most a burst can overshoot (docs/sandboxes.md "Sandbox backends").
-RUNSC_BURST_MB = 64
+# escaped it (a 200 MB program under a 64 MB limit was accepted; 330 MB under 256 MB under load, issue 30).
+# So the container's memory cgroup is each step's limit plus what gVisor holds that the host's kernel cannot
+# reclaim, besides the sandbox's own memory (its memory file), when the job begins (DockerBackend._cap_runsc):
+# no margin, so the host's kernel OOM-kills the sandbox (the program's memory_limit) the moment the sandbox's
+# memory and gVisor's growth since then pass the limit, as a runc container's cgroup does, whatever the period.
+# It was that rest (read once, at the box's first step) plus the limit plus a 64 MB margin, which a program
+# over its limit by less than the margin escaped between samples (docs/sandboxes.md "Sandbox backends").
 
 
 def runsc_memory_mb(config: SandboxConfig, language: str) -> int:
@@ -616,8 +624,8 @@ class DockerBackend(Backend):
 
     def set_memory(self, box: Box, mb: int) -> None:
         """runc: the container's memory cgroup (docker update). runsc has no `update` (Debian's
-        20221219): the host's watchdog holds the box to mem_mb, and its cgroup, written here, stops a
-        burst between the watchdog's samples (_cap_runsc)."""
+        20221219): the server writes the cgroup itself (_cap_runsc), and the host's watchdog reads the
+        box against mem_mb as well."""
         if box.mem_mb == mb:
             return
         if self._watch is not None:
@@ -627,22 +635,51 @@ class DockerBackend(Backend):
         self.client.api.update_container(box.container.id, mem_limit=f"{mb}m", memswap_limit=f"{mb}m")
         box.mem_mb = mb
 
-    def _cap_runsc(self, box: Box) -> None:
-        """Under runsc: the container's cgroup at the step's limit plus gVisor's own rest plus
-        RUNSC_BURST_MB, never above its backstop (runsc_memory_mb). Left as it was where the cgroup
-        cannot be written (a server that is not root on the host) or not lowered (EBUSY)."""
+    def job_begins(self, box: Box) -> None:
+        """Under runsc: what gVisor holds besides the sandbox's memory now, settled (a single reading can
+        catch a transient: watchdog.settled), is the job's (Box.gvisor_rest_mb), and the cgroup is set from
+        it (_cap_runsc): a job's limit never inherits an earlier job's rest."""
+        if self._watch is None:
+            return
+        box.gvisor_rest_mb = watchdog.settled(lambda: self._rest_mb(box))
+        self._cap_runsc(box)
+
+    def _rest_mb(self, box: Box) -> int:
+        """Under runsc: what the container's cgroup holds that the host's kernel cannot reclaim (its usage
+        less the page cache: watchdog.unreclaimable_mb), less gVisor's memory file: the Sentry's and gofer's
+        heaps and kernel memory (page tables, the platform's stubs). -1 where either cannot be read."""
         with self._lock:
             entry = self._watched.get(box.container.id)
             mem_file = self._mem_files.get(box.container.id, "")
+        firm = self._file_mb(mem_file)
+        if entry is None or firm < 0:
+            return -1
+        try:
+            return max(0, watchdog.unreclaimable_mb(entry[1]) - firm)
+        except OSError:
+            return -1
+
+    def _cap_runsc(self, box: Box) -> None:
+        """Under runsc: the container's cgroup at the step's limit plus gVisor's rest when the job began
+        (job_begins; at the box's start, read then), no margin: the host's kernel holds the limit for the
+        whole sandbox, deterministically (the note above runsc_memory_mb), never above its
+        backstop (runsc_memory_mb). Where the memory file cannot be read (a server that is not the
+        container's user) the backstop stays, and the watchdog's samples hold the limit; where the cgroup
+        cannot be written (a server that is not root on the host) or not lowered (EBUSY), it stays as
+        it was, said at warning: the limit is then the watchdog's alone."""
+        with self._lock:
+            entry = self._watched.get(box.container.id)
         if entry is None:
             return
-        dirs = entry[1]
+        if box.gvisor_rest_mb < 0:
+            box.gvisor_rest_mb = watchdog.settled(lambda: self._rest_mb(box))
+        if box.gvisor_rest_mb < 0:
+            return
         try:
-            rest = max(0, watchdog.cgroup_usage(dirs).mem_mb - max(0, self._file_mb(mem_file)))
             backstop = max(box.mem_mb, runsc_memory_mb(self.config, box.language))
-            watchdog.set_cgroup_memory(dirs, min(backstop, rest + box.mem_mb + RUNSC_BURST_MB))
+            watchdog.set_cgroup_memory(entry[1], min(backstop, box.mem_mb + box.gvisor_rest_mb))
         except OSError as e:
-            log.info("sandbox: %s memory cgroup not set: %s", box.container.id[:12], e)
+            log.warning("sandbox: %s memory cgroup not set (its limit is the watchdog's alone): %s", box.container.id[:12], e)
 
     def _remove(self, c) -> None:
         try:

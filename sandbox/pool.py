@@ -135,6 +135,7 @@ class Pool:
     def mark_start(self, box: Box) -> None:
         """A job begins in the box: what its gVisor kernel holds now is not the job's (Box.sentry_base)."""
         box.sentry_base = self._backend().sentry_mb(box)
+        self._backend().job_begins(box)
 
     def set_memory(self, box: Box, mb: int) -> None:
         """The box's memory limit (= memory+swap: no swap) for the next step."""

@@ -63,6 +63,23 @@ class SessionEnvironment:
     name: str
     tree: str
     archive: bytes
+    language: str = "python"
+
+
+@dataclass(frozen=True)
+class SessionState:
+    """A session's files as a fork or a snapshot keeps them (docs/sessions.md "Fork and snapshot"):
+    its environment (whose archive is the one the server already holds, shared, never copied) and
+    the changes to that tree (session_tools.delta: the changed files only). A box started from it
+    unpacks the environment and applies the changes."""
+
+    environment: SessionEnvironment
+    entries: bytes  # session_tools.delta's listing (JSON)
+    data: bytes  # the changed files' bytes, in the listing's order
+
+    @property
+    def size(self) -> int:
+        return len(self.entries) + len(self.data)
 
 
 @dataclass(frozen=True)
@@ -93,9 +110,11 @@ class SessionBox:
         self.box.sentry_mb = backend.sentry_mb(self.box)  # Backend.at_rest compares with it after each session
         self.channel = self.box.channel
 
-    def start(self, limits: SessionLimits, files: dict[str, bytes], tree: bytes | None = None) -> None:
+    def start(self, limits: SessionLimits, files: dict[str, bytes], tree: bytes | None = None,
+              state: SessionState | None = None) -> None:
         """Begin a session here: its memory limit, its files (or an environment's tree, an archive
-        unpacked into /work), a fresh interpreter. Raises on failure."""
+        unpacked into /work, and a fork's or snapshot's changes applied on it), a fresh interpreter.
+        Raises on failure."""
         if limits.memory_limit_mb != self.mem_mb:
             self.backend.set_memory(self.box, limits.memory_limit_mb)
             self.mem_mb = limits.memory_limit_mb
@@ -105,8 +124,11 @@ class SessionBox:
         blobs = {f"file:{k}": v for k, v in files.items()}
         if tree is not None:
             blobs["tree"] = tree
+        if state is not None:
+            blobs.update(delta_entries=state.entries, delta_data=state.data)
         head, _ = self.channel.request({"op": "start", "files": list(files), "cpu_s": limits.time_limit_s,
-                                        "tree": tree is not None}, blobs, timeout_s=self.start_timeout_s + 30.0)
+                                        "tree": tree is not None, "delta": state is not None}, blobs,
+                                       timeout_s=self.start_timeout_s + 30.0)
         if not head.get("ok"):
             raise ChannelError(f"session start failed: {head.get('error')}")
 
@@ -202,6 +224,15 @@ class SessionBox:
         except ValueError as e:
             return {**reply, "ok": False, "detail": f"the tree's listing does not read ({str(e)[:100]})", "data": b""}
         return {**reply, "entries": entries, "data": blobs.get("data", b"")}
+
+    def delta(self, max_bytes: int, max_files: int) -> dict:
+        """The tree's changes since the environment was unpacked (session_tools.delta): {"ok",
+        "entries", "data"} (the listing as sent, for a fork's start) or {"ok": False, "detail"}."""
+        reply, blobs = self.tool({"op": "delta", "max": max_bytes, "max_files": max_files}, {}, 120.0)
+        listing = blobs.get("entries", b"")
+        if not reply.get("ok") or len(listing) > SNAPSHOT_ENTRIES_MAX_BYTES:
+            return {**reply, "ok": False}
+        return {**reply, "entries": listing, "data": blobs.get("data", b"")}
 
     def memory_bytes(self) -> int:
         """What the sandbox's memory limit counts now, 0 when unknown."""
@@ -378,7 +409,7 @@ class SessionHost:
         return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
 
     def take_box(self, language: str, limits: SessionLimits, files: dict[str, bytes],
-                 tree: bytes | None = None) -> SessionBox:
+                 tree: bytes | None = None, state: SessionState | None = None) -> SessionBox:
         """A started box: a reset one of an ended session when there is one (a container start costs
         ~0.3 CPU-seconds of the Docker daemon; a reset a few milliseconds), else a new sandbox."""
         while True:
@@ -389,7 +420,7 @@ class SessionHost:
             if box is None:
                 break
             try:
-                box.start(limits, files, tree)
+                box.start(limits, files, tree, state)
                 return box
             except Exception as e:  # a spare that went bad: drop it, try the next
                 log.info("session: a spare sandbox failed to start a session (%s)", e)
@@ -398,7 +429,7 @@ class SessionHost:
         with self._lock:
             self._live.add(box)
         try:
-            box.start(limits, files, tree)
+            box.start(limits, files, tree, state)
         except BaseException:
             self.destroy(box)
             raise
@@ -422,15 +453,16 @@ class SessionHost:
         self.destroy(box)
 
     async def open(self, language: str, limits: SessionLimits, files: dict[str, bytes], replay: bool,
-                   environment: SessionEnvironment | None = None) -> Session:
+                   environment: SessionEnvironment | None = None, state: SessionState | None = None) -> Session:
         """A started session; raises (docker or channel errors) when its container cannot start. On an
-        environment, the box is of the environment's language and its tree is unpacked into /work."""
+        environment, the box is of the environment's language and its tree is unpacked into /work
+        (then `state`'s changes applied: a fork or a restored snapshot)."""
         if language not in LANGUAGES and environment is None:
             raise ValueError(f"sessions support {', '.join(LANGUAGES)}, not {language!r}")
         session = Session(self, language, limits, files, replay, environment)
         t0 = time.monotonic()
         tree = environment.archive if environment is not None else None
-        session.box = await self.call(self.take_box, language, limits, files, tree)
+        session.box = await self.call(self.take_box, language, limits, files, tree, state)
         log.debug("session started in %.2f s", time.monotonic() - t0)
         return session
 
@@ -460,4 +492,4 @@ class SessionHost:
         self._threads.shutdown(wait=False)
 
 
-__all__ = ["CELL_STATUSES", "Session", "SessionEnvironment", "SessionHost", "SessionLimits"]
+__all__ = ["CELL_STATUSES", "Session", "SessionEnvironment", "SessionHost", "SessionLimits", "SessionState"]

@@ -51,15 +51,26 @@ from .channel import ChannelError
 from .config import SandboxConfig
 from .gvisor import RUNNER_ARGV, RawChannel
 from .languages import LANGUAGES
-from .userns_launch import can_unshare_user, landlock_abi
+from .userns_launch import can_unshare_user, landlock_abi, program_id
 
 log = logging.getLogger(__name__)
 
 LAUNCH = str(Path(__file__).with_name("userns_launch.py"))
 # The host ids the namespace's 0..65535 map to: far above any account, so a process that leaves
-# the sandbox's namespaces is nobody on the host. Every sandbox shares them; nothing keyed by a
-# host uid is reachable from inside (the kernel keyrings are refused: seccomp_filter).
+# the sandbox's namespaces is nobody on the host. Every sandbox shares them (its runner's and
+# judges' ids), bar the program's (id_map): nothing keyed by a host uid is reachable from inside
+# (the kernel keyrings are refused: seccomp_filter).
 HOST_ID_BASE, ID_COUNT = 1_000_000_000, 65536
+
+
+def id_map(program: int, own: int) -> str:
+    """A uid_map (or gid_map) of the namespace's 0..65535 onto HOST_ID_BASE.., bar `program`, the
+    program's id, which maps to `own`, a host id of this sandbox alone (userns_launch.py program_id):
+    the kernel keeps per-user counts by host uid (pipe pages, inotify instances, message queue bytes,
+    processes, pending signals), and with one host uid for every sandbox's programs one sandbox's
+    program holding its pipe pages left another's pipes at one page (red team of issue 32)."""
+    lines = [(0, HOST_ID_BASE, program), (program, own, 1), (program + 1, HOST_ID_BASE + program + 1, ID_COUNT - program - 1)]
+    return "".join(f"{inside} {outside} {n}\n" for inside, outside, n in lines if n > 0)
 STAGES = ("/mnt", "/media", "/srv", "/opt")  # a host folder the launch hides under its own tmpfs
 CGROUP_V1 = ("memory", "pids", "cpu", "cpuacct")
 _BACKENDS = itertools.count(1)
@@ -515,9 +526,10 @@ class UsernsBackend(Backend):
         sandbox's cgroups, then let it go on."""
         if os.read(ready_r, 1) != b"u":
             raise ChannelError("the launch ended before making its namespaces")
-        for name in ("uid_map", "gid_map") if self.mode == "uids" else ():  # landlock: the launch maps its own uid
-            with open(f"/proc/{proc.pid}/{name}", "w") as f:
-                f.write(f"0 {HOST_ID_BASE} {ID_COUNT}\n")
+        uid, _, gid = self.config.user.partition(":")
+        for name, program in (("uid_map", int(uid)), ("gid_map", int(gid or uid))) if self.mode == "uids" else ():
+            with open(f"/proc/{proc.pid}/{name}", "w") as f:  # landlock: the launch maps its own uid
+                f.write(id_map(program, program_id(proc.pid)))
         for folder in cgroups.values():
             _write(folder, "cgroup.procs", proc.pid)
         os.write(go_w, b"g")

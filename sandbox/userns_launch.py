@@ -57,6 +57,15 @@ def owner_id() -> int:
     """The host uid and gid that create this sandbox's user namespace (step 1)."""
     return OWNER_BASE + os.getpid()
 
+
+PROGRAM_BASE = OWNER_BASE + (1 << 22)  # above every owner id (pid_max is at most 2^22)
+
+
+def program_id(pid: int) -> int:
+    """The host uid and gid the program of the sandbox launched as `pid` runs as (sandbox/userns.py
+    id_map): one per live launch, as owner_id, so no other sandbox's program shares its per-user counts."""
+    return PROGRAM_BASE + pid
+
 libc = ctypes.CDLL(None, use_errno=True)
 
 

@@ -147,11 +147,21 @@ def memory_file(pids: Iterable[int]) -> str:
 
 
 def _children(pid: int) -> list[int]:
+    """The children of process `pid`, started by any of its threads: each task's own `children`
+    file lists only what that thread started (proc(5)), and runsc starts its gofer and the
+    platform's stubs from threads other than its first (issue 30)."""
+    out: list[int] = []
     try:
-        with open(f"/proc/{pid}/task/{pid}/children") as f:
-            return [int(c) for c in f.read().split()]
-    except (OSError, ValueError):
-        return []
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                out.extend(int(c) for c in f.read().split())
+        except (OSError, ValueError):
+            continue  # the thread ended meanwhile
+    return out
 
 
 def cgroup_dirs(pid: int) -> dict[str, str]:
@@ -183,6 +193,24 @@ def cgroup_usage(dirs: dict[str, str]) -> Usage:
                 inactive = int(value)
                 break
     return Usage(mem_mb=max(0, used - inactive) >> 20, threads=_read_int(dirs.get("pids", dirs.get("", "")), "pids.current"))
+
+
+def unreclaimable_mb(dirs: dict[str, str]) -> int:
+    """A container's memory cgroup usage less its page cache (v1 or v2), MB: what the host's kernel
+    cannot reclaim before an OOM kill under a limit (anonymous and shared memory, kernel memory).
+    The page cache (active and inactive file pages) is reclaimed first, so a limit set above it
+    leaves the sandbox the room the cache held."""
+    v1 = "memory" in dirs
+    folder = dirs["memory"] if v1 else dirs[""]
+    used = _read_int(folder, "memory.usage_in_bytes" if v1 else "memory.current")
+    keys = ("total_active_file", "total_inactive_file") if v1 else ("active_file", "inactive_file")
+    cache = 0
+    with open(os.path.join(folder, "memory.stat")) as f:
+        for line in f:
+            key, _, value = line.partition(" ")
+            if key in keys:
+                cache += int(value)
+    return max(0, used - cache) >> 20
 
 
 def unheld_mb(dirs: dict[str, str]) -> int:

@@ -18,7 +18,7 @@ ENGINE = ("math_verify", "sympy", "docker", "pebble", "prometheus_client")
 
 CHECK = f"""
 import importlib.util, json, sys
-import verifier.client, verifier.tools.cli, trainer.remote, trainer.verl, trainer.openrlhf, trainer.slime, trainer.trl_sync, trainer.sessions
+import verifier.client, verifier.tools.cli, trainer.remote, trainer.verl, trainer.openrlhf, trainer.slime, trainer.trl_sync, trainer.sessions, trainer.env_sessions, trainer.slime_agent
 engine = {ENGINE!r}
 print(json.dumps({{"installed": [m for m in engine if importlib.util.find_spec(m)],
                   "loaded": sorted(m for m in sys.modules if m.split(".")[0] in engine)}}))

@@ -190,9 +190,11 @@ def test_a_kill_for_a_run_that_went_over_its_limit_never_lands_on_the_next_job(g
         over = grader.grade(_gtask(BURST.format(mb=mb, s=s), memory_limit_mb=256, time_limit_s=10))
         innocent = grader.grade(_gtask("print('ok')"))
         assert innocent["verdict"] == "accepted", (s, over["verdict"], innocent["detail"])
-        # over for less than a period (WATCH_S) it may pass (docs/sandboxes.md: "Weaker"); over for
-        # 15 periods it is the program's memory_limit, never the next job's
-        assert over["verdict"] in (("memory_limit",) if s > 0.1 else ("memory_limit", "accepted")), (s, over["detail"])
+        # on the gVisor backend (no cgroup), over for less than a period (WATCH_S) it may pass (docs/sandboxes.md:
+        # "Weaker"); under Docker's runsc the cgroup stops it whatever its length (issue 30); over for 15 periods it
+        # is the program's memory_limit on both, never the next job's
+        exact = s > 0.1 or grader.backend_name == "runsc"
+        assert over["verdict"] in (("memory_limit",) if exact else ("memory_limit", "accepted")), (s, over["detail"])
 
 
 def test_the_watchdog_survives_a_kill_it_could_not_start(grader, monkeypatch):
@@ -359,6 +361,35 @@ def test_nothing_a_job_makes_reaches_the_next_job_under_runsc(runsc_grader, kind
     from tests.test_sandbox_docker import LEAVE, leaves_nothing
     assert kind in LEAVE
     leaves_nothing(runsc_grader, "runsc", kind)
+
+
+# ---------------------------------------------------------------- what the host finds of a sandbox's processes
+# A process whose memfd is named as gVisor names its memory file, started by a second thread of its parent: runsc
+# starts its gofer and the platform's stubs from threads other than its first, and each thread's own
+# /proc/PID/task/TID/children lists only what that thread started (proc(5)).
+HOLDER = ("import subprocess, sys, threading\n"
+          "code = 'import os, time; fd = os.memfd_create(\"runsc-memory\"); print(os.getpid(), flush=True); time.sleep(60)'\n"
+          "t = threading.Thread(target=lambda: subprocess.run([sys.executable, '-c', code]))\n"
+          "t.start()\nt.join()")  # the thread lives on while its child runs: a thread's children outlive it in another's file
+
+
+def test_the_watchdog_finds_a_child_started_by_any_thread():
+    """watchdog.memory_file (how Docker's runsc backend finds gVisor's memory file) looks below a process at every
+    child, whichever thread started it: it read only the first thread's children file and missed the rest
+    (issue 30). Near miss: a process that holds no such memfd is not taken for it."""
+    import subprocess
+    import sys
+
+    parent = subprocess.Popen([sys.executable, "-c", HOLDER], stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        child = int(parent.stdout.readline())
+        assert child in watchdog._children(parent.pid)
+        found = watchdog.memory_file([parent.pid])
+        assert found.startswith(f"/proc/{child}/fd/"), found
+        assert watchdog.memory_file([os.getpid()]) == ""  # near miss
+    finally:
+        os.killpg(parent.pid, 9)
+        parent.wait()
 
 
 # ---------------------------------------------------------------- readings the host acts on are settled

@@ -847,7 +847,33 @@ def boxes_in_one_sentence(draw) -> list[Case]:
     ]
 
 
+@st.composite
+def concluding_sentences(draw) -> list[Case]:
+    """A last sentence that concludes with a named quantity (`grammar.concludes`, docs/math.md "Answer grammar", "A
+    concluding sentence"): with no box and no anchor it is the answer, in both profiles, read as a box in the value's
+    place would be; a hedge, a scale, a negation, a second value, another quantity or a retraction there is none."""
+    n, m = draw(st.lists(st.integers(min_value=2, max_value=999), min_size=2, max_size=2, unique=True))
+    a = draw(st.integers(min_value=1, max_value=n - 1))
+    f = "concluding_sentence"
+    opener = draw(st.sampled_from(["So,", "Thus,", "Therefore,", "Hence,", "So", "Thus"]))
+    subject = draw(st.sampled_from(["the perimeter of ABCD", "the total cost", "the number of students", "$x$",
+                                    "the area of the triangle", "the remainder when $N$ is divided by $7$"]))
+    near_miss = draw(st.sampled_from([
+        "{s} is about {n}.", "{s} would be {n}.", "{s} is {n} thousand.", "{s} is not {n}.", "{s} is {n} or {m}.",
+        "twice {s} is {n}.", "{s} in thousands is {n}.", "{s} is at least {n}.", "{s} is {n}. Wait, that's wrong.",
+        "{s} is {n}?", "maybe {s} is {n}.", "{s} is {m}, and {s} is {n}.", "$2x = {n}$.",
+        "{s} is {n}. No, it is {m}.", "{s} could be {n}.", "{s} is -{n}.", "{s} is {n} more than one."]))
+    rewrite = draw(st.sampled_from(["{s} is {n}.", "{s} is {a} + {b} = {n}.", "{s} is ${n}$.", "{s} is {n} cm.",
+                                    "{s} equals {n}.", "{s} is {n}. I hope it is correct."]))
+    lead = "We add the parts.\n\n"
+    return [
+        prose(f, str(n), lead + f"{opener} " + near_miss.format(s=subject, n=n, m=m), False, "a concluding near miss"),
+        prose(f, str(n), lead + f"{opener} " + rewrite.format(s=subject, n=n, a=a, b=n - a), True, "a concluding sentence"),
+    ]
+
+
 FAMILIES.update({
+    "concluding_sentences": concluding_sentences(),
     "retractions_after": retractions_after(),
     "multipliers": multipliers(),
     "hedges_and_retractions": hedges_and_retractions(),

@@ -50,8 +50,8 @@ Closed here (issue 29's fourth fix): classes 1, 6, 7, 8, 9, 10, 11, 12, 13, and 
 other four and class 3's last four (`grammar.STATING_CLAUSES`: a stating main clause is read past, and a
 preposition's phrase opens a box's clause only as one of its openers), and class 2 (`grammar.box_label` reads
 the whole label), class 4 (`grammar._ordered`: the prose subject's order) and class 5 (`grammar._CLOSING_SUBJECT`: a closing
-clause's subject before its verb). Class 13's box variant stays a strict xfail
-(`still_open`), so the file passes and each closing fix flips its cases.
+clause's subject before its verb). Class 13's box variant is closed by `grammar.box_lead_clauses` (the clause
+that holds the last math before a box is read whole).
 """
 
 from __future__ import annotations
@@ -62,18 +62,6 @@ from tests.helpers import math_verdicts as verdicts
 
 CHOICES = ["3", "5", "7", "9"]
 Case = tuple[str, str, "list[str] | None"]
-
-
-OPEN_13_BOX = ("red team 4 class 13, a box's variant: a box's sentence still starts at a math delimiter (reading "
-               "through math lost 11 rows of math-verify's suite, `If its initial value was $x$, ...`)")
-
-
-def still_open(cases: list[Case], reason: str, closed: tuple[str, ...] = ()) -> list[object]:
-    """A class left open (another helper's, or not fixed yet): each near miss still paid is a strict xfail, so the
-    file passes, the cases stay in sight, and the fix that closes one flips it (an XPASS fails until the mark is
-    dropped). `closed`: the completions of the class that another class's fix already closed."""
-    mark = pytest.mark.xfail(strict=True, reason=reason)
-    return [case if case[0] in closed else pytest.param(*case, marks=mark) for case in cases]
 
 
 def n(completion: str, gold: str = "6") -> Case:
@@ -457,8 +445,39 @@ VARIANT_SAME = [
 ]
 
 
-VARIANT_OPEN = still_open([n("Maybe for $n=3$, we get \\boxed{6}.")], OPEN_13_BOX) + [
-    n("In thousands, $x = \\boxed{6}$.")]  # closed by class 3's fix: `In thousands` opens the box's clause
+VARIANT_OPEN = [n("Maybe for $n=3$, we get \\boxed{6}."),  # closed by `grammar.box_lead_clauses` (the clause of the last math)
+                n("In thousands, $x = \\boxed{6}$.")]  # closed by class 3's fix: `In thousands` opens the box's clause
+
+
+# Class 13's box variant at the class (`grammar.box_lead_clauses`): a hedge, a scale or a condition in the clause that holds
+# the math before a box's clause, or before the box's own math, in a stating clause's sentence or a subject's.
+BOX_MATH_CLAUSE_NEAR = [
+    n("Maybe for $n=3$, the answer is \\boxed{6}."), n("Perhaps for $n = 3$, we find \\boxed{6}."),
+    n("Probably with $x = 2$, this gives \\boxed{6}."), n("If $n$ is odd, we get \\boxed{6}."),
+    n("Assuming $n > 2$, we get \\boxed{6}."), n("In thousands of $\\$$, we get \\boxed{6}."),
+    n("Maybe for $n=3$, $x = \\boxed{6}$."), n("Maybe, the answer is $\\boxed{6}$."), n("Maybe, $\\boxed{6}$."),
+    n("Perhaps, we get $x = \\boxed{6}$."), n("Roughly, \\( x = \\boxed{6} \\)."),
+    n("We guess $x = 2$, so we get \\boxed{6}."), n("Maybe $x = 2$, and the answer is \\boxed{6}."),
+    mc("Maybe for $n=3$, we get \\boxed{B}."),
+]
+BOX_MATH_CLAUSE_SAME = [
+    n("Since $a = 2$, we get \\boxed{6}."), n("We get $x = 3$, so the answer is $\\boxed{6}$."),
+    n("Its value is $.9x$, its value becomes $2x$, making for a total of $\\boxed{6}$."),
+    n("Substituting $x = 2$, we get \\boxed{6}."), n("Thus, $x = \\boxed{6}$."), n("Hence, the answer is $\\boxed{6}$."),
+    n("The total is $2 + 4$, so $\\boxed{6}$."), mc("Since $a = 2$, we get \\boxed{B}."),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold", "choices"), BOX_MATH_CLAUSE_NEAR)
+def test_a_hedge_in_the_last_math_clause_before_a_box_is_read(completion: str, gold: str, choices: list[str] | None) -> None:
+    """Paid on main in both profiles (`Maybe, the answer is $\\boxed{6}$` too): a box's sentence started at the last math
+    delimiter before it, the box's own `$` among them, so the words before it were never read."""
+    assert "correct" not in verdicts(completion, gold, choices)
+
+
+@pytest.mark.parametrize(("completion", "gold", "choices"), BOX_MATH_CLAUSE_SAME)
+def test_a_stated_step_in_math_before_a_box_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    assert verdicts(completion, gold, choices) == ["correct", "correct"]
 
 
 @pytest.mark.parametrize(("completion", "gold", "choices"), VARIANT_NEAR + VARIANT_OPEN)

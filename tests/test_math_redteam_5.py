@@ -34,7 +34,8 @@ value of x doubled is`), relative clauses taking any words, a box's sentence sta
    6.`, 86 characters, 15 segments) took 49 s on main (13.7 s at 14 segments; each segment about 2.7 times more).
 10. The opposite, right answers main refuses (recall): common statements of MATH and AIME solutions whose subject
     the allowlists do not hold (`The remainder when $N$ is divided by $1000$ is`, `The expected value is`, `The units
-    digit of`, `The coefficient of $x^2$ is`, `$a_{2024} =`, `$x^* =`).
+    digit of`, `The coefficient of $x^2$ is`, `$a_{2024} =`, `$x^* =`). Closed by allowlist entries, each with near
+    misses (`STATED_NEAR`).
 """
 
 from __future__ import annotations
@@ -265,15 +266,49 @@ def test_a_stated_right_answer_in_the_lexicon_pays(completion: str, gold: str, c
     assert verdicts(completion, gold, choices) == ["correct", "correct"]
 
 
-@pytest.mark.xfail(strict=True, reason="class 10 (recall) open: these subjects are outside the allowlists (no_answer, "
-                   "never paid); left for a later pass")
 @pytest.mark.parametrize(PARAMS, STATED_BUT_REFUSED)
 def test_a_stated_right_answer_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Refused on main (`no_answer`) in both profiles, though each states the gold in a form common in MATH and AIME
-    solutions: `when` opens no relative clause and `divided` is a `_NOT_OBJECTS` word, `expected`, `units`,
-    `coefficient`, `constant`, `fourth`, `determinant` are in no LEXICON group a subject reads, and `_MATH_NAME_RE`
-    takes at most three subscript characters and no decoration (`^*`, `_{\\max}`) or bound variable."""
+    solutions; now read by allowlist entries, each with its reason in `grammar`: the division that defines a remainder
+    (`_DIVISION_HEADS`), any math in the object of a head taken from an operand (`_OPERAND_HEADS`: `the coefficient of
+    $x^2$`), a segment holding one word in an open object (`$ABCD$`), a long braced index and `\\max`/`\\min` as name
+    marks (`NAME_MARKS`), `^*` on a real unknown (`OPTIMUM_LETTERS`), a sum's bound index (`_BOUND_VARIABLE_RE`) and a
+    name reduced modulo a number (`_RESIDUE_RE`)."""
     assert verdicts(completion, gold, choices) == ["correct", "correct"]
+
+
+# Each entry above perturbed: scaled, negated, hedged, or naming another quantity. Refused before the entries, and after.
+STATED_NEAR = [
+    n("So the remainder when $2N$ is divided by $1000$ is $\\boxed{6}$."),
+    n("So the remainder when $N$ is divided by $1000$ is probably $\\boxed{6}$."),
+    n("Maybe the remainder when $N$ is divided by 7 is $\\boxed{6}$."),
+    n("The remainder when $N$ is divided by 7 is not $\\boxed{6}$."),
+    n("The remainder when $N$ is divided by 7, in thousands, is $\\boxed{6}$."),
+    n("The remainder when $N$ is divided by 7 times 2 is $\\boxed{6}$."), n("The remainder when $N$ is odd is $\\boxed{6}$."),
+    n("The remainder when rounded is $\\boxed{6}$."), n("The quotient when $N$ is divided by 7 is $\\boxed{6}$."),
+    n("The value of $x^2$ is $\\boxed{6}$."), n("Twice the coefficient of $x^2$ is $\\boxed{6}$."),
+    n("The coefficient of $x^2$ in thousands is $\\boxed{6}$."), n("The coefficient of $x^2 \\text{ thousand}$ is $\\boxed{6}$."),
+    n("The coefficient of $x^2$ is about $\\boxed{6}$."), n("The reciprocal of the coefficient of $x^2$ is $\\boxed{6}$."),
+    n("The coefficient of $x^2$ divided by 2 is $\\boxed{6}$."), n("The value of $2x$ is $\\boxed{6}$."),
+    n("The perimeter of rectangle $ABCD$ in thousands is $\\boxed{6}$."), n("Half the perimeter of rectangle $ABCD$ is $\\boxed{6}$."),
+    n("The perimeter of $THOUSAND$ is $\\boxed{6}$."), n("The perimeter of rectangle $ABCD$ times 1000 is $\\boxed{6}$."),
+    n("$2a_{2024} = \\boxed{6}$"), n("$a_{2024}^2 = \\boxed{6}$"), n("$a_2024 = \\boxed{6}$"),
+    n("$\\frac{a_{2024}}{1000} = \\boxed{6}$"), n("$a_{2024} \\approx \\boxed{6}$"),
+    n("$z^* = \\boxed{6}$"), n("$w^{*} = \\boxed{6}$"), n("$A^* = \\boxed{6}$"), n("$2x^* = \\boxed{6}$"),
+    n("$(x^*)^2 = \\boxed{6}$"), n("$x^*$ is at least $\\boxed{6}$."),
+    n("$x_{\\max}^2 = \\boxed{6}$"), n("$2x_{\\max} = \\boxed{6}$"), n("$\\frac{x_{\\max}}{1000} = \\boxed{6}$"),
+    n("$x_{\\max} \\geq 2 \\cdot 3 = \\boxed{6}$"),
+    n("$\\sum_{k=1}^{n} k = \\boxed{6}$"), n("$\\sum_{k=1}^{3} x_k = \\boxed{6}$"), n("$\\sum_{k=1}^{3} k x = \\boxed{6}$"),
+    n("$2N \\bmod 1000 = \\boxed{6}$"), n("$N^2 \\bmod 1000 = \\boxed{6}$"), n("$2 \\cdot N \\bmod 1000 = \\boxed{6}$"),
+    n("$N \\bmod 1000 + 1 = \\boxed{6}$"), n("$\\frac{N}{1000} \\bmod 10 = \\boxed{6}$"),
+]
+
+
+@pytest.mark.parametrize(PARAMS, STATED_NEAR)
+def test_a_perturbed_stated_answer_stays_refused(completion: str, gold: str, choices: list[str] | None) -> None:
+    """The class 10 entries admit one shape each: a scale, a negation, a hedge or another quantity around it is not
+    that shape (`2N`, `z^*`, a conjugate, `x_{\\max}^2`, `\\sum_{k=1}^{n}`, `2 \\cdot N \\bmod 1000`, `the quotient when`)."""
+    assert "correct" not in verdicts(completion, gold, choices)
 
 
 # Guards for the fixes: rewrites main pays (must still pay) and near misses main refuses (must stay refused).

@@ -249,7 +249,8 @@ MATH_OPENED_NEAR = [
     n("$n \\text{ odd} \\implies x = \\boxed{6}$"), n("n odd \\implies x = \\boxed{6}"),
     n("$n$ is odd $\\Rightarrow x = \\boxed{6}$"), n("$x$ is roughly $\\implies x = \\boxed{6}$"),
 ]
-MATH_OPENED_SAME = [n("$2x = 12 \\implies x = \\boxed{6}$"), n("$\\therefore x = \\boxed{6}$"),
+MATH_OPENED_SAME = [n("$x^2 = 36, x > 0 \\implies x = \\boxed{6}$"),  # class 10's premise: pays with main's h29h
+                    n("$2x = 12 \\implies x = \\boxed{6}$"), n("$\\therefore x = \\boxed{6}$"),
                     n("$2x = 12 \\Rightarrow x = \\boxed{6}$"), n("$x + 1 = 7 \\quad x = \\boxed{6}$")]
 MATH_OPENED_REFUSED = [n("$\\text{maybe } x = \\boxed{6}$"), n("Maybe $\\implies x = \\boxed{6}$"),
                        n("\\[\\text{if } n \\text{ is odd} \\implies x = \\boxed{6}\\]")]
@@ -299,7 +300,6 @@ def test_spaces_after_a_turn_marker_are_read_in_linear_time(completion: str) -> 
 
 # 10. The opposite: right answers main refuses (recall).
 STATED_BUT_REFUSED = [
-    n("$x^2 = 36, x > 0 \\implies x = \\boxed{6}$"),
     n("We see that it follows that $x$ is \\boxed{6}."), n("Vieta's formulas give \\boxed{6}."),
 ]
 

@@ -274,9 +274,9 @@ COUNTS = {
                    "        return None\n    return r, w", 50,
                    "import fcntl, os\nr, w = os.pipe()\nfcntl.fcntl(w, 1031, 1 << 20)\nprint(fcntl.fcntl(w, 1032))", f"{1 << 20}\n"),
 }
-OPEN = {("userns", "pipe pages"): "open (red team of issue 32): every userns sandbox's program is one host uid "
-        "(HOST_ID_BASE + 65534), whose pipe pages are the host's user's, not its namespace's (tests/test_sandbox_userns.py "
-        "test_one_sandbox_cannot_shrink_another_sandboxs_pipes)"}
+# (host backend, count) -> why it is open: none (the userns backend's pipe pages were, every sandbox's program one
+# host uid, until each got its own: sandbox/userns.py id_map)
+OPEN: dict[tuple[str, str], str] = {}
 
 
 def _in_each_box(g: SyncGrader, backend: str, code: str) -> list[str]:

@@ -195,6 +195,29 @@ def test_hardening_from_inside(any_grader, backend):
     assert any_grader.grade(task("python", "print(3)"))["verdict"] == "accepted"
 
 
+# A program that asks for its user: the name, home and group of its uid, and a write to the files that name them (the
+# root is read-only, and the tmpfs Docker with runc mounts at /run/ids is PID 1's, written before any program runs).
+WHOAMI = {
+    "python": ("import getpass, grp, os, pwd\ne = pwd.getpwuid(os.getuid())\nro = []\n"
+               "for path in ('/etc/passwd', '/run/ids/passwd', '/run/ids/new'):\n"
+               "    try:\n        open(path, 'a').close()\n    except OSError:\n        ro.append(path)\n"
+               "print(getpass.getuser(), e.pw_name, e.pw_dir, os.path.expanduser('~'), grp.getgrgid(os.getgid()).gr_name,"
+               " len(ro))"),
+    "javascript": "const os = require('os');\nconst u = os.userInfo();\nconsole.log(u.username, u.homedir, u.uid === process.getuid());",
+}
+WHOAMI_SAYS = {"python": "sandbox sandbox /tmp /tmp sandbox 3\n", "javascript": "sandbox /tmp true\n"}
+
+
+@pytest.mark.parametrize("lang", list(WHOAMI))
+def test_a_program_that_asks_for_its_user_gets_one(any_grader, lang):
+    """A program's uid has a name, `sandbox` (home /tmp), on every backend, as on any machine: Docker's uid of the
+    container's own (sandbox/backend.py PROGRAM_UID_BASE) had no /etc/passwd line, so Python's getpass.getuser() and
+    pwd.getpwuid raised and Node's os.userInfo() threw (issue 30); elsewhere it was `nobody`, home /nonexistent.
+    Near miss: no file that names it can be changed by the program."""
+    r = any_grader.grade(task(lang, WHOAMI[lang], tests=(("", WHOAMI_SAYS[lang]),), return_output=True))
+    assert r["verdict"] == "accepted", (r["detail"], r["tests"][0].get("stdout"))
+
+
 def test_container_config_from_the_engine(grader):
     """Docker only: what it reads is the Docker engine's record of the container (HostConfig); the other
     backends' settings are tests/test_sandbox_gvisor_backend.py's and tests/test_sandbox_userns.py's."""

@@ -12,7 +12,7 @@ import pytest
 
 from sandbox.sync import SyncGrader
 from sandbox.userns import AUDIT_ARCH_X86_64, DENIED, UsernsBackend, _host_pid, allowed_calls, seccomp_filter, syscall_actions
-from tests.helpers import one_sandbox, sandbox_config, userns_mode
+from tests.helpers import one_sandbox, sandbox_config
 
 pytestmark = pytest.mark.docker  # the root filesystems are exported from the Docker images
 
@@ -468,18 +468,15 @@ print(3)"""
 PIPE_SIZE = "import os, fcntl\nr, w = os.pipe()\nfcntl.fcntl(w, 1031, 1 << 20)\nprint(fcntl.fcntl(w, 1032))"
 
 
-def test_one_sandbox_cannot_shrink_another_sandboxs_pipes(userns, request):
+def test_one_sandbox_cannot_shrink_another_sandboxs_pipes(userns):
     """While a program in one sandbox holds 120 pipes of 1 MB, a program in another sandbox still
-    gets its 1 MB pipe (F_SETPIPE_SZ); near miss: it does when none holds them. Open, but in the
-    Landlock mode forced on a root server, where each sandbox is its own host uid (userns_launch.py
-    main_one_uid); without privilege that mode shares the server's uid, as every sandbox shares one here."""
+    gets its 1 MB pipe (F_SETPIPE_SZ); near miss: it does when none holds them. Found (red team of
+    issue 32): every sandbox's program was one host uid (HOST_ID_BASE + 65534), whose pipe pages
+    (pipe-user-pages-soft) all sandboxes shared; each sandbox's program now maps to a host uid of its
+    own (sandbox/userns.py id_map), as the Landlock mode forced on a root server has each sandbox its
+    own (userns_launch.py main_one_uid). Without privilege that mode shares the server's uid."""
     import threading
     import time
-
-    if userns_mode() != "landlock":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "open (red team of issue 32): every sandbox's program is the same host uid (HOST_ID_BASE + 65534), whose "
-            "pipe pages (pipe-user-pages-soft) all sandboxes share (Docker's: a host uid per container, tests/test_redteam_backends.py)")))
 
     want = py(PIPE_SIZE, expected=f"{1 << 20}\n")
     with one_sandbox("userns", "pytest-userns-other") as other:
@@ -542,8 +539,8 @@ def _uids(pid: int) -> list[int]:
 
 
 def test_a_job_cannot_reach_another_sandboxs_processes(userns):
-    """Every sandbox's programs are one host uid (HOST_ID_BASE + the program's), so what keeps one
-    sandbox's job from another's processes is the namespaces alone (docs/sandboxes.md "Sandbox
+    """Every sandbox's programs were one host uid (HOST_ID_BASE + the program's; now one each: id_map), so
+    what kept one sandbox's job from another's processes was the namespaces alone (docs/sandboxes.md "Sandbox
     backends"): while a program holds still in one sandbox, a job in another signals, ptraces, opens
     a pidfd of and reads /proc of its host pid and its runner's, then kill(-1); it reaches none and
     the held program answers (accepted). The control shows the uid alone would not stop it: a host
@@ -565,9 +562,9 @@ def test_a_job_cannot_reach_another_sandboxs_processes(userns):
             victim = _host_pid(box.container.pid1, int((root / "victim-ready").read_text()))
             assert victim, "the held program's host pid"
             mine = next(iter(userns.grader._backend._boxes.values())).container.pid1
-            # the victim's uid is this sandbox's programs' uid; a root server in the Landlock mode (forced here:
-            # VERIFIER_TEST_USERNS_MODE) makes each sandbox its own host uid instead (userns_launch.py main_one_uid)
-            assert (_uids(victim)[0] == _uids(mine)[1]) is (userns_mode() != "landlock"), (_uids(victim), _uids(mine))
+            # each sandbox's program is a host uid of its own (sandbox/userns.py id_map; in the Landlock mode forced
+            # on a root server, the sandbox's one uid: userns_launch.py main_one_uid), so the uid keeps them apart too
+            assert _uids(victim)[0] != _uids(mine)[1], (_uids(victim), _uids(mine))
             r = userns.grade(py(REACH.format(pids=[victim, box.container.pid1]), expected="contained\n"))
             assert r["verdict"] == "accepted", r
             assert _same_uid_reaches(victim, _uids(victim)[0]) == "signalled, read"  # the control

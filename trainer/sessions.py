@@ -31,12 +31,15 @@ from trainer.remote import GOLD_COLUMNS, env_config
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+# What trainer/env_sessions.py builds on too (verl's base and response types, or their stand-ins).
+__all__ = ["PythonSessionEnv", "PythonSessionTool", "SyncEnv", "ToolResponse", "VerlBaseTool", "answer_text",
+           "final_value_reward", "format_cell", "session_client"]
 
 try:  # verl is optional: the tool works (and is tested) without it
-    from verl.tools.base_tool import BaseTool as _VerlBaseTool
+    from verl.tools.base_tool import BaseTool as VerlBaseTool
     from verl.tools.schemas import ToolResponse
 except ImportError:  # pragma: no cover - depends on the environment
-    _VerlBaseTool = object
+    VerlBaseTool = object
 
     @dataclass
     class ToolResponse:  # type: ignore[no-redef]
@@ -120,14 +123,20 @@ def _gold(row: dict[str, Any]) -> str:
     return ""
 
 
+def session_client(config: dict[str, Any]) -> Any:
+    """An AsyncVerifierClient for a tool's or environment's config: `target`, else VERIFIER_TARGET and the
+    other VERIFIER_* settings (trainer/remote.py)."""
+    from verifier.client import AsyncVerifierClient
+
+    cfg = env_config(**({"target": config["target"]} if config.get("target") else {}))
+    return AsyncVerifierClient(cfg.target, cfg.client_config())
+
+
 class _Sessions:
     """The sessions of one tool or environment: an async client and the session options."""
 
     def __init__(self, config: dict[str, Any]) -> None:
-        from verifier.client import AsyncVerifierClient
-
-        cfg = env_config(**({"target": config["target"]} if config.get("target") else {}))
-        self.client = AsyncVerifierClient(cfg.target, cfg.client_config())
+        self.client = session_client(config)
         self.options = {k: config[k] for k in ("time_limit_s", "memory_limit_mb", "idle_ttl_s", "replay") if k in config}
         self.max_chars = int(config.get("max_response_chars", 4000))
 
@@ -145,7 +154,7 @@ class _Sessions:
         return format_cell(result, self.max_chars), result
 
 
-class PythonSessionTool(_VerlBaseTool):  # type: ignore[misc]  # verl's BaseTool is untyped (object without verl)
+class PythonSessionTool(VerlBaseTool):  # type: ignore[misc]  # verl's BaseTool is untyped (object without verl)
     """verl multi-turn tool `run_python` backed by one server session per trajectory (module docstring)."""
 
     def __init__(self, config: dict[str, Any] | None = None, tool_schema: Any = None) -> None:
@@ -217,24 +226,33 @@ class PythonSessionTool(_VerlBaseTool):  # type: ignore[misc]  # verl's BaseTool
             await trajectory["session"].close()
 
 
-class PythonSessionEnv:
-    """TRL GRPOTrainer `environment_factory` class: one session per rollout, tool `run_python`."""
+class SyncEnv:
+    """The base of TRL environment classes: TRL calls their tools synchronously from its own threads and
+    loops, so each instance runs its async client on a loop of its own. TRL offers every public method
+    but `reset` and `get_reward` as a tool: this base has none."""
 
-    def __init__(self, config: dict[str, Any] | None = None) -> None:
+    def __init__(self) -> None:
         import asyncio
         import threading
 
-        self._sessions = _Sessions(dict(config or {}))
-        self._loop = asyncio.new_event_loop()  # TRL calls sync tools from its own threads and loops
+        self._loop = asyncio.new_event_loop()
         threading.Thread(target=self._loop.run_forever, daemon=True, name="session-env").start()
-        self._session: Any = None
-        self._last: Any = None
-        self._gold = ""
 
     def _call(self, coro: Coroutine[Any, Any, T]) -> T:
         import asyncio
 
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+
+
+class PythonSessionEnv(SyncEnv):
+    """TRL GRPOTrainer `environment_factory` class: one session per rollout, tool `run_python`."""
+
+    def __init__(self, config: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        self._sessions = _Sessions(dict(config or {}))
+        self._session: Any = None
+        self._last: Any = None
+        self._gold = ""
 
     def reset(self, **row: Any) -> None:
         """A new rollout: the previous session ends; the row's answer is the gold get_reward uses."""

@@ -308,16 +308,17 @@ class AsyncVerifierClient:
 
     def session(self, language: str = "python", files: Mapping[str, str] | None = None, time_limit_s: float = 0.0,
                 memory_limit_mb: int = 0, max_output_bytes: int = 0, idle_ttl_s: float = 0.0, replay: bool = False,
-                timeout_s: float | None = None, environment: str = "") -> AsyncSession:
+                timeout_s: float | None = None, environment: str = "", snapshot: str = "") -> AsyncSession:
         """A persistent interpreter on the server (docs/sessions.md "Sessions"): ``async with client.session() as s:
         r = await s.run("x = 1")``, or ``s = await client.session()`` ... ``await s.close()``. Limits of 0
         are the server's defaults. With `environment` (a built repository environment), the session's
         working directory is its tree, in its language, with the shell, file and grade tools
-        (docs/sessions.md "Sessions on an environment")."""
-        request = pb.CreateSessionRequest(language="" if environment else language, files=dict(files or {}),
+        (docs/sessions.md "Sessions on an environment"). With `snapshot` (an id of `AsyncSession.snapshot`),
+        the session starts from that snapshot's files on its environment (docs/sessions.md "Fork and snapshot")."""
+        request = pb.CreateSessionRequest(language="" if environment or snapshot else language, files=dict(files or {}),
                                           time_limit_s=time_limit_s, memory_limit_mb=memory_limit_mb,
                                           max_output_bytes=max_output_bytes, idle_ttl_s=idle_ttl_s, replay=replay,
-                                          environment=environment)
+                                          environment=environment, snapshot=snapshot)
         return AsyncSession(self, request, timeout_s)
 
     async def _create_session(self, request: pb.CreateSessionRequest, timeout_s: float | None) -> pb.CreateSessionResponse:
@@ -492,6 +493,26 @@ class AsyncSession:
         reply = await self._call("GradeSession", _grade_request(self.id, task), timeout_s)
         return {**result_from_proto(reply.result), "patch": reply.patch}
 
+    async def fork(self, n: int, timeout_s: float | None = None) -> list[AsyncSession]:
+        """n new sessions that start from this session's files (docs/sessions.md "Fork and snapshot"),
+        each open, on this session's replica. Not retried: RESOURCE_EXHAUSTED (a bound, named) raises."""
+        reply = await self._call("ForkSession", pb.ForkSessionRequest(session_id=self.id, n=n), timeout_s)
+        return [AsyncSession.opened(self._client, info, self._timeout_s) for info in reply.sessions]
+
+    async def snapshot(self, ttl_s: float = 0.0) -> str:
+        """Keep this session's files for ttl_s (0: the server's session_snapshot_ttl_s); the id that
+        ``client.session(snapshot=ID)`` starts a session from."""
+        reply = await self._call("SnapshotSession", pb.SnapshotSessionRequest(session_id=self.id, ttl_s=ttl_s), None)
+        return cast(str, reply.snapshot_id)
+
+    @classmethod
+    def opened(cls, client: AsyncVerifierClient, info: pb.CreateSessionResponse, timeout_s: float | None) -> AsyncSession:
+        """A session the server already made (a fork)."""
+        session = cls(client, pb.CreateSessionRequest(), timeout_s)
+        session.info, session.id = info, info.session_id
+        session._client = client._replica(info.replica)
+        return session
+
     async def close(self) -> None:
         """End the session (idempotent; a session already lost is fine)."""
         if not self.id:
@@ -578,10 +599,10 @@ class VerifierClient:
 
     def session(self, language: str = "python", files: Mapping[str, str] | None = None, time_limit_s: float = 0.0,
                 memory_limit_mb: int = 0, max_output_bytes: int = 0, idle_ttl_s: float = 0.0, replay: bool = False,
-                timeout_s: float | None = None, environment: str = "") -> Session:
+                timeout_s: float | None = None, environment: str = "", snapshot: str = "") -> Session:
         """See AsyncVerifierClient.session: ``with client.session("python") as s: s.run("x = 41")``."""
         inner = self._async.session(language, files, time_limit_s, memory_limit_mb, max_output_bytes, idle_ttl_s,
-                                    replay, timeout_s, environment)
+                                    replay, timeout_s, environment, snapshot)
         return Session(self, inner)
 
     def close(self) -> None:
@@ -629,6 +650,13 @@ class Session:
 
     def grade(self, task: Mapping[str, Any], timeout_s: float | None = None) -> dict[str, Any]:
         return self._client._run(self._inner.grade(task, timeout_s))
+
+    def fork(self, n: int, timeout_s: float | None = None) -> list[Session]:
+        """See AsyncSession.fork; close each (or use each in a ``with``)."""
+        return [Session(self._client, inner) for inner in self._client._run(self._inner.fork(n, timeout_s))]
+
+    def snapshot(self, ttl_s: float = 0.0) -> str:
+        return self._client._run(self._inner.snapshot(ttl_s))
 
     def close(self) -> None:
         self._client._run(self._inner.close())

@@ -46,8 +46,8 @@ def _model(task: Task | Mapping[str, Any]) -> Task:
 class Overloaded(Exception):
     """The admission bound is reached; retry after `retry_after_s`."""
 
-    def __init__(self, retry_after_s: float):
-        super().__init__(f"server is at capacity; retry in {retry_after_s:.1f} s")
+    def __init__(self, retry_after_s: float, why: str = "server is at capacity"):
+        super().__init__(f"{why}; retry in {retry_after_s:.1f} s")
         self.retry_after_s = retry_after_s
 
 

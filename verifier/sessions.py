@@ -47,7 +47,7 @@ from sandbox.repo.apply import tree_tar
 from sandbox.repo.patch import PatchError
 from sandbox.repo.tree_diff import read_snapshot, session_patch
 from sandbox.repo_job import environment_language
-from sandbox.session import LANGUAGES, Session, SessionEnvironment, SessionHost, SessionLimits
+from sandbox.session import LANGUAGES, Session, SessionEnvironment, SessionHost, SessionLimits, SessionState
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute_wire import check_files
@@ -97,6 +97,14 @@ ISSUED_ID_MAX = _b64_chars(RAND_BYTES) + _b64_chars(TAG_BYTES) + _b64_chars(MAC_
 class SessionNotFound(Exception):
     """No session with this id for this caller (never existed, closed, reaped, other replica, other token)."""
 
+    field = "session_id"  # the request's field that named it
+
+
+class SnapshotNotFound(SessionNotFound):
+    """No snapshot with this id for this caller (expired past its TTL, never issued, another's)."""
+
+    field = "snapshot"
+
 
 class SessionLost(Exception):
     """The session exists but an earlier cell ended it (time, memory, crash) and it was not restored."""
@@ -118,6 +126,17 @@ class Tombstone:
 
     owner: bytes
     why: str
+    expires: float
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A kept snapshot (docs/sessions.md "Fork and snapshot"): whose it is, the session's files as
+    changes to its environment, the session's limits, and when it expires."""
+
+    owner: bytes
+    state: SessionState
+    limits: SessionLimits
     expires: float
 
 
@@ -278,6 +297,8 @@ class SessionRegistry:
         self._sessions: dict[str, Entry] = {}
         self._lost: dict[str, Tombstone] = {}  # insertion order: oldest first
         self._creating = 0
+        self._creating_mb = 0  # memory limits of the sessions being started (admission by memory)
+        self._snapshots: dict[str, Snapshot] = {}
         self._lifetime = 60.0  # seconds a session lasts, EWMA, for retry hints
         self._reaper: asyncio.Task | None = None
 
@@ -309,37 +330,148 @@ class SessionRegistry:
     async def create(self, token: str, body: Mapping[str, Any]) -> dict:
         """A new session: {"session_id", limits, "replica"}. Raises TaskError, Overloaded, Draining,
         or RuntimeError when its container cannot start (the host's fault: UNAVAILABLE)."""
+        state = None
+        if body.get("snapshot"):
+            body, state = self._restoring(token, body)
         language, limits, files, ttl, replay = self.limits(body)
         environment = None
-        if body.get("environment"):
+        if state is not None:
+            language, limits, environment = self._on(state.environment, limits)
+        elif body.get("environment"):
             language, limits, environment = await self._environment(body, limits)
+        self._admissible(1, limits.memory_limit_mb)
+        return await self._open(token, language, limits, files, ttl, replay, environment, state)
+
+    def _admissible(self, n: int, memory_mb: int) -> None:
+        """Whether n more sessions of memory_mb each fit the server's bounds (docs/sessions.md
+        "Fork and snapshot"): Draining, RuntimeError, or Overloaded naming the bound; never a wait."""
         if self.engine.draining:
             raise Draining()
         if not self.engine.code_available:
             raise RuntimeError(f"sessions are unavailable: {self.engine.code_unavailable_reason()}")
-        if len(self._sessions) + self._creating >= self.config.max_sessions:
+        if len(self._sessions) + self._creating + n > self.config.max_sessions:
             self.engine.metrics.rejections.labels("queue_full").inc()
-            raise Overloaded(self._retry_after())
+            raise Overloaded(self._retry_after(), f"{n} more session(s) would pass max_sessions "
+                                                  f"({self.config.max_sessions}; {len(self._sessions) + self._creating} open)")
+        held = self.memory_mb
+        if held + n * memory_mb > self.config.session_max_total_memory_mb:
+            self.engine.metrics.rejections.labels("queue_full").inc()
+            raise Overloaded(self._retry_after(), f"{n} more session(s) of {memory_mb} MB would pass "
+                                                  f"session_max_total_memory_mb ({self.config.session_max_total_memory_mb} MB; "
+                                                  f"{held} MB held)")
+
+    @property
+    def memory_mb(self) -> int:
+        """The memory limits of the open sessions and of those being started, together."""
+        return self._creating_mb + sum(e.session.limits.memory_limit_mb for e in self._sessions.values())
+
+    async def _open(self, token: str | bytes, language: str, limits: SessionLimits, files: dict[str, bytes], ttl: float,
+                    replay: bool, environment: SessionEnvironment | None, state: SessionState | None = None) -> dict:
+        """Start one admitted session and register it: {"session_id", limits, "replica"}."""
         self.engine.admit(1)  # a session is one item of the shared admission bound
         self._creating += 1
-        job = asyncio.ensure_future(self.host.open(language, limits, files, replay, environment))
+        self._creating_mb += limits.memory_limit_mb
+        job = asyncio.ensure_future(self.host.open(language, limits, files, replay, environment, state))
         try:
             session = await asyncio.shield(job)
         except asyncio.CancelledError:  # the caller hung up: the slot is held until its container is back
-            job.add_done_callback(lambda _: asyncio.ensure_future(self._orphaned(job)))
+            job.add_done_callback(lambda _: asyncio.ensure_future(self._orphaned(job, limits.memory_limit_mb)))
             raise
         except Exception as exc:
-            self._release_slot()
+            self._release_slot(limits.memory_limit_mb)
             log.warning("session: container did not start: %s", exc)
             why = f": {str(exc)[:300]}" if type(exc) is RuntimeError else ""  # our own words (sandbox/backend.py)
             raise RuntimeError(f"the session's sandbox did not start ({type(exc).__name__}{why}); retry") from None
         self._creating -= 1
+        self._creating_mb -= limits.memory_limit_mb
         sid = self._new_id()
         self._sessions[sid] = Entry(session, _owner(token), ttl)
         self.engine.metrics.sessions.set(len(self._sessions))
         self._ensure_reaper()
         return {"session_id": sid, "time_limit_s": limits.time_limit_s, "memory_limit_mb": limits.memory_limit_mb,
                 "idle_ttl_s": ttl, "replica": self.config.advertise_address}
+
+    # ------------------------------------------------------------ fork and snapshot
+
+    def check_fork(self, n: Any) -> None:
+        """A fork's n as the owner takes it; TaskError names the field."""
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= self.config.session_max_fork:
+            raise TaskError("n", f"must be a whole number from 1 to {self.config.session_max_fork} (session_max_fork)")
+
+    def check_snapshot(self, ttl_s: Any) -> None:
+        _number({"ttl_s": ttl_s}, "ttl_s", float, 1.0, self.config.session_snapshot_ttl_s)
+
+    async def _state(self, token: str | bytes, sid: Any) -> tuple[Entry, SessionState]:
+        """The session's files as changes to its environment, read in order with its other calls."""
+        entry = self._env_entry(token, sid)
+        env = entry.session.environment
+        assert env is not None
+        reply = await self._tool(token, sid, "delta", SNAPSHOT_MAX_BYTES, SNAPSHOT_MAX_FILES)
+        if reply.get("lost"):
+            raise SessionLost(f"session lost: {reply.get('detail', '')}")
+        if not reply.get("ok"):
+            raise TaskError("session_id", f"the session's files cannot be kept: {reply.get('detail') or reply.get('error')}")
+        return entry, SessionState(env, reply["entries"], reply["data"])
+
+    async def fork(self, token: str | bytes, sid: Any, n: Any) -> list[dict]:
+        """n new sessions, each starting from this session's files (its environment's tree and the
+        changes read once: session_tools.delta), with its limits and idle TTL, admitted by the
+        server's bounds before anything is read. Its processes are not carried (docs/sessions.md
+        "Fork and snapshot")."""
+        self.check_fork(n)
+        entry = self._env_entry(token, sid)
+        limits = entry.session.limits
+        self._admissible(n, limits.memory_limit_mb)
+        entry, state = await self._state(token, sid)
+        self._admissible(n, limits.memory_limit_mb)  # sessions may have opened while the changes were read
+        env = state.environment
+        opened = await asyncio.gather(*(self._open(token, env.language, limits, {}, entry.ttl_s, False, env, state) for _ in range(n)),
+                                      return_exceptions=True)
+        failed = [r for r in opened if isinstance(r, BaseException)]
+        if failed:
+            await asyncio.gather(*(self.close(token, r["session_id"]) for r in opened if isinstance(r, dict)))
+            raise failed[0]
+        return [r for r in opened if isinstance(r, dict)]
+
+    async def snapshot(self, token: str | bytes, sid: Any, ttl_s: Any = 0) -> dict:
+        """Keep the session's files (as changes to its environment) for `ttl_s`: {"snapshot_id",
+        "ttl_s", "bytes"}; CreateSession's `snapshot` restores them. Bounded together by
+        session_snapshots_max_mb (Overloaded naming it)."""
+        self.check_snapshot(ttl_s)
+        ttl = float(ttl_s or self.config.session_snapshot_ttl_s)
+        entry, state = await self._state(token, sid)
+        self._expire_snapshots()
+        held = sum(s.state.size for s in self._snapshots.values())
+        if held + state.size > self.config.session_snapshots_max_mb << 20:
+            self.engine.metrics.rejections.labels("queue_full").inc()
+            raise Overloaded(min(60.0, ttl), f"a snapshot of {state.size} bytes would pass session_snapshots_max_mb "
+                                             f"({self.config.session_snapshots_max_mb} MB; {held} bytes held)")
+        snap_id = self._new_id()
+        self._snapshots[snap_id] = Snapshot(entry.owner, state, entry.session.limits, time.monotonic() + ttl)
+        self._ensure_reaper()
+        return {"snapshot_id": snap_id, "ttl_s": ttl, "bytes": state.size}
+
+    def _restoring(self, token: str | bytes, body: Mapping[str, Any]) -> tuple[dict, SessionState]:
+        """A create request naming a snapshot: the request with the snapshot's limits where the caller
+        left them unset, and the kept state. SessionNotFound for an unknown, expired or other caller's id."""
+        for key in ("environment", "language", "files", "replay"):
+            if body.get(key):
+                raise TaskError(key, "not with a snapshot: the session is on the snapshot's environment")
+        snap_id = body.get("snapshot")
+        snap = self._snapshots.get(snap_id) if isinstance(snap_id, str) else None
+        if snap is None or snap.expires <= time.monotonic() or not secrets.compare_digest(snap.owner, _owner(token)):
+            raise SnapshotNotFound("no such snapshot: it expired (its TTL), was never issued, or is another caller's "
+                                  "or another replica's")
+        env_mb = 2 * math.ceil(len(snap.state.environment.archive) / (1 << 20))
+        kept = {"time_limit_s": snap.limits.time_limit_s, "memory_limit_mb": snap.limits.memory_limit_mb - env_mb,
+                "max_output_bytes": snap.limits.max_output_bytes}
+        rest = {k: v for k, v in body.items() if k not in ("snapshot", "environment", "language", "files", "replay")}
+        return {**{k: v for k, v in kept.items() if not rest.get(k)}, **{k: v for k, v in rest.items() if v}}, snap.state
+
+    def _expire_snapshots(self) -> None:
+        now = time.monotonic()
+        for snap_id in [k for k, v in self._snapshots.items() if v.expires <= now]:
+            del self._snapshots[snap_id]
 
     async def _environment(self, body: Mapping[str, Any], limits: SessionLimits) -> tuple[str, SessionLimits, SessionEnvironment]:
         """A session on a built repository environment (docs/sessions.md "Sessions on an environment"):
@@ -365,9 +497,13 @@ class SessionRegistry:
             archive = await self.host.call(tree_tar, env.tree, {})
         except (OSError, PatchError) as e:
             raise RuntimeError(f"environment {name!r}: {e}") from None
-        memory = limits.memory_limit_mb + 2 * math.ceil(len(archive) / (1 << 20))
-        return (env.lang.name, dataclasses.replace(limits, memory_limit_mb=memory),
-                SessionEnvironment(name, env.tree, archive))
+        return self._on(SessionEnvironment(name, env.tree, archive, env.lang.name), limits)
+
+    @staticmethod
+    def _on(env: SessionEnvironment, limits: SessionLimits) -> tuple[str, SessionLimits, SessionEnvironment]:
+        """A session on `env`: its language, and its limits with the memory raised by twice the tree's size."""
+        memory = limits.memory_limit_mb + 2 * math.ceil(len(env.archive) / (1 << 20))
+        return env.language, dataclasses.replace(limits, memory_limit_mb=memory), env
 
     def _mac(self, head: str) -> str:
         assert self._route_key is not None
@@ -450,11 +586,12 @@ class SessionRegistry:
             return None
         return bytes.fromhex(owner)
 
-    def _release_slot(self) -> None:
+    def _release_slot(self, memory_mb: int) -> None:
         self._creating -= 1
+        self._creating_mb -= memory_mb
         self.engine.unadmit(1)
 
-    async def _orphaned(self, job: asyncio.Future) -> None:
+    async def _orphaned(self, job: asyncio.Future, memory_mb: int) -> None:
         """A session started for a caller that hung up: close it (its container reset into a spare or
         removed), then free its admission slot (red-team finding: the container ran on outside
         admission, and a flood of hung-up creates queued container starts without bound)."""
@@ -464,7 +601,7 @@ class SessionRegistry:
         except Exception as e:  # shutting down: the host's remove_all takes the container
             log.info("session: closing a session nobody waited for failed: %s", e)
         finally:
-            self._release_slot()
+            self._release_slot(memory_mb)
 
     def _entry(self, token: str | bytes, sid: Any) -> Entry:
         entry = self._sessions.get(sid) if isinstance(sid, str) else None
@@ -688,7 +825,7 @@ class SessionRegistry:
             self._reaper = asyncio.ensure_future(self._reap_loop())
 
     async def _reap_loop(self) -> None:
-        while self._sessions or self._lost:
+        while self._sessions or self._lost or self._snapshots:
             await asyncio.sleep(REAP_INTERVAL_S)
             await self.reap()
 
@@ -697,6 +834,7 @@ class SessionRegistry:
         now = time.monotonic()
         for sid in [sid for sid, stone in self._lost.items() if stone.expires <= now]:
             del self._lost[sid]
+        self._expire_snapshots()
         idle = [sid for sid, e in self._sessions.items() if not e.busy and now - e.last_used > e.ttl_s]
         for sid in idle:
             log.info("session: closed after %.0f s idle", self._sessions[sid].ttl_s)

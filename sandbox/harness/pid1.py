@@ -42,6 +42,7 @@ def harden() -> bool:
     the namespace to init only when init has a handler: Python's SIGINT handler would let the
     program raise KeyboardInterrupt here) and a umask that keeps its files its own."""
     global APART
+    write_ids()
     APART = confine.separate(drop_privileges())  # or one uid, programs confined where the host asks (confine.py)
     make_undumpable()
     deny_io_uring()
@@ -52,6 +53,38 @@ def harden() -> bool:
     return APART
 
 
+IDS_DIR, IDS_IMAGE = "/run/ids", "/opt/sandbox/ids"  # /etc/passwd and /etc/group link into IDS_DIR (every recipe)
+
+
+def write_ids() -> bool:
+    """Name the program's uid and gid `sandbox` (home /tmp), so that a program that asks for its user
+    (getpwuid: Python's getpass and pwd, Node's os.userInfo, Java's user.name) gets an answer, as on any
+    machine: where the backend gives the program a uid of the sandbox's own (Docker with runc), the image
+    has no line for it, and the backend mounts a tmpfs on IDS_DIR for PID 1 to write, as root, before
+    anything else runs (the files root's, 0644, in a folder of 0755: no later process, all non-root and
+    without capabilities, changes them). Elsewhere the image's copies there name 65534 already (False)."""
+    if os.getuid() != 0 or not os.path.ismount(IDS_DIR):
+        return False
+    prog, gid, _ = _ids()
+    for name, line in (("passwd", f"sandbox:x:{prog}:{gid}:sandbox:/tmp:/bin/sh\n"), ("group", f"sandbox:x:{gid}:\n")):
+        with open(f"{IDS_IMAGE}/{name}", "rb") as f:
+            image = f.read()
+        fd = os.open(f"{IDS_DIR}/{name}", os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), 0o644)
+            f.write(line.encode() + image)
+    return True
+
+
+def _ids() -> tuple[int, int, int]:
+    """SANDBOX_IDS: the program's uid and gid and the judge's uid; SystemExit when it is not three ids."""
+    try:
+        prog, gid, judge = (int(x) for x in os.environ.get(IDS_ENV, "").split(":"))
+    except ValueError:
+        raise SystemExit(f"runner started as root without {IDS_ENV}=PROGRAM_UID:GID:JUDGE_UID") from None
+    return prog, gid, judge
+
+
 def drop_privileges() -> bool:
     """Started as root (sandbox/pool.py): become real uid JUDGE, effective uid PROGRAM, with no
     capability left; True when done. Started as anyone else: nothing to do (False: every process
@@ -59,10 +92,7 @@ def drop_privileges() -> bool:
     drop that leaves any uid 0, never serves: SystemExit."""
     if os.getuid() != 0:
         return os.getuid() != os.geteuid()
-    try:
-        prog, gid, judge = (int(x) for x in os.environ.get(IDS_ENV, "").split(":"))
-    except ValueError:
-        raise SystemExit(f"runner started as root without {IDS_ENV}=PROGRAM_UID:GID:JUDGE_UID") from None
+    prog, gid, judge = _ids()
     if 0 in (prog, gid, judge) or prog == judge:
         raise SystemExit(f"{IDS_ENV}: three non-root ids, the judge's not the program's")
     os.setgroups([])

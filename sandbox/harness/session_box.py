@@ -38,8 +38,10 @@ Requests:
     {"op": "write", "path": NAME, "blobs": [["data", N]]}
     {"op": "list", "path": NAME, "max": N}
     {"op": "snapshot", "max": N, "max_files": N}
+    {"op": "delta", "max": N, "max_files": N}
         the tools of a session on a repository environment (session_tools.py; "start" with
-        "tree": true and a "tree" blob unpacks the environment into /work first).
+        "tree": true and a "tree" blob unpacks the environment into /work first; with "delta": true
+        too, the "delta_entries" and "delta_data" blobs, another session's changes, are applied on it).
     {"op": "reset"}
         the session is over: the runner's reset (sandbox/harness/job_protocol.py: every other process killed,
         /work /tmp /dev/shm /dev/mqueue wiped, SysV IPC removed, PID 1 untampered), so the
@@ -359,6 +361,9 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
                 raise ValueError("the session is already started")
             if head.get("tree"):  # a session on a repository environment (session_tools.py)
                 session_tools.unpack_tree(blobs.get("tree", b""))
+                session_tools.record_base()
+                if head.get("delta"):  # a fork's or a snapshot's changes (docs/sessions.md "Fork and snapshot")
+                    session_tools.apply_delta(blobs.get("delta_entries", b"[]"), blobs.get("delta_data", b""))
             write_files(head, blobs)
             box.kernel, box.lost = Kernel(), ""
             box.idle_cpu_max = max(float(head.get("cpu_s") or 10.0), 1.0)  # the interpreter's own start fits
@@ -376,13 +381,14 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
             return reply
         if op == "read":
             return read_file(head)
-        if op in ("shell", "write", "list", "snapshot"):
+        if op in ("shell", "write", "list", "snapshot", "delta"):
             return serve_tool(box, op, head, blobs)
         if op == "reset":
             reply = job_protocol.reset(), {}
             if box.kernel is not None:
                 box.kernel.close()
             box.kernel, box.lost, box.idle_cpu = None, "", None
+            session_tools.BASE.clear()
             return reply
         return {"error": f"unknown op {op!r}"}, {}
     except Exception as e:  # report and keep serving: the host decides
@@ -402,6 +408,8 @@ def serve_tool(box: Box, op: str, head: dict, blobs: dict[str, bytes]) -> tuple[
         return session_tools.write_file(head, blobs.get("data", b"")), {}
     if op == "list":
         return session_tools.list_dir(head), {}
+    if op == "delta":
+        return session_tools.delta(head)
     return session_tools.snapshot(head)
 
 

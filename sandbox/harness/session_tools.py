@@ -9,6 +9,10 @@ file it writes or reads here is with the program's rights, never the judge's.
 - `write_file`, `list_dir`: below /work, never through a link at any step.
 - `snapshot`: the tree's regular files and links as data, what the host diffs against the
   environment to grade the session (sandbox/session.py).
+- `record_base`, `delta`, `apply_delta`: fork and snapshot (docs/sessions.md "Fork and snapshot"):
+  what changed since the environment's tree was unpacked, found by inode and ctime (a change to a
+  file's data, mode or name sets its ctime, which no process of the program can set back), so only
+  the changed files are read and sent; a fork unpacks the environment and applies them.
 """
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ import stat
 import subprocess
 import tarfile
 import time
+from collections.abc import Iterator
 
 import accounting
 import job_protocol
@@ -32,6 +37,8 @@ SKIP_DIRS = (".git", "__pycache__", ".pytest_cache")  # never part of a snapshot
 FSIZE_MAX = 64 << 20
 ENTRIES_MAX_BYTES = 8 << 20  # the snapshot's listing (sandbox/session.py reads at most this)
 EXIT_GRACE_S = 0.2  # after the shell exits, how long its output may still come from what it left
+# The environment's tree as unpacked (record_base): relative path -> (kind, inode, ctime_ns, size).
+BASE: dict[str, tuple[str, int, int, int]] = {}
 
 
 def unpack_tree(data: bytes) -> None:
@@ -55,6 +62,163 @@ def unpack_tree(data: bytes) -> None:
                 with open(dest, "xb") as fh:
                     fh.write(src.read())
                 os.chmod(dest, 0o755 if m.mode & 0o100 else 0o644)
+
+
+def _walk_stats(skip: tuple[str, ...] = ()) -> Iterator[tuple[str, str, os.stat_result, int, str]]:
+    """(relative path, kind, stat, dir fd, name) of every entry below /work, depth first, never
+    following a link; `kind` is f (regular), l (link), d (directory) or o (other)."""
+    stack = [("", os.open(pid1.WORK, os.O_RDONLY | os.O_DIRECTORY))]
+    try:
+        while stack:
+            rel, fd = stack.pop()
+            try:
+                for name in sorted(os.listdir(fd)):
+                    st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                    kind = ("d" if stat.S_ISDIR(st.st_mode) else "l" if stat.S_ISLNK(st.st_mode)
+                            else "f" if stat.S_ISREG(st.st_mode) else "o")
+                    yield f"{rel}{name}", kind, st, fd, name
+                    if kind == "d" and name not in skip:
+                        stack.append((f"{rel}{name}/", open_nofollow(fd, name, os.O_RDONLY | os.O_DIRECTORY)))
+            finally:
+                os.close(fd)
+    finally:
+        for _, fd in stack:
+            os.close(fd)
+
+
+def record_base() -> None:
+    """Remember the tree just unpacked (delta compares with it), then wait until the clock that
+    stamps ctime has moved past every stamp recorded: a change made later never carries a stamp
+    equal to one recorded (the kernel's file clock is coarse, a few ms a tick)."""
+    BASE.clear()
+    newest = 0
+    for rel, kind, st, _, _ in _walk_stats():
+        BASE[rel] = (kind, st.st_ino, st.st_ctime_ns, st.st_size)
+        newest = max(newest, st.st_ctime_ns)
+    probe = os.path.join("/tmp", ".session-clock")
+    with open(probe, "wb"):
+        pass
+    try:
+        for _ in range(1000):
+            os.utime(probe)
+            if os.stat(probe).st_ctime_ns > newest:
+                break
+            time.sleep(0.001)
+    finally:
+        os.unlink(probe)
+
+
+def delta(head: dict) -> tuple[dict, dict[str, bytes]]:
+    """What changed below /work since record_base: entries [path, "f", size, executable] (data in
+    the `data` blob, in order), [path, "l", target], [path, "d"] and [path, "x"] (removed); at most
+    `max` bytes and `max_files` entries. A fifo, socket or device is not carried (named in
+    `skipped`). Unchanged means the same inode, ctime and size as unpacked."""
+    cap, max_files = int(head["max"]), int(head["max_files"])
+    entries: list[list] = []
+    data = bytearray()
+    seen: set[str] = set()
+    skipped: list[str] = []
+    try:
+        for rel, kind, st, fd, name in _walk_stats():
+            seen.add(rel)
+            if BASE.get(rel) == (kind, st.st_ino, st.st_ctime_ns, st.st_size) and kind != "d":
+                continue
+            if kind == "d":
+                if BASE.get(rel, ("",))[0] == "d":
+                    continue
+                entries.append([rel, "d"])
+            elif kind == "l":
+                entries.append([rel, "l", os.readlink(name, dir_fd=fd)])
+            elif kind == "f":
+                blob = _read_regular(fd, name, cap - len(data))
+                if blob is None:
+                    return {"ok": False, "detail": f"the session's changes are over {cap} bytes"}, {}
+                entries.append([rel, "f", len(blob), bool(st.st_mode & 0o100)])
+                data += blob
+            else:
+                skipped.append(rel)
+            if len(entries) > max_files:
+                return {"ok": False, "detail": f"the session's changes are over {max_files} entries"}, {}
+    except OSError as e:
+        return {"ok": False, "detail": f"the tree could not be read: {e.strerror}"}, {}
+    entries += [[rel, "x"] for rel in BASE if rel not in seen]
+    listing = json.dumps(entries).encode()
+    if len(listing) > ENTRIES_MAX_BYTES:
+        return {"ok": False, "detail": f"the changes' names take over {ENTRIES_MAX_BYTES} bytes"}, {}
+    return {"ok": True, "skipped": skipped[:20]}, {"entries": listing, "data": bytes(data)}
+
+
+def _remove(parts: list[str]) -> None:
+    """Remove what is at parts below /work (a file, a link, or a directory and all below it)."""
+    try:
+        fd = _walk_to(parts[:-1], False)
+    except FileNotFoundError:
+        return
+    try:
+        st = os.stat(parts[-1], dir_fd=fd, follow_symlinks=False)
+        if not stat.S_ISDIR(st.st_mode):
+            os.unlink(parts[-1], dir_fd=fd)
+            return
+        sub = open_nofollow(fd, parts[-1], os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            for name in os.listdir(sub):
+                _remove(parts + [name])
+        finally:
+            os.close(sub)
+        os.rmdir(parts[-1], dir_fd=fd)
+    except FileNotFoundError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def apply_delta(listing: bytes, data: bytes) -> None:
+    """A delta (the host's copy of another session's `delta`) onto the environment's tree just
+    unpacked: removals first (deepest first), then directories, files and links by path, each
+    replacing what stands there. Paths are checked as write_file's; raises ValueError on a bad one."""
+    entries = json.loads(listing)
+    offset = 0
+    for entry in sorted((e for e in entries if e[1] == "x"), key=lambda e: -str(e[0]).count("/")):
+        parts = _parts(entry[0], False)
+        if parts is None:
+            raise ValueError(f"bad path {entry[0]!r}")
+        _remove(parts)
+    for entry in entries:
+        parts = _parts(entry[0], False)
+        if parts is None:
+            raise ValueError(f"bad path {entry[0]!r}")
+        kind = entry[1]
+        if kind == "x":
+            continue
+        fd = _walk_to(parts[:-1], True)
+        try:
+            try:
+                now = os.stat(parts[-1], dir_fd=fd, follow_symlinks=False)
+            except FileNotFoundError:
+                now = None
+            if now is not None and not (kind == "d" and stat.S_ISDIR(now.st_mode)):
+                _remove(parts)
+            if kind == "d":
+                if now is None or not stat.S_ISDIR(now.st_mode):
+                    os.mkdir(parts[-1], 0o755, dir_fd=fd)
+            elif kind == "l":
+                os.symlink(str(entry[2]), parts[-1], dir_fd=fd)
+            elif kind == "f":
+                size = int(entry[2])
+                out = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                              0o755 if entry[3] else 0o644, dir_fd=fd)
+                try:
+                    os.fchmod(out, 0o755 if entry[3] else 0o644)
+                    view = memoryview(data)[offset:offset + size]
+                    offset += size
+                    while view:
+                        view = view[os.write(out, view):]
+                finally:
+                    os.close(out)
+            else:
+                raise ValueError(f"bad kind {kind!r}")
+        finally:
+            os.close(fd)
 
 
 def open_nofollow(dir_fd: int, name: str, flags: int, mode: int = 0o777) -> int:

@@ -14,6 +14,16 @@ RUN apt-get update -q \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb \
  && find / -xdev -perm /6000 -exec chmod ug-s {} + \
  && test -z "$(find / -xdev -perm /6000)"
+# The program's name (docs/sandboxes.md "Code sandboxes", sandbox/harness/pid1.py write_ids): /etc/passwd and
+# /etc/group link into /run/ids, whose copies name uid and gid 65534 `sandbox` (home /tmp) before Debian's
+# lines. Where a backend gives the program a uid of the sandbox's own (Docker with runc), a tmpfs hides
+# /run/ids and the runner writes them there at its start, naming that uid, from the copies in
+# /opt/sandbox/ids. The root stays read-only.
+RUN mkdir -p /run/ids /opt/sandbox/ids \
+ && { echo 'sandbox:x:65534:65534:sandbox:/tmp:/bin/sh'; cat /etc/passwd; } > /opt/sandbox/ids/passwd \
+ && { echo 'sandbox:x:65534:'; cat /etc/group; } > /opt/sandbox/ids/group \
+ && cp /opt/sandbox/ids/passwd /opt/sandbox/ids/group /run/ids/ \
+ && ln -sf /run/ids/passwd /etc/passwd && ln -sf /run/ids/group /etc/group
 COPY harness/ /opt/sandbox/harness/
 USER 65534:65534
 WORKDIR /work

@@ -100,7 +100,9 @@ def add_service(servicer: pb_grpc.VerifierServicer, server: grpc.aio.Server) -> 
                                     ("RunShell", pb.RunShellRequest, pb.RunShellResponse),
                                     ("WriteSessionFile", pb.WriteSessionFileRequest, pb.WriteSessionFileResponse),
                                     ("ListSessionDir", pb.ListSessionDirRequest, pb.ListSessionDirResponse),
-                                    ("GradeSession", pb.GradeSessionRequest, pb.GradeSessionResponse)):
+                                    ("GradeSession", pb.GradeSessionRequest, pb.GradeSessionResponse),
+                                    ("ForkSession", pb.ForkSessionRequest, pb.ForkSessionResponse),
+                                    ("SnapshotSession", pb.SnapshotSessionRequest, pb.SnapshotSessionResponse)):
         handlers[name] = grpc.unary_unary_rpc_method_handler(
             getattr(servicer, name), request_deserializer=_lenient(request), response_serializer=response.SerializeToString)
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
@@ -362,6 +364,23 @@ class VerifierService(pb_grpc.VerifierServicer):
         return pb.GradeSessionResponse(result=result_to_proto({k: v for k, v in reply.items() if k != "patch"}),
                                        patch=reply.get("patch", ""))
 
+    async def ForkSession(self, request, context):
+        """docs/sessions.md "Fork and snapshot": n sessions from this one's files."""
+        if (forwarded := await self._forward("ForkSession", request, context,
+                                                lambda s: s.check_fork(request.n))) is not None:
+            return forwarded
+        made = await self._session_call("ForkSession", context, request, lambda token: self.sessions.fork(
+            token, request.session_id, request.n))
+        return pb.ForkSessionResponse(sessions=[pb.CreateSessionResponse(**m) for m in made])
+
+    async def SnapshotSession(self, request, context):
+        if (forwarded := await self._forward("SnapshotSession", request, context,
+                                                lambda s: s.check_snapshot(request.ttl_s))) is not None:
+            return forwarded
+        kept = await self._session_call("SnapshotSession", context, request, lambda token: self.sessions.snapshot(
+            token, request.session_id, request.ttl_s))
+        return pb.SnapshotSessionResponse(**kept)
+
     async def GetServerInfo(self, request, context):
         fields = set(pb.LanguageInfo.DESCRIPTOR.fields_by_name)
         langs = [pb.LanguageInfo(**{k: v for k, v in lang.items() if k in fields}) for lang in self.engine.languages().values()]
@@ -379,7 +398,7 @@ def _caller_token(context) -> str:
 
 # The session calls a replica forwards to their owner (docs/sessions.md "Sessions").
 FORWARDED_CALLS = ("RunCell", "ReadSessionFile", "CloseSession", "RunShell", "WriteSessionFile", "ListSessionDir",
-                   "GradeSession")
+                   "GradeSession", "ForkSession", "SnapshotSession")
 FORWARDED_METHODS = frozenset(f"/{SERVICE}/{m}" for m in FORWARDED_CALLS)
 
 

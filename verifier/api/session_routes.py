@@ -43,7 +43,9 @@ class SessionRoutes:
                 ("/v1/sessions/{session_id}/shell", "POST", self.session_shell, True),
                 ("/v1/sessions/{session_id}/files", "PUT", self.session_write, True),
                 ("/v1/sessions/{session_id}/dir", "GET", self.session_list, True),
-                ("/v1/sessions/{session_id}/grade", "POST", self.session_grade, True)]
+                ("/v1/sessions/{session_id}/grade", "POST", self.session_grade, True),
+                ("/v1/sessions/{session_id}/fork", "POST", self.session_fork, True),
+                ("/v1/sessions/{session_id}/snapshot", "POST", self.session_snapshot, True)]
 
     async def _session(self, work: Awaitable[Any]) -> Any:
         """A session call's failures as HTTP answers (the gRPC port's codes: verifier/api/server.py)."""
@@ -56,7 +58,7 @@ class SessionRoutes:
         except Draining:
             raise HttpError(503, "server is draining; retry on another replica", headers={"Retry-After": "1"}) from None
         except SessionNotFound as e:
-            raise HttpError(404, str(e), "session_id") from None
+            raise HttpError(404, str(e), e.field) from None
         except SessionLost as e:
             raise HttpError(410, str(e), "session_id") from None
         except RuntimeError as e:
@@ -208,6 +210,26 @@ class SessionRoutes:
             return forwarded
         reply = await self._session(self._sessions().grade(self._caller(request), request.path_params["session_id"], task))
         return JSONResponse({"result": {k: v for k, v in reply.items() if k != "patch"}, "patch": reply.get("patch", "")})
+
+    # Fork and snapshot (docs/sessions.md "Fork and snapshot").
+
+    async def session_fork(self, request: Request) -> Response:
+        """``{"n"}`` -> ``{"sessions": [CreateSession's reply, ...]}``."""
+        body = await self._object(request, frozenset({"n"}), "n")
+        n = body.get("n", 0)
+        if (forwarded := await self._forward(request, lambda s: s.check_fork(n))) is not None:
+            return forwarded
+        made = await self._session(self._sessions().fork(self._caller(request), request.path_params["session_id"], n))
+        return JSONResponse({"sessions": made})
+
+    async def session_snapshot(self, request: Request) -> Response:
+        """``{"ttl_s"?}`` -> ``{"snapshot_id", "ttl_s", "bytes"}``; ``POST /v1/sessions {"snapshot"}`` restores it."""
+        body = await self._object(request, frozenset({"ttl_s"}), "ttl_s")
+        ttl = body.get("ttl_s", 0)
+        if (forwarded := await self._forward(request, lambda s: s.check_snapshot(ttl))) is not None:
+            return forwarded
+        return JSONResponse(await self._session(self._sessions().snapshot(self._caller(request),
+                                                                          request.path_params["session_id"], ttl)))
 
 
 async def forward_http(host: str, port: int, method: str, target: str, headers: Mapping[str, str], body: bytes,

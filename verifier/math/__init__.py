@@ -48,6 +48,9 @@ Extraction (`extract.py`):
   "6? Wrong.", "3 or 4", `\\text{ hundred}`) is refused by `parsing.parse_prediction`, never paid.
   What follows the answer's sentence must close it (`grammar.closes`: confirming words such as
   "I hope it is correct.", punctuation, markup); a retraction ("Wait, that's wrong.") leaves no answer.
+  With no box and no anchor, a finished last sentence that concludes with a named quantity ("So, the
+  perimeter of ABCD is 2(6 + 3) = 18.": `grammar.concludes`) is the answer, source "concluding", read
+  as a box in the value's place would be (both profiles; docs/math.md "Answer grammar").
 - lenient: the same, then a completion that is one bare expression is read whole; else the later
   of the last math segment (an escaped `\\$` is no delimiter) and the last number in the tail
   (never digits inside a word; `2/3` and a decimal comma `2,74` are one number), read only when

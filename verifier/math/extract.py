@@ -24,8 +24,10 @@ from .grammar import (
     box_clause,
     chain_agrees,
     box_lead,
+    box_lead_clauses,
     box_subject,
     closes,
+    concludes,
     lead_clauses,
     read_sentence,
 )
@@ -46,7 +48,8 @@ class Extraction(NamedTuple):
     """The raw answer string (LaTeX or plain); for multiple choice the choice letter; for several
     boxes `\\boxed{a}, \\boxed{b}` (see `box_parts`). None: no answer."""
     source: str
-    """"boxed" | "boxed:several" | "boxed:list" | "anchor" | "last" | "choice" (a multiple-choice letter) | "none"."""
+    """"boxed" | "boxed:several" | "boxed:list" | "anchor" | "concluding" (a last sentence that concludes, `_concluding`) |
+    "last" | "choice" (a multiple-choice letter) | "none"."""
 
 
 NO_ANSWER = Extraction(None, "none")
@@ -136,20 +139,106 @@ def extract_with_limits(
     listed = len(stated) > 1
     parts = [content for _, content in stated] if listed else _joinable([content for _, content in boxes if content], limits)
     last = boxes[0][1] if boxes else None
-    attached = _attached_after_box(region, boxes[0][0], limits) if parts and last and len(last) <= limits.max_answer_chars else ""
-    if parts and last and len(last) <= limits.max_answer_chars and not closes(_after_box(region, boxes[0][0], attached, limits)):
-        return NO_ANSWER  # `\\boxed{6}. Wait, that's wrong.` (grammar.closes)
-    if attached == "!":
-        parts[-1] = f"({parts[-1]})!"
-    elif attached and not after_value(attached):
-        parts[-1] = f"{parts[-1]} {attached}"  # `\\boxed{6} thousand`: the parser refuses it
+    if parts and last and len(last) <= limits.max_answer_chars:
+        read = _with_what_follows(region, boxes[0][0], parts[-1], limits)
+        if read is None:
+            return NO_ANSWER  # `\\boxed{6}. Wait, that's wrong.` (grammar.closes)
+        parts[-1] = read
     if len(parts) > 1:
         starts = [start for start, _ in stated] if listed else [start for start, content in boxes if content][::-1]
         parts = _named_parts(region, starts[-len(parts):], parts)
         return Extraction(", ".join(f"\\boxed{{{part}}}" for part in parts), LISTED_BOXES if listed else SEVERAL_BOXES)
     if parts:
         return Extraction(parts[0], "boxed")
-    return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
+    if boxes:
+        return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
+    concluded = _concluding(region, limits)  # read alike in both profiles, before the lenient fallback
+    return concluded if concluded.text is not None or profile == "strict" else _last_expression(region, limits)
+
+
+def _with_what_follows(region: str, start: int, part: str, limits: MathLimits) -> str | None:
+    """`part`, the content of the box at `start`, read with the words attached after it (`\\boxed{6} thousand` is
+    `6 thousand`, which the parser refuses; `\\boxed{12}!` is 12 factorial; `\\boxed{6} apples` is 6), or None when
+    what follows its sentence does not close it (`\\boxed{6}. Wait, that's wrong.`: `grammar.closes`)."""
+    attached = _attached_after_box(region, start, limits)
+    if not closes(_after_box(region, start, attached, limits)):
+        return None
+    if attached == "!":
+        return f"({part})!"
+    return f"{part} {attached}" if attached and not after_value(attached) else part
+
+
+def _concluding(region: str, limits: MathLimits) -> Extraction:
+    """The value of a response's last sentence when it concludes with a named quantity and no box or anchor
+    stands in the response (docs/math.md "Answer grammar", "A concluding sentence"): `So, the perimeter of ABCD is 2(6
+    + 3) = 18.` is 18. The sentence opens with a concluding connective and names what its value is
+    (`grammar.concludes`), and everything else in it and after it is read as a box in the value's place would be
+    (`_stated_parts`, `_with_what_follows`: one reading), so a hedge, a scale, a second value, a subject naming another
+    quantity or a retraction after it leaves no answer, in both profiles. The value is the last number or math segment
+    of the tail (as `_last_expression` finds it; in a segment, the last side of its `=` chain)."""
+    tail = to_ascii_math(region[-limits.tail_chars:])
+    value = _last_value(tail)
+    if value is None:
+        return NO_ANSWER
+    start, end, text = value
+    opened = None
+    for opened in _SENTENCE_OPEN_RE.finditer(tail, max(start - GRAMMAR_MAX_CHARS, 0), start):
+        pass
+    if opened is None and (start > GRAMMAR_MAX_CHARS or len(region) > len(tail)):
+        return NO_ANSWER  # the sentence's start is out of sight: no connective is known to open it
+    first = opened.end() if opened else 0
+    if not concludes(tail[first:start]):
+        return NO_ANSWER
+    stated = tail[:start] + "\\boxed{" + text + "}" + tail[end:]
+    boxes = last_boxes(stated, limits)
+    if len(boxes) != 1 or boxes[0][0] != start or boxes[0][1] != text:
+        return NO_ANSWER  # braces in the value that the box would not close as written
+    if _stated_parts(stated, boxes, limits) is None:
+        return NO_ANSWER
+    if not _ENDED_RE.match(_after_box(stated, start, _attached_after_box(stated, start, limits), limits)):
+        return NO_ANSWER  # `So, the sum is 12` cut off (`120`): only a finished sentence concludes
+    read = _with_what_follows(stated, start, text, limits)
+    return Extraction(read, "concluding") if read else NO_ANSWER
+
+
+_ENDED_RE = re.compile(r"[\s*_$]*(?:\\[)\]][\s*_$]*)?[.!。！।]")
+"""The end mark of a concluding sentence, after its value and the words attached to it (closing math and bold may stand
+between): a sentence cut off in the middle of its value (a truncated trace) concludes nothing."""
+
+
+def _last_value(tail: str) -> tuple[int, int, str] | None:
+    """(start, end, text) of the last value of `tail`: the later of the last math segment's content (its last side when
+    it holds an `=` chain: `$x = 2 + 4 = 6$` -> `6`) and the last number (`_last_expression`'s choice); None if none."""
+    seg = last_math_span(tail)
+    num = None
+    for num in _NUMBER_RE.finditer(tail):
+        pass
+    if seg is not None and (num is None or seg[1] >= num.end()):
+        opener = next(o for o, _ in _MATH_DELIMS if tail.startswith(o, seg[0]))
+        close = dict(_MATH_DELIMS)[opener]
+        begin, stop = seg[0] + len(opener), seg[1] - len(close)
+        eq = _last_equals(tail[begin:stop])
+        if eq >= 0:
+            begin += eq + 1
+        while begin < stop and tail[begin].isspace():
+            begin += 1
+        while stop > begin and tail[stop - 1].isspace():
+            stop -= 1
+        return (begin, stop, tail[begin:stop]) if begin < stop else None
+    if num is None:
+        return None
+    text = num.group()
+    return num.start(), num.start() + len(text.rstrip()), text.strip()
+
+
+def _last_equals(math: str) -> int:
+    """Where the last `=` of `math` outside brackets stands (not `\\leq`, `<=`, `>=`, `!=`); -1 if none."""
+    depth, found = 0, -1
+    for k, c in enumerate(math):
+        depth += 1 if c in "({[" else -1 if c in ")}]" else 0
+        if c == "=" and depth == 0 and (k == 0 or math[k - 1] not in "<>!"):
+            found = k
+    return found
 
 
 _GROUP_SEPARATOR_RE = re.compile(
@@ -298,7 +387,7 @@ def _anchor_led(text: str, anchor: re.Match[str]) -> bool:
 def _box_clauses_lead(region: str, start: int) -> bool:
     """Whether the clauses before the box's own clause in its sentence only lead to it
     (`grammar.lead_clauses`): `Maybe, \\boxed{6}`, `Perhaps, the final answer is \\boxed{6}` state none."""
-    return lead_clauses(region, start, through_math=False)
+    return box_lead_clauses(region, start)
 
 
 def _attached_after_box(region: str, start: int, limits: MathLimits) -> str:

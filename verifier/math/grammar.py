@@ -326,31 +326,81 @@ _CLAUSE_SPLIT_RE = re.compile(r"[,，;；、]|\.\.\.|…")
 _PART_CLAUSE_RE = re.compile(r"^\s*(?:for\s+)?(?:part\s+)?\(?[a-z0-9]{1,3}\)?\s*$", re.IGNORECASE)
 _REJECTION_CLAUSE_RE = re.compile(r"^\s*(?i:it\s+is\s+|it's\s+)?(?i:not)\s+(?:\(?[A-Z]\)?|-?\d+(?:\.\d+)?)\s*$")
 _SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|[$}>]|\\[\])]")
-_SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|(?<!\s)\s+(?=[\u0e00-\u0e7f])|\\\]|(?<!\\)\$\$(?!\$)")
-"""Where an anchor's sentence starts for `lead_clauses`: a sentence end or a line break (a display's end is one);
-never markup (`\\textbf{Maybe}, the answer is`, `<b>Maybe</b>,`, `Maybe for $n=3$,` are read through)."""
-_BOX_SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|(?<!\\)\$|\\[\])\[(]")
-"""For a box (`through_math` False): a math delimiter starts its sentence too, as it always did (math-verify's suite's
-`If its initial value was $x$, ..., making for a total loss of $\\boxed{28\\%}$`); markup (`}`, `>`) does not."""
+_SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?:(?<!\\)\$)?(?=\s)|[。！？।]|(?<!\s)\s+(?=[\u0e00-\u0e7f])|\\\]|(?<!\\)\$\$(?!\$)")
+"""Where a sentence starts for `lead_clauses` and `box_lead_clauses`: a sentence end (a period that closes a math segment
+too, `= 0.$ By the quadratic formula`) or a line break (a display's end is one); never markup (`\\textbf{Maybe}, the
+answer is`, `<b>Maybe</b>,`, `Maybe for $n=3$,` are read through)."""
 _INLINE_MATH_RE = re.compile(r"(?<!\\)\$(?:[^$\\]|\\.){0,200}\$|\\\([^\n]{0,200}?\\\)")
 _MARKUP_RE = re.compile(r"<[^<>\n]{0,20}>|\\[A-Za-z]+\*?|[{}]")
+_MATH_OPENERS_RE = re.compile(r"(?<!\\)\$|\\[(\[)\]]")
 
 
-def lead_clauses(text: str, pos: int, through_math: bool = True) -> bool:
-    """Whether the clauses before the one that holds `pos` (an anchor, a box) in its sentence (back to a line break, a sentence end
-    or a math delimiter; split at commas, semicolons and ellipses) only lead to it (docs/math.md "Answer
+def lead_clauses(text: str, pos: int) -> bool:
+    """Whether the clauses before the one that holds `pos` (an anchor) in its sentence (back to a line break or a sentence
+    end, through math and markup; split at commas, semicolons and ellipses) only lead to it (docs/math.md "Answer
     grammar", "Before an anchor"): each is empty, a concluding connective (`ANCHOR_LEADS`, LEXICON's
     "lead", `Okay`, `Putting it all together`), a part's label (`For part (a)`), a rejected letter or number (`It
     is not B`, `It is not 5`) or a Chinese concluding word (`所以`). An allowlist: `Maybe, the answer is 6`,
     `In thousands, the answer is 6`, `If n is odd, the answer is 6`, `大约，答案是6` state no answer."""
+    clauses = _CLAUSE_SPLIT_RE.split(_masked(_sentence_before(text, pos)))
+    return all(_lead_clause(clause) for clause in clauses[:-1])  # the last is its own
+
+
+def box_lead_clauses(text: str, pos: int) -> bool:
+    """Whether the clauses before the one that holds the box at `pos` in its sentence only lead to it (docs/math.md
+    "Answer grammar", "Before a box"): as `lead_clauses`, except that a solution's derivation may run in math before
+    it (math-verify's suite's `If its initial value was $x$, after Monday, its value is $.9x$, ..., its value becomes
+    $.8\\cdot .9x = .72x$, making for a total loss of $\\boxed{28\\%}$`): the clauses before the one that holds the last
+    math segment are not read, and that clause is read whole, as a leading clause or as a box's clause opens
+    (`box_clause`: `its value becomes $.72x$`, `The roots of $P(x)$ are $-2$ and ...`, `$x = 3$`, `Since $a = 2$`). So
+    a hedge or a condition in the clause of the last math (`Maybe for $n=3$, we get \\boxed{6}`, red team 4 class 13)
+    or before the box's own math (`Maybe, the answer is $\\boxed{6}$`) leaves no answer; the box's own clause is
+    `box_clause`'s."""
+    before = _sentence_before(text, pos)
+    before = before[: _own_math(before)]  # `$x = \\boxed{6}$`: the box's own math is its clause's
+    aligned = _INLINE_MATH_RE.sub(lambda m: "§" * len(m.group()), before)  # math masked, positions kept
+    last = aligned.rfind("§")
+    if last < 0:
+        return all(_lead_clause(clause) for clause in _CLAUSE_SPLIT_RE.split(_masked(before))[:-1])
+    cut = 0
+    for brk in _CLAUSE_SPLIT_RE.finditer(aligned, 0, last):
+        cut = brk.end()
+    after = _CLAUSE_SPLIT_RE.search(aligned, last)
+    if after is None:
+        return True  # the last math is in the box's own clause: `box_clause` reads it
+    clause = before[cut: after.start()]
+    later = _CLAUSE_SPLIT_RE.split(_masked(before[after.end():]))[:-1]
+    return (_lead_clause(_masked(clause)) or box_clause(clause)) and all(_lead_clause(c) for c in later)
+
+
+def _sentence_before(text: str, pos: int) -> str:
+    """The text of the sentence that holds `pos`, from its start (a line break or a sentence end, a display's end
+    among them; never markup or inline math) to `pos`."""
     start = max(pos - _LEAD_CHARS_BOX, 0)
     found = None
-    for m in (_SENTENCE_END_RE if through_math else _BOX_SENTENCE_START_RE).finditer(text, start, min(pos + 1, len(text))):
+    for m in _SENTENCE_END_RE.finditer(text, start, min(pos + 1, len(text))):
         found = m if m.end() <= pos else found  # a sentence end's lookahead reads the space after `pos`
-    before = text[found.end() if found else start: pos]
-    # a math segment is one word (no lead's), a text command's or a tag's words are words
-    before = _MARKUP_RE.sub(" ", _INLINE_MATH_RE.sub(" § ", before))
-    return all(_lead_clause(clause) for clause in _CLAUSE_SPLIT_RE.split(before)[:-1])  # the last is its own
+    return text[found.end() if found else start: pos]
+
+
+def _masked(before: str) -> str:
+    """`before` with each math segment one word (`§`, no lead's), and a text command's or a tag's words as words."""
+    return _MARKUP_RE.sub(" ", _INLINE_MATH_RE.sub(" § ", before))
+
+
+def _own_math(before: str) -> int:
+    """Where the math that holds the box opens in `before` (the text up to the box): the last opener left unclosed
+    (`$`, `\\(`, `\\[`); len(before) when the box stands in prose."""
+    opened = -1
+    for m in _MATH_OPENERS_RE.finditer(before):
+        token = m.group()
+        if token == "$":
+            opened = -1 if opened >= 0 and before[opened] == "$" else m.start()
+        elif token in ("\\(", "\\["):
+            opened = m.start()
+        else:
+            opened = -1
+    return opened if opened >= 0 else len(before)
 
 
 def _lead_clause(clause: str) -> bool:
@@ -362,8 +412,36 @@ def _lead_clause(clause: str) -> bool:
     if stated != clause:
         return _lead_clause(stated)  # `So in total,`: connectives and a stating clause's opener
     words = _SCRIPT_TOKEN_RE.findall(clause)
+    if _method_clause(words):
+        return True  # `Then solving the system of equations,`, `Rounded to the nearest cent,`
     return all(w.lower() in ANCHOR_LEADS or w.lower() in _DISCOURSE or _has("lead", w) or w in _LEAD_MARKS
                or w in "()" or w in _CJK_LEADS or w.lower() in _CLAUSE_OPENERS or _script_leads(w) for w in words)
+
+
+METHOD_PARTICIPLES = frozenset(
+    "solving substituting plugging using applying evaluating simplifying computing calculating adding combining "
+    "summing multiplying dividing subtracting checking rounding rounded converting expanding factoring".split())
+"""Participles that open a clause saying how the value was found, with an object (`Solving the system of equations,`,
+`Plugging these values into the formula,`, `Rounded to the nearest cent,`: math-verify's suite), a clause before a
+box's or an anchor's own (`_method_clause`)."""
+
+
+def _method_clause(words: list[str]) -> bool:
+    """A method's clause (`_lead_clause`): leads (`Then`), a `METHOD_PARTICIPLES` word, then words only, none a hedge,
+    a scale, a negation, a bound or an estimate (`_not_object`: `Rounded to the nearest thousand`, `Solving roughly`,
+    `Using an approximation`), and no number or math (`Dividing by 1000,` scales what follows, `Multiplying by 2,`).
+    After a rounding participle `nearest` before a unit names the precision asked for (`Rounded to the nearest cent`,
+    `to the nearest integer`); before a numeral it scales (`Rounded to the nearest ten`, red team 3)."""
+    rest = [w.lower() for w in words if w not in _LEAD_MARKS]
+    while rest and (rest[0] in ANCHOR_LEADS or _has("lead", rest[0])) and rest[0] not in METHOD_PARTICIPLES:
+        rest = rest[1:]
+    rounding = bool(rest) and rest[0] in ("rounding", "rounded")
+
+    def precision(k: int) -> bool:
+        return rounding and rest[k] == "nearest" and k + 1 < len(rest) and _is_unit(rest[k + 1])
+
+    return len(rest) > 1 and rest[0] in METHOD_PARTICIPLES and all(
+        w.isalpha() and w.isascii() and (not _not_object(w) or precision(k)) for k, w in enumerate(rest) if k)
 
 
 _BOX_OPENERS = ("$", "\\[", "\\(", "*", "#", "&", "\\displaystyle", "\\quad", "\\qquad", "\\,", "\\;", "\\:", "\\ ", "~",
@@ -733,8 +811,25 @@ FUNCTION_LETTERS = frozenset("fghpqFGHPQ")
 applied to a number; any other letter before a bracketed number (`x(1000)`, `n(1000)`, `x_1(1000)`) is a product with
 the unknown as much as a value, so it is no name (docs/math.md "Answer grammar", "The subject of a box"; red team 5
 class 7). An allowlist: a letter applied to letters only (`n(t)`) stays a name."""
+NAME_MARKS: tuple[tuple[str, str], ...] = (
+    (r"_\{?[A-Za-z0-9]{1,3}\}?", "an index (`x_0`, `a_n`, `x_{12}`): which of several quantities, never a scale of one"),
+    (r"_\{[0-9]{4,6}\}", "a long braced index (`a_{2024}`, `F_{2024}`: MATH's and AIME's sequence terms); braced only, "
+     "since `a_2024` is `a_2` times 024 in LaTeX"),
+    (r"_\{?\s*(?:\\(?:max|min)|\\(?:text|mathrm|rm|operatorname)\s*\{\s*(?:max|min)\s*\})\s*\}?",
+     "the extreme named (`x_{\\max}`, `T_{\\text{min}}`): the greatest or least value of a quantity a question asks for, "
+     "as `\\max` in a gold's subscript is a name already (docs/math.md \"Math grading rules\")"),
+)
+"""The marks that make a letter another quantity's name (docs/math.md "Answer grammar", "The subject of a box"), each
+with its reason: an allowlist, so a mark that transforms the letter's value (`x^2`, `x^{-1}`, `\\hat{x}`, `\\bar{x}`,
+`x'`) is no name mark, and `_side_states` reads such a side as a function of the unknown (refused)."""
+OPTIMUM_LETTERS = "abcdefghijklmnopqrstuvxy"
+"""The letters on which `^*` marks the optimum (`x^*`, `t^*`, `n^*`: the argmax or argmin a question asks for): a name of its
+own. Never on `z`, `w` (complex unknowns by convention, where `z^*` is the conjugate, a function of `z`) nor on a
+capital (`A^*`, a matrix's adjoint)."""
+_NAME_MARK = "(?:" + "|".join(p for p, _ in NAME_MARKS) + ")"
 _MATH_NAME_RE = re.compile(
-    r"^(?:[A-Za-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?(?:\([A-Za-z, ]{1,12}\))?"
+    r"^(?:[A-Za-z]" + _NAME_MARK + r"?(?:\([A-Za-z, ]{1,12}\))?"
+    r"|[" + OPTIMUM_LETTERS + r"]" + _NAME_MARK + r"?\^\s*(?:\{\s*(?:\*|\\ast|\\star)\s*\}|\*|\\ast(?![A-Za-z])|\\star(?![A-Za-z]))"
     r"|[" + "".join(sorted(FUNCTION_LETTERS)) + r"](?:_\{?[A-Za-z0-9]{1,3}\}?)?\([^()=]{1,12}\)|[A-Z]{2,3}|\|[A-Z]{2}\||(?:m\s*)?(?:∠|\\angle|\\measuredangle)\s*(?:[A-Z]{1,3}|\d{1,2}))$"
 )
 
@@ -1576,13 +1671,21 @@ _SIDE_STOPS = frozenset({"$", "\\(", "\\[", "\\)", "\\]", ",", ";", "\n", "\\Rig
 _SIDE_RELATIONS = frozenset({"=", "\\equiv", "\\in", "<", ">", "\\le", "\\leq", "\\ge", "\\geq", "\\ne", "\\neq",
                              "\\approx", "\\sim", "\\cong", "\\leqslant", "\\geqslant"})
 _OPEN = {"(": ")", "[": "]", "{": "}"}
+_OPENERS = frozenset(_OPEN) | {"\\{"}
+_CLOSERS = frozenset(_OPEN.values()) | {"\\}"}
+"""Brackets a chain's sides nest in: a set's `\\{ \\}` too, so its comma is inside a side, not a clause's end."""
+_LIST_COMMA_RE = re.compile(r",(?!(?<=\d,)\d{3}(?!\d))")
+"""A comma that separates values (`6, 7`), not a thousands separator (`1,000`)."""
+
+
 def _middles_compute(middles: list[list[str]], value: str | None) -> bool:
     """Whether a chain's middle sides compute the box's value: no word but a unit in any of them (`z = 4 \\text{ for }
     w =`, `x = \\text{roughly } 6 =`: red team 5 class 3), each read whole (`z = 4 for w =`: red team 6 class 3 read it
     letter by letter), no small quantity (`6 + \\epsilon`), and one in numbers alone has the box's value (`x = 7 =
     \\boxed{6}`, `x = 6 \\cdot 10^3 = \\boxed{6}`)."""
-    if any(_side_words("".join(side)) or _SMALL_QUANTITIES & set(side) for side in middles):
-        return False
+    if any(_side_words("".join(side)) or _SMALL_QUANTITIES & set(side) or _LIST_COMMA_RE.search("".join(side))
+           for side in middles):
+        return False  # `x = \\{6, 7\\} =`, `x = (6, 7) =`: a middle side of several values
     return value is None or _middle_values_agree(["".join(side) for side in middles], value)
 
 
@@ -1719,9 +1822,9 @@ def _first_side(text: str, value: str | None = None) -> str | None:
     depth, i = 0, len(tokens)
     while i > 0:
         t = tokens[i - 1]
-        if t in _OPEN.values():
+        if t in _CLOSERS:
             depth += 1
-        elif t in _OPEN:
+        elif t in _OPENERS:
             if depth == 0:
                 break  # an unclosed bracket: the box is inside it
             depth -= 1
@@ -1738,7 +1841,7 @@ def _first_side(text: str, value: str | None = None) -> str | None:
     sides: list[list[str]] = [[]]
     depth, bounded = 0, False
     for t in tokens[i:]:
-        depth += 1 if t in _OPEN else -1 if t in _OPEN.values() else 0
+        depth += 1 if t in _OPENERS else -1 if t in _CLOSERS else 0
         if depth > 0 and t in _SIDE_RELATIONS and t != "=":
             return None  # `{a + b \geq 2 \cdot 3} =`: an order relation inside a group bounds it all
         if depth == 0 and t in _SIDE_RELATIONS:
@@ -1797,10 +1900,11 @@ def _side_states(side: str) -> bool:
     applied = re.match(r"([A-Za-z])(?:_\{?[A-Za-z0-9]{1,3}\}?)?\((.*)\)$", compact)
     if applied and applied.group(1) not in FUNCTION_LETTERS and not applied.group(2).replace(",", "").isalpha():
         return False  # `x(1000)`, `n(1000)`: a product with the unknown as much as a function's value (`FUNCTION_LETTERS`)
-    if _MATH_NAME_RE.match(compact) or _SIDE_NAME_RE.match(compact) or _names_tuple(compact):
+    if _MATH_NAME_RE.match(compact) or _SIDE_NAME_RE.match(compact) or _names_tuple(compact) or _RESIDUE_RE.match(compact):
         return True
     unknowns = {m.group().replace(" ", "") for m in _SIDE_VARIABLE_RE.finditer(_SIDE_COMMAND_NOT_GREEK_RE.sub(" ", side))}
     unknowns -= {"e", "i"}  # Euler's number and the imaginary unit are constants: `e^x` is a function of x alone
+    unknowns -= set(_BOUND_VARIABLE_RE.findall(compact))  # `\\sum_{k=1}^{3} k`: a sum's index is no unknown
     if not unknowns:
         return True  # a computation: the box is its value
     if len(unknowns) < 2:
@@ -1835,6 +1939,14 @@ def _top_terms(side: str) -> int:
     return terms
 
 
+_RESIDUE_RE = re.compile(r"(?:[A-Za-z]" + _NAME_MARK + r"?|\\(?:" + "|".join(sorted(_GREEK)) + r"))\\(?:bmod|mod)(?![A-Za-z])\{?\d{1,12}\}?$")
+"""A name reduced modulo a number (`N \\bmod 1000`, `a_{2024} \\mod 7`): the remainder a question asks for, as `the
+remainder when $N$ is divided by $1000$` in words (`_DIVISION_HEADS`); a function of the name, as `the units digit of
+$N$` is (docs/math.md "Answer grammar", "The subject of a box", class 10). Only a name and a number: `2N \\bmod 1000`,
+`N^2 \\bmod 1000`, `N \\bmod k`, `N \\bmod 1000 + 1` are no residue of the name and stay refused."""
+_BOUND_VARIABLE_RE = re.compile(r"\\(?:sum|prod)_\{([A-Za-z])=")
+"""The index a sum or product binds (`\\sum_{k=1}^{3} k`): it takes every value in its range and names no unknown, so a
+sum with number bounds is a computation without unknowns (class 10); `\\sum_{k=1}^{n} k` still holds the unknown `n`."""
 _SIDE_COMMAND_NOT_GREEK_RE = re.compile(r"\\(?!(?:" + "|".join(sorted(_GREEK)) + r")(?![A-Za-z]))[A-Za-z]+")
 
 
@@ -1958,15 +2070,31 @@ def _agent(tokens: list[str]) -> bool:
     return _noun_phrase(stated)
 
 
-def _copula_subject(clause: str) -> bool:
-    """Whether the subject of a clause that ends with a link (`the area of the trapezoid is`, `we find that
-    the only integer roots are`, `Paula's investment is worth`) is a noun phrase that names a quantity;
-    True when the clause ends with no link (a verb of action, a label)."""
+class _Link(NamedTuple):
+    """A clause that ends with a link, split (`_split_link`): the words of its subject, and how it links."""
+
+    subject: list[str]
+    """The tokens before the link, after opening connectives and stating main clauses (`So`, `we see that`)."""
+    linked: bool
+    """A copula (`is`, `equals`, `will be`, `measures`): the subject is the quantity the value is."""
+    step: bool
+    """A step verb (`gives`, `yields`): the subject is the method or step that found the value."""
+    before: list[str]
+    """The tokens before the link, connectives and stating clauses kept (a step's subject is read from them)."""
+    verbed: bool
+    """Any verb at all before the value: with no copula and no step verb, a verb of action (`gets`, `has`), whose
+    subject `_agent` reads (red team 6 class 1)."""
+
+
+def _split_link(clause: str) -> _Link | None:
+    """`clause` (what leads to a value: `So, the area of the trapezoid is`, `we find that the only integer roots are`)
+    as its subject and its link; None when it is over `MAX_CHARS`. One reader for `_copula_subject` (a box's subject) and
+    `concludes` (a concluding sentence's)."""
     flat = _CLAUSE_MARKUP_RE.sub(" ", clause)
     flat = _SEGMENT_CLOSE_RE.sub("$", _SEGMENT_OPEN_RE.sub("$", flat))
     flat = _TEXT_GROUP_RE.sub(lambda m: " " + m.group(1) + " ", flat)
     if len(flat) > MAX_CHARS:
-        return False
+        return None
     tokens = [t for t in _SUBJECT_TOKEN_RE.findall(flat) if t not in _LEAD_MARKS]
     while tokens and tokens[-1] in ("$", "(", "\\"):
         tokens.pop()  # the box's own open math
@@ -1980,16 +2108,27 @@ def _copula_subject(clause: str) -> bool:
         step = step or tokens[-1].lower() in _STEP_VERBS
         verbed = True
         tokens.pop()
-    if step and not linked:
-        return _step_subject(tokens)
-    if not linked:
-        return not verbed or _agent(tokens)
+    before = list(tokens)
     while tokens and _has("lead", tokens[0]):
         tokens = tokens[1:]  # `So`, `Hence`, `Adding`
     stated = _stated_tokens(tokens)
     while stated and _has("lead", stated[0]):
         stated = stated[1:]
-    tokens = stated  # `we see that the answer is`, `It is clear that x is`: the clause after it has the subject
+    return _Link(stated, linked, step, before, verbed)  # `we see that the answer is`: the clause after it has the subject
+
+
+def _copula_subject(clause: str) -> bool:
+    """Whether the subject of a clause that ends with a link (`the area of the trapezoid is`, `we find that
+    the only integer roots are`, `Paula's investment is worth`) is a noun phrase that names a quantity;
+    True when the clause ends with no link (a verb of action, a label)."""
+    link = _split_link(clause)
+    if link is None:
+        return False
+    if link.step and not link.linked:
+        return _step_subject(link.before)
+    if not link.linked:
+        return not link.verbed or _agent(link.before)
+    tokens = link.subject
     if not tokens:
         return True  # `is \\boxed{6}` after an anchor or a clause `lead_clauses` read
     first = tokens[0].lower()
@@ -2002,6 +2141,63 @@ def _copula_subject(clause: str) -> bool:
             return not rest or _noun_phrase(rest)  # `we find that the only integer roots are`
         return False
     return _noun_phrase(tokens)
+
+
+CONCLUDING_OPENERS = frozenset("so thus therefore hence".split())
+"""The connectives that open a concluding sentence (docs/math.md "Answer grammar", "A concluding sentence"): each says
+the sentence states what the steps before it found. `Then`, `Now`, `Next` order steps, `Finally` may open a last step,
+and `So far` or `If so` are no conclusion: left out."""
+_CONCLUDING_RE = re.compile(r"^[\s*_#>]*(?i:so|thus|therefore|hence)(?![\w'’])(?:[\s*_]*,)?")
+_VALUE_OPEN_RE = re.compile(r"(?:\s|(?<!\\)\$|\\[(\[]|\\displaystyle(?![A-Za-z]))+$")
+
+
+def concludes(before: str) -> bool:
+    """Whether `before`, the words of a response's last sentence up to its value, conclude with a named quantity
+    (docs/math.md "Answer grammar", "A concluding sentence"): a concluding connective (`CONCLUDING_OPENERS`), then a
+    subject that names a quantity and a copula (`So, the perimeter of ABCD is`, `Thus the total cost was`), then at
+    most a computation and its `=` (`So, the perimeter of ABCD is 2(6 + 3) =`); or an `=` chain whose first side names
+    one (`Thus, $x =`, `So, the perimeter =`). What else the sentence says is read as a box in the value's place would
+    be (`extract`); this is what makes it a conclusion. An allowlist: a pronoun (`So, it is`, `So, there are`) names no
+    quantity, a verb of action or a step (`So, we get`, `So, Sam has`, `This gives`) states none, a hedge or a modal
+    (`So, the answer would be`) is no copula, and a computation alone (`So, 2 + 4 =`) or a function of the unknown
+    (`So, $2x =`) names none."""
+    opener = _CONCLUDING_RE.match(before)
+    if opener is None or len(before) > MAX_CHARS:
+        return False
+    rest = _VALUE_OPEN_RE.sub("", before[opener.end():])
+    links = [m for m in _LINK_WORD_RE.finditer(rest) if m.group().lower() in _BOX_COPULAS]
+    if links:  # the subject and its copula, then the value or a computation of it (`is 2(6 + 3) =`)
+        after = rest[links[-1].end():]
+        if all(w.lower() in _VERB_CHAIN or w.lower() in _LINK_ADVERBS for w in after.split()):
+            return _named_subject(rest)  # `is`, `is equal to`, `is therefore`
+        return after.endswith("=") and not _PROSE_WORD_RE.search(_TEXT_GROUP_RE.sub(" x ", after)) and _named_subject(
+            rest[: links[-1].end()])
+    side = _first_side(rest) if rest.endswith("=") else None
+    return side is not None and _named_side(side)
+
+
+_LINK_WORD_RE = re.compile(r"(?<![\\\w])[^\W\d_]+")
+
+
+def _named_subject(clause: str) -> bool:
+    """A clause that ends with a copula, whose subject is a noun phrase naming a quantity (`_noun_phrase`), never a
+    pronoun or nothing (`concludes`)."""
+    link = _split_link(clause)
+    if link is None or not link.linked or not link.subject:
+        return False
+    first = link.subject[0]
+    return not (_has("pronoun", first) or first == "I") and _noun_phrase(link.subject)
+
+
+def _named_side(side: str) -> bool:
+    """The first side of a concluding `=` chain with no copula before it (`concludes`): a math name (`x`, `f(3)`,
+    `∠ABC`, `(q, r)`) or a noun phrase in words (`the perimeter`, `Total cost`); a computation names nothing."""
+    compact = re.sub(r"\\(?:left|right)(?![A-Za-z])|\s|\$", "", side)
+    if _MATH_NAME_RE.match(compact) or _SIDE_NAME_RE.match(compact) or _names_tuple(compact):
+        return True
+    words = _SIDE_TEXT_RE.sub(lambda m: " " + m.group(1) + " ", side)
+    tokens = [t for t in _SUBJECT_TOKEN_RE.findall(_SIDE_COMMAND_RE.sub(" ", words)) if t not in _LEAD_MARKS]
+    return bool(tokens) and tokens[0].isalpha() and len(tokens[0]) > 1 and _noun_phrase(tokens)
 
 
 def _noun_phrase(tokens: list[str]) -> bool:
@@ -2037,9 +2233,15 @@ def _noun_phrase(tokens: list[str]) -> bool:
             return _relative_clause(tokens[i:])  # `the number of ways to choose 2 of 4`
         if after_object and word in _CLOSED_PREPS and i + 1 < n and tokens[i + 1].lower() in ("which", "whom"):
             return _relative_clause(tokens[i + 2:])  # `the values of $k$ for which the quadratic has real roots`
-        if word in _OPEN_PREPS or word in _CLOSED_PREPS:
+        if word == "when" and not after_object and head in _DIVISION_HEADS:
+            j = _division_end(tokens, i)  # `the remainder when $N$ is divided by $1000$`
+            if j == i:
+                return False
+            i, after_object = j, True
+        elif word in _OPEN_PREPS or word in _CLOSED_PREPS:
+            operand = word == "of" and not after_object and head in _OPERAND_HEADS
             closed = closed or word in _CLOSED_PREPS
-            j = _object_end(tokens, i + 1, not closed)
+            j = _object_end(tokens, i + 1, not closed, operand)
             if j == i + 1:
                 return False
             i, after_object = j, True
@@ -2100,10 +2302,11 @@ def _math_subject(token: str, computed: bool = True) -> bool:
     return len(token) == 1 and token.isalpha() and token not in "aAI"
 
 
-def _object_end(tokens: list[str], i: int, open_class: bool) -> int:
+def _object_end(tokens: list[str], i: int, open_class: bool, operand: bool = False) -> int:
     """Where the object of a preposition at `tokens[i - 1]` ends: open-class words guarded by `_NOT_OBJECTS`,
-    numbers and math after `of`, `between`, `among`; LEXICON's words, math names and a part's label after the
-    others."""
+    numbers and math after `of`, `between`, `among` (a math segment holding one word is that word: `of rectangle
+    $ABCD$`); LEXICON's words, math names and a part's label after the others. `operand`: the object of an
+    `_OPERAND_HEADS` head's `of`, where any math holding no words names which one (`the coefficient of $x^2$`)."""
     n, start = len(tokens), i
     while i < n:
         t, low = tokens[i], tokens[i].lower()
@@ -2114,7 +2317,8 @@ def _object_end(tokens: list[str], i: int, open_class: bool) -> int:
             continue
         if _math_subject(t) and not open_class and i == start:
             break  # `in k`, `in $K$`: a letter right after a closed preposition may name a scale; `in box B` names a place
-        if _has("det", t) or _math_subject(t) or low == "and" or t in ("'", "’"):
+        if _has("det", t) or _math_subject(t) or low == "and" or t in ("'", "’") or operand and _operand_math(t) or (
+                open_class and _word_segment(t)):
             i += 1
         elif open_class and (t.replace(",", "").replace(".", "").isdigit() or (
                 t.isalpha() or t.endswith(("'s", "’s"))) and not _not_object(low) and not _has("verb", t)):
@@ -2125,6 +2329,45 @@ def _object_end(tokens: list[str], i: int, open_class: bool) -> int:
         else:
             break
     return i
+
+
+_OPERAND_HEADS = frozenset("coefficient coefficients degree digit digits determinant".split())
+"""Heads whose `of` object is the operand the quantity is taken from, never the quantity itself (class 10: `the
+coefficient of $x^2$`, `the degree of $p(x)$`, `the units digit of $3^{2024}$`): any math there says which one, so a
+function of the unknown (`$x^2$`) is admitted in that object. An allowlist: after `value`, `answer`, `result`,
+`number` the object is the quantity (`the value of $2x$` names 2x), and a function of the unknown there stays refused."""
+_DIVISION_HEADS = frozenset("remainder remainders residue".split())
+"""Heads defined by a division (class 10: `the remainder when $N$ is divided by $1000$`, MATH's and AIME's wording):
+after them `when` opens that division, read whole by `_division_end`; `divided` is otherwise an operation on the
+object (`_NOT_OBJECTS`: `the value of x divided by 1000`)."""
+
+
+def _division_end(tokens: list[str], i: int) -> int:
+    """Where the division `when X is divided by Y` at `tokens[i]` (`when`) ends; `i` when it is not one. X: a math name
+    or a computation (`$N$`, `$3^{2024}$`, `$2^{100}$`, not `$2N$`) or a number; Y the same (`$1000$`, `7`, `$n$`). An
+    allowlist of the one idiom: any other word after `when` (`when rounded`, `when n is odd`) is refused."""
+    words = [t.lower() for t in tokens[i: i + 6]]
+    if len(words) < 6 or words[0] != "when" or words[2:5] != ["is", "divided", "by"]:
+        return i
+    operands = (tokens[i + 1], tokens[i + 5])
+    return i + 6 if all(_math_subject(t) or t.isdigit() for t in operands) else i
+
+
+def _operand_math(token: str) -> bool:
+    """A math segment holding no words (`$x^2$`, `$p(x)$`, `$3x^2 + 2x$`): no font group and no run of letters that
+    is a word (`$x^2 \\text{ thousand}$`, `$x \\cdot thousand$` are refused)."""
+    if not (token.startswith("$") and token.endswith("$") and len(token) > 2):
+        return False
+    inner = token[1:-1]
+    runs = re.findall(r"(?<![A-Za-z\\])[A-Za-z]{2,}(?![A-Za-z])", _SIDE_COMMAND_RE.sub(" ", inner))
+    return not _SIDE_TEXT_RE.search(inner) and not any(_prose_run(r) for r in runs)
+
+
+def _word_segment(token: str) -> bool:
+    """A math segment holding one word (`$ABCD$`, a figure named by its vertices): that word, in an open object, guarded
+    as a word there is (`_not_object`)."""
+    inner = token[1:-1].strip() if token.startswith("$") and token.endswith("$") else ""
+    return inner.isalpha() and inner.isascii() and not _not_object(inner.lower())
 
 
 def _part_label_at(tokens: list[str], i: int) -> bool:

@@ -350,7 +350,7 @@ class ExecuteResponse(_message.Message):
     def __init__(self, status: _Optional[str] = ..., stdout: _Optional[str] = ..., stderr: _Optional[str] = ..., stdout_truncated: _Optional[bool] = ..., stderr_truncated: _Optional[bool] = ..., exit_code: _Optional[int] = ..., signal: _Optional[int] = ..., cpu_s: _Optional[float] = ..., wall_s: _Optional[float] = ..., peak_memory_kb: _Optional[int] = ..., detail: _Optional[str] = ..., queue_s: _Optional[float] = ..., exec_s: _Optional[float] = ...) -> None: ...
 
 class CreateSessionRequest(_message.Message):
-    __slots__ = ("language", "files", "time_limit_s", "memory_limit_mb", "max_output_bytes", "idle_ttl_s", "replay", "environment")
+    __slots__ = ("language", "files", "time_limit_s", "memory_limit_mb", "max_output_bytes", "idle_ttl_s", "replay", "environment", "snapshot")
     class FilesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -366,6 +366,7 @@ class CreateSessionRequest(_message.Message):
     IDLE_TTL_S_FIELD_NUMBER: _ClassVar[int]
     REPLAY_FIELD_NUMBER: _ClassVar[int]
     ENVIRONMENT_FIELD_NUMBER: _ClassVar[int]
+    SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     language: str
     files: _containers.ScalarMap[str, str]
     time_limit_s: float
@@ -374,7 +375,8 @@ class CreateSessionRequest(_message.Message):
     idle_ttl_s: float
     replay: bool
     environment: str
-    def __init__(self, language: _Optional[str] = ..., files: _Optional[_Mapping[str, str]] = ..., time_limit_s: _Optional[float] = ..., memory_limit_mb: _Optional[int] = ..., max_output_bytes: _Optional[int] = ..., idle_ttl_s: _Optional[float] = ..., replay: _Optional[bool] = ..., environment: _Optional[str] = ...) -> None: ...
+    snapshot: str
+    def __init__(self, language: _Optional[str] = ..., files: _Optional[_Mapping[str, str]] = ..., time_limit_s: _Optional[float] = ..., memory_limit_mb: _Optional[int] = ..., max_output_bytes: _Optional[int] = ..., idle_ttl_s: _Optional[float] = ..., replay: _Optional[bool] = ..., environment: _Optional[str] = ..., snapshot: _Optional[str] = ...) -> None: ...
 
 class CreateSessionResponse(_message.Message):
     __slots__ = ("session_id", "time_limit_s", "memory_limit_mb", "idle_ttl_s", "replica")
@@ -565,3 +567,35 @@ class GradeSessionResponse(_message.Message):
     result: GradeResult
     patch: str
     def __init__(self, result: _Optional[_Union[GradeResult, _Mapping]] = ..., patch: _Optional[str] = ...) -> None: ...
+
+class ForkSessionRequest(_message.Message):
+    __slots__ = ("session_id", "n")
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    N_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    n: int
+    def __init__(self, session_id: _Optional[str] = ..., n: _Optional[int] = ...) -> None: ...
+
+class ForkSessionResponse(_message.Message):
+    __slots__ = ("sessions",)
+    SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    sessions: _containers.RepeatedCompositeFieldContainer[CreateSessionResponse]
+    def __init__(self, sessions: _Optional[_Iterable[_Union[CreateSessionResponse, _Mapping]]] = ...) -> None: ...
+
+class SnapshotSessionRequest(_message.Message):
+    __slots__ = ("session_id", "ttl_s")
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TTL_S_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    ttl_s: float
+    def __init__(self, session_id: _Optional[str] = ..., ttl_s: _Optional[float] = ...) -> None: ...
+
+class SnapshotSessionResponse(_message.Message):
+    __slots__ = ("snapshot_id", "ttl_s", "bytes")
+    SNAPSHOT_ID_FIELD_NUMBER: _ClassVar[int]
+    TTL_S_FIELD_NUMBER: _ClassVar[int]
+    BYTES_FIELD_NUMBER: _ClassVar[int]
+    snapshot_id: str
+    ttl_s: float
+    bytes: int
+    def __init__(self, snapshot_id: _Optional[str] = ..., ttl_s: _Optional[float] = ..., bytes: _Optional[int] = ...) -> None: ...

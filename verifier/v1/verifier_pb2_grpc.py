@@ -94,6 +94,16 @@ class VerifierStub:
                 request_serializer=verifier_dot_v1_dot_verifier__pb2.GradeSessionRequest.SerializeToString,
                 response_deserializer=verifier_dot_v1_dot_verifier__pb2.GradeSessionResponse.FromString,
                 _registered_method=True)
+        self.ForkSession = channel.unary_unary(
+                '/verifier.v1.Verifier/ForkSession',
+                request_serializer=verifier_dot_v1_dot_verifier__pb2.ForkSessionRequest.SerializeToString,
+                response_deserializer=verifier_dot_v1_dot_verifier__pb2.ForkSessionResponse.FromString,
+                _registered_method=True)
+        self.SnapshotSession = channel.unary_unary(
+                '/verifier.v1.Verifier/SnapshotSession',
+                request_serializer=verifier_dot_v1_dot_verifier__pb2.SnapshotSessionRequest.SerializeToString,
+                response_deserializer=verifier_dot_v1_dot_verifier__pb2.SnapshotSessionResponse.FromString,
+                _registered_method=True)
 
 
 class VerifierServicer:
@@ -184,6 +194,20 @@ class VerifierServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ForkSession(self, request, context):
+        """Fork and snapshot (docs/sessions.md "Fork and snapshot"): n sessions that start from this one's
+        files, and a snapshot id that CreateSession's `snapshot` restores within its TTL.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SnapshotSession(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_VerifierServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -246,6 +270,16 @@ def add_VerifierServicer_to_server(servicer, server):
                     servicer.GradeSession,
                     request_deserializer=verifier_dot_v1_dot_verifier__pb2.GradeSessionRequest.FromString,
                     response_serializer=verifier_dot_v1_dot_verifier__pb2.GradeSessionResponse.SerializeToString,
+            ),
+            'ForkSession': grpc.unary_unary_rpc_method_handler(
+                    servicer.ForkSession,
+                    request_deserializer=verifier_dot_v1_dot_verifier__pb2.ForkSessionRequest.FromString,
+                    response_serializer=verifier_dot_v1_dot_verifier__pb2.ForkSessionResponse.SerializeToString,
+            ),
+            'SnapshotSession': grpc.unary_unary_rpc_method_handler(
+                    servicer.SnapshotSession,
+                    request_deserializer=verifier_dot_v1_dot_verifier__pb2.SnapshotSessionRequest.FromString,
+                    response_serializer=verifier_dot_v1_dot_verifier__pb2.SnapshotSessionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -572,6 +606,60 @@ class Verifier:
             '/verifier.v1.Verifier/GradeSession',
             verifier_dot_v1_dot_verifier__pb2.GradeSessionRequest.SerializeToString,
             verifier_dot_v1_dot_verifier__pb2.GradeSessionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ForkSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/verifier.v1.Verifier/ForkSession',
+            verifier_dot_v1_dot_verifier__pb2.ForkSessionRequest.SerializeToString,
+            verifier_dot_v1_dot_verifier__pb2.ForkSessionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SnapshotSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/verifier.v1.Verifier/SnapshotSession',
+            verifier_dot_v1_dot_verifier__pb2.SnapshotSessionRequest.SerializeToString,
+            verifier_dot_v1_dot_verifier__pb2.SnapshotSessionResponse.FromString,
             options,
             channel_credentials,
             insecure,

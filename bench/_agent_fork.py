@@ -1,0 +1,112 @@
+"""Fork time of a session on an environment with a large tree (docs/sessions.md "Fork and snapshot";
+issue 34's done-when: a 200 MB tree, target <= 100 ms and no full copy).
+
+`measure_fork` opens one session on an in-memory environment of `tree_mb` MB (files of 100 KB, the
+archive a built environment's session gets: sandbox/repo/apply.py's layout, members under repo/),
+changes two files, then forks it `n` ways `rounds` times (the forks closed between rounds, so later
+rounds reuse reset boxes as a server does). A fork is what `SessionRegistry.fork` does: the parent's
+changes read once (`delta`), then n boxes started from the environment's archive plus those changes.
+Printed, one line with the load average: the fork's p50 and max wall time, its two parts, the bytes the
+changes took, and the bytes a fork's box holds in /work (its own copy of the tree: the copy-on-write is
+at the server, not among boxes). Called by bench/agent_sessions.py; alone:
+python bench/_agent_fork.py [--backend docker|gvisor] [--tree-mb 200] [--n 1] [--rounds 3]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import os
+import statistics
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from sandbox.config import SandboxConfig  # noqa: E402
+from sandbox.session import SessionEnvironment, SessionHost, SessionLimits, SessionState  # noqa: E402
+
+FILE_BYTES = 100 << 10
+
+
+def tree_archive(tree_mb: int) -> bytes:
+    """An uncompressed tar of tree_mb MB of source-like files under repo/ (20 directories)."""
+    out = io.BytesIO()
+    line = b"def f(x):\n    return x + 1  # padding padding padding padding padding\n"
+    body = (line * (FILE_BYTES // len(line) + 1))[:FILE_BYTES]
+    with tarfile.open(fileobj=out, mode="w") as tar:
+        for d in range(20):
+            info = tarfile.TarInfo(f"repo/pkg{d}")
+            info.type, info.mode = tarfile.DIRTYPE, 0o755
+            tar.addfile(info)
+        for i in range((tree_mb << 20) // FILE_BYTES):
+            info = tarfile.TarInfo(f"repo/pkg{i % 20}/mod{i}.py")
+            info.size, info.mode = len(body), 0o644
+            tar.addfile(info, io.BytesIO(body))
+    return out.getvalue()
+
+
+async def _fork(host: SessionHost, parent, limits: SessionLimits, n: int) -> tuple[float, float, float, int, list]:
+    t0 = time.perf_counter()
+    reply = await host.call(parent.box.delta, 256 << 20, 100_000)
+    assert reply["ok"], reply
+    state = SessionState(parent.environment, reply["entries"], reply["data"])
+    t1 = time.perf_counter()
+    forks = await asyncio.gather(*(host.open(parent.language, limits, {}, False, parent.environment, state)
+                                   for _ in range(n)))
+    t2 = time.perf_counter()
+    return t2 - t0, t1 - t0, t2 - t1, state.size, forks
+
+
+async def _measure(backend: str, tree_mb: int, n: int, rounds: int) -> str:
+    archive = tree_archive(tree_mb)
+    config = SandboxConfig(backend=backend, languages=("python",), work_tmpfs_mb=tree_mb * 2 + 64)
+    host = SessionHost(config, max_sessions=n + 2, spares=n + 1)
+    host.backend.probe()  # as the grader does at start (gVisor: its platform resolved)
+    env = SessionEnvironment("bench", "", archive, "python")
+    limits = SessionLimits(memory_limit_mb=512 + 2 * (len(archive) >> 20))
+    try:
+        parent = await host.open("python", limits, {}, False, env)
+        await parent.tool("write", "pkg0/mod0.py", b"X = 1\n")
+        await parent.tool("shell", "echo 'Y = 2' > pkg1/new.py && rm pkg2/mod2.py", 5.0, 4096)
+        walls, reads, starts, held = [], [], [], 0
+        for _ in range(rounds):
+            wall, read, start, size, forks = await _fork(host, parent, limits, n)
+            walls.append(wall)
+            reads.append(read)
+            starts.append(start)
+            listing = await forks[0].tool("shell", "du -sk /work | cut -f1", 5.0, 4096)
+            held = int(listing["stdout"].strip() or 0) << 10
+            await asyncio.gather(*(f.close() for f in forks))
+        await parent.close()
+    finally:
+        await host.close()
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    return (f"fork: {backend}, {len(archive) / 2**20:.0f} MB tree ({len(archive) // FILE_BYTES} files), n={n}, "
+            f"{rounds} rounds: p50 {statistics.median(walls) * 1e3:.0f} ms, max {max(walls) * 1e3:.0f} ms "
+            f"(changes read {statistics.median(reads) * 1e3:.1f} ms, {size} bytes; boxes started "
+            f"{statistics.median(starts) * 1e3:.0f} ms); a fork's /work holds {held / 2**20:.0f} MB "
+            f"(target <= 100 ms, no full copy) | load {load}")
+
+
+def measure_fork(backend: str = "docker", tree_mb: int = 200, n: int = 1, rounds: int = 3) -> str:
+    """One line: the fork time of a session with a tree_mb MB tree on `backend` (module docstring); printed and returned."""
+    line = asyncio.run(_measure(backend, tree_mb, n, rounds))
+    print(line, flush=True)
+    return line
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--backend", default="docker", choices=("docker", "gvisor"))
+    p.add_argument("--tree-mb", type=int, default=200)
+    p.add_argument("--n", type=int, default=1)
+    p.add_argument("--rounds", type=int, default=3)
+    a = p.parse_args()
+    measure_fork(a.backend, a.tree_mb, a.n, a.rounds)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,153 @@
+"""Fork and snapshot of sessions on an environment (docs/sessions.md "Fork and snapshot"): a real server
+on loopback per backend (Docker, gVisor), real sandboxes, the calc environment of
+tests/test_session_env.py. A fork sees its parent's files (changed, added and removed); a write in one
+fork appears in no other fork nor in the parent, nor a later write of the parent in a fork; a fork's
+grade is the grade of the repo task with that fork's diff; a snapshot restores the files it kept, not
+later ones, and is NOT_FOUND past its TTL; forks and snapshots beyond the server's bounds are
+RESOURCE_EXHAUSTED naming the bound, and a bad n or ttl_s is INVALID_ARGUMENT naming the field."""
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from conftest import ServerProcess
+from helpers import http_call, sandbox_config
+from test_repo_service import CALC_FILES, calc_recipe
+from test_session_env import FIXED, GRADE, NEAR_MISS, _repo_verdict, _same
+from verifier.client import SessionLost, VerifierClient, VerifierError
+from verifier.tools.cli import main as verifier_cli
+
+pytestmark = pytest.mark.docker
+
+MAX_FORK = 3
+# The calc sessions' memory is 512 MB (the default) plus twice the tree's archive (a few MB): three fit
+# under this bound, a fourth does not.
+TOTAL_MB = 1600
+SNAPSHOTS_MB = 1
+SNAPSHOT_TTL_S = 30.0
+
+
+@pytest.fixture(scope="module")
+def environments(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    recipes, root = tmp_path_factory.mktemp("recipes"), tmp_path_factory.mktemp("environments")
+    assert verifier_cli(["env", "build", calc_recipe(recipes), "--environments", str(root)]) == 0
+    return root
+
+
+@pytest.fixture(scope="module", params=["docker", "gvisor"])
+def server(request: pytest.FixtureRequest, environments: Path) -> Iterator[ServerProcess]:
+    sandbox_config(request.param, languages=("python",))
+    with ServerProcess("--workers", "1", "--sandbox-backend", request.param, "--sandbox-languages", "python",
+                       "--sandbox-pool-size", "1", "--sandbox-repo-environments", str(environments),
+                       "--session-max-fork", str(MAX_FORK), "--session-max-total-memory-mb", str(TOTAL_MB),
+                       "--session-snapshots-max-mb", str(SNAPSHOTS_MB),
+                       "--session-snapshot-ttl-s", str(SNAPSHOT_TTL_S)) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def client(server: ServerProcess) -> Iterator[VerifierClient]:
+    with VerifierClient(server.target) as c:
+        yield c
+
+
+def test_forks_start_from_the_parent_and_never_share_a_write(client: VerifierClient) -> None:
+    with client.session(environment="calc", time_limit_s=5) as parent:
+        parent.write_file("calc/__init__.py", FIXED)
+        parent.write_file("calc/notes/plan.py", "PLAN = 1\n")
+        assert parent.shell("rm tests/test_calc.py && mkdir -p empty/dir && ln -s ../calc/__init__.py tests/link"
+                            " && chmod +x calc/notes/plan.py").exit_code == 0
+        a, b = parent.fork(2)
+        with a, b:
+            for s in (a, b):  # the parent's files: changed, added, removed, a directory, a link, a mode
+                assert s.read_file("calc/__init__.py") == FIXED.encode()
+                assert s.read_file("calc/notes/plan.py") == b"PLAN = 1\n"
+                r = s.shell("test ! -e tests/test_calc.py && test -d empty/dir && readlink tests/link"
+                            " && test $(stat -c %a calc/notes/plan.py) = 755 && cat vendor/site-packages/tinydep/__init__.py")
+                assert r.exit_code == 0 and r.stdout.startswith("../calc/__init__.py\ndef double"), r
+            a.write_file("calc/__init__.py", NEAR_MISS)
+            a.write_file("calc/only_a.py", "A = 1\n")
+            parent.write_file("calc/later.py", "L = 1\n")
+            assert b.read_file("calc/__init__.py") == FIXED.encode()
+            assert parent.read_file("calc/__init__.py") == FIXED.encode()
+            for s, name in ((b, "calc/only_a.py"), (parent, "calc/only_a.py"), (a, "calc/later.py"), (b, "calc/later.py")):
+                assert s.shell(f"test -e {name}").exit_code == 1, name
+            for s in (a, b):  # what a patch cannot carry (a link, a removed test) put back as the environment has it
+                assert s.shell("rm -r empty calc/notes tests/link").exit_code == 0
+                s.write_file("tests/test_calc.py", CALC_FILES["tests/test_calc.py"])
+            # a fork's grade is the repo task of its own diff: the near miss fails, the gold edit passes
+            near, gold = a.grade(GRADE), b.grade(GRADE)
+            assert near["verdict"] == "wrong_answer" and gold["verdict"] == "accepted", (near, gold)
+            _same(near, _repo_verdict(client, near["patch"]))
+            _same(gold, _repo_verdict(client, gold["patch"]))
+            assert "only_a" in near["patch"] and "only_a" not in gold["patch"]
+
+
+def test_a_snapshot_restores_what_it_kept(client: VerifierClient, server: ServerProcess) -> None:
+    with client.session(environment="calc") as s:
+        s.write_file("calc/__init__.py", FIXED)
+        kept = s.snapshot()
+        s.write_file("calc/__init__.py", NEAR_MISS)
+        s.write_file("calc/after.py", "X = 1\n")
+        short = s.snapshot(ttl_s=1)
+        t0 = time.monotonic()
+    with client.session(snapshot=kept) as r:  # after its session closed, within its TTL
+        assert r.read_file("calc/__init__.py") == FIXED.encode()
+        assert r.shell("test -e calc/after.py").exit_code == 1
+        assert r.grade(GRADE)["verdict"] == "accepted"
+    status, _, created = http_call(server, "POST", "/v1/sessions", {"snapshot": kept})
+    assert status == 200, created
+    assert http_call(server, "DELETE", f"/v1/sessions/{created['session_id']}")[0] == 200
+    for body, field in (({"snapshot": kept, "environment": "calc"}, "environment"),
+                        ({"snapshot": kept, "language": "python"}, "language")):
+        status, _, answer = http_call(server, "POST", "/v1/sessions", body)
+        assert status == 400 and answer["field"] == field, answer
+    time.sleep(max(0.0, t0 + 1.05 - time.monotonic()))  # `short` is past its 1 s TTL
+    status, _, answer = http_call(server, "POST", "/v1/sessions", {"snapshot": short})
+    assert status == 404 and answer["field"] == "snapshot", answer
+    with pytest.raises(VerifierError) as e:
+        client.session(snapshot=short)
+    assert e.value.code == grpc.StatusCode.NOT_FOUND and "snapshot" in e.value.message
+
+
+def test_bounds_and_bad_fields_refuse(client: VerifierClient, server: ServerProcess) -> None:
+    with client.session(environment="calc") as s:
+        for n in (0, -1, MAX_FORK + 1):
+            with pytest.raises(VerifierError) as e:
+                s.fork(n)
+            assert e.value.code == grpc.StatusCode.INVALID_ARGUMENT and "n:" in e.value.message, (n, e.value)
+            status, _, answer = http_call(server, "POST", f"/v1/sessions/{s.id}/fork", {"n": n})
+            assert status == 400 and answer["field"] == "n", answer
+        for ttl in (-1, SNAPSHOT_TTL_S + 1):
+            with pytest.raises(VerifierError) as e:
+                s.snapshot(ttl)
+            assert e.value.code == grpc.StatusCode.INVALID_ARGUMENT and "ttl_s" in e.value.message
+        with pytest.raises(VerifierError) as e:  # 4 sessions' memory is over session_max_total_memory_mb
+            s.fork(MAX_FORK)
+        assert e.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED and "session_max_total_memory_mb" in e.value.message
+        status, headers, answer = http_call(server, "POST", f"/v1/sessions/{s.id}/fork", {"n": MAX_FORK})
+        assert status == 429 and "session_max_total_memory_mb" in answer["error"] and "retry-after" in headers, answer
+        forks = s.fork(2)  # three sessions fit
+        status, _, answer = http_call(server, "POST", f"/v1/sessions/{s.id}/fork", {"n": 1})
+        assert status == 429, answer
+        for f in forks:
+            f.close()
+        assert s.shell(f"head -c {SNAPSHOTS_MB << 20} /dev/zero > calc/blob.py").exit_code == 0
+        with pytest.raises(VerifierError) as e:
+            s.snapshot()
+        assert e.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED and "session_snapshots_max_mb" in e.value.message
+        status, _, answer = http_call(server, "POST", f"/v1/sessions/{s.id}/snapshot", {})
+        assert status == 429 and "session_snapshots_max_mb" in answer["error"], answer
+    with pytest.raises(SessionLost):
+        s.fork(1)  # a closed session forks nothing
+
+
+def test_fork_of_a_session_without_an_environment_names_the_field(client: VerifierClient) -> None:
+    with client.session("python") as s:
+        with pytest.raises(VerifierError) as e:
+            s.fork(1)
+        assert e.value.code == grpc.StatusCode.INVALID_ARGUMENT and "session_id" in e.value.message
