@@ -22,6 +22,7 @@ from .grammar import (
     anchor_lead,
     attached_phrase,
     box_clause,
+    chain_agrees,
     box_lead,
     box_lead_clauses,
     box_subject,
@@ -129,7 +130,7 @@ def extract_with_limits(
     anchor_at, anchored, after_anchor = last_anchor_span(region, limits)
     if anchored and (not boxes or anchor_at > boxes[0][0] and _MATHY_RE.search(anchored)):
         # a math answer stated after the last box wins, unless what follows retracts it
-        return Extraction(anchored, "anchor") if closes(after_anchor) else NO_ANSWER
+        return Extraction(anchored, "anchor") if closes(after_anchor) and chain_agrees(anchored) else NO_ANSWER
     if boxes and boxes[0][1] is None:
         return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
     stated = _stated_parts(region, boxes, limits) if boxes else []
@@ -300,15 +301,15 @@ def _stated_parts(
     spans = [(begin + a, begin + b, content) for a, b, content in box_spans(region[begin: boxes[0][0]])]
     spans.append((boxes[0][0], last_end, boxes[0][1] or ""))
     clause_at = _clause_start(region, spans[0][0])
-    if not _first_clause(region, clause_at, spans[0][0]) or not _box_clauses_lead(region, spans[0][0]):
+    if not _first_clause(region, clause_at, spans[0][0], spans[0][2]) or not _box_clauses_lead(region, spans[0][0]):
         return None  # `Probably, the value is \\boxed{6}`, `In thousands, \\boxed{6}`: the clauses before must lead
-    for (_, end, _), (start, _, _) in zip(spans, spans[1:]):
+    for (_, end, _), (start, _, content) in zip(spans, spans[1:]):
         between = region[end:start]
         if _GROUP_SEPARATOR_RE.fullmatch(between.lstrip(" \t$")):
             continue  # `\\boxed{1}, \\boxed{2}`, `\\quad \\text{and} \\quad`: one list
         clause = between[_BOX_JOINER_RE.match(between).end():]  # type: ignore[union-attr]
         if clause.strip() and not (box_lead(region[max(start - 200, 0): start]) and box_clause(clause)
-                                   and box_subject(clause, region[max(start - GRAMMAR_MAX_CHARS, 0): start])):
+                                   and box_subject(clause, region[max(start - GRAMMAR_MAX_CHARS, 0): start], content)):
             return None  # a joiner alone (`, `, ` and `) leaves nothing to read
     return [(start, content) for start, _, content in spans]
 
@@ -347,7 +348,7 @@ def _boxes_masked(region: str, floor: int, start: int) -> str:
 _PROSE_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}|\\text")
 
 
-def _first_clause(region: str, begin: int, start: int) -> bool:
+def _first_clause(region: str, begin: int, start: int, value: str | None = None) -> bool:
     """Whether the words from the sentence start `begin` to the box at `start` state it: with an
     answer anchor among them, the words before the anchor lead to it (`grammar.anchor_lead`, as for
     an anchored answer) and those after it pass `grammar.box_clause`; else all of them do."""
@@ -359,13 +360,13 @@ def _first_clause(region: str, begin: int, start: int) -> bool:
         pass
     prefix = region[max(start - GRAMMAR_MAX_CHARS, 0): start]
     if anchor is None:
-        return box_clause(clause) and box_subject(clause, prefix)
+        return box_clause(clause) and box_subject(clause, prefix, value)
     if not _anchor_led(clause, anchor):
         return False
     rest = clause[anchor.end():]
     lead = _ANCHOR_LEAD_RE.match(rest)
     rest = rest[lead.end() if lead else 0:]
-    return box_clause(rest) and box_subject(rest, prefix)
+    return box_clause(rest) and box_subject(rest, prefix, value)
 
 
 def _anchor_ends_at(prefix: str) -> bool:
@@ -723,7 +724,7 @@ def _read_last_sentence(tail: str, start: int, end: int, text: str) -> str | Non
     percent = re.match(r"\s*\\?%", after)
     if percent and not text.endswith("%"):  # `$28$ %`: the sign is the value's (the percent rules decide)
         text, after = text + "%", after[percent.end():]
-    reading = read_sentence(f"{before}0{after}")  # `0`: one value in the value's place, whatever its notation
+    reading = read_sentence(f"{before}0{after}", text)  # `0`: one value in the value's place, whatever its notation
     if reading.kind == "number":  # `1.000.000`: the grammar read more than the number found, refused
         return None if reading.text not in ("0", "0%") else text + ("%" if reading.text == "0%" and "%" not in text else "")
     if reading.kind != "math":

@@ -24,6 +24,7 @@ Linear: one regex tokenizer pass over at most `MAX_CHARS` characters, then list 
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import NamedTuple
 
@@ -566,7 +567,7 @@ def box_label(text: str) -> bool:
     if not all(_lead_clause(re.sub(r"§\d+", "§", clause)) for clause in clauses[:-1]):
         return False  # `In thousands, $x$:`, `Maybe, answer:`: the clauses before it must lead (`lead_clauses`)
     label = clauses[-1]
-    named = re.sub(r"§(\d+)", lambda m: "x" if _side_states(segments[int(m.group(1))]) else "§", label)
+    named = re.sub(r"§(\d+)", lambda m: "x" if _label_name(segments[int(m.group(1))]) else "§", label)
     words = _LEAD_TOKEN_RE.findall(named)
     if all(_label_word(w) for w in words) and _label_phrase(words):
         return True  # `Answer:`, `Total cost:`, `Step 3:`, `$x$:`; not `$x \\neq$:`, `$x > $:` (a relation)
@@ -591,6 +592,20 @@ stand before an answer; alone (`Error:`, `Measurement error:`) they name how far
 _NUMBERED_LABELS = frozenset("step part question problem case exercise q no".split())
 
 
+def _label_name(segment: str) -> bool:
+    """A label's math segment is a name only in a name's shape (`$x$`, `$f(3)$`, `$(q, r)$`, `$\\angle ABC$`): a
+    computation (`$10^3$`, `$\\times 1000$`, `$/1000$`, `$\\pm 1$`) or a relation (`$\\approx$`) says how the value is
+    scaled or bounded (red team 6 class 4: any segment `_side_states` admitted was the name `x`)."""
+    compact = re.sub(r"\\(?:left|right)(?![A-Za-z])|\s", "", segment)
+    return bool(_MATH_NAME_RE.match(compact) or _SIDE_NAME_RE.match(compact) or _names_tuple(compact))
+
+
+_LETTER_AFTER = frozenset({"of", "for"})
+"""What a single letter may follow in a label besides `_NUMBERED_LABELS` (`Value of x:`, `Answer for n:`); after `in`
+(`Answer (in k):`, `in B`, `in $k$`) a letter names a scale (thousand, million, billion), and alone among other words
+it is no label word (red team 6 class 4)."""
+
+
 def _label_phrase(words: list[str]) -> bool:
     """A label's words as a phrase, not a bag (red team 5 class 4: `Answer (in 1000s):`, `Answer times 1000:` were
     labels): a number only numbers a step or part (`Step 3`, `Part (2)`), and no word operates on or scales the value
@@ -603,6 +618,11 @@ def _label_phrase(words: list[str]) -> bool:
                 return False
         elif w.isalpha() and _not_object(low) and low not in ANCHOR_LEADS:
             return False
+        elif len(w) == 1 and w.isalpha() and w not in ("A", "I", "a"):
+            before = [x.lower() for x in words[:k] if x not in "()[]{}"]
+            named = [x for x in words if x.isalnum()]
+            if not (len(named) == 1 or before and (before[-1] in _NUMBERED_LABELS or before[-1] in _LETTER_AFTER)):
+                return False
     return True
 
 
@@ -819,8 +839,9 @@ class _Token(NamedTuple):
     text: str
 
 
-def read(text: str, prose: bool = False) -> Reading:
-    """Read `text` (a box's content, or an anchored sentence when `prose`) with the grammar."""
+def read(text: str, prose: bool = False, value: str | None = None) -> Reading:
+    """Read `text` (a box's content, or an anchored sentence when `prose`) with the grammar. `value`: what stands in
+    the value's place when `text` holds a placeholder there (`read_sentence`'s lenient reading)."""
     if len(text) > MAX_CHARS:
         return Reading("math", text)
     stripped = _DOMAIN_RE.sub("", text).strip()
@@ -847,7 +868,7 @@ def read(text: str, prose: bool = False) -> Reading:
         return Reading("math", text)  # `3 \\text{ or } 4`, `f(x) = 0 \\text{ or } f(x) = x^2`: the parser reads a set
     eq = [i for i, t in enumerate(tokens) if t.text == "="]
     if eq:
-        reading = _read_chain(tokens, eq, has_words, prose, text)
+        reading = _read_chain(tokens, eq, has_words, prose, text, value)
         return Reading("math", text) if reading.kind == "math" else reading
     if not has_words:
         return Reading("math", text)
@@ -858,7 +879,8 @@ def read(text: str, prose: bool = False) -> Reading:
 # Markup after an answer: a reasoning tag, `\\end{align*}`, a modulus the answer is stated in (`\\boxed{9} \\pmod{11}`),
 # closing math delimiters, punctuation, bold.
 _AFTER_MARKUP_RE = re.compile(r"</?think>|\\end\s*\{[A-Za-z*]+\}|\\pmod\s*\{\s*\d+\s*\}|\\[\])]|\$|[\s.!。！।:;,*_#>}\])'’\"-]")
-_NEXT_TURN_RE = re.compile(r"<\|im_start\|>\s*(?:user|assistant|system)?\s*$")
+_NEXT_TURN = "<|im_start|>"
+_TURN_ROLES = frozenset({"", "user", "assistant", "system"})
 _AFTER_WORD_RE = re.compile(r"[^\W\d_]+|\S")
 
 
@@ -870,7 +892,10 @@ def closes(rest: str) -> bool:
     (`Wait, that's wrong.`, `? Wrong.`, `No, actually it is not 6.`), a doubt or a second value, is
     a fact about the answer the grammar does not know: the answer is not read. Bounded: a longer
     text than `MAX_CHARS` is not an afterword."""
-    rest = _NEXT_TURN_RE.sub("", rest.strip())
+    rest = rest.strip()
+    turn = rest.rfind(_NEXT_TURN)  # string scans, no regex: red team 6 class 9 (`\s*(?:user)?\s*$` backtracked)
+    if turn >= 0 and rest[turn + len(_NEXT_TURN):].strip() in _TURN_ROLES:
+        rest = rest[:turn]
     if len(rest) > MAX_CHARS:
         return False
     words = _AFTER_WORD_RE.findall(_AFTER_MARKUP_RE.sub(" ", rest))
@@ -880,7 +905,7 @@ def closes(rest: str) -> bool:
 _LEAD_WORD_RE = re.compile(r"\s*([^\W\d_]+)\s*,?")
 
 
-def read_sentence(sentence: str) -> Reading:
+def read_sentence(sentence: str, value: str | None = None) -> Reading:
     """A sentence the lenient profile reads without an anchor (docs/math.md "Answer grammar"): its
     opening words that only lead to a statement (LEXICON's "lead" and "closing": `So,`, `Adding,`,
     `In the end,`) are passed over, then the rest is `read` as prose, the same grammar as after an anchor."""
@@ -901,7 +926,7 @@ def read_sentence(sentence: str) -> Reading:
             break
         for _ in closing:
             pos = _LEAD_WORD_RE.match(sentence, pos).end()  # type: ignore[union-attr]
-    return read(sentence[pos:], prose=True)
+    return read(sentence[pos:], prose=True, value=value)
 
 
 def _joins_parts(tokens: list[_Token]) -> bool:
@@ -1022,7 +1047,13 @@ def _is_name(word: str) -> bool:
     """A capitalised name (`Sam`, `Maria's`): the one open slot, allowed only as a subject."""
     base = word[:-2] if word.endswith(("'s", "’s")) else word
     return (len(base) >= 2 and base[0].isupper() and base[1:].islower() and base.isalpha() and not admitted(base)
-            and base.lower() not in NEVER_NAMES)
+            and base.lower() not in NEVER_NAMES and not _gerund(base))
+
+
+def _gerund(word: str) -> bool:
+    """A capitalised `-ing` word opens a sentence as a gerund (`Guessing`, `Rounding`, `Halving`): a method, never a
+    person, so it is no name (red team 6 class 1: `Guessing gets 6` paid). Short names (`Ming`, `King`) stay names."""
+    return len(word) > 4 and word.lower().endswith("ing")
 
 
 _CLAUSE_AFTER = frozenset(
@@ -1086,7 +1117,8 @@ def after_value(phrase: str) -> bool:
     return _tail(tokens) is not None
 
 
-def _read_chain(tokens: list[_Token], eq: list[int], has_words: bool, prose: bool, text: str) -> Reading:
+def _read_chain(tokens: list[_Token], eq: list[int], has_words: bool, prose: bool, text: str,
+                value: str | None = None) -> Reading:
     """`x = 5`, `∠PQR = 40°`, `Total = ($3 * 4) + $6 = $18`: the last side is the value when the
     first side names it (a name or a subject) and every middle side is arithmetic."""
     first, last = eq[0], eq[-1]
@@ -1102,6 +1134,10 @@ def _read_chain(tokens: list[_Token], eq: list[int], has_words: bool, prose: boo
         return Reading("refused", "a mark between `=` and the value")  # `x =~ 6`, `x => 6`: another relation
     if not named:
         return Reading("refused" if has_words else "math", "the `=` does not follow a name")
+    value = value if value is not None else next((t.text for t in post if t.kind == "num"), None)
+    if (has_words or prose) and value is not None and not _middle_values_agree(
+            [" ".join(t.text for t in tokens[a + 1: b]) for a, b in zip(eq, eq[1:])], value):
+        return Reading("refused", "a middle side of the `=` chain has another value")  # `x = 6000 = 6` (red team 6 class 3)
     if not has_words and not prose and not any(t.kind == "name" for t in subject) and not middle:
         return Reading("math", text)  # `x = 5`, `f(x) = 2x + 3`: the relation rules read it
     return _read_value(post, prose)
@@ -1235,7 +1271,7 @@ def _subject(before: list[_Token], measured: bool = False) -> bool:
     phrase = phrase[len(phrase) - len(stated):]
     if not phrase:
         return True
-    if not _ordered(phrase):
+    if not _ordered(phrase) or _scale_letter(phrase):
         return False
     if link.text.lower() in _STEP_VERBS:  # `Guessing gives 6`: the same method-or-step subject as a box's
         return _step_subject([t.text for t in phrase])
@@ -1245,6 +1281,13 @@ def _subject(before: list[_Token], measured: bool = False) -> bool:
 
 
 _RELATIVES = frozenset({"that", "which", "who"})
+
+
+def _scale_letter(phrase: list[_Token]) -> bool:
+    """A lone letter after `in` in a prose subject (`the answer in $k$ is`, `the total in M is`): it names a scale, as
+    it does before a box (`_object_end`) and in a label (`_LETTER_AFTER`; red team 6 class 4)."""
+    return any(t.kind in ("math", "name") and len(t.text.strip("$")) == 1 and k > 0 and phrase[k - 1].text.lower() == "in"
+               for k, t in enumerate(phrase))
 
 
 _BOUND_WORDS = frozenset("least most minimum maximum best worst minimal maximal fewest".split())
@@ -1258,9 +1301,20 @@ def _states_bound(words: list[str]) -> bool:
         if w == "at":
             rest = [x for x in words[k + 1:k + 3] if x not in (",", "(", ")")]
             rest = rest[1:] if rest and rest[0] in ("a", "the", "its", "their") else rest
-            if rest and rest[0] in _BOUND_WORDS:
+            if rest and not _at_place(rest[0]):
                 return True
     return False
+
+
+_AT_PLACES = frozenset("end start beginning point time moment rate price cost speed".split())
+
+
+def _at_place(word: str) -> bool:
+    """What `at` may name in a subject (`the value at $x = 2$`, `at the end`, `at point P`, `at time 3`): a math name or number, a quantity or counted noun, or `_AT_PLACES`. An allowlist: anything else
+    after `at` (`least`, `most`, `the smallest`, `its largest`) bounds the value (red team 6 class 5: a list of bound
+    words missed the superlatives)."""
+    return (word.startswith("$") or len(word) == 1 and word.isalpha() or word.replace(".", "").isdigit()
+            or word in _AT_PLACES or _head(word)) and word not in _BOUND_WORDS
 
 
 def _ordered(phrase: list[_Token]) -> bool:
@@ -1473,6 +1527,9 @@ def box_clause(clause: str) -> bool:
     phrase after a determiner (`the angle between the lines is`) names the question's quantity in
     open-class words and is not read word by word. A clause of math alone (`x = `, `\\therefore`,
     `&=`) has no words to read: `box_lead` decided it. Bounded: a clause over `MAX_CHARS` is refused."""
+    arrows = list(_CLAUSE_ARROW_RE.finditer(clause[-MAX_CHARS:]))
+    if arrows and not _premise(clause[-MAX_CHARS:][: arrows[-1].start()], arrows[-1].group()):
+        return False  # `$\\text{maybe} \\quad x = \\boxed{6}$`, `n odd \\implies x =` (red team 6 class 7)
     flat = _CLAUSE_MARKUP_RE.sub(" ", clause)
     flat = _SEGMENT_CLOSE_RE.sub("$", _SEGMENT_OPEN_RE.sub("$", flat))
     texts = " ".join(_TEXT_GROUP_RE.findall(flat))  # words in a `\\text{}`, in math or not
@@ -1486,6 +1543,39 @@ def box_clause(clause: str) -> bool:
     tokens = [t for t in _CLAUSE_WORD_RE.findall(_TEXT_GROUP_RE.sub(lambda m: " " + m.group(1) + " ", flat))
               if t not in _LEAD_MARKS and t != "~"]  # a tie is `box_lead`'s (`we get~\\boxed{6}`)
     return _opens(tokens)
+
+
+_CLAUSE_ARROW_RE = re.compile(r"\\(?:implies|Rightarrow|Longrightarrow|therefore|to|rightarrow|iff|q?quad)(?![A-Za-z])|[⟹⇒∴→]")
+_SEGMENT_START_RE = re.compile(r"(?<!\\)\$|\\[(\[]")
+
+
+def _premise(text: str, arrow: str) -> bool:
+    """What stands before an arrow (`\\implies`, `\\Rightarrow`, `\\therefore`, `\\to`, `\\quad`) in a box's clause: a
+    clause of its own, which must itself be admitted (docs/math.md "Answer grammar", "Before a box"): an arrow that
+    opens the math (`$\\therefore x =`) has only the words before the math, a space (`Answer: $\\quad`) none; else the premise is math without words
+    (`$2x = 12 \\implies`), after an opening the grammar knows (a lead, a stating clause, `we have`, an anchor's
+    words). Words in the premise's math or after it (`\\text{maybe}`, `$n$ odd`, `n odd`) condition, hedge or scale
+    what the arrow states (red team 6 class 7: they were read by nobody)."""
+    starts = list(_SEGMENT_START_RE.finditer(text))
+    math = text[starts[-1].end():] if starts else text
+    if not math.strip() and arrow in ("\\quad", "\\qquad"):
+        return True  # `Answer: $\\quad \\boxed{6}$`: a space, no clause
+    flat = _SEGMENT_CLOSE_RE.sub("$", _SEGMENT_OPEN_RE.sub("$", text))
+    if any(_PROSE_WORD_RE.search(t) for t in _TEXT_GROUP_RE.findall(flat)):
+        return False
+    outside = _UNESCAPED_DOLLAR_RE.split(_TEXT_GROUP_RE.sub(" ", flat))[::2]
+    words = _PROSE_WORD_RE.findall(re.sub(r"\\[A-Za-z]+", " ", " ".join(outside)))
+    if not starts and words:
+        return False  # `n odd \\implies`: words inside the premise's own math
+    while words and _has("lead", words[0]):
+        words = words[1:]
+    words = _stated_tokens(words)
+    while words and _has("lead", words[0]):
+        words = words[1:]
+    if len(words) == 2 and (_has("pronoun", words[0]) or words[0] == "I") and (
+            _has("verb", words[1]) or words[1].lower() in _STATING_VERBS):
+        return True  # `We have $2x = 12 \\implies`
+    return all(w.lower() in ANCHOR_LEADS or w.lower() in _LABEL_WORDS for w in words)
 
 
 def _opens(tokens: list[str]) -> bool:
@@ -1556,7 +1646,7 @@ coordinates`, `the only integer roots`): each picks the quantity out, none scale
 _SUBJECT_TOKEN_RE = re.compile(r"\$[^$]*\$|[^\W\d_]+(?:'s|’s)?|\d+(?:[.,]\d+)*|\S")
 
 
-def box_subject(clause: str, before: str) -> bool:
+def box_subject(clause: str, before: str, value: str | None = None) -> bool:
     """Whether what a box's `is` or `=` states it of is the answer or a quantity named as one (docs/math.md
     "Answer grammar", "Before a box"). `before`: the text before the box (its math); `clause`: the words of
     the box's clause (as `box_clause` reads them). After `=` (`\\equiv`, `\\in`) the first side of its chain
@@ -1570,7 +1660,7 @@ def box_subject(clause: str, before: str) -> bool:
     if mark is not None:
         if mark == "=" and stripped[-2:-1] == ":":
             stripped = stripped[:-2] + "="  # `x := \\boxed{6}`
-        side = _first_side(stripped)
+        side = _first_side(stripped, value)
         return side is not None and _side_states(side)
     return _copula_subject(clause)
 
@@ -1581,9 +1671,148 @@ _SIDE_STOPS = frozenset({"$", "\\(", "\\[", "\\)", "\\]", ",", ";", "\n", "\\Rig
 _SIDE_RELATIONS = frozenset({"=", "\\equiv", "\\in", "<", ">", "\\le", "\\leq", "\\ge", "\\geq", "\\ne", "\\neq",
                              "\\approx", "\\sim", "\\cong", "\\leqslant", "\\geqslant"})
 _OPEN = {"(": ")", "[": "]", "{": "}"}
+_OPENERS = frozenset(_OPEN) | {"\\{"}
+_CLOSERS = frozenset(_OPEN.values()) | {"\\}"}
+"""Brackets a chain's sides nest in: a set's `\\{ \\}` too, so its comma is inside a side, not a clause's end."""
+_LIST_COMMA_RE = re.compile(r",(?!(?<=\d,)\d{3}(?!\d))")
+"""A comma that separates values (`6, 7`), not a thousands separator (`1,000`)."""
 
 
-def _first_side(text: str) -> str | None:
+def _middles_compute(middles: list[list[str]], value: str | None) -> bool:
+    """Whether a chain's middle sides compute the box's value: no word but a unit in any of them (`z = 4 \\text{ for }
+    w =`, `x = \\text{roughly } 6 =`: red team 5 class 3), each read whole (`z = 4 for w =`: red team 6 class 3 read it
+    letter by letter), no small quantity (`6 + \\epsilon`), and one in numbers alone has the box's value (`x = 7 =
+    \\boxed{6}`, `x = 6 \\cdot 10^3 = \\boxed{6}`)."""
+    if any(_side_words("".join(side)) or _SMALL_QUANTITIES & set(side) or _LIST_COMMA_RE.search("".join(side))
+           for side in middles):
+        return False  # `x = \\{6, 7\\} =`, `x = (6, 7) =`: a middle side of several values
+    return value is None or _middle_values_agree(["".join(side) for side in middles], value)
+
+
+_CHAIN_CHARS = frozenset("+-*/^_()[]{}.,'|!&:=<>?;") | frozenset("∠°π′·×÷−")
+_CHAIN_COMMANDS = frozenset(
+    "cdot times div frac dfrac tfrac sqrt left right bigl bigr Bigl Bigr big Big displaystyle quad qquad pi infty "
+    "sin cos tan cot sec csc log ln exp arcsin arccos arctan sinh cosh tanh angle measuredangle triangle overline "
+    "overrightarrow vec hat bar circ degree prime binom dbinom tbinom choose lfloor rfloor lceil rceil lvert rvert vert "
+    "mid ldots cdots dots dotsm dotsb max min gcd lcm lim sum prod int det mod bmod pmod mathbb cong sim equiv in le leq "
+    "ge geq ne neq approx leqslant geqslant Rightarrow implies iff therefore Longrightarrow rightarrow to begin end "
+    "operatorname".split())
+"""What a box's relation chain may hold outside a font group (`\\text{}`): ASCII letters and digits, arithmetic,
+brackets, the relations `_SIDE_RELATIONS` reads, names' commands and functions. An allowlist (red team 6 class 2: a
+relation the chain did not list, `\\gtrsim`, `≥`, `\\not=`, `\\overset{?}{=}`, `约`, stayed in a side that read as a
+name or a computation; class 3: `\\pm`, `\\vee`, `\\lor`, `für`, `около` in a middle side): anything else, no reading."""
+_SMALL_QUANTITIES = frozenset({"\\epsilon", "\\varepsilon", "\\delta"})
+"""Greek letters that name a small quantity: `6 + \\epsilon` is near the value, not it."""
+_FONT_GROUP_RE = re.compile(r"\\" + _FONT_CMD + r"$")
+
+
+def _chain_tokens(tokens: list[str]) -> bool:
+    """Whether every token of a chain (`_first_side`'s, from the math's start to the box) is on `_CHAIN_CHARS` /
+    `_CHAIN_COMMANDS`, or stands inside a font group, whose words `_side_words` and `_side_states` read."""
+    font, depth = -1, 0  # the depth a font group opened at, or -1
+    for k, t in enumerate(tokens):
+        if t == "{":
+            depth += 1
+        elif t == "}":
+            depth -= 1
+            font = -1 if depth == font else font
+            continue
+        if font >= 0 or t.isspace() or t == "\\\\" or t.isascii() and t.isalnum() or t in _CHAIN_CHARS:
+            continue
+        if _FONT_GROUP_RE.match(t) and k + 1 < len(tokens) and tokens[k + 1] == "{":
+            font = depth + 1
+            continue
+        if t.startswith("\\") and (t[1:] in _CHAIN_COMMANDS or t[1:] in _GREEK or len(t) == 2 and not t[1].isalpha() and t[1] not in "#&"):
+            continue  # `\\,`, `\\{`, `\\%`
+        return False
+    return True
+
+
+_MIDDLE_NUMBER_RE = re.compile(r"[0-9.+\-*/() E]{1,60}")
+
+
+def _arithmetic(side: str) -> float | None:
+    """The value of a middle side written in numbers and `+ - \\cdot \\times / ^ \\frac` only, else None."""
+    text = re.sub(r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}", r"((\1)/(\2))", side)
+    text = re.sub(r"\\(?:cdot|times)", "*", text).replace("\\div", "/").replace("{", "(").replace("}", ")")
+    text = re.sub(r"\\(?:left|right|[,;:! ])", " ", text).replace("^", "**")
+    text = re.sub(r"(?<=\d)[eE](?=[+-]?\d)", "E", text)  # `6e3`: a number in scientific notation
+    if "**" in text or not _MIDDLE_NUMBER_RE.fullmatch(text.strip() or "x"):
+        return None if "**" not in text else _power(text)
+    return _evaluate(text)
+
+
+def _power(text: str) -> float | None:
+    """`6 \\cdot 10^3`: a power of small integers only (bounded)."""
+    if not re.fullmatch(r"[0-9.+\-*/() ]*(?:\*\*\(?-?\d{1,2}\)?[0-9.+\-*/() ]*)+", text.strip()):
+        return None
+    return _evaluate(text)
+
+
+def _evaluate(text: str) -> float | None:
+    """Numbers and `+ - * / **` only, walked by hand (no `eval`); at most two powers, each to an exponent of at
+    most 30 (bounded work)."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError):
+        return None
+    if sum(isinstance(node, ast.Pow) for node in ast.walk(tree)) > 2:
+        return None
+    try:
+        return _walk(tree.body)
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+
+
+_BINARY = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+           ast.Div: lambda a, b: a / b}
+
+
+def _walk(node: ast.expr) -> float | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return float(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _walk(node.operand)
+        return None if inner is None else -inner if isinstance(node.op, ast.USub) else inner
+    if not isinstance(node, ast.BinOp):
+        return None
+    left, right = _walk(node.left), _walk(node.right)
+    if left is None or right is None:
+        return None
+    if isinstance(node.op, ast.Pow):
+        return float(left ** right) if abs(right) <= 30 and right == int(right) else None
+    op = _BINARY.get(type(node.op))
+    return None if op is None else float(op(left, right))
+
+
+def chain_agrees(answer: str) -> bool:
+    """Whether an anchored answer that is an `=` chain (`x = 2 \\cdot 3 = 6`) has, in every middle side written in
+    numbers alone, its last side's value (red team 6 class 3: `Final Answer: x = 7 = 6`, `x = 6000 = 6` paid 6). The
+    lenient last-expression fallback reads a bare chain as its last side, as math-verify does, and is not asked."""
+    text = answer.strip().strip("$").strip().rstrip(".").strip()
+    sides = text.split("=")
+    if len(text) > MAX_CHARS or len(sides) < 3:
+        return True
+    return _middle_values_agree(sides[1:-1], sides[-1])
+
+
+def _middle_values_agree(middles: list[str], value: str) -> bool:
+    """Whether every middle side written in numbers alone has the box's value (red team 6 class 3: `x = 7 =
+    \\boxed{6}`, `x = 6000 = \\boxed{6}` paid 6): a side that is not arithmetic, or a value not arithmetic, is
+    left to the other rules."""
+    final = _arithmetic(value)
+    if final is None:
+        return True
+    decimals = re.fullmatch(r"\s*-?\d*\.(\d+)\s*", value)  # `10/3 = 3.33`: the value rounded to its own digits
+    tolerance = 0.5 * 10 ** -len(decimals.group(1)) if decimals else 1e-9 * max(1.0, abs(final))
+    for side in middles:
+        middle = _arithmetic(side)
+        if middle is not None and abs(middle - final) > tolerance:
+            return False
+    return True
+
+
+def _first_side(text: str, value: str | None = None) -> str | None:
     """The first side of the relation chain that `text` ends with its relation (`p(8) = \\frac{q(8)+8}{63} =` -> `p(8)`), back to
     the math's start, a comma, an arrow or a line; an aligned row that opens with its relation (`&= 50 + 40`)
     continues the row before it. Depth-aware: `(q, r)` and `f(x = 1)` are one side. None when an order relation or an
@@ -1593,9 +1822,9 @@ def _first_side(text: str) -> str | None:
     depth, i = 0, len(tokens)
     while i > 0:
         t = tokens[i - 1]
-        if t in _OPEN.values():
+        if t in _CLOSERS:
             depth += 1
-        elif t in _OPEN:
+        elif t in _OPENERS:
             if depth == 0:
                 break  # an unclosed bracket: the box is inside it
             depth -= 1
@@ -1607,10 +1836,14 @@ def _first_side(text: str) -> str | None:
             if not any(row.startswith(r) for r in _SIDE_RELATIONS):
                 break  # a new row states its own chain
         i -= 1
+    if not _chain_tokens(tokens[i:]):
+        return None  # a relation, an operator or a script the chain's allowlist does not know (red team 6 class 2)
     sides: list[list[str]] = [[]]
     depth, bounded = 0, False
     for t in tokens[i:]:
-        depth += 1 if t in _OPEN else -1 if t in _OPEN.values() else 0
+        depth += 1 if t in _OPENERS else -1 if t in _CLOSERS else 0
+        if depth > 0 and t in _SIDE_RELATIONS and t != "=":
+            return None  # `{a + b \geq 2 \cdot 3} =`: an order relation inside a group bounds it all
         if depth == 0 and t in _SIDE_RELATIONS:
             # an order relation restarts the chain (`0 < x = \\boxed{3}` states x): only `=`, `\\equiv`
             # and `\\in` carry the first side's name to the box
@@ -1618,8 +1851,8 @@ def _first_side(text: str) -> str | None:
             sides = [[]] if t not in ("=", "\\equiv", "\\in") else [*sides, []]
         elif t not in ("&", "\\\\"):
             sides[-1].append(t)
-    if any(_side_words(" ".join(side)) for side in sides[1:]):
-        return None  # `z = 4 \\text{ for } w =`, `x = \\text{roughly } 6 =`: a word in a middle side (red team 5 class 3)
+    if not _middles_compute(sides[1:], value):
+        return None
     first = "".join(sides[0]).strip()
     compact = re.sub(r"\\(?:left|right)(?![A-Za-z])|\s", "", first)
     if bounded and not (_MATH_NAME_RE.match(compact) or _SIDE_NAME_RE.match(compact) or _names_tuple(compact)):
@@ -1635,7 +1868,7 @@ _SIDE_NAME_RE = re.compile(
 _SIDE_VARIABLE_RE = re.compile(
     r"(?:[A-Za-z]|\\(?:" + "|".join(sorted(_GREEK)) + r")(?![A-Za-z]))(?:_\{[^{}]{1,6}\}|_[A-Za-z0-9])?"
     r"(?:\([^()A-Za-z]{0,12}\))?")
-_SIDE_TEXT_RE = re.compile(r"\\(?:text|textrm|textbf|textit|mathrm|mbox|operatorname)\s*\{([^{}]*)\}")
+_SIDE_TEXT_RE = re.compile(r"\\" + _FONT_CMD + r"\s*\{([^{}]*)\}")
 _SIDE_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
 
 
@@ -1674,7 +1907,36 @@ def _side_states(side: str) -> bool:
     unknowns -= set(_BOUND_VARIABLE_RE.findall(compact))  # `\\sum_{k=1}^{3} k`: a sum's index is no unknown
     if not unknowns:
         return True  # a computation: the box is its value
-    return len(unknowns) >= 2 and not _scaled_whole(compact)
+    if len(unknowns) < 2:
+        return False
+    if _top_terms(compact) > 1:
+        return not _scaled_whole(compact)  # `x - p`, `2a + 3b`: an identity's target
+    return bool(_NAMES_PRODUCT_RE.fullmatch(compact))  # one term: a product of names (`ab`, `xy`, `a \cdot b`) only
+
+
+_NAME_FACTOR = r"(?:[A-Za-z]|\\(?:" + "|".join(sorted(_GREEK)) + r")(?![A-Za-z]))(?:_\{?[A-Za-z0-9]{1,3}\}?)?"
+_NAMES_PRODUCT = _NAME_FACTOR + r"(?:(?:\\cdot|\\times|\*)?" + _NAME_FACTOR + r")*"
+_NAMES_PRODUCT_RE = re.compile(_NAME_FACTOR + r"(?:(?:\\cdot|\\times|\*)?" + _NAME_FACTOR + r")+|\\[dt]?frac\{"
+                               + _NAMES_PRODUCT + r"\}\{" + _NAMES_PRODUCT + r"\}|" + _NAMES_PRODUCT + "/" + _NAMES_PRODUCT)
+"""One term of several unknowns that names a quantity: names multiplied (`ab`, `xy`, `a\\cdot b`, `x_1x_2`) or divided
+(`\\frac{a}{b}`, `x/y`). An
+allowlist (red team 6 class 6: a list of scale shapes missed `(a+b)^2`, `\\sqrt{ab}`, `|a+b|`, `(a+b)(1000)`,
+`\\log(ab)`): a power, root, absolute value, function or number of the whole is no name of the answer."""
+
+
+def _top_terms(side: str) -> int:
+    """How many terms `side` sums at its top level (a `+` or `-` outside brackets and bars, not a sign)."""
+    side = re.sub(r"\\(?:lfloor|lceil|lvert|langle|left\|)", "(", side)
+    side = re.sub(r"\\(?:rfloor|rceil|rvert|rangle|right\|)", ")", side)
+    depth, terms, bar = 0, 1, False
+    for k, c in enumerate(side):
+        if c == "|":  # `|a+b|`: bars bracket what they hold
+            bar = not bar
+            depth += 1 if bar else -1
+        depth += 1 if c in "({[" else -1 if c in ")}]" else 0
+        if depth == 0 and c in "+-" and k > 0 and side[k - 1] not in "^_({[=":
+            terms += 1
+    return terms
 
 
 _RESIDUE_RE = re.compile(r"(?:[A-Za-z]" + _NAME_MARK + r"?|\\(?:" + "|".join(sorted(_GREEK)) + r"))\\(?:bmod|mod)(?![A-Za-z])\{?\d{1,12}\}?$")
@@ -1749,7 +2011,7 @@ def _prose_side(side: str) -> bool:
     return not tokens or _noun_phrase(tokens)
 
 
-_STEP_VERBS = frozenset("gives give yields yield produces produce".split())
+_STEP_VERBS = frozenset("gives give yields yield yielded yielding produces produce produced giving".split())
 """Verbs whose subject is the method or step that found the value (`This gives`, `The quadratic formula yields`), never
 a quantity: their subject is read by `_step_subject` (red team 5 class 1: `The error gives`, `A rough estimate
 gives`, `Guessing gives \\boxed{6}` paid 6). `measures` takes a quantity (`The angle measures`) and is read as a link."""
@@ -1780,10 +2042,32 @@ def _step_subject(tokens: list[str]) -> bool:
     if words[0] in ("putting", "combining", "adding") and set(words[1:]) <= {"these", "this", "them", "it", "all", "both",
                                                                           "everything", "together"}:
         return True  # `Putting these together gives`: STATING_CLAUSES' conclusion from the steps before
-    if words[0] in _STEP_DETERMINERS or (stated[0][:1].isupper() and words[0].endswith(("'s", "’s"))):
-        words = words[1:]
-    return bool(words) and words[-1] in _STEP_HEADS and all(w in _STEP_MODIFIERS or w.endswith(("'s", "’s"))
-                                                             for w in words[:-1])
+    owned = stated[0].endswith(("'s", "’s")) and _is_name(stated[0])
+    if words[0] in _STEP_DETERMINERS or owned:
+        stated, words = stated[1:], words[1:]
+    # an owner is itself a name (`Vieta's`, `Heron's`), never any word before `'s` (red team 6 class 8: `The estimate's
+    # formula`, `Guessing's rule` gave the open slot to a hedge)
+    return bool(words) and words[-1] in _STEP_HEADS and all(w in _STEP_MODIFIERS or t.endswith(("'s", "’s")) and _is_name(t)
+                                                             for t, w in zip(stated[:-1], words[:-1]))
+
+
+def _agent(tokens: list[str]) -> bool:
+    """Whether the subject of a verb of action (`we get`, `Sam has`, `The farm sold`) is one the grammar knows: nothing
+    (after an anchor or a lead), a pronoun, a name (`Sam`, `Maria's`), or a noun phrase that names a quantity or what
+    holds one (`_noun_phrase`). An allowlist (red team 6 class 1: every verb but the step verbs admitted any subject,
+    so `A rough estimate gets`, `The error gave`, `Guessing finds` stated the box)."""
+    while tokens and _has("lead", tokens[0]):
+        tokens = tokens[1:]
+    stated = _stated_tokens(tokens)
+    while stated and _has("lead", stated[0]):
+        stated = stated[1:]
+    if not stated:
+        return True
+    if len(stated) == 1 and (_has("pronoun", stated[0]) or stated[0] == "I" or _is_name(stated[0])):
+        return True
+    if _is_name(stated[0]) and stated[0].endswith(("'s", "’s")):
+        return _noun_phrase(stated[1:])
+    return _noun_phrase(stated)
 
 
 class _Link(NamedTuple):
@@ -1797,6 +2081,9 @@ class _Link(NamedTuple):
     """A step verb (`gives`, `yields`): the subject is the method or step that found the value."""
     before: list[str]
     """The tokens before the link, connectives and stating clauses kept (a step's subject is read from them)."""
+    verbed: bool
+    """Any verb at all before the value: with no copula and no step verb, a verb of action (`gets`, `has`), whose
+    subject `_agent` reads (red team 6 class 1)."""
 
 
 def _split_link(clause: str) -> _Link | None:
@@ -1815,10 +2102,11 @@ def _split_link(clause: str) -> _Link | None:
         tokens.pop()
     if len(tokens) > 1 and tokens[-1].lower() in ("us", "me") and tokens[-2].lower() in _STEP_VERBS:
         tokens.pop()  # `this gives us`
-    linked, step = False, False
+    linked, step, verbed = False, False, False
     while tokens and (tokens[-1].lower() in _VERB_CHAIN or _has("verb", tokens[-1]) or tokens[-1].lower() in _STEP_VERBS):
         linked = linked or tokens[-1].lower() in _BOX_COPULAS or tokens[-1].lower() in ("measures", "measure")
         step = step or tokens[-1].lower() in _STEP_VERBS
+        verbed = True
         tokens.pop()
     before = list(tokens)
     while tokens and _has("lead", tokens[0]):
@@ -1826,7 +2114,7 @@ def _split_link(clause: str) -> _Link | None:
     stated = _stated_tokens(tokens)
     while stated and _has("lead", stated[0]):
         stated = stated[1:]
-    return _Link(stated, linked, step, before)  # `we see that the answer is`: the clause after it has the subject
+    return _Link(stated, linked, step, before, verbed)  # `we see that the answer is`: the clause after it has the subject
 
 
 def _copula_subject(clause: str) -> bool:
@@ -1839,7 +2127,7 @@ def _copula_subject(clause: str) -> bool:
     if link.step and not link.linked:
         return _step_subject(link.before)
     if not link.linked:
-        return True
+        return not link.verbed or _agent(link.before)
     tokens = link.subject
     if not tokens:
         return True  # `is \\boxed{6}` after an anchor or a clause `lead_clauses` read
@@ -1932,9 +2220,9 @@ def _noun_phrase(tokens: list[str]) -> bool:
     if i < n and (_has("det", tokens[i]) and tokens[i].lower() not in ("that", "which") or _is_owner(tokens[i])):
         i += 1
     start = i
-    while i < n and (_modifier(tokens[i]) or _math_subject(tokens[i])) and not _such_that(tokens, i):
+    while i < n and (_modifier(tokens[i]) or _math_subject(tokens[i], False)) and not _such_that(tokens, i):
         i += 1
-    if i == start or not (_head(tokens[i - 1]) or _math_subject(tokens[i - 1])):
+    if i == start or not (_head(tokens[i - 1]) or _math_subject(tokens[i - 1], False)):
         return False
     head = tokens[i - 1].lower()
     after_object = head in ("probability", "chance", "likelihood", "odds")
@@ -2002,11 +2290,15 @@ def _head(token: str) -> bool:
     return any(_has("noun", f) or _has("count", f) for f in forms)
 
 
-def _math_subject(token: str) -> bool:
+def _math_subject(token: str, computed: bool = True) -> bool:
     """A math name in a subject: a math segment whose content names a quantity (`$n$`, `$p(x)$`, `$a+b$`,
-    not `$2x$`), or a lone letter (`x is`)."""
+    not `$2x$`), or a lone letter (`x is`). `computed`: a computation without unknowns names one too (an object:
+    `the value of $2^{10}$`); in the subject's own words it never does (red team 6 class 4, in a subject: `The
+    answer $\\times 1000$ is`, `The total $10^3$ is`, `The value $\\pm 1$ is` scale or bound the value)."""
     if token.startswith("$") and token.endswith("$") and len(token) > 1:
-        return _side_states(token[1:-1])
+        content = token[1:-1]
+        return _side_states(content) and (computed or bool(re.search(r"[A-Za-z]", _SIDE_COMMAND_NOT_GREEK_RE.sub(
+            " ", content))))
     return len(token) == 1 and token.isalpha() and token not in "aAI"
 
 
