@@ -14,13 +14,13 @@ import secrets
 import threading
 from collections import OrderedDict
 
-from . import checks, watchdog
+from . import checks
 from .channel import ChannelError
 from .config import SandboxConfig
 from .contract import BY_NAME, CODE_VERDICTS, EXTRACT_MAX, HOST_FAULTS, PASSING, CodeTest, code_outcome, test_result
 from .keys import reuse_key
 from .languages import LANGUAGES
-from .plan import (CHECKER_COMPILE_S, EncodedTests, Held, InfraFailure, Plan, encoded_test, held, static_test_count,
+from .plan import (CHECKER_COMPILE_S, EncodedTests, Held, InfraFailure, Plan, guarded, encoded_test, held, static_test_count,
                    utf8_len)
 
 COMPILE_CAP = 64 << 10
@@ -77,25 +77,14 @@ def run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     """Run the plan in `box`. Returns (result, reusable): reusable when the box may serve again once
     `reset_box` finds it clean (the caller resets it after the answer is out: issue 20, a reset on
     the request's path cost up to 30-130 ms at p99). Raises InfraFailure if the sandbox fails."""
-    try:
-        pool.mark_start(box)
-        return _run_job(pool, box, plan, config)
-    except ChannelError as e:
-        if box.killed:  # the host's watchdog ended the sandbox (sandbox/watchdog.py): the program's verdict
-            return _killed_by_watch(plan, box, config), False
-        note = pool.death_note(box)
-        raise InfraFailure(f"{e} ({note})" if note else str(e)) from e
-    except InfraFailure:
-        raise
-    except Exception as e:  # docker API errors and the like: the sandbox, not the program
-        raise InfraFailure(f"sandbox failure: {type(e).__name__}: {e}") from e
+    return guarded(pool, box, config, lambda: _run_job(pool, box, plan, config),
+                   lambda verdict, detail: _killed_by_watch(plan, verdict, detail))
 
 
-def _killed_by_watch(plan: Plan, box, config: SandboxConfig) -> dict:
+def _killed_by_watch(plan: Plan, verdict: str, detail: str) -> dict:
     """The result of a job whose sandbox the host's watchdog killed whole (Box.killed): the compile's
     compile_error, or the step's test gets the verdict (memory_limit; runtime_error for host
     threads) after the tests done so far."""
-    verdict, detail = watchdog.verdict(box.killed, config.host_threads_per_sandbox)
     if plan.building:
         return _finish(plan, "compile_error", 0.0, f"compiler: {detail}", [])
     tests = [*plan.done, _test_entry(verdict, None, f"{detail} (the host's watchdog ended the sandbox)")]

@@ -12,10 +12,11 @@ import operator
 import secrets
 import threading
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 
-from . import checks
+from . import checks, watchdog
+from .channel import ChannelError
 from .config import SandboxConfig
 from .contract import EXTRACT_MAX, CodeTask, CodeTest, code_outcome
 from .keys import reuse_key
@@ -31,6 +32,26 @@ class InfraFailure(Exception):
     def __init__(self, detail: str, retryable: bool = True) -> None:
         super().__init__(detail)
         self.retryable = retryable
+
+
+def guarded(pool, box, config: SandboxConfig, run: Callable[[], tuple[dict, bool]],
+            killed: Callable[[str, str], dict]) -> tuple[dict, bool]:
+    """Run a job in `box` with one reading of how it failed, for code and repo jobs alike: a channel
+    that broke because the host's watchdog ended the sandbox (sandbox/watchdog.py) is the program's
+    verdict, `killed(verdict, detail)`, and the box is not reused; any other failure of the sandbox is
+    InfraFailure (retried elsewhere, then infra_error), never the program's 0."""
+    try:
+        pool.mark_start(box)
+        return run()
+    except ChannelError as e:
+        if box.killed:
+            return killed(*watchdog.verdict(box.killed, config.host_threads_per_sandbox)), False
+        note = pool.death_note(box)
+        raise InfraFailure(f"{e} ({note})" if note else str(e)) from e
+    except InfraFailure:
+        raise
+    except Exception as e:  # docker API errors and the like: the sandbox, not the program
+        raise InfraFailure(f"sandbox failure: {type(e).__name__}: {e}") from e
 
 
 def new_job_dir() -> str:

@@ -22,12 +22,11 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from . import checks
-from .channel import ChannelError
 from .config import SandboxConfig
 from .environments import ENV_FILE
 from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, RepoTask, code_outcome, test_result
 from .languages import LANGUAGES, Language
-from .plan import InfraFailure, new_job_dir
+from .plan import InfraFailure, guarded, new_job_dir
 from .backend import ENV_MOUNT
 from .repo.apply import Overrides, apply_patch, config_texts, read_current, task_tar, tree_kind, view_listing
 from .repo.decoys import Decoy, Reader, go_decoy, pytest_decoy
@@ -271,21 +270,8 @@ def _refused(text: str, why: str) -> dict:
 def run_repo_job(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:
     """Run the plan in `box`: (result, whether the box may serve again once reset). Raises
     InfraFailure when the sandbox fails (a died box, a runner that cannot write the tree)."""
-    try:
-        pool.mark_start(box)
-        return _run(pool, box, plan, config)
-    except ChannelError as e:
-        if box.killed:  # the host's watchdog ended the sandbox: the test command's doing
-            from . import watchdog
-
-            verdict, detail = watchdog.verdict(box.killed, config.host_threads_per_sandbox)
-            return _finish(plan, verdict, f"{detail} (the host's watchdog ended the sandbox)", []), False
-        note = pool.death_note(box)
-        raise InfraFailure(f"{e} ({note})" if note else str(e)) from e
-    except InfraFailure:
-        raise
-    except Exception as e:  # docker API errors and the like: the sandbox, not the program
-        raise InfraFailure(f"sandbox failure: {type(e).__name__}: {e}") from e
+    return guarded(pool, box, config, lambda: _run(pool, box, plan, config),
+                   lambda verdict, detail: _finish(plan, verdict, f"{detail} (the host's watchdog ended the sandbox)", []))
 
 
 def _run(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:
