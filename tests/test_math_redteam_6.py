@@ -159,10 +159,12 @@ CHAIN_MIDDLE_NEAR = [
     n("$x = 6 \\lor x = 7 = \\boxed{6}$"), n("$x = 6 + \\epsilon = \\boxed{6}$"), n("$x = 6 \\cdot 10^3 = \\boxed{6}$"),
     n("$x = 6000 = \\boxed{6}$"), n("$x = 7 = \\boxed{6}$"), n("Final Answer: x = 7 = 6"),
     n("Final Answer: x = 6000 = 6"),
+    # the lenient last-expression fallback asks the same (it once read a bare chain's last side alone)
+    n("So, $x = 7 = 6$."), n("$x = 7 = 6$"), n("So we get $x = 6000 = 6$."), n("Thus $y = 3+3 = 5 = 6$."),
 ]
 CHAIN_MIDDLE_SAME = [n("$x = 6 \\text{ cm} = \\boxed{6}$"),  # class 10's first case: fixed with class 3 (read whole)
                      n("$x = 2 \\cdot 3 = \\boxed{6}$"), n("$z = 4$ and $w = \\boxed{9}$", "9"),
-                     n("$x = 12/2 = \\boxed{6}$"), n("Final Answer: x = 2 * 3 = 6")]
+                     n("$x = 12/2 = \\boxed{6}$"), n("Final Answer: x = 2 * 3 = 6"), n("So, $x = 2 \\cdot 3 = 6$.")]
 CHAIN_MIDDLE_REFUSED = [n("$x = \\text{roughly } 6 = \\boxed{6}$"), n("$x = 6\\text{ or } 7 = \\boxed{6}$"),
                         n("$x = \\{6, 7\\} = \\boxed{6}$"), n("Final Answer: x = ±6 = 6")]
 

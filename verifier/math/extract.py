@@ -679,7 +679,7 @@ def _last_expression(region: str, limits: MathLimits) -> Extraction:
     only when the words around it in its sentence pass the answer grammar (`_read_last_sentence`)."""
     bare = bare_expression(region)
     if bare:
-        return Extraction(bare, "last")
+        return Extraction(bare, "last") if chain_agrees(bare) else NO_ANSWER
     tail = to_ascii_math(region[-limits.tail_chars:])  # `−5` is -5 here too
     seg = last_math_span(tail)
     num = None
@@ -694,6 +694,8 @@ def _last_expression(region: str, limits: MathLimits) -> Extraction:
     else:
         return NO_ANSWER
     answer = _read_last_sentence(tail, start, end, text) if text else None
+    if answer and not chain_agrees(answer):
+        return NO_ANSWER  # `So, $x = 7 = 6$.` states 7 and 6: a second value, as after an anchor (red team 6 class 3)
     return Extraction(answer[: limits.max_answer_chars + 1], "last") if answer else NO_ANSWER
 
 

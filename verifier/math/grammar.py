@@ -1788,7 +1788,7 @@ def _walk(node: ast.expr) -> float | None:
 def chain_agrees(answer: str) -> bool:
     """Whether an anchored answer that is an `=` chain (`x = 2 \\cdot 3 = 6`) has, in every middle side written in
     numbers alone, its last side's value (red team 6 class 3: `Final Answer: x = 7 = 6`, `x = 6000 = 6` paid 6). The
-    lenient last-expression fallback reads a bare chain as its last side, as math-verify does, and is not asked."""
+    lenient last-expression fallback asks it too: `So, $x = 7 = 6$.` states two values in either profile."""
     text = answer.strip().strip("$").strip().rstrip(".").strip()
     sides = text.split("=")
     if len(text) > MAX_CHARS or len(sides) < 3:
