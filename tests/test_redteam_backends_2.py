@@ -7,13 +7,18 @@ without a cgroup"; docs/sandboxes.md "Code sandboxes" (the program's own uid per
 
 Found (each test below fails on main where it says):
 - class 5, CPU measured by sampling: under gVisor (backend gvisor, and Docker's runsc runtime) a job's CPU is
-  gVisor's per-task accounting read every POLL_S (sandbox/harness/accounting.py TaskClock), and a child the kernel
-  reaps itself (its parent ignores SIGCHLD) is counted only as far as a reading saw it. The design rests on a fork
-  costing its parent more than one period under gVisor; a child made with clone(CLONE_VM | CLONE_VFORK) shares its
-  parent's memory and costs it next to nothing, so children that each burn less than a period are mostly unseen.
-- a right answer that looks up its own user: under Docker (runc) the program's uid has no /etc/passwd entry, so
-  Python's getpass.getuser()/pwd.getpwuid, C's getpwuid and Node's os.userInfo() fail, and a program that works on
-  every other backend and any normal machine is runtime_error there.
+  gVisor's per-task accounting read every POLL_S in whole clock ticks (sandbox/harness/accounting.py TaskClock), and a
+  child the kernel reaps itself (its parent ignores SIGCHLD) counts only as far as a reading saw it. The design rests
+  on a fork costing its parent more than one period under gVisor; a child made with clone(CLONE_VM | CLONE_VFORK)
+  shares its parent's memory and costs it little, so children that each burn just under a tick are mostly unseen.
+- a right answer that looks up its own user: under Docker (runc) the program's uid (sandbox/backend.py
+  PROGRAM_UID_BASE) has no /etc/passwd entry, so Python's getpass.getuser()/pwd.getpwuid, C's getpwuid and Node's
+  os.userInfo() fail, and a program that works on every other backend and any normal machine is runtime_error there.
+- class 6, a bound name the reset does not list: a netlink port id or a UDP-Lite port (IPv4 or IPv6) bound by a
+  socket sent in flight to itself stays bound for the next job under Docker (runc) and userns (the reset reads only
+  /proc/net's unix, tcp, tcp6, udp, udp6, raw and raw6: sandbox/harness/leftovers.py NET_TABLES), until the kernel's
+  unix garbage collector runs, which the reset does not wait for (so a run may find it gone: measured on main, the
+  next job found it taken in most runs).
 
 The module's sandboxes have a wide wall-clock backstop (wall_factor): what is checked is the CPU accounting itself,
 and a busy CI host must not turn a CPU time limit the accounting missed into a wall-clock one."""
@@ -122,8 +127,9 @@ def test_a_program_that_looks_up_its_own_user_is_graded_as_on_any_machine(any_gr
 BOUND = {
     "netlink_port_id": ("socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE", "(0x7a31, 0)"),
     "udplite_port": ("socket.AF_INET, socket.SOCK_DGRAM, 136", "('127.0.0.1', 30031)"),
+    "udplite6_port": ("socket.AF_INET6, socket.SOCK_DGRAM, 136", "('::1', 30032)"),
 }
-LEAVE_BOUND = """import socket
+LEAVE_BOUND = """import errno, socket
 def bound(family, name):
     s = socket.socket(*family)
     try:
@@ -136,18 +142,18 @@ def taken(family, name):
         s = socket.socket(*family)
     except OSError:
         return 'no such family'
-    s.close()
-    s = bound(family, name)
-    if s is None:
-        return 'taken'
+    try:
+        s.bind(name)
+    except OSError as e:
+        return 'taken' if e.errno == errno.EADDRINUSE else f'no such family ({{e}})'
     s.close()
     return 'free'
 FAMILY, NAME = ({family}), {name}
 """
-MAKE_BOUND = """if taken(FAMILY, NAME) == 'no such family':
+MAKE_BOUND = """s = None if taken(FAMILY, NAME) == 'no such family' else bound(FAMILY, NAME)
+if s is None:  # no such family, or no such address (no ::1 in the sandbox): nothing made
     print('no such family')
     raise SystemExit
-s = bound(FAMILY, NAME)
 x, y = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
 socket.send_fds(x, [b'k'], [s.fileno(), x.fileno(), y.fileno()])
 print(taken(FAMILY, NAME))"""
@@ -169,7 +175,7 @@ def test_a_name_a_job_keeps_bound_does_not_reach_the_next_job(any_grader: SyncGr
         ("free", "no such family"), "gVisor's netlink gives a port id to any socket that asks, so no bind of it is "
         "refused (measured: the maker's own probe finds it free) and no name is carried; gVisor has no UDP-Lite")
         if kind == "netlink_port_id" else {})
-    assert r["verdict"] == "accepted" and out.strip() in made, (r, out)
+    assert r["verdict"] == "accepted" and out.strip().split(" (")[0] in made, (r, out)
     for _ in range(2):
         r, later = _stdout(any_grader, head + "print(taken(FAMILY, NAME))")
-        assert r["verdict"] == "accepted" and later.strip() in ("free", "no such family"), (kind, later, r)
+        assert r["verdict"] == "accepted" and later.strip().split(" (")[0] in ("free", "no such family"), (kind, later, r)
