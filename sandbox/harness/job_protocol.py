@@ -156,6 +156,7 @@ def note_start() -> None:
     global START_STATE, START_RSS_KB
     START_STATE, START_RSS_KB = pid1.supervisor_state(), pid1.rss_kb()
     leftovers.note_fresh_flags()  # what every reset restores on the kept roots
+    leftovers.note_fresh_sockets()  # what every reset compares with (bound_sockets)
 
 
 def tampered(mother: bool = True) -> bool:
