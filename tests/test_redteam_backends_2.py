@@ -61,10 +61,10 @@ static char stack[1 << 16];
 static double cpu(void) { struct timespec t; clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); return t.tv_sec + t.tv_nsec / 1e9; }
 static int burn(void *arg) { double t = cpu(); while (cpu() - t < 0.009) {} _exit(0); }
 int main(void) {
-    int a, b;
-    if (scanf("%d %d", &a, &b) != 2) return 1;
+    int a, b, n;
+    if (scanf("%d %d %d", &a, &b, &n) != 3) return 1;
     signal(SIGCHLD, SIG_IGN);
-    for (int i = 0; i < N; i++)
+    for (int i = 0; i < n; i++)
         if (clone(burn, stack + sizeof stack, CLONE_VM | CLONE_VFORK | SIGCHLD, NULL) < 0) { perror("clone"); return 1; }
     printf("%d\n", a + b);
     return 0;
@@ -72,7 +72,8 @@ int main(void) {
 
 
 def vfork_burn(n: int) -> dict:
-    return code("c", VFORK_BURN.replace("N;", f"{n};"), time_limit_s=1)
+    """n children, n on stdin: one source, so the near miss reuses the first run's build."""
+    return {**code("c", VFORK_BURN, time_limit_s=1), "tests": [{"stdin": f"1 2 {n}\n", "expected_stdout": "3\n"}]}
 
 
 def test_cpu_of_short_children_that_cost_their_parent_nothing_counts(any_grader: SyncGrader) -> None:
