@@ -11,6 +11,8 @@ Found (each test below fails on main where it says):
   child the kernel reaps itself (its parent ignores SIGCHLD) counts only as far as a reading saw it. The design rests
   on a fork costing its parent more than one period under gVisor; a child made with clone(CLONE_VM | CLONE_VFORK)
   shares its parent's memory and costs it little, so children that each burn just under a tick are mostly unseen.
+  Fixed: the runner mounts gVisor's own cgroupfs and reads its cpuacct clock, which counts every task exactly
+  (sandbox/harness/accounting.py mount_cpu_clock).
 - a right answer that looks up its own user: under Docker (runc) the program's uid (sandbox/backend.py
   PROGRAM_UID_BASE) has no /etc/passwd entry, so Python's getpass.getuser()/pwd.getpwuid, C's getpwuid and Node's
   os.userInfo() fail, and a program that works on every other backend and any normal machine is runtime_error there.
@@ -18,7 +20,8 @@ Found (each test below fails on main where it says):
   socket sent in flight to itself stays bound for the next job under Docker (runc) and userns (the reset reads only
   /proc/net's unix, tcp, tcp6, udp, udp6, raw and raw6: sandbox/harness/leftovers.py NET_TABLES), until the kernel's
   unix garbage collector runs, which the reset does not wait for (so a run may find it gone: measured on main, the
-  next job found it taken in most runs).
+  next job found it taken in most runs). Fixed: the reset counts every socket of the namespace against the fresh
+  box's counts (sandbox/harness/leftovers.py sockets_over_fresh), whatever its family.
 
 The module's sandboxes have a wide wall-clock backstop (wall_factor): what is checked is the CPU accounting itself,
 and a busy CI host must not turn a CPU time limit the accounting missed into a wall-clock one."""
@@ -125,6 +128,8 @@ def test_a_program_that_looks_up_its_own_user_is_graded_as_on_any_machine(any_gr
 # behind"). A socket sent in flight to itself (SCM_RIGHTS, a cycle no process holds) stays bound after its job, and
 # other families bind names too: a netlink socket its port id (any the program picks), a UDP-Lite socket a loopback
 # port (its own table, /proc/net/udplite). The next job's bind of that name fails: bits carried between jobs.
+# Now the reset also counts every socket of the namespace (/proc/net/sockstat, /proc/net/protocols) against the fresh
+# box's counts, whatever the family (leftovers.sockets_over_fresh): one test per backend, every kind in one job.
 BOUND = {
     "netlink_port_id": ("socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE", "(0x7a31, 0)"),
     "udplite_port": ("socket.AF_INET, socket.SOCK_DGRAM, 136", "('127.0.0.1', 30031)"),
