@@ -91,6 +91,36 @@ def test_cpu_of_short_children_that_cost_their_parent_nothing_counts(any_grader:
     assert small["verdict"] == "accepted", small
 
 
+# The clock's price (sandbox/harness/accounting.py mount_cpu_clock): under gVisor PID 1 starts with gVisor's CAP_SYS_ADMIN
+# and CAP_SETPCAP to mount the clock, so the program must hold neither, in no set, bounding included, and must not be
+# able to write the clock (cgroup v1's cpuacct.usage takes a write of 0 as a reset) or mount one of its own.
+CAPS = r"""import ctypes, os
+st = dict(l.split(':', 1) for l in open('/proc/self/status'))
+bad = [k for k in ('CapEff', 'CapPrm', 'CapInh', 'CapAmb') if int(st.get(k, '0'), 16)] + (['CapBnd'] if int(st['CapBnd'], 16) & ~0xC0 else [])
+for p in ('/dev/cpuacct/cpuacct.usage', '/sys/fs/cgroup/cpuacct/cpuacct.usage', '/sys/fs/cgroup/cpu.stat'):
+    try:
+        with open(p, 'w') as f:
+            f.write('0')
+        bad.append('wrote ' + p)
+    except OSError:
+        pass
+os.makedirs('/tmp/cg', exist_ok=True)
+if ctypes.CDLL(None, use_errno=True).mount(b'cgroup', b'/tmp/cg', b'cgroup', 0, b'cpuacct') == 0:
+    bad.append('mounted')
+print(' '.join(bad) or 'none')"""
+
+
+def test_the_program_holds_nothing_the_cpu_clock_needed(any_grader: SyncGrader, backend: str) -> None:
+    """Every backend: no capability in any set (the bounding set at most CAP_SETUID and CAP_SETGID, which the runner's
+    uids make useless), no write to the CPU clock, no cgroupfs of its own."""
+    want = on_backend(backend, "none", {"userns": ("CapInh CapBnd", "bubblewrap leaves its user namespace's inheritable "
+                                                    "and bounding sets full (no clock is mounted there: the host's cgroup "
+                                                    "is its clock); no-new-privileges and no file capabilities leave "
+                                                    "them nothing to grant")})
+    r = any_grader.grade({"language": "python", "completion": CAPS, "return_output": True})
+    assert r["verdict"] == "accepted" and r["tests"][0].get("stdout", "").strip() == want, r
+
+
 # ----------------------------------------------------------------- a right answer that asks who it is
 # Programs that look up their own user name as any program on a normal machine may (a log line, a cache folder named
 # after the user, a library that does it at import). The uid the sandbox gives the program must have a name; under

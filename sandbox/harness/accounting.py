@@ -95,11 +95,25 @@ def mount_cpu_clock() -> bool:
     if libc.mount(b"cgroup", CPU_MOUNT.encode(), b"cgroup", flags, b"cpuacct") != 0:
         raise SystemExit(f"no CPU clock: mounting cgroupfs cpuacct at {CPU_MOUNT}: {os.strerror(ctypes.get_errno())}")
     CPU_V1 = _first_readable((f"{CPU_MOUNT}/cpuacct.usage",))
-    for cap in (CAP_SYS_ADMIN, CAP_SETPCAP):  # refused (EPERM) only where we never had CAP_SETPCAP
+    for cap in (CAP_SYS_ADMIN, CAP_SETPCAP):
         libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)
+    if _cap_bounding() & (1 << CAP_SYS_ADMIN | 1 << CAP_SETPCAP):
+        raise SystemExit("CAP_SYS_ADMIN or CAP_SETPCAP still in the bounding set after the CPU clock's mount")
     if CPU_V1 is None:
         raise SystemExit(f"no CPU clock: {CPU_MOUNT}/cpuacct.usage unreadable")
     return True
+
+
+def _cap_bounding() -> int:
+    """This process's bounding set (/proc/self/status CapBnd); all bits where it cannot be read."""
+    try:
+        with open("/proc/self/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"CapBnd:"):
+                    return int(line.split()[1], 16)
+    except (OSError, ValueError, IndexError):
+        pass
+    return -1
 
 
 def task_cpu_s(pids: set[int]) -> float:
