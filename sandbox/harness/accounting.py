@@ -67,7 +67,7 @@ def children_cpu_s() -> float:
 
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
-CPUS = len(os.sched_getaffinity(0)) or 1  # the cores the sandbox's tasks may run on (gvisor_cpu_cap)
+CPUS = len(os.sched_getaffinity(0)) or 1  # the cores the sandbox's tasks may run on (SandboxClock's cap under gVisor)
 
 # Where PID 1 mounts gVisor's own cgroupfs, cpuacct controller (mount_cpu_clock): gVisor mounts no
 # cgroup files on either gVisor path (docs/sandboxes.md "CPU time without a cgroup").
