@@ -26,7 +26,6 @@ import resource
 import signal
 import socket
 
-import accounting
 import confine
 import program_limits
 
@@ -43,7 +42,6 @@ def harden() -> bool:
     the namespace to init only when init has a handler: Python's SIGINT handler would let the
     program raise KeyboardInterrupt here) and a umask that keeps its files its own."""
     global APART
-    accounting.mount_cpu_clock()  # as root, before the uids: gVisor's CPU clock (docs/sandboxes.md "CPU time without a cgroup")
     APART = confine.separate(drop_privileges())  # or one uid, programs confined where the host asks (confine.py)
     make_undumpable()
     deny_io_uring()

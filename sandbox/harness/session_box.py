@@ -324,6 +324,7 @@ def watch_idle(box: Box) -> None:
 
 
 def main() -> None:
+    accounting.mount_cpu_clock()  # as root, before the uids: gVisor's CPU clock (docs/sandboxes.md "CPU time without a cgroup")
     pid1.harden()  # before reading anything (module docstring)
     job_protocol.note_start()  # what reset checks
     inp, outp = framing.INBOX, sys.stdout.buffer  # EAGAIN-safe (framing.Inbox)
