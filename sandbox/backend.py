@@ -255,6 +255,13 @@ def _visible_cgroup(container_id: str, pid: int) -> dict[str, str]:
     return dirs if dirs and all(container_id in d for d in dirs.values()) else {}
 
 
+# Under gVisor only (Docker's runsc runtime here, the gVisor backend's OCI spec): gVisor's kernel's
+# CAP_SYS_ADMIN and CAP_SETPCAP for PID 1's first lines alone, to mount gVisor's cgroupfs as its CPU
+# clock and then drop both from the bounding set before any other process exists
+# (sandbox/harness/accounting.py mount_cpu_clock; docs/sandboxes.md "CPU time without a cgroup").
+GVISOR_CLOCK_CAPS = ("SYS_ADMIN", "SETPCAP")
+
+
 def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: int, program_uid: int = 0,
                      env: str = "") -> dict:
     """The hardening, in one place: no network, read-only root, capped tmpfs (/work noexec unless
@@ -298,6 +305,7 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
     if config.runtime == "runsc":  # the watchdog holds mem_mb (DockerBackend.set_memory)
         cap = max(mem_mb, runsc_memory_mb(config, language))
         kwargs.update(mem_limit=f"{cap}m", memswap_limit=f"{cap}m")
+        kwargs["cap_add"] = ["SETUID", "SETGID", *GVISOR_CLOCK_CAPS]
     limit_pids(kwargs, config, config.pids_limit)
     return kwargs
 

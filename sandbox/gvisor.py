@@ -17,9 +17,10 @@ Without cgroups (rootless), the limits hold as follows (docs/sandboxes.md "Sandb
   SandboxConfig.host_threads_per_sandbox the sandbox is killed (runtime_error naming the budget).
   Weaker than a cgroup: the program can overshoot for one period.
 - pids: RLIMIT_NPROC in the sandbox, which gVisor enforces on processes and threads.
-- CPU time: every task of the sandbox, from gVisor's own accounting, read by the runner (its
-  TaskClock: no cgroup CPU clock inside gVisor; docs/sandboxes.md "CPU time without a cgroup"),
-  plus RLIMIT_CPU; the CPU share (container_cpus) is not capped.
+- CPU time: every task of the sandbox, from gVisor's own cgroupfs (cpuacct), which the runner mounts
+  as root before it takes its uids (accounting.mount_cpu_clock, with CAP_SYS_ADMIN of gVisor's
+  kernel for that alone; docs/sandboxes.md "CPU time without a cgroup"), plus RLIMIT_CPU; the CPU
+  share (container_cpus) is not capped.
 Sandboxes die with their server: runsc gets PR_SET_PDEATHSIG, and the runner exits when its stdin
 (the socket) closes.
 """
@@ -39,8 +40,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .backend import (ENV_MOUNT, SESSION_ARGV, STARTED, Backend, Box, owner_alive, owner_id, runner_ready, sandbox_env,
-                      session_ready)
+from .backend import (ENV_MOUNT, GVISOR_CLOCK_CAPS, SESSION_ARGV, STARTED, Backend, Box, owner_alive, owner_id,
+                      runner_ready, sandbox_env, session_ready)
 from .channel import ChannelError
 from .config import SandboxConfig
 from .languages import LANGUAGES
@@ -74,7 +75,8 @@ def oci_spec(config: SandboxConfig, language: str, rootfs: str, env: str = "") -
             # root with CAP_SETUID/SETGID (of gVisor's kernel) until the runner takes its two uids
             "user": {"uid": 0, "gid": 0}, "args": RUNNER_ARGV, "cwd": "/work",
             "env": [f"{k}={v}" for k, v in sandbox_env(config, language).items()],
-            "capabilities": {k: ([] if k in ("inheritable", "ambient") else ["CAP_SETUID", "CAP_SETGID"])
+            "capabilities": {k: ([] if k in ("inheritable", "ambient") else
+                                 ["CAP_SETUID", "CAP_SETGID", *(f"CAP_{c}" for c in GVISOR_CLOCK_CAPS)])
                              for k in ("bounding", "effective", "inheritable", "permitted", "ambient")},
             "rlimits": [{"type": "RLIMIT_NOFILE", "hard": config.nofile_limit, "soft": config.nofile_limit},
                         {"type": "RLIMIT_CORE", "hard": 0, "soft": 0},

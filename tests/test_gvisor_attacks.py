@@ -335,7 +335,7 @@ def test_a_sysv_segment_never_reaches_the_next_job(grader):
 
 def test_the_cpu_time_of_every_process_counts_under_runsc():
     """Docker's runsc runtime gives the runner no cgroup clock either (gVisor mounts none: measured),
-    so the runner's TaskClock counts there too: the shapes of tests/test_sandbox_docker.py (orphans,
+    so the runner mounts gVisor's own cgroupfs there too (accounting.mount_cpu_clock): the shapes of tests/test_sandbox_docker.py (orphans,
     a fork chain, threads, children the kernel reaps itself, children waited for), each 2.6 s of
     CPU under a 2 s limit, and the same with a fifth of the work as the near miss."""
     from tests.test_sandbox_docker import CPU_SHAPES, CPU_SPIN

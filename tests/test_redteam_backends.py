@@ -68,6 +68,7 @@ def grades_right(g: SyncGrader) -> None:
 # and exits is seen using 0 (sandbox/harness/accounting.py TaskClock: "misses at most what such a task
 # used after its last reading", which is all of it). docs/sandboxes.md "CPU time without a cgroup" rests
 # this on gVisor, where each fork costs its parent more than 10 ms; on the host's kernel a fork is ~1 ms. 600 of them are 2.4 s of CPU under a 1 s limit.
+# (TaskClock is gone since red team 2: gVisor's own cgroupfs clock, accounting.mount_cpu_clock, counts every task.)
 AUTOREAP = """import os, signal, time
 signal.signal(signal.SIGCHLD, signal.SIG_IGN)
 for _ in range({n}):

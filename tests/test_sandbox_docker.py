@@ -290,7 +290,7 @@ def test_fork_bomb_and_memory_bomb_contained(any_grader, backend):
 # A job runs alone in its sandbox, so its CPU time is the sandbox's: every process and thread it
 # starts counts, whatever outlives whom (docs/sandboxes.md "CPU time without a cgroup"). Each
 # program spends 2.6 s of CPU (its processes' own clocks) in 2 to 8 parts, no more at once than
-# the 2 cores of the smallest host here (gVisor's clock is capped at cores x wall: TaskClock)
+# the 2 cores of the smallest host here (gVisor's clock is capped at cores x wall: accounting.SandboxClock)
 # under a 2 s limit, and says `ok` once every part is done (the parts hold a pipe's write end), well
 # before the wall-clock backstop (5 s). Under gVisor the runner counted only the processes it
 # waited for: orphans (children that exit leaving grandchildren running), a fork chain and children

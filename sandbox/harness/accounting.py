@@ -1,8 +1,9 @@
 """CPU and memory accounting of a whole sandbox, read by PID 1: the cgroup's CPU clock and OOM-kill
-counter where they are readable, and where there is no cgroup clock (gVisor) every task's CPU from
-/proc (TaskClock; docs/sandboxes.md "CPU time without a cgroup"). Standard library only."""
+counter where they are readable; under gVisor, which mounts no cgroup files, its own cgroupfs mounted
+by PID 1 (mount_cpu_clock; docs/sandboxes.md "CPU time without a cgroup"). Standard library only."""
 from __future__ import annotations
 
+import ctypes
 import os
 import resource
 import time
@@ -60,70 +61,110 @@ def self_cpu_s() -> float:
     return r.ru_utime + r.ru_stime
 
 
+def children_cpu_s() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 CLK_TCK = os.sysconf("SC_CLK_TCK")
-CPUS = len(os.sched_getaffinity(0)) or 1  # the cores the sandbox's tasks may run on (TaskClock)
+CPUS = len(os.sched_getaffinity(0)) or 1  # the cores the sandbox's tasks may run on (SandboxClock's cap under gVisor)
+
+# Where PID 1 mounts gVisor's own cgroupfs, cpuacct controller (mount_cpu_clock): gVisor mounts no
+# cgroup files on either gVisor path (docs/sandboxes.md "CPU time without a cgroup").
+CPU_MOUNT = "/dev/cpuacct"
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+CAP_SETPCAP, CAP_SYS_ADMIN = 8, 21
+PR_CAPBSET_DROP = 24
 
 
-class TaskClock:
-    """The CPU seconds every task of the sandbox but this runner used since the clock was made,
-    from the kernel's own accounting, where no cgroup clock is readable (gVisor; docs/sandboxes.md
-    "CPU time without a cgroup"). A job runs alone in its sandbox, so this is the job's CPU,
-    whatever its processes do: never only the waited process's rusage, which left out every
-    orphan (a program whose children exit leaving grandchildren running used 3 s under a 1 s limit
-    and was accepted). Two readings, each never above the truth, of which the larger counts:
-    - the sum: what the tasks alive now used (/proc/PID/stat utime + stime, all their threads) and
-      their reaped children (cutime + cstime), plus what the children this process reaped used
-      (RUSAGE_CHILDREN: orphans end as ours). Read in this order, a task reaped during a reading
-      is missed once (the next reading has it), never counted twice: RUSAGE_CHILDREN first, then
-      by pid, and a parent's pid is below its children's (gVisor's pids only grow);
-    - the ledger: every task ever seen, at the most it was seen using itself. It keeps what a
-      child whose parent ignores SIGCHLD used: the kernel reaps it itself and adds its time to no
-      one (Linux and gVisor alike), so it leaves the sum when it exits; the ledger misses at most
-      what such a task used after its last reading (one POLL_S).
-    Not the `spared` (the warm interpreter and the syntax checker: ours, idle while a program
-    runs, yet gVisor charged the zygote 0.24-0.30 s while a program slept for 1 s; measured): the
-    cgroup clock less the runner's leaves out nothing else.
-    At most CPUS x the wall clock since the start: gVisor charges a task for its time in the
-    application or its kernel by the wall clock, also while the host runs something else, so on a
-    contended host many runnable tasks add up past what the host's cores can have run (200 forked
-    sleepers: 11-13.6 s in 3.8-4.5 s of wall on 2 cores at load 16; measured). No process's real
-    CPU is above either reading."""
+def mount_cpu_clock() -> bool:
+    """Where no cgroup CPU clock is readable and PID 1 starts as root (both gVisor paths: the spec
+    and Docker's runsc runtime give it CAP_SYS_ADMIN of gVisor's kernel for this alone), mount
+    gVisor's cgroupfs cpuacct controller read-only at CPU_MOUNT and read its root `cpuacct.usage`:
+    every task's CPU, exited and kernel-reaped ones included, exact (docs/sandboxes.md "CPU time
+    without a cgroup"; the /proc sampling it replaces missed children shorter than a reading).
+    Then CAP_SYS_ADMIN and CAP_SETPCAP leave the bounding set, before any other process exists.
+    True when mounted here; SystemExit where a root start has no clock and cannot mount one (a
+    sandbox without an exact CPU clock never serves)."""
+    global CPU_V1
+    if CPU_V1 or CPU_V2 or os.geteuid() != 0:
+        return False
+    libc = ctypes.CDLL(None, use_errno=True)
+    os.makedirs(CPU_MOUNT, mode=0o755, exist_ok=True)
+    flags = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC
+    if libc.mount(b"cgroup", CPU_MOUNT.encode(), b"cgroup", flags, b"cpuacct") != 0:
+        raise SystemExit(f"no CPU clock: mounting cgroupfs cpuacct at {CPU_MOUNT}: {os.strerror(ctypes.get_errno())}")
+    CPU_V1 = _first_readable((f"{CPU_MOUNT}/cpuacct.usage",))
+    for cap in (CAP_SYS_ADMIN, CAP_SETPCAP):
+        libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)
+    if _cap_bounding() & (1 << CAP_SYS_ADMIN | 1 << CAP_SETPCAP):
+        raise SystemExit("CAP_SYS_ADMIN or CAP_SETPCAP still in the bounding set after the CPU clock's mount")
+    if CPU_V1 is None:
+        raise SystemExit(f"no CPU clock: {CPU_MOUNT}/cpuacct.usage unreadable")
+    return True
+
+
+def _cap_bounding() -> int:
+    """This process's bounding set (/proc/self/status CapBnd); all bits where it cannot be read."""
+    try:
+        with open("/proc/self/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"CapBnd:"):
+                    return int(line.split()[1], 16)
+    except (OSError, ValueError, IndexError):
+        pass
+    return -1
+
+
+def task_cpu_s(pids: set[int]) -> float:
+    """CPU seconds the live processes `pids` used themselves (all their threads; /proc/PID/stat
+    utime + stime, whole clock ticks), not their reaped children: the runner's idle helpers (the
+    warm interpreter and the syntax checker), whose own time the sandbox's clock has too but the
+    program did not spend (gVisor charged the zygote 0.24-0.30 s while a program slept for 1 s;
+    measured). A program's process the zygote forked and reaped is in its cutime, so it counts."""
+    ticks = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])  # fields 14-15: utime stime
+        except (OSError, IndexError, ValueError):
+            continue  # gone: a spared helper that died ends its box (warm_keeper)
+    return ticks / CLK_TCK
+
+
+class SandboxClock:
+    """The CPU seconds every task of the sandbox but this runner and the `spared` helpers used since
+    the clock was made: the cgroup clock (Docker's, or under gVisor its own cgroupfs mounted by
+    mount_cpu_clock), less the runner's own and the spared helpers' own. A job runs alone in its
+    sandbox, so this is the job's CPU whatever its processes do (orphans, fork chains, children
+    the kernel reaps itself). Under gVisor also at most CPUS x the wall clock since the start:
+    gVisor charges a task by the wall clock while it is in the application or its kernel, also
+    while the host runs something else, so on a contended host many runnable tasks add up past
+    what the host's cores can have run (200 forked sleepers: 11-13.6 s in 3.8-4.5 s of wall on 2
+    cores at load 16; measured). Where no cgroup clock is readable (a runner not started as root
+    by our pool, so mount_cpu_clock had nothing to do) only the waited children's (RUSAGE_CHILDREN):
+    orphans and kernel-reaped children are missed there."""
 
     def __init__(self, spared: set[int]) -> None:
         self.spared = spared
         self.t0 = time.monotonic()
+        self.capped = CPU_V1 == f"{CPU_MOUNT}/cpuacct.usage"
+        self.cg0, self.me0, self.sp0, self.ch0 = cgroup_cpu_s(), self_cpu_s(), task_cpu_s(spared), children_cpu_s()
         self.reaped_s = 0.0  # what the zygote said the programs it reaped used (add_reaped)
-        self.seen: dict[tuple[int, bytes], int] = {}  # (pid, start time) -> most ticks it was seen using
-        self.base: dict[tuple[int, bytes], int] = {}  # the same at the start: not the run's
-        self.sum0 = self._read()
-        self.base = dict(self.seen)
-
-    def _read(self) -> float:
-        ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-        ticks, me = 0, os.getpid()
-        for pid in sorted(int(p) for p in os.listdir("/proc") if p.isdigit()):
-            if pid == me or pid in self.spared:
-                continue
-            try:
-                with open(f"/proc/{pid}/stat", "rb") as f:
-                    fields = f.read().rsplit(b")", 1)[1].split()
-                own = int(fields[11]) + int(fields[12])  # fields 14-15: utime stime
-                ticks += own + int(fields[13]) + int(fields[14])  # 16-17: cutime cstime
-                key = (pid, fields[19])  # 22: start time (a pid used again is another task)
-                if own > self.seen.get(key, -1):
-                    self.seen[key] = own
-            except (OSError, IndexError, ValueError):
-                continue  # gone meanwhile: its parent's cutime or our RUSAGE_CHILDREN has it next time
-        return ru.ru_utime + ru.ru_stime + self.reaped_s + ticks / CLK_TCK
 
     def add_reaped(self, cpu_s: float) -> None:
         """A program the warm interpreter's zygote reaped (its own child under gVisor: harness/zygote.py
-        fork_watched) and what it said it used, with the children it reaped: counted as RUSAGE_CHILDREN
-        counts ours, since the zygote's own times are spared. Said after the reap, so a reading never
-        has it twice (before: in /proc; after: here)."""
+        fork_watched) and what it said it used, with the children it reaped. The cgroup clock has it
+        already (the spared zygote's cutime is not subtracted: task_cpu_s); only the fallback without a
+        cgroup clock, which counts our own waited children, needs to be told."""
         self.reaped_s += cpu_s
 
     def used(self) -> float:
-        total = self._read() - self.sum0
-        ledger = sum(t - self.base.get(k, 0) for k, t in self.seen.items()) / CLK_TCK
-        return min(max(0.0, total, ledger), CPUS * (time.monotonic() - self.t0))
+        cg = cgroup_cpu_s()
+        if cg is None or self.cg0 is None:
+            return max(0.0, children_cpu_s() - self.ch0 + self.reaped_s)
+        spent = (cg - self.cg0) - (self_cpu_s() - self.me0) - (task_cpu_s(self.spared) - self.sp0)
+        if self.capped:
+            spent = min(spent, CPUS * (time.monotonic() - self.t0))
+        return max(0.0, spent)

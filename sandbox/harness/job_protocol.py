@@ -157,6 +157,7 @@ def note_start() -> None:
     global START_STATE, START_RSS_KB
     START_STATE, START_RSS_KB = pid1.supervisor_state(), pid1.rss_kb()
     leftovers.note_fresh_flags()  # what every reset restores on the kept roots
+    leftovers.note_fresh_sockets()  # what every reset compares with (bound_sockets)
 
 
 def tampered(mother: bool = True) -> bool:
@@ -227,8 +228,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         pass_fds += (keeper_judge.fileno(),)
         env[warm_keeper.KEEPER_ENV] = str(keeper_judge.fileno())
     oom0 = accounting.oom_kills()
-    cg0, me0 = accounting.cgroup_cpu_s(), accounting.self_cpu_s()
-    tasks = accounting.TaskClock(warm_keeper.WARM.spared() | syntax_check.CHECKER.spared()) if cg0 is None else None
+    clock = accounting.SandboxClock(warm_keeper.WARM.spared() | syntax_check.CHECKER.spared())
     t0 = time.monotonic()
     preexec = exec_limits(cpu_limit, int(req.get("fsize_max", 64 << 20)), req.get("judge") is True)
     fsize = int(req.get("fsize_max", 64 << 20))
@@ -305,13 +305,10 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     exited_at = 0.0  # when status was read (only read once it was)
 
     def cpu_used() -> float:
-        """The sandbox's CPU since the run began less this runner's: the cgroup's clock, or where
-        there is none (gVisor) every task's (TaskClock: never only the waited process's, which
-        left out orphans)."""
-        cg = accounting.cgroup_cpu_s()
-        if cg is not None and cg0 is not None:
-            return max(0.0, (cg - cg0) - (accounting.self_cpu_s() - me0))
-        return tasks.used() if tasks is not None else 0.0
+        """The sandbox's CPU since the run began less this runner's and its idle helpers': the
+        cgroup's clock, under gVisor its own cgroupfs (accounting.SandboxClock: never only the
+        waited process's, which left out orphans)."""
+        return clock.used()
 
     while True:
         now = time.monotonic()
@@ -319,8 +316,8 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
             pid, st, ru = waited(proc)
             if pid:
                 status, rusage, exited_at = st, ru, now
-                if tasks is not None and isinstance(ru, warm_keeper.Reaped):  # reaped by the zygote, whose
-                    tasks.add_reaped(ru.cpu_s)  # time is spared: the run's CPU, as for our own child
+                if isinstance(ru, warm_keeper.Reaped):  # reaped by the zygote: the fallback clock's to be told
+                    clock.add_reaped(ru.cpu_s)
         if status is not None and (len(sel.get_map()) == 0 or now - exited_at > EXIT_GRACE_S):
             break
         if stop_reason is None and now >= next_check:

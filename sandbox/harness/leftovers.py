@@ -238,15 +238,59 @@ def restore_flags(path: str) -> list[str]:
 
 
 NET_TABLES = ("unix", "tcp", "tcp6", "udp", "udp6", "raw", "raw6")  # /proc/net/*: what a socket bound
+FRESH_SOCKETS: dict[str, int] = {}  # the namespace's sockets as the box started (note_fresh_sockets)
+
+
+def socket_counts() -> dict[str, int]:
+    """Every socket of the sandbox's network namespace, whatever its family or protocol (a bound
+    netlink port id, a UDP-Lite port, a unix name, one no table lists): /proc/net/sockstat's
+    `sockets: used` ("all"), and per protocol /proc/net/protocols' `sockets` column, which names
+    what is over. Both are the namespace's own counts (Linux; measured under Docker: 1 in a fresh
+    container, the kernel's own netlink socket). {} where neither is readable (gVisor, whose /proc
+    has no sockstat and lists no counts: bound_sockets' tables are its every kind)."""
+    counts: dict[str, int] = {}
+    try:
+        with open("/proc/net/sockstat", "rb") as f:
+            for line in f:
+                if line.startswith(b"sockets: used "):
+                    counts["all"] = int(line.split()[2])
+        with open("/proc/net/protocols", "rb") as f:
+            for row in f.read().splitlines()[1:]:
+                cols = row.split()
+                if len(cols) > 2 and cols[2].isdigit():
+                    counts[cols[0].decode(errors="replace")] = int(cols[2])
+    except (OSError, ValueError, IndexError):
+        pass
+    return counts
+
+
+def note_fresh_sockets() -> None:
+    """The namespace's socket counts once, at the box's start, its helpers running (the runner's and
+    its helpers' socket pairs): what every reset compares with (bound_sockets)."""
+    FRESH_SOCKETS.update(socket_counts())
+
+
+def sockets_over_fresh() -> list[str]:
+    """The protocols with more sockets than the fresh box had, once every process but ours is gone:
+    a socket that outlives its job (sent in flight to itself: SCM_RIGHTS, a cycle no process holds)
+    is one of the job's, whatever name it bound, so the box is replaced (docs/sandboxes.md "What a
+    job leaves behind"). Such a cycle of unix sockets is freed by the kernel's garbage collector,
+    which runs on its own schedule after the processes end (measured by the red team of issue 30:
+    the next job found the name gone in some runs): read before it has run, the box is replaced."""
+    now = socket_counts()
+    return [f"{now[k]} {k} socket(s), {FRESH_SOCKETS.get(k, 0)} in the fresh box" for k in sorted(now)
+            if now[k] > FRESH_SOCKETS.get(k, 0)]
 
 
 def bound_sockets() -> list[str]:
-    """Sockets bound to a name or port (/proc/net of the sandbox's network namespace) once every
-    process but ours is gone: a socket passed in flight to itself (SCM_RIGHTS, a cycle no process
-    holds) outlives its job, and its abstract name or port, seen by the next job's bind, carries
-    bits (issue 30: under runc and gVisor alike). None can be removed from here: the reset reports
-    them and the box is replaced. The runner and its helpers bind nothing (socket pairs only)."""
-    found = []
+    """Sockets left in the sandbox's network namespace once every process but ours is gone: more
+    of any protocol than the fresh box had (sockets_over_fresh, the whole namespace where Linux
+    counts it), and those bound to a name or port (/proc/net's tables, what gVisor lists). A socket
+    passed in flight to itself outlives its job, and its abstract name or port, netlink port id or
+    UDP-Lite port, seen by the next job's bind, carries bits (issue 30: under runc and gVisor
+    alike). None can be removed from here: the reset reports them and the box is replaced. The
+    runner and its helpers bind nothing (socket pairs only)."""
+    found = sockets_over_fresh()
     for table in NET_TABLES:
         try:
             with open(f"/proc/net/{table}", "rb") as f:

@@ -11,6 +11,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)  # the harness's modules (-I leaves the script's dir out); taken off again below
+import accounting  # noqa: E402
 import framing  # noqa: E402
 import job_protocol  # noqa: E402
 import pid1  # noqa: E402
@@ -21,6 +22,7 @@ sys.path.remove(HERE)  # the warm interpreter's mother is forked from this proce
 
 
 def main() -> None:
+    accounting.mount_cpu_clock()  # as root, before the uids: gVisor's CPU clock (docs/sandboxes.md "CPU time without a cgroup")
     pid1.harden()
     # The warm interpreter's mother: forked before the first request is read (it must never hold a
     # job's data), after the uids, dumpability, seccomp filter and signals every process inherits

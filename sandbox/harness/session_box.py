@@ -114,21 +114,12 @@ class Kernel:
 DRAIN_MAX = 4 << 20
 
 
-def session_cpu_s() -> float:
-    """CPU seconds used by every process of the session but this one, where a cgroup clock is
-    readable: the container's less our own (cpu_since)."""
-    return (accounting.cgroup_cpu_s() or 0.0) - accounting.self_cpu_s()
-
-
 def cpu_since() -> Callable[[], float]:
     """A clock of the CPU every process of the session but this one uses from now on: the
-    container's cgroup clock less our own, or where there is none (gVisor) accounting.TaskClock, which
-    counts every task, orphans and children the kernel reaps itself included (docs/sandboxes.md
-    "CPU time without a cgroup"; the /proc sum alone lost those)."""
-    if accounting.cgroup_cpu_s() is None:
-        return accounting.TaskClock(set()).used
-    cpu0 = session_cpu_s()
-    return lambda: session_cpu_s() - cpu0
+    container's cgroup clock less our own, under gVisor its own cgroupfs (accounting.SandboxClock),
+    which counts every task, orphans and children the kernel reaps itself included (docs/sandboxes.md
+    "CPU time without a cgroup")."""
+    return accounting.SandboxClock(set()).used
 
 
 def drain(fd: int) -> None:
@@ -335,6 +326,7 @@ def watch_idle(box: Box) -> None:
 
 
 def main() -> None:
+    accounting.mount_cpu_clock()  # as root, before the uids: gVisor's CPU clock (docs/sandboxes.md "CPU time without a cgroup")
     pid1.harden()  # before reading anything (module docstring)
     job_protocol.note_start()  # what reset checks
     inp, outp = framing.INBOX, sys.stdout.buffer  # EAGAIN-safe (framing.Inbox)
