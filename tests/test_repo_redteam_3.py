@@ -4,15 +4,17 @@ gVisor), environments made by hand (environment.json and repo/, as tests/test_re
 Each attack is a model patch whose code runs when the listed tests import it, and the test command runs:
 
 - writes to the shared tree at /srv, by every call that changes a file or its metadata (chmod, utime,
-  xattrs, truncate by path, append, rename, hard links, new entries), through the task's links and at the
-  mount: the host tree keeps its bytes, modes, times and xattrs, and the next task resolves;
+  xattrs, truncate by path, append, rename, hard links, new entries, a remount read-write, also in new user and
+  mount namespaces), through the task's links and at the mount: the host tree keeps its bytes, modes, times and xattrs, and the next task resolves;
 - state for the next task on the same warm box (/tmp, /dev/shm, Go's cache folder, a background process):
   the next task sees none of it;
 - patch paths that go through a link of the environment: refused before anything runs;
 - an environment build removed and made again at the same path while its box is warm: a right patch is
   never scored 0 (open: the warm box still has the removed tree mounted);
 - a targeted decoy-finding forgery (pytest reports rewritten by a plugin that the code under test
-  registers, sparing what looks like a decoy): a wrong patch is never resolved (open: detection only).
+  registers, sparing what looks like a decoy; Go code under test printing test2json's result lines, a
+  failure for what looks like a decoy, then exiting 1 before any test runs): a wrong patch is never
+  resolved (open: detection only, both paid 1.0).
 """
 from __future__ import annotations
 
@@ -57,7 +59,7 @@ HONEST = {"kind": "repo", "completion": FIX, "test_cmd": CMD,
 
 # Every call that could change a file of the shared tree, at the mount and through the task's link.
 WRITES = '''
-import os, subprocess, sys
+import ctypes, os, subprocess, sys
 VALUE = 2
 
 
@@ -87,6 +89,15 @@ _try(os.rename, "/srv/pkg/data.txt", "/srv/pkg/moved")
 _try(os.mkdir, "/srv/rt33f")
 _try(os.symlink, "x", "/srv/rt33f")
 _try(os.remove, "/srv/pkg/data.txt")
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.mount(b"none", b"/srv", None, 32 | 4096, None)  # MS_REMOUNT|MS_BIND: read-write again
+_try(_append, "/srv/pkg/data.txt")
+if os.fork() == 0:  # a child in its own user and mount namespaces (CLONE_NEWUSER|CLONE_NEWNS), remounting there
+    _libc.unshare(0x10000000 | 0x00020000)
+    _libc.mount(b"none", b"/srv", None, 32 | 4096, None)
+    _try(_append, "/srv/pkg/data.txt")
+    os._exit(0)
+os.wait()
 for _d in ("/tmp", "/dev/shm", "/tmp/go-cache"):
     _try(os.makedirs, _d, exist_ok=True)
     _try(_append, _d + "/rt33f")
@@ -227,4 +238,82 @@ def test_a_forged_report_that_spares_the_decoy_is_never_resolved(warm: tuple[Any
     g, _ = warm
     result = grade(g, "main", completion=replace("pkg/__init__.py", "VALUE = 1\n", FORGE),
                    fail_to_pass=["tests/test_calc.py::test_value"], pass_to_pass=["tests/test_calc.py::test_other"])
+    assert result["verdict"] != "accepted" and result["score"] == 0, result
+
+
+# Go (1.19 in the image): test2json reads the test binary's own output, so code under test that prints
+# `--- PASS: NAME` lines makes events; this one forges a pass for every test of its package's test files
+# but those ending the way a decoy ends (sandbox/repo/decoys.py `_go_copy`), forges a failure for those,
+# and exits 1 (as a run whose decoy failed does) before any test runs.
+GO_FILES = {"go.mod": "module example.com/m\n\ngo 1.19\n", "m.go": "package m\n\nfunc Value() int { return 1 }\n",
+            "m_test.go": 'package m\n\nimport "testing"\n\nfunc TestValue(t *testing.T) {\n\tif Value() != 2 {\n'
+                         '\t\tt.Fatalf("got %d", Value())\n\t}\n}\n\nfunc TestOther(t *testing.T) {\n\tif Value() < 0 {\n'
+                         '\t\tt.Fatal("negative")\n\t}\n}\n'}
+GO_FORGE = '''package m
+
+import (
+\t"fmt"
+\t"os"
+\t"regexp"
+\t"strings"
+)
+
+func init() {
+\tentries, _ := os.ReadDir(".")
+\tre := regexp.MustCompile(`(?m)^func (Test\\w+)\\(`)
+\tfor _, e := range entries {
+\t\tif !strings.HasSuffix(e.Name(), "_test.go") {
+\t\t\tcontinue
+\t\t}
+\t\tdata, _ := os.ReadFile(e.Name())
+\t\tsrc := string(data)
+\t\tlocs := re.FindAllStringSubmatchIndex(src, -1)
+\t\tfor i, l := range locs {
+\t\t\tend := len(src)
+\t\t\tif i+1 < len(locs) {
+\t\t\t\tend = locs[i+1][0]
+\t\t\t}
+\t\t\tname, status := src[l[2]:l[3]], "PASS"
+\t\t\tif strings.Contains(src[l[0]:end], "want a different result") {
+\t\t\t\tstatus = "FAIL"
+\t\t\t}
+\t\t\tfmt.Printf("=== RUN   %s\\n--- %s: %s (0.00s)\\n", name, status, name)
+\t\t}
+\t}
+\tfmt.Println("FAIL")
+\tos.Exit(1)
+}
+'''
+GO_TASK = {"kind": "repo", "environment": "gomod", "report": "go-json", "test_cmd": "go test -json ./...",
+           "fail_to_pass": ["TestValue"], "pass_to_pass": ["TestOther"]}
+
+
+@pytest.fixture(scope="module")
+def go_grader(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Docker only: the forgery is test2json's reading of the program's output, the same on every backend."""
+    from sandbox.sync import SyncGrader
+
+    root = tmp_path_factory.mktemp("rt33f-go")
+    for path, text in GO_FILES.items():
+        (root / "gomod" / "repo" / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / "gomod" / "repo" / path).write_text(text)
+    (root / "gomod" / "environment.json").write_text(json.dumps({"language": "go"}))
+    config = sandbox_config("docker", languages=("go",), pool_size=1, pool_name="test-rt33f-go",
+                            repo_environments=str(root), repo_warm_environments=1, repo_pool_size=1)
+    g = SyncGrader(config)
+    assert g.grader.available, g.grader.unavailable_reason()
+    try:
+        yield g
+    finally:
+        g.close()
+
+
+@pytest.mark.xfail(strict=True, reason="open: targeted decoy-finding forgery, Go code under test prints test2json's "
+                                       "`--- PASS` lines, a FAIL for what reads like a decoy (rt33f)")
+def test_a_go_program_that_prints_its_tests_results_is_never_resolved(go_grader: Any) -> None:
+    from sandbox.contract import parse_task
+
+    result = go_grader.call(go_grader.grader.grade_repo(parse_task({**GO_TASK, "id": "go-forge",
+                                                                    "completion": new_file("forge.go", GO_FORGE)})))
+    go_grader.call(go_grader.grader.settled())
     assert result["verdict"] != "accepted" and result["score"] == 0, result
