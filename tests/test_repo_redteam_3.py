@@ -9,6 +9,7 @@ Each attack is a model patch whose code runs when the listed tests import it, an
 - state for the next task on the same warm box (/tmp, /dev/shm, Go's cache folder, a background process):
   the next task sees none of it;
 - patch paths that go through a link of the environment: refused before anything runs;
+- a patch of more files than the sandbox's /work holds: the model's failure (open: infra_error);
 - an environment build removed and made again at the same path while its box is warm: a right patch is
   never scored 0 (open: the warm box still has the removed tree mounted);
 - a targeted decoy-finding forgery (pytest reports rewritten by a plugin that the code under test
@@ -213,6 +214,18 @@ def test_a_patch_through_a_link_of_the_environment_is_refused(warm: tuple[Any, P
     for completion in (new_file("lib/extra.py", "X = 1\n"), FIX.replace("pkg/", "lib/"), new_file("lib", "X = 1\n")):
         result = grade(g, "main", completion=completion)
         assert result["verdict"] == "wrong_answer" and result["score"] == 0, (completion, result)
+
+
+@pytest.mark.xfail(strict=True, reason="open: a patch's file count over the sandbox's /work inodes is infra_error "
+                                       "blaming the environment, not the model's failure (rt33f)")
+def test_a_patch_with_more_files_than_work_holds_is_the_model_s_failure(warm: tuple[Any, Path]) -> None:
+    """4100 one-line modules (240 KB of patch): the task's tree no longer fits the sandbox's /work
+    (tmpfs_inodes 4096). That is the patch's doing: a verdict of the model, never infra_error (RED-TEAM.md
+    class 8; sandbox/repo_job.py `make_repo_plan` counts the patch's files with the environment's)."""
+    g, _ = warm
+    many = "".join(new_file(f"pkg/f{k}.py", "X = 1\n") for k in range(4100))
+    result = grade(g, "main", completion=many)
+    assert result["verdict"] == "wrong_answer" and result["score"] == 0, {k: str(v)[:300] for k, v in result.items()}
 
 
 @pytest.mark.xfail(strict=True, reason="open: warm box keeps a removed build's tree mounted; rebuilt at the same "
