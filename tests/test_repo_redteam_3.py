@@ -8,7 +8,8 @@ Each attack is a model patch whose code runs when the listed tests import it, an
   mount namespaces), through the task's links and at the mount: the host tree keeps its bytes, modes, times and xattrs, and the next task resolves;
 - state for the next task on the same warm box (/tmp, /dev/shm, Go's cache folder, a background process):
   the next task sees none of it;
-- patch paths that go through a link of the environment: refused before anything runs;
+- patch paths that go through a link of the environment, or put a file over a folder of it or a folder
+  over a file: refused before anything runs;
 - a patch of more files than the sandbox's /work holds: the model's failure (open: infra_error);
 - an environment build removed and made again at the same path while its box is warm: a right patch is
   never scored 0 (open: the warm box still has the removed tree mounted);
@@ -152,6 +153,8 @@ def environment(root: Path, name: str) -> Path:
         (tree / path).parent.mkdir(parents=True, exist_ok=True)
         (tree / path).write_text(text)
     (tree / "lib").symlink_to("pkg")
+    (tree / "pkg" / "m.py").mkdir()  # a folder named like a module: a patch may not write a file over it
+    (tree / "pkg" / "m.py" / "notes.txt").write_text("x\n")
     (root / name / "environment.json").write_text(json.dumps({"language": "python"}))
     return tree.resolve()
 
@@ -209,9 +212,12 @@ def test_writes_to_the_shared_tree_never_land_and_nothing_reaches_the_next_task(
 
 def test_a_patch_through_a_link_of_the_environment_is_refused(warm: tuple[Any, Path]) -> None:
     """`lib` links to `pkg`: a new file under it, or an edit through it, is the model's wrong_answer,
-    before anything runs (the tree's links are the environment's, sandbox/repo/apply.py `_open_in`)."""
+    and so are a file over the environment's folder `pkg/m.py` and a folder over its file (the listing's
+    paths and the patch's never collide in the sandbox), before anything runs (the tree's links are the environment's, sandbox/repo/apply.py `_open_in`)."""
     g, _ = warm
-    for completion in (new_file("lib/extra.py", "X = 1\n"), FIX.replace("pkg/", "lib/"), new_file("lib", "X = 1\n")):
+    for completion in (new_file("lib/extra.py", "X = 1\n"), FIX.replace("pkg/", "lib/"), new_file("lib", "X = 1\n"),
+                       new_file("pkg/m.py", "X = 1\n"), new_file("pkg/m.py/extra.py", "X = 1\n"),
+                       "--- a/pkg/__init__.py\n+++ /dev/null\n@@ -1 +0,0 @@\n-VALUE = 1\n" + new_file("pkg/__init__.py/x.py", "X = 1\n")):
         result = grade(g, "main", completion=completion)
         assert result["verdict"] == "wrong_answer" and result["score"] == 0, (completion, result)
 
