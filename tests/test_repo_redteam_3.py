@@ -198,7 +198,8 @@ def grade(g: Any, env: str, **task: Any) -> dict:
 
 
 def test_writes_to_the_shared_tree_never_land_and_nothing_reaches_the_next_task(warm: tuple[Any, Path]) -> None:
-    """One warm box (repo_pool_size 1): the attacking task, then the honest one that looks for its traces."""
+    """One warm box (repo_pool_size 1, no box started between): the attacking task, then the honest one that
+    looks for its traces, after the pool's reset (sandbox/pool.py WarmEnvironments)."""
     g, root = warm
     tree = root / "main" / "repo"
     before = snapshot(tree)
@@ -206,8 +207,10 @@ def test_writes_to_the_shared_tree_never_land_and_nothing_reaches_the_next_task(
     statuses = {t["name"]: t["detail"] for t in attack["tests"]}
     assert statuses["tests/test_clean.py::test_nothing_left"] == "FAIL_TO_PASS: FAILED", attack  # its writes ran
     assert snapshot(tree) == before, "the environment's tree changed"
+    started = g.grader._envs.boxes_created()
     honest = grade(g, "main")
     assert honest["verdict"] == "accepted", honest
+    assert g.grader._envs.boxes_created() == started, "a fresh box: the reset between the two went untested"
 
 
 def test_a_patch_through_a_link_of_the_environment_is_refused(warm: tuple[Any, Path]) -> None:
