@@ -349,3 +349,19 @@ def math_verdicts(completion: str, gold: str, choices: list[str] | None = None) 
 
     tasks = [{"completion": completion, "gold": gold, "profile": p} for p in MATH_PROFILES]
     return [grade_math({**t, "choices": choices} if choices else t)["verdict"] for t in tasks]
+
+
+# The math red teams' cases (tests/test_math_redteam_4.py to _6.py): (completion, gold, choices), one shape.
+RED_TEAM_CHOICES = ["3", "5", "7", "9"]
+MathCase = tuple[str, str, "list[str] | None"]
+MATH_CASE_PARAMS = ("completion", "gold", "choices")
+
+
+def number_case(completion: str, gold: str = "6") -> MathCase:
+    """A case with a number gold."""
+    return (completion, gold, None)
+
+
+def choice_case(completion: str, gold: str = "B") -> MathCase:
+    """A multiple-choice case (choice B is `5`)."""
+    return (completion, gold, RED_TEAM_CHOICES)

@@ -58,20 +58,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import math_verdicts as verdicts
+from tests.helpers import choice_case as mc, math_verdicts as verdicts, number_case as n
 
-CHOICES = ["3", "5", "7", "9"]
-Case = tuple[str, str, "list[str] | None"]
-
-
-def n(completion: str, gold: str = "6") -> Case:
-    """A case with a number gold."""
-    return (completion, gold, None)
-
-
-def mc(completion: str, gold: str = "B") -> Case:
-    """A multiple-choice case (choice B is `5`)."""
-    return (completion, gold, CHOICES)
 
 
 # 1. Anchors outside Latin script read with no lead (docs/math.md "Answer grammar", "Before an anchor").

@@ -42,23 +42,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import math_verdicts as verdicts
+from tests.helpers import MATH_CASE_PARAMS as PARAMS, choice_case as mc, math_verdicts as verdicts, number_case as n
 
-CHOICES = ["3", "5", "7", "9"]
-Case = tuple[str, str, "list[str] | None"]
-
-
-def n(completion: str, gold: str = "6") -> Case:
-    """A case with a number gold."""
-    return (completion, gold, None)
-
-
-def mc(completion: str, gold: str = "B") -> Case:
-    """A multiple-choice case (choice B is `5`)."""
-    return (completion, gold, CHOICES)
-
-
-PARAMS = ("completion", "gold", "choices")
 
 
 # 1. The subject of a verb that is no copula (docs/math.md "Answer grammar", "The subject of a box").

@@ -68,24 +68,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import math_verdicts as verdicts
+from tests.helpers import MATH_CASE_PARAMS as PARAMS, choice_case as mc, math_verdicts as verdicts, number_case as n
 from verifier.math import grade_math
 
-CHOICES = ["3", "5", "7", "9"]
-Case = tuple[str, str, "list[str] | None"]
-
-
-def n(completion: str, gold: str = "6") -> Case:
-    """A case with a number gold."""
-    return (completion, gold, None)
-
-
-def mc(completion: str, gold: str = "B") -> Case:
-    """A multiple-choice case (choice B is `5`)."""
-    return (completion, gold, CHOICES)
-
-
-PARAMS = ("completion", "gold", "choices")
 
 
 # 1. Any verb of action but the step verbs (docs/math.md "Answer grammar", "Red team 5's classes, closed at the class").
