@@ -11,6 +11,7 @@ import logging
 import os
 import secrets
 import socket
+import subprocess
 import threading
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -193,7 +194,22 @@ class Backend:
 
     def kill(self, box: Box) -> None:
         """Stop a box at once (a cancelled job): the job thread then sees its channel close."""
+        box.dead = True
+        self._kill_sandbox(box.container)
+        box.channel.close()
+
+    def _kill_sandbox(self, sandbox: Any) -> None:
+        """Kill the sandbox `kill` stops (a container, or a process the daemonless backends started)."""
         raise NotImplementedError
+
+    def _stop_process(self, box: Box, what: str) -> None:
+        """Kill a box whose sandbox is a process this server started (gVisor's runsc, userns's bubblewrap)
+        and wait for that process, so that removing its folders follows its end."""
+        self.kill(box)
+        try:
+            box.container.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            log.warning("sandbox: %s of %s did not exit", what, box.container.id)
 
     def death_note(self, box: Box) -> str:
         """How a box whose channel closed mid-job ended, as the host sees it (the host killed it, its
@@ -609,13 +625,11 @@ class DockerBackend(Backend):
         except docker.errors.APIError:
             pass  # exited meanwhile
 
-    def kill(self, box: Box) -> None:
-        box.dead = True
+    def _kill_sandbox(self, sandbox: Any) -> None:
         try:
-            box.container.kill()
+            sandbox.kill()
         except docker.errors.APIError:
-            pass
-        box.channel.close()
+            pass  # exited meanwhile
 
     def death_note(self, box: Box) -> str:
         try:

@@ -287,18 +287,9 @@ class GvisorBackend(Backend):
         self._watch.start()
         return box
 
-    def kill(self, box: Box) -> None:
-        box.dead = True
-        self._kill_sandbox(box.container)
-        box.channel.close()
-
     def remove(self, box: Box) -> None:
         sb: Sandbox = box.container
-        self.kill(box)
-        try:
-            sb.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            log.warning("sandbox: runsc %s did not exit", sb.id)
+        self._stop_process(box, "runsc")
         subprocess.run([self.runsc, "--rootless", f"--root={self.root / 'state'}", "delete", "--force", sb.id],
                        capture_output=True, timeout=30)
         shutil.rmtree(sb.bundle, ignore_errors=True)

@@ -377,18 +377,9 @@ class UsernsBackend(Backend):
         except (OSError, ValueError):
             return 0
 
-    def kill(self, box: Box) -> None:
-        box.dead = True
-        self._kill_sandbox(box.container)
-        box.channel.close()
-
     def remove(self, box: Box) -> None:
         sb: Sandbox = box.container
-        self.kill(box)
-        try:
-            sb.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            log.warning("sandbox: bubblewrap of %s did not exit", sb.id)
+        self._stop_process(box, "bubblewrap")
         for folder in sb.cgroups.values():
             _rmdir_cgroup(folder)
         if sb.said is not None:
