@@ -49,6 +49,7 @@ ENV = "agentcalc"
 SOURCE = "def double(x):\n    return 2 * x\n\n\ndef quad(x):\n    return double(x)\n"
 FIXED = SOURCE.replace("return double(x)", "return double(double(x))")
 HIDDEN = "tests/test_hidden.py"
+SETTLE_S = 3.0
 GRADE = {"test_patch": f"--- /dev/null\n+++ b/{HIDDEN}\n@@ -0,0 +1,5 @@\n+from calc import quad\n+\n+\n"
                        "+def test_quad_three():\n+    assert quad(3) == 12\n",
          "test_cmd": "python3 -m pytest -p no:cacheprovider -rA tests",
@@ -180,6 +181,16 @@ async def fork(client: AsyncVerifierClient, backend: str) -> None:
     await agent_fork.run(client, ENV, backend)  # prints its own line(s)
 
 
+async def measured(meter: Meter, way) -> tuple[float, float, float]:
+    """(server, daemon, containers) CPU-seconds of one way, after the pool's replacement of the last
+    grading container has settled (SETTLE_S: its daemon work is no way's)."""
+    await asyncio.sleep(SETTLE_S)
+    before = meter.read()
+    await way()
+    await asyncio.sleep(SETTLE_S)  # the way's own grading container replaced: its share counted
+    return Meter.delta(before, meter.read())
+
+
 async def rollouts(client: AsyncVerifierClient, meter: Meter, n_turns: int, backend: str) -> None:
     plan = turns(n_turns)
 
@@ -198,12 +209,8 @@ async def rollouts(client: AsyncVerifierClient, meter: Meter, n_turns: int, back
                     assert (await s.grade(GRADE))["verdict"] == "accepted"
 
     await ours()  # untimed: steady state (spare containers, the grading pool warm)
-    before = meter.read()
-    await ours()
-    o = Meter.delta(before, meter.read())
-    before = meter.read()
-    await replay()
-    b = Meter.delta(before, meter.read())
+    o = await measured(meter, ours)
+    b = await measured(meter, replay)
     print(f"[{backend}] rollout, {len(plan)} shell turns + grade: session {sum(o):.3f} CPU-s (server {o[0]:.3f}, daemon "
           f"{o[1]:.3f}, containers {o[2]:.3f}), replay in a fresh session each turn {sum(b):.3f} CPU-s (server {b[0]:.3f}, "
           f"daemon {b[1]:.3f}, containers {b[2]:.3f}); replay/session {sum(b) / max(1e-9, sum(o)):.1f}x "
@@ -214,6 +221,7 @@ async def one_backend(backend: str, envs: Path, args: argparse.Namespace, dc: do
     with LocalServer("--workers", "1", "--sandbox-backend", backend, "--sandbox-languages", "python",
                      "--sandbox-pool-size", "1", "--max-sessions", str(args.sessions + 4),
                      "--sandbox-repo-environments", str(envs)) as server:
+        assert server.proc is not None
         client = AsyncVerifierClient(server.target, ClientConfig(timeout_s=600))
         async with client.session(environment=ENV) as s:  # warm: one container started, kept as a spare
             await s.shell("true")
