@@ -19,8 +19,9 @@ backend (a server of its own each), every line with the backend and the load ave
    command so far in a fresh session each turn, then grading (baseline: what a rollout without
    sessions must do); CPU-seconds of the server's process tree, the Docker daemon and the server's
    containers, and the ratio (target >= 5x fewer), also without the daemon (shared with anyone
-   else using it). Under gVisor the sandboxes are the server's descendants: a runsc process reaped
-   in a window counts its whole life there (its children's CPU), so that backend's split is rough.
+   else using it). Under gVisor the sandboxes are the server's descendants: "containers" is then
+   the CPU of every process below the server (runsc, its gofer, the math workers), "server" the
+   server process's own (TreeMeter).
 
 Usage: python bench/agent_sessions.py [--quick] [--backends docker,gvisor] [--sessions 64] [--turns 20]
 """
@@ -42,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import docker  # noqa: E402
 
-from bench.sessions import Meter, load  # noqa: E402
+from bench.sessions import Meter, daemon_cpu, load  # noqa: E402
 from verifier.client import AsyncVerifierClient, ClientConfig  # noqa: E402
 from verifier.local_server import LocalServer  # noqa: E402
 from verifier.tools.cli import main as verifier_cli  # noqa: E402
@@ -128,6 +129,41 @@ async def shell_latency(client: AsyncVerifierClient, n: int, calls: int, backend
     await asyncio.sleep(1.0)
     print(f"[{backend}] {idle_usage(backend, dc, owner, n, rss0)} | {load()}", flush=True)
     await asyncio.gather(*(s.close() for s in sessions))
+
+
+class TreeMeter(Meter):
+    """gVisor's CPU: its sandboxes are the server's descendants (runsc, its gofer), so the containers'
+    part is theirs. Each process's own utime+stime is sampled every 0.2 s and its highest reading kept,
+    so a process reaped in a window counts what it spent while seen (its last 0.2 s may be lost), never
+    its whole life at once, as a parent's children's time would."""
+
+    def __init__(self, server: LocalServer, dc: docker.DockerClient):
+        assert server.proc is not None
+        self.root = server.proc.pid
+        self.seen_pid: dict[int, float] = {}
+        super().__init__(server, dc)
+
+    def _containers(self) -> float:
+        kids: dict[int, list[int]] = {}
+        cpu: dict[int, float] = {}
+        for p in Path("/proc").glob("[0-9]*"):
+            try:
+                fields = p.joinpath("stat").read_text().rpartition(")")[2].split()
+                kids.setdefault(int(fields[1]), []).append(int(p.name))
+                cpu[int(p.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            except (OSError, ValueError, IndexError):
+                continue
+        todo = list(kids.get(self.root, []))
+        with self._lock:
+            while todo:
+                pid = todo.pop()
+                self.seen_pid[pid] = max(cpu.get(pid, 0.0), self.seen_pid.get(pid, 0.0))
+                todo.extend(kids.get(pid, []))
+            return sum(self.seen_pid.values())
+
+    def read(self) -> tuple[float, dict[int, float], float]:
+        own = Path(f"/proc/{self.root}/stat").read_text().rpartition(")")[2].split()
+        return (int(own[11]) + int(own[12])) / os.sysconf("SC_CLK_TCK"), daemon_cpu(), self._containers()
 
 
 def tree_rss(root: int) -> int:
@@ -230,7 +266,7 @@ async def one_backend(backend: str, envs: Path, args: argparse.Namespace, dc: do
         await open_time(client, args.opens, backend)
         await shell_latency(client, args.sessions, args.calls, backend, dc, server.proc.pid)
         await fork(client, backend)
-        await rollouts(client, Meter(server, dc), args.turns, backend)
+        await rollouts(client, (TreeMeter if backend == "gvisor" else Meter)(server, dc), args.turns, backend)
         await client.close()
 
 
