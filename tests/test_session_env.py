@@ -227,3 +227,35 @@ def test_a_go_environment(client: VerifierClient, server: ServerProcess) -> None
     repo = client.grade([{"id": "repo", "kind": "repo", "environment": GO["instance_id"], "completion": result["patch"],
                           **task}])[0]
     _same(result, repo)
+
+
+def test_a_slow_call_does_not_hold_back_another_sessions_fast_call(server: ServerProcess) -> None:
+    """Fair scheduling (docs/sessions.md "Scheduling"): 8 sessions each run a CPU-bound command to its 2 s
+    limit; another session's three `true` commands, sent after them, all return before any of the 8 does.
+    Asserted by the order the replies come back in, never by a time."""
+    import asyncio
+
+    from verifier.client import AsyncVerifierClient
+
+    async def scenario() -> list[str]:
+        events: list[str] = []
+        client = AsyncVerifierClient(server.target)
+        sessions = await asyncio.gather(*(client.session(environment="calc", time_limit_s=2) for _ in range(9)))
+        try:
+            async def slow(s) -> None:
+                r = await s.shell("while :; do :; done", time_limit_s=2)
+                events.append(f"slow:{r.status}")
+
+            tasks = [asyncio.ensure_future(slow(s)) for s in sessions[:8]]
+            await asyncio.sleep(0)  # each slow call is on the wire before the fast ones
+            for _ in range(3):
+                r = await sessions[8].shell("true")
+                events.append(f"fast:{r.status}:{r.exit_code}")
+            await asyncio.gather(*tasks)
+        finally:
+            await asyncio.gather(*(s.close() for s in sessions))
+            await client.close()
+        return events
+
+    events = asyncio.run(scenario())
+    assert events == ["fast:ok:0"] * 3 + ["slow:time_limit"] * 8, events
