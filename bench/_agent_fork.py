@@ -60,7 +60,8 @@ async def _fork(host: SessionHost, parent, limits: SessionLimits, n: int) -> tup
     return t2 - t0, t1 - t0, t2 - t1, state.size, forks
 
 
-async def _measure(backend: str, tree_mb: int, n: int, rounds: int) -> str:
+async def measure(backend: str, tree_mb: int, n: int, rounds: int) -> str:
+    """The fork line (module docstring), from inside a running event loop (bench/agent_sessions.py)."""
     archive = tree_archive(tree_mb)
     config = SandboxConfig(backend=backend, languages=("python",), work_tmpfs_mb=tree_mb * 2 + 64)
     host = SessionHost(config, max_sessions=n + 2, spares=n + 1)
@@ -93,7 +94,7 @@ async def _measure(backend: str, tree_mb: int, n: int, rounds: int) -> str:
 
 def measure_fork(backend: str = "docker", tree_mb: int = 200, n: int = 1, rounds: int = 3) -> str:
     """One line: the fork time of a session with a tree_mb MB tree on `backend` (module docstring); printed and returned."""
-    line = asyncio.run(_measure(backend, tree_mb, n, rounds))
+    line = asyncio.run(measure(backend, tree_mb, n, rounds))
     print(line, flush=True)
     return line
 

@@ -9,8 +9,8 @@ backend (a server of its own each), every line with the backend and the load ave
    sessions' containers are reset and reused), p50 and p99 (target p50 <= 50 ms on Docker);
 2. shell: a trivial command (`true`) at --sessions concurrent sessions, p50 and p99 (target p99 <
    100 ms on Docker; the client runs on the same cores as the server);
-3. fork: a session with a 200 MB tree forked (target <= 100 ms, no full copy): `bench._agent_fork`
-   when it exists (session.fork is built apart), else "fork: not built";
+3. fork: a session with a 200 MB tree forked (target <= 100 ms, no full copy), by `bench._agent_fork`
+   on a session host of its own (one round with --quick, three without);
 4. memory and disk per idle session: Docker, the container's memory cgroup and its writable layer;
    gVisor, the growth of the server's process tree's resident memory (runsc and its gofer; shared
    pages counted in each) per session, disk not measured (the tree is in /work, a tmpfs of the
@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import json
 import os
 import statistics
@@ -43,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import docker  # noqa: E402
 
+from bench import _agent_fork as agent_fork  # noqa: E402
 from bench.sessions import Meter, daemon_cpu, load  # noqa: E402
 from verifier.client import AsyncVerifierClient, ClientConfig  # noqa: E402
 from verifier.local_server import LocalServer  # noqa: E402
@@ -209,14 +209,10 @@ def idle_usage(backend: str, dc: docker.DockerClient, owner: int, n: int, rss0: 
             f"{statistics.median(disk) / 2**10:.0f} KiB (writable layer) over {len(mem)} containers")
 
 
-async def fork(client: AsyncVerifierClient, backend: str) -> None:
-    # ---- fork (issue 34 item 3, built apart as session.fork): measured by bench/_agent_fork.py when it exists ----
-    try:
-        agent_fork = importlib.import_module("bench._agent_fork")
-    except ModuleNotFoundError:
-        print(f"[{backend}] fork: not built | {load()}", flush=True)
-        return
-    await agent_fork.run(client, ENV, backend)  # prints its own line(s)
+async def fork(backend: str, rounds: int) -> None:
+    """Fork of a session with a 200 MB tree (issue 34 item 3; docs/sessions.md "Fork and snapshot"), measured
+    by bench/_agent_fork.py on a session host of its own."""
+    print(f"[{backend}] {await agent_fork.measure(backend, tree_mb=200, n=1, rounds=rounds)}", flush=True)
 
 
 async def measured(meter: Meter, way) -> tuple[float, float, float]:
@@ -265,7 +261,7 @@ async def one_backend(backend: str, envs: Path, args: argparse.Namespace, dc: do
             await s.shell("true")
         await open_time(client, args.opens, backend)
         await shell_latency(client, args.sessions, args.calls, backend, dc, server.proc.pid)
-        await fork(client, backend)
+        await fork(backend, 1 if args.quick else 3)
         await rollouts(client, (TreeMeter if backend == "gvisor" else Meter)(server, dc), args.turns, backend)
         await client.close()
 
