@@ -91,6 +91,24 @@ def test_tools_on_an_environment(client: VerifierClient) -> None:
         assert e.value.code == grpc.StatusCode.INVALID_ARGUMENT
 
 
+BOOT = "python3 -c \"print(open('/proc/1/stat').read().rsplit(')', 1)[1].split()[19])\""  # PID 1's start: which box
+
+
+def test_a_closed_sessions_box_serves_the_next_session(client: VerifierClient) -> None:
+    """Closed between calls, a session's box is reset and opens the next session (docs/sessions.md
+    "Sessions": a reset costs milliseconds, a container start far more), with the environment's tree
+    fresh. The reset counts every socket left against the fresh box's (leftovers.sockets_over_fresh):
+    PID 1 must close its ends of the interpreter's socket pairs before, or no box was ever reused and
+    each open on Docker started a container."""
+    with client.session(environment="calc") as a:
+        first = a.shell(BOOT).stdout
+        assert a.run("1 + 1").value == "2"
+        assert a.write_file("calc/left.py", "L = 1\n") == 6
+    with client.session(environment="calc") as b:
+        assert b.shell(BOOT).stdout == first  # the same box, reset and reused
+        assert "left.py" not in [e["name"] for e in b.list_dir("calc")["entries"]]
+        assert b.read_file("calc/__init__.py").decode() == CALC_FILES["calc/__init__.py"]
+
 def _repo_verdict(client: VerifierClient, patch: str) -> dict:
     return client.grade([{"id": "repo", "kind": "repo", "environment": "calc", "completion": patch, **GRADE}])[0]
 

@@ -376,10 +376,10 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
         if op in ("shell", "write", "list", "snapshot", "delta"):
             return serve_tool(box, op, head, blobs)
         if op == "reset":
-            reply = job_protocol.reset(), {}
-            if box.kernel is not None:
-                box.kernel.close()
+            if box.kernel is not None:  # our ends of its socket pairs first: the reset counts every socket left
+                box.kernel.close()      # against the fresh box's (leftovers.sockets_over_fresh)
             box.kernel, box.lost, box.idle_cpu = None, "", None
+            reply = job_protocol.reset(), {}
             session_tools.BASE.clear()
             return reply
         return {"error": f"unknown op {op!r}"}, {}
