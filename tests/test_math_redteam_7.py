@@ -61,8 +61,9 @@ FIRST_SIDE_NEAR = [
     n("So, the total is 2 + 3 = 6."), n("So, the total is 6000 = 6."), n("So, the total is 6 \\cdot 1000 = 6."),
     n("So, the total is 3 \\cdot 3 = 6."), n("So, the perimeter is 7 = 6."), n("So, the perimeter is $7 = 6$."),
     n("So, the perimeter is 2(6 + 3) = 6."), n("So, the perimeter is $2(6 + 3) = 6$."),
-    mc("$7 = \\boxed{B}$"), mc("The answer is $7 = \\boxed{B}$."),
 ]
+# still open: a choice's letter is no number, so a first side in numbers is not compared with the choice's value
+FIRST_SIDE_LETTER = [mc("$7 = \\boxed{B}$"), mc("The answer is $7 = \\boxed{B}$.")]
 FIRST_SIDE_SAME = [n("$2 \\cdot 3 = \\boxed{6}$"), n("$x = 2 \\cdot 3 = \\boxed{6}$"),
                    n("The perimeter is $2(6+3) = \\boxed{18}$.", "18"),
                    n("So, the perimeter of ABCD is 2(6 + 3) = 18.", "18")]
@@ -70,7 +71,7 @@ FIRST_SIDE_REFUSED = [n("$x = 3 + 4 = \\boxed{6}$"), n("Final Answer: 7 = 6"), n
                       n("Final Answer: The total is 7 = 6."), n("So, the perimeter = 7 = 6."), n("Thus, $x = 7 = 6$.")]
 
 
-@pytest.mark.parametrize(PARAMS, _open(FIRST_SIDE_NEAR, "class 1, a chain's first side is never evaluated"))
+@pytest.mark.parametrize(PARAMS, FIRST_SIDE_NEAR + _open(FIRST_SIDE_LETTER, "class 1, a choice letter's first side"))
 def test_a_computed_first_side_has_the_box_value(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid on main in both profiles, while `$x = 3 + 4 = \\boxed{6}$` is refused: `box_subject` admits a first side
     that `_side_states` reads as a computation without unknowns and `_middle_values_agree` compares middle sides only;

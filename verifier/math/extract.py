@@ -187,7 +187,7 @@ def _concluding(region: str, limits: MathLimits) -> Extraction:
     if opened is None and (start > GRAMMAR_MAX_CHARS or len(region) > len(tail)):
         return NO_ANSWER  # the sentence's start is out of sight: no connective is known to open it
     first = opened.end() if opened else 0
-    if not concludes(tail[first:start]):
+    if not concludes(tail[first:start], text):
         return NO_ANSWER
     stated = tail[:start] + "\\boxed{" + text + "}" + tail[end:]
     boxes = last_boxes(stated, limits)

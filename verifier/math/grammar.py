@@ -1135,9 +1135,11 @@ def _read_chain(tokens: list[_Token], eq: list[int], has_words: bool, prose: boo
     if not named:
         return Reading("refused" if has_words else "math", "the `=` does not follow a name")
     value = value if value is not None else next((t.text for t in post if t.kind == "num"), None)
+    words = [k for k, t in enumerate(subject) if t.kind == "word"]
+    computed = " ".join(t.text for t in subject[words[-1] + 1 if words else 0:])  # `the total is 2 + 3 =`: a side too
     if (has_words or prose) and value is not None and not _middle_values_agree(
-            [" ".join(t.text for t in tokens[a + 1: b]) for a, b in zip(eq, eq[1:])], value):
-        return Reading("refused", "a middle side of the `=` chain has another value")  # `x = 6000 = 6` (red team 6 class 3)
+            [computed] + [" ".join(t.text for t in tokens[a + 1: b]) for a, b in zip(eq, eq[1:])], value):
+        return Reading("refused", "a side of the `=` chain has another value")  # `x = 6000 = 6` (red team 6, 7 class 3, 1)
     if not has_words and not prose and not any(t.kind == "name" for t in subject) and not middle:
         return Reading("math", text)  # `x = 5`, `f(x) = 2x + 3`: the relation rules read it
     return _read_value(post, prose)
@@ -1661,8 +1663,14 @@ def box_subject(clause: str, before: str, value: str | None = None) -> bool:
         if mark == "=" and stripped[-2:-1] == ":":
             stripped = stripped[:-2] + "="  # `x := \\boxed{6}`
         side = _first_side(stripped, value)
-        return side is not None and _side_states(side)
+        # every side in numbers alone has the box's value, the first one too (red team 7 class 1: `$7 = \\boxed{6}$`)
+        return side is not None and _side_states(side) and (value is None or _middle_values_agree(
+            [side, _COPULA_SPLIT_RE.split(side)[-1]], value))  # `The answer is 7 = \\boxed{6}`: `7` is a side too
     return _copula_subject(clause)
+
+
+_COPULA_SPLIT_RE = re.compile(r"(?<![\\\w])(?:is|are|was|were|be|equals|equal)(?!\w)")
+"""A copula inside a chain's first side written in prose (`The answer is 7 =`): what follows it is the side's value."""
 
 
 _SIDE_TOKEN_RE = re.compile(r"\\\\|\\begin\s*\{[^{}]*\}|\\end\s*\{[^{}]*\}|\\[A-Za-z]+|\\.|\s+|.", re.DOTALL)
@@ -1737,6 +1745,7 @@ def _arithmetic(side: str) -> float | None:
     text = re.sub(r"\\(?:cdot|times)", "*", text).replace("\\div", "/").replace("{", "(").replace("}", ")")
     text = re.sub(r"\\(?:left|right|[,;:! ])", " ", text).replace("^", "**")
     text = re.sub(r"(?<=\d)[eE](?=[+-]?\d)", "E", text)  # `6e3`: a number in scientific notation
+    text = re.sub(r"(?<=[\d)])\s*(?=\()", "*", text)  # `2(6 + 3)`: a product written by juxtaposition
     if "**" in text or not _MIDDLE_NUMBER_RE.fullmatch(text.strip() or "x"):
         return None if "**" not in text else _power(text)
     return _evaluate(text)
@@ -1793,7 +1802,7 @@ def chain_agrees(answer: str) -> bool:
     sides = text.split("=")
     if len(text) > MAX_CHARS or len(sides) < 3:
         return True
-    return _middle_values_agree(sides[1:-1], sides[-1])
+    return _middle_values_agree(sides[:-1], sides[-1])  # the first side too (red team 7 class 1: `7 = 6`)
 
 
 def _middle_values_agree(middles: list[str], value: str) -> bool:
@@ -2151,7 +2160,7 @@ _CONCLUDING_RE = re.compile(r"^[\s*_#>]*(?i:so|thus|therefore|hence)(?![\w'’])
 _VALUE_OPEN_RE = re.compile(r"(?:\s|(?<!\\)\$|\\[(\[]|\\displaystyle(?![A-Za-z]))+$")
 
 
-def concludes(before: str) -> bool:
+def concludes(before: str, value: str | None = None) -> bool:
     """Whether `before`, the words of a response's last sentence up to its value, conclude with a named quantity
     (docs/math.md "Answer grammar", "A concluding sentence"): a concluding connective (`CONCLUDING_OPENERS`), then a
     subject that names a quantity and a copula (`So, the perimeter of ABCD is`, `Thus the total cost was`), then at
@@ -2160,7 +2169,8 @@ def concludes(before: str) -> bool:
     be (`extract`); this is what makes it a conclusion. An allowlist: a pronoun (`So, it is`, `So, there are`) names no
     quantity, a verb of action or a step (`So, we get`, `So, Sam has`, `This gives`) states none, a hedge or a modal
     (`So, the answer would be`) is no copula, and a computation alone (`So, 2 + 4 =`) or a function of the unknown
-    (`So, $2x =`) names none."""
+    (`So, $2x =`) names none. `value`: the sentence's value, which each side of that computation in numbers alone has
+    (red team 7 class 1: `So, the total is 2 + 3 = 6.` states two values)."""
     opener = _CONCLUDING_RE.match(before)
     if opener is None or len(before) > MAX_CHARS:
         return False
@@ -2170,8 +2180,9 @@ def concludes(before: str) -> bool:
         after = rest[links[-1].end():]
         if all(w.lower() in _VERB_CHAIN or w.lower() in _LINK_ADVERBS for w in after.split()):
             return _named_subject(rest)  # `is`, `is equal to`, `is therefore`
-        return after.endswith("=") and not _PROSE_WORD_RE.search(_TEXT_GROUP_RE.sub(" x ", after)) and _named_subject(
-            rest[: links[-1].end()])
+        return after.endswith("=") and not _PROSE_WORD_RE.search(_TEXT_GROUP_RE.sub(" x ", after)) and (
+            value is None or _middle_values_agree(re.sub(r"\$|\\[()\[\]]", " ", after).split("=")[:-1], value)
+        ) and _named_subject(rest[: links[-1].end()])
     side = _first_side(rest) if rest.endswith("=") else None
     return side is not None and _named_side(side)
 
