@@ -134,7 +134,7 @@ METHOD_CLAUSE_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, _open(METHOD_CLAUSE_NEAR, "class 3, a number word or unlisted hedge in a method"))
+@pytest.mark.parametrize(PARAMS, METHOD_CLAUSE_NEAR)
 def test_a_method_clause_scales_or_hedges_nothing(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid on main in both profiles, while `Multiplying by 2, we get \\boxed{6}` is refused: `_method_clause` refuses
     digits and math but reads each later word with `isalpha()` and `_not_object` only, so a number word (`by two`), an

@@ -441,7 +441,25 @@ def _method_clause(words: list[str]) -> bool:
         return rounding and rest[k] == "nearest" and k + 1 < len(rest) and _is_unit(rest[k + 1])
 
     return len(rest) > 1 and rest[0] in METHOD_PARTICIPLES and all(
-        w.isalpha() and w.isascii() and (not _not_object(w) or precision(k)) for k, w in enumerate(rest) if k)
+        w.isalpha() and w.isascii() and (precision(k) or k > 1 and precision(k - 1) or not _not_object(w)
+                                         and _method_word(w)) for k, w in enumerate(rest) if k)
+
+
+METHOD_OBJECTS = frozenset(
+    "equation equations formula formulas formulae theorem theorems identity identities rule rules law laws system "
+    "systems substitution substitutions recursion recurrence relation relations condition conditions definition "
+    "definitions property properties method methods expression expressions values results information fact facts "
+    "terms constraint constraints inequality inequalities steps data and into onto both".split())
+"""The words a method's clause may hold after its participle besides LEXICON's determiners, prepositions and
+adjectives (`_method_word`): what a method applies or uses (`the system of equations`, `these values into the
+formula`). An allowlist (red team 7 class 3): a number word (`Dividing by two`), a hedge (`Using a flawed formula`,
+`Checking carelessly`) or an operation on the answer (`Computing the square root of the answer`) is no method."""
+
+
+def _method_word(word: str) -> bool:
+    """A word of a method's clause after its participle (`_method_clause`): `METHOD_OBJECTS`, or LEXICON's
+    determiners (`the`, `these`, not `a` alone before a hedge: the hedge refuses), prepositions and adjectives."""
+    return word in METHOD_OBJECTS or any(_has(role, word) for role in ("det", "prep", "adj"))
 
 
 _BOX_OPENERS = ("$", "\\[", "\\(", "*", "#", "&", "\\displaystyle", "\\quad", "\\qquad", "\\,", "\\;", "\\:", "\\ ", "~",
