@@ -104,7 +104,7 @@ OBJECT_PARTICIPLE_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, _open(OBJECT_PARTICIPLE_NEAR, "class 2, a participle or adverb after an open object"))
+@pytest.mark.parametrize(PARAMS, OBJECT_PARTICIPLE_NEAR)
 def test_an_open_object_holds_no_operation_or_hedge(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid on main in both profiles, while `The perimeter of ABCD squared is \\boxed{6}` is refused: `_object_end`'s
     open-class slot admits any alphabetic word that is no LEXICON verb and not on `_NOT_OBJECTS` (a list), so an

@@ -2350,7 +2350,7 @@ def _object_end(tokens: list[str], i: int, open_class: bool, operand: bool = Fal
                 open_class and _word_segment(t)):
             i += 1
         elif open_class and (t.replace(",", "").replace(".", "").isdigit() or (
-                t.isalpha() or t.endswith(("'s", "’s"))) and not _not_object(low) and not _has("verb", t)):
+                t.isalpha() or t.endswith(("'s", "’s"))) and not _not_object(low) and _object_word(t)):
             i += 1
         elif not open_class and (_has("noun", t) or _has("count", t) or _is_unit(t) or _has("adj", t) or _head(t)
                                  or low in _LABEL_WORDS or _is_name(t)) and not _not_object(low):
@@ -2358,6 +2358,24 @@ def _object_end(tokens: list[str], i: int, open_class: bool, operand: bool = Fal
         else:
             break
     return i
+
+
+_OBJECT_WORD_RE = re.compile(r"[A-Za-z]+(?:'s|’s)?")
+_NOT_OBJECT_ENDINGS = ("ed", "ly")
+
+
+def _object_word(token: str) -> bool:
+    """A word of an open object (`_object_end`: `the area of the trapezoid`, `the number of apples remaining`): a
+    word LEXICON lists as a noun, a counted noun, a unit or an adjective, a name (`_is_name`), or else an unknown
+    word in a noun's shape only: never a LEXICON verb, and never a participle's or an adverb's ending (red team 7
+    class 2: `The perimeter of ABCD halved is`, `... negated`, `... wrongly`, `The number of apples wrongly counted
+    is` paid 6: an operation on the object or a hedge, not which object)."""
+    word = token.removesuffix("'s").removesuffix("’s")
+    if not _OBJECT_WORD_RE.fullmatch(token) or _has("verb", word):
+        return False
+    if any(_has(role, word) for role in ("noun", "count", "unit", "adj", "det")) or _head(word) or _is_name(word):
+        return True
+    return not word.lower().endswith(_NOT_OBJECT_ENDINGS)
 
 
 _OPERAND_HEADS = frozenset("coefficient coefficients degree digit digits determinant".split())
