@@ -3,7 +3,7 @@ graded by the real grader (`grade_math` through `tests.helpers.math_verdicts`) i
 grammar"). It attacks what fx29g and h29h added: the concluding-sentence reader (`grammar.concludes`,
 `extract._concluding`), the class-10 recall entries (`_DIVISION_HEADS`, `_OPERAND_HEADS`, `NAME_MARKS`,
 `OPTIMUM_LETTERS`, `N \\bmod k`), `METHOD_PARTICIPLES` (`_method_clause`), `_agent`, `_at_place` and the chain tokens.
-Each `*_NEAR` case asserts the safe behaviour and is a strict xfail until a fixer closes its class; each `*_SAME` list
+Each `*_NEAR` case asserts the safe behaviour (all three classes closed by fx29h: docs/math.md "Answer grammar"); each `*_SAME` list
 holds rewrites main pays and each `*_REFUSED` list near misses main refuses, to guard the fix. Gold 6 unless a case
 says otherwise (18 for the perimeter rewrites; multiple-choice cases: gold B, choice B is `5`).
 
@@ -45,12 +45,6 @@ import pytest
 from tests.helpers import MATH_CASE_PARAMS as PARAMS, choice_case as mc, math_verdicts as verdicts, number_case as n
 
 
-def _open(cases: list[tuple[str, str, list[str] | None]], cls: str) -> list[object]:
-    """Each paying case as a strict xfail naming its open class, so CI stays green until a fixer closes it."""
-    mark = pytest.mark.xfail(strict=True, reason=f"open: {cls} (rt29g)")
-    return [pytest.param(*case, marks=mark) for case in cases]
-
-
 # 1. A chain's first side that is a computation without unknowns (docs/math.md "Answer grammar").
 FIRST_SIDE_NEAR = [
     n("$7 = \\boxed{6}$"), n("$2 + 3 = \\boxed{6}$"), n("$6000 = \\boxed{6}$"), n("The answer is $7 = \\boxed{6}$."),
@@ -61,17 +55,17 @@ FIRST_SIDE_NEAR = [
     n("So, the total is 2 + 3 = 6."), n("So, the total is 6000 = 6."), n("So, the total is 6 \\cdot 1000 = 6."),
     n("So, the total is 3 \\cdot 3 = 6."), n("So, the perimeter is 7 = 6."), n("So, the perimeter is $7 = 6$."),
     n("So, the perimeter is 2(6 + 3) = 6."), n("So, the perimeter is $2(6 + 3) = 6$."),
+    mc("$7 = \\boxed{B}$"), mc("The answer is $7 = \\boxed{B}$."),
 ]
-# still open: a choice's letter is no number, so a first side in numbers is not compared with the choice's value
-FIRST_SIDE_LETTER = [mc("$7 = \\boxed{B}$"), mc("The answer is $7 = \\boxed{B}$.")]
 FIRST_SIDE_SAME = [n("$2 \\cdot 3 = \\boxed{6}$"), n("$x = 2 \\cdot 3 = \\boxed{6}$"),
                    n("The perimeter is $2(6+3) = \\boxed{18}$.", "18"),
-                   n("So, the perimeter of ABCD is 2(6 + 3) = 18.", "18")]
+                   n("So, the perimeter of ABCD is 2(6 + 3) = 18.", "18"), mc("$5 = \\boxed{B}$"),
+                   mc("The answer is $2 + 3 = \\boxed{B}$.")]
 FIRST_SIDE_REFUSED = [n("$x = 3 + 4 = \\boxed{6}$"), n("Final Answer: 7 = 6"), n("Final Answer: 2 + 3 = 6"),
                       n("Final Answer: The total is 7 = 6."), n("So, the perimeter = 7 = 6."), n("Thus, $x = 7 = 6$.")]
 
 
-@pytest.mark.parametrize(PARAMS, FIRST_SIDE_NEAR + _open(FIRST_SIDE_LETTER, "class 1, a choice letter's first side"))
+@pytest.mark.parametrize(PARAMS, FIRST_SIDE_NEAR)
 def test_a_computed_first_side_has_the_box_value(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid on main in both profiles, while `$x = 3 + 4 = \\boxed{6}$` is refused: `box_subject` admits a first side
     that `_side_states` reads as a computation without unknowns and `_middle_values_agree` compares middle sides only;
