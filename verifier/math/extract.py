@@ -187,7 +187,7 @@ def _concluding(region: str, limits: MathLimits) -> Extraction:
     if opened is None and (start > GRAMMAR_MAX_CHARS or len(region) > len(tail)):
         return NO_ANSWER  # the sentence's start is out of sight: no connective is known to open it
     first = opened.end() if opened else 0
-    if not concludes(tail[first:start]):
+    if not concludes(tail[first:start], text):
         return NO_ANSWER
     stated = tail[:start] + "\\boxed{" + text + "}" + tail[end:]
     boxes = last_boxes(stated, limits)
@@ -805,7 +805,7 @@ def _extract_choice(region: str, profile: str, choices: Sequence[str], limits: M
         stated = f"{found} {attached}" if attached else found
         letter = _boxed_letter(found, attached, choices)
         parts = _stated_parts(region, last_boxes(region, limits, most=1), limits) if letter is not None else None
-        if letter is not None and (parts is None or len(parts) > 1):
+        if letter is not None and (parts is None or len(parts) > 1 or not _chain_has_choice(region, start, letter, choices)):
             return NO_ANSWER  # `not \\boxed{B}`, `\\boxed{B} or \\boxed{C}`, `\\boxed{B}, \\boxed{C}`, `I doubt it is \\boxed{B}`
         if letter is None:  # `\\boxed{\\text{...}}. Answer: C`: the anchor's sentence is the last
             letter = _letter_after_box(region, choices, limits)
@@ -824,6 +824,16 @@ def _extract_choice(region: str, profile: str, choices: Sequence[str], limits: M
     if letter is None:
         letter = _last_marked_letter(region[-limits.tail_chars:], len(choices))
     return Extraction(letter, "choice") if letter else NO_ANSWER
+
+
+def _chain_has_choice(region: str, start: int, letter: str, choices: Sequence[str]) -> bool:
+    """Whether a letter's box after an `=` chain has, in every side written in numbers alone, the value of the choice
+    it names (red team 7 class 1: `$7 = \\boxed{B}$` with choice B `5` states 7 and 5), as a number's box does
+    (`grammar.box_subject`); a box after no relation is read by `_stated_parts` alone."""
+    before = region[max(start - GRAMMAR_MAX_CHARS, 0): start]
+    if not re.search(r"(?:=|\\equiv|\\in)(?:\s|\$|\\[(\[]|\\displaystyle|\\[,;: !]|\\q?quad)*$", before):
+        return True
+    return box_subject("", before, choices[ord(letter) - ord("A")])
 
 
 def _boxed_letter(found: str, attached: str, choices: Sequence[str]) -> str | None:

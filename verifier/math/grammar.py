@@ -441,7 +441,25 @@ def _method_clause(words: list[str]) -> bool:
         return rounding and rest[k] == "nearest" and k + 1 < len(rest) and _is_unit(rest[k + 1])
 
     return len(rest) > 1 and rest[0] in METHOD_PARTICIPLES and all(
-        w.isalpha() and w.isascii() and (not _not_object(w) or precision(k)) for k, w in enumerate(rest) if k)
+        w.isalpha() and w.isascii() and (precision(k) or k > 1 and precision(k - 1) or not _not_object(w)
+                                         and _method_word(w)) for k, w in enumerate(rest) if k)
+
+
+METHOD_OBJECTS = frozenset(
+    "equation equations formula formulas formulae theorem theorems identity identities rule rules law laws system "
+    "systems substitution substitutions recursion recurrence relation relations condition conditions definition "
+    "definitions property properties method methods expression expressions values results information fact facts "
+    "terms constraint constraints inequality inequalities steps data and into onto both".split())
+"""The words a method's clause may hold after its participle besides LEXICON's determiners, prepositions and
+adjectives (`_method_word`): what a method applies or uses (`the system of equations`, `these values into the
+formula`). An allowlist (red team 7 class 3): a number word (`Dividing by two`), a hedge (`Using a flawed formula`,
+`Checking carelessly`) or an operation on the answer (`Computing the square root of the answer`) is no method."""
+
+
+def _method_word(word: str) -> bool:
+    """A word of a method's clause after its participle (`_method_clause`): `METHOD_OBJECTS`, or LEXICON's
+    determiners (`the`, `these`, not `a` alone before a hedge: the hedge refuses), prepositions and adjectives."""
+    return word in METHOD_OBJECTS or any(_has(role, word) for role in ("det", "prep", "adj"))
 
 
 _BOX_OPENERS = ("$", "\\[", "\\(", "*", "#", "&", "\\displaystyle", "\\quad", "\\qquad", "\\,", "\\;", "\\:", "\\ ", "~",
@@ -1135,9 +1153,11 @@ def _read_chain(tokens: list[_Token], eq: list[int], has_words: bool, prose: boo
     if not named:
         return Reading("refused" if has_words else "math", "the `=` does not follow a name")
     value = value if value is not None else next((t.text for t in post if t.kind == "num"), None)
+    words = [k for k, t in enumerate(subject) if t.kind == "word"]
+    computed = " ".join(t.text for t in subject[words[-1] + 1 if words else 0:])  # `the total is 2 + 3 =`: a side too
     if (has_words or prose) and value is not None and not _middle_values_agree(
-            [" ".join(t.text for t in tokens[a + 1: b]) for a, b in zip(eq, eq[1:])], value):
-        return Reading("refused", "a middle side of the `=` chain has another value")  # `x = 6000 = 6` (red team 6 class 3)
+            [computed] + [" ".join(t.text for t in tokens[a + 1: b]) for a, b in zip(eq, eq[1:])], value):
+        return Reading("refused", "a side of the `=` chain has another value")  # `x = 6000 = 6` (red team 6, 7 class 3, 1)
     if not has_words and not prose and not any(t.kind == "name" for t in subject) and not middle:
         return Reading("math", text)  # `x = 5`, `f(x) = 2x + 3`: the relation rules read it
     return _read_value(post, prose)
@@ -1661,8 +1681,14 @@ def box_subject(clause: str, before: str, value: str | None = None) -> bool:
         if mark == "=" and stripped[-2:-1] == ":":
             stripped = stripped[:-2] + "="  # `x := \\boxed{6}`
         side = _first_side(stripped, value)
-        return side is not None and _side_states(side)
+        # every side in numbers alone has the box's value, the first one too (red team 7 class 1: `$7 = \\boxed{6}$`)
+        return side is not None and _side_states(side) and (value is None or _middle_values_agree(
+            [side, _COPULA_SPLIT_RE.split(side)[-1]], value))  # `The answer is 7 = \\boxed{6}`: `7` is a side too
     return _copula_subject(clause)
+
+
+_COPULA_SPLIT_RE = re.compile(r"(?<![\\\w])(?:is|are|was|were|be|equals|equal)(?!\w)")
+"""A copula inside a chain's first side written in prose (`The answer is 7 =`): what follows it is the side's value."""
 
 
 _SIDE_TOKEN_RE = re.compile(r"\\\\|\\begin\s*\{[^{}]*\}|\\end\s*\{[^{}]*\}|\\[A-Za-z]+|\\.|\s+|.", re.DOTALL)
@@ -1737,6 +1763,7 @@ def _arithmetic(side: str) -> float | None:
     text = re.sub(r"\\(?:cdot|times)", "*", text).replace("\\div", "/").replace("{", "(").replace("}", ")")
     text = re.sub(r"\\(?:left|right|[,;:! ])", " ", text).replace("^", "**")
     text = re.sub(r"(?<=\d)[eE](?=[+-]?\d)", "E", text)  # `6e3`: a number in scientific notation
+    text = re.sub(r"(?<=[\d)])\s*(?=\()", "*", text)  # `2(6 + 3)`: a product written by juxtaposition
     if "**" in text or not _MIDDLE_NUMBER_RE.fullmatch(text.strip() or "x"):
         return None if "**" not in text else _power(text)
     return _evaluate(text)
@@ -1793,7 +1820,7 @@ def chain_agrees(answer: str) -> bool:
     sides = text.split("=")
     if len(text) > MAX_CHARS or len(sides) < 3:
         return True
-    return _middle_values_agree(sides[1:-1], sides[-1])
+    return _middle_values_agree(sides[:-1], sides[-1])  # the first side too (red team 7 class 1: `7 = 6`)
 
 
 def _middle_values_agree(middles: list[str], value: str) -> bool:
@@ -2151,7 +2178,7 @@ _CONCLUDING_RE = re.compile(r"^[\s*_#>]*(?i:so|thus|therefore|hence)(?![\w'’])
 _VALUE_OPEN_RE = re.compile(r"(?:\s|(?<!\\)\$|\\[(\[]|\\displaystyle(?![A-Za-z]))+$")
 
 
-def concludes(before: str) -> bool:
+def concludes(before: str, value: str | None = None) -> bool:
     """Whether `before`, the words of a response's last sentence up to its value, conclude with a named quantity
     (docs/math.md "Answer grammar", "A concluding sentence"): a concluding connective (`CONCLUDING_OPENERS`), then a
     subject that names a quantity and a copula (`So, the perimeter of ABCD is`, `Thus the total cost was`), then at
@@ -2160,7 +2187,8 @@ def concludes(before: str) -> bool:
     be (`extract`); this is what makes it a conclusion. An allowlist: a pronoun (`So, it is`, `So, there are`) names no
     quantity, a verb of action or a step (`So, we get`, `So, Sam has`, `This gives`) states none, a hedge or a modal
     (`So, the answer would be`) is no copula, and a computation alone (`So, 2 + 4 =`) or a function of the unknown
-    (`So, $2x =`) names none."""
+    (`So, $2x =`) names none. `value`: the sentence's value, which each side of that computation in numbers alone has
+    (red team 7 class 1: `So, the total is 2 + 3 = 6.` states two values)."""
     opener = _CONCLUDING_RE.match(before)
     if opener is None or len(before) > MAX_CHARS:
         return False
@@ -2170,8 +2198,9 @@ def concludes(before: str) -> bool:
         after = rest[links[-1].end():]
         if all(w.lower() in _VERB_CHAIN or w.lower() in _LINK_ADVERBS for w in after.split()):
             return _named_subject(rest)  # `is`, `is equal to`, `is therefore`
-        return after.endswith("=") and not _PROSE_WORD_RE.search(_TEXT_GROUP_RE.sub(" x ", after)) and _named_subject(
-            rest[: links[-1].end()])
+        return after.endswith("=") and not _PROSE_WORD_RE.search(_TEXT_GROUP_RE.sub(" x ", after)) and (
+            value is None or _middle_values_agree(re.sub(r"\$|\\[()\[\]]", " ", after).split("=")[:-1], value)
+        ) and _named_subject(rest[: links[-1].end()])
     side = _first_side(rest) if rest.endswith("=") else None
     return side is not None and _named_side(side)
 
@@ -2321,7 +2350,7 @@ def _object_end(tokens: list[str], i: int, open_class: bool, operand: bool = Fal
                 open_class and _word_segment(t)):
             i += 1
         elif open_class and (t.replace(",", "").replace(".", "").isdigit() or (
-                t.isalpha() or t.endswith(("'s", "’s"))) and not _not_object(low) and not _has("verb", t)):
+                t.isalpha() or t.endswith(("'s", "’s"))) and not _not_object(low) and _object_word(t)):
             i += 1
         elif not open_class and (_has("noun", t) or _has("count", t) or _is_unit(t) or _has("adj", t) or _head(t)
                                  or low in _LABEL_WORDS or _is_name(t)) and not _not_object(low):
@@ -2329,6 +2358,24 @@ def _object_end(tokens: list[str], i: int, open_class: bool, operand: bool = Fal
         else:
             break
     return i
+
+
+_OBJECT_WORD_RE = re.compile(r"[A-Za-z]+(?:'s|’s)?")
+_NOT_OBJECT_ENDINGS = ("ed", "ly")
+
+
+def _object_word(token: str) -> bool:
+    """A word of an open object (`_object_end`: `the area of the trapezoid`, `the number of apples remaining`): a
+    word LEXICON lists as a noun, a counted noun, a unit or an adjective, a name (`_is_name`), or else an unknown
+    word in a noun's shape only: never a LEXICON verb, and never a participle's or an adverb's ending (red team 7
+    class 2: `The perimeter of ABCD halved is`, `... negated`, `... wrongly`, `The number of apples wrongly counted
+    is` paid 6: an operation on the object or a hedge, not which object)."""
+    word = token.removesuffix("'s").removesuffix("’s")
+    if not _OBJECT_WORD_RE.fullmatch(token) or _has("verb", word):
+        return False
+    if any(_has(role, word) for role in ("noun", "count", "unit", "adj", "det")) or _head(word) or _is_name(word):
+        return True
+    return not word.lower().endswith(_NOT_OBJECT_ENDINGS)
 
 
 _OPERAND_HEADS = frozenset("coefficient coefficients degree digit digits determinant".split())
