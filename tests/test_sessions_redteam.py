@@ -152,12 +152,16 @@ SPINNER = ("mkdir -p __pycache__; (setsid sh -c 'echo $$ > /tmp/spin.pid; i=0; w
 
 def _until_beat_stops(s) -> bool:
     """Poll the spinner's heartbeat by file reads (no shell, no cell: neither restarts the idle clock)
-    until four reads 0.5 s apart agree (it was killed, not merely starved under load); False if it never
-    stops within a minute."""
+    until four reads 0.5 s apart agree (it was killed, not merely starved under load), or a read answers
+    "session lost" (the idle watch ended the session, killing it: every call then says so); False if it
+    never stops within a minute."""
     last, same = b"", 0
     for _ in range(120):
         time.sleep(0.5)
-        beat = s.read_file("__pycache__/beat")
+        try:
+            beat = s.read_file("__pycache__/beat")
+        except SessionLost:
+            return True
         same = same + 1 if beat == last else 0  # empty too: the kill may land between truncate and write
         if same == 3:
             return True
@@ -181,7 +185,6 @@ def test_a_busy_background_process_ends_the_session(client: VerifierClient) -> N
         pytest.fail("the spinner was never stopped")
 
 
-@pytest.mark.xfail(strict=True, reason="open: class 5, a session ended by its idle CPU limit still grades (rt34e)")
 def test_a_session_its_limit_ended_is_not_graded(client: VerifierClient) -> None:
     """Class 5: a session that the idle watch ended over its CPU budget (docs/sessions.md "Sessions": "the
     next call gets session lost") must not be graded as if alive: PID 1 answers snapshot, delta, write
@@ -195,7 +198,6 @@ def test_a_session_its_limit_ended_is_not_graded(client: VerifierClient) -> None
             s.grade(GRADE)
 
 
-@pytest.mark.xfail(strict=True, reason="open: class 5, the idle CPU budget restarts at every call (rt34e)")
 def test_a_spinner_is_bounded_across_calls(client: VerifierClient) -> None:
     """Class 5: the idle budget is "max(time_limit_s, 1) CPU-seconds in all" between cells, yet PID 1
     restarts its clock after every shell call and cell (session_box.py Box.idle): a policy that calls a
@@ -216,7 +218,6 @@ def test_a_spinner_is_bounded_across_calls(client: VerifierClient) -> None:
         pytest.fail("the background spinner used over 1.5 CPU-seconds between calls and the session lives on")
 
 
-@pytest.mark.xfail(strict=True, reason="open: class 5, pids held by finished orphans (zombies PID 1 never reaps) (rt34e)")
 def test_finished_background_processes_free_their_pids(client: VerifierClient) -> None:
     """Class 5/8: 100 background processes that each finished at once must not hold the session's 64
     pids: PID 1 (sandbox/harness/session_box.py) is the orphans' parent and must reap them, else the
