@@ -178,7 +178,8 @@ class SessionBox:
         except ChannelError as e:
             return {"ok": False, "detail": f"the session's container stopped answering ({e})"}
         return {"ok": bool(reply.get("ok")), "detail": str(reply.get("detail") or reply.get("error") or ""),
-                "truncated": bool(reply.get("truncated")), "data": blobs.get("data", b"")}
+                "truncated": bool(reply.get("truncated")), "data": blobs.get("data", b""),
+                "lost": bool(reply.get("lost"))}
 
     def tool(self, head: dict, blobs: dict[str, bytes], timeout_s: float = 30.0) -> tuple[dict, dict[str, bytes]]:
         """One tool request of a session on an environment (sandbox/harness/session_tools.py); a
@@ -343,7 +344,12 @@ class Session:
         async def work() -> dict:
             if self.lost or self.box is None:
                 return {"ok": False, "detail": self.lost or "the session is closed", "lost": True}
-            return await self.host.call(self.box.read, path, max_bytes)
+            box = self.box
+            reply = await self.host.call(box.read, path, max_bytes)
+            if reply.get("lost"):  # ended by its idle CPU budget (session_box.py Box.alive): lost to every call
+                self.lost = self.lost or f"a read call ended the session ({reply.get('detail', '')})"
+                await self._drop(box)
+            return reply
         return await self._exclusive(work)
 
     async def tool(self, name: str, *args) -> dict:

@@ -193,6 +193,7 @@ def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]
                     key.data.add(chunk)
             if why:
                 break
+            reap(k.proc)
             used = cell_cpu()
             if used > float(head["cpu_s"]):
                 why = f"time_limit: the cell used {used:.1f} s of CPU (limit {head['cpu_s']} s)"
@@ -284,6 +285,23 @@ def read_file(head: dict) -> tuple[dict, dict[str, bytes]]:
 IDLE_POLL_S = 0.5
 
 
+def reap(*waited: subprocess.Popen | None) -> None:
+    """Reap every dead child of PID 1: the orphans of the session's processes end as ours, and a
+    zombie holds one of the session's pids until reaped (red-team finding: 50 `(true &)` left 62
+    zombies and later commands could not fork). Called under Box.lock only, as is every wait for
+    `waited` (the interpreter, a shell command), so a status reaped here is set on its Popen, never lost."""
+    own = {p.pid: p for p in waited if p is not None}
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        if pid in own and own[pid].returncode is None:
+            own[pid].returncode = os.waitstatus_to_exitcode(status)
+
+
 class Box:
     """The session's interpreter and what the idle watch needs, shared by the two threads of PID 1.
     The watch ends a session whose background processes burn CPU while no cell runs (red-team
@@ -293,7 +311,8 @@ class Box:
         self.lock = threading.Lock()  # held by the main thread for every request, by the watch to act
         self.kernel: Kernel | None = None
         self.lost = ""
-        self.idle_cpu: Callable[[], float] | None = None  # the CPU used since the last cell ended (cpu_since)
+        self.idle_cpu: Callable[[], float] | None = None  # the CPU used since the last call ended (cpu_since)
+        self.idle_spent = 0.0  # the CPU used between earlier calls: the budget is one for the session
         self.idle_cpu_max = 0.0
 
     def end(self, why: str) -> None:
@@ -302,27 +321,46 @@ class Box:
         if self.kernel is not None:
             self.kernel.close()
         self.kernel, self.lost, self.idle_cpu = None, why, None
+        self.idle_spent = 0.0
 
     def idle(self) -> None:
-        """A cell (or the start) ended with the session alive: the idle clock starts now."""
+        """A call (or the start) ended with the session alive: the idle clock runs again."""
         self.idle_cpu = None if self.kernel is None else cpu_since()
 
+    def busy(self) -> bool:
+        """A cell or shell command starts: its CPU is its own limit's, so the idle clock stops and
+        what it counted joins the session's one budget (red-team finding: a clock restarted at every
+        call let a spinner burn a core for the session's life under a cheap command every 0.3 s).
+        False when the session is (now) ended."""
+        if self.idle_cpu is not None:
+            self.idle_spent += self.idle_cpu()
+            self.idle_cpu = None
+        return self.alive()
+
+    def alive(self) -> bool:
+        """End the session past its idle budget; whether it lives (every call asks first: a session
+        its limit ended answers "lost" to every tool, never grades)."""
+        if self.kernel is not None and self.idle_cpu_s() > self.idle_cpu_max:
+            self.end(f"time_limit: processes left by a cell used {self.idle_cpu_s():.1f} s of CPU between cells "
+                     f"(limit {self.idle_cpu_max:g} s in all)")
+        return self.kernel is not None
+
+    def lost_reply(self) -> tuple[dict, dict[str, bytes]]:
+        return {"status": "lost", "ok": False, "detail": self.lost or "the session has no interpreter", "lost": True}, {}
+
     def idle_cpu_s(self) -> float:
-        """CPU the session's processes used since the idle clock started; PID 1's own (this watch
-        polls for as long as the idle TTL, up to an hour) is not theirs."""
-        return self.idle_cpu() if self.idle_cpu is not None else 0.0
+        """CPU the session's processes used between calls, in all; PID 1's own (this watch polls for
+        as long as the idle TTL, up to an hour) is not theirs."""
+        return self.idle_spent + (self.idle_cpu() if self.idle_cpu is not None else 0.0)
 
 
 def watch_idle(box: Box) -> None:
     while True:
         time.sleep(IDLE_POLL_S)
         with box.lock:
-            if box.idle_cpu is None:
-                continue
-            used = box.idle_cpu_s()
-            if used > box.idle_cpu_max:
-                box.end(f"time_limit: processes left by a cell used {used:.1f} s of CPU between cells "
-                        f"(limit {box.idle_cpu_max:g} s)")
+            reap(box.kernel.proc if box.kernel is not None else None)
+            if box.idle_cpu is not None:
+                box.alive()
 
 
 def main() -> None:
@@ -357,14 +395,13 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
                 if head.get("delta"):  # a fork's or a snapshot's changes (docs/sessions.md "Fork and snapshot")
                     session_tools.apply_delta(blobs.get("delta_entries", b"[]"), blobs.get("delta_data", b""))
             write_files(head, blobs)
-            box.kernel, box.lost = Kernel(), ""
+            box.kernel, box.lost, box.idle_spent = Kernel(), "", 0.0
             box.idle_cpu_max = max(float(head.get("cpu_s") or 10.0), 1.0)  # the interpreter's own start fits
             box.idle()
             return {"ok": True}, {}
         if op == "cell":
-            if box.kernel is None:
-                return {"status": "lost", "detail": box.lost or "the session has no interpreter", "lost": True}, {}
-            box.idle_cpu = None
+            if not box.busy() or box.kernel is None:
+                return box.lost_reply()
             reply = run_cell(box.kernel, head, blobs.get("code", b""))
             if reply[0].get("lost"):
                 box.end(f"an earlier cell ended the session ({reply[0]['status']})")
@@ -372,13 +409,13 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
                 box.idle()
             return reply
         if op == "read":
-            return read_file(head)
+            return read_file(head) if box.alive() else box.lost_reply()
         if op in ("shell", "write", "list", "snapshot", "delta"):
             return serve_tool(box, op, head, blobs)
         if op == "reset":
             if box.kernel is not None:  # our ends of its socket pairs first: the reset counts every socket left
                 box.kernel.close()      # against the fresh box's (leftovers.sockets_over_fresh)
-            box.kernel, box.lost, box.idle_cpu = None, "", None
+            box.kernel, box.lost, box.idle_cpu, box.idle_spent = None, "", None, 0.0
             reply = job_protocol.reset(), {}
             session_tools.BASE.clear()
             return reply
@@ -388,12 +425,12 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
 
 def serve_tool(box: Box, op: str, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:
     """The tools of a session on an environment (session_tools.py), under box.lock."""
+    if not (box.busy() if op == "shell" else box.alive()):  # ended by its limit: lost to every tool
+        return box.lost_reply()
     if op == "shell":
-        if box.kernel is None:
-            return {"status": "lost", "detail": box.lost or "the session has no interpreter", "lost": True}, {}
-        box.idle_cpu = None  # the command's CPU is its own limit's, not the idle watch's
         try:
-            return session_tools.run_shell(head, blobs.get("command", b""), cpu_since)
+            return session_tools.run_shell(head, blobs.get("command", b""), cpu_since,
+                                           lambda proc: reap(proc, box.kernel.proc if box.kernel else None))
         finally:
             box.idle()
     if op == "write":

@@ -402,10 +402,11 @@ class Capture:
             self.data += chunk[:room]
 
 
-def run_shell(head: dict, command: bytes, cpu_since) -> tuple[dict, dict[str, bytes]]:
+def run_shell(head: dict, command: bytes, cpu_since, reap) -> tuple[dict, dict[str, bytes]]:
     """`sh -c COMMAND` in /work as the program's uid (the cells' limits: program_limits), until it
     exits or goes over its CPU time (every process of the session, `cpu_since`) or wall time; then
-    its process group is killed. Output past `out_max` is read and counted, never kept."""
+    its process group is killed. Output past `out_max` is read and counted, never kept. `reap(proc)`
+    reaps every dead child of PID 1 while it runs (orphans of the command), the shell's status kept."""
     def child() -> None:
         program_limits.apply(program_limits.spec(pid1.APART, False, None, FSIZE_MAX))
 
@@ -432,6 +433,7 @@ def run_shell(head: dict, command: bytes, cpu_since) -> tuple[dict, dict[str, by
                     key.data.add(chunk)
                 else:
                     sel.unregister(key.fd)
+            reap(proc)
             if proc.poll() is not None and not sel.get_map():
                 break
             used, wall = clock(), time.monotonic() - t0
