@@ -32,7 +32,7 @@ def math_task(task_id: str, completion: str, gold: str, **kw) -> dict:
 def unique_batch(n: int, prefix: str = "u") -> list[dict]:
     """n distinct, correct math items: each needs its own sympy work in a worker (no dedup, no cache,
     and \\pi keeps them off the in-process fast path)."""
-    return [math_task(f"{prefix}{i}", f"Reasoning... so the answer is $\\boxed{{\\frac{{{2 * i + 2}}}{{{4 * i + 6}}}\\pi}}$",
+    return [math_task(f"{prefix}{i}", f"Some reasoning. So the answer is $\\boxed{{\\frac{{{2 * i + 2}}}{{{4 * i + 6}}}\\pi}}$",
                       f"\\frac{{{i + 1}}}{{{2 * i + 3}}}\\pi") for i in range(n)]
 
 

@@ -149,3 +149,22 @@ def test_a_right_answer_near_a_class_still_pays(completion: str, gold: str, choi
 @pytest.mark.parametrize(PARAMS, REFUSED)
 def test_a_near_miss_main_refuses_stays_refused(completion: str, gold: str, choices: list[str] | None) -> None:
     assert "correct" not in verdicts(completion, gold, choices)
+
+
+# Recall given up since fx29g (refused, never paid): a trailing-off `...` is no sentence end, and a capitalised gerund
+# is no name, so the placeholder lead `Reasoning... so the answer is` is refused (`Hmm... so` and `Some reasoning. So`
+# pay). Open: an ellipsis that ends a thought, read as a sentence end without reading a hedge before it away
+# (`I am not sure... the answer is \\boxed{6}` must stay refused).
+ELLIPSIS_RECALL = [n("Reasoning... so the answer is $\\boxed{6}$"), n("Work... so the answer is $\\boxed{6}$"),
+                   n("$x=2$... so the answer is $\\boxed{6}$")]
+
+
+@pytest.mark.xfail(strict=True, reason="open: recall, an ellipsis that ends a thought (issue 29, stop 39)")
+@pytest.mark.parametrize(PARAMS, ELLIPSIS_RECALL)
+def test_an_ellipsis_that_ends_a_thought_is_read(completion: str, gold: str, choices: list[str] | None) -> None:
+    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+
+
+@pytest.mark.parametrize(PARAMS, [n("I am not sure... the answer is $\\boxed{6}$"), n("Maybe... the answer is $\\boxed{6}$")])
+def test_a_hedge_before_an_ellipsis_stays_refused(completion: str, gold: str, choices: list[str] | None) -> None:
+    assert "correct" not in verdicts(completion, gold, choices)
