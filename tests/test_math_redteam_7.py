@@ -156,7 +156,7 @@ def test_a_near_miss_main_refuses_stays_refused(completion: str, gold: str, choi
 # pay). Open: an ellipsis that ends a thought, read as a sentence end without reading a hedge before it away
 # (`I am not sure... the answer is \\boxed{6}` must stay refused).
 ELLIPSIS_RECALL = [n("Reasoning... so the answer is $\\boxed{6}$"), n("Work... so the answer is $\\boxed{6}$"),
-                   n("$x=2$... so the answer is $\\boxed{6}$")]
+                   n("x=2... so the answer is $\\boxed{6}$")]
 
 
 @pytest.mark.xfail(strict=True, reason="open: recall, an ellipsis that ends a thought (issue 29, stop 39)")
