@@ -36,7 +36,6 @@ import socket
 import sys
 import types
 
-import confine
 import program_limits
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -544,9 +543,9 @@ def become_serve(in_fd: int, out_fd: int) -> None:
 
 
 def dumpable() -> None:
-    """PR_SET_DUMPABLE 1, as after an exec (the runner is not), through the C library's handle made once
-    (confine.LIBC), not a new ctypes.CDLL in every forked process."""
-    confine.LIBC.prctl(4, 1, 0, 0, 0)
+    """PR_SET_DUMPABLE 1, as after an exec (the runner is not)."""
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(4, 1, 0, 0, 0)
 
 
 def stack_depth() -> int:
