@@ -1,25 +1,26 @@
 """Fork time of a session on an environment with a large tree (docs/sessions.md "Fork and snapshot";
 issue 34's done-when: a 200 MB tree, target <= 100 ms and no full copy).
 
-`measure_fork` opens one session on an in-memory environment of `tree_mb` MB (files of 100 KB, the
-archive a built environment's session gets: sandbox/repo/apply.py's layout, members under repo/),
-changes two files, then forks it `n` ways `rounds` times (the forks closed between rounds, so later
-rounds reuse reset boxes as a server does). A fork is what `SessionRegistry.fork` does: the parent's
-changes read once (`delta`), then n boxes started from the environment's archive plus those changes.
-Printed, one line with the load average: the fork's p50 and max wall time, its two parts, the bytes the
-changes took, and the bytes a fork's box holds in /work (its own copy of the tree: the copy-on-write is
-at the server, not among boxes). Called by bench/agent_sessions.py; alone:
+`measure_fork` opens one session on an environment of `tree_mb` MB written to a temporary folder (files
+of 100 KB under 20 folders, sealed as `verifier env build` leaves a build), changes two files, then
+forks it `n` ways `rounds` times (the forks closed between rounds, so later rounds reuse reset boxes of
+the environment as a server does). A fork is what `SessionRegistry.fork` does: the parent's changes read
+once (`delta`), then n boxes of the environment (its tree read-only at /srv, the lower layer) link the
+tree into /work and apply those changes (the upper layer). Printed, one line with the load average: the
+fork's p50 and max wall time, its two parts, the bytes the changes took, and the bytes a fork's box
+holds in /work (its links and the changed files: docs/sessions.md "Fork and snapshot"). Called by
+bench/agent_sessions.py; alone:
 python bench/_agent_fork.py [--backend docker|gvisor] [--tree-mb 200] [--n 1] [--rounds 3]
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
-import io
 import os
+import shutil
 import statistics
 import sys
-import tarfile
+import tempfile
 import time
 from pathlib import Path
 
@@ -31,21 +32,20 @@ from sandbox.session import SessionEnvironment, SessionHost, SessionLimits, Sess
 FILE_BYTES = 100 << 10
 
 
-def tree_archive(tree_mb: int) -> bytes:
-    """An uncompressed tar of tree_mb MB of source-like files under repo/ (20 directories)."""
-    out = io.BytesIO()
+def tree_folder(root: Path, tree_mb: int) -> int:
+    """tree_mb MB of source-like files under root (20 folders), sealed (0644 files, 0755 folders);
+    the number of files."""
     line = b"def f(x):\n    return x + 1  # padding padding padding padding padding\n"
     body = (line * (FILE_BYTES // len(line) + 1))[:FILE_BYTES]
-    with tarfile.open(fileobj=out, mode="w") as tar:
-        for d in range(20):
-            info = tarfile.TarInfo(f"repo/pkg{d}")
-            info.type, info.mode = tarfile.DIRTYPE, 0o755
-            tar.addfile(info)
-        for i in range((tree_mb << 20) // FILE_BYTES):
-            info = tarfile.TarInfo(f"repo/pkg{i % 20}/mod{i}.py")
-            info.size, info.mode = len(body), 0o644
-            tar.addfile(info, io.BytesIO(body))
-    return out.getvalue()
+    root.chmod(0o755)
+    for d in range(20):
+        (root / f"pkg{d}").mkdir(mode=0o755)
+    count = (tree_mb << 20) // FILE_BYTES
+    for i in range(count):
+        path = root / f"pkg{i % 20}" / f"mod{i}.py"
+        path.write_bytes(body)
+        path.chmod(0o644)
+    return count
 
 
 async def _fork(host: SessionHost, parent, limits: SessionLimits, n: int) -> tuple[float, float, float, int, list]:
@@ -62,12 +62,13 @@ async def _fork(host: SessionHost, parent, limits: SessionLimits, n: int) -> tup
 
 async def measure(backend: str, tree_mb: int, n: int, rounds: int) -> str:
     """The fork line (module docstring), from inside a running event loop (bench/agent_sessions.py)."""
-    archive = tree_archive(tree_mb)
-    config = SandboxConfig(backend=backend, languages=("python",), work_tmpfs_mb=tree_mb * 2 + 64)
+    tmp = tempfile.mkdtemp(prefix="agent-fork-")
+    files = tree_folder(Path(tmp), tree_mb)
+    config = SandboxConfig(backend=backend, languages=("python",))
     host = SessionHost(config, max_sessions=n + 2, spares=n + 1)
     host.backend.probe()  # as the grader does at start (gVisor: its platform resolved)
-    env = SessionEnvironment("bench", "", archive, "python")
-    limits = SessionLimits(memory_limit_mb=512 + 2 * (len(archive) >> 20))
+    env = SessionEnvironment("bench", tmp, "python")
+    limits = SessionLimits(memory_limit_mb=512)
     try:
         parent = await host.open("python", limits, {}, False, env)
         await parent.tool("write", "pkg0/mod0.py", b"X = 1\n")
@@ -84,11 +85,12 @@ async def measure(backend: str, tree_mb: int, n: int, rounds: int) -> str:
         await parent.close()
     finally:
         await host.close()
+        shutil.rmtree(tmp, ignore_errors=True)
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    return (f"fork: {backend}, {len(archive) / 2**20:.0f} MB tree ({len(archive) // FILE_BYTES} files), n={n}, "
+    return (f"fork: {backend}, {files * FILE_BYTES / 2**20:.0f} MB tree ({files} files), n={n}, "
             f"{rounds} rounds: p50 {statistics.median(walls) * 1e3:.0f} ms, max {max(walls) * 1e3:.0f} ms "
             f"(changes read {statistics.median(reads) * 1e3:.1f} ms, {size} bytes; boxes started "
-            f"{statistics.median(starts) * 1e3:.0f} ms); a fork's /work holds {held / 2**20:.0f} MB "
+            f"{statistics.median(starts) * 1e3:.0f} ms); a fork's /work holds {held / 2**20:.1f} MB "
             f"(target <= 100 ms, no full copy) | load {load}")
 
 

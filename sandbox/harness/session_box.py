@@ -33,14 +33,14 @@ Requests:
         container) or wall time, or an interpreter that dies (memory limit, os._exit, a crash),
         ends the session: every process but this one is killed, and later cells answer "lost".
     {"op": "read", "path": NAME, "max": N}
-        a regular file below /work (no symlinks), at most N bytes.
+        a regular file below /work (no symlinks but a link to the lower layer, session_tools.open_lower), at most N bytes.
     {"op": "shell", "cpu_s": F, "wall_s": F, "out_max": N, "blobs": [["command", N]]}
     {"op": "write", "path": NAME, "blobs": [["data", N]]}
     {"op": "list", "path": NAME, "max": N}
     {"op": "snapshot", "max": N, "max_files": N}
     {"op": "delta", "max": N, "max_files": N}
         the tools of a session on a repository environment (session_tools.py; "start" with
-        "tree": true and a "tree" blob unpacks the environment into /work first; with "delta": true
+        "tree": true links the environment's tree, read-only at /srv, into /work first; with "delta": true
         too, the "delta_entries" and "delta_data" blobs, another session's changes, are applied on it).
     {"op": "reset"}
         the session is over: the runner's reset (sandbox/harness/job_protocol.py: every other process killed,
@@ -266,7 +266,8 @@ def read_file(head: dict) -> tuple[dict, dict[str, bytes]]:
             last = i == len(parts) - 1
             flags = os.O_RDONLY | os.O_NONBLOCK | (0 if last else os.O_DIRECTORY)
             try:
-                nfd = session_tools.open_nofollow(fd, part, flags)
+                nfd = session_tools.open_lower(fd, part) if last else None  # a file the session did not change
+                nfd = session_tools.open_nofollow(fd, part, flags) if nfd is None else nfd
             except OSError as e:
                 return {"ok": False, "detail": f"cannot open {'/'.join(parts[:i + 1])}: {e.strerror}"}, {}
             os.close(fd)
@@ -389,8 +390,8 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
         if op == "start":
             if box.kernel is not None:
                 raise ValueError("the session is already started")
-            if head.get("tree"):  # a session on a repository environment (session_tools.py)
-                session_tools.unpack_tree(blobs.get("tree", b""))
+            if head.get("tree"):  # a session on a repository environment (session_tools.py), read-only at /srv
+                session_tools.link_tree()
                 session_tools.record_base()
                 if head.get("delta"):  # a fork's or a snapshot's changes (docs/sessions.md "Fork and snapshot")
                     session_tools.apply_delta(blobs.get("delta_entries", b"[]"), blobs.get("delta_data", b""))

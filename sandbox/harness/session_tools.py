@@ -2,8 +2,8 @@
 Standard library only; run by PID 1 (session_box.py), whose effective uid is the program's, so every
 file it writes or reads here is with the program's rights, never the judge's.
 
-- `unpack_tree`: the environment's tree (an archive the host made, sandbox/repo/apply.py tree_tar)
-  into /work, the session's working directory.
+- `link_tree`: the session's tree in /work over the environment's, read-only at ENV: a link per
+  file (the lower layer), replaced by a file of the session's own when it writes one (the upper).
 - `run_shell`: one `sh -c COMMAND` as the program's uid, its own CPU and wall limit and output
   cap; on a limit its process group is killed and the session goes on.
 - `write_file`, `list_dir`: below /work, never through a link at any step.
@@ -12,19 +12,17 @@ file it writes or reads here is with the program's rights, never the judge's.
 - `record_base`, `delta`, `apply_delta`: fork and snapshot (docs/sessions.md "Fork and snapshot"):
   what changed since the environment's tree was unpacked, found by inode and ctime (a change to a
   file's data, mode or name sets its ctime, which no process of the program can set back), so only
-  the changed files are read and sent; a fork unpacks the environment and applies them.
+  the changed files are read and sent; a fork links the environment and applies them.
 """
 from __future__ import annotations
 
 import errno
-import io
 import json
 import os
 import selectors
 import signal
 import stat
 import subprocess
-import tarfile
 import time
 from collections.abc import Iterator
 
@@ -36,32 +34,69 @@ import program_limits
 SKIP_DIRS = (".git", "__pycache__", ".pytest_cache")  # never part of a snapshot (docs/sessions.md)
 FSIZE_MAX = 64 << 20
 ENTRIES_MAX_BYTES = 8 << 20  # the snapshot's listing (sandbox/session.py reads at most this)
+ENV = "/srv"  # the environment's tree, read-only (sandbox/backend.py ENV_MOUNT)
 EXIT_GRACE_S = 0.2  # after the shell exits, how long its output may still come from what it left
 # The environment's tree as unpacked (record_base): relative path -> (kind, inode, ctime_ns, size).
 BASE: dict[str, tuple[str, int, int, int]] = {}
 
 
-def unpack_tree(data: bytes) -> None:
-    """Members `repo/...` of the host's archive into /work (the archive is the host's own: regular
-    files, directories and links only)."""
-    with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as tar:
-        for m in tar.getmembers():
-            if m.name == "repo" or not m.name.startswith("repo/"):
-                continue
-            rel = m.name[len("repo/"):]
-            if rel.startswith("/") or ".." in rel.split("/"):
-                raise ValueError(f"bad member {m.name!r}")
-            dest = os.path.join(pid1.WORK, rel)
-            if m.isdir():
-                os.makedirs(dest, exist_ok=True)
-            elif m.issym():
-                os.symlink(m.linkname, dest)
-            elif m.isfile():
-                src = tar.extractfile(m)
-                assert src is not None
-                with open(dest, "xb") as fh:
-                    fh.write(src.read())
-                os.chmod(dest, 0o755 if m.mode & 0o100 else 0o644)
+def link_tree() -> None:
+    """The session's tree over the environment's, read-only at ENV (docs/sessions.md "Fork and
+    snapshot"): its folders made in /work, a link to ENV/PATH for every file (the lower layer, shared
+    by every box of the environment, never copied), the environment's own links copied. What the
+    session writes replaces a link with a file of its own in /work (the upper layer); a write in place
+    through a link is refused (EROFS), never reaching the environment."""
+    stack = [("", os.open(ENV, os.O_RDONLY | os.O_DIRECTORY))]
+    try:
+        while stack:
+            rel, fd = stack.pop()
+            try:
+                for name in sorted(os.listdir(fd)):
+                    if name in SKIP_DIRS[:1]:
+                        continue  # the environment has no .git (env build removes it); never a layer's
+                    st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                    dest = os.path.join(pid1.WORK, rel + name)
+                    if stat.S_ISDIR(st.st_mode):
+                        os.mkdir(dest, 0o755)
+                        stack.append((f"{rel}{name}/", open_nofollow(fd, name, os.O_RDONLY | os.O_DIRECTORY)))
+                    elif stat.S_ISLNK(st.st_mode):
+                        os.symlink(os.readlink(name, dir_fd=fd), dest)
+                    elif stat.S_ISREG(st.st_mode):
+                        os.symlink(f"{ENV}/{rel}{name}", dest)
+            finally:
+                os.close(fd)
+    finally:
+        for _, fd in stack:
+            os.close(fd)
+
+
+def open_lower(dir_fd: int, name: str) -> int | None:
+    """A file of the lower layer that the link `name` in dir_fd leads to (a link link_tree made, or
+    one the session moved or copied: its target is ENV/PATH), opened read-only without following a
+    link below ENV; None when `name` is no such link or leads to no regular file. So a file the
+    session did not change reads, lists and grades as the file it stands for."""
+    try:
+        target = os.readlink(name, dir_fd=dir_fd)
+    except OSError:
+        return None
+    parts = target[len(ENV) + 1:].split("/") if target.startswith(ENV + "/") else []
+    if not parts or any(p in ("", ".", "..") for p in parts):
+        return None
+    fd = os.open(ENV, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for part in parts[:-1]:
+            nfd = open_nofollow(fd, part, os.O_RDONLY | os.O_DIRECTORY)
+            os.close(fd)
+            fd = nfd
+        out = open_nofollow(fd, parts[-1], os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if not stat.S_ISREG(os.fstat(out).st_mode):
+        os.close(out)
+        return None
+    return out
 
 
 def _walk_stats(skip: tuple[str, ...] = ()) -> Iterator[tuple[str, str, os.stat_result, int, str]]:
@@ -282,6 +317,10 @@ def write_file(head: dict, data: bytes) -> dict:
     except OSError as e:
         return {"ok": False, "detail": f"cannot open the directory of {'/'.join(parts)}: {e.strerror}"}
     try:
+        lower = open_lower(fd, parts[-1])
+        if lower is not None:  # a file of the lower layer: the session's own copy replaces its link
+            os.close(lower)
+            os.unlink(parts[-1], dir_fd=fd)
         try:
             out = open_nofollow(fd, parts[-1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, 0o644)
         except OSError as e:
@@ -317,6 +356,9 @@ def list_dir(head: dict) -> dict:
                 st = os.stat(name, dir_fd=fd, follow_symlinks=False)
             except OSError:
                 continue
+            if stat.S_ISLNK(st.st_mode) and (lower := open_lower(fd, name)) is not None:
+                st = os.fstat(lower)  # a file of the lower layer lists as the file it stands for
+                os.close(lower)
             kind = ("file" if stat.S_ISREG(st.st_mode) else "dir" if stat.S_ISDIR(st.st_mode)
                     else "link" if stat.S_ISLNK(st.st_mode) else "other")
             entries.append([name, kind, st.st_size if kind == "file" else 0])
@@ -347,10 +389,10 @@ def snapshot(head: dict) -> tuple[dict, dict[str, bytes]]:
                     if stat.S_ISDIR(st.st_mode):
                         if name not in SKIP_DIRS:
                             stack.append((path + "/", open_nofollow(fd, name, os.O_RDONLY | os.O_DIRECTORY)))
-                    elif stat.S_ISLNK(st.st_mode):
+                    elif stat.S_ISLNK(st.st_mode) and (lower := open_lower(fd, name)) is None:
                         entries.append([path, "l", os.readlink(name, dir_fd=fd)])
-                    elif stat.S_ISREG(st.st_mode):
-                        blob = _read_regular(fd, name, cap - len(data))
+                    elif stat.S_ISLNK(st.st_mode) or stat.S_ISREG(st.st_mode):
+                        blob = _read_regular(fd, name, cap - len(data), lower if stat.S_ISLNK(st.st_mode) else None)
                         if blob is None:
                             return {"ok": False, "detail": f"the tree is over {cap} bytes"}, {}
                         entries.append([path, "f", len(blob)])
@@ -370,8 +412,9 @@ def snapshot(head: dict) -> tuple[dict, dict[str, bytes]]:
     return {"ok": True}, {"entries": listing, "data": bytes(data)}
 
 
-def _read_regular(dir_fd: int, name: str, room: int) -> bytes | None:
-    fd = open_nofollow(dir_fd, name, os.O_RDONLY | os.O_NONBLOCK)
+def _read_regular(dir_fd: int, name: str, room: int, lower: int | None = None) -> bytes | None:
+    """A regular file's bytes (None when over `room`): `name` in dir_fd, or the lower file already opened."""
+    fd = open_nofollow(dir_fd, name, os.O_RDONLY | os.O_NONBLOCK) if lower is None else lower
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(0, f"{name} is no longer a regular file")
