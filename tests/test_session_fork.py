@@ -4,9 +4,14 @@ tests/test_session_env.py. A fork sees its parent's files (changed, added and re
 fork appears in no other fork nor in the parent, nor a later write of the parent in a fork; a fork's
 grade is the grade of the repo task with that fork's diff; a snapshot restores the files it kept, not
 later ones, and is NOT_FOUND past its TTL; forks and snapshots beyond the server's bounds are
-RESOURCE_EXHAUSTED naming the bound, and a bad n or ttl_s is INVALID_ARGUMENT naming the field."""
+RESOURCE_EXHAUSTED naming the bound, and a bad n or ttl_s is INVALID_ARGUMENT naming the field. The
+layers: a fork holds no copy of the files nobody changed (links to the environment's read-only tree),
+and no write of any kind in a fork (in place, truncation, rename over, a hard link, chmod, a
+deletion) changes the environment's tree, the parent or a sibling."""
 from __future__ import annotations
 
+import os
+import stat
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -85,6 +90,63 @@ def test_forks_start_from_the_parent_and_never_share_a_write(client: VerifierCli
             _same(near, _repo_verdict(client, near["patch"]))
             _same(gold, _repo_verdict(client, gold["patch"]))
             assert "only_a" in near["patch"] and "only_a" not in gold["patch"]
+
+
+def _tree_state(root: Path) -> dict[str, tuple[int, int, bytes]]:
+    """Every entry of a host tree: mode, size and bytes (a link's target), read without following links."""
+    out = {}
+    for path in sorted(root.rglob("*")):
+        st = path.lstat()
+        data = os.readlink(path).encode() if stat.S_ISLNK(st.st_mode) else path.read_bytes() if path.is_file() else b""
+        out[str(path.relative_to(root))] = (st.st_mode, st.st_size, data)
+    return out
+
+
+def test_no_write_in_a_fork_reaches_the_environment_the_parent_or_a_sibling(client: VerifierClient,
+                                                                            environments: Path) -> None:
+    build = (environments / "calc").resolve()
+    before = _tree_state(build)
+    original = CALC_FILES["calc/__init__.py"].encode()
+    with client.session(environment="calc", time_limit_s=5, memory_limit_mb=256) as parent:  # 4 sessions fit
+        parent.write_file("calc/mine.py", "M = 1\n")
+        a, b = parent.fork(2)
+        with a, b:
+            # no full copy: an unchanged file is the environment's (a link to its read-only tree), yet it
+            # reads, lists and greps as the file
+            r = a.shell("test -L calc/__init__.py && test ! -L calc/mine.py && cat calc/__init__.py")
+            assert r.exit_code == 0 and r.stdout.encode() == original, r
+            assert a.read_file("calc/__init__.py") == original
+            assert {"name": "__init__.py", "kind": "file", "size": len(original)} in a.list_dir("calc")["entries"]
+            # writes in place, truncation and chmod through an unchanged file are refused (the environment's file
+            # is read-only and not the program's: EROFS or EACCES), never copied up
+            for command in ("echo X >> calc/__init__.py", ": > calc/__init__.py", "chmod 600 calc/__init__.py",
+                            "python3 -c \"open('calc/__init__.py', 'r+').write('Y')\"",
+                            "ln calc/__init__.py calc/hard.py && echo X >> calc/hard.py"):
+                r = a.shell(command)
+                assert r.exit_code != 0 and any(w in r.stderr for w in ("ead-only", "ermission", "not permitted")), (command, r)
+            assert a.read_file("calc/__init__.py") == original
+            # replacing a file (rename over, sed -i, the write tool) and deleting one are the fork's own
+            assert a.shell("printf 'R = 1\\n' > t.py && mv t.py calc/__init__.py && sed -i s/2/3/ tests/test_calc.py"
+                           " && rm vendor/site-packages/tinydep/__init__.py && chmod 700 calc/mine.py"
+                           " && echo more >> calc/mine.py").exit_code == 0
+            a.write_file("calc/mine.py", "A = 1\n")
+            assert a.read_file("calc/__init__.py") == b"R = 1\n"
+            for s in (b, parent):
+                assert s.read_file("calc/__init__.py") == original
+                assert s.read_file("calc/mine.py") == b"M = 1\n"
+                r = s.shell("test ! -e calc/hard.py && stat -L -c %a calc/mine.py calc/__init__.py"
+                            " && grep -c 'quad(2) == 8' tests/test_calc.py && cat vendor/site-packages/tinydep/__init__.py")
+                mode, lower_mode, rest = r.stdout.split("\n", 2)
+                assert r.exit_code == 0 and mode != "700" and lower_mode == "644" and rest.startswith("1\ndef double"), (s, r)
+            # a fork of a fork starts from its parent's layers: the deletion and the rename are carried
+            (c,) = a.fork(1)
+            with c:
+                assert c.read_file("calc/__init__.py") == b"R = 1\n"
+                assert c.shell("test ! -e vendor/site-packages/tinydep/__init__.py && stat -c %a calc/mine.py"
+                               ).stdout == "755\n"  # a fork keeps the executable bit
+                assert c.read_file("calc/hard.py") == original  # a's hard link to the unchanged file
+                assert c.read_file("calc/mine.py") == b"A = 1\n"
+    assert _tree_state(build) == before  # the environment's tree, bytes and modes, as built
 
 
 def test_a_snapshot_restores_what_it_kept(client: VerifierClient, server: ServerProcess) -> None:
