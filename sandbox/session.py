@@ -132,12 +132,18 @@ class SessionBox:
 
     def reset(self) -> bool:
         """End the session in place (sandbox/harness/job_protocol.py's reset); True when the container is
-        clean and its gVisor kernel kept none of the session's memory (Backend.at_rest)."""
+        clean and its gVisor kernel kept none of the session's memory (Backend.at_rest), and, in a box
+        of an environment, its tree is linked again for the next session (session_box.py "prepare")."""
         try:
             head, _ = self.channel.request({"op": "reset"}, timeout_s=30.0)
+            if not head.get("clean") or not self.backend.at_rest(self.box):
+                return False
+            if self.env:  # its environment's tree linked ahead: the next session's start (a fork) skips it
+                head, _ = self.channel.request({"op": "prepare"}, timeout_s=60.0)
+                return bool(head.get("ok"))
         except ChannelError:
             return False
-        return bool(head.get("clean")) and self.backend.at_rest(self.box)
+        return True
 
     def cell(self, code: str) -> dict:
         """Run one cell; a broken channel (the container died) is the session's loss, not a crash here."""

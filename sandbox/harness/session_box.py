@@ -42,6 +42,8 @@ Requests:
         the tools of a session on a repository environment (session_tools.py; "start" with
         "tree": true links the environment's tree, read-only at /srv, into /work first; with "delta": true
         too, the "delta_entries" and "delta_data" blobs, another session's changes, are applied on it).
+    {"op": "prepare"}
+        between sessions, in a box of an environment: its tree linked into /work ahead of the next "start".
     {"op": "reset"}
         the session is over: the runner's reset (sandbox/harness/job_protocol.py: every other process killed,
         /work /tmp /dev/shm /dev/mqueue wiped, SysV IPC removed, PID 1 untampered), so the
@@ -388,18 +390,7 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
         if op == "ping":
             return {"ok": True, "pid": os.getpid(), "apart": pid1.APART, "confined": confine.ON[0]}, {}
         if op == "start":
-            if box.kernel is not None:
-                raise ValueError("the session is already started")
-            if head.get("tree"):  # a session on a repository environment (session_tools.py), read-only at /srv
-                session_tools.link_tree()
-                session_tools.record_base()
-                if head.get("delta"):  # a fork's or a snapshot's changes (docs/sessions.md "Fork and snapshot")
-                    session_tools.apply_delta(blobs.get("delta_entries", b"[]"), blobs.get("delta_data", b""))
-            write_files(head, blobs)
-            box.kernel, box.lost, box.idle_spent = Kernel(), "", 0.0
-            box.idle_cpu_max = max(float(head.get("cpu_s") or 10.0), 1.0)  # the interpreter's own start fits
-            box.idle()
-            return {"ok": True}, {}
+            return start(box, head, blobs)
         if op == "cell":
             if not box.busy() or box.kernel is None:
                 return box.lost_reply()
@@ -411,6 +402,11 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
             return reply
         if op == "read":
             return read_file(head) if box.alive() else box.lost_reply()
+        if op == "prepare":  # a spare box of an environment, between sessions: its tree linked ahead
+            if box.kernel is not None:
+                raise ValueError("a session is running")
+            prepare()
+            return {"ok": True}, {}
         if op in ("shell", "write", "list", "snapshot", "delta"):
             return serve_tool(box, op, head, blobs)
         if op == "reset":
@@ -419,10 +415,38 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
             box.kernel, box.lost, box.idle_cpu, box.idle_spent = None, "", None, 0.0
             reply = job_protocol.reset(), {}
             session_tools.BASE.clear()
+            PREPARED[0] = False
             return reply
         return {"error": f"unknown op {op!r}"}, {}
     except Exception as e:  # report and keep serving: the host decides
         return {"error": f"{type(e).__name__}: {e}"[:300]}, {}
+
+def start(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:
+    """A session begins: its files (or its environment's tree, and a fork's changes), a fresh interpreter."""
+    if box.kernel is not None:
+        raise ValueError("the session is already started")
+    if head.get("tree"):  # a session on a repository environment (session_tools.py), read-only at /srv
+        prepare()
+        if head.get("delta"):  # a fork's or a snapshot's changes (docs/sessions.md "Fork and snapshot")
+            session_tools.apply_delta(blobs.get("delta_entries", b"[]"), blobs.get("delta_data", b""))
+    write_files(head, blobs)
+    box.kernel, box.lost, box.idle_spent = Kernel(), "", 0.0
+    box.idle_cpu_max = max(float(head.get("cpu_s") or 10.0), 1.0)  # the interpreter's own start fits
+    box.idle()
+    return {"ok": True}, {}
+
+
+PREPARED = [False]  # /work holds the environment's tree as link_tree made it, and nothing else yet
+
+
+def prepare() -> None:
+    """The environment's tree linked into /work and recorded (session_tools.link_tree, record_base),
+    once between resets: done ahead in a spare box ("prepare"), so its next session's start skips it."""
+    if not PREPARED[0]:
+        session_tools.link_tree()
+        session_tools.record_base()
+        PREPARED[0] = True
+
 
 def serve_tool(box: Box, op: str, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:
     """The tools of a session on an environment (session_tools.py), under box.lock."""
