@@ -2,15 +2,15 @@
 sandbox/harness/session_tools.py `record_base`, `delta`, `apply_delta`), on host folders: the same
 program runs in the session's box. A tree changed every way a session can (data of the same size
 rewritten at once, a mode, a rename, a link, a removed directory, a file turned into a directory and
-back) and replayed on a fresh unpack of the environment is that tree; an untouched tree carries nothing."""
+back) and replayed on a fresh link of the environment is that tree; an untouched tree carries nothing. The
+environment stands in a host folder for the box's read-only /srv (session_tools.ENV); a session replaces
+its files, as writing through their links is refused in the box."""
 from __future__ import annotations
 
-import io
 import json
 import os
 import stat
 import sys
-import tarfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,29 +26,38 @@ BASE = {"calc/__init__.py": b"def quad(x):\n    return 2 * x\n", "calc/util.py":
         "tests/test_calc.py": b"def test():\n    pass\n", "docs/a/b.txt": b"b\n", "docs/c.txt": b"c\n"}
 
 
-def _archive() -> bytes:
-    out = io.BytesIO()
-    with tarfile.open(fileobj=out, mode="w") as tar:  # as sandbox/repo/apply.py tree_tar: directories first
-        for folder in sorted({str(Path(n).parents[i]) for n in BASE for i in range(len(Path(n).parents) - 1)}):
-            info = tarfile.TarInfo(f"repo/{folder}")
-            info.type, info.mode = tarfile.DIRTYPE, 0o755
-            tar.addfile(info)
-        for name, data in BASE.items():
-            info = tarfile.TarInfo(f"repo/{name}")
-            info.size, info.mode = len(data), 0o644
-            tar.addfile(info, io.BytesIO(data))
-    return out.getvalue()
+def _environment(root: Path) -> None:
+    for name, data in BASE.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(data)
+
+
+def _linked(monkeypatch: pytest.MonkeyPatch, work: Path) -> None:
+    """`work` stands for a fresh box's /work: the environment linked into it and recorded."""
+    monkeypatch.setattr(pid1, "WORK", str(work))
+    monkeypatch.setattr(session_tools, "BASE", {})
+    monkeypatch.setattr(session_tools, "SETTLED", {})
+    work.mkdir()
+    session_tools.link_tree()
+    session_tools.record_base()
+
+
+def _put(path: Path, data: bytes) -> None:
+    """What a session's write does to a file of the environment: its own file replaces the link."""
+    if path.is_symlink():
+        path.unlink()
+    path.write_bytes(data)
 
 
 @pytest.fixture
 def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A folder standing for the box's /work, the environment unpacked and recorded in it."""
-    monkeypatch.setattr(pid1, "WORK", str(tmp_path / "parent"))
-    monkeypatch.setattr(session_tools, "BASE", {})
-    (tmp_path / "parent").mkdir()
-    session_tools.unpack_tree(_archive())
-    session_tools.record_base()
+    """A folder standing for the box's /work, the environment (a folder standing for /srv) linked in it."""
+    (tmp_path / "env").mkdir()
+    _environment(tmp_path / "env")
+    monkeypatch.setattr(session_tools, "ENV", str(tmp_path / "env"))
+    _linked(monkeypatch, tmp_path / "parent")
     yield tmp_path / "parent"
+    assert {str(p.relative_to(tmp_path / "env")): p.read_bytes() for p in (tmp_path / "env").rglob("*") if p.is_file()} == BASE
 
 
 def _tree(root: Path) -> dict[str, tuple]:
@@ -71,17 +80,15 @@ def _replay(work: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict, Path]:
     reply, blobs = session_tools.delta({"max": 1 << 20, "max_files": 1000})
     assert reply["ok"], reply
     fork = work.parent / "fork"
-    fork.mkdir()
-    monkeypatch.setattr(pid1, "WORK", str(fork))
-    monkeypatch.setattr(session_tools, "BASE", {})
-    session_tools.unpack_tree(_archive())
-    session_tools.record_base()
+    _linked(monkeypatch, fork)
     session_tools.apply_delta(blobs["entries"], blobs["data"])
     return json.loads(blobs["entries"]), fork
 
 
 def test_every_change_is_carried(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (work / "calc/__init__.py").write_bytes(b"def quad(x):\n    return 4 * x\n")  # same size, at once
+    _put(work / "calc/__init__.py", b"def quad(x):\n    return 4 * x\n")
+    _put(work / "calc/util.py", BASE["calc/util.py"])
+    (work / "calc/util.py").write_bytes(b"U = 2\n")  # the session's own file, rewritten at once, same size
     (work / "calc/util.py").chmod(0o755)
     (work / "docs/c.txt").rename(work / "docs/moved.txt")
     os.symlink("../calc/util.py", work / "tests/link")
@@ -105,7 +112,7 @@ def test_an_untouched_tree_carries_nothing(work: Path, monkeypatch: pytest.Monke
 
 def test_a_file_put_back_as_it_was_is_still_carried(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Rewritten with the same bytes, the file is sent (ctime moved): extra bytes, never a missed change."""
-    (work / "calc/util.py").write_bytes(BASE["calc/util.py"])
+    _put(work / "calc/util.py", BASE["calc/util.py"])
     entries, fork = _replay(work, monkeypatch)
     assert entries == [["calc/util.py", "f", len(BASE["calc/util.py"]), False]] and _tree(fork) == _tree(work)
 
@@ -115,3 +122,16 @@ def test_a_bad_path_in_a_delta_is_refused(work: Path) -> None:
         with pytest.raises(ValueError):
             session_tools.apply_delta(json.dumps([[path, "f", 1, False]]).encode(), b"x")
     assert not (work.parent / "escape").exists()
+
+
+def test_a_folder_of_links_changed_any_way_is_read_again(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder holding only links is skipped while its inode and ctime are as recorded (SETTLED): a
+    link swapped for another to another file, a link added, and one moved elsewhere each move the
+    folder's ctime, so each is carried."""
+    (work / "calc/__init__.py").unlink()
+    os.symlink(f"{session_tools.ENV}/calc/util.py", work / "calc/__init__.py")
+    os.symlink(f"{session_tools.ENV}/docs/c.txt", work / "calc/extra")
+    (work / "docs/a/b.txt").rename(work / "tests/b.txt")
+    entries, fork = _replay(work, monkeypatch)
+    assert _tree(fork) == _tree(work)
+    assert {e[0] for e in entries} == {"calc/__init__.py", "calc/extra", "docs/a/b.txt", "tests/b.txt"}, entries

@@ -415,6 +415,7 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
             box.kernel, box.lost, box.idle_cpu, box.idle_spent = None, "", None, 0.0
             reply = job_protocol.reset(), {}
             session_tools.BASE.clear()
+            session_tools.SETTLED.clear()
             PREPARED[0] = False
             return reply
         return {"error": f"unknown op {op!r}"}, {}

@@ -38,6 +38,9 @@ ENV = "/srv"  # the environment's tree, read-only (sandbox/backend.py ENV_MOUNT)
 EXIT_GRACE_S = 0.2  # after the shell exits, how long its output may still come from what it left
 # The environment's tree as unpacked (record_base): relative path -> (kind, inode, ctime_ns, size).
 BASE: dict[str, tuple[str, int, int, int]] = {}
+# Folders (relative path with its "/", "" for /work) that held only links and folders when recorded:
+# path -> (inode, ctime_ns, ((name, kind), ...)) (_walk_stats `settled`).
+SETTLED: dict[str, tuple[int, int, tuple[tuple[str, str], ...]]] = {}
 
 
 def link_tree() -> None:
@@ -94,20 +97,32 @@ def open_lower(dir_fd: int, name: str) -> int | None:
     return out
 
 
-def _walk_stats(skip: tuple[str, ...] = ()) -> Iterator[tuple[str, str, os.stat_result, int, str]]:
+def _walk_stats(settled: bool = False) -> Iterator[tuple[str, str, os.stat_result | None, int, str]]:
     """(relative path, kind, stat, dir fd, name) of every entry below /work, depth first, never
-    following a link; `kind` is f (regular), l (link), d (directory) or o (other)."""
+    following a link; `kind` is f (regular), l (link), d (directory) or o (other). With `settled`, a
+    folder that SETTLED holds unchanged (the same inode and ctime: no entry of it was added, removed,
+    renamed or replaced since record_base) yields its recorded entries with no stat (None): they are
+    links and folders, and a link cannot change in place. So a fork reads one stat per folder of the
+    environment, not one per file (gVisor: 97 ms for 2,048 files before)."""
     stack = [("", os.open(pid1.WORK, os.O_RDONLY | os.O_DIRECTORY))]
     try:
         while stack:
             rel, fd = stack.pop()
             try:
+                st_dir = os.fstat(fd)
+                known = SETTLED.get(rel) if settled else None
+                if known is not None and known[:2] == (st_dir.st_ino, st_dir.st_ctime_ns):
+                    for name, kind in known[2]:
+                        yield f"{rel}{name}", kind, None, fd, name
+                        if kind == "d":
+                            stack.append((f"{rel}{name}/", open_nofollow(fd, name, os.O_RDONLY | os.O_DIRECTORY)))
+                    continue
                 for name in sorted(os.listdir(fd)):
                     st = os.stat(name, dir_fd=fd, follow_symlinks=False)
                     kind = ("d" if stat.S_ISDIR(st.st_mode) else "l" if stat.S_ISLNK(st.st_mode)
                             else "f" if stat.S_ISREG(st.st_mode) else "o")
                     yield f"{rel}{name}", kind, st, fd, name
-                    if kind == "d" and name not in skip:
+                    if kind == "d":
                         stack.append((f"{rel}{name}/", open_nofollow(fd, name, os.O_RDONLY | os.O_DIRECTORY)))
             finally:
                 os.close(fd)
@@ -117,13 +132,28 @@ def _walk_stats(skip: tuple[str, ...] = ()) -> Iterator[tuple[str, str, os.stat_
 
 
 def record_base() -> None:
-    """Remember the tree just unpacked (delta compares with it), then wait until the clock that
-    stamps ctime has moved past every stamp recorded: a change made later never carries a stamp
-    equal to one recorded (the kernel's file clock is coarse, a few ms a tick)."""
+    """Remember the tree just linked (delta compares with it: each entry, and SETTLED for each folder
+    holding only links and folders), then wait until the clock that stamps ctime has moved past every
+    stamp recorded: a change made later never carries a stamp equal to one recorded (the kernel's
+    file clock is coarse, a few ms a tick)."""
     BASE.clear()
+    SETTLED.clear()
     newest = 0
-    for rel, kind, st, _, _ in _walk_stats():
+    folders: dict[str, list[tuple[str, str]] | None] = {"": []}
+    for rel, kind, st, _, name in _walk_stats():
+        assert st is not None
         BASE[rel] = (kind, st.st_ino, st.st_ctime_ns, st.st_size)
+        newest = max(newest, st.st_ctime_ns)
+        parent = rel[:len(rel) - len(name)]
+        if kind == "d":
+            folders[rel + "/"] = []
+        children = folders.get(parent)
+        if children is not None:
+            folders[parent] = children + [(name, kind)] if kind in "ld" else None
+    for rel, children in folders.items():
+        st = os.stat(f"{pid1.WORK}/{rel}", follow_symlinks=False)
+        if children is not None:
+            SETTLED[rel] = (st.st_ino, st.st_ctime_ns, tuple(children))
         newest = max(newest, st.st_ctime_ns)
     probe = os.path.join("/tmp", ".session-clock")
     with open(probe, "wb"):
@@ -142,15 +172,18 @@ def delta(head: dict) -> tuple[dict, dict[str, bytes]]:
     """What changed below /work since record_base: entries [path, "f", size, executable] (data in
     the `data` blob, in order), [path, "l", target], [path, "d"] and [path, "x"] (removed); at most
     `max` bytes and `max_files` entries. A fifo, socket or device is not carried (named in
-    `skipped`). Unchanged means the same inode, ctime and size as unpacked."""
+    `skipped`). Unchanged means the same inode, ctime and size as linked, or a folder unchanged
+    that held only links and folders (SETTLED)."""
     cap, max_files = int(head["max"]), int(head["max_files"])
     entries: list[list] = []
     data = bytearray()
     seen: set[str] = set()
     skipped: list[str] = []
     try:
-        for rel, kind, st, fd, name in _walk_stats():
+        for rel, kind, st, fd, name in _walk_stats(settled=True):
             seen.add(rel)
+            if st is None:  # in a folder unchanged since record_base: a link or a folder as recorded
+                continue
             if BASE.get(rel) == (kind, st.st_ino, st.st_ctime_ns, st.st_size) and kind != "d":
                 continue
             if kind == "d":
