@@ -8,7 +8,9 @@ the environment as a server does). A fork is what `SessionRegistry.fork` does: t
 once (`delta`), then n boxes of the environment (its tree read-only at /srv, the lower layer) link the
 tree into /work and apply those changes (the upper layer). Printed, one line with the load average: the
 fork's p50 and max wall time, its two parts, the bytes the changes took, and the bytes a fork's box
-holds in /work (its links and the changed files: docs/sessions.md "Fork and snapshot"). Called by
+holds in /work (its links and the changed files: docs/sessions.md "Fork and snapshot"). The first round
+starts a box for the fork (none of the environment is spare yet); later rounds find the one the previous
+round's fork left, reset with the tree linked and an interpreter started ahead. Called by
 bench/agent_sessions.py; alone:
 python bench/_agent_fork.py [--backend docker|gvisor] [--tree-mb 200] [--n 1] [--rounds 3]
 """
@@ -88,7 +90,8 @@ async def measure(backend: str, tree_mb: int, n: int, rounds: int) -> str:
         shutil.rmtree(tmp, ignore_errors=True)
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     return (f"fork: {backend}, {files * FILE_BYTES / 2**20:.0f} MB tree ({files} files), n={n}, "
-            f"{rounds} rounds: p50 {statistics.median(walls) * 1e3:.0f} ms, max {max(walls) * 1e3:.0f} ms "
+            f"{rounds} rounds: p50 {statistics.median(walls) * 1e3:.0f} ms, max {max(walls) * 1e3:.0f} ms, "
+            f"first {walls[0] * 1e3:.0f} ms (no spare box of the environment yet: one started) "
             f"(changes read {statistics.median(reads) * 1e3:.1f} ms, {size} bytes; boxes started "
             f"{statistics.median(starts) * 1e3:.0f} ms); a fork's /work holds {held / 2**20:.1f} MB "
             f"(target <= 100 ms, no full copy) | load {load}")

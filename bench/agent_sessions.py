@@ -261,7 +261,7 @@ async def one_backend(backend: str, envs: Path, args: argparse.Namespace, dc: do
             await s.shell("true")
         await open_time(client, args.opens, backend)
         await shell_latency(client, args.sessions, args.calls, backend, dc, server.proc.pid)
-        await fork(backend, 1 if args.quick else 3)
+        await fork(backend, 2 if args.quick else 3)  # the first round starts a box: a later one finds it spare
         await rollouts(client, (TreeMeter if backend == "gvisor" else Meter)(server, dc), args.turns, backend)
         await client.close()
 

@@ -43,7 +43,8 @@ Requests:
         "tree": true links the environment's tree, read-only at /srv, into /work first; with "delta": true
         too, the "delta_entries" and "delta_data" blobs, another session's changes, are applied on it).
     {"op": "prepare"}
-        between sessions, in a box of an environment: its tree linked into /work ahead of the next "start".
+        between sessions, in a box of an environment: its tree linked into /work and an interpreter started
+        (running nothing) ahead of the next "start", which takes both.
     {"op": "reset"}
         the session is over: the runner's reset (sandbox/harness/job_protocol.py: every other process killed,
         /work /tmp /dev/shm /dev/mqueue wiped, SysV IPC removed, PID 1 untampered), so the
@@ -313,6 +314,7 @@ class Box:
     def __init__(self) -> None:
         self.lock = threading.Lock()  # held by the main thread for every request, by the watch to act
         self.kernel: Kernel | None = None
+        self.spare: Kernel | None = None  # started ahead in a spare box of an environment ("prepare"), no session's yet
         self.lost = ""
         self.idle_cpu: Callable[[], float] | None = None  # the CPU used since the last call ended (cpu_since)
         self.idle_spent = 0.0  # the CPU used between earlier calls: the budget is one for the session
@@ -406,12 +408,15 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
             if box.kernel is not None:
                 raise ValueError("a session is running")
             prepare()
+            box.spare = box.spare or Kernel()
             return {"ok": True}, {}
         if op in ("shell", "write", "list", "snapshot", "delta"):
             return serve_tool(box, op, head, blobs)
         if op == "reset":
-            if box.kernel is not None:  # our ends of its socket pairs first: the reset counts every socket left
-                box.kernel.close()      # against the fresh box's (leftovers.sockets_over_fresh)
+            for kernel in (box.kernel, box.spare):  # our ends of its socket pairs first: the reset counts every
+                if kernel is not None:              # socket left against the fresh box's (leftovers.sockets_over_fresh)
+                    kernel.close()
+            box.spare = None
             box.kernel, box.lost, box.idle_cpu, box.idle_spent = None, "", None, 0.0
             reply = job_protocol.reset(), {}
             session_tools.BASE.clear()
@@ -431,7 +436,8 @@ def start(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
         if head.get("delta"):  # a fork's or a snapshot's changes (docs/sessions.md "Fork and snapshot")
             session_tools.apply_delta(blobs.get("delta_entries", b"[]"), blobs.get("delta_data", b""))
     write_files(head, blobs)
-    box.kernel, box.lost, box.idle_spent = Kernel(), "", 0.0
+    kernel, box.spare = box.spare or Kernel(), None  # one started ahead has run nothing: as fresh
+    box.kernel, box.lost, box.idle_spent = kernel, "", 0.0
     box.idle_cpu_max = max(float(head.get("cpu_s") or 10.0), 1.0)  # the interpreter's own start fits
     box.idle()
     return {"ok": True}, {}
