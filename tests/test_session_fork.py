@@ -29,8 +29,8 @@ from verifier.tools.cli import main as verifier_cli
 pytestmark = pytest.mark.docker
 
 MAX_FORK = 3
-# The calc sessions' memory is 512 MB (the default) plus twice the tree's archive (a few MB): three fit
-# under this bound, a fourth does not.
+# The calc sessions' memory is 512 MB (the default; the tree is the read-only lower layer, not in it):
+# three fit under this bound, a fourth does not.
 TOTAL_MB = 1600
 SNAPSHOTS_MB = 1
 SNAPSHOT_TTL_S = 30.0
