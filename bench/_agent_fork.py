@@ -93,7 +93,7 @@ async def measure(backend: str, tree_mb: int, n: int, rounds: int) -> str:
             f"{rounds} rounds: p50 {statistics.median(walls) * 1e3:.0f} ms, max {max(walls) * 1e3:.0f} ms, "
             f"first {walls[0] * 1e3:.0f} ms (no spare box of the environment yet: one started) "
             f"(changes read {statistics.median(reads) * 1e3:.1f} ms, {size} bytes; boxes started "
-            f"{statistics.median(starts) * 1e3:.0f} ms); a fork's /work holds {held / 2**20:.1f} MB "
+            f"{statistics.median(starts) * 1e3:.0f} ms); a fork's /work holds {held >> 10} KiB "
             f"(target <= 100 ms, no full copy) | load {load}")
 
 

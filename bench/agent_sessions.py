@@ -13,8 +13,8 @@ backend (a server of its own each), every line with the backend and the load ave
    on a session host of its own (one round with --quick, three without);
 4. memory and disk per idle session: Docker, the container's memory cgroup and its writable layer;
    gVisor, the growth of the server's process tree's resident memory (runsc and its gofer; shared
-   pages counted in each) per session, disk not measured (the tree is in /work, a tmpfs of the
-   session's memory);
+   pages counted in each) per session, disk not measured (the session's own files are in /work, a
+   tmpfs of its memory; the tree is the environment's, read-only: docs/sessions.md "The layers");
 5. rollouts: --turns shell turns and a final grade, in a session (ours) against replaying every
    command so far in a fresh session each turn, then grading (baseline: what a rollout without
    sessions must do); CPU-seconds of the server's process tree, the Docker daemon and the server's
@@ -189,7 +189,8 @@ def idle_usage(backend: str, dc: docker.DockerClient, owner: int, n: int, rss0: 
     if backend == "gvisor":
         grew = (tree_rss(owner) - rss0) / n
         return (f"per idle session (gVisor): memory {grew / 2**20:.1f} MiB (server tree's resident growth / {n}, shared "
-                f"pages counted in each), disk not measured (the tree is in /work, a tmpfs of the session's memory)")
+                f"pages counted in each), disk not measured (the session's own files are in /work, a tmpfs of its "
+                f"memory; the tree is the environment's, read-only)")
     mem, disk = [], []
     label = f"grpo-verifier.owner={os.uname().nodename}:{owner}"
     for c in dc.api.containers(filters={"label": [label, "grpo-verifier.session"]}, size=True):
