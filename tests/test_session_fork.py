@@ -213,3 +213,20 @@ def test_fork_of_a_session_without_an_environment_names_the_field(client: Verifi
         with pytest.raises(VerifierError) as e:
             s.fork(1)
         assert e.value.code == grpc.StatusCode.INVALID_ARGUMENT and "session_id" in e.value.message
+
+
+def test_a_build_removed_under_a_session_is_not_graded(client: VerifierClient, environments: Path) -> None:
+    """The build is the session's lower layer (docs/sessions.md "The layers"): gone while the session ran
+    (pruned; here moved away), the grade is the server's failure (UNAVAILABLE), never the session's
+    wrong_answer for links that lead nowhere."""
+    build = (environments / "calc").resolve()
+    with client.session(environment="calc", time_limit_s=5) as s:
+        s.write_file("calc/__init__.py", FIXED)
+        build.rename(build.with_name(build.name + ".away"))
+        try:
+            with pytest.raises(VerifierError) as e:
+                s.grade(GRADE)
+        finally:
+            build.with_name(build.name + ".away").rename(build)
+        assert e.value.code == grpc.StatusCode.UNAVAILABLE and "removed" in e.value.message, e.value
+        assert s.grade(GRADE)["verdict"] == "accepted"  # back in place: graded

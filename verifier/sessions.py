@@ -32,6 +32,7 @@ import hmac
 import ipaddress
 import logging
 import math
+import os
 import re
 import secrets
 import socket
@@ -763,6 +764,8 @@ class SessionRegistry:
         repo_task = RepoTask.from_dict({k: v for k, v in fields.items() if k != "id"}, "task", str(fields["id"]))
         if snap.get("lost"):
             raise SessionLost(f"session lost: {snap.get('detail', '')}")
+        if not await self.host.call(os.path.isdir, env.tree):  # the lower layer ("The layers") pruned under it
+            raise RuntimeError(f"environment {env.name!r}: its build was removed while the session ran; not graded")
         try:
             if not snap.get("ok"):
                 raise PatchError(f"the session's tree cannot be graded: {snap.get('detail') or snap.get('error')}")
