@@ -63,6 +63,7 @@ class SessionEnvironment:
     name: str
     tree: str
     language: str = "python"
+    tree_mb: int = 0  # the memory its tree takes in a session's /work (0 with layered trees: "The layers")
 
 
 @dataclass(frozen=True)
@@ -102,9 +103,10 @@ class SessionBox:
     the sandbox is reset and may serve a later one (SessionHost.give_back), never two at once."""
 
     def __init__(self, backend: Backend, image: str, language: str, limits: SessionLimits, start_timeout_s: float,
-                 env: str = "") -> None:
-        """`env`: a repository environment's tree, read-only at /srv in the box (its sessions' lower layer)."""
-        self.backend, self.limits, self.language, self.env = backend, limits, language, env
+                 env: str = "", tree: str = "copy") -> None:
+        """`env`: a repository environment's tree, read-only at /srv in the box (its sessions' lower layer);
+        `tree`: how it becomes the session's /work, "copy" or "layers" (docs/sessions.md "The layers")."""
+        self.backend, self.limits, self.language, self.env, self.tree = backend, limits, language, env, tree
         self.mem_mb, self.sessions = limits.memory_limit_mb, 0
         self.start_timeout_s = start_timeout_s
         self.box: Box = backend.start_session(language, image, limits.memory_limit_mb, limits.pids_limit, env)
@@ -125,7 +127,7 @@ class SessionBox:
         if state is not None:
             blobs.update(delta_entries=state.entries, delta_data=state.data)
         head, _ = self.channel.request({"op": "start", "files": list(files), "cpu_s": limits.time_limit_s,
-                                        "tree": bool(self.env), "delta": state is not None}, blobs,
+                                        "tree": self.tree if self.env else "", "delta": state is not None}, blobs,
                                        timeout_s=self.start_timeout_s + 30.0)
         if not head.get("ok"):
             raise ChannelError(f"session start failed: {head.get('error')}")
@@ -139,7 +141,7 @@ class SessionBox:
             if not head.get("clean") or not self.backend.at_rest(self.box):
                 return False
             if self.env:  # its environment's tree linked ahead: the next session's start (a fork) skips it
-                head, _ = self.channel.request({"op": "prepare"}, timeout_s=60.0)
+                head, _ = self.channel.request({"op": "prepare", "tree": self.tree}, timeout_s=60.0)
                 return bool(head.get("ok"))
         except ChannelError:
             return False
@@ -386,10 +388,13 @@ class Session:
 class SessionHost:
     """Starts session boxes: the Docker client, the images, and the threads blocking calls run in."""
 
-    def __init__(self, config: SandboxConfig, max_sessions: int, spares: int = 8, backend: Backend | None = None) -> None:
+    def __init__(self, config: SandboxConfig, max_sessions: int, spares: int = 8, backend: Backend | None = None,
+                 tree: str = "copy") -> None:
         """`backend`: the grading pool's (sandbox/grader.py CodeGrader.backend), so one server has one
-        runsc state folder and one Docker client; a backend of its own when there is none."""
-        self.config = config
+        runsc state folder and one Docker client; a backend of its own when there is none. `tree`: how a
+        session on an environment gets its /work (verifier/config.py session_tree; docs/sessions.md
+        "The layers")."""
+        self.config, self.tree = config, tree
         self.max_spares = max(0, min(spares, max_sessions))
         self._backend = backend
         self._images: dict[str, str] = {}
@@ -436,7 +441,8 @@ class SessionHost:
             except Exception as e:  # a spare that went bad: drop it, try the next
                 log.info("session: a spare sandbox failed to start a session (%s)", e)
                 self.destroy(box)
-        box = SessionBox(self.backend, self._image(language), language, limits, self.config.start_timeout_s, env)
+        box = SessionBox(self.backend, self._image(language), language, limits, self.config.start_timeout_s, env,
+                         self.tree)
         with self._lock:
             self._live.add(box)
         try:

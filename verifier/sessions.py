@@ -44,7 +44,7 @@ from typing import Any
 
 from sandbox.contract import ENVIRONMENT_NAME, EXECUTE_DEFAULT_OUTPUT_BYTES, RepoTask, TaskError
 from sandbox.plan import InfraFailure
-from sandbox.repo.apply import view_listing
+from sandbox.repo.apply import View, view_listing
 from sandbox.repo.patch import PatchError
 from sandbox.repo.tree_diff import read_snapshot, session_patch
 from sandbox.repo_job import environment_language
@@ -294,7 +294,8 @@ class SessionRegistry:
         self._route = replica_tag(self._route_key, Route(config.advertise_address, config.http_port)) \
             if self._route_key else ""
         grader = getattr(engine, "code", None)
-        self.host = SessionHost(config.sandbox, config.max_sessions, backend=getattr(grader, "backend", None))
+        self.host = SessionHost(config.sandbox, config.max_sessions, backend=getattr(grader, "backend", None),
+                                tree=config.session_tree)
         self._sessions: dict[str, Entry] = {}
         self._lost: dict[str, Tombstone] = {}  # insertion order: oldest first
         self._creating = 0
@@ -463,7 +464,8 @@ class SessionRegistry:
         if snap is None or snap.expires <= time.monotonic() or not secrets.compare_digest(snap.owner, _owner(token)):
             raise SnapshotNotFound("no such snapshot: it expired (its TTL), was never issued, or is another caller's "
                                   "or another replica's")
-        kept = {"time_limit_s": snap.limits.time_limit_s, "memory_limit_mb": snap.limits.memory_limit_mb,
+        kept = {"time_limit_s": snap.limits.time_limit_s,  # _on raises the memory by the tree's again
+                "memory_limit_mb": snap.limits.memory_limit_mb - snap.state.environment.tree_mb,
                 "max_output_bytes": snap.limits.max_output_bytes}
         rest = {k: v for k, v in body.items() if k not in ("snapshot", "environment", "language", "files", "replay")}
         return {**{k: v for k, v in kept.items() if not rest.get(k)}, **{k: v for k, v in rest.items() if v}}, snap.state
@@ -493,17 +495,24 @@ class SessionRegistry:
         if env.lang.name not in self.engine.languages():
             raise TaskError("environment", f"its language {env.lang.name} is not served here")
         try:  # sealed: no file of it writable by the session through its permissions (sandbox/repo/apply.py)
-            await self.host.call(view_listing, env.tree, {})
+            view = await self.host.call(view_listing, env.tree, {})
         except OSError as e:
             raise RuntimeError(f"environment {name!r}: {e}") from None
-        return self._on(SessionEnvironment(name, env.tree, env.lang.name), limits)
+        return self._on(SessionEnvironment(name, env.tree, env.lang.name, self._tree_mb(view)), limits)
+
+    def _tree_mb(self, view: View) -> int:
+        """The memory the tree takes in the session's /work, a tmpfs of its memory (docs/sessions.md
+        "The layers"): with session_tree "copy", its files' bytes, each rounded up to a 4 KiB page;
+        with "layers", none (a link per file; only what the session writes counts)."""
+        if self.config.session_tree != "copy":
+            return 0
+        return math.ceil((view.size + 4096 * len(view.files)) / (1 << 20))
 
     @staticmethod
     def _on(env: SessionEnvironment, limits: SessionLimits) -> tuple[str, SessionLimits, SessionEnvironment]:
-        """A session on `env`: its language and its limits. The tree is not in the session's memory: it
-        is the read-only lower layer of /work, and only what the session writes counts (docs/sessions.md
-        "Fork and snapshot")."""
-        return env.language, limits, env
+        """A session on `env`: its language, and its limits with the memory raised by what its tree takes
+        in /work (SessionEnvironment.tree_mb: 0 with layered trees, docs/sessions.md "The layers")."""
+        return env.language, dataclasses.replace(limits, memory_limit_mb=limits.memory_limit_mb + env.tree_mb), env
 
     def _mac(self, head: str) -> str:
         assert self._route_key is not None

@@ -40,11 +40,12 @@ Requests:
     {"op": "snapshot", "max": N, "max_files": N}
     {"op": "delta", "max": N, "max_files": N}
         the tools of a session on a repository environment (session_tools.py; "start" with
-        "tree": true links the environment's tree, read-only at /srv, into /work first; with "delta": true
+        "tree": "layers" links the environment's tree, read-only at /srv, into /work first, "tree": "copy"
+        copies it (session_tools.link_tree; docs/sessions.md "The layers"); with "delta": true
         too, the "delta_entries" and "delta_data" blobs, another session's changes, are applied on it).
-    {"op": "prepare"}
-        between sessions, in a box of an environment: its tree linked into /work and an interpreter started
-        (running nothing) ahead of the next "start", which takes both.
+    {"op": "prepare", "tree": "copy" | "layers"}
+        between sessions, in a box of an environment: its tree linked (or copied) into /work and an
+        interpreter started (running nothing) ahead of the next "start", which takes both.
     {"op": "reset"}
         the session is over: the runner's reset (sandbox/harness/job_protocol.py: every other process killed,
         /work /tmp /dev/shm /dev/mqueue wiped, SysV IPC removed, PID 1 untampered), so the
@@ -407,7 +408,7 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
         if op == "prepare":  # a spare box of an environment, between sessions: its tree linked ahead
             if box.kernel is not None:
                 raise ValueError("a session is running")
-            prepare()
+            prepare(str(head.get("tree")))
             box.spare = box.spare or Kernel()
             return {"ok": True}, {}
         if op in ("shell", "write", "list", "snapshot", "delta"):
@@ -421,7 +422,7 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
             reply = job_protocol.reset(), {}
             session_tools.BASE.clear()
             session_tools.SETTLED.clear()
-            PREPARED[0] = False
+            PREPARED[0] = ""
             return reply
         return {"error": f"unknown op {op!r}"}, {}
     except Exception as e:  # report and keep serving: the host decides
@@ -432,7 +433,7 @@ def start(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
     if box.kernel is not None:
         raise ValueError("the session is already started")
     if head.get("tree"):  # a session on a repository environment (session_tools.py), read-only at /srv
-        prepare()
+        prepare(str(head["tree"]))
         if head.get("delta"):  # a fork's or a snapshot's changes (docs/sessions.md "Fork and snapshot")
             session_tools.apply_delta(blobs.get("delta_entries", b"[]"), blobs.get("delta_data", b""))
     write_files(head, blobs)
@@ -443,16 +444,20 @@ def start(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
     return {"ok": True}, {}
 
 
-PREPARED = [False]  # /work holds the environment's tree as link_tree made it, and nothing else yet
+PREPARED = [""]  # /work holds the environment's tree as link_tree made it in this mode, and nothing else yet
 
 
-def prepare() -> None:
-    """The environment's tree linked into /work and recorded (session_tools.link_tree, record_base),
-    once between resets: done ahead in a spare box ("prepare"), so its next session's start skips it."""
-    if not PREPARED[0]:
-        session_tools.link_tree()
-        session_tools.record_base()
-        PREPARED[0] = True
+def prepare(tree: str) -> None:
+    """The environment's tree linked (or copied: `tree`, session_tools.link_tree) into /work and
+    recorded (record_base), once between resets: done ahead in a spare box ("prepare"), so its next
+    session's start skips it."""
+    if PREPARED[0] == tree:
+        return
+    if PREPARED[0]:
+        raise ValueError(f"the tree is prepared as {PREPARED[0]!r}, not {tree!r}")
+    session_tools.link_tree(tree)
+    session_tools.record_base()
+    PREPARED[0] = tree
 
 
 def serve_tool(box: Box, op: str, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:

@@ -43,14 +43,20 @@ BASE: dict[str, tuple[str, int, int, int]] = {}
 SETTLED: dict[str, tuple[int, int, tuple[tuple[str, str], ...]]] = {}
 
 
-def link_tree() -> None:
-    """The session's tree over the environment's, read-only at ENV (docs/sessions.md "Fork and
-    snapshot"): its folders made in /work, a link to ENV/PATH for every file (the lower layer, shared
-    by every box of the environment, never copied), the environment's own links copied. What the
-    session writes replaces a link with a file of its own in /work (the upper layer); a write in place
-    through a link is refused (EROFS), never reaching the environment. Read by file type (scandir),
+TREES = ("copy", "layers")  # verifier/config.py session_tree
+
+
+def link_tree(tree: str = "layers") -> None:
+    """The session's tree over the environment's, read-only at ENV (docs/sessions.md "The layers"):
+    its folders made in /work, the environment's own links copied, and for every file either a link
+    to ENV/PATH (`tree` "layers": the lower layer, shared by every box of the environment, never
+    copied; what the session writes replaces a link with a file of its own, the upper layer, and a
+    write in place through a link is refused, EROFS) or a copy of it, the session's own file
+    (`tree` "copy": a write in place works as in a real repository). Read by file type (scandir),
     one syscall an entry: a spare box of the environment does this before its session comes
-    (session_box.py "prepare"), so a fork pays only for the changes."""
+    (session_box.py "prepare"), so a fork pays only for the changes in either mode."""
+    if tree not in TREES:
+        raise ValueError(f"tree must be one of {TREES}, not {tree!r}")
     stack = [""]
     while stack:
         rel = stack.pop()
@@ -64,8 +70,35 @@ def link_tree() -> None:
                 elif entry.is_dir(follow_symlinks=False):
                     os.mkdir(dest, 0o755)
                     stack.append(f"{rel}{entry.name}/")
-                elif entry.is_file(follow_symlinks=False):
+                elif entry.is_file(follow_symlinks=False) and tree == "layers":
                     os.symlink(f"{ENV}/{rel}{entry.name}", dest)
+                elif entry.is_file(follow_symlinks=False):
+                    _copy_lower(entry.path, dest)
+
+
+def _copy_lower(src: str, dest: str) -> None:
+    """A file of the environment copied into /work as the session's own (link_tree "copy"): its
+    bytes, and 0755 when the environment's is executable by its owner, else 0644 (as a repo job's
+    tree: sandbox/repo/apply.py). The source is opened without following a link."""
+    fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, f"{src} is not a regular file")
+        mode = 0o755 if st.st_mode & 0o100 else 0o644
+        out = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+        try:
+            os.fchmod(out, mode)  # past PID 1's umask (pid1.py), as a repo job's tree
+            left = st.st_size
+            while left > 0:
+                sent = os.sendfile(out, fd, None, min(left, 1 << 24))
+                if sent == 0:
+                    break
+                left -= sent
+        finally:
+            os.close(out)
+    finally:
+        os.close(fd)
 
 
 def open_lower(dir_fd: int, name: str) -> int | None:
