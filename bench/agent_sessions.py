@@ -10,7 +10,8 @@ backend (a server of its own each), every line with the backend and the load ave
 2. shell: a trivial command (`true`) at --sessions concurrent sessions, p50 and p99 (target p99 <
    100 ms on Docker; the client runs on the same cores as the server);
 3. fork: a session with a 200 MB tree forked (target <= 100 ms, no full copy), by `bench._agent_fork`
-   on a session host of its own (one round with --quick, three without);
+   on a session host of its own (two rounds with --quick, three without), one line per session_tree
+   ("copy", the default, and "layers": docs/sessions.md "The layers"), each saying whether it meets it;
 4. memory and disk per idle session: Docker, the container's memory cgroup and its writable layer;
    gVisor, the growth of the server's process tree's resident memory (runsc and its gofer; shared
    pages counted in each) per session, disk not measured (the session's own files are in /work, a
@@ -212,8 +213,9 @@ def idle_usage(backend: str, dc: docker.DockerClient, owner: int, n: int, rss0: 
 
 async def fork(backend: str, rounds: int) -> None:
     """Fork of a session with a 200 MB tree (issue 34 item 3; docs/sessions.md "Fork and snapshot"), measured
-    by bench/_agent_fork.py on a session host of its own."""
-    print(f"[{backend}] {await agent_fork.measure(backend, tree_mb=200, n=1, rounds=rounds)}", flush=True)
+    by bench/_agent_fork.py on a session host of its own, in each session_tree ("The layers")."""
+    for tree in ("copy", "layers"):
+        print(f"[{backend}] {await agent_fork.measure(backend, tree_mb=200, n=1, rounds=rounds, tree=tree)}", flush=True)
 
 
 async def measured(meter: Meter, way) -> tuple[float, float, float]:
