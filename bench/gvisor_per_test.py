@@ -1,15 +1,12 @@
 """One side of an interleaved A/B of a pooled test's cost on the gVisor backend (docs/benchmarks.md "Where a
 gVisor test's time goes"): N stdin tests of one program in one job, JOBS jobs in one one-sandbox pool, each
 job's wall time and host CPU per test. Host CPU is this process and every process below it (the grader, runsc,
-its Sentry, gofer and stubs, with the children each reaped; on Docker the pool's containers' cgroups too), which a shared machine's load leaves as it is.
+its Sentry, gofer and stubs, with the children each reaped), which a shared machine's load leaves as it is.
 Run it from each tree in turn (it imports the tree it is run from, whose harness is in that tree's root
 filesystem), alternating, several rounds:
 
     (cd TREE && python bench/gvisor_per_test.py LABEL on 100 2)
     python bench/gvisor_per_test.py LABEL WARM_FORK N JOBS [PROGRAM [EXPECTED_STDOUT]]
-
-BENCH_BACKEND=docker (or userns) measures the same on another backend: the runner's per-test path is
-every backend's (docs/benchmarks.md "Fewer system calls on the per-test path").
 """
 from __future__ import annotations
 
@@ -38,47 +35,24 @@ def tree_cpu_s() -> float:
     return total
 
 
-def container_cpu_s(pool_name: str) -> float:
-    """CPU seconds of the Docker pool's containers (their cgroups' cpuacct.usage, cgroup v1, or cpu.stat's
-    usage_usec, v2): a container's processes are the daemon's, not below this process. 0 on other backends."""
-    if os.environ.get("BENCH_BACKEND") != "docker":
-        return 0.0
-    import glob
-
-    import docker
-    total = 0.0
-    for c in docker.from_env().containers.list(filters={"label": f"grpo-verifier.pool={pool_name}"}):
-        v1 = glob.glob(f"/sys/fs/cgroup/cpuacct/**/*{c.id}*/cpuacct.usage", recursive=True)
-        for path in v1:
-            with open(path) as f:
-                total += int(f.read()) / 1e9
-        for path in [] if v1 else glob.glob(f"/sys/fs/cgroup/**/*{c.id}*/cpu.stat", recursive=True):
-            with open(path) as f:
-                total += sum(int(line.split()[1]) for line in f if line.startswith("usage_usec")) / 1e6
-    return total
-
-
 def main() -> None:
     label, warm, n, jobs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     program = sys.argv[5] if len(sys.argv) > 5 else "pass"
     expected = sys.argv[6] if len(sys.argv) > 6 else ""
-    backend = os.environ.get("BENCH_BACKEND", "gvisor")
-    config = SandboxConfig(backend=backend, languages=("python",), pool_size=1, warm_fork=warm,
+    config = SandboxConfig(backend="gvisor", languages=("python",), pool_size=1, warm_fork=warm,
                            pool_name=f"bench-gvisor-per-test-{os.getpid()}")
     task = {"language": "python", "completion": program, "compare": "exact",
             "tests": [{"stdin": "1 2\n", "expected_stdout": expected} for _ in range(n)]}
     with SyncGrader(config) as g:
         if not g.grader.available:
-            sys.exit(f"{backend} sandbox unavailable: {g.grader.unavailable_reason()}")
+            sys.exit(f"gvisor sandbox unavailable: {g.grader.unavailable_reason()}")
         g.grade(dict(task, tests=task["tests"][:2]))  # the sandbox started, the zygote warm
         for _ in range(jobs):
-            k0 = container_cpu_s(config.pool_name)
             c0, t0 = tree_cpu_s(), time.perf_counter()
             r = g.grade(task)
             wall, cpu = time.perf_counter() - t0, tree_cpu_s() - c0
-            cpu += container_cpu_s(config.pool_name) - k0
             assert len(r["tests"]) == n, r["detail"]
-            print(f"[{backend}, {label}, warm_fork={warm}] per test: wall {wall / n * 1e3:.1f} ms, host CPU {cpu / n * 1e3:.1f} ms "
+            print(f"[{label}, warm_fork={warm}] per test: wall {wall / n * 1e3:.1f} ms, host CPU {cpu / n * 1e3:.1f} ms "
                   f"({n} tests in one job, verdict {r['verdict']}); load average {os.getloadavg()[0]:.2f}", flush=True)
 
 

@@ -21,6 +21,20 @@ import program_limits  # noqa: E402
 import warm_keeper  # noqa: E402
 
 
+class _Opened:
+    def __init__(self, calls: list, path: str) -> None:
+        self.calls, self.path = calls, path
+
+    def __enter__(self) -> _Opened:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def write(self, text: str) -> None:
+        self.calls.append(("write", self.path, text))
+
+
 def _applied(monkeypatch: pytest.MonkeyPatch, step) -> list:
     """The limit-setting calls `step` makes, in order (uids, rlimits, the OOM score, signals)."""
     calls: list = []
@@ -28,7 +42,7 @@ def _applied(monkeypatch: pytest.MonkeyPatch, step) -> list:
         m.setattr(program_limits.os, "setresuid", lambda *uids: calls.append(("setresuid", uids)))
         m.setattr(program_limits.resource, "setrlimit", lambda which, v: calls.append(("setrlimit", which, tuple(v))))
         m.setattr(program_limits.signal, "signal", lambda sig, how: calls.append(("signal", sig, how)))
-        m.setattr(program_limits, "write_proc", lambda path, text: calls.append(("write", path, text)))
+        m.setattr(program_limits, "open", lambda path, mode: _Opened(calls, path), raising=False)
         m.setattr(program_limits.confine, "confine", lambda: calls.append(("confine",)))
         step()
     return calls

@@ -54,7 +54,7 @@ SELF_ONLY = {
 LD, JEQ, RET = 0x20, 0x15, 0x06
 RET_ALLOW, RET_KILL, RET_EPERM = 0x7FFF0000, 0x80000000, 0x00050001
 
-LIBC = ctypes.CDLL(None, use_errno=True)  # the C library's handle, made once per process: pid1.py and zygote.py use it too
+_libc = ctypes.CDLL(None, use_errno=True)
 ON = [False]  # this sandbox confines its programs (separate): set once by PID 1, inherited by its forks
 
 
@@ -78,7 +78,7 @@ def wanted() -> bool:
 
 def landlock_abi() -> int:
     """The kernel's Landlock ABI version; 0 where it has none (or it is off)."""
-    v = LIBC.syscall(SYS_LANDLOCK_CREATE_RULESET, None, ctypes.c_size_t(0), LANDLOCK_CREATE_RULESET_VERSION)
+    v = _libc.syscall(SYS_LANDLOCK_CREATE_RULESET, None, ctypes.c_size_t(0), LANDLOCK_CREATE_RULESET_VERSION)
     return max(0, int(v))
 
 
@@ -114,11 +114,11 @@ def scope_self() -> None:
     """Enter a new Landlock domain scoped for signals and abstract unix sockets (no file rule: the
     sandbox's mounts decide files). Each call makes a domain of its own, from the ruleset attribute
     built once (PREPARED)."""
-    fd = _check(LIBC.syscall(SYS_LANDLOCK_CREATE_RULESET, PREPARED.attr, ctypes.c_size_t(len(PREPARED.attr)), 0),
+    fd = _check(_libc.syscall(SYS_LANDLOCK_CREATE_RULESET, PREPARED.attr, ctypes.c_size_t(len(PREPARED.attr)), 0),
                 "landlock_create_ruleset")
     try:
-        _check(LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
-        _check(LIBC.syscall(SYS_LANDLOCK_RESTRICT_SELF, fd, 0), "landlock_restrict_self")
+        _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+        _check(_libc.syscall(SYS_LANDLOCK_RESTRICT_SELF, fd, 0), "landlock_restrict_self")
     finally:
         os.close(fd)
 
@@ -142,8 +142,8 @@ class _Prepared:
 
 def filter_self() -> None:
     """Install self_only_filter (PREPARED) on this process (inherited by all it starts)."""
-    _check(LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
-    _check(LIBC.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(PREPARED.fprog), 0, 0), "seccomp")
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+    _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(PREPARED.fprog), 0, 0), "seccomp")
 
 
 PREPARED = _Prepared()
@@ -169,7 +169,7 @@ def probe() -> str:
             confine()
             code = 0
             for act in (lambda: os.kill(os.getppid(), 0),
-                        lambda: _check(LIBC.syscall(302, os.getppid(), 7, None, None), "prlimit64")):
+                        lambda: _check(_libc.syscall(302, os.getppid(), 7, None, None), "prlimit64")):
                 try:
                     act()
                     code = 1

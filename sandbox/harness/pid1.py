@@ -125,10 +125,15 @@ def status_field(text: bytes, key: bytes) -> bytes | None:
     return None
 
 
+_LIBC: list = []  # the C library's ctypes handle, made once per process (libc)
+
+
 def libc() -> ctypes.CDLL:
-    """The C library's handle, made once per process (confine.LIBC): ctypes.CDLL(None) at every call
-    made a new handle and its class per test (supervisor_state, proc_state)."""
-    return confine.LIBC
+    """The C library, loaded once per process: ctypes.CDLL(None) at every call made a new handle and
+    its class per test (supervisor_state, proc_state). OSError where it cannot be loaded."""
+    if not _LIBC:
+        _LIBC.append(ctypes.CDLL(None, use_errno=True))
+    return _LIBC[0]
 
 
 def cap_eff() -> int:

@@ -50,21 +50,15 @@ def apply(lim: dict) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     fsize = int(lim["fsize"])
     resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-    try:
-        write_proc("/proc/self/oom_score_adj", "1000")
+    try:  # os.open and os.write: a text open() added an fstat, an ioctl and an lseek per test
+        fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            os.write(fd, b"1000")
+        finally:
+            os.close(fd)
     except OSError:
         pass
     for sig in HANDLED_SIGNALS:  # ignored by PID 1, default for the program
         signal.signal(sig, signal.SIG_DFL)
     if lim["confine"]:  # one uid for all: the program's own domain and filter (harness/confine.py)
         confine.confine()
-
-
-def write_proc(path: str, text: str) -> None:
-    """Write text to a /proc file through os.open and os.write: a text open() added an fstat, an
-    ioctl and an lseek to every run (docs/benchmarks.md "Fewer system calls on the per-test path")."""
-    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
-    try:
-        os.write(fd, text.encode())
-    finally:
-        os.close(fd)
