@@ -103,49 +103,20 @@ def drop_privileges() -> bool:
     return True
 
 
-def read_proc(path: str) -> bytes:
-    """A /proc file's whole text, through os.open and os.read: a buffered open() added an fstat, an
-    ioctl and an lseek to each of the runner's per-test reads (docs/benchmarks.md "Fewer system calls
-    on the per-test path"). OSError as open() raises it (FileNotFoundError for a process gone)."""
-    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-    try:
-        chunks = []
-        while chunk := os.read(fd, 1 << 16):
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
-
-
-def status_field(text: bytes, key: bytes) -> bytes | None:
-    """The first word after `key` (e.g. b"VmRSS:") in a /proc/PID/status text; None when absent."""
-    for line in text.splitlines():
-        if line.startswith(key):
-            return line.split()[1]
-    return None
-
-
-_LIBC: list = []  # the C library's ctypes handle, made once per process (libc)
-
-
-def libc() -> ctypes.CDLL:
-    """The C library, loaded once per process: ctypes.CDLL(None) at every call made a new handle and
-    its class per test (supervisor_state, proc_state). OSError where it cannot be loaded."""
-    if not _LIBC:
-        _LIBC.append(ctypes.CDLL(None, use_errno=True))
-    return _LIBC[0]
-
-
 def cap_eff() -> int:
     """This process's effective capabilities (/proc/self/status)."""
-    word = status_field(read_proc("/proc/self/status"), b"CapEff:")
-    return -1 if word is None else int(word, 16)
+    with open("/proc/self/status", "rb") as f:
+        for line in f:
+            if line.startswith(b"CapEff:"):
+                return int(line.split()[1], 16)
+    return -1
 
 
 def make_undumpable() -> None:
     """PR_SET_DUMPABLE=0: same-uid processes can no longer ptrace us or open /proc/1/fd/*."""
     try:
-        libc().prctl(4, 0, 0, 0, 0)
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(4, 0, 0, 0, 0)
     except (OSError, AttributeError):
         pass
 
@@ -181,10 +152,10 @@ def install_filter(lo: int, hi: int, err: int) -> bool:
     )
     prog = Prog(len(insns), insns)
     try:
-        c = libc()
-        if c.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS (Docker sets it already)
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS (Docker sets it already)
             return False
-        return c.prctl(22, 2, ctypes.byref(prog), 0, 0) == 0  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
+        return libc.prctl(22, 2, ctypes.byref(prog), 0, 0) == 0  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
     except (OSError, AttributeError):
         return False
 
@@ -218,10 +189,8 @@ def supervisor_state() -> tuple:
     watched all the same), and every later process would inherit them: a changed state means the
     container must be recycled. Affinity, nice value and policy are each thread's: the distinct
     states of every thread of PID 1 (a session's idle watch is one: red team of issue 22)."""
-    return tuple(resource.getrlimit(r) for r in RLIMITS), thread_states(), io_priority()
-
-
-RLIMITS = tuple(getattr(resource, n) for n in sorted(n for n in dir(resource) if n.startswith("RLIMIT_")))  # supervisor_state's
+    names = sorted(n for n in dir(resource) if n.startswith("RLIMIT_"))
+    return (tuple(resource.getrlimit(getattr(resource, n)) for n in names), thread_states(), io_priority())
 
 
 def thread_states() -> frozenset:
@@ -246,59 +215,44 @@ def io_priority() -> int:
     if IOPRIO_GET is None:
         return -1
     try:
-        return libc().syscall(IOPRIO_GET, 1, 0)
+        return ctypes.CDLL(None, use_errno=True).syscall(IOPRIO_GET, 1, 0)
     except (OSError, AttributeError):
         return -1
 
 
 def rss_kb() -> int:
     """The runner's resident memory now (VmRSS), in KiB."""
-    return proc_rss_kb("self")
+    with open("/proc/self/status", "rb") as f:
+        for line in f:
+            if line.startswith(b"VmRSS:"):
+                return int(line.split()[1])
+    return 0
 
 
 def proc_state(pid: int) -> tuple:
     """What a program could change of a process it shares an effective uid with (sched_setaffinity,
     setpriority, sched_setscheduler: supervisor_state) and what says it is intact: uids, gids,
     tracer, seccomp, no_new_privs, limits."""
-    return proc_state_rss(pid)[0]
-
-
-STATE_KEYS = (b"Uid:", b"Gid:", b"TracerPid:", b"NoNewPrivs:", b"Seccomp:", b"Cpus_allowed_list:")  # proc_state's
-HAS_LIMITS: list[bool] = []  # whether this kernel has /proc/PID/limits (gVisor has none): asked once
-
-
-def has_limits() -> bool:
-    """Whether /proc/PID/limits exists on this kernel, asked once per process: under gVisor each
-    proc_state tried to open it and failed, twice a test (the zygote's and the mother's)."""
-    if not HAS_LIMITS:
-        HAS_LIMITS.append(os.path.exists("/proc/self/limits"))
-    return HAS_LIMITS[0]
-
-
-def proc_state_rss(pid: int) -> tuple[tuple, int]:
-    """proc_state and the process's VmRSS in KiB from one read of its status (Warm.check asks both
-    of the zygote after every run)."""
-    text = read_proc(f"/proc/{pid}/status")
-    status = tuple(line + b"\n" for line in text.splitlines() if line.startswith(STATE_KEYS))
-    rss = status_field(text, b"VmRSS:")
-    fields = read_proc(f"/proc/{pid}/stat").rpartition(b")")[2].split()
-    limits = b""  # a program cannot prlimit() them (it needs all their uids), so this is defense in depth
-    if has_limits():
-        try:
-            limits = read_proc(f"/proc/{pid}/limits")
-        except FileNotFoundError:
-            pass
+    keep = (b"Uid:", b"Gid:", b"TracerPid:", b"NoNewPrivs:", b"Seccomp:", b"Cpus_allowed_list:")
+    with open(f"/proc/{pid}/status", "rb") as f:
+        status = tuple(line for line in f if line.startswith(keep))
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        fields = f.read().rpartition(b")")[2].split()
+    try:  # a program cannot prlimit() them (it needs all their uids), so this is defense in depth
+        with open(f"/proc/{pid}/limits", "rb") as f:
+            limits = f.read()
+    except FileNotFoundError:  # gVisor has no /proc/PID/limits
+        limits = b""
     ioprio = -1
     if IOPRIO_GET is not None:
         try:
-            ioprio = libc().syscall(IOPRIO_GET, 1, pid)
+            ioprio = ctypes.CDLL(None, use_errno=True).syscall(IOPRIO_GET, 1, pid)
         except (OSError, AttributeError):
             pass
     # Asked of the kernel too, not only read from /proc: gVisor's status has no Cpus_allowed_list
     # and its stat no policy, so a CPU set a program pinned there went unseen and every later fork
     # inherited it (red-team finding: tests/test_sandbox_warm_attacks.py)
-    state = status, fields[15:17] + fields[37:39], limits, ioprio, sched_state(pid)  # priority, nice, rt_priority, policy
-    return state, 0 if rss is None else int(rss)
+    return status, fields[15:17] + fields[37:39], limits, ioprio, sched_state(pid)  # priority, nice, rt_priority, policy
 
 
 def sched_state(pid: int) -> tuple:
@@ -310,10 +264,12 @@ def sched_state(pid: int) -> tuple:
         return ()
 
 
-def proc_rss_kb(pid: int | str) -> int:
-    """A process's resident memory now (VmRSS), in KiB; 0 where its status shows none."""
-    word = status_field(read_proc(f"/proc/{pid}/status"), b"VmRSS:")
-    return 0 if word is None else int(word)
+def proc_rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status", "rb") as f:
+        for line in f:
+            if line.startswith(b"VmRSS:"):
+                return int(line.split()[1])
+    return 0
 
 
 def other_pids() -> list[int]:

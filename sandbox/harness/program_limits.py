@@ -50,12 +50,9 @@ def apply(lim: dict) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     fsize = int(lim["fsize"])
     resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-    try:  # os.open and os.write: a text open() added an fstat, an ioctl and an lseek per test
-        fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY | os.O_CLOEXEC)
-        try:
-            os.write(fd, b"1000")
-        finally:
-            os.close(fd)
+    try:
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write("1000")
     except OSError:
         pass
     for sig in HANDLED_SIGNALS:  # ignored by PID 1, default for the program

@@ -109,10 +109,9 @@ class Warm:
             if said.get("ready") is not True:
                 raise OSError("not ready")
             self.parents = said.get("parents") is True
-            state, rss_kb = pid1.proc_state_rss(self.pid)
-            if state != self.mother_state:  # changed while it imported
+            if pid1.proc_state(self.pid) != self.mother_state:  # changed while it imported
                 raise OSError("the zygote changed")
-            self.rss_kb, self.ready = rss_kb, True
+            self.rss_kb, self.ready = pid1.proc_rss_kb(self.pid), True
         except (OSError, ValueError):
             self.drop()
         return self.ready
@@ -144,11 +143,9 @@ class Warm:
         if not self.pid:
             return
         try:  # compared with the mother's at start, never with the zygote's own when first used: a
-            # program run before that (an exec'd one) could have changed it first (red-team finding);
-            # its state and memory from one read of its status (pid1.proc_state_rss)
-            state, rss_kb = pid1.proc_state_rss(self.pid)
-            bad = (state != self.mother_state or self.forks >= WARM_FORKS_MAX
-                   or (self.ready and rss_kb - self.rss_kb > WARM_RSS_GROWTH_KB))
+            # program run before that (an exec'd one) could have changed it first (red-team finding)
+            bad = (pid1.proc_state(self.pid) != self.mother_state or self.forks >= WARM_FORKS_MAX
+                   or (self.ready and pid1.proc_rss_kb(self.pid) - self.rss_kb > WARM_RSS_GROWTH_KB))
         except (OSError, ValueError, IndexError):
             bad = True
         if bad:

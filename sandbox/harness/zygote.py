@@ -138,8 +138,6 @@ def warm_up() -> None:
     while HERE in sys.path:
         sys.path.remove(HERE)
     PARENT_CLONES[0] = parent_clones()  # before any job's fork
-    import ctypes  # every forked process imports it anyway (dumpable): its handle made once, here
-    LIBC.append(ctypes.CDLL(None, use_errno=True))
     import gc
     gc.collect()
     gc.freeze()  # forked processes share these pages instead of touching them at their first collection
@@ -545,15 +543,9 @@ def become_serve(in_fd: int, out_fd: int) -> None:
 
 
 def dumpable() -> None:
-    """PR_SET_DUMPABLE 1, as after an exec (the runner is not), through the C library's handle the
-    zygote made once (LIBC, warm_up), not a new ctypes.CDLL in every forked process."""
-    if not LIBC:
-        import ctypes
-        LIBC.append(ctypes.CDLL(None, use_errno=True))
-    LIBC[0].prctl(4, 1, 0, 0, 0)
-
-
-LIBC: list = []  # the C library's ctypes handle (dumpable), made in warm_up before any fork
+    """PR_SET_DUMPABLE 1, as after an exec (the runner is not)."""
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(4, 1, 0, 0, 0)
 
 
 def stack_depth() -> int:
