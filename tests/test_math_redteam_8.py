@@ -21,13 +21,17 @@ math-verify, which reads a value out of it. An allowlist must refuse what it did
    `\\boxed{e\\text{?}}`, `\\boxed{\\infty \\text{ is wrong}}`, `\\boxed{\\sqrt{x} \\text{ is wrong}}`, `\\boxed{a+b
    \\text{ (approx.)}}`, `\\boxed{\\pi}\\text{ thousand}` (the words after a box are joined to its content,
    `extract._with_what_follows`, then not read), `Final Answer: \\pi \\text{ million}`, `The answer is $\\pi
-   \\text{ thousand}$.` (13 cases below; through the real server too). `\\boxed{\\frac{\\pi}{2} \\text{ thousand}}`
-   (a digit) is refused.
-3. A box's content longer than `grammar.MAX_CHARS` (400) is read as math, unread (`grammar.read`'s first lines:
+   \\text{ thousand}$.`, and under lenient the last expression (`it is $\\pi \\text{ million}$.`) (14 cases
+   below; through the real server too). `\\boxed{\\frac{\\pi}{2} \\text{ thousand}}` (a digit) is refused.
+3. An answer longer than `grammar.MAX_CHARS` (400) is read as math, unread (`grammar.read`'s first lines:
    `if len(text) > MAX_CHARS: return Reading("math", text)`), while a box may hold `max_answer_chars` (2,000):
    400 spaces inside the text group, an empty `\\phantom{}` of 400 letters or 200 `{}` after it make
    `\\boxed{6\\text{ thousand ...}}`, `\\boxed{6\\text{ or 7 ...}}`, `\\boxed{6\\text{, maybe ...}}`, `\\boxed{6
-   \\mathrm{thousand ...}}` pay 6 (7 cases below). Trailing spaces outside the group are stripped first and held.
+   \\mathrm{thousand ...}}` pay 6, and the same after an anchor (`Final Answer: 6 \\text{ thousand ...}`, `#### ...`,
+   `The answer is $6\\text{ thousand ...}$.`) and in a concluding sentence (`So, the total is $6\\text{ thousand
+   ...}$.`), and under lenient the last expression (`so it is $6\\text{ thousand ...}$`) (12 cases below).
+   Trailing spaces outside the group are stripped first and held; `I think it is $6\\text{ thousand ...}$.` is
+   refused by its lead.
 4. Grading time (no test: the suite has no timed assertions). One `grade_math` (strict, warm process) of a box under
    `max_answer_chars`: `\\boxed{1.1.1. ... }` (1,808 characters) 3.3 s (800 repeats 2.1 s, 400 0.8 s),
    `\\boxed{\\sin(\\sin(\\sin(6)))+\\cos(x)+...+6}` (1,629) 1.7 s, `\\boxed{a+a+...+6}` (1,809) 1.1 s, all in
@@ -105,6 +109,7 @@ NO_DIGIT_NEAR = [
     n("\\boxed{\\infty \\text{ is wrong}}", "\\infty"), n("\\boxed{\\sqrt{x} \\text{ is wrong}}", "\\sqrt{x}"),
     n("\\boxed{a+b \\text{ (approx.)}}", "a+b"), n("\\boxed{\\text{$\\pi$ million}}", "\\pi"),
     n("Final Answer: \\pi \\text{ million}", "\\pi"), n("The answer is $\\pi \\text{ thousand}$.", "\\pi"),
+    n("it is $\\pi \\text{ million}$.", "\\pi"),  # lenient's last expression (strict: no answer)
 ]
 NO_DIGIT_SAME = [n("\\boxed{\\pi}", "\\pi"), n("\\boxed{\\pi \\text{ cm}}", "\\pi"), n("So, the area is $\\pi$.", "\\pi")]
 NO_DIGIT_REFUSED = [n("\\boxed{\\frac{\\pi}{2} \\text{ thousand}}", "\\frac{\\pi}{2}"), n("\\boxed{\\text{not } \\pi}", "\\pi"),
@@ -119,29 +124,33 @@ def test_an_answer_without_a_digit_is_read_by_the_grammar(completion: str, gold:
     assert "correct" not in verdicts(completion, gold, choices)
 
 
-# 3. A box's content past grammar.MAX_CHARS is read as math, unread (docs/math.md "Answer grammar").
-LONG_BOX_NEAR = [
+# 3. An answer's text past grammar.MAX_CHARS is read as math, unread (docs/math.md "Answer grammar").
+LONG_TEXT_NEAR = [
     n("\\boxed{6\\text{ thousand" + PAD + "}}"), n("\\boxed{6\\text{ or 7" + PAD + "}}"),
     n("\\boxed{6\\text{, maybe" + PAD + "}}"), n("\\boxed{6 \\mathrm{thousand" + PAD + "}}"),
     n("\\boxed{6\\text{ thousand}\\phantom{" + "x" * 400 + "}}"), n("\\boxed{6\\text{ million}" + "{}" * 200 + "}"),
     n("The answer is $\\boxed{6\\text{ thousand" + PAD + "}}$."),
+    # the same reading serves the anchors and the concluding sentence
+    n("The answer is $6\\text{ thousand" + PAD + "}$."), n("Final Answer: 6 \\text{ thousand" + PAD + "}"),
+    n("#### 6 \\text{ thousand" + PAD + "}"), n("So, the total is $6\\text{ thousand" + PAD + "}$."),
+    n("so it is $6\\text{ thousand" + PAD + "}$"),  # lenient's last expression (strict: no answer)
 ]
-LONG_BOX_REFUSED = [n("\\boxed{6\\text{ thousand}" + PAD + "}"), n("\\boxed{6" + PAD + "000}"),
+LONG_TEXT_REFUSED = [n("\\boxed{6\\text{ thousand}" + PAD + "}"), n("\\boxed{6" + PAD + "000}"),
                     n("\\boxed{\\text{not}" + PAD + "6}"), n("The answer is 6 thousand" + PAD + ".")]
 
 
-@pytest.mark.xfail(strict=True, reason="open: a box longer than grammar.MAX_CHARS is read as math unread (rt29h)")
-@pytest.mark.parametrize(PARAMS, LONG_BOX_NEAR)
-def test_a_long_box_is_still_read_by_the_grammar(completion: str, gold: str, choices: list[str] | None) -> None:
+@pytest.mark.xfail(strict=True, reason="open: an answer longer than grammar.MAX_CHARS is read as math unread (rt29h)")
+@pytest.mark.parametrize(PARAMS, LONG_TEXT_NEAR)
+def test_a_long_answer_is_still_read_by_the_grammar(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: `grammar.read` returns `Reading("math", text)` for any text over `MAX_CHARS` (400)
-    before tokenising, while a box may hold 2,000 characters (`MathLimits.max_answer_chars`)."""
+    before tokenising, while a box or an anchored answer may hold 2,000 characters (`MathLimits.max_answer_chars`)."""
     assert "correct" not in verdicts(completion, gold, choices)
 
 
 # Guards for the fixes: rewrites main pays (must still pay) and near misses main refuses (must stay refused).
 SAME = TEXT_GROUP_SAME + NO_DIGIT_SAME + [n("\\fbox {6}"), n("\\boxed{{6}}"), n("The answer is \\boxed{６}."),
                                           n("- So, the answer is 6."), n("**So, the answer is 6.**")]
-REFUSED = TEXT_GROUP_REFUSED + NO_DIGIT_REFUSED + LONG_BOX_REFUSED + [
+REFUSED = TEXT_GROUP_REFUSED + NO_DIGIT_REFUSED + LONG_TEXT_REFUSED + [
     n("\\boxed{6} or \\boxed{7}"), n("\\text{\\boxed{6}}"), n("The answer is 6\u200b000."), n("The answer is 6\u00ad000."),
     n("The answer is \u200f6."), n("So, the answer is 6.\n\n```\n7\n```"), n("So, the answer is 6.\n- 7"),
     n("So, the answer is 6.\n\n**Note:** this is wrong."), n("So, the answer is ~~6~~."), n("The answer is <del>6</del>."),
