@@ -4,7 +4,7 @@ grammar"), and one class through a real server on loopback (HTTP and gRPC). Each
 behaviour and is a strict xfail until its class is closed; plain tests hold what held. Gold 6 unless a case says
 otherwise. Left out: an unknown word after an `of ...` object (another helper is closing it).
 
-All three paying classes share one root: `grammar.read` has three readings that are neither "refused" nor a reading
+Classes 1 to 3 share one root: `grammar.read` has three readings that are neither "refused" nor a reading
 of the words (`Reading("words", ...)` from `_tokens` returning None, and `Reading("math", ...)` for a long text), and
 `parsing.answer_refusal` refuses only `kind == "refused"`, so what the grammar did not read is admitted and handed to
 math-verify, which reads a value out of it. An allowlist must refuse what it did not read.
@@ -32,7 +32,15 @@ math-verify, which reads a value out of it. An allowlist must refuse what it did
    ...}$.`), and under lenient the last expression (`so it is $6\\text{ thousand ...}$`) (12 cases below).
    Trailing spaces outside the group are stripped first and held; `I think it is $6\\text{ thousand ...}$.` is
    refused by its lead.
-4. Grading time (no test: the suite has no timed assertions). One `grade_math` (strict, warm process) of a box under
+4. NFKC folds a character with a number's meaning into a unit's letter: `unicode_math.to_ascii_math` ends with
+   `unicodedata.normalize("NFKC", ...)` over the whole window, so the small Roman numerals `ⅿ` (1000), `ⅾ` (500),
+   `ⅽ` (100), `ⅼ`/`Ⅼ` (50) become `m`, `d`, `c`, `l`, which the unit allowlist reads as metre, day, cent(i), litre,
+   and the modifier letter `ᵐ` (a superscript m: `6ᵐ` is 6 to the m) becomes `m`: `The answer is 6 ⅿ.`, `\\boxed{6ⅿ}`,
+   `\\boxed{6\\text{ ⅿ}}`, `\\boxed{6} ⅿ`, `So, the total is 6 ⅿ.`, `\\boxed{6ⅾ}`, `The answer is 6 ⅽ.`, `\\boxed{6ᵐ}`
+   pay 6 (8 cases below). Held: `ⅱ`, `ⅲ`, `Ⅽ`, `ℳ`, bold `𝐤`, full-width `ｋ`, `ᵏ`, `ⁿ`, `ⁱ`, `ˣ` are refused
+   (they fold to no unit). NFKC is a list of folds nobody chose; the folds the reader needs (full-width digits,
+   spaces) are few.
+5. Grading time (no test: the suite has no timed assertions). One `grade_math` (strict, warm process) of a box under
    `max_answer_chars`: `\\boxed{1.1.1. ... }` (1,808 characters) 3.3 s (800 repeats 2.1 s, 400 0.8 s),
    `\\boxed{\\sin(\\sin(\\sin(6)))+\\cos(x)+...+6}` (1,629) 1.7 s, `\\boxed{a+a+...+6}` (1,809) 1.1 s, all in
    math-verify's `latex2sympy` parse (ANTLR; `convert_set_elements` for the dotted run), so about quadratic. The worker's
@@ -147,10 +155,25 @@ def test_a_long_answer_is_still_read_by_the_grammar(completion: str, gold: str, 
     assert "correct" not in verdicts(completion, gold, choices)
 
 
+# 4. NFKC folds a Roman numeral or a modifier letter into a unit (docs/math.md "Answer grammar").
+NFKC_NEAR = [n("The answer is 6 ⅿ."), n("\\boxed{6ⅿ}"), n("\\boxed{6\\text{ ⅿ}}"), n("\\boxed{6} ⅿ"), n("So, the total is 6 ⅿ."),
+             n("\\boxed{6ⅾ}"), n("The answer is 6 ⅽ."), n("\\boxed{6ᵐ}")]
+NFKC_SAME = [n("The answer is 6 ㎞."), n("The answer is ６."), n("The answer is 6 ℃.")]
+NFKC_REFUSED = [n("The answer is 6 Ⅽ."), n("\\boxed{6ⅱ}"), n("\\boxed{6 𝐤}"), n("\\boxed{6 ｋ}"), n("\\boxed{6ᵏ}"),
+                n("The answer is 6ⁿ.")]
+
+
+@pytest.mark.xfail(strict=True, reason="open: NFKC folds a numeral or a modifier letter into a unit (rt29h)")
+@pytest.mark.parametrize(PARAMS, NFKC_NEAR)
+def test_a_folded_numeral_is_no_unit(completion: str, gold: str, choices: list[str] | None) -> None:
+    """Paid in both profiles: `to_ascii_math`'s NFKC makes `ⅿ` (one thousand) the letter `m`, a unit."""
+    assert "correct" not in verdicts(completion, gold, choices)
+
+
 # Guards for the fixes: rewrites main pays (must still pay) and near misses main refuses (must stay refused).
-SAME = TEXT_GROUP_SAME + NO_DIGIT_SAME + [n("\\fbox {6}"), n("\\boxed{{6}}"), n("The answer is \\boxed{６}."),
+SAME = TEXT_GROUP_SAME + NO_DIGIT_SAME + NFKC_SAME + [n("\\fbox {6}"), n("\\boxed{{6}}"), n("The answer is \\boxed{６}."),
                                           n("- So, the answer is 6."), n("**So, the answer is 6.**")]
-REFUSED = TEXT_GROUP_REFUSED + NO_DIGIT_REFUSED + LONG_TEXT_REFUSED + [
+REFUSED = TEXT_GROUP_REFUSED + NO_DIGIT_REFUSED + LONG_TEXT_REFUSED + NFKC_REFUSED + [
     n("\\boxed{6} or \\boxed{7}"), n("\\text{\\boxed{6}}"), n("The answer is 6\u200b000."), n("The answer is 6\u00ad000."),
     n("The answer is \u200f6."), n("So, the answer is 6.\n\n```\n7\n```"), n("So, the answer is 6.\n- 7"),
     n("So, the answer is 6.\n\n**Note:** this is wrong."), n("So, the answer is ~~6~~."), n("The answer is <del>6</del>."),
