@@ -62,7 +62,11 @@ sentences in an anchor (`Final Answer: z = 4. w = 9`, `z = 4 if w = \\boxed{9}`,
 `\\boxed{9}` followed by `\\cdot 10^3`, `e3`, `\\mathrm{k}`, `K`, `M`, `bn`, `mn`, `lakh`, `thou`, `Tsd.`, `mln`,
 `тыс.`, `млн`, `万`, `萬`, `천`, `만`, `ألف`, `אלף`, `हज़ार`, `triệu`, `juta`, `ribu`, `milyon`, `kUSD`, `k€`, `kilo`,
 `megs` is refused (units with SI prefixes pay: `km`, `Mm`, `ks`, `kWh`, `kB`); a number base subscript is its
-value (`\\boxed{12_8}` is incorrect against 12). Reuse keys: `sandbox/keys.py` `reuse_key` writes every value typed;
+value (`\\boxed{12_8}` is incorrect against 12); after the non-English anchors, scales, hedges and negations are
+refused (`答案是6千`, `答案是6万。`, `答えは約6です。`, `答案是6左右。`, `答案不是6。`, `Die Antwort lautet 6 Tausend.`, `6 Mio.`,
+`La réponse est 6 mille.`, `environ 6`, `n'est pas 6`, `La respuesta es 6 mil.`, `Ответ: 6 тыс.`, `около 6`, `Jibu ni 6
+elfu.`, `উত্তর হল 6 হাজার।`, `సమాధానం 6 వేలు.`, `คำตอบคือ 6 พัน`), counted nouns and currencies pay (`答案是6个。`, `答えは6円です。`);
+noticed and left alone: `La réponse est 6 cents.` pays 6 (the English unit `cents`; French `six cents` is 600). Reuse keys: `sandbox/keys.py` `reuse_key` writes every value typed;
 the engine's math key (`verifier/engine.py` `_math_key`: gold, choices, extraction text and source, deadline) and the
 worker's compared-verdict key (`grade.py` `_grade_text`: parsed gold text, answer) hold every field the verdict reads
 after extraction (the profile only through the extraction); two tasks differing only in the order of their choices
