@@ -104,7 +104,6 @@ TEXT_GROUP_REFUSED = [n("\\boxed{\\text{6 thousand}}"), n("\\boxed{\\mbox{$6$ th
                       n("\\boxed{\\text{$6$ or $7$}}"), mc("\\boxed{\\text{not $5$}}"), mc("\\boxed{\\text{$5$ thousand}}")]
 
 
-@pytest.mark.xfail(strict=True, reason="open: math inside a lone \\text{} group is never read (rt29h)")
 @pytest.mark.parametrize(PARAMS, TEXT_GROUP_NEAR)
 def test_math_inside_a_lone_text_group_is_read_with_its_words(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: `grammar._tokens` returns None for one `\\text...{}` group (a word answer, read as
@@ -128,7 +127,6 @@ NO_DIGIT_REFUSED = [n("\\boxed{\\frac{\\pi}{2} \\text{ thousand}}", "\\frac{\\pi
                     n("So, the area is $\\pi$ thousand.", "\\pi"), n("\\boxed{-\\pi}", "\\pi")]
 
 
-@pytest.mark.xfail(strict=True, reason="open: an answer without a digit is never read by the grammar (rt29h)")
 @pytest.mark.parametrize(PARAMS, NO_DIGIT_NEAR)
 def test_an_answer_without_a_digit_is_read_by_the_grammar(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: `grammar._tokens` returns None when the text holds no digit, so `read` answers "words"
@@ -151,7 +149,6 @@ LONG_TEXT_REFUSED = [n("\\boxed{6\\text{ thousand}" + PAD + "}"), n("\\boxed{6" 
                     n("\\boxed{\\text{not}" + PAD + "6}"), n("The answer is 6 thousand" + PAD + ".")]
 
 
-@pytest.mark.xfail(strict=True, reason="open: an answer longer than grammar.MAX_CHARS is read as math unread (rt29h)")
 @pytest.mark.parametrize(PARAMS, LONG_TEXT_NEAR)
 def test_a_long_answer_is_still_read_by_the_grammar(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: `grammar.read` returns `Reading("math", text)` for any text over `MAX_CHARS` (400)
@@ -215,7 +212,6 @@ def _http_verdicts(server, tasks: list[dict]) -> list[str]:
     return [r["verdict"] for r in body["results"]]
 
 
-@pytest.mark.xfail(strict=True, reason="open: an answer without a digit is never read by the grammar (rt29h)")
 @pytest.mark.parametrize("path", [_grpc_verdicts, _http_verdicts], ids=["grpc", "http"])
 def test_the_server_refuses_words_beside_a_digit_free_answer(verifier_server, path) -> None:
     assert "correct" not in path(verifier_server, SERVER_NEAR)
