@@ -164,7 +164,6 @@ NFKC_REFUSED = [n("The answer is 6 Ⅽ."), n("\\boxed{6ⅱ}"), n("\\boxed{6 𝐤
                 n("The answer is 6ⁿ.")]
 
 
-@pytest.mark.xfail(strict=True, reason="open: NFKC folds a numeral or a modifier letter into a unit (rt29h)")
 @pytest.mark.parametrize(PARAMS, NFKC_NEAR)
 def test_a_folded_numeral_is_no_unit(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: `to_ascii_math`'s NFKC makes `ⅿ` (one thousand) the letter `m`, a unit."""
