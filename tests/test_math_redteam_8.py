@@ -170,6 +170,29 @@ def test_a_folded_numeral_is_no_unit(completion: str, gold: str, choices: list[s
     assert "correct" not in verdicts(completion, gold, choices)
 
 
+# The fixes' own rewrites and near misses (fx29i): a yes/no sentence against a bare Yes is decided on its text; a
+# constant's domain is a general solution's phrase; full-width letters still fold; a number with two decimal points
+# (`1.2.3`: math-verify read 1.2 x 0.3 and paid 0.36) and answers past the complexity bound are refused.
+FIX_SAME = [n("\\boxed{\\text{Yes, there are 3 of them.}}", "\\text{Yes}"),
+            n("\\boxed{f(n) = c\\,n \\text{ for some constant } c \\in \\mathbb{R}}", "f(n) = cn"),
+            n("\\boxed{6\\text{ ｃｍ}}"), n("\\boxed{\\text{No solution}}", "\\text{No solution}"),
+            n("\\boxed{" + " + ".join(f"{i}x^{{{i}}}" for i in range(1, 25)) + "}", "+".join(f"{i}x^{{{i}}}" for i in range(1, 25)))]
+FIX_REFUSED = [n("\\boxed{\\text{Yes, there are 3 of them.}}", "\\text{No}"), n("\\boxed{\\text{No, there are $3$ thousand.}}", "3"),
+               n("\\boxed{6 \\text{ for some constant } c \\text{ thousand}}"), n("\\boxed{1.2.3}", "0.36"),
+               n("The answer is 1.2.3.", "0.36"), n("\\boxed{" + "a+" * 400 + "6}", "400a+6"),
+               n("\\boxed{" + "+".join(["\\sin(\\sin(\\sin(6)))", "\\cos(x)"] * 10) + "+6-" + "-".join(["\\sin(\\sin(\\sin(6)))", "\\cos(x)"] * 10) + "}")]
+
+
+@pytest.mark.parametrize(PARAMS, FIX_SAME)
+def test_a_rewrite_near_the_fixes_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+
+
+@pytest.mark.parametrize(PARAMS, FIX_REFUSED)
+def test_a_near_miss_of_the_fixes_is_refused(completion: str, gold: str, choices: list[str] | None) -> None:
+    assert "correct" not in verdicts(completion, gold, choices)
+
+
 # Guards for the fixes: rewrites main pays (must still pay) and near misses main refuses (must stay refused).
 SAME = TEXT_GROUP_SAME + NO_DIGIT_SAME + NFKC_SAME + [n("\\fbox {6}"), n("\\boxed{{6}}"), n("The answer is \\boxed{６}."),
                                           n("- So, the answer is 6."), n("**So, the answer is 6.**")]
