@@ -211,7 +211,7 @@ def test_non_english_anchors_admit_no_other_word(completion: str, gold: str) -> 
 
 
 @pytest.mark.parametrize("text, kind", [
-    ("2x + 3", "math"), ("Friday", "words"), ("\\text{Yes, there are 3 of them}", "words"),
+    ("2x + 3", "math"), ("Friday", "words"), ("\\text{Yes, there are 3 of them}", "refused"), ("\\text{No solution}", "words"),
     ("1 < t \\le 3 \\text{ or } 5 \\le t < 9", "math"), ("8:34\\text{ p.m.}", "math"),
     ("\\frac{\\pi}{6} + k\\pi \\text{ for integer } k", "math"), ("10 \\text{ cm}", "number"),
     ("3 \\text{ hundred}", "refused"), ("\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}", "math"),
@@ -223,8 +223,10 @@ def test_what_the_grammar_reads(text: str, kind: str) -> None:
 
 
 def test_long_texts_are_not_read_and_reading_is_linear() -> None:
-    """Past `MAX_CHARS` nothing is read as a stated value; a megabyte completion extracts."""
-    assert read("1 " + "apples " * MAX_CHARS).kind == "math"
+    """Past `MAX_CHARS` no words are read (refused, never admitted unread: red team 8 class 3); math without words is
+    read as written at any length; a megabyte completion extracts."""
+    assert read("1 " + "apples " * MAX_CHARS).kind == "refused"
+    assert read("1" + " + x" * MAX_CHARS).kind == "math"
     completion = "x" * 1_000_000 + ". The answer is " + "apples " * 500 + "6."  # `x...x The answer` leads with a word
     assert extract_answer(completion).source == "anchor"
 

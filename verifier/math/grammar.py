@@ -19,7 +19,8 @@ Anything else (a word that scales, negates, hedges or retracts, a second value, 
 `?`) is no reading: `read` says "refused" and the answer is never paid. Every allowlisted word
 lives in `LEXICON`, each group with its reason: that table is the one home of what is admitted.
 
-Linear: one regex tokenizer pass over at most `MAX_CHARS` characters, then list walks.
+Linear: one regex tokenizer pass (an answer is at most `MathLimits.max_answer_chars`), then list walks; past
+`MAX_CHARS` only math without words is read.
 """
 
 from __future__ import annotations
@@ -722,8 +723,9 @@ def is_name(word: str) -> bool:
 
 
 class Reading(NamedTuple):
-    """What `read` found: kind "math" (no words: read as written), "words" (no number: a word
-    answer), "number" (admitted: `text` is the value), or "refused" (`text` says why)."""
+    """What `read` found: kind "math" (no words: read as written), "words" (a word answer: words and their
+    punctuation only, no math), "number" (admitted: `text` is the value), or "refused" (`text` says why). Total:
+    nothing the grammar did not read is anything but "refused" (red team 8, docs/math.md "Answer grammar")."""
 
     kind: str
     text: str
@@ -820,8 +822,11 @@ _JOINERS = frozenset({"or", "and"})
 union, never as one of the parts."""
 _END = frozenset({".", "!", "。", "！", "।"})  # `।`: the danda, a Bengali or Hindi full stop
 _ARITHMETIC = frozenset("+-*/()[]{}.,^ ") | {"\\cdot", "\\times", "\\div", "\\frac", "\\dfrac", "\\tfrac", "\\left", "\\right"}
-# A general solution's integer parameter: `\\text{ for integer } k` (parsing reads it; docs/math.md "Math grading rules").
-_DOMAIN_RE = re.compile(r"\\text\s*\{\s*(?:for|where)\s+(?:any\s+|all\s+|some\s+)?integers?\s*\}\s*[kmn]\s*$")
+# A general solution's integer parameter, `\\text{ for integer } k`, or real constant, `\\text{ for some constant } c \\in
+# \\mathbb{R}` (parsing reads it; docs/math.md "Math grading rules").
+_DOMAIN_RE = re.compile(r"\\text\s*\{\s*(?:for|where)\s+(?:any\s+|all\s+|some\s+)?integers?\s*\}\s*[kmn]\s*$"
+                        r"|\\text\s*\{\s*(?:for|where)\s+(?:any\s+|all\s+|some\s+)?(?:real\s+)?constants?\s*\}(?:\s|\\[,;: ])*[a-zA-Z]"
+                        r"(?:(?:\s|\\[,;: ])*\\in(?:\s|\\[,;: ])*\\mathbb\s*\{\s*R\s*\})?(?:\s|\\[,;: ])*$")
 _CLOCK_RE = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?\s*(?:\\(?:text|mathrm)\s*\{\s*)?(?:[ap]\.?\s*m\.?)?\s*\}?$", re.I)
 _ORDINAL_TEXT_RE = re.compile(r"(\d)\s*(?:\^\s*(?:\{\s*)?)?\\(?:mathrm|text|textrm|rm)\s*\{\s*(st|nd|rd|th)\s*\}\s*\}?")
 FUNCTION_LETTERS = frozenset("fghpqFGHPQ")
@@ -860,14 +865,12 @@ class _Token(NamedTuple):
 def read(text: str, prose: bool = False, value: str | None = None) -> Reading:
     """Read `text` (a box's content, or an anchored sentence when `prose`) with the grammar. `value`: what stands in
     the value's place when `text` holds a placeholder there (`read_sentence`'s lenient reading)."""
-    if len(text) > MAX_CHARS:
-        return Reading("math", text)
     stripped = _DOMAIN_RE.sub("", text).strip()
     if _CLOCK_RE.match(stripped):
         return Reading("math", text)
-    tokens = _tokens(_ORDINAL_TEXT_RE.sub(r"\1\2", stripped), prose)
-    if tokens is None:
-        return Reading("words", text)
+    tokens = _scan(_ORDINAL_TEXT_RE.sub(r"\1\2", stripped), prose)
+    if len(text) > MAX_CHARS and any(t.kind in ("word", "name", "cur") for t in tokens):
+        return Reading("refused", f"words in a text longer than {MAX_CHARS} characters: the grammar reads no longer sentence")
     whole = _TEXT_UNWRAP_RE.fullmatch(stripped)  # `\\mathbf{6}`: the group is the value, not beside it
     if _TEXT_DIGIT_RE.search(whole.group(1) if whole else stripped):  # `12\\text{000}`, `6\\mathrm{000}`, `1\\mathbf{2}`
         return Reading("refused", "a digit inside `\\text{}` beside the value: text holds words, never digits")
@@ -879,6 +882,8 @@ def read(text: str, prose: bool = False, value: str | None = None) -> Reading:
     has_words = any(t.kind in ("word", "name", "cur") for t in tokens)  # `£3,20`: a currency is read too
     if "?" in (t.text for t in tokens if t.kind == "mark"):
         return Reading("refused", "a question mark: the value is questioned")
+    if _word_answer(stripped, tokens):
+        return Reading("words", text)  # `Friday`, `\\text{No solution}`: words only, read as written
     words = [t.text.lower() for t in tokens if t.kind in ("word", "name")]
     if any(_joiner(t) == "or" for t in tokens) and len({names for names in _part_names(tokens) if names}) > 1:
         return Reading("refused", "alternatives joined by `or` name different quantities")  # `x = 2 \\text{ or } y = 3`
@@ -984,14 +989,24 @@ def _part_names(tokens: list[_Token]) -> list[tuple[str, ...]]:
     return parts
 
 
-def _tokens(text: str, prose: bool) -> list[_Token] | None:
-    """The tokens of `text`; None when it has no digit or is one `\\text{}` (a word answer such as
-    `\\text{Yes, there are 3}`, read as written: math-verify reads it as one symbol)."""
-    if not any(c.isdigit() for c in text):
-        return None
-    if text.startswith("\\text") and text.endswith("}") and text.count("{") == 1:
-        return None
-    return _scan(text, prose)
+_WORD_ANSWER_MARKS = frozenset(".,;:'’()!-\"")
+
+
+def _word_answer(text: str, tokens: list[_Token]) -> bool:
+    """Whether the text is a word answer (`Friday`, `\\text{No solution}`, `\\text{(A)}`): words and their
+    punctuation only, no number, no math symbol, no math segment (docs/math.md "Answer grammar", "Structure, not
+    words"). A positive reading: a text holding math beside its words (`\\pi \\text{ thousand}`, `\\text{$6$
+    million}`) is no word answer and goes through the grammar like any value."""
+    if _MATH_OPENERS_RE.search(text):
+        return False  # `\\text{$x$ thousand}`: a math segment is math, whatever it holds
+    return any(t.kind in ("word", "name") for t in tokens) and all(
+        t.kind == "word" or t.kind == "name" and _letters(t.text) or t.kind == "mark" and t.text in _WORD_ANSWER_MARKS
+        for t in tokens)
+
+
+def _letters(word: str) -> bool:
+    """A name written in letters (`Friday`, `Maria's`), not a math name (`∠ABC`)."""
+    return word.removesuffix("'s").removesuffix("’s").isalpha()
 
 
 def _scan(text: str, prose: bool) -> list[_Token]:
@@ -1220,8 +1235,10 @@ def _units_of_parts(tokens: list[_Token], spans: list[tuple[int, int]]) -> bool:
 
 def _value_spans(tokens: list[_Token], prose: bool) -> list[tuple[int, int]]:
     """(start, end) of each value: in prose a number or a math segment (with a currency sign before
-    it); in LaTeX a run of math holding a digit."""
+    it); in LaTeX a run of math holding a digit, or, in a text with no number at all, a run holding a math symbol
+    (`\\pi`, `e^x`, `\\sqrt{x}`: a symbolic value is read by the same grammar, docs/math.md "Answer grammar")."""
     spans: list[tuple[int, int]] = []
+    symbolic = not any(t.kind in ("num", "seg") for t in tokens)
     i = 0
     while i < len(tokens):
         if prose:
@@ -1236,7 +1253,7 @@ def _value_spans(tokens: list[_Token], prose: bool) -> list[tuple[int, int]]:
         j = i + 1
         while j < len(tokens) and _mathy(tokens[j]):
             j += 1
-        if any(tok.kind in ("num", "seg") for tok in tokens[i:j]):
+        if any(tok.kind in ("num", "seg") or symbolic and tok.kind == "math" for tok in tokens[i:j]):
             spans.append((i, j))
         i = j
     return spans

@@ -41,6 +41,27 @@ def text_guard(text: str, limits: MathLimits) -> str | None:
     return None
 
 
+_OPERATOR_RE = re.compile(r"(?<!\\)[-+*/^=<>]|\\(?:cdot|times|div)(?![A-Za-z])")
+_FUNCTION_RE = re.compile(r"\\(?:a?r?c?(?:sin|cos|tan|cot|sec|csc)h?|log|ln|lg|exp|operatorname)(?![A-Za-z])")
+_DOTTED_RE = re.compile(r"(?<![\d.])\d*\.\d+\.\d")
+
+
+def complexity_guard(text: str, limits: MathLimits) -> str | None:
+    """Why an answer is too complex to parse within a second, or None (answers only; linear in len(text)):
+    math-verify's parse grows about quadratically with operators and function calls (red team 8 item 5,
+    docs/math.md "Answer grammar"). A number written with two decimal points (`1.2.3`, `1.000.000`) is no number:
+    math-verify read `1.2.3` as 1.2 x 0.3 (paid 0.36) and a run of them took seconds."""
+    if _DOTTED_RE.search(text):
+        return "a number with two decimal points (`1.2.3`): no number, math-verify reads a product"
+    operators = sum(1 for _ in _OPERATOR_RE.finditer(text))
+    if operators > limits.max_operators:
+        return f"{operators} operators (max {limits.max_operators}): too complex to parse"
+    functions = sum(1 for _ in _FUNCTION_RE.finditer(text))
+    if functions > limits.max_functions:
+        return f"{functions} function applications (max {limits.max_functions}): too complex to parse"
+    return None
+
+
 def magnitude_digits(expr: Basic | MatrixBase, limits: MathLimits) -> float:
     """Upper bound on how many decimal digits (10^N or 10^-N) any value inside `expr` can have.
 

@@ -24,7 +24,7 @@ from sympy.matrices import MatrixBase
 
 from .extract import box_spans
 from .grammar import read as read_stated
-from .guards import magnitude_digits, text_guard
+from .guards import complexity_guard, magnitude_digits, text_guard
 from .limits import DEFAULT_LIMITS, MathLimits
 from .unicode_math import to_ascii_math
 
@@ -762,7 +762,7 @@ def unescape_gold(gold: str) -> str | None:
 @lru_cache(maxsize=2048)
 def parse_prediction(text: str) -> Parsed | str:
     """Parse an extracted answer (cached: a GRPO group repeats answers); reason string on failure."""
-    refused = answer_refusal(text)
+    refused = answer_refusal(text) or complexity_guard(text, DEFAULT_LIMITS)
     if refused:
         return refused
     try:
