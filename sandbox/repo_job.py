@@ -16,13 +16,16 @@ and resolved on the host, never in the sandbox.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import stat
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from . import checks
 from .config import SandboxConfig
+from .keys import reuse_key
 from .environments import ENV_FILE
 from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, RepoTask, code_outcome, test_result
 from .languages import LANGUAGES, Language
@@ -79,6 +82,7 @@ class RepoPlan:
     expected: dict[str, str] = field(default_factory=dict)
     go_targets: Targets = field(default_factory=dict)  # go: each listed id and decoy -> its (package, name) pairs
     env_tree: str = ""  # the environment's tree on the host: its warm boxes have it read-only at ENV_MOUNT
+    env: Environment | None = None  # its build: the warm boxes are keyed by its identity (WarmEnvironments)
     view: bytes = b"[[],[],[]]"  # the rest of the task's tree, linked to that one (sandbox/repo/apply.py View.json)
     env_bytes: int = 0  # the linked files' sizes (View.size)
     job_dir: str = field(default_factory=new_job_dir)
@@ -92,10 +96,22 @@ class RepoPlan:
 
 
 class Environment(NamedTuple):
-    """One build of an environment: its tree (links resolved), language and directory."""
+    """One build of an environment: its tree (links resolved), language, directory and identity."""
     tree: str
     lang: Language
     build: str
+    identity: bytes = b""  # build_identity: what its warm boxes are keyed by, never the path
+    inode: tuple[int, int] = (0, 0)  # its tree folder's (device, inode): the folder its warm boxes have bound
+
+
+def build_identity(tree_stat: os.stat_result, env_file: bytes) -> bytes:
+    """The build's identity (docs/repo-tasks.md "Warm environments"): exact typed bytes of its
+    environment.json and of its tree folder's inode (device, number, change time). A build removed and
+    made again at the same path, even byte for byte, is another folder: the boxes of the removed one
+    have its deleted tree bound, so it must never find them. The pool pins the folder it keys
+    (WarmEnvironments holds it open), so its inode number cannot be reused while its boxes live."""
+    return reuse_key("repo-environment-build", hashlib.sha256(env_file).digest(), tree_stat.st_dev, tree_stat.st_ino,
+                     tree_stat.st_ctime_ns)
 
 
 def environment_language(root: str, name: str) -> Environment:
@@ -109,14 +125,29 @@ def environment_language(root: str, name: str) -> Environment:
                            retryable=False)
     build = os.path.realpath(os.path.join(root, name))  # the operator's links resolved, once
     try:
-        with open(os.path.join(build, ENV_FILE), encoding="utf-8") as fh:
-            language = json.load(fh)["language"]
+        with open(os.path.join(build, ENV_FILE), "rb") as fh:
+            env_file = fh.read()
+        language = json.loads(env_file)["language"]
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise InfraFailure(f"environment {name!r} is not built on this server ({type(e).__name__})", retryable=False) from None
-    tree = os.path.join(build, "repo")
-    if language not in LANGUAGES or not os.path.isdir(tree):
+    tree = os.path.realpath(os.path.join(build, "repo"))
+    try:
+        tree_stat = os.stat(tree)
+    except OSError:
+        tree_stat = None
+    if language not in LANGUAGES or tree_stat is None or not stat.S_ISDIR(tree_stat.st_mode):
         raise InfraFailure(f"environment {name!r} is broken: language {language!r} or no repo/ directory", retryable=False)
-    return Environment(os.path.realpath(tree), LANGUAGES[language], build)
+    return Environment(tree, LANGUAGES[language], build, build_identity(tree_stat, env_file),
+                       (tree_stat.st_dev, tree_stat.st_ino))
+
+
+def same_build(env: Environment) -> bool:
+    """Whether the build a plan read is still the one at its path (not removed, not made again)."""
+    try:
+        with open(os.path.join(env.build, ENV_FILE), "rb") as fh:
+            return build_identity(os.stat(env.tree), fh.read()) == env.identity
+    except OSError:
+        return False
 
 
 def environment_expected(build: str) -> dict[str, str]:
@@ -180,7 +211,7 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         raise InfraFailure(f"environment {task.environment!r} has {view.entries()} files and folders, over what the "
                            f"sandbox's /work holds ({config.tmpfs_inodes} inodes: tmpfs_inodes)", retryable=False)
     return RepoPlan(task, lang, archive, patch.text, tuple(dict.fromkeys(d.test_id for d in decoys)), expected, packages,
-                    env_tree=tree, view=view.json(), env_bytes=view.size)
+                    env_tree=tree, env=env, view=view.json(), env_bytes=view.size)
 
 
 def _go_packages(task: RepoTask, tree: str, tests: Patch | None, overrides: Overrides) -> Targets:
@@ -287,8 +318,8 @@ def _run(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:
     if not head.get("ok"):
         raise InfraFailure(f"runner could not write the repository: {head.get('error')}")
     facts = _exec(box, plan, config)
-    if plan.env_tree and not os.path.isfile(os.path.join(os.path.dirname(plan.env_tree), ENV_FILE)):
-        # pruned (renamed away, then removed) while the task ran: its links may have pointed at nothing
+    if plan.env is not None and not same_build(plan.env):
+        # pruned (renamed away, then removed), maybe made again, while the task ran: its links may have pointed at nothing
         raise InfraFailure(f"environment {plan.task.environment!r}: its build was removed while the task ran",
                            retryable=False)
     return _verdict(plan, facts), not box.tainted
