@@ -190,6 +190,7 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         check_config_sections(*config_texts(tree, overrides))
     except PatchError as e:
         return _refused(patch.text, str(e))
+    added = _new_entries(tree, overrides)  # the patch's own files and folders in /work: its bound, not the environment's
     if tests is not None:  # the dataset's tests, written over the patched tree: the patch cannot change them
         try:
             apply_patch(tree, tests, overrides, "the task's test_patch")
@@ -207,11 +208,30 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         view = view_listing(tree, overrides)
     except OSError as e:  # the environment's own tree, unreadable whatever the patch
         raise InfraFailure(f"environment {task.environment!r}: {e}", retryable=False) from None
-    if view.entries() + len(overrides) > config.tmpfs_inodes - INODES_SPARE:  # its links and folders in /work
+    need, room = view.entries() + len(overrides) + len(_new_dirs(tree, overrides)), config.tmpfs_inodes - INODES_SPARE
+    if need > room and need - len(added) <= room:  # the patch's own excess: the model's failure (RED-TEAM.md class 8)
+        return _refused(patch.text, f"the patch adds {len(added)} files and folders: the task's tree would have {need}, "
+                                    f"over the {room} the sandbox's /work holds for it ({config.tmpfs_inodes} inodes: "
+                                    f"tmpfs_inodes, less {INODES_SPARE} for the tests' own files)")
+    if need > room:  # its links and folders in /work, without the patch's
         raise InfraFailure(f"environment {task.environment!r} has {view.entries()} files and folders, over what the "
                            f"sandbox's /work holds ({config.tmpfs_inodes} inodes: tmpfs_inodes)", retryable=False)
     return RepoPlan(task, lang, archive, patch.text, tuple(dict.fromkeys(d.test_id for d in decoys)), expected, packages,
                     env_tree=tree, env=env, view=view.json(), env_bytes=view.size)
+
+
+def _new_dirs(tree: str, overrides: Overrides) -> set[str]:
+    """The folders the task's files need that the environment lacks (each one inode of /work)."""
+    parents = {"/".join(p.split("/")[:k]) for p, data in overrides.items() if data is not None
+               for k in range(1, p.count("/") + 1)}
+    return {d for d in parents if tree_kind(tree, d) != "dir"}
+
+
+def _new_entries(tree: str, overrides: Overrides) -> set[str]:
+    """The files and folders the task's files so far add to the environment's tree (docs/repo-tasks.md
+    "Warm environments": each one inode of the sandbox's /work)."""
+    files = {p for p, data in overrides.items() if data is not None and tree_kind(tree, p) is None}
+    return files | _new_dirs(tree, overrides)
 
 
 def _go_packages(task: RepoTask, tree: str, tests: Patch | None, overrides: Overrides) -> Targets:

@@ -225,8 +225,6 @@ def test_a_patch_through_a_link_of_the_environment_is_refused(warm: tuple[Any, P
         assert result["verdict"] == "wrong_answer" and result["score"] == 0, (completion, result)
 
 
-@pytest.mark.xfail(strict=True, reason="open: a patch's file count over the sandbox's /work inodes is infra_error "
-                                       "blaming the environment, not the model's failure (rt33f)")
 def test_a_patch_with_more_files_than_work_holds_is_the_model_s_failure(warm: tuple[Any, Path]) -> None:
     """4100 one-line modules (240 KB of patch): the task's tree no longer fits the sandbox's /work
     (tmpfs_inodes 4096). That is the patch's doing: a verdict of the model, never infra_error (RED-TEAM.md
