@@ -32,7 +32,7 @@ from .languages import LANGUAGES, Language
 from .plan import InfraFailure, guarded, new_job_dir
 from .backend import ENV_MOUNT
 from .repo.apply import Overrides, apply_patch, config_texts, read_current, task_tar, tree_kind, view_listing
-from .repo.decoys import Decoy, Reader, go_decoy, pytest_decoy
+from .repo.decoys import Decoy, Reader, go_decoy, pytest_decoy, pytest_pair
 from .repo.golang import Targets, defining_dirs, environment_test_files, go_lookup, import_path, package_dir, resolve_packages
 from .repo.grading import MISSING, Resolution, lookup, resolve
 from .repo.patch import Patch, PatchError, check_admitted, check_config_sections, command_paths, read_patch
@@ -81,6 +81,7 @@ class RepoPlan:
     decoys: tuple[str, ...] = ()
     expected: dict[str, str] = field(default_factory=dict)
     go_targets: Targets = field(default_factory=dict)  # go: each listed id and decoy -> its (package, name) pairs
+    renamed: dict[str, str] = field(default_factory=dict)  # a listed id -> the id its test runs under (decoys.Pair)
     env_tree: str = ""  # the environment's tree on the host: its warm boxes have it read-only at ENV_MOUNT
     env: Environment | None = None  # its build: the warm boxes are keyed by its identity (WarmEnvironments)
     view: bytes = b"[[],[],[]]"  # the rest of the task's tree, linked to that one (sandbox/repo/apply.py View.json)
@@ -199,7 +200,8 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
     packages: Targets = {}
     if lang.name == "go":  # before the decoys: from the environment's tree and the test patch only
         packages = _go_packages(task, tree, tests, overrides)
-    decoys = _plant_decoys(task, lang, tree, overrides, expected, packages)
+    renamed: dict[str, str] = {}
+    decoys = _plant_decoys(task, lang, tree, overrides, expected, packages, renamed)
     try:
         archive = task_tar(overrides)
     except PatchError as e:  # the patch's files do not make an archive: the model's failure, never infra_error
@@ -217,7 +219,7 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         raise InfraFailure(f"environment {task.environment!r} has {view.entries()} files and folders, over what the "
                            f"sandbox's /work holds ({config.tmpfs_inodes} inodes: tmpfs_inodes)", retryable=False)
     return RepoPlan(task, lang, archive, patch.text, tuple(dict.fromkeys(d.test_id for d in decoys)), expected, packages,
-                    env_tree=tree, env=env, view=view.json(), env_bytes=view.size)
+                    renamed, env_tree=tree, env=env, view=view.json(), env_bytes=view.size)
 
 
 def _new_dirs(tree: str, overrides: Overrides) -> set[str]:
@@ -244,9 +246,11 @@ def _go_packages(task: RepoTask, tree: str, tests: Patch | None, overrides: Over
 
 
 def _plant_decoys(task: RepoTask, lang: Language, tree: str, overrides: Overrides, expected: dict[str, str],
-                  packages: Targets) -> list[Decoy]:
+                  packages: Targets, renamed: dict[str, str]) -> list[Decoy]:
     """Decoys written into the patched tree after the tests (sandbox/repo/decoys.py; docs/repo-tasks.md
     "Trust model"), made of a FAIL_TO_PASS test whose gold status is PASSED; none when none can be made.
+    pytest: an indistinguishable pair where one can be made (its original's new id in `renamed`), and a
+    copy with its last statement failed of ANOTHER test (a copy of the pair's would show its value).
     Go: one in EACH package the chosen test resolves to, each under an id of its own (`packages` gains them)."""
     if any(_selects(w) for w in task.test_cmd.split()):
         return []
@@ -254,8 +258,13 @@ def _plant_decoys(task: RepoTask, lang: Language, tree: str, overrides: Override
     read = lambda path: read_current(tree, path, overrides)  # noqa: E731
     decoys: list[Decoy] = []
     if lang.name == "python" and task.report in ("pytest", "pytest-log"):
-        decoy = pytest_decoy(f2p, read)
-        decoys = [decoy] if decoy is not None else []
+        pair = pytest_pair(f2p, read, lambda path: read_current(tree, path, {}))
+        if pair is not None:
+            overrides[pair.path] = pair.text
+            renamed[pair.test_id] = pair.real_id
+            decoys.append(Decoy(pair.path, pair.decoy_id, pair.text))
+        decoy = pytest_decoy([t for t in f2p if pair is None or t != pair.test_id], read)
+        decoys += [decoy] if decoy is not None else []
     elif lang.name == "go" and task.report == "go-json":
         decoys = _go_decoys(f2p, tree, overrides, packages, read)
     for decoy in decoys:
@@ -408,12 +417,15 @@ def _resolution(plan: RepoPlan, facts: dict) -> Resolution:
         status_of = go_lookup(parse_go_events(facts["stdout_b"]), plan.go_targets, MISSING, worst)  # by (package, name)
         return resolve(status_of, t.fail_to_pass, t.pass_to_pass, plan.decoys, plan.expected)
     if t.report == "pytest-log":
-        return resolve(lookup(parse_pytest_log(facts["stdout_b"])), t.fail_to_pass, t.pass_to_pass, plan.decoys, plan.expected)
-    if not facts.get("collected_b"):
-        why = (facts.get("collected") or {}).get("error") or "no file"
-        raise ReportError(f"pytest wrote no JUnit XML report ({why})")
-    statuses = parse_pytest(facts["collected_b"], facts["stdout_b"])
-    return resolve(lookup(statuses, junit_key), t.fail_to_pass, t.pass_to_pass, plan.decoys, plan.expected)
+        status_of = lookup(parse_pytest_log(facts["stdout_b"]))
+    else:
+        if not facts.get("collected_b"):
+            why = (facts.get("collected") or {}).get("error") or "no file"
+            raise ReportError(f"pytest wrote no JUnit XML report ({why})")
+        status_of = lookup(parse_pytest(facts["collected_b"], facts["stdout_b"]), junit_key)
+    run_as = plan.renamed  # a test of a decoy pair runs under its new name (sandbox/repo/decoys.py Pair)
+    return resolve(lambda test_id: status_of(run_as.get(test_id, test_id)), t.fail_to_pass, t.pass_to_pass, plan.decoys,
+                   plan.expected)
 
 
 def _tests(task: RepoTask, resolution: Resolution) -> list[dict]:

@@ -10,13 +10,14 @@ Each attack is a model patch whose code runs when the listed tests import it, an
   the next task sees none of it;
 - patch paths that go through a link of the environment, or put a file over a folder of it or a folder
   over a file: refused before anything runs;
-- a patch of more files than the sandbox's /work holds: the model's failure (open: infra_error);
+- a patch of more files than the sandbox's /work holds: the model's failure (fixed in fx33i: it was infra_error);
 - an environment build removed and made again at the same path while its box is warm: a right patch is
-  never scored 0 (open: the warm box still has the removed tree mounted);
+  never scored 0 (fixed in fx33i: the warm box had the removed tree mounted; boxes are keyed by the build's identity);
 - a targeted decoy-finding forgery (pytest reports rewritten by a plugin that the code under test
   registers, sparing what looks like a decoy; Go code under test printing test2json's result lines, a
   failure for what looks like a decoy, then exiting 1 before any test runs): a wrong patch is never
-  resolved (open: detection only, both paid 1.0).
+  resolved (open: detection only, both paid 1.0; where the test is the test patch's, fx33i's twin decoy
+  catches it, below; here the test is the environment's own, readable at /srv, so it gets no twin).
 """
 from __future__ import annotations
 
@@ -254,13 +255,36 @@ def test_a_build_removed_and_made_again_under_a_warm_box_never_scores_a_right_pa
 
 
 @pytest.mark.xfail(strict=True, reason="open: targeted decoy-finding forgery, a pytest plugin registered by the "
-                                       "code under test spares what reads like a decoy (rt33f)")
+                                       "code under test spares what reads like a decoy (rt33f); no twin decoy here: "
+                                       "the test is the environment's own, its value readable at /srv (fx33i)")
 def test_a_forged_report_that_spares_the_decoy_is_never_resolved(warm: tuple[Any, Path]) -> None:
     """The patch leaves VALUE wrong (test_value fails) and rewrites every failing report but the decoy's."""
     g, _ = warm
     result = grade(g, "main", completion=replace("pkg/__init__.py", "VALUE = 1\n", FORGE),
                    fail_to_pass=["tests/test_calc.py::test_value"], pass_to_pass=["tests/test_calc.py::test_other"])
     assert result["verdict"] != "accepted" and result["score"] == 0, result
+
+
+# fx33i: where the FAIL_TO_PASS test is the dataset's (its test patch: not in the environment at /srv), the decoy
+# is its indistinguishable twin (sandbox/repo/decoys.py `pytest_pair`): the original and a copy whose equality
+# expects another value, both renamed, in a random order. A forgery keyed on the decoy's look finds none and
+# passes both; one that must tell them apart must know which value a right answer gives.
+NEW_TEST = "import pkg\n\n\ndef test_double():\n    doubled = pkg.VALUE * 2\n    assert doubled == 4\n"
+PAIRED = {"test_patch": new_file("tests/test_new.py", NEW_TEST), "fail_to_pass": ["tests/test_new.py::test_double"],
+          "pass_to_pass": ["tests/test_calc.py::test_other"]}
+
+
+def test_a_forged_report_is_never_resolved_where_the_decoy_is_the_test_s_twin(warm: tuple[Any, Path]) -> None:
+    """Near misses: the marker forgery and an honest wrong patch; rewrite: the right patch resolves
+    (its test ran under its new name, read back under its listed id)."""
+    g, _ = warm
+    forged = grade(g, "main", **PAIRED, completion=replace("pkg/__init__.py", "VALUE = 1\n", FORGE))
+    assert forged["verdict"] == "wrong_answer" and forged["score"] == 0 and "tampered" in forged["detail"], forged
+    honest_wrong = grade(g, "main", **PAIRED, completion=FIX.replace("VALUE = 2", "VALUE = 3"))
+    assert honest_wrong["verdict"] == "wrong_answer" and "tampered" not in honest_wrong["detail"], honest_wrong
+    right = grade(g, "main", **PAIRED, completion=FIX)
+    assert right["verdict"] == "accepted", right
+    assert [t["detail"] for t in right["tests"]] == ["FAIL_TO_PASS: PASSED", "PASS_TO_PASS: PASSED"], right["tests"]
 
 
 # Go (1.19 in the image): test2json reads the test binary's own output, so code under test that prints
