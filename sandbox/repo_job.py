@@ -32,7 +32,7 @@ from .languages import LANGUAGES, Language
 from .plan import InfraFailure, guarded, new_job_dir
 from .backend import ENV_MOUNT
 from .repo.apply import Overrides, apply_patch, config_texts, read_current, task_tar, tree_kind, view_listing
-from .repo.decoys import Decoy, Reader, go_decoy, pytest_decoy, pytest_pair
+from .repo.decoys import Decoy, Reader, go_decoy, go_pair, pytest_decoy, pytest_pair
 from .repo.golang import Targets, defining_dirs, environment_test_files, go_lookup, import_path, package_dir, resolve_packages
 from .repo.grading import MISSING, Resolution, lookup, resolve
 from .repo.patch import Patch, PatchError, check_admitted, check_config_sections, command_paths, read_patch
@@ -251,7 +251,8 @@ def _plant_decoys(task: RepoTask, lang: Language, tree: str, overrides: Override
     "Trust model"), made of a FAIL_TO_PASS test whose gold status is PASSED; none when none can be made.
     pytest: an indistinguishable pair where one can be made (its original's new id in `renamed`), and a
     copy with its last statement failed of ANOTHER test (a copy of the pair's would show its value).
-    Go: one in EACH package the chosen test resolves to, each under an id of its own (`packages` gains them)."""
+    Go: a twin where a test resolves to one package (its ids' targets renamed in `packages`), then for another
+    test one copy in EACH package it resolves to, each under an id of its own (`packages` gains them)."""
     if any(_selects(w) for w in task.test_cmd.split()):
         return []
     f2p = [t for t in task.fail_to_pass if expected.get(t, "PASSED") == "PASSED"]
@@ -266,10 +267,40 @@ def _plant_decoys(task: RepoTask, lang: Language, tree: str, overrides: Override
         decoy = pytest_decoy([t for t in f2p if pair is None or t != pair.test_id], read)
         decoys += [decoy] if decoy is not None else []
     elif lang.name == "go" and task.report == "go-json":
-        decoys = _go_decoys(f2p, tree, overrides, packages, read)
+        decoys, paired = _go_twin(f2p, tree, overrides, packages, read)
+        decoys += _go_decoys([t for t in f2p if t.split("/")[0] != paired], tree, overrides, packages, read)
     for decoy in decoys:
         overrides[decoy.path] = decoy.text
     return decoys
+
+
+def _go_twin(f2p: list[str], tree: str, overrides: Overrides, packages: Targets, read: Reader) -> tuple[list[Decoy], str]:
+    """The twins of the first F2P test that resolves to one package and has them (sandbox/repo/decoys.py
+    `go_pair`), written into `overrides`; every listed id of that test now read under its new name there.
+    ([the decoy], the test's name), or ([], "")."""
+    files = tuple(sorted({*environment_test_files(tree), *(p for p, d in overrides.items() if d is not None and p.endswith("_test.go"))}))
+    for test_id in f2p:
+        base = test_id.split("/")[0]
+        wanted = {pkg for pkg, _ in packages.get(test_id, ())}
+        dirs = [(d, pkg) for d, pkg in _test_dirs(test_id, files, read) if pkg in wanted]
+        if len(dirs) != 1 or len(wanted) != 1 or dirs[0][1] is None:
+            continue
+        d, pkg = dirs[0]
+        go_files = sorted(_go_files(tree, overrides, d))
+        package = "".join((read(p) or b"").decode("utf-8", "surrogateescape") for p in go_files)
+        for path in (p for p in go_files if p.endswith("_test.go")):
+            text = (read(path) or b"").decode("utf-8", "surrogateescape")
+            made = go_pair(base, path, text, package, (read_current(tree, path, {}) or b"").decode("utf-8", "replace"))
+            if made is None:
+                continue
+            new_text, real, decoy = made
+            overrides[path] = new_text.encode("utf-8", "surrogateescape")
+            for listed, targets in packages.items():  # TestX and TestX/sub run as REAL and REAL/sub now
+                packages[listed] = tuple((p, real + n[len(base):]) if p == pkg and n.split("/")[0] == base else (p, n)
+                                         for p, n in targets)
+            packages[f"{decoy}@{pkg}"] = ((pkg, decoy),)
+            return [Decoy(path, f"{decoy}@{pkg}", overrides[path] or b"")], base
+    return [], ""
 
 
 def _go_decoys(f2p: list[str], tree: str, overrides: Overrides, packages: Targets, read: Reader) -> list[Decoy]:

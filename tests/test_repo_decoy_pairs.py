@@ -122,3 +122,37 @@ def test_no_pair_where_the_environment_shows_the_line_or_no_equality_has_a_liter
                    MODULE.replace("assert got == 4", "assert got == None"),  # no constant to change
                    MODULE.replace("def test_square():", "@pytest.mark.slow\ndef test_square():")):  # not admitted
         assert pair_of(source, "test_square", 0) is None, source
+
+
+GO = ('package m\n\nimport "testing"\n\nfunc TestDouble(t *testing.T) {\n\tgot := Double(2)\n\tif got != 4 {\n'
+      '\t\tt.Fatalf("got %d", got)\n\t}\n}\n\nfunc TestSign(t *testing.T) {\n\tif Double(1) < 0 {\n\t\tt.Fatal("negative")\n\t}\n}\n')
+
+
+def go_functions(text: str) -> dict[str, str]:
+    return {chunk.split("(")[0]: chunk.partition("{")[2] for chunk in text.split("\nfunc ")[1:]}
+
+
+def test_go_twins_differ_only_in_the_value_and_nothing_says_which_is_the_original() -> None:
+    """sandbox/repo/decoys.py `go_pair` (a box runs them: tests/test_repo_redteam_3.py)."""
+    from sandbox.repo.decoys import go_pair
+
+    first_is_real, real_names = Counter(), Counter()
+    for seed in range(400):
+        made = go_pair("TestDouble", "m_test.go", GO, GO, "", random.Random(seed))
+        assert made is not None
+        text, real, decoy = made
+        fns = go_functions(text)
+        assert set(fns) == {real, decoy, "TestSign"} and fns[real] == go_functions(GO)["TestDouble"]
+        changed = [(a, b) for a, b in zip(fns[real].splitlines(), fns[decoy].splitlines()) if a != b]
+        assert len(changed) == 1 and changed[0][0] == "\tif got != 4 {" and changed[0][1] != changed[0][0], changed
+        first_is_real[list(fns).index(real) == 0] += 1
+        real_names[real] += 1
+        real_names[decoy] -= 1
+    assert 150 < first_is_real[True] < 250, first_is_real
+    assert all(abs(n) < 60 for n in real_names.values()), real_names
+    assert go_pair("TestDouble", "m_test.go", GO, GO, GO, random.Random(0)) is None  # the environment shows the line
+    for source in (GO.replace("\tgot := Double(2)\n", "\tif testing.Short() {\n\t\treturn\n\t}\n\tgot := Double(2)\n"),  # an early end
+                   GO.replace("got != 4", "got > 4"), GO.replace("got != 4", "got != want"),  # no literal inequality
+                   GO.replace("\t\tt.Fatalf", "\t\tlog.Printf"),  # its block does not fail the test
+                   GO + "\nvar all = []func(*testing.T){TestDouble}\n"):  # named elsewhere: it cannot be renamed
+        assert go_pair("TestDouble", "m_test.go", source, source, "", random.Random(0)) is None, source

@@ -355,7 +355,8 @@ def go_grader(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 
 @pytest.mark.xfail(strict=True, reason="open: targeted decoy-finding forgery, Go code under test prints test2json's "
-                                       "`--- PASS` lines, a FAIL for what reads like a decoy (rt33f)")
+                                       "`--- PASS` lines, a FAIL for what reads like a decoy (rt33f); no twin decoy here: "
+                                       "the test is the environment's own, its value readable at /srv (fx33i)")
 def test_a_go_program_that_prints_its_tests_results_is_never_resolved(go_grader: Any) -> None:
     from sandbox.contract import parse_task
 
@@ -363,3 +364,30 @@ def test_a_go_program_that_prints_its_tests_results_is_never_resolved(go_grader:
                                                                     "completion": new_file("forge.go", GO_FORGE)})))
     go_grader.call(go_grader.grader.settled())
     assert result["verdict"] != "accepted" and result["score"] == 0, result
+
+
+# fx33i: a Go test of the test patch (not at /srv) gets its twin (sandbox/repo/decoys.py `go_pair`): the same
+# forgery prints PASS for both copies, and the decoy's PASS is tampering.
+GO_NEW_TEST = ('package m\n\nimport "testing"\n\nfunc TestDouble(t *testing.T) {\n\tdoubled := Value() * 2\n'
+               '\tif doubled != 4 {\n\t\tt.Fatalf("got %d", doubled)\n\t}\n}\n')
+GO_FIX = "--- a/m.go\n+++ b/m.go\n@@ -3 +3 @@\n-func Value() int { return 1 }\n+func Value() int { return 2 }\n"
+GO_PAIRED = {**GO_TASK, "test_patch": new_file("n_test.go", GO_NEW_TEST), "fail_to_pass": ["TestDouble"],
+             "pass_to_pass": ["TestOther"]}
+
+
+def test_a_go_forgery_is_never_resolved_where_the_decoy_is_the_test_s_twin(go_grader: Any) -> None:
+    """Near misses: the forgery and an honest wrong patch; rewrite: the right patch resolves."""
+    from sandbox.contract import parse_task
+
+    def grade_go(completion: str) -> dict:
+        result = go_grader.call(go_grader.grader.grade_repo(parse_task({**GO_PAIRED, "id": "go-twin", "completion": completion})))
+        go_grader.call(go_grader.grader.settled())
+        return result
+
+    forged = grade_go(new_file("forge.go", GO_FORGE))
+    assert forged["verdict"] == "wrong_answer" and forged["score"] == 0 and "tampered" in forged["detail"], forged
+    wrong = grade_go(GO_FIX.replace("return 2", "return 3"))
+    assert wrong["verdict"] == "wrong_answer" and "tampered" not in wrong["detail"], wrong
+    right = grade_go(GO_FIX)
+    assert right["verdict"] == "accepted", right
+    assert [t["detail"] for t in right["tests"]] == ["FAIL_TO_PASS: PASSED", "PASS_TO_PASS: PASSED"], right["tests"]

@@ -481,6 +481,55 @@ def _go_copy(text: str, base: str, package: str, rng: random.Random) -> tuple[st
     return text[:end] + "\n" + decoy + text[end:], name
 
 
+# A top-level check of a gofmt'd test body: `if X != LITERAL {` (or `LITERAL != X`), its block failing the test.
+_GO_CHECK = re.compile(r'^\t(if (?:.+ != )?)(-?[0-9]+|"[^"\\`]*"|true|false)((?: != .+)? \{)$')
+_GO_EARLY_END = re.compile(r"\b(?:return|goto|Skip|Skipf|SkipNow|Goexit|Exit)\b")
+
+
+def go_pair(base: str, path: str, text: str, package: str, shown: str, rng: random.Random = _RANDOM) -> tuple[str, str, str] | None:
+    """A Go test's twins (the pytest ones' rules, `pytest_pair`): (new file text, the original's new
+    name, the decoy's name), or None. The test is `func BASE(t *testing.T) {`, defined once and named
+    nowhere else in its package (it is renamed), with no early end (`return`, `Skip`, ...) in its
+    body; the changed line is its LAST top-level `if X != LITERAL {` whose block calls `t.Fatal`,
+    `t.Fatalf`, `t.Error`, `t.Errorf`, `t.Fail` or `t.FailNow` at its top, and is not in `shown` (the
+    environment's copy of the file)."""
+    heads = [m for m in _GO_TEST.finditer(text) if m.group(1) == base]
+    if len(heads) != 1 or heads[0].group(2) == "_" or len(re.findall(rf"\b{re.escape(base)}\b", package)) != 1:
+        return None
+    head, t = heads[0], heads[0].group(2)
+    close = _go_block_end(text, head.end() - 1)
+    if close is None or text[close - 1:close + 1] != "\n}" or text[close + 1:close + 2] not in ("", "\n"):
+        return None
+    body = text[head.end():close]
+    lines = body.split("\n")
+    shown_lines = {line.strip() for line in shown.splitlines()}
+    fails = re.compile(rf"^\t\t{re.escape(t)}\.(?:Fatal|Fatalf|Error|Errorf|Fail|FailNow)\(")
+    for k in range(len(lines) - 1, -1, -1):
+        m = _GO_CHECK.match(lines[k])
+        if m is None or lines[k].strip() in shown_lines or ("!=" not in m.group(1) and "!=" not in m.group(3)):
+            continue
+        if _GO_EARLY_END.search("\n".join(lines[:k])):
+            return None
+        end = next((j for j in range(k + 1, len(lines)) if lines[j] == "\t}"), None)
+        if end is None or not any(fails.match(line) for line in lines[k + 1:end]):
+            continue
+        literal = m.group(2)
+        other = {"true": "false", "false": "true"}.get(literal) or _other_constant(literal, ast.literal_eval(literal), rng)
+        if other is None:
+            continue
+        changed = [*lines[:k], f"\t{m.group(1)}{other}{m.group(3)}", *lines[k + 1:]]
+        neighbours = [n.group(1)[4:] for n in _GO_TEST.finditer(text)]
+        drawn = [_free_name(base, package + text, neighbours, "", rng)]
+        drawn.append(_free_name(base, f"{package}{text} {drawn[0]} ", neighbours, "", rng))
+        rng.shuffle(drawn)  # drawn as a pair, then dealt
+        real, decoy = drawn
+        decoy_body = "\n".join(changed)
+        copies = [f"func {real}({t} *testing.T) {{{body}}}\n", f"func {decoy}({t} *testing.T) {{{decoy_body}}}\n"]
+        rng.shuffle(copies)
+        return text[:head.start()] + copies[0] + "\n" + copies[1] + text[close + 2:], real, decoy
+    return None
+
+
 def _go_block_end(text: str, start: int) -> int | None:
     """The index of the `}` closing the `{` at `start`, by Go's lexical rules (strings, raw strings,
     runes and comments hold braces that are not the code's), or None when it never closes."""
@@ -531,4 +580,4 @@ def _free_name(name: str, text: str, neighbours: list[str], joint: str, rng: ran
     return f"{name}{joint}decoy"  # 97 numbers taken: never in practice
 
 
-__all__ = ["Decoy", "Pair", "Reader", "go_decoy", "pytest_decoy", "pytest_pair"]
+__all__ = ["Decoy", "Pair", "Reader", "go_decoy", "go_pair", "pytest_decoy", "pytest_pair"]
