@@ -154,5 +154,7 @@ def test_go_twins_differ_only_in_the_value_and_nothing_says_which_is_the_origina
     for source in (GO.replace("\tgot := Double(2)\n", "\tif testing.Short() {\n\t\treturn\n\t}\n\tgot := Double(2)\n"),  # an early end
                    GO.replace("got != 4", "got > 4"), GO.replace("got != 4", "got != want"),  # no literal inequality
                    GO.replace("\t\tt.Fatalf", "\t\tlog.Printf"),  # its block does not fail the test
+                   GO.replace("got != 4", "ok && got != 4"),  # a right answer with ok false would pass the decoy
+                   GO.replace('t.Fatalf("got %d", got)\n\t}', 'log.Print(got)\n\t} else {\n\t\tt.Fatal("x")\n\t}'),
                    GO + "\nvar all = []func(*testing.T){TestDouble}\n"):  # named elsewhere: it cannot be renamed
         assert go_pair("TestDouble", "m_test.go", source, source, "", random.Random(0)) is None, source

@@ -490,9 +490,9 @@ def go_pair(base: str, path: str, text: str, package: str, shown: str, rng: rand
     """A Go test's twins (the pytest ones' rules, `pytest_pair`): (new file text, the original's new
     name, the decoy's name), or None. The test is `func BASE(t *testing.T) {`, defined once and named
     nowhere else in its package (it is renamed), with no early end (`return`, `Skip`, ...) in its
-    body; the changed line is its LAST top-level `if X != LITERAL {` whose block calls `t.Fatal`,
-    `t.Fatalf`, `t.Error`, `t.Errorf`, `t.Fail` or `t.FailNow` at its top, and is not in `shown` (the
-    environment's copy of the file)."""
+    body; the changed line is its LAST top-level `if X != LITERAL {` (one `!=`, no `&&` or `||`, no
+    `else`) whose block calls `t.Fatal`, `t.Fatalf`, `t.Error`, `t.Errorf`, `t.Fail` or `t.FailNow` at
+    its top, and is not in `shown` (the environment's copy of the file)."""
     heads = [m for m in _GO_TEST.finditer(text) if m.group(1) == base]
     if len(heads) != 1 or heads[0].group(2) == "_" or len(re.findall(rf"\b{re.escape(base)}\b", package)) != 1:
         return None
@@ -506,12 +506,13 @@ def go_pair(base: str, path: str, text: str, package: str, shown: str, rng: rand
     fails = re.compile(rf"^\t\t{re.escape(t)}\.(?:Fatal|Fatalf|Error|Errorf|Fail|FailNow)\(")
     for k in range(len(lines) - 1, -1, -1):
         m = _GO_CHECK.match(lines[k])
-        if m is None or lines[k].strip() in shown_lines or ("!=" not in m.group(1) and "!=" not in m.group(3)):
-            continue
+        if (m is None or lines[k].strip() in shown_lines or lines[k].count("!=") != 1 or "&&" in lines[k]
+                or "||" in lines[k]):
+            continue  # one `!=` alone decides the block (with `a && b != 4` the decoy could pass a right answer)
         if _GO_EARLY_END.search("\n".join(lines[:k])):
             return None
-        end = next((j for j in range(k + 1, len(lines)) if lines[j] == "\t}"), None)
-        if end is None or not any(fails.match(line) for line in lines[k + 1:end]):
+        end = next((j for j in range(k + 1, len(lines)) if lines[j].startswith("\t}")), None)
+        if end is None or lines[end] != "\t}" or not any(fails.match(line) for line in lines[k + 1:end]):  # no `} else {`
             continue
         literal = m.group(2)
         other = {"true": "false", "false": "true"}.get(literal) or _other_constant(literal, ast.literal_eval(literal), rng)
