@@ -6,7 +6,7 @@ is \\boxed{6}`, `The area of the figure shrunk is \\boxed{6}` paid 6).
 Near misses (an unknown word, an operation's participle, a hedge after the object, in a box's subject, a concluding
 sentence, a math segment, a capitalised word, a relative clause, a closed preposition's object) must not pay;
 rewrites (the phrasings the labelled sources use) must still pay; a seeded fuzz puts English words after `of X` and
-asserts that only the vocabulary's words pay. Graded by the real grader in both profiles (`math_verdicts`); no server.
+asserts that only the vocabulary's words pay (before a link and before a verb of action). Graded by the real grader in both profiles (`math_verdicts`); no server.
 """
 
 from __future__ import annotations
@@ -35,6 +35,10 @@ NEAR = [
     n("The number of ways to halve it is \\boxed{6}."), n("The answer in Halves is \\boxed{6}."),
     n("The answer for Doubled is \\boxed{6}."), n("The number of apples taken by Sam is \\boxed{6}."),
     mc("The perimeter of ABCD taken is \\boxed{B}."), mc("The area of the figure shrunk is \\boxed{B}."),
+    # a verb never vanishes into the link (`grammar._clause_verbs`; the fuzz below found the first two)
+    n("The area of the figure find is \\boxed{6}."), n("The number of apples increased is \\boxed{6}."),
+    n("The area of the figure find gets \\boxed{6}."), n("The farm increased sold \\boxed{6}."),
+    n("The angle between the lines be is \\boxed{6}."), n("The angle between the lines have is \\boxed{6}."),
 ]
 """Near misses: each must not pay in either profile."""
 
@@ -53,7 +57,8 @@ SAME = [
     n("So, the perimeter of ABCD is 2(6 + 3) = 18.", "18"), n("So, the perimeter of ABCD is 6."),
     n("The number of years between 2000 and 3000 inclusive is \\boxed{6}."), n("The number of apples Sam ate is \\boxed{6}."),
     n("Final Answer: the perimeter of $ABCD$ is 6."),
-    mc("The perimeter of ABCD is \\boxed{B}."),
+    mc("The perimeter of ABCD is \\boxed{B}."), n("The farm sold \\boxed{6}."), n("Sam has sold \\boxed{6}."),
+    n("The total turns out to be \\boxed{6}."), n("The answer has been \\boxed{6}."), n("The answer will be \\boxed{6}."),
 ]
 """Rewrites in the labelled sources' phrasings (tests/data/peer_outputs/, tests/data/peers/): each must pay."""
 
@@ -106,10 +111,10 @@ ENGLISH = (
 """A fixed list of common English words (nouns, verbs, participles, adverbs, adjectives) and a few of the
 vocabulary's own: the fuzz's draw, seeded, so every run sees the same cases."""
 FUZZ_SEED = 2929
-FUZZ_CASES = 240
+FUZZ_CASES = 300
 TEMPLATES = ("The perimeter of ABCD {} is \\boxed{{6}}.", "The area of the figure {} is \\boxed{{6}}.",
              "So, the perimeter of ABCD {} is 6.", "The number of apples {} is \\boxed{{6}}.",
-             "The angle between the lines {} is \\boxed{{6}}.")
+             "The angle between the lines {} is \\boxed{{6}}.", "The area of the figure {} gets \\boxed{{6}}.")
 
 
 def _fuzz_cases() -> list[tuple[str, str]]:

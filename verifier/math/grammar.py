@@ -25,7 +25,6 @@ Linear: one regex tokenizer pass over at most `MAX_CHARS` characters, then list 
 from __future__ import annotations
 
 import ast
-import itertools
 import re
 from typing import NamedTuple
 
@@ -2163,22 +2162,28 @@ _LINK_AUXILIARIES = frozenset("will must shall has have had".split())
 
 
 def _clause_verbs(subject: list[str], verbs: list[str]) -> list[str]:
-    """The verbs `_split_link` took off the end that belong to the subject, not to its link: the plain verbs before the
-    link (`The probability that Alice wins | is`: the clause's own verb, read by `_relative_clause`; `The area of the
-    figure find | is`: no subject's word) and, when the link is no link's shape (two finite links: `the lines be is`;
-    an auxiliary before no `be`, `been` or `to`: `the lines have is`), everything before its last finite link. An
-    allowlist of the link's shape: a verb never vanishes into it (the fuzz of tests/test_math_objects.py)."""
-    own = list(itertools.takewhile(lambda w: w.lower() not in _BOX_COPULAS and w.lower() not in _VERB_CHAIN
-                                   and w.lower() not in _STEP_VERBS, verbs))
-    if len(own) == len(verbs):
-        return []  # no link at all (`The total costs`): the caller reads a verb of action
-    rest = [w.lower() for w in verbs[len(own):]]
+    """The verbs `_split_link` took off the end (`verbs`, in text order) that belong to the subject, not to its link.
+    The link is its head verb (the last one, past a tail of `to`, `out`, `equal`, `worth`: `is equal to`, `comes to`)
+    with auxiliaries and copulas before it (`has been`, `will be`, `turns out to be`, `has sold`): a plain verb before
+    the head goes back to the subject with all before it (`The probability that Alice wins | is`: the clause's own verb,
+    read by `_relative_clause`; `The area of the figure find | gets`, `The farm increased | sold`: no subject's word),
+    and a link of no link's shape (two finite links: `the lines be is`; an auxiliary before no `be`, `been` or `to`:
+    `the lines have is`) gives back all before its last finite link. An allowlist of the link's shape: no word
+    vanishes into it (the fuzz of tests/test_math_objects.py found `The area of the figure find is` paid 6)."""
+    low = [w.lower() for w in verbs]
+    head = len(low) - 1
+    while head > 0 and low[head] in _VERB_CHAIN and low[head] not in _LINK_AUXILIARIES:
+        head -= 1
+    plain = [k for k in range(head) if low[k] not in _BOX_COPULAS and low[k] not in _VERB_CHAIN
+             and low[k] not in _STEP_VERBS]
+    give = plain[-1] + 1 if plain else 0
+    rest = low[give:]
     finite = [k for k, w in enumerate(rest) if w in _FINITE_LINKS]
     loose = any(w in _LINK_AUXILIARIES and (k + 1 == len(rest) or rest[k + 1] not in ("be", "been", "to"))
                 for k, w in enumerate(rest))
     if finite and (len(finite) > 1 or loose):
-        return verbs[: len(own) + finite[-1]]
-    return own
+        give += finite[-1]
+    return verbs[:give]
 
 
 def _copula_subject(clause: str) -> bool:
