@@ -39,6 +39,7 @@ NEAR = [
     n("The area of the figure find is \\boxed{6}."), n("The number of apples increased is \\boxed{6}."),
     n("The area of the figure find gets \\boxed{6}."), n("The farm increased sold \\boxed{6}."),
     n("The angle between the lines be is \\boxed{6}."), n("The angle between the lines have is \\boxed{6}."),
+    n("The perimeter give is \\boxed{6}."), n("The perimeter given is \\boxed{6}."), n("Sam have has \\boxed{6}."),
 ]
 """Near misses: each must not pay in either profile."""
 

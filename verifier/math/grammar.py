@@ -2159,30 +2159,33 @@ def _split_link(clause: str) -> _Link | None:
 
 _FINITE_LINKS = frozenset("is are was were be been equals".split())
 _LINK_AUXILIARIES = frozenset("will must shall has have had".split())
+_LINK_LEADS = frozenset("turns turned out to".split())  # `turns out to be`
 
 
 def _clause_verbs(subject: list[str], verbs: list[str]) -> list[str]:
     """The verbs `_split_link` took off the end (`verbs`, in text order) that belong to the subject, not to its link.
-    The link is its head verb (the last one, past a tail of `to`, `out`, `equal`, `worth`: `is equal to`, `comes to`)
-    with auxiliaries and copulas before it (`has been`, `will be`, `turns out to be`, `has sold`): a plain verb before
-    the head goes back to the subject with all before it (`The probability that Alice wins | is`: the clause's own verb,
-    read by `_relative_clause`; `The area of the figure find | gets`, `The farm increased | sold`: no subject's word),
-    and a link of no link's shape (two finite links: `the lines be is`; an auxiliary before no `be`, `been` or `to`:
-    `the lines have is`) gives back all before its last finite link. An allowlist of the link's shape: no word
-    vanishes into it (the fuzz of tests/test_math_objects.py found `The area of the figure find is` paid 6)."""
+    The link is its head verb (the last one, past a tail of `to`, `by`, `given`, `equal`, `worth`: `is equal to`, `is
+    given by`) with only auxiliaries and copulas before it (`has been`, `will be`, `turns out to be`, `has sold`).
+    Any other verb before the head goes back to the subject with all before it (`The probability that Alice wins |
+    is`: the clause's own verb, read by `_relative_clause`; `The area of the figure find | gets`, `The farm increased
+    | sold`, `The perimeter give | is`: no subject's word), and a link of no link's shape (two finite links: `the
+    lines be is`; an auxiliary before no `be`, `been` or `to`: `the lines have is`, `Sam have has`) gives back all
+    before its head. An allowlist of the link's shape: no word vanishes into it (the fuzz of
+    tests/test_math_objects.py found `The area of the figure find is` paid 6). `subject`: kept for the caller's
+    reading order; the verbs alone decide."""
     low = [w.lower() for w in verbs]
     head = len(low) - 1
     while head > 0 and low[head] in _VERB_CHAIN and low[head] not in _LINK_AUXILIARIES:
         head -= 1
-    plain = [k for k in range(head) if low[k] not in _BOX_COPULAS and low[k] not in _VERB_CHAIN
-             and low[k] not in _STEP_VERBS]
+    plain = [k for k in range(head) if low[k] not in _BOX_COPULAS and low[k] not in _LINK_AUXILIARIES
+             and low[k] not in _LINK_LEADS]
     give = plain[-1] + 1 if plain else 0
     rest = low[give:]
     finite = [k for k, w in enumerate(rest) if w in _FINITE_LINKS]
-    loose = any(w in _LINK_AUXILIARIES and (k + 1 == len(rest) or rest[k + 1] not in ("be", "been", "to"))
-                for k, w in enumerate(rest))
-    if finite and (len(finite) > 1 or loose):
-        give += finite[-1]
+    loose = any(w in _LINK_AUXILIARIES and (k + 1 == len(rest) or rest[k + 1] in _LINK_AUXILIARIES
+                                             or rest[k + 1] in _FINITE_LINKS - {"be", "been"}) for k, w in enumerate(rest))
+    if len(finite) > 1 or loose:
+        give = head
     return verbs[:give]
 
 
