@@ -40,6 +40,11 @@ NEAR = [
     n("The area of the figure find gets \\boxed{6}."), n("The farm increased sold \\boxed{6}."),
     n("The angle between the lines be is \\boxed{6}."), n("The angle between the lines have is \\boxed{6}."),
     n("The perimeter give is \\boxed{6}."), n("The perimeter given is \\boxed{6}."), n("Sam have has \\boxed{6}."),
+    # the prose subject after an anchor (`grammar._subject`): the same link, a name only before its clause's verb and
+    # one name per slot
+    n("Final Answer: the number of apples increased is 6."), n("Final Answer: the number of apples that Halved is 6."),
+    n("Final Answer: the number of apples that Wrongly is 6."), n("The answer: Wrongly Sam has 6 apples."),
+    n("Final Answer: Sam Halved has 6 apples."),
 ]
 """Near misses: each must not pay in either profile."""
 
@@ -60,6 +65,9 @@ SAME = [
     n("Final Answer: the perimeter of $ABCD$ is 6."),
     mc("The perimeter of ABCD is \\boxed{B}."), n("The farm sold \\boxed{6}."), n("Sam has sold \\boxed{6}."),
     n("The total turns out to be \\boxed{6}."), n("The answer has been \\boxed{6}."), n("The answer will be \\boxed{6}."),
+    n("Final Answer: the probability that Alice wins is 6."), n("Final Answer: Sam has 6 apples."),
+    n("Final Answer: Maria's savings were 6 dollars."), n("Final Answer: the answer has been 6."),
+    n("Final Answer: the total is equal to 6."),
 ]
 """Rewrites in the labelled sources' phrasings (tests/data/peer_outputs/, tests/data/peers/): each must pay."""
 

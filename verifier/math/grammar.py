@@ -1281,8 +1281,11 @@ def _subject(before: list[_Token], measured: bool = False) -> bool:
     if link.kind != "word" or not (_has("verb", link.text) or _has("cjk_subject", link.text)):
         return False
     phrase = words[:-1]
+    chain: list[_Token] = []
     while phrase and phrase[-1].kind == "word" and _has("verb", phrase[-1].text):
+        chain.insert(0, phrase[-1])
         phrase = phrase[:-1]  # `will be`, `has been`
+    phrase += chain[: len(_clause_verbs([], [t.text for t in chain] + [link.text]))]  # `that Alice wins | is`
     if _has("cjk_subject", link.text):
         return all(t.kind == "name" or t.kind == "math" or t.kind == "word" and _has("cjk_subject", t.text) for t in phrase)
     if not phrase:
@@ -1383,7 +1386,13 @@ def _names_placed(phrase: list[_Token], link: str, measured: bool) -> bool:
         if t.kind != "name" or not _is_name(t.text):
             continue  # a math name (`x`, `$n$`, `∠3`) names the quantity by its symbol
         if any(p.kind == "word" and p.text.lower() in _RELATIVES for p in phrase[:k]):
-            continue  # an agent inside a relative clause (`the probability that Alice wins`)
+            # an agent inside a relative clause, before the clause's own verb (`the probability that Alice wins`;
+            # `the number of apples that Halved is` has none)
+            if k + 1 < len(phrase) and phrase[k + 1].kind == "word" and _has("verb", phrase[k + 1].text):
+                continue
+            return False
+        if k + 1 < len(phrase) and phrase[k + 1].kind == "name" and _is_name(phrase[k + 1].text):
+            return False  # one name per slot: `Wrongly Sam has`, `Sam Halved has` put an unknown word beside it
         owned = phrase[k + 1] if k + 1 < len(phrase) else None
         if t.text.endswith(("'s", "’s")) and owned is not None and owned.kind == "word" and any(
                 _has(role, owned.text) for role in ("noun", "count", "adj")):
