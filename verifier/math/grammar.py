@@ -1285,7 +1285,7 @@ def _subject(before: list[_Token], measured: bool = False) -> bool:
     while phrase and phrase[-1].kind == "word" and _has("verb", phrase[-1].text):
         chain.insert(0, phrase[-1])
         phrase = phrase[:-1]  # `will be`, `has been`
-    phrase += chain[: len(_clause_verbs([], [t.text for t in chain] + [link.text]))]  # `that Alice wins | is`
+    phrase += chain[: len(_clause_verbs([t.text for t in chain] + [link.text]))]  # `that Alice wins | is`
     if _has("cjk_subject", link.text):
         return all(t.kind == "name" or t.kind == "math" or t.kind == "word" and _has("cjk_subject", t.text) for t in phrase)
     if not phrase:
@@ -2156,7 +2156,7 @@ def _split_link(clause: str) -> _Link | None:
         step = step or tokens[-1].lower() in _STEP_VERBS
         verbed = True
         popped.append(tokens.pop())
-    tokens += _clause_verbs(tokens, popped[::-1])
+    tokens += _clause_verbs(popped[::-1])
     before = list(tokens)
     while tokens and _has("lead", tokens[0]):
         tokens = tokens[1:]  # `So`, `Hence`, `Adding`
@@ -2171,7 +2171,7 @@ _LINK_AUXILIARIES = frozenset("will must shall has have had".split())
 _LINK_LEADS = frozenset("turns turned out to".split())  # `turns out to be`
 
 
-def _clause_verbs(subject: list[str], verbs: list[str]) -> list[str]:
+def _clause_verbs(verbs: list[str]) -> list[str]:
     """The verbs `_split_link` took off the end (`verbs`, in text order) that belong to the subject, not to its link.
     The link is its head verb (the last one, past a tail of `to`, `by`, `given`, `equal`, `worth`: `is equal to`, `is
     given by`) with only auxiliaries and copulas before it (`has been`, `will be`, `turns out to be`, `has sold`).
@@ -2180,8 +2180,8 @@ def _clause_verbs(subject: list[str], verbs: list[str]) -> list[str]:
     | sold`, `The perimeter give | is`: no subject's word), and a link of no link's shape (two finite links: `the
     lines be is`; an auxiliary before no `be`, `been` or `to`: `the lines have is`, `Sam have has`) gives back all
     before its head. An allowlist of the link's shape: no word vanishes into it (the fuzz of
-    tests/test_math_objects.py found `The area of the figure find is` paid 6). `subject`: kept for the caller's
-    reading order; the verbs alone decide."""
+    tests/test_math_objects.py found `The area of the figure find is` paid 6). One reader for a box's subject
+    (`_split_link`) and a prose subject (`_subject`)."""
     low = [w.lower() for w in verbs]
     head = len(low) - 1
     while head > 0 and low[head] in _VERB_CHAIN and low[head] not in _LINK_AUXILIARIES:
