@@ -183,3 +183,118 @@ def test_no_folder_and_no_ids_file_carry_a_job_to_the_next(any_grader: SyncGrade
     assert after.get("found") == "" and after.get("forged") == "False", (made, after)
     assert after["me"] == before["me"] and after["root"] == before["root"], (before, after, made)
     assert made.get("forged") == "", made  # not even the job itself changed them
+
+
+# ----------------------------------------------------------------- items 3 and 6: a process that outlives its job
+# Two ways a process may hope to miss the reset's kill(-1) (sandbox/harness/job_protocol.py kill_all_others): a chain
+# that forks and exits without pause (always a new pid, racing the kill), and where the kernel lets it (gVisor) the
+# init of a PID namespace of its own, ignoring every signal it can. Each names itself (comm) so the next job can
+# count what is left of it in /proc.
+GHOST = r"""import ctypes, os, signal, time
+libc = ctypes.CDLL(None, use_errno=True)
+def away(name):
+    null = os.open('/dev/null', os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.setsid()
+    libc.prctl(15, name, 0, 0, 0)  # PR_SET_NAME
+if os.fork() == 0:
+    away(b'rt30g-ghost-a')
+    while True:
+        try:
+            if os.fork():
+                os._exit(0)
+        except OSError:
+            pass
+if os.fork() == 0:
+    away(b'rt30g-ghost-b')
+    libc.unshare(0x10000000 | 0x20000000)  # CLONE_NEWUSER | CLONE_NEWPID, where admitted
+    if os.fork() == 0:
+        for s in range(1, 32):
+            try:
+                signal.signal(s, signal.SIG_IGN)
+            except (OSError, ValueError):
+                pass
+        while True:
+            time.sleep(0.05)
+    os._exit(0)
+time.sleep(0.2)
+"""
+GHOSTS = r"""import os
+names = []
+for p in os.listdir('/proc'):
+    try:
+        names.append(open(f'/proc/{p}/comm').read().strip()) if p.isdigit() else None
+    except OSError:
+        pass
+print('ghosts=' + ','.join(sorted(n for n in names if n.startswith('rt30g-'))))
+"""
+
+
+def test_no_process_of_a_job_outlives_it(any_grader: SyncGrader) -> None:
+    """Every backend: the next job finds none of the last job's processes. Near miss: the job itself sees its two."""
+    r = run(any_grader, GHOST + GHOSTS)
+    assert r["verdict"] == "accepted" and _fields(r).get("ghosts", "").count("rt30g-ghost-") >= 2, r
+    later = run(any_grader, GHOSTS)
+    assert later["verdict"] == "accepted" and _fields(later).get("ghosts") == "", later
+
+
+# ----------------------------------------------------------------- item 5 and class 5: memory no process maps
+# The pool's limit for the whole sandbox is the test's 64 MB plus the language's overhead (sandbox/config.py
+# overhead_mb: 160 MB here); a program holds 224 MB where no process of it maps them: in memfds an orphan holds open
+# (the parent gone, the pages unmapped), or in a SysV segment no process is attached to. Under gVisor that is the
+# watchdog's memory file (sandbox/watchdog.py), elsewhere the memory cgroup.
+HIDDEN = {
+    "memfd_held_by_an_orphan": r"""import mmap, os, time
+PART = 16 << 20
+fds = [os.memfd_create('held') for _ in range({parts})]
+r, w = os.pipe()
+if os.fork() == 0:
+    if os.fork():
+        os._exit(0)
+    null = os.open('/dev/null', os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    for fd in fds:
+        os.ftruncate(fd, PART)
+        m = mmap.mmap(fd, PART)
+        for i in range(0, PART, 4096):
+            m[i] = 1
+        m.close()
+        os.write(w, b'x')
+    os.close(w)
+    time.sleep(60)
+    os._exit(0)
+os.close(w)
+os.wait()
+for fd in fds:
+    os.close(fd)
+n = 0
+while os.read(r, 1):
+    n += 1
+time.sleep(0.5)
+print(f'held={{n * 16}}')
+""",
+    "sysv_segment_no_one_attached": r"""import ctypes, time
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+n = 0
+for _ in range({parts}):
+    sid = libc.shmget(0, ctypes.c_size_t(16 << 20), 0o1600)
+    p = libc.shmat(sid, None, 0)
+    ctypes.memset(p, 1, 16 << 20)
+    libc.shmdt(ctypes.c_void_p(p))
+    n += 16
+time.sleep(1)
+print(f'held={{n}}')
+""",
+}
+
+
+def test_memory_no_process_maps_counts_for_the_sandbox(any_grader: SyncGrader) -> None:
+    """Every backend: 224 MB held either way is memory_limit. Near miss: 16 MB held so is accepted, and says so (the
+    two ways held on every backend, measured; the memfd one is kept, CI's seconds)."""
+    small = run(any_grader, HIDDEN["memfd_held_by_an_orphan"].format(parts=1))
+    assert small["verdict"] == "accepted" and _fields(small).get("held") == "16", small
+    r = run(any_grader, HIDDEN["memfd_held_by_an_orphan"].format(parts=14))
+    assert r["verdict"] == "memory_limit", r
