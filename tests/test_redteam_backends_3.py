@@ -1,4 +1,49 @@
-"""Red team 3 of the backends (issue 30, rt30g): REPORT FILLED IN BELOW.
+"""Red team 3 of the backends (issue 30, rt30g), after the stop that gave gVisor an exact CPU clock (fx30f: PID 1
+mounts gVisor's cgroupfs cpuacct at /dev/cpuacct, sandbox/harness/accounting.py mount_cpu_clock and SandboxClock), named
+the program's uid in /run/ids (h30e: sandbox/harness/pid1.py write_ids), gave each userns sandbox's program a host uid
+of its own (h30e: sandbox/userns_launch.py program_id) and made a session's PID 1 reap every child under one idle CPU
+budget (fx34f: sandbox/harness/session_box.py). Programs written as a reward-hunting policy and a hostile tenant would
+write them, through the real grader (tests/conftest.py `any_grader`: docker, gvisor, userns; one module-scoped pool
+each) and real session boxes (sandbox/session.py SessionHost on that pool's backend). Each test asserts the safe
+behaviour; a hole is a strict xfail.
+
+Open (xfail strict):
+- capabilities regained in a user namespace of the program's own (gvisor; runsc the same, measured): gVisor's kernel
+  admits unshare(CLONE_NEWUSER | CLONE_NEWNS), whose new namespace starts with every capability (CapBnd
+  0x1ffffffffff inside it, whatever PID 1 dropped from the bounding set after the clock's mount). The program maps
+  itself root there and mounts gVisor's cgroupfs (cpuacct), a tmpfs and a writable bind of /dev/cpuacct, and can make
+  PID namespaces (an init of its own). No CPU was hidden with it: the clock's files are mode 0444 and owned by
+  gVisor's root, unmapped in the program's namespace, so every write, mkdir and move is EACCES (tested below). But
+  every mount and namespace path of gVisor's kernel is open to a program, where Docker's seccomp profile and the
+  userns backend's allowlist (sandbox/userns.py DENIED: unshare, mount, setns) refuse them. The class: admit only what
+  is known safe; the gVisor backend has no seccomp allowlist of its own for the program (only the runner's io_uring
+  and mq_open filters, sandbox/harness/pid1.py).
+
+Held (plain tests):
+- item 1, the CPU clock (docker, gvisor, userns): no write to cpuacct.usage, tasks or cgroup.procs, no mkdir, no
+  rename of the mount, no file in /dev, no writable remount or unmount, no ambient CAP_SYS_ADMIN; and 1.6 s of CPU
+  after all of it under a 0.5 s limit is time_limit. A second cgroupfs with more controllers is EBUSY.
+- items 2 and 6, writable places and /run/ids (docker, gvisor, userns): a marker left in every folder a job could
+  write (three levels, bar the system trees) is gone for the next job; /etc/passwd, /run/ids and the image's ids
+  can be neither appended to nor replaced, and the next job's getpwuid answers as before.
+- item 3, processes past a job or a session's reset (docker, gvisor, userns; sessions gvisor and userns): a chain
+  that forks and exits without pause and an init of a PID namespace of its own ignoring every signal are both gone
+  for the next job and the next session in the same container; a background process burning in 40 ms bursts with
+  cheap cells every 0.1 s ends its session ("between cells") once the one idle budget is spent.
+- item 4, host uids (docker, userns; gvisor a kernel each): a grading box's program and a live session box's
+  program never share a host uid.
+- item 5 and class 5, memory no process maps (docker, gvisor, userns): 224 MB in memfds held open by an orphan (the
+  parent gone, the pages unmapped) is memory_limit; so is 224 MB in SysV segments no process is attached to
+  (measured, not kept: CI's seconds).
+
+Noticed, not a finding of this stop: the limit a program meets is the test's plus the language's overhead
+(sandbox/config.py overhead_mb: 160 MB for a 64 MB Python test here): 112 MB held in one process or by an orphan
+is accepted on every backend (docs/sandboxes.md "Parallel tests of one job: measured, not built" says so). Under the gvisor backend the same 112 MB
+held in orphaned memfds was memory_limit where 112 MB in one process was accepted (gVisor's memory file counts the
+memfds' pages and something more); a right answer using memfds near its limit may be refused there.
+Not tried: host-pid reuse giving two live userns sandboxes one program uid (a launch outlived by its sandbox).
+
+Docker's runsc runtime is cut (BACKENDS_CUT): every attack gave the gvisor backend's result there.
 """
 from __future__ import annotations
 
@@ -175,8 +220,12 @@ print('forged=' + str('forged' in open('/etc/passwd').read()))
 """ % MARK
 
 
+def _kv(text: str) -> dict[str, str]:
+    return dict(w.split("=", 1) for w in text.strip().splitlines() if "=" in w)
+
+
 def _fields(r: dict) -> dict[str, str]:
-    return dict(w.split("=", 1) for w in stdout(r).splitlines() if "=" in w)
+    return _kv(stdout(r))
 
 
 def test_no_folder_and_no_ids_file_carry_a_job_to_the_next(any_grader: SyncGrader) -> None:
@@ -367,7 +416,7 @@ def test_two_live_sandboxes_never_share_the_programs_host_uid(any_grader: SyncGr
     no other sandbox shares: both are its uid 65534 there."""
     box = session_host.take_box("python", SessionLimits(time_limit_s=2), {})
     try:
-        in_session = _fields({"tests": [{"stdout": _cell(box, HOST_UID)["stdout"]}]})["host_uid"]
+        in_session = _kv(_cell(box, HOST_UID)["stdout"])["host_uid"]
         graded = [_fields(run(any_grader, HOST_UID))["host_uid"] for _ in range(2)]
     finally:
         session_host.give_back(box)
