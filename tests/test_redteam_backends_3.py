@@ -13,7 +13,8 @@ Open (xfail strict):
   0x1ffffffffff inside it, whatever PID 1 dropped from the bounding set after the clock's mount). The program maps
   itself root there and mounts gVisor's cgroupfs (cpuacct), a tmpfs and a writable bind of /dev/cpuacct, and can make
   PID namespaces (an init of its own). No CPU was hidden with it: the clock's files are mode 0444 and owned by
-  gVisor's root, unmapped in the program's namespace, so every write, mkdir and move is EACCES (tested below). But
+  gVisor's root, unmapped in the program's namespace, so every write, mkdir and move is EACCES, and no hard rlimit
+  (NPROC, CPU, FSIZE, NOFILE) is raised and no signal, prlimit or ptrace reaches PID 1 from it (tested below). But
   every mount and namespace path of gVisor's kernel is open to a program, where Docker's seccomp profile and the
   userns backend's allowlist (sandbox/userns.py DENIED: unshare, mount, setns) refuse them. The class: admit only what
   is known safe; the gVisor backend has no seccomp allowlist of its own for the program (only the runner's io_uring
@@ -136,6 +137,22 @@ if libc.unshare(0x10000000 | 0x20000) == 0:  # CLONE_NEWUSER | CLONE_NEWNS
     os.makedirs('/tmp/t', exist_ok=True)
     if libc.mount(b'tmpfs', b'/tmp/t', b'tmpfs', 0, None) == 0:
         powers.append('tmpfs')
+    import resource  # the namespace's capabilities over what is outside it: none
+    for name in ('RLIMIT_NPROC', 'RLIMIT_CPU', 'RLIMIT_FSIZE', 'RLIMIT_NOFILE'):
+        try:
+            resource.setrlimit(getattr(resource, name), (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+            bad.append('raised ' + name)
+        except (ValueError, OSError):
+            pass
+    for what, act in (('signalled PID 1', lambda: os.kill(1, 0)),
+                      ('prlimit on PID 1', lambda: resource.prlimit(1, resource.RLIMIT_CPU, (1, 1)))):
+        try:
+            act()
+            bad.append(what)
+        except OSError:
+            pass
+    if libc.ptrace(16, 1, None, None) == 0:  # PTRACE_ATTACH
+        bad.append('ptraced PID 1')
 print(' '.join(bad) or 'none')
 print(' '.join(powers) or 'none')
 """
@@ -145,7 +162,8 @@ BURN = "import time\nt = time.process_time()\nwhile time.process_time() - t < 1.
 def test_the_cpu_clock_is_neither_written_remounted_nor_escaped(any_grader: SyncGrader) -> None:
     """Every backend: no write to the clock's files, no cgroup of its own to move to, no rename or writable remount
     of the clock's mount, no file in /dev, no ambient CAP_SYS_ADMIN; in a user namespace of its own (where one is
-    made) no reset of the clock through a cgroupfs or a remount of its own."""
+    made) no reset of the clock through a cgroupfs or a remount of its own, no hard rlimit raised, and no signal,
+    prlimit or ptrace reaching PID 1."""
     r = run(any_grader, CLOCK_ATTACKS)
     assert r["verdict"] == "accepted" and stdout(r).splitlines()[:1] == ["none"], r
 
