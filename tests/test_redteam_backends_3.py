@@ -38,11 +38,14 @@ Held (plain tests):
   (measured, not kept: CI's seconds).
 
 Noticed, not a finding of this stop: the limit a program meets is the test's plus the language's overhead
-(sandbox/config.py overhead_mb: 160 MB for a 64 MB Python test here): 112 MB held in one process or by an orphan
-is accepted on every backend (docs/sandboxes.md "Parallel tests of one job: measured, not built" says so). Under the gvisor backend the same 112 MB
-held in orphaned memfds was memory_limit where 112 MB in one process was accepted (gVisor's memory file counts the
-memfds' pages and something more); a right answer using memfds near its limit may be refused there.
-Not tried: host-pid reuse giving two live userns sandboxes one program uid (a launch outlived by its sandbox).
+(sandbox/config.py overhead_mb: 160 MB for a 64 MB Python test here): 112 MB held in one process is accepted on every
+backend, by an orphan on docker and userns (docs/sandboxes.md "Parallel tests of one job: measured, not built" says so). Under
+the gvisor backend 112 MB held by an orphan (two forked interpreters besides) was memory_limit where 112 MB of memfds
+in the one process was accepted: likely the forks' own pages, not pursued.
+Read, not tested: a userns program's host uid is its launch's host pid (program_id), reused only once that pid is
+free: the box's removal kills bubblewrap, whose sandbox dies with it (--die-with-parent), and waits for its cgroup
+to empty; a cgroup still busy after 50 tries is only logged (sandbox/userns.py _rmdir_cgroup), so a sandbox whose
+processes outlived that could share its uid with a later one.
 
 Docker's runsc runtime is cut (BACKENDS_CUT): every attack gave the gvisor backend's result there.
 """
