@@ -7,18 +7,16 @@ write them, through the real grader (tests/conftest.py `any_grader`: docker, gvi
 each) and real session boxes (sandbox/session.py SessionHost on that pool's backend). Each test asserts the safe
 behaviour; a hole is a strict xfail.
 
-Open (xfail strict):
-- capabilities regained in a user namespace of the program's own (gvisor; runsc the same, measured): gVisor's kernel
-  admits unshare(CLONE_NEWUSER | CLONE_NEWNS), whose new namespace starts with every capability (CapBnd
-  0x1ffffffffff inside it, whatever PID 1 dropped from the bounding set after the clock's mount). The program maps
-  itself root there and mounts gVisor's cgroupfs (cpuacct), a tmpfs and a writable bind of /dev/cpuacct, and can make
-  PID namespaces (an init of its own). No CPU was hidden with it: the clock's files are mode 0444 and owned by
-  gVisor's root, unmapped in the program's namespace, so every write, mkdir and move is EACCES, and no hard rlimit
-  (NPROC, CPU, FSIZE, NOFILE) is raised and no signal, prlimit or ptrace reaches PID 1 from it (tested below). But
-  every mount and namespace path of gVisor's kernel is open to a program, where Docker's seccomp profile and the
-  userns backend's allowlist (sandbox/userns.py DENIED: unshare, mount, setns) refuse them. The class: admit only what
-  is known safe; the gVisor backend has no seccomp allowlist of its own for the program (only the runner's io_uring
-  and mq_open filters, sandbox/harness/pid1.py).
+Fixed (fx30h), was an open strict xfail: capabilities regained in a user namespace of the program's own (gvisor;
+runsc the same, measured): gVisor's kernel admitted unshare(CLONE_NEWUSER | CLONE_NEWNS), whose new namespace starts
+with every capability (CapBnd 0x1ffffffffff inside it, whatever PID 1 dropped from the bounding set after the clock's
+mount). The program mapped itself root there and mounted gVisor's cgroupfs (cpuacct), a tmpfs and a writable bind of
+/dev/cpuacct, and could make PID namespaces (an init of its own). No CPU was hidden with it: the clock's files are mode
+0444 and owned by gVisor's root, unmapped in the program's namespace, so every write, mkdir and move was EACCES, and no
+hard rlimit (NPROC, CPU, FSIZE, NOFILE) was raised and no signal, prlimit or ptrace reached PID 1 from it. The class
+(admit only what is known safe): the gVisor backend had no seccomp allowlist of its own for the program. Now the
+program syscall policy (sandbox/harness/syscalls.py, one home) is PID 1's on every backend (pid1.install_policy,
+after the clock's mount and the uids): unshare, mount and setns are EPERM, clone's namespace flags too.
 
 Held (plain tests):
 - item 1, the CPU clock (docker, gvisor, userns): no write to cpuacct.usage, tasks or cgroup.procs, no mkdir, no
@@ -59,7 +57,7 @@ import pytest
 from sandbox.contract import LanguageLimits
 from sandbox.session import SessionHost, SessionLimits
 from sandbox.sync import SyncGrader
-from tests.helpers import kernel_differs, known_bug, on_backend
+from tests.helpers import kernel_differs, on_backend
 
 pytestmark = pytest.mark.docker  # the images (and the root filesystems exported from them)
 
@@ -70,8 +68,8 @@ SANDBOX = {"pool_name": "pytest-redteam-backends-3", "wall_factor": 20.0, "pool_
            "limits": {"python": LanguageLimits(default_time_limit_s=4.0, max_time_limit_s=20.0,
                                                default_memory_limit_mb=64)}}
 BACKENDS_CUT = {"runsc": "Docker's runsc runtime runs gVisor's kernel as the gvisor backend does: every attack here "
-                         "gave the gvisor backend's result there too (measured at rt30g, the user-namespace xfail "
-                         "included), and its pool and runs added about 20 s to this module"}
+                         "gave the gvisor backend's result there too (measured at rt30g, and the program syscall "
+                         "policy's refusal of a user namespace at fx30h), and its pool and runs added about 20 s to this module"}
 
 
 def run(g: SyncGrader, source: str, **kw) -> dict:
@@ -171,18 +169,15 @@ def test_the_cpu_clock_is_neither_written_remounted_nor_escaped(any_grader: Sync
     assert r["verdict"] == "accepted" and stdout(r).splitlines()[:1] == ["none"], r
 
 
-def test_a_program_gets_no_capability_back_in_a_user_namespace(any_grader: SyncGrader, backend: str,
-                                                                request: pytest.FixtureRequest) -> None:
+def test_a_program_gets_no_capability_back_in_a_user_namespace(any_grader: SyncGrader) -> None:
     """PID 1 drops CAP_SYS_ADMIN and CAP_SETPCAP from the bounding set after the clock's mount (accounting.py
-    mount_cpu_clock), but a new user namespace starts with a full set (CapBnd 0x1ffffffffff measured inside it) and
-    gVisor's kernel lets the program make one: it maps itself root there, mounts gVisor's cgroupfs (cpuacct), a
-    tmpfs and a writable bind of /dev/cpuacct. The clock's files stay read-only to it (their owner, gVisor's root, is
-    not mapped; the test above), so no CPU was hidden; but every mount and namespace path of gVisor's kernel is open
-    to the program, where Docker (its seccomp profile) and userns (sandbox/userns.py DENIED: unshare) refuse it."""
-    known_bug(request, backend, {b: "open: capabilities regained in a user namespace of the program's own; unshare(2) "
-                                    "admitted under gVisor (rt30g)" for b in ("gvisor", "runsc")})
+    mount_cpu_clock), but a new user namespace starts with a full set (CapBnd 0x1ffffffffff measured inside it), and
+    gVisor's kernel let the program make one (rt30g): it mapped itself root there and mounted gVisor's cgroupfs
+    (cpuacct), a tmpfs and a writable bind of /dev/cpuacct. On every backend the program syscall policy
+    (sandbox/harness/syscalls.py DENIED: unshare, mount, setns) refuses it now, so it gains no power at all. Without
+    the policy (rt30g's tree) the second line on gvisor and runsc named its powers: the strict xfail this was."""
     r = run(any_grader, CLOCK_ATTACKS)
-    assert r["verdict"] == "accepted" and stdout(r).splitlines()[1:] == ["none"], r
+    assert r["verdict"] == "accepted" and stdout(r).splitlines() == ["none", "none"], r
 
 
 def test_cpu_after_every_attempt_on_the_clock_is_still_counted(any_grader: SyncGrader) -> None:
