@@ -42,7 +42,7 @@ DENIED = {
 # programs and the tests/data/formats corpus: 117 calls after the filter is installed; mknod from the
 # suites, a program's FIFO), widened by each group's close kin (the legacy and *at forms a static binary
 # may use, the other half of a get/set pair), each group with why it is safe here. One home:
-# seccomp_filter reads it, the tests read it, docs/sandboxes.md "Sandbox backends" describes it.
+# seccomp_filter reads it, the tests read it, docs/sandboxes.md "The program syscall policy" describes it.
 ALLOWED: dict[str, tuple[str, dict[str, int]]] = {
     "files": ("the sandbox's own files (read-only root, tmpfs /work, /tmp, /dev/shm): compilers, runtimes and the runner read, write, list and stat them; chown and chmod reach only the caller's own files without a capability; mknod makes FIFOs and sockets (a device needs CAP_MKNOD, and the tmpfs are nodev); xattrs read only", {
         "read": 0, "write": 1, "readv": 19, "writev": 20, "pread64": 17, "pwrite64": 18, "preadv": 295,
