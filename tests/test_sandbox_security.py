@@ -907,6 +907,29 @@ def test_io_uring_is_refused(any_grader):
     assert result["verdict"] == "accepted", result
 
 
+POLICY = """import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+def call(name, *args):
+    ctypes.set_errno(0)
+    print(name, min(libc.syscall(*args), 1), ctypes.get_errno())
+call('getpid', 39)
+call('unshare', 272, 0x10000000 | 0x20000)  # CLONE_NEWUSER | CLONE_NEWNS
+call('setns', 308, -1, 0)
+call('mount', 165, b'none', b'/tmp', b'tmpfs', 0, None)
+call('vmsplice', 278, -1, None, 0, 0)  # named nowhere in the policy: ENOSYS before the bad fd is seen"""
+
+
+def test_the_program_syscall_policy_holds_on_every_backend(any_grader, backend):
+    """One allowlist for every program on every backend (docs/sandboxes.md "The program syscall policy"): a
+    namespace or mount call answers EPERM, a call the policy names nowhere ENOSYS, before the kernel (gVisor's
+    too) looks at its arguments. Before it gVisor admitted unshare (a user namespace with every capability:
+    red team 3 of issue 30) and vmsplice answered EBADF there and under Docker. Near miss: an allowed call
+    (getpid) still answers."""
+    want = "getpid 1 0\nunshare -1 1\nsetns -1 1\nmount -1 1\nvmsplice -1 38\n"
+    r = any_grader.grade(py(POLICY, tests=(("", want),), compare="exact", return_output=True))
+    assert r["verdict"] == "accepted", (backend, r)
+
+
 # ---------------------------------------------------------------- issue 16: limits out of the program's reach
 def calls(program: str, args: list, expected: list, time_limit_s: float = 1.0, **kw) -> dict:
     return {"kind": "code", "language": "python", "completion": f"```python\n{program}\n```", "entry_point": "f",
