@@ -18,12 +18,11 @@ import pytest
 
 from conftest import ServerProcess
 from helpers import http_call, sandbox_config, stub
+from repo_corpus import ROWS, checks, recipe, task
 from verifier.client import VerifierClient
 from verifier.tools.cli import main as verifier_cli
 from verifier.v1 import verifier_pb2 as pb
 
-DATA = Path(__file__).parent / "data" / "repo_tasks"
-ROWS = {r["instance_id"]: r for r in map(json.loads, (DATA / "tasks.jsonl").read_text().splitlines())}
 PY = ROWS["pytoolz__toolz-5d95878603e7"]  # 1 FAIL_TO_PASS, 34 PASS_TO_PASS: about a second a run
 GO = ROWS["dustin__go-humanize-463a09566eca"]  # 1 FAIL_TO_PASS, 25 PASS_TO_PASS
 pytestmark = pytest.mark.docker  # every test here starts its module's servers (Docker, gVisor's root filesystems)
@@ -31,15 +30,6 @@ pytestmark = pytest.mark.docker  # every test here starts its module's servers (
 # docs/repo-tasks.md "Trust model").
 NOOP = "--- /dev/null\n+++ b/toolz/notes.py\n@@ -0,0 +1 @@\n+# no change\n"
 NOOP_GO = "--- /dev/null\n+++ b/notes.go\n@@ -0,0 +1 @@\n+package humanize\n"
-
-
-def recipe(row: dict, folder: Path) -> str:
-    """A corpus row's recipe for `verifier env build`: its project's bundle at its base commit."""
-    path = folder / f"{row['instance_id']}.json"
-    path.write_text(json.dumps({"name": row["instance_id"], "language": row["language"], "commit": row["base_commit"],
-                                "repo": str(DATA / "repos" / f"{row['repo'].replace('/', '+')}.bundle"),
-                                "test_cmd": row["test_cmd"], "report": "go-json" if row["language"] == "go" else "pytest"}))
-    return str(path)
 
 
 # A project with a dependency the language image lacks (docs/repo-tasks.md "Building environments"): its wheel
@@ -102,18 +92,13 @@ def skip_rows(folder: Path) -> tuple[str, str, str]:
     return str(folder / "rows.jsonl"), str(folder / "repos"), str(folder / "specs.json")
 
 
-def task(row: dict, task_id: str, completion: str, **kw) -> dict:
-    return {"id": task_id, "kind": "repo", "environment": row["instance_id"], "completion": completion,
-            "test_patch": row["test_patch"], "test_cmd": row["test_cmd"], "fail_to_pass": row["FAIL_TO_PASS"],
-            "pass_to_pass": row["PASS_TO_PASS"], "report": "go-json" if row["language"] == "go" else "pytest", **kw}
-
-
 @pytest.fixture(scope="module")
 def environments(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Built by `verifier env build` from recipes, as an operator builds them."""
+    """Built by `verifier env build` from recipes, as an operator builds them: every corpus task's (a clone of
+    its bundle at its base commit each, about 0.15 s), the dependency's and the skipping row's."""
     recipes = tmp_path_factory.mktemp("recipes")
     root = tmp_path_factory.mktemp("environments")
-    paths = [recipe(PY, recipes), recipe(GO, recipes), calc_recipe(recipes)]
+    paths = [*(recipe(row, recipes) for row in ROWS.values()), calc_recipe(recipes)]
     assert verifier_cli(["env", "build", *paths, "--environments", str(root)]) == 0
     rows, repos, specs = skip_rows(recipes)  # its gold run on Docker: once for both backends' servers
     assert verifier_cli(["env", "build", "--format", "swebench", rows, "--repos", repos, "--specs", specs,
@@ -242,6 +227,20 @@ def test_a_go_task_through_http(server: ServerProcess) -> None:
     assert results["empty"]["verdict"] == "wrong_answer", results["empty"]["detail"]
     tests = {t["name"]: t["detail"] for t in results["empty"]["tests"]}
     assert tests["TestSI"] == "FAIL_TO_PASS: FAILED" and tests["TestBigBytes"] == "PASS_TO_PASS: PASSED"
+
+
+def test_the_whole_corpus_grades_right(server: ServerProcess, environments: Path) -> None:
+    """docs/repo-tasks.md "The corpus": every task's gold patch is accepted and its partial fix
+    (tests/repo_corpus.py `wrong_patch`: the gold less a hunk, or less half its added lines) is
+    wrong_answer with its tests run, all in one call so they run at once through the server's warm
+    environments. (scripts/validate_repo_tasks.py adds an empty patch per task.)"""
+    wanted = [(t, resolves) for row in ROWS.values() for name, t, resolves in checks(row, environments) if name != "empty"]
+    assert len(ROWS) == 30 and len(wanted) == 60
+    with VerifierClient(server.target) as client:
+        results = {r["id"]: r for r in client.grade([t for t, _ in wanted])}
+    wrong = {t["id"]: (results[t["id"]]["verdict"], results[t["id"]]["detail"][:200]) for t, resolves in wanted
+             if results[t["id"]]["verdict"] != ("accepted" if resolves else "wrong_answer") or not results[t["id"]]["tests"]}
+    assert not wrong, wrong
 
 
 BAD = [
