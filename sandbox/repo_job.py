@@ -202,6 +202,8 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         packages = _go_packages(task, tree, tests, overrides)
     renamed: dict[str, str] = {}
     decoys = _plant_decoys(task, lang, tree, overrides, expected, packages, renamed)
+    if lang.name == "go":
+        _own_module_files(tree, overrides)
     try:
         archive = task_tar(overrides)
     except PatchError as e:  # the patch's files do not make an archive: the model's failure, never infra_error
@@ -220,6 +222,18 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
                            f"sandbox's /work holds ({config.tmpfs_inodes} inodes: tmpfs_inodes)", retryable=False)
     return RepoPlan(task, lang, archive, patch.text, tuple(dict.fromkeys(d.test_id for d in decoys)), expected, packages,
                     renamed, env_tree=tree, env=env, view=view.json(), env_bytes=view.size)
+
+
+def _own_module_files(tree: str, overrides: Overrides) -> None:
+    """The module's go.mod and go.sum as the task's own files (written in /work), not links to the environment's
+    read-only tree: under GOFLAGS=-mod=mod the go command rewrites them in place (a go.mod with no `go`
+    directive gets one, as hashicorp/go-version's had), and a read-only go.mod fails the whole run
+    ("go: updating go.mod: permission denied", every test MISSING: a right patch paid 0)."""
+    for name in ("go.mod", "go.sum"):
+        if name not in overrides:
+            data = read_current(tree, name, {})
+            if data is not None:
+                overrides[name] = data
 
 
 def _new_dirs(tree: str, overrides: Overrides) -> set[str]:

@@ -30,6 +30,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from ..checks import parse_python
+
 Reader = Callable[[str], "bytes | None"]  # a path of the patched tree -> its bytes (None: absent)
 _RANDOM = random.SystemRandom()  # a decoy's name is not predictable from the task (a `_2` suffix would be)
 
@@ -59,7 +61,7 @@ def pytest_decoy(fail_to_pass: Sequence[str], read: Reader, rng: random.Random =
             continue
         try:
             text = data.decode("utf-8")
-            tree = ast.parse(text)
+            tree = parse_python(text)
         except (UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
             continue
         made = _pytest_copy(text, tree, parts[1:], rng)
@@ -96,7 +98,7 @@ def pytest_pair(fail_to_pass: Sequence[str], read: Reader, environment: Reader, 
             continue
         try:
             text = data.decode("utf-8")
-            tree = ast.parse(text)
+            tree = parse_python(text)
         except (UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
             continue
         shown = (environment(parts[0]) or b"").decode("utf-8", "replace")
@@ -144,7 +146,7 @@ def _pytest_pair(text: str, tree: ast.Module, names: list[str], shown: set[str],
     gap = "\n" * (2 if len(names) == 1 else 1)
     new = "".join([*lines[:fn.lineno - 1], *copies[0], gap, *copies[1], *lines[fn.end_lineno:]])
     try:
-        new_tree = ast.parse(new)
+        new_tree = parse_python(new)
     except (SyntaxError, ValueError, RecursionError):
         return None
     new_scope = new_tree.body if len(names) == 1 else next(
@@ -287,7 +289,7 @@ def _pytest_copy(text: str, tree: ast.Module, names: list[str], rng: random.Rand
         before[-1] += "\n"
     new = "".join([*before, "\n" * (2 if len(names) == 1 else 1), *decoy, *after])
     try:  # never a decoy that breaks the test module, or that is not a second, distinct test beside its original
-        new_tree = ast.parse(new)
+        new_tree = parse_python(new)
     except (SyntaxError, ValueError, RecursionError):
         return None
     new_scope = new_tree.body if len(names) == 1 else next(
