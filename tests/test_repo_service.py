@@ -8,12 +8,9 @@ bad fields are INVALID_ARGUMENT naming the field on both ports. Each on the Dock
 from __future__ import annotations
 
 import json
-import os
-import random
 import subprocess
 import zipfile
 from collections.abc import Iterator
-from datetime import datetime, timezone
 from pathlib import Path
 
 import grpc
@@ -97,10 +94,11 @@ def skip_rows(folder: Path) -> tuple[str, str, str]:
 
 @pytest.fixture(scope="module")
 def environments(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Built by `verifier env build` from recipes, as an operator builds them."""
+    """Built by `verifier env build` from recipes, as an operator builds them: every corpus task's (a clone of
+    its bundle at its base commit each, about 0.15 s), the dependency's and the skipping row's."""
     recipes = tmp_path_factory.mktemp("recipes")
     root = tmp_path_factory.mktemp("environments")
-    paths = [recipe(PY, recipes), recipe(GO, recipes), calc_recipe(recipes)]
+    paths = [*(recipe(row, recipes) for row in ROWS.values()), calc_recipe(recipes)]
     assert verifier_cli(["env", "build", *paths, "--environments", str(root)]) == 0
     rows, repos, specs = skip_rows(recipes)  # its gold run on Docker: once for both backends' servers
     assert verifier_cli(["env", "build", "--format", "swebench", rows, "--repos", repos, "--specs", specs,
@@ -231,48 +229,18 @@ def test_a_go_task_through_http(server: ServerProcess) -> None:
     assert tests["TestSI"] == "FAIL_TO_PASS: FAILED" and tests["TestBigBytes"] == "PASS_TO_PASS: PASSED"
 
 
-# The partial fixes graded in the suite: PARTIAL_PER_LANGUAGE a language, drawn by a seed that changes each UTC day
-# (CORPUS_SEED_ENV sets it), so the suite covers them all over days; scripts/validate_repo_tasks.py grades every one.
-CORPUS_SEED_ENV = "VERIFIER_TEST_CORPUS_SEED"
-PARTIAL_PER_LANGUAGE = 2
-
-
-def partial_fix_rows(seed: int) -> set[str]:
-    draw = random.Random(seed)
-    return {rid for lang in ("python", "go")
-            for rid in draw.sample(sorted(r for r, row in ROWS.items() if row["language"] == lang), PARTIAL_PER_LANGUAGE)}
-
-
-@pytest.fixture(scope="module")
-def corpus(environments: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Every corpus task's environment, built by `verifier env build` into the servers' folder (a server finds
-    an environment when a task names it), for the one test that needs them all: the others do not wait."""
-    recipes = tmp_path_factory.mktemp("corpus-recipes")
-    assert verifier_cli(["env", "build", *(recipe(row, recipes) for row in ROWS.values()),
-                         "--environments", str(environments)]) == 0
-    return environments
-
-
-@pytest.mark.timeout(900)  # the builds (sequential clones of the bundles) and 34 tasks: minutes on 2 loaded cores
-def test_the_whole_corpus_grades_right(server: ServerProcess, corpus: Path) -> None:
-    """docs/repo-tasks.md "The corpus": every task's gold patch is accepted, in one call so they run at once
-    through the server's warm environments; so is the partial fix (tests/repo_corpus.py `wrong_patch`: the gold
-    less a hunk, or less half its added lines) of 2 tasks a language, drawn by a seed that rotates daily
-    (`VERIFIER_TEST_CORPUS_SEED` sets it), `wrong_answer` with its tests run. The cost: on 2 cores shared at a
-    load of 30, the 28 more builds took about 150 s and these 34 tasks over 120 s on Docker, so the other 26
-    partial fixes (and an empty patch a task) are left to scripts/validate_repo_tasks.py. The 8
-    hashicorp/go-version golds failed here before their go.mod became the task's own file ("Warm
-    environments")."""
-    seed = int(os.environ.get(CORPUS_SEED_ENV) or datetime.now(timezone.utc).date().toordinal())
-    partial = partial_fix_rows(seed)
-    wanted = [(t, resolves) for row in ROWS.values() for name, t, resolves in checks(row, corpus)
-              if name == "gold" or name == "wrong" and row["instance_id"] in partial]
-    assert len(ROWS) == 30 and len(wanted) == 34
+def test_the_whole_corpus_grades_right(server: ServerProcess, environments: Path) -> None:
+    """docs/repo-tasks.md "The corpus": every task's gold patch is accepted and its partial fix
+    (tests/repo_corpus.py `wrong_patch`: the gold less a hunk, or less half its added lines) is
+    wrong_answer with its tests run, all in one call so they run at once through the server's warm
+    environments. (scripts/validate_repo_tasks.py adds an empty patch per task.)"""
+    wanted = [(t, resolves) for row in ROWS.values() for name, t, resolves in checks(row, environments) if name != "empty"]
+    assert len(ROWS) == 30 and len(wanted) == 60
     with VerifierClient(server.target) as client:
-        results = {r["id"]: r for r in client.grade([t for t, _ in wanted], timeout_s=600)}
+        results = {r["id"]: r for r in client.grade([t for t, _ in wanted])}
     wrong = {t["id"]: (results[t["id"]]["verdict"], results[t["id"]]["detail"][:200]) for t, resolves in wanted
              if results[t["id"]]["verdict"] != ("accepted" if resolves else "wrong_answer") or not results[t["id"]]["tests"]}
-    assert not wrong, (f"{CORPUS_SEED_ENV}={seed}", wrong)
+    assert not wrong, wrong
 
 
 BAD = [
