@@ -428,6 +428,12 @@ METHOD_PARTICIPLES = frozenset(
 box's or an anchor's own (`_method_clause`)."""
 
 
+_PRECISION_WORDS = frozenset({"cent"})
+"""Words no unit (never around a value) that name a precision after `rounded to the nearest`: `cent` is French and
+Catalan for hundred, so it is no currency name (LEXICON), but `Rounded to the nearest cent,` (math-verify's suite)
+asks for hundredths of a currency unit and says nothing of the value's size."""
+
+
 def _method_clause(words: list[str]) -> bool:
     """A method's clause (`_lead_clause`): leads (`Then`), a `METHOD_PARTICIPLES` word, then words only, none a hedge,
     a scale, a negation, a bound or an estimate (`_not_object`: `Rounded to the nearest thousand`, `Solving roughly`,
@@ -440,7 +446,8 @@ def _method_clause(words: list[str]) -> bool:
     rounding = bool(rest) and rest[0] in ("rounding", "rounded")
 
     def precision(k: int) -> bool:
-        return rounding and rest[k] == "nearest" and k + 1 < len(rest) and _is_unit(rest[k + 1])
+        return rounding and rest[k] == "nearest" and k + 1 < len(rest) and (
+            _is_unit(rest[k + 1]) or rest[k + 1] in _PRECISION_WORDS)
 
     return len(rest) > 1 and rest[0] in METHOD_PARTICIPLES and all(
         w.isalpha() and w.isascii() and (precision(k) or k > 1 and precision(k - 1) or not _not_object(w)
