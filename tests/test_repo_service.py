@@ -24,12 +24,15 @@ from verifier.tools.cli import main as verifier_cli
 from verifier.v1 import verifier_pb2 as pb
 
 PY = ROWS["pytoolz__toolz-5d95878603e7"]  # 1 FAIL_TO_PASS, 34 PASS_TO_PASS: about a second a run
-GO = ROWS["dustin__go-humanize-463a09566eca"]  # 1 FAIL_TO_PASS, 25 PASS_TO_PASS
+# 2 FAIL_TO_PASS, 27 PASS_TO_PASS; its go.mod has no go directive, which the go command rewrites under -mod=mod
+# (a link into the read-only environment failed every go-version task: docs/repo-tasks.md "Warm environments")
+GO = ROWS["hashicorp__go-version-82485a6d3d05"]
+HUMANIZE = ROWS["dustin__go-humanize-463a09566eca"]  # 1 FAIL_TO_PASS, 25 PASS_TO_PASS
 pytestmark = pytest.mark.docker  # every test here starts its module's servers (Docker, gVisor's root filesystems)
 # Apply and change no code: a new module in the package (a new file must be source on the allowlist,
 # docs/repo-tasks.md "Trust model").
 NOOP = "--- /dev/null\n+++ b/toolz/notes.py\n@@ -0,0 +1 @@\n+# no change\n"
-NOOP_GO = "--- /dev/null\n+++ b/notes.go\n@@ -0,0 +1 @@\n+package humanize\n"
+NOOP_GO = "--- /dev/null\n+++ b/notes.go\n@@ -0,0 +1 @@\n+package version\n"
 
 
 # A project with a dependency the language image lacks (docs/repo-tasks.md "Building environments"): its wheel
