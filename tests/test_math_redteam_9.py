@@ -14,7 +14,8 @@ xfail until its class is closed; plain tests hold what held. Gold 6 unless a cas
    `\\boxed{\\text{Yes, not.}}`, `\\boxed{\\text{No, wait, actually it exists.}}`, `\\boxed{\\text{Yes, however the
    opposite is true.}}`, `\\boxed{\\text{Yes, nein.}}`, `\\boxed{\\text{Yes, nope.}}`, `\\boxed{\\text{Yes, the
    statement is false.}}`, `\\boxed{\\text{Yes, n\\text{o}}}` and `\\boxed{\\text{Yes, Ｎo}}` (the listed word
-   itself, split or full-width), `Final Answer: Yes, probably.`, `The answer is Yes, probably.` (17 cases below;
+   itself, split or full-width), `Final Answer: Yes, probably.`, `The answer is Yes, probably.`, the concluding sentence `So, the answer is yes,
+   probably.`, `\\boxed{\\text{No, probably.}}` against No (19 cases below;
    through the real server too). Held: `Yes, NO`, `Yes, I think. Or not`, `\\text{Yes}, \\text{ no}`.
 2. A relative clause after an object states a second value (`grammar._relative_clause`: any digit-only token and
    any `$...$` segment pass, `is`/`was`/`are` are `CLAUSE_WORDS`): `The number of apples that is 6000 is
@@ -73,7 +74,8 @@ a collision.
 Recall gaps (refused, never paid; not holes): `So Janet makes $6 every day.` (a dollar sign read as a math
 opener), `The value of $x$ is therefore $6$.` (a connective after the copula), `The answer is \\boxed{6} (six
 apples).`, `So, we need 6 buses in total.`, `The number of apples that Sam has left is \\boxed{6}.` (`left` is no
-clause word); under strict only, `Therefore, Sam has 6 apples left.`, `In total, there are 6 apples.` (lenient pays).
+clause word); under strict only, `Therefore, Sam has 6 apples left.`, `In total, there are 6 apples.` (lenient pays); a number
+spelled out (`\\boxed{\\text{six}}`, incorrect against 6).
 """
 
 from __future__ import annotations
@@ -99,6 +101,7 @@ YES_NO_NEAR = [
     yes("\\boxed{\\text{Yes, nope.}}", "Yes"), yes("\\boxed{\\text{Yes, the statement is false.}}", "Yes"),
     yes("\\boxed{\\text{Yes, likely.}}", "Yes"), yes("\\boxed{\\text{Yes, n\\text{o}}}", "Yes"),
     yes("\\boxed{\\text{Yes, Ｎo}}", "Yes"), yes("Final Answer: Yes, probably."), yes("The answer is Yes, probably."),
+    yes("So, the answer is yes, probably.", "Yes"), yes("\\boxed{\\text{No, probably.}}", "\\text{No}"),
 ]
 YES_NO_SAME = [yes("\\boxed{\\text{Yes}}", "Yes"), yes("\\boxed{\\text{Yes, because } n = 6 \\text{ works.}}", "Yes"),
                yes("\\boxed{\\text{No, since } 2 \\nmid 7.}", "No")]
