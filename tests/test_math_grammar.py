@@ -26,7 +26,7 @@ OUTSIDE = (
     "ten-thousandths or and between most over under above below exceed exceeds unless except but wrong "
     "incorrect false estimate around circa ish so could might would should may if when while until whether "
     "banana-ish widget sprocket gizmo quantum purple running jumped-over elephantine fantastic "
-    "etwa ungefähr nicht tausend Millionen Milliarden mille environ pas millions cerca mil millones "
+    "etwa ungefähr nicht tausend Millionen Milliarden mille cent cents environ pas millions cerca mil millones "
     "около тысяч миллион не 約 万 千 亿 百 十 大约 不是 或 倍 약 만 억 लगभग हज़ार लाख करोड़"
 ).split()
 INSIDE = sorted(w for entry in LEXICON for w in entry.words if entry.role not in ("cjk_subject",) and " " not in w)
@@ -192,6 +192,7 @@ def test_mgsm_anchors_read_the_right_answer(completion: str, gold: str) -> None:
     ("Die Antwort lautet 39 Tausend.", "39"), ("Die Antwort lautet 39 Tausend.", "39000"),
     ("Die Antwort ist etwa 11.", "11"), ("Die Antwort ist 11 oder 12.", "11"), ("Die Antwort ist nicht 11.", "11"),
     ("La réponse est 11 mille.", "11"), ("La réponse est environ 11.", "11"), ("La réponse est 11 ou 12.", "12"),
+    ("La réponse est 6 cents.", "6"), ("The answer is 6 cents.", "6"), ("\\boxed{6 \\text{ cents}}", "6"),
     ("La respuesta es 11 mil.", "11"), ("La respuesta es aproximadamente 11.", "11"), ("La respuesta es 11 o 12.", "11"),
     ("Ответ — 11 тысяч.", "11"), ("Ответ — примерно 11.", "11"), ("Ответ — 11 или 12.", "11"), ("Ответ — не 11.", "11"),
     ("答案是 11千。", "11"), ("答案是 11 万。", "11"), ("答案是 大约 11。", "11"), ("答案是 11 或 12。", "11"),

@@ -75,9 +75,10 @@ LEXICON: tuple[Entry, ...] = (
     _entry("currency", "$ € £ ¥ ₹ ₩ ₽ ₺ ₦ ₱ ฿ ₫ ₪ ₴ ¢ USD EUR GBP JPY INR CNY RMB CHF CAD AUD NZD HKD SGD "
            "KRW RUB BRL MXN ZAR SEK NOK DKK PLN TRY Rs Rs.",
            "currency signs and ISO codes name the money, never its amount"),
-    _entry("unit", "dollar dollars cent cents euro euros pence penny pennies yen yuan rupee rupees peso pesos "
+    _entry("unit", "dollar dollars euro euros pence penny pennies yen yuan rupee rupees peso pesos "
            "franc francs ruble rubles won",
-           "currency names: what the amount is counted in"),
+           "currency names: what the amount is counted in (not `cent`/`cents`: French and Catalan for hundred(s), "
+           "so `La réponse est 6 cents.` is 600, red team 8; `¢` names the English coin)"),
     _entry("count", "times apple apples orange oranges banana bananas egg eggs student students people person persons "
            "child children kid kids boy boys girl girls man men woman women adult adults friend friends "
            "book books page pages pencil pencils pen pens marble marbles card cards sticker stickers toy toys "
@@ -679,7 +680,7 @@ NEVER_NAMES = frozenset(
     "cubed or "
     "and between least most over under above below exceed exceeds unless except but wrong incorrect false estimate "
     "around circa so could might would should may if when while until whether etwa ungefähr nicht tausend "
-    "millionen milliarden mille environ pas cerca mil millones approx approximate approximately est estimated "
+    "millionen milliarden mille cent cents environ pas cerca mil millones approx approximate approximately est estimated "
     "presumably unlikely supposedly apparently seemingly arguably allegedly ca".split()
 )
 """Words the grammar never admits (hedges, scales, negations, inequalities, in several languages). Not
