@@ -109,7 +109,6 @@ YES_NO_REFUSED = [yes("\\boxed{\\text{Yes, NO}}", "Yes"), yes("\\boxed{\\text{Ye
                   yes("\\boxed{\\text{Yes}, \\text{ no}}", "Yes")]
 
 
-@pytest.mark.xfail(strict=True, reason="open: a Yes/No reason read by a deny list (rt29j)")
 @pytest.mark.parametrize(PARAMS, YES_NO_NEAR)
 def test_a_hedged_or_retracted_yes_no_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: `compare.yes_or_no` decides on the opening word and refuses only a reason holding one
@@ -129,7 +128,6 @@ CLAUSE_VALUE_REFUSED = [n("The total that is 6000 is \\boxed{6}."), n("Final Ans
                         n("The number of apples that is one thousand times the answer is \\boxed{6}.")]
 
 
-@pytest.mark.xfail(strict=True, reason="open: a relative clause states a second value (rt29j)")
 @pytest.mark.parametrize(PARAMS, CLAUSE_VALUE_NEAR)
 def test_a_clause_stating_another_value_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: `grammar._relative_clause` passes every digit-only token and `$...$` segment, and `is`,
@@ -218,7 +216,6 @@ def _http_verdicts(server, tasks: list[dict]) -> list[str]:
     return [r["verdict"] for r in body["results"]]
 
 
-@pytest.mark.xfail(strict=True, reason="open: a Yes/No reason read by a deny list (rt29j)")
 @pytest.mark.parametrize("path", [_grpc_verdicts, _http_verdicts], ids=["grpc", "http"])
 def test_the_server_refuses_a_hedged_yes(verifier_server, path) -> None:
     assert "correct" not in path(verifier_server, SERVER_NEAR)

@@ -2582,5 +2582,24 @@ def _relative_clause(tokens: list[str]) -> bool:
     """A relative clause after an object (`that can be written as the sum of two positive integers \\\\( p \\\\)
     and \\\\( q \\\\) such that \\\\( 2p = 5q \\\\)`, `(which is the constant polynomial 1)`): it says which object
     is meant; its math is free (it names no subject) and its words are a closed vocabulary (`_clause_word`)."""
-    return all(t.startswith("$") or t in "()'’" or t.replace(",", "").replace(".", "").isdigit()
-               or t.lower() == "and" or _clause_word(tokens, k) for k, t in enumerate(tokens))
+    return not _clause_states_value(tokens) and all(
+        t.startswith("$") or t in "()'’" or t.replace(",", "").replace(".", "").isdigit() or t.lower() == "and"
+        or _clause_word(tokens, k) for k, t in enumerate(tokens))
+
+
+_CLAUSE_COPULAS = frozenset("is are was were be been being as equal equals to".split())
+"""The words that say what a clause's object is (`that is`, `which was`, `can be written as`): a number or math right
+after one states a value beside the answer's (red team 9 class 2: `The number of apples that is 6000 is \\boxed{6}`)."""
+_CLAUSE_NUMBER_WORDS = frozenset("zero one two three four five six seven eight nine ten hundred thousand million".split())
+
+
+def _clause_states_value(tokens: list[str]) -> bool:
+    """Whether a relative clause says its object is a value (docs/math.md "Answer grammar", "Before a box"): a copula
+    (`_CLAUSE_COPULAS`) followed by a number, a number word or a math segment (`that is 6000`, `for which $x$ is 7`,
+    `that can be written as 7`, `which is $6000$`); a clause that picks objects out (`that are positive`, `which is
+    the constant polynomial 1`, `ways to choose 2 of 4`) says nothing of the answer's value."""
+    for prev, t in zip(tokens, tokens[1:]):
+        value = t.startswith("$") or t.replace(",", "").replace(".", "").isdigit() or t.lower() in _CLAUSE_NUMBER_WORDS
+        if value and prev.lower() in _CLAUSE_COPULAS:
+            return True
+    return False
