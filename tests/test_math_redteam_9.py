@@ -145,7 +145,6 @@ POWER_OBJECT_REFUSED = [n("The square of $x$ is \\boxed{6}."), n("The cube of $x
                         n("The half of the answer is \\boxed{6}."), n("The reciprocal of the answer is \\boxed{6}.")]
 
 
-@pytest.mark.xfail(strict=True, reason="open: a figure word of OBJECT_WORDS names a power (rt29j)")
 @pytest.mark.parametrize(PARAMS, POWER_OBJECT_NEAR)
 def test_the_square_of_the_unknown_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: `square` and `cube` are figures in `OBJECT_WORDS`' first group, so `the value of the

@@ -2418,6 +2418,8 @@ def _object_end(tokens: list[str], i: int, open_class: bool, operand: bool = Fal
         if t == "(":
             i += 3
             continue
+        if low in _POWER_FIGURES and i + 1 < n and tokens[i + 1].lower() == "of":
+            break  # `the value of the cube of $x$`: x cubed, never x (red team 9 class 3)
         if open_class and _agent_at(tokens, i):
             i += 2  # `eaten by Sam`
             continue
@@ -2466,6 +2468,9 @@ the quantity questions' own figures; an unknown word refuses, however noun-shape
 taken is`, `The area of the figure shrunk is` paid 6), so an operation's participle (`halved`, `doubled`,
 `rounded`, `misread`) or a hedge after the object names no quantity."""
 _OBJECT_VOCABULARY = frozenset().union(*(e.words for e in OBJECT_WORDS))
+_POWER_FIGURES = frozenset("square squares cube cubes".split())
+"""Figures that also name a power (`the square of $x$` is x squared): an object's figure only when no `of` follows
+(`the area of the square`, `the volume of the cube`), as heads they are refused already (`The square of $x$ is`)."""
 _POINT_LABEL_RE = re.compile(r"[A-Z]{1,8}")
 _POSSESSIVE = ("'s", "’s")
 
