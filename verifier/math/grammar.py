@@ -26,6 +26,7 @@ Linear: one regex tokenizer pass (an answer is at most `MathLimits.max_answer_ch
 from __future__ import annotations
 
 import ast
+import math
 import re
 from typing import NamedTuple
 
@@ -1859,6 +1860,42 @@ def chain_agrees(answer: str) -> bool:
     if len(text) > MAX_CHARS or len(sides) < 3:
         return True
     return _middle_values_agree(sides[:-1], sides[-1])  # the first side too (red team 7 class 1: `7 = 6`)
+
+
+_APPROXIMATION_RE = re.compile(r"\\(?:approx|approxeq|thickapprox|simeq|sim|thicksim|doteq|doteqdot)(?![A-Za-z])|≈|≃|~=")
+_ROUNDED_RE = re.compile(r"-?\d+(?:\.(\d+))?")
+
+
+def approximation_agrees(answer: str) -> bool:
+    """Whether every side after an approximation (`\\approx`, `\\simeq`, `\\sim`, `\\doteq`, `≈`) is a decimal that
+    the side before the first one rounds to at the digits written (`\\frac{1}{3} \\approx 0.333`); True with no
+    approximation. An allowlist: a first side not in numbers (`x`, `\\pi`), or a later one that is no plain decimal
+    (`6\\,000`, `6 \\times 10^3`, `6000 \\text{ apples}`), refuses (red team 9 class 4: `\\boxed{6 \\approx 7}`
+    paid 6, the parser reads the first side and no one compared the second; docs/math.md "Answer grammar")."""
+    sides = _APPROXIMATION_RE.split(answer)
+    if len(sides) < 2:
+        return True
+    first = _approximated(sides[0].split("=")[-1].strip().strip("$"))
+    if first is None:
+        return False
+    for side in sides[1:]:
+        written = side.strip().strip("$").strip().rstrip(".").strip()
+        m = _ROUNDED_RE.fullmatch(written)
+        if not m or abs(float(written) - first) > 0.5 * 10 ** -len(m.group(1) or ""):
+            return False
+    return True
+
+
+def _approximated(side: str) -> float | None:
+    """The value of an approximation's first side: `_arithmetic`'s numbers with `\\sqrt{...}` of numbers and `\\pi`
+    (`\\frac{\\sqrt{3}}{3} \\approx 0.577`, `2\\pi \\approx 6.28`), else None."""
+    def root(m: re.Match[str]) -> str:
+        inner = _arithmetic(m.group(1))
+        return f"({inner ** 0.5!r})" if inner is not None and inner >= 0 else "x"
+
+    text = re.sub(r"\\sqrt\s*\{([^{}]*)\}", root, side)
+    text = re.sub(r"\\pi(?![A-Za-z])", f"({math.pi!r})", text)
+    return _arithmetic(text)
 
 
 def _middle_values_agree(middles: list[str], value: str) -> bool:
