@@ -236,3 +236,23 @@ RECALL = [n("So Janet makes $6 every day."), n("The value of $x$ is therefore $6
 @pytest.mark.parametrize(PARAMS, RECALL)
 def test_common_rewrites_pay(completion: str, gold: str, choices: list[str] | None) -> None:
     assert verdicts(completion, gold, choices) == ["correct", "correct"]
+
+
+# 5. Grading time: a sum or product of many terms, or an integral sympy cannot evaluate, is never evaluated
+# (`guards._series_digits`, `guards._integral_digits`; docs/math.md "Answer grammar"): no timed assertion, the bound.
+@pytest.mark.parametrize("latex", ["\\prod_{k=1}^{10^{6}} k", "\\sum_{k=1}^{10^{12}} k", "\\int_0^1 e^{x^{2}} \\sin(x^{x}) dx",
+                                   "\\sum_{k=1}^{\\infty} k"])
+def test_a_long_series_or_an_unknown_integral_is_never_evaluated(latex: str) -> None:
+    from verifier.math.guards import INFINITE, magnitude_digits
+    from verifier.math.limits import DEFAULT_LIMITS
+    from verifier.math.parsing import _math_verify_parse
+
+    assert magnitude_digits(_math_verify_parse(latex), DEFAULT_LIMITS) == INFINITE
+
+
+SERIES_SAME = [n("\\boxed{\\sum_{k=1}^{3} k}"), n("\\boxed{\\prod_{k=1}^{3} k}"), n("\\boxed{\\int_0^2 3x^2 dx}", "8")]
+
+
+@pytest.mark.parametrize(PARAMS, SERIES_SAME)
+def test_a_short_series_or_a_polynomial_integral_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    assert verdicts(completion, gold, choices) == ["correct", "correct"]
