@@ -105,6 +105,7 @@ _YES_SHAPES = [re.compile(p) for p in (
 _NO_SHAPES = [re.compile(p) for p in (
     rf"^no such {_NP} exists? $", rf"^there (?:is|are) no {_NP} $", rf"^there (?:does|do) not exist {_NP} $",
     rf"^such {_NP} (?:does|do) not exist $", r"^it is (?:not (?:always )?possible|impossible) $", rf"^{_WHY}$")]
+_SHAPES = _YES_SHAPES + _NO_SHAPES  # either word with either: the question's polarity is unknown (`Yes, it is not always possible`)
 # Words no restated noun phrase holds: a hedge, a condition, a retraction or the other polarity.
 _NP_REFUSED = frozenset(
     "yes no not none never nothing neither nor or either but unless except maybe perhaps possibly probably likely "
@@ -166,7 +167,7 @@ def _restates(word: str, reason: list[str]) -> bool:
     if not reason:
         return True
     text = " ".join(reason) + " "
-    for shape in _YES_SHAPES if word == "yes" else _NO_SHAPES:
+    for shape in _SHAPES:
         m = shape.match(text)
         if m and not (set((m.groupdict().get("np") or "").split()) & _NP_REFUSED):
             return True

@@ -147,17 +147,30 @@ def _integral_digits(e: Basic, budget: list[int]) -> float:
     evaluated (compared as written, `compare.canonical`)."""
     integrand, limits = e.args[0], e.args[1:]
     variables = [limit[0] for limit in limits]
-    try:
-        polynomial = integrand.is_polynomial(*variables)
-    except (TypeError, ValueError, AttributeError):
-        return INFINITE
-    if not polynomial:
+    if not _elementary(integrand, variables):
         return INFINITE
     digits = _digits(integrand, budget)
     for limit in limits:
         for bound in limit[1:]:
             digits += _digits(bound, budget)
     return INFINITE if digits > 18 else digits + 1
+
+
+def _elementary(e: Basic, variables: list[Basic]) -> bool:
+    """Whether an integrand is one sympy integrates at once: numbers and symbols under `+`, `*` and integer powers,
+    with `exp`, `sin`, `cos` of a linear argument (`e^{-x}`, `x^2 \\sin(2x)`); `e^{x^2}`, `x^x` are not."""
+    if not e.args:
+        return True
+    if isinstance(e, (sympy.Add, sympy.Mul)):
+        return all(_elementary(a, variables) for a in e.args)
+    if isinstance(e, sympy.Pow):
+        return bool(e.args[1].is_Integer) and _elementary(e.args[0], variables)
+    if isinstance(e, (sympy.exp, sympy.sin, sympy.cos)):
+        try:
+            return all(sympy.degree(e.args[0], v) <= 1 for v in variables) and e.args[0].is_polynomial(*variables)
+        except (sympy.PolynomialError, TypeError, ValueError):
+            return False
+    return False
 
 
 def _symbolic_factorial_digits(e: Basic, budget: list[int]) -> float:
