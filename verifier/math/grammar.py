@@ -26,6 +26,7 @@ Linear: one regex tokenizer pass (an answer is at most `MathLimits.max_answer_ch
 from __future__ import annotations
 
 import ast
+import math
 import re
 from typing import NamedTuple
 
@@ -1868,6 +1869,42 @@ def chain_agrees(answer: str) -> bool:
     return _middle_values_agree(sides[:-1], sides[-1])  # the first side too (red team 7 class 1: `7 = 6`)
 
 
+_APPROXIMATION_RE = re.compile(r"\\(?:approx|approxeq|thickapprox|simeq|sim|thicksim|doteq|doteqdot)(?![A-Za-z])|≈|≃|~=")
+_ROUNDED_RE = re.compile(r"-?\d+(?:\.(\d+))?")
+
+
+def approximation_agrees(answer: str) -> bool:
+    """Whether every side after an approximation (`\\approx`, `\\simeq`, `\\sim`, `\\doteq`, `≈`) is a decimal that
+    the side before the first one rounds to at the digits written (`\\frac{1}{3} \\approx 0.333`); True with no
+    approximation. An allowlist: a first side not in numbers (`x`, `\\pi`), or a later one that is no plain decimal
+    (`6\\,000`, `6 \\times 10^3`, `6000 \\text{ apples}`), refuses (red team 9 class 4: `\\boxed{6 \\approx 7}`
+    paid 6, the parser reads the first side and no one compared the second; docs/math.md "Answer grammar")."""
+    sides = _APPROXIMATION_RE.split(answer)
+    if len(sides) < 2:
+        return True
+    first = _approximated(sides[0].split("=")[-1].strip().strip("$"))
+    if first is None:
+        return False
+    for side in sides[1:]:
+        written = side.strip().strip("$").strip().rstrip(".").strip()
+        m = _ROUNDED_RE.fullmatch(written)
+        if not m or abs(float(written) - first) > 0.5 * 10 ** -len(m.group(1) or ""):
+            return False
+    return True
+
+
+def _approximated(side: str) -> float | None:
+    """The value of an approximation's first side: `_arithmetic`'s numbers with `\\sqrt{...}` of numbers and `\\pi`
+    (`\\frac{\\sqrt{3}}{3} \\approx 0.577`, `2\\pi \\approx 6.28`), else None."""
+    def root(m: re.Match[str]) -> str:
+        inner = _arithmetic(m.group(1))
+        return f"({inner ** 0.5!r})" if inner is not None and inner >= 0 else "x"
+
+    text = re.sub(r"\\sqrt\s*\{([^{}]*)\}", root, side)
+    text = re.sub(r"\\pi(?![A-Za-z])", f"({math.pi!r})", text)
+    return _arithmetic(text)
+
+
 def _middle_values_agree(middles: list[str], value: str) -> bool:
     """Whether every middle side written in numbers alone has the box's value (red team 6 class 3: `x = 7 =
     \\boxed{6}`, `x = 6000 = \\boxed{6}` paid 6): a side that is not arithmetic, or a value not arithmetic, is
@@ -2425,6 +2462,8 @@ def _object_end(tokens: list[str], i: int, open_class: bool, operand: bool = Fal
         if t == "(":
             i += 3
             continue
+        if low in _POWER_FIGURES and i + 1 < n and tokens[i + 1].lower() == "of":
+            break  # `the value of the cube of $x$`: x cubed, never x (red team 9 class 3)
         if open_class and _agent_at(tokens, i):
             i += 2  # `eaten by Sam`
             continue
@@ -2473,6 +2512,9 @@ the quantity questions' own figures; an unknown word refuses, however noun-shape
 taken is`, `The area of the figure shrunk is` paid 6), so an operation's participle (`halved`, `doubled`,
 `rounded`, `misread`) or a hedge after the object names no quantity."""
 _OBJECT_VOCABULARY = frozenset().union(*(e.words for e in OBJECT_WORDS))
+_POWER_FIGURES = frozenset("square squares cube cubes".split())
+"""Figures that also name a power (`the square of $x$` is x squared): an object's figure only when no `of` follows
+(`the area of the square`, `the volume of the cube`), as heads they are refused already (`The square of $x$ is`)."""
 _POINT_LABEL_RE = re.compile(r"[A-Z]{1,8}")
 _POSSESSIVE = ("'s", "’s")
 
@@ -2589,5 +2631,24 @@ def _relative_clause(tokens: list[str]) -> bool:
     """A relative clause after an object (`that can be written as the sum of two positive integers \\\\( p \\\\)
     and \\\\( q \\\\) such that \\\\( 2p = 5q \\\\)`, `(which is the constant polynomial 1)`): it says which object
     is meant; its math is free (it names no subject) and its words are a closed vocabulary (`_clause_word`)."""
-    return all(t.startswith("$") or t in "()'’" or t.replace(",", "").replace(".", "").isdigit()
-               or t.lower() == "and" or _clause_word(tokens, k) for k, t in enumerate(tokens))
+    return not _clause_states_value(tokens) and all(
+        t.startswith("$") or t in "()'’" or t.replace(",", "").replace(".", "").isdigit() or t.lower() == "and"
+        or _clause_word(tokens, k) for k, t in enumerate(tokens))
+
+
+_CLAUSE_COPULAS = frozenset("is are was were be been being as equal equals to".split())
+"""The words that say what a clause's object is (`that is`, `which was`, `can be written as`): a number or math right
+after one states a value beside the answer's (red team 9 class 2: `The number of apples that is 6000 is \\boxed{6}`)."""
+_CLAUSE_NUMBER_WORDS = frozenset("zero one two three four five six seven eight nine ten hundred thousand million".split())
+
+
+def _clause_states_value(tokens: list[str]) -> bool:
+    """Whether a relative clause says its object is a value (docs/math.md "Answer grammar", "Before a box"): a copula
+    (`_CLAUSE_COPULAS`) followed by a number, a number word or a math segment (`that is 6000`, `for which $x$ is 7`,
+    `that can be written as 7`, `which is $6000$`); a clause that picks objects out (`that are positive`, `which is
+    the constant polynomial 1`, `ways to choose 2 of 4`) says nothing of the answer's value."""
+    for prev, t in zip(tokens, tokens[1:]):
+        value = t.startswith("$") or t.replace(",", "").replace(".", "").isdigit() or t.lower() in _CLAUSE_NUMBER_WORDS
+        if value and prev.lower() in _CLAUSE_COPULAS:
+            return True
+    return False
