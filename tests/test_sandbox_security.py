@@ -926,7 +926,7 @@ def test_the_program_syscall_policy_holds_on_every_backend(any_grader, backend):
     red team 3 of issue 30) and vmsplice answered EBADF there and under Docker. Near miss: an allowed call
     (getpid) still answers."""
     want = "getpid 1 0\nunshare -1 1\nsetns -1 1\nmount -1 1\nvmsplice -1 38\n"
-    r = any_grader.grade(py(POLICY, tests=(("", want),), compare="exact", return_output=True))
+    r = any_grader.grade(py(POLICY, tests=(("", want),), compare="exact"))  # no return_output: the pod runs it too
     assert r["verdict"] == "accepted", (backend, r)
 
 
