@@ -27,8 +27,9 @@ from __future__ import annotations
 import ast
 import random
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..checks import parse_python
 
@@ -50,8 +51,10 @@ class Decoy:
     text: bytes
 
 
-def pytest_decoy(fail_to_pass: Sequence[str], read: Reader, rng: random.Random = _RANDOM) -> Decoy | None:
-    """The first FAIL_TO_PASS test a decoy can be made of (module docstring), or None."""
+def _pytest_sources(fail_to_pass: Sequence[str], read: Reader) -> Iterator[tuple[str, list[str], str, Any]]:
+    """Each FAIL_TO_PASS test a pytest decoy may be made of, with its file's text and tree: a plain id
+    (`file.py::test` or `file.py::Class::test`, not parametrized) whose file reads, parses, and has no
+    hook on its path."""
     for test_id in fail_to_pass:
         parts = test_id.split("::")
         if "[" in test_id or len(parts) not in (2, 3) or not parts[0].endswith(".py"):
@@ -64,6 +67,12 @@ def pytest_decoy(fail_to_pass: Sequence[str], read: Reader, rng: random.Random =
             tree = parse_python(text)
         except (UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
             continue
+        yield test_id, parts, text, tree
+
+
+def pytest_decoy(fail_to_pass: Sequence[str], read: Reader, rng: random.Random = _RANDOM) -> Decoy | None:
+    """The first FAIL_TO_PASS test a decoy can be made of (module docstring), or None."""
+    for test_id, parts, text, tree in _pytest_sources(fail_to_pass, read):
         made = _pytest_copy(text, tree, parts[1:], rng)
         if made is not None:
             new_text, name = made
@@ -89,18 +98,7 @@ def pytest_pair(fail_to_pass: Sequence[str], read: Reader, environment: Reader, 
     from the original takes knowing which value a right answer gives. `environment` reads the
     environment's own files (mounted where the code under test can read them): a statement whose
     line is there as it is would show the original's value, so it is never the one changed."""
-    for test_id in fail_to_pass:
-        parts = test_id.split("::")
-        if "[" in test_id or len(parts) not in (2, 3) or not parts[0].endswith(".py"):
-            continue
-        data = read(parts[0])
-        if data is None or _hooks_on_path(parts[0], read):
-            continue
-        try:
-            text = data.decode("utf-8")
-            tree = parse_python(text)
-        except (UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
-            continue
+    for test_id, parts, text, tree in _pytest_sources(fail_to_pass, read):
         shown = (environment(parts[0]) or b"").decode("utf-8", "replace")
         made = _pytest_pair(text, tree, parts[1:], {line.strip() for line in shown.splitlines()}, rng)
         if made is not None:
