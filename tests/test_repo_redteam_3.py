@@ -204,14 +204,19 @@ def test_writes_to_the_shared_tree_never_land_and_nothing_reaches_the_next_task(
     g, root = warm
     tree = root / "main" / "repo"
     before = snapshot(tree)
-    attack = grade(g, "main", completion=replace("pkg/__init__.py", "VALUE = 1\n", WRITES))
-    statuses = {t["name"]: t["detail"] for t in attack["tests"]}
-    assert statuses["tests/test_clean.py::test_nothing_left"] == "FAIL_TO_PASS: FAILED", attack  # its writes ran
-    assert snapshot(tree) == before, "the environment's tree changed"
-    started = g.grader._envs.boxes_created()
-    honest = grade(g, "main")
-    assert honest["verdict"] == "accepted", honest
-    assert g.grader._envs.boxes_created() == started, "a fresh box: the reset between the two went untested"
+    reused = 0
+    for _ in range(3):  # the reset is tested only where the honest task had the attacker's box: gVisor's at_rest
+        attack = grade(g, "main", completion=replace("pkg/__init__.py", "VALUE = 1\n", WRITES))  # may replace it
+        statuses = {t["name"]: t["detail"] for t in attack["tests"]}
+        assert statuses["tests/test_clean.py::test_nothing_left"] == "FAIL_TO_PASS: FAILED", attack  # its writes ran
+        assert snapshot(tree) == before, "the environment's tree changed"
+        started = g.grader._envs.boxes_created()
+        honest = grade(g, "main")
+        assert honest["verdict"] == "accepted", honest
+        reused += g.grader._envs.boxes_created() == started
+        if reused:
+            break
+    assert reused, "a fresh box each time: the reset between the two went untested"
 
 
 def test_a_patch_through_a_link_of_the_environment_is_refused(warm: tuple[Any, Path]) -> None:
