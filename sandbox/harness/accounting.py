@@ -7,8 +7,14 @@ import ctypes
 import os
 import resource
 import time
+from collections.abc import Callable
 
 POLL_S = 0.01
+
+# What the host answers a runner's ask for its sandbox's host CPU (job_protocol.ask_host_cpu):
+# (host CPU seconds of the sandbox's host processes since the request began, the host's cores),
+# or None where the host cannot read it (docs/sandboxes.md "CPU time without a cgroup").
+HostAsk = Callable[[], tuple[float, int] | None]
 
 
 def _first_readable(paths: tuple[str, ...]) -> str | None:
@@ -144,12 +150,19 @@ class SandboxClock:
     what the host's cores can have run (200 forked sleepers: 11-13.6 s in 3.8-4.5 s of wall on 2
     cores at load 16; measured). Where no cgroup clock is readable (a runner not started as root
     by our pool, so mount_cpu_clock had nothing to do) only the waited children's (RUSAGE_CHILDREN):
-    orphans and kernel-reaped children are missed there."""
+    orphans and kernel-reaped children are missed there.
 
-    def __init__(self, spared: set[int]) -> None:
+    Under gVisor with `ask` (the host answers it: job_protocol.ask_host_cpu), a reading past a
+    limit is also checked against the host's CPU of the sandbox's own host processes (`over`): the
+    charge is the least of the two, each an upper bound of the program's CPU, so a loaded host
+    never makes an innocent program's time_limit (docs/sandboxes.md "CPU time without a cgroup")."""
+
+    def __init__(self, spared: set[int], ask: HostAsk | None = None) -> None:
         self.spared = spared
         self.t0 = time.monotonic()
         self.capped = CPU_V1 == f"{CPU_MOUNT}/cpuacct.usage"
+        self.ask = ask if self.capped else None
+        self.host: tuple[float, float, int] | None = None  # (when asked, host CPU s, host cores): host_bound
         self.cg0, self.me0, self.sp0, self.ch0 = cgroup_cpu_s(), self_cpu_s(), task_cpu_s(spared), children_cpu_s()
         self.reaped_s = 0.0  # what the zygote said the programs it reaped used (add_reaped)
 
@@ -166,5 +179,29 @@ class SandboxClock:
             return max(0.0, children_cpu_s() - self.ch0 + self.reaped_s)
         spent = (cg - self.cg0) - (self_cpu_s() - self.me0) - (task_cpu_s(self.spared) - self.sp0)
         if self.capped:
-            spent = min(spent, CPUS * (time.monotonic() - self.t0))
+            spent = min(spent, CPUS * (time.monotonic() - self.t0), self.host_bound())
         return max(0.0, spent)
+
+    def host_bound(self) -> float:
+        """The most the sandbox's host processes can have used by now, from the host's last answer:
+        its reading plus its cores times the wall clock since the ask began (the reading was taken
+        after that, so this never falls below the host's CPU); infinite before any answer."""
+        if self.host is None:
+            return float("inf")
+        at, cpu_s, cores = self.host
+        return cpu_s + cores * (time.monotonic() - at)
+
+    def over(self, limit: float) -> bool:
+        """Whether the sandbox used more than `limit`: past it by gVisor's clock, the host is asked
+        (once, and again only once its last answer's bound passes the limit: an innocent program
+        on a loaded host costs a few asks a run) and the least of the two decides."""
+        if self.used() <= limit:
+            return False
+        if self.ask is not None:
+            at = time.monotonic()
+            got = self.ask()
+            if got is None:  # the host cannot read it: gVisor's clock alone, as before
+                self.ask = None
+            else:
+                self.host = (at, got[0], max(1, got[1]))
+        return self.used() > limit
