@@ -9,6 +9,7 @@ import os
 import socket
 import sys
 import threading
+import time
 
 import pytest
 
@@ -89,6 +90,35 @@ def test_the_hosts_bound_grows_with_the_wall_clock_and_it_is_asked_again(gvisor_
     at, cpu_s, cores = clock.host
     clock.host = (at - 1.0, cpu_s, cores)  # a second later, the host's 0.5 s may have become 2.5 s
     assert clock.over(1.0) and ask.n == 2  # asked again: it did use 1.4 s
+
+
+def test_a_slow_answer_is_not_taken_for_cpu_used(gvisor_clock, monkeypatch):
+    """The host's answer took 0.4 s on a loaded host: its bound counts from the answer, or those
+    0.4 s on 2 cores alone put an innocent program past 1 s (measured: time_limit at 0.5-0.7 s)."""
+    make, reading = gvisor_clock
+    clock = make(None)
+    clock.ask = lambda: (time.sleep(0.4), (0.3, 2))[1]
+    reading["s"] = 3.0
+    assert not clock.over(1.0)
+
+
+def test_the_runs_charge_is_settled_by_a_reading_after_the_program_ended(gvisor_clock):
+    make, reading = gvisor_clock
+    ask = Asks((0.3, 2), (1.3, 2))
+    clock = make(ask)
+    reading["s"] = 3.0
+    assert not clock.over(1.0)
+    assert clock.settle(1.0) == pytest.approx(1.3, abs=0.05) and ask.n == 2  # past the limit: time_limit
+    ask = Asks((0.3, 2), (0.4, 2))
+    reading["s"] = 0.0
+    clock = make(ask)
+    reading["s"] = 3.0
+    assert not clock.over(1.0) and clock.settle(1.0) < 1.0 and ask.n == 2
+    ask = Asks((0.3, 2), None)
+    reading["s"] = 0.0
+    clock = make(ask)
+    reading["s"] = 3.0
+    assert not clock.over(1.0) and clock.settle(1.0) == pytest.approx(3.0)  # unreadable at the end: gVisor's
 
 
 def test_a_clock_with_a_cgroup_of_its_own_never_asks(monkeypatch):

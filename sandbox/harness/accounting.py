@@ -182,14 +182,28 @@ class SandboxClock:
             spent = min(spent, CPUS * (time.monotonic() - self.t0), self.host_bound())
         return max(0.0, spent)
 
+    def _with_reading(self) -> float:
+        """Right after an answer: the least of gVisor's clock and the host's reading itself (a
+        runner the loaded host did not run for a while must not add that while to the reading)."""
+        used = self.used()
+        return used if self.host is None else min(used, self.host[1])
+
     def host_bound(self) -> float:
-        """The most the sandbox's host processes can have used by now, from the host's last answer:
-        its reading plus its cores times the wall clock since the ask began (the reading was taken
-        after that, so this never falls below the host's CPU); infinite before any answer."""
+        """The host's last reading plus its cores times the wall clock since its answer came: when
+        to ask again (over). Lower than the host's CPU by at most what the answer's trip took, so
+        the run's last word is `settle`'s, a reading taken after the program ended; infinite before
+        any answer."""
         if self.host is None:
             return float("inf")
         at, cpu_s, cores = self.host
         return cpu_s + cores * (time.monotonic() - at)
+
+    def _ask(self) -> None:
+        got = self.ask() if self.ask is not None else None
+        if got is None:  # the host cannot read it: gVisor's clock alone, as before
+            self.ask, self.host = None, None
+        else:
+            self.host = (time.monotonic(), got[0], max(1, got[1]))
 
     def over(self, limit: float) -> bool:
         """Whether the sandbox used more than `limit`: past it by gVisor's clock, the host is asked
@@ -197,11 +211,15 @@ class SandboxClock:
         on a loaded host costs a few asks a run) and the least of the two decides."""
         if self.used() <= limit:
             return False
-        if self.ask is not None:
-            at = time.monotonic()
-            got = self.ask()
-            if got is None:  # the host cannot read it: gVisor's clock alone, as before
-                self.ask = None
-            else:
-                self.host = (at, got[0], max(1, got[1]))
-        return self.used() > limit
+        if self.ask is None:
+            return True
+        self._ask()
+        return self._with_reading() > limit
+
+    def settle(self, limit: float) -> float:
+        """The run's charge, read once its program ended (or was stopped): where the host was asked
+        during the run, or gVisor's clock is past the limit, the host is asked again, so the least
+        is taken against a host reading from after the program's last instruction."""
+        if self.ask is not None and (self.host is not None or self.used() > limit):
+            self._ask()
+        return self._with_reading()

@@ -401,8 +401,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
                 stop_reason = name
                 pid1.kill_group(proc.pid)
     wall = time.monotonic() - t0
-    clock.over(cpu_limit)  # past the limit by gVisor's clock: the host's bound too, as while it ran
-    cpu = cpu_used()  # before the kill: what the program's processes left running used counts
+    cpu = clock.settle(cpu_limit)  # before the kill: what the program's processes left running used counts
     clean = kill_all_others()
     warm_keeper.WARM.check()  # after every run, forked or not: an exec'd program shares the warm processes' effective uid too
     collected = collect_file(cwd, req["collect"]) if req.get("collect") else None
