@@ -278,8 +278,9 @@ def cgroup_cpu(dirs: dict[str, str]) -> dict[object, float] | None:
 
 def tree_cpu(pids: Iterable[int]) -> dict[object, float] | None:
     """Host CPU seconds of each of these processes, by (pid, start time): its threads' (live and
-    exited) and its waited-for children's (/proc/PID/stat utime, stime, cutime, cstime). Under the
-    gVisor backend: runsc and every process below it (host_cpu_since). None where none is readable."""
+    exited) and its waited-for children's (/proc/PID/stat utime, stime, cutime, cstime). Not used
+    for the gVisor backend's runsc tree: it read under the limit for 200 sub-tick vfork children
+    past it (docs/sandboxes.md "CPU time without a cgroup"). None where none is readable."""
     out: dict[object, float] = {}
     for pid in pids:
         try:

@@ -287,7 +287,9 @@ def _hogs(n: int = 2) -> Iterator[None]:
             p.wait()
 
 
-@pytest.mark.parametrize("backend", ["gvisor", "runsc"])
+# Docker's runsc only: the gVisor backend has no host figure it can trust yet (its runsc tree's
+# /proc figure let 200 sub-tick vfork children through), so gVisor's clock decides alone there.
+@pytest.mark.parametrize("backend", ["runsc"])
 def test_an_innocent_program_on_a_loaded_host_is_never_time_limit(backend, request):
     """Charged the least of gVisor's clock and the host CPU of the sandbox's own host processes, a
     program that uses little CPU is accepted however loaded the host: before, gVisor's clock alone
