@@ -76,7 +76,7 @@ check: $(VENV)/.full
 
 test: PRUNE = --prune
 test: check images rootfs gvisor compose bubblewrap chromium promtool image
-	$(BIN)/python -m pytest -q -rs --durations=40
+	BIN=$(BIN) bash scripts/test_once_more.sh
 
 proto: $(VENV)/.full
 	$(BIN)/python -m grpc_tools.protoc -I proto --python_out=. --grpc_python_out=. --pyi_out=. proto/verifier/v1/verifier.proto

@@ -350,7 +350,7 @@ RUNSC_HOST_PIDS_MARGIN = 1024
 def runsc_memory_mb(config: SandboxConfig, language: str) -> int:
     """Under Docker's runsc runtime (no `runsc update`): the container's memory cgroup, set once at
     start, is a backstop at the largest box any of the language's steps asks for (a checker's
-    reference run doubles the limit: sandbox/job.py _reference_run); the watchdog holds each step
+    reference run doubles the limit: sandbox/job.py _with_room); the watchdog holds each step
     to its own limit (Box.mem_mb)."""
     lim = config.limits_for(language)
     return 2 * (max(lim.max_memory_limit_mb, lim.compile_memory_mb) + config.overhead_mb(language) + config.call_cache_mb)

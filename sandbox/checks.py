@@ -6,15 +6,29 @@ UTF-8 can neither crash a comparison nor be "fixed up" into a match.
 """
 from __future__ import annotations
 
+import ast
 import math
 import re
 import signal
+import threading
 from collections.abc import Iterator
 from typing import NamedTuple
 
 from .languages import Language, alias_map
 from .contract import DEFAULT_COMPARE, DEFAULT_FLOAT_TOL, DETAIL_MAX, PASSING
 from .contract import SANDBOX_VERDICTS as VERDICTS  # noqa: F401  (sandbox.VERDICTS, the package's public name)
+
+# CPython 3.11's ast module keeps its recursion depth in state shared by every thread: two threads in
+# ast.parse at once (the grader's two planning threads: a repo task's decoys, a code task's test count)
+# raised "SystemError: AST constructor recursion depth mismatch" out of the plan, seen under load by
+# scripts/validate_repo_tasks.py. The host side parses through this one lock.
+_AST_LOCK = threading.Lock()
+
+
+def parse_python(source: str) -> ast.Module:
+    """ast.parse, one thread at a time (_AST_LOCK); raises what ast.parse raises."""
+    with _AST_LOCK:
+        return ast.parse(source)
 
 TAMPERED = "the program changed the sandbox supervisor's limits, CPU affinity or priority"
 

@@ -307,11 +307,13 @@ class CodeGrader:
                        on_start: Callable[[], None] | None = None, key: tuple = (), job: Callable = run_job) -> dict:
         pool = self._pool
         assert pool is not None  # grade() answers infra_error before a job when no pool runs
-        if isinstance(plan, RepoPlan) and self._envs is not None:  # its environment's own warm boxes
+        if isinstance(plan, RepoPlan) and self._envs is not None and plan.env is not None:  # its build's own warm boxes
             try:
-                pool = await self._envs.pool(plan.env_tree, plan.lang.name, deadline)
+                pool = await self._envs.pool(plan.env.identity, plan.env.tree, plan.env.inode, plan.lang.name, deadline)
             except TimeoutError as e:
                 raise InfraFailure(str(e)) from e
+            except (LookupError, OSError) as e:  # its build removed or made again since the plan: a retry plans nothing new
+                raise InfraFailure(f"environment {plan.task.environment!r}: {e}", retryable=False) from None
         # A container of the job's language first (its queue: docs/sandboxes.md "Code sandboxes"), then a CPU
         # slot: a job queued for a busy language must not hold a slot another language could use.
         try:

@@ -150,7 +150,7 @@ def static_test_count(test_code: str) -> int:
     """Test functions and methods the file defines (`test*`), read from its syntax on the host: a
     framework that collects none where some are defined is the program's doing, not the task's."""
     try:
-        tree = ast.parse(test_code)
+        tree = checks.parse_python(test_code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return 0
     return sum(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")
@@ -159,7 +159,7 @@ def static_test_count(test_code: str) -> int:
 
 def _parses(source: str) -> bool:
     try:
-        ast.parse(source)
+        checks.parse_python(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True

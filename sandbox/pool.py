@@ -18,6 +18,7 @@ import heapq
 import itertools
 import logging
 import math
+import os
 import time
 from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
@@ -310,53 +311,71 @@ class Pool:
 
 
 class WarmEnvironments:
-    """Warm boxes per repository environment (docs/repo-tasks.md "Warm environments"): a Pool each,
-    whose boxes are started with the environment's tree read-only at ENV_MOUNT (Backend.start `env`),
+    """Warm boxes per repository environment build (docs/repo-tasks.md "Warm environments"): a Pool
+    each, whose boxes are started with the build's tree read-only at ENV_MOUNT (Backend.start `env`),
     so a task's tree is links to it and its own files, never a copy; the reset between tasks is the
-    pool's. At most `repo_warm_environments` are warm: a new one retires the least recently used
-    that no job holds or waits for, and waits (until its caller's deadline) while every one is busy."""
+    pool's. Pools are keyed by the build's identity (sandbox/repo_job.py `build_identity`: its
+    environment.json and its tree folder's inode), never by the path: a build removed and made again at
+    the same path gets fresh boxes, and the boxes that have the removed tree bound are retired. Each
+    pool holds its tree folder open, so that inode is never reused for another folder while its boxes
+    live. At most `repo_warm_environments` are warm: a new one retires the least recently used that no
+    job holds or waits for, and waits (until its caller's deadline) while every one is busy."""
 
     def __init__(self, config: SandboxConfig, backend: Backend, images: dict[str, str]) -> None:
         self.config = dataclasses.replace(config, pool_size=config.repo_pool_size)
         self.backend = backend
         self.images = images
         self.control = ThreadPoolExecutor(max_workers=4, thread_name_prefix="sandbox-env")
-        self._pools: OrderedDict[str, Pool] = OrderedDict()  # tree -> its pool, least recently used first
+        self._pools: OrderedDict[bytes, Pool] = OrderedDict()  # build identity -> its pool, least recently used first
+        self._pins: dict[bytes, int] = {}  # build identity -> its tree folder, held open (the pool's life)
         self._retiring: set[asyncio.Task] = set()
         self.evicted = 0
         self.created = 0  # boxes started, over every pool this held
 
     def warm(self) -> list[str]:
         """The trees warm now, least recently used first."""
-        return list(self._pools)
+        return [p.env for p in self._pools.values()]
 
-    async def pool(self, tree: str, language: str, deadline: float = math.inf) -> Pool:
-        """The warm pool of `tree` (started when it is not warm), most recently used now."""
-        while tree not in self._pools and len(self._pools) >= self.config.repo_warm_environments:
+    async def pool(self, key: bytes, tree: str, inode: tuple[int, int], language: str, deadline: float = math.inf) -> Pool:
+        """The warm pool of the build `key` whose tree is `tree` (its folder's (device, inode)), started
+        when it is not warm, most recently used now. LookupError when the folder at `tree` is no longer
+        that build's (removed, or made again, since the task was planned)."""
+        self._retire_stale()
+        while key not in self._pools and len(self._pools) >= self.config.repo_warm_environments:
             if not self._evict_one():
                 if time.monotonic() >= deadline:
                     raise TimeoutError("the caller's deadline ran out while every warm environment was busy")
                 await asyncio.sleep(EVICT_POLL_S)
-        pool = self._pools.get(tree)
+        pool = self._pools.get(key)
         if pool is None:
-            pool = self._pools[tree] = Pool(self.config, self.backend, {language: self.images[language]}, env=tree,
-                                            control=self.control)
+            self._pins[key] = _pin(tree, inode)
+            pool = self._pools[key] = Pool(self.config, self.backend, {language: self.images[language]}, env=tree,
+                                           control=self.control)
             pool.fill()
-        self._pools.move_to_end(tree)
+        self._pools.move_to_end(key)
         return pool
+
+    def _retire_stale(self) -> None:
+        """Retire the pools, not busy, whose tree folder was removed or is no longer the one at its path."""
+        for key in [k for k, p in self._pools.items() if not p.busy() and not _pinned(self._pins[k], p.env)]:
+            self._retire(key)
 
     def _evict_one(self) -> bool:
         """Retire the least recently used pool that is not busy; whether there was one."""
-        for tree, pool in self._pools.items():
+        for key, pool in self._pools.items():
             if not pool.busy():
-                del self._pools[tree]
-                self.evicted += 1
-                self.created += pool.created
-                task = asyncio.ensure_future(pool.retire())
-                self._retiring.add(task)
-                task.add_done_callback(self._retiring.discard)
+                self._retire(key)
                 return True
         return False
+
+    def _retire(self, key: bytes) -> None:
+        pool, fd = self._pools.pop(key), self._pins.pop(key)
+        self.evicted += 1
+        self.created += pool.created
+        task = asyncio.ensure_future(pool.retire())
+        self._retiring.add(task)
+        task.add_done_callback(self._retiring.discard)
+        task.add_done_callback(lambda _: os.close(fd))  # its boxes gone: the folder may go too
 
     def removals(self) -> list[asyncio.Future]:
         """Retirements and box removals still under way."""
@@ -374,4 +393,26 @@ class WarmEnvironments:
         await asyncio.gather(*(pool.retire() for pool in pools), return_exceptions=True)  # at once: a server's stop is timed
         if self._retiring:
             await asyncio.gather(*self._retiring, return_exceptions=True)
+        for fd in self._pins.values():
+            os.close(fd)
+        self._pins.clear()
         self.control.shutdown(wait=False)
+
+
+def _pin(tree: str, inode: tuple[int, int]) -> int:
+    """The tree folder, open (O_PATH: no read needed), checked to be the planned one's inode; LookupError if not."""
+    fd = os.open(tree, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    st = os.fstat(fd)
+    if (st.st_dev, st.st_ino) != inode:
+        os.close(fd)
+        raise LookupError(f"the environment's build at {tree} was made again after the task was planned")
+    return fd
+
+
+def _pinned(fd: int, tree: str) -> bool:
+    """Whether the pinned folder is still the one at `tree` (a removed folder has no links left)."""
+    try:
+        st = os.fstat(fd)
+        return st.st_nlink > 0 and os.path.samestat(st, os.stat(tree))
+    except OSError:
+        return False

@@ -16,20 +16,23 @@ and resolved on the host, never in the sandbox.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import stat
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from . import checks
 from .config import SandboxConfig
+from .keys import reuse_key
 from .environments import ENV_FILE
 from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, RepoTask, code_outcome, test_result
 from .languages import LANGUAGES, Language
 from .plan import InfraFailure, guarded, new_job_dir
 from .backend import ENV_MOUNT
 from .repo.apply import Overrides, apply_patch, config_texts, read_current, task_tar, tree_kind, view_listing
-from .repo.decoys import Decoy, Reader, go_decoy, pytest_decoy
+from .repo.decoys import Decoy, Reader, go_decoy, go_pair, pytest_decoy, pytest_pair
 from .repo.golang import Targets, defining_dirs, environment_test_files, go_lookup, import_path, package_dir, resolve_packages
 from .repo.grading import MISSING, Resolution, lookup, resolve
 from .repo.patch import Patch, PatchError, check_admitted, check_config_sections, command_paths, read_patch
@@ -78,7 +81,9 @@ class RepoPlan:
     decoys: tuple[str, ...] = ()
     expected: dict[str, str] = field(default_factory=dict)
     go_targets: Targets = field(default_factory=dict)  # go: each listed id and decoy -> its (package, name) pairs
+    renamed: dict[str, str] = field(default_factory=dict)  # a listed id -> the id its test runs under (decoys.Pair)
     env_tree: str = ""  # the environment's tree on the host: its warm boxes have it read-only at ENV_MOUNT
+    env: Environment | None = None  # its build: the warm boxes are keyed by its identity (WarmEnvironments)
     view: bytes = b"[[],[],[]]"  # the rest of the task's tree, linked to that one (sandbox/repo/apply.py View.json)
     env_bytes: int = 0  # the linked files' sizes (View.size)
     job_dir: str = field(default_factory=new_job_dir)
@@ -92,10 +97,22 @@ class RepoPlan:
 
 
 class Environment(NamedTuple):
-    """One build of an environment: its tree (links resolved), language and directory."""
+    """One build of an environment: its tree (links resolved), language, directory and identity."""
     tree: str
     lang: Language
     build: str
+    identity: bytes = b""  # build_identity: what its warm boxes are keyed by, never the path
+    inode: tuple[int, int] = (0, 0)  # its tree folder's (device, inode): the folder its warm boxes have bound
+
+
+def build_identity(tree_stat: os.stat_result, env_file: bytes) -> bytes:
+    """The build's identity (docs/repo-tasks.md "Warm environments"): exact typed bytes of its
+    environment.json and of its tree folder's inode (device, number, change time). A build removed and
+    made again at the same path, even byte for byte, is another folder: the boxes of the removed one
+    have its deleted tree bound, so it must never find them. The pool pins the folder it keys
+    (WarmEnvironments holds it open), so its inode number cannot be reused while its boxes live."""
+    return reuse_key("repo-environment-build", hashlib.sha256(env_file).digest(), tree_stat.st_dev, tree_stat.st_ino,
+                     tree_stat.st_ctime_ns)
 
 
 def environment_language(root: str, name: str) -> Environment:
@@ -109,14 +126,29 @@ def environment_language(root: str, name: str) -> Environment:
                            retryable=False)
     build = os.path.realpath(os.path.join(root, name))  # the operator's links resolved, once
     try:
-        with open(os.path.join(build, ENV_FILE), encoding="utf-8") as fh:
-            language = json.load(fh)["language"]
+        with open(os.path.join(build, ENV_FILE), "rb") as fh:
+            env_file = fh.read()
+        language = json.loads(env_file)["language"]
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise InfraFailure(f"environment {name!r} is not built on this server ({type(e).__name__})", retryable=False) from None
-    tree = os.path.join(build, "repo")
-    if language not in LANGUAGES or not os.path.isdir(tree):
+    tree = os.path.realpath(os.path.join(build, "repo"))
+    try:
+        tree_stat = os.stat(tree)
+    except OSError:
+        tree_stat = None
+    if language not in LANGUAGES or tree_stat is None or not stat.S_ISDIR(tree_stat.st_mode):
         raise InfraFailure(f"environment {name!r} is broken: language {language!r} or no repo/ directory", retryable=False)
-    return Environment(os.path.realpath(tree), LANGUAGES[language], build)
+    return Environment(tree, LANGUAGES[language], build, build_identity(tree_stat, env_file),
+                       (tree_stat.st_dev, tree_stat.st_ino))
+
+
+def same_build(env: Environment) -> bool:
+    """Whether the build a plan read is still the one at its path (not removed, not made again)."""
+    try:
+        with open(os.path.join(env.build, ENV_FILE), "rb") as fh:
+            return build_identity(os.stat(env.tree), fh.read()) == env.identity
+    except OSError:
+        return False
 
 
 def environment_expected(build: str) -> dict[str, str]:
@@ -159,6 +191,7 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         check_config_sections(*config_texts(tree, overrides))
     except PatchError as e:
         return _refused(patch.text, str(e))
+    added = _new_entries(tree, overrides)  # the patch's own files and folders in /work: its bound, not the environment's
     if tests is not None:  # the dataset's tests, written over the patched tree: the patch cannot change them
         try:
             apply_patch(tree, tests, overrides, "the task's test_patch")
@@ -167,7 +200,10 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
     packages: Targets = {}
     if lang.name == "go":  # before the decoys: from the environment's tree and the test patch only
         packages = _go_packages(task, tree, tests, overrides)
-    decoys = _plant_decoys(task, lang, tree, overrides, expected, packages)
+    renamed: dict[str, str] = {}
+    decoys = _plant_decoys(task, lang, tree, overrides, expected, packages, renamed)
+    if lang.name == "go":
+        _own_module_files(tree, overrides)
     try:
         archive = task_tar(overrides)
     except PatchError as e:  # the patch's files do not make an archive: the model's failure, never infra_error
@@ -176,11 +212,42 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         view = view_listing(tree, overrides)
     except OSError as e:  # the environment's own tree, unreadable whatever the patch
         raise InfraFailure(f"environment {task.environment!r}: {e}", retryable=False) from None
-    if view.entries() + len(overrides) > config.tmpfs_inodes - INODES_SPARE:  # its links and folders in /work
+    need, room = view.entries() + len(overrides) + len(_new_dirs(tree, overrides)), config.tmpfs_inodes - INODES_SPARE
+    if need > room and need - len(added) <= room:  # the patch's own excess: the model's failure (RED-TEAM.md class 8)
+        return _refused(patch.text, f"the patch adds {len(added)} files and folders: the task's tree would have {need}, "
+                                    f"over the {room} the sandbox's /work holds for it ({config.tmpfs_inodes} inodes: "
+                                    f"tmpfs_inodes, less {INODES_SPARE} for the tests' own files)")
+    if need > room:  # its links and folders in /work, without the patch's
         raise InfraFailure(f"environment {task.environment!r} has {view.entries()} files and folders, over what the "
                            f"sandbox's /work holds ({config.tmpfs_inodes} inodes: tmpfs_inodes)", retryable=False)
     return RepoPlan(task, lang, archive, patch.text, tuple(dict.fromkeys(d.test_id for d in decoys)), expected, packages,
-                    env_tree=tree, view=view.json(), env_bytes=view.size)
+                    renamed, env_tree=tree, env=env, view=view.json(), env_bytes=view.size)
+
+
+def _own_module_files(tree: str, overrides: Overrides) -> None:
+    """The module's go.mod and go.sum as the task's own files (written in /work), not links to the environment's
+    read-only tree: under GOFLAGS=-mod=mod the go command rewrites them in place (a go.mod with no `go`
+    directive gets one, as hashicorp/go-version's had), and a read-only go.mod fails the whole run
+    ("go: updating go.mod: permission denied", every test MISSING: a right patch paid 0)."""
+    for name in ("go.mod", "go.sum"):
+        if name not in overrides:
+            data = read_current(tree, name, {})
+            if data is not None:
+                overrides[name] = data
+
+
+def _new_dirs(tree: str, overrides: Overrides) -> set[str]:
+    """The folders the task's files need that the environment lacks (each one inode of /work)."""
+    parents = {"/".join(p.split("/")[:k]) for p, data in overrides.items() if data is not None
+               for k in range(1, p.count("/") + 1)}
+    return {d for d in parents if tree_kind(tree, d) != "dir"}
+
+
+def _new_entries(tree: str, overrides: Overrides) -> set[str]:
+    """The files and folders the task's files so far add to the environment's tree (docs/repo-tasks.md
+    "Warm environments": each one inode of the sandbox's /work)."""
+    files = {p for p, data in overrides.items() if data is not None and tree_kind(tree, p) is None}
+    return files | _new_dirs(tree, overrides)
 
 
 def _go_packages(task: RepoTask, tree: str, tests: Patch | None, overrides: Overrides) -> Targets:
@@ -193,23 +260,61 @@ def _go_packages(task: RepoTask, tree: str, tests: Patch | None, overrides: Over
 
 
 def _plant_decoys(task: RepoTask, lang: Language, tree: str, overrides: Overrides, expected: dict[str, str],
-                  packages: Targets) -> list[Decoy]:
+                  packages: Targets, renamed: dict[str, str]) -> list[Decoy]:
     """Decoys written into the patched tree after the tests (sandbox/repo/decoys.py; docs/repo-tasks.md
     "Trust model"), made of a FAIL_TO_PASS test whose gold status is PASSED; none when none can be made.
-    Go: one in EACH package the chosen test resolves to, each under an id of its own (`packages` gains them)."""
+    pytest: an indistinguishable pair where one can be made (its original's new id in `renamed`), and a
+    copy with its last statement failed of ANOTHER test (a copy of the pair's would show its value).
+    Go: a twin where a test resolves to one package (its ids' targets renamed in `packages`), then for another
+    test one copy in EACH package it resolves to, each under an id of its own (`packages` gains them)."""
     if any(_selects(w) for w in task.test_cmd.split()):
         return []
     f2p = [t for t in task.fail_to_pass if expected.get(t, "PASSED") == "PASSED"]
     read = lambda path: read_current(tree, path, overrides)  # noqa: E731
     decoys: list[Decoy] = []
     if lang.name == "python" and task.report in ("pytest", "pytest-log"):
-        decoy = pytest_decoy(f2p, read)
-        decoys = [decoy] if decoy is not None else []
+        pair = pytest_pair(f2p, read, lambda path: read_current(tree, path, {}))
+        if pair is not None:
+            overrides[pair.path] = pair.text
+            renamed[pair.test_id] = pair.real_id
+            decoys.append(Decoy(pair.path, pair.decoy_id, pair.text))
+        decoy = pytest_decoy([t for t in f2p if pair is None or t != pair.test_id], read)
+        decoys += [decoy] if decoy is not None else []
     elif lang.name == "go" and task.report == "go-json":
-        decoys = _go_decoys(f2p, tree, overrides, packages, read)
+        decoys, paired = _go_twin(f2p, tree, overrides, packages, read)
+        decoys += _go_decoys([t for t in f2p if t.split("/")[0] != paired], tree, overrides, packages, read)
     for decoy in decoys:
         overrides[decoy.path] = decoy.text
     return decoys
+
+
+def _go_twin(f2p: list[str], tree: str, overrides: Overrides, packages: Targets, read: Reader) -> tuple[list[Decoy], str]:
+    """The twins of the first F2P test that resolves to one package and has them (sandbox/repo/decoys.py
+    `go_pair`), written into `overrides`; every listed id of that test now read under its new name there.
+    ([the decoy], the test's name), or ([], "")."""
+    files = tuple(sorted({*environment_test_files(tree), *(p for p, d in overrides.items() if d is not None and p.endswith("_test.go"))}))
+    for test_id in f2p:
+        base = test_id.split("/")[0]
+        wanted = {pkg for pkg, _ in packages.get(test_id, ())}
+        dirs = [(d, pkg) for d, pkg in _test_dirs(test_id, files, read) if pkg in wanted]
+        if len(dirs) != 1 or len(wanted) != 1 or dirs[0][1] is None:
+            continue
+        d, pkg = dirs[0]
+        go_files = sorted(_go_files(tree, overrides, d))
+        package = "".join((read(p) or b"").decode("utf-8", "surrogateescape") for p in go_files)
+        for path in (p for p in go_files if p.endswith("_test.go")):
+            text = (read(path) or b"").decode("utf-8", "surrogateescape")
+            made = go_pair(base, path, text, package, (read_current(tree, path, {}) or b"").decode("utf-8", "replace"))
+            if made is None:
+                continue
+            new_text, real, decoy = made
+            overrides[path] = new_text.encode("utf-8", "surrogateescape")
+            for listed, targets in packages.items():  # TestX and TestX/sub run as REAL and REAL/sub now
+                packages[listed] = tuple((p, real + n[len(base):]) if p == pkg and n.split("/")[0] == base else (p, n)
+                                         for p, n in targets)
+            packages[f"{decoy}@{pkg}"] = ((pkg, decoy),)
+            return [Decoy(path, f"{decoy}@{pkg}", overrides[path] or b"")], base
+    return [], ""
 
 
 def _go_decoys(f2p: list[str], tree: str, overrides: Overrides, packages: Targets, read: Reader) -> list[Decoy]:
@@ -287,8 +392,8 @@ def _run(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:
     if not head.get("ok"):
         raise InfraFailure(f"runner could not write the repository: {head.get('error')}")
     facts = _exec(box, plan, config)
-    if plan.env_tree and not os.path.isfile(os.path.join(os.path.dirname(plan.env_tree), ENV_FILE)):
-        # pruned (renamed away, then removed) while the task ran: its links may have pointed at nothing
+    if plan.env is not None and not same_build(plan.env):
+        # pruned (renamed away, then removed), maybe made again, while the task ran: its links may have pointed at nothing
         raise InfraFailure(f"environment {plan.task.environment!r}: its build was removed while the task ran",
                            retryable=False)
     return _verdict(plan, facts), not box.tainted
@@ -357,12 +462,15 @@ def _resolution(plan: RepoPlan, facts: dict) -> Resolution:
         status_of = go_lookup(parse_go_events(facts["stdout_b"]), plan.go_targets, MISSING, worst)  # by (package, name)
         return resolve(status_of, t.fail_to_pass, t.pass_to_pass, plan.decoys, plan.expected)
     if t.report == "pytest-log":
-        return resolve(lookup(parse_pytest_log(facts["stdout_b"])), t.fail_to_pass, t.pass_to_pass, plan.decoys, plan.expected)
-    if not facts.get("collected_b"):
-        why = (facts.get("collected") or {}).get("error") or "no file"
-        raise ReportError(f"pytest wrote no JUnit XML report ({why})")
-    statuses = parse_pytest(facts["collected_b"], facts["stdout_b"])
-    return resolve(lookup(statuses, junit_key), t.fail_to_pass, t.pass_to_pass, plan.decoys, plan.expected)
+        status_of = lookup(parse_pytest_log(facts["stdout_b"]))
+    else:
+        if not facts.get("collected_b"):
+            why = (facts.get("collected") or {}).get("error") or "no file"
+            raise ReportError(f"pytest wrote no JUnit XML report ({why})")
+        status_of = lookup(parse_pytest(facts["collected_b"], facts["stdout_b"]), junit_key)
+    run_as = plan.renamed  # a test of a decoy pair runs under its new name (sandbox/repo/decoys.py Pair)
+    return resolve(lambda test_id: status_of(run_as.get(test_id, test_id)), t.fail_to_pass, t.pass_to_pass, plan.decoys,
+                   plan.expected)
 
 
 def _tests(task: RepoTask, resolution: Resolution) -> list[dict]:

@@ -1,13 +1,19 @@
-"""Validates every corpus task three ways in the sandbox images (docs/repo-tasks.md "The corpus"): the
-gold patch is resolved, an empty patch is not, a plausible wrong patch is not. Uses the driver of
-tests/test_repo_corpus.py (the service's task kind will replace both).
+"""Validates every corpus task three ways on the service's own path (docs/repo-tasks.md "The corpus"):
+the environments built by `verifier env build` from the corpus's bundles, then each task graded as a
+`repo` task by the in-process grader (CodeGrader.grade_repo, as a server runs it) on each backend. The
+gold patch must be accepted; an empty patch and a partial fix (tests/repo_corpus.py `wrong_patch`)
+must be wrong_answer with the tests run (refused before running checks nothing: a wrong verdict too).
+One line per task (the three verdicts, each with its seconds), then a summary per backend; exit 1 on
+any wrong verdict.
 
-    python scripts/validate_repo_tasks.py            # every row of tests/data/repo_tasks/tasks.jsonl
-    python scripts/validate_repo_tasks.py ID...      # those rows only
+    python scripts/validate_repo_tasks.py                      # every row, on docker then gvisor
+    python scripts/validate_repo_tasks.py --backend gvisor ID  # that row only, on gVisor
+    python scripts/validate_repo_tasks.py --environments DIR   # builds kept in DIR (cached by content hash)
 """
 from __future__ import annotations
 
-import re
+import argparse
+import asyncio
 import sys
 import tempfile
 import time
@@ -15,81 +21,86 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
-from test_repo_corpus import ROWS, run_task  # noqa: E402
+from repo_corpus import ROWS, checks, recipe  # noqa: E402
 
-from sandbox.repo.patch import PatchError  # noqa: E402
-
-NOOP = "--- /dev/null\n+++ b/NOTES.txt\n@@ -0,0 +1 @@\n+no change\n"
-_HEAD = re.compile(r"^@@ -(\d+),?(\d*) \+(\d+),?(\d*) @@(.*)$")
-
-
-def _hunks(gold: str) -> list[tuple[str, str, list[str]]]:
-    """(file, hunk header, body lines) of a git diff, in order."""
-    out, path, lines, i = [], "", gold.split("\n"), 0
-    while i < len(lines):
-        if lines[i].startswith("+++ b/"):
-            path = lines[i][6:]
-        if _HEAD.match(lines[i]):
-            j = i + 1
-            while j < len(lines) and lines[j][:1] in (" ", "+", "-", "\\"):
-                j += 1
-            out.append((path, lines[i], lines[i + 1:j]))
-            i = j
-            continue
-        i += 1
-    return out
+from sandbox import SandboxConfig  # noqa: E402
+from sandbox.build import build_images  # noqa: E402
+from sandbox.contract import parse_task  # noqa: E402
+from sandbox.environments import build_all  # noqa: E402
+from sandbox.sync import SyncGrader  # noqa: E402
 
 
-def _diff(hunks: list[tuple[str, str, list[str]]]) -> str:
-    text, last = [], None
-    for path, head, body in hunks:
-        if path != last:
-            text += [f"--- a/{path}", f"+++ b/{path}"]
-            last = path
-        text += [head, *body]
-    return "\n".join(text) + "\n"
+def build(rows: list[dict], environments: Path) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.monotonic()
+        build_all([recipe(r, Path(tmp)) for r in rows], str(environments), progress=lambda _m: None)
+    print(f"env build: {len(rows)} environments in {time.monotonic() - t0:.1f} s", flush=True)
 
 
-def wrong_patch(gold: str) -> str:
-    """A partial fix, the most common wrong answer: with two or more hunks in code, the gold patch less
-    its last code hunk; with one, that hunk with the second half of its non-blank added lines dropped
-    (Go) or made `pass` (Python), its deletions kept; a one-line addition commented out."""
-    hunks = [h for h in _hunks(gold) if h[0].endswith((".py", ".go"))]
-    if len(hunks) > 1:
-        return _diff(hunks[:-1])
-    path, head, body = hunks[0]
-    added = [k for k, line in enumerate(body) if line.startswith("+") and line[1:].strip()]
-    if len(added) < 2:  # a one-line addition: the line commented out instead
-        k = added[0]
-        indent = len(body[k][1:]) - len(body[k][1:].lstrip())
-        comment = "# " if path.endswith(".py") else "// "
-        return _diff([(path, head, [*body[:k], "+" + body[k][1:1 + indent] + comment + body[k][1 + indent:], *body[k + 1:]])])
-    drop = added[(len(added) + 1) // 2:]
-    if path.endswith(".py"):  # the dropped lines become `pass` (the code still compiles: a wrong fix, not a syntax error)
-        kept = [("+" + line[1:1 + len(line[1:]) - len(line[1:].lstrip())] + "pass") if k in drop else line for k, line in enumerate(body)]
-        return _diff([(path, head, kept)])
-    m = _HEAD.match(head)
-    assert m
-    kept = [line for k, line in enumerate(body) if k not in drop]
-    return _diff([(path, f"@@ -{m.group(1)},{m.group(2) or 1} +{m.group(3)},{int(m.group(4) or 1) - len(drop)} @@{m.group(5)}", kept)])
+def judged(name: str, result: dict, resolves: bool) -> tuple[str, bool]:
+    """(the verdict as printed, whether it is right): refused or unrun patches are named with their detail."""
+    verdict = result["verdict"]
+    ran = bool(result.get("tests"))
+    right = verdict == "accepted" if resolves else verdict == "wrong_answer" and ran
+    text = verdict if ran else f"{verdict}(not run: {result.get('detail', '')[:70]})"
+    return f"{name}={text}", right
 
-def main() -> int:
-    bad, only = 0, set(sys.argv[1:])
-    rows = [r for r in ROWS if not only or r["instance_id"] in only]
-    for row in rows:
-        verdicts = []
-        for name, completion, want in (("gold", row["patch"], True), ("empty", NOOP, False),
-                                       ("wrong", wrong_patch(row["patch"]), False)):
-            start = time.monotonic()
-            with tempfile.TemporaryDirectory() as tmp:
-                try:
-                    got = run_task(row, completion, Path(tmp)).resolved
-                except (AssertionError, PatchError) as e:  # refused or not applied: the model's failure
-                    got, name = False, f"{name}(refused: {str(e)[:60]})"
-            verdicts.append(f"{name}={'resolved' if got else 'not'} ({time.monotonic() - start:.1f}s)")
-            bad += got != want
-        print(row["instance_id"], *verdicts, flush=True)
-    print(f"{len(rows)} tasks, {bad} wrong verdicts")
+
+async def one_row(grader, row: dict, environments: Path, jobs: asyncio.Semaphore) -> tuple[str, int]:
+    async def timed(name: str, task: dict, resolves: bool) -> tuple[str, bool]:
+        t0 = time.monotonic()
+        result = await grader.grade_repo(parse_task(task))
+        text, right = judged(name, result, resolves)
+        return f"{text} ({time.monotonic() - t0:.1f}s)", right
+
+    async with jobs:
+        done = await asyncio.gather(*(timed(*c) for c in checks(row, environments)))
+    wrong = sum(not right for _, right in done)
+    line = " ".join([row["instance_id"], *(text for text, _ in done)]) + (" WRONG" if wrong else "")
+    return line, wrong
+
+
+def on_backend(backend: str, rows: list[dict], environments: Path, jobs: int) -> int:
+    config = SandboxConfig(backend=backend, languages=("python", "go"), pool_size=1, repo_environments=str(environments),
+                           pool_name=f"validate-repo-{backend}", repo_pool_size=3, repo_warm_environments=max(1, jobs))
+    if backend == "gvisor":  # the languages' root filesystems (`make rootfs`): instant when they exist
+        build_images(config.languages, config=config, rootfs_dir=config.rootfs_dir, progress=lambda _m: None)
+    t0 = time.monotonic()
+    with SyncGrader(config) as g:
+        if not g.grader.available:
+            print(f"[{backend}] sandbox unavailable: {g.grader.unavailable_reason()}", flush=True)
+            return len(rows)
+
+        async def all_rows() -> int:
+            gate, bad = asyncio.Semaphore(jobs), 0
+            for next_done in asyncio.as_completed([one_row(g.grader, r, environments, gate) for r in rows]):
+                line, wrong = await next_done
+                print(f"[{backend}] {line}", flush=True)
+                bad += wrong
+            await g.grader.settled()
+            return bad
+
+        bad = g.call(all_rows())
+    print(f"[{backend}] {len(rows)} tasks, {bad} wrong verdicts, {time.monotonic() - t0:.0f} s", flush=True)
+    return bad
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("ids", nargs="*", help="instance ids (default: every row of tests/data/repo_tasks/tasks.jsonl)")
+    ap.add_argument("--backend", choices=("docker", "gvisor", "both"), default="both")
+    ap.add_argument("--environments", type=Path, help="where the builds go (default: a temporary folder)")
+    ap.add_argument("--jobs", type=int, default=2, help="tasks graded at once (their three checks run together)")
+    args = ap.parse_args(argv)
+    unknown = [i for i in args.ids if i not in ROWS]
+    if unknown:
+        ap.error(f"no such task: {', '.join(unknown)}")
+    rows = [ROWS[i] for i in args.ids] if args.ids else list(ROWS.values())
+    backends = ("docker", "gvisor") if args.backend == "both" else (args.backend,)
+    with tempfile.TemporaryDirectory() as tmp:
+        environments = args.environments or Path(tmp)
+        build(rows, environments)
+        bad = sum(on_backend(b, rows, environments, args.jobs) for b in backends)
     return 1 if bad else 0
 
 

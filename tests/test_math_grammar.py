@@ -26,7 +26,7 @@ OUTSIDE = (
     "ten-thousandths or and between most over under above below exceed exceeds unless except but wrong "
     "incorrect false estimate around circa ish so could might would should may if when while until whether "
     "banana-ish widget sprocket gizmo quantum purple running jumped-over elephantine fantastic "
-    "etwa ungefähr nicht tausend Millionen Milliarden mille environ pas millions cerca mil millones "
+    "etwa ungefähr nicht tausend Millionen Milliarden mille cent cents environ pas millions cerca mil millones "
     "около тысяч миллион не 約 万 千 亿 百 十 大约 不是 或 倍 약 만 억 लगभग हज़ार लाख करोड़"
 ).split()
 INSIDE = sorted(w for entry in LEXICON for w in entry.words if entry.role not in ("cjk_subject",) and " " not in w)
@@ -192,6 +192,7 @@ def test_mgsm_anchors_read_the_right_answer(completion: str, gold: str) -> None:
     ("Die Antwort lautet 39 Tausend.", "39"), ("Die Antwort lautet 39 Tausend.", "39000"),
     ("Die Antwort ist etwa 11.", "11"), ("Die Antwort ist 11 oder 12.", "11"), ("Die Antwort ist nicht 11.", "11"),
     ("La réponse est 11 mille.", "11"), ("La réponse est environ 11.", "11"), ("La réponse est 11 ou 12.", "12"),
+    ("La réponse est 6 cents.", "6"), ("The answer is 6 cents.", "6"), ("\\boxed{6 \\text{ cents}}", "6"),
     ("La respuesta es 11 mil.", "11"), ("La respuesta es aproximadamente 11.", "11"), ("La respuesta es 11 o 12.", "11"),
     ("Ответ — 11 тысяч.", "11"), ("Ответ — примерно 11.", "11"), ("Ответ — 11 или 12.", "11"), ("Ответ — не 11.", "11"),
     ("答案是 11千。", "11"), ("答案是 11 万。", "11"), ("答案是 大约 11。", "11"), ("答案是 11 或 12。", "11"),
@@ -211,7 +212,7 @@ def test_non_english_anchors_admit_no_other_word(completion: str, gold: str) -> 
 
 
 @pytest.mark.parametrize("text, kind", [
-    ("2x + 3", "math"), ("Friday", "words"), ("\\text{Yes, there are 3 of them}", "words"),
+    ("2x + 3", "math"), ("Friday", "words"), ("\\text{Yes, there are 3 of them}", "refused"), ("\\text{No solution}", "words"),
     ("1 < t \\le 3 \\text{ or } 5 \\le t < 9", "math"), ("8:34\\text{ p.m.}", "math"),
     ("\\frac{\\pi}{6} + k\\pi \\text{ for integer } k", "math"), ("10 \\text{ cm}", "number"),
     ("3 \\text{ hundred}", "refused"), ("\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}", "math"),
@@ -223,8 +224,10 @@ def test_what_the_grammar_reads(text: str, kind: str) -> None:
 
 
 def test_long_texts_are_not_read_and_reading_is_linear() -> None:
-    """Past `MAX_CHARS` nothing is read as a stated value; a megabyte completion extracts."""
-    assert read("1 " + "apples " * MAX_CHARS).kind == "math"
+    """Past `MAX_CHARS` no words are read (refused, never admitted unread: red team 8 class 3); math without words is
+    read as written at any length; a megabyte completion extracts."""
+    assert read("1 " + "apples " * MAX_CHARS).kind == "refused"
+    assert read("1" + " + x" * MAX_CHARS).kind == "math"
     completion = "x" * 1_000_000 + ". The answer is " + "apples " * 500 + "6."  # `x...x The answer` leads with a word
     assert extract_answer(completion).source == "anchor"
 

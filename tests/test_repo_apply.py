@@ -229,3 +229,40 @@ def test_the_host_s_part_of_a_repo_task_decides_what_it_can_before_a_container(t
     monkeypatch.chdir(tree.parent / "envs" / "env")  # an environment's files in the cwd: a server without
     with pytest.raises(InfraFailure, match="repo tasks are off"):  # environments reads none of them
         make_repo_plan(parse_task({**TASK, "environment": "env"}), SandboxConfig())  # type: ignore[arg-type]
+
+
+def new_module(path: str) -> str:
+    return f"--- /dev/null\n+++ b/{path}\n@@ -0,0 +1 @@\n+X = 1\n"
+
+
+def test_the_patch_s_own_files_past_work_s_inodes_are_the_model_s_failure(tree: Path) -> None:
+    """/work holds the task's tree, an inode a file or folder (docs/repo-tasks.md "Warm environments"):
+    past `tmpfs_inodes` by the patch's own new files and folders, the model's wrong_answer naming the
+    bound (rt33f: it was the environment's infra_error); past it by the environment alone, infra_error.
+    Here the environment and the test patch take 6 (pkg, its two files, README, tests/, its test file)."""
+    from sandbox.config import SandboxConfig
+    from sandbox.plan import InfraFailure
+    from sandbox.repo_job import INODES_SPARE, RepoPlan, make_repo_plan
+
+    (tree / "pkg" / "__init__.py").write_text("")
+    envs = tree.parent / f"envs-{tree.name}"  # its own: plan_of's folder is every test's
+    (envs / "env").mkdir(parents=True)
+    (envs / "env" / "environment.json").write_text('{"language": "python"}')
+    (envs / "env" / "repo").symlink_to(tree)
+
+    def plan(completion: str, room: int = 10) -> object:
+        task = parse_task({**TASK, "environment": "env", "completion": completion, "test_patch": TEST_PATCH})
+        config = SandboxConfig(repo_environments=str(envs), tmpfs_inodes=INODES_SPARE + room)
+        return make_repo_plan(task, config)  # type: ignore[arg-type]
+
+    four = FIX + "".join(new_module(f"pkg/m{k}.py") for k in range(4))
+    assert isinstance(plan(four), RepoPlan)  # 10: fits
+    for over in (four + new_module("pkg/m4.py"),  # 11 files and folders
+                 FIX + "".join(new_module(f"pkg/sub/{n}.py") for n in ("__init__", "a", "b", "c"))):  # a new folder counts
+        refused = plan(over)
+        assert isinstance(refused, dict) and refused["verdict"] == "wrong_answer" and refused["score"] == 0, refused
+        assert "tmpfs_inodes" in refused["detail"] and "the patch adds 5 files and folders" in refused["detail"], refused
+    assert isinstance(plan(FIX + "".join(new_module(f"pkg/sub/{n}.py") for n in ("__init__", "a", "b"))), RepoPlan)
+    with pytest.raises(InfraFailure, match="tmpfs_inodes") as e:  # the environment and the tests alone: not the model's
+        plan(FIX + new_module("pkg/m0.py"), room=5)
+    assert not e.value.retryable

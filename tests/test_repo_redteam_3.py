@@ -10,13 +10,14 @@ Each attack is a model patch whose code runs when the listed tests import it, an
   the next task sees none of it;
 - patch paths that go through a link of the environment, or put a file over a folder of it or a folder
   over a file: refused before anything runs;
-- a patch of more files than the sandbox's /work holds: the model's failure (open: infra_error);
+- a patch of more files than the sandbox's /work holds: the model's failure (fixed in fx33i: it was infra_error);
 - an environment build removed and made again at the same path while its box is warm: a right patch is
-  never scored 0 (open: the warm box still has the removed tree mounted);
+  never scored 0 (fixed in fx33i: the warm box had the removed tree mounted; boxes are keyed by the build's identity);
 - a targeted decoy-finding forgery (pytest reports rewritten by a plugin that the code under test
   registers, sparing what looks like a decoy; Go code under test printing test2json's result lines, a
   failure for what looks like a decoy, then exiting 1 before any test runs): a wrong patch is never
-  resolved (open: detection only, both paid 1.0).
+  resolved (open: detection only, both paid 1.0; where the test is the test patch's, fx33i's twin decoy
+  catches it, below; here the test is the environment's own, readable at /srv, so it gets no twin).
 """
 from __future__ import annotations
 
@@ -203,14 +204,19 @@ def test_writes_to_the_shared_tree_never_land_and_nothing_reaches_the_next_task(
     g, root = warm
     tree = root / "main" / "repo"
     before = snapshot(tree)
-    attack = grade(g, "main", completion=replace("pkg/__init__.py", "VALUE = 1\n", WRITES))
-    statuses = {t["name"]: t["detail"] for t in attack["tests"]}
-    assert statuses["tests/test_clean.py::test_nothing_left"] == "FAIL_TO_PASS: FAILED", attack  # its writes ran
-    assert snapshot(tree) == before, "the environment's tree changed"
-    started = g.grader._envs.boxes_created()
-    honest = grade(g, "main")
-    assert honest["verdict"] == "accepted", honest
-    assert g.grader._envs.boxes_created() == started, "a fresh box: the reset between the two went untested"
+    reused = 0
+    for _ in range(3):  # the reset is tested only where the honest task had the attacker's box: gVisor's at_rest
+        attack = grade(g, "main", completion=replace("pkg/__init__.py", "VALUE = 1\n", WRITES))  # may replace it
+        statuses = {t["name"]: t["detail"] for t in attack["tests"]}
+        assert statuses["tests/test_clean.py::test_nothing_left"] == "FAIL_TO_PASS: FAILED", attack  # its writes ran
+        assert snapshot(tree) == before, "the environment's tree changed"
+        started = g.grader._envs.boxes_created()
+        honest = grade(g, "main")
+        assert honest["verdict"] == "accepted", honest
+        reused += g.grader._envs.boxes_created() == started
+        if reused:
+            break
+    assert reused, "a fresh box each time: the reset between the two went untested"
 
 
 def test_a_patch_through_a_link_of_the_environment_is_refused(warm: tuple[Any, Path]) -> None:
@@ -225,8 +231,6 @@ def test_a_patch_through_a_link_of_the_environment_is_refused(warm: tuple[Any, P
         assert result["verdict"] == "wrong_answer" and result["score"] == 0, (completion, result)
 
 
-@pytest.mark.xfail(strict=True, reason="open: a patch's file count over the sandbox's /work inodes is infra_error "
-                                       "blaming the environment, not the model's failure (rt33f)")
 def test_a_patch_with_more_files_than_work_holds_is_the_model_s_failure(warm: tuple[Any, Path]) -> None:
     """4100 one-line modules (240 KB of patch): the task's tree no longer fits the sandbox's /work
     (tmpfs_inodes 4096). That is the patch's doing: a verdict of the model, never infra_error (RED-TEAM.md
@@ -237,8 +241,6 @@ def test_a_patch_with_more_files_than_work_holds_is_the_model_s_failure(warm: tu
     assert result["verdict"] == "wrong_answer" and result["score"] == 0, {k: str(v)[:300] for k, v in result.items()}
 
 
-@pytest.mark.xfail(strict=True, reason="open: warm box keeps a removed build's tree mounted; rebuilt at the same "
-                                       "path, a right patch reads an empty /srv and scores 0 (rt33f)")
 def test_a_build_removed_and_made_again_under_a_warm_box_never_scores_a_right_patch_0(warm: tuple[Any, Path]) -> None:
     """`verifier env build` after `--prune` makes a content-addressed build at the same path again:
     the pool is keyed by that path, its warm box has the removed folder bound. A right patch must
@@ -251,16 +253,43 @@ def test_a_build_removed_and_made_again_under_a_warm_box_never_scores_a_right_pa
     environment(root, "rb")
     again = grade(g, "rb")
     assert again["verdict"] in ("accepted", "infra_error"), again
+    # fx33i: warm boxes are keyed by the build's identity, not its path: the new build gets fresh boxes, the
+    # removed one's are retired (docs/repo-tasks.md "Warm environments")
+    assert again["verdict"] == "accepted", again
+    assert g.grader.environments()["warm"].count(str(root / "rb" / "repo")) == 1, g.grader.environments()
 
 
 @pytest.mark.xfail(strict=True, reason="open: targeted decoy-finding forgery, a pytest plugin registered by the "
-                                       "code under test spares what reads like a decoy (rt33f)")
+                                       "code under test spares what reads like a decoy (rt33f); no twin decoy here: "
+                                       "the test is the environment's own, its value readable at /srv (fx33i)")
 def test_a_forged_report_that_spares_the_decoy_is_never_resolved(warm: tuple[Any, Path]) -> None:
     """The patch leaves VALUE wrong (test_value fails) and rewrites every failing report but the decoy's."""
     g, _ = warm
     result = grade(g, "main", completion=replace("pkg/__init__.py", "VALUE = 1\n", FORGE),
                    fail_to_pass=["tests/test_calc.py::test_value"], pass_to_pass=["tests/test_calc.py::test_other"])
     assert result["verdict"] != "accepted" and result["score"] == 0, result
+
+
+# fx33i: where the FAIL_TO_PASS test is the dataset's (its test patch: not in the environment at /srv), the decoy
+# is its indistinguishable twin (sandbox/repo/decoys.py `pytest_pair`): the original and a copy whose equality
+# expects another value, both renamed, in a random order. A forgery keyed on the decoy's look finds none and
+# passes both; one that must tell them apart must know which value a right answer gives.
+NEW_TEST = "import pkg\n\n\ndef test_double():\n    doubled = pkg.VALUE * 2\n    assert doubled == 4\n"
+PAIRED = {"test_patch": new_file("tests/test_new.py", NEW_TEST), "fail_to_pass": ["tests/test_new.py::test_double"],
+          "pass_to_pass": ["tests/test_calc.py::test_other"]}
+
+
+def test_a_forged_report_is_never_resolved_where_the_decoy_is_the_test_s_twin(warm: tuple[Any, Path]) -> None:
+    """Near misses: the marker forgery and an honest wrong patch; rewrite: the right patch resolves
+    (its test ran under its new name, read back under its listed id)."""
+    g, _ = warm
+    forged = grade(g, "main", **PAIRED, completion=replace("pkg/__init__.py", "VALUE = 1\n", FORGE))
+    assert forged["verdict"] == "wrong_answer" and forged["score"] == 0 and "tampered" in forged["detail"], forged
+    honest_wrong = grade(g, "main", **PAIRED, completion=FIX.replace("VALUE = 2", "VALUE = 3"))
+    assert honest_wrong["verdict"] == "wrong_answer" and "tampered" not in honest_wrong["detail"], honest_wrong
+    right = grade(g, "main", **PAIRED, completion=FIX)
+    assert right["verdict"] == "accepted", right
+    assert [t["detail"] for t in right["tests"]] == ["FAIL_TO_PASS: PASSED", "PASS_TO_PASS: PASSED"], right["tests"]
 
 
 # Go (1.19 in the image): test2json reads the test binary's own output, so code under test that prints
@@ -331,7 +360,8 @@ def go_grader(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 
 @pytest.mark.xfail(strict=True, reason="open: targeted decoy-finding forgery, Go code under test prints test2json's "
-                                       "`--- PASS` lines, a FAIL for what reads like a decoy (rt33f)")
+                                       "`--- PASS` lines, a FAIL for what reads like a decoy (rt33f); no twin decoy here: "
+                                       "the test is the environment's own, its value readable at /srv (fx33i)")
 def test_a_go_program_that_prints_its_tests_results_is_never_resolved(go_grader: Any) -> None:
     from sandbox.contract import parse_task
 
@@ -339,3 +369,30 @@ def test_a_go_program_that_prints_its_tests_results_is_never_resolved(go_grader:
                                                                     "completion": new_file("forge.go", GO_FORGE)})))
     go_grader.call(go_grader.grader.settled())
     assert result["verdict"] != "accepted" and result["score"] == 0, result
+
+
+# fx33i: a Go test of the test patch (not at /srv) gets its twin (sandbox/repo/decoys.py `go_pair`): the same
+# forgery prints PASS for both copies, and the decoy's PASS is tampering.
+GO_NEW_TEST = ('package m\n\nimport "testing"\n\nfunc TestDouble(t *testing.T) {\n\tdoubled := Value() * 2\n'
+               '\tif doubled != 4 {\n\t\tt.Fatalf("got %d", doubled)\n\t}\n}\n')
+GO_FIX = "--- a/m.go\n+++ b/m.go\n@@ -3 +3 @@\n-func Value() int { return 1 }\n+func Value() int { return 2 }\n"
+GO_PAIRED = {**GO_TASK, "test_patch": new_file("n_test.go", GO_NEW_TEST), "fail_to_pass": ["TestDouble"],
+             "pass_to_pass": ["TestOther"]}
+
+
+def test_a_go_forgery_is_never_resolved_where_the_decoy_is_the_test_s_twin(go_grader: Any) -> None:
+    """Near misses: the forgery and an honest wrong patch; rewrite: the right patch resolves."""
+    from sandbox.contract import parse_task
+
+    def grade_go(completion: str) -> dict:
+        result = go_grader.call(go_grader.grader.grade_repo(parse_task({**GO_PAIRED, "id": "go-twin", "completion": completion})))
+        go_grader.call(go_grader.grader.settled())
+        return result
+
+    forged = grade_go(new_file("forge.go", GO_FORGE))
+    assert forged["verdict"] == "wrong_answer" and forged["score"] == 0 and "tampered" in forged["detail"], forged
+    wrong = grade_go(GO_FIX.replace("return 2", "return 3"))
+    assert wrong["verdict"] == "wrong_answer" and "tampered" not in wrong["detail"], wrong
+    right = grade_go(GO_FIX)
+    assert right["verdict"] == "accepted", right
+    assert [t["detail"] for t in right["tests"]] == ["FAIL_TO_PASS: PASSED", "PASS_TO_PASS: PASSED"], right["tests"]

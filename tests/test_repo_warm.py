@@ -99,11 +99,12 @@ def test_a_task_s_writes_never_reach_the_next_task_and_its_tree_is_not_a_copy(wa
     the pool's reset between them (job.reset_box, as CodeGrader runs it)."""
     from sandbox.contract import parse_task
     from sandbox.job import reset_box
-    from sandbox.repo_job import RepoPlan, make_repo_plan, run_repo_job
+    from sandbox.repo_job import RepoPlan, environment_language, make_repo_plan, run_repo_job
 
     g, trees = warm
     config = g.grader.config
-    pool = g.call(g.grader._envs.pool(str(trees["iso-a"]), "python"))
+    env = environment_language(config.repo_environments, "iso-a")
+    pool = g.call(g.grader._envs.pool(env.identity, env.tree, env.inode, "python"))
     box = g.call(pool.acquire("python"))
     try:
         for run in ("first", "again"):  # again: the marker and any write of the first run must be gone
@@ -123,7 +124,7 @@ def test_a_task_s_writes_never_reach_the_next_task_and_its_tree_is_not_a_copy(wa
 def test_the_least_recently_used_environment_is_retired_at_the_bound(warm: tuple[Any, dict[str, Path]]) -> None:
     g, trees = warm
     assert grade(g, "iso-a")["verdict"] == "accepted"
-    pool = g.grader._envs._pools[str(trees["iso-a"])]
+    pool = next(p for p in g.grader._envs._pools.values() if p.env == str(trees["iso-a"]))
     boxes = [*pool._idle["python"]._boxes, *pool._standby["python"]]
     evicted = g.grader.environments()["evicted"]
     other = grade(g, "iso-b")

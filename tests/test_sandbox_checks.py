@@ -263,3 +263,20 @@ def test_plans_of_a_group_share_its_test_set_instead_of_copying_it():
     assert held < (4 << 20), f"{held} bytes held by 40 plans of one 4 MB test set"
     assert plans[7].tests[0] == (stdin.encode(), expected.encode()) and len(plans[7].tests) == 1
     assert [t for t in plans[0].tests] == [(stdin.encode(), expected.encode())]
+
+
+def test_the_host_side_parses_python_through_one_lock() -> None:
+    """sandbox/checks.py `parse_python`: CPython 3.11's ast module shares its recursion depth between threads,
+    and two planning threads in ast.parse at once raised SystemError out of a repo task's plan. Every host-side
+    module of sandbox/ parses through it (the harness runs in the sandbox, one job a process)."""
+    import ast
+    from pathlib import Path
+
+    from sandbox.checks import parse_python
+
+    root = Path(__file__).resolve().parents[1] / "sandbox"
+    direct = [str(p.relative_to(root)) for p in root.rglob("*.py")
+              if "harness" not in p.relative_to(root).parts and p.name != "checks.py" and "ast.parse(" in p.read_text()]
+    assert direct == [], direct
+    source = "def test_a():\n    assert f(1) == 2\n"
+    assert ast.dump(parse_python(source)) == ast.dump(ast.parse(source))

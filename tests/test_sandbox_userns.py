@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from sandbox.sync import SyncGrader
-from sandbox.userns import AUDIT_ARCH_X86_64, DENIED, UsernsBackend, _host_pid, allowed_calls, seccomp_filter, syscall_actions
+from sandbox.harness.syscalls import AUDIT_ARCH_X86_64, DENIED, allowed_calls, seccomp_filter, syscall_actions
+from sandbox.userns import UsernsBackend, _host_pid
 from tests.helpers import one_sandbox, sandbox_config
 
 pytestmark = pytest.mark.docker  # the root filesystems are exported from the Docker images

@@ -17,7 +17,8 @@ import pytest
 
 from conftest import ServerProcess
 from helpers import http_call, sandbox_config, stub
-from test_repo_service import CALC_FILES, GO, calc_recipe, recipe
+from test_repo_service import CALC_FILES, calc_recipe, recipe
+from test_repo_service import HUMANIZE as GO
 from verifier.client import VerifierClient, VerifierError
 from verifier.tools.cli import main as verifier_cli
 from verifier.v1 import verifier_pb2 as pb

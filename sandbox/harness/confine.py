@@ -13,7 +13,7 @@ before any of its code runs (`confine`), enters:
   domains below it (kill, tgkill, sigqueue, pidfd_send_signal, an F_SETOWN file's SIGIO), and connect
   only to abstract unix sockets bound in it; and Landlock's ptrace rule, which holds for every
   domain: no ptrace, /proc/PID/mem, environ or fd of a process outside its domain (process_vm_readv
-  and ptrace are refused to the whole sandbox anyway: sandbox/userns.py DENIED);
+  and ptrace are refused to the whole sandbox anyway: syscalls.py DENIED, the program syscall policy);
 - a seccomp filter whose argument checks let prlimit64, setpriority, sched_setaffinity,
   sched_setparam, sched_setscheduler, sched_setattr and ioprio_set act on the caller only (pid 0,
   PRIO_PROCESS/IOPRIO_WHO_PROCESS of 0): those compare uids too, and Landlock does not cover them.

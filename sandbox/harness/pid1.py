@@ -28,6 +28,7 @@ import socket
 
 import confine
 import program_limits
+import syscalls
 
 WORK = "/work"
 IDS_ENV = "SANDBOX_IDS"  # "PROGRAM_UID:GID:JUDGE_UID" (sandbox/pool.py)
@@ -38,14 +39,15 @@ def harden() -> bool:
     """PID 1's first steps, the same for a grading box's runner and a session's supervisor, before it
     reads anything: the two uids (drop_privileges; APART) or, with one uid where the host asks for
     it, programs confined instead (confine.separate: PID 1 never serves where that fails), non-dumpable, the seccomp filters every
-    process it starts inherits, the signals it must ignore (the kernel delivers a signal from inside
+    process it starts inherits (install_policy: the program syscall policy, after gVisor's CPU clock's mount and the
+    uids, which need calls it refuses), the signals it must ignore (the kernel delivers a signal from inside
     the namespace to init only when init has a handler: Python's SIGINT handler would let the
     program raise KeyboardInterrupt here) and a umask that keeps its files its own."""
     global APART
     write_ids()
     APART = confine.separate(drop_privileges())  # or one uid, programs confined where the host asks (confine.py)
     make_undumpable()
-    deny_io_uring()
+    install_policy()
     deny_mq_open()
     for sig in program_limits.HANDLED_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
@@ -119,6 +121,22 @@ def make_undumpable() -> None:
         libc.prctl(4, 0, 0, 0, 0)
     except (OSError, AttributeError):
         pass
+
+
+POLICY = [False]  # the program syscall policy is on (install_policy)
+
+
+def install_policy() -> bool:
+    """The program syscall policy (syscalls.py, docs/sandboxes.md "The program syscall policy") on PID 1 and so on
+    every process it starts, on every backend: gVisor's kernel honours it for its tasks, where nothing else
+    filtered a program. SystemExit where an x86_64 kernel refuses it (a sandbox that admits every call never
+    serves); on another machine (the table is x86_64's) the io_uring filter alone, as before the policy."""
+    POLICY[0] = syscalls.install()
+    if not POLICY[0]:
+        if os.uname().machine == "x86_64":
+            raise SystemExit("the program syscall policy (syscalls.py) could not be installed")
+        deny_io_uring()
+    return POLICY[0]
 
 
 # io_uring_setup, io_uring_enter, io_uring_register: 425-427 on every architecture (the unified

@@ -3,7 +3,11 @@ by the host after the dataset's test patch, that fails under every right patch. 
 runs in the test runner's process and can report any test passing (hook pytest, print test2json's
 events); a decoy reported with any status but FAILED marks the run tampered (`grading.resolve`).
 
-Detection, not prevention: code that reads the test files can tell a decoy from its original. It
+A twin first where one can be made (`pytest_pair`): the test replaced by two renamed copies in a random
+order, one with one constant of one equality changed, so only the value a right answer gives tells
+them apart; never where the environment's own copy of the file (mounted where the code reads it)
+shows that line. Elsewhere the copies below are told from their originals by their text:
+detection, not prevention: code that reads the test files can tell such a decoy from its original. It
 catches every blanket forgery (all tests passed, a report rewritten from the test files' names,
 a runner replaced, a value that agrees with every comparison) and makes a targeted one read the tests.
 
@@ -23,8 +27,11 @@ from __future__ import annotations
 import ast
 import random
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from ..checks import parse_python
 
 Reader = Callable[[str], "bytes | None"]  # a path of the patched tree -> its bytes (None: absent)
 _RANDOM = random.SystemRandom()  # a decoy's name is not predictable from the task (a `_2` suffix would be)
@@ -44,8 +51,10 @@ class Decoy:
     text: bytes
 
 
-def pytest_decoy(fail_to_pass: Sequence[str], read: Reader, rng: random.Random = _RANDOM) -> Decoy | None:
-    """The first FAIL_TO_PASS test a decoy can be made of (module docstring), or None."""
+def _pytest_sources(fail_to_pass: Sequence[str], read: Reader) -> Iterator[tuple[str, list[str], str, Any]]:
+    """Each FAIL_TO_PASS test a pytest decoy may be made of, with its file's text and tree: a plain id
+    (`file.py::test` or `file.py::Class::test`, not parametrized) whose file reads, parses, and has no
+    hook on its path."""
     for test_id in fail_to_pass:
         parts = test_id.split("::")
         if "[" in test_id or len(parts) not in (2, 3) or not parts[0].endswith(".py"):
@@ -55,13 +64,161 @@ def pytest_decoy(fail_to_pass: Sequence[str], read: Reader, rng: random.Random =
             continue
         try:
             text = data.decode("utf-8")
-            tree = ast.parse(text)
+            tree = parse_python(text)
         except (UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
             continue
+        yield test_id, parts, text, tree
+
+
+def pytest_decoy(fail_to_pass: Sequence[str], read: Reader, rng: random.Random = _RANDOM) -> Decoy | None:
+    """The first FAIL_TO_PASS test a decoy can be made of (module docstring), or None."""
+    for test_id, parts, text, tree in _pytest_sources(fail_to_pass, read):
         made = _pytest_copy(text, tree, parts[1:], rng)
         if made is not None:
             new_text, name = made
             return Decoy(parts[0], "::".join([*parts[:-1], name]), new_text.encode("utf-8"))
+    return None
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A FAIL_TO_PASS test replaced by two copies under two new names, in a random order (`pytest_pair`):
+    one is the original (`real_id`), the other (`decoy_id`) has one literal of an equality changed, so
+    it fails under every right patch. `test_id` is the original's listed id."""
+    path: str
+    test_id: str
+    real_id: str
+    decoy_id: str
+    text: bytes
+
+
+def pytest_pair(fail_to_pass: Sequence[str], read: Reader, environment: Reader, rng: random.Random = _RANDOM) -> Pair | None:
+    """The first FAIL_TO_PASS test an indistinguishable decoy can be made of (docs/repo-tasks.md "Trust
+    model"), or None. The two copies differ only in the value one equality expects: telling the decoy
+    from the original takes knowing which value a right answer gives. `environment` reads the
+    environment's own files (mounted where the code under test can read them): a statement whose
+    line is there as it is would show the original's value, so it is never the one changed."""
+    for test_id, parts, text, tree in _pytest_sources(fail_to_pass, read):
+        shown = (environment(parts[0]) or b"").decode("utf-8", "replace")
+        made = _pytest_pair(text, tree, parts[1:], {line.strip() for line in shown.splitlines()}, rng)
+        if made is not None:
+            new_text, real, decoy = made
+            return Pair(parts[0], test_id, "::".join([*parts[:-1], real]), "::".join([*parts[:-1], decoy]),
+                        new_text.encode("utf-8"))
+    return None
+
+
+def _pytest_pair(text: str, tree: ast.Module, names: list[str], shown: set[str],
+                 rng: random.Random) -> tuple[str, str, str] | None:
+    """(new module text, the original's new name, the decoy's name), or None (`pytest_pair`)."""
+    scope: list[ast.stmt] = tree.body
+    if len(names) == 2:
+        classes = [n for n in scope if _binds(n, names[0])]
+        if len(classes) != 1 or not isinstance(classes[0], ast.ClassDef) or classes[0].decorator_list:
+            return None
+        scope = classes[0].body
+    bound = [n for n in scope if _binds(n, names[-1])]
+    if len(bound) != 1 or not isinstance(bound[0], ast.FunctionDef) or not _admitted(text, tree, scope, bound[0], len(names) == 2):
+        return None
+    fn = bound[0]
+    lines = text.splitlines(keepends=True)
+    head = lines[fn.lineno - 1]
+    if not re.match(rf"\s*def {re.escape(fn.name)}\(", head) or fn.end_lineno is None:
+        return None
+    changed = _changed_line(text, lines, fn, shown, rng)
+    if changed is None:
+        return None
+    where, new_line = changed
+    neighbours = re.findall(r"\bdef test_(\w+)", text)
+    drawn = [_free_name(fn.name, text, neighbours, "_", rng)]
+    drawn.append(_free_name(fn.name, f"{text} {drawn[0]} ", neighbours, "_", rng))
+    rng.shuffle(drawn)  # drawn as a pair, then dealt: a word or a number says nothing of which is the original
+    real, decoy = drawn
+    body = lines[fn.lineno - 1:fn.end_lineno]
+    body[-1] = body[-1] if body[-1].endswith("\n") else body[-1] + "\n"
+    first = [head.replace(f"def {fn.name}(", f"def {real}(", 1), *body[1:]]
+    second = [head.replace(f"def {fn.name}(", f"def {decoy}(", 1), *body[1:]]
+    second[where - fn.lineno] = new_line
+    copies = [first, second]
+    rng.shuffle(copies)  # the original is first or second by chance: its place tells nothing
+    gap = "\n" * (2 if len(names) == 1 else 1)
+    new = "".join([*lines[:fn.lineno - 1], *copies[0], gap, *copies[1], *lines[fn.end_lineno:]])
+    try:
+        new_tree = parse_python(new)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    new_scope = new_tree.body if len(names) == 1 else next(
+        n.body for n in new_tree.body if isinstance(n, ast.ClassDef) and n.name == names[0])
+    if (any(_binds(n, fn.name) for n in new_scope) or sum(_binds(n, real) for n in new_scope) != 1
+            or sum(_binds(n, decoy) for n in new_scope) != 1):
+        return None
+    return new, real, decoy
+
+
+def _changed_line(text: str, lines: list[str], fn: ast.FunctionDef, shown: set[str],
+                  rng: random.Random) -> tuple[int, str] | None:
+    """(line number, its new text): the last statement of the test's own body (it always runs when the
+    test passes) that is one line `assert X == LITERAL` (or `LITERAL == X`, `self.assertEqual`) whose
+    line the environment does not show, with one constant of the literal changed to another of its
+    type and spelling (`_other_constant`)."""
+    for k in range(len(fn.body) - 1, -1, -1):
+        stmt = fn.body[k]
+        if stmt.lineno != stmt.end_lineno or any(o.end_lineno == stmt.lineno for o in fn.body if o is not stmt):
+            continue
+        line = lines[stmt.lineno - 1]
+        if line.strip() in shown or not _is_equality(text, stmt):
+            continue
+        sides = _compared(text, stmt)
+        assert sides is not None
+        literal = next(side for side in (sides[0], sides[2]) if _literal(text, side) is not None)
+        leaves = [n for n in ast.walk(literal) if isinstance(n, ast.Constant) and n.lineno == stmt.lineno
+                  and type(n.value) in (bool, int, float, str, bytes)]
+        rng.shuffle(leaves)
+        raw = line.encode("utf-8")
+        for leaf in leaves:
+            assert leaf.end_col_offset is not None
+            seg = raw[leaf.col_offset:leaf.end_col_offset].decode("utf-8")
+            other = _other_constant(seg, leaf.value, rng)
+            if other is not None:
+                return stmt.lineno, (raw[:leaf.col_offset] + other.encode("utf-8") + raw[leaf.end_col_offset:]).decode("utf-8")
+    return None
+
+
+def _is_equality(text: str, stmt: ast.stmt) -> bool:
+    """`assert A == B` or `self.assertEqual(A, B)` with exactly one side a literal."""
+    sides = _compared(text, stmt)
+    if sides is None or sides[1] != "==":
+        return False
+    return (_literal(text, sides[0]) is None) != (_literal(text, sides[2]) is None)
+
+
+def _other_constant(seg: str, value: object, rng: random.Random) -> str | None:
+    """Another constant written the way `seg` writes `value` (a digit for a digit, a letter for a letter
+    of its case, `True` for `False`), unequal to it; None where there is none to change."""
+    if type(value) is bool:
+        return {"True": "False", "False": "True"}.get(seg)
+    if type(value) in (int, float):
+        spots = [i for i, ch in enumerate(seg) if ch.isdigit() and not (i > 0 and seg[i - 1] in "eE+-" and type(value) is float)]
+        if not re.fullmatch(r"[0-9]+|[0-9]*\.[0-9]*(?:[eE][+-]?[0-9]+)?", seg):
+            return None
+    else:
+        m = re.fullmatch(r"([bBuU]?)(['\"])([^'\"\\]*)\2", seg)
+        if m is None:
+            return None
+        spots = [len(m.group(1)) + 1 + i for i, ch in enumerate(m.group(3)) if ch.isascii() and ch.isalnum()]
+    rng.shuffle(spots)
+    for i in spots:
+        ch = seg[i]
+        pool = "0123456789" if ch.isdigit() else "abcdefghijklmnopqrstuvwxyz" if ch.islower() else "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        if ch.isdigit() and i == 0 and len(seg) > 1 and seg[1:2].isdigit():
+            pool = "123456789"  # no leading zero: `07` is no Python literal
+        choices = [c for c in pool if c != ch]
+        out = seg[:i] + rng.choice(choices) + seg[i + 1:]
+        try:
+            if type(ast.literal_eval(out)) is type(value) and ast.literal_eval(out) != value:
+                return out
+        except (ValueError, SyntaxError):
+            continue
     return None
 
 
@@ -130,7 +287,7 @@ def _pytest_copy(text: str, tree: ast.Module, names: list[str], rng: random.Rand
         before[-1] += "\n"
     new = "".join([*before, "\n" * (2 if len(names) == 1 else 1), *decoy, *after])
     try:  # never a decoy that breaks the test module, or that is not a second, distinct test beside its original
-        new_tree = ast.parse(new)
+        new_tree = parse_python(new)
     except (SyntaxError, ValueError, RecursionError):
         return None
     new_scope = new_tree.body if len(names) == 1 else next(
@@ -324,6 +481,56 @@ def _go_copy(text: str, base: str, package: str, rng: random.Random) -> tuple[st
     return text[:end] + "\n" + decoy + text[end:], name
 
 
+# A top-level check of a gofmt'd test body: `if X != LITERAL {` (or `LITERAL != X`), its block failing the test.
+_GO_CHECK = re.compile(r'^\t(if (?:.+ != )?)(-?[0-9]+|"[^"\\`]*"|true|false)((?: != .+)? \{)$')
+_GO_EARLY_END = re.compile(r"\b(?:return|goto|Skip|Skipf|SkipNow|Goexit|Exit)\b")
+
+
+def go_pair(base: str, path: str, text: str, package: str, shown: str, rng: random.Random = _RANDOM) -> tuple[str, str, str] | None:
+    """A Go test's twins (the pytest ones' rules, `pytest_pair`): (new file text, the original's new
+    name, the decoy's name), or None. The test is `func BASE(t *testing.T) {`, defined once and named
+    nowhere else in its package (it is renamed), with no early end (`return`, `Skip`, ...) in its
+    body; the changed line is its LAST top-level `if X != LITERAL {` (one `!=`, no `&&` or `||`, no
+    `else`) whose block calls `t.Fatal`, `t.Fatalf`, `t.Error`, `t.Errorf`, `t.Fail` or `t.FailNow` at
+    its top, and is not in `shown` (the environment's copy of the file)."""
+    heads = [m for m in _GO_TEST.finditer(text) if m.group(1) == base]
+    if len(heads) != 1 or heads[0].group(2) == "_" or len(re.findall(rf"\b{re.escape(base)}\b", package)) != 1:
+        return None
+    head, t = heads[0], heads[0].group(2)
+    close = _go_block_end(text, head.end() - 1)
+    if close is None or text[close - 1:close + 1] != "\n}" or text[close + 1:close + 2] not in ("", "\n"):
+        return None
+    body = text[head.end():close]
+    lines = body.split("\n")
+    shown_lines = {line.strip() for line in shown.splitlines()}
+    fails = re.compile(rf"^\t\t{re.escape(t)}\.(?:Fatal|Fatalf|Error|Errorf|Fail|FailNow)\(")
+    for k in range(len(lines) - 1, -1, -1):
+        m = _GO_CHECK.match(lines[k])
+        if (m is None or lines[k].strip() in shown_lines or lines[k].count("!=") != 1 or "&&" in lines[k]
+                or "||" in lines[k]):
+            continue  # one `!=` alone decides the block (with `a && b != 4` the decoy could pass a right answer)
+        if _GO_EARLY_END.search("\n".join(lines[:k])):
+            return None
+        end = next((j for j in range(k + 1, len(lines)) if lines[j].startswith("\t}")), None)
+        if end is None or lines[end] != "\t}" or not any(fails.match(line) for line in lines[k + 1:end]):  # no `} else {`
+            continue
+        literal = m.group(2)
+        other = {"true": "false", "false": "true"}.get(literal) or _other_constant(literal, ast.literal_eval(literal), rng)
+        if other is None:
+            continue
+        changed = [*lines[:k], f"\t{m.group(1)}{other}{m.group(3)}", *lines[k + 1:]]
+        neighbours = [n.group(1)[4:] for n in _GO_TEST.finditer(text)]
+        drawn = [_free_name(base, package + text, neighbours, "", rng)]
+        drawn.append(_free_name(base, f"{package}{text} {drawn[0]} ", neighbours, "", rng))
+        rng.shuffle(drawn)  # drawn as a pair, then dealt
+        real, decoy = drawn
+        decoy_body = "\n".join(changed)
+        copies = [f"func {real}({t} *testing.T) {{{body}}}\n", f"func {decoy}({t} *testing.T) {{{decoy_body}}}\n"]
+        rng.shuffle(copies)
+        return text[:head.start()] + copies[0] + "\n" + copies[1] + text[close + 2:], real, decoy
+    return None
+
+
 def _go_block_end(text: str, start: int) -> int | None:
     """The index of the `}` closing the `{` at `start`, by Go's lexical rules (strings, raw strings,
     runes and comments hold braces that are not the code's), or None when it never closes."""
@@ -374,4 +581,4 @@ def _free_name(name: str, text: str, neighbours: list[str], joint: str, rng: ran
     return f"{name}{joint}decoy"  # 97 numbers taken: never in practice
 
 
-__all__ = ["Decoy", "Reader", "go_decoy", "pytest_decoy"]
+__all__ = ["Decoy", "Pair", "Reader", "go_decoy", "go_pair", "pytest_decoy", "pytest_pair"]

@@ -71,7 +71,8 @@ string). A gold that does not parse to a sympy object is invalid_gold, never a s
 
 Unicode math (`unicode_math.py`, one function, gold and answer alike, and the prose windows
 extraction reads): `−` is a minus, `½` is `\\frac{1}{2}`, `x²` is `x^2`, `√2`, `π`, `∞`, `∪`, `≤`, ...
-as their LaTeX; then NFKC (full-width digits, non-breaking and thin spaces).
+as their LaTeX; then the compatibility folds it admits (full-width forms and digits, other spaces; never
+`ⅿ` to `m`).
 
 Normalisation (math-verify 0.9.0 gaps): inequalities on one variable are intervals (`1 < t \\le 3
 \\text{ or } 5 \\le t < 9`, a set-builder `\\{x \\mid -1<x<4\\}`); a chain of names `q < p < s` is the

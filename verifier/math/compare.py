@@ -91,26 +91,106 @@ def words(text: str) -> str | None:
     return " ".join(inner.lower().split()) if _WORDS_RE.match(inner) else None
 
 
-# A sentence that opens with a bare Yes or No: `\\text{Yes, such integers exist.}`, `No. It is not`.
-_YES_NO_OPENING_RE = re.compile(r"^(?:\\text(?:bf|it)?\s*\{\s*)?(yes|no)\s*[,.;:]", re.IGNORECASE)
+# A sentence that opens with a bare Yes or No and then restates it (docs/math.md "Math grading rules", the yes/no
+# row): an allowlist of restating shapes, read on tokens (words lower-cased, `§` a math segment, `#` a number).
 _YES_NO_RE = re.compile(r"^(?:\\text(?:bf|it)?\s*\{\s*)?(yes|no)\s*\.?\s*\}?$", re.IGNORECASE)
-_YES_NO_HEDGE_RE = re.compile(r"\b(?:yes|no|or|either|neither|nor|maybe|perhaps|possibly|unless|but)\b", re.IGNORECASE)
+_TEXT_WRAPPER_SEGMENT_RE = re.compile(r"\\text(?:bf|it|rm)?\s*\{([^{}]*)\}")
+_REASON_TOKEN_RE = re.compile(r"\$[^$]*\$|[A-Za-z]+|\d+|[,.;:]|\S")
+# A math segment in a reason: digits, single letters, relations and a few commands; no words, no text inside.
+_REASON_MATH_RE = re.compile(r"^(?:\\(?:nmid|mid|neq|ne|leq|le|geq|ge|lt|gt|cdot|times|equiv|pmod|bmod|sqrt|frac|infty|in|notin|pi)(?![A-Za-z])|[A-Za-z](?![A-Za-z])|[0-9\s=<>+\-*/^_{}()|.,])*$")
+_NP = r"(?P<np>(?:[a-z]+|§|#)(?: (?:[a-z]+|§|#)){0,9})"
+_WHY = r"(?:because|since) § (?:(?:works|holds) )?"
+_YES_SHAPES = [re.compile(p) for p in (
+    rf"^such {_NP} exists? $", rf"^there (?:is|are|exists?) {_NP} $", r"^it is (?:always )?possible $", rf"^{_WHY}$")]
+_NO_SHAPES = [re.compile(p) for p in (
+    rf"^no such {_NP} exists? $", rf"^there (?:is|are) no {_NP} $", rf"^there (?:does|do) not exist {_NP} $",
+    rf"^such {_NP} (?:does|do) not exist $", r"^it is (?:not (?:always )?possible|impossible) $", rf"^{_WHY}$")]
+_SHAPES = _YES_SHAPES + _NO_SHAPES  # either word with either: the question's polarity is unknown (`Yes, it is not always possible`)
+# Words no restated noun phrase holds: a hedge, a condition, a retraction or the other polarity.
+_NP_REFUSED = frozenset(
+    "yes no not none never nothing neither nor or either but unless except maybe perhaps possibly probably likely "
+    "if when whenever only provided assuming wait actually false wrong impossible fail fails although though "
+    "however guess think".split())
+
+
+def _math_token(math: str) -> str | None:
+    """`§` for a plain math segment of a reason (`n = 6`, `2 \\nmid 7`), None for one holding words or markup."""
+    return "§" if _REASON_MATH_RE.match(math) and math.strip() else None
+
+
+def _reason_tokens(sentence: str) -> list[str] | None:
+    """The sentence as tokens: inside `\\text{...}` (or everywhere, with no wrapper) words, numbers and
+    punctuation; between wrappers (and in `$...$`) a math segment. None when a part is neither."""
+    s = sentence.strip()
+    if not s.startswith("\\text"):
+        return _text_tokens(s)
+    tokens: list[str] = []
+    pos = 0
+    for m in [*_TEXT_WRAPPER_SEGMENT_RE.finditer(s), None]:
+        between = s[pos:m.start() if m else len(s)]
+        if between.strip(" ,.;:"):
+            math = _math_token(between)
+            if math is None:
+                return None
+            tokens.append(math)
+        else:
+            tokens += [c for c in between if not c.isspace()]
+        if m is None:
+            return tokens
+        words = _text_tokens(m.group(1))
+        if words is None:
+            return None
+        tokens += words
+        pos = m.end()
+    return tokens
+
+
+def _text_tokens(text: str) -> list[str] | None:
+    tokens: list[str] = []
+    for tok in _REASON_TOKEN_RE.findall(text):
+        if tok.startswith("$"):
+            math = _math_token(tok[1:-1])
+            if math is None:
+                return None
+            tokens.append(math)
+        elif tok.isascii() and (tok.isalpha() or tok.isdigit() or tok in ",.;:"):
+            tokens.append("#" if tok.isdigit() else tok.lower())
+        else:
+            return None  # any other character (a full-width letter, a quote, a bracket) is no restating shape
+    return tokens
+
+
+def _restates(word: str, reason: list[str]) -> bool:
+    """Whether the tokens after the opening word are empty or one of that word's restating shapes."""
+    if reason and reason[-1] == ".":
+        reason = reason[:-1]
+    if not reason:
+        return True
+    text = " ".join(reason) + " "
+    for shape in _SHAPES:
+        m = shape.match(text)
+        if m and not (set((m.groupdict().get("np") or "").split()) & _NP_REFUSED):
+            return True
+    return False
 
 
 def yes_or_no(answer: str, sentence: str) -> tuple[bool, str] | None:
     """A bare Yes or No (`\\text{No}`, `yes`) against a sentence that opens with a bare Yes or No and
-    then says why (`\\text{Yes, such n exist.}`): the opening decides (docs/math.md "Math grading rules").
-    None unless the sentence opens that way: `No such n exists` or `No matter how ...` have no bare
-    opening word, and a sentence that also hedges or says the other word (`Yes, or no`, `No, but`)
-    decides nothing."""
+    then restates it (`\\text{Yes, such n exist.}`, `No, it is not always possible`): the opening decides
+    (docs/math.md "Math grading rules"). An allowlist: the reason after the word is empty or one of a few
+    restating shapes (`such ... exist`, `there are ...`, `there is no ...`, `because <math> works`, ...);
+    any other reason (`Yes, probably.`, `No, wait, actually it exists.`) decides nothing, and `No such n
+    exists` has no bare opening word."""
     bare = _YES_NO_RE.match(answer.strip())
     if not bare:
         return None
-    word = bare.group(1).lower()
-    m = _YES_NO_OPENING_RE.match(sentence.strip())
-    if not m or _YES_NO_HEDGE_RE.search(sentence, m.end()):
+    tokens = _reason_tokens(sentence)
+    if not tokens or tokens[0] not in ("yes", "no") or len(tokens) > 1 and tokens[1] not in ",.:":
         return None
-    said = m.group(1).lower()
+    said = tokens[0]
+    if not _restates(said, tokens[2:]):
+        return None
+    word = bare.group(1).lower()
     return (True, "the same yes/no, then its reason") if said == word else (False, "the other yes/no")
 
 

@@ -20,7 +20,7 @@ from sandbox.contract import DEFAULT_PROFILE, PASSING, PROFILES, names
 from sandbox.keys import reuse_key
 
 from .choices import letters, read_choice
-from .compare import equivalent, has_no_value, lone_variable
+from .compare import equivalent, has_no_value, lone_variable, yes_or_no
 from .extract import LISTED_BOXES, SEVERAL_BOXES, Extraction, box_parts, extract_answer
 from .fast import grade_simple
 from .limits import DEFAULT_LIMITS
@@ -111,6 +111,9 @@ _MAX_COMPARED = 2048
 
 
 def _compare_text(gold: Parsed, answer: str, extraction: Extraction) -> dict[str, Any]:
+    said = yes_or_no(gold.text, answer)  # `\\text{Yes, there are 3 of them.}` against Yes: the opening decides, read
+    if said is not None:  # before the answer grammar, which refuses the digit in its reason (docs/math.md "Math grading rules")
+        return result("correct" if said[0] else "incorrect", said[1], extraction)
     try:
         pred = parse_prediction(answer)
     except Exception as e:  # noqa: BLE001 - the gold parsed: the answer is at fault

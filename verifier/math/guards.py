@@ -41,6 +41,27 @@ def text_guard(text: str, limits: MathLimits) -> str | None:
     return None
 
 
+_OPERATOR_RE = re.compile(r"(?<!\\)[-+*/^=<>]|\\(?:cdot|times|div)(?![A-Za-z])")
+_FUNCTION_RE = re.compile(r"\\(?:a?r?c?(?:sin|cos|tan|cot|sec|csc)h?|log|ln|lg|exp|operatorname)(?![A-Za-z])")
+_DOTTED_RE = re.compile(r"(?<![\d.])\d*\.\d+\.\d")
+
+
+def complexity_guard(text: str, limits: MathLimits) -> str | None:
+    """Why an answer is too complex to parse within a second, or None (answers only; linear in len(text)):
+    math-verify's parse grows about quadratically with operators and function calls (red team 8 item 5,
+    docs/math.md "Answer grammar"). A number written with two decimal points (`1.2.3`, `1.000.000`) is no number:
+    math-verify read `1.2.3` as 1.2 x 0.3 (paid 0.36) and a run of them took seconds."""
+    if _DOTTED_RE.search(text):
+        return "a number with two decimal points (`1.2.3`): no number, math-verify reads a product"
+    operators = sum(1 for _ in _OPERATOR_RE.finditer(text))
+    if operators > limits.max_operators:
+        return f"{operators} operators (max {limits.max_operators}): too complex to parse"
+    functions = sum(1 for _ in _FUNCTION_RE.finditer(text))
+    if functions > limits.max_functions:
+        return f"{functions} function applications (max {limits.max_functions}): too complex to parse"
+    return None
+
+
 def magnitude_digits(expr: Basic | MatrixBase, limits: MathLimits) -> float:
     """Upper bound on how many decimal digits (10^N or 10^-N) any value inside `expr` can have.
 
@@ -78,6 +99,10 @@ def _digits(e: Basic, budget: list[int]) -> float:
         if value > 1e8:
             return INFINITE
         return math.lgamma(value + 1) / math.log(10) + 1
+    if isinstance(e, (sympy.Sum, sympy.Product)):
+        return _series_digits(e, budget)
+    if isinstance(e, sympy.Integral):
+        return _integral_digits(e, budget)
     if isinstance(e, sympy.exp):
         if e.args[0].free_symbols:
             return _digits(e.args[0], budget) + 1  # see _pow_digits
@@ -87,6 +112,65 @@ def _digits(e: Basic, budget: list[int]) -> float:
     if isinstance(e, sympy.Mul):
         return sum(parts)
     return max(parts) + 1
+
+
+MAX_SERIES_TERMS = 1000
+"""The most terms a `\\sum` or `\\prod` with numeric bounds may have (red team 9 item 5: sympy evaluated
+`\\prod_{k=1}^{10^{6}} k` term by term, 35 s warm; `\\sum_{k=1}^{10^{12}} k` 1.9 s)."""
+
+
+def _series_digits(e: Basic, budget: list[int]) -> float:
+    """A sum or product (docs/math.md "Answer grammar", red team 9 item 5): with numeric bounds at most
+    `MAX_SERIES_TERMS` terms (else `INFINITE`: never evaluated), a sum's digits its term's plus the count's, a
+    product's its term's times the count; a symbolic bound (`\\sum_{k=1}^{n} k`) costs what its parts cost."""
+    term = _digits(e.args[0], budget)
+    count = 1.0
+    for limit in e.args[1:]:
+        if len(limit) != 3:
+            return INFINITE  # an indefinite sum or product: nothing bounds it
+        _var, low, high = limit
+        if low.free_symbols or high.free_symbols:
+            term += _digits(low, budget) + _digits(high, budget)
+            continue
+        lo, hi = exact_rational(low), exact_rational(high)
+        if lo is None or hi is None or _digits(low, budget) > 18 or _digits(high, budget) > 18:
+            return INFINITE
+        count *= max(float(hi - lo) + 1, 1.0)
+        if count > MAX_SERIES_TERMS:
+            return INFINITE
+    return term * count + 1 if isinstance(e, sympy.Product) else term + math.log10(count) + 1
+
+
+def _integral_digits(e: Basic, budget: list[int]) -> float:
+    """An integral (red team 9 item 5: `\\int_0^1 e^{x^2}\\sin(x^x)dx` held sympy over 40 s): an allowlist, only a
+    polynomial integrand in its variables with bounds of few digits is evaluated; any other is `INFINITE`, never
+    evaluated (compared as written, `compare.canonical`)."""
+    integrand, limits = e.args[0], e.args[1:]
+    variables = [limit[0] for limit in limits]
+    if not _elementary(integrand, variables):
+        return INFINITE
+    digits = _digits(integrand, budget)
+    for limit in limits:
+        for bound in limit[1:]:
+            digits += _digits(bound, budget)
+    return INFINITE if digits > 18 else digits + 1
+
+
+def _elementary(e: Basic, variables: list[Basic]) -> bool:
+    """Whether an integrand is one sympy integrates at once: numbers and symbols under `+`, `*` and integer powers,
+    with `exp`, `sin`, `cos` of a linear argument (`e^{-x}`, `x^2 \\sin(2x)`); `e^{x^2}`, `x^x` are not."""
+    if not e.args:
+        return True
+    if isinstance(e, (sympy.Add, sympy.Mul)):
+        return all(_elementary(a, variables) for a in e.args)
+    if isinstance(e, sympy.Pow):
+        return bool(e.args[1].is_Integer) and _elementary(e.args[0], variables)
+    if isinstance(e, (sympy.exp, sympy.sin, sympy.cos)):
+        try:
+            return all(sympy.degree(e.args[0], v) <= 1 for v in variables) and e.args[0].is_polynomial(*variables)
+        except (sympy.PolynomialError, TypeError, ValueError):
+            return False
+    return False
 
 
 def _symbolic_factorial_digits(e: Basic, budget: list[int]) -> float:

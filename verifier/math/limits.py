@@ -38,6 +38,15 @@ class MathLimits:
     """Most consecutive opening brackets (`(((`, `{{{`) allowed; redundant bare groups cost ANTLR
     about 0.3 s per level and no real answer needs more than a few."""
 
+    max_operators: int = 300
+    """Most operators (`+ - * / ^ = < >`, `\\cdot`, `\\times`, `\\div`) in an answer before parsing: math-verify's ANTLR
+    parse grows about quadratically with them (`a+a+...+6` of 1,809 characters took 1.1 s, red team 8 item 5); a
+    120-term polynomial has 240 and a 20x20 matrix none. Answers only: a gold is the dataset's."""
+
+    max_functions: int = 24
+    """Most function applications (`\\sin`, `\\log`, ...) in an answer before parsing: nested calls cost ANTLR most
+    (`\\sin(\\sin(\\sin(6)))+\\cos(x)+...` of 1,629 characters took 1.7 s, red team 8 item 5)."""
+
     max_exact_digits: int = 10000
     """Largest magnitude (in decimal digits, either way: 10^N or 10^-N) that is evaluated exactly.
     Beyond it the answers are only compared structurally (power towers, huge factorials)."""

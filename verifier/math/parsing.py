@@ -23,8 +23,8 @@ from sympy import Basic
 from sympy.matrices import MatrixBase
 
 from .extract import box_spans
-from .grammar import read as read_stated
-from .guards import magnitude_digits, text_guard
+from .grammar import approximation_agrees, read as read_stated
+from .guards import complexity_guard, magnitude_digits, text_guard
 from .limits import DEFAULT_LIMITS, MathLimits
 from .unicode_math import to_ascii_math
 
@@ -507,6 +507,8 @@ def answer_refusal(text: str) -> str | None:
         return "a math symbol the reader does not know (`x ≃ 6`, `x ≒ 6`): the parser drops or guesses it"
     if ("\\approx" in inner or "~=" in inner) and _NAMED_APPROXIMATION_RE.search(inner):
         return "an approximation of a name (`x \\approx 6`): the parser reads it as 6, it states no exact value"
+    if not approximation_agrees(inner):
+        return "an approximation to another value (`6 \\approx 7`): every side after it must round from the first"
     if "_" in inner and _NUMBER_SUBSCRIPT_RE.search(_in_bases(inner)):
         return "a subscript on a number that is no base's digits (`6_500`): the parser would drop it"
     reading = read_stated(_TRAILING_BREAK_RE.sub("", inner))
@@ -762,7 +764,7 @@ def unescape_gold(gold: str) -> str | None:
 @lru_cache(maxsize=2048)
 def parse_prediction(text: str) -> Parsed | str:
     """Parse an extracted answer (cached: a GRPO group repeats answers); reason string on failure."""
-    refused = answer_refusal(text)
+    refused = answer_refusal(text) or complexity_guard(text, DEFAULT_LIMITS)
     if refused:
         return refused
     try:
