@@ -504,6 +504,8 @@ class DockerBackend(Backend):
                 pid = self.client.api.inspect_container(c.id)["State"]["Pid"]
                 dirs = watchdog.cgroup_dirs(pid)
                 watchdog.cgroup_usage(dirs)  # readable, or this container cannot be watched: never used
+                if isinstance(ch, watchdog.WatchedChannel):  # docs/sandboxes.md "CPU time without a cgroup"
+                    ch.host_cpu = lambda _fresh: watchdog.cgroup_cpu(dirs)
                 with self._lock:
                     self._watched[c.id] = (box, dirs)
                     self._mem_files[c.id] = watchdog.memory_file([pid])

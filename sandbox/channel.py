@@ -48,9 +48,17 @@ class Channel:
             self._sock.settimeout(timeout_s)
             for part in data:
                 self._sock.sendall(part)
-            return self._read_message()
+            return self._read_reply()
         except (OSError, ValueError) as e:
             raise ChannelError(f"runner channel: {type(e).__name__}: {e}") from e
+
+    def _read_reply(self) -> tuple[dict, dict[str, bytes]]:
+        """The request's answer (watchdog.WatchedChannel also answers the runner's asks meanwhile)."""
+        return self._read_message()
+
+    def _send_line(self, head: dict) -> None:
+        """One header-only message to the runner (an answer to its ask during a request)."""
+        self._sock.sendall(json.dumps(head, separators=(",", ":")).encode() + b"\n")
 
     def close(self) -> None:
         try:

@@ -268,6 +268,7 @@ class GvisorBackend(Backend):
         sb = Sandbox(id=sid, proc=proc, bundle=bundle)
         ch = RawChannel(mine)
         ch.threads_max = self.config.host_threads_per_sandbox
+        # no host_cpu: the process tree's figure missed sub-tick vfork children (docs/sandboxes.md "CPU time without a cgroup")
         box = Box(language=language, container=sb, channel=ch, mem_mb=mem_mb, session=session)
         try:
             head, _ = ch.request({"op": "ping"}, timeout_s=self.config.start_timeout_s)

@@ -85,6 +85,13 @@ class ProcessTable:
         with self._lock:
             return sum(self._threads.get(pid, 0) for pid in self._tree(root, fresh))
 
+    def pids_below(self, root: int, fresh: bool) -> list[int]:
+        """`root` and every process below it, from a scan at most THREADS_S old (`fresh`: now). Not
+        fresh, a process newer than the scan is missed: fine at a job's start only (its time then
+        counts whole: host_cpu_since), never for the reading that decides."""
+        with self._lock:
+            return self._tree(root, fresh)
+
     def anon_mb_below(self, root: int, fresh: bool = False) -> int:
         """Anonymous memory (resident less file and shared pages, /proc/PID/statm) of `root` and every
         process below it, MB: gVisor's kernel's Go heap, where it keeps socket and pipe buffers and
@@ -173,7 +180,7 @@ def cgroup_dirs(pid: int) -> dict[str, str]:
             _, controllers, path = line.rstrip("\n").split(":", 2)
             for c in controllers.split(",") if controllers else [""]:
                 base = "/sys/fs/cgroup" + (f"/{c}" if c else "")
-                if c in ("memory", "pids", "") and os.path.isdir(base + path):
+                if c in ("memory", "pids", "cpuacct", "") and os.path.isdir(base + path):
                     out[c] = base + path
     return out
 
@@ -249,6 +256,53 @@ def set_cgroup_memory(dirs: dict[str, str], mb: int) -> None:
             f.write(n)
 
 
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def cgroup_cpu(dirs: dict[str, str]) -> dict[object, float] | None:
+    """A container's host CPU seconds, every task it ever ran (exited ones too), from its cgroup
+    (v1 cpuacct.usage or v2 cpu.stat): under Docker's runsc, gVisor's kernel, its gofer and the
+    platform's stubs (host_cpu_since). None where unreadable."""
+    try:
+        if "cpuacct" in dirs:
+            return {"cgroup": _read_int(dirs["cpuacct"], "cpuacct.usage") / 1e9}
+        if "" in dirs:
+            with open(os.path.join(dirs[""], "cpu.stat")) as f:
+                for line in f:
+                    if line.startswith("usage_usec "):
+                        return {"cgroup": int(line.split()[1]) / 1e6}
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def tree_cpu(pids: Iterable[int]) -> dict[object, float] | None:
+    """Host CPU seconds of each of these processes, by (pid, start time): its threads' (live and
+    exited) and its waited-for children's (/proc/PID/stat utime, stime, cutime, cstime). Not used
+    for the gVisor backend's runsc tree: it read under the limit for 200 sub-tick vfork children
+    past it (docs/sandboxes.md "CPU time without a cgroup"). None where none is readable."""
+    out: dict[object, float] = {}
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            out[(pid, int(fields[19]))] = sum(int(x) for x in fields[11:15]) / CLK_TCK  # fields 14-17, 22
+        except (OSError, IndexError, ValueError):
+            continue  # exited meanwhile: host_cpu_since sees it gone
+    return out or None
+
+
+def host_cpu_since(base: dict[object, float] | None, now: dict[object, float] | None) -> float | None:
+    """What a sandbox's host processes used between two readings (cgroup_cpu, tree_cpu), an upper
+    bound of its programs' CPU (it adds gVisor's own work); None where either is missing or a
+    process of the first reading is gone (its time may have left the tree with it: gVisor's own
+    clock decides alone then, docs/sandboxes.md "CPU time without a cgroup"). A process new since
+    the first counts whole."""
+    if base is None or now is None or any(k not in now for k in base):
+        return None
+    return sum(max(0.0, v - base.get(k, 0.0)) for k, v in now.items())
+
+
 def _read_int(folder: str, name: str) -> int:
     with open(os.path.join(folder, name)) as f:
         return int(f.read())
@@ -269,9 +323,16 @@ class WatchedChannel(Channel):
         self.seq = 0  # requests begun
         self.turn = threading.Lock()  # a request's start and end against a kill (Watchdog._kill)
         self.idle_over = ""  # a session's kill between requests: the next request's `over`
+        # the sandbox's host CPU (host_cpu_reading); the backend sets it where it can read it
+        self.host_cpu: Callable[[bool], dict[object, float] | None] | None = None  # (fresh)
+        self._cpu_base: dict[object, float] | None = None  # its reading as the request began
 
     def request(self, head: dict, blobs: dict[str, bytes] | None = None, timeout_s: float = 30.0
                 ) -> tuple[dict, dict[str, bytes]]:
+        self._cpu_base = None
+        if self.host_cpu is not None and head.get("op") == "exec":  # the runner may ask (_read_reply)
+            self._cpu_base = self.host_cpu(False)
+            head = dict(head, host_cpu=self._cpu_base is not None)
         with self.turn:
             self.seq += 1
             self.over, self.idle_over, self.busy = self.idle_over, "", True
@@ -286,6 +347,16 @@ class WatchedChannel(Channel):
             else:
                 reply["host_threads"] = verdict(self.over, self.threads_max)[1]
         return reply, out
+
+    def _read_reply(self) -> tuple[dict, dict[str, bytes]]:
+        """The request's answer, answering meanwhile the runner's asks for the sandbox's host CPU
+        since the request began (job_protocol.ask_host_cpu: gVisor's clock said time_limit)."""
+        while True:
+            head, blobs = self._read_message()
+            if head.get("ask") != "host_cpu" or self._cpu_base is None:
+                return head, blobs
+            now = self.host_cpu(True) if self.host_cpu is not None else None
+            self._send_line({"host_cpu_s": host_cpu_since(self._cpu_base, now), "cores": os.cpu_count() or 1})
 
 
 class Watchdog:

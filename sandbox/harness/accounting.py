@@ -7,8 +7,14 @@ import ctypes
 import os
 import resource
 import time
+from collections.abc import Callable
 
 POLL_S = 0.01
+
+# What the host answers a runner's ask for its sandbox's host CPU (job_protocol.ask_host_cpu):
+# (host CPU seconds of the sandbox's host processes since the request began, the host's cores),
+# or None where the host cannot read it (docs/sandboxes.md "CPU time without a cgroup").
+HostAsk = Callable[[], tuple[float, int] | None]
 
 
 def _first_readable(paths: tuple[str, ...]) -> str | None:
@@ -144,12 +150,19 @@ class SandboxClock:
     what the host's cores can have run (200 forked sleepers: 11-13.6 s in 3.8-4.5 s of wall on 2
     cores at load 16; measured). Where no cgroup clock is readable (a runner not started as root
     by our pool, so mount_cpu_clock had nothing to do) only the waited children's (RUSAGE_CHILDREN):
-    orphans and kernel-reaped children are missed there."""
+    orphans and kernel-reaped children are missed there.
 
-    def __init__(self, spared: set[int]) -> None:
+    Under gVisor with `ask` (the host answers it: job_protocol.ask_host_cpu), a reading past a
+    limit is also checked against the host's CPU of the sandbox's own host processes (`over`): the
+    charge is the least of the two, each an upper bound of the program's CPU, so a loaded host
+    never makes an innocent program's time_limit (docs/sandboxes.md "CPU time without a cgroup")."""
+
+    def __init__(self, spared: set[int], ask: HostAsk | None = None) -> None:
         self.spared = spared
         self.t0 = time.monotonic()
         self.capped = CPU_V1 == f"{CPU_MOUNT}/cpuacct.usage"
+        self.ask = ask if self.capped else None
+        self.host: tuple[float, float, int] | None = None  # (when asked, host CPU s, host cores): host_bound
         self.cg0, self.me0, self.sp0, self.ch0 = cgroup_cpu_s(), self_cpu_s(), task_cpu_s(spared), children_cpu_s()
         self.reaped_s = 0.0  # what the zygote said the programs it reaped used (add_reaped)
 
@@ -166,5 +179,47 @@ class SandboxClock:
             return max(0.0, children_cpu_s() - self.ch0 + self.reaped_s)
         spent = (cg - self.cg0) - (self_cpu_s() - self.me0) - (task_cpu_s(self.spared) - self.sp0)
         if self.capped:
-            spent = min(spent, CPUS * (time.monotonic() - self.t0))
+            spent = min(spent, CPUS * (time.monotonic() - self.t0), self.host_bound())
         return max(0.0, spent)
+
+    def _with_reading(self) -> float:
+        """Right after an answer: the least of gVisor's clock and the host's reading itself (a
+        runner the loaded host did not run for a while must not add that while to the reading)."""
+        used = self.used()
+        return used if self.host is None else min(used, self.host[1])
+
+    def host_bound(self) -> float:
+        """The host's last reading plus its cores times the wall clock since its answer came: when
+        to ask again (over). Lower than the host's CPU by at most what the answer's trip took, so
+        the run's last word is `settle`'s, a reading taken after the program ended; infinite before
+        any answer."""
+        if self.host is None:
+            return float("inf")
+        at, cpu_s, cores = self.host
+        return cpu_s + cores * (time.monotonic() - at)
+
+    def _ask(self) -> None:
+        got = self.ask() if self.ask is not None else None
+        if got is None:  # the host cannot read it: gVisor's clock alone, as before
+            self.ask, self.host = None, None
+        else:
+            self.host = (time.monotonic(), got[0], max(1, got[1]))
+
+    def over(self, limit: float) -> bool:
+        """Whether the sandbox used more than `limit`: past it by gVisor's clock, the host is asked
+        (once, and again only once its last answer's bound passes the limit: an innocent program
+        on a loaded host costs a few asks a run) and the least of the two decides."""
+        if self.used() <= limit:
+            return False
+        if self.ask is None:
+            return True
+        self._ask()
+        return self._with_reading() > limit
+
+    def settle(self, limit: float) -> float:
+        """The run's charge, read once its program ended (or was stopped): where the host was asked
+        during the run, or gVisor's clock is past the limit, the host is asked again, so the least
+        is taken against a host reading from after the program's last instruction."""
+        if self.ask is not None and (self.host is not None or self.used() > limit):
+            self._ask()
+        return self._with_reading()

@@ -21,6 +21,9 @@ Protocol (host <-> runner over the container's attached stdin/stdout, framed by 
         cwd (at most N+1 bytes, a regular file only); exe: run this binary (a compiled checker)
         from memory, as argv[0]: it needs no exec-mounted dir and nothing on disk can replace it.
         judge: the process is harness/judge.py and keeps the judge's uid (pid1.py).
+        host_cpu: the host answers, during this run, {"ask": "host_cpu"} with {"host_cpu_s": F|null,
+        "cores": N} (the host CPU of the sandbox's own host processes since the request began: under
+        gVisor a CPU reading past the limit is checked against it; ask_host_cpu).
         warm: a `python3 -I NAME.py` program or the judge starts as a fork of the warm interpreter
         (harness/zygote.py; docs/sandboxes.md, "The warm interpreter") instead of an exec, where there is one.
         warm_program: a warm judge's program processes are forked from the warm interpreter too, on
@@ -180,6 +183,22 @@ def grown() -> bool:
         return True
 
 
+def ask_host_cpu() -> tuple[float, int] | None:
+    """Ask the host, mid-run, for the host CPU of this sandbox's host processes since the request
+    began (its answer is the next message on the channel: the host sends nothing else meanwhile).
+    Under gVisor the clock charges a runnable task by the wall clock even while the host runs
+    something else; this is the bound a loaded host cannot inflate (accounting.SandboxClock.over;
+    docs/sandboxes.md "CPU time without a cgroup"). None where the host cannot read it."""
+    framing.write_message(sys.stdout.buffer, {"ask": "host_cpu"})
+    msg = framing.read_message(framing.INBOX)
+    if msg is None:
+        raise SystemExit("the host's channel closed mid-run")
+    cpu, cores = msg[0].get("host_cpu_s"), msg[0].get("cores")
+    if not isinstance(cpu, (int, float)) or not isinstance(cores, int):
+        return None
+    return float(cpu), cores
+
+
 def exec_limits(cpu_s: float, fsize: int, judge: bool = False) -> Callable[[], None]:
     """preexec_fn of an exec'd run (and what fork_judge applies): the limits of program_limits.py, the same
     spec as a warm fork's (warm_keeper.py fork_request)."""
@@ -228,7 +247,8 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         pass_fds += (keeper_judge.fileno(),)
         env[warm_keeper.KEEPER_ENV] = str(keeper_judge.fileno())
     oom0 = accounting.oom_kills()
-    clock = accounting.SandboxClock(warm_keeper.WARM.spared() | syntax_check.CHECKER.spared())
+    clock = accounting.SandboxClock(warm_keeper.WARM.spared() | syntax_check.CHECKER.spared(),
+                                    ask_host_cpu if req.get("host_cpu") is True else None)
     t0 = time.monotonic()
     preexec = exec_limits(cpu_limit, int(req.get("fsize_max", 64 << 20)), req.get("judge") is True)
     fsize = int(req.get("fsize_max", 64 << 20))
@@ -324,7 +344,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
             next_check = now + accounting.POLL_S
             if now - t0 > wall_limit:
                 stop_reason = "wall"
-            elif cpu_used() > cpu_limit:
+            elif clock.over(cpu_limit):
                 stop_reason = "cpu"
             elif now >= next_files:
                 stop_reason = "files" if inode_cap.over_inodes() else None
@@ -381,7 +401,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
                 stop_reason = name
                 pid1.kill_group(proc.pid)
     wall = time.monotonic() - t0
-    cpu = cpu_used()  # before the kill: what the program's processes left running used counts
+    cpu = clock.settle(cpu_limit)  # before the kill: what the program's processes left running used counts
     clean = kill_all_others()
     warm_keeper.WARM.check()  # after every run, forked or not: an exec'd program shares the warm processes' effective uid too
     collected = collect_file(cwd, req["collect"]) if req.get("collect") else None
