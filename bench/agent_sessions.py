@@ -10,11 +10,12 @@ backend (a server of its own each), every line with the backend and the load ave
 2. shell: a trivial command (`true`) at --sessions concurrent sessions, p50 and p99 (target p99 <
    100 ms on Docker; the client runs on the same cores as the server);
 3. fork: a session with a 200 MB tree forked (target <= 100 ms, no full copy), by `bench._agent_fork`
-   on a session host of its own (one round with --quick, three without);
+   on a session host of its own (two rounds with --quick, three without), one line per session_tree
+   ("copy", the default, and "layers": docs/sessions.md "The layers"), each saying whether it meets it;
 4. memory and disk per idle session: Docker, the container's memory cgroup and its writable layer;
    gVisor, the growth of the server's process tree's resident memory (runsc and its gofer; shared
-   pages counted in each) per session, disk not measured (the tree is in /work, a tmpfs of the
-   session's memory);
+   pages counted in each) per session, disk not measured (the session's own files are in /work, a
+   tmpfs of its memory; the tree is the environment's, read-only: docs/sessions.md "The layers");
 5. rollouts: --turns shell turns and a final grade, in a session (ours) against replaying every
    command so far in a fresh session each turn, then grading (baseline: what a rollout without
    sessions must do); CPU-seconds of the server's process tree, the Docker daemon and the server's
@@ -189,7 +190,8 @@ def idle_usage(backend: str, dc: docker.DockerClient, owner: int, n: int, rss0: 
     if backend == "gvisor":
         grew = (tree_rss(owner) - rss0) / n
         return (f"per idle session (gVisor): memory {grew / 2**20:.1f} MiB (server tree's resident growth / {n}, shared "
-                f"pages counted in each), disk not measured (the tree is in /work, a tmpfs of the session's memory)")
+                f"pages counted in each), disk not measured (the session's own files are in /work, a tmpfs of its "
+                f"memory; the tree is the environment's, read-only)")
     mem, disk = [], []
     label = f"grpo-verifier.owner={os.uname().nodename}:{owner}"
     for c in dc.api.containers(filters={"label": [label, "grpo-verifier.session"]}, size=True):
@@ -211,8 +213,9 @@ def idle_usage(backend: str, dc: docker.DockerClient, owner: int, n: int, rss0: 
 
 async def fork(backend: str, rounds: int) -> None:
     """Fork of a session with a 200 MB tree (issue 34 item 3; docs/sessions.md "Fork and snapshot"), measured
-    by bench/_agent_fork.py on a session host of its own."""
-    print(f"[{backend}] {await agent_fork.measure(backend, tree_mb=200, n=1, rounds=rounds)}", flush=True)
+    by bench/_agent_fork.py on a session host of its own, in each session_tree ("The layers")."""
+    for tree in ("copy", "layers"):
+        print(f"[{backend}] {await agent_fork.measure(backend, tree_mb=200, n=1, rounds=rounds, tree=tree)}", flush=True)
 
 
 async def measured(meter: Meter, way) -> tuple[float, float, float]:
@@ -261,7 +264,7 @@ async def one_backend(backend: str, envs: Path, args: argparse.Namespace, dc: do
             await s.shell("true")
         await open_time(client, args.opens, backend)
         await shell_latency(client, args.sessions, args.calls, backend, dc, server.proc.pid)
-        await fork(backend, 1 if args.quick else 3)
+        await fork(backend, 2 if args.quick else 3)  # the first round starts a box: a later one finds it spare
         await rollouts(client, (TreeMeter if backend == "gvisor" else Meter)(server, dc), args.turns, backend)
         await client.close()
 

@@ -148,11 +148,12 @@ class Backend:
         `env`: a repository environment's tree (a host folder), read-only at ENV_MOUNT in it."""
         raise NotImplementedError
 
-    def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int) -> Box:
+    def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int, env: str = "") -> Box:
         """Start a session's sandbox (sandbox/session.py): the same hardening, uids and start as
         root with CAP_SETUID/CAP_SETGID only, but PID 1 is the session supervisor (SESSION_ARGV),
         which takes the runner's two uids before anything else (sandbox/harness/session_box.py),
-        and pids_limit processes. Raises on any failure."""
+        and pids_limit processes. `env`: a repository environment's tree, read-only at ENV_MOUNT, as
+        for `start` (docs/sessions.md "Fork and snapshot"). Raises on any failure."""
         raise NotImplementedError
 
     def memory_bytes(self, box: Box) -> int:
@@ -456,11 +457,11 @@ class DockerBackend(Backend):
         return self._start(language, lambda uid: container_kwargs(self.config, image, language, mem_mb, uid, env), mem_mb,
                            runner_ready)
 
-    def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int) -> Box:
+    def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int, env: str = "") -> Box:
         """Root at start, so the attach FIFOs are root's (0600) and no cell opens them, even under
         Docker's runsc runtime, whose /proc opens a FIFO by its owner (docs/architecture.md "Sessions")."""
         def make(uid: int) -> dict:
-            kwargs = container_kwargs(self.config, image, language, mem_mb, uid)
+            kwargs = container_kwargs(self.config, image, language, mem_mb, uid, env)
             kwargs["command"] = SESSION_ARGV
             limit_pids(kwargs, self.config, pids_limit)
             kwargs["labels"] = {**kwargs["labels"], LABEL_SESSION: "1"}

@@ -209,11 +209,11 @@ class GvisorBackend(Backend):
         except MemoryFileMissing:
             return self._start_once(language, spec, mem_mb, runner_ready)
 
-    def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int) -> Box:
+    def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int, env: str = "") -> Box:
         """A session's sandbox: its host channel is the same socket pair as the runner's (never a
         pipe: gVisor lets a same-uid process open pipes through /proc, not sockets), and the memory
         watchdog watches it between requests too (a cell's background process runs then)."""
-        spec = oci_spec(self.config, language, image)
+        spec = oci_spec(self.config, language, image, env)
         process = spec["process"]  # root with CAP_SETUID/SETGID, as the runner: session_box takes its two uids
         process["args"] = SESSION_ARGV
         process["rlimits"] = [r if r["type"] != "RLIMIT_NPROC" else {**r, "hard": pids_limit, "soft": pids_limit}

@@ -57,21 +57,21 @@ SNAPSHOT_ENTRIES_MAX_BYTES = 8 << 20  # sandbox/harness/session_tools.py ENTRIES
 @dataclass(frozen=True)
 class SessionEnvironment:
     """The repository environment a session was opened on (docs/sessions.md "Sessions on an
-    environment"): its name, its build's tree (resolved once, at open: the session's diff is taken
-    against this tree) and the tree as the archive unpacked into the session's /work."""
+    environment"): its name and its build's tree (resolved once, at open: the session's diff is taken
+    against this tree; it is bound read-only into the session's box, the lower layer of its /work)."""
 
     name: str
     tree: str
-    archive: bytes
     language: str = "python"
+    tree_mb: int = 0  # the memory its tree takes in a session's /work (0 with layered trees: "The layers")
 
 
 @dataclass(frozen=True)
 class SessionState:
     """A session's files as a fork or a snapshot keeps them (docs/sessions.md "Fork and snapshot"):
-    its environment (whose archive is the one the server already holds, shared, never copied) and
-    the changes to that tree (session_tools.delta: the changed files only). A box started from it
-    unpacks the environment and applies the changes."""
+    its environment (the read-only tree every box of it shares, never copied) and the changes to that
+    tree (session_tools.delta: the changed files only, the upper layer). A box started from it links
+    the environment's tree and applies the changes."""
 
     environment: SessionEnvironment
     entries: bytes  # session_tools.delta's listing (JSON)
@@ -102,18 +102,20 @@ class SessionBox:
     """One session's sandbox and its channel (blocking: call from a thread). After its session
     the sandbox is reset and may serve a later one (SessionHost.give_back), never two at once."""
 
-    def __init__(self, backend: Backend, image: str, language: str, limits: SessionLimits, start_timeout_s: float) -> None:
-        self.backend, self.limits, self.language = backend, limits, language
+    def __init__(self, backend: Backend, image: str, language: str, limits: SessionLimits, start_timeout_s: float,
+                 env: str = "", tree: str = "copy") -> None:
+        """`env`: a repository environment's tree, read-only at /srv in the box (its sessions' lower layer);
+        `tree`: how it becomes the session's /work, "copy" or "layers" (docs/sessions.md "The layers")."""
+        self.backend, self.limits, self.language, self.env, self.tree = backend, limits, language, env, tree
         self.mem_mb, self.sessions = limits.memory_limit_mb, 0
         self.start_timeout_s = start_timeout_s
-        self.box: Box = backend.start_session(language, image, limits.memory_limit_mb, limits.pids_limit)
+        self.box: Box = backend.start_session(language, image, limits.memory_limit_mb, limits.pids_limit, env)
         self.box.sentry_mb = backend.sentry_mb(self.box)  # Backend.at_rest compares with it after each session
         self.channel = self.box.channel
 
-    def start(self, limits: SessionLimits, files: dict[str, bytes], tree: bytes | None = None,
-              state: SessionState | None = None) -> None:
-        """Begin a session here: its memory limit, its files (or an environment's tree, an archive
-        unpacked into /work, and a fork's or snapshot's changes applied on it), a fresh interpreter.
+    def start(self, limits: SessionLimits, files: dict[str, bytes], state: SessionState | None = None) -> None:
+        """Begin a session here: its memory limit, its files (or, in a box of an environment, its tree
+        linked into /work, and a fork's or snapshot's changes applied on it), a fresh interpreter.
         Raises on failure."""
         if limits.memory_limit_mb != self.mem_mb:
             self.backend.set_memory(self.box, limits.memory_limit_mb)
@@ -122,24 +124,28 @@ class SessionBox:
         self.sessions += 1
         self.box.sentry_base = self.backend.sentry_mb(self.box)  # the watchdog counts the session's own growth
         blobs = {f"file:{k}": v for k, v in files.items()}
-        if tree is not None:
-            blobs["tree"] = tree
         if state is not None:
             blobs.update(delta_entries=state.entries, delta_data=state.data)
         head, _ = self.channel.request({"op": "start", "files": list(files), "cpu_s": limits.time_limit_s,
-                                        "tree": tree is not None, "delta": state is not None}, blobs,
+                                        "tree": self.tree if self.env else "", "delta": state is not None}, blobs,
                                        timeout_s=self.start_timeout_s + 30.0)
         if not head.get("ok"):
             raise ChannelError(f"session start failed: {head.get('error')}")
 
     def reset(self) -> bool:
         """End the session in place (sandbox/harness/job_protocol.py's reset); True when the container is
-        clean and its gVisor kernel kept none of the session's memory (Backend.at_rest)."""
+        clean and its gVisor kernel kept none of the session's memory (Backend.at_rest), and, in a box
+        of an environment, its tree is linked again for the next session (session_box.py "prepare")."""
         try:
             head, _ = self.channel.request({"op": "reset"}, timeout_s=30.0)
+            if not head.get("clean") or not self.backend.at_rest(self.box):
+                return False
+            if self.env:  # its environment's tree linked ahead: the next session's start (a fork) skips it
+                head, _ = self.channel.request({"op": "prepare", "tree": self.tree}, timeout_s=60.0)
+                return bool(head.get("ok"))
         except ChannelError:
             return False
-        return bool(head.get("clean")) and self.backend.at_rest(self.box)
+        return True
 
     def cell(self, code: str) -> dict:
         """Run one cell; a broken channel (the container died) is the session's loss, not a crash here."""
@@ -382,10 +388,13 @@ class Session:
 class SessionHost:
     """Starts session boxes: the Docker client, the images, and the threads blocking calls run in."""
 
-    def __init__(self, config: SandboxConfig, max_sessions: int, spares: int = 8, backend: Backend | None = None) -> None:
+    def __init__(self, config: SandboxConfig, max_sessions: int, spares: int = 8, backend: Backend | None = None,
+                 tree: str = "copy") -> None:
         """`backend`: the grading pool's (sandbox/grader.py CodeGrader.backend), so one server has one
-        runsc state folder and one Docker client; a backend of its own when there is none."""
-        self.config = config
+        runsc state folder and one Docker client; a backend of its own when there is none. `tree`: how a
+        session on an environment gets its /work (verifier/config.py session_tree; docs/sessions.md
+        "The layers")."""
+        self.config, self.tree = config, tree
         self.max_spares = max(0, min(spares, max_sessions))
         self._backend = backend
         self._images: dict[str, str] = {}
@@ -415,27 +424,29 @@ class SessionHost:
         return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
 
     def take_box(self, language: str, limits: SessionLimits, files: dict[str, bytes],
-                 tree: bytes | None = None, state: SessionState | None = None) -> SessionBox:
+                 env: str = "", state: SessionState | None = None) -> SessionBox:
         """A started box: a reset one of an ended session when there is one (a container start costs
-        ~0.3 CPU-seconds of the Docker daemon; a reset a few milliseconds), else a new sandbox."""
+        ~0.3 CPU-seconds of the Docker daemon; a reset a few milliseconds), else a new sandbox. `env`:
+        the environment's tree bound read-only in the box (a spare serves its own environment only)."""
         while True:
             with self._lock:
-                box = next((b for b in reversed(self._spares) if b.language == language), None)
+                box = next((b for b in reversed(self._spares) if b.language == language and b.env == env), None)
                 if box is not None:
                     self._spares.remove(box)
             if box is None:
                 break
             try:
-                box.start(limits, files, tree, state)
+                box.start(limits, files, state)
                 return box
             except Exception as e:  # a spare that went bad: drop it, try the next
                 log.info("session: a spare sandbox failed to start a session (%s)", e)
                 self.destroy(box)
-        box = SessionBox(self.backend, self._image(language), language, limits, self.config.start_timeout_s)
+        box = SessionBox(self.backend, self._image(language), language, limits, self.config.start_timeout_s, env,
+                         self.tree)
         with self._lock:
             self._live.add(box)
         try:
-            box.start(limits, files, tree, state)
+            box.start(limits, files, state)
         except BaseException:
             self.destroy(box)
             raise
@@ -461,14 +472,14 @@ class SessionHost:
     async def open(self, language: str, limits: SessionLimits, files: dict[str, bytes], replay: bool,
                    environment: SessionEnvironment | None = None, state: SessionState | None = None) -> Session:
         """A started session; raises (docker or channel errors) when its container cannot start. On an
-        environment, the box is of the environment's language and its tree is unpacked into /work
+        environment, the box is of the environment's language with its tree read-only at /srv, linked into /work
         (then `state`'s changes applied: a fork or a restored snapshot)."""
         if language not in LANGUAGES and environment is None:
             raise ValueError(f"sessions support {', '.join(LANGUAGES)}, not {language!r}")
         session = Session(self, language, limits, files, replay, environment)
         t0 = time.monotonic()
-        tree = environment.archive if environment is not None else None
-        session.box = await self.call(self.take_box, language, limits, files, tree, state)
+        env = environment.tree if environment is not None else ""
+        session.box = await self.call(self.take_box, language, limits, files, env, state)
         log.debug("session started in %.2f s", time.monotonic() - t0)
         return session
 

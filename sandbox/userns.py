@@ -200,8 +200,9 @@ class UsernsBackend(Backend):
     def start(self, language: str, image: str, mem_mb: int, env: str = "") -> Box:
         return self._start(language, image, mem_mb, RUNNER_ARGV, self.config.pids_limit, self._ready(runner_ready), env=env)
 
-    def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int) -> Box:
-        return self._start(language, image, mem_mb, SESSION_ARGV, pids_limit, self._ready(session_ready), session=True)
+    def start_session(self, language: str, image: str, mem_mb: int, pids_limit: int, env: str = "") -> Box:
+        return self._start(language, image, mem_mb, SESSION_ARGV, pids_limit, self._ready(session_ready), session=True,
+                           env=env)
 
     def _ready(self, ready):
         """The first ping's test; in the Landlock mode PID 1 must also say it confines its programs

@@ -2,15 +2,17 @@
 sandbox/harness/session_tools.py `record_base`, `delta`, `apply_delta`), on host folders: the same
 program runs in the session's box. A tree changed every way a session can (data of the same size
 rewritten at once, a mode, a rename, a link, a removed directory, a file turned into a directory and
-back) and replayed on a fresh unpack of the environment is that tree; an untouched tree carries nothing."""
+back) and replayed on a fresh link of the environment is that tree; an untouched tree carries nothing. The
+environment stands in a host folder for the box's read-only /srv (session_tools.ENV). Each test runs on
+both trees (docs/sessions.md "The layers"): "layers", where a session replaces its files, as writing
+through their links is refused in the box, and "copy", where every file is the session's own and a write
+in place is carried as any other change."""
 from __future__ import annotations
 
-import io
 import json
 import os
 import stat
 import sys
-import tarfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,29 +28,45 @@ BASE = {"calc/__init__.py": b"def quad(x):\n    return 2 * x\n", "calc/util.py":
         "tests/test_calc.py": b"def test():\n    pass\n", "docs/a/b.txt": b"b\n", "docs/c.txt": b"c\n"}
 
 
-def _archive() -> bytes:
-    out = io.BytesIO()
-    with tarfile.open(fileobj=out, mode="w") as tar:  # as sandbox/repo/apply.py tree_tar: directories first
-        for folder in sorted({str(Path(n).parents[i]) for n in BASE for i in range(len(Path(n).parents) - 1)}):
-            info = tarfile.TarInfo(f"repo/{folder}")
-            info.type, info.mode = tarfile.DIRTYPE, 0o755
-            tar.addfile(info)
-        for name, data in BASE.items():
-            info = tarfile.TarInfo(f"repo/{name}")
-            info.size, info.mode = len(data), 0o644
-            tar.addfile(info, io.BytesIO(data))
-    return out.getvalue()
+def _environment(root: Path) -> None:
+    for name, data in BASE.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(data)
+
+
+def _linked(monkeypatch: pytest.MonkeyPatch, work: Path, tree: str) -> None:
+    """`work` stands for a fresh box's /work: the environment linked (or copied) into it and recorded."""
+    monkeypatch.setattr(pid1, "WORK", str(work))
+    monkeypatch.setattr(session_tools, "BASE", {})
+    monkeypatch.setattr(session_tools, "SETTLED", {})
+    work.mkdir()
+    session_tools.link_tree(tree)
+    session_tools.record_base()
+
+
+def _put(path: Path, data: bytes) -> None:
+    """What a session's write does to a file of the environment: its own file replaces the link."""
+    if path.is_symlink():
+        path.unlink()
+    path.write_bytes(data)
+
+
+@pytest.fixture(params=["copy", "layers"])
+def tree(request: pytest.FixtureRequest) -> str:
+    """How the environment becomes /work (session_tools.link_tree)."""
+    return request.param
 
 
 @pytest.fixture
-def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A folder standing for the box's /work, the environment unpacked and recorded in it."""
-    monkeypatch.setattr(pid1, "WORK", str(tmp_path / "parent"))
-    monkeypatch.setattr(session_tools, "BASE", {})
-    (tmp_path / "parent").mkdir()
-    session_tools.unpack_tree(_archive())
-    session_tools.record_base()
+def work(tree: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A folder standing for the box's /work, the environment (a folder standing for /srv) linked in it."""
+    (tmp_path / "env").mkdir()
+    _environment(tmp_path / "env")
+    (tmp_path / "env/calc/util.py").chmod(0o755)  # an executable file: "copy" keeps its bit
+    monkeypatch.setattr(session_tools, "ENV", str(tmp_path / "env"))
+    _linked(monkeypatch, tmp_path / "parent", tree)
     yield tmp_path / "parent"
+    assert {str(p.relative_to(tmp_path / "env")): p.read_bytes() for p in (tmp_path / "env").rglob("*") if p.is_file()} == BASE
 
 
 def _tree(root: Path) -> dict[str, tuple]:
@@ -67,21 +85,19 @@ def _tree(root: Path) -> dict[str, tuple]:
     return out
 
 
-def _replay(work: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict, Path]:
+def _replay(work: Path, monkeypatch: pytest.MonkeyPatch, tree: str) -> tuple[dict, Path]:
     reply, blobs = session_tools.delta({"max": 1 << 20, "max_files": 1000})
     assert reply["ok"], reply
     fork = work.parent / "fork"
-    fork.mkdir()
-    monkeypatch.setattr(pid1, "WORK", str(fork))
-    monkeypatch.setattr(session_tools, "BASE", {})
-    session_tools.unpack_tree(_archive())
-    session_tools.record_base()
+    _linked(monkeypatch, fork, tree)
     session_tools.apply_delta(blobs["entries"], blobs["data"])
     return json.loads(blobs["entries"]), fork
 
 
-def test_every_change_is_carried(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (work / "calc/__init__.py").write_bytes(b"def quad(x):\n    return 4 * x\n")  # same size, at once
+def test_every_change_is_carried(work: Path, monkeypatch: pytest.MonkeyPatch, tree: str) -> None:
+    _put(work / "calc/__init__.py", b"def quad(x):\n    return 4 * x\n")
+    _put(work / "calc/util.py", BASE["calc/util.py"])
+    (work / "calc/util.py").write_bytes(b"U = 2\n")  # the session's own file, rewritten at once, same size
     (work / "calc/util.py").chmod(0o755)
     (work / "docs/c.txt").rename(work / "docs/moved.txt")
     os.symlink("../calc/util.py", work / "tests/link")
@@ -91,23 +107,24 @@ def test_every_change_is_carried(work: Path, monkeypatch: pytest.MonkeyPatch) ->
     (work / "tests/test_calc.py").mkdir()
     (work / "tests/test_calc.py/inner.py").write_bytes(b"I = 1\n")
     (work / "new/deep").mkdir(parents=True)
-    entries, fork = _replay(work, monkeypatch)
+    entries, fork = _replay(work, monkeypatch, tree)
     assert _tree(fork) == _tree(work)
     assert not any(e[0] == "calc" or e[0] == "tests" for e in entries)  # unchanged directories are not sent
     assert ["docs/a/b.txt", "x"] in entries and ["docs/c.txt", "x"] in entries
 
 
-def test_an_untouched_tree_carries_nothing(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_untouched_tree_carries_nothing(work: Path, monkeypatch: pytest.MonkeyPatch, tree: str) -> None:
     (work / "calc/util.py").read_bytes()
-    entries, fork = _replay(work, monkeypatch)
+    entries, fork = _replay(work, monkeypatch, tree)
     assert entries == [] and _tree(fork) == _tree(work)
 
 
-def test_a_file_put_back_as_it_was_is_still_carried(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Rewritten with the same bytes, the file is sent (ctime moved): extra bytes, never a missed change."""
-    (work / "calc/util.py").write_bytes(BASE["calc/util.py"])
-    entries, fork = _replay(work, monkeypatch)
-    assert entries == [["calc/util.py", "f", len(BASE["calc/util.py"]), False]] and _tree(fork) == _tree(work)
+def test_a_file_put_back_as_it_was_is_still_carried(work: Path, monkeypatch: pytest.MonkeyPatch, tree: str) -> None:
+    """Rewritten with the same bytes, the file is sent (ctime moved): extra bytes, never a missed change.
+    ("copy": rewritten in place, it keeps the environment's executable bit; "layers": a new file.)"""
+    _put(work / "calc/util.py", BASE["calc/util.py"])
+    entries, fork = _replay(work, monkeypatch, tree)
+    assert entries == [["calc/util.py", "f", len(BASE["calc/util.py"]), tree == "copy"]] and _tree(fork) == _tree(work)
 
 
 def test_a_bad_path_in_a_delta_is_refused(work: Path) -> None:
@@ -115,3 +132,39 @@ def test_a_bad_path_in_a_delta_is_refused(work: Path) -> None:
         with pytest.raises(ValueError):
             session_tools.apply_delta(json.dumps([[path, "f", 1, False]]).encode(), b"x")
     assert not (work.parent / "escape").exists()
+
+
+def test_a_folder_of_links_changed_any_way_is_read_again(work: Path, monkeypatch: pytest.MonkeyPatch, tree: str) -> None:
+    """A folder holding only links is skipped while its inode and ctime are as recorded (SETTLED): a
+    link swapped for another to another file, a link added, and one moved elsewhere each move the
+    folder's ctime, so each is carried."""
+    (work / "calc/__init__.py").unlink()
+    os.symlink(f"{session_tools.ENV}/calc/util.py", work / "calc/__init__.py")
+    os.symlink(f"{session_tools.ENV}/docs/c.txt", work / "calc/extra")
+    (work / "docs/a/b.txt").rename(work / "tests/b.txt")
+    entries, fork = _replay(work, monkeypatch, tree)
+    assert _tree(fork) == _tree(work)
+    assert {e[0] for e in entries} == {"calc/__init__.py", "calc/extra", "docs/a/b.txt", "tests/b.txt"}, entries
+
+
+def test_copy_is_the_sessions_own_files_and_a_write_in_place_is_carried(work: Path, monkeypatch: pytest.MonkeyPatch, tree: str) -> None:
+    """"copy": no link into the environment, its bytes and executable bit kept; a write in place, an
+    append, a truncation and a chmod change the session's file (never the environment's: the fixture
+    checks) and are carried. "layers": every file a link to the environment."""
+    files = [p for p in work.rglob("*") if not p.is_dir()]
+    if tree == "layers":
+        assert files and all(p.is_symlink() for p in files)
+        return
+    assert not any(p.is_symlink() for p in files)
+    assert {str(p.relative_to(work)): p.read_bytes() for p in files} == BASE
+    assert os.stat(work / "calc/util.py").st_mode & 0o777 == 0o755 and os.stat(work / "docs/c.txt").st_mode & 0o777 == 0o644
+    with open(work / "calc/__init__.py", "r+b") as fh:
+        fh.write(b"class")
+    with open(work / "calc/util.py", "ab") as fh:
+        fh.write(b"V = 2\n")
+    with open(work / "docs/c.txt", "w") as fh:
+        fh.truncate(0)
+    (work / "tests/test_calc.py").chmod(0o700)
+    entries, fork = _replay(work, monkeypatch, tree)
+    assert _tree(fork) == _tree(work)
+    assert sorted(e[0] for e in entries) == ["calc/__init__.py", "calc/util.py", "docs/c.txt", "tests/test_calc.py"]

@@ -23,6 +23,9 @@ class ConfigError(ValueError):
     """A setting that cannot be used as given; the message names it (shown as one line by the CLI)."""
 
 
+SESSION_TREES = ("copy", "layers")  # sandbox/harness/session_tools.py TREES; docs/sessions.md "The layers"
+
+
 def _cores() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
@@ -73,6 +76,7 @@ class ServerConfig:
     session_max_fork: int = field(default=16, metadata={"server_only": True, "help": "Most sessions one ForkSession may make (n from 1 to this; beyond it INVALID_ARGUMENT naming n)."})
     session_snapshot_ttl_s: float = field(default=600.0, metadata={"server_only": True, "help": "How long a session snapshot is kept (its default and its most); after it the snapshot id is NOT_FOUND (HTTP 404)."})
     session_snapshots_max_mb: int = field(default=1024, metadata={"server_only": True, "help": "Most bytes the server holds for snapshots together (each: its session's changes to its environment's tree, in the server's memory). A snapshot beyond it gets RESOURCE_EXHAUSTED (HTTP 429) naming this bound."})
+    session_tree: str = field(default="copy", metadata={"server_only": True, "help": "How a session on a repository environment gets its /work (docs/sessions.md \"The layers\"), one of: copy | layers. 'copy': the session's own copy of every file, made by its box from the environment's read-only build (a spare box does it ahead), counted in its memory and in /work's size (sandbox.work_tmpfs_mb); a write in place (open(p, 'w'), cat > f, >>, chmod, truncate) works as in a real repository, and a fork sends and writes only the changes when a spare box was ready. 'layers': a link per file into the read-only build, no copy and no memory for the tree, a faster fork; a file the session has not replaced is refused a write in place (EACCES/EROFS): only for tools that replace files whole (write_file, a new file renamed over), else a correct agent fails."})
     advertise_address: str = field(default="", metadata={"server_only": True, "help": "host:port clients reach this replica at (e.g. the pod IP): sent with each new session so the client sends its calls to the replica that owns it; with route_secret, also how peers and peer_service name this replica. Empty: one replica, or a balancer with affinity."})
     route_secret: str = field(default="", metadata={"server_only": True, "help": "Secret only the replicas hold (never the bearer token), the same on every replica: it signs the route in each session id and authenticates a forwarded session call to its owner (docs/sessions.md \"Sessions\"). Empty (and no route_secret_file): ids name no replica, nothing is forwarded, each replica answers only its own sessions."})
     route_secret_file: str = field(default="", metadata={"server_only": True, "help": "File holding route_secret (a mounted Kubernetes Secret: deploy/k8s)."})
@@ -90,6 +94,10 @@ class ServerConfig:
     grace_s: float = field(default=30.0, metadata={"server_only": True, "help": "After SIGTERM, how long in-flight calls may run before exit."})
     max_connection_age_s: float = field(default=300.0, metadata={"server_only": True, "help": "Close connections after this age so clients rebalance over replicas."})
     log_level: str = field(default="INFO", metadata={"help": "Python logging level."})
+
+    def __post_init__(self) -> None:
+        if self.session_tree not in SESSION_TREES:
+            raise ConfigError(f"session_tree {self.session_tree!r}: expected one of {', '.join(SESSION_TREES)}")
 
     def resolved_token(self) -> str:
         """The token from `token` or, failing that, the contents of `token_file`."""

@@ -32,6 +32,7 @@ import hmac
 import ipaddress
 import logging
 import math
+import os
 import re
 import secrets
 import socket
@@ -43,7 +44,7 @@ from typing import Any
 
 from sandbox.contract import ENVIRONMENT_NAME, EXECUTE_DEFAULT_OUTPUT_BYTES, RepoTask, TaskError
 from sandbox.plan import InfraFailure
-from sandbox.repo.apply import tree_tar
+from sandbox.repo.apply import View, view_listing
 from sandbox.repo.patch import PatchError
 from sandbox.repo.tree_diff import read_snapshot, session_patch
 from sandbox.repo_job import environment_language
@@ -293,7 +294,8 @@ class SessionRegistry:
         self._route = replica_tag(self._route_key, Route(config.advertise_address, config.http_port)) \
             if self._route_key else ""
         grader = getattr(engine, "code", None)
-        self.host = SessionHost(config.sandbox, config.max_sessions, backend=getattr(grader, "backend", None))
+        self.host = SessionHost(config.sandbox, config.max_sessions, backend=getattr(grader, "backend", None),
+                                tree=config.session_tree)
         self._sessions: dict[str, Entry] = {}
         self._lost: dict[str, Tombstone] = {}  # insertion order: oldest first
         self._creating = 0
@@ -462,8 +464,8 @@ class SessionRegistry:
         if snap is None or snap.expires <= time.monotonic() or not secrets.compare_digest(snap.owner, _owner(token)):
             raise SnapshotNotFound("no such snapshot: it expired (its TTL), was never issued, or is another caller's "
                                   "or another replica's")
-        env_mb = 2 * math.ceil(len(snap.state.environment.archive) / (1 << 20))
-        kept = {"time_limit_s": snap.limits.time_limit_s, "memory_limit_mb": snap.limits.memory_limit_mb - env_mb,
+        kept = {"time_limit_s": snap.limits.time_limit_s,  # _on raises the memory by the tree's again
+                "memory_limit_mb": snap.limits.memory_limit_mb - snap.state.environment.tree_mb,
                 "max_output_bytes": snap.limits.max_output_bytes}
         rest = {k: v for k, v in body.items() if k not in ("snapshot", "environment", "language", "files", "replay")}
         return {**{k: v for k, v in kept.items() if not rest.get(k)}, **{k: v for k, v in rest.items() if v}}, snap.state
@@ -475,9 +477,8 @@ class SessionRegistry:
 
     async def _environment(self, body: Mapping[str, Any], limits: SessionLimits) -> tuple[str, SessionLimits, SessionEnvironment]:
         """A session on a built repository environment (docs/sessions.md "Sessions on an environment"):
-        its language, its limits with the memory raised by the tree's size (the tree sits in /work, a
-        tmpfs of the session's memory, as a repo job's does: docs/repo-tasks.md "Running a task") and
-        its tree as an archive. TaskError names the field."""
+        its language, its limits and its build's tree, checked sealed (the lower layer of the session's
+        /work: "Fork and snapshot"). TaskError names the field."""
         name = body.get("environment")
         if not isinstance(name, str) or not ENVIRONMENT_NAME.match(name):
             raise TaskError("environment", "must be an environment's name (letters, digits, _ . + -; not starting with '.')")
@@ -493,17 +494,25 @@ class SessionRegistry:
             raise TaskError("environment", str(e)) from None
         if env.lang.name not in self.engine.languages():
             raise TaskError("environment", f"its language {env.lang.name} is not served here")
-        try:
-            archive = await self.host.call(tree_tar, env.tree, {})
-        except (OSError, PatchError) as e:
+        try:  # sealed: no file of it writable by the session through its permissions (sandbox/repo/apply.py)
+            view = await self.host.call(view_listing, env.tree, {})
+        except OSError as e:
             raise RuntimeError(f"environment {name!r}: {e}") from None
-        return self._on(SessionEnvironment(name, env.tree, archive, env.lang.name), limits)
+        return self._on(SessionEnvironment(name, env.tree, env.lang.name, self._tree_mb(view)), limits)
+
+    def _tree_mb(self, view: View) -> int:
+        """The memory the tree takes in the session's /work, a tmpfs of its memory (docs/sessions.md
+        "The layers"): with session_tree "copy", its files' bytes, each rounded up to a 4 KiB page;
+        with "layers", none (a link per file; only what the session writes counts)."""
+        if self.config.session_tree != "copy":
+            return 0
+        return math.ceil((view.size + 4096 * len(view.files)) / (1 << 20))
 
     @staticmethod
     def _on(env: SessionEnvironment, limits: SessionLimits) -> tuple[str, SessionLimits, SessionEnvironment]:
-        """A session on `env`: its language, and its limits with the memory raised by twice the tree's size."""
-        memory = limits.memory_limit_mb + 2 * math.ceil(len(env.archive) / (1 << 20))
-        return env.language, dataclasses.replace(limits, memory_limit_mb=memory), env
+        """A session on `env`: its language, and its limits with the memory raised by what its tree takes
+        in /work (SessionEnvironment.tree_mb: 0 with layered trees, docs/sessions.md "The layers")."""
+        return env.language, dataclasses.replace(limits, memory_limit_mb=limits.memory_limit_mb + env.tree_mb), env
 
     def _mac(self, head: str) -> str:
         assert self._route_key is not None
@@ -764,6 +773,8 @@ class SessionRegistry:
         repo_task = RepoTask.from_dict({k: v for k, v in fields.items() if k != "id"}, "task", str(fields["id"]))
         if snap.get("lost"):
             raise SessionLost(f"session lost: {snap.get('detail', '')}")
+        if not await self.host.call(os.path.isdir, env.tree):  # the lower layer ("The layers") pruned under it
+            raise RuntimeError(f"environment {env.name!r}: its build was removed while the session ran; not graded")
         try:
             if not snap.get("ok"):
                 raise PatchError(f"the session's tree cannot be graded: {snap.get('detail') or snap.get('error')}")

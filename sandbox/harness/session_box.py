@@ -33,15 +33,19 @@ Requests:
         container) or wall time, or an interpreter that dies (memory limit, os._exit, a crash),
         ends the session: every process but this one is killed, and later cells answer "lost".
     {"op": "read", "path": NAME, "max": N}
-        a regular file below /work (no symlinks), at most N bytes.
+        a regular file below /work (no symlinks but a link to the lower layer, session_tools.open_lower), at most N bytes.
     {"op": "shell", "cpu_s": F, "wall_s": F, "out_max": N, "blobs": [["command", N]]}
     {"op": "write", "path": NAME, "blobs": [["data", N]]}
     {"op": "list", "path": NAME, "max": N}
     {"op": "snapshot", "max": N, "max_files": N}
     {"op": "delta", "max": N, "max_files": N}
         the tools of a session on a repository environment (session_tools.py; "start" with
-        "tree": true and a "tree" blob unpacks the environment into /work first; with "delta": true
+        "tree": "layers" links the environment's tree, read-only at /srv, into /work first, "tree": "copy"
+        copies it (session_tools.link_tree; docs/sessions.md "The layers"); with "delta": true
         too, the "delta_entries" and "delta_data" blobs, another session's changes, are applied on it).
+    {"op": "prepare", "tree": "copy" | "layers"}
+        between sessions, in a box of an environment: its tree linked (or copied) into /work and an
+        interpreter started (running nothing) ahead of the next "start", which takes both.
     {"op": "reset"}
         the session is over: the runner's reset (sandbox/harness/job_protocol.py: every other process killed,
         /work /tmp /dev/shm /dev/mqueue wiped, SysV IPC removed, PID 1 untampered), so the
@@ -266,7 +270,8 @@ def read_file(head: dict) -> tuple[dict, dict[str, bytes]]:
             last = i == len(parts) - 1
             flags = os.O_RDONLY | os.O_NONBLOCK | (0 if last else os.O_DIRECTORY)
             try:
-                nfd = session_tools.open_nofollow(fd, part, flags)
+                nfd = session_tools.open_lower(fd, part) if last else None  # a file the session did not change
+                nfd = session_tools.open_nofollow(fd, part, flags) if nfd is None else nfd
             except OSError as e:
                 return {"ok": False, "detail": f"cannot open {'/'.join(parts[:i + 1])}: {e.strerror}"}, {}
             os.close(fd)
@@ -310,6 +315,7 @@ class Box:
     def __init__(self) -> None:
         self.lock = threading.Lock()  # held by the main thread for every request, by the watch to act
         self.kernel: Kernel | None = None
+        self.spare: Kernel | None = None  # started ahead in a spare box of an environment ("prepare"), no session's yet
         self.lost = ""
         self.idle_cpu: Callable[[], float] | None = None  # the CPU used since the last call ended (cpu_since)
         self.idle_spent = 0.0  # the CPU used between earlier calls: the budget is one for the session
@@ -387,18 +393,7 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
         if op == "ping":
             return {"ok": True, "pid": os.getpid(), "apart": pid1.APART, "confined": confine.ON[0]}, {}
         if op == "start":
-            if box.kernel is not None:
-                raise ValueError("the session is already started")
-            if head.get("tree"):  # a session on a repository environment (session_tools.py)
-                session_tools.unpack_tree(blobs.get("tree", b""))
-                session_tools.record_base()
-                if head.get("delta"):  # a fork's or a snapshot's changes (docs/sessions.md "Fork and snapshot")
-                    session_tools.apply_delta(blobs.get("delta_entries", b"[]"), blobs.get("delta_data", b""))
-            write_files(head, blobs)
-            box.kernel, box.lost, box.idle_spent = Kernel(), "", 0.0
-            box.idle_cpu_max = max(float(head.get("cpu_s") or 10.0), 1.0)  # the interpreter's own start fits
-            box.idle()
-            return {"ok": True}, {}
+            return start(box, head, blobs)
         if op == "cell":
             if not box.busy() or box.kernel is None:
                 return box.lost_reply()
@@ -410,18 +405,60 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
             return reply
         if op == "read":
             return read_file(head) if box.alive() else box.lost_reply()
+        if op == "prepare":  # a spare box of an environment, between sessions: its tree linked ahead
+            if box.kernel is not None:
+                raise ValueError("a session is running")
+            prepare(str(head.get("tree")))
+            box.spare = box.spare or Kernel()
+            return {"ok": True}, {}
         if op in ("shell", "write", "list", "snapshot", "delta"):
             return serve_tool(box, op, head, blobs)
         if op == "reset":
-            if box.kernel is not None:  # our ends of its socket pairs first: the reset counts every socket left
-                box.kernel.close()      # against the fresh box's (leftovers.sockets_over_fresh)
+            for kernel in (box.kernel, box.spare):  # our ends of its socket pairs first: the reset counts every
+                if kernel is not None:              # socket left against the fresh box's (leftovers.sockets_over_fresh)
+                    kernel.close()
+            box.spare = None
             box.kernel, box.lost, box.idle_cpu, box.idle_spent = None, "", None, 0.0
             reply = job_protocol.reset(), {}
             session_tools.BASE.clear()
+            session_tools.SETTLED.clear()
+            PREPARED[0] = ""
             return reply
         return {"error": f"unknown op {op!r}"}, {}
     except Exception as e:  # report and keep serving: the host decides
         return {"error": f"{type(e).__name__}: {e}"[:300]}, {}
+
+def start(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:
+    """A session begins: its files (or its environment's tree, and a fork's changes), a fresh interpreter."""
+    if box.kernel is not None:
+        raise ValueError("the session is already started")
+    if head.get("tree"):  # a session on a repository environment (session_tools.py), read-only at /srv
+        prepare(str(head["tree"]))
+        if head.get("delta"):  # a fork's or a snapshot's changes (docs/sessions.md "Fork and snapshot")
+            session_tools.apply_delta(blobs.get("delta_entries", b"[]"), blobs.get("delta_data", b""))
+    write_files(head, blobs)
+    kernel, box.spare = box.spare or Kernel(), None  # one started ahead has run nothing: as fresh
+    box.kernel, box.lost, box.idle_spent = kernel, "", 0.0
+    box.idle_cpu_max = max(float(head.get("cpu_s") or 10.0), 1.0)  # the interpreter's own start fits
+    box.idle()
+    return {"ok": True}, {}
+
+
+PREPARED = [""]  # /work holds the environment's tree as link_tree made it in this mode, and nothing else yet
+
+
+def prepare(tree: str) -> None:
+    """The environment's tree linked (or copied: `tree`, session_tools.link_tree) into /work and
+    recorded (record_base), once between resets: done ahead in a spare box ("prepare"), so its next
+    session's start skips it."""
+    if PREPARED[0] == tree:
+        return
+    if PREPARED[0]:
+        raise ValueError(f"the tree is prepared as {PREPARED[0]!r}, not {tree!r}")
+    session_tools.link_tree(tree)
+    session_tools.record_base()
+    PREPARED[0] = tree
+
 
 def serve_tool(box: Box, op: str, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:
     """The tools of a session on an environment (session_tools.py), under box.lock."""
