@@ -70,7 +70,7 @@ class ServerConfig:
     max_sessions: int = field(default=64, metadata={"server_only": True, "help": "Most sessions open at once (docs/sessions.md \"Sessions\"); each holds a container and counts as one item of admission. Beyond it CreateSession gets RESOURCE_EXHAUSTED (HTTP 429) with a retry hint."})
     session_idle_ttl_s: float = field(default=300.0, metadata={"server_only": True, "help": "A session with no call for this long is closed (its default; a session may ask for less or more, up to session_max_idle_ttl_s)."})
     session_max_idle_ttl_s: float = field(default=3600.0, metadata={"server_only": True, "help": "Largest idle TTL a session may ask for."})
-    session_max_time_limit_s: float = field(default=60.0, metadata={"server_only": True, "help": "Largest CPU time per cell a session may ask for (default 10 s)."})
+    session_max_time_limit_s: float = field(default=60.0, metadata={"server_only": True, "help": "Largest CPU time per cell a session may ask for (a session that asks none gets SessionLimits.time_limit_s, 10 s)."})
     session_max_memory_limit_mb: int = field(default=2048, metadata={"server_only": True, "help": "Largest memory a session may ask for (default 512 MB)."})
     session_max_total_memory_mb: int = field(default=32768, metadata={"server_only": True, "help": "Most memory the open sessions may hold together: the sum of their memory limits (each session's /work, its disk, is a tmpfs inside that limit: docs/sessions.md \"Fork and snapshot\"). A new session or fork beyond it gets RESOURCE_EXHAUSTED (HTTP 429) naming this bound."})
     session_max_fork: int = field(default=16, metadata={"server_only": True, "help": "Most sessions one ForkSession may make (n from 1 to this; beyond it INVALID_ARGUMENT naming n)."})
