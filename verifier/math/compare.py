@@ -32,6 +32,7 @@ from sympy.core.function import AppliedUndef
 from sympy.matrices import MatrixBase
 from sympy.matrices.expressions import MatrixExpr
 
+from .grammar import restating_word
 from .guards import magnitude_digits
 from .limits import DEFAULT_LIMITS, MathLimits
 from .numeric import INFINITIES, NON_VALUES, exact_rational, has_float, high_precision, is_numeric, numbers_equal, settled, within
@@ -106,13 +107,9 @@ _NO_SHAPES = [re.compile(p) for p in (
     rf"^no such {_NP} exists? $", rf"^there (?:is|are) no {_NP} $", rf"^there (?:does|do) not exist {_NP} $",
     rf"^such {_NP} (?:does|do) not exist $", r"^it is (?:not (?:always )?possible|impossible) $", rf"^{_WHY}$")]
 _SHAPES = _YES_SHAPES + _NO_SHAPES  # either word with either: the question's polarity is unknown (`Yes, it is not always possible`)
-# Words no restated noun phrase holds: a hedge, a condition, a retraction or the other polarity.
-_NP_REFUSED = frozenset(
-    "yes no not none never nothing neither nor or either but unless except maybe perhaps possibly probably likely "
-    "if when whenever only provided assuming wait actually false wrong impossible fail fails although though "
-    "however guess think".split())
-
-
+# A short tag that echoes the word itself (`Yes, it is.`, `No, there is not.`): only with its own polarity.
+_TAG = r"^(?:it|they|there|one) (?:is|are|does|do|can|exists?)"
+_TAGS = {"yes": re.compile(_TAG + " $"), "no": re.compile(_TAG + " not $")}
 def _math_token(math: str) -> str | None:
     """`§` for a plain math segment of a reason (`n = 6`, `2 \\nmid 7`), None for one holding words or markup."""
     return "§" if _REASON_MATH_RE.match(math) and math.strip() else None
@@ -161,15 +158,18 @@ def _text_tokens(text: str) -> list[str] | None:
 
 
 def _restates(word: str, reason: list[str]) -> bool:
-    """Whether the tokens after the opening word are empty or one of that word's restating shapes."""
+    """Whether the tokens after the opening word are empty or one of the restating shapes, its noun phrase read by a
+    closed vocabulary (`grammar.restating_word`: `there are Nope solutions` decides nothing)."""
     if reason and reason[-1] == ".":
         reason = reason[:-1]
     if not reason:
         return True
     text = " ".join(reason) + " "
+    if _TAGS[word].match(text):
+        return True
     for shape in _SHAPES:
         m = shape.match(text)
-        if m and not (set((m.groupdict().get("np") or "").split()) & _NP_REFUSED):
+        if m and all(w in "§#" or restating_word(w) for w in (m.groupdict().get("np") or "").split()):
             return True
     return False
 

@@ -2652,3 +2652,44 @@ def _clause_states_value(tokens: list[str]) -> bool:
         if value and prev.lower() in _CLAUSE_COPULAS:
             return True
     return False
+
+
+RESTATING_WORDS: tuple[Entry, ...] = (
+    _entry("restating", "there it they them this that these those such a an any some one two three many several "
+           "infinitely finitely",
+           "what a Yes/No reason restates its claim with (`Yes, there are such integers.`, `No, there is no such "
+           "integer.`, `Yes, there are 3 of them.`, `Yes, infinitely many exist.`): a pronoun, a determiner, a count "
+           "of the objects; none negates, hedges or conditions the claim"),
+    _entry("restating", "is are exist exists existing does do be",
+           "the verbs of existence a restating shape is built on (`there exists`, `such n do exist`)"),
+    _entry("restating", "solution solutions root roots answer answers example examples case cases number numbers "
+           "integer integers natural naturals rational rationals real reals complex whole prime primes triple "
+           "triples pair pairs value values point points set sets choice choices way ways configuration "
+           "configurations arrangement arrangements",
+           "the objects an existence question asks about (`Yes, there are real solutions.`, `No, there is no such "
+           "pair.`): each names what exists, none what is done to it"),
+    _entry("restating", "greater less larger smaller bigger than",
+           "a bound that picks the objects out (`Yes, such integers n greater than one exist.`, MATH's wording): "
+           "it narrows which objects exist, it states no second claim"),
+)
+"""The closed vocabulary of a Yes/No reason's noun phrase besides `OBJECT_WORDS`, `OBJECT_ROLES`, `CLAUSE_WORDS` and
+LEXICON's prepositions and pronouns (`restating_word`; docs/math.md "Answer grammar", the Yes/No shapes): each group
+with its reason. An allowlist (issue 29: `\\text{Yes, there are Nope solutions}` paid Yes while the slot took any plain
+word not on a hedge list): any other word, however harmless it looks, makes the reason decide nothing."""
+_RESTATING_VOCABULARY = frozenset().union(*(e.words for e in RESTATING_WORDS))
+_NEVER_RESTATING = frozenset("zero possible impossible missing unknown false wrong correct opposite other only".split())
+"""Words of the reused groups that would answer the question in the slot instead of restating it (`Yes, there are
+zero solutions`, `Yes, there are other solutions`, `Yes, only ...`): never in a reason's noun phrase."""
+
+
+def restating_word(word: str) -> bool:
+    """Whether a lower-cased word may stand in a Yes/No reason's noun phrase (`compare.yes_or_no`): a single letter (a
+    variable, `such n exist`), `RESTATING_WORDS`, `CLAUSE_WORDS`, a word of `OBJECT_WORDS` or `OBJECT_ROLES` (a plural
+    too), a preposition or pronoun of LEXICON; never `_NEVER_RESTATING` nor `_not_object`'s (`times`, `rounded`)."""
+    if not (word.isascii() and word.isalpha() and word.islower()) or word in _NEVER_RESTATING or _not_object(word):
+        return False
+    if len(word) == 1 or word in _RESTATING_VOCABULARY or word in _CLAUSE_VOCABULARY:
+        return True
+    plural = {word, word.removesuffix("s"), word.removesuffix("es")}
+    return (bool(plural & _OBJECT_VOCABULARY) or _head(word)
+            or any(_has(role, word) for role in (*OBJECT_ROLES, "prep", "pronoun")))

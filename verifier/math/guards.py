@@ -59,6 +59,44 @@ def complexity_guard(text: str, limits: MathLimits) -> str | None:
     functions = sum(1 for _ in _FUNCTION_RE.finditer(text))
     if functions > limits.max_functions:
         return f"{functions} function applications (max {limits.max_functions}): too complex to parse"
+    return matrix_guard(text)
+
+
+_MATRIX_RE = re.compile(r"\\begin\s*\{\s*([A-Za-z]*matrix\*?|array)\s*\}(.*?)\\end\s*\{\s*\1\s*\}(\s*(?:\\right\s*[)\]|.]?\s*)?\^)?", re.S)
+_ARRAY_SPEC_RE = re.compile(r"^\s*\{[^{}]*\}")
+_NUMERIC_CELLS_RE = re.compile(r"(?:[\d\s.,+\-*/()\[\]{}&]|\\\\|\\(?:[dt]?frac|cdot|times|left|right|quad|qquad|[,;:! ])(?![A-Za-z]))*")
+_MATRIX_OP_RE = re.compile(r"det|\\operatorname|[vV]matrix")
+_SMALL_EXPONENT_RE = re.compile(r"\^\s*(?:\{\s*(?:-?\s*[0-3]|T|\\top|\\intercal)\s*\}|[0-3](?!\d)|T(?![A-Za-z])|\\top|\\intercal)")
+MAX_SYMBOLIC_CELLS = 36
+"""Most cells of a matrix holding a letter or a command (`a^{2}`, `\\sqrt{2}`) written as a value: compared cell by
+cell, a 6x6 one costs 0.3 s against a near gold, a 12x12 one 1 s (docs/math.md "Answer grammar", matrices)."""
+MAX_SYMBOLIC_OPERAND_CELLS = 4
+"""Most cells of a matrix holding a letter that is computed on (a determinant, `\\det` or `vmatrix`; a power; an
+inverse; a product; an `\\operatorname`): sympy expands a symbolic determinant into n! terms (3x3 1.1 s, 4x4 3.7 s,
+6x6 and the 12x12 of tests/helpers.py over 40 s), a 4x4 inverse past 45 s, a 2x2 matrix to the 30th 3.9 s; 2x2
+(with an exponent of at most 3 in size, or `T`) stays under 0.5 s. A numeric matrix is bounded by the answer's length
+and `magnitude_digits` (a 20x20 determinant 0.8 s, a 12x12 inverse 0.2 s)."""
+
+
+def matrix_guard(text: str) -> str | None:
+    """Why the matrices in an answer cost too much to read, or None (an allowlist, linear in len(text)): numeric cells
+    are free; a matrix with any other cell has at most `MAX_SYMBOLIC_CELLS`, and at most `MAX_SYMBOLIC_OPERAND_CELLS`
+    when anything is computed on it (another matrix beside it, a determinant, an operator name, a power other than a
+    small one or `T`). Answers only (`parsing.parse_prediction`); never paid: `incorrect` with the reason."""
+    matrices = list(_MATRIX_RE.finditer(text))
+    if not matrices:
+        return None
+    computed = len(matrices) > 1 or bool(_MATRIX_OP_RE.search(text))
+    for m in matrices:
+        body = _ARRAY_SPEC_RE.sub("", m.group(2), count=1) if m.group(1) == "array" else m.group(2)
+        if _NUMERIC_CELLS_RE.fullmatch(body):
+            continue
+        cells = sum(row.count("&") + 1 for row in body.split("\\\\") if row.strip())
+        powered = bool(m.group(3)) and not _SMALL_EXPONENT_RE.match(text, m.end() - 1)
+        most = MAX_SYMBOLIC_OPERAND_CELLS if computed or m.group(3) else MAX_SYMBOLIC_CELLS
+        if cells > most or powered:
+            return (f"a symbolic matrix of {cells} cells (max {most}{' computed on' if most < MAX_SYMBOLIC_CELLS else ''})"
+                    f"{' to a large power' if powered else ''}: too costly to compare")
     return None
 
 
@@ -114,23 +152,35 @@ def _digits(e: Basic, budget: list[int]) -> float:
     return max(parts) + 1
 
 
-MAX_SERIES_TERMS = 1000
+MAX_SERIES_TERMS = 100
 """The most terms a `\\sum` or `\\prod` with numeric bounds may have (red team 9 item 5: sympy evaluated
-`\\prod_{k=1}^{10^{6}} k` term by term, 35 s warm; `\\sum_{k=1}^{10^{12}} k` 1.9 s)."""
+`\\prod_{k=1}^{10^{6}} k` term by term, 35 s warm; fx29m: with 1,000 terms `\\sum 2^{k} k^{5}` took 9.3 s,
+`\\sum i^{1000}` 8.9 s, `\\sum k!` over 45 s; with 100 terms each stays under 0.4 s)."""
+MAX_SERIES_DEGREE = 20
+"""The highest power of its own variable a series' term may hold (`\\sum_{i=1}^{100} i^{20}`): sympy sums a
+polynomial term in closed form, with a cost that grows with the degree (`\\sum_{i=1}^{1000} i^{50}` 1.3 s, `\\sum_{k=1}^{n} k^{50}` 0.9 s)."""
 
 
 def _series_digits(e: Basic, budget: list[int]) -> float:
-    """A sum or product (docs/math.md "Answer grammar", red team 9 item 5): with numeric bounds at most
-    `MAX_SERIES_TERMS` terms (else `INFINITE`: never evaluated), a sum's digits its term's plus the count's, a
-    product's its term's times the count; a symbolic bound (`\\sum_{k=1}^{n} k`) costs what its parts cost."""
-    term = _digits(e.args[0], budget)
+    """A sum or product (docs/math.md "Answer grammar", red team 9 item 5, fx29m): an allowlist. Evaluated only when
+    its term holds no other series (a nested one is summed symbolically in the outer variables: `\\sum_{i=1}^{5}
+    \\sum_{j=1}^{5}\\sum_{k=1}^{4} (i+j+k)^{10}` took 2.8 s with 100 terms), no power of its variable above
+    `MAX_SERIES_DEGREE`, and numeric bounds give at most `MAX_SERIES_TERMS` terms; else `INFINITE`: never evaluated.
+    The term's digits are read at the upper bound (`k!` up to 1000 has 2,568), a sum's digits its term's plus the
+    count's, a product's its term's times the count; a symbolic bound (`\\sum_{k=1}^{n} k`) costs what its parts
+    cost."""
+    term = e.args[0]
+    if len(e.args) > 2 or term.has(sympy.Sum, sympy.Product):
+        return INFINITE  # nested: `\\sum_{i}\\sum_{j}` is one Sum of two limits, or a Sum in the term
     count = 1.0
+    at_bound = term
     for limit in e.args[1:]:
         if len(limit) != 3:
             return INFINITE  # an indefinite sum or product: nothing bounds it
-        _var, low, high = limit
+        var, low, high = limit
+        if _degree_in(term, var) > MAX_SERIES_DEGREE:
+            return INFINITE
         if low.free_symbols or high.free_symbols:
-            term += _digits(low, budget) + _digits(high, budget)
             continue
         lo, hi = exact_rational(low), exact_rational(high)
         if lo is None or hi is None or _digits(low, budget) > 18 or _digits(high, budget) > 18:
@@ -138,7 +188,26 @@ def _series_digits(e: Basic, budget: list[int]) -> float:
         count *= max(float(hi - lo) + 1, 1.0)
         if count > MAX_SERIES_TERMS:
             return INFINITE
-    return term * count + 1 if isinstance(e, sympy.Product) else term + math.log10(count) + 1
+        with sympy.evaluate(False):
+            at_bound = at_bound.xreplace({var: sympy.Integer(int(max(abs(lo), abs(hi))) + 1)})
+    digits = _digits(at_bound, budget)
+    for limit in e.args[1:]:
+        if limit[1].free_symbols or limit[2].free_symbols:
+            digits += _digits(limit[1], budget) + _digits(limit[2], budget)
+    return digits * count + 1 if isinstance(e, sympy.Product) else digits + math.log10(count) + 1
+
+
+def _degree_in(e: Basic, var: Basic) -> float:
+    """The highest integer power of `var` written in `e` (`(i+j)^{10}` is 10 in i), `INFINITE` for a power of it that
+    is not a small integer, never expanding anything."""
+    most = 1.0
+    for p in sympy.preorder_traversal(e):
+        if isinstance(p, sympy.Pow) and p.args[0].has(var):
+            x = p.args[1]
+            if p.args[1].has(var) or not x.is_Integer or abs(int(x)) > 10**6:
+                return INFINITE
+            most = max(most, float(abs(int(x))) * _degree_in(p.args[0], var))
+    return most
 
 
 def _integral_digits(e: Basic, budget: list[int]) -> float:
