@@ -47,6 +47,14 @@ is closed; plain tests hold what held. Gold 6 unless a case says otherwise.
    `\\boxed{(a+b+c+d+f)^{10}}` 2.1 s, `\\boxed{(a+b+c+d+e+f)^{8}}` against `(a+b+c+d+e+f)^{2}` 3.3 s (`e` is Euler's
    number: 5 letters with it are 4 symbols). Each is 20-40 characters, 5-10 operators. The tests below assert the
    guard's decision (`complexity_guard` refuses), never a time: a fix elsewhere (a bounded comparison) moves them.
+   Two more ways past the bounds fx29m named: (a) a matrix inverse or power whose brackets are no `\\right` (`{M}^{-1}`,
+   `(M)^{-1}` with plain parentheses): `guards._MATRIX_RE` sees a power only right after `\\end{...}` or `\\right)`, so
+   the matrix is not "computed on" and keeps `MAX_SYMBOLIC_CELLS` (36): `\\boxed{{\\begin{pmatrix} 5x5 letters
+   \\end{pmatrix}}^{-1}}` and `\\boxed{(\\begin{matrix} 6x6 letters \\end{matrix})^{-1}}` more than 30 s each (killed;
+   `\\begin{pmatrix}...\\end{pmatrix}^{-1}` is refused in 0.1 s); (b) a rational integrand: `guards._elementary`
+   admits any integer power, a negative one too, so sympy integrates `\\frac{1}{x^{8}+1}` by its complex roots:
+   `\\boxed{\\int_0^1 \\frac{1}{x^{8}+1} dx}` 4.7-5.0 s, `\\boxed{\\int_0^2 \\frac{1}{x^{8}+x+1} dx}` 4.1 s (degree
+   4 and 6: 0.6-0.7 s; degree 12 and 20: 0.2 s, sympy gives up early).
    Under 0.5 s (held, each with gold 0, 1 or a near symbolic gold): `\\left| M \\right|` of a 3x3 symbolic matrix,
    `\\operatorname{rank}` of a 6x6 one, a 6x6 `\\begin{array}` determinant, `\\binom` chains (`\\binom{\\binom{\\binom{100}
    {50}}{2}}{3}`, `\\binom{10^9}{10^4}`, `\\binom{2000}{1000}^{1000}`), a continued fraction of 10 levels, `\\lim` of
@@ -177,6 +185,37 @@ def test_a_many_symbol_power_is_refused_before_comparing(latex: str) -> None:
     from verifier.math.limits import DEFAULT_LIMITS
 
     assert complexity_guard(latex, DEFAULT_LIMITS) is not None
+
+
+M5 = "a & b & c & d & f \\\\ h & i & j & k & l \\\\ n & o & p & q & r \\\\ t & u & v & w & y \\\\ a & c & f & h & z"
+SLOW_INVERSES = [f"{{\\begin{{pmatrix}} {M5} \\end{{pmatrix}}}}^{{-1}}", f"(\\begin{{matrix}} {M5} \\end{{matrix}})^{{-1}}"]
+
+
+@pytest.mark.xfail(strict=True, reason="open: a matrix inverse past matrix_guard's power regex (rt29l)")
+@pytest.mark.parametrize("latex", SLOW_INVERSES, ids=["braces", "parentheses"])
+def test_a_bracketed_symbolic_inverse_is_refused(latex: str) -> None:
+    """30+ s each (module docstring, item 4a): `guards._MATRIX_RE` reads a power only after `\\end` or `\\right`."""
+    from verifier.math.guards import matrix_guard
+
+    assert matrix_guard(latex) is not None
+
+
+@pytest.mark.xfail(strict=True, reason="open: a rational integrand evaluated at grading time (rt29l)")
+@pytest.mark.parametrize("latex", ["\\int_0^1 \\frac{1}{x^{8}+1} dx", "\\int_0^2 \\frac{1}{x^{8}+x+1} dx"])
+def test_a_rational_integral_is_never_evaluated(latex: str) -> None:
+    """4-5 s each (module docstring, item 4b): `guards._elementary` admits a negative integer power."""
+    from verifier.math.guards import INFINITE, magnitude_digits
+    from verifier.math.limits import DEFAULT_LIMITS
+    from verifier.math.parsing import _math_verify_parse
+
+    assert magnitude_digits(_math_verify_parse(latex), DEFAULT_LIMITS) == INFINITE
+
+
+def test_a_bracketed_symbolic_matrix_without_a_power_is_read() -> None:
+    """The bound's other side: a 5x5 letter matrix written as a value is no operand (`MAX_SYMBOLIC_CELLS`)."""
+    from verifier.math.guards import matrix_guard
+
+    assert matrix_guard(f"\\begin{{pmatrix}} {M5} \\end{{pmatrix}}") is None
 
 
 # Guards for the fixes: rewrites that pay (must still pay) and near misses that are refused (must stay refused).
