@@ -1,0 +1,118 @@
+"""Red team of issue 34's session trees (docs/sessions.md "The layers", "Fork and snapshot"): a policy
+writing session commands attacks the lower layer, the fork's delta apply and the grade through
+links, planted files, odd names and sparse files, on Docker and gVisor in both trees. The servers,
+clients and environment are tests/test_session_fork.py's (module-scoped here too)."""
+from __future__ import annotations
+
+import pytest
+
+from test_session_env import FIXED, GRADE, NEAR_MISS
+from helpers import sandbox_config
+from test_session_fork import client, environments, layers_client, server  # noqa: F401
+from verifier.client import SessionLost, VerifierClient, VerifierError
+
+pytestmark = pytest.mark.docker
+
+TREES = ["copy", "layers"]
+
+
+@pytest.fixture(scope="module", params=["docker", "gvisor"])
+def sandbox_backend(request: pytest.FixtureRequest) -> str:
+    sandbox_config(request.param, languages=("python",))
+    return request.param
+
+
+def _client(tree: str, request: pytest.FixtureRequest) -> VerifierClient:
+    return request.getfixturevalue("client" if tree == "copy" else "layers_client")
+
+
+# A conftest.py the session plants at the repository's root: every test's report says passed.
+CONFTEST = ("import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n"
+            "    out = yield\n    rep = out.get_result()\n    rep.outcome = 'passed'\n")
+
+
+@pytest.mark.parametrize("tree", TREES)
+def test_a_planted_conftest_does_not_pass_a_near_miss(tree: str, request: pytest.FixtureRequest, sandbox_backend: str) -> None:
+    """Class 3 (the judge inside the program's reach): the grade's pytest would import a conftest.py
+    in /work; a near miss with one must still fail, and the gold with one must still pass."""
+    with _client(tree, request).session(environment="calc", time_limit_s=5) as s:
+        s.write_file("calc/__init__.py", NEAR_MISS)
+        s.write_file("conftest.py", CONFTEST)
+        s.write_file("tests/conftest.py", CONFTEST)
+        assert s.grade(GRADE)["verdict"] != "accepted"
+
+
+@pytest.mark.parametrize("tree", TREES)
+def test_the_tests_folder_as_a_link_into_srv(tree: str, request: pytest.FixtureRequest, sandbox_backend: str) -> None:
+    """Class (c): tests/ replaced by a link to the environment's read-only tests: the hidden test
+    file cannot be added there. A near miss must not pass, and it is the session's answer (never
+    infra_error)."""
+    with _client(tree, request).session(environment="calc", time_limit_s=5) as s:
+        s.write_file("calc/__init__.py", NEAR_MISS)
+        assert s.shell("rm -r tests && ln -s /srv/tests tests && ls tests/").exit_code == 0
+        out = s.grade(GRADE)
+        assert out["verdict"] not in ("accepted", "infra_error"), out
+
+
+@pytest.mark.parametrize("tree", TREES)
+def test_a_name_that_is_not_utf8(tree: str, request: pytest.FixtureRequest, sandbox_backend: str) -> None:
+    """Class 8: a file whose name is not UTF-8 (any byte but / and NUL is a name on Linux): a fork,
+    a snapshot and a grade carry it or refuse it as the session's, never lose the session."""
+    with _client(tree, request).session(environment="calc", time_limit_s=5) as s:
+        s.write_file("calc/__init__.py", FIXED)
+        assert s.shell("touch \"calc/$(printf 'x\\377y')\"").exit_code == 0
+        try:
+            (f,) = s.fork(1)
+        except VerifierError as e:
+            assert not isinstance(e, SessionLost), e
+        else:
+            with f:
+                assert f.shell("ls calc | od -c | grep -c 377").stdout.strip() == "1"
+        out = s.grade(GRADE)
+        assert out["verdict"] != "infra_error", out
+
+
+# Hole (class 8): 4 sparse files of 60 MB (no room in the parent's tmpfs) are read whole by `delta`.
+SPARSE_HOLE = {
+    "docker": "hole: the parent's PID 1 reads 240 MB of sparse zeros into its memory for the fork's changes: "
+              "the parent session is lost (FAILED_PRECONDITION, over its memory limit) instead of a clear refusal",
+    "gvisor": "hole: the fork of a parent with 240 MB of sparse files is UNAVAILABLE 'the session's sandbox did not "
+              "start (ChannelError); retry' (the server's fault, retryable) and the parent session is lost",
+}
+
+
+@pytest.mark.parametrize("tree", TREES)
+def test_sparse_files_are_no_free_fork(tree: str, request: pytest.FixtureRequest, sandbox_backend: str) -> None:
+    """Class 5/8: sparse files take no room in the parent's /work but are read whole as changes
+    (240 MB of zeros): a fork is refused as the session's (a clear error naming the bound), never
+    lost to a box that overflowed, and the parent goes on."""
+    request.applymarker(pytest.mark.xfail(strict=True, reason=SPARSE_HOLE[sandbox_backend]))
+    with _client(tree, request).session(environment="calc", time_limit_s=5) as s:
+        assert s.shell("for i in 1 2 3 4; do truncate -s 60M sparse$i; done && du -sk .").exit_code == 0
+        try:
+            forks = s.fork(1)
+        except VerifierError as e:
+            assert not isinstance(e, SessionLost), e
+        else:
+            for f in forks:
+                with f:
+                    r = f.shell("du -sk --apparent-size sparse4")
+                    assert r.exit_code == 0 and r.stdout.startswith("61440"), r
+        assert s.shell("echo alive").stdout == "alive\n"
+
+
+HIDDEN_TEST = "tests/test_quad_more.py"  # test_session_env.HIDDEN: the file the grade's test_patch adds
+
+
+@pytest.mark.parametrize("form", ["file", "link"])
+def test_the_hidden_tests_name_taken_first(form: str, request: pytest.FixtureRequest, sandbox_backend: str) -> None:
+    """Class (c): the session creates the hidden test's file before the grade (its own trivial test,
+    or a link to a visible test in /srv): the grade's test patch must still decide, a near miss fails."""
+    with _client("layers", request).session(environment="calc", time_limit_s=5) as s:
+        s.write_file("calc/__init__.py", NEAR_MISS)
+        if form == "file":
+            s.write_file(HIDDEN_TEST, "def test_quad_three():\n    pass\n")
+        else:
+            assert s.shell(f"ln -s /srv/tests/test_calc.py {HIDDEN_TEST}").exit_code == 0
+        out = s.grade(GRADE)
+        assert out["verdict"] not in ("accepted", "infra_error"), out
