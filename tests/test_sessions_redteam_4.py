@@ -4,8 +4,11 @@ links, planted files, odd names and sparse files, on Docker and gVisor in both t
 clients and environment are tests/test_session_fork.py's (module-scoped here too)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from test_repo_service import CALC_FILES
 from test_session_env import FIXED, GRADE, NEAR_MISS
 from helpers import sandbox_config
 from test_session_fork import client, environments, layers_client, server  # noqa: F401
@@ -146,3 +149,28 @@ def test_changes_larger_than_a_forks_work(how: str, request: pytest.FixtureReque
         assert s.shell("echo alive").stdout == "alive\n"  # the parent goes on (it does now)
         assert refused is None or ("retry" not in str(refused) and not isinstance(refused, SessionLost)), refused
 
+
+
+# Ways into the lower layer other than a write through a link (tests/test_session_fork.py IN_PLACE):
+# a read fd reopened for writing through /proc, a hard link into /work, a rename into /srv, a create
+# in a /srv folder by its fd, and the same through /proc/self/root.
+INTO_SRV = ("exec 3</srv/calc/__init__.py && echo X > /proc/self/fd/3",
+            "python3 -c \"import os; fd = os.open('/srv/calc/__init__.py', os.O_RDONLY); os.open(f'/proc/self/fd/{fd}', os.O_RDWR)\"",
+            "ln /srv/calc/__init__.py calc/hard.py", "mv calc/__init__.py /srv/calc/moved.py",
+            "python3 -c \"import os; d = os.open('/srv/calc', os.O_RDONLY); os.open('new.py', os.O_CREAT | os.O_WRONLY, 0o644, dir_fd=d)\"",
+            "echo X >> /proc/self/root/srv/calc/__init__.py", "touch /proc/1/root/srv/new.py")
+
+
+@pytest.mark.parametrize("tree", TREES)
+def test_no_way_into_the_lower_layer(tree: str, request: pytest.FixtureRequest, sandbox_backend: str,
+                                     environments: Path) -> None:  # noqa: F811 (the imported fixture)
+    """Class (a): each way into /srv is refused, in both trees, and a sibling fork reads the file as built."""
+    build = (environments / "calc").resolve()
+    before = {p: p.read_bytes() for p in sorted(build.rglob("*")) if p.is_file()}
+    with _client(tree, request).session(environment="calc", time_limit_s=5) as s:
+        a, b = s.fork(2)
+        with a, b:
+            for command in INTO_SRV:
+                assert a.shell(command).exit_code != 0, command
+            assert b.read_file("calc/__init__.py") == CALC_FILES["calc/__init__.py"].encode()
+    assert {p: p.read_bytes() for p in sorted(build.rglob("*")) if p.is_file()} == before
