@@ -29,6 +29,36 @@ def _client(tree: str, request: pytest.FixtureRequest) -> VerifierClient:
     return request.getfixturevalue("client" if tree == "copy" else "layers_client")
 
 
+# Files a session plants for the grade's pytest: ini files that deselect the hidden test or collect no
+# test, a plugin by -p in addopts, a sitecustomize where PYTHONPATH points that names a plugin, and
+# the code under test registering a plugin on the running pytest's Config (that passes every report).
+PLANTS = {
+    "pytest.ini": "[pytest]\naddopts = -k 'not three'\n",
+    "tox.ini": "[pytest]\npython_functions = nothing_at_all\n",
+    "setup.cfg": "[tool:pytest]\naddopts = -p calc.plug\n",
+    "vendor/site-packages/sitecustomize.py": "import os\nos.environ['PYTEST_PLUGINS'] = 'calc.plug'\n",
+    "calc/__init__.py": ("import gc\nimport sys\nif 'pytest' in sys.modules:\n    import _pytest.config\n"
+                         "    import calc.plug\n    for o in gc.get_objects():\n"
+                         "        if isinstance(o, _pytest.config.Config) and not o.pluginmanager.is_registered(calc.plug):\n"
+                         "            o.pluginmanager.register(calc.plug)\n"),
+}
+PLUG = ("import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n"
+        "    out = yield\n    out.get_result().outcome = 'passed'\n")
+
+
+@pytest.mark.parametrize("plant", sorted(PLANTS))
+def test_planted_pytest_configuration_does_not_pass_a_near_miss(plant: str, request: pytest.FixtureRequest,
+                                                                sandbox_backend: str) -> None:
+    """Class 3: the near miss with each planted file still fails (now: the protected-path and
+    python-source-only rules of the patch, and the decoy test for the in-process plugin)."""
+    with _client("layers", request).session(environment="calc", time_limit_s=5) as s:
+        s.write_file("calc/__init__.py", NEAR_MISS)
+        s.write_file("calc/plug.py", PLUG)
+        s.write_file(plant, PLANTS[plant] + (NEAR_MISS if plant == "calc/__init__.py" else ""))
+        out = s.grade(GRADE)
+        assert out["verdict"] not in ("accepted", "infra_error"), out
+
+
 # A conftest.py the session plants at the repository's root: every test's report says passed.
 CONFTEST = ("import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n"
             "    out = yield\n    rep = out.get_result()\n    rep.outcome = 'passed'\n")
@@ -80,7 +110,7 @@ SPARSE_HOLE = {
     "docker": "hole: the parent's PID 1 reads 240 MB of sparse zeros into its memory for the fork's changes: "
               "the parent session is lost (FAILED_PRECONDITION, over its memory limit) instead of a clear refusal",
     "gvisor": "hole: the fork of a parent with 240 MB of sparse files is UNAVAILABLE 'the session's sandbox did not "
-              "start (ChannelError); retry' (the server's fault, retryable) and the parent session is lost",
+              "start (ChannelError); retry' (the server's fault, retryable): the fork's /work overflows",
 }
 
 
