@@ -204,3 +204,16 @@ def test_no_way_into_the_lower_layer(tree: str, request: pytest.FixtureRequest, 
                 assert a.shell(command).exit_code != 0, command
             assert b.read_file("calc/__init__.py") == CALC_FILES["calc/__init__.py"].encode()
     assert {p: p.read_bytes() for p in sorted(build.rglob("*")) if p.is_file()} == before
+
+
+def test_a_failed_fork_frees_its_admission(request: pytest.FixtureRequest, sandbox_backend: str) -> None:
+    """Class 9 (admission slots never freed): a fork of two that fails to start (its changes overflow
+    /work) gives back its memory: two more sessions fit beside the parent (TOTAL_MB 1600: three
+    sessions of 512 MB), as before."""
+    c = _client("layers", request)
+    with c.session(environment="calc", time_limit_s=5) as s:
+        assert s.shell(OVERFLOW["sparse"]).exit_code == 0
+        with pytest.raises(VerifierError):
+            s.fork(2)
+        with c.session(environment="calc") as a, c.session(environment="calc") as b:
+            assert a.shell("echo a").stdout == "a\n" and b.shell("echo b").stdout == "b\n"
