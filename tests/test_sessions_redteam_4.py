@@ -1,6 +1,6 @@
 """Red team of issue 34's session trees (docs/sessions.md "The layers", "Fork and snapshot"): a policy
 writing session commands attacks the lower layer, the fork's delta apply and the grade through
-links, planted files, odd names and sparse files, on Docker and gVisor in both trees. The servers,
+links, planted files, sparse files and hard links, on Docker and gVisor in both trees. The servers,
 clients and environment are tests/test_session_fork.py's (module-scoped here too)."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from test_repo_service import CALC_FILES
-from test_session_env import FIXED, GRADE, NEAR_MISS
+from test_session_env import GRADE, NEAR_MISS
 from helpers import sandbox_config
 from test_session_fork import client, environments, layers_client, server  # noqa: F401
 from verifier.client import SessionLost, VerifierClient, VerifierError
@@ -87,24 +87,6 @@ def test_the_tests_folder_as_a_link_into_srv(tree: str, request: pytest.FixtureR
         assert out["verdict"] not in ("accepted", "infra_error"), out
 
 
-@pytest.mark.parametrize("tree", TREES)
-def test_a_name_that_is_not_utf8(tree: str, request: pytest.FixtureRequest, sandbox_backend: str) -> None:
-    """Class 8: a file whose name is not UTF-8 (any byte but / and NUL is a name on Linux): a fork,
-    a snapshot and a grade carry it or refuse it as the session's, never lose the session."""
-    with _client(tree, request).session(environment="calc", time_limit_s=5) as s:
-        s.write_file("calc/__init__.py", FIXED)
-        assert s.shell("touch \"calc/$(printf 'x\\377y')\"").exit_code == 0
-        try:
-            (f,) = s.fork(1)
-        except VerifierError as e:
-            assert not isinstance(e, SessionLost), e
-        else:
-            with f:
-                assert f.shell("ls calc | od -c | grep -c 377").stdout.strip() == "1"
-        out = s.grade(GRADE)
-        assert out["verdict"] != "infra_error", out
-
-
 # Hole (class 8): 4 sparse files of 60 MB (no room in the parent's tmpfs) are read whole by `delta`.
 SPARSE_HOLE = {
     "docker": "hole: the parent's PID 1 reads 240 MB of sparse zeros into its memory for the fork's changes: "
@@ -132,23 +114,6 @@ def test_sparse_files_are_no_free_fork(tree: str, request: pytest.FixtureRequest
                     r = f.shell("du -sk --apparent-size sparse4")
                     assert r.exit_code == 0 and r.stdout.startswith("61440"), r
         assert s.shell("echo alive").stdout == "alive\n"
-
-
-HIDDEN_TEST = "tests/test_quad_more.py"  # test_session_env.HIDDEN: the file the grade's test_patch adds
-
-
-@pytest.mark.parametrize("form", ["file", "link"])
-def test_the_hidden_tests_name_taken_first(form: str, request: pytest.FixtureRequest, sandbox_backend: str) -> None:
-    """Class (c): the session creates the hidden test's file before the grade (its own trivial test,
-    or a link to a visible test in /srv): the grade's test patch must still decide, a near miss fails."""
-    with _client("layers", request).session(environment="calc", time_limit_s=5) as s:
-        s.write_file("calc/__init__.py", NEAR_MISS)
-        if form == "file":
-            s.write_file(HIDDEN_TEST, "def test_quad_three():\n    pass\n")
-        else:
-            assert s.shell(f"ln -s /srv/tests/test_calc.py {HIDDEN_TEST}").exit_code == 0
-        out = s.grade(GRADE)
-        assert out["verdict"] not in ("accepted", "infra_error"), out
 
 
 # Bigger changes than a fork's /work holds, from a parent that fits: sparse files, or (copy: the
