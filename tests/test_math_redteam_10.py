@@ -123,7 +123,6 @@ HEDGE_NOUN_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="open: a Yes/No reason's hedging noun (rt29l)")
 @pytest.mark.parametrize(PARAMS, HEDGE_NOUN_NEAR)
 def test_a_yes_no_hedged_by_a_noun_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: `grammar.restating_word` admits every noun of LEXICON's `OBJECT_ROLES`, so `there is a
@@ -279,7 +278,6 @@ def _http_verdicts(server, tasks: list[dict]) -> list[str]:
     return [r["verdict"] for r in body["results"]]
 
 
-@pytest.mark.xfail(strict=True, reason="open: a Yes/No reason's hedging noun (rt29l)")
 @pytest.mark.parametrize("path", [_grpc_verdicts, _http_verdicts], ids=["grpc", "http"])
 def test_the_server_refuses_a_yes_hedged_by_a_noun(verifier_server, path) -> None:
     assert "correct" not in path(verifier_server, SERVER_NEAR)

@@ -2662,34 +2662,35 @@ RESTATING_WORDS: tuple[Entry, ...] = (
            "of the objects; none negates, hedges or conditions the claim"),
     _entry("restating", "is are exist exists existing does do be",
            "the verbs of existence a restating shape is built on (`there exists`, `such n do exist`)"),
-    _entry("restating", "solution solutions root roots answer answers example examples case cases number numbers "
-           "integer integers natural naturals rational rationals real reals complex whole prime primes triple "
-           "triples pair pairs value values point points set sets choice choices way ways configuration "
-           "configurations arrangement arrangements",
-           "the objects an existence question asks about (`Yes, there are real solutions.`, `No, there is no such "
-           "pair.`): each names what exists, none what is done to it"),
+    _entry("restating", "solution solutions root roots integer integers number numbers natural naturals rational "
+           "rationals real reals complex whole prime primes value values pair pairs triple triples function functions "
+           "polynomial polynomials matrix matrices set sets sequence sequences way ways triangle triangles "
+           "digit digits example examples",
+           "the objects a yes/no math question asks about (`Is there a real solution?`, `Do such integers exist?`, "
+           "`Is there a way to ...?`, `Does such a triangle exist?`): each names what exists, none what is done to "
+           "it, and none hedges or retracts (never LEXICON's whole noun list: `Yes, there is a possibility.`, `... a "
+           "problem.`, `... are lies.` paid Yes through it, red team 10 class 1)"),
+    _entry("restating", "positive nonnegative odd even distinct",
+           "what picks the objects out (`Yes, there are infinitely many positive even solutions.`): a property of "
+           "the objects, never of the claim"),
     _entry("restating", "greater less larger smaller bigger than",
            "a bound that picks the objects out (`Yes, such integers n greater than one exist.`, MATH's wording): "
            "it narrows which objects exist, it states no second claim"),
+    _entry("restating", "of in for with",
+           "prepositions that tie the objects to the question's own (`Yes, there are 3 of them.`, `No, there is no "
+           "solution in integers.`, `No, there is no such pair with this sum.`)"),
 )
-"""The closed vocabulary of a Yes/No reason's noun phrase besides `OBJECT_WORDS`, `OBJECT_ROLES`, `CLAUSE_WORDS` and
-LEXICON's prepositions and pronouns (`restating_word`; docs/math.md "Answer grammar", the Yes/No shapes): each group
-with its reason. An allowlist (issue 29: `\\text{Yes, there are Nope solutions}` paid Yes while the slot took any plain
-word not on a hedge list): any other word, however harmless it looks, makes the reason decide nothing."""
+"""The closed vocabulary of a Yes/No reason's noun phrase, its one home (`restating_word`; docs/math.md "Answer
+grammar", the Yes/No shapes): each group with its reason. An allowlist (issue 29: `\\text{Yes, there are Nope
+solutions}` paid Yes while the slot took any plain word not on a hedge list; red team 10: `Yes, there is a
+possibility.` paid while it took LEXICON's object groups): any other word, however harmless it looks, makes the reason
+decide nothing. A single letter (`such n exist`) and a number or math segment (`§`, `#`: `compare._restates`) are
+the slot's other tokens."""
 _RESTATING_VOCABULARY = frozenset().union(*(e.words for e in RESTATING_WORDS))
-_NEVER_RESTATING = frozenset("zero possible impossible missing unknown false wrong correct opposite other only".split())
-"""Words of the reused groups that would answer the question in the slot instead of restating it (`Yes, there are
-zero solutions`, `Yes, there are other solutions`, `Yes, only ...`): never in a reason's noun phrase."""
 
 
 def restating_word(word: str) -> bool:
     """Whether a lower-cased word may stand in a Yes/No reason's noun phrase (`compare.yes_or_no`): a single letter (a
-    variable, `such n exist`), `RESTATING_WORDS`, `CLAUSE_WORDS`, a word of `OBJECT_WORDS` or `OBJECT_ROLES` (a plural
-    too), a preposition or pronoun of LEXICON; never `_NEVER_RESTATING` nor `_not_object`'s (`times`, `rounded`)."""
-    if not (word.isascii() and word.isalpha() and word.islower()) or word in _NEVER_RESTATING or _not_object(word):
-        return False
-    if len(word) == 1 or word in _RESTATING_VOCABULARY or word in _CLAUSE_VOCABULARY:
-        return True
-    plural = {word, word.removesuffix("s"), word.removesuffix("es")}
-    return (bool(plural & _OBJECT_VOCABULARY) or _head(word)
-            or any(_has(role, word) for role in (*OBJECT_ROLES, "prep", "pronoun")))
+    variable, `such n exist`) or a word of `RESTATING_WORDS`; nothing else (no noun, adjective or verb of LEXICON,
+    `OBJECT_WORDS` or `CLAUSE_WORDS`: `possibility`, `problem`, `lies` hedge or retract the claim)."""
+    return word.isascii() and word.isalpha() and word.islower() and (len(word) == 1 or word in _RESTATING_VOCABULARY)
