@@ -161,6 +161,10 @@ OPERATION_NEAR = [
     n("The value of the root of $x$ is \\boxed{6}."), n("The value of the cubic root of $x$ is \\boxed{6}."),
     n("The value of the cubic of $x$ is \\boxed{6}."), n("The value of the multiple of $x$ is \\boxed{6}."),
     n("The value of the integer part of $x$ is \\boxed{6}."), n("So, the value of the square root of $x$ is 6."),
+    # fx29n: every word of `grammar.OPERATION_WORDS` before `of`, and a power figure before `roots`
+    n("The value of the square roots of $x$ is \\boxed{6}."), n("The value of the floor of $x$ is \\boxed{6}."),
+    n("The value of the half of $x$ is \\boxed{6}."), n("The value of the power of $x$ is \\boxed{6}."),
+    n("The value of the log of $x$ is \\boxed{6}."), n("The value of the factor of $x$ is \\boxed{6}."),
 ]
 OPERATION_REFUSED = [
     n("The value of the square root of the answer is \\boxed{6}."), n("The value of the fractional part of $x$ is \\boxed{6}."),
@@ -170,7 +174,6 @@ OPERATION_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="open: an operation word names another quantity (rt29l)")
 @pytest.mark.parametrize(PARAMS, OPERATION_NEAR)
 def test_an_operation_on_the_unknown_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: fx29k made `square`/`cube of` operations, but `root`, `cubic`, `multiple` and `part` stay
@@ -240,6 +243,10 @@ SAME = HEDGE_NOUN_SAME + [
     n("The area of the square is \\boxed{6}."), n("The root of the equation is \\boxed{6}."),
     n("\\boxed{\\frac{1}{3} \\approx 0.333}", "\\frac{1}{3}"), n("\\boxed{2\\pi \\approx 6.28}", "2\\pi"),
     n("\\boxed{(x+1)^{2}}", "x^2+2x+1"), n("\\boxed{(a+b+c+d+f)^{2}}", "(a+b+c+d+f)^{2}"),
+    n("The sum of the roots of the polynomial is \\boxed{6}."), n("The number of multiples of 7 is \\boxed{6}."),
+    n("The number of divisors of $n$ is \\boxed{6}."), n("The area of the square is \\boxed{6}."),
+    n("The value of the sum of the roots of the quadratic is \\boxed{6}."),
+    n("\\boxed{(x+y+z+w)^{20}}", "(x+y+z+w)^{20}"), n("\\boxed{\\int_0^1 x^{2} dx}", "\\frac{1}{3}"),
 ]
 REFUSED = HEDGE_NOUN_REFUSED + CLAUSE_VALUE_REFUSED + OPERATION_REFUSED + [
     n("\\boxed{6 = 7 \\approx 7}"), n("\\boxed{6 \\asymp 7}"), n("\\boxed{6 ≒ 7}"), n("\\boxed{6 \\coloneqq 7}"),

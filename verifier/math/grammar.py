@@ -2462,8 +2462,8 @@ def _object_end(tokens: list[str], i: int, open_class: bool, operand: bool = Fal
         if t == "(":
             i += 3
             continue
-        if low in _POWER_FIGURES and i + 1 < n and tokens[i + 1].lower() == "of":
-            break  # `the value of the cube of $x$`: x cubed, never x (red team 9 class 3)
+        if _operation_at(tokens, i):
+            break  # `the value of the cube of $x$`: x cubed, never x (red team 9 class 3; red team 10 class 3)
         if open_class and _agent_at(tokens, i):
             i += 2  # `eaten by Sam`
             continue
@@ -2512,9 +2512,33 @@ the quantity questions' own figures; an unknown word refuses, however noun-shape
 taken is`, `The area of the figure shrunk is` paid 6), so an operation's participle (`halved`, `doubled`,
 `rounded`, `misread`) or a hedge after the object names no quantity."""
 _OBJECT_VOCABULARY = frozenset().union(*(e.words for e in OBJECT_WORDS))
-_POWER_FIGURES = frozenset("square squares cube cubes".split())
-"""Figures that also name a power (`the square of $x$` is x squared): an object's figure only when no `of` follows
-(`the area of the square`, `the volume of the cube`), as heads they are refused already (`The square of $x$ is`)."""
+OPERATION_WORDS: tuple[Entry, ...] = (
+    _entry("operation", "square squares cube cubes cubic cubics quadratic",
+           "figures or objects that also name a power (`the square of $x$` is x squared, `the cubic of $x$` x cubed): "
+           "an object's word only when neither `of` nor `root` follows (`the area of the square`, `the roots of the "
+           "quadratic`); `the square root of $x$`, `the cubic root of $x$` name a root"),
+    _entry("operation", "root part parts multiple power half halves double triple inverse log logarithm exponent "
+           "factorial derivative integral negative absolute floor ceiling factor divisor",
+           "words that name an operation on a value when `of` follows (`the root of $x$`, `the integer part of $x$`, "
+           "`the multiple of $x$`, `the floor of $x$`): another quantity than the object's, so the object ends "
+           "there and the subject is refused; a counted plural stays an object (`the number of multiples of 7`, `the "
+           "sum of the roots of the polynomial`, `the number of divisors of $n$`: a set the head counts or sums)"),
+)
+"""Words that end an object before `of` (`_operation_at`; docs/math.md "Answer grammar", the subject's objects), each
+group with its reason: an allowlisted object word (`OBJECT_WORDS`, LEXICON's nouns) that also names an operation on
+a value (red team 9 class 3: `The value of the cube of $x$ is \\boxed{6}` paid 6; red team 10 class 3: `... the
+square root of $x$ ...`, `... the integer part of $x$ ...`, `... the multiple of $x$ ...` paid 6)."""
+_OPERATION_VOCABULARY = frozenset().union(*(e.words for e in OPERATION_WORDS))
+_POWER_FIGURES = OPERATION_WORDS[0].words
+
+
+def _operation_at(tokens: list[str], i: int) -> bool:
+    """Whether `tokens[i]` names an operation on what follows (`OPERATION_WORDS`): one of them before `of`, or a power
+    figure before `root(s)` (`the square roots of $x$`, `the cube root`)."""
+    low = tokens[i].lower()
+    following = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+    return (low in _OPERATION_VOCABULARY and following == "of"
+            or low in _POWER_FIGURES and following in ("root", "roots"))
 _POINT_LABEL_RE = re.compile(r"[A-Z]{1,8}")
 _POSSESSIVE = ("'s", "’s")
 
