@@ -136,7 +136,11 @@ CLAUSE_VALUE_NEAR = [
     n("The number of apples that is and 7 is \\boxed{6}."), n("The number of apples that is the value 7 is \\boxed{6}."),
     n("The number of apples that has the value 7 is \\boxed{6}."), n("The number of apples that has a value of 7 is \\boxed{6}."),
     n("The number of apples that has the answer 7 is \\boxed{6}."),
-    n("The number of apples which has 6000 as its value is \\boxed{6}."),
+    n("The number of apples which has 6000 as its value is \\boxed{6}."), n("The number of apples that is [7] is \\boxed{6}."),
+    n("The number of apples which is “7” is \\boxed{6}."), n("The number of apples that Sam has 7 is \\boxed{6}."),
+    n("The number of integers that satisfy $x = 7$ is \\boxed{6}."), n("The number of apples that is 7 apples is \\boxed{6}."),
+    n("The number of boxes that hold 7 apples as their value is \\boxed{6}."),
+    n("The number of apples where $x$ is 7 is \\boxed{6}."), n("The number of apples for which 7 is \\boxed{6}."),
     n("The number of apples that holds the value 7 is \\boxed{6}."), n("So, the number of apples that has the value 7 is 6."),
 ]
 CLAUSE_VALUE_REFUSED = [
@@ -146,7 +150,6 @@ CLAUSE_VALUE_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="open: a relative clause stating a value past the copula (rt29l)")
 @pytest.mark.parametrize(PARAMS, CLAUSE_VALUE_NEAR)
 def test_a_clause_with_a_value_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: `grammar._clause_states_value` refuses a number only right after a copula, inside a
@@ -240,6 +243,9 @@ def test_a_bracketed_symbolic_matrix_without_a_power_is_read() -> None:
 # Guards for the fixes: rewrites that pay (must still pay) and near misses that are refused (must stay refused).
 SAME = HEDGE_NOUN_SAME + [
     n("The number of apples that Sam lost is \\boxed{6}."), n("The number of boxes that hold 7 apples is \\boxed{6}."),
+    n("The degree of $p(x)$ (which is the constant polynomial 1) is \\boxed{6}."),
+    n("The number of years that can be written as the sum of two positive integers $p$ and $q$ such that $2p = 5q$ is "
+      "\\boxed{6}."), n("The number of integers $n$ such that $f(n) = n$ is \\boxed{6}."),
     n("The area of the square is \\boxed{6}."), n("The root of the equation is \\boxed{6}."),
     n("\\boxed{\\frac{1}{3} \\approx 0.333}", "\\frac{1}{3}"), n("\\boxed{2\\pi \\approx 6.28}", "2\\pi"),
     n("\\boxed{(x+1)^{2}}", "x^2+2x+1"), n("\\boxed{(a+b+c+d+f)^{2}}", "(a+b+c+d+f)^{2}"),

@@ -2375,7 +2375,7 @@ def _noun_phrase(tokens: list[str]) -> bool:
     while i < n:
         word = tokens[i].lower()
         if word == "to" and after_object and i + 1 < n and tokens[i + 1].isalpha() and _infinitive(tokens[i + 1]):
-            return _relative_clause(tokens[i:])  # `the number of ways to choose 2 of 4`
+            return _relative_clause(tokens[i:], defining=True)  # `the number of ways to choose 2 of 4`
         if after_object and word in _CLOSED_PREPS and i + 1 < n and tokens[i + 1].lower() in ("which", "whom"):
             return _relative_clause(tokens[i + 2:])  # `the values of $k$ for which the quadratic has real roots`
         if word == "when" and not after_object and head in _DIVISION_HEADS:
@@ -2391,7 +2391,7 @@ def _noun_phrase(tokens: list[str]) -> bool:
                 return False
             i, after_object = j, True
         elif _such_that(tokens, i):
-            return _relative_clause(tokens[i:])  # `the integers $n$ such that $f(n) = n$`: a defining condition
+            return _relative_clause(tokens[i:], defining=True)  # `the integers $n$ such that $f(n) = n$`: a condition
         elif after_object and i + 1 < n and _is_name(tokens[i]) and _has("verb", tokens[i + 1]):
             return _relative_clause(tokens[i:])  # `the number of apples Sam ate`: a clause with no `that`
         elif after_object and (word in _RELATIVE_OPENERS or tokens[i] == "(" and i + 1 < n
@@ -2651,10 +2651,14 @@ def _clause_word(tokens: list[str], k: int) -> bool:
     return _is_name(t) and (_has("verb", following) or following.lower() in _CLAUSE_VOCABULARY)
 
 
-def _relative_clause(tokens: list[str]) -> bool:
+def _relative_clause(tokens: list[str], defining: bool = False) -> bool:
     """A relative clause after an object (`that can be written as the sum of two positive integers \\\\( p \\\\)
     and \\\\( q \\\\) such that \\\\( 2p = 5q \\\\)`, `(which is the constant polynomial 1)`): it says which object
-    is meant; its math is free (it names no subject) and its words are a closed vocabulary (`_clause_word`)."""
+    is meant; its words are a closed vocabulary (`_clause_word`), and a value in it only where `_clause_values_named`
+    admits one. `defining`: an infinitive or `such that` condition (`ways to choose 2 of 4`, `such that $f(n) = n$`),
+    whose math and numbers pick the objects out; the copula rule still holds there."""
+    if not defining and not _clause_values_named(tokens):
+        return False
     return not _clause_states_value(tokens) and all(
         t.startswith("$") or t in "()'’" or t.replace(",", "").replace(".", "").isdigit() or t.lower() == "and"
         or _clause_word(tokens, k) for k, t in enumerate(tokens))
@@ -2664,6 +2668,61 @@ _CLAUSE_COPULAS = frozenset("is are was were be been being as equal equals to".s
 """The words that say what a clause's object is (`that is`, `which was`, `can be written as`): a number or math right
 after one states a value beside the answer's (red team 9 class 2: `The number of apples that is 6000 is \\boxed{6}`)."""
 _CLAUSE_NUMBER_WORDS = frozenset("zero one two three four five six seven eight nine ten hundred thousand million".split())
+
+
+_APPOSITION_HEADS = OBJECT_WORDS[0].words | OBJECT_WORDS[1].words | frozenset(
+    "integer integers prime primes point points vertex vertices".split())
+"""Objects a clause may name by a number or math right after them (`which is the constant polynomial 1`, `two
+positive integers $p$ and $q$`): figures, math objects, integers and points, whose label says which object; never a
+quantity word (`the value 7`, `the answer 7`, `the number 7` state a value)."""
+_CLAUSE_VALUE_NOUNS = frozenset("value values answer answers result results".split())
+"""Quantity words that make a clause holding a number talk of a value (`which has 6000 apples as its value`)."""
+
+
+def _value_like(token: str) -> bool:
+    """A token that can state a value in a clause: a digit, math, a number word, a bracket or a quote."""
+    return (token.startswith("$") or any(c.isdigit() for c in token) or token.lower() in _CLAUSE_NUMBER_WORDS
+            or token in ("(", ")", "'", "’", '"', "“", "”", "[", "]"))
+
+
+def _counts_objects(tokens: list[str], k: int) -> bool:
+    """Whether the number at `tokens[k]` counts the objects after it (`that hold 7 apples`, `two positive integers`):
+    a whole number or number word, then adjectives, then a counted noun that is no quantity word."""
+    t = tokens[k]
+    if not (t.isdigit() or t.lower() in _CLAUSE_NUMBER_WORDS):
+        return False
+    j = k + 1
+    while j < len(tokens) and (_has("adj", tokens[j]) or tokens[j].lower() in CLAUSE_WORDS[2].words):
+        j += 1
+    noun = tokens[j].lower() if j < len(tokens) else ""
+    return noun.isalpha() and noun not in _CLAUSE_VALUE_NOUNS and _object_word(noun)
+
+
+def _clause_values_named(tokens: list[str]) -> bool:
+    """Whether every value-like token of a relative clause (that, which, who, whose, where, a clause with no opener;
+    docs/math.md "Answer grammar", "Before a box") names or counts an object (an allowlist, red team 10 class 2: `that
+    has the value 7`, `that is (7)`, `that is '7'`, `that is and 7` paid 6 past the copula rule): a label right after
+    an object (`_APPOSITION_HEADS`, then `and` another: `integers $p$ and $q$`), a count before one
+    (`_counts_objects`), the clause's own brackets (`(which is ...)`), or anything after `such that` (a defining
+    condition). A clause holding any value never holds a quantity word (`_CLAUSE_VALUE_NOUNS`)."""
+    n, labelled, valued = len(tokens), False, False
+    for k, t in enumerate(tokens):
+        if _such_that(tokens, k):
+            break
+        if not _value_like(t):
+            labelled = labelled and t.lower() == "and"
+            continue
+        valued = True
+        prev = tokens[k - 1].lower() if k else ""
+        if t == "(" and k == 0 or t == ")" and k == n - 1 and tokens[0] == "(":
+            continue
+        if t not in "()'’\"“”[]" and (prev in _APPOSITION_HEADS or labelled and prev == "and"):
+            labelled = True
+            continue
+        if _counts_objects(tokens, k):
+            continue
+        return False
+    return not (valued and any(t.lower() in _CLAUSE_VALUE_NOUNS for t in tokens))
 
 
 def _clause_states_value(tokens: list[str]) -> bool:
