@@ -233,6 +233,35 @@ def test_a_binomial_series_is_never_summed_symbolically(latex: str) -> None:
     assert magnitude_digits(_math_verify_parse(latex), DEFAULT_LIMITS) == INFINITE
 
 
+@pytest.mark.parametrize("latex", ["\\left(a+b+c+d+f\\right)^{7}", "{(a+b+c+d+f)}^{5}", "(x+y+z+w+v)^{5}", "(g(x)+1)^{5}"])
+def test_a_power_past_the_sampler_is_refused_however_bracketed(latex: str) -> None:
+    """fx29n (`guards.power_guard`): `\\left(`/`\\right)`, a group's braces, five plain letters, an applied function."""
+    from verifier.math.guards import complexity_guard
+    from verifier.math.limits import DEFAULT_LIMITS
+
+    assert complexity_guard(latex, DEFAULT_LIMITS) is not None
+
+
+@pytest.mark.parametrize("latex", ["(a+b+c+d+f)^{4}", "(x+y+z+w)^{20}", "(x+1)^{400}", "\\sin(x)^{200}+\\cos(x)^{200}",
+                                   "2(x+y)^{10}", "(2x+3)^{9}"])
+def test_a_power_the_sampler_covers_is_read(latex: str) -> None:
+    """The bound's other side: at most four symbols, or an exponent of at most `MAX_EXPANDED_POWER`."""
+    from verifier.math.guards import complexity_guard
+    from verifier.math.limits import DEFAULT_LIMITS
+
+    assert complexity_guard(latex, DEFAULT_LIMITS) is None
+
+
+@pytest.mark.parametrize("latex", ["\\int_0^1 x^{2} dx", "\\int_0^2 (x+1)^{3} dx", "\\sum_{k=1}^{100} \\sin(k)^{20}",
+                                   "\\sum_{k=1}^{100} k^{2}"])
+def test_an_elementary_integral_or_series_is_still_evaluated(latex: str) -> None:
+    from verifier.math.guards import INFINITE, magnitude_digits
+    from verifier.math.limits import DEFAULT_LIMITS
+    from verifier.math.parsing import _math_verify_parse
+
+    assert magnitude_digits(_math_verify_parse(latex), DEFAULT_LIMITS) < INFINITE
+
+
 def test_a_bracketed_symbolic_matrix_without_a_power_is_read() -> None:
     """The bound's other side: a 5x5 letter matrix written as a value is no operand (`MAX_SYMBOLIC_CELLS`)."""
     from verifier.math.guards import matrix_guard
