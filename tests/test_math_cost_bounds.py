@@ -85,11 +85,12 @@ def test_a_near_miss_or_an_unevaluated_series_is_never_paid(completion: str, gol
     "\\sum_{k=1}^{1000} \\frac{1}{k(k+1)}", "\\sum_{i=1}^{100} i^{1000}", "\\sum_{k=1}^{n} k^{50}", "\\sum_{k=1}^{30} k^{k}",
     "\\sum_{i=1}^{10}\\sum_{j=1}^{10}\\sum_{k=1}^{10} (i+j+k)^{50}", "\\sum_{i=1}^{5}\\sum_{j=1}^{5}\\sum_{k=1}^{4} (i+j+k)^{10}",
     "\\sum_{i=1}^{10}\\sum_{j=1}^{10} \\frac{1}{i+j}", "\\sum_{k=0}^{100} 2^{k}",
+    "\\sum_{k=1}^{100} k!",  # a factorial in a summed term: `Sum.doit` seeks a closed form first (red team 10 class 4)
 ])
 def test_a_costly_series_is_never_evaluated(latex: str) -> None:
     assert magnitude_digits(_math_verify_parse(latex), DEFAULT_LIMITS) == INFINITE
 
 
-@pytest.mark.parametrize("latex", ["\\sum_{k=1}^{100} k!", "\\sum_{k=1}^{100} k^{20}", "\\sum_{k=1}^{n} k^{20}", "\\prod_{k=1}^{100} k"])
+@pytest.mark.parametrize("latex", ["\\sum_{k=1}^{99} 2^{k}", "\\sum_{k=1}^{100} k^{20}", "\\sum_{k=1}^{n} k^{20}", "\\prod_{k=1}^{100} k"])
 def test_a_series_within_the_bounds_is_evaluated(latex: str) -> None:
     assert magnitude_digits(_math_verify_parse(latex), DEFAULT_LIMITS) < DEFAULT_LIMITS.max_exact_digits

@@ -123,7 +123,6 @@ HEDGE_NOUN_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="open: a Yes/No reason's hedging noun (rt29l)")
 @pytest.mark.parametrize(PARAMS, HEDGE_NOUN_NEAR)
 def test_a_yes_no_hedged_by_a_noun_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: `grammar.restating_word` admits every noun of LEXICON's `OBJECT_ROLES`, so `there is a
@@ -137,7 +136,11 @@ CLAUSE_VALUE_NEAR = [
     n("The number of apples that is and 7 is \\boxed{6}."), n("The number of apples that is the value 7 is \\boxed{6}."),
     n("The number of apples that has the value 7 is \\boxed{6}."), n("The number of apples that has a value of 7 is \\boxed{6}."),
     n("The number of apples that has the answer 7 is \\boxed{6}."),
-    n("The number of apples which has 6000 as its value is \\boxed{6}."),
+    n("The number of apples which has 6000 as its value is \\boxed{6}."), n("The number of apples that is [7] is \\boxed{6}."),
+    n("The number of apples which is “7” is \\boxed{6}."), n("The number of apples that Sam has 7 is \\boxed{6}."),
+    n("The number of integers that satisfy $x = 7$ is \\boxed{6}."), n("The number of apples that is 7 apples is \\boxed{6}."),
+    n("The number of boxes that hold 7 apples as their value is \\boxed{6}."),
+    n("The number of apples where $x$ is 7 is \\boxed{6}."), n("The number of apples for which 7 is \\boxed{6}."),
     n("The number of apples that holds the value 7 is \\boxed{6}."), n("So, the number of apples that has the value 7 is 6."),
 ]
 CLAUSE_VALUE_REFUSED = [
@@ -147,7 +150,6 @@ CLAUSE_VALUE_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="open: a relative clause stating a value past the copula (rt29l)")
 @pytest.mark.parametrize(PARAMS, CLAUSE_VALUE_NEAR)
 def test_a_clause_with_a_value_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: `grammar._clause_states_value` refuses a number only right after a copula, inside a
@@ -162,6 +164,10 @@ OPERATION_NEAR = [
     n("The value of the root of $x$ is \\boxed{6}."), n("The value of the cubic root of $x$ is \\boxed{6}."),
     n("The value of the cubic of $x$ is \\boxed{6}."), n("The value of the multiple of $x$ is \\boxed{6}."),
     n("The value of the integer part of $x$ is \\boxed{6}."), n("So, the value of the square root of $x$ is 6."),
+    # fx29n: every word of `grammar.OPERATION_WORDS` before `of`, and a power figure before `roots`
+    n("The value of the square roots of $x$ is \\boxed{6}."), n("The value of the floor of $x$ is \\boxed{6}."),
+    n("The value of the half of $x$ is \\boxed{6}."), n("The value of the power of $x$ is \\boxed{6}."),
+    n("The value of the log of $x$ is \\boxed{6}."), n("The value of the factor of $x$ is \\boxed{6}."),
 ]
 OPERATION_REFUSED = [
     n("The value of the square root of the answer is \\boxed{6}."), n("The value of the fractional part of $x$ is \\boxed{6}."),
@@ -171,7 +177,6 @@ OPERATION_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="open: an operation word names another quantity (rt29l)")
 @pytest.mark.parametrize(PARAMS, OPERATION_NEAR)
 def test_an_operation_on_the_unknown_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: fx29k made `square`/`cube of` operations, but `root`, `cubic`, `multiple` and `part` stay
@@ -184,7 +189,6 @@ SLOW = ["(a+b+c+d+e+f)^{10}", "(a+b+c+d+e+f)^{20}", "(\\alpha+\\beta+\\gamma+\\d
         "(a+b+c+d+e+f+g+h+i+j)^{5}", "(f(x)+x+y+1)^{20}", "(a+b+c+d+f)^{10}"]
 
 
-@pytest.mark.xfail(strict=True, reason="open: an unbounded symbolic expansion at grading time (rt29l)")
 @pytest.mark.parametrize("latex", SLOW)
 def test_a_many_symbol_power_is_refused_before_comparing(latex: str) -> None:
     """2-30+ s each in `grade_math` (module docstring, item 4): more than four symbols, or an applied function, skip
@@ -199,7 +203,6 @@ M5 = "a & b & c & d & f \\\\ h & i & j & k & l \\\\ n & o & p & q & r \\\\ t & u
 SLOW_INVERSES = [f"{{\\begin{{pmatrix}} {M5} \\end{{pmatrix}}}}^{{-1}}", f"(\\begin{{matrix}} {M5} \\end{{matrix}})^{{-1}}"]
 
 
-@pytest.mark.xfail(strict=True, reason="open: a matrix inverse past matrix_guard's power regex (rt29l)")
 @pytest.mark.parametrize("latex", SLOW_INVERSES, ids=["braces", "parentheses"])
 def test_a_bracketed_symbolic_inverse_is_refused(latex: str) -> None:
     """30+ s each (module docstring, item 4a): `guards._MATRIX_RE` reads a power only after `\\end` or `\\right`."""
@@ -208,7 +211,6 @@ def test_a_bracketed_symbolic_inverse_is_refused(latex: str) -> None:
     assert matrix_guard(latex) is not None
 
 
-@pytest.mark.xfail(strict=True, reason="open: a rational integrand evaluated at grading time (rt29l)")
 @pytest.mark.parametrize("latex", ["\\int_0^1 \\frac{1}{x^{8}+1} dx", "\\int_0^2 \\frac{1}{x^{8}+x+1} dx"])
 def test_a_rational_integral_is_never_evaluated(latex: str) -> None:
     """4-5 s each (module docstring, item 4b): `guards._elementary` admits a negative integer power."""
@@ -219,7 +221,6 @@ def test_a_rational_integral_is_never_evaluated(latex: str) -> None:
     assert magnitude_digits(_math_verify_parse(latex), DEFAULT_LIMITS) == INFINITE
 
 
-@pytest.mark.xfail(strict=True, reason="open: a series of binomials summed in closed form at grading time (rt29l)")
 @pytest.mark.parametrize("latex", ["\\sum_{k=1}^{100} \\binom{100}{k}", "\\sum_{k=1}^{100} \\binom{100}{k}^{2}",
                                    "\\sum_{k=1}^{100} k \\binom{100}{k}"])
 def test_a_binomial_series_is_never_summed_symbolically(latex: str) -> None:
@@ -232,6 +233,35 @@ def test_a_binomial_series_is_never_summed_symbolically(latex: str) -> None:
     assert magnitude_digits(_math_verify_parse(latex), DEFAULT_LIMITS) == INFINITE
 
 
+@pytest.mark.parametrize("latex", ["\\left(a+b+c+d+f\\right)^{7}", "{(a+b+c+d+f)}^{5}", "(x+y+z+w+v)^{5}", "(g(x)+1)^{5}"])
+def test_a_power_past_the_sampler_is_refused_however_bracketed(latex: str) -> None:
+    """fx29n (`guards.power_guard`): `\\left(`/`\\right)`, a group's braces, five plain letters, an applied function."""
+    from verifier.math.guards import complexity_guard
+    from verifier.math.limits import DEFAULT_LIMITS
+
+    assert complexity_guard(latex, DEFAULT_LIMITS) is not None
+
+
+@pytest.mark.parametrize("latex", ["(a+b+c+d+f)^{4}", "(x+y+z+w)^{20}", "(x+1)^{400}", "\\sin(x)^{200}+\\cos(x)^{200}",
+                                   "2(x+y)^{10}", "(2x+3)^{9}"])
+def test_a_power_the_sampler_covers_is_read(latex: str) -> None:
+    """The bound's other side: at most four symbols, or an exponent of at most `MAX_EXPANDED_POWER`."""
+    from verifier.math.guards import complexity_guard
+    from verifier.math.limits import DEFAULT_LIMITS
+
+    assert complexity_guard(latex, DEFAULT_LIMITS) is None
+
+
+@pytest.mark.parametrize("latex", ["\\int_0^1 x^{2} dx", "\\int_0^2 (x+1)^{3} dx", "\\sum_{k=1}^{100} \\sin(k)^{20}",
+                                   "\\sum_{k=1}^{100} k^{2}"])
+def test_an_elementary_integral_or_series_is_still_evaluated(latex: str) -> None:
+    from verifier.math.guards import INFINITE, magnitude_digits
+    from verifier.math.limits import DEFAULT_LIMITS
+    from verifier.math.parsing import _math_verify_parse
+
+    assert magnitude_digits(_math_verify_parse(latex), DEFAULT_LIMITS) < INFINITE
+
+
 def test_a_bracketed_symbolic_matrix_without_a_power_is_read() -> None:
     """The bound's other side: a 5x5 letter matrix written as a value is no operand (`MAX_SYMBOLIC_CELLS`)."""
     from verifier.math.guards import matrix_guard
@@ -242,9 +272,16 @@ def test_a_bracketed_symbolic_matrix_without_a_power_is_read() -> None:
 # Guards for the fixes: rewrites that pay (must still pay) and near misses that are refused (must stay refused).
 SAME = HEDGE_NOUN_SAME + [
     n("The number of apples that Sam lost is \\boxed{6}."), n("The number of boxes that hold 7 apples is \\boxed{6}."),
+    n("The degree of $p(x)$ (which is the constant polynomial 1) is \\boxed{6}."),
+    n("The number of years that can be written as the sum of two positive integers $p$ and $q$ such that $2p = 5q$ is "
+      "\\boxed{6}."), n("The number of integers $n$ such that $f(n) = n$ is \\boxed{6}."),
     n("The area of the square is \\boxed{6}."), n("The root of the equation is \\boxed{6}."),
     n("\\boxed{\\frac{1}{3} \\approx 0.333}", "\\frac{1}{3}"), n("\\boxed{2\\pi \\approx 6.28}", "2\\pi"),
     n("\\boxed{(x+1)^{2}}", "x^2+2x+1"), n("\\boxed{(a+b+c+d+f)^{2}}", "(a+b+c+d+f)^{2}"),
+    n("The sum of the roots of the polynomial is \\boxed{6}."), n("The number of multiples of 7 is \\boxed{6}."),
+    n("The number of divisors of $n$ is \\boxed{6}."), n("The area of the square is \\boxed{6}."),
+    n("The value of the sum of the roots of the quadratic is \\boxed{6}."),
+    n("\\boxed{(x+y+z+w)^{20}}", "(x+y+z+w)^{20}"), n("\\boxed{\\int_0^1 x^{2} dx}", "\\frac{1}{3}"),
 ]
 REFUSED = HEDGE_NOUN_REFUSED + CLAUSE_VALUE_REFUSED + OPERATION_REFUSED + [
     n("\\boxed{6 = 7 \\approx 7}"), n("\\boxed{6 \\asymp 7}"), n("\\boxed{6 ≒ 7}"), n("\\boxed{6 \\coloneqq 7}"),
@@ -279,7 +316,6 @@ def _http_verdicts(server, tasks: list[dict]) -> list[str]:
     return [r["verdict"] for r in body["results"]]
 
 
-@pytest.mark.xfail(strict=True, reason="open: a Yes/No reason's hedging noun (rt29l)")
 @pytest.mark.parametrize("path", [_grpc_verdicts, _http_verdicts], ids=["grpc", "http"])
 def test_the_server_refuses_a_yes_hedged_by_a_noun(verifier_server, path) -> None:
     assert "correct" not in path(verifier_server, SERVER_NEAR)

@@ -2375,7 +2375,7 @@ def _noun_phrase(tokens: list[str]) -> bool:
     while i < n:
         word = tokens[i].lower()
         if word == "to" and after_object and i + 1 < n and tokens[i + 1].isalpha() and _infinitive(tokens[i + 1]):
-            return _relative_clause(tokens[i:])  # `the number of ways to choose 2 of 4`
+            return _relative_clause(tokens[i:], defining=True)  # `the number of ways to choose 2 of 4`
         if after_object and word in _CLOSED_PREPS and i + 1 < n and tokens[i + 1].lower() in ("which", "whom"):
             return _relative_clause(tokens[i + 2:])  # `the values of $k$ for which the quadratic has real roots`
         if word == "when" and not after_object and head in _DIVISION_HEADS:
@@ -2391,7 +2391,7 @@ def _noun_phrase(tokens: list[str]) -> bool:
                 return False
             i, after_object = j, True
         elif _such_that(tokens, i):
-            return _relative_clause(tokens[i:])  # `the integers $n$ such that $f(n) = n$`: a defining condition
+            return _relative_clause(tokens[i:], defining=True)  # `the integers $n$ such that $f(n) = n$`: a condition
         elif after_object and i + 1 < n and _is_name(tokens[i]) and _has("verb", tokens[i + 1]):
             return _relative_clause(tokens[i:])  # `the number of apples Sam ate`: a clause with no `that`
         elif after_object and (word in _RELATIVE_OPENERS or tokens[i] == "(" and i + 1 < n
@@ -2462,8 +2462,8 @@ def _object_end(tokens: list[str], i: int, open_class: bool, operand: bool = Fal
         if t == "(":
             i += 3
             continue
-        if low in _POWER_FIGURES and i + 1 < n and tokens[i + 1].lower() == "of":
-            break  # `the value of the cube of $x$`: x cubed, never x (red team 9 class 3)
+        if _operation_at(tokens, i):
+            break  # `the value of the cube of $x$`: x cubed, never x (red team 9 class 3; red team 10 class 3)
         if open_class and _agent_at(tokens, i):
             i += 2  # `eaten by Sam`
             continue
@@ -2512,9 +2512,33 @@ the quantity questions' own figures; an unknown word refuses, however noun-shape
 taken is`, `The area of the figure shrunk is` paid 6), so an operation's participle (`halved`, `doubled`,
 `rounded`, `misread`) or a hedge after the object names no quantity."""
 _OBJECT_VOCABULARY = frozenset().union(*(e.words for e in OBJECT_WORDS))
-_POWER_FIGURES = frozenset("square squares cube cubes".split())
-"""Figures that also name a power (`the square of $x$` is x squared): an object's figure only when no `of` follows
-(`the area of the square`, `the volume of the cube`), as heads they are refused already (`The square of $x$ is`)."""
+OPERATION_WORDS: tuple[Entry, ...] = (
+    _entry("operation", "square squares cube cubes cubic cubics quadratic",
+           "figures or objects that also name a power (`the square of $x$` is x squared, `the cubic of $x$` x cubed): "
+           "an object's word only when neither `of` nor `root` follows (`the area of the square`, `the roots of the "
+           "quadratic`); `the square root of $x$`, `the cubic root of $x$` name a root"),
+    _entry("operation", "root part parts multiple power half halves double triple inverse log logarithm exponent "
+           "factorial derivative integral negative absolute floor ceiling factor divisor",
+           "words that name an operation on a value when `of` follows (`the root of $x$`, `the integer part of $x$`, "
+           "`the multiple of $x$`, `the floor of $x$`): another quantity than the object's, so the object ends "
+           "there and the subject is refused; a counted plural stays an object (`the number of multiples of 7`, `the "
+           "sum of the roots of the polynomial`, `the number of divisors of $n$`: a set the head counts or sums)"),
+)
+"""Words that end an object before `of` (`_operation_at`; docs/math.md "Answer grammar", the subject's objects), each
+group with its reason: an allowlisted object word (`OBJECT_WORDS`, LEXICON's nouns) that also names an operation on
+a value (red team 9 class 3: `The value of the cube of $x$ is \\boxed{6}` paid 6; red team 10 class 3: `... the
+square root of $x$ ...`, `... the integer part of $x$ ...`, `... the multiple of $x$ ...` paid 6)."""
+_OPERATION_VOCABULARY = frozenset().union(*(e.words for e in OPERATION_WORDS))
+_POWER_FIGURES = OPERATION_WORDS[0].words
+
+
+def _operation_at(tokens: list[str], i: int) -> bool:
+    """Whether `tokens[i]` names an operation on what follows (`OPERATION_WORDS`): one of them before `of`, or a power
+    figure before `root(s)` (`the square roots of $x$`, `the cube root`)."""
+    low = tokens[i].lower()
+    following = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+    return (low in _OPERATION_VOCABULARY and following == "of"
+            or low in _POWER_FIGURES and following in ("root", "roots"))
 _POINT_LABEL_RE = re.compile(r"[A-Z]{1,8}")
 _POSSESSIVE = ("'s", "’s")
 
@@ -2627,10 +2651,14 @@ def _clause_word(tokens: list[str], k: int) -> bool:
     return _is_name(t) and (_has("verb", following) or following.lower() in _CLAUSE_VOCABULARY)
 
 
-def _relative_clause(tokens: list[str]) -> bool:
+def _relative_clause(tokens: list[str], defining: bool = False) -> bool:
     """A relative clause after an object (`that can be written as the sum of two positive integers \\\\( p \\\\)
     and \\\\( q \\\\) such that \\\\( 2p = 5q \\\\)`, `(which is the constant polynomial 1)`): it says which object
-    is meant; its math is free (it names no subject) and its words are a closed vocabulary (`_clause_word`)."""
+    is meant; its words are a closed vocabulary (`_clause_word`), and a value in it only where `_clause_values_named`
+    admits one. `defining`: an infinitive or `such that` condition (`ways to choose 2 of 4`, `such that $f(n) = n$`),
+    whose math and numbers pick the objects out; the copula rule still holds there."""
+    if not defining and not _clause_values_named(tokens):
+        return False
     return not _clause_states_value(tokens) and all(
         t.startswith("$") or t in "()'’" or t.replace(",", "").replace(".", "").isdigit() or t.lower() == "and"
         or _clause_word(tokens, k) for k, t in enumerate(tokens))
@@ -2640,6 +2668,61 @@ _CLAUSE_COPULAS = frozenset("is are was were be been being as equal equals to".s
 """The words that say what a clause's object is (`that is`, `which was`, `can be written as`): a number or math right
 after one states a value beside the answer's (red team 9 class 2: `The number of apples that is 6000 is \\boxed{6}`)."""
 _CLAUSE_NUMBER_WORDS = frozenset("zero one two three four five six seven eight nine ten hundred thousand million".split())
+
+
+_APPOSITION_HEADS = OBJECT_WORDS[0].words | OBJECT_WORDS[1].words | frozenset(
+    "integer integers prime primes point points vertex vertices".split())
+"""Objects a clause may name by a number or math right after them (`which is the constant polynomial 1`, `two
+positive integers $p$ and $q$`): figures, math objects, integers and points, whose label says which object; never a
+quantity word (`the value 7`, `the answer 7`, `the number 7` state a value)."""
+_CLAUSE_VALUE_NOUNS = frozenset("value values answer answers result results".split())
+"""Quantity words that make a clause holding a number talk of a value (`which has 6000 apples as its value`)."""
+
+
+def _value_like(token: str) -> bool:
+    """A token that can state a value in a clause: a digit, math, a number word, a bracket or a quote."""
+    return (token.startswith("$") or any(c.isdigit() for c in token) or token.lower() in _CLAUSE_NUMBER_WORDS
+            or token in ("(", ")", "'", "’", '"', "“", "”", "[", "]"))
+
+
+def _counts_objects(tokens: list[str], k: int) -> bool:
+    """Whether the number at `tokens[k]` counts the objects after it (`that hold 7 apples`, `two positive integers`):
+    a whole number or number word, then adjectives, then a counted noun that is no quantity word."""
+    t = tokens[k]
+    if not (t.isdigit() or t.lower() in _CLAUSE_NUMBER_WORDS):
+        return False
+    j = k + 1
+    while j < len(tokens) and (_has("adj", tokens[j]) or tokens[j].lower() in CLAUSE_WORDS[2].words):
+        j += 1
+    noun = tokens[j].lower() if j < len(tokens) else ""
+    return noun.isalpha() and noun not in _CLAUSE_VALUE_NOUNS and _object_word(noun)
+
+
+def _clause_values_named(tokens: list[str]) -> bool:
+    """Whether every value-like token of a relative clause (that, which, who, whose, where, a clause with no opener;
+    docs/math.md "Answer grammar", "Before a box") names or counts an object (an allowlist, red team 10 class 2: `that
+    has the value 7`, `that is (7)`, `that is '7'`, `that is and 7` paid 6 past the copula rule): a label right after
+    an object (`_APPOSITION_HEADS`, then `and` another: `integers $p$ and $q$`), a count before one
+    (`_counts_objects`), the clause's own brackets (`(which is ...)`), or anything after `such that` (a defining
+    condition). A clause holding any value never holds a quantity word (`_CLAUSE_VALUE_NOUNS`)."""
+    n, labelled, valued = len(tokens), False, False
+    for k, t in enumerate(tokens):
+        if _such_that(tokens, k):
+            break
+        if not _value_like(t):
+            labelled = labelled and t.lower() == "and"
+            continue
+        valued = True
+        prev = tokens[k - 1].lower() if k else ""
+        if t == "(" and k == 0 or t == ")" and k == n - 1 and tokens[0] == "(":
+            continue
+        if t not in "()'’\"“”[]" and (prev in _APPOSITION_HEADS or labelled and prev == "and"):
+            labelled = True
+            continue
+        if _counts_objects(tokens, k):
+            continue
+        return False
+    return not (valued and any(t.lower() in _CLAUSE_VALUE_NOUNS for t in tokens))
 
 
 def _clause_states_value(tokens: list[str]) -> bool:
@@ -2662,34 +2745,35 @@ RESTATING_WORDS: tuple[Entry, ...] = (
            "of the objects; none negates, hedges or conditions the claim"),
     _entry("restating", "is are exist exists existing does do be",
            "the verbs of existence a restating shape is built on (`there exists`, `such n do exist`)"),
-    _entry("restating", "solution solutions root roots answer answers example examples case cases number numbers "
-           "integer integers natural naturals rational rationals real reals complex whole prime primes triple "
-           "triples pair pairs value values point points set sets choice choices way ways configuration "
-           "configurations arrangement arrangements",
-           "the objects an existence question asks about (`Yes, there are real solutions.`, `No, there is no such "
-           "pair.`): each names what exists, none what is done to it"),
+    _entry("restating", "solution solutions root roots integer integers number numbers natural naturals rational "
+           "rationals real reals complex whole prime primes value values pair pairs triple triples function functions "
+           "polynomial polynomials matrix matrices set sets sequence sequences way ways triangle triangles "
+           "digit digits example examples",
+           "the objects a yes/no math question asks about (`Is there a real solution?`, `Do such integers exist?`, "
+           "`Is there a way to ...?`, `Does such a triangle exist?`): each names what exists, none what is done to "
+           "it, and none hedges or retracts (never LEXICON's whole noun list: `Yes, there is a possibility.`, `... a "
+           "problem.`, `... are lies.` paid Yes through it, red team 10 class 1)"),
+    _entry("restating", "positive nonnegative odd even distinct",
+           "what picks the objects out (`Yes, there are infinitely many positive even solutions.`): a property of "
+           "the objects, never of the claim"),
     _entry("restating", "greater less larger smaller bigger than",
            "a bound that picks the objects out (`Yes, such integers n greater than one exist.`, MATH's wording): "
            "it narrows which objects exist, it states no second claim"),
+    _entry("restating", "of in for with",
+           "prepositions that tie the objects to the question's own (`Yes, there are 3 of them.`, `No, there is no "
+           "solution in integers.`, `No, there is no such pair with this sum.`)"),
 )
-"""The closed vocabulary of a Yes/No reason's noun phrase besides `OBJECT_WORDS`, `OBJECT_ROLES`, `CLAUSE_WORDS` and
-LEXICON's prepositions and pronouns (`restating_word`; docs/math.md "Answer grammar", the Yes/No shapes): each group
-with its reason. An allowlist (issue 29: `\\text{Yes, there are Nope solutions}` paid Yes while the slot took any plain
-word not on a hedge list): any other word, however harmless it looks, makes the reason decide nothing."""
+"""The closed vocabulary of a Yes/No reason's noun phrase, its one home (`restating_word`; docs/math.md "Answer
+grammar", the Yes/No shapes): each group with its reason. An allowlist (issue 29: `\\text{Yes, there are Nope
+solutions}` paid Yes while the slot took any plain word not on a hedge list; red team 10: `Yes, there is a
+possibility.` paid while it took LEXICON's object groups): any other word, however harmless it looks, makes the reason
+decide nothing. A single letter (`such n exist`) and a number or math segment (`§`, `#`: `compare._restates`) are
+the slot's other tokens."""
 _RESTATING_VOCABULARY = frozenset().union(*(e.words for e in RESTATING_WORDS))
-_NEVER_RESTATING = frozenset("zero possible impossible missing unknown false wrong correct opposite other only".split())
-"""Words of the reused groups that would answer the question in the slot instead of restating it (`Yes, there are
-zero solutions`, `Yes, there are other solutions`, `Yes, only ...`): never in a reason's noun phrase."""
 
 
 def restating_word(word: str) -> bool:
     """Whether a lower-cased word may stand in a Yes/No reason's noun phrase (`compare.yes_or_no`): a single letter (a
-    variable, `such n exist`), `RESTATING_WORDS`, `CLAUSE_WORDS`, a word of `OBJECT_WORDS` or `OBJECT_ROLES` (a plural
-    too), a preposition or pronoun of LEXICON; never `_NEVER_RESTATING` nor `_not_object`'s (`times`, `rounded`)."""
-    if not (word.isascii() and word.isalpha() and word.islower()) or word in _NEVER_RESTATING or _not_object(word):
-        return False
-    if len(word) == 1 or word in _RESTATING_VOCABULARY or word in _CLAUSE_VOCABULARY:
-        return True
-    plural = {word, word.removesuffix("s"), word.removesuffix("es")}
-    return (bool(plural & _OBJECT_VOCABULARY) or _head(word)
-            or any(_has(role, word) for role in (*OBJECT_ROLES, "prep", "pronoun")))
+    variable, `such n exist`) or a word of `RESTATING_WORDS`; nothing else (no noun, adjective or verb of LEXICON,
+    `OBJECT_WORDS` or `CLAUSE_WORDS`: `possibility`, `problem`, `lies` hedge or retract the claim)."""
+    return word.isascii() and word.isalpha() and word.islower() and (len(word) == 1 or word in _RESTATING_VOCABULARY)
