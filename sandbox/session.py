@@ -54,6 +54,11 @@ SHELL_ENV = {"go": {"GOCACHE": "/tmp/go-cache", "GOTMPDIR": "/work", "GOPATH": "
 SNAPSHOT_ENTRIES_MAX_BYTES = 8 << 20  # sandbox/harness/session_tools.py ENTRIES_MAX_BYTES
 
 
+class StateTooLarge(Exception):
+    """A fork's or snapshot's changes did not fit the box's /work (session_box.py "start": ENOSPC
+    applying them): the session's doing, never retried on another box."""
+
+
 @dataclass(frozen=True)
 class SessionEnvironment:
     """The repository environment a session was opened on (docs/sessions.md "Sessions on an
@@ -129,6 +134,8 @@ class SessionBox:
         head, _ = self.channel.request({"op": "start", "files": list(files), "cpu_s": limits.time_limit_s,
                                         "tree": self.tree if self.env else "", "delta": state is not None}, blobs,
                                        timeout_s=self.start_timeout_s + 30.0)
+        if head.get("no_space"):
+            raise StateTooLarge(str(head.get("error")))
         if not head.get("ok"):
             raise ChannelError(f"session start failed: {head.get('error')}")
 
@@ -232,10 +239,13 @@ class SessionBox:
             return {**reply, "ok": False, "detail": f"the tree's listing does not read ({str(e)[:100]})", "data": b""}
         return {**reply, "entries": entries, "data": blobs.get("data", b"")}
 
-    def delta(self, max_bytes: int, max_files: int) -> dict:
+    def delta(self, work_bytes: int, max_files: int, max_data: int = 0, mem_bytes: int = 0) -> dict:
         """The tree's changes since the environment was unpacked (session_tools.delta): {"ok",
-        "entries", "data"} (the listing as sent, for a fork's start) or {"ok": False, "detail"}."""
-        reply, blobs = self.tool({"op": "delta", "max": max_bytes, "max_files": max_files}, {}, 120.0)
+        "entries", "data"} (the listing as sent, for a fork's start) or {"ok": False, "detail"}
+        ("too_large": its files over `work_bytes` written out in /work, its changed files over
+        `max_data`, or more than a box of `mem_bytes` can take)."""
+        reply, blobs = self.tool({"op": "delta", "max": work_bytes, "max_files": max_files, "max_data": max_data,
+                                  "mem": mem_bytes}, {}, 120.0)
         listing = blobs.get("entries", b"")
         if not reply.get("ok") or len(listing) > SNAPSHOT_ENTRIES_MAX_BYTES:
             return {**reply, "ok": False}
@@ -438,6 +448,9 @@ class SessionHost:
             try:
                 box.start(limits, files, state)
                 return box
+            except StateTooLarge:  # another box would not hold them either
+                self.destroy(box)
+                raise
             except Exception as e:  # a spare that went bad: drop it, try the next
                 log.info("session: a spare sandbox failed to start a session (%s)", e)
                 self.destroy(box)
@@ -509,4 +522,5 @@ class SessionHost:
         self._threads.shutdown(wait=False)
 
 
-__all__ = ["CELL_STATUSES", "Session", "SessionEnvironment", "SessionHost", "SessionLimits", "SessionState"]
+__all__ = ["CELL_STATUSES", "Session", "SessionEnvironment", "SessionHost", "SessionLimits", "SessionState",
+           "StateTooLarge"]

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import grpc
 import pytest
 
 from test_repo_service import CALC_FILES
 from test_session_env import GRADE, NEAR_MISS
-from helpers import sandbox_config
+from helpers import http_call, sandbox_config
 from test_session_fork import client, environments, layers_client, server  # noqa: F401
 from verifier.client import SessionLost, VerifierClient, VerifierError
 
@@ -87,63 +88,59 @@ def test_the_tests_folder_as_a_link_into_srv(tree: str, request: pytest.FixtureR
         assert out["verdict"] not in ("accepted", "infra_error"), out
 
 
-# Hole (class 8): 4 sparse files of 60 MB (no room in the parent's tmpfs) are read whole by `delta`.
-SPARSE_HOLE = {
-    "docker": "hole: the parent's PID 1 reads 240 MB of sparse zeros into its memory for the fork's changes: "
-              "the parent session is lost (FAILED_PRECONDITION, over its memory limit) instead of a clear refusal",
-    "gvisor": "hole: the fork of a parent with 240 MB of sparse files is UNAVAILABLE 'the session's sandbox did not "
-              "start (ChannelError); retry' (the server's fault, retryable): the fork's /work overflows",
-}
+def _refused_as_the_sessions(e: VerifierError) -> None:
+    """A fork over what a fork's /work holds: RESOURCE_EXHAUSTED naming the size and the bound, never
+    the server's retryable UNAVAILABLE nor the session lost (docs/sessions.md "Fork and snapshot")."""
+    assert e.code == grpc.StatusCode.RESOURCE_EXHAUSTED and not isinstance(e, SessionLost), e
+    assert "128 MiB" in e.message and "bytes or more" in e.message and "retry" not in e.message, e
 
 
 @pytest.mark.parametrize("tree", ["layers"])  # copy: test_changes_larger_than_a_forks_work
 def test_sparse_files_are_no_free_fork(tree: str, request: pytest.FixtureRequest, sandbox_backend: str) -> None:
-    """Class 5/8: sparse files take no room in the parent's /work but are read whole as changes
-    (240 MB of zeros): a fork is refused as the session's (a clear error naming the bound), never
-    lost to a box that overflowed, and the parent goes on."""
-    request.applymarker(pytest.mark.xfail(strict=True, reason=SPARSE_HOLE[sandbox_backend]))
+    """Class 5/8 (held since fx34): 4 sparse files of 60 MB take no room in the parent's /work but 240 MB
+    in a fork's. The parent's PID 1 sums the files' sizes before reading any (it read them whole and
+    was lost over its memory limit on Docker; gVisor answered UNAVAILABLE 'retry'): the fork is refused
+    as the session's, the parent goes on, and forks again once the files are gone."""
     with _client(tree, request).session(environment="calc", time_limit_s=5) as s:
         assert s.shell("for i in 1 2 3 4; do truncate -s 60M sparse$i; done && du -sk .").exit_code == 0
-        try:
-            forks = s.fork(1)
-        except VerifierError as e:
-            assert not isinstance(e, SessionLost), e
-        else:
-            for f in forks:
-                with f:
-                    r = f.shell("du -sk --apparent-size sparse4")
-                    assert r.exit_code == 0 and r.stdout.startswith("61440"), r
-        assert s.shell("echo alive").stdout == "alive\n"
+        with pytest.raises(VerifierError) as e:
+            s.fork(1)
+        _refused_as_the_sessions(e.value)
+        assert s.shell("echo alive && rm sparse*").stdout == "alive\n"
+        (f,) = s.fork(1)
+        with f:
+            assert f.shell("echo fork && test ! -e sparse1").stdout == "fork\n"
 
 
-# Bigger changes than a fork's /work holds, from a parent that fits: sparse files, or (copy: the
-# session's own files) one file with hard links, which the parent's tmpfs counts once.
+# Bigger changes than a fork's /work holds, from a parent that fits: sparse files (refused), or (copy:
+# the session's own files) one file with hard links, which the parent's tmpfs counts once and the fork
+# now holds once too (carried as links).
 OVERFLOW = {"sparse": "for i in 1 2 3; do truncate -s 50M big$i; done",
             "hardlinks": "head -c 50000000 /dev/zero > big1 && ln big1 big2 && ln big1 big3"}
 
 
-OVERFLOW_HOLE = ("hole: a fork whose changes overflow its /work (the box's apply_delta: ENOSPC) answers UNAVAILABLE "
-                 "'the session's sandbox did not start (ChannelError); retry': the program's doing charged to the "
-                 "server as retryable, on docker and gvisor")
-
-
 @pytest.mark.parametrize("how", sorted(OVERFLOW))
 def test_changes_larger_than_a_forks_work(how: str, request: pytest.FixtureRequest, sandbox_backend: str) -> None:
-    """Class 8: 150 MB of changes (the parent holds 0 or 50 MB) do not fit a fork's /work (128 MB):
-    the fork is refused as the session's (a clear error), never UNAVAILABLE with 'retry', and the
-    parent goes on."""
-    request.applymarker(pytest.mark.xfail(strict=True, reason=OVERFLOW_HOLE))
+    """Class 8 (held since fx34): 150 MB of sparse files (the parent holds 0) do not fit a fork's /work
+    (128 MB): refused as the session's on gRPC and HTTP (409, no Retry-After), never UNAVAILABLE 'retry'
+    (as it was: the fork's box ran out of space applying them), and the parent goes on. A 50 MB file of
+    three names is one file in the fork as in the parent (hard links carried as links)."""
     with _client("copy", request).session(environment="calc", time_limit_s=5) as s:
         assert s.shell(OVERFLOW[how]).exit_code == 0
-        refused: VerifierError | None = None
-        try:
-            for f in s.fork(1):
-                f.close()
-        except VerifierError as e:
-            refused = e
-        assert s.shell("echo alive").stdout == "alive\n"  # the parent goes on (it does now)
-        assert refused is None or ("retry" not in str(refused) and not isinstance(refused, SessionLost)), refused
-
+        if how == "sparse":
+            with pytest.raises(VerifierError) as e:
+                s.fork(1)
+            _refused_as_the_sessions(e.value)
+            status, headers, answer = http_call(request.getfixturevalue("server"), "POST", f"/v1/sessions/{s.id}/fork",
+                                                {"n": 1})
+            assert status == 409 and answer["field"] == "session_id" and "128 MiB" in answer["error"], answer
+            assert not {k.lower() for k in headers} & {"retry-after"}, headers
+        else:
+            (f,) = s.fork(1)
+            with f:
+                r = f.shell("stat -c '%h %s %i' big1 big2 big3 | uniq")
+                assert r.exit_code == 0 and r.stdout.count("\n") == 1 and r.stdout.startswith("3 50000000 "), r
+        assert s.shell("echo alive").stdout == "alive\n"
 
 
 # Ways into the lower layer other than a write through a link (tests/test_session_fork.py IN_PLACE):
@@ -172,13 +169,14 @@ def test_no_way_into_the_lower_layer(tree: str, request: pytest.FixtureRequest, 
 
 
 def test_a_failed_fork_frees_its_admission(request: pytest.FixtureRequest, sandbox_backend: str) -> None:
-    """Class 9 (admission slots never freed): a fork of two that fails to start (its changes overflow
-    /work) gives back its memory: two more sessions fit beside the parent (TOTAL_MB 1600: three
-    sessions of 512 MB), as before."""
+    """Class 9 (admission slots never freed): a fork of two refused (its changes overflow a fork's
+    /work) holds no memory: two more sessions fit beside the parent (TOTAL_MB 1600: three sessions of
+    512 MB), as before."""
     c = _client("layers", request)
     with c.session(environment="calc", time_limit_s=5) as s:
         assert s.shell(OVERFLOW["sparse"]).exit_code == 0
-        with pytest.raises(VerifierError):
+        with pytest.raises(VerifierError) as e:
             s.fork(2)
+        _refused_as_the_sessions(e.value)
         with c.session(environment="calc") as a, c.session(environment="calc") as b:
             assert a.shell("echo a").stdout == "a\n" and b.shell("echo b").stdout == "b\n"

@@ -48,7 +48,8 @@ from sandbox.repo.apply import View, view_listing
 from sandbox.repo.patch import PatchError
 from sandbox.repo.tree_diff import read_snapshot, session_patch
 from sandbox.repo_job import environment_language
-from sandbox.session import LANGUAGES, Session, SessionEnvironment, SessionHost, SessionLimits, SessionState
+from sandbox.session import (LANGUAGES, Session, SessionEnvironment, SessionHost, SessionLimits, SessionState,
+                             StateTooLarge)
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute_wire import check_files
@@ -62,6 +63,9 @@ MAX_READ_BYTES = 1 << 20
 MAX_LIST_ENTRIES = 10_000  # entries one directory listing returns at most (default 1,000)
 SNAPSHOT_MAX_BYTES = 256 << 20  # the session's tree read back to be graded (sandbox/repo/apply.py TREE_MAX_BYTES)
 SNAPSHOT_MAX_FILES = 100_000
+# Of a fork's memory limit, what its interpreter and PID 1 keep beside its files and the changes it
+# takes (session_tools.delta `mem`; an idle session holds about 15 MiB: docs/sessions.md "Sessions").
+FORK_PROCESSES_MB = 32
 GRADE_KEYS = RepoTask.KEYS - {"completion", "kind"}  # a session's grade: a repo task whose patch is the session's
 # Lost sessions remembered for their "session lost" answer; past this the oldest answer "not found"
 # instead (still never a new session): a flood of lost sessions must not grow the server's memory.
@@ -109,6 +113,12 @@ class SnapshotNotFound(SessionNotFound):
 
 class SessionLost(Exception):
     """The session exists but an earlier cell ended it (time, memory, crash) and it was not restored."""
+
+
+class ChangesTooLarge(Exception):
+    """A fork or snapshot whose files would not fit a new session's /work (docs/sessions.md "Fork and
+    snapshot"): the session's own doing, answered RESOURCE_EXHAUSTED / HTTP 409 with no retry hint
+    (the same session asking again gets the same answer); the session goes on."""
 
 
 @dataclass
@@ -379,6 +389,9 @@ class SessionRegistry:
         except asyncio.CancelledError:  # the caller hung up: the slot is held until its container is back
             job.add_done_callback(lambda _: asyncio.ensure_future(self._orphaned(job, limits.memory_limit_mb)))
             raise
+        except StateTooLarge as exc:  # a fork's or snapshot's files over what the box holds: theirs
+            self._release_slot(limits.memory_limit_mb)
+            raise ChangesTooLarge(self._too_large(str(exc))) from None
         except Exception as exc:
             self._release_slot(limits.memory_limit_mb)
             log.warning("session: container did not start: %s", exc)
@@ -408,12 +421,26 @@ class SessionRegistry:
         entry = self._env_entry(token, sid)
         env = entry.session.environment
         assert env is not None
-        reply = await self._tool(token, sid, "delta", SNAPSHOT_MAX_BYTES, SNAPSHOT_MAX_FILES)
+        limits = entry.session.limits
+        reply = await self._tool(token, sid, "delta", self.config.sandbox.work_tmpfs_mb << 20, SNAPSHOT_MAX_FILES,
+                                 SNAPSHOT_MAX_BYTES, max(0, limits.memory_limit_mb - FORK_PROCESSES_MB) << 20)
         if reply.get("lost"):
             raise SessionLost(f"session lost: {reply.get('detail', '')}")
+        if reply.get("too_large"):
+            bound = {"data": f"{SNAPSHOT_MAX_BYTES >> 20} MiB",
+                     "memory": f"memory_limit_mb {limits.memory_limit_mb} less {FORK_PROCESSES_MB} MiB for its processes"}
+            raise ChangesTooLarge(self._too_large(str(reply.get("detail")), bound.get(str(reply["too_large"]), "")))
         if not reply.get("ok"):
             raise TaskError("session_id", f"the session's files cannot be kept: {reply.get('detail') or reply.get('error')}")
         return entry, SessionState(env, reply["entries"], reply["data"])
+
+    def _too_large(self, detail: str, bound: str = "") -> str:
+        """ChangesTooLarge's message: what the box said (session_tools.delta: its files written out in a
+        new session's /work, summed from their stats before any is read; docs/sessions.md "Fork and
+        snapshot"), and the server's bound it is over (by default /work's size)."""
+        bound = bound or f"{self.config.sandbox.work_tmpfs_mb} MiB: --sandbox-work-tmpfs-mb"
+        return (f"the session's files do not fit a new session: {detail} ({bound}); remove or shrink files (a "
+                f"sparse file counts in full) to fork or keep a snapshot; this session goes on")
 
     async def fork(self, token: str | bytes, sid: Any, n: Any) -> list[dict]:
         """n new sessions, each starting from this session's files (its environment's tree and the

@@ -38,11 +38,12 @@ Requests:
     {"op": "write", "path": NAME, "blobs": [["data", N]]}
     {"op": "list", "path": NAME, "max": N}
     {"op": "snapshot", "max": N, "max_files": N}
-    {"op": "delta", "max": N, "max_files": N}
+    {"op": "delta", "max": N, "max_files": N, "max_data": N, "mem": N}
         the tools of a session on a repository environment (session_tools.py; "start" with
         "tree": "layers" links the environment's tree, read-only at /srv, into /work first, "tree": "copy"
         copies it (session_tools.link_tree; docs/sessions.md "The layers"); with "delta": true
-        too, the "delta_entries" and "delta_data" blobs, another session's changes, are applied on it).
+        too, the "delta_entries" and "delta_data" blobs, another session's changes, are applied on it;
+        changes that do not fit /work answer {"ok": false, "no_space": true}: the session's, never retried).
     {"op": "prepare", "tree": "copy" | "layers"}
         between sessions, in a box of an environment: its tree linked (or copied) into /work and an
         interpreter started (running nothing) ahead of the next "start", which takes both.
@@ -53,6 +54,7 @@ Requests:
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import selectors
@@ -435,7 +437,12 @@ def start(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
     if head.get("tree"):  # a session on a repository environment (session_tools.py), read-only at /srv
         prepare(str(head["tree"]))
         if head.get("delta"):  # a fork's or a snapshot's changes (docs/sessions.md "Fork and snapshot")
-            session_tools.apply_delta(blobs.get("delta_entries", b"[]"), blobs.get("delta_data", b""))
+            try:
+                session_tools.apply_delta(blobs.get("delta_entries", b"[]"), blobs.get("delta_data", b""))
+            except OSError as e:  # the changes do not fit this box (the bound delta checked missed it): theirs, not the host's
+                if e.errno not in (errno.ENOSPC, errno.EDQUOT):
+                    raise
+                return {"ok": False, "no_space": True, "error": f"the changes do not fit the session's /work: {e.strerror}"}, {}
     write_files(head, blobs)
     kernel, box.spare = box.spare or Kernel(), None  # one started ahead has run nothing: as fresh
     box.kernel, box.lost, box.idle_spent = kernel, "", 0.0

@@ -201,54 +201,180 @@ def record_base() -> None:
         os.unlink(probe)
 
 
-def delta(head: dict) -> tuple[dict, dict[str, bytes]]:
+PAGE = 4096  # a tmpfs holds a file in whole pages
+
+
+def _pages(size: int) -> int:
+    return -(-size // PAGE) * PAGE
+
+
+def delta(head: dict) -> tuple[dict, dict[str, bytes | bytearray]]:
     """What changed below /work since record_base: entries [path, "f", size, executable] (data in
-    the `data` blob, in order), [path, "l", target], [path, "d"] and [path, "x"] (removed); at most
-    `max` bytes and `max_files` entries. A fifo, socket or device is not carried (named in
-    `skipped`). Unchanged means the same inode, ctime and size as linked, or a folder unchanged
-    that held only links and folders (SETTLED)."""
+    the `data` blob, in order), [path, "h", first] (a hard link to the file carried at `first`),
+    [path, "l", target], [path, "d"] and [path, "x"] (removed); at most `max_files` entries. A fifo,
+    socket or device is not carried (named in `skipped`). Unchanged means the same inode, ctime and
+    size as linked, or a folder unchanged that held only links and folders (SETTLED).
+
+    Bounded where it is built (docs/sessions.md "Fork and snapshot"): `max` is what a fork's /work
+    holds, and the files a box started from these changes would hold (each inode's apparent size in
+    whole pages: a sparse file written out in full, hard links once, the copied tree's unchanged files
+    too) are summed from their stats first; past `max` the answer is `too_large` with no file read, so
+    PID 1 never holds more than a fork can take (red-team rt34: 240 MB of sparse files read whole lost
+    the parent on Docker, and a fork's box ran out of /work applying 150 MB). Then, before any file is
+    read, the changed files' bytes are held to `max_data` (what the server keeps) and, with `mem` (the
+    bytes a fork's memory limit leaves beside its processes), what the fork's box needs to take them
+    (_memory_need)."""
     cap, max_files = int(head["max"]), int(head["max_files"])
+    max_data, mem = int(head.get("max_data") or cap), int(head.get("mem") or 0)
     entries: list[list] = []
-    data = bytearray()
     seen: set[str] = set()
     skipped: list[str] = []
+    inodes: dict[tuple[int, int], str | None] = {}  # a linked file's inode -> its path carried as "f", if any
+    held = 0
     try:
         for rel, kind, st, fd, name in _walk_stats(settled=True):
             seen.add(rel)
             if st is None:  # in a folder unchanged since record_base: a link or a folder as recorded
                 continue
-            if BASE.get(rel) == (kind, st.st_ino, st.st_ctime_ns, st.st_size) and kind != "d":
-                continue
-            if kind == "d":
-                if BASE.get(rel, ("",))[0] == "d":
-                    continue
-                entries.append([rel, "d"])
-            elif kind == "l":
-                entries.append([rel, "l", os.readlink(name, dir_fd=fd)])
-            elif kind == "f":
-                blob = _read_regular(fd, name, cap - len(data))
-                if blob is None:
-                    return {"ok": False, "detail": f"the session's changes are over {cap} bytes"}, {}
-                entries.append([rel, "f", len(blob), bool(st.st_mode & 0o100)])
-                data += blob
-            else:
+            key = (st.st_dev, st.st_ino)
+            if kind == "f" and (st.st_nlink < 2 or key not in inodes):
+                held += _pages(st.st_size)
+                if held > cap:
+                    return _too_large("work", held, cap)
+                if st.st_nlink > 1:
+                    inodes[key] = None
+            change = _change(rel, kind, st, fd, name, inodes)
+            if change is not None and change[1] == "o":
                 skipped.append(rel)
+            elif change is not None:
+                entries.append(change)
             if len(entries) > max_files:
                 return {"ok": False, "detail": f"the session's changes are over {max_files} entries"}, {}
+        changed = sum(int(e[2]) for e in entries if e[1] == "f")
+        if changed > max_data:
+            return _too_large("data", changed, max_data)
+        if mem and _memory_need(changed, held) > mem:
+            return _too_large("memory", _memory_need(changed, held), mem)
+        data = _read_changed(entries, min(cap - held, max_data - changed))
     except OSError as e:
         return {"ok": False, "detail": f"the tree could not be read: {e.strerror}"}, {}
+    if data is None:  # a file grew while it was read
+        return _too_large("work", cap + 1, cap)
     entries += [[rel, "x"] for rel in BASE if rel not in seen]
     listing = json.dumps(entries).encode()
     if len(listing) > ENTRIES_MAX_BYTES:
         return {"ok": False, "detail": f"the changes' names take over {ENTRIES_MAX_BYTES} bytes"}, {}
-    return {"ok": True, "skipped": skipped[:20]}, {"entries": listing, "data": bytes(data)}
+    return {"ok": True, "skipped": skipped[:20]}, {"entries": listing, "data": data}
+
+
+def _change(rel: str, kind: str, st: os.stat_result, fd: int, name: str,
+            inodes: dict[tuple[int, int], str | None]) -> list | None:
+    """delta's entry for one entry of /work, None when it is as record_base saw it; kind "o" for one
+    not carried. A file of several names is carried once, as "f" at the first name delta changes, and
+    as "h" (a hard link to it) at the others: a fork holds it once, as its parent does."""
+    if BASE.get(rel) == (kind, st.st_ino, st.st_ctime_ns, st.st_size) and kind != "d":
+        return None
+    if kind == "d":
+        return None if BASE.get(rel, ("",))[0] == "d" else [rel, "d"]
+    if kind == "l":
+        return [rel, "l", os.readlink(name, dir_fd=fd)]
+    if kind != "f":
+        return [rel, "o"]
+    key = (st.st_dev, st.st_ino)
+    first = inodes.get(key)
+    if first is not None:
+        return [rel, "h", first]
+    if st.st_nlink > 1:
+        inodes[key] = rel
+    return [rel, "f", st.st_size, bool(st.st_mode & 0o100)]
+
+
+def _memory_need(changed: int, held: int) -> int:
+    """About what a box needs in memory, beside its processes, to start from changes of `changed` bytes
+    whose /work holds `held`: PID 1 receives the changes (framing.Inbox: its buffer, a slice and the
+    bytes, three copies for a moment), then writes them into /work (a tmpfs of its memory) beside the
+    rest, one copy still held."""
+    return max(3 * changed, changed + held)
+
+
+TOO_LARGE = {  # delta's bounds, by what they hold (the host names the setting behind each)
+    "work": "hold {} bytes or more in /work (each file at its apparent size, a sparse file in full, in whole "
+            "pages), over the {} bytes a session's /work holds",
+    "data": "carry {} bytes of changed files, over the {} bytes kept for a fork or snapshot",
+    "memory": "need about {} bytes of memory to take them (the changed files' bytes three times while they arrive, "
+              "or once beside what /work holds), over the {} bytes its memory limit leaves",
+}
+
+
+def _too_large(bound: str, need: int, cap: int) -> tuple[dict, dict[str, bytes | bytearray]]:
+    """delta's answer past one of its bounds (TOO_LARGE): what a box would need (at least), and the bound."""
+    return {"ok": False, "too_large": bound, "need": need, "max": cap,
+            "detail": "a session started from these files would " + TOO_LARGE[bound].format(need, cap)}, {}
+
+
+def _read_changed(entries: list[list], slack: int) -> bytearray | None:
+    """The bytes of the "f" entries, read by path in order (after delta's stats: none read when the
+    changes are too large), each at most its stat's size plus `slack` (what is left of the bound: a
+    file that grew since) and its entry's size set to what was read; None past the bound. One
+    bytearray, sent as it is (framing writes any buffer): no second copy in PID 1."""
+    data = bytearray()
+    dirs = _Dirs()
+    try:
+        for entry in entries:
+            if entry[1] != "f":
+                continue
+            parts = entry[0].split("/")
+            blob = _read_regular(dirs.open(parts[:-1]), parts[-1], int(entry[2]) + slack)
+            if blob is None:
+                return None
+            slack -= _pages(len(blob)) - _pages(int(entry[2]))
+            if slack < 0:
+                return None
+            entry[2] = len(blob)
+            data += blob
+    finally:
+        dirs.close()
+    return data
+
+
+class _Dirs:
+    """A folder below /work by its parts, opened without following a link at any step, from the
+    last one opened when it is below it: paths in walk order (a folder's entries, then its folders'),
+    so a chain of 1,000 nested folders costs one open a folder, not one per level per entry
+    (red-team rt34: 4.1 s on Docker, 45.5 s on gVisor to fork it). `open` lends the fd (closed here)."""
+
+    def __init__(self, create: bool = False) -> None:
+        self.create = create
+        self.parts: list[str] = []
+        self.fd = -1
+
+    def open(self, parts: list[str]) -> int:
+        if self.fd >= 0 and parts[:len(self.parts)] == self.parts:
+            if len(parts) == len(self.parts):
+                return self.fd
+            fd = _walk_to(parts[len(self.parts):], self.create, self.fd)
+        else:
+            fd = _walk_to(parts, self.create)
+        self.close()
+        self.parts, self.fd = list(parts), fd
+        return fd
+
+    def forget(self, parts: list[str]) -> None:
+        """`parts` (or a folder below it) is about to be removed or replaced: never reuse its fd."""
+        if self.parts[:len(parts)] == parts:
+            self.close()
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+        self.parts, self.fd = [], -1
 
 
 def _remove(parts: list[str]) -> None:
     """Remove what is at parts below /work (a file, a link, or a directory and all below it)."""
     try:
         fd = _walk_to(parts[:-1], False)
-    except FileNotFoundError:
+    except OSError:  # no folder there (missing, a file, a link): nothing to remove below it
         return
     try:
         st = os.stat(parts[-1], dir_fd=fd, follow_symlinks=False)
@@ -270,51 +396,85 @@ def _remove(parts: list[str]) -> None:
 
 def apply_delta(listing: bytes, data: bytes) -> None:
     """A delta (the host's copy of another session's `delta`) onto the environment's tree just
-    unpacked: removals first (deepest first), then directories, files and links by path, each
-    replacing what stands there. Paths are checked as write_file's; raises ValueError on a bad one."""
+    unpacked: removals first (deepest first), then what stands where a file, link or hard link will be
+    (so /work never holds more at once than it will at the end: the bound `delta` checked), then
+    directories, files, links and hard links by path. Each folder is reached from the last one when
+    below it (_Dirs). Paths are checked as write_file's; raises ValueError on a bad one."""
     entries = json.loads(listing)
-    offset = 0
-    for entry in sorted((e for e in entries if e[1] == "x"), key=lambda e: -str(e[0]).count("/")):
-        parts = _parts(entry[0], False)
-        if parts is None:
-            raise ValueError(f"bad path {entry[0]!r}")
-        _remove(parts)
     for entry in entries:
-        parts = _parts(entry[0], False)
-        if parts is None:
+        if _parts(entry[0], False) is None:
             raise ValueError(f"bad path {entry[0]!r}")
-        kind = entry[1]
-        if kind == "x":
-            continue
-        fd = _walk_to(parts[:-1], True)
+    for entry in sorted((e for e in entries if e[1] == "x"), key=lambda e: -str(e[0]).count("/")):
+        _remove(_parts(entry[0], False) or [])
+    for create in (False, True):
+        dirs, offset = _Dirs(create), 0
         try:
-            try:
-                now = os.stat(parts[-1], dir_fd=fd, follow_symlinks=False)
-            except FileNotFoundError:
-                now = None
-            if now is not None and not (kind == "d" and stat.S_ISDIR(now.st_mode)):
-                _remove(parts)
-            if kind == "d":
-                if now is None or not stat.S_ISDIR(now.st_mode):
-                    os.mkdir(parts[-1], 0o755, dir_fd=fd)
-            elif kind == "l":
-                os.symlink(str(entry[2]), parts[-1], dir_fd=fd)
-            elif kind == "f":
-                size = int(entry[2])
-                out = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
-                              0o755 if entry[3] else 0o644, dir_fd=fd)
-                try:
-                    os.fchmod(out, 0o755 if entry[3] else 0o644)
-                    view = memoryview(data)[offset:offset + size]
-                    offset += size
-                    while view:
-                        view = view[os.write(out, view):]
-                finally:
-                    os.close(out)
-            else:
-                raise ValueError(f"bad kind {kind!r}")
+            for entry in entries:
+                parts = _parts(entry[0], False) or []
+                if not create and entry[1] in ("f", "h", "l"):
+                    _clear(dirs, parts)
+                elif create and entry[1] != "x":
+                    offset = _apply_one(dirs, parts, entry, data, offset)
         finally:
-            os.close(fd)
+            dirs.close()
+
+
+def _clear(dirs: _Dirs, parts: list[str]) -> None:
+    """Remove what stands at `parts` (a file, a link, a folder and all below it), its folder reached
+    through `dirs`; nothing when there is no folder above it."""
+    try:
+        fd = dirs.open(parts[:-1])
+        st = os.stat(parts[-1], dir_fd=fd, follow_symlinks=False)
+    except OSError:
+        return
+    if stat.S_ISDIR(st.st_mode):
+        dirs.forget(parts)
+        _remove(parts)
+    else:
+        os.unlink(parts[-1], dir_fd=fd)
+
+
+def _apply_one(dirs: _Dirs, parts: list[str], entry: list, data: bytes, offset: int) -> int:
+    """One entry of apply_delta onto what stands at `parts`; the data offset after it."""
+    kind = entry[1]
+    fd = dirs.open(parts[:-1])
+    try:
+        now = os.stat(parts[-1], dir_fd=fd, follow_symlinks=False)
+    except FileNotFoundError:
+        now = None
+    if now is not None and not (kind == "d" and stat.S_ISDIR(now.st_mode)):
+        _clear(dirs, parts)
+    if kind == "d":
+        if now is None or not stat.S_ISDIR(now.st_mode):
+            os.mkdir(parts[-1], 0o755, dir_fd=fd)
+    elif kind == "l":
+        os.symlink(str(entry[2]), parts[-1], dir_fd=fd)
+    elif kind == "h":
+        first = _parts(entry[2], False)
+        if first is None:
+            raise ValueError(f"bad path {entry[2]!r}")
+        src = _walk_to(first[:-1], False)
+        try:
+            if not stat.S_ISREG(os.stat(first[-1], dir_fd=src, follow_symlinks=False).st_mode):
+                raise ValueError(f"{entry[2]!r} is not a file to link")
+            os.link(first[-1], parts[-1], src_dir_fd=src, dst_dir_fd=fd, follow_symlinks=False)
+        finally:
+            os.close(src)
+    elif kind == "f":
+        size = int(entry[2])
+        out = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                      0o755 if entry[3] else 0o644, dir_fd=fd)
+        try:
+            os.fchmod(out, 0o755 if entry[3] else 0o644)
+            view = memoryview(data)[offset:offset + size]
+            offset += size
+            while view:
+                view = view[os.write(out, view):]
+        finally:
+            os.close(out)
+    else:
+        raise ValueError(f"bad kind {kind!r}")
+    return offset
 
 
 def open_nofollow(dir_fd: int, name: str, flags: int, mode: int = 0o777) -> int:
@@ -342,9 +502,10 @@ def open_nofollow(dir_fd: int, name: str, flags: int, mode: int = 0o777) -> int:
     return fd
 
 
-def _walk_to(parts: list[str], create: bool) -> int:
-    """A directory fd for parts below /work, opened without following a link at any step."""
-    fd = os.open(pid1.WORK, os.O_RDONLY | os.O_DIRECTORY)
+def _walk_to(parts: list[str], create: bool, start: int = -1) -> int:
+    """A directory fd for parts below /work (or below the folder `start`, left open), opened without
+    following a link at any step."""
+    fd = os.open(pid1.WORK, os.O_RDONLY | os.O_DIRECTORY) if start < 0 else os.dup(start)
     try:
         for part in parts:
             if create:
@@ -428,7 +589,7 @@ def list_dir(head: dict) -> dict:
         os.close(fd)
 
 
-def snapshot(head: dict) -> tuple[dict, dict[str, bytes]]:
+def snapshot(head: dict) -> tuple[dict, dict[str, bytes | bytearray]]:
     """Every regular file and link below /work (SKIP_DIRS left out) as [path, "f", size] / [path, "l",
     target] (a JSON blob of at most ENTRIES_MAX_BYTES: the channel's header is 1 MiB), with the files' bytes in one blob, at most `max` bytes and `max_files` entries in all;
     anything else (a fifo, a socket, a device) is named so the host refuses it. Read without
@@ -470,15 +631,19 @@ def snapshot(head: dict) -> tuple[dict, dict[str, bytes]]:
     listing = json.dumps(entries).encode()
     if len(listing) > ENTRIES_MAX_BYTES:
         return {"ok": False, "detail": f"the tree's names take over {ENTRIES_MAX_BYTES} bytes"}, {}
-    return {"ok": True}, {"entries": listing, "data": bytes(data)}
+    return {"ok": True}, {"entries": listing, "data": data}  # sent as it is: no second copy in PID 1
 
 
 def _read_regular(dir_fd: int, name: str, room: int, lower: int | None = None) -> bytes | None:
-    """A regular file's bytes (None when over `room`): `name` in dir_fd, or the lower file already opened."""
+    """A regular file's bytes (None when over `room`, unread when its size says so): `name` in dir_fd,
+    or the lower file already opened."""
     fd = open_nofollow(dir_fd, name, os.O_RDONLY | os.O_NONBLOCK) if lower is None else lower
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
             raise OSError(0, f"{name} is no longer a regular file")
+        if st.st_size > room:
+            return None
         out = bytearray()
         while len(out) <= room and (chunk := os.read(fd, min(1 << 16, room + 1 - len(out)))):
             out += chunk

@@ -29,8 +29,8 @@ from verifier.api.execute import execute_response, execute_task
 from verifier.execute_wire import request_from_proto, response_to_proto
 from verifier.metrics import Metrics
 from verifier.session_wire import cell_to_proto, grade_task_from_proto, shell_to_proto
-from verifier.sessions import (FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry,
-                               check_routing, peer_tls_name)
+from verifier.sessions import (FORWARD_TIMEOUT_S, FORWARDED_KEY, ChangesTooLarge, SessionLost, SessionNotFound,
+                               SessionRegistry, check_routing, peer_tls_name)
 from sandbox.contract import Task, TaskError
 from verifier.schema import limits_to_proto, result_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
@@ -214,6 +214,8 @@ class VerifierService(pb_grpc.VerifierServicer):
             await self._abort(context, method, grpc.StatusCode.NOT_FOUND, str(exc))
         except SessionLost as exc:
             await self._abort(context, method, grpc.StatusCode.FAILED_PRECONDITION, str(exc))
+        except ChangesTooLarge as exc:  # the session's own files: no retry hint (docs/sessions.md "Fork and snapshot")
+            await self._abort(context, method, grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc))
         except RuntimeError as exc:
             await self._abort(context, method, grpc.StatusCode.UNAVAILABLE, str(exc))
         m.rpcs.labels(method, "OK").inc()

@@ -25,8 +25,8 @@ from sandbox.contract import TaskError
 from verifier.api.transport import HttpError, HttpTransport, RouteSpec, presented_token
 from verifier.engine import Draining, Overloaded
 from verifier.session_wire import cell_json, shell_json
-from verifier.sessions import (FORWARD_TIMEOUT_S, FORWARDED_KEY, SessionLost, SessionNotFound, SessionRegistry,
-                               peer_tls_name)
+from verifier.sessions import (FORWARD_TIMEOUT_S, FORWARDED_KEY, ChangesTooLarge, SessionLost, SessionNotFound,
+                               SessionRegistry, peer_tls_name)
 
 
 class SessionRoutes:
@@ -61,6 +61,8 @@ class SessionRoutes:
             raise HttpError(404, str(e), e.field) from None
         except SessionLost as e:
             raise HttpError(410, str(e), "session_id") from None
+        except ChangesTooLarge as e:  # the session's own files: no Retry-After (docs/sessions.md "Fork and snapshot")
+            raise HttpError(409, str(e), "session_id") from None
         except RuntimeError as e:
             raise HttpError(503, str(e), headers={"Retry-After": "1"}) from None
 
