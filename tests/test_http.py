@@ -356,3 +356,21 @@ def test_get_reward_with_special_tokens_left_in_by_the_decode(verifier_server):
     status, _, body = call(verifier_server.http_url + "/get_reward",
                            {"query": [prompt + r for r in responses], "prompts": [prompt] * 4, "labels": ["2"] * 4})
     assert status == 200 and body["rewards"] == [1.0, 0.0, 1.0, 0.0]
+
+
+def test_a_port_taken_between_its_pick_and_the_bind_is_picked_again(monkeypatch):
+    """A clean CI run lost a test to another process taking a picked port before the server bound it
+    (verifier/local_server.py): the race, forced here by picking a taken port first, costs a retry."""
+    import socket
+
+    import verifier.local_server as local_server
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        picks = iter([None, None, taken.getsockname()[1]])  # gRPC, metrics, then HTTP: the one taken
+        pick = local_server.free_port
+        monkeypatch.setattr(local_server, "free_port", lambda host="127.0.0.1": next(picks, None) or pick(host))
+        with local_server.LocalServer("--workers", "1", "--no-code") as server:
+            assert taken.getsockname()[1] not in (server.port, server.metrics_port, server.http_port)
+            assert urllib.request.urlopen(server.http_url + "/healthz", timeout=10).status == 200
