@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 
 import sympy
 from sympy import Basic
@@ -59,59 +60,76 @@ def complexity_guard(text: str, limits: MathLimits) -> str | None:
     functions = sum(1 for _ in _FUNCTION_RE.finditer(text))
     if functions > limits.max_functions:
         return f"{functions} function applications (max {limits.max_functions}): too complex to parse"
-    return power_guard(text) or matrix_guard(text)
+    return matrix_guard(text)
 
 
-_INTEGER_POWER_RE = re.compile(r"\)\s*\}?\s*\^\s*(?:\{\s*(\d{1,9})\s*\}|(\d))")  # `(...)^{10}`, `\\right)^{10}`, `{(...)}^{10}`
-_COMMAND_RE = re.compile(r"\\([A-Za-z]+)")
-_GREEK = frozenset("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi omicron "
-                   "rho varrho sigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Sigma Upsilon Phi "
-                   "Psi Omega".split())
-_APPLIED_RE = re.compile(r"(?<![A-Za-z\\])[A-Za-z]\s*\(")
-MAX_EXPANDED_SYMBOLS = 4
-"""Most free symbols in the bracketed base of a power above `MAX_EXPANDED_POWER`: `compare.differs_at_a_point` samples
-at most four symbols (`_SAMPLES`) and no applied function, so past them math-verify's `simplify` expands the power with
-no bound (red team 10 class 4: `(a+b+c+d+e+f)^{10}` 6.1 s, `^{20}` over 30 s, `(f(x)+x+y+1)^{20}` 3.1 s)."""
-MAX_EXPANDED_POWER = 4
-"""The largest integer exponent on a bracketed base of more than `MAX_EXPANDED_SYMBOLS` symbols or with an applied
-function (`(a+b+c+d+f)^{2}` is read; `(a+b+c+d+e+f+g+h+i+j)^{5}` took 3.2 s)."""
+MAX_EXPANDED_TERMS = 200
+"""Most terms any part of an answer can expand to (`expansion_guard`). Past the point sampler (`compare.
+differs_at_a_point`: at most four symbols in gold and answer together, no function, sum, limit or derivative around
+them) math-verify's `simplify` expands every power and product. Measured on 2 busy cores: `(x+y+z+w)^{10}` (286 terms)
+1.0 s, `(x+y+z)^{20}` (231) 0.9 s, `(x+1)^{400}` (401) 0.01 s; `(a+b+c+d+f)^{10}` (1001) 6.1 s, a ten-symbol sum to
+the 5th (2002) 3-26 s however bracketed (`|...|`, `[...]`, `\\{...\\}`, `((...)^{2})^{3}`, five factors), and
+`\\sum_{k=1}^{2} (x+y+z+w)^{20}` (1771) over 40 s (red teams 10 and 11)."""
 
 
-def power_guard(text: str) -> str | None:
-    """Why a power would expand past the point sampler, or None (an allowlist on the base, docs/math.md "Answer
-    grammar"): a bracketed base raised to an integer above `MAX_EXPANDED_POWER` holds at most `MAX_EXPANDED_SYMBOLS`
-    distinct symbols (letters, Greek letters; `e` counted too) and no applied function (`f(x)`); else refused, never
-    paid. Text only, never expanding anything."""
-    for m in _INTEGER_POWER_RE.finditer(text):
-        exponent = int(next(g for g in m.groups() if g is not None))
-        if exponent <= MAX_EXPANDED_POWER:
-            continue
-        base = _bracketed_base(text, m.start())
-        if base is None:
-            continue
-        symbols, applied = _base_symbols(base)
-        if len(symbols) > MAX_EXPANDED_SYMBOLS or applied:
-            return (f"a power {exponent} of a base with {len(symbols)} symbols{' and an applied function' if applied else ''}"
-                    f" (max {MAX_EXPANDED_SYMBOLS} symbols above power {MAX_EXPANDED_POWER}): too costly to compare")
-    return None
+def expansion_guard(expr: Basic | MatrixBase, limits: MathLimits) -> str | None:
+    """Why a parsed answer would expand past `MAX_EXPANDED_TERMS` terms, or None (answers only, `parsing.
+    parse_prediction`; docs/math.md "Answer grammar"). Read on the unevaluated sympy tree, so every way of writing a
+    power or a product (any bracket, `|...|`, a group's braces, nested powers, repeated factors, a sum or limit around
+    it) is one case: a sum has its terms' count, a product their product, an integer power `n` of `t` terms the
+    `C(t+n-1, n)` monomials it can have, and anything else (a function, a relation, a set) one term, its arguments
+    bounded on their own. Refused, never paid. Walks at most `max_tree_nodes` nodes, evaluating nothing."""
+    budget = [limits.max_tree_nodes]
+    try:
+        for cell in list(expr) if isinstance(expr, MatrixBase) else [expr]:
+            _terms(cell, budget, limits)
+    except _TooMany as e:
+        return f"a part that expands to more than {MAX_EXPANDED_TERMS} terms ({e}): too costly to compare"
+    except RecursionError:
+        return "a tree too deep to bound: too costly to compare"
+    return None  # within budget, or past it: `magnitude_digits` then bounds the tree as INFINITE
 
 
-def _bracketed_base(text: str, close: int) -> str | None:
-    """The text inside the parentheses that close at `text[close]`, or None when they are unbalanced."""
-    depth = 0
-    for i in range(close, -1, -1):
-        depth += {")": 1, "(": -1}.get(text[i], 0)
-        if depth == 0:
-            return text[i + 1:close]
-    return None
+def _power(exp: Basic, budget: list[int], limits: MathLimits) -> int:
+    """The integer power an exponent can expand its base to: `|n|` rounded up for a number written any way
+    (`4\\cdot 5`, `-20`, `5/2`, `5.0`), none for a symbolic one (`n`) or an irrational one; past `max_exact_digits`
+    (a tower) a power too large to expand (the base is refused unless it is one term)."""
+    _terms(exp, budget, limits)
+    if exp.free_symbols:
+        return 1
+    if magnitude_digits(exp, limits) > limits.max_exact_digits:
+        return 10 ** 6
+    value = exact_rational(exp) if not isinstance(exp, sympy.Float) else Fraction(float(exp))
+    return 1 if value is None else min(math.ceil(abs(value)), 10 ** 6)
 
 
-def _base_symbols(base: str) -> tuple[set[str], bool]:
-    """A base's distinct symbols (single letters outside commands, Greek letter commands) and whether it applies a
-    function written as a letter before `(` (`f(x)`, an applied function the sampler skips)."""
-    greek = {c for c in _COMMAND_RE.findall(base) if c in _GREEK}
-    plain = _COMMAND_RE.sub(" ", base)
-    return greek | set(re.findall(r"[A-Za-z]", plain)), bool(_APPLIED_RE.search(plain))
+class _TooMany(Exception):
+    """A part of the tree expands past `MAX_EXPANDED_TERMS`."""
+
+
+def _terms(e: object, budget: list[int], limits: MathLimits) -> int:
+    """How many terms `e` can expand to, 0 for a constant (it folds into one term; `1+1+...+1` is one number); raises
+    `_TooMany` past the bound (see `expansion_guard`)."""
+    budget[0] -= 1
+    if budget[0] < 0 or not isinstance(e, Basic):
+        return 1
+    if not e.args:
+        return 1 if isinstance(e, sympy.Symbol) else 0
+    if isinstance(e, sympy.Pow):
+        base, n = _terms(e.base, budget, limits), _power(e.exp, budget, limits)
+        count = math.comb(base + n - 1, n) if base > 1 and n > 1 else base
+    else:
+        parts = [_terms(a, budget, limits) for a in e.args]
+        symbolic = [p for p in parts if p]
+        if isinstance(e, sympy.Add):
+            count = sum(symbolic) + (len(symbolic) < len(parts)) if symbolic else 0
+        elif isinstance(e, sympy.Mul):
+            count = math.prod(symbolic) if symbolic else 0
+        else:  # a function or relation is as large as its largest argument: simplify unwraps `|s|^{5}` into `s^{4}|s|`
+            count = max(parts)
+    if count > MAX_EXPANDED_TERMS:
+        raise _TooMany(f"{count if count < 10 ** 9 else 'over 10^9'} terms")
+    return count
 
 
 # A power after the matrix, its brackets a `\\right`, a plain `)`/`]` or a group's `}` (red team 10 class 4: `{M}^{-1}`,

@@ -24,7 +24,7 @@ from sympy.matrices import MatrixBase
 
 from .extract import box_spans
 from .grammar import approximation_agrees, read as read_stated
-from .guards import complexity_guard, magnitude_digits, text_guard
+from .guards import complexity_guard, expansion_guard, magnitude_digits, text_guard
 from .limits import DEFAULT_LIMITS, MathLimits
 from .unicode_math import to_ascii_math
 
@@ -768,9 +768,10 @@ def parse_prediction(text: str) -> Parsed | str:
     if refused:
         return refused
     try:
-        return parse_answer(text, DEFAULT_LIMITS)
+        parsed = parse_answer(text, DEFAULT_LIMITS)
     except ParseFailure as e:
         return str(e)
+    return expansion_guard(parsed.expr, DEFAULT_LIMITS) or parsed
 
 
 def _parse_normalised(latex: str, limits: MathLimits) -> Parsed:
