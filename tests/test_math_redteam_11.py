@@ -60,7 +60,8 @@ unless a case says otherwise.
    `(a+b+c+d+f)^{10.0}`, `\\sqrt{(a+b+c+d+f)^{20}}`, `((a+b)^{4})^{4}+c+d+f`, `u=(x+y+z+w)^{20}`, `(x+y+z+w)^{20} > 1`,
    `\\int_0^1 (x+y+z+w)^{20} dx`, a fourfold integral of it, `\\prod_{k=1}^{100} (x+k)`, `\\prod_{k=1}^{100} (x+y+k)`,
    `\\int_0^{\\pi} \\sin(x)^{60} dx`, `\\int_0^1 \\sin(x)^{30}\\cos(x)^{30} dx`, `\\int_0^1 (x+1)^{100} e^{x} dx`, a product
-   of eight sines integrated, `\\int_0^1 x^{20} e^{3x} \\sin(5x)\\cos(7x) dx`; `\\sum_{k=1}^{100} (x+k)^{20}` 1.1 s.
+   of eight sines integrated, `\\int_0^1 x^{20} e^{3x} \\sin(5x)\\cos(7x) dx`; `\\sum_{k=1}^{100} (x+k)^{20}` 1.1 s; a 6x6 letter matrix between `\\left|`/`\\right|` or `|`
+   (0.3 s), times `(x+y)^{5}` (0.4 s); its norm `\\left\\|M\\right\\|` 1.3 s (borderline, under load).
 
 Held (rule 1 of fx29n, the Yes/No reason's noun phrase): `\\text{Yes, there is one in a thousand.}`, `... a solution
 with some doubt.`, `... $?$.`, `... such a set of them that do not exist.`, `... one, or none.`, `Yes: no.`, `\\text{Yes,
