@@ -134,6 +134,10 @@ class Backend:
 
     name = ""
     config: SandboxConfig  # each backend's own, set by its __init__
+    over_limit_ends_sandbox = False
+    """Whether a step past its memory limit ends the whole sandbox, not just the step's processes (Docker's runsc:
+    the container's cgroup holds gVisor's kernel too). Then a checker gets its doubled room before it runs, since no
+    second run can follow in the box (sandbox/job.py `_checked`)."""
 
     def probe(self) -> None:
         """Raise when the backend cannot start sandboxes at all (no daemon, no runsc)."""
@@ -415,6 +419,7 @@ class DockerBackend(Backend):
         self._lock = threading.Lock()
         self._watch = watchdog.Watchdog("sandbox-watch", self._watched_boxes, self._usage, self._over_limit,
                                         config.host_threads_per_sandbox) if config.runtime == "runsc" else None
+        self.over_limit_ends_sandbox = config.runtime == "runsc"
 
     @property
     def client(self):

@@ -493,10 +493,14 @@ def _checked(pool, box, plan: Plan, config: SandboxConfig, stdin: bytes, output:
     via sandbox/harness/checker_wrap.py) is run once more on the reference answer as the output: if
     it accepts that, the program's output made it fail (wrong_answer); if it fails there too, it is
     the dataset's checker (infra_error, not retried). The re-run must not be starved by what the
-    program left (_with_room)."""
-    cf = _run_checker(box, plan, config, stdin, output, expected)
+    program left (_with_room); nor the first run where a step past its limit ends the sandbox, which
+    would make a checker's need the program's memory_limit (Backend.over_limit_ends_sandbox)."""
+    def check() -> dict | None:
+        return _run_checker(box, plan, config, stdin, output, expected)
+
+    cf = _with_room(pool, box, check) if pool.over_limit_ends_sandbox else check()
     if cf is not None and _starved(cf, plan, config):  # gVisor frees a gone program's pages lazily: the same room
-        cf = _with_room(pool, box, lambda: _run_checker(box, plan, config, stdin, output, expected))  # as the reference
+        cf = _with_room(pool, box, check)  # as the reference
     if cf is None:
         return _test_entry("output_limit", facts, "the program's files filled the sandbox: no room left for the checker")
     msg = (cf["stdout_b"] or cf["stderr_b"]).decode("utf-8", "replace").strip()

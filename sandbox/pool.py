@@ -152,6 +152,11 @@ class Pool:
         """The box's memory limit (= memory+swap: no swap) for the next step."""
         self._backend().set_memory(box, mb)
 
+    @property
+    def over_limit_ends_sandbox(self) -> bool:
+        """Backend.over_limit_ends_sandbox."""
+        return self._backend().over_limit_ends_sandbox
+
     # -- async parts
     async def _run(self, fn, *args):
         try:
