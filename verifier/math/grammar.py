@@ -2538,7 +2538,7 @@ TAKEN_QUANTITIES: tuple[Entry, ...] = (
     _entry("taken", "value values number numbers sum sums product products difference differences average averages "
            "mean means median total amount area areas perimeter perimeters volume volumes length lengths width "
            "height radius diameter circumference measure measures coefficient coefficients determinant slope maximum "
-           "minimum degree count ratio probability",
+           "minimum degree count ratio probability measurement measurements",
            "quantities whose value is what a question asks for (`the value of the sum of the roots`, `the area of "
            "the base of the prism`): the value of one of them is that quantity, never an operation on a value"),
     _entry("taken", "side sides edge edges base bases diagonal diagonals",
@@ -2723,7 +2723,7 @@ def _math_content(token: str) -> str | None:
     return token[1:-1] if token.startswith("$") and token.endswith("$") and len(token) > 1 else None
 
 
-_FONT_GROUP_RE = re.compile(r"\\(?:text|mathrm|mbox|textbf|textit|operatorname)\s*\{[^{}]*\}")
+_FONT_TEXT_RE = re.compile(r"\\(?:text|mathrm|mbox|textbf|textit|operatorname)\s*\{[^{}]*\}")
 
 
 def _compact(math: str) -> str:
@@ -2735,7 +2735,7 @@ def _value_side(side: str) -> bool:
     """A side of an equation that is a value: something written, holding no letter once font groups and commands
     are dropped (`7`, `\\frac{7}{2}`, `\\sqrt{7}`, `-7`); `e` and `i` count as letters here, so `x = e` is refused
     too (a refusal costs recall only)."""
-    bare = _SIDE_COMMAND_RE.sub(" ", _FONT_GROUP_RE.sub(" ", side))
+    bare = _SIDE_COMMAND_RE.sub(" ", _FONT_TEXT_RE.sub(" ", side))
     return bool(bare.strip()) and not re.search(r"[A-Za-z]", bare)
 
 
@@ -2839,7 +2839,7 @@ def _names_object(token: str) -> bool:
     """A label that names an object (`$p$`, `$x^2+y^2=7$`, `$ABCD$`): math holding a letter that sets no lone name to a
     value (`$n = 7$` after `the integer` states 7, as `the integer 7` does)."""
     math = _math_content(token)
-    if math is None or not re.search(r"[A-Za-z]", _SIDE_COMMAND_RE.sub(" ", _FONT_GROUP_RE.sub(" ", math))):
+    if math is None or not re.search(r"[A-Za-z]", _SIDE_COMMAND_RE.sub(" ", _FONT_TEXT_RE.sub(" ", math))):
         return False
     lone = frozenset(_compact(side) for side in math.split("=") if _LONE_NAME_RE.fullmatch(_compact(side)))
     return not _sets_own(math, lone)
