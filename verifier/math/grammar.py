@@ -2711,7 +2711,7 @@ def _relative_clause(tokens: list[str], defining: bool = False, own: frozenset[s
     $p(x)$ (which is the constant polynomial 1)`), where `_OPERAND_OBJECTS` may label it by a number."""
     if not defining and not _clause_values_named(tokens, operand):
         return False
-    if any(_sets_own(_math_content(t), own) for t in tokens if _math_content(t) is not None):
+    if any(_sets_own(math, own) for math in map(_math_content, tokens) if math is not None):
         return False
     return not _clause_states_value(tokens, operand) and all(
         t.startswith("$") or t in "()'’" or t.replace(",", "").replace(".", "").isdigit() or t.lower() == "and"
