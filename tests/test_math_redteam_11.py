@@ -244,6 +244,10 @@ OPERATION_MORE_NEAR = [
     n("Final Answer: The value of the quotient of $x$ is 6."), n("The sum of the cubes of $x$ is \\boxed{6}."),
     n("The value of the sum of the squares of $x$ is \\boxed{6}."), n("The value of $x$'s successor is \\boxed{6}."),
     n("The value of the ninth part of $x$ is \\boxed{6}."),
+    # LEXICON's own nouns that name another quantity of the value (paid 6 before fx29p, as object words)
+    n("The value of the change of $x$ is \\boxed{6}."), n("The value of the share of $x$ is \\boxed{6}."),
+    n("The value of the output of $x$ is \\boxed{6}."), n("The value of the gain of $x$ is \\boxed{6}."),
+    n("So, the value of the change of $x$ is 6."), n("The value of $x$'s share is \\boxed{6}."),
 ]
 OPERATION_REWRITES = [
     n("The sum of the digits of $N$ is \\boxed{6}."), n("The length of the side of the square is \\boxed{6}."),
