@@ -130,10 +130,15 @@ APPOSITION_MORE_NEAR = [
     n(f"{A} that is the 7 apples is \\boxed{{6}}."), n(f"{A} which is equal to the integer 7 is \\boxed{{6}}."),
     n("The coefficient of $x^2$ (which is the integer 7) is \\boxed{6}."),
     n("So, the number of apples which becomes the integer 7 is 6."),
+    n(f"{A} which becomes the integer $7+0x$ is \\boxed{{6}}."), n(f"{A} which becomes the integer $7_a$ is \\boxed{{6}}."),
+    n("The coefficient of $x^2$ (which is the polynomial 7) is \\boxed{6}."),
+    n("The degree of $p(x)$ (which is the integer 7) is \\boxed{6}."),
 ]
 APPOSITION_REWRITES = [
     n("The number of points that lie on the line $y = 2x + 7$ is \\boxed{6}."),
     n("The number of points that lie on the circle $x^2+y^2=7$ is \\boxed{6}."),
+    n("The number of points that lie on the line $y = 7$ is \\boxed{6}."),
+    n("The number of points that lie on the circle \\( x^2 + y^2 = 7 \\) is \\boxed{6}."),
     n("The number of boxes that hold 7 apples is \\boxed{6}."),
     n("The number of years that can be written as the sum of two positive integers $p$ and $q$ such that $2p = 5q$ is "
       "\\boxed{6}."),
@@ -176,7 +181,8 @@ SUCH_THAT_MORE_NEAR = [
     n("The value of $x$ such that $x = \\frac{14}{2}$ is \\boxed{6}."), n("The value of $x_1$ such that $x_1 = 7$ is \\boxed{6}."),
     n("The value of $x$ such that $x := 7$ is \\boxed{6}."), n("The value of $x$ such that $f(x) = 7 = x$ is \\boxed{6}."),
     n("The value of $y$ such that $y = 7.0$ is \\boxed{6}."), n("The value of $x$ such that $x = \\sqrt{49}$ is \\boxed{6}."),
-    n("So, the number $n$ such that $7 = n$ is 6."),
+    n("So, the number $n$ such that $7 = n$ is 6."), n("The value of $x$ such that $x \\in \\{7\\}$ is \\boxed{6}."),
+    n("The value of \\(x\\) such that \\(x = 7\\) is \\boxed{6}."), n("Final Answer: The value of $x$ such that $x = 7$ is 6."),
 ]
 SUCH_THAT_REWRITES = [
     n("The value of $x$ such that $x - 7 = 0$ is \\boxed{6}."), n("The value of $x$ such that $x < 7$ is \\boxed{6}."),
@@ -248,6 +254,7 @@ OPERATION_MORE_NEAR = [
     n("The value of the change of $x$ is \\boxed{6}."), n("The value of the share of $x$ is \\boxed{6}."),
     n("The value of the output of $x$ is \\boxed{6}."), n("The value of the gain of $x$ is \\boxed{6}."),
     n("So, the value of the change of $x$ is 6."), n("The value of $x$'s share is \\boxed{6}."),
+    n("Final Answer: The value of the third of $x$ is 6."), n("Final Answer: The value of x's cube is 6."),
 ]
 OPERATION_REWRITES = [
     n("The sum of the digits of $N$ is \\boxed{6}."), n("The length of the side of the square is \\boxed{6}."),

@@ -2406,7 +2406,8 @@ def _noun_phrase(tokens: list[str]) -> bool:
             j = _object_end(tokens, i + 1, not closed, operand, governor=tokens[i - 1].lower())
             if j == i + 1:
                 return False
-            operand = operand and j == i + 2 and _math_content(tokens[i + 1]) is not None
+            labelled_operand = head in _LABELLED_OPERAND_HEADS and j == i + 2 and _math_content(tokens[i + 1]) is not None
+            operand = operand and labelled_operand
             i, after_object = j, True
         elif _such_that(tokens, i):
             # `the integers $n$ such that $f(n) = n$`: a condition, which never sets `$n$` itself (`_sets_own`)
@@ -2739,14 +2740,18 @@ def _value_side(side: str) -> bool:
     return bool(bare.strip()) and not re.search(r"[A-Za-z]", bare)
 
 
+_SINGLETON_RE = re.compile(r"(?:\\in(?![A-Za-z])|∈)\s*(?:\\left)?\s*\\\{([^,{}]*)(?:\\right)?\s*\\\}")
+
+
 def _sets_own(math: str, own: frozenset[str]) -> bool:
     """Whether `math` is an equation with one of `own` alone on a side and a value on another (`x = 7`, `7 = x`,
-    `x = 7 = 7.0`): it states what the name is (docs/math.md "Answer grammar", red team 11 class 2). A condition
+    `x = 7 = 7.0`, `x \\in \\{7\\}`): it states what the name is (docs/math.md "Answer grammar", red team 11 class 2). A condition
     that picks the name out keeps it inside an expression or a relation other than `=` (`f(x) = 7`, `x - 7 = 0`,
     `x < 7`, `x \\approx 7`), and a side with another name is no value (`n = 2k + 1`)."""
     if not own:
         return False
-    sides = re.split(r"(?<![<>!\\])=|\\coloneqq|\\eqqcolon", math.replace(":=", "="))
+    math = _SINGLETON_RE.sub(r"=\1", math.replace(":=", "="))  # `x \in \{7\}` is `x = 7`
+    sides = re.split(r"(?<![<>!\\])=|\\coloneqq|\\eqqcolon", math)
     if len(sides) < 2:
         return False
     names = {_compact(side) for side in sides}
@@ -2806,7 +2811,7 @@ def _clause_values_named(tokens: list[str], operand: bool = False) -> bool:
     condition). `operand`: a number may label an `_OPERAND_OBJECTS` word (`the degree of $p(x)$ (which is the
     constant polynomial 1)`: the clause says what the operand is, a polynomial, which the degree is not). A clause
     holding any value never holds a quantity word (`_CLAUSE_VALUE_NOUNS`)."""
-    n, labelled, valued = len(tokens), False, False
+    n, labelled, valued, head = len(tokens), False, False, ""
     for k, t in enumerate(tokens):
         if _such_that(tokens, k):
             break
@@ -2818,7 +2823,8 @@ def _clause_values_named(tokens: list[str], operand: bool = False) -> bool:
         if t == "(" and k == 0 or t == ")" and k == n - 1 and tokens[0] == "(":
             continue
         if t not in "()'’\"“”[]" and (prev in _APPOSITION_HEADS or labelled and prev == "and"):
-            if not (_names_object(t) or operand and prev in _OPERAND_OBJECTS):
+            head = prev if prev in _APPOSITION_HEADS else head
+            if not (_names_object(t, head) or operand and prev in _OPERAND_OBJECTS):
                 return False
             labelled = True
             continue
@@ -2828,24 +2834,33 @@ def _clause_values_named(tokens: list[str], operand: bool = False) -> bool:
     return not (valued and any(t.lower() in _CLAUSE_VALUE_NOUNS for t in tokens))
 
 
-_OPERAND_OBJECTS = frozenset("polynomial polynomials function functions matrix".split())
-"""What a clause after an `_OPERAND_HEADS` head's math object may say that object is, with a number as its label
-(`the degree of $p(x)$ (which is the constant polynomial 1)`, math-verify's suite): objects no degree, coefficient,
-digit or determinant ever is, so the clause cannot be read as stating the head's value (`the coefficient of $x^2$
-(which is the integer 7)` is refused: an integer may be the coefficient)."""
+_OPERAND_OBJECTS = frozenset("polynomial polynomials".split())
+_LABELLED_OPERAND_HEADS = frozenset({"degree"})
+"""Where a clause may label an operand by a number (`_clause_values_named`'s `operand`): after `degree of` and its math
+(`_LABELLED_OPERAND_HEADS`), the clause saying that math is a polynomial (`_OPERAND_OBJECTS`: `the degree of $p(x)$
+(which is the constant polynomial 1)`, math-verify's suite). A degree is never a polynomial, and the polynomial's
+number is never its degree, so the clause states no value of the head. Nothing else: `the coefficient of $x^2$ (which
+is the integer 7)` may state the coefficient, `the determinant of $A$ (which is the matrix 7)` states it too."""
 
 
-def _names_object(token: str) -> bool:
-    """A label that names an object (`$p$`, `$x^2+y^2=7$`, `$ABCD$`): math holding a letter that sets no lone name to a
-    value (`$n = 7$` after `the integer` states 7, as `the integer 7` does)."""
+def _names_object(token: str, head: str) -> bool:
+    """A label that names the object `head` names (`integers $p$`, `the polynomial $p(x)$`, `the circle $x^2+y^2=7$`):
+    a math name (`_MATH_NAME_RE`), or after a curve (`_CURVE_HEADS`) its equation, holding a letter. Never a number or
+    any other math (`7`, `$7$`, `$7 + 0x$`, `$7_a$`), nor an equation after any other head (`the integer $n = 7$`
+    states 7 as `the integer 7` does)."""
     math = _math_content(token)
-    if math is None or not re.search(r"[A-Za-z]", _SIDE_COMMAND_RE.sub(" ", _FONT_TEXT_RE.sub(" ", math))):
+    if math is None:
         return False
-    lone = frozenset(_compact(side) for side in math.split("=") if _LONE_NAME_RE.fullmatch(_compact(side)))
-    return not _sets_own(math, lone)
+    if _MATH_NAME_RE.match(_compact(math)):
+        return True
+    letters = re.search(r"[A-Za-z]", _SIDE_COMMAND_RE.sub(" ", _FONT_TEXT_RE.sub(" ", math)))
+    return head in _CURVE_HEADS and "=" in math and bool(letters)
 
 
-_LONE_NAME_RE = re.compile(r"[A-Za-z](?:_[A-Za-z0-9]+)?")
+_CURVE_HEADS = frozenset("line lines circle circles curve curves parabola parabolas graph graphs plane planes "
+                         "hyperbola ellipse".split())
+"""Objects named by their equation (`the points that lie on the circle $x^2+y^2=7$`, `the line $y = 7$`): the
+equation says which curve, never what a value is."""
 _CLAUSE_STOPS = frozenset(CLAUSE_WORDS[0].words | CLAUSE_WORDS[1].words | _OPEN_PREPS | _CLOSED_PREPS
                           | frozenset("by ( ) , ; :".split())) - _CLAUSE_COPULAS
 
