@@ -255,12 +255,15 @@ OPERATION_MORE_NEAR = [
     n("The value of the output of $x$ is \\boxed{6}."), n("The value of the gain of $x$ is \\boxed{6}."),
     n("So, the value of the change of $x$ is 6."), n("The value of $x$'s share is \\boxed{6}."),
     n("Final Answer: The value of the third of $x$ is 6."), n("Final Answer: The value of x's cube is 6."),
+    n("Final Answer: The value of the remainder of $x$ is 6."), n("Final Answer: The value of the last digit of $x$ is 6."),
+    n("Final Answer: The value of the change of x is 6."),
 ]
 OPERATION_REWRITES = [
     n("The sum of the digits of $N$ is \\boxed{6}."), n("The length of the side of the square is \\boxed{6}."),
     n("The product of the roots of the polynomial is \\boxed{6}."), n("The sum of $p$'s roots is \\boxed{6}."),
     n("The area of the base of the prism is \\boxed{6}."), n("So, the sum of the digits of $N$ is 6."),
     n("The value of the sum of the first 10 terms of the sequence is \\boxed{6}."),
+    n("Final Answer: The number of Sam's apples is 6."), n("Final Answer: The sum of the digits of N is 6."),
 ]
 
 

@@ -2389,12 +2389,11 @@ def _noun_phrase(tokens: list[str]) -> bool:
     closed = False  # after a closed preposition's object every later object is closed too (`in units of 1000`)
     operand = False  # the last object is an `_OPERAND_HEADS` head's math operand (`the degree of $p(x)$`)
     while i < n:
-        own = _own_names(tokens[:i])
         word = tokens[i].lower()
         if word == "to" and after_object and i + 1 < n and tokens[i + 1].isalpha() and _infinitive(tokens[i + 1]):
-            return _relative_clause(tokens[i:], defining=True, own=own)  # `the number of ways to choose 2 of 4`
+            return _relative_clause(tokens[i:], defining=True, own=_own_names(tokens[:i]))  # `the number of ways to choose 2 of 4`
         if after_object and word in _CLOSED_PREPS and i + 1 < n and tokens[i + 1].lower() in ("which", "whom"):
-            return _relative_clause(tokens[i + 2:], own=own)  # `the values of $k$ for which the quadratic has real roots`
+            return _relative_clause(tokens[i + 2:], own=_own_names(tokens[:i]))  # `the values of $k$ for which the quadratic has real roots`
         if word == "when" and not after_object and head in _DIVISION_HEADS:
             j = _division_end(tokens, i)  # `the remainder when $N$ is divided by $1000$`
             if j == i:
@@ -2411,12 +2410,12 @@ def _noun_phrase(tokens: list[str]) -> bool:
             i, after_object = j, True
         elif _such_that(tokens, i):
             # `the integers $n$ such that $f(n) = n$`: a condition, which never sets `$n$` itself (`_sets_own`)
-            return _relative_clause(tokens[i:], defining=True, own=own)
+            return _relative_clause(tokens[i:], defining=True, own=_own_names(tokens[:i]))
         elif after_object and i + 1 < n and _is_name(tokens[i]) and _has("verb", tokens[i + 1]):
-            return _relative_clause(tokens[i:], own=own)  # `the number of apples Sam ate`: a clause with no `that`
+            return _relative_clause(tokens[i:], own=_own_names(tokens[:i]))  # `the number of apples Sam ate`: a clause with no `that`
         elif after_object and (word in _RELATIVE_OPENERS or tokens[i] == "(" and i + 1 < n
                                and tokens[i + 1].lower() in _RELATIVE_OPENERS):
-            return _relative_clause(tokens[i:], own=own, operand=operand)
+            return _relative_clause(tokens[i:], own=_own_names(tokens[:i]), operand=operand)
         else:
             return False
     return True
