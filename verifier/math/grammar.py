@@ -2387,7 +2387,7 @@ def _noun_phrase(tokens: list[str]) -> bool:
     head = tokens[i - 1].lower()
     after_object = head in ("probability", "chance", "likelihood", "odds")
     closed = False  # after a closed preposition's object every later object is closed too (`in units of 1000`)
-    operand = False  # the last object is an `_OPERAND_HEADS` head's math operand (`the degree of $p(x)$`)
+    operand = False  # the last object is `_LABELLED_OPERAND_HEADS`' math operand (`the degree of $p(x)$`)
     while i < n:
         word = tokens[i].lower()
         if word == "to" and after_object and i + 1 < n and tokens[i + 1].isalpha() and _infinitive(tokens[i + 1]):
@@ -2707,8 +2707,8 @@ def _relative_clause(tokens: list[str], defining: bool = False, own: frozenset[s
     admits one. `defining`: an infinitive or `such that` condition (`ways to choose 2 of 4`, `such that $f(n) = n$`),
     whose math and numbers pick the objects out; the copula rule still holds there, and so does the rule that no
     math in a clause sets the subject's own unknown (`own`, `_sets_own`: `the value of $x$ such that $x = 7$`, red
-    team 11 class 2). `operand`: the clause follows the math object of an `_OPERAND_HEADS` head (`the degree of
-    $p(x)$ (which is the constant polynomial 1)`), where `_OPERAND_OBJECTS` may label it by a number."""
+    team 11 class 2). `operand`: the clause follows the math object of a `_LABELLED_OPERAND_HEADS` head (`the degree
+    of $p(x)$ (which is the constant polynomial 1)`), where `_OPERAND_OBJECTS` may label it by a number."""
     if not defining and not _clause_values_named(tokens, operand):
         return False
     if any(_sets_own(math, own) for math in map(_math_content, tokens) if math is not None):
@@ -2732,11 +2732,11 @@ def _compact(math: str) -> str:
 
 
 def _value_side(side: str) -> bool:
-    """A side of an equation that is a value: something written, holding no letter once font groups and commands
-    are dropped (`7`, `\\frac{7}{2}`, `\\sqrt{7}`, `-7`); `e` and `i` count as letters here, so `x = e` is refused
-    too (a refusal costs recall only)."""
+    """A side of an equation that is a value: something written, holding no letter but the constants `e` and `i` once
+    font groups and commands are dropped (`7`, `\\frac{7}{2}`, `\\sqrt{49}`, `-7`, `\\pi`, `e^2`); a side with any
+    other letter names something (`2k + 1`)."""
     bare = _SIDE_COMMAND_RE.sub(" ", _FONT_TEXT_RE.sub(" ", side))
-    return bool(bare.strip()) and not re.search(r"[A-Za-z]", bare)
+    return bool(side.strip()) and not re.search(r"[A-DF-HJ-Za-df-hj-z]", bare)
 
 
 _SINGLETON_RE = re.compile(r"(?:\\in(?![A-Za-z])|∈)\s*(?:\\left)?\s*\\\{([^,{}]*)(?:\\right)?\s*\\\}")
@@ -2773,9 +2773,10 @@ _CLAUSE_NUMBER_WORDS = frozenset("zero one two three four five six seven eight n
 
 _APPOSITION_HEADS = OBJECT_WORDS[0].words | OBJECT_WORDS[1].words | frozenset(
     "integer integers prime primes point points vertex vertices".split())
-"""Objects a clause may name by a number or math right after them (`which is the constant polynomial 1`, `two
-positive integers $p$ and $q$`): figures, math objects, integers and points, whose label says which object; never a
-quantity word (`the value 7`, `the answer 7`, `the number 7` state a value)."""
+"""Objects a clause may name by a label right after them (`two positive integers $p$ and $q$`, `the circle
+$x^2+y^2=7$`): figures, math objects, integers and points, whose label says which object; never a quantity word (`the
+value 7`, `the answer 7`, `the number 7` state a value). The label is a name (`_names_object`), never a number: `that
+is the integer 7` states 7 as `that is the number 7` does (red team 11 class 1); `_OPERAND_OBJECTS` aside."""
 _CLAUSE_VALUE_NOUNS = frozenset("value values answer answers result results".split())
 """Quantity words that make a clause holding a number talk of a value (`which has 6000 apples as its value`)."""
 
