@@ -16,7 +16,11 @@ unless a case says otherwise.
    number of apples that is the integer 7 is 6.` pay 6 (12 cases; through the real server too). `_APPOSITION_HEADS`'s
    docstring says `the number 7` states a value; `the integer 7` after `is` states it the same way. Held: `that is
    twelve`, `that is a dozen`, `that is a couple`, `that is double`, `that is 7 apples`, `that are all 7 apples`,
-   `(the integer 7)` with no clause. Not reported (accepted, a counted noun: "which has 6000 apples"): `The price of
+   `(the integer 7)` with no clause. FIXED at the class (fx29p): a label after an apposition head is a name, math
+   holding a letter (`grammar._names_object`), never a number, whatever verb or words come before it (`which
+   becomes the integer 7`, `that is the sum of the integers 3 and 4` were paid too); a copula states a value through
+   any words up to a verb, preposition or opener (`that is the 7 apples`); a number labels only an `_OPERAND_OBJECTS`
+   word after an operand head's math (`the degree of $p(x)$ (which is the constant polynomial 1)`). Not reported (accepted, a counted noun: "which has 6000 apples"): `The price of
    the apple which costs 7 dollars is \\boxed{6}.`, `The weight of the box which weighs 7 pounds ...`, `The length of
    the rope that measures 7 meters ...`, `The number of apples that totals 7 apples ...`, `... that made 7 apples ...`.
 2. A `such that` condition restates the subject's own unknown as another value (`grammar._noun_phrase` calls
@@ -25,7 +29,9 @@ unless a case says otherwise.
    number $n$ such that $n = 7$ is \\boxed{6}.`, `The value of the integer $x$ such that $x = 7$ is \\boxed{6}.`, `So,
    the value of $x$ such that $x = 7$ is 6.` pay 6 (6 cases). Held: `such that $x$ equals 7`, `such that $x$ is $7$`,
    `such that the answer is 7`, `such that there are 7 apples`. Left alone (a condition that picks the unknown out):
-   `such that $f(x) = 7$`, `such that $x < 7$`, `such that $x - 7 = 0$`, `such that $x \\approx 7$`.
+   `such that $f(x) = 7$`, `such that $x < 7$`, `such that $x - 7 = 0$`, `such that $x \\approx 7$`. FIXED at the
+   class (fx29p): no math in a subject's clause or condition sets one of the subject's own names alone on a side of
+   `=` (or `:=`) to a value, a side without letters (`grammar._sets_own`).
 3. Operation words past `grammar.OPERATION_WORDS` (`_operation_at` reads a word before `of` only): (a) the possessive
    puts the operation after its operand, where no `of` follows: `The value of $x$'s cube is \\boxed{6}.`, `... $x$'s
    square ...`, `... $x$'s floor ...`, `... $x$'s root ...`, `... $x$'s integer part ...`, `... $x$'s third ...`,
@@ -39,7 +45,10 @@ unless a case says otherwise.
    `$x$'s factorial`, `$x$'s negative`, `$x$'s ceiling`, `the tenth of`, `the quarter of`, `one third of`, `two thirds
    of`, `the opposite of`, `the reciprocal of`, `the percentage of`, `the Cube of`, `the CUBE of`, `the cube (of $x$)`,
    `the square-root of`, `Sam's cube`. Not reported (a quantity a question asks for): `the sum/product/difference/
-   average/mean/median/coefficient/determinant/slope/maximum of $x$`, `the root $x$`.
+   average/mean/median/coefficient/determinant/slope/maximum of $x$`, `the root $x$`. FIXED at the class (fx29p):
+   `OPERATION_WORDS` is gone; a word of an object that takes `of` or an owner's `'s` is admitted only from
+   `grammar.TAKEN_QUANTITIES` (an allowlist of quantities a question asks for and figure parts), or as a plural
+   counted noun under a count or total (`the number of divisors of $n$`), in a box's subject and a prose subject.
 4. Grading time past `guards.power_guard` (one `grade_math` per answer, strict, warm process, each in its own process
    killed at the limit, on a 2-core machine under load from two other jobs (load average 5): times are high, but each
    is far above 1 s). (a) A base in other brackets (`_INTEGER_POWER_RE` and `_bracketed_base` read `)` only):
@@ -105,13 +114,48 @@ APPOSITION_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("a clause's copula, an apposition head, a value"))
 @pytest.mark.parametrize(PARAMS, APPOSITION_NEAR)
 def test_a_clause_naming_a_value_by_apposition_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: `_clause_values_named` admits a number right after an `_APPOSITION_HEADS` word wherever it
     stands, and `_clause_states_value` sees only a number right after the copula, so `that is the integer 7` states 7
     beside the box's 6 as `that is the number 7` would."""
     assert "correct" not in verdicts(completion, gold, choices)
+
+
+# fx29p's near misses beyond the report: other verbs and words before a numeric label, an operand head's label.
+APPOSITION_MORE_NEAR = [
+    n(f"{A} which becomes the integer 7 is \\boxed{{6}}."), n(f"{A} that makes the integer 7 is \\boxed{{6}}."),
+    n(f"{A} that is the sum of the integers 3 and 4 is \\boxed{{6}}."),
+    n(f"{A} that is the integer $n = 7$ is \\boxed{{6}}."), n(f"{A} that is the integer seven is \\boxed{{6}}."),
+    n(f"{A} that is the 7 apples is \\boxed{{6}}."), n(f"{A} which is equal to the integer 7 is \\boxed{{6}}."),
+    n("The coefficient of $x^2$ (which is the integer 7) is \\boxed{6}."),
+    n("So, the number of apples which becomes the integer 7 is 6."),
+    n(f"{A} which becomes the integer $7+0x$ is \\boxed{{6}}."), n(f"{A} which becomes the integer $7_a$ is \\boxed{{6}}."),
+    n("The coefficient of $x^2$ (which is the polynomial 7) is \\boxed{6}."),
+    n("The degree of $p(x)$ (which is the integer 7) is \\boxed{6}."),
+]
+APPOSITION_REWRITES = [
+    n("The number of points that lie on the line $y = 2x + 7$ is \\boxed{6}."),
+    n("The number of points that lie on the circle $x^2+y^2=7$ is \\boxed{6}."),
+    n("The number of points that lie on the line $y = 7$ is \\boxed{6}."),
+    n("The number of points that lie on the circle \\( x^2 + y^2 = 7 \\) is \\boxed{6}."),
+    n("The number of boxes that hold 7 apples is \\boxed{6}."),
+    n("The number of years that can be written as the sum of two positive integers $p$ and $q$ such that $2p = 5q$ is "
+      "\\boxed{6}."),
+]
+
+
+@pytest.mark.parametrize(PARAMS, APPOSITION_MORE_NEAR)
+def test_a_clause_labelling_by_a_number_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    """The class's other members (fx29p): a numeric label after any verb, a count after a copula's article, an integer
+    label after an operand head; each paid 6 before `grammar._names_object` and the copula's span."""
+    assert "correct" not in verdicts(completion, gold, choices)
+
+
+@pytest.mark.parametrize(PARAMS, APPOSITION_REWRITES)
+def test_a_clause_naming_or_counting_objects_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    """The rule's other side: a label with a letter, a count, a copula whose complement ends at a preposition."""
+    assert verdicts(completion, gold, choices) == ["correct", "correct"]
 
 
 # 2. A `such that` condition that sets the subject's unknown (docs/math.md "Answer grammar", "Before a box").
@@ -126,12 +170,39 @@ SUCH_THAT_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("a defining condition that sets the unknown"))
 @pytest.mark.parametrize(PARAMS, SUCH_THAT_NEAR)
 def test_a_condition_setting_the_unknown_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: a `such that` clause is `defining`, its math free, so `$x = 7$` about the subject's own
     `$x$` states a second value; the copula rule reads words, never the relation inside a math segment."""
     assert "correct" not in verdicts(completion, gold, choices)
+
+
+SUCH_THAT_MORE_NEAR = [
+    n("The value of $x$ such that $x = \\frac{14}{2}$ is \\boxed{6}."), n("The value of $x_1$ such that $x_1 = 7$ is \\boxed{6}."),
+    n("The value of $x$ such that $x := 7$ is \\boxed{6}."), n("The value of $x$ such that $f(x) = 7 = x$ is \\boxed{6}."),
+    n("The value of $y$ such that $y = 7.0$ is \\boxed{6}."), n("The value of $x$ such that $x = \\sqrt{49}$ is \\boxed{6}."),
+    n("So, the number $n$ such that $7 = n$ is 6."), n("The value of $x$ such that $x \\in \\{7\\}$ is \\boxed{6}."),
+    n("The value of \\(x\\) such that \\(x = 7\\) is \\boxed{6}."), n("Final Answer: The value of $x$ such that $x = 7$ is 6."),
+]
+SUCH_THAT_REWRITES = [
+    n("The value of $x$ such that $x - 7 = 0$ is \\boxed{6}."), n("The value of $x$ such that $x < 7$ is \\boxed{6}."),
+    n("The value of $f(x)$ such that $x = 7$ is \\boxed{6}."), n("The smallest integer $n$ such that $n = 2k + 1$ is \\boxed{6}."),
+    n("The value of $x$ such that $x^2 = 36$ is \\boxed{6}."),
+]
+
+
+@pytest.mark.parametrize(PARAMS, SUCH_THAT_MORE_NEAR)
+def test_a_condition_setting_the_unknown_in_any_spelling_never_pays(completion: str, gold: str,
+                                                                    choices: list[str] | None) -> None:
+    """fx29p: the value written otherwise (a fraction, a root, `7.0`), a subscripted name, `:=`, a chain."""
+    assert "correct" not in verdicts(completion, gold, choices)
+
+
+@pytest.mark.parametrize(PARAMS, SUCH_THAT_REWRITES)
+def test_a_condition_that_picks_the_unknown_out_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    """The rule's other side (module docstring, "Left alone"): the name inside an expression, another relation, a
+    condition on another name, a side with another name."""
+    assert verdicts(completion, gold, choices) == ["correct", "correct"]
 
 
 # 3. Operation words the object vocabulary still admits (docs/math.md "Answer grammar", the subject's objects).
@@ -158,7 +229,6 @@ OPERATION_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("an operation word after a possessive"))
 @pytest.mark.parametrize(PARAMS, POSSESSIVE_NEAR)
 def test_a_possessive_operation_on_the_unknown_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: `_operation_at` reads an operation word only before `of`, so `$x$'s cube` (x cubed, the
@@ -166,12 +236,48 @@ def test_a_possessive_operation_on_the_unknown_never_pays(completion: str, gold:
     assert "correct" not in verdicts(completion, gold, choices)
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("an operation noun OPERATION_WORDS does not list"))
 @pytest.mark.parametrize(PARAMS, OPERATION_NOUN_NEAR)
 def test_an_unlisted_operation_on_the_unknown_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: `OPERATION_WORDS` holds `half`, `floor`, `part`, but not their kin `third`, `fifth`,
     `remainder`, `quotient`, `digit`, `fraction`, which LEXICON admits as objects."""
     assert "correct" not in verdicts(completion, gold, choices)
+
+
+OPERATION_MORE_NEAR = [
+    n("The value of the sixth of $x$ is \\boxed{6}."), n("The value of the roots of $x$ is \\boxed{6}."),
+    n("The value of $x$'s double is \\boxed{6}."), n("The value of the modulus of $x$ is \\boxed{6}."),
+    n("The value of the successor of $x$ is \\boxed{6}."), n("So, the value of the successor of $x$ is 6."),
+    n("Final Answer: The value of the quotient of $x$ is 6."), n("The sum of the cubes of $x$ is \\boxed{6}."),
+    n("The value of the sum of the squares of $x$ is \\boxed{6}."), n("The value of $x$'s successor is \\boxed{6}."),
+    n("The value of the ninth part of $x$ is \\boxed{6}."),
+    # LEXICON's own nouns that name another quantity of the value (paid 6 before fx29p, as object words)
+    n("The value of the change of $x$ is \\boxed{6}."), n("The value of the share of $x$ is \\boxed{6}."),
+    n("The value of the output of $x$ is \\boxed{6}."), n("The value of the gain of $x$ is \\boxed{6}."),
+    n("So, the value of the change of $x$ is 6."), n("The value of $x$'s share is \\boxed{6}."),
+    n("Final Answer: The value of the third of $x$ is 6."), n("Final Answer: The value of x's cube is 6."),
+    n("Final Answer: The value of the remainder of $x$ is 6."), n("Final Answer: The value of the last digit of $x$ is 6."),
+    n("Final Answer: The value of the change of x is 6."),
+]
+OPERATION_REWRITES = [
+    n("The sum of the digits of $N$ is \\boxed{6}."), n("The length of the side of the square is \\boxed{6}."),
+    n("The product of the roots of the polynomial is \\boxed{6}."), n("The sum of $p$'s roots is \\boxed{6}."),
+    n("The area of the base of the prism is \\boxed{6}."), n("So, the sum of the digits of $N$ is 6."),
+    n("The value of the sum of the first 10 terms of the sequence is \\boxed{6}."),
+    n("Final Answer: The number of Sam's apples is 6."), n("Final Answer: The sum of the digits of N is 6."),
+]
+
+
+@pytest.mark.parametrize(PARAMS, OPERATION_MORE_NEAR)
+def test_any_noun_outside_the_taken_allowlist_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    """fx29p: operation nouns no list named (`successor`, `modulus`, `sixth`), a plural under `value`, in a box's
+    subject and a prose subject (`grammar.TAKEN_QUANTITIES`)."""
+    assert "correct" not in verdicts(completion, gold, choices)
+
+
+@pytest.mark.parametrize(PARAMS, OPERATION_REWRITES)
+def test_a_quantity_a_question_asks_for_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    """The allowlist's other side: sums, products, lengths, areas, figure parts, counted plurals under a total."""
+    assert verdicts(completion, gold, choices) == ["correct", "correct"]
 
 
 # 4. Grading time past `guards.power_guard` (docs/math.md "Answer grammar"): the guard's decision, never a time.
@@ -275,7 +381,6 @@ def _http_verdicts(server, tasks: list[dict]) -> list[str]:
     return [r["verdict"] for r in body["results"]]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("a clause's copula, an apposition head, a value (server)"))
 @pytest.mark.parametrize("path", [_grpc_verdicts, _http_verdicts], ids=["grpc", "http"])
 def test_the_server_refuses_a_clause_naming_a_value(verifier_server, path) -> None:
     assert "correct" not in path(verifier_server, SERVER_NEAR)

@@ -1320,7 +1320,7 @@ def _subject(before: list[_Token], measured: bool = False) -> bool:
     phrase = phrase[len(phrase) - len(stated):]
     if not phrase:
         return True
-    if not _ordered(phrase) or _scale_letter(phrase):
+    if not _ordered(phrase) or _scale_letter(phrase) or not _objects_taken([t.text for t in phrase]):
         return False
     if link.text.lower() in _STEP_VERBS:  # `Guessing gives 6`: the same method-or-step subject as a box's
         return _step_subject([t.text for t in phrase])
@@ -1364,6 +1364,21 @@ def _at_place(word: str) -> bool:
     words missed the superlatives)."""
     return (word.startswith("$") or len(word) == 1 and word.isalpha() or word.replace(".", "").isdigit()
             or word in _AT_PLACES or _head(word)) and word not in _BOUND_WORDS
+
+
+def _objects_taken(words: list[str]) -> bool:
+    """Whether every word of a prose subject's objects that takes an object of its own (`_taking`: `of` follows, or an
+    owner's `'s` precedes) is one `_taken_from` admits, as in a box's subject (`_object_end`; red team 11 class 3:
+    `Final Answer: The value of $x$'s floor is 6.`, `So, the value of the third of $x$ is 6.` paid 6 in lenient).
+    The head before the first preposition keeps its own rules (`The total cost of the apples is`)."""
+    start, governor = -1, ""
+    for k, word in enumerate(words):
+        low = word.lower()
+        if low in _OPEN_PREPS or low in _CLOSED_PREPS:
+            start, governor = k + 1, words[k - 1].lower() if k else ""
+        elif start >= 0 and _taking(words, k) and not _taken_from(words, start, k, governor):
+            return False
+    return True
 
 
 def _ordered(phrase: list[_Token]) -> bool:
@@ -2372,31 +2387,35 @@ def _noun_phrase(tokens: list[str]) -> bool:
     head = tokens[i - 1].lower()
     after_object = head in ("probability", "chance", "likelihood", "odds")
     closed = False  # after a closed preposition's object every later object is closed too (`in units of 1000`)
+    operand = False  # the last object is `_LABELLED_OPERAND_HEADS`' math operand (`the degree of $p(x)$`)
     while i < n:
         word = tokens[i].lower()
         if word == "to" and after_object and i + 1 < n and tokens[i + 1].isalpha() and _infinitive(tokens[i + 1]):
-            return _relative_clause(tokens[i:], defining=True)  # `the number of ways to choose 2 of 4`
+            return _relative_clause(tokens[i:], defining=True, own=_own_names(tokens[:i]))  # `the number of ways to choose 2 of 4`
         if after_object and word in _CLOSED_PREPS and i + 1 < n and tokens[i + 1].lower() in ("which", "whom"):
-            return _relative_clause(tokens[i + 2:])  # `the values of $k$ for which the quadratic has real roots`
+            return _relative_clause(tokens[i + 2:], own=_own_names(tokens[:i]))  # `the values of $k$ for which the quadratic has real roots`
         if word == "when" and not after_object and head in _DIVISION_HEADS:
             j = _division_end(tokens, i)  # `the remainder when $N$ is divided by $1000$`
             if j == i:
                 return False
-            i, after_object = j, True
+            i, after_object, operand = j, True, False
         elif word in _OPEN_PREPS or word in _CLOSED_PREPS:
             operand = word == "of" and not after_object and head in _OPERAND_HEADS
             closed = closed or word in _CLOSED_PREPS
-            j = _object_end(tokens, i + 1, not closed, operand)
+            j = _object_end(tokens, i + 1, not closed, operand, governor=tokens[i - 1].lower())
             if j == i + 1:
                 return False
+            labelled_operand = head in _LABELLED_OPERAND_HEADS and j == i + 2 and _math_content(tokens[i + 1]) is not None
+            operand = operand and labelled_operand
             i, after_object = j, True
         elif _such_that(tokens, i):
-            return _relative_clause(tokens[i:], defining=True)  # `the integers $n$ such that $f(n) = n$`: a condition
+            # `the integers $n$ such that $f(n) = n$`: a condition, which never sets `$n$` itself (`_sets_own`)
+            return _relative_clause(tokens[i:], defining=True, own=_own_names(tokens[:i]))
         elif after_object and i + 1 < n and _is_name(tokens[i]) and _has("verb", tokens[i + 1]):
-            return _relative_clause(tokens[i:])  # `the number of apples Sam ate`: a clause with no `that`
+            return _relative_clause(tokens[i:], own=_own_names(tokens[:i]))  # `the number of apples Sam ate`: a clause with no `that`
         elif after_object and (word in _RELATIVE_OPENERS or tokens[i] == "(" and i + 1 < n
                                and tokens[i + 1].lower() in _RELATIVE_OPENERS):
-            return _relative_clause(tokens[i:])
+            return _relative_clause(tokens[i:], own=_own_names(tokens[:i]), operand=operand)
         else:
             return False
     return True
@@ -2449,11 +2468,13 @@ def _math_subject(token: str, computed: bool = True) -> bool:
     return len(token) == 1 and token.isalpha() and token not in "aAI"
 
 
-def _object_end(tokens: list[str], i: int, open_class: bool, operand: bool = False) -> int:
+def _object_end(tokens: list[str], i: int, open_class: bool, operand: bool = False, governor: str = "") -> int:
     """Where the object of a preposition at `tokens[i - 1]` ends: open-class words guarded by `_NOT_OBJECTS`,
     numbers and math after `of`, `between`, `among` (a math segment holding one word is that word: `of rectangle
     $ABCD$`); LEXICON's words, math names and a part's label after the others. `operand`: the object of an
-    `_OPERAND_HEADS` head's `of`, where any math holding no words names which one (`the coefficient of $x^2$`)."""
+    `_OPERAND_HEADS` head's `of`, where any math holding no words names which one (`the coefficient of $x^2$`).
+    `governor`: the word the preposition hangs on (`sum` in `the sum of the roots`), which `_taken_from` reads: a
+    word that takes an `of` object or an owner's `'s` ends the object unless that allowlist admits it."""
     n, start = len(tokens), i
     while i < n:
         t, low = tokens[i], tokens[i].lower()
@@ -2462,8 +2483,8 @@ def _object_end(tokens: list[str], i: int, open_class: bool, operand: bool = Fal
         if t == "(":
             i += 3
             continue
-        if _operation_at(tokens, i):
-            break  # `the value of the cube of $x$`: x cubed, never x (red team 9 class 3; red team 10 class 3)
+        if _taking(tokens, i) and not _taken_from(tokens, start, i, governor):
+            break  # `the value of the cube of $x$`, `... of $x$'s cube`: x cubed, never x (red team 11 class 3)
         if open_class and _agent_at(tokens, i):
             i += 2  # `eaten by Sam`
             continue
@@ -2512,35 +2533,58 @@ the quantity questions' own figures; an unknown word refuses, however noun-shape
 taken is`, `The area of the figure shrunk is` paid 6), so an operation's participle (`halved`, `doubled`,
 `rounded`, `misread`) or a hedge after the object names no quantity."""
 _OBJECT_VOCABULARY = frozenset().union(*(e.words for e in OBJECT_WORDS))
-OPERATION_WORDS: tuple[Entry, ...] = (
-    _entry("operation", "square squares cube cubes cubic cubics quadratic",
-           "figures or objects that also name a power (`the square of $x$` is x squared, `the cubic of $x$` x cubed): "
-           "an object's word only when neither `of` nor `root` follows (`the area of the square`, `the roots of the "
-           "quadratic`); `the square root of $x$`, `the cubic root of $x$` name a root"),
-    _entry("operation", "root part parts multiple power half halves double triple inverse log logarithm exponent "
-           "factorial derivative integral negative absolute floor ceiling factor divisor",
-           "words that name an operation on a value when `of` follows (`the root of $x$`, `the integer part of $x$`, "
-           "`the multiple of $x$`, `the floor of $x$`): another quantity than the object's, so the object ends "
-           "there and the subject is refused; a counted plural stays an object (`the number of multiples of 7`, `the "
-           "sum of the roots of the polynomial`, `the number of divisors of $n$`: a set the head counts or sums)"),
-)
-"""Words that end an object before `of` (`_operation_at`; docs/math.md "Answer grammar", the subject's objects), each
-group with its reason: an allowlisted object word (`OBJECT_WORDS`, LEXICON's nouns) that also names an operation on
-a value (red team 9 class 3: `The value of the cube of $x$ is \\boxed{6}` paid 6; red team 10 class 3: `... the
-square root of $x$ ...`, `... the integer part of $x$ ...`, `... the multiple of $x$ ...` paid 6)."""
-_OPERATION_VOCABULARY = frozenset().union(*(e.words for e in OPERATION_WORDS))
-_POWER_FIGURES = OPERATION_WORDS[0].words
-
-
-def _operation_at(tokens: list[str], i: int) -> bool:
-    """Whether `tokens[i]` names an operation on what follows (`OPERATION_WORDS`): one of them before `of`, or a power
-    figure before `root(s)` (`the square roots of $x$`, `the cube root`)."""
-    low = tokens[i].lower()
-    following = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
-    return (low in _OPERATION_VOCABULARY and following == "of"
-            or low in _POWER_FIGURES and following in ("root", "roots"))
-_POINT_LABEL_RE = re.compile(r"[A-Z]{1,8}")
 _POSSESSIVE = ("'s", "’s")
+TAKEN_QUANTITIES: tuple[Entry, ...] = (
+    _entry("taken", "value values number numbers sum sums product products difference differences average averages "
+           "mean means median total amount area areas perimeter perimeters volume volumes length lengths width "
+           "height radius diameter circumference measure measures coefficient coefficients determinant slope maximum "
+           "minimum degree count ratio probability measurement measurements",
+           "quantities whose value is what a question asks for (`the value of the sum of the roots`, `the area of "
+           "the base of the prism`): the value of one of them is that quantity, never an operation on a value"),
+    _entry("taken", "side sides edge edges base bases diagonal diagonals",
+           "a figure's parts, which a geometry question measures (`the value of the third side of the triangle`, "
+           "`the length of the side of the square`): each is a length the question asks for"),
+)
+"""The one home of the words that may take an `of` object or an owner's `'s` inside a subject's object (`_taken_from`;
+docs/math.md "Answer grammar", the subject's objects), each group with its reason. An allowlist (red team 11 class 3):
+the list of operation words it replaces (`OPERATION_WORDS`: `square`, `root`, `part`, `half`, `floor`, ...) was a
+blocklist inside the object allowlist, and `the third of $x$`, `the remainder of $x$`, `the last digit of $x$`,
+`$x$'s cube`, `$x$'s floor` named operations it did not list (all paid 6). Any other word there refuses, however
+harmless (`the fraction of $x$`, `the root of $x$`, `the square roots of $x$`), and so does a word before it in its
+object that is no determiner, number or `_TAKEN_MODIFIERS` (`the integer part of`, `the square roots of`). A plural
+counted noun (`roots`, `digits`, `divisors`, `apples`) is admitted under an `_AGGREGATES` governor only (`the sum of
+the roots of the polynomial`, `the number of multiples of 7`): a count or total over a set, never one operation on a
+value (`the value of the roots of $x$` is refused)."""
+_TAKEN_VOCABULARY = frozenset().union(*(e.words for e in TAKEN_QUANTITIES))
+_AGGREGATES = frozenset("number numbers sum product average mean median count total maximum minimum difference".split())
+"""Heads that count, total or compare the members of a set (`_taken_from`): under them a plural counted noun takes its
+own `of` object (`the number of divisors of $n$`, `the sum of the digits of $N$`)."""
+def _taking(tokens: list[str], i: int) -> bool:
+    """Whether `tokens[i]` takes an object of its own: `of` follows it (`the sum of`), or an owner's `'s` stands right
+    before it (`$x$'s cube`, `Sam's apples`)."""
+    following = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+    owned = i >= 1 and tokens[i - 1].endswith(_POSSESSIVE) or i >= 2 and tokens[i - 2] in ("'", "’") and tokens[
+        i - 1] == "s"
+    return following == "of" or owned
+
+
+def _taken_from(tokens: list[str], start: int, i: int, governor: str) -> bool:
+    """Whether `tokens[i]`, which takes an object (`_taking`), may stand there (`TAKEN_QUANTITIES`, its reasons): a
+    listed quantity or figure part, or a plural counted noun under an `_AGGREGATES` governor; and every word before it
+    in its object (from `start`, past an owner) a determiner, a number or a `_TAKEN_MODIFIERS` word."""
+    low = tokens[i].lower()
+    plural_counted = low.endswith("s") and _has("count", low) and governor in _AGGREGATES
+    if low not in _TAKEN_VOCABULARY and not plural_counted:
+        return False
+    before = tokens[start:i]
+    if len(before) >= 3 and before[-2] in ("'", "’") and before[-1] == "s":
+        before = before[:-3]  # `the sum of $p$'s roots`: the owner names which one
+    elif before and before[-1].endswith(_POSSESSIVE):
+        before = before[:-1]
+    return all(_has("det", t) or t.isdigit() or t.lower() in _TAKEN_MODIFIERS for t in before)
+
+
+_POINT_LABEL_RE = re.compile(r"[A-Z]{1,8}")
 
 
 def _point_label(word: str) -> bool:
@@ -2634,6 +2678,10 @@ CLAUSE_WORDS: tuple[Entry, ...] = (
 apples that Sam halved is`, `The perimeter of ABCD that was halved is` paid 6 while the clause's words were read by
 shape). Derived from the labelled sources' clauses (tests/data/peers/math_verify.jsonl)."""
 _CLAUSE_VOCABULARY = frozenset().union(*(e.words for e in CLAUSE_WORDS))
+_TAKEN_MODIFIERS = (_BY_ROLE.get("adj", frozenset()) | CLAUSE_WORDS[2].words | _SUBJECT_ADJECTIVES
+                    | frozenset("prime complex rational".split()))
+"""What may stand before a `_taken_from` word in its object besides determiners and numbers (`the third side of`, `the
+two real roots of`, `the distinct prime factors of`): LEXICON's adjectives and the words that pick objects out."""
 _CLAUSE_ROLES = ("verb", "prep", "pronoun")
 
 
@@ -2651,17 +2699,70 @@ def _clause_word(tokens: list[str], k: int) -> bool:
     return _is_name(t) and (_has("verb", following) or following.lower() in _CLAUSE_VOCABULARY)
 
 
-def _relative_clause(tokens: list[str], defining: bool = False) -> bool:
+def _relative_clause(tokens: list[str], defining: bool = False, own: frozenset[str] = frozenset(),
+                     operand: bool = False) -> bool:
     """A relative clause after an object (`that can be written as the sum of two positive integers \\\\( p \\\\)
     and \\\\( q \\\\) such that \\\\( 2p = 5q \\\\)`, `(which is the constant polynomial 1)`): it says which object
     is meant; its words are a closed vocabulary (`_clause_word`), and a value in it only where `_clause_values_named`
     admits one. `defining`: an infinitive or `such that` condition (`ways to choose 2 of 4`, `such that $f(n) = n$`),
-    whose math and numbers pick the objects out; the copula rule still holds there."""
-    if not defining and not _clause_values_named(tokens):
+    whose math and numbers pick the objects out; the copula rule still holds there, and so does the rule that no
+    math in a clause sets the subject's own unknown (`own`, `_sets_own`: `the value of $x$ such that $x = 7$`, red
+    team 11 class 2). `operand`: the clause follows the math object of a `_LABELLED_OPERAND_HEADS` head (`the degree
+    of $p(x)$ (which is the constant polynomial 1)`), where `_OPERAND_OBJECTS` may label it by a number."""
+    if not defining and not _clause_values_named(tokens, operand):
         return False
-    return not _clause_states_value(tokens) and all(
+    if any(_sets_own(math, own) for math in map(_math_content, tokens) if math is not None):
+        return False
+    return not _clause_states_value(tokens, operand) and all(
         t.startswith("$") or t in "()'’" or t.replace(",", "").replace(".", "").isdigit() or t.lower() == "and"
         or _clause_word(tokens, k) for k, t in enumerate(tokens))
+
+
+def _math_content(token: str) -> str | None:
+    """The inside of a math token (`$x = 7$` is `x = 7`), or None for any other token."""
+    return token[1:-1] if token.startswith("$") and token.endswith("$") and len(token) > 1 else None
+
+
+_FONT_TEXT_RE = re.compile(r"\\(?:text|mathrm|mbox|textbf|textit|operatorname)\s*\{[^{}]*\}")
+
+
+def _compact(math: str) -> str:
+    """Math without spaces, braces and `$` (`x_{1}` and `x_1` are one name)."""
+    return re.sub(r"[\s{}$]|\\[,;!: ]", "", math)
+
+
+def _value_side(side: str) -> bool:
+    """A side of an equation that is a value: something written, holding no letter but the constants `e` and `i` once
+    font groups and commands are dropped (`7`, `\\frac{7}{2}`, `\\sqrt{49}`, `-7`, `\\pi`, `e^2`); a side with any
+    other letter names something (`2k + 1`)."""
+    bare = _SIDE_COMMAND_RE.sub(" ", _FONT_TEXT_RE.sub(" ", side))
+    return bool(side.strip()) and not re.search(r"[A-DF-HJ-Za-df-hj-z]", bare)
+
+
+_SINGLETON_RE = re.compile(r"(?:\\in(?![A-Za-z])|∈)\s*(?:\\left)?\s*\\\{([^,{}]*)(?:\\right)?\s*\\\}")
+
+
+def _sets_own(math: str, own: frozenset[str]) -> bool:
+    """Whether `math` is an equation with one of `own` alone on a side and a value on another (`x = 7`, `7 = x`,
+    `x = 7 = 7.0`, `x \\in \\{7\\}`): it states what the name is (docs/math.md "Answer grammar", red team 11 class 2). A condition
+    that picks the name out keeps it inside an expression or a relation other than `=` (`f(x) = 7`, `x - 7 = 0`,
+    `x < 7`, `x \\approx 7`), and a side with another name is no value (`n = 2k + 1`)."""
+    if not own:
+        return False
+    math = _SINGLETON_RE.sub(r"=\1", math.replace(":=", "="))  # `x \in \{7\}` is `x = 7`
+    sides = re.split(r"(?<![<>!\\])=|\\coloneqq|\\eqqcolon", math)
+    if len(sides) < 2:
+        return False
+    names = {_compact(side) for side in sides}
+    return bool(names & own) and any(_value_side(side) for side in sides)
+
+
+def _own_names(tokens: list[str]) -> frozenset[str]:
+    """The math names a subject's own words hold before its condition (`The value of $x$`, `The number $n$`, `the
+    integer x`): the unknowns whose value the subject names, compacted as `_sets_own` compares them."""
+    names = {_compact(c) for c in (_math_content(t) for t in tokens) if c is not None}
+    names |= {t for t in tokens if len(t) == 1 and t.isalpha()}
+    return frozenset(name for name in names if name)
 
 
 _CLAUSE_COPULAS = frozenset("is are was were be been being as equal equals to".split())
@@ -2672,9 +2773,10 @@ _CLAUSE_NUMBER_WORDS = frozenset("zero one two three four five six seven eight n
 
 _APPOSITION_HEADS = OBJECT_WORDS[0].words | OBJECT_WORDS[1].words | frozenset(
     "integer integers prime primes point points vertex vertices".split())
-"""Objects a clause may name by a number or math right after them (`which is the constant polynomial 1`, `two
-positive integers $p$ and $q$`): figures, math objects, integers and points, whose label says which object; never a
-quantity word (`the value 7`, `the answer 7`, `the number 7` state a value)."""
+"""Objects a clause may name by a label right after them (`two positive integers $p$ and $q$`, `the circle
+$x^2+y^2=7$`): figures, math objects, integers and points, whose label says which object; never a quantity word (`the
+value 7`, `the answer 7`, `the number 7` state a value). The label is a name (`_names_object`), never a number: `that
+is the integer 7` states 7 as `that is the number 7` does (red team 11 class 1); `_OPERAND_OBJECTS` aside."""
 _CLAUSE_VALUE_NOUNS = frozenset("value values answer answers result results".split())
 """Quantity words that make a clause holding a number talk of a value (`which has 6000 apples as its value`)."""
 
@@ -2698,14 +2800,18 @@ def _counts_objects(tokens: list[str], k: int) -> bool:
     return noun.isalpha() and noun not in _CLAUSE_VALUE_NOUNS and _object_word(noun)
 
 
-def _clause_values_named(tokens: list[str]) -> bool:
+def _clause_values_named(tokens: list[str], operand: bool = False) -> bool:
     """Whether every value-like token of a relative clause (that, which, who, whose, where, a clause with no opener;
     docs/math.md "Answer grammar", "Before a box") names or counts an object (an allowlist, red team 10 class 2: `that
-    has the value 7`, `that is (7)`, `that is '7'`, `that is and 7` paid 6 past the copula rule): a label right after
-    an object (`_APPOSITION_HEADS`, then `and` another: `integers $p$ and $q$`), a count before one
+    has the value 7`, `that is (7)`, `that is '7'`, `that is and 7` paid 6 past the copula rule): a name right after
+    an object (`_APPOSITION_HEADS`, then `and` another: `integers $p$ and $q$`, `the circle $x^2+y^2=7$`), which is
+    math holding a letter (`_names_object`; red team 11 class 1: a number there is a value, `that is the integer 7`,
+    `which becomes the integer 7`, `that is the sum of the integers 3 and 4` paid 6), a count before one
     (`_counts_objects`), the clause's own brackets (`(which is ...)`), or anything after `such that` (a defining
-    condition). A clause holding any value never holds a quantity word (`_CLAUSE_VALUE_NOUNS`)."""
-    n, labelled, valued = len(tokens), False, False
+    condition). `operand`: a number may label an `_OPERAND_OBJECTS` word (`the degree of $p(x)$ (which is the
+    constant polynomial 1)`: the clause says what the operand is, a polynomial, which the degree is not). A clause
+    holding any value never holds a quantity word (`_CLAUSE_VALUE_NOUNS`)."""
+    n, labelled, valued, head = len(tokens), False, False, ""
     for k, t in enumerate(tokens):
         if _such_that(tokens, k):
             break
@@ -2717,6 +2823,9 @@ def _clause_values_named(tokens: list[str]) -> bool:
         if t == "(" and k == 0 or t == ")" and k == n - 1 and tokens[0] == "(":
             continue
         if t not in "()'’\"“”[]" and (prev in _APPOSITION_HEADS or labelled and prev == "and"):
+            head = prev if prev in _APPOSITION_HEADS else head
+            if not (_names_object(t, head) or operand and prev in _OPERAND_OBJECTS):
+                return False
             labelled = True
             continue
         if _counts_objects(tokens, k):
@@ -2725,15 +2834,56 @@ def _clause_values_named(tokens: list[str]) -> bool:
     return not (valued and any(t.lower() in _CLAUSE_VALUE_NOUNS for t in tokens))
 
 
-def _clause_states_value(tokens: list[str]) -> bool:
+_OPERAND_OBJECTS = frozenset("polynomial polynomials".split())
+_LABELLED_OPERAND_HEADS = frozenset({"degree"})
+"""Where a clause may label an operand by a number (`_clause_values_named`'s `operand`): after `degree of` and its math
+(`_LABELLED_OPERAND_HEADS`), the clause saying that math is a polynomial (`_OPERAND_OBJECTS`: `the degree of $p(x)$
+(which is the constant polynomial 1)`, math-verify's suite). A degree is never a polynomial, and the polynomial's
+number is never its degree, so the clause states no value of the head. Nothing else: `the coefficient of $x^2$ (which
+is the integer 7)` may state the coefficient, `the determinant of $A$ (which is the matrix 7)` states it too."""
+
+
+def _names_object(token: str, head: str) -> bool:
+    """A label that names the object `head` names (`integers $p$`, `the polynomial $p(x)$`, `the circle $x^2+y^2=7$`):
+    a math name (`_MATH_NAME_RE`), or after a curve (`_CURVE_HEADS`) its equation, holding a letter. Never a number or
+    any other math (`7`, `$7$`, `$7 + 0x$`, `$7_a$`), nor an equation after any other head (`the integer $n = 7$`
+    states 7 as `the integer 7` does)."""
+    math = _math_content(token)
+    if math is None:
+        return False
+    if _MATH_NAME_RE.match(_compact(math)):
+        return True
+    letters = re.search(r"[A-Za-z]", _SIDE_COMMAND_RE.sub(" ", _FONT_TEXT_RE.sub(" ", math)))
+    return head in _CURVE_HEADS and "=" in math and bool(letters)
+
+
+_CURVE_HEADS = frozenset("line lines circle circles curve curves parabola parabolas graph graphs plane planes "
+                         "hyperbola ellipse".split())
+"""Objects named by their equation (`the points that lie on the circle $x^2+y^2=7$`, `the line $y = 7$`): the
+equation says which curve, never what a value is."""
+_CLAUSE_STOPS = frozenset(CLAUSE_WORDS[0].words | CLAUSE_WORDS[1].words | _OPEN_PREPS | _CLOSED_PREPS
+                          | frozenset("by ( ) , ; :".split())) - _CLAUSE_COPULAS
+
+
+def _clause_states_value(tokens: list[str], operand: bool = False) -> bool:
     """Whether a relative clause says its object is a value (docs/math.md "Answer grammar", "Before a box"): a copula
-    (`_CLAUSE_COPULAS`) followed by a number, a number word or a math segment (`that is 6000`, `for which $x$ is 7`,
-    `that can be written as 7`, `which is $6000$`); a clause that picks objects out (`that are positive`, `which is
-    the constant polynomial 1`, `ways to choose 2 of 4`) says nothing of the answer's value."""
-    for prev, t in zip(tokens, tokens[1:]):
-        value = t.startswith("$") or t.replace(",", "").replace(".", "").isdigit() or t.lower() in _CLAUSE_NUMBER_WORDS
-        if value and prev.lower() in _CLAUSE_COPULAS:
-            return True
+    (`_CLAUSE_COPULAS`) followed by a number, a number word or a math segment, right after it or through any words
+    that are no verb, preposition or clause opener (`_CLAUSE_STOPS`): `that is 6000`, `for which $x$ is 7`, `that
+    can be written as 7`, `which is $6000$`, and since red team 11 class 1 `that is the integer 7`, `that equals the
+    expression 7`, `that is the 7 apples` (articles and apposition heads say what the value is, they do not make it
+    a label). A clause that picks objects out (`that are positive`, `ways to choose 2 of 4`, `that can be written as
+    the sum of two positive integers`) says nothing of the answer's value. `operand`: `_OPERAND_OBJECTS`'s label."""
+    for k, word in enumerate(tokens):
+        if word.lower() not in _CLAUSE_COPULAS:
+            continue
+        for j in range(k + 1, len(tokens)):
+            t, low = tokens[j], tokens[j].lower()
+            if t.startswith("$") or t.replace(",", "").replace(".", "").isdigit() or low in _CLAUSE_NUMBER_WORDS:
+                if not (operand and tokens[j - 1].lower() in _OPERAND_OBJECTS):
+                    return True
+                break
+            if low in _CLAUSE_STOPS or _has("verb", t) and low not in _CLAUSE_COPULAS:
+                break
     return False
 
 
