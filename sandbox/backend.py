@@ -57,7 +57,7 @@ _DIES_WITH_SERVER = ("import ctypes, os, sys\n"
                      "    sys.exit('parent-death signal refused')\n"
                      "if os.getppid() != int(sys.argv[1]):\n"  # the server died before the prctl: no signal comes
                      "    sys.exit('the server is gone')\n"
-                     "os.execv(sys.argv[2], sys.argv[2:])\n")
+                     "os.execvp(sys.argv[2], sys.argv[2:])\n")
 CONTAINER_ENV = {
     "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
     "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
