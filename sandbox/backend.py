@@ -12,6 +12,7 @@ import os
 import secrets
 import socket
 import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -48,6 +49,15 @@ NAME_PREFIX = "grpo-sandbox-uid-"
 UID_TRIES = 16  # draws before a start fails: with 2^20 uids a second draw is already rare
 # PID 1 of a session's sandbox (sandbox/session.py), in every image and root filesystem
 SESSION_ARGV = ["python3", "-I", "/opt/sandbox/harness/session_box.py"]
+# The parent-death signal of a process the server starts (runsc), set by a step exec'd in the child
+# (dies_with_server), never by a preexec_fn: the server's gRPC threads make a fork that runs Python
+# before its exec crash or hang now and then (docs/sandboxes.md "Sandbox backends").
+_DIES_WITH_SERVER = ("import ctypes, os, sys\n"
+                     "if ctypes.CDLL(None, use_errno=True).prctl(1, 9, 0, 0, 0):\n"  # PR_SET_PDEATHSIG, SIGKILL
+                     "    sys.exit('parent-death signal refused')\n"
+                     "if os.getppid() != int(sys.argv[1]):\n"  # the server died before the prctl: no signal comes
+                     "    sys.exit('the server is gone')\n"
+                     "os.execvp(sys.argv[2], sys.argv[2:])\n")
 CONTAINER_ENV = {
     "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
     "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
@@ -80,6 +90,15 @@ def _start_ticks(pid: int) -> str:
             return f.read().rsplit(b")", 1)[1].split()[19].decode()
     except (OSError, IndexError):
         return ""
+
+
+def dies_with_server(argv: list[str]) -> list[str]:
+    """`argv` as run by a step that sets its parent-death signal (SIGKILL when the server's starting
+    thread ends) and then execs it, in place of a preexec_fn. A preexec_fn runs Python in the child of
+    a fork of the threaded server: gRPC's fork handlers run there too, and one child in several
+    hundred died of SIGSEGV or SIGABRT or hung before its exec (issue 34's boxes that did not start:
+    "BrokenPipeError; runsc said: nothing"). Popen without one forks with vfork and runs no Python."""
+    return [sys.executable, "-I", "-S", "-c", _DIES_WITH_SERVER, str(os.getpid()), *argv]
 
 
 def owner_id(pid: int | None = None) -> str:

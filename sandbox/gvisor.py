@@ -21,12 +21,11 @@ Without cgroups (rootless), the limits hold as follows (docs/sandboxes.md "Sandb
   as root before it takes its uids (accounting.mount_cpu_clock, with CAP_SYS_ADMIN of gVisor's
   kernel for that alone; docs/sandboxes.md "CPU time without a cgroup"), plus RLIMIT_CPU; the CPU
   share (container_cpus) is not capped.
-Sandboxes die with their server: runsc gets PR_SET_PDEATHSIG, and the runner exits when its stdin
-(the socket) closes.
+Sandboxes die with their server: runsc gets PR_SET_PDEATHSIG (backend.dies_with_server: never a
+preexec_fn), and the runner exits when its stdin (the socket) closes.
 """
 from __future__ import annotations
 
-import ctypes
 import itertools
 import json
 import logging
@@ -40,8 +39,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .backend import (ENV_MOUNT, GVISOR_CLOCK_CAPS, SESSION_ARGV, STARTED, Backend, Box, owner_alive, owner_id,
-                      runner_ready, sandbox_env, session_ready)
+from .backend import (ENV_MOUNT, GVISOR_CLOCK_CAPS, SESSION_ARGV, STARTED, Backend, Box, dies_with_server, owner_alive,
+                      owner_id, runner_ready, sandbox_env, session_ready)
 from .channel import ChannelError
 from .config import SandboxConfig
 from .languages import LANGUAGES
@@ -51,7 +50,6 @@ from . import watchdog
 log = logging.getLogger(__name__)
 
 RUNNER_ARGV = ["python3", "-I", "-u", "/opt/sandbox/harness/runner.py"]  # every recipe's CMD (sandbox/images/*.Dockerfile)
-PR_SET_PDEATHSIG = 1
 _BACKENDS = itertools.count(1)  # GvisorBackends of this process: each gets its own state folder
 RUNSC_LOG_MAX = 64 << 10
 
@@ -153,11 +151,6 @@ def _descendants(root: int) -> list[int]:
     return out
 
 
-def _pdeathsig() -> None:
-    """preexec_fn: runsc (and so its sandbox) gets SIGKILL when the server dies."""
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-
-
 class GvisorBackend(Backend):
     """Rootless runsc sandboxes (module docstring)."""
 
@@ -249,16 +242,15 @@ class GvisorBackend(Backend):
         (bundle / "config.json").write_text(json.dumps(spec))
         mine, theirs = socket.socketpair()
         log_path = bundle / "runsc.log"
+        argv = [self.runsc, "--rootless", "--network=none", "--ignore-cgroups", f"--platform={self.platform}",
+                f"--root={self.root / 'state'}",
+                f"--log={log_path}", f"--panic-log={bundle / 'runsc.panic'}", "run", "--bundle", str(bundle), sid]
         try:
             proc = subprocess.Popen(
                 # runsc's own messages go to its log; the runner's stderr (the same fd as runsc's,
                 # reachable by a program through /proc/1/fd/2) goes nowhere.
-                [self.runsc, "--rootless", "--network=none", "--ignore-cgroups", f"--platform={self.platform}",
-                 f"--root={self.root / 'state'}",
-                 f"--log={log_path}", f"--panic-log={bundle / 'runsc.panic'}", "run", "--bundle", str(bundle), sid],
-                stdin=theirs.fileno(), stdout=theirs.fileno(), stderr=subprocess.DEVNULL, preexec_fn=_pdeathsig,
-                start_new_session=True,
-                close_fds=True, cwd=str(bundle))
+                dies_with_server(argv), stdin=theirs.fileno(), stdout=theirs.fileno(), stderr=subprocess.DEVNULL,
+                start_new_session=True, close_fds=True, cwd=str(bundle))
         except BaseException:
             mine.close()
             shutil.rmtree(bundle, ignore_errors=True)
@@ -281,8 +273,9 @@ class GvisorBackend(Backend):
             self.remove(box)
             raise
         except BaseException as e:
+            said = self._exit_note(sb)  # before remove, which deletes the bundle and its logs
             self.remove(box)
-            raise ChannelError(f"{e}; runsc said: {self._runsc_log(log_path)}") from e
+            raise ChannelError(f"{e}; {said}") from e
         with self._lock:
             self._boxes[sid] = box
         self._watch.start()
@@ -298,17 +291,22 @@ class GvisorBackend(Backend):
             self._boxes.pop(sb.id, None)
 
     def death_note(self, box: Box) -> str:
-        sb: Sandbox = box.container
-        try:
-            code = sb.proc.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            code = None  # still running: the runner closed its channel, or the sentry hangs
+        note = self._exit_note(box.container)
         if box.killed:
             return f"the host's watchdog killed it (over its {box.killed} limit)"
-        said = f"{'the host stopped it; ' if box.dead else ''}runsc {'running' if code is None else f'exit {code}'}"
-        panic = self._runsc_log(sb.bundle / "runsc.panic")  # the sentry's Go runtime messages
-        return f"{said}; runsc said: {self._runsc_log(sb.bundle / 'runsc.log')}" + (
-            f"; its panic log: {panic}" if panic != "nothing" else "")
+        return f"{'the host stopped it; ' if box.dead else ''}{note}"
+
+    def _exit_note(self, sb: Sandbox) -> str:
+        """runsc's exit status (a second's wait for it: its end follows its channel's), its log's last
+        words and its panic log's (the sentry's Go runtime messages); read before remove, which
+        deletes the bundle holding them. A negative status is a signal's (-11: SIGSEGV)."""
+        try:
+            code: int | None = sb.proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            code = None  # still running: the runner closed its channel, or the sentry hangs
+        panic = self._runsc_log(sb.bundle / "runsc.panic")
+        return (f"runsc {'running' if code is None else f'exit {code}'}; runsc said: {self._runsc_log(sb.bundle / 'runsc.log')}"
+                + (f"; its panic log: {panic}" if panic != "nothing" else ""))
 
     def oom_killed(self, box: Box, wait_s: float = 3.0) -> bool:
         sb: Sandbox = box.container

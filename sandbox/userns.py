@@ -29,7 +29,6 @@ The backend then refuses to start, naming this, and the gVisor backend is the da
 """
 from __future__ import annotations
 
-import ctypes
 import itertools
 import json
 import logging
@@ -319,7 +318,7 @@ class UsernsBackend(Backend):
         try:
             proc = subprocess.Popen(
                 [sys.executable, "-I", "-S", LAUNCH, json.dumps(spec)], stdin=theirs.fileno(), stdout=theirs.fileno(),
-                stderr=said, pass_fds=(ready_w, go_r, info_w, filt), start_new_session=True, preexec_fn=_pdeathsig)
+                stderr=said, pass_fds=(ready_w, go_r, info_w, filt), start_new_session=True)
         except BaseException:
             for fd in (ready_r, go_w, info_r):
                 os.close(fd)
@@ -529,11 +528,6 @@ def _said(sb: Sandbox) -> str:
         return f.read().decode(errors="replace")[-500:].strip() or "nothing"  # type: ignore[attr-defined]
     except (OSError, ValueError, AttributeError):
         return "nothing"
-
-
-def _pdeathsig() -> None:
-    """preexec_fn: the launch (then bubblewrap, which keeps it) gets SIGKILL when the server dies."""
-    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
 
 
 def _set_cgroup_memory(cg: dict[str, str], mb: int) -> None:

@@ -167,8 +167,18 @@ def main_one_uid(spec: dict) -> None:
     os.execv(spec["argv"][0], spec["argv"])
 
 
+def die_with_server(spec: dict) -> None:
+    """SIGKILL when the server's thread that started this process ends, set here first (the server
+    sets none: a preexec_fn in its threaded process crashed children before their exec, sandbox/backend.py
+    dies_with_server); a uid change clears it, so the steps set it again after one."""
+    check(libc.prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0), "pdeathsig")
+    if os.getppid() != spec["server"]:
+        raise SystemExit("userns_launch: the server is gone")
+
+
 def main() -> None:
     spec = json.loads(sys.argv[1])
+    die_with_server(spec)
     if spec.get("mode") == "landlock":
         main_one_uid(spec)
     stage_as_host_root(spec)
