@@ -220,3 +220,30 @@ def test_a_fork_at_the_bound_with_hard_links_and_a_storm_of_refused_forks(client
         with a, b:
             assert a.shell("stat -c %s sparse2").stdout == f"{20 << 20}\n" and b.shell("echo b").stdout == "b\n"
 
+
+
+def _zigzag_shell(depth: int) -> str:
+    """One shell command making _zigzag's tree of `depth` levels in the session's /work."""
+    return f"d=.; for i in $(seq {depth}); do mkdir $d/z $d/a && : > $d/z/f && d=$d/a; done; echo $d | tr -cd / | wc -c"
+
+
+def test_a_zigzag_tree_at_the_depth_bound_forks_and_one_level_more_is_refused(client: Any, sandbox_backend: str) -> None:  # noqa: F811
+    """rt30w's zig-zag through a server at fx34z's bound (session_tools.DEPTH_MAX): forked whole; a folder one
+    level deeper is refused as the session's own (RESOURCE_EXHAUSTED naming the depth, no retry hint), the
+    parent unchanged and alive."""
+    import grpc
+
+    from verifier.client import SessionLost, VerifierError
+
+    with client.session(environment="calc", time_limit_s=5) as s:
+        assert s.shell(_zigzag_shell(ZIGZAG_DEPTH)).stdout == f"{ZIGZAG_DEPTH}\n"
+        before = s.shell(TREE).stdout
+        (f,) = s.fork(1)
+        with f:
+            assert f.shell(TREE).stdout == before
+        assert s.shell(f"mkdir {'/'.join(['a'] * (ZIGZAG_DEPTH + 1))}").exit_code == 0
+        with pytest.raises(VerifierError) as e:
+            s.fork(1)
+        assert e.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED and not isinstance(e.value, SessionLost), e.value
+        assert f"nest folders {ZIGZAG_DEPTH + 1} deep" in e.value.message and "retry" not in e.value.message, e.value
+        assert s.shell("echo alive").stdout == "alive\n"

@@ -283,8 +283,9 @@ def test_a_tree_nested_past_the_depth_bound_is_refused_by_name(work: Path, monke
 def test_a_walk_holds_an_fd_a_level_however_wide_or_deep(work: Path, monkeypatch: pytest.MonkeyPatch, tree: str) -> None:
     """PID 1 may open 256 files (sandbox/config.py nofile_limit). Under a limit of what is open now plus
     DEPTH_MAX and a few, a folder of 300 folders (each held open while its siblings were walked, before)
-    and a zig-zag chain at the bound, with hard links between its deepest levels (each walked to its first
-    name, before), are carried and applied whole."""
+    and a chain at the bound, with a file at its deepest level linked at every level above (each link
+    walked to its first name, before), are carried and applied whole, and the fork's tree read whole for
+    a grade (snapshot)."""
     import resource
 
     for i in range(300):
@@ -298,9 +299,11 @@ def test_a_walk_holds_an_fd_a_level_however_wide_or_deep(work: Path, monkeypatch
     try:
         opens = _counted_opens(monkeypatch)
         entries, fork = _replay(work, monkeypatch, tree)
+        graded, _ = session_tools.snapshot({"max": 64 << 20, "max_files": 100_000})  # a grade's read of the fork
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     assert _tree(fork) == _tree(work) and (fork / "h0").stat().st_nlink == session_tools.DEPTH_MAX
     assert not [p for p in fork.iterdir() if p.name.startswith(".fork-links")]
     assert sum(e[1] == "h" for e in entries) == session_tools.DEPTH_MAX - 1
     assert opens[0] < 10 * (300 + session_tools.DEPTH_MAX), opens
+    assert graded["ok"], graded

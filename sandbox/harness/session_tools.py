@@ -134,7 +134,8 @@ def open_lower(dir_fd: int, name: str) -> int | None:
     return out
 
 
-def _walk_stats(settled: bool = False, max_depth: int = 0) -> Iterator[tuple[str, str, os.stat_result | None, int, str]]:
+def _walk_stats(settled: bool = False, max_depth: int = 0,
+                skip: tuple[str, ...] = ()) -> Iterator[tuple[str, str, os.stat_result | None, int, str]]:
     """(relative path, kind, stat, dir fd, name) of every entry below /work, depth first, never
     following a link; `kind` is f (regular), l (link), d (directory) or o (other). With `settled`, a
     folder that SETTLED holds unchanged (the same inode and ctime: no entry of it was added, removed,
@@ -145,11 +146,11 @@ def _walk_stats(settled: bool = False, max_depth: int = 0) -> Iterator[tuple[str
     One open fd per level (the folder being listed and its ancestors, each holding the names of its
     folders still to walk), so a walk holds at most its depth plus one, however wide a folder is;
     with `max_depth`, a folder nested deeper raises TooDeep before it is opened (docs/sessions.md
-    "Fork and snapshot")."""
+    "Fork and snapshot"). A folder named in `skip` is yielded, never walked."""
     frames: list[tuple[str, int, list[str]]] = []  # (relative path, fd, its folders not walked yet)
     try:
         frames.append(("", os.open(pid1.WORK, os.O_RDONLY | os.O_DIRECTORY), []))
-        yield from _folder_stats(*frames[-1], settled)
+        yield from _folder_stats(*frames[-1], settled, skip)
         while frames:
             rel, fd, todo = frames[-1]
             if not todo:
@@ -160,13 +161,13 @@ def _walk_stats(settled: bool = False, max_depth: int = 0) -> Iterator[tuple[str
             if max_depth and rel.count("/") + 1 > max_depth:
                 raise TooDeep(rel.count("/") + 1)
             frames.append((f"{rel}{name}/", open_nofollow(fd, name, os.O_RDONLY | os.O_DIRECTORY), []))
-            yield from _folder_stats(*frames[-1], settled)
+            yield from _folder_stats(*frames[-1], settled, skip)
     finally:
         for _, fd, _ in frames:
             os.close(fd)
 
 
-def _folder_stats(rel: str, fd: int, todo: list[str], settled: bool
+def _folder_stats(rel: str, fd: int, todo: list[str], settled: bool, skip: tuple[str, ...]
                   ) -> Iterator[tuple[str, str, os.stat_result | None, int, str]]:
     """_walk_stats's entries of one open folder, its folders' names added to `todo` in name order
     (walked last first)."""
@@ -183,7 +184,7 @@ def _folder_stats(rel: str, fd: int, todo: list[str], settled: bool
         kind = ("d" if stat.S_ISDIR(st.st_mode) else "l" if stat.S_ISLNK(st.st_mode)
                 else "f" if stat.S_ISREG(st.st_mode) else "o")
         yield f"{rel}{name}", kind, st, fd, name
-        if kind == "d":
+        if kind == "d" and name not in skip:
             todo.append(name)
 
 
@@ -715,40 +716,29 @@ def snapshot(head: dict) -> tuple[dict, dict[str, bytes | bytearray]]:
     target] (a JSON blob of at most ENTRIES_MAX_BYTES: the channel's header is 1 MiB), with the files' bytes in one blob, at most `max` bytes and `max_files` entries in all;
     anything else (a fifo, a socket, a device) is named so the host refuses it. Read without
     following a link at any step: a process of the session swapping a directory for a link while
-    this runs changes what is read, never where."""
+    this runs changes what is read, never where. Walked as delta's (_walk_stats: an open folder a
+    level, however wide a folder is)."""
     cap, max_files = int(head["max"]), int(head["max_files"])
     entries: list[list] = []
     data = bytearray()
-    stack = [("", os.open(pid1.WORK, os.O_RDONLY | os.O_DIRECTORY))]
     try:
-        while stack:
-            rel, fd = stack.pop()
-            try:
-                for name in sorted(os.listdir(fd)):
-                    path = f"{rel}{name}"
-                    if len(entries) >= max_files:
-                        return {"ok": False, "detail": f"the tree has over {max_files} files"}, {}
-                    st = os.stat(name, dir_fd=fd, follow_symlinks=False)
-                    if stat.S_ISDIR(st.st_mode):
-                        if name not in SKIP_DIRS:
-                            stack.append((path + "/", open_nofollow(fd, name, os.O_RDONLY | os.O_DIRECTORY)))
-                    elif stat.S_ISLNK(st.st_mode) and (lower := open_lower(fd, name)) is None:
-                        entries.append([path, "l", os.readlink(name, dir_fd=fd)])
-                    elif stat.S_ISLNK(st.st_mode) or stat.S_ISREG(st.st_mode):
-                        blob = _read_regular(fd, name, cap - len(data), lower if stat.S_ISLNK(st.st_mode) else None)
-                        if blob is None:
-                            return {"ok": False, "detail": f"the tree is over {cap} bytes"}, {}
-                        entries.append([path, "f", len(blob)])
-                        data += blob
-                    else:
-                        entries.append([path, "o", ""])
-            finally:
-                os.close(fd)
+        for path, kind, st, fd, name in _walk_stats(skip=SKIP_DIRS):
+            if len(entries) >= max_files:
+                return {"ok": False, "detail": f"the tree has over {max_files} files"}, {}
+            if kind == "d":
+                continue
+            if kind == "l" and (lower := open_lower(fd, name)) is None:
+                entries.append([path, "l", os.readlink(name, dir_fd=fd)])
+            elif kind in ("l", "f"):
+                blob = _read_regular(fd, name, cap - len(data), lower if kind == "l" else None)
+                if blob is None:
+                    return {"ok": False, "detail": f"the tree is over {cap} bytes"}, {}
+                entries.append([path, "f", len(blob)])
+                data += blob
+            else:
+                entries.append([path, "o", ""])
     except OSError as e:
         return {"ok": False, "detail": f"the tree could not be read: {e.strerror}"}, {}
-    finally:
-        for _, fd in stack:
-            os.close(fd)
     listing = json.dumps(entries).encode()
     if len(listing) > ENTRIES_MAX_BYTES:
         return {"ok": False, "detail": f"the tree's names take over {ENTRIES_MAX_BYTES} bytes"}, {}
