@@ -237,13 +237,15 @@ def test_a_zigzag_tree_at_the_depth_bound_forks_and_one_level_more_is_refused(cl
 
     with client.session(environment="calc", time_limit_s=5) as s:
         assert s.shell(_zigzag_shell(ZIGZAG_DEPTH)).stdout == f"{ZIGZAG_DEPTH}\n"
-        before = s.shell(TREE).stdout
+        shape = "find . -printf '%y %p %s\\n' | sort | md5sum"  # kinds, names and sizes: inodes differ in a fork
+        before = s.shell(shape).stdout
         (f,) = s.fork(1)
         with f:
-            assert f.shell(TREE).stdout == before
+            assert f.shell(shape).stdout == before and f.shell(f"cat {'a/' * (ZIGZAG_DEPTH - 1)}z/f | wc -c").stdout == "0\n"
         assert s.shell(f"mkdir {'/'.join(['a'] * (ZIGZAG_DEPTH + 1))}").exit_code == 0
+        deeper = s.shell(shape).stdout
         with pytest.raises(VerifierError) as e:
             s.fork(1)
         assert e.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED and not isinstance(e.value, SessionLost), e.value
         assert f"nest folders {ZIGZAG_DEPTH + 1} deep" in e.value.message and "retry" not in e.value.message, e.value
-        assert s.shell("echo alive").stdout == "alive\n"
+        assert s.shell(shape).stdout == deeper != before and s.shell("echo alive").stdout == "alive\n"
