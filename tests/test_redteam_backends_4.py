@@ -44,7 +44,7 @@ def _counted_opens(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return opens
 
 
-ZIGZAG_DEPTH = 200
+ZIGZAG_DEPTH = session_tools.DEPTH_MAX  # the deepest a fork takes
 
 
 def _zigzag(work: Path, depth: int) -> None:
@@ -59,16 +59,16 @@ def _zigzag(work: Path, depth: int) -> None:
         deep.mkdir()
 
 
-@pytest.mark.xfail(strict=True, reason="open: a zig-zag deep tree (a side folder with a file at each level) is "
-                                       "walked from /work for every level in delta and apply_delta: quadratic (rt30w)")
 def test_a_zigzag_deep_tree_is_applied_with_a_few_opens_a_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Class 9 (quadratic work on a session's input), a variant of rt34's chain that fx34's _Dirs was not
-    written for: _Dirs reuses its fd only when the next folder is below the last one opened, and a side
-    folder between two levels of the chain moves it off the chain. Measured on the host: 1,500 levels
+    written for: _Dirs reused its fd only when the next folder was below the last one opened, and a side
+    folder between two levels of the chain moved it off the chain. Measured on the host: 1,500 levels
     (within the 8 MiB listing) cost 1.13 M opens, 9 s in delta and 23 s in apply_delta; rt34's chain of
     1,000 was 4.1 s on Docker and 45.5 s on gVisor. Through a server (layers tree, 1,200 levels made by one
     shell command, 3,600 inodes): fork(1) took 17.4 s on Docker, and on gVisor the call ended DEADLINE_EXCEEDED
-    after 120 s (the parent still answered). The bound is test_session_delta.py's: a few opens a folder."""
+    after 120 s (the parent still answered). Fixed (fx34z): _Dirs keeps an fd per level and reuses the longest
+    prefix, and a tree deeper than DEPTH_MAX is refused (tests/test_session_delta.py); at the bound here. The
+    bound is test_session_delta.py's: a few opens a folder."""
     (tmp_path / "env").mkdir()
     (tmp_path / "env" / "x").write_bytes(b"x\n")
     monkeypatch.setattr(session_tools, "ENV", str(tmp_path / "env"))
@@ -220,3 +220,32 @@ def test_a_fork_at_the_bound_with_hard_links_and_a_storm_of_refused_forks(client
         with a, b:
             assert a.shell("stat -c %s sparse2").stdout == f"{20 << 20}\n" and b.shell("echo b").stdout == "b\n"
 
+
+
+def _zigzag_shell(depth: int) -> str:
+    """One shell command making _zigzag's tree of `depth` levels in the session's /work."""
+    return f"d=.; for i in $(seq {depth}); do mkdir $d/z $d/a && : > $d/z/f && d=$d/a; done; echo $d | tr -cd / | wc -c"
+
+
+def test_a_zigzag_tree_at_the_depth_bound_forks_and_one_level_more_is_refused(client: Any, sandbox_backend: str) -> None:  # noqa: F811
+    """rt30w's zig-zag through a server at fx34z's bound (session_tools.DEPTH_MAX): forked whole; a folder one
+    level deeper is refused as the session's own (RESOURCE_EXHAUSTED naming the depth, no retry hint), the
+    parent unchanged and alive."""
+    import grpc
+
+    from verifier.client import SessionLost, VerifierError
+
+    with client.session(environment="calc", time_limit_s=5) as s:
+        assert s.shell(_zigzag_shell(ZIGZAG_DEPTH)).stdout == f"{ZIGZAG_DEPTH}\n"
+        shape = "find . -printf '%y %p %s\\n' | sort | md5sum"  # kinds, names and sizes: inodes differ in a fork
+        before = s.shell(shape).stdout
+        (f,) = s.fork(1)
+        with f:
+            assert f.shell(shape).stdout == before and f.shell(f"cat {'a/' * (ZIGZAG_DEPTH - 1)}z/f | wc -c").stdout == "0\n"
+        assert s.shell(f"mkdir {'/'.join(['a'] * (ZIGZAG_DEPTH + 1))}").exit_code == 0
+        deeper = s.shell(shape).stdout
+        with pytest.raises(VerifierError) as e:
+            s.fork(1)
+        assert e.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED and not isinstance(e.value, SessionLost), e.value
+        assert f"nest folders {ZIGZAG_DEPTH + 1} deep" in e.value.message and "retry" not in e.value.message, e.value
+        assert s.shell(shape).stdout == deeper != before and s.shell("echo alive").stdout == "alive\n"

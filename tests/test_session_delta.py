@@ -227,13 +227,21 @@ def test_hard_links_are_carried_as_links_and_counted_once(work: Path, monkeypatc
 
 def test_a_deep_tree_is_applied_with_one_open_a_folder(work: Path, monkeypatch: pytest.MonkeyPatch, tree: str) -> None:
     """Red team rt34: 1,000 nested folders took 4.1 s (Docker) and 45.5 s (gVisor) to fork, every
-    entry walked from /work again (quadratic). Folders are reached from the last one opened: a chain
-    of 300, a file in each, costs a few opens a folder in delta and in apply_delta."""
+    entry walked from /work again (quadratic). Folders are reached from the longest prefix open
+    (_Dirs): a chain at the depth bound, a file in each, costs a few opens a folder in delta and in
+    apply_delta (about 128 * 128 / 2 a pass walked from /work)."""
     deep = work
-    for i in range(300):
+    for i in range(session_tools.DEPTH_MAX):
         deep = deep / f"d{i}"
         deep.mkdir()
         (deep / "f").write_bytes(b"%d\n" % i)
+    opens = _counted_opens(monkeypatch)
+    entries, fork = _replay(work, monkeypatch, tree)
+    assert _tree(fork) == _tree(work) and len(entries) == 2 * session_tools.DEPTH_MAX
+    assert opens[0] < 10 * session_tools.DEPTH_MAX, opens
+
+
+def _counted_opens(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     opens = [0]
     real = session_tools.open_nofollow
 
@@ -242,6 +250,60 @@ def test_a_deep_tree_is_applied_with_one_open_a_folder(work: Path, monkeypatch: 
         return real(*args, **kwargs)
 
     monkeypatch.setattr(session_tools, "open_nofollow", counted)
+    return opens
+
+
+def _chain(root: Path, depth: int) -> Path:
+    """`depth` nested folders below root (one name each); the deepest."""
+    deep = root / "/".join(["d"] * depth)
+    deep.mkdir(parents=True)
+    return deep
+
+
+def test_a_tree_nested_past_the_depth_bound_is_refused_by_name(work: Path, monkeypatch: pytest.MonkeyPatch, tree: str) -> None:
+    """A walk holds an fd a level (docs/sessions.md "Fork and snapshot"), so a folder nested past
+    DEPTH_MAX is refused as the session's own ("depth", nothing read), one at the bound forks; a listing
+    deeper than the bound (none delta makes) is refused by apply_delta before it changes anything."""
+    deep = _chain(work, session_tools.DEPTH_MAX)
+    (deep / "f").write_bytes(b"at the bound\n")
+    (deep / "d").mkdir()
+    reply, blobs = session_tools.delta({"max": 64 << 20, "max_files": 1000})
+    assert reply["too_large"] == "depth" and blobs == {}, reply
+    assert f"nest folders {session_tools.DEPTH_MAX + 1} deep, over the {session_tools.DEPTH_MAX} levels" in reply["detail"]
+    (deep / "d").rmdir()
     entries, fork = _replay(work, monkeypatch, tree)
-    assert _tree(fork) == _tree(work) and len(entries) == 600
-    assert opens[0] < 10 * 300, opens  # walked from /work every entry: about 300 * 300
+    assert _tree(fork) == _tree(work)
+    too_deep = "/".join(["d"] * (session_tools.DEPTH_MAX + 1)) + "/f"
+    before = _tree(fork)
+    with pytest.raises(ValueError, match="bad path"):
+        session_tools.apply_delta(json.dumps([["calc/util.py", "x"], [too_deep, "f", 1, False]]).encode(), b"x")
+    assert _tree(fork) == before
+
+
+def test_a_walk_holds_an_fd_a_level_however_wide_or_deep(work: Path, monkeypatch: pytest.MonkeyPatch, tree: str) -> None:
+    """PID 1 may open 256 files (sandbox/config.py nofile_limit). Under a limit of what is open now plus
+    DEPTH_MAX and a few, a folder of 300 folders (each held open while its siblings were walked, before)
+    and a chain at the bound, with a file at its deepest level linked at every level above (each link
+    walked to its first name, before), are carried and applied whole, and the fork's tree read whole for
+    a grade (snapshot)."""
+    import resource
+
+    for i in range(300):
+        (work / "wide" / f"w{i:03}").mkdir(parents=True)
+    deep = _chain(work, session_tools.DEPTH_MAX - 1)
+    (deep / "f").write_bytes(b"f\n")
+    for level in range(session_tools.DEPTH_MAX - 1):
+        os.link(deep / "f", work / "/".join(["d"] * level) / f"h{level}")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (len(os.listdir("/proc/self/fd")) + session_tools.DEPTH_MAX + 8, hard))
+    try:
+        opens = _counted_opens(monkeypatch)
+        entries, fork = _replay(work, monkeypatch, tree)
+        graded, _ = session_tools.snapshot({"max": 64 << 20, "max_files": 100_000})  # a grade's read of the fork
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert _tree(fork) == _tree(work) and (fork / "h0").stat().st_nlink == session_tools.DEPTH_MAX
+    assert not [p for p in fork.iterdir() if p.name.startswith(".fork-links")]
+    assert sum(e[1] == "h" for e in entries) == session_tools.DEPTH_MAX - 1
+    assert opens[0] < 10 * (300 + session_tools.DEPTH_MAX), opens
+    assert graded["ok"], graded

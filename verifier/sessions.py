@@ -428,7 +428,8 @@ class SessionRegistry:
             raise SessionLost(f"session lost: {reply.get('detail', '')}")
         if reply.get("too_large"):
             bound = {"data": f"{SNAPSHOT_MAX_BYTES >> 20} MiB",
-                     "memory": f"memory_limit_mb {limits.memory_limit_mb} less {FORK_PROCESSES_MB} MiB for its processes"}
+                     "memory": f"memory_limit_mb {limits.memory_limit_mb} less {FORK_PROCESSES_MB} MiB for its processes",
+                     "depth": "folders nested deeper are not forked or kept"}
             raise ChangesTooLarge(self._too_large(str(reply.get("detail")), bound.get(str(reply["too_large"]), "")))
         if not reply.get("ok"):
             raise TaskError("session_id", f"the session's files cannot be kept: {reply.get('detail') or reply.get('error')}")

@@ -35,6 +35,10 @@ SKIP_DIRS = (".git", "__pycache__", ".pytest_cache")  # never part of a snapshot
 FSIZE_MAX = 64 << 20
 ENTRIES_MAX_BYTES = 8 << 20  # the snapshot's listing (sandbox/session.py reads at most this)
 ENV = "/srv"  # the environment's tree, read-only (sandbox/backend.py ENV_MOUNT)
+# Folders nested below /work at most, for a fork or snapshot (docs/sessions.md "Fork and snapshot"): a
+# walk holds an open fd per level, and PID 1 may open 256 files (sandbox/config.py nofile_limit), some
+# already its own; a real repository's tree is a few dozen levels deep at most.
+DEPTH_MAX = 128
 EXIT_GRACE_S = 0.2  # after the shell exits, how long its output may still come from what it left
 # The environment's tree as unpacked (record_base): relative path -> (kind, inode, ctime_ns, size).
 BASE: dict[str, tuple[str, int, int, int]] = {}
@@ -130,38 +134,66 @@ def open_lower(dir_fd: int, name: str) -> int | None:
     return out
 
 
-def _walk_stats(settled: bool = False) -> Iterator[tuple[str, str, os.stat_result | None, int, str]]:
+def _walk_stats(settled: bool = False, max_depth: int = 0,
+                skip: tuple[str, ...] = ()) -> Iterator[tuple[str, str, os.stat_result | None, int, str]]:
     """(relative path, kind, stat, dir fd, name) of every entry below /work, depth first, never
     following a link; `kind` is f (regular), l (link), d (directory) or o (other). With `settled`, a
     folder that SETTLED holds unchanged (the same inode and ctime: no entry of it was added, removed,
     renamed or replaced since record_base) yields its recorded entries with no stat (None): they are
     links and folders, and a link cannot change in place. So a fork reads one stat per folder of the
-    environment, not one per file (gVisor: 97 ms for 2,048 files before)."""
-    stack = [("", os.open(pid1.WORK, os.O_RDONLY | os.O_DIRECTORY))]
+    environment, not one per file (gVisor: 97 ms for 2,048 files before).
+
+    One open fd per level (the folder being listed and its ancestors, each holding the names of its
+    folders still to walk), so a walk holds at most its depth plus one, however wide a folder is;
+    with `max_depth`, a folder nested deeper raises TooDeep before it is opened (docs/sessions.md
+    "Fork and snapshot"). A folder named in `skip` is yielded, never walked."""
+    frames: list[tuple[str, int, list[str]]] = []  # (relative path, fd, its folders not walked yet)
     try:
-        while stack:
-            rel, fd = stack.pop()
-            try:
-                st_dir = os.fstat(fd)
-                known = SETTLED.get(rel) if settled else None
-                if known is not None and known[:2] == (st_dir.st_ino, st_dir.st_ctime_ns):
-                    for name, kind in known[2]:
-                        yield f"{rel}{name}", kind, None, fd, name
-                        if kind == "d":
-                            stack.append((f"{rel}{name}/", open_nofollow(fd, name, os.O_RDONLY | os.O_DIRECTORY)))
-                    continue
-                for name in sorted(os.listdir(fd)):
-                    st = os.stat(name, dir_fd=fd, follow_symlinks=False)
-                    kind = ("d" if stat.S_ISDIR(st.st_mode) else "l" if stat.S_ISLNK(st.st_mode)
-                            else "f" if stat.S_ISREG(st.st_mode) else "o")
-                    yield f"{rel}{name}", kind, st, fd, name
-                    if kind == "d":
-                        stack.append((f"{rel}{name}/", open_nofollow(fd, name, os.O_RDONLY | os.O_DIRECTORY)))
-            finally:
+        frames.append(("", os.open(pid1.WORK, os.O_RDONLY | os.O_DIRECTORY), []))
+        yield from _folder_stats(*frames[-1], settled, skip)
+        while frames:
+            rel, fd, todo = frames[-1]
+            if not todo:
+                frames.pop()
                 os.close(fd)
+                continue
+            name = todo.pop()
+            if max_depth and rel.count("/") + 1 > max_depth:
+                raise TooDeep(rel.count("/") + 1)
+            frames.append((f"{rel}{name}/", open_nofollow(fd, name, os.O_RDONLY | os.O_DIRECTORY), []))
+            yield from _folder_stats(*frames[-1], settled, skip)
     finally:
-        for _, fd in stack:
+        for _, fd, _ in frames:
             os.close(fd)
+
+
+def _folder_stats(rel: str, fd: int, todo: list[str], settled: bool, skip: tuple[str, ...]
+                  ) -> Iterator[tuple[str, str, os.stat_result | None, int, str]]:
+    """_walk_stats's entries of one open folder, its folders' names added to `todo` in name order
+    (walked last first)."""
+    st_dir = os.fstat(fd)
+    known = SETTLED.get(rel) if settled else None
+    if known is not None and known[:2] == (st_dir.st_ino, st_dir.st_ctime_ns):
+        for name, kind in known[2]:
+            yield f"{rel}{name}", kind, None, fd, name
+            if kind == "d":
+                todo.append(name)
+        return
+    for name in sorted(os.listdir(fd)):
+        st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+        kind = ("d" if stat.S_ISDIR(st.st_mode) else "l" if stat.S_ISLNK(st.st_mode)
+                else "f" if stat.S_ISREG(st.st_mode) else "o")
+        yield f"{rel}{name}", kind, st, fd, name
+        if kind == "d" and name not in skip:
+            todo.append(name)
+
+
+class TooDeep(Exception):
+    """A folder nested deeper than DEPTH_MAX (its depth: the first one found past it)."""
+
+    def __init__(self, depth: int) -> None:
+        super().__init__(depth)
+        self.depth = depth
 
 
 def record_base() -> None:
@@ -223,7 +255,8 @@ def delta(head: dict) -> tuple[dict, dict[str, bytes | bytearray]]:
     the parent on Docker, and a fork's box ran out of /work applying 150 MB). Then, before any file is
     read, the changed files' bytes are held to `max_data` (what the server keeps) and, with `mem` (the
     bytes a fork's memory limit leaves beside its processes), what the fork's box needs to take them
-    (_memory_need)."""
+    (_memory_need). A folder nested over DEPTH_MAX deep is refused the same way ("depth"), so every walk
+    here and in apply_delta holds at most DEPTH_MAX + 1 open folders (red-team rt30w)."""
     cap, max_files = int(head["max"]), int(head["max_files"])
     max_data, mem = int(head.get("max_data") or cap), int(head.get("mem") or 0)
     entries: list[list] = []
@@ -232,7 +265,7 @@ def delta(head: dict) -> tuple[dict, dict[str, bytes | bytearray]]:
     inodes: dict[tuple[int, int], str | None] = {}  # a linked file's inode -> its path carried as "f", if any
     held = 0
     try:
-        for rel, kind, st, fd, name in _walk_stats(settled=True):
+        for rel, kind, st, fd, name in _walk_stats(settled=True, max_depth=DEPTH_MAX):
             seen.add(rel)
             if st is None:  # in a folder unchanged since record_base: a link or a folder as recorded
                 continue
@@ -256,6 +289,8 @@ def delta(head: dict) -> tuple[dict, dict[str, bytes | bytearray]]:
         if mem and _memory_need(changed, held) > mem:
             return _too_large("memory", _memory_need(changed, held), mem)
         data = _read_changed(entries, min(cap - held, max_data - changed))
+    except TooDeep as e:
+        return _too_large("depth", e.depth, DEPTH_MAX)
     except OSError as e:
         return {"ok": False, "detail": f"the tree could not be read: {e.strerror}"}, {}
     if data is None:  # a file grew while it was read
@@ -303,6 +338,7 @@ TOO_LARGE = {  # delta's bounds, by what they hold (the host names the setting b
     "data": "carry {} bytes of changed files, over the {} bytes kept for a fork or snapshot",
     "memory": "need about {} bytes of memory to take them (the changed files' bytes three times while they arrive, "
               "or once beside what /work holds), over the {} bytes its memory limit leaves",
+    "depth": "nest folders {} deep, over the {} levels a fork or snapshot walks (an open folder a level)",
 }
 
 
@@ -338,85 +374,179 @@ def _read_changed(entries: list[list], slack: int) -> bytearray | None:
 
 
 class _Dirs:
-    """A folder below /work by its parts, opened without following a link at any step, from the
-    last one opened when it is below it: paths in walk order (a folder's entries, then its folders'),
-    so a chain of 1,000 nested folders costs one open a folder, not one per level per entry
-    (red-team rt34: 4.1 s on Docker, 45.5 s on gVisor to fork it). `open` lends the fd (closed here)."""
+    """A folder below /work by its parts, opened without following a link at any step: a stack of
+    fds, /work's and one for each folder down to the last one opened, so a path reuses the longest
+    prefix it shares with the last and opens only the levels below it. Paths in walk order (a
+    folder's entries, then its folders') cost one open a folder in all, whatever the tree's shape;
+    any order at most one a level (DEPTH_MAX) per path. Red team rt34: a chain of 1,000 folders
+    walked from /work per entry (4.1 s on Docker, 45.5 s on gVisor to fork it); rt30w: a side folder
+    at every level moved the one fd kept then off the chain (1,500 levels: 1.13 M opens, 32 s).
+    `open` lends the fd (closed here); over DEPTH_MAX levels is a ValueError."""
 
     def __init__(self, create: bool = False) -> None:
         self.create = create
         self.parts: list[str] = []
-        self.fd = -1
+        self.fds: list[int] = []  # fds[i]: the folder parts[:i]
 
     def open(self, parts: list[str]) -> int:
-        if self.fd >= 0 and parts[:len(self.parts)] == self.parts:
-            if len(parts) == len(self.parts):
-                return self.fd
-            fd = _walk_to(parts[len(self.parts):], self.create, self.fd)
-        else:
-            fd = _walk_to(parts, self.create)
-        self.close()
-        self.parts, self.fd = list(parts), fd
-        return fd
+        if len(parts) > DEPTH_MAX:
+            raise ValueError(f"{'/'.join(parts)!r} is over {DEPTH_MAX} folders deep")
+        if not self.fds:
+            self.fds.append(os.open(pid1.WORK, os.O_RDONLY | os.O_DIRECTORY))
+        keep = 0
+        while keep < min(len(parts), len(self.parts)) and parts[keep] == self.parts[keep]:
+            keep += 1
+        self._keep(keep)
+        for part in parts[keep:]:
+            if self.create:
+                try:
+                    os.mkdir(part, 0o755, dir_fd=self.fds[-1])
+                except FileExistsError:
+                    pass
+            self.fds.append(open_nofollow(self.fds[-1], part, os.O_RDONLY | os.O_DIRECTORY))
+            self.parts.append(part)
+        return self.fds[-1]
+
+    def _keep(self, levels: int) -> None:
+        """Close the folders below the first `levels` of the last path."""
+        while len(self.parts) > levels:
+            self.parts.pop()
+            os.close(self.fds.pop())
 
     def forget(self, parts: list[str]) -> None:
-        """`parts` (or a folder below it) is about to be removed or replaced: never reuse its fd."""
+        """`parts` (or a folder below it) is about to be removed or replaced: never reuse its fd (its
+        parent's is kept)."""
         if self.parts[:len(parts)] == parts:
-            self.close()
+            self._keep(len(parts) - 1)
 
     def close(self) -> None:
-        if self.fd >= 0:
-            os.close(self.fd)
-        self.parts, self.fd = [], -1
+        self._keep(0)
+        while self.fds:
+            os.close(self.fds.pop())
 
 
-def _remove(parts: list[str]) -> None:
-    """Remove what is at parts below /work (a file, a link, or a directory and all below it)."""
+def _remove_at(dir_fd: int, name: str) -> None:
+    """Remove `name` in the folder dir_fd (a file, a link, or a folder and all below it, each folder
+    opened from its parent's fd: one open a folder, one fd a level)."""
     try:
-        fd = _walk_to(parts[:-1], False)
-    except OSError:  # no folder there (missing, a file, a link): nothing to remove below it
-        return
-    try:
-        st = os.stat(parts[-1], dir_fd=fd, follow_symlinks=False)
+        st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
         if not stat.S_ISDIR(st.st_mode):
-            os.unlink(parts[-1], dir_fd=fd)
+            os.unlink(name, dir_fd=dir_fd)
             return
-        sub = open_nofollow(fd, parts[-1], os.O_RDONLY | os.O_DIRECTORY)
+        sub = open_nofollow(dir_fd, name, os.O_RDONLY | os.O_DIRECTORY)
         try:
-            for name in os.listdir(sub):
-                _remove(parts + [name])
+            for child in os.listdir(sub):
+                _remove_at(sub, child)
         finally:
             os.close(sub)
-        os.rmdir(parts[-1], dir_fd=fd)
+        os.rmdir(name, dir_fd=dir_fd)
     except FileNotFoundError:
         pass
-    finally:
-        os.close(fd)
+
+
+class _Staged:
+    """Files of several names while a delta is applied: each "f" entry that an "h" entry names is
+    linked once more, under its number, into a folder made in /work for the apply (one fd), and each
+    other name is linked from there, so no name walks to its first one (in any order of names, one
+    open folder). The folder is removed when the apply ends."""
+
+    def __init__(self, entries: list[list]) -> None:
+        self.firsts = {"/".join(_parts(e[2], False) or []) for e in entries if e[1] == "h"}
+        self.tops = {(_parts(e[0], False) or [""])[0] for e in entries}
+        self.names: dict[str, str] = {}
+        self.name, self.fd = "", -1
+
+    def keep(self, parts: list[str], dir_fd: int) -> None:
+        """The file just written at `parts` (in dir_fd), staged when an "h" entry names it."""
+        path = "/".join(parts)
+        if path not in self.firsts:
+            return
+        if self.fd < 0:
+            self._make()
+        staged = self.names[path] = str(len(self.names))
+        os.link(parts[-1], staged, src_dir_fd=dir_fd, dst_dir_fd=self.fd, follow_symlinks=False)
+
+    def link(self, first: str, name: str, dir_fd: int) -> None:
+        staged = self.names.get("/".join(_parts(first, False) or []))
+        if staged is None:
+            raise ValueError(f"{first!r} is not a file carried before its link")
+        os.link(staged, name, src_dir_fd=self.fd, dst_dir_fd=dir_fd, follow_symlinks=False)
+
+    def _make(self) -> None:
+        root = os.open(pid1.WORK, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            for i in range(100):
+                name = f".fork-links-{i}"
+                if name in self.tops:
+                    continue
+                try:
+                    os.mkdir(name, 0o700, dir_fd=root)
+                except FileExistsError:
+                    continue
+                self.name, self.fd = name, open_nofollow(root, name, os.O_RDONLY | os.O_DIRECTORY)
+                return
+            raise ValueError("no name is free for the hard links' folder")
+        finally:
+            os.close(root)
+
+    def close(self) -> None:
+        if self.fd < 0:
+            return
+        for staged in self.names.values():
+            try:
+                os.unlink(staged, dir_fd=self.fd)
+            except FileNotFoundError:
+                pass
+        os.close(self.fd)
+        self.fd = -1
+        os.rmdir(f"{pid1.WORK}/{self.name}")
 
 
 def apply_delta(listing: bytes, data: bytes) -> None:
     """A delta (the host's copy of another session's `delta`) onto the environment's tree just
-    unpacked: removals first (deepest first), then what stands where a file, link or hard link will be
-    (so /work never holds more at once than it will at the end: the bound `delta` checked), then
-    directories, files, links and hard links by path. Each folder is reached from the last one when
-    below it (_Dirs). Paths are checked as write_file's; raises ValueError on a bad one."""
+    unpacked: removals first (children before their folder, each reached through _Dirs), then what
+    stands where a file, link or hard link will be (so /work never holds more at once than it will
+    at the end: the bound `delta` checked), then directories, files, links and hard links by path
+    (_Staged). Each folder is reached from the longest prefix open (_Dirs), so in delta's walk order
+    one open a folder in all. Paths are checked as write_file's, and none nests over DEPTH_MAX
+    folders; raises ValueError on a bad one."""
     entries = json.loads(listing)
     for entry in entries:
-        if _parts(entry[0], False) is None:
+        parts = _parts(entry[0], False)
+        if parts is None or len(parts) > DEPTH_MAX + 1:
             raise ValueError(f"bad path {entry[0]!r}")
-    for entry in sorted((e for e in entries if e[1] == "x"), key=lambda e: -str(e[0]).count("/")):
-        _remove(_parts(entry[0], False) or [])
-    for create in (False, True):
-        dirs, offset = _Dirs(create), 0
-        try:
-            for entry in entries:
-                parts = _parts(entry[0], False) or []
-                if not create and entry[1] in ("f", "h", "l"):
-                    _clear(dirs, parts)
-                elif create and entry[1] != "x":
-                    offset = _apply_one(dirs, parts, entry, data, offset)
-        finally:
-            dirs.close()
+    _remove_all(sorted((_parts(e[0], False) or [] for e in entries if e[1] == "x"), reverse=True))
+    staged = _Staged(entries)
+    try:
+        for create in (False, True):
+            dirs, offset = _Dirs(create), 0
+            try:
+                for entry in entries:
+                    parts = _parts(entry[0], False) or []
+                    if not create and entry[1] in ("f", "h", "l"):
+                        _clear(dirs, parts)
+                    elif create and entry[1] != "x":
+                        offset = _apply_one(dirs, parts, entry, data, offset, staged)
+            finally:
+                dirs.close()
+    finally:
+        staged.close()
+
+
+def _remove_all(paths: list[list[str]]) -> None:
+    """Remove what stands at each path, in the order given (reverse name order: a folder's entries
+    before it, and its subtree's paths together, so _Dirs walks each folder once)."""
+    dirs = _Dirs()
+    try:
+        for parts in paths:
+            try:
+                fd = dirs.open(parts[:-1])
+            except OSError:  # no folder there (missing, a file, a link): nothing to remove below it
+                continue
+            dirs.forget(parts)
+            _remove_at(fd, parts[-1])
+    finally:
+        dirs.close()
 
 
 def _clear(dirs: _Dirs, parts: list[str]) -> None:
@@ -429,12 +559,12 @@ def _clear(dirs: _Dirs, parts: list[str]) -> None:
         return
     if stat.S_ISDIR(st.st_mode):
         dirs.forget(parts)
-        _remove(parts)
+        _remove_at(fd, parts[-1])
     else:
         os.unlink(parts[-1], dir_fd=fd)
 
 
-def _apply_one(dirs: _Dirs, parts: list[str], entry: list, data: bytes, offset: int) -> int:
+def _apply_one(dirs: _Dirs, parts: list[str], entry: list, data: bytes, offset: int, staged: _Staged) -> int:
     """One entry of apply_delta onto what stands at `parts`; the data offset after it."""
     kind = entry[1]
     fd = dirs.open(parts[:-1])
@@ -450,16 +580,7 @@ def _apply_one(dirs: _Dirs, parts: list[str], entry: list, data: bytes, offset: 
     elif kind == "l":
         os.symlink(str(entry[2]), parts[-1], dir_fd=fd)
     elif kind == "h":
-        first = _parts(entry[2], False)
-        if first is None:
-            raise ValueError(f"bad path {entry[2]!r}")
-        src = _walk_to(first[:-1], False)
-        try:
-            if not stat.S_ISREG(os.stat(first[-1], dir_fd=src, follow_symlinks=False).st_mode):
-                raise ValueError(f"{entry[2]!r} is not a file to link")
-            os.link(first[-1], parts[-1], src_dir_fd=src, dst_dir_fd=fd, follow_symlinks=False)
-        finally:
-            os.close(src)
+        staged.link(str(entry[2]), parts[-1], fd)
     elif kind == "f":
         size = int(entry[2])
         out = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
@@ -472,6 +593,7 @@ def _apply_one(dirs: _Dirs, parts: list[str], entry: list, data: bytes, offset: 
                 view = view[os.write(out, view):]
         finally:
             os.close(out)
+        staged.keep(parts, fd)
     else:
         raise ValueError(f"bad kind {kind!r}")
     return offset
@@ -594,40 +716,29 @@ def snapshot(head: dict) -> tuple[dict, dict[str, bytes | bytearray]]:
     target] (a JSON blob of at most ENTRIES_MAX_BYTES: the channel's header is 1 MiB), with the files' bytes in one blob, at most `max` bytes and `max_files` entries in all;
     anything else (a fifo, a socket, a device) is named so the host refuses it. Read without
     following a link at any step: a process of the session swapping a directory for a link while
-    this runs changes what is read, never where."""
+    this runs changes what is read, never where. Walked as delta's (_walk_stats: an open folder a
+    level, however wide a folder is)."""
     cap, max_files = int(head["max"]), int(head["max_files"])
     entries: list[list] = []
     data = bytearray()
-    stack = [("", os.open(pid1.WORK, os.O_RDONLY | os.O_DIRECTORY))]
     try:
-        while stack:
-            rel, fd = stack.pop()
-            try:
-                for name in sorted(os.listdir(fd)):
-                    path = f"{rel}{name}"
-                    if len(entries) >= max_files:
-                        return {"ok": False, "detail": f"the tree has over {max_files} files"}, {}
-                    st = os.stat(name, dir_fd=fd, follow_symlinks=False)
-                    if stat.S_ISDIR(st.st_mode):
-                        if name not in SKIP_DIRS:
-                            stack.append((path + "/", open_nofollow(fd, name, os.O_RDONLY | os.O_DIRECTORY)))
-                    elif stat.S_ISLNK(st.st_mode) and (lower := open_lower(fd, name)) is None:
-                        entries.append([path, "l", os.readlink(name, dir_fd=fd)])
-                    elif stat.S_ISLNK(st.st_mode) or stat.S_ISREG(st.st_mode):
-                        blob = _read_regular(fd, name, cap - len(data), lower if stat.S_ISLNK(st.st_mode) else None)
-                        if blob is None:
-                            return {"ok": False, "detail": f"the tree is over {cap} bytes"}, {}
-                        entries.append([path, "f", len(blob)])
-                        data += blob
-                    else:
-                        entries.append([path, "o", ""])
-            finally:
-                os.close(fd)
+        for path, kind, st, fd, name in _walk_stats(skip=SKIP_DIRS):
+            if len(entries) >= max_files:
+                return {"ok": False, "detail": f"the tree has over {max_files} files"}, {}
+            if kind == "d":
+                continue
+            if kind == "l" and (lower := open_lower(fd, name)) is None:
+                entries.append([path, "l", os.readlink(name, dir_fd=fd)])
+            elif kind in ("l", "f"):
+                blob = _read_regular(fd, name, cap - len(data), lower if kind == "l" else None)
+                if blob is None:
+                    return {"ok": False, "detail": f"the tree is over {cap} bytes"}, {}
+                entries.append([path, "f", len(blob)])
+                data += blob
+            else:
+                entries.append([path, "o", ""])
     except OSError as e:
         return {"ok": False, "detail": f"the tree could not be read: {e.strerror}"}, {}
-    finally:
-        for _, fd in stack:
-            os.close(fd)
     listing = json.dumps(entries).encode()
     if len(listing) > ENTRIES_MAX_BYTES:
         return {"ok": False, "detail": f"the tree's names take over {ENTRIES_MAX_BYTES} bytes"}, {}
