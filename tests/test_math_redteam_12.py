@@ -25,8 +25,11 @@ unless a case says otherwise.
    $\\{7\\}$`; (b) the name in another spelling: `$(x) = 7$`, `$\\{x\\} = \\{7\\}$`, `$x^{1} = 7$`, `$1x = 7$`, `$x + 0 =
    7$`, `$\\mathit{x} = 7$`; (c) a value with letters that cancel or are words: `$x = 7 + 0y$`, `$x = 7 + y - y$`, `$x =
    7y/y$`, `$x=\\frac{7a}{a}$`, `$x = 7 \\times 1^{y}$`, `$x = \\sin^{2} y + \\cos^{2} y + 6$`, `$x = 7\\text{ cm}$`, `$x =
-   \\text{seven}$`, `$x = \\phantom{y}7$`, `$x = 7 \\text{ or } 8$` pay 6 (25 cases; `$7+0x$` is the label hole fx29p
-   closed in `_names_object`). Held: `$x \\coloneqq 7$`, `$x =: 7$`, `$x \\in \\{7, 7\\}$`, `$x \\in [7, 7]$`, `${x} =
+   \\text{seven}$`, `$x = \\phantom{y}7$`, `$x = 7 \\text{ or } 8$`; (d) a subject with no math name of its own
+   (`_own_names` is empty, so `_sets_own` never refuses): `The answer such that $x = 7$ is \\boxed{6}.`, `The solution
+   such that $x = 7$ ...`, `The value such that $x = 7$ ...`, `The number such that $n = 7$ ...`, `The integer such
+   that $n = 7$ ...`, `The value of the unknown such that $x = 7$ ...` pay 6 (31 cases; `$7+0x$` is the label hole
+   fx29p closed in `_names_object`). Left alone (a condition): `$x \\equiv 7 \\pmod{100}$`. Held: `$x \\coloneqq 7$`, `$x =: 7$`, `$x \\in \\{7, 7\\}$`, `$x \\in [7, 7]$`, `${x} =
    7$`, `$\\mathrm{x} = 7$`, `$x = 7\\,\\mathrm{m}$`, `$x = 7^{1}$`, `$x = \\max(7, 1)$`, `$x = \\log_{2} 128$`, `$x \\to
    7$`, `$x$ = 7`, `x = 7`, and `for which`/`where`/`when`/`given`/`if`/`with`/`satisfying $x = 7$`.
 3. A subject joins a second value by `and` (`grammar._object_end` admits `and` and numbers in an open object, and a
@@ -38,8 +41,10 @@ unless a case says otherwise.
    `The difference between $x$ and $1$ ...`, `The total of $x$ and $1$ ...`, `The average of $x$ and 8 ...`, `The
    mean of $x$ and $8$ ...`, `The maximum of $x$ and $6$ ...`, `The minimum of $x$ and $6$ ...`, `The ratio of $x$
    and $2$ ...`, `The value of the sum of $x$ and $2$ and $3$ ...`, `The sum of the number of apples and 1 ...`, `The
-   product of the number of apples and 2 ...`, `So, the sum of $x$ and $1$ is 6.` pay 6 (21 cases; through the real
-   server too). Held: `The answer and 7`, `The length and 7`, `The number of apples and 7 pears`, `The sum of $x$ and
+   product of the number of apples and 2 ...`, `So, the sum of $x$ and $1$ is 6.`; a range or more values in the
+   object: `The number of apples between 7 and 8 ...` (the issue's "between 3 and 9"), `... among 7 ...`, `... and 7
+   apples ...`, `... and 7.5 ...`, `... and 7 and 8 ...`, `The coefficient of $x^2$ and 7 ...` pay 6 (27 cases;
+   through the real server too). Held: `The answer and 7`, `The length and 7`, `The number of apples and 7 pears`, `The sum of $x$ and
    one`, `The sum of $x$ with $1$`, `The sum of $x$, $y$ and $1$`, `Final Answer: The sum of $x$ and $1$ is 6.` Not
    reported (a quantity a question asks for): `The sum of $x$ and $y$`, `The value of the measure of $x$`.
 4. Grading time past `guards.expansion_guard` (`_terms` counts a function as its largest argument and a sum as its
@@ -124,6 +129,10 @@ SETS_OWN_NEAR = [
     n(f"{V} $x = \\sin^{{2}} y + \\cos^{{2}} y + 6$ is \\boxed{{6}}."), n(f"{V} $x = 7\\text{{ cm}}$ is \\boxed{{6}}."),
     n(f"{V} $x = \\text{{seven}}$ is \\boxed{{6}}."), n(f"{V} $x = \\phantom{{y}}7$ is \\boxed{{6}}."),
     n(f"{V} $x = 7 \\text{{ or }} 8$ is \\boxed{{6}}."),
+    # (d) a subject with no name of its own, so any name is free to set
+    n("The answer such that $x = 7$ is \\boxed{6}."), n("The solution such that $x = 7$ is \\boxed{6}."),
+    n("The value such that $x = 7$ is \\boxed{6}."), n("The number such that $n = 7$ is \\boxed{6}."),
+    n("The integer such that $n = 7$ is \\boxed{6}."), n("The value of the unknown such that $x = 7$ is \\boxed{6}."),
 ]
 SETS_OWN_REFUSED = [
     n(f"{V} $x \\coloneqq 7$ is \\boxed{{6}}."), n(f"{V} $x =: 7$ is \\boxed{{6}}."), n(f"{V} $x \\in [7, 7]$ is \\boxed{{6}}."),
@@ -152,7 +161,9 @@ JOINED_NEAR = [
     n("The maximum of $x$ and $6$ is \\boxed{6}."), n("The minimum of $x$ and $6$ is \\boxed{6}."),
     n("The ratio of $x$ and $2$ is \\boxed{6}."), n("The value of the sum of $x$ and $2$ and $3$ is \\boxed{6}."),
     n("The sum of the number of apples and 1 is \\boxed{6}."), n("The product of the number of apples and 2 is \\boxed{6}."),
-    n("So, the sum of $x$ and $1$ is 6."),
+    n("So, the sum of $x$ and $1$ is 6."), n(f"{A} between 7 and 8 is \\boxed{{6}}."), n(f"{A} among 7 is \\boxed{{6}}."),
+    n(f"{A} and 7 apples is \\boxed{{6}}."), n(f"{A} and 7.5 is \\boxed{{6}}."), n(f"{A} and 7 and 8 is \\boxed{{6}}."),
+    n("The coefficient of $x^2$ and 7 is \\boxed{6}."),
 ]
 JOINED_REFUSED = [
     n("The value of $x + 1$ is \\boxed{6}."), n("The value of $x$ plus $1$ is \\boxed{6}."), n("The answer and 7 is \\boxed{6}."),
@@ -230,7 +241,8 @@ def test_a_near_miss_main_refuses_stays_refused(completion: str, gold: str, choi
 
 
 SAME = [n("The sum of $x$ and $y$ is \\boxed{6}."), n(f"{A} that has 7 apples is \\boxed{{6}}."),
-        n("The value of $x$ such that $x - 7 = 0$ is \\boxed{6}.")]
+        n("The value of $x$ such that $x - 7 = 0$ is \\boxed{6}."),
+        n("The value of $x$ such that $x \\equiv 7 \\pmod{100}$ is \\boxed{6}.")]
 
 
 @pytest.mark.parametrize(PARAMS, SAME)
