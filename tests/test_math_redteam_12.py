@@ -84,6 +84,7 @@ A = "The number of apples"
 
 # 1. A count after the copula's span or a linking verb (docs/math.md "Answer grammar", red team 11's class 1).
 COUNT_AFTER_COPULA_NEAR = [
+    n("The value of $x$ such that $x$ is in $\\{7\\}$ is \\boxed{6}."),  # class 2's, closed by the copula rule
     n(f"{A} that is in total 7 apples is \\boxed{{6}}."), n(f"{A} that is at 7 apples is \\boxed{{6}}."),
     n(f"{A} that is on balance 7 apples is \\boxed{{6}}."), n(f"{A} that is in number 7 apples is \\boxed{{6}}."),
     n(f"{A} that is with 7 apples is \\boxed{{6}}."), n(f"{A} that is by count 7 apples is \\boxed{{6}}."),
@@ -93,6 +94,9 @@ COUNT_AFTER_COPULA_NEAR = [
     n("The area of the square that becomes 7 square meters is \\boxed{6}."),
     n("The price of the apple that is in total 7 dollars is \\boxed{6}."),
     n("So, the number of apples that is in total 7 apples is 6."),
+    # fx29q's near misses: any verb but a counting one is a copula, its span runs to the clause's end
+    n(f"{A} that equals in total 7 apples is \\boxed{{6}}."), n(f"{A} which remains in the box 7 apples is \\boxed{{6}}."),
+    n(f"{A} that is, in total, 7 apples is \\boxed{{6}}."), n(f"{A} that grows to 7 apples is \\boxed{{6}}."),
 ]
 COUNT_AFTER_COPULA_REFUSED = [
     n(f"{A} that is 7 apples is \\boxed{{6}}."), n(f"{A} that is equal to 7 apples is \\boxed{{6}}."),
@@ -102,7 +106,6 @@ COUNT_AFTER_COPULA_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("a count after the copula's span or a linking verb"))
 @pytest.mark.parametrize(PARAMS, COUNT_AFTER_COPULA_NEAR)
 def test_a_clause_counting_after_its_copula_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: the copula's span ends at a preposition (`in`, `at`, `on`, `with`, `by`), and the count
@@ -119,7 +122,6 @@ SETS_OWN_NEAR = [
     n(f"{V} $x \\stackrel{{\\text{{def}}}}{{=}} 7$ is \\boxed{{6}}."), n(f"{V} $\\{{7\\}} \\ni x$ is \\boxed{{6}}."),
     n(f"{V} $x \\mapsto 7$ is \\boxed{{6}}."), n(f"{V} $x \\leftarrow 7$ is \\boxed{{6}}."),
     n(f"{V} $x \\leq 7 \\leq x$ is \\boxed{{6}}."), n(f"{V} $x \\ge 7$ and $x \\le 7$ is \\boxed{{6}}."),
-    n(f"{V} $x$ is in $\\{{7\\}}$ is \\boxed{{6}}."),
     # (b) the name in another spelling
     n(f"{V} $(x) = 7$ is \\boxed{{6}}."), n(f"{V} $\\{{x\\}} = \\{{7\\}}$ is \\boxed{{6}}."),
     n(f"{V} $x^{{1}} = 7$ is \\boxed{{6}}."), n(f"{V} $1x = 7$ is \\boxed{{6}}."), n(f"{V} $x + 0 = 7$ is \\boxed{{6}}."),
@@ -165,6 +167,10 @@ JOINED_NEAR = [
     n("So, the sum of $x$ and $1$ is 6."), n(f"{A} between 7 and 8 is \\boxed{{6}}."), n(f"{A} among 7 is \\boxed{{6}}."),
     n(f"{A} and 7 apples is \\boxed{{6}}."), n(f"{A} and 7.5 is \\boxed{{6}}."), n(f"{A} and 7 and 8 is \\boxed{{6}}."),
     n("The coefficient of $x^2$ and 7 is \\boxed{6}."),
+    # fx29q's near misses: a value anywhere in the object but its whole `of` object or a count
+    n(f"{A} and $\\frac{{1}}{{2}}$ is \\boxed{{6}}."), n("The sum of $x$ and $\\sqrt{2}$ is \\boxed{6}."),
+    n(f"{A} between 7 and 8 inclusive is \\boxed{{6}}."), n("The number of integers between 1 and 7 and 8 is \\boxed{6}."),
+    n("The number of multiples of 7 and 8 is \\boxed{6}."), n(f"{A} in $7$ is \\boxed{{6}}."),
 ]
 JOINED_REFUSED = [
     n("The value of $x + 1$ is \\boxed{6}."), n("The value of $x$ plus $1$ is \\boxed{6}."), n("The answer and 7 is \\boxed{6}."),
@@ -173,7 +179,6 @@ JOINED_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("a second value joined by 'and' in a subject"))
 @pytest.mark.parametrize(PARAMS, JOINED_NEAR)
 def test_a_subject_joining_a_second_value_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: `_object_end` admits `and` and a number in an open object, so `the number of apples and
@@ -243,6 +248,11 @@ def test_a_near_miss_main_refuses_stays_refused(completion: str, gold: str, choi
 
 
 SAME = [n("The sum of $x$ and $y$ is \\boxed{6}."), n(f"{A} that has 7 apples is \\boxed{{6}}."),
+        # rewrites near class 3: an object's value as the whole `of` object, a count, a range of numbers
+        n("The number of multiples of 7 is \\boxed{6}."), n("The sum of the first 10 terms is \\boxed{6}."),
+        n("The units digit of $3^{2024}$ is \\boxed{6}."), n("The number of integers between 1 and 100 is \\boxed{6}."),
+        # rewrites near class 1: a counting verb, a count in a quantity's `of` object
+        n(f"{A} that hold 7 apples is \\boxed{{6}}."), n("The number of ways to choose 2 of 4 is \\boxed{6}."),
         n("The value of $x$ such that $x - 7 = 0$ is \\boxed{6}."),
         n("The value of $x$ such that $x \\equiv 7 \\pmod{100}$ is \\boxed{6}.")]
 
@@ -268,7 +278,6 @@ def _http_verdicts(server, tasks: list[dict]) -> list[str]:
     return [r["verdict"] for r in body["results"]]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("a second value joined by 'and' in a subject"))
 @pytest.mark.parametrize("path", [_grpc_verdicts, _http_verdicts], ids=["grpc", "http"])
 def test_the_server_refuses_a_subject_joining_a_second_value(verifier_server, path) -> None:
     assert "correct" not in path(verifier_server, SERVER_NEAR)

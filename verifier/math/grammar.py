@@ -2490,6 +2490,8 @@ def _object_end(tokens: list[str], i: int, open_class: bool, operand: bool = Fal
             continue
         if _math_subject(t) and not open_class and i == start:
             break  # `in k`, `in $K$`: a letter right after a closed preposition may name a scale; `in box B` names a place
+        if _object_value(t) and not _value_role(tokens, start, i):
+            break  # `the number of apples and 7`, `the sum of $x$ and $1$`, `between 7 and 8` (red team 12 class 3)
         if _has("det", t) or _math_subject(t) or low == "and" or t in ("'", "’") or operand and _operand_math(t) or (
                 open_class and _word_segment(t)):
             i += 1
@@ -2501,6 +2503,50 @@ def _object_end(tokens: list[str], i: int, open_class: bool, operand: bool = Fal
         else:
             break
     return i
+
+
+def _object_value(token: str) -> bool:
+    """A token of a subject's object that is a value: a number, a number word, or math that is a value (`$7$`,
+    `$2^{10}$`: `_value_side`, no letter but `e` and `i`)."""
+    math = _math_content(token)
+    if math is not None:
+        return _value_side(math)
+    return token.replace(",", "").replace(".", "").isdigit() or token.lower() in _CLAUSE_NUMBER_WORDS
+
+
+_NUMBERED_NOUNS = frozenset("integer integers number numbers multiple multiples year years prime primes divisor "
+                             "divisors factor factors digit digits square squares cube cubes".split())
+"""Counted things that are numbers themselves, so a range picks which are counted (`the number of years between 2000
+and 3000 inclusive`, `the number of multiples of 7 between 2002 and 2996`: math-verify's and MATH's wording); `apples
+between 7 and 8` holds a second value (red team 12 class 3)."""
+
+
+def _numbered_range(tokens: list[str], start: int) -> bool:
+    """`between V and V` opening at `tokens[start]` (after `between`), whose nearest word before it is
+    `_NUMBERED_NOUNS`: a range of the numbers counted."""
+    words = [t.lower() for t in tokens[: start - 1] if t.isalpha() and t.lower() not in _OPEN_PREPS]
+    shape = tokens[start: start + 3]
+    return (bool(words) and words[-1] in _NUMBERED_NOUNS and len(shape) == 3 and shape[1].lower() == "and"
+            and _object_value(shape[0]) and _object_value(shape[2]))
+
+
+def _value_role(tokens: list[str], start: int, i: int) -> bool:
+    """Whether the value at `tokens[i]`, in the object that opens at `start`, has one of the two roles an object's value
+    may have (docs/math.md "Answer grammar", the subject's objects; red team 12 class 3): the whole object of `of`
+    (`the number of multiples of 7`, `the value of $2^{10}$`, `the units digit of $3^{2024}$`: which operand), or a
+    count before a counted noun that no `and` joins (`the sum of the first 10 terms`). An allowlist: anywhere else a
+    value is a second value beside the answer's (`the number of apples and 7`, `the sum of $x$ and $1$`, x + 1 as
+    `the value of $x + 1$` is, `the number of apples between 7 and 8`, `... among 7`, `... and 7 apples`)."""
+    prep = tokens[start - 1].lower() if start else ""
+    if prep == "between" and i in (start, start + 2) and _numbered_range(tokens, start):
+        return True
+    joined = i > start and tokens[i - 1].lower() == "and" or i + 1 < len(tokens) and tokens[i + 1].lower() == "and"
+    if joined or prep in ("between", "among"):
+        return False
+    if i == start and prep == "of" and (i + 1 == len(tokens) or not tokens[i + 1].isalnum()
+                                         or not _object_word(tokens[i + 1])):
+        return True
+    return _counts_objects(tokens, i)
 
 
 OBJECT_ROLES = ("noun", "count", "unit", "adj", "det")
@@ -2861,29 +2907,60 @@ _CURVE_HEADS = frozenset("line lines circle circles curve curves parabola parabo
                          "hyperbola ellipse".split())
 """Objects named by their equation (`the points that lie on the circle $x^2+y^2=7$`, `the line $y = 7$`): the
 equation says which curve, never what a value is."""
-_CLAUSE_STOPS = frozenset(CLAUSE_WORDS[0].words | CLAUSE_WORDS[1].words | _OPEN_PREPS | _CLOSED_PREPS
-                          | frozenset("by ( ) , ; :".split())) - _CLAUSE_COPULAS
+_COUNTING_VERBS = frozenset(
+    "has have had hold holds held contain contains contained cost costs satisfies satisfy satisfying lie lies win wins "
+    "choose chosen select selected arrange arranged form formed".split())
+"""The verbs of a relative clause that may take a count as their object (`that has 7 apples`, `that hold 7 apples`,
+`ways to choose 2 of 4`, `that satisfy $1 \\le n \\le 7$`): each says what the object holds, picks or satisfies, never
+what it is. An allowlist (red team 12 class 1: `becomes`, `remains`, `stays`, `gives` state the object's count as `is`
+does): every other verb of a clause is read as a copula (`_clause_copula`)."""
+_CLAUSE_ENDS = CLAUSE_WORDS[0].words - {"as"}
+"""Where a copula's span ends (`_clause_states_value`): a new clause opener (`that`, `which`, `such that`), whose own
+copula is read in turn, and whose condition is `_sets_own`'s."""
+
+
+def _clause_copula(word: str) -> bool:
+    """Whether a clause's word says what its object is: `_CLAUSE_COPULAS`, or any verb (LEXICON's, `CLAUSE_WORDS`')
+    that is not `_COUNTING_VERBS` (docs/math.md "Answer grammar", "Before a box")."""
+    low = word.lower()
+    verb = _has("verb", word) or low in CLAUSE_WORDS[1].words
+    return low != "to" and (low in _CLAUSE_COPULAS or verb and low not in _COUNTING_VERBS)
+
+
+def _counted_in_object(tokens: list[str], j: int) -> bool:
+    """A count that is the `of` object of a quantity word, before its counted noun (`that can be written as the sum of
+    two positive integers`): the objects the sum is over, never the clause's object's value."""
+    return (j >= 2 and tokens[j - 1].lower() == "of" and tokens[j - 2].lower() in _TAKEN_VOCABULARY
+            and _counts_objects(tokens, j))
 
 
 def _clause_states_value(tokens: list[str], operand: bool = False) -> bool:
     """Whether a relative clause says its object is a value (docs/math.md "Answer grammar", "Before a box"): a copula
-    (`_CLAUSE_COPULAS`) followed by a number, a number word or a math segment, right after it or through any words
-    that are no verb, preposition or clause opener (`_CLAUSE_STOPS`): `that is 6000`, `for which $x$ is 7`, `that
-    can be written as 7`, `which is $6000$`, and since red team 11 class 1 `that is the integer 7`, `that equals the
-    expression 7`, `that is the 7 apples` (articles and apposition heads say what the value is, they do not make it
-    a label). A clause that picks objects out (`that are positive`, `ways to choose 2 of 4`, `that can be written as
-    the sum of two positive integers`) says nothing of the answer's value. `operand`: `_OPERAND_OBJECTS`'s label."""
+    (`_clause_copula`: `is`, `equals`, `becomes`, `remains`, any verb but `_COUNTING_VERBS`; `to` only in the span of
+    one, `equal to`) followed by a number, a
+    number word or a math segment anywhere before the clause ends (`_CLAUSE_ENDS`): `that is 6000`, `for which $x$ is
+    7`, `that can be written as 7`, `which is $6000$`, `that is the integer 7`, and since red team 12 class 1 through
+    a preposition (`that is in total 7 apples`, `that is by count 7 apples`, `that becomes 7 square meters`). The one
+    value after a copula that states none: a count in the `of` object of a quantity word (`_counted_in_object`: `that
+    can be written as the sum of two positive integers`). A clause that picks objects out (`that are positive`, `that
+    has 7 apples`, `ways to choose 2 of 4`) says nothing of the answer's value. `operand`: `_OPERAND_OBJECTS`'s
+    label."""
     for k, word in enumerate(tokens):
-        if word.lower() not in _CLAUSE_COPULAS:
+        if not _clause_copula(word):
             continue
+        crossed = False  # a preposition since the copula: math there is a value only when it is one (`_value_side`)
         for j in range(k + 1, len(tokens)):
             t, low = tokens[j], tokens[j].lower()
+            if low in _CLAUSE_ENDS:
+                break
+            crossed = crossed or low in _OPEN_PREPS or low in _CLOSED_PREPS or low == "by"
+            math = _math_content(t)
+            if math is not None and crossed and not _value_side(math):
+                continue  # `as the sum of two positive integers $p$ and $q$`: names the objects
             if t.startswith("$") or t.replace(",", "").replace(".", "").isdigit() or low in _CLAUSE_NUMBER_WORDS:
-                if not (operand and tokens[j - 1].lower() in _OPERAND_OBJECTS):
-                    return True
-                break
-            if low in _CLAUSE_STOPS or _has("verb", t) and low not in _CLAUSE_COPULAS:
-                break
+                if operand and tokens[j - 1].lower() in _OPERAND_OBJECTS or _counted_in_object(tokens, j):
+                    continue
+                return True
     return False
 
 
