@@ -136,6 +136,11 @@ SETS_OWN_NEAR = [
     n("The answer such that $x = 7$ is \\boxed{6}."), n("The solution such that $x = 7$ is \\boxed{6}."),
     n("The value such that $x = 7$ is \\boxed{6}."), n("The number such that $n = 7$ is \\boxed{6}."),
     n("The integer such that $n = 7$ is \\boxed{6}."), n("The value of the unknown such that $x = 7$ is \\boxed{6}."),
+    # fx29q's near misses: other identities, spellings and commands (`grammar._condition_fixes`, by probing)
+    n(f"{V} $x = 7 \\cdot 1$ is \\boxed{{6}}."), n(f"{V} $\\frac{{x}}{{1}} = 7$ is \\boxed{{6}}."),
+    n(f"{V} $x \\cdot 1 = 7 + 0$ is \\boxed{{6}}."), n(f"{V} $x = 7 + 0 \\sin y$ is \\boxed{{6}}."),
+    n(f"{V} $x = \\overline{{7}}$ is \\boxed{{6}}."), n(f"{V} $x \\geq 7 \\geq x$ is \\boxed{{6}}."),
+    n(f"{V} $x = e^{{2}} - e^{{2}} + 7$ is \\boxed{{6}}."), n("The result such that $y = 7$ is \\boxed{6}."),
 ]
 SETS_OWN_REFUSED = [
     n(f"{V} $x \\coloneqq 7$ is \\boxed{{6}}."), n(f"{V} $x =: 7$ is \\boxed{{6}}."), n(f"{V} $x \\in [7, 7]$ is \\boxed{{6}}."),
@@ -144,7 +149,6 @@ SETS_OWN_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("a condition that sets the unknown past _sets_own"))
 @pytest.mark.parametrize(PARAMS, SETS_OWN_NEAR)
 def test_a_condition_setting_the_unknown_any_way_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: `_sets_own` reads `=`, `:=` and `\\in` a one-element set, the name alone on its side by
@@ -254,6 +258,10 @@ SAME = [n("The sum of $x$ and $y$ is \\boxed{6}."), n(f"{A} that has 7 apples is
         # rewrites near class 1: a counting verb, a count in a quantity's `of` object
         n(f"{A} that hold 7 apples is \\boxed{{6}}."), n("The number of ways to choose 2 of 4 is \\boxed{6}."),
         n("The value of $x$ such that $x - 7 = 0$ is \\boxed{6}."),
+        # rewrites near class 2: conditions that pick the unknown out, no value fixed
+        n("The value of $x$ such that $1 \\leq x \\leq 7$ is \\boxed{6}."), n("The value of $x$ such that $x \\ge 1$ is \\boxed{6}."),
+        n("The value of $x$ such that $f(x) = 7$ is \\boxed{6}."), n("The value of $x$ such that $x^2 = 36$ is \\boxed{6}."),
+        n("The smallest integer $n$ such that $n^{2} > 30$ is \\boxed{6}."),
         n("The value of $x$ such that $x \\equiv 7 \\pmod{100}$ is \\boxed{6}.")]
 
 
