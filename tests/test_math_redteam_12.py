@@ -199,6 +199,10 @@ FRACTIONS = ["\\frac{1}{a+b}+\\frac{1}{c+d}+\\frac{1}{f+g}+\\frac{1}{h+k}+\\frac
              "\\frac{1}{a+1}+\\frac{1}{b+1}+\\frac{1}{c+1}+\\frac{1}{d+1}+\\frac{1}{f+1}+\\frac{1}{g+1}+\\frac{1}{h+1}",
              "\\frac{1}{a+\\frac{1}{b+\\frac{1}{c+\\frac{1}{d+\\frac{1}{f+\\frac{1}{g+\\frac{1}{h+\\frac{1}{k}}}}}}}}"]
 CLOSED_FORMS = ["\\int x^{10} e^{x} \\sin(x) dx", "\\sum_{k=1}^{n} k^{10} x^{k}"]
+# fx29q's near misses: the same classes written otherwise (refused by the guard's count, never timed)
+FUNCTION_OF_A_SUM += ["\\sec(a+b+c+d+f+g+h)", "\\cos(a+b+c+d+f+g+h+k) + 1", "\\binom{a+b+c+d+f+g}{4}"]
+FRACTIONS += ["\\frac{1}{a+b}+\\frac{1}{c+d}+\\frac{1}{f+g}+\\frac{1}{h+k}", "\\frac{x}{a+b}-\\frac{y}{c+d}+\\frac{1}{f+g}+\\frac{1}{h+k}+1"]
+CLOSED_FORMS += ["\\int_{0}^{t} x^{12} e^{x} dx", "\\sum_{k=0}^{n} k^{12} \\cos(k x)"]
 
 
 def _refused(latex: str) -> bool:
@@ -209,7 +213,6 @@ def _refused(latex: str) -> bool:
 
 
 @pytest.mark.timeout(30)
-@pytest.mark.xfail(strict=True, reason=OPEN.format("a function that sympy expands past its argument's terms"))
 @pytest.mark.parametrize("latex", FUNCTION_OF_A_SUM)
 def test_a_function_of_a_large_sum_is_refused(latex: str) -> None:
     """2.2 s to more than 20 s each (item 4a), against any gold: `_terms` counts `\\cos(s)` as `s`'s terms, but
@@ -218,7 +221,6 @@ def test_a_function_of_a_large_sum_is_refused(latex: str) -> None:
 
 
 @pytest.mark.timeout(30)
-@pytest.mark.xfail(strict=True, reason=OPEN.format("fractions brought over one denominator"))
 @pytest.mark.parametrize("latex", FRACTIONS)
 def test_a_sum_of_fractions_is_refused(latex: str) -> None:
     """2.9 s to more than 30 s each (item 4b): `_terms` counts a sum of fractions as its denominators' terms, but a
@@ -227,7 +229,6 @@ def test_a_sum_of_fractions_is_refused(latex: str) -> None:
 
 
 @pytest.mark.timeout(30)
-@pytest.mark.xfail(strict=True, reason=OPEN.format("an integral or a sum whose closed form is large"))
 @pytest.mark.parametrize("latex", CLOSED_FORMS)
 def test_an_integral_or_sum_with_a_large_closed_form_is_refused(latex: str) -> None:
     """14.8 s and more than 20 s (items 4c, 4d): the guard counts the integrand and summand, but sympy computes the
@@ -236,7 +237,11 @@ def test_an_integral_or_sum_with_a_large_closed_form_is_refused(latex: str) -> N
 
 
 @pytest.mark.parametrize("latex", ["(x+y+z)^{10}", "\\prod_{k=1}^{n} (x+k)", "\\sqrt{(a+b+c+d)^{6}}",
-                                   "\\frac{d^{20}}{dx^{20}} (x e^{x} \\sin x \\cos x)"])
+                                   "\\frac{d^{20}}{dx^{20}} (x e^{x} \\sin x \\cos x)",
+                                   # rewrites near class 4 (fx29q): small functions of sums, fractions, closed forms
+                                   "\\sin(x+y)", "\\cos(a+b+c+d)", "\\binom{n}{2}", "\\binom{n+1}{3}",
+                                   "\\frac{1}{x+1}+\\frac{2}{x-1}-\\frac{3}{x+2}", "\\int x^{3} e^{x} dx",
+                                   "\\sum_{k=1}^{n} k^{2}", "\\sum_{k=1}^{n} (x+k)^{10}", "\\int_{0}^{1} x^{10} e^{x} dx"])
 def test_an_answer_that_grades_fast_is_still_read(latex: str) -> None:
     """The bound's other side: under 1 s each (item 4, held)."""
     assert not _refused(latex)

@@ -123,13 +123,83 @@ def _terms(e: object, budget: list[int], limits: MathLimits) -> int:
         symbolic = [p for p in parts if p]
         if isinstance(e, sympy.Add):
             count = sum(symbolic) + (len(symbolic) < len(parts)) if symbolic else 0
+            count = max(count, _together(e, parts, budget, limits))
         elif isinstance(e, sympy.Mul):
             count = math.prod(symbolic) if symbolic else 0
+        elif isinstance(e, _TRIG) and parts[0] > 1:
+            count = 2 ** min(parts[0], 64) * (parts[0] if isinstance(e, _TRIG_RATIOS) else 1)
+        elif isinstance(e, sympy.binomial) and parts[0]:
+            base, n = parts[0] + 1, _power(e.args[1], budget, limits)  # n (n-1) ... (n-k+1) / k!: k factors
+            count = math.comb(base + n - 1, n) if n > 1 else base
+        elif isinstance(e, (sympy.Integral, sympy.Sum, sympy.Product)) and _symbolic_bound(e):
+            count = max(max(parts), _closed_form(e, budget))
         else:  # a function or relation is as large as its largest argument: simplify unwraps `|s|^{5}` into `s^{4}|s|`
             count = max(parts)
     if count > MAX_EXPANDED_TERMS:
         raise _TooMany(f"{count if count < 10 ** 9 else 'over 10^9'} terms")
     return count
+
+
+_TRIG = (sympy.sin, sympy.cos, sympy.tan, sympy.cot, sympy.sec, sympy.csc)
+_TRIG_RATIOS = (sympy.tan, sympy.cot, sympy.sec, sympy.csc)
+"""Functions that `simplify` expands over a sum (red team 12 class 4: `\\cos` of an 8-term sum 9.5 s, `\\tan` of a
+7-term sum over 30 s): the sine or cosine of t terms is 2^(t-1) products of t factors, counted 2^t; a ratio (`\\tan`,
+`\\sec`) a quotient of two such sums, over one denominator, counted t 2^t."""
+
+
+def _together(e: Basic, parts: list[int], budget: list[int], limits: MathLimits) -> int:
+    """The terms a sum holding fractions has over one denominator (`simplify` brings it there and cancels: a gcd of
+    numerator and denominator): numerator terms (each addend's numerator times the other denominators) times the
+    denominator's (the product of the denominators); 0 when no addend has a denominator of two terms or more. Five
+    fractions of two-term denominators: 80 x 32; a continued fraction grows by one level's product."""
+    dens = [_denominator(a, budget, limits) for a in e.args]
+    if max(dens, default=1) < 2:
+        return 0
+    den = math.prod(dens)
+    numerator = sum(max(1, p // d) * (den // d) for p, d in zip(parts, dens, strict=True))
+    return numerator * den
+
+
+def _denominator(e: Basic, budget: list[int], limits: MathLimits) -> int:
+    """The terms of an addend's denominator: a power with a negative exponent counts as its base to that power."""
+    if isinstance(e, sympy.Mul):
+        return math.prod(_denominator(a, budget, limits) for a in e.args)
+    if isinstance(e, sympy.Pow) and e.exp.is_number and e.exp.is_negative:
+        base, n = _terms(e.base, budget, limits), _power(e.exp, budget, limits)
+        return max(1, math.comb(base + n - 1, n) if base > 1 and n > 1 else base)
+    return 1
+
+
+def _symbolic_bound(e: Basic) -> bool:
+    """An integral with no bounds, or an integral, sum or product with a bound holding a letter (`\\int f dx`,
+    `\\sum_{k=1}^{n}`): `simplify` computes its antiderivative or closed form, far larger than its body."""
+    return any(len(limit) < 3 or any(b.free_symbols for b in limit[1:]) for limit in e.limits)
+
+
+def _closed_form(e: Basic, budget: list[int]) -> int:
+    """The terms a symbolic antiderivative or closed form is counted (red team 12 class 4: `\\int x^{10} e^{x} \\sin x
+    dx` over 20 s, `\\sum_{k=1}^{n} k^{10} x^{k}` 14.8 s; `x^{3}`, `k^{5}` under 1 s): by parts, each power of the
+    variable up to its degree d meets each of the f factors holding it in an exponent or a function, so (d+1)^2 2^f."""
+    variable = e.limits[0][0]
+    degree, factors = _degree_factors(e.function, variable, budget)
+    return (min(degree, 10 ** 3) + 1) ** 2 * 2 ** min(factors, 64)
+
+
+def _degree_factors(e: Basic, var: Basic, budget: list[int]) -> tuple[int, int]:
+    """The polynomial degree of `e` in `var` and how many factors hold `var` otherwise (an exponent, a function)."""
+    budget[0] -= 1
+    if budget[0] < 0 or not isinstance(e, Basic) or var not in e.free_symbols:
+        return 0, 0
+    if e == var:
+        return 1, 0
+    if isinstance(e, sympy.Pow) and e.exp.is_Integer and e.exp > 0:
+        degree, factors = _degree_factors(e.base, var, budget)
+        return degree * int(min(e.exp, 10 ** 3)), factors
+    if isinstance(e, (sympy.Add, sympy.Mul)):
+        found = [_degree_factors(a, var, budget) for a in e.args]
+        degrees = [d for d, _ in found]
+        return (sum(degrees) if isinstance(e, sympy.Mul) else max(degrees)), sum(f for _, f in found)
+    return 0, 1
 
 
 # A power after the matrix, its brackets a `\\right`, a plain `)`/`]` or a group's `}` (red team 10 class 4: `{M}^{-1}`,
