@@ -3,8 +3,8 @@ grading worker for seconds, after fx29p (a relative clause's value only a count 
 a name after an apposition head; the copula's span; `grammar._sets_own`; `grammar.TAKEN_QUANTITIES`) and
 `guards.expansion_guard`. Graded by the real grader (`grade_math` through `tests.helpers.math_verdicts`) in both
 profiles (docs/math.md "Answer grammar"), and class 3 through a real server on loopback (HTTP and gRPC). Each `*_NEAR`
-case asserts the safe behaviour and is a strict xfail until its class is closed; plain tests hold what held. Gold 6
-unless a case says otherwise.
+case asserts the safe behaviour; all four classes are closed at the class by fx29q (docs/math.md "Answer grammar"),
+so none is an xfail any more; plain tests hold what held. Gold 6 unless a case says otherwise.
 
 1. A relative clause states a value as a count after its copula's span (`grammar._relative_clause`,
    `_clause_states_value`, `_CLAUSE_STOPS`: the copula's span ends at a preposition, and what follows is read as "a
@@ -78,7 +78,6 @@ from tests.helpers import MATH_CASE_PARAMS as PARAMS, http_call, math_task, math
 from tests.helpers import number_case as n, request, stub
 from verifier.v1 import verifier_pb2 as pb
 
-OPEN = "open: {} (rt29n)"
 A = "The number of apples"
 
 
