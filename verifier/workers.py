@@ -26,6 +26,16 @@ CONSTS.term_timeout = 0.2
 CONSTS.sleep_unit = 0.05
 
 
+BACKSTOP_S = 5.0
+"""How long past an item's timeout the server waits for pebble to kill its worker before it stops waiting."""
+START_WAIT_S = 120.0
+"""How long an item may wait for a worker to take it (workers restarting) before it is a crash, retried."""
+
+
+class _NotStarted(Exception):
+    """No worker took the item within START_WAIT_S."""
+
+
 @dataclass
 class Outcome:
     """What became of one job: `status` is ok, timeout, crash or error; `value` is the return."""
@@ -85,15 +95,17 @@ class MathPool:
         except RuntimeError:  # the pool broke since heal(): report a crash, the engine retries
             return Outcome("crash", detail="worker pool was broken; replaced")
         try:
-            # shielded so that on cancellation we can still see whether a worker had started it
-            # the outer bound is a backstop: pebble itself kills the worker at timeout_s
-            value = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), timeout_s + 5)
+            value = await self._wait(future, timeout_s)
         except asyncio.CancelledError:
             running = future.running()
             future.cancel()  # pebble stops the worker that is running it
             if running:
                 self._on_restart("cancel")
             raise
+        except _NotStarted:
+            future.cancel()
+            return Outcome("crash", detail=f"no worker started the item within {START_WAIT_S:g} s; retried",
+                           seconds=time.monotonic() - started)
         except (TimeoutError, asyncio.TimeoutError):
             future.cancel()
             self._on_restart("timeout")
@@ -108,6 +120,28 @@ class MathPool:
         except Exception as exc:  # a bug in the grader: report it per item, keep serving
             return Outcome("error", detail=f"{type(exc).__name__}: {exc}"[:200], seconds=time.monotonic() - started)
         return Outcome("ok", value=value, seconds=time.monotonic() - started)
+
+    @staticmethod
+    async def _wait(future: concurrent.futures.Future, timeout_s: float) -> Any:
+        """The item's value. pebble kills a worker `timeout_s` after it STARTED the item; this is only a
+        backstop, so it too counts from the start: an item that waited for a worker (both were killed and
+        are restarting, slowly under load) is never charged the wait as its own `timeout` (a clean CI run
+        graded right answers `timeout` that way). Raises TimeoutError a window past the start, and
+        `_NotStarted` when no worker took the item within START_WAIT_S (a crash: the engine retries)."""
+        wrapped = asyncio.shield(asyncio.wrap_future(future))  # shielded: on cancellation the caller sees whether it ran
+        window, waited, seen_running = timeout_s + BACKSTOP_S, 0.0, False
+        while True:
+            done, _ = await asyncio.wait({wrapped}, timeout=window)
+            if done:
+                return wrapped.result()
+            if future.running() and not seen_running:  # started within the last window: one more from here
+                seen_running = True
+                continue
+            if seen_running:
+                raise TimeoutError
+            waited += window
+            if waited >= START_WAIT_S:
+                raise _NotStarted
 
     def close(self) -> None:
         if self._pool is not None:
