@@ -238,6 +238,41 @@ def test_sigkilled_worker_mid_batch_loses_no_item(server_factory):
             + server.metric("verifier_worker_restarts_total", reason="pool_broken")) >= 1
 
 
+def _parent(pid: int) -> int:
+    from pathlib import Path
+
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def test_items_that_wait_for_slowly_restarting_workers_are_graded_not_timed_out(server_factory):
+    """Workers killed mid-batch whose replacements take longer than an item's deadline plus the backstop to start
+    (the forkserver they fork from is stopped for 12 s, as a loaded CI machine once made them slow): every item
+    still gets its own verdict. The wait is the server's, never the answer's `timeout` (verifier/workers.py
+    `MathPool._wait`; before it, right answers here came back `timeout`)."""
+    import os
+
+    server = server_factory("--workers", "2", "--no-code", "--default-math-timeout-s", "2")
+    tasks = unique_batch(300, "r")
+    results: list = []
+    thread = threading.Thread(target=lambda: results.extend(
+        stub(server.target).GradeStream(request(tasks), timeout=240)))
+    thread.start()
+    while server.metric("verifier_items_total", kind="math") < 20:  # mid-batch
+        time.sleep(0.01)
+    victims = server.math_workers()
+    [forkserver] = {_parent(pid) for pid in victims}
+    os.kill(forkserver, signal.SIGSTOP)
+    try:
+        for pid in victims:
+            os.kill(pid, signal.SIGKILL)
+        time.sleep(12)  # > the 2 s deadline + workers.BACKSTOP_S, counted from when the items were scheduled
+    finally:
+        os.kill(forkserver, signal.SIGCONT)
+    thread.join(240)
+    assert sorted(r.id for r in results) == sorted(t["id"] for t in tasks)
+    assert all(r.verdict == pb.VERDICT_CORRECT for r in results), {pb.Verdict.Name(r.verdict) for r in results}
+
+
 def test_idle_workers_killed_are_replaced(server_factory):
     """pebble declares the whole pool broken when an idle worker dies; the server must heal it."""
     import os
