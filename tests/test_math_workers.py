@@ -1,6 +1,7 @@
-"""The math pool's backstop counts from when a worker starts an item (verifier/workers.py `MathPool._wait`): a
-clean CI run graded right answers `timeout` after both workers were SIGKILLed and restarted slowly under load.
-Pure logic on a future this test drives (the item's start and end), no worker process."""
+"""The math pool charges an item only the time a worker ran it (verifier/workers.py `MathPool._wait`): a clean CI run
+graded right answers `timeout` after both workers were SIGKILLed and restarted slowly under load, and a worker killed
+while pebble's loop waited on a restart had its item reported `timeout` late. Pure logic on a future this test drives
+(the item's start and end, as pebble reports them), no worker process; tests/test_server.py has the real one."""
 
 from __future__ import annotations
 
@@ -14,34 +15,57 @@ import pytest
 from verifier import workers
 
 
-def _drive(future: concurrent.futures.Future, start_after_s: float, run_s: float) -> None:
-    """Start the item after `start_after_s` (the wait for a worker), finish it `run_s` later."""
+def _drive(future: concurrent.futures.Future, start_after_s: float, run_s: float, timed_out: bool = False) -> None:
+    """Start the item after `start_after_s` (the wait for a worker), finish it `run_s` later: with its value, or
+    with pebble's report that it overran (`timed_out`)."""
     def go() -> None:
         time.sleep(start_after_s)
         future.set_running_or_notify_cancel()
         time.sleep(run_s)
-        future.set_result("graded")
+        if timed_out:
+            future.set_exception(TimeoutError("Task timeout"))
+        else:
+            future.set_result("graded")
     threading.Thread(target=go, daemon=True).start()
 
 
 @pytest.fixture
 def short_windows(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(workers, "BACKSTOP_S", 0.05)
+    monkeypatch.setattr(workers, "BACKSTOP_S", 0.5)
+    monkeypatch.setattr(workers, "LATE_S", 0.3)
+    monkeypatch.setattr(workers, "START_POLL_S", 0.02)
     monkeypatch.setattr(workers, "START_WAIT_S", 1.0)
 
 
 def test_an_item_that_waited_for_a_worker_is_not_charged_the_wait(short_windows: None) -> None:
-    """Waiting 0.4 s for a worker, then running 0.1 s of its 0.1 s timeout: its value, never a timeout."""
+    """Waiting 0.9 s for a worker (past its timeout plus the backstop, counted from scheduling), then running 0.1 s
+    of its 0.2 s timeout: its value, never a timeout."""
     future: concurrent.futures.Future = concurrent.futures.Future()
-    _drive(future, start_after_s=0.4, run_s=0.1)
-    assert asyncio.run(workers.MathPool._wait(future, timeout_s=0.1)) == "graded"
+    _drive(future, start_after_s=0.9, run_s=0.1)
+    assert asyncio.run(workers.MathPool._wait(future, timeout_s=0.2)) == "graded"
 
 
-def test_an_item_that_runs_past_its_window_is_a_timeout(short_windows: None) -> None:
+def test_an_overrun_pebble_reports_in_time_is_the_items_timeout(short_windows: None) -> None:
+    future: concurrent.futures.Future = concurrent.futures.Future()
+    _drive(future, start_after_s=0.3, run_s=0.2, timed_out=True)
+    with pytest.raises(TimeoutError):
+        asyncio.run(workers.MathPool._wait(future, timeout_s=0.2))
+
+
+def test_an_overrun_pebble_reports_late_is_a_stall_to_retry(short_windows: None) -> None:
+    """Reported 0.8 s past a 0.2 s timeout (LATE_S 0.3): pebble's loop was stalled, so the item's worker may have
+    died unseen; the engine retries it rather than charge the answer."""
+    future: concurrent.futures.Future = concurrent.futures.Future()
+    _drive(future, start_after_s=0.0, run_s=1.0, timed_out=True)
+    with pytest.raises(workers._Stalled):
+        asyncio.run(workers.MathPool._wait(future, timeout_s=0.2))
+
+
+def test_an_item_pebble_never_reports_is_a_stall_to_retry(short_windows: None) -> None:
     future: concurrent.futures.Future = concurrent.futures.Future()
     _drive(future, start_after_s=0.0, run_s=3.0)
-    with pytest.raises(TimeoutError):
-        asyncio.run(workers.MathPool._wait(future, timeout_s=0.1))
+    with pytest.raises(workers._Stalled):
+        asyncio.run(workers.MathPool._wait(future, timeout_s=0.2))
 
 
 def test_an_item_no_worker_takes_is_a_crash_to_retry(short_windows: None) -> None:
