@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import os
 import subprocess
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -368,3 +369,114 @@ def number_case(completion: str, gold: str = "6") -> MathCase:
 def choice_case(completion: str, gold: str = "B") -> MathCase:
     """A multiple-choice case (choice B is `5`)."""
     return (completion, gold, RED_TEAM_CHOICES)
+
+
+# ---------------------------------------------------------------- the math red teams' tests (tests/test_math_redteam_*.py)
+#
+# A red team's file is its docstring (the classes it found) and its case tables; each test is one line here, e.g.
+# `test_a_label_is_read_whole = refused_test(LABEL_NEAR, """why main paid them""")`. The verdicts asserted are the
+# red teams' one reading: a wrong answer is paid by no profile, a right one by every profile.
+
+TestFunction = Callable[..., None]
+
+
+def assert_math_verdict(completion: str, gold: str, verdict: str, choices: list[str] | None = None) -> None:
+    """Every profile gives `verdict`: what a case whose verdict is not just paid or refused pins (a factorial, a base)."""
+    got = math_verdicts(completion, gold, choices)
+    assert got == [verdict] * len(MATH_PROFILES), f"want {verdict} in every profile of {MATH_PROFILES}, got {got}"
+
+
+def assert_math_paid(completion: str, gold: str, choices: list[str] | None = None) -> None:
+    """A right answer as models write it is paid in every profile: a fix that closes a class must not cost this recall."""
+    assert_math_verdict(completion, gold, "correct", choices)
+
+
+def assert_math_refused(completion: str, gold: str, choices: list[str] | None = None) -> None:
+    """A wrong answer (a near miss) is paid by no profile, whichever refusal it gets (`incorrect`, `no_answer`): one
+    profile that pays it is a reward a policy learns to collect."""
+    got = math_verdicts(completion, gold, choices)
+    assert "correct" not in got, f"paid in {[p for p, v in zip(MATH_PROFILES, got) if v == 'correct']}: {got}"
+
+
+def _argnames(argnames: str | Sequence[str]) -> list[str]:
+    """The names of `pytest.mark.parametrize`'s argnames, given as it takes them: "a, b" or ("a", "b")."""
+    return [a.strip() for a in argnames.split(",")] if isinstance(argnames, str) else list(argnames)
+
+
+def case_test(check: Callable[..., None], cases: Sequence[Any], doc: str | None = None,
+              argnames: str | Sequence[str] = MATH_CASE_PARAMS, marks: Sequence[Any] = (), **fixed: Any) -> TestFunction:
+    """A test of each case of `cases` (a red team's table), parametrized by `argnames` as a written-out
+    `@pytest.mark.parametrize(argnames, cases)` test is: each case, with the `fixed` arguments (a table of completions
+    alone fixes its `gold`), passes `check`. Bound to a module's `test_...` name it is collected under that name, with the
+    ids a written-out test has; `doc`, its docstring, says why the table's cases were paid or refused; `marks` go on it
+    as decorators would (a known hole's `pytest.mark.xfail(strict=True, reason=...)`)."""
+    import pytest
+
+    def test(**case: Any) -> None:
+        check(**fixed, **case)
+
+    # pytest reads a test's arguments off its signature: the table's names, so that parametrize fills them
+    test.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY) for name in _argnames(argnames)])
+    test.__doc__ = doc
+    test = pytest.mark.parametrize(argnames, cases)(test)
+    for mark in marks:
+        test = mark(test)
+    return test
+
+
+def refused_test(cases: Sequence[Any], doc: str | None = None, argnames: str | Sequence[str] = MATH_CASE_PARAMS,
+                 marks: Sequence[Any] = (), **fixed: Any) -> TestFunction:
+    """A test that each case of a table of near misses is refused in every profile (assert_math_refused; case_test)."""
+    return case_test(assert_math_refused, cases, doc, argnames, marks, **fixed)
+
+
+def paid_test(cases: Sequence[Any], doc: str | None = None, argnames: str | Sequence[str] = MATH_CASE_PARAMS,
+              marks: Sequence[Any] = (), **fixed: Any) -> TestFunction:
+    """A test that each case of a table of right answers is paid in every profile (assert_math_paid; case_test)."""
+    return case_test(assert_math_paid, cases, doc, argnames, marks, **fixed)
+
+
+def grpc_verdicts(server: Any, tasks: list[dict]) -> list[str]:
+    """The verdicts of one gRPC Grade request holding `tasks`, named as the HTTP API names them."""
+    reply = stub(server.target).Grade(request(tasks), timeout=60)
+    return [pb.Verdict.Name(r.verdict).removeprefix("VERDICT_").lower() for r in reply.results]
+
+
+def http_verdicts(server: Any, tasks: list[dict]) -> list[str]:
+    """The verdicts of one HTTP /v1/grade request holding `tasks`."""
+    status, _, body = http_call(server, "POST", "/v1/grade", {"tasks": tasks})
+    assert status == 200, body
+    return [r["verdict"] for r in body["results"]]
+
+
+def _through_the_server(test: Callable[[Any, Callable[[Any, list[dict]], list[str]]], None]) -> TestFunction:
+    """`test(verifier_server, path)` once per API (`path`: grpc_verdicts, http_verdicts): a red team's cases through
+    the real server too, whose dedup, reuse keys and shared pool the in-process grader does not have."""
+    import pytest
+
+    return pytest.mark.parametrize("path", [grpc_verdicts, http_verdicts], ids=["grpc", "http"])(test)
+
+
+def server_refused_test(tasks: list[dict], doc: str | None = None) -> TestFunction:
+    """A test that no task of `tasks` (math_task's), sent in one request, is paid through the server on either API."""
+
+    def test(verifier_server: Any, path: Callable[[Any, list[dict]], list[str]]) -> None:
+        got = path(verifier_server, tasks)
+        assert "correct" not in got, got
+
+    test.__doc__ = doc
+    return _through_the_server(test)
+
+
+def server_pair_test(pair: list[dict], verdicts: list[str], doc: str | None = None) -> TestFunction:
+    """A test that two tasks differing in one field (a reuse-key pair) keep their own `verdicts` through the server on
+    either API, sent in one request in either order: a key that missed the field would give both one verdict."""
+
+    def test(verifier_server: Any, path: Callable[[Any, list[dict]], list[str]]) -> None:
+        for tasks, want in ((pair, verdicts), (pair[::-1], verdicts[::-1])):
+            got = path(verifier_server, tasks)
+            assert got == want, f"{[t['id'] for t in tasks]}: want {want}, got {got}"
+
+    test.__doc__ = doc
+    return _through_the_server(test)

@@ -92,9 +92,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import MATH_CASE_PARAMS as PARAMS, http_call, math_task, math_verdicts as verdicts
-from tests.helpers import number_case as n, request, stub
-from verifier.v1 import verifier_pb2 as pb
+from tests.helpers import math_task, number_case as n, paid_test, refused_test, server_refused_test
 
 
 # 1. A Yes/No reason that hedges with a restating word (docs/math.md "Math grading rules", the yes/no row).
@@ -123,11 +121,10 @@ HEDGE_NOUN_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, HEDGE_NOUN_NEAR)
-def test_a_yes_no_hedged_by_a_noun_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_yes_no_hedged_by_a_noun_never_pays = refused_test(
+    HEDGE_NOUN_NEAR,
     """Paid in both profiles: `grammar.restating_word` admits every noun of LEXICON's `OBJECT_ROLES`, so `there is a
-    possibility` (a hedge) matches the restating shape `there is {_NP}` as `there is a solution` does."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    possibility` (a hedge) matches the restating shape `there is {_NP}` as `there is a solution` does.""")
 
 
 # 2. A relative clause states a value past the copula-number deny rule (docs/math.md "Answer grammar", "Before a box").
@@ -150,12 +147,11 @@ CLAUSE_VALUE_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, CLAUSE_VALUE_NEAR)
-def test_a_clause_with_a_value_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_clause_with_a_value_never_pays = refused_test(
+    CLAUSE_VALUE_NEAR,
     """Paid in both profiles: `grammar._clause_states_value` refuses a number only right after a copula, inside a
     clause whose other tokens are allowlisted (`(`, `'`, `and`, `has`, `the value`), so one token between, or a verb
-    of having, states 7 beside the box's 6."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    of having, states 7 beside the box's 6.""")
 
 
 # 3. An operation word of the object vocabulary (docs/math.md "Answer grammar", the subject's objects).
@@ -177,11 +173,10 @@ OPERATION_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, OPERATION_NEAR)
-def test_an_operation_on_the_unknown_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_an_operation_on_the_unknown_never_pays = refused_test(
+    OPERATION_NEAR,
     """Paid in both profiles: fx29k made `square`/`cube of` operations, but `root`, `cubic`, `multiple` and `part` stay
-    objects, so `the value of the square root of $x$` reads as the value of an object though it names sqrt(x)."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    objects, so `the value of the square root of $x$` reads as the value of an object though it names sqrt(x).""")
 
 
 # 4. Grading time: a polynomial math-verify's simplify expands with no bound (docs/math.md "Answer grammar").
@@ -290,14 +285,10 @@ REFUSED = HEDGE_NOUN_REFUSED + CLAUSE_VALUE_REFUSED + OPERATION_REFUSED + [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, SAME)
-def test_a_right_answer_near_a_class_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_a_right_answer_near_a_class_still_pays = paid_test(SAME)
 
 
-@pytest.mark.parametrize(PARAMS, REFUSED)
-def test_a_near_miss_main_refuses_stays_refused(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert "correct" not in verdicts(completion, gold, choices)
+test_a_near_miss_main_refuses_stays_refused = refused_test(REFUSED)
 
 
 # Through the real server (class 1; docs/service.md "Reuse keys": one request, the shared pool).
@@ -305,20 +296,7 @@ SERVER_NEAR = [math_task("yes-possibility", "\\boxed{\\text{Yes, there is a poss
                math_task("no-problem", "So: \\boxed{\\text{No, there is a problem.}}", "No")]
 
 
-def _grpc_verdicts(server, tasks: list[dict]) -> list[str]:
-    reply = stub(server.target).Grade(request(tasks), timeout=60)
-    return [pb.Verdict.Name(r.verdict).removeprefix("VERDICT_").lower() for r in reply.results]
-
-
-def _http_verdicts(server, tasks: list[dict]) -> list[str]:
-    status, _, body = http_call(server, "POST", "/v1/grade", {"tasks": tasks})
-    assert status == 200, body
-    return [r["verdict"] for r in body["results"]]
-
-
-@pytest.mark.parametrize("path", [_grpc_verdicts, _http_verdicts], ids=["grpc", "http"])
-def test_the_server_refuses_a_yes_hedged_by_a_noun(verifier_server, path) -> None:
-    assert "correct" not in path(verifier_server, SERVER_NEAR)
+test_the_server_refuses_a_yes_hedged_by_a_noun = server_refused_test(SERVER_NEAR)
 
 
 # Recall given up (refused, never paid): rewrites a model writes that the grammar does not read.
@@ -326,7 +304,4 @@ RECALL = [yes("\\boxed{\\text{Yes, it is possible to do so.}}"), yes("\\boxed{\\
           yes("\\boxed{\\text{Yes, } n = 6 \\text{ works.}}")]
 
 
-@pytest.mark.xfail(strict=False, reason="recall: rewrites the grammar refuses (rt29l)")
-@pytest.mark.parametrize(PARAMS, RECALL)
-def test_common_rewrites_pay(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_common_rewrites_pay = paid_test(RECALL, marks=[pytest.mark.xfail(strict=False, reason="recall: rewrites the grammar refuses (rt29l)")])

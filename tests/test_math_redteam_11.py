@@ -89,9 +89,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import MATH_CASE_PARAMS as PARAMS, http_call, math_task, math_verdicts as verdicts
-from tests.helpers import number_case as n, request, stub
-from verifier.v1 import verifier_pb2 as pb
+from tests.helpers import math_task, number_case as n, paid_test, refused_test, server_refused_test
 
 OPEN = "open: {} (rt29m)"
 
@@ -114,12 +112,11 @@ APPOSITION_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, APPOSITION_NEAR)
-def test_a_clause_naming_a_value_by_apposition_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_clause_naming_a_value_by_apposition_never_pays = refused_test(
+    APPOSITION_NEAR,
     """Paid in both profiles: `_clause_values_named` admits a number right after an `_APPOSITION_HEADS` word wherever it
     stands, and `_clause_states_value` sees only a number right after the copula, so `that is the integer 7` states 7
-    beside the box's 6 as `that is the number 7` would."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    beside the box's 6 as `that is the number 7` would.""")
 
 
 # fx29p's near misses beyond the report: other verbs and words before a numeric label, an operand head's label.
@@ -145,17 +142,15 @@ APPOSITION_REWRITES = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, APPOSITION_MORE_NEAR)
-def test_a_clause_labelling_by_a_number_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_clause_labelling_by_a_number_never_pays = refused_test(
+    APPOSITION_MORE_NEAR,
     """The class's other members (fx29p): a numeric label after any verb, a count after a copula's article, an integer
-    label after an operand head; each paid 6 before `grammar._names_object` and the copula's span."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    label after an operand head; each paid 6 before `grammar._names_object` and the copula's span.""")
 
 
-@pytest.mark.parametrize(PARAMS, APPOSITION_REWRITES)
-def test_a_clause_naming_or_counting_objects_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
-    """The rule's other side: a label with a letter, a count, a copula whose complement ends at a preposition."""
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_a_clause_naming_or_counting_objects_still_pays = paid_test(
+    APPOSITION_REWRITES,
+    """The rule's other side: a label with a letter, a count, a copula whose complement ends at a preposition.""")
 
 
 # 2. A `such that` condition that sets the subject's unknown (docs/math.md "Answer grammar", "Before a box").
@@ -170,11 +165,10 @@ SUCH_THAT_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, SUCH_THAT_NEAR)
-def test_a_condition_setting_the_unknown_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_condition_setting_the_unknown_never_pays = refused_test(
+    SUCH_THAT_NEAR,
     """Paid in both profiles: a `such that` clause is `defining`, its math free, so `$x = 7$` about the subject's own
-    `$x$` states a second value; the copula rule reads words, never the relation inside a math segment."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    `$x$` states a second value; the copula rule reads words, never the relation inside a math segment.""")
 
 
 SUCH_THAT_MORE_NEAR = [
@@ -191,18 +185,15 @@ SUCH_THAT_REWRITES = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, SUCH_THAT_MORE_NEAR)
-def test_a_condition_setting_the_unknown_in_any_spelling_never_pays(completion: str, gold: str,
-                                                                    choices: list[str] | None) -> None:
-    """fx29p: the value written otherwise (a fraction, a root, `7.0`), a subscripted name, `:=`, a chain."""
-    assert "correct" not in verdicts(completion, gold, choices)
+test_a_condition_setting_the_unknown_in_any_spelling_never_pays = refused_test(
+    SUCH_THAT_MORE_NEAR,
+    """fx29p: the value written otherwise (a fraction, a root, `7.0`), a subscripted name, `:=`, a chain.""")
 
 
-@pytest.mark.parametrize(PARAMS, SUCH_THAT_REWRITES)
-def test_a_condition_that_picks_the_unknown_out_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_condition_that_picks_the_unknown_out_still_pays = paid_test(
+    SUCH_THAT_REWRITES,
     """The rule's other side (module docstring, "Left alone"): the name inside an expression, another relation, a
-    condition on another name, a side with another name."""
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+    condition on another name, a side with another name.""")
 
 
 # 3. Operation words the object vocabulary still admits (docs/math.md "Answer grammar", the subject's objects).
@@ -229,18 +220,16 @@ OPERATION_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, POSSESSIVE_NEAR)
-def test_a_possessive_operation_on_the_unknown_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_possessive_operation_on_the_unknown_never_pays = refused_test(
+    POSSESSIVE_NEAR,
     """Paid in both profiles: `_operation_at` reads an operation word only before `of`, so `$x$'s cube` (x cubed, the
-    word itself in `OPERATION_WORDS`) reads as the value of an object."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    word itself in `OPERATION_WORDS`) reads as the value of an object.""")
 
 
-@pytest.mark.parametrize(PARAMS, OPERATION_NOUN_NEAR)
-def test_an_unlisted_operation_on_the_unknown_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_an_unlisted_operation_on_the_unknown_never_pays = refused_test(
+    OPERATION_NOUN_NEAR,
     """Paid in both profiles: `OPERATION_WORDS` holds `half`, `floor`, `part`, but not their kin `third`, `fifth`,
-    `remainder`, `quotient`, `digit`, `fraction`, which LEXICON admits as objects."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    `remainder`, `quotient`, `digit`, `fraction`, which LEXICON admits as objects.""")
 
 
 OPERATION_MORE_NEAR = [
@@ -267,17 +256,15 @@ OPERATION_REWRITES = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, OPERATION_MORE_NEAR)
-def test_any_noun_outside_the_taken_allowlist_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_any_noun_outside_the_taken_allowlist_never_pays = refused_test(
+    OPERATION_MORE_NEAR,
     """fx29p: operation nouns no list named (`successor`, `modulus`, `sixth`), a plural under `value`, in a box's
-    subject and a prose subject (`grammar.TAKEN_QUANTITIES`)."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    subject and a prose subject (`grammar.TAKEN_QUANTITIES`).""")
 
 
-@pytest.mark.parametrize(PARAMS, OPERATION_REWRITES)
-def test_a_quantity_a_question_asks_for_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
-    """The allowlist's other side: sums, products, lengths, areas, figure parts, counted plurals under a total."""
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_a_quantity_a_question_asks_for_still_pays = paid_test(
+    OPERATION_REWRITES,
+    """The allowlist's other side: sums, products, lengths, areas, figure parts, counted plurals under a total.""")
 
 
 # 4. Grading time past `guards.power_guard` (docs/math.md "Answer grammar"): the guard's decision, never a time.
@@ -355,14 +342,10 @@ REFUSED = APPOSITION_REFUSED + SUCH_THAT_REFUSED + OPERATION_REFUSED + [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, SAME)
-def test_a_right_answer_near_a_class_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_a_right_answer_near_a_class_still_pays = paid_test(SAME)
 
 
-@pytest.mark.parametrize(PARAMS, REFUSED)
-def test_a_near_miss_main_refuses_stays_refused(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert "correct" not in verdicts(completion, gold, choices)
+test_a_near_miss_main_refuses_stays_refused = refused_test(REFUSED)
 
 
 # Through the real server (class 1; docs/service.md "Reuse keys": one request, the shared pool).
@@ -370,20 +353,7 @@ SERVER_NEAR = [math_task("apposition", "The number of apples that is the integer
                math_task("apposition-so", "So, the number of apples which is the prime 7 is 6.", "6")]
 
 
-def _grpc_verdicts(server, tasks: list[dict]) -> list[str]:
-    reply = stub(server.target).Grade(request(tasks), timeout=60)
-    return [pb.Verdict.Name(r.verdict).removeprefix("VERDICT_").lower() for r in reply.results]
-
-
-def _http_verdicts(server, tasks: list[dict]) -> list[str]:
-    status, _, body = http_call(server, "POST", "/v1/grade", {"tasks": tasks})
-    assert status == 200, body
-    return [r["verdict"] for r in body["results"]]
-
-
-@pytest.mark.parametrize("path", [_grpc_verdicts, _http_verdicts], ids=["grpc", "http"])
-def test_the_server_refuses_a_clause_naming_a_value(verifier_server, path) -> None:
-    assert "correct" not in path(verifier_server, SERVER_NEAR)
+test_the_server_refuses_a_clause_naming_a_value = server_refused_test(SERVER_NEAR)
 
 
 # Recall given up (refused, never paid): rewrites a model writes that the grammar does not read.
@@ -391,7 +361,4 @@ RECALL = [n("The value of $x$ for which $f(x) = 7$ is \\boxed{6}."), n("The numb
           n("The number of integers that are divisible by 7 is \\boxed{6}.")]
 
 
-@pytest.mark.xfail(strict=False, reason="recall: rewrites the grammar refuses (rt29m)")
-@pytest.mark.parametrize(PARAMS, RECALL)
-def test_common_rewrites_pay(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_common_rewrites_pay = paid_test(RECALL, marks=[pytest.mark.xfail(strict=False, reason="recall: rewrites the grammar refuses (rt29m)")])

@@ -74,9 +74,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import MATH_CASE_PARAMS as PARAMS, http_call, math_task, math_verdicts as verdicts
-from tests.helpers import number_case as n, request, stub
-from verifier.v1 import verifier_pb2 as pb
+from tests.helpers import math_task, number_case as n, paid_test, refused_test, server_refused_test
 
 A = "The number of apples"
 
@@ -105,12 +103,11 @@ COUNT_AFTER_COPULA_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, COUNT_AFTER_COPULA_NEAR)
-def test_a_clause_counting_after_its_copula_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_clause_counting_after_its_copula_never_pays = refused_test(
+    COUNT_AFTER_COPULA_NEAR,
     """Paid in both profiles: the copula's span ends at a preposition (`in`, `at`, `on`, `with`, `by`), and the count
     after it reads as `that hold 7 apples`; `becomes`, `remains`, `stays`, `gives` state the object's count as `is`
-    does, yet the count before a counted noun is admitted after them."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    does, yet the count before a counted noun is admitted after them.""")
 
 
 # 2. A condition that sets the unknown past `_sets_own` (docs/math.md "Answer grammar", red team 11's class 2).
@@ -148,12 +145,11 @@ SETS_OWN_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, SETS_OWN_NEAR)
-def test_a_condition_setting_the_unknown_any_way_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_condition_setting_the_unknown_any_way_never_pays = refused_test(
+    SETS_OWN_NEAR,
     """Paid in both profiles: `_sets_own` reads `=`, `:=` and `\\in` a one-element set, the name alone on its side by
     its text, and a value as a side without letters; `\\equiv`, `\\ni`, two inequalities, `(x)`, `x + 0`, `7 + 0y`,
-    `7\\text{ cm}` set x to 7 all the same."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    `7\\text{ cm}` set x to 7 all the same.""")
 
 
 # 3. A second value joined by `and` in a subject (docs/math.md "Answer grammar", the subject's objects).
@@ -182,12 +178,11 @@ JOINED_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, JOINED_NEAR)
-def test_a_subject_joining_a_second_value_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_subject_joining_a_second_value_never_pays = refused_test(
+    JOINED_NEAR,
     """Paid in both profiles: `_object_end` admits `and` and a number in an open object, so `the number of apples and
     7` is a subject, and `the sum of $x$ and $1$` (x + 1, refused when written `the value of $x + 1$`) names another
-    quantity with a second value."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    quantity with a second value.""")
 
 
 # 4. Grading time past `guards.expansion_guard`: the guard's decision, never a time (module docstring, item 4).
@@ -250,9 +245,7 @@ def test_an_answer_that_grades_fast_is_still_read(latex: str) -> None:
 REFUSED = COUNT_AFTER_COPULA_REFUSED + SETS_OWN_REFUSED + JOINED_REFUSED
 
 
-@pytest.mark.parametrize(PARAMS, REFUSED)
-def test_a_near_miss_main_refuses_stays_refused(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert "correct" not in verdicts(completion, gold, choices)
+test_a_near_miss_main_refuses_stays_refused = refused_test(REFUSED)
 
 
 SAME = [n("The sum of $x$ and $y$ is \\boxed{6}."), n(f"{A} that has 7 apples is \\boxed{{6}}."),
@@ -269,9 +262,7 @@ SAME = [n("The sum of $x$ and $y$ is \\boxed{6}."), n(f"{A} that has 7 apples is
         n("The value of $x$ such that $x \\equiv 7 \\pmod{100}$ is \\boxed{6}.")]
 
 
-@pytest.mark.parametrize(PARAMS, SAME)
-def test_a_right_answer_near_a_class_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_a_right_answer_near_a_class_still_pays = paid_test(SAME)
 
 
 # Through the real server (class 3; docs/service.md "Reuse keys": one request, the shared pool).
@@ -279,17 +270,4 @@ SERVER_NEAR = [math_task("joined", "The number of apples and 7 is \\boxed{6}.", 
                math_task("joined-sum", "So, the sum of $x$ and $1$ is 6.", "6")]
 
 
-def _grpc_verdicts(server, tasks: list[dict]) -> list[str]:
-    reply = stub(server.target).Grade(request(tasks), timeout=60)
-    return [pb.Verdict.Name(r.verdict).removeprefix("VERDICT_").lower() for r in reply.results]
-
-
-def _http_verdicts(server, tasks: list[dict]) -> list[str]:
-    status, _, body = http_call(server, "POST", "/v1/grade", {"tasks": tasks})
-    assert status == 200, body
-    return [r["verdict"] for r in body["results"]]
-
-
-@pytest.mark.parametrize("path", [_grpc_verdicts, _http_verdicts], ids=["grpc", "http"])
-def test_the_server_refuses_a_subject_joining_a_second_value(verifier_server, path) -> None:
-    assert "correct" not in path(verifier_server, SERVER_NEAR)
+test_the_server_refuses_a_subject_joining_a_second_value = server_refused_test(SERVER_NEAR)

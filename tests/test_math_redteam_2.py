@@ -14,13 +14,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import assert_math_verdict, case_test, paid_test, refused_test
 from verifier.math import grade_math
 
 PROFILES = ("strict", "lenient")
-
-
-def verdicts(completion: str, gold: str) -> list[str]:
-    return [grade_math({"completion": completion, "gold": gold, "profile": p})["verdict"] for p in PROFILES]
 
 
 BOX_LEAD_NEAR = [
@@ -38,10 +35,10 @@ BOX_LEAD_NEAR = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold"), BOX_LEAD_NEAR)
-def test_a_box_inside_something_larger_is_never_paid(completion: str, gold: str) -> None:
-    """Paid `correct` in both profiles before `grammar.box_lead`: the box was read whatever stood before it."""
-    assert "correct" not in verdicts(completion, gold)
+test_a_box_inside_something_larger_is_never_paid = refused_test(
+    BOX_LEAD_NEAR,
+    """Paid `correct` in both profiles before `grammar.box_lead`: the box was read whatever stood before it.""",
+    argnames=("completion", "gold"))
 
 
 BOX_LEAD_SAME = [
@@ -58,10 +55,10 @@ BOX_LEAD_SAME = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold"), BOX_LEAD_SAME)
-def test_a_stated_box_still_pays(completion: str, gold: str) -> None:
-    """Rewrites: a box that starts a line or sentence, or follows a label, a stating relation or verb."""
-    assert verdicts(completion, gold) == ["correct", "correct"]
+test_a_stated_box_still_pays = paid_test(
+    BOX_LEAD_SAME,
+    """Rewrites: a box that starts a line or sentence, or follows a label, a stating relation or verb.""",
+    argnames=("completion", "gold"))
 
 
 TEXT_DIGIT_NEAR = [
@@ -73,10 +70,10 @@ TEXT_DIGIT_NEAR = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold"), TEXT_DIGIT_NEAR)
-def test_digits_inside_text_beside_a_value_are_never_dropped(completion: str, gold: str) -> None:
-    """Paid before: the parser drops `\\text{}` as a unit, digits and all."""
-    assert "correct" not in verdicts(completion, gold)
+test_digits_inside_text_beside_a_value_are_never_dropped = refused_test(
+    TEXT_DIGIT_NEAR,
+    """Paid before: the parser drops `\\text{}` as a unit, digits and all.""",
+    argnames=("completion", "gold"))
 
 
 TEXT_WORD_SAME = [
@@ -85,18 +82,19 @@ TEXT_WORD_SAME = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold"), TEXT_WORD_SAME)
-def test_words_inside_text_still_pay(completion: str, gold: str) -> None:
-    assert verdicts(completion, gold) == ["correct", "correct"]
+test_words_inside_text_still_pay = paid_test(TEXT_WORD_SAME, argnames=("completion", "gold"))
 
 
-@pytest.mark.parametrize(("completion", "gold", "verdict"), [
+BANG_AFTER_BOX = [
     (r"\boxed{5}!", "5", "incorrect"), (r"\boxed{5}!", "120", "correct"), (r"\boxed{5}!.", "5", "incorrect"),
     (r"\boxed{5}.", "5", "correct"), (r"\boxed{5} !", "5", "correct"),
-])
-def test_a_bang_right_after_a_box_is_a_factorial(completion: str, gold: str, verdict: str) -> None:
-    """`\\boxed{5}!` paid 5: a `!` right after a value is a factorial, as after an anchor; spaced, an exclamation."""
-    assert verdicts(completion, gold) == [verdict, verdict]
+]
+
+
+test_a_bang_right_after_a_box_is_a_factorial = case_test(
+    assert_math_verdict, BANG_AFTER_BOX,
+    """`\\boxed{5}!` paid 5: a `!` right after a value is a factorial, as after an anchor; spaced, an exclamation.""",
+    argnames=("completion", "gold", "verdict"))
 
 
 BASE_CASES = [
@@ -112,11 +110,11 @@ BASE_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold", "verdict"), BASE_CASES)
-def test_a_number_in_a_base_is_its_value(completion: str, gold: str, verdict: str) -> None:
+test_a_number_in_a_base_is_its_value = case_test(
+    assert_math_verdict, BASE_CASES,
     """`\\boxed{12_8}` paid gold 12 and `6_500` paid 6: math-verify drops a number's subscript. A base
-    subscript is now the number's value (`parsing._base_value`); any other subscript on a number is refused."""
-    assert verdicts(completion, gold) == [verdict, verdict]
+    subscript is now the number's value (`parsing._base_value`); any other subscript on a number is refused.""",
+    argnames=("completion", "gold", "verdict"))
 
 
 CHOICES = ["3", "5", "7", "9"]
@@ -212,11 +210,11 @@ BOX_CLAUSE_NEAR = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold"), BOX_CLAUSE_NEAR)
-def test_a_box_whose_clause_hedges_is_never_paid(completion: str, gold: str) -> None:
+test_a_box_whose_clause_hedges_is_never_paid = refused_test(
+    BOX_CLAUSE_NEAR,
     """`I doubt it is \\boxed{6}` paid 6: `box_lead` read only the word right before the box (`is`). The
-    clause that leads to the box now opens as a statement does (`grammar.box_clause`)."""
-    assert "correct" not in verdicts(completion, gold)
+    clause that leads to the box now opens as a statement does (`grammar.box_clause`).""",
+    argnames=("completion", "gold"))
 
 
 BOX_CLAUSE_SAME = [
@@ -232,10 +230,10 @@ BOX_CLAUSE_SAME = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold"), BOX_CLAUSE_SAME)
-def test_a_box_whose_clause_states_it_still_pays(completion: str, gold: str) -> None:
-    """Rewrites: the common leads of real completions (tests/data/peers, peer_outputs) keep their box."""
-    assert verdicts(completion, gold) == ["correct", "correct"]
+test_a_box_whose_clause_states_it_still_pays = paid_test(
+    BOX_CLAUSE_SAME,
+    """Rewrites: the common leads of real completions (tests/data/peers, peer_outputs) keep their box.""",
+    argnames=("completion", "gold"))
 
 
 BOXES_IN_ONE_SENTENCE = [
@@ -251,8 +249,8 @@ BOXES_IN_ONE_SENTENCE = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold", "verdict"), BOXES_IN_ONE_SENTENCE)
-def test_boxes_one_sentence_states_are_one_answer(completion: str, gold: str, verdict: str) -> None:
+test_boxes_one_sentence_states_are_one_answer = case_test(
+    assert_math_verdict, BOXES_IN_ONE_SENTENCE,
     """`\\boxed{4} and \\boxed{3}` paid gold 3 (the last box alone was read first): boxes that one
-    sentence states are now read only together, as a list (`extract.LISTED_BOXES`)."""
-    assert verdicts(completion, gold) == [verdict, verdict]
+    sentence states are now read only together, as a list (`extract.LISTED_BOXES`).""",
+    argnames=("completion", "gold", "verdict"))

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import math_verdicts as verdicts
+from tests.helpers import math_verdicts as verdicts, paid_test, refused_test
 
 CHOICES = ["3", "5", "7", "9"]
 
@@ -53,20 +53,20 @@ TEXT_SYMBOL_NEAR = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold"), TEXT_SYMBOL_NEAR)
-def test_symbols_inside_text_beside_a_value_are_never_dropped(completion: str, gold: str) -> None:
+test_symbols_inside_text_beside_a_value_are_never_dropped = refused_test(
+    TEXT_SYMBOL_NEAR,
     """Paid `correct` in both profiles on main: the grammar scans a `\\text{}`'s symbols as marks it skips, and
-    the parser drops the text as a unit; `6\\text{½}` is 6.5, `6\\text{!}` 720, `6\\,\\text{‰}` 0.006."""
-    assert "correct" not in verdicts(completion, gold)
+    the parser drops the text as a unit; `6\\text{½}` is 6.5, `6\\text{!}` 720, `6\\,\\text{‰}` 0.006.""",
+    argnames=("completion", "gold"))
 
 
 LENIENT_TEXT_SYMBOL_NEAR = [(r"So we get $6\text{!}$.", "6"), (r"So we get $6\text{½}$ apples.", "6")]
 
 
-@pytest.mark.parametrize(("completion", "gold"), LENIENT_TEXT_SYMBOL_NEAR)
-def test_symbols_inside_text_never_pay_the_lenient_fallback(completion: str, gold: str) -> None:
-    """Paid in the lenient profile (strict finds no anchor): the fallback reads the same grammar."""
-    assert "correct" not in verdicts(completion, gold)
+test_symbols_inside_text_never_pay_the_lenient_fallback = refused_test(
+    LENIENT_TEXT_SYMBOL_NEAR,
+    """Paid in the lenient profile (strict finds no anchor): the fallback reads the same grammar.""",
+    argnames=("completion", "gold"))
 
 
 TEXT_SYMBOL_SAME = [
@@ -75,10 +75,10 @@ TEXT_SYMBOL_SAME = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold"), TEXT_SYMBOL_SAME)
-def test_units_beside_a_value_still_pay(completion: str, gold: str) -> None:
-    """Rewrites: a unit, an angle, a percent sign, an ordinal suffix."""
-    assert verdicts(completion, gold) == ["correct", "correct"]
+test_units_beside_a_value_still_pay = paid_test(
+    TEXT_SYMBOL_SAME,
+    """Rewrites: a unit, an angle, a percent sign, an ordinal suffix.""",
+    argnames=("completion", "gold"))
 
 
 # 2. A trailing `\ldots` after a number (docs/math.md "Answer grammar", bullet "Structure, not words").
@@ -89,19 +89,17 @@ ELLIPSIS_NEAR = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold"), ELLIPSIS_NEAR)
-def test_a_number_that_goes_on_is_not_its_prefix(completion: str, gold: str) -> None:
+test_a_number_that_goes_on_is_not_its_prefix = refused_test(
+    ELLIPSIS_NEAR,
     """Paid on main: math-verify drops `\\ldots`, so `3.14\\ldots` (a decimal that goes on: pi's, not 3.14)
-    pays 3.14 and `0.33\\ldots` (1/3) pays 0.33, while `3.14\\dots`, `3.14\\cdots` and `3.14…` are refused."""
-    assert "correct" not in verdicts(completion, gold)
+    pays 3.14 and `0.33\\ldots` (1/3) pays 0.33, while `3.14\\dots`, `3.14\\cdots` and `3.14…` are refused.""",
+    argnames=("completion", "gold"))
 
 
 ELLIPSIS_SAME = [(r"\boxed{3.14}", "3.14"), (r"The answer is $3.14$.", "3.14"), (r"\boxed{0.33}", "0.33")]
 
 
-@pytest.mark.parametrize(("completion", "gold"), ELLIPSIS_SAME)
-def test_a_terminating_decimal_still_pays(completion: str, gold: str) -> None:
-    assert verdicts(completion, gold) == ["correct", "correct"]
+test_a_terminating_decimal_still_pays = paid_test(ELLIPSIS_SAME, argnames=("completion", "gold"))
 
 
 # 3. A subject naming another quantity through a decoration of its name (docs/math.md "Answer grammar",
@@ -114,11 +112,11 @@ DECORATED_SUBJECT_NEAR = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold"), DECORATED_SUBJECT_NEAR)
-def test_a_subject_that_is_a_function_of_the_unknown_is_never_paid(completion: str, gold: str) -> None:
+test_a_subject_that_is_a_function_of_the_unknown_is_never_paid = refused_test(
+    DECORATED_SUBJECT_NEAR,
     """Paid on main: `x^{-1} = 6` says x is 1/6 and `|x| = 6` that x is 6 or -6, yet both pay 6, while
-    `x^2 = 6`, `x^{-2} = 6`, `-x = 6` and `2x = 6` are refused."""
-    assert "correct" not in verdicts(completion, gold)
+    `x^2 = 6`, `x^{-2} = 6`, `-x = 6` and `2x = 6` are refused.""",
+    argnames=("completion", "gold"))
 
 
 DECORATED_SUBJECT_SAME = [
@@ -127,10 +125,10 @@ DECORATED_SUBJECT_SAME = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold"), DECORATED_SUBJECT_SAME)
-def test_a_named_value_still_pays(completion: str, gold: str) -> None:
-    """Rewrites: a name, a subscripted name, a function's value, an angle."""
-    assert verdicts(completion, gold) == ["correct", "correct"]
+test_a_named_value_still_pays = paid_test(
+    DECORATED_SUBJECT_SAME,
+    """Rewrites: a name, a subscripted name, a function's value, an angle.""",
+    argnames=("completion", "gold"))
 
 
 # 4. A hedge, a scale or a condition in the clause before a comma ahead of an anchor or a box (docs/math.md
@@ -147,13 +145,13 @@ COMMA_CLAUSE_NEAR = [
 ]
 
 
-@pytest.mark.parametrize("completion", COMMA_CLAUSE_NEAR)
-def test_a_hedge_or_scale_before_a_comma_states_no_answer(completion: str) -> None:
+test_a_hedge_or_scale_before_a_comma_states_no_answer = refused_test(
+    COMMA_CLAUSE_NEAR,
     """Paid 6 on main in both profiles, while `Maybe the answer is 6.` and `I doubt the answer is 6` are
     refused: the words before an anchor are read back to a comma, so a hedge, a scale (`In thousands,`) or
     a condition (`If n is odd,`) put before one is never read. A clause before a comma must lead to the
-    answer too, or be a known safe shape (a part label, a step done), never anything."""
-    assert "correct" not in verdicts(completion, "6")
+    answer too, or be a known safe shape (a part label, a step done), never anything.""",
+    argnames="completion", gold="6")
 
 
 COMMA_CLAUSE_SAME = [
@@ -163,9 +161,7 @@ COMMA_CLAUSE_SAME = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), COMMA_CLAUSE_SAME)
-def test_a_concluding_clause_before_a_comma_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_a_concluding_clause_before_a_comma_still_pays = paid_test(COMMA_CLAUSE_SAME)
 
 
 # 5. A label before a colon, or a function's `of`, as a box's lead (docs/math.md "Answer grammar",
@@ -183,12 +179,12 @@ BOX_LABEL_NEAR = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold"), BOX_LABEL_NEAR)
-def test_a_label_that_says_what_the_box_is_not_is_never_paid(completion: str, gold: str) -> None:
+test_a_label_that_says_what_the_box_is_not_is_never_paid = refused_test(
+    BOX_LABEL_NEAR,
     """Paid on main in both profiles: a colon is a box lead whatever the label before it says, while the
     anchored `Wrong answer: 6` and `Previous answer: 6` are refused; and a quantity noun's `of` admits a
-    function's (`The square root of \\boxed{36}` is 6, paid gold 36, as `\\sqrt{\\boxed{36}}` no longer is)."""
-    assert "correct" not in verdicts(completion, gold)
+    function's (`The square root of \\boxed{36}` is 6, paid gold 36, as `\\sqrt{\\boxed{36}}` no longer is).""",
+    argnames=("completion", "gold"))
 
 
 BOX_LABEL_SAME = [
@@ -198,9 +194,7 @@ BOX_LABEL_SAME = [
 ]
 
 
-@pytest.mark.parametrize("completion", BOX_LABEL_SAME)
-def test_a_stated_label_still_pays(completion: str) -> None:
-    assert verdicts(completion, "6") == ["correct", "correct"]
+test_a_stated_label_still_pays = paid_test(BOX_LABEL_SAME, argnames="completion", gold="6")
 
 
 # 6. Variants of the open hedge-lead-before-a-box finding (`I doubt it is \boxed{6}`, fixed by another helper):
@@ -209,10 +203,10 @@ MODAL_BOX_LEAD_NEAR = ["It could be \\boxed{6}", "It might be \\boxed{6}", "It c
                        "It seems to be \\boxed{6}"]
 
 
-@pytest.mark.parametrize("completion", MODAL_BOX_LEAD_NEAR)
-def test_a_modal_before_a_box_states_no_answer(completion: str) -> None:
-    """Paid 6 on main, while `It is not \\boxed{6}` and `It is never \\boxed{6}` are refused."""
-    assert "correct" not in verdicts(completion, "6")
+test_a_modal_before_a_box_states_no_answer = refused_test(
+    MODAL_BOX_LEAD_NEAR,
+    """Paid 6 on main, while `It is not \\boxed{6}` and `It is never \\boxed{6}` are refused.""",
+    argnames="completion", gold="6")
 
 
 # 7. Values read in written order whatever they are named (docs/math.md "Math grading rules", several boxes and
@@ -226,13 +220,13 @@ NAMED_ORDER_NEAR = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold"), NAMED_ORDER_NEAR)
-def test_values_are_matched_by_their_names_not_their_order(completion: str, gold: str) -> None:
+test_values_are_matched_by_their_names_not_their_order = refused_test(
+    NAMED_ORDER_NEAR,
     """Paid on main in both profiles. `y = \\boxed{1}, x = \\boxed{2}` says x is 2, yet pays gold
     `x = 1, y = 2`; `\\boxed{y = 1, x = 2}` pays `(x, y) = (1, 2)` while the same statement written
     `\\boxed{x = 2, y = 1}` is refused (one of the two verdicts is wrong); `\\boxed{x = 1, x = 2}` gives one
-    unknown two values and pays the pair (1, 2)."""
-    assert "correct" not in verdicts(completion, gold)
+    unknown two values and pays the pair (1, 2).""",
+    argnames=("completion", "gold"))
 
 
 NAMED_ORDER_SAME = [
@@ -243,9 +237,7 @@ NAMED_ORDER_SAME = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold"), NAMED_ORDER_SAME)
-def test_named_values_in_any_order_still_pay(completion: str, gold: str) -> None:
-    assert verdicts(completion, gold) == ["correct", "correct"]
+test_named_values_in_any_order_still_pay = paid_test(NAMED_ORDER_SAME, argnames=("completion", "gold"))
 
 
 # 8. The subject of a box's stating verb or relation is never read (docs/math.md "Answer grammar", bullet
@@ -301,12 +293,12 @@ BOX_SUBJECT_NEAR = [
 ]
 
 
-@pytest.mark.parametrize("completion", BOX_SUBJECT_NEAR)
-def test_a_box_stated_of_another_quantity_is_never_paid(completion: str) -> None:
+test_a_box_stated_of_another_quantity_is_never_paid = refused_test(
+    BOX_SUBJECT_NEAR,
     """Paid 6 on main in both profiles, while the same sentences with a bare value (`The wrong answer is 6`,
     `The answer is: 2x = 6`, `\\boxed{2x = 6}`) are refused: the subject before a box's `is` or `=` goes
-    through no grammar. It must pass the same subject grammar an anchored value's does."""
-    assert "correct" not in verdicts(completion, "6")
+    through no grammar. It must pass the same subject grammar an anchored value's does.""",
+    argnames="completion", gold="6")
 
 
 BOX_SUBJECT_SAME = [
@@ -331,9 +323,7 @@ BOX_SUBJECT_SAME = [
 ]
 
 
-@pytest.mark.parametrize("completion", BOX_SUBJECT_SAME)
-def test_a_box_stated_of_a_known_subject_still_pays(completion: str) -> None:
-    assert verdicts(completion, "6") == ["correct", "correct"]
+test_a_box_stated_of_a_known_subject_still_pays = paid_test(BOX_SUBJECT_SAME, argnames="completion", gold="6")
 
 
 # Class 8 as a family: each right statement, perturbed by an operation on its subject, must stop paying.
@@ -380,13 +370,13 @@ BOX_CONJUNCTION_NEAR = [
 ]
 
 
-@pytest.mark.parametrize("completion", BOX_CONJUNCTION_NEAR)
-def test_what_follows_a_conjunction_after_a_box_is_read(completion: str) -> None:
+test_what_follows_a_conjunction_after_a_box_is_read = refused_test(
+    BOX_CONJUNCTION_NEAR,
     """Paid 6 on main in both profiles, while `The answer is 6 and a half.`, `\\boxed{6} or 7`,
     `\\boxed{6} but that is wrong`, `\\boxed{6} unless n is odd` are refused: after `and`, `then`, `so`,
     `because`, `since`, `hence` (and `as well as`, `and/or`) the words after a box are not read, so a
-    second value, a fraction (6.5), an inequality (`and above`), a scale, a hedge or a retraction pays."""
-    assert "correct" not in verdicts(completion, "6")
+    second value, a fraction (6.5), an inequality (`and above`), a scale, a hedge or a retraction pays.""",
+    argnames="completion", gold="6")
 
 
 BOX_CONJUNCTION_SAME = [
@@ -395,9 +385,7 @@ BOX_CONJUNCTION_SAME = [
 ]
 
 
-@pytest.mark.parametrize("completion", BOX_CONJUNCTION_SAME)
-def test_a_box_with_its_unit_or_a_closing_clause_still_pays(completion: str) -> None:
-    assert verdicts(completion, "6") == ["correct", "correct"]
+test_a_box_with_its_unit_or_a_closing_clause_still_pays = paid_test(BOX_CONJUNCTION_SAME, argnames="completion", gold="6")
 
 
 # Classes 2, 3 and 7 through the lenient profile's last-segment fallback (docs/math.md "Answer grammar",
@@ -408,7 +396,7 @@ LENIENT_NEAR = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold"), LENIENT_NEAR)
-def test_the_lenient_fallback_reads_the_same_classes(completion: str, gold: str) -> None:
-    """Paid `correct` by the lenient profile on main (`no_answer` in strict)."""
-    assert "correct" not in verdicts(completion, gold)
+test_the_lenient_fallback_reads_the_same_classes = refused_test(
+    LENIENT_NEAR,
+    """Paid `correct` by the lenient profile on main (`no_answer` in strict).""",
+    argnames=("completion", "gold"))

@@ -4,9 +4,7 @@ per class the fixes closed; the near misses are the red team's file."""
 
 from __future__ import annotations
 
-import pytest
-
-from verifier.math import grade_math
+from tests.helpers import paid_test
 
 REWRITES = [
     # 1. Text beside a value holds words and their punctuation ("Text holds words").
@@ -35,7 +33,4 @@ REWRITES = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold"), REWRITES)
-def test_a_right_answer_still_pays(completion: str, gold: str) -> None:
-    verdicts = [grade_math({"completion": completion, "gold": gold, "profile": p})["verdict"] for p in ("strict", "lenient")]
-    assert verdicts == ["correct", "correct"]
+test_a_right_answer_still_pays = paid_test(REWRITES, argnames=("completion", "gold"))

@@ -56,9 +56,8 @@ that holds the last math before a box is read whole).
 
 from __future__ import annotations
 
-import pytest
 
-from tests.helpers import choice_case as mc, math_verdicts as verdicts, number_case as n
+from tests.helpers import choice_case as mc, number_case as n, paid_test, refused_test
 
 
 
@@ -79,12 +78,11 @@ ANCHOR_SCRIPT_REFUSED = [n("答案不是6。"), n("大约，答案是6。"), n("
                          n("Неправильный ответ — $\\boxed{6}$."), n("I doubt #### \\boxed{6}")]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), ANCHOR_SCRIPT_NEAR)
-def test_an_anchor_in_any_script_is_read_with_its_lead(completion: str, gold: str, choices: list[str] | None) -> None:
+test_an_anchor_in_any_script_is_read_with_its_lead = refused_test(
+    ANCHOR_SCRIPT_NEAR,
     """Paid on main in both profiles: `last_anchor_span` (and `extract._first_clause`, for a box after the
     anchor) reads the lead of an anchor whose first character is an ASCII letter only, while
-    `extract._anchor_led` already refuses `错误答案：\\boxed{6}` and `Неправильный ответ — $\\boxed{6}$`."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    `extract._anchor_led` already refuses `错误答案：\\boxed{6}` and `Неправильный ответ — $\\boxed{6}$`.""")
 
 
 # 2. A colon's label ending with a verb or after a math segment (docs/math.md "Answer grammar", "Before a box").
@@ -113,13 +111,10 @@ COLON_LABEL_VARIANT_SAME = [
 COLON_LABEL_REFUSED = [n("Wrong answer: \\boxed{6}"), n("Not equal: 6"), n("Maybe $x$: 6"), n("I doubt it is: 6")]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), COLON_LABEL_NEAR)  # closed by `grammar.box_label`: the
-# label is read back to its sentence start through math (a segment is a name or no label), its clauses before a comma
-# lead, and a label that ends with its verb is read as a box after that verb is (`box_clause`, `box_subject`)
-def test_a_colon_label_is_read_whole(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_colon_label_is_read_whole = refused_test(
+    COLON_LABEL_NEAR,
     """Paid on main in both profiles: a label that ends with a verb returns True whatever precedes it, and a
-    `$` starts a label (`_LABEL_START_RE`) and a sentence (`_SENTENCE_START_RE`), so nothing before it is read."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    `$` starts a label (`_LABEL_START_RE`) and a sentence (`_SENTENCE_START_RE`), so nothing before it is read.""")
 
 
 # 3. A box's clause opening with a preposition (docs/math.md "Answer grammar", "Before a box": `box_clause`).
@@ -143,13 +138,11 @@ BOX_CLAUSE_PREP_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), BOX_CLAUSE_PREP_NEAR)  # closed by `box_subject` and
-# `grammar._opens` (a preposition's phrase opens a box's clause only as one of `grammar.STATING_CLAUSES`' openers)
-def test_a_box_clause_opened_by_a_preposition_is_read(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_box_clause_opened_by_a_preposition_is_read = refused_test(
+    BOX_CLAUSE_PREP_NEAR,
     """Paid on main in both profiles: `box_clause` returns True when the first word is a determiner or a
     preposition, so an inequality (`At least`), a condition (`For odd n`) or a scale (`In thousands`) before
-    a pronoun and its verb is never read."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    a pronoun and its verb is never read.""")
 
 
 # 4. The prose subject as a bag of words (docs/math.md "Answer grammar", the subject part).
@@ -172,11 +165,10 @@ SUBJECT_BAG_VARIANT_SAME = [n("Final Answer: we see that the total is 6."), n("F
 SUBJECT_BAG_REFUSED = [n("Final Answer: 6 at most."), n("Final Answer: in the worst case the total is 6.")]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), SUBJECT_BAG_NEAR)  # closed by `grammar._ordered`
-def test_at_least_before_the_value_is_no_subject(completion: str, gold: str, choices: list[str] | None) -> None:
+test_at_least_before_the_value_is_no_subject = refused_test(
+    SUBJECT_BAG_NEAR,
     """Paid on main in both profiles: `_subject` admits any sequence of prepositions, adjectives, pronouns
-    and nouns, so `at least it is` (an inequality) passes as a noun phrase like `the least value is`."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    and nouns, so `at least it is` (an inequality) passes as a noun phrase like `the least value is`.""")
 
 
 # 5. A closing clause after a box as a bag of afterwords (docs/math.md "Answer grammar", "After a box").
@@ -196,11 +188,10 @@ CLOSING_CLAUSE_VARIANT_SAME = [n("\\boxed{6} and our answer is correct."), n("\\
 CLOSING_CLAUSE_REFUSED = [n("\\boxed{6} and above."), n("\\boxed{6 and above is the correct answer}"), mc("\\boxed{B} and above is correct.")]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), CLOSING_CLAUSE_NEAR)  # closed by `grammar._CLOSING_SUBJECT`
-def test_a_closing_clause_never_modifies_the_value(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_closing_clause_never_modifies_the_value = refused_test(
+    CLOSING_CLAUSE_NEAR,
     """Paid on main in both profiles: `_closing_clause` needs a verb and afterwords only, and `above` is an
-    afterword (`the answer above`), so `6 and above` (an inequality) is read as a closing clause."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    afterword (`the answer above`), so `6 and above` (an inequality) is read as a closing clause.""")
 
 
 # 6. Digits in a math-font group beside a value (docs/math.md "Answer grammar", "Text holds words").
@@ -216,11 +207,10 @@ FONT_DIGIT_REFUSED = [n("\\boxed{6\\text{000}}"), n("\\boxed{6\\textsf{000}}"), 
                       n("\\boxed{6\\mathrm{!}}")]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), FONT_DIGIT_NEAR)
-def test_digits_in_a_math_font_group_are_never_dropped(completion: str, gold: str, choices: list[str] | None) -> None:
+test_digits_in_a_math_font_group_are_never_dropped = refused_test(
+    FONT_DIGIT_NEAR,
     """Paid on main in both profiles: `\\text{000}` and `\\textsf{000}` are refused, but `_TEXT_DIGIT_RE`
-    leaves out `\\mathrm`, `\\mathbf`, `\\mathit`, and the parser drops those groups too."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    leaves out `\\mathrm`, `\\mathbf`, `\\mathit`, and the parser drops those groups too.""")
 
 
 # 7. An ellipsis inside a text group (docs/math.md "Answer grammar", "A number that goes on").
@@ -234,11 +224,10 @@ TEXT_ELLIPSIS_REFUSED = [n("\\boxed{3.14\\ldots}", "3.14"), n("\\boxed{3.14\\dot
                          n("\\boxed{3.14\\cdot\\cdot\\cdot}", "3.14"), n("\\boxed{3.14\\text{ etc}}", "3.14")]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), TEXT_ELLIPSIS_NEAR)
-def test_an_ellipsis_in_a_text_group_goes_on(completion: str, gold: str, choices: list[str] | None) -> None:
+test_an_ellipsis_in_a_text_group_goes_on = refused_test(
+    TEXT_ELLIPSIS_NEAR,
     """Paid on main in both profiles: `.` and `…`'s NFKC `...` are text marks (`_TEXT_MODE_MARKS`), and
-    `_goes_on` looks for the ellipsis right after the number, not behind a text command."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    `_goes_on` looks for the ellipsis right after the number, not behind a text command.""")
 
 
 # 8. Named values in a spelling `named_items` does not know (docs/math.md "Math grading rules", named values).
@@ -266,13 +255,12 @@ NAMED_SPELLING_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), NAMED_SPELLING_NEAR)
-def test_named_values_are_read_by_name_in_every_spelling(completion: str, gold: str, choices: list[str] | None) -> None:
+test_named_values_are_read_by_name_in_every_spelling = refused_test(
+    NAMED_SPELLING_NEAR,
     """Paid on main in both profiles, while the same statements written in the other order (`x is \\boxed{2},
     y is \\boxed{1}`, `\\boxed{\\alpha = 2, \\beta = 1}`) are refused: one of each pair of verdicts is wrong.
     Names given by `is`, a tuple of names, `\\text{ and }`, `;`, brackets or a LaTeX command (`\\beta`) are
-    outside `_VALUE_NAME_RE`/`named_items`, and such lists fall back to the written order."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    outside `_VALUE_NAME_RE`/`named_items`, and such lists fall back to the written order.""")
 
 
 # 9. Named values against a bare tuple in alphabetical order (docs/math.md "Math grading rules", named values).
@@ -287,13 +275,11 @@ NAME_ORDER_SAME = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), NAME_ORDER_NEAR)
-def test_named_values_against_a_bare_tuple_are_not_guessed_into_order(completion: str, gold: str,
-                                                                     choices: list[str] | None) -> None:
+test_named_values_against_a_bare_tuple_are_not_guessed_into_order = refused_test(
+    NAME_ORDER_NEAR,
     """Paid on main in both profiles: `b = 2, m = 3` says m is 3, yet pays the slope-intercept pair
     `(m, b) = (2, 3)` written bare as `(2, 3)` (`compare._by_name` sorts names alphabetically), while the
-    right `m = 2, b = 3` is refused. `\\theta = 3, r = \\frac{\\pi}{2}` pays the polar `(r, \\theta)`."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    right `m = 2, b = 3` is refused. `\\theta = 3, r = \\frac{\\pi}{2}` pays the polar `(r, \\theta)`.""")
 
 
 # 10. A numeral as the object of a comparison (docs/math.md "Answer grammar", the comparative part).
@@ -308,11 +294,10 @@ THAN_NUMERAL_SAME = [
 THAN_NUMERAL_REFUSED = [n("The answer is 6 more than 1."), n("The answer is 6 more than two.")]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), THAN_NUMERAL_NEAR)
-def test_a_numeral_after_than_is_a_second_value(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_numeral_after_than_is_a_second_value = refused_test(
+    THAN_NUMERAL_NEAR,
     """Paid on main in both profiles: `_tail` admits `one` (and `first`, `second`) as the object of `than`,
-    so `6 more than one` (7) reads 6, while `6 more than 1` and `6 more than two` are refused."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    so `6 more than one` (7) reads 6, while `6 more than 1` and `6 more than two` are refused.""")
 
 
 # 11. A spaced tilde before a box (docs/math.md "Answer grammar", "Relations": in prose a tilde is a mark).
@@ -324,11 +309,10 @@ TILDE_SAME = [n("So we get~\\boxed{6}."), n("$x =~ \\boxed{6}$")]
 TILDE_REFUSED = [n("The answer is ~6."), n("about~\\boxed{6}"), n("The answer is \\sim\\boxed{6}"), n("The answer is ≈\\boxed{6}")]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), TILDE_NEAR)
-def test_a_spaced_tilde_before_a_box_is_about(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_spaced_tilde_before_a_box_is_about = refused_test(
+    TILDE_NEAR,
     """Paid on main in both profiles: `box_lead` passes over `~` as a LaTeX tie (`_BOX_OPENERS`) wherever it
-    stands, while the anchored `The answer is ~6.` is refused (a prose tilde says "about")."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    stands, while the anchored `The answer is ~6.` is refused (a prose tilde says "about").""")
 
 
 # 12. `error` as an admitted quantity noun (docs/math.md "Answer grammar", "Before a box" and the subject part).
@@ -339,12 +323,11 @@ ERROR_NOUN_NEAR = [
 ERROR_NOUN_SAME = [n("A total of \\boxed{6}"), n("Total cost: \\boxed{6}"), n("Final Answer: The total is 6.")]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), ERROR_NOUN_NEAR)
-def test_an_error_is_never_the_answer(completion: str, gold: str, choices: list[str] | None) -> None:
+test_an_error_is_never_the_answer = refused_test(
+    ERROR_NOUN_NEAR,
     """Paid on main in both profiles: `error` is in LEXICON's quantity nouns, so it passes as a colon label
     (`box_label`), as a noun's `of` before a box (`box_lead`) and as an anchored subject: the box states the
-    error of a value, not the value."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    error of a value, not the value.""")
 
 
 # 13. Lead clauses cut at markup (docs/math.md "Answer grammar", "Before an anchor": `lead_clauses`).
@@ -359,12 +342,11 @@ LEAD_MARKUP_REFUSED = [n("Maybe, the answer is 6."), n("If $n$ is odd, the answe
                        n("\\textbf{Maybe}, \\boxed{6}."), n("<i>Perhaps</i>, \\boxed{6}")]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), LEAD_MARKUP_NEAR)
-def test_a_lead_clause_in_markup_is_read(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_lead_clause_in_markup_is_read = refused_test(
+    LEAD_MARKUP_NEAR,
     """Paid on main in both profiles, while `Maybe, the answer is 6.` and `**Maybe**, the answer is 6.` are
     refused: `lead_clauses` starts the sentence after the last `$`, `}` or `>` (`_SENTENCE_START_RE`), so the
-    clause inside `\\textbf{}`, `<b>`, or before a math segment is never read for an anchor."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    clause inside `\\textbf{}`, `<b>`, or before a math segment is never read for an anchor.""")
 
 
 # 14. A pronoun's clause read to its verb only (docs/math.md "Answer grammar", "Before a box": `box_clause`).
@@ -387,13 +369,11 @@ PRONOUN_CLAUSE_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"),
-                         PRONOUN_CLAUSE_NEAR)  # closed by `grammar.box_subject`
-def test_a_pronoun_clause_is_read_past_its_verb(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_pronoun_clause_is_read_past_its_verb = refused_test(
+    PRONOUN_CLAUSE_NEAR,
     """Paid on main in both profiles, while the anchored `It is likely that the answer is 6.` is refused:
     `box_clause` admits a pronoun followed by a stating verb and reads no further, so what the main clause
-    says of the box's clause (`likely`, `not true`, `impossible`, `a contradiction if`) is never read."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    says of the box's clause (`likely`, `not true`, `impossible`, `a contradiction if`) is never read.""")
 
 
 # 15. The opposite: right answers main refuses (docs/math.md "Answer grammar", "Before a box"): a stating
@@ -406,10 +386,9 @@ STATED_BUT_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), STATED_BUT_REFUSED)  # closed by `grammar.STATING_CLAUSES`
-def test_a_stated_right_answer_pays(completion: str, gold: str, choices: list[str] | None) -> None:
-    """Refused on main (`no_answer` or `incorrect`) in both profiles, though each states the gold."""
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_a_stated_right_answer_pays = paid_test(
+    STATED_BUT_REFUSED,
+    """Refused on main (`no_answer` or `incorrect`) in both profiles, though each states the gold.""")
 
 
 # Variants the fixes were not written for (as the red-team brief asks): one near miss or rewrite per closed class,
@@ -456,26 +435,19 @@ BOX_MATH_CLAUSE_SAME = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), BOX_MATH_CLAUSE_NEAR)
-def test_a_hedge_in_the_last_math_clause_before_a_box_is_read(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_hedge_in_the_last_math_clause_before_a_box_is_read = refused_test(
+    BOX_MATH_CLAUSE_NEAR,
     """Paid on main in both profiles (`Maybe, the answer is $\\boxed{6}$` too): a box's sentence started at the last math
-    delimiter before it, the box's own `$` among them, so the words before it were never read."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    delimiter before it, the box's own `$` among them, so the words before it were never read.""")
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), BOX_MATH_CLAUSE_SAME)
-def test_a_stated_step_in_math_before_a_box_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_a_stated_step_in_math_before_a_box_still_pays = paid_test(BOX_MATH_CLAUSE_SAME)
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), VARIANT_NEAR + VARIANT_OPEN)
-def test_a_variant_of_a_closed_class_is_refused(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert "correct" not in verdicts(completion, gold, choices)
+test_a_variant_of_a_closed_class_is_refused = refused_test(VARIANT_NEAR + VARIANT_OPEN)
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), VARIANT_SAME)
-def test_a_variant_rewrite_of_a_closed_class_pays(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_a_variant_rewrite_of_a_closed_class_pays = paid_test(VARIANT_SAME)
 
 
 # Guards for the fixes: rewrites main pays (must still pay) and near misses main refuses (must stay refused).
@@ -489,11 +461,7 @@ REFUSED = (ANCHOR_SCRIPT_REFUSED + COLON_LABEL_REFUSED + COLON_LABEL_VARIANT_NEA
            + THAN_NUMERAL_REFUSED + TILDE_REFUSED + LEAD_MARKUP_REFUSED + PRONOUN_CLAUSE_REFUSED)
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), SAME)
-def test_a_right_answer_near_a_class_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_a_right_answer_near_a_class_still_pays = paid_test(SAME)
 
 
-@pytest.mark.parametrize(("completion", "gold", "choices"), REFUSED)
-def test_a_near_miss_main_refuses_stays_refused(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert "correct" not in verdicts(completion, gold, choices)
+test_a_near_miss_main_refuses_stays_refused = refused_test(REFUSED)

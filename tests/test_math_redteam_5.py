@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import MATH_CASE_PARAMS as PARAMS, choice_case as mc, math_verdicts as verdicts, number_case as n
+from tests.helpers import choice_case as mc, math_verdicts as verdicts, number_case as n, paid_test, refused_test
 
 
 
@@ -64,12 +64,11 @@ ACTION_SUBJECT_REFUSED = [n("My first guess is \\boxed{6}."), n("The estimate to
                           n("Final Answer: A rough estimate gives 6."), n("Rounding down gives \\boxed{6}.")]
 
 
-@pytest.mark.parametrize(PARAMS, ACTION_SUBJECT_NEAR)
-def test_the_subject_of_any_verb_is_read(completion: str, gold: str, choices: list[str] | None) -> None:
+test_the_subject_of_any_verb_is_read = refused_test(
+    ACTION_SUBJECT_NEAR,
     """Paid on main in both profiles: `_copula_subject` reads the subject only when the link is a copula (`is`,
     `equals`); before `gives`, `yields`, `measures` it returns True (a verb of action has an agent), and `box_clause`
-    reads only the first word (a determiner, or a capitalised unknown word taken for a name: `Guessing`)."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    reads only the first word (a determiner, or a capitalised unknown word taken for a name: `Guessing`).""")
 
 
 # 2. An order relation or approximation before the box's chain (docs/math.md "Answer grammar", "The subject of a box").
@@ -85,12 +84,11 @@ BOUND_CHAIN_REFUSED = [n("\\boxed{x \\geq 2 \\cdot 3 = 6}"), n("\\boxed{x \\neq 
                        n("Final Answer: $x \\geq 2 \\cdot 3 = 6$")]
 
 
-@pytest.mark.parametrize(PARAMS, BOUND_CHAIN_NEAR)
-def test_a_bound_computed_into_a_box_states_no_value(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_bound_computed_into_a_box_states_no_value = refused_test(
+    BOUND_CHAIN_NEAR,
     """Paid on main in both profiles, while the same chain inside the box is refused: `_first_side` restarts the chain
     after an order relation (so `0 < x = \\boxed{6}` states x), and after `\\geq`, `\\neq`, `\\approx` the side that
-    remains is the bound's computation (`2 \\cdot 3`), which `_side_states` admits as a computation without unknowns."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    remains is the bound's computation (`2 \\cdot 3`), which `_side_states` admits as a computation without unknowns.""")
 
 
 # 3. Words in a box's `=` chain (docs/math.md "Answer grammar": `z = 4 for w = 9` is not read).
@@ -106,12 +104,11 @@ CHAIN_WORDS_REFUSED = [n("$x = 6\\,\\mathrm{k} = \\boxed{6}$"), n("Final Answer:
                        n("\\boxed{z = 4 \\text{ for } w = 9}", "9")]
 
 
-@pytest.mark.parametrize(PARAMS, CHAIN_WORDS_NEAR)
-def test_words_in_a_box_chain_are_read(completion: str, gold: str, choices: list[str] | None) -> None:
+test_words_in_a_box_chain_are_read = refused_test(
+    CHAIN_WORDS_NEAR,
     """Paid on main in both profiles, while `Final Answer: z = 4 for w = 9` is refused (`_read_chain`: a word in a
     middle side): `box_subject` reads only the chain's first side (`z`), and `box_clause` reads no word of a clause
-    that opens with math, so a condition, a hedge, a scale or a second value in the chain is never seen."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    that opens with math, so a condition, a hedge, a scale or a second value in the chain is never seen.""")
 
 
 # 4. A colon's label as a bag of label words (docs/math.md "Answer grammar", "Before a box": `box_label`).
@@ -127,12 +124,11 @@ LABEL_BAG_REFUSED = [n("Answer in units of 1000: \\boxed{6}"), n("Final Answer (
                      n("The total (in 1000s) is \\boxed{6}"), n("Total (in 1000s) = \\boxed{6}")]
 
 
-@pytest.mark.parametrize(PARAMS, LABEL_BAG_NEAR)
-def test_a_label_is_a_phrase_not_a_bag(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_label_is_a_phrase_not_a_bag = refused_test(
+    LABEL_BAG_NEAR,
     """Paid on main in both profiles, while `The total (in 1000s) is \\boxed{6}` is refused: `box_label` admits a
     label whose every token is a `_label_word` (digits, single letters, `in`, `of`, `for`, brackets, counted nouns
-    such as `times`), in any order, so a scale (`in 1000s`, `times 1000`) is a label."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    such as `times`), in any order, so a scale (`in 1000s`, `times 1000`) is a label.""")
 
 
 # 5. `given that` as a stating opener (docs/math.md "Answer grammar", "Stating clauses").
@@ -147,12 +143,11 @@ GIVEN_THAT_REFUSED = [n("Using that n is odd it is \\boxed{6}."), n("Given that 
                       n("If n is odd we get \\boxed{6}.")]
 
 
-@pytest.mark.parametrize(PARAMS, GIVEN_THAT_NEAR)
-def test_given_that_opens_a_premise(completion: str, gold: str, choices: list[str] | None) -> None:
+test_given_that_opens_a_premise = refused_test(
+    GIVEN_THAT_NEAR,
     """Paid on main in both profiles, while `If n is odd we get \\boxed{6}` is refused: `STATING_CLAUSES` lists
     `given that` (meant as `Given that, we get`), so `strip_stating` drops it before a premise or a condition and the
-    clause after it reads as a sentence start."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    clause after it reads as a sentence start.""")
 
 
 # 6. Open slots guarded by blocklists (docs/math.md "Answer grammar", "Names"; "The subject of a box", objects).
@@ -168,12 +163,11 @@ OPEN_SLOT_REFUSED = [n("The number of thousands is \\boxed{6}."), n("Final Answe
                      n("The answer in thousands is \\boxed{6}.")]
 
 
-@pytest.mark.parametrize(PARAMS, OPEN_SLOT_NEAR)
-def test_an_open_slot_holds_no_scale_or_method(completion: str, gold: str, choices: list[str] | None) -> None:
+test_an_open_slot_holds_no_scale_or_method = refused_test(
+    OPEN_SLOT_NEAR,
     """Paid on main in both profiles, while `The number of thousands is \\boxed{6}` and `Possibly it is 6` are refused:
     the object after `of` takes any word but `_NOT_OBJECTS` and `NEVER_NAMES` (`lakhs`, `crores`, `millionths` are not
-    there), and the name slot any capitalised unknown word but `NEVER_NAMES` (`Guessing`, `Rounding`, `Halving`)."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    there), and the name slot any capitalised unknown word but `NEVER_NAMES` (`Guessing`, `Rounding`, `Halving`).""")
 
 
 # 7. The product guard's letters (docs/math.md "Answer grammar", "The subject of a box": `x(1000)`).
@@ -186,12 +180,11 @@ PRODUCT_GUARD_REFUSED = [n("$x(1000) = \\boxed{6}$"), n("$y(1000) = \\boxed{6}$"
                          n("$1000x = \\boxed{6}$")]
 
 
-@pytest.mark.parametrize(PARAMS, PRODUCT_GUARD_NEAR)
-def test_a_letter_times_a_number_is_no_name(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_letter_times_a_number_is_no_name = refused_test(
+    PRODUCT_GUARD_NEAR,
     """Paid on main in both profiles, while `$x(1000) = \\boxed{6}$` is refused: `_side_states` refuses a letter
     followed by a bracketed number only for `x(`, `y(`, `z(` (a blocklist of three letters); every other letter, a
-    subscripted one too, passes `_MATH_NAME_RE` as a function's value."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    subscripted one too, passes `_MATH_NAME_RE` as a function's value.""")
 
 
 # 8. A bound inside a prose subject (docs/math.md "Answer grammar", the subject part; red team 4 class 4).
@@ -206,12 +199,11 @@ SUBJECT_BOUND_REFUSED = [n("The total at least is \\boxed{6}."), n("Final Answer
                          n("The total, at least, is \\boxed{6}."), n("Final Answer: at least it is 6.")]
 
 
-@pytest.mark.parametrize(PARAMS, SUBJECT_BOUND_NEAR)
-def test_a_bound_inside_a_subject_is_read(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_bound_inside_a_subject_is_read = refused_test(
+    SUBJECT_BOUND_NEAR,
     """Paid on main (the lenient profile at least), while `The total at least is \\boxed{6}` is refused: the prose
     `_subject` checks the order of the first word only (`_ordered`) and admits any later sequence of prepositions,
-    adjectives and nouns, and the box's `_noun_phrase` admits `at minimum` (a noun after a closed preposition)."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    adjectives and nouns, and the box's `_noun_phrase` admits `at minimum` (a noun after a closed preposition).""")
 
 
 # 9. Exponential backtracking in the step clause (docs/math.md "Answer grammar", "Bounds").
@@ -244,22 +236,20 @@ STATED_NOW_READ = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, STATED_NOW_READ)
-def test_a_stated_right_answer_in_the_lexicon_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_stated_right_answer_in_the_lexicon_pays = paid_test(
+    STATED_NOW_READ,
     """Class 10 in part: `coefficient`, `determinant`, `term`, `digit` are quantity nouns and `expected`, `constant`,
-    `units`, `fourth`, `fifth` adjectives of LEXICON (each picks a quantity out; none scales, negates or hedges)."""
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+    `units`, `fourth`, `fifth` adjectives of LEXICON (each picks a quantity out; none scales, negates or hedges).""")
 
 
-@pytest.mark.parametrize(PARAMS, STATED_BUT_REFUSED)
-def test_a_stated_right_answer_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_stated_right_answer_pays = paid_test(
+    STATED_BUT_REFUSED,
     """Refused on main (`no_answer`) in both profiles, though each states the gold in a form common in MATH and AIME
     solutions; now read by allowlist entries, each with its reason in `grammar`: the division that defines a remainder
     (`_DIVISION_HEADS`), any math in the object of a head taken from an operand (`_OPERAND_HEADS`: `the coefficient of
     $x^2$`), a segment holding one word in an open object (`$ABCD$`), a long braced index and `\\max`/`\\min` as name
     marks (`NAME_MARKS`), `^*` on a real unknown (`OPTIMUM_LETTERS`), a sum's bound index (`_BOUND_VARIABLE_RE`) and a
-    name reduced modulo a number (`_RESIDUE_RE`)."""
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+    name reduced modulo a number (`_RESIDUE_RE`).""")
 
 
 # Each entry above perturbed: scaled, negated, hedged, or naming another quantity. Refused before the entries, and after.
@@ -289,11 +279,10 @@ STATED_NEAR = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, STATED_NEAR)
-def test_a_perturbed_stated_answer_stays_refused(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_perturbed_stated_answer_stays_refused = refused_test(
+    STATED_NEAR,
     """The class 10 entries admit one shape each: a scale, a negation, a hedge or another quantity around it is not
-    that shape (`2N`, `z^*`, a conjugate, `x_{\\max}^2`, `\\sum_{k=1}^{n}`, `2 \\cdot N \\bmod 1000`, `the quotient when`)."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    that shape (`2N`, `z^*`, a conjugate, `x_{\\max}^2`, `\\sum_{k=1}^{n}`, `2 \\cdot N \\bmod 1000`, `the quotient when`).""")
 
 
 # Guards for the fixes: rewrites main pays (must still pay) and near misses main refuses (must stay refused).
@@ -303,11 +292,7 @@ REFUSED = (ACTION_SUBJECT_REFUSED + BOUND_CHAIN_REFUSED + CHAIN_WORDS_REFUSED + 
            + OPEN_SLOT_REFUSED + PRODUCT_GUARD_REFUSED + SUBJECT_BOUND_REFUSED)
 
 
-@pytest.mark.parametrize(PARAMS, SAME)
-def test_a_right_answer_near_a_class_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_a_right_answer_near_a_class_still_pays = paid_test(SAME)
 
 
-@pytest.mark.parametrize(PARAMS, REFUSED)
-def test_a_near_miss_main_refuses_stays_refused(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert "correct" not in verdicts(completion, gold, choices)
+test_a_near_miss_main_refuses_stays_refused = refused_test(REFUSED)

@@ -68,7 +68,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import MATH_CASE_PARAMS as PARAMS, choice_case as mc, math_verdicts as verdicts, number_case as n
+from tests.helpers import choice_case as mc, number_case as n, paid_test, refused_test
 from verifier.math import grade_math
 
 
@@ -97,12 +97,11 @@ ACTION_VERB_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, ACTION_VERB_NEAR)
-def test_the_subject_of_every_action_verb_is_read(completion: str, gold: str, choices: list[str] | None) -> None:
+test_the_subject_of_every_action_verb_is_read = refused_test(
+    ACTION_VERB_NEAR,
     """Paid on main in both profiles, while `The error gives \\boxed{6}` is refused: `_copula_subject` hands only
     `_STEP_VERBS` to `_step_subject` and returns True for any other verb that is no copula (`gets`, `gave`, `has`),
-    `box_lead` admits `yielded`/`giving`, and the prose `_subject` reads `_step_subject` only for `_STEP_VERBS`."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    `box_lead` admits `yielded`/`giving`, and the prose `_subject` reads `_step_subject` only for `_STEP_VERBS`.""")
 
 
 # 2. Relations the chain does not list (docs/math.md "Answer grammar", "The subject of a box").
@@ -125,13 +124,11 @@ UNLISTED_RELATION_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, UNLISTED_RELATION_NEAR)
-def test_any_relation_but_equality_in_a_box_chain_states_no_value(
-        completion: str, gold: str, choices: list[str] | None) -> None:
+test_any_relation_but_equality_in_a_box_chain_states_no_value = refused_test(
+    UNLISTED_RELATION_NEAR,
     """Paid on main in both profiles, while `$a + b \\geq 2 \\cdot 3 = \\boxed{6}$` is refused: `_first_side`
     restarts the chain only at `_SIDE_RELATIONS`, so another relation (a Unicode sign, `\\gtrsim`, `\\gt`, `\\not=`, a
-    questioned `=`, a listed one inside braces) stays in a side that `_side_states` admits (two unknowns, or none)."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    questioned `=`, a listed one inside braces) stays in a side that `_side_states` admits (two unknowns, or none).""")
 
 
 # 3. Words and second values in a chain's middle sides (docs/math.md "Answer grammar": `z = 4 for w = 9`).
@@ -154,12 +151,11 @@ CHAIN_MIDDLE_REFUSED = [n("$x = \\text{roughly } 6 = \\boxed{6}$"), n("$x = 6\\t
                         n("$x = \\{6, 7\\} = \\boxed{6}$"), n("Final Answer: x = ±6 = 6")]
 
 
-@pytest.mark.parametrize(PARAMS, CHAIN_MIDDLE_NEAR)
-def test_a_chain_middle_side_is_read_whole(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_chain_middle_side_is_read_whole = refused_test(
+    CHAIN_MIDDLE_NEAR,
     """Paid on main in both profiles, while `$x = \\text{roughly } 6 = \\boxed{6}$` is refused: `_side_words` gets a
     side joined one character per token (`r o u g h l y`), so it sees a word only inside a `_SIDE_TEXT_RE` group;
-    an operator that adds a value or a scale is arithmetic, and a middle side's value is never the last side's."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    an operator that adds a value or a scale is arithmetic, and a middle side's value is never the last side's.""")
 
 
 # 4. A label's math read as a name (docs/math.md "Answer grammar", "Before a box": `box_label`).
@@ -177,12 +173,11 @@ LABEL_MATH_REFUSED = [n("Answer (in 1000s): \\boxed{6}"), n("Answer in x 1000: \
                       n("Answer (thousands of $): \\boxed{6}"), n("Cost (in k$): \\boxed{6}")]
 
 
-@pytest.mark.parametrize(PARAMS, LABEL_MATH_NEAR)
-def test_a_label_holds_no_scale_or_relation_in_math(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_label_holds_no_scale_or_relation_in_math = refused_test(
+    LABEL_MATH_NEAR,
     """Paid on main in both profiles, while `Answer (in 1000s): \\boxed{6}` is refused: `box_label` turns a segment
     that `_side_states` admits (a computation without unknowns: `10^3`, `\\times 1000`, `\\approx`) into the name `x`,
-    and a lone letter (`k`, `M`, `B`) is a `_label_word`, so `_label_phrase` sees neither a number nor a listed word."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    and a lone letter (`k`, `M`, `B`) is a `_label_word`, so `_label_phrase` sees neither a number nor a listed word.""")
 
 
 # 5. A bound by a superlative after `at` (docs/math.md "Answer grammar", red team 5 class 8).
@@ -197,12 +192,11 @@ SUPERLATIVE_BOUND_SAME = [n("The smallest total is \\boxed{6}."), n("The largest
 SUPERLATIVE_BOUND_REFUSED = [n("The value at the least is \\boxed{6}."), n("The total at least is \\boxed{6}.")]
 
 
-@pytest.mark.parametrize(PARAMS, SUPERLATIVE_BOUND_NEAR)
-def test_at_a_superlative_bounds_the_subject(completion: str, gold: str, choices: list[str] | None) -> None:
+test_at_a_superlative_bounds_the_subject = refused_test(
+    SUPERLATIVE_BOUND_NEAR,
     """Paid on main (both profiles; the unanchored one under lenient), while `The value at the least is \\boxed{6}`
     is refused: `_states_bound` lists `_BOUND_WORDS`, and `smallest`, `largest`, `greatest` are LEXICON adjectives
-    that the prose subject's bag and `_noun_phrase`'s closed object admit after `at the` / `at its`."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    that the prose subject's bag and `_noun_phrase`'s closed object admit after `at the` / `at its`.""")
 
 
 # 6. A function of several unknowns (docs/math.md "Answer grammar", "The subject of a box": a scaled whole).
@@ -218,13 +212,11 @@ SEVERAL_UNKNOWNS_REFUSED = [n("$2ab = \\boxed{6}$"), n("$\\frac{ab}{1000} = \\bo
                             n("$(a+b)10^3 = \\boxed{6}$")]
 
 
-@pytest.mark.parametrize(PARAMS, SEVERAL_UNKNOWNS_NEAR)
-def test_a_function_of_several_unknowns_names_no_answer(
-        completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_function_of_several_unknowns_names_no_answer = refused_test(
+    SEVERAL_UNKNOWNS_NEAR,
     """Paid on main in both profiles, while `$x^2 = \\boxed{6}$` and `$2ab = \\boxed{6}$` are refused: `_side_states`
     admits two unknowns unless `_scaled_whole` finds a listed scale shape, and a power, root, log, exponential or
-    absolute value of the whole, or a number inside brackets (`(1000)`), is none of them."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    absolute value of the whole, or a number inside brackets (`(1000)`), is none of them.""")
 
 
 # 7. A clause opening with the box's math (docs/math.md "Answer grammar", "Before a box": `box_clause`).
@@ -243,13 +235,11 @@ MATH_OPENED_REFUSED = [n("$\\text{maybe } x = \\boxed{6}$"), n("Maybe $\\implies
                        n("\\[\\text{if } n \\text{ is odd} \\implies x = \\boxed{6}\\]")]
 
 
-@pytest.mark.parametrize(PARAMS, MATH_OPENED_NEAR)
-def test_words_before_an_arrow_in_the_box_math_are_read(
-        completion: str, gold: str, choices: list[str] | None) -> None:
+test_words_before_an_arrow_in_the_box_math_are_read = refused_test(
+    MATH_OPENED_NEAR,
     """Paid on main in both profiles, while `$\\text{maybe } x = \\boxed{6}$` and the `\\[...\\]` form are refused:
     `_opens` takes the box's unclosed `$` (or a lone letter) as a math name and reads no further word, and
-    `_first_side` stops at the arrow, so the words before it are read by neither."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    `_first_side` stops at the arrow, so the words before it are read by neither.""")
 
 
 # 8. The owner slot of a step's subject (docs/math.md "Answer grammar", "Red team 5's classes, closed at the class").
@@ -267,11 +257,10 @@ STEP_OWNER_REFUSED = [n("My guess's formula gives \\boxed{6}."), n("Adding these
                       n("The error gives \\boxed{6}.")]
 
 
-@pytest.mark.parametrize(PARAMS, STEP_OWNER_NEAR)
-def test_a_step_subject_owner_names_a_method(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_step_subject_owner_names_a_method = refused_test(
+    STEP_OWNER_NEAR,
     """Paid on main in both profiles, while `The error gives \\boxed{6}` is refused: `_step_subject` takes a
-    capitalised `'s` word as the owner and any `'s` word as a modifier, so a hedge or an error owns the method."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    capitalised `'s` word as the owner and any `'s` word as a modifier, so a hedge or an error owns the method.""")
 
 
 # 9. Quadratic backtracking in `closes` (docs/math.md "Answer grammar", "Bounds").
@@ -291,13 +280,12 @@ STATED_BUT_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="class 10 (recall) open: refused (no_answer), never paid")
-@pytest.mark.parametrize(PARAMS, STATED_BUT_REFUSED)
-def test_a_stated_right_answer_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_stated_right_answer_pays = paid_test(
+    STATED_BUT_REFUSED,
     """Refused on main in both profiles: `_side_words` checks each letter of `\\text{ cm}` alone as a unit, a comma
     in the box's math cuts the premise off from the arrow's statement, and `_stated_tokens` strips one stating clause
-    only (`_STATING_PREFIX_RE`'s `^` does not match at a later `pos`), and `box_lead` knows no verb `give`."""
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+    only (`_STATING_PREFIX_RE`'s `^` does not match at a later `pos`), and `box_lead` knows no verb `give`.""",
+    marks=[pytest.mark.xfail(strict=True, reason="class 10 (recall) open: refused (no_answer), never paid")])
 
 
 # Found while closing the classes at the design (fx29g): the same classes in other slots, paid before the fix.
@@ -311,11 +299,10 @@ FIX_FOUND_SAME = [n("$\\frac{a}{b} = \\boxed{6}$"), n("$a/b = \\boxed{6}$"), n("
                   n("Final Answer: The number of apples in box B is 6."), n("$x = 6e0 = \\boxed{6}$")]
 
 
-@pytest.mark.parametrize(PARAMS, FIX_FOUND_NEAR)
-def test_the_classes_are_closed_in_every_slot(completion: str, gold: str, choices: list[str] | None) -> None:
+test_the_classes_are_closed_in_every_slot = refused_test(
+    FIX_FOUND_NEAR,
     """A computation is no name in a subject's own words (`grammar._math_subject`), a letter after `in` names a scale
-    in prose as before a box, a floor bracket holds one term, and a middle side in `6e3` notation is a number."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    in prose as before a box, a floor bracket holds one term, and a middle side in `6e3` notation is a number.""")
 
 
 # Guards for the fixes: rewrites main pays (must still pay) and near misses main refuses (must stay refused).
@@ -325,11 +312,7 @@ REFUSED = (ACTION_VERB_REFUSED + UNLISTED_RELATION_REFUSED + CHAIN_MIDDLE_REFUSE
            + SUPERLATIVE_BOUND_REFUSED + SEVERAL_UNKNOWNS_REFUSED + MATH_OPENED_REFUSED + STEP_OWNER_REFUSED)
 
 
-@pytest.mark.parametrize(PARAMS, SAME)
-def test_a_right_answer_near_a_class_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_a_right_answer_near_a_class_still_pays = paid_test(SAME)
 
 
-@pytest.mark.parametrize(PARAMS, REFUSED)
-def test_a_near_miss_main_refuses_stays_refused(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert "correct" not in verdicts(completion, gold, choices)
+test_a_near_miss_main_refuses_stays_refused = refused_test(REFUSED)

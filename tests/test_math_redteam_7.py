@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import MATH_CASE_PARAMS as PARAMS, choice_case as mc, math_verdicts as verdicts, number_case as n
+from tests.helpers import choice_case as mc, number_case as n, paid_test, refused_test
 
 
 # 1. A chain's first side that is a computation without unknowns (docs/math.md "Answer grammar").
@@ -65,12 +65,11 @@ FIRST_SIDE_REFUSED = [n("$x = 3 + 4 = \\boxed{6}$"), n("Final Answer: 7 = 6"), n
                       n("Final Answer: The total is 7 = 6."), n("So, the perimeter = 7 = 6."), n("Thus, $x = 7 = 6$.")]
 
 
-@pytest.mark.parametrize(PARAMS, FIRST_SIDE_NEAR)
-def test_a_computed_first_side_has_the_box_value(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_computed_first_side_has_the_box_value = refused_test(
+    FIRST_SIDE_NEAR,
     """Paid on main in both profiles, while `$x = 3 + 4 = \\boxed{6}$` is refused: `box_subject` admits a first side
     that `_side_states` reads as a computation without unknowns and `_middle_values_agree` compares middle sides only;
-    `concludes` admits `is <computation> =` alike (`grammar.py` `box_subject`, `concludes`, `_middle_values_agree`)."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    `concludes` admits `is <computation> =` alike (`grammar.py` `box_subject`, `concludes`, `_middle_values_agree`).""")
 
 
 # 2. A participle or adverb after an open object (docs/math.md "Answer grammar", "Before a box").
@@ -98,12 +97,11 @@ OBJECT_PARTICIPLE_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, OBJECT_PARTICIPLE_NEAR)
-def test_an_open_object_holds_no_operation_or_hedge(completion: str, gold: str, choices: list[str] | None) -> None:
+test_an_open_object_holds_no_operation_or_hedge = refused_test(
+    OBJECT_PARTICIPLE_NEAR,
     """Paid on main in both profiles, while `The perimeter of ABCD squared is \\boxed{6}` is refused: `_object_end`'s
     open-class slot admits any alphabetic word that is no LEXICON verb and not on `_NOT_OBJECTS` (a list), so an
-    operation's participle (`halved`, `negated`) or a hedging adverb (`wrongly`) after the object passes."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    operation's participle (`halved`, `negated`) or a hedging adverb (`wrongly`) after the object passes.""")
 
 
 # 3. A method's clause with a number word or an unlisted hedge (docs/math.md "Answer grammar", "Before a box").
@@ -128,12 +126,11 @@ METHOD_CLAUSE_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(PARAMS, METHOD_CLAUSE_NEAR)
-def test_a_method_clause_scales_or_hedges_nothing(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_method_clause_scales_or_hedges_nothing = refused_test(
+    METHOD_CLAUSE_NEAR,
     """Paid on main in both profiles, while `Multiplying by 2, we get \\boxed{6}` is refused: `_method_clause` refuses
     digits and math but reads each later word with `isalpha()` and `_not_object` only, so a number word (`by two`), an
-    unlisted hedge (`flawed`, `carelessly`) or another quantity (`the square root of the answer`) passes."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    unlisted hedge (`flawed`, `carelessly`) or another quantity (`the square root of the answer`) passes.""")
 
 
 # Guards for the fixes: rewrites main pays (must still pay) and near misses main refuses (must stay refused).
@@ -141,14 +138,10 @@ SAME = FIRST_SIDE_SAME + OBJECT_PARTICIPLE_SAME + METHOD_CLAUSE_SAME
 REFUSED = FIRST_SIDE_REFUSED + OBJECT_PARTICIPLE_REFUSED + METHOD_CLAUSE_REFUSED
 
 
-@pytest.mark.parametrize(PARAMS, SAME)
-def test_a_right_answer_near_a_class_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_a_right_answer_near_a_class_still_pays = paid_test(SAME)
 
 
-@pytest.mark.parametrize(PARAMS, REFUSED)
-def test_a_near_miss_main_refuses_stays_refused(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert "correct" not in verdicts(completion, gold, choices)
+test_a_near_miss_main_refuses_stays_refused = refused_test(REFUSED)
 
 
 # Recall given up since fx29g (refused, never paid): a trailing-off `...` is no sentence end, and a capitalised gerund
@@ -159,12 +152,9 @@ ELLIPSIS_RECALL = [n("Reasoning... so the answer is $\\boxed{6}$"), n("Work... s
                    n("x=2... so the answer is $\\boxed{6}$")]
 
 
-@pytest.mark.xfail(strict=True, reason="open: recall, an ellipsis that ends a thought (issue 29, stop 39)")
-@pytest.mark.parametrize(PARAMS, ELLIPSIS_RECALL)
-def test_an_ellipsis_that_ends_a_thought_is_read(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_an_ellipsis_that_ends_a_thought_is_read = paid_test(
+    ELLIPSIS_RECALL, marks=[pytest.mark.xfail(strict=True, reason="open: recall, an ellipsis that ends a thought (issue 29, stop 39)")])
 
 
-@pytest.mark.parametrize(PARAMS, [n("I am not sure... the answer is $\\boxed{6}$"), n("Maybe... the answer is $\\boxed{6}$")])
-def test_a_hedge_before_an_ellipsis_stays_refused(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert "correct" not in verdicts(completion, gold, choices)
+test_a_hedge_before_an_ellipsis_stays_refused = refused_test(
+    [n("I am not sure... the answer is $\\boxed{6}$"), n("Maybe... the answer is $\\boxed{6}$")])

@@ -82,9 +82,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import MATH_CASE_PARAMS as PARAMS, choice_case as mc, http_call, math_task, math_verdicts as verdicts
-from tests.helpers import number_case as n, request, stub
-from verifier.v1 import verifier_pb2 as pb
+from tests.helpers import choice_case as mc, math_task, number_case as n, paid_test, refused_test
+from tests.helpers import server_pair_test, server_refused_test
 
 PAD = " " * 400  # past grammar.MAX_CHARS (400), inside a box's max_answer_chars (2,000)
 
@@ -104,12 +103,11 @@ TEXT_GROUP_REFUSED = [n("\\boxed{\\text{6 thousand}}"), n("\\boxed{\\mbox{$6$ th
                       n("\\boxed{\\text{$6$ or $7$}}"), mc("\\boxed{\\text{not $5$}}"), mc("\\boxed{\\text{$5$ thousand}}")]
 
 
-@pytest.mark.parametrize(PARAMS, TEXT_GROUP_NEAR)
-def test_math_inside_a_lone_text_group_is_read_with_its_words(completion: str, gold: str, choices: list[str] | None) -> None:
+test_math_inside_a_lone_text_group_is_read_with_its_words = refused_test(
+    TEXT_GROUP_NEAR,
     """Paid in both profiles: `grammar._tokens` returns None for one `\\text...{}` group (a word answer, read as
     written), `read` answers "words", `parsing.answer_refusal` refuses only "refused", and math-verify reads the
-    `$6$` inside the group, dropping `million`, `not`, `at least`."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    `$6$` inside the group, dropping `million`, `not`, `at least`.""")
 
 
 # 2. An answer without a digit skips the grammar (docs/math.md "Answer grammar").
@@ -127,11 +125,10 @@ NO_DIGIT_REFUSED = [n("\\boxed{\\frac{\\pi}{2} \\text{ thousand}}", "\\frac{\\pi
                     n("So, the area is $\\pi$ thousand.", "\\pi"), n("\\boxed{-\\pi}", "\\pi")]
 
 
-@pytest.mark.parametrize(PARAMS, NO_DIGIT_NEAR)
-def test_an_answer_without_a_digit_is_read_by_the_grammar(completion: str, gold: str, choices: list[str] | None) -> None:
+test_an_answer_without_a_digit_is_read_by_the_grammar = refused_test(
+    NO_DIGIT_NEAR,
     """Paid in both profiles: `grammar._tokens` returns None when the text holds no digit, so `read` answers "words"
-    and `answer_refusal` admits it; math-verify reads `\\pi \\text{ thousand}` as pi."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    and `answer_refusal` admits it; math-verify reads `\\pi \\text{ thousand}` as pi.""")
 
 
 # 3. An answer's text past grammar.MAX_CHARS is read as math, unread (docs/math.md "Answer grammar").
@@ -149,11 +146,10 @@ LONG_TEXT_REFUSED = [n("\\boxed{6\\text{ thousand}" + PAD + "}"), n("\\boxed{6" 
                     n("\\boxed{\\text{not}" + PAD + "6}"), n("The answer is 6 thousand" + PAD + ".")]
 
 
-@pytest.mark.parametrize(PARAMS, LONG_TEXT_NEAR)
-def test_a_long_answer_is_still_read_by_the_grammar(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_long_answer_is_still_read_by_the_grammar = refused_test(
+    LONG_TEXT_NEAR,
     """Paid in both profiles: `grammar.read` returns `Reading("math", text)` for any text over `MAX_CHARS` (400)
-    before tokenising, while a box or an anchored answer may hold 2,000 characters (`MathLimits.max_answer_chars`)."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    before tokenising, while a box or an anchored answer may hold 2,000 characters (`MathLimits.max_answer_chars`).""")
 
 
 # 4. NFKC folds a Roman numeral or a modifier letter into a unit (docs/math.md "Answer grammar").
@@ -164,10 +160,9 @@ NFKC_REFUSED = [n("The answer is 6 Ⅽ."), n("\\boxed{6ⅱ}"), n("\\boxed{6 𝐤
                 n("The answer is 6ⁿ.")]
 
 
-@pytest.mark.parametrize(PARAMS, NFKC_NEAR)
-def test_a_folded_numeral_is_no_unit(completion: str, gold: str, choices: list[str] | None) -> None:
-    """Paid in both profiles: `to_ascii_math`'s NFKC makes `ⅿ` (one thousand) the letter `m`, a unit."""
-    assert "correct" not in verdicts(completion, gold, choices)
+test_a_folded_numeral_is_no_unit = refused_test(
+    NFKC_NEAR,
+    """Paid in both profiles: `to_ascii_math`'s NFKC makes `ⅿ` (one thousand) the letter `m`, a unit.""")
 
 
 # The fixes' own rewrites and near misses (fx29i): a yes/no sentence against a bare Yes is decided on its text; a
@@ -183,14 +178,10 @@ FIX_REFUSED = [n("\\boxed{\\text{Yes, there are 3 of them.}}", "\\text{No}"), n(
                n("\\boxed{" + "+".join(["\\sin(\\sin(\\sin(6)))", "\\cos(x)"] * 10) + "+6-" + "-".join(["\\sin(\\sin(\\sin(6)))", "\\cos(x)"] * 10) + "}")]
 
 
-@pytest.mark.parametrize(PARAMS, FIX_SAME)
-def test_a_rewrite_near_the_fixes_pays(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_a_rewrite_near_the_fixes_pays = paid_test(FIX_SAME)
 
 
-@pytest.mark.parametrize(PARAMS, FIX_REFUSED)
-def test_a_near_miss_of_the_fixes_is_refused(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert "correct" not in verdicts(completion, gold, choices)
+test_a_near_miss_of_the_fixes_is_refused = refused_test(FIX_REFUSED)
 
 
 # Guards for the fixes: rewrites main pays (must still pay) and near misses main refuses (must stay refused).
@@ -206,14 +197,10 @@ REFUSED = TEXT_GROUP_REFUSED + NO_DIGIT_REFUSED + LONG_TEXT_REFUSED + NFKC_REFUS
 ]
 
 
-@pytest.mark.parametrize(PARAMS, SAME)
-def test_a_right_answer_near_a_class_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_a_right_answer_near_a_class_still_pays = paid_test(SAME)
 
 
-@pytest.mark.parametrize(PARAMS, REFUSED)
-def test_a_near_miss_main_refuses_stays_refused(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert "correct" not in verdicts(completion, gold, choices)
+test_a_near_miss_main_refuses_stays_refused = refused_test(REFUSED)
 
 
 # Through the real server (class 2), and a reuse-key pair that must not share a verdict (docs/service.md "Reuse keys").
@@ -223,28 +210,13 @@ CHOICE_ORDER_PAIR = [math_task("b-is-5", "So \\boxed{5}.", "B", choices=["3", "5
                      math_task("a-is-5", "So \\boxed{5}.", "B", choices=["5", "3", "7", "9"])]
 
 
-def _grpc_verdicts(server, tasks: list[dict]) -> list[str]:
-    reply = stub(server.target).Grade(request(tasks), timeout=60)
-    return [pb.Verdict.Name(r.verdict).removeprefix("VERDICT_").lower() for r in reply.results]
+test_the_server_refuses_words_beside_a_digit_free_answer = server_refused_test(SERVER_NEAR)
 
 
-def _http_verdicts(server, tasks: list[dict]) -> list[str]:
-    status, _, body = http_call(server, "POST", "/v1/grade", {"tasks": tasks})
-    assert status == 200, body
-    return [r["verdict"] for r in body["results"]]
-
-
-@pytest.mark.parametrize("path", [_grpc_verdicts, _http_verdicts], ids=["grpc", "http"])
-def test_the_server_refuses_words_beside_a_digit_free_answer(verifier_server, path) -> None:
-    assert "correct" not in path(verifier_server, SERVER_NEAR)
-
-
-@pytest.mark.parametrize("path", [_grpc_verdicts, _http_verdicts], ids=["grpc", "http"])
-def test_tasks_differing_only_in_choice_order_keep_their_verdicts(verifier_server, path) -> None:
+test_tasks_differing_only_in_choice_order_keep_their_verdicts = server_pair_test(
+    CHOICE_ORDER_PAIR, ["correct", "incorrect"],
     """One request, the same completion and gold, the choices in another order: the dedup and verdict keys hold the
-    choices as a typed ordered list, so `5` is B in one and A in the other."""
-    assert path(verifier_server, CHOICE_ORDER_PAIR) == ["correct", "incorrect"]
-    assert path(verifier_server, CHOICE_ORDER_PAIR[::-1]) == ["incorrect", "correct"]
+    choices as a typed ordered list, so `5` is B in one and A in the other.""")
 
 
 # Recall given up (refused, never paid): rewrites a model writes that the grammar does not read.
@@ -252,7 +224,4 @@ RECALL = [n("Hence, the answer is $6$ cm$^2$."), n("The total is therefore 6."),
           n("Also ist die Antwort 6.")]
 
 
-@pytest.mark.xfail(strict=False, reason="recall: rewrites the grammar refuses (rt29h)")
-@pytest.mark.parametrize(PARAMS, RECALL)
-def test_common_rewrites_pay(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_common_rewrites_pay = paid_test(RECALL, marks=[pytest.mark.xfail(strict=False, reason="recall: rewrites the grammar refuses (rt29h)")])

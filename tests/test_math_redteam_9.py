@@ -82,9 +82,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import MATH_CASE_PARAMS as PARAMS, http_call, math_task, math_verdicts as verdicts
-from tests.helpers import number_case as n, request, stub
-from verifier.v1 import verifier_pb2 as pb
+from tests.helpers import math_task, number_case as n, paid_test, refused_test, server_pair_test
+from tests.helpers import server_refused_test
 
 
 # 1. A Yes/No opening with a reason read by a deny list (docs/math.md "Math grading rules").
@@ -109,11 +108,10 @@ YES_NO_REFUSED = [yes("\\boxed{\\text{Yes, NO}}", "Yes"), yes("\\boxed{\\text{Ye
                   yes("\\boxed{\\text{Yes}, \\text{ no}}", "Yes")]
 
 
-@pytest.mark.parametrize(PARAMS, YES_NO_NEAR)
-def test_a_hedged_or_retracted_yes_no_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_hedged_or_retracted_yes_no_never_pays = refused_test(
+    YES_NO_NEAR,
     """Paid in both profiles: `compare.yes_or_no` decides on the opening word and refuses only a reason holding one
-    of `_YES_NO_HEDGE_RE`'s words; a hedge, retraction or condition it does not list passes."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    of `_YES_NO_HEDGE_RE`'s words; a hedge, retraction or condition it does not list passes.""")
 
 
 # 2. A relative clause states a second value (docs/math.md "Answer grammar", "Before a box").
@@ -128,11 +126,10 @@ CLAUSE_VALUE_REFUSED = [n("The total that is 6000 is \\boxed{6}."), n("Final Ans
                         n("The number of apples that is one thousand times the answer is \\boxed{6}.")]
 
 
-@pytest.mark.parametrize(PARAMS, CLAUSE_VALUE_NEAR)
-def test_a_clause_stating_another_value_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_a_clause_stating_another_value_never_pays = refused_test(
+    CLAUSE_VALUE_NEAR,
     """Paid in both profiles: `grammar._relative_clause` passes every digit-only token and `$...$` segment, and `is`,
-    `was`, `are` are clause words, so the clause `that is 6000` says the object is 6000 beside the box's 6."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    `was`, `are` are clause words, so the clause `that is 6000` says the object is 6000 beside the box's 6.""")
 
 
 # 3. `square` and `cube` of OBJECT_WORDS are operations (docs/math.md "Answer grammar").
@@ -145,11 +142,10 @@ POWER_OBJECT_REFUSED = [n("The square of $x$ is \\boxed{6}."), n("The cube of $x
                         n("The half of the answer is \\boxed{6}."), n("The reciprocal of the answer is \\boxed{6}.")]
 
 
-@pytest.mark.parametrize(PARAMS, POWER_OBJECT_NEAR)
-def test_the_square_of_the_unknown_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_the_square_of_the_unknown_never_pays = refused_test(
+    POWER_OBJECT_NEAR,
     """Paid in both profiles: `square` and `cube` are figures in `OBJECT_WORDS`' first group, so `the value of the
-    square of $x$` is read as an object, though it names x squared, not x."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    square of $x$` is read as an object, though it names x squared, not x.""")
 
 
 # 4. An `\approx` relation's second side is never compared (docs/math.md "Answer grammar", `=` chains).
@@ -163,11 +159,10 @@ APPROX_REFUSED = [n("\\boxed{x \\approx 6 \\approx 7}"), n("\\boxed{6.2 \\approx
                   n("\\boxed{6 \\simeq 7}"), n("\\boxed{6 \\cong 7}"), n("\\boxed{6 \\equiv 7}")]
 
 
-@pytest.mark.parametrize(PARAMS, APPROX_NEAR)
-def test_an_approximation_to_another_value_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+test_an_approximation_to_another_value_never_pays = refused_test(
+    APPROX_NEAR,
     """Paid in both profiles: `grammar.chain_agrees` splits on `=` only and math-verify reads `6 \\approx 7` as 6
-    ("equal exactly"), so the second value beside `\\approx` is never compared."""
-    assert "correct" not in verdicts(completion, gold, choices)
+    ("equal exactly"), so the second value beside `\\approx` is never compared.""")
 
 
 # Guards for the fixes: rewrites main pays (must still pay) and near misses main refuses (must stay refused).
@@ -186,14 +181,10 @@ REFUSED = YES_NO_REFUSED + CLAUSE_VALUE_REFUSED + POWER_OBJECT_REFUSED + APPROX_
 ]
 
 
-@pytest.mark.parametrize(PARAMS, SAME)
-def test_a_right_answer_near_a_class_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_a_right_answer_near_a_class_still_pays = paid_test(SAME)
 
 
-@pytest.mark.parametrize(PARAMS, REFUSED)
-def test_a_near_miss_main_refuses_stays_refused(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert "correct" not in verdicts(completion, gold, choices)
+test_a_near_miss_main_refuses_stays_refused = refused_test(REFUSED)
 
 
 # Through the real server (class 1), and a reuse-key pair that must not share a verdict (docs/service.md "Reuse keys").
@@ -203,28 +194,13 @@ PROFILE_PAIR = [math_task("strict", "Therefore, Sam has 6 apples left.", "6", pr
                 math_task("lenient", "Therefore, Sam has 6 apples left.", "6", profile="lenient")]
 
 
-def _grpc_verdicts(server, tasks: list[dict]) -> list[str]:
-    reply = stub(server.target).Grade(request(tasks), timeout=60)
-    return [pb.Verdict.Name(r.verdict).removeprefix("VERDICT_").lower() for r in reply.results]
+test_the_server_refuses_a_hedged_yes = server_refused_test(SERVER_NEAR)
 
 
-def _http_verdicts(server, tasks: list[dict]) -> list[str]:
-    status, _, body = http_call(server, "POST", "/v1/grade", {"tasks": tasks})
-    assert status == 200, body
-    return [r["verdict"] for r in body["results"]]
-
-
-@pytest.mark.parametrize("path", [_grpc_verdicts, _http_verdicts], ids=["grpc", "http"])
-def test_the_server_refuses_a_hedged_yes(verifier_server, path) -> None:
-    assert "correct" not in path(verifier_server, SERVER_NEAR)
-
-
-@pytest.mark.parametrize("path", [_grpc_verdicts, _http_verdicts], ids=["grpc", "http"])
-def test_tasks_differing_only_in_profile_keep_their_verdicts(verifier_server, path) -> None:
+test_tasks_differing_only_in_profile_keep_their_verdicts = server_pair_test(
+    PROFILE_PAIR, ["no_answer", "correct"],
     """One request, the same completion and gold, another profile: strict reads no answer and lenient reads the concluding
-    sentence, so the extraction in the math key differs and neither shares the other's verdict."""
-    assert path(verifier_server, PROFILE_PAIR) == ["no_answer", "correct"]
-    assert path(verifier_server, PROFILE_PAIR[::-1]) == ["correct", "no_answer"]
+    sentence, so the extraction in the math key differs and neither shares the other's verdict.""")
 
 
 # Recall given up (refused, never paid): rewrites a model writes that the grammar does not read.
@@ -232,10 +208,7 @@ RECALL = [n("So Janet makes $6 every day."), n("The value of $x$ is therefore $6
           n("The number of apples that Sam has left is \\boxed{6}.")]
 
 
-@pytest.mark.xfail(strict=False, reason="recall: rewrites the grammar refuses (rt29j)")
-@pytest.mark.parametrize(PARAMS, RECALL)
-def test_common_rewrites_pay(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_common_rewrites_pay = paid_test(RECALL, marks=[pytest.mark.xfail(strict=False, reason="recall: rewrites the grammar refuses (rt29j)")])
 
 
 # 5. Grading time: a sum or product of many terms, or an integral sympy cannot evaluate, is never evaluated
@@ -253,6 +226,4 @@ def test_a_long_series_or_an_unknown_integral_is_never_evaluated(latex: str) -> 
 SERIES_SAME = [n("\\boxed{\\sum_{k=1}^{3} k}"), n("\\boxed{\\prod_{k=1}^{3} k}"), n("\\boxed{\\int_0^2 3x^2 dx}", "8")]
 
 
-@pytest.mark.parametrize(PARAMS, SERIES_SAME)
-def test_a_short_series_or_a_polynomial_integral_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
-    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+test_a_short_series_or_a_polynomial_integral_still_pays = paid_test(SERIES_SAME)
