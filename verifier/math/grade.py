@@ -23,6 +23,7 @@ from .choices import letters, read_choice
 from .compare import equivalent, has_no_value, lone_variable, yes_or_no
 from .extract import LISTED_BOXES, SEVERAL_BOXES, Extraction, box_parts, extract_answer
 from .fast import grade_simple
+from .guards import expansion_guard
 from .limits import DEFAULT_LIMITS
 from .parsing import Parsed, clock_seconds, named_items, normalise, parse_gold, parse_prediction
 from .result import SHOWN_CHARS, result, same_text
@@ -120,6 +121,10 @@ def _compare_text(gold: Parsed, answer: str, extraction: Extraction) -> dict[str
         pred = f"internal {_exception(e)}"
     if isinstance(pred, str):
         return result("incorrect", f"answer not usable: {pred}", extraction)
+    too_large = expansion_guard(gold.expr, DEFAULT_LIMITS)
+    if too_large:  # docs/math.md "Answer grammar", expansions: the gold's side (fx29r)
+        return result("incorrect", f"gold not compared: {too_large}; only an answer written as the gold pays",
+                      extraction)
     return _verdict(gold, pred, extraction)
 
 

@@ -30,6 +30,8 @@ import math
 import re
 from typing import NamedTuple
 
+from .conditions import condition_fixes
+
 MAX_CHARS = 400
 """Longer texts are not read as a stated value (an answer sentence is short; bounds the work)."""
 
@@ -2409,7 +2411,7 @@ def _noun_phrase(tokens: list[str]) -> bool:
             operand = operand and labelled_operand
             i, after_object = j, True
         elif _such_that(tokens, i):
-            # `the integers $n$ such that $f(n) = n$`: a condition, which never sets `$n$` itself (`_condition_fixes`)
+            # `the integers $n$ such that $f(n) = n$`: a condition, which never sets `$n$` itself (`conditions.condition_fixes`)
             return _relative_clause(tokens[i:], defining=True, own=_own_names(tokens[:i]))
         elif after_object and i + 1 < n and _is_name(tokens[i]) and _has("verb", tokens[i + 1]):
             return _relative_clause(tokens[i:], own=_own_names(tokens[:i]))  # `the number of apples Sam ate`: a clause with no `that`
@@ -2521,13 +2523,32 @@ and 3000 inclusive`, `the number of multiples of 7 between 2002 and 2996`: math-
 between 7 and 8` holds a second value (red team 12 class 3)."""
 
 
+_WHOLE_RANGE_NOUNS = frozenset("integer integers number numbers year years digit digits".split())
+"""Numbered nouns whose members in a range are every whole number in it: their count is the range's own size (`the
+number of integers between 7 and 8` is 0, or 2 inclusive), so a range of them alone states a second value beside the
+box (`... is \\boxed{6}`, fx29r; issue 29's `between 3 and 9`). Admitted only with a condition after it that picks
+which of them are counted (`_numbered_range`: `the number of years between 2000 and 3000 inclusive that can be written
+as ...`, math-verify's wording), where the count is the question's work, not the bounds'. The other `_NUMBERED_NOUNS`
+(`primes`, `multiples`, `divisors`, `squares`) count what the question asks to find among them (`the number of primes
+between 1 and 100`): the bounds are the question's data, and the count is no arithmetic on them."""
+_RANGE_SIDES = frozenset({"inclusive", "exclusive", "inclusively"})
+
+
 def _numbered_range(tokens: list[str], start: int) -> bool:
     """`between V and V` opening at `tokens[start]` (after `between`), whose nearest word before it is
-    `_NUMBERED_NOUNS`: a range of the numbers counted."""
+    `_NUMBERED_NOUNS`: a range of the numbers counted; of `_WHOLE_RANGE_NOUNS` only when a relative clause or
+    `such that` condition follows it (fx29r)."""
     words = [t.lower() for t in tokens[: start - 1] if t.isalpha() and t.lower() not in _OPEN_PREPS]
     shape = tokens[start: start + 3]
-    return (bool(words) and words[-1] in _NUMBERED_NOUNS and len(shape) == 3 and shape[1].lower() == "and"
-            and _object_value(shape[0]) and _object_value(shape[2]))
+    if not (bool(words) and words[-1] in _NUMBERED_NOUNS and len(shape) == 3 and shape[1].lower() == "and"
+            and _object_value(shape[0]) and _object_value(shape[2])):
+        return False
+    if words[-1] not in _WHOLE_RANGE_NOUNS:
+        return True
+    after = start + 3 + (start + 3 < len(tokens) and tokens[start + 3].lower() in _RANGE_SIDES)
+    return after < len(tokens) and (tokens[after].lower() in _RELATIVE_OPENERS - {"such"} or _such_that(tokens, after)
+                                    or tokens[after] == "(" and after + 1 < len(tokens)
+                                    and tokens[after + 1].lower() in _RELATIVE_OPENERS - {"such"})
 
 
 def _value_role(tokens: list[str], start: int, i: int) -> bool:
@@ -2752,13 +2773,13 @@ def _relative_clause(tokens: list[str], defining: bool = False, own: frozenset[s
     is meant; its words are a closed vocabulary (`_clause_word`), and a value in it only where `_clause_values_named`
     admits one. `defining`: an infinitive or `such that` condition (`ways to choose 2 of 4`, `such that $f(n) = n$`),
     whose math and numbers pick the objects out; the copula rule still holds there, and so does the rule that no
-    math in a clause sets the subject's own unknown (`own`, `_condition_fixes`: `the value of $x$ such that $x = 7$`, red
+    math in a clause sets the subject's own unknown (`own`, `conditions.condition_fixes`: `the value of $x$ such that $x = 7$`, red
     team 11 class 2). `operand`: the clause follows the math object of a `_LABELLED_OPERAND_HEADS` head (`the degree
     of $p(x)$ (which is the constant polynomial 1)`), where `_OPERAND_OBJECTS` may label it by a number."""
     if not defining and not _clause_values_named(tokens, operand):
         return False
     maths = [math for math in map(_math_content, tokens) if math is not None]
-    if _condition_fixes(maths, own, defining and not own):
+    if condition_fixes(maths, own, defining and not own, _prose_run):
         return False
     return not _clause_states_value(tokens, operand) and all(
         t.startswith("$") or t in "()'’" or t.replace(",", "").replace(".", "").isdigit() or t.lower() == "and"
@@ -2786,255 +2807,15 @@ def _value_side(side: str) -> bool:
     return bool(side.strip()) and not re.search(r"[A-DF-HJ-Za-df-hj-z]", bare)
 
 
-_SINGLETON_RE = re.compile(r"(?:\\in(?![A-Za-z])|∈)\s*(?:\\left)?\s*\\\{([^,{}]*)(?:\\right)?\s*\\\}")
-
-
 def _own_names(tokens: list[str]) -> frozenset[str]:
-    """The math names a subject's own words hold before its condition (`The value of $x$`, `The number $n$`, `the
-    integer x`): the unknowns whose value the subject names, compacted as `_condition_fixes` compares them."""
-    names = {_compact(c) for c in (_math_content(t) for t in tokens) if c is not None}
+    """The math a subject's own words hold before its condition (`The value of $x$`, `The number $n$`, `the integer
+    x`, `the value of $x + y$`): the unknowns whose value the subject names, as written (`conditions.condition_fixes`
+    reads them)."""
+    names = {c.strip() for c in (_math_content(t) for t in tokens) if c is not None}
     names |= {t for t in tokens if len(t) == 1 and t.isalpha()}
     return frozenset(name for name in names if name)
 
 
-# A condition's math, read by probing (red team 12 class 2; docs/math.md "Answer grammar", the subject's conditions).
-_PROBE_TOKEN_RE = re.compile(r"\d+(?:\.\d+)?|\\[A-Za-z]+|\\[{}]|[A-Za-z]|\S")
-_PROBE_FUNCTIONS = {"\\sin": math.sin, "\\cos": math.cos, "\\tan": math.tan, "\\ln": math.log, "\\exp": math.exp}
-_PROBE_SPACING_RE = re.compile(r"\\(?:left|right|[,;!: ]|quad|qquad)(?![A-Za-z])|\\(?:left|right)")
-_PROBE_COUNT = 3
-"""Points a condition's side is probed at (`_side_kind`): two agree by chance far more often than three."""
-
-
-class _Unread(Exception):
-    """A side the probe grammar does not read: not known to vary, so never admitted beside a value."""
-
-
-def _probe_value(name: str, probe: int) -> float:
-    """The value a name takes at a probe: distinct, irrational-looking, fixed (no randomness: a verdict is repeatable)."""
-    seed = sum((k + 1) * ord(c) for k, c in enumerate(name))
-    return 0.5 + math.sqrt(2.0 + seed % 97 + 13.0 * probe) % 1.0 + probe
-
-
-class _Probe:
-    """A recursive-descent reader of an allowlisted arithmetic (numbers, letters with subscripts, `+ - * /`, `\\cdot`,
-    `\\times`, `\\div`, `^`, `\\frac`, `\\sqrt`, `\\sin` `\\cos` `\\tan` `\\ln` `\\exp`, brackets, a one-element set
-    `\\{v\\}` as `v`, a function value `f(x)`), evaluated in floats at one probe; anything else raises `_Unread`."""
-
-    def __init__(self, tokens: list[str], probe: int) -> None:
-        self.tokens, self.k, self.probe = tokens, 0, probe
-        self.names: set[str] = set()
-
-    def peek(self) -> str:
-        return self.tokens[self.k] if self.k < len(self.tokens) else ""
-
-    def take(self, want: str | None = None) -> str:
-        t = self.peek()
-        if not t or want is not None and t != want:
-            raise _Unread(t)
-        self.k += 1
-        return t
-
-    def whole(self) -> float:
-        value = self.expr()
-        if self.k != len(self.tokens):
-            raise _Unread(self.peek())
-        return value
-
-    def expr(self) -> float:
-        value = self.term()
-        while self.peek() in ("+", "-"):
-            value = value + self.term() if self.take() == "+" else value - self.term()
-        return value
-
-    def term(self) -> float:
-        value = self.signed()
-        while True:
-            t = self.peek()
-            if t in ("*", "\\cdot", "\\times"):
-                self.take()
-                value *= self.signed()
-            elif t in ("/", "\\div"):
-                self.take()
-                value /= self.signed()
-            elif t and (t[0].isalnum() or t in ("(", "{", "\\{", "\\frac", "\\dfrac", "\\tfrac", "\\sqrt", "\\pi")
-                        or t in _PROBE_FUNCTIONS):
-                value *= self.power()  # `2p`, `nd`, `7y`
-            else:
-                return value
-
-    def signed(self) -> float:
-        if self.peek() in ("+", "-"):
-            return -self.signed() if self.take() == "-" else self.signed()
-        return self.power()
-
-    def power(self) -> float:
-        base = self.atom()
-        if self.peek() == "^":
-            self.take()
-            exponent = self.group()
-            base = base ** exponent
-        if isinstance(base, complex):
-            raise _Unread("complex")
-        return base
-
-    def group(self) -> float:
-        if self.peek() == "{":
-            self.take()
-            value = self.expr()
-            self.take("}")
-            return value
-        return self.atom()
-
-    def atom(self) -> float:
-        t = self.take()
-        if t[0].isdigit():
-            return float(t)
-        if t == "e":
-            return math.e
-        if len(t) == 1 and t.isalpha() and t != "i":
-            return self.name(t)
-        closing = {"(": ")", "{": "}", "\\{": "\\}", "[": "]"}.get(t)
-        if closing is not None:
-            value = self.expr()
-            self.take(closing)
-            return value
-        if t in ("\\frac", "\\dfrac", "\\tfrac"):
-            return self.group() / self.group()
-        if t == "\\sqrt":
-            return math.sqrt(self.group())
-        if t == "\\pi":
-            return math.pi
-        if t in _PROBE_FUNCTIONS:
-            exponent = self.group() if self.peek() == "^" and self.take() else 1.0  # `\sin^{2} y`
-            return _PROBE_FUNCTIONS[t](self.power()) ** exponent
-        raise _Unread(t)
-
-    def name(self, letter: str) -> float:
-        """A letter, its subscript (`x_1`, `x_{12}`) part of its name, or a function value (`f(x)`, `f(7)`): a value
-        that moves with its arguments."""
-        name = letter
-        if self.peek() == "_":
-            self.take()
-            name += "_" + (self.take() if self.peek() != "{" else self._braced())
-        if self.peek() == "(":
-            self.take()
-            args = [self.expr()]
-            while self.peek() == ",":
-                self.take()
-                args.append(self.expr())
-            self.take(")")
-            return math.sin(sum((k + 1.7) * a for k, a in enumerate(args)) + ord(letter)) * 3.0 + 0.25
-        self.names.add(name)
-        return _probe_value(name, self.probe)
-
-    def _braced(self) -> str:
-        self.take("{")
-        parts = []
-        while self.peek() not in ("}", ""):
-            parts.append(self.take())
-        self.take("}")
-        return "".join(parts)
-
-
-def _side_kind(side: str, names: frozenset[str] | None) -> str:
-    """What a side of a condition's relation is, by probing it at three points (`_Probe`): "value" (the same at each,
-    however written: `7`, `\\frac{14}{2}`, `7 + 0y`, `\\frac{7a}{a}`, `\\sin^{2} y + \\cos^{2} y + 6`), "name" (one of
-    `names`, or of any name when `names` is None, in any spelling: `(x)`, `1x`, `x + 0`, `x^{1}`, `\\{x\\}`), "varies"
-    (`x - 7`, `2k + 1`, `f(x)`), or "unread" (anything the probe grammar does not read: `7\\text{ cm}`, `\\mathit{x}`,
-    `\\phantom{y}7`, `\\max(7, 1)`)."""
-    runs = re.findall(r"(?<![A-Za-z\\])[A-Za-z]{2,}", re.sub(r"\\[A-Za-z]+", " ", side))
-    if any(_prose_run(run) for run in runs):
-        return "unread"  # a word, a unit (`7 cm`, `seven`, `7 or 8`: a `\text` group comes here unwrapped)
-    tokens = _PROBE_TOKEN_RE.findall(_PROBE_SPACING_RE.sub(" ", side))
-    values: list[float] = []
-    seen: set[str] = set()
-    try:
-        for probe in range(_PROBE_COUNT):
-            reader = _Probe(tokens, probe)
-            values.append(reader.whole())
-            seen |= reader.names
-    except (_Unread, ArithmeticError, ValueError, OverflowError):
-        return "unread"
-    if not all(math.isfinite(v) for v in values):
-        return "unread"
-    if all(math.isclose(v, values[0], rel_tol=1e-9, abs_tol=1e-9) for v in values):
-        return "value"
-    for name in seen if names is None else seen & names:
-        if all(math.isclose(v, _probe_value(name, p), rel_tol=1e-9, abs_tol=1e-9) for p, v in enumerate(values)):
-            return "name"
-    return "varies"
-
-
-_CONDITION_COMMANDS = frozenset(
-    "frac dfrac tfrac sqrt cdot times div pm mp le leq ge geq lt gt ne neq approx equiv pmod bmod mod mid nmid in notin "
-    "subset subseteq cup cap left right sin cos tan log ln exp pi infty ldots cdots dots quad qquad prime "
-    "alpha beta gamma delta theta lambda mu sigma omega phi varphi epsilon mathbb".split())
-"""The commands a condition's math may hold (`_condition_fixes`): arithmetic, the relations `_CONDITION_RELATION_RE`
-reads, functions, constants, spacing. An allowlist: any other (`\\triangleq`, `\\stackrel`, `\\ni`, `\\mapsto`,
-`\\leftarrow`, `\\text`, `\\mathit`, `\\phantom`, `\\coloneqq`) makes the condition unread, and the subject refused."""
-_CONDITION_RELATION_RE = re.compile(
-    r"(?<![<>!\\])=|<|>|\\(?:leq?|geq?|lt|gt|neq?|approx|equiv|in|notin|mid|nmid|subseteq|subset)(?![A-Za-z])")
-_NON_STRICT = {"\\le": "upper", "\\leq": "upper", "\\ge": "lower", "\\geq": "lower"}
-
-
-def _condition_fixes(maths: list[str], own: frozenset[str], any_name: bool) -> bool:
-    """Whether a subject's condition (the math of its relative clause or `such that` condition) may fix a value of the
-    subject's own unknowns (`own`; any name when `any_name`: a subject with no name of its own, `The answer such that
-    $x = 7$`): docs/math.md "Answer grammar", red team 12 class 2. Admitted only what is known not to: every command
-    in `_CONDITION_COMMANDS`, `\\equiv` with its modulus, and in each relation chain no value side (`_side_kind`) `=`
-    to a side that is the unknown in any spelling or that the probe does not read; and no name bounded by `\\le` and
-    `\\ge` at one value (`x \\leq 7 \\leq x`, `$x \\ge 7$ and $x \\le 7$`; any two names, to stay short). A condition that picks the unknown out
-    (`x - 7 = 0`, `x^2 = 36`, `f(x) = 7`, `n = 2k + 1`, `x < 7`, `x \\equiv 7 \\pmod{100}`) is admitted."""
-    if not own and not any_name:
-        return False
-    names = None if any_name else frozenset(own)
-    bounds: set[tuple[float, str]] = set()
-    for text in maths:
-        text = _SINGLETON_RE.sub(r"=\1", re.sub(r":=|=:|\\coloneqq|\\eqqcolon", "=", text))
-        commands = set(re.findall(r"\\([A-Za-z]+)", text))
-        if commands - _CONDITION_COMMANDS or "equiv" in commands and not commands & {"pmod", "bmod", "mod"}:
-            return True
-        text = re.sub(r"\\[pb]?mod\s*(\{[^{}]*\}|\w+)", " ", text)
-        relations = _CONDITION_RELATION_RE.findall(text)
-        if not relations:
-            continue
-        sides = _CONDITION_RELATION_RE.split(text)
-        kinds = [_side_kind(side, names) for side in sides]
-        if _chain_fixes(sides, kinds, relations, names, bounds):
-            return True
-    return any((value, "upper") in bounds and (value, "lower") in bounds for value, _ in bounds)
-
-
-def _chain_fixes(sides: list[str], kinds: list[str], relations: list[str], names: frozenset[str] | None,
-                 bounds: set[tuple[float, str]]) -> bool:
-    """Whether one relation chain sets a name (`_condition_fixes`): a run of `=` sides holding a value and the name or
-    an unread side; its non-strict bounds of a name by a value go to `bounds`."""
-    run = [kinds[0]]
-    for k, relation in enumerate(relations):
-        if relation != "=":
-            if _run_fixes(run):
-                return True
-            run = []
-            pair = (kinds[k], kinds[k + 1])
-            if relation in _NON_STRICT and sorted(pair) == ["name", "value"]:
-                value_side = sides[k + 1] if pair[0] == "name" else sides[k]
-                direction = _NON_STRICT[relation]
-                if pair[0] == "value":
-                    direction = "lower" if direction == "upper" else "upper"
-                bounds.add((round(_probe_side(value_side), 9), direction))
-        run.append(kinds[k + 1])
-    return _run_fixes(run)
-
-
-def _run_fixes(run: list[str]) -> bool:
-    """A run of sides joined by `=` that may set a name: a value beside the name or a side the probe does not read,
-    or the name beside such a side (`x = 7`, `\\mathit{x} = 7`, `x = 7\\text{ cm}`, `x = \\log_{2} 128`)."""
-    return "value" in run and ("name" in run or "unread" in run) or "name" in run and "unread" in run
-
-
-def _probe_side(side: str) -> float:
-    """A value side's value (`_side_kind` said "value")."""
-    return _Probe(_PROBE_TOKEN_RE.findall(_PROBE_SPACING_RE.sub(" ", side)), 0).whole()
 
 
 _CLAUSE_COPULAS = frozenset("is are was were be been being as equal equals to".split())
@@ -3142,7 +2923,7 @@ what it is. An allowlist (red team 12 class 1: `becomes`, `remains`, `stays`, `g
 does): every other verb of a clause is read as a copula (`_clause_copula`)."""
 _CLAUSE_ENDS = CLAUSE_WORDS[0].words - {"as"}
 """Where a copula's span ends (`_clause_states_value`): a new clause opener (`that`, `which`, `such that`), whose own
-copula is read in turn, and whose condition is `_condition_fixes`'s."""
+copula is read in turn, and whose condition is `conditions.condition_fixes`'s."""
 
 
 def _clause_copula(word: str) -> bool:

@@ -1,0 +1,162 @@
+"""A subject's condition, a counted range, and a gold's expansion (issue 29's holes left open after fx29q; docs/math.md
+"Answer grammar", the subject's conditions and expansions). Graded by the real grader (`grade_math` through
+`tests.helpers.math_verdicts`) in both profiles, as the red-team files are. Gold 6 unless a case says otherwise.
+
+1. A condition that fixes the subject's unknown through an expression (`verifier/math/conditions.py`): `The value of
+   $x$ such that $x - 7 = 0$ is \\boxed{6}.`, `... $2x = 14$ ...` paid 6 (the condition states x = 7, a second value;
+   fx29q's `_condition_fixes` read shapes). The rule now: a condition is admitted only when it is known to leave each
+   of the subject's unknowns infinitely many values (an identity, inequalities with a solution set of positive length,
+   a lone congruence, one equation linear in the unknown whose solution varies with another letter); anything else
+   refuses, a finite set of values (`x^2 = 36` against box 6 too) and a system included.
+2. A counted range whose count is the range's own size (`The number of integers between 7 and 8 is \\boxed{6}.`: 0, or
+   2 inclusive): `grammar._WHOLE_RANGE_NOUNS` admit a range only with a condition after it.
+3. A gold past `guards.expansion_guard`'s bound (gold `\\cos(x+y+z+w+v+u+t+s)` against answer `1`: 7 s, 28 s on a busy
+   machine) is never expanded: `incorrect` unless the answer is written as the gold; the real golds of the peers' data
+   stay under the bound.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import MATH_CASE_PARAMS as PARAMS, math_verdicts as verdicts
+from tests.helpers import number_case as n
+
+V = "The value of $x$ such that"
+
+# 1. Near misses: a condition that fixes the unknown (a second value beside the box), in every form the rule names.
+FIXING_NEAR = [
+    n(f"{V} $x - 7 = 0$ is \\boxed{{6}}."), n(f"{V} $2x = 14$ is \\boxed{{6}}."), n(f"{V} $x^2 = 49$ is \\boxed{{6}}."),
+    n(f"{V} $x^{{2}} - 14x + 49 = 0$ is \\boxed{{6}}."), n(f"{V} $\\frac{{x}}{{7}} = 1$ is \\boxed{{6}}."),
+    n(f"{V} $3x + 1 = 22$ is \\boxed{{6}}."), n(f"{V} $x(x - 7) = 0$ is \\boxed{{6}}."), n(f"{V} $7 - x = 0$ is \\boxed{{6}}."),
+    n(f"{V} $\\sqrt{{x}} = \\sqrt{{7}}$ is \\boxed{{6}}."), n(f"{V} $x - 6 = 1$ is \\boxed{{6}}."),
+    n("So, the value of $x$ such that $x - 7 = 0$ is 6."), n("The number $n$ such that $n + 1 = 8$ is \\boxed{6}."),
+    n("The value of $x_1$ such that $2x_1 = 14$ is \\boxed{6}."), n("The answer such that $2x = 14$ is \\boxed{6}."),
+    # a multiplying letter before a bracket, a function letter that is the unknown itself
+    n(f"{V} $a(x - 7) = 0$ is \\boxed{{6}}."), n("The value of $f$ such that $f(x - 7) = 0$ and $x = 1$ is \\boxed{6}."),
+    # two unknowns: a system, a second relation on the other letter, a degenerate equation, an expression subject
+    n(f"{V} $x + y = 7$ and $y = 0$ is \\boxed{{6}}."), n(f"{V} $x + y = 7$ and $x - y = 7$ is \\boxed{{6}}."),
+    n(f"{V} $x = y$ and $y^2 \\le 0$ is \\boxed{{6}}."), n(f"{V} $x = 2y + 1$ and $y = 3$ is \\boxed{{6}}."),
+    n(f"{V} $x^2 + y^2 = 0$ is \\boxed{{6}}."), n(f"{V} $x = \\sqrt{{y}} + \\sqrt{{-y}} + 7$ is \\boxed{{6}}."),
+    n(f"{V} $xy = 7y$ is \\boxed{{6}}."), n("The value of $x + y$ such that $x = 7 - y$ is \\boxed{6}."),
+    n("The smallest integer $n$ such that $n = 2k + 1$ and $k = 3$ is \\boxed{6}."),
+    # bounds that meet, an integer domain with bounded bounds, a congruence with bounds, an approximation
+    n(f"{V} $x^2 \\le 0$ is \\boxed{{6}}."), n(f"{V} $(x - 7)^{{2}} \\le 0$ is \\boxed{{6}}."),
+    n(f"{V} $7 \\le x \\le 7$ is \\boxed{{6}}."), n(f"{V} $x \\in \\mathbb{{Z}}$ and $6.5 < x < 7.5$ is \\boxed{{6}}."),
+    n(f"{V} $x \\equiv 7 \\pmod{{100}}$ and $0 \\le x < 100$ is \\boxed{{6}}."), n(f"{V} $x \\approx 7$ is \\boxed{{6}}."),
+    n(f"{V} $x \\mid 7$ is \\boxed{{6}}."), n(f"{V} $x \\equiv 7 \\pmod{{0}}$ is \\boxed{{6}}."),
+    # a relation the reader does not read, a power past the bound
+    n(f"{V} $x = 7 cm$ is \\boxed{{6}}."), n(f"{V} $x^{{100}} = 7$ is \\boxed{{6}}."), n(f"{V} $x \\in S$ and $S = 7$ is \\boxed{{6}}."),
+    # the brief's: the same value as the box is refused too (a finite set beside the box, never compared with it)
+    n(f"{V} $x - 6 = 0$ is \\boxed{{6}}."), n(f"{V} $x^2 = 36$ is \\boxed{{6}}."),
+]
+
+# 1. Rewrites: a condition known to leave the unknown infinitely many values still pays.
+FREE_SAME = [
+    n(f"{V} $x < 7$ is \\boxed{{6}}."), n(f"{V} $1 \\leq x \\leq 7$ is \\boxed{{6}}."), n(f"{V} $x \\ge 1$ is \\boxed{{6}}."),
+    n(f"{V} $x \\ne 7$ is \\boxed{{6}}."), n(f"{V} $x + x = 2x$ is \\boxed{{6}}."), n(f"{V} $f(x) = 7$ is \\boxed{{6}}."),
+    n(f"{V} $x \\equiv 7 \\pmod{{100}}$ is \\boxed{{6}}."), n(f"{V} $7 \\mid x$ is \\boxed{{6}}."),
+    n(f"{V} $x + y = 7$ is \\boxed{{6}}."), n(f"{V} $x \\in \\mathbb{{Z}}$ and $x > 1$ is \\boxed{{6}}."),
+    n("The smallest integer $n$ such that $n^{2} > 30$ is \\boxed{6}."), n("The smallest integer $n$ such that $n = 2k + 1$ is \\boxed{6}."),
+    n("The number of integers $n$ such that $n^2 < 40$ is \\boxed{6}."), n("The number of integers $n$ such that $f(n) = n$ is \\boxed{6}."),
+    n("The value of $f(x)$ such that $x = 7$ is \\boxed{6}."), n("The value of $x$ such that $y = 7$ is \\boxed{6}."),
+    n("So, the value of $x$ such that $x < 7$ is 6."),
+    n("The number of years that can be written as the sum of two positive integers $p$ and $q$ such that $2p = 5q$ is "
+      "\\boxed{6}."), n("The number of points that lie on the circle $x^2+y^2=7$ is \\boxed{6}."),
+]
+
+
+@pytest.mark.parametrize(PARAMS, FIXING_NEAR)
+def test_a_condition_that_may_fix_the_unknown_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    """The condition leaves the unknown one value or finitely many (or is not read): a second value beside the box."""
+    assert "correct" not in verdicts(completion, gold, choices)
+
+
+@pytest.mark.parametrize(PARAMS, FREE_SAME)
+def test_a_condition_that_leaves_the_unknown_free_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+
+
+def test_conditions_read_the_relation_not_its_spelling() -> None:
+    """The rule's unit: the same relation in other spellings is decided alike (`conditions.condition_fixes`)."""
+    from verifier.math.conditions import condition_fixes
+
+    for fixing in ("x - 7 = 0", "7 = x", "2x = 14", "\\frac{14}{x} = 2", "x \\cdot 1 = 7 + 0", "x^{2} = 49", "x = 7y/y"):
+        assert condition_fixes([fixing], ["x"], False), fixing
+    for free in ("x < 7", "7 > x", "x \\geq 1", "x^{2} > 30", "f(x) = 7", "x = 2k + 1", "x \\neq 7"):
+        assert not condition_fixes([free], ["x"], False), free
+    assert not condition_fixes(["x = 7"], [], False)  # a subject with no unknown of its own and no `such that`
+    assert condition_fixes(["x = 7"], [], True)  # `The answer such that $x = 7$`: every letter is the unknown
+
+
+# 2. A counted range: its count is the range's own size unless a condition picks which are counted.
+RANGE_NEAR = [
+    n("The number of integers between 7 and 8 is \\boxed{6}."), n("The number of integers between 7 and 8 inclusive is \\boxed{6}."),
+    n("The number of integers between 1 and 100 is \\boxed{6}."), n("The number of years between 2000 and 3000 inclusive is \\boxed{6}."),
+    n("The number of numbers between 7 and 8 is \\boxed{6}."), n("The number of digits between 3 and 7 is \\boxed{6}."),
+    n("So, the number of integers between 7 and 8 is 6."), n("The number of integers between $7$ and $8$ is \\boxed{6}."),
+    n("The number of integers between 7 and 8 that is 7 is \\boxed{6}."),
+]
+RANGE_SAME = [
+    n("The number of years between 2000 and 3000 inclusive that can be written as the sum of two positive integers $p$ "
+      "and $q$ such that $2p = 5q$ is \\boxed{6}."),
+    n("The number of integers $n$ between 1 and 100 such that $n^2 < 40$ is \\boxed{6}."),
+    n("The number of primes between 1 and 100 is \\boxed{6}."), n("The number of multiples of 7 between 2002 and 2996 is \\boxed{6}."),
+]
+
+
+@pytest.mark.parametrize(PARAMS, RANGE_NEAR)
+def test_a_range_whose_size_is_the_count_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    assert "correct" not in verdicts(completion, gold, choices)
+
+
+@pytest.mark.parametrize(PARAMS, RANGE_SAME)
+def test_a_range_the_question_counts_in_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+
+
+# 3. A gold past the expansion bound: never expanded, never a wrong pay, its own text still pays.
+LARGE_GOLD = "\\cos(x+y+z+w+v+u+t+s)"
+
+
+@pytest.mark.parametrize("answer", ["1", "\\cos(x)", "\\cos(s+y+z+w+v+u+t+x)", "6"])
+def test_a_gold_past_the_bound_is_never_expanded(answer: str) -> None:
+    """The verdict names the gold's bound (a decision on the tree, never a time): no `simplify` runs."""
+    from verifier.math import grade_math
+
+    for profile in ("strict", "lenient"):
+        graded = grade_math({"completion": f"\\boxed{{{answer}}}", "gold": LARGE_GOLD, "profile": profile})
+        assert graded["verdict"] == "incorrect"
+        assert "expands to more than" in graded["detail"]
+
+
+def test_a_gold_past_the_bound_pays_its_own_text() -> None:
+    assert verdicts(f"\\boxed{{{LARGE_GOLD}}}", LARGE_GOLD) == ["correct", "correct"]
+
+
+def _real_golds() -> list[str]:
+    data = Path(__file__).parent / "data"
+    golds = {json.loads(line)["gold"] for folder in ("peers", "peer_outputs") for path in (data / folder).glob("*.jsonl")
+             if path.name != "disagreements.jsonl" for line in path.read_text(encoding="utf-8").splitlines() if line.strip()}
+    return sorted(g for g in golds if isinstance(g, str))
+
+
+def test_no_real_gold_is_past_the_bound() -> None:
+    """The peers' golds (tests/data/peers/, tests/data/peer_outputs/): the gold's bound never fires on a real one, so
+    no verdict there changes (tests/test_math_peers.py holds them all). tests/data/math_cases.jsonl's synthetic
+    `(x+1)^{5000}` golds are past it, and keep their verdicts: their own text pays, `(x+1)^{5001}` does not."""
+    from verifier.math.guards import expansion_guard
+    from verifier.math.limits import DEFAULT_LIMITS
+    from verifier.math.parsing import parse_gold
+
+    golds = _real_golds()
+    assert len(golds) > 300
+    fired = []
+    for gold in golds:
+        parsed = parse_gold(gold)
+        if not isinstance(parsed, str) and expansion_guard(parsed.expr, DEFAULT_LIMITS):
+            fired.append(gold)
+    assert fired == []

@@ -1,0 +1,418 @@
+"""Whether a subject's condition fixes the subject's own unknown (docs/math.md "Answer grammar", the subject's
+conditions; issue 29, red team 11 class 2, red team 12 class 2, fx29r).
+
+`The value of $x$ such that $x - 7 = 0$ is \\boxed{6}.` states two values of x, 7 and 6: the condition's and the box's.
+A reading of shapes (`grammar._sets_own` read the name alone beside a value; fx29q's probe read each side as value, name
+or varies) admits whatever shape it does not list: `x - 7 = 0`, `2x = 14`, `x^2 = 49` paid 6. So the rule is an
+allowlist over what the relations mean, decided exactly: the condition's relations are read into sympy by a small
+allowlisted arithmetic (`_Reader`: numbers, letters, `+ - * /`, `\\frac`, `\\sqrt`, powers of bounded size, `\\sin`
+`\\cos` `\\tan` `\\ln` `\\exp`, a function value `f(x)`), and a condition is admitted only when it is known to leave each
+of the subject's unknowns infinitely many values:
+
+- a relation that holds none of the unknowns, nor shares a letter with one that does, says nothing of them;
+- in one unknown alone: an identity (`x + x = 2x`, exactly, by `sympy.cancel`), or inequalities whose common real
+  solution set has positive length (`x < 7`, `1 \\le x \\le 7`, `n^2 > 30`, `x \\ne 7`; solved by `sympy.solveset` on
+  polynomials of degree at most `MAX_DEGREE` with rational coefficients, or linear ones), or a single congruence or
+  divisibility by a positive integer (`x \\equiv 7 \\pmod{100}`, `7 \\mid x`) with nothing else on the unknown;
+- in several unknowns: one equation, linear in the unknown, whose solution varies with the other letters (`n = 2k + 1`,
+  `f(n) = n`: the solution is another unknown's value, never a number however written, `7 + 0y`, `\\sin^2 y + \\cos^2
+  y + 6`, `\\sqrt{y} + \\sqrt{-y}`).
+
+Anything else may fix the unknown and refuses: an equation in it (`x - 7 = 0`, `x^2 = 49`, `x^2 = 36` too: a finite set
+of values is two values beside the box's, and whether the box is among them is not read), an approximation, a
+membership, a system (`x + y = 7` and `x - y = 1`; `n = 2k + 1` and `k = 3`), bounds that meet (`x \\le 7 \\le x`,
+`x^2 \\le 0`), an integer domain with bounded bounds (`n \\in \\mathbb{Z}` and `0.5 < n < 1.5`), a relation the reader
+does not read. The subject's own math that is no single name (`the value of $x + y$`) is an unknown of its own, defined
+by its expression, so a condition fixing the expression (`x = 7 - y`) fixes it.
+
+Bounded: a condition is inside a subject of at most `grammar.MAX_CHARS` characters; powers are at most `MAX_DEGREE` on
+an unknown and `MAX_CONSTANT_POWER` on a number; sympy solves only univariate polynomial inequalities of bounded degree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+import sympy
+
+MAX_DEGREE = 8
+"""The largest power of a letter the reader admits, and the largest degree of an inequality solved (`n^{2} > 30`)."""
+MAX_CONSTANT_POWER = 64
+"""The largest integer power of a number the reader admits (`2^{10}`): sympy folds it exactly, and a tower never."""
+_MAX_NUMBER_DIGITS = 40
+
+CONDITION_COMMANDS = frozenset(
+    "frac dfrac tfrac sqrt cdot times div pm mp le leq ge geq lt gt ne neq approx equiv pmod bmod mod mid nmid in notin "
+    "subset subseteq cup cap left right sin cos tan log ln exp pi infty ldots cdots dots quad qquad prime "
+    "alpha beta gamma delta theta lambda mu sigma omega phi varphi epsilon mathbb".split())
+"""The commands a condition's math may hold: arithmetic, relations, functions, constants, spacing. An allowlist: any
+other (`\\triangleq`, `\\stackrel`, `\\ni`, `\\mapsto`, `\\leftarrow`, `\\text`, `\\mathit`, `\\phantom`) refuses the
+condition unread. A command listed here that `_Reader` does not read (`\\pm`, `\\log`, `\\infty`, `\\cup`) refuses
+the relation it stands in."""
+RELATION_RE = re.compile(
+    r"(?<![<>!\\])=|<|>|\\(?:leq?|geq?|lt|gt|neq?|approx|equiv|in|notin|mid|nmid|subseteq|subset)(?![A-Za-z])")
+_DEFINE_RE = re.compile(r":=|=:|\\coloneqq|\\eqqcolon")
+_MODULUS_RE = re.compile(r"\\[pb]?mod\s*(\{[^{}]*\}|\w+)")
+_DOMAIN_RE = re.compile(r"\s*\\mathbb\s*\{?\s*([NZQR])\s*\}?\s*(?:\^\s*\{?\s*\+\s*\}?)?\s*")
+_INEQUALITIES = {"<": sympy.Lt, "\\lt": sympy.Lt, ">": sympy.Gt, "\\gt": sympy.Gt, "\\le": sympy.Le, "\\leq": sympy.Le,
+                 "\\ge": sympy.Ge, "\\geq": sympy.Ge, "\\ne": sympy.Ne, "\\neq": sympy.Ne}
+FUNCTION_LETTERS = frozenset("fghpqrFGHPQR")
+"""Letters read as a function before a bracket (`f(x)`, `p(n)`, `g(7)`): the value is an unknown of its own, so `f(x) =
+7` leaves x free. Any other letter before a bracket multiplies (`a(x - 7) = 0`, `x(x - 7) = 0` are equations in x), and
+so does one of these that is the subject's own unknown."""
+
+
+class Unread(Exception):
+    """Math the condition reader does not read: not known to leave the unknown free, so the condition refuses."""
+
+
+_TOKEN_RE = re.compile(r"\d+(?:\.\d+)?|\\[A-Za-z]+|\\[{}]|[A-Za-z]|\S")
+_SPACING_RE = re.compile(r"\\(?:left|right|[,;!: ]|quad|qquad)(?![A-Za-z])|\\(?:left|right)")
+_FUNCTIONS = {"\\sin": sympy.sin, "\\cos": sympy.cos, "\\tan": sympy.tan, "\\ln": sympy.log, "\\exp": sympy.exp}
+_CLOSING = {"(": ")", "{": "}", "\\{": "\\}", "[": "]"}
+
+
+def _any_run(run: str) -> bool:
+    """Every run of two letters or more is a word (`read_side`'s default)."""
+    return True
+
+
+def symbol(name: str) -> sympy.Symbol:
+    """The one symbol of a name (a letter, `x_1`, a function value `f(x)`): real, as the unknowns of a condition are."""
+    return sympy.Symbol(name, real=True)
+
+
+class _Reader:
+    """A recursive-descent reader of an allowlisted arithmetic into sympy: numbers, letters with subscripts, `+ - * /`,
+    `\\cdot`, `\\times`, `\\div`, `^` (an integer or a small fraction on a letter, at most `MAX_DEGREE`), `\\frac`,
+    `\\sqrt`, `\\pi`, `e`, `\\sin` `\\cos` `\\tan` `\\ln` `\\exp`, brackets, a one-element set as its element, and a
+    function value (`FUNCTION_LETTERS`); anything else raises `Unread`. `products`: letters that multiply before a
+    bracket even when they are function letters (the subject's own unknowns)."""
+
+    def __init__(self, text: str, products: frozenset[str]) -> None:
+        self.tokens = _TOKEN_RE.findall(_SPACING_RE.sub(" ", text))
+        self.k, self.products = 0, products
+
+    def peek(self) -> str:
+        return self.tokens[self.k] if self.k < len(self.tokens) else ""
+
+    def take(self, want: str | None = None) -> str:
+        t = self.peek()
+        if not t or want is not None and t != want:
+            raise Unread(t)
+        self.k += 1
+        return t
+
+    def whole(self) -> sympy.Expr:
+        value = self.expr()
+        if self.k != len(self.tokens):
+            raise Unread(self.peek())
+        return value
+
+    def expr(self) -> sympy.Expr:
+        value = self.term()
+        while self.peek() in ("+", "-"):
+            value = value + self.term() if self.take() == "+" else value - self.term()
+        return value
+
+    def term(self) -> sympy.Expr:
+        value = self.signed()
+        while True:
+            t = self.peek()
+            if t in ("*", "\\cdot", "\\times"):
+                self.take()
+                value *= self.signed()
+            elif t in ("/", "\\div"):
+                self.take()
+                value /= self.signed()
+            elif t and (t[0].isalnum() or t in ("(", "{", "\\{", "\\frac", "\\dfrac", "\\tfrac", "\\sqrt", "\\pi")
+                        or t in _FUNCTIONS):
+                value *= self.power()  # `2p`, `nd`, `7y`
+            else:
+                return value
+
+    def signed(self) -> sympy.Expr:
+        if self.peek() in ("+", "-"):
+            return -self.signed() if self.take() == "-" else self.signed()
+        return self.power()
+
+    def power(self) -> sympy.Expr:
+        base = self.atom()
+        if self.peek() == "^":
+            self.take()
+            base = _bounded_power(base, self.group())
+        return base
+
+    def group(self) -> sympy.Expr:
+        if self.peek() == "{":
+            self.take()
+            value = self.expr()
+            self.take("}")
+            return value
+        return self.atom()
+
+    def atom(self) -> sympy.Expr:
+        t = self.take()
+        if t[0].isdigit():
+            if len(t) > _MAX_NUMBER_DIGITS:
+                raise Unread("a number too long")
+            return sympy.Rational(t)
+        if t == "e":
+            return sympy.E
+        if len(t) == 1 and t.isalpha() and t != "i":
+            return self.name(t)
+        closing = _CLOSING.get(t)
+        if closing is not None:
+            value = self.expr()
+            self.take(closing)
+            return value
+        if t in ("\\frac", "\\dfrac", "\\tfrac"):
+            return self.group() / self.group()
+        if t == "\\sqrt" and self.peek() != "[":
+            return sympy.sqrt(self.group())
+        if t == "\\pi":
+            return sympy.pi
+        if t in _FUNCTIONS:
+            exponent = self.group() if self.peek() == "^" and self.take() else sympy.Integer(1)  # `\sin^{2} y`
+            return _bounded_power(_FUNCTIONS[t](self.power()), exponent)
+        raise Unread(t)
+
+    def name(self, letter: str) -> sympy.Expr:
+        """A letter, its subscript part of its name (`x_1`, `x_{12}`), or a function value (`f(x)`, `f(7)`): an unknown
+        of its own, named by its arguments as read."""
+        name = letter
+        if self.peek() == "_":
+            self.take()
+            name += "_" + (self.take() if self.peek() != "{" else self._braced())
+        if self.peek() == "(" and letter in FUNCTION_LETTERS and name not in self.products:
+            self.take()
+            args = [self.expr()]
+            while self.peek() == ",":
+                self.take()
+                args.append(self.expr())
+            self.take(")")
+            return symbol(f"{name}({', '.join(map(str, args))})")
+        return symbol(name)
+
+    def _braced(self) -> str:
+        self.take("{")
+        parts = []
+        while self.peek() not in ("}", ""):
+            parts.append(self.take())
+        self.take("}")
+        return "".join(parts)
+
+
+def _bounded_power(base: sympy.Expr, exponent: sympy.Expr) -> sympy.Expr:
+    """`base ** exponent` where sympy folds it in bounded time: an exponent that is a number (a rational of small parts
+    on a letter, an integer of at most `MAX_CONSTANT_POWER` on a number) or a letter on a number (`1^{y}`)."""
+    if exponent.free_symbols:
+        if base.free_symbols:
+            raise Unread("a letter to a letter's power")
+        return sympy.Pow(base, exponent)
+    if not exponent.is_Rational:
+        raise Unread("an irrational exponent")
+    p, q = exponent.p, exponent.q
+    bound = MAX_DEGREE if base.free_symbols else MAX_CONSTANT_POWER
+    if abs(p) > bound or q > MAX_DEGREE:
+        raise Unread("a power too large to fold")
+    return sympy.Pow(base, exponent)
+
+
+def read_side(text: str, products: frozenset[str] = frozenset(), is_word: Callable[[str], bool] = _any_run) -> sympy.Expr:
+    """One side of a relation, read by `_Reader`; `Unread` for anything else (a word, `\\infty`, a set). `is_word`:
+    whether a run of letters is a word (`cm`, `seven`), never a product of names (`nd`, `2pq`)."""
+    if any(is_word(run) for run in re.findall(r"(?<![A-Za-z\\])[A-Za-z]{2,}", re.sub(r"\\[A-Za-z]+", " ", text))):
+        raise Unread("a word")
+    try:
+        return _Reader(text, products).whole()
+    except (ArithmeticError, ValueError, TypeError, RecursionError) as e:
+        raise Unread(type(e).__name__) from e
+
+
+class Relation:
+    """One relation of a condition: `left op right`, and for `\\equiv` its modulus."""
+
+    def __init__(self, op: str, left: sympy.Expr, right: sympy.Expr, modulus: sympy.Expr | None = None) -> None:
+        self.op, self.left, self.right, self.modulus = op, left, right, modulus
+        self.symbols: frozenset[sympy.Symbol] = frozenset(left.free_symbols | right.free_symbols)
+
+
+def condition_fixes(maths: Iterable[str], own: Iterable[str], any_name: bool,
+                    is_word: Callable[[str], bool] = _any_run) -> bool:
+    """Whether a subject's condition (the math of its relative clause or `such that` condition) may fix a value of one
+    of the subject's own unknowns (`own`: the subject's math before its condition, `$x$`, `$f(x)$`, `$x + y$`, and its
+    bare letters; every letter when `any_name`: a subject with no name of its own, `The answer such that $x = 7$`).
+    `is_word`: the grammar's test of a run of letters (`read_side`).
+    The module docstring says what is admitted; anything the reader does not read refuses."""
+    own = list(own)
+    if not own and not any_name:
+        return False
+    products = frozenset(re.sub(r"[{}\s]", "", name) for name in own
+                         if re.fullmatch(r"[A-Za-z](?:_\{?\w+\}?)?", name.strip()))
+    try:
+        relations = _relations(maths, products, is_word)
+        if relations is None:
+            return True
+        targets: set[sympy.Symbol] = set()
+        for k, name in enumerate(own):
+            targets |= _own_unknowns(name, k, products, relations, is_word)
+        if any_name:
+            targets |= {s for r in relations for s in r.symbols}
+        return any(_fixes(t, relations) for t in targets)
+    except (Unread, ArithmeticError, ValueError, TypeError, RecursionError, NotImplementedError, AttributeError):
+        return True
+
+
+def _relations(maths: Iterable[str], products: frozenset[str], is_word: Callable[[str], bool]) -> list[Relation] | None:
+    """Every relation of the condition's math, in order, chains split into neighbouring pairs; None when a command
+    is not `CONDITION_COMMANDS` or a side does not read."""
+    relations: list[Relation] = []
+    for text in maths:
+        text = _DEFINE_RE.sub("=", text)
+        commands = set(re.findall(r"\\([A-Za-z]+)", text))
+        if commands - CONDITION_COMMANDS:
+            return None
+        moduli = _MODULUS_RE.findall(text)
+        text = _MODULUS_RE.sub(" ", text)
+        ops = RELATION_RE.findall(text)
+        if not ops:
+            continue
+        if len(moduli) > 1 or moduli and ops.count("\\equiv") != 1:
+            return None
+        modulus = read_side(moduli[0].strip("{}")) if moduli else None
+        sides = RELATION_RE.split(text)
+        for k, op in enumerate(ops):
+            if op in ("\\in", "\\notin") and _DOMAIN_RE.fullmatch(sides[k + 1]):
+                domain = _DOMAIN_RE.fullmatch(sides[k + 1]).group(1)  # type: ignore[union-attr]
+                left = read_side(sides[k], products, is_word)
+                if not isinstance(left, sympy.Symbol) or op == "\\notin":
+                    return None
+                relations.append(Relation("domain" if domain in "NZ" else "real", left, sympy.Integer(0)))
+                continue
+            relations.append(Relation(op, read_side(sides[k], products, is_word), read_side(sides[k + 1], products, is_word),
+                                      modulus if op == "\\equiv" else None))
+        if any(r.op == "\\equiv" and r.modulus is None for r in relations):
+            return None
+    return relations
+
+
+def _own_unknowns(name: str, k: int, products: frozenset[str], relations: list[Relation],
+                  is_word: Callable[[str], bool]) -> set[sympy.Symbol]:
+    """The unknowns one piece of the subject's own math names: itself when it is one name (`x`, `x_1`, `f(x)`), else
+    a symbol of its own defined by its expression (`x + y`: an equation joins it to the condition's relations), else,
+    when it does not read, every letter in it."""
+    try:
+        expr = read_side(name, products, is_word)
+    except Unread:
+        letters = set(re.findall(r"[A-Za-z]", re.sub(r"\\[A-Za-z]+", " ", name)))
+        return {symbol(letter) for letter in letters}
+    if isinstance(expr, sympy.Symbol):
+        return {expr}
+    if not expr.free_symbols:
+        return set()
+    defined = symbol(f"own {k}")
+    relations.append(Relation("=", defined, expr))
+    return {defined}
+
+
+def _component(target: sympy.Symbol, relations: list[Relation]) -> tuple[list[Relation], set[sympy.Symbol]]:
+    """The relations joined to `target` through shared letters, and their letters."""
+    reached, chosen = {target}, []
+    changed = True
+    while changed:
+        changed = False
+        for r in relations:
+            if r not in chosen and r.symbols & reached:
+                chosen.append(r)
+                reached |= r.symbols
+                changed = True
+    return chosen, reached
+
+
+def _fixes(target: sympy.Symbol, relations: list[Relation]) -> bool:
+    """Whether the relations joined to `target` may fix it (the module docstring's rules, an allowlist)."""
+    chosen, letters = _component(target, relations)
+    if not chosen:
+        return False
+    if letters != {target}:
+        return len(chosen) != 1 or not _frees_linear(chosen[0], target)
+    lattice = [r for r in chosen if r.op in ("\\equiv", "\\mid", "\\nmid")]
+    if lattice:
+        return len(chosen) != 1 or not _lattice(lattice[0], target)
+    integral = any(r.op == "domain" for r in chosen)
+    inequalities = [r for r in chosen if r.op in _INEQUALITIES]
+    for r in chosen:
+        if r.op == "=" and sympy.cancel(r.left - r.right) != 0 or r.op not in ("=", "domain", "real", *_INEQUALITIES):
+            return True  # an equation that is no identity, an approximation, a membership, a set relation
+    if not inequalities:
+        return False  # identities and domains alone
+    solutions = sympy.S.Reals
+    for r in inequalities:
+        solutions = sympy.Intersection(solutions, _solve_inequality(r, target))
+    return not _has_length(solutions, unbounded=integral)
+
+
+def _solve_inequality(r: Relation, target: sympy.Symbol) -> sympy.Set:
+    """The real solutions of one inequality in one unknown: a polynomial or a quotient of polynomials of degree at most
+    `MAX_DEGREE` with rational coefficients (or of degree one), else `Unread`."""
+    numerator, denominator = sympy.fraction(sympy.together(r.left - r.right))
+    for part in (numerator, denominator):
+        poly = sympy.Poly(part, target)  # PolynomialError (a ValueError) for a function of the unknown: unread
+        if poly.degree() > MAX_DEGREE or poly.degree() > 1 and not all(c.is_Rational for c in poly.all_coeffs()):
+            raise Unread("an inequality too costly to solve")
+    return sympy.solveset(_INEQUALITIES[r.op](r.left, r.right), target, sympy.S.Reals)
+
+
+def _has_length(solutions: sympy.Set, unbounded: bool) -> bool:
+    """A set of reals known to hold an interval of positive length (infinitely many values), and for an integer
+    unknown (`unbounded`) one that goes on to an infinity (a bounded interval holds finitely many integers)."""
+    parts = solutions.args if isinstance(solutions, sympy.Union) else (solutions,)
+    intervals = [p for p in parts if isinstance(p, sympy.Interval)]
+    if not all(isinstance(p, (sympy.Interval, sympy.FiniteSet)) for p in parts):
+        return False
+    if unbounded:
+        return any(p.inf == -sympy.oo or p.sup == sympy.oo for p in intervals)
+    return any(bool(p.measure.is_extended_positive) for p in intervals)
+
+
+def _lattice(r: Relation, target: sympy.Symbol) -> bool:
+    """A congruence or divisibility that leaves infinitely many integers: `\\equiv` modulo a positive integer; `d \\mid
+    e` with `d` a nonzero integer and the unknown in `e` only; `\\nmid` likewise."""
+    if r.op == "\\equiv":
+        return r.modulus is not None and bool(r.modulus.is_Integer) and bool(r.modulus > 0)
+    return bool(r.left.is_Integer) and r.left != 0 and target in r.right.free_symbols
+
+
+def _frees_linear(r: Relation, target: sympy.Symbol) -> bool:
+    """One equation in the unknown and other letters that leaves it free: linear in it (`n = 2k + 1`, `f(n) = n`), its
+    solution real and different at three points of the other letters (never a number however written: `7 + 0y`,
+    `\\sin^{2} y + \\cos^{2} y + 6`, `\\frac{7a}{a}`; never only one real point: `\\sqrt{y} + \\sqrt{-y}`)."""
+    if r.op != "=":
+        return False
+    numerator, denominator = sympy.fraction(sympy.together(r.left - r.right))
+    if target in denominator.free_symbols:
+        return False
+    poly = sympy.Poly(numerator, target)
+    if poly.degree() != 1:
+        return False
+    slope, offset = poly.all_coeffs()
+    solution = -offset / slope
+    others = sorted(solution.free_symbols | slope.free_symbols, key=str)
+    if not solution.free_symbols:
+        return False
+    values = []
+    for probe in range(3):
+        point = {s: _probe_value(str(s), probe) for s in others}
+        value, scale = solution.subs(point).evalf(30), slope.subs(point).evalf(30)
+        if not (value.is_real and value.is_finite and scale.is_real and scale.is_finite) or abs(scale) < 1e-20:
+            return False
+        values.append(value)
+    return any(abs(v - values[0]) > 1e-20 for v in values[1:])
+
+
+def _probe_value(name: str, probe: int) -> sympy.Expr:
+    """The value a letter takes at a probe: distinct, positive, fixed (a verdict is repeatable)."""
+    seed = sum((k + 1) * ord(c) for k, c in enumerate(name))
+    return sympy.Rational(1, 2) + sympy.sqrt(2 + seed % 97 + 13 * probe) / 7 + probe
