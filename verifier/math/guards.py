@@ -16,7 +16,7 @@ from sympy import Basic
 from sympy.matrices import MatrixBase
 
 from .limits import MathLimits
-from .numeric import exact_rational, is_numeric
+from .numeric import NON_VALUES, exact_rational, is_numeric
 
 _BRACKET_RE = re.compile(r"[(\[{]+|[)\]}]")
 INFINITE = math.inf
@@ -73,18 +73,20 @@ the 5th (2002) 3-26 s however bracketed (`|...|`, `[...]`, `\\{...\\}`, `((...)^
 
 
 def expansion_guard(expr: Basic | MatrixBase, limits: MathLimits) -> str | None:
-    """Why a parsed answer would expand past `MAX_EXPANDED_TERMS` terms, or None (answers only, `parsing.
-    parse_prediction`; docs/math.md "Answer grammar"). Read on the unevaluated sympy tree, so every way of writing a
-    power or a product (any bracket, `|...|`, a group's braces, nested powers, repeated factors, a sum or limit around
-    it) is one case: a sum has its terms' count, a product their product, an integer power `n` of `t` terms the
-    `C(t+n-1, n)` monomials it can have, and anything else (a function, a relation, a set) one term, its arguments
-    bounded on their own. Refused, never paid. Walks at most `max_tree_nodes` nodes, evaluating nothing."""
-    budget = [limits.max_tree_nodes]
+    """Why a parsed answer would cost the symbolic path too much, or None (answers only, `parsing.parse_prediction`;
+    docs/math.md "Answer grammar"). An allowlist of cheap shapes, read on the unevaluated sympy tree, so every way of
+    writing a part is one case: (1) polynomial size: a sum has its terms' count, a product their product, an integer
+    power `n` of `t` terms the `C(t+n-1, n)` monomials it can have, a container (tuple, set, interval, relation) the
+    sum of its parts, a function its largest argument; at most `MAX_EXPANDED_TERMS` for any part; (2) functions of a
+    sum: `MAX_ANGLE_TERMS` for each, `MAX_ANGLE_WEIGHT` for the whole answer (`_angle_weight`); (3) closed forms: a
+    symbolic sum, product or integral by `_closed_form`, a limit by `_limit_cost`. Refused, never paid. Walks at most
+    `max_tree_nodes` nodes, evaluating nothing."""
+    budget = [limits.max_tree_nodes, 0]  # [nodes left to walk, angle weight spent so far in the whole answer]
     try:
         for cell in list(expr) if isinstance(expr, MatrixBase) else [expr]:
             _terms(cell, budget, limits)
-    except _TooMany as e:
-        return f"a part that expands to more than {MAX_EXPANDED_TERMS} terms ({e}): too costly to compare"
+    except _TooCostly as e:
+        return f"{e}: too costly to compare"
     except RecursionError:
         return "a tree too deep to bound: too costly to compare"
     return None  # within budget, or past it: `magnitude_digits` then bounds the tree as INFINITE
@@ -103,13 +105,13 @@ def _power(exp: Basic, budget: list[int], limits: MathLimits) -> int:
     return 1 if value is None else min(math.ceil(abs(value)), 10 ** 6)
 
 
-class _TooMany(Exception):
-    """A part of the tree expands past `MAX_EXPANDED_TERMS`."""
+class _TooCostly(Exception):
+    """A part of the tree is past the allowlist (`expansion_guard`); the message says which bound."""
 
 
 def _terms(e: object, budget: list[int], limits: MathLimits) -> int:
     """How many terms `e` can expand to, 0 for a constant (it folds into one term; `1+1+...+1` is one number); raises
-    `_TooMany` past the bound (see `expansion_guard`)."""
+    `_TooCostly` past a bound (see `expansion_guard`)."""
     budget[0] -= 1
     if budget[0] < 0 or not isinstance(e, Basic):
         return 1
@@ -126,25 +128,62 @@ def _terms(e: object, budget: list[int], limits: MathLimits) -> int:
             count = max(count, _together(e, parts, budget, limits))
         elif isinstance(e, sympy.Mul):
             count = math.prod(symbolic) if symbolic else 0
-        elif isinstance(e, _TRIG) and parts[0] > 1:
-            count = 2 ** min(parts[0], 64) * (parts[0] if isinstance(e, _TRIG_RATIOS) else 1)
         elif isinstance(e, sympy.binomial) and parts[0]:
             base, n = parts[0] + 1, _power(e.args[1], budget, limits)  # n (n-1) ... (n-k+1) / k!: k factors
             count = math.comb(base + n - 1, n) if n > 1 else base
         elif isinstance(e, (sympy.Integral, sympy.Sum, sympy.Product)) and _symbolic_bound(e):
             count = max(max(parts), _closed_form(e, budget))
-        else:  # a function or relation is as large as its largest argument: simplify unwraps `|s|^{5}` into `s^{4}|s|`
+        elif isinstance(e, sympy.Limit):
+            _limit_cost(e, budget)
             count = max(parts)
+        elif isinstance(e, sympy.Function) or isinstance(e, NON_VALUES):
+            # a function or relation is as large as its largest argument: simplify unwraps `|s|^{5}` into `s^{4}|s|`
+            if isinstance(e, _ANGLE_FUNCTIONS) and parts[0] > 1:
+                _angle_weight(e, parts[0], budget)
+            count = max(parts)
+        else:  # a container or relation (tuple, set, interval, `=`): compared part by part, so the sum of its parts
+            count = sum(parts)
     if count > MAX_EXPANDED_TERMS:
-        raise _TooMany(f"{count if count < 10 ** 9 else 'over 10^9'} terms")
+        raise _TooCostly(f"a part that expands to more than {MAX_EXPANDED_TERMS} terms "
+                         f"({count if count < 10 ** 9 else 'over 10^9'} terms)")
     return count
 
 
-_TRIG = (sympy.sin, sympy.cos, sympy.tan, sympy.cot, sympy.sec, sympy.csc)
-_TRIG_RATIOS = (sympy.tan, sympy.cot, sympy.sec, sympy.csc)
-"""Functions that `simplify` expands over a sum (red team 12 class 4: `\\cos` of an 8-term sum 9.5 s, `\\tan` of a
-7-term sum over 30 s): the sine or cosine of t terms is 2^(t-1) products of t factors, counted 2^t; a ratio (`\\tan`,
-`\\sec`) a quotient of two such sums, over one denominator, counted t 2^t."""
+_ANGLE_FUNCTIONS = (sympy.sin, sympy.cos, sympy.tan, sympy.cot, sympy.sec, sympy.csc,
+                    sympy.sinh, sympy.cosh, sympy.tanh, sympy.coth, sympy.sech, sympy.csch)
+_CHEAP_ANGLES = (sympy.sin, sympy.cos)
+MAX_ANGLE_TERMS = 4
+"""Most terms the argument of one function with an addition theorem (trig, hyperbolic) may have (`_angle_weight`):
+`simplify` expands such a function of a sum term by term, seconds per term past four (red teams 12 and 13, load 7-8:
+`\\cos` of 7 terms 11.8 s, of 5 terms 1.9 s, `\\tan`/`\\sec` of 5 terms ~3 s, `\\sinh` of 5 terms 17.8 s, `\\tanh` 9.6
+s). Four is also the point sampler's reach (`compare.differs_at_a_point`: a wrong answer of at most four symbols is
+disproved before `simplify`). Measured on 2 shared cores at load 1.7, each in its own process: `\\cos(ab+cd+fg+hk)`
+0.63 s, `\\tan(ab+cd+fg+hk)` 0.87 s, `\\sinh` of it 1.45 s, `\\tanh` 1.68 s, `\\sinh(ab+cd+fg)` 0.40 s, `\\tanh` 0.64 s.
+`exp`, `log` and the inverse functions have no addition theorem `simplify` applies: `e^{a+...+k}` (8 terms) 0.16 s,
+`\\log` of 5 terms 0.18 s, `\\arctan` of 5 terms 0.25 s; they count as their argument's terms only."""
+MAX_ANGLE_WEIGHT = 6
+"""Most angle weight a whole answer may hold, summed over every function of a sum in it (a sum, product, tuple or
+nesting of several: each is expanded): an argument's terms for `\\sin`/`\\cos`, twice that for a ratio (`\\tan`,
+`\\sec`, ...) or a hyperbolic function (a quotient over one denominator, or exponentials), an addend with a coefficient
+other than 1 (`2a`, `a/2`: a multiple-angle formula) counted twice. Measured as `MAX_ANGLE_TERMS`: three `\\cos` of two
+terms (6) 0.37 s, `\\tan(a+b)+\\tan(c+d)+f` (8) 0.47 s, three `\\tan` of two terms (12) 0.95 s, four (16) 3.2 s,
+`\\tan(2a+3b+5c+7d)+f` (16) 1.0 s, `\\cos(2a+3b+5c+7d)+f` (8) 0.36 s, `\\sin(a+b)\\cos(c+d)+f` (4) 0.20 s; red team 13:
+`\\cos` of 7 terms plus `\\tan` of 4 over 30 s, a tuple of two 7-term functions 13.9 s."""
+
+
+def _angle_weight(e: Basic, terms: int, budget: list[int]) -> None:
+    """Spend the angle weight of a function with an addition theorem applied to an argument of `terms` terms (more
+    than one): refuses an argument past `MAX_ANGLE_TERMS` and an answer past `MAX_ANGLE_WEIGHT`."""
+    arg = e.args[0]
+    addends = arg.args if isinstance(arg, sympy.Add) else (arg,)
+    scaled = sum(1 for a in addends if isinstance(a, sympy.Mul) and any(not f.free_symbols and f not in (1, -1)
+                                                                        for f in a.args))
+    if terms > MAX_ANGLE_TERMS:
+        raise _TooCostly(f"{type(e).__name__} of {terms} terms (max {MAX_ANGLE_TERMS})")
+    weight = (terms + scaled) * (1 if isinstance(e, _CHEAP_ANGLES) else 2)
+    budget[1] += weight
+    if budget[1] > MAX_ANGLE_WEIGHT:
+        raise _TooCostly(f"functions of sums of angle weight {budget[1]} (max {MAX_ANGLE_WEIGHT})")
 
 
 def _together(e: Basic, parts: list[int], budget: list[int], limits: MathLimits) -> int:
@@ -176,13 +215,65 @@ def _symbolic_bound(e: Basic) -> bool:
     return any(len(limit) < 3 or any(b.free_symbols for b in limit[1:]) for limit in e.limits)
 
 
+MAX_POLYNOMIAL_CLOSED_FORM = 200
+"""A symbolic sum or integral of a polynomial (no other factor holding its variable) is counted (d+1)^2 terms for its
+degree d, so at most degree 13 (red team 12: cheap, but kept as it was: no measured need to widen)."""
+MAX_CLOSED_FORM_WORK = {sympy.Integral: 4, sympy.Sum: 4, sympy.Product: 4}
+"""Most `(d+1) f` a symbolic antiderivative or closed form may cost, for the degree d of its polynomial factor in its
+variable and the f factors holding the variable otherwise (an exponent, a function): by parts, each power of the
+variable meets each such factor. 4: each admitted shape measured under 1 s (the 5-6 ones took 0.7-1.5 s, run to run).
+Measured on 2 shared cores at load 1-1.7, each in its own process (gold 6, strict):
+`\\int x^{d} e^{x}\\sin x\\,dx` d=2 (6) 0.83-1.49 s, d=3 (8) 1.22 s, d=4 2.07 s (red team 13 under load: d=5 11 s, d=6 14.6
+s); `\\int x^{d}\\sin x\\,dx` d=3 (4) 0.51 s, d=5 (6) 0.71 s, d=7 (8) 1.26 s, d=9 2.25 s; `\\int e^{x}\\sin x
+\\cos x\\,dx` (3) 0.64-0.82 s, with `x` (6) 0.81 s, `x^{2}` (9) 1.40 s; `\\int x^{5} e^{x} dx` (6) 0.37-0.46 s (`x^{9}` 0.39 s here, 2.5 s under load); `\\sum_{k=1}^{n}
+k^{d} x^{k}` d=3 (4) 0.62 s, d=4 (5) 0.74-1.28 s, d=5 (6) 1.37 s (red team 13 under load: d=6 3.3 s, d=7 8.4 s, d=9 over 30 s)."""
+
+
 def _closed_form(e: Basic, budget: list[int]) -> int:
-    """The terms a symbolic antiderivative or closed form is counted (red team 12 class 4: `\\int x^{10} e^{x} \\sin x
-    dx` over 20 s, `\\sum_{k=1}^{n} k^{10} x^{k}` 14.8 s; `x^{3}`, `k^{5}` under 1 s): by parts, each power of the
-    variable up to its degree d meets each of the f factors holding it in an exponent or a function, so (d+1)^2 2^f."""
+    """The terms a symbolic antiderivative or closed form is counted: a polynomial one (d+1)^2 for its degree d; one
+    with f > 0 other factors holding the variable is refused past `MAX_CLOSED_FORM_WORK`, else counted as its body."""
     variable = e.limits[0][0]
     degree, factors = _degree_factors(e.function, variable, budget)
-    return (min(degree, 10 ** 3) + 1) ** 2 * 2 ** min(factors, 64)
+    if not factors:
+        return (min(degree, 10 ** 3) + 1) ** 2
+    work, most = (min(degree, 10 ** 3) + 1) * min(factors, 10 ** 3), MAX_CLOSED_FORM_WORK[type(e)]
+    if work > most:
+        raise _TooCostly(f"{'an' if isinstance(e, sympy.Integral) else 'a'} {type(e).__name__.lower()} of degree {degree} with {factors} other factors "
+                         f"((d+1) f = {work}, max {most})")
+    return 1
+
+
+MAX_LIMIT_SERIES = 400
+"""Most `n^depth` a limit may cost, for the highest integer power n of its variable written in it (the series order
+`gruntz` may need) and the deepest nesting of functions around the variable (each nested function's series is
+composed to that order). Measured on 2 shared cores at load 1.7 (`\\lim_{x\\to0}` of `\\tan` nested `depth` deep minus
+`\\sin` nested as deep, over `x^{n}`): depth 3 n=7 (343) 0.62 s, depth 2 n=15 (225) 0.44 s, depth 1 n=30 0.30 s, depth 4
+n=5 (625) 0.90 s; red team 13: depth 3 n=9 (729) 5.7 s."""
+
+
+def _limit_cost(e: Basic, budget: list[int]) -> None:
+    """Refuses a limit past `MAX_LIMIT_SERIES`."""
+    variable = e.args[1]
+    order, depth = _series_order(e.args[0], variable, budget)
+    cost = min(order, 10 ** 3) ** min(depth, 10)
+    if cost > MAX_LIMIT_SERIES:
+        raise _TooCostly(f"a limit of series order {order} through {depth} nested functions "
+                         f"(n^depth = {cost}, max {MAX_LIMIT_SERIES})")
+
+
+def _series_order(e: Basic, var: Basic, budget: list[int]) -> tuple[int, int]:
+    """The highest integer power of `var` written in `e` (at least 1) and the deepest nesting of functions over it."""
+    budget[0] -= 1
+    if budget[0] < 0 or not isinstance(e, Basic) or var not in e.free_symbols:
+        return 1, 0
+    found = [_series_order(a, var, budget) for a in e.args]
+    order = max((o for o, _ in found), default=1)
+    depth = max((d for _, d in found), default=0)
+    if isinstance(e, sympy.Pow) and e.exp.is_Integer:
+        order = max(order, int(min(abs(e.exp), 10 ** 3)) * order)
+    if isinstance(e, sympy.Function):
+        depth += 1
+    return order, depth
 
 
 def _degree_factors(e: Basic, var: Basic, budget: list[int]) -> tuple[int, int]:
