@@ -59,6 +59,11 @@ class StateTooLarge(Exception):
     applying them): the session's doing, never retried on another box."""
 
 
+class StateUnusable(Exception):
+    """A fork's or snapshot's changes the box refused to apply (session_box.py "start": apply_delta's
+    ValueError on a name or link of the session's tree): the session's doing, never retried on another box."""
+
+
 @dataclass(frozen=True)
 class SessionEnvironment:
     """The repository environment a session was opened on (docs/sessions.md "Sessions on an
@@ -136,6 +141,8 @@ class SessionBox:
                                        timeout_s=self.start_timeout_s + 30.0)
         if head.get("no_space"):
             raise StateTooLarge(str(head.get("error")))
+        if head.get("unusable"):
+            raise StateUnusable(str(head.get("error")))
         if not head.get("ok"):
             raise ChannelError(f"session start failed: {head.get('error')}")
 
@@ -448,7 +455,7 @@ class SessionHost:
             try:
                 box.start(limits, files, state)
                 return box
-            except StateTooLarge:  # another box would not hold them either
+            except (StateTooLarge, StateUnusable):  # another box would not hold or take them either
                 self.destroy(box)
                 raise
             except Exception as e:  # a spare that went bad: drop it, try the next
@@ -523,4 +530,4 @@ class SessionHost:
 
 
 __all__ = ["CELL_STATUSES", "Session", "SessionEnvironment", "SessionHost", "SessionLimits", "SessionState",
-           "StateTooLarge"]
+           "StateTooLarge", "StateUnusable"]

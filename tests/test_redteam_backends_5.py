@@ -38,9 +38,9 @@ def test_a_tree_taking_every_staging_name_forks_as_the_sessions_own(client: Any,
     box fail its start, ValueError "no name is free for the hard links' folder", answered UNAVAILABLE "the
     session's sandbox did not start (ChannelError); retry" (SessionLost): its own tree turned into the server's
     retryable fault, on Docker and gVisor. Safe: the fork is made (or refused as the session's own, never
-    UNAVAILABLE), and the parent lives. Class-level fix: nothing of the apply's own may live in the namespace the
-    session's names come from (stage outside /work, or under a name delta can never carry), and start() answers
-    any failure of apply_delta as the changes' (RESOURCE_EXHAUSTED / INVALID_ARGUMENT), not only ENOSPC."""
+    UNAVAILABLE), and the parent lives. Fixed at the class: `_make` tries as many names as /work and the changes
+    hold plus one, so one is always free, and the box answers any change apply_delta refuses as the session's
+    own (session_box.py "start": {"unusable": true}, INVALID_ARGUMENT naming session_id), never "did not start"."""
     import grpc
 
     from verifier.client import SessionLost, VerifierError
@@ -57,9 +57,6 @@ def test_a_tree_taking_every_staging_name_forks_as_the_sessions_own(client: Any,
             assert f.shell("stat -c %h f g; ls -a | grep -c fork-links").stdout == "2\n2\n100\n"
 
 
-test_a_tree_taking_every_staging_name_forks_as_the_sessions_own = pytest.mark.xfail(
-    strict=True, reason="rt34r: 100 .fork-links-N folders and a hard link make every fork's start fail: UNAVAILABLE "
-                        "'did not start (ChannelError); retry'")(test_a_tree_taking_every_staging_name_forks_as_the_sessions_own)
 
 # Odd entries beside a wide folder and a background process of the session renaming a folder and making and
 # removing a nested one while the fork walks: a fifo, a link loop, a link to itself's folder, a link out of /work,

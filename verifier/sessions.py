@@ -49,7 +49,7 @@ from sandbox.repo.patch import PatchError
 from sandbox.repo.tree_diff import read_snapshot, session_patch
 from sandbox.repo_job import environment_language
 from sandbox.session import (LANGUAGES, Session, SessionEnvironment, SessionHost, SessionLimits, SessionState,
-                             StateTooLarge)
+                             StateTooLarge, StateUnusable)
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute_wire import check_files
@@ -392,6 +392,9 @@ class SessionRegistry:
         except StateTooLarge as exc:  # a fork's or snapshot's files over what the box holds: theirs
             self._release_slot(limits.memory_limit_mb)
             raise ChangesTooLarge(self._too_large(str(exc))) from None
+        except StateUnusable as exc:  # a name or link of the session's own tree the new box refused: theirs
+            self._release_slot(limits.memory_limit_mb)
+            raise TaskError("session_id", f"the session's files cannot be carried into a new session: {exc}") from None
         except Exception as exc:
             self._release_slot(limits.memory_limit_mb)
             log.warning("session: container did not start: %s", exc)

@@ -43,7 +43,8 @@ Requests:
         "tree": "layers" links the environment's tree, read-only at /srv, into /work first, "tree": "copy"
         copies it (session_tools.link_tree; docs/sessions.md "The layers"); with "delta": true
         too, the "delta_entries" and "delta_data" blobs, another session's changes, are applied on it;
-        changes that do not fit /work answer {"ok": false, "no_space": true}: the session's, never retried).
+        changes that do not fit /work answer {"ok": false, "no_space": true}, and changes apply_delta refuses
+        {"ok": false, "unusable": true}: the session's, never retried).
     {"op": "prepare", "tree": "copy" | "layers"}
         between sessions, in a box of an environment: its tree linked (or copied) into /work and an
         interpreter started (running nothing) ahead of the next "start", which takes both.
@@ -443,6 +444,8 @@ def start(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
                 if e.errno not in (errno.ENOSPC, errno.EDQUOT):
                     raise
                 return {"ok": False, "no_space": True, "error": f"the changes do not fit the session's /work: {e.strerror}"}, {}
+            except ValueError as e:  # a name or link of the session's tree apply_delta refuses: theirs, never retried
+                return {"ok": False, "unusable": True, "error": f"the changes cannot be applied: {e}"[:300]}, {}
     write_files(head, blobs)
     kernel, box.spare = box.spare or Kernel(), None  # one started ahead has run nothing: as fresh
     box.kernel, box.lost, box.idle_spent = kernel, "", 0.0

@@ -473,9 +473,13 @@ class _Staged:
         os.link(staged, name, src_dir_fd=self.fd, dst_dir_fd=dir_fd, follow_symlinks=False)
 
     def _make(self) -> None:
+        """The folder, under the first `.fork-links-N` that neither /work nor the changes hold: one is always
+        free among as many names as both hold plus one (a session that made `.fork-links-0..99` once made a
+        fixed list of 100 run out, and its fork failed as the server's "did not start; retry": red team
+        rt34r)."""
         root = os.open(pid1.WORK, os.O_RDONLY | os.O_DIRECTORY)
         try:
-            for i in range(100):
+            for i in range(len(os.listdir(root)) + len(self.tops) + 1):
                 name = f".fork-links-{i}"
                 if name in self.tops:
                     continue
