@@ -7,6 +7,7 @@ and these methods; every call here blocks, so the pool runs them in threads.
 """
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import secrets
@@ -208,7 +209,7 @@ class Backend:
         memory_ok = now < 0 or box.sentry_mb < 0 or now - box.sentry_mb <= SENTRY_REST_MB
         own = self.sandbox_mb(box)  # and nothing of the job in the sandbox's own memory (LEFTOVER_MB)
         own_ok = own < 0 or box.sandbox_rest_mb < 0 or own - box.sandbox_rest_mb <= LEFTOVER_MB + (sum(box.stash.values()) >> 20)
-        return memory_ok and own_ok and threads <= self.config.host_threads_per_sandbox // 2
+        return memory_ok and own_ok and threads <= self.config.host_threads_per_sandbox // 2 and not box.limit_unset
 
     def sandbox_mb(self, box: Box) -> int:
         """The sandbox's own memory under gVisor (its memory file: its processes' pages, tmpfs, SysV
@@ -724,7 +725,9 @@ class DockerBackend(Backend):
         backstop (runsc_memory_mb). Where the memory file cannot be read (a server that is not the
         container's user) the backstop stays, and the watchdog's samples hold the limit; where the cgroup
         cannot be written (a server that is not root on the host) or not lowered (EBUSY), it stays as
-        it was, said at warning: the limit is then the watchdog's alone."""
+        it was, said at warning: the limit is then the watchdog's alone, and a box not lowered is
+        replaced after its job (`Box.limit_unset`, `at_rest`), so no later job starts above its limit (red
+        team rt34r)."""
         with self._lock:
             entry = self._watched.get(box.container.id)
         if entry is None:
@@ -738,6 +741,8 @@ class DockerBackend(Backend):
             watchdog.set_cgroup_memory(entry[1], min(backstop, box.mem_mb + box.gvisor_rest_mb))
         except OSError as e:
             log.warning("sandbox: %s memory cgroup not set (its limit is the watchdog's alone): %s", box.container.id[:12], e)
+            if e.errno == errno.EBUSY:  # not lowered (after a checker's doubled room): replaced after this job
+                box.limit_unset = True
 
     def _remove(self, c) -> None:
         try:

@@ -31,6 +31,7 @@ class Box(Generic[H]):
     sentry_mb: int = -1  # gVisor's kernel's anonymous memory on the host at start (Backend.at_rest); -1: none
     sentry_base: int = -1  # the same when its job (or session) began: the gVisor backend's watchdog counts its growth
     killed: str = ""  # the watchdog killed the whole sandbox, and why (watchdog.MEMORY, THREADS): the program's verdict
+    limit_unset: bool = False  # under Docker's runsc: its cgroup could not be lowered to a step's limit (EBUSY): replaced after its job
     gvisor_rest_mb: int = -1  # under Docker's runsc: what gVisor held besides the sandbox's memory when its job began (its cgroup's limit is mem_mb plus it)
     sandbox_rest_mb: int = -1  # Backend.sandbox_mb right after its start (Backend.at_rest); -1: none
     heap_over_since: float = 0.0  # when the watchdog first read it over its limit by gVisor's heap alone (Watchdog._check)
