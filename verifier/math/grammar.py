@@ -2380,7 +2380,8 @@ def _noun_phrase(tokens: list[str]) -> bool:
     probability that Alice wins` aside). Refused: a head that is no quantity (`My first guess`, `The error`,
     `Its square`, `The reciprocal of x`), a modifier that qualifies it (`A wrong value`), a scale or an
     operation after it (`The answer in thousands`, `The answer (in thousands)`, `The answer divided by
-    1000`, `The answer rounded to the nearest thousand`)."""
+    1000`, `The answer rounded to the nearest thousand`). A value in it only at a `SUBJECT_VALUE_PLACES` position
+    (`_values_placed`; fx29s: a subject names, it never states a value)."""
     if _states_bound([t.lower() for t in tokens]):
         return False
     i, n = 0, len(tokens)
