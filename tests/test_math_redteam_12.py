@@ -251,15 +251,25 @@ test_a_near_miss_main_refuses_stays_refused = refused_test(REFUSED)
 SAME = [n("The sum of $x$ and $y$ is \\boxed{6}."), n(f"{A} that has 7 apples is \\boxed{{6}}."),
         # rewrites near class 3: an object's value as the whole `of` object, a count, a range of numbers
         n("The number of multiples of 7 is \\boxed{6}."), n("The sum of the first 10 terms is \\boxed{6}."),
-        n("The units digit of $3^{2024}$ is \\boxed{6}."), n("The number of integers between 1 and 100 is \\boxed{6}."),
+        n("The units digit of $3^{2024}$ is \\boxed{6}."),
         # rewrites near class 1: a counting verb, a count in a quantity's `of` object
         n(f"{A} that hold 7 apples is \\boxed{{6}}."), n("The number of ways to choose 2 of 4 is \\boxed{6}."),
-        n("The value of $x$ such that $x - 7 = 0$ is \\boxed{6}."),
         # rewrites near class 2: conditions that pick the unknown out, no value fixed
         n("The value of $x$ such that $1 \\leq x \\leq 7$ is \\boxed{6}."), n("The value of $x$ such that $x \\ge 1$ is \\boxed{6}."),
-        n("The value of $x$ such that $f(x) = 7$ is \\boxed{6}."), n("The value of $x$ such that $x^2 = 36$ is \\boxed{6}."),
+        n("The value of $x$ such that $f(x) = 7$ is \\boxed{6}."),
         n("The smallest integer $n$ such that $n^{2} > 30$ is \\boxed{6}."),
         n("The value of $x$ such that $x \\equiv 7 \\pmod{100}$ is \\boxed{6}.")]
+
+
+# Refused by rule since fx29r (moved from SAME, each with the rule's reason).
+SAME_REFUSED_BY_RULE = [
+    n("The number of integers between 1 and 100 is \\boxed{6}."),  # a range of integers alone: its size is a count beside the box
+    n("The value of $x$ such that $x - 7 = 0$ is \\boxed{6}."),  # an equation fixing the unknown, refused even when it agrees
+    n("The value of $x$ such that $x^2 = 36$ is \\boxed{6}."),  # a finite set of values {-6, 6}: refused even when it holds the box's
+]
+
+
+test_a_rewrite_the_rule_refuses_stays_refused = refused_test(SAME_REFUSED_BY_RULE)
 
 
 test_a_right_answer_near_a_class_still_pays = paid_test(SAME)

@@ -5,6 +5,11 @@ grading worker for seconds, after fx29q (`grammar._value_role`, `_COUNTING_VERBS
 both unless it is listed as held. Each `*_NEAR` case asserts the safe behaviour and is a strict xfail until its class
 is closed; plain tests hold what held. Gold 6 unless a case says otherwise. About 320 candidates tried, by class.
 
+FIXED by fx29r (classes 2, 4, part of 3) and fx29s (classes 1, 5, 6, 7, 8 and the rest of 3: "a subject names; it never
+states a value", `grammar.SUBJECT_VALUE_PLACES`; a subject is read folded, a condition's math only as
+`conditions.reads` reads it; an integer head's unknown is an integer, `conditions.INTEGER_KINDS`): every `*_NEAR` case
+below is a plain test now; class 9 (grading time) stays open.
+
 Ranked by how bad (a natural wording, a scale of the answer, how many variants):
 
 1. A value beside math in a subject's object (`_value_role` takes a value as "the whole `of` object" when the next
@@ -154,7 +159,6 @@ VALUE_BESIDE_MATH_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("a value beside math in a subject's object"))
 @pytest.mark.parametrize(PARAMS, VALUE_BESIDE_MATH_NEAR)
 def test_a_value_beside_math_in_an_object_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: `_value_role` reads a value as the whole `of` object when the token after it is no
@@ -188,7 +192,6 @@ COMPOUND_NAME_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("a condition setting a compound own name"))
 @pytest.mark.parametrize(PARAMS, COMPOUND_NAME_NEAR)
 def test_a_condition_setting_a_compound_unknown_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: the own name is the compacted math (`AB`, `xy`, `f(3)`), but the probe reads a side as
@@ -217,7 +220,6 @@ UNSEEN_RELATION_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("a relation the condition reader does not see"))
 @pytest.mark.parametrize(PARAMS, UNSEEN_RELATION_NEAR)
 def test_a_condition_setting_the_unknown_by_an_unseen_relation_never_pays(completion: str, gold: str,
                                                                            choices: list[str] | None) -> None:
@@ -244,7 +246,6 @@ BOTH_UNREAD_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("a relation whose two sides are unread"))
 @pytest.mark.parametrize(PARAMS, BOTH_UNREAD_NEAR)
 def test_a_condition_of_two_unread_sides_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: a bracket around the equation (`(x = 7)`) or a mark on both sides (`x' = 7'`) makes each
@@ -275,7 +276,6 @@ UNTAGGED_VERB_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("a clause verb LEXICON does not tag a verb"))
 @pytest.mark.parametrize(PARAMS, UNTAGGED_VERB_NEAR)
 def test_a_clause_counting_after_an_untagged_verb_never_pays(completion: str, gold: str,
                                                              choices: list[str] | None) -> None:
@@ -299,7 +299,6 @@ SPAN_ENDED_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("a copula's span ended by an opener with no clause"))
 @pytest.mark.parametrize(PARAMS, SPAN_ENDED_NEAR)
 def test_a_count_after_an_opener_in_a_copula_span_never_pays(completion: str, gold: str,
                                                              choices: list[str] | None) -> None:
@@ -321,7 +320,6 @@ OWN_COUNT_REFUSED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("a count of the subject's own quantity in its object"))
 @pytest.mark.parametrize(PARAMS, OWN_COUNT_NEAR)
 def test_a_count_of_the_subjects_own_quantity_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: `_value_role` admits any count before a counted noun in an object, so `the number of 7
@@ -338,7 +336,6 @@ BOUNDED_INTEGER_NEAR = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("bounds that leave one integer"))
 @pytest.mark.parametrize(PARAMS, BOUNDED_INTEGER_NEAR)
 def test_bounds_leaving_one_integer_never_pay(completion: str, gold: str, choices: list[str] | None) -> None:
     """Paid in both profiles: an integer strictly between 6 and 8 is 7, as `x \\le 7 \\le x` sets x to 7."""
@@ -429,11 +426,21 @@ def test_a_near_miss_main_refuses_stays_refused(completion: str, gold: str, choi
 
 # Rewrites near the classes that must keep paying.
 SAME = [n("The length of $AB$ is \\boxed{6}."), n("The value of $xy$ is \\boxed{6}."),
-        n("The length of $AB$ such that $AB > CD$ is \\boxed{6}."), n(f"{V} $x \\geq 1$ is \\boxed{{6}}."),
-        n(f"{V} $x - 7 = 0$ is \\boxed{{6}}."), n("The number of integers $n$ such that $1 < n < 8$ is \\boxed{6}."),
+        n(f"{V} $x \\geq 1$ is \\boxed{{6}}."), n("The number of integers $n$ such that $1 < n < 8$ is \\boxed{6}."),
         n("The number of boxes that hold 7 apples is \\boxed{6}."), n(f"{A} that has 7 apples is \\boxed{{6}}."),
-        n("The sum of the first 10 terms is \\boxed{6}."), n("The number of multiples of 7 is \\boxed{6}."),
-        n("The number of integers between 1 and 100 is \\boxed{6}.")]
+        n("The sum of the first 10 terms is \\boxed{6}."), n("The number of multiples of 7 is \\boxed{6}.")]
+# Refused by rule since fx29r (moved from SAME, each with the rule's reason; recall costs, never paid).
+SAME_REFUSED_BY_RULE = [
+    # several unknowns: only one linear equation varying with another letter is read as leaving the own unknown free
+    n("The length of $AB$ such that $AB > CD$ is \\boxed{6}."),
+    n(f"{V} $x - 7 = 0$ is \\boxed{{6}}."),  # an equation fixing the unknown, refused even when it agrees
+    n("The number of integers between 1 and 100 is \\boxed{6}."),  # a range of integers alone: its size is a count
+]
+
+
+@pytest.mark.parametrize(PARAMS, SAME_REFUSED_BY_RULE)
+def test_a_rewrite_the_rule_refuses_stays_refused(completion: str, gold: str, choices: list[str] | None) -> None:
+    assert "correct" not in verdicts(completion, gold, choices)
 
 
 @pytest.mark.parametrize(PARAMS, SAME)

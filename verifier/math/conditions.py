@@ -18,6 +18,11 @@ of the subject's unknowns infinitely many values:
   `f(n) = n`: the solution is another unknown's value, never a number however written, `7 + 0y`, `\\sin^2 y + \\cos^2
   y + 6`, `\\sqrt{y} + \\sqrt{-y}`).
 
+A subject whose head names an integer (`The positive integer $n$ such that ...`, `INTEGER_KINDS`) has an integer unknown
+with its sign, so bounds must leave it infinitely many integers (red team 13 class 8: `6 < n < 8` fixes n at 7). The
+math is read as `unicode_math.to_ascii_math` folds it (the grammar folds the subject first), and any character left
+outside ASCII (`≔`, `≡`, `∊`) is unread (red team 13 class 3).
+
 Anything else may fix the unknown and refuses: an equation in it (`x - 7 = 0`, `x^2 = 49`, `x^2 = 36` too: a finite set
 of values is two values beside the box's, and whether the box is among them is not read), an approximation, a
 membership, a system (`x + y = 7` and `x - y = 1`; `n = 2k + 1` and `k = 3`), bounds that meet (`x \\le 7 \\le x`,
@@ -201,6 +206,8 @@ class _Reader:
         while self.peek() not in ("}", ""):
             parts.append(self.take())
         self.take("}")
+        if not parts:
+            raise Unread("an empty subscript")  # `x_{} = 7`: x as written, never a name of its own (red team 13 class 4)
         return "".join(parts)
 
 
@@ -239,14 +246,25 @@ class Relation:
         self.symbols: frozenset[sympy.Symbol] = frozenset(left.free_symbols | right.free_symbols)
 
 
+INTEGER_KINDS: dict[str, tuple[tuple[str, int], ...]] = {
+    "integer": (), "positive": ((">", 0),), "nonnegative": (("\\ge", 0),), "negative": (("<", 0),),
+    "natural": (("\\ge", 0),),
+}
+"""What a subject's own head says of its unknown (`The integer $n$`, `The positive integer $n$`; `grammar._noun_phrase`,
+red team 13 class 8): an integer, and a sign bound. A bounded interval holds finitely many integers, so `The integer $n$
+such that $6 < n < 8$` fixes n at 7 (`_has_length`'s `unbounded`); `natural` is read as nonnegative, the wider of its two
+conventions, so a bound meets it no later than it would meet the positive one."""
+
+
 def condition_fixes(maths: Iterable[str], own: Iterable[str], any_name: bool,
-                    is_word: Callable[[str], bool] = _any_run) -> bool:
+                    is_word: Callable[[str], bool] = _any_run, integer: str | None = None) -> bool:
     """Whether a subject's condition (the math of its relative clause or `such that` condition) may fix a value of one
     of the subject's own unknowns (`own`: the subject's math before its condition, `$x$`, `$f(x)$`, `$x + y$`, and its
     bare letters; every letter when `any_name`: a subject with no name of its own, `The answer such that $x = 7$`).
-    `is_word`: the grammar's test of a run of letters (`read_side`).
+    `is_word`: the grammar's test of a run of letters (`read_side`). `integer`: an `INTEGER_KINDS` key when the
+    subject's head says its own unknowns are integers (`The positive integer $n$ such that ...`).
     The module docstring says what is admitted; anything the reader does not read refuses."""
-    own = list(own)
+    own = [_OVERLINE_RE.sub(r"\1", name) for name in own]  # `$\overline{AB}$` is the length AB (red team 13 class 2)
     if not own and not any_name:
         return False
     products = frozenset(re.sub(r"[{}\s]", "", name) for name in own
@@ -258,11 +276,27 @@ def condition_fixes(maths: Iterable[str], own: Iterable[str], any_name: bool,
         targets: set[sympy.Symbol] = set()
         for k, name in enumerate(own):
             targets |= _own_unknowns(name, k, products, relations, is_word)
+        facts = () if integer is None else (("domain", 0), *INTEGER_KINDS[integer])
+        own_targets = set(targets)
         if any_name:
             targets |= {s for r in relations for s in r.symbols}
-        return any(_fixes(t, relations) for t in targets)
+        return any(_fixes(t, relations, facts if t in own_targets else ()) for t in targets)
     except (Unread, ArithmeticError, ValueError, TypeError, RecursionError, NotImplementedError, AttributeError):
         return True
+
+
+_OVERLINE_RE = re.compile(r"\\(?:overline|overrightarrow|overleftrightarrow)\s*\{([A-Za-z]{1,3})\}")
+
+
+def reads(math: str, is_word: Callable[[str], bool] = _any_run) -> bool:
+    """Whether `math` is a condition this reader reads whole: ASCII only (after `unicode_math.to_ascii_math`: a relation
+    it leaves, `≔`, `≡`, `∊`, is unread), `CONDITION_COMMANDS` only, at least one relation, and every side read
+    (`grammar`'s subject values, red team 13 class 3: a condition's math is admitted only as this reader reads it)."""
+    try:
+        relations = _relations([math], frozenset(), is_word)
+    except (Unread, ArithmeticError, ValueError, TypeError, RecursionError, NotImplementedError, AttributeError):
+        return False
+    return bool(relations)
 
 
 def _relations(maths: Iterable[str], products: frozenset[str], is_word: Callable[[str], bool]) -> list[Relation] | None:
@@ -270,6 +304,8 @@ def _relations(maths: Iterable[str], products: frozenset[str], is_word: Callable
     is not `CONDITION_COMMANDS` or a side does not read."""
     relations: list[Relation] = []
     for text in maths:
+        if not text.isascii():
+            return None  # a relation or mark the folder leaves (`≔`, `≡`, `∊`, `≐`): unread (red team 13 class 3)
         text = _DEFINE_RE.sub("=", text)
         commands = set(re.findall(r"\\([A-Za-z]+)", text))
         if commands - CONDITION_COMMANDS:
@@ -331,8 +367,10 @@ def _component(target: sympy.Symbol, relations: list[Relation]) -> tuple[list[Re
     return chosen, reached
 
 
-def _fixes(target: sympy.Symbol, relations: list[Relation]) -> bool:
-    """Whether the relations joined to `target` may fix it (the module docstring's rules, an allowlist)."""
+def _fixes(target: sympy.Symbol, relations: list[Relation], facts: tuple[tuple[str, int], ...] = ()) -> bool:
+    """Whether the relations joined to `target` may fix it (the module docstring's rules, an allowlist). `facts`: what
+    the subject's head says of the target (`INTEGER_KINDS`: `domain`, a sign bound), read with the relations in it
+    alone (`n = 2k + 1` leaves an integer n as free as a real one)."""
     chosen, letters = _component(target, relations)
     if not chosen:
         return False
@@ -340,7 +378,8 @@ def _fixes(target: sympy.Symbol, relations: list[Relation]) -> bool:
         return len(chosen) != 1 or not _frees_linear(chosen[0], target)
     lattice = [r for r in chosen if r.op in ("\\equiv", "\\mid", "\\nmid")]
     if lattice:
-        return len(chosen) != 1 or not _lattice(lattice[0], target)
+        return len(chosen) != 1 or not _lattice(lattice[0], target)  # a lattice holds infinitely many of any sign
+    chosen = chosen + [Relation(op, target, sympy.Integer(bound)) for op, bound in facts]
     integral = any(r.op == "domain" for r in chosen)
     inequalities = [r for r in chosen if r.op in _INEQUALITIES]
     for r in chosen:

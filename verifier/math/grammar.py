@@ -28,9 +28,11 @@ from __future__ import annotations
 import ast
 import math
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
-from .conditions import condition_fixes
+from .conditions import condition_fixes, reads
+from .unicode_math import to_ascii_math
 
 MAX_CHARS = 400
 """Longer texts are not read as a stated value (an answer sentence is short; bounds the work)."""
@@ -1736,7 +1738,10 @@ def box_subject(clause: str, before: str, value: str | None = None) -> bool:
     passes `_side_states`: `$2x = \\boxed{6}$`, `$\\frac{x}{1000} = \\boxed{6}$`, `x (in thousands) =
     \\boxed{6}` state no answer. After a link verb (`is`, `equals`, `will be`) the subject passes
     `_noun_phrase`: `My first guess is`, `The error is`, `The answer in thousands is`, `$2x$ is` state none.
-    Anything else (a verb of action, a label's colon, no link) is `box_lead`'s and `box_clause`'s."""
+    Anything else (a verb of action, a label's colon, no link) is `box_lead`'s and `box_clause`'s. Both texts are
+    read folded (`unicode_math.to_ascii_math`), as a concluding sentence's are (`extract`): `≤` is `\\le` to every
+    reader of the subject, its conditions' too (red team 13 class 3)."""
+    clause, before = to_ascii_math(clause), to_ascii_math(before)
     text = before[-MAX_CHARS:]
     stripped = re.sub(r"(?:\s|\$|\\[(\[]|\\displaystyle|\\[,;: !]|\\q?quad)+$", "", text)
     mark = next((m for m in ("\\equiv", "\\in", "=") if stripped.endswith(m)), None)
@@ -2375,7 +2380,8 @@ def _noun_phrase(tokens: list[str]) -> bool:
     probability that Alice wins` aside). Refused: a head that is no quantity (`My first guess`, `The error`,
     `Its square`, `The reciprocal of x`), a modifier that qualifies it (`A wrong value`), a scale or an
     operation after it (`The answer in thousands`, `The answer (in thousands)`, `The answer divided by
-    1000`, `The answer rounded to the nearest thousand`)."""
+    1000`, `The answer rounded to the nearest thousand`). A value in it only at a `SUBJECT_VALUE_PLACES` position
+    (`_values_placed`; fx29s: a subject names, it never states a value)."""
     if _states_bound([t.lower() for t in tokens]):
         return False
     i, n = 0, len(tokens)
@@ -2386,16 +2392,18 @@ def _noun_phrase(tokens: list[str]) -> bool:
         i += 1
     if i == start or not (_head(tokens[i - 1]) or _math_subject(tokens[i - 1], False)):
         return False
-    head = tokens[i - 1].lower()
+    head, integer = tokens[i - 1].lower(), _integer_kind(tokens[start:i])
     after_object = head in ("probability", "chance", "likelihood", "odds")
     closed = False  # after a closed preposition's object every later object is closed too (`in units of 1000`)
     operand = False  # the last object is `_LABELLED_OPERAND_HEADS`' math operand (`the degree of $p(x)$`)
     while i < n:
         word = tokens[i].lower()
         if word == "to" and after_object and i + 1 < n and tokens[i + 1].isalpha() and _infinitive(tokens[i + 1]):
-            return _relative_clause(tokens[i:], defining=True, own=_own_names(tokens[:i]))  # `the number of ways to choose 2 of 4`
+            kind = "ways" if tokens[i - 1].lower() == "ways" else "infinitive"  # `the number of ways to choose 2 of 4`
+            return _relative_clause(tokens[i:], defining=True, own=_own_names(tokens[:i])) and _values_placed(tokens, i, kind)
         if after_object and word in _CLOSED_PREPS and i + 1 < n and tokens[i + 1].lower() in ("which", "whom"):
-            return _relative_clause(tokens[i + 2:], own=_own_names(tokens[:i]))  # `the values of $k$ for which the quadratic has real roots`
+            return (_relative_clause(tokens[i + 2:], own=_own_names(tokens[:i]))  # `the values of $k$ for which the quadratic has real roots`
+                    and _values_placed(tokens, i, "clause"))
         if word == "when" and not after_object and head in _DIVISION_HEADS:
             j = _division_end(tokens, i)  # `the remainder when $N$ is divided by $1000$`
             if j == i:
@@ -2412,15 +2420,164 @@ def _noun_phrase(tokens: list[str]) -> bool:
             i, after_object = j, True
         elif _such_that(tokens, i):
             # `the integers $n$ such that $f(n) = n$`: a condition, which never sets `$n$` itself (`conditions.condition_fixes`)
-            return _relative_clause(tokens[i:], defining=True, own=_own_names(tokens[:i]))
+            return (_relative_clause(tokens[i:], defining=True, own=_own_names(tokens[:i]),
+                                     integer=None if after_object else integer) and _values_placed(tokens, i, "clause"))
         elif after_object and i + 1 < n and _is_name(tokens[i]) and _has("verb", tokens[i + 1]):
-            return _relative_clause(tokens[i:], own=_own_names(tokens[:i]))  # `the number of apples Sam ate`: a clause with no `that`
+            return (_relative_clause(tokens[i:], own=_own_names(tokens[:i]))  # `the number of apples Sam ate`: a clause with no `that`
+                    and _values_placed(tokens, i, "clause"))
         elif after_object and (word in _RELATIVE_OPENERS or tokens[i] == "(" and i + 1 < n
                                and tokens[i + 1].lower() in _RELATIVE_OPENERS):
-            return _relative_clause(tokens[i:], own=_own_names(tokens[:i]), operand=operand)
+            return _relative_clause(tokens[i:], own=_own_names(tokens[:i]), operand=operand) and _values_placed(
+                tokens, i, "clause")
         else:
             return False
-    return True
+    return _values_placed(tokens, n, "")
+
+
+_INTEGER_HEADS = {"integer": "integer", "integers": "integer", "natural": "natural", "prime": "positive",
+                  "primes": "positive"}
+_SIGN_WORDS = {"positive": "positive", "nonnegative": "nonnegative", "negative": "negative"}
+
+
+def _integer_kind(words: list[str]) -> str | None:
+    """What a subject's own words before its condition say of its unknown (`conditions.INTEGER_KINDS`; red team 13
+    class 8): `The integer $n$`, `The smallest positive integer $n$`, `The natural number $n$`, `The prime $p$` name
+    an integer (with its sign), so bounds that leave finitely many integers fix it. None for any other head (`The
+    value of $x$`, `The number $n$`: a real unknown)."""
+    low = [w.lower() for w in words]
+    kinds = [_INTEGER_HEADS[w] for w in low if w in _INTEGER_HEADS]
+    if not kinds:
+        return None
+    signs = [_SIGN_WORDS[w] for w in low if w in _SIGN_WORDS]
+    return signs[0] if signs else kinds[0]
+
+
+_MATH_OPERATOR_RE = re.compile(r"[-+*/^!]|\\(?:cdot|times|div|[dt]?frac|sqrt|binom|d?binom|pm|mp|sum|prod|int|ast)(?![A-Za-z])")
+_NAME_SUBSCRIPT_RE = re.compile(r"_\s*(?:\{[^{}]*\}|[A-Za-z0-9])")
+_ORDINAL_SELECTIONS = frozenset("first last next".split())
+_OBJECT_BOUNDARIES = _OPEN_PREPS | _CLOSED_PREPS | frozenset({"when"})  # a bracket opens a clause (`clause`) or a part label, `of 1000 (x)`
+
+
+def _subject_value(token: str) -> bool:
+    """Whether a subject's token may state a value (docs/math.md "Answer grammar", "A subject names"; red team 13): a
+    numeral, a number word (`_CLAUSE_NUMBER_WORDS`: any other is no word of a subject's vocabulary), or a math segment holding a numeral outside a name's index
+    (`x_1` is a name) or an operator (`+`, `^`, `\\frac`, ...)."""
+    math = _math_content(token)
+    if math is None:
+        return any(c.isdigit() for c in token) or token.lower() in _CLAUSE_NUMBER_WORDS
+    return bool(re.search(r"\d", _NAME_SUBSCRIPT_RE.sub(" ", math)) or _MATH_OPERATOR_RE.search(math))
+
+
+def _next_bounds(tokens: list[str], k: int, clause: int) -> bool:
+    """Whether the object at `tokens[k]` ends right after it: the subject's end, its clause, or a preposition."""
+    return k + 1 >= min(clause, len(tokens)) or tokens[k + 1].lower() in _OBJECT_BOUNDARIES
+
+
+def _whole_of_object(tokens: list[str], k: int, clause: int, kind: str) -> bool:
+    """`the value of $2^{10}$`, `the number of multiples of 7`, `the number of positive divisors of $12$`."""
+    math = _math_content(tokens[k])
+    closed = _value_side(math) if math is not None else _object_value(tokens[k])
+    return (0 < k < clause and tokens[k - 1].lower() == "of" and closed and _next_bounds(tokens, k, clause)
+            and not (k + 1 < len(tokens) and tokens[k + 1].lower() == "and"))
+
+
+def _own_math_name(tokens: list[str], k: int, clause: int, kind: str) -> bool:
+    """`$f(3)$`, `$a_{2024}$`, `$\\angle 1$`, `$x + y$`, `$a_1 + a_2$`."""
+    math = _math_content(tokens[k])
+    if math is None:
+        return False
+    compact = _compact(math)
+    if _MATH_NAME_RE.match(compact) or _SIDE_NAME_RE.match(compact) or _names_tuple(compact):
+        return True
+    return not re.search(r"\d", _NAME_SUBSCRIPT_RE.sub(" ", math)) and _side_states(math)
+
+
+def _operand_object(tokens: list[str], k: int, clause: int, kind: str) -> bool:
+    """`the coefficient of $x^2$`, `the units digit of $3^{2024}$`."""
+    return (1 < k < clause and tokens[k - 1].lower() == "of" and tokens[k - 2].lower() in _OPERAND_HEADS
+            and _operand_math(tokens[k]) and _next_bounds(tokens, k, clause))
+
+
+def _division_operand(tokens: list[str], k: int, clause: int, kind: str) -> bool:
+    """`the remainder when $3^{2024}$ is divided by 7`."""
+    return k < clause and any(w >= 1 and tokens[w].lower() == "when" and tokens[w - 1].lower() in _DIVISION_HEADS
+                              and _division_end(tokens, w) == w + 6 for w in (k - 1, k - 5))
+
+
+def _ordinal_count(tokens: list[str], k: int, clause: int, kind: str) -> bool:
+    """`the sum of the first 10 terms`, `the last 3 digits`."""
+    return (0 < k < clause - 1 and tokens[k - 1].lower() in _ORDINAL_SELECTIONS and _math_content(tokens[k]) is None
+            and tokens[k + 1].isalpha() and _object_word(tokens[k + 1]))
+
+
+def _range_bound(tokens: list[str], k: int, clause: int, kind: str) -> bool:
+    """`the number of primes between 1 and 100`, `the number of integers between 1 and 100 such that ...`."""
+    if k >= clause:
+        return False
+    at = k - 1 if k >= 1 and tokens[k - 1].lower() == "between" else k - 3
+    return at >= 0 and tokens[at].lower() == "between" and (at == k - 1 or tokens[k - 1].lower() == "and") and (
+        _numbered_range(tokens, at + 1))
+
+
+def _read_condition(tokens: list[str], k: int, clause: int, kind: str) -> bool:
+    """`such that $2p = 5q$`, `that lie on the circle $x^2+y^2=7$`."""
+    math = _math_content(tokens[k])
+    return k >= clause and math is not None and reads(math, _prose_run)
+
+
+def _counting_verb_object(tokens: list[str], k: int, clause: int, kind: str) -> bool:
+    """`that hold 7 apples`, `that has 7 apples`."""
+    return k > clause and _math_content(tokens[k]) is None and tokens[k - 1].lower() in _COUNTING_VERBS
+
+
+def _counted_object(tokens: list[str], k: int, clause: int, kind: str) -> bool:
+    """`that can be written as the sum of two positive integers`."""
+    return k > clause and _counted_in_object(tokens, k)
+
+
+def _operand_label(tokens: list[str], k: int, clause: int, kind: str) -> bool:
+    """`the degree of $p(x)$ (which is the constant polynomial 1)`."""
+    return (k > clause and tokens[k - 1].lower() in _OPERAND_OBJECTS
+            and any(t.lower() in _LABELLED_OPERAND_HEADS for t in tokens[:clause]))
+
+
+def _ways_infinitive(tokens: list[str], k: int, clause: int, kind: str) -> bool:
+    """`the number of ways to choose 2 of 4`."""
+    return k > clause and kind == "ways"
+
+
+SUBJECT_VALUE_PLACES: tuple[tuple[Callable[[list[str], int, int, str], bool], str], ...] = (
+    (_whole_of_object, "the whole `of` object, standing alone, a closed computation or a number: which operand the "
+     "quantity is taken of (`the value of $2^{10}$`, `$\\binom{8}{4}$`, `the number of multiples of 7`); a value beside "
+     "anything else in it is a second value (`the value of 1000 $x$` states 1000x, `the number of 7 apples` a count)"),
+    (_own_math_name, "a name (`_MATH_NAME_RE`, `_SIDE_NAME_RE`: `$f(3)$`, `$a_{2024}$`, `$\\angle 1$`), or names joined "
+     "by operators with no numeral (`$x + y$`, `$a_1 + a_2$`, as `_side_states` reads them): which quantity, its index "
+     "no value"),
+    (_operand_object, "the `of` object of an `_OPERAND_HEADS` head, alone (`the coefficient of $x^2$`): which operand"),
+    (_division_operand, "the dividend and divisor of a remainder's `when E is divided by N` (`_division_end`)"),
+    (_ordinal_count, "a count after an ordinal that selects (`the first 10 terms`): which members, never their value"),
+    (_range_bound, "a bound of `between N and N` after a numbered noun (`_numbered_range`, as fx29r left it)"),
+    (_read_condition, "a relative clause's or condition's math that `conditions.reads` reads whole (relations, ASCII "
+     "only), whose effect on the subject's own unknown `conditions.condition_fixes` decides"),
+    (_counting_verb_object, "in a clause, a count right after a `_COUNTING_VERBS` word (`that hold 7 apples`): what the "
+     "object holds, never what it is (`that sums to 7 apples`, `that is that 7 apples` state a value)"),
+    (_counted_object, "in a clause, a count in the `of` object of a quantity word (`_counted_in_object`: `the sum of two "
+     "positive integers`): the members the sum is over"),
+    (_operand_label, "in a clause after a `_LABELLED_OPERAND_HEADS` operand, `_OPERAND_OBJECTS`' number (`the degree of "
+     "$p(x)$ (which is the constant polynomial 1)`): the operand's value, which the degree is not"),
+    (_ways_infinitive, "in the defining infinitive after `ways` (`the number of ways to choose 2 of 4`): the data of "
+     "the choice, whose count of ways is another number"),
+)
+"""Where a subject (of a box, of a concluding sentence) may hold a value (`_subject_value`), each position with its
+reason: "a subject names; it never states a value" (docs/math.md "Answer grammar", red team 13 classes 1, 5-7). An
+allowlist: a value anywhere else is a second value beside the answer's, refused (`_values_placed`)."""
+
+
+def _values_placed(tokens: list[str], clause: int, kind: str) -> bool:
+    """Whether every value of a subject stands in a `SUBJECT_VALUE_PLACES` position. `clause`: where the subject's
+    relative clause or condition opens (`len(tokens)` when none); `kind`: `ways` for the infinitive after `ways`."""
+    return all(not _subject_value(t) or any(place(tokens, k, clause, kind) for place, _ in SUBJECT_VALUE_PLACES)
+               for k, t in enumerate(tokens))
 
 
 def _such_that(tokens: list[str], i: int) -> bool:
@@ -2767,7 +2924,7 @@ def _clause_word(tokens: list[str], k: int) -> bool:
 
 
 def _relative_clause(tokens: list[str], defining: bool = False, own: frozenset[str] = frozenset(),
-                     operand: bool = False) -> bool:
+                     operand: bool = False, integer: str | None = None) -> bool:
     """A relative clause after an object (`that can be written as the sum of two positive integers \\\\( p \\\\)
     and \\\\( q \\\\) such that \\\\( 2p = 5q \\\\)`, `(which is the constant polynomial 1)`): it says which object
     is meant; its words are a closed vocabulary (`_clause_word`), and a value in it only where `_clause_values_named`
@@ -2775,11 +2932,12 @@ def _relative_clause(tokens: list[str], defining: bool = False, own: frozenset[s
     whose math and numbers pick the objects out; the copula rule still holds there, and so does the rule that no
     math in a clause sets the subject's own unknown (`own`, `conditions.condition_fixes`: `the value of $x$ such that $x = 7$`, red
     team 11 class 2). `operand`: the clause follows the math object of a `_LABELLED_OPERAND_HEADS` head (`the degree
-    of $p(x)$ (which is the constant polynomial 1)`), where `_OPERAND_OBJECTS` may label it by a number."""
+    of $p(x)$ (which is the constant polynomial 1)`), where `_OPERAND_OBJECTS` may label it by a number. `integer`:
+    what the subject's head says of its own unknowns (`_integer_kind`, `conditions.INTEGER_KINDS`)."""
     if not defining and not _clause_values_named(tokens, operand):
         return False
     maths = [math for math in map(_math_content, tokens) if math is not None]
-    if condition_fixes(maths, own, defining and not own, _prose_run):
+    if condition_fixes(maths, own, defining and not own, _prose_run, integer):
         return False
     return not _clause_states_value(tokens, operand) and all(
         t.startswith("$") or t in "()'’" or t.replace(",", "").replace(".", "").isdigit() or t.lower() == "and"
