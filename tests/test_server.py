@@ -215,24 +215,34 @@ def test_cancelled_call_kills_its_items(server_factory):
     assert r.verdict == pb.VERDICT_CORRECT
 
 
+def _streaming(server, tasks: list[dict], timeout_s: float) -> tuple[threading.Thread, list]:
+    """A GradeStream of `tasks` in a thread, returned mid-batch (20 items graded), with the list its results fill."""
+    results: list = []
+    thread = threading.Thread(target=lambda: results.extend(
+        stub(server.target).GradeStream(request(tasks), timeout=timeout_s)))
+    thread.start()
+    while server.metric("verifier_items_total", kind="math") < 20:
+        time.sleep(0.01)
+    return thread, results
+
+
+def _all_correct(results: list, tasks: list[dict]) -> None:
+    assert sorted(r.id for r in results) == sorted(t["id"] for t in tasks)
+    assert all(r.verdict == pb.VERDICT_CORRECT for r in results), {pb.Verdict.Name(r.verdict) for r in results}
+
+
 def test_sigkilled_worker_mid_batch_loses_no_item(server_factory):
     import os
 
     server = server_factory("--workers", "2", "--no-code")
     tasks = unique_batch(1000, "k")
-    results: list = []
-    thread = threading.Thread(target=lambda: results.extend(
-        stub(server.target).GradeStream(request(tasks), timeout=180)))
-    thread.start()
-    while server.metric("verifier_items_total", kind="math") < 20:  # mid-batch
-        time.sleep(0.01)
+    thread, results = _streaming(server, tasks, 180)
     victims = server.math_workers()
     assert victims
     for pid in victims:
         os.kill(pid, signal.SIGKILL)
     thread.join(200)
-    assert sorted(r.id for r in results) == sorted(t["id"] for t in tasks)
-    assert all(r.verdict == pb.VERDICT_CORRECT for r in results), {pb.Verdict.Name(r.verdict) for r in results}
+    _all_correct(results, tasks)
     # a worker killed mid-item is a crash; one killed between items makes pebble give up the pool
     assert (server.metric("verifier_worker_restarts_total", reason="crash")
             + server.metric("verifier_worker_restarts_total", reason="pool_broken")) >= 1
@@ -253,12 +263,7 @@ def test_items_that_wait_for_slowly_restarting_workers_are_graded_not_timed_out(
 
     server = server_factory("--workers", "2", "--no-code", "--default-math-timeout-s", "2")
     tasks = unique_batch(300, "r")
-    results: list = []
-    thread = threading.Thread(target=lambda: results.extend(
-        stub(server.target).GradeStream(request(tasks), timeout=240)))
-    thread.start()
-    while server.metric("verifier_items_total", kind="math") < 20:  # mid-batch
-        time.sleep(0.01)
+    thread, results = _streaming(server, tasks, 240)
     victims = server.math_workers()
     [forkserver] = {_parent(pid) for pid in victims}
     os.kill(forkserver, signal.SIGSTOP)
@@ -269,8 +274,7 @@ def test_items_that_wait_for_slowly_restarting_workers_are_graded_not_timed_out(
     finally:
         os.kill(forkserver, signal.SIGCONT)
     thread.join(240)
-    assert sorted(r.id for r in results) == sorted(t["id"] for t in tasks)
-    assert all(r.verdict == pb.VERDICT_CORRECT for r in results), {pb.Verdict.Name(r.verdict) for r in results}
+    _all_correct(results, tasks)
 
 
 def test_idle_workers_killed_are_replaced(server_factory):
