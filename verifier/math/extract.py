@@ -27,6 +27,7 @@ from .grammar import (
     box_lead_clauses,
     box_subject,
     closes,
+    bare_link,
     concludes,
     lead_clauses,
     read_sentence,
@@ -324,6 +325,12 @@ def _clause_start(region: str, start: int) -> int:
     last = breaks[-1]
     if last.group() in ",，" and not _PROSE_RE.search(region[floor + last.end():start]):
         return floor + breaks[-2].end() if len(breaks) > 1 else floor  # `If n is odd, \\boxed{6}`: that clause's value
+    k = len(breaks)
+    while k > 0 and breaks[k - 1].group() in ",，" and bare_link(region[floor + breaks[k - 1].end():start]):
+        k -= 1  # `The value of 1000 $x$, (therefore,) is \\boxed{6}`: a link alone after a comma has its subject before
+        # the comma, which `box_subject` reads (red team 14 class 5's `, which is the polynomial $x^7$, is`)
+    if k < len(breaks):
+        return floor + breaks[k - 1].end() if k > 0 else floor
     return floor + last.end()
 
 
@@ -727,6 +734,8 @@ def _read_last_sentence(tail: str, start: int, end: int, text: str) -> str | Non
     if percent and not text.endswith("%"):  # `$28$ %`: the sign is the value's (the percent rules decide)
         text, after = text + "%", after[percent.end():]
     reading = read_sentence(f"{before}0{after}", text)  # `0`: one value in the value's place, whatever its notation
+    if reading.kind in ("number", "math") and not box_subject(before, before, text):
+        return None  # one subject reader for every path: the box's (red team 14 class 1: `The value of $-x$ is 6.`)
     if reading.kind == "number":  # `1.000.000`: the grammar read more than the number found, refused
         return None if reading.text not in ("0", "0%") else text + ("%" if reading.text == "0%" and "%" not in text else "")
     if reading.kind != "math":

@@ -2201,6 +2201,54 @@ def _agent(tokens: list[str]) -> bool:
     return _noun_phrase(stated)
 
 
+_SIGN_MARKS = frozenset("-|")
+"""Lead marks that are a sign or a bar when a name follows them (`The value of - $x$`, `of |x|`): kept in a subject's
+tokens, where they stand before a name and so state a value (`_names_stand_alone`; red team 14 class 2); anywhere else
+(`- The value`, `x-coordinate`) dropped as markup."""
+_COMPLETE_MATH_RE = re.compile(r"(\$[^$]*\$)")
+
+
+def _unwrap_text(flat: str) -> str:
+    """`flat` with its font groups' words read as words (`\\text{the area} is`), except inside a complete math segment:
+    there a font group is a unit or a scale written upright (`$\\mathrm{k}x$`, `$\\text{k}x$`), never a name's part,
+    and stays in the segment, where `_subject_value` reads it as a value (red team 14 class 2)."""
+    parts = _COMPLETE_MATH_RE.split(flat)
+    return "".join(part if k % 2 else _TEXT_GROUP_RE.sub(lambda m: " " + m.group(1) + " ", part)
+                   for k, part in enumerate(parts))
+
+
+def _subject_tokens(flat: str) -> list[str]:
+    """A subject's tokens (`_SUBJECT_TOKEN_RE`), lead marks dropped, but a sign or a bar before a name kept
+    (`_SIGN_MARKS`)."""
+    found = _SUBJECT_TOKEN_RE.findall(flat)
+    return [t for k, t in enumerate(found) if t not in _LEAD_MARKS or t in _SIGN_MARKS and k + 1 < len(found)
+            and _name_token(found[k + 1])]
+
+
+def _name_token(token: str) -> bool:
+    """A token that names by a symbol: a math segment, or a lone letter (`x`, `M`; never the article `a`, `A`)."""
+    return token.startswith("$") and token.endswith("$") and len(token) > 1 or (
+        len(token) == 1 and token.isalpha() and token not in "aA")
+
+
+def _names_stand_alone(tokens: list[str]) -> bool:
+    """Whether every name of a subject (`_name_token`) stands first or right after a word (a determiner, an adjective,
+    a noun, a preposition: `the value of $x$`, `the integer $n$`, `integers $p$ and $q$`), a bracket that opens (`for
+    part (b)`) or an owner's `'s`. An allowlist (red team 14 class 2): whatever else stands right before a name, a sign
+    (`- $x$`, `$-$ $x$`), an operator (`$\\times$ $x$`, `$\\sqrt{}$ $x$`), a constant (`$\\pi$ $x$`, `$e$ $x$`), a scale
+    letter (`M $x$`, `$\\mathrm{k}$ $x$`) or any other math, makes the subject name a multiple or a function of the name:
+    a second value beside the box's."""
+    for k, t in enumerate(tokens):
+        if k == 0 or not _name_token(t):
+            continue
+        prev = tokens[k - 1]
+        if t == "s" and prev in ("'", "’"):
+            continue  # `$p$'s roots`
+        if not (prev.isalpha() and (len(prev) > 1 or prev in "aA") or prev == "(" or prev.endswith(_POSSESSIVE)):
+            return False
+    return True
+
+
 class _Link(NamedTuple):
     """A clause that ends with a link, split (`_split_link`): the words of its subject, and how it links."""
 
@@ -2223,10 +2271,10 @@ def _split_link(clause: str) -> _Link | None:
     `concludes` (a concluding sentence's)."""
     flat = _CLAUSE_MARKUP_RE.sub(" ", clause)
     flat = _SEGMENT_CLOSE_RE.sub("$", _SEGMENT_OPEN_RE.sub("$", flat))
-    flat = _TEXT_GROUP_RE.sub(lambda m: " " + m.group(1) + " ", flat)
+    flat = _unwrap_text(flat)
     if len(flat) > MAX_CHARS:
         return None
-    tokens = [t for t in _SUBJECT_TOKEN_RE.findall(flat) if t not in _LEAD_MARKS]
+    tokens = _subject_tokens(flat)
     while tokens and tokens[-1] in ("$", "(", "\\"):
         tokens.pop()  # the box's own open math
     while tokens and tokens[-1].lower() in _LINK_ADVERBS:
@@ -2280,6 +2328,15 @@ def _clause_verbs(verbs: list[str]) -> list[str]:
     if len(finite) > 1 or loose:
         give = head
     return verbs[:give]
+
+
+def bare_link(text: str) -> bool:
+    """Whether `text` (what stands between a comma and a box) is a link and nothing else (`is`, `will be`, `is
+    therefore`, `equals`): the subject it links is before the comma, and is read there (`extract._clause_start`)."""
+    words = [w.strip("*_$,，") for w in text.split()]
+    words = [w for w in words if w and w not in ("\\(", "\\[")]
+    return bool(words) and all(w.lower() in _BOX_COPULAS or w.lower() in _VERB_CHAIN or w.lower() in _LINK_ADVERBS
+                               or _has("lead", w) for w in words) and any(w.lower() in _BOX_COPULAS for w in words)
 
 
 def _copula_subject(clause: str) -> bool:
@@ -2382,7 +2439,7 @@ def _noun_phrase(tokens: list[str]) -> bool:
     operation after it (`The answer in thousands`, `The answer (in thousands)`, `The answer divided by
     1000`, `The answer rounded to the nearest thousand`). A value in it only at a `SUBJECT_VALUE_PLACES` position
     (`_values_placed`; fx29s: a subject names, it never states a value)."""
-    if _states_bound([t.lower() for t in tokens]):
+    if _states_bound([t.lower() for t in tokens]) or not _names_stand_alone(tokens):
         return False
     i, n = 0, len(tokens)
     if i < n and (_has("det", tokens[i]) and tokens[i].lower() not in ("that", "which") or _is_owner(tokens[i])):
@@ -2395,7 +2452,6 @@ def _noun_phrase(tokens: list[str]) -> bool:
     head, integer = tokens[i - 1].lower(), _integer_kind(tokens[start:i])
     after_object = head in ("probability", "chance", "likelihood", "odds")
     closed = False  # after a closed preposition's object every later object is closed too (`in units of 1000`)
-    operand = False  # the last object is `_LABELLED_OPERAND_HEADS`' math operand (`the degree of $p(x)$`)
     while i < n:
         word = tokens[i].lower()
         if word == "to" and after_object and i + 1 < n and tokens[i + 1].isalpha() and _infinitive(tokens[i + 1]):
@@ -2408,15 +2464,13 @@ def _noun_phrase(tokens: list[str]) -> bool:
             j = _division_end(tokens, i)  # `the remainder when $N$ is divided by $1000$`
             if j == i:
                 return False
-            i, after_object, operand = j, True, False
+            i, after_object = j, True
         elif word in _OPEN_PREPS or word in _CLOSED_PREPS:
             operand = word == "of" and not after_object and head in _OPERAND_HEADS
             closed = closed or word in _CLOSED_PREPS
             j = _object_end(tokens, i + 1, not closed, operand, governor=tokens[i - 1].lower())
             if j == i + 1:
                 return False
-            labelled_operand = head in _LABELLED_OPERAND_HEADS and j == i + 2 and _math_content(tokens[i + 1]) is not None
-            operand = operand and labelled_operand
             i, after_object = j, True
         elif _such_that(tokens, i):
             # `the integers $n$ such that $f(n) = n$`: a condition, which never sets `$n$` itself (`conditions.condition_fixes`)
@@ -2427,7 +2481,7 @@ def _noun_phrase(tokens: list[str]) -> bool:
                     and _values_placed(tokens, i, "clause"))
         elif after_object and (word in _RELATIVE_OPENERS or tokens[i] == "(" and i + 1 < n
                                and tokens[i + 1].lower() in _RELATIVE_OPENERS):
-            return _relative_clause(tokens[i:], own=_own_names(tokens[:i]), operand=operand) and _values_placed(
+            return _relative_clause(tokens[i:], own=_own_names(tokens[:i])) and _values_placed(
                 tokens, i, "clause")
         else:
             return False
@@ -2465,7 +2519,11 @@ def _subject_value(token: str) -> bool:
     math = _math_content(token)
     if math is None:
         return any(c.isdigit() for c in token) or token.lower() in _CLAUSE_NUMBER_WORDS
-    return bool(re.search(r"\d", _NAME_SUBSCRIPT_RE.sub(" ", math)) or _MATH_OPERATOR_RE.search(math))
+    return bool(re.search(r"\d", _NAME_SUBSCRIPT_RE.sub(" ", math)) or _MATH_OPERATOR_RE.search(math)
+                or _FONT_IN_MATH_RE.search(math))  # `$\\mathrm{k}x$`: an upright unit or scale (red team 14 class 2)
+
+
+_FONT_IN_MATH_RE = re.compile(r"\\" + _FONT_CMD + r"(?![A-Za-z])")
 
 
 def _next_bounds(tokens: list[str], k: int, clause: int) -> bool:
@@ -2484,8 +2542,8 @@ def _whole_of_object(tokens: list[str], k: int, clause: int, kind: str) -> bool:
 def _own_math_name(tokens: list[str], k: int, clause: int, kind: str) -> bool:
     """`$f(3)$`, `$a_{2024}$`, `$\\angle 1$`, `$x + y$`, `$a_1 + a_2$`."""
     math = _math_content(tokens[k])
-    if math is None:
-        return False
+    if math is None or _FONT_IN_MATH_RE.search(math) or not re.search(r"[A-Za-z]", _SIDE_COMMAND_NOT_GREEK_RE.sub(" ", math)):
+        return False  # a name holds a letter, never a font group (`$-$`, `$\\sqrt{}$`, `$\\mathrm{k}x$`: red team 14 class 2)
     compact = _compact(math)
     if _MATH_NAME_RE.match(compact) or _SIDE_NAME_RE.match(compact) or _names_tuple(compact):
         return True
@@ -2505,9 +2563,18 @@ def _division_operand(tokens: list[str], k: int, clause: int, kind: str) -> bool
 
 
 def _ordinal_count(tokens: list[str], k: int, clause: int, kind: str) -> bool:
-    """`the sum of the first 10 terms`, `the last 3 digits`."""
+    """`the sum of the first 10 terms`, `the last 3 digits`; never under a counting head (`_COUNTING_HEADS`)."""
     return (0 < k < clause - 1 and tokens[k - 1].lower() in _ORDINAL_SELECTIONS and _math_content(tokens[k]) is None
-            and tokens[k + 1].isalpha() and _object_word(tokens[k + 1]))
+            and tokens[k + 1].isalpha() and _object_word(tokens[k + 1])
+            and not any(t.lower() in _COUNTING_HEADS for t in tokens[:k]))
+
+
+_COUNTING_HEADS = frozenset("number numbers count counts total totals amount".split())
+"""Heads whose value is how many members a set has (red team 14 class 6): under one, an ordinal count (`the number of
+the first 7 apples`, `the count of the first 7 terms`, `the number of apples of the first 7 apples`) states that very
+count, so `_ordinal_count` admits none wherever such a head stands before it (`the sum of the first 10 terms` keeps
+it: a sum is no count of its terms). `total` and `amount` count as well as sum (`the total of 7 boxes`, red team 13
+class 7): refused with them."""
 
 
 def _range_bound(tokens: list[str], k: int, clause: int, kind: str) -> bool:
@@ -2530,20 +2597,13 @@ def _counting_verb_object(tokens: list[str], k: int, clause: int, kind: str) -> 
     return k > clause and _math_content(tokens[k]) is None and tokens[k - 1].lower() in _COUNTING_VERBS
 
 
-def _counted_object(tokens: list[str], k: int, clause: int, kind: str) -> bool:
-    """`that can be written as the sum of two positive integers`."""
-    return k > clause and _counted_in_object(tokens, k)
-
-
-def _operand_label(tokens: list[str], k: int, clause: int, kind: str) -> bool:
-    """`the degree of $p(x)$ (which is the constant polynomial 1)`."""
-    return (k > clause and tokens[k - 1].lower() in _OPERAND_OBJECTS
-            and any(t.lower() in _LABELLED_OPERAND_HEADS for t in tokens[:clause]))
-
-
 def _ways_infinitive(tokens: list[str], k: int, clause: int, kind: str) -> bool:
-    """`the number of ways to choose 2 of 4`."""
-    return k > clause and kind == "ways"
+    """`the number of ways to choose 2 of 4`, `to arrange 5 books`: a plain count (a numeral, a number word, `$4$`)
+    right after a `_COUNTING_VERBS` word or `of` (red team 14 class 8: `and 7`, `in 1000`, `(7)`, `$\\times 1000$`
+    after the data state a second value)."""
+    math = _math_content(tokens[k])
+    plain = tokens[k].isdigit() or tokens[k].lower() in _CLAUSE_NUMBER_WORDS or math is not None and math.strip().isdigit()
+    return k > clause and kind == "ways" and plain and tokens[k - 1].lower() in _COUNTING_VERBS | {"of"}
 
 
 SUBJECT_VALUE_PLACES: tuple[tuple[Callable[[list[str], int, int, str], bool], str], ...] = (
@@ -2556,17 +2616,14 @@ SUBJECT_VALUE_PLACES: tuple[tuple[Callable[[list[str], int, int, str], bool], st
     (_operand_object, "the `of` object of an `_OPERAND_HEADS` head, alone (`the coefficient of $x^2$`): which operand"),
     (_division_operand, "the dividend and divisor of a remainder's `when E is divided by N` (`_division_end`)"),
     (_ordinal_count, "a count after an ordinal that selects (`the first 10 terms`): which members, never their value"),
-    (_range_bound, "a bound of `between N and N` after a numbered noun (`_numbered_range`, as fx29r left it)"),
+    (_range_bound, "a bound of `between N and N` after a numbered noun that is no whole number (`_numbered_range`: "
+     "`the number of primes between 1 and 100`; never `integers`, `years`, `digits`: red team 14 class 7)"),
     (_read_condition, "a relative clause's or condition's math that `conditions.reads` reads whole (relations, ASCII "
      "only), whose effect on the subject's own unknown `conditions.condition_fixes` decides"),
     (_counting_verb_object, "in a clause, a count right after a `_COUNTING_VERBS` word (`that hold 7 apples`): what the "
      "object holds, never what it is (`that sums to 7 apples`, `that is that 7 apples` state a value)"),
-    (_counted_object, "in a clause, a count in the `of` object of a quantity word (`_counted_in_object`: `the sum of two "
-     "positive integers`): the members the sum is over"),
-    (_operand_label, "in a clause after a `_LABELLED_OPERAND_HEADS` operand, `_OPERAND_OBJECTS`' number (`the degree of "
-     "$p(x)$ (which is the constant polynomial 1)`): the operand's value, which the degree is not"),
-    (_ways_infinitive, "in the defining infinitive after `ways` (`the number of ways to choose 2 of 4`): the data of "
-     "the choice, whose count of ways is another number"),
+    (_ways_infinitive, "in the defining infinitive after `ways`, a plain count right after a `_COUNTING_VERBS` word or "
+     "`of` (`the number of ways to choose 2 of 4`): the data of the choice, whose count of ways is another number"),
 )
 """Where a subject (of a box, of a concluding sentence) may hold a value (`_subject_value`), each position with its
 reason: "a subject names; it never states a value" (docs/math.md "Answer grammar", red team 13 classes 1, 5-7). An
@@ -2683,29 +2740,24 @@ between 7 and 8` holds a second value (red team 12 class 3)."""
 _WHOLE_RANGE_NOUNS = frozenset("integer integers number numbers year years digit digits".split())
 """Numbered nouns whose members in a range are every whole number in it: their count is the range's own size (`the
 number of integers between 7 and 8` is 0, or 2 inclusive), so a range of them alone states a second value beside the
-box (`... is \\boxed{6}`, fx29r; issue 29's `between 3 and 9`). Admitted only with a condition after it that picks
-which of them are counted (`_numbered_range`: `the number of years between 2000 and 3000 inclusive that can be written
-as ...`, math-verify's wording), where the count is the question's work, not the bounds'. The other `_NUMBERED_NOUNS`
+box (`... is \\boxed{6}`, fx29r; issue 29's `between 3 and 9`). Never admitted, a condition after it or not (red team
+14 class 7): a condition may pick every member or none (`such that $n \\ge 1$`, `that are integers`, `that are
+positive`, a condition on another letter), and then the count is the range's size again; which conditions pick all is
+no question a grammar can decide, so the range of whole numbers is refused whatever follows it (`the number of years
+between 2000 and 3000 inclusive that can be written as ...`, math-verify's wording, is given up). The other `_NUMBERED_NOUNS`
 (`primes`, `multiples`, `divisors`, `squares`) count what the question asks to find among them (`the number of primes
 between 1 and 100`): the bounds are the question's data, and the count is no arithmetic on them."""
-_RANGE_SIDES = frozenset({"inclusive", "exclusive", "inclusively"})
 
 
 def _numbered_range(tokens: list[str], start: int) -> bool:
     """`between V and V` opening at `tokens[start]` (after `between`), whose nearest word before it is
-    `_NUMBERED_NOUNS`: a range of the numbers counted; of `_WHOLE_RANGE_NOUNS` only when a relative clause or
-    `such that` condition follows it (fx29r)."""
+    `_NUMBERED_NOUNS`: a range of the numbers counted; never of `_WHOLE_RANGE_NOUNS` (red team 14 class 7)."""
     words = [t.lower() for t in tokens[: start - 1] if t.isalpha() and t.lower() not in _OPEN_PREPS]
     shape = tokens[start: start + 3]
     if not (bool(words) and words[-1] in _NUMBERED_NOUNS and len(shape) == 3 and shape[1].lower() == "and"
             and _object_value(shape[0]) and _object_value(shape[2])):
         return False
-    if words[-1] not in _WHOLE_RANGE_NOUNS:
-        return True
-    after = start + 3 + (start + 3 < len(tokens) and tokens[start + 3].lower() in _RANGE_SIDES)
-    return after < len(tokens) and (tokens[after].lower() in _RELATIVE_OPENERS - {"such"} or _such_that(tokens, after)
-                                    or tokens[after] == "(" and after + 1 < len(tokens)
-                                    and tokens[after + 1].lower() in _RELATIVE_OPENERS - {"such"})
+    return words[-1] not in _WHOLE_RANGE_NOUNS
 
 
 def _value_role(tokens: list[str], start: int, i: int) -> bool:
@@ -2924,22 +2976,21 @@ def _clause_word(tokens: list[str], k: int) -> bool:
 
 
 def _relative_clause(tokens: list[str], defining: bool = False, own: frozenset[str] = frozenset(),
-                     operand: bool = False, integer: str | None = None) -> bool:
-    """A relative clause after an object (`that can be written as the sum of two positive integers \\\\( p \\\\)
-    and \\\\( q \\\\) such that \\\\( 2p = 5q \\\\)`, `(which is the constant polynomial 1)`): it says which object
+                     integer: str | None = None) -> bool:
+    """A relative clause after an object (`that can be written as the sum of positive integers \\\\( p \\\\)
+    and \\\\( q \\\\) such that \\\\( 2p = 5q \\\\)`, `(which is a polynomial)`): it says which object
     is meant; its words are a closed vocabulary (`_clause_word`), and a value in it only where `_clause_values_named`
     admits one. `defining`: an infinitive or `such that` condition (`ways to choose 2 of 4`, `such that $f(n) = n$`),
     whose math and numbers pick the objects out; the copula rule still holds there, and so does the rule that no
     math in a clause sets the subject's own unknown (`own`, `conditions.condition_fixes`: `the value of $x$ such that $x = 7$`, red
-    team 11 class 2). `operand`: the clause follows the math object of a `_LABELLED_OPERAND_HEADS` head (`the degree
-    of $p(x)$ (which is the constant polynomial 1)`), where `_OPERAND_OBJECTS` may label it by a number. `integer`:
+    team 11 class 2). `integer`:
     what the subject's head says of its own unknowns (`_integer_kind`, `conditions.INTEGER_KINDS`)."""
-    if not defining and not _clause_values_named(tokens, operand):
+    if not defining and not _clause_values_named(tokens):
         return False
     maths = [math for math in map(_math_content, tokens) if math is not None]
     if condition_fixes(maths, own, defining and not own, _prose_run, integer):
         return False
-    return not _clause_states_value(tokens, operand) and all(
+    return not _clause_states_value(tokens) and all(
         t.startswith("$") or t in "()'’" or t.replace(",", "").replace(".", "").isdigit() or t.lower() == "and"
         or _clause_word(tokens, k) for k, t in enumerate(tokens))
 
@@ -2987,7 +3038,8 @@ _APPOSITION_HEADS = OBJECT_WORDS[0].words | OBJECT_WORDS[1].words | frozenset(
 """Objects a clause may name by a label right after them (`two positive integers $p$ and $q$`, `the circle
 $x^2+y^2=7$`): figures, math objects, integers and points, whose label says which object; never a quantity word (`the
 value 7`, `the answer 7`, `the number 7` state a value). The label is a name (`_names_object`), never a number: `that
-is the integer 7` states 7 as `that is the number 7` does (red team 11 class 1); `_OPERAND_OBJECTS` aside."""
+is the integer 7` states 7 as `that is the number 7` does (red team 11 class 1), and so does a polynomial's number
+(`(which is the constant polynomial 1)` fixes a degree: red team 14 class 5)."""
 _CLAUSE_VALUE_NOUNS = frozenset("value values answer answers result results".split())
 """Quantity words that make a clause holding a number talk of a value (`which has 6000 apples as its value`)."""
 
@@ -3011,7 +3063,7 @@ def _counts_objects(tokens: list[str], k: int) -> bool:
     return noun.isalpha() and noun not in _CLAUSE_VALUE_NOUNS and _object_word(noun)
 
 
-def _clause_values_named(tokens: list[str], operand: bool = False) -> bool:
+def _clause_values_named(tokens: list[str]) -> bool:
     """Whether every value-like token of a relative clause (that, which, who, whose, where, a clause with no opener;
     docs/math.md "Answer grammar", "Before a box") names or counts an object (an allowlist, red team 10 class 2: `that
     has the value 7`, `that is (7)`, `that is '7'`, `that is and 7` paid 6 past the copula rule): a name right after
@@ -3019,9 +3071,9 @@ def _clause_values_named(tokens: list[str], operand: bool = False) -> bool:
     math holding a letter (`_names_object`; red team 11 class 1: a number there is a value, `that is the integer 7`,
     `which becomes the integer 7`, `that is the sum of the integers 3 and 4` paid 6), a count before one
     (`_counts_objects`), the clause's own brackets (`(which is ...)`), or anything after `such that` (a defining
-    condition). `operand`: a number may label an `_OPERAND_OBJECTS` word (`the degree of $p(x)$ (which is the
-    constant polynomial 1)`: the clause says what the operand is, a polynomial, which the degree is not). A clause
-    holding any value never holds a quantity word (`_CLAUSE_VALUE_NOUNS`)."""
+    condition). A clause holding any value never holds a quantity word (`_CLAUSE_VALUE_NOUNS`). No number labels an
+    operand any more (red team 14 class 5: `the degree of $p(x)$ (which is the constant polynomial 1)` states the
+    degree through the polynomial it names)."""
     n, labelled, valued, head = len(tokens), False, False, ""
     for k, t in enumerate(tokens):
         if _such_that(tokens, k):
@@ -3035,7 +3087,7 @@ def _clause_values_named(tokens: list[str], operand: bool = False) -> bool:
             continue
         if t not in "()'’\"“”[]" and (prev in _APPOSITION_HEADS or labelled and prev == "and"):
             head = prev if prev in _APPOSITION_HEADS else head
-            if not (_names_object(t, head) or operand and prev in _OPERAND_OBJECTS):
+            if not _names_object(t, head):
                 return False
             labelled = True
             continue
@@ -3043,15 +3095,6 @@ def _clause_values_named(tokens: list[str], operand: bool = False) -> bool:
             continue
         return False
     return not (valued and any(t.lower() in _CLAUSE_VALUE_NOUNS for t in tokens))
-
-
-_OPERAND_OBJECTS = frozenset("polynomial polynomials".split())
-_LABELLED_OPERAND_HEADS = frozenset({"degree"})
-"""Where a clause may label an operand by a number (`_clause_values_named`'s `operand`): after `degree of` and its math
-(`_LABELLED_OPERAND_HEADS`), the clause saying that math is a polynomial (`_OPERAND_OBJECTS`: `the degree of $p(x)$
-(which is the constant polynomial 1)`, math-verify's suite). A degree is never a polynomial, and the polynomial's
-number is never its degree, so the clause states no value of the head. Nothing else: `the coefficient of $x^2$ (which
-is the integer 7)` may state the coefficient, `the determinant of $A$ (which is the matrix 7)` states it too."""
 
 
 def _names_object(token: str, head: str) -> bool:
@@ -3092,24 +3135,17 @@ def _clause_copula(word: str) -> bool:
     return low != "to" and (low in _CLAUSE_COPULAS or verb and low not in _COUNTING_VERBS)
 
 
-def _counted_in_object(tokens: list[str], j: int) -> bool:
-    """A count that is the `of` object of a quantity word, before its counted noun (`that can be written as the sum of
-    two positive integers`): the objects the sum is over, never the clause's object's value."""
-    return (j >= 2 and tokens[j - 1].lower() == "of" and tokens[j - 2].lower() in _TAKEN_VOCABULARY
-            and _counts_objects(tokens, j))
-
-
-def _clause_states_value(tokens: list[str], operand: bool = False) -> bool:
+def _clause_states_value(tokens: list[str]) -> bool:
     """Whether a relative clause says its object is a value (docs/math.md "Answer grammar", "Before a box"): a copula
     (`_clause_copula`: `is`, `equals`, `becomes`, `remains`, any verb but `_COUNTING_VERBS`; `to` only in the span of
     one, `equal to`) followed by a number, a
     number word or a math segment anywhere before the clause ends (`_CLAUSE_ENDS`): `that is 6000`, `for which $x$ is
     7`, `that can be written as 7`, `which is $6000$`, `that is the integer 7`, and since red team 12 class 1 through
-    a preposition (`that is in total 7 apples`, `that is by count 7 apples`, `that becomes 7 square meters`). The one
-    value after a copula that states none: a count in the `of` object of a quantity word (`_counted_in_object`: `that
-    can be written as the sum of two positive integers`). A clause that picks objects out (`that are positive`, `that
-    has 7 apples`, `ways to choose 2 of 4`) says nothing of the answer's value. `operand`: `_OPERAND_OBJECTS`'s
-    label."""
+    a preposition (`that is in total 7 apples`, `that is by count 7 apples`, `that becomes 7 square meters`). No value
+    after a copula is exempt (red team 14 class 4: a count in a quantity's `of` object, `that is the sum of 7 apples`,
+    states the head's count as `that is 7 apples` does; `that can be written as the sum of two positive integers` is
+    refused with it). A clause that picks objects out (`that are positive`, `that has 7 apples`, `ways to choose 2 of
+    4`) says nothing of the answer's value."""
     for k, word in enumerate(tokens):
         if not _clause_copula(word):
             continue
@@ -3123,8 +3159,6 @@ def _clause_states_value(tokens: list[str], operand: bool = False) -> bool:
             if math is not None and crossed and not _value_side(math):
                 continue  # `as the sum of two positive integers $p$ and $q$`: names the objects
             if t.startswith("$") or t.replace(",", "").replace(".", "").isdigit() or low in _CLAUSE_NUMBER_WORDS:
-                if operand and tokens[j - 1].lower() in _OPERAND_OBJECTS or _counted_in_object(tokens, j):
-                    continue
                 return True
     return False
 
