@@ -76,9 +76,8 @@ REWRITES = [
     n("The remainder when $N$ is divided by $1000$ is \\boxed{6}."),
     # an ordinal count
     n("The sum of the first 10 terms is \\boxed{6}."),
-    # a numbered range
+    # a numbered range (no whole numbers: fx29u)
     n("The number of primes between 1 and 15 is \\boxed{6}."),
-    n("The number of integers $n$ between 1 and 100 such that $n^2 < 40$ is \\boxed{6}."),
     # a condition read whole (folded first)
     n("The smallest integer $n$ such that $n^{2} > 30$ is \\boxed{6}."),
     n("The smallest positive integer $n$ such that $n^2 > 30$ is \\boxed{6}."),
@@ -88,17 +87,73 @@ REWRITES = [
     n("The value of $x$ such that $x \\equiv 7 \\pmod{100}$ is \\boxed{6}."),
     # a counting verb's object
     n("The number of boxes that hold 7 apples is \\boxed{6}."), n(f"{A} that has 7 apples is \\boxed{{6}}."),
-    # a count in a quantity's `of` object, in a clause
-    n("The number of years that can be written as the sum of two positive integers $p$ and $q$ such that $2p = 5q$ "
-      "is \\boxed{6}."),
-    # an operand's label
-    n("The degree of $p(x)$ (which is the constant polynomial 1) is \\boxed{0}.", "0"),
-    # the infinitive after `ways`
-    n("The number of ways to choose 2 of 4 is \\boxed{6}."),
+    # the infinitive after `ways`: a plain count after a counting verb or `of`
+    n("The number of ways to choose 2 of 4 is \\boxed{6}."), n("The number of ways to choose $2$ of $4$ is \\boxed{6}."),
+    n("The number of ways to arrange 3 books is \\boxed{6}."), n("So, the number of ways to choose 2 of 4 is 6."),
+    # names after a word (fx29u, red team 14 class 2), in every path (class 1)
+    n("The number of integers $p$ and $q$ is \\boxed{6}."), n("The sum of $p$'s roots is \\boxed{6}."),
+    n("The x-coordinate of $P$ is \\boxed{6}."), n("- The value of $x$ is \\boxed{6}."),
+    n("So, the value of $x$ is 6."), n("So, the value of $x + y$ is 6."), n("So, the perimeter of rectangle $ABCD$ is 6."),
+    # a subject before a comma and its link is read (fx29u)
+    n("Thus, the value of $x$, is \\boxed{6}."),
+    # an ordinal count under a sum
+    n("The sum of the first 3 terms is \\boxed{6}."),
 ]
 
 
 test_a_subject_with_a_value_in_an_allowlisted_place_still_pays = paid_test(REWRITES)
+
+
+# fx29u (red team 14): near misses per class closed, beside the red team's own wordings.
+NEAR_14 = [
+    # 1. one subject reader: lenient's last sentence reads the box's subject grammar
+    n("The value of $-y$ is 6."), n("Hence, the area of $-ABC$ is 6."), n("The value of $\\lceil x \\rceil$ is 6."),
+    n("Thus, the value of $\\tan x$ is 6."), n("The value of 1000 $x$ is 6."), n("The number of 7 apples is 6."),
+    # 2. a token before a name
+    n("The value of $\\cdot$ $x$ is \\boxed{6}."), n("The value of $\\div$ $y$ is \\boxed{6}."),
+    n("The value of $\\alpha$ $x$ is \\boxed{6}."), n("The value of $\\mathrm{G}$ $x$ is \\boxed{6}."),
+    n("The value of | $x$ | is \\boxed{6}."), n("The value of - x is \\boxed{6}."), n("The area of $e$ $ABCD$ is \\boxed{6}."),
+    n("The value of $\\mathrm{m}y$ is \\boxed{6}."), n("The value of $x$ $y$ is \\boxed{6}."),
+    n("The value of K $x$ is \\boxed{6}."), n("Thus, the value of $\\pi$ $y$ is 6."),
+    # a subject split from its link by a comma (found here: its clause was read as `is` alone)
+    n("The value of 1000 $x$, is \\boxed{6}."), n("The value of $x$, which is $x^7$, is \\boxed{6}."),
+    n("The value of 1000 $x$, therefore, is \\boxed{6}."),
+    # 4. a copula through a counted object
+    n(f"{A} that becomes the sum of 7 apples is \\boxed{{6}}."), n(f"{A} that is the total of seven apples is \\boxed{{6}}."),
+    n(f"{A} which can be written as the sum of 7 apples is \\boxed{{6}}."),
+    # 5. the degree's label
+    n("The degree of $p(x)$ (which is the polynomial 7) is \\boxed{6}."),
+    n("The degree of $f(x)$ (which is a constant polynomial 1) is \\boxed{6}."),
+    # 6. an ordinal count under a counting head
+    n("The count of the last 7 apples is \\boxed{6}."), n("The total of the first 7 terms is \\boxed{6}."),
+    n("The number of terms of the first 7 terms is \\boxed{6}."),
+    # 7. a whole-number range, whatever follows
+    n("The number of integers between 1 and 7 that are even is \\boxed{6}."),
+    n("The number of digits between 1 and 7 such that $d > 0$ is \\boxed{6}."),
+    n("The number of numbers between 0 and 7 which are positive is \\boxed{6}."),
+    # 8. the ways infinitive
+    n("The number of ways to choose 2 of 4 plus 7 is \\boxed{6}."), n("The number of ways to choose 2 of 4 then 7 is \\boxed{6}."),
+    n("The number of ways to choose 2 of $4 + 3$ is \\boxed{6}."), n("The number of ways to choose 2 of 4, 7 is \\boxed{6}."),
+]
+test_a_subject_closed_by_fx29u_never_pays = refused_test(
+    NEAR_14, """Red team 14's classes 1, 2, 4-8 closed by shrinking the allowlist: one subject reader, names after a
+    word only, no count after a copula, no operand label, no ordinal count under a counting head, no whole-number
+    range, and only a plain count after a counting verb or `of` in the `ways` infinitive.""")
+
+# Recall given up by fx29u (each paid before; refused by the smaller grammar, never paid wrong).
+GIVEN_UP = [
+    # class 7: a whole-number range with a condition
+    n("The number of integers $n$ between 1 and 100 such that $n^2 < 40$ is \\boxed{6}."),
+    # classes 4 and 7: math-verify's open_thoughts row (tests/data/peers/disagreements.jsonl)
+    n("The number of years that can be written as the sum of two positive integers $p$ and $q$ such that $2p = 5q$ "
+      "is \\boxed{6}."),
+    # class 5: math-verify's degree row
+    n("The degree of $p(x)$ (which is the constant polynomial 1) is \\boxed{0}.", "0"),
+    # class 2: upright letters in a name, a name after a comma, an adverb between subject and link
+    n("The value of $\\angle \\mathrm{ABC}$ is \\boxed{6}."), n("The value of $x$, therefore, is \\boxed{6}."),
+]
+test_a_subject_fx29u_gives_up_is_refused = refused_test(
+    GIVEN_UP, """The rule's recall cost (docs/math.md "Answer grammar", "A subject names"): refused, never paid.""")
 
 
 # Fuzz: a value inserted at every token position of right-answer subjects never pays, unless the position is
@@ -110,7 +165,7 @@ SUBJECTS: list[tuple[str, frozenset[int]]] = [
     ("The remainder when $N$ is divided by 7", frozenset()), ("The sum of the first 10 terms", frozenset()),
     ("The number of primes between 1 and 15", frozenset()), ("The number of boxes that hold 7 apples", frozenset()),
     ("The value of $x$ such that $x \\ge 1$", frozenset()), ("The coefficient of $x^2$", frozenset()),
-    ("The number of ways to choose 2 of 4", frozenset({5, 6, 7, 8, 9})),
+    ("The number of ways to choose 2 of 4", frozenset({6, 8})),
 ]
 INSERTS = ["1000", "7", "seven", "one", "1,000", "0.5", "$1000$", "$2x$", "$2^{10}$", "$x+1$", "$\\frac{1}{2}$", "$7y$"]
 
@@ -139,7 +194,49 @@ def test_a_value_inserted_into_a_subject_never_pays(completion: str, allowed: bo
         assert got in (["correct", "correct"], ["incorrect", "incorrect"], ["no_answer", "no_answer"]), got
 
 
-@pytest.mark.parametrize(PARAMS, [n(s + " is \\boxed{6}.") for s, _ in SUBJECTS])
+# fx29u: a token that is no word right before a name (red team 14 class 2), and the lenient path (class 1): the
+# same subjects as a last sentence with no box, where a value or a token inserted never pays either.
+NAMED = ["The value of $x$", "The length of $AB$", "The perimeter of rectangle $ABCD$", "The value of $x$ such that "
+         "$x \\ge 1$", "The coefficient of $x^2$", "The number of integers $p$ and $q$"]
+BEFORE_NAMES = ["-", "$-$", "$\\pi$", "$e$", "M", "$\\mathrm{k}$", "$\\sqrt{}$", "$\\times$", "|", "$\\infty$", "$7$", "1000"]
+
+
+def _before_name_cases() -> list[str]:
+    rng = random.Random(14)
+    cases = []
+    for subject in NAMED:
+        words = re.findall(r"\$[^$]*\$|\S+", subject)
+        for k, word in enumerate(words):
+            if word.startswith("$") or len(word) == 1 and word.isupper():
+                for token in rng.sample(BEFORE_NAMES, 4):
+                    cases.append(" ".join(words[:k] + [token] + words[k:]))
+    return cases
+
+
+BEFORE_NAME_FUZZ = _before_name_cases()
+
+
+@pytest.mark.parametrize("subject", BEFORE_NAME_FUZZ)
+def test_a_token_before_a_name_never_pays(subject: str) -> None:
+    assert "correct" not in verdicts(f"{subject} is \\boxed{{6}}.", "6")
+    assert "correct" not in verdicts(f"So, {subject[0].lower()}{subject[1:]} is 6.", "6")
+
+
+LENIENT_FUZZ = [(text.replace(" is \\boxed{6}.", " is 6."), allowed) for text, allowed in FUZZ[::3]]
+
+
+@pytest.mark.parametrize(("completion", "allowed"), LENIENT_FUZZ)
+def test_a_value_inserted_into_a_last_sentence_never_pays(completion: str, allowed: bool) -> None:
+    """The fuzz again as a last sentence with no box (lenient's fallback, strict's `no_answer`): one subject reader."""
+    got = verdicts(completion, "6")
+    if not allowed:
+        assert "correct" not in got, got
+    else:
+        assert got in (["no_answer", "correct"], ["no_answer", "no_answer"], ["no_answer", "incorrect"]), got
+
+
+@pytest.mark.parametrize(PARAMS, [n(s + " is \\boxed{6}.") for s, _ in SUBJECTS] + [
+    n(s + " is \\boxed{6}.") for s in NAMED] + [n(f"So, {s[0].lower()}{s[1:]} is 6.") for s in NAMED])
 def test_each_fuzzed_subject_pays_as_written(completion: str, gold: str, choices: list[str] | None) -> None:
     """The fuzz's baseline: every subject pays before a value is inserted, so a refusal is the insertion's."""
     assert verdicts(completion, gold, choices) == ["correct", "correct"]
