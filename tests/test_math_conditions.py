@@ -64,8 +64,8 @@ FREE_SAME = [
     n("The number of integers $n$ such that $n^2 < 40$ is \\boxed{6}."), n("The number of integers $n$ such that $f(n) = n$ is \\boxed{6}."),
     n("The value of $f(x)$ such that $x = 7$ is \\boxed{6}."), n("The value of $x$ such that $y = 7$ is \\boxed{6}."),
     n("So, the value of $x$ such that $x < 7$ is 6."),
-    n("The number of years that can be written as the sum of two positive integers $p$ and $q$ such that $2p = 5q$ is "
-      "\\boxed{6}."), n("The number of points that lie on the circle $x^2+y^2=7$ is \\boxed{6}."),
+    n("The number of points that lie on the circle $x^2+y^2=7$ is \\boxed{6}."),
+    # `The number of years that can be written as the sum of two ...`: refused since fx29u (red team 14 class 4)
 ]
 
 
@@ -99,11 +99,12 @@ RANGE_NEAR = [
     n("The number of numbers between 7 and 8 is \\boxed{6}."), n("The number of digits between 3 and 7 is \\boxed{6}."),
     n("So, the number of integers between 7 and 8 is 6."), n("The number of integers between $7$ and $8$ is \\boxed{6}."),
     n("The number of integers between 7 and 8 that is 7 is \\boxed{6}."),
-]
-RANGE_SAME = [
+    # a whole-number range with a condition: refused since fx29u (red team 14 class 7, a condition may pick all)
     n("The number of years between 2000 and 3000 inclusive that can be written as the sum of two positive integers $p$ "
       "and $q$ such that $2p = 5q$ is \\boxed{6}."),
     n("The number of integers $n$ between 1 and 100 such that $n^2 < 40$ is \\boxed{6}."),
+]
+RANGE_SAME = [
     n("The number of primes between 1 and 100 is \\boxed{6}."), n("The number of multiples of 7 between 2002 and 2996 is \\boxed{6}."),
 ]
 

@@ -61,10 +61,9 @@ SAME = [
     n("Thus, the values of $k$ for which the quadratic has real roots are: \\boxed{6}"),
     n("So, the number of apples eaten by Sam is 6."), n("The value of $xy$ is \\boxed{6}."),
     n("So, the perimeter of ABCD is 2(6 + 3) = 18.", "18"), n("So, the perimeter of ABCD is 6."),
-    # the source's whole phrasing: its range alone (`... inclusive is`) is refused since fx29r, the count being the
-    # range's own size (tests/test_math_conditions.py)
-    n("The number of years between 2000 and 3000 inclusive that can be written as the sum of two positive integers "
-      "$p$ and $q$ such that $2p = 5q$ is \\boxed{6}."), n("The number of apples Sam ate is \\boxed{6}."),
+    # the source's whole phrasing (`The number of years between 2000 and 3000 inclusive that can be written as ...`) is
+    # refused since fx29u (red team 14 classes 4, 7; tests/test_math_subject_values.py GIVEN_UP)
+    n("The number of apples Sam ate is \\boxed{6}."),
     n("Final Answer: the perimeter of $ABCD$ is 6."),
     mc("The perimeter of ABCD is \\boxed{B}."), n("The farm sold \\boxed{6}."), n("Sam has sold \\boxed{6}."),
     n("The total turns out to be \\boxed{6}."), n("The answer has been \\boxed{6}."), n("The answer will be \\boxed{6}."),

@@ -267,9 +267,8 @@ def test_a_bracketed_symbolic_matrix_without_a_power_is_read() -> None:
 # Guards for the fixes: rewrites that pay (must still pay) and near misses that are refused (must stay refused).
 SAME = HEDGE_NOUN_SAME + [
     n("The number of apples that Sam lost is \\boxed{6}."), n("The number of boxes that hold 7 apples is \\boxed{6}."),
-    n("The degree of $p(x)$ (which is the constant polynomial 1) is \\boxed{6}."),
-    n("The number of years that can be written as the sum of two positive integers $p$ and $q$ such that $2p = 5q$ is "
-      "\\boxed{6}."), n("The number of integers $n$ such that $f(n) = n$ is \\boxed{6}."),
+    # refused since fx29u (red team 14 classes 4, 5, 7): tests/test_math_subject_values.py GIVEN_UP
+    n("The number of integers $n$ such that $f(n) = n$ is \\boxed{6}."),
     n("The area of the square is \\boxed{6}."), n("The root of the equation is \\boxed{6}."),
     n("\\boxed{\\frac{1}{3} \\approx 0.333}", "\\frac{1}{3}"), n("\\boxed{2\\pi \\approx 6.28}", "2\\pi"),
     n("\\boxed{(x+1)^{2}}", "x^2+2x+1"), n("\\boxed{(a+b+c+d+f)^{2}}", "(a+b+c+d+f)^{2}"),

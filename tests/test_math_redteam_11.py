@@ -137,8 +137,7 @@ APPOSITION_REWRITES = [
     n("The number of points that lie on the line $y = 7$ is \\boxed{6}."),
     n("The number of points that lie on the circle \\( x^2 + y^2 = 7 \\) is \\boxed{6}."),
     n("The number of boxes that hold 7 apples is \\boxed{6}."),
-    n("The number of years that can be written as the sum of two positive integers $p$ and $q$ such that $2p = 5q$ is "
-      "\\boxed{6}."),
+    # refused since fx29u (red team 14 classes 4, 5, 7): tests/test_math_subject_values.py GIVEN_UP
 ]
 
 
@@ -336,7 +335,7 @@ def test_a_large_expansion_the_sampler_happens_to_cover_is_refused_too(latex: st
 
 # Guards for the fixes: rewrites that pay (must still pay) and near misses that are refused (must stay refused).
 SAME = [
-    n("The degree of $p(x)$ (which is the constant polynomial 1) is \\boxed{6}."),
+    # refused since fx29u (red team 14 classes 4, 5, 7): tests/test_math_subject_values.py GIVEN_UP
     n("The number of apples (which is an integer) is \\boxed{6}."),
     n("The number of points that lie on the circle $x^2+y^2=7$ is \\boxed{6}."),
     n("The value of $x$ such that $f(x) = 7$ is \\boxed{6}."), n("The number of integers $n$ such that $n^2 < 40$ is \\boxed{6}."),

@@ -315,7 +315,7 @@ BOX_SUBJECT_SAME = [
     "The answer to the question is \\boxed{6}.", "The answer for part (a) is \\boxed{6}.", "The length in cm is \\boxed{6}.",
     "The probability that Alice wins is \\boxed{6}.", "Paula's investment is worth \\boxed{6}.",
     "The number of ways to choose 2 of 4 is \\boxed{6}.", "The smallest possible value of $N$ is \\boxed{6}.",
-    "The value of $a+b$ is \\boxed{6}.", "The degree of $p(x)$ (which is the constant polynomial 1) is \\boxed{6}.",
+    "The value of $a+b$ is \\boxed{6}.",  # the degree's label: refused since fx29u (red team 14 class 5)
     "We find that the only integer roots are \\boxed{6}.", "The polar coordinates are \\boxed{6}.",
     "The number of multiples of 7 between 2002 and 2996 is \\boxed{6}.", "The number of apples in box B is \\boxed{6}.",
     "$5 \\text{ cm} + 1 \\text{ cm} = \\boxed{6}$", "$\\text{Area} = \\boxed{6}$", "$x \\in \\boxed{6}$",

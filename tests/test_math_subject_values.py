@@ -94,6 +94,8 @@ REWRITES = [
     n("The number of integers $p$ and $q$ is \\boxed{6}."), n("The sum of $p$'s roots is \\boxed{6}."),
     n("The x-coordinate of $P$ is \\boxed{6}."), n("- The value of $x$ is \\boxed{6}."),
     n("So, the value of $x$ is 6."), n("So, the value of $x + y$ is 6."), n("So, the perimeter of rectangle $ABCD$ is 6."),
+    # an angle's name with its digit, in every path (`∠3`: the box's grammar reads it as the prose reader did)
+    n("$\\angle 3$ is \\boxed{6}."), n("So, $\\angle 3$ is 6."),
     # a subject before a comma and its link is read (fx29u)
     n("Thus, the value of $x$, is \\boxed{6}."),
     # an ordinal count under a sum

@@ -2206,6 +2206,7 @@ _SIGN_MARKS = frozenset("-|")
 tokens, where they stand before a name and so state a value (`_names_stand_alone`; red team 14 class 2); anywhere else
 (`- The value`, `x-coordinate`) dropped as markup."""
 _COMPLETE_MATH_RE = re.compile(r"(\$[^$]*\$)")
+_ANGLE_NAME_RE = re.compile(r"(?<![$\\])(?:∠|\\angle(?![A-Za-z]))\s*([A-Z]{1,3}|\d{1,2})(?![\w$])")
 
 
 def _unwrap_text(flat: str) -> str:
@@ -2271,7 +2272,7 @@ def _split_link(clause: str) -> _Link | None:
     `concludes` (a concluding sentence's)."""
     flat = _CLAUSE_MARKUP_RE.sub(" ", clause)
     flat = _SEGMENT_CLOSE_RE.sub("$", _SEGMENT_OPEN_RE.sub("$", flat))
-    flat = _unwrap_text(flat)
+    flat = _ANGLE_NAME_RE.sub(lambda m: f"$\\angle {m.group(1)}$", _unwrap_text(flat))  # `∠3 is`: one math name
     if len(flat) > MAX_CHARS:
         return None
     tokens = _subject_tokens(flat)
@@ -2542,11 +2543,13 @@ def _whole_of_object(tokens: list[str], k: int, clause: int, kind: str) -> bool:
 def _own_math_name(tokens: list[str], k: int, clause: int, kind: str) -> bool:
     """`$f(3)$`, `$a_{2024}$`, `$\\angle 1$`, `$x + y$`, `$a_1 + a_2$`."""
     math = _math_content(tokens[k])
-    if math is None or _FONT_IN_MATH_RE.search(math) or not re.search(r"[A-Za-z]", _SIDE_COMMAND_NOT_GREEK_RE.sub(" ", math)):
-        return False  # a name holds a letter, never a font group (`$-$`, `$\\sqrt{}$`, `$\\mathrm{k}x$`: red team 14 class 2)
+    if math is None or _FONT_IN_MATH_RE.search(math):
+        return False  # never a font group (`$\\mathrm{k}x$`: red team 14 class 2)
     compact = _compact(math)
     if _MATH_NAME_RE.match(compact) or _SIDE_NAME_RE.match(compact) or _names_tuple(compact):
         return True
+    if not re.search(r"[A-Za-z]", _SIDE_COMMAND_NOT_GREEK_RE.sub(" ", math)):
+        return False  # names hold a letter (`$-$`, `$\\sqrt{}$`: red team 14 class 2)
     return not re.search(r"\d", _NAME_SUBSCRIPT_RE.sub(" ", math)) and _side_states(math)
 
 
@@ -2680,7 +2683,7 @@ def _math_subject(token: str, computed: bool = True) -> bool:
     if token.startswith("$") and token.endswith("$") and len(token) > 1:
         content = token[1:-1]
         return _side_states(content) and (computed or bool(re.search(r"[A-Za-z]", _SIDE_COMMAND_NOT_GREEK_RE.sub(
-            " ", content))))
+            " ", content))) or bool(_MATH_NAME_RE.match(_compact(content))))  # `$\\angle 3$`: a name, its digit no value
     return len(token) == 1 and token.isalpha() and token not in "aAI"
 
 
