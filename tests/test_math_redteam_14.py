@@ -288,7 +288,7 @@ SLOW_CONDITIONS = [
     f"{V} $x = e^{{e^{{e^{{e^{{y}}}}}}}}$ is \\boxed{{6}}.",
     f"{V} $x + y = ((((y+1)^{{8}})^{{8}})^{{8}})^{{8}}$ is \\boxed{{6}}.",
     f"{V} $x < ((((x+1)^{{8}})^{{8}})^{{8}})^{{8}}$ is \\boxed{{6}}.",
-    f"The integer $n$ such that $n \\equiv 6 \\pmod{{((((2^{{64}})^{{64}})^{{64}})^{{64}})^{{64}}}}$ is \\boxed{{6}}.",
+    "The integer $n$ such that $n \\equiv 6 \\pmod{((((2^{64})^{64})^{64})^{64})^{64}}$ is \\boxed{6}.",
 ]
 
 

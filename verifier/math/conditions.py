@@ -6,32 +6,33 @@ A reading of shapes (`grammar._sets_own` read the name alone beside a value; fx2
 or varies) admits whatever shape it does not list: `x - 7 = 0`, `2x = 14`, `x^2 = 49` paid 6. So the rule is an
 allowlist over what the relations mean, decided exactly: the condition's relations are read into sympy by a small
 allowlisted arithmetic (`_Reader`: numbers, letters, `+ - * /`, `\\frac`, `\\sqrt`, powers of bounded size, `\\sin`
-`\\cos` `\\tan` `\\ln` `\\exp`, a function value `f(x)`), and a condition is admitted only when it is known to leave each
-of the subject's unknowns infinitely many values:
+`\\cos` `\\tan` `\\ln` `\\exp`, a function value `f(x)`), and a condition is admitted only when it is known never to set
+one of the subject's unknowns to another value than the box's (red team 14 class 3, fx29v: `such that $x > 7$ ...
+\\boxed{6}` left x infinitely many values, none of them 6):
 
 - a relation that holds none of the unknowns, nor shares a letter with one that does, says nothing of them;
-- in one unknown alone: an identity (`x + x = 2x`, exactly, by `sympy.cancel`), or inequalities whose common real
-  solution set has positive length (`x < 7`, `1 \\le x \\le 7`, `n^2 > 30`, `x \\ne 7`; solved by `sympy.solveset` on
-  polynomials of degree at most `MAX_DEGREE` with rational coefficients, or linear ones), or a single congruence or
-  divisibility by a positive integer (`x \\equiv 7 \\pmod{100}`, `7 \\mid x`) with nothing else on the unknown;
+- every relation on one unknown alone holds at the box's value (`_holds`): the value is read by `_Reader` too, put in,
+  and sympy evaluates the relation to a definite True (`x < 7`, `x \\ne 7`, `n^{2} > 30`, `x \\equiv 1 \\pmod{5}`, `3
+  \\mid x`, `x \\in \\mathbb{Z}`, and `x^2 = 36`, `x - 6 = 0`: a condition fixing the unknown at the box's value states
+  that value, never a second one); false, undecided (`\\sin^2 x + \\cos^2 x = 1`), or a box value the reader does not
+  read (`6\\text{ cm}`, none known) refuses;
 - in several unknowns: one equation, linear in the unknown, whose solution varies with the other letters (`n = 2k + 1`,
   `f(n) = n`: the solution is another unknown's value, never a number however written, `7 + 0y`, `\\sin^2 y + \\cos^2
   y + 6`, `\\sqrt{y} + \\sqrt{-y}`).
 
 A subject whose head names an integer (`The positive integer $n$ such that ...`, `INTEGER_KINDS`) has an integer unknown
-with its sign, so bounds must leave it infinitely many integers (red team 13 class 8: `6 < n < 8` fixes n at 7). The
-math is read as `unicode_math.to_ascii_math` folds it (the grammar folds the subject first), and any character left
-outside ASCII (`≔`, `≡`, `∊`) is unread (red team 13 class 3).
+with its sign, which the box's value must meet too. The math is read as `unicode_math.to_ascii_math` folds it (the
+grammar folds the subject first), and any character left outside ASCII (`≔`, `≡`, `∊`) is unread (red team 13 class 3).
 
-Anything else may fix the unknown and refuses: an equation in it (`x - 7 = 0`, `x^2 = 49`, `x^2 = 36` too: a finite set
-of values is two values beside the box's, and whether the box is among them is not read), an approximation, a
-membership, a system (`x + y = 7` and `x - y = 1`; `n = 2k + 1` and `k = 3`), bounds that meet (`x \\le 7 \\le x`,
-`x^2 \\le 0`), an integer domain with bounded bounds (`n \\in \\mathbb{Z}` and `0.5 < n < 1.5`), a relation the reader
-does not read. The subject's own math that is no single name (`the value of $x + y$`) is an unknown of its own, defined
-by its expression, so a condition fixing the expression (`x = 7 - y`) fixes it.
+Anything else refuses: an equation or bound the box's value does not meet, an approximation, a membership, a system
+(`x + y = 7` and `x - y = 1`; `n = 2k + 1` and `k = 3`), a relation the reader does not read. The subject's own math
+that is no single name (`the value of $x + y$`) is an unknown of its own, defined by its expression, so a condition
+fixing the expression (`x = 7 - y`) fixes it.
 
-Bounded: a condition is inside a subject of at most `grammar.MAX_CHARS` characters; powers are at most `MAX_DEGREE` on
-an unknown and `MAX_CONSTANT_POWER` on a number; sympy solves only univariate polynomial inequalities of bounded degree.
+Bounded before sympy computes (red team 14 class 9): a condition is inside a subject of at most `grammar.MAX_CHARS`
+characters; powers are at most `MAX_DEGREE` on an unknown and `MAX_CONSTANT_POWER` on a number; every number built or
+evaluated has at most `MAX_DIGITS` digits, estimated on the tree first (`_magnitude`); an equation handed to `Poly` has
+at most `MAX_EXPANDED_TERMS` expanded terms (`_expanded_terms`). Nothing is solved for the unknown.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from collections.abc import Callable, Iterable
 import sympy
 
 MAX_DEGREE = 8
-"""The largest power of a letter the reader admits, and the largest degree of an inequality solved (`n^{2} > 30`)."""
+"""The largest power of a letter the reader admits (`n^{2} > 30`)."""
 MAX_CONSTANT_POWER = 64
 """The largest integer power of a number the reader admits (`2^{10}`); a tower of them is bounded by `MAX_DIGITS`."""
 _MAX_NUMBER_DIGITS = 40
