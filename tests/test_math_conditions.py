@@ -4,10 +4,12 @@
 
 1. A condition that fixes the subject's unknown through an expression (`verifier/math/conditions.py`): `The value of
    $x$ such that $x - 7 = 0$ is \\boxed{6}.`, `... $2x = 14$ ...` paid 6 (the condition states x = 7, a second value;
-   fx29q's `_condition_fixes` read shapes). The rule now: a condition is admitted only when it is known to leave each
-   of the subject's unknowns infinitely many values (an identity, inequalities with a solution set of positive length,
-   a lone congruence, one equation linear in the unknown whose solution varies with another letter); anything else
-   refuses, a finite set of values (`x^2 = 36` against box 6 too) and a system included.
+   fx29q's `_condition_fixes` read shapes). The rule now (fx29v, red team 14 class 3: `such that $x > 7$ ...
+   \\boxed{6}` paid, a condition leaving x infinitely many values none of which is the box's): every relation on the
+   subject's own unknown alone holds at the box's value, decided exactly (`x^2 = 36` against box 6 now pays: it
+   states the box's value); a relation joining it to other letters is one equation linear in it whose solution varies
+   with them (fx29r's); anything else refuses, a system included. The reader's work is bounded before sympy
+   (`conditions.MAX_DIGITS`, `MAX_EXPANDED_TERMS`; red team 14 class 9).
 2. A counted range whose count is the range's own size (`The number of integers between 7 and 8 is \\boxed{6}.`: 0, or
    2 inclusive): `grammar._WHOLE_RANGE_NOUNS` admit a range only with a condition after it.
 3. A gold past `guards.expansion_guard`'s bound (gold `\\cos(x+y+z+w+v+u+t+s)` against answer `1`: 7 s, 28 s on a busy
@@ -50,20 +52,45 @@ FIXING_NEAR = [
     n(f"{V} $x \\mid 7$ is \\boxed{{6}}."), n(f"{V} $x \\equiv 7 \\pmod{{0}}$ is \\boxed{{6}}."),
     # a relation the reader does not read, a power past the bound
     n(f"{V} $x = 7 cm$ is \\boxed{{6}}."), n(f"{V} $x^{{100}} = 7$ is \\boxed{{6}}."), n(f"{V} $x \\in S$ and $S = 7$ is \\boxed{{6}}."),
-    # the brief's: the same value as the box is refused too (a finite set beside the box, never compared with it)
-    n(f"{V} $x - 6 = 0$ is \\boxed{{6}}."), n(f"{V} $x^2 = 36$ is \\boxed{{6}}."),
+    # fx29v: a condition excluding the box's value, in every relation kind, on the head's integer and its sign
+    n(f"{V} $x < 6$ is \\boxed{{6}}."), n(f"{V} $x \\le 5$ is \\boxed{{6}}."), n(f"{V} $6 < x$ is \\boxed{{6}}."),
+    n(f"{V} $x \\geq 6.5$ is \\boxed{{6}}."), n(f"{V} $x \\neq \\frac{{12}}{{2}}$ is \\boxed{{6}}."),
+    n(f"{V} $x^{{2}} \\ne 36$ and $x > 0$ is \\boxed{{6}}."), n(f"{V} $x = x + 1$ is \\boxed{{6}}."),
+    n(f"{V} $x \\equiv 2 \\pmod{{5}}$ is \\boxed{{6}}."), n(f"{V} $4 \\mid x$ is \\boxed{{6}}."),
+    n(f"{V} $3 \\nmid x$ is \\boxed{{6}}."), n(f"{V} $\\sin x > 0$ is \\boxed{{6}}."),
+    n(f"{V} $\\frac{{1}}{{x - 6}} > 0$ is \\boxed{{6}}."), n(f"{V} $\\sqrt{{x}} > 3$ is \\boxed{{6}}."),
+    n("The negative integer $n$ such that $n < 100$ is \\boxed{6}."), n("The integer $n$ such that $n > 0$ is \\boxed{6.5}.", "6.5"),
+    n("The answer such that $x > 0$ and $y < 0$ is \\boxed{6}."), n("So, the smallest integer $n$ such that $n > 6$ is 6."),
+    # fx29v: a relation the reader cannot decide at the box's value, a box value it cannot read
+    n(f"{V} $\\sin^{{2}} x + \\cos^{{2}} x = 1$ is \\boxed{{6}}."), n(f"{V} $x > 0$ is \\boxed{{6\\text{{ cm}}}}."),
 ]
+
+# fx29v: a condition too costly to read (red team 14 class 9's shapes, other spellings): refused before sympy works.
+COSTLY_NEAR = [
+    n(f"{V} $x < 2^{{x^{{8}}}}$ is \\boxed{{6}}."), n(f"{V} $x = \\exp(\\exp(\\exp(y)))$ is \\boxed{{6}}."),
+    n(f"{V} $x < \\sqrt{{(10^{{39}})^{{64}}}}$ is \\boxed{{6}}."), n(f"{V} $x (a+b+c)^{{8}} (d+f+g)^{{8}} = y$ is \\boxed{{6}}."),
+    n(f"{V} $x < \\sin(((10^{{39}})^{{8}})^{{8}})$ is \\boxed{{6}}."), n(f"{V} $x = y \\cdot 2^{{2^{{2^{{2^{{y}}}}}}}}$ is \\boxed{{6}}."),
+    n(f"{V} $x < \\exp(10^{{39}})$ is \\boxed{{6}}."), n(f"{V} $x \\cdot ((y+1)^{{8}})^{{8}} = z$ is \\boxed{{6}}."),
+]
+
 
 # 1. Rewrites: a condition known to leave the unknown infinitely many values still pays.
 FREE_SAME = [
     n(f"{V} $x < 7$ is \\boxed{{6}}."), n(f"{V} $1 \\leq x \\leq 7$ is \\boxed{{6}}."), n(f"{V} $x \\ge 1$ is \\boxed{{6}}."),
     n(f"{V} $x \\ne 7$ is \\boxed{{6}}."), n(f"{V} $x + x = 2x$ is \\boxed{{6}}."), n(f"{V} $f(x) = 7$ is \\boxed{{6}}."),
-    n(f"{V} $x \\equiv 7 \\pmod{{100}}$ is \\boxed{{6}}."), n(f"{V} $7 \\mid x$ is \\boxed{{6}}."),
+    n(f"{V} $x \\equiv 106 \\pmod{{100}}$ is \\boxed{{6}}."), n(f"{V} $3 \\mid x$ is \\boxed{{6}}."),
     n(f"{V} $x + y = 7$ is \\boxed{{6}}."), n(f"{V} $x \\in \\mathbb{{Z}}$ and $x > 1$ is \\boxed{{6}}."),
     n("The smallest integer $n$ such that $n^{2} > 30$ is \\boxed{6}."), n("The smallest integer $n$ such that $n = 2k + 1$ is \\boxed{6}."),
     n("The number of integers $n$ such that $n^2 < 40$ is \\boxed{6}."), n("The number of integers $n$ such that $f(n) = n$ is \\boxed{6}."),
     n("The value of $f(x)$ such that $x = 7$ is \\boxed{6}."), n("The value of $x$ such that $y = 7$ is \\boxed{6}."),
     n("So, the value of $x$ such that $x < 7$ is 6."),
+    # fx29v: a condition the box's value satisfies, in every relation kind; one fixing the unknown at the box's value
+    n(f"{V} $x > 0$ is \\boxed{{6}}."), n("The integer $n$ such that $n \\equiv 1 \\pmod{5}$ is \\boxed{6}."),
+    n(f"{V} $x^2 = 36$ is \\boxed{{6}}."), n(f"{V} $x - 6 = 0$ is \\boxed{{6}}."), n(f"{V} $2 \\mid x$ is \\boxed{{6}}."),
+    n(f"{V} $5 \\nmid x$ is \\boxed{{6}}."), n(f"{V} $\\sin x < 0$ is \\boxed{{6}}."), n(f"{V} $\\frac{{1}}{{x - 7}} < 0$ is \\boxed{{6}}."),
+    n(f"{V} $x \\ne 7$ and $x < 1000$ is \\boxed{{6}}."), n(f"{V} $x \\in \\mathbb{{Z}}$ is \\boxed{{6}}."),
+    n("The positive integer $n$ such that $n > 5$ is \\boxed{6}."), n("So, the smallest integer $n$ such that $n^{2} > 30$ is 6."),
+    n("The value of $x$ such that $x < (2^{64})^{4}$ is \\boxed{6}."), n(f"{V} $x = \\exp(y)$ is \\boxed{{6}}."),
     n("The number of points that lie on the circle $x^2+y^2=7$ is \\boxed{6}."),
     # `The number of years that can be written as the sum of two ...`: refused since fx29u (red team 14 class 4)
 ]
@@ -75,21 +102,37 @@ def test_a_condition_that_may_fix_the_unknown_never_pays(completion: str, gold: 
     assert "correct" not in verdicts(completion, gold, choices)
 
 
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(PARAMS, COSTLY_NEAR)
+def test_a_condition_too_costly_to_read_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    """Unread past `conditions.MAX_DIGITS` or `MAX_EXPANDED_TERMS`, decided on the tree before sympy computes."""
+    assert "correct" not in verdicts(completion, gold, choices)
+
+
 @pytest.mark.parametrize(PARAMS, FREE_SAME)
 def test_a_condition_that_leaves_the_unknown_free_still_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     assert verdicts(completion, gold, choices) == ["correct", "correct"]
 
 
 def test_conditions_read_the_relation_not_its_spelling() -> None:
-    """The rule's unit: the same relation in other spellings is decided alike (`conditions.condition_fixes`)."""
+    """The rule's unit: the same relation in other spellings is decided alike (`conditions.condition_fixes`), at the
+    box's value 6 (or `\\frac{12}{2}`, `6.0`), and with no value known a relation on the unknown alone refuses."""
     from verifier.math.conditions import condition_fixes
 
-    for fixing in ("x - 7 = 0", "7 = x", "2x = 14", "\\frac{14}{x} = 2", "x \\cdot 1 = 7 + 0", "x^{2} = 49", "x = 7y/y"):
-        assert condition_fixes([fixing], ["x"], False), fixing
-    for free in ("x < 7", "7 > x", "x \\geq 1", "x^{2} > 30", "f(x) = 7", "x = 2k + 1", "x \\neq 7"):
-        assert not condition_fixes([free], ["x"], False), free
-    assert not condition_fixes(["x = 7"], [], False)  # a subject with no unknown of its own and no `such that`
-    assert condition_fixes(["x = 7"], [], True)  # `The answer such that $x = 7$`: every letter is the unknown
+    for value in ("6", "\\frac{12}{2}", "6.0"):
+        for fixing in ("x - 7 = 0", "7 = x", "2x = 14", "\\frac{14}{x} = 2", "x \\cdot 1 = 7 + 0", "x^{2} = 49",
+                       "x = 7y/y", "x > 6", "x \\neq 6", "x \\equiv 2 \\pmod{5}", "7 \\mid x"):
+            assert condition_fixes([fixing], ["x"], False, value=value), (fixing, value)
+        for holds in ("x < 7", "7 > x", "x \\geq 1", "x^{2} > 30", "f(x) = 7", "x = 2k + 1", "x \\neq 7", "x - 6 = 0",
+                      "x^2 = 36", "x \\equiv 1 \\pmod{5}", "3 \\mid x"):
+            assert not condition_fixes([holds], ["x"], False, value=value), (holds, value)
+        assert condition_fixes(["x > 0"], ["x"], False, integer="negative", value=value)  # the head's sign excludes 6
+    assert condition_fixes(["x < 7"], ["x"], False)  # no value known: a relation on the unknown alone refuses
+    assert not condition_fixes(["x = 2k + 1"], ["x"], False)  # one linear in it, varying with another letter
+    assert condition_fixes(["x < 7"], ["x"], False, value="6\\text{ cm}")  # a value the reader does not read
+    assert not condition_fixes(["x = 7"], [], False, value="6")  # a subject with no unknown of its own and no `such that`
+    assert condition_fixes(["x = 7"], [], True, value="6")  # `The answer such that $x = 7$`: every letter is the unknown
+    assert not condition_fixes(["x = 6"], [], True, value="6")
 
 
 # 2. A counted range: its count is the range's own size unless a condition picks which are counted.

@@ -180,12 +180,12 @@ SUCH_THAT_MORE_NEAR = [
 SUCH_THAT_REWRITES = [
     n("The value of $x$ such that $x < 7$ is \\boxed{6}."),
     n("The value of $f(x)$ such that $x = 7$ is \\boxed{6}."), n("The smallest integer $n$ such that $n = 2k + 1$ is \\boxed{6}."),
+    # fx29v: the condition holds at the box's value (conditions._holds), so it states the box's value, never a second
+    n("The value of $x$ such that $x^2 = 36$ is \\boxed{6}."),
 ]
-# Refused by the rule (fx29r, conditions.condition_fixes): a condition that fixes the unknown is refused even where it
-# agrees with the box, since whether the box is among its values is not read.
+# Refused by the rule (fx29r, conditions.condition_fixes; since fx29v: it must hold at the box's value).
 SUCH_THAT_FIXES_AGREEING = [
     n("The value of $x$ such that $x - 7 = 0$ is \\boxed{6}."),  # an equation in the unknown: x = 7, a second value
-    n("The value of $x$ such that $x^2 = 36$ is \\boxed{6}."),  # a finite set {-6, 6}: two values beside the box's
 ]
 
 
@@ -195,8 +195,8 @@ test_a_condition_setting_the_unknown_in_any_spelling_never_pays = refused_test(
 
 
 test_a_condition_that_fixes_the_unknown_is_refused_even_when_it_agrees = refused_test(
-    SUCH_THAT_FIXES_AGREEING, """fx29r's rule, by design (conditions.py module docstring): an equation in the unknown is
-    refused whatever its values.""")
+    SUCH_THAT_FIXES_AGREEING, """fx29v's rule (conditions.py module docstring): an equation in the unknown the box's
+    value does not satisfy is a second value (fx29r refused `x^2 = 36` too; it holds at 6 and pays now).""")
 
 
 test_a_condition_that_picks_the_unknown_out_still_pays = paid_test(

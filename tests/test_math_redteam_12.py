@@ -258,14 +258,15 @@ SAME = [n("The sum of $x$ and $y$ is \\boxed{6}."), n(f"{A} that has 7 apples is
         n("The value of $x$ such that $1 \\leq x \\leq 7$ is \\boxed{6}."), n("The value of $x$ such that $x \\ge 1$ is \\boxed{6}."),
         n("The value of $x$ such that $f(x) = 7$ is \\boxed{6}."),
         n("The smallest integer $n$ such that $n^{2} > 30$ is \\boxed{6}."),
-        n("The value of $x$ such that $x \\equiv 7 \\pmod{100}$ is \\boxed{6}.")]
+        n("The value of $x$ such that $x \\equiv 106 \\pmod{100}$ is \\boxed{6}."),  # fx29v: `7 \\pmod{100}` excludes 6
+        n("The value of $x$ such that $x^2 = 36$ is \\boxed{6}.")]  # fx29v: a condition holding at the box's value
 
 
 # Refused by rule since fx29r (moved from SAME, each with the rule's reason).
 SAME_REFUSED_BY_RULE = [
     n("The number of integers between 1 and 100 is \\boxed{6}."),  # a range of integers alone: its size is a count beside the box
     n("The value of $x$ such that $x - 7 = 0$ is \\boxed{6}."),  # an equation fixing the unknown, refused even when it agrees
-    n("The value of $x$ such that $x^2 = 36$ is \\boxed{6}."),  # a finite set of values {-6, 6}: refused even when it holds the box's
+    n("The value of $x$ such that $x \\equiv 7 \\pmod{100}$ is \\boxed{6}."),  # fx29v: a congruence 6 does not meet
 ]
 
 

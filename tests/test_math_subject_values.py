@@ -84,7 +84,7 @@ REWRITES = [
     n(f"{V} $x ≥ 1$ is \\boxed{{6}}."), n(f"{V} $1 \\le x \\le 7$ is \\boxed{{6}}."),
     n("The number of points that lie on the line $y = 2x + 7$ is \\boxed{6}."),
     n("The smallest integer $n$ such that $n = 2k + 1$ is \\boxed{6}."),
-    n("The value of $x$ such that $x \\equiv 7 \\pmod{100}$ is \\boxed{6}."),
+    n("The value of $x$ such that $x \\equiv 106 \\pmod{100}$ is \\boxed{6}."),  # fx29v: `7 \\pmod{100}` excludes the box
     # a counting verb's object
     n("The number of boxes that hold 7 apples is \\boxed{6}."), n(f"{A} that has 7 apples is \\boxed{{6}}."),
     # the infinitive after `ways`: a plain count after a counting verb or `of`

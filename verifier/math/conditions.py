@@ -6,46 +6,65 @@ A reading of shapes (`grammar._sets_own` read the name alone beside a value; fx2
 or varies) admits whatever shape it does not list: `x - 7 = 0`, `2x = 14`, `x^2 = 49` paid 6. So the rule is an
 allowlist over what the relations mean, decided exactly: the condition's relations are read into sympy by a small
 allowlisted arithmetic (`_Reader`: numbers, letters, `+ - * /`, `\\frac`, `\\sqrt`, powers of bounded size, `\\sin`
-`\\cos` `\\tan` `\\ln` `\\exp`, a function value `f(x)`), and a condition is admitted only when it is known to leave each
-of the subject's unknowns infinitely many values:
+`\\cos` `\\tan` `\\ln` `\\exp`, a function value `f(x)`), and a condition is admitted only when it is known never to set
+one of the subject's unknowns to another value than the box's (red team 14 class 3, fx29v: `such that $x > 7$ ...
+\\boxed{6}` left x infinitely many values, none of them 6):
 
 - a relation that holds none of the unknowns, nor shares a letter with one that does, says nothing of them;
-- in one unknown alone: an identity (`x + x = 2x`, exactly, by `sympy.cancel`), or inequalities whose common real
-  solution set has positive length (`x < 7`, `1 \\le x \\le 7`, `n^2 > 30`, `x \\ne 7`; solved by `sympy.solveset` on
-  polynomials of degree at most `MAX_DEGREE` with rational coefficients, or linear ones), or a single congruence or
-  divisibility by a positive integer (`x \\equiv 7 \\pmod{100}`, `7 \\mid x`) with nothing else on the unknown;
+- every relation on one unknown alone holds at the box's value (`_holds`): the value is read by `_Reader` too, put in,
+  and sympy evaluates the relation to a definite True (`x < 7`, `x \\ne 7`, `n^{2} > 30`, `x \\equiv 1 \\pmod{5}`, `3
+  \\mid x`, `x \\in \\mathbb{Z}`, and `x^2 = 36`, `x - 6 = 0`: a condition fixing the unknown at the box's value states
+  that value, never a second one); false, undecided (`\\sin^2 x + \\cos^2 x = 1`), or a box value the reader does not
+  read (`6\\text{ cm}`, none known) refuses;
 - in several unknowns: one equation, linear in the unknown, whose solution varies with the other letters (`n = 2k + 1`,
   `f(n) = n`: the solution is another unknown's value, never a number however written, `7 + 0y`, `\\sin^2 y + \\cos^2
   y + 6`, `\\sqrt{y} + \\sqrt{-y}`).
 
 A subject whose head names an integer (`The positive integer $n$ such that ...`, `INTEGER_KINDS`) has an integer unknown
-with its sign, so bounds must leave it infinitely many integers (red team 13 class 8: `6 < n < 8` fixes n at 7). The
-math is read as `unicode_math.to_ascii_math` folds it (the grammar folds the subject first), and any character left
-outside ASCII (`≔`, `≡`, `∊`) is unread (red team 13 class 3).
+with its sign, which the box's value must meet too. The math is read as `unicode_math.to_ascii_math` folds it (the
+grammar folds the subject first), and any character left outside ASCII (`≔`, `≡`, `∊`) is unread (red team 13 class 3).
 
-Anything else may fix the unknown and refuses: an equation in it (`x - 7 = 0`, `x^2 = 49`, `x^2 = 36` too: a finite set
-of values is two values beside the box's, and whether the box is among them is not read), an approximation, a
-membership, a system (`x + y = 7` and `x - y = 1`; `n = 2k + 1` and `k = 3`), bounds that meet (`x \\le 7 \\le x`,
-`x^2 \\le 0`), an integer domain with bounded bounds (`n \\in \\mathbb{Z}` and `0.5 < n < 1.5`), a relation the reader
-does not read. The subject's own math that is no single name (`the value of $x + y$`) is an unknown of its own, defined
-by its expression, so a condition fixing the expression (`x = 7 - y`) fixes it.
+Anything else refuses: an equation or bound the box's value does not meet, an approximation, a membership, a system
+(`x + y = 7` and `x - y = 1`; `n = 2k + 1` and `k = 3`), a relation the reader does not read. The subject's own math
+that is no single name (`the value of $x + y$`) is an unknown of its own, defined by its expression, so a condition
+fixing the expression (`x = 7 - y`) fixes it.
 
-Bounded: a condition is inside a subject of at most `grammar.MAX_CHARS` characters; powers are at most `MAX_DEGREE` on
-an unknown and `MAX_CONSTANT_POWER` on a number; sympy solves only univariate polynomial inequalities of bounded degree.
+Bounded before sympy computes (red team 14 class 9): a condition is inside a subject of at most `grammar.MAX_CHARS`
+characters; powers are at most `MAX_DEGREE` on an unknown and `MAX_CONSTANT_POWER` on a number; every number built or
+evaluated has at most `MAX_DIGITS` digits, estimated on the tree first (`_magnitude`); an equation handed to `Poly` has
+at most `MAX_EXPANDED_TERMS` expanded terms (`_expanded_terms`). Nothing is solved for the unknown.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable
 
 import sympy
 
 MAX_DEGREE = 8
-"""The largest power of a letter the reader admits, and the largest degree of an inequality solved (`n^{2} > 30`)."""
+"""The largest power of a letter the reader admits (`n^{2} > 30`)."""
 MAX_CONSTANT_POWER = 64
-"""The largest integer power of a number the reader admits (`2^{10}`): sympy folds it exactly, and a tower never."""
+"""The largest integer power of a number the reader admits (`2^{10}`); a tower of them is bounded by `MAX_DIGITS`."""
 _MAX_NUMBER_DIGITS = 40
+MAX_DIGITS = 400
+"""The most decimal digits (of the value, or of its reciprocal) of any number the reader builds or sympy evaluates,
+estimated on the expression before sympy computes it (`_magnitude`: a power's digits are its exponent times its base's,
+`\\exp`'s are its argument's value times log10 e). Why: sympy folds a number's power exactly and at once, and evaluates
+a function of a number to the precision its size needs (red team 14 class 9: `((((2^{64})^{64})^{64})^{64})^{64}` is one
+uninterruptible integer power of 10^9 digits, 37 s; `\\exp(\\exp(\\exp(\\exp(y))))` did not finish in 40 s). Measured on
+this machine under load: the square root of a 400-digit integer 0.01 s (its perfect-power test), of a 1000-digit one 1 s;
+`\\exp(10^{1000})` compared with 6, 0.8 s; `\\sin(10^{1000})`, 0.03 s. 400 digits is past any number a question states."""
+MAX_EXPANDED_TERMS = 100
+"""The most terms the numerator and denominator of an equation may have once its products of sums are expanded
+(`_expanded_terms`, multiplied), before `_frees_linear` hands it to `sympy.together` and `sympy.Poly`. Why: `Poly`
+expands the other letters' coefficients at a cost that grows about as the square of the terms (measured under load: 81
+terms 0.16 s, 165 terms 0.5 s, 2025 terms 28 s; red team 14 class 9's `x (a+...+m)^{8} (n+...+w)^{8} = y`, 1.6e8 terms,
+did not finish in 40 s)."""
+_MAX_EXPONENT_DIGITS = 6
+"""The most digits `_magnitude` lets the value of an exponent with a letter or of `\\exp`'s argument have before it
+raises 10 to it (a bound on the float it computes; `MAX_DIGITS` refuses far earlier)."""
 
 CONDITION_COMMANDS = frozenset(
     "frac dfrac tfrac sqrt cdot times div pm mp le leq ge geq lt gt ne neq approx equiv pmod bmod mod mid nmid in notin "
@@ -175,12 +194,14 @@ class _Reader:
         if t in ("\\frac", "\\dfrac", "\\tfrac"):
             return self.group() / self.group()
         if t == "\\sqrt" and self.peek() != "[":
-            return sympy.sqrt(self.group())
+            return _bounded_power(self.group(), sympy.Rational(1, 2))
         if t == "\\pi":
             return sympy.pi
         if t in _FUNCTIONS:
             exponent = self.group() if self.peek() == "^" and self.take() else sympy.Integer(1)  # `\sin^{2} y`
-            return _bounded_power(_FUNCTIONS[t](self.power()), exponent)
+            argument = self.power()
+            _magnitude(_FUNCTIONS[t](argument, evaluate=False))  # bounded before sympy evaluates it
+            return _bounded_power(_FUNCTIONS[t](argument), exponent)
         raise Unread(t)
 
     def name(self, letter: str) -> sympy.Expr:
@@ -224,6 +245,7 @@ def _bounded_power(base: sympy.Expr, exponent: sympy.Expr) -> sympy.Expr:
     bound = MAX_DEGREE if base.free_symbols else MAX_CONSTANT_POWER
     if abs(p) > bound or q > MAX_DEGREE:
         raise Unread("a power too large to fold")
+    _magnitude(sympy.Pow(base, exponent, evaluate=False))  # a tower's digits, estimated before sympy folds it
     return sympy.Pow(base, exponent)
 
 
@@ -233,7 +255,9 @@ def read_side(text: str, products: frozenset[str] = frozenset(), is_word: Callab
     if any(is_word(run) for run in re.findall(r"(?<![A-Za-z\\])[A-Za-z]{2,}", re.sub(r"\\[A-Za-z]+", " ", text))):
         raise Unread("a word")
     try:
-        return _Reader(text, products).whole()
+        value = _Reader(text, products).whole()
+        _magnitude(value)
+        return value
     except (ArithmeticError, ValueError, TypeError, RecursionError) as e:
         raise Unread(type(e).__name__) from e
 
@@ -251,19 +275,22 @@ INTEGER_KINDS: dict[str, tuple[tuple[str, int], ...]] = {
     "natural": (("\\ge", 0),),
 }
 """What a subject's own head says of its unknown (`The integer $n$`, `The positive integer $n$`; `grammar._noun_phrase`,
-red team 13 class 8): an integer, and a sign bound. A bounded interval holds finitely many integers, so `The integer $n$
-such that $6 < n < 8$` fixes n at 7 (`_has_length`'s `unbounded`); `natural` is read as nonnegative, the wider of its two
-conventions, so a bound meets it no later than it would meet the positive one."""
+red team 13 class 8): an integer, and a sign bound, which the box's value must meet as it meets the condition's
+relations (`The positive integer $n$ such that $n > -7$ is \\boxed{-6}` refuses). `natural` is read as nonnegative, the
+wider of its two conventions."""
 
 
 def condition_fixes(maths: Iterable[str], own: Iterable[str], any_name: bool,
-                    is_word: Callable[[str], bool] = _any_run, integer: str | None = None) -> bool:
-    """Whether a subject's condition (the math of its relative clause or `such that` condition) may fix a value of one
-    of the subject's own unknowns (`own`: the subject's math before its condition, `$x$`, `$f(x)$`, `$x + y$`, and its
-    bare letters; every letter when `any_name`: a subject with no name of its own, `The answer such that $x = 7$`).
-    `is_word`: the grammar's test of a run of letters (`read_side`). `integer`: an `INTEGER_KINDS` key when the
-    subject's head says its own unknowns are integers (`The positive integer $n$ such that ...`).
-    The module docstring says what is admitted; anything the reader does not read refuses."""
+                    is_word: Callable[[str], bool] = _any_run, integer: str | None = None,
+                    value: str | None = None) -> bool:
+    """Whether a subject's condition (the math of its relative clause or `such that` condition) may set one of the
+    subject's own unknowns (`own`: the subject's math before its condition, `$x$`, `$f(x)$`, `$x + y$`, and its
+    bare letters; every letter when `any_name`: a subject with no name of its own, `The answer such that $x = 7$`) to
+    another value than the box's. `value`: the box's value as written (`\\boxed{6}`'s `6`; None when the caller has
+    none: then any relation on the unknown alone refuses). `is_word`: the grammar's test of a run of letters
+    (`read_side`). `integer`: an `INTEGER_KINDS` key when the subject's head says its own unknowns are integers
+    (`The positive integer $n$ such that ...`). The module docstring says what is admitted; anything the reader does
+    not read refuses."""
     own = [_OVERLINE_RE.sub(r"\1", name) for name in own]  # `$\overline{AB}$` is the length AB (red team 13 class 2)
     if not own and not any_name:
         return False
@@ -280,7 +307,8 @@ def condition_fixes(maths: Iterable[str], own: Iterable[str], any_name: bool,
         own_targets = set(targets)
         if any_name:
             targets |= {s for r in relations for s in r.symbols}
-        return any(_fixes(t, relations, facts if t in own_targets else ()) for t in targets)
+        box = None if value is None else read_side(value, frozenset(), is_word)
+        return any(_fixes(t, relations, box, facts if t in own_targets else ()) for t in targets)
     except (Unread, ArithmeticError, ValueError, TypeError, RecursionError, NotImplementedError, AttributeError):
         return True
 
@@ -367,61 +395,122 @@ def _component(target: sympy.Symbol, relations: list[Relation]) -> tuple[list[Re
     return chosen, reached
 
 
-def _fixes(target: sympy.Symbol, relations: list[Relation], facts: tuple[tuple[str, int], ...] = ()) -> bool:
-    """Whether the relations joined to `target` may fix it (the module docstring's rules, an allowlist). `facts`: what
-    the subject's head says of the target (`INTEGER_KINDS`: `domain`, a sign bound), read with the relations in it
+def _fixes(target: sympy.Symbol, relations: list[Relation], box: sympy.Expr | None,
+           facts: tuple[tuple[str, int], ...] = ()) -> bool:
+    """Whether the relations joined to `target` may set it to another value than the box's (the module docstring's
+    rules, an allowlist). `box`: the box's value as read (None: unread or none). `facts`: what the subject's head says
+    of the target (`INTEGER_KINDS`: `domain`, a sign bound), met by the box's value with the relations on the target
     alone (`n = 2k + 1` leaves an integer n as free as a real one)."""
     chosen, letters = _component(target, relations)
     if not chosen:
         return False
     if letters != {target}:
         return len(chosen) != 1 or not _frees_linear(chosen[0], target)
-    lattice = [r for r in chosen if r.op in ("\\equiv", "\\mid", "\\nmid")]
-    if lattice:
-        return len(chosen) != 1 or not _lattice(lattice[0], target)  # a lattice holds infinitely many of any sign
+    if box is None:
+        return True
     chosen = chosen + [Relation(op, target, sympy.Integer(bound)) for op, bound in facts]
-    integral = any(r.op == "domain" for r in chosen)
-    inequalities = [r for r in chosen if r.op in _INEQUALITIES]
-    for r in chosen:
-        if r.op == "=" and sympy.cancel(r.left - r.right) != 0 or r.op not in ("=", "domain", "real", *_INEQUALITIES):
-            return True  # an equation that is no identity, an approximation, a membership, a set relation
-    if not inequalities:
-        return False  # identities and domains alone
-    solutions = sympy.S.Reals
-    for r in inequalities:
-        solutions = sympy.Intersection(solutions, _solve_inequality(r, target))
-    return not _has_length(solutions, unbounded=integral)
+    return not all(_holds(r, target, box) for r in chosen)
 
 
-def _solve_inequality(r: Relation, target: sympy.Symbol) -> sympy.Set:
-    """The real solutions of one inequality in one unknown: a polynomial or a quotient of polynomials of degree at most
-    `MAX_DEGREE` with rational coefficients (or of degree one), else `Unread`."""
-    numerator, denominator = sympy.fraction(sympy.together(r.left - r.right))
-    for part in (numerator, denominator):
-        poly = sympy.Poly(part, target)  # PolynomialError (a ValueError) for a function of the unknown: unread
-        if poly.degree() > MAX_DEGREE or poly.degree() > 1 and not all(c.is_Rational for c in poly.all_coeffs()):
-            raise Unread("an inequality too costly to solve")
-    return sympy.solveset(_INEQUALITIES[r.op](r.left, r.right), target, sympy.S.Reals)
-
-
-def _has_length(solutions: sympy.Set, unbounded: bool) -> bool:
-    """A set of reals known to hold an interval of positive length (infinitely many values), and for an integer
-    unknown (`unbounded`) one that goes on to an infinity (a bounded interval holds finitely many integers)."""
-    parts = solutions.args if isinstance(solutions, sympy.Union) else (solutions,)
-    intervals = [p for p in parts if isinstance(p, sympy.Interval)]
-    if not all(isinstance(p, (sympy.Interval, sympy.FiniteSet)) for p in parts):
+def _holds(r: Relation, target: sympy.Symbol, box: sympy.Expr) -> bool:
+    """Whether relation `r`, on `target` alone, is known to hold when `target` is the box's value: decided exactly by
+    sympy to a definite True after the value is put in (its size bounded first, `_magnitude`); false, undecidable (`\\sin^2
+    x + \\cos^2 x = 1` stays unevaluated) and any relation but `=`, the inequalities, `\\equiv`, `\\mid`, `\\nmid` and an
+    integer or real domain refuse."""
+    if box.free_symbols or not box.is_real:
         return False
-    if unbounded:
-        return any(p.inf == -sympy.oo or p.sup == sympy.oo for p in intervals)
-    return any(bool(p.measure.is_extended_positive) for p in intervals)
-
-
-def _lattice(r: Relation, target: sympy.Symbol) -> bool:
-    """A congruence or divisibility that leaves infinitely many integers: `\\equiv` modulo a positive integer; `d \\mid
-    e` with `d` a nonzero integer and the unknown in `e` only; `\\nmid` likewise."""
+    for side in (r.left, r.right, *(() if r.modulus is None else (r.modulus,))):
+        _magnitude(side, {target: _magnitude(box)})
+    left, right = r.left.subs(target, box), r.right.subs(target, box)
+    if r.op == "domain":
+        return left.is_integer is True
+    if r.op == "real":
+        return left.is_real is True
+    if r.op == "=":
+        return sympy.Eq(left, right) is sympy.true
+    if r.op in _INEQUALITIES:
+        return _INEQUALITIES[r.op](left, right) is sympy.true
     if r.op == "\\equiv":
-        return r.modulus is not None and bool(r.modulus.is_Integer) and bool(r.modulus > 0)
-    return bool(r.left.is_Integer) and r.left != 0 and target in r.right.free_symbols
+        m = r.modulus
+        return (m is not None and m.is_Integer and m > 0 and left.is_Integer and right.is_Integer
+                and (left - right) % m == 0)
+    if r.op in ("\\mid", "\\nmid"):
+        if not (left.is_Integer and right.is_Integer and left != 0):
+            return False
+        return (right % left == 0) == (r.op == "\\mid")
+    return False
+
+
+def _magnitude(expr: sympy.Expr, letters: dict[sympy.Symbol, float] | None = None) -> float:
+    """An upper bound on the decimal digits of `expr`'s value and of its reciprocal (so of the precision sympy needs to
+    evaluate it), from its tree, before sympy computes anything; `Unread` past `MAX_DIGITS`. `letters`: a bound for each
+    letter's value (the box's, a probe's); a letter with none counts as 0 (a side read before any value is put in, whose
+    numbers alone are then bounded). A number's digits are its numerator's and denominator's; a product's, its factors'
+    summed; a sum's, its largest term's and one; a power's, its exponent times its base's, and with a letter in the
+    exponent (`2^{y}`, `\\exp(y)`) ten to the exponent's digits times the base's; `\\sin` and `\\cos` are at most 1,
+    `\\tan` is read as its argument (near a pole it is large) and `\\ln` of a bounded number is below 10^4. Anything
+    else (`zoo` from a division by zero, `i`) is unread."""
+    letters = letters or {}
+    if isinstance(expr, sympy.Rational):
+        digits = (abs(expr.p).bit_length() + expr.q.bit_length()) * 0.30103
+    elif isinstance(expr, sympy.Symbol):
+        digits = letters.get(expr, 0.0)
+    elif isinstance(expr, sympy.NumberSymbol):
+        digits = 1.0
+    elif isinstance(expr, sympy.Add):
+        digits = max(_magnitude(arg, letters) for arg in expr.args) + 1
+    elif isinstance(expr, sympy.Mul):
+        digits = sum(_magnitude(arg, letters) for arg in expr.args)
+    elif isinstance(expr, (sympy.Pow, sympy.exp)):
+        base, exponent = (expr.base, expr.exp) if isinstance(expr, sympy.Pow) else (sympy.E, expr.args[0])
+        scale = _magnitude(base, letters)
+        if isinstance(exponent, sympy.Rational):
+            digits = abs(exponent) * scale
+        else:
+            size = _magnitude(exponent, letters)
+            if size > _MAX_EXPONENT_DIGITS:
+                raise Unread("an exponent too large")
+            digits = 10 ** size * max(scale, 0.5)
+    elif isinstance(expr, (sympy.sin, sympy.cos)):
+        _magnitude(expr.args[0], letters)
+        digits = 1.0
+    elif isinstance(expr, sympy.tan):
+        digits = _magnitude(expr.args[0], letters) + 1
+    elif isinstance(expr, sympy.log):
+        _magnitude(expr.args[0], letters)
+        digits = 4.0
+    else:
+        raise Unread(f"an expression of unknown size: {type(expr).__name__}")
+    if digits > MAX_DIGITS:
+        raise Unread("a number too large to evaluate")
+    return float(digits)
+
+
+def _expanded_terms(expr: sympy.Expr) -> tuple[int, int]:
+    """Upper bounds on the terms of `expr`'s numerator and denominator once `sympy.together` joins its fractions and
+    `sympy.Poly` expands its products of sums: a sum's terms over a common denominator, a product's multiplied, a sum
+    to the n-th power `C(t + n - 1, n)` (the monomials of degree n in t terms); `Unread` past `MAX_EXPANDED_TERMS`. A
+    function's value, a root and a letter's power of a letter are one term (`Poly` keeps them whole)."""
+    if isinstance(expr, sympy.Add):
+        parts = [_expanded_terms(arg) for arg in expr.args]
+        denominator = math.prod(d for _, d in parts)
+        numerator = sum(n * denominator // d for n, d in parts)
+    elif isinstance(expr, sympy.Mul):
+        parts = [_expanded_terms(arg) for arg in expr.args]
+        numerator, denominator = math.prod(n for n, _ in parts), math.prod(d for _, d in parts)
+    elif isinstance(expr, sympy.Pow) and isinstance(expr.exp, sympy.Integer):
+        n, d = _expanded_terms(expr.base)
+        power = abs(int(expr.exp))
+        if power > MAX_EXPANDED_TERMS and (n > 1 or d > 1):
+            raise Unread("a product too large to expand")
+        numerator, denominator = math.comb(n + power - 1, power), math.comb(d + power - 1, power)
+        if expr.exp < 0:
+            numerator, denominator = denominator, numerator
+    else:
+        return 1, 1
+    if numerator * denominator > MAX_EXPANDED_TERMS:
+        raise Unread("a product too large to expand")
+    return numerator, denominator
 
 
 def _frees_linear(r: Relation, target: sympy.Symbol) -> bool:
@@ -430,6 +519,7 @@ def _frees_linear(r: Relation, target: sympy.Symbol) -> bool:
     `\\sin^{2} y + \\cos^{2} y + 6`, `\\frac{7a}{a}`; never only one real point: `\\sqrt{y} + \\sqrt{-y}`)."""
     if r.op != "=":
         return False
+    _expanded_terms(r.left - r.right)  # before `together` and `Poly` expand it
     numerator, denominator = sympy.fraction(sympy.together(r.left - r.right))
     if target in denominator.free_symbols:
         return False
@@ -441,6 +531,8 @@ def _frees_linear(r: Relation, target: sympy.Symbol) -> bool:
     others = sorted(solution.free_symbols | slope.free_symbols, key=str)
     if not solution.free_symbols:
         return False
+    bounds = {s: 1.0 for s in others}  # a probe's value is below 10 (`_probe_value`)
+    _magnitude(solution, bounds), _magnitude(slope, bounds)  # before `evalf` evaluates them (`\\exp(\\exp(\\exp(y)))`)
     values = []
     for probe in range(3):
         point = {s: _probe_value(str(s), probe) for s in others}

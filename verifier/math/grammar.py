@@ -26,15 +26,40 @@ Linear: one regex tokenizer pass (an answer is at most `MathLimits.max_answer_ch
 from __future__ import annotations
 
 import ast
+import functools
+import inspect
 import math
 import re
 from collections.abc import Callable
-from typing import NamedTuple
+from contextvars import ContextVar
+from typing import Any, NamedTuple, TypeVar
 
 from .conditions import condition_fixes, reads
 from .unicode_math import to_ascii_math
 
 MAX_CHARS = 400
+
+_BOX_VALUE: ContextVar[str | None] = ContextVar("_BOX_VALUE", default=None)
+"""The value the subject being read stands beside (`\\boxed{6}`'s `6`, a concluding or last sentence's value), set by
+the readers that have it (`_beside_value`: `box_subject`, `concludes`, `read`) and read by `_relative_clause`, which
+hands it to `conditions.condition_fixes`: a subject's condition on its own unknown must hold at it (red team 14 class
+3). None where no value is known: such a condition then refuses."""
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _beside_value(reader: _F) -> _F:
+    """`reader` with its `value` argument set as `_BOX_VALUE` while it runs (its subject's conditions read it)."""
+    signature = inspect.signature(reader)
+
+    @functools.wraps(reader)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        token = _BOX_VALUE.set(signature.bind(*args, **kwargs).arguments.get("value"))
+        try:
+            return reader(*args, **kwargs)
+        finally:
+            _BOX_VALUE.reset(token)
+
+    return wrapped  # type: ignore[return-value]
 """Longer texts are not read as a stated value (an answer sentence is short; bounds the work)."""
 
 
@@ -875,6 +900,7 @@ class _Token(NamedTuple):
     text: str
 
 
+@_beside_value
 def read(text: str, prose: bool = False, value: str | None = None) -> Reading:
     """Read `text` (a box's content, or an anchored sentence when `prose`) with the grammar. `value`: what stands in
     the value's place when `text` holds a placeholder there (`read_sentence`'s lenient reading)."""
@@ -1731,6 +1757,7 @@ coordinates`, `the only integer roots`): each picks the quantity out, none scale
 _SUBJECT_TOKEN_RE = re.compile(r"\$[^$]*\$|[^\W\d_]+(?:'s|’s)?|\d+(?:[.,]\d+)*|\S")
 
 
+@_beside_value
 def box_subject(clause: str, before: str, value: str | None = None) -> bool:
     """Whether what a box's `is` or `=` states it of is the answer or a quantity named as one (docs/math.md
     "Answer grammar", "Before a box"). `before`: the text before the box (its math); `clause`: the words of
@@ -2374,6 +2401,7 @@ _CONCLUDING_RE = re.compile(r"^[\s*_#>]*(?i:so|thus|therefore|hence)(?![\w'’])
 _VALUE_OPEN_RE = re.compile(r"(?:\s|(?<!\\)\$|\\[(\[]|\\displaystyle(?![A-Za-z]))+$")
 
 
+@_beside_value
 def concludes(before: str, value: str | None = None) -> bool:
     """Whether `before`, the words of a response's last sentence up to its value, conclude with a named quantity
     (docs/math.md "Answer grammar", "A concluding sentence"): a concluding connective (`CONCLUDING_OPENERS`), then a
@@ -2991,7 +3019,8 @@ def _relative_clause(tokens: list[str], defining: bool = False, own: frozenset[s
     if not defining and not _clause_values_named(tokens):
         return False
     maths = [math for math in map(_math_content, tokens) if math is not None]
-    if condition_fixes(maths, own, defining and not own, _prose_run, integer):
+    value = _BOX_VALUE.get()  # the box's value, which a condition on the subject's own unknown must hold at
+    if condition_fixes(maths, own, defining and not own, _prose_run, integer, value and to_ascii_math(value)):
         return False
     return not _clause_states_value(tokens) and all(
         t.startswith("$") or t in "()'’" or t.replace(",", "").replace(".", "").isdigit() or t.lower() == "and"
