@@ -135,6 +135,40 @@ def test_conditions_read_the_relation_not_its_spelling() -> None:
     assert not condition_fixes(["x = 6"], [], True, value="6")
 
 
+# fx29w (red team 15 class 5): a condition that makes sympy raise (`PolynomialError`: the unknown inside a function beside
+# another letter) is a condition unread, refused like any other, never the grader's `error`; the same shapes without
+# the second letter, or with the unknown only polynomially, still read.
+SYMPY_RAISES = [
+    n(f"{V} $x + \\sin(x) = y$ is \\boxed{{6}}."), n(f"{V} $\\exp(x) - x = y + 1$ is \\boxed{{6}}."),
+    n(f"{V} $x^{{2}} + \\ln(x) = 2y$ is \\boxed{{6}}."), n(f"{V} $x + \\sqrt{{x}} = y$ is \\boxed{{7}}."),
+    n(f"{V} $x \\cos(x) = y$ is \\boxed{{6}}."), n("So, the value of $x$ such that $x + 3^{x} = y$ is 6."),
+]
+SYMPY_RAISES_REWRITES = [
+    n(f"{V} $x + \\sin(y) = y$ is \\boxed{{6}}."), n(f"{V} $x \\cos(y) = y$ is \\boxed{{6}}."),
+]
+
+
+@pytest.mark.parametrize(PARAMS, SYMPY_RAISES)
+def test_a_condition_sympy_raises_on_is_a_refusal_never_an_error(completion: str, gold: str, choices: list[str] | None) -> None:
+    """Both profiles give a normal refusal verdict (`no_answer` or `incorrect`), never `error` nor a pay."""
+    got = verdicts(completion, gold, choices)
+    assert set(got) <= {"no_answer", "incorrect"}, got
+
+
+@pytest.mark.parametrize(PARAMS, SYMPY_RAISES_REWRITES)
+def test_a_linear_condition_beside_a_function_of_another_letter_still_pays(
+        completion: str, gold: str, choices: list[str] | None) -> None:
+    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+
+
+def test_condition_fixes_never_raises() -> None:
+    """`condition_fixes` answers True (refuses) on whatever sympy raises, never lets it out."""
+    from verifier.math.conditions import condition_fixes
+
+    for condition in ("x + \\sin(x) = y", "x \\sin(x) = y", "x + 2^{x} = y", "x + \\ln(x) = y"):
+        assert condition_fixes([condition], ["x"], False, value="6"), condition
+
+
 # 2. A counted range: its count is the range's own size unless a condition picks which are counted.
 RANGE_NEAR = [
     n("The number of integers between 7 and 8 is \\boxed{6}."), n("The number of integers between 7 and 8 inclusive is \\boxed{6}."),
