@@ -62,7 +62,7 @@ FIXING_NEAR = [
     n("The negative integer $n$ such that $n < 100$ is \\boxed{6}."), n("The integer $n$ such that $n > 0$ is \\boxed{6.5}.", "6.5"),
     n("The answer such that $x > 0$ and $y < 0$ is \\boxed{6}."), n("So, the smallest integer $n$ such that $n > 6$ is 6."),
     # fx29v: a relation the reader cannot decide at the box's value, a box value it cannot read
-    n(f"{V} $\\sin^{{2}} x + \\cos^{{2}} x = 1$ is \\boxed{{6}}."), n(f"{V} $x > 0$ is \\boxed{{6\\text{{ cm}}}}."),
+    n(f"{V} $\\sin^{{2}} x + \\cos^{{2}} x = 1$ is \\boxed{{6}}."), n(f"{V} $x > 7$ is \\boxed{{6\\text{{ cm}}}}."),
 ]
 
 # fx29v: a condition too costly to read (red team 14 class 9's shapes, other spellings): refused before sympy works.
@@ -92,6 +92,8 @@ FREE_SAME = [
     n("The positive integer $n$ such that $n > 5$ is \\boxed{6}."), n("So, the smallest integer $n$ such that $n^{2} > 30$ is 6."),
     n("The value of $x$ such that $x < (2^{64})^{4}$ is \\boxed{6}."), n(f"{V} $x = \\exp(y)$ is \\boxed{{6}}."),
     n("The number of points that lie on the circle $x^2+y^2=7$ is \\boxed{6}."),
+    # fx29w: a value with a unit, checked at the comparer's reading (6), as it is compared (it was unread, refused)
+    n(f"{V} $x > 0$ is \\boxed{{6\\text{{ cm}}}}."),
     # `The number of years that can be written as the sum of two ...`: refused since fx29u (red team 14 class 4)
 ]
 
@@ -129,7 +131,9 @@ def test_conditions_read_the_relation_not_its_spelling() -> None:
         assert condition_fixes(["x > 0"], ["x"], False, integer="negative", value=value)  # the head's sign excludes 6
     assert condition_fixes(["x < 7"], ["x"], False)  # no value known: a relation on the unknown alone refuses
     assert not condition_fixes(["x = 2k + 1"], ["x"], False)  # one linear in it, varying with another letter
-    assert condition_fixes(["x < 7"], ["x"], False, value="6\\text{ cm}")  # a value the reader does not read
+    assert not condition_fixes(["x < 7"], ["x"], False, value="6\\text{ cm}")  # the comparer's value: 6 (`box_number`)
+    for unread in ("y + 1", "6\\%", "5!", "6 thousand", "(6, 7)"):  # no one real number written exactly: refused
+        assert condition_fixes(["x < 7"], ["x"], False, value=unread), unread
     assert not condition_fixes(["x = 7"], [], False, value="6")  # a subject with no unknown of its own and no `such that`
     assert condition_fixes(["x = 7"], [], True, value="6")  # `The answer such that $x = 7$`: every letter is the unknown
     assert not condition_fixes(["x = 6"], [], True, value="6")
@@ -167,6 +171,31 @@ def test_condition_fixes_never_raises() -> None:
 
     for condition in ("x + \\sin(x) = y", "x \\sin(x) = y", "x + 2^{x} = y", "x + \\ln(x) = y"):
         assert condition_fixes([condition], ["x"], False, value="6"), condition
+
+
+# fx29w (red team 15 class 1): one reading of the box's value, the comparer's (`conditions.box_number`): a condition is
+# checked at the value paid, never at another arithmetic's reading of its text (thin spaces, a mixed number, a factorial
+# attached after the box, a percent read either way refuses).
+ONE_READING_NEAR = [
+    n(f"{V} $x < 7$ is \\boxed{{9\\,000}}.", "9000"), n(f"{V} $x < 2$ is \\boxed{{5\\frac{{1}}{{4}}}}.", "21/4"),
+    n(f"{V} $x < 100$ is \\boxed{{5}}!", "120"), n(f"{V} $x \\le 10$ is \\boxed{{4\\ 000}}.", "4000"),
+    n(f"{V} $x < 100$ is \\boxed{{50\\%}}.", "50"), n("So, the value of $x$ such that $x < 1$ is $2\\,000$.", "2000"),
+]
+ONE_READING_SAME = [
+    n(f"{V} $x > 7$ is \\boxed{{1\\,000}}.", "1000"), n(f"{V} $x > 2$ is \\boxed{{2\\frac{{1}}{{2}}}}.", "5/2"),
+    n(f"{V} $x > 0$ is \\boxed{{\\sqrt{{36}}}}."), n(f"{V} $x > 0$ is \\boxed{{6.5}}.", "6.5"),
+    n(f"{V} $x > 7$ is \\boxed{{1{{,}}000}}.", "1000"), n("So, the value of $x$ such that $x > 7$ is $1\\,000$.", "1000"),
+]
+
+
+@pytest.mark.parametrize(PARAMS, ONE_READING_NEAR)
+def test_a_condition_is_checked_at_the_value_compared(completion: str, gold: str, choices: list[str] | None) -> None:
+    assert "correct" not in verdicts(completion, gold, choices)
+
+
+@pytest.mark.parametrize(PARAMS, ONE_READING_SAME)
+def test_a_condition_holding_at_the_value_compared_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    assert verdicts(completion, gold, choices) == ["correct", "correct"]
 
 
 # 2. A counted range: its count is the range's own size unless a condition picks which are counted.

@@ -97,7 +97,7 @@ import pytest
 
 from tests.helpers import math_verdicts as verdicts
 from tests.helpers import number_case as n
-from tests.helpers import refused_test
+from tests.helpers import paid_test, refused_test
 
 OPEN = "open: {} (rt29q)"
 V = "The value of $x$ such that"
@@ -117,9 +117,13 @@ TWO_READINGS_NEAR = [
     n(f"{V} $x^{{2}} = 0$ is \\boxed{{1\\,000}}.", "1000"), n(f"{V} $x = 0$ is \\boxed{{6\\,000}}.", "6000"),
     n("The smallest integer $n$ such that $n^{2} < 5$ is \\boxed{1\\,000}.", "1000"),
     n("The integer $n$ such that $n \\equiv 0 \\pmod{7}$ is \\boxed{1\\,000}.", "1000"),
-    n(f"{V} $x < 7$ is \\boxed{{2\\frac{{1}}{{2}}}}.", "5/2"), n(f"{V} $x < 2$ is \\boxed{{2\\dfrac{{1}}{{2}}}}.", "5/2"),
-    n(f"{V} $x < 2$ is \\boxed{{1\\frac{{1}}{{2}}}}.", "3/2"), n(f"{V} $x < 7$ is \\boxed{{3\\tfrac{{1}}{{2}}}}.", "7/2"),
-    n("So, the value of $x$ such that $x < 7$ is $2\\frac{1}{2}$.", "5/2"),
+    n(f"{V} $x < 2$ is \\boxed{{2\\dfrac{{1}}{{2}}}}.", "5/2"),
+]
+# fx29w: these four were listed above, but the condition holds at the value compared (5/2 < 7, 3/2 < 2, 7/2 < 7): right
+# answers by the rule (a condition on the own unknown holds at the box's value), paid now that the value is read once.
+TWO_READINGS_HOLDING = [
+    n(f"{V} $x < 7$ is \\boxed{{2\\frac{{1}}{{2}}}}.", "5/2"), n(f"{V} $x < 2$ is \\boxed{{1\\frac{{1}}{{2}}}}.", "3/2"),
+    n(f"{V} $x < 7$ is \\boxed{{3\\tfrac{{1}}{{2}}}}.", "7/2"), n("So, the value of $x$ such that $x < 7$ is $2\\frac{1}{2}$.", "5/2"),
 ]
 TWO_READINGS_REFUSED = [
     n(f"{V} $x < 7$ is \\boxed{{1\\;000}}.", "1000"), n(f"{V} $x < 7$ is \\boxed{{1\\!000}}.", "1000"),
@@ -130,8 +134,10 @@ TWO_READINGS_REFUSED = [
 test_a_box_value_read_as_the_comparer_reads_it = refused_test(
     TWO_READINGS_NEAR, """Paid in both profiles: the condition is checked at `conditions._Reader`'s reading of the box's
     text (`1\\,000` is 1·000 = 0, `2\\frac{1}{2}` is 2·½ = 1), while the comparer pays math-verify's (1000, 5/2), which
-    the condition excludes.""", marks=_open("class 1, the box's value read twice"))
+    the condition excludes. Closed by fx29w: the condition is checked at `conditions.box_number`, the comparer's own
+    parse of the value.""")
 test_a_box_value_the_comparer_refuses_stays_refused = refused_test(TWO_READINGS_REFUSED)
+test_a_condition_holding_at_the_value_compared_pays = paid_test(TWO_READINGS_HOLDING)
 
 
 # 2. A function's or sequence's definition in the condition fixes the subject's own value.

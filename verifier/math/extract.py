@@ -301,10 +301,14 @@ def _stated_parts(
     begin = _box_sentence_start(region, first)
     spans = [(begin + a, begin + b, content) for a, b, content in box_spans(region[begin: boxes[0][0]])]
     spans.append((boxes[0][0], last_end, boxes[0][1] or ""))
+    # the values the subjects stand beside, as the comparer reads them: the last box with the words attached after it
+    # (`\\boxed{12}!` is 12!, `_with_what_follows`), so a condition is checked at the value compared (red team 15 class 1)
+    values = [content for _, _, content in spans]
+    values[-1] = _with_what_follows(region, boxes[0][0], values[-1], limits) or values[-1]
     clause_at = _clause_start(region, spans[0][0])
-    if not _first_clause(region, clause_at, spans[0][0], spans[0][2]) or not _box_clauses_lead(region, spans[0][0]):
+    if not _first_clause(region, clause_at, spans[0][0], values[0]) or not _box_clauses_lead(region, spans[0][0]):
         return None  # `Probably, the value is \\boxed{6}`, `In thousands, \\boxed{6}`: the clauses before must lead
-    for (_, end, _), (start, _, content) in zip(spans, spans[1:]):
+    for (_, end, _), (start, _, _), content in zip(spans, spans[1:], values[1:]):
         between = region[end:start]
         if _GROUP_SEPARATOR_RE.fullmatch(between.lstrip(" \t$")):
             continue  # `\\boxed{1}, \\boxed{2}`, `\\quad \\text{and} \\quad`: one list

@@ -3020,7 +3020,7 @@ def _relative_clause(tokens: list[str], defining: bool = False, own: frozenset[s
         return False
     maths = [math for math in map(_math_content, tokens) if math is not None]
     value = _BOX_VALUE.get()  # the box's value, which a condition on the subject's own unknown must hold at
-    if condition_fixes(maths, own, defining and not own, _prose_run, integer, value and to_ascii_math(value)):
+    if condition_fixes(maths, own, defining and not own, _prose_run, integer, value):  # as the comparer reads it
         return False
     return not _clause_states_value(tokens) and all(
         t.startswith("$") or t in "()'’" or t.replace(",", "").replace(".", "").isdigit() or t.lower() == "and"
