@@ -201,8 +201,9 @@ NOUN_BEFORE_NAME_REFUSED = [n(f"The value of {w} $x$ is \\boxed{{6}}.") for w in
 test_an_operation_noun_before_a_name_never_pays = refused_test(
     NOUN_BEFORE_NAME_NEAR, """Paid in both profiles: `grammar._names_stand_alone` admits any word of two letters or
     more right before a name, and LEXICON's nouns `square`, `cube`, `root`, `floor`, `sum` pass the object's words, so
-    the subject names an operation on the name (x^2, the cube root of x).""",
-    marks=_open("class 4, an operation noun before a name"))
+    the subject names an operation on the name (x^2, the cube root of x). Closed by fx29w: inside an object a name
+    stands after a determiner, a preposition, an adjective, `and`, or a labelled object's noun before its label
+    (`grammar._before_object_name`, `_LABELLED_BY`).""")
 test_a_word_before_a_name_outside_the_object_stays_refused = refused_test(NOUN_BEFORE_NAME_REFUSED)
 
 

@@ -242,3 +242,22 @@ def test_a_value_inserted_into_a_last_sentence_never_pays(completion: str, allow
 def test_each_fuzzed_subject_pays_as_written(completion: str, gold: str, choices: list[str] | None) -> None:
     """The fuzz's baseline: every subject pays before a value is inserted, so a refusal is the insertion's."""
     assert verdicts(completion, gold, choices) == ["correct", "correct"]
+
+
+# fx29w (red team 15 class 4): inside a preposition's object a name stands only after a determiner, a preposition, an
+# adjective, `and`, or a labelled object's noun before a label long enough for it (`grammar._LABELLED_BY`): a noun
+# right before a name is an operation on it (`square $x$` is x^2).
+NOUN_BEFORE_NAME_NEAR = [n(c) for c in [
+    "The value of power $x$ is \\boxed{6}.", "The value of the quotient $x$ is \\boxed{6}.",
+    "The sum of square $a$ and $b$ is \\boxed{6}.", "The length of side $A$ is \\boxed{6}.",
+    "The area of triangle $AB$ is \\boxed{6}.", "The value of the point $x$ is \\boxed{6}.",
+    "So, the value of root $y$ is 6.", "The area of square $x$ is \\boxed{6}.",
+]]
+NOUN_BEFORE_NAME_SAME = [n(c) for c in [
+    "The area of square $ABCD$ is \\boxed{6}.", "The area of triangle $ABC$ is \\boxed{6}.",
+    "The length of segment $AB$ is \\boxed{6}.", "The distance from point $P$ to line $AB$ is \\boxed{6}.",
+    "The area of the triangle $ABC$ is \\boxed{6}.", "The sum of $p$ and $q$ is \\boxed{6}.",
+    "The value of the positive $x$ is \\boxed{6}.", "So, the perimeter of rectangle $ABCD$ is 6.",
+]]
+test_a_noun_before_a_name_in_an_object_never_pays = refused_test(NOUN_BEFORE_NAME_NEAR)
+test_a_labelled_object_before_its_label_still_pays = paid_test(NOUN_BEFORE_NAME_SAME)

@@ -2265,8 +2265,16 @@ def _names_stand_alone(tokens: list[str]) -> bool:
     part (b)`) or an owner's `'s`. An allowlist (red team 14 class 2): whatever else stands right before a name, a sign
     (`- $x$`, `$-$ $x$`), an operator (`$\\times$ $x$`, `$\\sqrt{}$ $x$`), a constant (`$\\pi$ $x$`, `$e$ $x$`), a scale
     letter (`M $x$`, `$\\mathrm{k}$ $x$`) or any other math, makes the subject name a multiple or a function of the name:
-    a second value beside the box's."""
+    a second value beside the box's. Inside a preposition's object, before any relative clause, the word is one of
+    `_BEFORE_OBJECT_NAME` or a labelled object's noun before its label (`_labels`; red team 15 class 4: `the value of
+    square $x$`, `of cube root $x$`, `of floor $x$` name an operation on the name, x^2 beside the box)."""
+    place = "head"  # the head's words, then a preposition's object, then a relative clause (read by `_relative_clause`)
     for k, t in enumerate(tokens):
+        low = t.lower()
+        if low in _RELATIVE_OPENERS or low == "to" and k + 1 < len(tokens) and _infinitive(tokens[k + 1]):
+            place = "clause"  # `such that`, `which`, the infinitive after `ways` (`to choose $2$ of $4$`)
+        elif place == "head" and (low in _OPEN_PREPS or low in _CLOSED_PREPS):
+            place = "object"
         if k == 0 or not _name_token(t):
             continue
         prev = tokens[k - 1]
@@ -2274,7 +2282,30 @@ def _names_stand_alone(tokens: list[str]) -> bool:
             continue  # `$p$'s roots`
         if not (prev.isalpha() and (len(prev) > 1 or prev in "aA") or prev == "(" or prev.endswith(_POSSESSIVE)):
             return False
+        if place == "object" and prev.isalpha() and not (_before_object_name(prev) or _labels(prev, t)
+                                                         or _names_kind(prev, t)):
+            return False
     return True
+
+
+def _before_object_name(word: str) -> bool:
+    """A word after which a name stands alone in an object: a determiner, a preposition, an adjective (LEXICON's, or
+    `_SUBJECT_ADJECTIVES`), `and` (`of $p$ and $q$`)."""
+    return (_has("det", word) or _has("prep", word) or _has("adj", word) or word.lower() in _SUBJECT_ADJECTIVES
+            or word.lower() == "and")
+
+
+def _names_kind(noun: str, name: str) -> bool:
+    """`name` is one letter (a subscript allowed) right after a `_NAMED_KINDS` noun."""
+    return noun.lower() in _NAMED_KINDS and bool(_PLAIN_NAME_RE.fullmatch(_compact(_math_content(name) or name)))
+
+
+def _labels(noun: str, name: str) -> bool:
+    """`name` is the capitals label of the labelled object `noun` names (`_LABELLED_BY`; a plural too: `triangles`)."""
+    low = noun.lower()
+    fewest = _LABELLED_BY.get(low, _LABELLED_BY.get(low.removesuffix("s"), _LABELLED_BY.get(low.removesuffix("es"))))
+    label = _compact(_math_content(name) or name)
+    return fewest is not None and _point_label(label) and len(label) >= fewest
 
 
 class _Link(NamedTuple):
@@ -2840,6 +2871,17 @@ the quantity questions' own figures; an unknown word refuses, however noun-shape
 taken is`, `The area of the figure shrunk is` paid 6), so an operation's participle (`halved`, `doubled`,
 `rounded`, `misread`) or a hedge after the object names no quantity."""
 _OBJECT_VOCABULARY = frozenset().union(*(e.words for e in OBJECT_WORDS))
+_LABELLED_BY = {**{w: 3 for w in OBJECT_WORDS[0].words}, **{w: 2 for w in "segment line ray chord arc side".split()},
+                **{w: 1 for w in "point vertex".split()}}
+"""The labelled objects of an object (`the perimeter of rectangle $ABCD$`, `the length of segment $AB$`, `the distance
+from point $P$`) and the fewest capitals of their label: a figure is named by three vertices or more, a segment, line,
+ray, chord, arc or side by its two ends, a point by one letter. A shorter label or any other name after the noun is an
+operation on the name (`the length of square $AB$` is AB squared, `cube $x$`: red team 15 class 4)."""
+_NAMED_KINDS = OBJECT_WORDS[1].words | frozenset("integer integers prime primes number numbers".split())
+"""Kinds of math object a question names by a letter (`the number of integers $p$ and $q$`, `the roots of the polynomial
+$p$`): the object is the name's value, no operation on it (red team 15 class 4)."""
+_PLAIN_NAME_RE = re.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?")
+
 _POSSESSIVE = ("'s", "’s")
 TAKEN_QUANTITIES: tuple[Entry, ...] = (
     _entry("taken", "value values number numbers sum sums product products difference differences average averages "
