@@ -198,6 +198,30 @@ def test_a_condition_holding_at_the_value_compared_pays(completion: str, gold: s
     assert verdicts(completion, gold, choices) == ["correct", "correct"]
 
 
+# fx29w (red team 15 class 2): a subject that is a function value or an indexed term (`f(6)`, `a_5`) with a condition
+# mentioning its family's letter refuses (`conditions._defines_family`: a definition of the family fixes the member);
+# a condition on other letters still reads.
+FAMILY_NEAR = [n(f"{c} is \\boxed{{6}}.") for c in [
+    "The value of $g(4)$ such that $g(t) = 2t$", "The value of $f(0)$ such that $f(x) > 7$",
+    "The value of $b_{3}$ such that $b_{k} = k + 4$", "The value of $p(1)$ such that $p(x) = x^{2} + 6$",
+    "The value of $a_5$ such that $a_{n+1} = a_n + 1$", "The value of $f(2)$ such that $f = 7$",
+]] + [n("So, the value of $g(4)$ such that $g(t) = 2t$ is 6.")]
+FAMILY_SAME = [n(f"{c} is \\boxed{{6}}.") for c in [
+    "The value of $f(x)$ such that $x = 7$", "The value of $a_5$ such that $b > 0$",
+    "The number of integers $n$ such that $f(n) = n$",
+]]
+
+
+@pytest.mark.parametrize(PARAMS, FAMILY_NEAR)
+def test_a_condition_on_the_subjects_family_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    assert "correct" not in verdicts(completion, gold, choices)
+
+
+@pytest.mark.parametrize(PARAMS, FAMILY_SAME)
+def test_a_condition_on_other_letters_than_the_family_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+
+
 # 2. A counted range: its count is the range's own size unless a condition picks which are counted.
 RANGE_NEAR = [
     n("The number of integers between 7 and 8 is \\boxed{6}."), n("The number of integers between 7 and 8 inclusive is \\boxed{6}."),

@@ -159,8 +159,9 @@ DEFINITION_REFUSED = [n(f"{c} is \\boxed{{6}}.") for c in [
 ]]
 test_a_definition_of_the_subjects_function_never_pays = refused_test(
     DEFINITION_NEAR, """Paid in both profiles: `_Reader.name` names `f(6)` and `f(x)` (`a_5`, `a_n`) as unrelated
-    symbols, so a definition of the function fixes the own value while `condition_fixes` sees no shared letter.""",
-    marks=_open("class 2, a definition in the condition"))
+    symbols, so a definition of the function fixes the own value while `condition_fixes` sees no shared letter. Closed
+    by fx29w: a condition mentioning the family of the subject's own function value or indexed term refuses
+    (`conditions._defines_family`).""")
 test_a_definition_the_grammar_refuses_stays_refused = refused_test(DEFINITION_REFUSED)
 
 

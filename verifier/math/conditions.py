@@ -296,6 +296,8 @@ def condition_fixes(maths: Iterable[str], own: Iterable[str], any_name: bool,
     own = [_OVERLINE_RE.sub(r"\1", name) for name in own]  # `$\overline{AB}$` is the length AB (red team 13 class 2)
     if not own and not any_name:
         return False
+    if _defines_family(maths, own):
+        return True
     products = frozenset(re.sub(r"[{}\s]", "", name) for name in own
                          if re.fullmatch(r"[A-Za-z](?:_\{?\w+\}?)?", name.strip()))
     try:
@@ -313,6 +315,19 @@ def condition_fixes(maths: Iterable[str], own: Iterable[str], any_name: bool,
         return any(_fixes(t, relations, box, facts if t in own_targets else ()) for t in targets)
     except Exception:  # noqa: BLE001 - any failure (`Unread`, sympy's `PolynomialError`, ...) is a condition unread
         return True  # refused, never the grader's error (red team 15 class 5)
+
+
+_FAMILY_RE = re.compile(r"\s*([A-Za-z])\s*(?:\(|_)")
+"""A function value or an indexed term (`f(6)`, `f(x)`, `a_5`, `a_{n}`): one member of a family named by its letter."""
+
+
+def _defines_family(maths: Iterable[str], own: Iterable[str]) -> bool:
+    """Whether the condition mentions the family of a subject's own function value or indexed term (`The value of
+    $f(6)$ such that $f(x) = x + 1$`, `$a_5$ such that $a_n = 7$`): a definition of the family fixes the member, which
+    the reader, naming `f(6)` and `f(x)` as two unrelated unknowns, would not see (red team 15 class 2). The simple
+    rule: any mention of the family's letter refuses (`f(6)` with `x = 7` still reads)."""
+    letters = {m.group(1) for name in own if (m := _FAMILY_RE.match(name))}
+    return any(re.search(rf"(?<![A-Za-z\\]){letter}(?![A-Za-z])", text) for letter in letters for text in maths)
 
 
 _OVERLINE_RE = re.compile(r"\\(?:overline|overrightarrow|overleftrightarrow)\s*\{([A-Za-z]{1,3})\}")
