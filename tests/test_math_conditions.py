@@ -80,7 +80,6 @@ FREE_SAME = [
     n(f"{V} $x \\ne 7$ is \\boxed{{6}}."), n(f"{V} $x + x = 2x$ is \\boxed{{6}}."), n(f"{V} $f(x) = 7$ is \\boxed{{6}}."),
     n(f"{V} $x \\equiv 106 \\pmod{{100}}$ is \\boxed{{6}}."), n(f"{V} $3 \\mid x$ is \\boxed{{6}}."),
     n(f"{V} $x + y = 7$ is \\boxed{{6}}."), n(f"{V} $x \\in \\mathbb{{Z}}$ and $x > 1$ is \\boxed{{6}}."),
-    n("The smallest integer $n$ such that $n^{2} > 30$ is \\boxed{6}."), n("The smallest integer $n$ such that $n = 2k + 1$ is \\boxed{6}."),
     n("The number of integers $n$ such that $n^2 < 40$ is \\boxed{6}."), n("The number of integers $n$ such that $f(n) = n$ is \\boxed{6}."),
     n("The value of $f(x)$ such that $x = 7$ is \\boxed{6}."), n("The value of $x$ such that $y = 7$ is \\boxed{6}."),
     n("So, the value of $x$ such that $x < 7$ is 6."),
@@ -89,7 +88,7 @@ FREE_SAME = [
     n(f"{V} $x^2 = 36$ is \\boxed{{6}}."), n(f"{V} $x - 6 = 0$ is \\boxed{{6}}."), n(f"{V} $2 \\mid x$ is \\boxed{{6}}."),
     n(f"{V} $5 \\nmid x$ is \\boxed{{6}}."), n(f"{V} $\\sin x < 0$ is \\boxed{{6}}."), n(f"{V} $\\frac{{1}}{{x - 7}} < 0$ is \\boxed{{6}}."),
     n(f"{V} $x \\ne 7$ and $x < 1000$ is \\boxed{{6}}."), n(f"{V} $x \\in \\mathbb{{Z}}$ is \\boxed{{6}}."),
-    n("The positive integer $n$ such that $n > 5$ is \\boxed{6}."), n("So, the smallest integer $n$ such that $n^{2} > 30$ is 6."),
+    n("The positive integer $n$ such that $n > 5$ is \\boxed{6}."), n("The integer $n$ such that $n^{2} > 30$ is \\boxed{6}."),
     n("The value of $x$ such that $x < (2^{64})^{4}$ is \\boxed{6}."), n(f"{V} $x = \\exp(y)$ is \\boxed{{6}}."),
     n("The number of points that lie on the circle $x^2+y^2=7$ is \\boxed{6}."),
     # fx29w: a value with a unit, checked at the comparer's reading (6), as it is compared (it was unread, refused)
@@ -219,6 +218,32 @@ def test_a_condition_on_the_subjects_family_never_pays(completion: str, gold: st
 
 @pytest.mark.parametrize(PARAMS, FAMILY_SAME)
 def test_a_condition_on_other_letters_than_the_family_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    assert verdicts(completion, gold, choices) == ["correct", "correct"]
+
+
+# fx29w (red team 15 class 3): an optimum word before a condition on the subject's own unknown refuses (whether the box's
+# value is the optimum is not decided; `conditions.OPTIMUM_WORDS`), and a prime head is checked (`sympy.isprime`). The
+# recall given up: the three optimum cases fx29v paid (`The smallest integer $n$ such that $n^{2} > 30$`, which has no
+# least integer at all, `... $n = 2k + 1$`, and the concluding one) now refuse, listed here.
+OPTIMUM_NEAR = [n(f"{c} is \\boxed{{6}}.") for c in [
+    "The smallest integer $n$ such that $n^{2} > 30$", "The smallest integer $n$ such that $n = 2k + 1$",
+    "The highest integer $n$ such that $n < 50$", "The first integer $n$ such that $n > 2$",
+    "The maximum of $x$ such that $x \\le 9$", "The minimal value of $n$ such that $n^{2} \\ge 4$",
+    "The smallest prime $p$ such that $p > 6$", "The prime $p$ such that $p > 0$", "The primes $p$ such that $p < 9$",
+]] + [n("So, the smallest integer $n$ such that $n^{2} > 30$ is 6."), n("So, the first integer $n$ such that $n > 2$ is 6.")]
+OPTIMUM_SAME = [
+    n("The integer $n$ such that $n > 2$ is \\boxed{6}."), n("The prime $p$ such that $p > 2$ is \\boxed{7}.", "7"),
+    n("The smallest integer $n$ such that $y = 7$ is \\boxed{6}."), n("So, the prime $p$ such that $p < 10$ is 7.", "7"),
+]
+
+
+@pytest.mark.parametrize(PARAMS, OPTIMUM_NEAR)
+def test_an_optimum_or_a_kind_not_decided_never_pays(completion: str, gold: str, choices: list[str] | None) -> None:
+    assert "correct" not in verdicts(completion, gold, choices)
+
+
+@pytest.mark.parametrize(PARAMS, OPTIMUM_SAME)
+def test_a_kind_the_value_meets_without_an_optimum_pays(completion: str, gold: str, choices: list[str] | None) -> None:
     assert verdicts(completion, gold, choices) == ["correct", "correct"]
 
 

@@ -185,7 +185,8 @@ OPTIMUM_REFUSED = [n(f"{c} is \\boxed{{6}}.") for c in [
 test_an_optimum_or_kind_the_box_value_is_not_never_pays = refused_test(
     OPTIMUM_NEAR, """Paid in both profiles: `conditions._holds` asks whether the box's value satisfies the condition,
     never whether it is the least (greatest) value that does (`smallest integer n such that n > 1` is 2), and
-    `INTEGER_KINDS` holds no `prime` (6 is none).""", marks=_open("class 3, an optimum head or a kind"))
+    `INTEGER_KINDS` holds no `prime` (6 is none). Closed by fx29w: an optimum word before a condition on the own
+    unknown refuses (`conditions.OPTIMUM_WORDS`), a prime head is checked (`INTEGER_KINDS["prime"]`).""")
 test_an_optimum_the_condition_excludes_stays_refused = refused_test(OPTIMUM_REFUSED)
 
 

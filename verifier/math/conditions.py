@@ -274,25 +274,36 @@ class Relation:
 
 INTEGER_KINDS: dict[str, tuple[tuple[str, int], ...]] = {
     "integer": (), "positive": ((">", 0),), "nonnegative": (("\\ge", 0),), "negative": (("<", 0),),
-    "natural": (("\\ge", 0),),
+    "natural": (("\\ge", 0),), "prime": (("prime", 0),),
 }
 """What a subject's own head says of its unknown (`The integer $n$`, `The positive integer $n$`; `grammar._noun_phrase`,
 red team 13 class 8): an integer, and a sign bound, which the box's value must meet as it meets the condition's
 relations (`The positive integer $n$ such that $n > -7$ is \\boxed{-6}` refuses). `natural` is read as nonnegative, the
-wider of its two conventions."""
+wider of its two conventions; `prime` is checked (`sympy.isprime`, red team 15 class 3: `The prime $p$ such that $p > 2$
+is \\boxed{6}` paid as a positive integer). The one home of the kinds a head may say: a kind word the grammar reads
+(`grammar._INTEGER_HEADS`) is a key here, with a fact the box's value must meet; any other (`odd`, `even`, `composite`,
+`perfect square`) is no head word the grammar reads, so its subject refuses."""
+
+OPTIMUM_WORDS = frozenset("smallest least largest greatest minimum maximum minimal maximal lowest highest biggest fewest "
+                          "most first last".split())
+"""Words that make a subject the optimum of the values its condition leaves (`The smallest integer $n$ such that $n >
+1$` is 2): whether the box's value is that optimum is not decided here, only whether the value meets the condition, so
+a condition on the subject's own unknown under one of them refuses (red team 15 class 3: `... $n > 1$ is \\boxed{6}`
+paid). The recall given up: `The smallest positive integer $n$ such that $n^{2} > 30$ is \\boxed{6}` refuses too."""
 
 
 def condition_fixes(maths: Iterable[str], own: Iterable[str], any_name: bool,
                     is_word: Callable[[str], bool] = _any_run, integer: str | None = None,
-                    value: str | None = None) -> bool:
+                    value: str | None = None, optimum: bool = False) -> bool:
     """Whether a subject's condition (the math of its relative clause or `such that` condition) may set one of the
     subject's own unknowns (`own`: the subject's math before its condition, `$x$`, `$f(x)$`, `$x + y$`, and its
     bare letters; every letter when `any_name`: a subject with no name of its own, `The answer such that $x = 7$`) to
     another value than the box's. `value`: the box's value as written (`\\boxed{6}`'s `6`; None when the caller has
     none: then any relation on the unknown alone refuses). `is_word`: the grammar's test of a run of letters
     (`read_side`). `integer`: an `INTEGER_KINDS` key when the subject's head says its own unknowns are integers
-    (`The positive integer $n$ such that ...`). The module docstring says what is admitted; anything the reader does
-    not read refuses."""
+    (`The positive integer $n$ such that ...`). `optimum`: the subject's words before its condition hold an
+    `OPTIMUM_WORDS` word, so any relation joined to its own unknowns refuses. The module docstring says what is
+    admitted; anything the reader does not read refuses."""
     own = [_OVERLINE_RE.sub(r"\1", name) for name in own]  # `$\overline{AB}$` is the length AB (red team 13 class 2)
     if not own and not any_name:
         return False
@@ -312,6 +323,8 @@ def condition_fixes(maths: Iterable[str], own: Iterable[str], any_name: bool,
         if any_name:
             targets |= {s for r in relations for s in r.symbols}
         box = functools.cache(lambda: None if value is None else box_number(value))  # parsed only when a relation needs it
+        if optimum and any(_component(t, relations)[0] for t in own_targets):
+            return True  # the optimum of what the condition leaves is not decided (`OPTIMUM_WORDS`)
         return any(_fixes(t, relations, box, facts if t in own_targets else ()) for t in targets)
     except Exception:  # noqa: BLE001 - any failure (`Unread`, sympy's `PolynomialError`, ...) is a condition unread
         return True  # refused, never the grader's error (red team 15 class 5)
@@ -465,6 +478,8 @@ def _holds(r: Relation, target: sympy.Symbol, box: sympy.Expr) -> bool:
     left, right = r.left.subs(target, box), r.right.subs(target, box)
     if r.op == "domain":
         return left.is_integer is True
+    if r.op == "prime":
+        return left.is_Integer is True and bool(sympy.isprime(left))
     if r.op == "real":
         return left.is_real is True
     if r.op == "=":

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any, NamedTuple, TypeVar
 
-from .conditions import condition_fixes, reads
+from .conditions import OPTIMUM_WORDS, condition_fixes, reads
 from .unicode_math import to_ascii_math
 
 MAX_CHARS = 400
@@ -2534,8 +2534,10 @@ def _noun_phrase(tokens: list[str]) -> bool:
             i, after_object = j, True
         elif _such_that(tokens, i):
             # `the integers $n$ such that $f(n) = n$`: a condition, which never sets `$n$` itself (`conditions.condition_fixes`)
+            optimum = any(t.lower() in OPTIMUM_WORDS for t in tokens[:i])  # `The smallest integer $n$ such that ...`
             return (_relative_clause(tokens[i:], defining=True, own=_own_names(tokens[:i]),
-                                     integer=None if after_object else integer) and _values_placed(tokens, i, "clause"))
+                                     integer=None if after_object else integer, optimum=optimum)
+                    and _values_placed(tokens, i, "clause"))
         elif after_object and i + 1 < n and _is_name(tokens[i]) and _has("verb", tokens[i + 1]):
             return (_relative_clause(tokens[i:], own=_own_names(tokens[:i]))  # `the number of apples Sam ate`: a clause with no `that`
                     and _values_placed(tokens, i, "clause"))
@@ -2548,8 +2550,8 @@ def _noun_phrase(tokens: list[str]) -> bool:
     return _values_placed(tokens, n, "")
 
 
-_INTEGER_HEADS = {"integer": "integer", "integers": "integer", "natural": "natural", "prime": "positive",
-                  "primes": "positive"}
+_INTEGER_HEADS = {"integer": "integer", "integers": "integer", "natural": "natural", "prime": "prime",
+                  "primes": "prime"}
 _SIGN_WORDS = {"positive": "positive", "nonnegative": "nonnegative", "negative": "negative"}
 
 
@@ -2563,7 +2565,7 @@ def _integer_kind(words: list[str]) -> str | None:
     if not kinds:
         return None
     signs = [_SIGN_WORDS[w] for w in low if w in _SIGN_WORDS]
-    return signs[0] if signs else kinds[0]
+    return "prime" if "prime" in kinds else signs[0] if signs else kinds[0]  # a prime is checked, its sign with it
 
 
 _MATH_OPERATOR_RE = re.compile(r"[-+*/^!]|\\(?:cdot|times|div|[dt]?frac|sqrt|binom|d?binom|pm|mp|sum|prod|int|ast)(?![A-Za-z])")
@@ -3049,7 +3051,7 @@ def _clause_word(tokens: list[str], k: int) -> bool:
 
 
 def _relative_clause(tokens: list[str], defining: bool = False, own: frozenset[str] = frozenset(),
-                     integer: str | None = None) -> bool:
+                     integer: str | None = None, optimum: bool = False) -> bool:
     """A relative clause after an object (`that can be written as the sum of positive integers \\\\( p \\\\)
     and \\\\( q \\\\) such that \\\\( 2p = 5q \\\\)`, `(which is a polynomial)`): it says which object
     is meant; its words are a closed vocabulary (`_clause_word`), and a value in it only where `_clause_values_named`
@@ -3057,12 +3059,13 @@ def _relative_clause(tokens: list[str], defining: bool = False, own: frozenset[s
     whose math and numbers pick the objects out; the copula rule still holds there, and so does the rule that no
     math in a clause sets the subject's own unknown (`own`, `conditions.condition_fixes`: `the value of $x$ such that $x = 7$`, red
     team 11 class 2). `integer`:
-    what the subject's head says of its own unknowns (`_integer_kind`, `conditions.INTEGER_KINDS`)."""
+    what the subject's head says of its own unknowns (`_integer_kind`, `conditions.INTEGER_KINDS`); `optimum`: an
+    optimum word before the condition (`conditions.OPTIMUM_WORDS`)."""
     if not defining and not _clause_values_named(tokens):
         return False
     maths = [math for math in map(_math_content, tokens) if math is not None]
     value = _BOX_VALUE.get()  # the box's value, which a condition on the subject's own unknown must hold at
-    if condition_fixes(maths, own, defining and not own, _prose_run, integer, value):  # as the comparer reads it
+    if condition_fixes(maths, own, defining and not own, _prose_run, integer, value, optimum):
         return False
     return not _clause_states_value(tokens) and all(
         t.startswith("$") or t in "()'’" or t.replace(",", "").replace(".", "").isdigit() or t.lower() == "and"
