@@ -221,10 +221,11 @@ def test_a_condition_on_other_letters_than_the_family_pays(completion: str, gold
     assert verdicts(completion, gold, choices) == ["correct", "correct"]
 
 
-# fx29w (red team 15 class 3): an optimum word before a condition on the subject's own unknown refuses (whether the box's
-# value is the optimum is not decided; `conditions.OPTIMUM_WORDS`), and a prime head is checked (`sympy.isprime`). The
-# recall given up: the three optimum cases fx29v paid (`The smallest integer $n$ such that $n^{2} > 30$`, which has no
-# least integer at all, `... $n = 2k + 1$`, and the concluding one) now refuse, listed here.
+# fx29w (red team 15 class 3): under an optimum word a condition on the subject's own unknown is admitted only when the
+# box's value is decided to be the optimum (`conditions._is_optimum`), and a prime head is checked (`sympy.isprime`). The
+# three optimum cases fx29v paid now refuse, rightly: `The smallest integer $n$ such that $n^{2} > 30$` has no least
+# integer (n <= -6 meets it), `... $n = 2k + 1$` neither; the recall given up is an optimum the reader does not decide
+# (a second letter, a congruence, a prime head: `The smallest prime $p$ such that $p > 2$ is \\boxed{3}`).
 OPTIMUM_NEAR = [n(f"{c} is \\boxed{{6}}.") for c in [
     "The smallest integer $n$ such that $n^{2} > 30$", "The smallest integer $n$ such that $n = 2k + 1$",
     "The highest integer $n$ such that $n < 50$", "The first integer $n$ such that $n > 2$",
@@ -234,6 +235,9 @@ OPTIMUM_NEAR = [n(f"{c} is \\boxed{{6}}.") for c in [
 OPTIMUM_SAME = [
     n("The integer $n$ such that $n > 2$ is \\boxed{6}."), n("The prime $p$ such that $p > 2$ is \\boxed{7}.", "7"),
     n("The smallest integer $n$ such that $y = 7$ is \\boxed{6}."), n("So, the prime $p$ such that $p < 10$ is 7.", "7"),
+    n("The smallest positive integer $n$ such that $n^{2} > 30$ is \\boxed{6}."), n("The largest integer $n$ such that $n \\le 6.5$ is \\boxed{6}."),
+    n("The greatest integer $n$ such that $n^{2} < 1000$ is \\boxed{31}.", "31"), n("The minimum value of $x$ such that $x \\ge 6$ is \\boxed{6}."),
+    n("So, the smallest positive integer $n$ such that $n^{2} > 30$ is 6."), n("The smallest integer $n$ such that $n > 5$ is \\boxed{6}."),
 ]
 
 

@@ -179,7 +179,7 @@ SUCH_THAT_MORE_NEAR = [
 ]
 SUCH_THAT_REWRITES = [
     n("The value of $x$ such that $x < 7$ is \\boxed{6}."),
-    n("The value of $f(x)$ such that $x = 7$ is \\boxed{6}."), n("The smallest integer $n$ such that $n = 2k + 1$ is \\boxed{6}."),
+    n("The value of $f(x)$ such that $x = 7$ is \\boxed{6}."), n("The integer $n$ such that $n = 2k + 1$ is \\boxed{6}."),  # fx29w: `smallest` over all odd n has no optimum (refused)
     # fx29v: the condition holds at the box's value (conditions._holds), so it states the box's value, never a second
     n("The value of $x$ such that $x^2 = 36$ is \\boxed{6}."),
 ]

@@ -257,7 +257,7 @@ SAME = [n("The sum of $x$ and $y$ is \\boxed{6}."), n(f"{A} that has 7 apples is
         # rewrites near class 2: conditions that pick the unknown out, no value fixed
         n("The value of $x$ such that $1 \\leq x \\leq 7$ is \\boxed{6}."), n("The value of $x$ such that $x \\ge 1$ is \\boxed{6}."),
         n("The value of $x$ such that $f(x) = 7$ is \\boxed{6}."),
-        n("The smallest integer $n$ such that $n^{2} > 30$ is \\boxed{6}."),
+        n("The smallest positive integer $n$ such that $n^{2} > 30$ is \\boxed{6}."),  # fx29w: without `positive` n <= -6 meets it too
         n("The value of $x$ such that $x \\equiv 106 \\pmod{100}$ is \\boxed{6}."),  # fx29v: `7 \\pmod{100}` excludes 6
         n("The value of $x$ such that $x^2 = 36$ is \\boxed{6}.")]  # fx29v: a condition holding at the box's value
 

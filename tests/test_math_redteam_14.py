@@ -307,7 +307,7 @@ def test_a_condition_too_costly_to_read_is_refused(completion: str) -> None:
     f"{V} $x < ((2^{{8}})^{{8}})^{{8}}$ is \\boxed{{6}}.",  # fx29v: a tower that holds at 6, under `MAX_DIGITS`
     f"{V} $x = \\sin(\\sin(\\sin(\\sin(\\sin(\\sin(\\sin(\\sin(\\sin(\\sin(\\sin(\\sin(y))))))))))))$ is \\boxed{{6}}.",
     f"{V} $x \\sin(a+b+c+d+f+g+h+k+m+n) = y$ is \\boxed{{6}}.",
-    "The smallest integer $n$ such that $n^{2} > 30$ is \\boxed{6}.",
+    "The smallest positive integer $n$ such that $n^{2} > 30$ is \\boxed{6}.",  # fx29w: the optimum decided (`_is_optimum`)
 ])
 def test_a_condition_cheap_to_read_still_pays(completion: str) -> None:
     """Held (under 1.5 s each under load): a three-level tower (fx29v: the four-level `x >` one excludes the box's 6), twelve nested sines, a sine of ten terms beside the

@@ -79,11 +79,10 @@ REWRITES = [
     # a numbered range (no whole numbers: fx29u)
     n("The number of primes between 1 and 15 is \\boxed{6}."),
     # a condition read whole (folded first)
-    n("The smallest integer $n$ such that $n^{2} > 30$ is \\boxed{6}."),
     n("The smallest positive integer $n$ such that $n^2 > 30$ is \\boxed{6}."),
     n(f"{V} $x ≥ 1$ is \\boxed{{6}}."), n(f"{V} $1 \\le x \\le 7$ is \\boxed{{6}}."),
     n("The number of points that lie on the line $y = 2x + 7$ is \\boxed{6}."),
-    n("The smallest integer $n$ such that $n = 2k + 1$ is \\boxed{6}."),
+    n("The integer $n$ such that $n = 2k + 1$ is \\boxed{6}."),  # fx29w: `smallest` here has no optimum (refused)
     n("The value of $x$ such that $x \\equiv 106 \\pmod{100}$ is \\boxed{6}."),  # fx29v: `7 \\pmod{100}` excludes the box
     # a counting verb's object
     n("The number of boxes that hold 7 apples is \\boxed{6}."), n(f"{A} that has 7 apples is \\boxed{{6}}."),

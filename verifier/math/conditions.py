@@ -284,25 +284,29 @@ is \\boxed{6}` paid as a positive integer). The one home of the kinds a head may
 (`grammar._INTEGER_HEADS`) is a key here, with a fact the box's value must meet; any other (`odd`, `even`, `composite`,
 `perfect square`) is no head word the grammar reads, so its subject refuses."""
 
-OPTIMUM_WORDS = frozenset("smallest least largest greatest minimum maximum minimal maximal lowest highest biggest fewest "
-                          "most first last".split())
+OPTIMUM_WORDS = {**dict.fromkeys("smallest least minimum minimal lowest fewest first".split(), "min"),
+                 **dict.fromkeys("largest greatest maximum maximal highest biggest most last".split(), "max")}
 """Words that make a subject the optimum of the values its condition leaves (`The smallest integer $n$ such that $n >
-1$` is 2): whether the box's value is that optimum is not decided here, only whether the value meets the condition, so
-a condition on the subject's own unknown under one of them refuses (red team 15 class 3: `... $n > 1$ is \\boxed{6}`
-paid). The recall given up: `The smallest positive integer $n$ such that $n^{2} > 30$ is \\boxed{6}` refuses too."""
+1$` is 2, not 6; red team 15 class 3: `... is \\boxed{6}` paid, as 6 meets the condition). Under one, a condition on
+the subject's own unknown is admitted only when the box's value is decided to be that optimum (`_is_optimum`): the
+relations are on the unknown alone, equations and inequalities only, and no value (no integer, for an integer head)
+the condition leaves lies past the box's on the optimum's side, decided by `sympy.solveset` over the reals (the powers
+bounded by `MAX_DEGREE`). Anything else refuses: a second letter (`n = 2k + 1`), a congruence, a prime head, a set
+with no optimum (`The smallest integer $n$ such that $n^{2} > 30$`: every n <= -6 meets it too)."""
 
 
 def condition_fixes(maths: Iterable[str], own: Iterable[str], any_name: bool,
                     is_word: Callable[[str], bool] = _any_run, integer: str | None = None,
-                    value: str | None = None, optimum: bool = False) -> bool:
+                    value: str | None = None, optimum: str | None = None) -> bool:
     """Whether a subject's condition (the math of its relative clause or `such that` condition) may set one of the
     subject's own unknowns (`own`: the subject's math before its condition, `$x$`, `$f(x)$`, `$x + y$`, and its
     bare letters; every letter when `any_name`: a subject with no name of its own, `The answer such that $x = 7$`) to
     another value than the box's. `value`: the box's value as written (`\\boxed{6}`'s `6`; None when the caller has
     none: then any relation on the unknown alone refuses). `is_word`: the grammar's test of a run of letters
     (`read_side`). `integer`: an `INTEGER_KINDS` key when the subject's head says its own unknowns are integers
-    (`The positive integer $n$ such that ...`). `optimum`: the subject's words before its condition hold an
-    `OPTIMUM_WORDS` word, so any relation joined to its own unknowns refuses. The module docstring says what is
+    (`The positive integer $n$ such that ...`). `optimum`: `min` or `max` when the subject's words before its
+    condition hold an `OPTIMUM_WORDS` word (any other string: words of both kinds, refused), so the box's value must be
+    the optimum of what the condition leaves (`_is_optimum`). The module docstring says what is
     admitted; anything the reader does not read refuses."""
     own = [_OVERLINE_RE.sub(r"\1", name) for name in own]  # `$\overline{AB}$` is the length AB (red team 13 class 2)
     if not own and not any_name:
@@ -323,8 +327,9 @@ def condition_fixes(maths: Iterable[str], own: Iterable[str], any_name: bool,
         if any_name:
             targets |= {s for r in relations for s in r.symbols}
         box = functools.cache(lambda: None if value is None else box_number(value))  # parsed only when a relation needs it
-        if optimum and any(_component(t, relations)[0] for t in own_targets):
-            return True  # the optimum of what the condition leaves is not decided (`OPTIMUM_WORDS`)
+        if optimum is not None and any(_component(t, relations)[0] and not _is_optimum(t, relations, box(), facts, optimum)
+                                       for t in own_targets):
+            return True  # the box's value is not decided to be the optimum of what the condition leaves
         return any(_fixes(t, relations, box, facts if t in own_targets else ()) for t in targets)
     except Exception:  # noqa: BLE001 - any failure (`Unread`, sympy's `PolynomialError`, ...) is a condition unread
         return True  # refused, never the grader's error (red team 15 class 5)
@@ -464,6 +469,51 @@ def box_number(value: str) -> sympy.Expr | None:
         return None
     _magnitude(expr)
     return expr
+
+
+def _is_optimum(target: sympy.Symbol, relations: list[Relation], value: sympy.Expr | None,
+                facts: tuple[tuple[str, int], ...], direction: str) -> bool:
+    """Whether `value` is decided to be the least (`min`) or greatest (`max`) value of `target` the relations joined to
+    it leave (`OPTIMUM_WORDS`): every relation on `target` alone, an equation or an inequality (or an integer or real
+    domain), and none of the values the condition and the head's facts leave lies past `value` (no integer past it
+    when the head or a domain says integer), by `sympy.solveset` over the reals. Whether `value` itself meets them is
+    `_fixes`'s question."""
+    chosen, letters = _component(target, relations)
+    if direction not in ("min", "max") or letters != {target} or value is None or ("prime", 0) in facts:
+        return False
+    integer = ("domain", 0) in facts
+    region: sympy.Set = sympy.S.Reals
+    for r in chosen + [Relation(op, target, sympy.Integer(bound)) for op, bound in facts if op in _INEQUALITIES]:
+        if r.op in ("domain", "real"):
+            integer = integer or r.op == "domain"
+            continue
+        if r.op != "=" and r.op not in _INEQUALITIES:
+            return False
+        relation = sympy.Eq(r.left, r.right) if r.op == "=" else _INEQUALITIES[r.op](r.left, r.right)
+        region = sympy.Intersection(region, sympy.solveset(relation, target, sympy.S.Reals))
+    past = sympy.Interval.Ropen(-sympy.oo, value) if direction == "min" else sympy.Interval.Lopen(value, sympy.oo)
+    rest = sympy.Intersection(region, past)
+    return _holds_no_integer(rest) if integer else rest is sympy.S.EmptySet
+
+
+def _holds_no_integer(region: sympy.Set) -> bool:
+    """Whether a union of intervals and finite sets of reals is known to hold no integer; any other set is not known."""
+    for part in region.args if isinstance(region, sympy.Union) else (region,):
+        if part is sympy.S.EmptySet:
+            continue
+        if isinstance(part, sympy.FiniteSet):
+            if any(e.is_integer is not False for e in part):
+                return False
+        elif isinstance(part, sympy.Interval):
+            if not (part.start.is_finite and part.end.is_finite):
+                return False
+            first = sympy.ceiling(part.start) + (1 if part.left_open and part.start.is_integer else 0)
+            last = sympy.floor(part.end) - (1 if part.right_open and part.end.is_integer else 0)
+            if (first > last) is not sympy.true:
+                return False
+        else:
+            return False
+    return True
 
 
 def _holds(r: Relation, target: sympy.Symbol, box: sympy.Expr) -> bool:

@@ -2266,14 +2266,18 @@ def _names_stand_alone(tokens: list[str]) -> bool:
     (`- $x$`, `$-$ $x$`), an operator (`$\\times$ $x$`, `$\\sqrt{}$ $x$`), a constant (`$\\pi$ $x$`, `$e$ $x$`), a scale
     letter (`M $x$`, `$\\mathrm{k}$ $x$`) or any other math, makes the subject name a multiple or a function of the name:
     a second value beside the box's. Inside a preposition's object, before any relative clause, the word is one of
-    `_BEFORE_OBJECT_NAME` or a labelled object's noun before its label (`_labels`; red team 15 class 4: `the value of
-    square $x$`, `of cube root $x$`, `of floor $x$` name an operation on the name, x^2 beside the box)."""
+    `_before_object_name`, a labelled object's noun before its label (`_labels`), a named kind before one letter
+    (`_names_kind`), or in a closed preposition's object a counted noun before one capital (`in box B`): red team 15
+    class 4, `the value of square $x$`, `of cube root $x$`, `of floor $x$` name an operation on the name, x^2 beside
+    the box."""
     place = "head"  # the head's words, then a preposition's object, then a relative clause (read by `_relative_clause`)
     for k, t in enumerate(tokens):
         low = t.lower()
         if low in _RELATIVE_OPENERS or low == "to" and k + 1 < len(tokens) and _infinitive(tokens[k + 1]):
             place = "clause"  # `such that`, `which`, the infinitive after `ways` (`to choose $2$ of $4$`)
-        elif place == "head" and (low in _OPEN_PREPS or low in _CLOSED_PREPS):
+        elif place != "clause" and low in _CLOSED_PREPS:
+            place = "closed"  # a closed preposition's object: `in box B`
+        elif place == "head" and low in _OPEN_PREPS:
             place = "object"
         if k == 0 or not _name_token(t):
             continue
@@ -2282,8 +2286,9 @@ def _names_stand_alone(tokens: list[str]) -> bool:
             continue  # `$p$'s roots`
         if not (prev.isalpha() and (len(prev) > 1 or prev in "aA") or prev == "(" or prev.endswith(_POSSESSIVE)):
             return False
-        if place == "object" and prev.isalpha() and not (_before_object_name(prev) or _labels(prev, t)
-                                                         or _names_kind(prev, t)):
+        if place in ("object", "closed") and prev.isalpha() and not (
+                _before_object_name(prev) or _labels(prev, t) or _names_kind(prev, t)
+                or place == "closed" and _has("count", prev) and re.fullmatch(r"[A-Z]", _compact(_math_content(t) or t))):
             return False
     return True
 
@@ -2534,7 +2539,8 @@ def _noun_phrase(tokens: list[str]) -> bool:
             i, after_object = j, True
         elif _such_that(tokens, i):
             # `the integers $n$ such that $f(n) = n$`: a condition, which never sets `$n$` itself (`conditions.condition_fixes`)
-            optimum = any(t.lower() in OPTIMUM_WORDS for t in tokens[:i])  # `The smallest integer $n$ such that ...`
+            kinds = {OPTIMUM_WORDS[t.lower()] for t in tokens[:i] if t.lower() in OPTIMUM_WORDS}  # `The smallest integer $n$`
+            optimum = (kinds.pop() if len(kinds) == 1 else "both") if kinds else None
             return (_relative_clause(tokens[i:], defining=True, own=_own_names(tokens[:i]),
                                      integer=None if after_object else integer, optimum=optimum)
                     and _values_placed(tokens, i, "clause"))
@@ -3051,7 +3057,7 @@ def _clause_word(tokens: list[str], k: int) -> bool:
 
 
 def _relative_clause(tokens: list[str], defining: bool = False, own: frozenset[str] = frozenset(),
-                     integer: str | None = None, optimum: bool = False) -> bool:
+                     integer: str | None = None, optimum: str | None = None) -> bool:
     """A relative clause after an object (`that can be written as the sum of positive integers \\\\( p \\\\)
     and \\\\( q \\\\) such that \\\\( 2p = 5q \\\\)`, `(which is a polynomial)`): it says which object
     is meant; its words are a closed vocabulary (`_clause_word`), and a value in it only where `_clause_values_named`
@@ -3059,8 +3065,8 @@ def _relative_clause(tokens: list[str], defining: bool = False, own: frozenset[s
     whose math and numbers pick the objects out; the copula rule still holds there, and so does the rule that no
     math in a clause sets the subject's own unknown (`own`, `conditions.condition_fixes`: `the value of $x$ such that $x = 7$`, red
     team 11 class 2). `integer`:
-    what the subject's head says of its own unknowns (`_integer_kind`, `conditions.INTEGER_KINDS`); `optimum`: an
-    optimum word before the condition (`conditions.OPTIMUM_WORDS`)."""
+    what the subject's head says of its own unknowns (`_integer_kind`, `conditions.INTEGER_KINDS`); `optimum`: the
+    kind of an optimum word before the condition (`conditions.OPTIMUM_WORDS`: `min`, `max`)."""
     if not defining and not _clause_values_named(tokens):
         return False
     maths = [math for math in map(_math_content, tokens) if math is not None]
