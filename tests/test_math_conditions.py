@@ -62,7 +62,7 @@ FIXING_NEAR = [
     n("The negative integer $n$ such that $n < 100$ is \\boxed{6}."), n("The integer $n$ such that $n > 0$ is \\boxed{6.5}.", "6.5"),
     n("The answer such that $x > 0$ and $y < 0$ is \\boxed{6}."), n("So, the smallest integer $n$ such that $n > 6$ is 6."),
     # fx29v: a relation the reader cannot decide at the box's value, a box value it cannot read
-    n(f"{V} $\\sin^{{2}} x + \\cos^{{2}} x = 1$ is \\boxed{{6}}."), n(f"{V} $x > 7$ is \\boxed{{6\\text{{ cm}}}}."),
+    n(f"{V} $\\sin^{{2}} x + \\cos^{{2}} x = 1$ is \\boxed{{6}}."), n(f"{V} $x > 0$ is \\boxed{{6\\text{{ cm}}}}."),
 ]
 
 # fx29v: a condition too costly to read (red team 14 class 9's shapes, other spellings): refused before sympy works.
@@ -91,8 +91,6 @@ FREE_SAME = [
     n("The positive integer $n$ such that $n > 5$ is \\boxed{6}."), n("The integer $n$ such that $n^{2} > 30$ is \\boxed{6}."),
     n("The value of $x$ such that $x < (2^{64})^{4}$ is \\boxed{6}."), n(f"{V} $x = \\exp(y)$ is \\boxed{{6}}."),
     n("The number of points that lie on the circle $x^2+y^2=7$ is \\boxed{6}."),
-    # fx29w: a value with a unit, checked at the comparer's reading (6), as it is compared (it was unread, refused)
-    n(f"{V} $x > 0$ is \\boxed{{6\\text{{ cm}}}}."),
     # `The number of years that can be written as the sum of two ...`: refused since fx29u (red team 14 class 4)
 ]
 
@@ -130,8 +128,7 @@ def test_conditions_read_the_relation_not_its_spelling() -> None:
         assert condition_fixes(["x > 0"], ["x"], False, integer="negative", value=value)  # the head's sign excludes 6
     assert condition_fixes(["x < 7"], ["x"], False)  # no value known: a relation on the unknown alone refuses
     assert not condition_fixes(["x = 2k + 1"], ["x"], False)  # one linear in it, varying with another letter
-    assert not condition_fixes(["x < 7"], ["x"], False, value="6\\text{ cm}")  # the comparer's value: 6 (`box_number`)
-    for unread in ("y + 1", "6\\%", "5!", "6 thousand", "(6, 7)"):  # no one real number written exactly: refused
+    for unread in ("6\\text{ cm}", "y + 1", "6\\%", "5!", "6 thousand", "(6, 7)"):  # no plain value (`box_number`)
         assert condition_fixes(["x < 7"], ["x"], False, value=unread), unread
     assert not condition_fixes(["x = 7"], [], False, value="6")  # a subject with no unknown of its own and no `such that`
     assert condition_fixes(["x = 7"], [], True, value="6")  # `The answer such that $x = 7$`: every letter is the unknown
@@ -172,19 +169,45 @@ def test_condition_fixes_never_raises() -> None:
         assert condition_fixes([condition], ["x"], False, value="6"), condition
 
 
-# fx29w (red team 15 class 1): one reading of the box's value, the comparer's (`conditions.box_number`): a condition is
-# checked at the value paid, never at another arithmetic's reading of its text (thin spaces, a mixed number, a factorial
-# attached after the box, a percent read either way refuses).
+# fx29w (red team 15 class 1): one reading of the box's value: a condition is checked only at a value in a plain form
+# (`conditions.box_number`: an integer, a decimal, a fraction of integers, a sign) that the comparer reads as the same
+# rational; any other form refuses, never read by another arithmetic (thin spaces, a mixed number, a factorial attached
+# after the box, a percent). The rewrites that still pay are the plain forms; the recall given up is listed in RECALL.
 ONE_READING_NEAR = [
     n(f"{V} $x < 7$ is \\boxed{{9\\,000}}.", "9000"), n(f"{V} $x < 2$ is \\boxed{{5\\frac{{1}}{{4}}}}.", "21/4"),
     n(f"{V} $x < 100$ is \\boxed{{5}}!", "120"), n(f"{V} $x \\le 10$ is \\boxed{{4\\ 000}}.", "4000"),
     n(f"{V} $x < 100$ is \\boxed{{50\\%}}.", "50"), n("So, the value of $x$ such that $x < 1$ is $2\\,000$.", "2000"),
+    n(f"{V} $x < 7$ is \\boxed{{1{{,}}000}}.", "1000"), n(f"{V} $x < 7$ is \\boxed{{1,000}}.", "1000"),
 ]
 ONE_READING_SAME = [
-    n(f"{V} $x > 7$ is \\boxed{{1\\,000}}.", "1000"), n(f"{V} $x > 2$ is \\boxed{{2\\frac{{1}}{{2}}}}.", "5/2"),
-    n(f"{V} $x > 0$ is \\boxed{{\\sqrt{{36}}}}."), n(f"{V} $x > 0$ is \\boxed{{6.5}}.", "6.5"),
-    n(f"{V} $x > 7$ is \\boxed{{1{{,}}000}}.", "1000"), n("So, the value of $x$ such that $x > 7$ is $1\\,000$.", "1000"),
+    n(f"{V} $x > 7$ is \\boxed{{1000}}.", "1000"), n(f"{V} $x > 2$ is \\boxed{{\\frac{{5}}{{2}}}}.", "5/2"),
+    n(f"{V} $x > 0$ is \\boxed{{6.5}}.", "6.5"), n(f"{V} $x < 0$ is \\boxed{{-7/2}}.", "-7/2"),
+    n(f"{V} $x > 2$ is \\boxed{{\\dfrac{{5}}{{2}}}}.", "5/2"), n("So, the value of $x$ such that $x > 7$ is $1000$.", "1000"),
 ]
+ONE_READING_RECALL = [  # right answers, refused: the value is in no plain form (fx29w's recall cost)
+    n(f"{V} $x > 7$ is \\boxed{{1\\,000}}.", "1000"), n(f"{V} $x > 2$ is \\boxed{{2\\frac{{1}}{{2}}}}.", "5/2"),
+    n(f"{V} $x > 0$ is \\boxed{{\\sqrt{{36}}}}."), n(f"{V} $x > 7$ is \\boxed{{1{{,}}000}}.", "1000"),
+]
+
+
+def test_box_number_reads_plain_forms_only() -> None:
+    from verifier.math.conditions import box_number
+
+    assert [box_number(v) for v in ("6", "-6", "6.5", "\\frac{7}{2}", "-\\dfrac{7}{2}", "7/2", " 12 ")] == [
+        6, -6, sympy_rational(13, 2), sympy_rational(7, 2), sympy_rational(-7, 2), sympy_rational(7, 2), 12]
+    for other in ("1\\,000", "2\\frac{1}{2}", "1,000", "6\\%", "(5)!", "\\sqrt{36}", "6\\text{ cm}", "1/0", "6.", "x"):
+        assert box_number(other) is None, other
+
+
+def sympy_rational(p: int, q: int) -> object:
+    import sympy
+
+    return sympy.Rational(p, q)
+
+
+@pytest.mark.parametrize(PARAMS, ONE_READING_RECALL)
+def test_a_value_in_no_plain_form_refuses_its_condition(completion: str, gold: str, choices: list[str] | None) -> None:
+    assert "correct" not in verdicts(completion, gold, choices)
 
 
 @pytest.mark.parametrize(PARAMS, ONE_READING_NEAR)

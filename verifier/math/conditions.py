@@ -11,12 +11,12 @@ one of the subject's unknowns to another value than the box's (red team 14 class
 \\boxed{6}` left x infinitely many values, none of them 6):
 
 - a relation that holds none of the unknowns, nor shares a letter with one that does, says nothing of them;
-- every relation on one unknown alone holds at the box's value (`_holds`): the value the comparer compares
-  (`box_number`: `parsing.parse_prediction`'s, one reading of it, red team 15 class 1), put in, and sympy evaluates
+- every relation on one unknown alone holds at the box's value (`_holds`): a value in a plain form the comparer reads
+  as the same rational (`box_number`: one reading of it, red team 15 class 1), put in, and sympy evaluates
   the relation to a definite True (`x < 7`, `x \\ne 7`, `n^{2} > 30`, `x \\equiv 1 \\pmod{5}`, `3 \\mid x`, `x \\in
   \\mathbb{Z}`, and `x^2 = 36`, `x - 6 = 0`: a condition fixing the unknown at the box's value states that value, never
-  a second one); false, undecided (`\\sin^2 x + \\cos^2 x = 1`), or a box value that is no one real number written
-  exactly (a percent, `5!`, a letter; none known) refuses;
+  a second one); false, undecided (`\\sin^2 x + \\cos^2 x = 1`), or a box value in no plain form (`1\\,000`, `2\\frac{1}{2}`,
+  `6\\text{ cm}`, `5!`, a percent; none known) refuses;
 - in several unknowns: one equation, linear in the unknown, whose solution varies with the other letters (`n = 2k + 1`,
   `f(n) = n`: the solution is another unknown's value, never a number however written, `7 + 0y`, `\\sin^2 y + \\cos^2
   y + 6`, `\\sqrt{y} + \\sqrt{-y}`).
@@ -326,7 +326,7 @@ def condition_fixes(maths: Iterable[str], own: Iterable[str], any_name: bool,
         own_targets = set(targets)
         if any_name:
             targets |= {s for r in relations for s in r.symbols}
-        box = functools.cache(lambda: None if value is None else box_number(value))  # parsed only when a relation needs it
+        box = functools.cache(lambda: None if value is None else box_number(value))  # read only when a relation needs it
         if optimum is not None and any(_component(t, relations)[0] and not _is_optimum(t, relations, box(), facts, optimum)
                                        for t in own_targets):
             return True  # the box's value is not decided to be the optimum of what the condition leaves
@@ -433,7 +433,7 @@ def _component(target: sympy.Symbol, relations: list[Relation]) -> tuple[list[Re
 def _fixes(target: sympy.Symbol, relations: list[Relation], box: Callable[[], sympy.Expr | None],
            facts: tuple[tuple[str, int], ...] = ()) -> bool:
     """Whether the relations joined to `target` may set it to another value than the box's (the module docstring's
-    rules, an allowlist). `box`: the box's value as the comparer reads it (`box_number`; None: unread or none). `facts`: what the subject's head says
+    rules, an allowlist). `box`: the box's value (`box_number`; None: no plain value, or none). `facts`: what the subject's head says
     of the target (`INTEGER_KINDS`: `domain`, a sign bound), met by the box's value with the relations on the target
     alone (`n = 2k + 1` leaves an integer n as free as a real one)."""
     chosen, letters = _component(target, relations)
@@ -448,27 +448,30 @@ def _fixes(target: sympy.Symbol, relations: list[Relation], box: Callable[[], sy
     return not all(_holds(r, target, value) for r in chosen)
 
 
-def box_number(value: str) -> sympy.Expr | None:
-    """The box's value as the comparer compares it, when it is one real number written exactly; else None (the condition
-    then refuses). One reading (red team 15 class 1: `conditions._Reader` read `1\\,000` as 1·000 = 0 and `2\\frac{1}{2}`
-    as 2·½ = 1 while the comparer pays 1000 and 5/2): the value is `parsing.parse_prediction`'s, the very parse the
-    comparer uses (cached, so parsed once). A lone decimal is its written value exactly (`Literal`); a percent (read
-    either way by the percent rules), a value with a free letter, a float not written as one, a complex number or any
-    value `_magnitude` does not bound is None."""
-    from .parsing import parse_prediction  # the comparer's reader (`parsing` imports the grammar, which imports this)
+_PLAIN_VALUE_RE = re.compile(r"\s*(-?)\s*(?:(\d{1,40}(?:\.\d{1,40})?)|\\[dt]?frac\s*\{\s*(\d{1,40})\s*\}\s*\{\s*(\d{1,40})\s*\}"
+                             r"|(\d{1,40})\s*/\s*(\d{1,40}))\s*")
 
-    parsed = parse_prediction(value)
-    if isinstance(parsed, str) or not isinstance(parsed.expr, sympy.Expr):
+
+def box_number(value: str) -> sympy.Expr | None:
+    """The box's value when it is written in a plain form whose reading is known to be the comparer's, exactly; else
+    None (a condition on the own unknown then refuses). One reading of the value (red team 15 class 1: `_Reader` read
+    `1\\,000` as 1·000 = 0 and `2\\frac{1}{2}` as 2·½ = 1 while the comparer pays 1000 and 5/2): an allowlist of forms,
+    an integer, a decimal, a fraction of integers (`\\frac{7}{2}`, `7/2`), with an optional minus sign, which
+    `parsing.parse_prediction` reads as the same rational. Anything else, a spacing, a mixed number, a thousands comma, a
+    unit, a percent, a root, a factorial attached after the box (`\\boxed{5}!`, read with it: `extract._stated_parts`),
+    refuses: a recall cost, listed in docs/math.md. Extraction stays cheap: no parse runs here."""
+    m = _PLAIN_VALUE_RE.fullmatch(value)
+    if m is None:
         return None
-    expr = parsed.expr
-    if parsed.literal is not None:
-        written = sympy.Rational(parsed.literal.value)
-        agree = expr.is_number and abs(float(expr - written)) <= 1e-12 * max(1.0, abs(float(written)))
-        return written if agree and not parsed.literal.percent else None
-    if expr.free_symbols or expr.atoms(sympy.Float) or expr.is_real is not True:
-        return None
-    _magnitude(expr)
-    return expr
+    sign, number, numerator, denominator, top, bottom = m.groups()
+    if number is not None:
+        magnitude = sympy.Rational(number)
+    else:
+        over = int(denominator or bottom)
+        if over == 0:
+            return None
+        magnitude = sympy.Rational(int(numerator or top), over)
+    return -magnitude if sign else magnitude
 
 
 def _is_optimum(target: sympy.Symbol, relations: list[Relation], value: sympy.Expr | None,
