@@ -343,3 +343,16 @@ def test_no_real_gold_is_past_the_bound() -> None:
         if not isinstance(parsed, str) and expansion_guard(parsed.expr, DEFAULT_LIMITS):
             fired.append(gold)
     assert fired == []
+
+
+def test_an_optimum_is_decided_only_within_its_bounds() -> None:
+    """`conditions._is_optimum`: a quadratic of small numbers is decided; a higher degree (`MAX_OPTIMUM_DEGREE`) or a
+    larger number (`MAX_OPTIMUM_DIGITS`) is not, and refuses, right value or not (a bound on `solveset`'s work)."""
+    from verifier.math.conditions import condition_fixes
+
+    assert not condition_fixes(["n^{2} > 20"], ["n"], False, integer="positive", value="5", optimum="min")
+    assert condition_fixes(["n^{2} > 20"], ["n"], False, integer="positive", value="6", optimum="min")
+    assert condition_fixes(["n^{2} > 20"], ["n"], False, integer="positive", value="5", optimum="both")
+    assert condition_fixes(["n^{3} > 100"], ["n"], False, integer="positive", value="5", optimum="min")
+    assert condition_fixes(["n > 10^{30}"], ["n"], False, integer="integer", value=str(10**30 + 1), optimum="min")
+    assert not condition_fixes(["n \\le 10^{15}"], ["n"], False, integer="integer", value=str(10**15), optimum="max")

@@ -289,7 +289,7 @@ OPTIMUM_WORDS = {**dict.fromkeys("smallest least minimum minimal lowest fewest f
 """Words that make a subject the optimum of the values its condition leaves (`The smallest integer $n$ such that $n >
 1$` is 2, not 6; red team 15 class 3: `... is \\boxed{6}` paid, as 6 meets the condition). Under one, a condition on
 the subject's own unknown is admitted only when the box's value is decided to be that optimum (`_is_optimum`): the
-relations are on the unknown alone, equations and inequalities only, and no value (no integer, for an integer head)
+relations are on the unknown alone, equations and inequalities only (`MAX_OPTIMUM_DEGREE`, `MAX_OPTIMUM_DIGITS`), and no value (no integer, for an integer head)
 the condition leaves lies past the box's on the optimum's side, decided by `sympy.solveset` over the reals (the powers
 bounded by `MAX_DEGREE`). Anything else refuses: a second letter (`n = 2k + 1`), a congruence, a prime head, a set
 with no optimum (`The smallest integer $n$ such that $n^{2} > 30$`: every n <= -6 meets it too)."""
@@ -327,10 +327,11 @@ def condition_fixes(maths: Iterable[str], own: Iterable[str], any_name: bool,
         if any_name:
             targets |= {s for r in relations for s in r.symbols}
         box = functools.cache(lambda: None if value is None else box_number(value))  # read only when a relation needs it
-        if optimum is not None and any(_component(t, relations)[0] and not _is_optimum(t, relations, box(), facts, optimum)
-                                       for t in own_targets):
-            return True  # the box's value is not decided to be the optimum of what the condition leaves
-        return any(_fixes(t, relations, box, facts if t in own_targets else ()) for t in targets)
+        if any(_fixes(t, relations, box, facts if t in own_targets else ()) for t in targets):
+            return True
+        # under an optimum word, the box's value (which meets the condition) must be decided its optimum
+        return optimum is not None and any(_component(t, relations)[0] and not _is_optimum(t, relations, box(), facts, optimum)
+                                           for t in own_targets)
     except Exception:  # noqa: BLE001 - any failure (`Unread`, sympy's `PolynomialError`, ...) is a condition unread
         return True  # refused, never the grader's error (red team 15 class 5)
 
@@ -474,6 +475,14 @@ def box_number(value: str) -> sympy.Expr | None:
     return -magnitude if sign else magnitude
 
 
+MAX_OPTIMUM_DEGREE = 2
+"""The highest degree in the unknown of a relation `_is_optimum` hands to `sympy.solveset` (`n^{2} > 30`). Why: the real
+roots of a degree-8 inequality with a 40-digit constant took 4 s a profile (measured under load, fx29w); a quadratic's
+are closed forms, under 0.1 s. A higher degree under an optimum word refuses."""
+MAX_OPTIMUM_DIGITS = 20
+"""The most digits (`_magnitude`) of the numbers of a relation `_is_optimum` solves: a question's bounds, with room."""
+
+
 def _is_optimum(target: sympy.Symbol, relations: list[Relation], value: sympy.Expr | None,
                 facts: tuple[tuple[str, int], ...], direction: str) -> bool:
     """Whether `value` is decided to be the least (`min`) or greatest (`max`) value of `target` the relations joined to
@@ -492,6 +501,10 @@ def _is_optimum(target: sympy.Symbol, relations: list[Relation], value: sympy.Ex
             continue
         if r.op != "=" and r.op not in _INEQUALITIES:
             return False
+        difference = r.left - r.right
+        if (not difference.is_polynomial(target) or sympy.degree(difference, target) > MAX_OPTIMUM_DEGREE
+                or _magnitude(difference) > MAX_OPTIMUM_DIGITS):
+            return False  # `solveset`'s real roots of a high degree or huge coefficients cost seconds
         relation = sympy.Eq(r.left, r.right) if r.op == "=" else _INEQUALITIES[r.op](r.left, r.right)
         region = sympy.Intersection(region, sympy.solveset(relation, target, sympy.S.Reals))
     past = sympy.Interval.Ropen(-sympy.oo, value) if direction == "min" else sympy.Interval.Lopen(value, sympy.oo)
