@@ -72,3 +72,51 @@ def test_an_item_no_worker_takes_is_a_crash_to_retry(short_windows: None) -> Non
     future: concurrent.futures.Future = concurrent.futures.Future()
     with pytest.raises(workers._NotStarted):
         asyncio.run(workers.MathPool._wait(future, timeout_s=0.1))
+
+
+def _outcomes(pool: workers.MathPool, *outcomes: workers.Outcome) -> list[int]:
+    """Make the pool's attempts end as `outcomes`, in turn; returns the list its attempts are counted in."""
+    calls: list[int] = []
+
+    async def run(fn: object, args: tuple, timeout_s: float) -> workers.Outcome:
+        calls.append(1)
+        return outcomes[len(calls) - 1]
+    pool.run = run  # type: ignore[method-assign]
+    return calls
+
+
+STALL = workers.Outcome("crash", detail="late", overran=True)
+DIED = workers.Outcome("crash", detail="worker died")
+
+
+@pytest.mark.parametrize(("attempts", "verdict", "tries"), [
+    ((STALL, workers.Outcome("ok", value="graded")), "ok", 2),
+    ((STALL, STALL), "timeout", 2),
+    ((DIED, STALL, STALL), "timeout", 3),
+    ((STALL, workers.Outcome("timeout")), "timeout", 2),
+    ((DIED, DIED, DIED), "crash", 3),
+    ((STALL, DIED, DIED), "crash", 3),
+], ids=["stall-then-graded", "two-overruns", "died-then-two-overruns", "stall-then-timeout", "three-deaths",
+        "one-overrun-then-deaths"])
+def test_an_item_seen_overrunning_on_two_workers_is_its_own_timeout(
+        attempts: tuple[workers.Outcome, ...], verdict: str, tries: int) -> None:
+    """A late report once may be a dead worker's (retried); twice is the answer's own overrun, never infra_error
+    (`MathPool.grade`); crashes alone stay crashes after `retries` + 2 attempts."""
+    pool = workers.MathPool(workers=1)
+    calls = _outcomes(pool, *attempts)
+    outcome = asyncio.run(pool.grade(time.sleep, (0,), timeout_s=1.0, retries=1))
+    assert (outcome.status, len(calls)) == (verdict, tries)
+
+
+def test_a_real_overrun_reported_late_every_time_is_a_timeout_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Real workers: with LATE_S below zero every report of an overrun counts as late (the start is seen up to
+    START_POLL_S after it), as on a server too starved to hear pebble in time; an item that sleeps past its deadline
+    on every worker is still its own `timeout`."""
+    monkeypatch.setattr(workers, "LATE_S", -1.0)
+    pool = workers.MathPool(workers=1)
+    pool.start()
+    try:
+        outcome = asyncio.run(pool.grade(time.sleep, (5.0,), timeout_s=0.5, retries=1))
+    finally:
+        pool.close()
+    assert outcome.status == "timeout" and "on two workers" in outcome.detail, outcome

@@ -216,10 +216,8 @@ class Engine:
             queue_s, outcome = 0.0, Outcome("ok", simple, seconds=time.monotonic() - started)
         else:
             async with self._slot("math", self._math_slots) as queue_s:
-                for _attempt in range(self.config.math_retries + 2):  # +1: a broken pool is replaced first
-                    outcome = await self.math.run(vmath.grade_extracted, (task.gold, extraction, choices), timeout)
-                    if outcome.status != "crash":
-                        break
+                outcome = await self.math.grade(vmath.grade_extracted, (task.gold, extraction, choices), timeout,
+                                                self.config.math_retries)
         self.metrics.exec_seconds.labels("math").observe(outcome.seconds)
         if outcome.status == "ok":
             result = dict(outcome.value)
