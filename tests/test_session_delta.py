@@ -264,7 +264,8 @@ def _chain(root: Path, depth: int) -> Path:
 def test_a_tree_nested_past_the_depth_bound_is_refused_by_name(work: Path, monkeypatch: pytest.MonkeyPatch, tree: str) -> None:
     """A walk holds an fd a level (docs/sessions.md "Fork and snapshot"), so a folder nested past
     DEPTH_MAX is refused as the session's own ("depth", nothing read), one at the bound forks; a listing
-    deeper than the bound (none delta makes) is refused by apply_delta before it changes anything."""
+    deeper than the bound (delta makes one only when the session removes a deep environment's folder:
+    tests/test_session_refusals.py) is refused by apply_delta before it changes anything."""
     deep = _chain(work, session_tools.DEPTH_MAX)
     (deep / "f").write_bytes(b"at the bound\n")
     (deep / "d").mkdir()
@@ -276,7 +277,7 @@ def test_a_tree_nested_past_the_depth_bound_is_refused_by_name(work: Path, monke
     assert _tree(fork) == _tree(work)
     too_deep = "/".join(["d"] * (session_tools.DEPTH_MAX + 1)) + "/f"
     before = _tree(fork)
-    with pytest.raises(ValueError, match="bad path"):
+    with pytest.raises(ValueError, match=f"is nested over {session_tools.DEPTH_MAX} folders deep"):
         session_tools.apply_delta(json.dumps([["calc/util.py", "x"], [too_deep, "f", 1, False]]).encode(), b"x")
     assert _tree(fork) == before
 

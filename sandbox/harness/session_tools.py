@@ -521,8 +521,10 @@ def apply_delta(listing: bytes, data: bytes) -> None:
     entries = json.loads(listing)
     for entry in entries:
         parts = _parts(entry[0], False)
-        if parts is None or len(parts) > DEPTH_MAX + 1:
+        if parts is None:
             raise ValueError(f"bad path {entry[0]!r}")
+        if len(parts) > DEPTH_MAX + 1:  # never a folder delta walked; a path of a deep environment removed ("x")
+            raise ValueError(f"{entry[0][:60]!r}... is nested over {DEPTH_MAX} folders deep (DEPTH_MAX)")
     _remove_all(sorted((_parts(e[0], False) or [] for e in entries if e[1] == "x"), reverse=True))
     staged = _Staged(entries)
     try:
