@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import sys
 from collections.abc import Iterator
@@ -263,7 +264,8 @@ def _chain(root: Path, depth: int) -> Path:
 def test_a_tree_nested_past_the_depth_bound_is_refused_by_name(work: Path, monkeypatch: pytest.MonkeyPatch, tree: str) -> None:
     """A walk holds an fd a level (docs/sessions.md "Fork and snapshot"), so a folder nested past
     DEPTH_MAX is refused as the session's own ("depth", nothing read), one at the bound forks; a listing
-    deeper than the bound (none delta makes) is refused by apply_delta before it changes anything."""
+    deeper than the bound (delta makes one only when the session removes a deep environment's folder:
+    tests/test_session_refusals.py) is refused by apply_delta before it changes anything."""
     deep = _chain(work, session_tools.DEPTH_MAX)
     (deep / "f").write_bytes(b"at the bound\n")
     (deep / "d").mkdir()
@@ -275,7 +277,7 @@ def test_a_tree_nested_past_the_depth_bound_is_refused_by_name(work: Path, monke
     assert _tree(fork) == _tree(work)
     too_deep = "/".join(["d"] * (session_tools.DEPTH_MAX + 1)) + "/f"
     before = _tree(fork)
-    with pytest.raises(ValueError, match="bad path"):
+    with pytest.raises(ValueError, match=f"is nested over {session_tools.DEPTH_MAX} folders deep"):
         session_tools.apply_delta(json.dumps([["calc/util.py", "x"], [too_deep, "f", 1, False]]).encode(), b"x")
     assert _tree(fork) == before
 
@@ -307,3 +309,32 @@ def test_a_walk_holds_an_fd_a_level_however_wide_or_deep(work: Path, monkeypatch
     assert sum(e[1] == "h" for e in entries) == session_tools.DEPTH_MAX - 1
     assert opens[0] < 10 * (300 + session_tools.DEPTH_MAX), opens
     assert graded["ok"], graded
+
+
+def test_a_grades_read_stops_at_the_depth_bound_with_a_clear_detail(work: Path, tree: str) -> None:
+    """A grade's read (snapshot) walks at most DEPTH_MAX folders deep, as a fork does: a chain at the bound
+    with a file at its deepest level is read whole; one folder more is refused by name before it is opened,
+    nothing read; and a chain of 300 under PID 1's fd limit (what is open now plus DEPTH_MAX and a few) gets
+    the same refusal, never "Too many open files" (its walk was unbounded: 256 fds near 250 levels)."""
+    import resource
+
+    deep = _chain(work, session_tools.DEPTH_MAX)
+    (deep / "m.py").write_bytes(b"AT = 1\n")
+    head = {"max": 64 << 20, "max_files": 100_000}
+    reply, blobs = session_tools.snapshot(head)
+    assert reply["ok"], reply
+    path = "/".join(["d"] * session_tools.DEPTH_MAX) + "/m.py"
+    assert [path, "f", 7] in json.loads(blobs["entries"]) and b"AT = 1\n" in blobs["data"]
+    refused = session_tools.SNAPSHOT_TOO_DEEP.format(session_tools.DEPTH_MAX + 1, session_tools.DEPTH_MAX)
+    assert f"{session_tools.DEPTH_MAX + 1} or more levels deep, over the {session_tools.DEPTH_MAX} levels" in refused
+    (deep / "d").mkdir()
+    assert session_tools.snapshot(head) == ({"ok": False, "detail": refused}, {})
+    _chain(deep / "d", 300 - session_tools.DEPTH_MAX - 1)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (len(os.listdir("/proc/self/fd")) + session_tools.DEPTH_MAX + 8, hard))
+    try:
+        assert session_tools.snapshot(head) == ({"ok": False, "detail": refused}, {})
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    shutil.rmtree(deep / "d")  # back at the bound: read whole again
+    assert session_tools.snapshot(head)[0]["ok"]

@@ -35,10 +35,14 @@ SKIP_DIRS = (".git", "__pycache__", ".pytest_cache")  # never part of a snapshot
 FSIZE_MAX = 64 << 20
 ENTRIES_MAX_BYTES = 8 << 20  # the snapshot's listing (sandbox/session.py reads at most this)
 ENV = "/srv"  # the environment's tree, read-only (sandbox/backend.py ENV_MOUNT)
-# Folders nested below /work at most, for a fork or snapshot (docs/sessions.md "Fork and snapshot"): a
-# walk holds an open fd per level, and PID 1 may open 256 files (sandbox/config.py nofile_limit), some
-# already its own; a real repository's tree is a few dozen levels deep at most.
 DEPTH_MAX = 128
+"""Folders nested below /work at most, for every walk of a session's tree out of its box: a fork's or
+snapshot's changes (`delta`, `apply_delta`) and a grade's read (`snapshot`) (docs/sessions.md "Fork and
+snapshot", "Grading a session"). A walk holds an open fd per level, and PID 1 may open 256 files
+(sandbox/config.py nofile_limit), some already its own; a real repository's tree is a few dozen levels
+deep at most. Past it the session's tree is refused by name as its own ("depth" for a fork or snapshot,
+`wrong_answer` for a grade), never read until the fds run out (a grade's unbounded walk met "Too many
+open files" near 250 levels, a detail that named no bound)."""
 EXIT_GRACE_S = 0.2  # after the shell exits, how long its output may still come from what it left
 # The environment's tree as unpacked (record_base): relative path -> (kind, inode, ctime_ns, size).
 BASE: dict[str, tuple[str, int, int, int]] = {}
@@ -517,8 +521,10 @@ def apply_delta(listing: bytes, data: bytes) -> None:
     entries = json.loads(listing)
     for entry in entries:
         parts = _parts(entry[0], False)
-        if parts is None or len(parts) > DEPTH_MAX + 1:
+        if parts is None:
             raise ValueError(f"bad path {entry[0]!r}")
+        if len(parts) > DEPTH_MAX + 1:  # never a folder delta walked; a path of a deep environment removed ("x")
+            raise ValueError(f"{entry[0][:60]!r}... is nested over {DEPTH_MAX} folders deep (DEPTH_MAX)")
     _remove_all(sorted((_parts(e[0], False) or [] for e in entries if e[1] == "x"), reverse=True))
     staged = _Staged(entries)
     try:
@@ -715,18 +721,24 @@ def list_dir(head: dict) -> dict:
         os.close(fd)
 
 
+# A grade's read past DEPTH_MAX (TooDeep's depth: the first level past it, however deep the tree goes).
+SNAPSHOT_TOO_DEEP = ("a folder is nested {} or more levels deep, over the {} levels a grade reads (DEPTH_MAX: an open "
+                     "folder a level); remove the deep folders to grade it")
+
+
 def snapshot(head: dict) -> tuple[dict, dict[str, bytes | bytearray]]:
     """Every regular file and link below /work (SKIP_DIRS left out) as [path, "f", size] / [path, "l",
     target] (a JSON blob of at most ENTRIES_MAX_BYTES: the channel's header is 1 MiB), with the files' bytes in one blob, at most `max` bytes and `max_files` entries in all;
     anything else (a fifo, a socket, a device) is named so the host refuses it. Read without
     following a link at any step: a process of the session swapping a directory for a link while
     this runs changes what is read, never where. Walked as delta's (_walk_stats: an open folder a
-    level, however wide a folder is)."""
+    level, however wide a folder is), at most DEPTH_MAX folders deep: a folder nested deeper is refused
+    by name before it is opened (SNAPSHOT_TOO_DEEP), so the walk never runs out of fds."""
     cap, max_files = int(head["max"]), int(head["max_files"])
     entries: list[list] = []
     data = bytearray()
     try:
-        for path, kind, st, fd, name in _walk_stats(skip=SKIP_DIRS):
+        for path, kind, st, fd, name in _walk_stats(max_depth=DEPTH_MAX, skip=SKIP_DIRS):
             if len(entries) >= max_files:
                 return {"ok": False, "detail": f"the tree has over {max_files} files"}, {}
             if kind == "d":
@@ -741,6 +753,8 @@ def snapshot(head: dict) -> tuple[dict, dict[str, bytes | bytearray]]:
                 data += blob
             else:
                 entries.append([path, "o", ""])
+    except TooDeep as e:
+        return {"ok": False, "detail": SNAPSHOT_TOO_DEEP.format(e.depth, DEPTH_MAX)}, {}
     except OSError as e:
         return {"ok": False, "detail": f"the tree could not be read: {e.strerror}"}, {}
     listing = json.dumps(entries).encode()
