@@ -40,10 +40,12 @@ Noticed, not a finding of this stop: the limit a program meets is the test's plu
 backend, by an orphan on docker and userns (docs/sandboxes.md "Parallel tests of one job: measured, not built" says so). Under
 the gvisor backend 112 MB held by an orphan (two forked interpreters besides) was memory_limit where 112 MB of memfds
 in the one process was accepted: likely the forks' own pages, not pursued.
-Read, not tested: a userns program's host uid is its launch's host pid (program_id), reused only once that pid is
-free: the box's removal kills bubblewrap, whose sandbox dies with it (--die-with-parent), and waits for its cgroup
-to empty; a cgroup still busy after 50 tries is only logged (sandbox/userns.py _rmdir_cgroup), so a sandbox whose
-processes outlived that could share its uid with a later one.
+Read, then fixed (h30s): a userns program's host uid is its launch's host pid (program_id), reused only once that
+pid is free: the box's removal kills bubblewrap, whose sandbox dies with it (--die-with-parent), and waits for its
+cgroup to empty; a cgroup still busy after 50 tries was only logged (sandbox/userns.py _rmdir_cgroup), so a sandbox
+whose processes outlived that could share its uid with a later one. Now the removal SIGKILLs what the cgroup still
+holds, and a uid whose cgroup stays busy even so is quarantined: a launch given its pid is made again
+(tests/test_sandbox_userns_quarantine.py).
 
 Docker's runsc runtime is cut (BACKENDS_CUT): every attack gave the gvisor backend's result there.
 """
