@@ -64,8 +64,9 @@ from tests.helpers import kernel_differs, on_backend
 pytestmark = pytest.mark.docker  # the images (and the root filesystems exported from them)
 
 # Every backend's grader (tests/conftest.py `any_grader`): one Python sandbox per backend. The memory limit is the
-# pool's (64 MB for every Python task), so no task names its own: Docker's runsc runtime cannot take a task's own
-# (issue 30, "Known and still open"). A wide wall-clock backstop: what is checked is the CPU clock itself.
+# pool's (64 MB for every Python task), and no task names its own (every backend takes a task's own now, Docker's
+# runsc runtime too: tests/test_sandbox_gvisor.py test_a_task_with_its_own_memory_limit_is_graded_under_runsc). A
+# wide wall-clock backstop: what is checked is the CPU clock itself.
 SANDBOX = {"pool_name": "pytest-redteam-backends-3", "wall_factor": 20.0, "pool_size": 1, "languages": ("python",),
            "limits": {"python": LanguageLimits(default_time_limit_s=4.0, max_time_limit_s=20.0,
                                                default_memory_limit_mb=64)}}
