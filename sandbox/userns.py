@@ -41,8 +41,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from . import watchdog
 from .backend import ENV_MOUNT, SESSION_ARGV, STARTED, Backend, Box, owner_alive, owner_id, runner_ready, sandbox_env, session_ready
@@ -75,6 +77,8 @@ STAGES = ("/mnt", "/media", "/srv", "/opt")  # a host folder the launch hides un
 CGROUP_V1 = ("memory", "pids", "cpu", "cpuacct")
 _BACKENDS = itertools.count(1)
 BWRAP_EXTRA_PIDS = 1  # bubblewrap's own process outside the pid namespace, in the sandbox's cgroup
+LAUNCH_TRIES = 8  # launches given a quarantined uid's pid in a row before a start fails (UsernsBackend._unquarantined)
+RMDIR_TRIES = 50  # tries (20 ms apart) to remove a sandbox's cgroup folder before killing what is in it, then as many after
 
 # ------------------------------------------------------------------ cgroups
 # The refusal where the server may make no cgroup (UsernsBackend.probe): what is missing, what to use
@@ -138,6 +142,27 @@ class Sandbox:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
+@dataclass
+class Launch:
+    """One launch process (userns_launch.py) waiting for its uid map, and the server's ends of its socket and pipes."""
+
+    proc: subprocess.Popen
+    mine: socket.socket
+    ready_r: int
+    go_w: int
+    info_r: int
+    said: Any  # the launch's stderr file
+
+    def discard(self) -> None:
+        """Kill a launch that never went on (UsernsBackend._unquarantined) and close its ends."""
+        self.proc.kill()
+        self.proc.wait()
+        for fd in (self.ready_r, self.go_w, self.info_r):
+            os.close(fd)
+        self.mine.close()
+        self.said.close()
+
+
 class UsernsBackend(Backend):
     """Sandboxes in user, pid, mount, ipc, uts and net namespaces, started by the server (module docstring)."""
 
@@ -154,6 +179,10 @@ class UsernsBackend(Backend):
         self._lock = threading.Lock()
         self._seq = 0
         self._held: dict[str, int] = {}
+        # Host uids (program_id) of sandboxes whose cgroup stayed busy at remove, even after SIGKILL
+        # (_rmdir_cgroup): a process of one may still run as that uid, so no later launch given the
+        # same pid may have it (_unquarantined).
+        self.quarantined: set[int] = set()
         self.mode = ""  # "uids" or "landlock", chosen at probe (choose_mode)
 
     # -- the seam
@@ -220,8 +249,12 @@ class UsernsBackend(Backend):
     def remove(self, box: Box) -> None:
         sb: Sandbox = box.container
         self._stop_process(box, "bubblewrap")
-        for folder in sb.cgroups.values():
-            _rmdir_cgroup(folder)
+        busy = [folder for folder in sb.cgroups.values() if not _rmdir_cgroup(folder)]
+        if busy and self.mode == "uids":  # landlock: every sandbox's program has one uid anyway
+            with self._lock:
+                self.quarantined.add(program_id(sb.proc.pid))
+            log.error("sandbox: %s outlived SIGKILL in %s: its program uid %d is quarantined", sb.id,
+                      ", ".join(busy), program_id(sb.proc.pid))
         if sb.said is not None:
             sb.said.close()  # type: ignore[attr-defined]
         with self._lock:
@@ -305,32 +338,14 @@ class UsernsBackend(Backend):
             self.mode = choose_mode(self.config.userns_mode)[0]
         self._base_cgroups()
         cgroups = self._make_cgroups(sid, mem_mb, pids)
-        mine, theirs = socket.socketpair()
-        ready_r, ready_w = os.pipe()
-        go_r, go_w = os.pipe()
-        info_r, info_w = os.pipe()
-        filt = os.memfd_create("seccomp", 0)
-        os.write(filt, seccomp_filter())
-        os.lseek(filt, 0, os.SEEK_SET)
-        spec = launch_spec(self.config, language, rootfs, self.stage, self.bwrap, argv, cgroups,
-                           ready_w, go_r, info_w, filt, self.mode, env)
-        said = tempfile.TemporaryFile()  # the launch's, bubblewrap's and the runner's stderr (never a program's)
         try:
-            proc = subprocess.Popen(
-                [sys.executable, "-I", "-S", LAUNCH, json.dumps(spec)], stdin=theirs.fileno(), stdout=theirs.fileno(),
-                stderr=said, pass_fds=(ready_w, go_r, info_w, filt), start_new_session=True)
+            launch = self._unquarantined(lambda: self._launch(language, rootfs, argv, cgroups, env))
         except BaseException:
-            for fd in (ready_r, go_w, info_r):
-                os.close(fd)
-            mine.close()
-            said.close()
             for d in cgroups.values():
                 _rmdir_cgroup(d)
             raise
-        finally:
-            theirs.close()
-            for fd in (ready_w, go_r, info_w, filt):
-                os.close(fd)
+        proc, said, mine = launch.proc, launch.said, launch.mine
+        ready_r, go_w, info_r = launch.ready_r, launch.go_w, launch.info_r
         sb = Sandbox(id=sid, proc=proc, cgroups=cgroups, said=said)
         ch = RawChannel(mine)
         box = Box(language=language, container=sb, channel=ch, mem_mb=mem_mb, session=session)
@@ -351,6 +366,54 @@ class UsernsBackend(Backend):
         with self._lock:
             self._boxes[sid] = box
         return box
+
+    def _launch(self, language: str, rootfs: str, argv: list[str], cgroups: dict[str, str], env: str) -> Launch:
+        """Start the sandbox's launch process, which waits for its uid map (_map)."""
+        mine, theirs = socket.socketpair()
+        ready_r, ready_w = os.pipe()
+        go_r, go_w = os.pipe()
+        info_r, info_w = os.pipe()
+        filt = os.memfd_create("seccomp", 0)
+        os.write(filt, seccomp_filter())
+        os.lseek(filt, 0, os.SEEK_SET)
+        spec = launch_spec(self.config, language, rootfs, self.stage, self.bwrap, argv, cgroups,
+                           ready_w, go_r, info_w, filt, self.mode, env)
+        said = tempfile.TemporaryFile()  # the launch's, bubblewrap's and the runner's stderr (never a program's)
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-I", "-S", LAUNCH, json.dumps(spec)], stdin=theirs.fileno(), stdout=theirs.fileno(),
+                stderr=said, pass_fds=(ready_w, go_r, info_w, filt), start_new_session=True)
+        except BaseException:
+            for fd in (ready_r, go_w, info_r):
+                os.close(fd)
+            mine.close()
+            said.close()
+            raise
+        finally:
+            theirs.close()
+            for fd in (ready_w, go_r, info_w, filt):
+                os.close(fd)
+        return Launch(proc, mine, ready_r, go_w, info_r, said)
+
+    def _unquarantined(self, launch: Callable[[], Launch]) -> Launch:
+        """A launch whose program uid (program_id of its pid) is not quarantined. One that is never
+        gets its uid map: it is held, unreaped, until the next launch has a pid (so that one cannot be
+        given the same pid again), then killed."""
+        refused: list[Launch] = []
+        try:
+            for _ in range(LAUNCH_TRIES):
+                got = launch()
+                with self._lock:
+                    ok = program_id(got.proc.pid) not in self.quarantined
+                if ok:
+                    return got
+                log.warning("sandbox: launch pid %d maps to the quarantined uid %d: launching again",
+                            got.proc.pid, program_id(got.proc.pid))
+                refused.append(got)
+            raise ChannelError(f"{LAUNCH_TRIES} launches in a row were given a pid whose program uid is quarantined")
+        finally:
+            for r in refused:
+                r.discard()
 
     def _map(self, proc: subprocess.Popen, ready_r: int, go_w: int, cgroups: dict[str, str]) -> None:
         """The launch's user namespace made: write its uid and gid maps (the range), put it in the
@@ -559,14 +622,47 @@ def _oom_kills(cg: dict[str, str]) -> int:
     return next((int(line.split()[1]) for line in text.splitlines() if line.startswith("oom_kill ")), 0)
 
 
-def _rmdir_cgroup(folder: str) -> None:
-    """Remove a sandbox's cgroup folder once its processes are gone (a few tries: they exit async)."""
-    for _ in range(50):
+def _rmdir_cgroup(folder: str) -> bool:
+    """Remove a sandbox's cgroup folder once its processes are gone: True when it is gone. RMDIR_TRIES
+    tries first (they exit async), then as many again each after SIGKILL to whatever is still in it
+    (_kill_cgroup); False when it stays busy even so (UsernsBackend.remove quarantines its uid)."""
+    for attempt in range(2 * RMDIR_TRIES):
         try:
             os.rmdir(folder)
-            return
+            return True
         except FileNotFoundError:
-            return
+            return True
         except OSError:
+            if attempt >= RMDIR_TRIES:
+                _kill_cgroup(folder)
             time.sleep(0.02)
-    log.warning("sandbox: cgroup %s still busy", folder)
+    log.warning("sandbox: cgroup %s still busy after SIGKILL to its processes", folder)
+    return False
+
+
+def _kill_cgroup(folder: str) -> None:
+    """SIGKILL every process in a cgroup folder: cgroup v2's cgroup.kill where the kernel has one
+    (5.14+), and each pid its cgroup.procs lists, through a pidfd opened while the folder still lists
+    it, so a pid that ended and was reused by another process between the read and the kill is
+    never signalled."""
+    if os.path.exists(os.path.join(folder, "cgroup.kill")):
+        try:
+            _write(folder, "cgroup.kill", 1)
+        except OSError:
+            pass
+    try:
+        pids = [int(p) for p in _read(folder, "cgroup.procs").split()]
+    except (OSError, ValueError):
+        return
+    for pid in pids:
+        try:
+            fd = os.pidfd_open(pid)
+        except OSError:
+            continue
+        try:
+            if str(pid) in _read(folder, "cgroup.procs").split():
+                signal.pidfd_send_signal(fd, signal.SIGKILL)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)

@@ -76,7 +76,7 @@ UNIT_MODULES = frozenset({
     "test_apt_sources", "test_contract", "test_docs", "test_end_tokens", "test_formats", "test_harness_kinds", "test_harness_limits", "test_host_cpu_clock",
     "test_math_adversarial", "test_math_cases", "test_math_extract", "test_math_grade", "test_math_juxtaposed", "test_math_objects",
     "test_math_peer_fixes", "test_math_workers", "test_repo_apply", "test_repo_formats", "test_repo_patch", "test_repo_redteam", "test_repo_results", "test_reuse_keys", "test_runsc_cgroup_lowering",
-    "test_runner_inbox", "test_sandbox_checks", "test_sandbox_harness", "test_sandbox_runsc", "test_session_delta", "test_sandbox_warm_config", "test_schema",
+    "test_runner_inbox", "test_sandbox_checks", "test_sandbox_harness", "test_sandbox_runsc", "test_sandbox_userns_quarantine", "test_session_delta", "test_sandbox_warm_config", "test_schema",
     "test_schema_kinds",
 })
 

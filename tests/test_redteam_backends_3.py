@@ -40,10 +40,12 @@ Noticed, not a finding of this stop: the limit a program meets is the test's plu
 backend, by an orphan on docker and userns (docs/sandboxes.md "Parallel tests of one job: measured, not built" says so). Under
 the gvisor backend 112 MB held by an orphan (two forked interpreters besides) was memory_limit where 112 MB of memfds
 in the one process was accepted: likely the forks' own pages, not pursued.
-Read, not tested: a userns program's host uid is its launch's host pid (program_id), reused only once that pid is
-free: the box's removal kills bubblewrap, whose sandbox dies with it (--die-with-parent), and waits for its cgroup
-to empty; a cgroup still busy after 50 tries is only logged (sandbox/userns.py _rmdir_cgroup), so a sandbox whose
-processes outlived that could share its uid with a later one.
+Read, then fixed (h30s): a userns program's host uid is its launch's host pid (program_id), reused only once that
+pid is free: the box's removal kills bubblewrap, whose sandbox dies with it (--die-with-parent), and waits for its
+cgroup to empty; a cgroup still busy after 50 tries was only logged (sandbox/userns.py _rmdir_cgroup), so a sandbox
+whose processes outlived that could share its uid with a later one. Now the removal SIGKILLs what the cgroup still
+holds, and a uid whose cgroup stays busy even so is quarantined: a launch given its pid is made again
+(tests/test_sandbox_userns_quarantine.py).
 
 Docker's runsc runtime is cut (BACKENDS_CUT): every attack gave the gvisor backend's result there.
 """
@@ -62,8 +64,9 @@ from tests.helpers import kernel_differs, on_backend
 pytestmark = pytest.mark.docker  # the images (and the root filesystems exported from them)
 
 # Every backend's grader (tests/conftest.py `any_grader`): one Python sandbox per backend. The memory limit is the
-# pool's (64 MB for every Python task), so no task names its own: Docker's runsc runtime cannot take a task's own
-# (issue 30, "Known and still open"). A wide wall-clock backstop: what is checked is the CPU clock itself.
+# pool's (64 MB for every Python task), and no task names its own (every backend takes a task's own now, Docker's
+# runsc runtime too: tests/test_sandbox_gvisor.py test_a_task_with_its_own_memory_limit_is_graded_under_runsc). A
+# wide wall-clock backstop: what is checked is the CPU clock itself.
 SANDBOX = {"pool_name": "pytest-redteam-backends-3", "wall_factor": 20.0, "pool_size": 1, "languages": ("python",),
            "limits": {"python": LanguageLimits(default_time_limit_s=4.0, max_time_limit_s=20.0,
                                                default_memory_limit_mb=64)}}

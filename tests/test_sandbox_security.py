@@ -1373,3 +1373,20 @@ def test_no_image_or_root_filesystem_carries_a_setuid_or_setgid_bit():
         bits = [os.path.join(d, n) for d, dirs, files in os.walk(root) for n in dirs + files
                 if os.lstat(os.path.join(d, n)).st_mode & 0o6000]
         assert bits == [], (root, bits[:20])
+
+
+def test_the_servers_image_carries_no_setuid_or_setgid_bit(server_image):
+    """The service's own image (deploy/Dockerfile, `make image`) runs the server as uid 10001 with no
+    capability: a setuid or setgid file there could only be a way to root from the server's uid (Debian's
+    base shipped 11 setuid binaries, su, mount, passwd, ..., and a setgid /var/mail and /var/local).
+    `find` as root over the whole image, the sandboxes' root filesystems at /opt/rootfs with it."""
+    import docker
+
+    client = docker.from_env()
+    found = client.containers.run(server_image, ["/", "-xdev", "-perm", "/6000"], entrypoint="find", user="0:0",
+                                  remove=True, network_disabled=True).decode().split()
+    assert found == [], (server_image, found[:20])
+    # near miss: the same find sees files that carry other mode bits (the image's own files are there)
+    seen = client.containers.run(server_image, ["/opt/rootfs", "/usr/bin", "-xdev", "-perm", "/0111", "-name", "python3*"],
+                                 entrypoint="find", user="0:0", remove=True, network_disabled=True).decode().split()
+    assert "/usr/bin/python3" in seen and any(p.startswith("/opt/rootfs/") for p in seen), seen[:20]

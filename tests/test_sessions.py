@@ -604,18 +604,36 @@ class _Recorder:
         self.grpc.stop(None)
 
 
+# Each call a replica forwards (verifier/api/server.py FORWARDED_CALLS) and its HTTP route
+# (verifier/api/session_routes.py): the verb, the path after /v1/sessions/{id}, and a body.
+FORWARDED_HTTP = {
+    "RunCell": ("POST", "/cells", {"code": "1"}),
+    "ReadSessionFile": ("GET", "/files?path=f", None),
+    "CloseSession": ("DELETE", "", None),
+    "RunShell": ("POST", "/shell", {"command": "true"}),
+    "WriteSessionFile": ("PUT", "/files", {"path": "f", "data": "eA=="}),
+    "ListSessionDir": ("GET", "/dir?path=.", None),
+    "GradeSession": ("POST", "/grade", {"task": {"tests": ["true"]}}),
+    "ForkSession": ("POST", "/fork", {"n": 1}),
+    "SnapshotSession": ("POST", "/snapshot", {"ttl_s": 60}),
+}
+
+
 def test_a_route_is_followed_only_to_a_peer_the_servers_found(server_factory, tmp_path):
     """Issue 30, docs/architecture.md "Sessions": no value a client sends names a network
     destination. A session opened on replica A is used through replica B (HTTP and a plain gRPC
     stub); B forwards with its own proof and never the caller's Authorization, and a forwarded proof
     no server made is refused. A route forged as any client can (the key main derived from the
     bearer token), a route signed for a replica that is none of B's peers, and a real id of another
-    deployment (same token, another route secret) are 404 / NOT_FOUND, and the listener at the
-    address they name records no connection."""
+    deployment (same token, another route secret) are 404 / NOT_FOUND on every call a replica forwards
+    (FORWARDED_CALLS, and each one's HTTP route), and the listener at the address they name records no
+    connection."""
     import base64
     import hashlib
     import hmac
 
+    from verifier.api.server import FORWARDED_CALLS
+    from verifier.api.session_routes import SessionRoutes
     from verifier.local_server import free_port
     from verifier.sessions import FORWARDED_KEY, Route, replica_tag, route_key, sign
 
@@ -670,21 +688,26 @@ def test_a_route_is_followed_only_to_a_peer_the_servers_found(server_factory, tm
                                                 timeout=60).session_id
     assert replayed.count(".") == 2
     trap_replica = Route(f"127.0.0.1:{t}", t)
+    # Every call a replica forwards, on both ports: the gRPC calls are FORWARDED_CALLS themselves, and the
+    # HTTP routes must be the session-id routes the server serves, one per call (FORWARDED_HTTP).
+    assert set(FORWARDED_HTTP) == set(FORWARDED_CALLS)
+    served = {(m, p) for p, m, *_ in SessionRoutes(None).routes() if "{session_id}" in p}
+    assert {(m, "/v1/sessions/{session_id}" + suffix.partition("?")[0]) for m, suffix, _ in FORWARDED_HTTP.values()} == served
+    methods = pb.DESCRIPTOR.services_by_name["Verifier"].methods_by_name
+    plain = stub(b.target)
     for route, why in ((f"{rand}.{old_route}.{old_mac}", "does not check"),
                        (signed(route_key(TOKEN), trap_replica), "does not check"),
                        (signed(key, trap_replica), "none of this replica's peers"),
                        (replayed, "does not check")):
-        status, _, body = http(b, "POST", f"/v1/sessions/{route}/cells", {"code": "1"})
-        assert status == 404 and why in body["error"], (route, body)
-        assert http(b, "GET", f"/v1/sessions/{route}/files?path=f")[0] == 404
-        assert http(b, "DELETE", f"/v1/sessions/{route}")[0] == 404
-        plain = stub(b.target)
-        for method, message in ((plain.RunCell, pb.RunCellRequest(session_id=route, code="1")),
-                                (plain.CloseSession, pb.CloseSessionRequest(session_id=route))):
+        for call in FORWARDED_CALLS:
+            verb, suffix, body = FORWARDED_HTTP[call]
+            status, _, answer = http(b, verb, f"/v1/sessions/{route}{suffix}", body)
+            assert status == 404 and why in answer["error"], (call, route, answer)
+            request = getattr(pb, methods[call].input_type.name)(session_id=route)
             with pytest.raises(grpc.RpcError) as err:
-                method(message, metadata=AUTH, timeout=60)
-            assert err.value.code() == grpc.StatusCode.NOT_FOUND and why in err.value.details(), route
-    assert not _connected(trap)  # the gRPC address each names
+                getattr(plain, call)(request, metadata=AUTH, timeout=60)
+            assert err.value.code() == grpc.StatusCode.NOT_FOUND and why in err.value.details(), (call, route)
+    assert not _connected(trap)  # the gRPC and HTTP address each names
     assert other.metric("verifier_http_requests_total") == 0  # the other deployment's id names its HTTP port
     trap.close()
 
