@@ -108,6 +108,28 @@ class SessionLimits:
         return self.time_limit_s * 2 + 1.0
 
 
+# Characters of each field of a cell's error (ename, evalue, traceback) as a reply carries it. The
+# interpreter's kernel caps them too (sandbox/harness/session_kernel.py TRACEBACK_MAX), but the kernel
+# runs in the program's interpreter, which may rewrite it: the bound that holds is this one.
+ERROR_FIELD_MAX = 16 << 10
+
+
+def _bounded_result(out: dict, lim: SessionLimits) -> dict:
+    """A cell's value and error as the program's interpreter sent them, bounded here, where the reply
+    is made (docs/sessions.md "Sessions"): the value a string of at most max_value_bytes characters
+    (`value_truncated`), the error's fields strings of at most ERROR_FIELD_MAX characters each."""
+    value = out.get("value")
+    if value is not None:
+        value = value if isinstance(value, str) else json.dumps(value)
+        if len(value) > lim.max_value_bytes:
+            value, out["value_truncated"] = value[:lim.max_value_bytes], True
+        out["value"] = value
+    if "error" in out:
+        error = out["error"] if isinstance(out["error"], dict) else {}
+        out["error"] = {k: str(error.get(k, ""))[:ERROR_FIELD_MAX] for k in ("ename", "evalue", "traceback")}
+    return out
+
+
 class SessionBox:
     """One session's sandbox and its channel (blocking: call from a thread). After its session
     the sandbox is reset and may serve a later one (SessionHost.give_back), never two at once."""
@@ -190,7 +212,7 @@ class SessionBox:
         for name in ("stdout", "stderr"):
             out[name] = blobs.get(name, b"").decode("utf-8", "replace")
             out[f"{name}_truncated"] = int(reply.get(f"{name}_bytes", 0)) > lim.max_output_bytes
-        return out
+        return _bounded_result(out, lim)
 
     def read(self, path: str, max_bytes: int) -> dict:
         try:
