@@ -45,8 +45,8 @@ from typing import Any
 from sandbox.contract import ENVIRONMENT_NAME, EXECUTE_DEFAULT_OUTPUT_BYTES, RepoTask, TaskError
 from sandbox.plan import InfraFailure
 from sandbox.repo.apply import View, view_listing
-from sandbox.repo.patch import PatchError
-from sandbox.repo.tree_diff import read_snapshot, session_patch
+from sandbox.repo.patch import PATCH_MAX, PatchError
+from sandbox.repo.tree_diff import DiffTooLarge, read_snapshot, session_patch
 from sandbox.repo_job import environment_language
 from sandbox.session import (LANGUAGES, Session, SessionEnvironment, SessionHost, SessionLimits, SessionState,
                              StateTooLarge, StateUnusable)
@@ -119,6 +119,43 @@ class ChangesTooLarge(Exception):
     """A fork or snapshot whose files would not fit a new session's /work (docs/sessions.md "Fork and
     snapshot"): the session's own doing, answered RESOURCE_EXHAUSTED / HTTP 409 with no retry hint
     (the same session asking again gets the same answer); the session goes on."""
+
+
+class ReplyTooLarge(Exception):
+    """A session call's reply over `reply_max_bytes` as its port encodes it (docs/sessions.md "Sessions",
+    bounds of a reply): answered RESOURCE_EXHAUSTED / HTTP 409 with no retry hint, the same through a
+    replica that forwards (never "session lost": the session goes on); ask for less output."""
+
+
+def reply_max_bytes(config: ServerConfig) -> int:
+    """The largest reply a session call may send, as its port encodes it (a gRPC message's bytes, an
+    HTTP body's JSON): the server's own message bound, `--max-request-bytes`, which gRPC's send and
+    receive limits follow (verifier/api/server.py). The one home of this bound: the owner holds every
+    reply to it where the reply is encoded (`check_reply`), and a replica that forwards reads an owner's
+    reply up to it (the HTTP relay's read, the peer channel's receive limit), so whatever the owner may
+    send is relayed whole. Every field of a reply is bounded where it is made (output by
+    max_output_bytes, a read by max_bytes, a listing by MAX_LIST_ENTRIES, a grade's patch by
+    `grade_patch_max`), so at the defaults no reply comes near it."""
+    return config.max_request_bytes
+
+
+def check_reply(size: int, config: ServerConfig) -> None:
+    """ReplyTooLarge when an encoded reply of `size` bytes is over `reply_max_bytes`."""
+    if size > (most := reply_max_bytes(config)):
+        raise ReplyTooLarge(f"the reply is {size} bytes, over the {most} bytes a session call's reply may be "
+                            "(--max-request-bytes); ask for less (max_output_bytes, max_bytes, max_entries)")
+
+
+def grade_patch_max(config: ServerConfig) -> int:
+    """The most bytes of diff a session's grade takes and its reply carries: a patch's bound
+    (sandbox/repo/patch.py PATCH_MAX) and a completion's (--max-field-bytes), as a repo task's."""
+    return min(PATCH_MAX, config.max_field_bytes)
+
+
+def b64_max_chars(size: int) -> int:
+    """Characters of padded base64 for `size` bytes: a field of at most `size` bytes is refused on its
+    encoded length first, before any decoding (docs/sessions.md "Sessions on an environment")."""
+    return 4 * math.ceil(size / 3)
 
 
 @dataclass
@@ -267,16 +304,26 @@ def _owner(caller: str | bytes) -> bytes:
     return hashlib.blake2b(caller.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
-def _diff(tree: str, entries: Any, data: bytes) -> str:
-    """The snapshot's diff against the environment's tree (sandbox/repo/tree_diff.py); a snapshot
-    that does not read is the session's failure (PatchError), never the server's."""
+def _diff(tree: str, entries: Any, data: bytes, max_bytes: int) -> str:
+    """The snapshot's diff against the environment's tree (sandbox/repo/tree_diff.py), built up to
+    `max_bytes` (past it DiffTooLarge, a PatchError); a snapshot that does not read is the session's
+    failure (PatchError), never the server's."""
     try:
         files, links = read_snapshot(entries if isinstance(entries, list) else [], data)
     except ValueError as e:
         if isinstance(e, PatchError):
             raise
         raise PatchError(f"the session's tree cannot be graded: {e}") from None
-    return session_patch(tree, files, links)
+    return session_patch(tree, files, links, max_bytes)
+
+
+def _utf8(name: str) -> str:
+    """A file name as a reply can carry it (UTF-8 on both ports): a name that is not UTF-8 (its bytes as
+    surrogates) gets U+FFFD for each byte that is not, never a reply that cannot be encoded."""
+    try:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
 
 
 def _number(body: Mapping, key: str, kind: type, low: float, high: float) -> Any:
@@ -783,7 +830,7 @@ class SessionRegistry:
         reply = await self._tool(token, sid, "listdir", path, int(max_entries or 1000))
         if not reply.get("ok"):
             raise TaskError("path", str(reply.get("detail") or reply.get("error") or "cannot list"))
-        return {"entries": [{"name": str(n), "kind": str(k), "size": int(z)} for n, k, z in reply.get("entries", [])],
+        return {"entries": [{"name": _utf8(str(n)), "kind": str(k), "size": int(z)} for n, k, z in reply.get("entries", [])],
                 "truncated": bool(reply.get("truncated"))}
 
     async def grade(self, token: str | bytes, sid: Any, task: Any) -> dict:
@@ -809,10 +856,11 @@ class SessionRegistry:
         try:
             if not snap.get("ok"):
                 raise PatchError(f"the session's tree cannot be graded: {snap.get('detail') or snap.get('error')}")
-            patch = await self.host.call(_diff, env.tree, snap.get("entries", []), snap.get("data", b""))
-        except PatchError as e:
-            return {"id": repo_task.id, "verdict": "wrong_answer", "score": 0.0, "detail": str(e), "patch": "",
-                    "tests": [], "retryable": False}
+            patch = await self.host.call(_diff, env.tree, snap.get("entries", []), snap.get("data", b""),
+                                         grade_patch_max(self.config))
+        except PatchError as e:  # DiffTooLarge: its start, cut and marked, in the reply's patch
+            return {"id": repo_task.id, "verdict": "wrong_answer", "score": 0.0, "detail": str(e),
+                    "patch": e.head if isinstance(e, DiffTooLarge) else "", "tests": [], "retryable": False}
         if not patch:
             return {"id": repo_task.id, "verdict": "wrong_answer", "score": 0.0, "patch": "", "tests": [],
                     "retryable": False, "detail": "the session's tree is the environment's: no change to grade"}

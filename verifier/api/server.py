@@ -15,12 +15,12 @@ import logging
 import signal
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import grpc
 from grpc_health.v1 import _async as health_aio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from google.protobuf.message import DecodeError
+from google.protobuf.message import DecodeError, Message
 from grpc_reflection.v1alpha import reflection
 
 from verifier.config import ServerConfig
@@ -29,8 +29,9 @@ from verifier.api.execute import execute_response, execute_task
 from verifier.execute_wire import request_from_proto, response_to_proto
 from verifier.metrics import Metrics
 from verifier.session_wire import cell_to_proto, grade_task_from_proto, shell_to_proto
-from verifier.sessions import (FORWARD_TIMEOUT_S, FORWARDED_KEY, ChangesTooLarge, SessionLost, SessionNotFound,
-                               SessionRegistry, check_routing, peer_tls_name)
+from verifier.sessions import (FORWARD_TIMEOUT_S, FORWARDED_KEY, ChangesTooLarge, ReplyTooLarge, SessionLost,
+                               SessionNotFound, SessionRegistry, check_reply, check_routing, peer_tls_name,
+                               reply_max_bytes)
 from sandbox.contract import Task, TaskError
 from verifier.schema import limits_to_proto, result_to_proto, validate_tasks
 from verifier.v1 import verifier_pb2 as pb
@@ -195,8 +196,10 @@ class VerifierService(pb_grpc.VerifierServicer):
 
     # ------------------------------------------------------------ sessions (docs/sessions.md "Sessions")
 
-    async def _session_call(self, method: str, context, request, work):
-        """Run a session call; map its failures to status codes (verifier/sessions.py says which)."""
+    async def _session_call(self, method: str, context, request, work, build: Callable[[Any], Message]) -> Message:
+        """Run a session call and `build` its reply message, held to the reply bound (verifier/sessions.py
+        `reply_max_bytes`, where the reply is encoded); map its failures to status codes
+        (verifier/sessions.py says which)."""
         m = self.engine.metrics
         if isinstance(request, Malformed):
             m.rejections.labels("invalid").inc()
@@ -204,7 +207,8 @@ class VerifierService(pb_grpc.VerifierServicer):
         if self.sessions is None:
             await self._abort(context, method, grpc.StatusCode.UNIMPLEMENTED, "sessions are not served here")
         try:
-            reply = await work(self._caller(context, method))
+            reply = build(await work(self._caller(context, method)))
+            check_reply(reply.ByteSize(), self.engine.config)
         except TaskError as exc:
             m.rejections.labels("invalid").inc()
             await self._abort(context, method, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
@@ -214,7 +218,7 @@ class VerifierService(pb_grpc.VerifierServicer):
             await self._abort(context, method, grpc.StatusCode.NOT_FOUND, str(exc))
         except SessionLost as exc:
             await self._abort(context, method, grpc.StatusCode.FAILED_PRECONDITION, str(exc))
-        except ChangesTooLarge as exc:  # the session's own files: no retry hint (docs/sessions.md "Fork and snapshot")
+        except (ChangesTooLarge, ReplyTooLarge) as exc:  # the session's own files or output: no retry hint
             await self._abort(context, method, grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc))
         except RuntimeError as exc:
             await self._abort(context, method, grpc.StatusCode.UNAVAILABLE, str(exc))
@@ -225,9 +229,9 @@ class VerifierService(pb_grpc.VerifierServicer):
         def body() -> dict:
             fields = {f.name: getattr(request, f.name) for f in pb.CreateSessionRequest.DESCRIPTOR.fields}
             return {**fields, "files": dict(request.files)}
-        created = await self._session_call("CreateSession", context, request,
-                                           lambda token: self.sessions.create(token, body()))
-        return pb.CreateSessionResponse(**created)
+        return await self._session_call("CreateSession", context, request,
+                                        lambda token: self.sessions.create(token, body()),
+                                        lambda created: pb.CreateSessionResponse(**created))
 
     def _caller(self, context, method: str) -> str | bytes:
         """Whose session calls these are: the owner digest a verified forward carries (`_TokenAuth` let
@@ -266,6 +270,14 @@ class VerifierService(pb_grpc.VerifierServicer):
                 request, timeout=min(FORWARD_TIMEOUT_S, remaining or FORWARD_TIMEOUT_S),
                 metadata=[(FORWARDED_KEY, self.sessions.forward_proof(_caller_token(context), owner))])  # never the token
         except grpc.aio.AioRpcError as exc:
+            if exc.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and "larger than max" in (exc.details() or ""):
+                # gRPC's own receive (or the owner's send) limit: an owner's reply over the bound a reply
+                # has here, its one home; never "session lost" (the session goes on)
+                await self._abort(context, method, grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                  f"the reply of the replica that owns this session ({owner.grpc_address}) is over the "
+                                  f"{reply_max_bytes(self.engine.config)} bytes a session call's reply may be "
+                                  f"(--max-request-bytes) ({exc.details()}); ask for less (max_output_bytes, "
+                                  "max_bytes, max_entries)")
             if exc.code() == grpc.StatusCode.UNAVAILABLE:
                 await self._abort(context, method, grpc.StatusCode.FAILED_PRECONDITION,
                                   f"session lost: the replica that owned it ({owner.grpc_address}) cannot be reached; "
@@ -292,12 +304,16 @@ class VerifierService(pb_grpc.VerifierServicer):
         rarely names, so the name checked is `peer_tls_name`'s (--peer-tls-name, else the
         certificate's own), as for HTTP forwarding (verifier/api/session_routes.py `_peer_tls`)."""
         cfg = self.engine.config
+        # An owner's reply is read up to what the owner may send (verifier/sessions.py reply_max_bytes),
+        # not gRPC's default 4 MiB (red team rt30r: a bigger reply was RESOURCE_EXHAUSTED here only).
+        sizes = [("grpc.max_receive_message_length", reply_max_bytes(cfg)),
+                 ("grpc.max_send_message_length", cfg.max_request_bytes)]
         if not (cfg.tls_cert and cfg.tls_key):
-            return grpc.aio.insecure_channel(address)
+            return grpc.aio.insecure_channel(address, options=sizes)
         with open(cfg.tls_cert, "rb") as f:
             creds = grpc.ssl_channel_credentials(root_certificates=f.read())
-        return grpc.aio.secure_channel(address, creds, options=[("grpc.ssl_target_name_override",
-                                                                 peer_tls_name(cfg))])
+        return grpc.aio.secure_channel(address, creds, options=[*sizes, ("grpc.ssl_target_name_override",
+                                                                          peer_tls_name(cfg))])
 
     async def close_peers(self) -> None:
         """Close every channel to another replica (server shutdown, after in-flight calls ended)."""
@@ -308,24 +324,24 @@ class VerifierService(pb_grpc.VerifierServicer):
         if (forwarded := await self._forward("RunCell", request, context,
                                                 lambda s: s.check_cell(request.code))) is not None:
             return forwarded
-        reply = await self._session_call("RunCell", context, request,
-                                         lambda token: self.sessions.run(token, request.session_id, request.code))
-        return cell_to_proto(reply)
+        return await self._session_call("RunCell", context, request,
+                                        lambda token: self.sessions.run(token, request.session_id, request.code),
+                                        cell_to_proto)
 
     async def ReadSessionFile(self, request, context):
         if (forwarded := await self._forward(
                 "ReadSessionFile", request, context, lambda s: s.check_read(request.path, request.max_bytes))) is not None:
             return forwarded
-        reply = await self._session_call("ReadSessionFile", context, request, lambda token: self.sessions.read(
-            token, request.session_id, request.path, request.max_bytes))
-        return pb.ReadSessionFileResponse(data=reply["data"], truncated=reply["truncated"])
+        return await self._session_call("ReadSessionFile", context, request, lambda token: self.sessions.read(
+            token, request.session_id, request.path, request.max_bytes),
+            lambda reply: pb.ReadSessionFileResponse(data=reply["data"], truncated=reply["truncated"]))
 
     async def CloseSession(self, request, context):
         if (forwarded := await self._forward("CloseSession", request, context, lambda s: None)) is not None:
             return forwarded
-        closed = await self._session_call("CloseSession", context, request,
-                                          lambda token: self.sessions.close(token, request.session_id))
-        return pb.CloseSessionResponse(closed=closed)
+        return await self._session_call("CloseSession", context, request,
+                                        lambda token: self.sessions.close(token, request.session_id),
+                                        lambda closed: pb.CloseSessionResponse(closed=closed))
 
     # Sessions on a repository environment (docs/sessions.md "Sessions on an environment").
 
@@ -334,26 +350,25 @@ class VerifierService(pb_grpc.VerifierServicer):
             s.check_shell(request.command, request.time_limit_s, request.max_output_bytes)
         if (forwarded := await self._forward("RunShell", request, context, check)) is not None:
             return forwarded
-        reply = await self._session_call("RunShell", context, request, lambda token: self.sessions.shell(
-            token, request.session_id, request.command, request.time_limit_s, request.max_output_bytes))
-        return shell_to_proto(reply)
+        return await self._session_call("RunShell", context, request, lambda token: self.sessions.shell(
+            token, request.session_id, request.command, request.time_limit_s, request.max_output_bytes), shell_to_proto)
 
     async def WriteSessionFile(self, request, context):
         if (forwarded := await self._forward("WriteSessionFile", request, context,
                                                 lambda s: s.check_write(request.path, request.data))) is not None:
             return forwarded
-        reply = await self._session_call("WriteSessionFile", context, request, lambda token: self.sessions.write(
-            token, request.session_id, request.path, request.data))
-        return pb.WriteSessionFileResponse(size=reply["size"])
+        return await self._session_call("WriteSessionFile", context, request, lambda token: self.sessions.write(
+            token, request.session_id, request.path, request.data),
+            lambda reply: pb.WriteSessionFileResponse(size=reply["size"]))
 
     async def ListSessionDir(self, request, context):
         if (forwarded := await self._forward("ListSessionDir", request, context,
                                                 lambda s: s.check_list(request.path, request.max_entries))) is not None:
             return forwarded
-        reply = await self._session_call("ListSessionDir", context, request, lambda token: self.sessions.listdir(
-            token, request.session_id, request.path, request.max_entries))
-        return pb.ListSessionDirResponse(entries=[pb.SessionDirEntry(**e) for e in reply["entries"]],
-                                         truncated=reply["truncated"])
+        return await self._session_call("ListSessionDir", context, request, lambda token: self.sessions.listdir(
+            token, request.session_id, request.path, request.max_entries),
+            lambda reply: pb.ListSessionDirResponse(entries=[pb.SessionDirEntry(**e) for e in reply["entries"]],
+                                                    truncated=reply["truncated"]))
 
     async def GradeSession(self, request, context):
         task = {**grade_task_from_proto(request.task), **({"id": request.id} if request.id else {})} \
@@ -361,27 +376,25 @@ class VerifierService(pb_grpc.VerifierServicer):
         if (forwarded := await self._forward("GradeSession", request, context,
                                                 lambda s: s.check_grade(task))) is not None:
             return forwarded
-        reply = await self._session_call("GradeSession", context, request, lambda token: self.sessions.grade(
-            token, request.session_id, task))
-        return pb.GradeSessionResponse(result=result_to_proto({k: v for k, v in reply.items() if k != "patch"}),
-                                       patch=reply.get("patch", ""))
+        return await self._session_call("GradeSession", context, request, lambda token: self.sessions.grade(
+            token, request.session_id, task), lambda reply: pb.GradeSessionResponse(
+                result=result_to_proto({k: v for k, v in reply.items() if k != "patch"}), patch=reply.get("patch", "")))
 
     async def ForkSession(self, request, context):
         """docs/sessions.md "Fork and snapshot": n sessions from this one's files."""
         if (forwarded := await self._forward("ForkSession", request, context,
                                                 lambda s: s.check_fork(request.n))) is not None:
             return forwarded
-        made = await self._session_call("ForkSession", context, request, lambda token: self.sessions.fork(
-            token, request.session_id, request.n))
-        return pb.ForkSessionResponse(sessions=[pb.CreateSessionResponse(**m) for m in made])
+        return await self._session_call("ForkSession", context, request, lambda token: self.sessions.fork(
+            token, request.session_id, request.n),
+            lambda made: pb.ForkSessionResponse(sessions=[pb.CreateSessionResponse(**m) for m in made]))
 
     async def SnapshotSession(self, request, context):
         if (forwarded := await self._forward("SnapshotSession", request, context,
                                                 lambda s: s.check_snapshot(request.ttl_s))) is not None:
             return forwarded
-        kept = await self._session_call("SnapshotSession", context, request, lambda token: self.sessions.snapshot(
-            token, request.session_id, request.ttl_s))
-        return pb.SnapshotSessionResponse(**kept)
+        return await self._session_call("SnapshotSession", context, request, lambda token: self.sessions.snapshot(
+            token, request.session_id, request.ttl_s), lambda kept: pb.SnapshotSessionResponse(**kept))
 
     async def GetServerInfo(self, request, context):
         fields = set(pb.LanguageInfo.DESCRIPTOR.fields_by_name)

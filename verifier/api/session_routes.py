@@ -13,20 +13,26 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import math
 import ssl
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from sandbox.contract import TaskError
 from verifier.api.transport import HttpError, HttpTransport, RouteSpec, presented_token
 from verifier.engine import Draining, Overloaded
 from verifier.session_wire import cell_json, shell_json
-from verifier.sessions import (FORWARD_TIMEOUT_S, FORWARDED_KEY, ChangesTooLarge, SessionLost, SessionNotFound,
-                               SessionRegistry, peer_tls_name)
+from verifier.sessions import (FORWARD_TIMEOUT_S, FORWARDED_KEY, ChangesTooLarge, ReplyTooLarge, SessionLost,
+                               SessionNotFound, SessionRegistry, b64_max_chars, check_reply, peer_tls_name,
+                               reply_max_bytes)
+
+# A reply body past this is rendered as JSON off the event loop (as a request body is parsed:
+# verifier/api/transport.py _LARGE_BODY); a cell's or a command's output may be megabytes.
+_LARGE_REPLY = 64 << 10
 
 
 class SessionRoutes:
@@ -61,10 +67,24 @@ class SessionRoutes:
             raise HttpError(404, str(e), e.field) from None
         except SessionLost as e:
             raise HttpError(410, str(e), "session_id") from None
-        except ChangesTooLarge as e:  # the session's own files: no Retry-After (docs/sessions.md "Fork and snapshot")
+        except (ChangesTooLarge, ReplyTooLarge) as e:  # the session's own files or output: no Retry-After
             raise HttpError(409, str(e), "session_id") from None
         except RuntimeError as e:
             raise HttpError(503, str(e), headers={"Retry-After": "1"}) from None
+
+    async def _reply(self, content: Any) -> Response:
+        """A session call's JSON reply, held to the reply bound where it is encoded (verifier/sessions.py
+        `reply_max_bytes`: 409 naming it past that, the same answer a replica that forwards relays);
+        rendered off the event loop when it may be large."""
+        if _rough_size(content) > _LARGE_REPLY:
+            body = await asyncio.to_thread(_render, content)
+        else:
+            body = _render(content)
+        try:
+            check_reply(len(body), self.http.config)
+        except ReplyTooLarge as e:
+            raise HttpError(409, str(e), "session_id") from None
+        return Response(body, media_type="application/json")
 
     def _caller(self, request: Request) -> str | bytes:
         """Whose session calls these are: the owner digest a verified forward carries, else the caller's token."""
@@ -100,13 +120,18 @@ class SessionRoutes:
         # (docs/architecture.md "Sessions").
         headers = {FORWARDED_KEY: self._sessions().forward_proof(presented_token(request), owner),
                    "content-type": "application/json"}
+        most = reply_max_bytes(self.http.config)  # what the owner may send (its one home), read whole
         try:
             status, reply_headers, reply = await asyncio.wait_for(forward_http(
                 owner.http_host, owner.http_port, request.method, target, headers, data,
-                self._peer_tls(), 4 * self.http.config.max_field_bytes + (1 << 20)), FORWARD_TIMEOUT_S)
+                self._peer_tls(), most), FORWARD_TIMEOUT_S)
         except asyncio.TimeoutError:
             raise HttpError(504, f"the replica that owns this session ({owner.grpc_address}) did not answer "
                                  f"within {FORWARD_TIMEOUT_S:g} s", "session_id") from None
+        except ReplyTooLarge as e:  # an owner whose bound is not this replica's: named, never "session lost"
+            raise HttpError(409, f"the reply of the replica that owns this session ({owner.grpc_address}) is over the "
+                                 f"{most} bytes a session call's reply may be (--max-request-bytes) ({e}); ask for "
+                                 "less (max_output_bytes, max_bytes, max_entries)", "session_id") from None
         except (OSError, ValueError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as e:
             raise HttpError(410, f"session lost: the replica that owned it ({owner.grpc_address}) cannot be reached "
                                  f"({type(e).__name__}); sessions are never recreated", "session_id") from None
@@ -127,7 +152,7 @@ class SessionRoutes:
         body = await self.http.read_json(request)
         if not isinstance(body, dict):
             raise HttpError(400, "body must be a JSON object", "body")
-        return JSONResponse(await self._session(self._sessions().create(presented_token(request), body)))
+        return await self._reply(await self._session(self._sessions().create(presented_token(request), body)))
 
     async def session_run(self, request: Request) -> Response:
         """``{"code": "..."}`` -> the RunCellResponse fields; 410 once the session is lost, 404 for an unknown id."""
@@ -138,7 +163,7 @@ class SessionRoutes:
             return forwarded
         reply = await self._session(self._sessions().run(self._caller(request), request.path_params["session_id"],
                                                          body.get("code")))
-        return JSONResponse(cell_json(reply))
+        return await self._reply(cell_json(reply))
 
     async def session_read(self, request: Request) -> Response:
         """``?path=NAME[&max_bytes=N]`` -> ``{"data": base64, "truncated"}`` (protobuf's JSON form of bytes)."""
@@ -150,13 +175,13 @@ class SessionRoutes:
             return forwarded
         reply = await self._session(self._sessions().read(self._caller(request), request.path_params["session_id"],
                                                           path, max_bytes))
-        return JSONResponse({"data": base64.b64encode(reply["data"]).decode(), "truncated": reply["truncated"]})
+        return await self._reply({"data": base64.b64encode(reply["data"]).decode(), "truncated": reply["truncated"]})
 
     async def session_close(self, request: Request) -> Response:
         if (forwarded := await self._forward(request, lambda s: None)) is not None:
             return forwarded
         closed = await self._session(self._sessions().close(self._caller(request), request.path_params["session_id"]))
-        return JSONResponse({"closed": closed})
+        return await self._reply({"closed": closed})
 
     # Sessions on a repository environment (docs/sessions.md "Sessions on an environment").
 
@@ -176,19 +201,25 @@ class SessionRoutes:
         if (forwarded := await self._forward(request, lambda s: s.check_shell(*args))) is not None:
             return forwarded
         reply = await self._session(self._sessions().shell(self._caller(request), request.path_params["session_id"], *args))
-        return JSONResponse(shell_json(reply))
+        return await self._reply(shell_json(reply))
 
     async def session_write(self, request: Request) -> Response:
         """``{"path", "data": base64}`` -> ``{"size"}``."""
         body = await self._object(request, frozenset({"path", "data"}), "path")
+        encoded, most = body.get("data", ""), self.http.config.max_field_bytes
+        if not isinstance(encoded, str):
+            raise HttpError(400, "must be a string of base64", "data")
+        if len(encoded) > b64_max_chars(most):  # the bound first, on the encoded form: nothing decoded past it
+            raise HttpError(400, f"must be at most {most} bytes (--max-field-bytes): {len(encoded)} characters "
+                                 f"encode more than that", "data")
         try:
-            data = base64.b64decode(body.get("data", ""), validate=True)
+            data = await asyncio.to_thread(_b64decode, encoded) if len(encoded) > _LARGE_REPLY else _b64decode(encoded)
         except (ValueError, TypeError):
             raise HttpError(400, "must be base64", "data") from None
         path = body.get("path")
         if (forwarded := await self._forward(request, lambda s: s.check_write(path, data))) is not None:
             return forwarded
-        return JSONResponse(await self._session(self._sessions().write(self._caller(request),
+        return await self._reply(await self._session(self._sessions().write(self._caller(request),
                                                                        request.path_params["session_id"], path, data)))
 
     async def session_list(self, request: Request) -> Response:
@@ -199,7 +230,7 @@ class SessionRoutes:
         path, max_entries = request.query_params.get("path", ""), int(raw[:12])
         if (forwarded := await self._forward(request, lambda s: s.check_list(path, max_entries))) is not None:
             return forwarded
-        return JSONResponse(await self._session(self._sessions().listdir(
+        return await self._reply(await self._session(self._sessions().listdir(
             self._caller(request), request.path_params["session_id"], path, max_entries)))
 
     async def session_grade(self, request: Request) -> Response:
@@ -211,7 +242,7 @@ class SessionRoutes:
         if (forwarded := await self._forward(request, lambda s: s.check_grade(task))) is not None:
             return forwarded
         reply = await self._session(self._sessions().grade(self._caller(request), request.path_params["session_id"], task))
-        return JSONResponse({"result": {k: v for k, v in reply.items() if k != "patch"}, "patch": reply.get("patch", "")})
+        return await self._reply({"result": {k: v for k, v in reply.items() if k != "patch"}, "patch": reply.get("patch", "")})
 
     # Fork and snapshot (docs/sessions.md "Fork and snapshot").
 
@@ -222,7 +253,7 @@ class SessionRoutes:
         if (forwarded := await self._forward(request, lambda s: s.check_fork(n))) is not None:
             return forwarded
         made = await self._session(self._sessions().fork(self._caller(request), request.path_params["session_id"], n))
-        return JSONResponse({"sessions": made})
+        return await self._reply({"sessions": made})
 
     async def session_snapshot(self, request: Request) -> Response:
         """``{"ttl_s"?}`` -> ``{"snapshot_id", "ttl_s", "bytes"}``; ``POST /v1/sessions {"snapshot"}`` restores it."""
@@ -230,8 +261,29 @@ class SessionRoutes:
         ttl = body.get("ttl_s", 0)
         if (forwarded := await self._forward(request, lambda s: s.check_snapshot(ttl))) is not None:
             return forwarded
-        return JSONResponse(await self._session(self._sessions().snapshot(self._caller(request),
+        return await self._reply(await self._session(self._sessions().snapshot(self._caller(request),
                                                                           request.path_params["session_id"], ttl)))
+
+
+def _b64decode(encoded: str) -> bytes:
+    return base64.b64decode(encoded, validate=True)
+
+
+def _render(content: Any) -> bytes:
+    """JSON as starlette's JSONResponse renders it."""
+    return json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode("utf-8")
+
+
+def _rough_size(content: Any) -> int:
+    """About how many characters `content`'s strings hold (a reply's output, data, patch, names): enough to
+    tell a small reply from one worth rendering off the loop; a listing counts its entries' names."""
+    if isinstance(content, str):
+        return len(content)
+    if isinstance(content, dict):
+        return sum(_rough_size(v) for v in content.values())
+    if isinstance(content, list):
+        return sum(_rough_size(v) + 8 for v in content)
+    return 8
 
 
 async def forward_http(host: str, port: int, method: str, target: str, headers: Mapping[str, str], body: bytes,
@@ -239,8 +291,9 @@ async def forward_http(host: str, port: int, method: str, target: str, headers: 
     """One HTTP/1.1 call to a peer replica (uvicorn answers with Content-Length): (status, lower-cased
     headers, body); over TLS when `tls` gives a context and the name the peer's certificate must be
     valid for. Raises OSError when the peer cannot be reached (ssl.SSLError, a certificate not valid
-    for the name, is one), ValueError on a reply that is not HTTP or is over max_reply bytes. The
-    standard library only: the server has no HTTP client."""
+    for the name, is one), ValueError on a reply that is not HTTP, ReplyTooLarge on one over max_reply
+    bytes (read no further; the owner answered, so it is no lost session). The standard library only:
+    the server has no HTTP client."""
     context, name = tls if tls else (None, None)
     reader, writer = await asyncio.open_connection(host, port, ssl=context, server_hostname=name, limit=1 << 16)
     try:
@@ -260,8 +313,10 @@ async def forward_http(host: str, port: int, method: str, target: str, headers: 
         if method == "HEAD":  # its content-length is the GET's, with no body (red-team: read as "session lost")
             return int(status_line[1]), reply_headers, b""
         length = reply_headers.get("content-length", "")
-        if not length.isdigit() or int(length) > max_reply:
-            raise ValueError(f"reply length {length!r:.20} (at most {max_reply})")
+        if not length.isdigit():
+            raise ValueError(f"reply length {length!r:.20}")
+        if int(length) > max_reply:  # not a lost session: the owner answered, over this replica's bound
+            raise ReplyTooLarge(f"{length[:20]} bytes")
         return int(status_line[1]), reply_headers, await reader.readexactly(int(length))
     finally:
         writer.close()
