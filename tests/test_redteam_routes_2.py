@@ -21,29 +21,25 @@ Held (plain tests):
   (h11 refuses them at B: 400), '#' (dropped before forwarding); duplicated query keys (B and the owner
   parse alike).
 
-Findings (strict xfail until the class is closed):
-1. A forward's reply bound is not the owner's, and over it is "session lost" (classes 8, 9). B
-   reads an HTTP reply up to 4 x --max-field-bytes + 1 MiB and a gRPC reply up to gRPC's default
+Findings (fixed by fx30z; the tests below now plain, with near misses at each bound):
+1. A forward's reply bound was not the owner's, and over it was "session lost" (classes 8, 9). B
+   read an HTTP reply up to 4 x --max-field-bytes + 1 MiB and a gRPC reply up to gRPC's default
    4 MiB receive limit. A shell command printing 1 MB of control bytes (JSON writes each as
-   \\u0001) through B is 410 "session lost: ... cannot be reached (ValueError)" though the owner
-   answered and the session lives; a grade of a tree whose diff is over 4 MiB is gRPC
-   RESOURCE_EXHAUSTED through B, 410 over HTTP, after the grade ran to its end on the owner. A
-   listing of 10,000 control-byte names is the same (untested variant). Class fix: the relay's
-   bound is derived in one place from what the owner may send (every reply of a session call is
-   bounded where it is made, finding 2), the peer channel's receive limit is the server's own, and
-   a reply over a bound is a named error of the call (never "session lost", which tells a trainer to
-   drop a live session); better, stream the owner's reply through without a second bound.
-2. A grade's reply carries the whole diff (class 9): the grade refuses a diff over
-   --max-field-bytes ("the patch is over N bytes") but returns it anyway: 64 MB of text in /work
-   gave a 68 MB reply, diffed in full and rendered as JSON on the event loop (/healthz 0.58 s
-   meanwhile), past gRPC's 64 MiB send limit. Class fix: every reply field is bounded where it is
-   made; the diff is built up to the bound a grade takes and stops there (its size named in the
-   detail, the patch omitted or cut and flagged).
-3. PUT /v1/sessions/{id}/files base64-decodes `data` on the event loop before --max-field-bytes is
-   checked (class 9): up to --max-request-bytes (64 MiB, 0.33 s of blocked loop per request here), on
-   the owner and on a replica that forwards. Class fix: a bound is checked on the encoded form
-   before any decoding (4 * ceil(n / 3) characters), and decoding, like JSON parsing, runs off the
-   loop past a small size.
+   \\u0001) through B was 410 "session lost: ... cannot be reached (ValueError)" though the owner
+   answered and the session lived; a grade of a tree whose diff was over 4 MiB was gRPC
+   RESOURCE_EXHAUSTED through B, 410 over HTTP, after the grade ran to its end on the owner. Fixed:
+   one home for a reply's bound (verifier/sessions.py `reply_max_bytes`, the server's own
+   --max-request-bytes), held by the owner where each reply is encoded (RESOURCE_EXHAUSTED / 409
+   naming it) and used by the relay (its HTTP read, the peer channel's receive limit); a reply over it
+   is that named error on both paths, never "session lost".
+2. A grade's reply carried the whole diff (class 9): 64 MB of text in /work gave a 68 MB reply,
+   diffed in full and rendered as JSON on the event loop. Fixed: the diff is built up to what a grade
+   takes (`grade_patch_max`, the patch bound) and stops there: `wrong_answer` naming the bound, the
+   reply's patch its start, cut with a marker line. A cell's value and error are bounded by the host
+   (the interpreter's own caps are the program's), and large JSON replies are rendered off the loop.
+3. PUT /v1/sessions/{id}/files base64-decoded `data` on the event loop before --max-field-bytes was
+   checked (class 9). Fixed: the bound is checked on the encoded length (4 * ceil(n / 3) characters)
+   before any decoding, and a large decode runs off the loop.
 
 Not tested: a fork whose HTTP caller hangs up (direct or forwarded) still opens its n sessions,
 whose ids nobody learns; they hold admission and memory until their idle TTL (bounded, not a
@@ -72,6 +68,7 @@ from helpers import SESSION_SERVER_ARGS
 from test_repo_service import calc_recipe
 from test_session_env import GRADE
 from verifier.tools.cli import main as verifier_cli
+from verifier.schema import verdict_from_proto
 from verifier.sessions import FORWARDED_KEY, Route, replica_tag, route_key, sign
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
@@ -395,10 +392,9 @@ def test_a_session_closed_while_forwarded_calls_run_leaves_nothing_behind(deploy
     assert a.metric("verifier_sessions") == before
 
 
-# ---------------------------------------------------------------- findings (strict xfail until fixed)
+# ---------------------------------------------------------------- findings (fixed: fx30z), with near misses
 
 
-@pytest.mark.xfail(strict=True, reason="finding 1: a forward's reply bound is not the owner's; over it is 'session lost'")
 def test_a_forwarded_call_answers_what_its_owner_answered(deployment) -> None:
     """Finding 1 (classes 8 and 9): B reads an owner's HTTP reply up to 4 x --max-field-bytes + 1 MiB
     and its gRPC reply up to gRPC's default 4 MiB, neither of which is what the owner may send. A
@@ -412,7 +408,18 @@ def test_a_forwarded_call_answers_what_its_owner_answered(deployment) -> None:
     try:
         direct = _http(a, "POST", f"/v1/sessions/{sid}/shell", loud)
         assert direct[0] == 200 and len(direct[2]["stdout"]) == 1_000_000
-        assert _http(b, "POST", f"/v1/sessions/{sid}/shell", loud)[::2] == direct[::2]
+        relayed = _http(b, "POST", f"/v1/sessions/{sid}/shell", loud)
+        untimed = [(status, {k: v for k, v in reply.items() if k not in ("cpu_s", "wall_s")}) for status, _, reply in
+                   (relayed, direct)]  # each run's own clock: the rest is the same command's same answer
+        assert untimed[0] == untimed[1]
+        # Bytes that are not UTF-8 come back as U+FFFD, 3 bytes each: about 6 MiB of gRPC reply, past
+        # gRPC's default 4 MiB receive limit that the peer channel had.
+        wide = pb.RunShellRequest(session_id=sid, command="head -c 1000000 /dev/zero | tr '\\0' '\\377' | tee /dev/stderr",
+                                  max_output_bytes=FIELD_BYTES)
+        owner_shell = _stub(a, 64 << 20).RunShell(wide, metadata=ALICE, timeout=120)
+        relayed_shell = _stub(b, 64 << 20).RunShell(wide, metadata=ALICE, timeout=120)
+        assert owner_shell.ByteSize() > 4 << 20 and len(owner_shell.stderr) == 1_000_000
+        assert (relayed_shell.stdout, relayed_shell.stderr) == (owner_shell.stdout, owner_shell.stderr)
         big = "head -c 3600000 /dev/urandom | base64 > calc/big.txt"  # its diff: about 4.9 MB
         assert _http(a, "POST", f"/v1/sessions/{sid}/shell", {"command": big})[2]["exit_code"] == 0
         task = pb.GradeSessionRequest(session_id=sid, task=pb.RepoTask(**GRADE))
@@ -425,7 +432,6 @@ def test_a_forwarded_call_answers_what_its_owner_answered(deployment) -> None:
         assert _http(a, "DELETE", f"/v1/sessions/{sid}")[2] == {"closed": True}  # it lived through all of it
 
 
-@pytest.mark.xfail(strict=True, reason="finding 2: a grade's reply carries the whole diff, however large")
 def test_a_grade_reply_is_bounded_by_what_a_grade_takes(deployment) -> None:
     """Finding 2 (class 9): a grade refuses a diff over --max-field-bytes ("the patch is over N
     bytes"), yet its reply carries the whole diff: a session that wrote 64 MB of text (its /work
@@ -444,7 +450,6 @@ def test_a_grade_reply_is_bounded_by_what_a_grade_takes(deployment) -> None:
         _http(a, "DELETE", f"/v1/sessions/{sid}")
 
 
-@pytest.mark.xfail(strict=True, reason="finding 3: a write's data is base64-decoded on the event loop before its bound")
 def test_a_writes_bound_is_checked_before_its_data_is_decoded(deployment) -> None:
     """Finding 3 (class 9): PUT /v1/sessions/{id}/files decodes `data` (up to --max-request-bytes,
     64 MiB: 0.33 s here) on the event loop, on the owner and on a replica that forwards, before
@@ -458,5 +463,175 @@ def test_a_writes_bound_is_checked_before_its_data_is_decoded(deployment) -> Non
         for srv in (a, b):
             status, _, reply = _http(srv, "PUT", f"/v1/sessions/{sid}/files", {"path": "f", "data": data})
             assert status == 400 and reply["field"] == "data" and "base64" not in reply["error"], reply
+    finally:
+        _http(a, "DELETE", f"/v1/sessions/{sid}")
+
+
+# ---------------------------------------------------------------- near misses at each bound (fx30z)
+
+
+def _pad(budget: int) -> str:
+    """A new file calc/pad.py whose diff is exactly `budget` bytes (its header, its hunk's header and a
+    '+' line per line of the file): comment lines of 1,000 bytes, the last cut to fit."""
+    head = "diff --git a/calc/pad.py b/calc/pad.py\nnew file mode 100644\n--- /dev/null\n+++ b/calc/pad.py\n"
+    n = 1
+    while True:
+        room = budget - len(head) - len(f"@@ -0,0 +1,{n} @@\n") - (n - 1) * 1001 - 1  # the last line's own bytes
+        if 2 <= room <= 1000:
+            return "".join(["#" + "a" * 998 + "\n"] * (n - 1) + ["#" + "b" * (room - 2) + "\n"])
+        n += 1
+
+
+def _grade_both(srv, sid: str) -> tuple[dict, pb.GradeSessionResponse]:
+    status, _, http = _http(srv, "POST", f"/v1/sessions/{sid}/grade", {"task": GRADE})
+    assert status == 200, http
+    grpc_reply = _stub(srv, 64 << 20).GradeSession(pb.GradeSessionRequest(session_id=sid, task=pb.RepoTask(**GRADE)),
+                                                  metadata=ALICE, timeout=180)
+    return http, grpc_reply
+
+
+def test_a_right_answer_whose_diff_is_at_the_grade_bound_passes_and_one_byte_past_is_named(deployment) -> None:
+    """Near miss of finding 2: the right fix plus a new file that brings the session's diff to exactly
+    the bytes a grade takes (1 MiB, the patch bound) is graded `accepted` through the replica that
+    forwards (HTTP and gRPC), its whole diff in the reply; one byte more in that file and the same
+    fix is `wrong_answer` naming the bound (no test ran), its reply's patch cut within the bound and
+    marked, the same answer from the owner and through the relay."""
+    from test_session_env import FIXED
+
+    a, b = deployment.a, deployment.b
+    sid = _env_session(a)
+    try:
+        assert _http(a, "PUT", f"/v1/sessions/{sid}/files",
+                     {"path": "calc/__init__.py", "data": base64.b64encode(FIXED.encode()).decode()})[0] == 200
+        fix_only = _http(a, "POST", f"/v1/sessions/{sid}/grade", {"task": GRADE})[2]
+        assert fix_only["result"]["verdict"] == "accepted", fix_only["result"]
+        pad = _pad(FIELD_BYTES - len(fix_only["patch"].encode()))
+        assert _http(a, "PUT", f"/v1/sessions/{sid}/files",
+                     {"path": "calc/pad.py", "data": base64.b64encode(pad.encode()).decode()})[0] == 200
+        http, grpc_reply = _grade_both(b, sid)
+        for verdict, patch in ((http["result"]["verdict"], http["patch"]), (verdict_from_proto(grpc_reply.result.verdict), grpc_reply.patch)):
+            assert verdict == "accepted" and len(patch.encode()) == FIELD_BYTES and patch.startswith(fix_only["patch"])
+        over = pad[:-1] + "c\n"  # one byte more: the last line one character longer
+        assert len(over) == len(pad) + 1
+        assert _http(a, "PUT", f"/v1/sessions/{sid}/files",
+                     {"path": "calc/pad.py", "data": base64.b64encode(over.encode()).decode()})[0] == 200
+        answers = [*_grade_both(a, sid), *_grade_both(b, sid)]
+        for http_or_grpc in answers:
+            result, patch = ((http_or_grpc["result"], http_or_grpc["patch"]) if isinstance(http_or_grpc, dict)
+                             else ({"verdict": verdict_from_proto(http_or_grpc.result.verdict), "detail": http_or_grpc.result.detail,
+                                    "tests": list(http_or_grpc.result.tests)}, http_or_grpc.patch))
+            assert result["verdict"] == "wrong_answer" and f"over {FIELD_BYTES} bytes" in result["detail"], result
+            assert not result["tests"] and len(patch.encode()) <= FIELD_BYTES and patch.startswith(fix_only["patch"])
+            assert patch.endswith(f"it is over {FIELD_BYTES} bytes, the most a grade takes]\n"), patch[-200:]
+    finally:
+        assert _http(a, "DELETE", f"/v1/sessions/{sid}")[2] == {"closed": True}
+
+
+def test_a_write_at_its_bound_is_taken_and_one_character_past_its_encoding_is_refused_undecoded(deployment) -> None:
+    """Near miss of finding 3: data of exactly --max-field-bytes (its base64: 4 * ceil(n / 3)
+    characters) is written through either replica; one character more is refused by the bound, by
+    name, before any decoding (so not "must be base64", though it no longer is valid base64)."""
+    a, b = deployment.a, deployment.b
+    sid = _env_session(a)
+    at = base64.b64encode(b"\0" * FIELD_BYTES).decode()
+    try:
+        for srv in (a, b):
+            assert _http(srv, "PUT", f"/v1/sessions/{sid}/files", {"path": "f", "data": at})[2] == {"size": FIELD_BYTES}
+            status, _, reply = _http(srv, "PUT", f"/v1/sessions/{sid}/files", {"path": "f", "data": at + "A"})
+            assert status == 400 and reply["field"] == "data" and f"at most {FIELD_BYTES} bytes" in reply["error"], reply
+            assert "base64" not in reply["error"]
+    finally:
+        _http(a, "DELETE", f"/v1/sessions/{sid}")
+
+
+# A deployment whose replies are bounded low (--max-request-bytes, the one home of a reply's bound), so
+# a reply can be made exactly at it: a file read's reply is its bytes and a few of framing.
+SMALL_REPLY = (1 << 20) + 1
+HTTP_READ_AT = 786_411  # {"data":"<4 * ceil(n / 3) characters>","truncated":false}: 29 + 1,048,548 = SMALL_REPLY
+GRPC_READ_AT = (1 << 20) - 3  # a tag byte, a 3-byte length, the data: SMALL_REPLY
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SimpleNamespace]:
+    """Two replicas (each the other's peer, a route secret) with --max-request-bytes SMALL_REPLY."""
+    from verifier.local_server import free_port
+
+    ports = [(free_port(), free_port()) for _ in range(2)]
+    secret_file = tmp_path_factory.mktemp("small-secret") / "route-secret"
+    secret_file.write_text(ROUTE_SECRET + " (small)\n")
+    peers = ",".join(f"127.0.0.1:{p}/{h}" for p, h in ports)
+    replicas = []
+    try:
+        for p, h in ports:
+            replica = ServerProcess(*SESSION_SERVER_ARGS, "--sandbox-backend", "docker", "--route-secret-file",
+                                    str(secret_file), "--peers", peers, "--advertise-address", f"127.0.0.1:{p}",
+                                    "--http-port", str(h), "--max-request-bytes", str(SMALL_REPLY), port=p)
+            replicas.append(replica.__enter__())
+            replica.http_port = h
+        yield SimpleNamespace(a=replicas[0], b=replicas[1])
+    finally:
+        for replica in replicas:
+            replica.__exit__(None, None, None)
+
+
+def test_a_reply_at_the_bound_is_relayed_whole_and_one_past_is_the_same_named_error_on_both_paths(small) -> None:
+    """Near miss of finding 1, with a reply's bound (--max-request-bytes) at SMALL_REPLY: a file read
+    whose reply is exactly that many bytes (HTTP's JSON, gRPC's message) comes back whole from the
+    owner and through the replica that forwards; a file one byte longer is, on both ports and both
+    paths, the same named error (HTTP 409 / RESOURCE_EXHAUSTED naming the bound), never "session
+    lost", and the session goes on."""
+    a, b = small.a, small.b
+    status, _, created = _http(a, "POST", "/v1/sessions", {"language": "python"})
+    assert status == 200, created
+    sid = created["session_id"]
+
+    def make(size: int) -> None:
+        status, _, cell = _http(a, "POST", f"/v1/sessions/{sid}/cells", {"code": f"open('f', 'wb').write(b'x' * {size})"})
+        assert status == 200 and cell["status"] == "ok", cell
+
+    try:
+        make(HTTP_READ_AT)
+        for srv in (a, b):
+            req = urllib.request.Request(f"http://127.0.0.1:{srv.http_port}/v1/sessions/{sid}/files?path=f",
+                                         headers={"Authorization": "Bearer alice"})
+            with urllib.request.urlopen(req, timeout=120) as resp:
+                raw = resp.read()
+            assert len(raw) == SMALL_REPLY and base64.b64decode(json.loads(raw)["data"]) == b"x" * HTTP_READ_AT
+        make(HTTP_READ_AT + 1)
+        over = [_http(srv, "GET", f"/v1/sessions/{sid}/files?path=f") for srv in (a, b)]
+        assert over[0][::2] == over[1][::2] and over[0][0] == 409, over[0]
+        assert f"over the {SMALL_REPLY} bytes" in over[0][2]["error"] and "lost" not in over[0][2]["error"]
+
+        make(GRPC_READ_AT)
+        read = pb.ReadSessionFileRequest(session_id=sid, path="f", max_bytes=FIELD_BYTES)
+        for srv in (a, b):
+            got = _stub(srv).ReadSessionFile(read, metadata=ALICE, timeout=120)
+            assert got.ByteSize() == SMALL_REPLY and got.data == b"x" * GRPC_READ_AT
+        make(GRPC_READ_AT + 1)
+        errors = []
+        for srv in (a, b):
+            with pytest.raises(grpc.RpcError) as err:
+                _stub(srv).ReadSessionFile(read, metadata=ALICE, timeout=120)
+            errors.append((err.value.code(), err.value.details()))
+        assert errors[0] == errors[1] and errors[0][0] == grpc.StatusCode.RESOURCE_EXHAUSTED, errors
+        assert f"over the {SMALL_REPLY} bytes" in errors[0][1]
+        assert _http(b, "POST", f"/v1/sessions/{sid}/cells", {"code": "1 + 1"})[2]["value"] == "2"  # it lives
+    finally:
+        assert _http(a, "DELETE", f"/v1/sessions/{sid}")[2] == {"closed": True}
+
+
+def test_a_listing_of_a_name_that_is_not_utf8_is_answered_on_both_ports(deployment) -> None:
+    """A reply field made from the session's own bytes (a file name that is not UTF-8) is encoded on
+    both ports and through the relay: its bytes that are not UTF-8 listed as U+FFFD, never a reply
+    that fails to encode (found while bounding every reply field, fx30z)."""
+    a, b = deployment.a, deployment.b
+    sid = _env_session(a)
+    try:
+        assert _http(a, "POST", f"/v1/sessions/{sid}/shell", {"command": "touch \"calc/n$(printf '\\377')\""})[2]["exit_code"] == 0
+        for srv in (a, b):
+            status, _, listing = _http(srv, "GET", f"/v1/sessions/{sid}/dir?path=calc")
+            assert status == 200 and {"name": "n\ufffd", "kind": "file", "size": 0} in listing["entries"], listing
+            got = _stub(srv).ListSessionDir(pb.ListSessionDirRequest(session_id=sid, path="calc"), metadata=ALICE, timeout=60)
+            assert "n\ufffd" in [e.name for e in got.entries]
     finally:
         _http(a, "DELETE", f"/v1/sessions/{sid}")
