@@ -130,7 +130,7 @@ test_a_line_break_never_drops_the_subject = refused_test(
     BREAK_NEAR, """Paid (both profiles; the last, lenient only): `grammar.box_clause` starts the box's clause at a line
     break or a display's start, so the subject before it, its negation, hedge, scale or condition, is never read, and a
     clause of a link alone (`is \\boxed{6}`) stands as a bare box. The safe verdict: the words before the break read as
-    the box's subject.""", marks=_open("class 1, a line break or display cuts the subject off"))
+    the box's subject.""")
 test_a_subject_on_one_line_stays_refused = refused_test(BREAK_HELD)
 test_a_box_on_its_own_line_after_a_stating_subject_pays = paid_test(BREAK_PAID)
 
@@ -148,8 +148,7 @@ EQUALS_HELD = [n(c) for c in [
 test_words_before_an_equals_are_its_subject = refused_test(
     EQUALS_NEAR, """Paid in both profiles: after `=`, `box_subject` reads only `_first_side`, which stops at a math
     delimiter, so the words and math before `$ =` (a scale, an operation, a condition) are never read. The safe
-    verdict: the clause before the `=` read as a subject, as before `is`.""",
-    marks=_open("class 2, a subject before a math `=` is unread"))
+    verdict: the clause before the `=` read as a subject, as before `is`.""")
 test_an_equals_without_math_before_it_stays_refused = refused_test(EQUALS_HELD)
 
 

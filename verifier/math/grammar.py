@@ -1775,11 +1775,52 @@ def box_subject(clause: str, before: str, value: str | None = None) -> bool:
     if mark is not None:
         if mark == "=" and stripped[-2:-1] == ":":
             stripped = stripped[:-2] + "="  # `x := \\boxed{6}`
+        # a line break before the relation is spacing: the side is on the line before (red team 16 class 1)
+        stripped = re.sub(r"\s*\n\s*(?=(?:\\equiv|\\in|=)$)", " ", stripped)
+        if mark == "=" and not _equals_subject(stripped):
+            return False
         side = _first_side(stripped, value)
         # every side in numbers alone has the box's value, the first one too (red team 7 class 1: `$7 = \\boxed{6}$`)
         return side is not None and _side_states(side) and (value is None or _middle_values_agree(
             [side, _COPULA_SPLIT_RE.split(side)[-1]], value))  # `The answer is 7 = \\boxed{6}`: `7` is a side too
     return _copula_subject(clause)
+
+
+_DISPLAY_OPEN_RE = re.compile(r"\\[\[(]|\\begin\s*\{(?:equation|align|gather|multline|eqnarray|flalign|alignat|displaymath)\*?\}")
+_DISPLAY_CLOSE_RE = re.compile(r"\\[\])]|\$\$|\\end\s*\{(?:equation|align|gather|multline|eqnarray|flalign|alignat|displaymath)\*?\}")
+
+
+def _equals_subject(text: str) -> bool:
+    """Whether the words and math before a box's `=` (`text` ends with it) name what the box is the value of, read as
+    the subject of `is` is (one subject reader for `is` and `=`, red team 16 class 2): when the `=` follows a closed math
+    segment (`The value of 1000 $x$ =`, `$2x$ =`, `The smallest integer $n$ such that $n > 1$ =`), the clause up to it
+    is the subject, `_copula_subject` of it with `is`; when the side opens its own math right after words with no verb
+    (`The value of 1000 $x =`), those words and the side are. A side in math after a verb, a link or a connective
+    (`We get $x =`, `The answer is $x =`, `Thus, $x =`) or with no math (`x =`, `Total =`) is `_first_side`'s alone."""
+    flat = _DISPLAY_CLOSE_RE.sub("$", _DISPLAY_OPEN_RE.sub("$", text[:-1]))
+    clause = _BOX_CLAUSE_START_RE.split(flat)[-1]
+    dollars = [m.start() for m in _UNESCAPED_DOLLAR_RE.finditer(clause)]
+    if not dollars:
+        return True
+    if len(dollars) % 2 == 0:
+        if clause[dollars[-1] + 1:].strip():
+            return True  # `$x$ + 1 =`, `$x$ and y =`: the side after the math, `_first_side`'s
+        return _copula_subject(clause[: dollars[-1] + 1] + " is")
+    words, side = clause[: dollars[-1]], clause[dollars[-1] + 1:]
+    if re.search(r"[,;]|\\(?:implies|Rightarrow|iff|therefore|quad|qquad)(?![A-Za-z])|[<>]", side):
+        return True  # `$a = 2, x =`: the chain restarts inside the math
+    link = _split_link(words)
+    if link is None:
+        return False
+    subject = [t for t in link.subject if t not in _LEAD_MARKS]
+    if link.verbed or not subject:
+        return True  # `We get $x =`, `The answer is $x =`, `Thus, $x =`
+    if all(t.lower() == "and" or "=" in t and t.startswith("$") for t in subject):
+        return True  # `Hence $x = 5$ and $y =`: relations joined by `and` (`box_clause`)
+    return _copula_subject(words + " $" + side.split("=")[0] + "$ is")
+
+
+_BOX_CLAUSE_START_RE = re.compile(r"(?<!\.)[.!?](?=\s)|[。！？：；]|(?<!\$)[,，;:](?![\d$])")
 
 
 _COPULA_SPLIT_RE = re.compile(r"(?<![\\\w])(?:is|are|was|were|be|equals|equal)(?!\w)")
@@ -2416,7 +2457,7 @@ def _copula_subject(clause: str) -> bool:
         return not link.verbed or _agent(link.before)
     tokens = link.subject
     if not tokens:
-        return True  # `is \\boxed{6}` after an anchor or a clause `lead_clauses` read
+        return False  # `is \\boxed{6}.`, `$$x > 7$$ is`: a link with no subject states nothing (red team 16 class 1)
     first = tokens[0].lower()
     if _has("pronoun", first) or tokens[0] == "I":
         if len(tokens) == 1:
