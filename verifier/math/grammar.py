@@ -34,7 +34,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any, NamedTuple, TypeVar
 
-from .conditions import OPTIMUM_WORDS, condition_fixes, reads
+from .conditions import HEAD_WORDS, Facts, condition_fixes, head_facts, reads
 from .unicode_math import to_ascii_math
 
 MAX_CHARS = 400
@@ -2555,17 +2555,18 @@ def _noun_phrase(tokens: list[str]) -> bool:
         i += 1
     if i == start or not (_head(tokens[i - 1]) or _math_subject(tokens[i - 1], False)):
         return False
-    head, integer = tokens[i - 1].lower(), _integer_kind(tokens[start:i])
+    head = tokens[i - 1].lower()
     after_object = head in ("probability", "chance", "likelihood", "odds")
     closed = False  # after a closed preposition's object every later object is closed too (`in units of 1000`)
     while i < n:
         word = tokens[i].lower()
         if word == "to" and after_object and i + 1 < n and tokens[i + 1].isalpha() and _infinitive(tokens[i + 1]):
             kind = "ways" if tokens[i - 1].lower() == "ways" else "infinitive"  # `the number of ways to choose 2 of 4`
-            return _relative_clause(tokens[i:], defining=True, own=_own_names(tokens[:i])) and _values_placed(tokens, i, kind)
+            return _relative_clause(tokens[i:], defining=True, own=_own_names(tokens[:i]),
+                                    head=_identity_head(tokens[:i])) and _values_placed(tokens, i, kind)
         if after_object and word in _CLOSED_PREPS and i + 1 < n and tokens[i + 1].lower() in ("which", "whom"):
-            return (_relative_clause(tokens[i + 2:], own=_own_names(tokens[:i]))  # `the values of $k$ for which the quadratic has real roots`
-                    and _values_placed(tokens, i, "clause"))
+            return (_relative_clause(tokens[i + 2:], own=_own_names(tokens[:i]), head=_identity_head(tokens[:i]))
+                    and _values_placed(tokens, i, "clause"))  # `the values of $k$ for which the quadratic has real roots`
         if word == "when" and not after_object and head in _DIVISION_HEADS:
             j = _division_end(tokens, i)  # `the remainder when $N$ is divided by $1000$`
             if j == i:
@@ -2580,39 +2581,51 @@ def _noun_phrase(tokens: list[str]) -> bool:
             i, after_object = j, True
         elif _such_that(tokens, i):
             # `the integers $n$ such that $f(n) = n$`: a condition, which never sets `$n$` itself (`conditions.condition_fixes`)
-            kinds = {OPTIMUM_WORDS[t.lower()] for t in tokens[:i] if t.lower() in OPTIMUM_WORDS}  # `The smallest integer $n$`
-            optimum = (kinds.pop() if len(kinds) == 1 else "both") if kinds else None
-            return (_relative_clause(tokens[i:], defining=True, own=_own_names(tokens[:i]),
-                                     integer=None if after_object else integer, optimum=optimum)
+            return (_relative_clause(tokens[i:], defining=True, own=_own_names(tokens[:i]), head=_identity_head(tokens[:i]))
                     and _values_placed(tokens, i, "clause"))
         elif after_object and i + 1 < n and _is_name(tokens[i]) and _has("verb", tokens[i + 1]):
-            return (_relative_clause(tokens[i:], own=_own_names(tokens[:i]))  # `the number of apples Sam ate`: a clause with no `that`
-                    and _values_placed(tokens, i, "clause"))
+            return (_relative_clause(tokens[i:], own=_own_names(tokens[:i]), head=_identity_head(tokens[:i]))
+                    and _values_placed(tokens, i, "clause"))  # `the number of apples Sam ate`: a clause with no `that`
         elif after_object and (word in _RELATIVE_OPENERS or tokens[i] == "(" and i + 1 < n
                                and tokens[i + 1].lower() in _RELATIVE_OPENERS):
-            return _relative_clause(tokens[i:], own=_own_names(tokens[:i])) and _values_placed(
+            return _relative_clause(tokens[i:], own=_own_names(tokens[:i]), head=_identity_head(tokens[:i])) and _values_placed(
                 tokens, i, "clause")
         else:
             return False
     return _values_placed(tokens, n, "")
 
 
-_INTEGER_HEADS = {"integer": "integer", "integers": "integer", "natural": "natural", "prime": "prime",
-                  "primes": "prime"}
-_SIGN_WORDS = {"positive": "positive", "nonnegative": "nonnegative", "negative": "negative"}
+_IDENTITY_DETERMINERS = frozenset("the a an".split())
 
 
-def _integer_kind(words: list[str]) -> str | None:
-    """What a subject's own words before its condition say of its unknown (`conditions.INTEGER_KINDS`; red team 13
-    class 8): `The integer $n$`, `The smallest positive integer $n$`, `The natural number $n$`, `The prime $p$` name
-    an integer (with its sign), so bounds that leave finitely many integers fix it. None for any other head (`The
-    value of $x$`, `The number $n$`: a real unknown)."""
-    low = [w.lower() for w in words]
-    kinds = [_INTEGER_HEADS[w] for w in low if w in _INTEGER_HEADS]
-    if not kinds:
+def _identity_head(tokens: list[str]) -> tuple[Facts, str | None] | None:
+    """What a subject's words before its condition (`tokens`) say of its own unknown when they name its own value
+    (red team 16 classes 3, 4, 6): `[det] WORD* NAME` or `[det] WORD* value of [det] WORD* NAME`, every WORD from
+    `conditions.HEAD_WORDS` (`The smallest positive integer $n$`, `The positive root $x$`, `The value of the positive
+    integer $n$`, `$x$`), NAME the subject's one math name: the facts its words state, and the optimum its optimum words
+    say (`min`, `max`, `both` for words of both kinds). None for any other head (`The sum of the values of $x$`, `The
+    number of values of $x$`, `The average value of $x$`, `The second integer $n$`, `The odd integer $n$`): the box is
+    then no value of the unknown the condition speaks of, or one whose fact no rule checks, and a condition on the
+    unknown refuses (`conditions.condition_fixes`)."""
+    words: list[str] = []
+    k, n = 0, len(tokens)
+    for part in range(2):
+        if k < n and tokens[k].lower() in _IDENTITY_DETERMINERS:
+            k += 1
+        while k < n and tokens[k].lower() in HEAD_WORDS:
+            words.append(tokens[k])
+            k += 1
+        if part == 0 and k + 1 < n and tokens[k].lower() == "of" and words and words[-1].lower() == "value":
+            k += 1  # `the value of`, `the positive value of`
+            continue
+        break
+    if k != n - 1 or not _math_subject(tokens[k], False):
         return None
-    signs = [_SIGN_WORDS[w] for w in low if w in _SIGN_WORDS]
-    return "prime" if "prime" in kinds else signs[0] if signs else kinds[0]  # a prime is checked, its sign with it
+    facts = head_facts(words)
+    if facts is None:
+        return None
+    kinds = {HEAD_WORDS[w.lower()].optimum for w in words} - {None}
+    return facts, (kinds.pop() if len(kinds) == 1 else "both") if kinds else None
 
 
 _MATH_OPERATOR_RE = re.compile(r"[-+*/^!]|\\(?:cdot|times|div|[dt]?frac|sqrt|binom|d?binom|pm|mp|sum|prod|int|ast)(?![A-Za-z])")
@@ -3098,21 +3111,22 @@ def _clause_word(tokens: list[str], k: int) -> bool:
 
 
 def _relative_clause(tokens: list[str], defining: bool = False, own: frozenset[str] = frozenset(),
-                     integer: str | None = None, optimum: str | None = None) -> bool:
+                     head: tuple[Facts, str | None] | None = None) -> bool:
     """A relative clause after an object (`that can be written as the sum of positive integers \\\\( p \\\\)
     and \\\\( q \\\\) such that \\\\( 2p = 5q \\\\)`, `(which is a polynomial)`): it says which object
     is meant; its words are a closed vocabulary (`_clause_word`), and a value in it only where `_clause_values_named`
     admits one. `defining`: an infinitive or `such that` condition (`ways to choose 2 of 4`, `such that $f(n) = n$`),
     whose math and numbers pick the objects out; the copula rule still holds there, and so does the rule that no
     math in a clause sets the subject's own unknown (`own`, `conditions.condition_fixes`: `the value of $x$ such that $x = 7$`, red
-    team 11 class 2). `integer`:
-    what the subject's head says of its own unknowns (`_integer_kind`, `conditions.INTEGER_KINDS`); `optimum`: the
-    kind of an optimum word before the condition (`conditions.OPTIMUM_WORDS`: `min`, `max`)."""
+    team 11 class 2). `head`:
+    what the subject's head says of its own unknowns and the optimum it names (`_identity_head`,
+    `conditions.HEAD_WORDS`), None when it names no value of them."""
     if not defining and not _clause_values_named(tokens):
         return False
     maths = [math for math in map(_math_content, tokens) if math is not None]
     value = _BOX_VALUE.get()  # the box's value, which a condition on the subject's own unknown must hold at
-    if condition_fixes(maths, own, defining and not own, _prose_run, integer, value, optimum):
+    facts, optimum = head if head is not None else (None, None)
+    if condition_fixes(maths, own, defining and not own, _prose_run, facts, value, optimum):
         return False
     return not _clause_states_value(tokens) and all(
         t.startswith("$") or t in "()'’" or t.replace(",", "").replace(".", "").isdigit() or t.lower() == "and"
