@@ -1605,9 +1605,15 @@ def _unit(after: list[_Token], i: int) -> tuple[int, bool]:
     return j - i, False
 
 
-_SEGMENT_OPEN_RE = re.compile(r"\\[\[(]")
-_SEGMENT_CLOSE_RE = re.compile(r"\\[\])]|\$\$")
-_CLAUSE_MARKUP_RE = re.compile(r"\*\*|__|(?<![\\\w])#+|\\(?:displaystyle|quad|qquad|[,;: !])")
+_DISPLAY_ENVIRONMENTS = r"(?:equation|align|gather|multline|eqnarray|flalign|alignat|displaymath)\*?"
+_SEGMENT_OPEN_RE = re.compile(r"\\[\[(]|\\begin\s*\{" + _DISPLAY_ENVIRONMENTS + r"\}")
+_SEGMENT_CLOSE_RE = re.compile(r"\\[\])]|\$\$|\\end\s*\{" + _DISPLAY_ENVIRONMENTS + r"\}")
+"""A display's delimiters, read as a math segment's `$` by the readers of a clause (`box_clause`, `_split_link`): a
+display inside a sentence is math in it (red team 16 class 1)."""
+_CLAUSE_MARKUP_RE = re.compile(r"\*\*|__|(?<![\\\w])#+|\\(?:displaystyle|quad|qquad|[,;: !])"
+                               r"|\\(?:begin|end)\s*\{(?!" + _DISPLAY_ENVIRONMENTS + r"\})[A-Za-z*]{1,20}\}")
+"""Markup a clause's words are read through; an environment that is no display (`aligned`, `cases`, `pmatrix`) names
+no word."""
 _TEXT_GROUP_RE = re.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox)\s*\{([^{}]{0,80})\}")
 _PROSE_WORD_RE = re.compile(r"(?<![\\A-Za-z])(?:[^\W\d_]{2,}|[IA])(?![A-Za-z])")
 _UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
@@ -1777,7 +1783,7 @@ def box_subject(clause: str, before: str, value: str | None = None) -> bool:
             stripped = stripped[:-2] + "="  # `x := \\boxed{6}`
         # a line break before the relation is spacing: the side is on the line before (red team 16 class 1)
         stripped = re.sub(r"\s*\n\s*(?=(?:\\equiv|\\in|=)$)", " ", stripped)
-        if mark == "=" and not _equals_subject(stripped):
+        if mark == "=" and not _equals_subject(clause, stripped):
             return False
         side = _first_side(stripped, value)
         # every side in numbers alone has the box's value, the first one too (red team 7 class 1: `$7 = \\boxed{6}$`)
@@ -1786,19 +1792,23 @@ def box_subject(clause: str, before: str, value: str | None = None) -> bool:
     return _copula_subject(clause)
 
 
-_DISPLAY_OPEN_RE = re.compile(r"\\[\[(]|\\begin\s*\{(?:equation|align|gather|multline|eqnarray|flalign|alignat|displaymath)\*?\}")
-_DISPLAY_CLOSE_RE = re.compile(r"\\[\])]|\$\$|\\end\s*\{(?:equation|align|gather|multline|eqnarray|flalign|alignat|displaymath)\*?\}")
-
-
-def _equals_subject(text: str) -> bool:
-    """Whether the words and math before a box's `=` (`text` ends with it) name what the box is the value of, read as
+def _equals_subject(clause: str, before: str) -> bool:
+    """Whether the words and math before a box's `=` (`clause`: the box's clause; `before`: the text before the box,
+    ending with the `=`) name what the box is the value of, read as
     the subject of `is` is (one subject reader for `is` and `=`, red team 16 class 2): when the `=` follows a closed math
     segment (`The value of 1000 $x$ =`, `$2x$ =`, `The smallest integer $n$ such that $n > 1$ =`), the clause up to it
     is the subject, `_copula_subject` of it with `is`; when the side opens its own math right after words with no verb
     (`The value of 1000 $x =`), those words and the side are. A side in math after a verb, a link or a connective
     (`We get $x =`, `The answer is $x =`, `Thus, $x =`) or with no math (`x =`, `Total =`) is `_first_side`'s alone."""
-    flat = _DISPLAY_CLOSE_RE.sub("$", _DISPLAY_OPEN_RE.sub("$", text[:-1]))
-    clause = _BOX_CLAUSE_START_RE.split(flat)[-1]
+    flat = _SEGMENT_CLOSE_RE.sub("$", _SEGMENT_OPEN_RE.sub("$", _CLAUSE_MARKUP_RE.sub(" ", to_ascii_math(clause))))
+    flat = re.sub(r"(?:\s|\\[,;: !])*(?<!\\)\$?\s*$", "", flat) if flat.count("$") % 2 else flat  # the box's own open math
+    flat = re.sub(r"\s*:?=\s*(?<!\\)\$?\s*$", "", flat)  # `We have $y = $\\boxed{2}$`: a segment closed after its `=`
+    if not flat.strip():
+        # a clause of a bare `=` (its line starts with it): the side is on the line before (`x = 2 + 4\n= \\boxed{6}`)
+        flat = _SEGMENT_CLOSE_RE.sub("$", _SEGMENT_OPEN_RE.sub("$", before[:-1]))
+        clause = _BOX_CLAUSE_START_RE.split(flat)[-1]
+    else:
+        clause = flat
     dollars = [m.start() for m in _UNESCAPED_DOLLAR_RE.finditer(clause)]
     if not dollars:
         return True
@@ -1820,7 +1830,7 @@ def _equals_subject(text: str) -> bool:
     return _copula_subject(words + " $" + side.split("=")[0] + "$ is")
 
 
-_BOX_CLAUSE_START_RE = re.compile(r"(?<!\.)[.!?](?=\s)|[。！？：；]|(?<!\$)[,，;:](?![\d$])")
+_BOX_CLAUSE_START_RE = re.compile(r"(?<!\.)[.!?](?=\s)|[。！？：；]|[,，;:](?!\d)")
 
 
 _COPULA_SPLIT_RE = re.compile(r"(?<![\\\w])(?:is|are|was|were|be|equals|equal)(?!\w)")
