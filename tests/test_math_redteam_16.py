@@ -102,6 +102,8 @@ and 6 by `grammar._identity_head` over `conditions.HEAD_WORDS`; class 5 by `cond
 
 from __future__ import annotations
 
+import pytest
+
 from tests.helpers import number_case as n
 from tests.helpers import paid_test, refused_test
 
@@ -249,10 +251,27 @@ BREAK_VARIANTS_NEAR = [n(c) for c in [
     "The answer is not\n\n\\boxed{6}", "The answer is not\n\\begin{align*}\nx &= 2 + 4 \\\\\n&= \\boxed{6}\n\\end{align*}",
     "The value of 1000 $x$\n= \\boxed{6}.", f"{V} $x > 7$\nis \\boxed{{6}}.",
 ]]
+# Left open by fx29y: an anchor's lead (`extract._sentence_start`) and the clauses before an anchor or a box
+# (`grammar._sentence_before`) still start at any line break or display end. Reading them across breaks
+# (`grammar.statement_lines`) closed these but refused 8 labelled right answers of the peers' data (a method clause
+# before a display, `By sum-to-product,\n\\[... = \\boxed{...}\\]`; premises in displays), so it waits for a lead
+# allowlist that reads those.
+ANCHOR_BREAK_NEAR = [n(c) for c in [
+    "I doubt that\nthe answer is \\boxed{6}.", "Maybe,\nthe answer is \\boxed{6}.", "In thousands,\nthe answer is \\boxed{6}.",
+    "I doubt that\nthe answer is 6.", "It is not true that\nthe answer is 6.",
+]]
+test_an_anchors_lead_is_read_across_a_line_break = refused_test(
+    ANCHOR_BREAK_NEAR, """Paid in both profiles: the anchor's lead and the clauses before it are read back to a line break
+    only, so a hedge or scale on the line before is unread.""",
+    marks=[pytest.mark.xfail(strict=True, reason="open: class 1 on the anchor's path (fx29y)")])
 BREAK_VARIANTS_PAID = [n(c) for c in [
     "So the answer is\n\\boxed{6}", "Thus, the total is\n$$\\boxed{6}$$", "The value of $x$ is\n\\boxed{6}.",
     "Step 3: Add them\n2 + 4 = 6\n\nSo the answer is \\boxed{6}.", "Simplifying:\n\\[\nx = 6\n\\]\nThus the answer is \\boxed{6}.",
     "$$\nx = 2 + 4\n$$\nThus the answer is \\boxed{6}.", "x &= 2 + 4 \\\\\n&= \\boxed{6}", "Therefore\n\\[\n\\boxed{6}\n\\]",
+    # a line that opens a sentence of its own (`grammar._SENTENCE_OPENS_RE`), after a line with no end punctuation
+    "Step 2: Simplify\nThe sum is \\boxed{6}", "**Step 2: Simplify**\nThe sum is \\boxed{6}", "Let me add these up\nThe answer is 6.",
+    "We add them up\nSo the answer is \\boxed{6}.", "Add them up\n\nSo the answer is \\boxed{6}.",
+    "**Final Answer**\nThe final answer is $\\boxed{6}$", "(a) \\boxed{5}\n(b) \\boxed{6}",
 ]]
 test_a_line_break_variant_never_drops_the_subject = refused_test(BREAK_VARIANTS_NEAR)
 test_a_box_after_a_line_break_with_its_statement_pays = paid_test(BREAK_VARIANTS_PAID)

@@ -28,6 +28,7 @@ from .grammar import (
     box_subject,
     closes,
     bare_link,
+    statement_lines,
     concludes,
     lead_clauses,
     read_sentence,
@@ -272,56 +273,11 @@ def _stated_group(region: str, boxes: list[tuple[int, str | None]], limits: Math
 
 _BOX_CLAUSE_BREAK_RE = re.compile(r"(?<!\.)[.!?](?=\s)|[。！？：；]|[,，;:](?!\d)")
 """Where a box's clause starts besides the text's start: after a sentence end, a comma, semicolon or colon (a label's,
-which `grammar.box_label` reads), or a line break after a statement (`_statement_lines`): as for an anchor, a clause
+which `grammar.box_label` reads), or a line break after a statement (`grammar.statement_lines`): as for an anchor, a clause
 before a comma is not read, but a box alone after a comma is read with the clause before it (`If n is odd,
 \\boxed{6}`). A line break and a display's delimiters (`\\[`, `$$`, `\\begin{align*}`, a row's `\\\\`) are spacing inside
 a sentence (red team 16 class 1: `The answer is not\\n\\boxed{6}`, `The value of $x$ such that $$x > 7$$ is \\boxed{6}`
 started the box's clause after the break or the display, so the words before it were never read)."""
-_MATH_DELIMITER_RE = re.compile(
-    r"(?<!\\)\$\$|(?<!\\)\$|\\[()\[\]]|\\(?:begin|end)\s*\{(?:equation|align|gather|multline|eqnarray|flalign|alignat|displaymath)\*?\}")
-_CLOSER = {"$$": "$$", "$": "$", "\\(": "\\)", "\\[": "\\]"}
-
-
-def _math_spans(text: str) -> list[tuple[int, int]]:
-    """The math segments of `text` (inline, display, a display environment), as (start, end) pairs in order; one left
-    open runs to the end. Read from the text's start, so a `$$` is an opener or a closer by what precedes it."""
-    spans, opened, want = [], -1, ""
-    for m in _MATH_DELIMITER_RE.finditer(text):
-        token = re.sub(r"\s+", "", m.group())
-        if opened < 0:
-            if token.startswith("\\end") or token in ("\\)", "\\]"):
-                continue  # a stray closer opens nothing
-            opened, want = m.start(), _CLOSER.get(token, token.replace("\\begin", "\\end"))
-        elif token == want:
-            spans.append((opened, m.end()))
-            opened = -1
-    if opened >= 0:
-        spans.append((opened, len(text)))
-    return spans
-
-
-def _statement_lines(region: str, floor: int, start: int) -> list[int]:
-    """Where a line break ends a statement before the box at `start` (positions after the break, from `floor`): the
-    line before it ends with a number in prose or with a math segment or display that closes on it (`2 + 4 = 6`,
-    `\\[x = 6\\]`), and the break is in prose, outside the box's own math. An allowlist: a line that ends with a word, a
-    link or an opener (`The answer is not`, `such that`, `The answer is $$`) leads into the next line's box."""
-    spans = [(a, b) for a, b in _math_spans(region[:start]) if b > floor]  # bounded by the window
-
-    def in_math(at: int) -> bool:
-        return any(a <= at < b for a, b in spans)
-
-    found = []
-    for m in re.finditer(r"\n", region[floor:start]):
-        at = floor + m.start()
-        line_start = region.rfind("\n", 0, at) + 1
-        end = line_start + len(region[line_start:at].rstrip(" \t\r"))
-        if in_math(at) or end == line_start:
-            continue
-        if any(b == end for _, b in spans) or region[end - 1].isdigit() and not in_math(end - 1):
-            found.append(at + 1)
-    return found
-
-
 _BOX_SENTENCE_BREAK_RE = re.compile(
     r"\n|(?<!\.)[.!?](?=\s)|[。！？]|\\\]|\$\$|\\(?:begin|end)\s*\{[A-Za-z*]+\}|\\\\")
 """Where a box's sentence starts: after a line break, a sentence end, or a display's end or row
@@ -363,17 +319,22 @@ def _stated_parts(
     return [(start, content) for start, _, content in spans]
 
 
+_MATH_CONTENT_RE = re.compile(r"\s|(?<!\\)\$|\\[\[(]|\\displaystyle|\*|_|\\begin\s*\{[A-Za-z*]+\}")
+"""What stands between a comma and a box that is no content of its own (a box alone: `If n is odd, $\\boxed{6}$`)."""
+
+
 def _clause_start(region: str, start: int) -> int:
-    """Where the clause of the box at `start` starts (`_BOX_CLAUSE_BREAK_RE`, `_statement_lines`): when only markup
+    """Where the clause of the box at `start` starts (`_BOX_CLAUSE_BREAK_RE`, `grammar.statement_lines`): when only markup
     stands between a comma and the box, the clause before the comma."""
     floor = max(start - GRAMMAR_MAX_CHARS, 0)
     found = [(m.group(), m.end()) for m in _BOX_CLAUSE_BREAK_RE.finditer(_boxes_masked(region, floor, start))]
-    found += [("\n", at - floor) for at in _statement_lines(region, floor, start)]
+    found += [("\n", at - floor) for at in statement_lines(region, floor, start)]
     breaks = sorted(found, key=lambda b: b[1])
     if not breaks:
         return floor
     last = breaks[-1]
-    if last[0] in ",，" and not _PROSE_RE.search(region[floor + last[1]:start]):
+    if last[0] in ",，" and not _PROSE_RE.search(region[floor + last[1]:start]) and not _MATH_CONTENT_RE.sub(
+            "", region[floor + last[1]:start]):
         return floor + breaks[-2][1] if len(breaks) > 1 else floor  # `If n is odd, \\boxed{6}`: that clause's value
     k = len(breaks)
     while k > 0 and breaks[k - 1][0] in ",，" and bare_link(region[floor + breaks[k - 1][1]:start]):
@@ -763,14 +724,14 @@ _SENTENCE_OPEN_RE = re.compile(r"(?<!\.)\.(?!\.)\s|\?\s|(?<!\d)!\s|[。！।]|\
 
 def _sentence_open(text: str, start: int) -> int | None:
     """Where the sentence around the value at `start` opens (`_SENTENCE_OPEN_RE`, or a line break after a statement,
-    `_statement_lines`: a line break alone is spacing, red team 16 class 1's lenient `The wrong answer is\\n6.`); None
+    `grammar.statement_lines`: a line break alone is spacing, red team 16 class 1's lenient `The wrong answer is\\n6.`); None
     when no opening is in sight."""
     floor = max(start - GRAMMAR_MAX_CHARS, 0)
     opened = None
     for opened in _SENTENCE_OPEN_RE.finditer(text, floor, start):
         pass
     at = opened.end() if opened else None
-    lines = _statement_lines(text, floor, start)
+    lines = statement_lines(text, floor, start)
     labelled = text.rfind("\n", floor, start)
     if labelled >= 0 and _LINE_LABEL_RE.match(text, labelled + 1, start):
         lines.append(labelled + 1)  # `A: 26`: a line its label opens, whose words `read_sentence` reads

@@ -367,6 +367,82 @@ _MARKUP_RE = re.compile(r"<[^<>\n]{0,20}>|\\[A-Za-z]+\*?|[{}]")
 _MATH_OPENERS_RE = re.compile(r"(?<!\\)\$|\\[(\[)\]]")
 
 
+_MATH_DELIMITER_RE = re.compile(
+    r"(?<!\\)\$\$|(?<!\\)\$|\\[()\[\]]|\\(?:begin|end)\s*\{(?:equation|align|gather|multline|eqnarray|flalign|alignat|displaymath)\*?\}")
+_CLOSER = {"$$": "$$", "$": "$", "\\(": "\\)", "\\[": "\\]"}
+
+
+def _math_spans(text: str) -> list[tuple[int, int]]:
+    """The math segments of `text` (inline, display, a display environment), as (start, end) pairs in order; one left
+    open runs to the end. Read from the text's start, so a `$$` is an opener or a closer by what precedes it."""
+    spans, opened, want = [], -1, ""
+    for m in _MATH_DELIMITER_RE.finditer(text):
+        token = re.sub(r"\s+", "", m.group())
+        if opened < 0:
+            if token.startswith("\\end") or token in ("\\)", "\\]"):
+                continue  # a stray closer opens nothing
+            opened, want = m.start(), _CLOSER.get(token, token.replace("\\begin", "\\end"))
+        elif token == want:
+            spans.append((opened, m.end()))
+            opened = -1
+    if opened >= 0:
+        spans.append((opened, len(text)))
+    return spans
+
+
+_BLOCK_END_RE = re.compile(r"\s*\[/asy\]")
+"""A line that closes a block of its own (an Asymptote figure's `[/asy]`): no sentence runs through it. A code fence is not
+listed: its opening and closing lines are alike."""
+
+
+_SENTENCE_OPENS_RE = re.compile(r"[ \t]*(?:(?:\*\*|__|#+|>)[ \t]*)*(?:[A-Z][a-z]|[AI]\b|[^\W\d_A-Za-z])")
+"""A line that opens a sentence of its own: a capitalised word, or a letter of a script without capitals (`So the answer
+is`, `The answer is`, `答案是`), after markup; as after a sentence end, what the line before left unfinished is a
+fragment, never the new sentence's words (`In thousands. The answer is 6` reads alike)."""
+_BOX_COMMAND_RE = re.compile(r"\\(?:boxed|fbox)\s*\{")
+
+
+def _ends_with_box(line: str) -> bool:
+    """Whether `line` ends with a box's closing brace (`(a) \\boxed{\\text{No}}`): a line that ends with a value."""
+    opened = None
+    for opened in _BOX_COMMAND_RE.finditer(line):
+        pass
+    if opened is None:
+        return False
+    depth = 1
+    for k in range(opened.end(), len(line)):
+        depth += {"{": 1, "}": -1}.get(line[k], 0) if line[k - 1] != "\\" else 0
+        if depth == 0:
+            return k == len(line) - 1
+    return False
+
+
+def statement_lines(region: str, floor: int, start: int) -> list[int]:
+    """Where a line break ends a statement before the box at `start` (positions after the break, from `floor`): the
+    line before it ends with a number or a box in prose or with a math segment or display that closes on it (`2 + 4 = 6`,
+    `\\[x = 6\\]`), or closes a block (`_BLOCK_END_RE`), or the line after it opens a sentence (`_SENTENCE_OPENS_RE`), and
+    the break is in prose, outside the box's own math. An allowlist: a line that ends with a word, a
+    link or an opener (`The answer is not`, `such that`, `The answer is $$`) leads into the next line's box."""
+    spans = [(a, b) for a, b in _math_spans(region[:start]) if b > floor]  # bounded by the window
+
+    def in_math(at: int) -> bool:
+        return any(a <= at < b for a, b in spans)
+
+    found = []
+    for m in re.finditer(r"\n", region[floor:start]):
+        at = floor + m.start()
+        line_start = region.rfind("\n", 0, at) + 1
+        end = line_start + len(region[line_start:at].rstrip(" \t\r"))
+        if in_math(at):
+            continue
+        if _SENTENCE_OPENS_RE.match(region, at + 1) or end > line_start and (
+                any(b == end for _, b in spans) or _BLOCK_END_RE.fullmatch(region, line_start, end)
+                or (region[end - 1].isdigit() or _ends_with_box(region[max(line_start, end - MAX_CHARS): end]))
+                and not in_math(end - 1)):
+            found.append(at + 1)
+    return found
+
+
 def lead_clauses(text: str, pos: int) -> bool:
     """Whether the clauses before the one that holds `pos` (an anchor) in its sentence (back to a line break or a sentence
     end, through math and markup; split at commas, semicolons and ellipses) only lead to it (docs/math.md "Answer
