@@ -80,7 +80,7 @@ FREE_SAME = [
     n(f"{V} $x \\ne 7$ is \\boxed{{6}}."), n(f"{V} $x + x = 2x$ is \\boxed{{6}}."), n(f"{V} $f(x) = 7$ is \\boxed{{6}}."),
     n(f"{V} $x \\equiv 106 \\pmod{{100}}$ is \\boxed{{6}}."), n(f"{V} $3 \\mid x$ is \\boxed{{6}}."),
     n(f"{V} $x + y = 7$ is \\boxed{{6}}."), n(f"{V} $x \\in \\mathbb{{Z}}$ and $x > 1$ is \\boxed{{6}}."),
-    n("The number of integers $n$ such that $n^2 < 40$ is \\boxed{6}."), n("The number of integers $n$ such that $f(n) = n$ is \\boxed{6}."),
+    n("The number of integers $n$ such that $f(n) = n$ is \\boxed{6}."),  # `$n^2 < 40$`: an aggregate's, refused (red team 16)
     n("The value of $f(x)$ such that $x = 7$ is \\boxed{6}."), n("The value of $x$ such that $y = 7$ is \\boxed{6}."),
     n("So, the value of $x$ such that $x < 7$ is 6."),
     # fx29v: a condition the box's value satisfies, in every relation kind; one fixing the unknown at the box's value
@@ -116,7 +116,7 @@ def test_a_condition_that_leaves_the_unknown_free_still_pays(completion: str, go
 def test_conditions_read_the_relation_not_its_spelling() -> None:
     """The rule's unit: the same relation in other spellings is decided alike (`conditions.condition_fixes`), at the
     box's value 6 (or `\\frac{12}{2}`, `6.0`), and with no value known a relation on the unknown alone refuses."""
-    from verifier.math.conditions import condition_fixes
+    from verifier.math.conditions import condition_fixes, head_facts
 
     for value in ("6", "\\frac{12}{2}", "6.0"):
         for fixing in ("x - 7 = 0", "7 = x", "2x = 14", "\\frac{14}{x} = 2", "x \\cdot 1 = 7 + 0", "x^{2} = 49",
@@ -125,7 +125,9 @@ def test_conditions_read_the_relation_not_its_spelling() -> None:
         for holds in ("x < 7", "7 > x", "x \\geq 1", "x^{2} > 30", "f(x) = 7", "x = 2k + 1", "x \\neq 7", "x - 6 = 0",
                       "x^2 = 36", "x \\equiv 1 \\pmod{5}", "3 \\mid x"):
             assert not condition_fixes([holds], ["x"], False, value=value), (holds, value)
-        assert condition_fixes(["x > 0"], ["x"], False, integer="negative", value=value)  # the head's sign excludes 6
+        assert condition_fixes(["x > 0"], ["x"], False, facts=head_facts(["negative"]), value=value)  # the head's sign
+        assert condition_fixes(["x > 0"], ["x"], False, facts=None, value=value)  # no identity head: on x alone refuses
+    assert not condition_fixes(["x = 2k + 1"], ["x"], False, facts=None)  # joined to another letter: fx29r's rule
     assert condition_fixes(["x < 7"], ["x"], False)  # no value known: a relation on the unknown alone refuses
     assert not condition_fixes(["x = 2k + 1"], ["x"], False)  # one linear in it, varying with another letter
     for unread in ("6\\text{ cm}", "y + 1", "6\\%", "5!", "6 thousand", "(6, 7)"):  # no plain value (`box_number`)
@@ -348,11 +350,12 @@ def test_no_real_gold_is_past_the_bound() -> None:
 def test_an_optimum_is_decided_only_within_its_bounds() -> None:
     """`conditions._is_optimum`: a quadratic of small numbers is decided; a higher degree (`MAX_OPTIMUM_DEGREE`) or a
     larger number (`MAX_OPTIMUM_DIGITS`) is not, and refuses, right value or not (a bound on `solveset`'s work)."""
-    from verifier.math.conditions import condition_fixes
+    from verifier.math.conditions import condition_fixes, head_facts
 
-    assert not condition_fixes(["n^{2} > 20"], ["n"], False, integer="positive", value="5", optimum="min")
-    assert condition_fixes(["n^{2} > 20"], ["n"], False, integer="positive", value="6", optimum="min")
-    assert condition_fixes(["n^{2} > 20"], ["n"], False, integer="positive", value="5", optimum="both")
-    assert condition_fixes(["n^{3} > 100"], ["n"], False, integer="positive", value="5", optimum="min")
-    assert condition_fixes(["n > 10^{30}"], ["n"], False, integer="integer", value=str(10**30 + 1), optimum="min")
-    assert not condition_fixes(["n \\le 10^{15}"], ["n"], False, integer="integer", value=str(10**15), optimum="max")
+    positive, integer = head_facts(["positive", "integer"]), head_facts(["integer"])
+    assert not condition_fixes(["n^{2} > 20"], ["n"], False, facts=positive, value="5", optimum="min")
+    assert condition_fixes(["n^{2} > 20"], ["n"], False, facts=positive, value="6", optimum="min")
+    assert condition_fixes(["n^{2} > 20"], ["n"], False, facts=positive, value="5", optimum="both")
+    assert condition_fixes(["n^{3} > 100"], ["n"], False, facts=positive, value="5", optimum="min")
+    assert condition_fixes(["n > 10^{30}"], ["n"], False, facts=integer, value=str(10**30 + 1), optimum="min")
+    assert not condition_fixes(["n \\le 10^{15}"], ["n"], False, facts=integer, value=str(10**15), optimum="max")

@@ -338,12 +338,14 @@ SAME = [
     # refused since fx29u (red team 14 classes 4, 5, 7): tests/test_math_subject_values.py GIVEN_UP
     n("The number of apples (which is an integer) is \\boxed{6}."),
     n("The number of points that lie on the circle $x^2+y^2=7$ is \\boxed{6}."),
-    n("The value of $x$ such that $f(x) = 7$ is \\boxed{6}."), n("The number of integers $n$ such that $n^2 < 40$ is \\boxed{6}."),
+    n("The value of $x$ such that $f(x) = 7$ is \\boxed{6}."),
     n("The value of the sum of the roots of the quadratic is \\boxed{6}."), n("The value of the third side of the triangle is \\boxed{6}."),
     n("The remainder when $n$ is divided by 7 is \\boxed{6}."),
     ("\\boxed{\\text{Yes, there is a solution.}}", "Yes", None), ("\\boxed{\\text{No, there is no such integer.}}", "No", None),
 ]
 REFUSED = APPOSITION_REFUSED + SUCH_THAT_REFUSED + OPERATION_REFUSED + [
+    # moved from SAME by fx29y (red team 16 class 3): an aggregate head's condition on its unknown alone refuses
+    n("The number of integers $n$ such that $n^2 < 40$ is \\boxed{6}."),
     ("\\boxed{\\text{Yes, there is one in a thousand.}}", "Yes", None),
     ("\\boxed{\\text{Yes, there is a solution with some doubt.}}", "Yes", None),
     ("\\boxed{\\text{Yes, there is one, or none.}}", "Yes", None), ("\\boxed{\\text{Yes, } \\text{no}}", "Yes", None),

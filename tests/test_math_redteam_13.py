@@ -426,7 +426,7 @@ def test_a_near_miss_main_refuses_stays_refused(completion: str, gold: str, choi
 
 # Rewrites near the classes that must keep paying.
 SAME = [n("The length of $AB$ is \\boxed{6}."), n("The value of $xy$ is \\boxed{6}."),
-        n(f"{V} $x \\geq 1$ is \\boxed{{6}}."), n("The number of integers $n$ such that $1 < n < 8$ is \\boxed{6}."),
+        n(f"{V} $x \\geq 1$ is \\boxed{{6}}."),
         n("The number of boxes that hold 7 apples is \\boxed{6}."), n(f"{A} that has 7 apples is \\boxed{{6}}."),
         n("The sum of the first 10 terms is \\boxed{6}."), n("The number of multiples of 7 is \\boxed{6}.")]
 # Refused by rule since fx29r (moved from SAME, each with the rule's reason; recall costs, never paid).
@@ -435,6 +435,8 @@ SAME_REFUSED_BY_RULE = [
     n("The length of $AB$ such that $AB > CD$ is \\boxed{6}."),
     n(f"{V} $x - 7 = 0$ is \\boxed{{6}}."),  # an equation fixing the unknown, refused even when it agrees
     n("The number of integers between 1 and 100 is \\boxed{6}."),  # a range of integers alone: its size is a count
+    # an aggregate head's condition on its unknown alone (fx29y, red team 16 class 3): the box is no value of n
+    n("The number of integers $n$ such that $1 < n < 8$ is \\boxed{6}."),
 ]
 
 

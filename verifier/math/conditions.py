@@ -21,7 +21,7 @@ one of the subject's unknowns to another value than the box's (red team 14 class
   `f(n) = n`: the solution is another unknown's value, never a number however written, `7 + 0y`, `\\sin^2 y + \\cos^2
   y + 6`, `\\sqrt{y} + \\sqrt{-y}`).
 
-A subject whose head names an integer (`The positive integer $n$ such that ...`, `INTEGER_KINDS`) has an integer unknown
+A subject whose head names an integer (`The positive integer $n$ such that ...`, `HEAD_WORDS`) has an integer unknown
 with its sign, which the box's value must meet too. The math is read as `unicode_math.to_ascii_math` folds it (the
 grammar folds the subject first), and any character left outside ASCII (`≔`, `≡`, `∊`) is unread (red team 13 class 3).
 
@@ -42,6 +42,7 @@ import functools
 import math
 import re
 from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 import sympy
 
@@ -80,7 +81,7 @@ RELATION_RE = re.compile(
     r"(?<![<>!\\])=|<|>|\\(?:leq?|geq?|lt|gt|neq?|approx|equiv|in|notin|mid|nmid|subseteq|subset)(?![A-Za-z])")
 _DEFINE_RE = re.compile(r":=|=:|\\coloneqq|\\eqqcolon")
 _MODULUS_RE = re.compile(r"\\[pb]?mod\s*(\{[^{}]*\}|\w+)")
-_DOMAIN_RE = re.compile(r"\s*\\mathbb\s*\{?\s*([NZQR])\s*\}?\s*(?:\^\s*\{?\s*\+\s*\}?)?\s*")
+_DOMAIN_RE = re.compile(r"\s*\\mathbb\s*(?:\{\s*([A-Z])\s*\}|([A-Z]))\s*(?:\^\s*(?:\{\s*(\+)\s*\}|(\+)))?\s*")
 _INEQUALITIES = {"<": sympy.Lt, "\\lt": sympy.Lt, ">": sympy.Gt, "\\gt": sympy.Gt, "\\le": sympy.Le, "\\leq": sympy.Le,
                  "\\ge": sympy.Ge, "\\geq": sympy.Ge, "\\ne": sympy.Ne, "\\neq": sympy.Ne}
 FUNCTION_LETTERS = frozenset("fghpqrFGHPQR")
@@ -272,20 +273,54 @@ class Relation:
         self.symbols: frozenset[sympy.Symbol] = frozenset(left.free_symbols | right.free_symbols)
 
 
-INTEGER_KINDS: dict[str, tuple[tuple[str, int], ...]] = {
-    "integer": (), "positive": ((">", 0),), "nonnegative": (("\\ge", 0),), "negative": (("<", 0),),
-    "natural": (("\\ge", 0),), "prime": (("prime", 0),),
-}
-"""What a subject's own head says of its unknown (`The integer $n$`, `The positive integer $n$`; `grammar._noun_phrase`,
-red team 13 class 8): an integer, and a sign bound, which the box's value must meet as it meets the condition's
-relations (`The positive integer $n$ such that $n > -7$ is \\boxed{-6}` refuses). `natural` is read as nonnegative, the
-wider of its two conventions; `prime` is checked (`sympy.isprime`, red team 15 class 3: `The prime $p$ such that $p > 2$
-is \\boxed{6}` paid as a positive integer). The one home of the kinds a head may say: a kind word the grammar reads
-(`grammar._INTEGER_HEADS`) is a key here, with a fact the box's value must meet; any other (`odd`, `even`, `composite`,
-`perfect square`) is no head word the grammar reads, so its subject refuses."""
+Facts = tuple[tuple[str, int], ...]
+"""What is known of an unknown besides its condition, as relations on it: (`domain`, 0) an integer, (`prime`, 0) a prime,
+(`real`, 0) a real, (op, bound) an inequality (`>`, `<`, `\\ge`, `\\le` against the bound)."""
 
-OPTIMUM_WORDS = {**dict.fromkeys("smallest least minimum minimal lowest fewest first".split(), "min"),
-                 **dict.fromkeys("largest greatest maximum maximal highest biggest most last".split(), "max")}
+
+class HeadWord(NamedTuple):
+    facts: Facts
+    optimum: str | None
+    reason: str
+
+
+def _head(facts: Facts, reason: str, optimum: str | None = None) -> HeadWord:
+    return HeadWord(facts, optimum, reason)
+
+
+_OPTIMUM = "an optimum of the values the condition leaves, which `_is_optimum` decides the box's value to be"
+HEAD_WORDS: dict[str, HeadWord] = {
+    "value": _head((), "the quantity itself: `the value of $x$` is x"),
+    "number": _head((), "a real number: nothing beyond the unknown's own value (`The number $n$`)"),
+    "real": _head((("real", 0),), "a real number: every plain box value is one"),
+    "root": _head((), "one value of the unknown that meets its condition (`The root $x$ such that $x^2 = 36$`)"),
+    "solution": _head((), "as `root`"),
+    "possible": _head((), "selects nothing: `the least possible value` is the least value"),
+    "only": _head((), "a claim that one value meets the condition; the box's value must meet it"),
+    "integer": _head((("domain", 0),), "an integer"),
+    "natural": _head((("domain", 0), ("\\ge", 0)), "a natural number, read as a nonnegative integer (the wider "
+                                                   "of its two conventions)"),
+    "whole": _head((("domain", 0), ("\\ge", 0)), "a whole number: a nonnegative integer"),
+    "prime": _head((("prime", 0),), "a prime, checked by `sympy.isprime` (red team 15 class 3)"),
+    "digit": _head((("domain", 0), ("\\ge", 0), ("\\le", 9)), "a digit: an integer from 0 to 9"),
+    "probability": _head((("\\ge", 0), ("\\le", 1)), "a probability: from 0 to 1"),
+    "positive": _head(((">", 0),), "greater than 0, on any head (`the positive root`, `the positive integer`)"),
+    "negative": _head((("<", 0),), "less than 0, on any head"),
+    "nonnegative": _head((("\\ge", 0),), "at least 0, on any head"),
+    **{w: _head((), _OPTIMUM, "min") for w in "smallest least minimum minimal lowest fewest first".split()},
+    **{w: _head((), _OPTIMUM, "max") for w in "largest greatest maximum maximal highest biggest most last".split()},
+}
+"""The one home of the words a subject's head may hold before a condition on its own unknown (`The smallest positive
+integer $n$ such that ...`, `The positive root $x$ ...`, `The value of the positive integer $n$ ...`; red team 16
+classes 3, 4 and 6), each with the facts it states of the unknown, which the box's value must meet as it meets the
+condition's relations (`_fixes`, `_holds`), and for the optimum words the optimum `_is_optimum` decides. Read by
+`grammar._identity_head`: a head in these words, with `value of` and a determiner, ending in the unknown's name, names
+the unknown's own value. Any other word (an aggregate: `sum`, `number of`, `product`, `average`, `mean`, `median`,
+`total`, `values`; a kind with no listed fact: `odd`, `even`, `rational`, `two-digit`; an ordinal that selects another
+member: `second`, `third`, `next`) makes the head no identity, and then a condition on the own unknown refuses: the box
+is no value of the unknown, or one whose fact nobody checks."""
+
+OPTIMUM_WORDS = {word: head.optimum for word, head in HEAD_WORDS.items() if head.optimum is not None}
 """Words that make a subject the optimum of the values its condition leaves (`The smallest integer $n$ such that $n >
 1$` is 2, not 6; red team 15 class 3: `... is \\boxed{6}` paid, as 6 meets the condition). Under one, a condition on
 the subject's own unknown is admitted only when the box's value is decided to be that optimum (`_is_optimum`): the
@@ -295,16 +330,44 @@ bounded by `MAX_DEGREE`). Anything else refuses: a second letter (`n = 2k + 1`),
 with no optimum (`The smallest integer $n$ such that $n^{2} > 30$`: every n <= -6 meets it too)."""
 
 
+def head_facts(words: Iterable[str]) -> Facts | None:
+    """The facts the head words `words` state together (`HEAD_WORDS`), or None when one is not listed."""
+    facts: list[tuple[str, int]] = []
+    for word in words:
+        head = HEAD_WORDS.get(word.lower())
+        if head is None:
+            return None
+        facts += [f for f in head.facts if f not in facts]
+    return tuple(facts)
+
+
+NUMBER_SETS: dict[tuple[str, str], Facts] = {
+    ("Z", ""): (("domain", 0),),  # the integers
+    ("Z", "+"): (("domain", 0), (">", 0)),  # the positive integers
+    ("N", ""): (("domain", 0), ("\\ge", 0)),  # the naturals, read as the nonnegative integers (the wider convention)
+    ("N", "+"): (("domain", 0), (">", 0)),  # the positive naturals
+    ("Q", ""): (("real", 0),),  # the rationals: every plain box value is one
+    ("Q", "+"): (("real", 0), (">", 0)),  # the positive rationals
+    ("R", ""): (("real", 0),),  # the reals
+    ("R", "+"): (("real", 0), (">", 0)),  # the positive reals
+}
+"""The one home of the number sets a condition's `\\in` may name (`x \\in \\mathbb{Z}^{+}`), each with its facts, added as
+relations on the unknown that `_holds` and `_is_optimum` read (red team 16 class 5: the `^{+}` and N's sign were read
+as nothing, so `x \\in \\mathbb{Z}^{+}` with box -6 paid). Any other set or decoration (`\\mathbb{Z}^{-}`,
+`\\mathbb{Z}_{\\ge 0}`, `\\mathbb{C}`, `\\mathbb{N}_0`) is unread, and the condition refuses."""
+
+
 def condition_fixes(maths: Iterable[str], own: Iterable[str], any_name: bool,
-                    is_word: Callable[[str], bool] = _any_run, integer: str | None = None,
+                    is_word: Callable[[str], bool] = _any_run, facts: Facts | None = (),
                     value: str | None = None, optimum: str | None = None) -> bool:
     """Whether a subject's condition (the math of its relative clause or `such that` condition) may set one of the
     subject's own unknowns (`own`: the subject's math before its condition, `$x$`, `$f(x)$`, `$x + y$`, and its
     bare letters; every letter when `any_name`: a subject with no name of its own, `The answer such that $x = 7$`) to
     another value than the box's. `value`: the box's value as written (`\\boxed{6}`'s `6`; None when the caller has
     none: then any relation on the unknown alone refuses). `is_word`: the grammar's test of a run of letters
-    (`read_side`). `integer`: an `INTEGER_KINDS` key when the subject's head says its own unknowns are integers
-    (`The positive integer $n$ such that ...`). `optimum`: `min` or `max` when the subject's words before its
+    (`read_side`). `facts`: what the subject's head says of its own unknowns (`head_facts`: `The positive integer $n$
+    such that ...`), or None when the head names no value of them (an aggregate, `The sum of the values of $x$`, or a word
+    `HEAD_WORDS` does not list): then any relation on an own unknown refuses. `optimum`: `min` or `max` when the subject's words before its
     condition hold an `OPTIMUM_WORDS` word (any other string: words of both kinds, refused), so the box's value must be
     the optimum of what the condition leaves (`_is_optimum`). The module docstring says what is
     admitted; anything the reader does not read refuses."""
@@ -322,8 +385,13 @@ def condition_fixes(maths: Iterable[str], own: Iterable[str], any_name: bool,
         targets: set[sympy.Symbol] = set()
         for k, name in enumerate(own):
             targets |= _own_unknowns(name, k, products, relations, is_word)
-        facts = () if integer is None else (("domain", 0), *INTEGER_KINDS[integer])
         own_targets = set(targets)
+        if facts is None and any(_on_alone(t, relations) for t in own_targets):
+            # no identity head (`The sum of the values of $x$ such that $x^{2} = 36$`): the box is no value of the unknown,
+            # so a relation on it alone is checked at no value (red team 16 class 3); one joining it to other letters
+            # keeps fx29r's rule, which never reads the box
+            return True
+        facts = facts or ()
         if any_name:
             targets |= {s for r in relations for s in r.symbols}
         box = functools.cache(lambda: None if value is None else box_number(value))  # read only when a relation needs it
@@ -334,6 +402,12 @@ def condition_fixes(maths: Iterable[str], own: Iterable[str], any_name: bool,
                                            for t in own_targets)
     except Exception:  # noqa: BLE001 - any failure (`Unread`, sympy's `PolynomialError`, ...) is a condition unread
         return True  # refused, never the grader's error (red team 15 class 5)
+
+
+def _on_alone(target: sympy.Symbol, relations: list[Relation]) -> bool:
+    """Whether some relation is on `target` alone (joined to no other letter)."""
+    chosen, letters = _component(target, relations)
+    return bool(chosen) and letters == {target}
 
 
 _FAMILY_RE = re.compile(r"\s*([A-Za-z])\s*(?:\(|_)")
@@ -384,12 +458,14 @@ def _relations(maths: Iterable[str], products: frozenset[str], is_word: Callable
         modulus = read_side(moduli[0].strip("{}")) if moduli else None
         sides = RELATION_RE.split(text)
         for k, op in enumerate(ops):
-            if op in ("\\in", "\\notin") and _DOMAIN_RE.fullmatch(sides[k + 1]):
-                domain = _DOMAIN_RE.fullmatch(sides[k + 1]).group(1)  # type: ignore[union-attr]
+            named = _DOMAIN_RE.fullmatch(sides[k + 1]) if op in ("\\in", "\\notin") else None
+            if named is not None:
+                letter, plain, braced, bare = named.groups()
+                facts = NUMBER_SETS.get((letter or plain, braced or bare or ""))
                 left = read_side(sides[k], products, is_word)
-                if not isinstance(left, sympy.Symbol) or op == "\\notin":
-                    return None
-                relations.append(Relation("domain" if domain in "NZ" else "real", left, sympy.Integer(0)))
+                if facts is None or not isinstance(left, sympy.Symbol) or op == "\\notin":
+                    return None  # a set or decoration `NUMBER_SETS` does not list (`\\mathbb{Z}^{-}`): unread
+                relations += [Relation(fact, left, sympy.Integer(bound)) for fact, bound in facts]
                 continue
             relations.append(Relation(op, read_side(sides[k], products, is_word), read_side(sides[k + 1], products, is_word),
                                       modulus if op == "\\equiv" else None))
@@ -435,7 +511,7 @@ def _fixes(target: sympy.Symbol, relations: list[Relation], box: Callable[[], sy
            facts: tuple[tuple[str, int], ...] = ()) -> bool:
     """Whether the relations joined to `target` may set it to another value than the box's (the module docstring's
     rules, an allowlist). `box`: the box's value (`box_number`; None: no plain value, or none). `facts`: what the subject's head says
-    of the target (`INTEGER_KINDS`: `domain`, a sign bound), met by the box's value with the relations on the target
+    of the target (`HEAD_WORDS`: `domain`, a sign bound), met by the box's value with the relations on the target
     alone (`n = 2k + 1` leaves an integer n as free as a real one)."""
     chosen, letters = _component(target, relations)
     if not chosen:

@@ -28,6 +28,7 @@ from .grammar import (
     box_subject,
     closes,
     bare_link,
+    statement_lines,
     concludes,
     lead_clauses,
     read_sentence,
@@ -182,12 +183,10 @@ def _concluding(region: str, limits: MathLimits) -> Extraction:
     if value is None:
         return NO_ANSWER
     start, end, text = value
-    opened = None
-    for opened in _SENTENCE_OPEN_RE.finditer(tail, max(start - GRAMMAR_MAX_CHARS, 0), start):
-        pass
+    opened = _sentence_open(tail, start)
     if opened is None and (start > GRAMMAR_MAX_CHARS or len(region) > len(tail)):
         return NO_ANSWER  # the sentence's start is out of sight: no connective is known to open it
-    first = opened.end() if opened else 0
+    first = opened or 0
     if not concludes(tail[first:start], text):
         return NO_ANSWER
     stated = tail[:start] + "\\boxed{" + text + "}" + tail[end:]
@@ -272,12 +271,13 @@ def _stated_group(region: str, boxes: list[tuple[int, str | None]], limits: Math
     return start if box_lead(prefix) or _anchor_ends_at(prefix) else None
 
 
-_BOX_CLAUSE_BREAK_RE = re.compile(
-    r"\n|(?<!\.)[.!?](?=\s)|[。！？：；]|[,，;:](?!\d)|\\\[|\\\]|\$\$|\\(?:begin|end)\s*\{[A-Za-z*]+\}|\\\\")
-"""Where a box's clause starts: after a line break, a sentence end, a comma, semicolon or colon (a
-label's), or a display's start or end (`\\[`, `$$`, `\\begin{align*}`, a row's `\\\\`): as for an anchor,
-a clause before a comma is not read, but a box alone after a comma is read with the clause before it
-(`If n is odd, \\boxed{6}`)."""
+_BOX_CLAUSE_BREAK_RE = re.compile(r"(?<!\.)[.!?](?=\s)|[。！？：；]|[,，;:](?!\d)")
+"""Where a box's clause starts besides the text's start: after a sentence end, a comma, semicolon or colon (a label's,
+which `grammar.box_label` reads), or a line break after a statement (`grammar.statement_lines`): as for an anchor, a clause
+before a comma is not read, but a box alone after a comma is read with the clause before it (`If n is odd,
+\\boxed{6}`). A line break and a display's delimiters (`\\[`, `$$`, `\\begin{align*}`, a row's `\\\\`) are spacing inside
+a sentence (red team 16 class 1: `The answer is not\\n\\boxed{6}`, `The value of $x$ such that $$x > 7$$ is \\boxed{6}`
+started the box's clause after the break or the display, so the words before it were never read)."""
 _BOX_SENTENCE_BREAK_RE = re.compile(
     r"\n|(?<!\.)[.!?](?=\s)|[。！？]|\\\]|\$\$|\\(?:begin|end)\s*\{[A-Za-z*]+\}|\\\\")
 """Where a box's sentence starts: after a line break, a sentence end, or a display's end or row
@@ -319,23 +319,30 @@ def _stated_parts(
     return [(start, content) for start, _, content in spans]
 
 
+_MATH_CONTENT_RE = re.compile(r"\s|(?<!\\)\$|\\[\[(]|\\displaystyle|\*|_|\\begin\s*\{[A-Za-z*]+\}")
+"""What stands between a comma and a box that is no content of its own (a box alone: `If n is odd, $\\boxed{6}$`)."""
+
+
 def _clause_start(region: str, start: int) -> int:
-    """Where the clause of the box at `start` starts (`_BOX_CLAUSE_BREAK_RE`): when only markup
+    """Where the clause of the box at `start` starts (`_BOX_CLAUSE_BREAK_RE`, `grammar.statement_lines`): when only markup
     stands between a comma and the box, the clause before the comma."""
     floor = max(start - GRAMMAR_MAX_CHARS, 0)
-    breaks = list(_BOX_CLAUSE_BREAK_RE.finditer(_boxes_masked(region, floor, start)))
+    found = [(m.group(), m.end()) for m in _BOX_CLAUSE_BREAK_RE.finditer(_boxes_masked(region, floor, start))]
+    found += [("\n", at - floor) for at in statement_lines(region, floor, start)]
+    breaks = sorted(found, key=lambda b: b[1])
     if not breaks:
         return floor
     last = breaks[-1]
-    if last.group() in ",，" and not _PROSE_RE.search(region[floor + last.end():start]):
-        return floor + breaks[-2].end() if len(breaks) > 1 else floor  # `If n is odd, \\boxed{6}`: that clause's value
+    if last[0] in ",，" and not _PROSE_RE.search(region[floor + last[1]:start]) and not _MATH_CONTENT_RE.sub(
+            "", region[floor + last[1]:start]):
+        return floor + breaks[-2][1] if len(breaks) > 1 else floor  # `If n is odd, \\boxed{6}`: that clause's value
     k = len(breaks)
-    while k > 0 and breaks[k - 1].group() in ",，" and bare_link(region[floor + breaks[k - 1].end():start]):
+    while k > 0 and breaks[k - 1][0] in ",，" and bare_link(region[floor + breaks[k - 1][1]:start]):
         k -= 1  # `The value of 1000 $x$, (therefore,) is \\boxed{6}`: a link alone after a comma has its subject before
         # the comma, which `box_subject` reads (red team 14 class 5's `, which is the polynomial $x^7$, is`)
     if k < len(breaks):
-        return floor + breaks[k - 1].end() if k > 0 else floor
-    return floor + last.end()
+        return floor + breaks[k - 1][1] if k > 0 else floor
+    return floor + last[1]
 
 
 def _box_sentence_start(region: str, start: int) -> int:
@@ -712,7 +719,27 @@ def _last_expression(region: str, limits: MathLimits) -> Extraction:
 
 # Where the sentence around the last value starts: after a line break or a sentence end.
 # A capitalised concluding connective starts a sentence whose period was lost (`P = 2/3 Therefore, ...`).
-_SENTENCE_OPEN_RE = re.compile(r"\n|(?<!\.)\.(?!\.)\s|\?\s|(?<!\d)!\s|[。！।]|\s(?=(?:Therefore|Thus|Hence|So)\b)")
+_SENTENCE_OPEN_RE = re.compile(r"(?<!\.)\.(?!\.)\s|\?\s|(?<!\d)!\s|[。！।]|\s(?=(?:Therefore|Thus|Hence|So)\b)")
+
+
+def _sentence_open(text: str, start: int) -> int | None:
+    """Where the sentence around the value at `start` opens (`_SENTENCE_OPEN_RE`, or a line break after a statement,
+    `grammar.statement_lines`: a line break alone is spacing, red team 16 class 1's lenient `The wrong answer is\\n6.`); None
+    when no opening is in sight."""
+    floor = max(start - GRAMMAR_MAX_CHARS, 0)
+    opened = None
+    for opened in _SENTENCE_OPEN_RE.finditer(text, floor, start):
+        pass
+    at = opened.end() if opened else None
+    lines = statement_lines(text, floor, start)
+    labelled = text.rfind("\n", floor, start)
+    if labelled >= 0 and _LINE_LABEL_RE.match(text, labelled + 1, start):
+        lines.append(labelled + 1)  # `A: 26`: a line its label opens, whose words `read_sentence` reads
+    return max(at or 0, *lines) if lines else at
+
+
+_LINE_LABEL_RE = re.compile(r"[^\W\d_][\w ]{0,30}:")
+"""A line that opens with a label and its colon (`A:`, `Answer:`, `Final answer:`): a statement of its own."""
 _ORDINAL_SUFFIX_RE = re.compile(r"^(?:(?:st|nd|rd|th)\b|\^\s*(?:\{\s*)?\\(?:text|mathrm|rm)\s*\{\s*(?:st|nd|rd|th)\s*\}\s*\}?)")
 _ONLY_MARKS_RE = re.compile(r"[\s.!。！।*$]*")
 
@@ -722,10 +749,8 @@ def _read_last_sentence(tail: str, start: int, end: int, text: str) -> str | Non
     value in place (`grammar.read_sentence`: the same reader as after an anchor), else None: under
     lenient, `6 or 7`, `so it is 6 thousand`, `not 6` state no answer (docs/math.md "Answer grammar").
     A sentence of math without words (`40 + 2 = 42`) is read as a bare expression."""
-    opened = None
-    for opened in _SENTENCE_OPEN_RE.finditer(tail, max(start - GRAMMAR_MAX_CHARS, 0), start):
-        pass
-    first = opened.end() if opened else max(start - GRAMMAR_MAX_CHARS, 0)
+    opened = _sentence_open(tail, start)
+    first = opened if opened is not None else max(start - GRAMMAR_MAX_CHARS, 0)
     line_end = tail.find("\n", end)
     line = tail[end: line_end if line_end >= 0 else len(tail)]
     stop = _SENTENCE_END_RE.search(line)

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any, NamedTuple, TypeVar
 
-from .conditions import OPTIMUM_WORDS, condition_fixes, reads
+from .conditions import HEAD_WORDS, Facts, condition_fixes, head_facts, reads
 from .unicode_math import to_ascii_math
 
 MAX_CHARS = 400
@@ -365,6 +365,82 @@ answer is`, `<b>Maybe</b>,`, `Maybe for $n=3$,` are read through)."""
 _INLINE_MATH_RE = re.compile(r"(?<!\\)\$(?:[^$\\]|\\.){0,200}\$|\\\([^\n]{0,200}?\\\)")
 _MARKUP_RE = re.compile(r"<[^<>\n]{0,20}>|\\[A-Za-z]+\*?|[{}]")
 _MATH_OPENERS_RE = re.compile(r"(?<!\\)\$|\\[(\[)\]]")
+
+
+_MATH_DELIMITER_RE = re.compile(
+    r"(?<!\\)\$\$|(?<!\\)\$|\\[()\[\]]|\\(?:begin|end)\s*\{(?:equation|align|gather|multline|eqnarray|flalign|alignat|displaymath)\*?\}")
+_CLOSER = {"$$": "$$", "$": "$", "\\(": "\\)", "\\[": "\\]"}
+
+
+def _math_spans(text: str) -> list[tuple[int, int]]:
+    """The math segments of `text` (inline, display, a display environment), as (start, end) pairs in order; one left
+    open runs to the end. Read from the text's start, so a `$$` is an opener or a closer by what precedes it."""
+    spans, opened, want = [], -1, ""
+    for m in _MATH_DELIMITER_RE.finditer(text):
+        token = re.sub(r"\s+", "", m.group())
+        if opened < 0:
+            if token.startswith("\\end") or token in ("\\)", "\\]"):
+                continue  # a stray closer opens nothing
+            opened, want = m.start(), _CLOSER.get(token, token.replace("\\begin", "\\end"))
+        elif token == want:
+            spans.append((opened, m.end()))
+            opened = -1
+    if opened >= 0:
+        spans.append((opened, len(text)))
+    return spans
+
+
+_BLOCK_END_RE = re.compile(r"\s*\[/asy\]")
+"""A line that closes a block of its own (an Asymptote figure's `[/asy]`): no sentence runs through it. A code fence is not
+listed: its opening and closing lines are alike."""
+
+
+_SENTENCE_OPENS_RE = re.compile(r"[ \t]*(?:(?:\*\*|__|#+|>)[ \t]*)*(?:[A-Z][a-z]|[AI]\b|[^\W\d_A-Za-z])")
+"""A line that opens a sentence of its own: a capitalised word, or a letter of a script without capitals (`So the answer
+is`, `The answer is`, `答案是`), after markup; as after a sentence end, what the line before left unfinished is a
+fragment, never the new sentence's words (`In thousands. The answer is 6` reads alike)."""
+_BOX_COMMAND_RE = re.compile(r"\\(?:boxed|fbox)\s*\{")
+
+
+def _ends_with_box(line: str) -> bool:
+    """Whether `line` ends with a box's closing brace (`(a) \\boxed{\\text{No}}`): a line that ends with a value."""
+    opened = None
+    for opened in _BOX_COMMAND_RE.finditer(line):
+        pass
+    if opened is None:
+        return False
+    depth = 1
+    for k in range(opened.end(), len(line)):
+        depth += {"{": 1, "}": -1}.get(line[k], 0) if line[k - 1] != "\\" else 0
+        if depth == 0:
+            return k == len(line) - 1
+    return False
+
+
+def statement_lines(region: str, floor: int, start: int) -> list[int]:
+    """Where a line break ends a statement before the box at `start` (positions after the break, from `floor`): the
+    line before it ends with a number or a box in prose or with a math segment or display that closes on it (`2 + 4 = 6`,
+    `\\[x = 6\\]`), or closes a block (`_BLOCK_END_RE`), or the line after it opens a sentence (`_SENTENCE_OPENS_RE`), and
+    the break is in prose, outside the box's own math. An allowlist: a line that ends with a word, a
+    link or an opener (`The answer is not`, `such that`, `The answer is $$`) leads into the next line's box."""
+    spans = [(a, b) for a, b in _math_spans(region[:start]) if b > floor]  # bounded by the window
+
+    def in_math(at: int) -> bool:
+        return any(a <= at < b for a, b in spans)
+
+    found = []
+    for m in re.finditer(r"\n", region[floor:start]):
+        at = floor + m.start()
+        line_start = region.rfind("\n", 0, at) + 1
+        end = line_start + len(region[line_start:at].rstrip(" \t\r"))
+        if in_math(at):
+            continue
+        if _SENTENCE_OPENS_RE.match(region, at + 1) or end > line_start and (
+                any(b == end for _, b in spans) or _BLOCK_END_RE.fullmatch(region, line_start, end)
+                or (region[end - 1].isdigit() or _ends_with_box(region[max(line_start, end - MAX_CHARS): end]))
+                and not in_math(end - 1)):
+            found.append(at + 1)
+    return found
 
 
 def lead_clauses(text: str, pos: int) -> bool:
@@ -1605,9 +1681,15 @@ def _unit(after: list[_Token], i: int) -> tuple[int, bool]:
     return j - i, False
 
 
-_SEGMENT_OPEN_RE = re.compile(r"\\[\[(]")
-_SEGMENT_CLOSE_RE = re.compile(r"\\[\])]|\$\$")
-_CLAUSE_MARKUP_RE = re.compile(r"\*\*|__|(?<![\\\w])#+|\\(?:displaystyle|quad|qquad|[,;: !])")
+_DISPLAY_ENVIRONMENTS = r"(?:equation|align|gather|multline|eqnarray|flalign|alignat|displaymath)\*?"
+_SEGMENT_OPEN_RE = re.compile(r"\\[\[(]|\\begin\s*\{" + _DISPLAY_ENVIRONMENTS + r"\}")
+_SEGMENT_CLOSE_RE = re.compile(r"\\[\])]|\$\$|\\end\s*\{" + _DISPLAY_ENVIRONMENTS + r"\}")
+"""A display's delimiters, read as a math segment's `$` by the readers of a clause (`box_clause`, `_split_link`): a
+display inside a sentence is math in it (red team 16 class 1)."""
+_CLAUSE_MARKUP_RE = re.compile(r"\*\*|__|(?<![\\\w])#+|\\(?:displaystyle|quad|qquad|[,;: !])"
+                               r"|\\(?:begin|end)\s*\{(?!" + _DISPLAY_ENVIRONMENTS + r"\})[A-Za-z*]{1,20}\}")
+"""Markup a clause's words are read through; an environment that is no display (`aligned`, `cases`, `pmatrix`) names
+no word."""
 _TEXT_GROUP_RE = re.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox)\s*\{([^{}]{0,80})\}")
 _PROSE_WORD_RE = re.compile(r"(?<![\\A-Za-z])(?:[^\W\d_]{2,}|[IA])(?![A-Za-z])")
 _UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
@@ -1775,11 +1857,56 @@ def box_subject(clause: str, before: str, value: str | None = None) -> bool:
     if mark is not None:
         if mark == "=" and stripped[-2:-1] == ":":
             stripped = stripped[:-2] + "="  # `x := \\boxed{6}`
+        # a line break before the relation is spacing: the side is on the line before (red team 16 class 1)
+        stripped = re.sub(r"\s*\n\s*(?=(?:\\equiv|\\in|=)$)", " ", stripped)
+        if mark == "=" and not _equals_subject(clause, stripped):
+            return False
         side = _first_side(stripped, value)
         # every side in numbers alone has the box's value, the first one too (red team 7 class 1: `$7 = \\boxed{6}$`)
         return side is not None and _side_states(side) and (value is None or _middle_values_agree(
             [side, _COPULA_SPLIT_RE.split(side)[-1]], value))  # `The answer is 7 = \\boxed{6}`: `7` is a side too
     return _copula_subject(clause)
+
+
+def _equals_subject(clause: str, before: str) -> bool:
+    """Whether the words and math before a box's `=` (`clause`: the box's clause; `before`: the text before the box,
+    ending with the `=`) name what the box is the value of, read as
+    the subject of `is` is (one subject reader for `is` and `=`, red team 16 class 2): when the `=` follows a closed math
+    segment (`The value of 1000 $x$ =`, `$2x$ =`, `The smallest integer $n$ such that $n > 1$ =`), the clause up to it
+    is the subject, `_copula_subject` of it with `is`; when the side opens its own math right after words with no verb
+    (`The value of 1000 $x =`), those words and the side are. A side in math after a verb, a link or a connective
+    (`We get $x =`, `The answer is $x =`, `Thus, $x =`) or with no math (`x =`, `Total =`) is `_first_side`'s alone."""
+    flat = _SEGMENT_CLOSE_RE.sub("$", _SEGMENT_OPEN_RE.sub("$", _CLAUSE_MARKUP_RE.sub(" ", to_ascii_math(clause))))
+    flat = re.sub(r"(?:\s|\\[,;: !])*(?<!\\)\$?\s*$", "", flat) if flat.count("$") % 2 else flat  # the box's own open math
+    flat = re.sub(r"\s*:?=\s*(?<!\\)\$?\s*$", "", flat)  # `We have $y = $\\boxed{2}$`: a segment closed after its `=`
+    if not flat.strip():
+        # a clause of a bare `=` (its line starts with it): the side is on the line before (`x = 2 + 4\n= \\boxed{6}`)
+        flat = _SEGMENT_CLOSE_RE.sub("$", _SEGMENT_OPEN_RE.sub("$", before[:-1]))
+        clause = _BOX_CLAUSE_START_RE.split(flat)[-1]
+    else:
+        clause = flat
+    dollars = [m.start() for m in _UNESCAPED_DOLLAR_RE.finditer(clause)]
+    if not dollars:
+        return True
+    if len(dollars) % 2 == 0:
+        if clause[dollars[-1] + 1:].strip():
+            return True  # `$x$ + 1 =`, `$x$ and y =`: the side after the math, `_first_side`'s
+        return _copula_subject(clause[: dollars[-1] + 1] + " is")
+    words, side = clause[: dollars[-1]], clause[dollars[-1] + 1:]
+    if re.search(r"[,;]|\\(?:implies|Rightarrow|iff|therefore|quad|qquad)(?![A-Za-z])|[<>]", side):
+        return True  # `$a = 2, x =`: the chain restarts inside the math
+    link = _split_link(words)
+    if link is None:
+        return False
+    subject = [t for t in link.subject if t not in _LEAD_MARKS]
+    if link.verbed or not subject:
+        return True  # `We get $x =`, `The answer is $x =`, `Thus, $x =`
+    if all(t.lower() == "and" or "=" in t and t.startswith("$") for t in subject):
+        return True  # `Hence $x = 5$ and $y =`: relations joined by `and` (`box_clause`)
+    return _copula_subject(words + " $" + side.split("=")[0] + "$ is")
+
+
+_BOX_CLAUSE_START_RE = re.compile(r"(?<!\.)[.!?](?=\s)|[。！？：；]|[,，;:](?!\d)")
 
 
 _COPULA_SPLIT_RE = re.compile(r"(?<![\\\w])(?:is|are|was|were|be|equals|equal)(?!\w)")
@@ -2416,7 +2543,7 @@ def _copula_subject(clause: str) -> bool:
         return not link.verbed or _agent(link.before)
     tokens = link.subject
     if not tokens:
-        return True  # `is \\boxed{6}` after an anchor or a clause `lead_clauses` read
+        return False  # `is \\boxed{6}.`, `$$x > 7$$ is`: a link with no subject states nothing (red team 16 class 1)
     first = tokens[0].lower()
     if _has("pronoun", first) or tokens[0] == "I":
         if len(tokens) == 1:
@@ -2514,17 +2641,18 @@ def _noun_phrase(tokens: list[str]) -> bool:
         i += 1
     if i == start or not (_head(tokens[i - 1]) or _math_subject(tokens[i - 1], False)):
         return False
-    head, integer = tokens[i - 1].lower(), _integer_kind(tokens[start:i])
+    head = tokens[i - 1].lower()
     after_object = head in ("probability", "chance", "likelihood", "odds")
     closed = False  # after a closed preposition's object every later object is closed too (`in units of 1000`)
     while i < n:
         word = tokens[i].lower()
         if word == "to" and after_object and i + 1 < n and tokens[i + 1].isalpha() and _infinitive(tokens[i + 1]):
             kind = "ways" if tokens[i - 1].lower() == "ways" else "infinitive"  # `the number of ways to choose 2 of 4`
-            return _relative_clause(tokens[i:], defining=True, own=_own_names(tokens[:i])) and _values_placed(tokens, i, kind)
+            return _relative_clause(tokens[i:], defining=True, own=_own_names(tokens[:i]),
+                                    head=_identity_head(tokens[:i])) and _values_placed(tokens, i, kind)
         if after_object and word in _CLOSED_PREPS and i + 1 < n and tokens[i + 1].lower() in ("which", "whom"):
-            return (_relative_clause(tokens[i + 2:], own=_own_names(tokens[:i]))  # `the values of $k$ for which the quadratic has real roots`
-                    and _values_placed(tokens, i, "clause"))
+            return (_relative_clause(tokens[i + 2:], own=_own_names(tokens[:i]), head=_identity_head(tokens[:i]))
+                    and _values_placed(tokens, i, "clause"))  # `the values of $k$ for which the quadratic has real roots`
         if word == "when" and not after_object and head in _DIVISION_HEADS:
             j = _division_end(tokens, i)  # `the remainder when $N$ is divided by $1000$`
             if j == i:
@@ -2539,39 +2667,51 @@ def _noun_phrase(tokens: list[str]) -> bool:
             i, after_object = j, True
         elif _such_that(tokens, i):
             # `the integers $n$ such that $f(n) = n$`: a condition, which never sets `$n$` itself (`conditions.condition_fixes`)
-            kinds = {OPTIMUM_WORDS[t.lower()] for t in tokens[:i] if t.lower() in OPTIMUM_WORDS}  # `The smallest integer $n$`
-            optimum = (kinds.pop() if len(kinds) == 1 else "both") if kinds else None
-            return (_relative_clause(tokens[i:], defining=True, own=_own_names(tokens[:i]),
-                                     integer=None if after_object else integer, optimum=optimum)
+            return (_relative_clause(tokens[i:], defining=True, own=_own_names(tokens[:i]), head=_identity_head(tokens[:i]))
                     and _values_placed(tokens, i, "clause"))
         elif after_object and i + 1 < n and _is_name(tokens[i]) and _has("verb", tokens[i + 1]):
-            return (_relative_clause(tokens[i:], own=_own_names(tokens[:i]))  # `the number of apples Sam ate`: a clause with no `that`
-                    and _values_placed(tokens, i, "clause"))
+            return (_relative_clause(tokens[i:], own=_own_names(tokens[:i]), head=_identity_head(tokens[:i]))
+                    and _values_placed(tokens, i, "clause"))  # `the number of apples Sam ate`: a clause with no `that`
         elif after_object and (word in _RELATIVE_OPENERS or tokens[i] == "(" and i + 1 < n
                                and tokens[i + 1].lower() in _RELATIVE_OPENERS):
-            return _relative_clause(tokens[i:], own=_own_names(tokens[:i])) and _values_placed(
+            return _relative_clause(tokens[i:], own=_own_names(tokens[:i]), head=_identity_head(tokens[:i])) and _values_placed(
                 tokens, i, "clause")
         else:
             return False
     return _values_placed(tokens, n, "")
 
 
-_INTEGER_HEADS = {"integer": "integer", "integers": "integer", "natural": "natural", "prime": "prime",
-                  "primes": "prime"}
-_SIGN_WORDS = {"positive": "positive", "nonnegative": "nonnegative", "negative": "negative"}
+_IDENTITY_DETERMINERS = frozenset("the a an".split())
 
 
-def _integer_kind(words: list[str]) -> str | None:
-    """What a subject's own words before its condition say of its unknown (`conditions.INTEGER_KINDS`; red team 13
-    class 8): `The integer $n$`, `The smallest positive integer $n$`, `The natural number $n$`, `The prime $p$` name
-    an integer (with its sign), so bounds that leave finitely many integers fix it. None for any other head (`The
-    value of $x$`, `The number $n$`: a real unknown)."""
-    low = [w.lower() for w in words]
-    kinds = [_INTEGER_HEADS[w] for w in low if w in _INTEGER_HEADS]
-    if not kinds:
+def _identity_head(tokens: list[str]) -> tuple[Facts, str | None] | None:
+    """What a subject's words before its condition (`tokens`) say of its own unknown when they name its own value
+    (red team 16 classes 3, 4, 6): `[det] WORD* NAME` or `[det] WORD* value of [det] WORD* NAME`, every WORD from
+    `conditions.HEAD_WORDS` (`The smallest positive integer $n$`, `The positive root $x$`, `The value of the positive
+    integer $n$`, `$x$`), NAME the subject's one math name: the facts its words state, and the optimum its optimum words
+    say (`min`, `max`, `both` for words of both kinds). None for any other head (`The sum of the values of $x$`, `The
+    number of values of $x$`, `The average value of $x$`, `The second integer $n$`, `The odd integer $n$`): the box is
+    then no value of the unknown the condition speaks of, or one whose fact no rule checks, and a condition on the
+    unknown refuses (`conditions.condition_fixes`)."""
+    words: list[str] = []
+    k, n = 0, len(tokens)
+    for part in range(2):
+        if k < n and tokens[k].lower() in _IDENTITY_DETERMINERS:
+            k += 1
+        while k < n and tokens[k].lower() in HEAD_WORDS:
+            words.append(tokens[k])
+            k += 1
+        if part == 0 and k + 1 < n and tokens[k].lower() == "of" and words and words[-1].lower() == "value":
+            k += 1  # `the value of`, `the positive value of`
+            continue
+        break
+    if k != n - 1 or not _math_subject(tokens[k], False):
         return None
-    signs = [_SIGN_WORDS[w] for w in low if w in _SIGN_WORDS]
-    return "prime" if "prime" in kinds else signs[0] if signs else kinds[0]  # a prime is checked, its sign with it
+    facts = head_facts(words)
+    if facts is None:
+        return None
+    kinds = {HEAD_WORDS[w.lower()].optimum for w in words} - {None}
+    return facts, (kinds.pop() if len(kinds) == 1 else "both") if kinds else None
 
 
 _MATH_OPERATOR_RE = re.compile(r"[-+*/^!]|\\(?:cdot|times|div|[dt]?frac|sqrt|binom|d?binom|pm|mp|sum|prod|int|ast)(?![A-Za-z])")
@@ -3057,21 +3197,22 @@ def _clause_word(tokens: list[str], k: int) -> bool:
 
 
 def _relative_clause(tokens: list[str], defining: bool = False, own: frozenset[str] = frozenset(),
-                     integer: str | None = None, optimum: str | None = None) -> bool:
+                     head: tuple[Facts, str | None] | None = None) -> bool:
     """A relative clause after an object (`that can be written as the sum of positive integers \\\\( p \\\\)
     and \\\\( q \\\\) such that \\\\( 2p = 5q \\\\)`, `(which is a polynomial)`): it says which object
     is meant; its words are a closed vocabulary (`_clause_word`), and a value in it only where `_clause_values_named`
     admits one. `defining`: an infinitive or `such that` condition (`ways to choose 2 of 4`, `such that $f(n) = n$`),
     whose math and numbers pick the objects out; the copula rule still holds there, and so does the rule that no
     math in a clause sets the subject's own unknown (`own`, `conditions.condition_fixes`: `the value of $x$ such that $x = 7$`, red
-    team 11 class 2). `integer`:
-    what the subject's head says of its own unknowns (`_integer_kind`, `conditions.INTEGER_KINDS`); `optimum`: the
-    kind of an optimum word before the condition (`conditions.OPTIMUM_WORDS`: `min`, `max`)."""
+    team 11 class 2). `head`:
+    what the subject's head says of its own unknowns and the optimum it names (`_identity_head`,
+    `conditions.HEAD_WORDS`), None when it names no value of them."""
     if not defining and not _clause_values_named(tokens):
         return False
     maths = [math for math in map(_math_content, tokens) if math is not None]
     value = _BOX_VALUE.get()  # the box's value, which a condition on the subject's own unknown must hold at
-    if condition_fixes(maths, own, defining and not own, _prose_run, integer, value, optimum):
+    facts, optimum = head if head is not None else (None, None)
+    if condition_fixes(maths, own, defining and not own, _prose_run, facts, value, optimum):
         return False
     return not _clause_states_value(tokens) and all(
         t.startswith("$") or t in "()'’" or t.replace(",", "").replace(".", "").isdigit() or t.lower() == "and"
