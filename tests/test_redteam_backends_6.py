@@ -7,7 +7,12 @@ container cgroup's: sandbox/harness/accounting.py SandboxClock) and h30s's usern
 `_rmdir_cgroup`, `_unquarantined`). Attacked as a program and as session commands would; each open hole is a
 strict xfail asserting the safe behaviour (it fails because the attack works), with its findings and suggested
 fixes in its class's docstring; the attacks that held are plain tests. The sessions' servers, clients and
-environment are tests/test_session_fork.py's (module-scoped here too)."""
+environment are tests/test_session_fork.py's (module-scoped here too).
+
+Read, not exercised by a program here (time box): c1d9b81 (`limit_unset` is set only on EBUSY, which cgroup v1
+gives; the rest of that job is held by the watchdog's 20 ms samples, rt34r's bursts held under runsc); h32i (the
+charge is the least of two upper bounds; an undercount needs the program's CPU in the runner's or a spared
+helper's own utime, which SandboxClock subtracts: not tried)."""
 from __future__ import annotations
 
 from typing import Any
