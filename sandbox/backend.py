@@ -52,13 +52,22 @@ UID_TRIES = 16  # draws before a start fails: with 2^20 uids a second draw is al
 SESSION_ARGV = ["python3", "-I", "/opt/sandbox/harness/session_box.py"]
 # The parent-death signal of a process the server starts (runsc), set by a step exec'd in the child
 # (dies_with_server), never by a preexec_fn: the server's gRPC threads make a fork that runs Python
-# before its exec crash or hang now and then (docs/sandboxes.md "Sandbox backends").
+# before its exec crash or hang now and then (docs/sandboxes.md "Sandbox backends"). The same step
+# enters the cgroups it is given (their cgroup.procs files) before its exec, so everything the command
+# ever starts is counted there (the gVisor backend's CPU cgroup: GvisorBackend._start_once).
 _DIES_WITH_SERVER = ("import ctypes, os, sys\n"
                      "if ctypes.CDLL(None, use_errno=True).prctl(1, 9, 0, 0, 0):\n"  # PR_SET_PDEATHSIG, SIGKILL
                      "    sys.exit('parent-death signal refused')\n"
                      "if os.getppid() != int(sys.argv[1]):\n"  # the server died before the prctl: no signal comes
                      "    sys.exit('the server is gone')\n"
-                     "os.execvp(sys.argv[2], sys.argv[2:])\n")
+                     "n = int(sys.argv[2])\n"
+                     "for procs in sys.argv[3:3 + n]:\n"
+                     "    try:\n"
+                     "        with open(procs, 'w') as f:\n"
+                     "            f.write(str(os.getpid()))\n"
+                     "    except OSError as e:\n"
+                     "        sys.exit(f'cgroup {procs}: {e}')\n"
+                     "os.execvp(sys.argv[3 + n], sys.argv[3 + n:])\n")
 CONTAINER_ENV = {
     "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
     "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
@@ -93,13 +102,16 @@ def _start_ticks(pid: int) -> str:
         return ""
 
 
-def dies_with_server(argv: list[str]) -> list[str]:
+def dies_with_server(argv: list[str], cgroups: tuple[str, ...] = ()) -> list[str]:
     """`argv` as run by a step that sets its parent-death signal (SIGKILL when the server's starting
-    thread ends) and then execs it, in place of a preexec_fn. A preexec_fn runs Python in the child of
-    a fork of the threaded server: gRPC's fork handlers run there too, and one child in several
-    hundred died of SIGSEGV or SIGABRT or hung before its exec (issue 34's boxes that did not start:
-    "BrokenPipeError; runsc said: nothing"). Popen without one forks with vfork and runs no Python."""
-    return [sys.executable, "-I", "-S", "-c", _DIES_WITH_SERVER, str(os.getpid()), *argv]
+    thread ends), enters `cgroups` (cgroup folders: it writes its pid into each one's cgroup.procs, and
+    does not run `argv` where one refuses) and then execs it, in place of a preexec_fn. A preexec_fn
+    runs Python in the child of a fork of the threaded server: gRPC's fork handlers run there too, and
+    one child in several hundred died of SIGSEGV or SIGABRT or hung before its exec (issue 34's boxes
+    that did not start: "BrokenPipeError; runsc said: nothing"). Popen without one forks with vfork
+    and runs no Python."""
+    procs = [os.path.join(d, "cgroup.procs") for d in cgroups]
+    return [sys.executable, "-I", "-S", "-c", _DIES_WITH_SERVER, str(os.getpid()), str(len(procs)), *procs, *argv]
 
 
 def owner_id(pid: int | None = None) -> str:
@@ -124,6 +136,13 @@ def owner_alive(owner: str, started: str = "") -> bool | None:
     except PermissionError:
         pass
     return not started or _start_ticks(int(pid)) == started
+
+
+def server_gone(tag: str) -> bool:
+    """Whether the server a daemonless backend's folder names ('<pid>-<start ticks>-<count>': its
+    state or cgroup folder) has ended on this host: its sandboxes died with it."""
+    pid, _, rest = tag.partition("-")
+    return pid.isdigit() and owner_alive(owner_id(int(pid)), rest.partition("-")[0]) is False
 
 
 def sandbox_env(config: SandboxConfig, language: str, program: str = "") -> dict[str, str]:

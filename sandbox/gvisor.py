@@ -20,7 +20,11 @@ Without cgroups (rootless), the limits hold as follows (docs/sandboxes.md "Sandb
 - CPU time: every task of the sandbox, from gVisor's own cgroupfs (cpuacct), which the runner mounts
   as root before it takes its uids (accounting.mount_cpu_clock, with CAP_SYS_ADMIN of gVisor's
   kernel for that alone; docs/sandboxes.md "CPU time without a cgroup"), plus RLIMIT_CPU; the CPU
-  share (container_cpus) is not capped.
+  share (container_cpus) is not capped. Where the server may make cgroups, each sandbox (runsc and
+  everything it starts) is in a CPU accounting cgroup of its own from before runsc runs, and past
+  the limit gVisor's clock is checked against that cgroup's host CPU, as under Docker's runsc (a
+  loaded host then never makes an innocent program's time_limit); elsewhere gVisor's clock decides
+  alone, and the server says so at start.
 Sandboxes die with their server: runsc gets PR_SET_PDEATHSIG (backend.dies_with_server: never a
 preexec_fn), and the runner exits when its stdin (the socket) closes.
 """
@@ -39,8 +43,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .backend import (ENV_MOUNT, GVISOR_CLOCK_CAPS, SESSION_ARGV, STARTED, Backend, Box, dies_with_server, owner_alive,
-                      owner_id, runner_ready, sandbox_env, session_ready)
+from . import cgroups as host_cgroups
+from .backend import (ENV_MOUNT, GVISOR_CLOCK_CAPS, SESSION_ARGV, STARTED, Backend, Box, dies_with_server, runner_ready,
+                      sandbox_env, server_gone, session_ready)
 from .channel import ChannelError
 from .config import SandboxConfig
 from .languages import LANGUAGES
@@ -52,6 +57,10 @@ log = logging.getLogger(__name__)
 RUNNER_ARGV = ["python3", "-I", "-u", "/opt/sandbox/harness/runner.py"]  # every recipe's CMD (sandbox/images/*.Dockerfile)
 _BACKENDS = itertools.count(1)  # GvisorBackends of this process: each gets its own state folder
 RUNSC_LOG_MAX = 64 << 10
+CGROUP_PREFIX = "grpo-gvisor-"  # this server's folder over its sandboxes' CPU cgroups: CGROUP_PREFIX + its state folder's name
+NO_CPU_CGROUP = ("gvisor backend: no cgroup of its own (cpuacct on cgroup v1, a writable cgroup on v2): a job's CPU "
+                 "time is gVisor's clock alone, which charges a task the time it waited for the host's cores, so on "
+                 "a loaded host an innocent program can be time_limit (docs/sandboxes.md \"CPU time without a cgroup\")")
 
 
 def state_base() -> Path:
@@ -128,6 +137,7 @@ class Sandbox:
     proc: subprocess.Popen
     bundle: Path
     mem_file: str = ""  # /proc/<sandbox pid>/fd/N: gVisor's memory file, whose blocks are the sandbox's memory
+    cgroups: dict[str, str] = field(default_factory=dict)  # its CPU accounting cgroup (controller -> folder), or none
     spared: frozenset[int] = frozenset()  # the warm interpreter's mother (its first ping): never killed for memory
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -169,10 +179,17 @@ class GvisorBackend(Backend):
         self._watch = watchdog.Watchdog("sandbox-watch", self._watched, self._usage, self._over_limit,
                                         config.host_threads_per_sandbox)
         self._held: dict[str, int] = {}  # root filesystem folder -> its locked fd (find_images)
+        # Where each sandbox's CPU cgroup goes (only CPU accounting: the host's figure of its CPU),
+        # {} where the server may make none (docs/sandboxes.md "CPU time without a cgroup")
+        self._parents = host_cgroups.own_cgroups(("cpuacct",), frozenset())
+        self._cgroup_base = {c: os.path.join(d, CGROUP_PREFIX + self.root.name) for c, d in self._parents.items()}
+        self._said_cpu = False  # the start's log line on the CPU clock (probe)
 
     # -- the seam
     def describe(self) -> str:
-        return f"gVisor (runsc at {self.runsc or 'nowhere: not installed'}, platform {self.platform or self.config.gvisor_platform})"
+        cpu = "checked against a cgroup each" if self._cgroup_base else "gVisor's clock alone: no cgroup of its own"
+        return (f"gVisor (runsc at {self.runsc or 'nowhere: not installed'}, platform "
+                f"{self.platform or self.config.gvisor_platform}; CPU time: {cpu})")
 
     def build_hint(self) -> str:
         from .build import rootfs_hint
@@ -186,6 +203,13 @@ class GvisorBackend(Backend):
             raise RuntimeError("runsc is not on PATH")
         self.platform = runsc_platform.platform_for(self.runsc, self.config.gvisor_platform)
         self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not self._said_cpu:  # once: probe runs at every health check
+            self._said_cpu = True
+            if self._cgroup_base:
+                log.info("gvisor backend: each sandbox's CPU in a cgroup of its own under %s: past a limit, gVisor's "
+                         "clock is checked against the host's", ", ".join(self._cgroup_base.values()))
+            else:
+                log.warning(NO_CPU_CGROUP)
         self._watch.start()
 
     def find_images(self, languages: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
@@ -240,6 +264,11 @@ class GvisorBackend(Backend):
         bundle = self.root / "bundles" / sid
         bundle.mkdir(parents=True, mode=0o700)
         (bundle / "config.json").write_text(json.dumps(spec))
+        try:  # runsc and everything it starts, from before it runs: the host's figure of the sandbox's CPU
+            cgroups = host_cgroups.make(self._cgroup_base, sid)
+        except BaseException:
+            shutil.rmtree(bundle, ignore_errors=True)
+            raise
         mine, theirs = socket.socketpair()
         log_path = bundle / "runsc.log"
         argv = [self.runsc, "--rootless", "--network=none", "--ignore-cgroups", f"--platform={self.platform}",
@@ -249,18 +278,22 @@ class GvisorBackend(Backend):
             proc = subprocess.Popen(
                 # runsc's own messages go to its log; the runner's stderr (the same fd as runsc's,
                 # reachable by a program through /proc/1/fd/2) goes nowhere.
-                dies_with_server(argv), stdin=theirs.fileno(), stdout=theirs.fileno(), stderr=subprocess.DEVNULL,
+                dies_with_server(argv, tuple(cgroups.values())), stdin=theirs.fileno(), stdout=theirs.fileno(), stderr=subprocess.DEVNULL,
                 start_new_session=True, close_fds=True, cwd=str(bundle))
         except BaseException:
             mine.close()
             shutil.rmtree(bundle, ignore_errors=True)
+            for d in cgroups.values():
+                host_cgroups.rmdir(d)
             raise
         finally:
             theirs.close()
-        sb = Sandbox(id=sid, proc=proc, bundle=bundle)
+        sb = Sandbox(id=sid, proc=proc, bundle=bundle, cgroups=cgroups)
         ch = RawChannel(mine)
         ch.threads_max = self.config.host_threads_per_sandbox
-        # no host_cpu: the process tree's figure missed sub-tick vfork children (docs/sandboxes.md "CPU time without a cgroup")
+        if cgroups:  # past a limit gVisor's clock is checked against it (docs/sandboxes.md "CPU time without a cgroup");
+            # without one, none: the process tree's figure missed sub-tick vfork children
+            ch.host_cpu = lambda _fresh: watchdog.cgroup_cpu(cgroups)
         box = Box(language=language, container=sb, channel=ch, mem_mb=mem_mb, session=session)
         try:
             head, _ = ch.request({"op": "ping"}, timeout_s=self.config.start_timeout_s)
@@ -287,6 +320,8 @@ class GvisorBackend(Backend):
         subprocess.run([self.runsc, "--rootless", f"--root={self.root / 'state'}", "delete", "--force", sb.id],
                        capture_output=True, timeout=30)
         shutil.rmtree(sb.bundle, ignore_errors=True)
+        for d in sb.cgroups.values():  # empty once runsc is gone; what is not is killed there (cgroups.rmdir)
+            host_cgroups.rmdir(d)
         with self._lock:
             self._boxes.pop(sb.id, None)
 
@@ -320,18 +355,14 @@ class GvisorBackend(Backend):
         box.mem_mb = mb  # the watchdog reads it
 
     def reap(self) -> int:
-        """State folders of this user's dead servers (their sandboxes died with them)."""
+        """State folders of this user's dead servers (their sandboxes died with them), and their CPU cgroups."""
         removed = 0
         base = state_base()
-        for d in base.iterdir() if base.is_dir() else ():
-            pid, _, ticks = d.name.partition("-")
-            ticks = ticks.partition("-")[0]  # '<pid>-<start ticks>-<backend count>'
-            if d == self.root or not pid.isdigit():
-                continue
-            if owner_alive(owner_id(int(pid)), ticks) is False:
+        for d in base.iterdir() if base.is_dir() else ():  # '<pid>-<start ticks>-<backend count>'
+            if d != self.root and server_gone(d.name):
                 shutil.rmtree(d, ignore_errors=True)
                 removed += 1
-        return removed
+        return removed + host_cgroups.reap(self._parents, CGROUP_PREFIX, set(self._cgroup_base.values()), server_gone)
 
     def remove_own(self) -> None:
         with self._lock:
@@ -343,6 +374,8 @@ class GvisorBackend(Backend):
         self._watch.stop()
         self.remove_own()
         shutil.rmtree(self.root, ignore_errors=True)
+        for d in self._cgroup_base.values():
+            host_cgroups.rmdir(d)
         for fd in self._held.values():
             os.close(fd)
         self._held.clear()

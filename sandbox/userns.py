@@ -40,14 +40,15 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import watchdog
-from .backend import ENV_MOUNT, SESSION_ARGV, STARTED, Backend, Box, owner_alive, owner_id, runner_ready, sandbox_env, session_ready
+from . import cgroups as host_cgroups
+from .cgroups import own_cgroups
+from .backend import ENV_MOUNT, SESSION_ARGV, STARTED, Backend, Box, runner_ready, sandbox_env, server_gone, session_ready
 from .channel import ChannelError
 from .config import SandboxConfig
 from .gvisor import RUNNER_ARGV, RawChannel
@@ -74,11 +75,9 @@ def id_map(program: int, own: int) -> str:
     lines = [(0, HOST_ID_BASE, program), (program, own, 1), (program + 1, HOST_ID_BASE + program + 1, ID_COUNT - program - 1)]
     return "".join(f"{inside} {outside} {n}\n" for inside, outside, n in lines if n > 0)
 STAGES = ("/mnt", "/media", "/srv", "/opt")  # a host folder the launch hides under its own tmpfs
-CGROUP_V1 = ("memory", "pids", "cpu", "cpuacct")
 _BACKENDS = itertools.count(1)
 BWRAP_EXTRA_PIDS = 1  # bubblewrap's own process outside the pid namespace, in the sandbox's cgroup
 LAUNCH_TRIES = 8  # launches given a quarantined uid's pid in a row before a start fails (UsernsBackend._unquarantined)
-RMDIR_TRIES = 50  # tries (20 ms apart) to remove a sandbox's cgroup folder before killing what is in it, then as many after
 
 # ------------------------------------------------------------------ cgroups
 # The refusal where the server may make no cgroup (UsernsBackend.probe): what is missing, what to use
@@ -88,45 +87,6 @@ RMDIR_TRIES = 50  # tries (20 ms apart) to remove a sandbox's cgroup folder befo
 # delegated v2 cgroup (systemd Delegate=yes) is refused today, so the message does not offer it.
 NO_CGROUP = ("no cgroup of its own to hold each sandbox's CPU and kernel memory: use --sandbox-backend gvisor, or "
              "give it one (cgroup v1 folders chowned to the server's uid, the server started in them)")
-
-
-def own_cgroups() -> dict[str, str]:
-    """This process's cgroup folders the sandboxes' cgroups go under, by controller (v1: memory,
-    pids, cpu, cpuacct; v2: ''), where the server may make folders there; {} where it may not."""
-    dirs: dict[str, str] = {}
-    try:
-        with open("/proc/self/cgroup") as f:
-            lines = f.read().splitlines()
-    except OSError:
-        return {}
-    for line in lines:
-        _, controllers, path = line.split(":", 2)
-        for c in controllers.split(",") if controllers else [""]:
-            folder = f"/sys/fs/cgroup/{c}{path}" if c else f"/sys/fs/cgroup{path}"
-            if c in CGROUP_V1 and os.path.isdir(folder):
-                dirs[c] = folder
-    if set(CGROUP_V1) <= set(dirs):
-        dirs = {c: dirs[c] for c in CGROUP_V1}
-    elif "" in [line.split(":", 2)[1] for line in lines] and os.path.isfile("/sys/fs/cgroup/cgroup.controllers"):
-        v2 = "/sys/fs/cgroup" + next(line.split(":", 2)[2] for line in lines if line.split(":", 2)[1] == "")
-        try:  # delegated: the controllers we need are enabled for our children
-            with open(os.path.join(v2, "cgroup.subtree_control")) as f:
-                dirs = {"": v2} if {"memory", "pids", "cpu"} <= set(f.read().split()) else {}
-        except OSError:
-            dirs = {}
-    else:
-        dirs = {}
-    return dirs if all(os.access(d, os.W_OK) for d in dirs.values()) else {}
-
-
-def _write(folder: str, name: str, value: str | int) -> None:
-    with open(os.path.join(folder, name), "w") as f:
-        f.write(str(value))
-
-
-def _read(folder: str, name: str) -> str:
-    with open(os.path.join(folder, name)) as f:
-        return f.read()
 
 
 @dataclass
@@ -180,7 +140,7 @@ class UsernsBackend(Backend):
         self._seq = 0
         self._held: dict[str, int] = {}
         # Host uids (program_id) of sandboxes whose cgroup stayed busy at remove, even after SIGKILL
-        # (_rmdir_cgroup): a process of one may still run as that uid, so no later launch given the
+        # (host_cgroups.rmdir): a process of one may still run as that uid, so no later launch given the
         # same pid may have it (_unquarantined).
         self.quarantined: set[int] = set()
         self.mode = ""  # "uids" or "landlock", chosen at probe (choose_mode)
@@ -218,7 +178,7 @@ class UsernsBackend(Backend):
             if not os.path.isdir(d):
                 os.makedirs(d, exist_ok=True)
                 if d == self._cgroup_base.get(""):
-                    _write(d, "cgroup.subtree_control", "+memory +pids +cpu")
+                    host_cgroups.write(d, "cgroup.subtree_control", "+memory +pids +cpu")
 
     def find_images(self, languages: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
         """Each language's root filesystem folder, held until close (build.held_rootfs)."""
@@ -249,7 +209,7 @@ class UsernsBackend(Backend):
     def remove(self, box: Box) -> None:
         sb: Sandbox = box.container
         self._stop_process(box, "bubblewrap")
-        busy = [folder for folder in sb.cgroups.values() if not _rmdir_cgroup(folder)]
+        busy = [folder for folder in sb.cgroups.values() if not host_cgroups.rmdir(folder)]
         if busy and self.mode == "uids":  # landlock: every sandbox's program has one uid anyway
             with self._lock:
                 self.quarantined.add(program_id(sb.proc.pid))
@@ -297,20 +257,7 @@ class UsernsBackend(Backend):
 
     def reap(self) -> int:
         """Cgroup folders of this host's dead servers (their sandboxes died with them: --die-with-parent)."""
-        removed = 0
-        own = set(self._cgroup_base.values())
-        for parent in self._parents.values():
-            for d in Path(parent).glob("grpo-userns-*"):
-                pid, _, rest = d.name.removeprefix("grpo-userns-").partition("-")  # '<pid>-<start ticks>-<count>'
-                if str(d) in own or not pid.isdigit():
-                    continue
-                if owner_alive(owner_id(int(pid)), rest.partition("-")[0]) is False:
-                    for sub in d.iterdir():
-                        if sub.is_dir():
-                            _rmdir_cgroup(str(sub))
-                    _rmdir_cgroup(str(d))
-                    removed += 1
-        return removed
+        return host_cgroups.reap(self._parents, "grpo-userns-", set(self._cgroup_base.values()), server_gone)
 
     def remove_own(self) -> None:
         with self._lock:
@@ -321,7 +268,7 @@ class UsernsBackend(Backend):
     def close(self) -> None:
         self.remove_own()
         for d in self._cgroup_base.values():
-            _rmdir_cgroup(d)
+            host_cgroups.rmdir(d)
         for fd in self._held.values():
             os.close(fd)
         self._held.clear()
@@ -342,7 +289,7 @@ class UsernsBackend(Backend):
             launch = self._unquarantined(lambda: self._launch(language, rootfs, argv, cgroups, env))
         except BaseException:
             for d in cgroups.values():
-                _rmdir_cgroup(d)
+                host_cgroups.rmdir(d)
             raise
         proc, said, mine = launch.proc, launch.said, launch.mine
         ready_r, go_w, info_r = launch.ready_r, launch.go_w, launch.info_r
@@ -425,29 +372,25 @@ class UsernsBackend(Backend):
             with open(f"/proc/{proc.pid}/{name}", "w") as f:  # landlock: the launch maps its own uid
                 f.write(id_map(program, program_id(proc.pid)))
         for folder in cgroups.values():
-            _write(folder, "cgroup.procs", proc.pid)
+            host_cgroups.write(folder, "cgroup.procs", proc.pid)
         os.write(go_w, b"g")
 
     def _make_cgroups(self, sid: str, mem_mb: int, pids: int) -> dict[str, str]:
         """The sandbox's own cgroup folders with its limits, before anything of it runs."""
-        made: dict[str, str] = {}
+        made = host_cgroups.make(self._cgroup_base, sid)
         try:
-            for c, base in self._cgroup_base.items():
-                made[c] = os.path.join(base, sid)
-                if not os.path.isdir(made[c]):  # cpu and cpuacct may be one hierarchy (cpu,cpuacct)
-                    os.mkdir(made[c])
             _set_cgroup_memory(made, mem_mb)
             quota = int(self.config.container_cpus * 100_000)
             if "" in made:
-                _write(made[""], "pids.max", pids + BWRAP_EXTRA_PIDS)
-                _write(made[""], "cpu.max", f"{quota} 100000")
+                host_cgroups.write(made[""], "pids.max", pids + BWRAP_EXTRA_PIDS)
+                host_cgroups.write(made[""], "cpu.max", f"{quota} 100000")
             else:
-                _write(made["pids"], "pids.max", pids + BWRAP_EXTRA_PIDS)
-                _write(made["cpu"], "cpu.cfs_period_us", 100_000)
-                _write(made["cpu"], "cpu.cfs_quota_us", quota)
+                host_cgroups.write(made["pids"], "pids.max", pids + BWRAP_EXTRA_PIDS)
+                host_cgroups.write(made["cpu"], "cpu.cfs_period_us", 100_000)
+                host_cgroups.write(made["cpu"], "cpu.cfs_quota_us", quota)
         except BaseException:
             for d in made.values():
-                _rmdir_cgroup(d)
+                host_cgroups.rmdir(d)
             raise
         return made
 
@@ -598,16 +541,16 @@ def _set_cgroup_memory(cg: dict[str, str], mb: int) -> None:
     memory limit first when it is above mb (a new cgroup's is unlimited), else raise memsw first."""
     n = mb << 20
     if "" in cg:
-        _write(cg[""], "memory.max", n)
-        _write(cg[""], "memory.swap.max", 0)
+        host_cgroups.write(cg[""], "memory.max", n)
+        host_cgroups.write(cg[""], "memory.swap.max", 0)
         return
     mem = cg["memory"]
     order = ["memory.limit_in_bytes"]
     if os.path.exists(os.path.join(mem, "memory.memsw.limit_in_bytes")):
-        down = int(_read(mem, "memory.limit_in_bytes")) > n
+        down = int(host_cgroups.read(mem, "memory.limit_in_bytes")) > n
         order = order + ["memory.memsw.limit_in_bytes"] if down else ["memory.memsw.limit_in_bytes"] + order
     for name in order:
-        _write(mem, name, n)
+        host_cgroups.write(mem, name, n)
 
 
 def _cgroup_memory(cg: dict[str, str]) -> int:
@@ -616,53 +559,7 @@ def _cgroup_memory(cg: dict[str, str]) -> int:
 
 def _oom_kills(cg: dict[str, str]) -> int:
     try:
-        text = _read(cg.get("memory") or cg[""], "memory.oom_control" if "memory" in cg else "memory.events")
+        text = host_cgroups.read(cg.get("memory") or cg[""], "memory.oom_control" if "memory" in cg else "memory.events")
     except (OSError, KeyError):
         return 0
     return next((int(line.split()[1]) for line in text.splitlines() if line.startswith("oom_kill ")), 0)
-
-
-def _rmdir_cgroup(folder: str) -> bool:
-    """Remove a sandbox's cgroup folder once its processes are gone: True when it is gone. RMDIR_TRIES
-    tries first (they exit async), then as many again each after SIGKILL to whatever is still in it
-    (_kill_cgroup); False when it stays busy even so (UsernsBackend.remove quarantines its uid)."""
-    for attempt in range(2 * RMDIR_TRIES):
-        try:
-            os.rmdir(folder)
-            return True
-        except FileNotFoundError:
-            return True
-        except OSError:
-            if attempt >= RMDIR_TRIES:
-                _kill_cgroup(folder)
-            time.sleep(0.02)
-    log.warning("sandbox: cgroup %s still busy after SIGKILL to its processes", folder)
-    return False
-
-
-def _kill_cgroup(folder: str) -> None:
-    """SIGKILL every process in a cgroup folder: cgroup v2's cgroup.kill where the kernel has one
-    (5.14+), and each pid its cgroup.procs lists, through a pidfd opened while the folder still lists
-    it, so a pid that ended and was reused by another process between the read and the kill is
-    never signalled."""
-    if os.path.exists(os.path.join(folder, "cgroup.kill")):
-        try:
-            _write(folder, "cgroup.kill", 1)
-        except OSError:
-            pass
-    try:
-        pids = [int(p) for p in _read(folder, "cgroup.procs").split()]
-    except (OSError, ValueError):
-        return
-    for pid in pids:
-        try:
-            fd = os.pidfd_open(pid)
-        except OSError:
-            continue
-        try:
-            if str(pid) in _read(folder, "cgroup.procs").split():
-                signal.pidfd_send_signal(fd, signal.SIGKILL)
-        except OSError:
-            pass
-        finally:
-            os.close(fd)

@@ -42,7 +42,7 @@ the gvisor backend 112 MB held by an orphan (two forked interpreters besides) wa
 in the one process was accepted: likely the forks' own pages, not pursued.
 Read, then fixed (h30s): a userns program's host uid is its launch's host pid (program_id), reused only once that
 pid is free: the box's removal kills bubblewrap, whose sandbox dies with it (--die-with-parent), and waits for its
-cgroup to empty; a cgroup still busy after 50 tries was only logged (sandbox/userns.py _rmdir_cgroup), so a sandbox
+cgroup to empty; a cgroup still busy after 50 tries was only logged (sandbox/cgroups.py rmdir), so a sandbox
 whose processes outlived that could share its uid with a later one. Now the removal SIGKILLs what the cgroup still
 holds, and a uid whose cgroup stays busy even so is quarantined: a launch given its pid is made again
 (tests/test_sandbox_userns_quarantine.py).

@@ -135,3 +135,67 @@ def test_reap_removes_state_of_dead_servers_only(gvisor):
         assert mine.is_dir() and not gone.exists()
     finally:
         subprocess.run(["rm", "-rf", str(mine), str(gone)])
+
+
+def test_each_sandbox_is_in_a_cpu_cgroup_of_its_own_that_goes_with_it(gvisor):
+    """Where the server may make cgroups (root here), runsc and every process it starts are in the
+    sandbox's own CPU cgroup from before runsc runs, whose host CPU checks gVisor's clock past a limit
+    (docs/sandboxes.md "CPU time without a cgroup"); the folder goes with the sandbox, and a dead
+    server's folder with the next reap. Near miss: a live server's folder stays."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from sandbox import cgroups, watchdog
+    from sandbox.backend import STARTED
+    from sandbox.gvisor import CGROUP_PREFIX, GvisorBackend, _descendants
+
+    backend = GvisorBackend(gvisor.grader.config)
+    assert backend._cgroup_base, "this host's server (root) may make cgroups"
+    backend.probe()
+    folder = ""
+    try:
+        box = backend.start("python", gvisor.grader._images["python"], 256)
+        (folder,) = box.container.cgroups.values()
+        inside = {int(p) for p in Path(folder, "cgroup.procs").read_text().split()}
+        assert set(_descendants(box.container.proc.pid)) | {box.container.proc.pid} == inside
+        assert box.channel.host_cpu is not None and (watchdog.cgroup_cpu(box.container.cgroups) or {}).get("cgroup", 0) > 0
+    finally:
+        backend.close()
+    assert folder and not os.path.exists(folder) and not any(os.path.exists(d) for d in backend._cgroup_base.values())
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    parent = next(iter(backend._parents.values()))
+    gone, live = Path(parent, f"{CGROUP_PREFIX}{dead.stdout.strip()}-1-1"), Path(parent, f"{CGROUP_PREFIX}{os.getpid()}-{STARTED}-999")
+    for d in (gone / "python-1", live):
+        d.mkdir(parents=True)
+    try:
+        GvisorBackend(gvisor.grader.config).reap()
+        assert not gone.exists() and live.is_dir()
+    finally:
+        for d in (gone / "python-1", gone, live):
+            cgroups.rmdir(str(d))
+
+
+def test_without_a_cgroup_gvisors_clock_decides_alone_and_the_server_says_so(gvisor, monkeypatch, caplog):
+    """A server that may make no cgroup (an unprivileged pod) starts its sandboxes as before, with no
+    host figure of their CPU, and says at start, at warning, that a loaded host can then make an
+    innocent program time_limit (the documented tolerance). Near miss: its sandbox starts and answers."""
+    import logging
+
+    from sandbox import gvisor as gvisor_module
+
+    monkeypatch.setattr(gvisor_module.host_cgroups, "own_cgroups", lambda *a, **kw: {})
+    backend = gvisor_module.GvisorBackend(gvisor.grader.config)
+    with caplog.at_level(logging.WARNING, logger="sandbox.gvisor"):
+        backend.probe()
+    try:
+        assert "no cgroup of its own" in caplog.text and "time_limit" in caplog.text, caplog.text
+        assert "gVisor's clock alone" in backend.describe()
+        box = backend.start("python", gvisor.grader._images["python"], 256)
+        assert box.container.cgroups == {} and box.channel.host_cpu is None
+        head, _ = box.channel.request({"op": "ping"})
+        assert head.get("ok"), head
+        backend.remove(box)
+    finally:
+        backend.close()

@@ -15,10 +15,10 @@ import tempfile
 
 import pytest
 
-from sandbox import SandboxConfig, userns
+from sandbox import SandboxConfig, cgroups, userns
 from sandbox.box import Box
 from sandbox.channel import ChannelError
-from sandbox.userns import Launch, Sandbox, UsernsBackend, _rmdir_cgroup
+from sandbox.userns import Launch, Sandbox, UsernsBackend
 from sandbox.userns_launch import program_id
 
 
@@ -29,7 +29,7 @@ def sleeper() -> subprocess.Popen:
 @pytest.fixture
 def busy_while(monkeypatch):
     """os.rmdir says EBUSY while the given test's `holds()` is true (a cgroup with processes in it),
-    and counts its calls; `userns.RMDIR_TRIES` is cut to 3 so the tries take no time."""
+    and counts its calls; `cgroups.RMDIR_TRIES` is cut to 3 so the tries take no time."""
     state = {"calls": 0, "holds": lambda: True}
 
     def rmdir(path, *a, **kw):
@@ -37,8 +37,8 @@ def busy_while(monkeypatch):
         if state["holds"]():
             raise OSError(errno.EBUSY, "Device or resource busy", path)
 
-    monkeypatch.setattr(userns.os, "rmdir", rmdir)
-    monkeypatch.setattr(userns, "RMDIR_TRIES", 3)
+    monkeypatch.setattr(cgroups.os, "rmdir", rmdir)
+    monkeypatch.setattr(cgroups, "RMDIR_TRIES", 3)
     return state
 
 
@@ -49,8 +49,8 @@ def test_a_cgroups_processes_that_outlive_the_tries_are_killed_and_it_is_removed
     try:
         (tmp_path / "cgroup.procs").write_text(f"{inside.pid}\n")
         busy_while["holds"] = lambda: inside.poll() is None
-        assert _rmdir_cgroup(str(tmp_path)) is True
-        assert busy_while["calls"] > userns.RMDIR_TRIES  # the plain tries came first: nothing was killed then
+        assert cgroups.rmdir(str(tmp_path)) is True
+        assert busy_while["calls"] > cgroups.RMDIR_TRIES  # the plain tries came first: nothing was killed then
         assert inside.wait(timeout=10) == -signal.SIGKILL
         assert outside.poll() is None  # near miss: not in the folder, not signalled
     finally:
