@@ -251,19 +251,59 @@ BREAK_VARIANTS_NEAR = [n(c) for c in [
     "The answer is not\n\n\\boxed{6}", "The answer is not\n\\begin{align*}\nx &= 2 + 4 \\\\\n&= \\boxed{6}\n\\end{align*}",
     "The value of 1000 $x$\n= \\boxed{6}.", f"{V} $x > 7$\nis \\boxed{{6}}.",
 ]]
-# Left open by fx29y: an anchor's lead (`extract._sentence_start`) and the clauses before an anchor or a box
-# (`grammar._sentence_before`) still start at any line break or display end. Reading them across breaks
-# (`grammar.statement_lines`) closed these but refused 8 labelled right answers of the peers' data (a method clause
-# before a display, `By sum-to-product,\n\\[... = \\boxed{...}\\]`; premises in displays), so it waits for a lead
-# allowlist that reads those.
+# Left open by fx29y, closed by fx29z: an anchor's lead (`extract._sentence_start`) and the clauses before an anchor or a
+# box (`grammar._sentence_before`) started at any line break. Now both start where `grammar.last_break` says: a line break
+# only after a line that ends a statement or before a line that opens a sentence (`grammar.statement_lines`), so the
+# words of an unfinished line above are read with the anchor; the clause shapes that fx29y's trial refused in the peers'
+# data are leads of the one allowlist (`By sum-to-product,`, `Through this analysis,`, `the inequality is proven,`).
 ANCHOR_BREAK_NEAR = [n(c) for c in [
     "I doubt that\nthe answer is \\boxed{6}.", "Maybe,\nthe answer is \\boxed{6}.", "In thousands,\nthe answer is \\boxed{6}.",
     "I doubt that\nthe answer is 6.", "It is not true that\nthe answer is 6.",
 ]]
 test_an_anchors_lead_is_read_across_a_line_break = refused_test(
-    ANCHOR_BREAK_NEAR, """Paid in both profiles: the anchor's lead and the clauses before it are read back to a line break
-    only, so a hedge or scale on the line before is unread.""",
-    marks=[pytest.mark.xfail(strict=True, reason="open: class 1 on the anchor's path (fx29y)")])
+    ANCHOR_BREAK_NEAR, """Paid in both profiles before fx29z: the anchor's lead and the clauses before it were read back to
+    a line break only, so a hedge or scale on the line before was unread.""")
+# fx29z: variants the fix was not written for: a hedge, a negation, a scale or a condition on the line above, with or
+# without its punctuation, across a blank line, through markup, before a display's box, before `Answer:` and `####`.
+ANCHOR_BREAK_VARIANTS_NEAR = [n(c) for c in [
+    "Not\nthe answer is 6.", "I think not;\nthe answer is 6.", "In thousands\nthe answer is 6.",
+    "In thousands\nthe answer is \\boxed{6}.", "Possibly\nthe answer is \\boxed{6}", "If n is odd,\nthe answer is 6.",
+    "Maybe\n\nthe answer is 6.", "Perhaps\n**the answer is** $\\boxed{6}$", "Wrong\nanswer: 6", "Perhaps\nanswer: 6",
+    "My guess:\nthe answer is 6", "Not sure, but\nthe answer is 6.", "The answer is 7, not 6. Roughly\nthe answer is 6.",
+    "I doubt\nthat the answer is 6.", "We cannot say\nthe answer is \\boxed{6}", "Approximately\n$x = \\boxed{6}$",
+    "Maybe\n\\[x = \\boxed{6}\\]", "In thousands,\n\\[\n\\boxed{6}\n\\]", "Perhaps,\n$$\\boxed{6}$$", "I doubt that\n#### 6",
+    # near the admitted method and premise clauses: an unlisted method, a hedge in its place, a negated premise
+    "By my guess,\n\\[x = \\boxed{6}\\]", "By a rough estimate,\nthe answer is 6.", "Through this guess,\nthe answer is 6.",
+    "Thus, the inequality is not proven, and\nthe answer is 6.", "Thus, the guess is verified, and\nthe answer is 6.",
+    "By sum-to-product roughly,\n\\[x = \\boxed{6}\\]",
+    # a line above that ends with a number or math but is no statement (the box's rule since fx29y took any such line
+    # as one): a lowercase line continues it unless it is math alone or ends with a box
+    "In units of 1000\nthe answer is 6.", "Multiply by 1000\nthe answer is 6.",
+    "In units of 1000\nthe answer is \\boxed{6}.", "Divide by $10^3$\nand the answer is 6.",
+]]
+ANCHOR_BREAK_VARIANTS_PAID = [n(c) for c in [
+    # a method's or a premise's clause on the line above (the peers' shapes: math-verify's suite, Omni-MATH's outputs)
+    "By sum-to-product,\n\\[x = \\boxed{6}.\\]", "By the quadratic formula,\nthe answer is 6.", "Thus,\nthe answer is \\boxed{6}.",
+    "Through this analysis, the only value is:\n\\[\n\\boxed{6}\n\\]",
+    "Thus, the inequality is proven, and the final answer is:\n\n\\[\n\\boxed{6}\n\\]", "So\nthe answer is 6.",
+    "Therefore,\n\\[\nx = \\boxed{6}\n\\]", "We get $x = 6$, so\nthe answer is 6.",
+    # a heading or a finished line, then a sentence of its own
+    "**Final Answer**\nThe answer is 6.", "## Step 3: Conclude\nThe answer is \\boxed{6}.", "Let me add these up\nSo the answer is 6.",
+    "2 + 4 = 6\nthe answer is 6.", "$$x = 2 + 4 = 6$$\nthe answer is 6.", "The sum is $2 + 4$\nthe answer is 6.", "The total is 6.\n#### 6",
+    "She makes 2 * 3 = <<2*3=6>>6\n#### 6",
+]]
+test_an_anchor_break_variant_is_read_whole = refused_test(ANCHOR_BREAK_VARIANTS_NEAR)
+# Found by fx29z, left open: an anchor's clause starts after any math delimiter (`extract._SENTENCE_BREAK_RE`), and
+# `lead_clauses` reads only the clauses before a comma, so words before an inline segment with no comma are unread, on
+# one line as across a break.
+ANCHOR_AFTER_MATH_NEAR = [n(c) for c in [
+    "In units of $1000$ the answer is 6.", "Maybe for $n=3$ the answer is 6.", "I doubt $x$ the answer is 6.",
+    "In units of $1000$\nthe answer is 6.",
+]]
+test_words_before_math_before_an_anchor_are_read = refused_test(
+    ANCHOR_AFTER_MATH_NEAR, """Paid in both profiles: the anchor's lead starts after the segment's closing `$`.""",
+    marks=[pytest.mark.xfail(strict=True, reason="open: an anchor's lead stops at a math delimiter (fx29z)")])
+test_a_leading_line_that_states_or_ends_pays = paid_test(ANCHOR_BREAK_VARIANTS_PAID)
 BREAK_VARIANTS_PAID = [n(c) for c in [
     "So the answer is\n\\boxed{6}", "Thus, the total is\n$$\\boxed{6}$$", "The value of $x$ is\n\\boxed{6}.",
     "Step 3: Add them\n2 + 4 = 6\n\nSo the answer is \\boxed{6}.", "Simplifying:\n\\[\nx = 6\n\\]\nThus the answer is \\boxed{6}.",

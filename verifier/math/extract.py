@@ -30,6 +30,7 @@ from .grammar import (
     bare_link,
     statement_lines,
     concludes,
+    last_break,
     lead_clauses,
     read_sentence,
 )
@@ -396,9 +397,9 @@ def _anchor_ends_at(prefix: str) -> bool:
 def _anchor_led(text: str, anchor: re.Match[str]) -> bool:
     """Whether what stands before an anchor in its clause only leads to it, in every script: `grammar.anchor_lead`
     with its script's allowlist (`错误答案：`, `Неправильный ответ —`, `I doubt the answer is` are no anchor), and
-    `####` only at a line's start."""
-    if anchor.group() == "####":  # GSM8K's mark opens its line (`I doubt #### 6` is no anchor)
-        return not text[text.rfind("\n", 0, anchor.start()) + 1: anchor.start()].strip(" \t")
+    `####` only at a line's start, read with the line before when that line states nothing (`I doubt that\\n#### 6`)."""
+    if anchor.group() == "####" and text[text.rfind("\n", 0, anchor.start()) + 1: anchor.start()].strip(" \t"):
+        return False  # GSM8K's mark opens its line (`I doubt #### 6` is no anchor), and a line it continues is read
     return anchor_lead(text[_sentence_start(text, anchor.start()): anchor.start()])
 
 
@@ -611,11 +612,7 @@ def _sentence_start(text: str, pos: int) -> int:
     """Where the clause holding `pos` starts: after the last line break, sentence end, comma,
     semicolon, math delimiter, `>` (`<think>`) or closing brace before it (a box: `\\boxed{6}
     **Final Answer**`). A clause before a comma is not read (`It is not B, the answer is D`)."""
-    start = max(pos - _LEAD_CHARS, 0)
-    found = None
-    for m in _SENTENCE_BREAK_RE.finditer(text, start, min(pos + 1, len(text))):
-        found = m if m.end() <= pos else found  # a lookahead reads the character at `pos`
-    return found.end() if found else start
+    return last_break(_SENTENCE_BREAK_RE, text, max(pos - _LEAD_CHARS, 0), pos)
 
 
 def anchored_text(text: str, pos: int, limits: MathLimits) -> str:

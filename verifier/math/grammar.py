@@ -273,16 +273,19 @@ STATING_CLAUSES: tuple[tuple[str, str], ...] = (
      r"|(?:combining|adding)\s+(?:these|them|both|everything)",
      "a conclusion from the steps before (`Putting these together gives`, `Combining these, we get`)"),
     (r"in\s+total|in\s+all|altogether|overall|in\s+the\s+end|in\s+conclusion|in\s+summary|in\s+short"
-     r"|(?:with|from)\s+(?:this|that|these|here)|using\s+(?:this|these|here)|(?:given|using)\s+that(?=\s*(?:,|$))"
+     r"|(?:with|from)\s+(?:this|that|these|here)|through\s+(?:this|these)\s+(?:analysis|reasoning|argument|steps)"
+     r"|using\s+(?:this|these|here)|(?:given|using)\s+that(?=\s*(?:,|$))"
      r"|by\s+substitution|for\s+part\s+\(?\s*[a-z0-9]{1,3}\s*\)?",
-     "openers that sum up or say which part is answered (`In total it is`, `From this we get`, `For part (a) we "
-     "get`); a preposition's phrase outside them (`In thousands`, `At least`, `For odd n`) scales, bounds or "
-     "conditions the value; `given that` and `using that` only right before a comma (`Given that, we get`), since "
-     "before a clause they open a premise or a condition (`Given that n is odd we get`, red team 5 class 5)"),
+     "openers that sum up or say which part is answered (`In total it is`, `From this we get`, `Through this analysis,` "
+     "(Omni-MATH's outputs), `For part (a) we get`); a preposition's phrase outside them (`In thousands`, `At least`, "
+     "`For odd n`) scales, bounds or conditions the value; `given that` and `using that` only right before a comma "
+     "(`Given that, we get`), since before a clause they open a premise or a condition (`Given that n is odd we get`, red team 5 class 5)"),
     (r"in\s+other\s+words|at\s+(?:last|the\s+end)|by\s+(?:the\s+)?(?:quadratic\s+formula|pythagorean\s+theorem"
-     r"|law\s+of\s+(?:cosines|sines)|vieta'?s\s+formulas?|symmetry|inspection|induction|am-?\s*gm|remainder\s+theorem)",
+     r"|law\s+of\s+(?:cosines|sines)|vieta'?s\s+formulas?|symmetry|inspection|induction|am-?\s*gm|remainder\s+theorem"
+     r"|sum-to-product|product-to-sum)",
      "openers that restate or name how the value was found (`In other words, \\boxed{6}`, `By the quadratic formula, "
-     "$x = \\boxed{6}$`): a closed list of methods, since `by my guess`, `by a rough estimate` hedge"),
+     "$x = \\boxed{6}$`, `By sum-to-product,` of math-verify's suite): a closed list of methods, since `by my guess`, "
+     "`by a rough estimate` hedge"),
 )
 """Main clauses that state the clause after them (docs/math.md "Answer grammar", "Stating clauses"), each with its
 reason: an allowlist, matched whole at a clause's start after concluding connectives (`so`, `thus`, `hence`,
@@ -357,6 +360,13 @@ _CJK_LEADS = ("所以", "因此", "因而", "故", "综上所述", "综上", "�
 _CLAUSE_SPLIT_RE = re.compile(r"[,，;；、]|\.\.\.|…")
 _PART_CLAUSE_RE = re.compile(r"^\s*(?:for\s+)?(?:part\s+)?\(?[a-z0-9]{1,3}\)?\s*$", re.IGNORECASE)
 _REJECTION_CLAUSE_RE = re.compile(r"^\s*(?i:it\s+is\s+|it's\s+)?(?i:not)\s+(?:\(?[A-Z]\)?|-?\d+(?:\.\d+)?)\s*$")
+_SETTLED_CLAUSE_RE = re.compile(
+    r"^\s*(?:and\s+)?(?:the|this|that|these|each|every|all)\s+"
+    r"(?:inequality|inequalities|identity|identities|equation|equations|claim|statement|condition|conditions)\s+"
+    r"(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:proven|proved|verified|established|satisfied|confirmed|shown)\s*$", re.IGNORECASE)
+"""A clause that says a premise is settled (`Thus, the inequality is proven, and the final answer is:`, Omni-MATH's
+outputs): a determiner, a statement's noun, a link and a participle that settles it, each from a closed list; no value,
+no hedge, no negation (`the inequality is not proven` is none)."""
 _SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|[$}>]|\\[\])]")
 _SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?:(?<!\\)\$)?(?=\s)|[。！？।]|(?<!\s)\s+(?=[\u0e00-\u0e7f])|\\\]|(?<!\\)\$\$(?!\$)")
 """Where a sentence starts for `lead_clauses` and `box_lead_clauses`: a sentence end (a period that closes a math segment
@@ -435,12 +445,37 @@ def statement_lines(region: str, floor: int, start: int) -> list[int]:
         end = line_start + len(region[line_start:at].rstrip(" \t\r"))
         if in_math(at):
             continue
-        if _SENTENCE_OPENS_RE.match(region, at + 1) or end > line_start and (
-                any(b == end for _, b in spans) or _BLOCK_END_RE.fullmatch(region, line_start, end)
-                or (region[end - 1].isdigit() or _ends_with_box(region[max(line_start, end - MAX_CHARS): end]))
-                and not in_math(end - 1)):
+        if _SENTENCE_OPENS_RE.match(region, at + 1):
+            found.append(at + 1)
+            continue
+        if end <= line_start:
+            continue
+        boxed = _ends_with_box(region[max(line_start, end - MAX_CHARS): end]) and not in_math(end - 1)
+        if _CONTINUES_RE.match(region, at + 1):
+            # a line that opens with a lowercase word continues the line above unless that line ends with a box or a
+            # block or is math alone (`x = 2 + 4 = 6`): `In units of 1000\nthe answer is 6` reads its scale (fx29z)
+            if boxed or _BLOCK_END_RE.fullmatch(region, line_start, end) or _math_alone(region, line_start, end, spans):
+                found.append(at + 1)
+            continue
+        if any(b == end for _, b in spans) or _BLOCK_END_RE.fullmatch(region, line_start, end) or boxed or (
+                region[end - 1].isdigit() and not in_math(end - 1)):
             found.append(at + 1)
     return found
+
+
+_CONTINUES_RE = re.compile(r"[ \t]*(?:(?:\*\*|__)[ \t]*)*[a-z]")
+"""A line that opens with a lowercase Latin letter (after bold marks): the rest of the sentence of the line above."""
+_LINE_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
+
+
+def _math_alone(region: str, line_start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether the line `region[line_start:end]` holds math and no word outside its math segments (`2 + 4 = 6`,
+    `$x = 6$`, a display's last line `\\]`)."""
+    line = list(region[line_start:end])
+    for a, b in spans:
+        for k in range(max(a, line_start), min(b, end)):
+            line[k - line_start] = " "
+    return not _LINE_WORD_RE.search("".join(line))
 
 
 def lead_clauses(text: str, pos: int) -> bool:
@@ -482,13 +517,28 @@ def box_lead_clauses(text: str, pos: int) -> bool:
 
 
 def _sentence_before(text: str, pos: int) -> str:
-    """The text of the sentence that holds `pos`, from its start (a line break or a sentence end, a display's end
-    among them; never markup or inline math) to `pos`."""
+    """The text of the sentence that holds `pos`, from its start (a sentence end, a display's end among them, or a line
+    break that `last_break` keeps; never markup or inline math) to `pos`."""
     start = max(pos - _LEAD_CHARS_BOX, 0)
-    found = None
-    for m in _SENTENCE_END_RE.finditer(text, start, min(pos + 1, len(text))):
-        found = m if m.end() <= pos else found  # a sentence end's lookahead reads the space after `pos`
-    return text[found.end() if found else start: pos]
+    return text[last_break(_SENTENCE_END_RE, text, start, pos): pos]
+
+
+def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int:
+    """Where the sentence or clause that holds `pos` starts: after the last match of `pattern` in `text[floor:pos]`, a
+    line break among them only where `statement_lines` says a statement ends there (fx29z: a line that opens lowercase
+    after a line with no statement's end continues its sentence, so `I doubt that\\nthe answer is 6` and `Maybe,\\nthe
+    answer is 6` are read whole, red team 16 class 1's anchor path); `floor` when none."""
+    found = floor
+    lines = None
+    for m in pattern.finditer(text, floor, min(pos + 1, len(text))):
+        if m.end() > pos:
+            continue  # a sentence end's lookahead reads the character at `pos`
+        if m.group() == "\n":
+            lines = set(statement_lines(text, floor, pos)) if lines is None else lines
+            if m.end() not in lines:
+                continue
+        found = m.end()
+    return found
 
 
 def _masked(before: str) -> str:
@@ -514,7 +564,7 @@ def _own_math(before: str) -> int:
 def _lead_clause(clause: str) -> bool:
     """One clause before the answer's own: see `lead_clauses`."""
     if (_PART_CLAUSE_RE.match(clause) or _REJECTION_CLAUSE_RE.match(clause) or _LEAD_PHRASE_RE.fullmatch(clause.strip())
-            or _STEP_CLAUSE_RE.fullmatch(clause)):
+            or _STEP_CLAUSE_RE.fullmatch(clause) or _SETTLED_CLAUSE_RE.match(clause)):
         return True
     stated = strip_stating(clause)
     if stated != clause:
