@@ -1,7 +1,8 @@
-"""Grading-time bounds on matrices and series (issue 29; verifier/math/guards.py `matrix_guard`, `_series_digits`;
-docs/math.md "Answer grammar", item 5): constructs inside the earlier bounds that held a worker for seconds (a 12x12
-symbolic determinant over 40 s, a 4x4 symbolic inverse over 45 s, `\\sum_{k=1}^{1000} k!` over 45 s, nested sums)
-are refused or never evaluated: never paid, never an infra error. No timed assertion: each test asserts the bound
+"""Grading-time bounds on matrices, series and functions (issue 29; verifier/math/guards.py `matrix_guard`,
+`_series_digits`, `function_guard`; docs/math.md "Answer grammar", item 5 and fx29x): constructs inside the earlier
+bounds that held a worker for seconds (a 12x12 symbolic determinant over 40 s, a 4x4 symbolic inverse over 45 s,
+`\\sum_{k=1}^{1000} k!` over 45 s, nested sums, an 8-deep `\\ln` chain 17 s, 16 `\\tanh` of letters over 30 s) are
+refused or never evaluated: never paid, never an infra error. No timed assertion: each test asserts the bound
 (the refusal's reason, or `INFINITE` digits), and the rewrites that must still pay.
 """
 
@@ -10,7 +11,15 @@ from __future__ import annotations
 import pytest
 
 from helpers import math_verdicts
-from verifier.math.guards import INFINITE, magnitude_digits, matrix_guard
+from verifier.math.guards import (
+    INFINITE,
+    MAX_FUNCTION_DEPTH,
+    MAX_FUNCTION_WORK,
+    function_guard,
+    function_work,
+    magnitude_digits,
+    matrix_guard,
+)
 from verifier.math.limits import DEFAULT_LIMITS
 from verifier.math.parsing import _math_verify_parse, parse_prediction
 
@@ -94,3 +103,102 @@ def test_a_costly_series_is_never_evaluated(latex: str) -> None:
 @pytest.mark.parametrize("latex", ["\\sum_{k=1}^{99} 2^{k}", "\\sum_{k=1}^{100} k^{20}", "\\sum_{k=1}^{n} k^{20}", "\\prod_{k=1}^{100} k"])
 def test_a_series_within_the_bounds_is_evaluated(latex: str) -> None:
     assert magnitude_digits(_math_verify_parse(latex), DEFAULT_LIMITS) < DEFAULT_LIMITS.max_exact_digits
+
+
+# Functions (fx29x): nesting and work, answers and golds alike.
+def _chain(function: str, depth: int, letter: str = "x") -> str:
+    text = letter
+    for _ in range(depth):
+        text = f"\\{function}({text})"
+    return text
+
+
+def _sum_of(function: str, count: int) -> str:
+    """`count` applications of `function` to different letters, summed (past four letters: `simplify`, no sampler)."""
+    return "+".join(f"\\{function}({letter})" for letter in "abcdfghkmnpqrstuvwyzABCDEFGH"[:count])
+
+
+@pytest.mark.parametrize("text, depths", [
+    (_chain("ln", 4), [1, 2, 3, 4]), ("\\ln \\ln \\ln x", [1, 2, 3]), ("e^{e^{e^{x}}}", [1, 2, 3]),
+    ("\\log_{2}(\\log_{2}(x))", [1, 2]), ("\\sin^{-1}\\left(\\cos^{2}(x)\\right)", [1, 2]),
+    ("\\ln\\frac{1}{\\ln\\frac{1}{\\ln x}}", [1, 2, 3]), ("\\sin(x)+\\cos(x)", [1, 1]), ("\\sin x + \\cos x", [1, 1]),
+    ("\\exp(x) - \\lg(x), \\ln(x)", [1, 1, 1]), ("\\ln x^{\\ln x}", [1, 2]), ("\\sin \\cos x", [1, 2]),
+    ("16\\sin x\\cos x\\cos 2x\\cos 4x\\cos 8x", [1] * 5), ("\\sin(a)\\cos(b + \\ln(c))", [1, 1, 2]),
+])
+def test_function_work_is_the_applications_depths(text: str, depths: list[int]) -> None:
+    """Weight-1 functions: the work is the sum of the applications' depths, the nesting the deepest; a function with no
+    bracket takes the function right after it, else what follows up to a function, `+`, `-` or `,` of its level
+    (`\\ln \\ln x` is a chain, `\\sin x\\cos x` two factors: math-verify reads them so)."""
+    assert function_work(text) == (sum(depths), max(depths))
+
+
+def test_ratios_and_hyperbolic_functions_weigh_more() -> None:
+    """`simplify` of a sum of ratios or hyperbolic functions costs more per function (MAX_FUNCTION_WORK's figures)."""
+    one = function_work("\\sin(a)")[0]
+    assert function_work("\\tan(a)")[0] == function_work("\\sec(a)")[0] == 2 * one
+    assert function_work("\\tanh(a)")[0] == function_work("\\operatorname{sech}(a)")[0] == 4 * one
+    assert function_work(_chain("tan", 2)) == (2 * (1 + 2), 2)
+
+
+PAST_THE_FUNCTION_BOUNDS = [
+    _chain("ln", MAX_FUNCTION_DEPTH + 1), _chain("log", MAX_FUNCTION_DEPTH + 1), _chain("exp", MAX_FUNCTION_DEPTH + 1),
+    "e^{" * (MAX_FUNCTION_DEPTH + 1) + "x" + "}" * (MAX_FUNCTION_DEPTH + 1), "\\ln " * (MAX_FUNCTION_DEPTH + 1) + "x",
+    _sum_of("sin", MAX_FUNCTION_WORK + 1), _sum_of("tan", MAX_FUNCTION_WORK // 2 + 1),
+    _sum_of("tanh", MAX_FUNCTION_WORK // 4 + 1), _chain("ln", MAX_FUNCTION_DEPTH) + "+" + _chain("ln", MAX_FUNCTION_DEPTH, "y"),
+]
+AT_THE_FUNCTION_BOUNDS = [
+    _chain("ln", MAX_FUNCTION_DEPTH), _chain("log", MAX_FUNCTION_DEPTH), _chain("exp", MAX_FUNCTION_DEPTH),
+    _sum_of("sin", MAX_FUNCTION_WORK), _sum_of("tan", MAX_FUNCTION_WORK // 2), _sum_of("tanh", MAX_FUNCTION_WORK // 4),
+    _chain("ln", MAX_FUNCTION_DEPTH) + "+" + _sum_of("ln", MAX_FUNCTION_WORK - sum(range(1, MAX_FUNCTION_DEPTH + 1))),
+]
+
+
+@pytest.mark.parametrize("latex", PAST_THE_FUNCTION_BOUNDS)
+def test_functions_one_step_past_the_bounds_are_refused(latex: str) -> None:
+    """One step past a bound (one level deeper, one function more): an answer is refused before parsing, `too costly`;
+    a gold is never parsed and only its own text pays; a different answer is `incorrect` with the reason."""
+    assert function_guard(latex) is not None
+    refused = parse_prediction(latex)
+    assert isinstance(refused, str) and "too costly" in refused
+    assert math_verdicts(f"\\boxed{{{latex}}}", "1") == ["incorrect", "incorrect"]
+    from verifier.math import grade_math
+
+    against_gold = grade_math({"completion": "\\boxed{1}", "gold": latex})
+    assert against_gold["verdict"] == "incorrect" and "gold not compared" in against_gold["detail"], against_gold
+    assert "too costly" in against_gold["detail"]
+    assert math_verdicts(f"\\boxed{{{latex}}}", latex) == ["correct", "correct"]  # its own text, as written
+
+
+@pytest.mark.parametrize("latex", AT_THE_FUNCTION_BOUNDS)
+def test_functions_at_the_bounds_are_compared(latex: str) -> None:
+    """At a bound the answer is read and compared: its own value pays (written differently: `+0`), a wrong one does
+    not (`+1`), against a gold at the bound too (each 0.1-0.6 s at load 2, MAX_FUNCTION_WORK's figures)."""
+    assert function_guard(latex) is None
+    assert not isinstance(parse_prediction(latex), str)
+    assert math_verdicts(f"\\boxed{{{latex}+0}}", latex) == ["correct", "correct"]
+    assert math_verdicts(f"\\boxed{{{latex}+1}}", latex) == ["incorrect", "incorrect"]
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("\\sin(x)+\\cos(x)", "\\cos(x)+\\sin(x)"), ("\\ln(\\sqrt{x})", "\\frac{1}{2}\\ln(x)"),
+    ("\\tan(\\arcsin(x/2))", "\\frac{x}{\\sqrt{4-x^{2}}}"), ("2\\sin(x)\\cos(x)", "\\sin(2x)"),
+    ("\\sin^{2}(x)+\\cos^{2}(x)", "1"), ("\\sec^{2}(x)-\\tan^{2}(x)", "1"), ("\\cosh^{2}(x)-\\sinh^{2}(x)", "1"),
+    ("\\log_{2}(8x)", "3+\\log_{2}(x)"), ("\\frac{\\sin(x)}{\\cos(x)}", "\\tan(x)"),
+    ("\\tanh(x)", "\\frac{\\sinh(x)}{\\cosh(x)}"), ("\\sin(\\cos(x))+\\cos(\\sin(x))", "\\cos(\\sin(x))+\\sin(\\cos(x))"),
+    ("\\ln\\left(\\ln\\left(\\ln\\left(\\ln\\left(x\\right)\\right)\\right)\\right)", _chain("ln", 4)),
+    ("\\arctan(1)+\\arctan(2)+\\arctan(3)", "\\pi"), ("e^{\\ln(2)}", "2"), ("8\\sin x\\cos x\\cos 2x\\cos 4x", "\\sin 8x"),
+    ("\\sin x \\cos y + \\cos x \\sin y", "\\sin(x+y)"),
+])
+def test_answers_with_several_functions_still_pay(completion: str, gold: str) -> None:
+    """Rewrites: the functions a real answer writes are far inside the bounds (the peers' data: work 2 at most)."""
+    assert function_guard(completion) is None and function_guard(gold) is None
+    assert math_verdicts(f"\\boxed{{{completion}}}", gold) == ["correct", "correct"]
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("\\sin(x)+\\cos(x)", "\\sin(x)-\\cos(x)"), (_chain("ln", 4), _chain("ln", 4, "y")), (_chain("ln", 4), _chain("ln", 3)),
+    ("\\tan(\\arcsin(x/2))", "\\frac{x}{\\sqrt{4+x^{2}}}"), (_sum_of("sin", MAX_FUNCTION_WORK), _sum_of("cos", MAX_FUNCTION_WORK)),
+])
+def test_a_wrong_answer_under_the_function_bounds_is_still_incorrect(completion: str, gold: str) -> None:
+    assert function_guard(completion) is None and function_guard(gold) is None
+    assert math_verdicts(f"\\boxed{{{completion}}}", gold) == ["incorrect", "incorrect"]

@@ -247,11 +247,12 @@ CHAINS = [
 
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize(("completion", "gold"), CHAINS, ids=["answer-2x11", "gold-4x11"])
-@pytest.mark.xfail(strict=True, reason=OPEN.format("class 6, function chains past the guards"))
 def test_function_chains_are_refused_before_comparing(completion: str, gold: str) -> None:
     """2.1-2.3 s each (strict, warm, own process; a gold of eight chains over 40 s): 22 functions pass
     `complexity_guard`'s `max_functions` (24), and a gold has no function bound at all. The safe behaviour is a refusal
-    by a cost bound before parsing and comparing (the detail names it: `too complex`/`too costly`)."""
+    by a cost bound before parsing and comparing (the detail names it: `too complex`/`too costly`). Closed by fx29x
+    (`guards.function_guard`, answers and golds: `MAX_FUNCTION_DEPTH`, `MAX_FUNCTION_WORK`; a gold past them is compared
+    as written only; near misses and rewrites in tests/test_math_cost_bounds.py)."""
     from verifier.math import grade_math
 
     result = grade_math({"completion": completion, "gold": gold, "profile": "strict"})

@@ -23,7 +23,7 @@ from .choices import letters, read_choice
 from .compare import equivalent, has_no_value, lone_variable, yes_or_no
 from .extract import LISTED_BOXES, SEVERAL_BOXES, Extraction, box_parts, extract_answer
 from .fast import grade_simple
-from .guards import expansion_guard
+from .guards import expansion_guard, function_guard
 from .limits import DEFAULT_LIMITS
 from .parsing import Parsed, clock_seconds, named_items, normalise, parse_gold, parse_prediction
 from .result import SHOWN_CHARS, result, same_text
@@ -60,6 +60,9 @@ def _grade_extracted(gold: str, extraction: Extraction, choices: Sequence[str] |
         return _grade_choice(gold, extraction, choices)
     if clock_seconds(normalise(gold)) is not None:
         return _grade_clock(gold, extraction)
+    costly = function_guard(gold)
+    if costly:  # never parsed: its parse and comparison are what the bound keeps away (docs/math.md, fx29x)
+        return _grade_as_written(gold, extraction, costly)
     try:
         parsed_gold = parse_gold(gold)
     except Exception as e:  # noqa: BLE001 - a gold that breaks the parser is the dataset's fault
@@ -73,6 +76,23 @@ def _grade_extracted(gold: str, extraction: Extraction, choices: Sequence[str] |
     if extraction.source in (SEVERAL_BOXES, LISTED_BOXES):
         return _grade_boxes(parsed_gold, extraction)
     return _grade_text(parsed_gold, extraction.text, extraction)
+
+
+def _grade_as_written(gold: str, extraction: Extraction, why: str) -> dict[str, Any]:
+    """A gold past `guards.function_guard`'s bounds, compared as written only (the gold rule of fx29r's expansion bound,
+    `_compare_text`): an answer past the same bounds is refused, so none but one written as the gold can equal it, and
+    that one pays; any other is `incorrect` with the reason. Not `invalid_gold`: the gold is a value."""
+    if extraction.text is None:
+        return result("no_answer", "no final answer found (\\boxed{} or an answer anchor)", extraction)
+    answer = extraction.text
+    if extraction.source in (SEVERAL_BOXES, LISTED_BOXES):  # the last box, or a sentence's boxes all together
+        parts = box_parts(answer)
+        if not parts:
+            return result("no_answer", "no final answer found", extraction)
+        answer = ", ".join(parts) if extraction.source == LISTED_BOXES else parts[-1]
+    if same_text(normalise(gold), answer):
+        return result("correct", "identical to the gold", extraction)
+    return result("incorrect", f"gold not compared: {why}; only an answer written as the gold pays", extraction)
 
 
 _BASED_GOLD_RE = re.compile(r"\s*\$?\s*\d[0-9A-Za-z]*_\{?\(?(\d{1,2})\)?\}?\s*\$?\s*")

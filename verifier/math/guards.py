@@ -60,7 +60,92 @@ def complexity_guard(text: str, limits: MathLimits) -> str | None:
     functions = sum(1 for _ in _FUNCTION_RE.finditer(text))
     if functions > limits.max_functions:
         return f"{functions} function applications (max {limits.max_functions}): too complex to parse"
-    return matrix_guard(text)
+    return function_guard(text) or matrix_guard(text)
+
+
+MAX_FUNCTION_DEPTH = 4
+"""Deepest nesting of function applications (`\\ln(\\ln(\\ln(\\ln(x))))` is 4) in an answer or a gold (`function_guard`).
+The point sampler (`compare.differs_at_a_point`) evaluates a nested logarithm or exponential at its points through
+sympy's `evalf`, whose work grows about threefold a level (complex intermediate values; a tower). Measured in a warm
+process each, strict, against gold 1, on 2 shared cores at load 2-3 (fx29x, docs/math.md "Answer grammar"): `\\log`
+chains of 4 0.23 s, 5 0.82 s, 6 11 s; `\\log_{2}` 4 0.39 s, 5 0.85 s, 6 6.4 s; `\\ln` 5 0.26 s, 6 0.74 s, 7 2.1 s, 8
+17.5 s, 10 over 60 s; `\\exp` or `e^{...}` 5 0.19 s, 6 over 30 s; `\\sin`, `\\tan`, `\\arcsin`, `\\arctan` chains of
+10 0.5 s (their parse, `MAX_FUNCTION_WORK`)."""
+MAX_FUNCTION_WORK = 18
+"""Most function work an answer or a gold may hold (`function_guard`): the sum over its function applications of their
+depth (1 outside any other function) times the function's weight: 1, 2 for a ratio (`\\tan`, `\\cot`, `\\sec`,
+`\\csc`), 4 for a hyperbolic function (`\\sinh`, `\\tanh`, ...). Two costs grow with it: math-verify's ANTLR parse of
+nested calls (about the sum of depths: red team 15's two 11-deep chains 1.0 s at load 0.7, 2.3 s at load 3-4; a chain
+of 8 0.4 s), and `simplify` of a sum of functions of more letters than the point sampler's four, per application and
+more for a ratio or a hyperbolic one. Measured as `MAX_FUNCTION_DEPTH` (fx29x, docs/math.md "Answer grammar"), the
+answer wrong against gold 1, the gold against answer 1, or a right answer written in another order: where 1 s is
+crossed, at load 2, 24 `\\sin` of letters (24) 1.07 s, 24 `\\tan` (48) 1.1-1.6 s, 16 `\\cot` (32) 1.6 s, 16 `\\sec` (32)
+2.0 s, 24 `\\sec` 9.9 s, 8 `\\tanh` (32) 1.1 s, 16 over 30 s, 8 `\\sinh` (32) 1.07 s, 12 5.1 s, twelve `\\tan(\\tan(a))`
+(72) 1.5 s; at the bound, load 3.5-4, 18 `\\sin` 0.51-0.74 s, 9 `\\tan`, `\\sec` or `\\cot` 0.26-0.77 s, 4 `\\tanh` and a
+`\\sec` 0.23-0.91 s, a 4-deep `\\log` chain and 8 `\\log` 0.8 s, 2 `\\sinh` and 5 `\\tan` 0.34-1.37 s, red team 13's
+`\\lim_{x \\to 0}` of `\\tan(\\tan(\\tan(x))) - \\sin(\\sin(\\sin(x)))` over `x^{7}` (18) 0.7-1.4 s; at 16, load 2,
+0.1-0.6 s each. A gold past either bound is never parsed: only an answer written as it pays (`grade`). The factors of
+a product are not nested (`\\sin a \\cos b` is 2): a product of many `\\sin`/`\\cos` costs `simplify`'s product-to-sum
+expansion, a bound of its own (docs/math.md, fx29x: left open)."""
+_APPLIED_RE = re.compile(
+    r"\\(?P<name>a?r?c?(?:sin|cos|tan|cot|sec|csc)h?|log|ln|lg|exp)(?![A-Za-z])"
+    r"|\\operatorname\s*\{\s*(?P<op>[^{}]*)\}"
+    r"|(?<![A-Za-z\\])(?P<e>e|\\mathrm\s*\{\s*e\s*\})\s*\^"
+    r"|(?P<open>[(\[{])|(?P<close>[)\]}])"
+    r"|(?P<end>(?<!\\)[-+=,;<>&]|\\(?:pm|mp|leq?|geq?|neq?|lt|gt)(?![A-Za-z]))"
+)
+# What may stand between a function and its argument: spacing and scripts (`\\log_{2}`, `\\sin^{2}`); then a bracket.
+_SCRIPTS_RE = re.compile(r"(?:\s|\\[,;:! ]|[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]))*")
+_BRACKET_AFTER_RE = re.compile(r"(?:\\left\s*)?\\?(?=[(\[{])")
+_RATIOS = frozenset({"tan", "cot", "sec", "csc"})
+
+
+def function_guard(text: str) -> str | None:
+    """Why the functions written in `text` cost too much to parse and compare, or None (answers and golds alike; linear
+    in len(text), on the text before parsing): past `MAX_FUNCTION_DEPTH` or `MAX_FUNCTION_WORK` (`function_work`)."""
+    work, deepest = function_work(text)
+    if deepest > MAX_FUNCTION_DEPTH:
+        return f"functions nested {deepest} deep (max {MAX_FUNCTION_DEPTH}): too costly to compare"
+    if work > MAX_FUNCTION_WORK:
+        return f"function work {work} (max {MAX_FUNCTION_WORK}, depth times weight): too costly to compare"
+    return None
+
+
+def function_work(text: str) -> tuple[int, int]:
+    """(work, deepest nesting) of the functions written in `text` (`MAX_FUNCTION_WORK`, `MAX_FUNCTION_DEPTH`). A
+    function's argument is the bracket right after it (past scripts and `\\left`); one with no bracket takes the function
+    right after it (`\\ln \\ln x` is a chain), else what follows up to the next function, `+`, `-`, `,` or relation of
+    its own bracket level, or that bracket's end (`\\ln \\frac{1}{\\ln x}` is a chain, `\\sin 2x \\cos x` two factors:
+    math-verify's reading). `e^{...}` is the exponential."""
+    frames: list[list[int]] = [[0, 0]]  # per open bracket: [1 if it is a function's argument, bare functions open in it]
+    scopes = work = deepest = 0  # scopes: the function arguments around the current position
+    argument_at = chained_at = -1  # where the last function's bracketed argument opens; where its bare one starts
+    for m in _APPLIED_RE.finditer(text):
+        kind = m.lastgroup
+        if kind == "open":
+            frames.append([int(m.start() == argument_at), 0])
+            scopes += frames[-1][0]
+        elif kind == "close":
+            if len(frames) > 1:
+                scopes -= sum(frames.pop())
+        elif kind == "end" or m.start() != chained_at:  # a term's end, or a function that is no bare argument: a factor
+            scopes -= frames[-1][1]
+            frames[-1][1] = 0
+        if kind not in ("open", "close", "end"):
+            name = (m.group("name") or m.group("op") or "exp").strip().lower()
+            weight = 4 if name.endswith("h") and len(name) > 2 else 2 if name in _RATIOS else 1
+            depth = scopes + 1
+            work += weight * depth
+            deepest = max(deepest, depth)
+            after = _SCRIPTS_RE.match(text, m.end()).end()  # type: ignore[union-attr]  # matches the empty string
+            argument = _BRACKET_AFTER_RE.match(text, after)
+            if argument:
+                argument_at = argument.end()
+            else:  # a bare argument: the functions up to its end are inside it
+                frames[-1][1] += 1
+                scopes += 1
+                chained_at = after
+    return work, deepest
 
 
 MAX_EXPANDED_TERMS = 200
