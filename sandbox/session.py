@@ -52,6 +52,13 @@ REPLAY_MAX_S = 300.0
 SHELL_ENV = {"go": {"GOCACHE": "/tmp/go-cache", "GOTMPDIR": "/work", "GOPATH": "/tmp/go", "GOFLAGS": "-mod=mod",
                     "GOPROXY": "off", "CGO_ENABLED": "0", "GOMAXPROCS": "1"}}
 SNAPSHOT_ENTRIES_MAX_BYTES = 8 << 20  # sandbox/harness/session_tools.py ENTRIES_MAX_BYTES
+# A walk of a session's tree by its PID 1 (a grade's read, a fork's or snapshot's changes: session_tools.snapshot,
+# delta) may take TREE_WALK_S; past it PID 1 stops and answers the session's own refusal naming it (a grade's
+# wrong_answer, a fork's RESOURCE_EXHAUSTED), well before the host stops waiting for the answer (TREE_WAIT_S: the
+# walk and the reply's transfer, up to 256 MiB of files), past which the session is lost. Red team rt30y: a grade's
+# walk of 300,000 empty folders on gVisor ran to the host's 120 s, a raised grade (ungraded), not the session's 0.
+TREE_WALK_S = 60.0
+TREE_WAIT_S = 2 * TREE_WALK_S
 
 
 class StateTooLarge(Exception):
@@ -258,7 +265,8 @@ class SessionBox:
 
     def snapshot(self, max_bytes: int, max_files: int) -> dict:
         """The tree as data (session_tools.snapshot): {"ok", "entries", "data"} or {"ok": False, "detail"}."""
-        reply, blobs = self.tool({"op": "snapshot", "max": max_bytes, "max_files": max_files}, {}, 120.0)
+        reply, blobs = self.tool({"op": "snapshot", "max": max_bytes, "max_files": max_files, "walk_s": TREE_WALK_S},
+                                 {}, TREE_WAIT_S)
         listing = blobs.get("entries", b"")
         if not reply.get("ok") or len(listing) > SNAPSHOT_ENTRIES_MAX_BYTES:
             return {**reply, "ok": False, "data": b""}
@@ -274,7 +282,7 @@ class SessionBox:
         ("too_large": its files over `work_bytes` written out in /work, its changed files over
         `max_data`, or more than a box of `mem_bytes` can take)."""
         reply, blobs = self.tool({"op": "delta", "max": work_bytes, "max_files": max_files, "max_data": max_data,
-                                  "mem": mem_bytes}, {}, 120.0)
+                                  "mem": mem_bytes, "walk_s": TREE_WALK_S}, {}, TREE_WAIT_S)
         listing = blobs.get("entries", b"")
         if not reply.get("ok") or len(listing) > SNAPSHOT_ENTRIES_MAX_BYTES:
             return {**reply, "ok": False}

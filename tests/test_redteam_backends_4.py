@@ -75,7 +75,7 @@ def test_a_zigzag_deep_tree_is_applied_with_a_few_opens_a_folder(tmp_path: Path,
     _linked(monkeypatch, tmp_path / "parent")
     _zigzag(tmp_path / "parent", ZIGZAG_DEPTH)
     opens = _counted_opens(monkeypatch)
-    reply, blobs = session_tools.delta({"max": 64 << 20, "max_files": 100_000})
+    reply, blobs = session_tools.delta({"max": 64 << 20, "max_files": 100_000, "walk_s": 60})
     assert reply["ok"], reply
     in_delta, opens[0] = opens[0], 0
     _linked(monkeypatch, tmp_path / "fork")

@@ -87,7 +87,7 @@ def _tree(root: Path) -> dict[str, tuple]:
 
 
 def _replay(work: Path, monkeypatch: pytest.MonkeyPatch, tree: str) -> tuple[dict, Path]:
-    reply, blobs = session_tools.delta({"max": 64 << 20, "max_files": 1000})
+    reply, blobs = session_tools.delta({"max": 64 << 20, "max_files": 1000, "walk_s": 60})
     assert reply["ok"], reply
     fork = work.parent / "fork"
     _linked(monkeypatch, fork, tree)
@@ -180,7 +180,7 @@ def test_changes_past_the_bound_are_refused_before_any_file_is_read(work: Path, 
         with open(work / f"big{i}", "wb") as fh:
             fh.truncate(50 << 20)
     monkeypatch.setattr(session_tools, "_read_regular", lambda *a: pytest.fail("a file was read past the bound"))
-    reply, blobs = session_tools.delta({"max": 128 << 20, "max_files": 1000})
+    reply, blobs = session_tools.delta({"max": 128 << 20, "max_files": 1000, "walk_s": 60})
     assert reply["too_large"] == "work" and not reply["ok"] and blobs == {}, reply
     assert 128 << 20 < reply["need"] <= 150 << 20 and reply["max"] == 128 << 20 and str(128 << 20) in reply["detail"]
 
@@ -189,7 +189,7 @@ def test_a_sparse_file_within_the_bound_is_carried_whole(work: Path, monkeypatch
     """Within the bound the same files are carried, the zeros written out: the bound counts what the fork holds."""
     with open(work / "sparse", "wb") as fh:
         fh.truncate(3 << 20)
-    reply, _ = session_tools.delta({"max": 3 << 20, "max_files": 1000})
+    reply, _ = session_tools.delta({"max": 3 << 20, "max_files": 1000, "walk_s": 60})
     assert bool(reply.get("too_large")) == (tree == "copy"), reply  # "copy": the tree's own files count too
     entries, fork = _replay(work, monkeypatch, tree)
     assert (fork / "sparse").stat().st_size == 3 << 20 and _tree(fork) == _tree(work)
@@ -203,10 +203,10 @@ def test_changes_a_forks_memory_cannot_take_are_refused_unread(work: Path, monke
     (work / "one").write_bytes(b"x" * (1 << 20))
     read = session_tools._read_regular
     monkeypatch.setattr(session_tools, "_read_regular", lambda *a: pytest.fail("a file was read past the bound"))
-    reply, blobs = session_tools.delta({"max": 64 << 20, "max_files": 1000, "mem": 2 << 20})
+    reply, blobs = session_tools.delta({"max": 64 << 20, "max_files": 1000, "walk_s": 60, "mem": 2 << 20})
     assert reply["too_large"] == "memory" and blobs == {} and str(3 << 20) in reply["detail"], reply
     monkeypatch.setattr(session_tools, "_read_regular", read)
-    reply, blobs = session_tools.delta({"max": 64 << 20, "max_files": 1000, "mem": 4 << 20})
+    reply, blobs = session_tools.delta({"max": 64 << 20, "max_files": 1000, "walk_s": 60, "mem": 4 << 20})
     assert reply["ok"] and bytes(blobs["data"]) == b"x" * (1 << 20), reply
 
 
@@ -217,12 +217,12 @@ def test_hard_links_are_carried_as_links_and_counted_once(work: Path, monkeypatc
     (work / "big").write_bytes(b"x" * (1 << 20))
     os.link(work / "big", work / "sub/big2")
     os.link(work / "big", work / "sub/big3")
-    reply, _ = session_tools.delta({"max": (1 << 20) + (64 << 10), "max_files": 1000})
+    reply, _ = session_tools.delta({"max": (1 << 20) + (64 << 10), "max_files": 1000, "walk_s": 60})
     assert reply["ok"], reply
     entries, fork = _replay(work, monkeypatch, tree)
     assert _tree(fork) == _tree(work)
-    assert [e for e in entries if e[1] in "fh" and e[0] in ("big", "sub/big2", "sub/big3")] == [
-        ["big", "f", 1 << 20, False], ["sub/big2", "h", "big"], ["sub/big3", "h", "big"]]
+    assert sorted(e for e in entries if e[1] in "fh" and e[0] in ("big", "sub/big2", "sub/big3")) == [
+        ["big", "f", 1 << 20, False], ["sub/big2", "h", "big"], ["sub/big3", "h", "big"]]  # a folder's order is its own
     assert len({(fork / p).stat().st_ino for p in ("big", "sub/big2", "sub/big3")}) == 1
 
 
@@ -269,7 +269,7 @@ def test_a_tree_nested_past_the_depth_bound_is_refused_by_name(work: Path, monke
     deep = _chain(work, session_tools.DEPTH_MAX)
     (deep / "f").write_bytes(b"at the bound\n")
     (deep / "d").mkdir()
-    reply, blobs = session_tools.delta({"max": 64 << 20, "max_files": 1000})
+    reply, blobs = session_tools.delta({"max": 64 << 20, "max_files": 1000, "walk_s": 60})
     assert reply["too_large"] == "depth" and blobs == {}, reply
     assert f"nest folders {session_tools.DEPTH_MAX + 1} deep, over the {session_tools.DEPTH_MAX} levels" in reply["detail"]
     (deep / "d").rmdir()
@@ -301,7 +301,7 @@ def test_a_walk_holds_an_fd_a_level_however_wide_or_deep(work: Path, monkeypatch
     try:
         opens = _counted_opens(monkeypatch)
         entries, fork = _replay(work, monkeypatch, tree)
-        graded, _ = session_tools.snapshot({"max": 64 << 20, "max_files": 100_000})  # a grade's read of the fork
+        graded, _ = session_tools.snapshot({"max": 64 << 20, "max_files": 100_000, "walk_s": 60})  # a grade's read of the fork
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     assert _tree(fork) == _tree(work) and (fork / "h0").stat().st_nlink == session_tools.DEPTH_MAX
@@ -320,7 +320,7 @@ def test_a_grades_read_stops_at_the_depth_bound_with_a_clear_detail(work: Path, 
 
     deep = _chain(work, session_tools.DEPTH_MAX)
     (deep / "m.py").write_bytes(b"AT = 1\n")
-    head = {"max": 64 << 20, "max_files": 100_000}
+    head = {"max": 64 << 20, "max_files": 100_000, "walk_s": 60}
     reply, blobs = session_tools.snapshot(head)
     assert reply["ok"], reply
     path = "/".join(["d"] * session_tools.DEPTH_MAX) + "/m.py"
@@ -338,3 +338,148 @@ def test_a_grades_read_stops_at_the_depth_bound_with_a_clear_detail(work: Path, 
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     shutil.rmtree(deep / "d")  # back at the bound: read whole again
     assert session_tools.snapshot(head)[0]["ok"]
+
+
+HEAD = {"max": 64 << 20, "max_files": 100_000, "walk_s": 60}
+
+
+def _long_names(work: Path, files: int, fill: bytes = b"\xff", length: int = 255) -> bytes:
+    """Red team rt30y's tree: 100 nested folders of 255-byte names (0xff: six characters of JSON a byte, the
+    name not UTF-8) and `files` empty files of such names at its foot, made a level at a time (each path
+    is about 25 KB, past PATH_MAX); the deepest folder's path."""
+    fd = os.open(work, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for i in range(100):
+            name = (b"d%d" % i).ljust(length, fill)
+            os.mkdir(name, dir_fd=fd)
+            sub = os.open(name, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = sub
+        for i in range(files):
+            os.close(os.open((b"f%d" % i).ljust(length, fill), os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd))
+    finally:
+        os.close(fd)
+    return b"/".join((b"d%d" % i).ljust(length, fill) for i in range(100))
+
+
+def _held(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The most entries a walk's listing held at once (_Listing.add)."""
+    most = [0]
+    real = session_tools._Listing.add
+
+    def add(self, entry: list) -> None:
+        real(self, entry)
+        most[0] = max(most[0], len(self.entries))
+
+    monkeypatch.setattr(session_tools._Listing, "add", add)
+    return most
+
+
+def test_a_walks_listing_is_bounded_as_it_is_built(work: Path, monkeypatch: pytest.MonkeyPatch, tree: str) -> None:
+    """Red team rt30y: a grade's and a fork's walk held every path, then the listing as JSON text and bytes,
+    before measuring it (PID 1 over the session's memory). Each entry's JSON is counted as it is added: past
+    ENTRIES_MAX_BYTES the grade's read and the fork's changes are refused by name, the walk stopped within one
+    entry of the bound (a path here is about 150 KB of JSON: 56 of them fill 8 MiB, of 3,500)."""
+    _long_names(work, 3500)
+    most = _held(monkeypatch)
+    reply, blobs = session_tools.snapshot(HEAD)
+    refused = session_tools.SNAPSHOT_OVER["names"].format(0, session_tools.ENTRIES_MAX_BYTES)
+    assert (reply, blobs) == ({"ok": False, "detail": refused}, {}) and "names take over 8388608 bytes" in refused
+    assert most[0] < 60, most
+    most[0] = 0
+    reply, blobs = session_tools.delta(HEAD)
+    assert reply["too_large"] == "names" and blobs == {} and reply["max"] == session_tools.ENTRIES_MAX_BYTES, reply
+    assert "bytes of names or more in their listing (as JSON), over the 8388608 bytes" in reply["detail"]
+    assert most[0] < 160, most  # the chain's 100 folders are changes too
+
+
+@pytest.mark.parametrize("read", ["grade", "fork"])
+def test_a_listing_at_its_bound_is_read_and_one_byte_past_is_refused(work: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                     tree: str, read: str) -> None:
+    """The listing's bound is exact: a listing of exactly ENTRIES_MAX_BYTES (here set to what a tree's listing
+    takes: 100 nested folders of 254-byte names and 20 files at their foot) is read whole, the very bytes
+    json.dumps makes, and one byte more (a name one character longer) is refused by name."""
+    deep = _long_names(work, 20, b"n", 254)
+    walk = session_tools.snapshot if read == "grade" else session_tools.delta
+    reply, blobs = walk(HEAD)
+    assert reply["ok"], reply
+    size = len(blobs["entries"])
+    assert blobs["entries"] == json.dumps(json.loads(blobs["entries"])).encode() and size > 100 * 254 * 20
+    monkeypatch.setattr(session_tools, "ENTRIES_MAX_BYTES", size)
+    reply, at = walk(HEAD)
+    assert reply["ok"] and at["entries"] == blobs["entries"], reply
+    fd = os.open(work, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for part in deep.split(b"/"):
+            fd, parent = os.open(part, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd), fd
+            os.close(parent)
+        name = b"f0".ljust(254, b"n")
+        os.rename(name, name + b"n", src_dir_fd=fd, dst_dir_fd=fd)  # one byte more in one name
+    finally:
+        os.close(fd)
+    reply, _ = walk(HEAD)
+    assert not reply["ok"] and f"{size} bytes" in reply["detail"] and "names" in reply["detail"], reply
+    assert reply.get("need", size + 1) == size + 1 and reply.get("too_large") == (None if read == "grade" else "names")
+
+
+def _walked(root: Path) -> int:
+    """The entries a grade's read walks: every one below root, what SKIP_DIRS hold left out."""
+    count = 0
+    for _, dirs, files in os.walk(root):
+        count += len(dirs) + len(files)
+        dirs[:] = [d for d in dirs if d not in session_tools.SKIP_DIRS]
+    return count
+
+
+def test_a_grades_read_counts_folders_against_its_entries_bound(work: Path, tree: str) -> None:
+    """Red team rt30y: a grade's read counted files, links and others against `max_files`, never folders (a
+    fork's counts them): 300,000 empty folders were walked whole, past the host's wait on gVisor. Every entry
+    walked counts: a tree of exactly `max_files` entries (most of them empty folders, one a .git folder whose
+    contents are not read) is read, one folder more is the session's to fix, by name."""
+    for i in range(300):
+        (work / "w" / str(i)).mkdir(parents=True)
+    (work / ".git/objects").mkdir(parents=True)
+    head = {**HEAD, "max_files": _walked(work)}
+    reply, blobs = session_tools.snapshot(head)
+    assert reply["ok"], reply
+    (work / "w/300").mkdir()
+    refused = session_tools.SNAPSHOT_OVER["entries"].format(head["max_files"] + 1, head["max_files"])
+    assert session_tools.snapshot(head) == ({"ok": False, "detail": refused}, {})
+    assert f"over {head['max_files']} entries (files, links, folders" in refused
+
+
+def test_a_forks_changes_count_every_entry_against_the_bound(work: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             tree: str) -> None:
+    """A fork's changes are counted as they are found, a fifo (named, not carried) too: at `max_files` they are
+    carried, one more is `too_large` "entries" (RESOURCE_EXHAUSTED at the server), and the fifos named are at
+    most SKIPPED_NAMED however many there are."""
+    for i in range(30):
+        os.mkfifo(work / f"fifo{i}")
+    (work / "w").mkdir()
+    for i in range(100):
+        (work / "w" / str(i)).write_bytes(b"x")
+    head = {**HEAD, "max_files": 131}
+    reply, _ = session_tools.delta(head)
+    assert reply["ok"] and len(reply["skipped"]) == session_tools.SKIPPED_NAMED, reply
+    (work / "w/100").mkdir()
+    reply, blobs = session_tools.delta(head)
+    assert (reply["too_large"], reply["need"], reply["max"], blobs) == ("entries", 132, 131, {}), reply
+    assert "carry 132 changed entries or more" in reply["detail"]
+
+
+@pytest.mark.parametrize("read", ["grade", "fork"])
+def test_a_walk_past_its_time_budget_is_refused_by_name(work: Path, tree: str, read: str) -> None:
+    """Each walk has a budget of its own (`walk_s`, sandbox/session.py TREE_WALK_S, well under the host's wait):
+    spent, a grade's read is the session's to fix, named, and a fork's changes `too_large` "time", never the host's
+    wait run out (red team rt30y: 300,000 folders on gVisor walked to the host's 120 s, an ungraded grade). Within
+    it the same tree is read."""
+    for i in range(50):
+        (work / "w" / str(i)).mkdir(parents=True)
+    walk = session_tools.snapshot if read == "grade" else session_tools.delta
+    assert walk(HEAD)[0]["ok"]
+    reply, blobs = walk({**HEAD, "walk_s": 1e-9})  # spent before the second entry
+    assert not reply["ok"] and blobs == {}, reply
+    if read == "grade":
+        assert reply["detail"] == session_tools.SNAPSHOT_OVER["time"].format(0, 0), reply
+    else:
+        assert reply["too_large"] == "time" and "take over 0 s to read" in reply["detail"], reply

@@ -4,7 +4,8 @@ snapshot", "Grading a session"): always the session's own answer, never the serv
 - A grade's read of the tree (sandbox/harness/session_tools.py `snapshot`) walks at most DEPTH_MAX folders deep,
   as a fork does: a tree one folder past the bound is the session's `wrong_answer` naming the bound (a chain of
   ~250 folders met PID 1's 256 fds and said only "Too many open files"), one at the bound grades as the repo task
-  of its diff.
+  of its diff. Its listing (and a fork's) is bounded to 8 MiB of JSON as it is built, to the byte: at the bound it is
+  read, one byte past it is the session's refusal naming it (red team rt30y: PID 1 held every path first).
 - Changes a new box refuses to apply (session_box.py "start": apply_delta's ValueError, {"unusable": true}) are
   INVALID_ARGUMENT naming `session_id`, never UNAVAILABLE "did not start; retry", the refused box is removed and
   its admission given back, and the session the changes came from goes on. The one way a session gets there: on
@@ -101,6 +102,119 @@ def test_a_tree_past_the_depth_bound_is_the_sessions_wrong_answer_and_one_at_it_
                 "wrong_answer", 0.0, detail, "", [], False), r
             assert s.shell(f"rm -r {chain}/d && echo alive").stdout == "alive\n"
         _same(s.grade(GRADE), at)
+
+
+# ---------------------------------------------------------------- the listing's bound, at it and one byte past
+# Run in the session as `python3 - MODE`: a tree whose listing (a grade's, "grade": its files and links, session_tools
+# `snapshot`; a fork's, "fork": its changes, `delta`, on a tree whose only changes are new names at its top) is
+# exactly 8 MiB of JSON: 100 nested folders of 250-byte names, empty files of 250-byte names at their foot, then
+# empty files at the top whose last one's name is sized to the byte. Prints that last name (at most 254 bytes).
+FILL = """import json, os, sys
+MODE, T, SKIP, TOP = sys.argv[1], 8 << 20, ('.git', '__pycache__', '.pytest_cache'), set(os.listdir('/srv'))
+
+def size(entry):
+    return len(json.dumps(entry)) + 2
+
+def entries(fd, rel):
+    for e in os.scandir(fd):
+        p, new = rel + e.name, (rel + e.name).split('/')[0] not in TOP
+        st = os.stat(e.name, dir_fd=fd, follow_symlinks=False)
+        if e.is_symlink():
+            t = os.readlink(e.name, dir_fd=fd)
+            if MODE == 'grade':
+                yield [p, 'f', os.path.getsize(t)] if t.startswith('/srv/') and os.path.isfile(t) else [p, 'l', t]
+            elif new:
+                yield [p, 'l', t]
+        elif e.is_dir(follow_symlinks=False):
+            if MODE == 'fork' and new:
+                yield [p, 'd']
+            if MODE == 'fork' or e.name not in SKIP:
+                sub = os.open(e.name, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+                yield from entries(sub, p + '/')
+                os.close(sub)
+        elif MODE == 'grade':
+            yield [p, 'f', st.st_size] if e.is_file(follow_symlinks=False) else [p, 'o', '']
+        elif new:
+            yield [p, 'f', st.st_size, bool(st.st_mode & 0o100)]
+
+def listing():
+    fd = os.open('/work', os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        return sum(size(e) for e in entries(fd, ''))
+    finally:
+        os.close(fd)
+
+def empty(path):
+    return size([path, 'f', 0] if MODE == 'grade' else [path, 'f', 0, False])
+
+os.chdir('/work')
+deep = ''
+for i in range(100):
+    d = ('n%02d' % i).ljust(250, 'n')
+    os.mkdir(d)
+    os.chdir(d)
+    deep += d + '/'
+left, i = T - listing(), 0
+while left > empty(deep + 'f'.ljust(250, 'f')) + 2000:
+    name = ('f%d' % i).ljust(250, 'f')
+    open(name, 'w').close()
+    left, i = left - empty(deep + name), i + 1
+os.chdir('/work')
+while left > 0:
+    small = empty('s%d' % i)
+    n = len('s%d' % i) + left - small if small <= left <= small + 250 else 200
+    name = ('s%d' % i).ljust(n, 's')
+    open(name, 'w').close()
+    left, i = left - empty(name), i + 1
+assert left == 0 and listing() == T, (left, listing())
+print(name)
+"""
+
+
+def _fill(s: Any, mode: str) -> str:
+    made = s.shell(f"python3 - {mode} <<'PY'\n{FILL}PY\n", timeout_s=120)
+    assert made.exit_code == 0 and made.stdout.strip(), made
+    return made.stdout.strip()
+
+
+def test_a_grades_listing_at_its_bound_is_read_and_one_byte_past_is_the_sessions_wrong_answer(
+        client: VerifierClient, sandbox_backend: str) -> None:  # noqa: F811
+    """Red team rt30y: a grade's read held every path and the listing's JSON before its 8 MiB bound was checked
+    (PID 1 out of memory: the grade raised, ungraded). The bound is counted as each entry is added, and exact: a
+    tree whose listing is 8 MiB to the byte is read and graded on its diff (the session's wrong_answer for what a
+    patch cannot carry, its new empty files, not the listing's), one name a byte longer is the session's wrong_answer naming the listing's
+    bound, no test run, and the session answers throughout."""
+    with client.session(environment="calc", time_limit_s=10) as s:
+        last = _fill(s, "grade")
+        at = s.grade(GRADE)
+        assert at["verdict"] == "wrong_answer" and at["detail"].endswith(": a new empty file; a patch cannot carry it "
+                                                                         "(write a line in it)"), at["detail"][-200:]
+        assert s.shell(f"mv {last} {last}s && echo alive").stdout == "alive\n"
+        r = s.grade(GRADE)
+        detail = ("the session's tree cannot be graded: "
+                  + session_tools.SNAPSHOT_OVER["names"].format(0, session_tools.ENTRIES_MAX_BYTES))
+        assert (r["verdict"], r["detail"], r["patch"], r["tests"], r["retryable"]) == (
+            "wrong_answer", detail, "", [], False), r
+        assert s.shell("echo alive").stdout == "alive\n"
+
+
+def test_a_forks_listing_at_its_bound_forks_and_one_byte_past_is_refused_with_the_parent_alive(
+        client: VerifierClient, sandbox_backend: str) -> None:  # noqa: F811
+    """The same bound on a fork's changes (session_tools `delta`): changes whose listing is 8 MiB to the byte fork
+    (the fork holds the last name), one name a byte longer is RESOURCE_EXHAUSTED naming the listing's bound, with no
+    retry hint, and the parent goes on (red team rt30y: the parent was lost)."""
+    with client.session(environment="calc", time_limit_s=10) as s:
+        last = _fill(s, "fork")
+        (f,) = s.fork(1)
+        with f:
+            assert f.shell(f"ls {last}").stdout == f"{last}\n"
+        assert s.shell(f"mv {last} {last}s && echo alive").stdout == "alive\n"
+        with pytest.raises(VerifierError) as e:
+            s.fork(1)
+        assert not isinstance(e.value, SessionLost) and e.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED, e.value
+        assert "bytes of names or more in their listing" in e.value.message and "retry" not in e.value.message
+        assert f"over the {session_tools.ENTRIES_MAX_BYTES} bytes" in e.value.message, e.value
+        assert s.shell("echo alive").stdout == "alive\n"
 
 
 # ---------------------------------------------------------------- changes a new box refuses to apply

@@ -48,8 +48,8 @@ from sandbox.repo.apply import View, view_listing
 from sandbox.repo.patch import PATCH_MAX, PatchError
 from sandbox.repo.tree_diff import DiffTooLarge, read_snapshot, session_patch
 from sandbox.repo_job import environment_language
-from sandbox.session import (LANGUAGES, Session, SessionEnvironment, SessionHost, SessionLimits, SessionState,
-                             StateTooLarge, StateUnusable)
+from sandbox.session import (LANGUAGES, SNAPSHOT_ENTRIES_MAX_BYTES, Session, SessionEnvironment, SessionHost,
+                             SessionLimits, SessionState, StateTooLarge, StateUnusable)
 from verifier.config import ServerConfig
 from verifier.engine import Draining, Engine, Overloaded
 from verifier.execute_wire import check_files
@@ -479,7 +479,9 @@ class SessionRegistry:
         if reply.get("too_large"):
             bound = {"data": f"{SNAPSHOT_MAX_BYTES >> 20} MiB",
                      "memory": f"memory_limit_mb {limits.memory_limit_mb} less {FORK_PROCESSES_MB} MiB for its processes",
-                     "depth": "folders nested deeper are not forked or kept"}
+                     "depth": "folders nested deeper are not forked or kept",
+                     "entries": f"{SNAPSHOT_MAX_FILES} entries", "names": f"{SNAPSHOT_ENTRIES_MAX_BYTES >> 20} MiB of names",
+                     "time": "the walk's budget: fewer files and folders read faster"}
             raise ChangesTooLarge(self._too_large(str(reply.get("detail")), bound.get(str(reply["too_large"]), "")))
         if not reply.get("ok"):
             raise TaskError("session_id", f"the session's files cannot be kept: {reply.get('detail') or reply.get('error')}")

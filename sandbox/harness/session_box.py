@@ -37,8 +37,8 @@ Requests:
     {"op": "shell", "cpu_s": F, "wall_s": F, "out_max": N, "blobs": [["command", N]]}
     {"op": "write", "path": NAME, "blobs": [["data", N]]}
     {"op": "list", "path": NAME, "max": N}
-    {"op": "snapshot", "max": N, "max_files": N}
-    {"op": "delta", "max": N, "max_files": N, "max_data": N, "mem": N}
+    {"op": "snapshot", "max": N, "max_files": N, "walk_s": F}
+    {"op": "delta", "max": N, "max_files": N, "max_data": N, "mem": N, "walk_s": F}
         the tools of a session on a repository environment (session_tools.py; "start" with
         "tree": "layers" links the environment's tree, read-only at /srv, into /work first, "tree": "copy"
         copies it (session_tools.link_tree; docs/sessions.md "The layers"); with "delta": true

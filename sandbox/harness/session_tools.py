@@ -138,23 +138,28 @@ def open_lower(dir_fd: int, name: str) -> int | None:
     return out
 
 
-def _walk_stats(settled: bool = False, max_depth: int = 0,
-                skip: tuple[str, ...] = ()) -> Iterator[tuple[str, str, os.stat_result | None, int, str]]:
+def _walk_stats(settled: bool = False, max_depth: int = 0, skip: tuple[str, ...] = (),
+                stats: bool = True) -> Iterator[tuple[str, str, os.stat_result | None, int, str]]:
     """(relative path, kind, stat, dir fd, name) of every entry below /work, depth first, never
     following a link; `kind` is f (regular), l (link), d (directory) or o (other). With `settled`, a
     folder that SETTLED holds unchanged (the same inode and ctime: no entry of it was added, removed,
     renamed or replaced since record_base) yields its recorded entries with no stat (None): they are
     links and folders, and a link cannot change in place. So a fork reads one stat per folder of the
-    environment, not one per file (gVisor: 97 ms for 2,048 files before).
+    environment, not one per file (gVisor: 97 ms for 2,048 files before). Without `stats` (a grade's
+    read) no entry is stat'ed: its kind is the folder listing's (the file's own checks come when it is
+    opened: open_nofollow).
 
     One open fd per level (the folder being listed and its ancestors, each holding the names of its
     folders still to walk), so a walk holds at most its depth plus one, however wide a folder is;
     with `max_depth`, a folder nested deeper raises TooDeep before it is opened (docs/sessions.md
-    "Fork and snapshot"). A folder named in `skip` is yielded, never walked."""
+    "Fork and snapshot"). A folder named in `skip` is yielded, never walked. A folder is listed as it
+    is read, an entry at a time, never held whole: the walk's caller counts each entry and stops at its
+    bound (_Listing), so a folder of a million names costs PID 1 what its caller keeps, no more (red
+    team rt30y). The order within a folder is the folder's own, not sorted (sorting holds every name)."""
     frames: list[tuple[str, int, list[str]]] = []  # (relative path, fd, its folders not walked yet)
     try:
         frames.append(("", os.open(pid1.WORK, os.O_RDONLY | os.O_DIRECTORY), []))
-        yield from _folder_stats(*frames[-1], settled, skip)
+        yield from _folder_stats(*frames[-1], settled, skip, stats)
         while frames:
             rel, fd, todo = frames[-1]
             if not todo:
@@ -165,31 +170,41 @@ def _walk_stats(settled: bool = False, max_depth: int = 0,
             if max_depth and rel.count("/") + 1 > max_depth:
                 raise TooDeep(rel.count("/") + 1)
             frames.append((f"{rel}{name}/", open_nofollow(fd, name, os.O_RDONLY | os.O_DIRECTORY), []))
-            yield from _folder_stats(*frames[-1], settled, skip)
+            yield from _folder_stats(*frames[-1], settled, skip, stats)
     finally:
         for _, fd, _ in frames:
             os.close(fd)
 
 
-def _folder_stats(rel: str, fd: int, todo: list[str], settled: bool, skip: tuple[str, ...]
+def _folder_stats(rel: str, fd: int, todo: list[str], settled: bool, skip: tuple[str, ...], stats: bool = True
                   ) -> Iterator[tuple[str, str, os.stat_result | None, int, str]]:
-    """_walk_stats's entries of one open folder, its folders' names added to `todo` in name order
-    (walked last first)."""
-    st_dir = os.fstat(fd)
-    known = SETTLED.get(rel) if settled else None
-    if known is not None and known[:2] == (st_dir.st_ino, st_dir.st_ctime_ns):
+    """_walk_stats's entries of one open folder, read as they come (scandir), its folders' names added
+    to `todo` once yielded (walked last first)."""
+    known = None
+    if settled:
+        st_dir = os.fstat(fd)
+        known = SETTLED.get(rel)
+        if known is not None and known[:2] != (st_dir.st_ino, st_dir.st_ctime_ns):
+            known = None
+    if known is not None:
         for name, kind in known[2]:
             yield f"{rel}{name}", kind, None, fd, name
             if kind == "d":
                 todo.append(name)
         return
-    for name in sorted(os.listdir(fd)):
-        st = os.stat(name, dir_fd=fd, follow_symlinks=False)
-        kind = ("d" if stat.S_ISDIR(st.st_mode) else "l" if stat.S_ISLNK(st.st_mode)
-                else "f" if stat.S_ISREG(st.st_mode) else "o")
-        yield f"{rel}{name}", kind, st, fd, name
-        if kind == "d" and name not in skip:
-            todo.append(name)
+    with os.scandir(fd) as it:
+        for entry in it:
+            name = entry.name
+            st = entry.stat(follow_symlinks=False) if stats else None
+            if st is not None:
+                kind = ("d" if stat.S_ISDIR(st.st_mode) else "l" if stat.S_ISLNK(st.st_mode)
+                        else "f" if stat.S_ISREG(st.st_mode) else "o")
+            else:
+                kind = ("d" if entry.is_dir(follow_symlinks=False) else "l" if entry.is_symlink()
+                        else "f" if entry.is_file(follow_symlinks=False) else "o")
+            yield f"{rel}{name}", kind, st, fd, name
+            if kind == "d" and name not in skip:
+                todo.append(name)
 
 
 class TooDeep(Exception):
@@ -198,6 +213,52 @@ class TooDeep(Exception):
     def __init__(self, depth: int) -> None:
         super().__init__(depth)
         self.depth = depth
+
+
+class Over(Exception):
+    """A walk past one of its bounds (_Listing's "entries", "names" or "time"; delta's "work"): what it
+    reached (at least) and the bound."""
+
+    def __init__(self, bound: str, need: int, cap: int) -> None:
+        super().__init__(bound, need, cap)
+        self.bound, self.need, self.cap = bound, need, cap
+
+
+class _Listing:
+    """A walk's listing as it is built (`snapshot` for a grade, `delta` for a fork or snapshot), every bound
+    checked as the thing it bounds grows, never after (red team rt30y: 100 nested 255-byte folders and 3,500
+    files below them, each path about 25 KB of JSON six characters a byte, were held whole, then as JSON text,
+    then as bytes, and only then measured: PID 1 went over the session's memory). `count` an entry walked
+    (Over "entries" past the head's `max_files`), `add` an entry held, its JSON and separator counted before
+    it is kept (Over "names" past ENTRIES_MAX_BYTES: the listing is json.dumps of the list, whose size is
+    that sum), and both check the walk's time (Over "time" past the head's `walk_s`, the host's budget for
+    the walk, well under its wait for the answer: sandbox/session.py TREE_WALK_S)."""
+
+    def __init__(self, head: dict) -> None:
+        self.entries: list[list] = []
+        self.size = self.counted = 0
+        self.max_entries, self.walk_s = int(head["max_files"]), float(head["walk_s"])
+        self.deadline = time.monotonic() + self.walk_s
+
+    def tick(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise Over("time", int(self.walk_s), int(self.walk_s))
+
+    def count(self) -> None:
+        self.counted += 1
+        if self.counted > self.max_entries:
+            raise Over("entries", self.counted, self.max_entries)
+        self.tick()
+
+    def add(self, entry: list) -> None:
+        self.size += len(json.dumps(entry)) + 2  # ", " before each but the first, "[" and "]" around
+        if self.size > ENTRIES_MAX_BYTES:
+            raise Over("names", self.size, ENTRIES_MAX_BYTES)
+        self.entries.append(entry)
+        self.tick()
+
+    def dump(self) -> bytes:
+        return json.dumps(self.entries).encode()
 
 
 def record_base() -> None:
@@ -260,50 +321,70 @@ def delta(head: dict) -> tuple[dict, dict[str, bytes | bytearray]]:
     read, the changed files' bytes are held to `max_data` (what the server keeps) and, with `mem` (the
     bytes a fork's memory limit leaves beside its processes), what the fork's box needs to take them
     (_memory_need). A folder nested over DEPTH_MAX deep is refused the same way ("depth"), so every walk
-    here and in apply_delta holds at most DEPTH_MAX + 1 open folders (red-team rt30w)."""
-    cap, max_files = int(head["max"]), int(head["max_files"])
+    here and in apply_delta holds at most DEPTH_MAX + 1 open folders (red-team rt30w). The changes' count
+    (`max_files`: a fifo, socket or device counted too), their listing's size (ENTRIES_MAX_BYTES) and the
+    walk's time (`walk_s`) are checked as each entry is added (_Listing: "entries", "names", "time"), so
+    PID 1 holds no more than a fork takes (red-team rt30y); what it keeps of the unchanged tree is only
+    the environment's own paths (`seen`, BASE's)."""
+    cap = int(head["max"])
     max_data, mem = int(head.get("max_data") or cap), int(head.get("mem") or 0)
-    entries: list[list] = []
-    seen: set[str] = set()
+    listing = _Listing(head)
+    entries = listing.entries
     skipped: list[str] = []
-    inodes: dict[tuple[int, int], str | None] = {}  # a linked file's inode -> its path carried as "f", if any
-    held = 0
     try:
-        for rel, kind, st, fd, name in _walk_stats(settled=True, max_depth=DEPTH_MAX):
-            seen.add(rel)
-            if st is None:  # in a folder unchanged since record_base: a link or a folder as recorded
-                continue
-            key = (st.st_dev, st.st_ino)
-            if kind == "f" and (st.st_nlink < 2 or key not in inodes):
-                held += _pages(st.st_size)
-                if held > cap:
-                    return _too_large("work", held, cap)
-                if st.st_nlink > 1:
-                    inodes[key] = None
-            change = _change(rel, kind, st, fd, name, inodes)
-            if change is not None and change[1] == "o":
-                skipped.append(rel)
-            elif change is not None:
-                entries.append(change)
-            if len(entries) > max_files:
-                return {"ok": False, "detail": f"the session's changes are over {max_files} entries"}, {}
+        seen, held = _changes(listing, cap, skipped)
         changed = sum(int(e[2]) for e in entries if e[1] == "f")
         if changed > max_data:
             return _too_large("data", changed, max_data)
         if mem and _memory_need(changed, held) > mem:
             return _too_large("memory", _memory_need(changed, held), mem)
-        data = _read_changed(entries, min(cap - held, max_data - changed))
+        data = _read_changed(entries, min(cap - held, max_data - changed), listing)
+        if data is None:  # a file grew while it was read
+            return _too_large("work", cap + 1, cap)
+        for rel in BASE:
+            if rel not in seen:
+                listing.add([rel, "x"])
     except TooDeep as e:
         return _too_large("depth", e.depth, DEPTH_MAX)
+    except Over as e:
+        return _too_large(e.bound, e.need, e.cap)
     except OSError as e:
         return {"ok": False, "detail": f"the tree could not be read: {e.strerror}"}, {}
-    if data is None:  # a file grew while it was read
-        return _too_large("work", cap + 1, cap)
-    entries += [[rel, "x"] for rel in BASE if rel not in seen]
-    listing = json.dumps(entries).encode()
-    if len(listing) > ENTRIES_MAX_BYTES:
-        return {"ok": False, "detail": f"the changes' names take over {ENTRIES_MAX_BYTES} bytes"}, {}
-    return {"ok": True, "skipped": skipped[:20]}, {"entries": listing, "data": data}
+    return {"ok": True, "skipped": skipped}, {"entries": listing.dump(), "data": data}
+
+
+def _changes(listing: _Listing, cap: int, skipped: list[str]) -> tuple[set[str], int]:
+    """delta's walk: each change added to `listing` (a fifo, socket or device counted, the first
+    SKIPPED_NAMED named in `skipped`); the environment's paths still there, and what a box started from
+    the changes holds in /work (Over "work" past `cap`, no file read)."""
+    seen: set[str] = set()  # the environment's paths still there (the rest are removed: "x")
+    inodes: dict[tuple[int, int], str | None] = {}  # a linked file's inode -> its path carried as "f", if any
+    held = 0
+    for rel, kind, st, fd, name in _walk_stats(settled=True, max_depth=DEPTH_MAX):
+        listing.tick()
+        if rel in BASE:
+            seen.add(rel)
+        if st is None:  # in a folder unchanged since record_base: a link or a folder as recorded
+            continue
+        key = (st.st_dev, st.st_ino)
+        if kind == "f" and (st.st_nlink < 2 or key not in inodes):
+            held += _pages(st.st_size)
+            if held > cap:
+                raise Over("work", held, cap)
+            if st.st_nlink > 1:
+                inodes[key] = None
+        change = _change(rel, kind, st, fd, name, inodes)
+        if change is None:
+            continue
+        listing.count()
+        if change[1] != "o":
+            listing.add(change)
+        elif len(skipped) < SKIPPED_NAMED:
+            skipped.append(rel)
+    return seen, held
+
+
+SKIPPED_NAMED = 20  # a delta's fifos, sockets and devices named in its answer (the rest counted, never held)
 
 
 def _change(rel: str, kind: str, st: os.stat_result, fd: int, name: str,
@@ -343,6 +424,11 @@ TOO_LARGE = {  # delta's bounds, by what they hold (the host names the setting b
     "memory": "need about {} bytes of memory to take them (the changed files' bytes three times while they arrive, "
               "or once beside what /work holds), over the {} bytes its memory limit leaves",
     "depth": "nest folders {} deep, over the {} levels a fork or snapshot walks (an open folder a level)",
+    "entries": "carry {} changed entries or more (files, links, folders and others), over the {} a fork or "
+               "snapshot carries",
+    "names": "carry {} bytes of names or more in their listing (as JSON), over the {} bytes a fork's or "
+             "snapshot's listing holds",
+    "time": "take over {} s to read (the walk of its tree), over the {} s a fork or snapshot may take",
 }
 
 
@@ -352,17 +438,19 @@ def _too_large(bound: str, need: int, cap: int) -> tuple[dict, dict[str, bytes |
             "detail": "a session started from these files would " + TOO_LARGE[bound].format(need, cap)}, {}
 
 
-def _read_changed(entries: list[list], slack: int) -> bytearray | None:
+def _read_changed(entries: list[list], slack: int, listing: _Listing) -> bytearray | None:
     """The bytes of the "f" entries, read by path in order (after delta's stats: none read when the
     changes are too large), each at most its stat's size plus `slack` (what is left of the bound: a
     file that grew since) and its entry's size set to what was read; None past the bound. One
-    bytearray, sent as it is (framing writes any buffer): no second copy in PID 1."""
+    bytearray, sent as it is (framing writes any buffer): no second copy in PID 1. The walk's time
+    (`listing`) is checked a file."""
     data = bytearray()
     dirs = _Dirs()
     try:
         for entry in entries:
             if entry[1] != "f":
                 continue
+            listing.tick()
             parts = entry[0].split("/")
             blob = _read_regular(dirs.open(parts[:-1]), parts[-1], int(entry[2]) + slack)
             if blob is None:
@@ -724,43 +812,55 @@ def list_dir(head: dict) -> dict:
 # A grade's read past DEPTH_MAX (TooDeep's depth: the first level past it, however deep the tree goes).
 SNAPSHOT_TOO_DEEP = ("a folder is nested {} or more levels deep, over the {} levels a grade reads (DEPTH_MAX: an open "
                      "folder a level); remove the deep folders to grade it")
+# A grade's read past one of its other bounds (_Listing's Over, by bound: what it reached and the bound).
+SNAPSHOT_OVER = {
+    "entries": "the tree has over {1} entries (files, links, folders and others, each counted; what .git, "
+               "__pycache__ and .pytest_cache hold is not read), the most a grade reads",
+    "names": "the tree's names take over {1} bytes (its listing of files and links as JSON), the most a grade reads",
+    "time": "the tree took over {1} s to read, the most a grade's read of it may take (its walk's budget); "
+            "fewer files and folders read faster",
+}
 
 
 def snapshot(head: dict) -> tuple[dict, dict[str, bytes | bytearray]]:
     """Every regular file and link below /work (SKIP_DIRS left out) as [path, "f", size] / [path, "l",
-    target] (a JSON blob of at most ENTRIES_MAX_BYTES: the channel's header is 1 MiB), with the files' bytes in one blob, at most `max` bytes and `max_files` entries in all;
-    anything else (a fifo, a socket, a device) is named so the host refuses it. Read without
-    following a link at any step: a process of the session swapping a directory for a link while
-    this runs changes what is read, never where. Walked as delta's (_walk_stats: an open folder a
-    level, however wide a folder is), at most DEPTH_MAX folders deep: a folder nested deeper is refused
-    by name before it is opened (SNAPSHOT_TOO_DEEP), so the walk never runs out of fds."""
-    cap, max_files = int(head["max"]), int(head["max_files"])
-    entries: list[list] = []
+    target] (a JSON blob of at most ENTRIES_MAX_BYTES: the channel's header is 1 MiB), with the files'
+    bytes in one blob, at most `max` bytes; anything else (a fifo, a socket, a device) is named so the
+    host refuses it. Read without following a link at any step: a process of the session swapping a
+    directory for a link while this runs changes what is read, never where. Walked as delta's
+    (_walk_stats: an open folder a level, however wide a folder is, each listed as it is read), at most
+    DEPTH_MAX folders deep: a folder nested deeper is refused by name before it is opened
+    (SNAPSHOT_TOO_DEEP), so the walk never runs out of fds. Every entry walked, folders too, counts
+    against `max_files` (the bound a fork's changes have: the host's one); the listing's size is counted
+    as each entry is added and the walk's time against `walk_s` (_Listing): past any, the tree is the
+    session's to fix, refused by name (SNAPSHOT_OVER), never PID 1 out of memory or the host's wait out
+    of time (red team rt30y: 3,500 paths of 25 KB lost the session; 300,000 empty folders, uncounted,
+    walked past the host's 120 s on gVisor)."""
+    cap = int(head["max"])
+    listing = _Listing(head)
     data = bytearray()
     try:
-        for path, kind, st, fd, name in _walk_stats(max_depth=DEPTH_MAX, skip=SKIP_DIRS):
-            if len(entries) >= max_files:
-                return {"ok": False, "detail": f"the tree has over {max_files} files"}, {}
+        for path, kind, _, fd, name in _walk_stats(max_depth=DEPTH_MAX, skip=SKIP_DIRS, stats=False):
+            listing.count()
             if kind == "d":
                 continue
             if kind == "l" and (lower := open_lower(fd, name)) is None:
-                entries.append([path, "l", os.readlink(name, dir_fd=fd)])
+                listing.add([path, "l", os.readlink(name, dir_fd=fd)])
             elif kind in ("l", "f"):
                 blob = _read_regular(fd, name, cap - len(data), lower if kind == "l" else None)
                 if blob is None:
                     return {"ok": False, "detail": f"the tree is over {cap} bytes"}, {}
-                entries.append([path, "f", len(blob)])
+                listing.add([path, "f", len(blob)])
                 data += blob
             else:
-                entries.append([path, "o", ""])
+                listing.add([path, "o", ""])
     except TooDeep as e:
         return {"ok": False, "detail": SNAPSHOT_TOO_DEEP.format(e.depth, DEPTH_MAX)}, {}
+    except Over as e:
+        return {"ok": False, "detail": SNAPSHOT_OVER[e.bound].format(e.need, e.cap)}, {}
     except OSError as e:
         return {"ok": False, "detail": f"the tree could not be read: {e.strerror}"}, {}
-    listing = json.dumps(entries).encode()
-    if len(listing) > ENTRIES_MAX_BYTES:
-        return {"ok": False, "detail": f"the tree's names take over {ENTRIES_MAX_BYTES} bytes"}, {}
-    return {"ok": True}, {"entries": listing, "data": data}  # sent as it is: no second copy in PID 1
+    return {"ok": True}, {"entries": listing.dump(), "data": data}  # sent as it is: no second copy in PID 1
 
 
 def _read_regular(dir_fd: int, name: str, room: int, lower: int | None = None) -> bytes | None:
