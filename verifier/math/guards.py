@@ -173,7 +173,7 @@ def expansion_guard(expr: Basic | MatrixBase, limits: MathLimits) -> str | None:
         for cell in cells:
             _terms(cell, budget, limits)
         budget[0] = limits.max_tree_nodes
-        products = sum(_trig_product(cell, 1, budget) for cell in cells)
+        products = sum(_trig_product(cell, 1, budget, limits) for cell in cells)
         if products > MAX_TRIG_PRODUCT:
             raise _TooCostly(f"products of sines and cosines expanding to {products if products < 10 ** 9 else 'over 10^9'} "
                              f"terms (max {MAX_TRIG_PRODUCT}, the product of (power+1) over the factors)")
@@ -296,12 +296,12 @@ product-to-sum and cheap (8 under 0.8 s; `MAX_FUNCTION_WORK` bounds them). A gol
 _TRIG_FACTORS = (sympy.sin, sympy.cos)
 
 
-def _trig_product(e: object, power: int, budget: list[int]) -> int:
+def _trig_product(e: object, power: int, budget: list[int], limits: MathLimits) -> int:
     """The terms `e` to the `power` can expand to by product-to-sum (`MAX_TRIG_PRODUCT`): `\\sin^{p}` is p+1, a
-    product the product of its factors', an integer power (`|n|`, rounded up; a symbolic one 1) multiplies the power,
-    a sum the sum of its terms' that hold a sine or cosine (to a power: plus 1 for the others, all to the power),
-    anything else (a function, a container, a relation) the sum of its parts' that hold one; 1 when none does. Never
-    evaluates anything."""
+    product the product of its factors', a power (`|n|` rounded up, written any way, `_power`; a symbolic one 1)
+    multiplies the power, a sum the sum of its terms' that hold a sine or cosine (to a power: plus 1 for the others,
+    all to the power), anything else (a function, a container, a relation) the sum of its parts' that hold one; 1 when
+    none does. Never evaluates anything."""
     budget[0] -= 1
     if budget[0] < 0 or not isinstance(e, Basic) or not e.args:
         return 1
@@ -309,21 +309,20 @@ def _trig_product(e: object, power: int, budget: list[int]) -> int:
     if isinstance(e, _TRIG_FACTORS):
         return min(power, cap) + 1
     if isinstance(e, sympy.Pow):
-        n = e.exp
-        times = min(math.ceil(abs(n)), 10 ** 3) if n.is_Rational else 1
-        return _trig_product(e.base, min(power * times, cap), budget)
+        return _trig_product(e.base, min(power * _power(e.exp, budget, limits), cap), budget, limits)
     if isinstance(e, sympy.Mul):
         count = 1
         for a in e.args:
-            count = min(count * _trig_product(a, power, budget), cap)
+            count = min(count * _trig_product(a, power, budget, limits), cap)
         return count
-    parts = [_trig_product(a, 1, budget) for a in e.args]
+    parts = [_trig_product(a, 1, budget, limits) for a in e.args]
     trig = [p for p in parts if p > 1]
     if not trig:
         return 1
     if not isinstance(e, sympy.Add) or power == 1:
         return min(sum(trig), cap)
     return min((sum(trig) + (len(trig) < len(parts))) ** min(power, 64), cap)
+
 
 def _together(e: Basic, parts: list[int], budget: list[int], limits: MathLimits) -> int:
     """The terms a sum holding fractions has over one denominator (`simplify` brings it there and cancels: a gcd of
