@@ -223,6 +223,7 @@ PAST_THE_TRIG_BOUND = [
     _product_of("abc", 3) + _product_of("df") + "+" + _product_of("gh"),  # a sum of products: their sum
     "\\left(" + _product_of("abcdfg") + "\\right)^{2}",  # a power of a product: each factor's power
     _product_of("abcr") + "\\left(" + _product_of("dfgh") + "+" + _product_of("kmnp") + "\\right)",  # distributed
+    "".join(f"\\sin^{{2\\cdot 1}}({x})" for x in "abcdfg"),  # a power written any way
 ]
 
 
