@@ -15,13 +15,14 @@ from verifier.math.guards import (
     INFINITE,
     MAX_FUNCTION_DEPTH,
     MAX_FUNCTION_WORK,
+    MAX_TRIG_PRODUCT,
     function_guard,
     function_work,
     magnitude_digits,
     matrix_guard,
 )
 from verifier.math.limits import DEFAULT_LIMITS
-from verifier.math.parsing import _math_verify_parse, parse_prediction
+from verifier.math.parsing import _math_verify_parse, parse_gold, parse_prediction
 
 
 def _rows(n: int) -> list[str]:
@@ -202,3 +203,72 @@ def test_answers_with_several_functions_still_pay(completion: str, gold: str) ->
 def test_a_wrong_answer_under_the_function_bounds_is_still_incorrect(completion: str, gold: str) -> None:
     assert function_guard(completion) is None and function_guard(gold) is None
     assert math_verdicts(f"\\boxed{{{completion}}}", gold) == ["incorrect", "incorrect"]
+
+
+# Products of sines and cosines (fx29ab): `simplify`'s product-to-sum expansion, answers and golds alike.
+def _product_of(letters: str, power: int = 1, function: str = "sin") -> str:
+    """`\\sin^{power}` of each letter, multiplied (past four letters: `simplify`, no sampler)."""
+    script = f"^{{{power}}}" if power > 1 else ""
+    return "".join(f"\\{function}{script}({letter})" for letter in letters)
+
+
+_FACTORS_AT_THE_BOUND = MAX_TRIG_PRODUCT.bit_length() - 1  # 2^k <= the bound: k factors of power 1
+AT_THE_TRIG_BOUND = [
+    _product_of("abcdfghkmnpq"[:_FACTORS_AT_THE_BOUND]),  # red team 13's eight sines (256)
+    "".join(f"\\{'sin' if i % 2 else 'cos'}({x})" for i, x in enumerate("abcdfghkmnpq"[:_FACTORS_AT_THE_BOUND])),
+    _product_of("abc", 3) + _product_of("df"),  # 4 x 4 x 4 x 2 x 2
+]
+PAST_THE_TRIG_BOUND = [
+    _product_of("abcdfghkmnpq"[:_FACTORS_AT_THE_BOUND + 1]), _product_of("abcdfg", 2), _product_of("abcdf", 3),
+    _product_of("abc", 3) + _product_of("df") + "+" + _product_of("gh"),  # a sum of products: their sum
+    "\\left(" + _product_of("abcdfg") + "\\right)^{2}",  # a power of a product: each factor's power
+    _product_of("abcr") + "\\left(" + _product_of("dfgh") + "+" + _product_of("kmnp") + "\\right)",  # distributed
+    "".join(f"\\sin^{{2\\cdot 1}}({x})" for x in "abcdfg"),  # a power written any way
+]
+
+
+@pytest.mark.parametrize("latex", PAST_THE_TRIG_BOUND)
+def test_a_trig_product_past_the_bound_is_refused(latex: str) -> None:
+    """Past `MAX_TRIG_PRODUCT` (nine sines 2.75 s, `\\sin^{3}` of five letters 2.6 s, at load 4): an answer is refused
+    after parsing, `too costly`; a gold is compared as written only, so only its own text pays."""
+    refused = parse_prediction(latex)
+    assert isinstance(refused, str) and "sines and cosines" in refused and "too costly" in refused
+    assert math_verdicts(f"\\boxed{{{latex}}}", "1") == ["incorrect", "incorrect"]
+    from verifier.math import grade_math
+
+    against_gold = grade_math({"completion": "\\boxed{1}", "gold": latex})
+    assert against_gold["verdict"] == "incorrect" and "gold not compared" in against_gold["detail"], against_gold
+    assert "sines and cosines" in against_gold["detail"]
+    assert math_verdicts(f"\\boxed{{{latex}}}", latex) == ["correct", "correct"]  # its own text, as written
+
+
+@pytest.mark.parametrize("latex", AT_THE_TRIG_BOUND)
+def test_a_trig_product_at_the_bound_is_compared(latex: str) -> None:
+    """At the bound the answer is read and compared (0.6-1.5 s at load 5, `MAX_TRIG_PRODUCT`'s figures): its own value
+    written differently pays, a wrong one does not."""
+    assert not isinstance(parse_prediction(latex), str)
+    assert math_verdicts(f"\\boxed{{{latex}+0}}", latex) == ["correct", "correct"]
+    assert math_verdicts(f"\\boxed{{{latex}+1}}", latex) == ["incorrect", "incorrect"]
+
+
+@pytest.mark.parametrize("gold, verdict", [
+    (_product_of("abcdfgh"), "correct"), (_product_of("abcdfgk"), "incorrect"), (_product_of("abcdfg") + "\\cos(h)", "incorrect"),
+])
+def test_a_double_angle_rewrite_at_the_trig_bound_is_proved(gold: str, verdict: str) -> None:
+    """`2\\sin(a/2)\\cos(a/2)` for `\\sin a` beside six sines: 4 x 2^6, at the bound: `simplify` proves it (0.6 s at
+    load 5) or not."""
+    answer = "2\\sin(\\frac{a}{2})\\cos(\\frac{a}{2})" + _product_of("bcdfgh")
+    assert not isinstance(parse_prediction(answer), str)
+    assert math_verdicts(f"\\boxed{{{answer}}}", gold) == [verdict, verdict]
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("2\\sin x\\cos x", "\\sin 2x"), ("\\sin^2 x + \\cos^2 x", "1"), ("8\\sin x\\cos x\\cos 2x\\cos 4x", "\\sin 8x"),
+    ("16\\sin x\\cos x\\cos 2x\\cos 4x\\cos 8x", "\\sin 16x"), ("\\sin^{15}(a)\\cos^{15}(b)", "(\\sin(a)\\cos(b))^{15}"),
+    ("2\\sin(a)\\cos(b)", "\\sin(a+b)+\\sin(a-b)"),
+])
+def test_realistic_trig_rewrites_stay_correct(completion: str, gold: str) -> None:
+    """Product-to-sum and double-angle rewrites a real answer writes are far inside the bound (16 at most here)."""
+    assert not isinstance(parse_prediction(completion), str) and not isinstance(parse_gold(gold), str)
+    assert math_verdicts(f"\\boxed{{{completion}}}", gold) == ["correct", "correct"]
+    assert math_verdicts(f"\\boxed{{{completion}+1}}", gold) == ["incorrect", "incorrect"]

@@ -86,7 +86,7 @@ crossed, at load 2, 24 `\\sin` of letters (24) 1.07 s, 24 `\\tan` (48) 1.1-1.6 s
 `\\lim_{x \\to 0}` of `\\tan(\\tan(\\tan(x))) - \\sin(\\sin(\\sin(x)))` over `x^{7}` (18) 0.7-1.4 s; at 16, load 2,
 0.1-0.6 s each. A gold past either bound is never parsed: only an answer written as it pays (`grade`). The factors of
 a product are not nested (`\\sin a \\cos b` is 2): a product of many `\\sin`/`\\cos` costs `simplify`'s product-to-sum
-expansion, a bound of its own (docs/math.md, fx29x: left open)."""
+expansion, a bound of its own (`MAX_TRIG_PRODUCT`, fx29ab)."""
 _APPLIED_RE = re.compile(
     r"\\(?P<name>a?r?c?(?:sin|cos|tan|cot|sec|csc)h?|log|ln|lg|exp)(?![A-Za-z])"
     r"|\\operatorname\s*\{\s*(?P<op>[^{}]*)\}"
@@ -164,12 +164,19 @@ def expansion_guard(expr: Basic | MatrixBase, limits: MathLimits) -> str | None:
     power `n` of `t` terms the `C(t+n-1, n)` monomials it can have, a container (tuple, set, interval, relation) the
     sum of its parts, a function its largest argument; at most `MAX_EXPANDED_TERMS` for any part; (2) functions of a
     sum: `MAX_ANGLE_TERMS` for each, `MAX_ANGLE_WEIGHT` for the whole answer (`_angle_weight`); (3) closed forms: a
-    symbolic sum, product or integral by `_closed_form`, a limit by `_limit_cost`. Refused, never paid. Walks at most
+    symbolic sum, product or integral by `_closed_form`, a limit by `_limit_cost`; (4) products of sines and cosines:
+    `MAX_TRIG_PRODUCT` for the whole answer (`_trig_product`). Refused, never paid. Walks at most
     `max_tree_nodes` nodes, evaluating nothing."""
     budget = [limits.max_tree_nodes, 0]  # [nodes left to walk, angle weight spent so far in the whole answer]
     try:
-        for cell in list(expr) if isinstance(expr, MatrixBase) else [expr]:
+        cells = list(expr) if isinstance(expr, MatrixBase) else [expr]
+        for cell in cells:
             _terms(cell, budget, limits)
+        budget[0] = limits.max_tree_nodes
+        products = sum(_trig_terms(cell, budget, limits) for cell in cells)
+        if products > MAX_TRIG_PRODUCT:
+            raise _TooCostly(f"products of sines and cosines expanding to {products if products < 10 ** 9 else 'over 10^9'} "
+                             f"terms (max {MAX_TRIG_PRODUCT}, the product of (power+1) over their arguments)")
     except _TooCostly as e:
         return f"{e}: too costly to compare"
     except RecursionError:
@@ -269,6 +276,76 @@ def _angle_weight(e: Basic, terms: int, budget: list[int]) -> None:
     budget[1] += weight
     if budget[1] > MAX_ANGLE_WEIGHT:
         raise _TooCostly(f"functions of sums of angle weight {budget[1]} (max {MAX_ANGLE_WEIGHT})")
+
+
+
+MAX_TRIG_PRODUCT = 256
+"""Most terms the products of `\\sin`/`\\cos` factors in an answer or a gold may expand to (`_trig_product`), summed
+over the whole tree: a factor `\\sin^{p}` or `\\cos^{p}` (any argument) counts p+1, a product the product of its factors'
+counts (the powers of one argument added first), a sum the sum of its terms'; a product of one argument's sines and
+cosines 1 (`_trig_terms`). `simplify`'s product-to-sum expansion (`TR8`) of factors of different letters
+grows so, past the point sampler's four letters (fx29x: left open; fx29ab). Measured in a warm process each (the
+answer parsed once before timing, so the figure is the comparison's), strict, against gold 1, on 2 shared cores at
+load 4.1-4.4: 6 `\\sin` of letters (64) 0.19 s, 7 (128) 0.34 s, 8 (256, red team 13's held case) 0.22-0.62 s,
+8 alternating `\\sin`/`\\cos` 0.39-0.60 s, `\\sin^{2}` of 4 letters times `\\sin f` (162) 0.48 s, of 5 letters (243)
+0.61 s; past it 9 `\\sin` (512) 2.75 s, 10 (1024) 3.48 s, 12 (4096) 3.1 s, `\\sin^{2}` of 6 letters (729) 1.59 s,
+`\\sin^{3}` of 5 (1024) 2.6 s (red team 15 and fx29x at other loads: 9 2.9 s, 10 3.2-8.2 s, 12 5.5-25 s, 6 `\\sin^{3}`
+21 s, 8 `\\sin^{2}` 27 s), an answer of 8 against a gold of 8 other letters (256 + 256) 1.54 s. Sums of products cost
+their sum (two products of 4, 32: 0.14 s; four, 64: 0.40 s). `\\tan`, `\\sec`, `\\tanh`, `\\ln` products are no
+product-to-sum and cheap (8 under 0.8 s; `MAX_FUNCTION_WORK` bounds them). A gold past it is compared as written only
+(`grade._compare_text`, fx29r's gold rule)."""
+_TRIG_FACTORS = (sympy.sin, sympy.cos)
+
+
+def _trig_product(e: object, power: int, budget: list[int], limits: MathLimits) -> int:
+    """The terms `e` to the `power` can expand to by product-to-sum (`MAX_TRIG_PRODUCT`): `\\sin^{p}` is p+1, a
+    product the product of its factors', a power (`|n|` rounded up, written any way, `_power`; a symbolic one 1)
+    multiplies the power, a sum the sum of its terms' that hold a sine or cosine (to a power: plus 1 for the others,
+    all to the power), anything else (a function, a container, a relation) the sum of its parts' that hold one; 1 when
+    none does. Never evaluates anything."""
+    budget[0] -= 1
+    if budget[0] < 0 or not isinstance(e, Basic) or not e.args:
+        return 1
+    cap = 10 ** 9
+    if isinstance(e, _TRIG_FACTORS):
+        return min(power, cap) + 1
+    if isinstance(e, sympy.Pow):
+        return _trig_product(e.base, min(power * _power(e.exp, budget, limits), cap), budget, limits)
+    if isinstance(e, sympy.Mul):  # the powers of one argument add up (`\\sin^{20} x \\cos^{20} x` is 41)
+        count, powers = 1, dict[Basic, int]()
+        for a in e.args:
+            base, n = (a.base, _power(a.exp, budget, limits)) if isinstance(a, sympy.Pow) else (a, 1)
+            if isinstance(base, _TRIG_FACTORS):
+                powers[base.args[0]] = min(powers.get(base.args[0], 0) + n * power, cap)
+            else:
+                count = min(count * _trig_product(a, power, budget, limits), cap)
+        for p in powers.values():
+            count = min(count * (p + 1), cap)
+        return count
+    parts = [_trig_product(a, 1, budget, limits) for a in e.args]
+    trig = [p for p in parts if p > 1]
+    if not trig:
+        return 1
+    if not isinstance(e, sympy.Add) or power == 1:
+        return min(sum(trig), cap)
+    return min((sum(trig) + (len(trig) < len(parts))) ** min(power, 64), cap)
+
+
+def _trig_terms(e: Basic, budget: list[int], limits: MathLimits) -> int:
+    """`MAX_TRIG_PRODUCT`'s count of a whole answer: a sum, container, relation or function the sum of its parts'; a
+    product or power `_trig_product`'s, or 1 when its sines and cosines all share one argument (`\\sin^{200} x`: power
+    reduction, a term per power, which the point sampler covers; red team 10 holds `\\sin(x)^{200}+\\cos(x)^{200}`
+    read)."""
+    if isinstance(e, (sympy.Mul, sympy.Pow)) or isinstance(e, _TRIG_FACTORS):
+        if len({f.args[0] for f in e.atoms(*_TRIG_FACTORS)}) < 2:
+            return 1
+        return _trig_product(e, 1, budget, limits)
+    budget[0] -= 1
+    if budget[0] < 0 or not isinstance(e, Basic) or not e.args:
+        return 1
+    parts = [_trig_terms(a, budget, limits) for a in e.args]
+    return sum(p for p in parts if p > 1) or 1
+
 
 
 def _together(e: Basic, parts: list[int], budget: list[int], limits: MathLimits) -> int:
