@@ -313,7 +313,7 @@ ANCHOR_AFTER_MATH_VARIANTS_NEAR = [n(c) for c in [
     "\\textbf{Maybe} the answer is 6.", "<b>Maybe</b> the answer is 6.", "\\emph{Roughly} the answer is 6.",
     "\\textbf{\\neg} the answer is 6.", "I doubt $x$\nthe answer is 6.", "Maybe for $$n=3$$\nthe answer is 6.",
     "Maybe $6$ is not the answer. Perhaps for $n=3$ the answer is 6.", "I doubt \\boxed{x} the answer is 6.",
-    "Maybe $ the answer is 6.",
+    "Maybe $ the answer is 6.", "\\neg, the answer is 6.", "\\textbf{\\neg}, the answer is 6.",  # a command not listed
     # with a comma, as before (`lead_clauses`)
     "In units of $1000$, the answer is 6.", "Therefore, with $x = 2$, the answer is 6.", "Maybe for $n=3$, the answer is 6.",
     # math before the anchor in its own clause, with no comma: not a shape of the peers' data (recall given up; fx29z

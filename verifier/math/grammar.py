@@ -373,7 +373,6 @@ _SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?:(?<!\\)\$)?(?=\s)|[。！？
 too, `= 0.$ By the quadratic formula`) or a line break (a display's end is one); never markup (`\\textbf{Maybe}, the
 answer is`, `<b>Maybe</b>,`, `Maybe for $n=3$,` are read through)."""
 _INLINE_MATH_RE = re.compile(r"(?<!\\)\$(?:[^$\\]|\\.){0,200}\$|\\\([^\n]{0,200}?\\\)")
-_MARKUP_RE = re.compile(r"<[^<>\n]{0,20}>|\\[A-Za-z]+\*?|[{}]")
 _MATH_OPENERS_RE = re.compile(r"(?<!\\)\$|\\[(\[)\]]")
 
 
@@ -611,8 +610,9 @@ def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int
 
 
 def _masked(before: str) -> str:
-    """`before` with each math segment one word (`§`, no lead's), and a text command's or a tag's words as words."""
-    return _MARKUP_RE.sub(" ", _INLINE_MATH_RE.sub(" § ", before))
+    """`before` with each math segment one word (`§`, no lead's), and a listed text command's or tag's words as words
+    (`_LEAD_MARKUP_RE`; fx29aa: any other command is a token no lead is, `\\neg, the answer is 6`)."""
+    return _LEAD_MARKUP_RE.sub(" ", _INLINE_MATH_RE.sub(" § ", before))
 
 
 def _own_math(before: str) -> int:
