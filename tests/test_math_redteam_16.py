@@ -102,7 +102,6 @@ and 6 by `grammar._identity_head` over `conditions.HEAD_WORDS`; class 5 by `cond
 
 from __future__ import annotations
 
-import pytest
 
 from tests.helpers import number_case as n
 from tests.helpers import paid_test, refused_test
@@ -289,20 +288,50 @@ ANCHOR_BREAK_VARIANTS_PAID = [n(c) for c in [
     "Therefore,\n\\[\nx = \\boxed{6}\n\\]", "We get $x = 6$, so\nthe answer is 6.",
     # a heading or a finished line, then a sentence of its own
     "**Final Answer**\nThe answer is 6.", "## Step 3: Conclude\nThe answer is \\boxed{6}.", "Let me add these up\nSo the answer is 6.",
-    "2 + 4 = 6\nthe answer is 6.", "$$x = 2 + 4 = 6$$\nthe answer is 6.", "The sum is $2 + 4$\nthe answer is 6.", "The total is 6.\n#### 6",
+    "2 + 4 = 6\nthe answer is 6.", "$$x = 2 + 4 = 6$$\nthe answer is 6.", "The total is 6.\n#### 6",
     "She makes 2 * 3 = <<2*3=6>>6\n#### 6",
 ]]
 test_an_anchor_break_variant_is_read_whole = refused_test(ANCHOR_BREAK_VARIANTS_NEAR)
-# Found by fx29z, left open: an anchor's clause starts after any math delimiter (`extract._SENTENCE_BREAK_RE`), and
-# `lead_clauses` reads only the clauses before a comma, so words before an inline segment with no comma are unread, on
-# one line as across a break.
+# Found by fx29z, closed by fx29aa: an anchor's clause started after any math delimiter (`extract._SENTENCE_BREAK_RE`),
+# and `lead_clauses` reads only the clauses before a comma, so words before an inline segment with no comma were unread,
+# on one line as across a break. Now `grammar.anchor_clause` reads the anchor's own clause through math and markup, each
+# math segment a word no lead is; a statement ends in it only at a display's or a box's end before a sentence's opening.
 ANCHOR_AFTER_MATH_NEAR = [n(c) for c in [
     "In units of $1000$ the answer is 6.", "Maybe for $n=3$ the answer is 6.", "I doubt $x$ the answer is 6.",
     "In units of $1000$\nthe answer is 6.",
 ]]
 test_words_before_math_before_an_anchor_are_read = refused_test(
-    ANCHOR_AFTER_MATH_NEAR, """Paid in both profiles: the anchor's lead starts after the segment's closing `$`.""",
-    marks=[pytest.mark.xfail(strict=True, reason="open: an anchor's lead stops at a math delimiter (fx29z)")])
+    ANCHOR_AFTER_MATH_NEAR, """Paid in both profiles before fx29aa: the anchor's lead started after the segment's closing
+    `$`.""")
+# fx29aa: variants the fix was not written for: scales, hedges and conditions with math in the lead, in `\(`, a display
+# or markup, without and with a comma, before a box, `Answer:`, after a concluding connective, across a break.
+ANCHOR_AFTER_MATH_VARIANTS_NEAR = [n(c) for c in [
+    "Dividing by $1000$ the answer is 6.", "In units of \\(10^3\\) the final answer is 6", "When $n = 3$ the answer is 6.",
+    "For $n \\ge 3$ the answer is 6.", "Approximately $x \\approx$ the answer is 6.", "Perhaps $x$ answer: 6",
+    "Thus, maybe $x$ the answer is 6.", "Maybe for $n=3$ the final answer is $\\boxed{6}$",
+    "I doubt $x$ the answer is \\boxed{6}.", "Maybe for \\[n=3\\] the answer is 6.", "Maybe $$x$$ the answer is 6.",
+    "\\textbf{Maybe} the answer is 6.", "<b>Maybe</b> the answer is 6.", "\\emph{Roughly} the answer is 6.",
+    "\\textbf{\\neg} the answer is 6.", "I doubt $x$\nthe answer is 6.", "Maybe for $$n=3$$\nthe answer is 6.",
+    "Maybe $6$ is not the answer. Perhaps for $n=3$ the answer is 6.", "I doubt \\boxed{x} the answer is 6.",
+    "Maybe $ the answer is 6.", "\\neg, the answer is 6.", "\\textbf{\\neg}, the answer is 6.",  # a command not listed
+    # with a comma, as before (`lead_clauses`)
+    "In units of $1000$, the answer is 6.", "Therefore, with $x = 2$, the answer is 6.", "Maybe for $n=3$, the answer is 6.",
+    # math before the anchor in its own clause, with no comma: not a shape of the peers' data (recall given up; fx29z
+    # paid the last, as `The total is 2 + 4 = 6\nthe answer is 6` was refused)
+    "$x = 6$ so the answer is 6.", "Hence $x = 6$ and the answer is 6.", "The sum is $2 + 4$\nthe answer is 6.",
+]]
+ANCHOR_AFTER_MATH_VARIANTS_PAID = [n(c) for c in [
+    # a premise or a step in math in a clause of its own before a comma; a statement that ends with a display or a box
+    # before a sentence's opening (math-verify's suite: `\end{align*} Final Answer: The final answer is`)
+    "We get $x=6$, so the answer is 6.", "Substituting $x=2$, the answer is 6.", "Since $a = 2$, the answer is 6.",
+    "\\begin{align*}x&=6\\end{align*} Final Answer: The final answer is $6$. I hope it is correct.",
+    "$$x = 2 + 4$$ Final Answer: The final answer is $6$.", "\\boxed{6} **Final Answer** the answer is 6",
+    "**Final Answer** $\\boxed{6}$ The answer is 6", "We get $x = 2 + 4$. The answer is 6.", "$$x = 6$$\nthe answer is 6.",
+    "\\textbf{Final Answer:} The final answer is 6.", "<b>Final Answer:</b> The answer is 6.", "\\textbf{Thus} the answer is 6.",
+    "The total is $x = 2 + 4 = 6. $ Final Answer: The final answer is 6.",
+]]
+test_an_anchor_after_math_variant_is_read_whole = refused_test(ANCHOR_AFTER_MATH_VARIANTS_NEAR)
+test_an_anchor_after_a_stated_step_pays = paid_test(ANCHOR_AFTER_MATH_VARIANTS_PAID)
 test_a_leading_line_that_states_or_ends_pays = paid_test(ANCHOR_BREAK_VARIANTS_PAID)
 BREAK_VARIANTS_PAID = [n(c) for c in [
     "So the answer is\n\\boxed{6}", "Thus, the total is\n$$\\boxed{6}$$", "The value of $x$ is\n\\boxed{6}.",

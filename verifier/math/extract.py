@@ -19,6 +19,7 @@ from .choices import read_choice
 from .grammar import MAX_CHARS as GRAMMAR_MAX_CHARS
 from .grammar import (
     after_value,
+    anchor_clause,
     anchor_lead,
     attached_phrase,
     box_clause,
@@ -400,7 +401,8 @@ def _anchor_led(text: str, anchor: re.Match[str]) -> bool:
     `####` only at a line's start, read with the line before when that line states nothing (`I doubt that\\n#### 6`)."""
     if anchor.group() == "####" and text[text.rfind("\n", 0, anchor.start()) + 1: anchor.start()].strip(" \t"):
         return False  # GSM8K's mark opens its line (`I doubt #### 6` is no anchor), and a line it continues is read
-    return anchor_lead(text[_sentence_start(text, anchor.start()): anchor.start()])
+    # the words after the clause's last break, and its whole clause read through inline math and markup (fx29aa)
+    return anchor_lead(text[_sentence_start(text, anchor.start()): anchor.start()]) and anchor_clause(text, anchor.start())
 
 
 def _box_clauses_lead(region: str, start: int) -> bool:

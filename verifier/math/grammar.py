@@ -373,7 +373,6 @@ _SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?:(?<!\\)\$)?(?=\s)|[。！？
 too, `= 0.$ By the quadratic formula`) or a line break (a display's end is one); never markup (`\\textbf{Maybe}, the
 answer is`, `<b>Maybe</b>,`, `Maybe for $n=3$,` are read through)."""
 _INLINE_MATH_RE = re.compile(r"(?<!\\)\$(?:[^$\\]|\\.){0,200}\$|\\\([^\n]{0,200}?\\\)")
-_MARKUP_RE = re.compile(r"<[^<>\n]{0,20}>|\\[A-Za-z]+\*?|[{}]")
 _MATH_OPENERS_RE = re.compile(r"(?<!\\)\$|\\[(\[)\]]")
 
 
@@ -382,9 +381,10 @@ _MATH_DELIMITER_RE = re.compile(
 _CLOSER = {"$$": "$$", "$": "$", "\\(": "\\)", "\\[": "\\]"}
 
 
-def _math_spans(text: str) -> list[tuple[int, int]]:
+def _math_spans(text: str, closed: bool = False) -> list[tuple[int, int]]:
     """The math segments of `text` (inline, display, a display environment), as (start, end) pairs in order; one left
-    open runs to the end. Read from the text's start, so a `$$` is an opener or a closer by what precedes it."""
+    open runs to the end (left out when `closed`: `3 $ chacun`, a currency sign). Read from the text's start, so a `$$`
+    is an opener or a closer by what precedes it."""
     spans, opened, want = [], -1, ""
     for m in _MATH_DELIMITER_RE.finditer(text):
         token = re.sub(r"\s+", "", m.group())
@@ -395,7 +395,7 @@ def _math_spans(text: str) -> list[tuple[int, int]]:
         elif token == want:
             spans.append((opened, m.end()))
             opened = -1
-    if opened >= 0:
+    if opened >= 0 and not closed:
         spans.append((opened, len(text)))
     return spans
 
@@ -489,6 +489,74 @@ def lead_clauses(text: str, pos: int) -> bool:
     return all(_lead_clause(clause) for clause in clauses[:-1])  # the last is its own
 
 
+_CLAUSE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?:(?<!\\)\$)?(?=\s)|[。！？।]|(?<!\s)\s+(?=[\u0e00-\u0e7f])")
+"""Where an anchor's sentence starts for `anchor_clause`: `_SENTENCE_END_RE` less a display's end, which ends a
+statement only before a sentence's opening (`_ends_statement`)."""
+_LEAD_MARKUP_RE = re.compile(r"\\(?:textbf|textit|text|emph|underline)\s*\{|</?(?:b|i|em|strong|u|think)>|\}")
+"""Markup an anchor's own clause is read through (`anchor_clause`), its words read as words: a listed text command's
+opening and any closing brace, a listed inline tag or a reasoning block's (`<think>the answer is 3`, lenient). Any other
+command or tag is a token no lead is (`\\neg the answer is`)."""
+_SPACING_RE = re.compile(r"\s*")
+
+
+def anchor_clause(text: str, pos: int) -> bool:
+    """Whether the anchor at `pos` opens its own clause with leads only, read through math and markup (fx29aa, red team
+    16): from its sentence's start (`_CLAUSE_START_RE`, a line break where `last_break` keeps one), after the last
+    comma, semicolon or ellipsis outside math and after the last statement that ends before a sentence's opening
+    (`_ends_statement`: `\\end{align*} Final Answer:`, `\\boxed{6} **Final Answer**`, math-verify's suite), each
+    math segment one word, which no lead is, and a listed text command's words as words (`anchor_lead`). So `In units
+    of $1000$ the answer is 6`, `Maybe for $n=3$ the answer is 6`, `Maybe for \\[n=3\\] the answer is 6`,
+    `\\textbf{Maybe} the answer is 6` state no answer; math before an anchor leads only in a clause of its own before a
+    comma (`lead_clauses`: `Since $a = 2$,`), the one shape the peers' data has."""
+    start = last_break(_CLAUSE_START_RE, text, max(pos - _LEAD_CHARS_BOX, 0), pos)
+    spans = [(a, b) for a, b in _math_spans(text[:pos], closed=True) if b > start]
+    cut = start
+    for a, b in spans:
+        closer = a < start and not _MATH_DELIMITER_RE.sub("", text[start:b]).strip()  # `$13 }. $ Final Answer:`
+        if (closer or a >= start and _is_display(text, a)) and _ends_statement(text, b):
+            cut = max(cut, b)
+    for end in _box_ends(text, start, pos):
+        end = next((b for a, b in spans if a < end < b and not _MATH_DELIMITER_RE.sub("", text[end:b]).strip()), end)
+        if _ends_statement(text, end):
+            cut = max(cut, end)  # `$\\boxed{6}$ The answer is`
+    aligned = list(text[cut:pos])
+    for a, b in spans:
+        aligned[max(a, cut) - cut: max(b, cut) - cut] = "§" * (max(b, cut) - max(a, cut))  # math masked, positions kept
+    for brk in _CLAUSE_SPLIT_RE.finditer("".join(aligned)):
+        cut = pos - len(aligned) + brk.end()
+    own, k = [], cut
+    for a, b in spans:
+        if b > k:
+            own += [text[k: max(a, k)], " § "]
+            k = b
+    own.append(text[k:pos])
+    return anchor_lead(_LEAD_MARKUP_RE.sub(" ", "".join(own)))
+
+
+def _is_display(text: str, at: int) -> bool:
+    """Whether the math segment at `at` is a display (`$$`, `\\[`, a display environment)."""
+    return text.startswith(("$$", "\\[", "\\begin"), at)
+
+
+def _ends_statement(text: str, at: int) -> bool:
+    """Whether a sentence opens at `at` after spacing (`_SENTENCE_OPENS_RE`: `**Final Answer**`, `The answer is`)."""
+    return bool(_SENTENCE_OPENS_RE.match(text, _SPACING_RE.match(text, at).end()))  # type: ignore[union-attr]
+
+
+def _box_ends(text: str, start: int, pos: int) -> list[int]:
+    """The ends (after the closing brace) of the boxes that close in `text[start:pos]`, read from a bounded window."""
+    ends = []
+    for opened in _BOX_COMMAND_RE.finditer(text, max(start - _LEAD_CHARS_BOX, 0), pos):
+        depth = 1
+        for k in range(opened.end(), pos):
+            depth += {"{": 1, "}": -1}.get(text[k], 0) if text[k - 1] != "\\" else 0
+            if depth == 0:
+                if k + 1 > start:
+                    ends.append(k + 1)
+                break
+    return ends
+
+
 def box_lead_clauses(text: str, pos: int) -> bool:
     """Whether the clauses before the one that holds the box at `pos` in its sentence only lead to it (docs/math.md
     "Answer grammar", "Before a box"): as `lead_clauses`, except that a solution's derivation may run in math before
@@ -542,8 +610,9 @@ def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int
 
 
 def _masked(before: str) -> str:
-    """`before` with each math segment one word (`§`, no lead's), and a text command's or a tag's words as words."""
-    return _MARKUP_RE.sub(" ", _INLINE_MATH_RE.sub(" § ", before))
+    """`before` with each math segment one word (`§`, no lead's), and a listed text command's or tag's words as words
+    (`_LEAD_MARKUP_RE`; fx29aa: any other command is a token no lead is, `\\neg, the answer is 6`)."""
+    return _LEAD_MARKUP_RE.sub(" ", _INLINE_MATH_RE.sub(" § ", before))
 
 
 def _own_math(before: str) -> int:
