@@ -14,9 +14,11 @@ from helpers import math_verdicts
 from verifier.math.guards import (
     INFINITE,
     MAX_FUNCTION_DEPTH,
+    MAX_FUNCTION_PRODUCTS,
     MAX_FUNCTION_WORK,
     MAX_TRIG_PRODUCT,
     function_guard,
+    function_products,
     function_work,
     magnitude_digits,
     matrix_guard,
@@ -270,5 +272,69 @@ def test_a_double_angle_rewrite_at_the_trig_bound_is_proved(gold: str, verdict: 
 def test_realistic_trig_rewrites_stay_correct(completion: str, gold: str) -> None:
     """Product-to-sum and double-angle rewrites a real answer writes are far inside the bound (16 at most here)."""
     assert not isinstance(parse_prediction(completion), str) and not isinstance(parse_gold(gold), str)
+    assert math_verdicts(f"\\boxed{{{completion}}}", gold) == ["correct", "correct"]
+    assert math_verdicts(f"\\boxed{{{completion}+1}}", gold) == ["incorrect", "incorrect"]
+
+
+# Explicit products after function calls (fx29ac): the parser's lookahead, answers and golds alike.
+def _chained(function: str, count: int, operator: str = "\\cdot") -> str:
+    """`count` calls of `function` on different letters joined by `operator`: `count - 1` products after a call."""
+    return f" {operator} ".join(f"\\{function}({letter})" for letter in "abcdfghkmnpqrs"[:count])
+
+
+@pytest.mark.parametrize("text, products", [
+    (_chained("sin", 3), 2), ("2\\sin(x)\\cdot\\cos(x)", 1), ("\\sin a \\cdot \\sin b \\cdot \\sin c", 2),
+    ("\\sin^{2}(a)\\cdot\\sin(b)^{2} / \\tan(c)", 2), ("\\sin\\left(a\\right) \\times \\ln\\left(b\\right)", 1),
+    ("\\sin(\\sin(a) \\cdot \\sin(b)) \\cdot \\sin(c)", 2 + 1), ("\\sin(a)\\sin(b)\\sin(c)", 0),
+    ("e^{a} \\cdot e^{b} \\cdot e^{c}", 0), ("\\frac{\\sin(a)}{2} \\cdot 3", 0), ("\\sin(x) + 2 \\cdot 3", 0),
+])
+def test_function_products_count_the_calls_an_operator_follows(text: str, products: int) -> None:
+    """A named call whose argument (past its scripts) an explicit `\\cdot`, `\\times`, `\\div`, `*` or `/` follows counts
+    its depth; juxtaposed calls, `e^{...}` and a call inside a fraction's part count nothing."""
+    assert function_products(text) == products
+
+
+PAST_THE_PRODUCT_BOUND = [
+    _chained("sin", MAX_FUNCTION_PRODUCTS + 2), _chained("ln", MAX_FUNCTION_PRODUCTS + 2, "\\times"),
+    _chained("tan", MAX_FUNCTION_PRODUCTS + 2, "/"),
+    "\\sin(\\sin(a) \\cdot \\sin(b) \\cdot \\sin(c)) \\cdot \\sin(d)",  # inner calls count their depth: 2 + 2 + 1
+]
+
+
+@pytest.mark.parametrize("latex", PAST_THE_PRODUCT_BOUND)
+def test_products_of_calls_past_the_bound_are_refused(latex: str) -> None:
+    """One product past `MAX_FUNCTION_PRODUCTS` (six `\\sin` 0.5-0.8 s, eight 0.9-1.8 s, twelve 2.9 s in a fresh process
+    at load 3-4): an answer is refused before parsing; a gold is never parsed and only its own text pays."""
+    assert function_products(latex) > MAX_FUNCTION_PRODUCTS
+    refused = parse_prediction(latex)
+    assert isinstance(refused, str) and "products after function calls" in refused and "too costly" in refused
+    assert math_verdicts(f"\\boxed{{{latex}}}", "1") == ["incorrect", "incorrect"]
+    from verifier.math import grade_math
+
+    against_gold = grade_math({"completion": "\\boxed{1}", "gold": latex})
+    assert against_gold["verdict"] == "incorrect" and "gold not compared" in against_gold["detail"], against_gold
+    assert "products after function calls" in against_gold["detail"]
+    assert math_verdicts(f"\\boxed{{{latex}}}", latex) == ["correct", "correct"]  # its own text, as written
+
+
+@pytest.mark.parametrize("latex", [_chained("sin", MAX_FUNCTION_PRODUCTS + 1), _chained("ln", MAX_FUNCTION_PRODUCTS + 1, "\\times")])
+def test_products_of_calls_at_the_bound_are_compared(latex: str) -> None:
+    """At the bound (five `\\sin` 0.3-0.8 s at load 3-4) the answer is read: its own value written in another order pays,
+    a wrong one does not."""
+    assert function_products(latex) == MAX_FUNCTION_PRODUCTS and function_guard(latex) is None
+    assert not isinstance(parse_prediction(latex), str)
+    reordered = " \\cdot ".join(reversed(latex.split(" \\cdot "))) if "\\cdot" in latex else f"1 \\times {latex}"
+    assert math_verdicts(f"\\boxed{{{reordered}}}", latex) == ["correct", "correct"]
+    assert math_verdicts(f"\\boxed{{{latex}+1}}", latex) == ["incorrect", "incorrect"]
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("2\\sin(x)\\cdot\\cos(x)", "\\sin(2x)"), ("\\sin(a)\\cdot\\cos(b)+\\cos(a)\\cdot\\sin(b)", "\\sin(a+b)"),
+    ("\\ln(2)\\cdot\\ln(3)", "\\ln(3)\\ln(2)"), ("\\sin(x) \\times \\cos(x) \\times \\cos(2x)", "\\frac{\\sin(4x)}{4}"),
+    ("\\frac{\\sin(x)}{\\cos(x)} \\cdot \\cos(x)", "\\sin(x)"),
+])
+def test_realistic_products_of_calls_stay_correct(completion: str, gold: str) -> None:
+    """Products of calls a real answer writes (1-2 after a call) are far inside the bound and still pay."""
+    assert function_guard(completion) is None and function_guard(gold) is None
     assert math_verdicts(f"\\boxed{{{completion}}}", gold) == ["correct", "correct"]
     assert math_verdicts(f"\\boxed{{{completion}+1}}", gold) == ["incorrect", "incorrect"]

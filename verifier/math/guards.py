@@ -87,6 +87,22 @@ crossed, at load 2, 24 `\\sin` of letters (24) 1.07 s, 24 `\\tan` (48) 1.1-1.6 s
 0.1-0.6 s each. A gold past either bound is never parsed: only an answer written as it pays (`grade`). The factors of
 a product are not nested (`\\sin a \\cos b` is 2): a product of many `\\sin`/`\\cos` costs `simplify`'s product-to-sum
 expansion, a bound of its own (`MAX_TRIG_PRODUCT`, fx29ab)."""
+MAX_FUNCTION_PRODUCTS = 4
+"""Most explicit products after function calls an answer or a gold may hold (`function_guard`, `function_products`):
+the sum of the depths of the named functions whose argument is followed by `\\cdot`, `\\times`, `\\div`, `*` or `/`.
+math-verify's ANTLR parse (latex2sympy) cannot tell `\\sin(a) \\cdot ...` from `\\sin` of a bare argument `(a) \\cdot
+...` until the product ends, so each such call's prediction reads ahead through the rest of it (full-context LL, in
+`func`): the cost grows faster than the square of the chain, in a fresh worker and a warm one alike (math-verify caches
+only the same text). Juxtaposed calls (`\\sin(a)\\sin(b)`, 12 0.1 s), `+` between them, `e^{...}` and `\\operatorname`
+calls, or a product of letters after one call (20 0.13 s) parse at once. Measured in a fresh process each, the parser
+warmed on another answer, at load 3-4.8 on 2 shared cores (fx29ac, docs/math.md "Answer grammar"): a chain of 5
+`\\cdot`-joined calls (4, at the bound) 0.28-0.80 s (`\\sin`, `\\sin^{2}`, `\\log_{2}`, `\\tan`, `\\sinh`,
+`\\sin(a+1)`, `\\ln` with `\\times`, `= 0` after); 6 (5) 0.49-0.81 s; 7 (6) 0.64-1.98 s; 8 (7) 0.9-1.76 s; 10 2.1 s;
+12 2.9 s (`\\cdot`), 3.1-3.8 s cold at load 7 (`\\ln`, `\\times`); `/` and `\\div` as `\\cdot`; 7 calls beside
+`\\sqrt{}` factors 1.7 s; nested, `\\sin(\\sin(a) \\cdot \\sin(b) \\cdot \\sin(c)) \\cdot \\sin(\\sin(f) \\cdot
+\\sin(g))` (7, inner calls count their depth) 1.3 s. Realistic rewrites hold 1-2 (`2\\sin(x)\\cdot\\cos(x)`,
+`\\sin(a)\\cdot\\cos(b)+\\cos(a)\\cdot\\sin(b)`, `\\ln(2)\\cdot\\ln(3)`); no extracted answer or gold of
+tests/data/peers or peer_outputs holds 2."""
 _APPLIED_RE = re.compile(
     r"\\(?P<name>a?r?c?(?:sin|cos|tan|cot|sec|csc)h?|log|ln|lg|exp)(?![A-Za-z])"
     r"|\\operatorname\s*\{\s*(?P<op>[^{}]*)\}"
@@ -98,12 +114,24 @@ _APPLIED_RE = re.compile(
 _SCRIPTS_RE = re.compile(r"(?:\s|\\[,;:! ]|[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]))*")
 _BRACKET_AFTER_RE = re.compile(r"(?:\\left\s*)?\\?(?=[(\[{])")
 _RATIOS = frozenset({"tan", "cot", "sec", "csc"})
+_PRODUCT_OPERATOR = r"\s*(?:\\(?:cdot|times|div)(?![A-Za-z])|[*/])"
+# After a call's closing bracket: its scripts (`\\sin(a)^{2}`), then an explicit product or division.
+_PRODUCT_AFTER_RE = re.compile(f"(?>{_SCRIPTS_RE.pattern})" + _PRODUCT_OPERATOR)  # atomic: linear
+# A bare argument (`\\sin a`, `\\sin 2x`, `\\sin \\theta`, with scripts) up to an explicit product or division.
+_BARE_PRODUCT_RE = re.compile(
+    r"(?>(?:\s*(?:\d+(?:\.\d+)?|[A-Za-z]|\\(?!(?:cdot|times|div)(?![A-Za-z]))[A-Za-z]+)(?:\s*[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]))*)+)"
+    + _PRODUCT_OPERATOR
+)
 
 
 def function_guard(text: str) -> str | None:
     """Why the functions written in `text` cost too much to parse and compare, or None (answers and golds alike; linear
-    in len(text), on the text before parsing): past `MAX_FUNCTION_DEPTH` or `MAX_FUNCTION_WORK` (`function_work`)."""
-    work, deepest = function_work(text)
+    in len(text), on the text before parsing): past `MAX_FUNCTION_PRODUCTS` (`function_products`), `MAX_FUNCTION_DEPTH` or
+    `MAX_FUNCTION_WORK` (`function_work`)."""
+    work, deepest, products = _function_scan(text)
+    if products > MAX_FUNCTION_PRODUCTS:
+        return (f"{products} explicit products after function calls (max {MAX_FUNCTION_PRODUCTS}, `\\cdot` after"
+                " `\\sin(a)`): too costly to compare")
     if deepest > MAX_FUNCTION_DEPTH:
         return f"functions nested {deepest} deep (max {MAX_FUNCTION_DEPTH}): too costly to compare"
     if work > MAX_FUNCTION_WORK:
@@ -117,17 +145,37 @@ def function_work(text: str) -> tuple[int, int]:
     right after it (`\\ln \\ln x` is a chain), else what follows up to the next function, `+`, `-`, `,` or relation of
     its own bracket level, or that bracket's end (`\\ln \\frac{1}{\\ln x}` is a chain, `\\sin 2x \\cos x` two factors:
     math-verify's reading). `e^{...}` is the exponential."""
-    frames: list[list[int]] = [[0, 0]]  # per open bracket: [1 if it is a function's argument, bare functions open in it]
-    scopes = work = deepest = 0  # scopes: the function arguments around the current position
+    work, deepest, _products = _function_scan(text)
+    return work, deepest
+
+
+def function_products(text: str) -> int:
+    """The explicit products after function calls in `text` (`MAX_FUNCTION_PRODUCTS`): the sum of the depths
+    (`function_work`'s) of the named functions whose argument is followed by `\\cdot`, `\\times`, `\\div`, `*` or `/`
+    (past its scripts: `\\sin(a)^{2} \\cdot`); a bare argument (`\\sin a \\cdot`) up to the operator. `e^{...}` and
+    `\\operatorname` are no calls to the parser's function rule (a chain of them parses at once)."""
+    return _function_scan(text)[2]
+
+
+def _function_scan(text: str) -> tuple[int, int, int]:
+    """(work, deepest nesting, explicit products after calls): `function_work` and `function_products` in one pass."""
+    frames: list[list[int]] = [[0, 0, 0]]  # per open bracket: [1 if a function's argument, bare functions open in it,
+    # the depth of the named function whose argument it is, else 0]
+    scopes = work = deepest = products = 0  # scopes: the function arguments around the current position
     argument_at = chained_at = -1  # where the last function's bracketed argument opens; where its bare one starts
+    argument_depth = 0  # the depth of that function when it is a named one (`function_products`), else 0
     for m in _APPLIED_RE.finditer(text):
         kind = m.lastgroup
         if kind == "open":
-            frames.append([int(m.start() == argument_at), 0])
+            at_argument = m.start() == argument_at
+            frames.append([int(at_argument), 0, argument_depth if at_argument else 0])
             scopes += frames[-1][0]
         elif kind == "close":
             if len(frames) > 1:
-                scopes -= sum(frames.pop())
+                frame = frames.pop()
+                scopes -= frame[0] + frame[1]
+                if frame[2] and _PRODUCT_AFTER_RE.match(text, m.end()):
+                    products += frame[2]
         elif kind == "end" or m.start() != chained_at:  # a term's end, or a function that is no bare argument: a factor
             scopes -= frames[-1][1]
             frames[-1][1] = 0
@@ -139,13 +187,17 @@ def function_work(text: str) -> tuple[int, int]:
             deepest = max(deepest, depth)
             after = _SCRIPTS_RE.match(text, m.end()).end()  # type: ignore[union-attr]  # matches the empty string
             argument = _BRACKET_AFTER_RE.match(text, after)
+            named = depth if m.group("name") else 0
             if argument:
                 argument_at = argument.end()
+                argument_depth = named
             else:  # a bare argument: the functions up to its end are inside it
+                if named and _BARE_PRODUCT_RE.match(text, after):
+                    products += named
                 frames[-1][1] += 1
                 scopes += 1
                 chained_at = after
-    return work, deepest
+    return work, deepest, products
 
 
 MAX_EXPANDED_TERMS = 200
