@@ -5,7 +5,7 @@ analysis`, `grammar._SETTLED_CLAUSE_RE`), fx29aa (`grammar.anchor_clause`, `gram
 (`guards.function_guard`) and fx29ab (`guards.MAX_TRIG_PRODUCT`). Graded by the real grader (`grade_math` through
 `tests.helpers.math_verdicts`) in both profiles; every `*_NEAR` case below paid `correct` in both profiles, and each is
 a strict xfail asserting the safe verdict until its class is closed; plain tests hold what held. Gold 6 unless a case
-says otherwise. About 750 candidates tried, by family (one grading process at a time, warm, main at 79630dd, beside a
+says otherwise. About 700 candidates tried, by family (one grading process at a time, warm, main at 79630dd, beside a
 clean-clone CI run).
 
 Ranked by how bad (a natural wording, how many variants, how far the stated value is from the box's):
@@ -39,7 +39,7 @@ Ranked by how bad (a natural wording, how many variants, how far the stated valu
    6`, `Multiply by 1000\\n1. the answer is 6`, `In units of $10^3$\\n- **the answer is 6**`, `I doubt it is 7\\n> the
    answer is \\boxed{6}`; and a line that ends with a box whatever its words (fx29z: "the line above ends with a box"):
    `In units of \\boxed{1000}\\nthe answer is 6.`, `I doubt \\boxed{x}\\nthe answer is 6.`, `I doubt \\boxed{x}\\n$x =
-   \\boxed{6}$` (about 60 cases). Held: the same after a line that ends with a word (`Maybe\\n- the answer is 6`), and
+   \\boxed{6}$` (about 45 cases). Held: the same after a line that ends with a word (`Maybe\\n- the answer is 6`), and
    `(`, `"`, `\\textbf{` before the lowercase word. Suggested fix: `_CONTINUES_RE` reads a lowercase word after any
    list, quote or emphasis marker the sentence-opening rule skips (one table of line markers for both); a box ends a
    statement only when its line states it (`box_clause` of that line), as a number does only in a stating line.
@@ -47,7 +47,7 @@ Ranked by how bad (a natural wording, how many variants, how far the stated valu
    scripts without capitals, matches Cyrillic, Greek and math-alphanumeric lowercase letters): `Возможно\\nответ —
    6.`, `Я не уверен, что\\nответ — \\boxed{6}.`, `Неверно, что\\nокончательный ответ — 6.`, `I doubt that\\nответ: 6`,
    `In thousands\\nответ: \\boxed{6}`, `Unsure whether\\nответ — 6.`, `Possibly\\nитак, ответ: 6`, `Not\\n𝑥 = \\boxed{6}`,
-   `I doubt that\\n𝑥 = \\boxed{6}` (about 40 cases). Held: Greek sentences (no Greek anchor), `α = \\boxed{6}`, `ñ =
+   `I doubt that\\n𝑥 = \\boxed{6}` (about 30 cases). Held: Greek sentences (no Greek anchor), `α = \\boxed{6}`, `ñ =
    \\boxed{6}` (unread names). Suggested fix: a letter opens a sentence only when it is upper case or of a script
    without case (`c.isupper() or c.isalpha() and c.lower() == c.upper()`).
 5. A comma, semicolon or relation inside the box's own math restarts its side, and the words before the math are
