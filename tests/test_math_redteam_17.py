@@ -184,12 +184,25 @@ RESTART_HELD = [n(c) for c in [
 RESTART_PAID = [n(c) for c in [
     "We get $a = 2, x = \\boxed{6}$.", "Thus $y = 5, x = \\boxed{6}$.", "Hence $a = 2$, $x = \\boxed{6}$.", "$a = 2, x = \\boxed{6}$",
 ]]
+# fx29ae: variants the fix was not written for (closed: a restart or a verb only chooses the box's side)
+RESTART_VARIANTS = [n(c) for c in [
+    "Perhaps $x > 5, x = \\boxed{6}$", "The value of $x$ such that $x > 7$ $a, x = \\boxed{6}$.", "The answer is not $a, x = \\boxed{6}$.",
+    "I think $a = 2; x = \\boxed{6}$", "The answer in thousands is $$a = 2, x = \\boxed{6}$$", "The value of 1000 $a = 2, x = \\boxed{6}$.",
+    "The answer divided by 1000 is $x = \\boxed{6}$.", "My guess is \\(x = \\boxed{6}\\).", "We get $x \\approx 5, x = \\boxed{6}$.",
+    "We get $x \\neq 5, x = \\boxed{6}$.", "We get $n \\text{ odd}, x = \\boxed{6}$.",
+]]
+RESTART_REWRITES = [n(c) for c in [
+    "So we have $a = 2, b = 3, x = \\boxed{6}$.", "We find $f(1, 2) = 3, x = \\boxed{6}$.", "Solving, we get $a = 2; x = \\boxed{6}$.",
+    "The final answer is \\[a = 2, x = \\boxed{6}\\]", "The answer is $x = \\boxed{6}$.", "Therefore, the area is $A = \\boxed{6}$.",
+    "The sum of the roots is $x_1 + x_2 = \\boxed{6}$.", "Hence $x = 5$ and $y = \\boxed{6}$.", "Thus, $x = \\boxed{6}$.",
+]]
 test_words_before_a_restarted_side_are_read = refused_test(
-    RESTART_NEAR, """Paid in both profiles: `grammar._equals_subject` returns True when the box's own math restarts its
-    side (`,`, `;`, a relation) or follows a verb, and the words before the math are never read. The safe verdict: the
-    words before the math read by the one subject reader.""", marks=_open("class 5, `_equals_subject`'s restart"))
+    RESTART_NEAR + RESTART_VARIANTS, """Paid in both profiles before fx29ae: `grammar._equals_subject` returned True when
+    the box's own math restarts its side (`,`, `;`, a relation) or follows a verb, and the words before the math were
+    never read. Now the words before the math are read by the one subject reader, and each chain before the restart is
+    an `=` relation.""")
 test_a_hedged_equals_stays_refused = refused_test(RESTART_HELD)
-test_a_chain_restarted_after_a_stating_verb_pays = paid_test(RESTART_PAID)
+test_a_chain_restarted_after_a_stating_verb_pays = paid_test(RESTART_PAID + RESTART_REWRITES)
 
 
 # 6. Cost: `{e}^` and `\text{e}^` towers past `MAX_FUNCTION_DEPTH`.
@@ -200,11 +213,11 @@ def _tower(e: str, depth: int) -> str:
     return text
 
 
-TOWERS = [(f"\\boxed{{{_tower(e, 5)}}}", "1") for e in ("{e}", "\\text{e}")] + [("\\boxed{1}", _tower("{e}", 5))]
+E_SPELLINGS = ("{e}", "\\text{e}", "{{e}}", "\\textrm{e}", "\\mathit{e}", "\\exponentialE")  # Euler's e to math-verify
+TOWERS = [(f"\\boxed{{{_tower(e, 5)}}}", "1") for e in E_SPELLINGS] + [("\\boxed{1}", _tower(e, 5)) for e in ("{e}", "\\text{e}")]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("class 6, `{e}^` towers"))
-@pytest.mark.parametrize(("completion", "gold"), TOWERS, ids=["answer-{e}", "answer-text-e", "gold-{e}"])
+@pytest.mark.parametrize(("completion", "gold"), TOWERS, ids=[f"answer-{k}" for k in range(len(E_SPELLINGS))] + ["gold-{e}", "gold-text-e"])
 def test_an_exponential_tower_in_any_spelling_is_bounded(completion: str, gold: str) -> None:
     """Six deep: over 120 s (`{e}`), over 20 s (`\\text{e}`, and a gold), strict, warm: `guards.function_guard` reads
     only a bare `e^` or `\\mathrm{e}^` as the exponential. Five deep is cheap (0.08 s) but past the bound, so the safe
@@ -213,6 +226,25 @@ def test_an_exponential_tower_in_any_spelling_is_bounded(completion: str, gold: 
 
     result = grade_math({"completion": completion, "gold": gold, "profile": "strict"})
     assert result["verdict"] != "correct" and "too costly" in result["detail"]
+
+
+@pytest.mark.parametrize("e", E_SPELLINGS)
+def test_an_exponential_tower_at_the_bound_is_read(e: str) -> None:
+    """Four deep, in every spelling: within `MAX_FUNCTION_DEPTH`, compared (a wrong answer differs at a point)."""
+    from verifier.math import grade_math
+
+    result = grade_math({"completion": f"\\boxed{{{_tower(e, 4)}}}", "gold": "1", "profile": "strict"})
+    assert result["verdict"] == "incorrect" and "too costly" not in result["detail"]
+
+
+@pytest.mark.parametrize(("completion", "gold"), [
+    ("\\boxed{{e}^{x} \\ln({e}^{2})}", "2e^x"), ("\\boxed{\\text{e}^{2x}}", "e^{2x}"), (f"\\boxed{{{_tower('{e}', 5)}}}", _tower("{e}", 5)),
+])
+def test_an_exponential_in_another_spelling_pays(completion: str, gold: str) -> None:
+    """A right answer with `{e}` or `\\text{e}` pays; a gold past the bound pays an answer written as it (fx29x's rule)."""
+    from verifier.math import grade_math
+
+    assert grade_math({"completion": completion, "gold": gold, "profile": "strict"})["verdict"] == "correct"
 
 
 def test_a_bare_exponential_tower_is_bounded() -> None:

@@ -1994,7 +1994,11 @@ def _equals_subject(clause: str, before: str) -> bool:
     segment (`The value of 1000 $x$ =`, `$2x$ =`, `The smallest integer $n$ such that $n > 1$ =`), the clause up to it
     is the subject, `_copula_subject` of it with `is`; when the side opens its own math right after words with no verb
     (`The value of 1000 $x =`), those words and the side are. A side in math after a verb, a link or a connective
-    (`We get $x =`, `The answer is $x =`, `Thus, $x =`) or with no math (`x =`, `Total =`) is `_first_side`'s alone."""
+    (`We get $x =`, `Thus, $x =`) or with no math (`x =`, `Total =`) is `_first_side`'s alone, but the subject before a
+    link is read (`The answer in thousands is $x =`). A comma or semicolon inside the box's own math only chooses its side
+    (fx29ae, red team 17 class 5): the words before the math are read as without it (`Maybe $a, x =`, `The answer in
+    thousands is $a, x =`), and each side before the restart is a relation stated (`_stated_relation`: `$a = 2, x =`;
+    not `$n < 3, x =`, `$a, x =`)."""
     flat = _SEGMENT_CLOSE_RE.sub("$", _SEGMENT_OPEN_RE.sub("$", _CLAUSE_MARKUP_RE.sub(" ", to_ascii_math(clause))))
     flat = re.sub(r"(?:\s|\\[,;: !])*(?<!\\)\$?\s*$", "", flat) if flat.count("$") % 2 else flat  # the box's own open math
     flat = re.sub(r"\s*:?=\s*(?<!\\)\$?\s*$", "", flat)  # `We have $y = $\\boxed{2}$`: a segment closed after its `=`
@@ -2006,23 +2010,70 @@ def _equals_subject(clause: str, before: str) -> bool:
         clause = flat
     dollars = [m.start() for m in _UNESCAPED_DOLLAR_RE.finditer(clause)]
     if not dollars:
+        clause = _own_math_clause(before) or clause  # the clause started at a restart inside the box's math
+        dollars = [m.start() for m in _UNESCAPED_DOLLAR_RE.finditer(clause)]
+    if not dollars:
         return True
     if len(dollars) % 2 == 0:
         if clause[dollars[-1] + 1:].strip():
             return True  # `$x$ + 1 =`, `$x$ and y =`: the side after the math, `_first_side`'s
         return _copula_subject(clause[: dollars[-1] + 1] + " is")
     words, side = clause[: dollars[-1]], clause[dollars[-1] + 1:]
-    if re.search(r"[,;]|\\(?:implies|Rightarrow|iff|therefore|quad|qquad)(?![A-Za-z])|[<>]", side):
-        return True  # `$a = 2, x =`: the chain restarts inside the math
+    parts = _restarts(side)
+    if not all(_stated_relation(part) for part in parts[:-1]):
+        return False  # `$n < 3, x =`, `$a, x =`: a condition or a bare name before the box's side
     link = _split_link(words)
     if link is None:
         return False
     subject = [t for t in link.subject if t not in _LEAD_MARKS]
-    if link.verbed or not subject:
-        return True  # `We get $x =`, `The answer is $x =`, `Thus, $x =`
+    if not subject:
+        return True  # `Thus, $x =`, `$a = 2, x =`
+    if link.verbed:
+        return _copula_subject(words)  # `We get $x =`, `The answer is $x =`; not `The answer in thousands is $x =`
     if all(t.lower() == "and" or "=" in t and t.startswith("$") for t in subject):
         return True  # `Hence $x = 5$ and $y =`: relations joined by `and` (`box_clause`)
-    return _copula_subject(words + " $" + side.split("=")[0] + "$ is")
+    return _copula_subject(words + " $" + parts[0].split("=")[0] + "$ is")
+
+
+def _own_math_clause(before: str) -> str | None:
+    """The box's clause read from the words before its own math when that math holds a comma or semicolon (the box's
+    clause then starts inside it: `Maybe $a, x =` -> `Maybe $a, x`), back to a clause's start outside math
+    (`_BOX_CLAUSE_START_RE`); None when the box stands in no math of its own or its math holds no restart."""
+    flat = _SEGMENT_CLOSE_RE.sub("$", _SEGMENT_OPEN_RE.sub("$", _CLAUSE_MARKUP_RE.sub(" ", to_ascii_math(before))))
+    dollars = [m.start() for m in _UNESCAPED_DOLLAR_RE.finditer(flat)]
+    if len(dollars) % 2 == 0:
+        return None
+    math = re.sub(r"\s*:?=\s*$", "", flat[dollars[-1] + 1:])
+    if len(_restarts(math)) < 2:
+        return None
+    words = flat[: dollars[-1]]
+    masked = _INLINE_MATH_RE.sub(lambda m: "§" * len(m.group()), words)  # a comma in earlier math starts no clause
+    starts = [m.end() for m in _BOX_CLAUSE_START_RE.finditer(masked)]
+    return words[starts[-1] if starts else 0:] + "$" + math
+
+
+def _restarts(side: str) -> list[str]:
+    """`side` split at each comma or semicolon outside brackets: the chains a box's math holds, the box's last."""
+    parts, depth, last = [], 0, 0
+    for m in re.finditer(r"\\[{}]|[,;{}()\[\]]", side):
+        t = m.group()
+        if t in ("(", "[", "{", "\\{"):
+            depth += 1
+        elif t in (")", "]", "}", "\\}"):
+            depth = max(depth - 1, 0)
+        elif depth == 0 and not (t == "," and _LIST_COMMA_RE.match(side, m.start()) is None):
+            parts.append(side[last: m.start()])
+            last = m.end()
+    return parts + [side[last:]]
+
+
+def _stated_relation(part: str) -> bool:
+    """A chain before the box's own in its math (`_equals_subject`): `=` relations of names and computations only (`a =
+    2`, `y = 2 + 3`), each side on `_chain_tokens`' allowlist with no order relation, arrow or word (`n < 3`, `x > 5`,
+    `a` alone, `n \\text{ odd}` state a condition or nothing)."""
+    tokens = _SIDE_TOKEN_RE.findall(part)
+    return "=" in tokens and _chain_tokens(tokens) and not _side_words(part) and not any(
+        t in _SIDE_RELATIONS and t != "=" or t in _SIDE_STOPS and t not in ",;" or t in ("<", ">") for t in tokens)
 
 
 _BOX_CLAUSE_START_RE = re.compile(r"(?<!\.)[.!?](?=\s)|[。！？：；]|[,，;:](?!\d)")

@@ -217,13 +217,18 @@ def expansion_guard(expr: Basic | MatrixBase, limits: MathLimits) -> str | None:
     sum of its parts, a function its largest argument; at most `MAX_EXPANDED_TERMS` for any part; (2) functions of a
     sum: `MAX_ANGLE_TERMS` for each, `MAX_ANGLE_WEIGHT` for the whole answer (`_angle_weight`); (3) closed forms: a
     symbolic sum, product or integral by `_closed_form`, a limit by `_limit_cost`; (4) products of sines and cosines:
-    `MAX_TRIG_PRODUCT` for the whole answer (`_trig_product`). Refused, never paid. Walks at most
+    `MAX_TRIG_PRODUCT` for the whole answer (`_trig_product`); (5) exponentials and logarithms nested at most
+    `MAX_FUNCTION_DEPTH` deep (`_exp_log_depth`). Refused, never paid. Walks at most
     `max_tree_nodes` nodes, evaluating nothing."""
     budget = [limits.max_tree_nodes, 0]  # [nodes left to walk, angle weight spent so far in the whole answer]
     try:
         cells = list(expr) if isinstance(expr, MatrixBase) else [expr]
         for cell in cells:
             _terms(cell, budget, limits)
+        budget[0] = limits.max_tree_nodes
+        deepest = max(_exp_log_depth(cell, budget) for cell in cells) if cells else 0
+        if deepest > MAX_FUNCTION_DEPTH:
+            raise _TooCostly(f"exponentials and logarithms nested {deepest} deep (max {MAX_FUNCTION_DEPTH})")
         budget[0] = limits.max_tree_nodes
         products = sum(_trig_terms(cell, budget, limits) for cell in cells)
         if products > MAX_TRIG_PRODUCT:
@@ -234,6 +239,28 @@ def expansion_guard(expr: Basic | MatrixBase, limits: MathLimits) -> str | None:
     except RecursionError:
         return "a tree too deep to bound: too costly to compare"
     return None  # within budget, or past it: `magnitude_digits` then bounds the tree as INFINITE
+
+
+def _exp_log_depth(expr: object, budget: list[int]) -> int:
+    """The deepest nesting of exponentials and logarithms in a parsed tree, other nodes between them not counted
+    (`MAX_FUNCTION_DEPTH`; fx29ae, red team 17 class 6). `function_guard` reads the text, where math-verify reads Euler's
+    e in spellings no list holds (`{e}^`, `{{e}}^`, `\\text{e}^`, `\\textrm{e}^`, `\\mathit{e}^`, `\\exponentialE^`: each is
+    `exp` in the tree, a six-deep tower over 120 s to sample); the tree is one reading of all of them. Walks at most the
+    nodes left in `budget[0]`, iteratively."""
+    deepest = 0
+    stack = [(expr, 0)]
+    while stack:
+        node, depth = stack.pop()
+        budget[0] -= 1
+        if budget[0] < 0:
+            break
+        if not isinstance(node, Basic):
+            continue
+        if isinstance(node, (sympy.exp, sympy.log)) or isinstance(node, sympy.Pow) and node.base is sympy.E:
+            depth += 1
+            deepest = max(deepest, depth)
+        stack.extend((arg, depth) for arg in node.args)
+    return deepest
 
 
 def _power(exp: Basic, budget: list[int], limits: MathLimits) -> int:
