@@ -127,8 +127,8 @@ test_a_box_on_its_own_line_after_a_link_pays = paid_test(LINE_START_PAID)
 
 # 2. A line with no word of two letters is math alone.
 MATH_ALONE_NEAR = [n(c) for c in [
-    "≈\nthe answer is 6.", "≥\nthe answer is \\boxed{6}.", "-\nthe answer is \\boxed{6}.", "¬\nanswer: 6", "×1000\nthe answer is 6.",
-    "\\neg\nthe final answer is $6$", "\\approx\nthe answer is 6.", "$\\times 1000$\n#### 6", "≈\nso the answer is 6.",
+    "≈\nthe answer is 6.", "≥\nthe answer is \\boxed{6}.", "¬\nanswer: 6", "×1000\nthe answer is 6.",
+    "\\neg\nthe final answer is $6$", "\\approx\nthe answer is 6.", "≈\nso the answer is 6.",
     "The total, in thousands:\n≈\nthe answer is 6.",
 ]]
 MATH_ALONE_PAID = [n(c) for c in [
@@ -137,7 +137,7 @@ MATH_ALONE_PAID = [n(c) for c in [
 test_a_lone_operator_line_is_no_statement = refused_test(
     MATH_ALONE_NEAR, """Paid in both profiles: `grammar._math_alone` takes any line with no word of two letters as math
     alone, which ends a statement before a lowercase line. The safe verdict: a lone operator, relation or command joins
-    the next line.""", marks=_open("class 2, `_math_alone`"))
+    the next line.""")
 test_a_line_of_math_with_its_value_pays = paid_test(MATH_ALONE_PAID)
 test_a_lone_operator_before_a_blank_line_stays_refused = refused_test([n("≈ \n\nthe answer is 6.")])
 
@@ -145,7 +145,7 @@ test_a_lone_operator_before_a_blank_line_stays_refused = refused_test([n("≈ \n
 # 3. A statement's end before a marked lowercase line; a line that ends with a box.
 MARKED_LINE_NEAR = [n(c) for c in [
     "In units of 1000\n- the answer is 6", "Multiply by 1000\n> the answer is 6", "In units of $10^3$\n*the answer is 6*",
-    "Multiply by 1000\n1. the answer is 6", "I doubt it is 7\n> the answer is \\boxed{6}", "In units of \\boxed{1000}\nthe answer is 6.",
+    "I doubt it is 7\n> the answer is \\boxed{6}", "In units of \\boxed{1000}\nthe answer is 6.",
     "I doubt \\boxed{x}\nthe answer is 6.", "I doubt \\boxed{x}\n$x = \\boxed{6}$",
 ]]
 MARKED_LINE_HELD = [n(c) for c in [
@@ -154,20 +154,24 @@ MARKED_LINE_HELD = [n(c) for c in [
 test_a_marked_lowercase_line_continues_its_sentence = refused_test(
     MARKED_LINE_NEAR, """Paid in both profiles: `grammar._CONTINUES_RE` reads a lowercase line only after `**`/`__`, and
     a line that ends with a box ends a statement whatever its words. The safe verdict: the line above read with the
-    anchor.""", marks=_open("class 3, marked lines and box-ended lines"))
+    anchor.""")
 test_a_marked_line_after_words_stays_refused = refused_test(MARKED_LINE_HELD)
 
 
 # 4. A lowercase letter of a cased script opens a sentence.
 CASED_NEAR = [n(c) for c in [
-    "Возможно\nответ — 6.", "Я не уверен, что\nответ — \\boxed{6}.", "I doubt that\nответ: 6", "In thousands\nответ: \\boxed{6}",
+    "Возможно\nответ — 6.", "Я не уверен, что\nответ — \\boxed{6}.", "I doubt that\nответ: 6",
     "Неверно, что\nокончательный ответ — 6.", "Not\n𝑥 = \\boxed{6}",
 ]]
 CASED_PAID = [n(c) for c in ["Итак\nОтвет — 6.", "Ответ: 6", "Итак, ответ — 6."]]
+STILL_OPEN = [n(c) for c in ["-\nthe answer is \\boxed{6}.", "Multiply by 1000\n1. the answer is 6", "In thousands\nответ: \\boxed{6}", "$\\times 1000$\n#### 6"]]
+test_a_line_marker_or_label_across_a_break_is_read = refused_test(
+    STILL_OPEN, """Paid after fx29ad: a `-` read as a list's bullet in the anchor's lead, a list number's `1.` read as a
+    sentence end, a label (`ответ:`) read from its line's start (`box_label`), whatever ends the line above.""",
+    marks=_open("classes 2-4's leftovers after fx29ad"))
 test_a_lowercase_line_of_a_cased_script_continues = refused_test(
     CASED_NEAR, """Paid in both profiles: `grammar._SENTENCE_OPENS_RE` takes any non-ASCII letter as a sentence's
-    opening, meant for scripts without capitals. The safe verdict: a lowercase letter continues the line above.""",
-    marks=_open("class 4, `_SENTENCE_OPENS_RE`"))
+    opening, meant for scripts without capitals. The safe verdict: a lowercase letter continues the line above.""")
 test_a_cased_script_sentence_pays = paid_test(CASED_PAID)
 
 

@@ -30,6 +30,7 @@ import functools
 import inspect
 import math
 import re
+import unicodedata
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any, NamedTuple, TypeVar
@@ -405,34 +406,48 @@ _BLOCK_END_RE = re.compile(r"\s*\[/asy\]")
 listed: its opening and closing lines are alike."""
 
 
-_SENTENCE_OPENS_RE = re.compile(r"[ \t]*(?:(?:\*\*|__|#+|>)[ \t]*)*(?:[A-Z][a-z]|[AI]\b|[^\W\d_A-Za-z])")
-"""A line that opens a sentence of its own: a capitalised word, or a letter of a script without capitals (`So the answer
-is`, `The answer is`, `答案是`), after markup; as after a sentence end, what the line before left unfinished is a
-fragment, never the new sentence's words (`In thousands. The answer is 6` reads alike)."""
-_BOX_COMMAND_RE = re.compile(r"\\(?:boxed|fbox)\s*\{")
+_LINE_MARKS_RE = re.compile(r"[ \t]*(?:(?:\*\*|__|[*_]|#+|>|[-+•]|\d{1,3}[.)](?=[ \t]))[ \t]*)*")
+"""The marks a line may open with before its first word, one table for a sentence's opening and a continuation (fx29ad,
+red team 17 class 3): bold or emphasis, a heading, a quote, a list's bullet or number (`- the answer is 6`, `> `,
+`*the answer is 6*`, `1. `)."""
 
 
-def _ends_with_box(line: str) -> bool:
-    """Whether `line` ends with a box's closing brace (`(a) \\boxed{\\text{No}}`): a line that ends with a value."""
-    opened = None
-    for opened in _BOX_COMMAND_RE.finditer(line):
-        pass
-    if opened is None:
+def _line_letter(text: str, at: int) -> tuple[str, str]:
+    """The first letter of the line at `at` after its marks (`_LINE_MARKS_RE`) and the character after it; ("", "")
+    when the line opens with no letter (math, a box, a number, `#### 6`)."""
+    k = _LINE_MARKS_RE.match(text, at).end()  # type: ignore[union-attr]
+    first = text[k: k + 1]
+    return (first, text[k + 1: k + 2]) if first.isalpha() else ("", "")
+
+
+def opens_sentence(text: str, at: int) -> bool:
+    """Whether the line at `at` opens a sentence of its own: a capitalised word (an upper-case letter before a
+    lower-case one, or `A`/`I` alone) or a letter of a script without case, after its marks (`So the answer is`,
+    `**Final Answer**`, `Ответ: 6`, `答案是`); as after a sentence end, what the line before left unfinished is a
+    fragment, never the new sentence's words (`In thousands. The answer is 6` reads alike). A lower-case letter of any
+    cased script continues (fx29ad, red team 17 class 4: `Возможно\nответ — 6.`, `Not\n𝑥 = \boxed{6}`); read
+    by `unicodedata`, an allowlist of categories."""
+    first, after = _line_letter(text, at)
+    if not first:
         return False
-    depth = 1
-    for k in range(opened.end(), len(line)):
-        depth += {"{": 1, "}": -1}.get(line[k], 0) if line[k - 1] != "\\" else 0
-        if depth == 0:
-            return k == len(line) - 1
-    return False
+    kind = unicodedata.category(first)
+    if kind == "Lo":
+        return True  # a script without case (`答案是`, `ดังนั้น`, `সুতরাং`)
+    return kind in ("Lu", "Lt") and (
+        bool(after) and unicodedata.category(after) == "Ll" or first in "AI" and not (after.isalnum() or after == "_"))
+
+
+_BOX_COMMAND_RE = re.compile(r"\\(?:boxed|fbox)\s*\{")
 
 
 def statement_lines(region: str, floor: int, start: int) -> list[int]:
     """Where a line break ends a statement before the box at `start` (positions after the break, from `floor`): the
-    line before it ends with a number or a box in prose or with a math segment or display that closes on it (`2 + 4 = 6`,
-    `\\[x = 6\\]`), or closes a block (`_BLOCK_END_RE`), or the line after it opens a sentence (`_SENTENCE_OPENS_RE`), and
-    the break is in prose, outside the box's own math. An allowlist: a line that ends with a word, a
-    link or an opener (`The answer is not`, `such that`, `The answer is $$`) leads into the next line's box."""
+    break is in prose, outside the box's own math, and the line after it opens a sentence (`opens_sentence`), or the
+    line before it is math alone (`_math_alone`: `2 + 4 = 6`, `$x = \\boxed{6}$`, a display's last line `\\]` of
+    `\\[x = 6\\]`) or closes a block (`_BLOCK_END_RE`). An allowlist (fx29ad, red team 17): a line that ends with a
+    word, a link, an opener, a lone operator, or words before a number, a segment or a box (`The answer is not`, `such
+    that`, `≈`, `Multiply by 1000`, `In units of $10^3$`, `I doubt \\boxed{x}`) leads into the next line, which is
+    read with it as on one line."""
     spans = [(a, b) for a, b in _math_spans(region[:start]) if b > floor]  # bounded by the window
 
     def in_math(at: int) -> bool:
@@ -445,37 +460,43 @@ def statement_lines(region: str, floor: int, start: int) -> list[int]:
         end = line_start + len(region[line_start:at].rstrip(" \t\r"))
         if in_math(at):
             continue
-        if _SENTENCE_OPENS_RE.match(region, at + 1):
+        if opens_sentence(region, at + 1):
             found.append(at + 1)
             continue
         if end <= line_start:
             continue
-        boxed = _ends_with_box(region[max(line_start, end - MAX_CHARS): end]) and not in_math(end - 1)
-        if _CONTINUES_RE.match(region, at + 1):
-            # a line that opens with a lowercase word continues the line above unless that line ends with a box or a
-            # block or is math alone (`x = 2 + 4 = 6`): `In units of 1000\nthe answer is 6` reads its scale (fx29z)
-            if boxed or _BLOCK_END_RE.fullmatch(region, line_start, end) or _math_alone(region, line_start, end, spans):
-                found.append(at + 1)
-            continue
-        if any(b == end for _, b in spans) or _BLOCK_END_RE.fullmatch(region, line_start, end) or boxed or (
-                region[end - 1].isdigit() and not in_math(end - 1)):
+        if _BLOCK_END_RE.fullmatch(region, line_start, end) or _math_alone(region, line_start, end, spans):
             found.append(at + 1)
+        elif not _line_letter(region, at + 1)[0] and (any(b == end for _, b in spans) or (
+                region[end - 1].isdigit() and not in_math(end - 1))):
+            found.append(at + 1)  # fx29y's rule kept before a line of no word (`... = <<2*3=6>>6\n#### 6`)
     return found
 
 
-_CONTINUES_RE = re.compile(r"[ \t]*(?:(?:\*\*|__)[ \t]*)*[a-z]")
-"""A line that opens with a lowercase Latin letter (after bold marks): the rest of the sentence of the line above."""
-_LINE_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
+_LINE_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}|[^\W\d_A-Za-z]")
+_VALUE_END_RE = re.compile(
+    r"(?:=|\\equiv)\s*[-−]?\s*(?:\d+(?:[.,]\d+)*|\\[dt]?frac\s*\{\s*\d+\s*\}\s*\{\s*\d+\s*\}"
+    r"|\\(?:boxed|fbox)\s*\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})(?:\s*\\?%)?(?:\s|[.,;]|\\\\)*$")
+"""A relation whose last side is a value, at a line's end (`_math_alone`): `= 6`, `= -2.5`, `= \\frac{1}{2}`, `=
+\\boxed{6}`, `\\equiv 3`."""
 
 
 def _math_alone(region: str, line_start: int, end: int, spans: list[tuple[int, int]]) -> bool:
-    """Whether the line `region[line_start:end]` holds math and no word outside its math segments (`2 + 4 = 6`,
-    `$x = 6$`, a display's last line `\\]`)."""
+    """Whether the line `region[line_start:end]` is math alone that states a value: no word outside its math segments,
+    and, read with the segments that close on it whole (a display's last line `\\]` with its rows), a relation whose
+    last side is a value (`_VALUE_END_RE`: `2 + 4 = 6`, `$x = 6$`, `\\[x = \\boxed{6}\\]`). An allowlist (fx29ad,
+    red team 17 class 2): a lone operator, relation, negation or command (`≈`, `\\neg`, `×1000`, `$\\times 1000$`) or a
+    bare value is a fragment that joins the next line."""
     line = list(region[line_start:end])
+    first = line_start
     for a, b in spans:
-        for k in range(max(a, line_start), min(b, end)):
-            line[k - line_start] = " "
-    return not _LINE_WORD_RE.search("".join(line))
+        if b > line_start and a < end:
+            first = min(first, a)
+            for k in range(max(a, line_start), min(b, end)):
+                line[k - line_start] = " "
+    if _LINE_WORD_RE.search("".join(line)):
+        return False
+    return bool(_VALUE_END_RE.search(_MATH_DELIMITER_RE.sub(" ", region[first:end])))
 
 
 def lead_clauses(text: str, pos: int) -> bool:
@@ -539,8 +560,8 @@ def _is_display(text: str, at: int) -> bool:
 
 
 def _ends_statement(text: str, at: int) -> bool:
-    """Whether a sentence opens at `at` after spacing (`_SENTENCE_OPENS_RE`: `**Final Answer**`, `The answer is`)."""
-    return bool(_SENTENCE_OPENS_RE.match(text, _SPACING_RE.match(text, at).end()))  # type: ignore[union-attr]
+    """Whether a sentence opens at `at` after spacing (`opens_sentence`: `**Final Answer**`, `The answer is`)."""
+    return opens_sentence(text, _SPACING_RE.match(text, at).end())  # type: ignore[union-attr]
 
 
 def _box_ends(text: str, start: int, pos: int) -> list[int]:
