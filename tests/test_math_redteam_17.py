@@ -206,6 +206,17 @@ test_words_before_a_restarted_side_are_read = refused_test(
     never read. Now the words before the math are read by the one subject reader, and each chain before the restart is
     an `=` relation.""")
 test_a_hedged_equals_stays_refused = refused_test(RESTART_HELD)
+# Found by fx29ae, open: a label before a colon is read by nothing, and a comma outside math between the last closed
+# math and the box hides the clauses before it (`box_lead_clauses` reads that clause only for how it opens).
+OUTSIDE_COMMA_NEAR = [n(c) for c in [
+    "The wrong value: $x = \\boxed{6}$.", "The answer in thousands is $a$, $x = \\boxed{6}$.",
+    "In thousands, $a = 2$, $x = \\boxed{6}$.", "It is not true that $a = 2$, $x = \\boxed{6}$.",
+]]
+test_a_label_or_clauses_before_an_outside_comma_are_read = refused_test(
+    OUTSIDE_COMMA_NEAR, """Paid in both profiles after fx29ae: class 5's shapes with the comma outside the math, and a
+    label before a colon. The safe verdict: the label and every clause before the box's go through the one subject and
+    lead readers.""", marks=_open("class 5 with the comma outside math, and a label before a colon (fx29ae)"))
+
 test_a_chain_restarted_after_a_stating_verb_pays = paid_test(RESTART_PAID + RESTART_REWRITES)
 
 
