@@ -167,8 +167,13 @@ CASED_PAID = [n(c) for c in ["Итак\nОтвет — 6.", "Ответ: 6", "И
 STILL_OPEN = [n(c) for c in ["-\nthe answer is \\boxed{6}.", "Multiply by 1000\n1. the answer is 6", "In thousands\nответ: \\boxed{6}", "$\\times 1000$\n#### 6"]]
 test_a_line_marker_or_label_across_a_break_is_read = refused_test(
     STILL_OPEN, """Paid after fx29ad: a `-` read as a list's bullet in the anchor's lead, a list number's `1.` read as a
-    sentence end, a label (`ответ:`) read from its line's start (`box_label`), whatever ends the line above.""",
-    marks=_open("classes 2-4's leftovers after fx29ad"))
+    sentence end, a label (`ответ:`) read from its line's start (`box_label`), whatever ends the line above. Closed by
+    fx29af: a line's marks are read by the one table (`grammar.marks_end`) only where the line goes on after them, a
+    label's sentence starts where `last_break` says, and a line of math alone ends a statement only as `_math_alone`
+    reads it.""")
+MARKS_PAID = [n(c) for c in ["- The answer is 6", "1. The answer is 6", "So\n- the answer is 6", "Thus\nAnswer: \\boxed{6}",
+                             "$2 + 4 = 6$\n#### 6"]]
+test_a_marked_line_that_states_pays = paid_test(MARKS_PAID)
 test_a_lowercase_line_of_a_cased_script_continues = refused_test(
     CASED_NEAR, """Paid in both profiles: `grammar._SENTENCE_OPENS_RE` takes any non-ASCII letter as a sentence's
     opening, meant for scripts without capitals. The safe verdict: a lowercase letter continues the line above.""")
@@ -210,12 +215,21 @@ test_a_hedged_equals_stays_refused = refused_test(RESTART_HELD)
 # math and the box hides the clauses before it (`box_lead_clauses` reads that clause only for how it opens).
 OUTSIDE_COMMA_NEAR = [n(c) for c in [
     "The wrong value: $x = \\boxed{6}$.", "The answer in thousands is $a$, $x = \\boxed{6}$.",
-    "In thousands, $a = 2$, $x = \\boxed{6}$.", "It is not true that $a = 2$, $x = \\boxed{6}$.",
+    "It is not true that $a = 2$, $x = \\boxed{6}$.",
 ]]
 test_a_label_or_clauses_before_an_outside_comma_are_read = refused_test(
     OUTSIDE_COMMA_NEAR, """Paid in both profiles after fx29ae: class 5's shapes with the comma outside the math, and a
-    label before a colon. The safe verdict: the label and every clause before the box's go through the one subject and
-    lead readers.""", marks=_open("class 5 with the comma outside math, and a label before a colon (fx29ae)"))
+    label before a colon. Closed by fx29af: a colon that starts the box's clause has its label read by `box_label`, and
+    the clause of the last math before the box is read by the one subject reader as if its value were a box
+    (`grammar._math_clause_subject`).""")
+test_a_clause_before_the_last_maths_clause_is_read = refused_test(
+    [n("In thousands, $a = 2$, $x = \\boxed{6}$.")], """Paid in both profiles: `box_lead_clauses` leaves the clauses
+    before the last math's clause unread, for a derivation's (math-verify's suite: `If its initial value was $x$, after
+    Monday, its value is $.9x$, ...`); reading them needs to tell a scaling or hedging clause from a step.""",
+    marks=_open("a clause before the last math's clause (fx29ae, left by fx29af)"))
+OUTSIDE_COMMA_PAID = [n(c) for c in ["Answer: $x = \\boxed{6}$.", "The value is $a$, $x = \\boxed{6}$.",
+                                     "We get $a = 2$, so $x = \\boxed{6}$."]]
+test_a_label_or_a_stated_clause_before_a_box_pays = paid_test(OUTSIDE_COMMA_PAID)
 
 test_a_chain_restarted_after_a_stating_verb_pays = paid_test(RESTART_PAID + RESTART_REWRITES)
 

@@ -32,6 +32,7 @@ from .grammar import (
     statement_lines,
     concludes,
     last_break,
+    marks_end,
     lead_clauses,
     read_sentence,
 )
@@ -727,8 +728,9 @@ def _sentence_open(text: str, start: int) -> int | None:
     when no opening is in sight."""
     floor = max(start - GRAMMAR_MAX_CHARS, 0)
     opened = None
-    for opened in _SENTENCE_OPEN_RE.finditer(text, floor, start):
-        pass
+    for m in _SENTENCE_OPEN_RE.finditer(text, floor, start):
+        if m.start() >= marks_end(text, text.rfind("\n", 0, m.start()) + 1):
+            opened = m  # a list number's `1.` is its line's mark, no sentence's end (fx29af)
     at = opened.end() if opened else None
     lines = statement_lines(text, floor, start)
     labelled = text.rfind("\n", floor, start)

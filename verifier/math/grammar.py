@@ -226,6 +226,10 @@ hold them): `The wrong answer is 6`, `I doubt the answer is 6`, `If n is odd, th
 state no answer (docs/math.md "Answer grammar")."""
 _LEAD_TOKEN_RE = re.compile(r"[^\W\d_]+|[^\s\w]|\d+")
 _LEAD_MARKS = frozenset("*#:,-_>|")
+_ANCHOR_MARKS = _LEAD_MARKS - {"-"}
+"""The marks an anchor's lead may hold (`anchor_lead`): a `-` before an anchor is a list's bullet only at its line's
+start, where `last_break` reads it with the one table of line marks (`_LINE_MARKS_RE`); elsewhere it is a minus or a
+dash, no lead (fx29af, red team 17: `-\nthe answer is \boxed{6}`)."""
 
 
 SCRIPT_LEADS: dict[str, tuple[str, ...]] = {
@@ -251,8 +255,9 @@ def anchor_lead(prefix: str) -> bool:
     """Whether `prefix`, the words before an answer anchor in its sentence, only lead to it: each word is
     one of its script's leads (`ANCHOR_LEADS`, `SCRIPT_LEADS`) or a mark (docs/math.md "Answer grammar",
     "Before an anchor")."""
+    prefix = _unmarked(prefix)
     prefix = strip_stating(_LEAD_PHRASE_RE.sub(" ", prefix))  # `We see that the answer is`
-    return all(tok in _LEAD_MARKS or tok.lower() in ANCHOR_LEADS or _script_leads(tok)
+    return all(tok in _ANCHOR_MARKS or tok.lower() in ANCHOR_LEADS or _script_leads(tok)
                for tok in _SCRIPT_TOKEN_RE.findall(prefix))
 
 
@@ -467,9 +472,10 @@ def statement_lines(region: str, floor: int, start: int) -> list[int]:
             continue
         if _BLOCK_END_RE.fullmatch(region, line_start, end) or _math_alone(region, line_start, end, spans):
             found.append(at + 1)
-        elif not _line_letter(region, at + 1)[0] and (any(b == end for _, b in spans) or (
-                region[end - 1].isdigit() and not in_math(end - 1))):
-            found.append(at + 1)  # fx29y's rule kept before a line of no word (`... = <<2*3=6>>6\n#### 6`)
+        elif not _line_letter(region, at + 1)[0] and _prose_line(region, line_start, end, spans) and (
+                any(b == end for _, b in spans) or region[end - 1].isdigit() and not in_math(end - 1)):
+            found.append(at + 1)  # fx29y's rule kept before a line of no word (`... = <<2*3=6>>6\n#### 6`) after words;
+            # a line of math alone ends one only as `_math_alone` reads it (fx29af: `$\\times 1000$\n#### 6`)
     return found
 
 
@@ -487,16 +493,19 @@ def _math_alone(region: str, line_start: int, end: int, spans: list[tuple[int, i
     last side is a value (`_VALUE_END_RE`: `2 + 4 = 6`, `$x = 6$`, `\\[x = \\boxed{6}\\]`). An allowlist (fx29ad,
     red team 17 class 2): a lone operator, relation, negation or command (`≈`, `\\neg`, `×1000`, `$\\times 1000$`) or a
     bare value is a fragment that joins the next line."""
-    line = list(region[line_start:end])
-    first = line_start
-    for a, b in spans:
-        if b > line_start and a < end:
-            first = min(first, a)
-            for k in range(max(a, line_start), min(b, end)):
-                line[k - line_start] = " "
-    if _LINE_WORD_RE.search("".join(line)):
+    if _prose_line(region, line_start, end, spans):
         return False
+    first = min([line_start] + [a for a, b in spans if b > line_start and a < end])
     return bool(_VALUE_END_RE.search(_MATH_DELIMITER_RE.sub(" ", region[first:end])))
+
+
+def _prose_line(region: str, line_start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether the line `region[line_start:end]` holds a word outside its math segments (`_LINE_WORD_RE`)."""
+    line = list(region[line_start:end])
+    for a, b in spans:
+        for k in range(max(a, line_start), min(b, end)):
+            line[k - line_start] = " "
+    return bool(_LINE_WORD_RE.search("".join(line)))
 
 
 def lead_clauses(text: str, pos: int) -> bool:
@@ -591,6 +600,14 @@ def box_lead_clauses(text: str, pos: int) -> bool:
     before = _sentence_before(text, pos)
     before = before[: _own_math(before)]  # `$x = \\boxed{6}$`: the box's own math is its clause's
     aligned = _INLINE_MATH_RE.sub(lambda m: "§" * len(m.group()), before)  # math masked, positions kept
+    opened = None
+    for opened in _BOX_CLAUSE_START_RE.finditer(aligned):
+        pass
+    if opened is not None and opened.group() in (":", "：") and not re.search(
+            r"\n|\\\[|\$\$|\\begin", text[pos - len(_sentence_before(text, pos)) + opened.end(): pos]) and not box_label(
+            before[: opened.start()]):
+        return False  # `The wrong value: $x = \\boxed{6}$`: a label before its clause's colon on one line, read as
+        # before a box's (fx29af); across a break or a display, the box's line start is `box_lead`'s (class 1, open)
     last = aligned.rfind("§")
     if last < 0:
         return all(_lead_clause(clause) for clause in _CLAUSE_SPLIT_RE.split(_masked(before))[:-1])
@@ -602,7 +619,23 @@ def box_lead_clauses(text: str, pos: int) -> bool:
         return True  # the last math is in the box's own clause: `box_clause` reads it
     clause = before[cut: after.start()]
     later = _CLAUSE_SPLIT_RE.split(_masked(before[after.end():]))[:-1]
-    return (_lead_clause(_masked(clause)) or box_clause(clause)) and all(_lead_clause(c) for c in later)
+    return (_lead_clause(_masked(clause)) or box_clause(clause) and _math_clause_subject(clause)) and all(
+        _lead_clause(c) for c in later)
+
+
+def _math_clause_subject(clause: str) -> bool:
+    """Whether the clause of the last math before a box (`box_lead_clauses`) says what its math is of, read by the one
+    subject reader (`_copula_subject`, `_equals_subject` up to the math's first `=`) as the words before a box's math
+    are: `The answer in thousands is $a$`, `It is not true that $a = 2$` state nothing; `its value becomes $.72x$`, `$x = 3$` do (a clause that opens with a lead,
+    `Since $a = 2$`, is `_lead_clause`'s)."""
+    math = list(_INLINE_MATH_RE.finditer(clause))
+    if not math or clause[math[-1].end():].strip():
+        return True  # words after the math: `box_clause` read how it opens
+    words = clause[: math[-1].start()]
+    if not _PROSE_WORD_RE.search(words):
+        return True
+    eq = clause.find("=", math[-1].start(), math[-1].end())
+    return _equals_subject(clause[: eq + 1], clause[: eq + 1]) if eq >= 0 else _copula_subject(words)
 
 
 def _sentence_before(text: str, pos: int) -> str:
@@ -626,8 +659,30 @@ def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int
             lines = set(statement_lines(text, floor, pos)) if lines is None else lines
             if m.end() not in lines:
                 continue
+        elif m.start() < marks_end(text, text.rfind("\n", 0, m.start()) + 1):
+            continue  # a list number's `1.` is a line's mark, no sentence's end (fx29af)
         found = m.end()
+    if found == 0 or text[found - 1: found] == "\n":
+        found = min(marks_end(text, found), pos)  # `- The answer is`, `1. The answer is`: the line's marks lead
     return found
+
+
+def _unmarked(text: str) -> str:
+    """`text` with the marks each of its lines opens with (`_marks_end`) as spaces: `So\n- the answer is`."""
+    out, k = [], 0
+    for at in [0] + [m.end() for m in re.finditer(r"\n", text)]:
+        end = marks_end(text, at)
+        out += [text[k:at], " " * (end - at)]
+        k = end
+    return "".join(out) + text[k:]
+
+
+def marks_end(text: str, at: int) -> int:
+    """Where the marks the line at `at` opens with end (`_LINE_MARKS_RE`: `- `, `1. `, `> `, `**`), when the line goes on
+    after them; `at` when nothing follows them on the line: a lone `-` or `>` is no list's bullet or quote but an
+    operator, read as a word of the sentence (fx29af, red team 17: `-\nthe answer is \boxed{6}`)."""
+    end = _LINE_MARKS_RE.match(text, at).end()  # type: ignore[union-attr]
+    return end if end > at and text[end: end + 1] not in ("", "\n", "\r") else at
 
 
 def _masked(before: str) -> str:
@@ -824,10 +879,7 @@ def box_label(text: str) -> bool:
     marks; or a statement ending with its link
     verb (`the integers n such that f(n) = n are:`), read as a box after that verb is. An allowlist: `Wrong answer:`,
     `Guess:`, `In thousands:`, `Reciprocal:`, `Lower bound:`, `错误答案：` are no answer label."""
-    found = None
-    for found in _LABEL_START_RE.finditer(text):
-        pass
-    sentence = text[found.end() if found else 0:]
+    sentence = text[last_break(_LABEL_START_RE, text, 0, len(text)):]  # a break only after a statement (fx29af)
     if len(_UNESCAPED_DOLLAR_RE.findall(sentence)) % 2:
         return False  # the colon inside math (`$x \\neq$` cut open, `$a:b$`): no label
     segments: list[str] = []
