@@ -174,6 +174,13 @@ test_a_line_marker_or_label_across_a_break_is_read = refused_test(
 MARKS_PAID = [n(c) for c in ["- The answer is 6", "1. The answer is 6", "So\n- the answer is 6", "Thus\nAnswer: \\boxed{6}",
                              "$2 + 4 = 6$\n#### 6"]]
 test_a_marked_line_that_states_pays = paid_test(MARKS_PAID)
+# Found by fx29af, open: a lone `>`, `#` or `*` on the line above an anchor is still read as a mark (`>` starts the
+# anchor's clause in `extract._SENTENCE_BREAK_RE`, for `<think>`; `#` and `*` are `_ANCHOR_MARKS`, emphasis mid-line).
+LONE_MARK_NEAR = [n(c) for c in [">\nthe answer is 6", "#\nthe answer is 6", "*\nthe answer is 6"]]
+test_a_lone_mark_above_an_anchor_is_read = refused_test(
+    LONE_MARK_NEAR, """Paid in both profiles after fx29af: a mark alone on its line is no line's mark (`marks_end`), but
+    `>` starts a clause and `#`, `*` are admitted anywhere in an anchor's lead.""",
+    marks=_open("a lone `>`, `#` or `*` above an anchor (fx29af)"))
 test_a_lowercase_line_of_a_cased_script_continues = refused_test(
     CASED_NEAR, """Paid in both profiles: `grammar._SENTENCE_OPENS_RE` takes any non-ASCII letter as a sentence's
     opening, meant for scripts without capitals. The safe verdict: a lowercase letter continues the line above.""")
