@@ -188,17 +188,18 @@ class TestAGradesWalkIsBoundedInFolders:
     def test_a_grade_counts_folders_against_its_entries_bound(self, client: Any, sandbox_backend: str) -> None:  # noqa: F811
         from verifier.client import VerifierError
 
-        if sandbox_backend != "gvisor":
-            pytest.skip("Docker's /work tmpfs runs out of inodes near 4,100 entries: the walk stays short (held)")
         with client.session(environment="calc", time_limit_s=60) as s:
-            assert s.shell(_py(WIDE), timeout_s=300).stdout == "made\n"
+            made = s.shell(_py(WIDE), timeout_s=300).stdout == "made\n"
             try:
                 r = s.grade(GRADE, timeout_s=600)
             except VerifierError as e:
                 pytest.fail(f"the grade raised (a trainer's 'ungraded'): {e.code} {e.message}")
             finally:  # the reset at the session's close removes what is left (within the close's 30 s deadline)
                 s.shell("rm -rf w", timeout_s=300)
-            assert r["verdict"] == "wrong_answer" and "100000" in r["detail"], r
+        if sandbox_backend == "gvisor":
+            assert made and r["verdict"] == "wrong_answer" and "100000" in r["detail"], r
+        else:  # Docker's /work tmpfs runs out of inodes near 4,100 entries: the tree stays small, graded as it is
+            assert not made and r["verdict"] != "infra_error" and not r["retryable"], r
 
 
 # ---------------------------------------------------------------- h30s: the userns uid quarantine, held
