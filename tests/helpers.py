@@ -6,6 +6,7 @@ import contextlib
 import inspect
 import json
 import os
+import socket
 import subprocess
 import time
 import urllib.error
@@ -480,3 +481,16 @@ def server_pair_test(pair: list[dict], verdicts: list[str], doc: str | None = No
 
     test.__doc__ = doc
     return _through_the_server(test)
+
+
+def read_http_request(conn: socket.socket) -> tuple[bytes, bytes]:
+    """One HTTP/1.1 request off `conn`, as a recording peer sees it: (its head, its body by content-length)."""
+    head = b""
+    while b"\r\n\r\n" not in head and (chunk := conn.recv(65536)):
+        head += chunk
+    head, _, body = head.partition(b"\r\n\r\n")
+    length = next((int(line.partition(b":")[2]) for line in head.lower().split(b"\r\n")
+                   if line.startswith(b"content-length:")), 0)
+    while len(body) < length and (chunk := conn.recv(65536)):
+        body += chunk
+    return head, body

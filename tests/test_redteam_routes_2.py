@@ -64,10 +64,9 @@ import grpc
 import pytest
 
 from conftest import ServerProcess
-from helpers import SESSION_SERVER_ARGS
-from test_repo_service import calc_recipe
+from helpers import SESSION_SERVER_ARGS, read_http_request
+from test_repo_service import calc_environments
 from test_session_env import GRADE
-from verifier.tools.cli import main as verifier_cli
 from verifier.schema import verdict_from_proto
 from verifier.sessions import FORWARDED_KEY, Route, replica_tag, route_key, sign
 from verifier.v1 import verifier_pb2 as pb
@@ -120,14 +119,7 @@ class Recorder:
             except OSError:
                 return
             with conn:
-                head = b""
-                while b"\r\n\r\n" not in head and (chunk := conn.recv(65536)):
-                    head += chunk
-                head, _, body = head.partition(b"\r\n\r\n")
-                length = next((int(line.partition(b":")[2]) for line in head.lower().split(b"\r\n")
-                               if line.startswith(b"content-length:")), 0)
-                while len(body) < length and (chunk := conn.recv(65536)):
-                    body += chunk
+                head, body = read_http_request(conn)
                 self.http_heads.append(head)
                 self.http_bodies.append(body)
                 reply = b'{"recorded": true}'
@@ -141,9 +133,7 @@ class Recorder:
 
 @pytest.fixture(scope="module")
 def environments(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    recipes, root = tmp_path_factory.mktemp("recipes"), tmp_path_factory.mktemp("environments")
-    assert verifier_cli(["env", "build", calc_recipe(recipes), "--environments", str(root)]) == 0
-    return root
+    return calc_environments(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

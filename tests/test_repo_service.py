@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import grpc
@@ -46,6 +46,13 @@ CALC_FIX = ("--- a/calc/__init__.py\n+++ b/calc/__init__.py\n@@ -3,2 +3,2 @@\n d
 # Passes both tests, by changing the dependency rather than the project: refused (vendor/ is not the patch's).
 CALC_VENDOR = ("--- a/vendor/site-packages/tinydep/__init__.py\n+++ b/vendor/site-packages/tinydep/__init__.py\n"
                "@@ -1,2 +1,2 @@\n def double(x):\n-    return 2 * x\n+    return 8 if x == 2 else 2 * x\n")
+
+
+def calc_environments(factory: pytest.TempPathFactory, *more: Callable[[Path], str]) -> Path:
+    """A folder of built environments (`verifier env build`): calc's, and each recipe `more(recipes)` writes."""
+    recipes, root = factory.mktemp("recipes"), factory.mktemp("environments")
+    assert verifier_cli(["env", "build", calc_recipe(recipes), *(m(recipes) for m in more), "--environments", str(root)]) == 0
+    return root
 
 
 def calc_recipe(folder: Path) -> str:

@@ -17,10 +17,9 @@ import pytest
 
 from conftest import ServerProcess
 from helpers import http_call, sandbox_config, stub
-from test_repo_service import CALC_FILES, calc_recipe, recipe
+from test_repo_service import CALC_FILES, calc_environments, recipe
 from test_repo_service import HUMANIZE as GO
 from verifier.client import VerifierClient, VerifierError
-from verifier.tools.cli import main as verifier_cli
 from verifier.v1 import verifier_pb2 as pb
 
 pytestmark = pytest.mark.docker
@@ -38,9 +37,7 @@ GRADE = {"test_patch": TEST_PATCH, "test_cmd": "PYTHONPATH=vendor/site-packages 
 
 @pytest.fixture(scope="module")
 def environments(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    recipes, root = tmp_path_factory.mktemp("recipes"), tmp_path_factory.mktemp("environments")
-    assert verifier_cli(["env", "build", calc_recipe(recipes), recipe(GO, recipes), "--environments", str(root)]) == 0
-    return root
+    return calc_environments(tmp_path_factory, lambda recipes: recipe(GO, recipes))
 
 
 @pytest.fixture(scope="module", params=["docker", "gvisor"])

@@ -17,7 +17,7 @@ import docker
 import grpc
 import pytest
 
-from helpers import SESSION_SERVER_ARGS, host_pids_with, http_call, session_fixtures, stub
+from helpers import SESSION_SERVER_ARGS, host_pids_with, http_call, read_http_request, session_fixtures, stub
 from verifier.client import AsyncVerifierClient, ClientConfig, SessionLost, VerifierClient, VerifierError
 from verifier.v1 import verifier_pb2 as pb
 from verifier.v1 import verifier_pb2_grpc as pb_grpc
@@ -585,14 +585,7 @@ class _Recorder:
             except OSError:
                 return
             with conn:
-                head = b""
-                while b"\r\n\r\n" not in head and (chunk := conn.recv(65536)):
-                    head += chunk
-                head, _, body = head.partition(b"\r\n\r\n")
-                length = next((int(line.partition(b":")[2]) for line in head.lower().split(b"\r\n")
-                               if line.startswith(b"content-length:")), 0)
-                while len(body) < length and (chunk := conn.recv(65536)):
-                    body += chunk
+                head, body = read_http_request(conn)
                 self.http_heads.append(head)
                 self.http_bodies.append(body)
                 body = b'{"status": "ok", "value": "recorded"}'

@@ -21,10 +21,9 @@ import pytest
 
 from conftest import ServerProcess
 from helpers import http_call, sandbox_config
-from test_repo_service import calc_recipe
+from test_repo_service import calc_environments
 from test_session_env import FIXED, GRADE, NEAR_MISS
 from verifier.client import SessionLost, VerifierClient, VerifierError
-from verifier.tools.cli import main as verifier_cli
 
 pytestmark = pytest.mark.docker
 
@@ -38,9 +37,7 @@ FILL_INODES = ("python3 -c \"import os\nos.mkdir('many')\ntry:\n    for i in ran
 
 @pytest.fixture(scope="module")
 def environments(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    recipes, root = tmp_path_factory.mktemp("recipes"), tmp_path_factory.mktemp("environments")
-    assert verifier_cli(["env", "build", calc_recipe(recipes), "--environments", str(root)]) == 0
-    return root
+    return calc_environments(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
