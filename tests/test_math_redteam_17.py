@@ -237,6 +237,22 @@ test_a_clause_before_the_last_maths_clause_is_read = refused_test(
 OUTSIDE_COMMA_PAID = [n(c) for c in ["Answer: $x = \\boxed{6}$.", "The value is $a$, $x = \\boxed{6}$.",
                                      "We get $a = 2$, so $x = \\boxed{6}$."]]
 test_a_label_or_a_stated_clause_before_a_box_pays = paid_test(OUTSIDE_COMMA_PAID)
+# fx29af read a label before the colon for every box, so a transcript's numbered section (`attempt 0: so the answer is`,
+# the service's own dedup test) was refused; a number makes `Attempt`, `Sample`, `Try` a label (`_NUMBERED_LABELS`),
+# alone they stay a guess's.
+NUMBERED_LABEL_PAID = [n(c) for c in [
+    "attempt 0: so the answer is \\boxed{6}", "Attempt 1: the answer is \\boxed{6}", "Attempt 1: \\boxed{6}",
+    "Sample 2: \\boxed{6}", "Exercise 3: \\boxed{6}", "Try 2: \\boxed{6}", "Example 1: the answer is \\boxed{6}",
+    "Step 1: the answer is \\boxed{6}",
+]]
+NUMBERED_LABEL_NEAR = [n(c) for c in [
+    "Attempt: \\boxed{6}", "Attempt: the answer is \\boxed{6}", "Wrong attempt: the answer is \\boxed{6}",
+    "Failed attempt 1: \\boxed{6}", "Attempt 1 wrong: \\boxed{6}", "Attempt 1 in thousands: \\boxed{6}",
+    "Attempt 1 rounded: \\boxed{6}", "Sample answer: \\boxed{6}", "Try: \\boxed{6}", "Attempt 1 (incorrect): \\boxed{6}",
+    "Attempt 1, wrong: \\boxed{6}", "Attempt 1 is wrong: \\boxed{6}", "Attempt 1.5: \\boxed{6}",
+]]
+test_a_numbered_sections_label_pays = paid_test(NUMBERED_LABEL_PAID)
+test_a_label_word_without_its_number_or_with_a_judgment_is_refused = refused_test(NUMBERED_LABEL_NEAR)
 
 test_a_chain_restarted_after_a_stating_verb_pays = paid_test(RESTART_PAID + RESTART_REWRITES)
 

@@ -42,7 +42,8 @@ def _tasks() -> list[dict]:
             right = s < p % 5
             completion = f"so the answer is \\boxed{{{p + 10 if right else p + 11}}}"
             if p == 0 and s == 0:
-                completion = EVIL + "\nso the answer is \\boxed{99}"  # markup, then a box the grammar reads
+                completion = EVIL + "\nSo the answer is \\boxed{99}"  # markup, then a sentence the grammar reads (fx29aa:
+                # markup the grammar does not list leaves its line unfinished, and `... so the answer is` is then no lead)
             tasks.append({"id": f"q{p}-{s}", "kind": "math", "completion": completion, "gold": str(p + 10)})
     return tasks
 

@@ -914,7 +914,10 @@ _CORRECTION_LABEL_RE = re.compile(r"(?i:i|we) (?i:made|make|have made) (?i:an er
 stand before an answer; alone (`Error:`, `Measurement error:`) they name how far a value is off, never the answer."""
 
 
-_NUMBERED_LABELS = frozenset("step part question problem case exercise q no".split())
+_NUMBERED_LABELS = frozenset("step part question problem case exercise q no attempt sample example trial round try "
+                              "response output".split())
+"""Words a number labels (`Step 3`, `Attempt 1`, `Sample 2`); those not also `_LABEL_WORDS` are a label only with their
+number (`_label_phrase`): `Attempt:` alone is a guess's label, `Attempt 1:` one of a transcript's answers."""
 
 
 def _label_name(segment: str) -> bool:
@@ -937,6 +940,11 @@ def _label_phrase(words: list[str]) -> bool:
     (`_not_object`: `times`, `thousands`, `rounded`)."""
     for k, w in enumerate(words):
         low = w.lower()
+        if low in _NUMBERED_LABELS and low not in _LABEL_WORDS:
+            after = [x for x in words[k + 1:] if x not in "()[]{}.#"]
+            if not after or not (after[0].isdigit() or len(after[0]) == 1 and after[0].isalpha()):
+                return False  # `Attempt:`, `Sample answer:`: only a number makes it a label
+            continue  # `Attempt 1`: a transcript's section, though `attempt` alone hedges (`_NOT_OBJECTS`)
         if w.isdigit():
             before = [x.lower() for x in words[:k] if x not in "()[]{}"]
             if not before or before[-1] not in _NUMBERED_LABELS:
@@ -954,7 +962,7 @@ def _label_phrase(words: list[str]) -> bool:
 def _label_word(w: str) -> bool:
     low = w.lower()
     return (w in _LEAD_MARKS or w in "()[]{}\\" or w.isdigit() or len(w) == 1 and w.isalpha() or low in ANCHOR_LEADS
-            or low in _LABEL_WORDS or w in _CJK_LABELS or low in ("textbf", "text", "mathbf", "textit", "of", "in", "for")
+            or low in _LABEL_WORDS or low in _NUMBERED_LABELS or w in _CJK_LABELS or low in ("textbf", "text", "mathbf", "textit", "of", "in", "for")
             or low in _STATING_VERBS  # `We compute:`
             or any(_has(role, w) for role in ("noun", "count", "det", "pronoun", "verb")))  # `I made an error:`
 
