@@ -1,6 +1,7 @@
 """Test reports and resolution (docs/repo-tasks.md "Test results" and "Verdicts"): the parsers on real
 reports of real runs (pytest 7 in the sandbox image and this environment's pytest; go test -json of
-the corpus' projects), and SWE-bench's resolution rules, near misses included."""
+the corpus' projects; mocha's and jest's JSON of real projects and of every status), and SWE-bench's
+resolution rules, near misses included."""
 from __future__ import annotations
 
 import gzip
@@ -8,13 +9,15 @@ import json
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from sandbox.repo.grading import MISSING, lookup, resolve, resolve_junit
-from sandbox.repo.results import (ERROR, FAILED, PASSED, SKIPPED, XFAIL, XPASS, ReportError, junit_key, parse_go_json,
-                                  parse_junit, parse_pytest, parse_pytest_log)
+from sandbox.repo import results
+from sandbox.repo.results import (ERROR, FAILED, PASSED, SKIPPED, XFAIL, XPASS, ReportError, jest_id, junit_key, parse_go_json,
+                                  parse_jest_json, parse_junit, parse_mocha_json, parse_pytest, parse_pytest_log)
 
 DATA = Path(__file__).parent / "data" / "repo_tasks"
 STATUSES = DATA / "reports" / "statuses"
@@ -188,3 +191,182 @@ def test_every_corpus_row_resolves_on_its_after_run_and_not_on_its_before_run() 
                 junit = parse_junit(gzip.decompress((base / f"{side}.junit.xml.gz").read_bytes()))
                 assert {junit_key(k): v for k, v in statuses.items()}.items() <= junit.items()
                 assert resolve_junit(junit, f2p, p2p).resolved == (side == "after")
+
+
+# ----------------------------------------------------------------------------- mocha and jest JSON, real runs
+REPORTS = DATA / "reports"
+TITLE = "title with spaces, [brackets], \"double\" and 'single' quotes > and a gt"
+OUT = "outer suite"
+EXPECTED_MOCHA = {  # reports/statuses/mocha/statuses.spec.js, by mocha's full title
+    "top level passes": PASSED, f"{OUT} passes": PASSED, f"{OUT} fails": FAILED, f"{OUT} async rejection fails": FAILED,
+    f"{OUT} is skipped with it.skip": SKIPPED, f"{OUT} is skipped with xit": SKIPPED, f"{OUT} is pending: no function": SKIPPED,
+    f"{OUT} skips itself at run time": SKIPPED, f"{OUT} a skipped describe is skipped by its describe": SKIPPED,
+    f"{OUT} {TITLE}": PASSED, f"{OUT} inner [nested] describe passes deep": PASSED,
+    f"{OUT} inner [nested] describe third level passes deeper": PASSED,
+    # a failed hook: its own entry, and the test it names
+    f'{OUT} before each hook fails "before each" hook for "first under the failing hook"': FAILED,
+    f"{OUT} before each hook fails first under the failing hook": FAILED,
+    f'{OUT} after each hook fails "after each" hook for "passes before its after each hook fails"': FAILED,
+    f"{OUT} after each hook fails passes before its after each hook fails": FAILED,  # passed, then its hook failed
+    f'{OUT} before all hook fails "before all" hook for "first under the failing before all"': FAILED,
+    f"{OUT} before all hook fails first under the failing before all": FAILED,
+    "duplicate titles same title": FAILED,  # two tests of one title, one passing: the worse
+}
+NEVER_RAN_MOCHA = (  # kept from running by a failed hook: in no list of mocha's, so absent
+    f"{OUT} before each hook fails second under the failing hook", f"{OUT} after each hook fails never runs after the after each failure",
+    f"{OUT} before all hook fails nested under the failing before all deep under the failing before all",
+)
+EXPECTED_JEST = {  # reports/statuses/jest/*.test.js, by jest_id
+    "top level passes": PASSED, f"{OUT} > passes": PASSED, f"{OUT} > fails": FAILED, f"{OUT} > async rejection fails": FAILED,
+    f"{OUT} > is skipped with test.skip": SKIPPED, f"{OUT} > is skipped with xit": SKIPPED, f"{OUT} > is a todo": SKIPPED,
+    f"{OUT} > {TITLE}": PASSED, f"{OUT} > each row 1 + 1 = 2": PASSED, f"{OUT} > each row 2 + 1 = 3": PASSED,
+    f"{OUT} > inner [nested] describe > passes deep": PASSED, f"{OUT} > inner [nested] describe > third level > passes deeper": PASSED,
+    f"{OUT} > a skipped describe > is skipped by its describe": SKIPPED,
+    f"{OUT} > before each hook fails > first under the failing hook": FAILED,
+    f"{OUT} > before each hook fails > second under the failing hook": FAILED,
+    f"{OUT} > after each hook fails > passes before its after each hook fails": FAILED,
+    f"{OUT} > before all hook fails > first under the failing before all": FAILED,
+    f"{OUT} > before all hook fails > nested under the failing before all > deep under the failing before all": FAILED,
+    "duplicate titles > same title": FAILED,
+    "after all hook fails > passes before the after all hook fails": ERROR,  # passed; then its file's afterAll failed
+    "all skipped > skipped in a skipped file": SKIPPED,
+}  # broken.test.js (a syntax error) names no test: "never loaded > would pass" is absent
+
+
+def gz(path: str) -> bytes:
+    return gzip.decompress((REPORTS / path).read_bytes())
+
+
+MOCHA_STATUSES, JEST_STATUSES = "statuses/mocha/statuses.mocha.json.gz", "statuses/jest/statuses.jest.json.gz"
+COOKIE, COOKIE_2, COMMANDER = "jshttp__cookie-042073f1d679", "jshttp__cookie-e10042845354", "tj__commander.js-68199e64b318"
+
+
+def test_a_real_mocha_run_reads_every_status() -> None:
+    """mocha 10.1's json reporter over a file of every status: pass, fail, it.skip, xit, a test without a
+    function, this.skip(), a skipped describe, failed before each, after each and before all hooks,
+    nested describes, a title with spaces, brackets and quotes, two tests of one full title."""
+    statuses = parse_mocha_json(gz(MOCHA_STATUSES))
+    assert statuses == EXPECTED_MOCHA
+    assert all(lookup(statuses)(t) == MISSING for t in NEVER_RAN_MOCHA)
+    passing = [t for t, s in EXPECTED_MOCHA.items() if s == PASSED]
+    assert resolve(lookup(statuses), passing[:1], passing[1:]).resolved
+    for never_ran in NEVER_RAN_MOCHA:  # a test a failed hook kept from running never counts as kept
+        assert not resolve(lookup(statuses), passing[:1], [*passing[1:], never_ran]).resolved
+
+
+def test_a_real_jest_run_reads_every_status() -> None:
+    """jest 29.3's --json over files of every status: pass, fail, test.skip, xit, test.todo, test.each, a
+    skipped describe and file, failed beforeEach, afterEach, beforeAll and afterAll hooks, nested
+    describes, quotes and brackets, and a file that does not parse (its test absent). The counts are
+    jest's own, read from the report."""
+    report = gz(JEST_STATUSES)
+    statuses, stats = parse_jest_json(report), json.loads(report)
+    assert statuses == EXPECTED_JEST
+    assert lookup(statuses)(jest_id(["never loaded"], "would pass")) == MISSING
+    assert stats["numRuntimeErrorTestSuites"] == 2  # the file that did not load and the one whose afterAll failed
+    counts = Counter(statuses.values())
+    # jest counts the two "outer suite > passes" and the passing and failing "duplicate titles > same
+    # title" apart (one id each here, the worse kept); the afterAll file's test is one of its passes
+    # (ERROR here); a todo is not pending for jest
+    assert counts[SKIPPED] == stats["numPendingTests"] + stats["numTodoTests"]
+    assert counts[FAILED] == stats["numFailedTests"] and counts[ERROR] == 1
+    assert counts[PASSED] == stats["numPassedTests"] - 2 - counts[ERROR]
+
+
+@pytest.mark.parametrize("instance, parse, name", [(COOKIE, parse_mocha_json, "mocha"), (COOKIE_2, parse_mocha_json, "mocha"),
+                                                   (COMMANDER, parse_jest_json, "jest")])
+def test_a_real_project_s_fix_resolves_on_its_after_run_only(instance: str, parse, name: str) -> None:
+    """Real projects' real runs (tests/data/repo_tasks/README.md): jshttp/cookie under mocha (its qunit
+    and its bdd interface, nested describes), commander.js under jest, on the parent with the fix's
+    tests (before) and on the fix (after). Each status's count is the framework's own count in the
+    report; FAIL_TO_PASS is every test that failed before (the framework's count), nothing else."""
+    runs = {side: gz(f"{instance}/{side}.{name}.json.gz") for side in ("before", "after")}
+    maps = {side: parse(report) for side, report in runs.items()}
+    for side, report in runs.items():
+        doc, counts = json.loads(report), Counter(maps[side].values())
+        if name == "mocha":
+            stats = doc["stats"]
+            assert len(maps[side]) == stats["tests"]  # no two tests of one title here
+            assert (counts[PASSED], counts[FAILED], counts[SKIPPED]) == (stats["passes"], stats["failures"], stats["pending"])
+        else:
+            titles = Counter((tuple(a["ancestorTitles"]), a["title"]) for r in doc["testResults"] for a in r["assertionResults"])
+            assert len(maps[side]) == len(titles) and sum(titles.values()) == doc["numTotalTests"]  # same titles in two files: one id
+            assert counts[FAILED] == doc["numFailedTests"] and counts[SKIPPED] == doc["numPendingTests"] + doc["numTodoTests"]
+            assert counts[PASSED] + counts[FAILED] + counts[SKIPPED] == len(maps[side])
+    f2p = sorted(t for t, s in maps["after"].items() if s == PASSED and maps["before"].get(t) != PASSED)
+    p2p = sorted(t for t, s in maps["after"].items() if s == PASSED and maps["before"].get(t) == PASSED)
+    before = json.loads(runs["before"])
+    assert len(f2p) == (before["stats"]["failures"] if name == "mocha" else before["numFailedTests"]) >= 1 and len(p2p) >= 20
+    assert resolve(lookup(maps["after"]), f2p, p2p).resolved
+    unfixed = resolve(lookup(maps["before"]), f2p, p2p)
+    assert not unfixed.resolved and unfixed.f2p_failed == tuple(f2p) and not unfixed.p2p_failed
+
+
+# ----------------------------------------------------------------------------- mocha and jest JSON near misses
+def _cut(report: bytes) -> bytes:
+    return report[:len(report) // 2]
+
+
+@pytest.mark.parametrize("parse, report", [
+    (parse_mocha_json, b""),  # mocha stops before writing a report when a file does not load
+    (parse_jest_json, b""),
+    (parse_mocha_json, _cut(gz(f"{COOKIE}/before.mocha.json.gz"))),  # truncated
+    (parse_jest_json, _cut(gz(f"{COMMANDER}/before.jest.json.gz"))),
+    (parse_mocha_json, gz(f"{COMMANDER}/after.jest.json.gz")),  # another framework's report
+    (parse_jest_json, gz(f"{COOKIE}/after.mocha.json.gz")),
+    (parse_mocha_json, gzip.decompress((DATA / "reports" / "hashicorp__go-version-a6043353333f" / "after.log.gz").read_bytes())),
+    (parse_jest_json, (STATUSES / "pytest7.junit.xml").read_bytes()),
+    (parse_mocha_json, b"null"), (parse_jest_json, b"[]"), (parse_mocha_json, b'{"stats": {}, "passes": "x", "pending": [], "failures": []}'),
+    (parse_mocha_json, b'{"stats": {}, "passes": [{"title": "t"}], "pending": [], "failures": []}'),  # no fullTitle
+    (parse_mocha_json, b'{"stats": {}, "passes": [3], "pending": [], "failures": []}'),
+    (parse_jest_json, b'{"numTotalTests": 1, "testResults": [{"assertionResults": [{"title": "t", "status": "passed"}]}]}'),
+    (parse_jest_json, b'{"numTotalTests": 1, "testResults": [{"assertionResults": [{"title": "t", "ancestorTitles": [1], "status": "passed"}]}]}'),
+    (parse_jest_json, b'{"numTotalTests": 1, "testResults": [{"assertionResults": [{"title": "t", "ancestorTitles": []}]}]}'),
+    (parse_jest_json, b'{"numTotalTests": 1, "testResults": [{}]}'),
+    (parse_jest_json, b"[" * 200_000), (parse_mocha_json, b'{"a": ' * 200_000),  # nesting past the parser's recursion
+    (parse_mocha_json, b'{"stats": {}, "passes": [{"title": "\xff", "fullTitle": "\xff"}], "pending": [], "failures": []}'),  # not UTF-8
+])
+def test_a_report_that_is_not_the_frameworks_json_is_a_report_error(parse, report: bytes) -> None:
+    with pytest.raises(ReportError):
+        parse(report)
+
+
+@pytest.mark.parametrize("parse, path", [(parse_mocha_json, f"{COOKIE}/after.mocha.json.gz"),
+                                         (parse_jest_json, f"{COMMANDER}/after.jest.json.gz")])
+def test_an_oversized_report_is_a_report_error(monkeypatch: pytest.MonkeyPatch, parse, path: str) -> None:
+    report = gz(path)
+    assert parse(report)
+    monkeypatch.setattr(results, "REPORT_MAX", len(report) - 1)
+    with pytest.raises(ReportError, match="over"):
+        parse(report)
+
+
+def test_a_colliding_title_keeps_the_worse_status() -> None:
+    """A second test of one id (a real duplicate, or one the code under test adds to the report) can only
+    lose a pass: mocha's passes and jest's results, in either order; jest's ` > ` inside a title collides
+    with the same titles nested, and the worse is kept too."""
+    doc = json.loads(gz(f"{COOKIE}/before.mocha.json.gz"))
+    failing = doc["failures"][0]
+    assert parse_mocha_json(json.dumps(doc))[failing["fullTitle"]] == FAILED
+    forged = {**doc, "passes": [*doc["passes"], failing], "failures": [failing]}
+    assert parse_mocha_json(json.dumps(forged))[failing["fullTitle"]] == FAILED
+    jest = json.loads(gz(f"{COMMANDER}/before.jest.json.gz"))
+    (bad,) = [a for r in jest["testResults"] for a in r["assertionResults"] if a["status"] == "failed"]
+    bad_id = jest_id(bad["ancestorTitles"], bad["title"])
+    for order in ([{**bad, "status": "passed"}, bad], [bad, {**bad, "status": "passed"}]):
+        jest["testResults"][0]["assertionResults"] = order
+        jest["testResults"][0]["status"] = "failed"
+        assert parse_jest_json(json.dumps(jest))[bad_id] == FAILED
+    nested = {"numTotalTests": 2, "testResults": [{"status": "failed", "message": "", "assertionResults": [
+        {"ancestorTitles": ["a"], "title": "b", "status": "passed"}, {"ancestorTitles": [], "title": "a > b", "status": "failed"}]}]}
+    assert parse_jest_json(json.dumps(nested)) == {"a > b": FAILED}
+
+
+def test_jest_statuses_it_does_not_know_never_pass_and_a_broken_file_fails_its_tests() -> None:
+    def one(status: str, file_status: str = "passed", message: str = "") -> dict[str, str]:
+        return parse_jest_json(json.dumps({"numTotalTests": 1, "testResults": [{"status": file_status, "message": message,
+                               "assertionResults": [{"ancestorTitles": ["d"], "title": "t", "status": status}]}]}))
+    assert one("passed") == {"d > t": PASSED} and one("todo") == {"d > t": SKIPPED} and one("disabled") == {"d > t": SKIPPED}
+    assert one("focused") == {"d > t": FAILED} and one("PASSED") == {"d > t": FAILED}
+    assert one("passed", "failed") == {"d > t": ERROR}  # failed with no failed test: outside any test
+    assert one("passed", "passed", "  ● Test suite failed to run\n\n    boom") == {"d > t": ERROR}

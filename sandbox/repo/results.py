@@ -5,9 +5,12 @@ are written by code the patch controls, so they are untrusted bytes: a parser ne
 (a report that does not parse is ReportError, which the caller answers as the program's failure),
 and two results for one id keep the worse one, so a duplicate can only lose a pass, never add one.
 
-Ids are SWE-bench's: a pytest node id (`tests/test_x.py::TestC::test_y[a b]`) and a go test name
-(`TestX/sub_case`). JUnit XML names a test by dotted class name and name, so its map is keyed by
-`junit_key` of the node id; `junit_key` is also how an expected id is looked up in it.
+Ids are SWE-bench's: a pytest node id (`tests/test_x.py::TestC::test_y[a b]`), a go test name
+(`TestX/sub_case`), a jest test's describe titles and title joined by ` > ` (`outer > inner > it
+works`, SWE-bench's JEST_JSON_JQ_TRANSFORM) and a mocha test's full title as mocha writes it (its
+suites' titles and its own joined by spaces: what `--grep` matches and its reporters print). JUnit
+XML names a test by dotted class name and name, so its map is keyed by `junit_key` of the node id;
+`junit_key` is also how an expected id is looked up in it.
 """
 from __future__ import annotations
 
@@ -228,4 +231,90 @@ def parse_pytest(junit: bytes | str, log: bytes | str = "") -> dict[str, str]:
         key = junit_key(node)
         if key in statuses:
             _put(statuses, key, status)
+    return statuses
+
+
+# ----------------------------------------------------------------------------- JavaScript: mocha and jest JSON
+def _json_report(report: bytes | str, what: str) -> object:
+    """One JSON document (the whole report: a reporter's file, nothing printed around it)."""
+    _check_size(report)
+    try:
+        return json.loads(report.decode("utf-8") if isinstance(report, bytes) else report)
+    except (ValueError, RecursionError) as e:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        raise ReportError(f"the {what} report does not parse: {type(e).__name__}: {str(e)[:200]}") from None
+
+
+def _text(obj: dict, key: str, what: str) -> str:
+    value = obj.get(key)
+    if not isinstance(value, str):
+        raise ReportError(f"a test of the {what} report without a string {key!r}")
+    return value
+
+
+_MOCHA_LISTS = (("passes", PASSED), ("pending", SKIPPED), ("failures", FAILED))
+# A failed hook's title as mocha writes it: `"before each" hook for "its test"` (`"before each" hook: name
+# for "its test"` when the hook is named); `... hook in "suite"` when no test is current.
+_MOCHA_HOOK = re.compile(r'"(?:before|after) (?:each|all)" hook(?:: .*?)? for "(.*)"\Z', re.S)
+
+
+def parse_mocha_json(report: bytes | str) -> dict[str, str]:
+    """mocha's json reporter (`--reporter json`, `--reporter-option output=FILE`) -> {full title: status}.
+    Its `passes` are PASSED, `pending` (it.skip, xit, a test without a function, this.skip(), a
+    skipped describe) SKIPPED, `failures` FAILED. A failed hook is in `failures` under its own title
+    (`suite "before each" hook for "t"`): that id is FAILED, and so is the test it names, in the
+    hook's suite (a `before each` hook's test never ran; an `after each` hook's had passed). The
+    other tests a failed hook kept from running are in no list: absent, so they fail. A file that
+    does not load stops mocha before any report is written: no report, ReportError."""
+    doc = _json_report(report, "mocha JSON")
+    if not isinstance(doc, dict) or not isinstance(doc.get("stats"), dict) or \
+            any(not isinstance(doc.get(key), list) for key, _ in _MOCHA_LISTS):
+        raise ReportError("the report is not mocha's json reporter's: no stats, passes, pending and failures")
+    statuses: dict[str, str] = {}
+    for key, status in _MOCHA_LISTS:
+        for test in doc[key]:
+            if not isinstance(test, dict):
+                raise ReportError(f"the mocha JSON report's {key} holds a {type(test).__name__}, not a test")
+            title, full = _text(test, "title", "mocha JSON"), _text(test, "fullTitle", "mocha JSON")
+            _put(statuses, full, status)
+            hook = _MOCHA_HOOK.match(title) if status == FAILED else None
+            if hook and full.endswith(title):  # the suite's full title and a space, or "" at the root
+                _put(statuses, full[:len(full) - len(title)] + hook.group(1), FAILED)
+    return statuses
+
+
+def jest_id(ancestor_titles: Iterable[str], title: str) -> str:
+    """A jest test's id: its describe blocks' titles and its own, joined by ` > ` (SWE-bench's)."""
+    return " > ".join((*ancestor_titles, title))
+
+
+_JEST_STATUSES = {"passed": PASSED, "failed": FAILED, "pending": SKIPPED, "skipped": SKIPPED, "todo": SKIPPED,
+                  "disabled": SKIPPED}
+_JEST_SUITE_ERROR = "Test suite failed to run"  # jest's header of an error outside any test (a hook, the file)
+
+
+def parse_jest_json(report: bytes | str) -> dict[str, str]:
+    """`jest --json --outputFile=FILE` -> {jest_id: status}. An assertion result's status: passed is
+    PASSED, failed FAILED, pending, skipped, todo and disabled SKIPPED, any other FAILED. A failed
+    beforeEach, afterEach or beforeAll hook fails its tests (jest says so itself). A file whose run
+    failed outside its tests (a failed afterAll hook after its tests passed: status failed with no
+    failed test, or jest's "Test suite failed to run") has every test of it ERROR; a file that did not
+    load has no tests in the report: absent, so they fail. Ids name no file: the same titles in two
+    files are one id, the worse status kept."""
+    doc = _json_report(report, "jest JSON")
+    if not isinstance(doc, dict) or not isinstance(results := doc.get("testResults"), list) or \
+            not isinstance(doc.get("numTotalTests"), int):
+        raise ReportError("the report is not jest's --json: no testResults and numTotalTests")
+    statuses: dict[str, str] = {}
+    for file in results:
+        tests = file.get("assertionResults") if isinstance(file, dict) else None
+        if not isinstance(tests, list) or not all(isinstance(t, dict) for t in tests):
+            raise ReportError("a test file of the jest JSON report without its assertionResults")
+        broken = file.get("status") == "failed" and not any(t.get("status") == "failed" for t in tests) or \
+            _JEST_SUITE_ERROR in str(file.get("message") or "")
+        for test in tests:
+            ancestors = test.get("ancestorTitles")
+            if not isinstance(ancestors, list) or not all(isinstance(a, str) for a in ancestors):
+                raise ReportError("a test of the jest JSON report without its ancestorTitles")
+            status = ERROR if broken else _JEST_STATUSES.get(_text(test, "status", "jest JSON"), FAILED)
+            _put(statuses, jest_id(ancestors, _text(test, "title", "jest JSON")), status)
     return statuses
