@@ -260,10 +260,18 @@ test_a_label_or_clauses_before_an_outside_comma_are_read = refused_test(
     the clause of the last math before the box is read by the one subject reader as if its value were a box
     (`grammar._math_clause_subject`).""")
 test_a_clause_before_the_last_maths_clause_is_read = refused_test(
-    [n("In thousands, $a = 2$, $x = \\boxed{6}$.")], """Paid in both profiles: `box_lead_clauses` leaves the clauses
-    before the last math's clause unread, for a derivation's (math-verify's suite: `If its initial value was $x$, after
-    Monday, its value is $.9x$, ...`); reading them needs to tell a scaling or hedging clause from a step.""",
-    marks=_open("a clause before the last math's clause (fx29ae, left by fx29af)"))
+    [n(c) for c in ["In thousands, $a = 2$, $x = \\boxed{6}$.", "Maybe, $y = 1$, $a = 2$, $x = \\boxed{6}$.",
+                    "If $n$ is odd, $a = 2$, $x = \\boxed{6}$.", "If its value was $7$, $a = 2$, $x = \\boxed{6}$.",
+                    "In thousands, $a = 2$, so $x = \\boxed{6}$."]],
+    """Paid in both profiles before fx29ag: `box_lead_clauses` left the clauses before the last math's clause unread,
+    for a derivation's (math-verify's suite: `If its initial value was $x$, after Monday, its value is $.9x$, ...`).
+    Now a derivation starts at the first clause that holds math, which opens as a lead, a box's clause or a premise
+    naming the unknown (`grammar._derivation_leads`), and every clause before it leads.""")
+test_a_derivation_before_the_last_maths_clause_pays = paid_test(
+    [n(c) for c in ["So, $a = 2$, $x = \\boxed{6}$.", "Since $a = 2$, $b = 4$, $x = \\boxed{6}$.",
+                    "We have $a = 2$, $b = 4$, so $x = \\boxed{6}$.", "Let the price be $p$, then $p = 2$, $x = \\boxed{6}$.",
+                    "If its initial value was $x$, after Monday, its value is $.9x$, and after a further loss, its value "
+                    "becomes $.8x$, making for a total of $\\boxed{6}$"]])
 OUTSIDE_COMMA_PAID = [n(c) for c in ["Answer: $x = \\boxed{6}$.", "The value is $a$, $x = \\boxed{6}$.",
                                      "We get $a = 2$, so $x = \\boxed{6}$."]]
 test_a_label_or_a_stated_clause_before_a_box_pays = paid_test(OUTSIDE_COMMA_PAID)

@@ -620,7 +620,41 @@ def box_lead_clauses(text: str, pos: int) -> bool:
     clause = before[cut: after.start()]
     later = _CLAUSE_SPLIT_RE.split(_masked(before[after.end():]))[:-1]
     return (_lead_clause(_masked(clause)) or box_clause(clause) and _math_clause_subject(clause)) and all(
-        _lead_clause(c) for c in later)
+        _lead_clause(c) for c in later) and _derivation_leads(before[:cut], aligned[:cut])
+
+
+def _derivation_leads(before: str, aligned: str) -> bool:
+    """Whether the clauses before the last math's clause (`box_lead_clauses`; `aligned`: `before` with its math masked
+    as `§`) lead to it: a derivation runs from the first clause that holds math, which opens as a leading clause, a box's
+    clause (`box_clause`: `its value is $.9x$`) or a premise that names the unknown (`_NAMING_PREMISE_RE`: math-verify's
+    `If its initial value was $x$, after Monday, its value is $.9x$, ...`); its later clauses are steps, not read. Every
+    clause before it leads (`_lead_clause`): `In thousands, $a = 2$, $x = \\boxed{6}$`, `Maybe, $y = 1$, $a = 2$, ...`
+    state none (fx29ag, red team 17 class 5's leftover)."""
+    k = 0
+    for brk in list(_CLAUSE_SPLIT_RE.finditer(aligned)) + [None]:
+        end = brk.start() if brk is not None else len(aligned)
+        if "§" in aligned[k:end]:
+            first = before[k:end]
+            return _lead_clause(_masked(first)) or box_clause(first) or _naming_premise(first)
+        if not _lead_clause(_masked(before[k:end])) and (brk is not None or before[k:end].strip()):
+            return False
+        k = brk.end() if brk is not None else end
+    return True
+
+
+_NAMING_PREMISE_RE = re.compile(
+    r"\s*(?i:if|let|suppose|assume)\s+((?:[^\W\d_]+(?:'s|’s)?\s+){1,4})(?i:is|was|be|are|were)\s+\$\s*([A-Za-z])\s*\$\s*")
+_PREMISE_ADJECTIVES = frozenset("initial original starting".split())
+
+
+def _naming_premise(clause: str) -> bool:
+    """A premise that gives the unknown a name (`If its initial value was $x$`, `Let the price be $p$`): a premise
+    word, a noun phrase of LEXICON's determiners, adjectives and nouns (or `_PREMISE_ADJECTIVES`), a link and a single
+    letter in math. A condition (`If $n$ is odd`, `If n is odd`) or a value (`If its value was $7$`) is none."""
+    m = _NAMING_PREMISE_RE.fullmatch(clause)
+    return m is not None and all(
+        w.lower() in _PREMISE_ADJECTIVES or _is_owner(w) or any(_has(r, w) for r in ("det", "adj", "noun", "count"))
+        for w in m.group(1).split())
 
 
 def _math_clause_subject(clause: str) -> bool:
