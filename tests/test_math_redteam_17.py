@@ -208,9 +208,14 @@ test_a_marked_line_that_states_pays = paid_test(MARKS_PAID)
 # anchor's clause in `extract._SENTENCE_BREAK_RE`, for `<think>`; `#` and `*` are `_ANCHOR_MARKS`, emphasis mid-line).
 LONE_MARK_NEAR = [n(c) for c in [">\nthe answer is 6", "#\nthe answer is 6", "*\nthe answer is 6"]]
 test_a_lone_mark_above_an_anchor_is_read = refused_test(
-    LONE_MARK_NEAR, """Paid in both profiles after fx29af: a mark alone on its line is no line's mark (`marks_end`), but
-    `>` starts a clause and `#`, `*` are admitted anywhere in an anchor's lead.""",
-    marks=_open("a lone `>`, `#` or `*` above an anchor (fx29af)"))
+    LONE_MARK_NEAR + [n(c) for c in [">\nthe answer is \\boxed{6}", "**\nthe answer is 6", ">\nso the answer is 6", "#\n#### 6"]],
+    """Paid in both profiles after fx29af: a mark alone on its line is no line's mark (`marks_end`), but `>` started a
+    clause and `#`, `*` were admitted anywhere in an anchor's lead. Closed by fx29ag: `grammar.anchor_lead` refuses a
+    line of marks alone in the lead.""")
+test_a_marked_line_before_an_anchor_pays = paid_test([n(c) for c in [
+    "> the answer is 6", "**Final Answer**\nthe answer is 6", "So\n- the answer is 6", "## Final Answer\nThe answer is 6",
+    "*So the answer is 6.*",
+]])
 test_a_lowercase_line_of_a_cased_script_continues = refused_test(
     CASED_NEAR, """Paid in both profiles: `grammar._SENTENCE_OPENS_RE` takes any non-ASCII letter as a sentence's
     opening, meant for scripts without capitals. The safe verdict: a lowercase letter continues the line above.""")
@@ -291,6 +296,19 @@ NUMBERED_LABEL_NEAR = [n(c) for c in [
 ]]
 test_a_numbered_sections_label_pays = paid_test(NUMBERED_LABEL_PAID)
 test_a_label_word_without_its_number_or_with_a_judgment_is_refused = refused_test(NUMBERED_LABEL_NEAR)
+# fx29ag: a numbered section's label before an anchor leads to it as before a box (`grammar._numbered_label`); they were
+# `no_answer` (pedantry), while `Step 1: the answer is \boxed{6}` and `Answer: the answer is 6` paid.
+NUMBERED_ANCHOR_PAID = [n(c) for c in [
+    "Step 1: the answer is 6", "Attempt 1: the answer is 6", "Step 1: So the answer is 6.", "**Step 2:** the final answer is $6$",
+    "attempt 0: so the answer is 6", "Sample 2: the answer is 6.",
+]]
+NUMBERED_ANCHOR_NEAR = [n(c) for c in [
+    "Wrong step 1: the answer is 6", "Attempt: the answer is 6", "Attempt 1.5: the answer is 6", "Step 1 wrong: the answer is 6",
+    "Step 1: maybe the answer is 6", "Attempt 1 in thousands: the answer is 6", "Failed attempt 1: the answer is 6",
+]]
+test_a_numbered_sections_label_before_an_anchor_pays = paid_test(NUMBERED_ANCHOR_PAID)
+test_a_numbered_label_near_miss_before_an_anchor_is_refused = refused_test(NUMBERED_ANCHOR_NEAR)
+
 test_a_chain_restarted_after_a_stating_verb_pays = paid_test(RESTART_PAID + RESTART_REWRITES)
 
 

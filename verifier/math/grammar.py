@@ -248,6 +248,19 @@ negation or a judgement is none of them: `错误的答案是6` (\"the wrong answ
 `Неправильный ответ — 6`, `ভুল উত্তর হল 6` state no answer (all paid before red team 4). Scripts written
 without spaces (Han, Japanese, Thai) read a run as a sequence of these words."""
 _SCRIPT_WORDS = frozenset(w for words in SCRIPT_LEADS.values() for w in words)
+_LEAD_WORD_OR_DIGIT_RE = re.compile(r"\w")
+
+
+def _numbered_label(head: str) -> bool:
+    """Whether `head`, the words before an anchor's lead's colon, is a transcript's numbered section (`Step 1`,
+    `Attempt 2`, `**Sample 3**`): `_NUMBERED_LABELS` words with their number or letter, read by `_label_phrase` as a
+    box's label is (`Attempt:`, `Wrong step 1`, `Attempt 1 wrong` are none)."""
+    words = [w for w in _LEAD_TOKEN_RE.findall(head) if w not in "*#_"]
+    return any(w.lower() in _NUMBERED_LABELS for w in words) and all(
+        w.lower() in _NUMBERED_LABELS or w.isdigit() or len(w) == 1 and w.isalpha() or w in "()" for w in words
+    ) and _label_phrase(words)
+
+
 _SCRIPT_TOKEN_RE = re.compile(r"[^\s!-/:-@\[-`{-~，。、：；！？—–]+|[!-/:-@\[-`{-~，、：—–]")
 
 
@@ -255,7 +268,12 @@ def anchor_lead(prefix: str) -> bool:
     """Whether `prefix`, the words before an answer anchor in its sentence, only lead to it: each word is
     one of its script's leads (`ANCHOR_LEADS`, `SCRIPT_LEADS`) or a mark (docs/math.md "Answer grammar",
     "Before an anchor")."""
+    if any(line.strip() and not _LEAD_WORD_OR_DIGIT_RE.search(line) for line in prefix.split("\n")[:-1]):
+        return False  # a mark alone on its line (`>`, `#`, `*`): no line's mark (`marks_end`), an operator (fx29ag)
     prefix = _unmarked(prefix)
+    colon = prefix.find(":")
+    if colon >= 0 and _numbered_label(prefix[:colon]):
+        prefix = prefix[colon + 1:]  # `Step 1: the answer is`, as before a box (`box_label`; fx29ag)
     prefix = strip_stating(_LEAD_PHRASE_RE.sub(" ", prefix))  # `We see that the answer is`
     return all(tok in _ANCHOR_MARKS or tok.lower() in ANCHOR_LEADS or _script_leads(tok)
                for tok in _SCRIPT_TOKEN_RE.findall(prefix))
