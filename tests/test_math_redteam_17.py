@@ -133,7 +133,7 @@ LINE_START_FX29AG_NEAR = [n(c) for c in [
     "Maybe the answer is:\n\\[\\boxed{6}\\]", "I doubt the answer is:\n\n\\[\\boxed{6}\\]", "Wrong:\n\\[\\boxed{6}\\]",
     "Thus, we have not proven the identity:\n\n\\[\\boxed{6}\\]", "The total is not\n\\[\n\\boxed{6}\n\\]",
     "The answer is:\n\\[\\text{in thousands}\\]\n\\boxed{6}", "The sum is not\n\\[\n7 \\approx\n\\]\n\\(\\boxed{6}\\)",
-    "If\n\\[n < 3\\]\n\\boxed{6}", "In units of\n$1000$\n\\boxed{6}",
+    "If\n\\[n < 3\\]\n\\boxed{6}", "In units of\n$1000$\n\\boxed{6}", "x = 2 +\n\\boxed{6}", "\\times 1000\n\\boxed{6}",
 ]]
 LINE_START_FX29AG_PAID = [n(c) for c in [
     "The sum is:\n\\[\n2 + 4\n\\]\n\n\\(\\boxed{6}\\)", "Thus, the perimeter is:\n\\[\nP = 2 + 4\n\\]\n\n\\[\n\\boxed{6}\n\\]",
@@ -141,7 +141,7 @@ LINE_START_FX29AG_PAID = [n(c) for c in [
     "Thus, the minimum number of people who know everyone else in the party is:\n\n\\(\\boxed{6}\\)",
     "Thus, the inequality is proven, and the final answer is:\n\n\\[\n\\boxed{6}\n\\]", "**Final Answer**\n\\[\\boxed{6}\\]",
     "We get\n\\[\n\\boxed{6}\n\\]", "The total is\n**\\boxed{6}**", "Answer:\n\\[\\boxed{6}\\]",
-    "For any convex quadrilateral \\(P\\):\n\\[\n1 < x < 2\n\\]\n\n\\(\\boxed{6}\\)",
+    "For any convex quadrilateral \\(P\\):\n\\[\n1 < x < 2\n\\]\n\n\\(\\boxed{6}\\)", "x = 2 + 4\n\\boxed{6}",
 ]]
 test_a_box_after_a_line_that_states_nothing_is_refused = refused_test(LINE_START_FX29AG_NEAR)
 test_a_box_after_a_line_that_states_pays = paid_test(LINE_START_FX29AG_PAID)

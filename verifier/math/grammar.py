@@ -961,10 +961,14 @@ def _math_line(text: str, end: int) -> bool:
     convex quadrilateral \\(P\\):\\n\\[1 < \\frac{S}{D} < 2\\]`) or that a label states (a term: `... is:\\n\\[\\n6 \\times
     3^{2007}\\n\\]\\n\\n\\(\\boxed{...}\\)`, `_line_label`). A fragment (`\\[\\times 1000\\]`, `\\[\\approx\\]`,
     `\\[\\text{in thousands}\\]`) or a bare term after words (`In units of\\n\\[1000\\]`) leads into the box's line, read
-    as on one line."""
-    span = next(((a, b) for a, b in _math_spans(text[:end], closed=True) if b == end), None)
+    as on one line. A line of math alone with no delimiters states as an equation does (`x = 2 + 4`)."""
+    spans = _math_spans(text[:end], closed=True)
+    span = next(((a, b) for a, b in spans if b == end), None)
     if span is None:
-        return False
+        line_start = text.rfind("\n", 0, end) + 1
+        line = text[marks_end(text, line_start): end]
+        return not _prose_line(text, line_start, end, spans) and not any(a < end and b > line_start for a, b in spans) and (
+            any(r in ("=", "\\equiv") for r in _DISPLAY_RELATION_RE.findall(line)) and _display_term(line))  # `x = 2 + 4`
     line_start = text.rfind("\n", 0, span[0]) + 1
     if span[0] != marks_end(text, line_start) and text[line_start: span[0]].strip(" \t"):
         return False  # words before the math on its line: `statement_lines`' reading
