@@ -118,11 +118,41 @@ LINE_START_HELD = [n(c) for c in [
 ]]
 LINE_START_PAID = [n(c) for c in ["The sum is\n\\[\\boxed{6}\\]", "The total is:\n\\[\\boxed{6}\\]", "The final answer is\n$$\\boxed{6}$$"]]
 test_a_box_at_a_line_start_reads_the_line_above = refused_test(
-    LINE_START_NEAR, """Paid in both profiles: `grammar.box_lead` admits a box that starts a line before reading the word
-    before it, and `box_clause`/`box_subject` leave that word to `box_lead`. The safe verdict: the line above read as on
-    one line.""", marks=_open("class 1, a box at a line's start"))
+    LINE_START_NEAR, """Paid in both profiles before fx29ag: `grammar.box_lead` admitted a box that starts a line before
+    reading the word before it, and `box_clause`/`box_subject` leave that word to `box_lead`. Now a box at a line's start
+    is led only where a statement ends above it (`grammar._line_start_leads`: `statement_lines`, a line of math that
+    states a relation or a display a label states, `_math_line`; a label's colon, `_line_label`); else the line above is
+    read as on one line.""")
 test_a_box_after_a_hedge_on_one_line_stays_refused = refused_test(LINE_START_HELD)
 test_a_box_on_its_own_line_after_a_link_pays = paid_test(LINE_START_PAID)
+# fx29ag: what ends a statement above a box's line. Near misses: a fragment in a display, a display no label states, a
+# hedged or negated label, a mark alone. Rewrites: Omni-MATH's shapes (a display of its own lines with a relation or
+# after a label, a list of relations, a long `... is:` subject, a settled premise before a colon).
+LINE_START_FX29AG_NEAR = [n(c) for c in [
+    "In units of\n\\[1000\\]\n\\boxed{6}", "The answer is:\n\\[\\times 1000\\]\n\\boxed{6}", "The sum is\n\\[7\\]\n\\boxed{6}",
+    "Maybe the answer is:\n\\[\\boxed{6}\\]", "I doubt the answer is:\n\n\\[\\boxed{6}\\]", "Wrong:\n\\[\\boxed{6}\\]",
+    "Thus, we have not proven the identity:\n\n\\[\\boxed{6}\\]", "The total is not\n\\[\n\\boxed{6}\n\\]",
+    "The answer is:\n\\[\\text{in thousands}\\]\n\\boxed{6}", "The sum is not\n\\[\n7 \\approx\n\\]\n\\(\\boxed{6}\\)",
+    "If\n\\[n < 3\\]\n\\boxed{6}", "In units of\n$1000$\n\\boxed{6}", "x = 2 +\n\\boxed{6}", "\\times 1000\n\\boxed{6}",
+]]
+LINE_START_FX29AG_PAID = [n(c) for c in [
+    "The sum is:\n\\[\n2 + 4\n\\]\n\n\\(\\boxed{6}\\)", "Thus, the perimeter is:\n\\[\nP = 2 + 4\n\\]\n\n\\[\n\\boxed{6}\n\\]",
+    "The solutions are:\n- $x = 6$\n\n\\boxed{6}", "Thus, we have proven the identity:\n\n\\[\\boxed{6}\\]",
+    "Thus, the minimum number of people who know everyone else in the party is:\n\n\\(\\boxed{6}\\)",
+    "Thus, the inequality is proven, and the final answer is:\n\n\\[\n\\boxed{6}\n\\]", "**Final Answer**\n\\[\\boxed{6}\\]",
+    "We get\n\\[\n\\boxed{6}\n\\]", "The total is\n**\\boxed{6}**", "Answer:\n\\[\\boxed{6}\\]",
+    "For any convex quadrilateral \\(P\\):\n\\[\n1 < x < 2\n\\]\n\n\\(\\boxed{6}\\)", "x = 2 + 4\n\\boxed{6}",
+]]
+test_a_box_after_a_line_that_states_nothing_is_refused = refused_test(LINE_START_FX29AG_NEAR)
+test_a_box_after_a_line_that_states_pays = paid_test(LINE_START_FX29AG_PAID)
+# Left open by fx29ag: a statement's finite link before a colon at a line's end leads to the box's line with its subject
+# unread (`grammar._link_colon`), as before, since Omni-MATH's long subjects (`the minimum number of mouse clicks needed
+# for a \(98 \times 98\) chessboard is:`) are refused by the subject reader on one line too.
+test_a_scale_in_a_link_labels_subject_is_read = refused_test(
+    [n("The answer in thousands is:\n\\[\\boxed{6}\\]"), n("The answer divided by 1000 is:\n\n\\[\\boxed{6}\\]")],
+    """Paid in both profiles: `grammar._link_colon` does not read the subject of a link's label at a line's end
+    (`_noun_phrase` refuses Omni-MATH's right rows' subjects). The safe verdict: the subject read.""",
+    marks=_open("a scale in a link label's subject across a break (fx29ag)"))
 
 
 # 2. A line with no word of two letters is math alone.
@@ -178,9 +208,14 @@ test_a_marked_line_that_states_pays = paid_test(MARKS_PAID)
 # anchor's clause in `extract._SENTENCE_BREAK_RE`, for `<think>`; `#` and `*` are `_ANCHOR_MARKS`, emphasis mid-line).
 LONE_MARK_NEAR = [n(c) for c in [">\nthe answer is 6", "#\nthe answer is 6", "*\nthe answer is 6"]]
 test_a_lone_mark_above_an_anchor_is_read = refused_test(
-    LONE_MARK_NEAR, """Paid in both profiles after fx29af: a mark alone on its line is no line's mark (`marks_end`), but
-    `>` starts a clause and `#`, `*` are admitted anywhere in an anchor's lead.""",
-    marks=_open("a lone `>`, `#` or `*` above an anchor (fx29af)"))
+    LONE_MARK_NEAR + [n(c) for c in [">\nthe answer is \\boxed{6}", "**\nthe answer is 6", ">\nso the answer is 6", "#\n#### 6"]],
+    """Paid in both profiles after fx29af: a mark alone on its line is no line's mark (`marks_end`), but `>` started a
+    clause and `#`, `*` were admitted anywhere in an anchor's lead. Closed by fx29ag: `grammar.anchor_lead` refuses a
+    line of marks alone in the lead.""")
+test_a_marked_line_before_an_anchor_pays = paid_test([n(c) for c in [
+    "> the answer is 6", "**Final Answer**\nthe answer is 6", "So\n- the answer is 6", "## Final Answer\nThe answer is 6",
+    "*So the answer is 6.*",
+]])
 test_a_lowercase_line_of_a_cased_script_continues = refused_test(
     CASED_NEAR, """Paid in both profiles: `grammar._SENTENCE_OPENS_RE` takes any non-ASCII letter as a sentence's
     opening, meant for scripts without capitals. The safe verdict: a lowercase letter continues the line above.""")
@@ -230,10 +265,18 @@ test_a_label_or_clauses_before_an_outside_comma_are_read = refused_test(
     the clause of the last math before the box is read by the one subject reader as if its value were a box
     (`grammar._math_clause_subject`).""")
 test_a_clause_before_the_last_maths_clause_is_read = refused_test(
-    [n("In thousands, $a = 2$, $x = \\boxed{6}$.")], """Paid in both profiles: `box_lead_clauses` leaves the clauses
-    before the last math's clause unread, for a derivation's (math-verify's suite: `If its initial value was $x$, after
-    Monday, its value is $.9x$, ...`); reading them needs to tell a scaling or hedging clause from a step.""",
-    marks=_open("a clause before the last math's clause (fx29ae, left by fx29af)"))
+    [n(c) for c in ["In thousands, $a = 2$, $x = \\boxed{6}$.", "Maybe, $y = 1$, $a = 2$, $x = \\boxed{6}$.",
+                    "If $n$ is odd, $a = 2$, $x = \\boxed{6}$.", "If its value was $7$, $a = 2$, $x = \\boxed{6}$.",
+                    "In thousands, $a = 2$, so $x = \\boxed{6}$."]],
+    """Paid in both profiles before fx29ag: `box_lead_clauses` left the clauses before the last math's clause unread,
+    for a derivation's (math-verify's suite: `If its initial value was $x$, after Monday, its value is $.9x$, ...`).
+    Now a derivation starts at the first clause that holds math, which opens as a lead, a box's clause or a premise
+    naming the unknown (`grammar._derivation_leads`), and every clause before it leads.""")
+test_a_derivation_before_the_last_maths_clause_pays = paid_test(
+    [n(c) for c in ["So, $a = 2$, $x = \\boxed{6}$.", "Since $a = 2$, $b = 4$, $x = \\boxed{6}$.",
+                    "We have $a = 2$, $b = 4$, so $x = \\boxed{6}$.", "Let the price be $p$, then $p = 2$, $x = \\boxed{6}$.",
+                    "If its initial value was $x$, after Monday, its value is $.9x$, and after a further loss, its value "
+                    "becomes $.8x$, making for a total of $\\boxed{6}$"]])
 OUTSIDE_COMMA_PAID = [n(c) for c in ["Answer: $x = \\boxed{6}$.", "The value is $a$, $x = \\boxed{6}$.",
                                      "We get $a = 2$, so $x = \\boxed{6}$."]]
 test_a_label_or_a_stated_clause_before_a_box_pays = paid_test(OUTSIDE_COMMA_PAID)
@@ -253,6 +296,18 @@ NUMBERED_LABEL_NEAR = [n(c) for c in [
 ]]
 test_a_numbered_sections_label_pays = paid_test(NUMBERED_LABEL_PAID)
 test_a_label_word_without_its_number_or_with_a_judgment_is_refused = refused_test(NUMBERED_LABEL_NEAR)
+# fx29ag: a numbered section's label before an anchor leads to it as before a box (`grammar._numbered_label`); they were
+# `no_answer` (pedantry), while `Step 1: the answer is \boxed{6}` and `Answer: the answer is 6` paid.
+NUMBERED_ANCHOR_PAID = [n(c) for c in [
+    "Step 1: the answer is 6", "Attempt 1: the answer is 6", "Step 1: So the answer is 6.", "**Step 2:** the final answer is $6$",
+    "attempt 0: so the answer is 6", "Sample 2: the answer is 6.",
+]]
+NUMBERED_ANCHOR_NEAR = [n(c) for c in [
+    "Wrong step 1: the answer is 6", "Attempt: the answer is 6", "Attempt 1.5: the answer is 6", "Step 1 wrong: the answer is 6",
+    "Step 1: maybe the answer is 6", "Attempt 1 in thousands: the answer is 6", "Failed attempt 1: the answer is 6",
+]]
+test_a_numbered_sections_label_before_an_anchor_pays = paid_test(NUMBERED_ANCHOR_PAID)
+test_a_numbered_label_near_miss_before_an_anchor_is_refused = refused_test(NUMBERED_ANCHOR_NEAR)
 
 test_a_chain_restarted_after_a_stating_verb_pays = paid_test(RESTART_PAID + RESTART_REWRITES)
 
