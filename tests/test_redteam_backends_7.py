@@ -13,8 +13,8 @@ grader on every backend (tests/conftest.py `any_grader`: one warm one-sandbox po
    getppid(2) loops, eight forked children storming read(2) while the parent sleeps, a loopback TCP stream whose
    segments and acks are the netstack's work, stat(2) storms over the image's files that gVisor's gofer may serve),
    and the job after each. Measured while trying (gvisor backend, the per-sandbox host cgroup read from outside): a
-   loopback TCP stream, UDP floods and stat storms all read about 1 s on both clocks at a 1 s limit, `time_limit`:
-   the Sentry's work for a task is charged to that task.
+   UDP flood and a stat storm each stopped at 1.02 s of charge with 1.04 s on the host's cgroup, `time_limit`: the
+   Sentry's (and gofer's) work for a task is charged to that task, so no figure was found below the host's.
    Held, everywhere: each leftover is gone before the next job (a later program that sleeps 1.5 s under a 1 s CPU
    limit, which any surviving spinner would push past it, is `accepted`); every kernel-side burn is `time_limit`,
    never retryable, and charges nothing to the next job. Read, not exercised: the runner's and its spared helpers'
