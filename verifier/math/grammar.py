@@ -472,8 +472,17 @@ def period_ends(text: str, at: int) -> bool:
         return True
     if k > 0 and text[k - 1] == ".":
         return False  # `e.g.`, `a.m.`: a word's inner period makes an abbreviation
-    low = word.lower()
-    return len(word) >= 2 and (low in ANCHOR_LEADS or low in _SENTENCE_FINAL or any(_has(role, word) for role in _BY_ROLE))
+    return len(word) >= 2 and word.lower() in _known_words()
+
+
+@functools.cache
+def _known_words() -> frozenset[str]:
+    """Every word the grammar's vocabularies hold, lower-cased (`period_ends`): LEXICON's, `ANCHOR_LEADS`, the stating
+    verbs and clause openers, `_DISCOURSE`, `METHOD_OBJECTS`, `_LABEL_WORDS`, `OBJECT_WORDS`, `CLAUSE_WORDS` and
+    `_SENTENCE_FINAL`. None is an abbreviation: each group lists whole words, with its reason."""
+    groups = [*(e.words for e in LEXICON), *(e.words for e in OBJECT_WORDS), *(e.words for e in CLAUSE_WORDS), ANCHOR_LEADS,
+              _STATING_VERBS, _CLAUSE_OPENERS, _DISCOURSE, METHOD_OBJECTS, _LABEL_WORDS, _SENTENCE_FINAL]
+    return frozenset(w.lower() for group in groups for w in group)
 
 
 _BOX_COMMAND_RE = re.compile(r"\\(?:boxed|fbox)\s*\{")
