@@ -454,8 +454,8 @@ def period_ends(text: str, at: int) -> bool:
     """Whether the period at `text[at]` ends a sentence, by allowlist (fx29ah, red team 18 class 2): before a line's or
     the text's end or a sentence's opening (`opens_sentence`: `approx. The answer is 6`); after a number, math or a
     closing bracket (`2 + 4 = 6. \\boxed{6}`, `$x$. Then`); after `i.e.`, whose restatement opens anew; after a word of
-    two or more letters the grammar knows (LEXICON's, `ANCHOR_LEADS`, `_SENTENCE_FINAL`: `I doubt it. \\boxed{6}`, `So
-    the result follows. \\boxed{6}`). After anything else, an abbreviation (`approx.`, `ca.`, `e.g.`, `est.`) or a word
+    two or more letters the grammar knows (`_known_words`: `I doubt it. \\boxed{6}`, `We compute. \\boxed{6}`, `So the
+    result follows. \\boxed{6}`). After anything else, an abbreviation (`approx.`, `ca.`, `e.g.`, `est.`) or a word
     the grammar does not know, the sentence goes on and its words are read: `The answer is approx. \\boxed{6}` states no
     answer."""
     after = at + 1 + (text[at + 1: at + 2] in ("$", ")"))  # `cm.$ Since`, `(... a rectangle.) Therefore`
