@@ -103,17 +103,21 @@ UNCLOSED_NEAR = [n(c) for c in [
     "Maybe$: the answer is \\boxed{6}", "The answer is not$, so the answer is \\boxed{6}", "I doubt that\\(: the answer is \\boxed{6}",
     "In thousands\\[: \\boxed{6}", "Roughly$$: $x = \\boxed{6}$", "Wrong answer$: the final answer is \\boxed{6}",
     "The answer is not\\[, the answer is \\boxed{6}", "Possibly$, thus the answer is $x = \\boxed{6}$",
+    # fx29ah: a display's `$$` opener ended the sentence as its end does
+    "Maybe, we get $$x = \\boxed{6}$$", "In thousands, $$x = \\boxed{6}$$", "Maybe, we get $$\\boxed{6}$$",
 ]]
 UNCLOSED_HELD = [n(c) for c in [
     "Maybe: the answer is \\boxed{6}", "Maybe, the answer is \\boxed{6}", "Maybe$ the answer is \\boxed{6}", "The answer is not: \\boxed{6}",
 ]]
 UNCLOSED_PAID = [n(c) for c in [
     "Thus: the answer is \\boxed{6}", "We get $a = 2$, so the answer is \\boxed{6}", "Answer: $x = \\boxed{6}$",
+    "Thus, $$x = \\boxed{6}$$", "We get $$x = 2 + 4 = \\boxed{6}$$", "The area is $$\\boxed{6}$$", "We get $a = 2$ and $$x = \\boxed{6}$$",
 ]]
 test_an_unclosed_math_opener_before_a_box_is_read = refused_test(
     UNCLOSED_NEAR, """Paid in both profiles: `grammar._own_math` takes the last unclosed opener as the math that holds the
     box, so the words before it are the box's own math and no lead or label reader sees them. The safe verdict: a lone
-    opener is a word of the sentence.""", marks=_open("class 1, an unclosed math opener before a box"))
+    opener is a word of the sentence. Closed by fx29ah (`grammar._own_math`
+    reads the segment `_math_spans` pairs; `last_break` ends no sentence at a display's opener).""")
 test_a_hedge_before_a_box_without_an_opener_stays_refused = refused_test(UNCLOSED_HELD)
 test_a_clause_before_a_box_that_leads_pays = paid_test(UNCLOSED_PAID)
 
@@ -121,18 +125,32 @@ test_a_clause_before_a_box_that_leads_pays = paid_test(UNCLOSED_PAID)
 # 2. An abbreviation's period ends the sentence before a box.
 ABBREVIATION_NEAR = [n(c) for c in [
     "The answer is approx. \\boxed{6}", "Answer: approx. \\boxed{6}", "The answer is ca. \\boxed{6}", "The sum is not approx. \\boxed{6}",
-    "It is approx. $x = \\boxed{6}$", "Maybe $a = 2$, i.e. \\boxed{6}", "In thousands, e.g. \\boxed{6}", "the answer is approx.\n\\boxed{6}",
+    "It is approx. $x = \\boxed{6}$", "In thousands, e.g. \\boxed{6}",
+    # fx29ah
+    "The answer is est. \\boxed{6}", "The value is (approx.) \\boxed{6}", "The answer is approx. the value \\boxed{6}",
+    "The answer is approx.  $\\boxed{6}$", "The answer is roughly. \\boxed{6}",
 ]]
+ABBREVIATION_OPEN = [n(c) for c in ["Maybe $a = 2$, i.e. \\boxed{6}", "the answer is approx.\n\\boxed{6}"]]
 ABBREVIATION_HELD = [n(c) for c in [
     "The answer is approx \\boxed{6}", "The answer is approximately \\boxed{6}", "The answer is approx. 6", "Answer: approx. 6",
 ]]
 ABBREVIATION_PAID = [n(c) for c in [
     "The sum is 2 + 4, i.e. \\boxed{6}", "We get $x = 6$, i.e. \\boxed{6}", "The answer is 6, i.e. \\boxed{6}", "The answer is \\boxed{6}.",
+    "So the result follows. \\boxed{6}", "The sum is 2 + 4. \\boxed{6}", "We get $x = 6$. \\boxed{6}", "Thus we are done. \\boxed{6}",
+    "(The figure is a rectangle.) Therefore, the area is $$\\boxed{6}$$",
 ]]
 test_an_abbreviations_period_before_a_box_is_read = refused_test(
     ABBREVIATION_NEAR, """Paid in both profiles: `_SENTENCE_END_RE` ends a sentence at any period before a space, so the
     words before `approx.`, `ca.`, `i.e.` are another sentence's and the box is read alone. The safe verdict: a period
-    before a lowercase word or a box leaves the sentence open.""", marks=_open("class 2, an abbreviation's period"))
+    before a lowercase word or a box leaves the sentence open. Closed by fx29ah (`grammar.period_ends`: a period
+    ends a sentence after a number, math, `i.e.` or a word the grammar knows, or before a sentence's opening or a line's
+    end).""")
+test_an_abbreviations_period_at_a_line_end_or_i_e_is_read = refused_test(
+    ABBREVIATION_OPEN, """Left open by fx29ah: a period at a line's end ends a sentence whatever word it follows (Omni-MATH's
+    right rows end such lines with words no vocabulary holds: `... of his $2n - 1$ friends.\\n\\n\\(\\boxed{n}\\)`), and
+    `i.e.` restates after a sentence's end, so the clause before it is not read (`The sum is 2 + 4, i.e. \\boxed{6}` must
+    pay, while `The sum is 2 + 4, so \\boxed{6}` is refused: a clause that states a prose value has no reader yet).""",
+    marks=_open("class 2, an abbreviation's period at a line's end, and the clause before `i.e.`"))
 test_a_hedge_word_before_a_box_stays_refused = refused_test(ABBREVIATION_HELD)
 test_a_restatement_after_i_e_pays = paid_test(ABBREVIATION_PAID)
 
@@ -191,18 +209,21 @@ test_a_caseless_sentence_pays = paid_test(CASELESS_PAID)
 LABEL_MARK_NEAR = [n(c) for c in [
     "Answer (-): \\boxed{6}", "Answer >: \\boxed{6}", "Final answer -: \\boxed{6}", "Step 1 (-): \\boxed{6}", "Attempt 1 -: \\boxed{6}",
     "Answer |: \\boxed{6}", "Answer -: the answer is \\boxed{6}", "Sample 2 >: $x = \\boxed{6}$",
+    "Answer ->: \\boxed{6}", "**Answer -**: \\boxed{6}", "Answer|: \\boxed{6}", "Answer>: \\boxed{6}", "Answer -: 6",
 ]]
 LABEL_MARK_HELD = [n(c) for c in [
     "Answer (−): \\boxed{6}", "Answer <: \\boxed{6}", "Answer (+): \\boxed{6}", "Attempt 1 - wrong: \\boxed{6}", "Answer -- \\boxed{6}",
 ]]
 LABEL_MARK_PAID = [n(c) for c in [
     "Answer: \\boxed{6}", "- Answer: \\boxed{6}", "**Answer**: \\boxed{6}", "## Answer: \\boxed{6}", "> Answer: \\boxed{6}",
-    "Attempt 1: \\boxed{6}",
+    "Attempt 1: \\boxed{6}", "- **Answer**: \\boxed{6}", "1. Answer: \\boxed{6}", "Done.\n- Answer: \\boxed{6}",
+    "> **Final Answer**: \\boxed{6}", "**Final Answer**: $x = \\boxed{6}$",
 ]]
 test_a_mark_inside_a_label_is_read = refused_test(
     LABEL_MARK_NEAR, """Paid in both profiles: `grammar.box_label` admits `_LEAD_MARKS` anywhere among a label's words, so
     a `-` (the sign), `>` (a bound) or `|` after the label's word is read as markup. The safe verdict: a mark leads a
-    label only at its line's start.""", marks=_open("class 6, a sign or relation mark inside a label"))
+    label only at its line's start. Closed by fx29ah
+    (`grammar._OPERATOR_MARKS`).""")
 test_a_unicode_sign_in_a_label_stays_refused = refused_test(LABEL_MARK_HELD)
 test_a_marked_label_pays = paid_test(LABEL_MARK_PAID)
 
@@ -211,6 +232,9 @@ test_a_marked_label_pays = paid_test(LABEL_MARK_PAID)
 RELATION_NEAR = [n(c) for c in [
     "$n != 3, x = \\boxed{6}$", "We get $x != 6, x = \\boxed{6}$", "$x = 6000, x = \\boxed{6}$", "$x = 6 \\cdot 10^3, x = \\boxed{6}$",
     "We get $x = -6; x = \\boxed{6}$", "Thus $x = 7, x = \\boxed{6}$", "$x = 6?, x = \\boxed{6}$", "We get $x = 6 \\times 1000, x = \\boxed{6}$",
+    # fx29ah
+    "$x = 6!, x = \\boxed{6}$", "$x = 6! = \\boxed{6}$", "$f(2) = 7, f(2) = \\boxed{6}$", "$7 = x, x = \\boxed{6}$",
+    "$x = 7, y = x = \\boxed{6}$", "$n ! = 3, x = \\boxed{6}$", "$x=-6,\\ x=\\boxed{6}$", "$x = 6.5, x = \\boxed{6}$",
 ]]
 RELATION_HELD = [n(c) for c in [
     "$n \\neq 3, x = \\boxed{6}$", "$n \\ne 3, x = \\boxed{6}$", "$x \\approx 5, x = \\boxed{6}$", "$x = 6000 = \\boxed{6}$",
@@ -218,12 +242,14 @@ RELATION_HELD = [n(c) for c in [
 ]]
 RELATION_PAID = [n(c) for c in [
     "$a = 2, b = 3, x = \\boxed{6}$", "$x = 2 + 4, x = \\boxed{6}$", "We get $y = 6000, x = \\boxed{6}$", "$n = 3, x = \\boxed{6}$",
+    "$x = 3!, x = \\boxed{6}$", "$x = 3! = \\boxed{6}$", "$x = \\frac{12}{2}, x = \\boxed{6}$", "$x = 6, x = \\boxed{6}$",
+    "$n = 3!, x = \\boxed{6}$", "We have $x = 10 - 4$, so $x = 2 + 4 = \\boxed{6}$",
 ]]
 test_a_chain_that_states_another_value_before_the_box_is_read = refused_test(
     RELATION_NEAR, """Paid in both profiles: `grammar._stated_relation` reads `!=` as an `=` relation (its `!` is a chain
     character) and admits a chain that gives the box's own name another value, which `_middles_compute` refuses in one
-    chain. The safe verdict: `!=` is a condition, and the box's name takes one value.""",
-    marks=_open("class 7, a restart that states another value"))
+    chain. The safe verdict: `!=` is a condition, and the box's name takes one value. Closed by fx29ah
+    (`grammar._stated_relation`, `_agrees_with_box`; `_arithmetic` reads a small factorial).""")
 test_a_condition_or_another_value_in_one_chain_stays_refused = refused_test(RELATION_HELD)
 test_a_chain_of_stated_relations_pays = paid_test(RELATION_PAID)
 

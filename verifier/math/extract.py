@@ -27,6 +27,7 @@ from .grammar import (
     box_lead,
     box_lead_clauses,
     box_subject,
+    period_ends,
     closes,
     bare_link,
     statement_lines,
@@ -330,7 +331,8 @@ def _clause_start(region: str, start: int) -> int:
     """Where the clause of the box at `start` starts (`_BOX_CLAUSE_BREAK_RE`, `grammar.statement_lines`): when only markup
     stands between a comma and the box, the clause before the comma."""
     floor = max(start - GRAMMAR_MAX_CHARS, 0)
-    found = [(m.group(), m.end()) for m in _BOX_CLAUSE_BREAK_RE.finditer(_boxes_masked(region, floor, start))]
+    found = [(m.group(), m.end()) for m in _BOX_CLAUSE_BREAK_RE.finditer(_boxes_masked(region, floor, start))
+             if m.group() != "." or period_ends(region, floor + m.start())]  # not `approx.` (fx29ah)
     found += [("\n", at - floor) for at in statement_lines(region, floor, start)]
     breaks = sorted(found, key=lambda b: b[1])
     if not breaks:
@@ -352,8 +354,9 @@ def _box_sentence_start(region: str, start: int) -> int:
     """Where the sentence of the box at `start` starts (`_BOX_SENTENCE_BREAK_RE`)."""
     floor = max(start - GRAMMAR_MAX_CHARS, 0)
     brk = None
-    for brk in _BOX_SENTENCE_BREAK_RE.finditer(_boxes_masked(region, floor, start)):
-        pass
+    for m in _BOX_SENTENCE_BREAK_RE.finditer(_boxes_masked(region, floor, start)):
+        if m.group() != "." or period_ends(region, floor + m.start()):
+            brk = m  # an abbreviation's period ends no sentence (`approx. \\boxed{6}`, fx29ah)
     return floor + brk.end() if brk else floor
 
 

@@ -392,9 +392,9 @@ _SETTLED_CLAUSE_RE = re.compile(
 outputs): a determiner, a statement's noun, a link and a participle that settles it, each from a closed list; no value,
 no hedge, no negation (`the inequality is not proven` is none)."""
 _SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|[$}>]|\\[\])]")
-_SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?:(?<!\\)\$)?(?=\s)|[。！？।]|(?<!\s)\s+(?=[\u0e00-\u0e7f])|\\\]|(?<!\\)\$\$(?!\$)")
+_SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?:(?<!\\)\$|\))?(?=\s)|[。！？।]|(?<!\s)\s+(?=[\u0e00-\u0e7f])|\\\]|(?<!\\)\$\$(?!\$)")
 """Where a sentence starts for `lead_clauses` and `box_lead_clauses`: a sentence end (a period that closes a math segment
-too, `= 0.$ By the quadratic formula`) or a line break (a display's end is one); never markup (`\\textbf{Maybe}, the
+too, `= 0.$ By the quadratic formula`, or a parenthesis, `(... a rectangle.) Therefore`) or a line break (a display's end is one); never markup (`\\textbf{Maybe}, the
 answer is`, `<b>Maybe</b>,`, `Maybe for $n=3$,` are read through)."""
 _INLINE_MATH_RE = re.compile(r"(?<!\\)\$(?:[^$\\]|\\.){0,200}\$|\\\([^\n]{0,200}?\\\)")
 _MATH_OPENERS_RE = re.compile(r"(?<!\\)\$|\\[(\[)\]]")
@@ -458,6 +458,49 @@ def opens_sentence(text: str, at: int) -> bool:
         return True  # a script without case (`答案是`, `ดังนั้น`, `সুতরাং`)
     return kind in ("Lu", "Lt") and (
         bool(after) and unicodedata.category(after) == "Ll" or first in "AI" and not (after.isalnum() or after == "_"))
+
+
+_LINE_SPACING_RE = re.compile(r"[ \t]*")
+_SENTENCE_FINAL = frozenset("follows holds exists exist applies works".split())
+"""Verbs that end a statement with no object (`So the result follows.`, `The claim holds.`): words a sentence's period
+may follow besides the grammar's vocabularies (`period_ends`)."""
+_RESTATING_END_RE = re.compile(r"(?<![\w.])i\.e$", re.IGNORECASE)
+"""`i.e.` (that is): a restatement opens after it as after a sentence's end (`The sum is 2 + 4, i.e. \\boxed{6}`)."""
+
+
+def period_ends(text: str, at: int) -> bool:
+    """Whether the period at `text[at]` ends a sentence, by allowlist (fx29ah, red team 18 class 2): before a line's or
+    the text's end or a sentence's opening (`opens_sentence`: `approx. The answer is 6`); after a number, math or a
+    closing bracket (`2 + 4 = 6. \\boxed{6}`, `$x$. Then`); after `i.e.`, whose restatement opens anew; after a word of
+    two or more letters the grammar knows (`_known_words`: `I doubt it. \\boxed{6}`, `We compute. \\boxed{6}`, `So the
+    result follows. \\boxed{6}`). After anything else, an abbreviation (`approx.`, `ca.`, `e.g.`, `est.`) or a word
+    the grammar does not know, the sentence goes on and its words are read: `The answer is approx. \\boxed{6}` states no
+    answer."""
+    after = at + 1 + (text[at + 1: at + 2] in ("$", ")"))  # `cm.$ Since`, `(... a rectangle.) Therefore`
+    rest = _LINE_SPACING_RE.match(text, after).end()  # type: ignore[union-attr]
+    if rest >= len(text) or text[rest] in "\r\n" or opens_sentence(text, after):
+        return True
+    k = at
+    while k > 0 and text[k - 1].isalpha():
+        k -= 1
+    word = text[k:at]
+    if not word:
+        return True  # `6.`, `$x$.`, `(a).`: no word's period
+    if _RESTATING_END_RE.search(text, max(at - 4, 0), at):
+        return True
+    if k > 0 and text[k - 1] == ".":
+        return False  # `e.g.`, `a.m.`: a word's inner period makes an abbreviation
+    return len(word) >= 2 and word.lower() in _known_words()
+
+
+@functools.cache
+def _known_words() -> frozenset[str]:
+    """Every word the grammar's vocabularies hold, lower-cased (`period_ends`): LEXICON's, `ANCHOR_LEADS`, the stating
+    verbs and clause openers, `_DISCOURSE`, `METHOD_OBJECTS`, `_LABEL_WORDS`, `OBJECT_WORDS`, `CLAUSE_WORDS` and
+    `_SENTENCE_FINAL`. None is an abbreviation: each group lists whole words, with its reason."""
+    groups = [*(e.words for e in LEXICON), *(e.words for e in OBJECT_WORDS), *(e.words for e in CLAUSE_WORDS), ANCHOR_LEADS,
+              _STATING_VERBS, _CLAUSE_OPENERS, _DISCOURSE, METHOD_OBJECTS, _LABEL_WORDS, _SENTENCE_FINAL]
+    return frozenset(w.lower() for group in groups for w in group)
 
 
 _BOX_COMMAND_RE = re.compile(r"\\(?:boxed|fbox)\s*\{")
@@ -616,7 +659,7 @@ def box_lead_clauses(text: str, pos: int) -> bool:
     or before the box's own math (`Maybe, the answer is $\\boxed{6}$`) leaves no answer; the box's own clause is
     `box_clause`'s."""
     before = _sentence_before(text, pos)
-    before = before[: _own_math(before)]  # `$x = \\boxed{6}$`: the box's own math is its clause's
+    before = before[: _own_math(before, text, pos)]  # `$x = \\boxed{6}$`: the box's own math is its clause's
     aligned = _INLINE_MATH_RE.sub(lambda m: "§" * len(m.group()), before)  # math masked, positions kept
     opened = None
     for opened in _BOX_CLAUSE_START_RE.finditer(aligned):
@@ -704,6 +747,7 @@ def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int
     answer is 6` are read whole, red team 16 class 1's anchor path); `floor` when none."""
     found = floor
     lines = None
+    opens: set[int] = set()
     for m in pattern.finditer(text, floor, min(pos + 1, len(text))):
         if m.end() > pos:
             continue  # a sentence end's lookahead reads the character at `pos`
@@ -713,6 +757,10 @@ def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int
                 continue
         elif m.start() < marks_end(text, text.rfind("\n", 0, m.start()) + 1):
             continue  # a list number's `1.` is a line's mark, no sentence's end (fx29af)
+        elif m.group()[:1] == "." and not period_ends(text, m.start()):
+            continue  # `approx.`, `e.g.`: an abbreviation's period ends no sentence (fx29ah)
+        elif m.group() in ("$$", "\\[") and m.start() in (opens := opens or {a for a, _ in _math_spans(text[:pos])}):
+            continue  # a display's opener ends no sentence, its end does (fx29ah: `Maybe, we get $$x = \\boxed{6}$$`)
         found = m.end()
     if found == 0 or text[found - 1: found] == "\n":
         found = min(marks_end(text, found), pos)  # `- The answer is`, `1. The answer is`: the line's marks lead
@@ -743,19 +791,28 @@ def _masked(before: str) -> str:
     return _LEAD_MARKUP_RE.sub(" ", _INLINE_MATH_RE.sub(" § ", before))
 
 
-def _own_math(before: str) -> int:
-    """Where the math that holds the box opens in `before` (the text up to the box): the last opener left unclosed
-    (`$`, `\\(`, `\\[`); len(before) when the box stands in prose."""
-    opened = -1
-    for m in _MATH_OPENERS_RE.finditer(before):
-        token = m.group()
-        if token == "$":
-            opened = -1 if opened >= 0 and before[opened] == "$" else m.start()
-        elif token in ("\\(", "\\["):
-            opened = m.start()
-        else:
-            opened = -1
-    return opened if opened >= 0 else len(before)
+def _own_math(before: str, text: str, pos: int) -> int:
+    """Where the math that holds the box at `pos` opens in `before` (the box's sentence up to the box, which ends
+    `text[:pos]`): a segment `_math_spans` pairs, read from the text's start, that opens in the sentence and closes
+    after the box; len(before) when the box stands in prose. An opener left unclosed holds nothing: it is a word of the
+    sentence (`3 $ chacun`), never a math boundary (fx29ah, red team 18 class 1: `Maybe$: the answer is \\boxed{6}`,
+    `The answer is not$, so the answer is \\boxed{6}` made every word before the lone `$` the box's own math)."""
+    start = pos - len(before)
+    for a, b in _math_spans(text, closed=True):
+        if a < pos < b:
+            return a - start if a >= start else len(before)
+        if a >= pos:
+            break
+    # read from the text's start a lone opener pairs with the box's own (`Possibly$, thus the answer is $x =
+    # \\boxed{6}$`): the box's math is then the last opener before it whose closer is the next delimiter after it
+    opener = None
+    for opener in _MATH_DELIMITER_RE.finditer(before):
+        pass
+    after = _MATH_DELIMITER_RE.search(text, pos)
+    if opener is None or after is None:
+        return len(before)
+    token = re.sub(r"\s+", "", opener.group())
+    return opener.start() if token in _CLOSER and re.sub(r"\s+", "", after.group()) == _CLOSER[token] else len(before)
 
 
 def _lead_clause(clause: str) -> bool:
@@ -885,8 +942,10 @@ def box_lead(prefix: str) -> bool:
         return box_label(text[: -len(mark)])
     if mark is not None:
         return not (mark == "=" and text[-2:-1] in ("<", ">", "!", "~"))  # `>=`, `!=` are no statement
-    if text[-1] in ".,，" and (len(text) == 1 or text[-2].isalpha() or text[-1] == "." and gap):
-        return True  # a sentence or clause ended by a word (`Therefore, \\boxed{6}`); never a decimal point or a list
+    if text[-1] in ".,，" and (len(text) == 1 or text[-2].isalpha() or text[-1] == "." and gap) and (
+            text[-1] != "." or period_ends(text + " x", len(text) - 1)):
+        return True  # a sentence or clause ended by a word (`Therefore, \\boxed{6}`); never a decimal point or a list,
+        # nor an abbreviation's period (`approx. \\boxed{6}`, `period_ends`, read as before a lowercase word)
     words = _LEAD_TOKEN_RE.findall(text[-40:])
     last = words[-1] if words else ""
     if not last.isalpha():
@@ -1041,6 +1100,8 @@ def box_label(text: str) -> bool:
     label = clauses[-1]
     named = re.sub(r"§(\d+)", lambda m: "x" if _label_name(segments[int(m.group(1))]) else "§", label)
     words = _LEAD_TOKEN_RE.findall(named)
+    if any(w in _OPERATOR_MARKS for w in words):
+        return False  # `Answer (-):`, `Answer >:`, `Attempt 1 -:`: past its line's marks a sign or a bound (fx29ah)
     if all(_label_word(w) for w in words) and _label_phrase(words):
         return True  # `Answer:`, `Total cost:`, `Step 3:`, `$x$:`; not `$x \\neq$:`, `$x > $:` (a relation)
     if words and words[-1].isalpha() and (_has("verb", words[-1]) or words[-1].lower() in _BY_ROLE["cjk_subject"]):
@@ -1052,6 +1113,11 @@ def box_label(text: str) -> bool:
     return bool(_CORRECTION_LABEL_RE.match(phrase) or _PROVEN_LABEL_RE.match(phrase))  # `Wait, I made an error:`
 
 
+_OPERATOR_MARKS = frozenset("->|")
+"""The `_LEAD_MARKS` that are also a sign or a relation (a minus, a bound, a divisor or an absolute value's bar): a label
+holds them only among the marks its line opens with (`- Answer:`, `> Answer:`, `marks_end`, which `last_break` reads
+off before `box_label`), never after a word (fx29ah, red team 18 class 6: `Answer (-): \\boxed{6}`, `Answer >:`,
+`Attempt 1 -:` paid 6); the emphasis and heading marks (`**Answer**:`, `__Answer__:`) stay label marks anywhere."""
 _LABEL_MATH_RE = re.compile(r"(?<!\\)\$((?:[^$\\]|\\.){0,200})\$|\\\((.{0,200}?)\\\)")
 """A math segment in a label (`$x$:`, `The values of $k$ are:`): one math name when its content names a quantity
 (`_side_states`), else no label."""
@@ -2255,8 +2321,9 @@ def _equals_subject(clause: str, before: str) -> bool:
         return _copula_subject(clause[: dollars[-1] + 1] + " is")
     words, side = clause[: dollars[-1]], clause[dollars[-1] + 1:]
     parts = _restarts(side)
-    if not all(_stated_relation(part) for part in parts[:-1]):
-        return False  # `$n < 3, x =`, `$a, x =`: a condition or a bare name before the box's side
+    if not all(_stated_relation(part) and _agrees_with_box(part, parts[-1]) for part in parts[:-1]):
+        return False  # `$n < 3, x =`, `$a, x =`: a condition or a bare name before the box's side; `$x = 7, x =`:
+        # the box's own name given another value (fx29ah, red team 18 class 7)
     link = _split_link(words)
     if link is None:
         return False
@@ -2305,10 +2372,29 @@ def _restarts(side: str) -> list[str]:
 def _stated_relation(part: str) -> bool:
     """A chain before the box's own in its math (`_equals_subject`): `=` relations of names and computations only (`a =
     2`, `y = 2 + 3`), each side on `_chain_tokens`' allowlist with no order relation, arrow or word (`n < 3`, `x > 5`,
-    `a` alone, `n \\text{ odd}` state a condition or nothing)."""
+    `a` alone, `n \\text{ odd}` state a condition or nothing). A `?` is no relation's part, and a `!` only a factorial's,
+    glued to what it follows and not to an `=` (fx29ah, red team 18 class 7: `n != 3` is `n \\ne 3`, `x = 6?` asks)."""
     tokens = _SIDE_TOKEN_RE.findall(part)
     return "=" in tokens and _chain_tokens(tokens) and not _side_words(part) and not any(
-        t in _SIDE_RELATIONS and t != "=" or t in _SIDE_STOPS and t not in ",;" or t in ("<", ">") for t in tokens)
+        t in _SIDE_RELATIONS and t != "=" or t in _SIDE_STOPS and t not in ",;" or t in ("<", ">", "?") or t == "!" and (
+            k == 0 or tokens[k - 1].isspace() or "".join(tokens[k + 1:]).lstrip().startswith("="))
+        for k, t in enumerate(tokens))
+
+
+def _agrees_with_box(part: str, own: str) -> bool:
+    """Whether a chain before the box's own in its math (`part`) gives no side of the box's chain (`own`, up to the box:
+    `x` of `x =`, `x` and `2 + 4` of `x = 2 + 4 =`) another value: a chain that shares a side with the box's holds the
+    box's value on every side, so its sides are read as middle sides of the box's chain (`_middle_values_agree`, the
+    value in numbers agrees: `$x = 2 + 4, x =` is; `$x = 6000, x =`, `$x = -6; x =`, `$x = 7, x =` are not, as `$x =
+    7 = \\boxed{6}$` is not; fx29ah, red team 18 class 7)."""
+    def sides(chain: str) -> list[str]:
+        return [re.sub(r"\\(?:left|right)(?![A-Za-z])|\\[,;:! ]|\s", "", s) for s in chain.split("=")]
+
+    value = _BOX_VALUE.get()
+    mine = sides(part)
+    if value is None or not set(mine) & {s for s in sides(own) if s}:
+        return True
+    return _middle_values_agree(mine, value)
 
 
 _BOX_CLAUSE_START_RE = re.compile(r"(?<!\.)[.!?](?=\s)|[。！？：；]|[,，;:](?!\d)")
@@ -2389,6 +2475,7 @@ def _arithmetic(side: str) -> float | None:
     text = re.sub(r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}", r"((\1)/(\2))", side)
     text = re.sub(r"\\(?:cdot|times)", "*", text).replace("\\div", "/").replace("{", "(").replace("}", ")")
     text = re.sub(r"\\(?:left|right|[,;:! ])", " ", text).replace("^", "**")
+    text = re.sub(r"(?<![\w.])(1?\d)\s*!", lambda m: f"({math.factorial(int(m.group(1)))})", text)  # `6!`: 720 (fx29ah)
     text = re.sub(r"(?<=\d)[eE](?=[+-]?\d)", "E", text)  # `6e3`: a number in scientific notation
     text = re.sub(r"(?<=[\d)])\s*(?=\()", "*", text)  # `2(6 + 3)`: a product written by juxtaposition
     if "**" in text or not _MIDDLE_NUMBER_RE.fullmatch(text.strip() or "x"):
