@@ -90,12 +90,14 @@ a product are not nested (`\\sin a \\cos b` is 2): a product of many `\\sin`/`\\
 expansion, a bound of its own (`MAX_TRIG_PRODUCT`, fx29ab)."""
 MAX_FUNCTION_PRODUCTS = 4
 """Most explicit products after function calls an answer or a gold may hold (`function_guard`, `function_products`):
-the sum of the depths of the named functions whose argument is followed by `\\cdot`, `\\times`, `\\div`, `*` or `/`.
+the sum of the depths of the calls (every call of the parser's `func` rule) whose argument a product follows: by an
+allowlist since fx29ai (red team 18 class 9: `·`, `\\cdotp`, `\\mathbin{\\cdot}`, `(\\sin a) \\div`, `\\lvert\\sin
+a\\rvert \\cdot` read 0, ten calls 30 s), anything but a term's separator or the next call right after it.
 math-verify's ANTLR parse (latex2sympy) cannot tell `\\sin(a) \\cdot ...` from `\\sin` of a bare argument `(a) \\cdot
 ...` until the product ends, so each such call's prediction reads ahead through the rest of it (full-context LL, in
 `func`): the cost grows faster than the square of the chain, in a fresh worker and a warm one alike (math-verify caches
 only the same text). Juxtaposed calls (`\\sin(a)\\sin(b)`, 12 0.1 s), `+` between them, `e^{...}` and `\\operatorname`
-calls, or a product of letters after one call (20 0.13 s) parse at once. Measured in a fresh process each, the parser
+calls (counted all the same since fx29ai), or a product of letters after one call (20 0.13 s) parse at once. Measured in a fresh process each, the parser
 warmed on another answer, at load 3-4.8 on 2 shared cores (fx29ac, docs/math.md "Answer grammar"): a chain of 5
 `\\cdot`-joined calls (4, at the bound) 0.28-0.80 s (`\\sin`, `\\sin^{2}`, `\\log_{2}`, `\\tan`, `\\sinh`,
 `\\sin(a+1)`, `\\ln` with `\\times`, `= 0` after); 6 (5) 0.49-0.81 s; 7 (6) 0.64-1.98 s; 8 (7) 0.9-1.76 s; 10 2.1 s;
@@ -122,16 +124,17 @@ _BRACKET_AFTER_RE = re.compile(r"(?:\\left\s*)?\\?(?=[(\[{])")
 _RATIOS = frozenset({"tan", "cot", "sec", "csc"})
 # `function_products`' allowlist of what is no product after a call's argument. First what is skipped: spacing, scripts
 # (`\\sin(a)^{2}`) and closing brackets (`(\\sin a)`, `\\lvert\\sin a\\rvert`, `\\right)`); then the next token
-# decides: the end, a term's separator (`+`, `-`, a relation, `,`, `;`, `&`, a row's `\\\\`), a `{` after a `}` (a
-# command's next argument: `\\frac{\\sin a}{2}`) or the next call right away (juxtaposed: `\\sin a \\cos b`, 12 0.1 s)
-# is no product; anything else is one (`\\cdot`, `·`, `\\cdotp`, `\\mathbin{\\cdot}`, `\\div`, an opening bracket or
-# bar, a letter, a number: each a product the parser reads ahead through).
+# decides: the end (of the math too: `$`, `\\)`, `\\]`), a term's separator (`+`, `-`, a relation, `,`, `;`, `&`, a
+# row's `\\\\`), a `{` after a `}` (a command's next argument: `\\frac{\\sin a}{2}`) or the next call right away
+# (juxtaposed: `\\sin a \\cos b`, 12 0.1 s) is no product; anything else is one (`\\cdot`, `·`, `\\cdotp`,
+# `\\mathbin{\\cdot}`, `\\div`, `:`, an opening bracket or bar, a letter, a number: each a product the parser reads
+# ahead through). A bar closes an absolute value only before the end or a separator (`|\\sin a| + ...`).
 _AFTER_ARGUMENT_RE = re.compile(
-    r"(?>(?:\s|\\[,;:! ]|\\q?quad(?![A-Za-z])|[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9])|[)\]}]|\\[}\]]"
+    r"(?>(?:\s|\\[,;:! ]|\\q?quad(?![A-Za-z])|[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9])|[)\]}]|\\\}"
     r"|\\right\s*(?:\\[A-Za-z]+|\\?[^A-Za-z\s])|\\(?:rvert|rVert|rangle|rfloor|rceil|rbrace|rbrack|rgroup)(?![A-Za-z]))*)"
 )
 _NO_PRODUCT_RE = re.compile(
-    r"\Z|[-+=,;<>&]|\\\\|\\(?:pm|mp|leq?|geq?|neq?|lt|gt|approx|equiv|leqslant|geqslant)(?![A-Za-z])"
+    r"\Z|[-+=,;<>&$]|\\[\\)\]]|\\(?:pm|mp|leq?|geq?|neq?|lt|gt|approx|equiv|leqslant|geqslant)(?![A-Za-z])"
     rf"|\\(?:{_CALLS}|{_OTHER_CALLS}|operatorname)(?![A-Za-z])"
 )
 _CALL_RE = re.compile(rf"\\(?:{_CALLS}|{_OTHER_CALLS}|operatorname)(?![A-Za-z])")
@@ -180,10 +183,13 @@ def function_work(text: str) -> tuple[int, int]:
 
 
 def function_products(text: str) -> int:
-    """The explicit products after function calls in `text` (`MAX_FUNCTION_PRODUCTS`): the sum of the depths
-    (`function_work`'s) of the named functions whose argument is followed by `\\cdot`, `\\times`, `\\div`, `*` or `/`
-    (past its scripts: `\\sin(a)^{2} \\cdot`); a bare argument (`\\sin a \\cdot`) up to the operator. `e^{...}` and
-    `\\operatorname` are no calls to the parser's function rule (a chain of them parses at once)."""
+    """The products after function calls in `text` (`MAX_FUNCTION_PRODUCTS`), read as the parser reads the text
+    (`to_ascii_math`): the sum of the depths (`function_work`'s) of the calls of the parser's `func` rule (`\\sin`, ...,
+    `\\exp`, `\\ln`, `\\operatorname{...}`, `\\Gamma`, `\\max`, ...) whose argument (a bracket, past `\\left`; else
+    letters, numbers and Greek letters: `\\sin 2x`) a product follows, by `_product_follows`' allowlist of what is none:
+    past spacing, scripts and closing brackets, the end, a term's separator (`+`, `-`, a relation, `,`, `;`, `&`), a
+    fraction's next argument, or the next call juxtaposed. `e^{...}` is no call of that rule (a chain parses at
+    once)."""
     return _function_scan(text)[2]
 
 
