@@ -123,14 +123,14 @@ _SCRIPTS_RE = re.compile(r"(?:\s|\\[,;:! ]|[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]))
 _BRACKET_AFTER_RE = re.compile(r"(?:\\left\s*)?\\?(?=[(\[{])")
 _RATIOS = frozenset({"tan", "cot", "sec", "csc"})
 # `function_products`' allowlist of what is no product after a call's argument. First what is skipped: spacing, scripts
-# (`\\sin(a)^{2}`) and closing brackets (`(\\sin a)`, `\\lvert\\sin a\\rvert`, `\\right)`); then the next token
-# decides: the end (of the math too: `$`, `\\)`, `\\]`), a term's separator (`+`, `-`, a relation, `,`, `;`, `&`, a
-# row's `\\\\`), a `{` after a `}` (a command's next argument: `\\frac{\\sin a}{2}`) or the next call right away
-# (juxtaposed: `\\sin a \\cos b`, 12 0.1 s) is no product; anything else is one (`\\cdot`, `·`, `\\cdotp`,
+# (`\\sin(a)^{2}`), closing brackets (`(\\sin a)`, `\\lvert\\sin a\\rvert`, `\\right)`) and a command's next flat
+# argument (`\\frac{\\sin a}{2}`: what follows the fraction decides); then the next token decides: the end (of the math
+# too: `$`, `\\)`, `\\]`), a term's separator (`+`, `-`, a relation, `,`, `;`, `&`, a row's `\\\\`) or the next call
+# right away (juxtaposed: `\\sin a \\cos b`, 12 0.1 s) is no product; anything else is one (`\\cdot`, `·`, `\\cdotp`,
 # `\\mathbin{\\cdot}`, `\\div`, `:`, an opening bracket or bar, a letter, a number: each a product the parser reads
 # ahead through). A bar closes an absolute value only before the end or a separator (`|\\sin a| + ...`).
 _AFTER_ARGUMENT_RE = re.compile(
-    r"(?>(?:\s|\\[,;:! ]|\\q?quad(?![A-Za-z])|[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9])|[)\]}]|\\\}"
+    r"(?>(?:\s|\\[,;:! ]|\\q?quad(?![A-Za-z])|[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9])|\}\s*\{[^{}]*\}|[)\]}]|\\\}"
     r"|\\right\s*(?:\\[A-Za-z]+|\\?[^A-Za-z\s])|\\(?:rvert|rVert|rangle|rfloor|rceil|rbrace|rbrack|rgroup)(?![A-Za-z]))*)"
 )
 _NO_PRODUCT_RE = re.compile(
@@ -152,9 +152,7 @@ def _product_follows(text: str, at: int) -> bool:
     if text.startswith("|", end):  # a bar closes an absolute value only before a term's end; else it opens one
         bars = _AFTER_ARGUMENT_RE.match(text, end + 1).end()  # type: ignore[union-attr]
         return not (_NO_PRODUCT_RE.match(text, bars) and not _CALL_RE.match(text, bars))
-    if _NO_PRODUCT_RE.match(text, end):
-        return False
-    return not (text.startswith("{", end) and text[at:end].rstrip().endswith("}"))
+    return not _NO_PRODUCT_RE.match(text, end)
 
 
 def function_guard(text: str) -> str | None:
@@ -187,8 +185,8 @@ def function_products(text: str) -> int:
     (`to_ascii_math`): the sum of the depths (`function_work`'s) of the calls of the parser's `func` rule (`\\sin`, ...,
     `\\exp`, `\\ln`, `\\operatorname{...}`, `\\Gamma`, `\\max`, ...) whose argument (a bracket, past `\\left`; else
     letters, numbers and Greek letters: `\\sin 2x`) a product follows, by `_product_follows`' allowlist of what is none:
-    past spacing, scripts and closing brackets, the end, a term's separator (`+`, `-`, a relation, `,`, `;`, `&`), a
-    fraction's next argument, or the next call juxtaposed. `e^{...}` is no call of that rule (a chain parses at
+    past spacing, scripts, closing brackets and a fraction's next argument, the end, a term's separator (`+`, `-`, a
+    relation, `,`, `;`, `&`) or the next call juxtaposed. `e^{...}` is no call of that rule (a chain parses at
     once)."""
     return _function_scan(text)[2]
 
