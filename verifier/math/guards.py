@@ -108,7 +108,8 @@ warmed on another answer, at load 3-4.8 on 2 shared cores (fx29ac, docs/math.md 
 tests/data/peers or peer_outputs holds 2."""
 _CALLS = (r"a?r?c?(?:sin|cos|tan|cot|sec|csc)h?|log|ln|lg|exp")
 # The parser's other calls (latex2sympy's `func` rule: `\\Gamma`/`\\gamma`, `\\det`, `\\max`, ...): counted for
-# `function_products` only (a chain of eight `\\gamma(a) \\cdot` 7.5 s), never for `function_work`.
+# `function_products` only (a chain of eight `\\gamma(a) \\cdot` 7.5 s; `\\Gamma`, `\\gamma` twice), never for
+# `function_work`.
 _OTHER_CALLS = r"Gamma|gamma|det|floor|ceil|gcd|lcm|max|min"
 _APPLIED_RE = re.compile(
     rf"\\(?P<name>{_CALLS})(?![A-Za-z])"
@@ -224,6 +225,8 @@ def _function_scan(text: str) -> tuple[int, int, int]:
         depth = scopes + 1
         called = depth if kind in ("name", "op", "call") else 0  # a call of the parser's `func` rule; not `e^{...}`
         if kind == "call":  # counted for products only
+            if m.group("call").lower() == "gamma":  # read by the parser as a call and as a letter (`atom`): twice
+                called *= 2
             if argument:
                 argument_at, argument_depth, argument_scope = argument.end(), called, 0
             elif _product_follows(text, _BARE_ARGUMENT_RE.match(text, after).end()):  # type: ignore[union-attr]
