@@ -124,14 +124,14 @@ _SCRIPTS_RE = re.compile(r"(?:\s|\\[,;:! ]|[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]))
 _BRACKET_AFTER_RE = re.compile(r"(?:\\left\s*)?\\?(?=[(\[{])")
 _RATIOS = frozenset({"tan", "cot", "sec", "csc"})
 # `function_products`' allowlist of what is no product after a call's argument. First what is skipped: spacing, scripts
-# (`\\sin(a)^{2}`), closing brackets (`(\\sin a)`, `\\lvert\\sin a\\rvert`, `\\right)`) and a command's next flat
-# argument (`\\frac{\\sin a}{2}`: what follows the fraction decides); then the next token decides: the end (of the math
-# too: `$`, `\\)`, `\\]`), a term's separator (`+`, `-`, a relation, `,`, `;`, `&`, a row's `\\\\`) or the next call
-# right away (juxtaposed: `\\sin a \\cos b`, 12 0.1 s) is no product; anything else is one (`\\cdot`, `·`, `\\cdotp`,
-# `\\mathbin{\\cdot}`, `\\div`, `:`, an opening bracket or bar, a letter, a number: each a product the parser reads
-# ahead through). A bar closes an absolute value only before the end or a separator (`|\\sin a| + ...`).
+# (`\\sin(a)^{2}`), closing brackets (`(\\sin a)`, `\\lvert\\sin a\\rvert`, `\\right)`) and a command's next argument,
+# braces in it one deep (`\\frac{\\sin a}{x^{7}}`: what follows the fraction decides); then the next token decides: the
+# end (of the math too: `$`, `\\)`, `\\]`), a term's separator (`+`, `-`, a relation, `,`, `;`, `&`, a row's `\\\\`) or
+# the next call right away (juxtaposed: `\\sin a \\cos b`, 12 0.1 s) is no product; anything else is one (`\\cdot`, `·`,
+# `\\cdotp`, `\\mathbin{\\cdot}`, `\\div`, `:`, an opening bracket or bar, a letter, a number: each a product the parser
+# reads ahead through). A bar closes an absolute value only before the end or a separator (`|\\sin a| + ...`).
 _AFTER_ARGUMENT_RE = re.compile(
-    r"(?>(?:\s|\\[,;:! ]|\\q?quad(?![A-Za-z])|[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9])|\}\s*\{[^{}]*\}|[)\]}]|\\\}"
+    r"(?>(?:\s|\\[,;:! ]|\\q?quad(?![A-Za-z])|[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9])|\}\s*\{(?:[^{}]|\{[^{}]*\})*\}|[)\]}]|\\\}"
     r"|\\right\s*(?:\\[A-Za-z]+|\\?[^A-Za-z\s])|\\(?:rvert|rVert|rangle|rfloor|rceil|rbrace|rbrack|rgroup)(?![A-Za-z]))*)"
 )
 _NO_PRODUCT_RE = re.compile(
