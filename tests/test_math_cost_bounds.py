@@ -285,12 +285,13 @@ def _chained(function: str, count: int, operator: str = "\\cdot") -> str:
 @pytest.mark.parametrize("text, products", [
     (_chained("sin", 3), 2), ("2\\sin(x)\\cdot\\cos(x)", 1), ("\\sin a \\cdot \\sin b \\cdot \\sin c", 2),
     ("\\sin^{2}(a)\\cdot\\sin(b)^{2} / \\tan(c)", 2), ("\\sin\\left(a\\right) \\times \\ln\\left(b\\right)", 1),
-    ("\\sin(\\sin(a) \\cdot \\sin(b)) \\cdot \\sin(c)", 2 + 1), ("\\sin(a)\\sin(b)\\sin(c)", 0),
-    ("e^{a} \\cdot e^{b} \\cdot e^{c}", 0), ("\\frac{\\sin(a)}{2} \\cdot 3", 0), ("\\sin(x) + 2 \\cdot 3", 0),
+    ("\\sin(\\sin(a) \\cdot \\sin(b)) \\cdot \\sin(c)", 2 + 2 + 1), ("\\sin(a)\\sin(b)\\sin(c)", 0),
+    ("e^{a} \\cdot e^{b} \\cdot e^{c}", 0), ("\\frac{\\sin(a)}{2} \\cdot 3", 1), ("\\frac{\\sin(a)}{2} + 3", 0), ("\\sin(x) + 2 \\cdot 3", 0),
 ])
 def test_function_products_count_the_calls_an_operator_follows(text: str, products: int) -> None:
     """A named call whose argument (past its scripts) an explicit `\\cdot`, `\\times`, `\\div`, `*` or `/` follows counts
-    its depth; juxtaposed calls, `e^{...}` and a call inside a fraction's part count nothing."""
+    its depth, closing brackets and a fraction's next argument between (`\\sin(b)) \\cdot` as `(\\sin(b)) \\cdot`,
+    `\\frac{\\sin(a)}{2} \\cdot`, fx29ai); juxtaposed calls, `e^{...}` and a call before a term's end count nothing."""
     assert function_products(text) == products
 
 

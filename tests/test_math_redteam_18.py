@@ -66,7 +66,10 @@ Ranked by how bad (a natural wording, how many variants, how far the stated valu
    `(\\sin(a)) \\div ...`, `\\lvert\\sin(a)\\rvert \\cdot ...`, `\\exp(a) · ...` eight 1-2 s; a gold of eight `\\sin{(a)}
    ·` 5.8 s (strict, warm, each in its own process, load 4-5). `function_products` reads 0 for each. Suggested fix:
    count on math-verify's token stream, or read every product sign (`·`, `×`, `\\cdotp`, `\\mathbin`, `\\ast`) and every
-   call's bracket (`{(`, `[`, a bracket or bars around the call) in `_function_scan`.
+   call's bracket (`{(`, `[`, a bracket or bars around the call) in `_function_scan`. Closed by fx29ai:
+   `function_products` reads the text as the parser does (`to_ascii_math`) and counts by an allowlist of what is no
+   product after a call's argument (a term's separator after closing brackets and a fraction's next argument, the next
+   call juxtaposed); anything else is one. Plain tests, both profiles, answer and gold.
 
 Nothing paid past what held, no error and nothing over 1 s in these families (both profiles):
 - numbered labels: `Attempt 1 maybe:`, `... in k:`, `... (×1000):`, `... thousand:`, `... $\\times 10^3$:`, `... failed:`,
@@ -88,8 +91,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import MATH_PROFILES, math_verdicts, paid_test, refused_test
 from tests.helpers import number_case as n
-from tests.helpers import paid_test, refused_test
+from verifier.math.guards import MAX_FUNCTION_PRODUCTS, function_guard, function_products
 
 OPEN = "open: {} (rt29t)"
 
@@ -289,16 +293,66 @@ def _product(call: str, sign: str, calls: int = 6) -> str:
     return f" {sign} ".join(call.format(v=v) for v in _LETTERS[:calls])
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("class 9, products of calls in other spellings"))
+@pytest.mark.parametrize("profile", MATH_PROFILES)
 @pytest.mark.parametrize(("call", "sign"), PRODUCT_SPELLINGS, ids=[f"spelling-{k}" for k in range(len(PRODUCT_SPELLINGS))])
-def test_a_product_of_calls_in_any_spelling_is_bounded(call: str, sign: str) -> None:
-    """Eight calls 1-7 s, ten `\\sin{(a)} ·` or `\\sin[a] ·` 30 s (strict, warm, load 4-5): `guards.function_products` reads 0
-    for these spellings. Six calls are past `MAX_FUNCTION_PRODUCTS` as `\\cdot` between `\\sin(a)` is, so the safe verdict,
-    checked here without timing, is the bound's refusal (`too costly`)."""
+def test_a_product_of_calls_in_any_spelling_is_bounded(call: str, sign: str, profile: str) -> None:
+    """Closed by fx29ai: eight calls 1-7 s, ten `\\sin{(a)} ·` or `\\sin[a] ·` 30 s (strict, warm, load 4-5) where
+    `guards.function_products` read 0 for these spellings. Six calls are past `MAX_FUNCTION_PRODUCTS` as `\\cdot`
+    between `\\sin(a)` is: an answer is refused with the bound's reason (`too costly`), a gold is compared as written
+    only (checked without timing)."""
     from verifier.math import grade_math
 
-    result = grade_math({"completion": f"\\boxed{{{_product(call, sign)}}}", "gold": "1", "profile": "strict"})
-    assert result["verdict"] != "correct" and "too costly" in result["detail"]
+    product = _product(call, sign)
+    assert function_products(product) > MAX_FUNCTION_PRODUCTS
+    result = grade_math({"completion": f"\\boxed{{{product}}}", "gold": "1", "profile": profile})
+    assert result["verdict"] == "incorrect" and "too costly" in result["detail"], result
+    against_gold = grade_math({"completion": "\\boxed{1}", "gold": product, "profile": profile})
+    assert against_gold["verdict"] == "incorrect" and "gold not compared" in against_gold["detail"], against_gold
+    assert "products after function calls" in against_gold["detail"]
+    own = grade_math({"completion": f"\\boxed{{{product}}}", "gold": product, "profile": profile})
+    assert own["verdict"] == "correct", own  # the gold's own text, as written
+
+
+# Past the spellings the red team tried: what stands between two calls is a product unless it is a term's separator
+# (fx29ai's allowlist), so a letter, a bar or a bracket between juxtaposed calls, another call of the parser's `func`
+# rule (`\\gamma(a)`, eight 7.5 s), a call in a fraction's first part, or a product sign math-verify's lexer reads (`∗`, `⋆`) are bounded alike.
+OTHER_PRODUCTS = [_product(*spelling) for spelling in [
+    ("(\\sin {v})", ""), ("|\\sin {v}|", ""), ("\\sin({v}) {v}", ""), ("\\gamma({v})", "\\cdot"), ("\\sin({v})", "\\ast"),
+    ("\\sin({v})", "∗"), ("\\sin({v})", ":"), ("\\sin({v})", "\\cdot -"), ("\\left|\\sin {v}\\right|", ""),
+    ("\\sin \\left({v}\\right)", "\\,\\cdot\\,"), ("\\operatorname{{arcsinh}}({v})", "\\cdot"), ("\\max({v}, 1)", "\\times"),
+    ("\\frac{{\\gamma({v})}}{{2}}", "\\cdot"),
+]]
+
+
+@pytest.mark.parametrize("product", OTHER_PRODUCTS)
+def test_a_product_of_calls_past_the_listed_spellings_is_bounded(product: str) -> None:
+    """The bound's reason for the text, whichever reader refuses the answer first (`∗` is a symbol the grammar does not
+    know, `\\operatorname{arcsinh}` chains a second value): a gold is compared as written only, by the bound."""
+    assert function_products(product) > MAX_FUNCTION_PRODUCTS
+    assert "products after function calls" in (function_guard(product) or "")
+    for profile in MATH_PROFILES:
+        result = grade_math_task(f"\\boxed{{{product}}}", "1", profile)
+        assert result["verdict"] == "incorrect" and "not usable" in result["detail"], result
+        against_gold = grade_math_task("\\boxed{1}", product, profile)
+        assert against_gold["verdict"] == "incorrect" and "products after function calls" in against_gold["detail"]
+
+
+@pytest.mark.parametrize("text", [
+    "\\sin(a)\\sin(b)\\sin(c)\\sin(d)\\sin(e)\\sin(f)", "\\sin a + \\sin b + \\sin c + \\sin d + \\sin e + \\sin f",
+    "|\\sin a| + |\\sin b| + |\\sin c| + |\\sin d| + |\\sin e| + |\\sin f|", "\\sin(a) = \\sin(b), \\sin(c)",
+    "\\frac{\\sin(a)}{2} + \\frac{\\sin(b)}{2}", "(\\sin a + 1)(\\cos a - 1)", "\\sin^{2}(x) - \\cos^{2}(x)",
+    "\\frac{\\tan(\\tan(x)) - \\sin(\\sin(x))}{x^{7}}",
+])
+def test_calls_in_separate_terms_or_juxtaposed_are_no_products(text: str) -> None:
+    """The allowlist's other side: a term's separator (`+`, `-`, `=`, `,`; after a fraction's next argument too), or the
+    next call right after the argument (juxtaposed calls parse at once) is no product."""
+    assert function_products(text) == 0
+
+
+def grade_math_task(completion: str, gold: str, profile: str) -> dict:
+    from verifier.math import grade_math
+
+    return grade_math({"completion": completion, "gold": gold, "profile": profile})
 
 
 def test_a_product_of_calls_with_cdot_is_bounded() -> None:
@@ -314,7 +368,5 @@ def test_a_product_of_calls_with_cdot_is_bounded() -> None:
     ("\\boxed{\\sin(a) · \\cos(b)}", "\\sin(a)\\cos(b)"),
 ])
 def test_a_short_product_in_another_spelling_pays(completion: str, gold: str) -> None:
-    """Realistic rewrites hold one or two products: a bound in other spellings must keep them read."""
-    from verifier.math import grade_math
-
-    assert grade_math({"completion": completion, "gold": gold, "profile": "strict"})["verdict"] == "correct"
+    """Realistic rewrites hold one or two products: a bound in other spellings must keep them read, in both profiles."""
+    assert math_verdicts(completion, gold) == ["correct", "correct"]

@@ -17,6 +17,7 @@ from sympy.matrices import MatrixBase
 
 from .limits import MathLimits
 from .numeric import NON_VALUES, exact_rational, is_numeric
+from .unicode_math import to_ascii_math
 
 _BRACKET_RE = re.compile(r"[(\[{]+|[)\]}]")
 INFINITE = math.inf
@@ -89,12 +90,14 @@ a product are not nested (`\\sin a \\cos b` is 2): a product of many `\\sin`/`\\
 expansion, a bound of its own (`MAX_TRIG_PRODUCT`, fx29ab)."""
 MAX_FUNCTION_PRODUCTS = 4
 """Most explicit products after function calls an answer or a gold may hold (`function_guard`, `function_products`):
-the sum of the depths of the named functions whose argument is followed by `\\cdot`, `\\times`, `\\div`, `*` or `/`.
+the sum of the depths of the calls (every call of the parser's `func` rule) whose argument a product follows: by an
+allowlist since fx29ai (red team 18 class 9: `·`, `\\cdotp`, `\\mathbin{\\cdot}`, `(\\sin a) \\div`, `\\lvert\\sin
+a\\rvert \\cdot` read 0, ten calls 30 s), anything but a term's separator or the next call right after it.
 math-verify's ANTLR parse (latex2sympy) cannot tell `\\sin(a) \\cdot ...` from `\\sin` of a bare argument `(a) \\cdot
 ...` until the product ends, so each such call's prediction reads ahead through the rest of it (full-context LL, in
 `func`): the cost grows faster than the square of the chain, in a fresh worker and a warm one alike (math-verify caches
 only the same text). Juxtaposed calls (`\\sin(a)\\sin(b)`, 12 0.1 s), `+` between them, `e^{...}` and `\\operatorname`
-calls, or a product of letters after one call (20 0.13 s) parse at once. Measured in a fresh process each, the parser
+calls (counted all the same since fx29ai), or a product of letters after one call (20 0.13 s) parse at once. Measured in a fresh process each, the parser
 warmed on another answer, at load 3-4.8 on 2 shared cores (fx29ac, docs/math.md "Answer grammar"): a chain of 5
 `\\cdot`-joined calls (4, at the bound) 0.28-0.80 s (`\\sin`, `\\sin^{2}`, `\\log_{2}`, `\\tan`, `\\sinh`,
 `\\sin(a+1)`, `\\ln` with `\\times`, `= 0` after); 6 (5) 0.49-0.81 s; 7 (6) 0.64-1.98 s; 8 (7) 0.9-1.76 s; 10 2.1 s;
@@ -103,9 +106,15 @@ warmed on another answer, at load 3-4.8 on 2 shared cores (fx29ac, docs/math.md 
 \\sin(g))` (7, inner calls count their depth) 1.3 s. Realistic rewrites hold 1-2 (`2\\sin(x)\\cdot\\cos(x)`,
 `\\sin(a)\\cdot\\cos(b)+\\cos(a)\\cdot\\sin(b)`, `\\ln(2)\\cdot\\ln(3)`); no extracted answer or gold of
 tests/data/peers or peer_outputs holds 2."""
+_CALLS = (r"a?r?c?(?:sin|cos|tan|cot|sec|csc)h?|log|ln|lg|exp")
+# The parser's other calls (latex2sympy's `func` rule: `\\Gamma`/`\\gamma`, `\\det`, `\\max`, ...): counted for
+# `function_products` only (a chain of eight `\\gamma(a) \\cdot` 7.5 s; `\\Gamma`, `\\gamma` twice), never for
+# `function_work`.
+_OTHER_CALLS = r"Gamma|gamma|det|floor|ceil|gcd|lcm|max|min"
 _APPLIED_RE = re.compile(
-    r"\\(?P<name>a?r?c?(?:sin|cos|tan|cot|sec|csc)h?|log|ln|lg|exp)(?![A-Za-z])"
+    rf"\\(?P<name>{_CALLS})(?![A-Za-z])"
     r"|\\operatorname\s*\{\s*(?P<op>[^{}]*)\}"
+    rf"|\\(?P<call>{_OTHER_CALLS})(?![A-Za-z])"
     r"|(?<![A-Za-z\\])(?P<e>e|\\mathrm\s*\{\s*e\s*\})\s*\^"
     r"|(?P<open>[(\[{])|(?P<close>[)\]}])"
     r"|(?P<end>(?<!\\)[-+=,;<>&]|\\(?:pm|mp|leq?|geq?|neq?|lt|gt)(?![A-Za-z]))"
@@ -114,14 +123,37 @@ _APPLIED_RE = re.compile(
 _SCRIPTS_RE = re.compile(r"(?:\s|\\[,;:! ]|[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]))*")
 _BRACKET_AFTER_RE = re.compile(r"(?:\\left\s*)?\\?(?=[(\[{])")
 _RATIOS = frozenset({"tan", "cot", "sec", "csc"})
-_PRODUCT_OPERATOR = r"\s*(?:\\(?:cdot|times|div)(?![A-Za-z])|[*/])"
-# After a call's closing bracket: its scripts (`\\sin(a)^{2}`), then an explicit product or division.
-_PRODUCT_AFTER_RE = re.compile(f"(?>{_SCRIPTS_RE.pattern})" + _PRODUCT_OPERATOR)  # atomic: linear
-# A bare argument (`\\sin a`, `\\sin 2x`, `\\sin \\theta`, with scripts) up to an explicit product or division.
-_BARE_PRODUCT_RE = re.compile(
-    r"(?>(?:\s*(?:\d+(?:\.\d+)?|[A-Za-z]|\\(?!(?:cdot|times|div)(?![A-Za-z]))[A-Za-z]+)(?:\s*[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]))*)+)"
-    + _PRODUCT_OPERATOR
+# `function_products`' allowlist of what is no product after a call's argument. First what is skipped: spacing, scripts
+# (`\\sin(a)^{2}`), closing brackets (`(\\sin a)`, `\\lvert\\sin a\\rvert`, `\\right)`) and a command's next argument,
+# braces in it one deep (`\\frac{\\sin a}{x^{7}}`: what follows the fraction decides); then the next token decides: the
+# end (of the math too: `$`, `\\)`, `\\]`), a term's separator (`+`, `-`, a relation, `,`, `;`, `&`, a row's `\\\\`) or
+# the next call right away (juxtaposed: `\\sin a \\cos b`, 12 0.1 s) is no product; anything else is one (`\\cdot`, `·`,
+# `\\cdotp`, `\\mathbin{\\cdot}`, `\\div`, `:`, an opening bracket or bar, a letter, a number: each a product the parser
+# reads ahead through). A bar closes an absolute value only before the end or a separator (`|\\sin a| + ...`).
+_AFTER_ARGUMENT_RE = re.compile(
+    r"(?>(?:\s|\\[,;:! ]|\\q?quad(?![A-Za-z])|[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9])|\}\s*\{(?:[^{}]|\{[^{}]*\})*\}|[)\]}]|\\\}"
+    r"|\\right\s*(?:\\[A-Za-z]+|\\?[^A-Za-z\s])|\\(?:rvert|rVert|rangle|rfloor|rceil|rbrace|rbrack|rgroup)(?![A-Za-z]))*)"
 )
+_NO_PRODUCT_RE = re.compile(
+    r"\Z|[-+=,;<>&$]|\\[\\)\]]|\\(?:pm|mp|leq?|geq?|neq?|lt|gt|approx|equiv|leqslant|geqslant)(?![A-Za-z])"
+    rf"|\\(?:{_CALLS}|{_OTHER_CALLS}|operatorname)(?![A-Za-z])"
+)
+_CALL_RE = re.compile(rf"\\(?:{_CALLS}|{_OTHER_CALLS}|operatorname)(?![A-Za-z])")
+# A bare argument (`\\sin a`, `\\sin 2x`, `\\sin \\theta`, with scripts): letters, numbers and a few symbols only.
+_BARE_ARGUMENT_RE = re.compile(
+    r"(?>(?:\s*(?:\d+(?:\.\d+)?|[A-Za-z]|\\(?:(?:var)?(?:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda"
+    r"|mu|nu|xi|pi|rho|sigma|tau|upsilon|phi|chi|psi|omega)|infty|ell|partial)(?![A-Za-z]))(?:\s*[_^]\s*(?:\{[^{}]*\}"
+    r"|\\?[A-Za-z0-9]))*)*)"
+)
+
+
+def _product_follows(text: str, at: int) -> bool:
+    """Whether a product follows a call's argument that ends at `at` (`_AFTER_ARGUMENT_RE`'s allowlist)."""
+    end = _AFTER_ARGUMENT_RE.match(text, at).end()  # type: ignore[union-attr]  # matches the empty string
+    if text.startswith("|", end):  # a bar closes an absolute value only before a term's end; else it opens one
+        bars = _AFTER_ARGUMENT_RE.match(text, end + 1).end()  # type: ignore[union-attr]
+        return not (_NO_PRODUCT_RE.match(text, bars) and not _CALL_RE.match(text, bars))
+    return not _NO_PRODUCT_RE.match(text, end)
 
 
 def function_guard(text: str) -> str | None:
@@ -150,53 +182,68 @@ def function_work(text: str) -> tuple[int, int]:
 
 
 def function_products(text: str) -> int:
-    """The explicit products after function calls in `text` (`MAX_FUNCTION_PRODUCTS`): the sum of the depths
-    (`function_work`'s) of the named functions whose argument is followed by `\\cdot`, `\\times`, `\\div`, `*` or `/`
-    (past its scripts: `\\sin(a)^{2} \\cdot`); a bare argument (`\\sin a \\cdot`) up to the operator. `e^{...}` and
-    `\\operatorname` are no calls to the parser's function rule (a chain of them parses at once)."""
+    """The products after function calls in `text` (`MAX_FUNCTION_PRODUCTS`), read as the parser reads the text
+    (`to_ascii_math`): the sum of the depths (`function_work`'s) of the calls of the parser's `func` rule (`\\sin`, ...,
+    `\\exp`, `\\ln`, `\\operatorname{...}`, `\\Gamma`, `\\max`, ...) whose argument (a bracket, past `\\left`; else
+    letters, numbers and Greek letters: `\\sin 2x`) a product follows, by `_product_follows`' allowlist of what is none:
+    past spacing, scripts, closing brackets and a fraction's next argument, the end, a term's separator (`+`, `-`, a
+    relation, `,`, `;`, `&`) or the next call juxtaposed. `e^{...}` is no call of that rule (a chain parses at
+    once)."""
     return _function_scan(text)[2]
 
 
 def _function_scan(text: str) -> tuple[int, int, int]:
-    """(work, deepest nesting, explicit products after calls): `function_work` and `function_products` in one pass."""
+    """(work, deepest nesting, explicit products after calls): `function_work` and `function_products` in one pass, on
+    the text as the parser reads it (`unicode_math.to_ascii_math`: `·`, `×`, `÷`, `⋅` are `\\cdot`, `\\times`, `\\div`)."""
+    if not text.isascii():
+        text = to_ascii_math(text)
     frames: list[list[int]] = [[0, 0, 0]]  # per open bracket: [1 if a function's argument, bare functions open in it,
-    # the depth of the named function whose argument it is, else 0]
+    # the depth of the call whose argument it is, else 0]
     scopes = work = deepest = products = 0  # scopes: the function arguments around the current position
     argument_at = chained_at = -1  # where the last function's bracketed argument opens; where its bare one starts
-    argument_depth = 0  # the depth of that function when it is a named one (`function_products`), else 0
+    argument_depth = 0  # the depth of that call (`function_products`)
+    argument_scope = 0  # 1 when that call is a function `function_work` counts (its argument is a scope)
     for m in _APPLIED_RE.finditer(text):
         kind = m.lastgroup
         if kind == "open":
             at_argument = m.start() == argument_at
-            frames.append([int(at_argument), 0, argument_depth if at_argument else 0])
+            frames.append([int(at_argument) * argument_scope, 0, argument_depth if at_argument else 0])
             scopes += frames[-1][0]
         elif kind == "close":
             if len(frames) > 1:
                 frame = frames.pop()
                 scopes -= frame[0] + frame[1]
-                if frame[2] and _PRODUCT_AFTER_RE.match(text, m.end()):
+                if frame[2] and _product_follows(text, m.end()):
                     products += frame[2]
         elif kind == "end" or m.start() != chained_at:  # a term's end, or a function that is no bare argument: a factor
             scopes -= frames[-1][1]
             frames[-1][1] = 0
-        if kind not in ("open", "close", "end"):
-            name = (m.group("name") or m.group("op") or "exp").strip().lower()
-            weight = 4 if name.endswith("h") and len(name) > 2 else 2 if name in _RATIOS else 1
-            depth = scopes + 1
-            work += weight * depth
-            deepest = max(deepest, depth)
-            after = _SCRIPTS_RE.match(text, m.end()).end()  # type: ignore[union-attr]  # matches the empty string
-            argument = _BRACKET_AFTER_RE.match(text, after)
-            named = depth if m.group("name") else 0
+        if kind in ("open", "close", "end"):
+            continue
+        after = _SCRIPTS_RE.match(text, m.end()).end()  # type: ignore[union-attr]  # matches the empty string
+        argument = _BRACKET_AFTER_RE.match(text, after)
+        depth = scopes + 1
+        called = depth if kind in ("name", "op", "call") else 0  # a call of the parser's `func` rule; not `e^{...}`
+        if kind == "call":  # counted for products only
+            if m.group("call").lower() == "gamma":  # read by the parser as a call and as a letter (`atom`): twice
+                called *= 2
             if argument:
-                argument_at = argument.end()
-                argument_depth = named
-            else:  # a bare argument: the functions up to its end are inside it
-                if named and _BARE_PRODUCT_RE.match(text, after):
-                    products += named
-                frames[-1][1] += 1
-                scopes += 1
-                chained_at = after
+                argument_at, argument_depth, argument_scope = argument.end(), called, 0
+            elif _product_follows(text, _BARE_ARGUMENT_RE.match(text, after).end()):  # type: ignore[union-attr]
+                products += called
+            continue
+        name = (m.group("name") or m.group("op") or "exp").strip().lower()
+        weight = 4 if name.endswith("h") and len(name) > 2 else 2 if name in _RATIOS else 1
+        work += weight * depth
+        deepest = max(deepest, depth)
+        if argument:
+            argument_at, argument_depth, argument_scope = argument.end(), called, 1
+        else:  # a bare argument: the functions up to its end are inside it
+            if called and _product_follows(text, _BARE_ARGUMENT_RE.match(text, after).end()):  # type: ignore[union-attr]
+                products += called
+            frames[-1][1] += 1
+            scopes += 1
+            chained_at = after
     return work, deepest, products
 
 
