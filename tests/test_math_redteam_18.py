@@ -157,6 +157,14 @@ test_an_abbreviations_period_at_a_line_end_or_i_e_is_read = refused_test(
     marks=_open("class 2, an abbreviation's period at a line's end, and the clause before `i.e.`"))
 test_a_hedge_word_before_a_box_stays_refused = refused_test(ABBREVIATION_HELD)
 test_a_restatement_after_i_e_pays = paid_test(ABBREVIATION_PAID)
+# fx29ag's line-start reader and fx29ah's period allowlist, merged, read a period at a line's end as before a lowercase
+# word, so a sentence ended by a word no vocabulary holds no longer ended before a box on a later line (two right
+# Omni-MATH rows lost: `... after a finite number of turns.\n\n\boxed{...}`); a line break after the period ends it.
+PERIOD_AT_LINE_END_PAID = [n(c) for c in [
+    "It is not always possible after a finite number of turns.\n\n\\boxed{6}", "It is foo.\n\\boxed{6}",
+    "The values depend on how the students are distributed among the majors.\n\n\\[\n\\boxed{6}\n\\]",
+]]
+test_a_period_at_a_line_end_before_a_box_ends_its_sentence = paid_test(PERIOD_AT_LINE_END_PAID)
 
 
 # 3. The box's equation in prose at a line's start after a link and a hedge.

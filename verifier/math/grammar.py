@@ -918,11 +918,13 @@ def box_lead(prefix: str) -> bool:
     box is not a lead. Bounded: the last `_LEAD_CHARS_BOX` characters are read."""
     text = prefix[-_LEAD_CHARS_BOX:]
     gap = False  # a space between the box and the mark before it: `3. \\boxed{4}` ends a sentence
+    broke = False  # a line break there: a period before it is at its line's end (`period_ends`)
     while True:
         stripped = text.rstrip(" \t\r\n")
         if stripped != text and "\n" in text[len(stripped):] and _line_start_leads(text, len(stripped)):
             return True  # the box starts a statement's line
         gap = gap or stripped != text
+        broke = broke or "\n" in text[len(stripped):]
         text = stripped
         opener = next((o for o in _BOX_OPENERS if text.endswith(o)), None)
         if opener == "~" and not _tie(text, len(prefix) < _LEAD_CHARS_BOX):
@@ -943,9 +945,10 @@ def box_lead(prefix: str) -> bool:
     if mark is not None:
         return not (mark == "=" and text[-2:-1] in ("<", ">", "!", "~"))  # `>=`, `!=` are no statement
     if text[-1] in ".,，" and (len(text) == 1 or text[-2].isalpha() or text[-1] == "." and gap) and (
-            text[-1] != "." or period_ends(text + " x", len(text) - 1)):
+            text[-1] != "." or period_ends(text + ("\n" if broke else " x"), len(text) - 1)):
         return True  # a sentence or clause ended by a word (`Therefore, \\boxed{6}`); never a decimal point or a list,
-        # nor an abbreviation's period (`approx. \\boxed{6}`, `period_ends`, read as before a lowercase word)
+        # nor an abbreviation's period (`approx. \\boxed{6}`, `period_ends`, read as before a lowercase word unless a
+        # line break follows it: `... a finite number of turns.\n\n\\boxed{...}`, Omni-MATH's rows)
     words = _LEAD_TOKEN_RE.findall(text[-40:])
     last = words[-1] if words else ""
     if not last.isalpha():
