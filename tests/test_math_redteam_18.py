@@ -145,13 +145,17 @@ LINE_EQUATION_NEAR = [n(c) for c in [
 ]]
 LINE_EQUATION_HELD = [n(c) for c in [
     "The sum is not x = \\boxed{6}", "The sum is not\n$x = \\boxed{6}$", "The answer is not\nx = \\boxed{6}", "I doubt that\nx = \\boxed{6}",
-    "The sum is not\n\\[x = \\boxed{6}\\]",
+    "The sum is not\n\\[x = \\boxed{6}\\]", "The sum is not\n\nx = \\boxed{6}", "Maybe\nx = 2 + 4 = \\boxed{6}",
+    "The answer in thousands is\n\\(x = \\boxed{6}\\)",
 ]]
-LINE_EQUATION_PAID = [n(c) for c in ["The sum is\nx = \\boxed{6}", "We get\nx = \\boxed{6}", "The sum is\n\\[x = \\boxed{6}\\]"]]
+LINE_EQUATION_PAID = [n(c) for c in [
+    "The sum is\nx = \\boxed{6}", "We get\nx = \\boxed{6}", "The sum is\n\\[x = \\boxed{6}\\]", "We get $a = 2$.\nx = \\boxed{6}",
+    "Thus\nx = 2 + 4 = \\boxed{6}", "The sum is not 7.\nx = \\boxed{6}", "Adding:\n2 + 4 = 6\nx = \\boxed{6}",
+]]
 test_an_equation_at_a_line_start_reads_the_line_above = refused_test(
-    LINE_EQUATION_NEAR, """Paid in both profiles: an undelimited `x = \\boxed{6}` that opens a line is read without the line
+    LINE_EQUATION_NEAR, """Closed by fx29aj; before it, paid in both profiles: an undelimited `x = \\boxed{6}` that opens a line is read without the line
     above, which ends with a link and a hedge (red team 17 class 1's shape with the box's clause at the line's start).
-    The safe verdict: the line above read as on one line.""", marks=_open("class 3, an equation at a line's start"))
+    The safe verdict: the line above read as on one line.""")
 test_an_equation_after_a_hedge_on_one_line_stays_refused = refused_test(LINE_EQUATION_HELD)
 test_an_equation_on_its_own_line_after_a_link_pays = paid_test(LINE_EQUATION_PAID)
 
@@ -161,12 +165,17 @@ LONE_CAPITAL_NEAR = [n(c) for c in [
     "I doubt that\nA = \\boxed{6}", "Not\nA + B = \\boxed{6}", "Maybe\nI: \\boxed{6}", "In thousands,\nA: \\boxed{6}",
     "It is not true that\nA_1 = \\boxed{6}", "Possibly\nA = \\boxed{6}",
 ]]
-LONE_CAPITAL_HELD = [n(c) for c in ["Not\nB = \\boxed{6}", "Not\nAB = \\boxed{6}", "I doubt that A = \\boxed{6}", "Not\nI think \\boxed{6}"]]
-LONE_CAPITAL_PAID = [n(c) for c in ["Thus\nA = \\boxed{6}", "Hence\nA = \\boxed{6}", "So\nI get \\boxed{6}", "Maybe\nA: the answer is \\boxed{6}"]]
+LONE_CAPITAL_HELD = [n(c) for c in [
+    "Not\nB = \\boxed{6}", "Not\nAB = \\boxed{6}", "I doubt that A = \\boxed{6}", "Not\nI think \\boxed{6}", "Maybe\nA: \\boxed{6}",
+    "In thousands,\nA: x = \\boxed{6}", "Maybe\nI = \\boxed{6}", "Not\nA B = \\boxed{6}",
+]]
+LONE_CAPITAL_PAID = [n(c) for c in [
+    "Thus\nA = \\boxed{6}", "Hence\nA = \\boxed{6}", "So\nI get \\boxed{6}", "Maybe\nA: the answer is \\boxed{6}", "Thus A = \\boxed{6}",
+    "We check it.\nI get \\boxed{6}", "Therefore\nI get \\boxed{6}",
+]]
 test_a_lone_capital_name_continues_its_sentence = refused_test(
-    LONE_CAPITAL_NEAR, """Paid in both profiles: `grammar.opens_sentence` admits `A` or `I` alone as a sentence's opening,
-    also as a quantity's name before `=` or `:`. The safe verdict: the line above read with it.""",
-    marks=_open("class 4, a lone capital name at a line's start"))
+    LONE_CAPITAL_NEAR, """Closed by fx29aj; before it, paid in both profiles: `grammar.opens_sentence` admits `A` or `I` alone as a sentence's opening,
+    also as a quantity's name before `=` or `:`. The safe verdict: the line above read with it.""")
 test_a_capital_name_after_a_hedge_stays_refused = refused_test(LONE_CAPITAL_HELD)
 test_a_capital_name_after_a_lead_pays = paid_test(LONE_CAPITAL_PAID)
 
@@ -176,13 +185,18 @@ CASELESS_NEAR = [n(c) for c in [
     "I doubt that\n答案是 6。", "Not\nคำตอบคือ 6", "In thousands,\n答案：\\boxed{6}", "Maybe\n答案是 \\boxed{6}",
     "I am not sure that\n答案是 6。",
 ]]
-CASELESS_HELD = [n(c) for c in ["I doubt that 答案是 6。", "I doubt that\nответ: 6", "Not\nответ — 6."]]
-CASELESS_PAID = [n(c) for c in ["答案是 6。", "So\n答案是 6。", "所以\n答案是 6。", "คำตอบคือ 6"]]
+CASELESS_HELD = [n(c) for c in [
+    "I doubt that 答案是 6。", "I doubt that\nответ: 6", "Not\nответ — 6.", "Not คำตอบคือ 6", "I doubt that；\n答案是 6。",
+    "In thousands\n\n答案是 6。", "Not\n$x$\n答案是 6。",
+]]
+CASELESS_PAID = [n(c) for c in [
+    "答案是 6。", "So\n答案是 6。", "所以\n答案是 6。", "คำตอบคือ 6", "ดังนั้น\nคำตอบคือ 6", "ดังนั้น คำตอบคือ 6", "2 + 4 = 6。\n答案是 6。",
+    "所以 x = 6；\n所以，答案是 6。", "We add them.\n答案是 6。",
+]]
 test_a_caseless_line_after_an_unfinished_line_is_read_with_it = refused_test(
-    CASELESS_NEAR, """Paid in both profiles: `grammar.opens_sentence` takes any letter of a script without case as a
+    CASELESS_NEAR, """Closed by fx29aj; before it, paid in both profiles: `grammar.opens_sentence` takes any letter of a script without case as a
     sentence's opening, whatever the line above left unfinished; a lowercase Cyrillic line after the same line is
-    refused (fx29ad). The safe verdict: the line above read as the new line's lead.""",
-    marks=_open("class 5, a caseless script's line after an unfinished one"))
+    refused (fx29ad). The safe verdict: the line above read as the new line's lead.""")
 test_a_cased_line_after_an_unfinished_line_stays_refused = refused_test(CASELESS_HELD)
 test_a_caseless_sentence_pays = paid_test(CASELESS_PAID)
 
