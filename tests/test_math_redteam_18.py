@@ -251,19 +251,28 @@ MATH_CLAUSE_NEAR = [n(c) for c in [
 ]]
 MATH_CLAUSE_HELD = [n(c) for c in [
     "The answer in thousands is $a$, $x = \\boxed{6}$", "The wrong value is $a$, so \\boxed{6}", "We get $a = 2$ so \\boxed{6}",
-    "It is not true that $a = 2$, $x = \\boxed{6}$",
+    "It is not true that $a = 2$, $x = \\boxed{6}$", "The answer in thousands is \\[a\\], $x = \\boxed{6}$",
+    "The answer in thousands is $$a$$; $x = \\boxed{6}$", "The answer could be $a$ and so \\boxed{6}",
+    "The answer in thousands is $a$ or $b$ so \\boxed{6}", "It is false that $a = 2$ or $b = 3$, $x = \\boxed{6}$",
 ]]
 MATH_CLAUSE_PAID = [n(c) for c in [
     "The value is $a$ here, $x = \\boxed{6}$", "The value is $a$ or $b$, $x = \\boxed{6}$", "We get $$a = 2$$, so $x = \\boxed{6}$",
-    "The value is $a$ so \\boxed{6}",
+    "The value is $a$ so \\boxed{6}", "We get \\[a = 2\\], so $x = \\boxed{6}$", "We get $a = 2$ and $b = 3$, so $x = \\boxed{6}$",
+    "The sum of $a$ and $b$ is $6$, so $x = \\boxed{6}$", "Since $a = 2$ and $b = 4$, $x = \\boxed{6}$",
 ]]
 test_the_last_maths_clause_is_read_whatever_follows_its_math = refused_test(
-    MATH_CLAUSE_NEAR, """Paid in both profiles: `grammar._math_clause_subject` returns True when words follow the last
+    MATH_CLAUSE_NEAR, """Closed by fx29aj; before it, paid in both profiles: `grammar._math_clause_subject` returns True when words follow the last
     math in its clause, reads a clause of two math segments from the last only, and `_INLINE_MATH_RE` misses `$$`; with
     no comma the box's clause (`box_clause`) admits the clause as a derivation. The safe verdict: the clause's subject
-    read by the one reader.""", marks=_open("class 8, the last math's clause"))
+    read by the one reader.""")
 test_the_last_maths_clause_that_ends_with_it_stays_refused = refused_test(MATH_CLAUSE_HELD)
 test_a_stated_last_maths_clause_pays = paid_test(MATH_CLAUSE_PAID)
+DISPLAY_LEAD_NEAR = [n(c) for c in ["The answer in thousands is $$a$$ so \\boxed{6}", "The answer could be \\[a\\] so \\boxed{6}"]]
+test_a_display_before_a_lead_with_no_comma_is_read = refused_test(
+    DISPLAY_LEAD_NEAR, """Left by fx29aj (class 8's leftover): a display's end before a lower-case word ends the sentence
+    (`_SENTENCE_END_RE`), so the display's clause is read by no one. Read through (a display followed by a comma or a
+    semicolon is), math-verify's suite row `In particular, \\[q(8) = ...\\]so \\[p(8) = ... = \\boxed{...}\\]` is
+    refused (`In particular` is no lead).""", marks=_open("class 8's leftover, a display before a lead with no comma"))
 
 
 # 9. Cost: products of calls in spellings `function_products` does not count.

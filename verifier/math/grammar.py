@@ -650,7 +650,7 @@ def box_lead_clauses(text: str, pos: int) -> bool:
     `box_clause`'s."""
     before = _sentence_before(text, pos)
     before = before[: _own_math(before)]  # `$x = \\boxed{6}$`: the box's own math is its clause's
-    aligned = _INLINE_MATH_RE.sub(lambda m: "§" * len(m.group()), before)  # math masked, positions kept
+    aligned = _math_masked(before)
     opened = None
     for opened in _BOX_CLAUSE_START_RE.finditer(aligned):
         pass
@@ -667,11 +667,27 @@ def box_lead_clauses(text: str, pos: int) -> bool:
         cut = brk.end()
     after = _CLAUSE_SPLIT_RE.search(aligned, last)
     if after is None:
-        return True  # the last math is in the box's own clause: `box_clause` reads it
-    clause = before[cut: after.start()]
-    later = _CLAUSE_SPLIT_RE.split(_masked(before[after.end():]))[:-1]
+        rest = before[last + 1:]
+        if not _PROSE_WORD_RE.search(rest):
+            return True  # the last math is in the box's own clause: `box_clause` reads it
+        if not _lead_clause(_masked(rest)):
+            return _math_clause_subject(before[cut: last + 1])  # words after it in the box's clause: `box_clause`
+            # reads them, and the math's subject is read all the same (`The answer could be $a$ and so \\boxed{6}`)
+        clause, later = before[cut: last + 1], []  # `The answer could be $a$ so \\boxed{6}`: a lead after the math
+        # restarts the box's clause with no comma (fx29aj, red team 18 class 8), the math's clause read as before one
+    else:
+        clause = before[cut: after.start()]
+        later = _CLAUSE_SPLIT_RE.split(_masked(before[after.end():]))[:-1]
     return (_lead_clause(_masked(clause)) or box_clause(clause) and _math_clause_subject(clause)) and all(
         _lead_clause(c) for c in later) and _derivation_leads(before[:cut], aligned[:cut])
+
+
+def _math_masked(text: str) -> str:
+    """`text` with each closed math segment (inline or display, `_math_spans`) as `§`, positions kept."""
+    out = list(text)
+    for a, b in _math_spans(text, closed=True):
+        out[a:b] = "§" * (b - a)
+    return "".join(out)
 
 
 def _derivation_leads(before: str, aligned: str) -> bool:
@@ -711,23 +727,35 @@ def _naming_premise(clause: str) -> bool:
 def _math_clause_subject(clause: str) -> bool:
     """Whether the clause of the last math before a box (`box_lead_clauses`) says what its math is of, read by the one
     subject reader (`_copula_subject`, `_equals_subject` up to the math's first `=`) as the words before a box's math
-    are: `The answer in thousands is $a$`, `It is not true that $a = 2$` state nothing; `its value becomes $.72x$`, `$x = 3$` do (a clause that opens with a lead,
-    `Since $a = 2$`, is `_lead_clause`'s)."""
-    math = list(_INLINE_MATH_RE.finditer(clause))
-    if not math or clause[math[-1].end():].strip():
-        return True  # words after the math: `box_clause` read how it opens
-    words = clause[: math[-1].start()]
-    if not _PROSE_WORD_RE.search(words):
-        return True
-    eq = clause.find("=", math[-1].start(), math[-1].end())
-    return _equals_subject(clause[: eq + 1], clause[: eq + 1]) if eq >= 0 else _copula_subject(words)
+    are, at each math segment of the clause that words lead to (inline or display, `$$` included; the segments before
+    it are words of its subject), whatever follows the math (fx29aj, red team 18 class 8): `The answer in thousands is
+    $a$`, `... is $a$ here`, `... is $a$ or $b$`, `... is $$a$$`, `It is not true that $a = 2$` state nothing; `its value
+    becomes $.72x$`, `$x = 3$`, `The sum of $a$ and $b$ is $7$` do (a clause that opens with a lead, `Since $a = 2$`, is
+    `_lead_clause`'s)."""
+    for a, b in _math_spans(clause, closed=True):
+        words = clause[:a]
+        if not _PROSE_WORD_RE.search(words):
+            continue  # `$x = 3$`: math before any word
+        eq = clause.find("=", a, b)
+        if not (_equals_subject(clause[: eq + 1], clause[: eq + 1]) if eq >= 0 else _copula_subject(words)):
+            return False
+    return True
 
 
 def _sentence_before(text: str, pos: int) -> str:
-    """The text of the sentence that holds `pos`, from its start (a sentence end, a display's end among them, or a line
-    break that `last_break` keeps; never markup or inline math) to `pos`."""
-    start = max(pos - _LEAD_CHARS_BOX, 0)
-    return text[last_break(_SENTENCE_END_RE, text, start, pos): pos]
+    """The text of the sentence that holds `pos`, from its start (a sentence end, a display's end among them unless a
+    clause mark follows it, or a line break that `last_break` keeps; never markup or inline math) to `pos`."""
+    floor, end = max(pos - _LEAD_CHARS_BOX, 0), pos
+    while True:
+        start = last_break(_SENTENCE_END_RE, text, floor, end)
+        display = next((a for a, b in _math_spans(text[floor:start], closed=True) if b == start - floor), None)
+        if display is None or not text[:start].endswith(("\\]", "$$")) or not _CLAUSE_MARK_AFTER_RE.match(text, start):
+            return text[start:pos]
+        end = floor + display  # a display followed by a comma or semicolon is a word of its clause, read through as
+        # `anchor_clause` reads it (fx29aj, red team 18 class 8: `The answer in thousands is $$a$$, $x = \\boxed{6}$`)
+
+
+_CLAUSE_MARK_AFTER_RE = re.compile(r"[ \t]*[,;，；]")
 
 
 def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int:
@@ -771,9 +799,14 @@ def marks_end(text: str, at: int) -> int:
 
 
 def _masked(before: str) -> str:
-    """`before` with each math segment one word (`§`, no lead's), and a listed text command's or tag's words as words
+    """`before` with each closed math segment one word (`§`, no lead's; inline or display, `_math_spans`), and a listed
+    text command's or tag's words as words
     (`_LEAD_MARKUP_RE`; fx29aa: any other command is a token no lead is, `\\neg, the answer is 6`)."""
-    return _LEAD_MARKUP_RE.sub(" ", _INLINE_MATH_RE.sub(" § ", before))
+    out, k = [], 0
+    for a, b in _math_spans(before, closed=True):
+        out += [before[k:a], " § "]
+        k = b
+    return _LEAD_MARKUP_RE.sub(" ", "".join(out) + before[k:])
 
 
 def _own_math(before: str) -> int:
