@@ -141,7 +141,8 @@ test_a_restatement_after_i_e_pays = paid_test(ABBREVIATION_PAID)
 LINE_EQUATION_NEAR = [n(c) for c in [
     "The sum is not\nx = \\boxed{6}", "The answer in thousands is\nx = \\boxed{6}", "It is not\nx + y = \\boxed{6}",
     "The sum is roughly\ns = 2 + 4 = \\boxed{6}", "x is not\nn = \\boxed{6}", "It is unlikely that\nf(2) = \\boxed{6}",
-    "The sum is at least\nx = \\boxed{6}.", "The sum is not equal to\nthe sum = \\boxed{6}",
+    "The sum is at least\nx = \\boxed{6}.", "The sum is not equal to\nthe sum = \\boxed{6}", "The sum is not\n> x = \\boxed{6}",
+    "The sum is not\n1. x = \\boxed{6}",
 ]]
 LINE_EQUATION_HELD = [n(c) for c in [
     "The sum is not x = \\boxed{6}", "The sum is not\n$x = \\boxed{6}$", "The answer is not\nx = \\boxed{6}", "I doubt that\nx = \\boxed{6}",
@@ -151,6 +152,7 @@ LINE_EQUATION_HELD = [n(c) for c in [
 LINE_EQUATION_PAID = [n(c) for c in [
     "The sum is\nx = \\boxed{6}", "We get\nx = \\boxed{6}", "The sum is\n\\[x = \\boxed{6}\\]", "We get $a = 2$.\nx = \\boxed{6}",
     "Thus\nx = 2 + 4 = \\boxed{6}", "The sum is not 7.\nx = \\boxed{6}", "Adding:\n2 + 4 = 6\nx = \\boxed{6}",
+    "The sum is\n> x = \\boxed{6}", "We get\n- x = \\boxed{6}",
 ]]
 test_an_equation_at_a_line_start_reads_the_line_above = refused_test(
     LINE_EQUATION_NEAR, """Closed by fx29aj; before it, paid in both profiles: an undelimited `x = \\boxed{6}` that opens a line is read without the line
@@ -247,7 +249,8 @@ MATH_CLAUSE_NEAR = [n(c) for c in [
     "The answer in thousands is $a$ here, $x = \\boxed{6}$", "The answer in thousands is $a$ or $b$, $x = \\boxed{6}$",
     "The answer in thousands is $$a$$, $x = \\boxed{6}$", "The answer could be $a$ so \\boxed{6}", "The wrong value is $a$ so \\boxed{6}",
     "It is false that $a = 2$ and, $x = \\boxed{6}$", "The answer divided by 1000 is $a$ so \\boxed{6}",
-    "The answer in thousands is $a$ now; $x = \\boxed{6}$",
+    "The answer in thousands is $a$ now; $x = \\boxed{6}$", "The answer could be $a$ then \\boxed{6}",
+    "The answer could be $a$ so the answer is \\boxed{6}",
 ]]
 MATH_CLAUSE_HELD = [n(c) for c in [
     "The answer in thousands is $a$, $x = \\boxed{6}$", "The wrong value is $a$, so \\boxed{6}", "We get $a = 2$ so \\boxed{6}",
@@ -259,6 +262,7 @@ MATH_CLAUSE_PAID = [n(c) for c in [
     "The value is $a$ here, $x = \\boxed{6}$", "The value is $a$ or $b$, $x = \\boxed{6}$", "We get $$a = 2$$, so $x = \\boxed{6}$",
     "The value is $a$ so \\boxed{6}", "We get \\[a = 2\\], so $x = \\boxed{6}$", "We get $a = 2$ and $b = 3$, so $x = \\boxed{6}$",
     "The sum of $a$ and $b$ is $6$, so $x = \\boxed{6}$", "Since $a = 2$ and $b = 4$, $x = \\boxed{6}$",
+    "The value is $a$ and so \\boxed{6}", "The value of $x$ such that $x^2 = 36$ is \\boxed{6}.",
 ]]
 test_the_last_maths_clause_is_read_whatever_follows_its_math = refused_test(
     MATH_CLAUSE_NEAR, """Closed by fx29aj; before it, paid in both profiles: `grammar._math_clause_subject` returns True when words follow the last

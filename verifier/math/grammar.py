@@ -667,19 +667,21 @@ def box_lead_clauses(text: str, pos: int) -> bool:
         cut = brk.end()
     after = _CLAUSE_SPLIT_RE.search(aligned, last)
     if after is None:
-        rest = before[last + 1:]
-        if not _PROSE_WORD_RE.search(rest):
-            return True  # the last math is in the box's own clause: `box_clause` reads it
-        if not _lead_clause(_masked(rest)):
-            return _math_clause_subject(before[cut: last + 1])  # words after it in the box's clause: `box_clause`
-            # reads them, and the math's subject is read all the same (`The answer could be $a$ and so \\boxed{6}`)
-        clause, later = before[cut: last + 1], []  # `The answer could be $a$ so \\boxed{6}`: a lead after the math
-        # restarts the box's clause with no comma (fx29aj, red team 18 class 8), the math's clause read as before one
+        if not _RESTART_RE.match(before, last + 1):
+            return True  # the last math is in the box's own clause (`The sum of $a$ and $b$ is`): `box_clause` reads it
+        clause, later = before[cut: last + 1], []  # `The answer could be $a$ (and) so \\boxed{6}`: a lead after the
+        # math restarts the box's clause with no comma (fx29aj, red team 18 class 8), the math's clause read as before one
     else:
         clause = before[cut: after.start()]
         later = _CLAUSE_SPLIT_RE.split(_masked(before[after.end():]))[:-1]
     return (_lead_clause(_masked(clause)) or box_clause(clause) and _math_clause_subject(clause)) and all(
         _lead_clause(c) for c in later) and _derivation_leads(before[:cut], aligned[:cut])
+
+
+_RESTART_RE = re.compile(r"\s*(?:(?i:and)\s+)?(?i:so|thus|therefore|hence|then)(?![\w'’])")
+"""A concluding connective right after a math segment that starts the box's clause with no comma (`box_lead_clauses`:
+`The answer could be $a$ so \\boxed{6}`, `... $a$ and thus the answer is`): `CONCLUDING_OPENERS` and `then`, an `and`
+before it."""
 
 
 def _math_masked(text: str) -> str:
@@ -2298,7 +2300,8 @@ def _joined_lines(text: str) -> str:
     out = list(text)
     for m in re.finditer(r"\n", text):
         if m.end() not in ends and not any(a <= m.start() < b for a, b in spans):
-            out[m.start()] = " "
+            out[m.start(): marks_end(text, m.end())] = " " * (marks_end(text, m.end()) - m.start())  # its line's marks
+            # too: `The sum is not\n> x =`, `... not\n1. x =` are `The sum is not x =`, no order relation or list number
     return "".join(out)
 
 
