@@ -171,17 +171,23 @@ test_a_period_at_a_line_end_before_a_box_ends_its_sentence = paid_test(PERIOD_AT
 LINE_EQUATION_NEAR = [n(c) for c in [
     "The sum is not\nx = \\boxed{6}", "The answer in thousands is\nx = \\boxed{6}", "It is not\nx + y = \\boxed{6}",
     "The sum is roughly\ns = 2 + 4 = \\boxed{6}", "x is not\nn = \\boxed{6}", "It is unlikely that\nf(2) = \\boxed{6}",
-    "The sum is at least\nx = \\boxed{6}.", "The sum is not equal to\nthe sum = \\boxed{6}",
+    "The sum is at least\nx = \\boxed{6}.", "The sum is not equal to\nthe sum = \\boxed{6}", "The sum is not\n> x = \\boxed{6}",
+    "The sum is not\n1. x = \\boxed{6}",
 ]]
 LINE_EQUATION_HELD = [n(c) for c in [
     "The sum is not x = \\boxed{6}", "The sum is not\n$x = \\boxed{6}$", "The answer is not\nx = \\boxed{6}", "I doubt that\nx = \\boxed{6}",
-    "The sum is not\n\\[x = \\boxed{6}\\]",
+    "The sum is not\n\\[x = \\boxed{6}\\]", "The sum is not\n\nx = \\boxed{6}", "Maybe\nx = 2 + 4 = \\boxed{6}",
+    "The answer in thousands is\n\\(x = \\boxed{6}\\)",
 ]]
-LINE_EQUATION_PAID = [n(c) for c in ["The sum is\nx = \\boxed{6}", "We get\nx = \\boxed{6}", "The sum is\n\\[x = \\boxed{6}\\]"]]
+LINE_EQUATION_PAID = [n(c) for c in [
+    "The sum is\nx = \\boxed{6}", "We get\nx = \\boxed{6}", "The sum is\n\\[x = \\boxed{6}\\]", "We get $a = 2$.\nx = \\boxed{6}",
+    "Thus\nx = 2 + 4 = \\boxed{6}", "The sum is not 7.\nx = \\boxed{6}", "Adding:\n2 + 4 = 6\nx = \\boxed{6}",
+    "The sum is\n> x = \\boxed{6}", "We get\n- x = \\boxed{6}",
+]]
 test_an_equation_at_a_line_start_reads_the_line_above = refused_test(
-    LINE_EQUATION_NEAR, """Paid in both profiles: an undelimited `x = \\boxed{6}` that opens a line is read without the line
+    LINE_EQUATION_NEAR, """Closed by fx29aj; before it, paid in both profiles: an undelimited `x = \\boxed{6}` that opens a line is read without the line
     above, which ends with a link and a hedge (red team 17 class 1's shape with the box's clause at the line's start).
-    The safe verdict: the line above read as on one line.""", marks=_open("class 3, an equation at a line's start"))
+    The safe verdict: the line above read as on one line.""")
 test_an_equation_after_a_hedge_on_one_line_stays_refused = refused_test(LINE_EQUATION_HELD)
 test_an_equation_on_its_own_line_after_a_link_pays = paid_test(LINE_EQUATION_PAID)
 
@@ -191,12 +197,17 @@ LONE_CAPITAL_NEAR = [n(c) for c in [
     "I doubt that\nA = \\boxed{6}", "Not\nA + B = \\boxed{6}", "Maybe\nI: \\boxed{6}", "In thousands,\nA: \\boxed{6}",
     "It is not true that\nA_1 = \\boxed{6}", "Possibly\nA = \\boxed{6}",
 ]]
-LONE_CAPITAL_HELD = [n(c) for c in ["Not\nB = \\boxed{6}", "Not\nAB = \\boxed{6}", "I doubt that A = \\boxed{6}", "Not\nI think \\boxed{6}"]]
-LONE_CAPITAL_PAID = [n(c) for c in ["Thus\nA = \\boxed{6}", "Hence\nA = \\boxed{6}", "So\nI get \\boxed{6}", "Maybe\nA: the answer is \\boxed{6}"]]
+LONE_CAPITAL_HELD = [n(c) for c in [
+    "Not\nB = \\boxed{6}", "Not\nAB = \\boxed{6}", "I doubt that A = \\boxed{6}", "Not\nI think \\boxed{6}", "Maybe\nA: \\boxed{6}",
+    "In thousands,\nA: x = \\boxed{6}", "Maybe\nI = \\boxed{6}", "Not\nA B = \\boxed{6}",
+]]
+LONE_CAPITAL_PAID = [n(c) for c in [
+    "Thus\nA = \\boxed{6}", "Hence\nA = \\boxed{6}", "So\nI get \\boxed{6}", "Maybe\nA: the answer is \\boxed{6}", "Thus A = \\boxed{6}",
+    "We check it.\nI get \\boxed{6}", "Therefore\nI get \\boxed{6}",
+]]
 test_a_lone_capital_name_continues_its_sentence = refused_test(
-    LONE_CAPITAL_NEAR, """Paid in both profiles: `grammar.opens_sentence` admits `A` or `I` alone as a sentence's opening,
-    also as a quantity's name before `=` or `:`. The safe verdict: the line above read with it.""",
-    marks=_open("class 4, a lone capital name at a line's start"))
+    LONE_CAPITAL_NEAR, """Closed by fx29aj; before it, paid in both profiles: `grammar.opens_sentence` admits `A` or `I` alone as a sentence's opening,
+    also as a quantity's name before `=` or `:`. The safe verdict: the line above read with it.""")
 test_a_capital_name_after_a_hedge_stays_refused = refused_test(LONE_CAPITAL_HELD)
 test_a_capital_name_after_a_lead_pays = paid_test(LONE_CAPITAL_PAID)
 
@@ -206,13 +217,18 @@ CASELESS_NEAR = [n(c) for c in [
     "I doubt that\n答案是 6。", "Not\nคำตอบคือ 6", "In thousands,\n答案：\\boxed{6}", "Maybe\n答案是 \\boxed{6}",
     "I am not sure that\n答案是 6。",
 ]]
-CASELESS_HELD = [n(c) for c in ["I doubt that 答案是 6。", "I doubt that\nответ: 6", "Not\nответ — 6."]]
-CASELESS_PAID = [n(c) for c in ["答案是 6。", "So\n答案是 6。", "所以\n答案是 6。", "คำตอบคือ 6"]]
+CASELESS_HELD = [n(c) for c in [
+    "I doubt that 答案是 6。", "I doubt that\nответ: 6", "Not\nответ — 6.", "Not คำตอบคือ 6", "I doubt that；\n答案是 6。",
+    "In thousands\n\n答案是 6。", "Not\n$x$\n答案是 6。",
+]]
+CASELESS_PAID = [n(c) for c in [
+    "答案是 6。", "So\n答案是 6。", "所以\n答案是 6。", "คำตอบคือ 6", "ดังนั้น\nคำตอบคือ 6", "ดังนั้น คำตอบคือ 6", "2 + 4 = 6。\n答案是 6。",
+    "所以 x = 6；\n所以，答案是 6。", "We add them.\n答案是 6。",
+]]
 test_a_caseless_line_after_an_unfinished_line_is_read_with_it = refused_test(
-    CASELESS_NEAR, """Paid in both profiles: `grammar.opens_sentence` takes any letter of a script without case as a
+    CASELESS_NEAR, """Closed by fx29aj; before it, paid in both profiles: `grammar.opens_sentence` takes any letter of a script without case as a
     sentence's opening, whatever the line above left unfinished; a lowercase Cyrillic line after the same line is
-    refused (fx29ad). The safe verdict: the line above read as the new line's lead.""",
-    marks=_open("class 5, a caseless script's line after an unfinished one"))
+    refused (fx29ad). The safe verdict: the line above read as the new line's lead.""")
 test_a_cased_line_after_an_unfinished_line_stays_refused = refused_test(CASELESS_HELD)
 test_a_caseless_sentence_pays = paid_test(CASELESS_PAID)
 
@@ -271,23 +287,34 @@ MATH_CLAUSE_NEAR = [n(c) for c in [
     "The answer in thousands is $a$ here, $x = \\boxed{6}$", "The answer in thousands is $a$ or $b$, $x = \\boxed{6}$",
     "The answer in thousands is $$a$$, $x = \\boxed{6}$", "The answer could be $a$ so \\boxed{6}", "The wrong value is $a$ so \\boxed{6}",
     "It is false that $a = 2$ and, $x = \\boxed{6}$", "The answer divided by 1000 is $a$ so \\boxed{6}",
-    "The answer in thousands is $a$ now; $x = \\boxed{6}$",
+    "The answer in thousands is $a$ now; $x = \\boxed{6}$", "The answer could be $a$ then \\boxed{6}",
+    "The answer could be $a$ so the answer is \\boxed{6}",
 ]]
 MATH_CLAUSE_HELD = [n(c) for c in [
     "The answer in thousands is $a$, $x = \\boxed{6}$", "The wrong value is $a$, so \\boxed{6}", "We get $a = 2$ so \\boxed{6}",
-    "It is not true that $a = 2$, $x = \\boxed{6}$",
+    "It is not true that $a = 2$, $x = \\boxed{6}$", "The answer in thousands is \\[a\\], $x = \\boxed{6}$",
+    "The answer in thousands is $$a$$; $x = \\boxed{6}$", "The answer could be $a$ and so \\boxed{6}",
+    "The answer in thousands is $a$ or $b$ so \\boxed{6}", "It is false that $a = 2$ or $b = 3$, $x = \\boxed{6}$",
 ]]
 MATH_CLAUSE_PAID = [n(c) for c in [
     "The value is $a$ here, $x = \\boxed{6}$", "The value is $a$ or $b$, $x = \\boxed{6}$", "We get $$a = 2$$, so $x = \\boxed{6}$",
-    "The value is $a$ so \\boxed{6}",
+    "The value is $a$ so \\boxed{6}", "We get \\[a = 2\\], so $x = \\boxed{6}$", "We get $a = 2$ and $b = 3$, so $x = \\boxed{6}$",
+    "The sum of $a$ and $b$ is $6$, so $x = \\boxed{6}$", "Since $a = 2$ and $b = 4$, $x = \\boxed{6}$",
+    "The value is $a$ and so \\boxed{6}", "The value of $x$ such that $x^2 = 36$ is \\boxed{6}.",
 ]]
 test_the_last_maths_clause_is_read_whatever_follows_its_math = refused_test(
-    MATH_CLAUSE_NEAR, """Paid in both profiles: `grammar._math_clause_subject` returns True when words follow the last
+    MATH_CLAUSE_NEAR, """Closed by fx29aj; before it, paid in both profiles: `grammar._math_clause_subject` returns True when words follow the last
     math in its clause, reads a clause of two math segments from the last only, and `_INLINE_MATH_RE` misses `$$`; with
     no comma the box's clause (`box_clause`) admits the clause as a derivation. The safe verdict: the clause's subject
-    read by the one reader.""", marks=_open("class 8, the last math's clause"))
+    read by the one reader.""")
 test_the_last_maths_clause_that_ends_with_it_stays_refused = refused_test(MATH_CLAUSE_HELD)
 test_a_stated_last_maths_clause_pays = paid_test(MATH_CLAUSE_PAID)
+DISPLAY_LEAD_NEAR = [n(c) for c in ["The answer in thousands is $$a$$ so \\boxed{6}", "The answer could be \\[a\\] so \\boxed{6}"]]
+test_a_display_before_a_lead_with_no_comma_is_read = refused_test(
+    DISPLAY_LEAD_NEAR, """Left by fx29aj (class 8's leftover): a display's end before a lower-case word ends the sentence
+    (`_SENTENCE_END_RE`), so the display's clause is read by no one. Read through (a display followed by a comma or a
+    semicolon is), math-verify's suite row `In particular, \\[q(8) = ...\\]so \\[p(8) = ... = \\boxed{...}\\]` is
+    refused (`In particular` is no lead).""", marks=_open("class 8's leftover, a display before a lead with no comma"))
 
 
 # 9. Cost: products of calls in spellings `function_products` does not count.

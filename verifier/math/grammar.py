@@ -392,7 +392,7 @@ _SETTLED_CLAUSE_RE = re.compile(
 outputs): a determiner, a statement's noun, a link and a participle that settles it, each from a closed list; no value,
 no hedge, no negation (`the inequality is not proven` is none)."""
 _SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|[$}>]|\\[\])]")
-_SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?:(?<!\\)\$|\))?(?=\s)|[。！？।]|(?<!\s)\s+(?=[\u0e00-\u0e7f])|\\\]|(?<!\\)\$\$(?!\$)")
+_SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?:(?<!\\)\$|\))?(?=\s)|[。！？।]|(?<=[\u0e00-\u0e7f\d])\s+(?=[\u0e00-\u0e7f])|\\\]|(?<!\\)\$\$(?!\$)")
 """Where a sentence starts for `lead_clauses` and `box_lead_clauses`: a sentence end (a period that closes a math segment
 too, `= 0.$ By the quadratic formula`, or a parenthesis, `(... a rectangle.) Therefore`) or a line break (a display's end is one); never markup (`\\textbf{Maybe}, the
 answer is`, `<b>Maybe</b>,`, `Maybe for $n=3$,` are read through)."""
@@ -443,21 +443,54 @@ def _line_letter(text: str, at: int) -> tuple[str, str]:
     return (first, text[k + 1: k + 2]) if first.isalpha() else ("", "")
 
 
-def opens_sentence(text: str, at: int) -> bool:
+def opens_sentence(text: str, at: int, ended: bool = False) -> bool:
     """Whether the line at `at` opens a sentence of its own: a capitalised word (an upper-case letter before a
-    lower-case one, or `A`/`I` alone) or a letter of a script without case, after its marks (`So the answer is`,
-    `**Final Answer**`, `Ответ: 6`, `答案是`); as after a sentence end, what the line before left unfinished is a
-    fragment, never the new sentence's words (`In thousands. The answer is 6` reads alike). A lower-case letter of any
-    cased script continues (fx29ad, red team 17 class 4: `Возможно\nответ — 6.`, `Not\n𝑥 = \boxed{6}`); read
-    by `unicodedata`, an allowlist of categories."""
+    lower-case one, or `A`/`I` alone before a word) or a letter of a script without case where what ends the line above
+    ends a sentence, after its marks (`So the answer is`, `**Final Answer**`, `Ответ: 6`, `答案是`); as after a sentence
+    end, what the line before left unfinished is a fragment, never the new sentence's words (`In thousands. The answer
+    is 6` reads alike). A lower-case letter of any cased script continues (fx29ad, red team 17 class 4: `Возможно\nответ
+    — 6.`, `Not\n𝑥 = \boxed{6}`); read by `unicodedata`, an allowlist of categories. `A`/`I` alone open one only
+    before a word (`_LONE_CAPITAL_GAP_RE`: `A car`, `I think`, `I'm`, a transcript's `A: the answer is`): before a
+    relation, a colon and a value, a subscript or a script they name a quantity (fx29aj, red team 18 class 4: `I doubt that\nA = \boxed{6}`,
+    `Maybe\nI: \boxed{6}`). A script without case shows no capital, so the line above decides (fx29aj, red team 18
+    class 5): its line opens a sentence only after a sentence's end (`_CASELESS_AFTER`: `。`, `.`; `；` after a line of that
+    script, `_CASELESS_CLAUSE_ENDS`; `ended`, a statement
+    that ends at a display's or a box's end, `_ends_statement`), the text's start or a line in a script without case
+    (`ดังนั้น\nคำตอบคือ`, whose sentences a break ends); after anything else the line above is read with it as its
+    lead (`So\n答案是 6。` as `So 答案是 6。`; `I doubt that\n答案是 6。`, `Not\nคำตอบคือ 6` state none)."""
     first, after = _line_letter(text, at)
     if not first:
         return False
     kind = unicodedata.category(first)
-    if kind == "Lo":
-        return True  # a script without case (`答案是`, `ดังนั้น`, `সুতরাং`)
-    return kind in ("Lu", "Lt") and (
-        bool(after) and unicodedata.category(after) == "Ll" or first in "AI" and not (after.isalnum() or after == "_"))
+    if kind == "Lo":  # a script without case (`答案是`, `ดังนั้น`, `সুতরাং`)
+        above = text[:at].rstrip()
+        line = above[above.rfind("\n") + 1:]
+        return ended or not above or above[-1] in _CASELESS_AFTER or unicodedata.category(above[-1]) == "Lo" or (
+            above[-1] in _CASELESS_CLAUSE_ENDS and any(unicodedata.category(c) == "Lo" for c in line))
+    if kind not in ("Lu", "Lt"):
+        return False
+    if bool(after) and unicodedata.category(after) == "Ll":
+        return True
+    if first not in "AI":
+        return False
+    gap = _LONE_CAPITAL_GAP_RE.match(text, _LINE_MARKS_RE.match(text, at).end() + 1)  # type: ignore[union-attr]
+    word = text[gap.end(): gap.end() + 2] if gap is not None else ""
+    return bool(word) and unicodedata.category(word[0]) == "Ll" and (
+        gap.group() in ("'", "’") or len(word) == 2 and word[1].isalpha())  # type: ignore[union-attr]
+
+
+_LONE_CAPITAL_GAP_RE = re.compile(r":?[ \t]+|['’]")
+"""What stands between a lone `A` or `I` and the word it opens a sentence before (`opens_sentence`): a space (`A car`,
+`I think`), a label's colon (`A: the answer is`, a question-and-answer transcript's) or an apostrophe (`I'm`, `I’ll`);
+the word opens with a lower-case letter, and after a space or a colon it is a word of two letters or more (`A: x =`
+names a quantity)."""
+_CASELESS_AFTER = frozenset(".!?。！？।")
+"""What ends the line above a line in a script without case where that line opens a sentence (`opens_sentence`): a
+sentence's end mark."""
+_CASELESS_CLAUSE_ENDS = frozenset("；")
+"""A clause's end mark of a script without case that ends a line of that script (one that holds a letter of it) as a
+sentence's end does (`opens_sentence`: MathVista's `所以∠DEF＝∠DEB-∠DEC＝90°-65°＝25°；\n所以，答案是D。`); after a line in
+another script (`I doubt that；`) the next line is read with it."""
 
 
 _LINE_SPACING_RE = re.compile(r"[ \t]*")
@@ -580,7 +613,7 @@ def lead_clauses(text: str, pos: int) -> bool:
     return all(_lead_clause(clause) for clause in clauses[:-1])  # the last is its own
 
 
-_CLAUSE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?:(?<!\\)\$)?(?=\s)|[。！？।]|(?<!\s)\s+(?=[\u0e00-\u0e7f])")
+_CLAUSE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?:(?<!\\)\$)?(?=\s)|[。！？।]|(?<=[\u0e00-\u0e7f\d])\s+(?=[\u0e00-\u0e7f])")
 """Where an anchor's sentence starts for `anchor_clause`: `_SENTENCE_END_RE` less a display's end, which ends a
 statement only before a sentence's opening (`_ends_statement`)."""
 _LEAD_MARKUP_RE = re.compile(r"\\(?:textbf|textit|text|emph|underline)\s*\{|</?(?:b|i|em|strong|u|think)>|\}")
@@ -631,7 +664,7 @@ def _is_display(text: str, at: int) -> bool:
 
 def _ends_statement(text: str, at: int) -> bool:
     """Whether a sentence opens at `at` after spacing (`opens_sentence`: `**Final Answer**`, `The answer is`)."""
-    return opens_sentence(text, _SPACING_RE.match(text, at).end())  # type: ignore[union-attr]
+    return opens_sentence(text, _SPACING_RE.match(text, at).end(), ended=True)  # type: ignore[union-attr]
 
 
 def _box_ends(text: str, start: int, pos: int) -> list[int]:
@@ -660,7 +693,7 @@ def box_lead_clauses(text: str, pos: int) -> bool:
     `box_clause`'s."""
     before = _sentence_before(text, pos)
     before = before[: _own_math(before, text, pos)]  # `$x = \\boxed{6}$`: the box's own math is its clause's
-    aligned = _INLINE_MATH_RE.sub(lambda m: "§" * len(m.group()), before)  # math masked, positions kept
+    aligned = _math_masked(before)
     opened = None
     for opened in _BOX_CLAUSE_START_RE.finditer(aligned):
         pass
@@ -677,11 +710,29 @@ def box_lead_clauses(text: str, pos: int) -> bool:
         cut = brk.end()
     after = _CLAUSE_SPLIT_RE.search(aligned, last)
     if after is None:
-        return True  # the last math is in the box's own clause: `box_clause` reads it
-    clause = before[cut: after.start()]
-    later = _CLAUSE_SPLIT_RE.split(_masked(before[after.end():]))[:-1]
+        if not _RESTART_RE.match(before, last + 1):
+            return True  # the last math is in the box's own clause (`The sum of $a$ and $b$ is`): `box_clause` reads it
+        clause, later = before[cut: last + 1], []  # `The answer could be $a$ (and) so \\boxed{6}`: a lead after the
+        # math restarts the box's clause with no comma (fx29aj, red team 18 class 8), the math's clause read as before one
+    else:
+        clause = before[cut: after.start()]
+        later = _CLAUSE_SPLIT_RE.split(_masked(before[after.end():]))[:-1]
     return (_lead_clause(_masked(clause)) or box_clause(clause) and _math_clause_subject(clause)) and all(
         _lead_clause(c) for c in later) and _derivation_leads(before[:cut], aligned[:cut])
+
+
+_RESTART_RE = re.compile(r"\s*(?:(?i:and)\s+)?(?i:so|thus|therefore|hence|then)(?![\w'’])")
+"""A concluding connective right after a math segment that starts the box's clause with no comma (`box_lead_clauses`:
+`The answer could be $a$ so \\boxed{6}`, `... $a$ and thus the answer is`): `CONCLUDING_OPENERS` and `then`, an `and`
+before it."""
+
+
+def _math_masked(text: str) -> str:
+    """`text` with each closed math segment (inline or display, `_math_spans`) as `§`, positions kept."""
+    out = list(text)
+    for a, b in _math_spans(text, closed=True):
+        out[a:b] = "§" * (b - a)
+    return "".join(out)
 
 
 def _derivation_leads(before: str, aligned: str) -> bool:
@@ -721,23 +772,35 @@ def _naming_premise(clause: str) -> bool:
 def _math_clause_subject(clause: str) -> bool:
     """Whether the clause of the last math before a box (`box_lead_clauses`) says what its math is of, read by the one
     subject reader (`_copula_subject`, `_equals_subject` up to the math's first `=`) as the words before a box's math
-    are: `The answer in thousands is $a$`, `It is not true that $a = 2$` state nothing; `its value becomes $.72x$`, `$x = 3$` do (a clause that opens with a lead,
-    `Since $a = 2$`, is `_lead_clause`'s)."""
-    math = list(_INLINE_MATH_RE.finditer(clause))
-    if not math or clause[math[-1].end():].strip():
-        return True  # words after the math: `box_clause` read how it opens
-    words = clause[: math[-1].start()]
-    if not _PROSE_WORD_RE.search(words):
-        return True
-    eq = clause.find("=", math[-1].start(), math[-1].end())
-    return _equals_subject(clause[: eq + 1], clause[: eq + 1]) if eq >= 0 else _copula_subject(words)
+    are, at each math segment of the clause that words lead to (inline or display, `$$` included; the segments before
+    it are words of its subject), whatever follows the math (fx29aj, red team 18 class 8): `The answer in thousands is
+    $a$`, `... is $a$ here`, `... is $a$ or $b$`, `... is $$a$$`, `It is not true that $a = 2$` state nothing; `its value
+    becomes $.72x$`, `$x = 3$`, `The sum of $a$ and $b$ is $7$` do (a clause that opens with a lead, `Since $a = 2$`, is
+    `_lead_clause`'s)."""
+    for a, b in _math_spans(clause, closed=True):
+        words = clause[:a]
+        if not _PROSE_WORD_RE.search(words):
+            continue  # `$x = 3$`: math before any word
+        eq = clause.find("=", a, b)
+        if not (_equals_subject(clause[: eq + 1], clause[: eq + 1]) if eq >= 0 else _copula_subject(words)):
+            return False
+    return True
 
 
 def _sentence_before(text: str, pos: int) -> str:
-    """The text of the sentence that holds `pos`, from its start (a sentence end, a display's end among them, or a line
-    break that `last_break` keeps; never markup or inline math) to `pos`."""
-    start = max(pos - _LEAD_CHARS_BOX, 0)
-    return text[last_break(_SENTENCE_END_RE, text, start, pos): pos]
+    """The text of the sentence that holds `pos`, from its start (a sentence end, a display's end among them unless a
+    clause mark follows it, or a line break that `last_break` keeps; never markup or inline math) to `pos`."""
+    floor, end = max(pos - _LEAD_CHARS_BOX, 0), pos
+    while True:
+        start = last_break(_SENTENCE_END_RE, text, floor, end)
+        display = next((a for a, b in _math_spans(text[floor:start], closed=True) if b == start - floor), None)
+        if display is None or not text[:start].endswith(("\\]", "$$")) or not _CLAUSE_MARK_AFTER_RE.match(text, start):
+            return text[start:pos]
+        end = floor + display  # a display followed by a comma or semicolon is a word of its clause, read through as
+        # `anchor_clause` reads it (fx29aj, red team 18 class 8: `The answer in thousands is $$a$$, $x = \\boxed{6}$`)
+
+
+_CLAUSE_MARK_AFTER_RE = re.compile(r"[ \t]*[,;，；]")
 
 
 def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int:
@@ -786,9 +849,14 @@ def marks_end(text: str, at: int) -> int:
 
 
 def _masked(before: str) -> str:
-    """`before` with each math segment one word (`§`, no lead's), and a listed text command's or tag's words as words
+    """`before` with each closed math segment one word (`§`, no lead's; inline or display, `_math_spans`), and a listed
+    text command's or tag's words as words
     (`_LEAD_MARKUP_RE`; fx29aa: any other command is a token no lead is, `\\neg, the answer is 6`)."""
-    return _LEAD_MARKUP_RE.sub(" ", _INLINE_MATH_RE.sub(" § ", before))
+    out, k = [], 0
+    for a, b in _math_spans(before, closed=True):
+        out += [before[k:a], " § "]
+        k = b
+    return _LEAD_MARKUP_RE.sub(" ", "".join(out) + before[k:])
 
 
 def _own_math(before: str, text: str, pos: int) -> int:
@@ -2284,11 +2352,26 @@ def box_subject(clause: str, before: str, value: str | None = None) -> bool:
         stripped = re.sub(r"\s*\n\s*(?=(?:\\equiv|\\in|=)$)", " ", stripped)
         if mark == "=" and not _equals_subject(clause, stripped):
             return False
-        side = _first_side(stripped, value)
+        side = _first_side(_joined_lines(stripped), value)
         # every side in numbers alone has the box's value, the first one too (red team 7 class 1: `$7 = \\boxed{6}$`)
         return side is not None and _side_states(side) and (value is None or _middle_values_agree(
             [side, _COPULA_SPLIT_RE.split(side)[-1]], value))  # `The answer is 7 = \\boxed{6}`: `7` is a side too
     return _copula_subject(clause)
+
+
+def _joined_lines(text: str) -> str:
+    """`text` with each line break in prose that ends no statement (`statement_lines`) read as a space, so the first side
+    of the relation that ends it is read with the line above as on one line (fx29aj, red team 18 class 3: `The sum is
+    not\nx =`, `It is unlikely that\nf(2) =` are `The sum is not x =`'s side, no name's); a break after a statement
+    (`We get $a = 2$.\nx =`, a line of math alone, a sentence's opening) and a break inside math stay the side's stop."""
+    ends = set(statement_lines(text, 0, len(text)))
+    spans = _math_spans(text)
+    out = list(text)
+    for m in re.finditer(r"\n", text):
+        if m.end() not in ends and not any(a <= m.start() < b for a, b in spans):
+            out[m.start(): marks_end(text, m.end())] = " " * (marks_end(text, m.end()) - m.start())  # its line's marks
+            # too: `The sum is not\n> x =`, `... not\n1. x =` are `The sum is not x =`, no order relation or list number
+    return "".join(out)
 
 
 def _equals_subject(clause: str, before: str) -> bool:
@@ -2788,6 +2871,8 @@ def _prose_side(side: str) -> bool:
     tokens = _SUBJECT_TOKEN_RE.findall(_SIDE_COMMAND_RE.sub(" ", side))
     while tokens and (_has("lead", tokens[0]) or tokens[0].lower() in ANCHOR_LEADS and not _has("det", tokens[0])):
         tokens = tokens[1:]  # `So x =`, `Thus Total =`
+    if len(tokens) == 1 and tokens[0] in ("A", "I"):
+        return True  # `Thus A =`: a capital letter alone names a quantity as `B` does, no article or pronoun (fx29aj)
     return not tokens or _noun_phrase(tokens)
 
 
