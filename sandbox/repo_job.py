@@ -32,7 +32,7 @@ from .languages import LANGUAGES, Language
 from .plan import InfraFailure, guarded, new_job_dir
 from .backend import ENV_MOUNT
 from .repo.apply import Overrides, apply_patch, config_texts, read_current, task_tar, tree_kind, view_listing
-from .repo.decoys import Decoy, Reader, go_decoy, go_pair, pytest_decoy, pytest_pair
+from .repo.decoys import Decoy, Reader, go_decoy, go_pair, mocha_decoy, pytest_decoy, pytest_pair
 from .repo.golang import Targets, defining_dirs, environment_test_files, go_lookup, import_path, package_dir, resolve_packages
 from .repo.grading import MISSING, Resolution, lookup, resolve
 from .repo.patch import Patch, PatchError, check_admitted, check_config_sections, command_paths, read_patch
@@ -210,6 +210,16 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         packages = _go_packages(task, tree, tests, overrides)
     renamed: dict[str, str] = {}
     decoys = _plant_decoys(task, lang, tree, overrides, expected, packages, renamed)
+    if lang.name == "javascript":  # mocha has no other protection from a forged report: no decoy, no grade
+        made = mocha_decoy(task.test_cmd, tests.paths if tests else (), [t for t in task.fail_to_pass
+                           if expected.get(t, "PASSED") == "PASSED"], lambda path: read_current(tree, path, overrides),
+                           lambda folder: _listdir(tree, overrides, folder))
+        if isinstance(made, str):
+            return code_outcome("error", checks.clip(f"the task cannot be graded: no mocha decoy can be planted ({made}); a "
+                                                     "report forged by the code under test would be paid (docs/repo-tasks.md "
+                                                     "\"Trust model\")"), "", "none", retryable=False)
+        overrides[made.path] = made.text
+        decoys = [made]
     if lang.name == "go":
         _own_module_files(tree, overrides)
     try:
@@ -230,6 +240,26 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
                            f"sandbox's /work holds ({config.tmpfs_inodes} inodes: tmpfs_inodes)", retryable=False)
     return RepoPlan(task, lang, archive, patch.text, tuple(dict.fromkeys(d.test_id for d in decoys)), expected, packages,
                     renamed, env_tree=tree, env=env, view=view.json(), env_bytes=view.size)
+
+
+def _listdir(tree: str, overrides: Overrides, folder: str) -> list[str] | None:
+    """The names in a folder of the patched tree (the environment's and the task's own files), or None
+    where it is not a folder of the environment."""
+    if folder and tree_kind(tree, folder) != "dir":
+        return None
+    try:
+        names = set(os.listdir(os.path.join(tree, folder)))
+    except OSError:
+        return None
+    prefix = f"{folder}/" if folder else ""
+    for path, data in overrides.items():
+        if path.startswith(prefix):
+            rest = path[len(prefix):]
+            if "/" in rest or data is not None:
+                names.add(rest.split("/")[0])
+            else:
+                names.discard(rest)
+    return sorted(names)
 
 
 def _own_module_files(tree: str, overrides: Overrides) -> None:
