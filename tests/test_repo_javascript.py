@@ -262,6 +262,7 @@ def test_a_body_that_cannot_be_copied_safely_gets_statements_of_its_own(change: 
     ({}, "mocha test/lib.js", "no file the test patch touches is in a directory"),
     ({}, "mocha spec/", "no file the test patch touches is in a directory"),
     ({}, "mocha --ui qunit test/ spec/", "last, as mocha's qunit interface needs"),
+    ({}, "mocha --ui qunit --sort spec/ test/", "last, as mocha's qunit interface needs"),
     ({}, "mocha --grep adds test/", "may select tests")])
 def test_a_mocha_decoy_that_may_not_load_is_refused_with_its_reason(files: dict[str, str], cmd: str, why: str) -> None:
     made = _decoy({"index.js": LIB, "package.json": "{}", "test/lib.js": BDD_TEST, **files}, cmd)

@@ -625,6 +625,7 @@ class MochaCommand(NamedTuple):
     recursive: bool
     no_config: bool
     no_package: bool
+    sort: bool = False  # `--sort`: every file sorted by its path, across the specs
 
 
 def mocha_command(test_cmd: str) -> MochaCommand | str:
@@ -669,7 +670,8 @@ def mocha_command(test_cmd: str) -> MochaCommand | str:
         if not spec or spec.startswith("/") or ".." in spec.split("/") or re.search(r"[*?\[\]{}!$]", spec):
             return f"the test command's spec {spec!r} is not a directory of the repository (a glob or a path outside it)"
         norm.append(spec)
-    return MochaCommand(ui, tuple(norm), recursive, "--no-config" in flags, "--no-package" in flags)
+    return MochaCommand(ui, tuple(norm), recursive, "--no-config" in flags, "--no-package" in flags,
+                        bool(flags & {"--sort", "-S"}))
 
 
 def mocha_decoy(test_cmd: str, test_paths: Sequence[str], fail_to_pass: Sequence[str], read: Reader,
@@ -756,7 +758,8 @@ def _mocha_dirs(cmd: MochaCommand, test_paths: Sequence[str], read: Reader) -> l
         folder = path.rsplit("/", 1)[0] if "/" in path else ""
         for k, spec in enumerate(cmd.specs):
             loads = folder == spec or (cmd.recursive and folder.startswith(spec + "/"))
-            if loads and (cmd.ui != "qunit" or (k == len(cmd.specs) - 1 and folder == spec)) and folder not in dirs:
+            last = k == len(cmd.specs) - 1 and folder == spec and not (cmd.sort and len(cmd.specs) > 1)
+            if loads and (cmd.ui != "qunit" or last) and folder not in dirs:
                 dirs.append(folder)
     return dirs
 
