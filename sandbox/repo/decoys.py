@@ -17,6 +17,19 @@ a runner replaced, a value that agrees with every comparison) and makes a target
   everything passes it), or any other statement kept and followed by `raise AssertionError`.
 - go: the test function copied whole (its extent by Go's lexical rules), then failed at its end with
   its own `*testing.T`.
+- mocha (`mocha_decoy`): a NEW file, under a name drawn with SystemRandom from its neighbours' title words
+  (`z`s before it so it sorts, and loads, last in its folder: qunit's `suite()` holds for the tests after
+  it), in a folder the test command loads whole that holds a file the test patch touches, registering one
+  test under the command's interface (`--ui bdd|tdd|qunit`) with a fresh title (a FAIL_TO_PASS test's and
+  a neighbour's word). Its body is that test's, copied when its extent reads safely (`test('title',
+  function () {` to `})` at its indent, every line deeper, nothing that ends it early, skips it, or spans
+  lines) and its file's prelude is `require`s only; else a few statements of its own. Then `throw`: it
+  fails under every patch. Detection of blanket forgery only, as for the copies above: a forgery that reads
+  the files or walks mocha's loaded suites sees a test no listed id names, in a file the task never had,
+  ending in a `throw` (tests/test_repo_redteam_js.py keeps that one as a strict xfail). mocha has no other
+  protection, so a JavaScript task no decoy can be planted in (a command with an option that may select
+  tests or files, a glob spec, a configuration file, an interface but those three) is refused as the task's
+  `error`, never graded (sandbox/repo_job.py).
 
 The original passes under a right patch, so the copy runs to its end and fails there. That holds only
 where the copy is KNOWN to replay its original (`_admitted`: an allowlist of shapes, parsed with `ast`);
@@ -25,11 +38,13 @@ a test no decoy can be made for safely gets none (the run is graded on its liste
 from __future__ import annotations
 
 import ast
+import json
 import random
 import re
+import shlex
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..checks import parse_python
 
@@ -581,4 +596,227 @@ def _free_name(name: str, text: str, neighbours: list[str], joint: str, rng: ran
     return f"{name}{joint}decoy"  # 97 numbers taken: never in practice
 
 
-__all__ = ["Decoy", "Pair", "Reader", "go_decoy", "go_pair", "pytest_decoy", "pytest_pair"]
+# ----------------------------------------------------------------------------- mocha (report: mocha-json)
+# The options a mocha decoy's command may have (anything else: no decoy, and the task is not graded). Each
+# leaves every file of a spec directory loaded and every test run: none selects tests, stops early, filters
+# files or reads a configuration that could (`--grep`, `--bail`, `--ignore`, `--extension`, `--config`, ...).
+_MOCHA_VALUED = frozenset({"--ui", "-u", "--reporter", "-R", "--reporter-option", "--reporter-options", "-O", "--require",
+                           "-r", "--timeout", "-t", "--slow", "-s", "--retries", "--file", "--global", "--globals"})
+_MOCHA_FLAGS = frozenset({"--check-leaks", "--recursive", "--exit", "--full-trace", "--colors", "-c", "--no-colors", "-C",
+                          "--inline-diffs", "--sort", "-S", "--async-only", "-A", "--allow-uncaught", "--forbid-only",
+                          "--forbid-pending", "--no-timeouts", "--no-config", "--no-package", "--diff", "--no-diff"})
+_MOCHA_UIS = ("bdd", "tdd", "qunit")
+_MOCHA_CONFIGS = (".mocharc.js", ".mocharc.cjs", ".mocharc.yaml", ".mocharc.yml", ".mocharc.json", ".mocharc.jsonc")
+_JS_TITLE = re.compile(r"""\b(?:test|it|specify|describe|suite|context)\((['"])([^'"\\\n]{1,120})\1""")
+_JS_TOP = re.compile(r"(?:suite|describe|context|test|it|specify)\b")
+_JS_PRELUDE_LINE = re.compile(r"""(?:(?:var|let|const) [A-Za-z_$][\w$]* = require\((['"])[^'"\\\n]+\1\)(?:\.[A-Za-z_$][\w$]*)*;?"""
+                              r"""|'use strict';?|"use strict";?|//.*)""")
+# A body copied only when nothing in it can end it early, skip it, or see its title (`this`: this.skip(),
+# this.test), and nothing spanning lines (a template literal, a block comment, a string continued by `\`) can
+# hold the line that seems to close it.
+_JS_BODY_REFUSED = re.compile(r"`|/\*|\\\n|\b(?:return|this|await|yield|arguments|async|eval|Function|skip|only)\b")
+_JS_WORDS = ("value", "option", "result", "input", "again", "empty", "basic", "order", "limit", "format")
+
+
+class MochaCommand(NamedTuple):
+    """What a test command's one mocha invocation loads: its interface and spec directories (in order)."""
+    ui: str
+    specs: tuple[str, ...]
+    recursive: bool
+    no_config: bool
+    no_package: bool
+    sort: bool = False  # `--sort`: every file sorted by its path, across the specs
+
+
+def mocha_command(test_cmd: str) -> MochaCommand | str:
+    """The test command read as one mocha invocation with known options, or why a decoy cannot be known to
+    load under it (docs/repo-tasks.md "Trust model")."""
+    if re.search(r"[;&|<>`\n]|\$\(", test_cmd):
+        return "the test command is not one mocha invocation (a shell operator)"
+    try:
+        words = shlex.split(test_cmd)
+    except ValueError:
+        return "the test command does not split into words"
+    if words[:1] == ["npx"]:
+        words = words[1:]
+    if not words or words[0].rsplit("/", 1)[-1] != "mocha":
+        return "the test command does not run mocha itself"
+    ui, specs, recursive, flags, k = "bdd", [], False, set(), 1
+    while k < len(words):
+        word = words[k]
+        name, eq, value = word.partition("=")
+        if name in _MOCHA_VALUED:
+            if not eq:
+                k += 1
+                if k == len(words):
+                    return f"mocha's {name} has no value"
+                value = words[k]
+            if name in ("--ui", "-u"):
+                ui = value
+        elif word in _MOCHA_FLAGS:
+            recursive = recursive or word == "--recursive"
+            flags.add(word)
+        elif word.startswith("-"):
+            return f"mocha's option {name} is not one a decoy is known to load under (it may select tests or files)"
+        else:
+            specs.append(word)
+        k += 1
+    if ui not in _MOCHA_UIS:
+        return f"mocha's interface {ui!r} is not one a decoy is written for (bdd, tdd, qunit)"
+    norm = []
+    for spec in specs or ["test"]:  # mocha's default spec: ./test
+        spec = spec[2:] if spec.startswith("./") else spec
+        spec = spec.rstrip("/")
+        if not spec or spec.startswith("/") or ".." in spec.split("/") or re.search(r"[*?\[\]{}!$]", spec):
+            return f"the test command's spec {spec!r} is not a directory of the repository (a glob or a path outside it)"
+        norm.append(spec)
+    return MochaCommand(ui, tuple(norm), recursive, "--no-config" in flags, "--no-package" in flags,
+                        bool(flags & {"--sort", "-S"}))
+
+
+def mocha_decoy(test_cmd: str, test_paths: Sequence[str], fail_to_pass: Sequence[str], read: Reader,
+                listdir: Callable[[str], "list[str] | None"], rng: random.Random = _RANDOM) -> Decoy | str:
+    """A mocha decoy (module docstring), or why none can be known to load and fail: a new file, under an
+    unpredictable name, in a spec directory of the test command that holds a file the test patch touches,
+    registering one test under the command's interface. Its body a FAIL_TO_PASS test's, copied when its
+    extent and its file's prelude (`require`s only) read safely (else a few statements of its own), then
+    `throw`: it fails under every patch, so any report with it passed, skipped or missing is forged."""
+    cmd = mocha_command(test_cmd)
+    if isinstance(cmd, str):
+        return cmd
+    refused = _mocha_config(cmd, read)
+    if refused is not None:
+        return refused
+    dirs = _mocha_dirs(cmd, test_paths, read)
+    if not dirs:
+        return ("no file the test patch touches is in a directory the test command loads whole"
+                + (" (last, as mocha's qunit interface needs)" if cmd.ui == "qunit" else ""))
+    folder = dirs[0]
+    entries = listdir(folder)
+    if entries is None:
+        return f"the test directory {folder!r} does not read"
+    texts = {p: (read(p) or b"").decode("utf-8", "replace") for p in test_paths if p.rsplit("/", 1)[0] == folder}
+    texts.update({f"{folder}/{n}": (read(f"{folder}/{n}") or b"").decode("utf-8", "replace")
+                  for n in entries if n.endswith((".js", ".cjs", ".mjs"))})
+    everything = "\n".join(texts.values())
+    titles = [m.group(2) for m in _JS_TITLE.finditer(everything)]
+    words = sorted({w.lower() for t in titles for w in re.findall(r"[A-Za-z]{3,}", t)}) or list(_JS_WORDS)
+    copied = _mocha_copy(fail_to_pass, {p: t for p, t in texts.items() if p in test_paths})
+    if copied is not None:
+        parent, title, prelude, body = copied
+        own = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", title)}
+        pool = [w for w in words if w not in own] or list(_JS_WORDS)
+    else:
+        parent, title, prelude, body = rng.choice(words), rng.choice(words), "", _JS_WORK
+        pool = words
+    for _ in range(200):
+        full_title = f"{title} {rng.choice(pool)}"
+        test_id = f"{parent} {full_title}" if parent else full_title
+        if test_id not in fail_to_pass and f"'{full_title}'" not in everything and f'"{full_title}"' not in everything:
+            break
+    else:
+        return "no fresh title for a decoy"
+    stem = "-".join(rng.sample(pool, min(2, len(pool))))
+    while any(e >= stem for e in entries):  # sorts after every entry: loaded last in its directory (qunit's suite())
+        stem = "z" + stem
+    ext = ".cjs" if _esm(folder, read) else ".js"
+    q = lambda s: "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"  # noqa: E731
+    fail = "  throw new Error('expected a different result')\n"
+    if cmd.ui == "qunit":
+        text = f"{prelude}\nsuite({q(parent)});\n\ntest({q(full_title)}, function () {{\n{body}{fail}}});\n"
+    else:
+        group, one = ("describe", "it") if cmd.ui == "bdd" else ("suite", "test")
+        inner = "".join(f"  {line}\n" if line else "\n" for line in (body + fail).rstrip("\n").split("\n"))
+        text = f"{prelude}\n{group}({q(parent)}, function () {{\n  {one}({q(full_title)}, function () {{\n{inner}  }});\n}});\n"
+    return Decoy(f"{folder}/{stem}{ext}" if folder else f"{stem}{ext}", test_id, text.encode("utf-8"))
+
+
+def _mocha_config(cmd: MochaCommand, read: Reader) -> str | None:
+    """Why mocha's configuration files keep a decoy from being known to load (they can set the interface, the
+    specs, `grep`, `ignore`, `bail`), or None where it reads none."""
+    if not cmd.no_config:
+        for name in _MOCHA_CONFIGS:
+            if read(name) is not None:
+                return f"the repository has {name} (mocha's configuration is not read for a decoy)"
+    if not cmd.no_package:
+        try:
+            package = json.loads(read("package.json") or b"{}")
+        except (ValueError, UnicodeDecodeError):
+            return "the repository's package.json does not parse"
+        if isinstance(package, dict) and "mocha" in package:
+            return "the repository's package.json configures mocha (its `mocha` key is not read for a decoy)"
+    return None
+
+
+def _mocha_dirs(cmd: MochaCommand, test_paths: Sequence[str], read: Reader) -> list[str]:
+    """The folders of the test patch's files that the command loads every file of (its last spec's alone
+    under qunit, whose `suite()` holds for the tests after it, in later files too)."""
+    dirs: list[str] = []
+    for path in test_paths:
+        if not path.endswith((".js", ".cjs", ".mjs")) or read(path) is None:
+            continue
+        folder = path.rsplit("/", 1)[0] if "/" in path else ""
+        for k, spec in enumerate(cmd.specs):
+            loads = folder == spec or (cmd.recursive and folder.startswith(spec + "/"))
+            last = k == len(cmd.specs) - 1 and folder == spec and not (cmd.sort and len(cmd.specs) > 1)
+            if loads and (cmd.ui != "qunit" or last) and folder not in dirs:
+                dirs.append(folder)
+    return dirs
+
+
+_JS_WORK = ("  var seen = []\n  for (var i = 0; i < 64; i++) seen.push(String.fromCharCode(97 + (i * 7) % 26))\n"
+            "  if (seen.join('').length !== 64) throw new Error('expected 64 letters')\n")
+
+
+def _esm(folder: str, read: Reader) -> bool:
+    """Whether a `.js` file in `folder` is an ES module (a package.json from the root to it says "type": "module")."""
+    parts = folder.split("/") if folder else []
+    for k in range(len(parts) + 1):
+        data = read("/".join([*parts[:k], "package.json"]))
+        try:
+            doc = json.loads(data) if data is not None else {}
+        except (ValueError, UnicodeDecodeError):
+            return True  # unknown: `.cjs` is CommonJS whatever the package says
+        if isinstance(doc, dict) and doc.get("type") == "module":
+            return True
+    return False
+
+
+def _mocha_copy(fail_to_pass: Sequence[str], texts: dict[str, str]) -> tuple[str, str, str, str] | None:
+    """(the test's parent's full title, its title, its file's prelude, its body) of the first FAIL_TO_PASS test
+    found exactly once as `test('title', function () {` (or `it`, `specify`, `() =>`), its body the lines
+    up to `})` at the head's indent, each indented deeper, holding nothing `_JS_BODY_REFUSED` names, in a
+    file whose lines before its first test or suite are `require`s, `'use strict'` and comments only."""
+    for test_id in fail_to_pass:
+        found = []
+        for text in texts.values():
+            lines = text.split("\n")
+            for k, line in enumerate(lines):
+                m = re.fullmatch(r"""([ \t]*)(?:test|it|specify)\((['"])([^'"\\]+)\2, (?:function ?\(\)|\(\) =>) \{[ \t]*""",
+                                 line.rstrip("\r"))
+                if m and (test_id == m.group(3) or test_id.endswith(" " + m.group(3))):
+                    found.append((text, lines, k, m))
+        if len(found) != 1:
+            continue
+        text, lines, k, m = found[0]
+        indent, title = m.group(1), m.group(3)
+        end = next((j for j in range(k + 1, len(lines)) if lines[j].rstrip() in (f"{indent}}})", f"{indent}}});")), None)
+        if end is None:
+            continue
+        body = lines[k + 1:end]
+        if any(line.strip() and not (line.startswith(indent) and line[len(indent):][:1] in (" ", "\t")) for line in body):
+            continue
+        if _JS_BODY_REFUSED.search("\n".join(body)):
+            continue
+        first = next((j for j, line in enumerate(lines) if _JS_TOP.match(line)), None)
+        if first is None or first > k or any(line.strip() and not _JS_PRELUDE_LINE.fullmatch(line.strip())
+                                             for line in lines[:first]):
+            continue
+        prelude = "".join(line + "\n" for line in lines[:first] if line.strip() and not line.strip().startswith("//"))
+        parent = test_id[:len(test_id) - len(title)].rstrip(" ")
+        return parent, title, prelude, "".join(line.rstrip("\r") + "\n" for line in body)
+    return None
+
+
+__all__ = ["Decoy", "MochaCommand", "Pair", "Reader", "go_decoy", "go_pair", "mocha_command", "mocha_decoy", "pytest_decoy",
+           "pytest_pair"]
