@@ -748,7 +748,8 @@ def _derivation_leads(before: str, aligned: str) -> bool:
         if "§" in aligned[k:end]:
             first = before[k:end]
             return _lead_clause(_masked(first)) or box_clause(first) or _naming_premise(first)
-        if not _lead_clause(_masked(before[k:end])) and (brk is not None or before[k:end].strip()):
+        if not (_lead_clause(_masked(before[k:end])) or _reference_clause(before[k:end])) and (
+                brk is not None or before[k:end].strip()):
             return False
         k = brk.end() if brk is not None else end
     return True
@@ -760,13 +761,41 @@ _PREMISE_ADJECTIVES = frozenset("initial original starting".split())
 
 
 def _naming_premise(clause: str) -> bool:
-    """A premise that gives the unknown a name (`If its initial value was $x$`, `Let the price be $p$`): a premise
-    word, a noun phrase of LEXICON's determiners, adjectives and nouns (or `_PREMISE_ADJECTIVES`), a link and a single
-    letter in math. A condition (`If $n$ is odd`, `If n is odd`) or a value (`If its value was $7$`) is none."""
+    """A premise that gives the unknown a name (`If its initial value was $x$`, `Let the price be $p$`, `If $x$ is the
+    number of apples`, `Let $n$ be the number of cars`): a premise word, a noun phrase of LEXICON's determiners,
+    adjectives and nouns (or `_PREMISE_ADJECTIVES`; after the letter, one `of` between nouns: `the number of apples`),
+    a link and a single letter in math. A condition (`If $n$ is odd`, `If n is odd`), a value (`If its value was $7$`)
+    or a scale (`If $x$ is the answer in thousands`, `... the number of thousands`: neither word is a noun) is none."""
     m = _NAMING_PREMISE_RE.fullmatch(clause)
-    return m is not None and all(
-        w.lower() in _PREMISE_ADJECTIVES or _is_owner(w) or any(_has(r, w) for r in ("det", "adj", "noun", "count"))
-        for w in m.group(1).split())
+    if m is None:
+        m = _NAMED_PREMISE_RE.fullmatch(clause)
+        if m is None or m.group(2) is not None and not _phrase_words(m.group(2).split()):
+            return False
+    return _phrase_words(m.group(1).split())
+
+
+def _phrase_words(words: list[str]) -> bool:
+    """Whether `words` are a naming premise's noun phrase (`_naming_premise`)."""
+    return all(w.lower() in _PREMISE_ADJECTIVES or _is_owner(w) or any(_has(r, w) for r in ("det", "adj", "noun", "count"))
+               for w in words)
+
+
+_NAMED_PREMISE_RE = re.compile(
+    r"\s*(?i:if|let|suppose|assume)\s+\$\s*[A-Za-z]\s*\$\s+(?i:is|be|denotes?|represents?)\s+"
+    r"((?:(?!(?i:of)\s)[^\W\d_]+(?:'s|’s)?\s+){0,3}[^\W\d_]+)(?:\s+of\s+((?:[^\W\d_]+\s+){0,2}[^\W\d_]+))?\s*")
+_REFERENCE_CLAUSE_RE = re.compile(
+    r"\s*(?i:by|from|using|via|applying)\s+(?:(?i:step|equation)\s+\(?\d{1,2}\)?|(?i:symmetry)|(?i:the\s+)?"
+    r"([A-Z][a-z]+(?:['’]s)?)(?:\s+(?i:formulas?|theorem|rule|inequality|identity|lemma|law))?)\s*")
+
+
+def _reference_clause(clause: str) -> bool:
+    """A clause before a derivation's math that names where its step comes from (`_derivation_leads`): `By Vieta`,
+    `From step 1`, `by symmetry`, `Using equation (2)`, `By Vieta's formulas`: a reference word, then a step's or an
+    equation's number (of one or two digits), `symmetry` or a capitalised name (`_is_name`: no hedge, scale or
+    negation, `By Roughly`) with an optional kind of result. A number alone (`By 1000`, `From 7`) is none: it scales or
+    states."""
+    m = _REFERENCE_CLAUSE_RE.fullmatch(clause)
+    return m is not None and (m.group(1) is None or _is_name(m.group(1)))
 
 
 def _math_clause_subject(clause: str) -> bool:
@@ -811,6 +840,7 @@ def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int
     found = floor
     lines = None
     opens: set[int] = set()
+    spans: list[tuple[int, int]] | None = None
     for m in pattern.finditer(text, floor, min(pos + 1, len(text))):
         if m.end() > pos:
             continue  # a sentence end's lookahead reads the character at `pos`
@@ -822,12 +852,27 @@ def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int
             continue  # a list number's `1.` is a line's mark, no sentence's end (fx29af)
         elif m.group()[:1] == "." and not period_ends(text, m.start()):
             continue  # `approx.`, `e.g.`: an abbreviation's period ends no sentence (fx29ah)
+        elif m.group() == "!" and _factorial(text, m.start(), spans := (
+                spans if spans is not None else _math_spans(text[:pos], closed=True))):
+            continue  # `$3! = 6$`: a factorial inside math ends no sentence (red team 19's pedantry)
         elif m.group() in ("$$", "\\[") and m.start() in (opens := opens or {a for a, _ in _math_spans(text[:pos])}):
             continue  # a display's opener ends no sentence, its end does (fx29ah: `Maybe, we get $$x = \\boxed{6}$$`)
         found = m.end()
     if found == 0 or text[found - 1: found] == "\n":
         found = min(marks_end(text, found), pos)  # `- The answer is`, `1. The answer is`: the line's marks lead
     return found
+
+
+_FACTORIAL_RE = re.compile(r"(?<=[0-9A-Za-z)\]}])!")
+
+
+def _factorial(text: str, at: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether the `!` at `at` is a factorial (`last_break`): glued to a digit, a letter or a closing bracket, inside a
+    closed math segment (`_math_spans`, read from the text's start) with more math after it before its closer (`$3! =
+    6$`, `$(n+1)! = 24$`). A `!` right before the closer (`$x = 6!$ Then`), after a space, or in prose (`6! Then`, `3 $!
+    Puis`, a currency sign opens no segment that closes) ends a sentence as before."""
+    return bool(_FACTORIAL_RE.match(text, at)) and any(
+        a < at < b and _MATH_DELIMITER_RE.sub("", text[at + 1: b]).strip() for a, b in spans)
 
 
 def _unmarked(text: str) -> str:
