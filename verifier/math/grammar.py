@@ -248,6 +248,12 @@ negation or a judgement is none of them: `错误的答案是6` (\"the wrong answ
 `Неправильный ответ — 6`, `ভুল উত্তর হল 6` state no answer (all paid before red team 4). Scripts written
 without spaces (Han, Japanese, Thai) read a run as a sequence of these words."""
 _SCRIPT_WORDS = frozenset(w for words in SCRIPT_LEADS.values() for w in words)
+_SCRIPT_CONNECTIVES = frozenset(
+    "所以 因此 因而 故 综上所述 综上 总之 于是 よって したがって だから ゆえに ดังนั้น สรุป สรุปแล้ว সুতরাং অতএব কাজেই "
+    "కాబట్టి అందువల్ల".split())
+"""The `SCRIPT_LEADS` words of scripts without case that conclude ("so", "therefore"), each alone a box's lead as
+LEXICON's `lead` words are (`box_lead`: `ดังนั้น\n\\boxed{6}`, red team 19's pedantry); never an adjective (`正确`,
+`最终的`), `的` or `即`, which read only before an anchor."""
 _LEAD_WORD_OR_DIGIT_RE = re.compile(r"\w")
 
 
@@ -281,9 +287,11 @@ def anchor_lead(prefix: str) -> bool:
 
 _STEP_CLAUSE_RE = re.compile(
     r"\s*(?i:(?:we|i)\s+(?:get|got|have|had|find|found|obtain|obtained|see|know|compute|computed|calculate|calculated)"
-    r"(?:\s+that)?|since|as|because|given|substituting|plugging\s+in|using|from)\s+§(?:\s*(?:(?:,|and)\s*)?§)*\s*")
+    r"(?:\s+that)?|since|as|because|given|substituting|plugging\s+in|using|from)\s+§(?:\s*(?:(?:,|and)\s*)?§)*\s*"
+    r"|\s*(?:由此可得|由此得|可得|解得|得到|我们得到|求得)\s*§\s*")
 """A clause that states an earlier step or premise in math alone (`We get $x = 6$, so the answer is 6`, `Since $a =
-2$,`): math segments after a pronoun and a stating verb, or after a word that gives a premise; no word of its own."""
+2$,`): math segments after a pronoun and a stating verb, or after a word that gives a premise; no word of its own. Chinese
+"hence we get", "solving gives" (`由此可得 $x = 6$`, `解得 $x = 6$`) are such verbs (red team 19's pedantry)."""
 STATING_CLAUSES: tuple[tuple[str, str], ...] = (
     (r"(?:we|i)\s+(?:can\s+)?(?:see|find|found|get|got|conclude|concluded|know|have|obtain|obtained)(?:\s+that)?",
      "a speaker's finding (`we see that`, `we conclude that`, `I found that`); `think`, `guess`, `doubt`, `believe` "
@@ -962,10 +970,15 @@ def _method_clause(words: list[str]) -> bool:
     a scale, a negation, a bound or an estimate (`_not_object`: `Rounded to the nearest thousand`, `Solving roughly`,
     `Using an approximation`), and no number or math (`Dividing by 1000,` scales what follows, `Multiplying by 2,`).
     After a rounding participle `nearest` before a unit names the precision asked for (`Rounded to the nearest cent`,
-    `to the nearest integer`); before a numeral it scales (`Rounded to the nearest ten`, red team 3)."""
+    `to the nearest integer`); before a numeral it scales (`Rounded to the nearest ten`, red team 3). `After` or `upon`
+    before the participle says when, not how much (`After simplifying,`)."""
     rest = [w.lower() for w in words if w not in _LEAD_MARKS]
     while rest and (rest[0] in ANCHOR_LEADS or _has("lead", rest[0])) and rest[0] not in METHOD_PARTICIPLES:
         rest = rest[1:]
+    if len(rest) > 1 and rest[0] in ("after", "upon") and rest[1] in METHOD_PARTICIPLES:
+        rest = rest[1:]  # `After simplifying,` as `Simplifying,` (red team 19's pedantry)
+        if len(rest) == 1:
+            return True
     rounding = bool(rest) and rest[0] in ("rounding", "rounded")
 
     def precision(k: int) -> bool:
@@ -1062,6 +1075,9 @@ def box_lead(prefix: str) -> bool:
         return True  # a sentence or clause ended by a word (`Therefore, \\boxed{6}`); never a decimal point or a list,
         # nor an abbreviation's period (`approx. \\boxed{6}`, `period_ends`, read as before a lowercase word unless a
         # line break follows it: `... a finite number of turns.\n\n\\boxed{...}`, Omni-MATH's rows)
+    run = _SCRIPT_TOKEN_RE.findall(text[-40:])
+    if run and run[-1] in _SCRIPT_CONNECTIVES:
+        return True  # `ดังนั้น \\boxed{6}`, `所以\n\\boxed{6}`: a caseless script's "therefore", as `Therefore \\boxed{6}`
     words = _LEAD_TOKEN_RE.findall(text[-40:])
     last = words[-1] if words else ""
     if not last.isalpha():
@@ -1220,6 +1236,8 @@ def box_label(text: str) -> bool:
         return False  # `Answer (-):`, `Answer >:`, `Attempt 1 -:`: past its line's marks a sign or a bound (fx29ah)
     if all(_label_word(w) for w in words) and _label_phrase(words):
         return True  # `Answer:`, `Total cost:`, `Step 3:`, `$x$:`; not `$x \\neq$:`, `$x > $:` (a relation)
+    if len(words) == 1 and _led_script_label(words[0]):
+        return True  # `所以答案为：`, `因此答案是：`: a caseless run of leads before a label, as `因此，答案为：` (red team 19)
     if words and words[-1].isalpha() and (_has("verb", words[-1]) or words[-1].lower() in _BY_ROLE["cjk_subject"]):
         # `the values of k for which ... are:`: a statement's link before its colon, read as without one (`box_clause`,
         # `box_subject`): `I doubt the answer is:`, `Maybe it is:`, `Not equal:` state none (red team 4 class 2)
@@ -1227,6 +1245,14 @@ def box_label(text: str) -> bool:
         return words[-1].lower() in _BY_ROLE["cjk_subject"] or box_clause(stated) and box_subject(stated, stated)
     phrase = " ".join(words)
     return bool(_CORRECTION_LABEL_RE.match(phrase) or _PROVEN_LABEL_RE.match(phrase))  # `Wait, I made an error:`
+
+
+def _led_script_label(run: str) -> bool:
+    """Whether `run`, one run of a script written without spaces, is `SCRIPT_LEADS` words end to end and then an answer
+    label (`_CJK_LABELS`) or a Chinese subject (LEXICON's `cjk_subject`): `所以答案为`, `因此答案是`, `故答案`;
+    `可能答案为`, `错误答案为` hold a word that is no lead."""
+    return any(_script_leads(run[:k]) and (run[k:] in _CJK_LABELS or run[k:] in _BY_ROLE["cjk_subject"])
+               for k in range(1, len(run)))
 
 
 _OPERATOR_MARKS = frozenset("->|")
