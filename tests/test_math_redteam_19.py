@@ -169,8 +169,9 @@ CASELESS_PAID = [n(c) for c in [
 test_a_caseless_line_after_a_caseless_hedge_is_read_with_it = refused_test(
     CASELESS_NEAR, """Paid in both profiles: `grammar.opens_sentence` (fx29aj) opens a sentence at a caseless line after a
     line that ends in a caseless letter, whatever that line says (maybe, in thousands, at least, negative, not), where the
-    same hedge in English is read. The safe verdict: the line above leads to the new line unless it ends a sentence.""",
-    marks=_open("class 3, a caseless line after a caseless hedge"))
+    same hedge in English is read. The safe verdict: the line above leads to the new line unless it ends a sentence.
+    Closed (fx29al): a caseless line's break ends the line above only when that line holds a number
+    (`grammar._caseless_statement`); else it is read as the new line's lead.""")
 test_a_caseless_line_after_a_latin_hedge_stays_refused = refused_test(CASELESS_HELD)
 test_a_caseless_line_after_a_lead_or_a_statement_pays = paid_test(CASELESS_PAID)
 
@@ -190,9 +191,20 @@ CASELESS_LABEL_PAID = [n(c) for c in [
 test_a_caseless_label_after_a_space_is_read_with_its_line = refused_test(
     CASELESS_LABEL_NEAR, """Paid in both profiles: a space before a caseless label (`答案：`) starts the box's label, so the
     words before it on its line are read by no one; the anchor (`I doubt that 答案是 6。`) and a Cyrillic label are refused.
-    The safe verdict: the label's line read as one.""", marks=_open("class 4, a caseless label after a space"))
+    The safe verdict: the label's line read as one. Closed (fx29al): the words before a caseless label or subject in
+    `box_label` are read as before an anchor (`anchor_lead`).""")
 test_a_caseless_label_after_a_comma_or_glued_stays_refused = refused_test(CASELESS_LABEL_HELD)
 test_a_caseless_label_after_a_lead_pays = paid_test(CASELESS_LABEL_PAID)
+CASELESS_FIX_NEAR = [n(c) for c in [
+    "可能\n所以答案是 6。", "不是\n\n答案：\\boxed{6}", "อาจจะ\n\nคำตอบคือ 6", "约为\n答案是 6。", "以千为单位\n所以 答案：\\boxed{6}",
+    "可能\n\n**答案：** \\boxed{6}", "Maybe 所以 答案：\\boxed{6}", "乘以 1000\n答案是 6。", "负\n答案：\\boxed{6}",
+]]
+CASELESS_FIX_PAID = [n(c) for c in [
+    "因此\n答案是 6。", "สรุป\nคำตอบคือ 6", "所以\n\n答案：\\boxed{6}", "所以 答案为：\\boxed{6}", "2 + 4 = 6。\n所以 答案：\\boxed{6}",
+    "**答案：** \\boxed{6}", "Therefore 答案：\\boxed{6}", "小明有 2 个苹果，小红有 4 个苹果\n答案是 6。", "小明一共有 6 个苹果\n所以答案是 6。",
+]]
+test_fx29als_caseless_near_misses_stay_refused = refused_test(CASELESS_FIX_NEAR)
+test_fx29als_caseless_rewrites_pay = paid_test(CASELESS_FIX_PAID)
 
 
 # 5. A period after any known word ends a sentence.

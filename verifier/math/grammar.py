@@ -473,7 +473,7 @@ def opens_sentence(text: str, at: int, ended: bool = False) -> bool:
     if kind == "Lo":  # a script without case (`答案是`, `ดังนั้น`, `সুতরাং`)
         above = text[:at].rstrip()
         line = above[above.rfind("\n") + 1:]
-        return ended or not above or above[-1] in _CASELESS_AFTER or unicodedata.category(above[-1]) == "Lo" or (
+        return ended or not above or above[-1] in _CASELESS_AFTER or _caseless_statement(line) or (
             above[-1] in _CASELESS_CLAUSE_ENDS and any(unicodedata.category(c) == "Lo" for c in line))
     if kind not in ("Lu", "Lt"):
         return False
@@ -485,6 +485,15 @@ def opens_sentence(text: str, at: int, ended: bool = False) -> bool:
     word = text[gap.end(): gap.end() + 2] if gap is not None else ""
     return bool(word) and unicodedata.category(word[0]) == "Ll" and (
         gap.group() in ("'", "’") or len(word) == 2 and word[1].isalpha())  # type: ignore[union-attr]
+
+
+def _caseless_statement(line: str) -> bool:
+    """Whether `line`, the line above a caseless line (`opens_sentence`), ending in a letter of a script without case,
+    states something of its own so that its break ends it: it holds a number (`小明有 6 个苹果`, as a line that ends words
+    with a number, `statement_lines`). A line of words alone (`可能`, "maybe"; `以千为单位`, "in thousands"; `不是`, "not";
+    `อาจจะ`) is read with the line below as its lead (fx29al, red team 19 class 3), so `所以\n答案是 6。` pays and
+    `可能\n答案是 6。` states none."""
+    return unicodedata.category(line[-1]) == "Lo" and any(c.isdigit() for c in line)
 
 
 _LONE_CAPITAL_GAP_RE = re.compile(r":?[ \t]+|['’]")
@@ -1242,7 +1251,10 @@ def box_label(text: str) -> bool:
         # `the values of k for which ... are:`: a statement's link before its colon, read as without one (`box_clause`,
         # `box_subject`): `I doubt the answer is:`, `Maybe it is:`, `Not equal:` state none (red team 4 class 2)
         stated = re.sub(r"§(\d+)", lambda m: "$" + segments[int(m.group(1))] + "$", label)
-        return words[-1].lower() in _BY_ROLE["cjk_subject"] or box_clause(stated) and box_subject(stated, stated)
+        if words[-1].lower() in _BY_ROLE["cjk_subject"]:
+            return anchor_lead(named[: named.rfind(words[-1])])  # `So 答案：`, `所以 答案：`; `Maybe 答案：`, `I doubt
+            # that 答案：`, `可能 答案：`, `负\n答案：` lead with no lead's words (fx29al, red team 19 classes 3 and 4)
+        return box_clause(stated) and box_subject(stated, stated)
     phrase = " ".join(words)
     return bool(_CORRECTION_LABEL_RE.match(phrase) or _PROVEN_LABEL_RE.match(phrase))  # `Wait, I made an error:`
 
