@@ -270,6 +270,12 @@ def _numbered_label(head: str) -> bool:
 _SCRIPT_TOKEN_RE = re.compile(r"[^\s!-/:-@\[-`{-~，。、：；！？—–]+|[!-/:-@\[-`{-~，、：—–]")
 
 
+def _ends_script_connective(text: str) -> bool:
+    """Whether `text` ends with one of `_SCRIPT_CONNECTIVES` as a whole run (`box_lead`)."""
+    runs = _SCRIPT_TOKEN_RE.findall(text[-40:])
+    return bool(runs) and runs[-1] in _SCRIPT_CONNECTIVES
+
+
 def anchor_lead(prefix: str) -> bool:
     """Whether `prefix`, the words before an answer anchor in its sentence, only lead to it: each word is
     one of its script's leads (`ANCHOR_LEADS`, `SCRIPT_LEADS`) or a mark (docs/math.md "Answer grammar",
@@ -1072,8 +1078,8 @@ def box_lead(prefix: str) -> bool:
             text = text[: inner.start()] + " " + inner.group(1)
             continue
         break
-    if not text or _part_label(text):
-        return True
+    if not text or _part_label(text) or _ends_script_connective(text):
+        return True  # `ดังนั้น \\boxed{6}`, `所以\n\\boxed{6}`: a caseless script's "therefore", as `Therefore \\boxed{6}`
     mark = next((m for m in _BOX_LEAD_MARKS if text.endswith(m)), None)
     if mark in (":", "："):
         return box_label(text[: -len(mark)])
@@ -1084,9 +1090,6 @@ def box_lead(prefix: str) -> bool:
         return True  # a sentence or clause ended by a word (`Therefore, \\boxed{6}`); never a decimal point or a list,
         # nor an abbreviation's period (`approx. \\boxed{6}`, `period_ends`, read as before a lowercase word unless a
         # line break follows it: `... a finite number of turns.\n\n\\boxed{...}`, Omni-MATH's rows)
-    run = _SCRIPT_TOKEN_RE.findall(text[-40:])
-    if run and run[-1] in _SCRIPT_CONNECTIVES:
-        return True  # `ดังนั้น \\boxed{6}`, `所以\n\\boxed{6}`: a caseless script's "therefore", as `Therefore \\boxed{6}`
     words = _LEAD_TOKEN_RE.findall(text[-40:])
     last = words[-1] if words else ""
     if not last.isalpha():
