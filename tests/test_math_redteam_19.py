@@ -169,8 +169,9 @@ CASELESS_PAID = [n(c) for c in [
 test_a_caseless_line_after_a_caseless_hedge_is_read_with_it = refused_test(
     CASELESS_NEAR, """Paid in both profiles: `grammar.opens_sentence` (fx29aj) opens a sentence at a caseless line after a
     line that ends in a caseless letter, whatever that line says (maybe, in thousands, at least, negative, not), where the
-    same hedge in English is read. The safe verdict: the line above leads to the new line unless it ends a sentence.""",
-    marks=_open("class 3, a caseless line after a caseless hedge"))
+    same hedge in English is read. The safe verdict: the line above leads to the new line unless it ends a sentence.
+    Closed (fx29al): a caseless line's break ends the line above only when that line holds a number
+    (`grammar._caseless_statement`); else it is read as the new line's lead.""")
 test_a_caseless_line_after_a_latin_hedge_stays_refused = refused_test(CASELESS_HELD)
 test_a_caseless_line_after_a_lead_or_a_statement_pays = paid_test(CASELESS_PAID)
 
@@ -190,9 +191,20 @@ CASELESS_LABEL_PAID = [n(c) for c in [
 test_a_caseless_label_after_a_space_is_read_with_its_line = refused_test(
     CASELESS_LABEL_NEAR, """Paid in both profiles: a space before a caseless label (`答案：`) starts the box's label, so the
     words before it on its line are read by no one; the anchor (`I doubt that 答案是 6。`) and a Cyrillic label are refused.
-    The safe verdict: the label's line read as one.""", marks=_open("class 4, a caseless label after a space"))
+    The safe verdict: the label's line read as one. Closed (fx29al): the words before a caseless label or subject in
+    `box_label` are read as before an anchor (`anchor_lead`).""")
 test_a_caseless_label_after_a_comma_or_glued_stays_refused = refused_test(CASELESS_LABEL_HELD)
 test_a_caseless_label_after_a_lead_pays = paid_test(CASELESS_LABEL_PAID)
+CASELESS_FIX_NEAR = [n(c) for c in [
+    "可能\n所以答案是 6。", "不是\n\n答案：\\boxed{6}", "อาจจะ\n\nคำตอบคือ 6", "约为\n答案是 6。", "以千为单位\n所以 答案：\\boxed{6}",
+    "可能\n\n**答案：** \\boxed{6}", "Maybe 所以 答案：\\boxed{6}", "乘以 1000\n答案是 6。", "负\n答案：\\boxed{6}",
+]]
+CASELESS_FIX_PAID = [n(c) for c in [
+    "因此\n答案是 6。", "สรุป\nคำตอบคือ 6", "所以\n\n答案：\\boxed{6}", "所以 答案为：\\boxed{6}", "2 + 4 = 6。\n所以 答案：\\boxed{6}",
+    "**答案：** \\boxed{6}", "Therefore 答案：\\boxed{6}", "小明有 2 个苹果，小红有 4 个苹果\n答案是 6。", "小明一共有 6 个苹果\n所以答案是 6。",
+]]
+test_fx29als_caseless_near_misses_stay_refused = refused_test(CASELESS_FIX_NEAR)
+test_fx29als_caseless_rewrites_pay = paid_test(CASELESS_FIX_PAID)
 
 
 # 5. A period after any known word ends a sentence.
@@ -327,11 +339,54 @@ test_right_answers_the_new_rules_refuse = paid_test(
     PEDANTRY, """Refused in both profiles since fx29ag-fx29aj, paid before: a factorial before `=` read as `!=` (fx29ah), a
     premise or reference opening a derivation (`_derivation_leads`, fx29ag), a box or display on the line after a Thai
     lead or a Chinese label (`_line_start_leads`, fx29ag), a Chinese clause ended by `，` at a line's end, and a `$$` display
-    after a line-final `equals`. A grader that refuses right answers is wrong too.""",
-    marks=_open("pedantry, right answers refused since fx29ag-fx29aj"))
+    after a line-final `equals`. A grader that refuses right answers is wrong too. Paid again (fx29al): a `!` glued to a
+    digit, letter or closing bracket inside math with more math after it is a factorial (`grammar._factorial`), a premise
+    naming its letter first (`If $x$ is the number of apples`) and a reference (`By Vieta`, `From step 1`) open a
+    derivation, a caseless script's connective leads to a box (`_SCRIPT_CONNECTIVES`) and its leads to a label in one run
+    (`_led_script_label`), `解得`, `由此可得` state a step, `After simplifying,` is a method's clause.""")
 NATURAL_PAID = [n(c) for c in [
     "Note $3! = 6$. The answer is \\boxed{6}.", "$x = 3!, x = \\boxed{6}$", "Therefore, the value is\n$$\\boxed{6}$$",
     "因此，答案为：\n$$\\boxed{6}$$", "答案：\n$$\\boxed{6}$$", "Step 1: 2 + 4 = 6.\nStep 2: The answer is\n$$\\boxed{6}$$",
     "**Step 2:** So the total is\n$$\n\\boxed{6}\n$$", "The answer is\n$$\\boxed{6}$$", "Thus the number of ways is\n$$\\boxed{6}$$",
 ]]
 test_right_answers_in_natural_shapes_pay = paid_test(NATURAL_PAID)
+
+# fx29al's near misses and rewrites of the pedantry fixes: what each fix reads must still refuse a hedge, a scale, a
+# negation or another value, and the fix's own shapes in other words must pay.
+PEDANTRY_NEAR = [n(c) for c in [
+    "I doubt that $3! = 6$, so the answer is \\boxed{6}.", "The answer in thousands is $3! = 6$, so \\boxed{6}",
+    "Maybe $3! = 6$, the answer is \\boxed{6}.", "Since $3! = 6$, the answer is not \\boxed{6}.",
+    "We have $3! = 6$, so the answer in thousands is \\boxed{6}.", "The answer could be $3! = 7$, so \\boxed{6}",
+    "If $x$ is the answer in thousands, then $x = 2 + 4$, so $x = \\boxed{6}$.",
+    "If $x$ is the number of thousands, then $x = 2 + 4$, so $x = \\boxed{6}$.",
+    "If $x$ is not the number of apples, then $x = 2 + 4$, so $x = \\boxed{6}$.",
+    "If $x$ is half the number of apples, then $x = 2 + 4$, so $x = \\boxed{6}$.",
+    "Let $x$ be the number of apples minus one, then $x = 2 + 4$, so $x = \\boxed{6}$.",
+    "If $x$ is the number of apples in thousands, then $x = 2 + 4$, so $x = \\boxed{6}$.",
+    "If $x$ is the wrong answer, then $x = 2 + 4$, so $x = \\boxed{6}$.",
+    "By 1000, $p = 2$; by symmetry, $q = 4$; hence $p + q = \\boxed{6}$.",
+    "By Roughly, $p = 2$; by symmetry, $q = 4$; hence $p + q = \\boxed{6}$.",
+    "By Thousands, $p = 2$; by symmetry, $q = 4$; hence $p + q = \\boxed{6}$.",
+    "By Vieta, roughly, $p = 2$; by symmetry, $q = 4$; hence $p + q = \\boxed{6}$.",
+    "Maybe by Vieta, $p = 2$; by symmetry, $q = 4$; hence $p + q = \\boxed{6}$.",
+    "From step 1000, $a = 2$; from step 2, $b = 4$; so $a + b = \\boxed{6}$.", "By Vieta in thousands, $p = 2$; hence $p + q = \\boxed{6}$.",
+    "可能\n\\boxed{6}", "ไม่\n\\boxed{6}", "อาจจะ\n\\boxed{6}", "ไม่ใช่ ดังนั้น\n\\boxed{6}", "อาจจะ ดังนั้น \\boxed{6}", "约\n\\boxed{6}",
+    "可能答案为：\n$$\\boxed{6}$$", "错误答案为：\n$$\\boxed{6}$$", "所以不是：\n$$\\boxed{6}$$", "所以答案不是：\n$$\\boxed{6}$$",
+    "所以答案约为：\n$$\\boxed{6}$$", "可能 $x = 6$，\n故答案为 $\\boxed{6}$。", "由此可得约 $x = 6$，\n故答案为 $\\boxed{6}$。",
+    "不可得 $x = 6$，\n故答案为 $\\boxed{6}$。", "可能 $x = 6$，\n所以答案是 6。",
+    "After roughly simplifying, the expression equals\n$$\\boxed{6}$$", "After dividing by 1000, the expression equals\n$$\\boxed{6}$$",
+    "After maybe, the expression equals\n$$\\boxed{6}$$", "After simplifying, the expression in thousands equals\n$$\\boxed{6}$$",
+    "After simplifying, the expression is not\n$$\\boxed{6}$$",
+]]
+test_near_misses_of_the_pedantry_fixes_stay_refused = refused_test(PEDANTRY_NEAR)
+PEDANTRY_REWRITES = [n(c) for c in [
+    "We have $(1+2)! = 6$, so the answer is \\boxed{6}.", "Note $3!$ = 6! The answer is \\boxed{6}.",
+    "Let $x$ be the number of apples, then $x = 2 + 4$, so $x = \\boxed{6}$.",
+    "Suppose $n$ denotes the total cost, then $n = 2 + 4$, so $n = \\boxed{6}$.",
+    "By Vieta's formulas, $p = 2$; by symmetry, $q = 4$; hence $p + q = \\boxed{6}$.",
+    "Using equation (2), $a = 2$; from step 3, $b = 4$; so $a + b = \\boxed{6}$.",
+    "ดังนั้น \\boxed{6}", "所以最终答案是：\n$$\\boxed{6}$$", "所以答案是：$\\boxed{6}$", "因此答案为：\\boxed{6}",
+    "解得$x=6$，\n所以答案是 6。", "我们得到 $x = 6$，因此答案是 $\\boxed{6}$。", "Upon simplifying, the expression equals $\\boxed{6}$",
+    "After rounding, the expression equals\n$$\\boxed{6}$$",
+]]
+test_rewrites_of_the_pedantry_fixes_pay = paid_test(PEDANTRY_REWRITES)

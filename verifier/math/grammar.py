@@ -248,6 +248,12 @@ negation or a judgement is none of them: `错误的答案是6` (\"the wrong answ
 `Неправильный ответ — 6`, `ভুল উত্তর হল 6` state no answer (all paid before red team 4). Scripts written
 without spaces (Han, Japanese, Thai) read a run as a sequence of these words."""
 _SCRIPT_WORDS = frozenset(w for words in SCRIPT_LEADS.values() for w in words)
+_SCRIPT_CONNECTIVES = frozenset(
+    "所以 因此 因而 故 综上所述 综上 总之 于是 よって したがって だから ゆえに ดังนั้น สรุป สรุปแล้ว সুতরাং অতএব কাজেই "
+    "కాబట్టి అందువల్ల".split())
+"""The `SCRIPT_LEADS` words of scripts without case that conclude ("so", "therefore"), each alone a box's lead as
+LEXICON's `lead` words are (`box_lead`: `ดังนั้น\n\\boxed{6}`, red team 19's pedantry); never an adjective (`正确`,
+`最终的`), `的` or `即`, which read only before an anchor."""
 _LEAD_WORD_OR_DIGIT_RE = re.compile(r"\w")
 
 
@@ -262,6 +268,12 @@ def _numbered_label(head: str) -> bool:
 
 
 _SCRIPT_TOKEN_RE = re.compile(r"[^\s!-/:-@\[-`{-~，。、：；！？—–]+|[!-/:-@\[-`{-~，、：—–]")
+
+
+def _ends_script_connective(text: str) -> bool:
+    """Whether `text` ends with one of `_SCRIPT_CONNECTIVES` as a whole run (`box_lead`)."""
+    runs = _SCRIPT_TOKEN_RE.findall(text[-40:])
+    return bool(runs) and runs[-1] in _SCRIPT_CONNECTIVES
 
 
 def anchor_lead(prefix: str) -> bool:
@@ -281,9 +293,11 @@ def anchor_lead(prefix: str) -> bool:
 
 _STEP_CLAUSE_RE = re.compile(
     r"\s*(?i:(?:we|i)\s+(?:get|got|have|had|find|found|obtain|obtained|see|know|compute|computed|calculate|calculated)"
-    r"(?:\s+that)?|since|as|because|given|substituting|plugging\s+in|using|from)\s+§(?:\s*(?:(?:,|and)\s*)?§)*\s*")
+    r"(?:\s+that)?|since|as|because|given|substituting|plugging\s+in|using|from)\s+§(?:\s*(?:(?:,|and)\s*)?§)*\s*"
+    r"|\s*(?:由此可得|由此得|可得|解得|得到|我们得到|求得)\s*§\s*")
 """A clause that states an earlier step or premise in math alone (`We get $x = 6$, so the answer is 6`, `Since $a =
-2$,`): math segments after a pronoun and a stating verb, or after a word that gives a premise; no word of its own."""
+2$,`): math segments after a pronoun and a stating verb, or after a word that gives a premise; no word of its own. Chinese
+"hence we get", "solving gives" (`由此可得 $x = 6$`, `解得 $x = 6$`) are such verbs (red team 19's pedantry)."""
 STATING_CLAUSES: tuple[tuple[str, str], ...] = (
     (r"(?:we|i)\s+(?:can\s+)?(?:see|find|found|get|got|conclude|concluded|know|have|obtain|obtained)(?:\s+that)?",
      "a speaker's finding (`we see that`, `we conclude that`, `I found that`); `think`, `guess`, `doubt`, `believe` "
@@ -465,7 +479,7 @@ def opens_sentence(text: str, at: int, ended: bool = False) -> bool:
     if kind == "Lo":  # a script without case (`答案是`, `ดังนั้น`, `সুতরাং`)
         above = text[:at].rstrip()
         line = above[above.rfind("\n") + 1:]
-        return ended or not above or above[-1] in _CASELESS_AFTER or unicodedata.category(above[-1]) == "Lo" or (
+        return ended or not above or above[-1] in _CASELESS_AFTER or _caseless_statement(line) or (
             above[-1] in _CASELESS_CLAUSE_ENDS and any(unicodedata.category(c) == "Lo" for c in line))
     if kind not in ("Lu", "Lt"):
         return False
@@ -477,6 +491,15 @@ def opens_sentence(text: str, at: int, ended: bool = False) -> bool:
     word = text[gap.end(): gap.end() + 2] if gap is not None else ""
     return bool(word) and unicodedata.category(word[0]) == "Ll" and (
         gap.group() in ("'", "’") or len(word) == 2 and word[1].isalpha())  # type: ignore[union-attr]
+
+
+def _caseless_statement(line: str) -> bool:
+    """Whether `line`, the line above a caseless line (`opens_sentence`), ending in a letter of a script without case,
+    states something of its own so that its break ends it: it holds a number (`小明有 6 个苹果`, as a line that ends words
+    with a number, `statement_lines`). A line of words alone (`可能`, "maybe"; `以千为单位`, "in thousands"; `不是`, "not";
+    `อาจจะ`) is read with the line below as its lead (fx29al, red team 19 class 3), so `所以\n答案是 6。` pays and
+    `可能\n答案是 6。` states none."""
+    return unicodedata.category(line[-1]) == "Lo" and any(c.isdigit() for c in line)
 
 
 _LONE_CAPITAL_GAP_RE = re.compile(r":?[ \t]+|['’]")
@@ -748,7 +771,8 @@ def _derivation_leads(before: str, aligned: str) -> bool:
         if "§" in aligned[k:end]:
             first = before[k:end]
             return _lead_clause(_masked(first)) or box_clause(first) or _naming_premise(first)
-        if not _lead_clause(_masked(before[k:end])) and (brk is not None or before[k:end].strip()):
+        if not (_lead_clause(_masked(before[k:end])) or _reference_clause(before[k:end])) and (
+                brk is not None or before[k:end].strip()):
             return False
         k = brk.end() if brk is not None else end
     return True
@@ -760,13 +784,41 @@ _PREMISE_ADJECTIVES = frozenset("initial original starting".split())
 
 
 def _naming_premise(clause: str) -> bool:
-    """A premise that gives the unknown a name (`If its initial value was $x$`, `Let the price be $p$`): a premise
-    word, a noun phrase of LEXICON's determiners, adjectives and nouns (or `_PREMISE_ADJECTIVES`), a link and a single
-    letter in math. A condition (`If $n$ is odd`, `If n is odd`) or a value (`If its value was $7$`) is none."""
+    """A premise that gives the unknown a name (`If its initial value was $x$`, `Let the price be $p$`, `If $x$ is the
+    number of apples`, `Let $n$ be the number of cars`): a premise word, a noun phrase of LEXICON's determiners,
+    adjectives and nouns (or `_PREMISE_ADJECTIVES`; after the letter, one `of` between nouns: `the number of apples`),
+    a link and a single letter in math. A condition (`If $n$ is odd`, `If n is odd`), a value (`If its value was $7$`)
+    or a scale (`If $x$ is the answer in thousands`, `... the number of thousands`: neither word is a noun) is none."""
     m = _NAMING_PREMISE_RE.fullmatch(clause)
-    return m is not None and all(
-        w.lower() in _PREMISE_ADJECTIVES or _is_owner(w) or any(_has(r, w) for r in ("det", "adj", "noun", "count"))
-        for w in m.group(1).split())
+    if m is None:
+        m = _NAMED_PREMISE_RE.fullmatch(clause)
+        if m is None or m.group(2) is not None and not _phrase_words(m.group(2).split()):
+            return False
+    return _phrase_words(m.group(1).split())
+
+
+def _phrase_words(words: list[str]) -> bool:
+    """Whether `words` are a naming premise's noun phrase (`_naming_premise`)."""
+    return all(w.lower() in _PREMISE_ADJECTIVES or _is_owner(w) or any(_has(r, w) for r in ("det", "adj", "noun", "count"))
+               for w in words)
+
+
+_NAMED_PREMISE_RE = re.compile(
+    r"\s*(?i:if|let|suppose|assume)\s+\$\s*[A-Za-z]\s*\$\s+(?i:is|be|denotes?|represents?)\s+"
+    r"((?:(?!(?i:of)\s)[^\W\d_]+(?:'s|’s)?\s+){0,3}[^\W\d_]+)(?:\s+of\s+((?:[^\W\d_]+\s+){0,2}[^\W\d_]+))?\s*")
+_REFERENCE_CLAUSE_RE = re.compile(
+    r"\s*(?i:by|from|using|via|applying)\s+(?:(?i:step|equation)\s+\(?\d{1,2}\)?|(?i:symmetry)|(?i:the\s+)?"
+    r"([A-Z][a-z]+(?:['’]s)?)(?:\s+(?i:formulas?|theorem|rule|inequality|identity|lemma|law))?)\s*")
+
+
+def _reference_clause(clause: str) -> bool:
+    """A clause before a derivation's math that names where its step comes from (`_derivation_leads`): `By Vieta`,
+    `From step 1`, `by symmetry`, `Using equation (2)`, `By Vieta's formulas`: a reference word, then a step's or an
+    equation's number (of one or two digits), `symmetry` or a capitalised name (`_is_name`: no hedge, scale or
+    negation, `By Roughly`) with an optional kind of result. A number alone (`By 1000`, `From 7`) is none: it scales or
+    states."""
+    m = _REFERENCE_CLAUSE_RE.fullmatch(clause)
+    return m is not None and (m.group(1) is None or _is_name(m.group(1)))
 
 
 def _math_clause_subject(clause: str) -> bool:
@@ -811,6 +863,7 @@ def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int
     found = floor
     lines = None
     opens: set[int] = set()
+    spans: list[tuple[int, int]] | None = None
     for m in pattern.finditer(text, floor, min(pos + 1, len(text))):
         if m.end() > pos:
             continue  # a sentence end's lookahead reads the character at `pos`
@@ -822,12 +875,27 @@ def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int
             continue  # a list number's `1.` is a line's mark, no sentence's end (fx29af)
         elif m.group()[:1] == "." and not period_ends(text, m.start()):
             continue  # `approx.`, `e.g.`: an abbreviation's period ends no sentence (fx29ah)
+        elif m.group() == "!" and _factorial(text, m.start(), spans := (
+                spans if spans is not None else _math_spans(text[:pos], closed=True))):
+            continue  # `$3! = 6$`: a factorial inside math ends no sentence (red team 19's pedantry)
         elif m.group() in ("$$", "\\[") and m.start() in (opens := opens or {a for a, _ in _math_spans(text[:pos])}):
             continue  # a display's opener ends no sentence, its end does (fx29ah: `Maybe, we get $$x = \\boxed{6}$$`)
         found = m.end()
     if found == 0 or text[found - 1: found] == "\n":
         found = min(marks_end(text, found), pos)  # `- The answer is`, `1. The answer is`: the line's marks lead
     return found
+
+
+_FACTORIAL_RE = re.compile(r"(?<=[0-9A-Za-z)\]}])!")
+
+
+def _factorial(text: str, at: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether the `!` at `at` is a factorial (`last_break`): glued to a digit, a letter or a closing bracket, inside a
+    closed math segment (`_math_spans`, read from the text's start) with more math after it before its closer (`$3! =
+    6$`, `$(n+1)! = 24$`). A `!` right before the closer (`$x = 6!$ Then`), after a space, or in prose (`6! Then`, `3 $!
+    Puis`, a currency sign opens no segment that closes) ends a sentence as before."""
+    return bool(_FACTORIAL_RE.match(text, at)) and any(
+        a < at < b and _MATH_DELIMITER_RE.sub("", text[at + 1: b]).strip() for a, b in spans)
 
 
 def _unmarked(text: str) -> str:
@@ -917,10 +985,15 @@ def _method_clause(words: list[str]) -> bool:
     a scale, a negation, a bound or an estimate (`_not_object`: `Rounded to the nearest thousand`, `Solving roughly`,
     `Using an approximation`), and no number or math (`Dividing by 1000,` scales what follows, `Multiplying by 2,`).
     After a rounding participle `nearest` before a unit names the precision asked for (`Rounded to the nearest cent`,
-    `to the nearest integer`); before a numeral it scales (`Rounded to the nearest ten`, red team 3)."""
+    `to the nearest integer`); before a numeral it scales (`Rounded to the nearest ten`, red team 3). `After` or `upon`
+    before the participle says when, not how much (`After simplifying,`)."""
     rest = [w.lower() for w in words if w not in _LEAD_MARKS]
     while rest and (rest[0] in ANCHOR_LEADS or _has("lead", rest[0])) and rest[0] not in METHOD_PARTICIPLES:
         rest = rest[1:]
+    if len(rest) > 1 and rest[0] in ("after", "upon") and rest[1] in METHOD_PARTICIPLES:
+        rest = rest[1:]  # `After simplifying,` as `Simplifying,` (red team 19's pedantry)
+        if len(rest) == 1:
+            return True
     rounding = bool(rest) and rest[0] in ("rounding", "rounded")
 
     def precision(k: int) -> bool:
@@ -1005,8 +1078,8 @@ def box_lead(prefix: str) -> bool:
             text = text[: inner.start()] + " " + inner.group(1)
             continue
         break
-    if not text or _part_label(text):
-        return True
+    if not text or _part_label(text) or _ends_script_connective(text):
+        return True  # `ดังนั้น \\boxed{6}`, `所以\n\\boxed{6}`: a caseless script's "therefore", as `Therefore \\boxed{6}`
     mark = next((m for m in _BOX_LEAD_MARKS if text.endswith(m)), None)
     if mark in (":", "："):
         return box_label(text[: -len(mark)])
@@ -1175,13 +1248,26 @@ def box_label(text: str) -> bool:
         return False  # `Answer (-):`, `Answer >:`, `Attempt 1 -:`: past its line's marks a sign or a bound (fx29ah)
     if all(_label_word(w) for w in words) and _label_phrase(words):
         return True  # `Answer:`, `Total cost:`, `Step 3:`, `$x$:`; not `$x \\neq$:`, `$x > $:` (a relation)
+    if len(words) == 1 and _led_script_label(words[0]):
+        return True  # `所以答案为：`, `因此答案是：`: a caseless run of leads before a label, as `因此，答案为：` (red team 19)
     if words and words[-1].isalpha() and (_has("verb", words[-1]) or words[-1].lower() in _BY_ROLE["cjk_subject"]):
         # `the values of k for which ... are:`: a statement's link before its colon, read as without one (`box_clause`,
         # `box_subject`): `I doubt the answer is:`, `Maybe it is:`, `Not equal:` state none (red team 4 class 2)
         stated = re.sub(r"§(\d+)", lambda m: "$" + segments[int(m.group(1))] + "$", label)
-        return words[-1].lower() in _BY_ROLE["cjk_subject"] or box_clause(stated) and box_subject(stated, stated)
+        if words[-1].lower() in _BY_ROLE["cjk_subject"]:
+            return anchor_lead(named[: named.rfind(words[-1])])  # `So 答案：`, `所以 答案：`; `Maybe 答案：`, `I doubt
+            # that 答案：`, `可能 答案：`, `负\n答案：` lead with no lead's words (fx29al, red team 19 classes 3 and 4)
+        return box_clause(stated) and box_subject(stated, stated)
     phrase = " ".join(words)
     return bool(_CORRECTION_LABEL_RE.match(phrase) or _PROVEN_LABEL_RE.match(phrase))  # `Wait, I made an error:`
+
+
+def _led_script_label(run: str) -> bool:
+    """Whether `run`, one run of a script written without spaces, is `SCRIPT_LEADS` words end to end and then an answer
+    label (`_CJK_LABELS`) or a Chinese subject (LEXICON's `cjk_subject`): `所以答案为`, `因此答案是`, `故答案`;
+    `可能答案为`, `错误答案为` hold a word that is no lead."""
+    return any(_script_leads(run[:k]) and (run[k:] in _CJK_LABELS or run[k:] in _BY_ROLE["cjk_subject"])
+               for k in range(1, len(run)))
 
 
 _OPERATOR_MARKS = frozenset("->|")
