@@ -113,6 +113,9 @@ DERIVATION_NEAR = [n(c) for c in [
     "Thus $a = 2$, I doubt, $b = 3$, the answer is $\\boxed{6}$", "Let the answer be $x$, in units of 1000, $b = 3$, $x = \\boxed{6}$",
     "Since $a = 2$, times 1000, $b = 3$, $x = \\boxed{6}$", "So $a = 2$, not, $x = \\boxed{6}$", "Hence $a = 2$, maybe, $b = 3$, so $x = \\boxed{6}$",
     "We get $a = 2$, but not really, $b = 3$, so $x = \\boxed{6}$", "If its value was $x$, negated, $b = 3$, $x = \\boxed{6}$",
+    # fx29am's near misses: a hedge or scale as a later clause, with math or not, a word read as a part's label
+    "We get $a = 2$, in units of $1000$, $b = 4$, so $x = \\boxed{6}$", "So $a = 2$, maybe $b = 4$, $x = \\boxed{6}$",
+    "So $a = 2$, and, $x = \\boxed{6}$", "So $a = 2$, after dividing by 1000, $b = 3$, $x = \\boxed{6}$",
 ]]
 DERIVATION_HELD = [n(c) for c in [
     "So $a = 2$, in thousands, $x = \\boxed{6}$", "In thousands, $a = 2$, $b = 3$, $x = \\boxed{6}$", "So $a = 2$, roughly, $x = \\boxed{6}$",
@@ -120,12 +123,12 @@ DERIVATION_HELD = [n(c) for c in [
 DERIVATION_PAID = [n(c) for c in [
     "So $a = 2$, $b = 4$, $x = \\boxed{6}$", "We get $a = 2$, then $b = 4$, so $x = \\boxed{6}$", "Since $a = 2$ and $b = 4$, $x = \\boxed{6}$",
     "So $a = 2$, hence $b = 4$, $x = \\boxed{6}$",
+    "We get $a = 2$, after Monday, $b = 4$, so $x = \\boxed{6}$", "So $a = 2$, for part (b), $x = \\boxed{6}$", "(ii), $x = \\boxed{6}$",
 ]]
 test_a_derivations_later_clause_is_read = refused_test(
-    DERIVATION_NEAR, """Paid in both profiles: `grammar._derivation_leads` reads the clauses before a derivation's first math
+    DERIVATION_NEAR, """Paid in both profiles before fx29am (closed there): `grammar._derivation_leads` reads the clauses before a derivation's first math
     clause, and its later clauses are steps no one reads, so a hedge or scale between two math clauses is skipped. The safe
-    verdict: every clause of a derivation is a lead, a math step or the box's clause.""",
-    marks=_open("class 1, a derivation's later clauses unread"))
+    verdict: every clause of a derivation is a lead, a math step or the box's clause.""")
 test_a_hedge_before_the_boxs_clause_or_the_first_math_stays_refused = refused_test(DERIVATION_HELD)
 test_a_derivation_of_math_steps_pays = paid_test(DERIVATION_PAID)
 
@@ -136,6 +139,7 @@ AGREES_NEAR = [n(c) for c in [
     "$x = 6{,}000; x = \\boxed{6}$", "$x = 6'000, x = \\boxed{6}$", "$x = 6k, x = \\boxed{6}$", "$x = 6\\%, x = \\boxed{6}$",
     "$x = 6i, x = \\boxed{6}$", "$x := 7, x = \\boxed{6}$", "${x} = 7, x = \\boxed{6}$", "$x = 3!^{3!}, x = \\boxed{6}$",
     "$x = 6\\tfrac12, x = \\boxed{6}$", "Thus $x = \\sqrt{37}, x = \\boxed{6}$", "$x = 6 \\sqrt{2}, x = \\boxed{6}$", "$x = 6x, x = \\boxed{6}$",
+    "$x = \\sqrt{35}, x = \\boxed{6}$", "$x := 6000, x = \\boxed{6}$", "${x} = 6000; x = \\boxed{6}$", "$x = y^2, x = \\boxed{6}$",
 ]]
 AGREES_HELD = [n(c) for c in [
     "$x = 6000, x = \\boxed{6}$", "$x = 7, x = \\boxed{6}$", "$x = 6 \\cdot 10^3, x = \\boxed{6}$", "$x = 6.5, x = \\boxed{6}$",
@@ -143,14 +147,14 @@ AGREES_HELD = [n(c) for c in [
 ]]
 AGREES_PAID = [n(c) for c in [
     "$x = 3!, x = \\boxed{6}$", "$x = \\frac{12}{2}, x = \\boxed{6}$", "$x = 6.0, x = \\boxed{6}$", "$x = \\sqrt{36}, x = \\boxed{6}$",
-    "$x = 2 \\cdot 3, x = \\boxed{6}$",
-]]
+    "$x = 2 \\cdot 3, x = \\boxed{6}$", "$x = 6, x = \\boxed{6}$", "$x := 6, x = \\boxed{6}$", "${x} = 2 + 4, x = \\boxed{6}$",
+    "$x = \\frac{18}{3}, x = \\boxed{6}$", "$a = 7, x = \\boxed{6}$",
+]] + [n("$x = 2\\pi, x = \\boxed{2\\pi}$", "2\\pi"), n("$x = \\sqrt{8}, x = \\boxed{2\\sqrt{2}}$", "2\\sqrt{2}")]
 test_a_chain_giving_the_boxs_name_another_value_in_any_spelling_is_read = refused_test(
-    AGREES_NEAR, """Paid in both profiles: `grammar._agrees_with_box` (fx29ah) checks a shared side's values only where it
+    AGREES_NEAR, """Paid in both profiles before fx29am (closed there): `grammar._agrees_with_box` (fx29ah) checks a shared side's values only where it
     reads them as numbers, so a radical, `\\pi`, a factorial past 19, a double factorial, a thousands group, a scale
     letter, a percent, `i`, `:=` or a braced name gives the box's name another value unread. The safe verdict: a side not
-    read as a number agrees only when it parses to the box's value.""",
-    marks=_open("class 2, `_agrees_with_box` reads plain numbers only"))
+    read as a number agrees only when it parses to the box's value.""")
 test_a_chain_giving_the_boxs_name_another_number_stays_refused = refused_test(AGREES_HELD)
 test_a_chain_restating_the_boxs_value_pays = paid_test(AGREES_PAID)
 
@@ -211,7 +215,8 @@ test_fx29als_caseless_rewrites_pay = paid_test(CASELESS_FIX_PAID)
 KNOWN_PERIOD_NEAR = [n(c) for c in [
     "The answer is less than. \\boxed{6}", "The answer is max. \\boxed{6}", "The answer is min. \\boxed{6}", "The answer is at least. \\boxed{6}",
     "The answer is no more than. \\boxed{6}", "It is the. \\boxed{6}", "Answer: max. \\boxed{6}", "The sum is per. $x = \\boxed{6}$",
-    "The answer is fewer than. \\boxed{6}", "The answer is of. \\boxed{6}",
+    "The answer is fewer than. \\boxed{6}", "The answer is of. \\boxed{6}", "The answer is more than. \\boxed{6}", "It is an. \\boxed{6}",
+    "The answer is in. \\boxed{6}", "The answer is greater. \\boxed{6}",
 ]]
 KNOWN_PERIOD_HELD = [n(c) for c in [
     "The answer is approx. \\boxed{6}", "The answer is not. \\boxed{6}", "The answer is a. \\boxed{6}", "The answer is max \\boxed{6}",
@@ -219,12 +224,12 @@ KNOWN_PERIOD_HELD = [n(c) for c in [
 ]]
 KNOWN_PERIOD_PAID = [n(c) for c in [
     "So the result follows. \\boxed{6}", "We compute. \\boxed{6}", "The answer is 6 cm. \\boxed{6}", "It has 6 legs. \\boxed{6}",
+    "We verify this. \\boxed{6}", "The claim holds. \\boxed{6}", "Each box has 6 apples. \\boxed{6}",
 ]]
 test_a_period_after_a_function_word_or_abbreviation_leaves_the_sentence_open = refused_test(
-    KNOWN_PERIOD_NEAR, """Paid in both profiles: `grammar.period_ends` (fx29ah) ends a sentence at a period after any word of
+    KNOWN_PERIOD_NEAR, """Paid in both profiles before fx29am (closed there): `grammar.period_ends` (fx29ah) ends a sentence at a period after any word of
     `_known_words`, which holds determiners, prepositions, comparatives and `max`/`min`, so the box after `less than.` or
-    `max.` is read alone. The safe verdict: a period ends a sentence only after a word that can end one.""",
-    marks=_open("class 5, a period after a known function word or abbreviation"))
+    `max.` is read alone. The safe verdict: a period ends a sentence only after a word that can end one.""")
 test_a_period_after_an_unknown_abbreviation_stays_refused = refused_test(KNOWN_PERIOD_HELD)
 test_a_period_after_a_finished_sentence_pays = paid_test(KNOWN_PERIOD_PAID)
 
@@ -234,17 +239,21 @@ CONNECTIVE_NEAR = [n(c) for c in [
     "The answer in thousands is $a$ consequently \\boxed{6}", "The answer could be $a$ accordingly \\boxed{6}",
     "The answer in thousands is $a$ finally \\boxed{6}", "The answer could be $a$ overall \\boxed{6}",
     "The answer in thousands is $a$ altogether \\boxed{6}", "The wrong value is $a$ consequently \\boxed{6}",
+    "The answer in thousands is $a$ now \\boxed{6}", "The answer could be $a$ clearly \\boxed{6}",
+    "The answer in thousands is $a$ indeed \\boxed{6}",
 ]]
 CONNECTIVE_HELD = [n(c) for c in [
     "The answer in thousands is $a$ so \\boxed{6}", "The answer in thousands is $a$, consequently \\boxed{6}",
     "The answer could be $a$ giving \\boxed{6}", "The answer could be $a$ thereby \\boxed{6}", "We get $a = 2$ consequently \\boxed{6}",
 ]]
-CONNECTIVE_PAID = [n(c) for c in ["The value is $a$ consequently \\boxed{6}", "The value is $a$ accordingly \\boxed{6}"]]
+CONNECTIVE_PAID = [n(c) for c in [
+    "The value is $a$ consequently \\boxed{6}", "The value is $a$ accordingly \\boxed{6}", "The sum of $a$ and $b$ is \\boxed{6}",
+    "The value of $x$ such that $x^2 = 36$ is \\boxed{6}",
+]]
 test_the_last_maths_clause_before_any_connective_is_read = refused_test(
-    CONNECTIVE_NEAR, """Paid in both profiles: fx29aj reads the last math's clause with no comma only before `_RESTART_RE`'s
+    CONNECTIVE_NEAR, """Paid in both profiles before fx29am (closed there): fx29aj reads the last math's clause with no comma only before `_RESTART_RE`'s
     connectives (`so`, `thus`, `therefore`, `hence`, `then`), so `consequently`, `accordingly`, `finally`, `overall`,
-    `altogether` leave it unread. The safe verdict: the clause read whatever word follows its math.""",
-    marks=_open("class 6, a connective outside `_RESTART_RE`"))
+    `altogether` leave it unread. The safe verdict: the clause read whatever word follows its math.""")
 test_the_last_maths_clause_before_a_listed_connective_stays_refused = refused_test(CONNECTIVE_HELD)
 test_a_stated_clause_before_a_connective_pays = paid_test(CONNECTIVE_PAID)
 
@@ -253,18 +262,21 @@ test_a_stated_clause_before_a_connective_pays = paid_test(CONNECTIVE_PAID)
 DISPLAY_COLON_NEAR = [n(c) for c in [
     "The answer in thousands is \\[a\\]: \\boxed{6}", "The answer could be $$a$$: \\boxed{6}", "The wrong value is \\[a = 2\\]: $x = \\boxed{6}$",
     "I doubt that \\[a\\]: \\boxed{6}", "The answer divided by 1000 is \\[a\\]: the answer is \\boxed{6}",
-    "The answer in thousands is \\[a\\] : \\boxed{6}", "The answer in thousands is \\[a\\]! \\boxed{6}",
+    "The answer in thousands is \\[a\\] : \\boxed{6}", "The answer in thousands is \\[a\\]! \\boxed{6}", "Maybe \\[a\\]: \\boxed{6}",
+    "The answer in thousands is $$a$$! \\boxed{6}", "The answer in thousands is \\[a\\]：\\boxed{6}",
 ]]
 DISPLAY_COLON_HELD = [n(c) for c in [
     "The answer in thousands is $a$: \\boxed{6}", "The answer in thousands is \\[a\\], \\boxed{6}", "The answer in thousands is \\[a\\]; \\boxed{6}",
     "The answer in thousands is \\[a\\]) \\boxed{6}",
 ]]
-DISPLAY_COLON_PAID = [n(c) for c in ["We get \\[a = 2\\]: \\boxed{6}", "The value is \\[a\\]: \\boxed{6}", "The sum is \\[2 + 4\\]: \\boxed{6}"]]
+DISPLAY_COLON_PAID = [n(c) for c in [
+    "We get \\[a = 2\\]: \\boxed{6}", "The value is \\[a\\]: \\boxed{6}", "The sum is \\[2 + 4\\]: \\boxed{6}",
+    "We have \\[2 + 4 = 6\\]: \\boxed{6}", "Thus \\[x = 6\\]! \\boxed{6}", "The total is \\[2 + 4\\]: $x = \\boxed{6}$",
+]]
 test_a_displays_clause_before_a_colon_is_read = refused_test(
-    DISPLAY_COLON_NEAR, """Paid in both profiles: `grammar._sentence_before` (fx29aj) reads through a display only before a
+    DISPLAY_COLON_NEAR, """Paid in both profiles before fx29am (closed there): `grammar._sentence_before` (fx29aj) reads through a display only before a
     comma or semicolon; before a colon or `!` the display's end ends the sentence and its clause is read by no one (inline
-    math there is read). The safe verdict: a display's end ends a sentence as the same mark after inline math does.""",
-    marks=_open("class 7, a display before a colon"))
+    math there is read). The safe verdict: a display's end ends a sentence as the same mark after inline math does.""")
 test_inline_math_or_a_display_before_a_comma_stays_refused = refused_test(DISPLAY_COLON_HELD)
 test_a_stated_display_before_a_colon_pays = paid_test(DISPLAY_COLON_PAID)
 
@@ -273,16 +285,20 @@ test_a_stated_display_before_a_colon_pays = paid_test(DISPLAY_COLON_PAID)
 ORDER_NEAR = [n(c) for c in [
     "The answer in thousands is \\approx x = \\boxed{6}", "The sum is not > x = \\boxed{6}", "It is false that\n\\ne x = \\boxed{6}",
     "The answer divided by 1000 is \\ge x = \\boxed{6}", "The sum is not \\sim x = \\boxed{6}", "The answer in thousands is\n< x = \\boxed{6}",
+    "The answer in thousands is \\le x = \\boxed{6}", "The sum is not \\geq x = \\boxed{6}",
 ]]
 ORDER_HELD = [n(c) for c in [
     "The sum is not\n> x = \\boxed{6}", "Maybe \\approx x = \\boxed{6}", "I doubt that \\le x = \\boxed{6}", "The sum is not = x = \\boxed{6}",
     "The answer in thousands is x = \\boxed{6}",
 ]]
-ORDER_PAID = [n(c) for c in ["We get $x \\ge 6$ and $x \\le 6$, so $x = \\boxed{6}$", "The sum is\n> x = \\boxed{6}"]]
+ORDER_PAID = [n(c) for c in [
+    "We get $x \\ge 6$ and $x \\le 6$, so $x = \\boxed{6}$", "The sum is\n> x = \\boxed{6}", "$0 < x = \\boxed{6}$", "Since $5 < x$, $x = \\boxed{6}$",
+    "We know $5 < x < 7$, so $x = \\boxed{6}$",
+]]
 test_a_relation_mark_after_prose_is_read_with_it = refused_test(
-    ORDER_NEAR, """Paid in both profiles: an order or approximation mark after prose restarts the box's side's chain, so
+    ORDER_NEAR, """Paid in both profiles before fx29am (closed there): an order or approximation mark after prose restarts the box's side's chain, so
     the prose before it is read by no one (noticed by fx29aj for `>`; `\\ne`, `\\approx`, `\\sim`, a line break too). The safe
-    verdict: the mark is a word of the prose's clause.""", marks=_open("class 8, a relation mark restarts the side"))
+    verdict: the mark is a word of the prose's clause.""")
 test_a_relation_mark_after_a_hedge_on_its_line_stays_refused = refused_test(ORDER_HELD)
 test_a_relation_after_a_link_pays = paid_test(ORDER_PAID)
 

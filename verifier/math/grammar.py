@@ -396,7 +396,9 @@ _DISCOURSE = frozenset("okay ok alright yes now well wait actually putting it to
 all together,`, `In other words,`); besides them, `_CLAUSE_OPENERS` (`Checking,`, `Next,`) say how it was found."""
 _CJK_LEADS = ("所以", "因此", "因而", "故", "综上所述", "综上", "总之", "最终", "最后", "于是", "那么", "即")
 _CLAUSE_SPLIT_RE = re.compile(r"[,，;；、]|\.\.\.|…")
-_PART_CLAUSE_RE = re.compile(r"^\s*(?:for\s+)?(?:part\s+)?\(?[a-z0-9]{1,3}\)?\s*$", re.IGNORECASE)
+_PART_CLAUSE_RE = re.compile(r"^\s*(?:for\s+)?(?:part\s+)?\(?(?:[a-z]\d?|\d{1,2}[a-z]?|[ivx]{1,4})\)?\s*$", re.IGNORECASE)
+"""A part's label as a clause (`_lead_clause`: `For part (a)`, `(ii)`, `3b`): a letter, a number or a roman numeral, never
+a word (`not`, `and`: fx29am, red team 19 class 1's `So $a = 2$, not, $x = \\boxed{6}$`)."""
 _REJECTION_CLAUSE_RE = re.compile(r"^\s*(?i:it\s+is\s+|it's\s+)?(?i:not)\s+(?:\(?[A-Z]\)?|-?\d+(?:\.\d+)?)\s*$")
 _SETTLED_CLAUSE_RE = re.compile(
     r"^\s*(?:and\s+)?(?:the|this|that|these|each|every|all)\s+"
@@ -556,7 +558,16 @@ def _known_words() -> frozenset[str]:
     `_SENTENCE_FINAL`. None is an abbreviation: each group lists whole words, with its reason."""
     groups = [*(e.words for e in LEXICON), *(e.words for e in OBJECT_WORDS), *(e.words for e in CLAUSE_WORDS), ANCHOR_LEADS,
               _STATING_VERBS, _CLAUSE_OPENERS, _DISCOURSE, METHOD_OBJECTS, _LABEL_WORDS, _SENTENCE_FINAL]
-    return frozenset(w.lower() for group in groups for w in group)
+    open_ended = _OPEN_ENDED | _LOWER_ROLES["prep"] | _LOWER_ROLES["than"] | _LOWER_ROLES["relative"]
+    return frozenset(w.lower() for group in groups for w in group) - open_ended
+
+
+_OPEN_ENDED = frozenset("a an the every my our their your its per of into onto as such where which whose whom and or "
+                        "max min least".split())
+"""Known words no sentence ends with (`_known_words`; fx29am, red team 19 class 5): LEXICON's prepositions, `than` and
+comparatives (`less`, `fewer`), and these articles, possessives, prepositions, relatives, joiners and bounds: after
+them a period is an abbreviation's or a cut sentence's (`The answer is less than. \\boxed{6}`, `The answer is max.
+\\boxed{6}`, `It is the. \\boxed{6}`, `The sum is per. $x = \\boxed{6}$` state no answer)."""
 
 
 _BOX_COMMAND_RE = re.compile(r"\\(?:boxed|fbox)\s*\{")
@@ -732,16 +743,46 @@ def box_lead_clauses(text: str, pos: int) -> bool:
     for brk in _CLAUSE_SPLIT_RE.finditer(aligned, 0, last):
         cut = brk.end()
     after = _CLAUSE_SPLIT_RE.search(aligned, last)
-    if after is None:
-        if not _RESTART_RE.match(before, last + 1):
-            return True  # the last math is in the box's own clause (`The sum of $a$ and $b$ is`): `box_clause` reads it
-        clause, later = before[cut: last + 1], []  # `The answer could be $a$ (and) so \\boxed{6}`: a lead after the
+    later: list[str] = []
+    if after is None and opened is not None and opened.start() > last and not before[last + 1: opened.start()].strip() and (
+            before[: last + 1].endswith(("\\]", "$$"))):
+        clause = before[cut: opened.start()]  # `I doubt that \\[a\\]: \\boxed{6}`: a mark after the last math
+        # starts the box's clause, the math's clause read as before a comma (fx29am, red team 19 class 7)
+    elif after is None:
+        if not _RESTART_RE.match(before, last + 1) and _subject_goes_on(before[last + 1:]):
+            return True  # the last math is in the box's own clause (`The sum of $a$ and $b$ is`, `The value of $x$ such
+            # that ... is`, `... for a \\(98 \\times 98\\) chessboard is:`): `box_clause` and `box_subject` read it
+        # any other word after it ends the math's clause as `_RESTART_RE`'s `so` or a comma does (fx29am, red team 19
+        # class 6: `The answer in thousands is $a$ consequently \\boxed{6}`, `... $a$ finally`, `... $a$ overall`)
+        clause = before[cut: last + 1]  # `The answer could be $a$ (and) so \\boxed{6}`: a lead after the
         # math restarts the box's clause with no comma (fx29aj, red team 18 class 8), the math's clause read as before one
     else:
         clause = before[cut: after.start()]
         later = _CLAUSE_SPLIT_RE.split(_masked(before[after.end():]))[:-1]
     return (_lead_clause(_masked(clause)) or box_clause(clause) and _math_clause_subject(clause)) and all(
         _lead_clause(c) for c in later) and _derivation_leads(before[:cut], aligned[:cut])
+
+
+_WORD_AFTER_RE = re.compile(r"[ \t]*([^\W\d_]+)")
+
+
+def _subject_goes_on(rest: str) -> bool:
+    """Whether the last math before a box is in the box's own clause (`box_lead_clauses`; `rest`: the text after it): no
+    word follows it on its line (`... are:\n- \\((p, q) = (7, 3)\\)\n\n\\(\\boxed{...}`), the word after it goes on
+    with a subject (a link or verb, `and`, `or`, a preposition, a relative, a noun or unit, a clause word: `$a$ and $b$
+    is`, `$x$ such that`, `$6$ apples cost`), or a link or verb follows among the words after it (`\\(98 \\times 98\\)
+    chessboard is:`: the subject's reader reads them). Any other word, a connective or an adverb listed or not, ends the
+    math's clause as `_RESTART_RE`'s `so` or a comma does (fx29am, red team 19 class 6: `The answer in thousands is $a$
+    consequently \\boxed{6}`, `... $a$ finally`, `... $a$ overall`)."""
+    word = _WORD_AFTER_RE.match(rest)
+    if word is None:
+        return True
+    w = word.group(1).lower()
+    if (w in _BOX_COPULAS or w in _JOINERS or w in _RELATIVE_OPENERS or w in _OPEN_PREPS or w in _CLOSED_PREPS
+            or w in _STATING_VERBS or any(_has(role, w) for role in ("verb", "prep", "noun", "count", "unit", "than"))
+            or any(w in e.words for e in CLAUSE_WORDS)):  # `$n$ odd`, `$x$ can`, `$k$ as`
+        return True
+    return any(v.lower() in _BOX_COPULAS or _has("verb", v) for v in _PROSE_WORD_RE.findall(rest))
 
 
 _RESTART_RE = re.compile(r"\s*(?:(?i:and)\s+)?(?i:so|thus|therefore|hence|then)(?![\w'’])")
@@ -765,19 +806,30 @@ def _derivation_leads(before: str, aligned: str) -> bool:
     `If its initial value was $x$, after Monday, its value is $.9x$, ...`); its later clauses are steps, not read. Every
     clause before it leads (`_lead_clause`): `In thousands, $a = 2$, $x = \\boxed{6}$`, `Maybe, $y = 1$, $a = 2$, ...`
     state none (fx29ag, red team 17 class 5's leftover)."""
-    k = 0
+    k, first = 0, True
     for brk in list(_CLAUSE_SPLIT_RE.finditer(aligned)) + [None]:
         end = brk.start() if brk is not None else len(aligned)
+        clause = before[k:end]
         if "§" in aligned[k:end]:
-            first = before[k:end]
-            return _lead_clause(_masked(first)) or box_clause(first) or _naming_premise(first)
-        if not (_lead_clause(_masked(before[k:end])) or _reference_clause(before[k:end])) and (
-                brk is not None or before[k:end].strip()):
-            return False
+            if not (_lead_clause(_masked(clause)) or box_clause(clause) and (first or _math_clause_subject(clause))
+                    or first and _naming_premise(clause) or not first and _TIME_STEP_RE.fullmatch(clause)):
+                return False  # a later step is read as the first (fx29am, red team 19 class 1)
+            first = False
+        elif not (_lead_clause(_masked(clause)) or _reference_clause(clause)) and (brk is not None or clause.strip()) and (
+                first or not _TIME_STEP_RE.fullmatch(clause)):
+            return False  # before the first math or between steps (`So $a = 2$, in thousands, $b = 3$, ...`)
         k = brk.end() if brk is not None else end
     return True
 
 
+_TIME_STEP_RE = re.compile(
+    r"\s*(?:(?i:and)\s+)?(?i:after|before|on|during|until)\s+(?:(?i:the|a|an|another)\s+)?"
+    r"(?:(?i:first|second|third|next|last|further|following|same)\s+)?"
+    r"(?:(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|(?i:day|week|month|year|morning|afternoon|evening)"
+    r"(?:\s+\d{1,3})?)|(?:\$[^$]{1,40}\$\s+)?(?i:loss|gain|increase|decrease|discount|drop|rise|markup))\s*")
+"""A later step's clause that says when the next step happens (`_derivation_leads`): a time's preposition, a day's name or
+a time word, or a change in math (math-verify's `If its initial value was $x$, after Monday, its value is $.9x$, and
+after a further $20\\%$ loss, its value becomes ...`). A scale (`after dividing by 1000`, `in thousands`) is none."""
 _NAMING_PREMISE_RE = re.compile(
     r"\s*(?i:if|let|suppose|assume)\s+((?:[^\W\d_]+(?:'s|’s)?\s+){1,4})(?i:is|was|be|are|were)\s+\$\s*([A-Za-z])\s*\$\s*")
 _PREMISE_ADJECTIVES = frozenset("initial original starting".split())
@@ -845,14 +897,17 @@ def _sentence_before(text: str, pos: int) -> str:
     floor, end = max(pos - _LEAD_CHARS_BOX, 0), pos
     while True:
         start = last_break(_SENTENCE_END_RE, text, floor, end)
-        display = next((a for a, b in _math_spans(text[floor:start], closed=True) if b == start - floor), None)
-        if display is None or not text[:start].endswith(("\\]", "$$")) or not _CLAUSE_MARK_AFTER_RE.match(text, start):
+        close = start - 1 if text[start - 1: start] == "!" and text[:start - 1].endswith(("\\]", "$$")) else start
+        display = next((a for a, b in _math_spans(text[floor:close], closed=True) if b == close - floor), None)
+        if display is None or not text[:close].endswith(("\\]", "$$")) or close == start and not (
+                _CLAUSE_MARK_AFTER_RE.match(text, start)):
             return text[start:pos]
-        end = floor + display  # a display followed by a comma or semicolon is a word of its clause, read through as
-        # `anchor_clause` reads it (fx29aj, red team 18 class 8: `The answer in thousands is $$a$$, $x = \\boxed{6}$`)
+        end = floor + display  # a display followed by a clause's mark or a glued `!` is a word of its clause, read
+        # through as `anchor_clause` reads it (fx29aj, red team 18 class 8: `The answer in thousands is $$a$$, $x =
+        # \\boxed{6}$`; fx29am, red team 19 class 7: `I doubt that \\[a\\]: \\boxed{6}`, `... is \\[a\\]! \\boxed{6}`)
 
 
-_CLAUSE_MARK_AFTER_RE = re.compile(r"[ \t]*[,;，；]")
+_CLAUSE_MARK_AFTER_RE = re.compile(r"[ \t]*[,;:，；：]")
 
 
 def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int:
@@ -2556,17 +2611,40 @@ def _stated_relation(part: str) -> bool:
 def _agrees_with_box(part: str, own: str) -> bool:
     """Whether a chain before the box's own in its math (`part`) gives no side of the box's chain (`own`, up to the box:
     `x` of `x =`, `x` and `2 + 4` of `x = 2 + 4 =`) another value: a chain that shares a side with the box's holds the
-    box's value on every side, so its sides are read as middle sides of the box's chain (`_middle_values_agree`, the
-    value in numbers agrees: `$x = 2 + 4, x =` is; `$x = 6000, x =`, `$x = -6; x =`, `$x = 7, x =` are not, as `$x =
-    7 = \\boxed{6}$` is not; fx29ah, red team 18 class 7)."""
+    box's value on every side (fx29ah, red team 18 class 7). An allowlist (fx29am, red team 19 class 2): each of its
+    sides is a side of the box's chain, the box's own text, or a value read in numbers (`_approximated`: `_arithmetic`'s,
+    with `\\sqrt` and `\\pi`) equal to the box's (`$x = 2 + 4, x =`, `$x = \\sqrt{36}, x =`, `$x = 3!, x =` are;
+    `$x = 7, x =`, `$x = 6000, x =`, `$x = \\sqrt{36000}, x =`, `$x = 20!, x =`, `$x = 6k, x =`, `$x = 6\\%, x =` are
+    not). `:=` is `=` and a braced name its name (`$x := 7, x =`, `${x} = 7, x =`)."""
     def sides(chain: str) -> list[str]:
-        return [re.sub(r"\\(?:left|right)(?![A-Za-z])|\\[,;:! ]|\s", "", s) for s in chain.split("=")]
+        found = []
+        for side in re.sub(r":\s*=", "=", chain).split("="):
+            side = re.sub(r"\\(?:left|right)(?![A-Za-z])|\\[,;:! ]|\s", "", side)
+            while re.fullmatch(r"\{[^{}]*\}", side):
+                side = side[1:-1]  # `{x}`: the name `x`
+            found.append(side)
+        return found
 
     value = _BOX_VALUE.get()
-    mine = sides(part)
-    if value is None or not set(mine) & {s for s in sides(own) if s}:
-        return True
-    return _middle_values_agree(mine, value)
+    mine, theirs = sides(part), {s for s in sides(own) if s}
+    if not set(mine) & theirs:
+        return True  # `$a = 2, x =`: another name's chain
+    if value is None:
+        return False
+    text = sides(value)[0] if "=" not in value else None
+    final = _approximated(value)
+    tolerance = 1e-9 * max(1.0, abs(final)) if final is not None else 0.0
+    decimals = re.fullmatch(r"\s*-?\d*\.(\d+)\s*", value)  # `10/3 = 3.33`: the value rounded to its own digits
+    if decimals:
+        tolerance = 0.5 * 10 ** -len(decimals.group(1))
+
+    def agrees(side: str) -> bool:
+        if side in theirs or side == text:
+            return True
+        read = _approximated(side) if final is not None else None
+        return read is not None and final is not None and abs(read - final) <= tolerance
+
+    return all(agrees(side) for side in mine)
 
 
 _BOX_CLAUSE_START_RE = re.compile(r"(?<!\.)[.!?](?=\s)|[。！？：；]|[,，;:](?!\d)")
@@ -2791,8 +2869,11 @@ def _first_side(text: str, value: str | None = None) -> str | None:
     depth, bounded = 0, False
     for t in tokens[i:]:
         depth += 1 if t in _OPENERS else -1 if t in _CLOSERS else 0
-        if depth > 0 and t in _SIDE_RELATIONS and t != "=":
-            return None  # `{a + b \geq 2 \cdot 3} =`: an order relation inside a group bounds it all
+        if t in _SIDE_RELATIONS and t != "=" and (depth > 0 or t not in ("\\equiv", "\\in") and _side_words(
+                "".join(sides[-1]))):
+            return None  # `{a + b \geq 2 \cdot 3} =`: an order relation inside a group bounds it all; `The answer in
+            # thousands is \\approx x =`, `The sum is not > x =`: one after prose is a word of its clause, which states
+            # no name's value (fx29am, red team 19 class 8)
         if depth == 0 and t in _SIDE_RELATIONS:
             # an order relation restarts the chain (`0 < x = \\boxed{3}` states x): only `=`, `\\equiv`
             # and `\\in` carry the first side's name to the box
