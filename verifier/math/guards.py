@@ -105,7 +105,10 @@ warmed on another answer, at load 3-4.8 on 2 shared cores (fx29ac, docs/math.md 
 `\\sqrt{}` factors 1.7 s; nested, `\\sin(\\sin(a) \\cdot \\sin(b) \\cdot \\sin(c)) \\cdot \\sin(\\sin(f) \\cdot
 \\sin(g))` (7, inner calls count their depth) 1.3 s. Realistic rewrites hold 1-2 (`2\\sin(x)\\cdot\\cos(x)`,
 `\\sin(a)\\cdot\\cos(b)+\\cos(a)\\cdot\\sin(b)`, `\\ln(2)\\cdot\\ln(3)`); no extracted answer or gold of
-tests/data/peers or peer_outputs holds 2."""
+tests/data/peers or peer_outputs holds 2. Since fx29an (red team 19 class 9) a bracketed factor a product follows counts
+the calls in it no product counted (`(\\sin(a)+1) \\cdot (\\sin(b)+1) \\cdot ...`, six 1.9 s, eight over 40 s; five, at the
+bound, 1.1-1.5 s at load 1.5-6), and a call before a juxtaposed `\\Gamma` is a product (twelve `\\Gamma(a)\\Gamma(b)...`
+6.1 s; three, at the bound, 0.2-0.4 s)."""
 _CALLS = (r"a?r?c?(?:sin|cos|tan|cot|sec|csc)h?|log|ln|lg|exp")
 # The parser's other calls (latex2sympy's `func` rule: `\\Gamma`/`\\gamma`, `\\det`, `\\max`, ...): counted for
 # `function_products` only (a chain of eight `\\gamma(a) \\cdot` 7.5 s; `\\Gamma`, `\\gamma` twice), never for
@@ -194,6 +197,29 @@ def function_products(text: str) -> int:
     return _function_scan(text)[2]
 
 
+def _closed(frame: list[int], outer: list[int], text: str, m: re.Match[str]) -> int:
+    """The products counted at a closing bracket `m` of `frame` (`_function_scan`), passing to `outer` the depths of the
+    calls in it no product counted: a call's argument counts the call when a product follows it; a bracketed factor
+    (fx29an) counts the calls in it when a product follows it, read from the bracket (`\\frac{...}{2} \\cdot`)."""
+    if frame[2]:
+        counted = _product_follows(text, m.end())
+        outer[3] += frame[3] + (0 if counted else frame[2])
+        return frame[2] if counted else 0
+    if frame[3] and _product_follows(text, m.start()):
+        return frame[3]
+    outer[3] += frame[3]
+    return 0
+
+
+def _bare_call(text: str, after: int, called: int, frame: list[int]) -> int:
+    """The products counted at a call of a bare argument starting at `after`: its depth when a product follows the
+    argument; else the depth is left to `frame`, the bracket around it (`_closed`)."""
+    if _product_follows(text, _BARE_ARGUMENT_RE.match(text, after).end()):  # type: ignore[union-attr]
+        return called
+    frame[3] += called
+    return 0
+
+
 def _function_scan(text: str) -> tuple[int, int, int]:
     """(work, deepest nesting, explicit products after calls): `function_work` and `function_products` in one pass, on
     the text as the parser reads it (`unicode_math.to_ascii_math`: `·`, `×`, `÷`, `⋅` are `\\cdot`, `\\times`, `\\div`)."""
@@ -215,14 +241,7 @@ def _function_scan(text: str) -> tuple[int, int, int]:
             if len(frames) > 1:
                 frame = frames.pop()
                 scopes -= frame[0] + frame[1]
-                if frame[2]:  # a call's argument: the call counts when a product follows it
-                    counted = _product_follows(text, m.end())
-                    products += frame[2] if counted else 0
-                    frames[-1][3] += frame[3] + (0 if counted else frame[2])
-                elif frame[3] and _product_follows(text, m.start()):  # a factor holding calls (fx29an)
-                    products += frame[3]
-                else:
-                    frames[-1][3] += frame[3]
+                products += _closed(frame, frames[-1], text, m)
         elif kind == "end" or m.start() != chained_at:  # a term's end, or a function that is no bare argument: a factor
             scopes -= frames[-1][1]
             frames[-1][1] = 0
@@ -237,13 +256,10 @@ def _function_scan(text: str) -> tuple[int, int, int]:
                 called *= 2
                 if argument:  # `\\Gamma(a)`: `simplify` of a sum of them (fx29an); a bare `\\gamma` is an angle too
                     work += _GAMMA_WEIGHT * depth
-                    deepest = max(deepest, depth)
             if argument:
                 argument_at, argument_depth, argument_scope = argument.end(), called, 0
-            elif _product_follows(text, _BARE_ARGUMENT_RE.match(text, after).end()):  # type: ignore[union-attr]
-                products += called
             else:
-                frames[-1][3] += called
+                products += _bare_call(text, after, called, frames[-1])
             continue
         name = (m.group("name") or m.group("op") or "exp").strip().lower()
         weight = 4 if name.endswith("h") and len(name) > 2 else 2 if name in _RATIOS else 1
@@ -252,10 +268,7 @@ def _function_scan(text: str) -> tuple[int, int, int]:
         if argument:
             argument_at, argument_depth, argument_scope = argument.end(), called, 1
         else:  # a bare argument: the functions up to its end are inside it
-            if called and _product_follows(text, _BARE_ARGUMENT_RE.match(text, after).end()):  # type: ignore[union-attr]
-                products += called
-            else:
-                frames[-1][3] += called
+            products += _bare_call(text, after, called, frames[-1]) if called else 0
             frames[-1][1] += 1
             scopes += 1
             chained_at = after
