@@ -293,7 +293,8 @@ def expansion_guard(expr: Basic | MatrixBase, limits: MathLimits) -> str | None:
     sum: `MAX_ANGLE_TERMS` for each, `MAX_ANGLE_WEIGHT` for the whole answer (`_angle_weight`); (3) closed forms: a
     symbolic sum, product or integral by `_closed_form`, a limit by `_limit_cost`; (4) products of sines and cosines:
     `MAX_TRIG_PRODUCT` for the whole answer (`_trig_product`); (5) exponentials and logarithms nested at most
-    `MAX_FUNCTION_DEPTH` deep (`_exp_log_depth`). Refused, never paid. Walks at most
+    `MAX_FUNCTION_DEPTH` deep (`_exp_log_depth`); (6) no call of a non-real number past the point sampler's four letters
+    (`MathLimits.max_complex_calls`, `_complex_calls`). Refused, never paid. Walks at most
     `max_tree_nodes` nodes, evaluating nothing."""
     budget = [limits.max_tree_nodes, 0]  # [nodes left to walk, angle weight spent so far in the whole answer]
     try:
