@@ -339,3 +339,82 @@ def test_realistic_products_of_calls_stay_correct(completion: str, gold: str) ->
     assert function_guard(completion) is None and function_guard(gold) is None
     assert math_verdicts(f"\\boxed{{{completion}}}", gold) == ["correct", "correct"]
     assert math_verdicts(f"\\boxed{{{completion}+1}}", gold) == ["incorrect", "incorrect"]
+
+
+# fx29an (red team 19 class 9): calls inside a bracketed factor, juxtaposed `\Gamma`, `\Gamma` sums, calls of non-real numbers.
+def _factors(factor: str, count: int, operator: str = " \\cdot ") -> str:
+    """`count` factors `factor` of different letters (`{v}`) joined by `operator`."""
+    return operator.join(factor.format(v=v) for v in "abcdfghkmn"[:count])
+
+
+@pytest.mark.parametrize("text, products", [
+    ("(\\sin(a)+1) \\cdot (\\sin(b)+1)", 1), ("(\\sin a + 1)(\\sin b + 1)", 1), ("(1+\\sin x)(1-\\sin x)", 1),
+    ("\\left(\\sin a + \\cos b\\right) \\cdot 2", 2), ("\\frac{\\sin a + 1}{2} \\cdot 3", 1), ("((\\sin a + 1) + 1) \\cdot 2", 1),
+    ("(\\sin x + \\cos x)^{2}", 0), ("2(\\sin x + 1)", 0), ("\\frac{\\sin a + 1}{2} + 1", 0), ("(\\sin a + 1) + (\\sin b + 1)", 0),
+    ("\\sin(\\sin(a)+1) \\cdot 2", 1), ("\\Gamma(a)\\Gamma(b)", 2), ("\\frac{\\Gamma(a)\\Gamma(b)}{\\Gamma(a+b)}", 2),
+    ("\\Gamma(a) + \\Gamma(b)", 0), ("\\sin(a)\\sin(b)\\sin(c)", 0),
+])
+def test_calls_in_a_factor_a_product_follows_count(text: str, products: int) -> None:
+    """A bracketed factor (no call's argument) a product follows counts the depths of the calls in it not counted yet,
+    read from its closing bracket (`\\frac{...}{2} \\cdot` past the next argument); a call before a juxtaposed `\\Gamma`
+    is a product (`\\Gamma` is read as a call and as a letter). A factor before a term's end counts nothing."""
+    assert function_products(text) == products
+
+
+@pytest.mark.parametrize("factor, count, operator", [
+    ("(\\sin({v})+1)", MAX_FUNCTION_PRODUCTS + 1, " \\cdot "), ("(\\sin({v}) - {v})", MAX_FUNCTION_PRODUCTS + 1, " \\cdot "),
+    ("(\\sin {v} + 1)", MAX_FUNCTION_PRODUCTS + 1, ""), ("\\Gamma({v})", MAX_FUNCTION_PRODUCTS // 2 + 1, ""),
+])
+def test_factors_holding_calls_at_the_bound_are_compared(factor: str, count: int, operator: str) -> None:
+    """At `MAX_FUNCTION_PRODUCTS` (five `(\\sin(a)+1)` factors 1.1-1.5 s at load 1.5-6, three juxtaposed `\\Gamma` 0.2-0.4 s):
+    the answer is read, its factors in another order pay, a wrong one does not; one factor more is refused."""
+    latex = _factors(factor, count, operator)
+    assert function_products(latex) == MAX_FUNCTION_PRODUCTS and function_guard(latex) is None
+    reordered = operator.join(factor.format(v=v) for v in reversed("abcdfghkmn"[:count]))
+    assert math_verdicts(f"\\boxed{{{reordered}}}", latex) == ["correct", "correct"]
+    assert math_verdicts(f"\\boxed{{{latex}+1}}", latex) == ["incorrect", "incorrect"]
+    bigger = _factors(factor, count + 1, operator)
+    assert function_products(bigger) > MAX_FUNCTION_PRODUCTS
+    refused = parse_prediction(bigger)
+    assert isinstance(refused, str) and "products after function calls" in refused
+
+
+@pytest.mark.parametrize("calls, refused", [(MAX_FUNCTION_WORK // 4, False), (MAX_FUNCTION_WORK // 4 + 1, True)])
+def test_gamma_calls_weigh_in_function_work(calls: int, refused: bool) -> None:
+    """A bracketed `\\Gamma` weighs 4 in `MAX_FUNCTION_WORK`: four in a sum are read (their sum in another order pays),
+    five are refused (nine with `e` and `i` among the letters took 25 s; fx29an)."""
+    latex = _factors("\\Gamma({v})", calls, " + ")
+    assert function_work(latex)[0] == 4 * calls
+    assert (function_guard(latex) is not None) == refused
+    reordered = " + ".join(reversed(latex.split(" + ")))
+    if refused:
+        reason = parse_prediction(latex)
+        assert isinstance(reason, str) and "function work" in reason
+    else:
+        assert math_verdicts(f"\\boxed{{{reordered}}}", latex) == ["correct", "correct"]
+        assert math_verdicts(f"\\boxed{{{latex}+1}}", latex) == ["incorrect", "incorrect"]
+
+
+@pytest.mark.parametrize("latex", ["\\Gamma(e+i) + a + b + c + d + f", "\\sin(e+i) + a + b + c + d + f",
+                                   "\\Gamma(e+i) + \\Gamma(e-i) + a + b + c + d + f"])
+def test_calls_of_non_real_numbers_past_the_sampler_are_refused(latex: str) -> None:
+    """A call of a non-real number among more than four letters (`MathLimits.max_complex_calls`, 0): a wrong answer
+    reaches `simplify` (one `\\Gamma(e+i)` 1.3-2.2 s, two 5.6 s); refused as an answer and as a gold, its own text paid."""
+    assert DEFAULT_LIMITS.max_complex_calls == 0
+    refused = parse_prediction(latex)
+    assert isinstance(refused, str) and "calls of non-real numbers" in refused
+    assert math_verdicts(f"\\boxed{{{latex}}}", latex) == ["correct", "correct"]
+    assert math_verdicts("\\boxed{1}", latex) == ["incorrect", "incorrect"]
+
+
+@pytest.mark.parametrize("latex, reordered", [
+    ("\\Gamma(e+i) + \\Gamma(e-i) + \\Gamma(2i) + a + b + c + x", "a + b + c + x + \\Gamma(2i) + \\Gamma(e-i) + \\Gamma(e+i)"),
+    ("|1+i| + |1-i| + a + b + c + d + f", "a + b + c + d + f + |1-i| + |1+i|"),
+    ("\\Gamma(e) + \\Gamma(\\pi) + a + b + c + d + f", "a + b + c + d + f + \\Gamma(\\pi) + \\Gamma(e)"),
+])
+def test_calls_of_non_real_numbers_within_the_sampler_or_cheap_are_compared(latex: str, reordered: str) -> None:
+    """Four letters or fewer (disproved at a sample point, 0.2 s), an absolute value, or real arguments: read, a rewrite
+    pays and a wrong answer does not."""
+    assert not isinstance(parse_prediction(latex), str)
+    assert math_verdicts(f"\\boxed{{{reordered}}}", latex) == ["correct", "correct"]
+    assert math_verdicts(f"\\boxed{{{latex}+1}}", latex) == ["incorrect", "incorrect"]

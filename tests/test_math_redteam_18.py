@@ -375,12 +375,13 @@ def test_a_product_of_calls_past_the_listed_spellings_is_bounded(product: str) -
 @pytest.mark.parametrize("text", [
     "\\sin(a)\\sin(b)\\sin(c)\\sin(d)\\sin(e)\\sin(f)", "\\sin a + \\sin b + \\sin c + \\sin d + \\sin e + \\sin f",
     "|\\sin a| + |\\sin b| + |\\sin c| + |\\sin d| + |\\sin e| + |\\sin f|", "\\sin(a) = \\sin(b), \\sin(c)",
-    "\\frac{\\sin(a)}{2} + \\frac{\\sin(b)}{2}", "(\\sin a + 1)(\\cos a - 1)", "\\sin^{2}(x) - \\cos^{2}(x)",
+    "\\frac{\\sin(a)}{2} + \\frac{\\sin(b)}{2}", "(\\sin a + 1) + (\\cos a - 1)", "\\sin^{2}(x) - \\cos^{2}(x)",
     "\\frac{\\tan(\\tan(x)) - \\sin(\\sin(x))}{x^{7}}",
 ])
 def test_calls_in_separate_terms_or_juxtaposed_are_no_products(text: str) -> None:
     """The allowlist's other side: a term's separator (`+`, `-`, `=`, `,`; after a fraction's next argument too), or the
-    next call right after the argument (juxtaposed calls parse at once) is no product."""
+    next call right after the argument (juxtaposed calls parse at once) is no product. A bracketed factor a product
+    follows counts its calls since fx29an (`(\\sin a + 1)(\\cos a - 1)` is 1: tests/test_math_cost_bounds.py)."""
     assert function_products(text) == 0
 
 

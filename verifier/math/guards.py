@@ -105,12 +105,16 @@ warmed on another answer, at load 3-4.8 on 2 shared cores (fx29ac, docs/math.md 
 `\\sqrt{}` factors 1.7 s; nested, `\\sin(\\sin(a) \\cdot \\sin(b) \\cdot \\sin(c)) \\cdot \\sin(\\sin(f) \\cdot
 \\sin(g))` (7, inner calls count their depth) 1.3 s. Realistic rewrites hold 1-2 (`2\\sin(x)\\cdot\\cos(x)`,
 `\\sin(a)\\cdot\\cos(b)+\\cos(a)\\cdot\\sin(b)`, `\\ln(2)\\cdot\\ln(3)`); no extracted answer or gold of
-tests/data/peers or peer_outputs holds 2."""
+tests/data/peers or peer_outputs holds 2. Since fx29an (red team 19 class 9) a bracketed factor a product follows counts
+the calls in it no product counted (`(\\sin(a)+1) \\cdot (\\sin(b)+1) \\cdot ...`, six 1.9 s, eight over 40 s; five, at the
+bound, 1.1-1.5 s at load 1.5-6), and a call before a juxtaposed `\\Gamma` is a product (twelve `\\Gamma(a)\\Gamma(b)...`
+6.1 s; three, at the bound, 0.2-0.4 s)."""
 _CALLS = (r"a?r?c?(?:sin|cos|tan|cot|sec|csc)h?|log|ln|lg|exp")
 # The parser's other calls (latex2sympy's `func` rule: `\\Gamma`/`\\gamma`, `\\det`, `\\max`, ...): counted for
 # `function_products` only (a chain of eight `\\gamma(a) \\cdot` 7.5 s; `\\Gamma`, `\\gamma` twice), never for
 # `function_work`.
-_OTHER_CALLS = r"Gamma|gamma|det|floor|ceil|gcd|lcm|max|min"
+_PLAIN_CALLS = r"det|floor|ceil|gcd|lcm|max|min"
+_OTHER_CALLS = rf"Gamma|gamma|{_PLAIN_CALLS}"
 _APPLIED_RE = re.compile(
     rf"\\(?P<name>{_CALLS})(?![A-Za-z])"
     r"|\\operatorname\s*\{\s*(?P<op>[^{}]*)\}"
@@ -123,6 +127,7 @@ _APPLIED_RE = re.compile(
 _SCRIPTS_RE = re.compile(r"(?:\s|\\[,;:! ]|[_^]\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]))*")
 _BRACKET_AFTER_RE = re.compile(r"(?:\\left\s*)?\\?(?=[(\[{])")
 _RATIOS = frozenset({"tan", "cot", "sec", "csc"})
+_GAMMA_WEIGHT = 4  # `MAX_FUNCTION_WORK`: a bracketed `\\Gamma`/`\\gamma` call weighs as a hyperbolic function
 # `function_products`' allowlist of what is no product after a call's argument. First what is skipped: spacing, scripts
 # (`\\sin(a)^{2}`), closing brackets (`(\\sin a)`, `\\lvert\\sin a\\rvert`, `\\right)`) and a command's next argument,
 # braces in it one deep (`\\frac{\\sin a}{x^{7}}`: what follows the fraction decides); then the next token decides: the
@@ -136,7 +141,7 @@ _AFTER_ARGUMENT_RE = re.compile(
 )
 _NO_PRODUCT_RE = re.compile(
     r"\Z|[-+=,;<>&$]|\\[\\)\]]|\\(?:pm|mp|leq?|geq?|neq?|lt|gt|approx|equiv|leqslant|geqslant)(?![A-Za-z])"
-    rf"|\\(?:{_CALLS}|{_OTHER_CALLS}|operatorname)(?![A-Za-z])"
+    rf"|\\(?:{_CALLS}|{_PLAIN_CALLS}|operatorname)(?![A-Za-z])"
 )
 _CALL_RE = re.compile(rf"\\(?:{_CALLS}|{_OTHER_CALLS}|operatorname)(?![A-Za-z])")
 # A bare argument (`\\sin a`, `\\sin 2x`, `\\sin \\theta`, with scripts): letters, numbers and a few symbols only.
@@ -192,13 +197,36 @@ def function_products(text: str) -> int:
     return _function_scan(text)[2]
 
 
+def _closed(frame: list[int], outer: list[int], text: str, m: re.Match[str]) -> int:
+    """The products counted at a closing bracket `m` of `frame` (`_function_scan`), passing to `outer` the depths of the
+    calls in it no product counted: a call's argument counts the call when a product follows it; a bracketed factor
+    (fx29an) counts the calls in it when a product follows it, read from the bracket (`\\frac{...}{2} \\cdot`)."""
+    if frame[2]:
+        counted = _product_follows(text, m.end())
+        outer[3] += frame[3] + (0 if counted else frame[2])
+        return frame[2] if counted else 0
+    if frame[3] and _product_follows(text, m.start()):
+        return frame[3]
+    outer[3] += frame[3]
+    return 0
+
+
+def _bare_call(text: str, after: int, called: int, frame: list[int]) -> int:
+    """The products counted at a call of a bare argument starting at `after`: its depth when a product follows the
+    argument; else the depth is left to `frame`, the bracket around it (`_closed`)."""
+    if _product_follows(text, _BARE_ARGUMENT_RE.match(text, after).end()):  # type: ignore[union-attr]
+        return called
+    frame[3] += called
+    return 0
+
+
 def _function_scan(text: str) -> tuple[int, int, int]:
     """(work, deepest nesting, explicit products after calls): `function_work` and `function_products` in one pass, on
     the text as the parser reads it (`unicode_math.to_ascii_math`: `·`, `×`, `÷`, `⋅` are `\\cdot`, `\\times`, `\\div`)."""
     if not text.isascii():
         text = to_ascii_math(text)
-    frames: list[list[int]] = [[0, 0, 0]]  # per open bracket: [1 if a function's argument, bare functions open in it,
-    # the depth of the call whose argument it is, else 0]
+    frames: list[list[int]] = [[0, 0, 0, 0]]  # per open bracket: [1 if a function's argument, bare functions open in it,
+    # the depth of the call whose argument it is, else 0, the depths of the calls in it no product counted yet]
     scopes = work = deepest = products = 0  # scopes: the function arguments around the current position
     argument_at = chained_at = -1  # where the last function's bracketed argument opens; where its bare one starts
     argument_depth = 0  # the depth of that call (`function_products`)
@@ -207,14 +235,13 @@ def _function_scan(text: str) -> tuple[int, int, int]:
         kind = m.lastgroup
         if kind == "open":
             at_argument = m.start() == argument_at
-            frames.append([int(at_argument) * argument_scope, 0, argument_depth if at_argument else 0])
+            frames.append([int(at_argument) * argument_scope, 0, argument_depth if at_argument else 0, 0])
             scopes += frames[-1][0]
         elif kind == "close":
             if len(frames) > 1:
                 frame = frames.pop()
                 scopes -= frame[0] + frame[1]
-                if frame[2] and _product_follows(text, m.end()):
-                    products += frame[2]
+                products += _closed(frame, frames[-1], text, m)
         elif kind == "end" or m.start() != chained_at:  # a term's end, or a function that is no bare argument: a factor
             scopes -= frames[-1][1]
             frames[-1][1] = 0
@@ -224,13 +251,15 @@ def _function_scan(text: str) -> tuple[int, int, int]:
         argument = _BRACKET_AFTER_RE.match(text, after)
         depth = scopes + 1
         called = depth if kind in ("name", "op", "call") else 0  # a call of the parser's `func` rule; not `e^{...}`
-        if kind == "call":  # counted for products only
+        if kind == "call":  # counted for products only, and `\\Gamma(...)` for work
             if m.group("call").lower() == "gamma":  # read by the parser as a call and as a letter (`atom`): twice
                 called *= 2
+                if argument:  # `\\Gamma(a)`: `simplify` of a sum of them (fx29an); a bare `\\gamma` is an angle too
+                    work += _GAMMA_WEIGHT * depth
             if argument:
                 argument_at, argument_depth, argument_scope = argument.end(), called, 0
-            elif _product_follows(text, _BARE_ARGUMENT_RE.match(text, after).end()):  # type: ignore[union-attr]
-                products += called
+            else:
+                products += _bare_call(text, after, called, frames[-1])
             continue
         name = (m.group("name") or m.group("op") or "exp").strip().lower()
         weight = 4 if name.endswith("h") and len(name) > 2 else 2 if name in _RATIOS else 1
@@ -239,8 +268,7 @@ def _function_scan(text: str) -> tuple[int, int, int]:
         if argument:
             argument_at, argument_depth, argument_scope = argument.end(), called, 1
         else:  # a bare argument: the functions up to its end are inside it
-            if called and _product_follows(text, _BARE_ARGUMENT_RE.match(text, after).end()):  # type: ignore[union-attr]
-                products += called
+            products += _bare_call(text, after, called, frames[-1]) if called else 0
             frames[-1][1] += 1
             scopes += 1
             chained_at = after
@@ -265,7 +293,8 @@ def expansion_guard(expr: Basic | MatrixBase, limits: MathLimits) -> str | None:
     sum: `MAX_ANGLE_TERMS` for each, `MAX_ANGLE_WEIGHT` for the whole answer (`_angle_weight`); (3) closed forms: a
     symbolic sum, product or integral by `_closed_form`, a limit by `_limit_cost`; (4) products of sines and cosines:
     `MAX_TRIG_PRODUCT` for the whole answer (`_trig_product`); (5) exponentials and logarithms nested at most
-    `MAX_FUNCTION_DEPTH` deep (`_exp_log_depth`). Refused, never paid. Walks at most
+    `MAX_FUNCTION_DEPTH` deep (`_exp_log_depth`); (6) no call of a non-real number past the point sampler's four letters
+    (`MathLimits.max_complex_calls`, `_complex_calls`). Refused, never paid. Walks at most
     `max_tree_nodes` nodes, evaluating nothing."""
     budget = [limits.max_tree_nodes, 0]  # [nodes left to walk, angle weight spent so far in the whole answer]
     try:
@@ -277,6 +306,11 @@ def expansion_guard(expr: Basic | MatrixBase, limits: MathLimits) -> str | None:
         if deepest > MAX_FUNCTION_DEPTH:
             raise _TooCostly(f"exponentials and logarithms nested {deepest} deep (max {MAX_FUNCTION_DEPTH})")
         budget[0] = limits.max_tree_nodes
+        complex_calls = sum(_complex_calls(cell, budget) for cell in cells)
+        if complex_calls > limits.max_complex_calls and len(_free_symbols(cells)) > _SAMPLED_LETTERS:
+            raise _TooCostly(f"{complex_calls} calls of non-real numbers among more than {_SAMPLED_LETTERS} letters "
+                             f"(max {limits.max_complex_calls})")
+        budget[0] = limits.max_tree_nodes
         products = sum(_trig_terms(cell, budget, limits) for cell in cells)
         if products > MAX_TRIG_PRODUCT:
             raise _TooCostly(f"products of sines and cosines expanding to {products if products < 10 ** 9 else 'over 10^9'} "
@@ -286,6 +320,34 @@ def expansion_guard(expr: Basic | MatrixBase, limits: MathLimits) -> str | None:
     except RecursionError:
         return "a tree too deep to bound: too costly to compare"
     return None  # within budget, or past it: `magnitude_digits` then bounds the tree as INFINITE
+
+
+_SAMPLED_LETTERS = 4  # the point sampler's reach (`compare.differs_at_a_point`)
+_CHEAP_COMPLEX = (sympy.Abs, sympy.arg, sympy.re, sympy.im, sympy.conjugate, sympy.sign)
+
+
+def _free_symbols(cells: list[object]) -> set[Basic]:
+    return set().union(*(c.free_symbols for c in cells if isinstance(c, Basic)))
+
+
+def _complex_calls(expr: object, budget: list[int]) -> int:
+    """How many calls of non-real numbers (`gamma(E + I)`, `sin(2*I)`) a parsed tree holds (`MathLimits.max_complex_calls`;
+    fx29an): a function, not `Abs`, `arg`, `re`, `im`, `conjugate` or `sign`, whose arguments hold no symbol and `I`.
+    Walks at most the nodes left in `budget[0]`, iteratively."""
+    count = 0
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        budget[0] -= 1
+        if budget[0] < 0:
+            break
+        if not isinstance(node, Basic):
+            continue
+        if (isinstance(node, sympy.Function) and not isinstance(node, _CHEAP_COMPLEX) and node.args
+                and not node.free_symbols and node.has(sympy.I)):
+            count += 1
+        stack.extend(node.args)
+    return count
 
 
 def _exp_log_depth(expr: object, budget: list[int]) -> int:

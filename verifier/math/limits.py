@@ -47,6 +47,15 @@ class MathLimits:
     """Most function applications (`\\sin`, `\\log`, ...) in an answer before parsing: nested calls cost ANTLR most
     (`\\sin(\\sin(\\sin(6)))+\\cos(x)+...` of 1,629 characters took 1.7 s, red team 8 item 5)."""
 
+    max_complex_calls: int = 0
+    """Most calls of a non-real number (`\\Gamma(e+i)`, `\\sin(2i)`; not `|3+4i|`, `\\arg`, `\\operatorname{Re}`) an
+    answer or a gold of more than four letters may hold (`guards.expansion_guard`). Past the point sampler's four letters
+    a wrong answer reaches `simplify`, which works a complex call's value through (fx29an, red team 19 class 9, strict,
+    against gold 1, warm, load 4-6): `\\Gamma(e+i)` and five letters 1.3-2.2 s, `\\sin(e+i)` 0.8 s, `\\Gamma(i)` 0.35 s;
+    two `\\Gamma` of complex numbers 5.6 s, three 5.1-7.5 s, `\\sin` 2.2 s. With four letters or fewer a wrong answer is
+    disproved at a sample point (three `\\Gamma` of complex numbers 0.2 s) and a right one written in another order pays
+    at once (0.2 s), so those stay read."""
+
     max_exact_digits: int = 10000
     """Largest magnitude (in decimal digits, either way: 10^N or 10^-N) that is evaluated exactly.
     Beyond it the answers are only compared structurally (power towers, huge factorials)."""
