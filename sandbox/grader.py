@@ -13,18 +13,19 @@ import asyncio
 import logging
 import math
 import time
+from dataclasses import replace
 from collections.abc import Awaitable, Callable
 from typing import Any
 from concurrent.futures import ThreadPoolExecutor
 
 from .backend import Backend, DockerBackend
 from .config import SandboxConfig
-from .contract import CodeTask, RepoTask, sandbox_infra_error
+from .contract import HOST_FAULTS, CodeTask, RepoTask, sandbox_infra_error
 from .gvisor import GvisorBackend
 from .userns import UsernsBackend
 from .keys import reuse_key
 from .job import merge_parts, out_of_budget, reset_box, run_job
-from .plan import InfraFailure, Plan, make_plan, new_job_dir, split_plan
+from .plan import EncodedTests, InfraFailure, Plan, make_plan, new_job_dir, split_plan
 from .pool import Pool, WarmEnvironments, arrival
 from .repo_job import RepoPlan, make_repo_plan, repo_out_of_budget, run_repo_job
 
@@ -259,7 +260,27 @@ class CodeGrader:
             finally:
                 for run in runs:
                     run.cancel()
-        return await self._retried(plan, timeout_s, on_start, order, extracted=plan.code, how=plan.extracted_from)
+        t_end = time.monotonic() + min(timeout_s or math.inf, plan.budget_s(self.config))
+        result = await self._retried(plan, timeout_s, on_start, order, extracted=plan.code, how=plan.extracted_from)
+        return await self._rest(plan, result, t_end, on_start, order)
+
+    async def _rest(self, plan: Plan, result: dict, t_end: float, on_start: Callable[[], None] | None,
+                    order: int) -> dict:
+        """A job scored "fraction" whose sandbox ended in a test (under Docker's runsc a test past its
+        memory limit ends the whole box: Backend.over_limit_ends_sandbox; the host's watchdog) runs its
+        later tests in a fresh sandbox, as every other backend runs them in the same one: a score is the
+        same on every backend (docs/sandboxes.md). Within the job's own budget from its start: a program
+        that ends each box costs no more time than its tests were owed."""
+        n, done = len(plan.tests), len(result["tests"])
+        if not (plan.ended and plan.scoring == "fraction" and not plan.stop_first and 0 < done < n
+                and isinstance(plan.tests, EncodedTests) and not plan.test_code and not plan.call_tests
+                and result["verdict"] not in HOST_FAULTS and t_end - time.monotonic() > 0):
+            return result
+        rest = replace(plan, tests=plan.tests.part(done, n), job_dir=new_job_dir(), done=[], ended=False)
+        later = await self._grade_plan(rest, t_end - time.monotonic(), on_start, order, split=False)
+        if later["verdict"] not in HOST_FAULTS and not later["tests"]:
+            return result  # the rest ran no test (its compile failed this time): the job as it stopped
+        return merge_parts(plan, [result, later])
 
     async def grade_repo(self, task: RepoTask, timeout_s: float | None = None,
                          on_start: Callable[[], None] | None = None) -> dict:

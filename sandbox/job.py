@@ -88,6 +88,7 @@ def _killed_by_watch(plan: Plan, verdict: str, detail: str) -> dict:
     threads) after the tests done so far."""
     if plan.building:
         return _finish(plan, "compile_error", 0.0, f"compiler: {detail}", [])
+    plan.ended = True
     tests = [*plan.done, _test_entry(verdict, None, f"{detail} (the host's watchdog ended the sandbox)")]
     return _summary(plan, tests, len(plan.tests) + plan.judged_tests())
 
@@ -163,7 +164,7 @@ def _task_fault(facts: dict | None, detail: str) -> dict:
 def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     """Run one job in its box: files, checker, syntax check or compile, the stdin tests, then the
     judged tests; (result, whether the box may serve again)."""
-    plan.ran, plan.done = False, []
+    plan.ran, plan.done, plan.ended = False, [], False
     if plan.checker and plan.checker_language == "cpp" and plan.checker_exe is None:
         plan.checker_exe = _compiled_checker(pool, box, plan, config, config.overhead_mb(plan.lang.name) + _stash_mb(box))
     _stash(pool, box, plan, config)
@@ -331,6 +332,7 @@ def _stdin_tests(pool, box, plan: Plan, config: SandboxConfig, tests: list[dict]
             if not pool.oom_killed(box):
                 raise
             tests.append(_test_entry("memory_limit", None, "memory limit exceeded (the sandbox was OOM-killed)"))
+            plan.ended = True
             return False
         tests.append(entry)
         if box.tainted or (plan.stop_first and entry["verdict"] not in PASSING):

@@ -98,6 +98,8 @@ class Plan:
     building: bool = False  # its compile runs (a watchdog kill then is the compile's: sandbox/watchdog.py)
     done: list[dict] = field(default_factory=list)  # per-test entries so far (kept if the budget runs out)
     syntax: dict | None = None  # a Python program's syntax check, answered with its files (_files)
+    ended: bool = False  # the sandbox ended in its last test (a limit past which a backend ends the box, the host's
+    #                      watchdog): its later tests run in a fresh one (CodeGrader._rest)
 
     def wall(self, cpu_s: float, config: SandboxConfig) -> float:
         return cpu_s * config.wall_factor + config.wall_extra_s
@@ -142,7 +144,7 @@ class Plan:
 
 # Plan fields that do not change a verdict: where the code was found in the completion (kept per item),
 # the attempt's job dir and run state, the C++ checker compiled from `checker` (which is in the key).
-_PER_ITEM = frozenset(("extracted_from", "job_dir", "ran", "building", "done", "syntax", "checker_exe"))
+_PER_ITEM = frozenset(("extracted_from", "job_dir", "ran", "building", "done", "syntax", "checker_exe", "ended"))
 _KEY_FIELDS = operator.attrgetter(*(f.name for f in fields(Plan) if f.name not in _PER_ITEM))  # every other field
 
 

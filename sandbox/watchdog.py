@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 WATCH_S = 0.02  # period while a request runs (or a session lives): a program overshoots by one period at most
 THREADS_S = 0.1  # how old the gVisor backend's host-thread count may be (ProcessTable)
 MEMORY, THREADS = "memory", "threads"  # why the watchdog killed (Channel.over, Box.killed)
+# The requests whose runner may ask for the sandbox's host CPU since they began (_read_reply): a job's run, a
+# session's cell and shell command (docs/sandboxes.md "CPU time without a cgroup")
+HOST_CPU_OPS = frozenset(("exec", "cell", "shell"))
 
 
 @dataclass(frozen=True)
@@ -330,7 +333,7 @@ class WatchedChannel(Channel):
     def request(self, head: dict, blobs: dict[str, bytes] | None = None, timeout_s: float = 30.0
                 ) -> tuple[dict, dict[str, bytes]]:
         self._cpu_base = None
-        if self.host_cpu is not None and head.get("op") == "exec":  # the runner may ask (_read_reply)
+        if self.host_cpu is not None and head.get("op") in HOST_CPU_OPS:  # the runner may ask (_read_reply)
             self._cpu_base = self.host_cpu(False)
             head = dict(head, host_cpu=self._cpu_base is not None)
         with self.turn:

@@ -33,9 +33,10 @@ grader on every backend (tests/conftest.py `any_grader`: one warm one-sandbox po
    files and process do not fit, and one whose output no checker can hold in twice the room. Held: the first is the
    program's `memory_limit` on every backend, never `infra_error`; the second is the program's: `wrong_answer`
    (docker, gvisor, userns: the checker fails on it and accepts the reference answer) or, under Docker's runsc,
-   `memory_limit` with the job stopped there, since the checker's doubled room is the whole box's cgroup and past it
-   the box dies (Backend.over_limit_ends_sandbox). Noticed, left alone: that difference pays a `scoring: fraction`
-   task 0 under runsc where the other backends pay its later tests (2 of 3 here); both are 0 for the test at fault.
+   `memory_limit`, since the checker's doubled room is the whole box's cgroup and past it the box dies
+   (Backend.over_limit_ends_sandbox). Noticed: that stopped the job there, so a `scoring: fraction` task scored 0 under
+   runsc where the other backends paid its later tests (2 of 3 here); h30v runs the later tests in a fresh box
+   (CodeGrader._rest), and the test at fault is 0 on every backend.
 
 No hole was found: every test below is a plain test locking the rule. Verdicts only, no durations; the module's
 sandboxes have a wide wall-clock backstop (wall_factor), so what decides is the CPU and memory accounting."""
@@ -274,10 +275,45 @@ def test_a_checker_that_cannot_hold_the_output_in_twice_the_room_is_the_programs
     lives."""
     r = any_grader.grade(roomy("hold", tokens=2_600_000, tests=(1, 3, 3), mb=4))
     want = on_backend(backend, ["wrong_answer", "accepted", "accepted"], {
-        "runsc": (["memory_limit"], "under Docker's runsc the checker's doubled room is the whole box's cgroup: past "
-                                    "it the box dies and the job stops at that test (Backend.over_limit_ends_sandbox)")})
-    assert verdicts(r) == want and not r["retryable"], r
+        "runsc": (["memory_limit", "accepted", "accepted"], "under Docker's runsc the checker's doubled room is the "
+                  "whole box's cgroup: past it the box dies (Backend.over_limit_ends_sandbox), the test is the "
+                  "program's memory_limit, and the later tests run in a fresh box (CodeGrader._rest)")})
+    assert verdicts(r) == want and r["score"] == pytest.approx(2 / 3) and not r["retryable"], r
     assert any_grader.grade(code(RIGHT))["verdict"] == "accepted"
+
+
+# ----------------------------------------------------------------- a test that ends the sandbox, under "fraction"
+# Test 1 touches 200 MB under a 32 MB limit; the others print their input, or a wrong answer where WRONG says so.
+ENDS_BOX = """n = int(input())
+if n in OOM:
+    b = bytearray(200 << 20)
+    for i in range(0, len(b), 4096):
+        b[i] = 1
+print(n + 1 if n in WRONG else n)
+"""
+
+
+def ends_box(oom: tuple[int, ...], wrong: tuple[int, ...] = (), tests: tuple[int, ...] = (1, 2, 3)) -> dict:
+    source = ENDS_BOX.replace("OOM", repr(set(oom))).replace("WRONG", repr(set(wrong) or {0}))
+    return {"kind": "code", "language": "python", "memory_limit_mb": 32, "time_limit_s": 4, "scoring": "fraction",
+            "completion": source, "tests": [{"stdin": f"{i}\n", "expected_stdout": f"{i}\n"} for i in tests]}
+
+
+@pytest.mark.parametrize(("oom", "wrong", "want"), [
+    ((1,), (), ["memory_limit", "accepted", "accepted"]),
+    ((1,), (3,), ["memory_limit", "accepted", "wrong_answer"]),
+    ((2,), (), ["accepted", "memory_limit", "accepted"]),
+    ((1, 2, 3), (), ["memory_limit"] * 3),
+])
+def test_a_test_that_ends_the_sandbox_costs_the_fraction_score_only_that_test(
+        any_grader: SyncGrader, oom: tuple[int, ...], wrong: tuple[int, ...], want: list[str]) -> None:
+    """Under Docker's runsc a test past its memory limit ends the whole box (Backend.over_limit_ends_sandbox), where
+    the other backends end only the test's process: the job's later tests run in a fresh box (CodeGrader._rest), so a
+    "fraction" score is the same on every backend (rt30z noticed runsc paying 0 where the others paid 2/3). Near
+    misses: a later wrong answer, and a program that ends every box, still count as failed."""
+    r = any_grader.grade(ends_box(oom, wrong))
+    assert verdicts(r) == want and not r["retryable"], r
+    assert r["score"] == pytest.approx(want.count("accepted") / 3) and r["verdict"] == "memory_limit", r
 
 
 # ----------------------------------------------------------------- class 8: files that starve the checker

@@ -121,12 +121,16 @@ class Kernel:
 DRAIN_MAX = 4 << 20
 
 
-def cpu_since() -> Callable[[], float]:
+def cpu_since(head: dict | None = None) -> accounting.SandboxClock:
     """A clock of the CPU every process of the session but this one uses from now on: the
     container's cgroup clock less our own, under gVisor its own cgroupfs (accounting.SandboxClock),
     which counts every task, orphans and children the kernel reaps itself included (docs/sandboxes.md
-    "CPU time without a cgroup")."""
-    return accounting.SandboxClock(set()).used
+    "CPU time without a cgroup"). For a call whose `head` says the host answers (`host_cpu`:
+    watchdog.WatchedChannel, under gVisor where the sandbox has a cgroup), a reading past the limit
+    is checked against the host CPU of the sandbox since the call began, as a job's is (`over`,
+    `settle`): a loaded host never makes a cell's or a command's time_limit."""
+    ask = job_protocol.ask_host_cpu if head is not None and head.get("host_cpu") is True else None
+    return accounting.SandboxClock(set(), ask)
 
 
 def drain(fd: int) -> None:
@@ -163,7 +167,7 @@ def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]
                                      "value_max": int(head["value_max"])}).encode() + b"\n")
     out, err = Capture(int(head["out_max"])), Capture(int(head["err_max"]))
     res = bytearray()
-    cell_cpu, oom0, t0 = cpu_since(), accounting.oom_kills(), time.monotonic()
+    clock, oom0, t0 = cpu_since(head), accounting.oom_kills(), time.monotonic()
     sel = selectors.DefaultSelector()
     sel.register(k.out, selectors.EVENT_READ, out)
     sel.register(k.err, selectors.EVENT_READ, err)
@@ -201,9 +205,8 @@ def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]
             if why:
                 break
             reap(k.proc)
-            used = cell_cpu()
-            if used > float(head["cpu_s"]):
-                why = f"time_limit: the cell used {used:.1f} s of CPU (limit {head['cpu_s']} s)"
+            if clock.over(float(head["cpu_s"])):
+                why = f"time_limit: the cell used {clock.settle(float(head['cpu_s'])):.1f} s of CPU (limit {head['cpu_s']} s)"
             elif time.monotonic() - t0 > float(head["wall_s"]):
                 why = f"time_limit: the cell ran {time.monotonic() - t0:.1f} s (wall limit {head['wall_s']} s)"
             elif result is None and k.proc.poll() is not None:
@@ -223,7 +226,7 @@ def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]
     finally:
         sel.close()
     wall = time.monotonic() - t0
-    cpu = cell_cpu()
+    cpu = clock.settle(float(head["cpu_s"]))
     facts = {"cpu_s": round(max(cpu, 0.0), 6), "wall_s": round(wall, 6), "stdout_bytes": out.total,
              "stderr_bytes": err.total}
     blobs = {"stdout": bytes(out.data), "stderr": bytes(err.data)}
@@ -334,7 +337,7 @@ class Box:
 
     def idle(self) -> None:
         """A call (or the start) ended with the session alive: the idle clock runs again."""
-        self.idle_cpu = None if self.kernel is None else cpu_since()
+        self.idle_cpu = None if self.kernel is None else cpu_since().used
 
     def busy(self) -> bool:
         """A cell or shell command starts: its CPU is its own limit's, so the idle clock stops and
@@ -476,7 +479,7 @@ def serve_tool(box: Box, op: str, head: dict, blobs: dict[str, bytes]) -> tuple[
         return box.lost_reply()
     if op == "shell":
         try:
-            return session_tools.run_shell(head, blobs.get("command", b""), cpu_since,
+            return session_tools.run_shell(head, blobs.get("command", b""), cpu_since(head),
                                            lambda proc: reap(proc, box.kernel.proc if box.kernel else None))
         finally:
             box.idle()

@@ -900,16 +900,17 @@ class Capture:
             self.data += chunk[:room]
 
 
-def run_shell(head: dict, command: bytes, cpu_since, reap) -> tuple[dict, dict[str, bytes]]:
+def run_shell(head: dict, command: bytes, clock: accounting.SandboxClock, reap) -> tuple[dict, dict[str, bytes]]:
     """`sh -c COMMAND` in /work as the program's uid (the cells' limits: program_limits), until it
-    exits or goes over its CPU time (every process of the session, `cpu_since`) or wall time; then
+    exits or goes over its CPU time (every process of the session from now on, `clock`:
+    session_box.cpu_since, the host's figure where it answers) or wall time; then
     its process group is killed. Output past `out_max` is read and counted, never kept. `reap(proc)`
     reaps every dead child of PID 1 while it runs (orphans of the command), the shell's status kept."""
     def child() -> None:
         program_limits.apply(program_limits.spec(pid1.APART, False, None, FSIZE_MAX))
 
     out, err = Capture(int(head["out_max"])), Capture(int(head["out_max"]))
-    clock, t0 = cpu_since(), time.monotonic()
+    t0, limit = time.monotonic(), float(head["cpu_s"])
     proc = subprocess.Popen(["/bin/sh", "-c", command.decode("utf-8", "replace")], stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=pid1.WORK,
                             env={**job_protocol.BASE_ENV, **_toolchain_env(head)}, start_new_session=True,
@@ -934,10 +935,10 @@ def run_shell(head: dict, command: bytes, cpu_since, reap) -> tuple[dict, dict[s
             reap(proc)
             if proc.poll() is not None and not sel.get_map():
                 break
-            used, wall = clock(), time.monotonic() - t0
-            if used > float(head["cpu_s"]) or wall > float(head["wall_s"]):
+            over, wall = clock.over(limit), time.monotonic() - t0
+            if over or wall > float(head["wall_s"]):
                 status = "time_limit"
-                detail = (f"the command used {used:.1f} s of CPU (limit {head['cpu_s']} s)" if used > float(head["cpu_s"])
+                detail = (f"the command used {clock.settle(limit):.1f} s of CPU (limit {head['cpu_s']} s)" if over
                           else f"the command ran {wall:.1f} s (wall limit {head['wall_s']} s)")
                 break
             if proc.poll() is not None:
@@ -955,6 +956,6 @@ def run_shell(head: dict, command: bytes, cpu_since, reap) -> tuple[dict, dict[s
         proc.stderr.close()
     code = proc.returncode
     return ({"status": status, "detail": detail, "exit_code": None if status != "ok" else code,
-             "cpu_s": round(max(clock(), 0.0), 6), "wall_s": round(time.monotonic() - t0, 6),
+             "cpu_s": round(max(clock.settle(limit), 0.0), 6), "wall_s": round(time.monotonic() - t0, 6),
              "stdout_bytes": out.total, "stderr_bytes": err.total},
             {"stdout": bytes(out.data), "stderr": bytes(err.data)})
