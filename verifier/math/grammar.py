@@ -803,9 +803,11 @@ def _derivation_leads(before: str, aligned: str) -> bool:
     """Whether the clauses before the last math's clause (`box_lead_clauses`; `aligned`: `before` with its math masked
     as `§`) lead to it: a derivation runs from the first clause that holds math, which opens as a leading clause, a box's
     clause (`box_clause`: `its value is $.9x$`) or a premise that names the unknown (`_NAMING_PREMISE_RE`: math-verify's
-    `If its initial value was $x$, after Monday, its value is $.9x$, ...`); its later clauses are steps, not read. Every
-    clause before it leads (`_lead_clause`): `In thousands, $a = 2$, $x = \\boxed{6}$`, `Maybe, $y = 1$, $a = 2$, ...`
-    state none (fx29ag, red team 17 class 5's leftover)."""
+    `If its initial value was $x$, after Monday, its value is $.9x$, ...`). Every clause before it leads (`_lead_clause`,
+    or a reference: `_reference_clause`, `By Vieta`): `In thousands, $a = 2$, $x = \\boxed{6}$`, `Maybe, $y = 1$, $a = 2$,
+    ...` state none (fx29ag). Every later clause is read too (fx29am, red team 19 class 1): a step in math that opens as
+    a lead or a box's clause whose math's subject reads (`_math_clause_subject`), a lead or reference without math, or a
+    time's step (`_TIME_STEP_RE`); `So $a = 2$, in thousands, $b = 3$, $x = \\boxed{6}$` states none."""
     k, first = 0, True
     for brk in list(_CLAUSE_SPLIT_RE.finditer(aligned)) + [None]:
         end = brk.start() if brk is not None else len(aligned)
