@@ -216,8 +216,8 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
                            lambda folder: _listdir(tree, overrides, folder))
         if isinstance(made, str):
             return code_outcome("error", checks.clip(f"the task cannot be graded: no mocha decoy can be planted ({made}); a "
-                                                     "report forged by the code under test would be paid "
-                                                     '(docs/repo-tasks.md "Trust model")'), "", "none", retryable=False)
+                                                     "report forged by the code under test would be paid (docs/repo-tasks.md "
+                                                     "\"Trust model\")"), "", "none", retryable=False)
         overrides[made.path] = made.text
         decoys = [made]
     if lang.name == "go":
