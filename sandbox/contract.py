@@ -291,10 +291,7 @@ CHECKER_FILES = frozenset(("checker.py", "checker.cpp", "checker", "input.txt", 
 # the test ids, bounded in count and bytes; the model's patch and the dataset's test patch are held to
 # the server's max_field_bytes like any completion.
 ENVIRONMENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}\Z")  # a directory name: no '/', no '..'
-REPO_REPORTS = ("pytest", "pytest-log", "go-json", "mocha-json")  # how the test command's results are read
-# Reports of JavaScript runners: a task with one runs only in a javascript environment, and a javascript
-# environment only with one (docs/repo-tasks.md "Trust model": the patch's allowlist of JavaScript sources).
-JS_REPORTS = ("mocha-json",)
+REPO_REPORTS = ("pytest", "pytest-log", "go-json")  # how the test command's results are read
 DEFAULT_REPO_REPORT = "pytest"
 REPO_MAX_TEST_IDS = 10_000  # FAIL_TO_PASS and PASS_TO_PASS together (SWE-bench's largest P2P lists: ~5k)
 REPO_MAX_TEST_ID_BYTES = 1024

@@ -27,24 +27,19 @@ from . import checks
 from .config import SandboxConfig
 from .keys import reuse_key
 from .environments import ENV_FILE
-from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, JS_REPORTS, RepoTask, code_outcome, test_result
+from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, RepoTask, code_outcome, test_result
 from .languages import LANGUAGES, Language
 from .plan import InfraFailure, guarded, new_job_dir
 from .backend import ENV_MOUNT
 from .repo.apply import Overrides, apply_patch, config_texts, read_current, task_tar, tree_kind, view_listing
-from .repo.decoys import Decoy, Reader, go_decoy, go_pair, mocha_decoy, pytest_decoy, pytest_pair
+from .repo.decoys import Decoy, Reader, go_decoy, go_pair, pytest_decoy, pytest_pair
 from .repo.golang import Targets, defining_dirs, environment_test_files, go_lookup, import_path, package_dir, resolve_packages
 from .repo.grading import MISSING, Resolution, lookup, resolve
 from .repo.patch import Patch, PatchError, check_admitted, check_config_sections, command_paths, read_patch
-from .repo.results import (STATUSES, ReportError, junit_key, parse_go_events, parse_mocha_json, parse_pytest, parse_pytest_log,
-                           worst)
+from .repo.results import STATUSES, ReportError, junit_key, parse_go_events, parse_pytest, parse_pytest_log, worst
 
 WORK = "/work"  # the runner's job directories (sandbox/harness/pid1.py WORK)
 REPORT_FILE = "report.xml"
-# Reports the runner collects from the job's directory, outside the tree (the program's output, parsed on the host):
-# pytest's JUnit XML by PYTEST_ADDOPTS; mocha's JSON where the test command names it, `$REPORT` (mocha reads no
-# variable for it: `--reporter json --reporter-option output=$REPORT`, docs/repo-tasks.md "Test results").
-REPORT_FILES = {"pytest": REPORT_FILE, "mocha-json": "report.json"}
 # Run in the job's directory by the sandbox's python3 (every image has it): make the task's tree, enter
 # it, become the test command. The tree (docs/repo-tasks.md "Warm environments"): the environment's
 # directories made, each of its files a link to the read-only tree at ENV_MOUNT, its own links copied
@@ -177,9 +172,6 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
     """The plan, or the result when the patch decides it before anything runs (module docstring)."""
     env = environment_language(config.repo_environments, task.environment)
     tree, lang = env.tree, env.lang
-    if (lang.name == "javascript") != (task.report in JS_REPORTS):  # the patch's allowlist is the language's
-        return code_outcome("error", f"the task's report {task.report!r} is not one of a {lang.name} environment "
-                            f"(javascript: {', '.join(JS_REPORTS)}; others: not those)", "", "none", retryable=False)
     expected = environment_expected(env.build)  # the same build as the tree, whatever the name points at now
     try:
         patch = read_patch(task.completion)
@@ -210,16 +202,6 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         packages = _go_packages(task, tree, tests, overrides)
     renamed: dict[str, str] = {}
     decoys = _plant_decoys(task, lang, tree, overrides, expected, packages, renamed)
-    if lang.name == "javascript":  # mocha has no other protection from a forged report: no decoy, no grade
-        made = mocha_decoy(task.test_cmd, tests.paths if tests else (), [t for t in task.fail_to_pass
-                           if expected.get(t, "PASSED") == "PASSED"], lambda path: read_current(tree, path, overrides),
-                           lambda folder: _listdir(tree, overrides, folder))
-        if isinstance(made, str):
-            return code_outcome("error", checks.clip(f"the task cannot be graded: no mocha decoy can be planted ({made}); a "
-                                                     "report forged by the code under test would be paid (docs/repo-tasks.md "
-                                                     "\"Trust model\")"), "", "none", retryable=False)
-        overrides[made.path] = made.text
-        decoys = [made]
     if lang.name == "go":
         _own_module_files(tree, overrides)
     try:
@@ -240,26 +222,6 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
                            f"sandbox's /work holds ({config.tmpfs_inodes} inodes: tmpfs_inodes)", retryable=False)
     return RepoPlan(task, lang, archive, patch.text, tuple(dict.fromkeys(d.test_id for d in decoys)), expected, packages,
                     renamed, env_tree=tree, env=env, view=view.json(), env_bytes=view.size)
-
-
-def _listdir(tree: str, overrides: Overrides, folder: str) -> list[str] | None:
-    """The names in a folder of the patched tree (the environment's and the task's own files), or None
-    where it is not a folder of the environment."""
-    if folder and tree_kind(tree, folder) != "dir":
-        return None
-    try:
-        names = set(os.listdir(os.path.join(tree, folder)))
-    except OSError:
-        return None
-    prefix = f"{folder}/" if folder else ""
-    for path, data in overrides.items():
-        if path.startswith(prefix):
-            rest = path[len(prefix):]
-            if "/" in rest or data is not None:
-                names.add(rest.split("/")[0])
-            else:
-                names.discard(rest)
-    return sorted(names)
 
 
 def _own_module_files(tree: str, overrides: Overrides) -> None:
@@ -444,8 +406,6 @@ def _env(plan: RepoPlan) -> dict[str, str]:
                 "GOPROXY": "off", "CGO_ENABLED": "0", "GOMAXPROCS": "1"}
     if plan.task.report == "pytest":  # the structured report, outside the tree (PYTEST_ADDOPTS: no command rewriting)
         return {"PYTEST_ADDOPTS": f"--junitxml={job}/{REPORT_FILE}"}
-    if plan.task.report == "mocha-json":  # the test command names it (`--reporter-option output=$REPORT`)
-        return {"REPORT": f"{job}/{REPORT_FILES['mocha-json']}"}
     return {}
 
 
@@ -453,8 +413,7 @@ def _exec(box, plan: RepoPlan, config: SandboxConfig) -> dict:
     wall = plan.wall(config)
     # The runner keeps stdout and the collected report in its memory, which the sandbox's overhead
     # counts twice the output limit for (SandboxConfig.overhead_mb): both are held to that limit.
-    report = REPORT_FILES.get(plan.task.report)
-    collect = [report, config.output_limit_bytes] if report else None
+    collect = [REPORT_FILE, config.output_limit_bytes] if plan.task.report == "pytest" else None
     head, blobs = box.channel.request(
         {"op": "exec", "argv": ["python3", "-I", "-c", UNPACK, plan.task.test_cmd], "cwd": plan.job_dir,
          "cpu_s": plan.task.cpu_s, "wall_s": wall, "stdout_max": config.output_limit_bytes, "stderr_max": config.stderr_limit_bytes,
@@ -504,11 +463,6 @@ def _resolution(plan: RepoPlan, facts: dict) -> Resolution:
         return resolve(status_of, t.fail_to_pass, t.pass_to_pass, plan.decoys, plan.expected)
     if t.report == "pytest-log":
         status_of = lookup(parse_pytest_log(facts["stdout_b"]))
-    elif t.report == "mocha-json":
-        if not facts.get("collected_b"):
-            why = (facts.get("collected") or {}).get("error") or "no file"
-            raise ReportError(f"mocha wrote no JSON report at $REPORT ({why})")
-        status_of = lookup(parse_mocha_json(facts["collected_b"]))
     else:
         if not facts.get("collected_b"):
             why = (facts.get("collected") or {}).get("error") or "no file"

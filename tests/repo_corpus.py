@@ -10,11 +10,11 @@ from pathlib import Path
 DATA = Path(__file__).parent / "data" / "repo_tasks"
 ROWS = {r["instance_id"]: r for r in map(json.loads, (DATA / "tasks.jsonl").read_text().splitlines())}
 _HEAD = re.compile(r"^@@ -(\d+),?(\d*) \+(\d+),?(\d*) @@(.*)$")
-_CODE = (".py", ".go", ".js")
+_CODE = (".py", ".go")
 
 
 def report(row: dict) -> str:
-    return {"go": "go-json", "javascript": "mocha-json"}.get(row["language"], "pytest")
+    return "go-json" if row["language"] == "go" else "pytest"
 
 
 def recipe(row: dict, folder: Path) -> str:
@@ -45,8 +45,6 @@ def empty_patch(row: dict, environments: Path) -> str:
     folder = f"{first.rsplit('/', 1)[0]}/" if "/" in first else ""
     if first.endswith(".py"):
         return f"--- /dev/null\n+++ b/{folder}notes.py\n@@ -0,0 +1 @@\n+# no change\n"
-    if first.endswith(".js"):
-        return f"--- /dev/null\n+++ b/{folder}notes.js\n@@ -0,0 +1 @@\n+// no change\n"
     source = (environments / row["instance_id"] / "repo" / first).read_text()
     package = next(line for line in source.splitlines() if line.startswith("package "))
     return f"--- /dev/null\n+++ b/{folder}notes.go\n@@ -0,0 +1 @@\n+{package}\n"
@@ -92,7 +90,7 @@ def wrong_patch(gold: str) -> str:
     if len(added) < 2:  # a one-line addition: the line commented out instead
         k = added[0]
         indent = len(body[k][1:]) - len(body[k][1:].lstrip())
-        comment = "# " if path.endswith(".py") else "// "  # Go and JavaScript
+        comment = "# " if path.endswith(".py") else "// "
         return _diff([(path, head, [*body[:k], "+" + body[k][1:1 + indent] + comment + body[k][1 + indent:], *body[k + 1:]])])
     drop = added[(len(added) + 1) // 2:]
     if path.endswith(".py"):  # the dropped lines become `pass` (the code still compiles: a wrong fix, not a syntax error)

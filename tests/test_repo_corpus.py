@@ -22,7 +22,7 @@ def pick(language: str) -> dict:
     return min(rows, key=lambda r: len(r["FAIL_TO_PASS"]) + len(r["PASS_TO_PASS"]))
 
 
-@pytest.mark.parametrize("language", ["python", "go", "javascript"])
+@pytest.mark.parametrize("language", ["python", "go"])
 def test_a_patch_to_the_task_s_tests_is_refused_before_anything_runs(language: str) -> None:
     row = pick(language)
     check_protected(read_patch(row["patch"]), command_paths(row["test_cmd"]))  # the gold alone is admitted
@@ -56,11 +56,11 @@ def test_every_gold_patch_is_on_the_allowlist_and_its_near_misses_are_not(base_t
         files, dirs = base_trees[instance_id]
         return lambda path: "file" if path in files else "dir" if path in dirs else None
 
-    assert len(ROWS) == 31
+    assert len(ROWS) == 30
     for row in ROWS:
         extra = (*command_paths(row["test_cmd"]), *read_patch(row["test_patch"]).paths)
         check_admitted(read_patch(row["patch"]), row["language"], kind_of(row["instance_id"]), extra)
-        hook = {"python": "conftest.py", "go": "go.sum", "javascript": ".mocharc.js"}[row["language"]]
+        hook = "conftest.py" if row["language"] == "python" else "go.sum"
         near = row["patch"] + f"--- /dev/null\n+++ b/{hook}\n@@ -0,0 +1 @@\n+x\n"
         with pytest.raises(PatchError):
             check_admitted(read_patch(near), row["language"], kind_of(row["instance_id"]), extra)

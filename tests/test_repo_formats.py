@@ -47,7 +47,7 @@ def test_every_corpus_row_maps_to_the_repo_task_it_says(row: dict) -> None:
     assert (task.environment, task.test_cmd, task.test_patch, task.completion) == \
         (row["instance_id"], row["test_cmd"], row["test_patch"], row["patch"])
     assert list(task.fail_to_pass) == row["FAIL_TO_PASS"] and list(task.pass_to_pass) == row["PASS_TO_PASS"]
-    assert task.report == {"go": "go-json", "javascript": "mocha-json"}.get(row["language"], "pytest")
+    assert task.report == ("go-json" if row["language"] == "go" else "pytest")
 
 
 def test_ids_as_json_text_or_lists_are_the_same_task() -> None:

@@ -4,15 +4,13 @@
 # Offline (this repo's default): `verifier sandbox build javascript` passes BASE=<debootstrap base image>.
 # To add packages (numpy, ...): append Debian package names to the install line and rebuild;
 # the tag is a hash of this file, so the new recipe gets a new image. See README.md.
-# mocha (Debian's 10.1.0, its node-* dependencies, no recommends): the test runner of JavaScript repository
-# tasks (docs/repo-tasks.md, `report: mocha-json`); code tasks never call it.
 # No file or folder keeps a setuid or setgid bit (docs/sandboxes.md "Code sandboxes": the runner
 # gives up root for good, and no program may take it back through one).
 ARG BASE=debian:bookworm-slim
 FROM ${BASE}
 RUN apt-get update -q \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-      python3 nodejs mocha \
+      python3 nodejs \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb \
  && find / -xdev -perm /6000 -exec chmod ug-s {} + \
  && test -z "$(find / -xdev -perm /6000)"

@@ -252,16 +252,8 @@ def _hunk_text(hunk: object) -> str:
 # model"): test files, pytest's and tox's configuration, interpreter start-up hooks. Matched
 # against a path's last part; TEST_DIRS against any directory part.
 PROTECTED_NAMES = ("conftest.py", "pytest.ini", ".pytest.ini", "tox.ini", "noxfile.py", "sitecustomize.py",
-                   "usercustomize.py", "*.pth", "test_*.py", "*_test.py", "*_test.go", "go.work",
-                   # JavaScript: npm's and node's package files (a package.json's `mocha`, `jest`, `main`, `exports`,
-                   # `imports` or `type` changes what runs), the runners' configuration, and test files by name
-                   "package.json", "package-lock.json", "npm-shrinkwrap.json", ".npmrc", ".mocharc", ".mocharc.*",
-                   "jest.config.*", "jest.setup.*", "babel.config.*", ".babelrc", ".babelrc.*", "yarn.lock", ".yarnrc",
-                   ".yarnrc.*", ".pnp.*", "*.test.js", "*.test.mjs", "*.test.cjs", "*.spec.js", "*.spec.mjs", "*.spec.cjs")
-TEST_DIRS = ("test", "tests", "testing", "testdata", "__snapshots__", "__tests__", "__mocks__")
-# Directories node resolves modules from (`require('x')` looks in every node_modules up the tree): a dependency is
-# the environment's, as vendor/ is for Python and Go.
-DEPENDENCY_DIRS = ("node_modules",)
+                   "usercustomize.py", "*.pth", "test_*.py", "*_test.py", "*_test.go", "go.work")
+TEST_DIRS = ("test", "tests", "testing", "testdata", "__snapshots__")
 # Package metadata directories: importlib.metadata finds a `*.dist-info` on sys.path (the repository
 # root is on it under `python -m pytest`), and pytest loads every `pytest11` entry point it lists
 # as a plugin at start-up: a patch adding one would hook the runner before any test.
@@ -279,8 +271,6 @@ def protected_reason(path: str, extra: Iterable[str] = ()) -> str:
         return f"{path} is one of the task's test files or test command's files"
     if any(d in TEST_DIRS for d in parts[:-1]):
         return f"{path} is under a test directory"
-    if any(d in DEPENDENCY_DIRS for d in parts[:-1]):
-        return f"{path} is under a dependency directory (node resolves modules from it)"
     if any(fnmatch.fnmatchcase(p, m) for p in parts for m in METADATA_DIRS):
         return f"{path} is package metadata (entry points load pytest plugins)"
     for pattern in PROTECTED_NAMES:
@@ -293,13 +283,7 @@ def protected_reason(path: str, extra: Iterable[str] = ()) -> str:
 # The allowlist (docs/repo-tasks.md "Trust model", "What a patch may touch"): a patch may change files
 # the environment has, except the protected ones and the files below; it may add only source files
 # of the task's language, under names nothing resolves specially. Everything else is refused.
-SOURCE_SUFFIXES = {"python": (".py",), "go": (".go",), "javascript": (".js", ".mjs", ".cjs")}
-# JavaScript (a javascript environment, whose tasks' reports are JS runners': contract JS_REPORTS): a patch may
-# change or delete only JavaScript sources and documentation, under parts that do not start with `.` (node,
-# npm and the runners read dotfiles by name: `.mocharc.yml`, `.npmrc`, `.babelrc`); everything else the tree
-# holds (package.json, lock files, any configuration) is the environment's. An allowlist, as for new files.
-JS_CHANGEABLE = (".js", ".mjs", ".cjs", ".md", ".markdown", ".txt", ".rst")
-_JS_PART = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$")
+SOURCE_SUFFIXES = {"python": (".py",), "go": (".go",)}
 # Names (any depth, any letter case) Python, pytest, setuptools or go read by name: configuration and
 # start-up hooks. Never added; changed only where ROOT_CONFIG says (compared by section).
 SPECIAL_NAMES = frozenset({"conftest.py", "pytest.py", "sitecustomize.py", "usercustomize.py", "setup.py", "setup.cfg",
@@ -325,9 +309,6 @@ def check_admitted(patch: Patch, language: str, kind: Kind, extra: Iterable[str]
         if any(p in SPECIAL_DIRS for p in parts[:-1]):
             raise PatchError(f"the patch touches {edit.path}: {'/'.join(parts[:-1])} is a directory python or go "
                              "resolves specially")
-        if language == "javascript":
-            _check_javascript(edit, parts)
-            continue
         if edit.change != "added":
             if parts[-1] in SPECIAL_NAMES and not (edit.path in ROOT_CONFIG and edit.change == "modified"):
                 raise PatchError(f"the patch changes {edit.path}: test or build configuration is not the patch's to change")
@@ -336,20 +317,6 @@ def check_admitted(patch: Patch, language: str, kind: Kind, extra: Iterable[str]
             _check_new_go_mod(patch, kind, added)
             continue
         _check_new_file(edit.path, language, kind, added)
-
-
-def _check_javascript(edit: FileEdit, parts: list[str]) -> None:
-    """A JavaScript task's file (JS_CHANGEABLE): a new one is a JavaScript source (SOURCE_SUFFIXES); a changed or
-    deleted one a source or documentation; no part starts with `.` or holds a character outside _JS_PART."""
-    if not all(_JS_PART.match(p) for p in edit.path.split("/")):
-        raise PatchError(f"the patch touches {edit.path}: a name node, npm or the test runner may read specially "
-                         "(a part starting with `.`, or an unusual character)")
-    allowed = SOURCE_SUFFIXES["javascript"] if edit.change == "added" else JS_CHANGEABLE
-    if not parts[-1].endswith(allowed):
-        what = "add" if edit.change == "added" else "change or delete"
-        raise PatchError(f"the patch touches {edit.path}: a patch may {what} only javascript "
-                         f"{'source files' if edit.change == 'added' else 'sources and documentation'} "
-                         f"({', '.join(allowed)}; not tests, package files or configuration)")
 
 
 def _check_new_file(path: str, language: str, kind: Kind, added: set[str]) -> None:
