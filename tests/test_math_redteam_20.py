@@ -127,7 +127,7 @@ test_the_words_before_a_caseless_connective_are_read = refused_test(
     CONNECTIVE_NEAR, """Paid in both profiles since fx29al (121 refused on d1f6f73): `grammar.box_lead` takes a box's
     prefix that ends with one of `_SCRIPT_CONNECTIVES` as a lead (`_ends_script_connective` reads the last run only), so a
     hedge, scale or negation before the connective is read by no one. The safe verdict: the connective leads only when
-    what stands before it leads too.""", marks=_open("a caseless connective read alone"))
+    what stands before it leads too. Closed by the lead after red team 20: `_ends_script_connective` reads the connective only where it opens its statement.""")
 test_a_hedge_before_a_caseless_connective_stays_refused = refused_test(CONNECTIVE_HELD)
 test_a_caseless_connective_alone_pays = paid_test(CONNECTIVE_PAID)
 test_fx29als_own_connective_shapes_pay = paid_test(
@@ -158,8 +158,7 @@ REFERENCE_PAID = [n(c) for c in [
 test_a_reference_names_a_result_not_a_hedge = refused_test(
     REFERENCE_NEAR, """Paid in both profiles since fx29al (104 of 129 refused on d1f6f73): `grammar._reference_clause`
     takes any capitalised word `_is_name` admits as a result's author, so `By Estimation`, `By Guesswork`, `Using
-    Intuition` open a derivation as `By Vieta` does. The safe verdict: a reference names a result or a numbered step.""",
-    marks=_open("a hedge read as a reference's name"))
+    Intuition` open a derivation as `By Vieta` does. The safe verdict: a reference names a result or a numbered step. Closed by the lead after red team 20: `_reference_clause` names only `_REFERENCE_NAMES`.""",)
 test_a_reference_to_a_scale_or_a_gerund_stays_refused = refused_test(REFERENCE_HELD)
 test_a_reference_to_a_result_pays = paid_test(REFERENCE_PAID)
 
@@ -189,7 +188,7 @@ test_a_naming_premise_names_the_quantity_itself = refused_test(
     PREMISE_NEAR, """Paid in both profiles since fx29al (refused on d1f6f73): `grammar._naming_premise`'s letter-first
     form (`_NAMED_PREMISE_RE`) reads any noun phrase of LEXICON's nouns, so the letter names a digit, a root, a
     percentage or a ratio of the quantity asked for, and the box gives that. The safe verdict: the phrase names the
-    quantity's kind, never a part or a function of another.""", marks=_open("a naming premise of a part or a function"))
+    quantity's kind, never a part or a function of another. Closed by the lead after red team 20: `_named_quantity`'s allowlist of quantity nouns.""")
 test_a_naming_premise_of_a_scale_or_a_guess_stays_refused = refused_test(PREMISE_HELD)
 test_a_naming_premise_of_the_quantity_pays = paid_test(PREMISE_PAID)
 

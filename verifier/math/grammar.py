@@ -271,9 +271,14 @@ _SCRIPT_TOKEN_RE = re.compile(r"[^\s!-/:-@\[-`{-~，。、：；！？—–]+|[
 
 
 def _ends_script_connective(text: str) -> bool:
-    """Whether `text` ends with one of `_SCRIPT_CONNECTIVES` as a whole run (`box_lead`)."""
+    """Whether `text` ends with one of `_SCRIPT_CONNECTIVES` as a whole run that opens its statement (`box_lead`): at
+    the text's start or after a sentence's end mark, so nothing before it goes unread (red team 20 class 1: `The answer
+    could be 所以 \\boxed{6}`, `约 因此 \\boxed{6}`, `The answer minus 1 is\nสรุป \\boxed{6}` paid)."""
     runs = _SCRIPT_TOKEN_RE.findall(text[-40:])
-    return bool(runs) and runs[-1] in _SCRIPT_CONNECTIVES
+    if not runs or runs[-1] not in _SCRIPT_CONNECTIVES or not text.endswith(runs[-1]):
+        return False
+    before = text[: -len(runs[-1])].rstrip()
+    return not before or before[-1] in "。！？!?" or before[-1] == "." and period_ends(before + " x", len(before) - 1)
 
 
 def anchor_lead(prefix: str) -> bool:
@@ -846,9 +851,32 @@ def _naming_premise(clause: str) -> bool:
     m = _NAMING_PREMISE_RE.fullmatch(clause)
     if m is None:
         m = _NAMED_PREMISE_RE.fullmatch(clause)
-        if m is None or m.group(2) is not None and not _phrase_words(m.group(2).split()):
-            return False
+        return m is not None and _named_quantity(m.group(1).split(), (m.group(2) or "").split())
     return _phrase_words(m.group(1).split())
+
+
+_QUANTITY_NOUNS = frozenset(
+    "number count amount total cost price age length width height area perimeter volume distance speed time weight "
+    "mass income profit salary score".split())
+_COUNTED_NOUNS = frozenset("number count amount".split())
+_NOT_COUNTED = frozenset("digit digits thousand thousands hundred hundreds million millions answer answers result "
+                         "total totals".split())
+
+
+def _named_quantity(words: list[str], counted: list[str]) -> bool:
+    """A letter-first naming premise's phrase (`If $x$ is the number of apples`, `Let $n$ be the total cost`): `the`,
+    at most one of `_PREMISE_ADJECTIVES` or `total`, and a quantity's noun (`_QUANTITY_NOUNS`); with `of`, a counting
+    noun (`number`, `count`, `amount`) of things (`_phrase_words`), never of digits, a scale or the answer. An allowlist
+    (red team 20 class 3: the letter named a part or a function of the quantity, `the units digit`, `the sum of the
+    digits`, `the root of the answer`, `the ratio of apples`, and the box gave that)."""
+    if not words or words[0].lower() != "the" or words[-1].lower() not in _QUANTITY_NOUNS or len(words) > 3:
+        return False
+    if len(words) == 3 and words[1].lower() not in _PREMISE_ADJECTIVES | {"total"}:
+        return False
+    if not counted:
+        return True
+    return (words[-1].lower() in _COUNTED_NOUNS and _phrase_words(counted)
+            and not any(w.lower() in _NOT_COUNTED for w in counted))
 
 
 def _phrase_words(words: list[str]) -> bool:
@@ -862,17 +890,25 @@ _NAMED_PREMISE_RE = re.compile(
     r"((?:(?!(?i:of)\s)[^\W\d_]+(?:'s|’s)?\s+){0,3}[^\W\d_]+)(?:\s+of\s+((?:[^\W\d_]+\s+){0,2}[^\W\d_]+))?\s*")
 _REFERENCE_CLAUSE_RE = re.compile(
     r"\s*(?i:by|from|using|via|applying)\s+(?:(?i:step|equation)\s+\(?\d{1,2}\)?|(?i:symmetry)|(?i:the\s+)?"
-    r"([A-Z][a-z]+(?:['’]s)?)(?:\s+(?i:formulas?|theorem|rule|inequality|identity|lemma|law))?)\s*")
+    r"([A-Z][a-z]+)(?:['’]s)?(?:\s+(?i:formulas?|theorem|rule|inequality|identity|lemma|law))?)\s*")
+_REFERENCE_NAMES = frozenset(
+    "Vieta Pythagoras Pythagorean Euler Fermat Cauchy Bezout Heron Ptolemy Stewart Menelaus Ceva Legendre Wilson "
+    "Lagrange Newton Descartes Pascal Brahmagupta Pick Burnside Lucas Bayes Chebyshev Jensen Holder Minkowski Schur "
+    "Muirhead Stirling Taylor Euclid Euclidean Binomial Remainder Factor Apollonius Viviani Routh Shoelace Sylvester "
+    "Kummer Hensel Zsigmondy Dirichlet Rolle Gauss Vandermonde".split())
+"""The results a reference clause may name (`_reference_clause`): an allowlist of theorems' and methods' authors and
+kinds, since a capitalised word there may be a hedge written as a name (red team 20 class 2: `By Estimation`, `Using
+Intuition`, `From Luck's law` paid)."""
 
 
 def _reference_clause(clause: str) -> bool:
     """A clause before a derivation's math that names where its step comes from (`_derivation_leads`): `By Vieta`,
     `From step 1`, `by symmetry`, `Using equation (2)`, `By Vieta's formulas`: a reference word, then a step's or an
-    equation's number (of one or two digits), `symmetry` or a capitalised name (`_is_name`: no hedge, scale or
-    negation, `By Roughly`) with an optional kind of result. A number alone (`By 1000`, `From 7`) is none: it scales or
+    equation's number (of one or two digits), `symmetry` or a result's name of `_REFERENCE_NAMES` (not `By Roughly`,
+    `By Estimation`) with an optional kind of result. A number alone (`By 1000`, `From 7`) is none: it scales or
     states."""
     m = _REFERENCE_CLAUSE_RE.fullmatch(clause)
-    return m is not None and (m.group(1) is None or _is_name(m.group(1)))
+    return m is not None and (m.group(1) is None or m.group(1) in _REFERENCE_NAMES)
 
 
 def _math_clause_subject(clause: str) -> bool:
