@@ -329,7 +329,6 @@ def _stdin_tests(pool, box, plan: Plan, config: SandboxConfig, tests: list[dict]
         tests.append(entry)
         if box.tainted or (plan.stop_first and entry["verdict"] not in PASSING):
             break
-    return True
 
 
 def _summary(plan: Plan, tests: list[dict], total: int) -> dict:
