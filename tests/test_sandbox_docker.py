@@ -302,6 +302,24 @@ def test_fork_bomb_and_memory_bomb_contained(any_grader, backend):
 # that spins by its clock spins less on a loaded host, and it used less than its limit.
 CPU_SPIN = ("import os, signal, threading, time\n"
             "def spin(s, clock=time.process_time):\n    t = clock()\n    while clock() - t < s:\n        pass\n")
+
+
+def work_spin() -> str:
+    """CPU_SPIN with `spin(s)` as a fixed amount of work: about `s` seconds of this host's CPU, counted here by
+    loop turns per second of the test process's own CPU. gVisor's clock charges a task by the wall clock while it
+    runs (sandbox/harness/accounting.py SandboxClock), so on a loaded host a spin by `time.process_time` inside it
+    did less work than it said and the host's reading rightly found it under its limit (CI at load)."""
+    import time
+    turns, t0 = 0, time.process_time()
+    while time.process_time() - t0 < 0.3:
+        for _ in range(100_000):
+            pass
+        turns += 100_000
+    rate = int(turns / (time.process_time() - t0))
+    return ("import os, signal, threading, time\n"
+            f"def spin(s, clock=None):\n    for _ in range(int(s * {rate})):\n        pass\n")
+
+
 CPU_SHAPES = {
     "orphans": ("r, w = os.pipe()\nif os.fork() == 0:\n    for _ in range(2):\n        if os.fork() == 0:\n"
                 "            spin({s} * 2)\n            os._exit(0)\n    os._exit(0)\nos.close(w)\nos.wait()\nos.read(r, 1)\n"),
