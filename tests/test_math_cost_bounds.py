@@ -402,7 +402,7 @@ def test_calls_of_non_real_numbers_past_the_sampler_are_refused(latex: str) -> N
     reaches `simplify` (one `\\Gamma(e+i)` 1.3-2.2 s, two 5.6 s); refused as an answer and as a gold, its own text paid."""
     assert DEFAULT_LIMITS.max_complex_calls == 0
     refused = parse_prediction(latex)
-    assert isinstance(refused, str) and "calls of non-real numbers" in refused
+    assert isinstance(refused, str) and "calls of numbers not plainly real" in refused
     assert math_verdicts(f"\\boxed{{{latex}}}", latex) == ["correct", "correct"]
     assert math_verdicts("\\boxed{1}", latex) == ["incorrect", "incorrect"]
 
@@ -415,6 +415,55 @@ def test_calls_of_non_real_numbers_past_the_sampler_are_refused(latex: str) -> N
 def test_calls_of_non_real_numbers_within_the_sampler_or_cheap_are_compared(latex: str, reordered: str) -> None:
     """Four letters or fewer (disproved at a sample point, 0.2 s), an absolute value, or real arguments: read, a rewrite
     pays and a wrong answer does not."""
+    assert not isinstance(parse_prediction(latex), str)
+    assert math_verdicts(f"\\boxed{{{reordered}}}", latex) == ["correct", "correct"]
+    assert math_verdicts(f"\\boxed{{{latex}+1}}", latex) == ["incorrect", "incorrect"]
+
+
+# Red team 20 class 8: calls inside bars, and calls of numbers that hold no `i` but are not real (`\log(-1)`).
+@pytest.mark.parametrize("text, products", [
+    ("|\\sin(a)+1| \\cdot |\\sin(b)+1|", 1), ("\\left|\\sin(a)+1\\right| \\cdot 2", 1), ("\\lvert\\sin a + 1\\rvert \\cdot 2", 1),
+    ("||\\sin(a)+1| - 1| \\cdot 2", 1), ("|\\sin a| + 1", 0), ("|\\sin(a)+1| + |\\sin(b)+1|", 0), ("2|\\sin x + 1|", 0),
+])
+def test_calls_in_bars_count_as_in_brackets(text: str, products: int) -> None:
+    """A bar opens an absolute value after an operator, a bracket, a bar, `\\left` or nothing, and closes one after
+    anything else (`guards._bar_closes`): its calls count at its closing bar as a bracketed factor's do."""
+    assert function_products(text) == products
+
+
+@pytest.mark.parametrize("factor", ["|\\sin({v})+1|", "\\left|\\sin({v})+1\\right|", "\\lvert\\sin({v})+1\\rvert"])
+def test_factors_in_bars_at_the_bound_are_compared(factor: str) -> None:
+    """Five bar factors holding a call are read (their reordering pays, a perturbed one does not); six are refused."""
+    latex = _factors(factor, MAX_FUNCTION_PRODUCTS + 1)
+    assert function_products(latex) == MAX_FUNCTION_PRODUCTS and function_guard(latex) is None
+    reordered = " \\cdot ".join(factor.format(v=v) for v in reversed("abcdfghkmn"[:MAX_FUNCTION_PRODUCTS + 1]))
+    assert math_verdicts(f"\\boxed{{{reordered}}}", latex) == ["correct", "correct"]
+    assert math_verdicts(f"\\boxed{{{latex}+1}}", latex) == ["incorrect", "incorrect"]
+    refused = parse_prediction(_factors(factor, MAX_FUNCTION_PRODUCTS + 2))
+    assert isinstance(refused, str) and "products after function calls" in refused
+
+
+@pytest.mark.parametrize("latex", ["\\Gamma(\\log(-1)) + a + b + c + d + f", "\\sin(\\log(-2)) + a + b + c + d + f",
+                                   "\\Gamma(-\\ln 2) + a + b + c + d + f", "\\arcsin(2) + a + b + c + d + f"])
+def test_calls_of_numbers_not_plainly_real_past_the_sampler_are_refused(latex: str) -> None:
+    """A call of numbers counts unless its shape says it is real (`guards._plainly_real`, an allowlist): `\\log(-1)`
+    holds no `i`, and `\\Gamma(\\log(-1))` beside five letters took over 25 s. Refused as an answer, its own text paid
+    as a gold."""
+    refused = parse_prediction(latex)
+    assert isinstance(refused, str) and "calls of numbers not plainly real" in refused
+    assert math_verdicts(f"\\boxed{{{latex}}}", latex) == ["correct", "correct"]
+    assert math_verdicts("\\boxed{1}", latex) == ["incorrect", "incorrect"]
+
+
+@pytest.mark.parametrize("latex, reordered", [
+    ("\\ln(2) a + b + c + d + f", "f + d + c + b + a\\ln(2)"),
+    ("\\sin(-1) + \\cos(\\pi - 4) + a + b + c + d + f", "a + b + c + d + f + \\cos(\\pi - 4) + \\sin(-1)"),
+    ("\\Gamma(\\frac{1}{2}) + e^{2} + a + b + c + d + f", "a + b + c + d + f + e^{2} + \\Gamma(\\frac{1}{2})"),
+    ("\\log(\\sqrt{2} + 1) + a + b + c + d + f", "a + b + c + d + f + \\log(1 + \\sqrt{2})"),
+])
+def test_calls_of_plainly_real_numbers_past_the_sampler_are_compared(latex: str, reordered: str) -> None:
+    """Real by their shape: a function real on every real of real arguments, any other of positive ones. Read, a
+    rewrite pays, a perturbed answer does not."""
     assert not isinstance(parse_prediction(latex), str)
     assert math_verdicts(f"\\boxed{{{reordered}}}", latex) == ["correct", "correct"]
     assert math_verdicts(f"\\boxed{{{latex}+1}}", latex) == ["incorrect", "incorrect"]

@@ -294,12 +294,12 @@ COSTLY = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN.format("calls in bars and non-real arguments without `i` are counted by no bound"))
 @pytest.mark.parametrize("answer", COSTLY)
 def test_calls_in_bars_and_non_real_arguments_are_bounded(answer: str) -> None:
-    """1.7-7.7 s each as an answer (2.3-2.4 s as a gold; strict, one process, warm), three `\\Gamma(\\log(-k))` over 25 s:
-    `function_products` reads 0 (bars open no bracket in `_function_scan`) and `_complex_calls` counts only arguments
-    that hold `I` (`\\log(-1)` parses as `log(-1, 10)`). The safe verdict: refused before comparing, by a count."""
+    """1.7-7.7 s each as an answer (2.3-2.4 s as a gold; strict, one process, warm), three `\\Gamma(\\log(-k))` over 25 s,
+    when `function_products` read 0 (bars opened no bracket in `_function_scan`) and `_complex_calls` counted only
+    arguments that hold `I` (`\\log(-1)` parses as `log(-1, 10)`). Closed: a bar brackets its calls (`_bar_closes`), and
+    a call of numbers counts unless `_plainly_real`. Refused before comparing, by a count."""
     from verifier.math.parsing import parse_prediction
 
     assert isinstance(parse_prediction(answer), str)

@@ -120,7 +120,7 @@ _APPLIED_RE = re.compile(
     r"|\\operatorname\s*\{\s*(?P<op>[^{}]*)\}"
     rf"|\\(?P<call>{_OTHER_CALLS})(?![A-Za-z])"
     r"|(?<![A-Za-z\\])(?P<e>e|\\mathrm\s*\{\s*e\s*\})\s*\^"
-    r"|(?P<open>[(\[{])|(?P<close>[)\]}])"
+    r"|(?P<open>[(\[{]|\\lvert(?![A-Za-z]))|(?P<close>[)\]}]|\\rvert(?![A-Za-z]))|(?P<bar>\|)"
     r"|(?P<end>(?<!\\)[-+=,;<>&]|\\(?:pm|mp|leq?|geq?|neq?|lt|gt)(?![A-Za-z]))"
 )
 # What may stand between a function and its argument: spacing and scripts (`\\log_{2}`, `\\sin^{2}`); then a bracket.
@@ -220,22 +220,37 @@ def _bare_call(text: str, after: int, called: int, frame: list[int]) -> int:
     return 0
 
 
+# What a bar that opens an absolute value follows (`_bar_closes`): `\\left`, an opening bracket or bar, an operator or a
+# relation, or nothing; after anything else (a letter, a number, a closing bracket) a bar closes the innermost bar's.
+_BAR_OPENS_RE = re.compile(r"(?:\\left|[(\[{|+\-*/=,;<>&:]|\\(?:cdot|times|div|pm|mp|[a-z]*eq|lt|gt|lvert)|^)\s*$")
+
+
+def _bar_closes(text: str, at: int) -> bool:
+    """Whether the bar at `at` closes an absolute value that a bar opened (`_function_scan`), as the parser pairs them:
+    `\\right|` always; `||a| - |b||` opens twice, closes, opens, closes twice (red team 20 class 8: calls in bars)."""
+    return not _BAR_OPENS_RE.search(text[max(0, at - 12):at])
+
+
 def _function_scan(text: str) -> tuple[int, int, int]:
     """(work, deepest nesting, explicit products after calls): `function_work` and `function_products` in one pass, on
     the text as the parser reads it (`unicode_math.to_ascii_math`: `·`, `×`, `÷`, `⋅` are `\\cdot`, `\\times`, `\\div`)."""
     if not text.isascii():
         text = to_ascii_math(text)
-    frames: list[list[int]] = [[0, 0, 0, 0]]  # per open bracket: [1 if a function's argument, bare functions open in it,
-    # the depth of the call whose argument it is, else 0, the depths of the calls in it no product counted yet]
+    frames: list[list[int]] = [[0, 0, 0, 0, 0]]  # per open bracket: [1 if a function's argument, bare functions open in
+    # it, the depth of the call whose argument it is, else 0, the depths of the calls in it no product counted yet, 1 if
+    # opened by a bar (`|...|` brackets its calls as `(...)` does: red team 20 class 8)]
     scopes = work = deepest = products = 0  # scopes: the function arguments around the current position
     argument_at = chained_at = -1  # where the last function's bracketed argument opens; where its bare one starts
     argument_depth = 0  # the depth of that call (`function_products`)
     argument_scope = 0  # 1 when that call is a function `function_work` counts (its argument is a scope)
     for m in _APPLIED_RE.finditer(text):
         kind = m.lastgroup
+        if kind == "bar":
+            kind = "close" if len(frames) > 1 and frames[-1][4] and _bar_closes(text, m.start()) else "open"
         if kind == "open":
             at_argument = m.start() == argument_at
-            frames.append([int(at_argument) * argument_scope, 0, argument_depth if at_argument else 0, 0])
+            frames.append([int(at_argument) * argument_scope, 0, argument_depth if at_argument else 0, 0,
+                           int(m.group() == "|")])
             scopes += frames[-1][0]
         elif kind == "close":
             if len(frames) > 1:
@@ -308,7 +323,7 @@ def expansion_guard(expr: Basic | MatrixBase, limits: MathLimits) -> str | None:
         budget[0] = limits.max_tree_nodes
         complex_calls = sum(_complex_calls(cell, budget) for cell in cells)
         if complex_calls > limits.max_complex_calls and len(_free_symbols(cells)) > _SAMPLED_LETTERS:
-            raise _TooCostly(f"{complex_calls} calls of non-real numbers among more than {_SAMPLED_LETTERS} letters "
+            raise _TooCostly(f"{complex_calls} calls of numbers not plainly real among more than {_SAMPLED_LETTERS} letters "
                              f"(max {limits.max_complex_calls})")
         budget[0] = limits.max_tree_nodes
         products = sum(_trig_terms(cell, budget, limits) for cell in cells)
@@ -331,9 +346,10 @@ def _free_symbols(cells: list[object]) -> set[Basic]:
 
 
 def _complex_calls(expr: object, budget: list[int]) -> int:
-    """How many calls of non-real numbers (`gamma(E + I)`, `sin(2*I)`) a parsed tree holds (`MathLimits.max_complex_calls`;
-    fx29an): a function, not `Abs`, `arg`, `re`, `im`, `conjugate` or `sign`, whose arguments hold no symbol and `I`.
-    Walks at most the nodes left in `budget[0]`, iteratively."""
+    """How many calls of numbers not plainly real (`gamma(E + I)`, `sin(2*I)`, `gamma(log(-1, 10))`) a parsed tree holds
+    (`MathLimits.max_complex_calls`; fx29an): a function, not `Abs`, `arg`, `re`, `im`, `conjugate` or `sign`, whose
+    arguments hold no symbol, unless `_plainly_real` (an allowlist: red team 20 class 8 found `\\log(-1)`, which holds no
+    `I`). Walks at most the nodes left in `budget[0]`, iteratively."""
     count = 0
     stack = [expr]
     while stack:
@@ -344,10 +360,49 @@ def _complex_calls(expr: object, budget: list[int]) -> int:
         if not isinstance(node, Basic):
             continue
         if (isinstance(node, sympy.Function) and not isinstance(node, _CHEAP_COMPLEX) and node.args
-                and not node.free_symbols and node.has(sympy.I)):
+                and not node.free_symbols and not _plainly_real(node, budget)):
             count += 1
         stack.extend(node.args)
     return count
+
+
+# Functions real at every real argument, and those real at every positive one (`_plainly_real`); any other call (`asin`,
+# `acosh`, ...) is never plainly real. Plainly positive: `exp` and `cosh` of a real argument.
+_REAL_ON_REALS = (sympy.sin, sympy.cos, sympy.atan, sympy.exp, sympy.sinh, sympy.cosh, sympy.tanh, sympy.asinh)
+_REAL_ON_POSITIVES = (sympy.log, sympy.gamma, sympy.tan, sympy.sec, sympy.cot, sympy.csc)
+_POSITIVE_ON_REALS = (sympy.exp, sympy.cosh)
+
+
+def _plainly_real(expr: Basic, budget: list[int]) -> bool:
+    """Whether a tree of numbers is real by its shape alone (`_complex_calls`): real numbers, `pi` and `E`, sums and
+    products of real ones, an integer power of a real one or a real power of a positive one, a function of
+    `_REAL_ON_REALS` of real arguments or of `_REAL_ON_POSITIVES` of positive ones. Evaluates nothing."""
+    return _plainly(expr, budget, positive=False)
+
+
+def _plainly(expr: Basic, budget: list[int], positive: bool) -> bool:
+    budget[0] -= 1
+    if budget[0] < 0:
+        return False
+    if isinstance(expr, (sympy.Integer, sympy.Rational, sympy.Float)):
+        return bool(expr > 0) if positive else True
+    if expr in (sympy.pi, sympy.E):
+        return True
+    if isinstance(expr, (sympy.Add, sympy.Mul)):
+        return all(_plainly(a, budget, positive) for a in expr.args)
+    if isinstance(expr, sympy.Pow):
+        base, exp = expr.args
+        if isinstance(exp, sympy.Integer) and not positive:
+            return _plainly(base, budget, False)
+        return _plainly(base, budget, True) and _plainly(exp, budget, False)
+    if isinstance(expr, sympy.Function) and expr.args:
+        if positive and not isinstance(expr, _POSITIVE_ON_REALS):
+            return False
+        if not isinstance(expr, (*_REAL_ON_REALS, *_REAL_ON_POSITIVES)):
+            return False
+        inner = not isinstance(expr, _REAL_ON_REALS)
+        return all(_plainly(a, budget, inner) for a in expr.args)
+    return False
 
 
 def _exp_log_depth(expr: object, budget: list[int]) -> int:

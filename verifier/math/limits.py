@@ -48,7 +48,8 @@ class MathLimits:
     (`\\sin(\\sin(\\sin(6)))+\\cos(x)+...` of 1,629 characters took 1.7 s, red team 8 item 5)."""
 
     max_complex_calls: int = 0
-    """Most calls of a non-real number (`\\Gamma(e+i)`, `\\sin(2i)`; not `|3+4i|`, `\\arg`, `\\operatorname{Re}`) an
+    """Most calls of a number not plainly real (`\\Gamma(e+i)`, `\\sin(2i)`, `\\Gamma(\\log(-1))`; not `|3+4i|`, `\\arg`,
+    `\\operatorname{Re}`, `\\ln 2`, `\\sin(-1)`: guards._plainly_real) an
     answer or a gold of more than four letters may hold (`guards.expansion_guard`). Past the point sampler's four letters
     a wrong answer reaches `simplify`, which works a complex call's value through (fx29an, red team 19 class 9, strict,
     against gold 1, warm, load 4-6): `\\Gamma(e+i)` and five letters 1.3-2.2 s, `\\sin(e+i)` 0.8 s, `\\Gamma(i)` 0.35 s;
