@@ -398,7 +398,6 @@ class SessionRegistry:
             language, limits, environment = self._on(state.environment, limits)
         elif body.get("environment"):
             language, limits, environment = await self._environment(body, limits)
-        self._admissible(1, limits.memory_limit_mb)
         return await self._open(token, language, limits, files, ttl, replay, environment, state)
 
     def _admissible(self, n: int, memory_mb: int) -> None:
@@ -419,6 +418,16 @@ class SessionRegistry:
                                                   f"session_max_total_memory_mb ({self.config.session_max_total_memory_mb} MB; "
                                                   f"{held} MB held)")
 
+    def _claim(self, memory_mb: int) -> None:
+        """Admit one session of memory_mb and hold its place (`_release_slot` frees it), in one step with no
+        await between the check and the hold, in `_open` itself: a fork's sessions start as tasks, and forks
+        racing from two sessions each passed a check made before their tasks ran, holding more than
+        session_max_total_memory_mb (CI: 804 MB of 700)."""
+        self._admissible(1, memory_mb)
+        self.engine.admit(1)  # a session is one item of the shared admission bound
+        self._creating += 1
+        self._creating_mb += memory_mb
+
     @property
     def memory_mb(self) -> int:
         """The memory limits of the open sessions and of those being started, together."""
@@ -426,10 +435,8 @@ class SessionRegistry:
 
     async def _open(self, token: str | bytes, language: str, limits: SessionLimits, files: dict[str, bytes], ttl: float,
                     replay: bool, environment: SessionEnvironment | None, state: SessionState | None = None) -> dict:
-        """Start one admitted session and register it: {"session_id", limits, "replica"}."""
-        self.engine.admit(1)  # a session is one item of the shared admission bound
-        self._creating += 1
-        self._creating_mb += limits.memory_limit_mb
+        """Admit one session (`_claim`), start it and register it: {"session_id", limits, "replica"}."""
+        self._claim(limits.memory_limit_mb)
         job = asyncio.ensure_future(self.host.open(language, limits, files, replay, environment, state))
         try:
             session = await asyncio.shield(job)
@@ -506,7 +513,7 @@ class SessionRegistry:
         self._admissible(n, limits.memory_limit_mb)
         entry, state = await self._state(token, sid)
         self._admissible(n, limits.memory_limit_mb)  # sessions may have opened while the changes were read
-        env = state.environment
+        env = state.environment  # each _open admits its own session again (_claim): forks may race from here
         opened = await asyncio.gather(*(self._open(token, env.language, limits, {}, entry.ttl_s, False, env, state) for _ in range(n)),
                                       return_exceptions=True)
         failed = [r for r in opened if isinstance(r, BaseException)]
