@@ -553,7 +553,7 @@ def period_ends(text: str, at: int) -> bool:
         return True
     if k > 0 and text[k - 1] == ".":
         return False  # `e.g.`, `a.m.`: a word's inner period makes an abbreviation
-    return len(word) >= 2 and word.lower() in _known_words()
+    return len(word) >= 2 and word.lower() in _known_words() or bool(_STRANDED_END_RE.search(text, max(k - 40, 0), at))
 
 
 @functools.cache
@@ -567,6 +567,17 @@ def _known_words() -> frozenset[str]:
     return frozenset(w.lower() for group in groups for w in group) - open_ended
 
 
+_STRANDED_END_RE = re.compile(
+    r"(?<![\w'’])(?i:(?:(?:choose|chose|choosing|pick|picking|select|selecting)\s+from"
+    r"|(?:ask|asks|asked|asking|look|looks|looked|looking|solve|solves|solved|solving|search|searching|account|accounts"
+    r"|accounted|wait|waiting)\s+for|(?:arrive|arrives|arrived|arriving|look|looks|looked|looking)\s+at"
+    r"|(?:end|ends|ended|ending|come|comes|came|coming)\s+up\s+with|(?:start|starts|started|begin|begins|began|work"
+    r"|works|worked|working)\s+with|(?:add|adds|added|adding|sum|sums|summed|summing)\s+up\s+to))$")
+"""A verb and its stranded preposition before a period that ends a real sentence (`period_ends`; fx29ao, red team 20's
+pedantry): `There are 6 people to choose from.`, `This is what the problem asks for.`, `the number we solve for.`,
+`what it adds up to.`, `the answer we arrive at.`. An allowlist of verb and preposition pairs whose object, the thing
+chosen, asked, solved or arrived at, names the value sought; a preposition after anything else stays open (`_OPEN_ENDED`:
+`The answer is less than.`, `... divided by.`, `... is up to.`, `... is per.`)."""
 _OPEN_ENDED = frozenset("a an the every my our their your its per of into onto as such where which whose whom and or "
                         "max min least".split())
 """Known words no sentence ends with (`_known_words`; fx29am, red team 19 class 5): LEXICON's prepositions, `than` and
@@ -813,30 +824,89 @@ def _derivation_leads(before: str, aligned: str) -> bool:
     ...` state none (fx29ag). Every later clause is read too (fx29am, red team 19 class 1): a step in math that opens as
     a lead or a box's clause whose math's subject reads (`_math_clause_subject`), a lead or reference without math, or a
     time's step (`_TIME_STEP_RE`); `So $a = 2$, in thousands, $b = 3$, $x = \\boxed{6}$` states none."""
-    k, first = 0, True
+    clauses, k = [], 0
     for brk in list(_CLAUSE_SPLIT_RE.finditer(aligned)) + [None]:
         end = brk.start() if brk is not None else len(aligned)
-        clause = before[k:end]
-        if "§" in aligned[k:end]:
-            if not (_lead_clause(_masked(clause)) or box_clause(clause) and (first or _math_clause_subject(clause))
-                    or first and _naming_premise(clause) or not first and _TIME_STEP_RE.fullmatch(clause)):
+        if brk is not None or before[k:end].strip():
+            clauses.append((before[k:end], "§" in aligned[k:end]))
+        k = brk.end() if brk is not None else end
+    first = True
+    for at, (clause, math) in enumerate(clauses):
+        following = clauses[at + 1][1] if at + 1 < len(clauses) else True  # the last math's clause follows `before`
+        if math:
+            if not (first and (_lead_clause(_masked(clause)) or box_clause(clause) or _naming_premise(clause))
+                    or not first and _later_step(clause, following)):
                 return False  # a later step is read as the first (fx29am, red team 19 class 1)
             first = False
-        elif not (_lead_clause(_masked(clause)) or _reference_clause(clause)) and (brk is not None or clause.strip()) and (
-                first or not _TIME_STEP_RE.fullmatch(clause)):
+        elif not (_lead_clause(_masked(clause)) or _reference_clause(clause)
+                  or not first and _later_words(clause, following)):
             return False  # before the first math or between steps (`So $a = 2$, in thousands, $b = 3$, ...`)
-        k = brk.end() if brk is not None else end
     return True
 
 
+_AND_RE = re.compile(r"\s*(?i:and)(?:\s+|$)")
+_RESTATING_RE = re.compile(r"\s*(?:(?i:and)\s+)?(?i:that\s+is|i\.e\.?)(?=\s|$)")
+_LATER_CLAUSE_RE = re.compile(
+    r"\s*(?i:moreover|additionally|furthermore|also|likewise|in\s+the\s+same\s+way|in\s+a\s+similar\s+way"
+    r"|(?:plugging|substituting)\s+(?:it\s+|this\s+|these\s+|them\s+)?back(?:\s+in)?"
+    r"|for\s+the\s+(?:first|second|third|fourth|other|last|next)(?:\s+one)?)\s*")
+"""Words of a derivation's later clause without math that lead to the next step (`_later_words`; fx29ao, red team 20's
+pedantry): an additive connective (`moreover`, `additionally`, `in the same way`), a substitution back (`plugging
+back`), or which case comes next (`for the second`). A closed list: none hedges, scales, bounds or negates."""
+_CONDITION_STEP_RE = re.compile(
+    r"\s*(?:(?i:and)\s+)?(?i:when|for|if)\s+\$\s*[A-Za-z]\s*=\s*-?\d{1,3}\s*\$\s*")
+"""A later clause that states which case the next step is of (`_later_step`: `We get $a = 2$, when $n = 2$, $b = 4$,
+so ...`): a condition word and a letter set to an integer, alone in its clause, and a step in math after it (never the
+last clause before the box's own, which it would condition: `So $a = 2$, for $n = 2$, $x = \\boxed{6}$` states none)."""
+
+
+def _later_step(clause: str, following: bool) -> bool:
+    """A later clause with math of a derivation (`_derivation_leads`): a lead, a box's clause whose math's subject reads
+    (`_math_clause_subject`), a time's step (`_TIME_STEP_RE`), a case before a step (`_CONDITION_STEP_RE`), or a
+    restatement (`that is`, `i.e.`, fx29ao) of a clause that is one of these: a restatement is read, never skipped."""
+    restated = _RESTATING_RE.match(clause)
+    if restated is not None and clause[restated.end():].strip():
+        return _later_step(clause[restated.end():], following)
+    return bool(_lead_clause(_masked(clause)) or box_clause(clause) and _math_clause_subject(clause)
+                or _TIME_STEP_RE.fullmatch(clause) or following and _CONDITION_STEP_RE.fullmatch(clause))
+
+
+def _later_words(clause: str, following: bool) -> bool:
+    """A later clause without math of a derivation (`_derivation_leads`): after an optional `and`, a lead or a reference
+    (`and then`, `and by symmetry`, `and from this`), a time's step (`_TIME_STEP_RE`), a restatement's opener (`that is`,
+    `i.e.`: the clause after it is read as any step), or `_LATER_CLAUSE_RE`'s words (fx29ao, red team 20's pedantry); a
+    bare `and` only before another clause without math (`and, similarly,`), never before a step or the box's clause
+    (`So $a = 2$, and, $x = \\boxed{6}$` states none)."""
+    if _TIME_STEP_RE.fullmatch(clause) or _RESTATING_RE.fullmatch(clause.rstrip()):
+        return True
+    joined = _AND_RE.match(clause)
+    if joined is None:
+        return bool(_LATER_CLAUSE_RE.fullmatch(clause))
+    rest = clause[joined.end():]
+    if not rest.strip():
+        return not following
+    return bool(_lead_clause(_masked(rest)) or _reference_clause(rest) or _LATER_CLAUSE_RE.fullmatch(rest))
+
+
+_TIME_UNIT = r"(?i:second|minute|hour|day|week|month|year|decade|morning|afternoon|evening|night)s?"
+_TIME_ORDINAL = r"(?i:first|second|third|fourth|fifth|next|last|further|following|same|final)"
 _TIME_STEP_RE = re.compile(
-    r"\s*(?:(?i:and)\s+)?(?i:after|before|on|during|until)\s+(?:(?i:the|a|an|another)\s+)?"
-    r"(?:(?i:first|second|third|next|last|further|following|same)\s+)?"
-    r"(?:(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|(?i:day|week|month|year|morning|afternoon|evening)"
-    r"(?:\s+\d{1,3})?)|(?:\$[^$]{1,40}\$\s+)?(?i:loss|gain|increase|decrease|discount|drop|rise|markup))\s*")
-"""A later step's clause that says when the next step happens (`_derivation_leads`): a time's preposition, a day's name or
-a time word, or a change in math (math-verify's `If its initial value was $x$, after Monday, its value is $.9x$, and
-after a further $20\\%$ loss, its value becomes ...`). A scale (`after dividing by 1000`, `in thousands`) is none."""
+    r"\s*(?:(?i:and)\s+)?(?:(?i:after|before|on|during|until|in|within)\s+(?:(?i:the|a|an|another)\s+)?"
+    r"(?:(?:" + _TIME_ORDINAL + r"\s+)?(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
+    r"|(?i:day|week|month|year|morning|afternoon|evening)(?:\s+\d{1,3})?|(?i:sale|purchase|trip|round|game|visit|payment|deposit)"
+    r"|(?:\$\s*(?:\d{1,3}(?:\.\d{1,2})?\s*\\?%|\\\$\s*\d{1,5}(?:\.\d{1,2})?)\s*\$\s+|\d{1,3}(?:\.\d{1,2})?%\s+)?"
+    r"(?i:loss|gain|increase|decrease|discount|drop|rise|markup))"
+    r"|(?:\d{1,3}|(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)|" + _TIME_ORDINAL + r")\s+"
+    + _TIME_UNIT + r")"
+    r"|(?i:by|at)\s+(?i:the)\s+(?i:end)\s+(?i:of)\s+(?i:the)\s+(?:" + _TIME_ORDINAL + r"\s+)?" + _TIME_UNIT
+    + r"|(?i:after\s+that|afterwards?|later(?:\s+on)?|thereafter))\s*")
+"""A later step's clause that says when the next step happens (`_derivation_leads`): a time's preposition before a
+day's name, a time word, a count of a time's unit (`after 3 years`, `after two weeks`), an ordinal one (`in the second
+year`), an event of a word problem (`after the first sale`) or a change (math-verify's `If its initial value was $x$,
+after Monday, its value is $.9x$, and after a further $20\\%$ loss, its value becomes ...`); `by the end of the week`;
+`after that`, `afterwards`, `later` (fx29ao, red team 20's pedantry). A change's math is a percentage or a dollar amount
+alone (fx29ao, red team 20 class 6: `after a $\\div 1000$ discount`, `after the $10^3$ drop` are scales), and a scale
+(`after dividing by 1000`, `in thousands`) is none."""
 _NAMING_PREMISE_RE = re.compile(
     r"\s*(?i:if|let|suppose|assume)\s+((?:[^\W\d_]+(?:'s|’s)?\s+){1,4})(?i:is|was|be|are|were)\s+\$\s*([A-Za-z])\s*\$\s*")
 _PREMISE_ADJECTIVES = frozenset("initial original starting".split())
