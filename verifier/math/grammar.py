@@ -506,7 +506,24 @@ def _caseless_statement(line: str) -> bool:
     with a number, `statement_lines`). A line of words alone (`可能`, "maybe"; `以千为单位`, "in thousands"; `不是`, "not";
     `อาจจะ`) is read with the line below as its lead (fx29al, red team 19 class 3), so `所以\n答案是 6。` pays and
     `可能\n答案是 6。` states none."""
-    return unicodedata.category(line[-1]) == "Lo" and any(c.isdigit() for c in line)
+    return unicodedata.category(line[-1]) == "Lo" and (
+        any(c.isdigit() for c in line) or all(_CASELESS_STEP_RE.fullmatch(c) for c in re.split(r"[，,]", line)))
+
+
+_CJK_NUMBER = r"(?:\d{1,3}|[一二两三四五六七八九十]{1,3})"
+_CASELESS_STEP_RE = re.compile(
+    r"\s*(?:所以|因此|因而|于是|那么|ดังนั้น)?\s*(?:"
+    r"(?:我们|我|小[明红华丽刚强军芳亮东兰林伟])?(?:一共|总共|共)?有\s*" + _CJK_NUMBER + r"\s*(?:个|只|本|支|张|块|颗|辆|名|条|件)"
+    r"(?:苹果|橘子|梨|香蕉|桃子|糖果|糖|书|球|学生|同学|朋友|鸡蛋|铅笔|花|鸟|猫|狗)?"
+    r"|(?:我们|我)?把(?:两个数|这两个数|所有(?:苹果|橘子|数|的数)|它们)(?:相加|加起来|加在一起)"
+    r"|(?:两数|两个数)相加得" + _CJK_NUMBER + r"|(?:计算|验证|检查)(?:总数|一下|结果)?|合计|总计"
+    r"|(?:ผลรวม|ผลบวก)คือ(?:หนึ่ง|สอง|สาม|สี่|ห้า|หก|เจ็ด|แปด|เก้า|สิบ))\s*")
+"""A line of words in a script without case that states a step (`_caseless_statement`; fx29ao, red team 20's pedantry):
+a count of things someone has (`小明有两个苹果`, `所以一共有六个苹果`: a pronoun or a name of `小` and one of a few letters, a count of
+one to three digits or of the numerals up to ten, never `千`, `万`, a classifier and one of a word problem's nouns),
+adding the numbers (`把两个数相加`, `两数相加得六`), a check or a total (`验证一下`, `计算总数`, `合计`) or Thai "the sum is"
+a numeral (`ดังนั้นผลรวมคือหก`), after a concluding connective. An allowlist: a hedge, a negation, a bound or a scale
+(`可能`, `不是`, `至少`, `以千为单位`, `乘以`) is in none of its shapes."""
 
 
 _LONE_CAPITAL_GAP_RE = re.compile(r":?[ \t]+|['’]")
