@@ -253,8 +253,8 @@ TIME_PAID = [n(c) for c in [
 test_a_time_steps_change_is_no_scale = refused_test(
     TIME_NEAR, """Paid in both profiles, on d1f6f73 too (red team 19 class 1, left by fx29am): `grammar._TIME_STEP_RE`
     takes any math before `increase`, `discount`, `drop`, so `after a $\\div 1000$ discount` reads as a time's step where
-    `after dividing by 1000` is refused. The safe verdict: the change's math is a percentage or an amount.""",
-    marks=_open("a scale as a time step"))
+    `after dividing by 1000` is refused. The safe verdict: the change's math is a percentage or an amount.
+    Closed by fx29ao: the change's math is a percentage or a dollar amount alone.""")
 test_a_scale_between_steps_stays_refused = refused_test(TIME_HELD)
 test_a_time_step_pays = paid_test(TIME_PAID)
 
@@ -318,7 +318,7 @@ def test_calls_in_brackets_and_gamma_spellings_stay_bounded(answer: str) -> None
     assert isinstance(parse_prediction(answer), str)
 
 
-# Right answers the new rules refuse (pedantry): each paid on d1f6f73 (before fx29al).
+# Right answers the new rules refuse (pedantry): each paid on d1f6f73 (before fx29al); all paid since fx29ao.
 PEDANTRY = [n(c) for c in [
     # fx29am's `_OPEN_ENDED`: a sentence that ends in a stranded preposition
     "There are 6 people to choose from. \\boxed{6}", "This is what the problem asks for. \\boxed{6}",
@@ -352,8 +352,52 @@ test_right_answers_the_new_rules_refuse = paid_test(
     (`_OPEN_ENDED` holds LEXICON's prepositions), a derivation's later clause of a connective (`and then`, `that is`,
     `moreover`, `and by symmetry`) or a condition (`when $n = 2$`), and a caseless line that states a step in words
     (`_caseless_statement` asks for a digit), a word problem's time outside `_TIME_STEP_RE` (`after 3 years`, `later`).
-    A grader that refuses right answers is wrong too.""",
-    marks=_open("right answers refused since fx29al-fx29am"))
+    A grader that refuses right answers is wrong too. Closed by fx29ao: `_STRANDED_END_RE`'s verb and preposition pairs,
+    `_later_words` and `_later_step` (`_LATER_CLAUSE_RE`, `_RESTATING_RE`, `_CONDITION_STEP_RE`), `_TIME_STEP_RE`'s
+    counts and ordinals of a time's unit, and `_CASELESS_STEP_RE`.""")
+# fx29ao's rules one step off (each refused in both profiles), and its rules in other words (each paid).
+STRANDED_HELD = [n(c) for c in [
+    "The answer is less than. \\boxed{6}", "The answer is divided by. \\boxed{6}", "The answer is up to. \\boxed{6}",
+    "The answer is correct up to. \\boxed{6}", "The answer is what we multiply by. \\boxed{6}",
+    "The answer is what we divide by. \\boxed{6}", "The answer is a multiple of. \\boxed{6}", "The answer is at least. \\boxed{6}",
+    "The sum is per. $x = \\boxed{6}$",
+]]
+LATER_CLAUSE_HELD = [n(c) for c in [
+    "So $a = 2$, that is, in thousands, $b = 4$, $x = \\boxed{6}$", "So $a = 2$, that is, maybe $b = 4$, $x = \\boxed{6}$",
+    "So $a = 2$, that is roughly $b = 4$, $x = \\boxed{6}$", "So $a = 2$, and, maybe, $b = 4$, $x = \\boxed{6}$",
+    "So $a = 2$, and roughly, $b = 4$, $x = \\boxed{6}$", "So $a = 2$, and maybe, $b = 4$, $x = \\boxed{6}$",
+    "So $a = 2$, and in thousands, $b = 4$, $x = \\boxed{6}$", "So $a = 2$, and, $b = 4$, $x = \\boxed{6}$",
+    "So $a = 2$, for $n = 2$, $x = \\boxed{6}$", "So $a = 2$, when $n = 2$, the answer is \\boxed{6}",
+    "So $a = 2$, if $n = 1000$, $x = \\boxed{6}$", "So $a = 2$, for $n$ odd, $b = 4$, $x = \\boxed{6}$",
+    "So $a = 2$, if $n > 2$, $b = 4$, $x = \\boxed{6}$", "So $a = 2$, when $n \\approx 2$, $b = 4$, $x = \\boxed{6}$",
+    "So $a = 2$, for the thousandth, $b = 4$, $x = \\boxed{6}$",
+]]
+TIME_WORDS_HELD = [n(c) for c in [
+    "So $a = 2$, after 3 thousands, $b = 4$, $x = \\boxed{6}$", "So $a = 2$, in 1000s, $b = 4$, $x = \\boxed{6}$",
+    "So $a = 2$, in the second, $b = 4$, $x = \\boxed{6}$", "So $a = 2$, after the second, $b = 4$, so the total is $\\boxed{6}$.",
+    "So $a = 2$, after a thousand years, $b = 4$, so the total is $\\boxed{6}$.",
+    "So $a = 2$, by the end of the thousand, $b = 4$, so the total is $\\boxed{6}$.",
+    "So $a = 2$, after 1000, $b = 4$, so the total is $\\boxed{6}$.", "So $a = 2$, later, maybe, $b = 4$, $x = \\boxed{6}$",
+    "So $a = 2$, after a $20 \\times 1000$ discount, $b = 4$, $x = \\boxed{6}$",
+]]
+CASELESS_WORDS_HELD = [n(c) for c in [
+    "可能有六个\n答案是 6。", "小明可能有六个苹果\n答案是 6。", "没有六个\n答案是 6。", "小明没有六个苹果\n答案是 6。", "有六千个\n答案是 6。",
+    "小明有六千个苹果\n答案是 6。", "把两个数相乘\n答案是 6。", "两数相加得六千\n答案是 6。", "ผลรวมคือหกพัน\nคำตอบคือ 6",
+    "ดังนั้นผลรวมคืออาจจะหก\nคำตอบคือ 6", "不是合计\n答案是 6。", "合计约\n答案是 6。", "小明有两个苹果，可能\n答案是 6。",
+    "小明有两个苹果，小红有四个苹果，不是\n答案是 6。", "小于有六个\n答案是 6。",
+]]
+test_a_preposition_after_another_verb_stays_open = refused_test(STRANDED_HELD)
+test_a_later_clause_that_hedges_scales_or_conditions_the_box_stays_refused = refused_test(LATER_CLAUSE_HELD)
+test_a_time_step_without_a_times_unit_stays_refused = refused_test(TIME_WORDS_HELD)
+test_a_caseless_line_of_words_outside_the_steps_stays_refused = refused_test(CASELESS_WORDS_HELD)
+REWRITES_PAID = [n(c) for c in [
+    "There are 10 books to pick from. \\boxed{6}", "This is what we were searching for. \\boxed{6}",
+    "We get $a = 2$, furthermore, $b = 4$, so $x = \\boxed{6}$.", "We get $a = 2$, i.e. $b = 4$, so $x = \\boxed{6}$.",
+    "So $a = 2$, after 3 minutes, $b = 4$, so the total is $\\boxed{6}$.", "So $a = 2$, on the next Monday, $b = 4$, so the total is $\\boxed{6}$.",
+    "So $a = 2$, after a $\\$5$ discount, $b = 4$, $x = \\boxed{6}$", "So $a = 2$, after a 20% discount, $b = 4$, $x = \\boxed{6}$",
+    "小红一共有六个苹果\n答案是 6。", "我们把两个数相加\n答案是 6。",
+]]
+test_fx29aos_rules_in_other_words_pay = paid_test(REWRITES_PAID)
 NATURAL_PAID = [n(c) for c in [
     "So $a = 2$, then $b = 4$, so $x = \\boxed{6}$.", "We get $a = 2$, hence $b = 4$, so $x = \\boxed{6}$.",
     "This is the value we were looking for. The answer is \\boxed{6}.", "小明一共有 6 个苹果\n所以答案是 6。", "所以\n答案是 6。",
