@@ -229,10 +229,19 @@ NAME_PAID = [n(c) for c in [
 test_a_chains_name_is_compared_as_read = refused_test(
     NAME_NEAR, """Paid in both profiles, on d1f6f73 too (red team 19 class 2, left by fx29am): `grammar._agrees_with_box`
     matches a chain's sides to the box's as text with spaces stripped, so `x_{1}` and `x_1`, `\\dfrac` and `\\frac`,
-    `(x)` and `x` are other names and the chain's other value is unread. The safe verdict: names compared as parsed.""",
-    marks=_open("a chain's name in another spelling"))
+    `(x)` and `x` are other names and the chain's other value is unread. The safe verdict: names compared as parsed.
+    Closed by fx29ao: `grammar._name_key` reads a side's name as the parser does.""")
 test_a_chains_name_in_the_same_spelling_stays_refused = refused_test(NAME_HELD)
 test_a_chain_of_the_same_value_or_another_name_pays = paid_test(NAME_PAID)
+NAME_KEY_NEAR = [n(c) for c in [
+    "$x^{2} = 7, x^2 = \\boxed{6}$", "$\\tfrac{a}{b} = 7, \\frac{a}{b} = \\boxed{6}$", "${(x)} = 7, x = \\boxed{6}$",
+]]
+NAME_KEY_PAID = [n(c) for c in [
+    "$x_{1} = 6, x_1 = \\boxed{6}$", "$(x) = 2 + 4, x = \\boxed{6}$", "$\\dfrac{a}{b} = \\frac{12}{2}, \\frac{a}{b} = \\boxed{6}$",
+    "$x_{12} = 7, x_1 = \\boxed{6}$", "$(x)(y) = 7, x = \\boxed{6}$",
+]]
+test_a_chains_name_in_other_spellings_stays_refused = refused_test(NAME_KEY_NEAR)
+test_a_chain_read_by_name_pays = paid_test(NAME_KEY_PAID)
 
 
 # 6. A time step's change in math carries a scale.
@@ -273,9 +282,20 @@ PART_PAID = [n(c) for c in [
 test_a_parts_label_is_no_scale_letter = refused_test(
     PART_NEAR, """Paid in both profiles, on d1f6f73 too: `grammar._PART_CLAUSE_RE` (narrowed by fx29am) still takes
     any letter or a number and a letter, so `k`, `M`, `2k` read as a part's label before the box's clause. The safe
-    verdict: a part's label is never a scale letter alone.""", marks=_open("a scale letter as a part's label"))
+    verdict: a part's label is never a scale letter alone. Closed by fx29ao: a part's label stands after `part` or
+    before `)`, never `k` or `m` alone or after a number.""")
 test_a_word_as_a_parts_label_stays_refused = refused_test(PART_HELD)
 test_a_parts_label_pays = paid_test(PART_PAID)
+PART_LABEL_NEAR = [n(c) for c in [
+    "So $a = 2$, (K), $b = 4$, $x = \\boxed{6}$", "So $a = 2$, 3m), $b = 4$, $x = \\boxed{6}$", "So $a = 2$, b, $x = \\boxed{6}$",
+    "So $a = 2$, 12, $x = \\boxed{6}$", "For part (k), the answer is \\boxed{6}", "For part km, the answer is \\boxed{6}",
+]]
+PART_LABEL_PAID = [n(c) for c in [
+    "For part (c), $x = \\boxed{6}$", "(a), $x = \\boxed{6}$", "a), $x = \\boxed{6}$", "Part 2, $x = \\boxed{6}$",
+    "For part (iii), the answer is \\boxed{6}", "For part 2, the answer is \\boxed{6}",
+]]
+test_a_bare_or_scale_label_stays_refused = refused_test(PART_LABEL_NEAR)
+test_a_parts_label_in_other_shapes_pays = paid_test(PART_LABEL_PAID)
 
 
 # 8. Cost: calls in bar factors; non-real arguments without `i`.

@@ -318,10 +318,11 @@ STATING_CLAUSES: tuple[tuple[str, str], ...] = (
     (r"in\s+total|in\s+all|altogether|overall|in\s+the\s+end|in\s+conclusion|in\s+summary|in\s+short"
      r"|(?:with|from)\s+(?:this|that|these|here)|through\s+(?:this|these)\s+(?:analysis|reasoning|argument|steps)"
      r"|using\s+(?:this|these|here)|(?:given|using)\s+that(?=\s*(?:,|$))"
-     r"|by\s+substitution|for\s+part\s+\(?\s*[a-z0-9]{1,3}\s*\)?",
+     r"|by\s+substitution|for\s+part\s+\(?\s*(?:(?![km])[a-z]\d?|\d{1,2}(?:(?![km])[a-z])?|[ivx]{1,4})\s*\)?",
      "openers that sum up or say which part is answered (`In total it is`, `From this we get`, `Through this analysis,` "
      "(Omni-MATH's outputs), `For part (a) we get`); a preposition's phrase outside them (`In thousands`, `At least`, "
-     "`For odd n`) scales, bounds or conditions the value; `given that` and `using that` only right before a comma "
+     "`For odd n`) scales, bounds or conditions the value, as a scale's letter for a part "
+     "does (`for part k`: fx29ao, red team 20 class 7); `given that` and `using that` only right before a comma "
      "(`Given that, we get`), since before a clause they open a premise or a condition (`Given that n is odd we get`, red team 5 class 5)"),
     (r"in\s+other\s+words|at\s+(?:last|the\s+end)|by\s+(?:the\s+)?(?:quadratic\s+formula|pythagorean\s+theorem"
      r"|law\s+of\s+(?:cosines|sines)|vieta'?s\s+formulas?|symmetry|inspection|induction|am-?\s*gm|remainder\s+theorem"
@@ -401,9 +402,13 @@ _DISCOURSE = frozenset("okay ok alright yes now well wait actually putting it to
 all together,`, `In other words,`); besides them, `_CLAUSE_OPENERS` (`Checking,`, `Next,`) say how it was found."""
 _CJK_LEADS = ("所以", "因此", "因而", "故", "综上所述", "综上", "总之", "最终", "最后", "于是", "那么", "即")
 _CLAUSE_SPLIT_RE = re.compile(r"[,，;；、]|\.\.\.|…")
-_PART_CLAUSE_RE = re.compile(r"^\s*(?:for\s+)?(?:part\s+)?\(?(?:[a-z]\d?|\d{1,2}[a-z]?|[ivx]{1,4})\)?\s*$", re.IGNORECASE)
-"""A part's label as a clause (`_lead_clause`: `For part (a)`, `(ii)`, `3b`): a letter, a number or a roman numeral, never
-a word (`not`, `and`: fx29am, red team 19 class 1's `So $a = 2$, not, $x = \\boxed{6}$`)."""
+_PART_LABEL = r"(?:(?![km])[a-z]\d?|\d{1,2}(?:(?![km])[a-z])?|[ivx]{1,4})"
+_PART_CLAUSE_RE = re.compile(
+    r"^\s*(?:for\s+)?(?:part\s+\(?" + _PART_LABEL + r"\)?|\(?" + _PART_LABEL + r"\))\s*$", re.IGNORECASE)
+"""A part's label as a clause (`_lead_clause`: `For part (a)`, `(ii)`, `3b)`): a letter, a number or a roman numeral
+after `part` or before `)`, never a word (`not`, `and`: fx29am, red team 19 class 1's `So $a = 2$, not, $x =
+\\boxed{6}$`), a bare letter or number, nor a scale's letter `k` or `m` alone or after a number (fx29ao, red team 20 class
+7: `k, $x = \\boxed{6}$`, `(M)`, `2k`, `(1k)`, `for part k`)."""
 _REJECTION_CLAUSE_RE = re.compile(r"^\s*(?i:it\s+is\s+|it's\s+)?(?i:not)\s+(?:\(?[A-Z]\)?|-?\d+(?:\.\d+)?)\s*$")
 _SETTLED_CLAUSE_RE = re.compile(
     r"^\s*(?:and\s+)?(?:the|this|that|these|each|every|all)\s+"
@@ -2733,6 +2738,32 @@ def _stated_relation(part: str) -> bool:
         for k, t in enumerate(tokens))
 
 
+def _name_key(side: str) -> str:
+    """A chain's side as the parser reads its name (`_agrees_with_box`): no spacing, `\\left`/`\\right` or spacing
+    command; `\\dfrac`/`\\tfrac` as `\\frac`; a script's braces around one letter or digit dropped (`x_{1}` is `x_1`);
+    braces or parentheses around the whole side dropped (`{x}`, `{{x}}`, `(x)`, `\\left(x\\right)` are `x`; fx29ao, red team
+    20 class 5: `$x_{1} = 7, x_1 = \\boxed{6}$` gave the name another value unread)."""
+    side = re.sub(r"\\(?:left|right)(?![A-Za-z])|\\[,;:! ]|\s", "", side)
+    side = re.sub(r"\\[dt]frac(?![A-Za-z])", r"\\frac", side)
+    side = re.sub(r"([_^])\{([A-Za-z0-9])\}", r"\1\2", side)
+    for _ in range(8):  # bounded: each pass drops one pair
+        if len(side) > 1 and side[0] + side[-1] in ("{}", "()") and _wraps(side):
+            side = side[1:-1]
+        else:
+            break
+    return side
+
+
+def _wraps(side: str) -> bool:
+    """Whether `side`'s first bracket closes at its last character (`(x)`, `{x}`; not `(a)(b)`, `{a}{b}`)."""
+    depth = 0
+    for k, c in enumerate(side):
+        depth += 1 if c in "({" else -1 if c in ")}" else 0
+        if depth == 0 and k < len(side) - 1:
+            return False
+    return depth == 0
+
+
 def _agrees_with_box(part: str, own: str) -> bool:
     """Whether a chain before the box's own in its math (`part`) gives no side of the box's chain (`own`, up to the box:
     `x` of `x =`, `x` and `2 + 4` of `x = 2 + 4 =`) another value: a chain that shares a side with the box's holds the
@@ -2740,15 +2771,10 @@ def _agrees_with_box(part: str, own: str) -> bool:
     sides is a side of the box's chain, the box's own text, or a value read in numbers (`_approximated`: `_arithmetic`'s,
     with `\\sqrt` and `\\pi`) equal to the box's (`$x = 2 + 4, x =`, `$x = \\sqrt{36}, x =`, `$x = 3!, x =` are;
     `$x = 7, x =`, `$x = 6000, x =`, `$x = \\sqrt{36000}, x =`, `$x = 20!, x =`, `$x = 6k, x =`, `$x = 6\\%, x =` are
-    not). `:=` is `=` and a braced name its name (`$x := 7, x =`, `${x} = 7, x =`)."""
+    not). `:=` is `=`, and names are compared as the parser reads them (`_name_key`: `${x} = 7, x =`, `$x_{1} = 7, x_1 =`,
+    `$(x) = 7, x =`)."""
     def sides(chain: str) -> list[str]:
-        found = []
-        for side in re.sub(r":\s*=", "=", chain).split("="):
-            side = re.sub(r"\\(?:left|right)(?![A-Za-z])|\\[,;:! ]|\s", "", side)
-            while re.fullmatch(r"\{[^{}]*\}", side):
-                side = side[1:-1]  # `{x}`: the name `x`
-            found.append(side)
-        return found
+        return [_name_key(side) for side in re.sub(r":\s*=", "=", chain).split("=")]
 
     value = _BOX_VALUE.get()
     mine, theirs = sides(part), {s for s in sides(own) if s}
