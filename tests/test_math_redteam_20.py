@@ -209,9 +209,19 @@ test_a_caseless_line_with_a_number_is_read_with_the_label = refused_test(
     CASELESS_NUMBER_NEAR, """Paid in both profiles, on d1f6f73 too (red team 19 class 3, left by fx29al):
     `grammar._caseless_statement` reads a line above a caseless label as its own statement when it holds a digit, so
     `可能是6个` (maybe 6), `不是6个` (not 6), `以1000为单位` (in units of 1000) end there. The safe verdict: the line above is
-    the label's lead unless it ends with a statement's end mark.""", marks=_open("a caseless line with a digit"))
+    the label's lead unless it ends with a statement's end mark. Closed by fx29ao: a digit makes no statement; the line
+    is one when each clause is a step of `_CASELESS_STEP_RE` or a sum (`_CASELESS_SUM_RE`).""")
 test_a_caseless_line_of_words_stays_refused = refused_test(CASELESS_NUMBER_HELD)
 test_a_caseless_statement_with_a_number_pays = paid_test(CASELESS_NUMBER_PAID)
+CASELESS_STEP_NEAR = [n(c) for c in [
+    "小明可能有 6 个苹果\n答案是 6。", "约 2 + 4 = 6 个\n答案是 6。", "不是 2 + 4 = 6 个\n答案是 6。", "2 + 4 = 6000 个\n答案是 6。",
+    "小明有 6000 个苹果\n答案是 6。",
+]]
+CASELESS_STEP_PAID = [n(c) for c in [
+    "2 + 4 = 6 个\n答案是 6。", "小红有 4 个苹果\n答案是 6。", "因此总共有 6 个\n答案：\\boxed{6}", "2 + 4 = 6 ชิ้น\nคำตอบคือ 6",
+]]
+test_a_caseless_line_off_the_steps_stays_refused = refused_test(CASELESS_STEP_NEAR)
+test_a_caseless_step_or_sum_pays = paid_test(CASELESS_STEP_PAID)
 
 
 # 5. A chain's name written another way.

@@ -507,12 +507,22 @@ def opens_sentence(text: str, at: int, ended: bool = False) -> bool:
 
 def _caseless_statement(line: str) -> bool:
     """Whether `line`, the line above a caseless line (`opens_sentence`), ending in a letter of a script without case,
-    states something of its own so that its break ends it: it holds a number (`小明有 6 个苹果`, as a line that ends words
-    with a number, `statement_lines`). A line of words alone (`可能`, "maybe"; `以千为单位`, "in thousands"; `不是`, "not";
+    states something of its own so that its break ends it: each of its clauses is a step of `_CASELESS_STEP_RE`
+    (`小明有 6 个苹果`, `小明有两个苹果，小红有四个苹果`, `把两个数相加`; fx29ao, red team 20's pedantry) or a sum
+    (`_CASELESS_SUM_RE`: `2 + 4 = 6 个`). Any other line (`可能`, "maybe"; `以千为单位`, "in thousands"; `不是`, "not";
     `อาจจะ`) is read with the line below as its lead (fx29al, red team 19 class 3), so `所以\n答案是 6。` pays and
-    `可能\n答案是 6。` states none."""
-    return unicodedata.category(line[-1]) == "Lo" and (
-        any(c.isdigit() for c in line) or all(_CASELESS_STEP_RE.fullmatch(c) for c in re.split(r"[，,]", line)))
+    `可能\n答案是 6。` states none; a digit makes no statement (fx29ao, red team 20 class 4: `可能是6个`, "maybe 6";
+    `不是6个`, "not 6"; `以1000为单位`, "in units of 1000", were read as statements before fx29ao)."""
+    return unicodedata.category(line[-1]) == "Lo" and all(
+        _CASELESS_STEP_RE.fullmatch(c) or _CASELESS_SUM_RE.fullmatch(c) for c in re.split(r"[，,]", line))
+
+
+_CASELESS_SUM_RE = re.compile(
+    r"\s*(?:所以|因此|因而|于是|那么|ดังนั้น)?[\s(]*\d[\d\s+\-*/×÷().]*[=＝]\s*\d{1,3}(?:\.\d{1,3})?\s*"
+    r"(?:个|只|本|支|张|块|颗|辆|名|条|件|元|ชิ้น|個)?\s*")
+"""A caseless line's clause that is a sum with its classifier (`_caseless_statement`: `2 + 4 = 6 个`): numbers and
+operators, `=` and a number of one to three digits (`2 + 4 = 6000 个` may scale); no word of its own. Each run of
+spaces and digits has one place in the match, so a failed match backtracks linearly."""
 
 
 _CJK_NUMBER = r"(?:\d{1,3}|[一二两三四五六七八九十]{1,3})"
@@ -853,9 +863,9 @@ def _derivation_leads(before: str, aligned: str) -> bool:
             clauses.append((before[k:end], "§" in aligned[k:end]))
         k = brk.end() if brk is not None else end
     first = True
-    for at, (clause, math) in enumerate(clauses):
+    for at, (clause, has_math) in enumerate(clauses):
         following = clauses[at + 1][1] if at + 1 < len(clauses) else True  # the last math's clause follows `before`
-        if math:
+        if has_math:
             if not (first and (_lead_clause(_masked(clause)) or box_clause(clause) or _naming_premise(clause))
                     or not first and _later_step(clause, following)):
                 return False  # a later step is read as the first (fx29am, red team 19 class 1)
