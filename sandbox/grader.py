@@ -260,8 +260,16 @@ class CodeGrader:
             finally:
                 for run in runs:
                     run.cancel()
-        t_end = time.monotonic() + min(timeout_s or math.inf, plan.budget_s(self.config))
-        result = await self._retried(plan, timeout_s, on_start, order, extracted=plan.code, how=plan.extracted_from)
+        caller_end = time.monotonic() + (timeout_s or math.inf)
+        began: list[float] = []  # when the job had its box and CPU slot: its budget counts from there, never the queue
+
+        def start() -> None:
+            began.append(time.monotonic())
+            if on_start is not None:
+                on_start()
+
+        result = await self._retried(plan, timeout_s, start, order, extracted=plan.code, how=plan.extracted_from)
+        t_end = min(caller_end, began[0] + plan.budget_s(self.config)) if began else caller_end
         return await self._rest(plan, result, t_end, on_start, order)
 
     async def _rest(self, plan: Plan, result: dict, t_end: float, on_start: Callable[[], None] | None,
@@ -270,7 +278,8 @@ class CodeGrader:
         memory limit ends the whole box: Backend.over_limit_ends_sandbox; the host's watchdog) runs its
         later tests in a fresh sandbox, as every other backend runs them in the same one: a score is the
         same on every backend (docs/sandboxes.md). Within the job's own budget from its start: a program
-        that ends each box costs no more time than its tests were owed."""
+        that ends each box costs no more time than its tests were owed, counted from when it had its first box (a wait
+        in the queue is never the program's), and never past the caller's deadline."""
         n, done = len(plan.tests), len(result["tests"])
         if not (plan.ended and plan.scoring == "fraction" and not plan.stop_first and 0 < done < n
                 and isinstance(plan.tests, EncodedTests) and not plan.test_code and not plan.call_tests

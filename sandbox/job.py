@@ -16,7 +16,6 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from . import checks
-from .channel import ChannelError
 from .config import SandboxConfig
 from .contract import BY_NAME, CODE_VERDICTS, EXTRACT_MAX, HOST_FAULTS, PASSING, CodeTest, code_outcome, test_result
 from .keys import reuse_key
@@ -89,7 +88,7 @@ def _killed_by_watch(plan: Plan, verdict: str, detail: str) -> dict:
     if plan.building:
         return _finish(plan, "compile_error", 0.0, f"compiler: {detail}", [])
     plan.ended = True
-    tests = [*plan.done, _test_entry(verdict, None, f"{detail} (the host's watchdog ended the sandbox)")]
+    tests = [*plan.done, _test_entry(verdict, None, detail)]
     return _summary(plan, tests, len(plan.tests) + plan.judged_tests())
 
 
@@ -179,9 +178,9 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
         return failed_build, True
     pool.set_memory(box, plan.memory_mb + overhead)  # after a compile's own limit (_build)
     tests = plan.done
-    alive = _stdin_tests(pool, box, plan, config, tests)
+    _stdin_tests(pool, box, plan, config, tests)
     total = len(plan.tests) + plan.judged_tests()
-    if alive and not box.tainted and (plan.test_code or plan.call_tests) and not (
+    if not box.tainted and (plan.test_code or plan.call_tests) and not (
             plan.stop_first and tests and tests[-1]["verdict"] not in PASSING):
         if not plan.uses_kinds():
             tests.append(_assert_test(box, plan, config))
@@ -193,7 +192,7 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
             tests.extend(judged)
             # call tests not run (stopped at a failure) count as failed; a file has the tests it ran
             total = len(plan.tests) + (len(plan.call_tests) if plan.call_tests else len(judged))
-    return _summary(plan, tests, total), alive and not box.tainted
+    return _summary(plan, tests, total), not box.tainted
 
 
 STASH_MIN = 512  # bytes: a smaller blob costs about what its reference does
@@ -322,22 +321,14 @@ def _build(pool, box, plan: Plan, config: SandboxConfig, overhead: int) -> dict 
     return None
 
 
-def _stdin_tests(pool, box, plan: Plan, config: SandboxConfig, tests: list[dict]) -> bool:
-    """Run the stdin/stdout tests in order into `tests`, stopping where `all` scoring or a broken box
-    says so; False when the sandbox was OOM-killed (it must not serve again)."""
+def _stdin_tests(pool, box, plan: Plan, config: SandboxConfig, tests: list[dict]) -> None:
+    """Run the stdin/stdout tests in order into `tests` (plan.done), stopping where `all` scoring or a
+    broken box says so. A sandbox OOM-killed mid-test ends the job in plan.guarded (its memory_limit)."""
     for stdin, expected in plan.tests:
-        try:
-            entry = _one_test(pool, box, plan, config, stdin, expected)
-        except ChannelError:
-            if not pool.oom_killed(box):
-                raise
-            tests.append(_test_entry("memory_limit", None, "memory limit exceeded (the sandbox was OOM-killed)"))
-            plan.ended = True
-            return False
+        entry = _one_test(pool, box, plan, config, stdin, expected)
         tests.append(entry)
         if box.tainted or (plan.stop_first and entry["verdict"] not in PASSING):
             break
-    return True
 
 
 def _summary(plan: Plan, tests: list[dict], total: int) -> dict:

@@ -38,14 +38,19 @@ def guarded(pool, box, config: SandboxConfig, run: Callable[[], tuple[dict, bool
             killed: Callable[[str, str], dict]) -> tuple[dict, bool]:
     """Run a job in `box` with one reading of how it failed, for code and repo jobs alike: a channel
     that broke because the host's watchdog ended the sandbox (sandbox/watchdog.py) is the program's
-    verdict, `killed(verdict, detail)`, and the box is not reused; any other failure of the sandbox is
+    verdict, `killed(verdict, detail)`, and the box is not reused; so is one that broke because the
+    sandbox was OOM-killed (under Docker's runsc runtime a program over its memory limit takes the whole
+    sandbox: in a stdin test, a judged test or a compile alike); any other failure of the sandbox is
     InfraFailure (retried elsewhere, then infra_error), never the program's 0."""
     try:
         pool.mark_start(box)
         return run()
     except ChannelError as e:
         if box.killed:
-            return killed(*watchdog.verdict(box.killed, config.host_threads_per_sandbox)), False
+            verdict, detail = watchdog.verdict(box.killed, config.host_threads_per_sandbox)
+            return killed(verdict, f"{detail} (the host's watchdog ended the sandbox)"), False
+        if pool.oom_killed(box):
+            return killed("memory_limit", "memory limit exceeded (the sandbox was OOM-killed)"), False
         note = pool.death_note(box)
         raise InfraFailure(f"{e} ({note})" if note else str(e)) from e
     except InfraFailure:

@@ -376,7 +376,7 @@ def run_repo_job(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict
     """Run the plan in `box`: (result, whether the box may serve again once reset). Raises
     InfraFailure when the sandbox fails (a died box, a runner that cannot write the tree)."""
     return guarded(pool, box, config, lambda: _run(pool, box, plan, config),
-                   lambda verdict, detail: _finish(plan, verdict, f"{detail} (the host's watchdog ended the sandbox)", []))
+                   lambda verdict, detail: _finish(plan, verdict, detail, []))
 
 
 def _run(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:

@@ -486,3 +486,33 @@ def test_memory_a_job_leaves_in_flight_never_fails_the_next_job(backend, kind):
         # near miss: the same 180 MB with 150 MB of its own memfds in one job is over its 256 MB
         both = left_code.replace("print('ok')", "") + "\n" + INNOCENT_180
         assert g.grade(_gtask(both, memory_limit_mb=256, time_limit_s=10))["verdict"] == "memory_limit"
+
+
+
+# A judged test (test_code) whose program goes over its memory limit before the watchdog reads it (CI, at
+# load: a fork bomb's copies of the interpreter): under Docker's runsc the memory cgroup's OOM kill takes
+# the whole sandbox, and its broken channel was infra_error (retried, then infra_error) where the same
+# program on stdin was memory_limit. The watchdog is held off here so the cgroup acts first every time;
+# the gVisor backend has no memory cgroup (its watchdog is its only memory limit: docs/sandboxes.md).
+OOM_BOMB = ("import os, time\n{head}    for _ in range(24):\n        if os.fork() == 0:\n"
+            "            y = bytearray(48 << 20)\n            time.sleep(5)\n            os._exit(0)\n"
+            "    time.sleep(5)\n")
+
+
+def test_an_oom_kill_of_a_judged_or_stdin_program_under_runsc_is_memory_limit(monkeypatch):
+    if not runsc_registered():
+        pytest.skip(RUNSC_MISSING)
+    judged = {"kind": "code", "language": "python", "test_code": "assert f(1) == 2", "time_limit_s": 10.0,
+              "memory_limit_mb": 256, "completion": "```python\n" + OOM_BOMB.format(head="def f(x):\n")
+              + "    return 2\n```"}
+    stdin = _gtask(OOM_BOMB.format(head="if True:\n") + "print('ok')", memory_limit_mb=256, time_limit_s=10)
+    with one_sandbox("runsc", "gvisor-attacks-oom") as g:
+        monkeypatch.setattr(watchdog, "WATCH_S", 60.0)
+        for task in (judged, stdin, judged):
+            r = g.grade(task)
+            assert r["verdict"] == "memory_limit", r["detail"]
+            assert "OOM-killed" in r["detail"], r["detail"]  # the cgroup's kill, not the watchdog's
+        monkeypatch.undo()
+        assert g.grade(_gtask("print('ok')"))["verdict"] == "accepted"
+        right = {**judged, "completion": "```python\ndef f(x):\n    y = bytearray(64 << 20)\n    return 2\n```"}
+        assert g.grade(right)["verdict"] == "accepted"  # near miss: within its memory it passes
