@@ -3,7 +3,7 @@
 counts, events and `later`, `_CASELESS_STEP_RE`/`_CASELESS_SUM_RE`, `_name_key`, `_PART_CLAUSE_RE`). Graded by the real
 grader (`grade_math` through `tests.helpers.math_verdicts`) in both profiles, one process at a time; every `*_NEAR`
 case below paid `correct` in both on fx29ao (1f2bbc6) and was refused in both on main (67ee4aa), and each class is a
-strict xfail asserting the safe verdict until it is closed; plain tests hold what held (near misses fx29ao refuses) and
+strict xfail asserting the safe verdict until it is closed (both closed by fx29ap, below); plain tests hold what held (near misses fx29ao refuses) and
 the rewrites a fix must keep paying. Gold 6. About 170 candidates tried.
 
 Ranked by how bad:
@@ -46,13 +46,6 @@ import pytest
 from tests.helpers import paid_test, refused_test
 from tests.helpers import number_case as n
 
-OPEN = "open: {} (rt29w)"
-
-
-def _open(what: str) -> list:
-    return [pytest.mark.xfail(strict=True, reason=OPEN.format(what))]
-
-
 B = "\\boxed{6}"
 
 # 1. A stranded preposition's pair ends any sentence, so the words before it are read by no one.
@@ -79,7 +72,8 @@ test_a_stranded_preposition_ends_only_a_sentence_that_leads = refused_test(
     STRANDED_NEAR, """Paid in both profiles since fx29ao (refused on 67ee4aa): `grammar.period_ends` ends a sentence at
     a period after any of `_STRANDED_END_RE`'s verb and preposition pairs, so the sentence before a bare box is closed
     and its hedge, scale, negation or operation is read by no one. The safe verdict: the pair ends a sentence only when
-    the words before it lead to the value sought.""", marks=_open("a stranded preposition closes a hedge's sentence"))
+    the words before it lead to the value sought. Closed by fx29ap: the pair ends only a whole sentence of
+    `grammar._STRANDED_SENTENCE_RE`'s shapes (`_stranded_sentence`).""")
 test_a_preposition_outside_the_pairs_stays_open = refused_test(STRANDED_HELD)
 test_a_stranded_preposition_after_a_statement_pays = paid_test(STRANDED_PAID)
 
@@ -103,7 +97,8 @@ test_a_condition_does_not_set_the_boxs_letter = refused_test(
     CONDITION_NEAR, """Paid in both profiles since fx29ao (refused on 67ee4aa): `grammar._CONDITION_STEP_RE` reads any
     letter set to an integer as a case before a step, the box's own letter too, so the box is the answer under a
     hypothesis that gives it another value. The safe verdict: the condition's letter is none of the box's chain's
-    sides.""", marks=_open("a condition on the box's own letter"))
+    sides. Closed by fx29ap: a condition needs a box whose own math names a letter, and its letter is none of that
+    math's nor of the box's clause's math (`grammar._box_names`).""")
 test_a_condition_before_the_box_or_a_scale_stays_refused = refused_test(CONDITION_HELD)
 test_a_condition_on_another_letter_pays = paid_test(CONDITION_PAID)
 
@@ -142,3 +137,40 @@ test_a_scale_as_a_time_step_stays_refused = refused_test(TIME_HELD)
 test_a_hedge_or_scale_on_a_caseless_line_stays_refused = refused_test(CASELESS_HELD)
 test_a_name_written_otherwise_with_another_value_stays_refused = refused_test(NAME_HELD)
 test_fx29aos_admissions_pay = paid_test(NEW_PAID)
+
+
+# fx29ap: the two classes closed by narrowing what is admitted; variants the fix was not written for must stay refused,
+# and the right answers fx29ao admitted, written otherwise, must still pay.
+STRANDED_SHAPES_NEAR = [n(c) for c in [
+    f"This is what we might arrive at. {B}", f"This is not what we solve for. {B}", f"This is half of what we solve for. {B}",
+    f"This is what we could come up with. {B}", f"This is the number we roughly arrive at. {B}",
+    f"This, in thousands, is what we solve for. {B}", f"Probably, this is what we solve for. {B}",
+    f"I guess this is what we arrive at. {B}", f"There are 6 thousand to choose from. {B}",
+    f"There are 6000 dollars to choose from. {B}", f"There are about 6 people to choose from. {B}",
+    f"Let's guess what we end up with. {B}", f"We doubt what we arrive at. {B}",
+    f"The answer is approx. this is what we solve for. {B}", f"I doubt that\nthis is what we solve for. {B}",
+    f"In thousands: this is what we solve for. {B}", f"This is what we solve for, not. {B}",
+]]
+STRANDED_SHAPES_PAID = [n(c) for c in [
+    f"So this is what we solve for. {B}", f"Thus, this is the value we were looking for. {B}",
+    f"It's exactly what the question asks for. {B}", f"This was the number that we arrived at. {B}",
+    f"Let us see what it adds up to. {B}", f"We now know what we are looking for. {B}",
+    f"There are six cards to pick from. {B}", f"So $x = 6$. This is what we solve for. {B}",
+    f"We compute it.\nThis is what we solve for.\n\n{B}", f"- This is the final answer we arrive at. {B}",
+]]
+test_a_stranded_preposition_after_another_shape_stays_open = refused_test(STRANDED_SHAPES_NEAR)
+test_a_stranded_preposition_in_a_listed_shape_pays = paid_test(STRANDED_SHAPES_PAID)
+
+CONDITION_NAMES_NEAR = [n(c) for c in [
+    f"So $a = 2$, when $X = 7$, $b = 4$, so $x = {B}$.", f"So $a = 2$, when $x = 7$, $b = 4$, so $x = b + 2 = {B}$.",
+    f"So $a = 2$, when $x = 7$, $b = 4$, so $y = x - 1 = {B}$.", f"So $a = 2$, when $n = 2$, $b = 4$, so $x_n = {B}$.",
+    f"So $a = 2$, when $n = 2$, $b = 4$, so $f(n) = {B}$.", f"So $a = 2$, when $x = 7$, $b = 4$, so the answer is ${B}$.",
+    f"So $a = 2$, when $x = 7$, $b = 4$, so ${B}$.", f"So $a = 2$, when $x = 7$, $b = 4$, so $\\mathrm{{x}} = {B}$.",
+    f"So $a = 2$, that is, when $x = 7$, $b = 4$, so $x = {B}$.", f"So $a = 2$, when $ x = 7 $, $b = 4$, so $x = {B}$.",
+]]
+CONDITION_NAMES_PAID = [n(c) for c in [
+    f"We get $a = 2$, if $m = 3$, $b = 4$, so $y = {B}$.", f"So $a=2$, for $k=1$, $b=4$, hence $x=b+2={B}$.",
+    f"We get $a = 2$, and when $t = 0$, $b = 4$, so $N = {B}$.", f"So $a = 2$, when $n = 2$, $b = 4$, so $\\mathrm{{x}} = {B}$.",
+]]
+test_a_condition_on_a_letter_of_the_boxs_math_stays_refused = refused_test(CONDITION_NAMES_NEAR)
+test_a_condition_on_another_letter_in_other_words_pays = paid_test(CONDITION_NAMES_PAID)

@@ -270,7 +270,7 @@ def _numbered_label(head: str) -> bool:
 _SCRIPT_TOKEN_RE = re.compile(r"[^\s!-/:-@\[-`{-~，。、：；！？—–]+|[!-/:-@\[-`{-~，、：—–]")
 
 
-def _ends_script_connective(text: str) -> bool:
+def _ends_script_connective(text: str, whole: bool = True) -> bool:
     """Whether `text` ends with one of `_SCRIPT_CONNECTIVES` as a whole run that opens its statement (`box_lead`): at
     the text's start or after a sentence's end mark, so nothing before it goes unread (red team 20 class 1: `The answer
     could be 所以 \\boxed{6}`, `约 因此 \\boxed{6}`, `The answer minus 1 is\nสรุป \\boxed{6}` paid)."""
@@ -278,7 +278,7 @@ def _ends_script_connective(text: str) -> bool:
     if not runs or runs[-1] not in _SCRIPT_CONNECTIVES or not text.endswith(runs[-1]):
         return False
     before = text[: -len(runs[-1])].rstrip()
-    return not before or before[-1] in "。！？!?" or before[-1] == "." and period_ends(before + " x", len(before) - 1)
+    return not before or before[-1] in "。！？!?" or before[-1] == "." and period_ends(before + " x", len(before) - 1, whole)
 
 
 def anchor_lead(prefix: str) -> bool:
@@ -563,14 +563,15 @@ _RESTATING_END_RE = re.compile(r"(?<![\w.])i\.e$", re.IGNORECASE)
 """`i.e.` (that is): a restatement opens after it as after a sentence's end (`The sum is 2 + 4, i.e. \\boxed{6}`)."""
 
 
-def period_ends(text: str, at: int) -> bool:
+def period_ends(text: str, at: int, whole: bool = True, plain: bool = False) -> bool:
     """Whether the period at `text[at]` ends a sentence, by allowlist (fx29ah, red team 18 class 2): before a line's or
     the text's end or a sentence's opening (`opens_sentence`: `approx. The answer is 6`); after a number, math or a
     closing bracket (`2 + 4 = 6. \\boxed{6}`, `$x$. Then`); after `i.e.`, whose restatement opens anew; after a word of
     two or more letters the grammar knows (`_known_words`: `I doubt it. \\boxed{6}`, `We compute. \\boxed{6}`, `So the
     result follows. \\boxed{6}`). After anything else, an abbreviation (`approx.`, `ca.`, `e.g.`, `est.`) or a word
     the grammar does not know, the sentence goes on and its words are read: `The answer is approx. \\boxed{6}` states no
-    answer."""
+    answer. A verb's stranded preposition ends only a whole sentence of `_STRANDED_SENTENCE_RE`'s shapes
+    (`_stranded_sentence`; `whole`: `text` starts where its completion does, `plain`: that reading left out)."""
     after = at + 1 + (text[at + 1: at + 2] in ("$", ")"))  # `cm.$ Since`, `(... a rectangle.) Therefore`
     rest = _LINE_SPACING_RE.match(text, after).end()  # type: ignore[union-attr]
     if rest >= len(text) or text[rest] in "\r\n" or opens_sentence(text, after):
@@ -585,7 +586,9 @@ def period_ends(text: str, at: int) -> bool:
         return True
     if k > 0 and text[k - 1] == ".":
         return False  # `e.g.`, `a.m.`: a word's inner period makes an abbreviation
-    return len(word) >= 2 and word.lower() in _known_words() or bool(_STRANDED_END_RE.search(text, max(k - 40, 0), at))
+    if len(word) >= 2 and word.lower() in _known_words():
+        return True
+    return not plain and _stranded_sentence(text, at, whole)
 
 
 @functools.cache
@@ -599,17 +602,81 @@ def _known_words() -> frozenset[str]:
     return frozenset(w.lower() for group in groups for w in group) - open_ended
 
 
-_STRANDED_END_RE = re.compile(
-    r"(?<![\w'’])(?i:(?:(?:choose|chose|choosing|pick|picking|select|selecting)\s+from"
+_STRANDED_PAIRS = (
+    r"(?:(?:choose|chose|choosing|pick|picking|select|selecting)\s+from"
     r"|(?:ask|asks|asked|asking|look|looks|looked|looking|solve|solves|solved|solving|search|searching|account|accounts"
     r"|accounted|wait|waiting)\s+for|(?:arrive|arrives|arrived|arriving|look|looks|looked|looking)\s+at"
     r"|(?:end|ends|ended|ending|come|comes|came|coming)\s+up\s+with|(?:start|starts|started|begin|begins|began|work"
-    r"|works|worked|working)\s+with|(?:add|adds|added|adding|sum|sums|summed|summing)\s+up\s+to))$")
-"""A verb and its stranded preposition before a period that ends a real sentence (`period_ends`; fx29ao, red team 20's
-pedantry): `There are 6 people to choose from.`, `This is what the problem asks for.`, `the number we solve for.`,
-`what it adds up to.`, `the answer we arrive at.`. An allowlist of verb and preposition pairs whose object, the thing
-chosen, asked, solved or arrived at, names the value sought; a preposition after anything else stays open (`_OPEN_ENDED`:
-`The answer is less than.`, `... divided by.`, `... is up to.`, `... is per.`)."""
+    r"|works|worked|working)\s+with|(?:add|adds|added|adding|sum|sums|summed|summing)\s+up\s+to)")
+"""A verb and its stranded preposition whose object, the thing chosen, asked, solved or arrived at, names the value
+sought (`_STRANDED_SENTENCE_RE`; fx29ao, red team 20's pedantry): `choose from`, `asks for`, `solve for`, `arrive at`,
+`end up with`, `adds up to`. A preposition after anything else stays open (`_OPEN_ENDED`: `The answer is less than.`,
+`... divided by.`, `... is up to.`, `... is per.`, `... what we divide by.`)."""
+_STRANDED_GAP = r"[ \t]{1,3}"
+_STRANDED_RELATIVE = (
+    r"(?:(?:(?:that|which)" + _STRANDED_GAP + r")?(?:we|i|you|they|it|the" + _STRANDED_GAP + r"(?:problem|question|task))"
+    r"(?:" + _STRANDED_GAP + r"(?:are|were|was|is|have|had|have" + _STRANDED_GAP + r"been|had" + _STRANDED_GAP
+    + r"been|need" + _STRANDED_GAP + r"to|have" + _STRANDED_GAP + r"to|had" + _STRANDED_GAP + r"to|want" + _STRANDED_GAP
+    + r"to|will|(?:are|were)" + _STRANDED_GAP + r"asked" + _STRANDED_GAP + r"to))?|to)")
+_STRANDED_SENTENCE_RE = re.compile(
+    r"(?i:(?:(?:so|thus|hence|therefore|now|and|finally)" + _STRANDED_GAP.replace("{1,3}", "{0,3}") + r",?"
+    + _STRANDED_GAP + r")?"
+    r"(?:(?:this|that|it)(?:" + _STRANDED_GAP + r"(?:is|was)|['’]s)(?:" + _STRANDED_GAP + r"(?:exactly|precisely))?"
+    + _STRANDED_GAP + r"(?:what|everything|the" + _STRANDED_GAP + r"(?:final" + _STRANDED_GAP
+    + r")?(?:number|value|answer|quantity|result|one|sum|total|amount))" + _STRANDED_GAP + _STRANDED_RELATIVE
+    + r"|(?:let['’]s|let" + _STRANDED_GAP + r"us)" + _STRANDED_GAP + r"(?:see|find|figure" + _STRANDED_GAP
+    + r"out|work" + _STRANDED_GAP + r"out|check)" + _STRANDED_GAP + r"what" + _STRANDED_GAP + _STRANDED_RELATIVE
+    + r"|(?:we|i)" + _STRANDED_GAP + r"(?:now" + _STRANDED_GAP + r")?(?:know|knew|found|find|see|saw|have"
+    + _STRANDED_GAP + r"found|got)" + _STRANDED_GAP + r"(?:exactly" + _STRANDED_GAP + r")?what" + _STRANDED_GAP
+    + _STRANDED_RELATIVE + r"|there" + _STRANDED_GAP + r"(?:is|are|was|were)" + _STRANDED_GAP
+    + r"(?:\d{1,6}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)" + _STRANDED_GAP
+    + r"([^\W\d_]{2,20})" + _STRANDED_GAP + r"to)" + _STRANDED_GAP + _STRANDED_PAIRS + r")")
+"""The whole sentences a verb's stranded preposition ends at its period (`_stranded_sentence`; fx29ap, red team 21
+class 1): after an optional concluding connective, `this is` (`that is`, `it's`, `exactly`) `what` (`everything`, `the
+number`, `the answer`, ...) and a relative clause (`we`, `it`, `the problem`, an auxiliary that is no modal, or `to`)
+before a `_STRANDED_PAIRS` pair (`This is what the problem asks for.`, `That is exactly what we were asked for.`, `This
+is the answer we arrive at.`, `That's everything we need to account for.`); `Let's see` (`let us figure out`) `what`
+(`Let's see what we end up with.`); `we know` (`found`, `now know`) `what` (`Now we know what to look for.`, `We found
+what we were looking for.`); `There are` a count and LEXICON's counted noun `to` (`There are 6 people to choose
+from.`). An allowlist of shapes, read whole from the sentence's start: a hedge, a scale, a negation, a bound, an
+operation or a modal before the pair (`Maybe this is what we arrive at.`, `The answer in thousands is what we end up
+with.`, `The answer is not the number we arrive at.`, `Half of what we choose from.`, `The answer could be what we
+arrive at.`, `This is what we might arrive at.`) is in none, and the sentence goes on."""
+_STRANDED_BREAK_RE = re.compile(r"[.!?。！？](?=\s)|\n")
+_STRANDED_CHARS = 160
+"""How far back `_stranded_sentence` looks for its sentence's start: beyond any sentence `_STRANDED_SENTENCE_RE`
+admits (its gaps are at most three spaces)."""
+
+
+def _stranded_sentence(text: str, at: int, whole: bool) -> bool:
+    """Whether the period at `text[at]`, after a word the grammar does not know, ends a whole sentence of
+    `_STRANDED_SENTENCE_RE`'s (`period_ends`; fx29ap, red team 21 class 1): the sentence starts at a sentence's end
+    (a period that ends one without this reading, `!`, `?`, a line break after a sentence's end, a blank line or before
+    a line that opens a sentence, `opens_sentence`) or at the text's start when `text` is its completion's whole
+    start (`whole`: `box_lead` reads only the last `_LEAD_CHARS_BOX` characters), no further than `_STRANDED_CHARS`
+    back; its line's marks (`- `, `**`) are read as a line's."""
+    floor = max(at - _STRANDED_CHARS, 0)
+    brk = None
+    for brk in _STRANDED_BREAK_RE.finditer(text, floor, at):
+        pass
+    if brk is None:
+        if floor > 0 or not whole:
+            return False
+        start = marks_end(text, 0)
+    elif brk.group() == "\n":
+        above = text[: brk.start()].rstrip(" \t\r")
+        if not (not above.strip() or above.endswith("\n") or opens_sentence(text, brk.end()) or above[-1] in "!?。！？"
+                or above[-1] == "." and period_ends(above + "\n", len(above) - 1, plain=True)):
+            return False  # `I doubt that\nthis is what we solve for.`: the line above goes on into this one
+        start = marks_end(text, brk.end())
+    else:
+        if brk.group() == "." and not period_ends(text, brk.start(), plain=True):
+            return False  # `approx. this is what we solve for.`: no sentence ends before it
+        start = brk.end()
+    shape = _STRANDED_SENTENCE_RE.fullmatch(text[start:at].strip())
+    return shape is not None and (shape.group(1) is None or _has("count", shape.group(1)))
+
+
 _OPEN_ENDED = frozenset("a an the every my our their your its per of into onto as such where which whose whom and or "
                         "max min least".split())
 """Known words no sentence ends with (`_known_words`; fx29am, red team 19 class 5): LEXICON's prepositions, `than` and
@@ -773,8 +840,8 @@ def box_lead_clauses(text: str, pos: int) -> bool:
     a hedge or a condition in the clause of the last math (`Maybe for $n=3$, we get \\boxed{6}`, red team 4 class 13)
     or before the box's own math (`Maybe, the answer is $\\boxed{6}$`) leaves no answer; the box's own clause is
     `box_clause`'s."""
-    before = _sentence_before(text, pos)
-    before = before[: _own_math(before, text, pos)]  # `$x = \\boxed{6}$`: the box's own math is its clause's
+    sentence = _sentence_before(text, pos)
+    before = sentence[: _own_math(sentence, text, pos)]  # `$x = \\boxed{6}$`: the box's own math is its clause's
     aligned = _math_masked(before)
     opened = None
     for opened in _BOX_CLAUSE_START_RE.finditer(aligned):
@@ -808,7 +875,21 @@ def box_lead_clauses(text: str, pos: int) -> bool:
         clause = before[cut: after.start()]
         later = _CLAUSE_SPLIT_RE.split(_masked(before[after.end():]))[:-1]
     return (_lead_clause(_masked(clause)) or box_clause(clause) and _math_clause_subject(clause)) and all(
-        _lead_clause(c) for c in later) and _derivation_leads(before[:cut], aligned[:cut])
+        _lead_clause(c) for c in later) and _derivation_leads(before[:cut], aligned[:cut], _box_names(
+            sentence[len(before):], "".join(c for c, a in zip(before[cut:], aligned[cut:]) if a == "§")))
+
+
+_MATH_COMMAND_RE = re.compile(r"\\(?:[A-Za-z]+|.)")
+
+
+def _box_names(own: str, clause_math: str) -> frozenset[str] | None:
+    """The letters, lower-cased, of the box's own math up to the box (`own`: `$x =`, `$f(n) =`) and of the math in the
+    box's clause before it (`clause_math`), commands dropped (`\\mathrm{x}` is `x`); None when its own math holds no
+    letter (`so $\\boxed{6}$`, `the answer is \\boxed{6}`): a box that names no unknown (`_later_step`'s conditions)."""
+    mine = {c.lower() for c in _MATH_COMMAND_RE.sub(" ", own) if c.isascii() and c.isalpha()}
+    if not mine:
+        return None
+    return frozenset(mine | {c.lower() for c in _MATH_COMMAND_RE.sub(" ", clause_math) if c.isascii() and c.isalpha()})
 
 
 _WORD_AFTER_RE = re.compile(r"[ \t]*([^\W\d_]+)")
@@ -847,7 +928,7 @@ def _math_masked(text: str) -> str:
     return "".join(out)
 
 
-def _derivation_leads(before: str, aligned: str) -> bool:
+def _derivation_leads(before: str, aligned: str, names: frozenset[str] | None = None) -> bool:
     """Whether the clauses before the last math's clause (`box_lead_clauses`; `aligned`: `before` with its math masked
     as `§`) lead to it: a derivation runs from the first clause that holds math, which opens as a leading clause, a box's
     clause (`box_clause`: `its value is $.9x$`) or a premise that names the unknown (`_NAMING_PREMISE_RE`: math-verify's
@@ -867,7 +948,7 @@ def _derivation_leads(before: str, aligned: str) -> bool:
         following = clauses[at + 1][1] if at + 1 < len(clauses) else True  # the last math's clause follows `before`
         if has_math:
             if not (first and (_lead_clause(_masked(clause)) or box_clause(clause) or _naming_premise(clause))
-                    or not first and _later_step(clause, following)):
+                    or not first and _later_step(clause, following, names)):
                 return False  # a later step is read as the first (fx29am, red team 19 class 1)
             first = False
         elif not (_lead_clause(_masked(clause)) or _reference_clause(clause)
@@ -886,21 +967,23 @@ _LATER_CLAUSE_RE = re.compile(
 pedantry): an additive connective (`moreover`, `additionally`, `in the same way`), a substitution back (`plugging
 back`), or which case comes next (`for the second`). A closed list: none hedges, scales, bounds or negates."""
 _CONDITION_STEP_RE = re.compile(
-    r"\s*(?:(?i:and)\s+)?(?i:when|for|if)\s+\$\s*[A-Za-z]\s*=\s*-?\d{1,3}\s*\$\s*")
+    r"\s*(?:(?i:and)\s+)?(?i:when|for|if)\s+\$\s*([A-Za-z])\s*=\s*-?\d{1,3}\s*\$\s*")
 """A later clause that states which case the next step is of (`_later_step`: `We get $a = 2$, when $n = 2$, $b = 4$,
 so ...`): a condition word and a letter set to an integer, alone in its clause, and a step in math after it (never the
 last clause before the box's own, which it would condition: `So $a = 2$, for $n = 2$, $x = \\boxed{6}$` states none)."""
 
 
-def _later_step(clause: str, following: bool) -> bool:
+def _later_step(clause: str, following: bool, names: frozenset[str] | None) -> bool:
     """A later clause with math of a derivation (`_derivation_leads`): a lead, a box's clause whose math's subject reads
     (`_math_clause_subject`), a time's step (`_TIME_STEP_RE`), a case before a step (`_CONDITION_STEP_RE`), or a
     restatement (`that is`, `i.e.`, fx29ao) of a clause that is one of these: a restatement is read, never skipped."""
     restated = _RESTATING_RE.match(clause)
     if restated is not None and clause[restated.end():].strip():
-        return _later_step(clause[restated.end():], following)
-    return bool(_lead_clause(_masked(clause)) or box_clause(clause) and _math_clause_subject(clause)
-                or _TIME_STEP_RE.fullmatch(clause) or following and _CONDITION_STEP_RE.fullmatch(clause))
+        return _later_step(clause[restated.end():], following, names)
+    if _lead_clause(_masked(clause)) or box_clause(clause) and _math_clause_subject(clause) or _TIME_STEP_RE.fullmatch(clause):
+        return True
+    case = _CONDITION_STEP_RE.fullmatch(clause)
+    return following and case is not None and names is not None and case.group(1).lower() not in names
 
 
 def _later_words(clause: str, following: bool) -> bool:
@@ -1273,7 +1356,8 @@ def box_lead(prefix: str) -> bool:
             text = text[: inner.start()] + " " + inner.group(1)
             continue
         break
-    if not text or _part_label(text) or _ends_script_connective(text):
+    whole = len(prefix) < _LEAD_CHARS_BOX  # `text` starts where the completion does (`period_ends`)
+    if not text or _part_label(text) or _ends_script_connective(text, whole):
         return True  # `ดังนั้น \\boxed{6}`, `所以\n\\boxed{6}`: a caseless script's "therefore", as `Therefore \\boxed{6}`
     mark = next((m for m in _BOX_LEAD_MARKS if text.endswith(m)), None)
     if mark in (":", "："):
@@ -1281,7 +1365,7 @@ def box_lead(prefix: str) -> bool:
     if mark is not None:
         return not (mark == "=" and text[-2:-1] in ("<", ">", "!", "~"))  # `>=`, `!=` are no statement
     if text[-1] in ".,，" and (len(text) == 1 or text[-2].isalpha() or text[-1] == "." and gap) and (
-            text[-1] != "." or period_ends(text + ("\n" if broke else " x"), len(text) - 1)):
+            text[-1] != "." or period_ends(text + ("\n" if broke else " x"), len(text) - 1, whole)):
         return True  # a sentence or clause ended by a word (`Therefore, \\boxed{6}`); never a decimal point or a list,
         # nor an abbreviation's period (`approx. \\boxed{6}`, `period_ends`, read as before a lowercase word unless a
         # line break follows it: `... a finite number of turns.\n\n\\boxed{...}`, Omni-MATH's rows)
