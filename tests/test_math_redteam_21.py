@@ -41,8 +41,6 @@ math and `after 1000 years` are refused. No hedge fits `_CASELESS_STEP_RE` (`可
 
 from __future__ import annotations
 
-import pytest
-
 from tests.helpers import paid_test, refused_test
 from tests.helpers import number_case as n
 
