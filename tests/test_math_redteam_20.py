@@ -209,9 +209,27 @@ test_a_caseless_line_with_a_number_is_read_with_the_label = refused_test(
     CASELESS_NUMBER_NEAR, """Paid in both profiles, on d1f6f73 too (red team 19 class 3, left by fx29al):
     `grammar._caseless_statement` reads a line above a caseless label as its own statement when it holds a digit, so
     `可能是6个` (maybe 6), `不是6个` (not 6), `以1000为单位` (in units of 1000) end there. The safe verdict: the line above is
-    the label's lead unless it ends with a statement's end mark.""", marks=_open("a caseless line with a digit"))
+    the label's lead unless it ends with a statement's end mark. Closed by fx29ao: a digit makes no statement; the line
+    is one when each clause is a step of `_CASELESS_STEP_RE` or a sum (`_CASELESS_SUM_RE`).""")
 test_a_caseless_line_of_words_stays_refused = refused_test(CASELESS_NUMBER_HELD)
 test_a_caseless_statement_with_a_number_pays = paid_test(CASELESS_NUMBER_PAID)
+CASELESS_STEP_NEAR = [n(c) for c in [
+    "小明可能有 6 个苹果\n答案是 6。", "约 2 + 4 = 6 个\n答案是 6。", "不是 2 + 4 = 6 个\n答案是 6。", "2 + 4 = 6000 个\n答案是 6。",
+    "小明有 6000 个苹果\n答案是 6。",
+]]
+CASELESS_STEP_PAID = [n(c) for c in [
+    "2 + 4 = 6 个\n答案是 6。", "小红有 4 个苹果\n答案是 6。", "因此总共有 6 个\n答案：\\boxed{6}", "2 + 4 = 6 ชิ้น\nคำตอบคือ 6",
+]]
+test_a_caseless_line_off_the_steps_stays_refused = refused_test(CASELESS_STEP_NEAR)
+test_a_caseless_step_or_sum_pays = paid_test(CASELESS_STEP_PAID)
+FX29AO_COST = [n(c) for c in [
+    "罗杰有 5 个网球\n答案是 6。", "小明有 8 个苹果，吃了 2 个\n答案是 6。", "a, $x = \\boxed{6}$", "So $a = 2$, b, $x = \\boxed{6}$",
+]]
+test_right_answers_fx29ao_refuses = paid_test(
+    FX29AO_COST, """Paid on 67ee4aa, refused in both profiles since fx29ao (chosen): a caseless line with a digit is a
+    statement only in `_CASELESS_STEP_RE`'s or `_CASELESS_SUM_RE`'s shapes (a name or noun outside their lists, a clause
+    of another verb), and a part's label needs `part` or `)` (red team 20 class 7's suggestion), so a bare letter before
+    a comma is read as a word.""", marks=_open("right answers refused by fx29ao's allowlists"))
 
 
 # 5. A chain's name written another way.
@@ -229,10 +247,19 @@ NAME_PAID = [n(c) for c in [
 test_a_chains_name_is_compared_as_read = refused_test(
     NAME_NEAR, """Paid in both profiles, on d1f6f73 too (red team 19 class 2, left by fx29am): `grammar._agrees_with_box`
     matches a chain's sides to the box's as text with spaces stripped, so `x_{1}` and `x_1`, `\\dfrac` and `\\frac`,
-    `(x)` and `x` are other names and the chain's other value is unread. The safe verdict: names compared as parsed.""",
-    marks=_open("a chain's name in another spelling"))
+    `(x)` and `x` are other names and the chain's other value is unread. The safe verdict: names compared as parsed.
+    Closed by fx29ao: `grammar._name_key` reads a side's name as the parser does.""")
 test_a_chains_name_in_the_same_spelling_stays_refused = refused_test(NAME_HELD)
 test_a_chain_of_the_same_value_or_another_name_pays = paid_test(NAME_PAID)
+NAME_KEY_NEAR = [n(c) for c in [
+    "$x^{2} = 7, x^2 = \\boxed{6}$", "$\\tfrac{a}{b} = 7, \\frac{a}{b} = \\boxed{6}$", "${(x)} = 7, x = \\boxed{6}$",
+]]
+NAME_KEY_PAID = [n(c) for c in [
+    "$x_{1} = 6, x_1 = \\boxed{6}$", "$(x) = 2 + 4, x = \\boxed{6}$", "$\\dfrac{a}{b} = \\frac{12}{2}, \\frac{a}{b} = \\boxed{6}$",
+    "$x_{12} = 7, x_1 = \\boxed{6}$", "$(x)(y) = 7, x = \\boxed{6}$",
+]]
+test_a_chains_name_in_other_spellings_stays_refused = refused_test(NAME_KEY_NEAR)
+test_a_chain_read_by_name_pays = paid_test(NAME_KEY_PAID)
 
 
 # 6. A time step's change in math carries a scale.
@@ -253,8 +280,8 @@ TIME_PAID = [n(c) for c in [
 test_a_time_steps_change_is_no_scale = refused_test(
     TIME_NEAR, """Paid in both profiles, on d1f6f73 too (red team 19 class 1, left by fx29am): `grammar._TIME_STEP_RE`
     takes any math before `increase`, `discount`, `drop`, so `after a $\\div 1000$ discount` reads as a time's step where
-    `after dividing by 1000` is refused. The safe verdict: the change's math is a percentage or an amount.""",
-    marks=_open("a scale as a time step"))
+    `after dividing by 1000` is refused. The safe verdict: the change's math is a percentage or an amount.
+    Closed by fx29ao: the change's math is a percentage or a dollar amount alone.""")
 test_a_scale_between_steps_stays_refused = refused_test(TIME_HELD)
 test_a_time_step_pays = paid_test(TIME_PAID)
 
@@ -273,9 +300,20 @@ PART_PAID = [n(c) for c in [
 test_a_parts_label_is_no_scale_letter = refused_test(
     PART_NEAR, """Paid in both profiles, on d1f6f73 too: `grammar._PART_CLAUSE_RE` (narrowed by fx29am) still takes
     any letter or a number and a letter, so `k`, `M`, `2k` read as a part's label before the box's clause. The safe
-    verdict: a part's label is never a scale letter alone.""", marks=_open("a scale letter as a part's label"))
+    verdict: a part's label is never a scale letter alone. Closed by fx29ao: a part's label stands after `part` or
+    before `)`, never `k` or `m` alone or after a number.""")
 test_a_word_as_a_parts_label_stays_refused = refused_test(PART_HELD)
 test_a_parts_label_pays = paid_test(PART_PAID)
+PART_LABEL_NEAR = [n(c) for c in [
+    "So $a = 2$, (K), $b = 4$, $x = \\boxed{6}$", "So $a = 2$, 3m), $b = 4$, $x = \\boxed{6}$", "So $a = 2$, b, $x = \\boxed{6}$",
+    "So $a = 2$, 12, $x = \\boxed{6}$", "For part (k), the answer is \\boxed{6}", "For part km, the answer is \\boxed{6}",
+]]
+PART_LABEL_PAID = [n(c) for c in [
+    "For part (c), $x = \\boxed{6}$", "(a), $x = \\boxed{6}$", "a), $x = \\boxed{6}$", "Part 2, $x = \\boxed{6}$",
+    "For part (iii), the answer is \\boxed{6}", "For part 2, the answer is \\boxed{6}",
+]]
+test_a_bare_or_scale_label_stays_refused = refused_test(PART_LABEL_NEAR)
+test_a_parts_label_in_other_shapes_pays = paid_test(PART_LABEL_PAID)
 
 
 # 8. Cost: calls in bar factors; non-real arguments without `i`.
@@ -318,7 +356,7 @@ def test_calls_in_brackets_and_gamma_spellings_stay_bounded(answer: str) -> None
     assert isinstance(parse_prediction(answer), str)
 
 
-# Right answers the new rules refuse (pedantry): each paid on d1f6f73 (before fx29al).
+# Right answers the new rules refuse (pedantry): each paid on d1f6f73 (before fx29al); all paid since fx29ao.
 PEDANTRY = [n(c) for c in [
     # fx29am's `_OPEN_ENDED`: a sentence that ends in a stranded preposition
     "There are 6 people to choose from. \\boxed{6}", "This is what the problem asks for. \\boxed{6}",
@@ -352,8 +390,52 @@ test_right_answers_the_new_rules_refuse = paid_test(
     (`_OPEN_ENDED` holds LEXICON's prepositions), a derivation's later clause of a connective (`and then`, `that is`,
     `moreover`, `and by symmetry`) or a condition (`when $n = 2$`), and a caseless line that states a step in words
     (`_caseless_statement` asks for a digit), a word problem's time outside `_TIME_STEP_RE` (`after 3 years`, `later`).
-    A grader that refuses right answers is wrong too.""",
-    marks=_open("right answers refused since fx29al-fx29am"))
+    A grader that refuses right answers is wrong too. Closed by fx29ao: `_STRANDED_END_RE`'s verb and preposition pairs,
+    `_later_words` and `_later_step` (`_LATER_CLAUSE_RE`, `_RESTATING_RE`, `_CONDITION_STEP_RE`), `_TIME_STEP_RE`'s
+    counts and ordinals of a time's unit, and `_CASELESS_STEP_RE`.""")
+# fx29ao's rules one step off (each refused in both profiles), and its rules in other words (each paid).
+STRANDED_HELD = [n(c) for c in [
+    "The answer is less than. \\boxed{6}", "The answer is divided by. \\boxed{6}", "The answer is up to. \\boxed{6}",
+    "The answer is correct up to. \\boxed{6}", "The answer is what we multiply by. \\boxed{6}",
+    "The answer is what we divide by. \\boxed{6}", "The answer is a multiple of. \\boxed{6}", "The answer is at least. \\boxed{6}",
+    "The sum is per. $x = \\boxed{6}$",
+]]
+LATER_CLAUSE_HELD = [n(c) for c in [
+    "So $a = 2$, that is, in thousands, $b = 4$, $x = \\boxed{6}$", "So $a = 2$, that is, maybe $b = 4$, $x = \\boxed{6}$",
+    "So $a = 2$, that is roughly $b = 4$, $x = \\boxed{6}$", "So $a = 2$, and, maybe, $b = 4$, $x = \\boxed{6}$",
+    "So $a = 2$, and roughly, $b = 4$, $x = \\boxed{6}$", "So $a = 2$, and maybe, $b = 4$, $x = \\boxed{6}$",
+    "So $a = 2$, and in thousands, $b = 4$, $x = \\boxed{6}$", "So $a = 2$, and, $b = 4$, $x = \\boxed{6}$",
+    "So $a = 2$, for $n = 2$, $x = \\boxed{6}$", "So $a = 2$, when $n = 2$, the answer is \\boxed{6}",
+    "So $a = 2$, if $n = 1000$, $x = \\boxed{6}$", "So $a = 2$, for $n$ odd, $b = 4$, $x = \\boxed{6}$",
+    "So $a = 2$, if $n > 2$, $b = 4$, $x = \\boxed{6}$", "So $a = 2$, when $n \\approx 2$, $b = 4$, $x = \\boxed{6}$",
+    "So $a = 2$, for the thousandth, $b = 4$, $x = \\boxed{6}$",
+]]
+TIME_WORDS_HELD = [n(c) for c in [
+    "So $a = 2$, after 3 thousands, $b = 4$, $x = \\boxed{6}$", "So $a = 2$, in 1000s, $b = 4$, $x = \\boxed{6}$",
+    "So $a = 2$, in the second, $b = 4$, $x = \\boxed{6}$", "So $a = 2$, after the second, $b = 4$, so the total is $\\boxed{6}$.",
+    "So $a = 2$, after a thousand years, $b = 4$, so the total is $\\boxed{6}$.",
+    "So $a = 2$, by the end of the thousand, $b = 4$, so the total is $\\boxed{6}$.",
+    "So $a = 2$, after 1000, $b = 4$, so the total is $\\boxed{6}$.", "So $a = 2$, later, maybe, $b = 4$, $x = \\boxed{6}$",
+    "So $a = 2$, after a $20 \\times 1000$ discount, $b = 4$, $x = \\boxed{6}$",
+]]
+CASELESS_WORDS_HELD = [n(c) for c in [
+    "可能有六个\n答案是 6。", "小明可能有六个苹果\n答案是 6。", "没有六个\n答案是 6。", "小明没有六个苹果\n答案是 6。", "有六千个\n答案是 6。",
+    "小明有六千个苹果\n答案是 6。", "把两个数相乘\n答案是 6。", "两数相加得六千\n答案是 6。", "ผลรวมคือหกพัน\nคำตอบคือ 6",
+    "ดังนั้นผลรวมคืออาจจะหก\nคำตอบคือ 6", "不是合计\n答案是 6。", "合计约\n答案是 6。", "小明有两个苹果，可能\n答案是 6。",
+    "小明有两个苹果，小红有四个苹果，不是\n答案是 6。", "小于有六个\n答案是 6。",
+]]
+test_a_preposition_after_another_verb_stays_open = refused_test(STRANDED_HELD)
+test_a_later_clause_that_hedges_scales_or_conditions_the_box_stays_refused = refused_test(LATER_CLAUSE_HELD)
+test_a_time_step_without_a_times_unit_stays_refused = refused_test(TIME_WORDS_HELD)
+test_a_caseless_line_of_words_outside_the_steps_stays_refused = refused_test(CASELESS_WORDS_HELD)
+REWRITES_PAID = [n(c) for c in [
+    "There are 10 books to pick from. \\boxed{6}", "This is what we were searching for. \\boxed{6}",
+    "We get $a = 2$, furthermore, $b = 4$, so $x = \\boxed{6}$.", "We get $a = 2$, i.e. $b = 4$, so $x = \\boxed{6}$.",
+    "So $a = 2$, after 3 minutes, $b = 4$, so the total is $\\boxed{6}$.", "So $a = 2$, on the next Monday, $b = 4$, so the total is $\\boxed{6}$.",
+    "So $a = 2$, after a $\\$5$ discount, $b = 4$, $x = \\boxed{6}$", "So $a = 2$, after a 20% discount, $b = 4$, $x = \\boxed{6}$",
+    "小红一共有六个苹果\n答案是 6。", "我们把两个数相加\n答案是 6。",
+]]
+test_fx29aos_rules_in_other_words_pay = paid_test(REWRITES_PAID)
 NATURAL_PAID = [n(c) for c in [
     "So $a = 2$, then $b = 4$, so $x = \\boxed{6}$.", "We get $a = 2$, hence $b = 4$, so $x = \\boxed{6}$.",
     "This is the value we were looking for. The answer is \\boxed{6}.", "小明一共有 6 个苹果\n所以答案是 6。", "所以\n答案是 6。",

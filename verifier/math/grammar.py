@@ -270,7 +270,7 @@ def _numbered_label(head: str) -> bool:
 _SCRIPT_TOKEN_RE = re.compile(r"[^\s!-/:-@\[-`{-~，。、：；！？—–]+|[!-/:-@\[-`{-~，、：—–]")
 
 
-def _ends_script_connective(text: str) -> bool:
+def _ends_script_connective(text: str, whole: bool = True) -> bool:
     """Whether `text` ends with one of `_SCRIPT_CONNECTIVES` as a whole run that opens its statement (`box_lead`): at
     the text's start or after a sentence's end mark, so nothing before it goes unread (red team 20 class 1: `The answer
     could be 所以 \\boxed{6}`, `约 因此 \\boxed{6}`, `The answer minus 1 is\nสรุป \\boxed{6}` paid)."""
@@ -278,7 +278,7 @@ def _ends_script_connective(text: str) -> bool:
     if not runs or runs[-1] not in _SCRIPT_CONNECTIVES or not text.endswith(runs[-1]):
         return False
     before = text[: -len(runs[-1])].rstrip()
-    return not before or before[-1] in "。！？!?" or before[-1] == "." and period_ends(before + " x", len(before) - 1)
+    return not before or before[-1] in "。！？!?" or before[-1] == "." and period_ends(before + " x", len(before) - 1, whole)
 
 
 def anchor_lead(prefix: str) -> bool:
@@ -318,10 +318,11 @@ STATING_CLAUSES: tuple[tuple[str, str], ...] = (
     (r"in\s+total|in\s+all|altogether|overall|in\s+the\s+end|in\s+conclusion|in\s+summary|in\s+short"
      r"|(?:with|from)\s+(?:this|that|these|here)|through\s+(?:this|these)\s+(?:analysis|reasoning|argument|steps)"
      r"|using\s+(?:this|these|here)|(?:given|using)\s+that(?=\s*(?:,|$))"
-     r"|by\s+substitution|for\s+part\s+\(?\s*[a-z0-9]{1,3}\s*\)?",
+     r"|by\s+substitution|for\s+part\s+\(?\s*(?:(?![km])[a-z]\d?|\d{1,2}(?:(?![km])[a-z])?|[ivx]{1,4})\s*\)?",
      "openers that sum up or say which part is answered (`In total it is`, `From this we get`, `Through this analysis,` "
      "(Omni-MATH's outputs), `For part (a) we get`); a preposition's phrase outside them (`In thousands`, `At least`, "
-     "`For odd n`) scales, bounds or conditions the value; `given that` and `using that` only right before a comma "
+     "`For odd n`) scales, bounds or conditions the value, as a scale's letter for a part "
+     "does (`for part k`: fx29ao, red team 20 class 7); `given that` and `using that` only right before a comma "
      "(`Given that, we get`), since before a clause they open a premise or a condition (`Given that n is odd we get`, red team 5 class 5)"),
     (r"in\s+other\s+words|at\s+(?:last|the\s+end)|by\s+(?:the\s+)?(?:quadratic\s+formula|pythagorean\s+theorem"
      r"|law\s+of\s+(?:cosines|sines)|vieta'?s\s+formulas?|symmetry|inspection|induction|am-?\s*gm|remainder\s+theorem"
@@ -401,9 +402,13 @@ _DISCOURSE = frozenset("okay ok alright yes now well wait actually putting it to
 all together,`, `In other words,`); besides them, `_CLAUSE_OPENERS` (`Checking,`, `Next,`) say how it was found."""
 _CJK_LEADS = ("所以", "因此", "因而", "故", "综上所述", "综上", "总之", "最终", "最后", "于是", "那么", "即")
 _CLAUSE_SPLIT_RE = re.compile(r"[,，;；、]|\.\.\.|…")
-_PART_CLAUSE_RE = re.compile(r"^\s*(?:for\s+)?(?:part\s+)?\(?(?:[a-z]\d?|\d{1,2}[a-z]?|[ivx]{1,4})\)?\s*$", re.IGNORECASE)
-"""A part's label as a clause (`_lead_clause`: `For part (a)`, `(ii)`, `3b`): a letter, a number or a roman numeral, never
-a word (`not`, `and`: fx29am, red team 19 class 1's `So $a = 2$, not, $x = \\boxed{6}$`)."""
+_PART_LABEL = r"(?:(?![km])[a-z]\d?|\d{1,2}(?:(?![km])[a-z])?|[ivx]{1,4})"
+_PART_CLAUSE_RE = re.compile(
+    r"^\s*(?:for\s+)?(?:part\s+\(?" + _PART_LABEL + r"\)?|\(?" + _PART_LABEL + r"\))\s*$", re.IGNORECASE)
+"""A part's label as a clause (`_lead_clause`: `For part (a)`, `(ii)`, `3b)`): a letter, a number or a roman numeral
+after `part` or before `)`, never a word (`not`, `and`: fx29am, red team 19 class 1's `So $a = 2$, not, $x =
+\\boxed{6}$`), a bare letter or number, nor a scale's letter `k` or `m` alone or after a number (fx29ao, red team 20 class
+7: `k, $x = \\boxed{6}$`, `(M)`, `2k`, `(1k)`, `for part k`)."""
 _REJECTION_CLAUSE_RE = re.compile(r"^\s*(?i:it\s+is\s+|it's\s+)?(?i:not)\s+(?:\(?[A-Z]\)?|-?\d+(?:\.\d+)?)\s*$")
 _SETTLED_CLAUSE_RE = re.compile(
     r"^\s*(?:and\s+)?(?:the|this|that|these|each|every|all)\s+"
@@ -502,11 +507,38 @@ def opens_sentence(text: str, at: int, ended: bool = False) -> bool:
 
 def _caseless_statement(line: str) -> bool:
     """Whether `line`, the line above a caseless line (`opens_sentence`), ending in a letter of a script without case,
-    states something of its own so that its break ends it: it holds a number (`小明有 6 个苹果`, as a line that ends words
-    with a number, `statement_lines`). A line of words alone (`可能`, "maybe"; `以千为单位`, "in thousands"; `不是`, "not";
+    states something of its own so that its break ends it: each of its clauses is a step of `_CASELESS_STEP_RE`
+    (`小明有 6 个苹果`, `小明有两个苹果，小红有四个苹果`, `把两个数相加`; fx29ao, red team 20's pedantry) or a sum
+    (`_CASELESS_SUM_RE`: `2 + 4 = 6 个`). Any other line (`可能`, "maybe"; `以千为单位`, "in thousands"; `不是`, "not";
     `อาจจะ`) is read with the line below as its lead (fx29al, red team 19 class 3), so `所以\n答案是 6。` pays and
-    `可能\n答案是 6。` states none."""
-    return unicodedata.category(line[-1]) == "Lo" and any(c.isdigit() for c in line)
+    `可能\n答案是 6。` states none; a digit makes no statement (fx29ao, red team 20 class 4: `可能是6个`, "maybe 6";
+    `不是6个`, "not 6"; `以1000为单位`, "in units of 1000", were read as statements before fx29ao)."""
+    return unicodedata.category(line[-1]) == "Lo" and all(
+        _CASELESS_STEP_RE.fullmatch(c) or _CASELESS_SUM_RE.fullmatch(c) for c in re.split(r"[，,]", line))
+
+
+_CASELESS_SUM_RE = re.compile(
+    r"\s*(?:所以|因此|因而|于是|那么|ดังนั้น)?[\s(]*\d[\d\s+\-*/×÷().]*[=＝]\s*\d{1,3}(?:\.\d{1,3})?\s*"
+    r"(?:个|只|本|支|张|块|颗|辆|名|条|件|元|ชิ้น|個)?\s*")
+"""A caseless line's clause that is a sum with its classifier (`_caseless_statement`: `2 + 4 = 6 个`): numbers and
+operators, `=` and a number of one to three digits (`2 + 4 = 6000 个` may scale); no word of its own. Each run of
+spaces and digits has one place in the match, so a failed match backtracks linearly."""
+
+
+_CJK_NUMBER = r"(?:\d{1,3}|[一二两三四五六七八九十]{1,3})"
+_CASELESS_STEP_RE = re.compile(
+    r"\s*(?:所以|因此|因而|于是|那么|ดังนั้น)?\s*(?:"
+    r"(?:我们|我|小[明红华丽刚强军芳亮东兰林伟])?(?:一共|总共|共)?有\s*" + _CJK_NUMBER + r"\s*(?:个|只|本|支|张|块|颗|辆|名|条|件)"
+    r"(?:苹果|橘子|梨|香蕉|桃子|糖果|糖|书|球|学生|同学|朋友|鸡蛋|铅笔|花|鸟|猫|狗)?"
+    r"|(?:我们|我)?把(?:两个数|这两个数|所有(?:苹果|橘子|数|的数)|它们)(?:相加|加起来|加在一起)"
+    r"|(?:两数|两个数)相加得" + _CJK_NUMBER + r"|(?:计算|验证|检查)(?:总数|一下|结果)?|合计|总计"
+    r"|(?:ผลรวม|ผลบวก)คือ(?:หนึ่ง|สอง|สาม|สี่|ห้า|หก|เจ็ด|แปด|เก้า|สิบ))\s*")
+"""A line of words in a script without case that states a step (`_caseless_statement`; fx29ao, red team 20's pedantry):
+a count of things someone has (`小明有两个苹果`, `所以一共有六个苹果`: a pronoun or a name of `小` and one of a few letters, a count of
+one to three digits or of the numerals up to ten, never `千`, `万`, a classifier and one of a word problem's nouns),
+adding the numbers (`把两个数相加`, `两数相加得六`), a check or a total (`验证一下`, `计算总数`, `合计`) or Thai "the sum is"
+a numeral (`ดังนั้นผลรวมคือหก`), after a concluding connective. An allowlist: a hedge, a negation, a bound or a scale
+(`可能`, `不是`, `至少`, `以千为单位`, `乘以`) is in none of its shapes."""
 
 
 _LONE_CAPITAL_GAP_RE = re.compile(r":?[ \t]+|['’]")
@@ -531,14 +563,15 @@ _RESTATING_END_RE = re.compile(r"(?<![\w.])i\.e$", re.IGNORECASE)
 """`i.e.` (that is): a restatement opens after it as after a sentence's end (`The sum is 2 + 4, i.e. \\boxed{6}`)."""
 
 
-def period_ends(text: str, at: int) -> bool:
+def period_ends(text: str, at: int, whole: bool = True, plain: bool = False) -> bool:
     """Whether the period at `text[at]` ends a sentence, by allowlist (fx29ah, red team 18 class 2): before a line's or
     the text's end or a sentence's opening (`opens_sentence`: `approx. The answer is 6`); after a number, math or a
     closing bracket (`2 + 4 = 6. \\boxed{6}`, `$x$. Then`); after `i.e.`, whose restatement opens anew; after a word of
     two or more letters the grammar knows (`_known_words`: `I doubt it. \\boxed{6}`, `We compute. \\boxed{6}`, `So the
     result follows. \\boxed{6}`). After anything else, an abbreviation (`approx.`, `ca.`, `e.g.`, `est.`) or a word
     the grammar does not know, the sentence goes on and its words are read: `The answer is approx. \\boxed{6}` states no
-    answer."""
+    answer. A verb's stranded preposition ends only a whole sentence of `_STRANDED_SENTENCE_RE`'s shapes
+    (`_stranded_sentence`; `whole`: `text` starts where its completion does, `plain`: that reading left out)."""
     after = at + 1 + (text[at + 1: at + 2] in ("$", ")"))  # `cm.$ Since`, `(... a rectangle.) Therefore`
     rest = _LINE_SPACING_RE.match(text, after).end()  # type: ignore[union-attr]
     if rest >= len(text) or text[rest] in "\r\n" or opens_sentence(text, after):
@@ -553,7 +586,9 @@ def period_ends(text: str, at: int) -> bool:
         return True
     if k > 0 and text[k - 1] == ".":
         return False  # `e.g.`, `a.m.`: a word's inner period makes an abbreviation
-    return len(word) >= 2 and word.lower() in _known_words()
+    if len(word) >= 2 and word.lower() in _known_words():
+        return True
+    return not plain and _stranded_sentence(text, at, whole)
 
 
 @functools.cache
@@ -565,6 +600,81 @@ def _known_words() -> frozenset[str]:
               _STATING_VERBS, _CLAUSE_OPENERS, _DISCOURSE, METHOD_OBJECTS, _LABEL_WORDS, _SENTENCE_FINAL]
     open_ended = _OPEN_ENDED | _LOWER_ROLES["prep"] | _LOWER_ROLES["than"] | _LOWER_ROLES["relative"]
     return frozenset(w.lower() for group in groups for w in group) - open_ended
+
+
+_STRANDED_PAIRS = (
+    r"(?:(?:choose|chose|choosing|pick|picking|select|selecting)\s+from"
+    r"|(?:ask|asks|asked|asking|look|looks|looked|looking|solve|solves|solved|solving|search|searching|account|accounts"
+    r"|accounted|wait|waiting)\s+for|(?:arrive|arrives|arrived|arriving|look|looks|looked|looking)\s+at"
+    r"|(?:end|ends|ended|ending|come|comes|came|coming)\s+up\s+with|(?:start|starts|started|begin|begins|began|work"
+    r"|works|worked|working)\s+with|(?:add|adds|added|adding|sum|sums|summed|summing)\s+up\s+to)")
+"""A verb and its stranded preposition whose object, the thing chosen, asked, solved or arrived at, names the value
+sought (`_STRANDED_SENTENCE_RE`; fx29ao, red team 20's pedantry): `choose from`, `asks for`, `solve for`, `arrive at`,
+`end up with`, `adds up to`. A preposition after anything else stays open (`_OPEN_ENDED`: `The answer is less than.`,
+`... divided by.`, `... is up to.`, `... is per.`, `... what we divide by.`)."""
+_STRANDED_GAP = r"[ \t]{1,3}"
+_STRANDED_RELATIVE = (
+    r"(?:(?:(?:that|which)" + _STRANDED_GAP + r")?(?:we|i|you|they|it|the" + _STRANDED_GAP + r"(?:problem|question|task))"
+    r"(?:" + _STRANDED_GAP + r"(?:are|were|was|is|have|had|have" + _STRANDED_GAP + r"been|had" + _STRANDED_GAP
+    + r"been|need" + _STRANDED_GAP + r"to|have" + _STRANDED_GAP + r"to|had" + _STRANDED_GAP + r"to|want" + _STRANDED_GAP
+    + r"to|will|(?:are|were)" + _STRANDED_GAP + r"asked" + _STRANDED_GAP + r"to))?|to)")
+_STRANDED_SENTENCE_RE = re.compile(
+    r"(?i:(?:(?:so|thus|hence|therefore|now|and|finally)" + _STRANDED_GAP.replace("{1,3}", "{0,3}") + r",?"
+    + _STRANDED_GAP + r")?"
+    r"(?:(?:this|that|it)(?:" + _STRANDED_GAP + r"(?:is|was)|['’]s)(?:" + _STRANDED_GAP + r"(?:exactly|precisely))?"
+    + _STRANDED_GAP + r"(?:what|everything|the" + _STRANDED_GAP + r"(?:final" + _STRANDED_GAP
+    + r")?(?:number|value|answer|quantity|result|one|sum|total|amount))" + _STRANDED_GAP + _STRANDED_RELATIVE
+    + r"|(?:let['’]s|let" + _STRANDED_GAP + r"us)" + _STRANDED_GAP + r"(?:see|find|figure" + _STRANDED_GAP
+    + r"out|work" + _STRANDED_GAP + r"out|check)" + _STRANDED_GAP + r"what" + _STRANDED_GAP + _STRANDED_RELATIVE
+    + r"|(?:we|i)" + _STRANDED_GAP + r"(?:now" + _STRANDED_GAP + r")?(?:know|knew|found|find|see|saw|have"
+    + _STRANDED_GAP + r"found|got)" + _STRANDED_GAP + r"(?:exactly" + _STRANDED_GAP + r")?what" + _STRANDED_GAP
+    + _STRANDED_RELATIVE + r"|there" + _STRANDED_GAP + r"(?:is|are|was|were)" + _STRANDED_GAP
+    + r"(?:\d{1,6}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)" + _STRANDED_GAP
+    + r"([^\W\d_]{2,20})" + _STRANDED_GAP + r"to)" + _STRANDED_GAP + _STRANDED_PAIRS + r")")
+"""The whole sentences a verb's stranded preposition ends at its period (`_stranded_sentence`; fx29ap, red team 21
+class 1): after an optional concluding connective, `this is` (`that is`, `it's`, `exactly`) `what` (`everything`, `the
+number`, `the answer`, ...) and a relative clause (`we`, `it`, `the problem`, an auxiliary that is no modal, or `to`)
+before a `_STRANDED_PAIRS` pair (`This is what the problem asks for.`, `That is exactly what we were asked for.`, `This
+is the answer we arrive at.`, `That's everything we need to account for.`); `Let's see` (`let us figure out`) `what`
+(`Let's see what we end up with.`); `we know` (`found`, `now know`) `what` (`Now we know what to look for.`, `We found
+what we were looking for.`); `There are` a count and LEXICON's counted noun `to` (`There are 6 people to choose
+from.`). An allowlist of shapes, read whole from the sentence's start: a hedge, a scale, a negation, a bound, an
+operation or a modal before the pair (`Maybe this is what we arrive at.`, `The answer in thousands is what we end up
+with.`, `The answer is not the number we arrive at.`, `Half of what we choose from.`, `The answer could be what we
+arrive at.`, `This is what we might arrive at.`) is in none, and the sentence goes on."""
+_STRANDED_BREAK_RE = re.compile(r"[.!?。！？](?=\s)|\n")
+_STRANDED_CHARS = 160
+"""How far back `_stranded_sentence` looks for its sentence's start: beyond any sentence `_STRANDED_SENTENCE_RE`
+admits (its gaps are at most three spaces)."""
+
+
+def _stranded_sentence(text: str, at: int, whole: bool) -> bool:
+    """Whether the period at `text[at]`, after a word the grammar does not know, ends a whole sentence of
+    `_STRANDED_SENTENCE_RE`'s (`period_ends`; fx29ap, red team 21 class 1): the sentence starts at a sentence's end
+    (a period that ends one without this reading, `!`, `?`, a line break after a sentence's end, a blank line or before
+    a line that opens a sentence, `opens_sentence`) or at the text's start when `text` is its completion's whole
+    start (`whole`: `box_lead` reads only the last `_LEAD_CHARS_BOX` characters), no further than `_STRANDED_CHARS`
+    back; its line's marks (`- `, `**`) are read as a line's."""
+    floor = max(at - _STRANDED_CHARS, 0)
+    brk = None
+    for brk in _STRANDED_BREAK_RE.finditer(text, floor, at):
+        pass
+    if brk is None:
+        if floor > 0 or not whole:
+            return False
+        start = marks_end(text, 0)
+    elif brk.group() == "\n":
+        above = text[: brk.start()].rstrip(" \t\r")
+        if not (not above.strip() or above.endswith("\n") or opens_sentence(text, brk.end()) or above[-1] in "!?。！？"
+                or above[-1] == "." and period_ends(above + "\n", len(above) - 1, plain=True)):
+            return False  # `I doubt that\nthis is what we solve for.`: the line above goes on into this one
+        start = marks_end(text, brk.end())
+    else:
+        if brk.group() == "." and not period_ends(text, brk.start(), plain=True):
+            return False  # `approx. this is what we solve for.`: no sentence ends before it
+        start = brk.end()
+    shape = _STRANDED_SENTENCE_RE.fullmatch(text[start:at].strip())
+    return shape is not None and (shape.group(1) is None or _has("count", shape.group(1)))
 
 
 _OPEN_ENDED = frozenset("a an the every my our their your its per of into onto as such where which whose whom and or "
@@ -730,8 +840,8 @@ def box_lead_clauses(text: str, pos: int) -> bool:
     a hedge or a condition in the clause of the last math (`Maybe for $n=3$, we get \\boxed{6}`, red team 4 class 13)
     or before the box's own math (`Maybe, the answer is $\\boxed{6}$`) leaves no answer; the box's own clause is
     `box_clause`'s."""
-    before = _sentence_before(text, pos)
-    before = before[: _own_math(before, text, pos)]  # `$x = \\boxed{6}$`: the box's own math is its clause's
+    sentence = _sentence_before(text, pos)
+    before = sentence[: _own_math(sentence, text, pos)]  # `$x = \\boxed{6}$`: the box's own math is its clause's
     aligned = _math_masked(before)
     opened = None
     for opened in _BOX_CLAUSE_START_RE.finditer(aligned):
@@ -765,7 +875,21 @@ def box_lead_clauses(text: str, pos: int) -> bool:
         clause = before[cut: after.start()]
         later = _CLAUSE_SPLIT_RE.split(_masked(before[after.end():]))[:-1]
     return (_lead_clause(_masked(clause)) or box_clause(clause) and _math_clause_subject(clause)) and all(
-        _lead_clause(c) for c in later) and _derivation_leads(before[:cut], aligned[:cut])
+        _lead_clause(c) for c in later) and _derivation_leads(before[:cut], aligned[:cut], _box_names(
+            sentence[len(before):], "".join(c for c, a in zip(before[cut:], aligned[cut:]) if a == "§")))
+
+
+_MATH_COMMAND_RE = re.compile(r"\\(?:[A-Za-z]+|.)")
+
+
+def _box_names(own: str, clause_math: str) -> frozenset[str] | None:
+    """The letters, lower-cased, of the box's own math up to the box (`own`: `$x =`, `$f(n) =`) and of the math in the
+    box's clause before it (`clause_math`), commands dropped (`\\mathrm{x}` is `x`); None when its own math holds no
+    letter (`so $\\boxed{6}$`, `the answer is \\boxed{6}`): a box that names no unknown (`_later_step`'s conditions)."""
+    mine = {c.lower() for c in _MATH_COMMAND_RE.sub(" ", own) if c.isascii() and c.isalpha()}
+    if not mine:
+        return None
+    return frozenset(mine | {c.lower() for c in _MATH_COMMAND_RE.sub(" ", clause_math) if c.isascii() and c.isalpha()})
 
 
 _WORD_AFTER_RE = re.compile(r"[ \t]*([^\W\d_]+)")
@@ -804,7 +928,7 @@ def _math_masked(text: str) -> str:
     return "".join(out)
 
 
-def _derivation_leads(before: str, aligned: str) -> bool:
+def _derivation_leads(before: str, aligned: str, names: frozenset[str] | None = None) -> bool:
     """Whether the clauses before the last math's clause (`box_lead_clauses`; `aligned`: `before` with its math masked
     as `§`) lead to it: a derivation runs from the first clause that holds math, which opens as a leading clause, a box's
     clause (`box_clause`: `its value is $.9x$`) or a premise that names the unknown (`_NAMING_PREMISE_RE`: math-verify's
@@ -813,30 +937,91 @@ def _derivation_leads(before: str, aligned: str) -> bool:
     ...` state none (fx29ag). Every later clause is read too (fx29am, red team 19 class 1): a step in math that opens as
     a lead or a box's clause whose math's subject reads (`_math_clause_subject`), a lead or reference without math, or a
     time's step (`_TIME_STEP_RE`); `So $a = 2$, in thousands, $b = 3$, $x = \\boxed{6}$` states none."""
-    k, first = 0, True
+    clauses, k = [], 0
     for brk in list(_CLAUSE_SPLIT_RE.finditer(aligned)) + [None]:
         end = brk.start() if brk is not None else len(aligned)
-        clause = before[k:end]
-        if "§" in aligned[k:end]:
-            if not (_lead_clause(_masked(clause)) or box_clause(clause) and (first or _math_clause_subject(clause))
-                    or first and _naming_premise(clause) or not first and _TIME_STEP_RE.fullmatch(clause)):
+        if brk is not None or before[k:end].strip():
+            clauses.append((before[k:end], "§" in aligned[k:end]))
+        k = brk.end() if brk is not None else end
+    first = True
+    for at, (clause, has_math) in enumerate(clauses):
+        following = clauses[at + 1][1] if at + 1 < len(clauses) else True  # the last math's clause follows `before`
+        if has_math:
+            if not (first and (_lead_clause(_masked(clause)) or box_clause(clause) or _naming_premise(clause))
+                    or not first and _later_step(clause, following, names)):
                 return False  # a later step is read as the first (fx29am, red team 19 class 1)
             first = False
-        elif not (_lead_clause(_masked(clause)) or _reference_clause(clause)) and (brk is not None or clause.strip()) and (
-                first or not _TIME_STEP_RE.fullmatch(clause)):
+        elif not (_lead_clause(_masked(clause)) or _reference_clause(clause)
+                  or not first and _later_words(clause, following)):
             return False  # before the first math or between steps (`So $a = 2$, in thousands, $b = 3$, ...`)
-        k = brk.end() if brk is not None else end
     return True
 
 
+_AND_RE = re.compile(r"\s*(?i:and)(?:\s+|$)")
+_RESTATING_RE = re.compile(r"\s*(?:(?i:and)\s+)?(?i:that\s+is|i\.e\.?)(?=\s|$)")
+_LATER_CLAUSE_RE = re.compile(
+    r"\s*(?i:moreover|additionally|furthermore|also|likewise|in\s+the\s+same\s+way|in\s+a\s+similar\s+way"
+    r"|(?:plugging|substituting)\s+(?:it\s+|this\s+|these\s+|them\s+)?back(?:\s+in)?"
+    r"|for\s+the\s+(?:first|second|third|fourth|other|last|next)(?:\s+one)?)\s*")
+"""Words of a derivation's later clause without math that lead to the next step (`_later_words`; fx29ao, red team 20's
+pedantry): an additive connective (`moreover`, `additionally`, `in the same way`), a substitution back (`plugging
+back`), or which case comes next (`for the second`). A closed list: none hedges, scales, bounds or negates."""
+_CONDITION_STEP_RE = re.compile(
+    r"\s*(?:(?i:and)\s+)?(?i:when|for|if)\s+\$\s*([A-Za-z])\s*=\s*-?\d{1,3}\s*\$\s*")
+"""A later clause that states which case the next step is of (`_later_step`: `We get $a = 2$, when $n = 2$, $b = 4$,
+so ...`): a condition word and a letter set to an integer, alone in its clause, and a step in math after it (never the
+last clause before the box's own, which it would condition: `So $a = 2$, for $n = 2$, $x = \\boxed{6}$` states none)."""
+
+
+def _later_step(clause: str, following: bool, names: frozenset[str] | None) -> bool:
+    """A later clause with math of a derivation (`_derivation_leads`): a lead, a box's clause whose math's subject reads
+    (`_math_clause_subject`), a time's step (`_TIME_STEP_RE`), a case before a step (`_CONDITION_STEP_RE`), or a
+    restatement (`that is`, `i.e.`, fx29ao) of a clause that is one of these: a restatement is read, never skipped."""
+    restated = _RESTATING_RE.match(clause)
+    if restated is not None and clause[restated.end():].strip():
+        return _later_step(clause[restated.end():], following, names)
+    if _lead_clause(_masked(clause)) or box_clause(clause) and _math_clause_subject(clause) or _TIME_STEP_RE.fullmatch(clause):
+        return True
+    case = _CONDITION_STEP_RE.fullmatch(clause)
+    return following and case is not None and names is not None and case.group(1).lower() not in names
+
+
+def _later_words(clause: str, following: bool) -> bool:
+    """A later clause without math of a derivation (`_derivation_leads`): after an optional `and`, a lead or a reference
+    (`and then`, `and by symmetry`, `and from this`), a time's step (`_TIME_STEP_RE`), a restatement's opener (`that is`,
+    `i.e.`: the clause after it is read as any step), or `_LATER_CLAUSE_RE`'s words (fx29ao, red team 20's pedantry); a
+    bare `and` only before another clause without math (`and, similarly,`), never before a step or the box's clause
+    (`So $a = 2$, and, $x = \\boxed{6}$` states none)."""
+    if _TIME_STEP_RE.fullmatch(clause) or _RESTATING_RE.fullmatch(clause.rstrip()):
+        return True
+    joined = _AND_RE.match(clause)
+    if joined is None:
+        return bool(_LATER_CLAUSE_RE.fullmatch(clause))
+    rest = clause[joined.end():]
+    if not rest.strip():
+        return not following
+    return bool(_lead_clause(_masked(rest)) or _reference_clause(rest) or _LATER_CLAUSE_RE.fullmatch(rest))
+
+
+_TIME_UNIT = r"(?i:second|minute|hour|day|week|month|year|decade|morning|afternoon|evening|night)s?"
+_TIME_ORDINAL = r"(?i:first|second|third|fourth|fifth|next|last|further|following|same|final)"
 _TIME_STEP_RE = re.compile(
-    r"\s*(?:(?i:and)\s+)?(?i:after|before|on|during|until)\s+(?:(?i:the|a|an|another)\s+)?"
-    r"(?:(?i:first|second|third|next|last|further|following|same)\s+)?"
-    r"(?:(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|(?i:day|week|month|year|morning|afternoon|evening)"
-    r"(?:\s+\d{1,3})?)|(?:\$[^$]{1,40}\$\s+)?(?i:loss|gain|increase|decrease|discount|drop|rise|markup))\s*")
-"""A later step's clause that says when the next step happens (`_derivation_leads`): a time's preposition, a day's name or
-a time word, or a change in math (math-verify's `If its initial value was $x$, after Monday, its value is $.9x$, and
-after a further $20\\%$ loss, its value becomes ...`). A scale (`after dividing by 1000`, `in thousands`) is none."""
+    r"\s*(?:(?i:and)\s+)?(?:(?i:after|before|on|during|until|in|within)\s+(?:(?i:the|a|an|another)\s+)?"
+    r"(?:(?:" + _TIME_ORDINAL + r"\s+)?(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
+    r"|(?i:day|week|month|year|morning|afternoon|evening)(?:\s+\d{1,3})?|(?i:sale|purchase|trip|round|game|visit|payment|deposit)"
+    r"|(?:\$\s*(?:\d{1,3}(?:\.\d{1,2})?\s*\\?%|\\\$\s*\d{1,5}(?:\.\d{1,2})?)\s*\$\s+|\d{1,3}(?:\.\d{1,2})?%\s+)?"
+    r"(?i:loss|gain|increase|decrease|discount|drop|rise|markup))"
+    r"|(?:\d{1,3}|(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)|" + _TIME_ORDINAL + r")\s+"
+    + _TIME_UNIT + r")"
+    r"|(?i:by|at)\s+(?i:the)\s+(?i:end)\s+(?i:of)\s+(?i:the)\s+(?:" + _TIME_ORDINAL + r"\s+)?" + _TIME_UNIT
+    + r"|(?i:after\s+that|afterwards?|later(?:\s+on)?|thereafter))\s*")
+"""A later step's clause that says when the next step happens (`_derivation_leads`): a time's preposition before a
+day's name, a time word, a count of a time's unit (`after 3 years`, `after two weeks`), an ordinal one (`in the second
+year`), an event of a word problem (`after the first sale`) or a change (math-verify's `If its initial value was $x$,
+after Monday, its value is $.9x$, and after a further $20\\%$ loss, its value becomes ...`); `by the end of the week`;
+`after that`, `afterwards`, `later` (fx29ao, red team 20's pedantry). A change's math is a percentage or a dollar amount
+alone (fx29ao, red team 20 class 6: `after a $\\div 1000$ discount`, `after the $10^3$ drop` are scales), and a scale
+(`after dividing by 1000`, `in thousands`) is none."""
 _NAMING_PREMISE_RE = re.compile(
     r"\s*(?i:if|let|suppose|assume)\s+((?:[^\W\d_]+(?:'s|’s)?\s+){1,4})(?i:is|was|be|are|were)\s+\$\s*([A-Za-z])\s*\$\s*")
 _PREMISE_ADJECTIVES = frozenset("initial original starting".split())
@@ -1171,7 +1356,8 @@ def box_lead(prefix: str) -> bool:
             text = text[: inner.start()] + " " + inner.group(1)
             continue
         break
-    if not text or _part_label(text) or _ends_script_connective(text):
+    whole = len(prefix) < _LEAD_CHARS_BOX  # `text` starts where the completion does (`period_ends`)
+    if not text or _part_label(text) or _ends_script_connective(text, whole):
         return True  # `ดังนั้น \\boxed{6}`, `所以\n\\boxed{6}`: a caseless script's "therefore", as `Therefore \\boxed{6}`
     mark = next((m for m in _BOX_LEAD_MARKS if text.endswith(m)), None)
     if mark in (":", "："):
@@ -1179,7 +1365,7 @@ def box_lead(prefix: str) -> bool:
     if mark is not None:
         return not (mark == "=" and text[-2:-1] in ("<", ">", "!", "~"))  # `>=`, `!=` are no statement
     if text[-1] in ".,，" and (len(text) == 1 or text[-2].isalpha() or text[-1] == "." and gap) and (
-            text[-1] != "." or period_ends(text + ("\n" if broke else " x"), len(text) - 1)):
+            text[-1] != "." or period_ends(text + ("\n" if broke else " x"), len(text) - 1, whole)):
         return True  # a sentence or clause ended by a word (`Therefore, \\boxed{6}`); never a decimal point or a list,
         # nor an abbreviation's period (`approx. \\boxed{6}`, `period_ends`, read as before a lowercase word unless a
         # line break follows it: `... a finite number of turns.\n\n\\boxed{...}`, Omni-MATH's rows)
@@ -2646,6 +2832,32 @@ def _stated_relation(part: str) -> bool:
         for k, t in enumerate(tokens))
 
 
+def _name_key(side: str) -> str:
+    """A chain's side as the parser reads its name (`_agrees_with_box`): no spacing, `\\left`/`\\right` or spacing
+    command; `\\dfrac`/`\\tfrac` as `\\frac`; a script's braces around one letter or digit dropped (`x_{1}` is `x_1`);
+    braces or parentheses around the whole side dropped (`{x}`, `{{x}}`, `(x)`, `\\left(x\\right)` are `x`; fx29ao, red team
+    20 class 5: `$x_{1} = 7, x_1 = \\boxed{6}$` gave the name another value unread)."""
+    side = re.sub(r"\\(?:left|right)(?![A-Za-z])|\\[,;:! ]|\s", "", side)
+    side = re.sub(r"\\[dt]frac(?![A-Za-z])", r"\\frac", side)
+    side = re.sub(r"([_^])\{([A-Za-z0-9])\}", r"\1\2", side)
+    for _ in range(8):  # bounded: each pass drops one pair
+        if len(side) > 1 and side[0] + side[-1] in ("{}", "()") and _wraps(side):
+            side = side[1:-1]
+        else:
+            break
+    return side
+
+
+def _wraps(side: str) -> bool:
+    """Whether `side`'s first bracket closes at its last character (`(x)`, `{x}`; not `(a)(b)`, `{a}{b}`)."""
+    depth = 0
+    for k, c in enumerate(side):
+        depth += 1 if c in "({" else -1 if c in ")}" else 0
+        if depth == 0 and k < len(side) - 1:
+            return False
+    return depth == 0
+
+
 def _agrees_with_box(part: str, own: str) -> bool:
     """Whether a chain before the box's own in its math (`part`) gives no side of the box's chain (`own`, up to the box:
     `x` of `x =`, `x` and `2 + 4` of `x = 2 + 4 =`) another value: a chain that shares a side with the box's holds the
@@ -2653,15 +2865,10 @@ def _agrees_with_box(part: str, own: str) -> bool:
     sides is a side of the box's chain, the box's own text, or a value read in numbers (`_approximated`: `_arithmetic`'s,
     with `\\sqrt` and `\\pi`) equal to the box's (`$x = 2 + 4, x =`, `$x = \\sqrt{36}, x =`, `$x = 3!, x =` are;
     `$x = 7, x =`, `$x = 6000, x =`, `$x = \\sqrt{36000}, x =`, `$x = 20!, x =`, `$x = 6k, x =`, `$x = 6\\%, x =` are
-    not). `:=` is `=` and a braced name its name (`$x := 7, x =`, `${x} = 7, x =`)."""
+    not). `:=` is `=`, and names are compared as the parser reads them (`_name_key`: `${x} = 7, x =`, `$x_{1} = 7, x_1 =`,
+    `$(x) = 7, x =`)."""
     def sides(chain: str) -> list[str]:
-        found = []
-        for side in re.sub(r":\s*=", "=", chain).split("="):
-            side = re.sub(r"\\(?:left|right)(?![A-Za-z])|\\[,;:! ]|\s", "", side)
-            while re.fullmatch(r"\{[^{}]*\}", side):
-                side = side[1:-1]  # `{x}`: the name `x`
-            found.append(side)
-        return found
+        return [_name_key(side) for side in re.sub(r":\s*=", "=", chain).split("=")]
 
     value = _BOX_VALUE.get()
     mine, theirs = sides(part), {s for s in sides(own) if s}
