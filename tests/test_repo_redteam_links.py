@@ -5,7 +5,7 @@ hand, h33q), but a project whose linked conftest.py puts `Path(__file__).resolve
 common idiom) put the ENVIRONMENT's root first, and its tests imported the environment's code, never the patch's: a
 right patch was refused (and a wrong one's damage to a PASS_TO_PASS test went unseen). Fixed (h33r): a Python task's
 tree holds its `.py` files (but vendor/'s) and the files its test command names as copies, not links
-(sandbox/repo_job.py `copied`), so a path resolved from them is the task's tree. Checked here on Docker: the
+(sandbox/repo_job.py `copied`), so a path resolved from them is the task's tree. Checked here on Docker and gVisor: the
 right patch accepted, a near miss in the same layout refused by the test it breaks (so the patched tree is what
 ran), and a variant the fix was not written for: a linked package `__init__.py` that reads a data file beside its
 resolved path, where the right patch edits the data file. Go reads a linked file's text into its directory's
@@ -39,9 +39,10 @@ _SCALE_NEAR = "--- a/pkg/scale.txt\n+++ b/pkg/scale.txt\n@@ -1 +1 @@\n-2\n+-1\n"
 _SCALE_CMD = "python3 -m pytest -p no:cacheprovider -rA more"
 
 
-@pytest.fixture(scope="module")
-def resolved(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """The project above built as the python environment `resolver`, and a grader of it on Docker."""
+@pytest.fixture(scope="module", params=["docker", "gvisor"])
+def resolved(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The project above built as the python environment `resolver`, and a grader of it on each backend (the copies
+    are made in the box: gVisor's file system too)."""
     from helpers import sandbox_config
     from sandbox.sync import SyncGrader
     from verifier.tools.cli import main as verifier_cli
@@ -57,7 +58,7 @@ def resolved(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     (recipes / "resolver.json").write_text(json.dumps({"name": "resolver", "language": "python", "commit": commit,
                                                        "repo": str(src / "r.bundle"), "test_cmd": _CMD, "report": "pytest"}))
     assert verifier_cli(["env", "build", str(recipes / "resolver.json"), "--environments", str(root)]) == 0
-    g = SyncGrader(sandbox_config("docker", languages=("python",), pool_size=1, pool_name="test-rt-links",
+    g = SyncGrader(sandbox_config(request.param, languages=("python",), pool_size=1, pool_name=f"test-rt-links-{request.param}",
                                   repo_environments=str(root), repo_pool_size=1))
     assert g.grader.available, g.grader.unavailable_reason()
     try:
