@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -31,7 +32,7 @@ from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, RepoTask, code_outco
 from .languages import LANGUAGES, Language
 from .plan import InfraFailure, guarded, new_job_dir
 from .backend import ENV_MOUNT
-from .repo.apply import Overrides, apply_patch, config_texts, read_current, task_tar, tree_kind, view_listing
+from .repo.apply import Overrides, View, apply_patch, config_texts, read_current, task_tar, tree_kind, view_listing
 from .repo.decoys import Decoy, Reader, go_decoy, go_pair, pytest_decoy, pytest_pair
 from .repo.golang import Targets, defining_dirs, environment_test_files, go_lookup, import_path, package_dir, resolve_packages
 from .repo.grading import MISSING, Resolution, lookup, resolve
@@ -42,21 +43,47 @@ WORK = "/work"  # the runner's job directories (sandbox/harness/pid1.py WORK)
 REPORT_FILE = "report.xml"
 # Run in the job's directory by the sandbox's python3 (every image has it): make the task's tree, enter
 # it, become the test command. The tree (docs/repo-tasks.md "Warm environments"): the environment's
-# directories made, each of its files a link to the read-only tree at ENV_MOUNT, its own links copied
-# (view.json: sandbox/repo/apply.py View), then the task's own files (repo.tar: task_tar) written over.
-UNPACK = ("import json,os,sys,tarfile\n"
-          "d,f,l=json.load(open('view.json','rb'))\n"
+# directories made, each of its files a link to the read-only tree at ENV_MOUNT, its own links copied,
+# the files `copied` names copied from ENV_MOUNT with their mode and times (a copy's times keep the
+# environment's bytecode valid for it) (view.json: sandbox/repo/apply.py View), then the task's own files
+# (repo.tar: task_tar) written over.
+UNPACK = ("import json,os,shutil,sys,tarfile\n"
+          "d,f,l,c=json.load(open('view.json','rb'))\n"
           "os.unlink('view.json')\n"
           "os.mkdir('repo')\n"
           "for p in d: os.mkdir('repo/'+p)\n"
           f"for p in f: os.symlink({ENV_MOUNT + '/'!r}+p,'repo/'+p)\n"
           "for p,t in l: os.symlink(t,'repo/'+p)\n"
+          "for p in c:\n"
+          f" s,t={ENV_MOUNT + '/'!r}+p,'repo/'+p;shutil.copyfile(s,t);m=os.stat(s)\n"
+          " os.chmod(t,m.st_mode&0o755);os.utime(t,ns=(m.st_atime_ns,m.st_mtime_ns))\n"
           "tarfile.open('repo.tar').extractall('.')\n"
           "os.unlink('repo.tar')\n"
           "os.chdir('repo')\n"
           "os.execv('/bin/sh', ['sh', '-c', sys.argv[1]])\n")
 STDERR_NOTE = 200
 INODES_SPARE = 256  # inodes of /work left to the test command's own files beyond the task's tree
+WORK_SPARE = 16 << 20  # bytes of /work left to the test command's own files beyond the task's tree and copies
+
+
+def copied(language: str, test_cmd: str) -> Callable[[str], bool]:
+    """Which of the environment's files a task's tree holds as COPIES, not links into the read-only tree
+    (docs/repo-tasks.md "Warm environments", "Trust model"): the files code finds its own path from and
+    then reads or imports beside it. Through a link that path resolves into ENV_MOUNT (`Path(__file__).resolve()`,
+    `os.path.realpath`, `readlink -f "$0"`, pytest < 6's conftest import by real path), and the files beside it
+    there are the environment's, never the patch's: a linked conftest.py that put its resolved root first on
+    sys.path ran every test on the unpatched code (a right patch refused, h33q's tests/test_repo_redteam_links.py).
+    So: Python's sources (every `.py` but those under a `vendor/` folder, the environment's dependencies, which
+    a patch may not touch and whose folder holds no patched file) in a Python environment, and the files the
+    test command names (a script) in every one. A copy is what it copies, so nothing else changes."""
+    named = set(command_paths(test_cmd))
+
+    def copy(path: str) -> bool:
+        if path in named:
+            return True
+        parts = path.split("/")
+        return language == "python" and path.endswith(".py") and "vendor" not in (p.lower() for p in parts[:-1])
+    return copy
 # Test commands that run only some tests, or stop at the first failure: a decoy there may be left out
 # or stop the listed tests, so those get none (a miss costs detection only, never a false pass).
 # A word equal to one of these, or starting with one and "=" (pytest's `-kEXPR` too), blocks it.
@@ -84,8 +111,9 @@ class RepoPlan:
     renamed: dict[str, str] = field(default_factory=dict)  # a listed id -> the id its test runs under (decoys.Pair)
     env_tree: str = ""  # the environment's tree on the host: its warm boxes have it read-only at ENV_MOUNT
     env: Environment | None = None  # its build: the warm boxes are keyed by its identity (WarmEnvironments)
-    view: bytes = b"[[],[],[]]"  # the rest of the task's tree, linked to that one (sandbox/repo/apply.py View.json)
-    env_bytes: int = 0  # the linked files' sizes (View.size)
+    view: bytes = b"[[],[],[],[]]"  # the rest of the task's tree, linked to that one (sandbox/repo/apply.py View.json)
+    env_bytes: int = 0  # the linked and copied files' sizes (View.size)
+    copy_bytes: int = 0  # what the copies take of /work (View.copy_bytes)
     job_dir: str = field(default_factory=new_job_dir)
 
     def wall(self, config: SandboxConfig) -> float:
@@ -208,10 +236,7 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         archive = task_tar(overrides)
     except PatchError as e:  # the patch's files do not make an archive: the model's failure, never infra_error
         return _refused(patch.text, str(e))
-    try:
-        view = view_listing(tree, overrides)
-    except OSError as e:  # the environment's own tree, unreadable whatever the patch
-        raise InfraFailure(f"environment {task.environment!r}: {e}", retryable=False) from None
+    view = _tree_view(task, lang, tree, overrides, config)
     need, room = view.entries() + len(overrides) + len(_new_dirs(tree, overrides)), config.tmpfs_inodes - INODES_SPARE
     if need > room and need - len(added) <= room:  # the patch's own excess: the model's failure (RED-TEAM.md class 8)
         return _refused(patch.text, f"the patch adds {len(added)} files and folders: the task's tree would have {need}, "
@@ -221,7 +246,22 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         raise InfraFailure(f"environment {task.environment!r} has {view.entries()} files and folders, over what the "
                            f"sandbox's /work holds ({config.tmpfs_inodes} inodes: tmpfs_inodes)", retryable=False)
     return RepoPlan(task, lang, archive, patch.text, tuple(dict.fromkeys(d.test_id for d in decoys)), expected, packages,
-                    renamed, env_tree=tree, env=env, view=view.json(), env_bytes=view.size)
+                    renamed, env_tree=tree, env=env, view=view.json(), env_bytes=view.size, copy_bytes=view.copy_bytes)
+
+
+def _tree_view(task: RepoTask, lang: Language, tree: str, overrides: Overrides, config: SandboxConfig) -> View:
+    """The environment's part of the task's tree (sandbox/repo/apply.py View, its copies `copied`'s); InfraFailure,
+    not retryable, where it is unreadable or its copies leave less than WORK_SPARE of /work: the environment's fault,
+    whatever the patch."""
+    try:
+        view = view_listing(tree, overrides, copied(lang.name, task.test_cmd))
+    except OSError as e:
+        raise InfraFailure(f"environment {task.environment!r}: {e}", retryable=False) from None
+    if view.copy_bytes + WORK_SPARE > config.work_tmpfs_mb << 20:
+        raise InfraFailure(f"environment {task.environment!r}: the copies a task's tree holds of its sources take "
+                           f"{view.copy_bytes >> 20} MiB, over what the sandbox's /work holds with {WORK_SPARE >> 20} MiB "
+                           f"spare ({config.work_tmpfs_mb} MiB: work_tmpfs_mb)", retryable=False)
+    return view
 
 
 def _own_module_files(tree: str, overrides: Overrides) -> None:
@@ -381,9 +421,11 @@ def run_repo_job(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict
 
 def _run(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:
     own_mb = ((len(plan.tree) + len(plan.view)) >> 20) + 1
-    # /work is a tmpfs counted in the sandbox's memory: the task's files, twice (archive and tree), and its links are
-    # the job's; so is the environment's tree as the kernel caches what the tests read of it (gVisor's memory file)
-    pool.set_memory(box, plan.task.memory_mb + config.overhead_mb(plan.lang.name) + 2 * own_mb + (plan.env_bytes >> 20))
+    # /work is a tmpfs counted in the sandbox's memory: the task's files, twice (archive and tree), its links and its
+    # copies of the environment's files (`copied`) are the job's; so is the environment's tree as the kernel caches
+    # what the tests (and the copying) read of it (gVisor's memory file)
+    pool.set_memory(box, plan.task.memory_mb + config.overhead_mb(plan.lang.name) + 2 * own_mb + (plan.env_bytes >> 20)
+                    + -(-plan.copy_bytes >> 20))
     head, _ = box.channel.request({"op": "files", "dir": plan.job_dir, "files": [["repo.tar", 0o600], ["view.json", 0o600]]},
                                   {"repo.tar": plan.tree, "view.json": plan.view}, timeout_s=60)
     if head.get("full"):  # the environment is too big for /work (SandboxConfig.work_tmpfs_mb): a retry cannot help

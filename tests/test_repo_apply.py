@@ -266,3 +266,78 @@ def test_the_patch_s_own_files_past_work_s_inodes_are_the_model_s_failure(tree: 
     with pytest.raises(InfraFailure, match="tmpfs_inodes") as e:  # the environment and the tests alone: not the model's
         plan(FIX + new_module("pkg/m0.py"), room=5)
     assert not e.value.retryable
+
+
+def _own_envs(tree: Path) -> str:
+    """A folder of environments whose `env` is `tree` (plan_of's folder is every test's)."""
+    envs = tree.parent / f"envs-{tree.name}"
+    (envs / "env").mkdir(parents=True)
+    (envs / "env" / "environment.json").write_text('{"language": "python"}')
+    (envs / "env" / "repo").symlink_to(tree)
+    return str(envs)
+
+
+def test_a_python_task_s_tree_holds_its_sources_and_its_command_s_files_as_copies(tree: Path, tmp_path_factory:
+                                                                                   pytest.TempPathFactory) -> None:
+    """docs/repo-tasks.md "Warm environments" (h33r): code that resolves its own path through a link lands in the
+    read-only environment, and imports or reads the unpatched files beside it there (a linked conftest.py putting its
+    resolved root on sys.path refused a right patch: tests/test_repo_redteam_links.py). So a Python task's tree
+    holds every `.py` file (but vendor/'s) and the files its test command names as copies, with the environment's
+    mode and times; data, vendor/ and other languages' files stay links. Made here by the sandbox's own UNPACK,
+    with ENV_MOUNT pointed at the environment's folder."""
+    import json
+    import subprocess
+    import sys
+
+    from sandbox.backend import ENV_MOUNT
+    from sandbox.config import SandboxConfig
+    from sandbox.repo_job import UNPACK, RepoPlan, copied, make_repo_plan
+
+    (tree / "tests").mkdir()
+    (tree / "tests" / "conftest.py").write_text("import sys\n")
+    (tree / "run.sh").write_text("exec python3 -m pytest tests\n")
+    os.chmod(tree / "run.sh", 0o755)
+    (tree / "pkg" / "data.txt").write_text("2\n")
+    (tree / "vendor" / "site-packages" / "dep").mkdir(parents=True)
+    (tree / "vendor" / "site-packages" / "dep" / "__init__.py").write_text("X = 1\n")
+    os.utime(tree / "tests" / "conftest.py", ns=(10**18, 10**18))
+    plan = make_repo_plan(parse_task({**TASK, "environment": "env", "completion": FIX, "test_patch": TEST_PATCH,
+                                      "test_cmd": "sh run.sh"}), SandboxConfig(repo_environments=_own_envs(tree)))  # type: ignore[arg-type]
+    assert isinstance(plan, RepoPlan)
+    dirs, files, links, copies = json.loads(plan.view)
+    assert copies == ["run.sh", "tests/conftest.py"]  # pkg/calc.py is the patch's: in the archive
+    assert files == ["README", "pkg/data.txt", "vendor/site-packages/dep/__init__.py"] and links == []
+    assert plan.copy_bytes == 2 * 4096  # a page each: what they take of /work
+    # the near misses: the same files in a go environment, or not named by the command, stay links
+    assert [copied("go", "sh run.sh")(p) for p in ("run.sh", "tests/conftest.py")] == [True, False]
+    assert [copied("python", "python3 -m pytest")(p) for p in ("run.sh", "pkg/data.txt", "VENDOR/x.py", "a/b.py")] == [
+        False, False, False, True]
+    # the sandbox's UNPACK over that view: copies are files with the environment's bytes, mode and times
+    job = tmp_path_factory.mktemp("job")
+    (job / "view.json").write_bytes(plan.view)
+    (job / "repo.tar").write_bytes(plan.tree)
+    script = UNPACK.replace(repr(ENV_MOUNT + "/"), repr(str(tree) + "/"))
+    assert script != UNPACK
+    subprocess.run([sys.executable, "-I", "-c", script, "true"], cwd=job, check=True)
+    repo = job / "repo"
+    assert not (repo / "tests" / "conftest.py").is_symlink() and (repo / "tests" / "conftest.py").read_text() == "import sys\n"
+    assert os.stat(repo / "tests" / "conftest.py").st_mtime_ns == 10**18 and os.access(repo / "run.sh", os.X_OK)
+    assert (repo / "tests" / "conftest.py").resolve() == repo / "tests" / "conftest.py"
+    assert os.readlink(repo / "pkg" / "data.txt") == str(tree / "pkg" / "data.txt")
+    assert (repo / "pkg" / "calc.py").read_text() == FIXED and not (repo / "pkg" / "calc.py").is_symlink()
+
+
+def test_copies_over_what_work_holds_are_the_environment_s_infra_error(tree: Path) -> None:
+    """The copies are the environment's (`copied`): over the sandbox's /work with WORK_SPARE left, the environment's
+    infra_error, not retryable, never the model's grade."""
+    from sandbox.config import SandboxConfig
+    from sandbox.plan import InfraFailure
+    from sandbox.repo_job import RepoPlan, make_repo_plan
+
+    (tree / "pkg" / "big.py").write_bytes(b"#" * (1 << 20))
+    envs = _own_envs(tree)
+    task = parse_task({**TASK, "environment": "env", "completion": FIX, "test_patch": TEST_PATCH})
+    assert isinstance(make_repo_plan(task, SandboxConfig(repo_environments=str(envs), work_tmpfs_mb=17)), RepoPlan)  # type: ignore[arg-type]
+    with pytest.raises(InfraFailure, match="work_tmpfs_mb") as e:
+        make_repo_plan(task, SandboxConfig(repo_environments=str(envs), work_tmpfs_mb=16))  # type: ignore[arg-type]
+    assert not e.value.retryable

@@ -18,7 +18,7 @@ import json
 import os
 import stat
 import tarfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,7 @@ from .patch import Patch, PatchError
 
 Overrides = dict[str, bytes | None]
 TREE_MAX_BYTES = 256 << 20  # the patched tree as one archive (/work is a tmpfs of the sandbox's memory)
+PAGE = 4096  # a tmpfs file's bytes are whole pages
 NAME_MAX, PATH_MAX = 255, 4096  # bytes of one path part and of a whole path (Linux's limits)
 # Line comparisons one patch may cost while its hunks are looked for (the offset search): a patch of
 # many hunks whose headers point far from their text must not hold the planning thread for minutes.
@@ -278,29 +279,34 @@ def _add_overrides(tar: tarfile.TarFile, buf: io.BytesIO, overrides: Mapping[str
 class View:
     """The environment's part of a task's tree, as the sandbox makes it (docs/repo-tasks.md "Warm
     environments"): its directories (made), its files (each a link to the read-only tree), its own
-    links (copied), every path relative to the tree's root, parents first; the patched and deleted
-    files left out (the task's own, `task_tar`)."""
+    links (copied), the files it holds as copies of the read-only tree's (`copies`: what code may resolve
+    its own path from, sandbox/repo_job.py `copied`), every path relative to the tree's root, parents
+    first; the patched and deleted files left out (the task's own, `task_tar`)."""
 
     dirs: tuple[str, ...]
     files: tuple[str, ...]
     links: tuple[tuple[str, str], ...]
-    size: int = 0  # the listed files' sizes: what a test run may read of the tree (and its kernel cache)
+    size: int = 0  # the listed files' sizes, links' and copies': what a test run may read of the tree (and its kernel cache)
+    copies: tuple[str, ...] = ()
+    copy_bytes: int = 0  # the copies' sizes, each rounded up to a 4 KiB page: what they take of /work (a tmpfs)
 
     def entries(self) -> int:
-        return len(self.dirs) + len(self.files) + len(self.links)
+        return len(self.dirs) + len(self.files) + len(self.links) + len(self.copies)
 
     def json(self) -> bytes:
-        return json.dumps([self.dirs, self.files, self.links], separators=(",", ":")).encode()
+        return json.dumps([self.dirs, self.files, self.links, self.copies], separators=(",", ":")).encode()
 
 
-def view_listing(root: str, overrides: Mapping[str, bytes | None]) -> View:
-    """The environment's tree less what the task overrides (View). OSError when it cannot be read,
+def view_listing(root: str, overrides: Mapping[str, bytes | None], copy: Callable[[str], bool] = lambda path: False) -> View:
+    """The environment's tree less what the task overrides (View; the regular files `copy` names as
+    copies, the others as links). OSError when it cannot be read,
     or when a file or folder of it is writable by others than its owner or owned by another user
     than root or this server (`sealed`): the environment's fault, never the patch's."""
     dirs: list[str] = []
     files: list[str] = []
     links: list[tuple[str, str]] = []
-    size = 0
+    copies: list[str] = []
+    size = copy_bytes = 0
     sealed(os.lstat(root), ".")
     for dirpath, dirnames, filenames in os.walk(root, onerror=_raise):
         dirnames[:] = sorted(d for d in dirnames if d != ".git")
@@ -315,13 +321,17 @@ def view_listing(root: str, overrides: Mapping[str, bytes | None]) -> View:
             if stat.S_ISLNK(st.st_mode):
                 links.append((path, os.readlink(os.path.join(dirpath, name))))
             elif stat.S_ISREG(st.st_mode):
-                files.append(path)
                 size += st.st_size
+                if copy(path):
+                    copies.append(path)
+                    copy_bytes += -(-st.st_size // PAGE) * PAGE
+                else:
+                    files.append(path)
         dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
         for d in dirnames:
             sealed(os.lstat(os.path.join(dirpath, d)), prefix + d)
         dirs.extend(prefix + d for d in dirnames)
-    return View(tuple(dirs), tuple(files), tuple(links), size)
+    return View(tuple(dirs), tuple(files), tuple(links), size, tuple(copies), copy_bytes)
 
 
 def sealed(st: os.stat_result, path: str) -> None:
