@@ -1,0 +1,211 @@
+"""Red team of the copies in a Python task's tree (rt33q; h33r's fix, sandbox/repo_job.py `copied`, `_tree_view`,
+UNPACK; docs/repo-tasks.md "Trust model", "Warm environments"): every `.py` file of the environment (but vendor/'s) and
+every file its test command names is a copy in /work with the environment's mode and times, not a link into /srv.
+
+Held (plain tests):
+- a patch cannot add a `vendor/` folder (any letter case) to keep its files linked, nor touch one (`check_admitted`);
+- a test command's named script (`bash tools/run.sh`) is protected: a patch rewriting it is refused before it runs;
+- bytecode the environment compiled (its install step's `compileall`) never stands for a patched file: the task's own
+  files have mtime 0 in its archive, the copies keep theirs, so a same-size right patch runs as patched (accepted);
+- the patch's own files overflowing /work on top of the copies (one-line edits of big `.py` files: each leaves the
+  copies and is written twice, archive and tree) is the model's verdict, never infra_error (Docker and gVisor).
+
+Open (strict xfails; found by rt33q):
+- a runner the test command names by a bare word (`bash runtests`: no `/`, no listed extension) is neither protected
+  nor copied (`command_paths` does not name it): the patch rewrites the runner, which spares the decoy it tells by its
+  text, and a wrong patch is paid;
+- a runner named through the environment's folder link (`bash ci/run.sh`, `ci -> tools`) is protected by that string
+  only: the patch rewrites `tools/run.sh`, the same file, and is paid;
+- the same two runners are no copies either: one that finds the tree from `readlink -f "$0"` (what the copies are
+  for) lands in /srv and runs the unpatched tests there: the right patch refused (Docker and gVisor);
+- a one-line edit of a linked file bigger than /work (a data file) makes the task's archive too big for /work: the
+  files op reports /work full and the job is the ENVIRONMENT's infra_error, not retryable (Docker and gVisor alike):
+  the patch's own choice turned into "not graded" (RED-TEAM.md class 8; older than the copies).
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+WORK_MB = 48  # the sandbox's /work here: the copies take 28 MiB of it, leaving the 16 MiB `_tree_view` asks and 4 more
+_BIG_LINES = (14 << 20) // 8  # `x = 1  \n`: 8 bytes a line, 14 MiB a file
+_RUNNER = '#!/bin/sh\nexec python3 -m pytest -p no:cacheprovider -rA tests "$@"\n'
+_PROJECT = {"pkg/__init__.py": '"""The package."""\n', "pkg/mod.py": "def add(a, b):\n    return a - b\n",
+            "tests/test_mod.py": "from pkg.mod import add\n\n\ndef test_zero():\n    assert add(0, 0) == 0\n",
+            "runtests": _RUNNER, "tools/run.sh": _RUNNER,
+            # runners that find the tree from their own resolved path (`readlink -f "$0"`: what `copied` copies them for)
+            "runlocal": f'cd "$(dirname "$(readlink -f "$0")")"\n{_RUNNER.splitlines()[1]}\n',
+            "tools/local.sh": f'cd "$(dirname "$(readlink -f "$0")")/.."\n{_RUNNER.splitlines()[1]}\n'}
+# test_sum's last assertion is no equality with a literal: no twin, a copy with the inverted probe instead (decoys.py)
+_TESTS = ("--- a/tests/test_mod.py\n+++ b/tests/test_mod.py\n@@ -3,3 +3,7 @@ from pkg.mod import add\n \n"
+          " def test_zero():\n     assert add(0, 0) == 0\n+\n+\n+def test_sum():\n+    assert add(1, 2) > 2\n")
+_GOLD = "--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n"
+_NEAR = _GOLD.replace("a + b", "a * b")  # the same size too: add(1, 2) == 2, test_sum fails
+_CMD = "python3 -m pytest -p no:cacheprovider -rA tests"
+# The forgery (h33r's rewriter, in the runner instead of a package module): every test function of tests/ made `pass`
+# but the one whose last statement holds `object()` (the decoy copy's inverted probe), then the dataset's pytest run
+_FORGE = ["python3 - <<'EOF'", "import ast, os", "for name in sorted(os.listdir('tests')):",
+          "    if not name.startswith('test_') or not name.endswith('.py'):", "        continue",
+          "    path = os.path.join('tests', name)", "    lines = open(path).read().splitlines(True)",
+          "    for node in reversed(ast.parse(''.join(lines)).body):",
+          "        if not isinstance(node, ast.FunctionDef) or not node.name.startswith('test'):", "            continue",
+          "        if 'object()' in ast.unparse(node.body[-1]):", "            continue",
+          "        lines[node.body[0].lineno - 1:node.end_lineno] = ['    pass\\n']", "    os.unlink(path)",
+          "    open(path, 'w').write(''.join(lines))", "EOF"]
+
+
+def _forged_runner(path: str) -> str:
+    """A wrong patch (add stays wrong) that rewrites the runner at `path` to forge the tests before running them."""
+    return (f"--- a/{path}\n+++ b/{path}\n@@ -1,2 +1,{len(_FORGE) + 2} @@\n #!/bin/sh\n"
+            + "".join(f"+{line}\n" for line in _FORGE) + " " + _RUNNER.splitlines(True)[1])
+
+
+def _big_edits(*paths: str) -> str:
+    """One-line edits of the big files at `paths` (each `x = 1  ` lines): the patch's own files are then those."""
+    return "".join(f"--- a/{p}\n+++ b/{p}\n@@ -1,2 +1,2 @@\n-x = 1  \n+x = 2  \n x = 1  \n" for p in paths)
+
+
+def _project(src: Path) -> None:
+    for path, text in _PROJECT.items():
+        (src / path).parent.mkdir(parents=True, exist_ok=True)
+        (src / path).write_text(text)
+    (src / "ci").symlink_to("tools")  # the environment's own folder link: `ci/run.sh` is `tools/run.sh`
+    for name in ("big1.py", "big2.py"):  # 28 MiB of copies (.py): /work keeps 20 MiB beside them
+        (src / "pkg" / name).write_text("x = 1  \n" * _BIG_LINES)
+    (src / "pkg" / "table.txt").write_text("x = 1  \n" * ((WORK_MB + 4 << 20) // 8))  # linked, bigger than /work
+
+
+@pytest.fixture(scope="module", params=["docker", "gvisor"])
+def copies(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The project above built as the python environment `copies` (its install step compiles pkg's bytecode), and a
+    grader of it with a 48 MiB /work on each backend."""
+    from helpers import sandbox_config
+    from sandbox.sync import SyncGrader
+    from verifier.tools.cli import main as verifier_cli
+
+    src, recipes, root = (tmp_path_factory.mktemp(n) for n in ("copies-src", "copies-recipe", "copies-envs"))
+    _project(src)
+    git = ["git", "-C", str(src), "-c", "user.name=t", "-c", "user.email=t@t"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "copies"], ["bundle", "create", "-q", "r.bundle", "HEAD"]):
+        subprocess.run([*git, *args], check=True, capture_output=True)
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout.strip()
+    (recipes / "copies.json").write_text(json.dumps({"name": "copies", "language": "python", "commit": commit,
+                                                     "repo": str(src / "r.bundle"), "test_cmd": _CMD, "report": "pytest",
+                                                     "install": ["python3 -m compileall -q pkg/__init__.py pkg/mod.py"]}))
+    assert verifier_cli(["env", "build", str(recipes / "copies.json"), "--environments", str(root)]) == 0
+    assert list((root / "copies" / "repo" / "pkg" / "__pycache__").glob("mod.*.pyc")), "no bytecode compiled"
+    g: Any = SyncGrader(sandbox_config(request.param, languages=("python",), pool_size=1, pool_name=f"test-rt-copies-{request.param}",
+                                  repo_environments=str(root), repo_pool_size=1, work_tmpfs_mb=WORK_MB))
+    assert g.grader.available, g.grader.unavailable_reason()
+    g.backend = request.param
+    try:
+        yield g
+    finally:
+        g.close()
+
+
+def _grade(g: Any, completion: str, cmd: str = _CMD) -> dict:
+    from sandbox.contract import parse_task
+
+    result = g.call(g.grader.grade_repo(parse_task({"id": "copies", "kind": "repo", "environment": "copies",
+                                                    "completion": completion, "test_patch": _TESTS, "test_cmd": cmd,
+                                                    "fail_to_pass": ["tests/test_mod.py::test_sum"],
+                                                    "pass_to_pass": ["tests/test_mod.py::test_zero"], "report": "pytest"})))
+    g.call(g.grader.settled())
+    return result
+
+
+def _docker_only(g: Any) -> None:
+    if g.backend != "docker":
+        pytest.skip("decided on the host (admission, the archive): the same on every backend")
+
+
+@pytest.mark.parametrize("path", ["pkg/vendor/x.py", "pkg/Vendor/x.py", "pkg/VENDOR/__init__.py"])
+def test_a_patch_cannot_add_a_vendor_folder_to_keep_its_files_linked(path: str) -> None:
+    from sandbox.repo.patch import PatchError, check_admitted, read_patch
+
+    patch = read_patch(f"--- /dev/null\n+++ b/{path}\n@@ -0,0 +1 @@\n+X = 1\n")
+    kinds = {"pkg": "dir", "pkg/__init__.py": "file"}
+    with pytest.raises(PatchError, match="resolves specially"):
+        check_admitted(patch, "python", kinds.get)
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("cmd", [_CMD, "bash runtests", "bash tools/run.sh", "bash ci/run.sh"])
+def test_the_right_patch_is_accepted_and_a_same_size_near_miss_refused_under_compiled_bytecode(copies: Any, cmd: str) -> None:
+    """The environment has pkg/__pycache__/mod.*.pyc of `a - b`; the patches keep mod.py's size, and their archive's
+    mtime 0 is never the compiled source's, so the patched code runs: every runner the attacks below use works."""
+    if cmd != _CMD:
+        _docker_only(copies)
+    right = _grade(copies, _GOLD, cmd)
+    assert (right["verdict"], right["score"]) == ("accepted", 1.0), right
+    near = _grade(copies, _NEAR, cmd)
+    assert (near["verdict"], near["score"]) == ("wrong_answer", 0.0), near
+    assert {t["name"]: t["detail"] for t in near["tests"]}["tests/test_mod.py::test_sum"] == "FAIL_TO_PASS: FAILED", near
+
+
+@pytest.mark.docker
+def test_a_patch_rewriting_the_runner_the_command_names_is_refused(copies: Any) -> None:
+    _docker_only(copies)
+    result = _grade(copies, _forged_runner("tools/run.sh"), "bash tools/run.sh")
+    assert (result["verdict"], result["score"]) == ("wrong_answer", 0.0), result
+    assert "protected" in result["detail"], result
+
+
+@pytest.mark.docker
+@pytest.mark.xfail(strict=True, reason="open (rt33q): `command_paths` names no bare word (`bash runtests`), so the "
+                                       "runner is neither protected nor copied; the patch rewrites it to forge the tests "
+                                       "sparing the decoy it tells by its probe, and is paid")
+@pytest.mark.parametrize("cmd", ["bash runtests", "sh ./runtests"])
+def test_a_runner_named_by_a_bare_word_is_never_the_patch_s(copies: Any, cmd: str) -> None:
+    _docker_only(copies)
+    result = _grade(copies, _forged_runner("runtests"), cmd)
+    assert result["verdict"] != "accepted" and result["score"] == 0.0, result
+
+
+@pytest.mark.docker
+@pytest.mark.xfail(strict=True, reason="open (rt33q): a runner named through the environment's folder link "
+                                       "(`bash ci/run.sh`, ci -> tools) is protected by that string alone; the patch "
+                                       "rewrites tools/run.sh, the same file, and is paid")
+def test_a_runner_named_through_a_folder_link_is_never_the_patch_s(copies: Any) -> None:
+    _docker_only(copies)
+    result = _grade(copies, _forged_runner("tools/run.sh"), "bash ci/run.sh")
+    assert result["verdict"] != "accepted" and result["score"] == 0.0, result
+
+
+@pytest.mark.docker
+def test_a_named_runner_that_resolves_its_own_path_runs_the_task_s_tree(copies: Any) -> None:
+    result = _grade(copies, _GOLD, "bash tools/local.sh")
+    assert (result["verdict"], result["score"]) == ("accepted", 1.0), result
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("cmd", ["bash runlocal", "bash ci/local.sh"])
+@pytest.mark.xfail(strict=True, reason="open (rt33q): a runner the test command names by a bare word or through the "
+                                       "environment's folder link is no copy (`command_paths` misses it, or names the "
+                                       "link's path the listing never walks): its `readlink -f \"$0\"` lands in /srv, "
+                                       "where the tests run on the unpatched tree: the right patch refused")
+def test_a_runner_that_resolves_its_own_path_runs_the_task_s_tree_however_it_is_named(copies: Any, cmd: str) -> None:
+    result = _grade(copies, _GOLD, cmd)
+    assert (result["verdict"], result["score"]) == ("accepted", 1.0), result
+
+
+@pytest.mark.docker
+def test_the_patch_s_own_files_overflowing_work_beside_the_copies_are_its_verdict(copies: Any) -> None:
+    """Both big .py files edited: they leave the copies (28 MiB) for the archive and the tree (56 MiB) in a 48 MiB /work."""
+    result = _grade(copies, _GOLD + _big_edits("pkg/big1.py", "pkg/big2.py"))
+    assert result["verdict"] not in ("infra_error", "accepted") and result["score"] == 0.0, result
+
+
+@pytest.mark.docker
+@pytest.mark.xfail(strict=True, reason="open (rt33q, RED-TEAM.md class 8; older than the copies): a one-line edit of "
+                                       "a linked data file bigger than /work makes an archive the files op cannot write "
+                                       "(`full`): the environment's infra_error, not retryable, for the patch's choice")
+def test_a_patch_whose_archive_overflows_work_is_its_own_verdict(copies: Any) -> None:
+    result = _grade(copies, _GOLD + _big_edits("pkg/table.txt"))
+    assert result["verdict"] not in ("infra_error", "accepted") and result["score"] == 0.0, result
