@@ -123,12 +123,11 @@ def _product(opener: str, closer: str, count: int = MAX_FUNCTION_PRODUCTS + 2) -
     return " \\cdot ".join(f"{opener}\\sin({v})+1{closer}" for v in "abcdfghk"[:count])
 
 
-@pytest.mark.xfail(strict=True, reason="rt29x class 4: _APPLIED_RE lists no \\vert, \\lbrack, \\lbrace, \\lgroup, \\lfloor")
 @pytest.mark.parametrize("opener, closer", _UNLISTED)
 def test_calls_in_unlisted_brackets_count_as_products(opener: str, closer: str) -> None:
     """Six such factors read 0 products and parse (`Abs`, a bracket, `floor`, `ceiling`), then take 1.7-5.1 s to compare
-    against gold 1, seven `\\vert` ones 27 s (the module's docstring, class 4). The safe verdict: counted, and refused
-    past the bound before math-verify parses it."""
+    against gold 1, seven `\\vert` ones 27 s (the module's docstring, class 4). Closed: `guards._delimiters_read` reads
+    delimiter commands as brackets and bars; counted, and refused past the bound before math-verify parses it."""
     latex = _product(opener, closer)
     assert function_products(latex) > MAX_FUNCTION_PRODUCTS
     assert isinstance(parse_prediction(latex), str)
