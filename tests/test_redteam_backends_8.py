@@ -1,0 +1,161 @@
+"""Red team rt30aa of issue 30's newest rules ("a limit holds for the whole sandbox on every backend, and every rule
+is the same on every backend"; /work/shared/RED-TEAM.md classes 5, 6 and 8), through the real grader on every backend
+(tests/conftest.py `any_grader`: one warm one-sandbox pool per backend, reused across jobs):
+
+1. e1f2be8 (`plan.guarded`): a sandbox whose channel broke is the program's memory_limit wherever `Backend.oom_killed`
+   says the box was OOM-killed, in every step. Under Docker with runc, `oom_killed` reads the daemon's
+   `State.OOMKilled`, and dockerd 20.10 sets that flag at the container's exit when ANY process in it was ever
+   OOM-killed by its cgroup (libcontainerd keeps the OOM event per container; `docker inspect` says `false` while the
+   container runs). A program that goes over its memory limit in one job (its memory_limit, the runc box survives and
+   serves again) marks the box for good: a later, innocent job whose box the host then kills (an operator's `docker
+   kill`, the host's OOM killer, a crash) is charged `memory_limit`, score 0 and not retryable, where a box that never
+   saw an OOM gives InfraFailure, a retry on a fresh box, and `accepted`. HOLE on docker (strict xfail below); held on
+   runsc (the OOM ends the box: the next job has a fresh one), gvisor (only the watchdog's own kill is read) and
+   userns (its OOM counter is based per job: `UsernsBackend.sentry_mb`).
+2. `CodeGrader._rest` (h30v, h30w): a "fraction" job whose test ends its sandbox runs its later tests in a fresh one.
+   Tried: a program that ends every box (each test a fresh box: bounded by its tests and by the job's own budget from
+   its first start; every test memory_limit, never retryable, never infra_error); a program whose first test ends the
+   box and whose later tests sleep past a caller's deadline (the rest waits for a fresh box, then runs into the
+   deadline: held here, `memory_limit` with `time_limit` for the rest on every backend, but see the report: a rest
+   whose wait for its box passes 1 s when the deadline falls is InfraFailure there, `_run`'s "waited for a container",
+   then infra_error for the whole job through merge_parts); a later wrong answer after a box ended (still counted
+   failed: no test passes twice, none is graded twice). Held.
+
+Verdicts only, no durations."""
+from __future__ import annotations
+
+import os
+import signal
+import threading
+
+import docker
+import pytest
+
+from sandbox.sync import SyncGrader
+from tests.helpers import known_bug, on_backend
+
+pytestmark = pytest.mark.docker
+
+SANDBOX = {"pool_name": "pytest-redteam-backends-8", "pool_size": 1, "languages": ("python",)}
+
+# Touches 200 MB under a 32 MB limit: memory_limit on every backend (under runc only this process dies).
+OOM = "b = bytearray(200 << 20)\nfor i in range(0, len(b), 4096):\n    b[i] = 1\nprint(3)"
+# Right, and slow enough (4 s of sleep under a 4 s CPU limit, 9 s wall) that the host can kill its box mid-test.
+SLOW_RIGHT = "import time\ntime.sleep(4)\na, b = map(int, input().split())\nprint(a + b)"
+
+
+def code(source: str, **kw) -> dict:
+    return {"kind": "code", "language": "python", "completion": source, "memory_limit_mb": 32, "time_limit_s": 4,
+            "tests": [{"stdin": "1 2\n", "expected_stdout": "3\n"}], **kw}
+
+
+def verdicts(r: dict) -> list[str]:
+    return [t["verdict"] for t in r.get("tests", [])]
+
+
+def _idle_box(g: SyncGrader):
+    """The pool's one idle box, once the pool is full again (a box a job ended is replaced in the background)."""
+    g.call(g._warm())
+    return g.grader._pool._idle["python"]._boxes[0]
+
+
+def _host_kill(box) -> None:
+    """The host ends the box from outside the backend (box.dead and box.killed stay unset): what an operator's kill,
+    the host's OOM killer or a crash does (as tests/test_sandbox_faults.py's sandbox that dies mid-job)."""
+    from sandbox.gvisor import Sandbox
+    from sandbox.userns import Sandbox as UsernsSandbox
+
+    if isinstance(box.container, Sandbox):
+        os.killpg(box.container.proc.pid, signal.SIGKILL)
+    elif isinstance(box.container, UsernsSandbox):
+        os.kill(box.container.pid1, signal.SIGKILL)
+    else:
+        docker.from_env().api.kill(box.container.id)
+
+
+def _graded_while_the_host_kills_its_box(g: SyncGrader, task: dict, after_s: float = 2.0) -> dict:
+    box = _idle_box(g)
+    killer = threading.Timer(after_s, _host_kill, (box,))
+    killer.start()
+    try:
+        return g.grade(task)
+    finally:
+        killer.cancel()
+        killer.join()
+
+
+# ----------------------------------------------------------------- 1. an earlier job's OOM charged to an innocent one
+@pytest.mark.in_process  # kills a box it takes from the pool
+def test_a_box_the_host_kills_is_never_an_innocent_jobs_memory_limit(any_grader: SyncGrader, backend: str,
+                                                                      request) -> None:
+    """Class 8 (and 6: state a job leaves for the next): the host killing a box mid-job is a host fault, retried on a
+    fresh box, whatever a program did in that box in an earlier job. Control first: on a box no job OOM-ed in, the
+    kill is retried and the slow right answer is `accepted`."""
+    control = _graded_while_the_host_kills_its_box(any_grader, code(SLOW_RIGHT))
+    assert control["verdict"] == "accepted" and control["score"] == 1.0, control
+    known_bug(request, backend, {"docker": (
+        "e1f2be8 plan.guarded reads Docker's State.OOMKilled, which dockerd 20.10 sets at exit when any process of "
+        "the container was ever OOM-killed: an earlier job's memory_limit under runc marks the reused box, and a "
+        "later innocent job whose box the host kills is memory_limit, score 0, not retryable (accepted after a "
+        "retry before)")})
+    before = _idle_box(any_grader).container.id
+    bad = any_grader.grade(code(OOM))
+    assert bad["verdict"] == "memory_limit" and not bad["retryable"], bad
+    if backend == "docker":  # under runc the box outlives its program's OOM kill and serves again
+        assert _idle_box(any_grader).container.id == before
+    r = _graded_while_the_host_kills_its_box(any_grader, code(SLOW_RIGHT))
+    assert r["verdict"] == "accepted" and r["score"] == 1.0, r
+
+
+# ----------------------------------------------------------------- 2. CodeGrader._rest
+# Test n touches 200 MB under a 32 MB limit when n is in OOM; sleeps 60 s when n is in SLEEP; prints n + 1 (wrong)
+# when n is in WRONG; else n.
+ENDS = """import time
+n = int(input())
+if n in OOM:
+    b = bytearray(200 << 20)
+    for i in range(0, len(b), 4096):
+        b[i] = 1
+if n in SLEEP:
+    time.sleep(60)
+print(n + 1 if n in WRONG else n)
+"""
+
+
+def ends(n: int, oom=(), sleep=(), wrong=(), **kw) -> dict:
+    source = (ENDS.replace("OOM", repr(set(oom) or {0})).replace("SLEEP", repr(set(sleep) or {0}))
+              .replace("WRONG", repr(set(wrong) or {0})))
+    return {"kind": "code", "language": "python", "memory_limit_mb": 32, "time_limit_s": 1, "scoring": "fraction",
+            "completion": source, "tests": [{"stdin": f"{i}\n", "expected_stdout": f"{i}\n"} for i in range(1, n + 1)],
+            **kw}
+
+
+def test_a_program_that_ends_every_box_gets_each_tests_verdict_and_a_bounded_count_of_boxes(
+        any_grader: SyncGrader, backend: str) -> None:
+    """Class 8 and 9: 8 tests, each over its memory limit. Under runsc each test ends its box, so the job takes a
+    fresh box per test (never more than its tests, plus one retry each); the verdict is the program's memory_limit
+    on every test, never infra_error or retryable, and the next right job is accepted."""
+    made = any_grader.grader.stats()["containers_created"]
+    r = any_grader.grade(ends(8, oom=range(1, 9)))
+    assert verdicts(r) == ["memory_limit"] * 8 and r["score"] == 0.0 and not r["retryable"], r
+    assert any_grader.grade(code(SLOW_RIGHT.replace("time.sleep(4)", "")))["verdict"] == "accepted"
+    boxes = any_grader.grader.stats()["containers_created"] - made
+    assert boxes <= on_backend(backend, 2, {"runsc": (2 * 8 + 1, "each test ends its box under runsc: the rest of "
+                                                                 "the job runs in a fresh one (CodeGrader._rest)")}), boxes
+
+
+def test_no_test_is_counted_twice_nor_paid_after_a_box_ends(any_grader: SyncGrader) -> None:
+    """Class 2/4: the test that ended the box is the program's, the rest starts after it (never reruns it), a later
+    wrong answer stays wrong; the same verdicts on every backend."""
+    r = any_grader.grade(ends(4, oom=(2,), wrong=(4,)))
+    assert verdicts(r) == ["accepted", "memory_limit", "accepted", "wrong_answer"] and not r["retryable"], r
+    assert r["score"] == pytest.approx(2 / 4) and r["verdict"] == "memory_limit", r
+
+
+def test_a_box_ended_then_a_caller_deadline_is_the_programs_not_infra_error(any_grader: SyncGrader) -> None:
+    """Class 8: test 1 ends the box (runsc), tests 2-6 sleep past their wall limit, and the caller's deadline (9 s)
+    falls in the rest. Seen on every backend here: memory_limit, the rest's unfinished tests time_limit, never
+    infra_error (the rest's wait for its fresh box stayed under `_run`'s 1 s; see the module's docstring)."""
+    r = any_grader.grade(ends(6, oom=(1,), sleep=range(2, 7)), timeout_s=9.0)
+    assert r["verdict"] == "memory_limit" and not r["retryable"], r
+    assert verdicts(r)[0] == "memory_limit" and set(verdicts(r)[1:]) == {"time_limit"}, r
