@@ -24,6 +24,7 @@ is the same on every backend"; /work/shared/RED-TEAM.md classes 5, 6 and 8), thr
 Verdicts only, no durations."""
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import threading
@@ -32,7 +33,7 @@ import docker
 import pytest
 
 from sandbox.sync import SyncGrader
-from tests.helpers import known_bug, on_backend
+from tests.helpers import known_bug, on_backend, one_sandbox
 
 pytestmark = pytest.mark.docker
 
@@ -159,3 +160,85 @@ def test_a_box_ended_then_a_caller_deadline_is_the_programs_not_infra_error(any_
     r = any_grader.grade(ends(6, oom=(1,), sleep=range(2, 7)), timeout_s=9.0)
     assert r["verdict"] == "memory_limit" and not r["retryable"], r
     assert verdicts(r)[0] == "memory_limit" and set(verdicts(r)[1:]) == {"time_limit"}, r
+
+
+# ----------------------------------------------------------------- 3. the rest's wait in the queue is the program's
+# Two boxes and one CPU slot (max_concurrent_jobs=1): the rest of a job whose box ended must take a fresh box AND the
+# slot, which an innocent job of a later call, started meanwhile on the other box, holds.
+@pytest.fixture(scope="module")
+def slot_grader(backend: str):
+    with one_sandbox(backend, pool_name=f"pytest-redteam-backends-8-slot-{backend}", pool_size=2,
+                     max_concurrent_jobs=1) as g:
+        yield g
+
+
+# Test 1 sleeps 1.5 s (so the innocent job is waiting for the slot), then touches 200 MB under 32 MB; tests 2 and 3
+# print the right answer, or sleep past their wall limit where LATER says so.
+FIRST_ENDS = """import time
+n = int(input())
+if n == 1:
+    time.sleep(1.5)
+    b = bytearray(200 << 20)
+    for i in range(0, len(b), 4096):
+        b[i] = 1
+LATER
+print(n)
+"""
+
+
+def first_ends(later: str = "") -> dict:
+    return {"kind": "code", "language": "python", "memory_limit_mb": 32, "time_limit_s": 1, "scoring": "fraction",
+            "completion": FIRST_ENDS.replace("LATER", later),
+            "tests": [{"stdin": f"{i}\n", "expected_stdout": f"{i}\n"} for i in (1, 2, 3)]}
+
+
+def innocent(sleep_s: float, time_limit_s: float) -> dict:
+    return {"kind": "code", "language": "python", "time_limit_s": time_limit_s,
+            "completion": f"import time\ntime.sleep({sleep_s})\nprint(3)", "tests": [{"stdin": "", "expected_stdout": "3\n"}]}
+
+
+def _with_an_innocent_after(g: SyncGrader, task: dict, other: dict, timeout_s: float | None) -> tuple[dict, dict]:
+    async def both() -> list[dict]:
+        first = asyncio.ensure_future(g.grader.grade(task, timeout_s))
+        await asyncio.sleep(0.5)  # a later call: the innocent job takes the other box and waits for the slot
+        later = asyncio.ensure_future(g.grader.grade(other))
+        results = list(await asyncio.gather(first, later))
+        await g.grader.settled()
+        return results
+    g.call(g._warm())
+    a, b = g.call(both())
+    return a, b
+
+
+RUNSC_REST_QUEUE = ("CodeGrader._rest gives the rest of a job whose box ended the job's remaining time as a fresh "
+                    "timeout; the rest's wait for a box and a CPU slot counts against it, and past it _attempt/_run "
+                    "raise InfraFailure ('waited for a container' / 'for a CPU slot'), and merge_parts makes the "
+                    "whole job infra_error (retryable): the program's own memory_limit becomes 'not graded' under "
+                    "runsc, where docker, gvisor and userns answer memory_limit")
+
+
+def test_a_rests_wait_for_a_slot_never_turns_the_programs_memory_limit_into_infra_error(
+        slot_grader: SyncGrader, backend: str, request) -> None:
+    """Class 8 and issue 30's "every rule the same on every backend": test 1 ends the box under runsc, tests 2 and 3
+    are right. No caller deadline: an innocent job of a later call holds the one CPU slot for 27 s (asleep, under a
+    20 s CPU limit), past the job's budget (about 27.5 s from its first start). Right: memory_limit, 2/3, as docker
+    answers (its tests run in the box they started in, holding the slot); the innocent job accepted. Seen under
+    runsc, twice: infra_error, retryable, "the caller's deadline ran out while the job waited for a CPU slot"."""
+    known_bug(request, backend, {"runsc": RUNSC_REST_QUEUE})
+    r, other = _with_an_innocent_after(slot_grader, first_ends(), innocent(27, 20), None)
+    assert other["verdict"] == "accepted", other
+    assert r["verdict"] == "memory_limit" and not r["retryable"], r
+    assert verdicts(r) == ["memory_limit", "accepted", "accepted"] and r["score"] == pytest.approx(2 / 3), r
+
+
+def test_a_rest_that_waited_then_ran_into_the_callers_deadline_is_the_programs(
+        slot_grader: SyncGrader, backend: str, request) -> None:
+    """Class 8, the same with a caller's deadline (7 s): tests 2 and 3 sleep past their wall limit; the innocent job
+    holds the slot 2.5 s, so the rest, once it has its box and slot, runs into the deadline more than 1 s short of
+    what it was owed. Right: memory_limit with the unfinished tests time_limit, as on docker. Seen under runsc, twice
+    in two runs: infra_error, retryable, "the caller's deadline ran out: the job waited for a container"."""
+    known_bug(request, backend, {"runsc": RUNSC_REST_QUEUE})
+    r, other = _with_an_innocent_after(slot_grader, first_ends("time.sleep(60)"), innocent(2.5, 2), 7.0)
+    assert other["verdict"] == "accepted", other
+    assert r["verdict"] == "memory_limit" and not r["retryable"], r
+    assert verdicts(r)[0] == "memory_limit" and set(verdicts(r)[1:]) <= {"time_limit"}, r
