@@ -13,13 +13,22 @@ is the same on every backend"; /work/shared/RED-TEAM.md classes 5, 6 and 8), thr
    runsc (the OOM ends the box: the next job has a fresh one), gvisor (only the watchdog's own kill is read) and
    userns (its OOM counter is based per job: `UsernsBackend.sentry_mb`).
 2. `CodeGrader._rest` (h30v, h30w): a "fraction" job whose test ends its sandbox runs its later tests in a fresh one.
-   Tried: a program that ends every box (each test a fresh box: bounded by its tests and by the job's own budget from
-   its first start; every test memory_limit, never retryable, never infra_error); a program whose first test ends the
-   box and whose later tests sleep past a caller's deadline (the rest waits for a fresh box, then runs into the
-   deadline: held here, `memory_limit` with `time_limit` for the rest on every backend, but see the report: a rest
-   whose wait for its box passes 1 s when the deadline falls is InfraFailure there, `_run`'s "waited for a container",
-   then infra_error for the whole job through merge_parts); a later wrong answer after a box ended (still counted
-   failed: no test passes twice, none is graded twice). Held.
+   Held: a program that ends every box (a fresh box per test, bounded by its tests and its budget; every test
+   memory_limit, never retryable); a later wrong answer after a box ended (no test rerun, passed twice or paid); a
+   caller's deadline falling in the rest with nothing else waiting.
+3. HOLE under runsc (two strict xfails): the rest gets the job's remaining time as a fresh timeout, and its wait for a
+   fresh box and a CPU slot counts against it; past it `_attempt` ("waited for a CPU slot") or `_run` ("the job waited
+   for a container": a run cut by the deadline more than 1 s short of what it was owed) raise InfraFailure, and
+   merge_parts makes the WHOLE job infra_error, retryable, though its first part already had the program's
+   memory_limit. Seen with an innocent job of a later call holding the one CPU slot (27 s: no caller deadline at all;
+   2.5 s with a 7 s caller deadline). docker, gvisor and userns answer memory_limit (2/3, or time_limit for the
+   unfinished tests). A wait shorter than the budget but long enough leaves the rest's tests time_limit ("not
+   finished within the job's wall-clock budget"): the queue's time charged to the program, under runsc only.
+4. Sessions (h30v's HOST_CPU_OPS, the least of gVisor's clock and the host's): held for CPU moved into gVisor's kernel
+   and gofer (stat, open/read, tmpfs create/unlink, eight threads of stat/listdir: each charged within 2 % of the
+   sandbox's host CPU, time_limit). HOLE on every backend (strict xfail): a cell that floods stdout in 1 MiB writes
+   has PID 1 (the session supervisor) read every byte, and PID 1's CPU is subtracted from the cell's clock as its
+   own: `ok` at 0.03-0.78 s charged while the sandbox's host CPU rose 2.1-2.6 s under a 1 s limit.
 
 Verdicts only, no durations."""
 from __future__ import annotations
@@ -28,10 +37,12 @@ import asyncio
 import os
 import signal
 import threading
+from collections.abc import Iterator
 
 import docker
 import pytest
 
+from sandbox.session import SessionHost, SessionLimits
 from sandbox.sync import SyncGrader
 from tests.helpers import known_bug, on_backend, one_sandbox
 
@@ -242,3 +253,47 @@ def test_a_rest_that_waited_then_ran_into_the_callers_deadline_is_the_programs(
     assert other["verdict"] == "accepted", other
     assert r["verdict"] == "memory_limit" and not r["retryable"], r
     assert verdicts(r)[0] == "memory_limit" and set(verdicts(r)[1:]) <= {"time_limit"}, r
+
+
+# ----------------------------------------------------------------- 4. sessions: a cell's CPU moved into PID 1's reads
+# Session boxes straight from the sandbox layer (sandbox/session.py SessionHost on the module's grader's backend, as
+# tests/test_redteam_backends_3.py does): no server.
+@pytest.fixture(scope="module")
+def session_host(any_grader: SyncGrader) -> Iterator[SessionHost]:
+    host = SessionHost(any_grader.grader.config, max_sessions=2, spares=0, backend=any_grader.grader.backend)
+    try:
+        yield host
+    finally:
+        host.remove_all()
+
+
+# 1 MiB writes to stdout for 3.5 s of wall (under the 5 s wall limit of a 2 s cell): the session's PID 1 reads and
+# counts every byte (session_box.Capture: past out_max never kept, never stopped), and that reading is PID 1's own CPU,
+# which the cell's clock subtracts (accounting.SandboxClock: the cgroup clock, or gVisor's, less the runner's own).
+FLOOD = "import os, time\nb = b'x' * (1 << 20)\nt = time.time()\nwhile time.time() - t < 3.5:\n    os.write(1, b)\n'done'"
+SPIN = "import time\nt = time.process_time()\nwhile time.process_time() - t < 3:\n    pass"
+
+FLOOD_BUG = ("a cell's CPU is the session's less its PID 1's own (accounting.SandboxClock, session_box.cpu_since), and "
+             "PID 1 reads every byte a cell writes (Capture): 1 MiB writes to stdout under a 1 s limit for 2.6 s were "
+             "'ok', charged 0.03-0.78 s, while the sandbox's host CPU (its cgroup, or the runsc tree) rose 2.1-2.6 s, "
+             "on docker, runsc, gvisor and userns alike")
+
+
+def test_a_cell_that_floods_its_output_is_charged_what_the_session_spent(session_host: SessionHost, backend: str,
+                                                                        request) -> None:
+    """Class 5 (a limit for the whole sandbox, measured from outside): the work a cell makes its session's PID 1 do for
+    it is the cell's. Right: time_limit (about 3.5 s of the sandbox's CPU under a 2 s limit, most of it PID 1 reading
+    the flood). Near miss, held everywhere: a cell that spins 3 s is time_limit."""
+    box = session_host.take_box("python", SessionLimits(time_limit_s=2), {})
+    try:
+        spun = box.cell(SPIN)
+        assert spun["status"] == "time_limit", spun
+    finally:
+        session_host.destroy(box)
+    known_bug(request, backend, {b: FLOOD_BUG for b in ("docker", "runsc", "gvisor", "userns")})
+    box = session_host.take_box("python", SessionLimits(time_limit_s=2), {})
+    try:
+        r = box.cell(FLOOD)
+    finally:
+        session_host.destroy(box)
+    assert r["status"] == "time_limit", {k: r.get(k) for k in ("status", "cpu_s", "wall_s", "detail")}
