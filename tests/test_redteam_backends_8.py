@@ -297,3 +297,28 @@ def test_a_cell_that_floods_its_output_is_charged_what_the_session_spent(session
     finally:
         session_host.destroy(box)
     assert r["status"] == "time_limit", {k: r.get(k) for k in ("status", "cpu_s", "wall_s", "detail")}
+
+
+# CPU a cell moves into gVisor's kernel or gofer (and the host's kernel elsewhere), for 2.5 s of wall under a 1 s limit.
+KERNEL_CELLS = {
+    "stat_storm": "import glob, os, time\nfs = glob.glob('/usr/lib/python3*/*.py')[:200]\nt = time.time()\n"
+                  "while time.time() - t < 2.5:\n    for f in fs:\n        os.stat(f)",
+    "open_read": "import glob, time\nfs = glob.glob('/usr/lib/python3*/*.py')[:200]\nt = time.time()\n"
+                 "while time.time() - t < 2.5:\n    for f in fs:\n        with open(f, 'rb') as h:\n            h.read(64)",
+    "eight_threads_of_stat_and_listdir": "import glob, os, threading, time\nfs = glob.glob('/usr/lib/python3*/*.py')[:200]\n"
+                 "def w():\n    t = time.time()\n    while time.time() - t < 2.5:\n        for f in fs:\n            os.stat(f)\n"
+                 "            os.listdir('/usr/lib')\nts = [threading.Thread(target=w) for _ in range(8)]\n"
+                 "[x.start() for x in ts]\n[x.join() for x in ts]",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(KERNEL_CELLS))
+def test_a_cells_cpu_in_the_kernel_is_the_cells(session_host: SessionHost, kind: str) -> None:
+    """Class 5, held on every backend: CPU a cell spends in gVisor's kernel and gofer (or the host's kernel) is charged
+    to it: time_limit, as a spin is."""
+    box = session_host.take_box("python", SessionLimits(time_limit_s=1), {})
+    try:
+        r = box.cell(KERNEL_CELLS[kind])
+    finally:
+        session_host.destroy(box)
+    assert r["status"] == "time_limit", {k: r.get(k) for k in ("status", "cpu_s", "wall_s", "detail")}
