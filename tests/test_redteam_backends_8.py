@@ -29,6 +29,9 @@ is the same on every backend"; /work/shared/RED-TEAM.md classes 5, 6 and 8), thr
    sandbox's host CPU, time_limit). HOLE on every backend (strict xfail): a cell that floods stdout in 1 MiB writes
    has PID 1 (the session supervisor) read every byte, and PID 1's CPU is subtracted from the cell's clock as its
    own: `ok` at 0.03-0.78 s charged while the sandbox's host CPU rose 2.1-2.6 s under a 1 s limit.
+5. Item 1's root in sessions (SessionBox.cell reads Backend.oom_killed): HOLE on docker (strict xfail): a spare whose
+   earlier session had a cell's child OOM-killed makes a later session's host-killed cell `memory_limit`, not
+   `crashed`. Held on runsc, gvisor and userns.
 
 Verdicts only, no durations."""
 from __future__ import annotations
@@ -322,3 +325,46 @@ def test_a_cells_cpu_in_the_kernel_is_the_cells(session_host: SessionHost, kind:
     finally:
         session_host.destroy(box)
     assert r["status"] == "time_limit", {k: r.get(k) for k in ("status", "cpu_s", "wall_s", "detail")}
+
+
+# ----------------------------------------------------------------- 5. sessions: an earlier session's OOM in a spare
+CHILD_OOM = ("import subprocess, sys\n"
+             "subprocess.run([sys.executable, '-c', 'b = bytearray(400 << 20)\\nfor i in range(0, len(b), 4096): b[i] = 1'])"
+             ".returncode")
+
+
+@pytest.mark.in_process  # kills a session box from outside
+def test_a_spare_the_host_kills_is_never_a_later_sessions_memory_limit(any_grader: SyncGrader, backend: str,
+                                                                       request) -> None:
+    """Class 6 and 8, item 1's root in sessions (SessionBox.cell reads Backend.oom_killed too): a session whose cell's
+    child goes over the session's memory (under runc only the child dies; the session lives and its box is reset into
+    a spare) leaves nothing for the next session in that box: the host killing the box mid-cell is `crashed` there, as
+    on a box that never saw an OOM (control first), never the later session's `memory_limit`."""
+    host = SessionHost(any_grader.grader.config, max_sessions=2, spares=1, backend=any_grader.grader.backend)
+    limits = SessionLimits(time_limit_s=4, memory_limit_mb=128)
+    try:
+        def killed_mid_cell(box) -> dict:
+            killer = threading.Timer(1.5, _host_kill, (box.box,))
+            killer.start()
+            try:
+                return box.cell("import time\ntime.sleep(5)\n1")
+            finally:
+                killer.cancel()
+                killer.join()
+                host.destroy(box)
+        control = killed_mid_cell(host.take_box("python", limits, {}))
+        assert control["status"] == "crashed" and control.get("lost"), control
+        known_bug(request, backend, {"docker": (
+            "SessionBox.cell reads Docker's State.OOMKilled, set at exit when any process of the container was ever "
+            "OOM-killed: a spare whose earlier session had a child OOM-killed makes a later session's host-killed "
+            "cell memory_limit, not crashed")})
+        first = host.take_box("python", limits, {})
+        first.cell(CHILD_OOM)
+        host.give_back(first)
+        again = host.take_box("python", limits, {})
+        if backend == "docker":  # under runc the box outlived its child's OOM kill and serves the next session
+            assert again is first
+        r = killed_mid_cell(again)
+        assert r["status"] == "crashed" and r.get("lost"), r
+    finally:
+        host.remove_all()
