@@ -25,6 +25,7 @@ from docker.types import Mount, Ulimit
 from .box import Box
 from .channel import Channel, ChannelError
 from .config import SandboxConfig
+from . import cgroups as host_cgroups
 from . import watchdog
 from .languages import LANGUAGES
 
@@ -590,7 +591,14 @@ class DockerBackend(Backend):
 
     def sentry_mb(self, box: Box) -> int:
         """Under runsc: the container's anonymous memory (its cgroup's memory.stat: gVisor's Go heaps;
-        the sandbox's own memory is gVisor's memory file, shared memory, not counted here)."""
+        the sandbox's own memory is gVisor's memory file, shared memory, not counted here). Under runc
+        none (-1); called when each job or session begins (Pool.mark_start, SessionBox.start), it notes
+        the cgroup's OOM kills then (Box.oom_base, oom_killed)."""
+        with self._lock:
+            own = self._cgroups.get(box.container.id)
+        if not self.over_limit_ends_sandbox:
+            box.oom_base = host_cgroups.oom_kills(own) if own else -1
+            return -1
         with self._lock:
             dirs = self._watched.get(box.container.id, (None, {}))[1]
         folder = dirs.get("memory") or dirs.get("")
@@ -691,9 +699,15 @@ class DockerBackend(Backend):
     def oom_killed(self, box: Box, wait_s: float = 3.0) -> bool:
         """Under gVisor as Docker's runtime (runsc) a program over its memory limit takes the
         sandbox's kernel with it, so its death is the program's verdict; so does the host's watchdog
-        killing it for memory (sandbox/watchdog.py)."""
+        killing it for memory (sandbox/watchdog.py). Under runc a program's OOM kill leaves the box
+        serving, and Docker's OOMKilled says at its exit whether any OOM kill ever came: the job's
+        only where the cgroup had none when the job or session began (Box.oom_base; red team rt30aa:
+        a box the host killed under an innocent job after an earlier job's OOM was that job's
+        memory_limit). Unknown there, it is no known OOM (the sandbox's failure: retried)."""
         if box.killed == watchdog.MEMORY:
             return True
+        if not self.over_limit_ends_sandbox and box.oom_base != 0:
+            return False
         try:
             self.client.api.wait(box.container.id, timeout=wait_s)
             return bool(self.client.api.inspect_container(box.container.id)["State"].get("OOMKilled"))

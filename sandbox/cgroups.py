@@ -59,6 +59,16 @@ def read(folder: str, name: str) -> str:
         return f.read()
 
 
+def oom_kills(dirs: dict[str, str]) -> int:
+    """How many processes the cgroup's OOM killer took (v1 `memory.oom_control`, v2 `memory.events`); -1 where
+    it cannot be read (no memory folder, or gone)."""
+    try:
+        text = read(dirs.get("memory") or dirs[""], "memory.oom_control" if "memory" in dirs else "memory.events")
+    except (OSError, KeyError):
+        return -1
+    return next((int(line.split()[1]) for line in text.splitlines() if line.startswith("oom_kill ")), 0)
+
+
 def make(bases: dict[str, str], name: str) -> dict[str, str]:
     """A sandbox's folder `name` under each base folder (made, with the bases, where missing: cpu
     and cpuacct may be one hierarchy), by controller; nothing left made where one fails."""

@@ -558,8 +558,4 @@ def _cgroup_memory(cg: dict[str, str]) -> int:
 
 
 def _oom_kills(cg: dict[str, str]) -> int:
-    try:
-        text = host_cgroups.read(cg.get("memory") or cg[""], "memory.oom_control" if "memory" in cg else "memory.events")
-    except (OSError, KeyError):
-        return 0
-    return next((int(line.split()[1]) for line in text.splitlines() if line.startswith("oom_kill ")), 0)
+    return max(0, host_cgroups.oom_kills(cg))

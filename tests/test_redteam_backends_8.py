@@ -9,7 +9,8 @@ is the same on every backend"; /work/shared/RED-TEAM.md classes 5, 6 and 8), thr
    container runs). A program that goes over its memory limit in one job (its memory_limit, the runc box survives and
    serves again) marks the box for good: a later, innocent job whose box the host then kills (an operator's `docker
    kill`, the host's OOM killer, a crash) is charged `memory_limit`, score 0 and not retryable, where a box that never
-   saw an OOM gives InfraFailure, a retry on a fresh box, and `accepted`. HOLE on docker (strict xfail below); held on
+   saw an OOM gives InfraFailure, a retry on a fresh box, and `accepted`. Was a HOLE on docker, closed: the flag is the
+   job's only where the cgroup had no OOM kill when the job began (`Box.oom_base`, `DockerBackend.sentry_mb`); held on
    runsc (the OOM ends the box: the next job has a fresh one), gvisor (only the watchdog's own kill is read) and
    userns (its OOM counter is based per job: `UsernsBackend.sentry_mb`).
 2. `CodeGrader._rest` (h30v, h30w): a "fraction" job whose test ends its sandbox runs its later tests in a fresh one.
@@ -29,7 +30,7 @@ is the same on every backend"; /work/shared/RED-TEAM.md classes 5, 6 and 8), thr
    sandbox's host CPU, time_limit). HOLE on every backend (strict xfail): a cell that floods stdout in 1 MiB writes
    has PID 1 (the session supervisor) read every byte, and PID 1's CPU is subtracted from the cell's clock as its
    own: `ok` at 0.03-0.78 s charged while the sandbox's host CPU rose 2.1-2.6 s under a 1 s limit.
-5. Item 1's root in sessions (SessionBox.cell reads Backend.oom_killed): HOLE on docker (strict xfail): a spare whose
+5. Item 1's root in sessions (SessionBox.cell reads Backend.oom_killed): was a HOLE on docker, closed as item 1: a spare whose
    earlier session had a cell's child OOM-killed makes a later session's host-killed cell `memory_limit`, not
    `crashed`. Held on runsc, gvisor and userns.
 
@@ -108,11 +109,6 @@ def test_a_box_the_host_kills_is_never_an_innocent_jobs_memory_limit(any_grader:
     kill is retried and the slow right answer is `accepted`."""
     control = _graded_while_the_host_kills_its_box(any_grader, code(SLOW_RIGHT))
     assert control["verdict"] == "accepted" and control["score"] == 1.0, control
-    known_bug(request, backend, {"docker": (
-        "e1f2be8 plan.guarded reads Docker's State.OOMKilled, which dockerd 20.10 sets at exit when any process of "
-        "the container was ever OOM-killed: an earlier job's memory_limit under runc marks the reused box, and a "
-        "later innocent job whose box the host kills is memory_limit, score 0, not retryable (accepted after a "
-        "retry before)")})
     before = _idle_box(any_grader).container.id
     bad = any_grader.grade(code(OOM))
     assert bad["verdict"] == "memory_limit" and not bad["retryable"], bad
@@ -354,10 +350,6 @@ def test_a_spare_the_host_kills_is_never_a_later_sessions_memory_limit(any_grade
                 host.destroy(box)
         control = killed_mid_cell(host.take_box("python", limits, {}))
         assert control["status"] == "crashed" and control.get("lost"), control
-        known_bug(request, backend, {"docker": (
-            "SessionBox.cell reads Docker's State.OOMKilled, set at exit when any process of the container was ever "
-            "OOM-killed: a spare whose earlier session had a child OOM-killed makes a later session's host-killed "
-            "cell memory_limit, not crashed")})
         first = host.take_box("python", limits, {})
         first.cell(CHILD_OOM)
         host.give_back(first)
