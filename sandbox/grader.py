@@ -261,32 +261,29 @@ class CodeGrader:
                 for run in runs:
                     run.cancel()
         caller_end = time.monotonic() + (timeout_s or math.inf)
-        began: list[float] = []  # when the job had its box and CPU slot: its budget counts from there, never the queue
+        result = await self._retried(plan, timeout_s, on_start, order, extracted=plan.code, how=plan.extracted_from)
+        return await self._rest(plan, result, caller_end, on_start, order)
 
-        def start() -> None:
-            began.append(time.monotonic())
-            if on_start is not None:
-                on_start()
-
-        result = await self._retried(plan, timeout_s, start, order, extracted=plan.code, how=plan.extracted_from)
-        t_end = min(caller_end, began[0] + plan.budget_s(self.config)) if began else caller_end
-        return await self._rest(plan, result, t_end, on_start, order)
-
-    async def _rest(self, plan: Plan, result: dict, t_end: float, on_start: Callable[[], None] | None,
+    async def _rest(self, plan: Plan, result: dict, caller_end: float, on_start: Callable[[], None] | None,
                     order: int) -> dict:
         """A job scored "fraction" whose sandbox ended in a test (under Docker's runsc a test past its
         memory limit ends the whole box: Backend.over_limit_ends_sandbox; the host's watchdog) runs its
         later tests in a fresh sandbox, as every other backend runs them in the same one: a score is the
-        same on every backend (docs/sandboxes.md). Within the job's own budget from its start: a program
-        that ends each box costs no more time than its tests were owed, counted from when it had its first box (a wait
-        in the queue is never the program's), and never past the caller's deadline."""
+        same on every backend (docs/sandboxes.md). The rest is owed its own tests' time, counted from when
+        it has its box (_retried: a wait in the queue is never the program's), so a program that ends each
+        box costs no more time than its tests were owed; never past the caller's deadline, and where that
+        deadline came while the rest waited or ran, its unfinished tests are time_limit as in one box
+        (out_of_budget), never the whole job's infra_error (red team rt30aa)."""
         n, done = len(plan.tests), len(result["tests"])
         if not (plan.ended and plan.scoring == "fraction" and not plan.stop_first and 0 < done < n
                 and isinstance(plan.tests, EncodedTests) and not plan.test_code and not plan.call_tests
-                and result["verdict"] not in HOST_FAULTS and t_end - time.monotonic() > 0):
+                and result["verdict"] not in HOST_FAULTS and caller_end - time.monotonic() > 0):
             return result
         rest = replace(plan, tests=plan.tests.part(done, n), job_dir=new_job_dir(), done=[], ended=False)
-        later = await self._grade_plan(rest, t_end - time.monotonic(), on_start, order, split=False)
+        left = None if math.isinf(caller_end) else caller_end - time.monotonic()
+        later = await self._grade_plan(rest, left, on_start, order, split=False)
+        if later["verdict"] in HOST_FAULTS and time.monotonic() >= caller_end:
+            return out_of_budget(replace(plan, done=list(result["tests"])))  # its tests so far, the ended one too
         if later["verdict"] not in HOST_FAULTS and not later["tests"]:
             return result  # the rest ran no test (its compile failed this time): the job as it stopped
         return merge_parts(plan, [result, later])

@@ -234,7 +234,6 @@ def test_a_rests_wait_for_a_slot_never_turns_the_programs_memory_limit_into_infr
     20 s CPU limit), past the job's budget (about 27.5 s from its first start). Right: memory_limit, 2/3, as docker
     answers (its tests run in the box they started in, holding the slot); the innocent job accepted. Seen under
     runsc, twice: infra_error, retryable, "the caller's deadline ran out while the job waited for a CPU slot"."""
-    known_bug(request, backend, {"runsc": RUNSC_REST_QUEUE})
     r, other = _with_an_innocent_after(slot_grader, first_ends(), innocent(27, 20), None)
     assert other["verdict"] == "accepted", other
     assert r["verdict"] == "memory_limit" and not r["retryable"], r
@@ -247,7 +246,6 @@ def test_a_rest_that_waited_then_ran_into_the_callers_deadline_is_the_programs(
     holds the slot 2.5 s, so the rest, once it has its box and slot, runs into the deadline more than 1 s short of
     what it was owed. Right: memory_limit with the unfinished tests time_limit, as on docker. Seen under runsc, twice
     in two runs: infra_error, retryable, "the caller's deadline ran out: the job waited for a container"."""
-    known_bug(request, backend, {"runsc": RUNSC_REST_QUEUE})
     r, other = _with_an_innocent_after(slot_grader, first_ends("time.sleep(60)"), innocent(2.5, 2), 7.0)
     assert other["verdict"] == "accepted", other
     assert r["verdict"] == "memory_limit" and not r["retryable"], r
