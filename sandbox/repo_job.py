@@ -20,8 +20,7 @@ import hashlib
 import json
 import os
 import stat
-import tarfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -33,12 +32,11 @@ from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, RepoTask, code_outco
 from .languages import LANGUAGES, Language
 from .plan import InfraFailure, guarded, new_job_dir
 from .backend import ENV_MOUNT
-from .repo.apply import (PAGE, Overrides, View, apply_patch, command_files, config_texts, read_current, task_tar, tree_kind,
-                         view_listing)
+from .repo.apply import Overrides, View, apply_patch, config_texts, read_current, task_tar, tree_kind, view_listing
 from .repo.decoys import Decoy, Reader, go_decoy, go_pair, pytest_decoy, pytest_pair
 from .repo.golang import Targets, defining_dirs, environment_test_files, go_lookup, import_path, package_dir, resolve_packages
 from .repo.grading import MISSING, Resolution, lookup, resolve
-from .repo.patch import Patch, PatchError, check_admitted, check_config_sections, read_patch
+from .repo.patch import Patch, PatchError, check_admitted, check_config_sections, command_paths, read_patch
 from .repo.results import STATUSES, ReportError, junit_key, parse_go_events, parse_pytest, parse_pytest_log, worst
 
 WORK = "/work"  # the runner's job directories (sandbox/harness/pid1.py WORK)
@@ -68,7 +66,7 @@ INODES_SPARE = 256  # inodes of /work left to the test command's own files beyon
 WORK_SPARE = 16 << 20  # bytes of /work left to the test command's own files beyond the task's tree and copies
 
 
-def copied(language: str, named: Iterable[str]) -> Callable[[str], bool]:
+def copied(language: str, test_cmd: str) -> Callable[[str], bool]:
     """Which of the environment's files a task's tree holds as COPIES, not links into the read-only tree
     (docs/repo-tasks.md "Warm environments", "Trust model"): the files code finds its own path from and
     then reads or imports beside it. Through a link that path resolves into ENV_MOUNT (`Path(__file__).resolve()`,
@@ -77,9 +75,8 @@ def copied(language: str, named: Iterable[str]) -> Callable[[str], bool]:
     sys.path ran every test on the unpatched code (a right patch refused, h33q's tests/test_repo_redteam_links.py).
     So: Python's sources (every `.py` but those under a `vendor/` folder, the environment's dependencies, which
     a patch may not touch and whose folder holds no patched file) in a Python environment, and the files the
-    test command names (`named`: sandbox/repo/apply.py `command_files`, with their real paths in the tree) in every
-    one. A copy is what it copies, so nothing else changes."""
-    named = set(named)
+    test command names (a script) in every one. A copy is what it copies, so nothing else changes."""
+    named = set(command_paths(test_cmd))
 
     def copy(path: str) -> bool:
         if path in named:
@@ -215,9 +212,9 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
     except PatchError as e:
         return _task_fault(patch.text, f"the task's test_patch does not read: {e}")
     overrides: Overrides = {}
-    named = command_files(tree, task.test_cmd)  # what its command names, resolved in the tree: protected and copied
     try:  # the allowlist; the task's test files (its test patch's and its command's) are protected like every test file
-        check_admitted(patch, lang.name, lambda path: tree_kind(tree, path), (*named, *(tests.paths if tests else ())))
+        check_admitted(patch, lang.name, lambda path: tree_kind(tree, path),
+                       (*command_paths(task.test_cmd), *(tests.paths if tests else ())))
         apply_patch(tree, patch, overrides, "the patch")
         check_config_sections(*config_texts(tree, overrides))
     except PatchError as e:
@@ -239,13 +236,7 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         archive = task_tar(overrides)
     except PatchError as e:  # the patch's files do not make an archive: the model's failure, never infra_error
         return _refused(patch.text, str(e))
-    copy = copied(lang.name, named)
-    view = _tree_view(task, tree, overrides, config, copy)
-    work, own = _work_bytes(tree, patch, overrides, archive, view, copy)
-    if work > config.work_tmpfs_mb << 20 >= work - own:  # the patch's own excess of /work's bytes (RED-TEAM.md class 8)
-        return _refused(patch.text, f"the patch's files take {own >> 20} MiB of the sandbox's /work: the task's tree "
-                                    f"would need {work >> 20} MiB, over its {config.work_tmpfs_mb} MiB (work_tmpfs_mb, "
-                                    f"with {WORK_SPARE >> 20} MiB left for the tests' own files)")
+    view = _tree_view(task, lang, tree, overrides, config)
     need, room = view.entries() + len(overrides) + len(_new_dirs(tree, overrides)), config.tmpfs_inodes - INODES_SPARE
     if need > room and need - len(added) <= room:  # the patch's own excess: the model's failure (RED-TEAM.md class 8)
         return _refused(patch.text, f"the patch adds {len(added)} files and folders: the task's tree would have {need}, "
@@ -258,12 +249,12 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
                     renamed, env_tree=tree, env=env, view=view.json(), env_bytes=view.size, copy_bytes=view.copy_bytes)
 
 
-def _tree_view(task: RepoTask, tree: str, overrides: Overrides, config: SandboxConfig, copy: Callable[[str], bool]) -> View:
+def _tree_view(task: RepoTask, lang: Language, tree: str, overrides: Overrides, config: SandboxConfig) -> View:
     """The environment's part of the task's tree (sandbox/repo/apply.py View, its copies `copied`'s); InfraFailure,
     not retryable, where it is unreadable or its copies leave less than WORK_SPARE of /work: the environment's fault,
     whatever the patch."""
     try:
-        view = view_listing(tree, overrides, copy)
+        view = view_listing(tree, overrides, copied(lang.name, task.test_cmd))
     except OSError as e:
         raise InfraFailure(f"environment {task.environment!r}: {e}", retryable=False) from None
     if view.copy_bytes + WORK_SPARE > config.work_tmpfs_mb << 20:
@@ -271,27 +262,6 @@ def _tree_view(task: RepoTask, tree: str, overrides: Overrides, config: SandboxC
                            f"{view.copy_bytes >> 20} MiB, over what the sandbox's /work holds with {WORK_SPARE >> 20} MiB "
                            f"spare ({config.work_tmpfs_mb} MiB: work_tmpfs_mb)", retryable=False)
     return view
-
-
-def _work_bytes(tree: str, patch: Patch, overrides: Overrides, archive: bytes, view: View,
-                copy: Callable[[str], bool]) -> tuple[int, int]:
-    """(what the task's tree takes of /work at its peak, the model's patch's part of it), in bytes: the archive
-    and the listing as written, then the copies and the task's own files beside the archive as it is unpacked
-    (UNPACK), with WORK_SPARE left for the tests' own files, each file whole pages of the tmpfs. The patch's part
-    is its files, twice (an archive member and a file), less what each would have been without it (a copy, or a
-    link: nothing)."""
-    def pages(n: int) -> int:
-        return -(-n // PAGE) * PAGE
-    files = [data for data in overrides.values() if data is not None]
-    work = pages(len(archive)) + pages(len(view.json())) + sum(pages(len(d)) for d in files) + view.copy_bytes + WORK_SPARE
-    own = 0
-    for path in patch.paths:
-        data = overrides.get(path)
-        if data is not None:
-            own += pages(len(data)) + len(data) + 3 * tarfile.BLOCKSIZE  # the file, and its member with its headers
-        if copy(path) and tree_kind(tree, path) == "file":
-            own -= pages(os.path.getsize(os.path.join(tree, path)))
-    return work, own
 
 
 def _own_module_files(tree: str, overrides: Overrides) -> None:

@@ -10,16 +10,17 @@ Held (plain tests):
 - the patch's own files overflowing /work on top of the copies (one-line edits of big `.py` files: each leaves the
   copies and is written twice, archive and tree) is the model's verdict, never infra_error (Docker and gVisor).
 
-Closed (h33t; were rt33q's strict xfails): the files the test command names are decided by the environment's tree,
-not by the words' shape (sandbox/repo/apply.py `command_files`): every word of the command (and of a named script,
-in turn) as a path, and where it names a file of the tree through its links, that file's real path too. They are
-protected from the patch (`check_admitted`) and copied (`copied`):
-- a runner named by a bare word (`bash runtests`, `sh ./runtests`) or through the environment's folder link
-  (`bash ci/run.sh`, `ci -> tools`: `tools/run.sh` protected) is never the patch's: the forging patch is refused;
-- the same runners that find the tree from `readlink -f "$0"` are copies: they run the task's tree (right patch paid);
-- the near misses: a runner the command does not name stays the patch's to change (with the right fix: paid);
-- a patch whose files overflow /work (a one-line edit of a linked data file bigger than /work) is refused on the host
-  before the files are written (`_work_bytes`): the model's wrong_answer, never the environment's infra_error.
+Open (strict xfails; found by rt33q):
+- a runner the test command names by a bare word (`bash runtests`: no `/`, no listed extension) is neither protected
+  nor copied (`command_paths` does not name it): the patch rewrites the runner, which spares the decoy it tells by its
+  text, and a wrong patch is paid;
+- a runner named through the environment's folder link (`bash ci/run.sh`, `ci -> tools`) is protected by that string
+  only: the patch rewrites `tools/run.sh`, the same file, and is paid;
+- the same two runners are no copies either: one that finds the tree from `readlink -f "$0"` (what the copies are
+  for) lands in /srv and runs the unpatched tests there: the right patch refused (Docker and gVisor);
+- a one-line edit of a linked file bigger than /work (a data file) makes the task's archive too big for /work: the
+  files op reports /work full and the job is the ENVIRONMENT's infra_error, not retryable (Docker and gVisor alike):
+  the patch's own choice turned into "not graded" (RED-TEAM.md class 8; older than the copies).
 """
 from __future__ import annotations
 
@@ -157,31 +158,24 @@ def test_a_patch_rewriting_the_runner_the_command_names_is_refused(copies: Any) 
 
 
 @pytest.mark.docker
+@pytest.mark.xfail(strict=True, reason="open (rt33q): `command_paths` names no bare word (`bash runtests`), so the "
+                                       "runner is neither protected nor copied; the patch rewrites it to forge the tests "
+                                       "sparing the decoy it tells by its probe, and is paid")
 @pytest.mark.parametrize("cmd", ["bash runtests", "sh ./runtests"])
 def test_a_runner_named_by_a_bare_word_is_never_the_patch_s(copies: Any, cmd: str) -> None:
     _docker_only(copies)
     result = _grade(copies, _forged_runner("runtests"), cmd)
-    assert (result["verdict"], result["score"]) == ("wrong_answer", 0.0) and "protected" in result["detail"], result
+    assert result["verdict"] != "accepted" and result["score"] == 0.0, result
 
 
 @pytest.mark.docker
+@pytest.mark.xfail(strict=True, reason="open (rt33q): a runner named through the environment's folder link "
+                                       "(`bash ci/run.sh`, ci -> tools) is protected by that string alone; the patch "
+                                       "rewrites tools/run.sh, the same file, and is paid")
 def test_a_runner_named_through_a_folder_link_is_never_the_patch_s(copies: Any) -> None:
     _docker_only(copies)
     result = _grade(copies, _forged_runner("tools/run.sh"), "bash ci/run.sh")
-    assert (result["verdict"], result["score"]) == ("wrong_answer", 0.0) and "protected" in result["detail"], result
-
-
-@pytest.mark.docker
-@pytest.mark.parametrize("cmd", ["bash runtests", "bash ci/run.sh"])
-def test_a_runner_the_command_does_not_name_is_still_the_patch_s_to_change(copies: Any, cmd: str) -> None:
-    """The near miss: the right fix and a change to the runner the command does NOT name (tools/run.sh beside
-    `bash runtests`, runtests beside `bash ci/run.sh`) are admitted and paid: protection is what the command names."""
-    _docker_only(copies)
-    other = "tools/run.sh" if cmd == "bash runtests" else "runtests"
-    touch = (f"--- a/{other}\n+++ b/{other}\n@@ -1,2 +1,3 @@\n #!/bin/sh\n+# not the runner here\n "
-             + _RUNNER.splitlines(True)[1])
-    result = _grade(copies, _GOLD + touch, cmd)
-    assert (result["verdict"], result["score"]) == ("accepted", 1.0), result
+    assert result["verdict"] != "accepted" and result["score"] == 0.0, result
 
 
 @pytest.mark.docker
@@ -192,6 +186,10 @@ def test_a_named_runner_that_resolves_its_own_path_runs_the_task_s_tree(copies: 
 
 @pytest.mark.docker
 @pytest.mark.parametrize("cmd", ["bash runlocal", "bash ci/local.sh"])
+@pytest.mark.xfail(strict=True, reason="open (rt33q): a runner the test command names by a bare word or through the "
+                                       "environment's folder link is no copy (`command_paths` misses it, or names the "
+                                       "link's path the listing never walks): its `readlink -f \"$0\"` lands in /srv, "
+                                       "where the tests run on the unpatched tree: the right patch refused")
 def test_a_runner_that_resolves_its_own_path_runs_the_task_s_tree_however_it_is_named(copies: Any, cmd: str) -> None:
     result = _grade(copies, _GOLD, cmd)
     assert (result["verdict"], result["score"]) == ("accepted", 1.0), result
@@ -205,17 +203,9 @@ def test_the_patch_s_own_files_overflowing_work_beside_the_copies_are_its_verdic
 
 
 @pytest.mark.docker
+@pytest.mark.xfail(strict=True, reason="open (rt33q, RED-TEAM.md class 8; older than the copies): a one-line edit of "
+                                       "a linked data file bigger than /work makes an archive the files op cannot write "
+                                       "(`full`): the environment's infra_error, not retryable, for the patch's choice")
 def test_a_patch_whose_archive_overflows_work_is_its_own_verdict(copies: Any) -> None:
-    """Refused on the host before the files are written (sandbox/repo_job.py `_work_bytes`), naming the bound."""
-    _docker_only(copies)
     result = _grade(copies, _GOLD + _big_edits("pkg/table.txt"))
-    assert (result["verdict"], result["score"]) == ("wrong_answer", 0.0) and "work_tmpfs_mb" in result["detail"], result
-
-
-@pytest.mark.docker
-def test_a_right_patch_with_one_big_edit_that_fits_work_still_pays(copies: Any) -> None:
-    """The near miss of the bound: the right patch with a second, small file's edit fits /work beside the copies and
-    its spare, and is paid."""
-    _docker_only(copies)
-    result = _grade(copies, _GOLD + "--- a/pkg/__init__.py\n+++ b/pkg/__init__.py\n@@ -1 +1,2 @@\n \"\"\"The package.\"\"\"\n+X = 1\n")
-    assert (result["verdict"], result["score"]) == ("accepted", 1.0), result
+    assert result["verdict"] not in ("infra_error", "accepted") and result["score"] == 0.0, result

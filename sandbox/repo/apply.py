@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .patch import Patch, PatchError, command_paths
+from .patch import Patch, PatchError
 
 Overrides = dict[str, bytes | None]
 TREE_MAX_BYTES = 256 << 20  # the patched tree as one archive (/work is a tmpfs of the sandbox's memory)
@@ -186,60 +186,6 @@ def _open_in(root: str, path: str) -> int | None:
         return None
     finally:
         os.close(fd)
-
-
-NAMED_READ = 1 << 20  # bytes of one named file read for the files it names in turn (`command_files`)
-NAMED_MAX = 256  # named files read so, at most
-
-
-def command_files(root: str, test_cmd: str) -> tuple[str, ...]:
-    """The files of the environment's tree at `root` that a test command names or might name (docs/repo-tasks.md
-    "Trust model"), decided by the tree, not by the words' shape: every path `command_paths` reads in the command,
-    as written, and, where it names a regular file of the tree (following the environment's own links, never out
-    of the tree), that file's real path too (`bash ci/run.sh` with `ci -> tools` names `tools/run.sh`, the path a
-    patch edits). A named file that is not Python source (a script, a Makefile, a configuration) is read in turn,
-    and the paths it names are named too, from the root and from its own folder (a runner that runs a helper): up to
-    NAMED_MAX files, NAMED_READ bytes each.
-    The task protects them all from the patch (`check_admitted`) and holds the real files as copies, not links
-    (sandbox/repo_job.py `copied`), so one that resolves its own path finds the task's tree."""
-    real_root = os.path.realpath(root)
-    named: dict[str, None] = {}
-    scanned: set[str] = set()
-    todo, read = [(test_cmd, "")], 0
-    while todo:
-        text, folder = todo.pop()
-        words = command_paths(text)
-        for path in (*words, *(f"{folder}/{p}" for p in words if folder)):
-            named[path] = None
-            real = resolve_in(real_root, path)
-            if real is None or real in scanned:
-                continue
-            named[real] = None
-            scanned.add(real)
-            if not real.endswith(".py") and read < NAMED_MAX:
-                read += 1
-                try:
-                    with open(os.path.join(real_root, real), "rb") as fh:
-                        todo.append((fh.read(NAMED_READ).decode("utf-8", "replace"), os.path.dirname(real)))
-                except OSError:
-                    pass
-    return tuple(named)
-
-
-def resolve_in(real_root: str, path: str) -> str | None:
-    """The real path, relative to `real_root` (a resolved folder), of the regular file `path` names there following
-    links; None when it names none, or only through a link that leaves the tree."""
-    if "\0" in path:
-        return None
-    full = os.path.realpath(os.path.join(real_root, path))
-    if not full.startswith(real_root + os.sep):
-        return None
-    try:
-        if not stat.S_ISREG(os.stat(full).st_mode):
-            return None
-    except (OSError, ValueError):
-        return None
-    return os.path.relpath(full, real_root)
 
 
 def tree_kind(root: str, path: str) -> str | None:

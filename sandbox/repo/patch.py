@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import configparser
 import fnmatch
-import posixpath
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -377,47 +376,19 @@ def check_protected(patch: Patch, extra: Iterable[str] = ()) -> None:
             raise PatchError(f"the patch touches a protected path: {reason}")
 
 
-# A test command's words as paths (`command_paths`): split at whitespace, then again at what the shell or a runner's
-# option reads as no part of a file name (quotes, operators, `=`, `,`, `::`, `$(...)`): each whole word and each
-# piece is a candidate, whatever its shape (no extension or `/` needed: `bash runtests` names a file).
-_SHELL_SPLIT = re.compile(r"[\s'\"`;|&()<>=,:$!{}\[\]*?#\\]+")
-_MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
-MAKEFILES = ("Makefile", "makefile", "GNUmakefile")
-BASES_MAX = 16  # folders a command's words are tried under besides the root (each `cd DIR`)
-
-
 def command_paths(test_cmd: str) -> tuple[str, ...]:
-    """Every repository path a test command's text names or might name, by its words alone (docs/repo-tasks.md
-    "Trust model"): each word and piece of a word (`_SHELL_SPLIT`) as a relative path (`./` and `..` folded; absolute
-    paths and options left out), a module after `-m` as its files, make's makefiles, and each word again under
-    the folders `cd` or `-C` enter. An allowlist's rule: anything that could be a file the command runs or reads is
-    protected, however it is spelled; the words that name the environment's files through its links are resolved
-    against its tree by sandbox/repo/apply.py `command_files`, which calls this."""
-    words = test_cmd.split()
-    found: list[str] = []
-    bases = [""]
-    for k, word in enumerate(words):
-        previous = words[k - 1] if k else ""
-        pieces = [word.strip("'\""), *_SHELL_SPLIT.split(word)]
-        if previous in ("cd", "pushd", "-C", "--directory") and len(bases) < BASES_MAX:
-            bases += [p for p in (_rel(w) for w in pieces) if p]
-        if word.strip("'\"") in ("make", "gmake"):
-            found += MAKEFILES
-        module = word[2:] if word.startswith("-m") and len(word) > 2 else word if previous == "-m" else ""
-        if _MODULE.fullmatch(module.strip("'\"")):
-            stem = module.strip("'\"").replace(".", "/")
-            found += [f"{stem}.py", f"{stem}/__init__.py", f"{stem}/__main__.py"]
-        found += [p for p in (_rel(w) for w in pieces) if p]
-    return tuple(dict.fromkeys(p if not b else f"{b}/{p}" for b in bases for p in found))
-
-
-def _rel(word: str) -> str:
-    """A word as a relative path in the repository ("" when it cannot be one: an option, absolute, above the root)."""
-    word = word.strip("'\"")
-    if not word or word.startswith(("-", "/", "~")):
-        return ""
-    path = posixpath.normpath(word)
-    return "" if path == "." or path == ".." or path.startswith("../") else path
+    """The repository files a test command names (a script, a Makefile): protected like tests."""
+    found = []
+    for word in test_cmd.split():
+        word = word.strip("'\"")
+        if word.startswith("./"):
+            word = word[2:]
+        if word in ("make", "gmake"):
+            found.append("Makefile")
+        elif "/" in word or word.endswith((".sh", ".py", ".cfg", ".ini", ".toml", ".mk")):
+            if not word.startswith(("-", "/")) and "=" not in word:
+                found.append(word.split("::", 1)[0])
+    return tuple(dict.fromkeys(found))
 
 
 def config_section(name: str, text: str) -> object:
