@@ -81,8 +81,7 @@ START_NEAR = [n(c) for c in [
 test_a_start_or_an_option_is_no_result = refused_test(
     START_NEAR, """Paid in both profiles on main (refused on 40e3699): `grammar._stranded_sentence` ends a whole sentence at
     any `_STRANDED_PAIRS` pair, and `start with`, `work with`, `choose from`, `look at` name the value a problem starts
-    from or its options, not the result; the bare box after it pays. The safe verdict: only a result's pair ends it.""",
-    marks=[pytest.mark.xfail(strict=True, reason="rt29x class 1: _STRANDED_PAIRS admits start/work with, choose from, look at")])
+    from or its options, not the result; the bare box after it pays. The safe verdict: only a result's pair ends it.""")
 
 
 # 2. The `there are` shape counts the answers; an auxiliary states a wish (fx29ap `_STRANDED_SENTENCE_RE`).
@@ -95,8 +94,7 @@ COUNT_NEAR = [n(c) for c in [
 test_a_count_of_answers_or_a_wish_is_no_statement = refused_test(
     COUNT_NEAR, """Paid in both profiles on main (refused on 40e3699): `_STRANDED_SENTENCE_RE`'s `there are` shape takes
     any counted noun, `answers`, `values`, `roots` too (the box is one of several), and `_STRANDED_RELATIVE` admits `want
-    to` and `will` (a target, not a result). The safe verdict: neither ends the sentence before a bare box.""",
-    marks=[pytest.mark.xfail(strict=True, reason="rt29x class 2: a count of answers or a wish ends a stranded sentence")])
+    to` and `will` (a target, not a result). The safe verdict: neither ends the sentence before a bare box.""")
 
 
 # 3. A box's letter written as a mathematical alphanumeric is no name (fx29ap `_box_names`).
@@ -107,8 +105,7 @@ UNICODE_NAME_NEAR = [n(c) for c in [
 test_a_condition_on_a_folded_letter_of_the_box_is_refused = refused_test(
     UNICODE_NAME_NEAR, """Paid in both profiles on main (refused on 40e3699): `grammar._box_names` keeps ASCII letters, and
     the grader folds `𝑥`, `𝒙`, `𝑛` to `x`, `n`, so the condition gives the box's own letter another value unread. The
-    safe verdict: the box's letters are read as the grader folds them.""",
-    marks=[pytest.mark.xfail(strict=True, reason="rt29x class 3: _box_names drops folded letters")])
+    safe verdict: the box's letters are read as the grader folds them.""")
 
 
 # 4. Brackets the function scan does not list (guards `_function_scan`, `_APPLIED_RE`).
