@@ -81,8 +81,7 @@ START_NEAR = [n(c) for c in [
 test_a_start_or_an_option_is_no_result = refused_test(
     START_NEAR, """Paid in both profiles on main (refused on 40e3699): `grammar._stranded_sentence` ends a whole sentence at
     any `_STRANDED_PAIRS` pair, and `start with`, `work with`, `choose from`, `look at` name the value a problem starts
-    from or its options, not the result; the bare box after it pays. The safe verdict: only a result's pair ends it.""",
-    marks=[pytest.mark.xfail(strict=True, reason="rt29x class 1: _STRANDED_PAIRS admits start/work with, choose from, look at")])
+    from or its options, not the result; the bare box after it pays. The safe verdict: only a result's pair ends it.""")
 
 
 # 2. The `there are` shape counts the answers; an auxiliary states a wish (fx29ap `_STRANDED_SENTENCE_RE`).
@@ -95,8 +94,7 @@ COUNT_NEAR = [n(c) for c in [
 test_a_count_of_answers_or_a_wish_is_no_statement = refused_test(
     COUNT_NEAR, """Paid in both profiles on main (refused on 40e3699): `_STRANDED_SENTENCE_RE`'s `there are` shape takes
     any counted noun, `answers`, `values`, `roots` too (the box is one of several), and `_STRANDED_RELATIVE` admits `want
-    to` and `will` (a target, not a result). The safe verdict: neither ends the sentence before a bare box.""",
-    marks=[pytest.mark.xfail(strict=True, reason="rt29x class 2: a count of answers or a wish ends a stranded sentence")])
+    to` and `will` (a target, not a result). The safe verdict: neither ends the sentence before a bare box.""")
 
 
 # 3. A box's letter written as a mathematical alphanumeric is no name (fx29ap `_box_names`).
@@ -107,8 +105,7 @@ UNICODE_NAME_NEAR = [n(c) for c in [
 test_a_condition_on_a_folded_letter_of_the_box_is_refused = refused_test(
     UNICODE_NAME_NEAR, """Paid in both profiles on main (refused on 40e3699): `grammar._box_names` keeps ASCII letters, and
     the grader folds `𝑥`, `𝒙`, `𝑛` to `x`, `n`, so the condition gives the box's own letter another value unread. The
-    safe verdict: the box's letters are read as the grader folds them.""",
-    marks=[pytest.mark.xfail(strict=True, reason="rt29x class 3: _box_names drops folded letters")])
+    safe verdict: the box's letters are read as the grader folds them.""")
 
 
 # 4. Brackets the function scan does not list (guards `_function_scan`, `_APPLIED_RE`).
@@ -158,12 +155,12 @@ CASELESS_PAID = [n(c) for c in [
     "小明买了 2 个苹果，又买了 4 个苹果\n答案是 6。", "一共 6 个苹果\n答案是 6。", "他有 6 个苹果\n答案是 6。", "剩下 6 个苹果\n答案是 6。",
     "所以还剩 6 个\n答案是 6。", "因此她剩下 6 美元\n答案是 6。", "所以一共需要 6 小时\n答案是 6。", "他每天跑 6 公里\n答案是 6。",
     "ดังนั้นเหลือ 6 ชิ้น\nคำตอบคือ 6", "ดังนั้นรวมเป็น 6 ชิ้น\nคำตอบคือ 6", "彼は6個のリンゴを買いました\n答えは6です。",
+    "小明有 8 个苹果，吃了 2 个\n答案是 6。",  # red team 20's FX29AO_COST row, open since fx29ao
 ]]
 test_a_caseless_step_in_digits_pays = paid_test(
     CASELESS_PAID, """Refused in both profiles on main (paid on 40e3699): fx29ao's `grammar._caseless_statement` reads a
     line in a script without case as a statement only in `_CASELESS_STEP_RE`'s shapes, so these steps are read as the
-    anchor's lead and the right answer below them states none. The safe verdict for a right answer: paid.""",
-    marks=[pytest.mark.xfail(strict=True, reason="rt29x pedantry: _CASELESS_STEP_RE lists too few steps")])
+    anchor's lead and the right answer below them states none. The safe verdict for a right answer: paid.""")
 
 
 # Held near misses of fx29ap's admissions (each refused on main in both profiles).
@@ -200,3 +197,18 @@ CONDITION_PAID = [n(c) for c in [
 ]]
 test_a_result_pair_pays = paid_test(STRANDED_PAID)
 test_a_condition_on_another_letter_pays = paid_test(CONDITION_PAID)
+
+
+# fx29aq's narrowings, in variants they were not written for (each refused), and its new caseless counts one step off.
+FX29AQ_HELD = [n(c) for c in [
+    f"This is the number we started from. {B}", f"This is what we deal with. {B}", f"This is what we select from. {B}",
+    f"This is what we aim for. {B}", f"This is what we hope for. {B}", f"This is what we are going to arrive at. {B}",
+    f"This is what we would like to solve for. {B}", f"There are 6 integers to choose from. {B}",
+    f"There are 6 ways to account for. {B}", f"There are 6 outcomes to look for. {B}", f"There are 2 cases to solve for. {B}",
+    f"So $a = 2$, when $h = 7$, $b = 4$, so $ℎ = {B}$.", f"So $a = 2$, when $x = 7$, $b = 4$, so $y = 𝕩 - 1 = {B}$.",
+    "他可能买了 6 本书\n答案是 6。", "他买了约 6 本书\n答案是 6。", "他没买 6 本书\n答案是 6。", "他有 6 个左右\n答案是 6。",
+    "他有 6 个以上\n答案是 6。", "他有 6 打鸡蛋\n答案是 6。", "还不到 6 个\n答案是 6。", "他有6千个\n答案是 6。", "还有 6 双鞋\n答案是 6。",
+    "他有 6 个苹果吗\n答案是 6。", "他会有 6 个苹果\n答案是 6。", "ดังนั้นเหลือประมาณ 6 ชิ้น\nคำตอบคือ 6", "ไม่ได้เหลือ 6 ชิ้น\nคำตอบคือ 6",
+    "彼はたぶん6個のリンゴを買いました\n答えは6です。", "彼は6千個のリンゴを買いました\n答えは6です。",
+]]
+test_fx29aqs_narrowings_hold_in_other_words = refused_test(FX29AQ_HELD)

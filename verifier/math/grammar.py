@@ -509,12 +509,14 @@ def _caseless_statement(line: str) -> bool:
     """Whether `line`, the line above a caseless line (`opens_sentence`), ending in a letter of a script without case,
     states something of its own so that its break ends it: each of its clauses is a step of `_CASELESS_STEP_RE`
     (`小明有 6 个苹果`, `小明有两个苹果，小红有四个苹果`, `把两个数相加`; fx29ao, red team 20's pedantry) or a sum
-    (`_CASELESS_SUM_RE`: `2 + 4 = 6 个`). Any other line (`可能`, "maybe"; `以千为单位`, "in thousands"; `不是`, "not";
+    (`_CASELESS_SUM_RE`: `2 + 4 = 6 个`) or a count in digits (`_CASELESS_COUNT_RE`: `他买了3本书`, `还剩 6 个苹果`,
+    `ดังนั้นเหลือ 6 ชิ้น`, `彼は6個のリンゴを買いました`; fx29aq, red team 22's pedantry). Any other line (`可能`, "maybe"; `以千为单位`, "in thousands"; `不是`, "not";
     `อาจจะ`) is read with the line below as its lead (fx29al, red team 19 class 3), so `所以\n答案是 6。` pays and
     `可能\n答案是 6。` states none; a digit makes no statement (fx29ao, red team 20 class 4: `可能是6个`, "maybe 6";
     `不是6个`, "not 6"; `以1000为单位`, "in units of 1000", were read as statements before fx29ao)."""
     return unicodedata.category(line[-1]) == "Lo" and all(
-        _CASELESS_STEP_RE.fullmatch(c) or _CASELESS_SUM_RE.fullmatch(c) for c in re.split(r"[，,]", line))
+        _CASELESS_STEP_RE.fullmatch(c) or _CASELESS_SUM_RE.fullmatch(c) or _CASELESS_COUNT_RE.fullmatch(c)
+        for c in re.split(r"[，,]", line))
 
 
 _CASELESS_SUM_RE = re.compile(
@@ -539,6 +541,30 @@ one to three digits or of the numerals up to ten, never `千`, `万`, a classifi
 adding the numbers (`把两个数相加`, `两数相加得六`), a check or a total (`验证一下`, `计算总数`, `合计`) or Thai "the sum is"
 a numeral (`ดังนั้นผลรวมคือหก`), after a concluding connective. An allowlist: a hedge, a negation, a bound or a scale
 (`可能`, `不是`, `至少`, `以千为单位`, `乘以`) is in none of its shapes."""
+
+
+_CASELESS_DIGITS = r"\s*\d{1,3}(?:\.\d{1,2})?\s*"
+_CASELESS_COUNT_RE = re.compile(
+    r"\s*(?:"
+    r"(?:所以|因此|因而|于是|那么|最后)?\s*(?:他们|她们|我们|他|她|我|你|小[明红华丽刚强军芳亮东兰林伟]|每人|每个人)?\s*"
+    r"(?:一共|总共|共|还|又|再|也|都|每天)?\s*(?:有|是|买了|买|卖了|剩下|剩|剩余|需要|用了|花了|吃了|跑了|跑|走了|读了|做了|得到|拿了"
+    r"|给了|收到|带了|种了|养了|写了|画了)?\s*(?:" + _CJK_NUMBER + r"|" + _CASELESS_DIGITS + r")\s*"
+    r"(?:个|只|本|支|张|块|颗|辆|名|条|件|位|元|美元|小时|分钟|天|公里|米)"
+    r"(?:苹果|橘子|梨|香蕉|桃子|糖果|糖|书|球|学生|同学|朋友|鸡蛋|铅笔|花|鸟|猫|狗|人|蛋糕|饼干|玩具|钱)?"
+    r"|(?:ดังนั้น|จึง)?\s*(?:เขา|เธอ|ฉัน|เรา)?\s*(?:มี|เหลือ|รวมเป็น|รวม|ซื้อ|ได้|ใช้)" + _CASELESS_DIGITS
+    + r"(?:ชิ้น|คน|อัน|ลูก|บาท|ผล|เล่ม|ตัว|ใบ|ชั่วโมง|วัน)"
+    r"|(?:(?:彼|彼女|私|私たち|僕)は)?" + _CASELESS_DIGITS + r"(?:個|本|冊|枚|人|匹|台|円)"
+    r"(?:の(?:リンゴ|りんご|みかん|本|ペン|鉛筆|ボール|ケーキ|お菓子)を)?"
+    r"(?:買いました|持っています|食べました|もらいました|あります|います|残っています|売りました))\s*")
+"""A caseless line's clause that states a count in digits or small numerals (`_caseless_statement`; fx29aq, red team
+22's pedantry): Chinese, after a concluding connective, a pronoun or a name of `小`, one of a few adverbs (`一共`, `还`,
+`又`, `每天`) and a verb of having, buying, being left or spending (`有`, `买了`, `剩下`, `需要`), a count of one to three
+digits or of the numerals up to ten and a classifier or unit (`个`, `本`, `元`, `小时`, `公里`), then one of a word
+problem's nouns (`他买了3本书`, `还剩 6 个苹果`, `一共是 6 个苹果`, `他每天跑 6 公里`); Thai, a verb of having, being left or
+totalling and a classifier (`ดังนั้นเหลือ 6 ชิ้น`, `ดังนั้นรวมเป็น 6 ชิ้น`); Japanese, a pronoun's `は`, a counter, a
+thing and a past or present verb (`彼は6個のリンゴを買いました`). Every slot is an allowlist: a hedge, a bound, a negation
+or a scale (`可能是6个`, `约6个`, `至少6个`, `不是6个`, `没有六个`, `6000 个`, `六千个`, `6 个左右`, `ไม่ใช่ 6 ชิ้น`,
+`たぶん6個`, `乘以1000倍`, a dozen's or a pair's `打`, `双`, `倍`) is in none."""
 
 
 _LONE_CAPITAL_GAP_RE = re.compile(r":?[ \t]+|['’]")
@@ -603,21 +629,35 @@ def _known_words() -> frozenset[str]:
 
 
 _STRANDED_PAIRS = (
-    r"(?:(?:choose|chose|choosing|pick|picking|select|selecting)\s+from"
-    r"|(?:ask|asks|asked|asking|look|looks|looked|looking|solve|solves|solved|solving|search|searching|account|accounts"
-    r"|accounted|wait|waiting)\s+for|(?:arrive|arrives|arrived|arriving|look|looks|looked|looking)\s+at"
-    r"|(?:end|ends|ended|ending|come|comes|came|coming)\s+up\s+with|(?:start|starts|started|begin|begins|began|work"
-    r"|works|worked|working)\s+with|(?:add|adds|added|adding|sum|sums|summed|summing)\s+up\s+to)")
-"""A verb and its stranded preposition whose object, the thing chosen, asked, solved or arrived at, names the value
-sought (`_STRANDED_SENTENCE_RE`; fx29ao, red team 20's pedantry): `choose from`, `asks for`, `solve for`, `arrive at`,
-`end up with`, `adds up to`. A preposition after anything else stays open (`_OPEN_ENDED`: `The answer is less than.`,
-`... divided by.`, `... is up to.`, `... is per.`, `... what we divide by.`)."""
+    r"(?:(?:ask|asks|asked|asking|look|looks|looked|looking|solve|solves|solved|solving|search|searching|account|accounts"
+    r"|accounted)\s+for|(?:arrive|arrives|arrived|arriving)\s+at|(?:end|ends|ended|ending|come|comes|came|coming)\s+up"
+    r"\s+with|(?:add|adds|added|adding|sum|sums|summed|summing)\s+up\s+to)")
+"""A verb and its stranded preposition whose object is the result sought (`_STRANDED_SENTENCE_RE`; fx29ao, red team 20's
+pedantry; narrowed by fx29aq, red team 22 class 1): `asks for`, `solve for`, `look for`, `search for`, `account for`,
+`arrive at`, `end up with`, `come up with`, `adds up to`. An allowlist of result verbs: a pair whose object is where a
+problem starts or its options (`start with`, `work with`, `choose from`, `look at`, `wait for`) ends no sentence, and a
+preposition after anything else stays open (`_OPEN_ENDED`: `The answer is less than.`, `... divided by.`, `... is up
+to.`, `... is per.`, `... what we divide by.`)."""
+_STRANDED_CHOICE_PAIRS = r"(?:(?:choose|pick|select)\s+from)"
+"""The pairs a `there are` count of things ends besides `_STRANDED_PAIRS` (`There are 6 people to choose from.`): their
+object is the counted things (`_STRANDED_COUNTED`), never the box (fx29aq, red team 22 class 1)."""
+_STRANDED_COUNTED = frozenset(
+    "people persons students children kids boys girls men women adults friends players members guests customers workers "
+    "employees teams books cards balls apples oranges bananas cookies candies marbles pencils pens coins toys cars bikes "
+    "bicycles flowers trees animals dogs cats birds horses cows pigs goats chickens ducks fish sheep shirts socks shoes "
+    "hats dresses tickets boxes bags baskets stickers stamps eggs cakes cupcakes muffins pies pizzas sandwiches "
+    "chocolates seeds shells stones rocks blocks bottles jars cans cups plates bowls chairs tables rooms houses "
+    "buttons beads balloons gifts presents photos pictures songs movies games lessons trips tasks items".split())
+"""The things a `there are` sentence of `_STRANDED_SENTENCE_RE` counts (`There are 6 people to choose from.`, `There are
+12 people to account for.`): a word problem's people and objects, an allowlist (fx29aq, red team 22 class 2). A
+quantity the answer may be (`answers`, `values`, `roots`, `solutions`, `numbers`, `ways`, `outcomes`) is none: the box
+would be one of several; nor a scale or a unit (`thousands`, `dozens`, `percent`, `halves`, `pairs`)."""
 _STRANDED_GAP = r"[ \t]{1,3}"
 _STRANDED_RELATIVE = (
     r"(?:(?:(?:that|which)" + _STRANDED_GAP + r")?(?:we|i|you|they|it|the" + _STRANDED_GAP + r"(?:problem|question|task))"
     r"(?:" + _STRANDED_GAP + r"(?:are|were|was|is|have|had|have" + _STRANDED_GAP + r"been|had" + _STRANDED_GAP
-    + r"been|need" + _STRANDED_GAP + r"to|have" + _STRANDED_GAP + r"to|had" + _STRANDED_GAP + r"to|want" + _STRANDED_GAP
-    + r"to|will|(?:are|were)" + _STRANDED_GAP + r"asked" + _STRANDED_GAP + r"to))?|to)")
+    + r"been|need" + _STRANDED_GAP + r"to|have" + _STRANDED_GAP + r"to|had" + _STRANDED_GAP + r"to|(?:are|were)"
+    + _STRANDED_GAP + r"asked" + _STRANDED_GAP + r"to))?|to)")
 _STRANDED_SENTENCE_RE = re.compile(
     r"(?i:(?:(?:so|thus|hence|therefore|now|and|finally)" + _STRANDED_GAP.replace("{1,3}", "{0,3}") + r",?"
     + _STRANDED_GAP + r")?"
@@ -630,15 +670,16 @@ _STRANDED_SENTENCE_RE = re.compile(
     + _STRANDED_GAP + r"found|got)" + _STRANDED_GAP + r"(?:exactly" + _STRANDED_GAP + r")?what" + _STRANDED_GAP
     + _STRANDED_RELATIVE + r"|there" + _STRANDED_GAP + r"(?:is|are|was|were)" + _STRANDED_GAP
     + r"(?:\d{1,6}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)" + _STRANDED_GAP
-    + r"([^\W\d_]{2,20})" + _STRANDED_GAP + r"to)" + _STRANDED_GAP + _STRANDED_PAIRS + r")")
+    + r"([^\W\d_]{2,20})" + _STRANDED_GAP + r"to" + _STRANDED_GAP + r"(?:" + _STRANDED_CHOICE_PAIRS + r"|"
+    + _STRANDED_PAIRS + r"))(?(1)|" + _STRANDED_GAP + _STRANDED_PAIRS + r"))")
 """The whole sentences a verb's stranded preposition ends at its period (`_stranded_sentence`; fx29ap, red team 21
 class 1): after an optional concluding connective, `this is` (`that is`, `it's`, `exactly`) `what` (`everything`, `the
-number`, `the answer`, ...) and a relative clause (`we`, `it`, `the problem`, an auxiliary that is no modal, or `to`)
+number`, `the answer`, ...) and a relative clause (`we`, `it`, `the problem`, an auxiliary that is no modal nor a wish, `want to`, `will`, or `to`)
 before a `_STRANDED_PAIRS` pair (`This is what the problem asks for.`, `That is exactly what we were asked for.`, `This
 is the answer we arrive at.`, `That's everything we need to account for.`); `Let's see` (`let us figure out`) `what`
 (`Let's see what we end up with.`); `we know` (`found`, `now know`) `what` (`Now we know what to look for.`, `We found
-what we were looking for.`); `There are` a count and LEXICON's counted noun `to` (`There are 6 people to choose
-from.`). An allowlist of shapes, read whole from the sentence's start: a hedge, a scale, a negation, a bound, an
+what we were looking for.`); `There are` a count and a thing of `_STRANDED_COUNTED` `to` (`There are 6 people to choose
+from.`), where `_STRANDED_CHOICE_PAIRS` end it too. An allowlist of shapes, read whole from the sentence's start: a hedge, a scale, a negation, a bound, an
 operation or a modal before the pair (`Maybe this is what we arrive at.`, `The answer in thousands is what we end up
 with.`, `The answer is not the number we arrive at.`, `Half of what we choose from.`, `The answer could be what we
 arrive at.`, `This is what we might arrive at.`) is in none, and the sentence goes on."""
@@ -674,7 +715,7 @@ def _stranded_sentence(text: str, at: int, whole: bool) -> bool:
             return False  # `approx. this is what we solve for.`: no sentence ends before it
         start = brk.end()
     shape = _STRANDED_SENTENCE_RE.fullmatch(text[start:at].strip())
-    return shape is not None and (shape.group(1) is None or _has("count", shape.group(1)))
+    return shape is not None and (shape.group(1) is None or shape.group(1).lower() in _STRANDED_COUNTED)
 
 
 _OPEN_ENDED = frozenset("a an the every my our their your its per of into onto as such where which whose whom and or "
@@ -884,12 +925,17 @@ _MATH_COMMAND_RE = re.compile(r"\\(?:[A-Za-z]+|.)")
 
 def _box_names(own: str, clause_math: str) -> frozenset[str] | None:
     """The letters, lower-cased, of the box's own math up to the box (`own`: `$x =`, `$f(n) =`) and of the math in the
-    box's clause before it (`clause_math`), commands dropped (`\\mathrm{x}` is `x`); None when its own math holds no
-    letter (`so $\\boxed{6}$`, `the answer is \\boxed{6}`): a box that names no unknown (`_later_step`'s conditions)."""
-    mine = {c.lower() for c in _MATH_COMMAND_RE.sub(" ", own) if c.isascii() and c.isalpha()}
+    box's clause before it (`clause_math`), commands dropped (`\\mathrm{x}` is `x`), read as the grader folds them
+    (`unicode_math.to_ascii_math`: `𝑥`, `𝒙` are `x`; fx29aq, red team 22 class 3); None when its own math holds no
+    letter (`so $\\boxed{6}$`, `the answer is \\boxed{6}`) or either holds a letter that folds to no ASCII one: a box that
+    names no unknown a condition is told from (`_later_step`'s conditions)."""
+    own, clause_math = _MATH_COMMAND_RE.sub(" ", to_ascii_math(own)), _MATH_COMMAND_RE.sub(" ", to_ascii_math(clause_math))
+    if any(c.isalpha() and not c.isascii() for c in own + clause_math):
+        return None  # a letter the grader does not fold (`ℎ`, `θ`): an unknown no condition's ASCII letter is told from
+    mine = {c.lower() for c in own if c.isalpha()}
     if not mine:
         return None
-    return frozenset(mine | {c.lower() for c in _MATH_COMMAND_RE.sub(" ", clause_math) if c.isascii() and c.isalpha()})
+    return frozenset(mine | {c.lower() for c in clause_math if c.isalpha()})
 
 
 _WORD_AFTER_RE = re.compile(r"[ \t]*([^\W\d_]+)")
