@@ -277,6 +277,13 @@ class Backend:
         """A job begins in the box (Pool.mark_start, after Box.sentry_base): what the backend takes
         as the job's start. Nothing by default."""
 
+    def overhead_mb(self, box: Box, language: str) -> int:
+        """What a step's limit adds to its own memory (the program's, a compile's) for what is not the
+        step's: the runner, its capture buffers, the warm interpreter (SandboxConfig.overhead_mb, a fixed
+        allowance). A backend that reads what the box holds at rest when its job begins may give less:
+        never more, so no program has more room than the fixed allowance left it."""
+        return self.config.overhead_mb(language)
+
     def reap(self) -> int:
         """Remove sandboxes whose owning server is gone; how many."""
         raise NotImplementedError
