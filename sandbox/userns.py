@@ -249,29 +249,8 @@ class UsernsBackend(Backend):
         return -1
 
     def job_begins(self, box: Box) -> None:
-        """What the box's cgroup holds now that no page cache is (watchdog.unreclaimable_mb: the runner, its stash and
-        the warm interpreter, settled: watchdog.settled), less its stash (the job's steps add it: sandbox/job.py
-        _stash_mb), is the job's rest (Box.rest_mb, overhead_mb)."""
-        sb: Sandbox = box.container
-        mem = {k: v for k, v in sb.cgroups.items() if k in ("memory", "")}
-        if not mem:
-            box.rest_mb = -1
-            return
-        try:
-            held = watchdog.settled(lambda: watchdog.unreclaimable_mb(mem))
-        except (OSError, ValueError):
-            held = -1
-        box.rest_mb = -1 if held < 0 else max(0, held - (sum(box.stash.values()) >> 20))
-
-    def overhead_mb(self, box: Box, language: str) -> int:
-        """A step's limit is its own memory plus what the box held at rest when its job began (job_begins) plus what a
-        run adds to the runner at most (SandboxConfig.capture_mb), never more than the fixed allowance
-        (SandboxConfig.overhead_mb). The fixed allowance was measured in a Docker container, whose cgroup is charged
-        for the page cache of the files its processes read; here the root filesystem's page cache is charged to
-        whichever box read a file first, so a later box held 29 MB at rest against the 96 MB allowed for a Python
-        one, and a program had its limit plus some 64 MB: 80 MB under a 16 MB limit was `accepted`."""
-        fixed = self.config.overhead_mb(language)
-        return fixed if box.rest_mb < 0 else min(fixed, box.rest_mb + self.config.capture_mb())
+        """The job's rest, read from the sandbox's cgroup (Backend.read_rest, overhead_mb)."""
+        self.read_rest(box, box.container.cgroups)
 
     def set_memory(self, box: Box, mb: int) -> None:
         """The cgroup's limit (memory = memory + swap: _set_cgroup_memory)."""
