@@ -278,6 +278,30 @@ class Backend:
         """A job begins in the box (Pool.mark_start, after Box.sentry_base): what the backend takes
         as the job's start. Nothing by default."""
 
+    def overhead_mb(self, box: Box, language: str) -> int:
+        """What a step's limit adds to its own memory (the program's, a compile's) for what is not the step's: what
+        the box held at rest when its job began (Box.rest_mb, read_rest: the runner, its stash aside, and the warm
+        interpreter) plus what a run adds to the runner at most (SandboxConfig.capture_mb), never more than the fixed
+        allowance (SandboxConfig.overhead_mb), which is all a backend that reads no rest gives. The fixed allowance
+        holds the page cache a box's processes map, which a cgroup charges to whichever box read a file first: a
+        box that was not first held 29 MB at rest against the 96 MB allowed for Python, and a program had its limit
+        plus some 64 MB (80 MB touched under a 16 MB limit was `accepted` under runc and userns: h30x)."""
+        fixed = self.config.overhead_mb(language)
+        return fixed if box.rest_mb < 0 else min(fixed, box.rest_mb + self.config.capture_mb())
+
+    def read_rest(self, box: Box, cgroups: dict[str, str] | None) -> None:
+        """Box.rest_mb from the sandbox's own cgroup folders (v1 or v2) as its job begins: what they hold that is
+        no page cache (watchdog.unreclaimable_mb, settled: watchdog.settled), less the stash the job's steps add
+        (sandbox/job.py _stash_mb); -1 (the fixed allowance) where there is none to read."""
+        mem = {k: v for k, v in (cgroups or {}).items() if k in ("memory", "")}
+        held = -1
+        if mem:
+            try:
+                held = watchdog.settled(lambda: watchdog.unreclaimable_mb(mem))
+            except (OSError, ValueError):
+                held = -1
+        box.rest_mb = -1 if held < 0 else max(0, held - (sum(box.stash.values()) >> 20))
+
     def reap(self) -> int:
         """Remove sandboxes whose owning server is gone; how many."""
         raise NotImplementedError
@@ -730,8 +754,12 @@ class DockerBackend(Backend):
     def job_begins(self, box: Box) -> None:
         """Under runsc: what gVisor holds besides the sandbox's memory now, settled (a single reading can
         catch a transient: watchdog.settled), is the job's (Box.gvisor_rest_mb), and the cgroup is set from
-        it (_cap_runsc): a job's limit never inherits an earlier job's rest."""
+        it (_cap_runsc): a job's limit never inherits an earlier job's rest. Under runc: the job's rest from
+        the container's cgroup (Backend.read_rest, overhead_mb)."""
         if self._watch is None:
+            with self._lock:
+                own = self._cgroups.get(box.container.id)
+            self.read_rest(box, own)
             return
         box.gvisor_rest_mb = watchdog.settled(lambda: self._rest_mb(box))
         self._cap_runsc(box)

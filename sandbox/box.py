@@ -35,6 +35,7 @@ class Box(Generic[H]):
     gvisor_rest_mb: int = -1  # under Docker's runsc: what gVisor held besides the sandbox's memory when its job began (its cgroup's limit is mem_mb plus it)
     sandbox_rest_mb: int = -1  # Backend.sandbox_mb right after its start (Backend.at_rest); -1: none
     oom_base: int = -1  # under Docker's runc: its cgroup's OOM kills when its job or session began (-1: unread)
+    rest_mb: int = -1  # runc and userns: what its cgroup held that is no page cache when its job began, less its stash (Backend.overhead_mb); -1: not read
     heap_over_since: float = 0.0  # when the watchdog first read it over its limit by gVisor's heap alone (Watchdog._check)
     lock: threading.Lock = field(default_factory=threading.Lock)
     # what its runner holds of tasks' test sets (sandbox/job.py _stash): sha256 -> bytes, least recently used first

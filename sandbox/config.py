@@ -103,5 +103,11 @@ class SandboxConfig:
         the warm interpreter's two processes (measured 24 MB: WARM_MB)."""
         return self.memory_overhead_mb + 2 * (self.output_limit_bytes >> 20) + (WARM_MB if self.warm_container(language) else 0)
 
+    def capture_mb(self) -> int:
+        """What a run adds to the runner while it lasts, at most: the program's stdin it writes (max_stdin_bytes),
+        the stdout it keeps (twice the cap: its bytes and their copy in the answer) and the stderr it keeps. The
+        part of overhead_mb that is not at rest, where a backend measures the rest (Backend.overhead_mb)."""
+        return -(-self.max_stdin_bytes >> 20) + 2 * -(-self.output_limit_bytes >> 20) + -(-self.stderr_limit_bytes >> 20)
+
     def limits_for(self, language: str) -> LanguageLimits:
         return self.limits.get(language) or LanguageLimits()

@@ -165,9 +165,9 @@ def _run_job(pool, box, plan: Plan, config: SandboxConfig) -> tuple[dict, bool]:
     judged tests; (result, whether the box may serve again)."""
     plan.ran, plan.done, plan.ended = False, [], False
     if plan.checker and plan.checker_language == "cpp" and plan.checker_exe is None:
-        plan.checker_exe = _compiled_checker(pool, box, plan, config, config.overhead_mb(plan.lang.name) + _stash_mb(box))
+        plan.checker_exe = _compiled_checker(pool, box, plan, config, pool.overhead_mb(box, plan.lang.name) + _stash_mb(box))
     _stash(pool, box, plan, config)
-    overhead = config.overhead_mb(plan.lang.name) + _stash_mb(box)  # the stash is the runner's memory
+    overhead = pool.overhead_mb(box, plan.lang.name) + _stash_mb(box)  # the stash is the runner's memory
     # The job's own limit before its files: a Python program's syntax check runs with them, and under
     # the previous job's limit a right answer's parse was OOM-killed after a 16 MB job (a
     # compile_error: tests/test_sandbox_checker_attacks.py). The check needs no more than the run.
@@ -526,9 +526,11 @@ def _with_room(pool, box, run: Callable[[], dict | None]) -> dict | None:
     and gVisor returns a gone program's pages to the host only after a while (under load, after the
     checker started: CI's pod run), so doubling the limit for this run gives the checker at least a
     whole limit. The checker on the program's output gets it too when it ran out of memory first, so
-    the output and the reference answer are judged with the same room (docs/sandboxes.md)."""
+    the output and the reference answer are judged with the same room (docs/sandboxes.md). The room is the box's
+    under the fixed allowance (SandboxConfig.overhead_mb), doubled, where the backend gave the program less of it
+    (Backend.overhead_mb, userns): a checker is no program, and needs the same room on every backend."""
     mb = box.mem_mb
-    pool.set_memory(box, 2 * mb)
+    pool.set_memory(box, 2 * (mb + pool.config.overhead_mb(box.language) - pool.overhead_mb(box, box.language)))
     try:
         return run()
     finally:

@@ -148,6 +148,10 @@ class Pool:
         box.sentry_base = self._backend().sentry_mb(box)
         self._backend().job_begins(box)
 
+    def overhead_mb(self, box: Box, language: str) -> int:
+        """Backend.overhead_mb: what a step's limit adds for the runner and the warm interpreter."""
+        return self._backend().overhead_mb(box, language)
+
     def set_memory(self, box: Box, mb: int) -> None:
         """The box's memory limit (= memory+swap: no swap) for the next step."""
         self._backend().set_memory(box, mb)

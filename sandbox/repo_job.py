@@ -424,7 +424,7 @@ def _run(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:
     # /work is a tmpfs counted in the sandbox's memory: the task's files, twice (archive and tree), its links and its
     # copies of the environment's files (`copied`) are the job's; so is the environment's tree as the kernel caches
     # what the tests (and the copying) read of it (gVisor's memory file)
-    pool.set_memory(box, plan.task.memory_mb + config.overhead_mb(plan.lang.name) + 2 * own_mb + (plan.env_bytes >> 20)
+    pool.set_memory(box, plan.task.memory_mb + pool.overhead_mb(box, plan.lang.name) + 2 * own_mb + (plan.env_bytes >> 20)
                     + -(-plan.copy_bytes >> 20))
     head, _ = box.channel.request({"op": "files", "dir": plan.job_dir, "files": [["repo.tar", 0o600], ["view.json", 0o600]]},
                                   {"repo.tar": plan.tree, "view.json": plan.view}, timeout_s=60)

@@ -248,6 +248,10 @@ class UsernsBackend(Backend):
             sb.oom_base = _oom_kills(sb.cgroups)
         return -1
 
+    def job_begins(self, box: Box) -> None:
+        """The job's rest, read from the sandbox's cgroup (Backend.read_rest, overhead_mb)."""
+        self.read_rest(box, box.container.cgroups)
+
     def set_memory(self, box: Box, mb: int) -> None:
         """The cgroup's limit (memory = memory + swap: _set_cgroup_memory)."""
         sb: Sandbox = box.container

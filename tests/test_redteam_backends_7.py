@@ -356,3 +356,45 @@ def test_files_that_leave_the_checker_no_room_are_the_programs_memory_limit(any_
     r = any_grader.grade(task)
     assert r["verdict"] == "memory_limit" and not r["retryable"], r
     assert any_grader.grade(code(RIGHT))["verdict"] == "accepted"
+
+
+# ----------------------------------------------------------------- the program's limit, not the runner's room
+# h30x: the userns backend's box was the test's limit plus the fixed allowance measured in a Docker container
+# (SandboxConfig.overhead_mb, 96 MB for Python), but its cgroup is not charged for the shared root's page cache, so a
+# box held 29 MB at rest and a program had its limit plus some 64 MB: 80 MB touched under 16 MB was `accepted`. Now a
+# step's room there is what the box held at rest when its job began plus the capture bound (Backend.overhead_mb).
+TOUCH = """b = bytearray(MB << 20)
+for i in range(0, len(b), 4096):
+    b[i] = 1
+print(input())
+"""
+
+
+def touching(mb: int, limit: int) -> dict:
+    return {"kind": "code", "language": "python", "memory_limit_mb": limit, "time_limit_s": 4,
+            "completion": TOUCH.replace("MB", str(mb)), "tests": [{"stdin": "7\n", "expected_stdout": "7\n"}]}
+
+
+@pytest.mark.parametrize("limit", [16, 64])
+def test_a_program_five_times_its_limit_is_memory_limit_and_one_at_four_fifths_is_accepted(
+        any_grader: SyncGrader, limit: int) -> None:
+    """Class 5, on every backend: a program touching 5x its limit is `memory_limit` (80 MB under 16 MB was `accepted`
+    on userns), never retryable; near miss: one touching 0.8x its limit is `accepted`, as is a right answer after."""
+    over = any_grader.grade(touching(5 * limit, limit))
+    assert over["verdict"] == "memory_limit" and not over["retryable"], over
+    near = any_grader.grade(touching(limit * 4 // 5, limit))
+    assert near["verdict"] == "accepted", near
+    assert any_grader.grade(code(RIGHT))["verdict"] == "accepted"
+
+
+def test_a_program_near_a_large_limit_with_the_scientific_stack_is_accepted(any_grader: SyncGrader) -> None:
+    """Near miss of the above at a large limit (tests/test_gvisor_attacks.py NEAR_LIMIT, pages touched): the
+    scientific stack and 200 MB under 256 MB is `accepted` on every backend; 320 MB is `memory_limit`."""
+    src = ("import numpy, scipy, pandas, sympy, scipy.optimize, scipy.sparse, pandas.plotting\n"
+           "b = bytearray(MB << 20)\nfor i in range(0, len(b), 4096):\n    b[i] = 1\nprint(input())\n")
+    task = {"kind": "code", "language": "python", "memory_limit_mb": 256, "time_limit_s": 20,
+            "tests": [{"stdin": "7\n", "expected_stdout": "7\n"}]}
+    near = any_grader.grade({**task, "completion": src.replace("MB", "200")})
+    assert near["verdict"] == "accepted", near
+    over = any_grader.grade({**task, "completion": src.replace("MB", "320")})
+    assert over["verdict"] == "memory_limit" and not over["retryable"], over
