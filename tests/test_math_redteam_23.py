@@ -83,9 +83,8 @@ test_a_qualifier_above_a_count_line_is_read = refused_test(
     QUALIFIED_ABOVE_NEAR, """Paid in both profiles on main (refused on 441183b, before fx29aq): `grammar._caseless_statement`
     reads only the line above the label, a count of `_CASELESS_COUNT_RE`, while fx29al reads the line above that one (a
     condition, a scale, a hedge, a negation) with it as its lead; the count's break ends the whole sentence and the label
-    pays. On one line (`如果他买了 6 本书`) it is refused. The safe verdict: refused.""",
-    marks=[pytest.mark.xfail(strict=True, reason="rt29y class 1: _caseless_statement reads the physical line, not the "
-                             "sentence its break ends")])
+    pays. On one line (`如果他买了 6 本书`) it is refused. The safe verdict: refused. Refused since fx29ar reverted
+    b3dcaec (`_CASELESS_COUNT_RE`).""")
 
 QUALIFIED_ONE_LINE_HELD = [n(c) for c in [
     f"如果他买了 6 本书\n{ZH}", f"以千为单位，他买了 6 本书\n{ZH}", f"可能，他买了 6 本书\n{ZH}", f"他买了 6 本书，可能\n{ZH}",
@@ -104,13 +103,17 @@ test_a_qualifier_on_the_count_or_label_line_stays_refused = refused_test(QUALIFI
 # 2. Juxtaposed numerals are an approximate count (fx29aq `_CASELESS_COUNT_RE` through `_CJK_NUMBER`).
 NUMERAL_RANGE_NEAR = [n(c) for c in [
     f"他有五六个苹果\n{ZH}", f"一共是五六个\n{ZH}", f"还剩五六个\n{ZH}", f"他买了六七本书\n{ZH}", f"是六七个\n{ZH}",
-    f"他有三五个苹果\n{ZH}", f"小明有五六个苹果\n{ZH}",
+    f"他有三五个苹果\n{ZH}",
 ]]
-test_a_numeral_range_is_no_count = refused_test(
-    NUMERAL_RANGE_NEAR, """Paid in both profiles on main (refused on 441183b and 40e3699, but for fx29ao's `小明有` shape):
+NUMERAL_RANGE_STEP_NEAR = [n(c) for c in [f"小明有五六个苹果\n{ZH}"]]  # fx29ao's `_CASELESS_STEP_RE` shape, paid on 441183b
+NUMERAL_RANGE_DOC = """Paid in both profiles on main (refused on 441183b and 40e3699, but for fx29ao's `小明有` shape):
     `_CJK_NUMBER` admits one to three of the numerals in any order, and two side by side are Chinese's "five or six", a
     hedge of the count (as `约6个`, `6 个左右`, `5 到 6 个`, refused); the line reads as a statement and the label pays. The
-    safe verdict: refused.""",
+    safe verdict: refused."""
+test_a_numeral_range_is_no_count = refused_test(
+    NUMERAL_RANGE_NEAR, NUMERAL_RANGE_DOC + " Refused since fx29ar reverted b3dcaec (`_CASELESS_COUNT_RE`).")
+test_a_numeral_range_in_a_step_is_no_count = refused_test(
+    NUMERAL_RANGE_STEP_NEAR, NUMERAL_RANGE_DOC,
     marks=[pytest.mark.xfail(strict=True, reason="rt29y class 2: _CJK_NUMBER admits 五六, 六七, 三五 (five or six)")])
 
 COUNT_SLOT_HELD = [n(c) for c in [
@@ -178,8 +181,14 @@ CASELESS_PAID = [n(c) for c in [
     f"他有 ６ 个苹果\n{ZH}", f"是 ๖ 个\n{ZH}", f"ดังนั้นเหลือ ๖ ชิ้น\n{TH}", f"ดังนั้น เหลือ 6 ชิ้น\n{TH}", f"6人います\n{JA}",
     f"还剩 6 块蛋糕\n{ZH}", f"他总共有 6 个苹果\n{ZH}", f"他一共买了 6 本书\n{ZH}", f"因此他剩下 6 个\n{ZH}", f"他们有 6 个人\n{ZH}",
     f"6 个苹果\n{ZH}", f"是 0.6 个\n{ZH}", f"你有 6 个苹果\n{ZH}", f"他买了 6 本书\n\n{ZH}", f"他买了 6 本书\r\n{ZH}",
-    f"{ZH}\n他买了 7 本书\n{ZH}", "他买了 6 本书\nThe answer is 6.",
+    f"{ZH}\n他买了 7 本书\n{ZH}",
 ]]
+test_a_count_in_the_slots_of_b3dcaec_pays = paid_test(
+    CASELESS_PAID, """Paid on main with b3dcaec's `_CASELESS_COUNT_RE`, refused in both profiles since fx29ar reverted it
+    (its counts paid wrong answers, classes 1 and 2): the count line is read as the label's lead again. The safe verdict
+    for a right answer: paid.""",
+    marks=[pytest.mark.xfail(strict=True, reason="b3dcaec reverted: caseless counts pay wrong answers, red team 23")])
+CASELESS_PAID = [n(c) for c in ["他买了 6 本书\nThe answer is 6."]]
 STRANDED_PAID = [n(c) for c in [
     f"This is the number the question asks for. {B}", f"That's precisely the total we end up with. {B}",
     f"There are 2 items to choose from. {B}", f"We know what we are looking for. {B}",

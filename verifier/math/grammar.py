@@ -509,14 +509,12 @@ def _caseless_statement(line: str) -> bool:
     """Whether `line`, the line above a caseless line (`opens_sentence`), ending in a letter of a script without case,
     states something of its own so that its break ends it: each of its clauses is a step of `_CASELESS_STEP_RE`
     (`小明有 6 个苹果`, `小明有两个苹果，小红有四个苹果`, `把两个数相加`; fx29ao, red team 20's pedantry) or a sum
-    (`_CASELESS_SUM_RE`: `2 + 4 = 6 个`) or a count in digits (`_CASELESS_COUNT_RE`: `他买了3本书`, `还剩 6 个苹果`,
-    `ดังนั้นเหลือ 6 ชิ้น`, `彼は6個のリンゴを買いました`; fx29aq, red team 22's pedantry). Any other line (`可能`, "maybe"; `以千为单位`, "in thousands"; `不是`, "not";
+    (`_CASELESS_SUM_RE`: `2 + 4 = 6 个`). Any other line (`可能`, "maybe"; `以千为单位`, "in thousands"; `不是`, "not";
     `อาจจะ`) is read with the line below as its lead (fx29al, red team 19 class 3), so `所以\n答案是 6。` pays and
     `可能\n答案是 6。` states none; a digit makes no statement (fx29ao, red team 20 class 4: `可能是6个`, "maybe 6";
     `不是6个`, "not 6"; `以1000为单位`, "in units of 1000", were read as statements before fx29ao)."""
     return unicodedata.category(line[-1]) == "Lo" and all(
-        _CASELESS_STEP_RE.fullmatch(c) or _CASELESS_SUM_RE.fullmatch(c) or _CASELESS_COUNT_RE.fullmatch(c)
-        for c in re.split(r"[，,]", line))
+        _CASELESS_STEP_RE.fullmatch(c) or _CASELESS_SUM_RE.fullmatch(c) for c in re.split(r"[，,]", line))
 
 
 _CASELESS_SUM_RE = re.compile(
@@ -541,30 +539,6 @@ one to three digits or of the numerals up to ten, never `千`, `万`, a classifi
 adding the numbers (`把两个数相加`, `两数相加得六`), a check or a total (`验证一下`, `计算总数`, `合计`) or Thai "the sum is"
 a numeral (`ดังนั้นผลรวมคือหก`), after a concluding connective. An allowlist: a hedge, a negation, a bound or a scale
 (`可能`, `不是`, `至少`, `以千为单位`, `乘以`) is in none of its shapes."""
-
-
-_CASELESS_DIGITS = r"\s*\d{1,3}(?:\.\d{1,2})?\s*"
-_CASELESS_COUNT_RE = re.compile(
-    r"\s*(?:"
-    r"(?:所以|因此|因而|于是|那么|最后)?\s*(?:他们|她们|我们|他|她|我|你|小[明红华丽刚强军芳亮东兰林伟]|每人|每个人)?\s*"
-    r"(?:一共|总共|共|还|又|再|也|都|每天)?\s*(?:有|是|买了|买|卖了|剩下|剩|剩余|需要|用了|花了|吃了|跑了|跑|走了|读了|做了|得到|拿了"
-    r"|给了|收到|带了|种了|养了|写了|画了)?\s*(?:" + _CJK_NUMBER + r"|" + _CASELESS_DIGITS + r")\s*"
-    r"(?:个|只|本|支|张|块|颗|辆|名|条|件|位|元|美元|小时|分钟|天|公里|米)"
-    r"(?:苹果|橘子|梨|香蕉|桃子|糖果|糖|书|球|学生|同学|朋友|鸡蛋|铅笔|花|鸟|猫|狗|人|蛋糕|饼干|玩具|钱)?"
-    r"|(?:ดังนั้น|จึง)?\s*(?:เขา|เธอ|ฉัน|เรา)?\s*(?:มี|เหลือ|รวมเป็น|รวม|ซื้อ|ได้|ใช้)" + _CASELESS_DIGITS
-    + r"(?:ชิ้น|คน|อัน|ลูก|บาท|ผล|เล่ม|ตัว|ใบ|ชั่วโมง|วัน)"
-    r"|(?:(?:彼|彼女|私|私たち|僕)は)?" + _CASELESS_DIGITS + r"(?:個|本|冊|枚|人|匹|台|円)"
-    r"(?:の(?:リンゴ|りんご|みかん|本|ペン|鉛筆|ボール|ケーキ|お菓子)を)?"
-    r"(?:買いました|持っています|食べました|もらいました|あります|います|残っています|売りました))\s*")
-"""A caseless line's clause that states a count in digits or small numerals (`_caseless_statement`; fx29aq, red team
-22's pedantry): Chinese, after a concluding connective, a pronoun or a name of `小`, one of a few adverbs (`一共`, `还`,
-`又`, `每天`) and a verb of having, buying, being left or spending (`有`, `买了`, `剩下`, `需要`), a count of one to three
-digits or of the numerals up to ten and a classifier or unit (`个`, `本`, `元`, `小时`, `公里`), then one of a word
-problem's nouns (`他买了3本书`, `还剩 6 个苹果`, `一共是 6 个苹果`, `他每天跑 6 公里`); Thai, a verb of having, being left or
-totalling and a classifier (`ดังนั้นเหลือ 6 ชิ้น`, `ดังนั้นรวมเป็น 6 ชิ้น`); Japanese, a pronoun's `は`, a counter, a
-thing and a past or present verb (`彼は6個のリンゴを買いました`). Every slot is an allowlist: a hedge, a bound, a negation
-or a scale (`可能是6个`, `约6个`, `至少6个`, `不是6个`, `没有六个`, `6000 个`, `六千个`, `6 个左右`, `ไม่ใช่ 6 ชิ้น`,
-`たぶん6個`, `乘以1000倍`, a dozen's or a pair's `打`, `双`, `倍`) is in none."""
 
 
 _LONE_CAPITAL_GAP_RE = re.compile(r":?[ \t]+|['’]")
