@@ -138,9 +138,8 @@ test_a_count_of_things_to_solve_for_is_no_statement = refused_test(
     COUNTED_UNKNOWNS_NEAR, """Paid in both profiles on main (`tasks` refused on 441183b; the others paid there since
     fx29ap's LEXICON count; all refused on 40e3699): `_STRANDED_COUNTED` holds nouns a problem's unknowns are counted as,
     and `_STRANDED_SENTENCE_RE`'s `there are` shape ends at any result pair after them; the box is one of several, as
-    after `cases`, `problems`, `parts` (refused). The safe verdict: refused.""",
-    marks=[pytest.mark.xfail(strict=True, reason="rt29y class 3: _STRANDED_COUNTED's tasks/items/games before a "
-                             "result pair")])
+    after `cases`, `problems`, `parts` (refused). The safe verdict: refused. Refused since fx29ar: after a count of
+    things only `choose`/`pick`/`select from` and `account for` end the sentence, and `tasks` left `_STRANDED_COUNTED`.""")
 
 STRANDED_HELD = [n(c) for c in [
     f"There are 2 cases to solve for. {B}", f"There are 2 problems to solve for. {B}", f"There are 2 questions to solve for. {B}",
@@ -150,6 +149,8 @@ STRANDED_HELD = [n(c) for c in [
     f"This is the number we first arrive at. {B}", f"This is the total we tried to arrive at. {B}",
     f"This is the number we are trying to solve for. {B}", f"This is the overcount we need to account for. {B}",
     f"This is what we solve for {B}",
+    f"There are 2 tasks to choose from. {B}", f"There are 2 tasks to account for. {B}", f"There are 2 games to look for. {B}",
+    f"There are 6 people to arrive at. {B}", f"There are 6 books to end up with. {B}",  # fx29ar's narrowing
 ]]
 CONDITION_HELD = [n(f"So $a = 2$, {cond}, $b = 4$, so ${box} = {B}$.") for cond in ("when $x = 7$", "if $X = 7$") for box in (
     "ⅹ", "ₓ", "ˣ", "𝔵", "х", "Ｘ", "𝐗", "\\hat{x}", "x'", "\\bar x", "\\mathbf x", "x^*", "\\vec{x}", "\\text{x}", "\\operatorname{x}",

@@ -612,20 +612,23 @@ pedantry; narrowed by fx29aq, red team 22 class 1): `asks for`, `solve for`, `lo
 problem starts or its options (`start with`, `work with`, `choose from`, `look at`, `wait for`) ends no sentence, and a
 preposition after anything else stays open (`_OPEN_ENDED`: `The answer is less than.`, `... divided by.`, `... is up
 to.`, `... is per.`, `... what we divide by.`)."""
-_STRANDED_CHOICE_PAIRS = r"(?:(?:choose|pick|select)\s+from)"
-"""The pairs a `there are` count of things ends besides `_STRANDED_PAIRS` (`There are 6 people to choose from.`): their
-object is the counted things (`_STRANDED_COUNTED`), never the box (fx29aq, red team 22 class 1)."""
+_STRANDED_CHOICE_PAIRS = r"(?:(?:choose|pick|select)\s+from|account\s+for)"
+"""The only pairs a `there are` count of things ends (`There are 6 people to choose from.`, `There are 12 people to
+account for.`): their object is the counted things (`_STRANDED_COUNTED`), never the box (fx29aq, red team 22 class 1).
+`solve for`, `look for`, `arrive at` after a count name several unknowns, the box one of them (`There are 2 games to
+solve for.`; fx29ar, red team 23 class 3)."""
 _STRANDED_COUNTED = frozenset(
     "people persons students children kids boys girls men women adults friends players members guests customers workers "
     "employees teams books cards balls apples oranges bananas cookies candies marbles pencils pens coins toys cars bikes "
     "bicycles flowers trees animals dogs cats birds horses cows pigs goats chickens ducks fish sheep shirts socks shoes "
     "hats dresses tickets boxes bags baskets stickers stamps eggs cakes cupcakes muffins pies pizzas sandwiches "
     "chocolates seeds shells stones rocks blocks bottles jars cans cups plates bowls chairs tables rooms houses "
-    "buttons beads balloons gifts presents photos pictures songs movies games lessons trips tasks items".split())
+    "buttons beads balloons gifts presents photos pictures songs movies games lessons trips items".split())
 """The things a `there are` sentence of `_STRANDED_SENTENCE_RE` counts (`There are 6 people to choose from.`, `There are
 12 people to account for.`): a word problem's people and objects, an allowlist (fx29aq, red team 22 class 2). A
 quantity the answer may be (`answers`, `values`, `roots`, `solutions`, `numbers`, `ways`, `outcomes`) is none: the box
-would be one of several; nor a scale or a unit (`thousands`, `dozens`, `percent`, `halves`, `pairs`)."""
+would be one of several; nor a scale or a unit (`thousands`, `dozens`, `percent`, `halves`, `pairs`); nor `tasks`, what a
+problem's unknowns are counted as (fx29ar, red team 23 class 3)."""
 _STRANDED_GAP = r"[ \t]{1,3}"
 _STRANDED_RELATIVE = (
     r"(?:(?:(?:that|which)" + _STRANDED_GAP + r")?(?:we|i|you|they|it|the" + _STRANDED_GAP + r"(?:problem|question|task))"
@@ -644,8 +647,8 @@ _STRANDED_SENTENCE_RE = re.compile(
     + _STRANDED_GAP + r"found|got)" + _STRANDED_GAP + r"(?:exactly" + _STRANDED_GAP + r")?what" + _STRANDED_GAP
     + _STRANDED_RELATIVE + r"|there" + _STRANDED_GAP + r"(?:is|are|was|were)" + _STRANDED_GAP
     + r"(?:\d{1,6}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)" + _STRANDED_GAP
-    + r"([^\W\d_]{2,20})" + _STRANDED_GAP + r"to" + _STRANDED_GAP + r"(?:" + _STRANDED_CHOICE_PAIRS + r"|"
-    + _STRANDED_PAIRS + r"))(?(1)|" + _STRANDED_GAP + _STRANDED_PAIRS + r"))")
+    + r"([^\W\d_]{2,20})" + _STRANDED_GAP + r"to" + _STRANDED_GAP + _STRANDED_CHOICE_PAIRS
+    + r")(?(1)|" + _STRANDED_GAP + _STRANDED_PAIRS + r"))")
 """The whole sentences a verb's stranded preposition ends at its period (`_stranded_sentence`; fx29ap, red team 21
 class 1): after an optional concluding connective, `this is` (`that is`, `it's`, `exactly`) `what` (`everything`, `the
 number`, `the answer`, ...) and a relative clause (`we`, `it`, `the problem`, an auxiliary that is no modal nor a wish, `want to`, `will`, or `to`)
@@ -653,7 +656,7 @@ before a `_STRANDED_PAIRS` pair (`This is what the problem asks for.`, `That is 
 is the answer we arrive at.`, `That's everything we need to account for.`); `Let's see` (`let us figure out`) `what`
 (`Let's see what we end up with.`); `we know` (`found`, `now know`) `what` (`Now we know what to look for.`, `We found
 what we were looking for.`); `There are` a count and a thing of `_STRANDED_COUNTED` `to` (`There are 6 people to choose
-from.`), where `_STRANDED_CHOICE_PAIRS` end it too. An allowlist of shapes, read whole from the sentence's start: a hedge, a scale, a negation, a bound, an
+from.`), which only `_STRANDED_CHOICE_PAIRS` end (fx29ar). An allowlist of shapes, read whole from the sentence's start: a hedge, a scale, a negation, a bound, an
 operation or a modal before the pair (`Maybe this is what we arrive at.`, `The answer in thousands is what we end up
 with.`, `The answer is not the number we arrive at.`, `Half of what we choose from.`, `The answer could be what we
 arrive at.`, `This is what we might arrive at.`) is in none, and the sentence goes on."""
