@@ -86,6 +86,26 @@ test_a_qualifier_above_a_count_line_is_read = refused_test(
     pays. On one line (`如果他买了 6 本书`) it is refused. The safe verdict: refused. Refused since fx29ar reverted
     b3dcaec (`_CASELESS_COUNT_RE`).""")
 
+# The same in fx29ao's step shapes (`_CASELESS_STEP_RE`, `_CASELESS_SUM_RE`), paid on 441183b too: refused since fx29ar
+# (`grammar._caseless_line_opens`: a statement line's break ends a sentence only where the line itself opens one).
+QUALIFIED_ABOVE_STEP_NEAR = [n(c) for c in [
+    f"如果\n小明有 6 个苹果\n{ZH}", f"以千为单位\n小明有 6 个苹果\n{ZH}", f"可能\n小明有 6 个苹果\n{ZH}", f"不是\n我们有 6 个\n{ZH}",
+    f"以千为单位\n\n小明有 6 个苹果\n{ZH}", f"In thousands\n小明有 6 个苹果\n{ZH}", f"The answer is not\n小明有 6 个苹果\n{ZH}",
+    f"可能\n2 + 4 = 6 个\n{ZH}", f"如果\n小明有两个苹果，小红有四个苹果\n{ZH}", f"可能\n小明有两个苹果\n小红有四个苹果\n{ZH}",
+    f"以千为单位\n所以小明一共有 6 个苹果\n{ZH}",
+]]
+test_a_qualifier_above_a_step_line_is_read = refused_test(QUALIFIED_ABOVE_STEP_NEAR)
+STEP_LINE_PAID = [n(c) for c in [
+    f"小明有 6 个苹果\n{ZH}", f"小明有两个苹果\n小红有四个苹果\n{ZH}", f"我们来算。\n小明有 6 个苹果\n{ZH}", f"2 + 4 = 6 个\n{ZH}",
+    f"小明有 2 个苹果，小红有 4 个苹果\n{ZH}", f"So.\n小明有 6 个苹果\n{ZH}", f"所以；\n小明有 6 个苹果\n{ZH}",
+]]
+test_a_step_line_that_opens_a_sentence_pays = paid_test(STEP_LINE_PAID)
+FX29AR_COST = [n(c) for c in [f"解：\n小明有 6 个苹果\n{ZH}", f"Solution:\n小明有 6 个苹果\n{ZH}"]]
+test_right_answers_fx29ar_refuses = paid_test(
+    FX29AR_COST, """Paid on fx29ar's base, refused in both profiles since fx29ar (chosen): a label's colon ends no
+    sentence, so the step line below it is read with it and its break ends no statement (`_caseless_line_opens`).""",
+    marks=[pytest.mark.xfail(strict=True, reason="fx29ar: a step line under a label's colon opens no sentence")])
+
 QUALIFIED_ONE_LINE_HELD = [n(c) for c in [
     f"如果他买了 6 本书\n{ZH}", f"以千为单位，他买了 6 本书\n{ZH}", f"可能，他买了 6 本书\n{ZH}", f"他买了 6 本书，可能\n{ZH}",
     f"他买了 6 本书，以千为单位\n{ZH}", f"In thousands, 他买了 6 本书\n{ZH}", f"approx. 他买了 6 本书\n{ZH}", f"~他买了 6 本书\n{ZH}",

@@ -491,7 +491,8 @@ def opens_sentence(text: str, at: int, ended: bool = False) -> bool:
     if kind == "Lo":  # a script without case (`答案是`, `ดังนั้น`, `সুতরাং`)
         above = text[:at].rstrip()
         line = above[above.rfind("\n") + 1:]
-        return ended or not above or above[-1] in _CASELESS_AFTER or _caseless_statement(line) or (
+        return ended or not above or above[-1] in _CASELESS_AFTER or (
+            _caseless_statement(line) and _caseless_line_opens(text, len(above) - len(line))) or (
             above[-1] in _CASELESS_CLAUSE_ENDS and any(unicodedata.category(c) == "Lo" for c in line))
     if kind not in ("Lu", "Lt"):
         return False
@@ -503,6 +504,26 @@ def opens_sentence(text: str, at: int, ended: bool = False) -> bool:
     word = text[gap.end(): gap.end() + 2] if gap is not None else ""
     return bool(word) and unicodedata.category(word[0]) == "Ll" and (
         gap.group() in ("'", "’") or len(word) == 2 and word[1].isalpha())  # type: ignore[union-attr]
+
+
+def _caseless_line_opens(text: str, start: int) -> bool:
+    """Whether the caseless statement line at `start` (`_caseless_statement`) opens a sentence itself, so that its break
+    ends a whole sentence (`opens_sentence`; fx29ar, red team 23 class 1): it is the text's start, or the line above ends
+    a sentence (`_CASELESS_AFTER`, `_CASELESS_CLAUSE_ENDS` after a caseless line) or is such a statement line opening one
+    itself (`小明有两个苹果\n小红有四个苹果\n答案是 6。`). A line above that ends no sentence runs into the statement
+    (fx29al reads a caseless line that states nothing with the next as its lead): `如果\n小明有 6 个苹果\n答案是 6。`,
+    "if Xiaoming has 6 apples", `以千为单位\n...`, `In thousands\n...` are one sentence its break does not end; nor does
+    a blank line end one (`以千为单位\n\n小明有 6 个苹果`). A loop over the lines above, an allowlist of ends."""
+    while True:
+        above = text[:start].rstrip()
+        if not above or above[-1] in _CASELESS_AFTER:
+            return True
+        line = above[above.rfind("\n") + 1:]
+        if above[-1] in _CASELESS_CLAUSE_ENDS and any(unicodedata.category(c) == "Lo" for c in line):
+            return True
+        if not _caseless_statement(line):
+            return False
+        start = len(above) - len(line)
 
 
 def _caseless_statement(line: str) -> bool:
