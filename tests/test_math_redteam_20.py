@@ -223,8 +223,8 @@ CASELESS_STEP_PAID = [n(c) for c in [
 test_a_caseless_line_off_the_steps_stays_refused = refused_test(CASELESS_STEP_NEAR)
 test_a_caseless_step_or_sum_pays = paid_test(CASELESS_STEP_PAID)
 FX29AO_COST = [n(c) for c in [
-    "罗杰有 5 个网球\n答案是 6。", "a, $x = \\boxed{6}$", "So $a = 2$, b, $x = \\boxed{6}$",
-]]  # `小明有 8 个苹果，吃了 2 个\n答案是 6。` pays since fx29aq (`_CASELESS_COUNT_RE`): tests/test_math_redteam_22.py
+    "罗杰有 5 个网球\n答案是 6。", "小明有 8 个苹果，吃了 2 个\n答案是 6。", "a, $x = \\boxed{6}$", "So $a = 2$, b, $x = \\boxed{6}$",
+]]
 test_right_answers_fx29ao_refuses = paid_test(
     FX29AO_COST, """Paid on 67ee4aa, refused in both profiles since fx29ao (chosen): a caseless line with a digit is a
     statement only in `_CASELESS_STEP_RE`'s or `_CASELESS_SUM_RE`'s shapes (a name or noun outside their lists, a clause

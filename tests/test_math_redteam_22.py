@@ -155,12 +155,12 @@ CASELESS_PAID = [n(c) for c in [
     "小明买了 2 个苹果，又买了 4 个苹果\n答案是 6。", "一共 6 个苹果\n答案是 6。", "他有 6 个苹果\n答案是 6。", "剩下 6 个苹果\n答案是 6。",
     "所以还剩 6 个\n答案是 6。", "因此她剩下 6 美元\n答案是 6。", "所以一共需要 6 小时\n答案是 6。", "他每天跑 6 公里\n答案是 6。",
     "ดังนั้นเหลือ 6 ชิ้น\nคำตอบคือ 6", "ดังนั้นรวมเป็น 6 ชิ้น\nคำตอบคือ 6", "彼は6個のリンゴを買いました\n答えは6です。",
-    "小明有 8 个苹果，吃了 2 个\n答案是 6。",  # red team 20's FX29AO_COST row, open since fx29ao
 ]]
 test_a_caseless_step_in_digits_pays = paid_test(
     CASELESS_PAID, """Refused in both profiles on main (paid on 40e3699): fx29ao's `grammar._caseless_statement` reads a
     line in a script without case as a statement only in `_CASELESS_STEP_RE`'s shapes, so these steps are read as the
-    anchor's lead and the right answer below them states none. The safe verdict for a right answer: paid.""")
+    anchor's lead and the right answer below them states none. The safe verdict for a right answer: paid.""",
+    marks=[pytest.mark.xfail(strict=True, reason="b3dcaec reverted: caseless counts pay wrong answers, red team 23")])
 
 
 # Held near misses of fx29ap's admissions (each refused on main in both profiles).
@@ -199,7 +199,7 @@ test_a_result_pair_pays = paid_test(STRANDED_PAID)
 test_a_condition_on_another_letter_pays = paid_test(CONDITION_PAID)
 
 
-# fx29aq's narrowings, in variants they were not written for (each refused), and its new caseless counts one step off.
+# fx29aq's narrowings, in variants they were not written for (each refused), and caseless counts one step off (b3dcaec, reverted).
 FX29AQ_HELD = [n(c) for c in [
     f"This is the number we started from. {B}", f"This is what we deal with. {B}", f"This is what we select from. {B}",
     f"This is what we aim for. {B}", f"This is what we hope for. {B}", f"This is what we are going to arrive at. {B}",

@@ -491,7 +491,8 @@ def opens_sentence(text: str, at: int, ended: bool = False) -> bool:
     if kind == "Lo":  # a script without case (`答案是`, `ดังนั้น`, `সুতরাং`)
         above = text[:at].rstrip()
         line = above[above.rfind("\n") + 1:]
-        return ended or not above or above[-1] in _CASELESS_AFTER or _caseless_statement(line) or (
+        return ended or not above or above[-1] in _CASELESS_AFTER or (
+            _caseless_statement(line) and _caseless_line_opens(text, len(above) - len(line))) or (
             above[-1] in _CASELESS_CLAUSE_ENDS and any(unicodedata.category(c) == "Lo" for c in line))
     if kind not in ("Lu", "Lt"):
         return False
@@ -505,18 +506,36 @@ def opens_sentence(text: str, at: int, ended: bool = False) -> bool:
         gap.group() in ("'", "’") or len(word) == 2 and word[1].isalpha())  # type: ignore[union-attr]
 
 
+def _caseless_line_opens(text: str, start: int) -> bool:
+    """Whether the caseless statement line at `start` (`_caseless_statement`) opens a sentence itself, so that its break
+    ends a whole sentence (`opens_sentence`; fx29ar, red team 23 class 1): it is the text's start, or the line above ends
+    a sentence (`_CASELESS_AFTER`, `_CASELESS_CLAUSE_ENDS` after a caseless line) or is such a statement line opening one
+    itself (`小明有两个苹果\n小红有四个苹果\n答案是 6。`). A line above that ends no sentence runs into the statement
+    (fx29al reads a caseless line that states nothing with the next as its lead): `如果\n小明有 6 个苹果\n答案是 6。`,
+    "if Xiaoming has 6 apples", `以千为单位\n...`, `In thousands\n...` are one sentence its break does not end; nor does
+    a blank line end one (`以千为单位\n\n小明有 6 个苹果`). A loop over the lines above, an allowlist of ends."""
+    while True:
+        above = text[:start].rstrip()
+        if not above or above[-1] in _CASELESS_AFTER:
+            return True
+        line = above[above.rfind("\n") + 1:]
+        if above[-1] in _CASELESS_CLAUSE_ENDS and any(unicodedata.category(c) == "Lo" for c in line):
+            return True
+        if not _caseless_statement(line):
+            return False
+        start = len(above) - len(line)
+
+
 def _caseless_statement(line: str) -> bool:
     """Whether `line`, the line above a caseless line (`opens_sentence`), ending in a letter of a script without case,
     states something of its own so that its break ends it: each of its clauses is a step of `_CASELESS_STEP_RE`
     (`小明有 6 个苹果`, `小明有两个苹果，小红有四个苹果`, `把两个数相加`; fx29ao, red team 20's pedantry) or a sum
-    (`_CASELESS_SUM_RE`: `2 + 4 = 6 个`) or a count in digits (`_CASELESS_COUNT_RE`: `他买了3本书`, `还剩 6 个苹果`,
-    `ดังนั้นเหลือ 6 ชิ้น`, `彼は6個のリンゴを買いました`; fx29aq, red team 22's pedantry). Any other line (`可能`, "maybe"; `以千为单位`, "in thousands"; `不是`, "not";
+    (`_CASELESS_SUM_RE`: `2 + 4 = 6 个`). Any other line (`可能`, "maybe"; `以千为单位`, "in thousands"; `不是`, "not";
     `อาจจะ`) is read with the line below as its lead (fx29al, red team 19 class 3), so `所以\n答案是 6。` pays and
     `可能\n答案是 6。` states none; a digit makes no statement (fx29ao, red team 20 class 4: `可能是6个`, "maybe 6";
     `不是6个`, "not 6"; `以1000为单位`, "in units of 1000", were read as statements before fx29ao)."""
     return unicodedata.category(line[-1]) == "Lo" and all(
-        _CASELESS_STEP_RE.fullmatch(c) or _CASELESS_SUM_RE.fullmatch(c) or _CASELESS_COUNT_RE.fullmatch(c)
-        for c in re.split(r"[，,]", line))
+        _CASELESS_STEP_RE.fullmatch(c) or _CASELESS_SUM_RE.fullmatch(c) for c in re.split(r"[，,]", line))
 
 
 _CASELESS_SUM_RE = re.compile(
@@ -541,30 +560,6 @@ one to three digits or of the numerals up to ten, never `千`, `万`, a classifi
 adding the numbers (`把两个数相加`, `两数相加得六`), a check or a total (`验证一下`, `计算总数`, `合计`) or Thai "the sum is"
 a numeral (`ดังนั้นผลรวมคือหก`), after a concluding connective. An allowlist: a hedge, a negation, a bound or a scale
 (`可能`, `不是`, `至少`, `以千为单位`, `乘以`) is in none of its shapes."""
-
-
-_CASELESS_DIGITS = r"\s*\d{1,3}(?:\.\d{1,2})?\s*"
-_CASELESS_COUNT_RE = re.compile(
-    r"\s*(?:"
-    r"(?:所以|因此|因而|于是|那么|最后)?\s*(?:他们|她们|我们|他|她|我|你|小[明红华丽刚强军芳亮东兰林伟]|每人|每个人)?\s*"
-    r"(?:一共|总共|共|还|又|再|也|都|每天)?\s*(?:有|是|买了|买|卖了|剩下|剩|剩余|需要|用了|花了|吃了|跑了|跑|走了|读了|做了|得到|拿了"
-    r"|给了|收到|带了|种了|养了|写了|画了)?\s*(?:" + _CJK_NUMBER + r"|" + _CASELESS_DIGITS + r")\s*"
-    r"(?:个|只|本|支|张|块|颗|辆|名|条|件|位|元|美元|小时|分钟|天|公里|米)"
-    r"(?:苹果|橘子|梨|香蕉|桃子|糖果|糖|书|球|学生|同学|朋友|鸡蛋|铅笔|花|鸟|猫|狗|人|蛋糕|饼干|玩具|钱)?"
-    r"|(?:ดังนั้น|จึง)?\s*(?:เขา|เธอ|ฉัน|เรา)?\s*(?:มี|เหลือ|รวมเป็น|รวม|ซื้อ|ได้|ใช้)" + _CASELESS_DIGITS
-    + r"(?:ชิ้น|คน|อัน|ลูก|บาท|ผล|เล่ม|ตัว|ใบ|ชั่วโมง|วัน)"
-    r"|(?:(?:彼|彼女|私|私たち|僕)は)?" + _CASELESS_DIGITS + r"(?:個|本|冊|枚|人|匹|台|円)"
-    r"(?:の(?:リンゴ|りんご|みかん|本|ペン|鉛筆|ボール|ケーキ|お菓子)を)?"
-    r"(?:買いました|持っています|食べました|もらいました|あります|います|残っています|売りました))\s*")
-"""A caseless line's clause that states a count in digits or small numerals (`_caseless_statement`; fx29aq, red team
-22's pedantry): Chinese, after a concluding connective, a pronoun or a name of `小`, one of a few adverbs (`一共`, `还`,
-`又`, `每天`) and a verb of having, buying, being left or spending (`有`, `买了`, `剩下`, `需要`), a count of one to three
-digits or of the numerals up to ten and a classifier or unit (`个`, `本`, `元`, `小时`, `公里`), then one of a word
-problem's nouns (`他买了3本书`, `还剩 6 个苹果`, `一共是 6 个苹果`, `他每天跑 6 公里`); Thai, a verb of having, being left or
-totalling and a classifier (`ดังนั้นเหลือ 6 ชิ้น`, `ดังนั้นรวมเป็น 6 ชิ้น`); Japanese, a pronoun's `は`, a counter, a
-thing and a past or present verb (`彼は6個のリンゴを買いました`). Every slot is an allowlist: a hedge, a bound, a negation
-or a scale (`可能是6个`, `约6个`, `至少6个`, `不是6个`, `没有六个`, `6000 个`, `六千个`, `6 个左右`, `ไม่ใช่ 6 ชิ้น`,
-`たぶん6個`, `乘以1000倍`, a dozen's or a pair's `打`, `双`, `倍`) is in none."""
 
 
 _LONE_CAPITAL_GAP_RE = re.compile(r":?[ \t]+|['’]")
@@ -638,20 +633,23 @@ pedantry; narrowed by fx29aq, red team 22 class 1): `asks for`, `solve for`, `lo
 problem starts or its options (`start with`, `work with`, `choose from`, `look at`, `wait for`) ends no sentence, and a
 preposition after anything else stays open (`_OPEN_ENDED`: `The answer is less than.`, `... divided by.`, `... is up
 to.`, `... is per.`, `... what we divide by.`)."""
-_STRANDED_CHOICE_PAIRS = r"(?:(?:choose|pick|select)\s+from)"
-"""The pairs a `there are` count of things ends besides `_STRANDED_PAIRS` (`There are 6 people to choose from.`): their
-object is the counted things (`_STRANDED_COUNTED`), never the box (fx29aq, red team 22 class 1)."""
+_STRANDED_CHOICE_PAIRS = r"(?:(?:choose|pick|select)\s+from|account\s+for)"
+"""The only pairs a `there are` count of things ends (`There are 6 people to choose from.`, `There are 12 people to
+account for.`): their object is the counted things (`_STRANDED_COUNTED`), never the box (fx29aq, red team 22 class 1).
+`solve for`, `look for`, `arrive at` after a count name several unknowns, the box one of them (`There are 2 games to
+solve for.`; fx29ar, red team 23 class 3)."""
 _STRANDED_COUNTED = frozenset(
     "people persons students children kids boys girls men women adults friends players members guests customers workers "
     "employees teams books cards balls apples oranges bananas cookies candies marbles pencils pens coins toys cars bikes "
     "bicycles flowers trees animals dogs cats birds horses cows pigs goats chickens ducks fish sheep shirts socks shoes "
     "hats dresses tickets boxes bags baskets stickers stamps eggs cakes cupcakes muffins pies pizzas sandwiches "
     "chocolates seeds shells stones rocks blocks bottles jars cans cups plates bowls chairs tables rooms houses "
-    "buttons beads balloons gifts presents photos pictures songs movies games lessons trips tasks items".split())
+    "buttons beads balloons gifts presents photos pictures songs movies games lessons trips items".split())
 """The things a `there are` sentence of `_STRANDED_SENTENCE_RE` counts (`There are 6 people to choose from.`, `There are
 12 people to account for.`): a word problem's people and objects, an allowlist (fx29aq, red team 22 class 2). A
 quantity the answer may be (`answers`, `values`, `roots`, `solutions`, `numbers`, `ways`, `outcomes`) is none: the box
-would be one of several; nor a scale or a unit (`thousands`, `dozens`, `percent`, `halves`, `pairs`)."""
+would be one of several; nor a scale or a unit (`thousands`, `dozens`, `percent`, `halves`, `pairs`); nor `tasks`, what a
+problem's unknowns are counted as (fx29ar, red team 23 class 3)."""
 _STRANDED_GAP = r"[ \t]{1,3}"
 _STRANDED_RELATIVE = (
     r"(?:(?:(?:that|which)" + _STRANDED_GAP + r")?(?:we|i|you|they|it|the" + _STRANDED_GAP + r"(?:problem|question|task))"
@@ -670,8 +668,8 @@ _STRANDED_SENTENCE_RE = re.compile(
     + _STRANDED_GAP + r"found|got)" + _STRANDED_GAP + r"(?:exactly" + _STRANDED_GAP + r")?what" + _STRANDED_GAP
     + _STRANDED_RELATIVE + r"|there" + _STRANDED_GAP + r"(?:is|are|was|were)" + _STRANDED_GAP
     + r"(?:\d{1,6}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)" + _STRANDED_GAP
-    + r"([^\W\d_]{2,20})" + _STRANDED_GAP + r"to" + _STRANDED_GAP + r"(?:" + _STRANDED_CHOICE_PAIRS + r"|"
-    + _STRANDED_PAIRS + r"))(?(1)|" + _STRANDED_GAP + _STRANDED_PAIRS + r"))")
+    + r"([^\W\d_]{2,20})" + _STRANDED_GAP + r"to" + _STRANDED_GAP + _STRANDED_CHOICE_PAIRS
+    + r")(?(1)|" + _STRANDED_GAP + _STRANDED_PAIRS + r"))")
 """The whole sentences a verb's stranded preposition ends at its period (`_stranded_sentence`; fx29ap, red team 21
 class 1): after an optional concluding connective, `this is` (`that is`, `it's`, `exactly`) `what` (`everything`, `the
 number`, `the answer`, ...) and a relative clause (`we`, `it`, `the problem`, an auxiliary that is no modal nor a wish, `want to`, `will`, or `to`)
@@ -679,7 +677,7 @@ before a `_STRANDED_PAIRS` pair (`This is what the problem asks for.`, `That is 
 is the answer we arrive at.`, `That's everything we need to account for.`); `Let's see` (`let us figure out`) `what`
 (`Let's see what we end up with.`); `we know` (`found`, `now know`) `what` (`Now we know what to look for.`, `We found
 what we were looking for.`); `There are` a count and a thing of `_STRANDED_COUNTED` `to` (`There are 6 people to choose
-from.`), where `_STRANDED_CHOICE_PAIRS` end it too. An allowlist of shapes, read whole from the sentence's start: a hedge, a scale, a negation, a bound, an
+from.`), which only `_STRANDED_CHOICE_PAIRS` end (fx29ar). An allowlist of shapes, read whole from the sentence's start: a hedge, a scale, a negation, a bound, an
 operation or a modal before the pair (`Maybe this is what we arrive at.`, `The answer in thousands is what we end up
 with.`, `The answer is not the number we arrive at.`, `Half of what we choose from.`, `The answer could be what we
 arrive at.`, `This is what we might arrive at.`) is in none, and the sentence goes on."""
