@@ -814,7 +814,7 @@ class DockerBackend(Backend):
 
     def _cap_runsc(self, box: Box) -> None:
         """Under runsc: the container's cgroup at the step's limit plus gVisor's rest when the job began
-        (job_begins; at the box's start, read then), no margin: the host's kernel holds the limit for the
+        (begins; at the box's start, read then), no margin: the host's kernel holds the limit for the
         whole sandbox, deterministically (the note above runsc_memory_mb), never above its
         backstop (runsc_memory_mb). Where the memory file cannot be read (a server that is not the
         container's user) the backstop stays, and the watchdog's samples hold the limit; where the cgroup

@@ -1,5 +1,5 @@
 """Red team rt30ab of h30x (0859339, a173a4c): on docker (runc) and userns a step's memory limit is the step's own plus
-what the box's cgroup held at rest when its job began (sandbox/backend.py `Backend.read_rest`: usage less the page
+what the box's cgroup held at rest when its job began (sandbox/backend.py `Backend.read_rest`, since h30y `rest_now` read in `begins`: usage less the page
 cache, settled, less the stash) plus the capture bound (`SandboxConfig.capture_mb`, 33 MB), never more than the fixed
 allowance (`SandboxConfig.overhead_mb`, 96 MB for Python). Classes 5, 6 and 8 of /work/shared/RED-TEAM.md, through the
 real grader on every backend (tests/conftest.py `any_grader`: one warm one-sandbox pool per backend, reused).
