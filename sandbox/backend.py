@@ -86,6 +86,15 @@ SENTRY_REST_MB = 64
 # made the next job's right answer memory_limit (red team of issue 22). Measured: 43 MB at start and
 # 45 after the scientific stack on the gVisor backend (gVisor keeps its own copy of files it read).
 LEFTOVER_MB = 32
+# How much more a box's cgroup may hold that is no page cache (Backend.rest_now: usage less the page cache, less its
+# stash) once its job is reset than at its birth (Box.rest_birth_mb, read when its first job or session began), on the
+# backends that read it (docker's runc, userns); over it the pool replaces the box (Backend.at_rest), and a job's limit
+# never counts more rest than the box's birth (Backend.begins). Kernel memory a job leaves charged to the box outlives
+# its processes and the reset: a stat storm's negative dentries (60-200 MB) were read as the next job's rest and gave it
+# the fixed allowance back (80 MB under a 16 MB limit `accepted`: red team rt30ab). Measured (Python box, 29 MB at
+# birth): hello world, the scientific stack, 900 KB of stdout, a 200 MB array add 0-4 MB; stat-ing every file under
+# /usr adds 33 MB under runc (the overlay's dentries and inodes; the box is replaced), 1 MB under userns.
+REST_GROWTH_MB = 16
 # Where a repository environment's tree is, read-only, in a sandbox started for it (Pool `env`;
 # docs/repo-tasks.md "Warm environments"): an empty folder of every image and root filesystem, so
 # neither backend makes a mount point in a read-only root.
@@ -206,8 +215,42 @@ class Backend:
 
     def sentry_mb(self, box: Box) -> int:
         """Host anonymous memory of the box's user-space kernel (gVisor's Go heap), MB; -1 where
-        the box has none (runc) or it cannot be read."""
+        the box has none (runc) or it cannot be read. A reading, nothing more (the begin hook: begins)."""
         return -1
+
+    def memory_cgroup(self, box: Box) -> dict[str, str]:
+        """The box's own memory cgroup folder as the host reads its rest and OOM kills there (begins, at_rest): v1
+        {"memory": folder}, v2 {"": folder}; {} where there is none to read (gVisor's backends: their own readings)."""
+        return {}
+
+    def rest_now(self, box: Box) -> int:
+        """What the box's cgroup holds now that is no page cache (cgroups.unreclaimable_mb: the runner, the warm
+        interpreter, kernel memory charged to the box), less the stash its runner holds (sandbox/job.py _stash_mb:
+        each step adds it), MB; -1 where there is none to read. A reading, nothing more."""
+        mem = self.memory_cgroup(box)
+        if not mem:
+            return -1
+        try:
+            return max(0, host_cgroups.unreclaimable_mb(mem) - (sum(box.stash.values()) >> 20))
+        except (OSError, ValueError):
+            return -1
+
+    def begins(self, box: Box) -> None:
+        """The one hook where a job (Pool.mark_start) or a session (SessionBox.start) begins in the box: it reads what
+        the backend takes as its start, once. gVisor's heap (Box.sentry_base: the watchdog counts the growth past it);
+        on a box with a memory cgroup (memory_cgroup: docker's runc, userns) its OOM kills (Box.oom_base, oom_killed)
+        and its rest, settled (watchdog.settled), as the box's birth rest the first time (Box.rest_birth_mb), and as
+        the job's rest (Box.rest_mb, overhead_mb) never more than that birth rest: what a job leaves charged to the box
+        (kernel memory a program can inflate: red team rt30ab's dentries) is never the next job's room; a box whose
+        rest grew past it by REST_GROWTH_MB is replaced after its job (at_rest). The readings (sentry_mb, rest_now)
+        have no side effects."""
+        box.sentry_base = self.sentry_mb(box)
+        mem = self.memory_cgroup(box)
+        box.oom_base = host_cgroups.oom_kills(mem) if mem else -1
+        rest = watchdog.settled(lambda: self.rest_now(box)) if mem else -1
+        if box.rest_birth_mb < 0:
+            box.rest_birth_mb = rest
+        box.rest_mb = rest if rest < 0 or box.rest_birth_mb < 0 else min(rest, box.rest_birth_mb)
 
     def host_threads(self, box: Box) -> int:
         """Host threads of the box's user-space kernel now (gVisor's Go threads and the ptrace
@@ -219,17 +262,24 @@ class Backend:
         what a program made after the program is gone: no more of its memory than SENTRY_REST_MB over
         its start (socket buffers: the next job's cgroup paid for them), and at most half of
         host_threads_per_sandbox (Go parks the threads a burst of processes made: each job's added up
-        until an innocent job crossed the budget). If not, the pool replaces it (red team of issue 22),
-        so no job pays for an earlier job's leftovers and each starts with half the thread budget free."""
+        until an innocent job crossed the budget); on a box with a memory cgroup, no more memory that is no page cache
+        than REST_GROWTH_MB over its birth (rest_now: a stat storm's dentries, red team rt30ab). If not, the pool
+        replaces it (red team of issue 22), so no job pays for an earlier job's leftovers and each starts with half the
+        thread budget free."""
         now, threads = self.sentry_mb(box), self.host_threads(box)
         if now >= 0 and box.sentry_mb >= 0 and now - box.sentry_mb > SENTRY_REST_MB:
             # acted on only once settled (watchdog.settled: one reading can catch a transient);
             # unsettled, the largest (replacing a box is the safe side)
             now = watchdog.settled(lambda: self.sentry_mb(box))
         memory_ok = now < 0 or box.sentry_mb < 0 or now - box.sentry_mb <= SENTRY_REST_MB
+        rest = self.rest_now(box)  # and no more kernel memory charged to its cgroup than at its birth (REST_GROWTH_MB)
+        if rest >= 0 and box.rest_birth_mb >= 0 and rest - box.rest_birth_mb > REST_GROWTH_MB:
+            rest = watchdog.settled(lambda: self.rest_now(box))
+        rest_ok = rest < 0 or box.rest_birth_mb < 0 or rest - box.rest_birth_mb <= REST_GROWTH_MB
         own = self.sandbox_mb(box)  # and nothing of the job in the sandbox's own memory (LEFTOVER_MB)
         own_ok = own < 0 or box.sandbox_rest_mb < 0 or own - box.sandbox_rest_mb <= LEFTOVER_MB + (sum(box.stash.values()) >> 20)
-        return memory_ok and own_ok and threads <= self.config.host_threads_per_sandbox // 2 and not box.limit_unset
+        return (memory_ok and rest_ok and own_ok and threads <= self.config.host_threads_per_sandbox // 2
+                and not box.limit_unset)
 
     def sandbox_mb(self, box: Box) -> int:
         """The sandbox's own memory under gVisor (its memory file: its processes' pages, tmpfs, SysV
@@ -274,33 +324,16 @@ class Backend:
         """The box's memory limit (no swap) for its next step."""
         raise NotImplementedError
 
-    def job_begins(self, box: Box) -> None:
-        """A job begins in the box (Pool.mark_start, after Box.sentry_base): what the backend takes
-        as the job's start. Nothing by default."""
-
     def overhead_mb(self, box: Box, language: str) -> int:
         """What a step's limit adds to its own memory (the program's, a compile's) for what is not the step's: what
-        the box held at rest when its job began (Box.rest_mb, read_rest: the runner, its stash aside, and the warm
-        interpreter) plus what a run adds to the runner at most (SandboxConfig.capture_mb), never more than the fixed
+        the box held at rest when its job began (Box.rest_mb, begins: the runner, its stash aside, and the warm
+        interpreter, never more than at the box's birth) plus what a run adds to the runner at most (SandboxConfig.capture_mb), never more than the fixed
         allowance (SandboxConfig.overhead_mb), which is all a backend that reads no rest gives. The fixed allowance
         holds the page cache a box's processes map, which a cgroup charges to whichever box read a file first: a
         box that was not first held 29 MB at rest against the 96 MB allowed for Python, and a program had its limit
         plus some 64 MB (80 MB touched under a 16 MB limit was `accepted` under runc and userns: h30x)."""
         fixed = self.config.overhead_mb(language)
         return fixed if box.rest_mb < 0 else min(fixed, box.rest_mb + self.config.capture_mb())
-
-    def read_rest(self, box: Box, cgroups: dict[str, str] | None) -> None:
-        """Box.rest_mb from the sandbox's own cgroup folders (v1 or v2) as its job begins: what they hold that is
-        no page cache (watchdog.unreclaimable_mb, settled: watchdog.settled), less the stash the job's steps add
-        (sandbox/job.py _stash_mb); -1 (the fixed allowance) where there is none to read."""
-        mem = {k: v for k, v in (cgroups or {}).items() if k in ("memory", "")}
-        held = -1
-        if mem:
-            try:
-                held = watchdog.settled(lambda: watchdog.unreclaimable_mb(mem))
-            except (OSError, ValueError):
-                held = -1
-        box.rest_mb = -1 if held < 0 else max(0, held - (sum(box.stash.values()) >> 20))
 
     def reap(self) -> int:
         """Remove sandboxes whose owning server is gone; how many."""
@@ -616,12 +649,8 @@ class DockerBackend(Backend):
     def sentry_mb(self, box: Box) -> int:
         """Under runsc: the container's anonymous memory (its cgroup's memory.stat: gVisor's Go heaps;
         the sandbox's own memory is gVisor's memory file, shared memory, not counted here). Under runc
-        none (-1); called when each job or session begins (Pool.mark_start, SessionBox.start), it notes
-        the cgroup's OOM kills then (Box.oom_base, oom_killed)."""
-        with self._lock:
-            own = self._cgroups.get(box.container.id)
+        none (-1)."""
         if not self.over_limit_ends_sandbox:
-            box.oom_base = host_cgroups.oom_kills(own) if own else -1
             return -1
         with self._lock:
             dirs = self._watched.get(box.container.id, (None, {}))[1]
@@ -751,22 +780,26 @@ class DockerBackend(Backend):
         self.client.api.update_container(box.container.id, mem_limit=f"{mb}m", memswap_limit=f"{mb}m")
         box.mem_mb = mb
 
-    def job_begins(self, box: Box) -> None:
-        """Under runsc: what gVisor holds besides the sandbox's memory now, settled (a single reading can
-        catch a transient: watchdog.settled), is the job's (Box.gvisor_rest_mb), and the cgroup is set from
-        it (_cap_runsc): a job's limit never inherits an earlier job's rest. Under runc: the job's rest from
-        the container's cgroup (Backend.read_rest, overhead_mb)."""
+    def memory_cgroup(self, box: Box) -> dict[str, str]:
+        """Under runc the container's memory cgroup folder (found at its start: _visible_cgroup); under runsc none
+        (gVisor's readings: begins, _rest_mb)."""
+        with self._lock:
+            own = self._cgroups.get(box.container.id) or {}
+        return {k: v for k, v in own.items() if k in ("memory", "")}
+
+    def begins(self, box: Box) -> None:
+        """Backend.begins; under runsc also what gVisor holds besides the sandbox's memory now, settled (a single
+        reading can catch a transient: watchdog.settled), is the job's (Box.gvisor_rest_mb), and the cgroup is set
+        from it (_cap_runsc): a job's limit never inherits an earlier job's rest."""
+        super().begins(box)
         if self._watch is None:
-            with self._lock:
-                own = self._cgroups.get(box.container.id)
-            self.read_rest(box, own)
             return
         box.gvisor_rest_mb = watchdog.settled(lambda: self._rest_mb(box))
         self._cap_runsc(box)
 
     def _rest_mb(self, box: Box) -> int:
         """Under runsc: what the container's cgroup holds that the host's kernel cannot reclaim (its usage
-        less the page cache: watchdog.unreclaimable_mb), less gVisor's memory file: the Sentry's and gofer's
+        less the page cache: cgroups.unreclaimable_mb), less gVisor's memory file: the Sentry's and gofer's
         heaps and kernel memory (page tables, the platform's stubs). -1 where either cannot be read."""
         with self._lock:
             entry = self._watched.get(box.container.id)
@@ -775,13 +808,13 @@ class DockerBackend(Backend):
         if entry is None or firm < 0:
             return -1
         try:
-            return max(0, watchdog.unreclaimable_mb(entry[1]) - firm)
+            return max(0, host_cgroups.unreclaimable_mb(entry[1]) - firm)
         except OSError:
             return -1
 
     def _cap_runsc(self, box: Box) -> None:
         """Under runsc: the container's cgroup at the step's limit plus gVisor's rest when the job began
-        (job_begins; at the box's start, read then), no margin: the host's kernel holds the limit for the
+        (begins; at the box's start, read then), no margin: the host's kernel holds the limit for the
         whole sandbox, deterministically (the note above runsc_memory_mb), never above its
         backstop (runsc_memory_mb). Where the memory file cannot be read (a server that is not the
         container's user) the backstop stays, and the watchdog's samples hold the limit; where the cgroup

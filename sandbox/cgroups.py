@@ -69,6 +69,23 @@ def oom_kills(dirs: dict[str, str]) -> int:
     return next((int(line.split()[1]) for line in text.splitlines() if line.startswith("oom_kill ")), 0)
 
 
+def unreclaimable_mb(dirs: dict[str, str]) -> int:
+    """A cgroup's memory usage less its page cache (v1 or v2), MB: what the host's kernel cannot reclaim before an OOM
+    kill under a limit without dropping it (anonymous and shared memory, kernel memory: slab, page tables). The page
+    cache (active and inactive file pages) is reclaimed first, so a limit set above the rest leaves the sandbox the
+    room the cache held. Raises OSError (or ValueError) where it cannot be read."""
+    v1 = "memory" in dirs
+    folder = dirs["memory"] if v1 else dirs[""]
+    used = int(read(folder, "memory.usage_in_bytes" if v1 else "memory.current"))
+    keys = ("total_active_file", "total_inactive_file") if v1 else ("active_file", "inactive_file")
+    cache = 0
+    for line in read(folder, "memory.stat").splitlines():
+        key, _, value = line.partition(" ")
+        if key in keys:
+            cache += int(value)
+    return max(0, used - cache) >> 20
+
+
 def make(bases: dict[str, str], name: str) -> dict[str, str]:
     """A sandbox's folder `name` under each base folder (made, with the bases, where missing: cpu
     and cpuacct may be one hierarchy), by controller; nothing left made where one fails."""

@@ -144,9 +144,8 @@ class Pool:
         return self._backend().oom_killed(box, wait_s)
 
     def mark_start(self, box: Box) -> None:
-        """A job begins in the box: what its gVisor kernel holds now is not the job's (Box.sentry_base)."""
-        box.sentry_base = self._backend().sentry_mb(box)
-        self._backend().job_begins(box)
+        """A job begins in the box (Backend.begins: what its gVisor kernel, its cgroup hold now is not the job's)."""
+        self._backend().begins(box)
 
     def overhead_mb(self, box: Box, language: str) -> int:
         """Backend.overhead_mb: what a step's limit adds for the runner and the warm interpreter."""

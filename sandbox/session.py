@@ -161,7 +161,7 @@ class SessionBox:
             self.mem_mb = limits.memory_limit_mb
         self.limits = limits
         self.sessions += 1
-        self.box.sentry_base = self.backend.sentry_mb(self.box)  # the watchdog counts the session's own growth
+        self.backend.begins(self.box)  # what the box holds now is not the session's (the watchdog, oom_killed)
         blobs = {f"file:{k}": v for k, v in files.items()}
         if state is not None:
             blobs.update(delta_entries=state.entries, delta_data=state.data)

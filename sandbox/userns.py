@@ -98,7 +98,6 @@ class Sandbox:
     pid1: int = 0  # the runner's host pid (bubblewrap's --info-fd)
     cgroups: dict[str, str] = field(default_factory=dict)  # controller -> folder
     said: object = None  # the launch's stderr file (a failed start's reason)
-    oom_base: int = 0  # the cgroup's OOM kills when its job began (UsernsBackend.sentry_mb)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -237,20 +236,14 @@ class UsernsBackend(Backend):
             sb.proc.wait(timeout=wait_s)
         except subprocess.TimeoutExpired:
             pass
-        return bool(sb.cgroups) and _oom_kills(sb.cgroups) > sb.oom_base
+        return bool(sb.cgroups) and _oom_kills(sb.cgroups) > max(0, box.oom_base)
 
-    def sentry_mb(self, box: Box) -> int:
-        """No user-space kernel here (-1). Called when a box starts and when each job begins
-        (Pool.mark_start): the cgroup's OOM counter is noted then, so a sandbox that dies later in
-        the job is the program's memory_limit only when an OOM kill came after it (oom_killed)."""
+    def memory_cgroup(self, box: Box) -> dict[str, str]:
+        """The sandbox's memory cgroup folder (v1 or v2), where it has one: its OOM kills and rest are read there when
+        each job or session begins (Backend.begins), so a sandbox that dies later in the job is the program's
+        memory_limit only when an OOM kill came after it (oom_killed)."""
         sb: Sandbox = box.container
-        if sb.cgroups:
-            sb.oom_base = _oom_kills(sb.cgroups)
-        return -1
-
-    def job_begins(self, box: Box) -> None:
-        """The job's rest, read from the sandbox's cgroup (Backend.read_rest, overhead_mb)."""
-        self.read_rest(box, box.container.cgroups)
+        return {k: v for k, v in sb.cgroups.items() if k in ("memory", "")}
 
     def set_memory(self, box: Box, mb: int) -> None:
         """The cgroup's limit (memory = memory + swap: _set_cgroup_memory)."""

@@ -205,24 +205,6 @@ def cgroup_usage(dirs: dict[str, str]) -> Usage:
     return Usage(mem_mb=max(0, used - inactive) >> 20, threads=_read_int(dirs.get("pids", dirs.get("", "")), "pids.current"))
 
 
-def unreclaimable_mb(dirs: dict[str, str]) -> int:
-    """A container's memory cgroup usage less its page cache (v1 or v2), MB: what the host's kernel
-    cannot reclaim before an OOM kill under a limit (anonymous and shared memory, kernel memory).
-    The page cache (active and inactive file pages) is reclaimed first, so a limit set above it
-    leaves the sandbox the room the cache held."""
-    v1 = "memory" in dirs
-    folder = dirs["memory"] if v1 else dirs[""]
-    used = _read_int(folder, "memory.usage_in_bytes" if v1 else "memory.current")
-    keys = ("total_active_file", "total_inactive_file") if v1 else ("active_file", "inactive_file")
-    cache = 0
-    with open(os.path.join(folder, "memory.stat")) as f:
-        for line in f:
-            key, _, value = line.partition(" ")
-            if key in keys:
-                cache += int(value)
-    return max(0, used - cache) >> 20
-
-
 def unheld_mb(dirs: dict[str, str]) -> int:
     """Memory of a container's cgroup that outlives every process (v1 or v2), MB: shared memory
     (tmpfs, SysV and POSIX segments, memfds) and socket buffers (v2's `sock`; v1 names none). After

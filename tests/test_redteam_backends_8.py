@@ -10,9 +10,9 @@ is the same on every backend"; /work/shared/RED-TEAM.md classes 5, 6 and 8), thr
    serves again) marks the box for good: a later, innocent job whose box the host then kills (an operator's `docker
    kill`, the host's OOM killer, a crash) is charged `memory_limit`, score 0 and not retryable, where a box that never
    saw an OOM gives InfraFailure, a retry on a fresh box, and `accepted`. Was a HOLE on docker, closed: the flag is the
-   job's only where the cgroup had no OOM kill when the job began (`Box.oom_base`, `DockerBackend.sentry_mb`); held on
+   job's only where the cgroup had no OOM kill when the job began (`Box.oom_base`, `Backend.begins`); held on
    runsc (the OOM ends the box: the next job has a fresh one), gvisor (only the watchdog's own kill is read) and
-   userns (its OOM counter is based per job: `UsernsBackend.sentry_mb`).
+   userns (its OOM counter is based per job: `Backend.begins`).
 2. `CodeGrader._rest` (h30v, h30w): a "fraction" job whose test ends its sandbox runs its later tests in a fresh one.
    Held: a program that ends every box (a fresh box per test, bounded by its tests and its budget; every test
    memory_limit, never retryable); a later wrong answer after a box ended (no test rerun, passed twice or paid); a

@@ -1,10 +1,10 @@
 """Red team rt30ab of h30x (0859339, a173a4c): on docker (runc) and userns a step's memory limit is the step's own plus
-what the box's cgroup held at rest when its job began (sandbox/backend.py `Backend.read_rest`: usage less the page
+what the box's cgroup held at rest when its job began (sandbox/backend.py `Backend.read_rest`, since h30y `rest_now` read in `begins`: usage less the page
 cache, settled, less the stash) plus the capture bound (`SandboxConfig.capture_mb`, 33 MB), never more than the fixed
 allowance (`SandboxConfig.overhead_mb`, 96 MB for Python). Classes 5, 6 and 8 of /work/shared/RED-TEAM.md, through the
 real grader on every backend (tests/conftest.py `any_grader`: one warm one-sandbox pool per backend, reused).
 
-Found (xfail strict, docker and userns): **the rest is read as "usage less page cache", and kernel memory a job leaves
+Found (xfail strict, docker and userns, until h30y): **the rest is read as "usage less page cache", and kernel memory a job leaves
 charged to the box's cgroup is neither the page cache nor the next job's.** A program that stats hundreds of
 thousands of names that do not exist leaves that many negative dentries (and the overlay's lookups of them) in the
 dentry slab, charged to the box's memory cgroup (`SLAB_ACCOUNT`) and outliving every process and the reset. The next
@@ -14,6 +14,9 @@ a 16 MB limit is `accepted` right after such a job, exactly h30x's hole, in the 
 The attacker needs no luck with the size: the box's own cgroup files are readable inside it (the runner reads them
 through the same read-only binds), so the storm stops when the reading is some 95 MB, under the next step's limit.
 The same program gets another verdict after another job (DESIGN.md section 4: a limit holds for the whole sandbox).
+Fixed (h30y): a job's rest is never more than the box's rest at its birth (its first job's start: `Box.rest_birth_mb`,
+`Backend.begins`), and a box whose rest grew past it by `REST_GROWTH_MB` (16) is replaced after its job
+(`Backend.at_rest`).
 
 Held: a storm that leaves more slab than the next step's limit (the kernel cannot lower the limit: runc's update fails
 EBUSY) costs an innocent next job nothing, its box is replaced and the job graded (docker) or the limit set (userns);
@@ -27,7 +30,6 @@ from __future__ import annotations
 import pytest
 
 from sandbox.sync import SyncGrader
-from tests.helpers import known_bug
 
 pytestmark = pytest.mark.docker  # the images (and the root filesystems exported from them)
 
@@ -65,11 +67,6 @@ while i < CAP and time.process_time() < 8 and held() < TARGET:
 print(input())
 """
 
-DENTRY_BUG = ("h30x's rest reading (Backend.read_rest: cgroup usage less page cache) counts the dentry slab a job's "
-              "stat storm left charged to the box as the next job's rest: the next step gets the fixed allowance back "
-              "and 80 MB under a 16 MB limit is accepted (rt30ab)")
-
-
 def one(source: str, limit: int, time_limit_s: float = 4) -> dict:
     return {"kind": "code", "language": "python", "memory_limit_mb": limit, "time_limit_s": time_limit_s,
             "completion": source, "tests": [{"stdin": "7\n", "expected_stdout": "7\n"}]}
@@ -83,10 +80,9 @@ def storm(target_mb: int, limit: int = 256, cap: int = 600_000) -> dict:
     return one(STORM.replace("TARGET", str(target_mb)).replace("CAP", str(cap)), limit, time_limit_s=20)
 
 
-def test_a_stat_storm_does_not_raise_the_next_jobs_limit(request, any_grader: SyncGrader, backend: str) -> None:
+def test_a_stat_storm_does_not_raise_the_next_jobs_limit(any_grader: SyncGrader) -> None:
     """Class 5/6: a job that leaves some 95 MB of dentries charged to its box, then a job touching 80 MB under 16 MB
     in the same box: `memory_limit`, as it is without the storm (the baseline, checked first)."""
-    known_bug(request, backend, {"docker": DENTRY_BUG, "userns": DENTRY_BUG})
     base = any_grader.grade(touching(80, 16))
     assert base["verdict"] == "memory_limit" and not base["retryable"], base
     attack = any_grader.grade(storm(95))
