@@ -392,6 +392,8 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
                     data = data[keep:]
                 if data and err_half:  # copy at most err_half bytes per read, however big the read
                     err_tail = data[-err_half:] if len(data) >= err_half else (err_tail + data)[-err_half:]
+                if sizes[name] > 2 * err_half:  # read past what is kept: that reading is the program's CPU
+                    clock.charge_own()
                 continue
             cap = caps[name]
             keep = cap - len(out[name])

@@ -144,19 +144,6 @@ def drain(fd: int) -> None:
         pass
 
 
-class Capture:
-    """The first `cap` bytes of a stream; the rest is read and counted, never kept."""
-
-    def __init__(self, cap: int) -> None:
-        self.cap, self.data, self.total = cap, bytearray(), 0
-
-    def add(self, chunk: bytes) -> None:
-        self.total += len(chunk)
-        room = self.cap - len(self.data)
-        if room > 0:
-            self.data += chunk[:room]
-
-
 def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]]:  # noqa: C901 - one cell's nonce, caps and clocks stay local to one frame, out of every other cell's reach
     """Send one cell, collect its output and result within its limits; see the module docstring."""
     for fd in (k.out, k.err, k.res):
@@ -165,9 +152,9 @@ def run_cell(k: Kernel, head: dict, code: bytes) -> tuple[dict, dict[str, bytes]
     k.cells += 1
     pending = memoryview(json.dumps({"nonce": nonce, "code": code.decode("utf-8", "replace"),
                                      "value_max": int(head["value_max"])}).encode() + b"\n")
-    out, err = Capture(int(head["out_max"])), Capture(int(head["err_max"]))
-    res = bytearray()
     clock, oom0, t0 = cpu_since(head), accounting.oom_kills(), time.monotonic()
+    out, err = session_tools.Capture(int(head["out_max"]), clock), session_tools.Capture(int(head["err_max"]), clock)
+    res = bytearray()
     sel = selectors.DefaultSelector()
     sel.register(k.out, selectors.EVENT_READ, out)
     sel.register(k.err, selectors.EVENT_READ, err)
