@@ -658,8 +658,8 @@ def period_ends(text: str, at: int, whole: bool = True, plain: bool = False) -> 
     rest = _LINE_SPACING_RE.match(text, after).end()  # type: ignore[union-attr]
     if rest < len(text) and text[rest] in "\r\n":
         below = _SPACING_RE.match(text, rest).end()  # type: ignore[union-attr]
-        if unicodedata.category(_line_letter(text, below)[0] or "a") == "Lo":
-            return opens_sentence(text, below)  # a caseless line below: the break adds no end (`_caseless_line_opens`)
+        if _line_letter(text, below)[0]:  # a line of words below: the break adds no end, read as joined (fx29as)
+            return opens_sentence(text, below) or _period_word_ends(text, at, whole, plain)
     if rest >= len(text) or text[rest] in "\r\n" or opens_sentence(text, after):
         return True
     return _period_word_ends(text, at, whole, plain)
