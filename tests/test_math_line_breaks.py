@@ -69,7 +69,9 @@ BREAK_NEAR = [n(c) for c in [
     f"以千为单位；\n\n{ZH}", f"可能；\n解：\n{ZH}", f"大约…\n{ZH}", f"The answer is e.g.\n{ZH}", f"以千为单位；\n所以 x = 6；\n所以，{ZH}",
     f"可能,\n{ZH}", f"以千为单位：\n{ZH}", f"The answer is approx. {ZH}", f"approx. {ZH}", f"以千为单位 ca. {ZH}",
     "The answer is approx. the answer is 6.", f"答案约为.\n\n{STEP}\n{ZH}", f"不是；\n\n所以；\n{STEP}\n{ZH}",
-    "The answer is approx.\nthe answer is 6.", "The answer is ca.\n- the answer is 6.",
+    "The answer is approx.\nthe answer is 6.", "The answer is ca.\n- the answer is 6.", f"所以 2 + 4 = 7；\n{ZH}",
+    f"所以 6000 = 6；\n{ZH}", f"所以 x = 6 千；\n{ZH}", f"所以 x ≈ 6；\n{ZH}", f"因为可能 x = 6，所以 y = 6；\n{ZH}", f"如果 x = 6，所以 y = 6；\n{ZH}",
+    f"所以 x = 6；可能\n{ZH}", f"小明有 6 个苹果...\n{ZH}", f"由于AB∥CD；\n{ZH}",
 ]]
 test_a_break_after_no_sentence_end_is_read_as_one_line = refused_test(BREAK_NEAR)
 
@@ -78,5 +80,6 @@ BREAK_PAID = [n(c) for c in [
     f"We add them.\n{ZH}", f"We get 6.\n{ZH}", f"So.\n{ZH}", f"2 + 4 = 6.\n{ZH}", f"小明有 6 个苹果；\n{ZH}", f"所以 x = 6；\n所以，{ZH}",
     f"由于AB∥CD，所以∠B＝∠DEC＝65°；\n所以∠DEF＝90°-65°＝25°；\n所以，{ZH}", f"我们来算。\n{STEP}\n{ZH}", f"所以；\n{ZH}",
     f"好的！\n{STEP}\n{ZH}", "We computed it.\nthe answer is 6.", "The answer is approx.\nThe answer is 6.",
+    f"{STEP}.\n{ZH}", f"{STEP}. {ZH}", f"所以∠B = 65°；\n{ZH}", f"因为 x = 2，所以 y = 6；\n{ZH}",
 ]]
 test_a_break_after_a_sentence_end_pays = paid_test(BREAK_PAID)

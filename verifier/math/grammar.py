@@ -528,12 +528,15 @@ def _caseless_line_opens(text: str, start: int) -> bool:
             return True
         line_start = text.rfind("\n", 0, end) + 1
         whole = "\n" in text[end:start]  # a whole line above, not the words before `start` on its own line
-        if _caseless_statement(text[line_start:end]) or whole and _OPENING_LINE_RE.fullmatch(text, line_start, end):
+        line = text[line_start:end]
+        if _caseless_statement(line) or whole and _OPENING_LINE_RE.fullmatch(line.strip()):
             start = line_start
             continue
+        if not whole or "=" not in line and "\\equiv" not in line and "$" not in line and "\\]" not in line:
+            return False  # no relation, nor a display's end: no math alone that states a value (`_VALUE_END_RE`)
         if spans is None:
             spans = _math_spans(text[:end])
-        if not (whole and _math_alone(text, line_start, end, spans)):
+        if not _math_alone(text, line_start, end, spans):
             return False
         first = min([line_start] + [a for a, b in spans if b > line_start and a < end])  # a display's first line
         start = text.rfind("\n", 0, first) + 1
@@ -558,15 +561,16 @@ def _joined_end(text: str, end: int) -> bool:
 
 
 _OPENING_LABEL = (
-    r"(?:解|解答|解析|分析|答|详解|思路|解题思路|解题过程|计算过程|计算如下|由题意得|步骤|第\s*(?:\d{1,2}|[一二三四五六七八九十]{1,2})\s*步"
-    r"|(?i:solution|analysis|explanation|step\s*\d{1,2}))")
+    r"(?:解|解答|解析|分析|答|详解|思路|解题思路|解题过程|计算过程|计算如下|由题意得|步骤|第[ \t]?(?:\d{1,2}|[一二三四五六七八九十]{1,2})[ \t]?步"
+    r"|(?i:solution|analysis|explanation|step[ \t]?\d{1,2}))")
+_OPENING_MARKS = r"(?:[*_#>][ \t]*)*"
+_OPENING_TAIL = r"(?:[ \t]*[*_:：])*"
 _OPENING_LINE_RE = re.compile(
-    r"[ \t]*(?:(?:\*\*|__|[*_]|#{1,6}|>)[ \t]*)*"
-    r"(?:【\s*" + _OPENING_LABEL + r"\s*】|" + _OPENING_LABEL + r"[ \t]*(?:\*\*|__|[*_])?[ \t]*[:：]?"
-    r"|[（(]\s*\d{1,2}\s*[）)]|(?:所以|因此|因而|于是|综上所述|综上|ดังนั้น)[ \t]*[，,；;：:]?)"
-    r"[ \t]*(?:\*\*|__|[*_])?[ \t]*|[ \t]*(?:-{3,}|\*{3,}|_{3,})[ \t]*")
-"""A line that only opens what follows (`_caseless_line_opens`; fx29as, red team 24's pedantry), matched whole: after a
-heading's, bold or quote marks, a section's label of a worked solution with an optional colon (`解：`, `解答：`, `**解：**`,
+    _OPENING_MARKS + r"(?:【[ \t]?" + _OPENING_LABEL + r"[ \t]?】|" + _OPENING_LABEL + r"|[（(][ \t]?\d{1,2}[ \t]?[）)])"
+    + _OPENING_TAIL + r"|(?:所以|因此|因而|于是|综上所述|综上|ดังนั้น)[ \t]*[，,；;：:]?|-{3,}|\*{3,}|_{3,}")
+"""A line that only opens what follows (`_caseless_line_opens`; fx29as, red team 24's pedantry), matched whole on the
+line without its edge spacing (each run of spaces and marks has one place in the match: a failed match backtracks
+linearly): after a heading's, bold or quote marks, a section's label of a worked solution with an optional colon (`解：`, `解答：`, `**解：**`,
 `【解析】`, `分析：`, `答：`, `第一步：`, `Step 1:`, `### Solution`, `计算如下：`, `由题意得：`, `解` alone), a part's number
 (`（1）`), a concluding connective alone with its mark (`所以；`), or a rule (`---`). An allowlist of labels: a label that
 qualifies (`可能：`, `约：`, `以千为单位：`, `Answer in thousands:`) or any word after the label (`解：可能`) makes the line
@@ -575,7 +579,7 @@ none of these, and it runs into the next line."""
 
 def _caseless_statement(line: str) -> bool:
     """Whether `line`, a line above a caseless line (`_caseless_line_opens`), states a step of its own so that its break
-    ends it: each of its clauses (split at commas; a clause's `；` may end the line) is a step of `_CASELESS_STEP_RE`
+    ends it: each of its clauses (split at commas; one `；`, `;` or `.` may end the line, never `...`) is a step of `_CASELESS_STEP_RE`
     (`小明有 6 个苹果`, `小明有两个苹果，小红有四个苹果`, `把两个数相加`; fx29ao, red team 20's pedantry), a sum
     (`_CASELESS_SUM_RE`: `2 + 4 = 6 个`) or a relation of math alone whose last side is a number (`_CASELESS_RELATION_RE`:
     `所以∠DEF＝∠DEB-∠DEC＝90°-65°＝25°`, `所以 x = 6`, MathVista's), a premise of math alone only before another clause
@@ -584,10 +588,11 @@ def _caseless_statement(line: str) -> bool:
     with the line below as its lead (fx29al, red team 19 class 3), so `所以\n答案是 6。` pays and `可能\n答案是 6。`
     states none; a digit makes no statement (fx29ao, red team 20 class 4: `可能是6个`, "maybe 6"; `不是6个`, "not 6";
     `以1000为单位`, "in units of 1000", were read as statements before fx29ao)."""
-    body = line.rstrip(" \t").removesuffix("；").removesuffix(";").rstrip(" \t")
+    body = line.rstrip(" \t")
+    body = (body[:-1] if body[-1:] in ("；", ";", ".") else body).rstrip(" \t")
     if not body or not any(unicodedata.category(c) == "Lo" for c in body):
         return False
-    clauses = re.split(r"[，,]", body)
+    clauses = [c.strip() for c in re.split(r"[，,]", body)]  # without edge spacing: each match backtracks linearly
     if not (unicodedata.category(body[-1]) == "Lo" or _CASELESS_RELATION_RE.fullmatch(clauses[-1])):
         return False
     return all(_CASELESS_STEP_RE.fullmatch(c) or _CASELESS_SUM_RE.fullmatch(c) or _CASELESS_RELATION_RE.fullmatch(c)
@@ -596,13 +601,14 @@ def _caseless_statement(line: str) -> bool:
 
 _CASELESS_MATH = r"[A-Za-z0-9∠∥⊥△°+\-−×÷*/().=＝ \t]"
 _CASELESS_RELATION_RE = re.compile(
-    r"[ \t]*(?:所以|因此|因而|于是|那么|故|ดังนั้น)?[ \t]*" + _CASELESS_MATH + r"*[=＝][ \t]*\d{1,3}(?:\.\d{1,3})?[ \t]*°?[ \t]*")
+    r"(?:所以|因此|因而|于是|那么|故|ดังนั้น)?[ \t]?[∠△]?[A-Za-z]" + _CASELESS_MATH + r"*[=＝][ \t]*\d{1,3}(?:\.\d{1,3})?(?:[ \t]*°)?")
 """A caseless line's clause that states a relation in math alone (`_caseless_statement`; fx29as, MathVista's
-`所以∠DEF＝∠DEB-∠DEC＝90°-65°＝25°；`, red team 18's `所以 x = 6；`): after an optional concluding connective, letters,
-digits, angle and line signs, operators and `=`/`＝`, the last side a number of one to three digits with an optional
-degree sign. No word of its own, no approximation, bound or scale (`≈`, `<`, `千`, `%`, four digits fit none). One
-starred class before a bounded tail: a failed match backtracks linearly."""
-_CASELESS_PREMISE_RE = re.compile(r"[ \t]*又?(?:因为|由于)[ \t]*" + _CASELESS_MATH + r"+")
+`所以∠DEF＝∠DEB-∠DEC＝90°-65°＝25°；`, red team 18's `所以 x = 6；`): after an optional concluding connective, a name
+(a letter, an angle's or a triangle's: `x`, `∠B`), then letters, digits, angle and line signs, operators and `=`/`＝`,
+the last side a number of one to three digits with an optional degree sign. Numbers alone are a sum, read only with its
+classifier (`_CASELESS_SUM_RE`: `所以 2 + 4 = 7` is none, red team 21). No word of its own, no approximation, bound or scale (`≈`, `<`, `千`, `%`, four digits fit none). Matched
+on the clause without its edge spacing, one starred class before a bounded tail: a failed match backtracks linearly."""
+_CASELESS_PREMISE_RE = re.compile(r"又?(?:因为|由于)" + _CASELESS_MATH + r"+")
 """A caseless line's premise in math alone (`由于AB∥CD`, `又因为BE⊥AF`: "since", MathVista's), read only before another
 clause of the line (`_caseless_statement`)."""
 
