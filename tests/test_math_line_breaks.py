@@ -71,7 +71,7 @@ BREAK_NEAR = [n(c) for c in [
     "The answer is approx. the answer is 6.", f"答案约为.\n\n{STEP}\n{ZH}", f"不是；\n\n所以；\n{STEP}\n{ZH}",
     "The answer is approx.\nthe answer is 6.", "The answer is ca.\n- the answer is 6.", f"所以 2 + 4 = 7；\n{ZH}",
     f"所以 6000 = 6；\n{ZH}", f"所以 x = 6 千；\n{ZH}", f"所以 x ≈ 6；\n{ZH}", f"因为可能 x = 6，所以 y = 6；\n{ZH}", f"如果 x = 6，所以 y = 6；\n{ZH}",
-    f"所以 x = 6；可能\n{ZH}", f"小明有 6 个苹果...\n{ZH}", f"由于AB∥CD；\n{ZH}",
+    f"所以 x = 6；可能\n{ZH}", f"小明有 6 个苹果...\n{ZH}", f"由于AB∥CD；\n{ZH}", f"所以 x = 7\n{ZH}", f"所以 x = 6 千\n{ZH}",
 ]]
 test_a_break_after_no_sentence_end_is_read_as_one_line = refused_test(BREAK_NEAR)
 

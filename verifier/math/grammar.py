@@ -583,18 +583,19 @@ def _caseless_statement(line: str) -> bool:
     (`小明有 6 个苹果`, `小明有两个苹果，小红有四个苹果`, `把两个数相加`; fx29ao, red team 20's pedantry), a sum
     (`_CASELESS_SUM_RE`: `2 + 4 = 6 个`) or a relation of math alone whose last side is a number (`_CASELESS_RELATION_RE`:
     `所以∠DEF＝∠DEB-∠DEC＝90°-65°＝25°`, `所以 x = 6`, MathVista's), a premise of math alone only before another clause
-    (`_CASELESS_PREMISE_RE`: `由于AB∥CD，`); the line holds a letter of a script without case and ends with one or a
-    relation's number. Any other line (`可能`, "maybe"; `以千为单位`, "in thousands"; `不是`, "not"; `อาจจะ`) is read
+    (`_CASELESS_PREMISE_RE`: `由于AB∥CD，`); the line holds a letter of a script without case and ends with one, or with a
+    relation's number and its mark (`所以 x = 6；`). Any other line (`可能`, "maybe"; `以千为单位`, "in thousands"; `不是`, "not"; `อาจจะ`) is read
     with the line below as its lead (fx29al, red team 19 class 3), so `所以\n答案是 6。` pays and `可能\n答案是 6。`
     states none; a digit makes no statement (fx29ao, red team 20 class 4: `可能是6个`, "maybe 6"; `不是6个`, "not 6";
     `以1000为单位`, "in units of 1000", were read as statements before fx29ao)."""
     body = line.rstrip(" \t")
-    body = (body[:-1] if body[-1:] in ("；", ";", ".") else body).rstrip(" \t")
+    marked = body[-1:] in ("；", ";", ".")
+    body = (body[:-1] if marked else body).rstrip(" \t")
     if not body or not any(unicodedata.category(c) == "Lo" for c in body):
         return False
     clauses = [c.strip() for c in re.split(r"[，,]", body)]  # without edge spacing: each match backtracks linearly
-    if not (unicodedata.category(body[-1]) == "Lo" or _CASELESS_RELATION_RE.fullmatch(clauses[-1])):
-        return False
+    if not (unicodedata.category(body[-1]) == "Lo" or marked and _CASELESS_RELATION_RE.fullmatch(clauses[-1])):
+        return False  # a relation ends a step line only with its mark (`所以 x = 6；`; `所以 x = 7\n答案是 6。` is one sentence)
     return all(_CASELESS_STEP_RE.fullmatch(c) or _CASELESS_SUM_RE.fullmatch(c) or _CASELESS_RELATION_RE.fullmatch(c)
                or k < len(clauses) - 1 and _CASELESS_PREMISE_RE.fullmatch(c) for k, c in enumerate(clauses))
 
