@@ -103,8 +103,8 @@ test_a_step_line_that_opens_a_sentence_pays = paid_test(STEP_LINE_PAID)
 FX29AR_COST = [n(c) for c in [f"解：\n小明有 6 个苹果\n{ZH}", f"Solution:\n小明有 6 个苹果\n{ZH}"]]
 test_right_answers_fx29ar_refuses = paid_test(
     FX29AR_COST, """Paid on fx29ar's base, refused in both profiles since fx29ar (chosen): a label's colon ends no
-    sentence, so the step line below it is read with it and its break ends no statement (`_caseless_line_opens`).""",
-    marks=[pytest.mark.xfail(strict=True, reason="fx29ar: a step line under a label's colon opens no sentence")])
+    sentence, so the step line below it is read with it and its break ends no statement (`_caseless_line_opens`).
+    Paid since fx29as (`grammar._OPENING_LINE_RE`: a label's line opens the next as the text's start would).""")
 
 QUALIFIED_ONE_LINE_HELD = [n(c) for c in [
     f"如果他买了 6 本书\n{ZH}", f"以千为单位，他买了 6 本书\n{ZH}", f"可能，他买了 6 本书\n{ZH}", f"他买了 6 本书，可能\n{ZH}",

@@ -44,8 +44,6 @@ out of `_STRANDED_CHOICE_PAIRS` (`solve for`, `decide between`) are refused; the
 
 from __future__ import annotations
 
-import pytest
-
 from tests.helpers import number_case as n
 from tests.helpers import paid_test, refused_test
 
@@ -67,8 +65,8 @@ test_a_break_after_a_clause_end_drops_the_qualifier = refused_test(
     BREAK_NEAR, """Paid in both profiles on main, pre and 40e3699 (the two-step chains refused on 40e3699): `opens_sentence`
     and `_caseless_line_opens` end a caseless sentence at a break after `；` (`_CASELESS_CLAUSE_ENDS`) or any `.`
     (`_CASELESS_AFTER`: `...`, `approx.`), so the hedge, scale or negation above is read as a sentence of its own. On
-    one line (`以千为单位；答案是 6。`) they are refused. The safe verdict: refused.""",
-    marks=[pytest.mark.xfail(strict=True, reason="rt29z class 1: a break after ；, ... or approx. ends a caseless sentence")])
+    one line (`以千为单位；答案是 6。`) they are refused. The safe verdict: refused. Closed by fx29as
+    (`grammar._caseless_line_opens`, `_joined_end`: a break adds no sentence end).""")
 BREAK_HELD = [n(c) for c in [
     f"以千为单位；{ZH}", f"可能；{ZH}", f"不是；{ZH}", f"答案乘以 1000；{ZH}", f"可能...{ZH}", f"Maybe...{ZH}",
     f"The answer is approx.{ZH}", f"approx.{ZH}", f"以千为单位；小明有 6 个苹果\n{ZH}",
@@ -91,8 +89,7 @@ FX29AR_COST = [n(c) for c in [
 test_right_answers_under_a_label_or_math_fx29ar_refuses = paid_test(
     FX29AR_COST, """Paid in both profiles on pre and 40e3699, refused in both since fx29ar: a label, a heading, a display or a
     rule above a step line ends no sentence, so the step line is read with it and its break ends no statement
-    (`_caseless_line_opens`).""",
-    marks=[pytest.mark.xfail(strict=True, reason="rt29z pedantry: a step line under a label, heading or math opens no sentence")])
+    (`_caseless_line_opens`). Paid since fx29as (`grammar._OPENING_LINE_RE`, `_math_alone` in the walk).""")
 STEP_UNDER_PAID = [n(c) for c in [f"</think>\n小明有 6 个苹果\n{ZH}", f"好的，我们来解这道题。\n小明有 6 个苹果\n{ZH}"]]
 test_a_step_line_after_a_sentence_end_pays = paid_test(STEP_UNDER_PAID)
 

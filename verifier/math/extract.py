@@ -726,14 +726,17 @@ _SENTENCE_OPEN_RE = re.compile(r"(?<!\.)\.(?!\.)\s|\?\s|(?<!\d)!\s|[。！।]|\
 
 
 def _sentence_open(text: str, start: int) -> int | None:
-    """Where the sentence around the value at `start` opens (`_SENTENCE_OPEN_RE`, or a line break after a statement,
+    """Where the sentence around the value at `start` opens (`_SENTENCE_OPEN_RE`, a period only where `period_ends`
+    reads a sentence's end, or a line break after a statement,
     `grammar.statement_lines`: a line break alone is spacing, red team 16 class 1's lenient `The wrong answer is\\n6.`); None
     when no opening is in sight."""
     floor = max(start - GRAMMAR_MAX_CHARS, 0)
     opened = None
     for m in _SENTENCE_OPEN_RE.finditer(text, floor, start):
-        if m.start() >= marks_end(text, text.rfind("\n", 0, m.start()) + 1):
-            opened = m  # a list number's `1.` is its line's mark, no sentence's end (fx29af)
+        if m.start() < marks_end(text, text.rfind("\n", 0, m.start()) + 1):
+            continue  # a list number's `1.` is its line's mark, no sentence's end (fx29af)
+        if m.group()[:1] != "." or period_ends(text, m.start()):
+            opened = m  # an abbreviation's period ends no sentence, as on the other paths (`approx.\n答案是 6。`; fx29as)
     at = opened.end() if opened else None
     lines = statement_lines(text, floor, start)
     labelled = text.rfind("\n", floor, start)

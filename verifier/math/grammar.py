@@ -479,21 +479,17 @@ def opens_sentence(text: str, at: int, ended: bool = False) -> bool:
     before a word (`_LONE_CAPITAL_GAP_RE`: `A car`, `I think`, `I'm`, a transcript's `A: the answer is`): before a
     relation, a colon and a value, a subscript or a script they name a quantity (fx29aj, red team 18 class 4: `I doubt that\nA = \boxed{6}`,
     `Maybe\nI: \boxed{6}`). A script without case shows no capital, so the line above decides (fx29aj, red team 18
-    class 5): its line opens a sentence only after a sentence's end (`_CASELESS_AFTER`: `。`, `.`; `；` after a line of that
-    script, `_CASELESS_CLAUSE_ENDS`; `ended`, a statement
-    that ends at a display's or a box's end, `_ends_statement`), the text's start or a line in a script without case
-    (`ดังนั้น\nคำตอบคือ`, whose sentences a break ends); after anything else the line above is read with it as its
-    lead (`So\n答案是 6。` as `So 答案是 6。`; `I doubt that\n答案是 6。`, `Not\nคำตอบคือ 6` state none)."""
+    class 5): its line opens a sentence only where `_caseless_line_opens` reads one opening (after a sentence's end as
+    the same text on one line reads it, at the text's start, under a step line, a label, a heading or math that opens
+    one) or after a statement that ends at a display's or a box's end (`ended`, `_ends_statement`); after anything else
+    the line above is read with it as its lead (`So\n答案是 6。` as `So 答案是 6。`; `I doubt that\n答案是 6。`, `Not\nคำตอบคือ 6`,
+    `以千为单位；\n答案是 6。` state none)."""
     first, after = _line_letter(text, at)
     if not first:
         return False
     kind = unicodedata.category(first)
     if kind == "Lo":  # a script without case (`答案是`, `ดังนั้น`, `সুতরাং`)
-        above = text[:at].rstrip()
-        line = above[above.rfind("\n") + 1:]
-        return ended or not above or above[-1] in _CASELESS_AFTER or (
-            _caseless_statement(line) and _caseless_line_opens(text, len(above) - len(line))) or (
-            above[-1] in _CASELESS_CLAUSE_ENDS and any(unicodedata.category(c) == "Lo" for c in line))
+        return ended or _caseless_line_opens(text, at)
     if kind not in ("Lu", "Lt"):
         return False
     if bool(after) and unicodedata.category(after) == "Ll":
@@ -507,35 +503,115 @@ def opens_sentence(text: str, at: int, ended: bool = False) -> bool:
 
 
 def _caseless_line_opens(text: str, start: int) -> bool:
-    """Whether the caseless statement line at `start` (`_caseless_statement`) opens a sentence itself, so that its break
-    ends a whole sentence (`opens_sentence`; fx29ar, red team 23 class 1): it is the text's start, or the line above ends
-    a sentence (`_CASELESS_AFTER`, `_CASELESS_CLAUSE_ENDS` after a caseless line) or is such a statement line opening one
-    itself (`小明有两个苹果\n小红有四个苹果\n答案是 6。`). A line above that ends no sentence runs into the statement
-    (fx29al reads a caseless line that states nothing with the next as its lead): `如果\n小明有 6 个苹果\n答案是 6。`,
-    "if Xiaoming has 6 apples", `以千为单位\n...`, `In thousands\n...` are one sentence its break does not end; nor does
-    a blank line end one (`以千为单位\n\n小明有 6 个苹果`). A loop over the lines above, an allowlist of ends."""
-    while True:
-        above = text[:start].rstrip()
-        if not above or above[-1] in _CASELESS_AFTER:
+    """Whether the caseless line at `start` opens a sentence (`opens_sentence`; fx29ar, red team 23 class 1; fx29as, red
+    team 24), read upwards line by line, an allowlist of three kinds of line above (docs/math.md "Answer grammar", "Line
+    breaks in a script without case"):
+    - a line whose end ends a sentence as the same text joined on one line would (`_joined_end`: `。！？!?।`, or a
+      sentence's period as `period_ends` reads a period before a lower-case word), or the text's start: it opens one.
+      A line break adds no sentence end: after `；` (a clause's end), `...`, `…` or an abbreviation's period
+      (`approx.`, `ca.`) the line below is read with the line above as on one line (`以千为单位；\n答案是 6。` as
+      `以千为单位；答案是 6。`; red team 24 class 1);
+    - a step line (`_caseless_statement`: `小明有 6 个苹果`, `所以∠DEF＝90°-65°＝25°；`), whose break ends a sentence
+      only where the line opens one itself (`如果\n小明有 6 个苹果\n答案是 6。` is one sentence);
+    - a line that only opens what follows (`_OPENING_LINE_RE`: a section's label or heading, `解：`, `### Solution`,
+      `Step 1:`; a rule; a part's number; a concluding connective alone, `所以；`; math alone that states a value,
+      `$$2 + 4 = 6$$`, `_math_alone`): the line below opens a sentence where this line does, as at the text's start.
+    Any other line above (`可能`, `以千为单位`, `In thousands`, `I doubt that；`) runs into the line below, and a blank
+    line ends nothing (`以千为单位\n\n小明有 6 个苹果`). Bounded: at most `_CASELESS_WALK_LINES` lines are read
+    (beyond them, no sentence opens)."""
+    spans: list[tuple[int, int]] | None = None
+    for _ in range(_CASELESS_WALK_LINES):
+        end = start
+        while end > 0 and text[end - 1].isspace():
+            end -= 1
+        if end == 0 or _joined_end(text, end):
             return True
-        line = above[above.rfind("\n") + 1:]
-        if above[-1] in _CASELESS_CLAUSE_ENDS and any(unicodedata.category(c) == "Lo" for c in line):
-            return True
-        if not _caseless_statement(line):
+        line_start = text.rfind("\n", 0, end) + 1
+        whole = "\n" in text[end:start]  # a whole line above, not the words before `start` on its own line
+        line = text[line_start:end]
+        if _caseless_statement(line) or whole and _OPENING_LINE_RE.fullmatch(line.strip()):
+            start = line_start
+            continue
+        if not whole or "=" not in line and "\\equiv" not in line and "$" not in line and "\\]" not in line:
+            return False  # no relation, nor a display's end: no math alone that states a value (`_VALUE_END_RE`)
+        if spans is None:
+            spans = _math_spans(text[:end])
+        if not _math_alone(text, line_start, end, spans):
             return False
-        start = len(above) - len(line)
+        first = min([line_start] + [a for a, b in spans if b > line_start and a < end])  # a display's first line
+        start = text.rfind("\n", 0, first) + 1
+    return False
+
+
+_CASELESS_WALK_LINES = 64
+"""How many lines above a caseless line `_caseless_line_opens` reads: far beyond any chain of step lines, labels and
+math a solution writes before a caseless answer; beyond it the line opens no sentence (the safe reading)."""
+
+
+def _joined_end(text: str, end: int) -> bool:
+    """Whether `text[:end]` ends with a sentence's end as the same text joined on one line reads it (`_caseless_line_opens`):
+    `。！？!?।`, or a period that ends a sentence by its own reading (`period_ends` before a lower-case word: after a
+    number, math, `i.e.` or a word the grammar knows; never `...`, nor an abbreviation's or an unknown word's
+    period, `approx.`, `ca.`, `答案约为.`). A clause's mark (`；`, `，`), an ellipsis (`...`, `…`) or a colon ends no
+    sentence on one line, so its line break ends none (red team 24 class 1)."""
+    mark = text[end - 1]
+    if mark in "。！？!?।":
+        return True
+    return mark == "." and text[end - 2: end - 1] != "." and _period_word_ends(text, end - 1, plain=True)
+
+
+_OPENING_LABEL = (
+    r"(?:解|解答|解析|分析|答|详解|思路|解题思路|解题过程|计算过程|计算如下|由题意得|步骤|第[ \t]?(?:\d{1,2}|[一二三四五六七八九十]{1,2})[ \t]?步"
+    r"|(?i:solution|analysis|explanation|step[ \t]?\d{1,2}))")
+_OPENING_MARKS = r"(?:[*_#>][ \t]*)*"
+_OPENING_TAIL = r"(?:[ \t]*[*_:：])*"
+_OPENING_LINE_RE = re.compile(
+    _OPENING_MARKS + r"(?:【[ \t]?" + _OPENING_LABEL + r"[ \t]?】|" + _OPENING_LABEL + r"|[（(][ \t]?\d{1,2}[ \t]?[）)])"
+    + _OPENING_TAIL + r"|(?:所以|因此|因而|于是|综上所述|综上|ดังนั้น)[ \t]*[，,；;：:]?|-{3,}|\*{3,}|_{3,}")
+"""A line that only opens what follows (`_caseless_line_opens`; fx29as, red team 24's pedantry), matched whole on the
+line without its edge spacing (each run of spaces and marks has one place in the match: a failed match backtracks
+linearly): after a heading's, bold or quote marks, a section's label of a worked solution with an optional colon (`解：`, `解答：`, `**解：**`,
+`【解析】`, `分析：`, `答：`, `第一步：`, `Step 1:`, `### Solution`, `计算如下：`, `由题意得：`, `解` alone), a part's number
+(`（1）`), a concluding connective alone with its mark (`所以；`), or a rule (`---`). An allowlist of labels: a label that
+qualifies (`可能：`, `约：`, `以千为单位：`, `Answer in thousands:`) or any word after the label (`解：可能`) makes the line
+none of these, and it runs into the next line."""
 
 
 def _caseless_statement(line: str) -> bool:
-    """Whether `line`, the line above a caseless line (`opens_sentence`), ending in a letter of a script without case,
-    states something of its own so that its break ends it: each of its clauses is a step of `_CASELESS_STEP_RE`
-    (`小明有 6 个苹果`, `小明有两个苹果，小红有四个苹果`, `把两个数相加`; fx29ao, red team 20's pedantry) or a sum
-    (`_CASELESS_SUM_RE`: `2 + 4 = 6 个`). Any other line (`可能`, "maybe"; `以千为单位`, "in thousands"; `不是`, "not";
-    `อาจจะ`) is read with the line below as its lead (fx29al, red team 19 class 3), so `所以\n答案是 6。` pays and
-    `可能\n答案是 6。` states none; a digit makes no statement (fx29ao, red team 20 class 4: `可能是6个`, "maybe 6";
-    `不是6个`, "not 6"; `以1000为单位`, "in units of 1000", were read as statements before fx29ao)."""
-    return unicodedata.category(line[-1]) == "Lo" and all(
-        _CASELESS_STEP_RE.fullmatch(c) or _CASELESS_SUM_RE.fullmatch(c) for c in re.split(r"[，,]", line))
+    """Whether `line`, a line above a caseless line (`_caseless_line_opens`), states a step of its own so that its break
+    ends it: each of its clauses (split at commas; one `；`, `;` or `.` may end the line, never `...`) is a step of `_CASELESS_STEP_RE`
+    (`小明有 6 个苹果`, `小明有两个苹果，小红有四个苹果`, `把两个数相加`; fx29ao, red team 20's pedantry), a sum
+    (`_CASELESS_SUM_RE`: `2 + 4 = 6 个`) or a relation of math alone whose last side is a number (`_CASELESS_RELATION_RE`:
+    `所以∠DEF＝∠DEB-∠DEC＝90°-65°＝25°`, `所以 x = 6`, MathVista's), a premise of math alone only before another clause
+    (`_CASELESS_PREMISE_RE`: `由于AB∥CD，`); the line holds a letter of a script without case and ends with one, or with a
+    relation's number and its mark (`所以 x = 6；`). Any other line (`可能`, "maybe"; `以千为单位`, "in thousands"; `不是`, "not"; `อาจจะ`) is read
+    with the line below as its lead (fx29al, red team 19 class 3), so `所以\n答案是 6。` pays and `可能\n答案是 6。`
+    states none; a digit makes no statement (fx29ao, red team 20 class 4: `可能是6个`, "maybe 6"; `不是6个`, "not 6";
+    `以1000为单位`, "in units of 1000", were read as statements before fx29ao)."""
+    body = line.rstrip(" \t")
+    marked = body[-1:] in ("；", ";", ".")
+    body = (body[:-1] if marked else body).rstrip(" \t")
+    if not body or not any(unicodedata.category(c) == "Lo" for c in body):
+        return False
+    clauses = [c.strip() for c in re.split(r"[，,]", body)]  # without edge spacing: each match backtracks linearly
+    if not (unicodedata.category(body[-1]) == "Lo" or marked and _CASELESS_RELATION_RE.fullmatch(clauses[-1])):
+        return False  # a relation ends a step line only with its mark (`所以 x = 6；`; `所以 x = 7\n答案是 6。` is one sentence)
+    return all(_CASELESS_STEP_RE.fullmatch(c) or _CASELESS_SUM_RE.fullmatch(c) or _CASELESS_RELATION_RE.fullmatch(c)
+               or k < len(clauses) - 1 and _CASELESS_PREMISE_RE.fullmatch(c) for k, c in enumerate(clauses))
+
+
+_CASELESS_MATH = r"[A-Za-z0-9∠∥⊥△°+\-−×÷*/().=＝ \t]"
+_CASELESS_RELATION_RE = re.compile(
+    r"(?:所以|因此|因而|于是|那么|故|ดังนั้น)?[ \t]?[∠△]?[A-Za-z]" + _CASELESS_MATH + r"*[=＝][ \t]*\d{1,3}(?:\.\d{1,3})?(?:[ \t]*°)?")
+"""A caseless line's clause that states a relation in math alone (`_caseless_statement`; fx29as, MathVista's
+`所以∠DEF＝∠DEB-∠DEC＝90°-65°＝25°；`, red team 18's `所以 x = 6；`): after an optional concluding connective, a name
+(a letter, an angle's or a triangle's: `x`, `∠B`), then letters, digits, angle and line signs, operators and `=`/`＝`,
+the last side a number of one to three digits with an optional degree sign. Numbers alone are a sum, read only with its
+classifier (`_CASELESS_SUM_RE`: `所以 2 + 4 = 7` is none, red team 21). No word of its own, no approximation, bound or scale (`≈`, `<`, `千`, `%`, four digits fit none). Matched
+on the clause without its edge spacing, one starred class before a bounded tail: a failed match backtracks linearly."""
+_CASELESS_PREMISE_RE = re.compile(r"又?(?:因为|由于)" + _CASELESS_MATH + r"+")
+"""A caseless line's premise in math alone (`由于AB∥CD`, `又因为BE⊥AF`: "since", MathVista's), read only before another
+clause of the line (`_caseless_statement`)."""
 
 
 _CASELESS_SUM_RE = re.compile(
@@ -567,19 +643,11 @@ _LONE_CAPITAL_GAP_RE = re.compile(r":?[ \t]+|['’]")
 `I think`), a label's colon (`A: the answer is`, a question-and-answer transcript's) or an apostrophe (`I'm`, `I’ll`);
 the word opens with a lower-case letter, and after a space or a colon it is a word of two letters or more (`A: x =`
 names a quantity)."""
-_CASELESS_AFTER = frozenset(".!?。！？।")
-"""What ends the line above a line in a script without case where that line opens a sentence (`opens_sentence`): a
-sentence's end mark."""
-_CASELESS_CLAUSE_ENDS = frozenset("；")
-"""A clause's end mark of a script without case that ends a line of that script (one that holds a letter of it) as a
-sentence's end does (`opens_sentence`: MathVista's `所以∠DEF＝∠DEB-∠DEC＝90°-65°＝25°；\n所以，答案是D。`); after a line in
-another script (`I doubt that；`) the next line is read with it."""
-
-
 _LINE_SPACING_RE = re.compile(r"[ \t]*")
-_SENTENCE_FINAL = frozenset("follows holds exists exist applies works".split())
-"""Verbs that end a statement with no object (`So the result follows.`, `The claim holds.`): words a sentence's period
-may follow besides the grammar's vocabularies (`period_ends`)."""
+_SENTENCE_FINAL = frozenset("follows holds exists exist applies works them him".split())
+"""Verbs that end a statement with no object (`So the result follows.`, `The claim holds.`) and object pronouns (`We
+add them.`, before a caseless line that shows no capital, `_joined_end`): words a sentence's period may follow besides
+the grammar's vocabularies (`period_ends`); none is an abbreviation."""
 _RESTATING_END_RE = re.compile(r"(?<![\w.])i\.e$", re.IGNORECASE)
 """`i.e.` (that is): a restatement opens after it as after a sentence's end (`The sum is 2 + 4, i.e. \\boxed{6}`)."""
 
@@ -595,8 +663,17 @@ def period_ends(text: str, at: int, whole: bool = True, plain: bool = False) -> 
     (`_stranded_sentence`; `whole`: `text` starts where its completion does, `plain`: that reading left out)."""
     after = at + 1 + (text[at + 1: at + 2] in ("$", ")"))  # `cm.$ Since`, `(... a rectangle.) Therefore`
     rest = _LINE_SPACING_RE.match(text, after).end()  # type: ignore[union-attr]
+    if rest < len(text) and text[rest] in "\r\n":
+        below = _SPACING_RE.match(text, rest).end()  # type: ignore[union-attr]
+        if _line_letter(text, below)[0]:  # a line of words below: the break adds no end, read as joined (fx29as)
+            return opens_sentence(text, below) or _period_word_ends(text, at, whole, plain)
     if rest >= len(text) or text[rest] in "\r\n" or opens_sentence(text, after):
         return True
+    return _period_word_ends(text, at, whole, plain)
+
+
+def _period_word_ends(text: str, at: int, whole: bool = True, plain: bool = False) -> bool:
+    """Whether the period at `text[at]` ends a sentence by the word before it (`period_ends` before a lower-case word)."""
     k = at
     while k > 0 and text[k - 1].isalpha():
         k -= 1

@@ -1,0 +1,85 @@
+"""Line breaks before a line in a script without case (fx29as, issue 29; red team 24 `tests/test_math_redteam_24.py`):
+`grammar._caseless_line_opens` reads the lines above a caseless line upwards (docs/math.md "Answer grammar", "Line
+breaks in a script without case").
+
+1. A break adds no sentence end: the line above ends a sentence only where the same text joined on one line would
+   (`_joined_end`: `。！？!?।` or a sentence's period by `period_ends`' reading); after `；`, `...`, `…`, a colon or an
+   abbreviation's period the caseless line is read with the line above, as on one line; `period_ends` reads a period
+   before a line of words of any script as joined (`The answer is approx.\nthe answer is 6.`).
+2. A line that only opens what follows (`_OPENING_LINE_RE`: a section's label or heading, `解：`, `### Solution`,
+   `Step 1:`; a rule; a part's number; a lone concluding connective; `_math_alone`: math that states a value) opens the
+   next line where it opens one itself, as the text's start would: a qualifier on it or above it is still read.
+
+Near misses (a right answer perturbed in each new shape: a wrong value, a hedge, scale or negation on the label line or
+above it, a second value) are refused in both profiles; rewrites (right answers in the new shapes) are paid in both.
+Graded by the real grader (`tests.helpers.math_verdicts`), gold 6. Pure math: no server, no Docker."""
+
+from __future__ import annotations
+
+from tests.helpers import number_case as n
+from tests.helpers import paid_test, refused_test
+
+ZH, STEP = "答案是 6。", "小明有 6 个苹果"
+OPENERS = ["解：", "解答：", "### 解答", "**解：**", "【解析】", "分析：", "答：", "第一步：", "Step 1:", "### Solution",
+           "计算如下：", "由题意得：", "$$2 + 4 = 6$$", "\\[2 + 4 = 6\\]", "2 + 4 = 6", "---", "（1）", "解\n", "所以；"]
+"""The line shapes fx29as admits above a step line (one of each kind)."""
+
+# 2. Rewrites: a right answer under each opening line, with one step line, two, a sum or a relation.
+UNDER_AN_OPENER_PAID = [n(f"{o}\n{step}\n{ZH}") for o in OPENERS for step in (STEP, "小明有两个苹果\n小红有四个苹果")] + [n(c) for c in [
+    f"**Step 1:**\n2 + 4 = 6 个\n{ZH}", f"## 解析\n\n{STEP}\n{ZH}", f"好的。\n解：\n{STEP}\n{ZH}", f"$x = 2 + 4 = 6$\n{STEP}\n{ZH}",
+    f"\\[\n2 + 4 = 6\n\\]\n{STEP}\n{ZH}", f"第1步：\n{STEP}\n{ZH}", "解：\n所以 x = 6；\n所以，答案是 6。", f"解答：\n{ZH}",
+    f"### Solution\n解：\n{STEP}\n{ZH}", f"【解答】\n$$2 + 4 = 6$$\n{STEP}\n{ZH}",
+]]
+test_a_step_line_under_an_opening_line_pays = paid_test(UNDER_AN_OPENER_PAID)
+
+# 2. Near misses: a wrong value under each opening line.
+UNDER_AN_OPENER_WRONG = [n(f"{o}\n{STEP}\n答案是 7。") for o in OPENERS] + [n(c) for c in [
+    f"解答：\n{STEP}\n答案是 6 千。", f"### 解答\n{STEP}\n答案是 6 或 7。", f"Step 1:\n{STEP}\n答案大约是 6。",
+]]
+test_a_wrong_value_under_an_opening_line_is_refused = refused_test(UNDER_AN_OPENER_WRONG)
+
+# 2. Near misses: a qualifier on the label line (the line is then no opening line and runs into the next).
+QUALIFIED_LABEL_NEAR = [n(f"{label}\n{STEP}\n{ZH}") for label in [
+    "可能解答：", "解答：可能", "### 可能", "**可能：**", "【可能】", "以千为单位：", "约：", "不是：", "Maybe step 1:", "Step 1 maybe:",
+    "In thousands:", "### In thousands", "（约）", "解：以千为单位", "答：不是", "第一步：乘以 1000", "$$\\times 1000$$", "$$x \\approx 6$$",
+    "2 + 4 = 6000 个；", "所以 x ≈ 6；", "所以 x = 6000；", "以千为单位，所以 x = 6；", "由于可能AB∥CD，所以∠B＝65°；",
+    "可能所以；", "所以可能；",
+]] + [n(c) for c in ["以千为单位：\n" + ZH, "可能：\n" + ZH, "### 以千为单位\n" + ZH, "所以 x ≈ 6；\n" + ZH]]
+test_a_qualifier_on_the_opening_line_is_read = refused_test(QUALIFIED_LABEL_NEAR)
+
+# 2. Near misses: a qualifier above the opening line (it opens the next line only where it opens one itself).
+QUALIFIED_ABOVE_NEAR = [n(f"{q}\n{o}\n{STEP}\n{ZH}") for q in ("可能", "以千为单位；", "In thousands", "approx.", "不是...")
+                        for o in ("解答：", "### 解答", "Step 1:", "$$2 + 4 = 6$$", "---", "（1）", "所以；")] + [n(c) for c in [
+    f"可能\n解：\n{ZH}", f"以千为单位\n\n解答：\n\n{STEP}\n{ZH}", f"可能；\n所以 x = 6；\n所以，{ZH}", f"不是\n解：\n### 解答\n{STEP}\n{ZH}",
+    f"I doubt that\nStep 1:\n{STEP}\n{ZH}",
+]]
+test_a_qualifier_above_an_opening_line_is_read = refused_test(QUALIFIED_ABOVE_NEAR)
+
+# 2. Near misses: a second, different answer in the new shapes.
+SECOND_ANSWER_NEAR = [n(c) for c in [
+    f"解答：\n{STEP}\n{ZH}\n### 解答\n答案是 7。", f"解：\n{STEP}\n答案是 6 或 7。", f"$$2 + 4 = 6$$\n{STEP}\n答案是 6，也可能是 7。",
+    f"Step 1:\n{STEP}\n{ZH}\nStep 2:\n答案是 7。",
+]]
+test_a_second_answer_in_the_new_shapes_is_refused = refused_test(SECOND_ANSWER_NEAR)
+
+
+# 1. A break adds no sentence end: near misses beyond red team 24's rows (a blank line, a label, a chain, `…`, `e.g.`,
+# a relation after a qualifier), each refused as its one-line form is.
+BREAK_NEAR = [n(c) for c in [
+    f"以千为单位；\n\n{ZH}", f"可能；\n解：\n{ZH}", f"大约…\n{ZH}", f"The answer is e.g.\n{ZH}", f"以千为单位；\n所以 x = 6；\n所以，{ZH}",
+    f"可能,\n{ZH}", f"以千为单位：\n{ZH}", f"The answer is approx. {ZH}", f"approx. {ZH}", f"以千为单位 ca. {ZH}",
+    "The answer is approx. the answer is 6.", f"答案约为.\n\n{STEP}\n{ZH}", f"不是；\n\n所以；\n{STEP}\n{ZH}",
+    "The answer is approx.\nthe answer is 6.", "The answer is ca.\n- the answer is 6.", f"所以 2 + 4 = 7；\n{ZH}",
+    f"所以 6000 = 6；\n{ZH}", f"所以 x = 6 千；\n{ZH}", f"所以 x ≈ 6；\n{ZH}", f"因为可能 x = 6，所以 y = 6；\n{ZH}", f"如果 x = 6，所以 y = 6；\n{ZH}",
+    f"所以 x = 6；可能\n{ZH}", f"小明有 6 个苹果...\n{ZH}", f"由于AB∥CD；\n{ZH}", f"所以 x = 7\n{ZH}", f"所以 x = 6 千\n{ZH}",
+]]
+test_a_break_after_no_sentence_end_is_read_as_one_line = refused_test(BREAK_NEAR)
+
+# 1. Rewrites: a real sentence end before the break, or a step line ending with its clause's mark, pays.
+BREAK_PAID = [n(c) for c in [
+    f"We add them.\n{ZH}", f"We get 6.\n{ZH}", f"So.\n{ZH}", f"2 + 4 = 6.\n{ZH}", f"小明有 6 个苹果；\n{ZH}", f"所以 x = 6；\n所以，{ZH}",
+    f"由于AB∥CD，所以∠B＝∠DEC＝65°；\n所以∠DEF＝90°-65°＝25°；\n所以，{ZH}", f"我们来算。\n{STEP}\n{ZH}", f"所以；\n{ZH}",
+    f"好的！\n{STEP}\n{ZH}", "We computed it.\nthe answer is 6.", "The answer is approx.\nThe answer is 6.",
+    f"{STEP}.\n{ZH}", f"{STEP}. {ZH}", f"所以∠B = 65°；\n{ZH}", f"因为 x = 2，所以 y = 6；\n{ZH}",
+]]
+test_a_break_after_a_sentence_end_pays = paid_test(BREAK_PAID)
