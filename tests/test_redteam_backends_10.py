@@ -22,11 +22,15 @@ Held (measured on docker, runc, 2 loaded cores):
   lowers a later job's rest (min with the birth), so no program can make a birth reading high; every way of raising
   one's room is bounded by what of the rest the kernel can reclaim.
 
-Noticed, left as figures (not a verdict here): a box's first job can begin before its warm interpreter's zygote has
-finished importing (it imports while the runner serves: harness/warm_keeper.py Warm.spawn); then the birth is read
-low (22 and 26 MB against 28-29 for the same box after one job, on the pool's first box and on a successor started
-for the next job, 2 of 9 fresh boxes), and since h30y every later job of that box, not only its first, gets that much
-less room (6-7 MB of the 33 MB capture room), and the box is replaced once innocent growth passes 9-10 MB.
+Noticed, left as figures (not a verdict here, and a timing, so no strict xfail): a box's first job can begin before
+its runner's warm processes have settled (the zygote imports while the runner serves: harness/warm_keeper.py
+Warm.spawn); then the birth is read low: `begins` called right after `Pool.create` read 21-26 MB where the same box
+held 28-29 MB 0.3 s later (7 of 7 boxes, docker and userns, 2 loaded cores); through the grader the pool's first box
+read 22 and a successor started for the next job 26. Since h30y that low reading caps every later job of the box, not
+only its first: each gets 2-7 MB less of its 33 MB capture room, and the box is replaced once innocent growth passes
+9-14 MB instead of 16. A fix: read the birth once the runner says its warm processes are ready (the ping or a
+"ready" op waiting for Warm.wait_ready and the syntax checker), or count no reclaimable slab in the rest at all
+(v2 memory.stat `slab_reclaimable`), which makes the birth cap unnecessary.
 Verdicts only, no durations; wall_factor is wide so CPU and memory decide."""
 from __future__ import annotations
 
