@@ -18,9 +18,9 @@ Gold 6.
    (paid on pre through `；`). fx29as lists the Chinese forms as near misses and refuses them (`以千为单位，所以 x = 6；`,
    `因为可能 x = 6，所以 y = 6；`, `所以 x ≈ 6；`), and the one-line forms are refused (`所以 in thousands x = 6；答案是 6。`),
    so rule 1 ("a line break adds no sentence end") does not hold for them. NEW with an ASCII `;` (`所以 maybe x = 6;\\n答案是
-   6。`, refused on pre). 96 rows, 16 of them new (80 paid on pre). Suggested fix: the relation's and premise's math is a math grammar's
-   tokens, not a character class: single-letter names (with digits, primes, subscripts), operators, angle and line
-   signs, digits; a run of two or more ASCII letters only where it is a known function or unit token (`sin`, `cm`),
+   6。`, refused on pre). 96 rows, 16 of them new (80 paid on pre). Suggested fix: the relation's and premise's math
+   is a math grammar's tokens, not a character class: single-letter names (with digits, primes, subscripts),
+   operators, angle and line signs, digits; a run of two or more ASCII letters only where it is a known function or unit token (`sin`, `cm`),
    and never a word of a hedge, scale or negation (an allowlist, so unknown words fail).
 2. NEW (fx29as `_math_alone` in the walk: `start = text.rfind("\\n", 0, first) + 1`). A display that spans lines is read
    from its last line, and the walk then jumps above the line where the display opens, so the words before `$$`, `\\[`
@@ -50,10 +50,10 @@ relation allowlist that replaces it is narrow, so natural step lines ending with
 `所以 $x = 6$；`, `所以 \\(x = 6\\)；`, `所以 ∠1 = 65°；`, `所以 x = 1/2；`, `所以 x = 1000；`, `所以 x = -6；`, `所以 x = 6 cm；`,
 `所以 x = 2√3；`, `解得 x = 6；`, `即 x = 6；`, `则 x = 6；`, `所以，x = 6；`, `所以 a_1 = 6；`, `所以 x^2 = 36；`, `所以 |x| = 6；`,
 `由勾股定理得 AB = 6；`, `根据题意，x = 6；`, `计算得 x = 6；`, `所以 $2 + 4 = 6$；` above `答案是 6。` (29 lines, 58 rows
-with two label forms found, 19 lines and 38 rows pinned; paid on pre, refused now). Not in the peer sets: `tests/test_math_peers.py` gives the same
-figures on main and pre. Suggested fix: read math segments as the relation's math (`$...$`, `\\(...\\)`), and a relation's
-last side as any value the answer grammar reads (fractions, signs, radicals, a unit), with a wider connective list
-(`解得`, `即`, `则`, `故`, `所以，`).
+with two label forms found, 19 lines and 38 rows pinned; paid on pre, refused now). Not in the peer sets:
+`tests/test_math_peers.py` gives the same figures on main and pre. Suggested fix: read math segments as the
+relation's math (`$...$`, `\\(...\\)`), and a relation's last side as any value the answer grammar reads (fractions,
+signs, radicals, a unit), with a wider connective list (`解得`, `即`, `则`, `故`, `所以，`).
 
 COST 2 (`_joined_end`, `period_ends` reading a break as joined text): a period before a line break ends a sentence
 only after a number, math or a word of the grammar's vocabularies, so a period after a Chinese or Thai word (`好的.`,
