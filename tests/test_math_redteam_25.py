@@ -20,8 +20,8 @@ Gold 6.
    so rule 1 ("a line break adds no sentence end") does not hold for them. NEW with an ASCII `;` (`所以 maybe x = 6;\\n答案是
    6。`, refused on pre). 96 rows, 16 of them new (80 paid on pre). Suggested fix: the relation's and premise's math
    is a math grammar's tokens, not a character class: single-letter names (with digits, primes, subscripts),
-   operators, angle and line signs, digits; a run of two or more ASCII letters only where it is a known function or unit token (`sin`, `cm`),
-   and never a word of a hedge, scale or negation (an allowlist, so unknown words fail).
+   operators, angle and line signs, digits; a run of two or more ASCII letters only where it is a known function or
+   unit token (`sin`, `cm`), and never a word of a hedge, scale or negation (an allowlist, so unknown words fail).
 2. NEW (fx29as `_math_alone` in the walk: `start = text.rfind("\\n", 0, first) + 1`). A display that spans lines is read
    from its last line, and the walk then jumps above the line where the display opens, so the words before `$$`, `\\[`
    or an inline `$` on that line are never read: `可能 $$\\n2 + 4 = 6\\n$$\\n小明有 6 个苹果\\n答案是 6。` ("maybe ..."),
