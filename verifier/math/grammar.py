@@ -541,31 +541,32 @@ def _caseless_line_opens(text: str, start: int) -> bool:
     return False
 
 
-@functools.lru_cache(maxsize=4096)
 def _walk_math_alone(text: str, line_start: int, end: int) -> int | None:
     """Where the math alone that the walk reads on the line `text[line_start:end]` opens its first line
     (`_caseless_line_opens`), or None where the line is not such math (fx29at, red team 25 classes 3 and 4): math alone
     as `_math_alone` reads it (every line its segments span, from the line its first one opens on), and plain
     (`_plain_math`: no letter of a script without case, no text command, no relation but `=` and `\\equiv`). Memoised per
-    line, with the text's segments computed once (`_text_spans`), so a walk from each of many lines reads each line once."""
-    spans = _prefix_spans(text, end)
-    first = _math_first_line(text, line_start, end, spans)
-    if not _math_alone(text, line_start, end, spans) or not _plain_math(text[first:end]):
-        return None
-    return first
+    line of the text, with the text's segments computed once (`_text_math`), so walks from many lines read each once."""
+    spans, memo = _text_math(text)
+    if (line_start, end) not in memo:
+        cut = _prefix_spans(spans, end)
+        first = _math_first_line(text, line_start, end, cut)
+        alone = _math_alone(text, line_start, end, cut) and _plain_math(text[first:end])
+        memo[line_start, end] = first if alone else None
+    return memo[line_start, end]
 
 
 @functools.lru_cache(maxsize=8)
-def _text_spans(text: str) -> tuple[tuple[int, int], ...]:
-    """`_math_spans(text)`, computed once per text (fx29at, red team 25 class 4)."""
-    return tuple(_math_spans(text))
+def _text_math(text: str) -> tuple[tuple[tuple[int, int], ...], dict[tuple[int, int], int | None]]:
+    """`_math_spans(text)`, computed once per text, and the memo of `_walk_math_alone`'s verdicts per line (fx29at, red
+    team 25 class 4); a few texts are held at a time."""
+    return tuple(_math_spans(text)), {}
 
 
-def _prefix_spans(text: str, end: int) -> list[tuple[int, int]]:
-    """`_math_spans(text[:end])` from the whole text's segments (`_text_spans`): those that open before `end`, cut at it
-    (a segment left open in the prefix runs to its end). `end` is a line's end before spacing, so no delimiter straddles
-    it."""
-    spans = _text_spans(text)
+def _prefix_spans(spans: tuple[tuple[int, int], ...], end: int) -> list[tuple[int, int]]:
+    """`_math_spans(text[:end])` from the whole text's segments `spans` (`_text_math`): those that open before `end`, cut
+    at it (a segment left open in the prefix runs to its end). `end` is a line's end before spacing, so no delimiter
+    straddles it."""
     k = bisect.bisect_left(spans, (end, -1))
     return [(a, min(b, end)) for a, b in spans[:k]]
 
