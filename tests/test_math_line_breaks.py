@@ -116,6 +116,7 @@ test_a_display_over_lines_pays = paid_test(DISPLAY_LINES_PAID)
 MATH_WORD_NEAR = [n(f"{m}\n{STEP}\n{ZH}") for m in [
     "$$\\text{大约} 6 = 6$$", "$$\\operatorname{about} = 6$$", "$$\\mbox{maybe} = 6$$", "$$maybe = 6$$", "$$约 = 6$$",
     "$$x \\le 6 = 6$$", "$$x < 7 = 6$$", "$$x \\sim 6 = 6$$", "2 + 4 ≈ 6 = 6", "$x \\approx 6$ = 6", "$$x \\not= 7 = 6$$",
+    "$$m a y b e = 6$$", "$$m{a}y = 6$$", "$$x != 7 = 6$$", "$$\\text{cm} = 6$$", "$$\\displaystyle \\mathbf{x} = 6$$",
 ]]
 test_words_or_relations_in_math_alone_are_read = refused_test(MATH_WORD_NEAR)
 PLAIN_MATH_PAID = [n(f"{m}\n{STEP}\n{ZH}") for m in [

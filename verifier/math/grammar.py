@@ -574,7 +574,7 @@ def _prefix_spans(spans: tuple[tuple[int, int], ...], end: int) -> list[tuple[in
 _PLAIN_MATH_COMMANDS = frozenset(
     "frac dfrac tfrac cdot times div sqrt left right pm mp boxed fbox equiv pmod bmod mod quad qquad cdots ldots dots "
     "pi circ degree alpha beta gamma delta theta lambda mu sigma phi omega begin end".split())
-_PLAIN_MATH_RE = re.compile(r"[0-9A-Za-z\s+\-−*/×÷·=().,;\[\]{}^_|!'%&°]*")
+_PLAIN_MATH_RE = re.compile(r"[0-9A-Za-z\s+\-−*/×÷·=().,;\[\]{}^_|!'%&°\x00]*")
 _PLAIN_ENVIRONMENT_RE = re.compile(r"\\(?:begin|end)\s*\{(?:aligned|split|gathered|array|cases)\*?\}")
 
 
@@ -582,13 +582,17 @@ def _plain_math(math: str) -> bool:
     """Whether `math`, the lines of math alone the caseless walk reads (`_walk_math_alone`), is plain math (fx29at, red
     team 25 class 3: `$$\\text{可能} = 6$$`, `$可能$ = 6`, `$$\\mathrm{maybe}\\ x = 6$$`, `$$x \\approx 6 = 6$$` above a step
     line): an allowlist of characters (digits, operators, brackets, `=`, single letters: no letter of a script without
-    case, no run of two letters, no relation sign but `=`), of commands (`_PLAIN_MATH_COMMANDS`: no text command, no
+    case, no run of two letters, read without spacing and braces, `$$m a y b e = 6$$`; no relation sign but `=`, `!=`
+    none), of commands (`_PLAIN_MATH_COMMANDS`: no text command, no
     relation but `\\equiv`) and of environments."""
     math = _PLAIN_ENVIRONMENT_RE.sub(" ", _MATH_DELIMITER_RE.sub(" ", math))
     if any(m.group(1) not in _PLAIN_MATH_COMMANDS for m in re.finditer(r"\\([A-Za-z]+)", math)):
         return False
-    bare = re.sub(r"\\[A-Za-z]+|\\.", " ", math)
-    return bool(_PLAIN_MATH_RE.fullmatch(bare)) and not re.search(r"[A-Za-z]{2}", bare)
+    bare = re.sub(r"\\[A-Za-z]+|\\.", "\x00", math)  # a command or an escape parts the letters around it
+    if not _PLAIN_MATH_RE.fullmatch(bare):
+        return False
+    joined = re.sub(r"[\s{}]", "", bare)  # math typesets `m a y b e` and `m{a}y` as the word
+    return not re.search(r"[A-Za-z]{2}", joined) and "!=" not in joined
 
 
 _CASELESS_WALK_LINES = 64
