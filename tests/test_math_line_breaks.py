@@ -89,7 +89,7 @@ test_a_break_after_a_sentence_end_pays = paid_test(BREAK_PAID)
 # (`_CASELESS_NAME`: a single letter, `∠DEB`, `AB∥CD`); a word of any case rides on no step line.
 RELATION_WORD_NEAR = [n(f"{line}\n{label}") for line in [
     "所以 about x = 6；", "所以 NOT x = 6；", "所以 x maybe = 6；", "所以 ∠ABOUT = 6；", "由于 NOT AB∥CD，所以 x = 6；",
-    "由于 APPROX AB∥CD，所以 x = 6；", "因为 a few x = 2，所以 y = 6；", "所以 if x = 6；", "ดังนั้น about x = 6；", "所以 ab x = 6;",
+    "由于 APPROX AB∥CD，所以 x = 6；", "因为 a few x = 2，所以 y = 6；", "所以 if x = 6；", "ดังนั้น about x = 6；", "所以 ab x = 6;", "所以 a b o u t x = 6；", "由于 N O T AB∥CD，所以 x = 6；",
 ] for label in (ZH, f"所以，{ZH}")]
 test_a_word_in_a_relation_clause_is_read = refused_test(RELATION_WORD_NEAR)
 RELATION_NAME_PAID = [n(c) for c in [

@@ -653,10 +653,11 @@ def _caseless_statement(line: str) -> bool:
 
 
 _CASELESS_NAME = (r"(?:[∠△](?:[A-Z]{1,3}|[a-z])|(?<![A-Za-z])[A-Z]{2,3}(?=[∥⊥])|(?<=[∥⊥])[A-Z]{2,3}"
-                  r"|(?<![A-Za-z])[A-Za-z])(?![A-Za-z])")
+                  r"|(?<![A-Za-z])[A-Za-z])(?![ \t]*[A-Za-z])")
 """A name in a caseless line's relation or premise (fx29at, red team 25 class 1): a single letter (`x`, `B`), an angle's
 or a triangle's of one to three capitals (`∠DEB`, `△ABC`), or a line's or a segment's two or three capitals beside `∥`
-or `⊥` (`AB∥CD`, `BE⊥AF`); never a run of letters otherwise (`maybe`, `in thousands`, `NOT`)."""
+or `⊥` (`AB∥CD`, `BE⊥AF`); never a run of letters otherwise (`maybe`, `in thousands`, `NOT`), nor two names with only
+spacing between them (`a b o u t x = 6` spells a word)."""
 _CASELESS_MATH = r"(?:" + _CASELESS_NAME + r"|[0-9∠∥⊥△°+\-−×÷*/().=＝ \t])"
 _CASELESS_RELATION_RE = re.compile(
     r"(?:所以|因此|因而|于是|那么|故|ดังนั้น)?[ \t]?" + _CASELESS_NAME + _CASELESS_MATH + r"*[=＝][ \t]*\d{1,3}(?:\.\d{1,3})?(?:[ \t]*°)?")
