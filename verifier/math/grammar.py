@@ -663,10 +663,13 @@ _CASELESS_RELATION_RE = re.compile(
     r"(?:所以|因此|因而|于是|那么|故|ดังนั้น)?[ \t]?" + _CASELESS_NAME + _CASELESS_MATH + r"*[=＝][ \t]*\d{1,3}(?:\.\d{1,3})?(?:[ \t]*°)?")
 """A caseless line's clause that states a relation in math alone (`_caseless_statement`; fx29as, MathVista's
 `所以∠DEF＝∠DEB-∠DEC＝90°-65°＝25°；`, red team 18's `所以 x = 6；`): after an optional concluding connective, a name
-(a letter, an angle's or a triangle's: `x`, `∠B`), then letters, digits, angle and line signs, operators and `=`/`＝`,
-the last side a number of one to three digits with an optional degree sign. Numbers alone are a sum, read only with its
-classifier (`_CASELESS_SUM_RE`: `所以 2 + 4 = 7` is none, red team 21). No word of its own, no approximation, bound or scale (`≈`, `<`, `千`, `%`, four digits fit none). Matched
-on the clause without its edge spacing, one starred class before a bounded tail: a failed match backtracks linearly."""
+(`_CASELESS_NAME`: `x`, `∠B`, `∠DEB`), then names, digits, angle and line signs, operators and `=`/`＝`, the last side
+a number of one to three digits with an optional degree sign. Numbers alone are a sum, read only with its classifier
+(`_CASELESS_SUM_RE`: `所以 2 + 4 = 7` is none, red team 21). No word of its own in any case or script (fx29at, red team
+25 class 1: `所以 maybe x = 6；`, `所以 in thousands x = 6；`), no approximation, bound or scale (`≈`, `<`, `千`, `%`, four
+digits fit none). Matched on the clause without its edge spacing, one starred group of tokens whose alternatives
+exclude each other at each position (a name's letters and the sign after them decide which) before a bounded tail: a
+failed match backtracks linearly."""
 _CASELESS_PREMISE_RE = re.compile(r"又?(?:因为|由于)" + _CASELESS_MATH + r"+")
 """A caseless line's premise in math alone (`由于AB∥CD`, `又因为BE⊥AF`: "since", MathVista's), read only before another
 clause of the line (`_caseless_statement`)."""
