@@ -83,3 +83,44 @@ BREAK_PAID = [n(c) for c in [
     f"{STEP}.\n{ZH}", f"{STEP}. {ZH}", f"所以∠B = 65°；\n{ZH}", f"因为 x = 2，所以 y = 6；\n{ZH}",
 ]]
 test_a_break_after_a_sentence_end_pays = paid_test(BREAK_PAID)
+
+
+# fx29at (red team 25 class 1): a relation's or a premise's math on a step line is names and signs only
+# (`_CASELESS_NAME`: a single letter, `∠DEB`, `AB∥CD`); a word of any case rides on no step line.
+RELATION_WORD_NEAR = [n(f"{line}\n{label}") for line in [
+    "所以 about x = 6；", "所以 NOT x = 6；", "所以 x maybe = 6；", "所以 ∠ABOUT = 6；", "由于 NOT AB∥CD，所以 x = 6；",
+    "由于 APPROX AB∥CD，所以 x = 6；", "因为 a few x = 2，所以 y = 6；", "所以 if x = 6；", "ดังนั้น about x = 6；", "所以 ab x = 6;", "所以 a b o u t x = 6；", "由于 N O T AB∥CD，所以 x = 6；",
+] for label in (ZH, f"所以，{ZH}")]
+test_a_word_in_a_relation_clause_is_read = refused_test(RELATION_WORD_NEAR)
+RELATION_NAME_PAID = [n(c) for c in [
+    f"所以 x = 6；\n{ZH}", f"由于AB∥CD，所以∠B＝65°；\n{ZH}", f"又因为BE⊥AF，所以 x = 6；\n{ZH}", f"所以 y = 2x = 6；\n{ZH}",
+    "所以∠DEF＝∠DEB-∠DEC＝71°-65°＝6°；\n所以，答案是 6。", f"所以 △ABC = 6；\n{ZH}", f"ดังนั้น x = 6；\n{ZH}",
+]]
+test_a_relation_of_names_and_signs_pays = paid_test(RELATION_NAME_PAID)
+
+# fx29at (red team 25 class 2): math alone is read from the line its first segment opens on, in the walk and in
+# `statement_lines` alike; words before the opener make the lines prose.
+DISPLAY_OPENER_WORDS_NEAR = [n(c) for c in [
+    f"大概 \\[\n2 + 4 = 6\n\\]\n{STEP}\n{ZH}", f"可能\t$$\n2 + 4 = 6\n$$\n{STEP}\n{ZH}",
+    f"$$1 = 1$$ 可能 $$\n2 + 4 = 6\n$$\n{STEP}\n{ZH}", f"Maybe \\(x\n= 6\\)\n{STEP}\n{ZH}",
+    f"以千为单位 \\begin{{align*}}\nx &= 6\n\\end{{align*}}\n{STEP}\n{ZH}",
+]]
+test_words_before_a_displays_opener_are_read = refused_test(DISPLAY_OPENER_WORDS_NEAR)
+DISPLAY_LINES_PAID = [n(c) for c in [
+    f"\\[\n2 + 4\n= 6\n\\]\n{STEP}\n{ZH}", f"$$2 + 4\n= 6$$\n{STEP}\n{ZH}", f"$$1 = 1$$\n$$\n2 + 4 = 6\n$$\n{STEP}\n{ZH}",
+]]
+test_a_display_over_lines_pays = paid_test(DISPLAY_LINES_PAID)
+
+# fx29at (red team 25 class 3): math alone the walk reads is plain (`_plain_math`): no letter of a script without
+# case, no text command, no run of two letters, no relation but `=` and `\equiv`.
+MATH_WORD_NEAR = [n(f"{m}\n{STEP}\n{ZH}") for m in [
+    "$$\\text{大约} 6 = 6$$", "$$\\operatorname{about} = 6$$", "$$\\mbox{maybe} = 6$$", "$$maybe = 6$$", "$$约 = 6$$",
+    "$$x \\le 6 = 6$$", "$$x < 7 = 6$$", "$$x \\sim 6 = 6$$", "2 + 4 ≈ 6 = 6", "$x \\approx 6$ = 6", "$$x \\not= 7 = 6$$",
+    "$$m a y b e = 6$$", "$$m{a}y = 6$$", "$$x != 7 = 6$$", "$$\\text{cm} = 6$$", "$$\\displaystyle \\mathbf{x} = 6$$",
+]]
+test_words_or_relations_in_math_alone_are_read = refused_test(MATH_WORD_NEAR)
+PLAIN_MATH_PAID = [n(f"{m}\n{STEP}\n{ZH}") for m in [
+    "$$\\frac{12}{2} = 6$$", "$$x = 2 \\times 3 = 6$$", "\\[x = \\sqrt{36} = 6\\]", "$x = 6$", "$$2 \\cdot 3 = 6$$",
+    "$$x \\equiv 6$$", "$$\\left(2 + 4\\right) = 6$$",
+]]
+test_plain_math_alone_pays = paid_test(PLAIN_MATH_PAID)

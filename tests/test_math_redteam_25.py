@@ -103,8 +103,7 @@ test_words_in_a_relation_clause_ride_on_a_step_line = refused_test(
     RELATION_WORDS_NEAR, """Paid in both profiles on main; the `；` rows paid on pre too (any `；` after a caseless line
     ended a sentence), the `;` rows are new (refused on pre). fx29as's relation and premise shapes take any ASCII
     letters and spaces as math, so a hedge, scale, negation or condition on the step line is dropped with it, where
-    fx29as refuses the same words in Chinese and every one-line form. The safe verdict: refused.""",
-    marks=[pytest.mark.xfail(strict=True, reason="rt29aa class 1: `_CASELESS_MATH` admits English words in a relation")])
+    fx29as refuses the same words in Chinese and every one-line form. The safe verdict: refused (closed by fx29at).""")
 RELATION_WORDS_HELD = [n(c) for c in [
     f"所以 in thousands x = 6；{ZH}", f"所以 maybe x = 6；{ZH}", f"所以 in thousands x = 6;{ZH}", f"所以 in thousands x = 6\n{ZH}",
     f"所以 x = 6 in thousands；\n{ZH}", f"In thousands:\n所以 x = 6；\n{ZH}", f"所以 ｉｎ ｔｈｏｕｓａｎｄｓ x = 6；\n{ZH}",
@@ -130,8 +129,7 @@ DISPLAY_OPENER_NEAR = [n(f"{q} {d}\n{STEP}\n{ZH}") for q in _BEFORE for d in _DI
 test_words_before_a_displays_opener_are_read = refused_test(
     DISPLAY_OPENER_NEAR, """Paid in both profiles on main, refused on pre: the walk reads a display from its last line and
     jumps above the line its opener stands on, so `可能 $$` ("maybe") is never read and the step line below opens a
-    sentence. The one-line display (`可能 $$2 + 4 = 6$$`) is refused. The safe verdict: refused.""",
-    marks=[pytest.mark.xfail(strict=True, reason="rt29aa class 2: the walk skips a display's first line")])
+    sentence. The one-line display (`可能 $$2 + 4 = 6$$`) is refused. The safe verdict: refused (closed by fx29at).""")
 DISPLAY_HELD = [n(c) for c in [
     *(f"{q} $$2 + 4 = 6$$\n{STEP}\n{ZH}" for q in ("可能", "以千为单位", "In thousands", "Maybe", "不是")),
     *(f"{q}\n$$\n2 + 4 = 6\n$$\n{STEP}\n{ZH}" for q in ("可能", "以千为单位", "In thousands")),
@@ -146,8 +144,7 @@ MATH_WORDS_NEAR = [n(f"{m}\n{STEP}\n{ZH}") for m in [
 ]]
 test_words_inside_math_alone_are_read = refused_test(
     MATH_WORDS_NEAR, """Paid in both profiles on main, refused on pre: math alone that opens the next line takes any words
-    and relations inside its segments; fx29as names the `\\text{}` row as known. The safe verdict: refused.""",
-    marks=[pytest.mark.xfail(strict=True, reason="rt29aa class 3 (known since fx29as): words and relations in math alone")])
+    and relations inside its segments; fx29as names the `\\text{}` row as known. The safe verdict: refused (closed by fx29at).""")
 
 
 # 4. Time: the walk reads the spans of the whole prefix per caseless line and per math line.
@@ -169,7 +166,6 @@ def _counting(monkeypatch: pytest.MonkeyPatch, names: tuple[str, ...]) -> Counte
     return calls
 
 
-@pytest.mark.xfail(strict=True, reason="rt29aa class 4: the walk rereads the whole prefix's math per line")
 def test_the_caseless_walk_reads_each_line_a_bounded_number_of_times(monkeypatch: pytest.MonkeyPatch) -> None:
     """With ~1,900 segments before them these lines took 7.8 s (strict) and 8.2 s (lenient) on main (0.04 s on pre), each
     call below costing O(segments); measured by calls, never by time: both profiles make 21,744 `_math_alone` and 876

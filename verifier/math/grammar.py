@@ -26,6 +26,7 @@ Linear: one regex tokenizer pass (an answer is at most `MathLimits.max_answer_ch
 from __future__ import annotations
 
 import ast
+import bisect
 import functools
 import inspect
 import math
@@ -519,7 +520,6 @@ def _caseless_line_opens(text: str, start: int) -> bool:
     Any other line above (`可能`, `以千为单位`, `In thousands`, `I doubt that；`) runs into the line below, and a blank
     line ends nothing (`以千为单位\n\n小明有 6 个苹果`). Bounded: at most `_CASELESS_WALK_LINES` lines are read
     (beyond them, no sentence opens)."""
-    spans: list[tuple[int, int]] | None = None
     for _ in range(_CASELESS_WALK_LINES):
         end = start
         while end > 0 and text[end - 1].isspace():
@@ -534,13 +534,65 @@ def _caseless_line_opens(text: str, start: int) -> bool:
             continue
         if not whole or "=" not in line and "\\equiv" not in line and "$" not in line and "\\]" not in line:
             return False  # no relation, nor a display's end: no math alone that states a value (`_VALUE_END_RE`)
-        if spans is None:
-            spans = _math_spans(text[:end])
-        if not _math_alone(text, line_start, end, spans):
+        first = _walk_math_alone(text, line_start, end)
+        if first is None:
             return False
-        first = min([line_start] + [a for a, b in spans if b > line_start and a < end])  # a display's first line
-        start = text.rfind("\n", 0, first) + 1
+        start = first  # above the line its math opens on (a display's first line, read whole by `_math_alone`)
     return False
+
+
+def _walk_math_alone(text: str, line_start: int, end: int) -> int | None:
+    """Where the math alone that the walk reads on the line `text[line_start:end]` opens its first line
+    (`_caseless_line_opens`), or None where the line is not such math (fx29at, red team 25 classes 3 and 4): math alone
+    as `_math_alone` reads it (every line its segments span, from the line its first one opens on), and plain
+    (`_plain_math`: no letter of a script without case, no text command, no relation but `=` and `\\equiv`). Memoised per
+    line of the text, with the text's segments computed once (`_text_math`), so walks from many lines read each once."""
+    spans, memo = _text_math(text)
+    if (line_start, end) not in memo:
+        cut = _prefix_spans(spans, end)
+        first = _math_first_line(text, line_start, end, cut)
+        alone = _math_alone(text, line_start, end, cut) and _plain_math(text[first:end])
+        memo[line_start, end] = first if alone else None
+    return memo[line_start, end]
+
+
+@functools.lru_cache(maxsize=8)
+def _text_math(text: str) -> tuple[tuple[tuple[int, int], ...], dict[tuple[int, int], int | None]]:
+    """`_math_spans(text)`, computed once per text, and the memo of `_walk_math_alone`'s verdicts per line (fx29at, red
+    team 25 class 4); a few texts are held at a time."""
+    return tuple(_math_spans(text)), {}
+
+
+def _prefix_spans(spans: tuple[tuple[int, int], ...], end: int) -> list[tuple[int, int]]:
+    """`_math_spans(text[:end])` from the whole text's segments `spans` (`_text_math`): those that open before `end`, cut
+    at it (a segment left open in the prefix runs to its end). `end` is a line's end before spacing, so no delimiter
+    straddles it."""
+    k = bisect.bisect_left(spans, (end, -1))
+    return [(a, min(b, end)) for a, b in spans[:k]]
+
+
+_PLAIN_MATH_COMMANDS = frozenset(
+    "frac dfrac tfrac cdot times div sqrt left right pm mp boxed fbox equiv pmod bmod mod quad qquad cdots ldots dots "
+    "pi circ degree alpha beta gamma delta theta lambda mu sigma phi omega begin end".split())
+_PLAIN_MATH_RE = re.compile(r"[0-9A-Za-z\s+\-−*/×÷·=().,;\[\]{}^_|!'%&°\x00]*")
+_PLAIN_ENVIRONMENT_RE = re.compile(r"\\(?:begin|end)\s*\{(?:aligned|split|gathered|array|cases)\*?\}")
+
+
+def _plain_math(math: str) -> bool:
+    """Whether `math`, the lines of math alone the caseless walk reads (`_walk_math_alone`), is plain math (fx29at, red
+    team 25 class 3: `$$\\text{可能} = 6$$`, `$可能$ = 6`, `$$\\mathrm{maybe}\\ x = 6$$`, `$$x \\approx 6 = 6$$` above a step
+    line): an allowlist of characters (digits, operators, brackets, `=`, single letters: no letter of a script without
+    case, no run of two letters, read without spacing and braces, `$$m a y b e = 6$$`; no relation sign but `=`, `!=`
+    none), of commands (`_PLAIN_MATH_COMMANDS`: no text command, no
+    relation but `\\equiv`) and of environments."""
+    math = _PLAIN_ENVIRONMENT_RE.sub(" ", _MATH_DELIMITER_RE.sub(" ", math))
+    if any(m.group(1) not in _PLAIN_MATH_COMMANDS for m in re.finditer(r"\\([A-Za-z]+)", math)):
+        return False
+    bare = re.sub(r"\\[A-Za-z]+|\\.", "\x00", math)  # a command or an escape parts the letters around it
+    if not _PLAIN_MATH_RE.fullmatch(bare):
+        return False
+    joined = re.sub(r"[\s{}]", "", bare)  # math typesets `m a y b e` and `m{a}y` as the word
+    return not re.search(r"[A-Za-z]{2}", joined) and "!=" not in joined
 
 
 _CASELESS_WALK_LINES = 64
@@ -600,15 +652,24 @@ def _caseless_statement(line: str) -> bool:
                or k < len(clauses) - 1 and _CASELESS_PREMISE_RE.fullmatch(c) for k, c in enumerate(clauses))
 
 
-_CASELESS_MATH = r"[A-Za-z0-9∠∥⊥△°+\-−×÷*/().=＝ \t]"
+_CASELESS_NAME = (r"(?:[∠△](?:[A-Z]{1,3}|[a-z])|(?<![A-Za-z])[A-Z]{2,3}(?=[∥⊥])|(?<=[∥⊥])[A-Z]{2,3}"
+                  r"|(?<![A-Za-z])[A-Za-z])(?![ \t]*[A-Za-z])")
+"""A name in a caseless line's relation or premise (fx29at, red team 25 class 1): a single letter (`x`, `B`), an angle's
+or a triangle's of one to three capitals (`∠DEB`, `△ABC`), or a line's or a segment's two or three capitals beside `∥`
+or `⊥` (`AB∥CD`, `BE⊥AF`); never a run of letters otherwise (`maybe`, `in thousands`, `NOT`), nor two names with only
+spacing between them (`a b o u t x = 6` spells a word)."""
+_CASELESS_MATH = r"(?:" + _CASELESS_NAME + r"|[0-9∠∥⊥△°+\-−×÷*/().=＝ \t])"
 _CASELESS_RELATION_RE = re.compile(
-    r"(?:所以|因此|因而|于是|那么|故|ดังนั้น)?[ \t]?[∠△]?[A-Za-z]" + _CASELESS_MATH + r"*[=＝][ \t]*\d{1,3}(?:\.\d{1,3})?(?:[ \t]*°)?")
+    r"(?:所以|因此|因而|于是|那么|故|ดังนั้น)?[ \t]?" + _CASELESS_NAME + _CASELESS_MATH + r"*[=＝][ \t]*\d{1,3}(?:\.\d{1,3})?(?:[ \t]*°)?")
 """A caseless line's clause that states a relation in math alone (`_caseless_statement`; fx29as, MathVista's
 `所以∠DEF＝∠DEB-∠DEC＝90°-65°＝25°；`, red team 18's `所以 x = 6；`): after an optional concluding connective, a name
-(a letter, an angle's or a triangle's: `x`, `∠B`), then letters, digits, angle and line signs, operators and `=`/`＝`,
-the last side a number of one to three digits with an optional degree sign. Numbers alone are a sum, read only with its
-classifier (`_CASELESS_SUM_RE`: `所以 2 + 4 = 7` is none, red team 21). No word of its own, no approximation, bound or scale (`≈`, `<`, `千`, `%`, four digits fit none). Matched
-on the clause without its edge spacing, one starred class before a bounded tail: a failed match backtracks linearly."""
+(`_CASELESS_NAME`: `x`, `∠B`, `∠DEB`), then names, digits, angle and line signs, operators and `=`/`＝`, the last side
+a number of one to three digits with an optional degree sign. Numbers alone are a sum, read only with its classifier
+(`_CASELESS_SUM_RE`: `所以 2 + 4 = 7` is none, red team 21). No word of its own in any case or script (fx29at, red team
+25 class 1: `所以 maybe x = 6；`, `所以 in thousands x = 6；`), no approximation, bound or scale (`≈`, `<`, `千`, `%`, four
+digits fit none). Matched on the clause without its edge spacing, one starred group of tokens whose alternatives
+exclude each other at each position (a name's letters and the sign after them decide which) before a bounded tail: a
+failed match backtracks linearly."""
 _CASELESS_PREMISE_RE = re.compile(r"又?(?:因为|由于)" + _CASELESS_MATH + r"+")
 """A caseless line's premise in math alone (`由于AB∥CD`, `又因为BE⊥AF`: "since", MathVista's), read only before another
 clause of the line (`_caseless_statement`)."""
@@ -852,10 +913,21 @@ def _math_alone(region: str, line_start: int, end: int, spans: list[tuple[int, i
     last side is a value (`_VALUE_END_RE`: `2 + 4 = 6`, `$x = 6$`, `\\[x = \\boxed{6}\\]`). An allowlist (fx29ad,
     red team 17 class 2): a lone operator, relation, negation or command (`≈`, `\\neg`, `×1000`, `$\\times 1000$`) or a
     bare value is a fragment that joins the next line."""
-    if _prose_line(region, line_start, end, spans):
-        return False
-    first = min([line_start] + [a for a, b in spans if b > line_start and a < end])
+    first = _math_first_line(region, line_start, end, spans)
+    if _prose_line(region, first, end, spans):
+        return False  # every line its math spans, from the opener's (fx29at, red team 25 class 2: `可能 $$\n2 + 4 = 6\n$$`)
     return bool(_VALUE_END_RE.search(_MATH_DELIMITER_RE.sub(" ", region[first:end])))
+
+
+def _math_first_line(region: str, line_start: int, end: int, spans: list[tuple[int, int]]) -> int:
+    """Where the first line of the math on the line `region[line_start:end]` starts: the line its earliest segment that
+    reaches the line opens on, followed up through segments that reach each such line (`_math_alone`)."""
+    first = line_start
+    while True:
+        opened = min([first] + [a for a, b in spans if b > first and a < end])
+        if opened >= first:
+            return first
+        first = region.rfind("\n", 0, opened) + 1
 
 
 def _prose_line(region: str, line_start: int, end: int, spans: list[tuple[int, int]]) -> bool:
