@@ -12,8 +12,9 @@ candidates; gold 6.
    `\\,`, `\\;`, `\\ `, `\\quad` or `\\cdot` between them is "single letters": `$$n\\!o\\!t\\ x = 6$$`, `$$m\\!a\\!y\\!b\\!e\\ x = 6$$`,
    `$$a\\!p\\!p\\!r\\!o\\!x\\ x = 6$$`, `$$i\\!n\\ t\\!h\\!o\\!u\\!s\\!a\\!n\\!d\\!s\\, x = 6$$`, `$$i\\!f\\ n = 1, x = 6$$` above a step
    line, a label (`解：`) or a rule pay in both profiles (the walk reads the line as plain math), as inline `$...$`,
-   `\\(...\\)`, `\\[...\\]`, and under Japanese and Thai labels. 36 rows; paid on pre, refused on b7a051a (the class fx29as
-   opened, red team 25 class 3). Suggested fix: read letters on a math-alone line after deleting every spacing escape and
+   `\\(...\\)`, `\\[...\\]`, and under Japanese and Thai labels; `n\\ o\\ t`, `m'a'y'b'e`, `n.o.t.` and
+   `n\\cdot o\\cdot t` alike. 44 rows; paid on pre, refused on b7a051a (the class fx29as opened, red team 25 class 3).
+   Suggested fix: read letters on a math-alone line after deleting every spacing escape and
    spacing command (`\\!`, `\\,`, `\\;`, `\\:`, `\\ `, `\\quad`, `\\qquad`, `~`) and every operator between single letters
    (`\\cdot`, `.`, `'`): two letters in a row are a word; or, simpler, no letter run of two or more once spacing is gone
    AND at most one or two distinct names per line (an allowlist of what a value's line is: digits, operators, one name).
@@ -28,8 +29,8 @@ candidates; gold 6.
    beside `∥`/`⊥`). A word spelled with periods, hyphens, slashes or stars after each letter, or cut into capitals beside a
    line sign, is names and operators: `所以 n.o.t. x = 6；`, `所以 m-a-y-b-e- x = 6；`, `所以 n/o/t/ x = 6；`, `所以
    a.p.p.r.o.x. x = 6；`, `所以 i.n. t.h.o.u.s.a.n.d.s. x = 6；`, `所以 NOT∥x = 6；`, `所以 MAY∥BE∥x = 6；`, `由于 NOT∥AB，所以 x = 6；`
-   above `答案是 6。` pay in both profiles. 52 rows; the `；` rows paid on b7a051a too (any `；` ended a sentence), the `;`
-   rows are new since fx29as (refused on b7a051a). Suggested fix: a relation's names are single letters that stand as
+   above `答案是 6。` pay in both profiles, and Thai `ดังนั้น n.o.t. x = 6;`. 54 rows; the `；` rows paid on b7a051a too
+   (any `；` ended a sentence), the `;` rows are new since fx29as (refused on b7a051a). Suggested fix: a relation's names are single letters that stand as
    operands (a letter next to `=`, an operator with an operand on both sides, a bracket), never a letter followed by `.`
    or a trailing operator, and the capitals beside `∥`/`⊥` form a relation `XY∥ZW` of two names of two letters each
    (`[A-Z]{2}[∥⊥][A-Z]{2}` whole), never a name alone beside the sign.
@@ -76,7 +77,7 @@ _SPELLED = [
     r"$$n\!o\!t\ x = 6$$", r"$$m\!a\!y\!b\!e\ x = 6$$", r"$$m\,a\,y\,b\,e\ x = 6$$", r"$$a\!p\!p\!r\!o\!x\ x = 6$$",
     r"$$p\!e\!r\!h\!a\!p\!s\ x = 6$$", r"$$i\!n\ t\!h\!o\!u\!s\!a\!n\!d\!s\, x = 6$$", r"$$i\!f\ n = 1, x = 6$$",
     r"$$x = 6 \quad i\!f\ n = 1$$", r"$$m\;a\;y\;b\;e\quad x = 6$$", r"$m\!a\!y\!b\!e\ x = 6$", r"\(n\!o\!t\ x = 6\)",
-    r"\[n\!o\!t\ x = 6\]",
+    r"\[n\!o\!t\ x = 6\]", r"$$n\ o\ t\ x = 6$$", r"$$m'a'y'b'e\ x = 6$$", r"$$n.o.t.\ x = 6$$", r"$$n\cdot o\cdot t\ x = 6$$",
 ]
 SPELLED_NEAR = [n(f"{m}\n{tail}") for m in _SPELLED for tail in _TAILS[:2]] + [n(c) for c in [
     *(f"{m}\n---\n{ZH}" for m in _SPELLED[:4]),
@@ -107,7 +108,8 @@ _NAMED = [
     "所以 i.n. t.h.o.u.s.a.n.d.s. x = 6", "所以 NOT∥x = 6", "所以 NOT⊥x = 6", "所以 MAY∥BE∥x = 6", "由于 MAY∥BE，所以 x = 6",
     "由于 NOT∥AB，所以 x = 6", "所以 x = 6 - NOT∥ = 6", "所以 x = 6∥ IN∥K = 6",
 ]
-NAMED_NEAR = [n(f"{line}{mark}\n{label}") for line in _NAMED for mark in ("；", ";") for label in (ZH, f"所以，{ZH}")]
+NAMED_NEAR = [n(f"{line}{mark}\n{label}") for line in _NAMED for mark in ("；", ";") for label in (ZH, f"所以，{ZH}")] + [
+    n(f"ดังนั้น n.o.t. x = 6；\n{ZH}"), n("ดังนั้น n.o.t. x = 6;\nคำตอบคือ 6")]
 test_a_word_spelled_as_names_rides_on_a_step_line = refused_test(
     NAMED_NEAR, """Paid in both profiles on main and on pre; the `；` rows paid on b7a051a too, the `;` rows are new since
     fx29as. `_CASELESS_NAME` admits a letter followed by any operator of `_CASELESS_MATH` (`n.o.t.`, `m-a-y-b-e-`) and two
