@@ -43,12 +43,13 @@ candidates; gold 6.
    merging the line ranges they span into blocks, then a bisection), held with the spans in `_text_math`.
 
 COST (right answers refused that paid on pre, 36a6a53; the math lines were refused on b7a051a too, a cost against
-fx29as's gain only; the step line paid there):
+fx29as's gain only; the step lines paid there):
 a math-alone line above a step line with a function or a two-letter name is not plain: `$$\\log_2 64 = 6$$`,
 `$$\\binom{4}{2} = 6$$`, `$$\\gcd(12, 18) = 6$$`, `$$\\max(3, 6) = 6$$`, `$$\\lfloor 6.5 \\rfloor = 6$$`, `$$\\sum_{i=1}^{3} i = 6$$`,
 `$$AB = 6$$`, `$$xy = 6$$`, `$$\\overline{AB} = 6$$`, `$$\\triangle ABC = 6$$`, `$$\\therefore x = 6$$`, `$$2x = 12 \\Rightarrow
 x = 6$$`, `$$x \\ge 0, y = 6$$`, `$$\\displaystyle x = 6$$`, `$$\\hat{x} = 6$$`, `$$\\operatorname{lcm}(2,3) = 6$$`, and
-`$$3! = 6$$` (read as `!=` once spaces are gone); the step line `所以 AB = 6；` (two capitals not beside `∥`). 18 rows.
+`$$3! = 6$$` (read as `!=` once spaces are gone); a segment's name on a step line, `所以 AB = 6；`, `所以 AB + BC = 6；`,
+`因为 AB = AC，所以 ∠B = 65°；` (two capitals not beside `∥`: geometry's commonest step; these paid on b7a051a too). 22 rows.
 
 Held: Unicode look-alikes (full-width `ｍａｙｂｅ`, math italic `𝑚𝑎𝑦𝑏𝑒`, combining accents), a literal NUL between
 letters, `\\epsilon` (not in the command list), `m\\:a\\>y`, `m\\{a\\}y`, `m\\&a`, a `%` comment's words, a second value in
@@ -160,7 +161,8 @@ _COST_MATH = [
     r"$$\therefore x = 6$$", r"$$2x = 12 \Rightarrow x = 6$$", r"$$x \ge 0, y = 6$$", r"$$\displaystyle x = 6$$",
     r"$$\hat{x} = 6$$", r"$$\operatorname{lcm}(2,3) = 6$$", r"$$3! = 6$$",
 ]
-COST_PAID = [n(f"{m}\n{STEP}\n{ZH}") for m in _COST_MATH] + [n(f"所以 AB = 6；\n{ZH}")]
+COST_PAID = [n(f"{m}\n{STEP}\n{ZH}") for m in _COST_MATH] + [n(f"{line}\n{ZH}") for line in [
+    "所以 AB = 6；", "所以 BC = 6；", "所以 OA = 6；", "所以 AB + BC = 6；", "因为 AB = AC，所以 ∠B = 65°；"]]
 test_a_math_line_with_a_function_or_a_long_name_pays = paid_test(
     COST_PAID, """Paid in both profiles on pre (36a6a53), refused in both on main (and on b7a051a): `_plain_math` admits
     no command outside its list (`\\log`, `\\binom`, `\\gcd`, `\\Rightarrow`, `\\ge`, `\\hat`) and no two adjacent letters
