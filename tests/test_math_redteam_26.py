@@ -4,7 +4,7 @@ read without spacing and braces, `=`/`\\equiv` only, five environments) on the m
 `_CASELESS_NAME` (single letters not next to another, one to three capitals after `∠`/`△`, two or three beside `∥`/`⊥`)
 in the relation and premise clauses of step lines, `_math_alone` read from its opener's line (`_math_first_line`), and
 the per-text `_text_math` cache and per-line memo. Graded by the real grader (`tests.helpers.math_verdicts`) in both
-profiles, on main (2c03960), on its first parent 36a6a53 ("pre": fx29as) and on b7a051a (before fx29as). About 330
+profiles, on main (2c03960), on its first parent 36a6a53 ("pre": fx29as) and on b7a051a (before fx29as). About 400
 candidates; gold 6.
 
 1. NOT CLOSED (`_plain_math`: `bare = re.sub(r"\\\\[A-Za-z]+|\\\\.", "\\x00", math)`). A spacing escape or an allowed
