@@ -153,7 +153,7 @@ _COST_MATH = [
     r"$$\therefore x = 6$$", r"$$2x = 12 \Rightarrow x = 6$$", r"$$x \ge 0, y = 6$$", r"$$\displaystyle x = 6$$",
     r"$$\hat{x} = 6$$", r"$$\operatorname{lcm}(2,3) = 6$$", r"$$3! = 6$$",
 ]
-COST_PAID = [n(f"{m}\n{STEP}\n{ZH}") for m in _COST_MATH] + [n(f"{line}\n{ZH}") for line in [
+COST_PAID = [n(f"{line}\n{ZH}") for line in [
     "所以 AB = 6；", "所以 BC = 6；", "所以 OA = 6；", "所以 AB + BC = 6；", "因为 AB = AC，所以 ∠B = 65°；"]]
 test_a_math_line_with_a_function_or_a_long_name_pays = paid_test(
     COST_PAID, """Paid in both profiles on pre (36a6a53), refused in both on main (and on b7a051a): `_plain_math` admits
@@ -161,6 +161,11 @@ test_a_math_line_with_a_function_or_a_long_name_pays = paid_test(
     (`AB`, `xy`, `\\max`'s braces aside), and reads `3! = 6` without spaces as `!=`; `_CASELESS_NAME` takes two capitals only
     beside `∥`/`⊥`. The safe verdict for a right answer: paid.""",
     marks=[pytest.mark.xfail(strict=True, reason="rt29ab cost: fx29at's plain math refuses functions and long names")])
+COST_MATH_PAID = [n(f"{m}\n{STEP}\n{ZH}") for m in _COST_MATH]
+test_a_math_line_with_a_function_or_a_long_name_above_a_step_line_pays = paid_test(
+    COST_MATH_PAID, """The math rows of the cost above: since fx29au no math-alone line opens the line below, whatever its
+    math (red team 26 classes 1, 2 and 4).""",
+    marks=[pytest.mark.xfail(strict=True, reason="cost: math-alone lines open no line (fx29au)")])
 
 
 # Held: look-alikes and spellings `_plain_math` and `_CASELESS_NAME` refuse (each refused on main in both profiles).
