@@ -7,8 +7,12 @@ breaks in a script without case").
    abbreviation's period the caseless line is read with the line above, as on one line; `period_ends` reads a period
    before a line of words of any script as joined (`The answer is approx.\nthe answer is 6.`).
 2. A line that only opens what follows (`_OPENING_LINE_RE`: a section's label or heading, `解：`, `### Solution`,
-   `Step 1:`; a rule; a part's number; a lone concluding connective; `_math_alone`: math that states a value) opens the
-   next line where it opens one itself, as the text's start would: a qualifier on it or above it is still read.
+   `Step 1:`; a rule; a part's number; a lone concluding connective) opens the next line where it opens one itself, as
+   the text's start would: a qualifier on it or above it is still read. Math alone opens no line (fx29au, red team 26):
+   a step line under it runs into it, a cost (strict xfails, `MATH_OPENER_COST`).
+3. A relation or premise clause on a step line is a well-formed expression (fx29au, red team 26 class 3,
+   `grammar._CASELESS_RELATION_RE`, `_CASELESS_PREMISE_RE`): operands, binary operators spaced alike on both sides,
+   `=`/`＝` between sides, at most two single letters, `XY∥ZW` whole.
 
 Near misses (a right answer perturbed in each new shape: a wrong value, a hedge, scale or negation on the label line or
 above it, a second value) are refused in both profiles; rewrites (right answers in the new shapes) are paid in both.
@@ -16,24 +20,32 @@ Graded by the real grader (`tests.helpers.math_verdicts`), gold 6. Pure math: no
 
 from __future__ import annotations
 
+import pytest
+
 from tests.helpers import number_case as n
 from tests.helpers import paid_test, refused_test
 
 ZH, STEP = "答案是 6。", "小明有 6 个苹果"
 OPENERS = ["解：", "解答：", "### 解答", "**解：**", "【解析】", "分析：", "答：", "第一步：", "Step 1:", "### Solution",
-           "计算如下：", "由题意得：", "$$2 + 4 = 6$$", "\\[2 + 4 = 6\\]", "2 + 4 = 6", "---", "（1）", "解\n", "所以；"]
-"""The line shapes fx29as admits above a step line (one of each kind)."""
+           "计算如下：", "由题意得：", "---", "（1）", "解\n", "所以；"]
+"""The line shapes fx29as admits above a step line (one of each kind) that fx29au keeps."""
+MATH_OPENERS = ["$$2 + 4 = 6$$", "\\[2 + 4 = 6\\]", "2 + 4 = 6"]
+"""Math alone, which fx29as admitted above a step line and fx29au does not (red team 26 classes 1, 2 and 4)."""
+COST = pytest.mark.xfail(strict=True, reason="cost: math-alone lines open no line (fx29au)")
 
 # 2. Rewrites: a right answer under each opening line, with one step line, two, a sum or a relation.
 UNDER_AN_OPENER_PAID = [n(f"{o}\n{step}\n{ZH}") for o in OPENERS for step in (STEP, "小明有两个苹果\n小红有四个苹果")] + [n(c) for c in [
-    f"**Step 1:**\n2 + 4 = 6 个\n{ZH}", f"## 解析\n\n{STEP}\n{ZH}", f"好的。\n解：\n{STEP}\n{ZH}", f"$x = 2 + 4 = 6$\n{STEP}\n{ZH}",
-    f"\\[\n2 + 4 = 6\n\\]\n{STEP}\n{ZH}", f"第1步：\n{STEP}\n{ZH}", "解：\n所以 x = 6；\n所以，答案是 6。", f"解答：\n{ZH}",
-    f"### Solution\n解：\n{STEP}\n{ZH}", f"【解答】\n$$2 + 4 = 6$$\n{STEP}\n{ZH}",
+    f"**Step 1:**\n2 + 4 = 6 个\n{ZH}", f"## 解析\n\n{STEP}\n{ZH}", f"好的。\n解：\n{STEP}\n{ZH}", f"第1步：\n{STEP}\n{ZH}",
+    "解：\n所以 x = 6；\n所以，答案是 6。", f"解答：\n{ZH}", f"### Solution\n解：\n{STEP}\n{ZH}",
+    f"$$2 + 4 = 6$$\n{ZH}", f"解：\n$$2 + 4 = 6$$\n{ZH}", f"$$2 + 4 = 6$$\n\n{ZH}",
 ]]
 test_a_step_line_under_an_opening_line_pays = paid_test(UNDER_AN_OPENER_PAID)
+MATH_OPENER_COST = [n(f"{o}\n{step}\n{ZH}") for o in MATH_OPENERS for step in (STEP, "小明有两个苹果\n小红有四个苹果")] + [
+    n(c) for c in [f"$x = 2 + 4 = 6$\n{STEP}\n{ZH}", f"\\[\n2 + 4 = 6\n\\]\n{STEP}\n{ZH}", f"【解答】\n$$2 + 4 = 6$$\n{STEP}\n{ZH}"]]
+test_a_step_line_under_math_alone_pays = paid_test(MATH_OPENER_COST, marks=[COST])
 
 # 2. Near misses: a wrong value under each opening line.
-UNDER_AN_OPENER_WRONG = [n(f"{o}\n{STEP}\n答案是 7。") for o in OPENERS] + [n(c) for c in [
+UNDER_AN_OPENER_WRONG = [n(f"{o}\n{STEP}\n答案是 7。") for o in OPENERS + MATH_OPENERS] + [n(c) for c in [
     f"解答：\n{STEP}\n答案是 6 千。", f"### 解答\n{STEP}\n答案是 6 或 7。", f"Step 1:\n{STEP}\n答案大约是 6。",
 ]]
 test_a_wrong_value_under_an_opening_line_is_refused = refused_test(UNDER_AN_OPENER_WRONG)
@@ -109,7 +121,7 @@ test_words_before_a_displays_opener_are_read = refused_test(DISPLAY_OPENER_WORDS
 DISPLAY_LINES_PAID = [n(c) for c in [
     f"\\[\n2 + 4\n= 6\n\\]\n{STEP}\n{ZH}", f"$$2 + 4\n= 6$$\n{STEP}\n{ZH}", f"$$1 = 1$$\n$$\n2 + 4 = 6\n$$\n{STEP}\n{ZH}",
 ]]
-test_a_display_over_lines_pays = paid_test(DISPLAY_LINES_PAID)
+test_a_display_over_lines_pays = paid_test(DISPLAY_LINES_PAID, marks=[COST])
 
 # fx29at (red team 25 class 3): math alone the walk reads is plain (`_plain_math`): no letter of a script without
 # case, no text command, no run of two letters, no relation but `=` and `\equiv`.
@@ -123,4 +135,33 @@ PLAIN_MATH_PAID = [n(f"{m}\n{STEP}\n{ZH}") for m in [
     "$$\\frac{12}{2} = 6$$", "$$x = 2 \\times 3 = 6$$", "\\[x = \\sqrt{36} = 6\\]", "$x = 6$", "$$2 \\cdot 3 = 6$$",
     "$$x \\equiv 6$$", "$$\\left(2 + 4\\right) = 6$$",
 ]]
-test_plain_math_alone_pays = paid_test(PLAIN_MATH_PAID)
+test_plain_math_alone_pays = paid_test(PLAIN_MATH_PAID, marks=[COST])
+
+
+# fx29au (red team 26 classes 1, 2 and 4): a math-alone line opens no line, so what its math hides (spacing escapes
+# between a spelled word's letters, escaped caseless letters) is never read past; under a label or a rule alike.
+MATH_ALONE_NEAR = [n(f"{m}\n{tail}") for m in [
+    "$$n\\!o\\!t\\ x = 6$$", "$$m\\,a\\,y\\,b\\,e\\ x = 6$$", "$$n\\;o\\;t\\quad x = 6$$", "\\(n\\!o\\!t\\ x = 6\\)",
+    "$$\\可\\能\\ x = 6$$", "$$\\อ\\า\\จ\\จ\\ะ\\ x = 6$$", "$$n\\~o\\~t\\ x = 6$$",
+] for tail in (f"{STEP}\n{ZH}", f"解：\n{ZH}", f"---\n{ZH}", f"所以 x = 6；\n{ZH}")] + [
+    n("$x.\n" + "好$ $x.\n" * 200 + "好$\n" + ZH)]
+test_math_alone_opens_no_line = refused_test(MATH_ALONE_NEAR)
+
+# fx29au (red team 26 class 3): near misses for each rule of the relation's and premise's expression.
+RELATION_SHAPE_NEAR = [n(f"{line}\n{label}") for line in [
+    "所以 n.o.t. x = 6；", "所以 x. = 6；", "所以 x = 6.；", "所以 x' = 6；", "所以 m'a'y x = 6；",  # `.`/`'` after a letter
+    "所以 m-a-y-b-e- x = 6；", "所以 n/o/t/ x = 6；", "所以 x - = 6；", "所以 x = 6 - ；", "所以 x -y = 6；",  # trailing, lopsided
+    "所以 m-a-y-b-e-x = 6；", "所以 n-o-t-x = 6；", "所以 a + b + c = 6；",  # three letters or more
+    "所以 NOT∥x = 6；", "所以 MAY∥BE∥x = 6；", "所以 x = 6 - NOT∥ = 6；", "所以 ∠MAYBE = 6；", "所以 ∠ab = 6；",  # capitals
+    "由于 NOT∥AB，所以 x = 6；", "由于 ABC∥CD，所以 x = 6；", "由于 AB∥CD∥EF，所以 x = 6；", "由于 AB∥，所以 x = 6；",
+    "由于 AB = AC，所以 ∠B = 65°；", "由于 x，所以 x = 6；", "所以 x = 6 6；", "所以 x (6) = 6；", "所以 x = (6 = 6；",
+    "ดังนั้น n.o.t. x = 6;", "所以 x = 6° °；", "所以 x = 1000；",
+] for label in (ZH, f"所以，{ZH}")]
+test_a_relation_clause_is_a_well_formed_expression = refused_test(RELATION_SHAPE_NEAR)
+RELATION_SHAPE_PAID = [n(f"{line}\n{ZH}") for line in [
+    "所以∠DEF＝∠DEB-∠DEC＝90°-65°＝25°；", "由于AB∥CD，所以∠B＝65°；", "由于 AB ∥ CD，所以 x = 6；", "又因为BE⊥AF，所以 x = 6；",
+    "所以 x = 2.5 + 3.5 = 6；", "所以 x = (2 + 4) = 6；", "所以 x = (2 × (1 + 2)) = 6；", "所以 x + y = 6；", "所以 y = 2x = 6；",
+    "所以 x = 12 ÷ 2 = 6；", "所以 x = 12/2 = 6；", "因为 x = 2，所以 y = 3x = 6；", "所以 △ABC = 6；", "所以 x ＝ 6；",
+    "ดังนั้น x = 6;",
+]]
+test_a_well_formed_relation_clause_pays = paid_test(RELATION_SHAPE_PAID)

@@ -44,6 +44,8 @@ out of `_STRANDED_CHOICE_PAIRS` (`solve for`, `decide between`) are refused; the
 
 from __future__ import annotations
 
+import pytest
+
 from tests.helpers import number_case as n
 from tests.helpers import paid_test, refused_test
 
@@ -82,14 +84,17 @@ FX29AR_COST = [n(c) for c in [
     f"解答：\n小明有 6 个苹果\n{ZH}", f"### 解答\n小明有 6 个苹果\n{ZH}", f"**解：**\n小明有 6 个苹果\n{ZH}",
     f"【解析】\n小明有 6 个苹果\n{ZH}", f"解析：\n2 + 4 = 6 个\n{ZH}", f"分析：\n小明有 6 个苹果\n{ZH}", f"答：\n小明有 6 个苹果\n{ZH}",
     f"第一步：\n小明有 6 个苹果\n{ZH}", f"Step 1:\n小明有 6 个苹果\n{ZH}", f"### Solution\n2 + 4 = 6 个\n{ZH}",
-    f"计算如下：\n小明有 6 个苹果\n{ZH}", f"由题意得：\n小明有 6 个苹果\n{ZH}", f"$$2 + 4 = 6$$\n小明有 6 个苹果\n{ZH}",
-    f"\\[2 + 4 = 6\\]\n小明有 6 个苹果\n{ZH}", f"2 + 4 = 6\n小明有 6 个苹果\n{ZH}", f"---\n小明有 6 个苹果\n{ZH}",
+    f"计算如下：\n小明有 6 个苹果\n{ZH}", f"由题意得：\n小明有 6 个苹果\n{ZH}", f"---\n小明有 6 个苹果\n{ZH}",
     f"（1）\n小明有 6 个苹果\n{ZH}", f"解\n\n小明有 6 个苹果\n{ZH}",
 ]]
 test_right_answers_under_a_label_or_math_fx29ar_refuses = paid_test(
     FX29AR_COST, """Paid in both profiles on pre and 40e3699, refused in both since fx29ar: a label, a heading, a display or a
     rule above a step line ends no sentence, so the step line is read with it and its break ends no statement
-    (`_caseless_line_opens`). Paid since fx29as (`grammar._OPENING_LINE_RE`, `_math_alone` in the walk).""")
+    (`_caseless_line_opens`). Paid since fx29as (`grammar._OPENING_LINE_RE`; the math rows, `FX29AR_MATH_COST`, paid
+    through `_math_alone` in the walk from fx29as to fx29at).""")
+FX29AR_MATH_COST = [n(f"{m}\n小明有 6 个苹果\n{ZH}") for m in ("$$2 + 4 = 6$$", "\\[2 + 4 = 6\\]", "2 + 4 = 6")]
+test_right_answers_under_math_alone_pay = paid_test(
+    FX29AR_MATH_COST, marks=[pytest.mark.xfail(strict=True, reason="cost: math-alone lines open no line (fx29au)")])
 STEP_UNDER_PAID = [n(c) for c in [f"</think>\n小明有 6 个苹果\n{ZH}", f"好的，我们来解这道题。\n小明有 6 个苹果\n{ZH}"]]
 test_a_step_line_after_a_sentence_end_pays = paid_test(STEP_UNDER_PAID)
 

@@ -26,7 +26,6 @@ Linear: one regex tokenizer pass (an answer is at most `MathLimits.max_answer_ch
 from __future__ import annotations
 
 import ast
-import bisect
 import functools
 import inspect
 import math
@@ -515,11 +514,13 @@ def _caseless_line_opens(text: str, start: int) -> bool:
     - a step line (`_caseless_statement`: `小明有 6 个苹果`, `所以∠DEF＝90°-65°＝25°；`), whose break ends a sentence
       only where the line opens one itself (`如果\n小明有 6 个苹果\n答案是 6。` is one sentence);
     - a line that only opens what follows (`_OPENING_LINE_RE`: a section's label or heading, `解：`, `### Solution`,
-      `Step 1:`; a rule; a part's number; a concluding connective alone, `所以；`; math alone that states a value,
-      `$$2 + 4 = 6$$`, `_math_alone`): the line below opens a sentence where this line does, as at the text's start.
+      `Step 1:`; a rule; a part's number; a concluding connective alone, `所以；`): the line below opens a sentence
+      where this line does, as at the text's start.
     Any other line above (`可能`, `以千为单位`, `In thousands`, `I doubt that；`) runs into the line below, and a blank
-    line ends nothing (`以千为单位\n\n小明有 6 个苹果`). Bounded: at most `_CASELESS_WALK_LINES` lines are read
-    (beyond them, no sentence opens)."""
+    line ends nothing (`以千为单位\n\n小明有 6 个苹果`). Math alone (`$$2 + 4 = 6$$`) opens no line either (fx29au, red
+    team 26 classes 1, 2 and 4: spacing escapes and escaped letters hid words in what fx29as/fx29at read as plain
+    math, and its first-line climb was cubic): a step line below it runs into it, a cost taken. Bounded: at most
+    `_CASELESS_WALK_LINES` lines are read (beyond them, no sentence opens)."""
     for _ in range(_CASELESS_WALK_LINES):
         end = start
         while end > 0 and text[end - 1].isspace():
@@ -532,72 +533,13 @@ def _caseless_line_opens(text: str, start: int) -> bool:
         if _caseless_statement(line) or whole and _OPENING_LINE_RE.fullmatch(line.strip()):
             start = line_start
             continue
-        if not whole or "=" not in line and "\\equiv" not in line and "$" not in line and "\\]" not in line:
-            return False  # no relation, nor a display's end: no math alone that states a value (`_VALUE_END_RE`)
-        first = _walk_math_alone(text, line_start, end)
-        if first is None:
-            return False
-        start = first  # above the line its math opens on (a display's first line, read whole by `_math_alone`)
+        return False  # any other line, math alone included (fx29au), runs into the line below
     return False
 
 
-def _walk_math_alone(text: str, line_start: int, end: int) -> int | None:
-    """Where the math alone that the walk reads on the line `text[line_start:end]` opens its first line
-    (`_caseless_line_opens`), or None where the line is not such math (fx29at, red team 25 classes 3 and 4): math alone
-    as `_math_alone` reads it (every line its segments span, from the line its first one opens on), and plain
-    (`_plain_math`: no letter of a script without case, no text command, no relation but `=` and `\\equiv`). Memoised per
-    line of the text, with the text's segments computed once (`_text_math`), so walks from many lines read each once."""
-    spans, memo = _text_math(text)
-    if (line_start, end) not in memo:
-        cut = _prefix_spans(spans, end)
-        first = _math_first_line(text, line_start, end, cut)
-        alone = _math_alone(text, line_start, end, cut) and _plain_math(text[first:end])
-        memo[line_start, end] = first if alone else None
-    return memo[line_start, end]
-
-
-@functools.lru_cache(maxsize=8)
-def _text_math(text: str) -> tuple[tuple[tuple[int, int], ...], dict[tuple[int, int], int | None]]:
-    """`_math_spans(text)`, computed once per text, and the memo of `_walk_math_alone`'s verdicts per line (fx29at, red
-    team 25 class 4); a few texts are held at a time."""
-    return tuple(_math_spans(text)), {}
-
-
-def _prefix_spans(spans: tuple[tuple[int, int], ...], end: int) -> list[tuple[int, int]]:
-    """`_math_spans(text[:end])` from the whole text's segments `spans` (`_text_math`): those that open before `end`, cut
-    at it (a segment left open in the prefix runs to its end). `end` is a line's end before spacing, so no delimiter
-    straddles it."""
-    k = bisect.bisect_left(spans, (end, -1))
-    return [(a, min(b, end)) for a, b in spans[:k]]
-
-
-_PLAIN_MATH_COMMANDS = frozenset(
-    "frac dfrac tfrac cdot times div sqrt left right pm mp boxed fbox equiv pmod bmod mod quad qquad cdots ldots dots "
-    "pi circ degree alpha beta gamma delta theta lambda mu sigma phi omega begin end".split())
-_PLAIN_MATH_RE = re.compile(r"[0-9A-Za-z\s+\-−*/×÷·=().,;\[\]{}^_|!'%&°\x00]*")
-_PLAIN_ENVIRONMENT_RE = re.compile(r"\\(?:begin|end)\s*\{(?:aligned|split|gathered|array|cases)\*?\}")
-
-
-def _plain_math(math: str) -> bool:
-    """Whether `math`, the lines of math alone the caseless walk reads (`_walk_math_alone`), is plain math (fx29at, red
-    team 25 class 3: `$$\\text{可能} = 6$$`, `$可能$ = 6`, `$$\\mathrm{maybe}\\ x = 6$$`, `$$x \\approx 6 = 6$$` above a step
-    line): an allowlist of characters (digits, operators, brackets, `=`, single letters: no letter of a script without
-    case, no run of two letters, read without spacing and braces, `$$m a y b e = 6$$`; no relation sign but `=`, `!=`
-    none), of commands (`_PLAIN_MATH_COMMANDS`: no text command, no
-    relation but `\\equiv`) and of environments."""
-    math = _PLAIN_ENVIRONMENT_RE.sub(" ", _MATH_DELIMITER_RE.sub(" ", math))
-    if any(m.group(1) not in _PLAIN_MATH_COMMANDS for m in re.finditer(r"\\([A-Za-z]+)", math)):
-        return False
-    bare = re.sub(r"\\[A-Za-z]+|\\.", "\x00", math)  # a command or an escape parts the letters around it
-    if not _PLAIN_MATH_RE.fullmatch(bare):
-        return False
-    joined = re.sub(r"[\s{}]", "", bare)  # math typesets `m a y b e` and `m{a}y` as the word
-    return not re.search(r"[A-Za-z]{2}", joined) and "!=" not in joined
-
-
 _CASELESS_WALK_LINES = 64
-"""How many lines above a caseless line `_caseless_line_opens` reads: far beyond any chain of step lines, labels and
-math a solution writes before a caseless answer; beyond it the line opens no sentence (the safe reading)."""
+"""How many lines above a caseless line `_caseless_line_opens` reads: far beyond any chain of step lines and labels
+a solution writes before a caseless answer; beyond it the line opens no sentence (the safe reading)."""
 
 
 def _joined_end(text: str, end: int) -> bool:
@@ -646,33 +588,67 @@ def _caseless_statement(line: str) -> bool:
     if not body or not any(unicodedata.category(c) == "Lo" for c in body):
         return False
     clauses = [c.strip() for c in re.split(r"[，,]", body)]  # without edge spacing: each match backtracks linearly
-    if not (unicodedata.category(body[-1]) == "Lo" or marked and _CASELESS_RELATION_RE.fullmatch(clauses[-1])):
+    if not (unicodedata.category(body[-1]) == "Lo" or marked and _caseless_relation(clauses[-1])):
         return False  # a relation ends a step line only with its mark (`所以 x = 6；`; `所以 x = 7\n答案是 6。` is one sentence)
-    return all(_CASELESS_STEP_RE.fullmatch(c) or _CASELESS_SUM_RE.fullmatch(c) or _CASELESS_RELATION_RE.fullmatch(c)
-               or k < len(clauses) - 1 and _CASELESS_PREMISE_RE.fullmatch(c) for k, c in enumerate(clauses))
+    return all(_CASELESS_STEP_RE.fullmatch(c) or _CASELESS_SUM_RE.fullmatch(c) or _caseless_relation(c)
+               or k < len(clauses) - 1 and _caseless_relation(c, premise=True) for k, c in enumerate(clauses))
 
 
-_CASELESS_NAME = (r"(?:[∠△](?:[A-Z]{1,3}|[a-z])|(?<![A-Za-z])[A-Z]{2,3}(?=[∥⊥])|(?<=[∥⊥])[A-Z]{2,3}"
-                  r"|(?<![A-Za-z])[A-Za-z])(?![ \t]*[A-Za-z])")
-"""A name in a caseless line's relation or premise (fx29at, red team 25 class 1): a single letter (`x`, `B`), an angle's
-or a triangle's of one to three capitals (`∠DEB`, `△ABC`), or a line's or a segment's two or three capitals beside `∥`
-or `⊥` (`AB∥CD`, `BE⊥AF`); never a run of letters otherwise (`maybe`, `in thousands`, `NOT`), nor two names with only
-spacing between them (`a b o u t x = 6` spells a word)."""
-_CASELESS_MATH = r"(?:" + _CASELESS_NAME + r"|[0-9∠∥⊥△°+\-−×÷*/().=＝ \t])"
+def _caseless_relation(clause: str, premise: bool = False) -> bool:
+    """Whether `clause` is a caseless line's relation (`_CASELESS_RELATION_RE`) or, with `premise`, its premise
+    (`_CASELESS_PREMISE_RE`), naming at most two single letters (`_caseless_letters`)."""
+    shape = _CASELESS_PREMISE_RE if premise else _CASELESS_RELATION_RE
+    return bool(shape.fullmatch(clause)) and _caseless_letters(clause) <= 2
+
+
+def _caseless_expression(depth: int) -> str:
+    """A side of a caseless line's relation (`_CASELESS_RELATION_RE`; fx29au, red team 26 class 3): operands
+    (`_caseless_operand`) with a binary operator between each two, spaced alike on both sides (`90°-65°`, `x + y`; never
+    `e- x`, a spelled word's trailing operator)."""
+    operand = _caseless_operand(depth)
+    return operand + r"(?:(?:[ \t]+[+\-−×÷*/][ \t]+|[+\-−×÷*/])" + operand + r")*"
+
+
+def _caseless_operand(depth: int) -> str:
+    """An operand of a caseless line's relation (fx29au): a number with an optional decimal part, a degree sign or one
+    letter after it (`65°`, `2.5`, `2x`), a single letter that no letter, `.` or `'` follows (`x`; never `n.o.t.`,
+    `m'a'y`), an angle's or a triangle's name of one to three capitals (`∠DEB`, `△ABC`), or, `depth` levels deep, a
+    parenthesised side (`(x + 1)`)."""
+    letter = r"(?<![A-Za-z])[A-Za-z](?![A-Za-z.'’])"
+    shapes = [r"\d+(?:\.\d+)?(?:[ \t]*°|" + letter + r")?", letter, r"[∠△][A-Z]{1,3}(?![A-Za-z.'’])"]
+    if depth:
+        shapes.append(r"\([ \t]*" + _caseless_expression(depth - 1) + r"[ \t]*\)")
+    return "(?:" + "|".join(shapes) + ")"
+
+
+_CASELESS_SIDE = _caseless_expression(2)
+_CASELESS_NAMED_SIDE = (r"(?:(?<![A-Za-z])[A-Za-z](?![A-Za-z.'’])|[∠△][A-Z]{1,3}(?![A-Za-z.'’]))(?:(?:[ \t]+[+\-−×÷*/][ \t]+"
+                        r"|[+\-−×÷*/])" + _caseless_operand(2) + r")*")
+_CASELESS_EQUALS = r"[ \t]*[=＝][ \t]*"
 _CASELESS_RELATION_RE = re.compile(
-    r"(?:所以|因此|因而|于是|那么|故|ดังนั้น)?[ \t]?" + _CASELESS_NAME + _CASELESS_MATH + r"*[=＝][ \t]*\d{1,3}(?:\.\d{1,3})?(?:[ \t]*°)?")
+    r"(?:所以|因此|因而|于是|那么|故|ดังนั้น)?[ \t]?" + _CASELESS_NAMED_SIDE + r"(?:" + _CASELESS_EQUALS + _CASELESS_SIDE + r")*"
+    + _CASELESS_EQUALS + r"\d{1,3}(?:\.\d{1,3})?(?:[ \t]*°)?")
 """A caseless line's clause that states a relation in math alone (`_caseless_statement`; fx29as, MathVista's
-`所以∠DEF＝∠DEB-∠DEC＝90°-65°＝25°；`, red team 18's `所以 x = 6；`): after an optional concluding connective, a name
-(`_CASELESS_NAME`: `x`, `∠B`, `∠DEB`), then names, digits, angle and line signs, operators and `=`/`＝`, the last side
-a number of one to three digits with an optional degree sign. Numbers alone are a sum, read only with its classifier
-(`_CASELESS_SUM_RE`: `所以 2 + 4 = 7` is none, red team 21). No word of its own in any case or script (fx29at, red team
-25 class 1: `所以 maybe x = 6；`, `所以 in thousands x = 6；`), no approximation, bound or scale (`≈`, `<`, `千`, `%`, four
-digits fit none). Matched on the clause without its edge spacing, one starred group of tokens whose alternatives
-exclude each other at each position (a name's letters and the sign after them decide which) before a bounded tail: a
-failed match backtracks linearly."""
-_CASELESS_PREMISE_RE = re.compile(r"又?(?:因为|由于)" + _CASELESS_MATH + r"+")
-"""A caseless line's premise in math alone (`由于AB∥CD`, `又因为BE⊥AF`: "since", MathVista's), read only before another
-clause of the line (`_caseless_statement`)."""
+`所以∠DEF＝∠DEB-∠DEC＝90°-65°＝25°；`, red team 18's `所以 x = 6；`), parsed as a well-formed expression (fx29au, red team
+26 class 3: `n.o.t.`, `m-a-y-b-e- x`, `NOT∥x` were read as names and signs): after an optional concluding connective,
+sides (`_caseless_expression`) parted by `=`/`＝`, the first opening with a name (`x`, `∠B`, `∠DEB`), the last a number
+of one to three digits with an optional degree sign; at most two letters (`_caseless_letters`). Numbers alone are a
+sum, read only with its classifier (`_CASELESS_SUM_RE`: `所以 2 + 4 = 7` is none, red team 21). No word of its own in any
+case or script (`所以 maybe x = 6；`), no approximation, bound or scale (`≈`, `<`, `千`, `%`, four digits fit none), no
+trailing operator, no `.` outside a decimal. Each token's alternatives exclude each other, so a failed match
+backtracks linearly."""
+_CASELESS_PREMISE_RE = re.compile(
+    r"又?(?:因为|由于)[ \t]?(?:(?<![A-Za-z])[A-Z]{2}[ \t]*[∥⊥][ \t]*[A-Z]{2}(?![A-Za-z.'’])"
+    r"|" + _CASELESS_NAMED_SIDE + r"(?:" + _CASELESS_EQUALS + _CASELESS_SIDE + r")+)")
+"""A caseless line's premise in math alone, read only before another clause of the line (`_caseless_statement`): a
+line's relation of two point pairs, whole (`由于AB∥CD`, `又因为BE⊥AF`: "since", MathVista's; fx29au: never capitals
+beside `∥`/`⊥` alone, `NOT∥AB`), or an equation of `_CASELESS_RELATION_RE`'s sides (`因为 x = 2`)."""
+
+
+def _caseless_letters(clause: str) -> int:
+    """How many single letters a caseless line's relation or premise names, besides angles' and point pairs' (fx29au:
+    a word spelled as letters between operators, `m-a-y-b-e-x = 6`, names more than two)."""
+    return len(re.findall(r"[A-Za-z]", re.sub(r"[∠△][A-Z]{1,3}|[A-Z]{2}[ \t]*[∥⊥][ \t]*[A-Z]{2}", "", clause)))
 
 
 _CASELESS_SUM_RE = re.compile(
