@@ -24,6 +24,13 @@ alone no longer opening a line. Graded by the real grader (`tests.helpers.math_v
    capitals distinct (points of two lines; `NO∥TX` passes that, so weak) or the premise only with a geometry figure's
    points named elsewhere on the line; low value, listed for completeness.
 
+4. OLD, outside fx29au (the tail window, `MathLimits.tail_chars`). Spacing pushes a hedge above a caseless answer line
+   out of the last 8,192 characters, and the walk reads the window's start as the text's: `可能` + 8,300 spaces +
+   `\n答案是 6。` pays in both profiles (100 spaces: refused), with tabs, ideographic spaces, 8,300 blank lines under
+   `以千为单位`, a step line between, a Thai or Japanese answer line. Paid on pre and on b7a051a. Suggested fix: where the
+   window cuts the text, its start opens no sentence (the walk's "beyond the bound" safe reading), or the window is
+   taken after collapsing runs of spacing.
+
 TIME: nothing over 2 s found. A 2,000-term side failing at its last number (`所以 x = 1 = ... = 1234；`), 400 nested
 parentheses groups, 2,000 `+ 1`, 200 step lines of 30 relations, 600 premises and 600 comma clauses each grade in
 < 0.1 s for both profiles: the tokens' alternatives exclude each other.
@@ -111,3 +118,27 @@ RIGHT = [n(c) for c in [
     f"因为 x = 2，所以 y = 3x = 6；\n{ZH}", f"ดังนั้น x = 6;\n{ZH}",
 ]]
 test_the_step_lines_fx29au_reads_still_pay = paid_test(RIGHT)
+
+# COST: right answers below a step line that paid on pre (e60f076) and fx29au's expression shape refuses.
+COST_PAID = [n(f"{line}\n{ZH}") for line in [
+    "所以 x = 2(3) = 6；", "所以 x = -6 + 12 = 6；", "所以 x + y + z = 6；", "所以 S△ABC = 6；", "所以 x = 4 - -2 = 6；",
+]]
+test_a_step_line_with_implicit_products_signs_or_three_names_pays = paid_test(
+    COST_PAID, """Paid in both profiles on pre, refused in both on main: `_caseless_operand` has no implicit product
+    (`2(3)`) and no sign before an operand (`-6`), `_caseless_letters` allows two letters (`x + y + z`), and a side opens
+    with a name only (`S△ABC`). The safe verdict for a right answer: paid.""",
+    marks=[pytest.mark.xfail(strict=True, reason="rt29ac cost: fx29au's expression shape refuses products, signs, three names")])
+
+# 4. Spacing pushes a hedge above a caseless answer line out of the last `tail_chars` characters.
+_PAD = 8300
+PADDED_NEAR = [n(c) for c in [
+    "可能" + " " * _PAD + f"\n{ZH}", "以千为单位\n" + "\n" * _PAD + ZH, "不是" + "\t" * _PAD + f"\n{ZH}",
+    "可能" + "\u3000" * _PAD + f"\n{ZH}", "可能" + " " * _PAD + "\nคำตอบคือ 6", "可能" + " " * _PAD + "\n答えは6です。",
+    "可能" + " " * _PAD + f"\n小明有 6 个苹果\n{ZH}",
+]]
+test_a_hedge_padded_out_of_the_tail_is_read = refused_test(
+    PADDED_NEAR, """Paid in both profiles on main, on pre and on b7a051a: the caseless walk reads the last `tail_chars`
+    (8192) characters and takes their start as the text's, so 8,300 spaces, tabs, ideographic spaces or blank lines
+    between `可能` ("maybe") or `以千为单位` ("in thousands") and the answer line drop the hedge and the line opens a
+    sentence (refused with 100 spaces). The safe verdict: refused.""",
+    marks=[pytest.mark.xfail(strict=True, reason="rt29ac class 4: spacing pads a hedge out of the tail window")])
