@@ -40,31 +40,15 @@ import pytest
 
 from sandbox.session import SessionHost, SessionLimits
 from sandbox.sync import SyncGrader
+from tests.test_redteam_backends_9 import HELD_DEF, TOUCH
 
 pytestmark = pytest.mark.docker  # the images (and the root filesystems exported from them)
 
 SANDBOX = {"pool_name": "pytest-redteam-backends-10", "wall_factor": 20.0, "pool_size": 1, "languages": ("python",)}
 
-TOUCH = """b = bytearray(MB << 20)
-for i in range(0, len(b), 4096):
-    b[i] = 1
-print(input())
-"""
-
 # What the box's cgroup holds that is no page cache, read from inside (the runner's own read-only binds), as
 # tests/test_redteam_backends_9.py's storm; -1 where there is none (gVisor's).
-HELD = """import os, time
-def held():
-    for d, used, keys in (("/sys/fs/cgroup/memory", "memory.usage_in_bytes", ("total_active_file", "total_inactive_file")),
-                          ("/sys/fs/cgroup", "memory.current", ("active_file", "inactive_file"))):
-        try:
-            u = int(open(os.path.join(d, used)).read())
-            st = dict(line.split() for line in open(os.path.join(d, "memory.stat")))
-        except (OSError, ValueError):
-            continue
-        return (u - sum(int(st.get(k, 0)) for k in keys)) >> 20
-    return -1
-"""
+HELD = "import os, time\n" + HELD_DEF + """"""
 
 # Stats names that do not exist until the box holds GROW MB more than at the program's start (just under the margin
 # when GROW < REST_GROWTH_MB), or after CAP names or 6 s of CPU; none where there is nothing to read (gVisor's kernel

@@ -45,8 +45,8 @@ print(input())
 
 # Stats names that do not exist until the box's cgroup (read from inside, as the runner does) holds TARGET MB that is no
 # page cache, or after CAP names or 8 s of CPU where there is none to read (gVisor's). Prints the right answer.
-STORM = """import os, time
-def held():
+# What the box's cgroup holds that is no page cache, read from inside a program (tests/test_redteam_backends_10.py too).
+HELD_DEF = """def held():
     for d, used, keys in (("/sys/fs/cgroup/memory", "memory.usage_in_bytes", ("total_active_file", "total_inactive_file")),
                           ("/sys/fs/cgroup", "memory.current", ("active_file", "inactive_file"))):
         try:
@@ -56,7 +56,8 @@ def held():
             continue
         return (u - sum(int(st.get(k, 0)) for k in keys)) >> 20
     return -1
-i = 0
+"""
+STORM = "import os, time\n" + HELD_DEF + """i = 0
 while i < CAP and time.process_time() < 8 and held() < TARGET:
     for _ in range(5000):
         try:
