@@ -242,8 +242,10 @@ class Backend:
         and its rest, settled (watchdog.settled), as the box's birth rest the first time (Box.rest_birth_mb), and as
         the job's rest (Box.rest_mb, overhead_mb) never more than that birth rest: what a job leaves charged to the box
         (kernel memory a program can inflate: red team rt30ab's dentries) is never the next job's room; a box whose
-        rest grew past it by REST_GROWTH_MB is replaced after its job (at_rest). The readings (sentry_mb, rest_now)
-        have no side effects."""
+        rest grew past it by REST_GROWTH_MB is replaced after its job (at_rest). The birth is the box's settled rest:
+        its runner answers the start's ping and each reset only once its warm interpreter has imported (read while it
+        imported, the birth was 2-11 MB low and capped every later job's room: h30aa), and no program runs in a box
+        before its first job begins. The readings (sentry_mb, rest_now) have no side effects."""
         box.sentry_base = self.sentry_mb(box)
         mem = self.memory_cgroup(box)
         box.oom_base = host_cgroups.oom_kills(mem) if mem else -1

@@ -4,6 +4,8 @@ library only.
 Protocol (host <-> runner over the container's attached stdin/stdout, framed by framing.py). Requests:
 
     {"op": "ping"}
+        answered once the warm interpreter has imported (Warm.wait_ready), as is a reset: what the box holds
+        then is its settled rest, which the host reads where a job begins (sandbox/backend.py Backend.begins).
     {"op": "files", "dir": NAME, "files": [[RELPATH, MODE]...], "pycheck": RELPATH, "blobs": [...]}
         create /work/NAME (must not exist) and write the files (O_NOFOLLOW, O_EXCL). pycheck
         (optional): then check that Python file's syntax (syntax_check.py) and answer it as "pycheck":
@@ -625,6 +627,7 @@ def reset() -> dict:
     left += leftovers.remove_sysv_ipc()
     left += leftovers.bound_sockets() + leftovers.unlisted_kinds()
     warm_keeper.WARM.check()
+    warm_keeper.WARM.wait_ready()  # a zygote replaced here imports before the reply: the rest read next is settled
     syntax_check.CHECKER.check_state()
     spared = warm_keeper.WARM.spared() | syntax_check.CHECKER.spared()
     procs = [p for p in pid1.other_pids() if p not in spared]
@@ -675,6 +678,7 @@ def handle(head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]
     if op == "stash":
         return stash(head, blobs), {}
     if op == "ping":
+        warm_keeper.WARM.wait_ready()  # its imports done: the box's rest is settled when its first job begins (Backend.begins)
         return {"ok": True, "pid": os.getpid(), "uid": os.geteuid(), "apart": pid1.APART, "confined": confine.ON[0], "cpu_acct": bool(accounting.CPU_V1 or accounting.CPU_V2),
                 "oom_acct": bool(accounting.OOM_FILE), "stash": len(STASH), "stash_bytes": stash_bytes(), "checker": syntax_check.CHECKER.pid, "checker_kb": pid1.proc_rss_kb(syntax_check.CHECKER.pid) if syntax_check.CHECKER.pid else 0, "checker_growth_kb": syntax_check.CHECKER.growth_kb,
                 **warm_keeper.WARM.info()}, {}
