@@ -77,8 +77,7 @@ test_a_word_spelled_as_angle_names_rides_on_a_step_line = refused_test(
     ANGLE_NEAR, """Paid in both profiles on main and on pre; the `；` rows paid on b7a051a too, the `;` rows are new since
     fx29as. `_caseless_letters` removes `∠`/`△` names before counting letters and `_caseless_operand` takes any one to
     three capitals after the sign, so `∠NOT`, `∠MAY + ∠BE`, `∠IN × ∠THO × ∠USA × ∠NDS` is math and the label below opens a
-    sentence. The safe verdict: refused.""",
-    marks=[pytest.mark.xfail(strict=True, reason=_XFAIL.format("1 (angle names spell a word, uncounted)"))])
+    sentence. The safe verdict: refused.""")
 
 # 2. Two single letters spell a two-letter word.
 _TWO_LETTERS = ["所以 n + o = 6", "所以 i + f = 1，x = 6", "因为 i + f = 1，所以 x = 6", "所以 x = 6，o + r = 7"]
@@ -86,15 +85,13 @@ TWO_LETTERS_NEAR = _rows(_TWO_LETTERS) + [n("ดังนั้น n + o = 6;\n�
 test_a_two_letter_word_rides_on_a_step_line = refused_test(
     TWO_LETTERS_NEAR, """Paid in both profiles on main, on pre and on b7a051a: two single letters are within
     `_caseless_letters`'s budget, so `n + o` ("no"), `i + f` ("if") and `o + r = 7` ("or 7") read as math. The safe
-    verdict: refused.""",
-    marks=[pytest.mark.xfail(strict=True, reason=_XFAIL.format("2 (two single letters spell no/if/or)"))])
+    verdict: refused.""")
 
 # 3. A premise's point pairs spell a word across the line sign.
 PREMISE_NEAR = _rows(["由于 NO∥TX，所以 x = 6", "由于 IF∥NO，所以 x = 6", "又因为 NO∥TX，所以 x = 6"])
 test_a_word_spelled_across_a_premise_line_sign_is_read = refused_test(
     PREMISE_NEAR, """Paid in both profiles on main, on pre and on b7a051a: `_CASELESS_PREMISE_RE` takes any two capitals
-    on each side of `∥`/`⊥`, so `NO∥TX` reads "not x". The safe verdict: refused.""",
-    marks=[pytest.mark.xfail(strict=True, reason=_XFAIL.format("3 (premise point pairs spell a word)"))])
+    on each side of `∥`/`⊥`, so `NO∥TX` reads "not x". The safe verdict: refused.""")
 
 # Held: spellings fx29au refuses (each refused on main in both profiles).
 HELD = [n(f"{line}{mark}\n{ZH}") for mark in ("；", ";") for line in [
@@ -117,7 +114,10 @@ RIGHT = [n(c) for c in [
     f"所以 x = 6；\n{ZH}", f"所以∠DEF＝∠DEB-∠DEC＝90°-65°＝25°；\n{ZH}", f"由于AB∥CD，所以 ∠B = 65°；\n{ZH}",
     f"因为 x = 2，所以 y = 3x = 6；\n{ZH}", f"ดังนั้น x = 6;\n{ZH}",
 ]]
-test_the_step_lines_fx29au_reads_still_pay = paid_test(RIGHT)
+test_the_step_lines_fx29au_reads_still_pay = paid_test(
+    RIGHT, """Refused since fx29av: a step line's names (`x`, `∠DEB`, `AB`) must be ones the answer line uses, and
+    `答案是 6。` names none (tests/test_math_step_names.py).""",
+    marks=[pytest.mark.xfail(strict=True, reason="cost: fx29av admits a step line's names only where the answer line uses them")])
 
 # COST: right answers below a step line that paid on pre (e60f076) and fx29au's expression shape refuses.
 COST_PAID = [n(f"{line}\n{ZH}") for line in [
@@ -140,5 +140,4 @@ test_a_hedge_padded_out_of_the_tail_is_read = refused_test(
     PADDED_NEAR, """Paid in both profiles on main, on pre and on b7a051a: the caseless walk reads the last `tail_chars`
     (8192) characters and takes their start as the text's, so 8,300 spaces, tabs, ideographic spaces or blank lines
     between `可能` ("maybe") or `以千为单位` ("in thousands") and the answer line drop the hedge and the line opens a
-    sentence (refused with 100 spaces). The safe verdict: refused.""",
-    marks=[pytest.mark.xfail(strict=True, reason="rt29ac class 4: spacing pads a hedge out of the tail window")])
+    sentence (refused with 100 spaces). The safe verdict: refused.""")
