@@ -4,7 +4,7 @@ clauses of caseless step lines parsed as expressions (`_caseless_expression`, `_
 alone no longer opening a line. Graded by the real grader (`tests.helpers.math_verdicts`) in both profiles on main
 (9b8ed04), on e60f076 ("pre", before fx29au) and on b7a051a (before fx29as). About 130 candidates; gold 6.
 
-1. NOT CLOSED (`_caseless_letters` deletes every `[∠△][A-Z]{1,3}` before counting, and `_caseless_operand` takes any one
+1. CLOSED by fx29av (`_caseless_relation`: a step line's names are the answer line's); was NOT CLOSED (`_caseless_letters` deletes every `[∠△][A-Z]{1,3}` before counting, and `_caseless_operand` takes any one
    to three capitals after `∠`/`△`). A word spelled as angle or triangle names is an uncounted operand, any number of
    them between operators: `所以 ∠NOT = 6；` ("not"), `所以 ∠MAY + ∠BE = 6；` ("maybe"), `所以 ∠APP - ∠ROX = 6；`
    ("approx"), `所以 ∠IN × ∠THO × ∠USA × ∠NDS = 6；` ("in thousands"), `所以 ∠PER + ∠HAP + ∠S = 6；`, `△NOT`, in a second
@@ -14,17 +14,18 @@ alone no longer opening a line. Graded by the real grader (`tests.helpers.math_v
    Suggested fix: count an angle's or triangle's capitals toward `_caseless_letters`' budget (raised to, say, four
    letters), and at most two names (letters, `∠`/`△` names) per clause: `∠DEF＝∠DEB-∠DEC` keeps paying only if MathVista's
    three-angle row gets its own allowance, e.g. capitals that repeat one shared vertex letter (`∠DEB`, `∠DEC`: `E`).
-2. NOT CLOSED (`_caseless_letters <= 2`). Two single letters spell a two-letter word: `所以 n + o = 6；` ("no"), `所以 i + f
+2. CLOSED by fx29av, as class 1; was NOT CLOSED (`_caseless_letters <= 2`). Two single letters spell a two-letter word: `所以 n + o = 6；` ("no"), `所以 i + f
    = 1，x = 6；` ("if"), `因为 i + f = 1，所以 x = 6；`, `所以 x = 6，o + r = 7；` ("x = 6, or 7"). Paid on pre and b7a051a.
    Suggested fix: at most one single letter on a clause's left side (a name, `x`), or two letters only when they differ
    from the two-letter English function words (`no`, `if`, `or`, `in`, `is`, `to`, `at`, `be`, `so`, `up`, `ok`, `on`,
    `of`), read in order whatever the operators between them.
-3. NOT CLOSED (`_CASELESS_PREMISE_RE`'s `[A-Z]{2}[∥⊥][A-Z]{2}`). Four capitals read a word across the sign:
+3. CLOSED by fx29av, as class 1; was NOT CLOSED (`_CASELESS_PREMISE_RE`'s `[A-Z]{2}[∥⊥][A-Z]{2}`). Four capitals read a word across the sign:
    `由于 NO∥TX，所以 x = 6；` ("not x"), `由于 IF∥NO，所以 x = 6；`. Paid on pre and b7a051a. Suggested fix: the four
    capitals distinct (points of two lines; `NO∥TX` passes that, so weak) or the premise only with a geometry figure's
    points named elsewhere on the line; low value, listed for completeness.
 
-4. OLD, outside fx29au (the tail window, `MathLimits.tail_chars`). Spacing pushes a hedge above a caseless answer line
+4. CLOSED by fx29av (`tail_window`'s `WINDOW_CUT`; `last_break` refuses a start before its 200-character
+   floor: the padding paid from ~200 spaces, not only past the tail). OLD, outside fx29au (the tail window, `MathLimits.tail_chars`). Spacing pushes a hedge above a caseless answer line
    out of the last 8,192 characters, and the walk reads the window's start as the text's: `可能` + 8,300 spaces +
    `\n答案是 6。` pays in both profiles (100 spaces: refused), with tabs, ideographic spaces, 8,300 blank lines under
    `以千为单位`, a step line between, a Thai or Japanese answer line. Paid on pre and on b7a051a. Suggested fix: where the
