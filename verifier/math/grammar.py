@@ -524,8 +524,7 @@ def _caseless_line_opens(text: str, start: int) -> bool:
     text's start: a walk that reaches it reads no further, as beyond the bound (fx29av, red team 27 class 4).
     A step line's relation or premise names only what the line at `start` (the answer's line) names
     (`_caseless_relation`; fx29av, red team 27 classes 1-3): a name the answer does not use is free text."""
-    line_end = text.find("\n", start)
-    known = _caseless_names(text[start: line_end if line_end >= 0 else len(text)])
+    known = _answer_names(text, start)
     for _ in range(_CASELESS_WALK_LINES):
         end = start
         while end > 0 and text[end - 1].isspace():
@@ -672,6 +671,15 @@ beside `∥`/`⊥` alone, `NOT∥AB`), or an equation of `_CASELESS_RELATION_RE`
 
 
 _CASELESS_NAME_RE = re.compile(r"[∠△]?[A-Za-z]+")
+_ANSWER_SENTENCE_END_RE = re.compile(r"[\n。！？!?]")
+
+
+def _answer_names(text: str, start: int) -> frozenset[str]:
+    """The names the caseless line at `start` writes in its first sentence (`_caseless_names`), up to its line's end
+    or a sentence's end: the answer's own statement, which the answer grammar reads whole. What follows it on the line
+    (`答案是 6。∠NOT`) grounds no name: its reading is `closes`', which this does not rely on."""
+    end = _ANSWER_SENTENCE_END_RE.search(text, start)
+    return _caseless_names(text[start: end.start() if end else len(text)])
 
 
 def _caseless_names(text: str) -> frozenset[str]:
