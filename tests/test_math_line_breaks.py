@@ -12,7 +12,8 @@ breaks in a script without case").
    a step line under it runs into it, a cost (strict xfails, `MATH_OPENER_COST`).
 3. A relation or premise clause on a step line is a well-formed expression (fx29au, red team 26 class 3,
    `grammar._CASELESS_RELATION_RE`, `_CASELESS_PREMISE_RE`): operands, binary operators spaced alike on both sides,
-   `=`/`＝` between sides, at most two single letters, `XY∥ZW` whole.
+   `=`/`＝` between sides, `XY∥ZW` whole; since fx29av its names are only ones the answer line uses (red team 27
+   classes 1-3; tests/test_math_step_names.py), so the rows above an answer line naming none are costs (`NAMES_COST`).
 
 Near misses (a right answer perturbed in each new shape: a wrong value, a hedge, scale or negation on the label line or
 above it, a second value) are refused in both profiles; rewrites (right answers in the new shapes) are paid in both.
@@ -32,14 +33,17 @@ OPENERS = ["解：", "解答：", "### 解答", "**解：**", "【解析】", "�
 MATH_OPENERS = ["$$2 + 4 = 6$$", "\\[2 + 4 = 6\\]", "2 + 4 = 6"]
 """Math alone, which fx29as admitted above a step line and fx29au does not (red team 26 classes 1, 2 and 4)."""
 COST = pytest.mark.xfail(strict=True, reason="cost: math-alone lines open no line (fx29au)")
+NAMES_COST = pytest.mark.xfail(strict=True, reason="cost: a step line names only what the answer line names (fx29av)")
+"""fx29av (red team 27 classes 1-3): a step line's relation or premise names only what the answer line names."""
 
 # 2. Rewrites: a right answer under each opening line, with one step line, two, a sum or a relation.
 UNDER_AN_OPENER_PAID = [n(f"{o}\n{step}\n{ZH}") for o in OPENERS for step in (STEP, "小明有两个苹果\n小红有四个苹果")] + [n(c) for c in [
     f"**Step 1:**\n2 + 4 = 6 个\n{ZH}", f"## 解析\n\n{STEP}\n{ZH}", f"好的。\n解：\n{STEP}\n{ZH}", f"第1步：\n{STEP}\n{ZH}",
-    "解：\n所以 x = 6；\n所以，答案是 6。", f"解答：\n{ZH}", f"### Solution\n解：\n{STEP}\n{ZH}",
+    "解：\n所以 x = 6；\n所以，答案是 x = 6。", f"解答：\n{ZH}", f"### Solution\n解：\n{STEP}\n{ZH}",
     f"$$2 + 4 = 6$$\n{ZH}", f"解：\n$$2 + 4 = 6$$\n{ZH}", f"$$2 + 4 = 6$$\n\n{ZH}",
 ]]
 test_a_step_line_under_an_opening_line_pays = paid_test(UNDER_AN_OPENER_PAID)
+test_a_step_line_naming_x_under_an_opening_line_pays = paid_test([n("解：\n所以 x = 6；\n所以，答案是 6。")], marks=[NAMES_COST])
 MATH_OPENER_COST = [n(f"{o}\n{step}\n{ZH}") for o in MATH_OPENERS for step in (STEP, "小明有两个苹果\n小红有四个苹果")] + [
     n(c) for c in [f"$x = 2 + 4 = 6$\n{STEP}\n{ZH}", f"\\[\n2 + 4 = 6\n\\]\n{STEP}\n{ZH}", f"【解答】\n$$2 + 4 = 6$$\n{STEP}\n{ZH}"]]
 test_a_step_line_under_math_alone_pays = paid_test(MATH_OPENER_COST, marks=[COST])
@@ -89,12 +93,17 @@ test_a_break_after_no_sentence_end_is_read_as_one_line = refused_test(BREAK_NEAR
 
 # 1. Rewrites: a real sentence end before the break, or a step line ending with its clause's mark, pays.
 BREAK_PAID = [n(c) for c in [
-    f"We add them.\n{ZH}", f"We get 6.\n{ZH}", f"So.\n{ZH}", f"2 + 4 = 6.\n{ZH}", f"小明有 6 个苹果；\n{ZH}", f"所以 x = 6；\n所以，{ZH}",
-    f"由于AB∥CD，所以∠B＝∠DEC＝65°；\n所以∠DEF＝90°-65°＝25°；\n所以，{ZH}", f"我们来算。\n{STEP}\n{ZH}", f"所以；\n{ZH}",
+    f"We add them.\n{ZH}", f"We get 6.\n{ZH}", f"So.\n{ZH}", f"2 + 4 = 6.\n{ZH}", f"小明有 6 个苹果；\n{ZH}", "所以 x = 6；\n所以，答案是 x = 6。",
+    f"我们来算。\n{STEP}\n{ZH}", f"所以；\n{ZH}",
     f"好的！\n{STEP}\n{ZH}", "We computed it.\nthe answer is 6.", "The answer is approx.\nThe answer is 6.",
-    f"{STEP}.\n{ZH}", f"{STEP}. {ZH}", f"所以∠B = 65°；\n{ZH}", f"因为 x = 2，所以 y = 6；\n{ZH}",
+    f"{STEP}.\n{ZH}", f"{STEP}. {ZH}", "因为 x = 2，所以 y = 6；\n答案是 y = 3x = 6。",
 ]]
 test_a_break_after_a_sentence_end_pays = paid_test(BREAK_PAID)
+BREAK_NAMES_COST = [n(c) for c in [
+    f"所以 x = 6；\n所以，{ZH}", f"由于AB∥CD，所以∠B＝∠DEC＝65°；\n所以∠DEF＝90°-65°＝25°；\n所以，{ZH}", f"所以∠B = 65°；\n{ZH}",
+    f"因为 x = 2，所以 y = 6；\n{ZH}",
+]]
+test_a_break_after_a_step_line_naming_what_the_answer_does_not_pays = paid_test(BREAK_NAMES_COST, marks=[NAMES_COST])
 
 
 # fx29at (red team 25 class 1): a relation's or a premise's math on a step line is names and signs only
@@ -105,10 +114,15 @@ RELATION_WORD_NEAR = [n(f"{line}\n{label}") for line in [
 ] for label in (ZH, f"所以，{ZH}")]
 test_a_word_in_a_relation_clause_is_read = refused_test(RELATION_WORD_NEAR)
 RELATION_NAME_PAID = [n(c) for c in [
+    "所以 x = 6；\n答案是 x = 6。", "所以 y = 2x = 6；\n答案是 y = 2x = 6。", "所以 ∠ABC = 6；\n答案是 ∠ABC = 6。",
+    "ดังนั้น x = 6；\nคำตอบคือ x = 6",
+]]
+test_a_relation_of_names_and_signs_pays = paid_test(RELATION_NAME_PAID)
+RELATION_NAME_COST = [n(c) for c in [
     f"所以 x = 6；\n{ZH}", f"由于AB∥CD，所以∠B＝65°；\n{ZH}", f"又因为BE⊥AF，所以 x = 6；\n{ZH}", f"所以 y = 2x = 6；\n{ZH}",
     "所以∠DEF＝∠DEB-∠DEC＝71°-65°＝6°；\n所以，答案是 6。", f"所以 △ABC = 6；\n{ZH}", f"ดังนั้น x = 6；\n{ZH}",
 ]]
-test_a_relation_of_names_and_signs_pays = paid_test(RELATION_NAME_PAID)
+test_a_relation_of_names_above_an_answer_naming_none_pays = paid_test(RELATION_NAME_COST, marks=[NAMES_COST])
 
 # fx29at (red team 25 class 2): math alone is read from the line its first segment opens on, in the walk and in
 # `statement_lines` alike; words before the opener make the lines prose.
@@ -164,4 +178,8 @@ RELATION_SHAPE_PAID = [n(f"{line}\n{ZH}") for line in [
     "所以 x = 12 ÷ 2 = 6；", "所以 x = 12/2 = 6；", "因为 x = 2，所以 y = 3x = 6；", "所以 △ABC = 6；", "所以 x ＝ 6；",
     "ดังนั้น x = 6;",
 ]]
-test_a_well_formed_relation_clause_pays = paid_test(RELATION_SHAPE_PAID)
+test_a_well_formed_relation_clause_pays = paid_test(RELATION_SHAPE_PAID, marks=[NAMES_COST])
+RELATION_SHAPE_X = ["所以 x = 2.5 + 3.5 = 6；", "所以 x = (2 + 4) = 6；", "所以 x = (2 × (1 + 2)) = 6；", "所以 x = 12 ÷ 2 = 6；",
+                    "所以 x = 12/2 = 6；", "所以 x ＝ 6；", "ดังนั้น x = 6;", "所以 x = 6，x = 6；"]
+test_a_well_formed_relation_clause_naming_the_answers_name_pays = paid_test(
+    [n(f"{line}\n答案是 x = 6。") for line in RELATION_SHAPE_X])

@@ -223,8 +223,11 @@ CASELESS_HELD = [n(c) for c in [
 ]]
 CASELESS_PAID = [n(c) for c in [
     "答案是 6。", "So\n答案是 6。", "所以\n答案是 6。", "คำตอบคือ 6", "ดังนั้น\nคำตอบคือ 6", "ดังนั้น คำตอบคือ 6", "2 + 4 = 6。\n答案是 6。",
-    "所以 x = 6；\n所以，答案是 6。", "We add them.\n答案是 6。",
+    "所以 x = 6；\n所以，答案是 x = 6。", "We add them.\n答案是 6。",
 ]]
+CASELESS_NAMES_COST = [n("所以 x = 6；\n所以，答案是 6。")]
+test_a_step_line_naming_x_above_a_caseless_answer_pays = paid_test(CASELESS_NAMES_COST, marks=[
+    pytest.mark.xfail(strict=True, reason="cost: a step line names only what the answer line names (fx29av)")])
 test_a_caseless_line_after_an_unfinished_line_is_read_with_it = refused_test(
     CASELESS_NEAR, """Closed by fx29aj; before it, paid in both profiles: `grammar.opens_sentence` takes any letter of a script without case as a
     sentence's opening, whatever the line above left unfinished; a lowercase Cyrillic line after the same line is

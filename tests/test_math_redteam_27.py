@@ -4,7 +4,7 @@ clauses of caseless step lines parsed as expressions (`_caseless_expression`, `_
 alone no longer opening a line. Graded by the real grader (`tests.helpers.math_verdicts`) in both profiles on main
 (9b8ed04), on e60f076 ("pre", before fx29au) and on b7a051a (before fx29as). About 130 candidates; gold 6.
 
-1. NOT CLOSED (`_caseless_letters` deletes every `[∠△][A-Z]{1,3}` before counting, and `_caseless_operand` takes any one
+1. CLOSED by fx29av (`_caseless_relation`: a step line's names are the answer line's); was NOT CLOSED (`_caseless_letters` deletes every `[∠△][A-Z]{1,3}` before counting, and `_caseless_operand` takes any one
    to three capitals after `∠`/`△`). A word spelled as angle or triangle names is an uncounted operand, any number of
    them between operators: `所以 ∠NOT = 6；` ("not"), `所以 ∠MAY + ∠BE = 6；` ("maybe"), `所以 ∠APP - ∠ROX = 6；`
    ("approx"), `所以 ∠IN × ∠THO × ∠USA × ∠NDS = 6；` ("in thousands"), `所以 ∠PER + ∠HAP + ∠S = 6；`, `△NOT`, in a second
@@ -14,17 +14,18 @@ alone no longer opening a line. Graded by the real grader (`tests.helpers.math_v
    Suggested fix: count an angle's or triangle's capitals toward `_caseless_letters`' budget (raised to, say, four
    letters), and at most two names (letters, `∠`/`△` names) per clause: `∠DEF＝∠DEB-∠DEC` keeps paying only if MathVista's
    three-angle row gets its own allowance, e.g. capitals that repeat one shared vertex letter (`∠DEB`, `∠DEC`: `E`).
-2. NOT CLOSED (`_caseless_letters <= 2`). Two single letters spell a two-letter word: `所以 n + o = 6；` ("no"), `所以 i + f
+2. CLOSED by fx29av, as class 1; was NOT CLOSED (`_caseless_letters <= 2`). Two single letters spell a two-letter word: `所以 n + o = 6；` ("no"), `所以 i + f
    = 1，x = 6；` ("if"), `因为 i + f = 1，所以 x = 6；`, `所以 x = 6，o + r = 7；` ("x = 6, or 7"). Paid on pre and b7a051a.
    Suggested fix: at most one single letter on a clause's left side (a name, `x`), or two letters only when they differ
    from the two-letter English function words (`no`, `if`, `or`, `in`, `is`, `to`, `at`, `be`, `so`, `up`, `ok`, `on`,
    `of`), read in order whatever the operators between them.
-3. NOT CLOSED (`_CASELESS_PREMISE_RE`'s `[A-Z]{2}[∥⊥][A-Z]{2}`). Four capitals read a word across the sign:
+3. CLOSED by fx29av, as class 1; was NOT CLOSED (`_CASELESS_PREMISE_RE`'s `[A-Z]{2}[∥⊥][A-Z]{2}`). Four capitals read a word across the sign:
    `由于 NO∥TX，所以 x = 6；` ("not x"), `由于 IF∥NO，所以 x = 6；`. Paid on pre and b7a051a. Suggested fix: the four
    capitals distinct (points of two lines; `NO∥TX` passes that, so weak) or the premise only with a geometry figure's
    points named elsewhere on the line; low value, listed for completeness.
 
-4. OLD, outside fx29au (the tail window, `MathLimits.tail_chars`). Spacing pushes a hedge above a caseless answer line
+4. CLOSED by fx29av (`tail_window`'s `WINDOW_CUT`; `last_break` refuses a start before its 200-character
+   floor: the padding paid from ~200 spaces, not only past the tail). OLD, outside fx29au (the tail window, `MathLimits.tail_chars`). Spacing pushes a hedge above a caseless answer line
    out of the last 8,192 characters, and the walk reads the window's start as the text's: `可能` + 8,300 spaces +
    `\n答案是 6。` pays in both profiles (100 spaces: refused), with tabs, ideographic spaces, 8,300 blank lines under
    `以千为单位`, a step line between, a Thai or Japanese answer line. Paid on pre and on b7a051a. Suggested fix: where the
@@ -77,8 +78,7 @@ test_a_word_spelled_as_angle_names_rides_on_a_step_line = refused_test(
     ANGLE_NEAR, """Paid in both profiles on main and on pre; the `；` rows paid on b7a051a too, the `;` rows are new since
     fx29as. `_caseless_letters` removes `∠`/`△` names before counting letters and `_caseless_operand` takes any one to
     three capitals after the sign, so `∠NOT`, `∠MAY + ∠BE`, `∠IN × ∠THO × ∠USA × ∠NDS` is math and the label below opens a
-    sentence. The safe verdict: refused.""",
-    marks=[pytest.mark.xfail(strict=True, reason=_XFAIL.format("1 (angle names spell a word, uncounted)"))])
+    sentence. The safe verdict: refused.""")
 
 # 2. Two single letters spell a two-letter word.
 _TWO_LETTERS = ["所以 n + o = 6", "所以 i + f = 1，x = 6", "因为 i + f = 1，所以 x = 6", "所以 x = 6，o + r = 7"]
@@ -86,15 +86,13 @@ TWO_LETTERS_NEAR = _rows(_TWO_LETTERS) + [n("ดังนั้น n + o = 6;\n�
 test_a_two_letter_word_rides_on_a_step_line = refused_test(
     TWO_LETTERS_NEAR, """Paid in both profiles on main, on pre and on b7a051a: two single letters are within
     `_caseless_letters`'s budget, so `n + o` ("no"), `i + f` ("if") and `o + r = 7` ("or 7") read as math. The safe
-    verdict: refused.""",
-    marks=[pytest.mark.xfail(strict=True, reason=_XFAIL.format("2 (two single letters spell no/if/or)"))])
+    verdict: refused.""")
 
 # 3. A premise's point pairs spell a word across the line sign.
 PREMISE_NEAR = _rows(["由于 NO∥TX，所以 x = 6", "由于 IF∥NO，所以 x = 6", "又因为 NO∥TX，所以 x = 6"])
 test_a_word_spelled_across_a_premise_line_sign_is_read = refused_test(
     PREMISE_NEAR, """Paid in both profiles on main, on pre and on b7a051a: `_CASELESS_PREMISE_RE` takes any two capitals
-    on each side of `∥`/`⊥`, so `NO∥TX` reads "not x". The safe verdict: refused.""",
-    marks=[pytest.mark.xfail(strict=True, reason=_XFAIL.format("3 (premise point pairs spell a word)"))])
+    on each side of `∥`/`⊥`, so `NO∥TX` reads "not x". The safe verdict: refused.""")
 
 # Held: spellings fx29au refuses (each refused on main in both profiles).
 HELD = [n(f"{line}{mark}\n{ZH}") for mark in ("；", ";") for line in [
@@ -117,7 +115,10 @@ RIGHT = [n(c) for c in [
     f"所以 x = 6；\n{ZH}", f"所以∠DEF＝∠DEB-∠DEC＝90°-65°＝25°；\n{ZH}", f"由于AB∥CD，所以 ∠B = 65°；\n{ZH}",
     f"因为 x = 2，所以 y = 3x = 6；\n{ZH}", f"ดังนั้น x = 6;\n{ZH}",
 ]]
-test_the_step_lines_fx29au_reads_still_pay = paid_test(RIGHT)
+test_the_step_lines_fx29au_reads_still_pay = paid_test(
+    RIGHT, """Refused since fx29av: a step line's names (`x`, `∠DEB`, `AB`) must be ones the answer line uses, and
+    `答案是 6。` names none (tests/test_math_step_names.py).""",
+    marks=[pytest.mark.xfail(strict=True, reason="cost: fx29av admits a step line's names only where the answer line uses them")])
 
 # COST: right answers below a step line that paid on pre (e60f076) and fx29au's expression shape refuses.
 COST_PAID = [n(f"{line}\n{ZH}") for line in [
@@ -140,5 +141,4 @@ test_a_hedge_padded_out_of_the_tail_is_read = refused_test(
     PADDED_NEAR, """Paid in both profiles on main, on pre and on b7a051a: the caseless walk reads the last `tail_chars`
     (8192) characters and takes their start as the text's, so 8,300 spaces, tabs, ideographic spaces or blank lines
     between `可能` ("maybe") or `以千为单位` ("in thousands") and the answer line drop the hedge and the line opens a
-    sentence (refused with 100 spaces). The safe verdict: refused.""",
-    marks=[pytest.mark.xfail(strict=True, reason="rt29ac class 4: spacing pads a hedge out of the tail window")])
+    sentence (refused with 100 spaces). The safe verdict: refused.""")

@@ -36,6 +36,7 @@ from .grammar import (
     marks_end,
     lead_clauses,
     read_sentence,
+    tail_window,
 )
 from .grammar import read as read_stated
 from .limits import DEFAULT_LIMITS, MathLimits
@@ -182,7 +183,7 @@ def _concluding(region: str, limits: MathLimits) -> Extraction:
     (`_stated_parts`, `_with_what_follows`: one reading), so a hedge, a scale, a second value, a subject naming another
     quantity or a retraction after it leaves no answer, in both profiles. The value is the last number or math segment
     of the tail (as `_last_expression` finds it; in a segment, the last side of its `=` chain)."""
-    tail = to_ascii_math(region[-limits.tail_chars:])
+    tail = to_ascii_math(tail_window(region, limits.tail_chars))
     value = _last_value(tail)
     if value is None:
         return NO_ANSWER
@@ -406,7 +407,8 @@ def _anchor_led(text: str, anchor: re.Match[str]) -> bool:
     if anchor.group() == "####" and text[text.rfind("\n", 0, anchor.start()) + 1: anchor.start()].strip(" \t"):
         return False  # GSM8K's mark opens its line (`I doubt #### 6` is no anchor), and a line it continues is read
     # the words after the clause's last break, and its whole clause read through inline math and markup (fx29aa)
-    return anchor_lead(text[_sentence_start(text, anchor.start()): anchor.start()]) and anchor_clause(text, anchor.start())
+    start = _sentence_start(text, anchor.start())
+    return start >= 0 and anchor_lead(text[start: anchor.start()]) and anchor_clause(text, anchor.start())
 
 
 def _box_clauses_lead(region: str, start: int) -> bool:
@@ -595,7 +597,7 @@ def last_anchor_at(text: str, limits: MathLimits) -> tuple[int, str]:
 def last_anchor_span(text: str, limits: MathLimits) -> tuple[int, str, str]:
     """(position, answer, what follows the answer's sentence) of the last anchor; (-1, "", "")."""
     offset = max(len(text) - limits.tail_chars, 0)
-    tail = text[offset:]
+    tail = tail_window(text, limits.tail_chars)
     last = None
     for last in _ANCHOR_RE.finditer(tail):
         pass
@@ -617,7 +619,8 @@ _LEAD_CHARS = 200  # an anchor's sentence is read back this far at most (bounded
 def _sentence_start(text: str, pos: int) -> int:
     """Where the clause holding `pos` starts: after the last line break, sentence end, comma,
     semicolon, math delimiter, `>` (`<think>`) or closing brace before it (a box: `\\boxed{6}
-    **Final Answer**`). A clause before a comma is not read (`It is not B, the answer is D`)."""
+    **Final Answer**`). A clause before a comma is not read (`It is not B, the answer is D`). -1 when it starts out of
+    sight (`grammar.last_break`)."""
     return last_break(_SENTENCE_BREAK_RE, text, max(pos - _LEAD_CHARS, 0), pos)
 
 
@@ -701,7 +704,7 @@ def _last_expression(region: str, limits: MathLimits) -> Extraction:
     bare = bare_expression(region)
     if bare:
         return Extraction(bare, "last") if chain_agrees(bare) else NO_ANSWER
-    tail = to_ascii_math(region[-limits.tail_chars:])  # `−5` is -5 here too
+    tail = to_ascii_math(tail_window(region, limits.tail_chars))  # `−5` is -5 here too
     seg = last_math_span(tail)
     num = None
     for num in _NUMBER_RE.finditer(tail):
@@ -867,7 +870,7 @@ def _extract_choice(region: str, profile: str, choices: Sequence[str], limits: M
     bare = bare_expression(region)
     letter = _read_choice(bare, choices) if bare else None
     if letter is None:
-        letter = _last_marked_letter(region[-limits.tail_chars:], len(choices))
+        letter = _last_marked_letter(tail_window(region, limits.tail_chars), len(choices))
     return Extraction(letter, "choice") if letter else NO_ANSWER
 
 

@@ -520,7 +520,11 @@ def _caseless_line_opens(text: str, start: int) -> bool:
     line ends nothing (`以千为单位\n\n小明有 6 个苹果`). Math alone (`$$2 + 4 = 6$$`) opens no line either (fx29au, red
     team 26 classes 1, 2 and 4: spacing escapes and escaped letters hid words in what fx29as/fx29at read as plain
     math, and its first-line climb was cubic): a step line below it runs into it, a cost taken. Bounded: at most
-    `_CASELESS_WALK_LINES` lines are read (beyond them, no sentence opens)."""
+    `_CASELESS_WALK_LINES` lines are read (beyond them, no sentence opens), and a window's cut (`WINDOW_CUT`) is no
+    text's start: a walk that reaches it reads no further, as beyond the bound (fx29av, red team 27 class 4).
+    A step line's relation or premise names only what the line at `start` (the answer's line) names
+    (`_caseless_relation`; fx29av, red team 27 classes 1-3): a name the answer does not use is free text."""
+    known = _answer_names(text, start)
     for _ in range(_CASELESS_WALK_LINES):
         end = start
         while end > 0 and text[end - 1].isspace():
@@ -528,9 +532,11 @@ def _caseless_line_opens(text: str, start: int) -> bool:
         if end == 0 or _joined_end(text, end):
             return True
         line_start = text.rfind("\n", 0, end) + 1
+        if text.startswith(WINDOW_CUT, line_start):
+            return False  # the window's cut: what stands above it is unread (`tail_window`)
         whole = "\n" in text[end:start]  # a whole line above, not the words before `start` on its own line
         line = text[line_start:end]
-        if _caseless_statement(line) or whole and _OPENING_LINE_RE.fullmatch(line.strip()):
+        if _caseless_statement(line, known) or whole and _OPENING_LINE_RE.fullmatch(line.strip()):
             start = line_start
             continue
         return False  # any other line, math alone included (fx29au), runs into the line below
@@ -540,6 +546,21 @@ def _caseless_line_opens(text: str, start: int) -> bool:
 _CASELESS_WALK_LINES = 64
 """How many lines above a caseless line `_caseless_line_opens` reads: far beyond any chain of step lines and labels
 a solution writes before a caseless answer; beyond it the line opens no sentence (the safe reading)."""
+
+WINDOW_CUT = "\x00"
+"""The first character of a window that cuts its text (`tail_window`), in place of the character cut: no reader takes
+it for a sentence's start or end, a letter, spacing or a step, so a walk that reaches it (`_caseless_line_opens`)
+stops there as beyond its bound, never as at the text's start (fx29av, red team 27 class 4: `可能` + 8,300 spaces +
+`\\n答案是 6。` paid, the window's start read as the text's). A NUL the completion writes reads the same: refused."""
+
+
+def tail_window(text: str, chars: int) -> str:
+    """The last `chars` characters of `text`, the window extraction reads prose in (`MathLimits.tail_chars`), its first
+    character `WINDOW_CUT` where the window cuts the text; a position in it is the text's less `len(text) - chars`, as in
+    a plain slice. What lies before the cut is unread, so the cut opens nothing."""
+    if len(text) <= chars:
+        return text
+    return WINDOW_CUT + text[len(text) - chars + 1:]
 
 
 def _joined_end(text: str, end: int) -> bool:
@@ -571,7 +592,7 @@ qualifies (`可能：`, `约：`, `以千为单位：`, `Answer in thousands:`) 
 none of these, and it runs into the next line."""
 
 
-def _caseless_statement(line: str) -> bool:
+def _caseless_statement(line: str, known: frozenset[str]) -> bool:
     """Whether `line`, a line above a caseless line (`_caseless_line_opens`), states a step of its own so that its break
     ends it: each of its clauses (split at commas; one `；`, `;` or `.` may end the line, never `...`) is a step of `_CASELESS_STEP_RE`
     (`小明有 6 个苹果`, `小明有两个苹果，小红有四个苹果`, `把两个数相加`; fx29ao, red team 20's pedantry), a sum
@@ -581,24 +602,28 @@ def _caseless_statement(line: str) -> bool:
     relation's number and its mark (`所以 x = 6；`). Any other line (`可能`, "maybe"; `以千为单位`, "in thousands"; `不是`, "not"; `อาจจะ`) is read
     with the line below as its lead (fx29al, red team 19 class 3), so `所以\n答案是 6。` pays and `可能\n答案是 6。`
     states none; a digit makes no statement (fx29ao, red team 20 class 4: `可能是6个`, "maybe 6"; `不是6个`, "not 6";
-    `以1000为单位`, "in units of 1000", were read as statements before fx29ao)."""
+    `以1000为单位`, "in units of 1000", were read as statements before fx29ao). A relation's or premise's names are
+    `known`'s only (`_caseless_relation`)."""
     body = line.rstrip(" \t")
     marked = body[-1:] in ("；", ";", ".")
     body = (body[:-1] if marked else body).rstrip(" \t")
     if not body or not any(unicodedata.category(c) == "Lo" for c in body):
         return False
     clauses = [c.strip() for c in re.split(r"[，,]", body)]  # without edge spacing: each match backtracks linearly
-    if not (unicodedata.category(body[-1]) == "Lo" or marked and _caseless_relation(clauses[-1])):
+    if not (unicodedata.category(body[-1]) == "Lo" or marked and _caseless_relation(clauses[-1], known)):
         return False  # a relation ends a step line only with its mark (`所以 x = 6；`; `所以 x = 7\n答案是 6。` is one sentence)
-    return all(_CASELESS_STEP_RE.fullmatch(c) or _CASELESS_SUM_RE.fullmatch(c) or _caseless_relation(c)
-               or k < len(clauses) - 1 and _caseless_relation(c, premise=True) for k, c in enumerate(clauses))
+    return all(_CASELESS_STEP_RE.fullmatch(c) or _CASELESS_SUM_RE.fullmatch(c) or _caseless_relation(c, known)
+               or k < len(clauses) - 1 and _caseless_relation(c, known, premise=True) for k, c in enumerate(clauses))
 
 
-def _caseless_relation(clause: str, premise: bool = False) -> bool:
+def _caseless_relation(clause: str, known: frozenset[str], premise: bool = False) -> bool:
     """Whether `clause` is a caseless line's relation (`_CASELESS_RELATION_RE`) or, with `premise`, its premise
-    (`_CASELESS_PREMISE_RE`), naming at most two single letters (`_caseless_letters`)."""
+    (`_CASELESS_PREMISE_RE`), naming only `known` names (`_caseless_names`: the answer's line's). fx29av, red team 27
+    classes 1-3: every budget of letters or names spelled words (`∠NOT`, `n + o`, `NO∥TX`), so a step line above a
+    caseless answer states nothing that could qualify it: numbers alone, or names the answer itself uses (the problem's
+    text would do too, but the grader is given none; without it, refused)."""
     shape = _CASELESS_PREMISE_RE if premise else _CASELESS_RELATION_RE
-    return bool(shape.fullmatch(clause)) and _caseless_letters(clause) <= 2
+    return bool(shape.fullmatch(clause)) and _caseless_names(clause) <= known
 
 
 def _caseless_expression(depth: int) -> str:
@@ -632,7 +657,7 @@ _CASELESS_RELATION_RE = re.compile(
 `所以∠DEF＝∠DEB-∠DEC＝90°-65°＝25°；`, red team 18's `所以 x = 6；`), parsed as a well-formed expression (fx29au, red team
 26 class 3: `n.o.t.`, `m-a-y-b-e- x`, `NOT∥x` were read as names and signs): after an optional concluding connective,
 sides (`_caseless_expression`) parted by `=`/`＝`, the first opening with a name (`x`, `∠B`, `∠DEB`), the last a number
-of one to three digits with an optional degree sign; at most two letters (`_caseless_letters`). Numbers alone are a
+of one to three digits with an optional degree sign; names the answer's line uses only (`_caseless_relation`). Numbers alone are a
 sum, read only with its classifier (`_CASELESS_SUM_RE`: `所以 2 + 4 = 7` is none, red team 21). No word of its own in any
 case or script (`所以 maybe x = 6；`), no approximation, bound or scale (`≈`, `<`, `千`, `%`, four digits fit none), no
 trailing operator, no `.` outside a decimal. Each token's alternatives exclude each other, so a failed match
@@ -645,10 +670,23 @@ line's relation of two point pairs, whole (`由于AB∥CD`, `又因为BE⊥AF`: 
 beside `∥`/`⊥` alone, `NOT∥AB`), or an equation of `_CASELESS_RELATION_RE`'s sides (`因为 x = 2`)."""
 
 
-def _caseless_letters(clause: str) -> int:
-    """How many single letters a caseless line's relation or premise names, besides angles' and point pairs' (fx29au:
-    a word spelled as letters between operators, `m-a-y-b-e-x = 6`, names more than two)."""
-    return len(re.findall(r"[A-Za-z]", re.sub(r"[∠△][A-Z]{1,3}|[A-Z]{2}[ \t]*[∥⊥][ \t]*[A-Z]{2}", "", clause)))
+_CASELESS_NAME_RE = re.compile(r"[∠△]?[A-Za-z]+")
+_ANSWER_SENTENCE_END_RE = re.compile(r"[\n。！？!?]")
+
+
+def _answer_names(text: str, start: int) -> frozenset[str]:
+    """The names the caseless line at `start` writes in its first sentence (`_caseless_names`), up to its line's end
+    or a sentence's end: the answer's own statement, which the answer grammar reads whole. What follows it on the line
+    (`答案是 6。∠NOT`) grounds no name: its reading is `closes`', which this does not rely on."""
+    end = _ANSWER_SENTENCE_END_RE.search(text, start)
+    return _caseless_names(text[start: end.start() if end else len(text)])
+
+
+def _caseless_names(text: str) -> frozenset[str]:
+    """The names `text` writes (`_caseless_relation`): each run of Latin letters with its angle's or triangle's sign
+    (`x`, `AB`, `∠DEB`, `△ABC`; `3x` names `x`, `S△ABC` names `S` and `△ABC`), compared whole: `∠NOT` is not `NOT`,
+    `n + o` names `n` and `o`, never `no`."""
+    return frozenset(_CASELESS_NAME_RE.findall(text))
 
 
 _CASELESS_SUM_RE = re.compile(
@@ -922,7 +960,10 @@ def lead_clauses(text: str, pos: int) -> bool:
     "lead", `Okay`, `Putting it all together`), a part's label (`For part (a)`), a rejected letter or number (`It
     is not B`, `It is not 5`) or a Chinese concluding word (`所以`). An allowlist: `Maybe, the answer is 6`,
     `In thousands, the answer is 6`, `If n is odd, the answer is 6`, `大约，答案是6` state no answer."""
-    clauses = _CLAUSE_SPLIT_RE.split(_masked(_sentence_before(text, pos)))
+    sentence = _sentence_before(text, pos)
+    if sentence is None:
+        return False  # its start is out of sight (`last_break`)
+    clauses = _CLAUSE_SPLIT_RE.split(_masked(sentence))
     return all(_lead_clause(clause) for clause in clauses[:-1])  # the last is its own
 
 
@@ -946,6 +987,8 @@ def anchor_clause(text: str, pos: int) -> bool:
     `\\textbf{Maybe} the answer is 6` state no answer; math before an anchor leads only in a clause of its own before a
     comma (`lead_clauses`: `Since $a = 2$,`), the one shape the peers' data has."""
     start = last_break(_CLAUSE_START_RE, text, max(pos - _LEAD_CHARS_BOX, 0), pos)
+    if start < 0:
+        return False  # its start is out of sight (`last_break`)
     spans = [(a, b) for a, b in _math_spans(text[:pos], closed=True) if b > start]
     cut = start
     for a, b in spans:
@@ -1005,13 +1048,15 @@ def box_lead_clauses(text: str, pos: int) -> bool:
     or before the box's own math (`Maybe, the answer is $\\boxed{6}$`) leaves no answer; the box's own clause is
     `box_clause`'s."""
     sentence = _sentence_before(text, pos)
+    if sentence is None:
+        return False  # its start is out of sight (`last_break`)
     before = sentence[: _own_math(sentence, text, pos)]  # `$x = \\boxed{6}$`: the box's own math is its clause's
     aligned = _math_masked(before)
     opened = None
     for opened in _BOX_CLAUSE_START_RE.finditer(aligned):
         pass
     if opened is not None and opened.group() in (":", "：") and not re.search(
-            r"\n|\\\[|\$\$|\\begin", text[pos - len(_sentence_before(text, pos)) + opened.end(): pos]) and not box_label(
+            r"\n|\\\[|\$\$|\\begin", text[pos - len(sentence) + opened.end(): pos]) and not box_label(
             before[: opened.start()]):
         return False  # `The wrong value: $x = \\boxed{6}$`: a label before its clause's colon on one line, read as
         # before a box's (fx29af); across a break or a display, the box's line start is `box_lead`'s (class 1, open)
@@ -1283,12 +1328,15 @@ def _math_clause_subject(clause: str) -> bool:
     return True
 
 
-def _sentence_before(text: str, pos: int) -> str:
+def _sentence_before(text: str, pos: int) -> str | None:
     """The text of the sentence that holds `pos`, from its start (a sentence end, a display's end among them unless a
-    clause mark follows it, or a line break that `last_break` keeps; never markup or inline math) to `pos`."""
+    clause mark follows it, or a line break that `last_break` keeps; never markup or inline math) to `pos`; None when
+    its start is out of sight (`last_break`)."""
     floor, end = max(pos - _LEAD_CHARS_BOX, 0), pos
     while True:
         start = last_break(_SENTENCE_END_RE, text, floor, end)
+        if start < 0:
+            return None
         close = start - 1 if text[start - 1: start] == "!" and text[:start - 1].endswith(("\\]", "$$")) else start
         display = next((a for a, b in _math_spans(text[floor:close], closed=True) if b == close - floor), None)
         if display is None or not text[:close].endswith(("\\]", "$$")) or close == start and not (
@@ -1306,7 +1354,10 @@ def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int
     """Where the sentence or clause that holds `pos` starts: after the last match of `pattern` in `text[floor:pos]`, a
     line break among them only where `statement_lines` says a statement ends there (fx29z: a line that opens lowercase
     after a line with no statement's end continues its sentence, so `I doubt that\\nthe answer is 6` and `Maybe,\\nthe
-    answer is 6` are read whole, red team 16 class 1's anchor path); `floor` when none."""
+    answer is 6` are read whole, red team 16 class 1's anchor path); `floor` when none and `floor` is the text's start,
+    -1 when none and `floor` cuts the text: the clause starts out of sight, and a window's cut is never read as the
+    text's start (fx29av, red team 27 class 4: `可能` or `Maybe` and 300 spaces before `答案是 6。` or `the answer is 6.`
+    paid, the lead read from the floor being spaces alone); its reader refuses."""
     found = floor
     lines = None
     opens: set[int] = set()
@@ -1328,6 +1379,8 @@ def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int
         elif m.group() in ("$$", "\\[") and m.start() in (opens := opens or {a for a, _ in _math_spans(text[:pos])}):
             continue  # a display's opener ends no sentence, its end does (fx29ah: `Maybe, we get $$x = \\boxed{6}$$`)
         found = m.end()
+    if found == floor > 0:
+        return -1  # the window's cut (`tail_window` reads alike)
     if found == 0 or text[found - 1: found] == "\n":
         found = min(marks_end(text, found), pos)  # `- The answer is`, `1. The answer is`: the line's marks lead
     return found
