@@ -31,7 +31,6 @@ from .environments import ENV_FILE
 from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, RepoTask, code_outcome, test_result
 from .languages import LANGUAGES, Language
 from .plan import InfraFailure, guarded, new_job_dir
-from .backend import ENV_MOUNT
 from .repo.apply import Overrides, View, apply_patch, config_texts, read_current, task_tar, tree_kind, view_listing
 from .repo.decoys import Decoy, Reader, go_decoy, go_pair, pytest_decoy, pytest_pair
 from .repo.golang import Targets, defining_dirs, environment_test_files, go_lookup, import_path, package_dir, resolve_packages

@@ -289,6 +289,7 @@ def test_a_python_task_s_tree_holds_its_sources_and_its_command_s_files_as_copie
     import subprocess
     import sys
 
+    from sandbox.backend import ENV_MOUNT, TREE_MOUNT
     from sandbox.config import SandboxConfig
     from sandbox.repo_job import RepoPlan, copied, make_repo_plan
 
@@ -316,11 +317,12 @@ def test_a_python_task_s_tree_holds_its_sources_and_its_command_s_files_as_copie
     (job / "view.json").write_bytes(plan.view)
     (job / "repo.tar").write_bytes(plan.tree)
     harness = Path(__file__).resolve().parents[1] / "sandbox" / "harness"
-    script = (f"import sys; sys.path.insert(0, {str(harness)!r}); import repo_tree; repo_tree.ENV = {str(tree)!r}; "
-              f"repo_tree.TREE = {str(made)!r}; print(repo_tree.make({str(job)!r}, ['run.sh']))")
-    out = subprocess.run([sys.executable, "-I", "-c", script], check=True, capture_output=True, text=True).stdout
+    script = (f"import sys; sys.path.insert(0, {str(harness)!r}); import repo_tree; print(repo_tree.ENV, repo_tree.TREE); "
+              f"repo_tree.ENV = {str(tree)!r}; repo_tree.TREE = {str(made)!r}; print(repo_tree.make({str(job)!r}, ['run.sh']))")
+    out = subprocess.run([sys.executable, "-I", "-c", script], check=True, capture_output=True, text=True).stdout.split("\n")
     repo = made / "repo"
-    assert out.strip() == str(repo) and sorted(os.listdir(job)) == []  # the host's files read and removed
+    assert out[0] == f"{ENV_MOUNT} {TREE_MOUNT}"  # the runner's paths are the backends' mounts
+    assert out[1] == str(repo) and sorted(os.listdir(job)) == []  # the host's files read and removed
     # not writable by others but what the host lists (go.mod and go.sum in a Go task): here run.sh
     assert oct(os.stat(repo / "run.sh").st_mode & 0o777) == "0o777" and os.stat(repo / "pkg" / "calc.py").st_mode & 0o022 == 0
     assert all(os.stat(d).st_mode & 0o777 == 0o755 for d in (repo, repo / "pkg", repo / "tests"))
