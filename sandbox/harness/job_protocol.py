@@ -204,10 +204,10 @@ def ask_host_cpu() -> tuple[float, int] | None:
     return float(cpu), cores
 
 
-def exec_limits(cpu_s: float, fsize: int, judge: bool = False) -> Callable[[], None]:
+def exec_limits(cpu_s: float, fsize: int, judge: bool = False, tree: list[str] | None = None) -> Callable[[], None]:
     """preexec_fn of an exec'd run (and what fork_judge applies): the limits of program_limits.py, the same
-    spec as a warm fork's (warm_keeper.py fork_request)."""
-    chosen = program_limits.spec(pid1.APART, judge, cpu_s, fsize)
+    spec as a warm fork's (warm_keeper.py fork_request); `tree`, a repository task's (program_limits.spec)."""
+    chosen = program_limits.spec(pid1.APART, judge, cpu_s, fsize, tree)
     return lambda: program_limits.apply(chosen)
 
 
@@ -230,10 +230,12 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         prepare_files(cwd, req, blobs)
     except OSError as e:  # the program filled /work or left something in the way: the host decides
         return {"put_error": f"{type(e).__name__}: {e}"[:300]}, {}
-    run_cwd = cwd
+    run_cwd, tree = cwd, None
     if req.get("tree") is not None:  # a repository task: its tree made by us, the judge's (repo_tree.py)
+        writable = [str(p) for p in req["tree"].get("writable") or ()]
+        tree = [repo_tree.TREE, *(os.path.join(repo_tree.TREE, "repo", p) for p in writable)]
         try:
-            run_cwd = repo_tree.make(cwd, [str(p) for p in req["tree"].get("writable") or ()])
+            run_cwd = repo_tree.make(cwd, writable)
         except (OSError, ValueError, tarfile.TarError) as e:
             return {"tree_error": f"{type(e).__name__}: {e}"[:300], "tree_full": getattr(e, "errno", 0) in (errno.ENOSPC, errno.EDQUOT)}, {}
     fd3_r = fd3_w = exe_fd = -1
@@ -261,7 +263,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     clock = accounting.SandboxClock(warm_keeper.WARM.spared() | syntax_check.CHECKER.spared(),
                                     ask_host_cpu if req.get("host_cpu") is True else None)
     t0 = time.monotonic()
-    preexec = exec_limits(cpu_limit, int(req.get("fsize_max", 64 << 20)), req.get("judge") is True)
+    preexec = exec_limits(cpu_limit, int(req.get("fsize_max", 64 << 20)), req.get("judge") is True, tree)
     fsize = int(req.get("fsize_max", 64 << 20))
     proc: warm_keeper.Started | None = None
     if kind:
