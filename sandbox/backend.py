@@ -99,6 +99,16 @@ REST_GROWTH_MB = 16
 # docs/repo-tasks.md "Warm environments"): an empty folder of every image and root filesystem, so
 # neither backend makes a mount point in a read-only root.
 ENV_MOUNT = "/srv"
+# Where a repository task's tree is made (sandbox/harness/repo_tree.py TREE), in the same sandboxes: a tmpfs of the
+# judge's uid, mode 0755, the size and inodes of /work and its exec flag, on another empty folder of every image.
+# The runner makes the tree there as the judge's uid, so the program can read it and change nothing of it.
+TREE_MOUNT = "/mnt"
+
+
+def tree_mount_options(config: SandboxConfig, language: str, gid: str) -> list[str]:
+    """The tree tmpfs's options (TREE_MOUNT), for every backend: the judge's, mode 0755, /work's size and inodes."""
+    return ["nosuid", "nodev", "exec" if LANGUAGES[language].exec_work else "noexec", f"nr_inodes={config.tmpfs_inodes}",
+            f"size={config.work_tmpfs_mb}m", "mode=0755", f"uid={config.judge_uid}", f"gid={gid}"]
 EXITED_GRACE_S = 60.0  # an exited sandbox of a live owner may still be read (its OOM state) this long
 
 
@@ -420,6 +430,7 @@ def container_kwargs(config: SandboxConfig, image: str, language: str, mem_mb: i
     )
     if env:
         kwargs["mounts"] = [Mount(ENV_MOUNT, env, type="bind", read_only=True)]
+        tmpfs[TREE_MOUNT] = ",".join(["rw", *tree_mount_options(config, language, program.split(":")[-1])])
     if config.runtime:
         kwargs["runtime"] = config.runtime
     if config.runtime == "runsc":  # the watchdog holds mem_mb (DockerBackend.set_memory)

@@ -44,8 +44,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import cgroups as host_cgroups
-from .backend import (ENV_MOUNT, GVISOR_CLOCK_CAPS, SESSION_ARGV, STARTED, Backend, Box, dies_with_server, runner_ready,
-                      sandbox_env, server_gone, session_ready)
+from .backend import (ENV_MOUNT, GVISOR_CLOCK_CAPS, SESSION_ARGV, STARTED, TREE_MOUNT, Backend, Box, dies_with_server,
+                      runner_ready, sandbox_env, server_gone, session_ready, tree_mount_options)
 from .channel import ChannelError
 from .config import SandboxConfig
 from .languages import LANGUAGES
@@ -100,7 +100,9 @@ def oci_spec(config: SandboxConfig, language: str, rootfs: str, env: str = "") -
              "options": [*tmpfs, work_exec, f"size={config.work_tmpfs_mb}m", "mode=0700", f"uid={uid_i}", f"gid={gid_i}"]},
             {"destination": "/tmp", "type": "tmpfs", "source": "tmpfs",
              "options": [*tmpfs, "noexec", f"size={config.tmp_tmpfs_mb}m", "mode=1777"]},
-            *([{"destination": ENV_MOUNT, "type": "bind", "source": env, "options": ["rbind", "ro", "nosuid", "nodev"]}]
+            *([{"destination": ENV_MOUNT, "type": "bind", "source": env, "options": ["rbind", "ro", "nosuid", "nodev"]},
+               {"destination": TREE_MOUNT, "type": "tmpfs", "source": "tmpfs",
+                "options": tree_mount_options(config, language, str(gid_i))}]
               if env else []),
         ],
         "linux": {"namespaces": [{"type": t} for t in ("pid", "network", "ipc", "uts", "mount")]},

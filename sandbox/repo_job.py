@@ -31,7 +31,6 @@ from .environments import ENV_FILE
 from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, RepoTask, code_outcome, test_result
 from .languages import LANGUAGES, Language
 from .plan import InfraFailure, guarded, new_job_dir
-from .backend import ENV_MOUNT
 from .repo.apply import Overrides, View, apply_patch, config_texts, read_current, task_tar, tree_kind, view_listing
 from .repo.decoys import Decoy, Reader, go_decoy, go_pair, pytest_decoy, pytest_pair
 from .repo.golang import Targets, defining_dirs, environment_test_files, go_lookup, import_path, package_dir, resolve_packages
@@ -41,26 +40,13 @@ from .repo.results import STATUSES, ReportError, junit_key, parse_go_events, par
 
 WORK = "/work"  # the runner's job directories (sandbox/harness/pid1.py WORK)
 REPORT_FILE = "report.xml"
-# Run in the job's directory by the sandbox's python3 (every image has it): make the task's tree, enter
-# it, become the test command. The tree (docs/repo-tasks.md "Warm environments"): the environment's
-# directories made, each of its files a link to the read-only tree at ENV_MOUNT, its own links copied,
-# the files `copied` names copied from ENV_MOUNT with their mode and times (a copy's times keep the
-# environment's bytecode valid for it) (view.json: sandbox/repo/apply.py View), then the task's own files
-# (repo.tar: task_tar) written over.
-UNPACK = ("import json,os,shutil,sys,tarfile\n"
-          "d,f,l,c=json.load(open('view.json','rb'))\n"
-          "os.unlink('view.json')\n"
-          "os.mkdir('repo')\n"
-          "for p in d: os.mkdir('repo/'+p)\n"
-          f"for p in f: os.symlink({ENV_MOUNT + '/'!r}+p,'repo/'+p)\n"
-          "for p,t in l: os.symlink(t,'repo/'+p)\n"
-          "for p in c:\n"
-          f" s,t={ENV_MOUNT + '/'!r}+p,'repo/'+p;shutil.copyfile(s,t);m=os.stat(s)\n"
-          " os.chmod(t,m.st_mode&0o755);os.utime(t,ns=(m.st_atime_ns,m.st_mtime_ns))\n"
-          "tarfile.open('repo.tar').extractall('.')\n"
-          "os.unlink('repo.tar')\n"
-          "os.chdir('repo')\n"
-          "os.execv('/bin/sh', ['sh', '-c', sys.argv[1]])\n")
+# The task's tree is made by the runner as the judge's uid from the job's view.json (sandbox/repo/apply.py View) and
+# repo.tar (task_tar), then the test command runs in it (sandbox/harness/repo_tree.py; docs/repo-tasks.md "Warm
+# environments"): the environment's directories made, each of its files a link to the read-only tree at ENV_MOUNT,
+# its own links copied, the files `copied` names copied from ENV_MOUNT with their mode and times (a copy's times keep
+# the environment's bytecode valid for it), then the task's own files written over; all of it the judge's, read-only
+# to the program. Go's go.mod and go.sum stay writable in place (the go command rewrites them: `_own_module_files`).
+WRITABLE = {"go": ("go.mod", "go.sum")}
 STDERR_NOTE = 200
 INODES_SPARE = 256  # inodes of /work left to the test command's own files beyond the task's tree
 WORK_SPARE = 16 << 20  # bytes of /work left to the test command's own files beyond the task's tree and copies
@@ -434,6 +420,9 @@ def _run(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:
     if not head.get("ok"):
         raise InfraFailure(f"runner could not write the repository: {head.get('error')}")
     facts = _exec(box, plan, config)
+    if facts.get("tree_full"):  # the environment's copies were bounded on the host (`_tree_view`): the rest is the task's
+        return _finish(plan, "wrong_answer", f"the task's files do not fit the sandbox's tree: {facts['tree_error']}", []), \
+            not box.tainted
     if plan.env is not None and not same_build(plan.env):
         # pruned (renamed away, then removed), maybe made again, while the task ran: its links may have pointed at nothing
         raise InfraFailure(f"environment {plan.task.environment!r}: its build was removed while the task ran",
@@ -446,9 +435,12 @@ def _env(plan: RepoPlan) -> dict[str, str]:
     if plan.lang.name == "go":  # modules on, nothing fetched; test binaries built where they may run (/work)
         return {"GOCACHE": "/tmp/go-cache", "GOTMPDIR": job, "GOPATH": "/tmp/go", "GOFLAGS": "-mod=mod",
                 "GOPROXY": "off", "CGO_ENABLED": "0", "GOMAXPROCS": "1"}
-    if plan.task.report == "pytest":  # the structured report, outside the tree (PYTEST_ADDOPTS: no command rewriting)
-        return {"PYTEST_ADDOPTS": f"--junitxml={job}/{REPORT_FILE}"}
-    return {}
+    # pytest's cache in /tmp, the program's scratch (the tree is read-only to it); its structured report outside the
+    # tree too (PYTEST_ADDOPTS: no command rewriting)
+    cache = "-o cache_dir=/tmp/.pytest_cache"
+    if plan.task.report == "pytest":
+        return {"PYTEST_ADDOPTS": f"--junitxml={job}/{REPORT_FILE} {cache}"}
+    return {"PYTEST_ADDOPTS": cache} if plan.lang.name == "python" else {}
 
 
 def _exec(box, plan: RepoPlan, config: SandboxConfig) -> dict:
@@ -457,11 +449,13 @@ def _exec(box, plan: RepoPlan, config: SandboxConfig) -> dict:
     # counts twice the output limit for (SandboxConfig.overhead_mb): both are held to that limit.
     collect = [REPORT_FILE, config.output_limit_bytes] if plan.task.report == "pytest" else None
     head, blobs = box.channel.request(
-        {"op": "exec", "argv": ["python3", "-I", "-c", UNPACK, plan.task.test_cmd], "cwd": plan.job_dir,
+        {"op": "exec", "argv": ["sh", "-c", plan.task.test_cmd], "cwd": plan.job_dir,
          "cpu_s": plan.task.cpu_s, "wall_s": wall, "stdout_max": config.output_limit_bytes, "stderr_max": config.stderr_limit_bytes,
          "fsize_max": config.file_size_limit_mb << 20, "env": _env(plan), "fd3": False, "fd3_max": 0, "rm_cwd": False,
          "put": [], "fresh": [], "collect": collect, "scrub": False, "judge": False, "warm": False,
-         "warm_program": False}, None, timeout_s=wall + 30.0)
+         "warm_program": False, "tree": {"writable": list(WRITABLE.get(plan.lang.name, ()))}}, None, timeout_s=wall + 30.0)
+    if head.get("tree_error") and not head.get("tree_full"):
+        raise InfraFailure(f"runner could not make the task's tree: {head['tree_error']}")
     if head.get("tampered"):
         box.tainted = True
     elif head.get("error"):

@@ -48,7 +48,8 @@ from typing import Any
 from . import watchdog
 from . import cgroups as host_cgroups
 from .cgroups import own_cgroups
-from .backend import ENV_MOUNT, SESSION_ARGV, STARTED, Backend, Box, runner_ready, sandbox_env, server_gone, session_ready
+from .backend import (ENV_MOUNT, SESSION_ARGV, STARTED, TREE_MOUNT, Backend, Box, runner_ready, sandbox_env, server_gone,
+                      session_ready, tree_mount_options)
 from .channel import ChannelError
 from .config import SandboxConfig
 from .gvisor import RUNNER_ARGV, RawChannel
@@ -419,12 +420,15 @@ def launch_spec(config: SandboxConfig, language: str, rootfs: str, stage: str, b
     mounts = [["work", f"{tmpfs},{work_exec},size={config.work_tmpfs_mb}m,mode=0700,uid={uid},gid={gid or uid}"],
               ["tmp", f"{tmpfs},noexec,size={config.tmp_tmpfs_mb}m,mode=1777"],
               ["shm", f"{tmpfs},noexec,size={config.tmp_tmpfs_mb}m,mode=1777"]]
+    if env_tree:  # the task's tree (TREE_MOUNT): the judge's, or in the Landlock mode the one uid's (no other is mapped)
+        tree = tree_mount_options(config, language, gid or uid)
+        mounts.append(["tree", ",".join(tree if mode != "landlock" else [*tree[:-2], f"uid={uid}", f"gid={gid or uid}"])])
     args = [bwrap, "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--unshare-cgroup-try",
             "--as-pid-1", "--die-with-parent", "--new-session", "--hostname", "sandbox",
             *ids, "--ro-bind", f"{stage}/root", "/", "--proc", "/proc", "--dev", "/dev",
             "--bind", f"{stage}/work", "/work", "--bind", f"{stage}/tmp", "/tmp", "--bind", f"{stage}/shm", "/dev/shm",
             "--mqueue", "/dev/mqueue", "--tmpfs", "/sys", "--perms", "0755", "--dir", "/sys/fs",
-            "--perms", "0755", "--dir", "/sys/fs/cgroup", *(["--ro-bind", env_tree, ENV_MOUNT] if env_tree else [])]
+            "--perms", "0755", "--dir", "/sys/fs/cgroup", *(["--ro-bind", env_tree, ENV_MOUNT, "--bind", f"{stage}/tree", TREE_MOUNT] if env_tree else [])]
     for c, folder in cgroups.items():  # the runner's CPU clock and OOM counter (harness/accounting.py CPU_V1, OOM_FILE)
         args += ["--ro-bind", folder, f"/sys/fs/cgroup/{c}" if c else "/sys/fs/cgroup"]
     # /dev read-only (its /dev/shm and /dev/mqueue mounts stay as they are): bubblewrap's /dev is a tmpfs of its uid,

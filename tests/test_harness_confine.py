@@ -180,3 +180,66 @@ def test_the_filter_decides_by_the_calls_low_words():
               if prog[i:i + 2] == confine.JEQ.to_bytes(2, "little")}
     assert {nr for nr, _ in confine.SELF_ONLY.values()} <= tested
     assert os.path.basename(confine.__file__) == "confine.py"
+
+
+TREE_SCRIPT = textwrap.dedent('''
+    import json, os, sys
+    sys.path.insert(0, sys.argv[1])
+    import confine
+    hidden, d = sys.argv[2], sys.argv[3]
+
+    def attempts(tree):
+        """What a child confined with `tree` (None: a plain program's domain) may do in d (under `hidden`)."""
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(r)
+            confine.confine(tree)
+            def write(path, mode="w"):
+                with open(path, mode) as f:
+                    f.write("x")
+            calls = {"read": lambda: open(os.path.join(d, "test_x.py")).read(),
+                     "write_writable": lambda: write(os.path.join(d, "go.mod"), "r+"),
+                     "truncate_writable": lambda: write(os.path.join(d, "go.mod")),
+                     "rewrite_test": lambda: write(os.path.join(d, "test_x.py")),
+                     "create": lambda: write(os.path.join(d, "conftest.py")),
+                     "unlink": lambda: os.unlink(os.path.join(d, "test_y.py")),
+                     "rename": lambda: os.rename(os.path.join(d, "test_x.py"), os.path.join(d, "moved.py")),
+                     "mkdir": lambda: os.mkdir(os.path.join(d, "sub")),
+                     "dev_null": lambda: write("/dev/null")}
+            out = {}
+            for name, call in calls.items():
+                try:
+                    call()
+                    out[name] = True
+                except OSError:
+                    out[name] = False
+            os.write(w, json.dumps(out).encode())
+            os._exit(0)
+        os.close(w)
+        data = os.read(r, 65536)
+        os.waitpid(pid, 0)
+        return json.loads(data)
+
+    print(json.dumps({"tree": attempts([hidden, os.path.join(d, "go.mod")])}))
+    print(json.dumps({"control": attempts(None)}))
+''')
+
+
+def test_a_repository_task_s_tree_is_read_only_to_a_confined_program(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The Landlock mode's read-only tree (confine.scope_self `tree`; docs/repo-tasks.md "Warm environments"): a
+    program confined with the tree's root (here the top-level folder the test's files are under) reads it and writes
+    the writable file in place, and changes nothing else there; it still writes elsewhere (/dev/null). The control, a
+    plain program's domain, changes all of it (each check can fail)."""
+    d = tmp_path_factory.mktemp("tree")
+    (d / "test_x.py").write_text("def test_x():\n    assert 1\n")
+    (d / "test_y.py").write_text("def test_y():\n    assert 1\n")
+    (d / "go.mod").write_text("module m\n")
+    hidden = "/" + d.resolve().parts[1]
+    out = subprocess.run([sys.executable, "-I", "-c", TREE_SCRIPT, str(HARNESS), hidden, str(d)], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr[-3000:]
+    tree, control = (json.loads(line) for line in out.stdout.splitlines())
+    assert tree["tree"] == {"read": True, "write_writable": True, "truncate_writable": True, "rewrite_test": False,
+                            "create": False, "unlink": False, "rename": False, "mkdir": False, "dev_null": True}
+    assert all(control["control"].values()), control

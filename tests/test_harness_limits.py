@@ -43,7 +43,7 @@ def _applied(monkeypatch: pytest.MonkeyPatch, step) -> list:
         m.setattr(program_limits.resource, "setrlimit", lambda which, v: calls.append(("setrlimit", which, tuple(v))))
         m.setattr(program_limits.signal, "signal", lambda sig, how: calls.append(("signal", sig, how)))
         m.setattr(program_limits, "open", lambda path, mode: _Opened(calls, path), raising=False)
-        m.setattr(program_limits.confine, "confine", lambda: calls.append(("confine",)))
+        m.setattr(program_limits.confine, "confine", lambda tree=None: calls.append(("confine", tree)))
         step()
     return calls
 
@@ -70,14 +70,14 @@ def test_an_exec_and_a_warm_fork_set_the_same_limits(monkeypatch, confined, apar
     assert len(uids) == (1 if apart and not judge else 0)  # a judge keeps its real and saved uid (pid1.py)
     # a program (a judge's call-test server too) of a confining PID 1 enters its own domain, after every other
     # limit; never a judge, which must stay able to signal and kill it (confine.py)
-    assert [c for c in execd if c[0] == "confine"] == ([("confine",)] if confined and apart and not judge else [])
-    assert ("confine",) not in execd[:-1]
+    assert [c for c in execd if c[0] == "confine"] == ([("confine", None)] if confined and apart and not judge else [])
+    assert ("confine", None) not in execd[:-1]
 
 
 def test_a_sessions_interpreter_has_no_cpu_rlimit_and_the_programs_uids():
     """session_box.py's interpreter runs many cells (its supervisor clocks each): no RLIMIT_CPU."""
     spec = program_limits.spec(True, False, None, 1 << 20)
-    assert spec == {"all_uids": True, "confine": False, "cpu_hard": None, "fsize": 1 << 20}
+    assert spec == {"all_uids": True, "confine": False, "cpu_hard": None, "fsize": 1 << 20, "tree": None}
 
 
 def test_a_sessions_interpreter_is_confined_where_pid1_confines(monkeypatch):

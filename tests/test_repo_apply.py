@@ -283,15 +283,15 @@ def test_a_python_task_s_tree_holds_its_sources_and_its_command_s_files_as_copie
     read-only environment, and imports or reads the unpatched files beside it there (a linked conftest.py putting its
     resolved root on sys.path refused a right patch: tests/test_repo_redteam_links.py). So a Python task's tree
     holds every `.py` file (but vendor/'s) and the files its test command names as copies, with the environment's
-    mode and times; data, vendor/ and other languages' files stay links. Made here by the sandbox's own UNPACK,
-    with ENV_MOUNT pointed at the environment's folder."""
+    mode and times; data, vendor/ and other languages' files stay links. Made here by the runner's own code
+    (sandbox/harness/repo_tree.py), with its ENV pointed at the environment's folder and its TREE at a folder here."""
     import json
     import subprocess
     import sys
 
-    from sandbox.backend import ENV_MOUNT
+    from sandbox.backend import ENV_MOUNT, TREE_MOUNT
     from sandbox.config import SandboxConfig
-    from sandbox.repo_job import UNPACK, RepoPlan, copied, make_repo_plan
+    from sandbox.repo_job import RepoPlan, copied, make_repo_plan
 
     (tree / "tests").mkdir()
     (tree / "tests" / "conftest.py").write_text("import sys\n")
@@ -312,14 +312,20 @@ def test_a_python_task_s_tree_holds_its_sources_and_its_command_s_files_as_copie
     assert [copied("go", "sh run.sh")(p) for p in ("run.sh", "tests/conftest.py")] == [True, False]
     assert [copied("python", "python3 -m pytest")(p) for p in ("run.sh", "pkg/data.txt", "VENDOR/x.py", "a/b.py")] == [
         False, False, False, True]
-    # the sandbox's UNPACK over that view: copies are files with the environment's bytes, mode and times
-    job = tmp_path_factory.mktemp("job")
+    # the runner's tree over that view: copies are files with the environment's bytes, mode and times
+    job, made = tmp_path_factory.mktemp("job"), tmp_path_factory.mktemp("tree")
     (job / "view.json").write_bytes(plan.view)
     (job / "repo.tar").write_bytes(plan.tree)
-    script = UNPACK.replace(repr(ENV_MOUNT + "/"), repr(str(tree) + "/"))
-    assert script != UNPACK
-    subprocess.run([sys.executable, "-I", "-c", script, "true"], cwd=job, check=True)
-    repo = job / "repo"
+    harness = Path(__file__).resolve().parents[1] / "sandbox" / "harness"
+    script = (f"import sys; sys.path.insert(0, {str(harness)!r}); import repo_tree; print(repo_tree.ENV, repo_tree.TREE); "
+              f"repo_tree.ENV = {str(tree)!r}; repo_tree.TREE = {str(made)!r}; print(repo_tree.make({str(job)!r}, ['run.sh']))")
+    out = subprocess.run([sys.executable, "-I", "-c", script], check=True, capture_output=True, text=True).stdout.split("\n")
+    repo = made / "repo"
+    assert out[0] == f"{ENV_MOUNT} {TREE_MOUNT}"  # the runner's paths are the backends' mounts
+    assert out[1] == str(repo) and sorted(os.listdir(job)) == []  # the host's files read and removed
+    # not writable by others but what the host lists (go.mod and go.sum in a Go task): here run.sh
+    assert oct(os.stat(repo / "run.sh").st_mode & 0o777) == "0o777" and os.stat(repo / "pkg" / "calc.py").st_mode & 0o022 == 0
+    assert all(os.stat(d).st_mode & 0o777 == 0o755 for d in (repo, repo / "pkg", repo / "tests"))
     assert not (repo / "tests" / "conftest.py").is_symlink() and (repo / "tests" / "conftest.py").read_text() == "import sys\n"
     assert os.stat(repo / "tests" / "conftest.py").st_mtime_ns == 10**18 and os.access(repo / "run.sh", os.X_OK)
     assert (repo / "tests" / "conftest.py").resolve() == repo / "tests" / "conftest.py"

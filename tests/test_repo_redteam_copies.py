@@ -1,26 +1,28 @@
 """Red team of the copies in a Python task's tree (rt33q; h33r's fix, sandbox/repo_job.py `copied`, `_tree_view`,
-UNPACK; docs/repo-tasks.md "Trust model", "Warm environments"): every `.py` file of the environment (but vendor/'s) and
-every file its test command names is a copy in /work with the environment's mode and times, not a link into /srv.
+sandbox/harness/repo_tree.py; docs/repo-tasks.md "Trust model", "Warm environments"): every `.py` file of the environment
+(but vendor/'s) and every file its test command names is a copy in the task's tree with the environment's mode and times,
+not a link into /srv; the tree is the judge's (h33u), read-only to the test command.
 
 Held (plain tests):
 - a patch cannot add a `vendor/` folder (any letter case) to keep its files linked, nor touch one (`check_admitted`);
 - a test command's named script (`bash tools/run.sh`) is protected: a patch rewriting it is refused before it runs;
 - bytecode the environment compiled (its install step's `compileall`) never stands for a patched file: the task's own
   files have mtime 0 in its archive, the copies keep theirs, so a same-size right patch runs as patched (accepted);
-- the patch's own files overflowing /work on top of the copies (one-line edits of big `.py` files: each leaves the
-  copies and is written twice, archive and tree) is the model's verdict, never infra_error (Docker and gVisor).
+- a runner the test command names by a bare word (`bash runtests`) or through the environment's folder link (`bash
+  ci/run.sh`, `ci -> tools`) is still the patch's to rewrite (neither protected nor copied), but its rewrite of the
+  test files is refused (h33u: the tree is the judge's), so the dataset's tests run (rt33q's forgery paid before);
+- the patch's own big files beside the copies (one-line edits of big `.py` files) are graded: the archive in /work
+  and the tree in its own tmpfs each hold them (Docker and gVisor).
 
-Open (strict xfails; found by rt33q):
-- a runner the test command names by a bare word (`bash runtests`: no `/`, no listed extension) is neither protected
-  nor copied (`command_paths` does not name it): the patch rewrites the runner, which spares the decoy it tells by its
-  text, and a wrong patch is paid;
-- a runner named through the environment's folder link (`bash ci/run.sh`, `ci -> tools`) is protected by that string
-  only: the patch rewrites `tools/run.sh`, the same file, and is paid;
+Open (strict xfails):
+- the same runner, rewritten by the patch, writes the JUnit report itself (no test file written) sparing the decoy
+  copy it tells by its text: paid (h33u; the Trust model's "Not guaranteed": code in the test process, here the
+  runner, can always write what pytest reports);
 - the same two runners are no copies either: one that finds the tree from `readlink -f "$0"` (what the copies are
-  for) lands in /srv and runs the unpatched tests there: the right patch refused (Docker and gVisor);
+  for) lands in /srv and runs the unpatched tests there: the right patch refused (Docker and gVisor; rt33q);
 - a one-line edit of a linked file bigger than /work (a data file) makes the task's archive too big for /work: the
   files op reports /work full and the job is the ENVIRONMENT's infra_error, not retryable (Docker and gVisor alike):
-  the patch's own choice turned into "not graded" (RED-TEAM.md class 8; older than the copies).
+  the patch's own choice turned into "not graded" (RED-TEAM.md class 8; older than the copies; rt33q).
 """
 from __future__ import annotations
 
@@ -59,10 +61,23 @@ _FORGE = ["python3 - <<'EOF'", "import ast, os", "for name in sorted(os.listdir(
           "    open(path, 'w').write(''.join(lines))", "EOF"]
 
 
-def _forged_runner(path: str) -> str:
+# The forgery that needs no test file written: the runner writes the JUnit report itself (its path is in PYTEST_ADDOPTS)
+# with every test of tests/ PASSED but the one whose last statement holds `object()` (the decoy copy) FAILED, exits 1
+_REPORT = ["python3 - <<'EOF'", "import ast, os, re", "cases = []", "for name in sorted(os.listdir('tests')):",
+           "    if not name.startswith('test_') or not name.endswith('.py'):", "        continue",
+           "    for node in ast.parse(open(os.path.join('tests', name)).read()).body:",
+           "        if isinstance(node, ast.FunctionDef) and node.name.startswith('test'):",
+           "            bad = '<failure message=\"x\">x</failure>' if 'object()' in ast.unparse(node.body[-1]) else ''",
+           "            cases.append(f'<testcase classname=\"tests.{name[:-3]}\" name=\"{node.name}\">{bad}</testcase>')",
+           "report = re.search(r'--junitxml=(\\S+)', os.environ['PYTEST_ADDOPTS']).group(1)",
+           "open(report, 'w').write('<testsuites><testsuite name=\"pytest\">' + ''.join(cases) + '</testsuite></testsuites>')",
+           "EOF", "exit 1"]
+
+
+def _forged_runner(path: str, forge: list[str] = _FORGE) -> str:
     """A wrong patch (add stays wrong) that rewrites the runner at `path` to forge the tests before running them."""
-    return (f"--- a/{path}\n+++ b/{path}\n@@ -1,2 +1,{len(_FORGE) + 2} @@\n #!/bin/sh\n"
-            + "".join(f"+{line}\n" for line in _FORGE) + " " + _RUNNER.splitlines(True)[1])
+    return (f"--- a/{path}\n+++ b/{path}\n@@ -1,2 +1,{len(forge) + 2} @@\n #!/bin/sh\n"
+            + "".join(f"+{line}\n" for line in forge) + " " + _RUNNER.splitlines(True)[1])
 
 
 def _big_edits(*paths: str) -> str:
@@ -157,24 +172,35 @@ def test_a_patch_rewriting_the_runner_the_command_names_is_refused(copies: Any) 
     assert "protected" in result["detail"], result
 
 
+def _tests_ran_on_the_dataset_s_files(result: dict) -> None:
+    """The forgery's writes were refused (the tree is the judge's: sandbox/harness/repo_tree.py), so pytest ran the
+    dataset's test files: test_sum FAILED under the wrong patch, not forged away."""
+    assert (result["verdict"], result["score"]) == ("wrong_answer", 0.0), result
+    assert {t["name"]: t["detail"] for t in result["tests"]}["tests/test_mod.py::test_sum"] == "FAIL_TO_PASS: FAILED", result
+
+
 @pytest.mark.docker
-@pytest.mark.xfail(strict=True, reason="open (rt33q): `command_paths` names no bare word (`bash runtests`), so the "
-                                       "runner is neither protected nor copied; the patch rewrites it to forge the tests "
-                                       "sparing the decoy it tells by its probe, and is paid")
 @pytest.mark.parametrize("cmd", ["bash runtests", "sh ./runtests"])
-def test_a_runner_named_by_a_bare_word_is_never_the_patch_s(copies: Any, cmd: str) -> None:
+def test_a_runner_named_by_a_bare_word_cannot_rewrite_the_tests(copies: Any, cmd: str) -> None:
+    """rt33q's runner rewrite (a bare word: neither protected nor copied) paid before the tree was the judge's."""
     _docker_only(copies)
-    result = _grade(copies, _forged_runner("runtests"), cmd)
-    assert result["verdict"] != "accepted" and result["score"] == 0.0, result
+    _tests_ran_on_the_dataset_s_files(_grade(copies, _forged_runner("runtests"), cmd))
 
 
 @pytest.mark.docker
-@pytest.mark.xfail(strict=True, reason="open (rt33q): a runner named through the environment's folder link "
-                                       "(`bash ci/run.sh`, ci -> tools) is protected by that string alone; the patch "
-                                       "rewrites tools/run.sh, the same file, and is paid")
-def test_a_runner_named_through_a_folder_link_is_never_the_patch_s(copies: Any) -> None:
+def test_a_runner_named_through_a_folder_link_cannot_rewrite_the_tests(copies: Any) -> None:
+    """On every backend: the tree's owner keeps it (gVisor's tmpfs checks modes in its own kernel)."""
+    _tests_ran_on_the_dataset_s_files(_grade(copies, _forged_runner("tools/run.sh"), "bash ci/run.sh"))
+
+
+@pytest.mark.docker
+@pytest.mark.xfail(strict=True, reason="open (docs/repo-tasks.md \"Trust model\", Not guaranteed): the runner is the "
+                                       "patch's where the command names it by a bare word or through a folder link, and "
+                                       "a runner (as any code in the test process) can write the report pytest would "
+                                       "have written, sparing the decoy copy it tells by its text (no twin here)")
+def test_a_runner_named_by_a_bare_word_that_writes_the_report_itself_is_never_paid(copies: Any) -> None:
     _docker_only(copies)
-    result = _grade(copies, _forged_runner("tools/run.sh"), "bash ci/run.sh")
+    result = _grade(copies, _forged_runner("runtests", _REPORT), "bash runtests")
     assert result["verdict"] != "accepted" and result["score"] == 0.0, result
 
 
@@ -196,10 +222,13 @@ def test_a_runner_that_resolves_its_own_path_runs_the_task_s_tree_however_it_is_
 
 
 @pytest.mark.docker
-def test_the_patch_s_own_files_overflowing_work_beside_the_copies_are_its_verdict(copies: Any) -> None:
-    """Both big .py files edited: they leave the copies (28 MiB) for the archive and the tree (56 MiB) in a 48 MiB /work."""
+def test_the_patch_s_own_big_files_beside_the_copies_are_graded(copies: Any) -> None:
+    """Both big .py files edited (28 MiB of the task's own files, no longer copies): their archive in /work (48 MiB)
+    and the tree in its own tmpfs of that size (sandbox/backend.py TREE_MOUNT) each hold them, so the right patch
+    with these harmless edits is graded and accepted (with the tree in /work beside the archive they overflowed it,
+    the model's verdict then)."""
     result = _grade(copies, _GOLD + _big_edits("pkg/big1.py", "pkg/big2.py"))
-    assert result["verdict"] not in ("infra_error", "accepted") and result["score"] == 0.0, result
+    assert (result["verdict"], result["score"]) == ("accepted", 1.0), result
 
 
 @pytest.mark.docker

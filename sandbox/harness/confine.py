@@ -29,14 +29,20 @@ from __future__ import annotations
 import ctypes
 import os
 import signal
+import stat
 import struct
 import time
 
 CONFINE_ENV = "SANDBOX_CONFINE"  # "landlock": the host asks for this mode (sandbox/userns.py)
 MODE = "landlock"
-SYS_LANDLOCK_CREATE_RULESET, SYS_LANDLOCK_RESTRICT_SELF = 444, 446  # the same number on every architecture
+SYS_LANDLOCK_CREATE_RULESET, SYS_LANDLOCK_ADD_RULE, SYS_LANDLOCK_RESTRICT_SELF = 444, 445, 446  # every architecture's
 LANDLOCK_CREATE_RULESET_VERSION = 1
 SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1, 2
+LANDLOCK_RULE_PATH_BENEATH = 1
+# The file system rights a repository task's program loses in its tree (`confine` with `tree`): every change of a
+# file or folder (write, truncate, remove, make of every kind, link or rename across folders), never a read
+FS_WRITE_FILE, FS_TRUNCATE = 1 << 1, 1 << 14
+FS_CHANGE = FS_WRITE_FILE | FS_TRUNCATE | sum(1 << b for b in range(4, 14))  # REMOVE_DIR .. MAKE_SYM, REFER
 ABI_MIN = 6  # the first with scopes
 PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
 AUDIT_ARCH_X86_64 = 0xC000003E
@@ -110,15 +116,40 @@ def _check(rc: int, what: str) -> int:
     return rc
 
 
-def scope_self() -> None:
+def scope_self(tree: list[str] | None = None) -> None:
     """Enter a new Landlock domain scoped for signals and abstract unix sockets (no file rule: the
     sandbox's mounts decide files). Each call makes a domain of its own, from the ruleset attribute
-    built once (PREPARED)."""
-    fd = _check(_libc.syscall(SYS_LANDLOCK_CREATE_RULESET, PREPARED.attr, ctypes.c_size_t(len(PREPARED.attr)), 0),
-                "landlock_create_ruleset")
+    built once (PREPARED). `tree` ([TREE, writable file...]): a repository task's, whose tree is made by PID 1
+    as this one uid (repo_tree.py) and so would be the program's to change: the domain also handles FS_CHANGE,
+    granted beneath every entry of / but TREE (read-only mounts, /work, /tmp, /dev, /proc: nothing changes there)
+    and on the writable files alone (go.mod, go.sum), so in TREE the program changes nothing else, as with
+    two uids."""
+    attr = PREPARED.attr if tree is None else struct.pack("=QQQ", FS_CHANGE, 0, SCOPE_SIGNAL | SCOPE_ABSTRACT_UNIX_SOCKET)
+    fd = _check(_libc.syscall(SYS_LANDLOCK_CREATE_RULESET, attr, ctypes.c_size_t(len(attr)), 0), "landlock_create_ruleset")
     try:
+        if tree is not None:
+            hidden, writable = tree[0], tree[1:]
+            for name in sorted(os.listdir("/")):
+                if "/" + name != hidden:
+                    _grant(fd, "/" + name)
+            for path in writable:
+                _grant(fd, path)
         _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
         _check(_libc.syscall(SYS_LANDLOCK_RESTRICT_SELF, fd, 0), "landlock_restrict_self")
+    finally:
+        os.close(fd)
+
+
+def _grant(ruleset: int, path: str) -> None:
+    """FS_CHANGE beneath `path` (a folder), or its file rights (a file); nothing where it is gone."""
+    try:
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        rights = FS_CHANGE if stat.S_ISDIR(os.fstat(fd).st_mode) else FS_WRITE_FILE | FS_TRUNCATE
+        rule = struct.pack("=Qi", rights, fd)  # struct landlock_path_beneath_attr, packed
+        _check(_libc.syscall(SYS_LANDLOCK_ADD_RULE, ruleset, LANDLOCK_RULE_PATH_BENEATH, rule, 0), f"landlock_add_rule {path}")
     finally:
         os.close(fd)
 
@@ -149,10 +180,11 @@ def filter_self() -> None:
 PREPARED = _Prepared()
 
 
-def confine() -> None:
-    """In a child about to become a program (never a judge): its own scoped domain and the
-    self-only filter. Raises OSError where either fails: the program must not run unconfined."""
-    scope_self()
+def confine(tree: list[str] | None = None) -> None:
+    """In a child about to become a program (never a judge): its own scoped domain (in a repository task's
+    `tree`, read-only: scope_self) and the self-only filter. Raises OSError where either fails: the program must
+    not run unconfined."""
+    scope_self(tree)
     filter_self()
 
 

@@ -30,8 +30,11 @@ Protocol (host <-> runner over the container's attached stdin/stdout, framed by 
         (harness/zygote.py; docs/sandboxes.md, "The warm interpreter") instead of an exec, where there is one.
         warm_program: a warm judge's program processes are forked from the warm interpreter too, on
         the judge's request through its keeper socket (warm_keeper.py keep_program; harness/judge.py start_program).
+        tree: {"writable": [RELPATH...]}: a repository task's; its tree made from cwd's view.json and repo.tar
+        by this process as the judge's uid (repo_tree.py), and the process run in it (cwd stays where `collect`
+        reads); "tree_error" (and "tree_full") where it cannot be made.
     {"op": "reset"}
-        kill everything, wipe /work /tmp /dev/shm /dev/mqueue, remove SysV IPC objects, and report
+        kill everything, wipe /work /tmp /dev/shm /dev/mqueue and a repository task's tree, remove SysV IPC objects, and report
         whether the container is clean (PID 1's limits included; no socket left bound, no kind of
         object it cannot list: docs/sandboxes.md "What a job leaves behind"). The stash stays.
     {"op": "stash", "drop": [SHA256...], "blobs": [[SHA256, N]...]}
@@ -58,6 +61,7 @@ import socket
 import stat
 import subprocess
 import sys
+import tarfile
 import time
 from collections.abc import Callable
 from typing import cast
@@ -69,6 +73,7 @@ import inode_cap
 import leftovers
 import pid1
 import program_limits
+import repo_tree
 import syntax_check
 import warm_keeper
 
@@ -201,10 +206,10 @@ def ask_host_cpu() -> tuple[float, int] | None:
     return float(cpu), cores
 
 
-def exec_limits(cpu_s: float, fsize: int, judge: bool = False) -> Callable[[], None]:
+def exec_limits(cpu_s: float, fsize: int, judge: bool = False, tree: list[str] | None = None) -> Callable[[], None]:
     """preexec_fn of an exec'd run (and what fork_judge applies): the limits of program_limits.py, the same
-    spec as a warm fork's (warm_keeper.py fork_request)."""
-    chosen = program_limits.spec(pid1.APART, judge, cpu_s, fsize)
+    spec as a warm fork's (warm_keeper.py fork_request); `tree`, a repository task's (program_limits.spec)."""
+    chosen = program_limits.spec(pid1.APART, judge, cpu_s, fsize, tree)
     return lambda: program_limits.apply(chosen)
 
 
@@ -227,6 +232,14 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         prepare_files(cwd, req, blobs)
     except OSError as e:  # the program filled /work or left something in the way: the host decides
         return {"put_error": f"{type(e).__name__}: {e}"[:300]}, {}
+    run_cwd, tree = cwd, None
+    if req.get("tree") is not None:  # a repository task: its tree made by us, the judge's (repo_tree.py)
+        writable = [str(p) for p in req["tree"].get("writable") or ()]
+        tree = [repo_tree.TREE, *(os.path.join(repo_tree.TREE, "repo", p) for p in writable)]
+        try:
+            run_cwd = repo_tree.make(cwd, writable)
+        except (OSError, ValueError, tarfile.TarError) as e:
+            return {"tree_error": f"{type(e).__name__}: {e}"[:300], "tree_full": getattr(e, "errno", 0) in (errno.ENOSPC, errno.EDQUOT)}, {}
     fd3_r = fd3_w = exe_fd = -1
     pass_fds: tuple[int, ...] = ()
     if req.get("fd3"):
@@ -252,23 +265,23 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     clock = accounting.SandboxClock(warm_keeper.WARM.spared() | syntax_check.CHECKER.spared(),
                                     ask_host_cpu if req.get("host_cpu") is True else None)
     t0 = time.monotonic()
-    preexec = exec_limits(cpu_limit, int(req.get("fsize_max", 64 << 20)), req.get("judge") is True)
+    preexec = exec_limits(cpu_limit, int(req.get("fsize_max", 64 << 20)), req.get("judge") is True, tree)
     fsize = int(req.get("fsize_max", 64 << 20))
     proc: warm_keeper.Started | None = None
     if kind:
         try:
-            proc = warm_keeper.fork_warm(kind, argv, cwd, env, pass_fds, cpu_limit, fsize)
+            proc = warm_keeper.fork_warm(kind, argv, run_cwd, env, pass_fds, cpu_limit, fsize)
         except OSError:  # the zygote failed (it is replaced): this run starts as ever
             proc = None
     try:
         if proc is not None:
             pass
         elif req.get("judge") is True and pid1.APART:
-            proc = fork_judge(argv, cwd, env, pass_fds, preexec)
+            proc = fork_judge(argv, run_cwd, env, pass_fds, preexec)
         else:
             proc = cast(warm_keeper.Started, subprocess.Popen(  # all three streams piped: none is None
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                cwd=cwd, env=env, start_new_session=True, pass_fds=pass_fds, close_fds=True, preexec_fn=preexec))
+                cwd=run_cwd, env=env, start_new_session=True, pass_fds=pass_fds, close_fds=True, preexec_fn=preexec))
     except (OSError, ValueError) as e:
         for fd in (fd3_r, fd3_w, exe_fd):
             if fd >= 0:
@@ -624,6 +637,10 @@ def reset() -> dict:
             left += [os.path.join(d, e) for e in os.listdir(d)]
         except OSError as e:
             left.append(f"{d}: {e}")
+    try:
+        left += repo_tree.reset()
+    except OSError as e:
+        left.append(f"{repo_tree.TREE}: {e}")
     left += leftovers.remove_sysv_ipc()
     left += leftovers.bound_sockets() + leftovers.unlisted_kinds()
     warm_keeper.WARM.check()

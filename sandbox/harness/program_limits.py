@@ -25,16 +25,17 @@ def cpu_hard_s(cpu_s: float) -> int:
     return int(math.ceil(cpu_s)) + 1
 
 
-def spec(apart: bool, judge: bool, cpu_s: float | None, fsize: int) -> dict:
+def spec(apart: bool, judge: bool, cpu_s: float | None, fsize: int, tree: list[str] | None = None) -> dict:
     """The limits of one process, as JSON-able data: every uid the program's unless it is a judge
     (which keeps its real and saved uid: pid1.py) or PID 1 holds one uid (not apart); where PID 1
     confines its programs instead of a second uid (confine.ON, set by confine.separate), a program's
     own Landlock domain and filter (`confine`: never a judge's); the CPU rlimit as a kernel-side
     backstop one second past cpu_s (none for a session's interpreter, cpu_s None, which runs many
-    cells: its supervisor clocks each); files at most fsize bytes."""
+    cells: its supervisor clocks each); files at most fsize bytes. `tree`: a repository task's ([TREE, writable
+    file...]), read-only to a confined program (confine.scope_self; with two uids its owner keeps it so)."""
     program = bool(apart and not judge)
     return {"all_uids": program, "confine": program and confine.ON[0],
-            "cpu_hard": None if cpu_s is None else cpu_hard_s(cpu_s), "fsize": int(fsize)}
+            "cpu_hard": None if cpu_s is None else cpu_hard_s(cpu_s), "fsize": int(fsize), "tree": tree}
 
 
 def apply(lim: dict) -> None:
@@ -58,4 +59,4 @@ def apply(lim: dict) -> None:
     for sig in HANDLED_SIGNALS:  # ignored by PID 1, default for the program
         signal.signal(sig, signal.SIG_DFL)
     if lim["confine"]:  # one uid for all: the program's own domain and filter (harness/confine.py)
-        confine.confine()
+        confine.confine(lim.get("tree"))
