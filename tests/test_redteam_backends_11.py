@@ -6,7 +6,17 @@ A. h30aa (6b7e26e): the runner answers its start ping and each reset once its wa
 B. h30z (b7a051a): `SandboxClock.charge_own`: past what is kept (session_tools.Capture for cells and commands, a job's
    stderr past 2 * err_half) the runner's own CPU is the program's.
 
-Classes 5, 6 and 8 of /work/shared/RED-TEAM.md. Verdicts only, no durations."""
+Classes 5, 6 and 8 of /work/shared/RED-TEAM.md. Verdicts only, no durations.
+
+HOLE (every backend, strict xfail): a session cell writing lines to its result channel (the fd in argv[2]) has PID 1
+parse them (session_box.run_cell `res`: no Capture, so no charge_own) and that CPU is subtracted as the runner's own:
+`ok` charged 0.0008 s while the box's cgroup clock rose 0.52 s under a 0.25 s limit (docker, loaded).
+Held: a shell command splicing a memfd into stdout past out_max (charged what the box's cgroup clock rose, docker;
+not a test: its verdict hangs on how much CPU a loaded host gives PID 1 in the 3 s wall); a job past its kept stderr spinning 0.6x
+its limit (accepted: charge_own does not charge PID 1's polling enough to flip it); a job signalling every process of
+its box (SIGSTOP, SIGKILL) leaves later jobs their verdicts (0.8x the limit accepted, over it memory_limit, never
+retryable); measured: the program can signal none of the box's other processes (the warm processes and the checker
+hold the judge's uids) on docker, gvisor and userns, so the zygote's readiness and the birth rest are out of its reach."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -76,21 +86,6 @@ def test_a_cell_writing_a_few_forged_result_lines_is_ok(session_host: SessionHos
     assert r["status"] == "ok" and r["value"] == "'done'", r
 
 
-# A shell command splicing a memfd into its stdout for 2.8 s of wall under a 1 s limit (3 s wall; the pages move: PID 1's
-# reading past out_max is the work, charged to the command: session_tools.Capture). Held where measured (docker).
-SH_SPLICE = ("python3 -c \"import os, time\nfd = os.memfd_create('f')\nos.write(fd, b'x' * (1 << 20))\n"
-             "t = time.time()\nwhile time.time() - t < 2.8:\n    os.splice(fd, 1, 1 << 20, offset_src=0)\"")
-
-
-def test_a_command_splicing_into_its_output_is_charged_what_the_session_spent(session_host: SessionHost) -> None:
-    box = session_host.take_box("python", SessionLimits(time_limit_s=2), {})
-    try:
-        r = box.shell(SH_SPLICE, cpu_s=1, out_max=4096)
-    finally:
-        session_host.destroy(box)
-    assert r["status"] == "time_limit", {k: r.get(k) for k in ("status", "cpu_s", "wall_s", "detail")}
-
-
 # ----------------------------------------------------------------- A. what a job leaves of the warm processes
 # Signals every process of the box it may signal but its own (the zygote and its mother share the program's effective
 # uid where the runner is not apart); then the right answer.
@@ -108,8 +103,22 @@ print(input())
 
 @pytest.mark.parametrize("sig", ["SIGSTOP", "SIGKILL"])
 def test_a_job_that_stops_or_kills_the_warm_processes_costs_no_later_job(any_grader: SyncGrader, sig: str) -> None:
+    """Classes 6 and 8: a stopped or killed zygote (a reset that waits WARM_WAIT_S for one, a rest read without one)
+    must cost no later job its verdict nor make it infra_error."""
     r = any_grader.grade(one(SIGNAL_ALL.replace("SIG", sig)))
     assert r["verdict"] == "accepted", r
     for task, want in ((touching(51, 64), "accepted"), (touching(120, 16), "memory_limit"), (one("print(input())"), "accepted")):
         got = any_grader.grade(task)
         assert got["verdict"] == want and not got["retryable"], (want, got)
+
+
+# A job that writes 1 MiB to stderr at once (past 2 * err_half: charge_own, so from then on every poll of PID 1 while
+# it runs is the program's), then spins 1.2 s under a 2 s limit and answers: `accepted`. PID 1's polling (its clock read
+# every POLL_S, the inode count) must not make an innocent program's time_limit.
+ERR_THEN_SPIN = ("import os, time\nos.write(2, b'x' * (1 << 20))\nt = time.process_time()\n"
+                 "while time.process_time() - t < 1.2:\n    pass\nprint(input())")
+
+
+def test_a_job_past_its_kept_stderr_is_not_charged_the_runners_polling(any_grader: SyncGrader) -> None:
+    r = any_grader.grade(one(ERR_THEN_SPIN, time_limit_s=2))
+    assert r["verdict"] == "accepted", r
