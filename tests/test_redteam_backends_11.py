@@ -3,14 +3,15 @@
 
 A. h30aa (6b7e26e): the runner answers its start ping and each reset once its warm interpreter (the zygote) has
    imported (`Warm.wait_ready`), so `Backend.begins` reads a settled birth rest; a job's rest is capped at it.
-B. h30z (b7a051a): `SandboxClock.charge_own`: past what is kept (session_tools.Capture for cells and commands, a job's
+B. h30z (b7a051a): `SandboxClock.charge_own`: past what is kept (accounting.Capture for cells and commands, a job's
    stderr past 2 * err_half) the runner's own CPU is the program's.
 
 Classes 5, 6 and 8 of /work/shared/RED-TEAM.md. Verdicts only, no durations.
 
-HOLE (every backend, strict xfail): a session cell writing lines to its result channel (the fd in argv[2]) has PID 1
-parse them (session_box.run_cell `res`: no Capture, so no charge_own) and that CPU is subtracted as the runner's own:
-`ok` charged 0.0008 s while the box's cgroup clock rose 0.52 s under a 0.25 s limit (docker, loaded).
+FIXED (h30ab; was a strict xfail on every backend): a session cell writing lines to its result channel (the fd in
+argv[2]) had PID 1 parse them (session_box.run_cell `res`: no Capture, so no charge_own) and that CPU was subtracted as
+the runner's own: `ok` charged 0.0008 s while the box's cgroup clock rose 0.52 s under a 0.25 s limit (docker, loaded).
+Now the channel holds one result's most a cell (session_box.ResultLine), scanned once; past it the cell crashes.
 Held: a shell command splicing a memfd into stdout past out_max (charged what the box's cgroup clock rose, docker;
 not a test: its verdict hangs on how much CPU a loaded host gives PID 1 in the 3 s wall); a job past its kept stderr spinning 0.6x
 its limit (accepted: charge_own does not charge PID 1's polling enough to flip it); a job signalling every process of
@@ -63,17 +64,56 @@ RES_FLOOD = ("import os, sys, time\nfd = int(sys.argv[2])\nb = (b'x' * 7 + b'\\n
 RES_FEW = "import os, sys\nos.write(int(sys.argv[2]), b'{}\\nx\\n' * 8)\n'done'"
 
 
-@pytest.mark.xfail(strict=True, reason="class 5 (limits measured per process): PID 1's reading of a cell's result "
-                   "channel (session_box.run_cell `res`, no Capture) is subtracted from the cell's clock as the "
-                   "runner's own; charge_own covers stdout and stderr only")
+# Fixed (h30ab): the result channel holds one result's most for a cell (session_box.ResultLine, session_kernel.line_max),
+# read through a Capture and scanned once; past it, or a nonce line that is no result, the cell crashes: its own error.
+# The verdict of a flood is the cell's own (a CPU time_limit or that crash), never `ok` nor infra_error.
+RES_LONG_LINE = ("import os, sys, time\nfd = int(sys.argv[2])\nb = b'x' * 65536\nt = time.time()\n"
+                 "while time.time() - t < 1.0:\n    os.write(fd, b)\n'done'")
+
+
+def flood_verdict(r: dict) -> tuple:
+    return r["status"], r.get("lost"), r.get("detail")
+
+
 def test_a_cell_flooding_its_result_channel_is_charged_what_the_session_spent(session_host: SessionHost) -> None:
-    """Class 5: the work a cell makes PID 1 do on any channel is the cell's (a CPU time_limit, not the wall's)."""
+    """Class 5: the work a cell makes PID 1 do on any channel is the cell's: a CPU time_limit, or the channel's cap
+    reached (the cell's own crash), never `ok`."""
     box = session_host.take_box("python", SessionLimits(time_limit_s=0.25), {})
     try:
         r = box.cell(RES_FLOOD)
     finally:
         session_host.destroy(box)
-    assert r["status"] == "time_limit" and "CPU" in str(r.get("detail")), {k: r.get(k) for k in ("status", "cpu_s", "detail")}
+    assert (r["status"] == "time_limit" and "CPU" in str(r.get("detail"))) or (
+        r["status"] == "crashed" and "result channel" in str(r.get("detail"))), flood_verdict(r)
+    assert r.get("lost") is True, flood_verdict(r)
+
+
+def test_a_cell_flooding_its_result_channel_without_a_newline_gets_its_own_verdict(session_host: SessionHost) -> None:
+    """Near miss of the flood: one endless line (no line end to stop a scan at) ends the cell as its own error too."""
+    box = session_host.take_box("python", SessionLimits(time_limit_s=0.25), {})
+    try:
+        r = box.cell(RES_LONG_LINE)
+    finally:
+        session_host.destroy(box)
+    assert r["status"] in ("time_limit", "crashed") and r.get("lost") is True, flood_verdict(r)
+
+
+def test_a_cell_returning_a_large_allowed_value_still_works(session_host: SessionHost) -> None:
+    """Rewrite of the flood: a value at the session's max_value_bytes, every character astral (12 bytes of JSON each,
+    the most a result line takes a character), comes back whole; one past it comes back cut, `ok` as before."""
+    lim = SessionLimits(time_limit_s=2)
+    box = session_host.take_box("python", lim, {})
+    try:
+        n = lim.max_value_bytes - 2  # repr adds the two quotes
+        r = box.cell(f"s = chr(0x1F600) * {n}\ns")
+        assert r["status"] == "ok" and r["value"] == repr(chr(0x1F600) * n) and not r["value_truncated"], \
+            flood_verdict(r)
+        r = box.cell("s + chr(0x1F600)")
+        assert r["status"] == "ok" and len(r["value"]) == lim.max_value_bytes and r["value_truncated"], flood_verdict(r)
+        r = box.cell("raise ValueError(chr(0x1F600) * 100000)")
+        assert r["status"] == "error" and r["error"]["ename"] == "ValueError", flood_verdict(r)
+    finally:
+        session_host.destroy(box)
 
 
 def test_a_cell_writing_a_few_forged_result_lines_is_ok(session_host: SessionHost) -> None:
