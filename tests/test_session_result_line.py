@@ -65,3 +65,18 @@ def test_a_nonce_line_that_is_no_result_is_the_cells_own_error():
     for line in (NONCE.encode() + b"\n", b'{"nonce": "' + NONCE.encode() + b'x"}\n', b"[1, \"" + NONCE.encode() + b"\"]\n"):
         r = reader()
         assert r.add(line + result("'done'")) is None and "no result" in r.wrong, line
+
+
+def test_a_capture_keeps_its_head_and_tail_and_counts_the_rest():
+    """accounting.Capture, one home for every stream PID 1 reads past what it keeps (a job's stderr: head and tail)."""
+    data = bytes(range(256)) * 40
+    for step in (1, 100, 999, len(data)):
+        cap = accounting.Capture(1000, accounting.SandboxClock(set()), tail=1000)
+        for i in range(0, len(data), step):
+            cap.add(data[i:i + step])
+        assert (bytes(cap.data), cap.tail, cap.total, cap.dropped()) == (data[:1000], data[-1000:], len(data),
+                                                                         len(data) - 2000), step
+        assert cap.clock is not None and cap.clock.own_max is not None  # read past what is kept: charged
+    small = accounting.Capture(1000, accounting.SandboxClock(set()), tail=1000)
+    small.add(data[:1500])
+    assert (bytes(small.data), small.tail, small.dropped(), small.clock.own_max) == (data[:1000], data[1000:1500], 0, None)
