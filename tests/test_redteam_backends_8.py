@@ -266,7 +266,7 @@ def session_host(any_grader: SyncGrader) -> Iterator[SessionHost]:
 
 
 # 1 MiB writes to stdout for 3.5 s of wall (under the 5 s wall limit of a 2 s cell): the session's PID 1 reads and
-# counts every byte (session_tools.Capture: past out_max never kept, never stopped), and that reading was PID 1's own
+# counts every byte (accounting.Capture: past out_max never kept, never stopped), and that reading was PID 1's own
 # CPU, which the cell's clock subtracts (accounting.SandboxClock: the cgroup clock, or gVisor's, less the runner's own);
 # now, past out_max, it is the cell's (SandboxClock.charge_own).
 FLOOD = "import os, time\nb = b'x' * (1 << 20)\nt = time.time()\nwhile time.time() - t < 3.5:\n    os.write(1, b)\n'done'"

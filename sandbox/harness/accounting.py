@@ -169,9 +169,10 @@ class SandboxClock:
 
     def charge_own(self) -> None:
         """From now on the runner's own CPU is the program's too: the runner reads and drops what the program writes
-        past what is kept (Capture, a job's stderr), and that reading is work the program made it do. Subtracted as
-        the runner's own, a cell flooding stdout in 1 MiB writes was charged 0.03-0.78 s while its sandbox's host CPU
-        rose 2.1-2.6 s under a 1 s limit (red team rt30aa, tests/test_redteam_backends_8.py)."""
+        past what is kept (Capture: a cell's or a command's output, a job's stderr), and that reading is work the
+        program made it do. Subtracted as the runner's own, a cell flooding stdout in 1 MiB writes was charged
+        0.03-0.78 s while its sandbox's host CPU rose 2.1-2.6 s under a 1 s limit (red team rt30aa,
+        tests/test_redteam_backends_8.py)."""
         if self.own_max is None:
             self.own_max = self_cpu_s() - self.me0
 
@@ -235,3 +236,30 @@ class SandboxClock:
         if self.ask is not None and (self.host is not None or self.used() > limit):
             self._ask()
         return self._with_reading()
+
+
+class Capture:
+    """What PID 1 keeps of a stream a program writes (a cell's or a command's stdout and stderr, a cell's result
+    channel, a job's stderr): its first `cap` bytes and, with `tail`, its last `tail` bytes; the rest read and counted
+    (`total`), never kept. Past what is kept the reading is the program's CPU (`clock`: SandboxClock.charge_own), not
+    the runner's own: every stream of a program PID 1 reads is kept here, or bounded by a stop (a job's stdout past
+    its cap ends the job; a cell's result channel past one result's most ends the cell: session_box.ResultLine)."""
+
+    def __init__(self, cap: int, clock: SandboxClock | None = None, tail: int = 0) -> None:
+        self.cap, self.tail_max, self.clock = cap, tail, clock
+        self.data, self.tail, self.total = bytearray(), b"", 0
+
+    def add(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        room = self.cap - len(self.data)
+        if room > 0:
+            self.data += chunk[:room]
+            chunk = chunk[room:]
+        if chunk and self.tail_max:  # at most tail + one chunk copied per read, however big the read
+            self.tail = chunk[-self.tail_max:] if len(chunk) >= self.tail_max else (self.tail + chunk)[-self.tail_max:]
+        if self.total > self.cap + self.tail_max and self.clock is not None:
+            self.clock.charge_own()
+
+    def dropped(self) -> int:
+        """Bytes read and not kept."""
+        return self.total - len(self.data) - len(self.tail)

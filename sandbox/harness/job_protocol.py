@@ -302,8 +302,8 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
             fcntl.fcntl(f.fileno(), F_SETPIPE_SZ, 1 << 20)
         except OSError:
             pass  # a judge's socket (channel()): its buffer is the kernel's default
-    out = {"stdout": bytearray(), "stderr": bytearray(), "fd3": bytearray()}
-    err_tail = b""  # the last err_half bytes of stderr beyond its head
+    out = {"stdout": bytearray(), "fd3": bytearray()}
+    err = accounting.Capture(err_half, clock, tail=err_half)  # stderr: its head and its tail, charged past them
     sizes = {"stdout": 0, "stderr": 0, "fd3": 0}
     sel = selectors.DefaultSelector()
     for name, f in (("stdout", proc.stdout), ("stderr", proc.stderr)):
@@ -401,14 +401,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
                 continue
             sizes[name] += len(data)
             if name == "stderr":  # drained to the end, never a stop: keep its head and its tail
-                keep = err_half - len(out["stderr"])
-                if keep > 0:
-                    out["stderr"] += data[:keep]
-                    data = data[keep:]
-                if data and err_half:  # copy at most err_half bytes per read, however big the read
-                    err_tail = data[-err_half:] if len(data) >= err_half else (err_tail + data)[-err_half:]
-                if sizes[name] > 2 * err_half:  # read past what is kept: that reading is the program's CPU
-                    clock.charge_own()
+                err.add(data)
                 continue
             cap = caps[name]
             keep = cap - len(out[name])
@@ -461,9 +454,9 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         "stdout_bytes": sizes["stdout"], "stderr_bytes": sizes["stderr"],
         "maxrss_kb": getattr(rusage, "ru_maxrss", None), "warm": proc_warm,
     }
-    dropped = sizes["stderr"] - len(out["stderr"]) - len(err_tail)
+    dropped = err.dropped()
     gap = f"\n[... {dropped} bytes of stderr not kept ...]\n".encode() if dropped > 0 else b""
-    blobs = {"stdout": bytes(out["stdout"]), "stderr": bytes(out["stderr"]) + gap + err_tail,
+    blobs = {"stdout": bytes(out["stdout"]), "stderr": bytes(err.data) + gap + err.tail,
              "fd3": bytes(out["fd3"])}
     if collected is not None:
         head["collected"], blobs["collected"] = collected

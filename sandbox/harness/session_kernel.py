@@ -18,7 +18,15 @@ import sys
 import traceback
 import types
 
-TRACEBACK_MAX = 16 << 10
+TRACEBACK_MAX = 16 << 10  # characters of each field of an error (ename, evalue, traceback)
+
+
+def line_max(value_max: int) -> int:
+    """The most bytes of one result line this interpreter writes for a value of at most `value_max` characters: JSON
+    text (ensure_ascii) takes at most 12 bytes a character (an astral one as two \\u escapes), for the value and the
+    error's three fields, plus the keys and the nonce. PID 1 reads at most this much of a cell's result channel
+    (session_box.ResultLine): more is the cell's own doing."""
+    return 12 * (value_max + 3 * TRACEBACK_MAX) + 1024
 
 
 def _error(exc: BaseException) -> dict:
@@ -27,7 +35,7 @@ def _error(exc: BaseException) -> dict:
     while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
         tb = tb.tb_next  # our own frames are not the cell's
     lines = "".join(traceback.format_exception(type(exc), exc, tb))
-    return {"ename": type(exc).__name__, "evalue": str(exc)[:TRACEBACK_MAX] if _str_ok(exc) else "",
+    return {"ename": type(exc).__name__[:TRACEBACK_MAX], "evalue": str(exc)[:TRACEBACK_MAX] if _str_ok(exc) else "",
             "traceback": lines[-TRACEBACK_MAX:]}
 
 

@@ -887,22 +887,6 @@ def _toolchain_env(head: dict) -> dict[str, str]:
     return {str(k): str(v) for k, v in env.items() if str(k).replace("_", "").isalnum() and "\0" not in str(v)}
 
 
-class Capture:
-    """The first `cap` bytes of a stream; the rest read and counted, never kept. Past `cap` the reading is the
-    program's CPU (`clock`: SandboxClock.charge_own), not the runner's own."""
-
-    def __init__(self, cap: int, clock: accounting.SandboxClock | None = None) -> None:
-        self.cap, self.data, self.total, self.clock = cap, bytearray(), 0, clock
-
-    def add(self, chunk: bytes) -> None:
-        self.total += len(chunk)
-        room = self.cap - len(self.data)
-        if room > 0:
-            self.data += chunk[:room]
-        if self.total > self.cap and self.clock is not None:
-            self.clock.charge_own()
-
-
 def run_shell(head: dict, command: bytes, clock: accounting.SandboxClock, reap) -> tuple[dict, dict[str, bytes]]:
     """`sh -c COMMAND` in /work as the program's uid (the cells' limits: program_limits), until it
     exits or goes over its CPU time (every process of the session from now on, `clock`:
@@ -912,7 +896,7 @@ def run_shell(head: dict, command: bytes, clock: accounting.SandboxClock, reap) 
     def child() -> None:
         program_limits.apply(program_limits.spec(pid1.APART, False, None, FSIZE_MAX))
 
-    out, err = Capture(int(head["out_max"]), clock), Capture(int(head["out_max"]), clock)
+    out, err = accounting.Capture(int(head["out_max"]), clock), accounting.Capture(int(head["out_max"]), clock)
     t0, limit = time.monotonic(), float(head["cpu_s"])
     proc = subprocess.Popen(["/bin/sh", "-c", command.decode("utf-8", "replace")], stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=pid1.WORK,
