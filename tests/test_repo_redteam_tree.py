@@ -1,0 +1,164 @@
+"""Red team of the judge's tree (rt33s; h33u: sandbox/harness/repo_tree.py, sandbox/backend.py TREE_MOUNT;
+docs/repo-tasks.md "Warm environments", "Trust model"): a repository task's tree is made by a child of PID 1 with the
+judge's uid on its own tmpfs at /mnt (the judge's, 0755, /work's size and inodes), then the test command runs in it as
+the program's uid.
+
+Held (plain tests, Docker and gVisor):
+- the patch's code (imported by the test) changes nothing of the tree: writing, appending to, truncating, removing,
+  renaming, chmod-ing or re-timing a test file, making a file, folder, symlink or hard link in the tree or in /mnt
+  itself, are all refused (a wrong patch whose `add` turns right if any of them works stays wrong_answer);
+- a detached daemon the wrong patch leaves (setsid, double fork) to plant links and reports in the next task's job
+  directory and tree is dead before the next task's tree is built: the next task, a right patch that turns wrong while
+  any such process is alive, is accepted. In its own task its link at the job's report.xml (to /dev/null) leaves no
+  report: the program's runtime_error, 0 (a report the program writes is the Trust model's known class).
+
+Open (strict xfail, Docker and gVisor): the tree tmpfs's bytes are bounded on the host by the copies only (`_tree_view`:
+copy_bytes + WORK_SPARE <= /work), but Linux's tmpfs stores each symlink whose target is over 127 bytes in a page of
+its own (4 KiB of the tmpfs's size): an environment of many files at long paths (each a link `/srv/PATH`) fills /mnt
+while it is made, and the runner's `tree_full` is charged to the model (`wrong_answer`, sandbox/repo_job.py), so the
+environment's size refuses a right patch (RED-TEAM.md class 8 turned round: a fault that is not the model's is its 0).
+gVisor's tmpfs fills likewise (ENOSPC copying pkg/big.py after the links).
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+WORK_MB = 20  # /work and /mnt here: the copies may take WORK_MB - 16 (WORK_SPARE) MiB
+_LONG = 4600  # links at long paths: 4600 pages (18 MiB) of /mnt on Linux's tmpfs, with the 3 MiB copy over 20 MiB
+_PROJECT = {"pkg/__init__.py": '"""The package."""\n', "pkg/mod.py": "def add(a, b):\n    return a - b\n",
+            "tests/test_mod.py": "from pkg.mod import add\n\n\ndef test_zero():\n    assert add(0, 0) == 0\n"}
+_TESTS = ("--- a/tests/test_mod.py\n+++ b/tests/test_mod.py\n@@ -3,3 +3,7 @@ from pkg.mod import add\n \n"
+          " def test_zero():\n     assert add(0, 0) == 0\n+\n+\n+def test_sum():\n+    assert add(1, 2) > 2\n")
+_GOLD = "--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n"
+_CMD = "python3 -m pytest -p no:cacheprovider -rA tests"
+
+
+def _mod(body: list[str]) -> str:
+    """A patch replacing pkg/mod.py by `body`."""
+    return ("--- a/pkg/mod.py\n+++ b/pkg/mod.py\n"
+            f"@@ -1,2 +1,{len(body)} @@\n-def add(a, b):\n-    return a - b\n" + "".join(f"+{line}\n" for line in body))
+
+
+# The wrong patch whose add is right only if one change of the tree (or /mnt) was let through
+_WRITES = ["import os", "", "", "def _tries():", "    t, done = 'tests/test_mod.py', []",
+           "    steps = [lambda: open(t, 'a').write('\\n'), lambda: os.truncate(t, 0), lambda: os.unlink(t),",
+           "             lambda: os.rename(t, 'tests/x.py'), lambda: os.chmod(t, 0o666), lambda: os.utime(t, (0, 0)),",
+           "             lambda: os.utime(t), lambda: open('tests/new.py', 'w'), lambda: os.mkdir('newdir'),",
+           "             lambda: os.symlink('/work', 'lnk'), lambda: os.link(t, 'tests/hard.py'),",
+           "             lambda: os.link(t, '/tmp/hard.py'), lambda: os.chmod('.', 0o777), lambda: os.chmod('/mnt', 0o777),",
+           "             lambda: open('/mnt/x', 'w'), lambda: os.rename('/mnt/repo', '/mnt/old'),",
+           "             lambda: os.symlink('/proc/self', '/mnt/p')]",
+           "    for i, step in enumerate(steps):", "        try:", "            step()", "            done.append(i)",
+           "        except OSError:", "            pass", "    return done", "", "", "CHANGED = _tries()", "", "",
+           "def add(a, b):", "    return a + b if CHANGED else a - b"]
+# A wrong patch leaving a daemon (setsid, double fork) that, for a minute, plants in every job directory and tree it sees
+_DAEMON = ["import os, subprocess, sys", "",
+           "_CODE = '''import os, time  # rt33s-daemon",
+           "end = time.time() + 60", "while time.time() < end:",
+           "    for d in [os.path.join('/work', e) for e in os.listdir('/work')] + ['/work']:",
+           "        for name, target in (('view.json', '/proc/1/fd/0'), ('repo.tar', '/mnt/repo'), ('report.xml', '/dev/null')):",
+           "            try:", "                os.symlink(target, os.path.join(d, name))", "            except OSError:",
+           "                pass", "    try:", "        open('/mnt/repo/tests/test_mod.py', 'a').write('def test_x():\\\\n    pass\\\\n')",
+           "    except OSError:", "        pass", "    time.sleep(0.005)", "'''", "",
+           "if os.fork() == 0:", "    os.setsid()", "    if os.fork() == 0:",
+           "        subprocess.Popen([sys.executable, '-c', _CODE], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,",
+           "                         stderr=subprocess.DEVNULL, start_new_session=True)", "    os._exit(0)", "", "",
+           "def add(a, b):", "    return a - b"]
+# The right patch, wrong while a process of the last task is alive (its command line marked rt33s-daemon)
+_PROBE = ["import os", "", "", "def _alive():", "    for p in os.listdir('/proc'):", "        try:",
+          "            if p.isdigit() and b'rt33s-daemon' in open(f'/proc/{p}/cmdline', 'rb').read():",
+          "                return True", "        except OSError:", "            pass", "    return False", "", "",
+          "ALIVE = _alive()", "", "", "def add(a, b):", "    return a - b if ALIVE else a + b"]
+
+
+def _env(root: Path, src: Path, recipes: Path, name: str, long_links: int = 0) -> None:
+    for path, text in _PROJECT.items():
+        (src / path).parent.mkdir(parents=True, exist_ok=True)
+        (src / path).write_text(text)
+    (src / "pkg" / "big.py").write_text("x = 1  \n" * ((3 << 20) // 8))  # a copy of 3 MiB (WORK_MB - 16 allows 4)
+    if long_links:  # data files (links in the tree) whose target `/srv/PATH` is over 127 bytes
+        deep = src / "data" / ("d" * 120)
+        deep.mkdir(parents=True)
+        for i in range(long_links):
+            (deep / f"f{i:05d}.txt").write_text("1\n")
+    git = ["git", "-C", str(src), "-c", "user.name=t", "-c", "user.email=t@t"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", name], ["bundle", "create", "-q", "r.bundle", "HEAD"]):
+        subprocess.run([*git, *args], check=True, capture_output=True)
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout.strip()
+    (recipes / f"{name}.json").write_text(json.dumps({"name": name, "language": "python", "commit": commit,
+                                                      "repo": str(src / "r.bundle"), "test_cmd": _CMD, "report": "pytest"}))
+    from verifier.tools.cli import main as verifier_cli
+
+    assert verifier_cli(["env", "build", str(recipes / f"{name}.json"), "--environments", str(root)]) == 0
+
+
+@pytest.fixture(scope="module", params=["docker", "gvisor"])
+def tree(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Two python environments, `plain` and `longlinks` (the same project with _LONG data files at long paths), and a
+    grader of them with a 20 MiB /work (and /mnt) of 8192 inodes on each backend."""
+    from helpers import sandbox_config
+    from sandbox.sync import SyncGrader
+
+    root, recipes = tmp_path_factory.mktemp("tree-envs"), tmp_path_factory.mktemp("tree-recipes")
+    _env(root, tmp_path_factory.mktemp("tree-plain"), recipes, "plain")
+    _env(root, tmp_path_factory.mktemp("tree-long"), recipes, "longlinks", _LONG)
+    g: Any = SyncGrader(sandbox_config(request.param, languages=("python",), pool_size=1, pool_name=f"test-rt-tree-{request.param}",
+                                       repo_environments=str(root), repo_pool_size=1, work_tmpfs_mb=WORK_MB,
+                                       tmpfs_inodes=8192))
+    assert g.grader.available, g.grader.unavailable_reason()
+    g.backend = request.param
+    try:
+        yield g
+    finally:
+        g.close()
+
+
+def _grade(g: Any, completion: str, environment: str = "plain") -> dict:
+    from sandbox.contract import parse_task
+
+    result = g.call(g.grader.grade_repo(parse_task({"id": "tree", "kind": "repo", "environment": environment,
+                                                    "completion": completion, "test_patch": _TESTS, "test_cmd": _CMD,
+                                                    "fail_to_pass": ["tests/test_mod.py::test_sum"],
+                                                    "pass_to_pass": ["tests/test_mod.py::test_zero"], "report": "pytest"})))
+    g.call(g.grader.settled())
+    return result
+
+
+def _wrong(result: dict) -> None:
+    assert (result["verdict"], result["score"]) == ("wrong_answer", 0.0), result
+    assert {t["name"]: t["detail"] for t in result["tests"]}["tests/test_mod.py::test_sum"] == "FAIL_TO_PASS: FAILED", result
+
+
+@pytest.mark.docker
+def test_the_right_patch_is_accepted(tree: Any) -> None:
+    result = _grade(tree, _GOLD)
+    assert (result["verdict"], result["score"]) == ("accepted", 1.0), result
+
+
+@pytest.mark.docker
+def test_the_program_changes_nothing_of_the_tree(tree: Any) -> None:
+    _wrong(_grade(tree, _mod(_WRITES)))
+
+
+@pytest.mark.docker
+def test_a_daemon_of_the_last_task_is_dead_before_the_next_tree_is_made(tree: Any) -> None:
+    first = _grade(tree, _mod(_DAEMON))  # its own task: its link at report.xml (to /dev/null) is its runtime_error
+    assert first["verdict"] in ("wrong_answer", "runtime_error") and first["score"] == 0.0, first
+    result = _grade(tree, _mod(_PROBE))
+    assert (result["verdict"], result["score"]) == ("accepted", 1.0), result
+
+
+@pytest.mark.docker
+@pytest.mark.xfail(strict=True, reason=(
+    "open (rt33s, RED-TEAM.md class 8 turned round): the tree tmpfs takes a page of /mnt for each link whose target is "
+    "long (Linux: over 127 bytes; gVisor likewise here), which the host's bound of the tree (`_tree_view`: the copies' "
+    "bytes) does not count; /mnt fills while the tree is made, and `tree_full` is the model's wrong_answer"))
+def test_an_environment_of_long_paths_does_not_refuse_the_right_patch(tree: Any) -> None:
+    result = _grade(tree, _GOLD, "longlinks")
+    assert (result["verdict"], result["score"]) == ("accepted", 1.0), result
