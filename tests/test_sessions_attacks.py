@@ -540,6 +540,8 @@ def test_a_cells_cpu_counts_every_process_it_started(any_backend, shape):
         assert over.status == "time_limit", over
 
 
+# serial: its two host hogs (tests/test_sandbox_gvisor.py _hogs) load the other worker's tests, and that load adds to them
+@pytest.mark.serial
 def test_an_innocent_cell_on_a_loaded_host_is_never_time_limit(any_backend):
     """A session's cell is charged as a job is (docs/sandboxes.md "CPU time without a cgroup"): under gVisor the least
     of gVisor's clock and the host CPU of the sandbox's own host processes since the cell's request began, so a
