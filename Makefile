@@ -77,6 +77,8 @@ gates: $(VENV)/.full
 check: gates
 	$(BIN)/python -m pytest -q -m unit -p no:cacheprovider
 
+# The suite in two phases: the tests not marked `serial` WORKERS (2) at once, then the serial ones alone
+# (scripts/test_once_more.sh); `make test PARALLEL=0` runs it serially in one pytest.
 test: PRUNE = --prune
 test: gates images rootfs gvisor compose bubblewrap chromium promtool image
 	BIN=$(BIN) bash scripts/test_once_more.sh

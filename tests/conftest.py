@@ -22,7 +22,12 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     """The suite leaves no sandbox running (issue 19): a Docker container still running whose
     server, started by this session, is gone fails the run. Stopped ones (a killed server's runner
     ends when its stdin closes) are removed here, as the next server on the host would. Containers
-    without the owner's start time are older checkouts' (a daemon shared with them): not judged."""
+    without the owner's start time are older checkouts' (a daemon shared with them): not judged.
+    Under pytest-xdist (make test's parallel phase) only the controller judges, once every worker has
+    ended: a worker that ended first would remove the containers of a server that another worker's test
+    has just killed and is still looking at (tests/test_sandbox_reap.py)."""
+    if hasattr(session.config, "workerinput"):
+        return
     try:
         import docker
 

@@ -104,6 +104,9 @@ def _docker_run_args(svc: dict, env: dict[str, str], name: str, image: str) -> l
     return args + [image, *svc["command"]]
 
 
+# serial: the server in the container (pool "default", another host to the host's servers) and every server of
+# another worker with the default pool reap each other's sandboxes (sandbox/backend.py reap_decision)
+@pytest.mark.serial
 @pytest.mark.docker
 @pytest.mark.slow
 def test_image_serves_grades_reports_health_and_drains_on_sigterm(image):
@@ -166,6 +169,8 @@ def _wait_healthy(container: str, timeout_s: float = 300) -> None:
     assert state == "running healthy", f"{state}: {logs.stdout[-1500:]}{logs.stderr[-1500:]}"
 
 
+# serial: as the test above (pool "default" inside and on the host: each side reaps the other's sandboxes)
+@pytest.mark.serial
 @pytest.mark.docker
 @pytest.mark.slow
 def test_compose_up_serves_healthy_and_grades_code_in_every_language(image, tmp_path):

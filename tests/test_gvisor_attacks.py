@@ -269,6 +269,8 @@ IDLE_GROWER = ("import subprocess\nsubprocess.Popen(['python3', '-c', 'import ti
                "x = bytearray(400 << 20); time.sleep(60)'])\n'started'")
 
 
+# serial: Docker's OOM event against the container's exit under runsc (failed once in stop 46's CI, passed alone)
+@pytest.mark.serial
 def test_a_session_that_outgrows_its_memory_between_cells_is_told_memory_limit(sessions):
     import time
     with sessions.session("python", memory_limit_mb=128) as s:

@@ -14,6 +14,10 @@ import pytest
 
 from verifier import workers
 
+# serial (make test's phase 2): windows of 0.2-0.5 s of wall time between threads and real workers, which another
+# worker's load can stretch
+pytestmark = pytest.mark.serial
+
 
 def _drive(future: concurrent.futures.Future, start_after_s: float, run_s: float, timed_out: bool = False) -> None:
     """Start the item after `start_after_s` (the wait for a worker), finish it `run_s` later: with its value, or

@@ -81,6 +81,8 @@ def storm(target_mb: int, limit: int = 256, cap: int = 600_000) -> dict:
     return one(STORM.replace("TARGET", str(target_mb)).replace("CAP", str(cap)), limit, time_limit_s=20)
 
 
+# serial: failed on userns in stop 48's timing run at load (the storm's kernel memory)
+@pytest.mark.serial
 def test_a_stat_storm_does_not_raise_the_next_jobs_limit(any_grader: SyncGrader) -> None:
     """Class 5/6: a job that leaves some 95 MB of dentries charged to its box, then a job touching 80 MB under 16 MB
     in the same box: `memory_limit`, as it is without the storm (the baseline, checked first)."""

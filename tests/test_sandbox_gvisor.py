@@ -289,6 +289,8 @@ def _hogs(n: int = 2) -> Iterator[None]:
 
 # Both gVisor paths: the host's figure is the container's cgroup under Docker's runsc, and under the
 # gVisor backend the CPU cgroup the server puts each sandbox in (this host lets it make one: root).
+# serial: its two host hogs load the other worker's tests, and the other worker's load adds to the hogs
+@pytest.mark.serial
 @pytest.mark.parametrize("backend, limit_s", [("runsc", 2), ("gvisor", 1)])
 def test_an_innocent_program_on_a_loaded_host_is_never_time_limit(backend, limit_s, request):
     """Charged the least of gVisor's clock and the host CPU of the sandbox's own host processes (a

@@ -223,6 +223,9 @@ def _run_attack_suites(target: str) -> None:
 
 # the image's build when its sources changed (minutes), the corpus, and the attack suites through the pod (262 s
 # measured on a loaded 2-core machine): past the suite's default per-test timeout
+# serial: 3 min of the suite's heaviest load (a pod, its gVisor sandboxes and a pytest of the attack suites, whose
+# verdicts at the calls' limits are timed): beside another worker a miss costs a 3-minute run once more
+@pytest.mark.serial
 @pytest.mark.timeout(1800)
 def test_the_servers_image_grades_code_in_an_unprivileged_pod(tmp_path, server_image):
     (deployment,) = [d for d in yaml.safe_load_all((ROOT / "deploy/k8s/deployment.yaml").read_text()) if d]

@@ -67,6 +67,8 @@ def test_reap_decision(labels, running, age, pool, reap):
     assert reap_decision(labels, running, age, pool) is reap
 
 
+# serial: another worker's pool, starting, reaps a dead owner's containers (any pool) before this test counts them
+@pytest.mark.serial
 def test_containers_of_a_killed_server_stop_and_are_reaped_whatever_their_pool():
     pool = f"pytest-dead-owner-{os.getpid()}"
     proc = _child("docker", pool)
@@ -113,6 +115,8 @@ def _runsc_pids() -> set[int]:
     return out
 
 
+# serial: the runsc processes started meanwhile are read host-wide: another worker's would count as this server's
+@pytest.mark.serial
 def test_gvisor_sandboxes_die_with_their_server():
     sandbox_config("gvisor", languages=("python",))  # root filesystem exported
     before = _runsc_pids()

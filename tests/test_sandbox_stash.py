@@ -210,6 +210,8 @@ def test_a_program_cannot_change_the_next_jobs_verdict_through_the_stash(any_gra
         assert sum(sent[n:]) < answers + PAD  # the stash answered: the inputs were not sent again
 
 
+# serial: the control's attack races the next job's start, a window another worker's load moves
+@pytest.mark.serial
 def test_the_attack_flips_a_verdict_when_the_cache_is_the_programs(any_grader, monkeypatch):
     """The control: the answers kept on disk where the program can reach them (written once per
     job into /work, the checker given their path), the same attack makes its wrong answers pass.

@@ -263,6 +263,8 @@ def test_sandboxes_die_with_nothing_left_on_the_host():
     assert not [f for f in folders if os.path.exists(f)]
 
 
+# serial: another worker's userns backend, starting, reaps the dead server's folder planted here first
+@pytest.mark.serial
 def test_reap_removes_the_cgroups_of_dead_servers_only(userns):
     """A dead server's sandboxes died with it (--die-with-parent); its cgroup folders are removed
     by the next server on the host, never a live server's (this one's)."""

@@ -254,6 +254,8 @@ def _parent(pid: int) -> int:
     return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
 
 
+# serial: the item deadlines and LATE_S windows are wall time (failed once in stop 46's CI, passed alone)
+@pytest.mark.serial
 def test_items_that_wait_for_slowly_restarting_workers_are_graded_not_timed_out(server_factory):
     """Workers killed mid-batch whose replacements take longer than an item's deadline plus the backstop to start
     (the forkserver they fork from is stopped for 27 s, as a loaded CI machine once made them slow): every item

@@ -283,6 +283,8 @@ def test_a_reused_container_keeps_nothing_of_the_previous_session(client):
     assert host_pids_with(f"sleep\0{marker}") == []
 
 
+# serial: a 1 s idle TTL against a 4 s sleep (failed once at load in stop 47, passed alone)
+@pytest.mark.serial
 def test_idle_sessions_are_reaped_with_their_processes(client):
     marker = str(8_000_000 + secrets.randbelow(999_999))
     s = client.session("python", idle_ttl_s=1)

@@ -524,6 +524,8 @@ def test_a_session_over_its_memory_limit_by_a_little_is_stopped(any_backend):
         assert r.status == "memory_limit" and r.session_lost, r
 
 
+# serial: its spin must get the CPU its wall limit allows; another worker's load starves it and the reading is rightly under the limit
+@pytest.mark.serial
 @pytest.mark.parametrize("shape", ["orphans", "children_reaped_by_the_kernel"])
 def test_a_cells_cpu_counts_every_process_it_started(any_backend, shape):
     """A cell's CPU is the session's (docs/sandboxes.md "CPU time without a cgroup"): orphans and
@@ -540,6 +542,8 @@ def test_a_cells_cpu_counts_every_process_it_started(any_backend, shape):
         assert over.status == "time_limit", over
 
 
+# serial: its two host hogs (tests/test_sandbox_gvisor.py _hogs) load the other worker's tests, and that load adds to them
+@pytest.mark.serial
 def test_an_innocent_cell_on_a_loaded_host_is_never_time_limit(any_backend):
     """A session's cell is charged as a job is (docs/sandboxes.md "CPU time without a cgroup"): under gVisor the least
     of gVisor's clock and the host CPU of the sandbox's own host processes since the cell's request began, so a

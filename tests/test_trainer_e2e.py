@@ -122,6 +122,8 @@ def test_server_restarted_mid_run(server_factory, tmp_path):
     assert server.metric("verifier_items_total", kind="math") == 2 * BATCH_PER_STEP
 
 
+# serial: its server must answer inside a deadline window another worker's load stretches
+@pytest.mark.serial
 def test_server_slower_than_the_deadline(server_factory):
     server = server_factory("--workers", "1", "--no-code")
     group = VerifierRewards(reward_cfg(server.target, timeout_s=1.0, max_retries=1, breaker_patience=0))
