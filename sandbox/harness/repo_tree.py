@@ -11,8 +11,9 @@ runner script pytest or the command reads are the dataset's and the environment'
 names the host lists (`writable`: Go's go.mod and go.sum, which the go command rewrites in place) are left
 writable by all, in place. The program's scratch is /tmp and the job's directory in /work (the reports).
 
-With one uid for all (the userns backend's Landlock mode: confine.py) there is no other uid to own the tree: it is
-made as here, the program's, and writable by it.
+With one uid for all (the userns backend's Landlock mode) there is no other uid to own the tree: it is made as
+here, the program's by its owner, and the program's Landlock domain (confine.scope_self with `tree`) keeps it from
+changing anything in it but the `writable` names.
 """
 from __future__ import annotations
 
