@@ -96,9 +96,12 @@ BREAK_PAID = [n(c) for c in [
     f"We add them.\n{ZH}", f"We get 6.\n{ZH}", f"So.\n{ZH}", f"2 + 4 = 6.\n{ZH}", f"小明有 6 个苹果；\n{ZH}", "所以 x = 6；\n所以，答案是 x = 6。",
     f"我们来算。\n{STEP}\n{ZH}", f"所以；\n{ZH}",
     f"好的！\n{STEP}\n{ZH}", "We computed it.\nthe answer is 6.", "The answer is approx.\nThe answer is 6.",
-    f"{STEP}.\n{ZH}", f"{STEP}. {ZH}", "因为 x = 2，所以 y = 6；\n答案是 y = 3x = 6。",
+    f"{STEP}.\n{ZH}", f"{STEP}. {ZH}", "所以 y = 6；\n答案是 y = 3x = 6。",
 ]]
 test_a_break_after_a_sentence_end_pays = paid_test(BREAK_PAID)
+SUBJECT_COST = pytest.mark.xfail(strict=True, reason="cost: fx29aw knows the answer's one-letter subject only (red team 28)")
+BREAK_SUBJECT_COST = [n("因为 x = 2，所以 y = 6；\n答案是 y = 3x = 6。")]
+test_a_break_after_a_step_line_naming_the_answers_later_name_pays = paid_test(BREAK_SUBJECT_COST, marks=[SUBJECT_COST])
 BREAK_NAMES_COST = [n(c) for c in [
     f"所以 x = 6；\n所以，{ZH}", f"由于AB∥CD，所以∠B＝∠DEC＝65°；\n所以∠DEF＝90°-65°＝25°；\n所以，{ZH}", f"所以∠B = 65°；\n{ZH}",
     f"因为 x = 2，所以 y = 6；\n{ZH}",
@@ -114,10 +117,12 @@ RELATION_WORD_NEAR = [n(f"{line}\n{label}") for line in [
 ] for label in (ZH, f"所以，{ZH}")]
 test_a_word_in_a_relation_clause_is_read = refused_test(RELATION_WORD_NEAR)
 RELATION_NAME_PAID = [n(c) for c in [
-    "所以 x = 6；\n答案是 x = 6。", "所以 y = 2x = 6；\n答案是 y = 2x = 6。", "所以 ∠ABC = 6；\n答案是 ∠ABC = 6。",
+    "所以 x = 6；\n答案是 x = 6。", "所以 y = 6；\n答案是 y = 2x = 6。", "所以 ∠B = 6；\n答案是 ∠B = 6。",
     "ดังนั้น x = 6；\nคำตอบคือ x = 6",
 ]]
 test_a_relation_of_names_and_signs_pays = paid_test(RELATION_NAME_PAID)
+RELATION_SUBJECT_COST = [n(c) for c in ["所以 y = 2x = 6；\n答案是 y = 2x = 6。", "所以 ∠ABC = 6；\n答案是 ∠ABC = 6。"]]
+test_a_relation_of_the_answers_later_names_pays = paid_test(RELATION_SUBJECT_COST, marks=[SUBJECT_COST])
 RELATION_NAME_COST = [n(c) for c in [
     f"所以 x = 6；\n{ZH}", f"由于AB∥CD，所以∠B＝65°；\n{ZH}", f"又因为BE⊥AF，所以 x = 6；\n{ZH}", f"所以 y = 2x = 6；\n{ZH}",
     "所以∠DEF＝∠DEB-∠DEC＝71°-65°＝6°；\n所以，答案是 6。", f"所以 △ABC = 6；\n{ZH}", f"ดังนั้น x = 6；\n{ZH}",

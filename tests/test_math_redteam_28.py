@@ -76,7 +76,7 @@ test_a_word_spelled_with_the_answers_own_letters_is_read = refused_test(
     SPELLED_NEAR, """Paid in both profiles on main, refused on pre (8a65080: `_caseless_letters` allowed two letters):
     `_answer_names` takes every run of letters in the answer's sentence, and a subscript, an implicit product or spaced
     units write any number of single letters that still read 6, so the step line's `n + o + t` ("not") names only known
-    names. The safe verdict: refused.""", marks=[pytest.mark.xfail(strict=True, reason=_XFAIL)])
+    names. The safe verdict: refused (fx29aw: the answer's subject alone, one letter, is known).""")
 
 # 1, two letters: paid on pre too (red team 27 class 2, marked closed by fx29av).
 _TWO = [
@@ -90,7 +90,7 @@ TWO_NEAR = [n(c) for c in _TWO]
 test_a_two_letter_word_with_the_answers_own_letters_is_read = refused_test(
     TWO_NEAR, """Paid in both profiles on main and on pre: two single letters the answer's math writes (`n = o = 6`,
     `$n_o = 6$`, `$x_{o r} = 6$`) ground `n + o` ("no"), `o + r = 7` ("or 7"), `i + f` ("if") above it. The safe verdict:
-    refused.""", marks=[pytest.mark.xfail(strict=True, reason=_XFAIL)])
+    refused (fx29aw: a chain's later members, subscripts and products ground nothing).""")
 
 # 1, lenient only: `to_ascii_math` folds full-width and math-italic letters before the lenient path's walk.
 FOLDED_NEAR = [n(c) for c in [
@@ -100,15 +100,23 @@ FOLDED_NEAR = [n(c) for c in [
 test_a_folded_spelling_with_the_answers_own_letters_is_read = refused_test(
     FOLDED_NEAR, """Lenient pays on main (`_last_expression` reads `to_ascii_math` of the tail, so the step line's
     full-width, math-italic or zero-width-split letters become `n + o` and the answer's `$n_o = 6$` grounds them);
-    strict refuses. The safe verdict: refused.""", marks=[pytest.mark.xfail(strict=True, reason=_XFAIL + " (lenient)")])
+    strict refuses. The safe verdict: refused (fx29aw: `$n_o = 6$` has no one-letter subject, so nothing is known).""")
 
-# 1's root, known before this pass (pinned): the answer's angle names ground the same angle names above it.
-KNOWN_NEAR = [n("所以 ∠NOT = 6；\n答案是 ∠NOT = 6。"), n("所以 ∠NOT = 6；\n答案是 6。∠NOT = 6。"),
-              n("所以 n + o + t = 6；\n答案是 6。$n_{o t} = 6$。")]
+# 1's root, known before this pass: the answer's angle names ground the same angle names above it. Closed by fx29aw
+# (an angle's subject of three capitals grounds nothing).
+KNOWN_NEAR = [n("所以 ∠NOT = 6；\n答案是 ∠NOT = 6。")]
 test_a_word_spelled_with_the_answers_angle_names_is_read = refused_test(
-    KNOWN_NEAR, """Known when fx29av merged: `∠NOT = 6` is an angle to the answer grammar, so the answer line grounds
-    `∠NOT` above it (both profiles); after the answer's `。` only lenient pays. The safe verdict: refused.""",
-    marks=[pytest.mark.xfail(strict=True, reason="rt29ad class 1 (known): the answer's angle names ground the step line's")])
+    KNOWN_NEAR, """Known when fx29av merged: `∠NOT = 6` is an angle to the answer grammar, so the answer line grounded
+    `∠NOT` above it (both profiles). fx29aw: a subject of `∠` and one capital at most is known.""")
+
+# Not the step line's: lenient reads the sentence after the answer's `。` (`∠NOT = 6`) as the last statement whatever
+# the line above it is (`abc\n答案是 6。∠NOT = 6。` pays lenient on main too), so the walk's names are not what pays.
+AFTER_NEAR = [n("所以 ∠NOT = 6；\n答案是 6。∠NOT = 6。"), n("所以 n + o + t = 6；\n答案是 6。$n_{o t} = 6$。")]
+test_a_word_spelled_after_the_answers_sentence_is_read = refused_test(
+    AFTER_NEAR, """After the answer's `。` only lenient pays: its last sentence (`∠NOT = 6`, `$n_{o t} = 6$`) is read as
+    a statement of its own, with any line above (not fx29av's walk). The safe verdict: refused.""",
+    marks=[pytest.mark.xfail(strict=True, reason=_XFAIL + " (lenient, not the walk: the sentence after the "
+                             "answer's `。` is read as the last statement)")])
 
 # Held: NUL characters (`WINDOW_CUT`) in the completion.
 NUL_HELD = [n(c) for c in [

@@ -47,7 +47,8 @@ test_a_hedge_cut_off_by_a_window_is_not_lost = refused_test(CUT_NEAR)
 
 # Right answers: names the answer line uses, or numbers alone.
 RIGHT = [n(c) for c in [
-    "所以 x = 6；\n答案是 x = 6。", "因为 x = 2，所以 y = 3x = 6；\n答案是 y = 3x = 6。", "所以 ∠B = 6；\n答案是 ∠B = 6。",
+    "所以 x = 6；\n答案是 x = 6。", "所以 ∠B = 6；\n答案是 ∠B = 6。", "所以 y = 6；\n答案是 $y = 6$。",
+    "所以 x = 6；\n答案是 \\boxed{x = 6}。", "所以 x = 6；\n答案：\\(x = 6\\)",
     f"所以 2 + 4 = 6 个；\n{ZH}", f"小明有 2 个苹果，小红有 4 个苹果；\n{ZH}", "ดังนั้น x = 6;\nคำตอบคือ x = 6",
     "Step 1: add. " * 700 + "The answer is 6.", "我们把两个数相加。" * 1000 + ZH, "x" * 9000 + f"。\n{ZH}",
 ]]
@@ -62,6 +63,16 @@ test_a_step_line_naming_what_the_problem_names_pays = paid_test(
     COST_NAMES, """A step line's names the problem's text would ground (`x`, `AB`, `∠DEB`) above an answer line naming
     none: the grader is given no problem text, so they are refused (MathVista's pid977 among them).""",
     marks=[pytest.mark.xfail(strict=True, reason="cost: fx29av admits a step line's names only where the answer line uses them")])
+
+# COST since fx29aw (red team 28 class 1): the answer's subject alone is known, never a chain's later member.
+COST_SUBJECT = [n(c) for c in [
+    "因为 x = 2，所以 y = 3x = 6；\n答案是 y = 3x = 6。", "所以 ∠ABC = 6；\n答案是 ∠ABC = 6。",
+]] + [n("所以 ∠DEF = 25°；\n答案是 ∠DEF = 25°。", "25")]
+test_a_step_line_naming_what_the_answer_restates_pays = paid_test(
+    COST_SUBJECT, """A step line's names the answer line writes but not as its one-letter subject (`x` of `y = 3x`, an angle
+    of two or three capitals): the answer's math writes any letters that still read 6 (red team 28 class 1:
+    `$n_{o t} = 6$`, `n = o = 6`, `∠NOT = 6`), so only its subject of one letter is known.""",
+    marks=[pytest.mark.xfail(strict=True, reason="cost: fx29aw knows the answer's one-letter subject only")])
 
 COST_CUT = [n(c) for c in [
     "The sum is 6." + " " * 300 + "The answer is 6.", "The sum is 6.\n" + " " * 300 + "The answer is 6.",

@@ -672,14 +672,26 @@ beside `∥`/`⊥` alone, `NOT∥AB`), or an equation of `_CASELESS_RELATION_RE`
 
 _CASELESS_NAME_RE = re.compile(r"[∠△]?[A-Za-z]+")
 _ANSWER_SENTENCE_END_RE = re.compile(r"[\n。！？!?]")
+_ANSWER_SUBJECT_RE = re.compile(
+    r"[^\x00-\x7f]*?[ \t]*(?:\$|\\\(|\\boxed\{|\$\\boxed\{)?[ \t]*((?<![A-Za-z])[A-Za-z]|[∠△][A-Z])[ \t]*[=＝]")
+"""The answer's subject (`_answer_names`): after the answer line's own words (no ASCII character among them: a
+caseless label, `答案是 `, `最终答案：`, `คำตอบคือ `) and an optional `$`, `\\(` or `\\boxed{`, a single Latin letter or
+`∠`/`△` and one capital, then `=`: `x` of `答案是 x = 6`, `∠B` of `答案是 ∠B = 65°`, `y` of `答案是 y = 3x = 6`."""
 
 
 def _answer_names(text: str, start: int) -> frozenset[str]:
-    """The names the caseless line at `start` writes in its first sentence (`_caseless_names`), up to its line's end
-    or a sentence's end: the answer's own statement, which the answer grammar reads whole. What follows it on the line
-    (`答案是 6。∠NOT`) grounds no name: its reading is `closes`', which this does not rely on."""
+    """The one name the caseless line at `start` gives its value in its first sentence, the answer's subject
+    (`_ANSWER_SUBJECT_RE`: `x` of `答案是 x = 6。`), or none. fx29aw, red team 28 class 1: fx29av took every run of letters in
+    the answer's sentence, and the answer's own math writes any number of single letters that still read 6 (a subscript
+    `$n_{o t} = 6$`, a product `$n o t = 6$`, a chain `n = o = 6`, units `6 m a y`), so the step line above spelled
+    any word with them (`所以 n + o + t = 6；`); angle names of two or three capitals spelled one too (`∠NOT`). Known
+    names are few and whole: one name of one letter (with `∠`/`△`, one capital), so the step lines above name at most
+    that one, and a single letter spells no qualifier. Nothing from a subscript, a product, a chain's later members or
+    units; the lenient path's folded letters (`to_ascii_math`: `ｎ`, `𝑛`) fold to one letter at most. What follows the
+    sentence on the line (`答案是 6。∠NOT`) grounds no name: its reading is `closes`', which this does not rely on."""
     end = _ANSWER_SENTENCE_END_RE.search(text, start)
-    return _caseless_names(text[start: end.start() if end else len(text)])
+    subject = _ANSWER_SUBJECT_RE.match(text, start, end.start() if end else len(text))
+    return frozenset([subject.group(1)]) if subject else frozenset()
 
 
 def _caseless_names(text: str) -> frozenset[str]:
