@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from . import checks
+from .backend import ENV_MOUNT
 from .config import SandboxConfig
 from .keys import reuse_key
 from .environments import ENV_FILE
@@ -99,7 +100,7 @@ class RepoPlan:
     env: Environment | None = None  # its build: the warm boxes are keyed by its identity (WarmEnvironments)
     view: bytes = b"[[],[],[],[]]"  # the rest of the task's tree, linked to that one (sandbox/repo/apply.py View.json)
     env_bytes: int = 0  # the linked and copied files' sizes (View.size)
-    copy_bytes: int = 0  # what the copies take of /work (View.copy_bytes)
+    copy_bytes: int = 0  # what the copies and long links take of the tree's tmpfs (View.tree_bytes)
     job_dir: str = field(default_factory=new_job_dir)
 
     def wall(self, config: SandboxConfig) -> float:
@@ -232,21 +233,21 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         raise InfraFailure(f"environment {task.environment!r} has {view.entries()} files and folders, over what the "
                            f"sandbox's /work holds ({config.tmpfs_inodes} inodes: tmpfs_inodes)", retryable=False)
     return RepoPlan(task, lang, archive, patch.text, tuple(dict.fromkeys(d.test_id for d in decoys)), expected, packages,
-                    renamed, env_tree=tree, env=env, view=view.json(), env_bytes=view.size, copy_bytes=view.copy_bytes)
+                    renamed, env_tree=tree, env=env, view=view.json(), env_bytes=view.size, copy_bytes=view.tree_bytes())
 
 
 def _tree_view(task: RepoTask, lang: Language, tree: str, overrides: Overrides, config: SandboxConfig) -> View:
     """The environment's part of the task's tree (sandbox/repo/apply.py View, its copies `copied`'s); InfraFailure,
-    not retryable, where it is unreadable or its copies leave less than WORK_SPARE of /work: the environment's fault,
-    whatever the patch."""
+    not retryable, where it is unreadable or its copies and long links leave less than WORK_SPARE of the tree's tmpfs
+    (/work's size): the environment's fault, whatever the patch."""
     try:
-        view = view_listing(tree, overrides, copied(lang.name, task.test_cmd))
+        view = view_listing(tree, overrides, copied(lang.name, task.test_cmd), ENV_MOUNT)
     except OSError as e:
         raise InfraFailure(f"environment {task.environment!r}: {e}", retryable=False) from None
-    if view.copy_bytes + WORK_SPARE > config.work_tmpfs_mb << 20:
-        raise InfraFailure(f"environment {task.environment!r}: the copies a task's tree holds of its sources take "
-                           f"{view.copy_bytes >> 20} MiB, over what the sandbox's /work holds with {WORK_SPARE >> 20} MiB "
-                           f"spare ({config.work_tmpfs_mb} MiB: work_tmpfs_mb)", retryable=False)
+    if view.tree_bytes() + WORK_SPARE > config.work_tmpfs_mb << 20:
+        raise InfraFailure(f"environment {task.environment!r}: the copies and long links a task's tree holds of its "
+                           f"sources take {view.tree_bytes() >> 20} MiB, over what the sandbox's tree holds with "
+                           f"{WORK_SPARE >> 20} MiB spare ({config.work_tmpfs_mb} MiB: work_tmpfs_mb)", retryable=False)
     return view
 
 
@@ -420,7 +421,7 @@ def _run(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:
     if not head.get("ok"):
         raise InfraFailure(f"runner could not write the repository: {head.get('error')}")
     facts = _exec(box, plan, config)
-    if facts.get("tree_full"):  # the environment's copies were bounded on the host (`_tree_view`): the rest is the task's
+    if facts.get("tree_full"):  # the environment's copies and long links were bounded on the host (`_tree_view`): the rest is the task's
         return _finish(plan, "wrong_answer", f"the task's files do not fit the sandbox's tree: {facts['tree_error']}", []), \
             not box.tainted
     if plan.env is not None and not same_build(plan.env):

@@ -333,6 +333,30 @@ def test_a_python_task_s_tree_holds_its_sources_and_its_command_s_files_as_copie
     assert (repo / "pkg" / "calc.py").read_text() == FIXED and not (repo / "pkg" / "calc.py").is_symlink()
 
 
+def test_long_links_count_toward_what_the_tree_holds(tree: Path) -> None:
+    """Linux's tmpfs keeps a link's target past 127 bytes in a page of its own (rt33s: 4,600 links `/srv/PATH` at long
+    paths filled a 20 MiB tree the copies alone fit, and `tree_full` was charged to the model). So each such link is a
+    page of the bound (View.tree_bytes): over the tree's tmpfs with WORK_SPARE left, the environment's infra_error, not
+    retryable. Near miss: as many links at short paths take no page, and the same tree fits."""
+    from sandbox.config import SandboxConfig
+    from sandbox.plan import InfraFailure
+    from sandbox.repo_job import RepoPlan, make_repo_plan
+
+    deep = tree / "data" / ("d" * 120)
+    deep.mkdir(parents=True)
+    for i in range(1100):  # 1,100 pages: 4.3 MiB
+        (deep / f"f{i:05d}.txt").write_text("1\n")
+    envs = _own_envs(tree)
+    task = parse_task({**TASK, "environment": "env", "completion": FIX, "test_patch": TEST_PATCH})
+    plan = make_repo_plan(task, SandboxConfig(repo_environments=str(envs), work_tmpfs_mb=21))  # type: ignore[arg-type]
+    assert isinstance(plan, RepoPlan) and plan.copy_bytes >= 1100 * 4096, plan
+    with pytest.raises(InfraFailure, match="long links") as e:
+        make_repo_plan(task, SandboxConfig(repo_environments=str(envs), work_tmpfs_mb=20))  # type: ignore[arg-type]
+    assert not e.value.retryable
+    deep.rename(tree / "data" / "d")  # the same files, each link's target within its inode
+    assert isinstance(make_repo_plan(task, SandboxConfig(repo_environments=str(envs), work_tmpfs_mb=17)), RepoPlan)  # type: ignore[arg-type]
+
+
 def test_copies_over_what_work_holds_are_the_environment_s_infra_error(tree: Path) -> None:
     """The copies are the environment's (`copied`): over the sandbox's /work with WORK_SPARE left, the environment's
     infra_error, not retryable, never the model's grade."""

@@ -12,12 +12,14 @@ Held (plain tests, Docker and gVisor):
   any such process is alive, is accepted. In its own task its link at the job's report.xml (to /dev/null) leaves no
   report: the program's runtime_error, 0 (a report the program writes is the Trust model's known class).
 
-Open (strict xfail, Docker and gVisor): the tree tmpfs's bytes are bounded on the host by the copies only (`_tree_view`:
-copy_bytes + WORK_SPARE <= /work), but Linux's tmpfs stores each symlink whose target is over 127 bytes in a page of
-its own (4 KiB of the tmpfs's size): an environment of many files at long paths (each a link `/srv/PATH`) fills /mnt
-while it is made, and the runner's `tree_full` is charged to the model (`wrong_answer`, sandbox/repo_job.py), so the
-environment's size refuses a right patch (RED-TEAM.md class 8 turned round: a fault that is not the model's is its 0).
-gVisor's tmpfs fills likewise (ENOSPC copying pkg/big.py after the links).
+Found and fixed (h33v): the tree tmpfs's bytes were bounded on the host by the copies only (`_tree_view`: copy_bytes +
+WORK_SPARE <= /work), but Linux's tmpfs stores each symlink whose target is over 127 bytes in a page of its own (4 KiB
+of the tmpfs's size): an environment of many files at long paths (each a link `/srv/PATH`) filled /mnt while it was
+made, and the runner's `tree_full` was charged to the model (`wrong_answer`, sandbox/repo_job.py), so the
+environment's size refused a right patch (RED-TEAM.md class 8 turned round: a fault that is not the model's is its 0).
+gVisor's tmpfs filled likewise (ENOSPC copying pkg/big.py after the links). Each long link is now a page of the host's
+bound (sandbox/repo/apply.py View.tree_bytes): such an environment is its own infra_error, not retryable, never the
+model's 0; one that fits is graded (tests/test_repo_apply.py, the bound itself).
 """
 from __future__ import annotations
 
@@ -155,10 +157,7 @@ def test_a_daemon_of_the_last_task_is_dead_before_the_next_tree_is_made(tree: An
 
 
 @pytest.mark.docker
-@pytest.mark.xfail(strict=True, reason=(
-    "open (rt33s, RED-TEAM.md class 8 turned round): the tree tmpfs takes a page of /mnt for each link whose target is "
-    "long (Linux: over 127 bytes; gVisor likewise here), which the host's bound of the tree (`_tree_view`: the copies' "
-    "bytes) does not count; /mnt fills while the tree is made, and `tree_full` is the model's wrong_answer"))
-def test_an_environment_of_long_paths_does_not_refuse_the_right_patch(tree: Any) -> None:
+def test_an_environment_of_long_paths_is_its_own_infra_error_never_the_models_0(tree: Any) -> None:
+    """18 MiB of long links' pages and a 3 MiB copy over a 20 MiB tree (16 MiB spare): the environment's fault."""
     result = _grade(tree, _GOLD, "longlinks")
-    assert (result["verdict"], result["score"]) == ("accepted", 1.0), result
+    assert result["verdict"] == "infra_error" and "long links" in result["detail"], result

@@ -27,6 +27,7 @@ from .patch import Patch, PatchError
 Overrides = dict[str, bytes | None]
 TREE_MAX_BYTES = 256 << 20  # the patched tree as one archive (/work is a tmpfs of the sandbox's memory)
 PAGE = 4096  # a tmpfs file's bytes are whole pages
+INLINE_LINK = 127  # Linux's tmpfs keeps a link's target of up to this many bytes in its inode (shmem's SHORT_SYMLINK_LEN, 128 with its NUL); a longer one takes a page
 NAME_MAX, PATH_MAX = 255, 4096  # bytes of one path part and of a whole path (Linux's limits)
 # Line comparisons one patch may cost while its hunks are looked for (the offset search): a patch of
 # many hunks whose headers point far from their text must not hold the planning thread for minutes.
@@ -289,6 +290,12 @@ class View:
     size: int = 0  # the listed files' sizes, links' and copies': what a test run may read of the tree (and its kernel cache)
     copies: tuple[str, ...] = ()
     copy_bytes: int = 0  # the copies' sizes, each rounded up to a 4 KiB page: what they take of /work (a tmpfs)
+    link_bytes: int = 0  # a page for each link (a file's or its own) whose target is too long for its inode (INLINE_LINK)
+
+    def tree_bytes(self) -> int:
+        """What the environment's part takes of the tree's tmpfs (sandbox/backend.py TREE_MOUNT): its copies and its
+        long links' pages (red team rt33s: 4,600 links at long paths filled a 20 MiB tree the copies alone fit)."""
+        return self.copy_bytes + self.link_bytes
 
     def entries(self) -> int:
         return len(self.dirs) + len(self.files) + len(self.links) + len(self.copies)
@@ -297,16 +304,17 @@ class View:
         return json.dumps([self.dirs, self.files, self.links, self.copies], separators=(",", ":")).encode()
 
 
-def view_listing(root: str, overrides: Mapping[str, bytes | None], copy: Callable[[str], bool] = lambda path: False) -> View:
+def view_listing(root: str, overrides: Mapping[str, bytes | None], copy: Callable[[str], bool] = lambda path: False,
+                 link_root: str = "") -> View:
     """The environment's tree less what the task overrides (View; the regular files `copy` names as
-    copies, the others as links). OSError when it cannot be read,
+    copies, the others as links to `link_root`/PATH: sandbox/backend.py ENV_MOUNT). OSError when it cannot be read,
     or when a file or folder of it is writable by others than its owner or owned by another user
     than root or this server (`sealed`): the environment's fault, never the patch's."""
     dirs: list[str] = []
     files: list[str] = []
     links: list[tuple[str, str]] = []
     copies: list[str] = []
-    size = copy_bytes = 0
+    size = copy_bytes = link_bytes = 0
     sealed(os.lstat(root), ".")
     for dirpath, dirnames, filenames in os.walk(root, onerror=_raise):
         dirnames[:] = sorted(d for d in dirnames if d != ".git")
@@ -320,6 +328,7 @@ def view_listing(root: str, overrides: Mapping[str, bytes | None], copy: Callabl
             sealed(st, path)
             if stat.S_ISLNK(st.st_mode):
                 links.append((path, os.readlink(os.path.join(dirpath, name))))
+                link_bytes += _link_page(links[-1][1])
             elif stat.S_ISREG(st.st_mode):
                 size += st.st_size
                 if copy(path):
@@ -327,11 +336,17 @@ def view_listing(root: str, overrides: Mapping[str, bytes | None], copy: Callabl
                     copy_bytes += -(-st.st_size // PAGE) * PAGE
                 else:
                     files.append(path)
+                    link_bytes += _link_page(f"{link_root}/{path}")
         dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
         for d in dirnames:
             sealed(os.lstat(os.path.join(dirpath, d)), prefix + d)
         dirs.extend(prefix + d for d in dirnames)
-    return View(tuple(dirs), tuple(files), tuple(links), size, tuple(copies), copy_bytes)
+    return View(tuple(dirs), tuple(files), tuple(links), size, tuple(copies), copy_bytes, link_bytes)
+
+
+def _link_page(target: str) -> int:
+    """The bytes of the tree's tmpfs a link to `target` takes: a page past INLINE_LINK, none within its inode."""
+    return PAGE if len(os.fsencode(target)) > INLINE_LINK else 0
 
 
 def sealed(st: os.stat_result, path: str) -> None:
