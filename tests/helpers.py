@@ -158,6 +158,20 @@ def runsc_registered() -> bool:
     return out.returncode == 0 and '"runsc"' in out.stdout
 
 
+def grade_pytest_task(g: Any, environment: str, completion: str, test_patch: str, test_cmd: str,
+                      task_id: str = "repo") -> dict:
+    """One pytest repository task of the repo red-team files' shape (tests/test_mod.py: test_sum must turn to pass,
+    test_zero must still pass) graded on a SyncGrader, its box settled before the next."""
+    from sandbox.contract import parse_task
+
+    result = g.call(g.grader.grade_repo(parse_task({"id": task_id, "kind": "repo", "environment": environment,
+                                                    "completion": completion, "test_patch": test_patch,
+                                                    "test_cmd": test_cmd, "fail_to_pass": ["tests/test_mod.py::test_sum"],
+                                                    "pass_to_pass": ["tests/test_mod.py::test_zero"], "report": "pytest"})))
+    g.call(g.grader.settled())
+    return result
+
+
 @contextlib.contextmanager
 def one_sandbox(backend: str, pool_name: str, **kw) -> Iterator[Any]:
     """A SyncGrader over a one-sandbox Python pool: backend "docker", "gvisor", "userns", or "runsc" (Docker

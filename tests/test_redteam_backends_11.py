@@ -20,13 +20,15 @@ retryable); measured: the program can signal none of the box's other processes (
 hold the judge's uids) on docker, gvisor and userns, so the zygote's readiness and the birth rest are out of its reach."""
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 import pytest
 
 from sandbox.session import SessionHost, SessionLimits
 from sandbox.sync import SyncGrader
+from tests import test_redteam_backends_8 as red_team_8
 from tests.test_redteam_backends_9 import TOUCH
+
+session_host = red_team_8.session_host  # the module's fixture: a SessionHost on any_grader's backend
 
 pytestmark = pytest.mark.docker  # the images (and the root filesystems exported from them)
 
@@ -42,13 +44,6 @@ def touching(mb: int, limit: int) -> dict:
     return one(TOUCH.replace("MB", str(mb)), limit)
 
 
-@pytest.fixture(scope="module")
-def session_host(any_grader: SyncGrader) -> Iterator[SessionHost]:
-    host = SessionHost(any_grader.grader.config, max_sessions=2, spares=0, backend=any_grader.grader.backend)
-    try:
-        yield host
-    finally:
-        host.remove_all()
 
 
 # ----------------------------------------------------------------- B. the runner's reading that is never kept

@@ -125,14 +125,9 @@ def copies(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 
 def _grade(g: Any, completion: str, cmd: str = _CMD) -> dict:
-    from sandbox.contract import parse_task
+    from helpers import grade_pytest_task
 
-    result = g.call(g.grader.grade_repo(parse_task({"id": "copies", "kind": "repo", "environment": "copies",
-                                                    "completion": completion, "test_patch": _TESTS, "test_cmd": cmd,
-                                                    "fail_to_pass": ["tests/test_mod.py::test_sum"],
-                                                    "pass_to_pass": ["tests/test_mod.py::test_zero"], "report": "pytest"})))
-    g.call(g.grader.settled())
-    return result
+    return grade_pytest_task(g, "copies", completion, _TESTS, cmd, "copies")
 
 
 def _docker_only(g: Any) -> None:

@@ -108,14 +108,9 @@ def rewriter(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 
 def _grade(g: Any, completion: str, cmd: str = _CMD) -> dict:
-    from sandbox.contract import parse_task
+    from helpers import grade_pytest_task
 
-    result = g.call(g.grader.grade_repo(parse_task({"id": "rewriter", "kind": "repo", "environment": "rewriter",
-                                                    "completion": completion, "test_patch": _TESTS, "test_cmd": cmd,
-                                                    "fail_to_pass": ["tests/test_mod.py::test_sum"],
-                                                    "pass_to_pass": ["tests/test_mod.py::test_zero"], "report": "pytest"})))
-    g.call(g.grader.settled())
-    return result
+    return grade_pytest_task(g, "rewriter", completion, _TESTS, cmd, "rewriter")
 
 
 @pytest.mark.docker

@@ -122,14 +122,9 @@ def tree(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
 
 
 def _grade(g: Any, completion: str, environment: str = "plain") -> dict:
-    from sandbox.contract import parse_task
+    from helpers import grade_pytest_task
 
-    result = g.call(g.grader.grade_repo(parse_task({"id": "tree", "kind": "repo", "environment": environment,
-                                                    "completion": completion, "test_patch": _TESTS, "test_cmd": _CMD,
-                                                    "fail_to_pass": ["tests/test_mod.py::test_sum"],
-                                                    "pass_to_pass": ["tests/test_mod.py::test_zero"], "report": "pytest"})))
-    g.call(g.grader.settled())
-    return result
+    return grade_pytest_task(g, environment, completion, _TESTS, _CMD, "tree")
 
 
 def _wrong(result: dict) -> None:
