@@ -54,6 +54,7 @@ SOURCE = "def double(x):\n    return 2 * x\n\n\ndef quad(x):\n    return double(
 FIXED = SOURCE.replace("return double(x)", "return double(double(x))")
 HIDDEN = "tests/test_hidden.py"
 SETTLE_S = 3.0
+SESSION_BOUND_MB = 1024  # per session, for the server's session_max_total_memory_mb (a sum of limits, not use)
 GRADE = {"test_patch": f"--- /dev/null\n+++ b/{HIDDEN}\n@@ -0,0 +1,5 @@\n+from calc import quad\n+\n+\n"
                        "+def test_quad_three():\n+    assert quad(3) == 12\n",
          "test_cmd": "python3 -m pytest -p no:cacheprovider -rA tests",
@@ -257,6 +258,9 @@ async def rollouts(client: AsyncVerifierClient, meter: Meter, n_turns: int, back
 async def one_backend(backend: str, envs: Path, args: argparse.Namespace, dc: docker.DockerClient) -> None:
     with LocalServer("--workers", "1", "--sandbox-backend", backend, "--sandbox-languages", "python",
                      "--sandbox-pool-size", "1", "--max-sessions", str(args.sessions + 4),
+                     # the bound sums each session's memory limit (512 MB + the tree's): the default 32 GiB
+                     # admits 63 of this environment's, so 64 sessions waited at the client's retry forever
+                     "--session-max-total-memory-mb", str((args.sessions + 4) * SESSION_BOUND_MB),
                      "--sandbox-repo-environments", str(envs)) as server:
         assert server.proc is not None
         client = AsyncVerifierClient(server.target, ClientConfig(timeout_s=600))
