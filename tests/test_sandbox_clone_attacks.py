@@ -238,7 +238,9 @@ def test_a_zygote_warmed_up_after_a_hostile_job_still_clones_right(graders):
     z, box = outputs(warm, HOSTILE)[0].split()
     got = [line.split() for line in outputs(warm, AFTER, ["", "", ""])]
     assert all(g[1:5] == ["1", got[0][2], "1", "True"] for g in got), (z, got)
-    assert got[0][2] != z or got[0][5] != box, (z, box, got)  # its zygote replaced, or the whole box (Backend.at_rest)
+    # its zygote replaced, the box kept: the new zygote's clone probe is reaped before the reset reads what is
+    # left (zygote.py ended; CI49 found the box replaced for that probe's zombie)
+    assert got[0][2] != z and got[0][5] == box, (z, box, got)
     pids = [int(p) for p in outputs(warm, "import os\nprint(os.getpid())", ["", "", "", ""])]
     assert [b - a for a, b in zip(pids, pids[1:])] == [1, 1, 1], pids  # clones: no middle process between
     grades_right(warm)

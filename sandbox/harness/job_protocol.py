@@ -639,6 +639,7 @@ def reset() -> dict:
     warm_keeper.WARM.check()
     warm_keeper.WARM.wait_ready()  # a zygote replaced here imports before the reply: the rest read next is settled
     syntax_check.CHECKER.check_state()
+    reap_children(warm_keeper.WARM.spared() | syntax_check.CHECKER.spared())  # a new zygote's clone probe (zygote.py ended)
     spared = warm_keeper.WARM.spared() | syntax_check.CHECKER.spared()
     procs = [p for p in pid1.other_pids() if p not in spared]
     bad, fat = tampered(mother=False), grown()

@@ -34,6 +34,7 @@ import resource
 import signal
 import socket
 import sys
+import time
 import types
 
 import program_limits
@@ -322,7 +323,8 @@ def parent_clones() -> bool:
     """Whether clone(CLONE_PARENT) gives our parent the child here: Linux does; gVisor (runsc)
     ignores the flag and the child is ours (measured: docs/sandboxes.md, "The warm interpreter").
     Asked once by a child that says its parent and exits; one the flag made our parent's is left
-    for PID 1 to reap (Warm: reap_children). Never with another thread running: glibc's fork()
+    for PID 1 to reap (job_protocol.reset: reap_children), dead before we say ready (ended), so
+    that the reset that waited for us finds no process of ours beside the zygote. Never with another thread running: glibc's fork()
     then takes and resets its malloc, stdio and loader locks and runs at-fork handlers, which the
     raw clone skips (the zygote's imports start none: tests/test_sandbox_clone_attacks.py)."""
     if len(os.listdir("/proc/self/task")) != 1:
@@ -346,7 +348,26 @@ def parent_clones() -> bool:
             os.waitpid(pid, 0)
         except ChildProcessError:
             pass
+    else:
+        ended(pid)
     return ok
+
+
+ENDED_WAIT_S = 2.0  # how long the probe child may take to exit after closing its pipe (a loaded host)
+
+
+def ended(pid: int) -> None:
+    """Wait until a child of our parent's is a zombie or gone: its pipe closes before it exits, so
+    the pipe's end alone would let the reset read it as a live process (a box replaced for it)."""
+    deadline = time.monotonic() + ENDED_WAIT_S
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                if f.read().rpartition(b")")[2].split()[0] in (b"Z", b"X"):
+                    return
+        except OSError:
+            return
+        time.sleep(0.0005)
 
 
 CLONE_PARENT = 0x00008000
