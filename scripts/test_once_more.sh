@@ -9,7 +9,8 @@
 # failed in several clean-clone runs, a different one each time, and passed alone. So a run whose
 # failures are few (at most MAX_AGAIN, both phases together) runs just those again, alone, and passes
 # only if they all pass then; the first run's failures stay in the log, named as such. More failures
-# than that, or a leaked sandbox (tests/conftest.py), are a break: no second run.
+# than that, or a leaked sandbox (tests/conftest.py), are a break: no second run. Each phase writes its
+# JUnit report (.pytest_cache/junit-phase1.xml, -phase2.xml): every test's time, to order files by.
 set -uo pipefail
 BIN=${BIN:-.venv/bin}
 MAX_AGAIN=${MAX_AGAIN:-5}
@@ -42,14 +43,15 @@ if [ "$PARALLEL" = 0 ]; then
     rc=${PIPESTATUS[0]}
 else
     echo "make test: phase 1 of 2, the tests not marked serial, $WORKERS at once" >&2
-    "$BIN/python" -m pytest -q -rs --durations=40 -n "$WORKERS" --dist loadfile -m "not serial" "$@" 2>&1 | tee "$LOG"
+    "$BIN/python" -m pytest -q -rs --durations=40 -n "$WORKERS" --dist loadfile -m "not serial" \
+        --junitxml=.pytest_cache/junit-phase1.xml "$@" 2>&1 | tee "$LOG"
     rc=${PIPESTATUS[0]}
     [ "$rc" -eq 5 ] && rc=0  # the selection held serial tests only
     [ "$rc" -gt 1 ] && { echo "make test: phase 1: pytest exited $rc (interrupted, internal or usage error)" >&2; exit "$rc"; }
     before=$(failed_count)
     { [ "$rc" -ne 0 ] && [ "$before" -eq 0 ]; } || [ "$before" -gt "$MAX_AGAIN" ] && broken "$rc" "$before"
     echo "make test: phase 2 of 2, the tests marked serial, alone" >&2
-    "$BIN/python" -m pytest -q -rs --durations=40 -m serial "$@" 2>&1 | tee -a "$LOG"
+    "$BIN/python" -m pytest -q -rs --durations=40 -m serial --junitxml=.pytest_cache/junit-phase2.xml "$@" 2>&1 | tee -a "$LOG"
     rc2=${PIPESTATUS[0]}
     [ "$rc2" -eq 5 ] && rc2=0  # the selection held no serial test
     [ "$rc2" -ne 0 ] && [ "$(failed_count)" -eq "$before" ] && broken "$rc2" 0
