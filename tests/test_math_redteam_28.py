@@ -57,7 +57,6 @@ import pytest
 from tests.helpers import number_case as n
 from tests.helpers import paid_test, refused_test
 
-_XFAIL = "rt29ad class 1: the answer line's own math grounds the letters a step line spells a word with"
 
 # 1. Letters the answer's math writes ground a spelled word on the step line above it.
 _SPELLED = [
@@ -114,9 +113,8 @@ test_a_word_spelled_with_the_answers_angle_names_is_read = refused_test(
 AFTER_NEAR = [n("所以 ∠NOT = 6；\n答案是 6。∠NOT = 6。"), n("所以 n + o + t = 6；\n答案是 6。$n_{o t} = 6$。")]
 test_a_word_spelled_after_the_answers_sentence_is_read = refused_test(
     AFTER_NEAR, """After the answer's `。` only lenient pays: its last sentence (`∠NOT = 6`, `$n_{o t} = 6$`) is read as
-    a statement of its own, with any line above (not fx29av's walk). The safe verdict: refused.""",
-    marks=[pytest.mark.xfail(strict=True, reason=_XFAIL + " (lenient, not the walk: the sentence after the "
-                             "answer's `。` is read as the last statement)")])
+    a statement of its own, with any line above (not fx29av's walk). The safe verdict: refused (fx29ax: the lenient
+    fallback reads no value after an answer anchor, `extract._anchored_before`).""")
 
 # Held: NUL characters (`WINDOW_CUT`) in the completion.
 NUL_HELD = [n(c) for c in [

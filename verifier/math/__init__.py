@@ -55,7 +55,8 @@ Extraction (`extract.py`):
   of the last math segment (an escaped `\\$` is no delimiter) and the last number in the tail
   (never digits inside a word; `2/3` and a decimal comma `2,74` are one number), read only when
   its sentence passes the same grammar (`grammar.read_sentence`: "6 or 7", "so it is 6 thousand",
-  "not 6" are no_answer) and what follows closes it.
+  "not 6" are no_answer) and what follows closes it; never a value after an answer anchor (the anchor decides:
+  `Maybe the answer is 7. x = 6.` is no_answer).
 - Anchors and the lenient fallback look only at the last `tail_chars` (8192) characters.
 
 Multiple choice (`choices.py`, when the task gives `choices`; letters A, B, C, ... in order):

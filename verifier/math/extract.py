@@ -717,10 +717,22 @@ def _last_expression(region: str, limits: MathLimits) -> Extraction:
             end, text = end + 1, text + "!"  # `So we get 6!.` is 720: a `!` right after a number is a factorial
     else:
         return NO_ANSWER
+    if _anchored_before(tail, start):
+        return NO_ANSWER  # `可能\n答案是 7。x = 6。`: the anchor's sentence states the answer (or none), never the one after
     answer = _read_last_sentence(tail, start, end, text) if text else None
     if answer and not chain_agrees(answer):
         return NO_ANSWER  # `So, $x = 7 = 6$.` states 7 and 6: a second value, as after an anchor (red team 6 class 3)
     return Extraction(answer[: limits.max_answer_chars + 1], "last") if answer else NO_ANSWER
+
+
+def _anchored_before(tail: str, start: int) -> bool:
+    """Whether an answer anchor (`ANCHORS`) stands in `tail` before the value at `start`. The anchor is the answer's
+    statement, read as strict reads it (`last_anchor_span`): paid when its sentence is admitted, else no answer (a hedge
+    above it, `可能\n答案是 7。`). The lenient fallback adds only a reading where no such statement stands, so a sentence
+    after it (`x = 6。`, `∠NOT = 6。`) never replaces it (docs/math.md "Answer grammar"; red team 28's lenient `AFTER_NEAR`,
+    a different value paid after a refused anchor). Only a box or a concluding sentence after it, read alike in both
+    profiles before this fallback, may still state the answer."""
+    return _ANCHOR_RE.search(tail, 0, start) is not None
 
 
 # Where the sentence around the last value starts: after a line break or a sentence end.
@@ -922,8 +934,8 @@ def _last_marked_letter(tail: str, n_choices: int) -> str | None:
         cand = next(g for g in m.groups() if g)
         if ord(cand) - ord("A") < n_choices:
             letter, last = cand, m
-    if last is None:
-        return None
+    if last is None or _anchored_before(tail, last.start()):
+        return None  # `Maybe the answer is (A).\n(B)`: the anchor decides, as for a number (`_anchored_before`)
     line_start = tail.rfind("\n", 0, last.start()) + 1
     if _MARKED_LETTER_RE.search(tail[line_start: last.start()]):
         return None  # `**B** or **C**`, `(A) (B) (C) (D)`: the letter's line names several

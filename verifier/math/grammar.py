@@ -520,7 +520,8 @@ def _caseless_line_opens(text: str, start: int) -> bool:
     line ends nothing (`以千为单位\n\n小明有 6 个苹果`). Math alone (`$$2 + 4 = 6$$`) opens no line either (fx29au, red
     team 26 classes 1, 2 and 4: spacing escapes and escaped letters hid words in what fx29as/fx29at read as plain
     math, and its first-line climb was cubic): a step line below it runs into it, a cost taken. Bounded: at most
-    `_CASELESS_WALK_LINES` lines are read (beyond them, no sentence opens), and a window's cut (`WINDOW_CUT`) is no
+    `_CASELESS_WALK_LINES` lines of `_CASELESS_LINE_CHARS` characters are read (beyond them or above a longer line, no
+    sentence opens; fx29ax, red team 28's TIME), and a window's cut (`WINDOW_CUT`) is no
     text's start: a walk that reaches it reads no further, as beyond the bound (fx29av, red team 27 class 4).
     A step line's relation or premise names only what the line at `start` (the answer's line) names
     (`_caseless_relation`; fx29av, red team 27 classes 1-3): a name the answer does not use is free text."""
@@ -531,7 +532,10 @@ def _caseless_line_opens(text: str, start: int) -> bool:
             end -= 1
         if end == 0 or _joined_end(text, end):
             return True
-        line_start = text.rfind("\n", 0, end) + 1
+        floor = end - _CASELESS_LINE_CHARS - 1  # a line break here or later: the line is this long at most
+        line_start = text.rfind("\n", max(floor, 0), end) + 1
+        if not line_start and floor >= 0:
+            return False  # longer than a step line or a label: no line of the allowlist, decided before it is read
         if text.startswith(WINDOW_CUT, line_start):
             return False  # the window's cut: what stands above it is unread (`tail_window`)
         whole = "\n" in text[end:start]  # a whole line above, not the words before `start` on its own line
@@ -546,6 +550,12 @@ def _caseless_line_opens(text: str, start: int) -> bool:
 _CASELESS_WALK_LINES = 64
 """How many lines above a caseless line `_caseless_line_opens` reads: far beyond any chain of step lines and labels
 a solution writes before a caseless answer; beyond it the line opens no sentence (the safe reading)."""
+_CASELESS_LINE_CHARS = 300
+"""The longest line above a caseless line that `_caseless_line_opens` reads as a step line or an opening label: far
+beyond a worked solution's step (`所以∠DEF＝∠DEB-∠DEC＝90°-65°＝25°；`, `小明有 6 个苹果，小红有 4 个苹果`); a longer line runs
+into the line below (the safe reading), decided before it is read. Red team 28's TIME: every line break of the lead
+window walked up to a 96,000-character sum line and scanned it, so a 100,000-character completion graded in ~6 s
+(line breaks x line length); now each walk reads at most `_CASELESS_WALK_LINES` x this many characters."""
 
 WINDOW_CUT = "\x00"
 """The first character of a window that cuts its text (`tail_window`), in place of the character cut: no reader takes
