@@ -112,9 +112,12 @@ _LABEL = [
     '可能\n答案：$6$', '不是\n答案: $6$', '可能\n\n答案：6', '我不确定\n答案：6', '以千为单位，\n答案：6', 'Maybe\ntotal: 6', 'Not\nA: 6', '可能\nA: 6', 'ربما\n答案：6',
     'возможно\n答案：6', 'शायद\n答案：6', 'たぶん\n答案：6',
 ]
-LABEL_NEAR = _rows(_LABEL, "rt29ae class 2: lenient `_LINE_LABEL_RE` opens a sentence at a label line, the line above unread")
+_LABEL_OPEN = ['Maybe\ntotal: 6', 'Not\nA: 6', '可能\nA: 6']  # a label that is no answer phrase: still paid lenient
+# closed by fx29ax (lenient reads no value after a refused answer phrase: extract._anchored_before), the rest open
+LABEL_NEAR = _cases([c for c in _LABEL if c not in _LABEL_OPEN]) + _rows(
+    _LABEL_OPEN, "rt29ae class 2: lenient `_LINE_LABEL_RE` opens a sentence at a label line, the line above unread")
 test_a_label_line_under_a_hedge_is_read_with_it = refused_test(
-    LABEL_NEAR, """Paid lenient: `extract._sentence_open` opens a sentence at any line `_LINE_LABEL_RE` matches
+    LABEL_NEAR, """Paid lenient (all but the label rows that are no answer phrase closed by fx29ax): `extract._sentence_open` opens a sentence at any line `_LINE_LABEL_RE` matches
     (`答案:` after `to_ascii_math`, `total:`, `A:`), so the hedge line above is never read, where the caseless walk and the
     capital rule read it on the other paths. The safe verdict: refused.""")
 
@@ -130,9 +133,9 @@ _NAMES = [
     'Μάλλον\n答案是 6。', 'Ίσως\n答案是 6。', 'Περίπου\n答案：6', 'Хм.\nВозможно 答案是 6。', 'Хм.\nНе 答案是 6。', 'We compute 2 + 4.\nНаверное 答案是 6。',
     'We compute 2 + 4.\nΜάλλον\n答案：6',
 ]
-NAMES_NEAR = _rows(_NAMES, "rt29ae class 3a: `_is_name` takes a capitalised Cyrillic or Greek hedge for a name")
+NAMES_NEAR = _cases(_NAMES)  # closed by fx29ax: a refused answer phrase's value is not read again by read_sentence
 test_a_capitalised_hedge_of_another_script_is_no_name = refused_test(
-    NAMES_NEAR, """Paid lenient: after the anchor path refuses the lead, the last sentence is read by `read_sentence`, where
+    NAMES_NEAR, """Was paid lenient (closed by fx29ax; `_is_name` itself still takes them: class 3b's rule would): after the anchor path refuses the lead, the last sentence is read by `read_sentence`, where
     `_is_name` admits any capitalised word (`NEVER_NAMES` lists Latin hedges only), so `Возможно` ("maybe"), `Примерно`
     ("about"), `Не` ("not"), `Μάλλον` ("probably") are names before the subject `答案是`. The safe verdict: refused.""")
 
