@@ -10,11 +10,13 @@ Classes 3, 5, 6, 8 and 9 of /work/shared/RED-TEAM.md. Verdicts only, no duration
 held are told at each test."""
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from sandbox.build import HARNESS
 from sandbox.session import SessionHost, SessionLimits
 from sandbox.sync import SyncGrader
 from tests import test_redteam_backends_8 as red_team_8
@@ -196,6 +198,33 @@ def test_a_listing_of_many_long_non_utf8_names_is_answered_not_lost(session_host
     assert listed.get("ok") is True and not listed.get("lost"), {k: v for k, v in listed.items() if k != "entries"}
 
 
+# The other tools: `read` and `list` are bounded by max (and the host's max_field_bytes), shell output by its Capture,
+# the grade's snapshot by _Listing (names' bytes, entries, time) and DEPTH_MAX. A tool's PATH is not: `write` makes
+# every folder its path names (session_tools._walk_to, create=True), one mkdir and open per part, in PID 1, outside
+# any cell's clock. Measured: a 40 KB path made 20,000 nested folders in 9.5 s on gVisor (5,000 in 1.7 s; no inode
+# cap there); docker stopped at its inode cap (4,095 folders, then "cannot open the directory").
+DEPTH = 3000
+COUNT_DEPTH = "import os\nd = 0\nos.chdir('/work')\nwhile os.path.isdir('a'):\n    os.chdir('a')\n    d += 1\nd"
+
+
+@pytest.mark.xfail(strict=True, reason="class 5/9 (work outside any clock; bound every size): a session tool's path "
+                   "may have any number of parts, and `write` makes each folder in PID 1 outside any cell's clock (a 40 "
+                   "KB path: 20,000 nested folders in 9.5 s on gVisor, no inode cap), far past the DEPTH_MAX (128) the "
+                   "grade's snapshot then refuses by name. Close: refuse a path of over DEPTH_MAX parts, on the host "
+                   "(verifier/sessions.py check_write/check_read/check_list) and in session_tools._parts")
+def test_a_write_through_a_path_of_thousands_of_folders_is_refused(session_host: SessionHost) -> None:
+    sys.path.insert(0, str(HARNESS))  # the harness's modules import each other by name (tests/test_session_list_bound.py)
+    import session_tools
+
+    box = session_host.take_box("python", SessionLimits(time_limit_s=2), {})
+    try:
+        wrote = box.write("a/" * DEPTH + "f", b"x")
+        depth = box.cell(COUNT_DEPTH)
+    finally:
+        session_host.destroy(box)
+    assert depth["status"] == "ok" and int(depth["value"]) <= session_tools.DEPTH_MAX, (wrote, brief(depth))
+
+
 # ----------------------------------------------------------------- 4. whose fault a full task tree is (h33v)
 # A python environment (tests/test_repo_redteam_tree.py's `plain`: a 3 MiB copy, pkg/big.py) graded with a 20 MiB
 # /work and tree (/mnt) of 8192 inodes, so the host's bound leaves the tree WORK_SPARE (16 MiB) past the environment's
@@ -206,19 +235,27 @@ def test_a_listing_of_many_long_non_utf8_names_is_answered_not_lost(session_host
 _DATA = 4400  # new one-line files, a 4 KiB page each on either tmpfs: 17 MiB, over the 16.98 MiB the copies leave
 
 
+_OWN_LINKS = 4600  # links of the environment's own with 208-byte targets: 4,600 pages (18 MiB) on Linux's tmpfs
+
+
 def _new_files(prefix: str, n: int, suffix: str = ".txt") -> str:
     return "".join(f"--- /dev/null\n+++ b/{prefix}{i:05d}{suffix}\n@@ -0,0 +1 @@\n+1\n" for i in range(n))
 
 
 @pytest.fixture(scope="module", params=["docker", "gvisor"])
 def tree(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """A grader of the `plain` environment with a 20 MiB /work (and /mnt) of 8192 inodes, on docker and gvisor."""
+    """A grader of the `plain` environment (and `ownlinks`: the same with _OWN_LINKS long links of its own) with a 20 MiB /work (and /mnt) of 8192 inodes, on docker and gvisor."""
     from sandbox.sync import SyncGrader
     from tests.helpers import sandbox_config
     from tests.test_repo_redteam_tree import WORK_MB, _env
 
     root, recipes = tmp_path_factory.mktemp("rt30ae-envs"), tmp_path_factory.mktemp("rt30ae-recipes")
     _env(root, tmp_path_factory.mktemp("rt30ae-plain"), recipes, "plain")
+    own = tmp_path_factory.mktemp("rt30ae-ownlinks")
+    (own / "links").mkdir()
+    for i in range(_OWN_LINKS):  # the environment's own links (committed as links), each target past INLINE_LINK
+        (own / "links" / f"l{i:05d}").symlink_to("../" + "t" * 200 + f"{i:05d}")
+    _env(root, own, recipes, "ownlinks")
     g: Any = SyncGrader(sandbox_config(request.param, languages=("python",), pool_size=1,
                                        pool_name=f"test-rt30ae-tree-{request.param}", repo_environments=str(root),
                                        repo_pool_size=1, work_tmpfs_mb=WORK_MB, tmpfs_inodes=8192))
@@ -229,11 +266,21 @@ def tree(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
         g.close()
 
 
-def _grade(g: Any, completion: str, tests: str) -> dict:
+def _grade(g: Any, completion: str, tests: str, environment: str = "plain") -> dict:
     from tests.helpers import grade_pytest_task
     from tests.test_repo_redteam_tree import _CMD
 
-    return grade_pytest_task(g, "plain", completion, tests, _CMD, "rt30ae")
+    return grade_pytest_task(g, environment, completion, tests, _CMD, "rt30ae")
+
+
+def test_an_environment_of_long_links_of_its_own_is_its_own_infra_error(tree: Any) -> None:
+    """Held (h33v, the `links` branch of view_listing; rt33s tested the files' links): 4,600 links the environment
+    holds itself, targets of 208 bytes, and its 3 MiB copy are over the 20 MiB tree with 16 MiB spare: the
+    environment's infra_error, not retryable, never the right patch's 0."""
+    from tests.test_repo_redteam_tree import _GOLD, _TESTS
+
+    result = _grade(tree, _GOLD, _TESTS, "ownlinks")
+    assert result["verdict"] == "infra_error" and "long links" in result["detail"] and not result["retryable"], result
 
 
 def test_the_right_patch_is_accepted_with_a_few_data_files(tree: Any) -> None:
