@@ -157,6 +157,34 @@ def test_nothing_a_job_leaves_zombies_orphans_or_a_fork_chain_outlives_its_reset
         assert got["verdict"] == "accepted" and not got["retryable"], got
 
 
+# The same in a session box (session_box.py "reset": job_protocol.reset, then the box kept as a spare): a cell leaves
+# the zombies, the daemon and the fork chain; the next session, in the same box, finds none of them.
+LEAVE_CELL = LEAVE.replace("print(input())\n", "'left'\n")
+PROBE_CELL = PROBE.replace("print(int(input()) + (1 if left() else 0))\n", "left()\n")
+
+
+def test_nothing_a_session_leaves_outlives_its_reset(any_grader: SyncGrader) -> None:
+    """Class 6 for sessions: a spare reset clean serves the next session with none of the last one's processes."""
+    host = SessionHost(any_grader.grader.config, max_sessions=2, spares=1, backend=any_grader.grader.backend)
+    try:
+        box = host.take_box("python", SessionLimits(time_limit_s=2), {})
+        first = box.box.id
+        left = box.cell(LEAVE_CELL)
+        assert (left["status"], left["value"]) == ("ok", "'left'"), brief(left)
+        alive = box.cell(PROBE_CELL)  # the probe sees them while the session lives
+        assert (alive["status"], alive["value"]) == ("ok", "True"), brief(alive)
+        host.give_back(box)
+        box = host.take_box("python", SessionLimits(time_limit_s=2), {})
+        try:
+            assert box.box.id == first, "the spare was not kept: its reset was not clean"
+            probe = box.cell(PROBE_CELL)
+        finally:
+            host.destroy(box)
+        assert (probe["status"], probe["value"]) == ("ok", "False"), brief(probe)
+    finally:
+        host.remove_all()
+
+
 # ----------------------------------------------------------------- 3. listings (h30ad)
 # Names of 255 bytes: 255 non-UTF-8 bytes are 1,530 bytes of JSON each (surrogateescape, then ensure_ascii's \\udcXX),
 # ASCII ones about 270. The listing is bounded in names (LIST_READ_MAX, max) but not in bytes, and its reply is one
