@@ -3,11 +3,26 @@
 
 1. h30ab (session_box.ResultLine, accounting.Capture): a cell's result channel (the fd in argv[2]).
 2. h30ac (job_protocol.reset reaps before it reads `procs`; zygote.ended): what a job leaves for the next reset.
-3. h30ad (session_tools.list_dir, LIST_READ_MAX): a listing of many, long or non-UTF-8 names.
+3. h30ad (session_tools.list_dir, LIST_READ_MAX) and the other tools' bounds.
 4. h33v (sandbox/repo/apply.py View.tree_bytes, INLINE_LINK): whose fault a full task tree is.
 
-Classes 3, 5, 6, 8 and 9 of /work/shared/RED-TEAM.md. Verdicts only, no durations. FINDINGS (strict xfails) and what
-held are told at each test."""
+Classes 3, 5, 6, 8 and 9 of /work/shared/RED-TEAM.md. Verdicts only, no durations.
+
+FINDINGS (strict xfails): a listing of 1,000 names of 255 non-UTF-8 bytes overflows the channel's 1 MiB header and
+loses the session (3); a `write` through a path of thousands of parts makes every folder in PID 1 outside any clock
+(3); a test patch whose files fill the tree makes the right patch wrong_answer (4: the host counts the environment's
+part only).
+HELD: a result line nested past the JSON decoder (RecursionError, not ValueError, leaves run_cell: the host's
+"session supervisor" crash, lost; no cpu_s in that reply, and PID 1 leaves the interpreter to the host's destroy), a
+result forged with the cell's own nonce (read from the kernel's frame: the cell's own value, by design), a result
+written in pieces, results a background process writes into the next cell, a closed or redirected channel (1);
+zombies, a setsid daemon and a fork chain left by a job or a session (2); long UTF-8 names listed whole (3); the
+model's own full tree is its 0, an environment's own long links its infra_error (4). Measured, not tests (docker,
+load 4-5): 40 cells each writing 1.3 MB of junk under the result cap were charged 0.028 s while the box's cgroup rose
+0.111 s (plain cells: 0.003 vs 0.015), about 2 ms of PID 1 a cell; a writer left between cells costs PID 1's drain
+about 1 ms a cell; a gVisor folder of 70,000 names lists in 0.1 s (LIST_READ_MAX); a job renicing the warm mother
+recycles its box on every backend (documented: docs/sandboxes.md "The warm interpreter"), the zygote alone only
+the zygote."""
 from __future__ import annotations
 
 import sys
@@ -333,7 +348,9 @@ def test_a_model_patch_that_fills_the_tree_is_its_own_zero_never_infra(tree: Any
                    "files' pages; a test patch of 4,400 one-line data files fills the 20 MiB tree and the runner's "
                    "tree_full makes the RIGHT patch wrong_answer, 0. Close: count the dataset's overrides (test patch, "
                    "decoys: each file a page) with the environment's part on the host, infra_error not retryable "
-                   "where they leave no spare, and charge tree_full to the model only past that")
+                   "where they leave no spare, and charge tree_full to the model only past that. Reachable where "
+                   "tmpfs_inodes x 4 KiB exceeds WORK_SPARE (here 8,192 inodes); under the defaults (4,096 inodes, 1 "
+                   "MiB fields) the inode cap happens to hold a test patch to about the spare")
 def test_a_test_patch_that_fills_the_tree_never_makes_the_right_patch_wrong(tree: Any) -> None:
     from tests.test_repo_redteam_tree import _GOLD, _TESTS
 
