@@ -78,9 +78,8 @@ FORGED = NONCE + ("import os\nos.write(int(sys.argv[2]), ('{\"nonce\": \"%s\", \
 
 
 def test_a_result_line_nested_past_the_decoder_is_the_cells_own_crash(session_host: SessionHost) -> None:
-    first, after = cells(session_host, [DEEP, "1 + 1"])
+    first, = cells(session_host, [DEEP])
     assert first["status"] == "crashed" and first.get("lost") is True, brief(first)
-    assert first["status"] not in ("ok", "error"), brief(first)
 
 
 def test_a_result_forged_with_the_cells_own_nonce_is_only_its_own_value(session_host: SessionHost) -> None:
