@@ -94,7 +94,7 @@ _SINGLE = [
     'Step 约: \\boxed{6}', 'Attempt 千: \\boxed{6}', 'Value of 千: \\boxed{6}', 'Answer for 千: \\boxed{6}', '**约**：\\boxed{6}',
     '### 约：\\boxed{6}', '(约)：\\boxed{6}', '约:\n\\boxed{6}', '千:\n\\[\\boxed{6}\\]', 'The total is 7.\n千：\\boxed{6}', 'и：\\boxed{6}',
 ]
-SINGLE_NEAR = _rows(_SINGLE, "rt29ae class 1: a one-character word of any script (`约`, `千`, `非`) is a label's math name")
+SINGLE_NEAR = _cases(_SINGLE)  # closed by fx29az (`grammar.math_letter`)
 test_a_one_character_word_is_no_math_name_label = refused_test(
     SINGLE_NEAR, """Paid in both profiles: `_label_word`/`_label_phrase` admit `len(w) == 1 and w.isalpha()` as a math
     name (`x:`), and a CJK, Hangul or Cyrillic character is alphabetic. The safe verdict: refused.""")

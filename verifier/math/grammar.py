@@ -263,7 +263,7 @@ def _numbered_label(head: str) -> bool:
     box's label is (`Attempt:`, `Wrong step 1`, `Attempt 1 wrong` are none)."""
     words = [w for w in _LEAD_TOKEN_RE.findall(head) if w not in "*#_"]
     return any(w.lower() in _NUMBERED_LABELS for w in words) and all(
-        w.lower() in _NUMBERED_LABELS or w.isdigit() or len(w) == 1 and w.isalpha() or w in "()" for w in words
+        w.lower() in _NUMBERED_LABELS or w.isdigit() or math_letter(w) or w in "()" for w in words
     ) and _label_phrase(words)
 
 
@@ -1729,7 +1729,9 @@ follows a subject or a stating auxiliary (`we have been`, `will have been`), nev
 # Class "a label before a colon" (red team 3, class 5): kept apart from `box_lead`'s other marks on purpose.
 _LABEL_WORDS = frozenset("answer answers final correct exact required result results solution solutions step case "
                          "part question problem antwort réponse respuesta jibu ответ".split())
-_CJK_LABELS = frozenset({"答案", "最终答案", "最后答案", "答え", "结果", "解", "解答"})
+_CJK_LABELS = frozenset({"答案", "最终答案", "最后答案", "答え", "结果", "解", "解答", "答"})
+"""Chinese and Japanese labels of an answer or solution (`答案：`, `解：`, `答：`, a worked solution's answer line): whole words,
+listed, since a one-character word of these scripts is no math name (`math_letter`: `约：` "about" is none)."""
 _LABEL_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？]|\\[\[\]]|(?<!\\)\$\$")  # its clauses before a comma lead (`_lead_clause`)
 
 
@@ -1832,7 +1834,7 @@ def _label_phrase(words: list[str]) -> bool:
         low = w.lower()
         if low in _NUMBERED_LABELS and low not in _LABEL_WORDS:
             after = [x for x in words[k + 1:] if x not in "()[]{}.#"]
-            if not after or not (after[0].isdigit() or len(after[0]) == 1 and after[0].isalpha()):
+            if not after or not (after[0].isdigit() or math_letter(after[0])):
                 return False  # `Attempt:`, `Sample answer:`: only a number makes it a label
             continue  # `Attempt 1`: a transcript's section, though `attempt` alone hedges (`_NOT_OBJECTS`)
         if w.isdigit():
@@ -1841,7 +1843,7 @@ def _label_phrase(words: list[str]) -> bool:
                 return False
         elif w.isalpha() and _not_object(low) and low not in ANCHOR_LEADS:
             return False
-        elif len(w) == 1 and w.isalpha() and w not in ("A", "I", "a"):
+        elif math_letter(w) and w not in ("A", "I", "a"):
             before = [x.lower() for x in words[:k] if x not in "()[]{}"]
             named = [x for x in words if x.isalnum()]
             if not (len(named) == 1 or before and (before[-1] in _NUMBERED_LABELS or before[-1] in _LETTER_AFTER)):
@@ -1850,8 +1852,10 @@ def _label_phrase(words: list[str]) -> bool:
 
 
 def _label_word(w: str) -> bool:
+    """Whether `w` may stand in a label before its colon: a mark, a number, a math letter (`math_letter`: `x:`, `α:`;
+    never `约：`, "about"), a lead, a label's or a stating word, or a noun phrase's word of LEXICON."""
     low = w.lower()
-    return (w in _LEAD_MARKS or w in "()[]{}\\" or w.isdigit() or len(w) == 1 and w.isalpha() or low in ANCHOR_LEADS
+    return (w in _LEAD_MARKS or w in "()[]{}\\" or w.isdigit() or math_letter(w) or low in ANCHOR_LEADS
             or low in _LABEL_WORDS or low in _NUMBERED_LABELS or w in _CJK_LABELS or low in ("textbf", "text", "mathbf", "textit", "of", "in", "for")
             or low in _STATING_VERBS  # `We compute:`
             or any(_has(role, w) for role in ("noun", "count", "det", "pronoun", "verb")))  # `I made an error:`
@@ -3371,6 +3375,27 @@ def _first_side(text: str, value: str | None = None) -> str | None:
 
 _GREEK = frozenset("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi rho "
                    "sigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Sigma Phi Psi Omega".split())
+_GREEK_UNICODE_NAMES = {"varepsilon": "GREEK LUNATE EPSILON SYMBOL", "vartheta": "GREEK THETA SYMBOL",
+                        "varphi": "GREEK PHI SYMBOL"}
+
+
+def _greek_character(name: str) -> str:
+    """The Unicode character of `_GREEK`'s `name` (`alpha` -> `α`, `Delta` -> `Δ`; Unicode spells lambda `LAMDA`)."""
+    case = "CAPITAL" if name[0].isupper() else "SMALL"
+    spelled = name.upper().replace("LAMBDA", "LAMDA")
+    return unicodedata.lookup(_GREEK_UNICODE_NAMES.get(name, f"GREEK {case} LETTER {spelled}"))
+
+
+_GREEK_LETTERS = frozenset(_greek_character(n) for n in _GREEK)
+"""`_GREEK`'s letters as written in Unicode (`α`, `Δ`, `ϕ`): the Greek letters math uses as symbols, the one list
+(`math_letter`). `π` is `\\pi` already (`to_ascii_math`), a constant, and no name."""
+
+
+def math_letter(w: str) -> bool:
+    """Whether `w` is one math letter: ASCII Latin (the alphabet `_MATH_NAME_RE` names) or one of `_GREEK_LETTERS`. An
+    allowlist: `isalpha` holds for any script's character, and a one-character word of another script is a word, not a
+    symbol (red team 29 class 1: `约：\\boxed{6}` ("about"), `千：`, `非：`, `Step 约:` paid as a label's math name)."""
+    return len(w) == 1 and (w.isascii() and w.isalpha() or w in _GREEK_LETTERS)
 _SIDE_NAME_RE = re.compile(
     r"(?:[A-Za-z](?:'{1,3}|\^\{-1\})\([^()=]{1,12}\)|\\(?:overline|overrightarrow)\s*\{[A-Z]{2,3}\}|\\vec\s*\{?[A-Za-z]\}?|m?\s*(?:\\angle|∠|\\measuredangle)\s*"
     r"[A-Za-z0-9]{1,3}|\\(?:" + "|".join(sorted(_GREEK)) + r")(?![A-Za-z])(?:_\{?[A-Za-z0-9]{1,3}\}?)?)$")
