@@ -130,7 +130,9 @@ _NAMES = [
     'Μάλλον\n答案是 6。', 'Ίσως\n答案是 6。', 'Περίπου\n答案：6', 'Хм.\nВозможно 答案是 6。', 'Хм.\nНе 答案是 6。', 'We compute 2 + 4.\nНаверное 答案是 6。',
     'We compute 2 + 4.\nΜάλλον\n答案：6',
 ]
-NAMES_NEAR = _rows(_NAMES, "rt29ae class 3a: `_is_name` takes a capitalised Cyrillic or Greek hedge for a name")
+NAMES_NEAR = _cases([r for r in _NAMES if "答案：" not in r]) + _rows(
+    [r for r in _NAMES if "答案：" in r], "rt29ae class 2 (fx29ax): lenient `_LINE_LABEL_RE` opens a sentence at `答案：`, "
+    "the line above unread, as `Maybe\n答案：6`")  # class 3a closed by fx29az (`grammar.latin_word`)
 test_a_capitalised_hedge_of_another_script_is_no_name = refused_test(
     NAMES_NEAR, """Paid lenient: after the anchor path refuses the lead, the last sentence is read by `read_sentence`, where
     `_is_name` admits any capitalised word (`NEVER_NAMES` lists Latin hedges only), so `Возможно` ("maybe"), `Примерно`
@@ -139,7 +141,7 @@ test_a_capitalised_hedge_of_another_script_is_no_name = refused_test(
 _TWO_LETTERS = [
     'не 答案是 6。', 'ни 答案是 6。', 'ли 答案是 6。', 'μήπως 答案是 6。', 'δε 答案是 6。', 'не 答案是 6', 'не\u2028答案是 6。', 'не\xa0答案是 6。', 'не·答案：6',
 ]
-TWO_LETTERS_NEAR = _rows(_TWO_LETTERS, "rt29ae class 3b: a one-line completion of non-Latin words is a bare expression")
+TWO_LETTERS_NEAR = _cases(_TWO_LETTERS)  # closed by fx29az (`extract._WORD_RE`, `grammar.math_letter`)
 test_a_two_letter_word_of_another_script_is_no_product = refused_test(
     TWO_LETTERS_NEAR, """Paid lenient: `bare_expression`'s `_WORD_RE` counts ASCII words only, so the one line is read whole,
     in math mode, where `_word` reads a lower-case two-letter word (`не`, "not"; `ли`; `δε`) as a product of two symbols.

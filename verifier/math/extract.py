@@ -34,6 +34,7 @@ from .grammar import (
     concludes,
     last_break,
     marks_end,
+    math_letter,
     lead_clauses,
     read_sentence,
     tail_window,
@@ -98,7 +99,10 @@ _NUMBER_RE = re.compile(
 )
 _MATH_DELIMS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 # A plain word (`\sqrt`, `\frac` are commands, not words): a bare expression has at most one.
-_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
+_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}|[^\W\d_]*[^\W\d_A-Za-z][^\W\d_]*")
+"""A word in `bare_expression`'s line: two ASCII letters or more, or any run of letters holding a letter of another script
+(`не`, `δε`, `答案是`); of those, only a Greek math letter alone (`grammar.math_letter`: `α`) is a symbol (red team 29
+class 3b: `не 答案是 6。` was read whole as math, `не` a product of two symbols)."""
 # An anchor after the last box overrides it only when what follows looks like math, not prose
 # ("So \boxed{12}. Checking: the answer is consistent." keeps 12).
 _MATHY_RE = re.compile(r"[\d\\^=+*/()\[\]{}-]")
@@ -792,7 +796,7 @@ def bare_expression(region: str) -> str | None:
     text = region.replace(THINK_OPEN, " ").strip()
     if not text or len(text) > _BARE_MAX_CHARS or "\n" in text or "$" in text or "\\(" in text or "\\[" in text:
         return None
-    words = _WORD_RE.findall(_ENVIRONMENT_RE.sub(" ", text))
+    words = [w for w in _WORD_RE.findall(_ENVIRONMENT_RE.sub(" ", text)) if not math_letter(w)]
     if words and text != words[0] and not set(words) <= _FUNCTION_WORDS:
         return None  # prose around math ("so 1/2"): the number fallbacks read it
     first, eq, _ = text.partition("=")

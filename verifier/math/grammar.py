@@ -2276,20 +2276,28 @@ def _word(word: str, prose: bool) -> _Token:
         return _Token("math", word)
     if admitted(word) and (prose or len(word) > 1):
         return _Token("word", word)
-    if len(word) == 1:
+    if len(word) == 1 and math_letter(word):
         return _Token("math" if not prose or word not in "aAI" else "word", word)
-    if not prose and len(word) == 2 and word.islower():
-        return _Token("math", word)  # `xy` in LaTeX is a product of two symbols
+    if not prose and len(word) == 2 and word.islower() and word.isascii():
+        return _Token("math", word)  # `xy` in LaTeX is a product of two symbols; `не`, `δε` are words (`math_letter`)
     if prose and _is_name(word):
         return _Token("name", word)
     return _Token("word", word)
 
 
 def _is_name(word: str) -> bool:
-    """A capitalised name (`Sam`, `Maria's`): the one open slot, allowed only as a subject."""
+    """A capitalised name (`Sam`, `Maria's`, `José`): the one open slot, allowed only as a subject, and in Latin script
+    only (`latin_word`), where `NEVER_NAMES` and the lexicon read its words: a capitalised word of another cased script
+    (`Возможно` "maybe", `Μάλλον` "probably", `Не` "not") is an unknown word (red team 29 class 3a)."""
     base = word[:-2] if word.endswith(("'s", "’s")) else word
-    return (len(base) >= 2 and base[0].isupper() and base[1:].islower() and base.isalpha() and not admitted(base)
+    return (len(base) >= 2 and base[0].isupper() and base[1:].islower() and latin_word(base) and not admitted(base)
             and base.lower() not in NEVER_NAMES and not _gerund(base))
+
+
+def latin_word(word: str) -> bool:
+    """Whether `word` is letters of the Latin script only (`Sam`, `José`, `Zoë`): ASCII letters or a Unicode letter
+    named LATIN. An allowlist: `isalpha` holds for any script's letters."""
+    return word.isalpha() and all(c.isascii() or unicodedata.name(c, "").startswith("LATIN ") for c in word)
 
 
 def _gerund(word: str) -> bool:
