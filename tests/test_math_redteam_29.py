@@ -162,7 +162,7 @@ _THAI = [
     'หน่วยพัน\x0bคำตอบคือ 6', 'อาจจะ\xa0คำตอบคือ 6', 'ไม่ใช่\u3000คำตอบคือ 6', 'อาจจะ\tคำตอบคือ 6', 'ถ้า n เป็นคู่ คำตอบคือ 6',
     'ถ้าหน่วยเป็นพัน คำตอบคือ 6', 'หน่วยพัน\r\nคำตอบคือ 6',
 ]
-THAI_NEAR = _rows(_THAI, "rt29ae class 4: whitespace before a Thai letter ends the anchor's sentence; its lead is unread")
+THAI_NEAR = _cases(_THAI)  # closed by fx29az (`grammar.thai_space_ends`)
 test_a_thai_space_does_not_drop_the_lead = refused_test(
     THAI_NEAR, """Paid in both profiles: `(?<=[\\u0e00-\\u0e7f\\d])\\s+(?=[\\u0e00-\\u0e7f])` ends a sentence after any digit
     or Thai letter and for any whitespace (`\\r\\n`, `\\u2028`, NBSP), so a lead in any script (`The answer in units of

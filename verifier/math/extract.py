@@ -614,7 +614,7 @@ def last_anchor_span(text: str, limits: MathLimits) -> tuple[int, str, str]:
     return (offset + last.start(), *anchored_span(tail, last.end(), limits))
 
 
-_SENTENCE_BREAK_RE = re.compile(r"\n|[.!?。！？।](?=\s)|[。！？।,，;>$}]|(?<=[\u0e00-\u0e7f\d])\s+(?=[\u0e00-\u0e7f])|\\[\])]")
+_SENTENCE_BREAK_RE = re.compile(r"\n|[.!?。！？।](?=\s)|[。！？।,，;>$}]|(?<=[\u0e00-\u0e7f\d]) +(?=[\u0e00-\u0e7f])|\\[\])]")
 """A clause's start before an anchor: a Thai sentence ends at a space before a Thai word (the script writes
 words without spaces), a Bengali one at a danda `।`."""
 _LEAD_CHARS = 200  # an anchor's sentence is read back this far at most (bounded, linear)

@@ -418,7 +418,7 @@ _SETTLED_CLAUSE_RE = re.compile(
 outputs): a determiner, a statement's noun, a link and a participle that settles it, each from a closed list; no value,
 no hedge, no negation (`the inequality is not proven` is none)."""
 _SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|[$}>]|\\[\])]")
-_SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?:(?<!\\)\$|\))?(?=\s)|[。！？।]|(?<=[\u0e00-\u0e7f\d])\s+(?=[\u0e00-\u0e7f])|\\\]|(?<!\\)\$\$(?!\$)")
+_SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?:(?<!\\)\$|\))?(?=\s)|[。！？।]|(?<=[\u0e00-\u0e7f\d]) +(?=[\u0e00-\u0e7f])|\\\]|(?<!\\)\$\$(?!\$)")
 """Where a sentence starts for `lead_clauses` and `box_lead_clauses`: a sentence end (a period that closes a math segment
 too, `= 0.$ By the quadratic formula`, or a parenthesis, `(... a rectangle.) Therefore`) or a line break (a display's end is one); never markup (`\\textbf{Maybe}, the
 answer is`, `<b>Maybe</b>,`, `Maybe for $n=3$,` are read through)."""
@@ -979,7 +979,7 @@ def lead_clauses(text: str, pos: int) -> bool:
     return all(_lead_clause(clause) for clause in clauses[:-1])  # the last is its own
 
 
-_CLAUSE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?:(?<!\\)\$)?(?=\s)|[。！？।]|(?<=[\u0e00-\u0e7f\d])\s+(?=[\u0e00-\u0e7f])")
+_CLAUSE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?:(?<!\\)\$)?(?=\s)|[。！？।]|(?<=[\u0e00-\u0e7f\d]) +(?=[\u0e00-\u0e7f])")
 """Where an anchor's sentence starts for `anchor_clause`: `_SENTENCE_END_RE` less a display's end, which ends a
 statement only before a sentence's opening (`_ends_statement`)."""
 _LEAD_MARKUP_RE = re.compile(r"\\(?:textbf|textit|text|emph|underline)\s*\{|</?(?:b|i|em|strong|u|think)>|\}")
@@ -1362,6 +1362,27 @@ def _sentence_before(text: str, pos: int) -> str | None:
 _CLAUSE_MARK_AFTER_RE = re.compile(r"[ \t]*[,;:，；：]")
 
 
+_THAI_CLASSIFIERS = ("ชิ้น ลูก เครื่อง ดอลลาร์ แท่ง คัน อัน คน ตัว ใบ เล่ม บาท ผล แผ่น กล่อง ขวด วัน ชั่วโมง นาที ปี "
+                     "ครั้ง").split()
+"""Thai classifiers and units a sum's number may carry before a Thai space (`thai_space_ends`: MGSM's `9 + 20 = 29
+เครื่อง`, `23 - 15 = 8 ดอลลาร์`): what is counted, never a scale (`พัน`), a bound or a hedge (`อาจจะ`)."""
+_THAI_SUM_END_RE = re.compile(
+    r"(?:^|(?<=[\u0e00-\u0e7f]) |(?<=[\n。！？]))(?:ดังนั้น ?)?\(?\d[\d +\-*/×÷().]{0,80}[=＝] ?\d{1,12}(?:\.\d{1,12})?"
+    r"(?: (?:" + "|".join(_THAI_CLASSIFIERS) + r"))?$")
+
+
+def thai_space_ends(text: str, at: int) -> bool:
+    """Whether the ASCII space at `text[at]`, after a Thai letter or a digit and before a Thai letter, ends a sentence
+    (`last_break`; red team 29 class 4). Thai writes no sentence mark, and MGSM's Thai rows end a step with a space
+    (`... ดังนั้น 5 + 6 = 11 คำตอบคือ 11`), but a space ends a sentence only after such a step: a sum of numbers alone
+    from a Thai space's, a line's or a sentence's start, its last side a number with an optional classifier
+    (`_THAI_SUM_END_RE`, `_THAI_CLASSIFIERS`), as `_CASELESS_SUM_RE` reads a line above a caseless answer. After anything
+    else (`The answer in units of 1000`, `It is not 6`, `I doubt that ดังนั้น`, `ถ้า n เป็นคู่`, `ถ้าหน่วยเป็นพัน`, "if the unit is
+    thousands") the sentence goes on and its lead is read (`anchor_lead`: `ดังนั้น คำตอบคือ 6` pays); any other spacing
+    before Thai (NBSP, a tab, `\u2028`) ends none, and a line break is the line walk's (`statement_lines`)."""
+    return bool(_THAI_SUM_END_RE.search(text, max(at - 120, 0), at))
+
+
 def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int:
     """Where the sentence or clause that holds `pos` starts: after the last match of `pattern` in `text[floor:pos]`, a
     line break among them only where `statement_lines` says a statement ends there (fx29z: a line that opens lowercase
@@ -1381,6 +1402,8 @@ def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int
             lines = set(statement_lines(text, floor, pos)) if lines is None else lines
             if m.end() not in lines:
                 continue
+        elif m.group()[:1] == " " and not thai_space_ends(text, m.start()):
+            continue  # a space before Thai ends a sentence only after a sum (red team 29 class 4)
         elif m.start() < marks_end(text, text.rfind("\n", 0, m.start()) + 1):
             continue  # a list number's `1.` is a line's mark, no sentence's end (fx29af)
         elif m.group()[:1] == "." and not period_ends(text, m.start()):
