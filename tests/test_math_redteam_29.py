@@ -176,10 +176,10 @@ THAI_HELD = _cases([
 test_thai_leads_the_walk_reads_are_refused = refused_test(THAI_HELD)
 
 # 5. Policy question: a thousands point under a German or Spanish anchor is read as a decimal point.
-DOTTED_NEAR = _rows([
+DOTTED_NEAR = _cases([
     ('Die Antwort lautet 12.000 Euro.', '12'), ('Die Antwort lautet 6.000.', '6'), ('La respuesta es 6.000.', '6'),
     ('La respuesta es 12.000 pesos.', '12'), ('Die Antwort lautet 1.250 Euro.', '1.25'),
-], "rt29ae class 5 (policy): `d.ddd` under a de/es anchor is a thousands grouping")
+])  # closed by fx29az (`extract.point_grouping_ambiguous`)
 test_a_thousands_point_under_a_grouping_language_is_refused = refused_test(
     DOTTED_NEAR, """Paid in both profiles by documented policy (a point is a decimal point): `Die Antwort lautet 12.000
     Euro.` is twelve thousand euros in German, paid against gold 12. The safe verdict: refused (ambiguous).""")

@@ -85,6 +85,23 @@ An anchor only says where the answer starts: what follows it must still fit the 
 (`grammar.read`), so a hedge, a scale word or a second value after any anchor is refused."""
 # Case-insensitive, no nested quantifiers.
 _ANCHOR_RE = re.compile("|".join(f"(?:{pattern})" for pattern, _ in ANCHORS), re.IGNORECASE)
+_DECIMAL_COMMA_LANGUAGES = ("German", "French", "Spanish", "Russian")
+"""The `ANCHORS` languages (named first in each reason) that write a decimal comma and group thousands with a point or a
+space (`12.000` is twelve thousand in German and Spanish, `12,5` is 12.5): under their anchors a point before three
+digits is no known decimal point (red team 29 class 5: `Die Antwort lautet 12.000 Euro.` paid gold 12)."""
+_DECIMAL_COMMA_ANCHOR_RE = re.compile(
+    "|".join(f"(?:{pattern})" for pattern, why in ANCHORS if why.split()[0] in _DECIMAL_COMMA_LANGUAGES), re.IGNORECASE)
+_POINT_GROUPING_RE = re.compile(r"(?<![\d.,])[1-9]\d{0,2}\.\d{3}(?![\d.,])")
+"""A number a point may group (`12.000`, `1.250`, `6.000`): one to three digits, not led by 0, one point and exactly
+three digits after it; two points (`6.000.000`) are refused as any number with two points is (`parsing`)."""
+
+
+def point_grouping_ambiguous(text: str, anchor_at: int, answer: str) -> bool:
+    """Whether `answer`, stated after the anchor at `text[anchor_at]`, holds a number whose point may group thousands
+    under that anchor's language (`_DECIMAL_COMMA_LANGUAGES`, `_POINT_GROUPING_RE`): `Die Antwort lautet 12.000` reads
+    12 or 12000, so it is refused against both readings (docs/math.md "Answer grammar", a point's two readings), as a
+    comma before three digits is never a decimal comma (`parsing.decimal_comma`)."""
+    return bool(_DECIMAL_COMMA_ANCHOR_RE.match(text, anchor_at)) and bool(_POINT_GROUPING_RE.search(answer))
 # What may sit between an anchor and the answer: spaces, bold markers, colon, "is".
 _ANCHOR_LEAD_RE = re.compile(r"[\s*:_#]*(?:is\b[\s*:_]*)?", re.IGNORECASE)
 # End of a sentence: a period (not a decimal point, not an ellipsis), `?`, or `!` not after a digit
@@ -140,8 +157,9 @@ def extract_with_limits(
     boxes = last_boxes(region, limits)
     anchor_at, anchored, after_anchor = last_anchor_span(region, limits)
     if anchored and (not boxes or anchor_at > boxes[0][0] and _MATHY_RE.search(anchored)):
-        # a math answer stated after the last box wins, unless what follows retracts it
-        return Extraction(anchored, "anchor") if closes(after_anchor) and chain_agrees(anchored) else NO_ANSWER
+        # a math answer stated after the last box wins, unless what follows retracts it or its point may group
+        return Extraction(anchored, "anchor") if closes(after_anchor) and chain_agrees(anchored) and not (
+            point_grouping_ambiguous(region, anchor_at, anchored)) else NO_ANSWER
     if boxes and boxes[0][1] is None:
         return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
     stated = _stated_parts(region, boxes, limits) if boxes else []
