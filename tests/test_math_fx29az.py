@@ -6,7 +6,8 @@ right answer in these scripts: paid).
 3. A name is Latin script (`grammar.latin_word`); a two-letter product is two ASCII letters; `bare_expression` counts a
    run of another script's letters as a word.
 4. An ASCII space before Thai ends a sentence only after a Thai sum (`grammar.thai_space_ends`); other spacing never.
-5. Under a decimal-comma language's anchor, `d.ddd` is ambiguous and refused (`extract.point_grouping_ambiguous`).
+5. Under a decimal-comma language's anchor, `d.ddd` is ambiguous and refused (`extract.point_grouping_ambiguous`), in
+   prose and in a box in the anchor's sentence.
 """
 
 from __future__ import annotations
@@ -94,6 +95,8 @@ POINT_NEAR = _cases([
     ('La respuesta es 2.500 pesos.', '2.5'), ('La respuesta final es 6.000', '6'), ('La réponse est 6.000.', '6'),
     ('Ответ: 6.000.', '6'), ('Ответ — 1.250', '1.25'), ('Die Antwort lautet $12.000$.', '12'), ('Die Antwort ist 12.000 Euro.', '12'),
     ('Die Antwort lautet 12.5.', '12'), ('Die Antwort lautet 12,6.', '12.5'), ('Die Antwort lautet 12.000.000.', '12'),
+    ('Die Antwort lautet \\boxed{6.000}.', '6'), ('Die Antwort lautet \\boxed{6.000}.', '6000'), ('Antwort: $\\boxed{1.250}$', '1.25'),
+    ('La respuesta es $\\boxed{12.000}$ pesos.', '12'),
 ])
 test_a_point_before_three_digits_under_a_decimal_comma_anchor_is_refused = refused_test(POINT_NEAR)
 
@@ -101,6 +104,7 @@ POINT_RIGHT = _cases([
     ('Die Antwort lautet 12.', '12'), ('Die Antwort lautet 12,5.', '12.5'), ('La respuesta es 12,5.', '12.5'),
     ('Die Antwort lautet 12.5.', '12.5'), ('Die Antwort lautet 0.125.', '0.125'), ('Die Antwort lautet 1234.567', '1234.567'),
     ('Die Antwort lautet 12000.', '12000'), ('The answer is 6.000.', '6'), ('答案是 1.500。', '1.5'), ('Die Antwort lautet 39.', '39'),
-    ('Ответ: 6.', '6'), ('La réponse est 11.', '11'), ('Die Antwort lautet 1.25.', '1.25'),
+    ('Ответ: 6.', '6'), ('La réponse est 11.', '11'), ('Die Antwort lautet 1.25.', '1.25'), ('Die Antwort lautet \\boxed{12}.', '12'),
+    ('Die Antwort lautet \\boxed{12,5}.', '12.5'), ('The answer is \\boxed{6.000}.', '6'), ('\\boxed{1.500}', '1.5'),
 ])
 test_other_numbers_under_these_anchors_and_points_elsewhere_pay = paid_test(POINT_RIGHT)

@@ -96,6 +96,13 @@ _POINT_GROUPING_RE = re.compile(r"(?<![\d.,])[1-9]\d{0,2}\.\d{3}(?![\d.,])")
 three digits after it; two points (`6.000.000`) are refused as any number with two points is (`parsing`)."""
 
 
+def _boxed_under_anchor(text: str, anchor_at: int, box_at: int) -> bool:
+    """Whether the box at `box_at` stands in the sentence of the anchor at `anchor_at` (`point_grouping_ambiguous`:
+    `Die Antwort lautet \\boxed{12.000}.`): after it, on its line, with no sentence's end between."""
+    between = text[anchor_at:box_at] if 0 <= anchor_at < box_at else "\n"
+    return "\n" not in between and not _SENTENCE_END_RE.search(between)
+
+
 def point_grouping_ambiguous(text: str, anchor_at: int, answer: str) -> bool:
     """Whether `answer`, stated after the anchor at `text[anchor_at]`, holds a number whose point may group thousands
     under that anchor's language (`_DECIMAL_COMMA_LANGUAGES`, `_POINT_GROUPING_RE`): `Die Antwort lautet 12.000` reads
@@ -165,6 +172,9 @@ def extract_with_limits(
     stated = _stated_parts(region, boxes, limits) if boxes else []
     if stated is None:
         return NO_ANSWER  # `-\\boxed{6}`, `not \\boxed{6}`, `I doubt it is \\boxed{6}` (grammar.box_lead, box_clause)
+    if boxes and _boxed_under_anchor(region, anchor_at, boxes[0][0]) and point_grouping_ambiguous(
+            region, anchor_at, " ".join(content or "" for _, content in boxes)):
+        return NO_ANSWER  # `Die Antwort lautet \\boxed{12.000}.`: the anchor's language may group with the point
     listed = len(stated) > 1
     parts = [content for _, content in stated] if listed else _joinable([content for _, content in boxes if content], limits)
     last = boxes[0][1] if boxes else None
