@@ -94,7 +94,7 @@ _SINGLE = [
     'Step 约: \\boxed{6}', 'Attempt 千: \\boxed{6}', 'Value of 千: \\boxed{6}', 'Answer for 千: \\boxed{6}', '**约**：\\boxed{6}',
     '### 约：\\boxed{6}', '(约)：\\boxed{6}', '约:\n\\boxed{6}', '千:\n\\[\\boxed{6}\\]', 'The total is 7.\n千：\\boxed{6}', 'и：\\boxed{6}',
 ]
-SINGLE_NEAR = _rows(_SINGLE, "rt29ae class 1: a one-character word of any script (`约`, `千`, `非`) is a label's math name")
+SINGLE_NEAR = _cases(_SINGLE)  # closed by fx29az (`grammar.math_letter`)
 test_a_one_character_word_is_no_math_name_label = refused_test(
     SINGLE_NEAR, """Paid in both profiles: `_label_word`/`_label_phrase` admit `len(w) == 1 and w.isalpha()` as a math
     name (`x:`), and a CJK, Hangul or Cyrillic character is alphabetic. The safe verdict: refused.""")
@@ -133,16 +133,16 @@ _NAMES = [
     'Μάλλον\n答案是 6。', 'Ίσως\n答案是 6。', 'Περίπου\n答案：6', 'Хм.\nВозможно 答案是 6。', 'Хм.\nНе 答案是 6。', 'We compute 2 + 4.\nНаверное 答案是 6。',
     'We compute 2 + 4.\nΜάλλον\n答案：6',
 ]
-NAMES_NEAR = _cases(_NAMES)  # closed by fx29ax: a refused answer phrase's value is not read again by read_sentence
+NAMES_NEAR = _cases(_NAMES)  # closed by fx29ax (no value read again after a refused answer phrase) and fx29az (latin_word)
 test_a_capitalised_hedge_of_another_script_is_no_name = refused_test(
-    NAMES_NEAR, """Was paid lenient (closed by fx29ax; `_is_name` itself still takes them: class 3b's rule would): after the anchor path refuses the lead, the last sentence is read by `read_sentence`, where
+    NAMES_NEAR, """Was paid lenient (closed by fx29ax, and at the class by fx29az: `_is_name` takes Latin words only): after the anchor path refuses the lead, the last sentence is read by `read_sentence`, where
     `_is_name` admits any capitalised word (`NEVER_NAMES` lists Latin hedges only), so `Возможно` ("maybe"), `Примерно`
     ("about"), `Не` ("not"), `Μάλλον` ("probably") are names before the subject `答案是`. The safe verdict: refused.""")
 
 _TWO_LETTERS = [
     'не 答案是 6。', 'ни 答案是 6。', 'ли 答案是 6。', 'μήπως 答案是 6。', 'δε 答案是 6。', 'не 答案是 6', 'не\u2028答案是 6。', 'не\xa0答案是 6。', 'не·答案：6',
 ]
-TWO_LETTERS_NEAR = _rows(_TWO_LETTERS, "rt29ae class 3b: a one-line completion of non-Latin words is a bare expression")
+TWO_LETTERS_NEAR = _cases(_TWO_LETTERS)  # closed by fx29az (`extract._WORD_RE`, `grammar.math_letter`)
 test_a_two_letter_word_of_another_script_is_no_product = refused_test(
     TWO_LETTERS_NEAR, """Paid lenient: `bare_expression`'s `_WORD_RE` counts ASCII words only, so the one line is read whole,
     in math mode, where `_word` reads a lower-case two-letter word (`не`, "not"; `ли`; `δε`) as a product of two symbols.
@@ -163,7 +163,7 @@ _THAI = [
     'หน่วยพัน\x0bคำตอบคือ 6', 'อาจจะ\xa0คำตอบคือ 6', 'ไม่ใช่\u3000คำตอบคือ 6', 'อาจจะ\tคำตอบคือ 6', 'ถ้า n เป็นคู่ คำตอบคือ 6',
     'ถ้าหน่วยเป็นพัน คำตอบคือ 6', 'หน่วยพัน\r\nคำตอบคือ 6',
 ]
-THAI_NEAR = _rows(_THAI, "rt29ae class 4: whitespace before a Thai letter ends the anchor's sentence; its lead is unread")
+THAI_NEAR = _cases(_THAI)  # closed by fx29az (`grammar.thai_space_ends`)
 test_a_thai_space_does_not_drop_the_lead = refused_test(
     THAI_NEAR, """Paid in both profiles: `(?<=[\\u0e00-\\u0e7f\\d])\\s+(?=[\\u0e00-\\u0e7f])` ends a sentence after any digit
     or Thai letter and for any whitespace (`\\r\\n`, `\\u2028`, NBSP), so a lead in any script (`The answer in units of
@@ -177,10 +177,10 @@ THAI_HELD = _cases([
 test_thai_leads_the_walk_reads_are_refused = refused_test(THAI_HELD)
 
 # 5. Policy question: a thousands point under a German or Spanish anchor is read as a decimal point.
-DOTTED_NEAR = _rows([
+DOTTED_NEAR = _cases([
     ('Die Antwort lautet 12.000 Euro.', '12'), ('Die Antwort lautet 6.000.', '6'), ('La respuesta es 6.000.', '6'),
     ('La respuesta es 12.000 pesos.', '12'), ('Die Antwort lautet 1.250 Euro.', '1.25'),
-], "rt29ae class 5 (policy): `d.ddd` under a de/es anchor is a thousands grouping")
+])  # closed by fx29az (`extract.point_grouping_ambiguous`)
 test_a_thousands_point_under_a_grouping_language_is_refused = refused_test(
     DOTTED_NEAR, """Paid in both profiles by documented policy (a point is a decimal point): `Die Antwort lautet 12.000
     Euro.` is twelve thousand euros in German, paid against gold 12. The safe verdict: refused (ambiguous).""")

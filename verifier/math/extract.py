@@ -34,6 +34,7 @@ from .grammar import (
     concludes,
     last_break,
     marks_end,
+    math_letter,
     lead_clauses,
     read_sentence,
     tail_window,
@@ -84,6 +85,30 @@ An anchor only says where the answer starts: what follows it must still fit the 
 (`grammar.read`), so a hedge, a scale word or a second value after any anchor is refused."""
 # Case-insensitive, no nested quantifiers.
 _ANCHOR_RE = re.compile("|".join(f"(?:{pattern})" for pattern, _ in ANCHORS), re.IGNORECASE)
+_DECIMAL_COMMA_LANGUAGES = ("German", "French", "Spanish", "Russian")
+"""The `ANCHORS` languages (named first in each reason) that write a decimal comma and group thousands with a point or a
+space (`12.000` is twelve thousand in German and Spanish, `12,5` is 12.5): under their anchors a point before three
+digits is no known decimal point (red team 29 class 5: `Die Antwort lautet 12.000 Euro.` paid gold 12)."""
+_DECIMAL_COMMA_ANCHOR_RE = re.compile(
+    "|".join(f"(?:{pattern})" for pattern, why in ANCHORS if why.split()[0] in _DECIMAL_COMMA_LANGUAGES), re.IGNORECASE)
+_POINT_GROUPING_RE = re.compile(r"(?<![\d.,])[1-9]\d{0,2}\.\d{3}(?![\d.,])")
+"""A number a point may group (`12.000`, `1.250`, `6.000`): one to three digits, not led by 0, one point and exactly
+three digits after it; two points (`6.000.000`) are refused as any number with two points is (`parsing`)."""
+
+
+def _boxed_under_anchor(text: str, anchor_at: int, box_at: int) -> bool:
+    """Whether the box at `box_at` stands in the sentence of the anchor at `anchor_at` (`point_grouping_ambiguous`:
+    `Die Antwort lautet \\boxed{12.000}.`): after it, on its line, with no sentence's end between."""
+    between = text[anchor_at:box_at] if 0 <= anchor_at < box_at else "\n"
+    return "\n" not in between and not _SENTENCE_END_RE.search(between)
+
+
+def point_grouping_ambiguous(text: str, anchor_at: int, answer: str) -> bool:
+    """Whether `answer`, stated after the anchor at `text[anchor_at]`, holds a number whose point may group thousands
+    under that anchor's language (`_DECIMAL_COMMA_LANGUAGES`, `_POINT_GROUPING_RE`): `Die Antwort lautet 12.000` reads
+    12 or 12000, so it is refused against both readings (docs/math.md "Answer grammar", a point's two readings), as a
+    comma before three digits is never a decimal comma (`parsing.decimal_comma`)."""
+    return bool(_DECIMAL_COMMA_ANCHOR_RE.match(text, anchor_at)) and bool(_POINT_GROUPING_RE.search(answer))
 # What may sit between an anchor and the answer: spaces, bold markers, colon, "is".
 _ANCHOR_LEAD_RE = re.compile(r"[\s*:_#]*(?:is\b[\s*:_]*)?", re.IGNORECASE)
 # End of a sentence: a period (not a decimal point, not an ellipsis), `?`, or `!` not after a digit
@@ -98,7 +123,10 @@ _NUMBER_RE = re.compile(
 )
 _MATH_DELIMS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 # A plain word (`\sqrt`, `\frac` are commands, not words): a bare expression has at most one.
-_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
+_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}|[^\W\d_]*[^\W\d_A-Za-z][^\W\d_]*")
+"""A word in `bare_expression`'s line: two ASCII letters or more, or any run of letters holding a letter of another script
+(`не`, `δε`, `答案是`); of those, only a Greek math letter alone (`grammar.math_letter`: `α`) is a symbol (red team 29
+class 3b: `не 答案是 6。` was read whole as math, `не` a product of two symbols)."""
 # An anchor after the last box overrides it only when what follows looks like math, not prose
 # ("So \boxed{12}. Checking: the answer is consistent." keeps 12).
 _MATHY_RE = re.compile(r"[\d\\^=+*/()\[\]{}-]")
@@ -136,13 +164,17 @@ def extract_with_limits(
     boxes = last_boxes(region, limits)
     anchor_at, anchored, after_anchor = last_anchor_span(region, limits)
     if anchored and (not boxes or anchor_at > boxes[0][0] and _MATHY_RE.search(anchored)):
-        # a math answer stated after the last box wins, unless what follows retracts it
-        return Extraction(anchored, "anchor") if closes(after_anchor) and chain_agrees(anchored) else NO_ANSWER
+        # a math answer stated after the last box wins, unless what follows retracts it or its point may group
+        return Extraction(anchored, "anchor") if closes(after_anchor) and chain_agrees(anchored) and not (
+            point_grouping_ambiguous(region, anchor_at, anchored)) else NO_ANSWER
     if boxes and boxes[0][1] is None:
         return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
     stated = _stated_parts(region, boxes, limits) if boxes else []
     if stated is None:
         return NO_ANSWER  # `-\\boxed{6}`, `not \\boxed{6}`, `I doubt it is \\boxed{6}` (grammar.box_lead, box_clause)
+    if boxes and _boxed_under_anchor(region, anchor_at, boxes[0][0]) and point_grouping_ambiguous(
+            region, anchor_at, " ".join(content or "" for _, content in boxes)):
+        return NO_ANSWER  # `Die Antwort lautet \\boxed{12.000}.`: the anchor's language may group with the point
     listed = len(stated) > 1
     parts = [content for _, content in stated] if listed else _joinable([content for _, content in boxes if content], limits)
     last = boxes[0][1] if boxes else None
@@ -610,7 +642,7 @@ def last_anchor_span(text: str, limits: MathLimits) -> tuple[int, str, str]:
     return (offset + last.start(), *anchored_span(tail, last.end(), limits))
 
 
-_SENTENCE_BREAK_RE = re.compile(r"\n|[.!?。！？।](?=\s)|[。！？।,，;>$}]|(?<=[\u0e00-\u0e7f\d])\s+(?=[\u0e00-\u0e7f])|\\[\])]")
+_SENTENCE_BREAK_RE = re.compile(r"\n|[.!?。！？।](?=\s)|[。！？।,，;>$}]|(?<=[\u0e00-\u0e7f\d]) +(?=[\u0e00-\u0e7f])|\\[\])]")
 """A clause's start before an anchor: a Thai sentence ends at a space before a Thai word (the script writes
 words without spaces), a Bengali one at a danda `।`."""
 _LEAD_CHARS = 200  # an anchor's sentence is read back this far at most (bounded, linear)
@@ -804,7 +836,7 @@ def bare_expression(region: str) -> str | None:
     text = region.replace(THINK_OPEN, " ").strip()
     if not text or len(text) > _BARE_MAX_CHARS or "\n" in text or "$" in text or "\\(" in text or "\\[" in text:
         return None
-    words = _WORD_RE.findall(_ENVIRONMENT_RE.sub(" ", text))
+    words = [w for w in _WORD_RE.findall(_ENVIRONMENT_RE.sub(" ", text)) if not math_letter(w)]
     if words and text != words[0] and not set(words) <= _FUNCTION_WORDS:
         return None  # prose around math ("so 1/2"): the number fallbacks read it
     first, eq, _ = text.partition("=")

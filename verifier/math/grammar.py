@@ -263,7 +263,7 @@ def _numbered_label(head: str) -> bool:
     box's label is (`Attempt:`, `Wrong step 1`, `Attempt 1 wrong` are none)."""
     words = [w for w in _LEAD_TOKEN_RE.findall(head) if w not in "*#_"]
     return any(w.lower() in _NUMBERED_LABELS for w in words) and all(
-        w.lower() in _NUMBERED_LABELS or w.isdigit() or len(w) == 1 and w.isalpha() or w in "()" for w in words
+        w.lower() in _NUMBERED_LABELS or w.isdigit() or math_letter(w) or w in "()" for w in words
     ) and _label_phrase(words)
 
 
@@ -418,7 +418,7 @@ _SETTLED_CLAUSE_RE = re.compile(
 outputs): a determiner, a statement's noun, a link and a participle that settles it, each from a closed list; no value,
 no hedge, no negation (`the inequality is not proven` is none)."""
 _SENTENCE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？।]|[$}>]|\\[\])]")
-_SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?:(?<!\\)\$|\))?(?=\s)|[。！？।]|(?<=[\u0e00-\u0e7f\d])\s+(?=[\u0e00-\u0e7f])|\\\]|(?<!\\)\$\$(?!\$)")
+_SENTENCE_END_RE = re.compile(r"\n|(?<!\.\.)[.!?](?:(?<!\\)\$|\))?(?=\s)|[。！？।]|(?<=[\u0e00-\u0e7f\d]) +(?=[\u0e00-\u0e7f])|\\\]|(?<!\\)\$\$(?!\$)")
 """Where a sentence starts for `lead_clauses` and `box_lead_clauses`: a sentence end (a period that closes a math segment
 too, `= 0.$ By the quadratic formula`, or a parenthesis, `(... a rectangle.) Therefore`) or a line break (a display's end is one); never markup (`\\textbf{Maybe}, the
 answer is`, `<b>Maybe</b>,`, `Maybe for $n=3$,` are read through)."""
@@ -989,7 +989,7 @@ def lead_clauses(text: str, pos: int) -> bool:
     return all(_lead_clause(clause) for clause in clauses[:-1])  # the last is its own
 
 
-_CLAUSE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?:(?<!\\)\$)?(?=\s)|[。！？।]|(?<=[\u0e00-\u0e7f\d])\s+(?=[\u0e00-\u0e7f])")
+_CLAUSE_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?:(?<!\\)\$)?(?=\s)|[。！？।]|(?<=[\u0e00-\u0e7f\d]) +(?=[\u0e00-\u0e7f])")
 """Where an anchor's sentence starts for `anchor_clause`: `_SENTENCE_END_RE` less a display's end, which ends a
 statement only before a sentence's opening (`_ends_statement`)."""
 _LEAD_MARKUP_RE = re.compile(r"\\(?:textbf|textit|text|emph|underline)\s*\{|</?(?:b|i|em|strong|u|think)>|\}")
@@ -1372,6 +1372,27 @@ def _sentence_before(text: str, pos: int) -> str | None:
 _CLAUSE_MARK_AFTER_RE = re.compile(r"[ \t]*[,;:，；：]")
 
 
+_THAI_CLASSIFIERS = ("ชิ้น ลูก เครื่อง ดอลลาร์ แท่ง คัน อัน คน ตัว ใบ เล่ม บาท ผล แผ่น กล่อง ขวด วัน ชั่วโมง นาที ปี "
+                     "ครั้ง").split()
+"""Thai classifiers and units a sum's number may carry before a Thai space (`thai_space_ends`: MGSM's `9 + 20 = 29
+เครื่อง`, `23 - 15 = 8 ดอลลาร์`): what is counted, never a scale (`พัน`), a bound or a hedge (`อาจจะ`)."""
+_THAI_SUM_END_RE = re.compile(
+    r"(?:^|(?<=[\u0e00-\u0e7f]) |(?<=[\n。！？]))(?:ดังนั้น ?)?\(?\d[\d +\-*/×÷().]{0,80}[=＝] ?\d{1,12}(?:\.\d{1,12})?"
+    r"(?: (?:" + "|".join(_THAI_CLASSIFIERS) + r"))?$")
+
+
+def thai_space_ends(text: str, at: int) -> bool:
+    """Whether the ASCII space at `text[at]`, after a Thai letter or a digit and before a Thai letter, ends a sentence
+    (`last_break`; red team 29 class 4). Thai writes no sentence mark, and MGSM's Thai rows end a step with a space
+    (`... ดังนั้น 5 + 6 = 11 คำตอบคือ 11`), but a space ends a sentence only after such a step: a sum of numbers alone
+    from a Thai space's, a line's or a sentence's start, its last side a number with an optional classifier
+    (`_THAI_SUM_END_RE`, `_THAI_CLASSIFIERS`), as `_CASELESS_SUM_RE` reads a line above a caseless answer. After anything
+    else (`The answer in units of 1000`, `It is not 6`, `I doubt that ดังนั้น`, `ถ้า n เป็นคู่`, `ถ้าหน่วยเป็นพัน`, "if the unit is
+    thousands") the sentence goes on and its lead is read (`anchor_lead`: `ดังนั้น คำตอบคือ 6` pays); any other spacing
+    before Thai (NBSP, a tab, `\u2028`) ends none, and a line break is the line walk's (`statement_lines`)."""
+    return bool(_THAI_SUM_END_RE.search(text, max(at - 120, 0), at))
+
+
 def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int:
     """Where the sentence or clause that holds `pos` starts: after the last match of `pattern` in `text[floor:pos]`, a
     line break among them only where `statement_lines` says a statement ends there (fx29z: a line that opens lowercase
@@ -1391,6 +1412,8 @@ def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int
             lines = set(statement_lines(text, floor, pos)) if lines is None else lines
             if m.end() not in lines:
                 continue
+        elif m.group()[:1] == " " and not thai_space_ends(text, m.start()):
+            continue  # a space before Thai ends a sentence only after a sum (red team 29 class 4)
         elif m.start() < marks_end(text, text.rfind("\n", 0, m.start()) + 1):
             continue  # a list number's `1.` is a line's mark, no sentence's end (fx29af)
         elif m.group()[:1] == "." and not period_ends(text, m.start()):
@@ -1739,7 +1762,9 @@ follows a subject or a stating auxiliary (`we have been`, `will have been`), nev
 # Class "a label before a colon" (red team 3, class 5): kept apart from `box_lead`'s other marks on purpose.
 _LABEL_WORDS = frozenset("answer answers final correct exact required result results solution solutions step case "
                          "part question problem antwort réponse respuesta jibu ответ".split())
-_CJK_LABELS = frozenset({"答案", "最终答案", "最后答案", "答え", "结果", "解", "解答"})
+_CJK_LABELS = frozenset({"答案", "最终答案", "最后答案", "答え", "结果", "解", "解答", "答"})
+"""Chinese and Japanese labels of an answer or solution (`答案：`, `解：`, `答：`, a worked solution's answer line): whole words,
+listed, since a one-character word of these scripts is no math name (`math_letter`: `约：` "about" is none)."""
 _LABEL_START_RE = re.compile(r"\n|(?<!\.\.)[.!?](?=\s)|[。！？]|\\[\[\]]|(?<!\\)\$\$")  # its clauses before a comma lead (`_lead_clause`)
 
 
@@ -1842,7 +1867,7 @@ def _label_phrase(words: list[str]) -> bool:
         low = w.lower()
         if low in _NUMBERED_LABELS and low not in _LABEL_WORDS:
             after = [x for x in words[k + 1:] if x not in "()[]{}.#"]
-            if not after or not (after[0].isdigit() or len(after[0]) == 1 and after[0].isalpha()):
+            if not after or not (after[0].isdigit() or math_letter(after[0])):
                 return False  # `Attempt:`, `Sample answer:`: only a number makes it a label
             continue  # `Attempt 1`: a transcript's section, though `attempt` alone hedges (`_NOT_OBJECTS`)
         if w.isdigit():
@@ -1851,7 +1876,7 @@ def _label_phrase(words: list[str]) -> bool:
                 return False
         elif w.isalpha() and _not_object(low) and low not in ANCHOR_LEADS:
             return False
-        elif len(w) == 1 and w.isalpha() and w not in ("A", "I", "a"):
+        elif math_letter(w) and w not in ("A", "I", "a"):
             before = [x.lower() for x in words[:k] if x not in "()[]{}"]
             named = [x for x in words if x.isalnum()]
             if not (len(named) == 1 or before and (before[-1] in _NUMBERED_LABELS or before[-1] in _LETTER_AFTER)):
@@ -1860,8 +1885,10 @@ def _label_phrase(words: list[str]) -> bool:
 
 
 def _label_word(w: str) -> bool:
+    """Whether `w` may stand in a label before its colon: a mark, a number, a math letter (`math_letter`: `x:`, `α:`;
+    never `约：`, "about"), a lead, a label's or a stating word, or a noun phrase's word of LEXICON."""
     low = w.lower()
-    return (w in _LEAD_MARKS or w in "()[]{}\\" or w.isdigit() or len(w) == 1 and w.isalpha() or low in ANCHOR_LEADS
+    return (w in _LEAD_MARKS or w in "()[]{}\\" or w.isdigit() or math_letter(w) or low in ANCHOR_LEADS
             or low in _LABEL_WORDS or low in _NUMBERED_LABELS or w in _CJK_LABELS or low in ("textbf", "text", "mathbf", "textit", "of", "in", "for")
             or low in _STATING_VERBS  # `We compute:`
             or any(_has(role, w) for role in ("noun", "count", "det", "pronoun", "verb")))  # `I made an error:`
@@ -2282,20 +2309,28 @@ def _word(word: str, prose: bool) -> _Token:
         return _Token("math", word)
     if admitted(word) and (prose or len(word) > 1):
         return _Token("word", word)
-    if len(word) == 1:
+    if len(word) == 1 and math_letter(word):
         return _Token("math" if not prose or word not in "aAI" else "word", word)
-    if not prose and len(word) == 2 and word.islower():
-        return _Token("math", word)  # `xy` in LaTeX is a product of two symbols
+    if not prose and len(word) == 2 and word.islower() and word.isascii():
+        return _Token("math", word)  # `xy` in LaTeX is a product of two symbols; `не`, `δε` are words (`math_letter`)
     if prose and _is_name(word):
         return _Token("name", word)
     return _Token("word", word)
 
 
 def _is_name(word: str) -> bool:
-    """A capitalised name (`Sam`, `Maria's`): the one open slot, allowed only as a subject."""
+    """A capitalised name (`Sam`, `Maria's`, `José`): the one open slot, allowed only as a subject, and in Latin script
+    only (`latin_word`), where `NEVER_NAMES` and the lexicon read its words: a capitalised word of another cased script
+    (`Возможно` "maybe", `Μάλλον` "probably", `Не` "not") is an unknown word (red team 29 class 3a)."""
     base = word[:-2] if word.endswith(("'s", "’s")) else word
-    return (len(base) >= 2 and base[0].isupper() and base[1:].islower() and base.isalpha() and not admitted(base)
+    return (len(base) >= 2 and base[0].isupper() and base[1:].islower() and latin_word(base) and not admitted(base)
             and base.lower() not in NEVER_NAMES and not _gerund(base))
+
+
+def latin_word(word: str) -> bool:
+    """Whether `word` is letters of the Latin script only (`Sam`, `José`, `Zoë`): ASCII letters or a Unicode letter
+    named LATIN. An allowlist: `isalpha` holds for any script's letters."""
+    return word.isalpha() and all(c.isascii() or unicodedata.name(c, "").startswith("LATIN ") for c in word)
 
 
 def _gerund(word: str) -> bool:
@@ -3381,6 +3416,27 @@ def _first_side(text: str, value: str | None = None) -> str | None:
 
 _GREEK = frozenset("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi rho "
                    "sigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Sigma Phi Psi Omega".split())
+_GREEK_UNICODE_NAMES = {"varepsilon": "GREEK LUNATE EPSILON SYMBOL", "vartheta": "GREEK THETA SYMBOL",
+                        "varphi": "GREEK PHI SYMBOL"}
+
+
+def _greek_character(name: str) -> str:
+    """The Unicode character of `_GREEK`'s `name` (`alpha` -> `α`, `Delta` -> `Δ`; Unicode spells lambda `LAMDA`)."""
+    case = "CAPITAL" if name[0].isupper() else "SMALL"
+    spelled = name.upper().replace("LAMBDA", "LAMDA")
+    return unicodedata.lookup(_GREEK_UNICODE_NAMES.get(name, f"GREEK {case} LETTER {spelled}"))
+
+
+_GREEK_LETTERS = frozenset(_greek_character(n) for n in _GREEK)
+"""`_GREEK`'s letters as written in Unicode (`α`, `Δ`, `ϕ`): the Greek letters math uses as symbols, the one list
+(`math_letter`). `π` is `\\pi` already (`to_ascii_math`), a constant, and no name."""
+
+
+def math_letter(w: str) -> bool:
+    """Whether `w` is one math letter: ASCII Latin (the alphabet `_MATH_NAME_RE` names) or one of `_GREEK_LETTERS`. An
+    allowlist: `isalpha` holds for any script's character, and a one-character word of another script is a word, not a
+    symbol (red team 29 class 1: `约：\\boxed{6}` ("about"), `千：`, `非：`, `Step 约:` paid as a label's math name)."""
+    return len(w) == 1 and (w.isascii() and w.isalpha() or w in _GREEK_LETTERS)
 _SIDE_NAME_RE = re.compile(
     r"(?:[A-Za-z](?:'{1,3}|\^\{-1\})\([^()=]{1,12}\)|\\(?:overline|overrightarrow)\s*\{[A-Z]{2,3}\}|\\vec\s*\{?[A-Za-z]\}?|m?\s*(?:\\angle|∠|\\measuredangle)\s*"
     r"[A-Za-z0-9]{1,3}|\\(?:" + "|".join(sorted(_GREEK)) + r")(?![A-Za-z])(?:_\{?[A-Za-z0-9]{1,3}\}?)?)$")
