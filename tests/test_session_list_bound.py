@@ -42,3 +42,12 @@ def test_a_folder_past_the_read_bound_is_listed_from_what_was_read(tmp_path, mon
     got, more = names_of(tmp_path, 1000)
     assert more and len(got) == 10 and got == sorted(got), got  # 10 read, not 25: truncated
     assert set(got) <= {f"n{i:02d}" for i in range(25)}
+
+
+def test_the_hosts_path_bound_is_the_boxs():
+    """One bound, two places: the host refuses a tool's path first (verifier/sessions.py PATH_PARTS_MAX), the box
+    again (session_tools.DEPTH_MAX, which the grade's walk holds too)."""
+    from verifier.sessions import PATH_PARTS_MAX
+    assert PATH_PARTS_MAX == session_tools.DEPTH_MAX
+    assert session_tools.tool_parts("a/" * session_tools.DEPTH_MAX, False) is not None
+    assert session_tools.tool_parts("a/" * (session_tools.DEPTH_MAX + 1), False) is None

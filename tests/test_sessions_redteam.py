@@ -84,6 +84,20 @@ def test_paths_out_of_the_tree_are_refused(client: VerifierClient) -> None:
         assert s.shell("test -p calc/pipe.py && ls /etc/hostname").exit_code == 0  # nothing was replaced
 
 
+def test_a_path_of_more_parts_than_a_tree_holds_is_refused_naming_path(client: VerifierClient) -> None:
+    """Red team 12 (class 5/9): a write made every folder of a path of thousands of parts in the box's PID 1, outside
+    any cell's clock. Over PATH_PARTS_MAX parts, read, write and list are INVALID_ARGUMENT naming `path`, before any
+    box walks it; a path of PATH_PARTS_MAX parts is written."""
+    from verifier.sessions import PATH_PARTS_MAX
+    deep = "a/" * PATH_PARTS_MAX + "f"
+    with client.session(environment="calc", time_limit_s=2, memory_limit_mb=MEMORY_MB) as s:
+        for call, args in ((s.write_file, (deep, "x")), (s.read_file, (deep,)), (s.list_dir, (deep,))):
+            e = _refused(call, *args)
+            assert e.code == grpc.StatusCode.INVALID_ARGUMENT and "path" in e.message and str(PATH_PARTS_MAX) in e.message, e
+        assert s.write_file("a/" * (PATH_PARTS_MAX - 1) + "f", "x") == 1
+        assert s.shell("find a -type d | wc -l").stdout.strip() == str(PATH_PARTS_MAX - 1)
+
+
 def test_hidden_tests_never_enter_the_session(client: VerifierClient) -> None:
     """Class 3: a watcher the session leaves running (setsid) searches every place it can read for as long as
     the grade runs and once more after it (until told to stop, however long the grade takes under load), and the whole

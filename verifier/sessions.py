@@ -61,6 +61,7 @@ REAP_INTERVAL_S = 1.0
 MAX_READ_BYTES = 1 << 20
 # Sessions on an environment (docs/sessions.md "Sessions on an environment"): the bounds of their tools.
 MAX_LIST_ENTRIES = 10_000  # entries one directory listing returns at most (default 1,000)
+PATH_PARTS_MAX = 128  # a session tool's path's parts at most: the box's session_tools.DEPTH_MAX (red team 12)
 SNAPSHOT_MAX_BYTES = 256 << 20  # the session's tree read back to be graded (sandbox/repo/apply.py TREE_MAX_BYTES)
 SNAPSHOT_MAX_FILES = 100_000
 # Of a fork's memory limit, what its interpreter and PID 1 keep beside its files and the changes it
@@ -324,6 +325,12 @@ def _utf8(name: str) -> str:
         return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     except UnicodeEncodeError:
         return name.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
+
+def _check_parts(path: str) -> None:
+    """A tool's path of over PATH_PARTS_MAX parts is refused before the box walks (or, writing, makes) its folders."""
+    if sum(1 for p in path.split("/") if p not in ("", ".")) > PATH_PARTS_MAX:
+        raise TaskError("path", f"must have at most {PATH_PARTS_MAX} parts (folders and the file)")
 
 
 def _number(body: Mapping, key: str, kind: type, low: float, high: float) -> Any:
@@ -721,6 +728,7 @@ class SessionRegistry:
         """A file read's fields as the owner takes them (as `check_cell`); TaskError names the field."""
         if not isinstance(path, str) or not path:
             raise TaskError("path", "must be a non-empty string")
+        _check_parts(path)
         if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or not 0 <= max_bytes <= self.config.max_field_bytes:
             raise TaskError("max_bytes", f"must be a whole number from 0 to {self.config.max_field_bytes}")
 
@@ -776,12 +784,14 @@ class SessionRegistry:
     def check_write(self, path: Any, data: Any) -> None:
         if not isinstance(path, str) or not path:
             raise TaskError("path", "must be a non-empty string")
+        _check_parts(path)
         if not isinstance(data, (bytes, bytearray)) or len(data) > self.config.max_field_bytes:
             raise TaskError("data", f"must be at most {self.config.max_field_bytes} bytes (--max-field-bytes)")
 
     def check_list(self, path: Any, max_entries: Any) -> None:
         if not isinstance(path, str):
             raise TaskError("path", "must be a string ('' or '.': the working directory)")
+        _check_parts(path)
         _number({"max_entries": max_entries}, "max_entries", int, 1, MAX_LIST_ENTRIES)
 
     def check_grade(self, task: Any) -> None:

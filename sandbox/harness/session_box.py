@@ -284,9 +284,9 @@ def write_files(head: dict, blobs: dict[str, bytes]) -> None:
 
 def read_file(head: dict) -> tuple[dict, dict[str, bytes]]:
     """A regular file below /work, opened without following links at any step."""
-    parts = [p for p in str(head.get("path", "")).split("/") if p not in ("", ".")]
-    if not parts or ".." in parts:
-        return {"ok": False, "detail": "path must name a file below the working dir, without '..'"}, {}
+    parts = session_tools.tool_parts(head.get("path", ""), False)
+    if parts is None:
+        return {"ok": False, "detail": f"path must name a file below the working dir, {session_tools.TOOL_PATH_RULE}"}, {}
     fd = os.open(pid1.WORK, os.O_RDONLY | os.O_DIRECTORY)
     try:
         for i, part in enumerate(parts):

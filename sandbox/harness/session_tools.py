@@ -744,6 +744,18 @@ def _walk_to(parts: list[str], create: bool, start: int = -1) -> int:
     return fd
 
 
+def tool_parts(path: str, allow_root: bool) -> list[str] | None:
+    """A session tool's path (read, write, list) as its parts; None with `..`, naming no file where one is
+    needed, or over DEPTH_MAX parts: a write made every folder its path names in PID 1, outside any cell's
+    clock (red team 12: 20,000 nested folders in 9.5 s on gVisor), which the grade then refuses anyway.
+    The host refuses such a path first (verifier/sessions.py PATH_PARTS_MAX)."""
+    parts = _parts(path, allow_root)
+    return None if parts is None or len(parts) > DEPTH_MAX else parts
+
+
+TOOL_PATH_RULE = f"without '..', at most {DEPTH_MAX} parts"
+
+
 def _parts(path: str, allow_root: bool) -> list[str] | None:
     parts = [p for p in str(path).split("/") if p not in ("", ".")]
     if ".." in parts or (not parts and not allow_root):
@@ -753,9 +765,9 @@ def _parts(path: str, allow_root: bool) -> list[str] | None:
 
 def write_file(head: dict, data: bytes) -> dict:
     """A regular file below /work, its directories made as needed; replaced whole."""
-    parts = _parts(head.get("path", ""), False)
+    parts = tool_parts(head.get("path", ""), False)
     if parts is None:
-        return {"ok": False, "detail": "path must name a file below the working dir, without '..'"}
+        return {"ok": False, "detail": f"path must name a file below the working dir, {TOOL_PATH_RULE}"}
     try:
         fd = _walk_to(parts[:-1], True)
     except OSError as e:
@@ -784,9 +796,9 @@ def write_file(head: dict, data: bytes) -> dict:
 
 def list_dir(head: dict) -> dict:
     """A directory's entries below /work: name, kind (file, dir, link, other) and size, sorted; at most `max`."""
-    parts = _parts(head.get("path", ""), True)
+    parts = tool_parts(head.get("path", ""), True)
     if parts is None:
-        return {"ok": False, "detail": "path must name a directory below the working dir, without '..'"}
+        return {"ok": False, "detail": f"path must name a directory below the working dir, {TOOL_PATH_RULE}"}
     try:
         fd = _walk_to(parts, False)
     except OSError as e:
@@ -794,8 +806,12 @@ def list_dir(head: dict) -> dict:
     cap = int(head.get("max", 1000))
     try:
         names, more = _first_names(fd, cap)
-        entries = []
+        entries, size = [], 0
         for name in names:
+            size += len(json.dumps(name))
+            if size > LIST_BYTES_MAX:  # the reply's names in JSON (a non-UTF-8 byte takes 6): the channel's header bounds it
+                more = True
+                break
             try:
                 st = os.stat(name, dir_fd=fd, follow_symlinks=False)
             except OSError:
@@ -811,6 +827,8 @@ def list_dir(head: dict) -> dict:
         os.close(fd)
 
 
+LIST_BYTES_MAX = 512 << 10  # a listing's names, as JSON, at most (red team 12: 1,000 names of 255 non-UTF-8 bytes
+# were 1.5 MB, past the channel's 1 MiB header: the session lost by a listing of its own folder)
 LIST_READ_MAX = 1 << 16  # names a listing reads at most: gVisor's tmpfs has no inode cap (docs/sessions.md "Sessions")
 
 
