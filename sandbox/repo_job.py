@@ -433,9 +433,12 @@ def _run(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:
 
 def _env(plan: RepoPlan) -> dict[str, str]:
     job = f"{WORK}/{plan.job_dir}"
-    if plan.lang.name == "go":  # modules on, nothing fetched; test binaries built where they may run (/work)
+    if plan.lang.name == "go":  # modules on, nothing fetched; test binaries built where they may run (/work); no go
+        # env file: $HOME/.config/go/env is the program's (HOME=/tmp), and one a `go generate` of the patch's wrote
+        # there gave the command's next `go test` its own GOROOT, a testing package that passed a wrong patch
+        # (h33w, tests/test_repo_redteam_go.py)
         return {"GOCACHE": "/tmp/go-cache", "GOTMPDIR": job, "GOPATH": "/tmp/go", "GOFLAGS": "-mod=mod",
-                "GOPROXY": "off", "CGO_ENABLED": "0", "GOMAXPROCS": "1"}
+                "GOPROXY": "off", "CGO_ENABLED": "0", "GOMAXPROCS": "1", "GOENV": "off"}
     # pytest's cache in /tmp, the program's scratch (the tree is read-only to it); its structured report outside the
     # tree too (PYTEST_ADDOPTS: no command rewriting)
     cache = "-o cache_dir=/tmp/.pytest_cache"
