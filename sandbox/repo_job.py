@@ -482,6 +482,10 @@ def _verdict(plan: RepoPlan, facts: dict) -> dict:
         raise InfraFailure(detail)
     if verdict is not None and verdict != "runtime_error":
         return _finish(plan, verdict, f"the test command: {detail}", [])
+    if facts.get("tree_changed"):  # the judge's tree, which the program cannot change but in the Landlock mode's modes
+        # and times (sandbox/harness/repo_tree.py stamp): whatever the report says, it may have been read from a changed tree
+        return _finish(plan, "wrong_answer", "tampered: the test command changed the task's tree: "
+                       + ", ".join(str(p) for p in facts["tree_changed"])[:300], [])
     try:
         resolution = _resolution(plan, facts)
     except ReportError as e:

@@ -163,13 +163,19 @@ def test_the_program_changes_no_file_or_folder_of_the_tree(tree: Any) -> None:
 
 
 @pytest.mark.docker
-def test_the_program_changes_no_mode_or_time_of_the_tree(tree: Any, request: pytest.FixtureRequest) -> None:
-    from helpers import known_bug
+def test_the_program_changes_no_mode_or_time_of_the_tree(tree: Any) -> None:
+    """Refused where the tree is the judge's uid's; in userns's Landlock mode (one uid: the tree is the program's own,
+    and Landlock has no right for chmod or utime) they are done, and PID 1 finds them after the run
+    (sandbox/harness/repo_tree.py stamp): tampering, 0, whatever the report says."""
+    from helpers import on_backend
 
-    known_bug(request, tree.backend, {"userns-landlock": "open (h33w): Landlock has no right for chmod or utime, and in "
-                                      "the one-uid mode the tree is the program's own: a test file's mode and times "
-                                      "(a stale bytecode made valid again) are the program's to change"})
-    _wrong(_grade(tree, _mod(_writes(_META))))
+    result = _grade(tree, _mod(_writes(_META)))
+    if on_backend(tree.backend, False, {"userns-landlock": (True, "Landlock has no right for chmod or utime")}):
+        assert (result["verdict"], result["score"]) == ("wrong_answer", 0.0), result
+        assert "tampered: the test command changed the task's tree" in result["detail"], result
+        assert "/mnt/repo/tests/test_mod.py" in result["detail"], result
+    else:
+        _wrong(result)
 
 
 @pytest.mark.docker
