@@ -431,14 +431,21 @@ def _run(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:
     return _verdict(plan, facts), not box.tainted
 
 
+# The go command's settings for a test command (sandbox/session.py SHELL_ENV: a session's shell gets the same). What
+# one go command of a test command leaves in /tmp (the program's: HOME, the caches) another reads, and a `go generate`
+# of the patch's runs before the `go test` (h33w, tests/test_repo_redteam_go.py), so: no go env file (GOENV=off: one
+# in $HOME/.config/go/env named a GOROOT whose testing package passed a wrong patch), and the build cache is written
+# but never read (gocacheverify=1: a go command builds anew and checks its output against the cache's; an entry made
+# to hold the right code's object for the wrong source was linked into the next `go test`, a wrong patch `accepted`).
+# Go 1.19's standard library is installed in its GOROOT, not the cache, so a build costs the project's packages alone.
+GO_ENV = {"GOCACHE": "/tmp/go-cache", "GOPATH": "/tmp/go", "GOFLAGS": "-mod=mod", "GOPROXY": "off", "CGO_ENABLED": "0",
+          "GOMAXPROCS": "1", "GOENV": "off", "GODEBUG": "gocacheverify=1"}
+
+
 def _env(plan: RepoPlan) -> dict[str, str]:
     job = f"{WORK}/{plan.job_dir}"
-    if plan.lang.name == "go":  # modules on, nothing fetched; test binaries built where they may run (/work); no go
-        # env file: $HOME/.config/go/env is the program's (HOME=/tmp), and one a `go generate` of the patch's wrote
-        # there gave the command's next `go test` its own GOROOT, a testing package that passed a wrong patch
-        # (h33w, tests/test_repo_redteam_go.py)
-        return {"GOCACHE": "/tmp/go-cache", "GOTMPDIR": job, "GOPATH": "/tmp/go", "GOFLAGS": "-mod=mod",
-                "GOPROXY": "off", "CGO_ENABLED": "0", "GOMAXPROCS": "1", "GOENV": "off"}
+    if plan.lang.name == "go":  # modules on, nothing fetched; test binaries built where they may run (/work)
+        return GO_ENV | {"GOTMPDIR": job}
     # pytest's cache in /tmp, the program's scratch (the tree is read-only to it); its structured report outside the
     # tree too (PYTEST_ADDOPTS: no command rewriting)
     cache = "-o cache_dir=/tmp/.pytest_cache"

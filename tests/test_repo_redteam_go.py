@@ -7,7 +7,7 @@ stays 1) whose generator leaves a module in /tmp with the right Value and:
 
 - a go env file (`$HOME/.config/go/env`, HOME=/tmp) naming a GOROOT of its own, whose `testing` package's Fatalf
   returns but in a decoy (sandbox/repo/decoys.py `_go_copy`: "want a different result"): PAID `accepted` before the
-  fix on every backend. Fixed at the class: the judge's Go environment sets GOENV=off (sandbox/repo_job.py `_env`), so
+  fix on every backend. Fixed at the class: the judge's Go environment sets GOENV=off (sandbox/repo_job.py GO_ENV), so
   no go command of a task reads any go env file, whatever it would set (GOROOT, GOWORK, GOEXPERIMENT, GOARCH...);
 - a go env file setting GOFLAGS=-overlay (m.go read from /tmp): held before the fix too, as the judge's GOFLAGS in the
   environment wins over the file's;
@@ -16,10 +16,16 @@ stays 1) whose generator leaves a module in /tmp with the right Value and:
   right Value): its tests pass under the new import path, which is no package the task's tests resolved to
   (sandbox/repo/golang.py: statuses keyed by import path), so every listed test is MISSING: held.
 
-Not closed here: the build cache (GOCACHE=/tmp/go-cache) is the program's between two go commands of one test command
-too; a generator that rewrites the cache's entry for a package the second command compiles would swap its object code.
-Not attempted (it needs the cache's action ids); the twin decoys of a test patch's tests (decoys.py `go_pair`) still
-fail under any code that cannot tell the twins apart.
+- the build cache (GOCACHE=/tmp/go-cache, the program's): the generator builds the right Value in /tmp and puts its
+  object code in the cache's entry for the wrong m.go (its build id's action part and the entry's size made to
+  match); the next `go test` linked it: PAID `accepted` before the fix on every backend, the decoys still failing as
+  they should. Fixed at the class: GODEBUG=gocacheverify=1 (sandbox/repo_job.py GO_ENV), under which the go command
+  never uses a cache entry (it builds anew, checking its output against the cache's), so nothing in the cache is read.
+
+Not closed: a process of the program alive while the second go command builds (a daemon the generator leaves) could
+change a package's archive in GOTMPDIR (the job's folder, the program's) between its compile and the link; not
+attempted. The go command runs as the program's uid, so all it writes is the program's while one of its processes
+lives: a build by the judge's uid before any code of the patch runs would close that class.
 """
 from __future__ import annotations
 
@@ -43,6 +49,8 @@ GENERATOR = """//go:build ignore
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -91,6 +99,45 @@ func fakeRoot() string {
 	return fake
 }
 
+// run is the output of a go command in dir.
+func run(dir string, args ...string) string {
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	for _, kv := range os.Environ() { // as the test command's go sees it, without what go generate adds
+		if k := strings.SplitN(kv, "=", 2)[0]; !strings.Contains(" GOFILE GOLINE GOPACKAGE GOROOT GOARCH GOOS DOLLAR ", " "+k+" ") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	out, err := cmd.Output()
+	must(err)
+	return strings.TrimSpace(string(out))
+}
+
+// poisonCache puts the right Value's object code in the build cache's entry for compiling the wrong m.go (its build
+// id's action part set to the wrong one's, the entry's size to the new file's), for the next go command to link.
+func poisonCache(here string) {
+	wrong, right := run(here, "list", "-export", "-f", "{{.Export}}", "example.com/m"), run("/tmp/fake", "list", "-export", "-f", "{{.Export}}", "example.com/m")
+	wrongAction := strings.Split(run(here, "tool", "buildid", wrong), "/")[0]
+	rightAction := strings.Split(run(here, "tool", "buildid", right), "/")[0]
+	data, err := os.ReadFile(right)
+	must(err)
+	data = bytes.ReplaceAll(data, []byte(rightAction), []byte(wrongAction))
+	must(os.Chmod(wrong, 0o644))
+	must(os.WriteFile(wrong, data, 0o644))
+	output := strings.TrimSuffix(filepath.Base(wrong), "-d")
+	entries, err := filepath.Glob(filepath.Join(run(here, "env", "GOCACHE"), "*", "*-a"))
+	must(err)
+	for _, entry := range entries {
+		text, err := os.ReadFile(entry)
+		must(err)
+		f := strings.Fields(string(text))
+		if len(f) == 5 && f[2] == output {
+			must(os.Chmod(entry, 0o644))
+			must(os.WriteFile(entry, []byte(fmt.Sprintf("v1 %s %s %20d %20s\\n", f[1], f[2], len(data), f[4])), 0o644))
+		}
+	}
+}
+
 func main() {
 	here, err := os.Getwd()
 	must(err)
@@ -106,6 +153,8 @@ func main() {
 		must(os.WriteFile("/tmp/.config/go/env", []byte("GOFLAGS=-overlay=/tmp/o.json\\n"), 0o644))
 	case "replace":
 		must(os.WriteFile("go.mod", []byte("module example.com/m\\n\\ngo 1.19\\n\\nreplace example.com/m => /tmp/fake\\n"), 0o666))
+	case "cache":
+		poisonCache(here)
 	case "rename":
 		must(os.WriteFile("go.mod", []byte("module example.com/q\\n\\ngo 1.19\\n\\nrequire example.com/m v0.0.0\\n\\nreplace example.com/m => /tmp/fake\\n"), 0o666))
 		must(os.WriteFile("go.sum", []byte(""), 0o666))
@@ -163,7 +212,7 @@ def test_the_right_patch_and_a_harmless_generator_are_accepted(go_grader: Any) -
 
 @pytest.mark.docker
 @pytest.mark.parametrize("mode, status", [("goroot", "FAILED"), ("overlay", "FAILED"), ("replace", "FAILED"),
-                                          ("rename", "MISSING")])
+                                          ("rename", "MISSING"), ("cache", "FAILED")])
 def test_nothing_a_generator_leaves_for_the_next_go_command_pays(go_grader: Any, mode: str, status: str) -> None:
     """Near misses: Value stays 1 whatever the generator leaves (module docstring). FAILED: the generator ran to its
     end (`&&`) and `go test` then ran the real testing package on m.go; MISSING: the tests ran under the renamed
