@@ -3,10 +3,11 @@ docs/repo-tasks.md "Warm environments", "Trust model"): a repository task's tree
 judge's uid on its own tmpfs at /mnt (the judge's, 0755, /work's size and inodes), then the test command runs in it as
 the program's uid.
 
-Held (plain tests, Docker and gVisor):
+Held (plain tests, Docker, gVisor, and userns in both modes: h33w):
 - the patch's code (imported by the test) changes nothing of the tree: writing, appending to, truncating, removing,
   renaming, chmod-ing or re-timing a test file, making a file, folder, symlink or hard link in the tree or in /mnt
-  itself, are all refused (a wrong patch whose `add` turns right if any of them works stays wrong_answer);
+  itself, are all refused (a wrong patch whose `add` turns right if any of them works stays wrong_answer), but in
+  userns's Landlock mode chmod and utime (below);
 - a detached daemon the wrong patch leaves (setsid, double fork) to plant links and reports in the next task's job
   directory and tree is dead before the next task's tree is built: the next task, a right patch that turns wrong while
   any such process is alive, is accepted. In its own task its link at the job's report.xml (to /dev/null) leaves no
@@ -20,6 +21,14 @@ environment's size refused a right patch (RED-TEAM.md class 8 turned round: a fa
 gVisor's tmpfs filled likewise (ENOSPC copying pkg/big.py after the links). Each long link is now a page of the host's
 bound (sandbox/repo/apply.py View.tree_bytes): such an environment is its own infra_error, not retryable, never the
 model's 0; one that fits is graded (tests/test_repo_apply.py, the bound itself).
+
+Found and fixed (h33w, this file on userns): every repository task of the userns backend was infra_error where the
+environments' folder sat below one the sandbox's uids cannot cross (bubblewrap's own bind of it: "Can't find source
+path ... Permission denied"; pytest's 0700 temporary folder): the launch now binds it into its stage as it binds the
+root filesystem (sandbox/userns_launch.py stage_binds). In the Landlock mode (one uid: the tree is the program's own)
+chmod and utime of the tree went through, as Landlock has no right for them (a test file's times set back to a stale
+bytecode's make Python load it): the wrong patch was accepted. PID 1 now stamps the tree before the run and compares
+after it (sandbox/harness/repo_tree.py stamp): a change is tampering, 0.
 """
 from __future__ import annotations
 
