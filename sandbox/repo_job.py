@@ -431,11 +431,21 @@ def _run(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:
     return _verdict(plan, facts), not box.tainted
 
 
+# The go command's settings for a test command (sandbox/session.py SHELL_ENV: a session's shell gets the same). What
+# one go command of a test command leaves in /tmp (the program's: HOME, the caches) another reads, and a `go generate`
+# of the patch's runs before the `go test` (h33w, tests/test_repo_redteam_go.py), so: no go env file (GOENV=off: one
+# in $HOME/.config/go/env named a GOROOT whose testing package passed a wrong patch), and the build cache is written
+# but never read (gocacheverify=1: a go command builds anew and checks its output against the cache's; an entry made
+# to hold the right code's object for the wrong source was linked into the next `go test`, a wrong patch `accepted`).
+# Go 1.19's standard library is installed in its GOROOT, not the cache, so a build costs the project's packages alone.
+GO_ENV = {"GOCACHE": "/tmp/go-cache", "GOPATH": "/tmp/go", "GOFLAGS": "-mod=mod", "GOPROXY": "off", "CGO_ENABLED": "0",
+          "GOMAXPROCS": "1", "GOENV": "off", "GODEBUG": "gocacheverify=1"}
+
+
 def _env(plan: RepoPlan) -> dict[str, str]:
     job = f"{WORK}/{plan.job_dir}"
     if plan.lang.name == "go":  # modules on, nothing fetched; test binaries built where they may run (/work)
-        return {"GOCACHE": "/tmp/go-cache", "GOTMPDIR": job, "GOPATH": "/tmp/go", "GOFLAGS": "-mod=mod",
-                "GOPROXY": "off", "CGO_ENABLED": "0", "GOMAXPROCS": "1"}
+        return GO_ENV | {"GOTMPDIR": job}
     # pytest's cache in /tmp, the program's scratch (the tree is read-only to it); its structured report outside the
     # tree too (PYTEST_ADDOPTS: no command rewriting)
     cache = "-o cache_dir=/tmp/.pytest_cache"
@@ -479,6 +489,10 @@ def _verdict(plan: RepoPlan, facts: dict) -> dict:
         raise InfraFailure(detail)
     if verdict is not None and verdict != "runtime_error":
         return _finish(plan, verdict, f"the test command: {detail}", [])
+    if facts.get("tree_changed"):  # the judge's tree, which the program cannot change but in the Landlock mode's modes
+        # and times (sandbox/harness/repo_tree.py stamp): whatever the report says, it may have been read from a changed tree
+        return _finish(plan, "wrong_answer", "tampered: the test command changed the task's tree: "
+                       + ", ".join(str(p) for p in facts["tree_changed"])[:300], [])
     try:
         resolution = _resolution(plan, facts)
     except ReportError as e:

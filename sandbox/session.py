@@ -33,6 +33,7 @@ from . import watchdog
 from .channel import ChannelError
 from .config import SandboxConfig
 from .contract import CELL_STATUSES
+from .repo_job import GO_ENV
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +50,7 @@ REPLAY_MAX_S = 300.0
 # A shell command's toolchain settings by the environment's language, as a repo job's test command gets
 # them (sandbox/repo_job.py `_env`): Go's modules on and nothing fetched (no network), its caches in
 # /tmp, its test binaries built in /work (where a program may run; go removes them after).
-SHELL_ENV = {"go": {"GOCACHE": "/tmp/go-cache", "GOTMPDIR": "/work", "GOPATH": "/tmp/go", "GOFLAGS": "-mod=mod",
-                    "GOPROXY": "off", "CGO_ENABLED": "0", "GOMAXPROCS": "1"}}
+SHELL_ENV = {"go": GO_ENV | {"GOTMPDIR": "/work"}}
 SNAPSHOT_ENTRIES_MAX_BYTES = 8 << 20  # sandbox/harness/session_tools.py ENTRIES_MAX_BYTES
 # A walk of a session's tree by its PID 1 (a grade's read, a fork's or snapshot's changes: session_tools.snapshot,
 # delta) may take TREE_WALK_S; past it PID 1 stops and answers the session's own refusal naming it (a grade's

@@ -409,7 +409,8 @@ def launch_spec(config: SandboxConfig, language: str, rootfs: str, stage: str, b
     """sandbox/userns_launch.py's SPEC: Docker's hardening (sandbox/backend.py container_kwargs) in
     bubblewrap's terms. In the Landlock mode (choose_mode) bubblewrap runs as the sandbox's one uid,
     with no capability to add, and the runner is told to confine its programs. `env_tree`: a
-    repository environment's tree, bound read-only at ENV_MOUNT."""
+    repository environment's tree, bound read-only at ENV_MOUNT from the launch's stage (userns_launch.py
+    stage_binds: its host folder may be one the sandbox's uids cannot reach)."""
     uid, _, gid = config.user.partition(":")
     ids = ["--uid", "0", "--gid", "0", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     env = sandbox_env(config, language)
@@ -428,7 +429,7 @@ def launch_spec(config: SandboxConfig, language: str, rootfs: str, stage: str, b
             *ids, "--ro-bind", f"{stage}/root", "/", "--proc", "/proc", "--dev", "/dev",
             "--bind", f"{stage}/work", "/work", "--bind", f"{stage}/tmp", "/tmp", "--bind", f"{stage}/shm", "/dev/shm",
             "--mqueue", "/dev/mqueue", "--tmpfs", "/sys", "--perms", "0755", "--dir", "/sys/fs",
-            "--perms", "0755", "--dir", "/sys/fs/cgroup", *(["--ro-bind", env_tree, ENV_MOUNT, "--bind", f"{stage}/tree", TREE_MOUNT] if env_tree else [])]
+            "--perms", "0755", "--dir", "/sys/fs/cgroup", *(["--ro-bind", f"{stage}/env", ENV_MOUNT, "--bind", f"{stage}/tree", TREE_MOUNT] if env_tree else [])]
     for c, folder in cgroups.items():  # the runner's CPU clock and OOM counter (harness/accounting.py CPU_V1, OOM_FILE)
         args += ["--ro-bind", folder, f"/sys/fs/cgroup/{c}" if c else "/sys/fs/cgroup"]
     # /dev read-only (its /dev/shm and /dev/mqueue mounts stay as they are): bubblewrap's /dev is a tmpfs of its uid,
@@ -438,7 +439,7 @@ def launch_spec(config: SandboxConfig, language: str, rootfs: str, stage: str, b
         args += ["--setenv", k, v]
     args += ["--info-fd", str(info), "--seccomp", str(filt), *argv]
     rlimits = [["RLIMIT_NOFILE", config.nofile_limit], ["RLIMIT_CORE", 0]]
-    return {"server": os.getpid(), "ready": ready, "go": go, "rootfs": rootfs, "stage": stage, "tmpfs": mounts,
+    return {"server": os.getpid(), "ready": ready, "go": go, "rootfs": rootfs, "env": env_tree, "stage": stage, "tmpfs": mounts,
             "rlimits": rlimits, "argv": args, "mode": mode, "uid": int(uid), "gid": int(gid or uid)}
 
 

@@ -16,13 +16,13 @@ the namespace's owner, and execs bubblewrap as that uid, which makes a user name
 below and runs the runner with no capability; programs are kept from the runner by Landlock and
 seccomp instead (sandbox/harness/confine.py). See main_one_uid.
 
-SPEC is JSON: {"server": PID, "ready": FD, "go": FD, "rootfs": PATH, "stage": DIR, "tmpfs": [[NAME, OPTIONS]...],
-"rlimits": [[RESOURCE, N]...], "argv": [BWRAP, ...]}. Steps:
+SPEC is JSON: {"server": PID, "ready": FD, "go": FD, "rootfs": PATH, "env": PATH or "", "stage": DIR,
+"tmpfs": [[NAME, OPTIONS]...], "rlimits": [[RESOURCE, N]...], "argv": [BWRAP, ...]}. Steps:
 1. As the host's root, in a mount namespace of its own (stage_as_host_root): a private tmpfs on
    `stage` (a host folder hidden by it in this mount namespace only) holds the root filesystem's
-   bind (`stage`/root: its folder may sit under one the namespace's uids cannot cross, /root 0700)
-   and an empty folder per tmpfs. Then become the host uid and gid of this sandbox alone
-   (`owner_id`: above the mapped range, by this process's host pid) and only then
+   bind (`stage`/root: its folder may sit under one the namespace's uids cannot cross, /root 0700),
+   a repository environment's tree likewise (`stage`/env), and an empty folder per tmpfs. Then
+   become the host uid and gid of this sandbox alone (`owner_id`: above the mapped range, by this process's host pid) and only then
    unshare(CLONE_NEWUSER | CLONE_NEWNS): the kernel charges what the namespace's users hold of the
    per-user counts (inotify instances, pending signals, message queue bytes, processes) to its
    creator too, against the host's per-user maximum. Created by root, one sandbox's 128 inotify
@@ -92,12 +92,23 @@ def stage_as_host_root(spec: dict) -> None:
     user namespace's mount namespace copies it (step 2), reachable without crossing /root."""
     check(libc.unshare(CLONE_NEWNS), "unshare mount")
     mount("none", "/", None, MS_REC | MS_PRIVATE, None)
+    stage_binds(spec)
+    for name, _ in spec["tmpfs"]:
+        os.mkdir(f"{spec['stage']}/{name}")
+
+
+def stage_binds(spec: dict) -> None:
+    """A private tmpfs on `stage` with the host folders bubblewrap binds: the root filesystem (`stage`/root) and a
+    repository environment's tree (`stage`/env, SPEC "env", when there is one). Both may sit under a folder the
+    namespace's uids cannot cross (/root 0700, a test's 0700 temporary folder): bound here, by the one who stages,
+    they are reached from `stage` (bubblewrap's own --ro-bind of the host path failed there: "Can't find source
+    path ... Permission denied", every repository task of the userns backend an infra_error)."""
     stage = spec["stage"]
     tmpfs(stage, "nosuid,nodev,mode=0755,size=1m")
-    os.mkdir(f"{stage}/root")
-    mount(spec["rootfs"], f"{stage}/root", None, MS_BIND | MS_REC, None)
-    for name, _ in spec["tmpfs"]:
-        os.mkdir(f"{stage}/{name}")
+    for name, source in (("root", spec["rootfs"]), ("env", spec.get("env", ""))):
+        if source:
+            os.mkdir(f"{stage}/{name}")
+            mount(source, f"{stage}/{name}", None, MS_BIND | MS_REC, None)
 
 
 def landlock_abi() -> int:
@@ -155,9 +166,7 @@ def main_one_uid(spec: dict) -> None:
     mount("none", "/", None, MS_REC | MS_PRIVATE, None)
     stage = spec["stage"]
     if not staged:
-        tmpfs(stage, "nosuid,nodev,mode=0755,size=1m")
-        os.mkdir(f"{stage}/root")
-        mount(spec["rootfs"], f"{stage}/root", None, MS_BIND | MS_REC, None)
+        stage_binds(spec)
     for name, options in spec["tmpfs"]:
         if not staged:
             os.mkdir(f"{stage}/{name}")

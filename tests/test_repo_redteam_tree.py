@@ -3,10 +3,11 @@ docs/repo-tasks.md "Warm environments", "Trust model"): a repository task's tree
 judge's uid on its own tmpfs at /mnt (the judge's, 0755, /work's size and inodes), then the test command runs in it as
 the program's uid.
 
-Held (plain tests, Docker and gVisor):
+Held (plain tests, Docker, gVisor, and userns in both modes: h33w):
 - the patch's code (imported by the test) changes nothing of the tree: writing, appending to, truncating, removing,
   renaming, chmod-ing or re-timing a test file, making a file, folder, symlink or hard link in the tree or in /mnt
-  itself, are all refused (a wrong patch whose `add` turns right if any of them works stays wrong_answer);
+  itself, are all refused (a wrong patch whose `add` turns right if any of them works stays wrong_answer), but in
+  userns's Landlock mode chmod and utime (below);
 - a detached daemon the wrong patch leaves (setsid, double fork) to plant links and reports in the next task's job
   directory and tree is dead before the next task's tree is built: the next task, a right patch that turns wrong while
   any such process is alive, is accepted. In its own task its link at the job's report.xml (to /dev/null) leaves no
@@ -20,6 +21,14 @@ environment's size refused a right patch (RED-TEAM.md class 8 turned round: a fa
 gVisor's tmpfs filled likewise (ENOSPC copying pkg/big.py after the links). Each long link is now a page of the host's
 bound (sandbox/repo/apply.py View.tree_bytes): such an environment is its own infra_error, not retryable, never the
 model's 0; one that fits is graded (tests/test_repo_apply.py, the bound itself).
+
+Found and fixed (h33w, this file on userns): every repository task of the userns backend was infra_error where the
+environments' folder sat below one the sandbox's uids cannot cross (bubblewrap's own bind of it: "Can't find source
+path ... Permission denied"; pytest's 0700 temporary folder): the launch now binds it into its stage as it binds the
+root filesystem (sandbox/userns_launch.py stage_binds). In the Landlock mode (one uid: the tree is the program's own)
+chmod and utime of the tree went through, as Landlock has no right for them (a test file's times set back to a stale
+bytecode's make Python load it): the wrong patch was accepted. PID 1 now stamps the tree before the run and compares
+after it (sandbox/harness/repo_tree.py stamp): a change is tampering, 0.
 """
 from __future__ import annotations
 
@@ -47,18 +56,24 @@ def _mod(body: list[str]) -> str:
             f"@@ -1,2 +1,{len(body)} @@\n-def add(a, b):\n-    return a - b\n" + "".join(f"+{line}\n" for line in body))
 
 
-# The wrong patch whose add is right only if one change of the tree (or /mnt) was let through
-_WRITES = ["import os", "", "", "def _tries():", "    t, done = 'tests/test_mod.py', []",
-           "    steps = [lambda: open(t, 'a').write('\\n'), lambda: os.truncate(t, 0), lambda: os.unlink(t),",
-           "             lambda: os.rename(t, 'tests/x.py'), lambda: os.chmod(t, 0o666), lambda: os.utime(t, (0, 0)),",
-           "             lambda: os.utime(t), lambda: open('tests/new.py', 'w'), lambda: os.mkdir('newdir'),",
-           "             lambda: os.symlink('/work', 'lnk'), lambda: os.link(t, 'tests/hard.py'),",
-           "             lambda: os.link(t, '/tmp/hard.py'), lambda: os.chmod('.', 0o777), lambda: os.chmod('/mnt', 0o777),",
-           "             lambda: open('/mnt/x', 'w'), lambda: os.rename('/mnt/repo', '/mnt/old'),",
-           "             lambda: os.symlink('/proc/self', '/mnt/p')]",
-           "    for i, step in enumerate(steps):", "        try:", "            step()", "            done.append(i)",
-           "        except OSError:", "            pass", "    return done", "", "", "CHANGED = _tries()", "", "",
-           "def add(a, b):", "    return a + b if CHANGED else a - b"]
+# What the wrong patch tries on the tree (or /mnt): the files and folders in it (kept by Landlock in the one-uid mode)
+_CONTENT = ["open(t, 'a').write('\\n')", "os.truncate(t, 0)", "os.unlink(t)", "os.rename(t, 'tests/x.py')",
+            "open('tests/new.py', 'w')", "os.mkdir('newdir')", "os.symlink('/work', 'lnk')", "os.link(t, 'tests/hard.py')",
+            "os.link(t, '/tmp/hard.py')", "open('/mnt/x', 'w')", "os.rename('/mnt/repo', '/mnt/old')",
+            "os.symlink('/proc/self', '/mnt/p')"]
+# and their modes and times (a test file's times keep a stale bytecode of it valid: "Warm environments")
+_META = ["os.chmod(t, 0o666)", "os.utime(t, (0, 0))", "os.utime(t)", "os.chmod('.', 0o777)", "os.chmod('/mnt', 0o777)"]
+
+
+def _writes(steps: list[str]) -> list[str]:
+    """The wrong patch whose add is right only if one of `steps` (code on `t`, the test file) was let through."""
+    calls = [f"lambda: {step}," for step in steps]
+    return ["import os", "", "", "def _tries():", "    t, done = 'tests/test_mod.py', []", "    steps = [", *calls, "    ]",
+            "    for i, step in enumerate(steps):", "        try:", "            step()", "            done.append(i)",
+            "        except OSError:", "            pass", "    return done", "", "", "CHANGED = _tries()", "", "",
+            "def add(a, b):", "    return a + b if CHANGED else a - b"]
+
+
 # A wrong patch leaving a daemon (setsid, double fork) that, for a minute, plants in every job directory and tree it sees
 _DAEMON = ["import os, subprocess, sys", "",
            "_CODE = '''import os, time  # rt33s-daemon",
@@ -100,19 +115,32 @@ def _env(root: Path, src: Path, recipes: Path, name: str, long_links: int = 0) -
     assert verifier_cli(["env", "build", str(recipes / f"{name}.json"), "--environments", str(root)]) == 0
 
 
-@pytest.fixture(scope="module", params=["docker", "gvisor"])
-def tree(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """Two python environments, `plain` and `longlinks` (the same project with _LONG data files at long paths), and a
-    grader of them with a 20 MiB /work (and /mnt) of 8192 inodes on each backend."""
-    from helpers import sandbox_config
-    from sandbox.sync import SyncGrader
-
+@pytest.fixture(scope="module")
+def environments(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two python environments, `plain` and `longlinks` (the same project with _LONG data files at long paths), built
+    once for every backend's grader."""
     root, recipes = tmp_path_factory.mktemp("tree-envs"), tmp_path_factory.mktemp("tree-recipes")
     _env(root, tmp_path_factory.mktemp("tree-plain"), recipes, "plain")
     _env(root, tmp_path_factory.mktemp("tree-long"), recipes, "longlinks", _LONG)
-    g: Any = SyncGrader(sandbox_config(request.param, languages=("python",), pool_size=1, pool_name=f"test-rt-tree-{request.param}",
-                                       repo_environments=str(root), repo_pool_size=1, work_tmpfs_mb=WORK_MB,
-                                       tmpfs_inodes=8192))
+    return root
+
+
+# (backend, userns mode): userns in the mode this host picks (uids, as root) and in Landlock's one-uid mode, where
+# Landlock, not the tree's owner, keeps the program from the tree (sandbox/harness/confine.py scope_self)
+BACKEND_MODES = {"docker": ("docker", {}), "gvisor": ("gvisor", {}), "userns": ("userns", {}),
+                 "userns-landlock": ("userns", {"userns_mode": "landlock"})}
+
+
+@pytest.fixture(scope="module", params=list(BACKEND_MODES))
+def tree(request: pytest.FixtureRequest, environments: Path) -> Iterator[Any]:
+    """A grader of `environments` with a 20 MiB /work (and /mnt) of 8192 inodes on each backend (and userns mode)."""
+    from helpers import sandbox_config
+    from sandbox.sync import SyncGrader
+
+    backend, mode = BACKEND_MODES[request.param]
+    g: Any = SyncGrader(sandbox_config(backend, languages=("python",), pool_size=1, pool_name=f"test-rt-tree-{request.param}",
+                                       repo_environments=str(environments), repo_pool_size=1, work_tmpfs_mb=WORK_MB,
+                                       tmpfs_inodes=8192, **mode))
     assert g.grader.available, g.grader.unavailable_reason()
     g.backend = request.param
     try:
@@ -139,8 +167,24 @@ def test_the_right_patch_is_accepted(tree: Any) -> None:
 
 
 @pytest.mark.docker
-def test_the_program_changes_nothing_of_the_tree(tree: Any) -> None:
-    _wrong(_grade(tree, _mod(_WRITES)))
+def test_the_program_changes_no_file_or_folder_of_the_tree(tree: Any) -> None:
+    _wrong(_grade(tree, _mod(_writes(_CONTENT))))
+
+
+@pytest.mark.docker
+def test_the_program_changes_no_mode_or_time_of_the_tree(tree: Any) -> None:
+    """Refused where the tree is the judge's uid's; in userns's Landlock mode (one uid: the tree is the program's own,
+    and Landlock has no right for chmod or utime) they are done, and PID 1 finds them after the run
+    (sandbox/harness/repo_tree.py stamp): tampering, 0, whatever the report says."""
+    from helpers import on_backend
+
+    result = _grade(tree, _mod(_writes(_META)))
+    if on_backend(tree.backend, False, {"userns-landlock": (True, "Landlock has no right for chmod or utime")}):
+        assert (result["verdict"], result["score"]) == ("wrong_answer", 0.0), result
+        assert "tampered: the test command changed the task's tree" in result["detail"], result
+        assert "/mnt/repo/tests/test_mod.py" in result["detail"], result
+    else:
+        _wrong(result)
 
 
 @pytest.mark.docker

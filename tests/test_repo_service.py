@@ -4,7 +4,7 @@ bundles (tests/data/repo_tasks) by `verifier env build`, and one with a dependen
 resolved; an empty patch, a plausible wrong patch, a patch to a protected test file, and a patch
 that does not apply are not (the last two are refused before anything runs, as the model's
 `wrong_answer`, never `infra_error`); rewrites of the gold (bare, an offset hunk header) resolve;
-bad fields are INVALID_ARGUMENT naming the field on both ports. Each on the Docker and the gVisor backend."""
+bad fields are INVALID_ARGUMENT naming the field on both ports. Each on the Docker, the gVisor and the userns backend."""
 from __future__ import annotations
 
 import json
@@ -17,7 +17,7 @@ import grpc
 import pytest
 
 from conftest import ServerProcess
-from helpers import http_call, sandbox_config, stub
+from helpers import http_call, sandbox_config, stub, userns_flags
 from repo_corpus import ROWS, recipe, task
 from verifier.client import VerifierClient
 from verifier.tools.cli import main as verifier_cli
@@ -116,12 +116,14 @@ def environments(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest.fixture(scope="module", params=["docker", "gvisor"])
+@pytest.fixture(scope="module", params=["docker", "gvisor", "userns"])
 def server(request: pytest.FixtureRequest, environments: Path) -> Iterator[ServerProcess]:
-    """One server per backend (the Docker daemon's containers; gVisor's rootless sandboxes)."""
-    sandbox_config(request.param, languages=("python", "go"))  # gVisor's root filesystems: instant when they exist
+    """One server per backend (the Docker daemon's containers; gVisor's rootless sandboxes; userns's bubblewrap
+    sandboxes, in the mode the run forces or the server picks: tests/helpers.py userns_flags)."""
+    sandbox_config(request.param, languages=("python", "go"))  # the root filesystems: instant when they exist
+    flags = userns_flags() if request.param == "userns" else ()
     with ServerProcess("--workers", "1", "--sandbox-backend", request.param, "--sandbox-languages", "python,go",
-                       "--sandbox-pool-size", "1", "--sandbox-repo-environments", str(environments)) as s:
+                       "--sandbox-pool-size", "1", "--sandbox-repo-environments", str(environments), *flags) as s:
         s.backend = request.param  # type: ignore[attr-defined]
         yield s
 
@@ -226,7 +228,7 @@ def test_a_task_whose_dependency_the_build_installed(server: ServerProcess) -> N
 def test_a_go_task_through_http(server: ServerProcess) -> None:
     """The gold resolves and an empty patch does not; under gVisor the gold alone (each run compiles
     the package and its tests, about 10 s there: the empty patch's verdict is the Python test's)."""
-    tasks = [task(GO, "gold", GO["patch"])] + ([task(GO, "empty", NOOP_GO)] if server.backend == "docker" else [])  # type: ignore[attr-defined]
+    tasks = [task(GO, "gold", GO["patch"])] + ([task(GO, "empty", NOOP_GO)] if server.backend != "gvisor" else [])  # type: ignore[attr-defined]
     status, _, answer = http_call(server, "POST", "/v1/grade", {"tasks": tasks})
     assert status == 200, answer
     results = {r["id"]: r for r in answer["results"]}

@@ -32,7 +32,8 @@ Protocol (host <-> runner over the container's attached stdin/stdout, framed by 
         the judge's request through its keeper socket (warm_keeper.py keep_program; harness/judge.py start_program).
         tree: {"writable": [RELPATH...]}: a repository task's; its tree made from cwd's view.json and repo.tar
         by this process as the judge's uid (repo_tree.py), and the process run in it (cwd stays where `collect`
-        reads); "tree_error" (and "tree_full") where it cannot be made.
+        reads); "tree_error" (and "tree_full") where it cannot be made; "tree_changed": [PATH...] where an entry
+        of it was not as made once the run ended (its mode or times: repo_tree.stamp).
     {"op": "reset"}
         kill everything, wipe /work /tmp /dev/shm /dev/mqueue and a repository task's tree, remove SysV IPC objects, and report
         whether the container is clean (PID 1's limits included; no socket left bound, no kind of
@@ -233,13 +234,16 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     except OSError as e:  # the program filled /work or left something in the way: the host decides
         return {"put_error": f"{type(e).__name__}: {e}"[:300]}, {}
     run_cwd, tree = cwd, None
+    writable: list[str] = []
+    stamped: dict[str, tuple[int, ...]] = {}
     if req.get("tree") is not None:  # a repository task: its tree made by us, the judge's (repo_tree.py)
-        writable = [str(p) for p in req["tree"].get("writable") or ()]
+        writable += [str(p) for p in req["tree"].get("writable") or ()]
         tree = [repo_tree.TREE, *(os.path.join(repo_tree.TREE, "repo", p) for p in writable)]
         try:
             run_cwd = repo_tree.make(cwd, writable)
         except (OSError, ValueError, tarfile.TarError) as e:
             return {"tree_error": f"{type(e).__name__}: {e}"[:300], "tree_full": getattr(e, "errno", 0) in (errno.ENOSPC, errno.EDQUOT)}, {}
+        stamped = repo_tree.stamp(writable)
     fd3_r = fd3_w = exe_fd = -1
     pass_fds: tuple[int, ...] = ()
     if req.get("fd3"):
@@ -413,6 +417,7 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
     wall = time.monotonic() - t0
     cpu = clock.settle(cpu_limit)  # before the kill: what the program's processes left running used counts
     clean = kill_all_others()
+    tree_changed = repo_tree.changed(stamped, writable) if tree is not None else []  # the program's processes are gone
     warm_keeper.WARM.check()  # after every run, forked or not: an exec'd program shares the warm processes' effective uid too
     collected = collect_file(cwd, req["collect"]) if req.get("collect") else None
     if req.get("rm_cwd") and req.get("cwd"):  # a checker's dir: its answer must not reach later tests
@@ -454,6 +459,8 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         "stdout_bytes": sizes["stdout"], "stderr_bytes": sizes["stderr"],
         "maxrss_kb": getattr(rusage, "ru_maxrss", None), "warm": proc_warm,
     }
+    if tree_changed:
+        head["tree_changed"] = tree_changed
     dropped = err.dropped()
     gap = f"\n[... {dropped} bytes of stderr not kept ...]\n".encode() if dropped > 0 else b""
     blobs = {"stdout": bytes(out["stdout"]), "stderr": bytes(err.data) + gap + err.tail,

@@ -13,7 +13,8 @@ writable by all, in place. The program's scratch is /tmp and the job's directory
 
 With one uid for all (the userns backend's Landlock mode) there is no other uid to own the tree: it is made as
 here, the program's by its owner, and the program's Landlock domain (confine.scope_self with `tree`) keeps it from
-changing anything in it but the `writable` names.
+changing anything in it but the `writable` names; what Landlock cannot refuse there (modes and times) PID 1 sees
+changed after the run (`stamp`, `changed`), and the host pays that run 0.
 """
 from __future__ import annotations
 
@@ -96,6 +97,36 @@ def make(job_dir: str, writable: list[str]) -> str:
                     os.chmod(path, os.stat(path).st_mode & 0o777 | 0o666)
         as_judge(build)
     return repo
+
+
+STAMP_MAX = 5  # how many changed entries `changed` names
+
+
+def stamp(writable: list[str]) -> dict[str, tuple[int, ...]]:
+    """Each entry of TREE (TREE itself too, links not followed) but the `writable` files -> what a change of it changes:
+    its inode, mode, links, owner, size, mtime and ctime. Taken by PID 1 once the tree is made, before the program
+    runs, and again after it (`changed`): with one uid for all (the userns backend's Landlock mode) the tree is the
+    program's own, and Landlock has no right for chmod or utime, so its modes and times are the program's to change
+    (a test file's times set back to those of a stale bytecode of it make Python load that bytecode); the ctime,
+    which no program sets, says it did. Bounded by the tree's inodes (its tmpfs's nr_inodes)."""
+    skip = {os.path.join(TREE, "repo", p) for p in writable}
+    out: dict[str, tuple[int, ...]] = {}
+    for top, dirs, files in os.walk(TREE):
+        for name in (top, *(os.path.join(top, n) for n in (*dirs, *files))):
+            if name not in out and name not in skip:
+                try:
+                    st = os.lstat(name)
+                except OSError:
+                    continue
+                out[name] = (st.st_ino, st.st_mode, st.st_nlink, st.st_uid, st.st_gid, st.st_size, st.st_mtime_ns,
+                             st.st_ctime_ns)
+    return out
+
+
+def changed(before: dict[str, tuple[int, ...]], writable: list[str]) -> list[str]:
+    """The entries of TREE (at most STAMP_MAX) that are not as `stamp` found them before the run, or new, or gone."""
+    after = stamp(writable)
+    return sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))[:STAMP_MAX]
 
 
 def clear() -> None:
