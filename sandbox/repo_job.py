@@ -32,7 +32,8 @@ from .environments import ENV_FILE
 from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, RepoTask, code_outcome, test_result
 from .languages import LANGUAGES, Language
 from .plan import InfraFailure, guarded, new_job_dir
-from .repo.apply import Overrides, View, apply_patch, config_texts, read_current, task_tar, tree_kind, view_listing
+from .repo.apply import (Overrides, View, apply_patch, config_texts, own_bytes, read_current, task_tar, tree_kind,
+                         view_listing)
 from .repo.decoys import Decoy, Reader, go_decoy, go_pair, pytest_decoy, pytest_pair
 from .repo.golang import Targets, defining_dirs, environment_test_files, go_lookup, import_path, package_dir, resolve_packages
 from .repo.grading import MISSING, Resolution, lookup, resolve
@@ -50,7 +51,7 @@ REPORT_FILE = "report.xml"
 WRITABLE = {"go": ("go.mod", "go.sum")}
 STDERR_NOTE = 200
 INODES_SPARE = 256  # inodes of /work left to the test command's own files beyond the task's tree
-WORK_SPARE = 16 << 20  # bytes of /work left to the test command's own files beyond the task's tree and copies
+WORK_SPARE = 16 << 20  # bytes of the tree's tmpfs left to the model's patch's files beyond the environment's and dataset's part
 
 
 def copied(language: str, test_cmd: str) -> Callable[[str], bool]:
@@ -101,6 +102,7 @@ class RepoPlan:
     view: bytes = b"[[],[],[],[]]"  # the rest of the task's tree, linked to that one (sandbox/repo/apply.py View.json)
     env_bytes: int = 0  # the linked and copied files' sizes (View.size)
     copy_bytes: int = 0  # what the copies and long links take of the tree's tmpfs (View.tree_bytes)
+    task_bytes: int = 0  # what the dataset's own files (test patch, decoys, support files) take of it (apply.own_bytes)
     job_dir: str = field(default_factory=new_job_dir)
 
     def wall(self, config: SandboxConfig) -> float:
@@ -207,6 +209,7 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
     except PatchError as e:
         return _refused(patch.text, str(e))
     added = _new_entries(tree, overrides)  # the patch's own files and folders in /work: its bound, not the environment's
+    model = dict(overrides)  # the patch's own files: what the dataset writes after (a changed or new path) is the dataset's
     if tests is not None:  # the dataset's tests, written over the patched tree: the patch cannot change them
         try:
             apply_patch(tree, tests, overrides, "the task's test_patch")
@@ -223,7 +226,8 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         archive = task_tar(overrides)
     except PatchError as e:  # the patch's files do not make an archive: the model's failure, never infra_error
         return _refused(patch.text, str(e))
-    view = _tree_view(task, lang, tree, overrides, config)
+    dataset = own_bytes(overrides, [p for p, data in overrides.items() if p not in model or data is not model[p]])
+    view = _tree_view(task, lang, tree, overrides, config, dataset)
     need, room = view.entries() + len(overrides) + len(_new_dirs(tree, overrides)), config.tmpfs_inodes - INODES_SPARE
     if need > room and need - len(added) <= room:  # the patch's own excess: the model's failure (RED-TEAM.md class 8)
         return _refused(patch.text, f"the patch adds {len(added)} files and folders: the task's tree would have {need}, "
@@ -233,21 +237,32 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         raise InfraFailure(f"environment {task.environment!r} has {view.entries()} files and folders, over what the "
                            f"sandbox's /work holds ({config.tmpfs_inodes} inodes: tmpfs_inodes)", retryable=False)
     return RepoPlan(task, lang, archive, patch.text, tuple(dict.fromkeys(d.test_id for d in decoys)), expected, packages,
-                    renamed, env_tree=tree, env=env, view=view.json(), env_bytes=view.size, copy_bytes=view.tree_bytes())
+                    renamed, env_tree=tree, env=env, view=view.json(), env_bytes=view.size, copy_bytes=view.tree_bytes(),
+                    task_bytes=dataset)
 
 
-def _tree_view(task: RepoTask, lang: Language, tree: str, overrides: Overrides, config: SandboxConfig) -> View:
+def _tree_view(task: RepoTask, lang: Language, tree: str, overrides: Overrides, config: SandboxConfig,
+               dataset: int) -> View:
     """The environment's part of the task's tree (sandbox/repo/apply.py View, its copies `copied`'s); InfraFailure,
-    not retryable, where it is unreadable or its copies and long links leave less than WORK_SPARE of the tree's tmpfs
-    (/work's size): the environment's fault, whatever the patch."""
+    not retryable, where it is unreadable or where its copies and long links (View.tree_bytes) with the `dataset`'s
+    own files (apply.own_bytes: the test patch's, the decoys', the support files', a page each) leave less than
+    WORK_SPARE of the tree's tmpfs (/work's size) for the model's patch: the task's fault, whatever the patch
+    (RED-TEAM.md class 8 turned round: rt30ae's test patch of 4,400 data files filled the tree and the runner's
+    `tree_full` made the right patch wrong_answer). Past this bound a full tree is the patch's own (`_run`)."""
     try:
         view = view_listing(tree, overrides, copied(lang.name, task.test_cmd), ENV_MOUNT)
     except OSError as e:
         raise InfraFailure(f"environment {task.environment!r}: {e}", retryable=False) from None
-    if view.tree_bytes() + WORK_SPARE > config.work_tmpfs_mb << 20:
+    size = config.work_tmpfs_mb << 20
+    if view.tree_bytes() + WORK_SPARE > size:
         raise InfraFailure(f"environment {task.environment!r}: the copies and long links a task's tree holds of its "
                            f"sources take {view.tree_bytes() >> 20} MiB, over what the sandbox's tree holds with "
                            f"{WORK_SPARE >> 20} MiB spare ({config.work_tmpfs_mb} MiB: work_tmpfs_mb)", retryable=False)
+    if view.tree_bytes() + dataset + WORK_SPARE > size:
+        raise InfraFailure(f"task of environment {task.environment!r}: its own files (test patch, decoys, support files) "
+                           f"take {dataset >> 10} KiB of the sandbox's tree (4 KiB a page) beside the environment's "
+                           f"{view.tree_bytes() >> 10} KiB, over what it holds with {WORK_SPARE >> 20} MiB spare for the "
+                           f"patch ({config.work_tmpfs_mb} MiB: work_tmpfs_mb)", retryable=False)
     return view
 
 
@@ -409,10 +424,10 @@ def run_repo_job(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict
 def _run(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:
     own_mb = ((len(plan.tree) + len(plan.view)) >> 20) + 1
     # /work is a tmpfs counted in the sandbox's memory: the task's files, twice (archive and tree), its links and its
-    # copies of the environment's files (`copied`) are the job's; so is the environment's tree as the kernel caches
+    # copies of the environment's files (`copied`) and the dataset's files' pages (task_bytes) are the job's; so is the environment's tree as the kernel caches
     # what the tests (and the copying) read of it (gVisor's memory file)
     pool.set_memory(box, plan.task.memory_mb + pool.overhead_mb(box, plan.lang.name) + 2 * own_mb + (plan.env_bytes >> 20)
-                    + -(-plan.copy_bytes >> 20))
+                    + -(-(plan.copy_bytes + plan.task_bytes) >> 20))
     head, _ = box.channel.request({"op": "files", "dir": plan.job_dir, "files": [["repo.tar", 0o600], ["view.json", 0o600]]},
                                   {"repo.tar": plan.tree, "view.json": plan.view}, timeout_s=60)
     if head.get("full"):  # the environment is too big for /work (SandboxConfig.work_tmpfs_mb): a retry cannot help
@@ -421,7 +436,7 @@ def _run(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:
     if not head.get("ok"):
         raise InfraFailure(f"runner could not write the repository: {head.get('error')}")
     facts = _exec(box, plan, config)
-    if facts.get("tree_full"):  # the environment's copies and long links were bounded on the host (`_tree_view`): the rest is the task's
+    if facts.get("tree_full"):  # the environment's and dataset's part were bounded on the host (`_tree_view`): the rest is the patch's
         return _finish(plan, "wrong_answer", f"the task's files do not fit the sandbox's tree: {facts['tree_error']}", []), \
             not box.tainted
     if plan.env is not None and not same_build(plan.env):

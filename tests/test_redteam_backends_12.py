@@ -10,8 +10,8 @@ Classes 3, 5, 6, 8 and 9 of /work/shared/RED-TEAM.md. Verdicts only, no duration
 
 FINDINGS (strict xfails): a listing of 1,000 names of 255 non-UTF-8 bytes overflows the channel's 1 MiB header and
 loses the session (3); a `write` through a path of thousands of parts makes every folder in PID 1 outside any clock
-(3); a test patch whose files fill the tree makes the right patch wrong_answer (4: the host counts the environment's
-part only).
+(3). Fixed (h33x): a test patch whose files filled the tree made the right patch wrong_answer (4: the host counted the
+environment's part only; now the dataset's files too, the task's infra_error past the bound).
 HELD: a result line nested past the JSON decoder (RecursionError, not ValueError, leaves run_cell: the host's
 "session supervisor" crash, lost; no cpu_s in that reply, and PID 1 leaves the interpreter to the host's destroy), a
 result forged with the cell's own nonce (read from the kernel's frame: the cell's own value, by design), a result
@@ -268,10 +268,11 @@ def test_a_write_through_a_path_of_thousands_of_folders_is_refused(session_host:
 # ----------------------------------------------------------------- 4. whose fault a full task tree is (h33v)
 # A python environment (tests/test_repo_redteam_tree.py's `plain`: a 3 MiB copy, pkg/big.py) graded with a 20 MiB
 # /work and tree (/mnt) of 8192 inodes, so the host's bound leaves the tree WORK_SPARE (16 MiB) past the environment's
-# copies and long links. The task's own files (its overrides: the test patch's, the decoys', the model's patch's) are
-# extracted into that spare, and the host counts nothing of them in bytes (repo_job._tree_view: the environment's part
-# alone), so a runner's `tree_full` is charged to the model (repo_job.py: "the task's files do not fit", wrong_answer)
-# whoever's files filled it.
+# copies and long links. The task's own files (its overrides: the test patch's, the decoys', the model's patch's) were
+# extracted into that spare, and the host counted nothing of them in bytes (repo_job._tree_view: the environment's part
+# alone), so a runner's `tree_full` was charged to the model (repo_job.py: "the task's files do not fit", wrong_answer)
+# whoever's files filled it. Fixed (h33x): the dataset's files count with the environment's (apply.own_bytes), the
+# spare is the model's patch's alone.
 _DATA = 4400  # new one-line files, a 4 KiB page each on either tmpfs: 17 MiB, over the 16.98 MiB the copies leave
 
 
@@ -340,16 +341,53 @@ def test_a_model_patch_that_fills_the_tree_is_its_own_zero_never_infra(tree: Any
     assert "do not fit the sandbox's tree" in result["detail"], result  # the runner's tree_full, not a refusal
 
 
-@pytest.mark.xfail(strict=True, reason="class 8 turned round (a fault that is not the model's is its 0): the host bounds "
-                   "the environment's copies and long links (View.tree_bytes + WORK_SPARE) but not the task's own "
-                   "files' pages; a test patch of 4,400 one-line data files fills the 20 MiB tree and the runner's "
-                   "tree_full makes the RIGHT patch wrong_answer, 0. Close: count the dataset's overrides (test patch, "
-                   "decoys: each file a page) with the environment's part on the host, infra_error not retryable "
-                   "where they leave no spare, and charge tree_full to the model only past that. Reachable where "
-                   "tmpfs_inodes x 4 KiB exceeds WORK_SPARE (here 8,192 inodes); under the defaults (4,096 inodes, 1 "
-                   "MiB fields) the inode cap happens to hold a test patch to about the spare")
 def test_a_test_patch_that_fills_the_tree_never_makes_the_right_patch_wrong(tree: Any) -> None:
+    """Fixed (h33x; was a strict xfail: the RIGHT patch got wrong_answer, "the task's files do not fit the sandbox's
+    tree"): the dataset's own files count, a page each, with the environment's part (repo_job._tree_view,
+    apply.own_bytes); 4,400 data files leave the patch less than WORK_SPARE: the task's infra_error, not retryable,
+    naming the bound, before any container."""
     from tests.test_repo_redteam_tree import _GOLD, _TESTS
 
     result = _grade(tree, _GOLD, _TESTS + _new_files("tests/data/f", _DATA))
-    assert result["verdict"] in ("accepted", "infra_error"), result
+    assert result["verdict"] == "infra_error" and not result["retryable"], result
+    assert "its own files" in result["detail"] and "work_tmpfs_mb" in result["detail"], result
+
+
+def _fitting(g: Any) -> int:
+    """How many one-line data files a test patch may add so that the environment's part, the dataset's and WORK_SPARE
+    fill the tree exactly (the host's own plan of the same task, as tests/helpers.py grade_pytest_task makes it)."""
+    from sandbox.contract import parse_task
+    from sandbox.repo.apply import PAGE
+    from sandbox.repo_job import WORK_SPARE, RepoPlan, make_repo_plan
+    from tests.test_repo_redteam_tree import _CMD, _GOLD, _TESTS
+
+    task = parse_task({"id": "rt30ae", "kind": "repo", "environment": "plain", "completion": _GOLD, "test_patch": _TESTS,
+                       "test_cmd": _CMD, "fail_to_pass": ["tests/test_mod.py::test_sum"],
+                       "pass_to_pass": ["tests/test_mod.py::test_zero"], "report": "pytest"})
+    plan = make_repo_plan(task, g.grader.config)
+    assert isinstance(plan, RepoPlan), plan
+    return ((g.grader.config.work_tmpfs_mb << 20) - WORK_SPARE - plan.copy_bytes - plan.task_bytes) // PAGE
+
+
+def test_a_test_patch_that_fits_exactly_pays_the_right_patch_and_one_file_more_is_the_task_s(tree: Any) -> None:
+    """The bound's edge: the test patch's data files filling the tree to WORK_SPARE exactly, the right patch is
+    accepted (1.0; the runner makes that tree on docker and gvisor); one data file more is the task's infra_error,
+    not retryable, never the right patch's 0."""
+    from tests.test_repo_redteam_tree import _GOLD, _TESTS
+
+    n = _fitting(tree)
+    assert 0 < n < _DATA, n
+    result = _grade(tree, _GOLD, _TESTS + _new_files("tests/data/f", n))
+    assert (result["verdict"], result["score"]) == ("accepted", 1.0), result
+    result = _grade(tree, _GOLD, _TESTS + _new_files("tests/data/f", n + 1))
+    assert result["verdict"] == "infra_error" and not result["retryable"] and "its own files" in result["detail"], result
+
+
+def test_a_model_patch_that_fills_the_spare_beside_a_full_test_patch_is_its_own_zero(tree: Any) -> None:
+    """Held with the dataset's share full: the right change plus 4,400 modules of its own (17 MiB, over the 16 MiB
+    WORK_SPARE) fill the tree made with the exactly fitting test patch: the model's wrong_answer, never infra_error."""
+    from tests.test_repo_redteam_tree import _GOLD, _TESTS
+
+    result = _grade(tree, _GOLD + _new_files("pkg/f", _DATA, ".py"), _TESTS + _new_files("tests/data/f", _fitting(tree)))
+    assert (result["verdict"], result["score"]) == ("wrong_answer", 0.0) and not result["retryable"], result
+    assert "do not fit the sandbox's tree" in result["detail"], result

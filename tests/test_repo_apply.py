@@ -359,7 +359,8 @@ def test_long_links_count_toward_what_the_tree_holds(tree: Path) -> None:
 
 def test_copies_over_what_work_holds_are_the_environment_s_infra_error(tree: Path) -> None:
     """The copies are the environment's (`copied`): over the sandbox's /work with WORK_SPARE left, the environment's
-    infra_error, not retryable, never the model's grade."""
+    infra_error, not retryable, never the model's grade. At 17 MiB the copy (1 MiB) fits but the test patch's file
+    (a page) does not: the task's infra_error (the next test); at 18 MiB both fit."""
     from sandbox.config import SandboxConfig
     from sandbox.plan import InfraFailure
     from sandbox.repo_job import RepoPlan, make_repo_plan
@@ -367,7 +368,48 @@ def test_copies_over_what_work_holds_are_the_environment_s_infra_error(tree: Pat
     (tree / "pkg" / "big.py").write_bytes(b"#" * (1 << 20))
     envs = _own_envs(tree)
     task = parse_task({**TASK, "environment": "env", "completion": FIX, "test_patch": TEST_PATCH})
-    assert isinstance(make_repo_plan(task, SandboxConfig(repo_environments=str(envs), work_tmpfs_mb=17)), RepoPlan)  # type: ignore[arg-type]
-    with pytest.raises(InfraFailure, match="work_tmpfs_mb") as e:
-        make_repo_plan(task, SandboxConfig(repo_environments=str(envs), work_tmpfs_mb=16))  # type: ignore[arg-type]
-    assert not e.value.retryable
+    assert isinstance(make_repo_plan(task, SandboxConfig(repo_environments=str(envs), work_tmpfs_mb=18)), RepoPlan)  # type: ignore[arg-type]
+    for mb, why in ((17, "its own files"), (16, "copies and long links")):
+        with pytest.raises(InfraFailure, match=f"{why}.*work_tmpfs_mb") as e:
+            make_repo_plan(task, SandboxConfig(repo_environments=str(envs), work_tmpfs_mb=mb))  # type: ignore[arg-type]
+        assert not e.value.retryable
+
+
+def data_files(n: int, size: int = 2, prefix: str = "tests/data/f") -> str:
+    """A test patch's part adding `n` new files of `size` bytes (a line of "1"s) under `prefix`."""
+    return "".join(f"--- /dev/null\n+++ b/{prefix}{i:05d}.txt\n@@ -0,0 +1 @@\n+{'1' * (size - 1)}\n" for i in range(n))
+
+
+def test_the_dataset_s_own_files_count_toward_what_the_tree_holds(tree: Path) -> None:
+    """rt30ae (RED-TEAM.md class 8 turned round): the test patch's files went into the tree's spare uncounted, and 4,400
+    one-line data files filled it, the runner's `tree_full` charged to the right patch (wrong_answer). So the dataset's
+    own files (test patch, decoys: sandbox/repo/apply.py own_bytes, a 4 KiB page each) join the environment's part in
+    the host's bound: past the tree's tmpfs with WORK_SPARE left for the patch, the task's infra_error, not retryable,
+    naming the bound. Exact fit plans; one page more (a file, or a byte past a page) does not; the patch's own files
+    are never the dataset's (their room is the spare)."""
+    from sandbox.config import SandboxConfig
+    from sandbox.plan import InfraFailure
+    from sandbox.repo.apply import PAGE
+    from sandbox.repo_job import WORK_SPARE, RepoPlan, make_repo_plan
+
+    (tree / "pkg" / "big.py").write_bytes(b"#" * (1 << 20))  # a copy: 1 MiB of the environment's part
+    (tree / "pkg" / "__init__.py").write_text("")  # a package, so the patch may add modules to it
+    config = SandboxConfig(repo_environments=_own_envs(tree), work_tmpfs_mb=18)
+
+    def plan(test_patch: str, completion: str = FIX) -> object:
+        task = parse_task({**TASK, "environment": "env", "completion": completion, "test_patch": test_patch})
+        return make_repo_plan(task, config)  # type: ignore[arg-type]
+
+    base = plan(TEST_PATCH)
+    assert isinstance(base, RepoPlan) and base.copy_bytes == 1 << 20 and base.task_bytes >= PAGE, base
+    n = ((config.work_tmpfs_mb << 20) - WORK_SPARE - base.copy_bytes - base.task_bytes) // PAGE
+    fits = plan(TEST_PATCH + data_files(n))
+    assert isinstance(fits, RepoPlan) and fits.task_bytes == base.task_bytes + n * PAGE, fits
+    assert fits.copy_bytes + fits.task_bytes + WORK_SPARE == config.work_tmpfs_mb << 20  # exactly full
+    # the model's own files are its spare's, never the dataset's: 200 modules of its own plan beside the full share
+    mine = plan(TEST_PATCH + data_files(n), FIX + "".join(new_module(f"pkg/m{k}.py") for k in range(200)))
+    assert isinstance(mine, RepoPlan) and mine.task_bytes == fits.task_bytes, mine
+    for over in (data_files(n + 1), data_files(n - 1) + data_files(1, PAGE + 1, "tests/data/big")):  # a page more
+        with pytest.raises(InfraFailure, match="its own files .* work_tmpfs_mb") as e:
+            plan(TEST_PATCH + over)
+        assert not e.value.retryable

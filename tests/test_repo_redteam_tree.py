@@ -20,7 +20,9 @@ made, and the runner's `tree_full` was charged to the model (`wrong_answer`, san
 environment's size refused a right patch (RED-TEAM.md class 8 turned round: a fault that is not the model's is its 0).
 gVisor's tmpfs filled likewise (ENOSPC copying pkg/big.py after the links). Each long link is now a page of the host's
 bound (sandbox/repo/apply.py View.tree_bytes): such an environment is its own infra_error, not retryable, never the
-model's 0; one that fits is graded (tests/test_repo_apply.py, the bound itself).
+model's 0; one that fits is graded (tests/test_repo_apply.py, the bound itself). Likewise the dataset's own files
+(rt30ae, fixed by h33x: a test patch of 4,400 data files, a page each): they count with the environment's part
+(sandbox/repo/apply.py own_bytes), the task's infra_error past the bound (tests/test_redteam_backends_12.py).
 
 Found and fixed (h33w, this file on userns): every repository task of the userns backend was infra_error where the
 environments' folder sat below one the sandbox's uids cannot cross (bubblewrap's own bind of it: "Can't find source
@@ -40,7 +42,7 @@ from typing import Any
 
 import pytest
 
-WORK_MB = 20  # /work and /mnt here: the copies may take WORK_MB - 16 (WORK_SPARE) MiB
+WORK_MB = 20  # /work and /mnt here: the copies and the test patch's files may take WORK_MB - 16 (WORK_SPARE) MiB
 _LONG = 4600  # links at long paths: 4600 pages (18 MiB) of /mnt on Linux's tmpfs, with the 3 MiB copy over 20 MiB
 _PROJECT = {"pkg/__init__.py": '"""The package."""\n', "pkg/mod.py": "def add(a, b):\n    return a - b\n",
             "tests/test_mod.py": "from pkg.mod import add\n\n\ndef test_zero():\n    assert add(0, 0) == 0\n"}

@@ -18,7 +18,7 @@ import json
 import os
 import stat
 import tarfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -333,7 +333,7 @@ def view_listing(root: str, overrides: Mapping[str, bytes | None], copy: Callabl
                 size += st.st_size
                 if copy(path):
                     copies.append(path)
-                    copy_bytes += -(-st.st_size // PAGE) * PAGE
+                    copy_bytes += pages(st.st_size)
                 else:
                     files.append(path)
                     link_bytes += _link_page(f"{link_root}/{path}")
@@ -342,6 +342,20 @@ def view_listing(root: str, overrides: Mapping[str, bytes | None], copy: Callabl
             sealed(os.lstat(os.path.join(dirpath, d)), prefix + d)
         dirs.extend(prefix + d for d in dirnames)
     return View(tuple(dirs), tuple(files), tuple(links), size, tuple(copies), copy_bytes, link_bytes)
+
+
+def pages(size: int) -> int:
+    """The bytes a file of `size` bytes takes of a tmpfs (the tree's, sandbox/backend.py TREE_MOUNT): whole 4 KiB pages,
+    on Linux's tmpfs and gVisor's alike (a one-line file is a page; an empty one none)."""
+    return -(-size // PAGE) * PAGE
+
+
+def own_bytes(overrides: Mapping[str, bytes | None], paths: Iterable[str]) -> int:
+    """What the task's own files at `paths` (of `overrides`: the archive task_tar writes into the tree) take of the
+    tree's tmpfs, a file's bytes in pages (`pages`); a deleted file (None) takes none. The host's bound adds the
+    dataset's part (test patch, decoys, support files) to the environment's (View.tree_bytes): sandbox/repo_job.py
+    `_tree_view`."""
+    return sum(pages(len(data)) for path in paths if (data := overrides.get(path)) is not None)
 
 
 def _link_page(target: str) -> int:
