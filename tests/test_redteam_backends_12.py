@@ -8,9 +8,9 @@
 
 Classes 3, 5, 6, 8 and 9 of /work/shared/RED-TEAM.md. Verdicts only, no durations.
 
-FINDINGS (strict xfails): a listing of 1,000 names of 255 non-UTF-8 bytes overflows the channel's 1 MiB header and
-loses the session (3); a `write` through a path of thousands of parts makes every folder in PID 1 outside any clock
-(3). Fixed (h33x): a test patch whose files filled the tree made the right patch wrong_answer (4: the host counted the
+FINDINGS, all fixed since: a listing of 1,000 names of 255 non-UTF-8 bytes overflowed the channel's 1 MiB header and
+lost the session (3; h30af: the names stop at LIST_BYTES_MAX of JSON, truncated); a `write` through a path of thousands
+of parts made every folder in PID 1 outside any clock (3; h30af: over DEPTH_MAX parts refused, host and box). Fixed (h33x): a test patch whose files filled the tree made the right patch wrong_answer (4: the host counted the
 environment's part only; now the dataset's files too, the task's infra_error past the bound).
 HELD: a result line nested past the JSON decoder (RecursionError, not ValueError, leaves run_cell: the host's
 "session supervisor" crash, lost; no cpu_s in that reply, and PID 1 leaves the interpreter to the host's destroy), a
