@@ -526,7 +526,8 @@ def _caseless_line_opens(text: str, start: int) -> bool:
     A step line's relation or premise names only what the line at `start` (the answer's line) names
     (`_caseless_relation`; fx29av, red team 27 classes 1-3) or the task's problem text uses (`problem_names`, fx29ay):
     any other name is free text."""
-    known = _answer_names(text, start) | _PROBLEM_NAMES.get()
+    problem = _PROBLEM.get()
+    known = _answer_names(text, start) | (_problem_names(problem) if problem else frozenset())
     for _ in range(_CASELESS_WALK_LINES):
         end = start
         while end > 0 and text[end - 1].isspace():
@@ -709,20 +710,21 @@ def _caseless_names(text: str) -> frozenset[str]:
     return frozenset(_CASELESS_NAME_RE.findall(text))
 
 
-_PROBLEM_NAMES: ContextVar[frozenset[str]] = ContextVar("_PROBLEM_NAMES", default=frozenset())
-"""The names the task's problem text uses (`problem_names`), set while its completion is read (`problem_names`'s
-context, around extraction: verifier/math/extract.py) and joined to the answer's names in `_caseless_line_opens`."""
+_PROBLEM: ContextVar[str] = ContextVar("_PROBLEM", default="")
+"""The task's problem text, set while its completion is read (`problem_names`, around extraction:
+verifier/math/extract.py); its names (`_problem_names`) are read only when a caseless walk needs them
+(`_caseless_line_opens`), so a completion that reaches none costs nothing for its problem."""
 
 
 @contextlib.contextmanager
 def problem_names(problem: str) -> Iterator[None]:
     """While it runs, step lines above a caseless answer may name what `problem` names (`_problem_names`): the task's
     problem text (MathTask.problem; trusted, the dataset's, never the policy's). Nothing else in the grammar reads it."""
-    token = _PROBLEM_NAMES.set(_problem_names(problem) if problem else frozenset())
+    token = _PROBLEM.set(problem)
     try:
         yield
     finally:
-        _PROBLEM_NAMES.reset(token)
+        _PROBLEM.reset(token)
 
 
 @functools.lru_cache(maxsize=16)
