@@ -202,6 +202,9 @@ MAX_COMPLETION_CHARS = 100_000
 # Task ids and math choices (Limits.check below)
 MAX_ID_BYTES = 256
 MAX_CHOICE_BYTES = 4096
+# A math task's problem text (MathTask.problem): far above any dataset's problem statement (MATH's
+# longest is about 4 KB), and it bounds what the answer grammar reads from it per task.
+MAX_PROBLEM_BYTES = 65536
 
 # Math: how an answer is extracted (verifier/math/extract.py; docs/math.md), a MathTask's profile
 PROFILES = ("strict", "lenient")
@@ -474,8 +477,11 @@ class MathTask:
     profile: str = DEFAULT_PROFILE
     choices: tuple[str, ...] = ()
     timeout_s: float = 0.0  # 0: the server's default_math_timeout_s
+    # The problem's text, from the dataset (trusted, never the policy's): the answer grammar reads the names it
+    # uses (verifier/math/grammar.py `problem_names`; docs/math.md "Answer grammar"). "" when not given.
+    problem: str = ""
 
-    KEYS = frozenset({"id", "kind", "completion", "gold", "profile", "choices", "timeout_s"})
+    KEYS = frozenset({"id", "kind", "completion", "gold", "profile", "choices", "timeout_s", "problem"})
 
     @classmethod
     def from_dict(cls, obj: Mapping[Any, Any], where: str, task_id: str) -> MathTask:
@@ -491,7 +497,7 @@ class MathTask:
         task = cls(id=task_id, completion=get_str(obj, "completion", where), gold=get_str({"gold": gold}, "gold", where),
                    profile=get_str(obj, "profile", where) or DEFAULT_PROFILE,
                    choices=tuple(get_str({"choices": c}, "choices", where) for c in choices),
-                   timeout_s=get_num(obj, "timeout_s", where) or 0.0)
+                   timeout_s=get_num(obj, "timeout_s", where) or 0.0, problem=get_str(obj, "problem", where))
         task.validate(where)
         return task
 
@@ -504,7 +510,8 @@ class MathTask:
     def to_dict(self, wire: bool = False) -> dict[str, Any]:
         """The plain dict of the task schema (every default filled in)."""
         return {"id": self.id, "kind": "math", "completion": self.completion, "gold": self.gold,
-                "profile": self.profile, "choices": list(self.choices), "timeout_s": self.timeout_s}
+                "profile": self.profile, "choices": list(self.choices), "timeout_s": self.timeout_s,
+                "problem": self.problem}
 
 
 @dataclass(frozen=True)
@@ -925,6 +932,7 @@ class Limits:
             raise TaskError(f"{where}.choices", f"more than {self.max_choices} choices")
         for j, choice in enumerate(m.choices):
             check_bytes(choice, f"{where}.choices[{j}]", MAX_CHOICE_BYTES)
+        check_bytes(m.problem, f"{where}.problem", MAX_PROBLEM_BYTES)
 
     def check_repo(self, r: RepoTask, where: str) -> None:
         """A repo model's sizes: its completion and test patch as any field (RepoTask.validate bounds the rest)."""

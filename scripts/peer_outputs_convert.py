@@ -67,7 +67,9 @@ def mathvista(path: Path) -> list[dict[str, Any]]:
     problems (GSM8K-style prose, `Ruth needs $13.00.`) and every geometry problem (angle notation,
     `Thus, the answer is C (70°).`; a third are Chinese, answered `所以，答案是 (D) 70°。`), each
     with MathVista's `true_false`. Multiple-choice rows keep their choices, as a service task would
-    send them; the gold is MathVista's answer (a choice's text). Anchored prose: strict profile."""
+    send them; the gold is MathVista's answer (a choice's text). Every row keeps its `question` as `problem`
+    (MathTask.problem: the names a step line may use above a caseless answer, `所以，答案是D。`). Anchored prose: strict
+    profile."""
     with path.open(encoding="utf-8") as f:
         items = sorted(json.load(f).values(), key=lambda v: int(v["pid"]))
     words = [v for v in items if v["metadata"]["task"] == "math word problem" and v["question_type"] == "free_form"]
@@ -76,7 +78,7 @@ def mathvista(path: Path) -> list[dict[str, Any]]:
     for v in sorted(words[:MATHVISTA_WORD_PROBLEMS] + geometry, key=lambda v: int(v["pid"])):
         row = {"gold": str(v["answer"]), "prediction": v["response"], "label": bool(v["true_false"]),
                "source": f"{MATHVISTA_REF}::pid{v['pid']}", "prediction_is": "completion", "profile": "strict",
-               "language": v["metadata"]["language"]}
+               "language": v["metadata"]["language"], "problem": v["question"]}
         if v["question_type"] == "multi_choice":
             row["choices"] = [str(c) for c in v["choices"]]
         rows.append(row)

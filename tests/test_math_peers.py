@@ -60,13 +60,13 @@ def grade_case(case: dict[str, Any]) -> dict[str, Any]:
     An extracted answer goes to `grade_extracted` as if it were the content of a `\\boxed{}`; a
     completion (math-verify parses whole texts) goes through `grade_math` with the case's profile,
     lenient unless it says otherwise (its last-expression fallback is what math-verify's parse does), and with the case's
-    choices when it has them (a multiple-choice task). The gold is always given as it
+    choices and its problem text when it has them (a multiple-choice task; MathVista's question, `problem`). The gold is always given as it
     is, as a dataset gold reaches the service: our gold parser reads a solution text's boxes itself.
     """
     pred = case["prediction"]
     if case["prediction_is"] == "completion":
         return grade_math({"completion": pred, "gold": case["gold"], "profile": case.get("profile", "lenient"),
-                           "choices": case.get("choices")})
+                           "choices": case.get("choices"), "problem": case.get("problem")})
     extraction = Extraction(None, "none") if pred is None else Extraction(pred, "boxed")
     return grade_extracted(case["gold"], extraction)
 

@@ -225,6 +225,10 @@ MATH_PAIRS = [  # (task a, task b) fields of MathTask: one detail apart
     ({"gold": "3"}, {"gold": "3 "}),
     ({"gold": NFC}, {"gold": NFD}),
     ({"gold": "3", "timeout_s": 0.0}, {"gold": "3", "timeout_s": 5.0}),
+    ({"gold": "3"}, {"gold": "3", "problem": "x"}),  # fx29ay: the problem's names decide what the grammar reads
+    ({"gold": "3", "problem": "x"}, {"gold": "3", "problem": "x "}),
+    ({"gold": "3", "problem": NFC}, {"gold": "3", "problem": NFD}),
+    ({"gold": "3", "problem": "x"}, {"gold": "3", "choices": ("x",)}),
 ]
 
 
@@ -233,8 +237,8 @@ def test_math_tasks_one_detail_apart_never_share_a_verdict(a, b):
     from verifier.engine import _math_key
 
     ta, tb = MathTask(id="a", completion="so \\boxed{3}", **a), MathTask(id="b", completion="so \\boxed{3}", **b)
-    ea = vmath.extract_answer(ta.completion, ta.profile, list(ta.choices) or None)
-    eb = vmath.extract_answer(tb.completion, tb.profile, list(tb.choices) or None)
+    ea = vmath.extract_answer(ta.completion, ta.profile, list(ta.choices) or None, ta.problem)
+    eb = vmath.extract_answer(tb.completion, tb.profile, list(tb.choices) or None, tb.problem)
     assert _math_key(ta, ea) != _math_key(tb, eb)
     assert _math_key(ta, ea) == _math_key(MathTask(id="c", completion="other prose \\boxed{3}", **a), ea)
 
@@ -358,6 +362,40 @@ def test_http_call_tests_and_math_one_detail_apart_each_get_their_own_verdict(se
     # across calls (the engine's verdict cache): the cached "correct" is not the empty choice's answer
     status, body = _post(server.http_url + "/v1/grade", {"tasks": math[1:]})
     assert [r["verdict"] for r in body["results"]] == ["invalid_gold"]
+
+
+# Math tasks one problem text apart (fx29ay: MathTask.problem): the same answer read, so only the dedup metric tells
+# a shared verdict; each pair must not share, the identical pair must. The caseless step line pays only with its problem.
+STEP = "所以 x = 6；\n答案是 6。"
+PROBLEM_TASKS = [("p-none", ""), ("p-x", "求 x 的值。"), ("p-x-space", "求 x 的值。 "), ("p-nfc", NFC), ("p-nfd", NFD),
+                 ("same-1", "求 y。"), ("same-2", "求 y。")]
+
+
+def _problem_tasks() -> tuple[list[dict], dict[str, str]]:
+    tasks = [{"id": i, "kind": "math", "completion": "so \\boxed{6}", "gold": "6", **({"problem": p} if p else {})}
+             for i, p in PROBLEM_TASKS]
+    tasks += [{"id": "step-none", "kind": "math", "completion": STEP, "gold": "6"},
+              {"id": "step-x", "kind": "math", "completion": STEP, "gold": "6", "problem": "求 x 的值。"}]
+    return tasks, {**{i: "correct" for i, _ in PROBLEM_TASKS}, "step-none": "no_answer", "step-x": "correct"}
+
+
+def test_grpc_and_http_math_tasks_one_problem_apart_each_get_their_own_verdict(server_factory):
+    """engine._math_key holds the problem's exact bytes: on each path the pairs one problem apart (none vs one, a
+    trailing space, NFC vs NFD) are graded apart, and only the identical pair shares (one dedup hit per call)."""
+    from verifier.client import VerifierClient
+
+    server = server_factory("--workers", "1", "--no-code")
+    tasks, want = _problem_tasks()
+    hits = server.metric("verifier_dedup_hits_total", kind="math")
+    with VerifierClient(server.target) as client:
+        got = {r["id"]: r["verdict"] for r in client.grade(tasks, timeout_s=120)}
+    assert got == want
+    assert server.metric("verifier_dedup_hits_total", kind="math") == hits + 1  # only the identical pair
+    fresh = [{**t, "gold": "6.0"} for t in tasks]  # another gold: the first call's cached verdicts do not apply
+    status, body = _post(server.http_url + "/v1/grade", {"tasks": fresh})
+    assert status == 200, body
+    assert {r["id"]: r["verdict"] for r in body["results"]} == want
+    assert server.metric("verifier_dedup_hits_total", kind="math") == hits + 2
 
 
 @pytest.mark.docker

@@ -32,7 +32,7 @@ def code(**kw):
 def test_math_round_trip_fills_defaults():
     d = task_from_proto(task_to_proto(math(choices=["x", "y"])))
     assert d == {"id": "a", "kind": "math", "completion": "\\boxed{1}", "gold": "1", "profile": "strict",
-                 "choices": ["x", "y"], "timeout_s": 0.0}
+                 "choices": ["x", "y"], "timeout_s": 0.0, "problem": ""}
 
 
 def test_numeric_gold_and_id_are_accepted_as_strings():

@@ -198,7 +198,8 @@ def test_empty_batch_and_trl_kwargs_are_not_columns():
     kwargs = {**BATCH, "trainer_state": object(), "log_extra": lambda c, v: logged.setdefault(c, v),
               "log_metric": lambda n, v: logged.setdefault(n, v)}
     call_all(funcs, **kwargs)
-    assert set(FakeClient.calls[0][0]) == {"id", "kind", "completion", "gold", "profile", "choices", "timeout_s"}
+    assert set(FakeClient.calls[0][0]) == {"id", "kind", "completion", "gold", "profile", "choices", "timeout_s", "problem"}
+    assert [t["problem"] for t in FakeClient.calls[0]] == BATCH["prompts"]  # TRL's prompt is the problem (fx29ay), no column
     assert logged["verifier_verdict"] == ["correct", "incorrect", "correct", "incorrect"]
     assert len(logged["verifier_extracted"]) == 4 and logged["verifier/retries"] == 1.0
 

@@ -46,6 +46,11 @@ class RewardConfig:
     math_profile: str = field(default=DEFAULT_PROFILE, metadata={
         "help": "'strict' (answer only from the last \\boxed{} or a final-answer anchor) or 'lenient'. "
                 "A `profile` column overrides it per row."})
+    problem_from_prompt: bool = field(default=True, metadata={
+        "help": "Send a math row's prompt (TRL's `prompts`: a string, or the user messages' text) as the task's "
+                "`problem` where the dataset has no `problem` column, which wins. The problem is trusted text (the "
+                "dataset's, never the policy's): the answer grammar reads the names it uses, so a step line such as "
+                "`所以 x = 6；` above `答案是 6。` is read (docs/math.md \"Answer grammar\"). Off: only the column."})
     code_language: str = field(default=DEFAULT_LANGUAGE, metadata={
         "help": "Language of code rows that do not name one."})
     code_scoring: str = field(default="fraction", metadata={

@@ -144,7 +144,7 @@ class VerifierRewards:
         if os.getpid() != self._pid:  # forked: the parent's channels and futures are not ours
             self._reset_runtime()
         columns = {k: v for k, v in kwargs.items() if k not in TRL_KWARGS}
-        tasks = build_tasks(completions, columns, self.config)
+        tasks = build_tasks(completions, columns, self.config, kwargs.get("prompts"))
         loop = asyncio.get_running_loop()
         key = (id(loop), _fingerprint(tasks))
         pending, owner = self._claim(key, component, loop)
@@ -322,7 +322,7 @@ class RewardComponent:
                        completion_ids: Sequence[Any] | None = None, **kwargs: Any) -> list[float | None]:
         if not completions:
             return []
-        return await self.group.rewards(self.component, completions, kwargs)
+        return await self.group.rewards(self.component, completions, {**kwargs, "prompts": prompts})
 
     def __repr__(self) -> str:
         return f"RewardComponent({self.__name__!r}, target={self.group.config.target!r})"

@@ -18,7 +18,7 @@ from typing import Any
 # UNGRADED: not graded (infra) or not gradable (malformed row, grader fault): None, never 0.0
 from sandbox.contract import NOT_BUILT, NOT_FOUND, PASSING, UNGRADED, UNJUDGED, TaskError, parse_task
 from trainer.config import RewardConfig
-from verifier.formats.common import columns_seen, completion_text
+from verifier.formats.common import columns_seen, completion_text, prompt_problem
 from verifier.formats.rows import CODE_COLUMNS, code_spec, dataset_format, math_gold, row_kind, row_task
 from verifier.schema import parsed
 
@@ -60,17 +60,22 @@ UNREADABLE = UnreadableRows()
 
 
 def build_tasks(completions: Sequence[Any], columns: Mapping[str, Sequence[Any]],
-                cfg: RewardConfig) -> list[dict[str, Any] | None]:
+                cfg: RewardConfig, prompts: Sequence[Any] | None = None) -> list[dict[str, Any] | None]:
     """One task dict per completion, or None where the row cannot be graded.
 
     `columns` are TRL's per-column lists (already aligned with completions). Task ids are the
-    row index, unique within the call as the server requires.
+    row index, unique within the call as the server requires. `prompts` (TRL's): a math row's problem
+    text (MathTask.problem) where the row's `problem` column is no text and `cfg.problem_from_prompt` is on.
     """
     tasks: list[dict[str, Any] | None] = []
     for i, completion in enumerate(completions):
         row = {k: v[i] for k, v in columns.items() if isinstance(v, (list, tuple)) and i < len(v)}
         text = completion_text(completion)  # cut by the row reader, never a repo task's patch (rows.graded_text)
-        tasks.append(checked(str(i), row_task(str(i), text, row, cfg), row))
+        read = row
+        given = row.get("problem")
+        if cfg.problem_from_prompt and not (isinstance(given, str) and given) and prompts is not None and i < len(prompts):
+            read = {**row, "problem": prompt_problem(prompts[i])}  # read as the column; logged rows stay the dataset's
+        tasks.append(checked(str(i), row_task(str(i), text, read, cfg), row))
     return tasks
 
 

@@ -50,13 +50,13 @@ def _rewards(component: str, completions: Sequence[Any] | None, kwargs: dict[str
 def accuracy(prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
              **kwargs: Any) -> list[float | None]:
     """The task's score in [0, 1] (math 1/0, code per RewardConfig.code_scoring); None if ungraded."""
-    return _rewards("accuracy", completions, kwargs)
+    return _rewards("accuracy", completions, {**kwargs, "prompts": prompts})
 
 
 def format(prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
            **kwargs: Any) -> list[float | None]:
     """1.0 when an answer or code block was found where the profile looks for it."""
-    return _rewards("format", completions, kwargs)
+    return _rewards("format", completions, {**kwargs, "prompts": prompts})
 
 
 def pass_rate(prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,

@@ -32,9 +32,10 @@ _RESULT_CACHE_SIZE = 65536
 def _math_key(task: MathTask, extraction: vmath.Extraction) -> bytes:
     """What a math verdict depends on, as a reuse key (sandbox/keys.py; docs/service.md "Reuse keys"):
     exact typed bytes of the gold, the choices, the answer read (None is not "") and where it was
-    read, and the deadline, hashed: golds and answers may be a megabyte each, and the cross-call
-    cache must stay small in bytes, not just in entries."""
-    return reuse_key("math", task.gold, task.choices, extraction.text, extraction.source, task.timeout_s)
+    read, the deadline and the problem's text (its names decide what the grammar reads: fx29ay), hashed:
+    golds and answers may be a megabyte each, and the cross-call cache must stay small in bytes, not
+    just in entries."""
+    return reuse_key("math", task.gold, task.choices, extraction.text, extraction.source, task.timeout_s, task.problem)
 
 
 def _model(task: Task | Mapping[str, Any]) -> Task:
@@ -192,7 +193,7 @@ class Engine:
         return result
 
     async def _grade_math(self, task: MathTask, groups: dict[bytes, asyncio.Task]) -> dict:
-        extraction = vmath.extract_answer(task.completion, task.profile, list(task.choices) or None)
+        extraction = vmath.extract_answer(task.completion, task.profile, list(task.choices) or None, task.problem)
         key = _math_key(task, extraction)
         cached = self._cache.get(key)
         if cached is not None:

@@ -63,7 +63,7 @@ def task_to_proto(task: Mapping[str, Any] | Task, where: str = "task", test_set:
     out = pb.Task(id=model.id, timeout_s=model.timeout_s)
     if isinstance(model, MathTask):
         out.math.CopyFrom(pb.MathTask(completion=model.completion, gold=model.gold, profile=model.profile,
-                                      choices=model.choices))
+                                      choices=model.choices, problem=model.problem))
         return out
     if isinstance(model, RepoTask):
         out.repo.CopyFrom(pb.RepoTask(
@@ -170,7 +170,7 @@ def math_from_proto(task: pb.Task) -> MathTask:
     """A proto math task as a model (model_from_proto)."""
     m = task.math
     return MathTask(id=task.id, completion=m.completion, gold=m.gold, profile=m.profile or DEFAULT_PROFILE,
-                    choices=tuple(m.choices), timeout_s=task.timeout_s)
+                    choices=tuple(m.choices), timeout_s=task.timeout_s, problem=m.problem)
 
 
 def repo_from_proto(task: pb.Task) -> RepoTask:

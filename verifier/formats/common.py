@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sandbox.checks import extract_code, fenced_blocks
+from sandbox.contract import MAX_PROBLEM_BYTES
 from sandbox.languages import alias_map
 
 # Names LiveCodeBench's and APPS's graders import before running a program, stdin or call-based
@@ -53,6 +54,23 @@ def completion_text(completion: Any) -> str:
                 return _content(message.get("content"))
         return _content(messages[-1].get("content")) if messages else ""
     return ""
+
+
+def prompt_problem(prompt: Any) -> str:
+    """The problem text of a trainer's prompt (MathTask.problem; TRL's `prompts`): a string as is; for a message list
+    its user messages' contents, one a line (the question is the user's; a system prompt or a few-shot answer in an
+    assistant turn is not the problem). Cut to its last MAX_PROBLEM_BYTES bytes (the question ends a prompt; a cut
+    problem names fewer names, so the grammar admits less, never more)."""
+    if isinstance(prompt, str):
+        text = prompt
+    elif isinstance(prompt, Sequence):
+        text = "\n".join(_content(m.get("content")) for m in prompt if isinstance(m, Mapping) and m.get("role") == "user")
+    else:
+        return ""
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) <= MAX_PROBLEM_BYTES:
+        return text
+    return data[-MAX_PROBLEM_BYTES:].decode("utf-8", "ignore")
 
 
 def _content(content: Any) -> str:

@@ -196,6 +196,9 @@ def row_task(task_id: str, text: str, row: Mapping[str, Any], rules: Rules) -> d
     choices = row.get("choices")
     if isinstance(choices, (list, tuple)) and choices and all(isinstance(c, str) for c in choices):
         task["choices"] = list(choices)
+    problem = row.get("problem")  # the dataset's problem text (MATH, NuminaMath, OpenR1-Math name it so): MathTask.problem
+    if isinstance(problem, str) and problem:
+        task["problem"] = problem
     return task
 
 

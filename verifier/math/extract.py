@@ -35,6 +35,7 @@ from .grammar import (
     last_break,
     marks_end,
     math_letter,
+    problem_names,
     lead_clauses,
     read_sentence,
     tail_window,
@@ -140,20 +141,28 @@ _DOLLAR_AMOUNT_RE = re.compile(r"\\?\$(?=\s?-?\d)")
 
 
 def extract_answer(
-    completion: str, profile: str = "strict", choices: Sequence[str] | None = None
+    completion: str, profile: str = "strict", choices: Sequence[str] | None = None, problem: str = ""
 ) -> Extraction:
     """Find the final answer of `completion` under `profile`; see the package docstring for the rules.
+    `problem`: the task's problem text (MathTask.problem), whose names a step line above a caseless answer may use
+    (`grammar.problem_names`); nothing else reads it.
 
     The parent uses (gold, profile, tuple(choices), extraction.text) as a dedup key for a GRPO group,
     so equal answers must come out as equal strings (hence stripping of `$`, bold and periods).
     """
-    return extract_with_limits(completion, profile, choices, DEFAULT_LIMITS)
+    return extract_with_limits(completion, profile, choices, DEFAULT_LIMITS, problem)
 
 
 def extract_with_limits(
-    completion: str, profile: str, choices: Sequence[str] | None, limits: MathLimits
+    completion: str, profile: str, choices: Sequence[str] | None, limits: MathLimits, problem: str = ""
 ) -> Extraction:
     """`extract_answer` with explicit limits (tests use small ones)."""
+    with problem_names(problem):
+        return _extract(completion, profile, choices, limits)
+
+
+def _extract(completion: str, profile: str, choices: Sequence[str] | None, limits: MathLimits) -> Extraction:
+    """`extract_with_limits` under the problem's names."""
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
     region = answer_region(strip_end_tokens(completion), profile)  # trailing <|im_end|> etc. (sandbox/checks.py)

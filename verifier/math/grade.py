@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 import sympy
 
-from sandbox.contract import DEFAULT_PROFILE, PASSING, PROFILES, names
+from sandbox.contract import DEFAULT_PROFILE, MAX_PROBLEM_BYTES, PASSING, PROFILES, names
 from sandbox.keys import reuse_key
 
 from .choices import letters, read_choice
@@ -232,7 +232,7 @@ def _grade_choice(gold: str, extraction: Extraction, choices: Sequence[str]) -> 
 
 
 def grade_math(task: dict) -> dict[str, Any]:
-    """Extract and grade one task: completion, gold, profile ("strict" default), choices (optional).
+    """Extract and grade one task: completion, gold, profile ("strict" default), choices and problem (optional).
 
     Never raises: a bad field is verdict "error" naming the field; an internal exception is verdict
     "error" naming the exception type (never its sympy-laden message).
@@ -243,7 +243,8 @@ def grade_math(task: dict) -> dict[str, Any]:
         if bad:
             return result("error", bad, extraction)
         choices = task.get("choices") or None
-        extraction = extract_answer(task["completion"], task.get("profile") or DEFAULT_PROFILE, choices)
+        extraction = extract_answer(task["completion"], task.get("profile") or DEFAULT_PROFILE, choices,
+                                    task.get("problem") or "")
         return grade_extracted(task["gold"], extraction, choices)
     except Exception as e:  # noqa: BLE001 - the contract is "never raises"
         return result("error", f"internal error: {type(e).__name__}{_safe_message(e)}", extraction)
@@ -262,6 +263,11 @@ def _bad_field(task: object) -> str | None:
     choices = task.get("choices")
     if choices is not None and (not isinstance(choices, (list, tuple)) or not all(isinstance(c, str) for c in choices)):
         return "field 'choices' must be a list of strings"
+    problem = task.get("problem")
+    if problem is not None and not isinstance(problem, str):
+        return "field 'problem' must be a string"
+    if problem and len(problem.encode("utf-8", "surrogatepass")) > MAX_PROBLEM_BYTES:
+        return f"field 'problem' exceeds {MAX_PROBLEM_BYTES} bytes"
     return None
 
 

@@ -26,12 +26,13 @@ Linear: one regex tokenizer pass (an answer is at most `MathLimits.max_answer_ch
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import inspect
 import math
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import Any, NamedTuple, TypeVar
 
@@ -524,8 +525,10 @@ def _caseless_line_opens(text: str, start: int) -> bool:
     sentence opens; fx29ax, red team 28's TIME), and a window's cut (`WINDOW_CUT`) is no
     text's start: a walk that reaches it reads no further, as beyond the bound (fx29av, red team 27 class 4).
     A step line's relation or premise names only what the line at `start` (the answer's line) names
-    (`_caseless_relation`; fx29av, red team 27 classes 1-3): a name the answer does not use is free text."""
-    known = _answer_names(text, start)
+    (`_caseless_relation`; fx29av, red team 27 classes 1-3) or the task's problem text uses (`problem_names`, fx29ay):
+    any other name is free text."""
+    problem = _PROBLEM.get()
+    known = _answer_names(text, start) | (_problem_names(problem) if problem else frozenset())
     for _ in range(_CASELESS_WALK_LINES):
         end = start
         while end > 0 and text[end - 1].isspace():
@@ -630,10 +633,16 @@ def _caseless_relation(clause: str, known: frozenset[str], premise: bool = False
     """Whether `clause` is a caseless line's relation (`_CASELESS_RELATION_RE`) or, with `premise`, its premise
     (`_CASELESS_PREMISE_RE`), naming only `known` names (`_caseless_names`: the answer's line's). fx29av, red team 27
     classes 1-3: every budget of letters or names spelled words (`∠NOT`, `n + o`, `NO∥TX`), so a step line above a
-    caseless answer states nothing that could qualify it: numbers alone, or names the answer itself uses (the problem's
-    text would do too, but the grader is given none; without it, refused)."""
+    caseless answer states nothing that could qualify it: numbers alone, or names the answer itself uses or the task's
+    problem text does (`problem_names`, fx29ay; a task without a problem, only the answer's)."""
     shape = _CASELESS_PREMISE_RE if premise else _CASELESS_RELATION_RE
-    return bool(shape.fullmatch(clause)) and _caseless_names(clause) <= known
+    return bool(shape.fullmatch(clause)) and all(_known_name(name, known) for name in _caseless_names(clause))
+
+
+def _known_name(name: str, known: frozenset[str]) -> bool:
+    """Whether `known` holds `name` whole, or `name` is a figure's name (one to three capitals, bare or after `∠`/`△`)
+    whose every capital `known` holds as a point of the problem's figure (`_problem_names`' `POINT` entries)."""
+    return name in known or bool(_FIGURE_NAME_RE.fullmatch(name)) and all(POINT + c in known for c in name.lstrip("∠△"))
 
 
 def _caseless_expression(depth: int) -> str:
@@ -709,6 +718,50 @@ def _caseless_names(text: str) -> frozenset[str]:
     (`x`, `AB`, `∠DEB`, `△ABC`; `3x` names `x`, `S△ABC` names `S` and `△ABC`), compared whole: `∠NOT` is not `NOT`,
     `n + o` names `n` and `o`, never `no`."""
     return frozenset(_CASELESS_NAME_RE.findall(text))
+
+
+_PROBLEM: ContextVar[str] = ContextVar("_PROBLEM", default="")
+"""The task's problem text, set while its completion is read (`problem_names`, around extraction:
+verifier/math/extract.py); its names (`_problem_names`) are read only when a caseless walk needs them
+(`_caseless_line_opens`), so a completion that reaches none costs nothing for its problem."""
+
+
+@contextlib.contextmanager
+def problem_names(problem: str) -> Iterator[None]:
+    """While it runs, step lines above a caseless answer may name what `problem` names (`_problem_names`): the task's
+    problem text (MathTask.problem; trusted, the dataset's, never the policy's). Nothing else in the grammar reads it."""
+    token = _PROBLEM.set(problem)
+    try:
+        yield
+    finally:
+        _PROBLEM.reset(token)
+
+
+@functools.lru_cache(maxsize=16)
+def _problem_names(problem: str) -> frozenset[str]:
+    """The names a problem text uses (fx29ay, issue 29: `所以 x = 6；` above `答案是 6。` under a problem naming `x`;
+    MathVista pid977's `AB∥CD`, `∠B`, `∠DEC`), in two kinds, each an allowlist:
+    - a letter standing alone (`x`, `n`, `E`), or an angle's or triangle's name as written (`∠DEF`, `△ABC`), read as
+      `_caseless_names` reads a step line's;
+    - the points of the problem's figure (`POINT` + a capital): the capitals of a name written with `∠`/`△` or beside
+      `∥`/`⊥` (`_FIGURE_POINTS_RE`: `∠DEF`, `AB∥CD`, `BE⊥AF`). A step line's name of one to three of them, bare or
+      with its sign, is the figure's (`_known_name`: pid977's steps name `∠DEC`, `∠DEB`, which its question does not
+      write). A word in capitals is no point and no name (`Which is NOT true? Answer YES or NO.`: no sign beside it),
+      so `NO∥TX` and `∠NOT` stay refused unless the figure has those points (red team 27).
+    Cached: a GRPO group's completions share one problem (at most `MAX_PROBLEM_BYTES`, sandbox/contract.py)."""
+    names = {n for n in _caseless_names(problem) if _PROBLEM_NAME_RE.fullmatch(n)}
+    names.update(POINT + c for m in _FIGURE_POINTS_RE.finditer(problem) for c in m.group() if "A" <= c <= "Z")
+    return frozenset(names)
+
+
+POINT = "point:"
+"""What marks a point of the problem's figure among known names (`_problem_names`): no name holds a colon."""
+_PROBLEM_NAME_RE = re.compile(r"[A-Za-z]|[∠△][A-Z]{1,3}")
+_FIGURE_NAME_RE = re.compile(r"[∠△]?[A-Z]{1,3}")
+_FIGURE_POINTS_RE = re.compile(r"[∠△][A-Z]{1,4}(?![A-Za-z])|(?<![A-Za-z])[A-Z]{1,4}(?=[ \t]*[∥⊥])"
+                               r"|(?<=[∥⊥])[ \t]*[A-Z]{1,4}(?![A-Za-z])")
+"""A problem's figure's points (`_problem_names`): the capitals of a name written with an angle's or triangle's sign
+(`∠DEF`, `△ABC`) or beside a parallel's or perpendicular's sign (`AB∥CD`, `BE ⊥ AF`), at most four a name."""
 
 
 _CASELESS_SUM_RE = re.compile(

@@ -80,16 +80,18 @@ class Task(_message.Message):
     def __init__(self, id: _Optional[str] = ..., math: _Optional[_Union[MathTask, _Mapping]] = ..., code: _Optional[_Union[CodeTask, _Mapping]] = ..., repo: _Optional[_Union[RepoTask, _Mapping]] = ..., timeout_s: _Optional[float] = ...) -> None: ...
 
 class MathTask(_message.Message):
-    __slots__ = ("completion", "gold", "profile", "choices")
+    __slots__ = ("completion", "gold", "profile", "choices", "problem")
     COMPLETION_FIELD_NUMBER: _ClassVar[int]
     GOLD_FIELD_NUMBER: _ClassVar[int]
     PROFILE_FIELD_NUMBER: _ClassVar[int]
     CHOICES_FIELD_NUMBER: _ClassVar[int]
+    PROBLEM_FIELD_NUMBER: _ClassVar[int]
     completion: str
     gold: str
     profile: str
     choices: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, completion: _Optional[str] = ..., gold: _Optional[str] = ..., profile: _Optional[str] = ..., choices: _Optional[_Iterable[str]] = ...) -> None: ...
+    problem: str
+    def __init__(self, completion: _Optional[str] = ..., gold: _Optional[str] = ..., profile: _Optional[str] = ..., choices: _Optional[_Iterable[str]] = ..., problem: _Optional[str] = ...) -> None: ...
 
 class CodeTest(_message.Message):
     __slots__ = ("stdin", "expected_stdout")
