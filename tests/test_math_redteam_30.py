@@ -9,6 +9,8 @@ row below paid a wrong answer (or a right one under a qualifier) in at least one
    up to four letters beside `∥`/`⊥` is a figure's points (`Which line is NOT ∥ to CD?` makes N, O, T points, so
    `所以 ∠NOT = 6；\\n答案是 6。` pays); (b) every lone letter is a whole name, so `i.e.`, `e.g.` and a choice list
    `(A) ... (E)` ground `i + f`, `e + g`, `C + A` (`ca.`), and a list of points `N, O, T` grounds `N + O + T`.
+   MathVista's 289 problems (tests/data/peer_outputs/mathvista_gpt4.jsonl): `C + A` (`ca.`) grounds in 88, `B + E` in 31,
+   `N + O`/`O + N` in 1 (`∠MON`); 14 of them from prose alone (`A, B, C are three points on ⊙O`).
    Fix (the class): a problem's name is one its math writes (a letter in `$...$` or beside `=`, an operator, `∠`/`△`),
    and a point is a capital run beside `∥`/`⊥` only when the other side is a point pair too; never prose.
 2. NOT CLOSED (both profiles; fx29az). A Thai space ends a sentence after a sum, and the sum's own sentence may open
@@ -23,7 +25,8 @@ row below paid a wrong answer (or a right one under a qualifier) in at least one
    anchor's line: a decimal-comma text reads `d.ddd` as ambiguous wherever the answer stands.
 4. NOT CLOSED (lenient; both with `So x = 6.`; fx29ax). `_anchored_before` knows `ANCHORS` only: answer phrases it does
    not list (`Also lautet die Antwort 7.`, `Die Lösung ist 7.`, `Ответ равен 7.`, `Итак, ответ 7.`, `La risposta è 7.`,
-   `The answer would be 7.`, `结果是 7。`, `答：7。`) let the last value after them pay: 235 of 430 generated rows. Fix:
+   `The answer would be 7.`, `结果是 7。`, `答：7。`) and inverted ones (`7 is the answer.`, `7 ist die Antwort.`, `7是答案。`,
+   `7が答えです。`) let the last value after them pay: 235 of 430 and 87 of 175 generated rows. Fix:
    the lenient fallback reads the last value only where no earlier sentence of the tail that the grammar cannot read
    states another value (an unread sentence with a value may be the answer's statement: no answer).
 
@@ -147,7 +150,12 @@ _PHRASES = [
     "Also lautet die Antwort 7.", "Vielleicht lautet die Antwort 7.", "Die Lösung ist 7.", "Ответ равен 7.", "Итак, ответ 7.",
     "La risposta è 7.", "A resposta é 7.", "La solución es 7.", "The answer would be 7.", "结果是 7。", "答：7。",
 ]
-_AFTER = [p + " x = 6." for p in _PHRASES] + [p + "\n6" for p in _PHRASES[:4]] + [p + " So x = 6." for p in _PHRASES[:4]]
+_INVERTED = [  # the answer phrase after its value: `ANCHORS` lists `answer is`, never `is the answer`
+    "7 is the answer.", "Maybe 7 is the answer.", "7 ist die Antwort.", "7 est la réponse.", "7 es la respuesta.", "7是答案。",
+    "7 就是答案。", "7が答えです。", "7 — это ответ.", "ANSWER 7.", "答案\n7。",
+]
+_AFTER = ([p + " x = 6." for p in _PHRASES + _INVERTED] + [p + "\n6" for p in _PHRASES[:4] + _INVERTED[:4]]
+          + [p + " So x = 6." for p in _PHRASES[:4] + ["7 is the answer.", "7 is the final answer.", "7 — это ответ."]])
 AFTER_NEAR = _rows(_AFTER, "rt29af class 4: an answer phrase ANCHORS does not list; the value after it is read")
 test_a_value_after_an_unlisted_answer_phrase_is_not_read = refused_test(
     AFTER_NEAR, """Paid lenient (`So x = 6.` in both profiles): `_anchored_before` knows `ANCHORS` only, so after an
