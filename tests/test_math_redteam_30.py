@@ -29,6 +29,12 @@ row below paid a wrong answer (or a right one under a qualifier) in at least one
    `7が答えです。`) let the last value after them pay: 235 of 430 and 87 of 175 generated rows. Fix:
    the lenient fallback reads the last value only where no earlier sentence of the tail that the grammar cannot read
    states another value (an unread sentence with a value may be the answer's statement: no answer).
+5. OLD (both profiles; paid on 2b42369 too, found in passing). A line of math alone that ends with a value ends a
+   statement (`statement_lines`' `_math_alone`), so the hedge, scale or condition on the line above it is never the
+   answer's lead: `In thousands\n2 + 4 = 6\n答案是 6。` pays where `In thousands\n2 + 4 = 6 个\n答案是 6。` (the caseless walk)
+   is refused; `以千为单位\n6 = 6\n答案是 6。`, `可能\nx = 6\n\\boxed{6}`, `อาจจะ\n$2 + 4 = 6$\nคำตอบคือ 6`: 528 of 528
+   generated hedge x math x answer rows paid. Same shape as class 2 on another path. Fix: a statement's break ends a
+   sentence only where the statement itself opens one (the rule fx29ar gave the caseless walk), for math alone too.
 
 Held (passing tests below): unlisted decimal-comma languages have no anchor (no answer); multipliers as a sum's
 classifier (`6 ล้าน`, `6 หมื่น`); an English lead before a Thai sum; look-alike letters in labels (Cyrillic, full-width,
@@ -166,6 +172,20 @@ AFTER_HELD = _cases([
     "Peut-être que la réponse est 7. x = 6.", "The answer is probably 7. x = 6.", "答案是 7。x = 6。",
 ])
 test_a_value_after_a_listed_answer_phrase_is_not_read = refused_test(AFTER_HELD)
+
+# 5. A hedge line above a line of math alone (OLD).
+_MATH_ALONE = [
+    'In thousands\n2 + 4 = 6\n答案是 6。', '以千为单位\n6 = 6\n答案是 6。', '可能\nx = 6\n答案是 6。', '不是\n2 + 4 = 7\n答案是 6。',
+    '如果\n6 = 6\n答案是 6。', 'Maybe\n$2 + 4 = 6$\n答案是 6。', 'I doubt that\n\\[x = 6\\]\n答案是 6。', '可能\nx = 6\n\\boxed{6}',
+    'อาจจะ\n$2 + 4 = 6$\nคำตอบคือ 6', 'たぶん\n6 = 6\n答えは6です。', 'Возможно\n6 × 1000 = 6000\n答案：\\boxed{6}',
+]
+MATH_ALONE_NEAR = _rows(_MATH_ALONE, "rt29af class 5 (old): a math-alone line's break drops the hedge line above it")
+test_a_hedge_above_a_line_of_math_alone_is_read = refused_test(
+    MATH_ALONE_NEAR, """Paid in both profiles (on 2b42369 too): `statement_lines` ends a statement after a line of math alone
+    whatever leads into it, so the line above (`In thousands`, `以千为单位`, `可能`) is no lead of the answer below. The
+    caseless walk refuses the same with a classifier (`In thousands\n2 + 4 = 6 个`). The safe verdict: refused.""")
+MATH_ALONE_HELD = _cases(['In thousands\n2 + 4 = 6 个\n答案是 6。', '可能\n2 + 4 = 6 个\n答案是 6。', 'In thousands 2 + 4 = 6\n答案是 6。'])
+test_a_hedge_above_a_step_line_is_read = refused_test(MATH_ALONE_HELD)
 
 # Held: look-alike letters are no label's math name (fx29az `math_letter`).
 LETTER_HELD = _cases(['ｘ：\\boxed{6}', '𝑥: \\boxed{6}', 'а: \\boxed{6}', 'ο: \\boxed{6}', 'ʟ: \\boxed{6}', 'ᴍaybe 6', 'Ꮇaybe has 6 apples.'])
