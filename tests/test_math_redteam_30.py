@@ -84,13 +84,12 @@ _PROBLEM_PAID = [
     ("所以 N + O + T = 6；\n答案是 6。", LISTED), ("所以 O + R = 6；\n答案是 6。", LISTED), ("所以 I + F = 6；\n答案是 6。", LISTED),
     ("所以 x = N + O + R = 6；\n答案是 6。", LISTED),
 ]
-_PROBLEM_REASON = "rt29af class 1: a problem's prose (a capital word beside ∥, i.e., e.g., (A)-(E), a list) grounds spelled names"
 
 
-@pytest.mark.parametrize(("completion", "problem"), [
-    pytest.param(c, p, marks=pytest.mark.xfail(strict=True, reason=_PROBLEM_REASON)) for c, p in _PROBLEM_PAID])
+@pytest.mark.parametrize(("completion", "problem"), _PROBLEM_PAID)
 def test_a_problems_prose_grounds_no_spelled_step_line(completion: str, problem: str) -> None:
-    """Paid in both profiles (refused without the problem): the step line's letters spell a qualifier (`NOT`, `IF`, `OR`,
+    """Was paid in both profiles, closed by fx29bb (a problem's one-letter names from its math only, its points from
+    `∠`/`△` names and segment pairs joined by `∥`/`⊥`: grammar._problem_letters, _FIGURE_POINTS_RE): the step line's letters spell a qualifier (`NOT`, `IF`, `OR`,
     `ca`), each a name only because the problem's prose writes it alone or beside `∥`. The safe verdict: refused."""
     assert problem_verdicts(completion, problem) == ["no_answer"] * len(MATH_PROFILES)
 

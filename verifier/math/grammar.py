@@ -749,19 +749,40 @@ def _problem_names(problem: str) -> frozenset[str]:
       write). A word in capitals is no point and no name (`Which is NOT true? Answer YES or NO.`: no sign beside it),
       so `NO∥TX` and `∠NOT` stay refused unless the figure has those points (red team 27).
     Cached: a GRPO group's completions share one problem (at most `MAX_PROBLEM_BYTES`, sandbox/contract.py)."""
-    names = {n for n in _caseless_names(problem) if _PROBLEM_NAME_RE.fullmatch(n)}
+    names = {n for n in _caseless_names(problem) if _PROBLEM_ANGLE_RE.fullmatch(n)}
+    names.update(_problem_letters(problem))
     names.update(POINT + c for m in _FIGURE_POINTS_RE.finditer(problem) for c in m.group() if "A" <= c <= "Z")
     return frozenset(names)
 
 
+def _problem_letters(problem: str) -> set[str]:
+    """The one-letter names a problem's math uses: a letter inside a math span (`$x$`) or beside an operator or a
+    relation (`x + 2 = 8`, `2x + 3`), never one of its wording (red team 30 class 1: `i.e. a line` named `i` and `a`,
+    a choice list's `(A) ... (C)` named `C` and `A`, so `所以 i + f = 6；` and `C + A` spelled words)."""
+    spans = _math_spans(problem)
+    return {m.group() for m in _PROBLEM_LETTER_RE.finditer(problem)
+            if any(a <= m.start() < b for a, b in spans) or _beside_operator(problem, m.start(), m.end())}
+
+
+def _beside_operator(text: str, start: int, end: int) -> bool:
+    """Whether the nearest character before `start` or after `end` (spaces aside) is an operator or a relation, or a
+    letter of a script without case (`求 x`, `หาค่า x`: a Latin letter in Chinese or Thai wording is a name)."""
+    before, after = text[max(0, start - 8):start].rstrip(" \t")[-1:], text[end:end + 8].lstrip(" \t")[:1]
+    return any(c and (c in _PROBLEM_OPERATORS or unicodedata.category(c) == "Lo") for c in (before, after))
+
+
+_PROBLEM_OPERATORS = "=＝+＋-−*×÷/^<>≤≥≠"
+_PROBLEM_LETTER_RE = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
+_PROBLEM_ANGLE_RE = re.compile(r"[∠△][A-Z]{1,3}")
+
+
 POINT = "point:"
 """What marks a point of the problem's figure among known names (`_problem_names`): no name holds a colon."""
-_PROBLEM_NAME_RE = re.compile(r"[A-Za-z]|[∠△][A-Z]{1,3}")
 _FIGURE_NAME_RE = re.compile(r"[∠△]?[A-Z]{1,3}")
-_FIGURE_POINTS_RE = re.compile(r"[∠△][A-Z]{1,4}(?![A-Za-z])|(?<![A-Za-z])[A-Z]{1,4}(?=[ \t]*[∥⊥])"
-                               r"|(?<=[∥⊥])[ \t]*[A-Z]{1,4}(?![A-Za-z])")
+_FIGURE_POINTS_RE = re.compile(r"[∠△][A-Z]{1,4}(?![A-Za-z])|(?<![A-Za-z])[A-Z]{2}[ \t]*[∥⊥][ \t]*[A-Z]{2}(?![A-Za-z])")
 """A problem's figure's points (`_problem_names`): the capitals of a name written with an angle's or triangle's sign
-(`∠DEF`, `△ABC`) or beside a parallel's or perpendicular's sign (`AB∥CD`, `BE ⊥ AF`), at most four a name."""
+(`∠DEF`, `△ABC`, at most four), or of two segments a parallel's or perpendicular's sign joins (`AB∥CD`, `BE ⊥ AF`:
+two capitals each side; red team 30 class 1: `Which line is NOT ∥ to CD?` made N, O, T points)."""
 
 
 _CASELESS_SUM_RE = re.compile(
