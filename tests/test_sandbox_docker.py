@@ -310,12 +310,19 @@ def work_spin() -> str:
     runs (sandbox/harness/accounting.py SandboxClock), so on a loaded host a spin by `time.process_time` inside it
     did less work than it said and the host's reading rightly found it under its limit (CI at load)."""
     import time
-    turns, t0 = 0, time.process_time()
-    while time.process_time() - t0 < 0.3:
-        for _ in range(100_000):
-            pass
-        turns += 100_000
-    rate = int(turns / (time.process_time() - t0))
+
+    def once() -> int:
+        turns, t0 = 0, time.process_time()
+        while time.process_time() - t0 < 0.3:
+            for _ in range(100_000):
+                pass
+            turns += 100_000
+        return int(turns / (time.process_time() - t0))
+
+    # the fastest of three: a reading taken while this host's CPU ran slow (right after an hour of CI's load: stop 50's
+    # CI, the runsc chain at 1.3x its limit accepted three times, then passed) makes less work than `s` says; more work
+    # than that keeps every near miss far under its limit
+    rate = max(once() for _ in range(3))
     return ("import os, signal, threading, time\n"
             f"def spin(s, clock=None):\n    for _ in range(int(s * {rate})):\n        pass\n")
 
