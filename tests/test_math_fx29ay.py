@@ -10,8 +10,6 @@ spelled names, hedges, a second value); the schema's bound and type on every edg
 from __future__ import annotations
 
 import json
-import urllib.error
-import urllib.request
 from typing import Any
 
 import pytest
@@ -19,6 +17,7 @@ import pytest
 from sandbox.contract import MAX_PROBLEM_BYTES, MathTask, TaskError, default_limits, parse_task, Limits
 from verifier.math import extract_answer, grade_math
 from verifier.math.grammar import problem_names
+from tests.test_reuse_keys import _post
 
 X = "已知 x + 2 = 8，求 x 的值。"
 PID977_QUESTION = "如图，已知AB∥CD，AF与CD交于点E，BE⊥AF，∠B＝65°，则∠DEF的度数是（）"  # MathVista testmini, its question
@@ -165,15 +164,6 @@ def test_the_http_edge_refuses_an_oversized_problem_naming_it(server_factory):
     status, body = _post(server.http_url + "/v1/grade", {"tasks": [{**task, "problem": X}, {**task, "id": "b"}]})
     assert status == 200, body
     assert [r["verdict"] for r in body["results"]] == ["correct", "no_answer"]
-
-
-def _post(url: str, body: dict) -> tuple[int, Any]:
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=120) as resp:
-            return resp.status, json.loads(resp.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
 
 
 # ----------------------------------------------------------------- the trainer: the dataset's column, else TRL's prompt
