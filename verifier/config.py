@@ -92,6 +92,7 @@ class ServerConfig:
 
     drain_delay_s: float = field(default=2.0, metadata={"server_only": True, "help": "After SIGTERM, how long health says NOT_SERVING and new calls get UNAVAILABLE before the port closes (lets balancers notice)."})
     grace_s: float = field(default=30.0, metadata={"server_only": True, "help": "After SIGTERM, how long in-flight calls may run before exit."})
+    stop_on_stdin_eof: bool = field(default=False, metadata={"server_only": True, "help": "Drain and stop (as on SIGTERM) when standard input reaches end of file: a parent that starts the server with a pipe on its stdin (verifier/local_server.py) takes it down with itself even when killed."})
     max_connection_age_s: float = field(default=300.0, metadata={"server_only": True, "help": "Close connections after this age so clients rebalance over replicas."})
     log_level: str = field(default="INFO", metadata={"help": "Python logging level."})
 

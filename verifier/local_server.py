@@ -83,7 +83,10 @@ class LocalServer:
     def start(self) -> None:
         """Start (again, on the same ports) and wait until it listens."""
         self.output.clear()
-        self.proc = subprocess.Popen([*self.python, "-m", "verifier.tools.cli", "serve", *self.args], env=self.env,
+        # Its stdin is a pipe only this process holds, and --stop-on-stdin-eof drains the server when it
+        # closes: a parent killed outright (SIGKILL, a crashed bench) takes its server and sandboxes along.
+        self.proc = subprocess.Popen([*self.python, "-m", "verifier.tools.cli", "serve", "--stop-on-stdin-eof",
+                                      *self.args], env=self.env, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      start_new_session=True)
         ready = threading.Event()

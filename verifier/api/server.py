@@ -12,6 +12,7 @@ import hmac
 import importlib.metadata
 import ipaddress
 import logging
+import os
 import signal
 import sys
 from collections.abc import Callable
@@ -608,8 +609,28 @@ async def _run(config: ServerConfig, server: Server) -> None:
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    if config.stop_on_stdin_eof:
+        _stop_on_eof(loop, sys.stdin.fileno(), stop)
     await stop.wait()
     await server.drain_and_stop()
+
+
+def _stop_on_eof(loop: asyncio.AbstractEventLoop, fd: int, stop: asyncio.Event) -> None:
+    """Set `stop` once `fd` reads end of file: the parent holding the pipe's other end is gone
+    (its death closes it, however it died), so the server drains as on SIGTERM, sessions and
+    sandboxes removed, instead of outliving it. Whatever the parent writes is read and dropped."""
+
+    def readable() -> None:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            data = b""
+        if not data:
+            loop.remove_reader(fd)
+            log.info("standard input closed: draining (stop_on_stdin_eof)")
+            stop.set()
+
+    loop.add_reader(fd, readable)
 
 
 def serve(config: ServerConfig) -> None:
