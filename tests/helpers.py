@@ -197,6 +197,38 @@ def one_sandbox(backend: str, pool_name: str, **kw) -> Iterator[Any]:
         g.close()
 
 
+def build_environment(src: Path, recipes: Path, root: Path, name: str, test_cmd: str, language: str = "python",
+                      **recipe: Any) -> None:
+    """The project written in `src` committed, bundled and built (`verifier env build`) as environment `name` in
+    `root`, the way the repo red-team files make their small real projects; `recipe` adds recipe fields
+    (`install`, `report`: pytest by default)."""
+    from verifier.tools.cli import main as verifier_cli
+
+    git = ["git", "-C", str(src), "-c", "user.name=t", "-c", "user.email=t@t"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", name], ["bundle", "create", "-q", "r.bundle", "HEAD"]):
+        subprocess.run([*git, *args], check=True, capture_output=True)
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout.strip()
+    (recipes / f"{name}.json").write_text(json.dumps({"name": name, "language": language, "commit": commit,
+                                                      "repo": str(src / "r.bundle"), "test_cmd": test_cmd,
+                                                      "report": "pytest", **recipe}))
+    assert verifier_cli(["env", "build", str(recipes / f"{name}.json"), "--environments", str(root)]) == 0
+
+
+def write_files(root: Path, files: dict[str, str]) -> None:
+    """Each `path: text` of `files` written under `root`, folders made."""
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+
+
+@contextlib.contextmanager
+def repo_grader(backend: str, pool_name: str, environments: Path, language: str = "python", **kw) -> Iterator[Any]:
+    """A SyncGrader with one box of `language` and one warm box per environment of `environments` (one_sandbox)."""
+    with one_sandbox(backend, pool_name, languages=(language,), repo_environments=str(environments), repo_pool_size=1,
+                     **kw) as g:
+        yield g
+
+
 class RemoteGrader:
     """SyncGrader's `grade`/`grade_many`, through a running server's gRPC port instead of an in-process pool: the
     backend-parametrized suites run against a deployed server with it (tests/conftest.py VERIFIER_TEST_SERVER;

@@ -176,21 +176,13 @@ def generating(mode: str) -> str:
 @pytest.fixture(scope="module", params=["docker", "gvisor", "userns"])
 def go_grader(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """The Go environment above and a grader of it on each backend (userns in the mode the run forces)."""
-    from helpers import sandbox_config
-    from sandbox.sync import SyncGrader
+    from helpers import repo_grader, write_files
 
     root = tmp_path_factory.mktemp("h33w-go")
-    for path, text in GO_FILES.items():
-        (root / "gen" / "repo" / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / "gen" / "repo" / path).write_text(text)
+    write_files(root / "gen" / "repo", GO_FILES)
     (root / "gen" / "environment.json").write_text(json.dumps({"language": "go"}))
-    g = SyncGrader(sandbox_config(request.param, languages=("go",), pool_size=1, pool_name=f"test-rt-go-{request.param}",
-                                  repo_environments=str(root), repo_pool_size=1))
-    assert g.grader.available, g.grader.unavailable_reason()
-    try:
+    with repo_grader(request.param, f"test-rt-go-{request.param}", root, "go") as g:
         yield g
-    finally:
-        g.close()
 
 
 def grade(g: Any, completion: str) -> dict:

@@ -12,8 +12,6 @@ resolved path, where the right patch edits the data file. Go reads a linked file
 package: no such hole known there."""
 from __future__ import annotations
 
-import json
-import subprocess
 from collections.abc import Iterator
 from typing import Any
 
@@ -43,28 +41,13 @@ _SCALE_CMD = "python3 -m pytest -p no:cacheprovider -rA more"
 def resolved(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """The project above built as the python environment `resolver`, and a grader of it on each backend (the copies
     are made in the box: gVisor's file system too)."""
-    from helpers import sandbox_config
-    from sandbox.sync import SyncGrader
-    from verifier.tools.cli import main as verifier_cli
+    from helpers import build_environment, repo_grader, write_files
 
     src, recipes, root = (tmp_path_factory.mktemp(n) for n in ("resolver-src", "resolver-recipe", "resolver-envs"))
-    for path, text in _PROJECT.items():
-        (src / path).parent.mkdir(parents=True, exist_ok=True)
-        (src / path).write_text(text)
-    git = ["git", "-C", str(src), "-c", "user.name=t", "-c", "user.email=t@t"]
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "resolver"], ["bundle", "create", "-q", "r.bundle", "HEAD"]):
-        subprocess.run([*git, *args], check=True, capture_output=True)
-    commit = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout.strip()
-    (recipes / "resolver.json").write_text(json.dumps({"name": "resolver", "language": "python", "commit": commit,
-                                                       "repo": str(src / "r.bundle"), "test_cmd": _CMD, "report": "pytest"}))
-    assert verifier_cli(["env", "build", str(recipes / "resolver.json"), "--environments", str(root)]) == 0
-    g = SyncGrader(sandbox_config(request.param, languages=("python",), pool_size=1, pool_name=f"test-rt-links-{request.param}",
-                                  repo_environments=str(root), repo_pool_size=1))
-    assert g.grader.available, g.grader.unavailable_reason()
-    try:
+    write_files(src, _PROJECT)
+    build_environment(src, recipes, root, "resolver", _CMD)
+    with repo_grader(request.param, f"test-rt-links-{request.param}", root) as g:
         yield g
-    finally:
-        g.close()
 
 
 def _grade(g: Any, completion: str, scale: bool = False) -> dict:

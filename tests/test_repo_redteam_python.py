@@ -19,8 +19,6 @@ the test command (sandbox/harness/repo_tree.py):
 """
 from __future__ import annotations
 
-import json
-import subprocess
 from collections.abc import Iterator
 from typing import Any
 
@@ -83,28 +81,13 @@ _IN_MEMORY = ["import ast, builtins", "_compile = builtins.compile", "", "",
 @pytest.fixture(scope="module")
 def rewriter(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """The project above built as the python environment `rewriter`, and a grader of it on Docker."""
-    from helpers import sandbox_config
-    from sandbox.sync import SyncGrader
-    from verifier.tools.cli import main as verifier_cli
+    from helpers import build_environment, repo_grader, write_files
 
     src, recipes, root = (tmp_path_factory.mktemp(n) for n in ("rewriter-src", "rewriter-recipe", "rewriter-envs"))
-    for path, text in _PROJECT.items():
-        (src / path).parent.mkdir(parents=True, exist_ok=True)
-        (src / path).write_text(text)
-    git = ["git", "-C", str(src), "-c", "user.name=t", "-c", "user.email=t@t"]
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "rewriter"], ["bundle", "create", "-q", "r.bundle", "HEAD"]):
-        subprocess.run([*git, *args], check=True, capture_output=True)
-    commit = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout.strip()
-    (recipes / "rewriter.json").write_text(json.dumps({"name": "rewriter", "language": "python", "commit": commit,
-                                                       "repo": str(src / "r.bundle"), "test_cmd": _CMD, "report": "pytest"}))
-    assert verifier_cli(["env", "build", str(recipes / "rewriter.json"), "--environments", str(root)]) == 0
-    g = SyncGrader(sandbox_config("docker", languages=("python",), pool_size=1, pool_name="test-rt-python",
-                                  repo_environments=str(root), repo_pool_size=1))
-    assert g.grader.available, g.grader.unavailable_reason()
-    try:
+    write_files(src, _PROJECT)
+    build_environment(src, recipes, root, "rewriter", _CMD)
+    with repo_grader("docker", "test-rt-python", root) as g:
         yield g
-    finally:
-        g.close()
 
 
 def _grade(g: Any, completion: str, cmd: str = _CMD) -> dict:

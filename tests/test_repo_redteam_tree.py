@@ -34,8 +34,6 @@ after it (sandbox/harness/repo_tree.py stamp): a change is tampering, 0.
 """
 from __future__ import annotations
 
-import json
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -97,24 +95,16 @@ _PROBE = ["import os", "", "", "def _alive():", "    for p in os.listdir('/proc'
 
 
 def _env(root: Path, src: Path, recipes: Path, name: str, long_links: int = 0) -> None:
-    for path, text in _PROJECT.items():
-        (src / path).parent.mkdir(parents=True, exist_ok=True)
-        (src / path).write_text(text)
+    from helpers import build_environment, write_files
+
+    write_files(src, _PROJECT)
     (src / "pkg" / "big.py").write_text("x = 1  \n" * ((3 << 20) // 8))  # a copy of 3 MiB (WORK_MB - 16 allows 4)
     if long_links:  # data files (links in the tree) whose target `/srv/PATH` is over 127 bytes
         deep = src / "data" / ("d" * 120)
         deep.mkdir(parents=True)
         for i in range(long_links):
             (deep / f"f{i:05d}.txt").write_text("1\n")
-    git = ["git", "-C", str(src), "-c", "user.name=t", "-c", "user.email=t@t"]
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", name], ["bundle", "create", "-q", "r.bundle", "HEAD"]):
-        subprocess.run([*git, *args], check=True, capture_output=True)
-    commit = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout.strip()
-    (recipes / f"{name}.json").write_text(json.dumps({"name": name, "language": "python", "commit": commit,
-                                                      "repo": str(src / "r.bundle"), "test_cmd": _CMD, "report": "pytest"}))
-    from verifier.tools.cli import main as verifier_cli
-
-    assert verifier_cli(["env", "build", str(recipes / f"{name}.json"), "--environments", str(root)]) == 0
+    build_environment(src, recipes, root, name, _CMD)
 
 
 @pytest.fixture(scope="module")
@@ -136,19 +126,13 @@ BACKEND_MODES = {"docker": ("docker", {}), "gvisor": ("gvisor", {}), "userns": (
 @pytest.fixture(scope="module", params=list(BACKEND_MODES))
 def tree(request: pytest.FixtureRequest, environments: Path) -> Iterator[Any]:
     """A grader of `environments` with a 20 MiB /work (and /mnt) of 8192 inodes on each backend (and userns mode)."""
-    from helpers import sandbox_config
-    from sandbox.sync import SyncGrader
+    from helpers import repo_grader
 
     backend, mode = BACKEND_MODES[request.param]
-    g: Any = SyncGrader(sandbox_config(backend, languages=("python",), pool_size=1, pool_name=f"test-rt-tree-{request.param}",
-                                       repo_environments=str(environments), repo_pool_size=1, work_tmpfs_mb=WORK_MB,
-                                       tmpfs_inodes=8192, **mode))
-    assert g.grader.available, g.grader.unavailable_reason()
-    g.backend = request.param
-    try:
+    with repo_grader(backend, f"test-rt-tree-{request.param}", environments, work_tmpfs_mb=WORK_MB, tmpfs_inodes=8192,
+                     **mode) as g:
+        g.backend = request.param
         yield g
-    finally:
-        g.close()
 
 
 def _grade(g: Any, completion: str, environment: str = "plain") -> dict:
