@@ -92,6 +92,8 @@ def command_files(test_cmd: str, tree: str = "") -> tuple[set[str], set[str]]:
     the command's size (REPO_MAX_CMD_BYTES)."""
     words = [w.split("::", 1)[0].removeprefix("./") for w in _COMMAND_WORD.findall(test_cmd) if not w.startswith("-")]
     names = {w.rstrip("/").rsplit("/", 1)[-1] for w in words} - {"", ".", ".."}
+    if names & {"make", "gmake"}:  # the makefile it reads, in any folder a `-C` or `cd` enters (GNU make's names)
+        names |= {"GNUmakefile", "makefile", "Makefile"}
     named = set(command_paths(test_cmd))
     if tree:
         named.update(filter(None, (_resolved(tree, w) for w in words if not w.startswith("/"))))

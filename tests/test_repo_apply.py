@@ -384,12 +384,14 @@ def _runners(tree: Path) -> None:
     (tree / "golocal").symlink_to("runlocal")
     (tree.parent / "outside.sh").write_text("exit 0\n")
     (tree / "escape.sh").symlink_to("../outside.sh")
+    (tree / "tools" / "Makefile").write_text('check:\n\tcd "$(dir $(realpath $(lastword $(MAKEFILE_LIST))))"\n')
 
 
 @pytest.mark.parametrize("cmd, path", [
     ("bash runlocal", "runlocal"), ("sh ./runlocal -x", "runlocal"), ("bash ci/local.sh", "tools/local.sh"),
     ("bash golocal", "runlocal"), ("cd ci && sh ./local.sh", "tools/local.sh"), ('bash "$PWD/runlocal"', "runlocal"),
     ("bash tools/../runlocal", "runlocal"), ("X=ci/local.sh; sh $X", "tools/local.sh"), ("(cd tools; ./local.sh)", "tools/local.sh"),
+    ("make -C tools check", "tools/Makefile"), ("cd ci && make", "tools/Makefile"),
 ])
 def test_the_file_a_test_command_names_is_a_copy_however_it_names_it(tree: Path, cmd: str, path: str) -> None:
     """rt33q: a runner the command named by a bare word or through the environment's folder link was no copy, so its
@@ -402,7 +404,7 @@ def test_the_file_a_test_command_names_is_a_copy_however_it_names_it(tree: Path,
     _runners(tree)
     copy = copied("go", cmd, str(tree))
     assert copy(path), (cmd, path)
-    other = {"runlocal": "tools/local.sh", "tools/local.sh": "runlocal"}[path]
+    other = {"runlocal": "tools/local.sh", "tools/local.sh": "runlocal", "tools/Makefile": "runlocal"}[path]
     assert not copy(other) and not copy("README") and not copy("pkg/calc.py")
     view = view_listing(str(tree), {}, copy)
     assert view.copies == (path,) and other in view.files and ("ci", "tools") in view.links
