@@ -259,15 +259,20 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
     decoys = _plant_decoys(task, lang, tree, overrides, expected, packages, renamed)
     if lang.name == "go":
         _own_module_files(tree, overrides)
+    ours = [p for p, data in overrides.items() if p not in model or data is not model[p]]  # the dataset's writes
+    try:
+        dataset_archive = task_tar({p: overrides[p] for p in ours})
+    except PatchError as e:  # the dataset's own files alone: the task's fault, whatever the patch (RED-TEAM.md class 8)
+        raise InfraFailure(f"task of environment {task.environment!r}: its own files (test patch, decoys, support "
+                           f"files): {e}", retryable=False) from None
     try:
         archive = task_tar(overrides)
     except PatchError as e:  # the patch's files do not make an archive: the model's failure, never infra_error
         return _refused(patch.text, str(e))
-    ours = [p for p, data in overrides.items() if p not in model or data is not model[p]]  # the dataset's writes
     dataset = own_bytes(overrides, ours)
     view = _tree_view(task, lang, tree, overrides, config, dataset)
     listing = view.json()
-    _work_share(task, task_tar({p: overrides[p] for p in ours}), listing, config)
+    _work_share(task, dataset_archive, listing, config)
     need, room = view.entries() + len(overrides) + len(_new_dirs(tree, overrides)), config.tmpfs_inodes - INODES_SPARE
     if need > room and need - len(added) <= room:  # the patch's own excess: the model's failure (RED-TEAM.md class 8)
         return _refused(patch.text, f"the patch adds {len(added)} files and folders: the task's tree would have {need}, "
