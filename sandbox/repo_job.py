@@ -52,7 +52,7 @@ REPORT_FILE = "report.xml"
 WRITABLE = {"go": ("go.mod", "go.sum")}
 STDERR_NOTE = 200
 INODES_SPARE = 256  # inodes of /work left to the test command's own files beyond the task's tree
-WORK_SPARE = 16 << 20  # bytes of the tree's tmpfs left to the model's patch's files beyond the environment's and dataset's part
+WORK_SPARE = 16 << 20  # bytes of the tree's tmpfs and of /work left to the model's patch's files beyond the environment's and dataset's part
 
 
 def copied(language: str, test_cmd: str, tree: str = "") -> Callable[[str], bool]:
