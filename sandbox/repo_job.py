@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from .environments import ENV_FILE
 from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, RepoTask, code_outcome, test_result
 from .languages import LANGUAGES, Language
 from .plan import InfraFailure, guarded, new_job_dir
-from .repo.apply import (Overrides, View, apply_patch, config_texts, own_bytes, read_current, task_tar, tree_kind,
+from .repo.apply import (Overrides, View, apply_patch, config_texts, own_bytes, pages, read_current, task_tar, tree_kind,
                          view_listing)
 from .repo.decoys import Decoy, Reader, go_decoy, go_pair, pytest_decoy, pytest_pair
 from .repo.golang import Targets, defining_dirs, environment_test_files, go_lookup, import_path, package_dir, resolve_packages
@@ -51,10 +52,10 @@ REPORT_FILE = "report.xml"
 WRITABLE = {"go": ("go.mod", "go.sum")}
 STDERR_NOTE = 200
 INODES_SPARE = 256  # inodes of /work left to the test command's own files beyond the task's tree
-WORK_SPARE = 16 << 20  # bytes of the tree's tmpfs left to the model's patch's files beyond the environment's and dataset's part
+WORK_SPARE = 16 << 20  # bytes of the tree's tmpfs and of /work left to the model's patch's files beyond the environment's and dataset's part
 
 
-def copied(language: str, test_cmd: str) -> Callable[[str], bool]:
+def copied(language: str, test_cmd: str, tree: str = "") -> Callable[[str], bool]:
     """Which of the environment's files a task's tree holds as COPIES, not links into the read-only tree
     (docs/repo-tasks.md "Warm environments", "Trust model"): the files code finds its own path from and
     then reads or imports beside it. Through a link that path resolves into ENV_MOUNT (`Path(__file__).resolve()`,
@@ -62,16 +63,52 @@ def copied(language: str, test_cmd: str) -> Callable[[str], bool]:
     there are the environment's, never the patch's: a linked conftest.py that put its resolved root first on
     sys.path ran every test on the unpatched code (a right patch refused, h33q's tests/test_repo_redteam_links.py).
     So: Python's sources (every `.py` but those under a `vendor/` folder, the environment's dependencies, which
-    a patch may not touch and whose folder holds no patched file) in a Python environment, and the files the
-    test command names (a script) in every one. A copy is what it copies, so nothing else changes."""
-    named = set(command_paths(test_cmd))
+    a patch may not touch and whose folder holds no patched file) in a Python environment, and in every one the
+    files the test command names, however it names them (`command_files`: a bare word, `./x`, a path through the
+    environment's own links, a name after a `cd`; rt33q). A copy is what it copies, so nothing else changes: one
+    too many costs its bytes of the tree's tmpfs (the environment's bound, `_tree_view`), never a verdict."""
+    named, names = command_files(test_cmd, tree)
 
     def copy(path: str) -> bool:
-        if path in named:
-            return True
         parts = path.split("/")
+        if path in named or parts[-1] in names:
+            return True
         return language == "python" and path.endswith(".py") and "vendor" not in (p.lower() for p in parts[:-1])
     return copy
+
+
+# What separates the words of a test command that may name a file: blanks, the shell's operators, quotes, `$`
+# and braces (`$PWD/run`, `${X}`), and `=` (`--rootdir=tools`, `X=run.sh`)
+_COMMAND_WORD = re.compile(r"[^\s;&|()<>'\"`=${}]+")
+
+
+def command_files(test_cmd: str, tree: str = "") -> tuple[set[str], set[str]]:
+    """The environment's files a test command may run or read by name (rt33q: a runner that finds the tree from
+    `readlink -f "$0"` must be a copy however the command names it, or its tree is /srv's, the unpatched one):
+    (the paths its words resolve to from the tree's root through the environment's own links, `_resolved`, with
+    `command_paths`' own; the last parts of its words, which name the same file from any folder a `cd` of the
+    command enters). Over-inclusive by design: a copy of a file no runner resolves costs its bytes, never a verdict;
+    a word that names a runner and is missed sends the right patch's tests to /srv (a false negative). Bounded by
+    the command's size (REPO_MAX_CMD_BYTES)."""
+    words = [w.split("::", 1)[0].removeprefix("./") for w in _COMMAND_WORD.findall(test_cmd) if not w.startswith("-")]
+    names = {w.rstrip("/").rsplit("/", 1)[-1] for w in words} - {"", ".", ".."}
+    if names & {"make", "gmake"}:  # the makefile it reads, in any folder a `-C` or `cd` enters (GNU make's names)
+        names |= {"GNUmakefile", "makefile", "Makefile"}
+    named = set(command_paths(test_cmd))
+    if tree:
+        named.update(filter(None, (_resolved(tree, w) for w in words if not w.startswith("/"))))
+    return named, names
+
+
+def _resolved(tree: str, word: str) -> str | None:
+    """The regular file `word` names under `tree` with the environment's links followed (`ci/run.sh` with `ci ->
+    tools`: `tools/run.sh`), relative to the tree; None where it names none, or leaves the tree."""
+    real, root = os.path.realpath(os.path.join(tree, word)), os.path.realpath(tree)
+    if os.path.commonpath([real, root]) != root or not os.path.isfile(real):
+        return None
+    return os.path.relpath(real, root)
+
+
 # Test commands that run only some tests, or stop at the first failure: a decoy there may be left out
 # or stop the listed tests, so those get none (a miss costs detection only, never a false pass).
 # A word equal to one of these, or starting with one and "=" (pytest's `-kEXPR` too), blocks it.
@@ -222,12 +259,20 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
     decoys = _plant_decoys(task, lang, tree, overrides, expected, packages, renamed)
     if lang.name == "go":
         _own_module_files(tree, overrides)
+    ours = [p for p, data in overrides.items() if p not in model or data is not model[p]]  # the dataset's writes
+    try:
+        dataset_archive = task_tar({p: overrides[p] for p in ours})
+    except PatchError as e:  # the dataset's own files alone: the task's fault, whatever the patch (RED-TEAM.md class 8)
+        raise InfraFailure(f"task of environment {task.environment!r}: its own files (test patch, decoys, support "
+                           f"files): {e}", retryable=False) from None
     try:
         archive = task_tar(overrides)
     except PatchError as e:  # the patch's files do not make an archive: the model's failure, never infra_error
         return _refused(patch.text, str(e))
-    dataset = own_bytes(overrides, [p for p, data in overrides.items() if p not in model or data is not model[p]])
+    dataset = own_bytes(overrides, ours)
     view = _tree_view(task, lang, tree, overrides, config, dataset)
+    listing = view.json()
+    _work_share(task, dataset_archive, listing, config)
     need, room = view.entries() + len(overrides) + len(_new_dirs(tree, overrides)), config.tmpfs_inodes - INODES_SPARE
     if need > room and need - len(added) <= room:  # the patch's own excess: the model's failure (RED-TEAM.md class 8)
         return _refused(patch.text, f"the patch adds {len(added)} files and folders: the task's tree would have {need}, "
@@ -237,8 +282,30 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         raise InfraFailure(f"environment {task.environment!r} has {view.entries()} files and folders, over what the "
                            f"sandbox's /work holds ({config.tmpfs_inodes} inodes: tmpfs_inodes)", retryable=False)
     return RepoPlan(task, lang, archive, patch.text, tuple(dict.fromkeys(d.test_id for d in decoys)), expected, packages,
-                    renamed, env_tree=tree, env=env, view=view.json(), env_bytes=view.size, copy_bytes=view.tree_bytes(),
+                    renamed, env_tree=tree, env=env, view=listing, env_bytes=view.size, copy_bytes=view.tree_bytes(),
                     task_bytes=dataset)
+
+
+def work_bytes(archive: bytes, listing: bytes) -> int:
+    """What the job's files take of the sandbox's /work (a tmpfs: whole pages, `pages`) when `_run` writes them
+    there: the task's archive (task_tar) and the environment's listing (View.json), until the runner has made the
+    tree of them."""
+    return pages(len(archive)) + pages(len(listing))
+
+
+def _work_share(task: RepoTask, dataset_archive: bytes, listing: bytes, config: SandboxConfig) -> None:
+    """InfraFailure, not retryable, where the dataset's part of what `_run` writes into /work (the environment's
+    listing and the archive of the dataset's own files: its test patch's, decoys' and support files') leaves less
+    than WORK_SPARE of /work for the model's patch's files: the task's fault, whatever the patch. Past this bound
+    a full /work at the files op is the patch's own (`_run`; RED-TEAM.md class 8, rt33q: a one-line edit of a linked
+    data file bigger than /work put the whole file in the archive, and the full /work was the environment's
+    infra_error), as a full tree is past `_tree_view`'s."""
+    used, size = work_bytes(dataset_archive, listing), config.work_tmpfs_mb << 20
+    if used + WORK_SPARE > size:
+        raise InfraFailure(f"task of environment {task.environment!r}: the environment's listing and the task's own "
+                           f"files (test patch, decoys, support files) take {used >> 10} KiB of the sandbox's /work, over "
+                           f"what it holds with {WORK_SPARE >> 20} MiB spare for the patch ({config.work_tmpfs_mb} MiB: "
+                           "work_tmpfs_mb)", retryable=False)
 
 
 def _tree_view(task: RepoTask, lang: Language, tree: str, overrides: Overrides, config: SandboxConfig,
@@ -250,7 +317,7 @@ def _tree_view(task: RepoTask, lang: Language, tree: str, overrides: Overrides, 
     (RED-TEAM.md class 8 turned round: rt30ae's test patch of 4,400 data files filled the tree and the runner's
     `tree_full` made the right patch wrong_answer). Past this bound a full tree is the patch's own (`_run`)."""
     try:
-        view = view_listing(tree, overrides, copied(lang.name, task.test_cmd), ENV_MOUNT)
+        view = view_listing(tree, overrides, copied(lang.name, task.test_cmd, tree), ENV_MOUNT)
     except OSError as e:
         raise InfraFailure(f"environment {task.environment!r}: {e}", retryable=False) from None
     size = config.work_tmpfs_mb << 20
@@ -430,9 +497,11 @@ def _run(pool, box, plan: RepoPlan, config: SandboxConfig) -> tuple[dict, bool]:
                     + -(-(plan.copy_bytes + plan.task_bytes) >> 20))
     head, _ = box.channel.request({"op": "files", "dir": plan.job_dir, "files": [["repo.tar", 0o600], ["view.json", 0o600]]},
                                   {"repo.tar": plan.tree, "view.json": plan.view}, timeout_s=60)
-    if head.get("full"):  # the environment is too big for /work (SandboxConfig.work_tmpfs_mb): a retry cannot help
-        raise InfraFailure(f"environment {plan.task.environment!r} does not fit the sandbox's /work: {head.get('error')}",
-                           retryable=False)
+    if head.get("full"):  # the dataset's part was bounded on the host (`_work_share`): the rest is the patch's
+        box.tainted = box.tainted or not head.get("removed", True)  # a half-written job folder the runner left
+        return _finish(plan, "wrong_answer", f"the task's files do not fit the sandbox's /work: the patch's files make "
+                       f"its archive {len(plan.tree) >> 20} MiB (`work_tmpfs_mb`: {config.work_tmpfs_mb} MiB, "
+                       f"{WORK_SPARE >> 20} MiB of it the patch's at least): {head.get('error')}", []), not box.tainted
     if not head.get("ok"):
         raise InfraFailure(f"runner could not write the repository: {head.get('error')}")
     facts = _exec(box, plan, config)

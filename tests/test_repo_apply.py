@@ -375,6 +375,90 @@ def test_copies_over_what_work_holds_are_the_environment_s_infra_error(tree: Pat
         assert not e.value.retryable
 
 
+def _runners(tree: Path) -> None:
+    """Runners of the environment's that find the tree from their own resolved path, and its own links to them."""
+    (tree / "tools").mkdir()
+    (tree / "runlocal").write_text('cd "$(dirname "$(readlink -f "$0")")"\n')
+    (tree / "tools" / "local.sh").write_text('cd "$(dirname "$(readlink -f "$0")")/.."\n')
+    (tree / "ci").symlink_to("tools")
+    (tree / "golocal").symlink_to("runlocal")
+    (tree.parent / "outside.sh").write_text("exit 0\n")
+    (tree / "escape.sh").symlink_to("../outside.sh")
+    (tree / "tools" / "Makefile").write_text('check:\n\tcd "$(dir $(realpath $(lastword $(MAKEFILE_LIST))))"\n')
+
+
+@pytest.mark.parametrize("cmd, path", [
+    ("bash runlocal", "runlocal"), ("sh ./runlocal -x", "runlocal"), ("bash ci/local.sh", "tools/local.sh"),
+    ("bash golocal", "runlocal"), ("cd ci && sh ./local.sh", "tools/local.sh"), ('bash "$PWD/runlocal"', "runlocal"),
+    ("bash tools/../runlocal", "runlocal"), ("X=ci/local.sh; sh $X", "tools/local.sh"), ("(cd tools; ./local.sh)", "tools/local.sh"),
+    ("make -C tools check", "tools/Makefile"), ("cd ci && make", "tools/Makefile"),
+])
+def test_the_file_a_test_command_names_is_a_copy_however_it_names_it(tree: Path, cmd: str, path: str) -> None:
+    """rt33q: a runner the command named by a bare word or through the environment's folder link was no copy, so its
+    `readlink -f "$0"` landed in /srv and ran the unpatched tests (a right patch refused). Every word of the command is
+    resolved from the tree's root through the environment's own links, and its last part names a file from any folder
+    a `cd` enters (sandbox/repo_job.py `command_files`): that file is a copy in any language, in the listing too.
+    Near misses: the other runner, a file named by no word, and a link out of the tree stay links or are left out."""
+    from sandbox.repo_job import copied
+
+    _runners(tree)
+    copy = copied("go", cmd, str(tree))
+    assert copy(path), (cmd, path)
+    other = {"runlocal": "tools/local.sh", "tools/local.sh": "runlocal", "tools/Makefile": "runlocal"}[path]
+    assert not copy(other) and not copy("README") and not copy("pkg/calc.py")
+    view = view_listing(str(tree), {}, copy)
+    assert view.copies == (path,) and other in view.files and ("ci", "tools") in view.links
+
+
+def test_words_that_name_no_file_of_the_tree_copy_nothing(tree: Path) -> None:
+    """Near misses of the above: a link out of the tree, `..` out of it, an absolute path, a missing name, a folder's
+    name and an option's letters name no file of the tree: nothing is copied (the link out stays a link)."""
+    from sandbox.repo_job import command_files, copied
+
+    _runners(tree)
+    cmd = "bash escape.sh ../outside.sh /etc/passwd nothere tools -runlocal --x=-golocal"
+    named, _ = command_files(cmd, str(tree))
+    assert not named & {"outside.sh", "runlocal", "tools/local.sh"}, named
+    view = view_listing(str(tree), {}, copied("go", cmd, str(tree)))
+    assert view.copies == () and ("escape.sh", "../outside.sh") in view.links
+
+
+def test_the_dataset_s_part_of_work_leaves_the_patch_its_spare(tree: Path) -> None:
+    """rt33q (RED-TEAM.md class 8): the runner's files op writes the task's archive and the environment's listing into
+    /work, and a full /work there was the environment's infra_error whoever's files filled it, a one-line edit of a
+    big linked data file among them. So the host bounds the dataset's part (sandbox/repo_job.py `_work_share`: the
+    listing and the archive of the dataset's own files, whole pages) to leave WORK_SPARE for the patch, and a full
+    /work past it is the patch's own verdict (`_run`; tests/test_repo_redteam_copies.py on Docker and gVisor).
+    11,000 linked files at 96-byte paths make a 1.1 MiB listing (their links within their inodes, no copies: the
+    tree's bound holds at 17 MiB): at 17 MiB the task's infra_error, not retryable, naming the bound; at 18 MiB it
+    plans, and the model's own files, however many, are never the dataset's share."""
+    from sandbox.config import SandboxConfig
+    from sandbox.plan import InfraFailure
+    from sandbox.repo.apply import pages
+    from sandbox.repo_job import WORK_SPARE, RepoPlan, make_repo_plan, work_bytes
+
+    deep = tree / "data" / ("d" * 80)
+    deep.mkdir(parents=True)
+    for i in range(11000):
+        (deep / f"f{i:05d}.txt").write_text("1\n")
+    (tree / "pkg" / "__init__.py").write_text("")  # a package, so the patch may add modules to it
+
+    envs = _own_envs(tree)
+
+    def plan(mb: int, completion: str = FIX) -> object:
+        task = parse_task({**TASK, "environment": "env", "completion": completion, "test_patch": TEST_PATCH})
+        return make_repo_plan(task, SandboxConfig(repo_environments=envs, work_tmpfs_mb=mb, tmpfs_inodes=20000))  # type: ignore[arg-type]
+
+    fits = plan(18)
+    assert isinstance(fits, RepoPlan) and fits.copy_bytes == 0 and len(fits.view) > 1 << 20, fits
+    assert (17 << 20) < work_bytes(b"", fits.view) + WORK_SPARE + pages(1) <= 18 << 20  # over 17 MiB with the test file
+    with pytest.raises(InfraFailure, match="listing and the task's own files .* work_tmpfs_mb") as e:
+        plan(17)
+    assert not e.value.retryable
+    mine = plan(18, FIX + "".join(new_module(f"pkg/m{k}.py") for k in range(300)))
+    assert isinstance(mine, RepoPlan) and len(mine.tree) > len(fits.tree) + 300 * 512, mine
+
+
 def data_files(n: int, size: int = 2, prefix: str = "tests/data/f") -> str:
     """A test patch's part adding `n` new files of `size` bytes (a line of "1"s) under `prefix`."""
     return "".join(f"--- /dev/null\n+++ b/{prefix}{i:05d}.txt\n@@ -0,0 +1 @@\n+{'1' * (size - 1)}\n" for i in range(n))

@@ -238,6 +238,23 @@ def test_the_patch_s_files_over_the_archive_s_bound_are_the_model_s_failure(envi
     assert_refused(plan(environments, "py", patch))
 
 
+def test_the_dataset_s_files_over_the_archive_s_bound_are_the_task_s_infra_error(environments: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other side of the bound above (RED-TEAM.md class 8 turned round, rt33q's class): a test patch whose files
+    alone make the archive over TREE_MAX_BYTES is the task's infra_error, not retryable, whatever the patch, never the
+    right patch's 0; the near miss is the same task under a bound it fits."""
+    from sandbox.plan import InfraFailure
+    from sandbox.repo import apply
+
+    tests = "".join(add_file(f"pkg/tests/data/f{i}.txt", "x = 1") for i in range(40))
+    task = RepoTask(id="t", environment="py", test_cmd=PY_CMD, fail_to_pass=(F2P,), completion=FIX_PY, test_patch=tests)
+    assert isinstance(make_repo_plan(task, SandboxConfig(repo_environments=str(environments))), RepoPlan)
+    monkeypatch.setattr(apply, "TREE_MAX_BYTES", 30_000)  # the 40 files are over 40 kB as an archive
+    with pytest.raises(InfraFailure, match="its own files .* over 0 MiB as an archive") as e:
+        make_repo_plan(task, SandboxConfig(repo_environments=str(environments)))
+    assert not e.value.retryable
+
+
 # ----------------------------------------------------------------------------- pure: the report's parser
 # pytest's JUnit XML of a run whose test module failed to import (the code under test raised at import), as
 # pytest 9.2 wrote it, and the run's stdout: the code under test printed summary lines before raising, which

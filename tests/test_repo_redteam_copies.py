@@ -9,20 +9,22 @@ Held (plain tests):
 - bytecode the environment compiled (its install step's `compileall`) never stands for a patched file: the task's own
   files have mtime 0 in its archive, the copies keep theirs, so a same-size right patch runs as patched (accepted);
 - a runner the test command names by a bare word (`bash runtests`) or through the environment's folder link (`bash
-  ci/run.sh`, `ci -> tools`) is still the patch's to rewrite (neither protected nor copied), but its rewrite of the
-  test files is refused (h33u: the tree is the judge's), so the dataset's tests run (rt33q's forgery paid before);
-- the patch's own big files beside the copies (one-line edits of big `.py` files) are graded: the archive in /work
-  and the tree in its own tmpfs each hold them (Docker and gVisor).
-
-Open (strict xfails):
-- the same runner, rewritten by the patch, writes the JUnit report itself (no test file written) sparing the decoy
-  copy it tells by its text: paid (h33u; the Trust model's "Not guaranteed": code in the test process, here the
-  runner, can always write what pytest reports);
-- the same two runners are no copies either: one that finds the tree from `readlink -f "$0"` (what the copies are
-  for) lands in /srv and runs the unpatched tests there: the right patch refused (Docker and gVisor; rt33q);
+  ci/run.sh`, `ci -> tools`) is still the patch's to rewrite (not protected), but its rewrite of the test files is
+  refused (h33u: the tree is the judge's), so the dataset's tests run (rt33q's forgery paid before);
+- a runner that finds the tree from `readlink -f "$0"` (what the copies are for) is a copy however the command names
+  it (a bare word, `./`, a folder or file link of the environment's, after a `cd`, through `$PWD`, with `..`:
+  sandbox/repo_job.py `command_files`), so it runs the task's tree: the right patch accepted, the wrong one refused
+  by its test (rt33q's strict xfail: it landed in /srv and ran the unpatched tests, the right patch refused);
+- the patch's own big files beside the copies (one-line edits of big `.py` files, of a 4 MiB data file) are graded:
+  the archive in /work and the tree in its own tmpfs each hold them (Docker and gVisor);
 - a one-line edit of a linked file bigger than /work (a data file) makes the task's archive too big for /work: the
-  files op reports /work full and the job is the ENVIRONMENT's infra_error, not retryable (Docker and gVisor alike):
-  the patch's own choice turned into "not graded" (RED-TEAM.md class 8; older than the copies; rt33q).
+  patch's own wrong_answer naming /work, since the host bounds the dataset's part of /work (`_work_share`; rt33q's
+  strict xfail: the files op's `full` was the environment's infra_error, not retryable: RED-TEAM.md class 8).
+
+Open (strict xfail):
+- the same bare-word runner, rewritten by the patch, writes the JUnit report itself (no test file written) sparing
+  the decoy copy it tells by its text: paid (h33u; the Trust model's "Not guaranteed": code in the test process, here
+  the runner, can always write what pytest reports).
 """
 from __future__ import annotations
 
@@ -90,9 +92,11 @@ def _project(src: Path) -> None:
         (src / path).parent.mkdir(parents=True, exist_ok=True)
         (src / path).write_text(text)
     (src / "ci").symlink_to("tools")  # the environment's own folder link: `ci/run.sh` is `tools/run.sh`
+    (src / "golocal").symlink_to("runlocal")  # and a file link of its own, named otherwise than its target
     for name in ("big1.py", "big2.py"):  # 28 MiB of copies (.py): /work keeps 20 MiB beside them
         (src / "pkg" / name).write_text("x = 1  \n" * _BIG_LINES)
     (src / "pkg" / "table.txt").write_text("x = 1  \n" * ((WORK_MB + 4 << 20) // 8))  # linked, bigger than /work
+    (src / "pkg" / "small.txt").write_text("x = 1  \n" * ((4 << 20) // 8))  # linked, 4 MiB: fits /work and the tree
 
 
 @pytest.fixture(scope="module", params=["docker", "gvisor"])
@@ -205,15 +209,25 @@ def test_a_named_runner_that_resolves_its_own_path_runs_the_task_s_tree(copies: 
     assert (result["verdict"], result["score"]) == ("accepted", 1.0), result
 
 
+# Every way the test command names a runner that resolves its own path (rt33q, sandbox/repo_job.py `command_files`):
+# a bare word, `./`, through the environment's folder link, its file link named otherwise, after a `cd` into the
+# folder link, by an absolute path through $PWD, with a `..`
+_LOCAL_CMDS = ["bash runlocal", "sh ./runlocal", "bash ci/local.sh", "bash golocal", "cd ci && sh ./local.sh",
+               'bash "$PWD/runlocal"', "bash tools/../runlocal"]
+
+
 @pytest.mark.docker
-@pytest.mark.parametrize("cmd", ["bash runlocal", "bash ci/local.sh"])
-@pytest.mark.xfail(strict=True, reason="open (rt33q): a runner the test command names by a bare word or through the "
-                                       "environment's folder link is no copy (`command_paths` misses it, or names the "
-                                       "link's path the listing never walks): its `readlink -f \"$0\"` lands in /srv, "
-                                       "where the tests run on the unpatched tree: the right patch refused")
+@pytest.mark.parametrize("cmd", _LOCAL_CMDS)
 def test_a_runner_that_resolves_its_own_path_runs_the_task_s_tree_however_it_is_named(copies: Any, cmd: str) -> None:
-    result = _grade(copies, _GOLD, cmd)
-    assert (result["verdict"], result["score"]) == ("accepted", 1.0), result
+    """Fixed (rt33q; was a strict xfail for the first two: no copy, so `readlink -f "$0"` landed in /srv and the
+    unpatched tests ran there, the right patch refused): the file the command names is a copy however it is named.
+    Rewrites: the right patch accepted under every name; near miss: the wrong patch's test_sum FAILED (ran on the
+    task's tree, not MISSING as on /srv's) and paid 0."""
+    if cmd not in _LOCAL_CMDS[:3]:
+        _docker_only(copies)
+    right = _grade(copies, _GOLD, cmd)
+    assert (right["verdict"], right["score"]) == ("accepted", 1.0), right
+    _tests_ran_on_the_dataset_s_files(_grade(copies, _NEAR, cmd))
 
 
 @pytest.mark.docker
@@ -227,9 +241,20 @@ def test_the_patch_s_own_big_files_beside_the_copies_are_graded(copies: Any) -> 
 
 
 @pytest.mark.docker
-@pytest.mark.xfail(strict=True, reason="open (rt33q, RED-TEAM.md class 8; older than the copies): a one-line edit of "
-                                       "a linked data file bigger than /work makes an archive the files op cannot write "
-                                       "(`full`): the environment's infra_error, not retryable, for the patch's choice")
 def test_a_patch_whose_archive_overflows_work_is_its_own_verdict(copies: Any) -> None:
+    """Fixed (rt33q, RED-TEAM.md class 8; was a strict xfail: the files op's `full` was the environment's
+    infra_error, not retryable): the host bounds the dataset's part of /work (sandbox/repo_job.py `_work_share`:
+    the listing and the dataset's own files leave WORK_SPARE), so a /work the archive overflows is the patch's own
+    wrong_answer naming /work, on every backend (each box's /work says it is full)."""
     result = _grade(copies, _GOLD + _big_edits("pkg/table.txt"))
-    assert result["verdict"] not in ("infra_error", "accepted") and result["score"] == 0.0, result
+    assert (result["verdict"], result["score"], result["retryable"]) == ("wrong_answer", 0.0, False), result
+    assert "do not fit the sandbox's /work" in result["detail"], result
+
+
+@pytest.mark.docker
+def test_a_patch_editing_a_linked_data_file_that_fits_is_graded(copies: Any) -> None:
+    """The near side of the bound: a one-line edit of a 4 MiB linked data file (its archive in /work, its file in the
+    tree beside the 28 MiB of copies) with the right patch is accepted, with the wrong one refused by its test."""
+    right = _grade(copies, _GOLD + _big_edits("pkg/small.txt"))
+    assert (right["verdict"], right["score"]) == ("accepted", 1.0), right
+    _tests_ran_on_the_dataset_s_files(_grade(copies, _NEAR + _big_edits("pkg/small.txt")))
