@@ -8,8 +8,27 @@ docker, gvisor and userns (and userns's Landlock mode, tests/test_repo_redteam_t
 
 Classes 3, 5, 8 and 9 of /work/shared/RED-TEAM.md. Verdicts only, no durations.
 
-FINDINGS (strict xfails): see each test's reason.
-HELD: see each passing test's docstring.
+FINDINGS (strict xfails):
+- h33x, class 8, docker/gvisor/userns: a patch that changes one line of each of three 7 MiB data files the environment
+  links (a few hundred bytes of patch) carries them whole in the task's archive, which the host writes into /work
+  before the tree (repo_job._run `files`); /work full, the runner's `full` is raised as the environment's
+  InfraFailure, not retryable: the model's own excess (its files past WORK_SPARE, a tree_full, its wrong_answer) is
+  infra_error. h33x bounds the tree only; nothing bounds the archive (and view.json) against /work on the host.
+- h30af, class 9: no session tool bounds its path's length; _check_parts splits it on the event loop (a 64 MiB path of
+  slashes, the request's bound, has 0 parts and is admitted: 5.6 s and 586 MB RSS to count it, load 14), and the box
+  gets it whole (48 MiB of slashes: the box answered and the session went on, docker/gvisor/userns).
+HELD: the host and the box count a path's parts alike for ".", "//", trailing slashes and unicode slash look-alikes;
+a write of DEPTH_MAX parts spelled with "./" and "//" is written, one more part refused in the box; writes, reads and
+listings through the program's own links to a 400-deep folder are refused (ELOOP), nothing made below; a path with
+NUL or a lone surrogate is the call's refusal, the session goes on; listings of 3,000 names of control characters
+(363 bytes of JSON each: truncated) and of 3,000 sparse 60 MiB files (whole, with each entry's kind and size) are
+answered, never lost (docker, gvisor, userns); a right patch that also makes two linked 7 MiB data files its own
+(14 MiB) is accepted on every backend. Landlock mode: chmod to the same mode, chmod and back, utime to the same times, a folder's times set and put back, the repo
+root's mode changed and put back are all `tampered` (the ctime); an xattr and a hard link out of the tree are
+refused; a right patch of 3,400 modules is stamped and accepted.
+Measured, not tests (docker, load 38): a listing of 550 links whose targets are /srv/ and 2,040 parts took 0.18-0.22 s
+against 0.006-0.011 s for 550 plain files (session_tools.open_lower splits and checks each link's target, PID 1, no
+clock): about 0.35 ms a link, some 3.5 s for a 10,000-entry listing where the tree's tmpfs holds 10,000 long links.
 """
 from __future__ import annotations
 
@@ -153,8 +172,9 @@ SPARSE = ("import os\nos.chdir('/work')\nfor i in range(3000):\n    fd = os.open
           "os.O_WRONLY | os.O_CREAT)\n    os.ftruncate(fd, 60 << 20)\n    os.close(fd)\nlen(os.listdir(b'.'))")
 
 
-@pytest.mark.parametrize("make", [_control_names(3000), SPARSE], ids=["control-names", "sparse-sizes"])
-def test_a_listing_of_names_of_control_characters_is_answered_not_lost(session_host: SessionHost, make: str) -> None:
+@pytest.mark.parametrize("make,cut", [(_control_names(3000), True), (SPARSE, False)], ids=["control-names", "sparse-sizes"])
+def test_a_listing_of_names_of_control_characters_is_answered_not_lost(session_host: SessionHost, make: str,
+                                                                        cut: bool) -> None:
     """Held: LIST_BYTES_MAX counts each name's JSON as the channel writes it (ensure_ascii: \\u0001 is six bytes), so
     the reply stays under the 1 MiB header (names at most 512 KiB, and each entry's kind and size a few dozen more)."""
     box = session_host.take_box("python", SessionLimits(time_limit_s=8), {})
@@ -166,7 +186,8 @@ def test_a_listing_of_names_of_control_characters_is_answered_not_lost(session_h
         session_host.destroy(box)
     assert made["status"] == "ok" and int(made["value"]) >= 3000, brief(made)
     assert listed.get("ok") is True and not listed.get("lost"), {k: v for k, v in listed.items() if k != "entries"}
-    assert 0 < len(listed["entries"]) <= 3000, len(listed["entries"])
+    assert listed["truncated"] is cut and (len(listed["entries"]) < 3000 if cut else len(listed["entries"]) == 3000), \
+        (listed["truncated"], len(listed["entries"]))
     assert (after["status"], after["value"]) == ("ok", "42"), brief(after)
 
 
@@ -334,3 +355,15 @@ def test_a_path_of_millions_of_slashes_is_the_calls_refusal_not_the_sessions_los
         session_host.destroy(box)
     assert not wrote.get("lost"), wrote
     assert (after["status"], after["value"]) == ("ok", "42"), brief(after)
+
+
+def test_a_right_patch_of_thousands_of_modules_is_stamped_and_accepted(landlock: Any) -> None:
+    """Held (the stamp's size, and no false tampering): the right change with 3,400 modules of its own (14 MiB of
+    pages, under WORK_SPARE; 3,400 more inodes under the 8192) is stamped twice by PID 1, whatever the tree's size (it
+    holds no more than the tree's tmpfs's inodes), and nothing the test command reads (atimes, not stamped) makes it
+    tampering: accepted."""
+    from tests.test_redteam_backends_12 import _new_files
+    from tests.test_repo_redteam_tree import _GOLD
+
+    result = _grade(landlock, _GOLD + _new_files("pkg/f", 3400, ".py"), "plain")
+    assert (result["verdict"], result["score"]) == ("accepted", 1.0), result
