@@ -16,7 +16,8 @@ FINDINGS (strict xfails):
   infra_error. h33x bounds the tree only; nothing bounds the archive (and view.json) against /work on the host.
 - h30af, class 9: no session tool bounds its path's length; _check_parts splits it on the event loop (a 64 MiB path of
   slashes, the request's bound, has 0 parts and is admitted: 5.6 s and 586 MB RSS to count it, load 14), and the box
-  gets it whole (48 MiB of slashes: the box answered and the session went on, docker/gvisor/userns).
+  gets it whole (48 MiB of slashes: the box answered and the session went on, docker/gvisor/userns). Closed since:
+  a path over PATH_MAX_CHARS (DEPTH_MAX x 256) characters is refused before it is split, host and box.
 HELD: the host and the box count a path's parts alike for ".", "//", trailing slashes and unicode slash look-alikes;
 a write of DEPTH_MAX parts spelled with "./" and "//" is written, one more part refused in the box; writes, reads and
 listings through the program's own links to a 400-deep folder are refused (ELOOP), nothing made below; a path with
@@ -317,18 +318,12 @@ def test_a_change_of_the_tree_put_back_before_the_command_ends_is_still_tamperin
         assert result["detail"].startswith("tampered: the test command changed the task's tree: /mnt/repo"), result
 
 
-# A path's length is bounded nowhere (verifier/sessions.py check_write/check_list/check_read: a non-empty string; the
+# Was a hole (class 9), closed after red team 13 (verifier/sessions.py PATH_MAX_CHARS, session_tools.PATH_MAX): a path's
+# length was bounded nowhere (verifier/sessions.py check_write/check_list/check_read: a non-empty string; the
 # request at most max_request_bytes, 64 MiB): a path of millions of slashes has no part at all, so PATH_PARTS_MAX
 # admits it, after _check_parts split it on the event loop into a list of one empty name per slash (16 MiB of "/":
 # 16M names, 134 MB of list; measured 1.8 s at load 15). The box then gets it whole in its header and splits it again
 # in PID 1 (session_tools._parts).
-@pytest.mark.xfail(strict=True, reason=(
-    "class 9 (h30af): verifier/sessions.py _check_parts counts parts with path.split('/') on the event loop (the "
-    "gRPC and HTTP front ends call check_write/check_list/check_read there, server.py and session_routes.py), and no "
-    "check bounds the path's length first: a 1 MiB path of slashes (0 parts) is admitted; a 64 MiB one (the request's "
-    "bound, max_request_bytes) is a list of 64M names, 0.5 GB and seconds of the loop, then sent whole to the box. "
-    "Fix in verifier/sessions.py: refuse a path over PATH_PARTS_MAX * 256 bytes (a part is at most NAME_MAX, 255) "
-    "before counting, naming `path`; the box's tool_parts likewise"))
 def test_a_path_longer_than_any_file_name_is_refused_on_the_host_before_it_is_split() -> None:
     from types import SimpleNamespace
 

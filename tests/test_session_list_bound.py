@@ -51,3 +51,20 @@ def test_the_hosts_path_bound_is_the_boxs():
     assert PATH_PARTS_MAX == session_tools.DEPTH_MAX
     assert session_tools.tool_parts("a/" * session_tools.DEPTH_MAX, False) is not None
     assert session_tools.tool_parts("a/" * (session_tools.DEPTH_MAX + 1), False) is None
+
+
+def test_the_hosts_path_length_bound_is_the_boxs():
+    """Red team 13: a path's characters are bounded before it is split, in both places alike: DEPTH_MAX names of
+    NAME_MAX (255) with their slashes still pass; one character more, or millions of slashes (no parts), do not."""
+    from sandbox.contract import TaskError
+    from verifier.sessions import PATH_MAX_CHARS, _check_parts
+
+    assert PATH_MAX_CHARS == session_tools.PATH_MAX
+    longest = "/".join(["n" * 255] * session_tools.DEPTH_MAX)
+    _check_parts(longest)
+    assert session_tools.tool_parts(longest, False) is not None
+    for path in (longest + "/" * (PATH_MAX_CHARS - len(longest) + 1), "/" * (1 << 20) + "f"):
+        with pytest.raises(TaskError) as refused:
+            _check_parts(path)
+        assert refused.value.field == "path" and f"at most {PATH_MAX_CHARS} characters" in str(refused.value)
+        assert session_tools.tool_parts(path, False) is None

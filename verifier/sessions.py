@@ -62,6 +62,9 @@ MAX_READ_BYTES = 1 << 20
 # Sessions on an environment (docs/sessions.md "Sessions on an environment"): the bounds of their tools.
 MAX_LIST_ENTRIES = 10_000  # entries one directory listing returns at most (default 1,000)
 PATH_PARTS_MAX = 128  # a session tool's path's parts at most: the box's session_tools.DEPTH_MAX (red team 12)
+# A tool's path's characters at most: PATH_PARTS_MAX names of NAME_MAX (255) and their slashes; checked before the path is
+# split, so a path of millions of slashes (0 parts) costs the event loop nothing (red team 13): session_tools.PATH_MAX.
+PATH_MAX_CHARS = PATH_PARTS_MAX * 256
 SNAPSHOT_MAX_BYTES = 256 << 20  # the session's tree read back to be graded (sandbox/repo/apply.py TREE_MAX_BYTES)
 SNAPSHOT_MAX_FILES = 100_000
 # Of a fork's memory limit, what its interpreter and PID 1 keep beside its files and the changes it
@@ -328,7 +331,10 @@ def _utf8(name: str) -> str:
 
 
 def _check_parts(path: str) -> None:
-    """A tool's path of over PATH_PARTS_MAX parts is refused before the box walks (or, writing, makes) its folders."""
+    """A tool's path of over PATH_PARTS_MAX parts (or PATH_MAX_CHARS characters) is refused before the box walks (or,
+    writing, makes) its folders."""
+    if len(path) > PATH_MAX_CHARS:
+        raise TaskError("path", f"must be at most {PATH_MAX_CHARS} characters")
     if sum(1 for p in path.split("/") if p not in ("", ".")) > PATH_PARTS_MAX:
         raise TaskError("path", f"must have at most {PATH_PARTS_MAX} parts (folders and the file)")
 

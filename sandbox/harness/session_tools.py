@@ -45,6 +45,7 @@ snapshot", "Grading a session"). A walk holds an open fd per level, and PID 1 ma
 deep at most. Past it the session's tree is refused by name as its own ("depth" for a fork or snapshot,
 `wrong_answer` for a grade), never read until the fds run out (a grade's unbounded walk met "Too many
 open files" near 250 levels, a detail that named no bound)."""
+PATH_MAX = DEPTH_MAX * 256  # a tool path's characters at most (NAME_MAX 255 and a slash a part): verifier/sessions.py PATH_MAX_CHARS
 EXIT_GRACE_S = 0.2  # after the shell exits, how long its output may still come from what it left
 # The environment's tree as unpacked (record_base): relative path -> (kind, inode, ctime_ns, size).
 BASE: dict[str, tuple[str, int, int, int]] = {}
@@ -749,6 +750,8 @@ def tool_parts(path: str, allow_root: bool) -> list[str] | None:
     needed, or over DEPTH_MAX parts: a write made every folder its path names in PID 1, outside any cell's
     clock (red team 12: 20,000 nested folders in 9.5 s on gVisor), which the grade then refuses anyway.
     The host refuses such a path first (verifier/sessions.py PATH_PARTS_MAX)."""
+    if len(path) > PATH_MAX:  # before the split: millions of slashes are no parts but a list of millions (red team 13)
+        return None
     parts = _parts(path, allow_root)
     return None if parts is None or len(parts) > DEPTH_MAX else parts
 
