@@ -40,8 +40,8 @@ profile. Red team 30's classes 2-5 are being closed elsewhere and are not repeat
    still a thousands grouping (docs/math.md: `1,220` is 1220): `Die Antwort lautet 2,500 kg.` ("2.5 kg"), `La respuesta
    es 2,500.`, `Ответ: 2,500`, `Réponse : 2,500 kg` pay gold 2500 and are refused for 2.5, where fx29az refuses `12.000`
    against both readings: 36 of 520 generated separator rows paid, 4 of them this shape (the rest right: `6'000`, and
-   `6,000` in English), and 5 of 5 hand rows with `2,500`. Suggested: under a decimal-comma anchor, `d,ddd` is ambiguous and refused against both readings,
-   as the point is (`extract.point_grouping_ambiguous`'s rule for the comma).
+   `6,000` in English), and 5 of 5 hand rows with `2,500`. Suggested: under a decimal-comma anchor, `d,ddd` is
+   ambiguous and refused against both readings, as the point is (`extract.point_grouping_ambiguous`'s rule).
 
 Held (passing tests below): the look-alike hedges everywhere but the name slot (`Maŷbe x = 6.`, `Maŷbe: \\boxed{6}`,
 `The answer is Maŷbe 6.`); scale, alternative, hedge and bound words in a box's `\\text{}` (`thousand`, `or 7`, `maybe`,
