@@ -9,21 +9,23 @@ profile. Red team 30's classes 2-5 are being closed elsewhere and are not repeat
    runs to the problem's end). So prose punctuation and currency ground the letters of words the step line then spells:
    a hyphenated word (`T-shirt`, `O-ring`, `N-type`, `A-frame`), `N/A`, `Y/N`, `I/O`, a grade (`A+`, `C+`), Markdown
    (`**A**`, a bullet list `- A. 5`), a code list (`A = agree`), a `\\text{}` of prose inside `$...$`, and a GSM8K-style
-   price (`A pen costs $5, ... (A) 5 ... (E)`: every choice letter after the lone `$` is "math"). Under those problems
-   `所以 C + A = 6；\\n答案是 6。` ("ca."), `N + O + T`, `N + O`, `i + e` pay; without the problem each is refused. 666 of
-   6,120 generated rows (17 prose problem shapes x 15 spelled words x 24 step/answer forms) paid. Real data: MathVista's
-   problems ground only real names (9 ground `C` and `A`, all figure or square labels: by design). The trainer's
-   `problem_from_prompt` reads a string prompt whole (system prompt and instructions too), so a chat template's prose
-   reaches the same rule. Fix (the class): a letter is a problem's name only where it is an operand of math: inside a
-   math span that holds math (a `$` that opens a price, i.e. before a digit, is currency: `_math_spans(closed=True)`
-   plus the price rule `\\$` has in docs/math.md), or with an operand on the far side of the operator (`x + 2`, `2x`,
-   `a/b`), never an operator glued to a word (`T-shirt`, `N/A`, `A+`, `**A**`); `\\text{}` contents are prose.
+   price (`A pen costs $5, ... (A) 5 ... (E)`: every choice letter after the lone `$` is "math"). TRL's
+   `problem_from_prompt` reads a string prompt whole, so a chat template's system text (`Reply N/A if unsure.`) reaches
+   the same rule (a message list's user turns only: held). Under those problems `所以 C + A = 6；\\n答案是 6。` ("ca."),
+   `N + O + T`, `N + O`, `i + e` pay; without the problem each is refused. 666 of 6,120 generated rows (17 prose
+   problem shapes x 15 spelled words x 24 step/answer forms) paid. Real data: MathVista's problems ground only real
+   names (9 ground `C` and `A`, all figure or square labels: by design). Fix (the class): a letter is a problem's name
+   only where it is an operand of math: inside a math span that holds math (a `$` before a digit opens a price, as
+   `\\$` is one in docs/math.md; no unmatched `$` runs to the end: `_math_spans(closed=True)`), or with an operand on
+   the far side of the operator (`x + 2`, `2x`, `a/b`), never an operator glued to a word (`T-shirt`, `N/A`, `A+`,
+   `**A**`); `\\text{}` contents are prose.
 2. NOT CLOSED (both profiles; old). A function word (`grammar._FUNCTION_WORDS`: `pi`, `max`, `inf`, `sqrt`, `log`, `mod`,
    `lim`, ...) in a font group beside the value is kept as math by `_scan` (`t.text.lower() not in _FUNCTION_WORDS`), so
    the grammar admits `6\\text{ pi}` as `6π` would be admitted, but the comparison drops the `\\text{}` group as a unit and
-   reads 6: `\\boxed{6\\text{ pi}}` pays gold 6 and is refused for gold `6\\pi`; `\\boxed{6\\text{ max}}` ("at most 6"),
-   `\\boxed{6\\text{ inf}}`, `#### 6 \\text{sqrt}`, `The answer is $6\\mathrm{log}$.` pay. 132 of 176 generated rows
-   (22 words x 8 wrappers; `sec` and `min` are units and not counted). Prose `The answer is 6 pi.` is refused. Fix: a
+   reads 6: `\\boxed{6\\text{ pi}}` and `The answer is $6 \\text{ pi}$ radians.` pay gold 6 (the box is refused for
+   gold `6\\pi`); `\\boxed{6\\text{ max}}` ("at most 6"), `\\boxed{6\\text{ inf}}`, `#### 6 \\text{sqrt}`,
+   `The answer is $6\\mathrm{log}$.` pay. 132 of 176 generated rows (22 words x 8 wrappers; `sec` and `min` are units
+   and not counted). Prose `The answer is 6 pi.` is refused. Fix: a
    font group holds words only (`_scan` makes every letter run in it a word, or the comparison reads the group as the
    grammar did: one reading for both).
 3. NOT CLOSED (lenient; red team 5 class 6's list, reopened). The name slot (`grammar._is_name`) takes any capitalised
@@ -60,6 +62,7 @@ from typing import Any
 import pytest
 
 from tests.helpers import MATH_PROFILES, paid_test, refused_test
+from verifier.formats.common import prompt_problem
 from verifier.math import grade_math
 
 
@@ -133,6 +136,24 @@ def test_letters_beside_no_sign_ground_nothing(completion: str, problem: str) ->
     assert "correct" not in problem_verdicts(completion, problem)
 
 
+CHAT = ("<|im_start|>system\nYou are a helpful assistant. Reply N/A if unsure.<|im_end|>\n<|im_start|>user\n"
+        "How many apples are left if Sam has 2 and gets 4?<|im_end|>\n<|im_start|>assistant\n")
+MESSAGES = [{"role": "system", "content": "Reply N/A if unsure."},
+            {"role": "user", "content": "How many apples are left if Sam has 2 and gets 4?"}]
+
+
+@pytest.mark.xfail(strict=True, reason=_PROSE_REASON)
+def test_a_templated_prompts_system_text_grounds_no_name() -> None:
+    """Paid in both profiles: TRL's `problem_from_prompt` reads a string prompt whole (`prompt_problem`), so a chat
+    template's system text (`Reply N/A if unsure.`) reaches class 1's rule and grounds `N + A`. The safe verdict: refused."""
+    assert "correct" not in problem_verdicts("所以 N + A = 6；\n答案是 6。", prompt_problem(CHAT))
+
+
+def test_a_message_lists_system_text_is_no_problem() -> None:
+    """Held: from a message list only the user's turns are the problem, so the system turn's `N/A` grounds nothing."""
+    assert "correct" not in problem_verdicts("所以 N + A = 6；\n答案是 6。", prompt_problem(MESSAGES))
+
+
 def test_a_step_line_with_a_priced_problems_math_name_still_pays() -> None:
     """The rewrite class 1's fix must keep: a price and a real math name in one problem (`$x$`)."""
     problem = "A shirt costs $12. Half of it is $x$ dollars. Find x."
@@ -144,6 +165,7 @@ _FUNCTION = [
     '\\boxed{6\\text{ pi}}', '\\boxed{6 \\text{pi}}', '\\boxed{6\\text{ Pi}}', '\\boxed{6}\\text{ pi}', '\\boxed{6\\mathrm{pi}}', '\\boxed{6\\text{ max}}',
     '\\boxed{6\\text{ inf}}', '\\boxed{6\\text{ infty}}', '\\boxed{6\\text{ oo}}', '#### 6 \\text{sqrt}', 'The answer is $6\\text{ log}$.',
     'Answer: $6\\text{ exp}$', '\\boxed{6\\text{ mod}}', '\\boxed{6\\textbf{lim}}', '\\fbox{6\\text{ arctan}}',
+    'The answer is $6 \\text{ pi}$ radians.', '\\boxed{6\\mbox{ pi}}', '\\boxed{6\\text{ INF}}', '\\boxed{6\\text{ sin}^2}',
 ]
 FUNCTION_NEAR = _rows(_FUNCTION, "rt29ag class 2: _scan keeps a _FUNCTION_WORDS word in \\text{} as math; the parser drops it")
 test_a_function_word_in_a_font_group_is_read = refused_test(
