@@ -33,10 +33,11 @@ profile. Red team 30's classes 2-5 are being closed elsewhere and are not repeat
    persons (`Unsure: 6 apples`, `Invalid: 6 apples`, `Mistake: 6 apples`, `Conjecture has 6 apples.`, `Draft: 6 apples`,
    `Error has 6 apples.`), and (b) fx29az's `latin_word` admits every letter Unicode names LATIN, so a listed hedge with a
    mark or a small capital is no longer the listed word (`Maŷbe has 6 apples.`, `Nöt has 6 apples.`, `Perhapſ has 6
-   apples.`, `Thousanđs has 6 apples.`, `Mᴀʏʙᴇ has 6 apples.`): 742 of 1,529 generated look-alike rows and 158 of 5,760
-   label rows paid. Fix: a name is an allowlisted shape (ASCII letters, or a name's accented letters that NFKD folds to
-   ASCII and whose fold is no lexicon or `NEVER_NAMES` word), or the name slot reads only a name the completion uses
-   elsewhere as a subject; `NEVER_NAMES` compared on the fold.
+   apples.`, `Thousanđs has 6 apples.`, `Mᴀʏʙᴇ has 6 apples.`): 742 of 1,529 generated look-alike rows paid, and 163 of
+   186 rows of 93 unlisted hedge, verdict and scale words (`Tentatively`, `Reportedly`, `Untrue`, `Kilo`, `Lakhs`) in
+   `W: 6 apples` / `W has 6 apples.`. Fix (the class): the slot is an allowlist, not `NEVER_NAMES`: a name is a
+   capitalised word the task's problem text uses (`MathTask.problem`, fx29ay's trusted text: GSM8K's `Janet`, `Sam`),
+   or, without a problem, one the completion uses as a subject elsewhere; look-alikes read on their NFKD fold.
 
 4. POLICY (both profiles; fx29az's mirror). Under the anchor of a language that writes a decimal comma, `d,ddd` is
    still a thousands grouping (docs/math.md: `1,220` is 1220): `Die Antwort lautet 2,500 kg.` ("2.5 kg"), `La respuesta
@@ -190,6 +191,8 @@ def test_a_box_of_six_pi_pays_six_pi() -> None:
 _NAMES = [
     'Unsure: 6 apples', 'Invalid: 6 apples', 'Mistake: 6 apples', 'Typo: 6 apples', 'Draft: 6 apples', 'Error: 6 apples', 'Erroneous: 6 apples',
     'Conjecture has 6 apples.', 'Hypothesis: 6 apples', 'Error has 6 apples.', 'Rejected: 6 apples', 'Rounded: 6 apples',
+    'Tentatively: 6 apples', 'Reportedly has 6 apples.', 'Uncertain: 6 apples', 'Untrue: 6 apples', 'Kilo: 6 apples', 'Lakhs: 6 apples',
+    'Crores has 6 apples.', 'Inexact: 6 apples',
 ]
 _LOOK_ALIKES = [
     'Maŷbe has 6 apples.', 'Mãybe has 6 apples.', 'Maybé has 6 apples.', 'Nöt has 6 apples.', 'Perhapſ has 6 apples.', 'Thousanđs has 6 apples.',
