@@ -38,7 +38,6 @@ profile. Red team 30's classes 2-5 are being closed elsewhere and are not repeat
    `W: 6 apples` / `W has 6 apples.`. Fix (the class): the slot is an allowlist, not `NEVER_NAMES`: a name is a
    capitalised word the task's problem text uses (`MathTask.problem`, fx29ay's trusted text: GSM8K's `Janet`, `Sam`),
    or, without a problem, one the completion uses as a subject elsewhere; look-alikes read on their NFKD fold.
-
 4. POLICY (both profiles; fx29az's mirror). Under the anchor of a language that writes a decimal comma, `d,ddd` is
    still a thousands grouping (docs/math.md: `1,220` is 1220): `Die Antwort lautet 2,500 kg.` ("2.5 kg"), `La respuesta
    es 2,500.`, `Ответ: 2,500`, `Réponse : 2,500 kg` pay gold 2500 and are refused for 2.5, where fx29az refuses `12.000`
