@@ -819,7 +819,7 @@ def _unread_statement_before(tail: str, start: int, value: str) -> bool:
     a short sentence (at most `_STATEMENT_WORDS` words) stating exactly one value other than `value`, which it opens
     (`7 is the answer`, `7 ist die Antwort`, a bare `7。`) or whose words the grammar does not read with it
     (`read_sentence`, as the last sentence is read: `Die Lösung ist 7`, `Maybe 7 is the answer`). What may stand before
-    is an allowlist: sentences with no value or several (a computation: `3 + 4 = 7`, `2 * 9 = 18 per day`), longer
+    is an allowlist: sentences with no value or several, or a relation (a computation: `3 + 4 = 7`, `we get $x=2$`), longer
     sentences (a step of the work: GSM8K's `In one foot, there are 12 inches.`), sentences the grammar reads with their
     value inside (`Sam has 3 apples.`), and the value restated."""
     opened = _sentence_open(tail, start)
@@ -829,8 +829,8 @@ def _unread_statement_before(tail: str, start: int, value: str) -> bool:
         piece = tail[k: brk.start() if brk else end]
         k = brk.end() if brk else end
         found = list(_NUMBER_RE.finditer(piece))
-        if len(found) != 1 or clean_answer(found[0].group()) == clean_answer(value):
-            continue
+        if len(found) != 1 or clean_answer(found[0].group()) == clean_answer(value) or _RELATION_RE.search(piece):
+            continue  # no value, several, the value restated, or a relation (`we get $x=2$`): a step
         number = found[0]
         before = piece[: number.start()].strip(_EDGE_MARKS)
         if len(_STATEMENT_WORD_RE.findall(piece)) > _STATEMENT_WORDS:
@@ -840,6 +840,7 @@ def _unread_statement_before(tail: str, start: int, value: str) -> bool:
     return False
 
 
+_RELATION_RE = re.compile(r"[=<>≤≥≠]|\\(?:le|ge|neq?|approx)\b")
 _EDGE_MARKS = " \t*_$:：,，-—–"
 _STATEMENT_WORD_RE = re.compile(r"[^\W\d_]+")
 _STATEMENT_WORDS = 5

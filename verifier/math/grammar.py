@@ -979,7 +979,8 @@ def statement_lines(region: str, floor: int, start: int) -> list[int]:
     """Where a line break ends a statement before the box at `start` (positions after the break, from `floor`): the
     break is in prose, outside the box's own math, and the line after it opens a sentence (`opens_sentence`), or the
     line before it is math alone (`_math_alone`: `2 + 4 = 6`, `$x = \\boxed{6}$`, a display's last line `\\]` of
-    `\\[x = 6\\]`) or closes a block (`_BLOCK_END_RE`). An allowlist (fx29ad, red team 17): a line that ends with a
+    `\\[x = 6\\]`) that opens a sentence itself (`line_opens`; red team 30 class 5) or closes a block (`_BLOCK_END_RE`).
+    An allowlist (fx29ad, red team 17): a line that ends with a
     word, a link, an opener, a lone operator, or words before a number, a segment or a box (`The answer is not`, `such
     that`, `≈`, `Multiply by 1000`, `In units of $10^3$`, `I doubt \\boxed{x}`) leads into the next line, which is
     read with it as on one line."""
@@ -1030,13 +1031,14 @@ def _math_alone(region: str, line_start: int, end: int, spans: list[tuple[int, i
     return bool(_VALUE_END_RE.search(_MATH_DELIMITER_RE.sub(" ", region[first:end])))
 
 
-def line_opens(text: str, at: int, found: list[int] | None = None, depth: int = 0) -> bool:
+def line_opens(text: str, at: int, found: list[int] | None = None) -> bool:
     """Whether the line at `at` opens a sentence: the one reading of a line's opening for every path (red team 30 class
     5, red team 29 class 2; a line of math alone, a display before an anchor, a label line under lenient). At the text's
     start (blank lines passed over); after a break `statement_lines` finds (`found`, read from a bounded window when not
     given: the line above ended a statement, `2 + 4 = 6\nx = 6`, or this line opens one by `opens_sentence`); or where
     the caseless walk reads the lines above as opening it (`_caseless_line_opens`: after a sentence's end, step lines or
-    an opening label, `解：`); or below a step line, one that opens a sentence itself and states a relation with a number
+    an opening label, `解：`); or below a step line, one that opens a sentence by itself (the text's start or
+    `opens_sentence`, read without `statement_lines`: no walk within a walk) and states a relation with a number
     (`_STEP_RELATION_RE`: GSM8K's `So he runs 9*60=<<9*60=540>>540 meters per week\nA: 540`; `Maybe x = 6\nA: 6` reads as
     `Maybe x = 6. A: 6.` does). After any other line (`In thousands`, `可能`, `Maybe`, `Not`) this line is read with it as
     its words: `In thousands\n2 + 4 = 6\n答案是 6。` reads as `In thousands 2 + 4 = 6 个\n答案是 6。` does, and
@@ -1046,18 +1048,15 @@ def line_opens(text: str, at: int, found: list[int] | None = None, depth: int = 
         return True
     if found is None:
         found = statement_lines(text, max(at - _LEAD_CHARS_BOX, 0), at)
-    if text.find("\n", end) + 1 in found or _caseless_line_opens(text, at):
+    if text.find("\n", end) + 1 in found[-1:] or _caseless_line_opens(text, at):
         return True
     above = text.rfind("\n", 0, end) + 1
-    return depth < _STEP_LINES and bool(_STEP_RELATION_RE.search(text, above, end)) and line_opens(
-        text, above, depth=depth + 1)
+    return bool(_STEP_RELATION_RE.search(text, above, end)) and (not text[:above].strip() or opens_sentence(text, above))
 
 
 _STEP_RELATION_RE = re.compile(r"[=＝][ \t$]*(?:<<[^\n<>]{0,80}>>)?[ \t$]*[-−]?\d")
 """A step's relation on a line (`line_opens`): `=` before a number, through GSM8K's calculator note (`2 * 9 =
 $<<2*9=18>>18 per day`, `3 + 4 = 7 duck eggs`)."""
-_STEP_LINES = 8
-"""How many step lines `line_opens` reads up through (bounded; beyond, no sentence opens: the safe reading)."""
 
 
 def _math_opens(text: str, at: int) -> bool:
