@@ -75,13 +75,6 @@ import pytest
 from tests.helpers import paid_test, refused_test
 
 
-def _rows(rows: list[Any], reason: str) -> list[Any]:
-    """Each row (a completion for gold 6, or a (completion, gold) pair) as a case marked a strict xfail with `reason`:
-    it fails loudly once the class is closed, so the mark comes off with the fix."""
-    pairs = [r if isinstance(r, tuple) else (r, "6") for r in rows]
-    return [pytest.param(c, g, None, marks=pytest.mark.xfail(strict=True, reason=reason)) for c, g in pairs]
-
-
 def _cases(rows: list[Any]) -> list[Any]:
     """Rows as cases with no mark (held near misses, right answers that pay)."""
     return [(r[0], r[1], None) if isinstance(r, tuple) else (r, "6", None) for r in rows]
