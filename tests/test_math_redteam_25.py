@@ -228,11 +228,14 @@ test_a_qualifier_around_an_opening_line_is_read = refused_test(OPENER_HELD)
 
 # Rewrites in fx29as's shapes still pay.
 WALK_PAID = [n(c) for c in [
-    f"解：\n{STEP}\n{ZH}", f"我们得到 $$\n2 + 4 = 6\n$$\n{ZH}", "所以 x = 6；\n答案是 x = 6。",
+    f"解：\n{STEP}\n{ZH}", "所以 x = 6；\n答案是 x = 6。",
     "**Step 1:**\n所以 x = 6；\n答案是 x = 6。", f"We add them.\n{ZH}", f"（1）\n{ZH}", "好。\n" + "合计\n" * 63 + ZH,
     "所以 x ＝ ６；\n答案是 x = 6。",
 ]]
 test_a_right_answer_in_fx29as_shapes_pays = paid_test(WALK_PAID)
+test_a_display_after_a_caseless_lead_pays = paid_test([n(f"我们得到 $$\n2 + 4 = 6\n$$\n{ZH}")], marks=[pytest.mark.xfail(
+    strict=True, reason="cost (fx29bc, red team 30 class 5): a display opened after words (`我们得到`, 'we get') opens no "
+                        "sentence, so a caseless answer below it is read with them, as after `可能 $$` ('maybe')")])
 WALK_NAMES_COST = [n(c) for c in [
     f"所以 x = 6；\n{ZH}", f"所以 x = 6，y = 6；\n{ZH}", f"**Step 1:**\n所以 x = 6；\n{ZH}", f"所以 x ＝ ６；\n{ZH}",
 ]]

@@ -75,13 +75,6 @@ import pytest
 from tests.helpers import paid_test, refused_test
 
 
-def _rows(rows: list[Any], reason: str) -> list[Any]:
-    """Each row (a completion for gold 6, or a (completion, gold) pair) as a case marked a strict xfail with `reason`:
-    it fails loudly once the class is closed, so the mark comes off with the fix."""
-    pairs = [r if isinstance(r, tuple) else (r, "6") for r in rows]
-    return [pytest.param(c, g, None, marks=pytest.mark.xfail(strict=True, reason=reason)) for c, g in pairs]
-
-
 def _cases(rows: list[Any]) -> list[Any]:
     """Rows as cases with no mark (held near misses, right answers that pay)."""
     return [(r[0], r[1], None) if isinstance(r, tuple) else (r, "6", None) for r in rows]
@@ -112,12 +105,11 @@ _LABEL = [
     '可能\n答案：$6$', '不是\n答案: $6$', '可能\n\n答案：6', '我不确定\n答案：6', '以千为单位，\n答案：6', 'Maybe\ntotal: 6', 'Not\nA: 6', '可能\nA: 6', 'ربما\n答案：6',
     'возможно\n答案：6', 'शायद\n答案：6', 'たぶん\n答案：6',
 ]
-_LABEL_OPEN = ['Maybe\ntotal: 6', 'Not\nA: 6', '可能\nA: 6']  # a label that is no answer phrase: still paid lenient
 # closed by fx29ax (lenient reads no value after a refused answer phrase: extract._anchored_before), the rest open
-LABEL_NEAR = _cases([c for c in _LABEL if c not in _LABEL_OPEN]) + _rows(
-    _LABEL_OPEN, "rt29ae class 2: lenient `_LINE_LABEL_RE` opens a sentence at a label line, the line above unread")
+LABEL_NEAR = _cases(_LABEL)  # the label rows that are no answer phrase closed by fx29bc (grammar.line_opens)
 test_a_label_line_under_a_hedge_is_read_with_it = refused_test(
-    LABEL_NEAR, """Paid lenient (all but the label rows that are no answer phrase closed by fx29ax): `extract._sentence_open` opens a sentence at any line `_LINE_LABEL_RE` matches
+    LABEL_NEAR, """Paid lenient (closed by fx29ax, and the label rows that are no answer phrase by fx29bc: a label line opens a sentence only where
+    `grammar.line_opens` says any line does): `extract._sentence_open` opens a sentence at any line `_LINE_LABEL_RE` matches
     (`答案:` after `to_ascii_math`, `total:`, `A:`), so the hedge line above is never read, where the caseless walk and the
     capital rule read it on the other paths. The safe verdict: refused.""")
 

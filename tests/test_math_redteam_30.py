@@ -118,9 +118,10 @@ _THAI = [
     'ไม่แน่ใจ 12 / 2 = 6 คน คำตอบคือ 6', 'อาจจะ ดังนั้น 2 + 4 = 6 คำตอบคือ 6', 'เกือบ 6 = 6 คำตอบ: 6', 'ถ้าหาก x เป็นคู่ 6 = 6 คำตอบคือ 6',
     'อาจจะ\n2 + 4 = 6 คำตอบคือ 6', 'ผิด (2 + 4) = 6 บาท ดังนั้น คำตอบคือ 6',
 ]
-THAI_NEAR = _rows(_THAI, "rt29af class 2: a Thai lead before a sum is dropped at the space after the sum")
+THAI_NEAR = _cases(_THAI)  # closed by fx29bc (grammar.thai_space_ends: the sum itself opens a sentence, _thai_sum_opens)
 test_a_thai_lead_before_a_sum_is_read = refused_test(
-    THAI_NEAR, """Paid in both profiles: `thai_space_ends` ends the sentence after any sum that follows a Thai space, so
+    THAI_NEAR, """Was paid in both profiles (closed by fx29bc: the space ends a sentence only where the sum, or its
+    `ดังนั้น`, opens one, `grammar._thai_sum_opens`): `thai_space_ends` ends the sentence after any sum that follows a Thai space, so
     the words before the sum (`หน่วยเป็นพัน`, "in thousands"; `อาจจะ`, "maybe"; `ถ้า`, "if") are never the anchor's lead.
     `In thousands 2 + 4 = 6 คำตอบคือ 6` is refused. The safe verdict: refused.""")
 
@@ -137,9 +138,10 @@ _POINT = [
     ('Sie verdient 12.000 Euro im Jahr.\n\n**Antwort:**\n\\boxed{12.000}', '12'), ('Sie verdient im Jahr 12.000 Euro.\n#### 12.000', '12'),
     ('Gesamt: 12.000 Euro', '12'),
 ]
-POINT_NEAR = _rows(_POINT, "rt29af class 3: d.ddd off a decimal-comma anchor's line reads as a decimal point")
+POINT_NEAR = _cases(_POINT)  # closed by fx29bc (extract.point_grouping_ambiguous reads the whole completion)
 test_a_thousands_point_in_a_decimal_comma_text_is_refused = refused_test(
-    POINT_NEAR, """Paid (the label row lenient only): `point_grouping_ambiguous` reads a box only on the anchor's own line
+    POINT_NEAR, """Was paid (the label row lenient only; closed by fx29bc: a point before three digits is a decimal point
+    only in a text known to write one, `extract._decimal_point_text`, on every path): `point_grouping_ambiguous` reads a box only on the anchor's own line
     and no number outside an anchor, so German `12.000` ("twelve thousand") pays gold 12. The safe verdict: refused.""")
 
 POINT_HELD = _cases([
@@ -161,10 +163,17 @@ _INVERTED = [  # the answer phrase after its value: `ANCHORS` lists `answer is`,
 ]
 _AFTER = ([p + " x = 6." for p in _PHRASES + _INVERTED] + [p + "\n6" for p in _PHRASES[:4] + _INVERTED[:4]]
           + [p + " So x = 6." for p in _PHRASES[:4] + ["7 is the answer.", "7 is the final answer.", "7 — это ответ."]])
-AFTER_NEAR = _rows(_AFTER, "rt29af class 4: an answer phrase ANCHORS does not list; the value after it is read")
+_AFTER_READ = ["结果是 7。 x = 6.", "ANSWER 7. x = 6."]  # the grammar reads these as statements of 7 (below)
+AFTER_NEAR = _cases([r for r in _AFTER if r not in _AFTER_READ]) + _rows(
+    _AFTER_READ, "rt29af class 4, open: the grammar reads `结果是 7` (a Chinese subject, 'the result is') and `ANSWER 7` "
+    "(capitals read as a product of letters) as statements like `Sam has 3 apples`, so fx29bc's "
+    "extract._unread_statement_before admits them before the last value")
 test_a_value_after_an_unlisted_answer_phrase_is_not_read = refused_test(
     AFTER_NEAR, """Paid lenient (`So x = 6.` in both profiles): `_anchored_before` knows `ANCHORS` only, so after an
-    inverted or unlisted answer phrase stating 7 the last value 6 is read. The safe verdict: refused.""")
+    inverted or unlisted answer phrase stating 7 the last value 6 is read. Closed by fx29bc but for two rows: a short
+    sentence stating one other value that opens with it or that the grammar does not read may be the answer's statement
+    (`extract._unread_statement_before`), for the lenient fallback and a concluding sentence alike. The safe verdict:
+    refused.""")
 
 AFTER_HELD = _cases([
     "Donc la réponse est 7. x = 6.", "Por lo tanto, la respuesta es 7. x = 6.", "I think the answer is 7. x = 6.",
@@ -178,9 +187,10 @@ _MATH_ALONE = [
     '如果\n6 = 6\n答案是 6。', 'Maybe\n$2 + 4 = 6$\n答案是 6。', 'I doubt that\n\\[x = 6\\]\n答案是 6。', '可能\nx = 6\n\\boxed{6}',
     'อาจจะ\n$2 + 4 = 6$\nคำตอบคือ 6', 'たぶん\n6 = 6\n答えは6です。', 'Возможно\n6 × 1000 = 6000\n答案：\\boxed{6}',
 ]
-MATH_ALONE_NEAR = _rows(_MATH_ALONE, "rt29af class 5 (old): a math-alone line's break drops the hedge line above it")
+MATH_ALONE_NEAR = _cases(_MATH_ALONE)  # closed by fx29bc (grammar.line_opens: math alone ends a sentence it opens)
 test_a_hedge_above_a_line_of_math_alone_is_read = refused_test(
-    MATH_ALONE_NEAR, """Paid in both profiles (on 2b42369 too): `statement_lines` ends a statement after a line of math alone
+    MATH_ALONE_NEAR, """Was paid in both profiles (on 2b42369 too; closed by fx29bc: a line of math alone, or a display
+    before a caseless anchor, ends a sentence only where it opens one, `grammar.line_opens`, `_math_opens`): `statement_lines` ends a statement after a line of math alone
     whatever leads into it, so the line above (`In thousands`, `以千为单位`, `可能`) is no lead of the answer below. The
     caseless walk refuses the same with a classifier (`In thousands\n2 + 4 = 6 个`). The safe verdict: refused.""")
 MATH_ALONE_HELD = _cases(['In thousands\n2 + 4 = 6 个\n答案是 6。', '可能\n2 + 4 = 6 个\n答案是 6。', 'In thousands 2 + 4 = 6\n答案是 6。'])

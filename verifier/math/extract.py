@@ -37,6 +37,7 @@ from .grammar import (
     math_letter,
     problem_names,
     lead_clauses,
+    line_opens,
     read_sentence,
     tail_window,
 )
@@ -95,21 +96,45 @@ _DECIMAL_COMMA_ANCHOR_RE = re.compile(
 _POINT_GROUPING_RE = re.compile(r"(?<![\d.,])[1-9]\d{0,2}\.\d{3}(?![\d.,])")
 """A number a point may group (`12.000`, `1.250`, `6.000`): one to three digits, not led by 0, one point and exactly
 three digits after it; two points (`6.000.000`) are refused as any number with two points is (`parsing`)."""
+_DECIMAL_POINT_ANCHOR_RE = re.compile(
+    "|".join(f"(?:{pattern})" for pattern, why in ANCHORS if why.split()[0] not in _DECIMAL_COMMA_LANGUAGES)
+    .replace("(?:####|", "(?:", 1), re.IGNORECASE)
+"""The anchors of the languages that write a decimal point (English, Chinese, Japanese, Thai, Swahili, Bengali, Telugu),
+less GSM8K's `####`, which any language writes."""
+_DECIMAL_POINT_RE = re.compile(r"(?<![\d.,])(?:0\.\d+|[1-9]\d*\.(?:\d{1,2}|\d{4,}))(?![\d.,])")
+"""A number whose point can only be a decimal point (`2.5`, `0.125`, `3.14159`): a text that writes one writes decimal
+points."""
+_DECIMAL_COMMA_EVIDENCE_RE = re.compile(
+    r"(?<![\d.,])\d+,\d{1,2}(?![\d,])|€|\bEUR\b|\beuros?\b|[äöüßÄÖÜàâçèéêëîïôùûœñáíóú¿¡\u0400-\u04ff]", re.IGNORECASE)
+"""What shows a text of a decimal-comma language besides its anchor (`point_grouping_ambiguous`): a decimal comma
+(`12,5`), the euro, or a letter German, French, Spanish or Russian write and English does not. Evidence only ever
+refuses."""
+_PROSE_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}|[^\W\d_A-Za-z]")
+"""A word of prose (two Latin letters not after a command's backslash, or a letter of another script): a text without
+one is math alone, in no language."""
 
 
-def _boxed_under_anchor(text: str, anchor_at: int, box_at: int) -> bool:
-    """Whether the box at `box_at` stands in the sentence of the anchor at `anchor_at` (`point_grouping_ambiguous`:
-    `Die Antwort lautet \\boxed{12.000}.`): after it, on its line, with no sentence's end between."""
-    between = text[anchor_at:box_at] if 0 <= anchor_at < box_at else "\n"
-    return "\n" not in between and not _SENTENCE_END_RE.search(between)
+def point_grouping_ambiguous(region: str, answer: str) -> bool:
+    """Whether `answer`, found in `region` (the completion as graded), holds a number whose point may group thousands
+    (`_POINT_GROUPING_RE`: `12.000` reads 12 or 12000 in German, Spanish, French and Russian), so it is refused against
+    both readings (docs/math.md "Answer grammar", a point's two readings), as a comma before three digits is never a
+    decimal comma (`parsing.decimal_comma`). The language is the completion's, never the answer's line (red team 30
+    class 3: `Die Antwort lautet:\\n\\boxed{12.000}`, `Sie verdient 12.000 Euro.\\n#### 12.000` paid 12): the point is
+    admitted as a decimal point only in a text known to write one, an allowlist (`_decimal_point_text`)."""
+    return bool(_POINT_GROUPING_RE.search(answer)) and not _decimal_point_text(region)
 
 
-def point_grouping_ambiguous(text: str, anchor_at: int, answer: str) -> bool:
-    """Whether `answer`, stated after the anchor at `text[anchor_at]`, holds a number whose point may group thousands
-    under that anchor's language (`_DECIMAL_COMMA_LANGUAGES`, `_POINT_GROUPING_RE`): `Die Antwort lautet 12.000` reads
-    12 or 12000, so it is refused against both readings (docs/math.md "Answer grammar", a point's two readings), as a
-    comma before three digits is never a decimal comma (`parsing.decimal_comma`)."""
-    return bool(_DECIMAL_COMMA_ANCHOR_RE.match(text, anchor_at)) and bool(_POINT_GROUPING_RE.search(answer))
+def _decimal_point_text(region: str) -> bool:
+    """Whether `region` is known to write a decimal point: no evidence of a decimal-comma language anywhere (its anchors,
+    `_DECIMAL_COMMA_ANCHOR_RE`; `_DECIMAL_COMMA_EVIDENCE_RE`), and math alone (`\\boxed{1.500}`, no word of prose), an
+    anchor of a decimal-point language (`The answer is 6.000.`, `答案是 1.500。`) or another number whose point is a
+    decimal point (`2.5`). Any other text (`Also kostet es 12.000.`, `A resposta é 6.000.`) is of no known language."""
+    if _DECIMAL_COMMA_ANCHOR_RE.search(region) or _DECIMAL_COMMA_EVIDENCE_RE.search(region):
+        return False
+    return not _PROSE_WORD_RE.search(region) or bool(
+        _DECIMAL_POINT_ANCHOR_RE.search(region) or _DECIMAL_POINT_RE.search(region))
+
+
 # What may sit between an anchor and the answer: spaces, bold markers, colon, "is".
 _ANCHOR_LEAD_RE = re.compile(r"[\s*:_#]*(?:is\b[\s*:_]*)?", re.IGNORECASE)
 # End of a sentence: a period (not a decimal point, not an ellipsis), `?`, or `!` not after a digit
@@ -170,20 +195,25 @@ def _extract(completion: str, profile: str, choices: Sequence[str] | None, limit
         return NO_ANSWER
     if choices:
         return _extract_choice(region, profile, choices, limits)
+    found = _extract_value(region, profile, limits)
+    if found.text is not None and point_grouping_ambiguous(region, found.text):
+        return NO_ANSWER  # `Die Antwort lautet:\n\\boxed{12.000}`: one reading of a point for every path (red team 30)
+    return found
+
+
+def _extract_value(region: str, profile: str, limits: MathLimits) -> Extraction:
+    """The answer of `region` with no choices (`_extract`): after the last anchor, in the last boxes, a concluding
+    sentence, or (lenient) the last value."""
     boxes = last_boxes(region, limits)
     anchor_at, anchored, after_anchor = last_anchor_span(region, limits)
     if anchored and (not boxes or anchor_at > boxes[0][0] and _MATHY_RE.search(anchored)):
         # a math answer stated after the last box wins, unless what follows retracts it or its point may group
-        return Extraction(anchored, "anchor") if closes(after_anchor) and chain_agrees(anchored) and not (
-            point_grouping_ambiguous(region, anchor_at, anchored)) else NO_ANSWER
+        return Extraction(anchored, "anchor") if closes(after_anchor) and chain_agrees(anchored) else NO_ANSWER
     if boxes and boxes[0][1] is None:
         return NO_ANSWER if profile == "strict" else _last_expression(region, limits)
     stated = _stated_parts(region, boxes, limits) if boxes else []
     if stated is None:
         return NO_ANSWER  # `-\\boxed{6}`, `not \\boxed{6}`, `I doubt it is \\boxed{6}` (grammar.box_lead, box_clause)
-    if boxes and _boxed_under_anchor(region, anchor_at, boxes[0][0]) and point_grouping_ambiguous(
-            region, anchor_at, " ".join(content or "" for _, content in boxes)):
-        return NO_ANSWER  # `Die Antwort lautet \\boxed{12.000}.`: the anchor's language may group with the point
     listed = len(stated) > 1
     parts = [content for _, content in stated] if listed else _joinable([content for _, content in boxes if content], limits)
     last = boxes[0][1] if boxes else None
@@ -233,7 +263,7 @@ def _concluding(region: str, limits: MathLimits) -> Extraction:
     if opened is None and (start > GRAMMAR_MAX_CHARS or len(region) > len(tail)):
         return NO_ANSWER  # the sentence's start is out of sight: no connective is known to open it
     first = opened or 0
-    if not concludes(tail[first:start], text):
+    if not concludes(tail[first:start], text) or _unread_statement_before(tail, start, text):
         return NO_ANSWER
     stated = tail[:start] + "\\boxed{" + text + "}" + tail[end:]
     boxes = last_boxes(stated, limits)
@@ -760,6 +790,8 @@ def _last_expression(region: str, limits: MathLimits) -> Extraction:
         return NO_ANSWER
     if _anchored_before(tail, start):
         return NO_ANSWER  # `可能\n答案是 7。x = 6。`: the anchor's sentence states the answer (or none), never the one after
+    if _unread_statement_before(tail, start, text):
+        return NO_ANSWER  # `7 is the answer. x = 6.`: an unread sentence may state the answer (red team 30 class 4)
     answer = _read_last_sentence(tail, start, end, text) if text else None
     if answer and not chain_agrees(answer):
         return NO_ANSWER  # `So, $x = 7 = 6$.` states 7 and 6: a second value, as after an anchor (red team 6 class 3)
@@ -774,6 +806,47 @@ def _anchored_before(tail: str, start: int) -> bool:
     a different value paid after a refused anchor). Only a box or a concluding sentence after it, read alike in both
     profiles before this fallback, may still state the answer."""
     return _ANCHOR_RE.search(tail, 0, start) is not None
+
+
+_STATEMENT_END_RE = re.compile(r"(?<!\.)\.(?!\.)(?=\s)|[?!](?=\s)|[。！？।]|\n")
+"""Where a sentence before the last value ends (`_unread_statement_before`): a sentence's mark or a line break."""
+
+
+def _unread_statement_before(tail: str, start: int, value: str) -> bool:
+    """Whether a sentence before the sentence of the value at `tail[start]` (the last value, read by the lenient fallback
+    or a concluding sentence) may be the answer's own statement in a phrase `ANCHORS` does not list (red team 30 class
+    4: `Also lautet die Antwort 7. x = 6.`, `7 is the answer. So x = 6.`, `答：7。`), so the value after it is no answer:
+    a short sentence (at most `_STATEMENT_WORDS` words) stating exactly one value other than `value`, which it opens
+    (`7 is the answer`, `7 ist die Antwort`, a bare `7。`) or whose words the grammar does not read with it
+    (`read_sentence`, as the last sentence is read: `Die Lösung ist 7`, `Maybe 7 is the answer`). What may stand before
+    is an allowlist: sentences with no value or several, or a relation (a computation: `3 + 4 = 7`, `we get $x=2$`), longer
+    sentences (a step of the work: GSM8K's `In one foot, there are 12 inches.`), sentences the grammar reads with their
+    value inside (`Sam has 3 apples.`), and the value restated."""
+    opened = _sentence_open(tail, start)
+    end = opened if opened is not None else max(start - GRAMMAR_MAX_CHARS, 0)
+    k = 0
+    for brk in [*_STATEMENT_END_RE.finditer(tail, 0, end), None]:
+        piece = tail[k: brk.start() if brk else end]
+        k = brk.end() if brk else end
+        found = list(_NUMBER_RE.finditer(piece))
+        if len(found) != 1 or clean_answer(found[0].group()) == clean_answer(value) or _RELATION_RE.search(piece):
+            continue  # no value, several, the value restated, or a relation (`we get $x=2$`): a step
+        number = found[0]
+        before = piece[: number.start()].strip(_EDGE_MARKS)
+        if len(_STATEMENT_WORD_RE.findall(piece)) > _STATEMENT_WORDS:
+            continue  # a longer sentence with one value (`In one foot, there are 12 inches`): a step, not a statement
+        if not before or _read_last_sentence(piece, number.start(), number.end(), number.group().strip()) is None:
+            return True  # `7 is the answer`, `7。`, `Maybe 7 is the answer`, `Die Lösung ist 7`; `Sam has 3 apples` is read
+    return False
+
+
+_RELATION_RE = re.compile(r"[=<>≤≥≠]|\\(?:le|ge|neq?|approx)\b")
+_EDGE_MARKS = " \t*_$:：,，-—–"
+_STATEMENT_WORD_RE = re.compile(r"[^\W\d_]+")
+_STATEMENT_WORDS = 5
+"""The most words of a sentence `_unread_statement_before` reads as a possible answer's statement: an answer phrase
+and its value (`Vielleicht lautet die Antwort 7`, `The answer would be 7`, `7 is the final answer`); a longer sentence
+with one value is a step of the work (`In one foot, there are 12 inches`, GSM8K's)."""
 
 
 # Where the sentence around the last value starts: after a line break or a sentence end.
@@ -796,8 +869,9 @@ def _sentence_open(text: str, start: int) -> int | None:
     at = opened.end() if opened else None
     lines = statement_lines(text, floor, start)
     labelled = text.rfind("\n", floor, start)
-    if labelled >= 0 and _LINE_LABEL_RE.match(text, labelled + 1, start):
-        lines.append(labelled + 1)  # `A: 26`: a line its label opens, whose words `read_sentence` reads
+    if labelled >= 0 and _LINE_LABEL_RE.match(text, labelled + 1, start) and line_opens(text, labelled + 1):
+        lines.append(labelled + 1)  # `A: 26`: a line its label opens, whose words `read_sentence` reads, where the line
+        # opens a sentence as any line does (red team 29 class 2: `Maybe\ntotal: 6`, `Not\nA: 6` read whole)
     return max(at or 0, *lines) if lines else at
 
 

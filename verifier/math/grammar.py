@@ -979,7 +979,8 @@ def statement_lines(region: str, floor: int, start: int) -> list[int]:
     """Where a line break ends a statement before the box at `start` (positions after the break, from `floor`): the
     break is in prose, outside the box's own math, and the line after it opens a sentence (`opens_sentence`), or the
     line before it is math alone (`_math_alone`: `2 + 4 = 6`, `$x = \\boxed{6}$`, a display's last line `\\]` of
-    `\\[x = 6\\]`) or closes a block (`_BLOCK_END_RE`). An allowlist (fx29ad, red team 17): a line that ends with a
+    `\\[x = 6\\]`) that opens a sentence itself (`line_opens`; red team 30 class 5) or closes a block (`_BLOCK_END_RE`).
+    An allowlist (fx29ad, red team 17): a line that ends with a
     word, a link, an opener, a lone operator, or words before a number, a segment or a box (`The answer is not`, `such
     that`, `≈`, `Multiply by 1000`, `In units of $10^3$`, `I doubt \\boxed{x}`) leads into the next line, which is
     read with it as on one line."""
@@ -988,7 +989,7 @@ def statement_lines(region: str, floor: int, start: int) -> list[int]:
     def in_math(at: int) -> bool:
         return any(a <= at < b for a, b in spans)
 
-    found = []
+    found: list[int] = []
     for m in re.finditer(r"\n", region[floor:start]):
         at = floor + m.start()
         line_start = region.rfind("\n", 0, at) + 1
@@ -1000,7 +1001,8 @@ def statement_lines(region: str, floor: int, start: int) -> list[int]:
             continue
         if end <= line_start:
             continue
-        if _BLOCK_END_RE.fullmatch(region, line_start, end) or _math_alone(region, line_start, end, spans):
+        if _BLOCK_END_RE.fullmatch(region, line_start, end) or _math_alone(region, line_start, end, spans) and (
+                line_opens(region, _math_first_line(region, line_start, end, spans), found)):
             found.append(at + 1)
         elif not _line_letter(region, at + 1)[0] and _prose_line(region, line_start, end, spans) and (
                 any(b == end for _, b in spans) or region[end - 1].isdigit() and not in_math(end - 1)):
@@ -1027,6 +1029,44 @@ def _math_alone(region: str, line_start: int, end: int, spans: list[tuple[int, i
     if _prose_line(region, first, end, spans):
         return False  # every line its math spans, from the opener's (fx29at, red team 25 class 2: `可能 $$\n2 + 4 = 6\n$$`)
     return bool(_VALUE_END_RE.search(_MATH_DELIMITER_RE.sub(" ", region[first:end])))
+
+
+def line_opens(text: str, at: int, found: list[int] | None = None) -> bool:
+    """Whether the line at `at` opens a sentence: the one reading of a line's opening for every path (red team 30 class
+    5, red team 29 class 2; a line of math alone, a display before an anchor, a label line under lenient). At the text's
+    start (blank lines passed over); after a break `statement_lines` finds (`found`, read from a bounded window when not
+    given: the line above ended a statement, `2 + 4 = 6\nx = 6`, or this line opens one by `opens_sentence`); or where
+    the caseless walk reads the lines above as opening it (`_caseless_line_opens`: after a sentence's end, step lines or
+    an opening label, `解：`); or below a step line, one that opens a sentence by itself (the text's start or
+    `opens_sentence`, read without `statement_lines`: no walk within a walk) and states a relation with a number
+    (`_STEP_RELATION_RE`: GSM8K's `So he runs 9*60=<<9*60=540>>540 meters per week\nA: 540`; `Maybe x = 6\nA: 6` reads as
+    `Maybe x = 6. A: 6.` does). After any other line (`In thousands`, `可能`, `Maybe`, `Not`) this line is read with it as
+    its words: `In thousands\n2 + 4 = 6\n答案是 6。` reads as `In thousands 2 + 4 = 6 个\n答案是 6。` does, and
+    `Maybe\ntotal: 6` as `Maybe total: 6`."""
+    end = len(text[:at].rstrip())
+    if end == 0:
+        return True
+    if found is None:
+        found = statement_lines(text, max(at - _LEAD_CHARS_BOX, 0), at)
+    if text.find("\n", end) + 1 in found[-1:] or _caseless_line_opens(text, at):
+        return True
+    above = text.rfind("\n", 0, end) + 1
+    return bool(_STEP_RELATION_RE.search(text, above, end)) and (not text[:above].strip() or opens_sentence(text, above))
+
+
+_STEP_RELATION_RE = re.compile(r"[=＝][ \t$]*(?:<<[^\n<>]{0,80}>>)?[ \t$]*[-−]?\d")
+"""A step's relation on a line (`line_opens`): `=` before a number, through GSM8K's calculator note (`2 * 9 =
+$<<2*9=18>>18 per day`, `3 + 4 = 7 duck eggs`)."""
+
+
+def _math_opens(text: str, at: int) -> bool:
+    """Whether the math that opens at `text[at]` (a display before an anchor, `anchor_clause`) opens a sentence, so that
+    its end may end a statement (red team 30 class 5: `I doubt that\n\\[x = 6\\]\n答案是 6。`): nothing but spacing
+    before it on its line, and that line opens one (`line_opens`); or a sentence's end right before it on its line
+    (`_joined_end`)."""
+    line_start = text.rfind("\n", 0, at) + 1
+    before = len(text[:at].rstrip())
+    return _joined_end(text, before) if before > line_start else line_opens(text, line_start)
 
 
 def _math_first_line(region: str, line_start: int, end: int, spans: list[tuple[int, int]]) -> int:
@@ -1089,7 +1129,8 @@ def anchor_clause(text: str, pos: int) -> bool:
     cut = start
     for a, b in spans:
         closer = a < start and not _MATH_DELIMITER_RE.sub("", text[start:b]).strip()  # `$13 }. $ Final Answer:`
-        if (closer or a >= start and _is_display(text, a)) and _ends_statement(text, b):
+        if (closer or a >= start and _is_display(text, a)) and _ends_statement(text, b) and (
+                _opens_unended(text, b) or _math_opens(text, a)):
             cut = max(cut, b)
     for end in _box_ends(text, start, pos):
         end = next((b for a, b in spans if a < end < b and not _MATH_DELIMITER_RE.sub("", text[end:b]).strip()), end)
@@ -1117,6 +1158,13 @@ def _is_display(text: str, at: int) -> bool:
 def _ends_statement(text: str, at: int) -> bool:
     """Whether a sentence opens at `at` after spacing (`opens_sentence`: `**Final Answer**`, `The answer is`)."""
     return opens_sentence(text, _SPACING_RE.match(text, at).end(), ended=True)  # type: ignore[union-attr]
+
+
+def _opens_unended(text: str, at: int) -> bool:
+    """Whether a sentence opens at `at` after spacing without the display before it ending one (`opens_sentence`, not
+    `ended`): a capital (`\\end{align*} Final Answer:`). A caseless line opens after a display only where the display
+    opens a sentence itself (`_math_opens`; red team 30 class 5)."""
+    return opens_sentence(text, _SPACING_RE.match(text, at).end())  # type: ignore[union-attr]
 
 
 def _box_ends(text: str, start: int, pos: int) -> list[int]:
@@ -1450,21 +1498,47 @@ _THAI_CLASSIFIERS = ("ชิ้น ลูก เครื่อง ดอลล�
                      "ครั้ง").split()
 """Thai classifiers and units a sum's number may carry before a Thai space (`thai_space_ends`: MGSM's `9 + 20 = 29
 เครื่อง`, `23 - 15 = 8 ดอลลาร์`): what is counted, never a scale (`พัน`), a bound or a hedge (`อาจจะ`)."""
+_THAI_COUNTED = r"(?: (?:" + "|".join(_THAI_CLASSIFIERS) + r"))"
 _THAI_SUM_END_RE = re.compile(
-    r"(?:^|(?<=[\u0e00-\u0e7f]) |(?<=[\n。！？]))(?:ดังนั้น ?)?\(?\d[\d +\-*/×÷().]{0,80}[=＝] ?\d{1,12}(?:\.\d{1,12})?"
-    r"(?: (?:" + "|".join(_THAI_CLASSIFIERS) + r"))?$")
+    r"(?:(?P<led>ดังนั้น) ?(?P<words>[\u0e00-\u0e7f]{1,80} )?)?\(?\d[\d +\-*/×÷().]{0,80}[=＝] ?\d{1,12}(?:\.\d{1,12})?"
+    r"(?P<counted>" + _THAI_COUNTED + r")?$")
+"""A Thai step's sum at a space's left (`thai_space_ends`), with its concluding `ดังนั้น` ("therefore") and the one run of
+words after it when it has them (MGSM's `ดังนั้น ตอนนี้จะมีคอมพิวเตอร์อยู่ 9 + 20 = 29 เครื่อง`)."""
+_THAI_STEP_END_RE = re.compile(r"\d" + _THAI_COUNTED + r"?$")
+"""The end of a Thai step before a space and `ดังนั้น` (MGSM's `6 ลูก ดังนั้น`, `$23 ดังนั้น`): a number with an optional
+classifier, as a sum's last side ends (`_thai_sum_opens`)."""
 
 
 def thai_space_ends(text: str, at: int) -> bool:
     """Whether the ASCII space at `text[at]`, after a Thai letter or a digit and before a Thai letter, ends a sentence
-    (`last_break`; red team 29 class 4). Thai writes no sentence mark, and MGSM's Thai rows end a step with a space
-    (`... ดังนั้น 5 + 6 = 11 คำตอบคือ 11`), but a space ends a sentence only after such a step: a sum of numbers alone
-    from a Thai space's, a line's or a sentence's start, its last side a number with an optional classifier
-    (`_THAI_SUM_END_RE`, `_THAI_CLASSIFIERS`), as `_CASELESS_SUM_RE` reads a line above a caseless answer. After anything
-    else (`The answer in units of 1000`, `It is not 6`, `I doubt that ดังนั้น`, `ถ้า n เป็นคู่`, `ถ้าหน่วยเป็นพัน`, "if the unit is
-    thousands") the sentence goes on and its lead is read (`anchor_lead`: `ดังนั้น คำตอบคือ 6` pays); any other spacing
-    before Thai (NBSP, a tab, `\u2028`) ends none, and a line break is the line walk's (`statement_lines`)."""
-    return bool(_THAI_SUM_END_RE.search(text, max(at - 120, 0), at))
+    (`last_break`; red team 29 class 4, red team 30 class 2). Thai writes no sentence mark, and MGSM's Thai rows end a
+    step with a space (`... ดังนั้น 5 + 6 = 11 คำตอบคือ 11`), but a space ends a sentence only after such a step: a sum of
+    numbers alone whose last side is a number with an optional classifier (`_THAI_SUM_END_RE`, `_THAI_CLASSIFIERS`), as
+    `_CASELESS_SUM_RE` reads a line above a caseless answer, where the sum itself opens a sentence (`_thai_sum_opens`:
+    `หน่วยเป็นพัน 2 + 4 = 6 คำตอบคือ 6`, "in thousands", is one sentence whose lead is read). Words may stand between
+    `ดังนั้น` and its sum only before a classifier (the words say what is counted). After anything else (`The answer in
+    units of 1000`, `It is not 6`, `I doubt that ดังนั้น`, `ถ้า n เป็นคู่`, `ถ้าหน่วยเป็นพัน`) the sentence goes on and its lead
+    is read (`anchor_lead`: `ดังนั้น คำตอบคือ 6` pays); any other spacing before Thai (NBSP, a tab, `\u2028`) ends none, and
+    a line break is the line walk's (`statement_lines`)."""
+    m = _THAI_SUM_END_RE.search(text, max(at - 200, 0), at)
+    if m is None or m.group("words") and not m.group("counted"):
+        return False
+    return _thai_sum_opens(text, m.start(), bool(m.group("led")))
+
+
+def _thai_sum_opens(text: str, start: int, led: bool) -> bool:
+    """Whether the Thai sum (or its `ดังนั้น`) at `start` opens a sentence (`thai_space_ends`): at the text's start, at a
+    line's start that opens one (`line_opens`: `อาจจะ\n2 + 4 = 6` runs on), after a sentence's end (`_joined_end`), or,
+    for `ดังนั้น` only, after a step's end and a space (`_THAI_STEP_END_RE`: `6 ลูก ดังนั้น 5 + 6 = 11`; `อาจจะ ดังนั้น` runs
+    on). One reading of a sentence's opening with the other paths (red team 30 class 2)."""
+    k = start
+    while k > 0 and text[k - 1] in " \t":
+        k -= 1
+    if k == 0:
+        return True
+    if text[k - 1] == "\n":
+        return line_opens(text, k)
+    return _joined_end(text, k) or led and k < start and bool(_THAI_STEP_END_RE.search(text, max(k - 40, 0), k))
 
 
 def last_break(pattern: re.Pattern[str], text: str, floor: int, pos: int) -> int:
