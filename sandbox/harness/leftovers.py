@@ -323,9 +323,8 @@ def tcp_tables_empty(counts: dict[str, int]) -> bool:
     walks the host's whole TCP hash, not the namespace's: 3.4 ms each on this 2-core host, more on a host
     with more memory, a fifth of a HumanEval job's CPU (issue 32). False where a count is missing
     (gVisor: the tables are its every kind), so the tables are read. A connection half open (SYN_RECV)
-    is in neither count, but no program can leave one: its listener is gone at the reset, and over the
-    loopback the kernel completes a handshake within connect (holding one open takes a raw socket, a
-    capability no program has)."""
+    is in neither count, but none outlives its listener's processes (measured, kernel 6.18: a listener
+    with six connections it never accepted, its queue full, killed, left the table empty at once)."""
     return all(counts.get(p, -1) == 0 for p in TCP_PROTOCOLS) and tcp_time_wait() == 0
 
 
