@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
@@ -259,7 +260,8 @@ class Backend:
         box.sentry_base = self.sentry_mb(box)
         mem = self.memory_cgroup(box)
         box.oom_base = host_cgroups.oom_kills(mem) if mem else -1
-        rest = watchdog.settled(lambda: self.rest_now(box)) if mem else -1
+        rest = watchdog.settled(lambda: self.rest_now(box), prior=box.rest_read) if mem else -1
+        box.rest_read = (rest, time.monotonic())  # the next begin's prior: a rest that held since needs no second reading
         if box.rest_birth_mb < 0:
             box.rest_birth_mb = rest
         box.rest_mb = rest if rest < 0 or box.rest_birth_mb < 0 else min(rest, box.rest_birth_mb)

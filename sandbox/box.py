@@ -36,6 +36,7 @@ class Box(Generic[H]):
     sandbox_rest_mb: int = -1  # Backend.sandbox_mb right after its start (Backend.at_rest); -1: none
     oom_base: int = -1  # runc and userns: its cgroup's OOM kills when its job or session began (Backend.begins; -1: unread)
     rest_mb: int = -1  # runc and userns: what its cgroup held that is no page cache when its job began, less its stash, never more than rest_birth_mb (Backend.begins, overhead_mb); -1: not read
+    rest_read: tuple[int, float] | None = None  # its last settled rest and when it was read (Backend.begins: watchdog.settled's prior)
     rest_birth_mb: int = -1  # the same when its first job or session began (Backend.begins; at_rest replaces it past REST_GROWTH_MB over)
     heap_over_since: float = 0.0  # when the watchdog first read it over its limit by gVisor's heap alone (Watchdog._check)
     lock: threading.Lock = field(default_factory=threading.Lock)

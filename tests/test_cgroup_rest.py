@@ -106,3 +106,62 @@ def test_a_box_with_no_cgroup_to_read_keeps_the_fixed_allowance(tmp_path: Path) 
     backend.begins(box)
     assert (box.oom_base, box.rest_mb, box.rest_birth_mb) == (-1, -1, -1)
     assert backend.overhead_mb(box, "python") == backend.config.overhead_mb("python") and backend.at_rest(box)
+
+
+# ------------------------------------------------- a rest that held since the box's last begin (issue 32)
+def _counted(backend: DockerBackend) -> list[int]:
+    """The readings `begins` takes of the rest from here on, in order (rest_now counted, not changed)."""
+    seen: list[int] = []
+    read = backend.rest_now
+
+    def counting(box: Box) -> int:
+        seen.append(read(box))
+        return seen[-1]
+    backend.rest_now = counting  # type: ignore[method-assign]
+    return seen
+
+
+def test_a_rest_that_held_since_the_last_begin_is_read_once(runc) -> None:
+    """The box's last settled rest, read SETTLE_GAP_S or more ago, and a first reading within SETTLE_MB of it are
+    watchdog.settled's pair: no second reading (issue 32: its 20 ms wait was a third of a HumanEval job in its box).
+    Near misses: the first begin of a box (no prior), a prior too recent, a rest that moved past SETTLE_MB: two
+    readings or more, as before."""
+    import time
+
+    from sandbox import watchdog
+
+    backend, box, cg = runc
+    seen = _counted(backend)
+    cg.write(rest_mb=29)
+    backend.begins(box)  # the birth: no prior, settled by two readings
+    assert len(seen) == 2 and box.rest_read is not None and box.rest_read[0] == 29
+    seen.clear()
+    box.rest_read = (29, time.monotonic() - 2 * watchdog.SETTLE_GAP_S)  # as a job later
+    cg.write(rest_mb=29 + watchdog.SETTLE_MB)
+    backend.begins(box)
+    assert seen == [29 + watchdog.SETTLE_MB] and box.rest_mb == 29  # read once; never over the birth rest
+    seen.clear()
+    box.rest_read = (29, time.monotonic() + 60)  # not yet SETTLE_GAP_S old: no pair
+    cg.write(rest_mb=29)
+    backend.begins(box)
+    assert seen == [29, 29]
+    seen.clear()
+    box.rest_read = (29, time.monotonic() - 1.0)
+    cg.write(rest_mb=29 + watchdog.SETTLE_MB + 1)  # moved: settled again, by two readings
+    backend.begins(box)
+    assert len(seen) == 2 and box.rest_mb == 29
+
+
+def test_a_transient_is_never_settled_by_an_old_reading() -> None:
+    """watchdog.settled with a prior: a first reading far from it (the 347 MB transient of issue 30) is read
+    again as before, and the value two readings agree on is the one acted on; a box gone reads -1 at once."""
+    from sandbox import watchdog
+
+    def reads(*values: int):
+        it = iter(values)
+        return lambda: next(it)
+    old = (14, 0.0)  # time.monotonic() 0: long ago
+    assert watchdog.settled(reads(15), prior=old) == 15
+    assert watchdog.settled(reads(347, 14, 15), prior=old) == 15
+    assert watchdog.settled(reads(-1), prior=old) == -1
+    assert watchdog.settled(reads(14, 16), prior=(-1, 0.0)) == 16  # no prior reading: two as before
