@@ -107,8 +107,7 @@ _PROSE_REASON = ("rt29ag class 1: _beside_operator reads prose punctuation (-, /
                  "as math, so the problem's wording grounds the letters the step line spells")
 
 
-@pytest.mark.parametrize(("completion", "problem"), [
-    pytest.param(c, p, marks=pytest.mark.xfail(strict=True, reason=_PROSE_REASON)) for c, p in _PROSE_PAID])
+@pytest.mark.parametrize(("completion", "problem"), _PROSE_PAID)
 def test_a_problems_punctuation_and_prices_ground_no_name(completion: str, problem: str) -> None:
     """Paid in both profiles (refused without the problem): the letters stand in the problem's wording only, beside a
     hyphen, slash, grade's plus, Markdown mark or code's `=`, or after a price's `$`, which `_beside_operator` and
@@ -142,7 +141,6 @@ MESSAGES = [{"role": "system", "content": "Reply N/A if unsure."},
             {"role": "user", "content": "How many apples are left if Sam has 2 and gets 4?"}]
 
 
-@pytest.mark.xfail(strict=True, reason=_PROSE_REASON)
 def test_a_templated_prompts_system_text_grounds_no_name() -> None:
     """Paid in both profiles: TRL's `problem_from_prompt` reads a string prompt whole (`prompt_problem`), so a chat
     template's system text (`Reply N/A if unsure.`) reaches class 1's rule and grounds `N + A`. The safe verdict: refused."""
@@ -167,7 +165,7 @@ _FUNCTION = [
     'Answer: $6\\text{ exp}$', '\\boxed{6\\text{ mod}}', '\\boxed{6\\textbf{lim}}', '\\fbox{6\\text{ arctan}}',
     'The answer is $6 \\text{ pi}$ radians.', '\\boxed{6\\mbox{ pi}}', '\\boxed{6\\text{ INF}}', '\\boxed{6\\text{ sin}^2}',
 ]
-FUNCTION_NEAR = _rows(_FUNCTION, "rt29ag class 2: _scan keeps a _FUNCTION_WORDS word in \\text{} as math; the parser drops it")
+FUNCTION_NEAR = _cases(_FUNCTION)
 test_a_function_word_in_a_font_group_is_read = refused_test(
     FUNCTION_NEAR, """Paid in both profiles: `_scan` keeps a `_FUNCTION_WORDS` word inside a font group as math (so
     `6\\text{ pi}` is admitted as `6\\pi` would be), while the comparison drops the `\\text{}` group as a unit and reads 6;
