@@ -5,7 +5,9 @@ a math span that holds math (a price's `$` opens nothing, a `\\text{}` holds wor
 side of an operator beside it; prose punctuation (a hyphen or slash glued into a word, a grade's plus, Markdown, HTML,
 a code list's `=`) grounds nothing. Class 2: a font group holds words (`grammar._scan`): a function word spelled as
 text is not the function, so the grammar reads `6\\text{ pi}` as the comparison does (6 and a word) and refuses it;
-`\\operatorname{}` alone names an operator. Near misses must be refused, rewrites must pay (docs/math.md)."""
+`\\operatorname{}` alone names an operator. Class 3b (lenient's name slot): a name is read on its NFKD fold, and
+a letter that folds to no ASCII letter makes no name (`Maŷbe`, `Mᴀʏʙᴇ`, `Thousanđs` are not persons). Near misses must be
+refused, rewrites must pay (docs/math.md)."""
 from __future__ import annotations
 
 import pytest
@@ -98,3 +100,21 @@ FONT_REWRITES = [  # (right answer, gold, the same answer perturbed)
 def test_math_and_units_beside_a_font_group_still_pay(completion: str, gold: str, perturbed: str) -> None:
     assert verdicts(completion, gold) == ["correct"] * len(MATH_PROFILES)
     assert "correct" not in verdicts(perturbed, gold)
+
+
+# ----------------------------------------------------------------- class 3b: a look-alike hedge is no name (lenient)
+
+LOOK_ALIKE_NEAR = ["Nót has 6 apples.", "Perhāps: 6 apples", "Mayʙe has 6 apples.", "Pᴇrhaps has 6 apples.", "Thousańds has 6 apples.",
+                   "Ǹot: 6 apples", "Maybe\u0301 has 6 apples.", "Ｍaybe has 6 apples."]
+
+
+@pytest.mark.parametrize("completion", LOOK_ALIKE_NEAR)
+def test_a_look_alike_hedge_is_no_name(completion: str) -> None:
+    assert "correct" not in verdicts(completion)
+
+
+@pytest.mark.parametrize("completion", ["Sam has 6 apples.", "Renée has 6 apples.", "Chloé's box has 6 apples.", "Zoë: 6 apples",
+                                        "Sam’s basket has 6 apples."])
+def test_an_accented_name_still_pays_lenient(completion: str) -> None:
+    assert grade_math({"completion": completion, "gold": "6", "profile": "lenient"})["verdict"] == "correct"
+    assert grade_math({"completion": completion.replace("6", "7"), "gold": "6", "profile": "lenient"})["verdict"] == "incorrect"

@@ -2470,9 +2470,18 @@ def _is_name(word: str) -> bool:
     """A capitalised name (`Sam`, `Maria's`, `José`): the one open slot, allowed only as a subject, and in Latin script
     only (`latin_word`), where `NEVER_NAMES` and the lexicon read its words: a capitalised word of another cased script
     (`Возможно` "maybe", `Μάλλον` "probably", `Не` "not") is an unknown word (red team 29 class 3a)."""
-    base = word[:-2] if word.endswith(("'s", "’s")) else word
+    base = _ascii_fold(word[:-2] if word.endswith(("'s", "’s")) else word)
     return (len(base) >= 2 and base[0].isupper() and base[1:].islower() and latin_word(base) and not admitted(base)
             and base.lower() not in NEVER_NAMES and not _gerund(base))
+
+
+def _ascii_fold(word: str) -> str:
+    """`word` read on its NFKD fold without combining marks (`José` is `Jose`, `Maŷbe` is `Maybe`, `Perhapſ` is
+    `Perhaps`), or "" when a letter does not fold to ASCII (`Thousanđs`, `Mᴀʏʙᴇ`): the name slot reads only letters
+    whose fold `NEVER_NAMES` and the lexicon can read (fx29bd, red team 31 class 3b: a mark or a small capital made a
+    listed hedge a person's name). Cost: a name with `Ł`, `Ø`, `Đ`, `Æ` is no name (lenient only)."""
+    folded = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+    return folded if folded.isascii() else ""
 
 
 def latin_word(word: str) -> bool:
