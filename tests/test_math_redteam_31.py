@@ -4,7 +4,7 @@ lines) and the box/anchor paths, through the real grader (`grade_math`) in both 
 52,000 generated candidates around gold 6; each xfail row below paid a wrong or qualified answer in at least one
 profile. Red team 30's classes 2-5 are being closed elsewhere and are not repeated here.
 
-1. NOT CLOSED (both profiles; fx29bb). A problem's prose still grounds one-letter names: `_beside_operator` takes any
+1. CLOSED by fx29bd (tests/test_math_fx29bd.py; both profiles; fx29bb). A problem's prose still grounds one-letter names: `_beside_operator` takes any
    `=+-*/^<>×` beside a lone letter for math, and `_math_spans` reads a currency `$` as a math delimiter (an unmatched one
    runs to the problem's end). So prose punctuation and currency ground the letters of words the step line then spells:
    a hyphenated word (`T-shirt`, `O-ring`, `N-type`, `A-frame`), `N/A`, `Y/N`, `I/O`, a grade (`A+`, `C+`), Markdown
@@ -19,7 +19,7 @@ profile. Red team 30's classes 2-5 are being closed elsewhere and are not repeat
    `\\$` is one in docs/math.md; no unmatched `$` runs to the end: `_math_spans(closed=True)`), or with an operand on
    the far side of the operator (`x + 2`, `2x`, `a/b`), never an operator glued to a word (`T-shirt`, `N/A`, `A+`,
    `**A**`); `\\text{}` contents are prose.
-2. NOT CLOSED (both profiles; old). A function word (`grammar._FUNCTION_WORDS`: `pi`, `max`, `inf`, `sqrt`, `log`, `mod`,
+2. CLOSED by fx29bd (both profiles; old). A function word (`grammar._FUNCTION_WORDS`: `pi`, `max`, `inf`, `sqrt`, `log`, `mod`,
    `lim`, ...) in a font group beside the value is kept as math by `_scan` (`t.text.lower() not in _FUNCTION_WORDS`), so
    the grammar admits `6\\text{ pi}` as `6π` would be admitted, but the comparison drops the `\\text{}` group as a unit and
    reads 6: `\\boxed{6\\text{ pi}}` and `The answer is $6 \\text{ pi}$ radians.` pay gold 6 (the box is refused for
@@ -28,7 +28,7 @@ profile. Red team 30's classes 2-5 are being closed elsewhere and are not repeat
    and not counted). Prose `The answer is 6 pi.` is refused. Fix: a
    font group holds words only (`_scan` makes every letter run in it a word, or the comparison reads the group as the
    grammar did: one reading for both).
-3. NOT CLOSED (lenient; red team 5 class 6's list, reopened). The name slot (`grammar._is_name`) takes any capitalised
+3. (b) CLOSED by fx29bd (the NFKD fold); (a) NOT CLOSED (lenient; red team 5 class 6's list, reopened). The name slot (`grammar._is_name`) takes any capitalised
    Latin word that `NEVER_NAMES` (a list of bad cases) does not hold, so (a) hedges and verdicts it does not list are
    persons (`Unsure: 6 apples`, `Invalid: 6 apples`, `Mistake: 6 apples`, `Conjecture has 6 apples.`, `Draft: 6 apples`,
    `Error has 6 apples.`), and (b) fx29az's `latin_word` admits every letter Unicode names LATIN, so a listed hedge with a
@@ -107,8 +107,7 @@ _PROSE_REASON = ("rt29ag class 1: _beside_operator reads prose punctuation (-, /
                  "as math, so the problem's wording grounds the letters the step line spells")
 
 
-@pytest.mark.parametrize(("completion", "problem"), [
-    pytest.param(c, p, marks=pytest.mark.xfail(strict=True, reason=_PROSE_REASON)) for c, p in _PROSE_PAID])
+@pytest.mark.parametrize(("completion", "problem"), _PROSE_PAID)
 def test_a_problems_punctuation_and_prices_ground_no_name(completion: str, problem: str) -> None:
     """Paid in both profiles (refused without the problem): the letters stand in the problem's wording only, beside a
     hyphen, slash, grade's plus, Markdown mark or code's `=`, or after a price's `$`, which `_beside_operator` and
@@ -142,7 +141,6 @@ MESSAGES = [{"role": "system", "content": "Reply N/A if unsure."},
             {"role": "user", "content": "How many apples are left if Sam has 2 and gets 4?"}]
 
 
-@pytest.mark.xfail(strict=True, reason=_PROSE_REASON)
 def test_a_templated_prompts_system_text_grounds_no_name() -> None:
     """Paid in both profiles: TRL's `problem_from_prompt` reads a string prompt whole (`prompt_problem`), so a chat
     template's system text (`Reply N/A if unsure.`) reaches class 1's rule and grounds `N + A`. The safe verdict: refused."""
@@ -167,7 +165,7 @@ _FUNCTION = [
     'Answer: $6\\text{ exp}$', '\\boxed{6\\text{ mod}}', '\\boxed{6\\textbf{lim}}', '\\fbox{6\\text{ arctan}}',
     'The answer is $6 \\text{ pi}$ radians.', '\\boxed{6\\mbox{ pi}}', '\\boxed{6\\text{ INF}}', '\\boxed{6\\text{ sin}^2}',
 ]
-FUNCTION_NEAR = _rows(_FUNCTION, "rt29ag class 2: _scan keeps a _FUNCTION_WORDS word in \\text{} as math; the parser drops it")
+FUNCTION_NEAR = _cases(_FUNCTION)
 test_a_function_word_in_a_font_group_is_read = refused_test(
     FUNCTION_NEAR, """Paid in both profiles: `_scan` keeps a `_FUNCTION_WORDS` word inside a font group as math (so
     `6\\text{ pi}` is admitted as `6\\pi` would be), while the comparison drops the `\\text{}` group as a unit and reads 6;
@@ -201,7 +199,7 @@ _NAME_REASON = "rt29ag class 3: _is_name takes any capitalised latin_word outsid
 
 
 @pytest.mark.parametrize("completion", [
-    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=_NAME_REASON)) for c in _NAMES + _LOOK_ALIKES])
+    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=_NAME_REASON)) for c in _NAMES] + _LOOK_ALIKES)
 def test_a_hedge_is_no_name(completion: str) -> None:
     """Paid lenient (strict refuses): `_is_name` admits a capitalised Latin word `NEVER_NAMES` does not hold, and
     `latin_word` any letter Unicode names LATIN, so an unlisted verdict (`Unsure`, `Invalid`, `Mistake`) or a listed

@@ -756,23 +756,96 @@ def _problem_names(problem: str) -> frozenset[str]:
 
 
 def _problem_letters(problem: str) -> set[str]:
-    """The one-letter names a problem's math uses: a letter inside a math span (`$x$`) or beside an operator or a
-    relation (`x + 2 = 8`, `2x + 3`), never one of its wording (red team 30 class 1: `i.e. a line` named `i` and `a`,
-    a choice list's `(A) ... (C)` named `C` and `A`, so `所以 i + f = 6；` and `C + A` spelled words)."""
-    spans = _math_spans(problem)
+    """The one-letter names a problem's math uses, an allowlist of where a letter is an operand (fx29bd, red team 31
+    class 1; red team 30 class 1 before it: `i.e. a line`, a choice list's `(A) ... (C)`): a letter inside a math span
+    that holds math (`_math_span_letters`: `$x$`, `$2x = 12$`; never a price pair, never a `\\text{}`'s wording), a
+    letter with an operand on the far side of an operator or a relation beside it (`_has_operand`: `x + 2 = 8`, `5*a^2`,
+    `AE = x`), or one in the wording of a script without case (`求 x`). Prose punctuation beside a letter grounds
+    nothing: a hyphen or slash glued into a word (`T-shirt`, `N/A`, `I/O`), a grade's plus (`A+ and`), Markdown
+    (`**A**`, `- A. 5`, `<b>A</b>`), a code list (`A = agree`), a lone or paired price `$` (`costs $5, ... (A) 5`)."""
+    problem = _MARKUP_RE.sub(lambda m: " " * len(m.group()), problem)  # `<b>A</b>`: a tag's `<`, `>` are no relations
+    inside = _math_span_letters(problem)
+    prose = [(a, b) for m in _PROSE_GROUP_RE.finditer(problem) for a, b in [m.span()]]
     return {m.group() for m in _PROBLEM_LETTER_RE.finditer(problem)
-            if any(a <= m.start() < b for a, b in spans) or _beside_operator(problem, m.start(), m.end())}
+            if m.start() in inside or not any(a <= m.start() < b for a, b in prose) and _has_operand(problem, m.start(), m.end())}
 
 
-def _beside_operator(text: str, start: int, end: int) -> bool:
-    """Whether the nearest character before `start` or after `end` (spaces aside) is an operator or a relation, or a
-    letter of a script without case (`求 x`, `หาค่า x`: a Latin letter in Chinese or Thai wording is a name)."""
+def _math_span_letters(problem: str) -> set[int]:
+    """Where the letters of the problem's math spans stand: each closed span (`_math_spans(closed=True)`: an unmatched
+    `$`, a currency sign, opens nothing) that `_holds_math`, outside its font groups of wording (`\\text{Answer with A,
+    B}`)."""
+    at: set[int] = set()
+    for a, b in _math_spans(_unpriced(problem), closed=True):
+        body = _PROSE_GROUP_RE.sub(lambda m: " " * len(m.group()), problem[a:b])
+        if _holds_math(problem[a:b], body):
+            at.update(a + m.start() for m in _PROBLEM_LETTER_RE.finditer(body) if body[m.start() - 1: m.start()] != "\\")
+    return at
+
+
+def _unpriced(problem: str) -> str:
+    """`problem` with each price's `$` blanked (positions kept): a `$` before a digit whose text up to the next `$` holds
+    no math (`_holds_math`: `A shirt costs $12. Half of it is $x$`, `$12 and spent $6`), so it pairs with nothing and
+    the spans after it keep their own pairs; `$2x = 12$` stays a span."""
+    out = problem
+    for m in _PRICE_RE.finditer(problem):
+        close = problem.find("$", m.end())
+        text = problem[m.start(): close + 1] if close >= 0 else ""
+        if not text or not _holds_math(text, _PROSE_GROUP_RE.sub(lambda g: " " * len(g.group()), text)):
+            out = out[:m.start()] + " " + out[m.end():]
+    return out
+
+
+def _holds_math(span: str, body: str) -> bool:
+    """Whether a closed span (its text `span`, its wording's font groups blanked in `body`) is math: every run of letters
+    outside a command is one letter or a figure's capitals (`x`, `ABDC`, `W X J`), and a span opened by `$` before a
+    digit holds an operator or a command (`$2x = 12$`, `$3 \\times 4$`): else it is two prices and the wording between
+    them (`$12 and spent $`, `$5 (A) 5 (B) 6 $`), as `\\$` is a price in docs/math.md."""
+    runs = [m.group() for m in _SPAN_RUN_RE.finditer(body)]
+    if not all(len(r) == 1 or r.isupper() for r in runs):
+        return False
+    return not re.match(r"\$\s*\d", span) or any(c in _PROBLEM_OPERATORS or c == "\\" for c in body)
+
+
+def _has_operand(text: str, start: int, end: int) -> bool:
+    """Whether the letter at `text[start:end]` is an operand: an operator or relation beside it (spaces aside) with an
+    operand on its far side (`_OPERAND_AFTER_RE`, `_OPERAND_BEFORE_RE`: a number, a lone letter, a figure's capitals, a
+    bracket or a command), and not glued into a word (a hyphen or slash with a letter on each side and no space, one of
+    them a capital: `T-shirt`, `N/A`, `Y/N`, `I/O`; `a/b` stays math); or a letter of a script without case beside it
+    (`求 x`, `หาค่า x`: a Latin letter in Chinese or Thai wording is a name)."""
     before, after = text[max(0, start - 8):start].rstrip(" \t")[-1:], text[end:end + 8].lstrip(" \t")[:1]
-    return any(c and (c in _PROBLEM_OPERATORS or unicodedata.category(c) == "Lo") for c in (before, after))
+    if any(c and unicodedata.category(c) == "Lo" for c in (before, after)):
+        return True
+    if _glued_into_word(text, start, end):
+        return False
+    head, tail = text[max(0, start - 40):start], text[end:end + 40]
+    return bool(_OPERAND_AFTER_RE.match(tail) or _OPERAND_BEFORE_RE.search(head))
 
 
 _PROBLEM_OPERATORS = "=＝+＋-−*×÷/^<>≤≥≠"
 _PROBLEM_LETTER_RE = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
+_PROSE_GROUP_RE = re.compile(r"\\(?:text(?:rm|bf|it|sf|tt|sc|up|md|sl|normal)?|mbox)\s*\{[^{}]*\}")
+"""A font group of wording (`\\text{Answer with A, B, C or D.}`): its letters are prose, in a math span or out of one."""
+_MARKUP_RE = re.compile(r"</?[a-z]{1,10}>")
+"""An HTML tag in a problem (`<b>`, `</b>`): markup, blanked before its letters are read (`_problem_letters`)."""
+_PRICE_RE = re.compile(r"(?<![\\$])\$(?=\d)")
+"""A `$` before a digit: a price unless the text up to the next `$` holds math (`_unpriced`)."""
+_SPAN_RUN_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]+")
+_OPS = "[" + re.escape(_PROBLEM_OPERATORS) + "]"
+_OPERAND = r"(?:\d|[A-Za-z](?![A-Za-z])|[A-Z]{2,5}(?![A-Za-z])|[(\\√|{∠△])"
+_OPERAND_AFTER_RE = re.compile(r"[ \t]*" + _OPS + r"[ \t]*[-−]?" + _OPERAND)
+_OPERAND_BEFORE_RE = re.compile(r"(?:[\d)}|°]|(?<![A-Za-z])[A-Za-z]|(?<![A-Za-z])[A-Z]{2,5})[ \t]*" + _OPS + r"[ \t]*$")
+"""An operand on the far side of an operator (`_has_operand`): a number, a lone letter, a figure's capitals (`AE = x`),
+an opening bracket, a command or a root, a bar, a sign (`∠`, `△`); a word is none (`A = agree`, `A+ and`, `T-shirt`)."""
+
+
+def _glued_into_word(text: str, start: int, end: int) -> bool:
+    """Whether the letter at `text[start:end]` is glued by a hyphen or slash to a letter, with no space, one of the two
+    a capital (`T-shirt`, `N/A`, `Y/N`, `I/O`, `A-frame`): a word's mark, never an operator (`a/b`, `x-y` stay math)."""
+    pairs = (text[max(0, start - 2):end], text[start:end + 2])
+    return any(len(p) == 3 and p[0].isalpha() and p[1] in "-/" and p[2].isalpha() and (p[0].isupper() or p[2].isupper())
+               for p in pairs)
+
+
 _PROBLEM_ANGLE_RE = re.compile(r"[∠△][A-Z]{1,3}")
 
 
@@ -2411,8 +2484,9 @@ def _scan(text: str, prose: bool) -> list[_Token]:
             if len(inner) == 1 and inner in "ei":
                 out.append(_Token("math", tok))  # `\\mathrm{e}`, `\\text{i}`: Euler's number, the imaginary unit
             else:  # words in a box go through the same grammar as prose; a letter there is a word (`\\text{k}`)
-                out.extend(_Token("word", t.text) if t.kind == "math" and t.text.isalpha() and t.text.lower() not in _FUNCTION_WORDS
-                           else t for t in _scan(inner, True))
+                operator = tok.startswith("\\operatorname")
+                out.extend(_Token("word", t.text) if t.kind == "math" and t.text.isalpha() and not (
+                    operator and t.text.lower() in _FUNCTION_WORDS) else t for t in _scan(inner, True))
         elif kind == "deg":
             out.append(_Token("unit", "°"))
         elif kind in ("pow", "cur", "num"):
@@ -2470,9 +2544,18 @@ def _is_name(word: str) -> bool:
     """A capitalised name (`Sam`, `Maria's`, `José`): the one open slot, allowed only as a subject, and in Latin script
     only (`latin_word`), where `NEVER_NAMES` and the lexicon read its words: a capitalised word of another cased script
     (`Возможно` "maybe", `Μάλλον` "probably", `Не` "not") is an unknown word (red team 29 class 3a)."""
-    base = word[:-2] if word.endswith(("'s", "’s")) else word
+    base = _ascii_fold(word[:-2] if word.endswith(("'s", "’s")) else word)
     return (len(base) >= 2 and base[0].isupper() and base[1:].islower() and latin_word(base) and not admitted(base)
             and base.lower() not in NEVER_NAMES and not _gerund(base))
+
+
+def _ascii_fold(word: str) -> str:
+    """`word` read on its NFKD fold without combining marks (`José` is `Jose`, `Maŷbe` is `Maybe`, `Perhapſ` is
+    `Perhaps`), or "" when a letter does not fold to ASCII (`Thousanđs`, `Mᴀʏʙᴇ`): the name slot reads only letters
+    whose fold `NEVER_NAMES` and the lexicon can read (fx29bd, red team 31 class 3b: a mark or a small capital made a
+    listed hedge a person's name). Cost: a name with `Ł`, `Ø`, `Đ`, `Æ` is no name (lenient only)."""
+    folded = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+    return folded if folded.isascii() else ""
 
 
 def latin_word(word: str) -> bool:
