@@ -111,8 +111,9 @@ async def open_time(client: AsyncVerifierClient, n: int, backend: str) -> None:
 
 
 async def shell_latency(client: AsyncVerifierClient, n: int, calls: int, backend: str, dc: docker.DockerClient,
-                        owner: int) -> None:
-    """`true` at n concurrent sessions; then memory and disk per idle session."""
+                        owner: int, meter: Meter) -> None:
+    """`true` at n concurrent sessions, with the CPU per call (server, daemon, containers: `meter`, so a
+    run on a machine shared with other jobs still compares); then memory and disk per idle session."""
     t0 = time.monotonic()
     rss0 = tree_rss(owner)
     sessions = await asyncio.gather(*(client.session(environment=ENV) for _ in range(n)))
@@ -126,9 +127,13 @@ async def shell_latency(client: AsyncVerifierClient, n: int, calls: int, backend
             lat.append(time.perf_counter() - t)
             assert r.status == "ok" and r.exit_code == 0, r
 
+    await asyncio.sleep(SETTLE_S)  # the opens' container starts settled: not the calls' CPU
+    before = meter.read()
     await asyncio.gather(*(one(s) for s in sessions))
+    cpu = [x / len(lat) * 1000 for x in Meter.delta(before, meter.read())]
     print(f"[{backend}] shell `true` at {n} sessions, {len(lat)} calls: p50 {pct(lat, 0.5) * 1000:.1f} ms, "
           f"p99 {pct(lat, 0.99) * 1000:.1f} ms, mean {statistics.mean(lat) * 1000:.1f} ms (target p99 < 100 ms on Docker); "
+          f"CPU per call {sum(cpu):.2f} ms (server {cpu[0]:.2f}, daemon {cpu[1]:.2f}, containers {cpu[2]:.2f}); "
           f"{n} sessions opened at once in {opened:.1f} s | {load()}", flush=True)
     await asyncio.sleep(1.0)
     print(f"[{backend}] {idle_usage(backend, dc, owner, n, rss0)} | {load()}", flush=True)
@@ -270,12 +275,13 @@ async def one_backend(backend: str, envs: Path, args: argparse.Namespace, dc: do
             await s.shell("true")
         if "open" in args.only:
             await open_time(client, args.opens, backend)
+        meter = (TreeMeter if backend == "gvisor" else Meter)(server, dc)
         if "shell" in args.only:
-            await shell_latency(client, args.sessions, args.calls, backend, dc, server.proc.pid)
+            await shell_latency(client, args.sessions, args.calls, backend, dc, server.proc.pid, meter)
         if "fork" in args.only:
             await fork(backend, 2 if args.quick else 3)  # the first round starts a box: a later one finds it spare
         if "rollout" in args.only:
-            await rollouts(client, (TreeMeter if backend == "gvisor" else Meter)(server, dc), args.turns, backend)
+            await rollouts(client, meter, args.turns, backend)
         await client.close()
 
 

@@ -483,6 +483,7 @@ def start(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
                 return {"ok": False, "no_space": True, "error": f"the changes do not fit the session's /work: {e.strerror}"}, {}
             except ValueError as e:  # a name or link of the session's tree apply_delta refuses: theirs, never retried
                 return {"ok": False, "unusable": True, "error": f"the changes cannot be applied: {e}"[:300]}, {}
+        box.ready_launcher()  # started ahead where "prepare" ran: else now, not in the first command's time
     write_files(head, blobs)
     kernel, box.spare = box.spare or Kernel(), None  # one started ahead has run nothing: as fresh
     box.kernel, box.lost, box.idle_spent = kernel, "", 0.0

@@ -978,13 +978,20 @@ class Launcher:
             pass
         self.sock.close()
 
+    def resume(self) -> None:
+        """SIGCONT to a launcher the session's processes may have stopped (harmless when it runs)."""
+        try:
+            os.kill(self.proc.pid, signal.SIGCONT)
+        except OSError:
+            pass
+
     def spawn(self, argv: list[bytes], env: dict[str, str], fds: tuple[int, int], wait_s: float) -> int | None:
         """Start argv with fds as its stdout and stderr; its pid, or None when the launcher died or did
         not answer within wait_s (then it is killed: the command may not have started)."""
         body = b"\0".join(argv) + b"\0\0" + b"\0".join(f"{k}={v}".encode() for k, v in env.items())
         msg = len(body).to_bytes(4, "big") + body
+        self.resume()  # a launcher the session's processes stopped between commands
         try:
-            os.kill(self.proc.pid, signal.SIGCONT)  # a launcher the session's processes stopped between commands
             self.sock.settimeout(wait_s)
             sent = socket.send_fds(self.sock, [msg], list(fds))
             self.sock.sendall(msg[sent:])
@@ -1053,7 +1060,8 @@ class Spawned:
     PID 1's own reap of it (session_box.reap sets `returncode` on what it is given)."""
 
     def __init__(self, launcher: Launcher, pid: int) -> None:
-        self.launcher, self.pid, self.returncode = launcher, pid, None
+        self.launcher, self.pid = launcher, pid
+        self.returncode: int | None = None
 
     def poll(self) -> int | None:
         if self.returncode is None and not self.launcher.gone:
@@ -1149,6 +1157,8 @@ def run_shell(head: dict, command: bytes, clock: accounting.SandboxClock, reap, 
             reap(proc)
             if proc.poll() is not None and not pipes:
                 break
+            if not pipes and not launcher.gone:  # the output closed, the exit line not come: a launcher
+                launcher.resume()                # the command stopped (`kill -STOP $PPID`) says it once resumed
             over, wall = clock.over(limit), time.monotonic() - t0
             if over or wall > wall_max:
                 status = "time_limit"
