@@ -402,7 +402,7 @@ def watch_idle(box: Box) -> None:
     while True:
         time.sleep(IDLE_POLL_S)
         with box.lock:
-            reap(box.kernel.proc if box.kernel is not None else None)
+            reap(box.kernel.proc if box.kernel is not None else None, box.launcher.proc if box.launcher else None)
             if box.idle_cpu is not None:
                 box.alive()
 
@@ -516,7 +516,8 @@ def serve_tool(box: Box, op: str, head: dict, blobs: dict[str, bytes]) -> tuple[
         try:
             clock = cpu_since(head)  # before the launcher starts, if it must: its start is the command's CPU
             return session_tools.run_shell(head, blobs.get("command", b""), clock,
-                                           lambda proc: reap(proc, box.kernel.proc if box.kernel else None),
+                                           lambda proc: reap(proc, box.kernel.proc if box.kernel else None,
+                                                             box.launcher.proc if box.launcher else None),
                                            box.ready_launcher())
         finally:
             box.idle()

@@ -16,7 +16,7 @@ launcher that is killed or lies loses only its own command's status (session_too
 Requests (from PID 1, on a stream socket: never a pipe, which gVisor lets a same-uid process reopen
 through /proc): a 4-byte big-endian length, then NUL-separated argv, an empty field, NUL-separated
 KEY=VALUE environment; two fds (the command's stdout and stderr) ride with the first bytes. Replies, one
-line each: "pid N" when started (or "error ERRNO" when posix_spawn failed), then "exit N CODE" when it
+line each: "ready" once at the start; "pid N" when started (or "error ERRNO" when posix_spawn failed), then "exit N CODE" when it
 ended (CODE as Popen.returncode: negative for a signal).
 """
 import os
@@ -53,6 +53,7 @@ def read_request(sock: socket.socket) -> tuple[bytes, list[int]] | None:
 def main() -> None:
     sock = socket.socket(fileno=int(sys.argv[1]))
     sock.set_inheritable(False)
+    sock.sendall(b"ready\n")  # PID 1 waits for it: our start is not the session's idle CPU (session_tools.Launcher)
     while (req := read_request(sock)) is not None:
         body, fds = req
         argv_part, _, env_part = body.partition(b"\0\0")

@@ -925,6 +925,8 @@ def _toolchain_env(head: dict) -> dict[str, str]:
 SPAWN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "session_spawn.py")
 ARG_STRLEN_MAX = 32 * 4096  # Linux's MAX_ARG_STRLEN: one argument's bytes with its NUL; exec refuses more (E2BIG)
 LINE_MAX = 256  # a launcher's reply line at most ("pid N", "exit N CODE"); more is no reply of ours
+LAUNCHER_START_S = 30.0  # a launcher's Python start at most (a loaded gVisor host: a second or two)
+RESUME_S = 0.05  # how often a wait on a launcher resumes it (SIGCONT: it may have been stopped)
 
 
 class Launcher:
@@ -953,7 +955,14 @@ class Launcher:
         finally:
             theirs.close()
         self.sock, self.buf, self.gone = mine, b"", False
+        try:  # its start done before the caller's clocks run: counted in a session's idle CPU with the interpreter's
+            ready = self._line(time.monotonic() + LAUNCHER_START_S)  # start, it passed a 2 s budget on a loaded gVisor
+        except OSError:
+            ready = None
         self.sock.setblocking(False)
+        if ready != b"ready":
+            self.close()
+            raise OSError(errno.EIO, f"the session's shell launcher did not start in {LAUNCHER_START_S:g} s")
 
     def alive(self) -> bool:
         """Between commands a launcher never writes: anything to read (its EOF, or bytes) ends it."""
@@ -970,16 +979,20 @@ class Launcher:
 
     def close(self) -> None:
         """Kill it (its uid is the program's, which is PID 1's effective uid) and close our end; the
-        idle watch or the next command reaps it (session_box.reap)."""
+        idle watch or the next command reaps it (session_box.reap, which sets `proc.returncode`: a
+        launcher reaped is never signalled again, as its pid may be another process's by then)."""
         self.gone = True
-        try:
-            os.kill(self.proc.pid, signal.SIGKILL)
-        except OSError:
-            pass
+        if self.proc.returncode is None:
+            try:
+                os.kill(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
         self.sock.close()
 
     def resume(self) -> None:
         """SIGCONT to a launcher the session's processes may have stopped (harmless when it runs)."""
+        if self.proc.returncode is not None:  # reaped: its pid is no longer its
+            return
         try:
             os.kill(self.proc.pid, signal.SIGCONT)
         except OSError:
@@ -1010,13 +1023,18 @@ class Launcher:
         return int(line[4:])
 
     def _line(self, deadline: float) -> bytes | None:
-        """The next reply line, waiting until deadline; None at EOF, past the deadline, or a line too long."""
+        """The next reply line, waiting until deadline; None at EOF, past the deadline, or a line too long.
+        Resumed every RESUME_S meanwhile: a command may stop its launcher before it said the pid."""
         while b"\n" not in self.buf:
             left = deadline - time.monotonic()
             if left <= 0 or len(self.buf) > LINE_MAX:
                 return None
-            self.sock.settimeout(left)
-            chunk = self.sock.recv(LINE_MAX)
+            self.sock.settimeout(min(left, RESUME_S))
+            try:
+                chunk = self.sock.recv(LINE_MAX)
+            except TimeoutError:
+                self.resume()
+                continue
             if not chunk:
                 return None
             self.buf += chunk
