@@ -25,6 +25,7 @@ backend (a server of its own each), every line with the backend and the load ave
    server process's own (TreeMeter).
 
 Usage: python bench/agent_sessions.py [--quick] [--backends docker,gvisor] [--sessions 64] [--turns 20]
+       [--only open,shell,fork,rollout]
 """
 from __future__ import annotations
 
@@ -54,6 +55,7 @@ SOURCE = "def double(x):\n    return 2 * x\n\n\ndef quad(x):\n    return double(
 FIXED = SOURCE.replace("return double(x)", "return double(double(x))")
 HIDDEN = "tests/test_hidden.py"
 SETTLE_S = 3.0
+PARTS = ("open", "shell", "fork", "rollout")  # --only: the parts below, in this order
 SESSION_BOUND_MB = 1024  # per session, for the server's session_max_total_memory_mb (a sum of limits, not use)
 GRADE = {"test_patch": f"--- /dev/null\n+++ b/{HIDDEN}\n@@ -0,0 +1,5 @@\n+from calc import quad\n+\n+\n"
                        "+def test_quad_three():\n+    assert quad(3) == 12\n",
@@ -109,8 +111,9 @@ async def open_time(client: AsyncVerifierClient, n: int, backend: str) -> None:
 
 
 async def shell_latency(client: AsyncVerifierClient, n: int, calls: int, backend: str, dc: docker.DockerClient,
-                        owner: int) -> None:
-    """`true` at n concurrent sessions; then memory and disk per idle session."""
+                        owner: int, meter: Meter) -> None:
+    """`true` at n concurrent sessions, with the CPU per call (server, daemon, containers: `meter`, so a
+    run on a machine shared with other jobs still compares); then memory and disk per idle session."""
     t0 = time.monotonic()
     rss0 = tree_rss(owner)
     sessions = await asyncio.gather(*(client.session(environment=ENV) for _ in range(n)))
@@ -124,9 +127,13 @@ async def shell_latency(client: AsyncVerifierClient, n: int, calls: int, backend
             lat.append(time.perf_counter() - t)
             assert r.status == "ok" and r.exit_code == 0, r
 
+    await asyncio.sleep(SETTLE_S)  # the opens' container starts settled: not the calls' CPU
+    before = meter.read()
     await asyncio.gather(*(one(s) for s in sessions))
+    cpu = [x / len(lat) * 1000 for x in Meter.delta(before, meter.read())]
     print(f"[{backend}] shell `true` at {n} sessions, {len(lat)} calls: p50 {pct(lat, 0.5) * 1000:.1f} ms, "
           f"p99 {pct(lat, 0.99) * 1000:.1f} ms, mean {statistics.mean(lat) * 1000:.1f} ms (target p99 < 100 ms on Docker); "
+          f"CPU per call {sum(cpu):.2f} ms (server {cpu[0]:.2f}, daemon {cpu[1]:.2f}, containers {cpu[2]:.2f}); "
           f"{n} sessions opened at once in {opened:.1f} s | {load()}", flush=True)
     await asyncio.sleep(1.0)
     print(f"[{backend}] {idle_usage(backend, dc, owner, n, rss0)} | {load()}", flush=True)
@@ -266,10 +273,15 @@ async def one_backend(backend: str, envs: Path, args: argparse.Namespace, dc: do
         client = AsyncVerifierClient(server.target, ClientConfig(timeout_s=600))
         async with client.session(environment=ENV) as s:  # warm: one container started, kept as a spare
             await s.shell("true")
-        await open_time(client, args.opens, backend)
-        await shell_latency(client, args.sessions, args.calls, backend, dc, server.proc.pid)
-        await fork(backend, 2 if args.quick else 3)  # the first round starts a box: a later one finds it spare
-        await rollouts(client, (TreeMeter if backend == "gvisor" else Meter)(server, dc), args.turns, backend)
+        if "open" in args.only:
+            await open_time(client, args.opens, backend)
+        meter = (TreeMeter if backend == "gvisor" else Meter)(server, dc)
+        if "shell" in args.only:
+            await shell_latency(client, args.sessions, args.calls, backend, dc, server.proc.pid, meter)
+        if "fork" in args.only:
+            await fork(backend, 2 if args.quick else 3)  # the first round starts a box: a later one finds it spare
+        if "rollout" in args.only:
+            await rollouts(client, meter, args.turns, backend)
         await client.close()
 
 
@@ -277,7 +289,8 @@ async def main(args: argparse.Namespace) -> None:
     dc = docker.from_env()
     with tempfile.TemporaryDirectory(prefix="agent-sessions-") as tmp:
         envs = build(Path(tmp))
-        print(f"bench/agent_sessions.py{' --quick' if args.quick else ''}: {args.sessions} sessions x {args.calls} "
+        only = "" if len(args.only) == len(PARTS) else f" --only {','.join(args.only)}"
+        print(f"bench/agent_sessions.py{' --quick' if args.quick else ''}{only}: {args.sessions} sessions x {args.calls} "
               f"calls, {args.opens} opens, {args.turns} turns, {os.cpu_count()} cores | {load()}", flush=True)
         for backend in args.backends.split(","):
             await one_backend(backend, envs, args, dc)
@@ -291,7 +304,11 @@ if __name__ == "__main__":
     ap.add_argument("--calls", type=int, default=20, help="trivial shell calls per session")
     ap.add_argument("--opens", type=int, default=50)
     ap.add_argument("--turns", type=int, default=20)
+    ap.add_argument("--only", default=",".join(PARTS), help=f"the parts to run, of {','.join(PARTS)} (A/B runs of one part)")
     parsed = ap.parse_args()
+    parsed.only = parsed.only.split(",")
+    if not set(parsed.only) <= set(PARTS):
+        ap.error(f"--only: parts are {','.join(PARTS)}")
     if parsed.quick:
         parsed.sessions, parsed.calls, parsed.opens = min(parsed.sessions, 16), min(parsed.calls, 5), min(parsed.opens, 10)
     asyncio.run(main(parsed))

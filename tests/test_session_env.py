@@ -9,6 +9,7 @@ patch admission, so it cannot change the hidden tests' outcome."""
 from __future__ import annotations
 
 import base64
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -87,6 +88,34 @@ def test_tools_on_an_environment(client: VerifierClient) -> None:
         with pytest.raises(VerifierError) as e:
             s.read_file("calc/out/passwd")
         assert e.value.code == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_the_shell_launcher_is_the_sessions_own(client: VerifierClient) -> None:
+    """Commands start from the session's launcher (sandbox/harness/session_spawn.py; docs/sessions.md
+    "Sessions on an environment", how a command starts), a process of the program's uid with the limits a
+    command has: every uid the program's, its file size limit. A command that stops or kills it, or a
+    background process that kills it between commands, costs only that launcher: the command's output and
+    exit status come back, a signal's as before, and the next command gets a new launcher."""
+    with client.session(environment="calc", time_limit_s=2) as s:
+        who = s.shell("tr '\\0' ' ' < /proc/$PPID/cmdline; echo; grep ^Uid /proc/$PPID/status; grep ^Uid /proc/$$/status;"
+                      " grep -E '^Max (file size|core file size)' /proc/$$/limits")
+        cmdline, launcher_uid, shell_uid, fsize, core = who.stdout.splitlines()
+        assert "session_spawn.py" in cmdline, who
+        assert launcher_uid == shell_uid and len(set(shell_uid.split()[1:])) == 1, who  # one uid, the program's
+        assert fsize.split()[3:5] == [str(64 << 20)] * 2 and core.split()[4:6] == ["0", "0"], who  # soft and hard
+        assert s.shell("kill -9 $$").exit_code == -9
+        stopped = s.shell("kill -STOP $PPID; echo on; exit 4")
+        assert (stopped.status, stopped.exit_code, stopped.stdout) == ("ok", 4, "on\n"), stopped
+        killed = s.shell("kill -KILL $PPID; echo on; exit 5")
+        assert (killed.status, killed.exit_code, killed.stdout) == ("ok", 5, "on\n"), killed
+        first = s.shell("echo $PPID").stdout
+        assert s.shell("L=$PPID; setsid sh -c \"kill -KILL $L; echo > gone\" </dev/null >/dev/null 2>&1 &").exit_code == 0
+        for _ in range(200):  # the background process's kill, seen through a tool that starts nothing
+            if "gone" in [e["name"] for e in s.list_dir("")["entries"]]:
+                break
+            time.sleep(0.05)
+        again = s.shell("echo $PPID")
+        assert again.status == "ok" and again.stdout not in ("", first), (first, again)
 
 
 BOOT = "python3 -c \"print(open('/proc/1/stat').read().rsplit(')', 1)[1].split()[19])\""  # PID 1's start: which box

@@ -339,6 +339,7 @@ class Box:
         self.lock = threading.Lock()  # held by the main thread for every request, by the watch to act
         self.kernel: Kernel | None = None
         self.spare: Kernel | None = None  # started ahead in a spare box of an environment ("prepare"), no session's yet
+        self.launcher: session_tools.Launcher | None = None  # the shell's (session_spawn.py), started ahead or at the first command
         self.lost = ""
         self.idle_cpu: Callable[[], float] | None = None  # the CPU used since the last call ended (cpu_since)
         self.idle_spent = 0.0  # the CPU used between earlier calls: the budget is one for the session
@@ -349,6 +350,7 @@ class Box:
         job_protocol.kill_all_others()
         if self.kernel is not None:
             self.kernel.close()
+        self.drop_launcher()
         self.kernel, self.lost, self.idle_cpu = None, why, None
         self.idle_spent = 0.0
 
@@ -374,6 +376,19 @@ class Box:
                      f"(limit {self.idle_cpu_max:g} s in all)")
         return self.kernel is not None
 
+    def drop_launcher(self) -> None:
+        """Kill the shell's launcher and close our end of its socket (a reset counts sockets left)."""
+        if self.launcher is not None:
+            self.launcher.close()
+            self.launcher = None
+
+    def ready_launcher(self) -> session_tools.Launcher:
+        """The session's shell launcher, a new one where the session's processes killed or broke it."""
+        if self.launcher is None or not self.launcher.alive():
+            self.drop_launcher()
+            self.launcher = session_tools.Launcher()
+        return self.launcher
+
     def lost_reply(self) -> tuple[dict, dict[str, bytes]]:
         return {"status": "lost", "ok": False, "detail": self.lost or "the session has no interpreter", "lost": True}, {}
 
@@ -387,7 +402,7 @@ def watch_idle(box: Box) -> None:
     while True:
         time.sleep(IDLE_POLL_S)
         with box.lock:
-            reap(box.kernel.proc if box.kernel is not None else None)
+            reap(box.kernel.proc if box.kernel is not None else None, box.launcher.proc if box.launcher else None)
             if box.idle_cpu is not None:
                 box.alive()
 
@@ -433,6 +448,7 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
                 raise ValueError("a session is running")
             prepare(str(head.get("tree")))
             box.spare = box.spare or Kernel()
+            box.ready_launcher()  # ahead too: the next session's first command finds it started
             return {"ok": True}, {}
         if op in ("shell", "write", "list", "snapshot", "delta"):
             return serve_tool(box, op, head, blobs)
@@ -441,6 +457,7 @@ def serve(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
                 if kernel is not None:              # socket left against the fresh box's (leftovers.sockets_over_fresh)
                     kernel.close()
             box.spare = None
+            box.drop_launcher()
             box.kernel, box.lost, box.idle_cpu, box.idle_spent = None, "", None, 0.0
             reply = job_protocol.reset(), {}
             session_tools.BASE.clear()
@@ -466,6 +483,7 @@ def start(box: Box, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str
                 return {"ok": False, "no_space": True, "error": f"the changes do not fit the session's /work: {e.strerror}"}, {}
             except ValueError as e:  # a name or link of the session's tree apply_delta refuses: theirs, never retried
                 return {"ok": False, "unusable": True, "error": f"the changes cannot be applied: {e}"[:300]}, {}
+        box.ready_launcher()  # started ahead where "prepare" ran: else now, not in the first command's time
     write_files(head, blobs)
     kernel, box.spare = box.spare or Kernel(), None  # one started ahead has run nothing: as fresh
     box.kernel, box.lost, box.idle_spent = kernel, "", 0.0
@@ -496,8 +514,11 @@ def serve_tool(box: Box, op: str, head: dict, blobs: dict[str, bytes]) -> tuple[
         return box.lost_reply()
     if op == "shell":
         try:
-            return session_tools.run_shell(head, blobs.get("command", b""), cpu_since(head),
-                                           lambda proc: reap(proc, box.kernel.proc if box.kernel else None))
+            clock = cpu_since(head)  # before the launcher starts, if it must: its start is the command's CPU
+            return session_tools.run_shell(head, blobs.get("command", b""), clock,
+                                           lambda proc: reap(proc, box.kernel.proc if box.kernel else None,
+                                                             box.launcher.proc if box.launcher else None),
+                                           box.ready_launcher())
         finally:
             box.idle()
     if op == "write":

@@ -21,10 +21,13 @@ import heapq
 import itertools
 import json
 import os
+import select
 import selectors
 import signal
+import socket
 import stat
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 
@@ -922,30 +925,247 @@ def _toolchain_env(head: dict) -> dict[str, str]:
     return {str(k): str(v) for k, v in env.items() if str(k).replace("_", "").isalnum() and "\0" not in str(v)}
 
 
-def run_shell(head: dict, command: bytes, clock: accounting.SandboxClock, reap) -> tuple[dict, dict[str, bytes]]:
-    """`sh -c COMMAND` in /work as the program's uid (the cells' limits: program_limits), until it
-    exits or goes over its CPU time (every process of the session from now on, `clock`:
-    session_box.cpu_since, the host's figure where it answers) or wall time; then
-    its process group is killed. Output past `out_max` is read and counted, never kept. `reap(proc)`
-    reaps every dead child of PID 1 while it runs (orphans of the command), the shell's status kept."""
-    def child() -> None:
-        program_limits.apply(program_limits.spec(pid1.APART, False, None, FSIZE_MAX))
+SPAWN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "session_spawn.py")
+ARG_STRLEN_MAX = 32 * 4096  # Linux's MAX_ARG_STRLEN: one argument's bytes with its NUL; exec refuses more (E2BIG)
+LINE_MAX = 256  # a launcher's reply line at most ("pid N", "exit N CODE"); more is no reply of ours
+LAUNCHER_START_S = 30.0  # a launcher's Python start at most (a loaded gVisor host: a second or two)
+RESUME_S = 0.05  # how often a wait on a launcher resumes it (SIGCONT: it may have been stopped)
 
+
+class Launcher:
+    """PID 1's end of session_spawn.py, the session's shell launcher (its docstring says why: posix_spawn
+    from a small process of the program's, not a fork of PID 1 per command). Started as the session's
+    interpreter is (the program's uid for all three, program_limits.apply, its own session), so what it
+    starts has exactly the limits a command started here had. The launcher is the program's: it may be
+    killed, stopped or traced by the session's processes, so every wait on it is bounded and a launcher
+    that is gone or does not answer is killed and replaced at the next command; nothing it says but its
+    own command's pid and exit status is used."""
+
+    def __init__(self) -> None:
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)  # never a pipe (module docstring)
+
+        def child() -> None:
+            program_limits.apply(program_limits.spec(pid1.APART, False, None, FSIZE_MAX))
+
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-I", "-S", SPAWN, str(theirs.fileno())], stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(theirs.fileno(),), cwd=pid1.WORK,
+                env=dict(job_protocol.BASE_ENV), start_new_session=True, preexec_fn=child)
+        except BaseException:
+            mine.close()
+            raise
+        finally:
+            theirs.close()
+        self.sock, self.buf, self.gone = mine, b"", False
+        try:  # its start done before the caller's clocks run: counted in a session's idle CPU with the interpreter's
+            ready = self._line(time.monotonic() + LAUNCHER_START_S)  # start, it passed a 2 s budget on a loaded gVisor
+        except OSError:
+            ready = None
+        self.sock.setblocking(False)
+        if ready != b"ready":
+            self.close()
+            raise OSError(errno.EIO, f"the session's shell launcher did not start in {LAUNCHER_START_S:g} s")
+
+    def alive(self) -> bool:
+        """Between commands a launcher never writes: anything to read (its EOF, or bytes) ends it."""
+        if self.gone:
+            return False
+        try:
+            self.sock.recv(1, socket.MSG_PEEK)
+        except BlockingIOError:
+            return True
+        except OSError:
+            pass
+        self.close()
+        return False
+
+    def close(self) -> None:
+        """Kill it (its uid is the program's, which is PID 1's effective uid) and close our end; the
+        idle watch or the next command reaps it (session_box.reap, which sets `proc.returncode`: a
+        launcher reaped is never signalled again, as its pid may be another process's by then)."""
+        self.gone = True
+        if self.proc.returncode is None:
+            try:
+                os.kill(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+        self.sock.close()
+
+    def resume(self) -> None:
+        """SIGCONT to a launcher the session's processes may have stopped (harmless when it runs)."""
+        if self.proc.returncode is not None:  # reaped: its pid is no longer its
+            return
+        try:
+            os.kill(self.proc.pid, signal.SIGCONT)
+        except OSError:
+            pass
+
+    def spawn(self, argv: list[bytes], env: dict[str, str], fds: tuple[int, int], wait_s: float) -> int | None:
+        """Start argv with fds as its stdout and stderr; its pid, or None when the launcher died or did
+        not answer within wait_s (then it is killed: the command may not have started)."""
+        body = b"\0".join(argv) + b"\0\0" + b"\0".join(f"{k}={v}".encode() for k, v in env.items())
+        msg = len(body).to_bytes(4, "big") + body
+        self.resume()  # a launcher the session's processes stopped between commands
+        try:
+            self.sock.settimeout(wait_s)
+            sent = socket.send_fds(self.sock, [msg], list(fds))
+            self.sock.sendall(msg[sent:])
+            line = self._line(time.monotonic() + wait_s)
+        except OSError:
+            line = None
+        finally:
+            if not self.gone:
+                self.sock.setblocking(False)
+        if line is not None and line.startswith(b"error "):
+            code = int(line[6:]) if line[6:].isdigit() else errno.EIO
+            raise OSError(code, os.strerror(code))  # as Popen raised it (exec's E2BIG, ENOENT...)
+        if line is None or not line.startswith(b"pid ") or not line[4:].isdigit():
+            self.close()
+            return None
+        return int(line[4:])
+
+    def _line(self, deadline: float) -> bytes | None:
+        """The next reply line, waiting until deadline; None at EOF, past the deadline, or a line too long.
+        Resumed every RESUME_S meanwhile: a command may stop its launcher before it said the pid."""
+        while b"\n" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0 or len(self.buf) > LINE_MAX:
+                return None
+            self.sock.settimeout(min(left, RESUME_S))
+            try:
+                chunk = self.sock.recv(LINE_MAX)
+            except TimeoutError:
+                self.resume()
+                continue
+            if not chunk:
+                return None
+            self.buf += chunk
+        line, _, self.buf = self.buf.partition(b"\n")
+        return line
+
+    def pump(self, proc: Spawned) -> bool:
+        """Read what the launcher sent (never blocking): an exit line for `proc` sets its returncode;
+        False when the launcher is gone (EOF, or what it sent is no reply: then it is killed), after
+        which `reap` gets the command's status: its orphans, the command among them, are PID 1's."""
+        eof = False
+        try:
+            while len(self.buf) <= LINE_MAX:
+                chunk = self.sock.recv(LINE_MAX)
+                if not chunk:
+                    eof = True
+                    break
+                self.buf += chunk
+        except BlockingIOError:
+            pass
+        except OSError:
+            eof = True
+        bad = False
+        while b"\n" in self.buf:
+            line, _, self.buf = self.buf.partition(b"\n")
+            parts = line.split()
+            if (len(parts) == 3 and parts[0] == b"exit" and parts[1] == str(proc.pid).encode()
+                    and parts[2].lstrip(b"-").isdigit() and len(parts[2]) < 8):
+                proc.returncode = int(parts[2]) if proc.returncode is None else proc.returncode
+            else:
+                bad = True
+        if eof or bad or len(self.buf) > LINE_MAX:
+            self.close()
+            return False
+        return True
+
+
+class Spawned:
+    """A command the launcher started (what run_shell needs of a Popen): its pid (its process group's
+    too: setsid) and its returncode, from the launcher's exit line or, if the launcher is gone, from
+    PID 1's own reap of it (session_box.reap sets `returncode` on what it is given)."""
+
+    def __init__(self, launcher: Launcher, pid: int) -> None:
+        self.launcher, self.pid = launcher, pid
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None and not self.launcher.gone:
+            self.launcher.pump(self)
+        if self.returncode is None and self.launcher.gone and not _exists(self.pid):
+            self.returncode = -signal.SIGKILL  # reaped by a launcher that died before it said how it ended
+        return self.returncode
+
+    def wait(self, reap, wait_s: float = 2.0) -> None:
+        """After its process group was killed: its status, within wait_s (a launcher that does not say
+        it by then is killed, and the command's status is then PID 1's reap's, or SIGKILL's)."""
+        deadline = time.monotonic() + wait_s
+        while self.poll() is None and time.monotonic() < deadline:
+            reap(self)
+            if self.returncode is None and not self.launcher.gone:
+                select.select([self.launcher.sock], [], [], min(accounting.POLL_S, max(0.0, deadline - time.monotonic())))
+            elif self.returncode is None:
+                time.sleep(accounting.POLL_S)
+        if self.returncode is None:
+            self.launcher.close()
+            reap(self)
+            self.returncode = -signal.SIGKILL if self.returncode is None else self.returncode
+
+
+def _exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def run_shell(head: dict, command: bytes, clock: accounting.SandboxClock, reap,  # noqa: C901 - one command's pipes, clocks and launcher stay in one frame
+              launcher: Launcher) -> tuple[dict, dict[str, bytes]]:
+    """`sh -c COMMAND` in /work as the program's uid (the cells' limits: program_limits, applied to the
+    session's `launcher`, which starts it with posix_spawn), until it exits or goes over its CPU time
+    (every process of the session from now on, `clock`: session_box.cpu_since, the host's figure where
+    it answers) or wall time; then its process group is killed. Output past `out_max` is read and
+    counted, never kept. `reap(proc)` reaps every dead child of PID 1 while it runs (orphans of the
+    command), the shell's status kept."""
+    arg = command.decode("utf-8", "replace").encode("utf-8", "surrogateescape")
+    if b"\0" in arg:
+        raise ValueError("embedded null byte")
+    if len(arg) >= ARG_STRLEN_MAX:
+        raise OSError(errno.E2BIG, os.strerror(errno.E2BIG))  # what exec answers (as Popen raised it before)
     out, err = accounting.Capture(int(head["out_max"]), clock), accounting.Capture(int(head["out_max"]), clock)
-    t0, limit = time.monotonic(), float(head["cpu_s"])
-    proc = subprocess.Popen(["/bin/sh", "-c", command.decode("utf-8", "replace")], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=pid1.WORK,
-                            env={**job_protocol.BASE_ENV, **_toolchain_env(head)}, start_new_session=True,
-                            preexec_fn=child)
+    t0, limit, wall_max = time.monotonic(), float(head["cpu_s"]), float(head["wall_s"])
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    try:
+        pid = launcher.spawn([b"/bin/sh", b"-c", arg], {**job_protocol.BASE_ENV, **_toolchain_env(head)},
+                             (out_w, err_w), wall_max)
+    except BaseException:
+        os.close(out_r)
+        os.close(err_r)
+        raise
+    finally:
+        os.close(out_w)
+        os.close(err_w)
+    if pid is None:
+        os.close(out_r)
+        os.close(err_r)
+        return ({"status": "time_limit", "exit_code": None, "cpu_s": round(max(clock.settle(limit), 0.0), 6),
+                 "wall_s": round(time.monotonic() - t0, 6), "stdout_bytes": 0, "stderr_bytes": 0,
+                 "detail": "the command's launcher, a process of the session's, was killed or stopped before it "
+                           f"started the command (wall limit {head['wall_s']} s)"}, {"stdout": b"", "stderr": b""})
+    proc = Spawned(launcher, pid)
     sel = selectors.DefaultSelector()
-    assert proc.stdout is not None and proc.stderr is not None
-    for pipe, cap in ((proc.stdout, out), (proc.stderr, err)):
-        os.set_blocking(pipe.fileno(), False)
-        sel.register(pipe.fileno(), selectors.EVENT_READ, cap)
+    pipes = {out_r: out, err_r: err}
+    for fd, cap in pipes.items():
+        os.set_blocking(fd, False)
+        sel.register(fd, selectors.EVENT_READ, cap)
+    sel.register(launcher.sock, selectors.EVENT_READ, None)
     status, detail, exited = "ok", "", 0.0
     try:
         while True:
             for key, _ in sel.select(timeout=accounting.POLL_S):
+                if key.data is None:  # the launcher: the command's exit line (or its end)
+                    if not launcher.pump(proc):
+                        sel.unregister(key.fd)
+                    continue
                 try:
                     chunk = os.read(key.fd, 1 << 16)
                 except BlockingIOError:
@@ -954,11 +1174,14 @@ def run_shell(head: dict, command: bytes, clock: accounting.SandboxClock, reap) 
                     key.data.add(chunk)
                 else:
                     sel.unregister(key.fd)
+                    del pipes[key.fd]
             reap(proc)
-            if proc.poll() is not None and not sel.get_map():
+            if proc.poll() is not None and not pipes:
                 break
+            if not pipes and not launcher.gone:  # the output closed, the exit line not come: a launcher
+                launcher.resume()                # the command stopped (`kill -STOP $PPID`) says it once resumed
             over, wall = clock.over(limit), time.monotonic() - t0
-            if over or wall > float(head["wall_s"]):
+            if over or wall > wall_max:
                 status = "time_limit"
                 detail = (f"the command used {clock.settle(limit):.1f} s of CPU (limit {head['cpu_s']} s)" if over
                           else f"the command ran {wall:.1f} s (wall limit {head['wall_s']} s)")
@@ -972,10 +1195,10 @@ def run_shell(head: dict, command: bytes, clock: accounting.SandboxClock, reap) 
             os.killpg(proc.pid, signal.SIGKILL)
         except OSError:
             pass
-        proc.wait()
         sel.close()
-        proc.stdout.close()
-        proc.stderr.close()
+        proc.wait(reap)
+        os.close(out_r)
+        os.close(err_r)
     code = proc.returncode
     return ({"status": status, "detail": detail, "exit_code": None if status != "ok" else code,
              "cpu_s": round(max(clock.settle(limit), 0.0), 6), "wall_s": round(time.monotonic() - t0, 6),
