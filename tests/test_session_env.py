@@ -88,6 +88,21 @@ def test_tools_on_an_environment(client: VerifierClient) -> None:
         with pytest.raises(VerifierError) as e:
             s.read_file("calc/out/passwd")
         assert e.value.code == grpc.StatusCode.INVALID_ARGUMENT
+        _a_command_exec_cannot_take_is_refused_by_name(s)
+
+
+def _a_command_exec_cannot_take_is_refused_by_name(s) -> None:
+    """A command over exec's one-argument bound could never start (E2BIG in the box, which lost the session): the
+    call's INVALID_ARGUMENT naming `command`; one at the bound runs, and the session lives on either way."""
+    from verifier.sessions import SHELL_COMMAND_MAX_BYTES
+
+    at = ": " + "a" * (SHELL_COMMAND_MAX_BYTES - len(": ; echo fits")) + "; echo fits"
+    assert len(at.encode()) == SHELL_COMMAND_MAX_BYTES
+    assert s.shell(at).stdout == "fits\n"
+    with pytest.raises(VerifierError) as e:
+        s.shell(at + " ")
+    assert e.value.code == grpc.StatusCode.INVALID_ARGUMENT and "command" in e.value.message, e.value.message
+    assert s.shell("echo alive").stdout == "alive\n"
 
 
 def test_the_shell_launcher_is_the_sessions_own(client: VerifierClient) -> None:

@@ -60,6 +60,8 @@ def test_the_hosts_path_length_bound_is_the_boxs():
     from verifier.sessions import PATH_MAX_CHARS, _check_parts
 
     assert PATH_MAX_CHARS == session_tools.PATH_MAX
+    from verifier.sessions import SHELL_COMMAND_MAX_BYTES
+    assert SHELL_COMMAND_MAX_BYTES == session_tools.ARG_STRLEN_MAX - 1  # exec's bound, host and box
     longest = "/".join(["n" * 255] * session_tools.DEPTH_MAX)
     _check_parts(longest)
     assert session_tools.tool_parts(longest, False) is not None

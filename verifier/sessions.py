@@ -65,6 +65,9 @@ PATH_PARTS_MAX = 128  # a session tool's path's parts at most: the box's session
 # A tool's path's characters at most: PATH_PARTS_MAX names of NAME_MAX (255) and their slashes; checked before the path is
 # split, so a path of millions of slashes (0 parts) costs the event loop nothing (red team 13): session_tools.PATH_MAX.
 PATH_MAX_CHARS = PATH_PARTS_MAX * 256
+# A shell command's bytes at most: exec takes one argument (`sh -c COMMAND`) of under MAX_ARG_STRLEN with its NUL, so a
+# longer one could never start; refused here, naming `command`, not lost in the box (session_tools.ARG_STRLEN_MAX).
+SHELL_COMMAND_MAX_BYTES = 32 * 4096 - 1
 SNAPSHOT_MAX_BYTES = 256 << 20  # the session's tree read back to be graded (sandbox/repo/apply.py TREE_MAX_BYTES)
 SNAPSHOT_MAX_FILES = 100_000
 # Of a fork's memory limit, what its interpreter and PID 1 keep beside its files and the changes it
@@ -782,8 +785,12 @@ class SessionRegistry:
         """A shell command's fields as the owner takes them (as `check_cell`); TaskError names the field."""
         if not isinstance(command, str) or not command.strip() or "\0" in command:
             raise TaskError("command", "must be a non-empty string without NUL")
-        if len(command.encode("utf-8", "surrogatepass")) > self.config.max_field_bytes:
+        size = len(command.encode("utf-8", "surrogatepass"))
+        if size > self.config.max_field_bytes:
             raise TaskError("command", f"exceeds {self.config.max_field_bytes} bytes (--max-field-bytes)")
+        if size > SHELL_COMMAND_MAX_BYTES:
+            raise TaskError("command", f"exceeds {SHELL_COMMAND_MAX_BYTES} bytes, the most one exec argument holds: "
+                                       "write a longer script with the write tool and run it")
         _number({"time_limit_s": time_limit_s}, "time_limit_s", float, 0.1, self.config.session_max_time_limit_s)
         _number({"max_output_bytes": max_output_bytes}, "max_output_bytes", int, 1, self.config.max_field_bytes)
 
