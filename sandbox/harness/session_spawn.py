@@ -3,9 +3,9 @@
 Why it exists: PID 1 (session_box.py) is a Python process of about 18 MB; a `subprocess.Popen` with a
 `preexec_fn` forks it whole, runs Python in the child (copy-on-write faults) and unmaps the copy at exec.
 That fork was about 4.5 of the 6.5 ms of the box's CPU per trivial shell command (issue 34; perf in
-docs/benchmarks.md "Sessions"). This launcher is started once per session the same way as the session's
-interpreter (session_box.Kernel: the program's uid for all three, its rlimits, OOM victim first, default
-signals: program_limits.apply), and then starts each command with posix_spawn (vfork: no copy), so every
+docs/benchmarks.md "Agentic sessions on a repository environment"). This launcher is started once per
+session the same way as the session's interpreter (session_box.Kernel: the program's uid for all three,
+its rlimits, OOM victim first, default signals: program_limits.apply), and then starts each command with posix_spawn (vfork: no copy), so every
 command inherits exactly those limits, plus its own session (setsid) and default signal dispositions.
 
 It is the program's own process (its uid), trusted with nothing: PID 1 makes the command's output pipes
