@@ -14,6 +14,7 @@ FINDINGS (strict xfails):
   before the tree (repo_job._run `files`); /work full, the runner's `full` is raised as the environment's
   InfraFailure, not retryable: the model's own excess (its files past WORK_SPARE, a tree_full, its wrong_answer) is
   infra_error. h33x bounds the tree only; nothing bounds the archive (and view.json) against /work on the host.
+  Closed since by h33y: past the dataset's share of /work a full /work is the patch's wrong_answer.
 - h30af, class 9: no session tool bounds its path's length; _check_parts splits it on the event loop (a 64 MiB path of
   slashes, the request's bound, has 0 parts and is admitted: 5.6 s and 586 MB RSS to count it, load 14), and the box
   gets it whole (48 MiB of slashes: the box answered and the session went on, docker/gvisor/userns). Closed since:
@@ -258,19 +259,15 @@ def test_the_right_patch_changing_two_linked_data_files_is_accepted(tree: Any) -
     assert (result["verdict"], result["score"]) == ("accepted", 1.0), result
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "class 8 (h33x counts the tree, not /work): a patch of a few hundred bytes that changes one line of each of three "
-    "7 MiB data files the environment links makes them its own, whole, in the task's archive (apply.task_tar: 21 MiB), "
-    "which the host writes into the job's /work (repo_job._run's `files` op) before any tree is made; /work (20 MiB, "
-    "work_tmpfs_mb) is full, the runner answers `full` and _run raises InfraFailure('environment ... does not fit the "
-    "sandbox's /work', retryable=False): the model's own excess (its files would fill the tree past WORK_SPARE, a "
-    "tree_full that is its wrong_answer) is the task's infra_error. Fix in repo_job: bound the archive against /work on "
-    "the host (the dataset's part as the task's, the patch's excess as the patch's refusal, like the inodes' `added`)"))
+# Was a hole (class 8): the task's archive of three 7 MiB data files the patch made its own filled /work, and the
+# runner's `full` was the environment's InfraFailure; closed by h33y (repo_job._work_share: past the dataset's bounded
+# share of /work, a full /work is the patch's wrong_answer).
 def test_a_patch_whose_archive_fills_work_is_its_own_zero_never_infra(tree: Any) -> None:
     from tests.test_repo_redteam_tree import _GOLD
 
     result = _grade(tree, _GOLD + "".join(_blob_edit(i) for i in range(_BLOBS)))
-    assert result["verdict"] != "infra_error" and result["score"] == 0.0, result
+    assert (result["verdict"], result["score"], result["retryable"]) == ("wrong_answer", 0.0, False), result
+    assert "/work" in result["detail"], result
 
 
 # ----------------------------------------------------------------- 3. the Landlock mode's stamp of the tree (h33w)
