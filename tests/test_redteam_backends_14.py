@@ -17,7 +17,8 @@ FINDINGS (strict xfails):
   target, unlike ptrace and pidfd_getfd). The launcher's next recv_fds gets no fds ("two fds expected", EINVAL) or its
   posix_spawn fails (EAGAIN); it answers `error N`, Launcher.spawn raises that as Popen's OSError, and the next command
   is `crashed`, lost, "session supervisor: OSError ...": the program's own act ends its session as the supervisor's
-  error (Session.tool drops the box). Before h34c each command's limits were set afresh by PID 1's fork.
+  error (Session.tool drops the box). Before h34c each command's limits were set afresh by PID 1's fork. Closed since: a refusing launcher is
+  replaced once (session_box._shell), then the refusal is the command's exit 126.
 - h32h (pre-existing, gVisor only, the variant of tests/test_redteam_backends_2.py's TIME_WAIT finding): the FIN_WAIT2
   end of a half-closed pair goes to TIME_WAIT at the job's exit and the next job's bind of its port is refused.
 HELD: docker and userns: sockets in LISTEN (backlog 0, full), ESTABLISHED unaccepted, FIN_WAIT1 with unsent data,
@@ -252,19 +253,10 @@ LAUNCHER_ABUSE = {
 }
 
 
-LOWERED = ("h34c, class 8, docker/gvisor/userns: a command lowers its launcher's {what} with prlimit (a process of "
-           "its uid: no capability, no ptrace access needed), so the launcher's next posix_spawn/recv_fds fails "
-           "({how}); session_spawn.py answers `error N`, Launcher.spawn raises it as Popen's OSError, session_box's "
-           "shell op answers `error` and SessionBox.shell makes it `crashed`, lost, `session supervisor: ...`: the "
-           "program's own act ends its session as the supervisor's error (and no fresh launcher is started)")
-
-
-@pytest.mark.parametrize("name", [
-    "killed", "stopped",
-    pytest.param("nofile", marks=pytest.mark.xfail(strict=True, reason=LOWERED.format(
-        what="RLIMIT_NOFILE to (4, 4)", how="recv_fds gets no fds: 'two fds expected', EINVAL"))),
-    pytest.param("nproc", marks=pytest.mark.xfail(strict=True, reason=LOWERED.format(
-        what="RLIMIT_NPROC to (0, 0)", how="posix_spawn: EAGAIN")))])
+# Was a hole (h34c, class 8): a launcher whose limits the command lowered answered `error N` at the next command, which
+# lost the session as the supervisor's error; closed since: a launcher's refusal closes it and the next command is
+# asked of a fresh one once (session_box._shell), then it is the command's own exit 126 (session_tools.not_started).
+@pytest.mark.parametrize("name", ["killed", "stopped", "nofile", "nproc"])
 def test_a_command_that_abuses_its_own_launcher_keeps_its_status_and_the_next_commands_limits(
         session_host: SessionHost, name: str) -> None:
     """Safe outcome: the command's own exit status (or its own time_limit); the next command starts with the session's fd limit (not 4) and
@@ -287,3 +279,20 @@ def test_a_command_that_abuses_its_own_launcher_keeps_its_status_and_the_next_co
     assert second.get("status") == "ok" and second.get("stdout", "").endswith("mine\n"), brief(second)
     assert second["stdout"].split()[0] not in ("4", "0") and second["stdout"].split()[1] != "0", second["stdout"]
     assert (cell.get("status"), cell.get("value"), bool(cell.get("lost"))) == ("ok", "2", False), brief(cell)
+
+
+def test_a_command_no_launcher_can_start_is_its_own_exit_126(session_host: SessionHost) -> None:
+    """A command exec refuses (over MAX_ARG_STRLEN; the host refuses it first, here sent to the box directly) fails on
+    the fresh launcher too: its own exit 126 with the reason on stderr (session_tools.not_started), the session lives;
+    the near miss at the bound runs."""
+    box = session_host.take_box("python", SessionLimits(time_limit_s=2), {})
+    try:
+        over = box.shell(": " + "a" * (32 * 4096), 2, 4096)
+        at = box.shell(": " + "a" * (32 * 4096 - 16) + "; echo at", 2, 4096)
+        cell = box.cell("1 + 1")
+    finally:
+        session_host.destroy(box)
+    assert (over.get("status"), over.get("exit_code"), bool(over.get("lost"))) == ("ok", 126, False), brief(over)
+    assert "could not start" in over.get("stderr", ""), brief(over)
+    assert (at.get("status"), at.get("exit_code"), at.get("stdout")) == ("ok", 0, "at\n"), brief(at)
+    assert (cell.get("status"), cell.get("value")) == ("ok", "2"), brief(cell)

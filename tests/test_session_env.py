@@ -122,7 +122,10 @@ def test_the_shell_launcher_is_the_sessions_own(client: VerifierClient) -> None:
         stopped = s.shell("kill -STOP $PPID; echo on; exit 4")
         assert (stopped.status, stopped.exit_code, stopped.stdout) == ("ok", 4, "on\n"), stopped
         killed = s.shell("kill -KILL $PPID; echo on; exit 5")
-        assert (killed.status, killed.exit_code, killed.stdout) == ("ok", 5, "on\n"), killed
+        # killed before its `pid` line (a race the command may win: lost on both backends under load): its own
+        # time_limit naming the launcher (session_tools.run_shell), never the session's loss
+        assert ((killed.status, killed.exit_code, killed.stdout) == ("ok", 5, "on\n")
+                or (killed.status == "time_limit" and "launcher" in killed.detail)), killed
         first = s.shell("echo $PPID").stdout
         assert s.shell("L=$PPID; setsid sh -c \"kill -KILL $L; echo > gone\" </dev/null >/dev/null 2>&1 &").exit_code == 0
         for _ in range(200):  # the background process's kill, seen through a tool that starts nothing

@@ -508,6 +508,24 @@ def prepare(tree: str) -> None:
     PREPARED[0] = tree
 
 
+def _shell(box: Box, head: dict, command: bytes, clock) -> tuple[dict, dict[str, bytes]]:
+    """One shell command (session_tools.run_shell); where its launcher refused to start it, once more from a
+    fresh launcher (the refusal may be limits the session's processes set on the old one), then the
+    command's own `not_started` reply: a command that cannot start never loses the session."""
+    def run() -> tuple[dict, dict[str, bytes]]:
+        return session_tools.run_shell(head, command, clock,
+                                       lambda proc: reap(proc, box.kernel.proc if box.kernel else None,
+                                                         box.launcher.proc if box.launcher else None),
+                                       box.ready_launcher())
+    try:
+        return run()
+    except session_tools.SpawnRefused:
+        try:
+            return run()
+        except session_tools.SpawnRefused as exc:
+            return session_tools.not_started(head, clock, exc)
+
+
 def serve_tool(box: Box, op: str, head: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]]:
     """The tools of a session on an environment (session_tools.py), under box.lock."""
     if not (box.busy() if op == "shell" else box.alive()):  # ended by its limit: lost to every tool
@@ -515,10 +533,7 @@ def serve_tool(box: Box, op: str, head: dict, blobs: dict[str, bytes]) -> tuple[
     if op == "shell":
         try:
             clock = cpu_since(head)  # before the launcher starts, if it must: its start is the command's CPU
-            return session_tools.run_shell(head, blobs.get("command", b""), clock,
-                                           lambda proc: reap(proc, box.kernel.proc if box.kernel else None,
-                                                             box.launcher.proc if box.launcher else None),
-                                           box.ready_launcher())
+            return _shell(box, head, blobs.get("command", b""), clock)
         finally:
             box.idle()
     if op == "write":

@@ -932,6 +932,25 @@ LAUNCHER_START_S = 30.0  # a launcher's Python start at most (a loaded gVisor ho
 RESUME_S = 0.05  # how often a wait on a launcher resumes it (SIGCONT: it may have been stopped)
 
 
+class SpawnRefused(OSError):
+    """The launcher answered `error N`: the command never started. The launcher is the program's, so its
+    own limits may be the program's doing (`prlimit $PPID`: RLIMIT_NOFILE 4 or RLIMIT_NPROC 0, red team 14):
+    it is closed, and serve_tool asks a fresh one once before the refusal is the command's (`not_started`)."""
+
+
+NOT_STARTED_EXIT = 126  # a command that could not start: the shell's own code for "found but cannot execute"
+
+
+def not_started(head: dict, clock: accounting.SandboxClock, exc: OSError) -> tuple[dict, dict[str, bytes]]:
+    """The reply of a command the session's launcher could not start (exec's E2BIG, EAGAIN where the
+    session's processes fill its process limit): the command's own exit 126 with the reason on stderr, as
+    a shell's failed fork or exec is; never the session's loss."""
+    err = f"session: the command could not start: {exc.strerror or exc}\n".encode()
+    return ({"status": "ok", "detail": "", "exit_code": NOT_STARTED_EXIT,
+             "cpu_s": round(max(clock.settle(float(head["cpu_s"])), 0.0), 6), "wall_s": 0.0,
+             "stdout_bytes": 0, "stderr_bytes": len(err)}, {"stdout": b"", "stderr": err})
+
+
 class Launcher:
     """PID 1's end of session_spawn.py, the session's shell launcher (its docstring says why: posix_spawn
     from a small process of the program's, not a fork of PID 1 per command). Started as the session's
@@ -1019,7 +1038,8 @@ class Launcher:
                 self.sock.setblocking(False)
         if line is not None and line.startswith(b"error "):
             code = int(line[6:]) if line[6:].isdigit() else errno.EIO
-            raise OSError(code, os.strerror(code))  # as Popen raised it (exec's E2BIG, ENOENT...)
+            self.close()  # a launcher that cannot start a command may hold the program's limits: never reused
+            raise SpawnRefused(code, os.strerror(code))
         if line is None or not line.startswith(b"pid ") or not line[4:].isdigit():
             self.close()
             return None
@@ -1128,8 +1148,8 @@ def run_shell(head: dict, command: bytes, clock: accounting.SandboxClock, reap, 
     arg = command.decode("utf-8", "replace").encode("utf-8", "surrogateescape")
     if b"\0" in arg:
         raise ValueError("embedded null byte")
-    if len(arg) >= ARG_STRLEN_MAX:
-        raise OSError(errno.E2BIG, os.strerror(errno.E2BIG))  # what exec answers (as Popen raised it before)
+    if len(arg) >= ARG_STRLEN_MAX:  # what exec answers (the host refuses it first: verifier/sessions.py)
+        raise SpawnRefused(errno.E2BIG, os.strerror(errno.E2BIG))
     out, err = accounting.Capture(int(head["out_max"]), clock), accounting.Capture(int(head["out_max"]), clock)
     t0, limit, wall_max = time.monotonic(), float(head["cpu_s"]), float(head["wall_s"])
     out_r, out_w = os.pipe()
