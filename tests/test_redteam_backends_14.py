@@ -38,7 +38,6 @@ import pytest
 from sandbox.session import SessionHost, SessionLimits
 from sandbox.sync import SyncGrader
 from tests import test_redteam_backends_8 as red_team_8
-from tests.helpers import known_bug
 
 session_host = red_team_8.session_host  # the module's fixture: a SessionHost on any_grader's backend
 
@@ -232,8 +231,10 @@ def test_tcp_sockets_in_every_state_a_job_leaves_do_not_reach_the_next_job(any_g
     gvisor = ("under gVisor the FIN_WAIT2 end of the half-closed pair (port 30152, IPv4 and IPv6) goes to TIME_WAIT at "
               "the job's exit and the next job's bind of it is refused: the reset reads /proc/net/tcp there as before "
               "h32h (no counts) and does not see it; the variant of tests/test_redteam_backends_2.py's known gVisor "
-              "TIME_WAIT finding, pre-existing, not h32h's")
-    known_bug(request, backend, {"gvisor": gvisor, "runsc": gvisor})
+              "TIME_WAIT finding, pre-existing, not h32h's; not strict: whether the pair reaches TIME_WAIT before the "
+              "job's end is timing (stop 51's clean-clone run found the port free once)")
+    if backend in ("gvisor", "runsc"):
+        request.applymarker(pytest.mark.xfail(strict=False, reason=gvisor))
     r, made = _stdout(any_grader, TCP_PORTS + MAKE_STATES)
     print(made)
     assert r["verdict"] == "accepted" and made.get("mine"), (r, made)
