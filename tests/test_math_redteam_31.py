@@ -57,30 +57,13 @@ all the problem's own labels); units and comparatives in a box (`6\\text{ km}`, 
 
 from __future__ import annotations
 
-from typing import Any
 
 import pytest
 
 from tests.helpers import MATH_PROFILES, paid_test, refused_test
+from tests.test_math_redteam_30 import _cases, _rows, problem_verdicts
 from verifier.formats.common import prompt_problem
 from verifier.math import grade_math
-
-
-def _rows(rows: list[Any], reason: str) -> list[Any]:
-    """Rows (a completion for gold 6, or a (completion, gold) pair) as cases marked a strict xfail with `reason`."""
-    pairs = [r if isinstance(r, tuple) else (r, "6") for r in rows]
-    return [pytest.param(c, g, None, marks=pytest.mark.xfail(strict=True, reason=reason)) for c, g in pairs]
-
-
-def _cases(rows: list[Any]) -> list[Any]:
-    """Rows as cases with no mark (held near misses, right answers that pay)."""
-    return [(r[0], r[1], None) if isinstance(r, tuple) else (r, "6", None) for r in rows]
-
-
-def problem_verdicts(completion: str, problem: str, gold: str = "6") -> list[str]:
-    """The verdict under each profile for a task that carries `problem` (fx29ay's entry, `grade_math`)."""
-    return [grade_math({"completion": completion, "gold": gold, "profile": profile, "problem": problem})["verdict"]
-            for profile in MATH_PROFILES]
 
 
 def lenient_verdict(completion: str, gold: str = "6") -> str:
