@@ -239,6 +239,7 @@ def restore_flags(path: str) -> list[str]:
 
 NET_TABLES = ("unix", "tcp", "tcp6", "udp", "udp6", "raw", "raw6")  # /proc/net/*: what a socket bound
 FRESH_SOCKETS: dict[str, int] = {}  # the namespace's sockets as the box started (note_fresh_sockets)
+FRESH_TCP_OPENS = [-1]  # the namespace's TCP connections opened, as the box started (note_fresh_sockets, tcp_opens)
 
 
 def socket_counts() -> dict[str, int]:
@@ -268,6 +269,7 @@ def note_fresh_sockets() -> None:
     """The namespace's socket counts once, at the box's start, its helpers running (the runner's and
     its helpers' socket pairs): what every reset compares with (bound_sockets)."""
     FRESH_SOCKETS.update(socket_counts())
+    FRESH_TCP_OPENS[0] = tcp_opens()
 
 
 def sockets_over_fresh(now: dict[str, int] | None = None) -> list[str]:
@@ -291,9 +293,9 @@ def bound_sockets() -> list[str]:
     UDP-Lite port, seen by the next job's bind, carries bits (issue 30: under runc and gVisor
     alike). None can be removed from here: the reset reports them and the box is replaced. The
     runner and its helpers bind nothing (socket pairs only)."""
-    counts = socket_counts()
-    found = sockets_over_fresh(counts)
-    skip = TCP_TABLES if tcp_tables_empty(counts) else ()
+    counts, tw = socket_counts(), tcp_time_wait()
+    found = sockets_over_fresh(counts) + time_wait_unlisted(tw)
+    skip = TCP_TABLES if tcp_tables_empty(counts, tw) else ()
     for table in NET_TABLES:
         if table in skip:
             continue
@@ -315,7 +317,7 @@ TCP_TABLES = ("tcp", "tcp6")  # /proc/net's tables of TCP: read only where the c
 TCP_PROTOCOLS = ("TCP", "TCPv6")  # their sockets in /proc/net/protocols (socket_counts)
 
 
-def tcp_tables_empty(counts: dict[str, int]) -> bool:
+def tcp_tables_empty(counts: dict[str, int], tw: int) -> bool:
     """Whether the namespace's own counts prove that /proc/net/tcp and tcp6 list nothing: no TCP socket
     (`counts`: /proc/net/protocols' TCP and TCPv6 columns, every socket those tables list but one in
     TIME_WAIT) and none in TIME_WAIT (/proc/net/sockstat's `tw`: such a socket is no socket the columns
@@ -324,8 +326,8 @@ def tcp_tables_empty(counts: dict[str, int]) -> bool:
     with more memory, a fifth of a HumanEval job's CPU (issue 32). False where a count is missing
     (gVisor: the tables are its every kind), so the tables are read. A connection half open (SYN_RECV)
     is in neither count, but none outlives its listener's processes (measured, kernel 6.18: a listener
-    with six connections it never accepted, its queue full, killed, left the table empty at once)."""
-    return all(counts.get(p, -1) == 0 for p in TCP_PROTOCOLS) and tcp_time_wait() == 0
+    with six connections it never accepted, its queue full, killed, left the table empty at once). `tw`: tcp_time_wait()."""
+    return all(counts.get(p, -1) == 0 for p in TCP_PROTOCOLS) and tw == 0
 
 
 def tcp_time_wait() -> int:
@@ -340,6 +342,33 @@ def tcp_time_wait() -> int:
     except (OSError, ValueError, IndexError):
         pass
     return -1
+
+
+def tcp_opens() -> int:
+    """TCP connections the namespace has opened, actively or passively, since it was made (/proc/net/snmp's Tcp
+    ActiveOpens + PassiveOpens: the namespace's own counters, under Linux and gVisor alike); -1 where unreadable."""
+    try:
+        with open("/proc/net/snmp", "rb") as f:
+            rows = [line.split() for line in f if line.startswith(b"Tcp:")]
+        names, values = rows[0], rows[1]
+        return int(values[names.index(b"ActiveOpens")]) + int(values[names.index(b"PassiveOpens")])
+    except (OSError, ValueError, IndexError):
+        return -1
+
+
+def time_wait_unlisted(tw: int) -> list[str]:
+    """Where the namespace cannot count its sockets in TIME_WAIT (`tw` -1: gVisor, whose /proc has no sockstat and
+    whose /proc/net/tcp lists no TIME_WAIT socket), any TCP connection opened since the fresh box may hold its port
+    for the next job's bind (red team of h32h: a FIN_WAIT2 or TIME_WAIT end outlives the job's processes), so the box
+    is replaced: known clean only while no connection was made (tcp_opens unchanged). Linux counts `tw`, and its
+    tables list such a socket (bound_sockets reads them), so there nothing is added."""
+    if tw >= 0:
+        return []
+    opened = tcp_opens()
+    if opened >= 0 and opened == FRESH_TCP_OPENS[0]:
+        return []
+    return [f"TCP connections opened since the fresh box: {opened} against {FRESH_TCP_OPENS[0]} (a port may be in "
+            "TIME_WAIT, which this kernel neither counts nor lists)"]
 
 
 def unlisted_kinds() -> list[str]:
