@@ -228,7 +228,8 @@ def _streaming(server, tasks: list[dict], timeout_s: float) -> tuple[threading.T
 
 def _all_correct(results: list, tasks: list[dict]) -> None:
     assert sorted(r.id for r in results) == sorted(t["id"] for t in tasks)
-    assert all(r.verdict == pb.VERDICT_CORRECT for r in results), {pb.Verdict.Name(r.verdict) for r in results}
+    wrong = [(r.id, pb.Verdict.Name(r.verdict), r.detail) for r in results if r.verdict != pb.VERDICT_CORRECT]
+    assert not wrong, (len(wrong), wrong[:5])  # the detail says which path (workers.py MathPool.run) gave up
 
 
 def test_sigkilled_worker_mid_batch_loses_no_item(server_factory):
