@@ -1,0 +1,341 @@
+"""Red team rt15 (red team 15) of three changes that had not been attacked since they landed, through real session boxes
+on docker, gvisor and userns (tests/conftest.py `any_grader`) and the real host-side checks:
+
+1. b2c16a8 (sandbox/harness/session_box.py _shell, session_tools.SpawnRefused/not_started): a launcher that answers
+   `error` is closed and the command is asked of a fresh launcher once, then it is the command's own exit 126.
+2. h33y's `command_files` (sandbox/repo_job.py copied): the runners a test command names are copies; what the patch
+   may change is decided by another reading of the same command (sandbox/repo/patch.py command_paths).
+3. The refusals before the box: a tool path's characters (verifier/sessions.py PATH_MAX_CHARS, session_tools.PATH_MAX)
+   and a shell command's bytes (SHELL_COMMAND_MAX_BYTES, session_tools.ARG_STRLEN_MAX).
+
+Classes 3, 5, 8 and 9 of /work/shared/RED-TEAM.md. Verdicts only, no durations.
+
+FINDINGS (strict xfails): see each test's reason.
+HELD: see each passing test's docstring.
+"""
+from __future__ import annotations
+
+import ast
+import os
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from sandbox.build import HARNESS
+from sandbox.session import SessionHost, SessionLimits
+from tests import test_redteam_backends_8 as red_team_8
+
+session_host = red_team_8.session_host  # the module's fixture: a SessionHost on any_grader's backend
+
+pytestmark = pytest.mark.docker  # the images (and the root filesystems exported from them)
+
+SANDBOX = {"pool_name": "pytest-redteam-backends-15", "pool_size": 1, "languages": ("python",)}
+BACKENDS_CUT = {"runsc": "the same Sentry as gvisor (Docker's runsc runtime): the brief's backends are docker, gvisor, userns"}
+
+
+def _tools() -> Any:
+    sys.path.insert(0, str(HARNESS))  # the harness's modules import each other by name (tests/test_session_list_bound.py)
+    import session_tools
+
+    return session_tools
+
+
+def brief(r: dict) -> tuple:
+    return r.get("status"), r.get("lost"), r.get("exit_code"), str(r.get("detail"))[:200], str(r.get("value"))[:120]
+
+
+# ----------------------------------------------------------------- 1. the launcher's retry (b2c16a8)
+# A daemon an earlier command leaves (setsid: out of the command's process group, all run_shell kills) kills every
+# process newer than itself, in a loop: the launcher PID 1 starts for a later command (ready_launcher: after a refusal,
+# the retry's; or where the old one is gone) dies as soon as its preexec_fn has made it the program's uid, or in its
+# Python start, before its "ready" line. It writes "ready" first; the command waits for it with shell builtins only.
+HUNTER = r"""import os, signal, time
+me, end = os.getpid(), time.time() + 60
+known = {int(p) for p in os.listdir('/proc') if p.isdigit()}
+log, seen = open('/work/hunter.log', 'a', buffering=1), set()
+log.write('ready\n')
+while time.time() < end:
+    for pid in range(me + 1, me + 300):
+        if pid in known:
+            continue
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            continue
+        if pid not in seen:
+            seen.add(pid)
+            log.write('kill %d\n' % pid)
+    time.sleep(0.0005)
+"""
+NPROC_ZERO = "python3 -c \"import sys, resource\nresource.prlimit(int(sys.argv[1]), resource.RLIMIT_NPROC, (0, 0))\" $PPID"
+DAEMON = ("setsid python3 /work/hunter.py </dev/null >/dev/null 2>&1 & "
+          "while [ ! -s /work/hunter.log ]; do :; done; ")  # shell builtins only: no new pid for it to kill
+HUNTS = {
+    "retry": f"{NPROC_ZERO}; {DAEMON}",  # the retry itself: the old launcher refuses (its NPROC 0), the fresh one is killed
+    "fresh": f"{DAEMON}kill -9 $PPID",  # no refusal: the old launcher killed by the command, the fresh one by the daemon
+}
+HUNT_HOLE = ("class 8, b2c16a8/h34c: the launcher PID 1 starts for a command (the retry's fresh one, "
+             "or any where the old one is gone) is the program's process from its first instruction; a daemon of an "
+             "earlier command kills it before its `ready` line (Launcher.__init__ raises OSError EIO, 'did not start in 30 s', "
+             "not SpawnRefused, out of _shell), which serve answers as {'error': ...}: the command is `crashed`, lost, "
+             "'session supervisor: OSError ...' (Session.tool drops the session). Fix idea: a launcher that does not "
+             "start is the command's own failure (not_started's 126, or its time_limit), in _shell as a refusal is; and "
+             "its start waits at most the command's wall limit (LAUNCHER_START_S is not bounded by it)")
+
+
+@pytest.mark.xfail(strict=True, reason=HUNT_HOLE)
+@pytest.mark.parametrize("name", list(HUNTS))
+def test_a_launcher_killed_before_ready_is_the_commands_failure_not_the_sessions_loss(
+        session_host: SessionHost, name: str) -> None:
+    """Safe outcome: the next command is the program's failure (its exit status, 126, or its own time_limit), never
+    `lost` nor 'session supervisor'; a cell after it answers. Near miss: the first command ran (status ok or its own
+    time_limit) and the daemon killed the fresh launcher (its log names a pid)."""
+    box = session_host.take_box("python", SessionLimits(time_limit_s=1), {})
+    try:
+        wrote = box.write("hunter.py", HUNTER.encode())
+        first = box.shell(HUNTS[name], 1, 4096)
+        second = box.shell("echo mine; exit 3", 1, 4096)
+        log = box.read("hunter.log", 4096)
+        cell = box.cell("1 + 1")
+    finally:
+        session_host.destroy(box)
+    print(brief(first), brief(second), log, brief(cell))
+    assert wrote.get("ok") is True and not first.get("lost"), (wrote, brief(first))
+    assert b"kill " in log.get("data", b""), log
+    assert not second.get("lost") and "session supervisor" not in str(second.get("detail")), brief(second)
+    assert (cell.get("status"), cell.get("value"), bool(cell.get("lost"))) == ("ok", "2", False), brief(cell)
+
+
+# The retried command: what it runs, as whom and with what limits. The first command sets NPROC (0, 0) on its launcher
+# (refusal at the next command) and tries to raise its launcher's hard limit of open files (EPERM: no capability).
+RAISE_NOFILE = ("python3 -c \"import sys, resource\nsoft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\ntry:\n"
+                "    resource.prlimit(int(sys.argv[1]), resource.RLIMIT_NOFILE, (hard + 1, hard + 1))\n    print('raised')\n"
+                "except (OSError, ValueError) as e:\n    print('refused', getattr(e, 'errno', e))\" $PPID")
+PROBE = "echo run >> /work/count; id; ulimit -a; ulimit -Ha; grep -v '^Max cpu' /proc/self/limits"
+
+
+def test_a_retried_command_runs_once_with_the_sessions_uid_and_limits(session_host: SessionHost) -> None:
+    """Held (b2c16a8): a command whose launcher refused it (NPROC 0 its earlier command set) runs once, on the fresh
+    launcher, with the same uid and the same soft and hard limits as a command on a clean launcher; a launcher's hard
+    limit cannot be raised by the program (prlimit: EPERM)."""
+    box = session_host.take_box("python", SessionLimits(time_limit_s=2), {})
+    try:
+        base = box.shell(PROBE, 2, 1 << 16)
+        first = box.shell(f"{RAISE_NOFILE}; {NPROC_ZERO}; grep -c 'processes  *0  *0 ' /proc/$PPID/limits", 2, 4096)
+        retried = box.shell(PROBE, 2, 1 << 16)
+        count = box.read("count", 100)
+    finally:
+        session_host.destroy(box)
+    print(brief(base), brief(first), repr(first.get("stdout")), brief(retried))
+    assert first.get("stdout", "").split() == ["refused", "1", "1"], brief(first)  # EPERM; near miss: NPROC set to 0
+    assert (retried.get("status"), retried.get("exit_code")) == ("ok", 0), brief(retried)
+    assert retried["stdout"] == base["stdout"] and base["stdout"].count("\n") > 10, (base["stdout"], retried["stdout"])
+    assert count.get("data") == b"run\nrun\n", count  # once for the base, once for the retried command
+
+
+# Many refusals in one session: each command sets NPROC 0 on its launcher, so each next one is refused, the launcher
+# closed and a fresh one started. Nothing must pile up: live launchers, zombies, the commands' runs.
+LEAK_ROUNDS = 12
+COUNT_PROCS = ("import os\nlive = zombies = 0\nfor p in os.listdir('/proc'):\n    if p.isdigit():\n        try:\n"
+               "            stat = open('/proc/%s/stat' % p).read()\n            cmd = open('/proc/%s/cmdline' % p, 'rb').read()\n"
+               "        except OSError:\n            continue\n        zombies += stat.rsplit(')', 1)[1].split()[0] == 'Z'\n"
+               "        live += b'session_spawn' in cmd\n(live, zombies, open('/work/n').read().count('x'))")
+
+
+def test_many_refused_launchers_leave_no_launcher_or_zombie_behind(session_host: SessionHost) -> None:
+    """Held (b2c16a8, class 5/6): after LEAK_ROUNDS commands each refused once by its launcher and run by a fresh one,
+    at most one launcher lives, no zombie is left, and every command ran exactly once."""
+    box = session_host.take_box("python", SessionLimits(time_limit_s=4), {})
+    try:
+        replies = [box.shell(f"echo x >> /work/n; {NPROC_ZERO}", 2, 4096) for _ in range(LEAK_ROUNDS)]
+        counted = box.cell(COUNT_PROCS)
+    finally:
+        session_host.destroy(box)
+    assert all((r.get("status"), r.get("exit_code")) == ("ok", 0) for r in replies), [brief(r) for r in replies]
+    assert counted.get("status") == "ok", brief(counted)
+    live, zombies, runs = ast.literal_eval(counted["value"])
+    assert live <= 1 and zombies == 0 and runs == LEAK_ROUNDS, (live, zombies, runs)
+
+
+# ----------------------------------------------------------------- 3. the bounds before the box
+def _host_check_shell(command: str) -> str:
+    """The server's own check of a shell command (verifier/sessions.py SessionRegistry.check_shell) with its defaults:
+    "" when admitted, else the field it names."""
+    from sandbox.contract import TaskError
+    from verifier.config import ServerConfig
+    from verifier.sessions import SessionRegistry
+
+    registry = SimpleNamespace(config=ServerConfig())
+    try:
+        SessionRegistry.check_shell(registry, command, 0, 0)  # type: ignore[arg-type]
+    except TaskError as e:
+        return e.field
+    return ""
+
+
+# A lone surrogate (JSON "\ud800", which the HTTP API decodes to a str) is 3 bytes as the host counts it (surrogatepass)
+# and as it sends it; the box decodes the command with "replace" (3 U+FFFD, 9 bytes) before it counts it against exec's
+# bound. 43,000 of them: 129,005 bytes at the host (admitted), 387,005 in the box (E2BIG: refused twice, exit 126).
+SURROGATES = 43_000
+SURROGATE_HOLE = ("bounds that differ between server and box (class 9's one-home rule): check_shell counts a command's "
+                  "bytes as `surrogatepass` encodes them (a lone surrogate 3), run_shell counts them after decoding with "
+                  "'replace' (each of those bytes one U+FFFD: 9): a command the host admits as under "
+                  "SHELL_COMMAND_MAX_BYTES never starts (its exit 126, 'could not start': Argument list too long), what "
+                  "the host's bound exists to refuse by name. Fix idea: one count in one home: the host refuses a lone "
+                  "surrogate in `command` (or counts it as the box will run it)")
+
+
+@pytest.mark.xfail(strict=True, reason=SURROGATE_HOLE)
+def test_a_command_the_host_admits_by_its_bytes_starts_in_the_box(session_host: SessionHost) -> None:
+    """Safe outcome: a command under the host's bound runs (exit 0), or the host refuses it naming `command`. Near
+    miss: 100 lone surrogates run (the box's decoding is what runs: U+FFFD)."""
+    command = "echo " + "\ud800" * SURROGATES + " | wc -c"
+    host = _host_check_shell(command)
+    replaced = len(("\ud800" * 100).encode("utf-8", "surrogatepass").decode("utf-8", "replace").encode())
+    box = session_host.take_box("python", SessionLimits(time_limit_s=2), {})
+    try:
+        near = box.shell("echo " + "\ud800" * 100 + " | wc -c", 2, 4096)
+        sent = box.shell(command, 2, 4096)
+    finally:
+        session_host.destroy(box)
+    print(host, brief(near), brief(sent), repr(sent.get("stderr"))[:200])
+    assert (near.get("status"), near.get("exit_code"), near.get("stdout", "").strip()) == ("ok", 0, str(replaced + 1)), brief(near)
+    assert host == "command" or (sent.get("status"), sent.get("exit_code")) == ("ok", 0), (host, brief(sent))
+
+
+MULTIBYTE = {"ascii": "a", "two-byte": "\u00e9", "three-byte": "\u20ac", "four-byte": "\U0001F600"}
+
+
+@pytest.mark.parametrize("name", list(MULTIBYTE))
+def test_the_shell_bound_is_exact_for_multibyte_characters(session_host: SessionHost, name: str) -> None:
+    """Held: a command of exactly SHELL_COMMAND_MAX_BYTES bytes in UTF-8 (padded with ASCII to the byte) is admitted by
+    the host and runs in the box (exit 0); one byte more is refused by the host naming `command` and, sent to the box
+    directly, is the command's own exit 126, the session living."""
+    from verifier.sessions import SHELL_COMMAND_MAX_BYTES
+
+    char = MULTIBYTE[name]
+    width = len(char.encode())
+    body = SHELL_COMMAND_MAX_BYTES - len(": ; echo at")
+    at = ": " + char * (body // width) + "a" * (body % width) + "; echo at"
+    over = at + " "
+    assert len(at.encode()) == SHELL_COMMAND_MAX_BYTES
+    assert (_host_check_shell(at), _host_check_shell(over)) == ("", "command")
+    box = session_host.take_box("python", SessionLimits(time_limit_s=2), {})
+    try:
+        ran = box.shell(at, 2, 4096)
+        refused = box.shell(over, 2, 4096)
+        cell = box.cell("1 + 1")
+    finally:
+        session_host.destroy(box)
+    assert (ran.get("status"), ran.get("exit_code"), ran.get("stdout")) == ("ok", 0, "at\n"), brief(ran)
+    assert (refused.get("status"), refused.get("exit_code"), bool(refused.get("lost"))) == ("ok", 126, False), brief(refused)
+    assert (cell.get("status"), cell.get("value")) == ("ok", "2"), brief(cell)
+
+
+def _path_of(chars: int, char: str) -> str:
+    """A path of exactly `chars` characters of PATH_PARTS_MAX parts at most: names of 255 `char`s, a leading "/"."""
+    from verifier.sessions import PATH_PARTS_MAX
+
+    names, left = [], chars - 1
+    while left > 0 and len(names) < PATH_PARTS_MAX:
+        n = min(255, left - (1 if names else 0))
+        names.append(char * n)
+        left -= n + (1 if len(names) > 1 else 0)
+    return "/" + "/".join(names) + char * left
+
+
+@pytest.mark.parametrize("name", list(MULTIBYTE))
+def test_the_host_and_the_box_bound_a_paths_characters_alike(name: str) -> None:
+    """Held: at PATH_MAX_CHARS characters (of 1- to 4-byte UTF-8, and a path's JSON as the channel sends it, ensure_ascii:
+    an astral character is two escapes the box decodes to one) the host and the box both admit a path, one more both
+    refuse; the counts are the same characters."""
+    import json
+
+    from sandbox.contract import TaskError
+    from verifier.sessions import PATH_MAX_CHARS, _check_parts
+
+    tools = _tools()
+    assert PATH_MAX_CHARS == tools.PATH_MAX
+    for chars, admitted in ((PATH_MAX_CHARS, True), (PATH_MAX_CHARS + 1, False)):
+        path = _path_of(chars, MULTIBYTE[name])
+        assert len(path) == chars
+        try:
+            _check_parts(path)
+            host = True
+        except TaskError as e:
+            assert e.field == "path", e
+            host = False
+        boxed = json.loads(json.dumps({"path": path}))["path"]  # the channel's framing of a request's head
+        assert (host, tools.tool_parts(boxed, False) is not None) == (admitted, admitted), (name, chars)
+
+
+def test_a_path_at_the_bound_is_written_and_one_past_it_refused_in_the_box(session_host: SessionHost) -> None:
+    """Held: a write of a path of exactly PATH_MAX_CHARS characters (128 names of 255 bytes) is written and read back;
+    one character more is refused in the box too; a path at the bound of 4-byte characters (names of 1,020 bytes, past
+    NAME_MAX) is the call's refusal, the session living."""
+    from verifier.sessions import PATH_MAX_CHARS
+
+    at, over, wide = _path_of(PATH_MAX_CHARS, "a"), _path_of(PATH_MAX_CHARS + 1, "a"), _path_of(PATH_MAX_CHARS, "\U0001F600")
+    box = session_host.take_box("python", SessionLimits(time_limit_s=2), {})
+    try:
+        wrote = box.write(at, b"deep")
+        read = box.read(at, 10)
+        refused = box.write(over, b"x")
+        too_wide = box.write(wide, b"x")
+        cell = box.cell("1 + 1")
+    finally:
+        session_host.destroy(box)
+    assert wrote.get("ok") is True and read.get("data") == b"deep", (wrote, {k: v for k, v in read.items() if k != "data"})
+    assert refused.get("ok") is False and not refused.get("lost"), refused
+    assert too_wide.get("ok") is False and not too_wide.get("lost"), too_wide
+    assert (cell.get("status"), cell.get("value")) == ("ok", "2"), brief(cell)
+
+
+# ----------------------------------------------------------------- 2. the runner a test command names (h33y)
+# The tree: tools/run.sh (a runner), `ci` a link to `tools`, `runtests` (a runner with no suffix). Each command names a
+# runner the copy rule (command_files) finds; the patch's allowlist is told the command's files by command_paths, a
+# second reading of the same command. A patch that rewrites the runner (to print a forged report) must be refused.
+RUNNER_COMMANDS = {
+    "plain": ("bash tools/run.sh", "tools/run.sh"),
+    "after-cd": ("cd tools && ./run.sh", "tools/run.sh"),
+    "through-link": ("bash ci/run.sh", "tools/run.sh"),
+    "semicolon": ("bash tools/run.sh; true", "tools/run.sh"),
+    "subshell": ("(tools/run.sh)", "tools/run.sh"),
+    "bare-name": ("sh runtests", "runtests"),
+}
+RUNNER_HOLE = ("class 3, h33y/command_paths: the patch's protected files are the command's words as command_paths reads "
+               "them (split on blanks, quotes stripped, `./` dropped, only words with a `/` or a script suffix), not the "
+               "runners the copy rule resolves (command_files: words split on the shell's operators, followed through "
+               "the environment's links, last parts after a `cd`): a runner named after `cd`, through a link, before a "
+               "`;`, in a subshell or without a suffix is a copy the PATCH MAY REWRITE (check_admitted admits the "
+               "hunk). A rewritten runner forges its report; only decoys detect it, and a task with no decoy "
+               "(parametrized or non-equality FAIL_TO_PASS tests) pays it, as the in-process forgery of "
+               "tests/test_repo_redteam_python.py does. Fix idea: one home: protect every file command_files names "
+               "(its resolved paths, and every file of the tree whose last part it names)")
+
+
+@pytest.mark.parametrize("name", list(RUNNER_COMMANDS))
+def test_a_patch_may_not_rewrite_a_runner_the_command_names(name: str, tmp_path: Path,
+                                                            request: pytest.FixtureRequest) -> None:
+    """Safe outcome: for each spelling the copy rule makes the runner a copy (near miss: it does) and check_admitted
+    refuses a patch that rewrites it (PatchError naming a protected path). `plain` holds."""
+    from sandbox.repo.apply import tree_kind
+    from sandbox.repo.patch import PatchError, check_admitted, command_paths, read_patch
+    from sandbox.repo_job import copied
+
+    if name != "plain":
+        request.applymarker(pytest.mark.xfail(strict=True, reason=RUNNER_HOLE))
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "run.sh").write_text("#!/bin/sh\npython3 -m pytest -rA tests\n")
+    (tmp_path / "runtests").write_text("python3 -m pytest -rA tests\n")
+    os.symlink("tools", tmp_path / "ci")
+    command, runner = RUNNER_COMMANDS[name]
+    assert copied("python", command, str(tmp_path))(runner), (name, runner)  # near miss: the copy rule finds it
+    old = (tmp_path / runner).read_text().splitlines()[-1]
+    patch = read_patch(f"--- a/{runner}\n+++ b/{runner}\n@@ -{2 if runner.endswith('.sh') else 1} +{2 if runner.endswith('.sh') else 1} @@\n"
+                       f"-{old}\n+echo PASSED\n")
+    with pytest.raises(PatchError, match="protected"):
+        check_admitted(patch, "python", lambda path: tree_kind(str(tmp_path), path), command_paths(command))
