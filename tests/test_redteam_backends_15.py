@@ -10,8 +10,31 @@ on docker, gvisor and userns (tests/conftest.py `any_grader`) and the real host-
 
 Classes 3, 5, 8 and 9 of /work/shared/RED-TEAM.md. Verdicts only, no durations.
 
-FINDINGS (strict xfails): see each test's reason.
-HELD: see each passing test's docstring.
+FINDINGS (strict xfails):
+- b2c16a8/h34c, class 8, docker/gvisor/userns: a daemon of an earlier command kills every process newer than itself; the
+  launcher PID 1 starts for the next command (the retry's fresh one after a refusal, or any where the old one is gone)
+  dies before its `ready` line, Launcher.__init__ raises OSError EIO ("did not start in 30 s", though it died at once),
+  which is not SpawnRefused: the command is `crashed`, lost, "session supervisor: OSError ...", the session dropped.
+- h33y/command_paths, class 3 (a WRONG REWARD), docker/gvisor: the files a patch may not touch are the command's words as
+  command_paths reads them; the runners command_files copies are found by another reading. A runner named after `cd`
+  (`cd tools && sh run.sh`), through an environment link, before `;`, in a subshell or without a suffix may be
+  rewritten by the patch: a wrong patch whose runner hides pytest's output and cuts every <failure> from the junit
+  report is `accepted`, score 1.0, where the FAIL_TO_PASS test is parametrized (no decoy planted).
+- bounds, class 9 (low: the command's own 126, the session lives): the host counts a lone surrogate of `command` as 3
+  bytes (surrogatepass), the box as 9 (decoded with 'replace', re-encoded): a command the host admits under
+  SHELL_COMMAND_MAX_BYTES never starts.
+HELD: a retried command runs exactly once, with the uid and every soft and hard limit of a command on a clean launcher;
+a program cannot raise its launcher's hard limit nor touch PID 1's limits (prlimit: EPERM); 12 refusals in a row leave
+at most one live launcher and no zombie; the shell bound is exact to the byte for 1- to 4-byte characters (host admits
+131,071 bytes and the box runs it; 131,072: host refuses naming `command`, the box answers 126, the session lives); a
+path's character bound is the same at the host and in the box for 1- to 4-byte and astral characters (through the
+channel's JSON), a write of exactly 32,768 characters (128 names of 255) is written and read, one more refused, a path
+at the bound of 4-byte characters is the call's refusal; the runner layout grades the patched tree (right patch
+accepted, wrong refused) and the forging runner patch under `sh tools/run.sh` (a spelling command_paths protects) is
+refused as touching a protected path.
+Tried, not a test (timing): a daemon that SIGSTOPs the fresh launcher in a loop did not hold it before `ready` on docker
+(PID 1 resumes it every RESUME_S; it started, and the command was its own time_limit); LAUNCHER_START_S (30 s) is still
+not bounded by the command's wall limit nor the host's wall_s + 10 s.
 """
 from __future__ import annotations
 
@@ -114,22 +137,27 @@ def test_a_launcher_killed_before_ready_is_the_commands_failure_not_the_sessions
 RAISE_NOFILE = ("python3 -c \"import sys, resource\nsoft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\ntry:\n"
                 "    resource.prlimit(int(sys.argv[1]), resource.RLIMIT_NOFILE, (hard + 1, hard + 1))\n    print('raised')\n"
                 "except (OSError, ValueError) as e:\n    print('refused', getattr(e, 'errno', e))\" $PPID")
+PID1_PRLIMIT = ("python3 -c \"import resource\nfor lim in (resource.RLIMIT_NOFILE, resource.RLIMIT_NPROC):\n    try:\n"
+                "        resource.prlimit(1, lim, (4, 4))\n        print('pid1 lowered')\n    except OSError as e:\n"
+                "        print('pid1', e.errno)\"")
 PROBE = "echo run >> /work/count; id; ulimit -a; ulimit -Ha; grep -v '^Max cpu' /proc/self/limits"
 
 
 def test_a_retried_command_runs_once_with_the_sessions_uid_and_limits(session_host: SessionHost) -> None:
     """Held (b2c16a8): a command whose launcher refused it (NPROC 0 its earlier command set) runs once, on the fresh
     launcher, with the same uid and the same soft and hard limits as a command on a clean launcher; a launcher's hard
-    limit cannot be raised by the program (prlimit: EPERM)."""
+    limit cannot be raised by the program, nor PID 1's limits lowered (prlimit: EPERM)."""
     box = session_host.take_box("python", SessionLimits(time_limit_s=2), {})
     try:
         base = box.shell(PROBE, 2, 1 << 16)
+        pid1 = box.shell(PID1_PRLIMIT, 2, 4096)
         first = box.shell(f"{RAISE_NOFILE}; {NPROC_ZERO}; grep -c 'processes  *0  *0 ' /proc/$PPID/limits", 2, 4096)
         retried = box.shell(PROBE, 2, 1 << 16)
         count = box.read("count", 100)
     finally:
         session_host.destroy(box)
     print(brief(base), brief(first), repr(first.get("stdout")), brief(retried))
+    assert pid1.get("stdout") == "pid1 1\npid1 1\n", brief(pid1)  # PID 1's limits are not the program's to set
     assert first.get("stdout", "").split() == ["refused", "1", "1"], brief(first)  # EPERM; near miss: NPROC set to 0
     assert (retried.get("status"), retried.get("exit_code")) == ("ok", 0), brief(retried)
     assert retried["stdout"] == base["stdout"] and base["stdout"].count("\n") > 10, (base["stdout"], retried["stdout"])
@@ -339,3 +367,68 @@ def test_a_patch_may_not_rewrite_a_runner_the_command_names(name: str, tmp_path:
                        f"-{old}\n+echo PASSED\n")
     with pytest.raises(PatchError, match="protected"):
         check_admitted(patch, "python", lambda path: tree_kind(str(tmp_path), path), command_paths(command))
+
+
+# The same miss through a real grade: an environment whose test command is `cd tools && sh run.sh` (the runner named
+# after a `cd`: command_files copies tools/run.sh, command_paths protects `run.sh` at the root). The task's
+# FAIL_TO_PASS test is parametrized, so no decoy is planted (decoys.py: a plain id only). The wrong patch fixes nothing
+# and rewrites the runner: pytest runs, its output (the -rA summary parse_pytest lays over the XML) to /dev/null, then every
+# <failure> of its junit report (PYTEST_ADDOPTS names the file) is cut.
+_RUNNER = "#!/bin/sh\ncd \"$(dirname \"$0\")/..\" && exec python3 -m pytest -p no:cacheprovider -rA tests\n"
+_RUNNER_PROJECT = {"pkg/__init__.py": '"""The package."""\n', "pkg/mod.py": "def add(a, b):\n    return a - b\n",
+                   "tools/run.sh": _RUNNER,
+                   "tests/test_mod.py": "from pkg.mod import add\n\n\ndef test_zero():\n    assert add(0, 0) == 0\n"}
+_RUNNER_CMD = "cd tools && sh run.sh"
+_RUNNER_TESTS = ("--- a/tests/test_mod.py\n+++ b/tests/test_mod.py\n@@ -1,5 +1,12 @@\n+import pytest\n+\n"
+                 " from pkg.mod import add\n \n \n def test_zero():\n     assert add(0, 0) == 0\n+\n+\n"
+                 "+@pytest.mark.parametrize('a,b,c', [(1, 2, 3)])\n+def test_sum(a, b, c):\n+    assert add(a, b) == c\n")
+_RUNNER_GOLD = "--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n"
+_RUNNER_WRONG = "--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a * b\n"
+_FORGE = ("--- a/tools/run.sh\n+++ b/tools/run.sh\n@@ -1,2 +1,5 @@\n #!/bin/sh\n"
+          "-cd \"$(dirname \"$0\")/..\" && exec python3 -m pytest -p no:cacheprovider -rA tests\n"
+          "+cd \"$(dirname \"$0\")/..\" && python3 -m pytest -p no:cacheprovider tests >/dev/null 2>&1\n"
+          "+f=$(echo \"$PYTEST_ADDOPTS\" | sed 's/.*--junitxml=\\([^ ]*\\).*/\\1/')\n"
+          "+python3 -c \"import re, sys; p = sys.argv[1]; s = re.sub(r'<failure.*?</failure>', '', open(p).read(), flags=re.S); "
+          "open(p, 'w').write(re.sub(r'failures=\\\"[0-9]+\\\"', 'failures=\\\"0\\\"', s))\" \"$f\"\n"
+          "+exit 0\n")
+
+
+@pytest.fixture(scope="module", params=["docker", "gvisor"])
+def runner_env(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The project above built as the python environment `runner`, and a grader of it on each backend."""
+    from tests.helpers import build_environment, repo_grader, write_files
+
+    src, recipes, root = (tmp_path_factory.mktemp(n) for n in ("runner-src", "runner-recipe", "runner-envs"))
+    write_files(src, _RUNNER_PROJECT)
+    build_environment(src, recipes, root, "runner", _RUNNER_CMD)
+    with repo_grader(request.param, f"test-rt15-runner-{request.param}", root) as g:
+        yield g
+
+
+def _grade_runner(g: Any, completion: str, cmd: str = _RUNNER_CMD) -> dict:
+    from sandbox.contract import parse_task
+
+    result = g.call(g.grader.grade_repo(parse_task({
+        "id": "runner", "kind": "repo", "environment": "runner", "completion": completion, "test_patch": _RUNNER_TESTS,
+        "test_cmd": cmd, "fail_to_pass": ["tests/test_mod.py::test_sum[1-2-3]"],
+        "pass_to_pass": ["tests/test_mod.py::test_zero"], "report": "pytest"})))
+    g.call(g.grader.settled())
+    return result
+
+
+def test_the_runner_layout_grades_the_patched_tree(runner_env: Any) -> None:
+    """Held (the near misses of the finding below): under `cd tools && sh run.sh` the right patch is accepted and a
+    wrong one refused; the forging runner patch under a spelling command_paths protects (`sh tools/run.sh`) is refused."""
+    right, wrong = _grade_runner(runner_env, _RUNNER_GOLD), _grade_runner(runner_env, _RUNNER_WRONG)
+    protected = _grade_runner(runner_env, _RUNNER_WRONG + _FORGE, "sh tools/run.sh")
+    assert (right["verdict"], right["score"]) == ("accepted", 1.0), right
+    assert (wrong["verdict"], wrong["score"]) == ("wrong_answer", 0.0), wrong
+    assert protected["verdict"] == "wrong_answer" and "protected path" in protected["detail"], protected
+
+
+@pytest.mark.xfail(strict=True, reason=RUNNER_HOLE)
+def test_a_patch_that_rewrites_the_runner_named_after_cd_is_not_paid(runner_env: Any) -> None:
+    """Safe outcome: a wrong patch that also rewrites the runner (named after a `cd`) is refused, never accepted."""
+    forged = _grade_runner(runner_env, _RUNNER_WRONG + _FORGE)
+    print(forged)
+    assert forged["verdict"] != "accepted" and forged["score"] == 0.0, forged
