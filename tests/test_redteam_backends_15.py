@@ -17,8 +17,8 @@ FINDINGS (strict xfails):
   which is not SpawnRefused: the command is `crashed`, lost, "session supervisor: OSError ...", the session dropped.
 - h33y/command_paths, class 3 (a WRONG REWARD), docker/gvisor: the files a patch may not touch are the command's words as
   command_paths reads them; the runners command_files copies are found by another reading. A runner named after `cd`
-  (`cd tools && sh run.sh`), through an environment link, before `;`, in a subshell or without a suffix may be
-  rewritten by the patch: a wrong patch whose runner hides pytest's output and cuts every <failure> from the junit
+  (`cd tools && sh run.sh`), through an environment link, before `;`, in a subshell, without a suffix, a module
+  `python -m` runs or `-p` loads, and a helper a protected runner sources may be rewritten by the patch: a wrong patch whose runner hides pytest's output and cuts every <failure> from the junit
   report is `accepted`, score 1.0, where the FAIL_TO_PASS test is parametrized (no decoy planted).
 - bounds, class 9 (low: the command's own 126, the session lives): the host counts a lone surrogate of `command` as 3
   bytes (surrogatepass), the box as 9 (decoded with 'replace', re-encoded): a command the host admits under
@@ -267,7 +267,8 @@ def _path_of(chars: int, char: str) -> str:
     """A path of exactly `chars` characters of PATH_PARTS_MAX parts at most: names of 255 `char`s, a leading "/"."""
     from verifier.sessions import PATH_PARTS_MAX
 
-    names, left = [], chars - 1
+    names: list[str] = []
+    left = chars - 1
     while left > 0 and len(names) < PATH_PARTS_MAX:
         n = min(255, left - (1 if names else 0))
         names.append(char * n)
@@ -326,45 +327,55 @@ def test_a_path_at_the_bound_is_written_and_one_past_it_refused_in_the_box(sessi
 # The tree: tools/run.sh (a runner), `ci` a link to `tools`, `runtests` (a runner with no suffix). Each command names a
 # runner the copy rule (command_files) finds; the patch's allowlist is told the command's files by command_paths, a
 # second reading of the same command. A patch that rewrites the runner (to print a forged report) must be refused.
-RUNNER_COMMANDS = {
-    "plain": ("bash tools/run.sh", "tools/run.sh"),
-    "after-cd": ("cd tools && ./run.sh", "tools/run.sh"),
-    "through-link": ("bash ci/run.sh", "tools/run.sh"),
-    "semicolon": ("bash tools/run.sh; true", "tools/run.sh"),
-    "subshell": ("(tools/run.sh)", "tools/run.sh"),
-    "bare-name": ("sh runtests", "runtests"),
+RUNNER_COMMANDS = {  # name: (test command, the runner file it runs or reads, whether command_files names it)
+    "plain": ("bash tools/run.sh", "tools/run.sh", True),
+    "after-cd": ("cd tools && ./run.sh", "tools/run.sh", True),
+    "through-link": ("bash ci/run.sh", "tools/run.sh", True),
+    "semicolon": ("bash tools/run.sh; true", "tools/run.sh", True),
+    "subshell": ("(tools/run.sh)", "tools/run.sh", True),
+    "bare-name": ("sh runtests", "runtests", True),
+    # a module by name: `python -m` runs it, `-p` loads it into pytest as a plugin (every .py is a copy in Python)
+    "python-m": ("python3 -m tools.runner tests", "tools/runner.py", True),
+    "pytest-plugin": ("python3 -m pytest -p tools.plugin tests", "tools/plugin.py", True),
+    # what a protected runner reads: tools/run.sh sources tools/lib.sh (a variant a fix for the names alone misses)
+    "sourced-helper": ("sh tools/run.sh", "tools/lib.sh", False),
 }
+RUNNER_FILES = {"tools/run.sh": "#!/bin/sh\n. tools/lib.sh\n", "tools/lib.sh": "python3 -m pytest -rA tests\n",
+                "runtests": "python3 -m pytest -rA tests\n", "tools/__init__.py": "\n",
+                "tools/runner.py": "import pytest\n", "tools/plugin.py": "import pytest\n"}
 RUNNER_HOLE = ("class 3, h33y/command_paths: the patch's protected files are the command's words as command_paths reads "
                "them (split on blanks, quotes stripped, `./` dropped, only words with a `/` or a script suffix), not the "
                "runners the copy rule resolves (command_files: words split on the shell's operators, followed through "
                "the environment's links, last parts after a `cd`): a runner named after `cd`, through a link, before a "
-               "`;`, in a subshell or without a suffix is a copy the PATCH MAY REWRITE (check_admitted admits the "
+               "`;`, in a subshell, without a suffix, or a module `python -m` runs or `-p` loads is a copy the PATCH MAY REWRITE (check_admitted admits the "
                "hunk). A rewritten runner forges its report; only decoys detect it, and a task with no decoy "
                "(parametrized or non-equality FAIL_TO_PASS tests) pays it, as the in-process forgery of "
-               "tests/test_repo_redteam_python.py does. Fix idea: one home: protect every file command_files names "
-               "(its resolved paths, and every file of the tree whose last part it names)")
+               "tests/test_repo_redteam_python.py does. Variant a fix for the names alone misses: a file a protected runner "
+               "reads (`. tools/lib.sh`). Fix idea: one home: protect every file command_files names (its resolved paths, "
+               "every file whose last part it names, a module path it names); and a runner's own reads are the "
+               "dataset's (or the runner is the harness's, not the repository's)")
 
 
 @pytest.mark.parametrize("name", list(RUNNER_COMMANDS))
 def test_a_patch_may_not_rewrite_a_runner_the_command_names(name: str, tmp_path: Path,
                                                             request: pytest.FixtureRequest) -> None:
-    """Safe outcome: for each spelling the copy rule makes the runner a copy (near miss: it does) and check_admitted
-    refuses a patch that rewrites it (PatchError naming a protected path). `plain` holds."""
+    """Safe outcome: check_admitted refuses a patch that rewrites the runner the command runs or reads (PatchError naming
+    a protected path). Near miss: the copy rule finds each runner the command names (all but the sourced helper, which
+    no rule names). `plain` holds."""
     from sandbox.repo.apply import tree_kind
     from sandbox.repo.patch import PatchError, check_admitted, command_paths, read_patch
     from sandbox.repo_job import copied
 
     if name != "plain":
         request.applymarker(pytest.mark.xfail(strict=True, reason=RUNNER_HOLE))
-    (tmp_path / "tools").mkdir()
-    (tmp_path / "tools" / "run.sh").write_text("#!/bin/sh\npython3 -m pytest -rA tests\n")
-    (tmp_path / "runtests").write_text("python3 -m pytest -rA tests\n")
+    for path, text in RUNNER_FILES.items():
+        (tmp_path / path).parent.mkdir(exist_ok=True)
+        (tmp_path / path).write_text(text)
     os.symlink("tools", tmp_path / "ci")
-    command, runner = RUNNER_COMMANDS[name]
-    assert copied("python", command, str(tmp_path))(runner), (name, runner)  # near miss: the copy rule finds it
-    old = (tmp_path / runner).read_text().splitlines()[-1]
-    patch = read_patch(f"--- a/{runner}\n+++ b/{runner}\n@@ -{2 if runner.endswith('.sh') else 1} +{2 if runner.endswith('.sh') else 1} @@\n"
-                       f"-{old}\n+echo PASSED\n")
+    command, runner, named = RUNNER_COMMANDS[name]
+    assert copied("python", command, str(tmp_path))(runner) or not named, (name, runner)  # near miss: a copy
+    lines = RUNNER_FILES[runner].splitlines()
+    patch = read_patch(f"--- a/{runner}\n+++ b/{runner}\n@@ -{len(lines)} +{len(lines)} @@\n-{lines[-1]}\n+echo PASSED\n")
     with pytest.raises(PatchError, match="protected"):
         check_admitted(patch, "python", lambda path: tree_kind(str(tmp_path), path), command_paths(command))
 
