@@ -25,7 +25,7 @@ FINDINGS (strict xfails):
   report is `accepted`, score 1.0, where the FAIL_TO_PASS test is parametrized (no decoy planted).
 - bounds, class 9 (low: the command's own 126, the session lives): the host counts a lone surrogate of `command` as 3
   bytes (surrogatepass), the box as 9 (decoded with 'replace', re-encoded): a command the host admits under
-  SHELL_COMMAND_MAX_BYTES never starts.
+  SHELL_COMMAND_MAX_BYTES never starts. Closed since: the host counts the bytes the box runs (sessions.shell_bytes).
 HELD: a retried command runs exactly once, with the uid and every soft and hard limit of a command on a clean launcher;
 a program cannot raise its launcher's hard limit nor touch PID 1's limits (prlimit: EPERM); 12 refusals in a row leave
 at most one live launcher and no zombie; the shell bound is exact to the byte for 1- to 4-byte characters (host admits
@@ -240,10 +240,10 @@ SURROGATE_HOLE = ("bounds that differ between server and box (class 9's one-home
                   "surrogate in `command` (or counts it as the box will run it)")
 
 
-@pytest.mark.xfail(strict=True, reason=SURROGATE_HOLE)
 def test_a_command_the_host_admits_by_its_bytes_starts_in_the_box(session_host: SessionHost) -> None:
     """Safe outcome: a command under the host's bound runs (exit 0), or the host refuses it naming `command`. Near
-    miss: 100 lone surrogates run (the box's decoding is what runs: U+FFFD)."""
+    miss: 100 lone surrogates run (the box's decoding is what runs: U+FFFD). Was SURROGATE_HOLE; closed since: the
+    host counts the bytes the box runs (verifier/sessions.py shell_bytes)."""
     command = "echo " + "\ud800" * SURROGATES + " | wc -c"
     host = _host_check_shell(command)
     replaced = len(("\ud800" * 100).encode("utf-8", "surrogatepass").decode("utf-8", "replace").encode())

@@ -68,6 +68,14 @@ PATH_MAX_CHARS = PATH_PARTS_MAX * 256
 # A shell command's bytes at most: exec takes one argument (`sh -c COMMAND`) of under MAX_ARG_STRLEN with its NUL, so a
 # longer one could never start; refused here, naming `command`, not lost in the box (session_tools.ARG_STRLEN_MAX).
 SHELL_COMMAND_MAX_BYTES = 32 * 4096 - 1
+
+
+def shell_bytes(command: str) -> bytes:
+    """A shell command's bytes as the box runs them, which SHELL_COMMAND_MAX_BYTES bounds: sent as UTF-8 with a lone
+    surrogate passed through (an HTTP client's JSON "\\ud800"), decoded there with 'replace' (session_tools.run_shell),
+    so a lone surrogate is three U+FFFD, 9 bytes; counted as sent (3), a command admitted here never started (red
+    team 15)."""
+    return command.encode("utf-8", "surrogatepass").decode("utf-8", "replace").encode()
 SNAPSHOT_MAX_BYTES = 256 << 20  # the session's tree read back to be graded (sandbox/repo/apply.py TREE_MAX_BYTES)
 SNAPSHOT_MAX_FILES = 100_000
 # Of a fork's memory limit, what its interpreter and PID 1 keep beside its files and the changes it
@@ -785,7 +793,7 @@ class SessionRegistry:
         """A shell command's fields as the owner takes them (as `check_cell`); TaskError names the field."""
         if not isinstance(command, str) or not command.strip() or "\0" in command:
             raise TaskError("command", "must be a non-empty string without NUL")
-        size = len(command.encode("utf-8", "surrogatepass"))
+        size = len(shell_bytes(command))
         if size > self.config.max_field_bytes:
             raise TaskError("command", f"exceeds {self.config.max_field_bytes} bytes (--max-field-bytes)")
         if size > SHELL_COMMAND_MAX_BYTES:
