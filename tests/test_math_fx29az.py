@@ -6,7 +6,7 @@ right answer in these scripts: paid).
 3. A name is Latin script (`grammar.latin_word`); a two-letter product is two ASCII letters; `bare_expression` counts a
    run of another script's letters as a word.
 4. An ASCII space before Thai ends a sentence only after a Thai sum (`grammar.thai_space_ends`); other spacing never.
-5. Under a decimal-comma language's anchor, `d.ddd` is ambiguous and refused (`extract.point_grouping_ambiguous`), in
+5. Under a decimal-comma language's anchor, `d.ddd` is ambiguous and refused (`extract.grouping_ambiguous`), in
    prose and in a box in the anchor's sentence.
 """
 

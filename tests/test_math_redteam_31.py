@@ -38,12 +38,13 @@ profile. Red team 30's classes 2-5 are being closed elsewhere and are not repeat
    `W: 6 apples` / `W has 6 apples.`. Fix (the class): the slot is an allowlist, not `NEVER_NAMES`: a name is a
    capitalised word the task's problem text uses (`MathTask.problem`, fx29ay's trusted text: GSM8K's `Janet`, `Sam`),
    or, without a problem, one the completion uses as a subject elsewhere; look-alikes read on their NFKD fold.
-4. POLICY (both profiles; fx29az's mirror). Under the anchor of a language that writes a decimal comma, `d,ddd` is
+4. CLOSED by fx29be (`extract.grouping_ambiguous`: `d,ddd` is a grouping only in a text known to write decimal points;
+   tests/test_math_fx29be.py). POLICY (both profiles; fx29az's mirror). Under the anchor of a language that writes a decimal comma, `d,ddd` is
    still a thousands grouping (docs/math.md: `1,220` is 1220): `Die Antwort lautet 2,500 kg.` ("2.5 kg"), `La respuesta
    es 2,500.`, `Ответ: 2,500`, `Réponse : 2,500 kg` pay gold 2500 and are refused for 2.5, where fx29az refuses `12.000`
    against both readings: 36 of 520 generated separator rows paid, 4 of them this shape (the rest right: `6'000`, and
    `6,000` in English), and 5 of 5 hand rows with `2,500`. Suggested: under a decimal-comma anchor, `d,ddd` is
-   ambiguous and refused against both readings, as the point is (`extract.point_grouping_ambiguous`'s rule).
+   ambiguous and refused against both readings, as the point is (`extract.grouping_ambiguous`'s rule).
 
 Held (passing tests below): the look-alike hedges everywhere but the name slot (`Maŷbe x = 6.`, `Maŷbe: \\boxed{6}`,
 `The answer is Maŷbe 6.`); scale, alternative, hedge and bound words in a box's `\\text{}` (`thousand`, `or 7`, `maybe`,
@@ -61,7 +62,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import MATH_PROFILES, paid_test, refused_test
-from tests.test_math_redteam_30 import _cases, _rows, problem_verdicts
+from tests.test_math_redteam_30 import _cases, problem_verdicts
 from verifier.formats.common import prompt_problem
 from verifier.math import grade_math
 
@@ -206,9 +207,10 @@ def test_a_persons_name_still_pays_lenient(completion: str) -> None:
 # 4. A comma before three digits under a decimal-comma anchor groups thousands (policy).
 _COMMA = [('Die Antwort lautet 2,500 kg.', '2500'), ('La respuesta es 2,500.', '2500'), ('Ответ: 2,500', '2500'),
           ('Réponse : 2,500 kg', '2500'), ('Die Antwort lautet \\boxed{2,500}.', '2500')]
-COMMA_NEAR = _rows(_COMMA, "rt29ag class 4 (policy): d,ddd under a decimal-comma anchor reads as a thousands grouping")
+COMMA_NEAR = _cases(_COMMA)  # closed by fx29be (extract.grouping_ambiguous)
 test_a_comma_before_three_digits_in_a_decimal_comma_text_is_ambiguous = refused_test(
-    COMMA_NEAR, """Paid in both profiles: `d,ddd` groups thousands under every anchor, so German `2,500 kg` ("2.5 kg")
+    COMMA_NEAR, """Was paid in both profiles (closed by fx29be: `d,ddd` is a thousands grouping only in a text known to
+    write decimal points, `extract._decimal_point_text`, as `d.ddd` is a decimal point only there): `d,ddd` groups thousands under every anchor, so German `2,500 kg` ("2.5 kg")
     pays 2500 and is refused for 2.5, where fx29az reads `12.000` under the same anchor as ambiguous. Suggested: refused
     against both readings.""")
 COMMA_HELD = _cases([('Die Antwort lautet 2,500 kg.', '2.5'), ('Ответ: 2,500', '2.5')])

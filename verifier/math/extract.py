@@ -93,9 +93,11 @@ space (`12.000` is twelve thousand in German and Spanish, `12,5` is 12.5): under
 digits is no known decimal point (red team 29 class 5: `Die Antwort lautet 12.000 Euro.` paid gold 12)."""
 _DECIMAL_COMMA_ANCHOR_RE = re.compile(
     "|".join(f"(?:{pattern})" for pattern, why in ANCHORS if why.split()[0] in _DECIMAL_COMMA_LANGUAGES), re.IGNORECASE)
-_POINT_GROUPING_RE = re.compile(r"(?<![\d.,])[1-9]\d{0,2}\.\d{3}(?![\d.,])")
-"""A number a point may group (`12.000`, `1.250`, `6.000`): one to three digits, not led by 0, one point and exactly
-three digits after it; two points (`6.000.000`) are refused as any number with two points is (`parsing`)."""
+_GROUPING_RE = re.compile(r"(?<![\d.,])[1-9]\d{0,2}\.\d{3}(?![\d.,])|(?<![\d.,(\[])[1-9]\d{0,2},\d{3}(?![\d.,)\]])")
+"""A number whose one separator may group thousands or mark the decimal (`12.000`, `1.250`, `2,500`): one to three
+digits, not led by 0, one point or comma and exactly three digits after it. Two points (`6.000.000`) are refused as any
+number with two points is (`parsing`); two commas (`2,500,000`) and both marks (`2.500,5`, `2,500.5`) have one reading,
+and so has a comma that closes or opens a bracket's pair (`(12,102)`, math-verify's interval: a list, never one number)."""
 _DECIMAL_POINT_ANCHOR_RE = re.compile(
     "|".join(f"(?:{pattern})" for pattern, why in ANCHORS if why.split()[0] not in _DECIMAL_COMMA_LANGUAGES)
     .replace("(?:####|", "(?:", 1), re.IGNORECASE)
@@ -106,7 +108,7 @@ _DECIMAL_POINT_RE = re.compile(r"(?<![\d.,])(?:0\.\d+|[1-9]\d*\.(?:\d{1,2}|\d{4,
 points."""
 _DECIMAL_COMMA_EVIDENCE_RE = re.compile(
     r"(?<![\d.,])\d+,\d{1,2}(?![\d,])|€|\bEUR\b|\beuros?\b|[äöüßÄÖÜàâçèéêëîïôùûœñáíóú¿¡\u0400-\u04ff]", re.IGNORECASE)
-"""What shows a text of a decimal-comma language besides its anchor (`point_grouping_ambiguous`): a decimal comma
+"""What shows a text of a decimal-comma language besides its anchor (`grouping_ambiguous`): a decimal comma
 (`12,5`), the euro, or a letter German, French, Spanish or Russian write and English does not. Evidence only ever
 refuses."""
 _PROSE_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}|[^\W\d_A-Za-z]")
@@ -114,14 +116,15 @@ _PROSE_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}|[^\W\d_A-Za-z]")
 one is math alone, in no language."""
 
 
-def point_grouping_ambiguous(region: str, answer: str) -> bool:
-    """Whether `answer`, found in `region` (the completion as graded), holds a number whose point may group thousands
-    (`_POINT_GROUPING_RE`: `12.000` reads 12 or 12000 in German, Spanish, French and Russian), so it is refused against
-    both readings (docs/math.md "Answer grammar", a point's two readings), as a comma before three digits is never a
-    decimal comma (`parsing.decimal_comma`). The language is the completion's, never the answer's line (red team 30
-    class 3: `Die Antwort lautet:\\n\\boxed{12.000}`, `Sie verdient 12.000 Euro.\\n#### 12.000` paid 12): the point is
-    admitted as a decimal point only in a text known to write one, an allowlist (`_decimal_point_text`)."""
-    return bool(_POINT_GROUPING_RE.search(answer)) and not _decimal_point_text(region)
+def grouping_ambiguous(region: str, answer: str) -> bool:
+    """Whether `answer`, found in `region` (the completion as graded), holds a number whose one separator may group
+    thousands or mark the decimal (`_GROUPING_RE`: `12.000` reads 12 or 12000 and `2,500` reads 2.5 or 2500 in German,
+    Spanish, French and Russian), so it is refused against both readings (docs/math.md "Answer grammar", a separator's
+    two readings). The language is the completion's, never the answer's line (red team 30 class 3: `Die Antwort
+    lautet:\\n\\boxed{12.000}`, `Sie verdient 12.000 Euro.\\n#### 12.000` paid 12): the point is a decimal point, and the
+    comma a thousands grouping (`parsing.decimal_comma`), only in a text known to write decimal points, an allowlist
+    (`_decimal_point_text`; red team 31 class 4: `Die Antwort lautet 2,500 kg.`, "2.5 kg", paid 2500)."""
+    return bool(_GROUPING_RE.search(answer)) and not _decimal_point_text(region)
 
 
 def _decimal_point_text(region: str) -> bool:
@@ -196,8 +199,8 @@ def _extract(completion: str, profile: str, choices: Sequence[str] | None, limit
     if choices:
         return _extract_choice(region, profile, choices, limits)
     found = _extract_value(region, profile, limits)
-    if found.text is not None and point_grouping_ambiguous(region, found.text):
-        return NO_ANSWER  # `Die Antwort lautet:\n\\boxed{12.000}`: one reading of a point for every path (red team 30)
+    if found.text is not None and grouping_ambiguous(region, found.text):
+        return NO_ANSWER  # `Die Antwort lautet:\n\\boxed{12.000}`, `2,500`: one reading of a separator for every path
     return found
 
 
