@@ -28,7 +28,8 @@ profile. Red team 30's classes 2-5 are being closed elsewhere and are not repeat
    and not counted). Prose `The answer is 6 pi.` is refused. Fix: a
    font group holds words only (`_scan` makes every letter run in it a word, or the comparison reads the group as the
    grammar did: one reading for both).
-3. (b) CLOSED by fx29bd (the NFKD fold); (a) NOT CLOSED (lenient; red team 5 class 6's list, reopened). The name slot (`grammar._is_name`) takes any capitalised
+3. (b) CLOSED by fx29bd (the NFKD fold); (a) CLOSED by fx29be (lenient: `grammar.grounded_names`, a name is a word of the
+   task's problem; tests/test_math_fx29be.py) (lenient; red team 5 class 6's list, reopened). The name slot (`grammar._is_name`) takes any capitalised
    Latin word that `NEVER_NAMES` (a list of bad cases) does not hold, so (a) hedges and verdicts it does not list are
    persons (`Unsure: 6 apples`, `Invalid: 6 apples`, `Mistake: 6 apples`, `Conjecture has 6 apples.`, `Draft: 6 apples`,
    `Error has 6 apples.`), and (b) fx29az's `latin_word` admits every letter Unicode names LATIN, so a listed hedge with a
@@ -67,9 +68,9 @@ from verifier.formats.common import prompt_problem
 from verifier.math import grade_math
 
 
-def lenient_verdict(completion: str, gold: str = "6") -> str:
-    """The lenient profile's verdict (class 3's name slot is lenient's)."""
-    return grade_math({"completion": completion, "gold": gold, "profile": "lenient"})["verdict"]
+def lenient_verdict(completion: str, gold: str = "6", problem: str = "") -> str:
+    """The lenient profile's verdict (class 3's name slot is lenient's), for a task that carries `problem`."""
+    return grade_math({"completion": completion, "gold": gold, "profile": "lenient", "problem": problem})["verdict"]
 
 
 # 1. A problem's prose punctuation and prices ground the letters a step line spells (fx29bb).
@@ -179,13 +180,12 @@ _LOOK_ALIKES = [
     'Maŷbe has 6 apples.', 'Mãybe has 6 apples.', 'Maybé has 6 apples.', 'Nöt has 6 apples.', 'Perhapſ has 6 apples.', 'Thousanđs has 6 apples.',
     'Aboųt has 6 apples.', 'Mᴀʏʙᴇ has 6 apples.', 'Maŷbe: 6 apples',
 ]
-_NAME_REASON = "rt29ag class 3: _is_name takes any capitalised latin_word outside NEVER_NAMES (a list) as a person"
 
 
-@pytest.mark.parametrize("completion", [
-    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=_NAME_REASON)) for c in _NAMES] + _LOOK_ALIKES)
+@pytest.mark.parametrize("completion", _NAMES + _LOOK_ALIKES)
 def test_a_hedge_is_no_name(completion: str) -> None:
-    """Paid lenient (strict refuses): `_is_name` admits a capitalised Latin word `NEVER_NAMES` does not hold, and
+    """Was paid lenient (strict refuses; closed by fx29be: lenient's name slot holds only a word of the task's problem,
+    `grammar.grounded_names`, and none without one): `_is_name` admits a capitalised Latin word `NEVER_NAMES` does not hold, and
     `latin_word` any letter Unicode names LATIN, so an unlisted verdict (`Unsure`, `Invalid`, `Mistake`) or a listed
     hedge with a mark or small capitals (`Maŷbe`, `Nöt`, `Mᴀʏʙᴇ`) is a person's name. The safe verdict: refused."""
     assert lenient_verdict(completion) != "correct"
@@ -200,8 +200,9 @@ test_hedges_outside_the_name_slot_are_refused = refused_test(NAME_HELD)
 
 @pytest.mark.parametrize("completion", ["Sam has 6 apples.", "José has 6 apples.", "Zoë: 6 apples"])
 def test_a_persons_name_still_pays_lenient(completion: str) -> None:
-    """The rewrite class 3's fix must keep: a real (accented) name in the slot pays lenient."""
-    assert lenient_verdict(completion) == "correct"
+    """The rewrite class 3's fix must keep: a real (accented) name in the slot pays lenient, where the task's problem
+    names the person (fx29be: the slot's allowlist, `grammar.grounded_names`)."""
+    assert lenient_verdict(completion, problem="Sam has 2 apples, José 3 and Zoë 1. How many after 4 more?") == "correct"
 
 
 # 4. A comma before three digits under a decimal-comma anchor groups thousands (policy).

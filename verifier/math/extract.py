@@ -36,6 +36,7 @@ from .grammar import (
     marks_end,
     math_letter,
     problem_names,
+    grounded_names,
     lead_clauses,
     line_opens,
     read_sentence,
@@ -774,7 +775,10 @@ def clean_answer(text: str) -> str:
 def _last_expression(region: str, limits: MathLimits) -> Extraction:
     """Lenient fallback: a completion that is one bare expression is read whole (`2^{10}`,
     `sqrt(3)/3`, `Friday`); else the later of the last math segment and the last number in the tail,
-    only when the words around it in its sentence pass the answer grammar (`_read_last_sentence`)."""
+    only when the words around it in its sentence pass the answer grammar (`_read_last_sentence`). A person's name in
+    that sentence is only a name the task's problem uses (`grammar.grounded_names`; red team 31 class 3a: `Unsure: 6
+    apples` paid), so with no problem text no sentence with a name states the answer here. The sentences before it are
+    steps or statements (`_unread_statement_before`), read as before: a name there states no answer this reads."""
     bare = bare_expression(region)
     if bare:
         return Extraction(bare, "last") if chain_agrees(bare) else NO_ANSWER
@@ -795,7 +799,8 @@ def _last_expression(region: str, limits: MathLimits) -> Extraction:
         return NO_ANSWER  # `可能\n答案是 7。x = 6。`: the anchor's sentence states the answer (or none), never the one after
     if _unread_statement_before(tail, start, text):
         return NO_ANSWER  # `7 is the answer. x = 6.`: an unread sentence may state the answer (red team 30 class 4)
-    answer = _read_last_sentence(tail, start, end, text) if text else None
+    with grounded_names():  # the answer's own sentence: a name in it is the problem's (red team 31 class 3a)
+        answer = _read_last_sentence(tail, start, end, text) if text else None
     if answer and not chain_agrees(answer):
         return NO_ANSWER  # `So, $x = 7 = 6$.` states 7 and 6: a second value, as after an anchor (red team 6 class 3)
     return Extraction(answer[: limits.max_answer_chars + 1], "last") if answer else NO_ANSWER
