@@ -62,8 +62,10 @@ LENIENT_RIGHT = [('Sam has 6 apples.', '6'), ('José has 6 apples.', '6'), ('Zo�
 @pytest.mark.parametrize(("completion", "gold"), LENIENT_RIGHT)
 def test_latin_names_and_bare_math_still_pay_lenient(completion: str, gold: str) -> None:
     """The lenient profile's last sentence and bare line (strict reads neither): a Latin name (`José`, `Zoë`) is still a
-    name, an ASCII product (`xy`) and a Greek letter (`α`) still math."""
-    assert grade_math({"completion": completion, "gold": gold, "profile": "lenient"})["verdict"] == "correct"
+    name, an ASCII product (`xy`) and a Greek letter (`α`) still math. Since fx29be a name is the problem's
+    (`grammar.grounded_names`), so the task names them."""
+    problem = "Sam, José and Zoë have 2 apples each and get 4 more. How many apples does each have?"
+    assert grade_math({"completion": completion, "gold": gold, "profile": "lenient", "problem": problem})["verdict"] == "correct"
 
 # 4. A Thai space ends a sentence only after a Thai sum; any other lead before a Thai anchor is read.
 THAI_NEAR = _cases([

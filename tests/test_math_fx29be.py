@@ -2,11 +2,11 @@
 (`grade_math`) in both profiles.
 
 4. A comma before three digits (`2,500`) reads 2.5 in a language that writes a decimal comma and 2500 in one that
-   writes a decimal point. `extract.grouping_ambiguous` now reads both separators with one rule: `d.ddd` is a decimal
-   point, and `d,ddd` a thousands grouping, only in a completion known to write decimal points
-   (`extract._decimal_point_text`: math alone, a decimal-point language's anchor, another decimal point, and no mark of a
-   decimal-comma language); anywhere else the number is refused against both readings. Two commas, both marks, a decimal
-   comma `2,5`, a space grouping and a bracket's pair (`(12,102)`) keep their one reading.
+   writes a decimal point. `extract.grouping_ambiguous` reads both separators with one test of the language
+   (`extract._decimal_comma_text`: a decimal-comma anchor anywhere, a decimal comma, the euro, a letter English does not
+   write): there `d,ddd` is refused against both readings, as `d.ddd` is outside a known decimal-point text; elsewhere
+   the comma groups thousands as before. Two commas, both marks, a decimal comma `2,5`, a space grouping and a bracket's
+   pair (`(12,102)`) keep their one reading.
 3a. Lenient's name slot held any capitalised word `NEVER_NAMES` (a list of bad cases) did not hold, so `Unsure: 6
    apples` paid. Now the lenient fallback reads under `grammar.grounded_names`: a name is a word of the task's problem
    text (MathTask.problem; TRL's `problem_from_prompt`), compared on its NFKD fold, case kept; with no problem text the
@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import MATH_PROFILES, paid_test, refused_test
-from tests.test_math_redteam_30 import _cases, problem_verdicts
+from tests.test_math_redteam_30 import _cases, _rows, problem_verdicts
 from verifier.formats.common import prompt_problem
 from verifier.math import grade_math
 
@@ -30,20 +30,28 @@ from verifier.math import grade_math
 _COMMA_NEAR = [
     ('Die Antwort lautet 2,500 kg.', '2500'), ('Die Antwort lautet 2,500 kg.', '2.5'), ('Antwort: 7,125', '7125'),
     ('Antwort: 7,125', '7.125'), ('La réponse est 1,250 €.', '1250'), ('La respuesta final es $2,500$.', '2500'),
-    ('Ответ — 2,500 км.', '2500'), ('Die Antwort lautet \\boxed{2,500}.', '2.5'), ('Sie hat 2,500 kg.\n#### 2,500', '2500'),
-    ('Also sind es 2,500 kg.\n\\boxed{2,500}', '2500'), ('Het antwoord is 2,500.', '2500'), ('A resposta é 2,500.', '2500'),
+    ('Ответ — 2,500 км.', '2500'), ('Die Antwort lautet \\boxed{2,500}.', '2.5'), ('Sie hat 2,500 kg.\n#### 2.500 kg', '2500'),
+    ('Het antwoord is 2,500.', '2500'), ('A resposta é 2,500.', '2500'),
     ('Gesamt: 2,500 Euro', '2500'), ('So the total is 2,500 euros.', '2500'), ('The answer is 2,500 €.', '2500'),
+    ('The answer is 2,500. Das ist schön.', '2500'),
 ]
-test_a_comma_before_three_digits_outside_a_decimal_point_text_is_refused = refused_test(
-    _cases(_COMMA_NEAR), """`d,ddd` is 2.5 or 2500 by language: outside a text known to write decimal points (a
-    decimal-comma anchor, the euro, a letter English does not write, or no known language) neither reading pays.""")
+test_a_comma_before_three_digits_in_a_decimal_comma_text_is_refused = refused_test(
+    _cases(_COMMA_NEAR), """`d,ddd` is 2.5 or 2500 by language: in a text that shows a decimal-comma language (its
+    anchor anywhere, the euro, a letter English does not write) neither reading pays; nor in one of no language the
+    grammar reads (Dutch, Portuguese).""")
 
-# 4. Rewrites: one reading, or a text known to write decimal points.
+# 4, open: German prose with no anchor, euro or letter English does not write reads as English (the point's open row).
+_COMMA_OPEN = _rows([('Sie hat 2,500 kg.\n#### 2,500', '2500'), ('Also sind es 2,500 kg.\n\\boxed{2,500}', '2500')],
+                    "fx29be: _decimal_comma_text sees no decimal-comma language in German prose without its marks")
+test_a_comma_in_german_prose_without_its_marks_is_refused = refused_test(_COMMA_OPEN)
+
+# 4. Rewrites: one reading, or a text that shows no decimal-comma language (the comma groups thousands, as before).
 _COMMA_RIGHT = [
     ('The answer is 2,500.', '2500'), ('The answer is 2,500 kg.', '2500'), ('\\boxed{2,500}', '2500'), ('#### 2,500', '2500'),
     ('答案是 2,500。', '2500'), ('Die Antwort lautet 2500 kg.', '2500'), ('Die Antwort lautet 2,5 kg.', '2.5'),
     ('Die Antwort lautet 2,500,000.', '2500000'), ('Die Antwort lautet 2 500 kg.', '2500'), ('The answer is 2,500.5.', '2500.5'),
     ('Die Antwort lautet \\boxed{(12,102)}.', '(12,102)'), ('The answer is 1.5, so 2,500 in all.\n\\boxed{2,500}', '2500'),
+    ('So the total is 2,500 dollars.', '2500'), ('Natalia sold 48+24 = 72 clips.\n#### 1,234', '1234'),
 ]
 test_a_comma_with_one_reading_pays = paid_test(_cases(_COMMA_RIGHT))
 

@@ -94,11 +94,13 @@ space (`12.000` is twelve thousand in German and Spanish, `12,5` is 12.5): under
 digits is no known decimal point (red team 29 class 5: `Die Antwort lautet 12.000 Euro.` paid gold 12)."""
 _DECIMAL_COMMA_ANCHOR_RE = re.compile(
     "|".join(f"(?:{pattern})" for pattern, why in ANCHORS if why.split()[0] in _DECIMAL_COMMA_LANGUAGES), re.IGNORECASE)
-_GROUPING_RE = re.compile(r"(?<![\d.,])[1-9]\d{0,2}\.\d{3}(?![\d.,])|(?<![\d.,(\[])[1-9]\d{0,2},\d{3}(?![\d.,)\]])")
-"""A number whose one separator may group thousands or mark the decimal (`12.000`, `1.250`, `2,500`): one to three
-digits, not led by 0, one point or comma and exactly three digits after it. Two points (`6.000.000`) are refused as any
-number with two points is (`parsing`); two commas (`2,500,000`) and both marks (`2.500,5`, `2,500.5`) have one reading,
-and so has a comma that closes or opens a bracket's pair (`(12,102)`, math-verify's interval: a list, never one number)."""
+_POINT_GROUPING_RE = re.compile(r"(?<![\d.,])[1-9]\d{0,2}\.\d{3}(?![\d.,])")
+"""A number a point may group (`12.000`, `1.250`, `6.000`): one to three digits, not led by 0, one point and exactly
+three digits after it; two points (`6.000.000`) are refused as any number with two points is (`parsing`)."""
+_COMMA_GROUPING_RE = re.compile(r"(?<![\d.,(\[])[1-9]\d{0,2},\d{3}(?![\d.,)\]])")
+"""A number a comma may mark as a decimal (`2,500`: 2.5 in German): as `_POINT_GROUPING_RE` with a comma. Two commas
+(`2,500,000`) and both marks (`2.500,5`, `2,500.5`) have one reading, and so has a comma that closes or opens a bracket's
+pair (`(12,102)`, math-verify's interval: a list, never one number)."""
 _DECIMAL_POINT_ANCHOR_RE = re.compile(
     "|".join(f"(?:{pattern})" for pattern, why in ANCHORS if why.split()[0] not in _DECIMAL_COMMA_LANGUAGES)
     .replace("(?:####|", "(?:", 1), re.IGNORECASE)
@@ -119,21 +121,32 @@ one is math alone, in no language."""
 
 def grouping_ambiguous(region: str, answer: str) -> bool:
     """Whether `answer`, found in `region` (the completion as graded), holds a number whose one separator may group
-    thousands or mark the decimal (`_GROUPING_RE`: `12.000` reads 12 or 12000 and `2,500` reads 2.5 or 2500 in German,
-    Spanish, French and Russian), so it is refused against both readings (docs/math.md "Answer grammar", a separator's
+    thousands or mark the decimal, so it is refused against both readings (docs/math.md "Answer grammar", a separator's
     two readings). The language is the completion's, never the answer's line (red team 30 class 3: `Die Antwort
-    lautet:\\n\\boxed{12.000}`, `Sie verdient 12.000 Euro.\\n#### 12.000` paid 12): the point is a decimal point, and the
-    comma a thousands grouping (`parsing.decimal_comma`), only in a text known to write decimal points, an allowlist
-    (`_decimal_point_text`; red team 31 class 4: `Die Antwort lautet 2,500 kg.`, "2.5 kg", paid 2500)."""
-    return bool(_GROUPING_RE.search(answer)) and not _decimal_point_text(region)
+    lautet:\\n\\boxed{12.000}`, `Sie verdient 12.000 Euro.\\n#### 12.000` paid 12). A point before three digits
+    (`_POINT_GROUPING_RE`: `12.000`, 12 or 12000) is a decimal point only in a text known to write one, an allowlist
+    (`_decimal_point_text`); a comma before three digits (`_COMMA_GROUPING_RE`: `2,500`, 2.5 or 2500) groups thousands
+    (`parsing.decimal_comma`: `1,220` is 1220) except in a text that shows a decimal-comma language (`_decimal_comma_text`;
+    fx29be, red team 31 class 4: `Die Antwort lautet 2,500 kg.`, "2.5 kg", paid 2500). One test of the language for both
+    separators."""
+    if _POINT_GROUPING_RE.search(answer) and not _decimal_point_text(region):
+        return True
+    return bool(_COMMA_GROUPING_RE.search(answer)) and _decimal_comma_text(region)
+
+
+def _decimal_comma_text(region: str) -> bool:
+    """Whether `region` shows a language that writes a decimal comma: one of its anchors anywhere
+    (`_DECIMAL_COMMA_ANCHOR_RE`) or its evidence (`_DECIMAL_COMMA_EVIDENCE_RE`: a decimal comma, the euro, a letter
+    English does not write)."""
+    return bool(_DECIMAL_COMMA_ANCHOR_RE.search(region) or _DECIMAL_COMMA_EVIDENCE_RE.search(region))
 
 
 def _decimal_point_text(region: str) -> bool:
-    """Whether `region` is known to write a decimal point: no evidence of a decimal-comma language anywhere (its anchors,
-    `_DECIMAL_COMMA_ANCHOR_RE`; `_DECIMAL_COMMA_EVIDENCE_RE`), and math alone (`\\boxed{1.500}`, no word of prose), an
-    anchor of a decimal-point language (`The answer is 6.000.`, `答案是 1.500。`) or another number whose point is a
-    decimal point (`2.5`). Any other text (`Also kostet es 12.000.`, `A resposta é 6.000.`) is of no known language."""
-    if _DECIMAL_COMMA_ANCHOR_RE.search(region) or _DECIMAL_COMMA_EVIDENCE_RE.search(region):
+    """Whether `region` is known to write a decimal point: no evidence of a decimal-comma language anywhere
+    (`_decimal_comma_text`), and math alone (`\\boxed{1.500}`, no word of prose), an anchor of a decimal-point language
+    (`The answer is 6.000.`, `答案是 1.500。`) or another number whose point is a decimal point (`2.5`). Any other text
+    (`Also kostet es 12.000.`, `A resposta é 6.000.`) is of no known language."""
+    if _decimal_comma_text(region):
         return False
     return not _PROSE_WORD_RE.search(region) or bool(
         _DECIMAL_POINT_ANCHOR_RE.search(region) or _DECIMAL_POINT_RE.search(region))
