@@ -32,7 +32,7 @@ def test_case_ids_are_unique():
 @pytest.mark.timeout(30)
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_case(case: dict) -> None:
-    task = {k: case[k] for k in ("completion", "gold", "profile", "choices") if k in case}
+    task = {k: case[k] for k in ("completion", "gold", "profile", "choices", "problem") if k in case}
     result = grade_math(task)
     assert result["verdict"] == case["verdict"], (result, case.get("why", ""))
     assert result["score"] == (1.0 if case["verdict"] == "correct" else 0.0)

@@ -6,7 +6,7 @@ right answer in these scripts: paid).
 3. A name is Latin script (`grammar.latin_word`); a two-letter product is two ASCII letters; `bare_expression` counts a
    run of another script's letters as a word.
 4. An ASCII space before Thai ends a sentence only after a Thai sum (`grammar.thai_space_ends`); other spacing never.
-5. Under a decimal-comma language's anchor, `d.ddd` is ambiguous and refused (`extract.point_grouping_ambiguous`), in
+5. Under a decimal-comma language's anchor, `d.ddd` is ambiguous and refused (`extract.grouping_ambiguous`), in
    prose and in a box in the anchor's sentence.
 """
 
@@ -62,8 +62,10 @@ LENIENT_RIGHT = [('Sam has 6 apples.', '6'), ('José has 6 apples.', '6'), ('Zo�
 @pytest.mark.parametrize(("completion", "gold"), LENIENT_RIGHT)
 def test_latin_names_and_bare_math_still_pay_lenient(completion: str, gold: str) -> None:
     """The lenient profile's last sentence and bare line (strict reads neither): a Latin name (`José`, `Zoë`) is still a
-    name, an ASCII product (`xy`) and a Greek letter (`α`) still math."""
-    assert grade_math({"completion": completion, "gold": gold, "profile": "lenient"})["verdict"] == "correct"
+    name, an ASCII product (`xy`) and a Greek letter (`α`) still math. Since fx29be a name is the problem's
+    (`grammar.grounded_names`), so the task names them."""
+    problem = "Sam, José and Zoë have 2 apples each and get 4 more. How many apples does each have?"
+    assert grade_math({"completion": completion, "gold": gold, "profile": "lenient", "problem": problem})["verdict"] == "correct"
 
 # 4. A Thai space ends a sentence only after a Thai sum; any other lead before a Thai anchor is read.
 THAI_NEAR = _cases([

@@ -1,7 +1,7 @@
 """fx29bc: red team 30's classes 2-5 and red team 29's class 2 remainder, closed at the class (docs/math.md "Answer
 grammar", "Red team 30 (fx29bc)"): one reading of a line's opening (`grammar.line_opens`) for a line of math alone, a
 display before a caseless anchor, a Thai sum and a lenient label line; a point's language read from the whole completion
-(`extract.point_grouping_ambiguous`); and a short unread statement of another value before the last value
+(`extract.grouping_ambiguous`); and a short unread statement of another value before the last value
 (`extract._unread_statement_before`). Near misses (a perturbed right answer) are refused in both profiles; rewrites (an
 equivalent right answer) pay; the costs and the holes left are strict xfails with their reasons."""
 

@@ -116,5 +116,7 @@ def test_a_look_alike_hedge_is_no_name(completion: str) -> None:
 @pytest.mark.parametrize("completion", ["Sam has 6 apples.", "Renée has 6 apples.", "Chloé's box has 6 apples.", "Zoë: 6 apples",
                                         "Sam’s basket has 6 apples."])
 def test_an_accented_name_still_pays_lenient(completion: str) -> None:
-    assert grade_math({"completion": completion, "gold": "6", "profile": "lenient"})["verdict"] == "correct"
-    assert grade_math({"completion": completion.replace("6", "7"), "gold": "6", "profile": "lenient"})["verdict"] == "incorrect"
+    """Since fx29be a name is the problem's (`grammar.grounded_names`), so the task names them."""
+    task = {"gold": "6", "profile": "lenient", "problem": "Sam, Renée, Chloé and Zoë get 2 apples and then 4. How many?"}
+    assert grade_math({**task, "completion": completion})["verdict"] == "correct"
+    assert grade_math({**task, "completion": completion.replace("6", "7")})["verdict"] == "incorrect"

@@ -992,12 +992,17 @@ def lenient_variants(case: Case) -> list[tuple[str, str]]:
     return variants
 
 
+LENIENT_PROBLEM = "Sam swam farther than Lee."
+"""The task's problem for the lenient variants: the persons the families' rewrites name (`Sam swam 2 meters farther than
+Lee.`), which lenient's last sentence reads only when the problem uses them (fx29be, `grammar.grounded_names`)."""
+
+
 def check_lenient(cases: list[Case]) -> list[str]:
     """The written-out cases whose lenient verdict is wrong: a near miss paid, or a rewrite unpaid."""
     wrong = []
     for case in cases:
         for completion, how in lenient_variants(case):
-            task = {"completion": completion, "gold": case.gold, "profile": "lenient"}
+            task = {"completion": completion, "gold": case.gold, "profile": "lenient", "problem": LENIENT_PROBLEM}
             if case.choices:
                 task["choices"] = list(case.choices)
             verdict = grade_math(task)["verdict"]

@@ -172,7 +172,7 @@ test_thai_leads_the_walk_reads_are_refused = refused_test(THAI_HELD)
 DOTTED_NEAR = _cases([
     ('Die Antwort lautet 12.000 Euro.', '12'), ('Die Antwort lautet 6.000.', '6'), ('La respuesta es 6.000.', '6'),
     ('La respuesta es 12.000 pesos.', '12'), ('Die Antwort lautet 1.250 Euro.', '1.25'),
-])  # closed by fx29az (`extract.point_grouping_ambiguous`)
+])  # closed by fx29az (`extract.grouping_ambiguous`)
 test_a_thousands_point_under_a_grouping_language_is_refused = refused_test(
     DOTTED_NEAR, """Paid in both profiles by documented policy (a point is a decimal point): `Die Antwort lautet 12.000
     Euro.` is twelve thousand euros in German, paid against gold 12. The safe verdict: refused (ambiguous).""")

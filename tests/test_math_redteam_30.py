@@ -1,6 +1,6 @@
 """Red team of issue 29's answer grammar, thirtieth pass (rt29af): fx29ay (a task's trusted `problem` text grounds the
 names of caseless step lines: `grammar._problem_names`, `_known_name`), fx29az (Thai spaces after sums only,
-`grammar.thai_space_ends`; `d.ddd` under decimal-comma anchors, `extract.point_grouping_ambiguous`; `math_letter`,
+`grammar.thai_space_ends`; `d.ddd` under decimal-comma anchors, `extract.grouping_ambiguous`; `math_letter`,
 `latin_word`) and fx29ax (lenient reads no value after an answer anchor, `extract._anchored_before`), through the real
 grader in both profiles on main (55ec3da). About 13,000 generated candidates around gold 6 (12 for the points); each
 row below paid a wrong answer (or a right one under a qualifier) in at least one profile.
@@ -138,10 +138,10 @@ _POINT = [
     ('Sie verdient 12.000 Euro im Jahr.\n\n**Antwort:**\n\\boxed{12.000}', '12'), ('Sie verdient im Jahr 12.000 Euro.\n#### 12.000', '12'),
     ('Gesamt: 12.000 Euro', '12'),
 ]
-POINT_NEAR = _cases(_POINT)  # closed by fx29bc (extract.point_grouping_ambiguous reads the whole completion)
+POINT_NEAR = _cases(_POINT)  # closed by fx29bc (extract.grouping_ambiguous reads the whole completion)
 test_a_thousands_point_in_a_decimal_comma_text_is_refused = refused_test(
     POINT_NEAR, """Was paid (the label row lenient only; closed by fx29bc: a point before three digits is a decimal point
-    only in a text known to write one, `extract._decimal_point_text`, on every path): `point_grouping_ambiguous` reads a box only on the anchor's own line
+    only in a text known to write one, `extract._decimal_point_text`, on every path): `grouping_ambiguous` reads a box only on the anchor's own line
     and no number outside an anchor, so German `12.000` ("twelve thousand") pays gold 12. The safe verdict: refused.""")
 
 POINT_HELD = _cases([

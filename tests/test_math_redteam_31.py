@@ -28,7 +28,8 @@ profile. Red team 30's classes 2-5 are being closed elsewhere and are not repeat
    and not counted). Prose `The answer is 6 pi.` is refused. Fix: a
    font group holds words only (`_scan` makes every letter run in it a word, or the comparison reads the group as the
    grammar did: one reading for both).
-3. (b) CLOSED by fx29bd (the NFKD fold); (a) NOT CLOSED (lenient; red team 5 class 6's list, reopened). The name slot (`grammar._is_name`) takes any capitalised
+3. (b) CLOSED by fx29bd (the NFKD fold); (a) CLOSED by fx29be (lenient: `grammar.grounded_names`, a name is a word of the
+   task's problem; tests/test_math_fx29be.py) (lenient; red team 5 class 6's list, reopened). The name slot (`grammar._is_name`) takes any capitalised
    Latin word that `NEVER_NAMES` (a list of bad cases) does not hold, so (a) hedges and verdicts it does not list are
    persons (`Unsure: 6 apples`, `Invalid: 6 apples`, `Mistake: 6 apples`, `Conjecture has 6 apples.`, `Draft: 6 apples`,
    `Error has 6 apples.`), and (b) fx29az's `latin_word` admits every letter Unicode names LATIN, so a listed hedge with a
@@ -38,12 +39,13 @@ profile. Red team 30's classes 2-5 are being closed elsewhere and are not repeat
    `W: 6 apples` / `W has 6 apples.`. Fix (the class): the slot is an allowlist, not `NEVER_NAMES`: a name is a
    capitalised word the task's problem text uses (`MathTask.problem`, fx29ay's trusted text: GSM8K's `Janet`, `Sam`),
    or, without a problem, one the completion uses as a subject elsewhere; look-alikes read on their NFKD fold.
-4. POLICY (both profiles; fx29az's mirror). Under the anchor of a language that writes a decimal comma, `d,ddd` is
+4. CLOSED by fx29be (`extract.grouping_ambiguous`: `d,ddd` is a grouping only in a text known to write decimal points;
+   tests/test_math_fx29be.py). POLICY (both profiles; fx29az's mirror). Under the anchor of a language that writes a decimal comma, `d,ddd` is
    still a thousands grouping (docs/math.md: `1,220` is 1220): `Die Antwort lautet 2,500 kg.` ("2.5 kg"), `La respuesta
    es 2,500.`, `Ответ: 2,500`, `Réponse : 2,500 kg` pay gold 2500 and are refused for 2.5, where fx29az refuses `12.000`
    against both readings: 36 of 520 generated separator rows paid, 4 of them this shape (the rest right: `6'000`, and
    `6,000` in English), and 5 of 5 hand rows with `2,500`. Suggested: under a decimal-comma anchor, `d,ddd` is
-   ambiguous and refused against both readings, as the point is (`extract.point_grouping_ambiguous`'s rule).
+   ambiguous and refused against both readings, as the point is (`extract.grouping_ambiguous`'s rule).
 
 Held (passing tests below): the look-alike hedges everywhere but the name slot (`Maŷbe x = 6.`, `Maŷbe: \\boxed{6}`,
 `The answer is Maŷbe 6.`); scale, alternative, hedge and bound words in a box's `\\text{}` (`thousand`, `or 7`, `maybe`,
@@ -61,14 +63,14 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import MATH_PROFILES, paid_test, refused_test
-from tests.test_math_redteam_30 import _cases, _rows, problem_verdicts
+from tests.test_math_redteam_30 import _cases, problem_verdicts
 from verifier.formats.common import prompt_problem
 from verifier.math import grade_math
 
 
-def lenient_verdict(completion: str, gold: str = "6") -> str:
-    """The lenient profile's verdict (class 3's name slot is lenient's)."""
-    return grade_math({"completion": completion, "gold": gold, "profile": "lenient"})["verdict"]
+def lenient_verdict(completion: str, gold: str = "6", problem: str = "") -> str:
+    """The lenient profile's verdict (class 3's name slot is lenient's), for a task that carries `problem`."""
+    return grade_math({"completion": completion, "gold": gold, "profile": "lenient", "problem": problem})["verdict"]
 
 
 # 1. A problem's prose punctuation and prices ground the letters a step line spells (fx29bb).
@@ -178,13 +180,12 @@ _LOOK_ALIKES = [
     'Maŷbe has 6 apples.', 'Mãybe has 6 apples.', 'Maybé has 6 apples.', 'Nöt has 6 apples.', 'Perhapſ has 6 apples.', 'Thousanđs has 6 apples.',
     'Aboųt has 6 apples.', 'Mᴀʏʙᴇ has 6 apples.', 'Maŷbe: 6 apples',
 ]
-_NAME_REASON = "rt29ag class 3: _is_name takes any capitalised latin_word outside NEVER_NAMES (a list) as a person"
 
 
-@pytest.mark.parametrize("completion", [
-    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=_NAME_REASON)) for c in _NAMES] + _LOOK_ALIKES)
+@pytest.mark.parametrize("completion", _NAMES + _LOOK_ALIKES)
 def test_a_hedge_is_no_name(completion: str) -> None:
-    """Paid lenient (strict refuses): `_is_name` admits a capitalised Latin word `NEVER_NAMES` does not hold, and
+    """Was paid lenient (strict refuses; closed by fx29be: lenient's name slot holds only a word of the task's problem,
+    `grammar.grounded_names`, and none without one): `_is_name` admits a capitalised Latin word `NEVER_NAMES` does not hold, and
     `latin_word` any letter Unicode names LATIN, so an unlisted verdict (`Unsure`, `Invalid`, `Mistake`) or a listed
     hedge with a mark or small capitals (`Maŷbe`, `Nöt`, `Mᴀʏʙᴇ`) is a person's name. The safe verdict: refused."""
     assert lenient_verdict(completion) != "correct"
@@ -199,16 +200,18 @@ test_hedges_outside_the_name_slot_are_refused = refused_test(NAME_HELD)
 
 @pytest.mark.parametrize("completion", ["Sam has 6 apples.", "José has 6 apples.", "Zoë: 6 apples"])
 def test_a_persons_name_still_pays_lenient(completion: str) -> None:
-    """The rewrite class 3's fix must keep: a real (accented) name in the slot pays lenient."""
-    assert lenient_verdict(completion) == "correct"
+    """The rewrite class 3's fix must keep: a real (accented) name in the slot pays lenient, where the task's problem
+    names the person (fx29be: the slot's allowlist, `grammar.grounded_names`)."""
+    assert lenient_verdict(completion, problem="Sam has 2 apples, José 3 and Zoë 1. How many after 4 more?") == "correct"
 
 
 # 4. A comma before three digits under a decimal-comma anchor groups thousands (policy).
 _COMMA = [('Die Antwort lautet 2,500 kg.', '2500'), ('La respuesta es 2,500.', '2500'), ('Ответ: 2,500', '2500'),
           ('Réponse : 2,500 kg', '2500'), ('Die Antwort lautet \\boxed{2,500}.', '2500')]
-COMMA_NEAR = _rows(_COMMA, "rt29ag class 4 (policy): d,ddd under a decimal-comma anchor reads as a thousands grouping")
+COMMA_NEAR = _cases(_COMMA)  # closed by fx29be (extract.grouping_ambiguous)
 test_a_comma_before_three_digits_in_a_decimal_comma_text_is_ambiguous = refused_test(
-    COMMA_NEAR, """Paid in both profiles: `d,ddd` groups thousands under every anchor, so German `2,500 kg` ("2.5 kg")
+    COMMA_NEAR, """Was paid in both profiles (closed by fx29be: `d,ddd` is a thousands grouping only in a text known to
+    write decimal points, `extract._decimal_point_text`, as `d.ddd` is a decimal point only there): `d,ddd` groups thousands under every anchor, so German `2,500 kg` ("2.5 kg")
     pays 2500 and is refused for 2.5, where fx29az reads `12.000` under the same anchor as ambiguous. Suggested: refused
     against both readings.""")
 COMMA_HELD = _cases([('Die Antwort lautet 2,500 kg.', '2.5'), ('Ответ: 2,500', '2.5')])

@@ -190,8 +190,8 @@ test_a_near_miss_main_refuses_stays_refused = refused_test(REFUSED)
 # Through the real server (class 1), and a reuse-key pair that must not share a verdict (docs/service.md "Reuse keys").
 SERVER_NEAR = [math_task("yes-probably", "\\boxed{\\text{Yes, probably.}}", "\\text{Yes}"),
                math_task("yes-nope", "So: \\boxed{\\text{Yes, nope.}}", "Yes")]
-PROFILE_PAIR = [math_task("strict", "Therefore, Sam has 6 apples left.", "6", profile="strict"),
-                math_task("lenient", "Therefore, Sam has 6 apples left.", "6", profile="lenient")]
+PROFILE_PAIR = [math_task("strict", "Therefore, she has 6 apples left.", "6", profile="strict"),
+                math_task("lenient", "Therefore, she has 6 apples left.", "6", profile="lenient")]
 
 
 test_the_server_refuses_a_hedged_yes = server_refused_test(SERVER_NEAR)

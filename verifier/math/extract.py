@@ -36,6 +36,7 @@ from .grammar import (
     marks_end,
     math_letter,
     problem_names,
+    grounded_names,
     lead_clauses,
     line_opens,
     read_sentence,
@@ -96,6 +97,10 @@ _DECIMAL_COMMA_ANCHOR_RE = re.compile(
 _POINT_GROUPING_RE = re.compile(r"(?<![\d.,])[1-9]\d{0,2}\.\d{3}(?![\d.,])")
 """A number a point may group (`12.000`, `1.250`, `6.000`): one to three digits, not led by 0, one point and exactly
 three digits after it; two points (`6.000.000`) are refused as any number with two points is (`parsing`)."""
+_COMMA_GROUPING_RE = re.compile(r"(?<![\d.,(\[])[1-9]\d{0,2},\d{3}(?![\d.,)\]])")
+"""A number a comma may mark as a decimal (`2,500`: 2.5 in German): as `_POINT_GROUPING_RE` with a comma. Two commas
+(`2,500,000`) and both marks (`2.500,5`, `2,500.5`) have one reading, and so has a comma that closes or opens a bracket's
+pair (`(12,102)`, math-verify's interval: a list, never one number)."""
 _DECIMAL_POINT_ANCHOR_RE = re.compile(
     "|".join(f"(?:{pattern})" for pattern, why in ANCHORS if why.split()[0] not in _DECIMAL_COMMA_LANGUAGES)
     .replace("(?:####|", "(?:", 1), re.IGNORECASE)
@@ -106,7 +111,7 @@ _DECIMAL_POINT_RE = re.compile(r"(?<![\d.,])(?:0\.\d+|[1-9]\d*\.(?:\d{1,2}|\d{4,
 points."""
 _DECIMAL_COMMA_EVIDENCE_RE = re.compile(
     r"(?<![\d.,])\d+,\d{1,2}(?![\d,])|€|\bEUR\b|\beuros?\b|[äöüßÄÖÜàâçèéêëîïôùûœñáíóú¿¡\u0400-\u04ff]", re.IGNORECASE)
-"""What shows a text of a decimal-comma language besides its anchor (`point_grouping_ambiguous`): a decimal comma
+"""What shows a text of a decimal-comma language besides its anchor (`grouping_ambiguous`): a decimal comma
 (`12,5`), the euro, or a letter German, French, Spanish or Russian write and English does not. Evidence only ever
 refuses."""
 _PROSE_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}|[^\W\d_A-Za-z]")
@@ -114,22 +119,34 @@ _PROSE_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}|[^\W\d_A-Za-z]")
 one is math alone, in no language."""
 
 
-def point_grouping_ambiguous(region: str, answer: str) -> bool:
-    """Whether `answer`, found in `region` (the completion as graded), holds a number whose point may group thousands
-    (`_POINT_GROUPING_RE`: `12.000` reads 12 or 12000 in German, Spanish, French and Russian), so it is refused against
-    both readings (docs/math.md "Answer grammar", a point's two readings), as a comma before three digits is never a
-    decimal comma (`parsing.decimal_comma`). The language is the completion's, never the answer's line (red team 30
-    class 3: `Die Antwort lautet:\\n\\boxed{12.000}`, `Sie verdient 12.000 Euro.\\n#### 12.000` paid 12): the point is
-    admitted as a decimal point only in a text known to write one, an allowlist (`_decimal_point_text`)."""
-    return bool(_POINT_GROUPING_RE.search(answer)) and not _decimal_point_text(region)
+def grouping_ambiguous(region: str, answer: str) -> bool:
+    """Whether `answer`, found in `region` (the completion as graded), holds a number whose one separator may group
+    thousands or mark the decimal, so it is refused against both readings (docs/math.md "Answer grammar", a separator's
+    two readings). The language is the completion's, never the answer's line (red team 30 class 3: `Die Antwort
+    lautet:\\n\\boxed{12.000}`, `Sie verdient 12.000 Euro.\\n#### 12.000` paid 12). A point before three digits
+    (`_POINT_GROUPING_RE`: `12.000`, 12 or 12000) is a decimal point only in a text known to write one, an allowlist
+    (`_decimal_point_text`); a comma before three digits (`_COMMA_GROUPING_RE`: `2,500`, 2.5 or 2500) groups thousands
+    (`parsing.decimal_comma`: `1,220` is 1220) except in a text that shows a decimal-comma language (`_decimal_comma_text`;
+    fx29be, red team 31 class 4: `Die Antwort lautet 2,500 kg.`, "2.5 kg", paid 2500). One test of the language for both
+    separators."""
+    if _POINT_GROUPING_RE.search(answer) and not _decimal_point_text(region):
+        return True
+    return bool(_COMMA_GROUPING_RE.search(answer)) and _decimal_comma_text(region)
+
+
+def _decimal_comma_text(region: str) -> bool:
+    """Whether `region` shows a language that writes a decimal comma: one of its anchors anywhere
+    (`_DECIMAL_COMMA_ANCHOR_RE`) or its evidence (`_DECIMAL_COMMA_EVIDENCE_RE`: a decimal comma, the euro, a letter
+    English does not write)."""
+    return bool(_DECIMAL_COMMA_ANCHOR_RE.search(region) or _DECIMAL_COMMA_EVIDENCE_RE.search(region))
 
 
 def _decimal_point_text(region: str) -> bool:
-    """Whether `region` is known to write a decimal point: no evidence of a decimal-comma language anywhere (its anchors,
-    `_DECIMAL_COMMA_ANCHOR_RE`; `_DECIMAL_COMMA_EVIDENCE_RE`), and math alone (`\\boxed{1.500}`, no word of prose), an
-    anchor of a decimal-point language (`The answer is 6.000.`, `答案是 1.500。`) or another number whose point is a
-    decimal point (`2.5`). Any other text (`Also kostet es 12.000.`, `A resposta é 6.000.`) is of no known language."""
-    if _DECIMAL_COMMA_ANCHOR_RE.search(region) or _DECIMAL_COMMA_EVIDENCE_RE.search(region):
+    """Whether `region` is known to write a decimal point: no evidence of a decimal-comma language anywhere
+    (`_decimal_comma_text`), and math alone (`\\boxed{1.500}`, no word of prose), an anchor of a decimal-point language
+    (`The answer is 6.000.`, `答案是 1.500。`) or another number whose point is a decimal point (`2.5`). Any other text
+    (`Also kostet es 12.000.`, `A resposta é 6.000.`) is of no known language."""
+    if _decimal_comma_text(region):
         return False
     return not _PROSE_WORD_RE.search(region) or bool(
         _DECIMAL_POINT_ANCHOR_RE.search(region) or _DECIMAL_POINT_RE.search(region))
@@ -196,8 +213,8 @@ def _extract(completion: str, profile: str, choices: Sequence[str] | None, limit
     if choices:
         return _extract_choice(region, profile, choices, limits)
     found = _extract_value(region, profile, limits)
-    if found.text is not None and point_grouping_ambiguous(region, found.text):
-        return NO_ANSWER  # `Die Antwort lautet:\n\\boxed{12.000}`: one reading of a point for every path (red team 30)
+    if found.text is not None and grouping_ambiguous(region, found.text):
+        return NO_ANSWER  # `Die Antwort lautet:\n\\boxed{12.000}`, `2,500`: one reading of a separator for every path
     return found
 
 
@@ -771,7 +788,10 @@ def clean_answer(text: str) -> str:
 def _last_expression(region: str, limits: MathLimits) -> Extraction:
     """Lenient fallback: a completion that is one bare expression is read whole (`2^{10}`,
     `sqrt(3)/3`, `Friday`); else the later of the last math segment and the last number in the tail,
-    only when the words around it in its sentence pass the answer grammar (`_read_last_sentence`)."""
+    only when the words around it in its sentence pass the answer grammar (`_read_last_sentence`). A person's name in
+    that sentence is only a name the task's problem uses (`grammar.grounded_names`; red team 31 class 3a: `Unsure: 6
+    apples` paid), so with no problem text no sentence with a name states the answer here. The sentences before it are
+    steps or statements (`_unread_statement_before`), read as before: a name there states no answer this reads."""
     bare = bare_expression(region)
     if bare:
         return Extraction(bare, "last") if chain_agrees(bare) else NO_ANSWER
@@ -792,7 +812,8 @@ def _last_expression(region: str, limits: MathLimits) -> Extraction:
         return NO_ANSWER  # `可能\n答案是 7。x = 6。`: the anchor's sentence states the answer (or none), never the one after
     if _unread_statement_before(tail, start, text):
         return NO_ANSWER  # `7 is the answer. x = 6.`: an unread sentence may state the answer (red team 30 class 4)
-    answer = _read_last_sentence(tail, start, end, text) if text else None
+    with grounded_names():  # the answer's own sentence: a name in it is the problem's (red team 31 class 3a)
+        answer = _read_last_sentence(tail, start, end, text) if text else None
     if answer and not chain_agrees(answer):
         return NO_ANSWER  # `So, $x = 7 = 6$.` states 7 and 6: a second value, as after an anchor (red team 6 class 3)
     return Extraction(answer[: limits.max_answer_chars + 1], "last") if answer else NO_ANSWER

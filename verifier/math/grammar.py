@@ -737,6 +737,42 @@ def problem_names(problem: str) -> Iterator[None]:
         _PROBLEM.reset(token)
 
 
+_GROUNDED: ContextVar[bool] = ContextVar("_GROUNDED", default=False)
+"""Whether the name slot admits only a word the task's problem text uses (`grounded_names`)."""
+
+
+@contextlib.contextmanager
+def grounded_names() -> Iterator[None]:
+    """While it runs, the name slot (`_is_name`) admits a capitalised word only when the task's problem text
+    (`_PROBLEM`, trusted: the dataset's, never the policy's) uses it as a word, compared on the NFKD fold
+    (`_problem_words`); with no problem text it admits none. Lenient's reading of a last value without an anchor, a box
+    or a concluding sentence runs under it (extract._last_expression; red team 31 class 3a: `Unsure: 6 apples`,
+    `Conjecture has 6 apples.` paid as persons' names, since `NEVER_NAMES` is a list of bad cases and the next hedge is
+    not on it). An allowlist: GSM8K's `Janet`, `Sam` are the problem's own names."""
+    token = _GROUNDED.set(True)
+    try:
+        yield
+    finally:
+        _GROUNDED.reset(token)
+
+
+_LETTER_RUN_RE = re.compile(r"[^\W\d_]+")
+
+
+@functools.lru_cache(maxsize=16)
+def _problem_words(problem: str) -> frozenset[str]:
+    """The words of a problem text (runs of letters: `Sam's` is `Sam` and `s`) on their NFKD fold without marks
+    (`_ascii_fold`: `José` is `Jose`), case kept: what `grounded_names` admits. Cached as `_problem_names` is (a GRPO
+    group's completions share one problem, at most `MAX_PROBLEM_BYTES`)."""
+    return frozenset(f for w in _LETTER_RUN_RE.findall(problem) if (f := _ascii_fold(w)))
+
+
+def _grounded(base: str) -> bool:
+    """Whether the name slot may hold `base` (a folded, capitalised word): always outside `grounded_names`, else only a
+    word of the problem's (`_problem_words`)."""
+    return not _GROUNDED.get() or base in _problem_words(_PROBLEM.get())
+
+
 @functools.lru_cache(maxsize=16)
 def _problem_names(problem: str) -> frozenset[str]:
     """The names a problem text uses (fx29ay, issue 29: `所以 x = 6；` above `答案是 6。` under a problem naming `x`;
@@ -2543,10 +2579,11 @@ def _word(word: str, prose: bool) -> _Token:
 def _is_name(word: str) -> bool:
     """A capitalised name (`Sam`, `Maria's`, `José`): the one open slot, allowed only as a subject, and in Latin script
     only (`latin_word`), where `NEVER_NAMES` and the lexicon read its words: a capitalised word of another cased script
-    (`Возможно` "maybe", `Μάλλον` "probably", `Не` "not") is an unknown word (red team 29 class 3a)."""
+    (`Возможно` "maybe", `Μάλλον` "probably", `Не` "not") is an unknown word (red team 29 class 3a). Under
+    `grounded_names` (lenient's last value) it is also a word of the task's problem (`_grounded`)."""
     base = _ascii_fold(word[:-2] if word.endswith(("'s", "’s")) else word)
     return (len(base) >= 2 and base[0].isupper() and base[1:].islower() and latin_word(base) and not admitted(base)
-            and base.lower() not in NEVER_NAMES and not _gerund(base))
+            and base.lower() not in NEVER_NAMES and not _gerund(base) and _grounded(base))
 
 
 def _ascii_fold(word: str) -> str:
