@@ -32,6 +32,7 @@ kills its launcher: the next command runs with the session's limits and a cell a
 """
 from __future__ import annotations
 
+import time
 
 import pytest
 
@@ -292,3 +293,67 @@ def test_a_command_no_launcher_can_start_is_its_own_exit_126(session_host: Sessi
     assert "could not start" in over.get("stderr", ""), brief(over)
     assert (at.get("status"), at.get("exit_code"), at.get("stdout")) == ("ok", 0, "at\n"), brief(at)
     assert (cell.get("status"), cell.get("value")) == ("ok", "2"), brief(cell)
+
+
+# A command leaves a daemon (setsid: out of the command's process group) that holds every process the session may have
+# for HOLD_S: threads, which the pids cgroup (docker, userns) and RLIMIT_NPROC (gvisor) count as processes, retaken as
+# soon as one frees. Its stdout says how many it took once the limit refused one ("full N").
+FILLER = r"""import os, threading, time
+r, w = os.pipe()
+if os.fork():
+    os.close(w)
+    print(os.read(r, 64).decode(), flush=True)
+    os._exit(0)
+os.setsid()
+os.close(r)
+null = os.open("/dev/null", os.O_RDWR)
+for fd in (0, 1, 2):
+    os.dup2(null, fd)
+threading.stack_size(1 << 16)
+stop, took, said = threading.Event(), 0, False
+end = time.monotonic() + 60
+while time.monotonic() < end:
+    try:
+        threading.Thread(target=stop.wait, daemon=True).start()
+        took += 1
+    except RuntimeError:
+        if not said:
+            os.write(w, b"full %d" % took)
+            os.close(w)
+            said, end = True, time.monotonic() + HOLD_S
+        time.sleep(0.005)
+os._exit(0)
+"""
+FILL_HOLD_S = 3.0
+
+
+# Was a hole (h34d, class 8): a launcher that cannot start at all (PID 1's fork refused: the session's own processes
+# fill its process limit) raised Popen's OSError out of the command, "session supervisor: OSError", and the session was
+# lost; closed since: it is the command's own exit 126 (session_tools.LauncherFailed, not_started), and the next command
+# once the program's processes are gone gets a launcher and runs.
+def test_a_command_whose_launcher_cannot_start_is_its_own_exit_126(session_host: SessionHost) -> None:
+    """Safe outcome: while the session's processes hold every pid, a command is its own exit 126 naming the reason, the
+    session lives; near miss: before (the filler's own command) and after they exit, commands run and a cell answers."""
+    box = session_host.take_box("python", SessionLimits(time_limit_s=5), {})
+    try:
+        filler = box.shell(f"python3 -c '{FILLER.replace('HOLD_S', str(FILL_HOLD_S))}'", 5, 4096)
+        time.sleep(0.3)  # the filler retakes the pids its own command's shell and parent freed
+        refused = box.shell("echo ran", 5, 4096)
+        later: list[dict] = []
+        for _ in range(20):  # the filler ends FILL_HOLD_S after it was full: from then on a command starts
+            time.sleep(0.5)
+            later.append(box.shell("echo mine", 5, 4096))
+            if later[-1].get("status") == "ok" and later[-1].get("exit_code") == 0:
+                break
+        cell = box.cell("1 + 1")
+    finally:
+        session_host.destroy(box)
+    print(brief(filler), repr(filler.get("stdout")), brief(refused), repr(refused.get("stderr")), [brief(r) for r in later])
+    assert filler.get("status") == "ok" and filler.get("stdout", "").startswith("full "), brief(filler)
+    assert int(filler["stdout"].split()[1]) > 0, filler["stdout"]  # it took pids before the limit refused one
+    assert (refused.get("status"), refused.get("exit_code"), bool(refused.get("lost"))) == ("ok", 126, False), brief(refused)
+    assert "could not start" in refused.get("stderr", "") and refused.get("stdout") == "", brief(refused)
+    assert not any(r.get("lost") for r in later), [brief(r) for r in later]
+    assert (later[-1].get("status"), later[-1].get("exit_code"), later[-1].get("stdout")) == ("ok", 0, "mine\n"), later
+    assert (cell.get("status"), cell.get("value"), bool(cell.get("lost"))) == ("ok", "2", False), brief(cell)
+

@@ -509,20 +509,22 @@ def prepare(tree: str) -> None:
 
 
 def _shell(box: Box, head: dict, command: bytes, clock) -> tuple[dict, dict[str, bytes]]:
-    """One shell command (session_tools.run_shell); where its launcher refused to start it, once more from a
-    fresh launcher (the refusal may be limits the session's processes set on the old one), then the
-    command's own `not_started` reply: a command that cannot start never loses the session."""
+    """One shell command (session_tools.run_shell); where its launcher refused to start it or none could be
+    started, once more from a fresh launcher (the refusal may be limits the session's processes set on the old
+    one), then the command's own `not_started` reply: a command that cannot start (its launcher included: the
+    session's processes may fill its process limit) never loses the session; the next command asks again."""
     def run() -> tuple[dict, dict[str, bytes]]:
         return session_tools.run_shell(head, command, clock,
                                        lambda proc: reap(proc, box.kernel.proc if box.kernel else None,
                                                          box.launcher.proc if box.launcher else None),
                                        box.ready_launcher())
+    refused = (session_tools.SpawnRefused, session_tools.LauncherFailed)
     try:
         return run()
-    except session_tools.SpawnRefused:
+    except refused:
         try:
             return run()
-        except session_tools.SpawnRefused as exc:
+        except refused as exc:
             return session_tools.not_started(head, clock, exc)
 
 

@@ -938,6 +938,13 @@ class SpawnRefused(OSError):
     it is closed, and serve_tool asks a fresh one once before the refusal is the command's (`not_started`)."""
 
 
+class LauncherFailed(OSError):
+    """No launcher could be started for a command (its fork or exec refused, EAGAIN where the session's processes
+    fill its process limit; or no `ready` within LAUNCHER_START_S): during a session that is the program's doing
+    as much as a refusal is, so it is the command's own `not_started`, never the session's loss (session_box._shell);
+    the next command asks for a launcher again, which starts once the program's processes let it."""
+
+
 NOT_STARTED_EXIT = 126  # a command that could not start: the shell's own code for "found but cannot execute"
 
 
@@ -971,6 +978,10 @@ class Launcher:
                 [sys.executable, "-I", "-S", SPAWN, str(theirs.fileno())], stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(theirs.fileno(),), cwd=pid1.WORK,
                 env=dict(job_protocol.BASE_ENV), start_new_session=True, preexec_fn=child)
+        except (OSError, subprocess.SubprocessError) as e:  # fork or exec refused; a preexec_fn's failure (setuid
+            mine.close()                                   # past RLIMIT_NPROC) is SubprocessError, no errno
+            code = getattr(e, "errno", None) or errno.EAGAIN
+            raise LauncherFailed(code, f"the session's shell launcher could not start: {os.strerror(code)}") from e
         except BaseException:
             mine.close()
             raise
@@ -984,7 +995,7 @@ class Launcher:
         self.sock.setblocking(False)
         if ready != b"ready":
             self.close()
-            raise OSError(errno.EIO, f"the session's shell launcher did not start in {LAUNCHER_START_S:g} s")
+            raise LauncherFailed(errno.EIO, f"the session's shell launcher did not start in {LAUNCHER_START_S:g} s")
 
     def alive(self) -> bool:
         """Between commands a launcher never writes: anything to read (its EOF, or bytes) ends it."""
