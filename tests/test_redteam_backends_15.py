@@ -18,6 +18,7 @@ FINDINGS (strict xfails):
   Docker and userns also without a kill: a daemon that takes back every freed pid of the session's limit makes PID 1's
   fork of the fresh launcher fail, "session supervisor: BlockingIOError: [Errno 11]", lost (gVisor held: the fork is
   not the sandbox's pid limit's there, the fresh launcher's posix_spawn is refused, the command's own exit 126).
+  Closed since (h34d): a launcher that cannot start is the command's own exit 126 (session_tools.LauncherFailed).
 - h33y/command_paths, class 3 (a WRONG REWARD), docker/gvisor: the files a patch may not touch are the command's words as
   command_paths reads them; the runners command_files copies are found by another reading. A runner named after `cd`
   (`cd tools && sh run.sh`), through an environment link, before `;`, in a subshell, without a suffix, a module
@@ -135,9 +136,9 @@ def test_a_launcher_killed_before_ready_is_the_commands_failure_not_the_sessions
         session_host: SessionHost, backend: str, name: str, request: pytest.FixtureRequest) -> None:
     """Safe outcome: the next command is the program's failure (its exit status, 126, or its own time_limit), never
     `lost` nor 'session supervisor'; a cell after it answers. Near miss: the first command ran (status ok or its own
-    time_limit) and the daemon did its part (its log: a pid killed, or every pid taken)."""
-    if not (name.startswith("pids") and backend in ("gvisor", "runsc")):  # there PID 1's fork is not the sandbox's pid
-        request.applymarker(pytest.mark.xfail(strict=True, reason=HUNT_HOLE))  # limit's: the fresh launcher starts
+    time_limit) and the daemon did its part (its log: a pid killed, or every pid taken). Was HUNT_HOLE (docker, gvisor
+    and userns but gVisor's pid variants); closed since: a launcher that cannot start is the command's own exit 126
+    (session_tools.LauncherFailed, session_box._shell)."""
     command, did = HUNTS[name]
     box = session_host.take_box("python", SessionLimits(time_limit_s=4, pids_limit=64), {})
     try:
