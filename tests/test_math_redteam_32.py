@@ -203,8 +203,7 @@ _FORMS = [
     ('Sie hat 12.000 Stifte.\n\\boxed{12.\u2060000}', '12'), ('Die Antwort lautet \\boxed{12.\ufeff000}', '12'),
     ('Sie hat 12.000 Stifte.\n#### 12.0\u200b00', '12'), ('Die Antwort lautet 12.\\!000', '12'),
 ]
-FORMS_NEAR = _rows(_FORMS, "rt32 class 6: point_grouping_ambiguous matches the raw answer, the comparison reads its "
-                           "NFKC fold with zero-width characters and `\\!` dropped")
+FORMS_NEAR = _cases(_FORMS)  # closed by fx29bf (extract._as_compared)
 test_a_folded_point_under_a_decimal_comma_text_is_ambiguous = refused_test(
     FORMS_NEAR, """Paid gold 12 in both profiles: a full-width or bold digit or point, a zero-width character or `\\!`
     hides `12.000` from `_POINT_GROUPING_RE`, and the comparison folds it to `12.000`, a decimal 12, under the German
@@ -219,8 +218,7 @@ _THINK = [
     ('Elle gagne 12.000 € par an.\n</think>\n$\\boxed{12.000}$', '12'), ('<think>У неё 12.000 яблок.</think>\\[\\boxed{12.000}\\]', '12'),
     ('<think>Ella tiene 12.000 pesos, o sea 12,5 mil.</think>\n\\boxed{12.000}', '12'), ('<think>Sie hat 12.000 Stifte.</think>\n12.000', '12'),
 ]
-THINK_NEAR = _rows(_THINK, "rt32 class 7: _decimal_point_text reads the region after `</think>`, so the reasoning's "
-                           "decimal-comma language is unseen and a box alone is math, a decimal-point text")
+THINK_NEAR = _cases(_THINK)  # closed by fx29bf (the whole completion's language)
 test_a_reasoning_blocks_language_reaches_the_point_check = refused_test(
     THINK_NEAR, """Paid gold 12 in both profiles (the bare value lenient only): the reasoning is German, French, Spanish
     or Russian, but the graded region after `</think>` is a box alone, which writes decimal points. The safe verdict:

@@ -114,14 +114,28 @@ _PROSE_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}|[^\W\d_A-Za-z]")
 one is math alone, in no language."""
 
 
-def point_grouping_ambiguous(region: str, answer: str) -> bool:
-    """Whether `answer`, found in `region` (the completion as graded), holds a number whose point may group thousands
-    (`_POINT_GROUPING_RE`: `12.000` reads 12 or 12000 in German, Spanish, French and Russian), so it is refused against
+def point_grouping_ambiguous(completion: str, answer: str) -> bool:
+    """Whether `answer`, found in `completion` (all of it, a reasoning block's text too: red team 32 class 7), holds a
+    number whose point may group thousands (`_POINT_GROUPING_RE` on the answer as compared, `_as_compared`: `12.000`
+    reads 12 or 12000 in German, Spanish, French and Russian), so it is refused against
     both readings (docs/math.md "Answer grammar", a point's two readings), as a comma before three digits is never a
     decimal comma (`parsing.decimal_comma`). The language is the completion's, never the answer's line (red team 30
     class 3: `Die Antwort lautet:\\n\\boxed{12.000}`, `Sie verdient 12.000 Euro.\\n#### 12.000` paid 12): the point is
     admitted as a decimal point only in a text known to write one, an allowlist (`_decimal_point_text`)."""
-    return bool(_POINT_GROUPING_RE.search(answer)) and not _decimal_point_text(region)
+    return bool(_POINT_GROUPING_RE.search(_as_compared(answer))) and not _decimal_point_text(_as_compared(completion))
+
+
+_LATEX_SPACING_RE = re.compile(r"\\[!,;: ]")
+"""LaTeX's spacing commands (`\\!`, `\\,`, `\\;`, `\\:`, `\\ `), which the comparison's parser reads as nothing (`12.\\!000`
+is 12.000 to it): the point check drops them all (red team 32 class 6), only ever refusing more."""
+
+
+def _as_compared(answer: str) -> str:
+    """`answer` (or the completion, the language's evidence) as the comparison reads its digits and point: the one
+    Unicode fold (`unicode_math.to_ascii_math`: full-width `１２．０００`, bold `𝟏𝟐`, zero-width characters dropped) with
+    LaTeX's spacing commands dropped, so the point check reads the number the comparison reads, never the raw text (red
+    team 32 class 6), and `12.0\u200b00` is no decimal point's evidence (`_DECIMAL_POINT_RE` read `12.0` in it)."""
+    return _LATEX_SPACING_RE.sub("", to_ascii_math(answer))
 
 
 def _decimal_point_text(region: str) -> bool:
@@ -190,14 +204,17 @@ def _extract(completion: str, profile: str, choices: Sequence[str] | None, limit
     """`extract_with_limits` under the problem's names."""
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
-    region = answer_region(strip_end_tokens(completion), profile)  # trailing <|im_end|> etc. (sandbox/checks.py)
+    completion = strip_end_tokens(completion)  # trailing <|im_end|> etc. (sandbox/checks.py)
+    region = answer_region(completion, profile)
     if region is None:
         return NO_ANSWER
     if choices:
         return _extract_choice(region, profile, choices, limits)
     found = _extract_value(region, profile, limits)
-    if found.text is not None and point_grouping_ambiguous(region, found.text):
-        return NO_ANSWER  # `Die Antwort lautet:\n\\boxed{12.000}`: one reading of a point for every path (red team 30)
+    if found.text is not None and point_grouping_ambiguous(completion, found.text):
+        # `Die Antwort lautet:\n\\boxed{12.000}`: one reading of a point for every path (red team 30); the language is
+        # the whole completion's, a reasoning block's included (red team 32 class 7), the answer the region's
+        return NO_ANSWER
     return found
 
 
