@@ -122,8 +122,7 @@ _COLON = [
     'Maybe:\nx = 6\n\\boxed{6}', '可能：\n2 + 4 = 6\n\\boxed{6}', '单位：千\nx = 6\n\\boxed{6}', 'In thousands:\n$x = 6$\n$\\boxed{6}$',
     'Not:\n6 = 6\n\\boxed{6}', '猜测：\n\\[x = 6\\]\n\\boxed{6}', 'Answer in thousands:\n2 + 4 = 6\n\\boxed{6}', '错误：\nx = 6\n$\\boxed{6}$',
 ]
-COLON_NEAR = _rows(_COLON, "rt32 class 3: a line of math alone under a `W:` lead opens a sentence before a box "
-                           "(the caseless anchor reads the same lines together)")
+COLON_NEAR = _cases(_COLON)  # closed by fx29bf (grammar._math_line_opens)
 test_a_colon_lead_above_math_is_read_before_a_box = refused_test(
     COLON_NEAR, """Paid in both profiles: the box's path reads a line of math alone under a colon line as opening its
     own sentence, so the colon line's hedge or scale (`Maybe:`, `单位：千`) leads nothing; the same lines before `答案是
@@ -145,11 +144,9 @@ _LABELS = [
     (CA, "We saw C−95 and A−95. How many apples are left?"),
     (NOT, "Models N-2, O-2 and T-2 cost 2 dollars each. How much for three?"),
 ]
-_LABEL_REASON = "rt32 class 4: _has_operand reads a hyphen or slash glued between a capital and digits as an operator"
 
 
-@pytest.mark.parametrize(("completion", "problem"), [
-    pytest.param(c, p, marks=pytest.mark.xfail(strict=True, reason=_LABEL_REASON)) for c, p in _LABELS])
+@pytest.mark.parametrize(("completion", "problem"), _LABELS)  # closed by fx29bf (grammar._in_label)
 def test_a_problems_hyphenated_labels_ground_no_name(completion: str, problem: str) -> None:
     """Paid in both profiles with the problem (refused without it): `I-95`, `N-95`, `room C-3`, `A/4` are labels in the
     problem's prose, but a hyphen or slash before digits is an operator with an operand (`_has_operand`), so the
