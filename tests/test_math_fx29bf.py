@@ -16,15 +16,21 @@ from tests.test_math_redteam_30 import _cases, problem_verdicts
 COLON_NEAR = _cases([
     'Probably:\n\\[x = 6\\]\n\\boxed{6}', 'Guess:\n2 + 4 = 6\n$\\boxed{6}$', '约：\nx = 6\n\\boxed{6}', 'In thousands:\n\n2 + 4 = 6\n\n\\boxed{6}',
     'Wrong answer:\nx = 6\n\\boxed{6}', 'Not:\n$$x = 6$$\n\\boxed{6}', '以千为单位：\n2 + 4 = 6\n\\boxed{6}', 'Maybe:\n2 + 4 = 6\nx = 6\n\\boxed{6}',
-    'Maybe:\n- $x = 6$\n\\boxed{6}',
+    'Maybe:\n- $x = 6$\n\\boxed{6}', 'Maybe:\n- $k = 6$\n- $k = 6$\n\n$\\boxed{6}$',
 ])
 test_a_colon_lead_reaches_the_box_below_its_math = refused_test(COLON_NEAR)
 COLON_RIGHT = _cases([
     'Solution:\nx = 6\n\\boxed{6}', 'Answer:\nx = 6\n\\boxed{6}', 'We get:\n\\[x = 6\\]\n\\boxed{6}', '解：\n2 + 4 = 6\n\\boxed{6}',
     '计算如下：\n2 + 4 = 6\n\\boxed{6}', 'Step 1:\n2 + 4 = 6\n\\boxed{6}', 'The total is:\n\\[\n2 + 4 = 6\n\\]\n\\boxed{6}',
     'Therefore:\n$$x = 6$$\n\\boxed{6}', '2 + 4 = 6\n\\boxed{6}', 'He has 2 + 4 = 6 apples.\nx = 6\n\\boxed{6}',
+    '**Final Solutions:**\n\\[\nk = 6\n\\]\n\n\\[\\boxed{6}\\]', 'The values are:\n- $k = 6$\n- $k = 6$\n\n$\\boxed{6}$',
 ])
 test_a_label_or_a_statement_above_math_leaves_the_box_standing = paid_test(COLON_RIGHT)
+test_an_unlisted_lead_above_math_before_a_box_pays = paid_test(_cases([
+    'Finally, calculate $k$:\n\\[\nk = 2 + 4 = 6\n\\]\n\n\\(\\boxed{6}\\)', 'Simplifying the fraction:\n\\[\n\\frac{12}{2} = 6\n\\]\n\n\\[\n\\boxed{6}\n\\]',
+]), marks=[pytest.mark.xfail(strict=True, reason="cost (Omni-MATH row 94 counted, rows 8, 28, 38 uncounted): a lead line "
+                                                 "with a colon that `box_label` does not read (`Finally, calculate k:`, a "
+                                                 "gerund's `Simplifying the fraction:`) is read with the math and the box")])
 
 # Class 4: a problem's labels (a letter glued to a number by a hyphen, minus or slash) ground no letter.
 CA, NOT, X, N = "所以 C + A = 6；\n答案是 6。", "所以 N + O + T = 6；\n答案是 6。", "所以 x = 6；\n答案是 6。", "所以 N = 6；\n答案是 6。"

@@ -1920,13 +1920,30 @@ def _line_start_leads(text: str, end: int) -> bool:
 
 def _math_line_opens(text: str, end: int) -> bool:
     """Whether the math whose last line ends at `end` (`_math_line`) opens a sentence, so that its break ends a statement
-    before a box: its first line opens one as `line_opens` reads any line (the one reading, as `statement_lines` reads
-    math alone and the caseless anchor's path the same lines; red team 32 class 3: `Maybe:\nx = 6\n\\boxed{6}`, `单位：千\nx
-    = 6\n\\boxed{6}` paid), or the line above it ends with a label's colon that would lead to a box (`_line_label`:
-    `Answer:`, `... is:`, Omni-MATH's `... the total number of triples is:\n\\[...\\]\n\\boxed{...}`). Else the
-    line above is read with the math and the box (`Maybe:`, `Not:`, `Answer in thousands:` lead none)."""
-    first = _math_first_line(text, text.rfind("\n", 0, end) + 1, end, _math_spans(text[:end], closed=True))
-    return line_opens(text, first) or _line_label(text[:first].rstrip())
+    before a box (red team 32 class 3: `Maybe:\nx = 6\n\\boxed{6}`, `单位：千\nx = 6\n\\boxed{6}` paid, the colon line
+    unread): read up through a run of such math lines (at most `_MATH_RUN_LINES`), one of them opens a sentence as
+    `line_opens` reads any line (the one reading: `statement_lines` reads math alone so, the caseless anchor's path the
+    same lines), or the line above the run ends with a label's colon that would lead to a box (`_line_label`, its list
+    mark and closing bold marks aside: `Answer:`, `We get:`, `**Final Solutions:**`, Omni-MATH's `The valid solutions
+    found are:` above a list of `\\( ... \\)` lines). Else the line above is read with the math and the box (`Maybe:`,
+    `Not:`, `Answer in thousands:` lead none)."""
+    spans = _math_spans(text[:end], closed=True)
+    for _ in range(_MATH_RUN_LINES):
+        first = _math_first_line(text, text.rfind("\n", 0, end) + 1, end, spans)
+        if line_opens(text, first):
+            return True
+        end = len(text[:first].rstrip())
+        above = text.rfind("\n", 0, end) + 1
+        if not _math_line(text, end) or above == first:
+            label = _CLOSING_BOLD_RE.sub("", text[marks_end(text, above): end])
+            return _line_label(label)
+    return False
+
+
+_MATH_RUN_LINES = 16
+"""How many lines of math alone `_math_line_opens` reads up through: a display's rows and a short list of equations
+(Omni-MATH's three `- \\( (p, q, r) = ... \\)` lines); above a longer run the box opens no statement (the safe reading)."""
+_CLOSING_BOLD_RE = re.compile(r"(?:\*\*|__)$")
 
 
 def _line_label(line: str) -> bool:
