@@ -91,13 +91,15 @@ test_a_lead_above_math_alone_is_read_with_the_answer = refused_test(MATH_NEAR)
 MATH_RIGHT = _cases([
     ('2 + 4 = 6\n答案是 6。', '6'), ('小明有 2 个苹果。\n2 + 4 = 6\n答案是 6。', '6'), ('解：\n2 + 4 = 6\n答案是 6。', '6'),
     ('We add the numbers.\n$$2 + 4 = 6$$\n答案是 6。', '6'), ('x = 2\ny = 6\n答案是 6。', '6'), ('\\[x = 6\\]\n答案是 6。', '6'),
-    ('2 + 4 = 6\n\nx = 6\n\\boxed{6}', '6'), ('We add them:\n\\[x = 6\\]\nThe answer is 6.', '6'), ('We add them:\n2 + 4 = 6\n\\boxed{6}', '6'),
+    ('2 + 4 = 6\n\nx = 6\n\\boxed{6}', '6'), ('We add them:\n\\[x = 6\\]\nThe answer is 6.', '6'),
 ])
 test_math_alone_that_opens_its_sentence_pays = paid_test(MATH_RIGHT)
 test_math_after_an_unfinished_english_line_pays = paid_test(
-    _cases([('We add.\n$$2 + 4 = 6$$\n答案是 6。', '6'), ('We add them:\n2 + 4 = 6\n答案是 6。', '6')]), marks=[pytest.mark.xfail(
+    _cases([('We add.\n$$2 + 4 = 6$$\n答案是 6。', '6'), ('We add them:\n2 + 4 = 6\n答案是 6。', '6'),
+            ('We add them:\n2 + 4 = 6\n\\boxed{6}', '6')]), marks=[pytest.mark.xfail(
         strict=True, reason="cost: an unknown word's period (`add.`) or a colon ends no sentence (`_joined_end`), so "
-                            "the math below it opens none and the caseless anchor is read with the line above")])
+                            "the math below it opens none and the caseless anchor (the box too since fx29bf, red team "
+                            "32 class 3) is read with the line above")])
 
 # Red team 29 class 2: a lenient label line opens a sentence only where any line does (grammar.line_opens).
 LABEL_NEAR = [('In thousands\nA: 6', '6'), ('Not\nx: 6', '6'), ('可能\ntotal: 6', '6'), ('In thousands\n2 + 4 = 6\nA: 6', '6')]

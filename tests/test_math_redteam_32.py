@@ -43,7 +43,7 @@ open rows of red teams 30-31 and tests/test_math_fx29bc.py are not repeated.
    connective). Whether a lead scopes past its
    own step is the open question; the rows are pinned for the fix of that row.
 
-6. NOT CLOSED (both profiles; fx29bc). `point_grouping_ambiguous` matches `_POINT_GROUPING_RE` on the answer's raw
+6. NOT CLOSED (both profiles; fx29bc). `point_grouping_ambiguous` (now `grouping_ambiguous`) matches `_POINT_GROUPING_RE` on the answer's raw
    text, while the comparison folds it: full-width digits or point (`１２.０００`, `12．000`), math bold digits
    (`𝟏𝟐.𝟎𝟎𝟎`), a zero-width space, word joiner or BOM beside the point or a digit (`12.\u200b000`) and LaTeX's
    negative thin space (`12.\\!000`) hide the point from the check, so `Die Antwort lautet \\boxed{１２.０００}` pays
@@ -122,8 +122,7 @@ _COLON = [
     'Maybe:\nx = 6\n\\boxed{6}', '可能：\n2 + 4 = 6\n\\boxed{6}', '单位：千\nx = 6\n\\boxed{6}', 'In thousands:\n$x = 6$\n$\\boxed{6}$',
     'Not:\n6 = 6\n\\boxed{6}', '猜测：\n\\[x = 6\\]\n\\boxed{6}', 'Answer in thousands:\n2 + 4 = 6\n\\boxed{6}', '错误：\nx = 6\n$\\boxed{6}$',
 ]
-COLON_NEAR = _rows(_COLON, "rt32 class 3: a line of math alone under a `W:` lead opens a sentence before a box "
-                           "(the caseless anchor reads the same lines together)")
+COLON_NEAR = _cases(_COLON)  # closed by fx29bf (grammar._math_line_opens)
 test_a_colon_lead_above_math_is_read_before_a_box = refused_test(
     COLON_NEAR, """Paid in both profiles: the box's path reads a line of math alone under a colon line as opening its
     own sentence, so the colon line's hedge or scale (`Maybe:`, `单位：千`) leads nothing; the same lines before `答案是
@@ -145,11 +144,9 @@ _LABELS = [
     (CA, "We saw C−95 and A−95. How many apples are left?"),
     (NOT, "Models N-2, O-2 and T-2 cost 2 dollars each. How much for three?"),
 ]
-_LABEL_REASON = "rt32 class 4: _has_operand reads a hyphen or slash glued between a capital and digits as an operator"
 
 
-@pytest.mark.parametrize(("completion", "problem"), [
-    pytest.param(c, p, marks=pytest.mark.xfail(strict=True, reason=_LABEL_REASON)) for c, p in _LABELS])
+@pytest.mark.parametrize(("completion", "problem"), _LABELS)  # closed by fx29bf (grammar._in_label)
 def test_a_problems_hyphenated_labels_ground_no_name(completion: str, problem: str) -> None:
     """Paid in both profiles with the problem (refused without it): `I-95`, `N-95`, `room C-3`, `A/4` are labels in the
     problem's prose, but a hyphen or slash before digits is an operator with an operand (`_has_operand`), so the
@@ -203,8 +200,7 @@ _FORMS = [
     ('Sie hat 12.000 Stifte.\n\\boxed{12.\u2060000}', '12'), ('Die Antwort lautet \\boxed{12.\ufeff000}', '12'),
     ('Sie hat 12.000 Stifte.\n#### 12.0\u200b00', '12'), ('Die Antwort lautet 12.\\!000', '12'),
 ]
-FORMS_NEAR = _rows(_FORMS, "rt32 class 6: point_grouping_ambiguous matches the raw answer, the comparison reads its "
-                           "NFKC fold with zero-width characters and `\\!` dropped")
+FORMS_NEAR = _cases(_FORMS)  # closed by fx29bf (extract._as_compared)
 test_a_folded_point_under_a_decimal_comma_text_is_ambiguous = refused_test(
     FORMS_NEAR, """Paid gold 12 in both profiles: a full-width or bold digit or point, a zero-width character or `\\!`
     hides `12.000` from `_POINT_GROUPING_RE`, and the comparison folds it to `12.000`, a decimal 12, under the German
@@ -219,8 +215,7 @@ _THINK = [
     ('Elle gagne 12.000 € par an.\n</think>\n$\\boxed{12.000}$', '12'), ('<think>У неё 12.000 яблок.</think>\\[\\boxed{12.000}\\]', '12'),
     ('<think>Ella tiene 12.000 pesos, o sea 12,5 mil.</think>\n\\boxed{12.000}', '12'), ('<think>Sie hat 12.000 Stifte.</think>\n12.000', '12'),
 ]
-THINK_NEAR = _rows(_THINK, "rt32 class 7: _decimal_point_text reads the region after `</think>`, so the reasoning's "
-                           "decimal-comma language is unseen and a box alone is math, a decimal-point text")
+THINK_NEAR = _cases(_THINK)  # closed by fx29bf (the whole completion's language)
 test_a_reasoning_blocks_language_reaches_the_point_check = refused_test(
     THINK_NEAR, """Paid gold 12 in both profiles (the bare value lenient only): the reasoning is German, French, Spanish
     or Russian, but the graded region after `</think>` is a box alone, which writes decimal points. The safe verdict:

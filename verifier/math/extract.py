@@ -119,19 +119,21 @@ _PROSE_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}|[^\W\d_A-Za-z]")
 one is math alone, in no language."""
 
 
-def grouping_ambiguous(region: str, answer: str) -> bool:
-    """Whether `answer`, found in `region` (the completion as graded), holds a number whose one separator may group
-    thousands or mark the decimal, so it is refused against both readings (docs/math.md "Answer grammar", a separator's
-    two readings). The language is the completion's, never the answer's line (red team 30 class 3: `Die Antwort
+def grouping_ambiguous(completion: str, answer: str) -> bool:
+    """Whether `answer`, found in `completion` (all of it, a reasoning block's text too: red team 32 class 7), holds a
+    number whose one separator may group thousands or mark the decimal, so it is refused against both readings
+    (docs/math.md "Answer grammar", a separator's two readings). Both are read as compared (`_as_compared`: red team
+    32 class 6). The language is the completion's, never the answer's line (red team 30 class 3: `Die Antwort
     lautet:\\n\\boxed{12.000}`, `Sie verdient 12.000 Euro.\\n#### 12.000` paid 12). A point before three digits
     (`_POINT_GROUPING_RE`: `12.000`, 12 or 12000) is a decimal point only in a text known to write one, an allowlist
     (`_decimal_point_text`); a comma before three digits (`_COMMA_GROUPING_RE`: `2,500`, 2.5 or 2500) groups thousands
     (`parsing.decimal_comma`: `1,220` is 1220) except in a text that shows a decimal-comma language (`_decimal_comma_text`;
     fx29be, red team 31 class 4: `Die Antwort lautet 2,500 kg.`, "2.5 kg", paid 2500). One test of the language for both
     separators."""
-    if _POINT_GROUPING_RE.search(answer) and not _decimal_point_text(region):
+    answer, completion = _as_compared(answer), _as_compared(completion)
+    if _POINT_GROUPING_RE.search(answer) and not _decimal_point_text(completion):
         return True
-    return bool(_COMMA_GROUPING_RE.search(answer)) and _decimal_comma_text(region)
+    return bool(_COMMA_GROUPING_RE.search(answer)) and _decimal_comma_text(completion)
 
 
 def _decimal_comma_text(region: str) -> bool:
@@ -139,6 +141,19 @@ def _decimal_comma_text(region: str) -> bool:
     (`_DECIMAL_COMMA_ANCHOR_RE`) or its evidence (`_DECIMAL_COMMA_EVIDENCE_RE`: a decimal comma, the euro, a letter
     English does not write)."""
     return bool(_DECIMAL_COMMA_ANCHOR_RE.search(region) or _DECIMAL_COMMA_EVIDENCE_RE.search(region))
+
+
+_LATEX_SPACING_RE = re.compile(r"\\[!,;: ]")
+"""LaTeX's spacing commands (`\\!`, `\\,`, `\\;`, `\\:`, `\\ `), which the comparison's parser reads as nothing (`12.\\!000`
+is 12.000 to it): the separator check drops them all (red team 32 class 6), only ever refusing more."""
+
+
+def _as_compared(answer: str) -> str:
+    """`answer` (or the completion, the language's evidence) as the comparison reads its digits and separators: the one
+    Unicode fold (`unicode_math.to_ascii_math`: full-width `１２．０００`, bold `𝟏𝟐`, zero-width characters dropped) with
+    LaTeX's spacing commands dropped, so the separator check reads the number the comparison reads, never the raw text
+    (red team 32 class 6), and `12.0\u200b00` is no decimal point's evidence (`_DECIMAL_POINT_RE` read `12.0` in it)."""
+    return _LATEX_SPACING_RE.sub("", to_ascii_math(answer))
 
 
 def _decimal_point_text(region: str) -> bool:
@@ -207,14 +222,17 @@ def _extract(completion: str, profile: str, choices: Sequence[str] | None, limit
     """`extract_with_limits` under the problem's names."""
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
-    region = answer_region(strip_end_tokens(completion), profile)  # trailing <|im_end|> etc. (sandbox/checks.py)
+    completion = strip_end_tokens(completion)  # trailing <|im_end|> etc. (sandbox/checks.py)
+    region = answer_region(completion, profile)
     if region is None:
         return NO_ANSWER
     if choices:
         return _extract_choice(region, profile, choices, limits)
     found = _extract_value(region, profile, limits)
-    if found.text is not None and grouping_ambiguous(region, found.text):
-        return NO_ANSWER  # `Die Antwort lautet:\n\\boxed{12.000}`, `2,500`: one reading of a separator for every path
+    if found.text is not None and grouping_ambiguous(completion, found.text):
+        # `Die Antwort lautet:\n\\boxed{12.000}`, `2,500`: one reading of a separator for every path (red team 30); the
+        # language is the whole completion's, a reasoning block's included (red team 32 class 7), the answer the region's
+        return NO_ANSWER
     return found
 
 

@@ -851,7 +851,7 @@ def _has_operand(text: str, start: int, end: int) -> bool:
     before, after = text[max(0, start - 8):start].rstrip(" \t")[-1:], text[end:end + 8].lstrip(" \t")[:1]
     if any(c and unicodedata.category(c) == "Lo" for c in (before, after)):
         return True
-    if _glued_into_word(text, start, end):
+    if _glued_into_word(text, start, end) or _in_label(text, start, end):
         return False
     head, tail = text[max(0, start - 40):start], text[end:end + 40]
     return bool(_OPERAND_AFTER_RE.match(tail) or _OPERAND_BEFORE_RE.search(head))
@@ -880,6 +880,33 @@ def _glued_into_word(text: str, start: int, end: int) -> bool:
     pairs = (text[max(0, start - 2):end], text[start:end + 2])
     return any(len(p) == 3 and p[0].isalpha() and p[1] in "-/" and p[2].isalpha() and (p[0].isupper() or p[2].isupper())
                for p in pairs)
+
+
+_LABEL_AFTER_RE = re.compile(r"[-−/]\d+(?![\d.,]?\d)")
+_LABEL_BEFORE_RE = re.compile(r"(?<![\d.,])\d+[-−/]$")
+_LABEL_GLUED = (frozenset("\\.()[]{}|^_'’"), frozenset("\\()[]{}|^_'’!"))
+"""What may not touch a label's left and right edge (`_in_label`), besides a letter or digit (`3x-2`, `A-2x`): a
+bracket or a bar (`f(x-2)`, `|x-2|`), a command's backslash, a superscript's or subscript's mark, a prime; a decimal
+point before it, a factorial after it. Beside them the glued number is math's."""
+
+
+def _in_label(text: str, start: int, end: int) -> bool:
+    """Whether the letter at `text[start:end]` is a label's (fx29bf, red team 32 class 4): glued to a number by a hyphen,
+    a minus or a slash with no space, on either side (`I-95`, `F-16`, `room C-3`, `A/4 paper`, `C−95`, `3-C`), nothing
+    glued to the label's edges (`_LABEL_GLUED`, a letter or digit), and no operator or relation beside it, spaces aside
+    (`_PROBLEM_OPERATORS`). A label names a thing (a highway, a jet, a room, a paper size); an operator needs operands
+    that are math, so its letter is no operand. An allowlist of math stays: `x - 2 = 5` (spaced), `N-2 = 5`, `x + A-2`
+    (an operator beside), `3x-2` (a coefficient glued), `x-2y` (a letter glued)."""
+    after = _LABEL_AFTER_RE.match(text, end)
+    before = _LABEL_BEFORE_RE.search(text, max(0, start - 12), start)
+    if after is None and before is None:
+        return False
+    lo, hi = (start - len(before.group()) if before else start), (after.end() if after else end)
+    edges = text[lo - 1: lo], text[hi: hi + 1]
+    if any(c.isalnum() or c in glued for c, glued in zip(edges, _LABEL_GLUED) if c):
+        return False
+    left, right = text[max(0, lo - 8): lo].rstrip(" \t")[-1:], text[hi: hi + 8].lstrip(" \t")[:1]
+    return not any(c and c in _PROBLEM_OPERATORS for c in (left, right))
 
 
 _PROBLEM_ANGLE_RE = re.compile(r"[∠△][A-Z]{1,3}")
@@ -1921,9 +1948,38 @@ def _line_start_leads(text: str, end: int) -> bool:
     if not text[:end].strip():
         return True
     ends = set(statement_lines(text, 0, len(text)))
-    if any(at + 1 in ends for at in range(end, len(text)) if text[at] == "\n") or _math_line(text, end):
+    if any(at + 1 in ends for at in range(end, len(text)) if text[at] == "\n") or _math_line(text, end) and (
+            _math_line_opens(text, end)):
         return True
     return _line_label(text[:end])
+
+
+def _math_line_opens(text: str, end: int) -> bool:
+    """Whether the math whose last line ends at `end` (`_math_line`) opens a sentence, so that its break ends a statement
+    before a box (red team 32 class 3: `Maybe:\nx = 6\n\\boxed{6}`, `单位：千\nx = 6\n\\boxed{6}` paid, the colon line
+    unread): read up through a run of such math lines (at most `_MATH_RUN_LINES`), one of them opens a sentence as
+    `line_opens` reads any line (the one reading: `statement_lines` reads math alone so, the caseless anchor's path the
+    same lines), or the line above the run ends with a label's colon that would lead to a box (`_line_label`, its list
+    mark and closing bold marks aside: `Answer:`, `We get:`, `**Final Solutions:**`, Omni-MATH's `The valid solutions
+    found are:` above a list of `\\( ... \\)` lines). Else the line above is read with the math and the box (`Maybe:`,
+    `Not:`, `Answer in thousands:` lead none)."""
+    spans = _math_spans(text[:end], closed=True)
+    for _ in range(_MATH_RUN_LINES):
+        first = _math_first_line(text, text.rfind("\n", 0, end) + 1, end, spans)
+        if line_opens(text, first):
+            return True
+        end = len(text[:first].rstrip())
+        above = text.rfind("\n", 0, end) + 1
+        if not _math_line(text, end) or above == first:
+            label = _CLOSING_BOLD_RE.sub("", text[marks_end(text, above): end])
+            return _line_label(label)
+    return False
+
+
+_MATH_RUN_LINES = 16
+"""How many lines of math alone `_math_line_opens` reads up through: a display's rows and a short list of equations
+(Omni-MATH's three `- \\( (p, q, r) = ... \\)` lines); above a longer run the box opens no statement (the safe reading)."""
+_CLOSING_BOLD_RE = re.compile(r"(?:\*\*|__)$")
 
 
 def _line_label(line: str) -> bool:
