@@ -44,7 +44,9 @@ SPELLINGS = {
     "after-cd-sh": ("cd tools && sh run.sh", "tools/run.sh"),
     "through-link": ("bash ci/run.sh", "tools/run.sh"),
     "semicolon": ("bash tools/run.sh; true", "tools/run.sh"),
+    "semicolon-first": ("true; bash tools/run.sh", "tools/run.sh"),
     "subshell": ("(tools/run.sh)", "tools/run.sh"),
+    "subshell-sh": ("(sh tools/run.sh)", "tools/run.sh"),
     "bare-name": ("sh runtests", "runtests"),
     "python-m": ("python3 -m tools.runner", "tools/runner.py"),
     "python-m-bundled": ("python3 -mtools.runner", "tools/runner.py"),
@@ -142,8 +144,11 @@ def _grade(g: Any, completion: str, cmd: str) -> dict:
     return grade_pytest_task(g, "runners", completion, _TESTS, cmd, "runners")
 
 
-# The spellings whose runner is a different file or route (one each), graded end to end
-_GRADED = ["plain", "after-cd", "through-link", "semicolon", "subshell", "bare-name", "python-m", "pytest-plugin"]
+# The spellings whose runner is a different file or route (one each), graded end to end: through `sh` where the rt15
+# spelling executes the file itself (the task's tree is not executable in the box) and with the runner last where it
+# was first (`; true` exits 0 when a decoy failed: the run is tampered, decoys.py)
+_GRADED = ["plain", "after-cd-sh", "through-link", "semicolon-first", "subshell-sh", "bare-name", "python-m",
+           "pytest-plugin"]
 
 
 @pytest.mark.docker
