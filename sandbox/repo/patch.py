@@ -311,8 +311,12 @@ def check_admitted(patch: Patch, language: str, kind: Kind, extra: Iterable[str]
     check_protected(patch, (*extra, *(command.written if command else ())))
     if command is not None:
         known = set(extra)
+
+        @functools.cache
+        def runner_in(folder: str) -> str:
+            return command.runner_in(folder, lambda p: kind(p) == "file" or p in known)
         for edit in patch.files:
-            reason = runner_reason(edit.path, command, language, lambda p: kind(p) == "file" or p in known)
+            reason = runner_reason(edit.path, command, language, runner_in)
             if reason:
                 raise PatchError(f"the patch touches a protected path: {reason}")
     added = {e.path for e in patch.files if e.change == "added"}
@@ -483,22 +487,23 @@ def _resolved(tree: str, word: str) -> str | None:
     return os.path.relpath(real, root)
 
 
-def runner_reason(path: str, command: CommandFiles, language: str, exists: Callable[[str], bool]) -> str:
+def runner_reason(path: str, command: CommandFiles, language: str, runner_in: Callable[[str], str]) -> str:
     """Why the patch may not touch `path` as the test command's runner or a file beside one ("" when it may;
     docs/repo-tasks.md "The runner's folder"). A runner reads what lies beside it (`. tools/lib.sh`, a module
     beside a script on sys.path, a makefile's `include`), which no reading of the command sees, so: the file the
     command names; every file in a runner's folder and below, where that folder is not the tree's root; at the
     root, a runner's siblings that are not source files of the task's language (the root's source files and
-    subfolders are the project's)."""
+    subfolders are the project's). `runner_in(folder)`: `CommandFiles.runner_in` over the tree (memoized by the caller:
+    a patch's files share their folders)."""
     if command.names(path):
         return f"{path} is a file the test command runs or reads"
     parts = path.split("/")
     for k in range(len(parts) - 1, 0, -1):
-        runner = command.runner_in("/".join(parts[:k]), exists)
+        runner = runner_in("/".join(parts[:k]))
         if runner:
             return f"{path} is in the folder of {runner}, a runner the test command names"
     if len(parts) == 1 and not path.lower().endswith(SOURCE_SUFFIXES.get(language, ())):
-        runner = command.runner_in("", exists)
+        runner = runner_in("")
         if runner:
             return f"{path} is beside {runner}, a runner the test command names, and not a {language} source file"
     return ""
