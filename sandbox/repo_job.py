@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,7 +37,7 @@ from .repo.apply import (Overrides, View, apply_patch, config_texts, own_bytes, 
 from .repo.decoys import Decoy, Reader, go_decoy, go_pair, pytest_decoy, pytest_pair
 from .repo.golang import Targets, defining_dirs, environment_test_files, go_lookup, import_path, package_dir, resolve_packages
 from .repo.grading import MISSING, Resolution, lookup, resolve
-from .repo.patch import Patch, PatchError, check_admitted, check_config_sections, command_paths, read_patch
+from .repo.patch import Patch, PatchError, check_admitted, check_config_sections, command_files, read_patch
 from .repo.results import STATUSES, ReportError, junit_key, parse_go_events, parse_pytest, parse_pytest_log, worst
 
 WORK = "/work"  # the runner's job directories (sandbox/harness/pid1.py WORK)
@@ -67,46 +66,14 @@ def copied(language: str, test_cmd: str, tree: str = "") -> Callable[[str], bool
     files the test command names, however it names them (`command_files`: a bare word, `./x`, a path through the
     environment's own links, a name after a `cd`; rt33q). A copy is what it copies, so nothing else changes: one
     too many costs its bytes of the tree's tmpfs (the environment's bound, `_tree_view`), never a verdict."""
-    named, names = command_files(test_cmd, tree)
+    command = command_files(test_cmd, tree)
 
     def copy(path: str) -> bool:
-        parts = path.split("/")
-        if path in named or parts[-1] in names:
+        if command.names(path):
             return True
+        parts = path.split("/")
         return language == "python" and path.endswith(".py") and "vendor" not in (p.lower() for p in parts[:-1])
     return copy
-
-
-# What separates the words of a test command that may name a file: blanks, the shell's operators, quotes, `$`
-# and braces (`$PWD/run`, `${X}`), and `=` (`--rootdir=tools`, `X=run.sh`)
-_COMMAND_WORD = re.compile(r"[^\s;&|()<>'\"`=${}]+")
-
-
-def command_files(test_cmd: str, tree: str = "") -> tuple[set[str], set[str]]:
-    """The environment's files a test command may run or read by name (rt33q: a runner that finds the tree from
-    `readlink -f "$0"` must be a copy however the command names it, or its tree is /srv's, the unpatched one):
-    (the paths its words resolve to from the tree's root through the environment's own links, `_resolved`, with
-    `command_paths`' own; the last parts of its words, which name the same file from any folder a `cd` of the
-    command enters). Over-inclusive by design: a copy of a file no runner resolves costs its bytes, never a verdict;
-    a word that names a runner and is missed sends the right patch's tests to /srv (a false negative). Bounded by
-    the command's size (REPO_MAX_CMD_BYTES)."""
-    words = [w.split("::", 1)[0].removeprefix("./") for w in _COMMAND_WORD.findall(test_cmd) if not w.startswith("-")]
-    names = {w.rstrip("/").rsplit("/", 1)[-1] for w in words} - {"", ".", ".."}
-    if names & {"make", "gmake"}:  # the makefile it reads, in any folder a `-C` or `cd` enters (GNU make's names)
-        names |= {"GNUmakefile", "makefile", "Makefile"}
-    named = set(command_paths(test_cmd))
-    if tree:
-        named.update(filter(None, (_resolved(tree, w) for w in words if not w.startswith("/"))))
-    return named, names
-
-
-def _resolved(tree: str, word: str) -> str | None:
-    """The regular file `word` names under `tree` with the environment's links followed (`ci/run.sh` with `ci ->
-    tools`: `tools/run.sh`), relative to the tree; None where it names none, or leaves the tree."""
-    real, root = os.path.realpath(os.path.join(tree, word)), os.path.realpath(tree)
-    if os.path.commonpath([real, root]) != root or not os.path.isfile(real):
-        return None
-    return os.path.relpath(real, root)
 
 
 # Test commands that run only some tests, or stop at the first failure: a decoy there may be left out
@@ -239,8 +206,8 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         return _task_fault(patch.text, f"the task's test_patch does not read: {e}")
     overrides: Overrides = {}
     try:  # the allowlist; the task's test files (its test patch's and its command's) are protected like every test file
-        check_admitted(patch, lang.name, lambda path: tree_kind(tree, path),
-                       (*command_paths(task.test_cmd), *(tests.paths if tests else ())))
+        check_admitted(patch, lang.name, lambda path: tree_kind(tree, path), tests.paths if tests else (),
+                       command_files(task.test_cmd, tree))
         apply_patch(tree, patch, overrides, "the patch")
         check_config_sections(*config_texts(tree, overrides))
     except PatchError as e:

@@ -19,7 +19,8 @@ FINDINGS (strict xfails):
   fork of the fresh launcher fail, "session supervisor: BlockingIOError: [Errno 11]", lost (gVisor held: the fork is
   not the sandbox's pid limit's there, the fresh launcher's posix_spawn is refused, the command's own exit 126).
   Closed since (h34d): a launcher that cannot start is the command's own exit 126 (session_tools.LauncherFailed).
-- h33y/command_paths, class 3 (a WRONG REWARD), docker/gvisor: the files a patch may not touch are the command's words as
+- CLOSED by h33z (one reading, sandbox/repo/patch.py command_files; a runner's folder protected, runner_reason; the
+  marks removed): h33y/command_paths, class 3 (a WRONG REWARD), docker/gvisor: the files a patch may not touch are the command's words as
   command_paths reads them; the runners command_files copies are found by another reading. A runner named after `cd`
   (`cd tools && sh run.sh`), through an environment link, before `;`, in a subshell, without a suffix, a module
   `python -m` runs or `-p` loads, and a helper a protected runner sources may be rewritten by the patch: a wrong patch whose runner hides pytest's output and cuts every <failure> from the junit
@@ -368,7 +369,7 @@ RUNNER_COMMANDS = {  # name: (test command, the runner file it runs or reads, wh
 RUNNER_FILES = {"tools/run.sh": "#!/bin/sh\n. tools/lib.sh\n", "tools/lib.sh": "python3 -m pytest -rA tests\n",
                 "runtests": "python3 -m pytest -rA tests\n", "tools/__init__.py": "\n",
                 "tools/runner.py": "import pytest\n", "tools/plugin.py": "import pytest\n"}
-RUNNER_HOLE = ("class 3, h33y/command_paths: the patch's protected files are the command's words as command_paths reads "
+RUNNER_HOLE = ("closed by h33z; was: class 3, h33y/command_paths: the patch's protected files are the command's words as command_paths reads "
                "them (split on blanks, quotes stripped, `./` dropped, only words with a `/` or a script suffix), not the "
                "runners the copy rule resolves (command_files: words split on the shell's operators, followed through "
                "the environment's links, last parts after a `cd`): a runner named after `cd`, through a link, before a "
@@ -382,17 +383,14 @@ RUNNER_HOLE = ("class 3, h33y/command_paths: the patch's protected files are the
 
 
 @pytest.mark.parametrize("name", list(RUNNER_COMMANDS))
-def test_a_patch_may_not_rewrite_a_runner_the_command_names(name: str, tmp_path: Path,
-                                                            request: pytest.FixtureRequest) -> None:
+def test_a_patch_may_not_rewrite_a_runner_the_command_names(name: str, tmp_path: Path) -> None:
     """Safe outcome: check_admitted refuses a patch that rewrites the runner the command runs or reads (PatchError naming
     a protected path). Near miss: the copy rule finds each runner the command names (all but the sourced helper, which
     no rule names). `plain` holds."""
     from sandbox.repo.apply import tree_kind
-    from sandbox.repo.patch import PatchError, check_admitted, command_paths, read_patch
+    from sandbox.repo.patch import PatchError, check_admitted, command_files, read_patch
     from sandbox.repo_job import copied
 
-    if name != "plain":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=RUNNER_HOLE))
     for path, text in RUNNER_FILES.items():
         (tmp_path / path).parent.mkdir(exist_ok=True)
         (tmp_path / path).write_text(text)
@@ -402,7 +400,7 @@ def test_a_patch_may_not_rewrite_a_runner_the_command_names(name: str, tmp_path:
     lines = RUNNER_FILES[runner].splitlines()
     patch = read_patch(f"--- a/{runner}\n+++ b/{runner}\n@@ -{len(lines)} +{len(lines)} @@\n-{lines[-1]}\n+echo PASSED\n")
     with pytest.raises(PatchError, match="protected"):
-        check_admitted(patch, "python", lambda path: tree_kind(str(tmp_path), path), command_paths(command))
+        check_admitted(patch, "python", lambda path: tree_kind(str(tmp_path), path), (), command_files(command, str(tmp_path)))
 
 
 # The same miss through a real grade: an environment whose test command is `cd tools && sh run.sh` (the runner named
@@ -462,7 +460,6 @@ def test_the_runner_layout_grades_the_patched_tree(runner_env: Any) -> None:
     assert protected["verdict"] == "wrong_answer" and "protected path" in protected["detail"], protected
 
 
-@pytest.mark.xfail(strict=True, reason=RUNNER_HOLE)
 def test_a_patch_that_rewrites_the_runner_named_after_cd_is_not_paid(runner_env: Any) -> None:
     """Safe outcome: a wrong patch that also rewrites the runner (named after a `cd`) is refused, never accepted."""
     forged = _grade_runner(runner_env, _RUNNER_WRONG + _FORGE)

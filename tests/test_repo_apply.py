@@ -417,8 +417,8 @@ def test_words_that_name_no_file_of_the_tree_copy_nothing(tree: Path) -> None:
 
     _runners(tree)
     cmd = "bash escape.sh ../outside.sh /etc/passwd nothere tools -runlocal --x=-golocal"
-    named, _ = command_files(cmd, str(tree))
-    assert not named & {"outside.sh", "runlocal", "tools/local.sh"}, named
+    command = command_files(cmd, str(tree))
+    assert not command.resolved & {"outside.sh", "runlocal", "tools/local.sh"}, command
     view = view_listing(str(tree), {}, copied("go", cmd, str(tree)))
     assert view.copies == () and ("escape.sh", "../outside.sh") in view.links
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.repo.patch import PatchError, check_admitted, check_protected, command_paths, read_patch
+from sandbox.repo.patch import PatchError, check_admitted, check_protected, command_files, read_patch
 
 DATA = Path(__file__).parent / "data" / "repo_tasks"
 ROWS = [json.loads(line) for line in (DATA / "tasks.jsonl").read_text().splitlines()]
@@ -25,9 +25,10 @@ def pick(language: str) -> dict:
 @pytest.mark.parametrize("language", ["python", "go"])
 def test_a_patch_to_the_task_s_tests_is_refused_before_anything_runs(language: str) -> None:
     row = pick(language)
-    check_protected(read_patch(row["patch"]), command_paths(row["test_cmd"]))  # the gold alone is admitted
+    written = command_files(row["test_cmd"]).written
+    check_protected(read_patch(row["patch"]), written)  # the gold alone is admitted
     with pytest.raises(PatchError, match="protected path"):
-        check_protected(read_patch(row["patch"] + row["test_patch"]), command_paths(row["test_cmd"]))
+        check_protected(read_patch(row["patch"] + row["test_patch"]), written)
 
 
 @pytest.fixture(scope="module")
@@ -58,9 +59,9 @@ def test_every_gold_patch_is_on_the_allowlist_and_its_near_misses_are_not(base_t
 
     assert len(ROWS) == 30
     for row in ROWS:
-        extra = (*command_paths(row["test_cmd"]), *read_patch(row["test_patch"]).paths)
-        check_admitted(read_patch(row["patch"]), row["language"], kind_of(row["instance_id"]), extra)
+        extra, command = read_patch(row["test_patch"]).paths, command_files(row["test_cmd"])
+        check_admitted(read_patch(row["patch"]), row["language"], kind_of(row["instance_id"]), extra, command)
         hook = "conftest.py" if row["language"] == "python" else "go.sum"
         near = row["patch"] + f"--- /dev/null\n+++ b/{hook}\n@@ -0,0 +1 @@\n+x\n"
         with pytest.raises(PatchError):
-            check_admitted(read_patch(near), row["language"], kind_of(row["instance_id"]), extra)
+            check_admitted(read_patch(near), row["language"], kind_of(row["instance_id"]), extra, command)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.repo.patch import (PatchError, check_config_sections, check_protected, command_paths, protected_reason,
+from sandbox.repo.patch import (PatchError, check_config_sections, check_protected, command_files, protected_reason,
                                 read_patch)
 
 CORPUS = Path(__file__).parent / "data" / "repo_tasks"
@@ -178,14 +178,16 @@ def test_a_patch_to_code_passes_the_protected_check(path: str) -> None:
 
 
 def test_the_task_s_test_files_and_command_files_are_protected() -> None:
-    extra = ("lib/checks.py", *command_paths("bash ./run_tests.sh -x && python -m pytest spec/units.py::test_a"))
-    assert extra == ("lib/checks.py", "run_tests.sh", "spec/units.py")
-    for path in extra:
+    command = command_files("bash ./run_tests.sh -x && python -m pytest spec/units.py::test_a")
+    assert {"run_tests.sh", "spec/units.py"} <= command.written
+    extra = ("lib/checks.py", *sorted(command.written))
+    for path in ("lib/checks.py", "run_tests.sh", "spec/units.py"):
         assert protected_reason(path, extra)
         with pytest.raises(PatchError, match="test command"):
             check_protected(read_patch(NEW_FILE.replace("pkg/new.py", path)), extra)
-    assert command_paths("make test") == ("Makefile",)
-    assert command_paths("go test -json ./...") == ()
+    assert all(command_files("make test").names(p) for p in ("Makefile", "sub/makefile", "GNUmakefile"))
+    go = command_files("go test -json ./...")
+    assert not any(go.names(p) for p in ("version.go", "pkg/a.go", "Makefile")), go
 
 
 PYPROJECT = '[project]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n'

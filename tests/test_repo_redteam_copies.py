@@ -9,8 +9,9 @@ Held (plain tests):
 - bytecode the environment compiled (its install step's `compileall`) never stands for a patched file: the task's own
   files have mtime 0 in its archive, the copies keep theirs, so a same-size right patch runs as patched (accepted);
 - a runner the test command names by a bare word (`bash runtests`) or through the environment's folder link (`bash
-  ci/run.sh`, `ci -> tools`) is still the patch's to rewrite (not protected), but its rewrite of the test files is
-  refused (h33u: the tree is the judge's), so the dataset's tests run (rt33q's forgery paid before);
+  ci/run.sh`, `ci -> tools`) is protected like one named by its path (h33z: one reading of the command,
+  sandbox/repo/patch.py `command_files`; rt15): its rewrite is refused before it runs (rt33q's forgery paid before
+  the tree was the judge's, h33u; rt15's runner that writes the report itself paid until h33z);
 - a runner that finds the tree from `readlink -f "$0"` (what the copies are for) is a copy however the command names
   it (a bare word, `./`, a folder or file link of the environment's, after a `cd`, through `$PWD`, with `..`:
   sandbox/repo_job.py `command_files`), so it runs the task's tree: the right patch accepted, the wrong one refused
@@ -21,10 +22,9 @@ Held (plain tests):
   patch's own wrong_answer naming /work, since the host bounds the dataset's part of /work (`_work_share`; rt33q's
   strict xfail: the files op's `full` was the environment's infra_error, not retryable: RED-TEAM.md class 8).
 
-Open (strict xfail):
-- the same bare-word runner, rewritten by the patch, writes the JUnit report itself (no test file written) sparing
-  the decoy copy it tells by its text: paid (h33u; the Trust model's "Not guaranteed": code in the test process, here
-  the runner, can always write what pytest reports).
+Closed (h33z; was a strict xfail): the same bare-word runner, rewritten by the patch to write the JUnit report itself
+(no test file written) sparing the decoy copy it tells by its text, was paid; the rewrite is now refused as touching
+the test command's runner.
 """
 from __future__ import annotations
 
@@ -178,29 +178,35 @@ def _tests_ran_on_the_dataset_s_files(result: dict) -> None:
     assert {t["name"]: t["detail"] for t in result["tests"]}["tests/test_mod.py::test_sum"] == "FAIL_TO_PASS: FAILED", result
 
 
+def _refused_as_the_runner(result: dict) -> None:
+    """Refused before anything ran: the patch touches the runner the command names (h33z, `runner_reason`)."""
+    assert (result["verdict"], result["score"]) == ("wrong_answer", 0.0), result
+    assert "protected path" in result["detail"] and "test command" in result["detail"], result
+
+
 @pytest.mark.docker
 @pytest.mark.parametrize("cmd", ["bash runtests", "sh ./runtests"])
-def test_a_runner_named_by_a_bare_word_cannot_rewrite_the_tests(copies: Any, cmd: str) -> None:
-    """rt33q's runner rewrite (a bare word: neither protected nor copied) paid before the tree was the judge's."""
+def test_a_runner_named_by_a_bare_word_cannot_be_rewritten(copies: Any, cmd: str) -> None:
+    """rt33q's runner rewrite (a bare word: neither protected nor copied) paid before the tree was the judge's (h33u);
+    since h33z the rewrite is refused before it runs."""
     _docker_only(copies)
-    _tests_ran_on_the_dataset_s_files(_grade(copies, _forged_runner("runtests"), cmd))
+    _refused_as_the_runner(_grade(copies, _forged_runner("runtests"), cmd))
 
 
 @pytest.mark.docker
-def test_a_runner_named_through_a_folder_link_cannot_rewrite_the_tests(copies: Any) -> None:
-    """On every backend: the tree's owner keeps it (gVisor's tmpfs checks modes in its own kernel)."""
-    _tests_ran_on_the_dataset_s_files(_grade(copies, _forged_runner("tools/run.sh"), "bash ci/run.sh"))
+def test_a_runner_named_through_a_folder_link_cannot_be_rewritten(copies: Any) -> None:
+    """On every backend: `bash ci/run.sh` (`ci -> tools`) runs tools/run.sh, which the patch may not touch."""
+    _refused_as_the_runner(_grade(copies, _forged_runner("tools/run.sh"), "bash ci/run.sh"))
 
 
 @pytest.mark.docker
-@pytest.mark.xfail(strict=True, reason="open (docs/repo-tasks.md \"Trust model\", Not guaranteed): the runner is the "
-                                       "patch's where the command names it by a bare word or through a folder link, and "
-                                       "a runner (as any code in the test process) can write the report pytest would "
-                                       "have written, sparing the decoy copy it tells by its text (no twin here)")
 def test_a_runner_named_by_a_bare_word_that_writes_the_report_itself_is_never_paid(copies: Any) -> None:
+    """Closed by h33z (was a strict xfail: the runner the patch rewrote wrote the report pytest would have written,
+    sparing the decoy copy it told by its text): the rewrite is refused before it runs."""
     _docker_only(copies)
     result = _grade(copies, _forged_runner("runtests", _REPORT), "bash runtests")
     assert result["verdict"] != "accepted" and result["score"] == 0.0, result
+    _refused_as_the_runner(result)
 
 
 @pytest.mark.docker

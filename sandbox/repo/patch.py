@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import configparser
 import fnmatch
+import functools
+import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -299,10 +301,24 @@ _GO_MOD_LINE = re.compile(r"^(module [A-Za-z0-9][A-Za-z0-9._~/-]*|go \d+\.\d+(\.
 Kind = Callable[[str], "str | None"]
 
 
-def check_admitted(patch: Patch, language: str, kind: Kind, extra: Iterable[str] = ()) -> None:
+def check_admitted(patch: Patch, language: str, kind: Kind, extra: Iterable[str] = (),
+                   command: CommandFiles | None = None) -> None:
     """PatchError unless every file of the patch is on the allowlist (the comment above it): a change
-    to a file that is not protected or special, or a new source file (`_check_new_file`)."""
-    check_protected(patch, extra)
+    to a file that is not protected or special, or a new source file (`_check_new_file`). `extra`: the task's
+    own test files (its test patch's); `command`: what its test command runs (`command_files`), whose runners,
+    found in the tree (`kind`) or among `extra`, are protected with their folder (`runner_reason`)."""
+    extra = tuple(extra)
+    check_protected(patch, (*extra, *(command.written if command else ())))
+    if command is not None:
+        known = set(extra)
+
+        @functools.cache
+        def runner_in(folder: str) -> str:
+            return command.runner_in(folder, lambda p: kind(p) == "file" or p in known)
+        for edit in patch.files:
+            reason = runner_reason(edit.path, command, language, runner_in)
+            if reason:
+                raise PatchError(f"the patch touches a protected path: {reason}")
     added = {e.path for e in patch.files if e.change == "added"}
     for edit in patch.files:
         parts = edit.path.lower().split("/")
@@ -376,19 +392,121 @@ def check_protected(patch: Patch, extra: Iterable[str] = ()) -> None:
             raise PatchError(f"the patch touches a protected path: {reason}")
 
 
-def command_paths(test_cmd: str) -> tuple[str, ...]:
-    """The repository files a test command names (a script, a Makefile): protected like tests."""
-    found = []
-    for word in test_cmd.split():
-        word = word.strip("'\"")
-        if word.startswith("./"):
-            word = word[2:]
-        if word in ("make", "gmake"):
-            found.append("Makefile")
-        elif "/" in word or word.endswith((".sh", ".py", ".cfg", ".ini", ".toml", ".mk")):
-            if not word.startswith(("-", "/")) and "=" not in word:
-                found.append(word.split("::", 1)[0])
-    return tuple(dict.fromkeys(found))
+# ----------------------------------------------------------------------------- what the test command runs
+# The ONE reading of which files a test command runs or reads by name (docs/repo-tasks.md "Trust model", "The
+# runner's folder"; rt15): the copies of sandbox/repo_job.py `copied` and the files a patch may not touch
+# (`check_admitted`) are both this reading's, so no spelling of a runner can be a copy the patch may rewrite.
+# What separates the words of a test command that may name a file: blanks, the shell's operators, quotes, `$`
+# and braces (`$PWD/run`, `${X}`), and `=` (`--rootdir=tools`, `X=run.sh`)
+_COMMAND_WORD = re.compile(r"[^\s;&|()<>'\"`=${}]+")
+_MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+# Words after which the next word is a Python module by name: `python -m`, pytest's `-p` (a plugin), and a
+# `-c` program's `import` and `from` (a dotted word is a module wherever it stands).
+_MODULE_BEFORE = ("-m", "-p", "import", "from")
+# Test files the command names are test code (protected by PROTECTED_NAMES), not runners: their folder stays the
+# project's (a test beside its source, `pytest pkg/test_core.py`).
+_TEST_FILES = ("test_*.py", "*_test.py", "*_test.go")
+
+
+@dataclass(frozen=True)
+class CommandFiles:
+    """The files a test command may run or read by name. Over-inclusive by design: a copy of a file no runner
+    resolves costs its bytes and a file wrongly thought a runner refuses a patch that touches it (a false negative,
+    never a false pass); a runner missed is a file the patch may rewrite (a wrong reward, rt15)."""
+    written: frozenset[str]  # the words as written from the tree's root (`./` dropped): each exactly that path
+    resolved: frozenset[str]  # the regular files the words resolve to through the environment's own links (`_resolved`)
+    tails: frozenset[str]  # a path equal to one or ending in `/` + one, from any folder a `cd` enters: each word's last
+    # part, and the files of each module the command names (`a/b.py`, `a/b/__init__.py`, `a/b/__main__.py`, `a/__init__.py`)
+
+    @functools.cached_property
+    def _by_last(self) -> dict[str, tuple[str, ...]]:
+        """The tails by their last part, so `names` looks at a path's own candidates only (it is asked of every
+        file of an environment's tree: `copied`)."""
+        index: dict[str, list[str]] = {}
+        for tail in sorted(self.tails):
+            index.setdefault(tail.rsplit("/", 1)[-1], []).append(tail)
+        return {last: tuple(tails) for last, tails in index.items()}
+
+    def names(self, path: str) -> bool:
+        """Whether `path` (relative to the tree's root) is a file the command names."""
+        if path in self.written or path in self.resolved:
+            return True
+        return any(path == t or path.endswith("/" + t) for t in self._by_last.get(path.rsplit("/", 1)[-1], ()))
+
+    def runner_in(self, folder: str, exists: Callable[[str], bool]) -> str:
+        """A runner the command names that lies directly in `folder` ("" for the root) and `exists` there (a test
+        file it names is not one: _TEST_FILES); "" when none."""
+        prefix = folder + "/" if folder else ""
+        for last in sorted({*self._by_last, *(p.rsplit("/", 1)[-1] for p in self.written | self.resolved)}):
+            path = prefix + last
+            if (self.names(path) and (path in self.resolved or exists(path))
+                    and not any(fnmatch.fnmatchcase(last.lower(), m) for m in _TEST_FILES)):
+                return path
+        return ""
+
+
+def command_files(test_cmd: str, tree: str = "") -> CommandFiles:
+    """The one reading (the comment above): the command's words (split at `_COMMAND_WORD`'s separators, options
+    left out, a pytest node id's `::` cut) as written, resolved from the tree's root through the environment's
+    links when `tree` is given (rt33q: `bash ci/run.sh` with `ci -> tools` runs `tools/run.sh`), their last parts
+    (a name after a `cd`, a bare word; with `make`, every makefile GNU make reads by name), and the files of the
+    Python modules it names (`python3 -m tools.runner`, `-p tools.plugin`, `-mtools.runner`, a dotted word
+    anywhere). Bounded by the command's size (REPO_MAX_CMD_BYTES)."""
+    raw = _COMMAND_WORD.findall(test_cmd)
+    words = [w.split("::", 1)[0].removeprefix("./") for w in raw if not w.startswith("-")]
+    written = {w.rstrip("/") for w in words if w and not w.startswith("/")} - {"", ".", ".."}
+    tails = {w.rstrip("/").rsplit("/", 1)[-1] for w in words} - {"", ".", ".."}
+    if tails & {"make", "gmake"}:  # the makefile it reads, in any folder a `-C` or `cd` enters (GNU make's names)
+        tails |= {"GNUmakefile", "makefile", "Makefile"}
+    modules = [w for w in raw if "." in w] + [w[2:] for w in raw if w[:2] in ("-m", "-p") and len(w) > 2]
+    modules += [b for a, b in zip(raw, raw[1:]) if a in _MODULE_BEFORE]
+    for module in modules:
+        tails |= _module_files(module.split("::", 1)[0])
+    resolved = set()
+    if tree:
+        resolved = set(filter(None, (_resolved(tree, w) for w in written)))
+    return CommandFiles(frozenset(written), frozenset(resolved), frozenset(tails))
+
+
+def _module_files(module: str) -> set[str]:
+    """The files Python runs for a module by name (`a.b`): its file or package's, and its parents' `__init__.py`."""
+    if not _MODULE.fullmatch(module):
+        return set()
+    parts = module.split(".")
+    path = "/".join(parts)
+    return {f"{path}.py", f"{path}/__init__.py", f"{path}/__main__.py",
+            *("/".join(parts[:k]) + "/__init__.py" for k in range(1, len(parts)))}
+
+
+def _resolved(tree: str, word: str) -> str | None:
+    """The regular file `word` names under `tree` with the environment's links followed (`ci/run.sh` with `ci ->
+    tools`: `tools/run.sh`), relative to the tree; None where it names none, or leaves the tree."""
+    real, root = os.path.realpath(os.path.join(tree, word)), os.path.realpath(tree)
+    if os.path.commonpath([real, root]) != root or not os.path.isfile(real):
+        return None
+    return os.path.relpath(real, root)
+
+
+def runner_reason(path: str, command: CommandFiles, language: str, runner_in: Callable[[str], str]) -> str:
+    """Why the patch may not touch `path` as the test command's runner or a file beside one ("" when it may;
+    docs/repo-tasks.md "The runner's folder"). A runner reads what lies beside it (`. tools/lib.sh`, a module
+    beside a script on sys.path, a makefile's `include`), which no reading of the command sees, so: the file the
+    command names; every file in a runner's folder and below, where that folder is not the tree's root; at the
+    root, a runner's siblings that are not source files of the task's language (the root's source files and
+    subfolders are the project's). `runner_in(folder)`: `CommandFiles.runner_in` over the tree (memoized by the caller:
+    a patch's files share their folders)."""
+    if command.names(path):
+        return f"{path} is a file the test command runs or reads"
+    parts = path.split("/")
+    for k in range(len(parts) - 1, 0, -1):
+        runner = runner_in("/".join(parts[:k]))
+        if runner:
+            return f"{path} is in the folder of {runner}, a runner the test command names"
+    if len(parts) == 1 and not path.lower().endswith(SOURCE_SUFFIXES.get(language, ())):
+        runner = runner_in("")
+        if runner:
+            return f"{path} is beside {runner}, a runner the test command names, and not a {language} source file"
+    return ""
 
 
 def config_section(name: str, text: str) -> object:
