@@ -489,7 +489,7 @@ def _resolved(tree: str, word: str) -> str | None:
 
 def runner_reason(path: str, command: CommandFiles, language: str, runner_in: Callable[[str], str]) -> str:
     """Why the patch may not touch `path` as the test command's runner or a file beside one ("" when it may;
-    docs/repo-tasks.md "The runner's folder"). A runner reads what lies beside it (`. tools/lib.sh`, a module
+    docs/repo-tasks.md "Trust model", its runner's folder). A runner reads what lies beside it (`. tools/lib.sh`, a module
     beside a script on sys.path, a makefile's `include`), which no reading of the command sees, so: the file the
     command names; every file in a runner's folder and below, where that folder is not the tree's root; at the
     root, a runner's siblings that are not source files of the task's language (the root's source files and
