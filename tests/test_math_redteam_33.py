@@ -21,6 +21,8 @@ classes 1, 2 and 5 are not repeated.
    (Dutch, Indonesian, Danish) is fx29be's open German-prose row, not repeated.
    Fix: any letter outside ASCII of a script that writes a decimal comma is evidence (Latin letters with marks, Greek,
    Cyrillic), an allowlist of decimal-point scripts (CJK, Thai...) being the only exception; or the language from words.
+2b. Evidence spelled in LaTeX is none either: `\\texteuro` (`\\euro` is read), an accent command (`Gr\\"o\\ss e`):
+   4 of 4 rows paid. Fix: read LaTeX's text accents and currency commands as the letters and signs they typeset.
 3. NOT CLOSED (lenient; fx29be). `grounded_names` admits any capitalised word the problem writes, and a problem's
    sentence opening or answer choice capitalises hedges, conditions and choices that state no answer: `Suppose: 6
    apples` under `Suppose Sam has ...`, `Unsure: 6 apples` under `Unsure students may skip.`, `Cannot has 6 apples.`
@@ -103,8 +105,17 @@ test_a_decimal_comma_languages_letters_are_evidence = refused_test(_rows(
     [(r, '2500') for r in _LETTERS],
     "rt33 class 2: _DECIMAL_COMMA_EVIDENCE_RE lists German/French/Spanish/Russian letters only (no ł ą ğ ı ã ž, no Greek); "
     "fix: any letter with a mark or of a decimal-comma script is evidence, or the language read from words"))
+_LATEX_EVIDENCE = [
+    'Also kostet es 2,500 \\texteuro.\n\\boxed{2,500}', 'So it costs 2,500 \\texteuro{}.\n\\boxed{2,500}',
+    'Sie hat 2,500 kg (Gr\\"o\\ss e).\n\\boxed{2,500}', 'Sie hat 2,500 kg (Gr\\"{o}\\ss{}e).\n\\boxed{2,500}',
+]
+test_evidence_spelled_in_latex_is_evidence = refused_test(_rows(
+    [(r, '2500') for r in _LATEX_EVIDENCE],
+    "rt33 class 2b: the fold reads no LaTeX text command, so `\\texteuro` and `\\\"o`, `\\ss` show no decimal-comma "
+    "language; fix: read text accents and currency commands as what they typeset"))
 test_the_listed_letters_are_evidence = refused_test(_cases([
-    ('Sie wiegt 2,500 kg, schön.\n\\boxed{2,500}', '2500'), ('Donc 2,500 kg au total, réparti.\n#### 2,500', '2500'),
+    ('Sie wiegt 2,500 kg, schön.\n\\boxed{2,500}', '2500'), ('Also kostet es 2,500 \\euro.\n\\boxed{2,500}', '2500'),
+    ('Donc 2,500 kg au total, réparti.\n#### 2,500', '2500'),
     ('Всего 2,500 кг.\n\\boxed{2,500}', '2500'), ('Odpowiedź to \\boxed{2,500}.', '2500'), ('Deci în total 2,500 kg.\n\\boxed{2,500}', '2500'),
 ]))
 
