@@ -8,7 +8,7 @@ main (5846627). About 750 generated candidates; each xfail row below paid a wron
 qualifier) in at least one profile. Open rows of tests/test_math_fx29be.py, tests/test_math_fx29bf.py and red team 32's
 classes 1, 2 and 5 are not repeated.
 
-1. NOT CLOSED (both profiles; fx29be/fx29bf). LaTeX's `{,}` hides the comma from the separator check: `_as_compared`
+1. CLOSED since (`extract._BRACED_SEPARATOR_RE`; was both profiles; fx29be/fx29bf). LaTeX's `{,}` hides the comma from the separator check: `_as_compared`
    drops spacing commands but keeps the braces, so `_COMMA_GROUPING_RE` never sees `2{,}500`, while the comparison reads
    it as 2500. `{,}` is how German, French and Russian LaTeX write a decimal comma (`2{,}5`), so `Die Antwort lautet
    \\boxed{2{,}500}.` ("2.5") pays gold 2500, under the German anchor itself and beside a decimal comma (`2,5 kg`) in the
@@ -78,12 +78,17 @@ _BRACED = [
     ('Die Antwort lautet \\boxed{2{,}500}.', '2500'), ('Die Antwort lautet $2{,}500$.', '2500'),
     ('Die Antwort lautet \\(7{,}125\\).', '7125'), ('La réponse est \\boxed{1{,}250}.', '1250'),
     ('La respuesta final es $2{,}500$.', '2500'), ('Ответ: $2{,}500$', '2500'), ('Итак, $x = 2{,}500$.\n\\boxed{2{,}500}', '2500'),
-    ('Also sind es 2,5 kg mehr. Die Antwort lautet \\boxed{2{,}500}.', '2500'), ('Sie hat 2{,}500 kg.\n\\boxed{2{,}500}', '2500'),
+    ('Also sind es 2,5 kg mehr. Die Antwort lautet \\boxed{2{,}500}.', '2500'),
     ('Die Antwort lautet \\boxed{2{,}\\!500}.', '2500'), ('Die Antwort lautet \\boxed{2{,}500\\text{ kg}}.', '2500'),
 ]
-test_a_braced_comma_is_read_as_a_comma = refused_test(_rows(_BRACED, (
-    "rt33 class 1: `_as_compared` keeps `{,}`'s braces, so `_COMMA_GROUPING_RE` misses the decimal comma German LaTeX "
-    "writes; fix: read a braced separator as the separator")))
+# Closed since: `_as_compared` reads a braced separator as the separator (extract._BRACED_SEPARATOR_RE).
+test_a_braced_comma_is_read_as_a_comma = refused_test(_cases(_BRACED))
+# Open: German prose that shows no anchor, umlaut or euro is read as English (fx29be's open row), so its `{,}` groups
+# (English LaTeX writes `1{,}000` too: the braces are no evidence of a language).
+test_a_braced_comma_in_unmarked_german_prose_is_refused = refused_test(_rows(
+    [('Sie hat 2{,}500 kg.\n\\boxed{2{,}500}', '2500')],
+    "rt33 class 1's remainder, fx29be's open German-prose row: no evidence of a decimal-comma language, so the "
+    "comma groups; fix: admit d,ddd only where the text is known to write English grouping"))
 BRACED_HELD = _cases([
     ('Die Antwort lautet \\boxed{2\\text{,}500}.', '2500'), ('Die Antwort lautet \\boxed{2\\mathord{,}500}.', '2500'),
     ('Die Antwort lautet \\boxed{2,\\!500}.', '2500'), ('Die Antwort lautet \\boxed{２,５００}.', '2500'),

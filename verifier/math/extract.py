@@ -148,12 +148,18 @@ _LATEX_SPACING_RE = re.compile(r"\\[!,;: ]")
 is 12.000 to it): the separator check drops them all (red team 32 class 6), only ever refusing more."""
 
 
+_BRACED_SEPARATOR_RE = re.compile(r"\{([,.])\}")
+"""A separator in braces, `{,}` and `{.}`: how German, French and Russian LaTeX write a decimal comma (`2{,}5`), which
+the comparison's parser reads as the bare separator's number (`2{,}500` is 2500 to it): the separator check reads it
+as the separator (red team 33 class 1: `Die Antwort lautet \\boxed{2{,}500}.`, "2.5", paid 2500)."""
+
+
 def _as_compared(answer: str) -> str:
     """`answer` (or the completion, the language's evidence) as the comparison reads its digits and separators: the one
     Unicode fold (`unicode_math.to_ascii_math`: full-width `１２．０００`, bold `𝟏𝟐`, zero-width characters dropped) with
     LaTeX's spacing commands dropped, so the separator check reads the number the comparison reads, never the raw text
     (red team 32 class 6), and `12.0\u200b00` is no decimal point's evidence (`_DECIMAL_POINT_RE` read `12.0` in it)."""
-    return _LATEX_SPACING_RE.sub("", to_ascii_math(answer))
+    return _BRACED_SEPARATOR_RE.sub(r"\1", _LATEX_SPACING_RE.sub("", to_ascii_math(answer)))
 
 
 def _decimal_point_text(region: str) -> bool:
