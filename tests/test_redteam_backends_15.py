@@ -45,16 +45,15 @@ from __future__ import annotations
 
 import ast
 import os
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from sandbox.build import HARNESS
 from sandbox.session import SessionHost, SessionLimits
 from tests import test_redteam_backends_8 as red_team_8
+from tests.test_redteam_backends_13 import _tools  # the harness's session_tools, imported as the box does
 
 session_host = red_team_8.session_host  # the module's fixture: a SessionHost on any_grader's backend
 
@@ -62,13 +61,6 @@ pytestmark = pytest.mark.docker  # the images (and the root filesystems exported
 
 SANDBOX = {"pool_name": "pytest-redteam-backends-15", "pool_size": 1, "languages": ("python",)}
 BACKENDS_CUT = {"runsc": "the same Sentry as gvisor (Docker's runsc runtime): the brief's backends are docker, gvisor, userns"}
-
-
-def _tools() -> Any:
-    sys.path.insert(0, str(HARNESS))  # the harness's modules import each other by name (tests/test_session_list_bound.py)
-    import session_tools
-
-    return session_tools
 
 
 def brief(r: dict) -> tuple:
