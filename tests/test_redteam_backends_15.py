@@ -38,8 +38,8 @@ at the bound of 4-byte characters is the call's refusal; the runner layout grade
 accepted, wrong refused) and the forging runner patch under `sh tools/run.sh` (a spelling command_paths protects) is
 refused as touching a protected path.
 Tried, not a test (timing): a daemon that SIGSTOPs the fresh launcher in a loop did not hold it before `ready` on docker
-(PID 1 resumes it every RESUME_S; it started, and the command was its own time_limit); LAUNCHER_START_S (30 s) is still
-not bounded by the command's wall limit nor the host's wall_s + 10 s.
+(PID 1 resumes it every RESUME_S; it started, and the command was its own time_limit). LAUNCHER_START_S (30 s) was not
+bounded by the command's wall limit; it is since (session_box._shell, tests/test_session_launcher_start.py).
 """
 from __future__ import annotations
 

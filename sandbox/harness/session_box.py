@@ -382,11 +382,12 @@ class Box:
             self.launcher.close()
             self.launcher = None
 
-    def ready_launcher(self) -> session_tools.Launcher:
-        """The session's shell launcher, a new one where the session's processes killed or broke it."""
+    def ready_launcher(self, start_s: float = session_tools.LAUNCHER_START_S) -> session_tools.Launcher:
+        """The session's shell launcher, a new one (waiting at most start_s for it) where the session's
+        processes killed or broke it."""
         if self.launcher is None or not self.launcher.alive():
             self.drop_launcher()
-            self.launcher = session_tools.Launcher()
+            self.launcher = session_tools.Launcher(start_s)
         return self.launcher
 
     def lost_reply(self) -> tuple[dict, dict[str, bytes]]:
@@ -512,12 +513,21 @@ def _shell(box: Box, head: dict, command: bytes, clock) -> tuple[dict, dict[str,
     """One shell command (session_tools.run_shell); where its launcher refused to start it or none could be
     started, once more from a fresh launcher (the refusal may be limits the session's processes set on the old
     one), then the command's own `not_started` reply: a command that cannot start (its launcher included: the
-    session's processes may fill its process limit) never loses the session; the next command asks again."""
+    session's processes may fill its process limit) never loses the session; the next command asks again.
+    A fresh launcher's start is the command's wall time: both tries and the command share its wall limit, so
+    the reply comes within the host's wait (sandbox/session.py: the wall limit and 10 s), never past it."""
+    deadline = time.monotonic() + float(head["wall_s"])
+
     def run() -> tuple[dict, dict[str, bytes]]:
-        return session_tools.run_shell(head, command, clock,
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise session_tools.LauncherFailed(errno.ETIME, "no launcher started within the command's wall limit")
+        launcher = box.ready_launcher(min(session_tools.LAUNCHER_START_S, left))
+        return session_tools.run_shell({**head, "wall_s": round(max(deadline - time.monotonic(), 0.0), 6)},
+                                       command, clock,
                                        lambda proc: reap(proc, box.kernel.proc if box.kernel else None,
                                                          box.launcher.proc if box.launcher else None),
-                                       box.ready_launcher())
+                                       launcher)
     refused = (session_tools.SpawnRefused, session_tools.LauncherFailed)
     try:
         return run()

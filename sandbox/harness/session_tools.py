@@ -940,7 +940,7 @@ class SpawnRefused(OSError):
 
 class LauncherFailed(OSError):
     """No launcher could be started for a command (its fork or exec refused, EAGAIN where the session's processes
-    fill its process limit; or no `ready` within LAUNCHER_START_S): during a session that is the program's doing
+    fill its process limit; or no `ready` within LAUNCHER_START_S or the command's wall limit): during a session that is the program's doing
     as much as a refusal is, so it is the command's own `not_started`, never the session's loss (session_box._shell);
     the next command asks for a launcher again, which starts once the program's processes let it."""
 
@@ -967,7 +967,8 @@ class Launcher:
     that is gone or does not answer is killed and replaced at the next command; nothing it says but its
     own command's pid and exit status is used."""
 
-    def __init__(self) -> None:
+    def __init__(self, start_s: float = LAUNCHER_START_S) -> None:
+        """Start one and wait at most start_s for its `ready` (a command's start is bounded by its wall limit)."""
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)  # never a pipe (module docstring)
 
         def child() -> None:
@@ -989,13 +990,13 @@ class Launcher:
             theirs.close()
         self.sock, self.buf, self.gone = mine, b"", False
         try:  # its start done before the caller's clocks run: counted in a session's idle CPU with the interpreter's
-            ready = self._line(time.monotonic() + LAUNCHER_START_S)  # start, it passed a 2 s budget on a loaded gVisor
+            ready = self._line(time.monotonic() + start_s)  # start, it passed a 2 s budget on a loaded gVisor
         except OSError:
             ready = None
         self.sock.setblocking(False)
         if ready != b"ready":
             self.close()
-            raise LauncherFailed(errno.EIO, f"the session's shell launcher did not start in {LAUNCHER_START_S:g} s")
+            raise LauncherFailed(errno.EIO, f"the session's shell launcher did not start in {start_s:g} s")
 
     def alive(self) -> bool:
         """Between commands a launcher never writes: anything to read (its EOF, or bytes) ends it."""
