@@ -301,3 +301,21 @@ def test_a_right_patch_adding_a_module_in_a_subpackage_is_admitted(cmd: str, tmp
     makes it no import root."""
     tree = _tree(tmp_path, {"pkg/sub/__init__.py": "\n", "tools/__init__.py": "\n", "tools/runner.py": "x\n"})
     _admit(tree, _FIX + _new("pkg/sub/new.py", "Y = 1"), cmd)
+
+
+@pytest.mark.parametrize(("cmd", "files", "language"), [
+    ("go run ./tools/runner && go test -json ./...", {"go.mod": "module m\n", "tools/runner/main.go": "x\n",
+                                                      "tools/runner/report.go": "x\n", "pkg/mod.go": "X = 1\n"}, "go"),
+    ("cd tools && go run ./runner", {"go.mod": "module m\n", "tools/runner/main.go": "x\n",
+                                     "tools/runner/report.go": "x\n", "pkg/mod.go": "X = 1\n"}, "go"),
+    ("python3 tools/runner", {"tools/runner/__main__.py": "x\n", "tools/runner/report.py": "x\n"}, "python"),
+])
+def test_a_program_that_is_a_folder_is_the_dataset_s(cmd: str, files: dict, language: str, tmp_path: Path) -> None:
+    """Near miss: a runner built or run from a folder (`go run ./tools/runner`, `python3 tools/runner` running its
+    `__main__.py`) is source, so the allowlist alone would leave it the patch's; its folder is a runner's and a
+    wrong patch rewriting report.go / report.py there is refused. Rewrite: the right patch to pkg/ is admitted."""
+    tree = _tree(tmp_path, files)
+    fix = _FIX if language == "python" else _edit("pkg/mod.go", "X = 1", "X = 2")
+    _admit(tree, fix, cmd, language)
+    report = "tools/runner/report.go" if language == "go" else "tools/runner/report.py"
+    assert _refused(tree, fix + _edit(report, "x", "y"), cmd, language)

@@ -317,7 +317,7 @@ def check_admitted(patch: Patch, language: str, kind: Kind, extra: Iterable[str]
     check_protected(patch, (*extra, *(command.written | command.runners if command else ())))
     if command is not None:
         known = set(extra)
-        folders = command.runner_folders(lambda p: kind(p) == "file" or p in known)
+        folders = command.runner_folders(lambda p: kind(p) == "file" or p in known, lambda p: kind(p) == "dir")
         for edit in patch.files:
             reason = runner_reason(edit.path, command, folders)
             if reason:
@@ -448,6 +448,7 @@ class CommandFiles:
     runners: frozenset[str] = frozenset()  # the runners by path (`_runners`): what the command runs or reads there
     roots: frozenset[str] = frozenset()  # folders the command puts first on sys.path: `cd` targets, PYTHONPATH entries,
     # the folders of the Python scripts it runs (no new top-level module there: `_check_new_file`)
+    program_dirs: frozenset[str] = frozenset()  # the segments' programs by path, from the root and each entered folder
 
     @functools.cached_property
     def _by_last(self) -> dict[str, tuple[str, ...]]:
@@ -464,9 +465,10 @@ class CommandFiles:
             return True
         return any(path == t or path.endswith("/" + t) for t in self._by_last.get(path.rsplit("/", 1)[-1], ()))
 
-    def runner_folders(self, exists: Callable[[str], bool]) -> dict[str, str]:
-        """The folders (not the root) of the runners that `exists` says the tree has, each to one of its runners."""
-        folders: dict[str, str] = {}
+    def runner_folders(self, exists: Callable[[str], bool], is_dir: Callable[[str], bool]) -> dict[str, str]:
+        """The folders (not the root) of the runners that `exists` says the tree has, each to one of its runners, and
+        the programs that are folders (`go run ./tools/runner`, `python3 tools/`: their files are the program)."""
+        folders = {p: p for p in sorted(self.program_dirs) if is_dir(p)}
         for runner in sorted(self.runners):
             if "/" in runner and (runner in self.resolved or exists(runner)):
                 folders.setdefault(runner.rsplit("/", 1)[0], runner)
@@ -495,8 +497,8 @@ def command_files(test_cmd: str, tree: str = "") -> CommandFiles:
     resolved = set()
     if tree:
         resolved = set(filter(None, (_resolved(tree, w) for w in written)))
-    runners, roots = _runners(test_cmd, tree)
-    return CommandFiles(frozenset(written), frozenset(resolved), frozenset(tails), runners, roots)
+    runners, roots, programs = _runners(test_cmd, tree)
+    return CommandFiles(frozenset(written), frozenset(resolved), frozenset(tails), runners, roots, programs)
 
 
 _MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
@@ -532,7 +534,9 @@ def _read_segments(test_cmd: str) -> _Segments:
 
 def _program(words: list[str]) -> str:
     """A segment's program: its first word, or the first word after interpreters (`python3 -u x.py`, `env sh x`)
-    that is not an option; "" where `-m` or `-c` says the program is no file."""
+    that is not an option, or the package `go run` builds; "" where `-m` or `-c` says the program is no file."""
+    if words[:2] == ["go", "run"]:
+        return next((w for w in words[2:] if not w.startswith("-")), "")
     for k, word in enumerate(words):
         if k and word.startswith("-"):
             if word[:2] in ("-m", "-c"):
@@ -543,8 +547,8 @@ def _program(words: list[str]) -> str:
     return ""
 
 
-def _runners(test_cmd: str, tree: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(runners, import roots) by path: every file word (`_COMMAND_WORD`, `./` dropped, a node id's `::` cut) from
+def _runners(test_cmd: str, tree: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(runners, import roots, programs) by path: every file word (`_COMMAND_WORD`, `./` dropped, a node id's `::` cut) from
     the root and from every folder the command enters (`_ENTER`), but a test file that is not a segment's program
     (`pytest tests/test_x.py`: test code, not a runner); the module files of `-m X` and `-p X`; with `make`, its
     makefiles; each through the environment's links too. The roots: the entered folders, PYTHONPATH's entries and
@@ -570,7 +574,8 @@ def _runners(test_cmd: str, tree: str) -> tuple[frozenset[str], frozenset[str]]:
                 runners.add(real)
     roots = folders | {d for d in map(_inside, read.pythonpath) if d}
     roots |= {p.rsplit("/", 1)[0] for p in run if p.endswith(".py") and "/" in p}
-    return frozenset(runners), frozenset(roots)
+    programs = {p for w in read.programs for p in (_inside(f"{f}/{w}" if f else w) for f in {"", *folders}) if p}
+    return frozenset(runners), frozenset(roots), frozenset(programs)
 
 
 def _inside(word: str) -> str | None:
