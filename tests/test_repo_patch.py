@@ -248,6 +248,7 @@ def test_the_canonical_patch_applies_with_git(tmp_path: Path) -> None:
     ("python3 -m unittest pkg.tests.test_mod --cov=pkg.mod", {"unittest.py"}, {"pkg/__init__.py", "pkg/mod.py"}, set()),
     ("python3 -m tools.runner", {"tools/runner.py", "tools/runner/__main__.py"}, {"tools/__init__.py"}, set()),
     ("make -C build test", {"build/Makefile", "Makefile"}, {"pkg/Makefile"}, {"build"}),
+    ("make -Cbuild test && make --directory=mk", {"build/Makefile", "mk/GNUmakefile"}, {"pkg/Makefile"}, {"build", "mk"}),
     ('go test -toolexec "$PWD/tools/wrap" ./...', {"tools/wrap"}, {"wrap"}, set()),
 ])
 def test_the_command_s_runners_and_import_roots_are_read_by_path(cmd: str, runners: set, not_runners: set,

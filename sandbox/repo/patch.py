@@ -523,6 +523,8 @@ def _read_segments(test_cmd: str) -> _Segments:
         read.pythonpath.update(p for t in tokens if t.startswith("PYTHONPATH=") for p in t.split("=", 1)[1].split(":"))
         rest = [t for t in tokens if not _ASSIGN.match(t)]
         read.entered.update(b for a, b in zip(rest, rest[1:]) if a in _ENTER)
+        read.entered.update(t.split("=", 1)[1] if t.startswith("--") else t[2:] for t in rest
+                            if (t.startswith("-C") and len(t) > 2) or t.startswith("--directory="))
         read.modules.update(b for a, b in zip(rest, rest[1:]) if a in ("-m", "-p"))
         read.modules.update(t[2:] for t in rest if t[:2] in ("-m", "-p") and len(t) > 2)
         program = _program(rest)
