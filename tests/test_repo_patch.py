@@ -238,3 +238,23 @@ def test_the_canonical_patch_applies_with_git(tmp_path: Path) -> None:
     patch = read_patch(without_prefixes(GOOD).replace("\n", "\r\n"))
     subprocess.run(["git", "apply", "-p1", "-"], cwd=tmp_path, input=patch.text, text=True, check=True)
     assert (tmp_path / "pkg" / "mod.py").read_text().endswith("return a\n# done\n")
+
+
+@pytest.mark.parametrize(("cmd", "runners", "not_runners", "roots"), [
+    ("cd tools && ./run.sh", {"tools/run.sh"}, {"pkg/run.sh"}, {"tools"}),
+    ("PYTHONPATH=src:lib python3 -m pytest tests", set(), {"src/__init__.py"}, {"src", "lib"}),
+    ("python3 scripts/test_runner.py", {"scripts/test_runner.py"}, set(), {"scripts"}),
+    ("python3 -m pytest -p no:cacheprovider pkg/test_core.py", set(), {"pkg/test_core.py", "pkg/__init__.py"}, set()),
+    ("python3 -m unittest pkg.tests.test_mod --cov=pkg.mod", {"unittest.py"}, {"pkg/__init__.py", "pkg/mod.py"}, set()),
+    ("python3 -m tools.runner", {"tools/runner.py", "tools/runner/__main__.py"}, {"tools/__init__.py"}, set()),
+    ("make -C build test", {"build/Makefile", "Makefile"}, {"pkg/Makefile"}, {"build"}),
+    ("make -Cbuild test && make --directory=mk", {"build/Makefile", "mk/GNUmakefile"}, {"pkg/Makefile"}, {"build", "mk"}),
+    ('go test -toolexec "$PWD/tools/wrap" ./...', {"tools/wrap"}, {"wrap"}, set()),
+])
+def test_the_command_s_runners_and_import_roots_are_read_by_path(cmd: str, runners: set, not_runners: set,
+                                                                  roots: set) -> None:
+    """The admission's reading (sandbox/repo/patch.py `_runners`): a runner by its path from the root or a folder the
+    command enters, a test file only as a program, no dotted word but `-m`/`-p`'s; the folders it puts on sys.path."""
+    read = command_files(cmd)
+    assert runners <= read.runners and not (not_runners & read.runners), read.runners
+    assert read.roots == roots

@@ -95,8 +95,8 @@ def _project(src: Path) -> None:
     (src / "golocal").symlink_to("runlocal")  # and a file link of its own, named otherwise than its target
     for name in ("big1.py", "big2.py"):  # 28 MiB of copies (.py): /work keeps 20 MiB beside them
         (src / "pkg" / name).write_text("x = 1  \n" * _BIG_LINES)
-    (src / "pkg" / "table.txt").write_text("x = 1  \n" * ((WORK_MB + 4 << 20) // 8))  # linked, bigger than /work
-    (src / "pkg" / "small.txt").write_text("x = 1  \n" * ((4 << 20) // 8))  # linked, 4 MiB: fits /work and the tree
+    (src / "pkg" / "table.md").write_text("x = 1  \n" * ((WORK_MB + 4 << 20) // 8))  # linked, bigger than /work
+    (src / "pkg" / "small.md").write_text("x = 1  \n" * ((4 << 20) // 8))  # linked, 4 MiB: fits /work and the tree
 
 
 @pytest.fixture(scope="module", params=["docker", "gvisor"])
@@ -252,7 +252,7 @@ def test_a_patch_whose_archive_overflows_work_is_its_own_verdict(copies: Any) ->
     infra_error, not retryable): the host bounds the dataset's part of /work (sandbox/repo_job.py `_work_share`:
     the listing and the dataset's own files leave WORK_SPARE), so a /work the archive overflows is the patch's own
     wrong_answer naming /work, on every backend (each box's /work says it is full)."""
-    result = _grade(copies, _GOLD + _big_edits("pkg/table.txt"))
+    result = _grade(copies, _GOLD + _big_edits("pkg/table.md"))
     assert (result["verdict"], result["score"], result["retryable"]) == ("wrong_answer", 0.0, False), result
     assert "do not fit the sandbox's /work" in result["detail"], result
 
@@ -261,6 +261,6 @@ def test_a_patch_whose_archive_overflows_work_is_its_own_verdict(copies: Any) ->
 def test_a_patch_editing_a_linked_data_file_that_fits_is_graded(copies: Any) -> None:
     """The near side of the bound: a one-line edit of a 4 MiB linked data file (its archive in /work, its file in the
     tree beside the 28 MiB of copies) with the right patch is accepted, with the wrong one refused by its test."""
-    right = _grade(copies, _GOLD + _big_edits("pkg/small.txt"))
+    right = _grade(copies, _GOLD + _big_edits("pkg/small.md"))
     assert (right["verdict"], right["score"]) == ("accepted", 1.0), right
-    _tests_ran_on_the_dataset_s_files(_grade(copies, _NEAR + _big_edits("pkg/small.txt")))
+    _tests_ran_on_the_dataset_s_files(_grade(copies, _NEAR + _big_edits("pkg/small.md")))

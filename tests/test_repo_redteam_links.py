@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-_PROJECT = {"pkg/__init__.py": "from pathlib import Path\n\nSCALE = int((Path(__file__).resolve().parent / 'scale.txt').read_text())\n",
-            "pkg/scale.txt": "2\n", "pkg/mod.py": "def add(a, b):\n    return a - b\n",
+_PROJECT = {"pkg/__init__.py": "from pathlib import Path\n\nSCALE = int((Path(__file__).resolve().parent / 'scale.md').read_text())\n",
+            "pkg/scale.md": "2\n", "pkg/mod.py": "def add(a, b):\n    return a - b\n",
             "tests/conftest.py": "import sys\nfrom pathlib import Path\n\nsys.path.insert(0, str(Path(__file__).resolve().parent.parent))\n",
             "tests/test_mod.py": "from pkg.mod import add\n\n\ndef test_zero():\n    assert add(0, 0) == 0\n"}
 _TESTS = ("--- a/tests/test_mod.py\n+++ b/tests/test_mod.py\n@@ -3,3 +3,7 @@ from pkg.mod import add\n \n"
@@ -29,11 +29,12 @@ _NEAR = ("--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n
          "+    return a + b + (a == 0)\n")
 _CMD = "python3 -m pytest -p no:cacheprovider -rA tests"
 # The variant: a test folder with no conftest (`python -m pytest` puts the tree's root first), the package reading
-# pkg/scale.txt beside its resolved `__init__.py`; the right patch edits the data file, the near miss the wrong line
+# pkg/scale.md beside its resolved `__init__.py`; the right patch edits that file, the near miss the wrong line (a
+# linked file the patch may edit: documentation, since data files are the dataset's: patch.py `allowed_kind`)
 _SCALE_TESTS = ("--- /dev/null\n+++ b/more/test_scale.py\n@@ -0,0 +1,9 @@\n+from pkg import SCALE\n+\n+\n"
                 "+def test_one():\n+    assert 3 * SCALE == 3\n+\n+\n+def test_positive():\n+    assert SCALE > 0\n")
-_SCALE_GOLD = "--- a/pkg/scale.txt\n+++ b/pkg/scale.txt\n@@ -1 +1 @@\n-2\n+1\n"
-_SCALE_NEAR = "--- a/pkg/scale.txt\n+++ b/pkg/scale.txt\n@@ -1 +1 @@\n-2\n+-1\n"
+_SCALE_GOLD = "--- a/pkg/scale.md\n+++ b/pkg/scale.md\n@@ -1 +1 @@\n-2\n+1\n"
+_SCALE_NEAR = "--- a/pkg/scale.md\n+++ b/pkg/scale.md\n@@ -1 +1 @@\n-2\n+-1\n"
 _SCALE_CMD = "python3 -m pytest -p no:cacheprovider -rA more"
 
 

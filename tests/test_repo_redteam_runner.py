@@ -8,7 +8,13 @@ admitted that changes what runs as the runner (or what it reads) takes the place
 patch's was paid 1.0 for a wrong patch (rt15: it hides pytest's output and cuts every <failure> from the JUnit report,
 on a task whose FAIL_TO_PASS test gets no decoy; tests/test_redteam_backends_15.py). Each hole below is that path.
 
-FINDINGS (strict xfails, each a wrong patch plus one admitted file):
+STATUS (h33r, the allowlist by kind: sandbox/repo/patch.py `allowed_kind`): a patch may change only the language's
+source files and documentation, so every configuration, script, makefile and data file is the dataset's however a
+runner reaches it. 1, 2 (but its Python case), 3, 4 and 5 are refused now, 6 and 6b admitted (runners by path only:
+`_runners`); the marks are gone. Left a strict xfail: 2's root Python runner importing a root module (`import runlib`),
+Python source run in the runner's own process, the in-process class a module the tests import is in too.
+
+FINDINGS (were strict xfails, each a wrong patch plus one admitted file):
 1. A runner named by its last part that is an environment link (h33z's own "not closed"): `cd tools && ./run.sh`,
    tools/run.sh -> ../scripts/real.sh: scripts/real.sh admitted.
 2. What a runner reads outside its folder by a literal path: the root Makefile's `include mk/test.mk` (`make test`),
@@ -107,18 +113,14 @@ _OUTSIDE = {
                                           "python3 runtests.py",
                                           _edit("runlib.py", "ARGS = ['tests']", "import os; os._exit(0)")),
 }
-_FIXES_1_3 = {
-    "link-by-last-part": "resolve each word's last part from every folder a `cd` enters, through the environment's links",
-    "root-makefile-include": "read a runner's own text with the same reading (makefile include, `.`/source words)",
-    "root-runner-sources-subfolder": "read a runner's own text with the same reading (`.`/source words)",
-    "runner-sources-parent": "read a runner's own text, words resolved from the runner's folder (`../x`)",
-    "root-python-runner-sibling-module": "a root Python runner's imports by name (`import runlib`) are its files",
-    "test-file-as-runner": "a test file the command runs as a program (`python3 x/test_y.py`) is a runner: protect its folder",
-}
+_IN_PROCESS = ("root-python-runner-sibling-module",)
 
 
-@pytest.mark.parametrize("name", list(_OUTSIDE))
-@pytest.mark.xfail(strict=True, reason="rt16 holes 1-3, class 3 (runner outside command_files' reading): see _FIXES_1_3")
+@pytest.mark.parametrize("name", [n if n not in _IN_PROCESS else pytest.param(n, marks=pytest.mark.xfail(
+    strict=True, reason="rt16 hole 2's Python case, not closed: a root Python runner's `import runlib` is a root .py "
+    "module, source the allowlist leaves the project's; it runs in the runner's own process, as any module the tests "
+    "import does (docs/repo-tasks.md \"Not guaranteed\": a runner outside the program's process would close both)"))
+    for n in _OUTSIDE])
 def test_what_a_runner_runs_or_reads_outside_its_folder_is_refused(name: str, tmp_path: Path) -> None:
     """Near miss: the wrong patch plus the file the runner actually runs (through a link named by its last part, an
     include or `.` by a literal path, a module beside a test file run as a script) must be refused. Rewrite: the right
@@ -131,9 +133,6 @@ _SHADOW = ["PYTHONPATH=pkg python3 -m pytest -p no:cacheprovider tests", "cd pkg
 
 
 @pytest.mark.parametrize("cmd", _SHADOW)
-@pytest.mark.xfail(strict=True, reason="rt16 hole 4, class 3 (a package folder the command puts on sys.path: its new "
-                   "module is top-level and shadows pluggy before pytest starts); fix: a folder the command names as a "
-                   "PYTHONPATH entry or `cd` target is a top-level import root: refuse new modules there as at the root")
 def test_a_new_module_in_a_package_the_command_puts_on_sys_path_is_refused(cmd: str, tmp_path: Path) -> None:
     """Near miss: pkg/pluggy.py (`import os; os._exit(0)`) is `pluggy` itself where pkg/ is on sys.path before
     site-packages: pytest never runs, the module writes any report. Rewrite: the right patch is admitted."""
@@ -152,10 +151,6 @@ _TASK_RUNNERS = {
 
 
 @pytest.mark.parametrize("name", list(_TASK_RUNNERS))
-@pytest.mark.xfail(strict=True, reason="rt16 hole 5, class 3 (a task runner's configuration the command reads without "
-                   "naming it: pyproject [tool.poe]/[tool.pdm]/[tool.hatch]/[tool.tox], setup.cfg [tox:tox]/[testenv], "
-                   "package.json); fix: allowlist test commands whose runner is known, or compare every section a known "
-                   "runner reads (check_config_sections by tool), else refuse the file")
 def test_a_task_runner_s_configuration_is_refused(name: str, tmp_path: Path) -> None:
     """Near miss: the section that says what `poe test` / `tox` / `npm test` runs, rewritten to `true`. Rewrite: the
     right patch is admitted. Path to a wrong reward: the runner is the patch's (rt15's forgery in the command line)."""
@@ -171,10 +166,6 @@ _PACKAGE_NAMED = ["python3 -m unittest pkg.tests.test_mod", "python3 -m pytest -
 
 
 @pytest.mark.parametrize("cmd", _PACKAGE_NAMED)
-@pytest.mark.xfail(strict=True, reason="rt16 hole 6, over-inclusion (a right patch refused): a dotted word naming the "
-                   "project's own module makes its parents' __init__.py runners and their package folders protected; fix: "
-                   "only the module `-m`/`-p` runs is a runner, a parent __init__.py is a named file, not a runner; a "
-                   "module whose last part is a test file's name, a settings/coverage value, is not run as a runner")
 def test_a_right_patch_to_a_package_the_command_names_by_module_is_admitted(cmd: str, tmp_path: Path) -> None:
     """Rewrite: the right patch to pkg/mod.py, under a command that names a module of pkg (unittest's dotted test id,
     `--pyargs`, numpy's `import pkg; pkg.test()`, a Django settings module, a coverage target), is admitted."""
@@ -192,10 +183,6 @@ _SAME_LAST_PART = {
 
 
 @pytest.mark.parametrize("name", list(_SAME_LAST_PART))
-@pytest.mark.xfail(strict=True, reason="rt16 hole 6b, over-inclusion (a right patch refused): a last part names a file of "
-                   "that name in ANY folder, and makes that folder a runner's (pkg/Makefile under `make test`, pkg/test "
-                   "under `go test`, pkg/run.py under `cd tools && python3 run.py`); fix: a last part is a runner only in "
-                   "the root or a folder the command enters (`cd`, `-C`), a copy elsewhere (over-inclusion is free there)")
 def test_a_right_patch_beside_a_file_sharing_a_runner_s_last_part_is_admitted(name: str, tmp_path: Path) -> None:
     """Rewrite: the right patch to pkg/mod.py where pkg/ holds a file whose name is one of the command's words (a
     package's own Makefile, a data file `test`, a module `run.py`) is admitted."""
@@ -218,7 +205,8 @@ def test_pytest_s_configuration_at_any_depth_is_refused(path: str, change: str, 
 
 
 def test_pyproject_s_pytest_section_is_compared_and_its_others_are_the_patch_s() -> None:
-    """Held: [tool.pytest.ini_options] changed (addopts) is refused after the patch; [tool.black] changed is not."""
+    """Held, a second check: [tool.pytest.ini_options] changed (addopts) is refused after the patch; [tool.black]
+    changed is not (the allowlist refuses any change to pyproject.toml before: `allowed_kind`)."""
     from sandbox.repo.patch import PatchError, check_config_sections
 
     before = {"pyproject.toml": '[tool.pytest.ini_options]\naddopts = "-rA"\n[tool.black]\nline-length = 88\n'}
@@ -252,3 +240,82 @@ def test_a_new_module_in_a_folder_on_pythonpath_that_is_no_package_is_refused(tm
     _check_new_file (a new module only inside a package), so it shadows nothing."""
     tree = _tree(tmp_path, {"src/pkg2/__init__.py": "\n"})
     assert _refused(tree, _new("src/pluggy.py", "import os; os._exit(0)"), "PYTHONPATH=src python3 -m pytest tests")
+
+
+# ----------------------------------------------------------------- the allowlist by kind (h33r)
+# (path, its text in the tree or None where the patch adds it): not a source file of the language nor documentation
+_NOT_ALLOWED = [("Makefile", "test:\n"), ("scripts/run.sh", "x\n"), ("setup.cfg", "[metadata]\n"),
+                ("pyproject.toml", "[tool.black]\n"), ("package.json", "{}\n"), ("pkg/data.json", "{}\n"),
+                ("pkg/table.txt", "x\n"), ("requirements.txt", "x\n"), (".github/workflows/ci.yml", "x\n"),
+                ("pkg/.travis.yml", "x\n"), ("Dockerfile", "x\n"), ("pkg/ext.c", "x\n"), ("pkg/mod.go", "x\n"),
+                ("pkg/__main__.py", "x\n"), ("pkg/setup.py", "x\n"), ("mk/new.mk", None), ("pkg/new.cfg", None),
+                ("pkg/new.sh", None), ("pkg/new.txt", None), ("pkg/x.pth", None)]
+
+
+@pytest.mark.parametrize(("path", "text"), _NOT_ALLOWED)
+def test_a_wrong_patch_touching_a_file_that_is_not_source_or_docs_is_refused(path: str, text: str | None,
+                                                                             tmp_path: Path) -> None:
+    """Near miss: the wrong patch plus a change to (or a new) configuration, script, makefile or data file, under a
+    command that names none of them, is refused before anything runs as a protected path (every such file is the
+    dataset's, whatever reads it: rt16's classes cannot be spelled). The right patch alone is admitted."""
+    tree = _tree(tmp_path, {path: text} if text is not None else {})
+    cmd = "python3 -m pytest -p no:cacheprovider -rA tests"
+    _admit(tree, _FIX, cmd)
+    touch = _edit(path, text.rstrip("\n"), "exit 0") if text is not None else _new(path, "exit 0")
+    assert _refused(tree, _FIX.replace("X = 2", "X = 3") + touch, cmd)
+    from sandbox.repo.patch import PatchError
+
+    with pytest.raises(PatchError, match="protected path"):
+        _admit(tree, _FIX + touch, cmd)
+
+
+# (path, its text in the tree or None where the patch adds it): documentation, type stubs, the root's hosted-CI files
+_ALLOWED = [("README.md", "# x\n"), ("docs/api.rst", "x\n"), (".travis.yml", "language: python\n"),
+            ("pkg/mod.pyi", "X: int\n"), ("pkg/new.pyi", None), ("docs/new.md", None), ("CHANGES.rst", None)]
+
+
+@pytest.mark.parametrize(("path", "text"), _ALLOWED)
+def test_a_right_patch_with_documentation_or_stubs_is_admitted(path: str, text: str | None, tmp_path: Path) -> None:
+    """Rewrite: the right patch with the edits a real fix carries beside its source (the corpus' gold patches: README,
+    docs/*.rst, `.pyi` stubs, the root's .travis.yml) is admitted."""
+    tree = _tree(tmp_path, {path: text} if text is not None else {})
+    touch = _edit(path, text.rstrip("\n"), "y") if text is not None else _new(path, "y")
+    _admit(tree, _FIX + touch, "python3 -m pytest -p no:cacheprovider -rA tests")
+
+
+def test_go_s_allowlist_is_go_source_and_documentation(tmp_path: Path) -> None:
+    """Go: a `.go` file and README.md are the patch's; an assembly or cgo file, go.sum, a Python file are not."""
+    tree = _tree(tmp_path, {"go.mod": "module m\n", "go.sum": "x\n", "v.go": "package m\n", "v_amd64.s": "x\n",
+                            "README.md": "x\n", "tool.py": "x\n"})
+    fix = _edit("v.go", "package m", "package m\n\nconst X = 2")
+    _admit(tree, fix + _edit("README.md", "x", "y"), "go test -json -count=1 .", "go")
+    for path in ("v_amd64.s", "go.sum", "tool.py"):
+        assert _refused(tree, fix + _edit(path, "x", "y"), "go test -json -count=1 .", "go"), path
+
+
+@pytest.mark.parametrize("cmd", ["python3 -m pytest tests && python3 -m unittest pkg.tests.test_mod",
+                                 "cd pkg && python3 -m pytest ../tests", "python3 -m tools.runner pkg"])
+def test_a_right_patch_adding_a_module_in_a_subpackage_is_admitted(cmd: str, tmp_path: Path) -> None:
+    """Rewrite: a new module one package below a folder the command puts on sys.path (pkg/sub/new.py under `cd pkg`)
+    is not top-level there, and is admitted; a dotted word (`pkg.tests.test_mod`) or an argument naming the package
+    makes it no import root."""
+    tree = _tree(tmp_path, {"pkg/sub/__init__.py": "\n", "tools/__init__.py": "\n", "tools/runner.py": "x\n"})
+    _admit(tree, _FIX + _new("pkg/sub/new.py", "Y = 1"), cmd)
+
+
+@pytest.mark.parametrize(("cmd", "files", "language"), [
+    ("go run ./tools/runner && go test -json ./...", {"go.mod": "module m\n", "tools/runner/main.go": "x\n",
+                                                      "tools/runner/report.go": "x\n", "pkg/mod.go": "X = 1\n"}, "go"),
+    ("cd tools && go run ./runner", {"go.mod": "module m\n", "tools/runner/main.go": "x\n",
+                                     "tools/runner/report.go": "x\n", "pkg/mod.go": "X = 1\n"}, "go"),
+    ("python3 tools/runner", {"tools/runner/__main__.py": "x\n", "tools/runner/report.py": "x\n"}, "python"),
+])
+def test_a_program_that_is_a_folder_is_the_dataset_s(cmd: str, files: dict, language: str, tmp_path: Path) -> None:
+    """Near miss: a runner built or run from a folder (`go run ./tools/runner`, `python3 tools/runner` running its
+    `__main__.py`) is source, so the allowlist alone would leave it the patch's; its folder is a runner's and a
+    wrong patch rewriting report.go / report.py there is refused. Rewrite: the right patch to pkg/ is admitted."""
+    tree = _tree(tmp_path, files)
+    fix = _FIX if language == "python" else _edit("pkg/mod.go", "X = 1", "X = 2")
+    _admit(tree, fix, cmd, language)
+    report = "tools/runner/report.go" if language == "go" else "tools/runner/report.py"
+    assert _refused(tree, fix + _edit(report, "x", "y"), cmd, language)

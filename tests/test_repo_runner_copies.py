@@ -103,12 +103,20 @@ def test_a_runner_or_a_file_beside_it_is_refused_and_the_source_beside_its_folde
 def test_a_command_that_runs_no_runner_in_pkg_leaves_pkg_the_patch_s(cmd: str, tmp_path: Path) -> None:
     """Rewrites: a command whose runner is pytest (or go), that names a test file beside the source (test code, not a
     runner: its folder stays the project's), that names the package as a word (not a module it runs), or whose runner
-    is at the root (only the root's non-source files are its): a patch to pkg/'s source, and to the root's NOTES where
-    no root runner is named, is admitted."""
+    is at the root: a patch to pkg/'s source, and a new module in it where pkg/ is not on sys.path, is admitted.
+    Near misses: the root's NOTES (not source: the dataset's under every command, the allowlist), and a new module in
+    pkg/ where PYTHONPATH puts pkg/ first on sys.path (a top-level module there shadows what pytest imports; rt16)."""
+    from sandbox.repo.patch import PatchError
+
     _write(tmp_path)
     (tmp_path / "pkg" / "test_core.py").write_text("def test_x():\n    pass\n")
-    _admit(tmp_path, _GOLD + _NEW_SOURCE, cmd)
-    if cmd != "sh runtests":
+    _admit(tmp_path, _GOLD, cmd)
+    if cmd.startswith("PYTHONPATH=pkg"):
+        with pytest.raises(PatchError, match="pkg is on sys.path"):
+            _admit(tmp_path, _GOLD + _NEW_SOURCE, cmd)
+    else:
+        _admit(tmp_path, _GOLD + _NEW_SOURCE, cmd)
+    with pytest.raises(PatchError, match="not a python source file"):
         _admit(tmp_path, _GOLD + _rewrite("NOTES"), cmd)
 
 

@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..checks import _THINK_END, Fenced, opening_fence, scan_fences, strip_end_tokens
 
@@ -282,18 +283,22 @@ def protected_reason(path: str, extra: Iterable[str] = ()) -> str:
 
 
 # ----------------------------------------------------------------------------- what a patch may touch
-# The allowlist (docs/repo-tasks.md "Trust model", "What a patch may touch"): a patch may change files
-# the environment has, except the protected ones and the files below; it may add only source files
-# of the task's language, under names nothing resolves specially. Everything else is refused.
-SOURCE_SUFFIXES = {"python": (".py",), "go": (".go",)}
+# The allowlist (docs/repo-tasks.md "Trust model", "What a patch may touch"): a patch may change only the source
+# files of the task's language and documentation; everything else the tests run with (configuration, scripts,
+# makefiles, data, tests) is the dataset's and the environment's by construction, however a runner reaches it.
+SOURCE_SUFFIXES = {"python": (".py", ".pyi"), "go": (".go",)}
+# Files no program in the box reads to run the tests unless the command names them (refused then as its files):
+# prose (a doctest of it is Python run in the tests' process, the "Not guaranteed" class as any source file), and
+# the root's files that only hosted CI services read. Changed, added or deleted like source files.
+DOC_SUFFIXES = (".md", ".rst")
+CI_FILES = frozenset({".travis.yml", "appveyor.yml", ".appveyor.yml", ".gitlab-ci.yml", "azure-pipelines.yml"})
 # Names (any depth, any letter case) Python, pytest, setuptools or go read by name: configuration and
-# start-up hooks. Never added; changed only where ROOT_CONFIG says (compared by section).
+# start-up hooks, never the patch's even where the suffix is a source file's.
 SPECIAL_NAMES = frozenset({"conftest.py", "pytest.py", "sitecustomize.py", "usercustomize.py", "setup.py", "setup.cfg",
                            "pyproject.toml", "tox.ini", "pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml",
                            "noxfile.py", "__main__.py", "go.mod", "go.sum", "go.work", "go.work.sum"})
 # Directories the same tools treat specially (pytest's own package name, go's vendored modules).
 SPECIAL_DIRS = frozenset({"vendor", "pytest", "_pytest", "__pycache__"})
-ROOT_CONFIG = ("pyproject.toml", "setup.cfg")  # changed at the root only: check_config_sections compares them
 _GO_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")  # go ignores directories and files starting with . or _
 _GO_MOD_LINE = re.compile(r"^(module [A-Za-z0-9][A-Za-z0-9._~/-]*|go \d+\.\d+(\.\d+)?|//.*|)$")
 
@@ -303,56 +308,71 @@ Kind = Callable[[str], "str | None"]
 
 def check_admitted(patch: Patch, language: str, kind: Kind, extra: Iterable[str] = (),
                    command: CommandFiles | None = None) -> None:
-    """PatchError unless every file of the patch is on the allowlist (the comment above it): a change
-    to a file that is not protected or special, or a new source file (`_check_new_file`). `extra`: the task's
-    own test files (its test patch's); `command`: what its test command runs (`command_files`), whose runners,
-    found in the tree (`kind`) or among `extra`, are protected with their folder (`runner_reason`)."""
+    """PatchError unless every file of the patch is on the allowlist (the comment above it): a source file of the
+    language or documentation (`allowed_kind`) that is not protected (`check_protected`: tests, their configuration,
+    `extra`, the task's own test files), not a runner the command names nor in a runner's folder (`runner_reason`),
+    and, when new, a module nothing imports in place of another (`_check_new_file`). `command`: the test command's
+    one reading (`command_files`)."""
     extra = tuple(extra)
-    check_protected(patch, (*extra, *(command.written if command else ())))
+    check_protected(patch, (*extra, *(command.written | command.runners if command else ())))
     if command is not None:
         known = set(extra)
-
-        @functools.cache
-        def runner_in(folder: str) -> str:
-            return command.runner_in(folder, lambda p: kind(p) == "file" or p in known)
+        folders = command.runner_folders(lambda p: kind(p) == "file" or p in known, lambda p: kind(p) == "dir")
         for edit in patch.files:
-            reason = runner_reason(edit.path, command, language, runner_in)
+            reason = runner_reason(edit.path, command, folders)
             if reason:
                 raise PatchError(f"the patch touches a protected path: {reason}")
     added = {e.path for e in patch.files if e.change == "added"}
+    roots = command.roots if command is not None else frozenset()
     for edit in patch.files:
         parts = edit.path.lower().split("/")
         if any(p in SPECIAL_DIRS for p in parts[:-1]):
             raise PatchError(f"the patch touches {edit.path}: {'/'.join(parts[:-1])} is a directory python or go "
                              "resolves specially")
-        if edit.change != "added":
-            if parts[-1] in SPECIAL_NAMES and not (edit.path in ROOT_CONFIG and edit.change == "modified"):
-                raise PatchError(f"the patch changes {edit.path}: test or build configuration is not the patch's to change")
-            continue
-        if edit.path == "go.mod" and language == "go":
+        if edit.path == "go.mod" and language == "go" and edit.change == "added":
             _check_new_go_mod(patch, kind, added)
             continue
-        _check_new_file(edit.path, language, kind, added)
+        what = allowed_kind(edit.path, language)
+        if not what:
+            raise PatchError(f"the patch touches a protected path: {edit.path} is not a {language} source file or "
+                             "documentation (configuration, scripts, makefiles, data and tests are the dataset's)")
+        if edit.change == "added" and what == "source":
+            _check_new_file(edit.path, language, kind, added, roots)
 
 
-def _check_new_file(path: str, language: str, kind: Kind, added: set[str]) -> None:
-    """A new file: a source file of the language, under a name nothing resolves specially. Python: in a
-    package the environment has (its directory has an `__init__.py`), or in new directories under one
-    that the patch makes packages too, so the module is never top-level: the repository's root is first
-    on sys.path under `python -m pytest`, and a new top-level module would shadow pytest's own imports."""
+def allowed_kind(path: str, language: str) -> str:
+    """"source" or "doc" when the allowlist admits a patch's change to `path` (the comment above it), "" when not."""
+    parts = path.lower().split("/")
+    name = parts[-1]
+    if name in SPECIAL_NAMES or any(fnmatch.fnmatchcase(name, m) for m in _TEST_FILES):
+        return ""
+    if name.endswith(SOURCE_SUFFIXES.get(language, ())):
+        return "source"
+    if name.endswith(DOC_SUFFIXES) or (len(parts) == 1 and name in CI_FILES):
+        return "doc"
+    return ""
+
+
+def _check_new_file(path: str, language: str, kind: Kind, added: set[str], roots: frozenset[str] = frozenset()) -> None:
+    """A new source file under a name nothing resolves specially. Python: in a package the environment has (its
+    directory has an `__init__.py`), or in new directories under one that the patch makes packages too, so the
+    module is never top-level: the repository's root is first on sys.path under `python -m pytest`, and a new
+    top-level module would shadow pytest's own imports. Nor a new name directly in a folder the command puts on
+    sys.path (`roots`: a `cd` target, a PYTHONPATH entry, a script's folder), where it is top-level too (rt16:
+    `PYTHONPATH=pkg` and a new pkg/pluggy.py ran in place of pluggy before pytest started)."""
     parts = path.split("/")
-    name = parts[-1].lower()
-    suffixes = SOURCE_SUFFIXES.get(language, ())
-    if not name.endswith(suffixes) or name.endswith("_test.go") or name in SPECIAL_NAMES:
-        raise PatchError(f"the patch adds {path}: a patch may add only {language} source files "
-                         f"({', '.join(suffixes) or 'none'}; not tests or configuration)")
     if language == "go":
         if not all(_GO_PART.match(p) for p in parts):
             raise PatchError(f"the patch adds {path}: a name go ignores or treats specially (. or _ first)")
         return
-    stem = name[:-len(".py")]
+    stem = parts[-1].rsplit(".", 1)[0]
     if not all(p.isascii() and p.isidentifier() for p in [*parts[:-1], stem]):
         raise PatchError(f"the patch adds {path}: every directory and the module must be Python identifiers")
+    for k in range(1, len(parts)):
+        folder = "/".join(parts[:k])
+        if folder in roots and kind(f"{folder}/{parts[k]}") is None:
+            raise PatchError(f"the patch adds {path}: {folder} is on sys.path under the test command, where the new "
+                             f"{parts[k]!r} would be a top-level module (shadowing what the runner imports)")
     for k in range(len(parts) - 1, 0, -1):  # up from the file's directory to the nearest one the tree has
         directory = "/".join(parts[:k])
         init = f"{directory}/__init__.py"
@@ -383,8 +403,8 @@ def _check_new_go_mod(patch: Patch, kind: Kind, added: set[str]) -> None:
 
 
 def check_protected(patch: Patch, extra: Iterable[str] = ()) -> None:
-    """PatchError when the patch touches a protected path (pyproject.toml and setup.cfg are checked
-    by section, after the patch is applied: `check_config_sections`)."""
+    """PatchError when the patch touches a protected path: tests, their configuration and start-up hooks, `extra`
+    (the allowlist by kind, `allowed_kind`, refuses the rest of what is not source or documentation)."""
     extra = tuple(extra)
     for edit in patch.files:
         reason = protected_reason(edit.path, extra)
@@ -394,29 +414,41 @@ def check_protected(patch: Patch, extra: Iterable[str] = ()) -> None:
 
 # ----------------------------------------------------------------------------- what the test command runs
 # The ONE reading of which files a test command runs or reads by name (docs/repo-tasks.md "Trust model", "The
-# runner's folder"; rt15): the copies of sandbox/repo_job.py `copied` and the files a patch may not touch
-# (`check_admitted`) are both this reading's, so no spelling of a runner can be a copy the patch may rewrite.
+# runner's folder"; rt15, rt16): the copies of sandbox/repo_job.py `copied` (`names`, over-inclusive) and the runners
+# a patch may not touch with their folders and the folders it puts on sys.path (`runners`, `roots`, for
+# `check_admitted`) are both this reading's. The allowlist already keeps every file that is not source the
+# dataset's; this reading keeps the runner's own source and its folder the dataset's too.
 # What separates the words of a test command that may name a file: blanks, the shell's operators, quotes, `$`
 # and braces (`$PWD/run`, `${X}`), and `=` (`--rootdir=tools`, `X=run.sh`)
 _COMMAND_WORD = re.compile(r"[^\s;&|()<>'\"`=${}]+")
 _MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 # Words after which the next word is a Python module by name: `python -m`, pytest's `-p` (a plugin), and a
-# `-c` program's `import` and `from` (a dotted word is a module wherever it stands).
+# `-c` program's `import` and `from` (a dotted word is a module wherever it stands): the copies' reading.
 _MODULE_BEFORE = ("-m", "-p", "import", "from")
-# Test files the command names are test code (protected by PROTECTED_NAMES), not runners: their folder stays the
-# project's (a test beside its source, `pytest pkg/test_core.py`).
+# Test files the command names are test code (protected by PROTECTED_NAMES), not runners unless run as a program
+# (`python3 scripts/test_runner.py`): their folder stays the project's (a test beside its source, `pytest pkg/test_core.py`).
 _TEST_FILES = ("test_*.py", "*_test.py", "*_test.go")
+# A shell command's segments (split at its operators) and what starts one: the program, after `NAME=value` words.
+_SEGMENT = re.compile(r"&&|\|\||[;&|()\n`]")
+_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_INTERPRETER = re.compile(r"^(python[0-9.]*|pypy[0-9.]*|sh|bash|dash|zsh|ksh|source|\.|exec|env|coverage|nice|timeout)$")
+_ENTER = ("cd", "pushd", "-C", "--directory")  # the next word is a folder the rest runs in
+_PWD = re.compile(r"(\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`)/")
 
 
 @dataclass(frozen=True)
 class CommandFiles:
-    """The files a test command may run or read by name. Over-inclusive by design: a copy of a file no runner
-    resolves costs its bytes and a file wrongly thought a runner refuses a patch that touches it (a false negative,
-    never a false pass); a runner missed is a file the patch may rewrite (a wrong reward, rt15)."""
+    """The files a test command may run or read by name. `names` is over-inclusive by design (a copy of a file no
+    runner resolves costs its bytes); `runners` is what a patch may not touch, with its folders: a file the command
+    names where it runs (from the root or a folder it enters), never a name matched in any folder (rt16 6b)."""
     written: frozenset[str]  # the words as written from the tree's root (`./` dropped): each exactly that path
     resolved: frozenset[str]  # the regular files the words resolve to through the environment's own links (`_resolved`)
     tails: frozenset[str]  # a path equal to one or ending in `/` + one, from any folder a `cd` enters: each word's last
     # part, and the files of each module the command names (`a/b.py`, `a/b/__init__.py`, `a/b/__main__.py`, `a/__init__.py`)
+    runners: frozenset[str] = frozenset()  # the runners by path (`_runners`): what the command runs or reads there
+    roots: frozenset[str] = frozenset()  # folders the command puts first on sys.path: `cd` targets, PYTHONPATH entries,
+    # the folders of the Python scripts it runs (no new top-level module there: `_check_new_file`)
+    program_dirs: frozenset[str] = frozenset()  # the segments' programs by path, from the root and each entered folder
 
     @functools.cached_property
     def _by_last(self) -> dict[str, tuple[str, ...]]:
@@ -428,21 +460,19 @@ class CommandFiles:
         return {last: tuple(tails) for last, tails in index.items()}
 
     def names(self, path: str) -> bool:
-        """Whether `path` (relative to the tree's root) is a file the command names."""
-        if path in self.written or path in self.resolved:
+        """Whether `path` (relative to the tree's root) is a file the command may name (the copies' reading)."""
+        if path in self.written or path in self.resolved or path in self.runners:
             return True
         return any(path == t or path.endswith("/" + t) for t in self._by_last.get(path.rsplit("/", 1)[-1], ()))
 
-    def runner_in(self, folder: str, exists: Callable[[str], bool]) -> str:
-        """A runner the command names that lies directly in `folder` ("" for the root) and `exists` there (a test
-        file it names is not one: _TEST_FILES); "" when none."""
-        prefix = folder + "/" if folder else ""
-        for last in sorted({*self._by_last, *(p.rsplit("/", 1)[-1] for p in self.written | self.resolved)}):
-            path = prefix + last
-            if (self.names(path) and (path in self.resolved or exists(path))
-                    and not any(fnmatch.fnmatchcase(last.lower(), m) for m in _TEST_FILES)):
-                return path
-        return ""
+    def runner_folders(self, exists: Callable[[str], bool], is_dir: Callable[[str], bool]) -> dict[str, str]:
+        """The folders (not the root) of the runners that `exists` says the tree has, each to one of its runners, and
+        the programs that are folders (`go run ./tools/runner`, `python3 tools/`: their files are the program)."""
+        folders = {p: p for p in sorted(self.program_dirs) if is_dir(p)}
+        for runner in sorted(self.runners):
+            if "/" in runner and (runner in self.resolved or exists(runner)):
+                folders.setdefault(runner.rsplit("/", 1)[0], runner)
+        return folders
 
 
 def command_files(test_cmd: str, tree: str = "") -> CommandFiles:
@@ -451,13 +481,15 @@ def command_files(test_cmd: str, tree: str = "") -> CommandFiles:
     links when `tree` is given (rt33q: `bash ci/run.sh` with `ci -> tools` runs `tools/run.sh`), their last parts
     (a name after a `cd`, a bare word; with `make`, every makefile GNU make reads by name), and the files of the
     Python modules it names (`python3 -m tools.runner`, `-p tools.plugin`, `-mtools.runner`, a dotted word
-    anywhere). Bounded by the command's size (REPO_MAX_CMD_BYTES)."""
+    anywhere); and the runners and import roots by path (`_runners`). Bounded by the command's size
+    (REPO_MAX_CMD_BYTES)."""
+    test_cmd = _PWD.sub("./", test_cmd)
     raw = _COMMAND_WORD.findall(test_cmd)
     words = [w.split("::", 1)[0].removeprefix("./") for w in raw if not w.startswith("-")]
     written = {w.rstrip("/") for w in words if w and not w.startswith("/")} - {"", ".", ".."}
     tails = {w.rstrip("/").rsplit("/", 1)[-1] for w in words} - {"", ".", ".."}
     if tails & {"make", "gmake"}:  # the makefile it reads, in any folder a `-C` or `cd` enters (GNU make's names)
-        tails |= {"GNUmakefile", "makefile", "Makefile"}
+        tails |= set(_MAKEFILES)
     modules = [w for w in raw if "." in w] + [w[2:] for w in raw if w[:2] in ("-m", "-p") and len(w) > 2]
     modules += [b for a, b in zip(raw, raw[1:]) if a in _MODULE_BEFORE]
     for module in modules:
@@ -465,7 +497,97 @@ def command_files(test_cmd: str, tree: str = "") -> CommandFiles:
     resolved = set()
     if tree:
         resolved = set(filter(None, (_resolved(tree, w) for w in written)))
-    return CommandFiles(frozenset(written), frozenset(resolved), frozenset(tails))
+    runners, roots, programs = _runners(test_cmd, tree)
+    return CommandFiles(frozenset(written), frozenset(resolved), frozenset(tails), runners, roots, programs)
+
+
+_MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
+
+
+class _Segments(NamedTuple):
+    """What the command's segments say by place (`_read_segments`)."""
+    entered: set[str]  # the folders after `cd`, `pushd`, `-C` (`_ENTER`)
+    pythonpath: set[str]  # PYTHONPATH's entries, wherever it is assigned
+    programs: set[str]  # each segment's program (`_program`)
+    modules: set[str]  # the modules `-m X`, `-mX`, `-p X` run
+    make: bool  # a segment runs make
+
+
+def _read_segments(test_cmd: str) -> _Segments:
+    """The command split at the shell's operators (`_SEGMENT`; quotes are not parsed: a `;` inside them splits too,
+    which only adds programs) into words, `NAME=value` words apart."""
+    read = _Segments(set(), set(), set(), set(), False)
+    make = False
+    for segment in _SEGMENT.split(test_cmd):
+        tokens = [t.strip("'\"") for t in segment.split()]
+        read.pythonpath.update(p for t in tokens if t.startswith("PYTHONPATH=") for p in t.split("=", 1)[1].split(":"))
+        rest = [t for t in tokens if not _ASSIGN.match(t)]
+        read.entered.update(b for a, b in zip(rest, rest[1:]) if a in _ENTER)
+        read.entered.update(t.split("=", 1)[1] if t.startswith("--") else t[2:] for t in rest
+                            if (t.startswith("-C") and len(t) > 2) or t.startswith("--directory="))
+        read.modules.update(b for a, b in zip(rest, rest[1:]) if a in ("-m", "-p"))
+        read.modules.update(t[2:] for t in rest if t[:2] in ("-m", "-p") and len(t) > 2)
+        program = _program(rest)
+        if program:
+            read.programs.add(program)
+        make = make or bool(rest) and rest[0].rsplit("/", 1)[-1] in ("make", "gmake")
+    return read._replace(make=make)
+
+
+def _program(words: list[str]) -> str:
+    """A segment's program: its first word, or the first word after interpreters (`python3 -u x.py`, `env sh x`)
+    that is not an option, or the package `go run` builds; "" where `-m` or `-c` says the program is no file."""
+    if words[:2] == ["go", "run"]:
+        return next((w for w in words[2:] if not w.startswith("-")), "")
+    for k, word in enumerate(words):
+        if k and word.startswith("-"):
+            if word[:2] in ("-m", "-c"):
+                return ""
+            continue
+        if not _INTERPRETER.match(word.rsplit("/", 1)[-1]):
+            return word
+    return ""
+
+
+def _runners(test_cmd: str, tree: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(runners, import roots, programs) by path: every file word (`_COMMAND_WORD`, `./` dropped, a node id's `::` cut) from
+    the root and from every folder the command enters (`_ENTER`), but a test file that is not a segment's program
+    (`pytest tests/test_x.py`: test code, not a runner); the module files of `-m X` and `-p X`; with `make`, its
+    makefiles; each through the environment's links too. The roots: the entered folders, PYTHONPATH's entries and
+    the folders of the `.py` programs. A dotted word elsewhere (`--cov=pkg.mod`, `-m unittest pkg.tests.x`) names
+    no runner (rt16 6): it is a module the tests import, the project's."""
+    read = _read_segments(test_cmd)
+    named = {w.split("::", 1)[0] for w in _COMMAND_WORD.findall(test_cmd) if not w.startswith("-")}
+    named |= set(_MAKEFILES) if read.make else set()
+    for module in filter(_MODULE.fullmatch, read.modules):
+        path = module.replace(".", "/")
+        named |= {f"{path}.py", f"{path}/__main__.py"}
+    folders = {d for d in map(_inside, read.entered) if d}
+    run = {p for p in map(_inside, read.programs) if p}
+    runners: set[str] = set()
+    for word in named:
+        last = word.rstrip("/").rsplit("/", 1)[-1].lower()
+        if any(fnmatch.fnmatchcase(last, m) for m in _TEST_FILES) and _inside(word) not in run:
+            continue
+        for path in filter(None, (_inside(f"{folder}/{word}" if folder else word) for folder in {"", *folders})):
+            runners.add(path)
+            real = _resolved(tree, path) if tree else None
+            if real:
+                runners.add(real)
+    roots = folders | {d for d in map(_inside, read.pythonpath) if d}
+    roots |= {p.rsplit("/", 1)[0] for p in run if p.endswith(".py") and "/" in p}
+    programs = {p for w in read.programs for p in (_inside(f"{f}/{w}" if f else w) for f in {"", *folders}) if p}
+    return frozenset(runners), frozenset(roots), frozenset(programs)
+
+
+def _inside(word: str) -> str | None:
+    """`word` as a normal path inside the tree (`./` and `a/../` folded), None where it leaves it or is the root."""
+    if not word or word.startswith("/"):
+        return None
+    path = os.path.normpath(word)
+    if path in (".", "..") or path.startswith("../"):
+        return None
+    return path
 
 
 def _module_files(module: str) -> set[str]:
@@ -487,25 +609,19 @@ def _resolved(tree: str, word: str) -> str | None:
     return os.path.relpath(real, root)
 
 
-def runner_reason(path: str, command: CommandFiles, language: str, runner_in: Callable[[str], str]) -> str:
+def runner_reason(path: str, command: CommandFiles, folders: dict[str, str]) -> str:
     """Why the patch may not touch `path` as the test command's runner or a file beside one ("" when it may;
-    docs/repo-tasks.md "Trust model", its runner's folder). A runner reads what lies beside it (`. tools/lib.sh`, a module
-    beside a script on sys.path, a makefile's `include`), which no reading of the command sees, so: the file the
-    command names; every file in a runner's folder and below, where that folder is not the tree's root; at the
-    root, a runner's siblings that are not source files of the task's language (the root's source files and
-    subfolders are the project's). `runner_in(folder)`: `CommandFiles.runner_in` over the tree (memoized by the caller:
-    a patch's files share their folders)."""
-    if command.names(path):
+    docs/repo-tasks.md "Trust model", "The runner's folder"). A runner reads and runs what lies beside it (`.
+    tools/lib.sh`, a module beside a script on sys.path, a helper it runs by a path of its own), so: a runner the
+    command names, and every file in a runner's folder and below where that folder is not the tree's root
+    (`folders`: `CommandFiles.runner_folders`). At the root, the allowlist alone: its source files are the project's."""
+    if path in command.runners:
         return f"{path} is a file the test command runs or reads"
     parts = path.split("/")
     for k in range(len(parts) - 1, 0, -1):
-        runner = runner_in("/".join(parts[:k]))
+        runner = folders.get("/".join(parts[:k]))
         if runner:
             return f"{path} is in the folder of {runner}, a runner the test command names"
-    if len(parts) == 1 and not path.lower().endswith(SOURCE_SUFFIXES.get(language, ())):
-        runner = runner_in("")
-        if runner:
-            return f"{path} is beside {runner}, a runner the test command names, and not a {language} source file"
     return ""
 
 
