@@ -119,7 +119,7 @@ _IN_PROCESS = ("root-python-runner-sibling-module",)
 @pytest.mark.parametrize("name", [n if n not in _IN_PROCESS else pytest.param(n, marks=pytest.mark.xfail(
     strict=True, reason="rt16 hole 2's Python case, not closed: a root Python runner's `import runlib` is a root .py "
     "module, source the allowlist leaves the project's; it runs in the runner's own process, as any module the tests "
-    "import does (docs/repo-tasks.md \"Not guaranteed\": a runner outside the program's process would close both)"))
+    "import does (docs/repo-tasks.md \"Trust model\", its \"Not guaranteed\" class: a runner outside the program's process would close both)"))
     for n in _OUTSIDE])
 def test_what_a_runner_runs_or_reads_outside_its_folder_is_refused(name: str, tmp_path: Path) -> None:
     """Near miss: the wrong patch plus the file the runner actually runs (through a link named by its last part, an
