@@ -102,8 +102,11 @@ _EVIDENCE = [
     ('Schritt 1.1: Sie hat 12.000 Stifte.\n\\boxed{12.000}', '12'), ('Um 14.30 Uhr: Er verdient 12.000 im Jahr.\n#### 12.000', '12'),
     ('Version 2.0: Het kost 12.000 dollar.\n$$\\boxed{12.000}$$', '12'), ('Teil 2.3) Ela tem 12.000 canetas.\n\\boxed{12.000}', '12'),
     ('Abschnitt 4.2: Lei ha 12.000 penne.\n#### 12.000', '12'), ('Tabelle 3.1: Jumlahnya 12.000 rupiah.\n\\boxed{12.000}', '12'),
-    ('Schritt 1.1: Sie hat 12.000 Stifte.\nTotal: 12.000', '12'), ('Um 14.30 Uhr Hun har 12.000 kroner.\n\\boxed{12.000}', '12'),
+    ('Um 14.30 Uhr Hun har 12.000 kroner.\n\\boxed{12.000}', '12'),
 ]
+# Refused since fx29c for another reason (values listed with no verb the lexicon knows state them, before lenient's
+# label); class 2's rows above still pin the evidence.
+test_a_section_number_before_a_label_is_refused = refused_test(_cases([('Schritt 1.1: Sie hat 12.000 Stifte.\nTotal: 12.000', '12')]))
 EVIDENCE_NEAR = _rows(_EVIDENCE, "rt32 class 2: _decimal_point_text takes any d.dd token (a section, a time, a "
                                  "version) as proof of a decimal point")
 test_a_section_number_proves_no_decimal_point = refused_test(
