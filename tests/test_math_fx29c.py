@@ -30,6 +30,10 @@ STATEMENT_NEAR = _cases([
     'Round to 7. So x = 6.', 'Add 4 thousand. So x = 6.', 'Perhaps 7 or 8. So x = 6.', 'There are 4 quarters. So x = 6.',
     'x = 7. So x = 6.', 'We get x = 3 + 4 = 7. So x = 6.', 'Then $x = 7$.\nSo $x = 6$.', '> x = 7\nSo x = 6.',
     'The answer would be 7 or 8. The total is 6.\n6', 'Let us find the answer. So x = 6.',
+    '**The answer would be 7.**\nSo x = 6.', '> The answer\n> would be 7.\nSo x = 6.', 'Final answer 7. So x = 6.',
+    'My guess: 7. So x = 6.', "I'd go with 7. So x = 6.", 'We could get 7. So x = 6.', 'Maybe the value is 7. So x = 6.',
+    'The value is probably 7. So x = 6.', 'Probably 7 apples in all. So x = 6.',
+    'To find the answer, we compute 2 + 4. So x = 6.',  # a cost: an answer word with no value read refuses
 ])
 test_an_earlier_statement_of_another_answer_is_read_at_any_length = refused_test(STATEMENT_NEAR)
 
