@@ -57,7 +57,7 @@ open rows of red teams 30-31 and tests/test_math_fx29bc.py are not repeated.
 
 Rewrites lost (secondary; right answers that paid on fx29bc's parent and are refused now, both profiles): a short step
 sentence the grammar does not read before a concluding sentence (`A week has 7 days. So x = 6.`, `Add 4. Thus the
-total is 6.`, `Ann is 10 years old. So he has 6 apples.`): 33 of 60 generated rows (fx29bc class 4's bound); a Thai
+total is 6.`, `Ann is 10 years old. So he has 6 apples.`): 33 of 60 generated rows (fx29bc class 4's bound; closed by fx29c but for `There are 4 quarters`, read as a statement, and strict's `So he has`, no conclusion); a Thai
 intro line with no mark above math alone (`ทำได้ดังนี้\\n2 + 4 = 6\\nคำตอบคือ 6`, "do it as follows"). fx29bd lost none
 of the rows tried (`\\mathrm{lcm}(2,3)`, `\\mathrm{sin}`, `\\mathit{x} = 6` were refused before it too).
 
