@@ -163,14 +163,11 @@ _INVERTED = [  # the answer phrase after its value: `ANCHORS` lists `answer is`,
 ]
 _AFTER = ([p + " x = 6." for p in _PHRASES + _INVERTED] + [p + "\n6" for p in _PHRASES[:4] + _INVERTED[:4]]
           + [p + " So x = 6." for p in _PHRASES[:4] + ["7 is the answer.", "7 is the final answer.", "7 — это ответ."]])
-_AFTER_READ = ["结果是 7。 x = 6.", "ANSWER 7. x = 6."]  # the grammar reads these as statements of 7 (below)
-AFTER_NEAR = _cases([r for r in _AFTER if r not in _AFTER_READ]) + _rows(
-    _AFTER_READ, "rt29af class 4, open: the grammar reads `结果是 7` (a Chinese subject, 'the result is') and `ANSWER 7` "
-    "(capitals read as a product of letters) as statements like `Sam has 3 apples`, so fx29bc's "
-    "extract._unread_statement_before admits them before the last value")
+AFTER_NEAR = _cases(_AFTER)  # its last open rows, `结果是 7。 x = 6.` and `ANSWER 7. x = 6.`, closed by fx29c: an answer
+# word states an answer whatever the grammar reads (grammar.answer_phrase)
 test_a_value_after_an_unlisted_answer_phrase_is_not_read = refused_test(
     AFTER_NEAR, """Paid lenient (`So x = 6.` in both profiles): `_anchored_before` knows `ANCHORS` only, so after an
-    inverted or unlisted answer phrase stating 7 the last value 6 is read. Closed by fx29bc but for two rows: a short
+    inverted or unlisted answer phrase stating 7 the last value 6 is read. Closed by fx29bc but for two rows (closed by fx29c): a short
     sentence stating one other value that opens with it or that the grammar does not read may be the answer's statement
     (`extract._unread_statement_before`), for the lenient fallback and a concluding sentence alike. The safe verdict:
     refused.""")

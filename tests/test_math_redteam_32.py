@@ -7,7 +7,7 @@ fold), through the real grader (`grade_math`) in both profiles, with and without
 xfail row below paid a wrong answer in at least one profile. Red team 31's classes 3a and 4 (fixed elsewhere) and the
 open rows of red teams 30-31 and tests/test_math_fx29bc.py are not repeated.
 
-1. NOT CLOSED (both profiles; fx29bc). `_unread_statement_before` reads a sentence as a possible answer's statement
+1. CLOSED since (fx29c: `grammar.answer_phrase`, `step_sentence`, `extract._named_another_value`; was both profiles; fx29bc). `_unread_statement_before` reads a sentence as a possible answer's statement
    only when it has at most five words, exactly one value, no relation sign and a value other than the last one, so
    an unlisted answer phrase passes when it is longer (`Also lautet die endgültige Antwort hier wohl 7.`), states two
    values (`The answer would be 7 or 8.`, `7, not 6`), holds a relation sign (`Die Lösung ist x = 7.`; a Markdown
@@ -57,7 +57,7 @@ open rows of red teams 30-31 and tests/test_math_fx29bc.py are not repeated.
 
 Rewrites lost (secondary; right answers that paid on fx29bc's parent and are refused now, both profiles): a short step
 sentence the grammar does not read before a concluding sentence (`A week has 7 days. So x = 6.`, `Add 4. Thus the
-total is 6.`, `Ann is 10 years old. So he has 6 apples.`): 33 of 60 generated rows (fx29bc class 4's bound); a Thai
+total is 6.`, `Ann is 10 years old. So he has 6 apples.`): 33 of 60 generated rows (fx29bc class 4's bound; closed by fx29c but for `There are 4 quarters`, read as a statement, and strict's `So he has`, no conclusion); a Thai
 intro line with no mark above math alone (`ทำได้ดังนี้\\n2 + 4 = 6\\nคำตอบคือ 6`, "do it as follows"). fx29bd lost none
 of the rows tried (`\\mathrm{lcm}(2,3)`, `\\mathrm{sin}`, `\\mathit{x} = 6` were refused before it too).
 
@@ -84,8 +84,7 @@ _STATEMENTS = [
     'Ответ равен 6 тысячам. So x = 6.', 'The answer would be seven. So x = 6.', 'The answer would be VII.\nSo the total is 6.',
     '结果是七. So x = 6.', 'The answer would be 7 or 8.\n6', 'Die Lösung ist 6 Tausend.\n6',
 ]
-STATEMENT_NEAR = _rows(_STATEMENTS, "rt32 class 1: _unread_statement_before counts only a sentence of <= 5 words with "
-                                    "exactly one value, no relation sign and another value (a bound, not a grammar)")
+STATEMENT_NEAR = _cases(_STATEMENTS)  # closed by fx29c (grammar.answer_phrase, step_sentence: no bound)
 test_an_unread_statement_before_a_concluding_sentence_is_read = refused_test(
     STATEMENT_NEAR, """Paid in both profiles (the lenient `\\n6` rows lenient only): an unlisted answer phrase stating 7
     (or 6 thousand, or `seven`) is skipped by `_unread_statement_before` when it is longer than five words, has two
@@ -103,8 +102,11 @@ _EVIDENCE = [
     ('Schritt 1.1: Sie hat 12.000 Stifte.\n\\boxed{12.000}', '12'), ('Um 14.30 Uhr: Er verdient 12.000 im Jahr.\n#### 12.000', '12'),
     ('Version 2.0: Het kost 12.000 dollar.\n$$\\boxed{12.000}$$', '12'), ('Teil 2.3) Ela tem 12.000 canetas.\n\\boxed{12.000}', '12'),
     ('Abschnitt 4.2: Lei ha 12.000 penne.\n#### 12.000', '12'), ('Tabelle 3.1: Jumlahnya 12.000 rupiah.\n\\boxed{12.000}', '12'),
-    ('Schritt 1.1: Sie hat 12.000 Stifte.\nTotal: 12.000', '12'), ('Um 14.30 Uhr Hun har 12.000 kroner.\n\\boxed{12.000}', '12'),
+    ('Um 14.30 Uhr Hun har 12.000 kroner.\n\\boxed{12.000}', '12'),
 ]
+# Refused since fx29c for another reason (values listed with no verb the lexicon knows state them, before lenient's
+# label); class 2's rows above still pin the evidence.
+test_a_section_number_before_a_label_is_refused = refused_test(_cases([('Schritt 1.1: Sie hat 12.000 Stifte.\nTotal: 12.000', '12')]))
 EVIDENCE_NEAR = _rows(_EVIDENCE, "rt32 class 2: _decimal_point_text takes any d.dd token (a section, a time, a "
                                  "version) as proof of a decimal point")
 test_a_section_number_proves_no_decimal_point = refused_test(
@@ -238,13 +240,17 @@ FOLD_HELD = _cases(['Ｍaybe has 6 apples.', 'Maybе has 6 apples.', 'Ǹot has 6
 test_look_alike_hedges_in_the_name_slot_are_refused = refused_test(FOLD_HELD)
 
 # Rewrites fx29bc lost (secondary): right answers refused.
+test_a_short_step_before_the_answer_pays = paid_test(_cases(['A week has 7 days. So x = 6.', 'Add 4. Thus the total is 6.']))
+# closed by fx29c (grammar.step_sentence); the rows below stay costs
 _LOST = [
-    'A week has 7 days. So x = 6.', 'Add 4. Thus the total is 6.', 'Divide by 2. So he has 6 apples.', 'There are 4 quarters. So x = 6.',
-    'Ann is 10 years old. So he has 6 apples.', 'ทำได้ดังนี้\n2 + 4 = 6\nคำตอบคือ 6',
+    'Divide by 2. So he has 6 apples.', 'There are 4 quarters. So x = 6.', 'Ann is 10 years old. So he has 6 apples.',
+    'ทำได้ดังนี้\n2 + 4 = 6\nคำตอบคือ 6',
 ]
 test_a_short_step_or_a_thai_intro_before_the_answer_pays = paid_test(_cases(_LOST), marks=[pytest.mark.xfail(
-    strict=True, reason="rt32 rewrites (fx29bc cost): a short step the grammar does not read is an unread statement "
-                        "(`_unread_statement_before`); a Thai intro line has no mark to end it (`line_opens`)")])
+    strict=True, reason="rt32 rewrites: `So he has 6 apples.` concludes nothing in strict (`grammar.concludes`: a verb "
+                        "of action; lenient pays since fx29c); `4 quarters` after a link is unread, a statement (a "
+                        "quarter may be a fourth: `grammar.step_sentence`'s safe reading); a Thai intro line has no "
+                        "mark to end it (`line_opens`)")])
 
 # The right answers near these classes that each fix must keep paying.
 RIGHT = _cases([

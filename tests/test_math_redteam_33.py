@@ -37,7 +37,7 @@ classes 1, 2 and 5 are not repeated.
    decimal before the letter (`1.2-C`): 48 of 52 generated shape x spelled-word rows (12 of 13 shapes) paid. Fix: a
    label is read on its whole token (letters, digits, `-/.,'’*` glued), not one number's edge; math needs a spaced
    operator, a relation or a math span.
-5. NOT CLOSED (both profiles; fx29bf). `_line_label`'s `_link_colon` reads only the clause after a colon line's last
+5. CLOSED since (fx29c: `_link_colon` reads the clauses before the link with `box_lead_clauses`; was both profiles; fx29bf). `_line_label`'s `_link_colon` reads only the clause after a colon line's last
    comma or semicolon, so a hedge, scale or condition before it (`Maybe, the answer is:`, `In thousands, the answer is:`,
    `The answer, I guess, is:`, `If x is odd, the answer is:`) makes a label's colon, and a display of math below it
    (`\\[x = 6\\]`, `$$x = 6$$`, a multi-line `\\[...\\]`) then a box pays, where the same line above the box alone or
@@ -214,9 +214,8 @@ _LINK_LEADS = ["Maybe, the answer is", "In thousands, the answer is", "The answe
 _LINK = ([lead + ":\n\\[x = 6\\]\n\\boxed{6}" for lead in _LINK_LEADS]
          + ["The answer, in thousands, is:\n$$x = 6$$\n\\boxed{6}", "Roughly speaking, the total is:\n\\[\n2 + 4 = 6\n\\]\n\\boxed{6}",
             "In millions, it is:\n\n\\[ x = 6 \\]\n\n\\[\\boxed{6}\\]"])
-test_a_lead_before_a_links_comma_reaches_the_box = refused_test(_rows(_LINK, (
-    "rt33 class 5: _link_colon reads only the clause after the colon line's last comma, so a lead clause before it makes "
-    "a label that a display then a box follow; fix: read the clauses before the link as box_clause reads a one-line lead")))
+test_a_lead_before_a_links_comma_reaches_the_box = refused_test(_cases(_LINK))  # closed by fx29c (`_link_colon` reads
+# the clauses before the link as `box_lead_clauses` reads a one-line lead)
 test_the_same_lead_above_the_box_alone_is_refused = refused_test(_cases(
     [lead + ":\n\\boxed{6}" for lead in _LINK_LEADS[:4]] + [lead + ": \\boxed{6}" for lead in _LINK_LEADS[:4]]
     + [lead + ":\nx = 6\n\\boxed{6}" for lead in _LINK_LEADS[:4]]

@@ -20,6 +20,7 @@ from .grammar import MAX_CHARS as GRAMMAR_MAX_CHARS
 from .grammar import (
     after_value,
     anchor_clause,
+    answer_phrase,
     anchor_lead,
     attached_phrase,
     box_clause,
@@ -40,6 +41,8 @@ from .grammar import (
     lead_clauses,
     line_opens,
     read_sentence,
+    has_verb,
+    step_sentence,
     tail_window,
 )
 from .grammar import read as read_stated
@@ -859,39 +862,75 @@ _STATEMENT_END_RE = re.compile(r"(?<!\.)\.(?!\.)(?=\s)|[?!](?=\s)|[。！？।]
 
 def _unread_statement_before(tail: str, start: int, value: str) -> bool:
     """Whether a sentence before the sentence of the value at `tail[start]` (the last value, read by the lenient fallback
-    or a concluding sentence) may be the answer's own statement in a phrase `ANCHORS` does not list (red team 30 class
-    4: `Also lautet die Antwort 7. x = 6.`, `7 is the answer. So x = 6.`, `答：7。`), so the value after it is no answer:
-    a short sentence (at most `_STATEMENT_WORDS` words) stating exactly one value other than `value`, which it opens
-    (`7 is the answer`, `7 ist die Antwort`, a bare `7。`) or whose words the grammar does not read with it
-    (`read_sentence`, as the last sentence is read: `Die Lösung ist 7`, `Maybe 7 is the answer`). What may stand before
-    is an allowlist: sentences with no value or several, or a relation (a computation: `3 + 4 = 7`, `we get $x=2$`), longer
-    sentences (a step of the work: GSM8K's `In one foot, there are 12 inches.`), sentences the grammar reads with their
-    value inside (`Sam has 3 apples.`), and the value restated."""
+    or a concluding sentence) may be the answer's own statement, so the value after it is no answer (red team 30 class
+    4: `Also lautet die Antwort 7. x = 6.`, `7 is the answer. So x = 6.`, `答：7。`). Each sentence is read whole, at any
+    length (fx29c, red team 32 class 1: fx29bc's bound of five words let `The answer would be 7 or 8.`, `The answer would
+    be 6 thousand.` and a quote's `> The answer would be 7.` pass, and refused short steps). A sentence in the grammar's
+    answer words or anchors (`grammar.answer_phrase`, `ANCHORS`) states an answer unless each of its values is `value`
+    and the grammar reads it (`_answer_restated`). Any other sentence (its line's marks aside: a quote's `>` is no
+    relation) states one when it holds exactly one value other than `value` and no relation, and the grammar reads
+    neither its words with the value (`read_sentence`: `Sam has 3 apples`) nor a step (`grammar.step_sentence`: `A week
+    has 7 days`, `Add 4`), or several values and no verb (`grammar.has_verb`: `Perhaps 7 or 8`): `7 is the answer`,
+    `7。`, `Perhaps 7`, `It would be 7` are statements; sentences with no value, several values and a verb, and
+    computations (`3 + 4 = 7`, `we get $x=2$`) are steps."""
     opened = _sentence_open(tail, start)
     end = opened if opened is not None else max(start - GRAMMAR_MAX_CHARS, 0)
+    subject = _SUBJECT_NAME_RE.search(tail, end, start) or _SUBJECT_NAME_RE.match(value)  # lenient's `$x = 6$` too
     k = 0
     for brk in [*_STATEMENT_END_RE.finditer(tail, 0, end), None]:
         piece = tail[k: brk.start() if brk else end]
         k = brk.end() if brk else end
+        piece = piece[marks_end(piece, len(piece) - len(piece.lstrip())):]  # `> 7 is the answer`: a quote's line
+        if subject and _named_another_value(piece, subject.group(1), value.split("=")[-1].strip()):
+            return True  # `x = 7. So x = 6.`: the answer's own name given another value
+        if answer_phrase(piece) or _ANCHOR_RE.search(piece):
+            if not _answer_restated(piece, value):
+                return True  # `The answer would be 7 or 8`, `The answer would be 6 thousand`, `Die Lösung ist x = 7`
+            continue
         found = list(_NUMBER_RE.finditer(piece))
+        if len(found) > 1 and not _RELATION_RE.search(piece) and not has_verb(piece):
+            return True  # `Perhaps 7 or 8`, `7, 8 or 9`: values listed with no verb, a statement of them
         if len(found) != 1 or clean_answer(found[0].group()) == clean_answer(value) or _RELATION_RE.search(piece):
-            continue  # no value, several, the value restated, or a relation (`we get $x=2$`): a step
+            continue  # no value, several in a clause with a verb, the value restated, or a relation (`we get $x=2$`)
         number = found[0]
         before = piece[: number.start()].strip(_EDGE_MARKS)
-        if len(_STATEMENT_WORD_RE.findall(piece)) > _STATEMENT_WORDS:
-            continue  # a longer sentence with one value (`In one foot, there are 12 inches`): a step, not a statement
-        if not before or _read_last_sentence(piece, number.start(), number.end(), number.group().strip()) is None:
-            return True  # `7 is the answer`, `7。`, `Maybe 7 is the answer`, `Die Lösung ist 7`; `Sam has 3 apples` is read
+        if before and (_read_last_sentence(piece, number.start(), number.end(), number.group().strip()) is not None
+                       or step_sentence(before, piece[number.end():])):
+            continue  # `Sam has 3 apples`, `A week has 7 days`, `Add 4`: a step
+        return True  # `7 is the answer`, `7。`, `Perhaps 7`, `Die Lösung ist 7`, `It would be 7`
     return False
+
+
+_SUBJECT_NAME_RE = re.compile(r"(?<![A-Za-z\\])([A-Za-z])[\s$]*=")
+"""The name the answer's sentence sets (`So x = 6.`, `Thus $x = 6$.`): the first letter alone before an `=` in it."""
+_CHAIN_END_RE = re.compile(r"[,;]|$")
+
+
+def _named_another_value(piece: str, name: str, value: str) -> bool:
+    """Whether a sentence before the answer's sets the answer's own name (`_SUBJECT_NAME_RE`) to a number other than
+    `value` at the end of its `=` chain (`x = 7`, `x = 3 + 4 = 7`): an earlier statement of the answer under the same
+    subject (fx29c, red team 32 class 1's `x =` subjects). A chain that ends in an expression (`x = 2y`) states no value."""
+    for m in re.finditer(r"(?<![A-Za-z\\])" + re.escape(name) + r"[\s$]*=", piece):
+        chain = piece[m.end(): _CHAIN_END_RE.search(piece, m.end()).start()]  # type: ignore[union-attr]
+        last = chain.split("=")[-1].strip(" \t$*.")
+        if _NUMBER_RE.fullmatch(last) and clean_answer(last) != clean_answer(value):
+            return True
+    return False
+
+
+def _answer_restated(piece: str, value: str) -> bool:
+    """Whether a sentence in answer words before the answer's (`_unread_statement_before`) restates `value`: it holds
+    values, each is `value`, and the grammar reads the sentence with its last one (`_read_last_sentence`); a spelled
+    value (`The answer would be seven.`), a scale (`6 thousand`) or a second value states another."""
+    found = list(_NUMBER_RE.finditer(piece))
+    if not found or any(clean_answer(m.group()) != clean_answer(value) for m in found):
+        return False
+    last = found[-1]
+    return _read_last_sentence(piece, last.start(), last.end(), last.group().strip()) is not None
 
 
 _RELATION_RE = re.compile(r"[=<>≤≥≠]|\\(?:le|ge|neq?|approx)\b")
 _EDGE_MARKS = " \t*_$:：,，-—–"
-_STATEMENT_WORD_RE = re.compile(r"[^\W\d_]+")
-_STATEMENT_WORDS = 5
-"""The most words of a sentence `_unread_statement_before` reads as a possible answer's statement: an answer phrase
-and its value (`Vielleicht lautet die Antwort 7`, `The answer would be 7`, `7 is the final answer`); a longer sentence
-with one value is a step of the work (`In one foot, there are 12 inches`, GSM8K's)."""
 
 
 # Where the sentence around the last value starts: after a line break or a sentence end.

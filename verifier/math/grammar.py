@@ -1992,13 +1992,15 @@ def _line_label(line: str) -> bool:
 def _link_colon(label: str) -> bool:
     """Whether the clause that ends `label` (after its last comma or semicolon outside math, back to its sentence's
     start; a joining `and` passed over) ends with a finite link (`is`, `are`, `was`, `were`, `equals`) and opens as a
-    box's clause does (`box_clause`: `I doubt the answer is:`, `Maybe it is:` state none). Its subject is not read, nor
-    the clauses before it: Omni-MATH's outputs state their answer on a display's line after a long subject
-    (`... the minimum number of mouse clicks needed for a \\(98 \\times 98\\) chessboard is:\\n\\n\\[\\boxed{98}\\]`, `Since
-    each of the 2006 elements can be assigned in 4 different ways independently, the total number of triples is:`)
-    that the subject reader (`_noun_phrase`) and the lead clauses (`_lead_clause`) refuse, also on one line. Left open
-    (a strict xfail in tests/test_math_redteam_17.py): a scale in that subject (`The answer in thousands is:\\n
-    \\[\\boxed{6}\\]`), as before."""
+    box's clause does (`box_clause`: `I doubt the answer is:`, `Maybe it is:` state none), and the clauses before it
+    lead to it as they must before a box on the colon's own line (`box_lead_clauses`: one reading of the colon line
+    whatever stands between it and the box; fx29c, red team 33 class 5: `Maybe, the answer is:`, `The answer, I guess,
+    is:`, `In thousands, the answer is:` above a display and a box paid, where the same line before the box alone was
+    refused). Its subject is not read: Omni-MATH's outputs state their answer on a display's line after a long subject
+    (`... the minimum number of mouse clicks needed for a \\(98 \\times 98\\) chessboard is:\\n\\n\\[\\boxed{98}\\]`)
+    that the subject reader (`_noun_phrase`) refuses, also on one line. Left open (a strict xfail in
+    tests/test_math_redteam_17.py): a scale in that subject (`The answer in thousands is:\\n\\[\\boxed{6}\\]`), as
+    before."""
     sentence = label[last_break(_LABEL_START_RE, label, 0, len(label)):]
     aligned = _INLINE_MATH_RE.sub(lambda m: "§" * len(m.group()), sentence)
     cut = 0
@@ -2006,7 +2008,7 @@ def _link_colon(label: str) -> bool:
         cut = brk.end()
     clause = re.sub(r"^\s*(?i:and)\s+", "", sentence[cut:])
     words = _LINK_WORD_RE.findall(_INLINE_MATH_RE.sub(" ", clause))
-    return bool(words) and words[-1].lower() in _FINITE_LINKS and box_clause(clause)
+    return bool(words) and words[-1].lower() in _FINITE_LINKS and box_clause(clause) and box_lead_clauses(label, len(label))
 
 
 _DISPLAY_RELATION_RE = re.compile(r"(?<![<>!:\\])=|\\(?:approx|equiv|le|leq|ge|geq|ne|neq|lt|gt|Rightarrow|implies|iff)(?![A-Za-z])"
@@ -2074,7 +2076,7 @@ follows a subject or a stating auxiliary (`we have been`, `will have been`), nev
 
 # Class "a label before a colon" (red team 3, class 5): kept apart from `box_lead`'s other marks on purpose.
 _LABEL_WORDS = frozenset("answer answers final correct exact required result results solution solutions step case "
-                         "part question problem antwort réponse respuesta jibu ответ".split())
+                         "part question problem antwort réponse respuesta jibu ответ lösung solución".split())
 _CJK_LABELS = frozenset({"答案", "最终答案", "最后答案", "答え", "结果", "解", "解答", "答"})
 """Chinese and Japanese labels of an answer or solution (`答案：`, `解：`, `答：`, a worked solution's answer line): whole words,
 listed, since a one-character word of these scripts is no math name (`math_letter`: `约：` "about" is none)."""
@@ -2268,6 +2270,68 @@ def _has(role: str, word: str) -> bool:
 
 def _is_unit(word: str) -> bool:
     return _has("unit", word) or _has("count", word)
+
+
+_ANSWER_WORDS = frozenset(w for w in _LABEL_WORDS - _NUMBERED_LABELS if not _has("adj", w))
+"""The answer label words (`_LABEL_WORDS`) that name the answer itself: no numbered section's (`Step`, `Part`) and no
+adjective (`final`, `correct`): `answer`, `result`, `solution`, `Antwort`, `réponse`, `respuesta`, `ответ`, `Lösung`."""
+_CJK_ANSWER_LABELS = tuple(w for w in _CJK_LABELS if len(w) > 1)
+"""`_CJK_LABELS` of two characters or more (`答案`, `结果`, `答え`): a one-character `解` or `答` is also a word's part
+(`解得`, "solving gives"), read as a label only before its colon (`box_label`)."""
+_ANSWER_TOKEN_RE = re.compile(r"[^\W\d_]+")
+
+
+def answer_phrase(sentence: str) -> bool:
+    """Whether `sentence` names the answer in the grammar's own answer words (`_ANSWER_WORDS`, `_CJK_ANSWER_LABELS`;
+    the anchors themselves are `extract.ANCHORS`): a sentence before the answer's that does is a statement of an answer
+    whatever its length or shape (fx29c, red team 32 class 1: `The answer would be 7 or 8.`, `Die Lösung ist x = 7.`,
+    `> 7 is the answer.`, `结果是七.`), read by `extract._unread_statement_before`."""
+    return any(w.lower() in _ANSWER_WORDS for w in _ANSWER_TOKEN_RE.findall(sentence)) or any(
+        label in sentence for label in _CJK_ANSWER_LABELS)
+
+
+_OPERATIONS = frozenset("add subtract multiply divide".split())
+"""The four operations as a step's imperative (`Add 4.`, `Divide by 2.`: `step_sentence`); an allowlist, so `Round to
+7.` or `Guess 7.` is none."""
+
+
+def has_verb(sentence: str) -> bool:
+    """Whether `sentence` holds a verb of the lexicon (`extract._unread_statement_before`: values listed with none,
+    `Perhaps 7 or 8`, state them)."""
+    return any(_has("verb", w) for w in _ANSWER_TOKEN_RE.findall(sentence))
+
+
+def step_sentence(before: str, after: str) -> bool:
+    """Whether a sentence before the answer's that holds one value, with `before` and `after` the words around it, is a
+    step of the work, never a statement of an answer (`extract._unread_statement_before`, at any length; fx29c, red team
+    32 class 1 and its costs). An allowlist of a step's shapes: an operation's imperative on the value (`Add 4.`, `Then
+    divide by 2.`: `_OPERATIONS` and prepositions); a value the grammar reads with the words after it (a unit or a
+    counted noun, or a factor before a bracket) in a clause with a verb of action (`A week has 7 days`, `Five pies were
+    baked, cut into 8 pieces`), a link whose clause opens as a statement does (`box_clause`: `There are 12 inches`, `Ann
+    is 10 years old`, `The perimeter is 2(l + w)`), or after a preposition (`for a distance of 400 feet`); unread words
+    after it (a scale: `Sam has 7 thousand`) only with a verb of action; a last value only after a verb of action whose
+    clause opens as a statement does (`Sam buys 3`) or in a relative clause (`..., which is 3`). So a hedge (`Perhaps 7`,
+    `Perhaps 7 apples`), a modal (`It would be 7`), a scale after a link (`It is 7 thousand`) or words the grammar does
+    not read after one (`There are 4 quarters`: a quarter may be a fourth, the safe reading) are none."""
+    clause = _CLAUSE_SPLIT_RE.split(before)[-1]
+    words = _ANSWER_TOKEN_RE.findall(before)
+    while words and _has("lead", words[0]):
+        words = words[1:]
+    rest = after.strip(" \t*_$.!。")
+    if words and words[0].lower() in _OPERATIONS and all(_has("prep", w) for w in words[1:]):
+        return not rest  # `Add 4.`, `Divide by 2.`
+    acts = any(_has("verb", w) and w.lower() not in _BOX_COPULAS for w in words)
+    stated = box_clause(clause) and any(_has("verb", w) for w in _ANSWER_TOKEN_RE.findall(clause))
+    if not rest:
+        return acts and stated or bool(_RELATIVE_LINK_RE.fullmatch(clause))
+    if rest.startswith("(") or read(f"0 {rest}", prose=True) == Reading("number", "0"):
+        return acts or stated or bool(words) and _has("prep", words[-1])
+    return acts
+
+
+_RELATIVE_LINK_RE = re.compile(r"\s*(?i:which)\s+(?i:is|are|was|were)\s*")
+"""A relative clause that links a value to the noun before its comma (`The width is the side of the square, which is
+3`): a step that gives a named quantity's value (`step_sentence`)."""
 
 
 def is_name(word: str) -> bool:
