@@ -91,6 +91,8 @@ def _outcomes(pool: workers.MathPool, *outcomes: workers.Outcome) -> list[int]:
 
 STALL = workers.Outcome("crash", detail="late", overran=True)
 DIED = workers.Outcome("crash", detail="worker died")
+BROKE = workers.Outcome("crash", detail="worker pool broke", broken=True)
+GRADED = workers.Outcome("ok", value="graded")
 
 
 @pytest.mark.parametrize(("attempts", "verdict", "tries"), [
@@ -100,12 +102,16 @@ DIED = workers.Outcome("crash", detail="worker died")
     ((STALL, workers.Outcome("timeout")), "timeout", 2),
     ((DIED, DIED, DIED), "crash", 3),
     ((STALL, DIED, DIED), "crash", 3),
+    ((BROKE, BROKE, BROKE, GRADED), "ok", 4),
+    ((BROKE, DIED, BROKE, DIED, BROKE, GRADED), "ok", 6),
+    ((BROKE, BROKE, BROKE, BROKE, DIED, DIED), "crash", 6),
 ], ids=["stall-then-graded", "two-overruns", "died-then-two-overruns", "stall-then-timeout", "three-deaths",
-        "one-overrun-then-deaths"])
+        "one-overrun-then-deaths", "three-pool-breaks-then-graded", "breaks-between-deaths", "breaks-past-the-bound"])
 def test_an_item_seen_overrunning_on_two_workers_is_its_own_timeout(
         attempts: tuple[workers.Outcome, ...], verdict: str, tries: int) -> None:
     """A late report once may be a dead worker's (retried); twice is the answer's own overrun, never infra_error
-    (`MathPool.grade`); crashes alone stay crashes after `retries` + 2 attempts."""
+    (`MathPool.grade`); crashes alone stay crashes after `retries` + 2 attempts; a broken pool's aborts are retried
+    apart, POOL_BREAKS_MAX times at most (the item is not its cause)."""
     pool = workers.MathPool(workers=1)
     calls = _outcomes(pool, *attempts)
     outcome = asyncio.run(pool.grade(time.sleep, (0,), timeout_s=1.0, retries=1))

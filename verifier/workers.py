@@ -29,6 +29,7 @@ CONSTS.sleep_unit = 0.05
 BACKSTOP_S = 5.0
 """How long past an item's timeout the server waits for pebble to kill its worker before it stops waiting."""
 START_WAIT_S = 120.0
+POOL_BREAKS_MAX = 3  # an item's attempts a broken pool may abort before it counts as a crash (MathPool.grade)
 """How long an item may wait for a worker to take it (workers restarting) before it is a crash, retried."""
 
 
@@ -70,6 +71,9 @@ class Outcome:
     seconds: float = 0.0
     overran: bool = False
     """A crash whose item was seen running past its deadline (`_Stalled`): `MathPool.grade` counts these."""
+    broken: bool = False
+    """A crash of the whole pool (pebble aborts every item in it, innocent ones too): `MathPool.grade` retries these
+    apart from the item's own `retries`, at most POOL_BREAKS_MAX times, each on a fresh pool."""
 
 
 def _whoami() -> int:
@@ -106,21 +110,30 @@ class MathPool:
         """
         if self._pool is None or self._pool.active:
             return
-        broken, self._pool = self._pool, None
+        self._replace(self._pool)
+
+    def _replace(self, broken: pebble.ProcessPool) -> None:
+        """Replace `broken` if it is still the pool (an item that saw it break says so before pebble's state may)."""
+        if self._pool is not broken:
+            return
+        self._pool = None
         threading.Thread(target=broken.stop, daemon=True).start()
         self._on_restart("pool_broken")
         self.start(warm=False)
 
     async def grade(self, fn: Callable, args: tuple, timeout_s: float, retries: int) -> Outcome:
-        """`run`, with a crash retried `retries` times (+1: a broken pool is replaced first).
+        """`run`, with a crash retried `retries` + 1 times; an attempt a broken pool aborted (pebble aborts every item
+        in it: never the item's doing) is retried apart from those, on a fresh pool, at most POOL_BREAKS_MAX times
+        (stop 52's CI: all three attempts of one item met pool breaks after both workers were killed).
 
         An item seen running past its deadline on two attempts is its own `timeout`, however late pebble reported
         it: a worker that died while pebble's loop stalled is reported late once (the retry runs on a fresh
         worker), but an answer that really overruns on a starved server overruns every time, and retrying it
         until it is `infra_error` would turn the answer's failure into the server's (docs/service.md)."""
-        overruns = 0
+        overruns = breaks = 0
         outcome = Outcome("crash", detail="not run")
-        for _attempt in range(retries + 2):
+        attempts = 0
+        while attempts < retries + 2:
             outcome = await self.run(fn, args, timeout_s)
             overruns += outcome.overran
             if overruns >= 2:
@@ -128,6 +141,10 @@ class MathPool:
                                seconds=outcome.seconds)
             if outcome.status != "crash":
                 break
+            if outcome.broken and breaks < POOL_BREAKS_MAX:  # not the item's: every item in the pool was aborted
+                breaks += 1
+                continue
+            attempts += 1
         return outcome
 
     async def run(self, fn: Callable, args: tuple, timeout_s: float) -> Outcome:
@@ -135,10 +152,12 @@ class MathPool:
         assert self._pool is not None, "MathPool.start() was not called"
         started = time.monotonic()
         self.heal()
+        pool = self._pool
         try:
-            future = self._pool.schedule(fn, args=args, timeout=timeout_s)
+            future = pool.schedule(fn, args=args, timeout=timeout_s)
         except RuntimeError:  # the pool broke since heal(): report a crash, the engine retries
-            return Outcome("crash", detail="worker pool was broken; replaced")
+            self._replace(pool)
+            return Outcome("crash", detail="worker pool was broken; replaced", broken=True)
         try:
             value = await self._wait(future, timeout_s)
         except asyncio.CancelledError:
@@ -166,7 +185,8 @@ class MathPool:
             return Outcome("crash", detail=f"worker died (exit code {exc.exitcode})",
                            seconds=time.monotonic() - started)
         except BrokenProcessPool:
-            return Outcome("crash", detail="worker pool broke", seconds=time.monotonic() - started)
+            self._replace(pool)
+            return Outcome("crash", detail="worker pool broke", seconds=time.monotonic() - started, broken=True)
         except Exception as exc:  # a bug in the grader: report it per item, keep serving
             return Outcome("error", detail=f"{type(exc).__name__}: {exc}"[:200], seconds=time.monotonic() - started)
         return Outcome("ok", value=value, seconds=time.monotonic() - started)
