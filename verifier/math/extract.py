@@ -122,11 +122,17 @@ ENGLISH_FUNCTION_WORDS: tuple[tuple[str, str], ...] = (
      "English function words that other languages write too (Dutch `is`, `was`, `we`, `had`, `of`, `over`; German `in`, "
      "`an`, `am`, `so`, `also`; Danish `at`, `for`, `her`, `under`; French `on`; Polish and Czech `to`, `do`, `by`; "
      "Italian `per`; Spanish `once`): they count toward the share of English words, never as its proof"),
+    ("compute computes computed computing calculate calculates calculated calculating solve solves solved solving "
+     "simplify simplifies simplified simplifying substitute substitutes substituted substituting equals yields gives "
+     "add adds added adding subtract subtracts subtracted subtracting multiply multiplies multiplied multiplying divide "
+     "divides divided dividing",
+     "English verbs of a computation, spelled so in no decimal-comma language (`berechnen`, `berekenen`, `calculer`, "
+     "`calcular`): a worked solution's prose (`We compute.`, `y equals 1,000`) is English by them"),
 )
 """The closed lexicon that measures whether a text is English (`_english_words`), one group per reason: the one home
 of what counts as an English word in the separator check (docs/math.md "Answer grammar", a separator's two readings)."""
 _ENGLISH_WORDS = frozenset(w for words, _ in ENGLISH_FUNCTION_WORDS for w in words.split())
-_ENGLISH_PROOF = frozenset(ENGLISH_FUNCTION_WORDS[0][0].split())
+_ENGLISH_PROOF = _ENGLISH_WORDS - frozenset(ENGLISH_FUNCTION_WORDS[1][0].split())
 _ENGLISH_SHARE = 0.2
 """The least share of a text's ASCII words (units aside) that are `ENGLISH_FUNCTION_WORDS`: English prose runs near
 half (`The answer is 2,500.` 2 of 3), GSM8K's terse steps a fifth or more; another language's prose with an English word
