@@ -26,7 +26,7 @@ _NO_LANGUAGE = [
     ('Jumlahnya 2,500 kg.\n#### 2,500', '2500'), ('Hun har 2,500 kroner.\n\\boxed{2,500}', '2500'),
     # only words English shares with another language (Dutch `is`, `was`; German `so`, `also`, `in`; Polish `to`)
     ('Het is 2,500 kg, dat was het.\n#### 2,500', '2500'), ('Es ist so, also hat sie 2,500 kg in der Tasche.\n#### 2,500', '2500'),
-    ('To jest 2,500 kg.\n#### 2,500', '2500'),
+    ('To jest 2,500 kg.\n#### 2,500', '2500'), ('We berekenen het. \\boxed{1,000}', '1000'), ('So \\boxed{1,220}', '1220'),
     # an English anchor's sentence is no evidence of the text's language
     ('Er hat 2,500 kg.\nFinal Answer: 2,500', '2500'), ('Sie hat 2,500 kg.\nThe answer is 2,500.', '2500'),
     ('Sie hat 2,500 kg. The answer is 2,500.', '2500'),
@@ -59,6 +59,7 @@ _KNOWN = [
     ('The angle α is 1,250 degrees in all.\n\\boxed{1,250}', '1250'), ('The length is 2,500 μm.\n\\boxed{2,500}', '2500'),
     ('In triangle ABC, the side AB is 1,250.\n\\boxed{1,250}', '1250'),
     ('\\[\\begin{pmatrix} 1 \\end{pmatrix}\\]\nSo the sum is \\boxed{1,250}.', '1250'),
+    ('We compute. \\boxed{1,000}', '1000'), ('We compute.\n#### 1,000', '1000'), ('So we get \\boxed{1,220}', '1220'),
 ]
 test_a_separator_in_a_known_text_pays = paid_test(_cases(_KNOWN))
 _ONE_READING = [
