@@ -55,13 +55,10 @@ POINT_RIGHT = _cases([
     ('Die Antwort lautet 12,5.', '12.5'), ('We get 2.5 + 3.5.\n\\boxed{6.000}', '6'),
 ])
 test_a_point_in_a_decimal_point_text_pays = paid_test(POINT_RIGHT)
-test_a_point_in_english_prose_with_no_anchor_pays = paid_test(_cases([('Thus $x = \\boxed{1.250}$', '1.25')]), marks=[
-    pytest.mark.xfail(strict=True, reason="cost: prose with no decimal-point anchor and no other decimal point is of "
-                                          "no known language, so `1.250` may group thousands")])
-test_an_english_anchor_under_german_prose_is_read = refused_test(
-    _cases([('Er hat 12.000 im Jahr.\nFinal Answer: 12.000', '12')]), marks=[pytest.mark.xfail(
-        strict=True, reason="open: an English anchor is evidence of a decimal point, and German prose without a "
-                            "decimal comma, the euro or a letter English does not write shows no other language")])
+# Closed since fx29e: `Thus` is an English word (extract.ENGLISH_FUNCTION_WORDS), so the text writes decimal points.
+test_a_point_in_english_prose_with_no_anchor_pays = paid_test(_cases([('Thus $x = \\boxed{1.250}$', '1.25')]))
+# Closed since fx29e: an English anchor is no word of the text's language (extract._english_words), German prose is none.
+test_an_english_anchor_under_german_prose_is_read = refused_test(_cases([('Er hat 12.000 im Jahr.\nFinal Answer: 12.000', '12')]))
 
 # Class 4: a short unread statement of another value before the last value (extract._unread_statement_before).
 STATED_NEAR = _cases([

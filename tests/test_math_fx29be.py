@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import MATH_PROFILES, paid_test, refused_test
-from tests.test_math_redteam_30 import _cases, _rows, problem_verdicts
+from tests.test_math_redteam_30 import _cases, problem_verdicts
 from verifier.formats.common import prompt_problem
 from verifier.math import grade_math
 
@@ -40,9 +40,9 @@ test_a_comma_before_three_digits_in_a_decimal_comma_text_is_refused = refused_te
     anchor anywhere, the euro, a letter English does not write) neither reading pays; nor in one of no language the
     grammar reads (Dutch, Portuguese).""")
 
-# 4, open: German prose with no anchor, euro or letter English does not write reads as English (the point's open row).
-_COMMA_OPEN = _rows([('Sie hat 2,500 kg.\n#### 2,500', '2500'), ('Also sind es 2,500 kg.\n\\boxed{2,500}', '2500')],
-                    "fx29be: _decimal_comma_text sees no decimal-comma language in German prose without its marks")
+# 4, closed since (fx29e, tests/test_math_fx29e.py): German prose with no anchor, euro or letter English does not write is
+# of no known language (`extract._english_words`), so `d,ddd` is refused there.
+_COMMA_OPEN = _cases([('Sie hat 2,500 kg.\n#### 2,500', '2500'), ('Also sind es 2,500 kg.\n\\boxed{2,500}', '2500')])
 test_a_comma_in_german_prose_without_its_marks_is_refused = refused_test(_COMMA_OPEN)
 
 # 4. Rewrites: one reading, or a text that shows no decimal-comma language (the comma groups thousands, as before).
@@ -51,7 +51,8 @@ _COMMA_RIGHT = [
     ('答案是 2,500。', '2500'), ('Die Antwort lautet 2500 kg.', '2500'), ('Die Antwort lautet 2,5 kg.', '2.5'),
     ('Die Antwort lautet 2,500,000.', '2500000'), ('Die Antwort lautet 2 500 kg.', '2500'), ('The answer is 2,500.5.', '2500.5'),
     ('Die Antwort lautet \\boxed{(12,102)}.', '(12,102)'), ('The answer is 1.5, so 2,500 in all.\n\\boxed{2,500}', '2500'),
-    ('So the total is 2,500 dollars.', '2500'), ('Natalia sold 48+24 = 72 clips.\n#### 1,234', '1234'),
+    ('So the total is 2,500 dollars.', '2500'),
+    ('Natalia sold 48/2 = 24 clips in May.\nNatalia sold 48+24 = 72 clips altogether in April and May.\n#### 1,234', '1234'),
 ]
 test_a_comma_with_one_reading_pays = paid_test(_cases(_COMMA_RIGHT))
 

@@ -17,7 +17,7 @@ open rows of red teams 30-31 and tests/test_math_fx29bc.py are not repeated.
    markup rows, paid. Fix (the class): the sentences before a concluding sentence are read by the grammar, not
    counted: any sentence before it that the grammar does not read as a step and that states (or names with a scale, or
    spells) a value is a possible answer statement, whatever its length or number of values.
-2. NOT CLOSED (both profiles; lenient for a label; fx29bc). `_decimal_point_text` takes any number with a point and
+2. CLOSED since (fx29e: `extract._DECIMAL_OPERAND_RE`, `_english_words`; was both profiles; lenient for a label; fx29bc). `_decimal_point_text` takes any number with a point and
    one, two or four digits (`_DECIMAL_POINT_RE`) as proof that the text writes decimal points, so a section number, a
    time, a date or a version (`Schritt 1.1:`, `Um 14.30 Uhr`, `Teil 2.3)`, `Version 2.0:`) makes German, Dutch,
    Portuguese, Italian or Indonesian `12.000` ("twelve thousand") a decimal 12 in a box or after `####`: 264 of 360
@@ -104,11 +104,10 @@ _EVIDENCE = [
     ('Abschnitt 4.2: Lei ha 12.000 penne.\n#### 12.000', '12'), ('Tabelle 3.1: Jumlahnya 12.000 rupiah.\n\\boxed{12.000}', '12'),
     ('Um 14.30 Uhr Hun har 12.000 kroner.\n\\boxed{12.000}', '12'),
 ]
-# Refused since fx29c for another reason (values listed with no verb the lexicon knows state them, before lenient's
-# label); class 2's rows above still pin the evidence.
+# Refused since fx29c for another reason too (values listed with no verb the lexicon knows state them, before
+# lenient's label); class 2's rows above pin the evidence.
 test_a_section_number_before_a_label_is_refused = refused_test(_cases([('Schritt 1.1: Sie hat 12.000 Stifte.\nTotal: 12.000', '12')]))
-EVIDENCE_NEAR = _rows(_EVIDENCE, "rt32 class 2: _decimal_point_text takes any d.dd token (a section, a time, a "
-                                 "version) as proof of a decimal point")
+EVIDENCE_NEAR = _cases(_EVIDENCE)  # closed by fx29e (extract._DECIMAL_OPERAND_RE, extract._english_words)
 test_a_section_number_proves_no_decimal_point = refused_test(
     EVIDENCE_NEAR, """Paid gold 12 in both profiles (the label lenient only): `_DECIMAL_POINT_RE` finds `1.1`, `14.30`,
     `2.0` and reads the text as one that writes decimal points, so German `12.000` ("twelve thousand") is 12. The safe

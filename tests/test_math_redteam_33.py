@@ -14,14 +14,14 @@ classes 1, 2 and 5 are not repeated.
    \\boxed{2{,}500}.` ("2.5") pays gold 2500, under the German anchor itself and beside a decimal comma (`2,5 kg`) in the
    text: 96 of 210 generated lead x form x number rows paid (every anchored lead with `\\boxed{}`, `$...$`, `\\(...\\)`;
    `2{,}\\!500` too). Fix: `_as_compared` reads a braced separator as the separator (`{,}` is `,`, `{.}` is `.`).
-2. NOT CLOSED (both profiles; fx29be). `_DECIMAL_COMMA_EVIDENCE_RE`'s letters are German, French, Spanish and Russian
+2. CLOSED since (fx29e: `extract._point_script_letters`, `_english_words`; was both profiles; fx29be). `_DECIMAL_COMMA_EVIDENCE_RE`'s letters are German, French, Spanish and Russian
    ones only, so other decimal-comma languages' letters are no evidence: Polish (`ł ą ę`), Czech (`ž č`), Turkish
    (`ğ ı`), Portuguese (`ã`), Greek script, Vietnamese (`ậ ổ`), Lithuanian (`š`), and `Więc łącznie 2,500 kg.\\n\\boxed{2,500}`
    ("2.5 kg") pays 2500: 35 of 40 generated text x layout rows (Romanian held: its `î` is listed). ASCII-only prose
    (Dutch, Indonesian, Danish) is fx29be's open German-prose row, not repeated.
    Fix: any letter outside ASCII of a script that writes a decimal comma is evidence (Latin letters with marks, Greek,
    Cyrillic), an allowlist of decimal-point scripts (CJK, Thai...) being the only exception; or the language from words.
-2b. Evidence spelled in LaTeX is none either: `\\texteuro` (`\\euro` is read), an accent command (`Gr\\"o\\ss e`):
+2b. CLOSED since (fx29e: `extract._LATEX_LETTER_RE`, `\\texteuro` in `_DECIMAL_COMMA_EVIDENCE_RE`). Evidence spelled in LaTeX was none either: `\\texteuro` (`\\euro` is read), an accent command (`Gr\\"o\\ss e`):
    4 of 4 rows paid. Fix: read LaTeX's text accents and currency commands as the letters and signs they typeset.
 3. NOT CLOSED (lenient; fx29be). `grounded_names` admits any capitalised word the problem writes, and a problem's
    sentence opening or answer choice capitalises hedges, conditions and choices that state no answer: `Suppose: 6
@@ -85,10 +85,8 @@ _BRACED = [
 test_a_braced_comma_is_read_as_a_comma = refused_test(_cases(_BRACED))
 # Open: German prose that shows no anchor, umlaut or euro is read as English (fx29be's open row), so its `{,}` groups
 # (English LaTeX writes `1{,}000` too: the braces are no evidence of a language).
-test_a_braced_comma_in_unmarked_german_prose_is_refused = refused_test(_rows(
-    [('Sie hat 2{,}500 kg.\n\\boxed{2{,}500}', '2500')],
-    "rt33 class 1's remainder, fx29be's open German-prose row: no evidence of a decimal-comma language, so the "
-    "comma groups; fix: admit d,ddd only where the text is known to write English grouping"))
+# Closed since fx29e: `d,ddd` groups only in a text known to write English grouping (extract._decimal_point_text).
+test_a_braced_comma_in_unmarked_german_prose_is_refused = refused_test(_cases([('Sie hat 2{,}500 kg.\n\\boxed{2{,}500}', '2500')]))
 BRACED_HELD = _cases([
     ('Die Antwort lautet \\boxed{2\\text{,}500}.', '2500'), ('Die Antwort lautet \\boxed{2\\mathord{,}500}.', '2500'),
     ('Die Antwort lautet \\boxed{2,\\!500}.', '2500'), ('Die Antwort lautet \\boxed{２,５００}.', '2500'),
@@ -106,18 +104,15 @@ _LETTERS = [
     'Vậy tổng cộng 2,500 kg.\n#### 2,500', 'Iš viso 2,500 kg.\n\\boxed{2,500}',
     '<think>Więc łącznie 2,500 kg.</think>\n\\boxed{2,500}',
 ]
-test_a_decimal_comma_languages_letters_are_evidence = refused_test(_rows(
-    [(r, '2500') for r in _LETTERS],
-    "rt33 class 2: _DECIMAL_COMMA_EVIDENCE_RE lists German/French/Spanish/Russian letters only (no ł ą ğ ı ã ž, no Greek); "
-    "fix: any letter with a mark or of a decimal-comma script is evidence, or the language read from words"))
+# Closed since fx29e: only the letters of decimal-point scripts are admitted (extract._point_script_letters).
+test_a_decimal_comma_languages_letters_are_evidence = refused_test(_cases([(r, '2500') for r in _LETTERS]))
 _LATEX_EVIDENCE = [
     'Also kostet es 2,500 \\texteuro.\n\\boxed{2,500}', 'So it costs 2,500 \\texteuro{}.\n\\boxed{2,500}',
     'Sie hat 2,500 kg (Gr\\"o\\ss e).\n\\boxed{2,500}', 'Sie hat 2,500 kg (Gr\\"{o}\\ss{}e).\n\\boxed{2,500}',
 ]
-test_evidence_spelled_in_latex_is_evidence = refused_test(_rows(
-    [(r, '2500') for r in _LATEX_EVIDENCE],
-    "rt33 class 2b: the fold reads no LaTeX text command, so `\\texteuro` and `\\\"o`, `\\ss` show no decimal-comma "
-    "language; fix: read text accents and currency commands as what they typeset"))
+# Closed since fx29e: `\\texteuro` is the euro (extract._DECIMAL_COMMA_EVIDENCE_RE), a LaTeX accent a letter outside ASCII
+# (extract._LATEX_LETTER_RE).
+test_evidence_spelled_in_latex_is_evidence = refused_test(_cases([(r, '2500') for r in _LATEX_EVIDENCE]))
 test_the_listed_letters_are_evidence = refused_test(_cases([
     ('Sie wiegt 2,500 kg, schön.\n\\boxed{2,500}', '2500'), ('Also kostet es 2,500 \\euro.\n\\boxed{2,500}', '2500'),
     ('Donc 2,500 kg au total, réparti.\n#### 2,500', '2500'),

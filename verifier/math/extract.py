@@ -36,6 +36,7 @@ from .grammar import (
     last_break,
     marks_end,
     math_letter,
+    LEXICON,
     problem_names,
     grounded_names,
     lead_clauses,
@@ -104,22 +105,77 @@ _COMMA_GROUPING_RE = re.compile(r"(?<![\d.,(\[])[1-9]\d{0,2},\d{3}(?![\d.,)\]])"
 """A number a comma may mark as a decimal (`2,500`: 2.5 in German): as `_POINT_GROUPING_RE` with a comma. Two commas
 (`2,500,000`) and both marks (`2.500,5`, `2,500.5`) have one reading, and so has a comma that closes or opens a bracket's
 pair (`(12,102)`, math-verify's interval: a list, never one number)."""
-_DECIMAL_POINT_ANCHOR_RE = re.compile(
-    "|".join(f"(?:{pattern})" for pattern, why in ANCHORS if why.split()[0] not in _DECIMAL_COMMA_LANGUAGES)
-    .replace("(?:####|", "(?:", 1), re.IGNORECASE)
-"""The anchors of the languages that write a decimal point (English, Chinese, Japanese, Thai, Swahili, Bengali, Telugu),
-less GSM8K's `####`, which any language writes."""
-_DECIMAL_POINT_RE = re.compile(r"(?<![\d.,])(?:0\.\d+|[1-9]\d*\.(?:\d{1,2}|\d{4,}))(?![\d.,])")
-"""A number whose point can only be a decimal point (`2.5`, `0.125`, `3.14159`): a text that writes one writes decimal
-points."""
+_DECIMAL_OPERAND_RE = re.compile(
+    r"(?:[+*×=]|\\(?:times|cdot)(?![A-Za-z]))[ \t]*\$?(?:0\.\d+|[1-9]\d*\.(?:\d{1,2}|\d{4,}))(?![\d.,])"
+    r"|(?<![\d.,])(?:0\.\d+|[1-9]\d*\.(?:\d{1,2}|\d{4,}))[ \t]*(?:[+*×=]|\\(?:times|cdot)(?![A-Za-z]))")
+"""A number only a decimal point reads: one whose point is no grouping (`0.5`, `2.5`, `3.14159`, never `d.ddd`) and
+that is an operand or a result of arithmetic (`2.5 + 3.5`, `= 40000.0`, `0.04 \\cdot 10`), never a section number, a
+time, a version or a date (`Schritt 1.1:`, `Um 14.30 Uhr`, `Version 2.0`: red team 32 class 2, 264 of 360 rows paid
+German `12.000` as 12). A hyphen is no operator here (`14.30 - 16.00 Uhr` is a range of times)."""
+ENGLISH_FUNCTION_WORDS: tuple[tuple[str, str], ...] = (
+    ("the and with from that this these those than then there their they them she his him its it our us you your are "
+     "were has have does did would could should shall been being which what who whom whose when where why how each "
+     "every many much more most some any all both either neither other another such only very just not yes if because "
+     "since but or as into onto out up about after before between through during within without again here let get "
+     "gets got may might must can thus hence therefore he",
+     "English function words no decimal-comma language writes as a common word: the closed classes (pronouns, "
+     "determiners, auxiliaries, prepositions, conjunctions) every English sentence is made of, so English prose shows "
+     "some and other prose none"),
+    ("is was in an at on am be do of we had so also to by for per her over under once",
+     "English function words that other languages write too (Dutch `is`, `was`, `we`, `had`, `of`, `over`; German `in`, "
+     "`an`, `am`, `so`, `also`; Danish `at`, `for`, `her`, `under`; French `on`; Polish and Czech `to`, `do`, `by`; "
+     "Italian `per`; Spanish `once`): they count toward the share of English words, never as its proof"),
+    ("compute computes computed computing calculate calculates calculated calculating solve solves solved solving "
+     "simplify simplifies simplified simplifying substitute substitutes substituted substituting equals yields gives "
+     "add adds added adding subtract subtracts subtracted subtracting multiply multiplies multiplied multiplying divide "
+     "divides divided dividing",
+     "English verbs of a computation, spelled so in no decimal-comma language (`berechnen`, `berekenen`, `calculer`, "
+     "`calcular`): a worked solution's prose (`We compute.`, `y equals 1,000`) is English by them"),
+)
+"""The closed lexicon that measures whether a text is English (`_english_words`), one group per reason: the one home
+of what counts as an English word in the separator check (docs/math.md "Answer grammar", a separator's two readings)."""
+_ENGLISH_WORDS = frozenset(w for words, _ in ENGLISH_FUNCTION_WORDS for w in words.split())
+_ENGLISH_PROOF = _ENGLISH_WORDS - frozenset(ENGLISH_FUNCTION_WORDS[1][0].split())
+_ENGLISH_SHARE = 0.2
+"""The least share of a text's ASCII words (units aside) that are `ENGLISH_FUNCTION_WORDS`: English prose runs near
+half (`The answer is 2,500.` 2 of 3), GSM8K's terse steps a fifth or more; another language's prose with an English word
+or two in it stays below."""
+_NEUTRAL_WORDS = frozenset(
+    w.lower() for e in LEXICON if e.role in ("unit", "currency", "percent") for w in e.words) - _ENGLISH_WORDS
+"""Units, currencies and percent (grammar.LEXICON's `unit`, `currency`, `percent` entries: `kg`, `μm`, `USD`) name what
+a number counts in any language: no word of one (but `in`, `am`, English words too)."""
+_ENGLISH_ANCHOR_RE = re.compile(ANCHORS[0][0], re.IGNORECASE)
+"""The English anchor (`ANCHORS`' first): its sentence is the answer's, no evidence of the text's language, so it is
+not read (`_english_words`): alone it leaves math alone (`Final Answer: 12.000`, `The answer is 2,500.` pay), and under
+another language's prose it makes it no English (`Er hat 12.000 im Jahr.\\nFinal Answer: 12.000`, `Sie hat 2,500
+kg.\\nThe answer is 2,500.`)."""
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+|\n")
+"""Where `_english_words` cuts a text into sentences: a line's end, or a sentence's mark before a space."""
+_ASCII_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}(?![A-Za-z])")
+"""An ASCII word of prose: two Latin letters or more, not a LaTeX command's name (`\\frac`, `\\texteuro`)."""
+_LETTERS_RE = re.compile(r"[^\W\d_]+")
+"""A run of letters of any script (`_point_script_letters` reads each run outside the decimal-point scripts)."""
+_POINT_SCRIPT_RE = re.compile(r"[\u0980-\u09ff\u0c00-\u0c7f\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
+"""Letters of scripts whose languages write a decimal point and group with a comma (Bengali, Telugu, Thai, Japanese
+kana, Chinese and Japanese Han, Korean Hangul: MGSM's and MathVista's `答案是`, `คำตอบคือ`, `উত্তর হল`, `సమాధానం`). Any
+other letter outside ASCII (`ä`, `ł`, `ğ`, `ã`, `ậ`, Greek, Cyrillic) but one Greek math letter alone
+(`grammar.math_letter`: `α`) is of a language not known to (red team 33 class 2: Polish, Czech, Turkish, Portuguese,
+Greek, Vietnamese, Lithuanian `2,500` paid 35 of 40)."""
+_COMBINING_RE = re.compile(r"[\u0300-\u036f]")
+"""A combining accent (`q\u0301`, one the fold does not compose): a letter outside ASCII as a composed `ó` is."""
+_LATEX_LETTER_RE = re.compile(
+    r"\\[\"'`^~=.][ \t]*\{?[A-Za-z]|\\[uvHckrdb]\{[A-Za-z]\}|\\(?:ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)(?![A-Za-z])")
+"""A letter outside ASCII spelled in LaTeX: a text accent (`\\"o`, `\\'e`, `\\v{s}`, `\\c{c}`) or a letter command
+(`\\ss`, `\\o`, `\\l`, `\\ae`): a letter of no known language as one written in Unicode is (red team 33 class 2b:
+`Gr\\"o\\ss e`)."""
+
+
 _DECIMAL_COMMA_EVIDENCE_RE = re.compile(
-    r"(?<![\d.,])\d+,\d{1,2}(?![\d,])|€|\bEUR\b|\beuros?\b|[äöüßÄÖÜàâçèéêëîïôùûœñáíóú¿¡\u0400-\u04ff]", re.IGNORECASE)
-"""What shows a text of a decimal-comma language besides its anchor (`grouping_ambiguous`): a decimal comma
-(`12,5`), the euro, or a letter German, French, Spanish or Russian write and English does not. Evidence only ever
-refuses."""
-_PROSE_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}|[^\W\d_A-Za-z]")
-"""A word of prose (two Latin letters not after a command's backslash, or a letter of another script): a text without
-one is math alone, in no language."""
+    r"(?<![\d.,])\d+,\d{1,2}(?![\d,])|€|\bEUR\b|\beuros?\b|\\texteuro(?![A-Za-z])", re.IGNORECASE)
+"""What shows a text of a decimal-comma language besides its anchor (`_decimal_comma_text`): a decimal comma (`12,5`)
+or the euro (`€`, `EUR`, `euro`, LaTeX's `\\euro` and `\\texteuro`: red team 33 class 2b). Evidence only ever refuses,
+over the allowlist; the letters English does not write are no longer listed here (fx29e): `_point_script_letters`
+admits only the letters of decimal-point scripts."""
 
 
 def grouping_ambiguous(completion: str, answer: str) -> bool:
@@ -127,23 +183,58 @@ def grouping_ambiguous(completion: str, answer: str) -> bool:
     number whose one separator may group thousands or mark the decimal, so it is refused against both readings
     (docs/math.md "Answer grammar", a separator's two readings). Both are read as compared (`_as_compared`: red team
     32 class 6). The language is the completion's, never the answer's line (red team 30 class 3: `Die Antwort
-    lautet:\\n\\boxed{12.000}`, `Sie verdient 12.000 Euro.\\n#### 12.000` paid 12). A point before three digits
-    (`_POINT_GROUPING_RE`: `12.000`, 12 or 12000) is a decimal point only in a text known to write one, an allowlist
-    (`_decimal_point_text`); a comma before three digits (`_COMMA_GROUPING_RE`: `2,500`, 2.5 or 2500) groups thousands
-    (`parsing.decimal_comma`: `1,220` is 1220) except in a text that shows a decimal-comma language (`_decimal_comma_text`;
-    fx29be, red team 31 class 4: `Die Antwort lautet 2,500 kg.`, "2.5 kg", paid 2500). One test of the language for both
-    separators."""
-    answer, completion = _as_compared(answer), _as_compared(completion)
-    if _POINT_GROUPING_RE.search(answer) and not _decimal_point_text(completion):
-        return True
-    return bool(_COMMA_GROUPING_RE.search(answer)) and _decimal_comma_text(completion)
+    lautet:\\n\\boxed{12.000}` paid 12). A point before three digits (`_POINT_GROUPING_RE`: `12.000`, 12 or 12000) and
+    a comma before three digits (`_COMMA_GROUPING_RE`: `2,500`, 2.5 or 2500) have their English readings (a decimal
+    point, a thousands comma: `parsing.decimal_comma`'s `1,220` is 1220) only in a text known to write them, an
+    allowlist (`_decimal_point_text`); elsewhere neither reading is paid (fx29e: `Sie hat 2,500 kg.\\n#### 2,500`,
+    `Schritt 1.1: Sie hat 12.000 Stifte.\\n\\boxed{12.000}` paid 2500 and 12). One test of the language for both."""
+    answer = _as_compared(answer)
+    if not (_POINT_GROUPING_RE.search(answer) or _COMMA_GROUPING_RE.search(answer)):
+        return False
+    return not _decimal_point_text(_as_compared(completion))
 
 
 def _decimal_comma_text(region: str) -> bool:
     """Whether `region` shows a language that writes a decimal comma: one of its anchors anywhere
-    (`_DECIMAL_COMMA_ANCHOR_RE`) or its evidence (`_DECIMAL_COMMA_EVIDENCE_RE`: a decimal comma, the euro, a letter
-    English does not write)."""
+    (`_DECIMAL_COMMA_ANCHOR_RE`) or its evidence (`_DECIMAL_COMMA_EVIDENCE_RE`: a decimal comma, the euro). Evidence
+    only ever refuses, over the allowlist (`_decimal_point_text`)."""
     return bool(_DECIMAL_COMMA_ANCHOR_RE.search(region) or _DECIMAL_COMMA_EVIDENCE_RE.search(region))
+
+
+def _decimal_point_text(region: str) -> bool:
+    """Whether `region` (as compared) is known to write a decimal point and group thousands with a comma: no evidence
+    of a decimal-comma language (`_decimal_comma_text`), every letter of a script known to (`_point_script_letters`),
+    and either its words are English or none (`_english_words`) or it does arithmetic on a number only a decimal point
+    reads (`_DECIMAL_OPERAND_RE`: `2.5 + 3.5`). Any other text (`Also kostet es 12.000.`, `A resposta é 6.000.`, `Więc łącznie 2,500 kg.`) is of no known
+    convention, and a separator that may be either is paid under neither."""
+    if _decimal_comma_text(region) or not _point_script_letters(region):
+        return False
+    return _english_words(region) or bool(_DECIMAL_OPERAND_RE.search(region))
+
+
+def _point_script_letters(region: str) -> bool:
+    """Whether every letter of `region` outside ASCII is of a script whose languages write a decimal point
+    (`_POINT_SCRIPT_RE`), a Greek math letter alone (`grammar.math_letter`: `α`) or a unit's (`μm`), and none is
+    spelled in LaTeX (`_LATEX_LETTER_RE`): an allowlist of scripts (red team 33 class 2: `Więc łącznie 2,500 kg.`)."""
+    if _LATEX_LETTER_RE.search(region) or _COMBINING_RE.search(region):
+        return False
+    others = _POINT_SCRIPT_RE.sub(" ", region)
+    return all(run.isascii() or math_letter(run) or run.lower() in _NEUTRAL_WORDS for run in _LETTERS_RE.findall(others))
+
+
+def _english_words(region: str) -> bool:
+    """Whether `region`'s ASCII words, units aside (`_NEUTRAL_WORDS`), are none (math alone, `\\boxed{2,500}`, `答案是
+    2,500。`) or English: a word only English writes (`_ENGLISH_PROOF`) and a share of `ENGLISH_FUNCTION_WORDS` of at
+    least `_ENGLISH_SHARE`. Not read: the sentence of an English anchor (`_ENGLISH_ANCHOR_RE`), an environment's name
+    (`pmatrix`) and, beside words in lower case, a word in capitals (`ABC`, `BAC`: geometry's points, MathVista).
+    German, Dutch or Indonesian prose without a mark (`Sie hat 2,500 kg.`, fx29be's open row) is of no known language,
+    and so is an English anchor under it (`Er hat 12.000 im Jahr.\\nFinal Answer: 12.000`)."""
+    prose = " ".join(s for s in _SENTENCE_SPLIT_RE.split(_ENVIRONMENT_RE.sub(" ", _POINT_SCRIPT_RE.sub(" ", region)))
+                     if not _ENGLISH_ANCHOR_RE.search(s))
+    found = [w for w in _ASCII_WORD_RE.findall(prose) if w.lower() not in _NEUTRAL_WORDS]
+    words = [w.lower() for w in found if not w.isupper()] or [w.lower() for w in found]
+    english = sum(w in _ENGLISH_WORDS for w in words)
+    return not words or english >= _ENGLISH_SHARE * len(words) and any(w in _ENGLISH_PROOF for w in words)
 
 
 _LATEX_SPACING_RE = re.compile(r"\\[!,;: ]")
@@ -161,19 +252,8 @@ def _as_compared(answer: str) -> str:
     """`answer` (or the completion, the language's evidence) as the comparison reads its digits and separators: the one
     Unicode fold (`unicode_math.to_ascii_math`: full-width `１２．０００`, bold `𝟏𝟐`, zero-width characters dropped) with
     LaTeX's spacing commands dropped, so the separator check reads the number the comparison reads, never the raw text
-    (red team 32 class 6), and `12.0\u200b00` is no decimal point's evidence (`_DECIMAL_POINT_RE` read `12.0` in it)."""
+    (red team 32 class 6), and `12.0\u200b00` is no decimal point's evidence (`_DECIMAL_OPERAND_RE`)."""
     return _BRACED_SEPARATOR_RE.sub(r"\1", _LATEX_SPACING_RE.sub("", to_ascii_math(answer)))
-
-
-def _decimal_point_text(region: str) -> bool:
-    """Whether `region` is known to write a decimal point: no evidence of a decimal-comma language anywhere
-    (`_decimal_comma_text`), and math alone (`\\boxed{1.500}`, no word of prose), an anchor of a decimal-point language
-    (`The answer is 6.000.`, `答案是 1.500。`) or another number whose point is a decimal point (`2.5`). Any other text
-    (`Also kostet es 12.000.`, `A resposta é 6.000.`) is of no known language."""
-    if _decimal_comma_text(region):
-        return False
-    return not _PROSE_WORD_RE.search(region) or bool(
-        _DECIMAL_POINT_ANCHOR_RE.search(region) or _DECIMAL_POINT_RE.search(region))
 
 
 # What may sit between an anchor and the answer: spaces, bold markers, colon, "is".
