@@ -7,13 +7,13 @@ The guarantee attacked: "the tests, their configuration and the runner are the d
 "every blanket forgery is caught" (by the decoys). Each hole below is a WRONG patch admitted that changes a test, a
 test's assertion or the runner; each is a strict xfail naming its class and a fix idea.
 
-FINDINGS (32 host-side strict xfails in 6 classes, 2 more through a real grade on Docker):
+FINDINGS (36 host-side strict xfails in 6 classes, 2 more through a real grade on Docker):
 1. Test code by another name (RED-TEAM class 1, a name list inside the allowlist: `_TEST_FILES`, `TEST_DIRS`): a test
    module pytest collects under the dataset's own `python_files` (`pkg/tests.py`, `checks/check_api.py`,
    `pkg/mod_tests.py`), one unittest's discovery collects (`test*.py`: `pkg/testutils.py`), one in a test folder of
    another name (`unittests/`), is source to the allowlist: the patch rewrites a PASS_TO_PASS test its wrong code
    breaks (5); a listed doctest whose text is a `.rst` (the dataset's `--doctest-glob`) or another module's
-   docstring (`--doctest-modules`): the patch rewrites its expected output (2). DOCKER: `return 3` for `add` plus `pkg/tests.py`'s `== 0` made `== 3` is `accepted`, 1.0, decoys and
+   docstring (`--doctest-modules`), or a golden `.md` a test reads: the patch rewrites its expected output (3). DOCKER: `return 3` for `add` plus `pkg/tests.py`'s `== 0` made `== 3` is `accepted`, 1.0, decoys and
    a twin planted (the gold accepted, the wrong patch alone wrong_answer). Fix idea: protect the file of every listed
    test id (FAIL_TO_PASS and PASS_TO_PASS) and every file the environment's gold run collected as a test module
    (stored at `env build`), not names; a listed doctest's examples compared before and after the patch.
@@ -40,7 +40,8 @@ FINDINGS (32 host-side strict xfails in 6 classes, 2 more through a real grade o
 6. A RIGHT patch refused (0.0 for a right answer; a gold touching them is the row's error at the gold run, so whole
    repositories go unserved): library code in folders named as test folders or tools' packages (`django/test/`,
    `sphinx/testing/`, pytest's own `src/_pytest/`), prose without `.md`/`.rst` (`AUTHORS`, `CHANGES`, Django's
-   `docs/releases/*.txt`) (6), and any patch to a file whose lines end in CRLF ("CRLF line ends are read as LF", so
+   `docs/releases/*.txt`), names special only at sys.path's top level refused at any depth (`pkg/__main__.py`,
+   `pkg/contrib/pytest.py`, a Python `pkg/vendor/`) (9), and any patch to a file whose lines end in CRLF ("CRLF line ends are read as LF", so
    no hunk matches; written with LF or CRLF) (2). Fix idea: protect what the environment's gold run read or collected
    (traced at `env build`) instead of names and suffixes; match hunks with the file's own line end.
 HELD (passing near misses, each with its attack's condition asserted): patch forms (symlink, mode changes, executable
@@ -131,6 +132,10 @@ _DOCTESTS = {  # name: (files, test command, the file, its expected line, the fo
                           "README.rst": ">>> from pkg.mod import X; X\n1\n"}, _PYTEST, "README.rst"),
     "doctest-modules-docstring": ({"pkg/util.py": '"""\n>>> from pkg.mod import X; X\n1\n"""\n'},
                                   f"{_PYTEST} --doctest-modules pkg tests", "pkg/util.py"),
+    # not a doctest: documentation a test reads as its expected output (a golden file outside a test folder)
+    "golden-markdown": ({"fixtures/expected.md": "# x\n1\n", "tests/test_render.py":
+                         "from pathlib import Path\nfrom pkg.mod import X\n\n\ndef test_render():\n"
+                         "    assert f'# x\\n{X}\\n' == Path('fixtures/expected.md').read_text()\n"}, _C, "fixtures/expected.md"),
 }
 
 
@@ -145,9 +150,10 @@ def test_a_test_module_by_another_name_is_refused(name: str, tmp_path: Path) -> 
     _hole(_tree(tmp_path, files), _edit(path, "assert X == 1", "assert X == 3"), cmd)
 
 
-@pytest.mark.xfail(strict=True, reason="rt17 class 1, a listed doctest's text is documentation (--doctest-glob) or a "
-                   "docstring (--doctest-modules): the patch rewrites its expected output; fix: the examples of every "
-                   "listed doctest id (doctest.DocTestParser, host-side) must read the same before and after the patch")
+@pytest.mark.xfail(strict=True, reason="rt17 class 1, a test's expected output is documentation: a listed doctest's "
+                   "text (--doctest-glob .rst, a --doctest-modules docstring) or a golden .md a test reads; the patch "
+                   "rewrites it; fix: a listed doctest's examples (doctest.DocTestParser, host-side) the same before and "
+                   "after the patch, and what the gold run read (traced at env build) protected")
 @pytest.mark.parametrize("name", list(_DOCTESTS))
 def test_a_listed_doctest_s_expected_output_is_the_dataset_s(name: str, tmp_path: Path) -> None:
     """Near miss: the wrong patch (X = 3) plus the doctest's expected `1` made `3`."""
@@ -256,6 +262,12 @@ _RIGHT_REFUSED = {  # name: (files, the right patch's extra edit beside _FIX, or
     "authors-line": ({"AUTHORS": "x\n"}, _edit("AUTHORS", "x", "y")),
     "django-release-notes-txt": ({"docs/releases/4.2.txt": "x\n"}, _edit("docs/releases/4.2.txt", "x", "y")),
     "changes-no-suffix": ({"CHANGES": "x\n"}, _edit("CHANGES", "x", "y")),
+    # names special only at the top level of sys.path (or under `python -m X`, which the reading protects), refused at
+    # any depth: a package's CLI `pkg/__main__.py`, `pkg/contrib/pytest.py` (absolute imports), a Python `pkg/vendor/`
+    "package-main": ({"pkg/__main__.py": "x\n"}, _edit("pkg/__main__.py", "x", "y")),
+    "nested-pytest-module": ({"pkg/contrib/__init__.py": "\n", "pkg/contrib/pytest.py": "x\n"},
+                             _edit("pkg/contrib/pytest.py", "x", "y")),
+    "python-vendor-folder": ({"pkg/vendor/__init__.py": "\n", "pkg/vendor/six.py": "x\n"}, _edit("pkg/vendor/six.py", "x", "y")),
 }
 
 
