@@ -4,8 +4,8 @@ Host-side: the real read_patch, check_admitted and command_files on small trees,
 strongest findings graded for real on Docker (the decoys and the rules are the host's, the same on every backend).
 
 The guarantee attacked: "the tests, their configuration and the runner are the dataset's and the environment's" and
-"every blanket forgery is caught" (by the decoys). Each hole below is a WRONG patch admitted that changes a test, a
-test's assertion or the runner; each is a strict xfail naming its class and a fix idea.
+"every blanket forgery is caught" (by the decoys). Each hole in 1-5 is a WRONG patch admitted that changes a test, a
+test's assertion or the runner; 6 is a RIGHT patch refused; each is a strict xfail naming its class and a fix idea.
 
 FINDINGS (36 host-side strict xfails in 6 classes, 2 more through a real grade on Docker):
 1. Test code by another name (RED-TEAM class 1, a name list inside the allowlist: `_TEST_FILES`, `TEST_DIRS`): a test
@@ -13,8 +13,8 @@ FINDINGS (36 host-side strict xfails in 6 classes, 2 more through a real grade o
    `pkg/mod_tests.py`), one unittest's discovery collects (`test*.py`: `pkg/testutils.py`), one in a test folder of
    another name (`unittests/`), is source to the allowlist: the patch rewrites a PASS_TO_PASS test its wrong code
    breaks (5); a listed doctest whose text is a `.rst` (the dataset's `--doctest-glob`) or another module's
-   docstring (`--doctest-modules`), or a golden `.md` a test reads: the patch rewrites its expected output (3). DOCKER: `return 3` for `add` plus `pkg/tests.py`'s `== 0` made `== 3` is `accepted`, 1.0, decoys and
-   a twin planted (the gold accepted, the wrong patch alone wrong_answer). Fix idea: protect the file of every listed
+   docstring (`--doctest-modules`), or a golden `.md` a test reads: the patch rewrites its expected output (3).
+   DOCKER: `return 3` for `add` plus `pkg/tests.py`'s `== 0` made `== 3` is `accepted`, 1.0, decoys and a twin planted (the gold accepted, the wrong patch alone wrong_answer). Fix idea: protect the file of every listed
    test id (FAIL_TO_PASS and PASS_TO_PASS) and every file the environment's gold run collected as a test module
    (stored at `env build`), not names; a listed doctest's examples compared before and after the patch.
 2. The tests' assertion helpers are source (class 3, but blanket, so NOT the documented targeted class): a test-support
@@ -41,8 +41,8 @@ FINDINGS (36 host-side strict xfails in 6 classes, 2 more through a real grade o
    repositories go unserved): library code in folders named as test folders or tools' packages (`django/test/`,
    `sphinx/testing/`, pytest's own `src/_pytest/`), prose without `.md`/`.rst` (`AUTHORS`, `CHANGES`, Django's
    `docs/releases/*.txt`), names special only at sys.path's top level refused at any depth (`pkg/__main__.py`,
-   `pkg/contrib/pytest.py`, a Python `pkg/vendor/`) (9), and any patch to a file whose lines end in CRLF ("CRLF line ends are read as LF", so
-   no hunk matches; written with LF or CRLF) (2). Fix idea: protect what the environment's gold run read or collected
+   `pkg/contrib/pytest.py`, a Python `pkg/vendor/`) (9), and any patch to a file whose lines end in CRLF ("CRLF
+   line ends are read as LF", so no hunk matches; written with LF or CRLF) (2). Fix idea: protect what the environment's gold run read or collected
    (traced at `env build`) instead of names and suffixes; match hunks with the file's own line end.
 HELD (passing near misses, each with its attack's condition asserted): patch forms (symlink, mode changes, executable
 new file, rename or copy from a protected file, binary, deletion of a test or pytest.ini, a `diff --git` header naming
