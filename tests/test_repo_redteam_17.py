@@ -284,8 +284,8 @@ def test_a_right_patch_touching_library_code_or_prose_by_another_name_is_admitte
     assert _refusal(tree, _FIX + extra, _C) == "", _refusal(tree, _FIX + extra, _C)
 
 
-@pytest.mark.xfail(strict=True, reason="rt17 class 6, a RIGHT patch refused: CRLF is read as LF (docs/repo-tasks.md "
-                   "\"The patch\"), so no diff can match a CRLF file's lines and every patch to one does not apply; fix: "
+@pytest.mark.xfail(strict=True, reason="rt17 class 6, a RIGHT patch refused: CRLF is read as LF (docs/repo-tasks.md, "
+                   "The patch), so no diff can match a CRLF file's lines and every patch to one does not apply; fix: "
                    "match a hunk's lines against the file's with the file's own line end (LF or CRLF throughout)")
 @pytest.mark.parametrize("crlf_diff", [False, True])
 def test_a_right_patch_to_a_crlf_file_applies(crlf_diff: bool, tmp_path: Path) -> None:
