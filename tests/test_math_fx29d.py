@@ -107,7 +107,8 @@ D = "\n\\[x = 6\\]\n\\boxed{6}"
 test_a_colon_lead_that_is_no_step_stays_refused = refused_test(_cases([
     "Maybe we add them:" + D, "Multiply by 1000:" + D, "Round to the nearest ten:" + D, "If we add them:" + D,
     "Estimating the total:" + D, "Converting to thousands:" + D, "We don't add them:" + D, "Calculating roughly:" + D,
-    "Compute the possible value:" + D, "Add 1000:" + D, "Calculate the error:" + D, "We guess:" + D,
+    "Compute the possible value:" + D, "Add 1000:" + D, "Calculate the error:" + D, "We guess:" + D, "Check:" + D,
+    "Check: \\boxed{6}", "Using: \\boxed{6}", "Verifying:" + D,
     "Maybe:\nx = 6\n\\boxed{6}", "单位：千\nx = 6\n\\boxed{6}", "We add them:\n2 + 4 = 6\n\\boxed{7}",
     "Solve for $x$:\n\\[x = 6\\]\n\\boxed{7}", "Simplifying the fraction:\n\\[\n\\frac{12}{2} = 7\n\\]\n\n\\[\n\\boxed{7}\n\\]",
 ]))

@@ -1891,12 +1891,13 @@ formula`). An allowlist (red team 7 class 3): a number word (`Dividing by two`),
 
 STEP_WORDS: tuple[Entry, ...] = (
     _entry("imperative", "calculate compute add sum simplify solve evaluate find substitute multiply combine expand "
-           "factor subtract divide apply use plug check verify",
-           "a math step's verb in its base form (`Finally, calculate k:`, `We add them:`, `Let's simplify:`): what is "
-           "done to reach the value on the lines below (Omni-MATH's outputs); none estimates, rounds, converts or "
-           "scales (`round`, `estimate`, `convert`, `approximate` are left out)"),
+           "factor subtract divide",
+           "a math step's verb in its base form (`Finally, calculate k:`, `We add them:`, `Let's simplify:`): an "
+           "operation whose result is the value on the lines below (Omni-MATH's outputs); none estimates, rounds, "
+           "converts or scales (`round`, `estimate`, `convert`, `approximate`), and none checks or uses a value that "
+           "may be a candidate (`check`, `verify`, `try`, `use`, `apply`, `plug`: `Check: \\boxed{7}`)"),
     _entry("gerund", "calculating computing adding summing simplifying solving evaluating finding substituting "
-           "multiplying combining expanding factoring subtracting dividing applying using plugging checking verifying",
+           "multiplying combining expanding factoring subtracting dividing",
            "the same steps as a gerund (`Simplifying the fraction:`, `Adding these:`)"),
     _entry("step_subject", "we i let us s", "who takes the step (`We add them:`, `I compute:`, `Let's simplify:`, "
            "`Let us solve:`); a hedge (`maybe`, `perhaps`) or a condition (`if`) is no subject"),
