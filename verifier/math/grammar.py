@@ -778,10 +778,10 @@ emphasis, a list's dash or an opening bracket (`_name_place`)."""
 _CHOICE_BEFORE_RE = re.compile(r"(?:^|[\s(\[])(?:\(?[A-Za-z0-9]{1,2}[).:]|\[[A-Za-z0-9]{1,2}\])[\s*_]*$")
 """Before an answer choice's first word: its mark (`(C) `, `C) `, `C. `, `C: `, `[C] `, `(3) `)."""
 _SUBJECT_AFTER_RE = re.compile(
-    r"(?:['’]s(?![A-Za-z])|(?:(?:[ \t]*,[ \t]*[A-Z][^\W\d_]*)*,?[ \t]+(?:and|or)[ \t]+[A-Z][^\W\d_]*(?:['’]s)?)?"
-    r"[ \t]+([^\W\d_]+))")
-"""After a sentence's first word: a possessive (`Janet's`), or the next word (`Sam has`: a verb of the lexicon), past a
-list of names that ends with `and` or `or` and a name (`Sam, Renée, Chloé and Zoë get`, `Sam and Lee have`)."""
+    r"['’]s(?![A-Za-z])|(?:[ \t]*,[ \t]*[A-Z][^\W\d_]*)*,?[ \t]+(?:and|or)[ \t]+[A-Z][^\W\d_]*(?![\w'’-])"
+    r"|[ \t]+([^\W\d_]+)")
+"""After a sentence's first word: a possessive (`Janet's`), a list of names that ends with `and` or `or` and a name
+(`Sam, Renée, Chloé and Zoë get`, `Alice and Sam play`), or the next word (`Sam has`: a verb of the lexicon)."""
 
 
 def _name_place(problem: str, m: re.Match[str]) -> bool:
@@ -795,9 +795,11 @@ def _name_place(problem: str, m: re.Match[str]) -> bool:
 
 
 def _opening_subject(problem: str, end: int) -> bool:
-    """Whether a sentence's first word ending at `end` is that sentence's subject: an owner (`Janet's ducks lay`) or
-    the subject of a verb of the lexicon ("verb": `Sam has`, `Lee bought`); a hedge, a condition or an adverb opening a
-    sentence is followed by a name, a comma or a noun (`Suppose Sam`, `Hypothetically,`, `Unsure students`)."""
+    """Whether a sentence's first word ending at `end` is that sentence's subject: an owner (`Janet's ducks lay`), a
+    list of names' first (`Alice and Sam play`), or the subject of a verb of the lexicon ("verb": `Sam has`, `Lee
+    bought`); a hedge, a condition or an adverb opening a sentence is followed by a name, a comma or a noun (`Suppose
+    Sam`, `Hypothetically,`, `Unsure students`). Open: a hedge before a comma and a list (`Hypothetically, Sam and Tom
+    have`) has the list's shape."""
     after = _SUBJECT_AFTER_RE.match(problem, end)
     return after is not None and (after.group(1) is None or after.group(1).islower() and _has("verb", after.group(1)))
 
