@@ -1906,7 +1906,7 @@ STEP_WORDS: tuple[Entry, ...] = (
     _entry("step_object", "them it these those both all each up together of for into the a an this that our its their "
            "total final remaining whole entire common average mean median new original exact",
            "what a step's object holds besides LEXICON's nouns and counted nouns, the objects' vocabulary "
-           "(`OBJECT_WORDS`), `METHOD_OBJECTS` and math names (`the value of k`, `them up`, `the two fractions`): "
+           "(`OBJECT_WORDS`), `METHOD_OBJECTS` and math names (`the value of k`, `them up`, `the sum of the fractions`): "
            "determiners, pronouns and adjectives that pick which quantity; no number, scale, bound or hedge (`by "
            "1000`, `in thousands`, `roughly`, `possible` are not among them)"),
 )
@@ -1922,8 +1922,7 @@ def _step_lead(words: list[str]) -> bool:
     `We add them`, `Simplifying the fraction`, `Let's compute the sum of $a$ and $b$`). An allowlist: a hedge, a
     condition, a negation, a number or a scale anywhere (`Maybe we add them`, `If we add them`, `Multiply by 1000`,
     `Guess`) is no step's lead."""
-    rest = [w.lower() for w in words if w not in _LEAD_MARKS or w == "'"]
-    rest = [w for w in rest if w not in ("'", "’")]
+    rest = [w.lower() for w in words if w not in _LEAD_MARKS and w not in ("'", "’")]  # `Let's`: `let`, `s`
     subject = 0
     while subject < len(rest) and rest[subject] in _STEP_ROLES["step_subject"]:
         subject += 1
