@@ -63,7 +63,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import paid_test, refused_test
-from tests.test_math_redteam_30 import _cases, _rows, problem_verdicts
+from tests.test_math_redteam_30 import _cases, problem_verdicts
 
 
 # 1. A braced comma hides the separator from the check (fx29be, fx29bf).
